@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Sets the lab up on Debian bookworm (a bare machine or the Docker image), then builds it.
+# Installs only what is missing, so a second run takes seconds.
+#
+#   ./setup.sh           what the bench and the report need
+#   ./setup.sh --test    also what the tests need (Chromium for the report's browser test)
+#
+# A runtime that cannot be installed is reported at the end and its rows are skipped
+# by bench.js, never faked.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+want_test_tools=0
+for arg in "$@"; do
+  case $arg in
+    --test) want_test_tools=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (usage: ./setup.sh [--test])" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'setup: %s\n' "$*"; }
+have_package() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+apt_updated=0
+apt_install() {
+  local missing=()
+  for package in "$@"; do have_package "$package" || missing+=("$package"); done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  if [[ $(id -u) != 0 ]]; then
+    echo "setup.sh: missing Debian packages: ${missing[*]}; run ./setup.sh as root, or apt-get install them" >&2
+    exit 1
+  fi
+  if [[ $apt_updated == 0 ]]; then apt-get update -qq; apt_updated=1; fi
+  say "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+apt_install ca-certificates coreutils strace make gcc g++ libc6-dev
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  apt_install nodejs npm
+fi
+
+# The V8 host links Debian's libnode (Node 18, V8 10.2). Installing libnode-dev next to
+# a Node from NodeSource would make apt remove that Node, so in that case the two
+# packages are unpacked into build/libnode instead and the host links them by rpath.
+libnode_dir=build/libnode
+multiarch=$(gcc -print-multiarch)
+node_is_debians=0
+if ! have_package nodejs || dpkg-query -W -f='${Version}' nodejs | grep -q '^18\..*deb12'; then node_is_debians=1; fi
+if [[ -f /usr/lib/$multiarch/libnode.so.108 && -f /usr/include/node/v8-version.h ]] && grep -q 'V8_MAJOR_VERSION 10' /usr/include/node/v8-version.h; then
+  say "libnode-dev (V8 10.2) is installed system-wide"
+elif [[ $node_is_debians == 1 ]]; then
+  apt_install libnode-dev
+elif [[ ! -f $libnode_dir/usr/lib/$multiarch/libnode.so.108 ]]; then
+  apt_install libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g
+  say "unpacking Debian's libnode108 and libnode-dev into $libnode_dir (Node $(node --version) from elsewhere stays)"
+  if [[ $apt_updated == 0 ]]; then apt-get update -qq; apt_updated=1; fi
+  download=$(mktemp -d)
+  (cd "$download" && apt-get download -qq libnode108 libnode-dev 2>/dev/null)
+  mkdir -p "$libnode_dir"
+  for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$libnode_dir"; done
+  rm -rf "$download"
+else
+  apt_install libc-ares2
+fi
+
+if [[ $want_test_tools == 1 ]]; then
+  apt_install chromium
+fi
+
+# npm ci gives the pinned versions from package-lock.json; skip it when node_modules
+# already matches the lock file.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]] \
+  || [[ $want_test_tools == 1 && ! -d node_modules/playwright-core ]]; then
+  say "installing npm packages (Bun, Deno, Highcharts)"
+  if [[ $want_test_tools == 1 ]]; then npm ci --no-audit --no-fund --loglevel=error
+  else npm ci --no-audit --no-fund --loglevel=error --omit=dev; fi
+fi
+
+say "building the C readers, the pipeline timer and the V8 host"
+make -s all
+
+say "programs and their runtimes:"
+node wc/programs.js | grep -v '^ *\$'

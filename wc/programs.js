@@ -1,0 +1,319 @@
+'use strict'
+// The one table of programs. bench.js, the strace and GC passes, the report and the
+// tests all read it: adding a variant means one reader file in wc/ and one row below.
+//
+//   node wc/programs.js [--bs N] [--json]   lists every program, whether it can run
+//                                           here (and why not), and its command line.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+
+const ROOT = path.resolve(__dirname, '..')
+const BUILD = path.join(ROOT, 'build')
+const NPM_BIN = path.join(ROOT, 'node_modules', '.bin')
+
+// How each runtime is found, asked its version, and given V8 flags. An environment
+// variable (JUST, NODE, BUN, DENO) points the lab at another binary of that runtime.
+const runtimes = {
+  native: {
+    label: 'C (gcc -O3)',
+    locate: () => null,
+    version: () => firstLine('cc', ['--version']),
+    v8Flags: null,
+    noGcTrace: 'native code: no garbage collector',
+    reopensClosedStdio: false,
+    install: 'run ./setup.sh, which builds the C readers with make'
+  },
+  coreutils: {
+    label: 'GNU coreutils',
+    locate: () => findOnPath('wc'),
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: null,
+    noGcTrace: 'native code: no garbage collector',
+    reopensClosedStdio: false,
+    install: 'apt-get install coreutils'
+  },
+  just: {
+    label: 'just(js)-compatible V8 host',
+    locate: () => process.env.JUST || path.join(BUILD, 'just-host'),
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: flags => flags,
+    reopensClosedStdio: false,
+    install: 'run ./setup.sh to build build/just-host, or set JUST=/path/to/just'
+  },
+  node: {
+    label: 'Node.js',
+    locate: () => process.env.NODE || process.execPath,
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: flags => flags,
+    reopensClosedStdio: true,
+    install: 'install Node.js 18 or newer, or set NODE=/path/to/node'
+  },
+  bun: {
+    label: 'Bun',
+    locate: () => process.env.BUN || findNpmBin('bun') || findOnPath('bun'),
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: null,
+    noGcTrace: 'Bun runs JavaScriptCore, which has no --trace-gc',
+    reopensClosedStdio: true,
+    install: 'run ./setup.sh (npm installs bun), or set BUN=/path/to/bun'
+  },
+  deno: {
+    label: 'Deno',
+    locate: () => process.env.DENO || findNpmBin('deno') || findOnPath('deno'),
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: flags => (flags.length ? [`--v8-flags=${flags.join(',')}`] : []),
+    reopensClosedStdio: true,
+    install: 'run ./setup.sh (npm installs deno), or set DENO=/path/to/deno'
+  }
+}
+
+// In a command template: {runtime} is the runtime's binary, {file} the reader's
+// path, {build} the build folder, {bs} the block size, and {v8flags} expands to
+// however many arguments the runtime needs for the V8 flags (none in a timed run).
+const programs = [
+  {
+    name: 'c',
+    runtime: 'native',
+    file: 'wc/wc.c',
+    command: ['{build}/wc-c', '{bs}'],
+    honoursBlockSize: true,
+    note: 'the baseline: read(2) into a malloc\'d buffer, built with -O3'
+  },
+  {
+    name: 'limit-splice',
+    runtime: 'native',
+    file: 'wc/splice.c',
+    command: ['{build}/wc-splice', '{bs}'],
+    honoursBlockSize: true,
+    note: 'the ceiling: splice(2) to /dev/null copies nothing to user space; "reads" counts splice calls; stdin must be a pipe or a file'
+  },
+  {
+    name: 'coreutils',
+    runtime: 'coreutils',
+    file: null,
+    command: ['{runtime}', '-c'],
+    honoursBlockSize: false,
+    output: 'count-only',
+    note: 'the system wc -c: prints only the byte count and picks its own buffer size'
+  },
+  {
+    name: 'just-sync',
+    runtime: 'just',
+    file: 'wc/wc.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'the study\'s listing: blocking just.net.read into one ArrayBuffer'
+  },
+  {
+    name: 'just-async',
+    runtime: 'just',
+    file: 'wc/wc-async.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'non-blocking stdin, one read per level-triggered epoll wake-up'
+  },
+  {
+    name: 'just-async-et',
+    runtime: 'just',
+    file: 'wc/wc-async.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}', 'et'],
+    honoursBlockSize: true,
+    note: 'edge-triggered epoll: each wake-up drains the pipe until EAGAIN'
+  },
+  {
+    name: 'node-sync',
+    runtime: 'node',
+    file: 'wc/node-sync.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'fs.readSync into one Buffer'
+  },
+  {
+    name: 'node-stream',
+    runtime: 'node',
+    file: 'wc/node-stream.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: false,
+    note: 'idiomatic process.stdin: libuv reads 64 KiB chunks whatever the block size; "reads" counts chunks'
+  },
+  {
+    name: 'node-bindings',
+    runtime: 'node',
+    file: 'wc/node-bindings.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: false,
+    note: 'Node\'s internal pipe_wrap below the streams layer: libuv reads 64 KiB chunks; stdin must be a pipe'
+  },
+  {
+    name: 'bun-stream',
+    runtime: 'bun',
+    file: 'wc/bun-stream.js',
+    command: ['{runtime}', '{file}', '{bs}'],
+    honoursBlockSize: false,
+    note: 'Bun.stdin.stream(): Bun picks the chunk size; "reads" counts chunks'
+  },
+  {
+    name: 'bun-ffi',
+    runtime: 'bun',
+    file: 'wc/bun-ffi.js',
+    command: ['{runtime}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'bun:ffi calling libc read into one preallocated buffer'
+  },
+  {
+    name: 'deno-sync',
+    runtime: 'deno',
+    file: 'wc/deno-sync.js',
+    command: ['{runtime}', 'run', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'Deno.stdin.readSync into one buffer'
+  },
+  {
+    name: 'deno-ffi',
+    runtime: 'deno',
+    file: 'wc/deno-ffi.js',
+    command: ['{runtime}', 'run', '--allow-ffi', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'Deno.dlopen calling libc read into one preallocated buffer'
+  }
+]
+
+function firstLine (bin, args) {
+  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
+    .split('\n')[0].trim()
+}
+
+function findOnPath (name) {
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    const candidate = path.join(dir, name)
+    if (isExecutable(candidate)) return candidate
+  }
+  return null
+}
+
+function findNpmBin (name) {
+  const candidate = path.join(NPM_BIN, name)
+  return isExecutable(candidate) ? candidate : null
+}
+
+function isExecutable (file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK)
+    return fs.statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+function findProgram (name) {
+  return programs.find(program => program.name === name)
+}
+
+// The argv for one program at one block size; v8Flags is [] for a timed run.
+function commandLine (program, blockSize, v8Flags = []) {
+  const runtime = runtimes[program.runtime]
+  const binary = runtime.locate()
+  const argv = []
+  for (const part of program.command) {
+    if (part === '{v8flags}') {
+      if (v8Flags.length && !runtime.v8Flags) throw new Error(`${program.name} takes no V8 flags: ${runtime.noGcTrace}`)
+      if (v8Flags.length) argv.push(...runtime.v8Flags(v8Flags))
+      continue
+    }
+    argv.push(part
+      .replace('{runtime}', binary)
+      .replace('{build}', BUILD)
+      .replace('{file}', program.file ? path.join(ROOT, program.file) : '')
+      .replace('{bs}', String(blockSize)))
+  }
+  return argv
+}
+
+// What stops a program from running here, as a sentence that names the fix; null if nothing.
+function unavailableReason (program) {
+  const runtime = runtimes[program.runtime]
+  const binary = runtime.locate()
+  if (binary !== null && !isExecutable(binary)) {
+    return `${runtime.label} not found at ${binary}: ${runtime.install}`
+  }
+  const executable = commandLine(program, 65536)[0]
+  if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
+  if (program.file && !fs.existsSync(path.join(ROOT, program.file))) return `${program.file} is missing from wc/`
+  return null
+}
+
+const versionCache = new Map()
+function runtimeVersion (runtimeName) {
+  if (!versionCache.has(runtimeName)) {
+    const runtime = runtimes[runtimeName]
+    let version
+    try {
+      version = runtime.version(runtime.locate())
+    } catch (err) {
+      version = `unknown (${err.message.split('\n')[0]})`
+    }
+    versionCache.set(runtimeName, version)
+  }
+  return versionCache.get(runtimeName)
+}
+
+const STANDARD_LINE = /^size (\d+) reads (\d+) blocksize (\d+)$/m
+const COUNT_ONLY_LINE = /^\s*(\d+)\s*$/m
+
+// The reader's stdout as numbers: { size, reads, blockSize }, reads null when the
+// program does not count them, or null when the output is not what it should print.
+function parseOutput (program, stdout) {
+  if (program.output === 'count-only') {
+    const match = COUNT_ONLY_LINE.exec(stdout)
+    return match ? { size: Number(match[1]), reads: null, blockSize: null } : null
+  }
+  const match = STANDARD_LINE.exec(stdout)
+  return match ? { size: Number(match[1]), reads: Number(match[2]), blockSize: Number(match[3]) } : null
+}
+
+function shellQuote (argv) {
+  return argv.map(arg => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
+}
+
+function listing (blockSize) {
+  return programs.map(program => ({
+    name: program.name,
+    runtime: program.runtime,
+    available: unavailableReason(program) === null,
+    unavailable: unavailableReason(program),
+    honoursBlockSize: program.honoursBlockSize,
+    gcTrace: runtimes[program.runtime].v8Flags ? 'V8 --trace-gc' : runtimes[program.runtime].noGcTrace,
+    command: shellQuote(commandLine(program, blockSize)),
+    note: program.note
+  }))
+}
+
+function main (argv) {
+  const { parseArgs } = require('node:util')
+  const { parseBlockSize } = require('../lib/blocksize')
+  let options
+  try {
+    options = parseArgs({ args: argv, options: { bs: { type: 'string', default: '65536' }, json: { type: 'boolean', default: false } } }).values
+    options.bs = parseBlockSize(options.bs)
+  } catch (err) {
+    process.stderr.write(`programs.js: ${err.message} (usage: node wc/programs.js [--bs N] [--json])\n`)
+    return 2
+  }
+  const rows = listing(options.bs)
+  if (options.json) {
+    process.stdout.write(JSON.stringify(rows, null, 2) + '\n')
+    return 0
+  }
+  for (const row of rows) {
+    const status = row.available ? 'ok' : `unavailable: ${row.unavailable}`
+    process.stdout.write(`${row.name.padEnd(14)} ${row.honoursBlockSize ? 'honours bs' : 'own chunks'}  ${status}\n`)
+    process.stdout.write(`${''.padEnd(14)} $ ${row.command}\n`)
+  }
+  return 0
+}
+
+module.exports = { programs, runtimes, findProgram, commandLine, unavailableReason, runtimeVersion, parseOutput, shellQuote, ROOT, BUILD }
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2))
