@@ -1,0 +1,462 @@
+#!/usr/bin/env node
+'use strict'
+// bench.js: runs every program of wc/programs.js across block sizes, fed by dd, and
+// writes results/<run-id>/. The pipeline: parse options → plan cells → measure
+// (start-up, timing, strace, GC passes) → summarise → print.
+const fs = require('node:fs')
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+const { execFileSync } = require('node:child_process')
+
+const { programs, runtimes, commandLine, unavailableReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
+const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
+const { runPipeline, ddFeeder, stopCurrentPipeline } = require('./lib/pipeline')
+const { parseStraceSummary } = require('./lib/strace')
+const { parseGcTrace, summariseGc } = require('./lib/gctrace')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
+const { collectContext } = require('./lib/context')
+const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
+
+const MiB = 1 << 20
+const FIXED_FEEDER_BLOCK = 65536
+
+// Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
+// is a small part of the run, few enough that the whole default lab fits in about
+// ten minutes on two cores (measured: see README, "Choosing the defaults").
+const PRESETS = {
+  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 512, readsPerRun: 1 << 18, straceMiB: 8 },
+  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 16, maxMiB: 128, readsPerRun: 1 << 16, straceMiB: 2 }
+}
+
+const USAGE = `usage: node bench.js [options]
+  --only PREFIX      programs whose name starts with PREFIX (repeatable; default: all)
+  --sizes A,B,...    block sizes, powers of two (default: 256 ... 65536)
+  --runs N           timed runs per cell (default 10; best, median and spread are kept)
+  --warmup N         untimed runs before each cell (default 1)
+  --feeder MODE      fixed: dd writes 64 KiB blocks whatever the reader reads (default)
+                     matched: dd's block size equals the reader's, as in the original study
+  --mib N            MiB per timed run at every block size (default: scaled by block size)
+  --quick            3 runs, 3 sizes, less data: a couple of minutes
+  --pin              pin dd and the reader to separate CPUs (0 and 1)
+  --timeout S        seconds before one run counts as hung (default 120)
+  --no-strace        skip the syscall profile pass
+  --no-gc            skip the GC trace pass
+  --out DIR          where run folders go (default results/)
+  --id NAME          name of the run folder (default: the date and time)
+  --resume ID        continue an interrupted run (a run folder name or path)
+  --help             this text`
+
+class UsageError extends Error {}
+
+const OPTION_SPEC = {
+  only: { type: 'string', multiple: true },
+  sizes: { type: 'string' },
+  runs: { type: 'string' },
+  warmup: { type: 'string' },
+  feeder: { type: 'string' },
+  mib: { type: 'string' },
+  quick: { type: 'boolean' },
+  pin: { type: 'boolean' },
+  timeout: { type: 'string' },
+  'no-strace': { type: 'boolean' },
+  'no-gc': { type: 'boolean' },
+  out: { type: 'string' },
+  id: { type: 'string' },
+  resume: { type: 'string' },
+  help: { type: 'boolean' }
+}
+
+function wholeNumber (text, name, min) {
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not '${text}'`)
+  return Number(text)
+}
+
+function parseOptions (argv) {
+  let values
+  try {
+    values = parseArgs({ args: argv, options: OPTION_SPEC, strict: true, allowPositionals: false }).values
+  } catch (err) {
+    const unknown = /Unknown option '([^']+)'/.exec(err.message)
+    if (unknown) throw new UsageError(`unknown option ${unknown[1]}; see node bench.js --help`)
+    throw new UsageError(`${err.message.split('.')[0]}; see node bench.js --help`)
+  }
+  if (values.help) return { help: true }
+  if (values.resume) {
+    const others = Object.keys(values).filter(key => key !== 'resume')
+    if (others.length) throw new UsageError(`--resume continues a run with its own options; drop ${others.map(key => `--${key}`).join(', ')}`)
+    return { resume: values.resume }
+  }
+  const preset = values.quick ? PRESETS.quick : PRESETS.default
+  const options = {
+    preset: values.quick ? 'quick' : 'default',
+    only: values.only ?? [],
+    sizes: values.sizes ? values.sizes.split(',').map(text => parseBlockSizeOption(text)) : preset.sizes,
+    runs: values.runs ? wholeNumber(values.runs, 'runs', 1) : preset.runs,
+    warmup: values.warmup ? wholeNumber(values.warmup, 'warmup', 0) : preset.warmup,
+    feeder: values.feeder ?? 'fixed',
+    mib: values.mib ? wholeNumber(values.mib, 'mib', 1) : null,
+    pin: Boolean(values.pin),
+    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : 120,
+    strace: !values['no-strace'],
+    gc: !values['no-gc'],
+    out: path.resolve(values.out ?? path.join(ROOT, 'results')),
+    id: values.id ?? new Date().toISOString().replace(/\.\d+Z$/, '').replace(/[:T]/g, '-'),
+    minMiB: preset.minMiB,
+    maxMiB: preset.maxMiB,
+    readsPerRun: preset.readsPerRun,
+    straceMiB: preset.straceMiB
+  }
+  if (!['fixed', 'matched'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed or matched, not '${options.feeder}'`)
+  if (!/^[\w.-]+$/.test(options.id)) throw new UsageError(`--id '${options.id}' must be letters, digits, '.', '_' or '-' (it names a folder)`)
+  options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
+  return options
+}
+
+function parseBlockSizeOption (text) {
+  try {
+    return parseBlockSize(text)
+  } catch (err) {
+    throw new UsageError(`--sizes: ${err.message}`)
+  }
+}
+
+function selectPrograms (options) {
+  const chosen = options.only.length
+    ? programs.filter(program => options.only.some(prefix => program.name.startsWith(prefix)))
+    : programs
+  if (chosen.length === 0) {
+    throw new UsageError(`--only ${options.only.join(', ')} matches no program; the programs are: ${programs.map(program => program.name).join(', ')}`)
+  }
+  const skipped = []
+  const runnable = []
+  for (const program of chosen) {
+    const reason = unavailableReason(program)
+    if (reason === null) runnable.push(program)
+    else if (options.only.length) throw new UsageError(`cannot run ${program.name}: ${reason}`)
+    else skipped.push({ program: program.name, reason })
+  }
+  return { runnable, skipped }
+}
+
+function bytesPerRun (options, blockSize) {
+  if (options.mib) return options.mib * MiB
+  return Math.min(options.maxMiB * MiB, Math.max(options.minMiB * MiB, blockSize * options.readsPerRun))
+}
+
+function feederBlockSize (options, blockSize) {
+  return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
+}
+
+// strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
+function probePtrace () {
+  try {
+    execFileSync('strace', ['-q', '-c', '-o', '/dev/null', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20000 })
+    return { available: true, reason: null }
+  } catch (err) {
+    if (err.code === 'ENOENT') return { available: false, reason: 'strace is not installed: apt-get install strace' }
+    const detail = String(err.stderr || err.message).trim().split('\n')[0]
+    return { available: false, reason: `strace cannot trace here (${detail}); in Docker add --cap-add SYS_PTRACE` }
+  }
+}
+
+// ---- the plan: every unit of work, in order, each one line of the log when done ----
+
+function plan (options, selected, ptrace) {
+  const steps = []
+  const largest = options.sizes[options.sizes.length - 1]
+  for (const program of selected) {
+    steps.push({ phase: 'startup', program, blockSize: largest, bytes: 0, runs: options.runs, warmup: options.warmup })
+  }
+  for (const program of selected) {
+    for (const blockSize of options.sizes) {
+      steps.push({ phase: 'timing', program, blockSize, bytes: bytesPerRun(options, blockSize), runs: options.runs, warmup: options.warmup })
+    }
+  }
+  if (options.strace && ptrace.available) {
+    for (const program of selected) {
+      for (const blockSize of options.sizes) {
+        for (const straceMode of ['main', 'all']) {
+          steps.push({ phase: 'strace', program, blockSize, straceMode, bytes: Math.max(options.straceMiB * MiB, FIXED_FEEDER_BLOCK), runs: 1, warmup: 0 })
+        }
+      }
+    }
+  }
+  if (options.gc) {
+    for (const program of selected.filter(program => runtimes[program.runtime].v8Flags)) {
+      for (const blockSize of options.sizes) {
+        steps.push({ phase: 'gc', program, blockSize, bytes: bytesPerRun(options, blockSize), runs: 1, warmup: 0 })
+      }
+    }
+  }
+  return steps
+}
+
+function stepKey (step) {
+  return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? ''].join('\t')
+}
+
+// ---- measuring one run ----
+
+function rawFileName (step) {
+  const suffix = step.straceMode ? `-${step.straceMode}` : ''
+  return path.join(step.phase, `${step.program.name}-${step.blockSize}${suffix}.${step.phase === 'gc' ? 'log' : 'txt'}`)
+}
+
+function readerArgv (step, runDir) {
+  if (step.phase === 'gc') return commandLine(step.program, step.blockSize, ['--trace-gc'])
+  const argv = commandLine(step.program, step.blockSize)
+  if (step.phase !== 'strace') return argv
+  const follow = step.straceMode === 'all' ? ['-f'] : []
+  return ['strace', '-q', '-c', ...follow, '-o', path.join(runDir, rawFileName(step)), ...argv]
+}
+
+// A run is a data point only if the reader exited cleanly and counted every byte.
+function verify (step, result, output) {
+  if (result.stoppedBy) return 'interrupted'
+  if (result.timedOut) return `timed out after ${step.timeoutSeconds} s`
+  if (result.reader.signal) return `reader killed by signal ${result.reader.signal}`
+  if (result.reader.exit !== 0) return `reader exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
+  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
+  if (output === null) return `reader printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`
+  if (output.size !== step.bytes) return `reader counted ${output.size} bytes, ${step.bytes} were sent`
+  if (output.blockSize !== null && output.blockSize !== step.blockSize) return `reader used block size ${output.blockSize}, asked for ${step.blockSize}`
+  if (step.program.honoursBlockSize && step.bytes > 0) {
+    const fewest = Math.ceil(step.bytes / step.blockSize)
+    if (output.reads < fewest) return `reader made ${output.reads} reads, impossible for ${step.bytes} bytes in blocks of at most ${step.blockSize}`
+    if (output.reads > step.bytes) return `reader made ${output.reads} reads for ${step.bytes} bytes`
+  }
+  return null
+}
+
+async function measure (step, runIndex, options, runDir) {
+  const feederBlock = step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  const feeder = ddFeeder(step.bytes, feederBlock)
+  const reader = readerArgv(step, runDir)
+  const command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
+  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? { feeder: 0, reader: 1 } : null })
+  const output = parseOutput(step.program, result.stdout)
+  const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
+  const record = {
+    phase: step.phase,
+    program: step.program.name,
+    blockSize: step.blockSize,
+    run: runIndex,
+    bytes: step.bytes,
+    feederBlockSize: feederBlock,
+    ok: failure === null,
+    failure,
+    command,
+    wallNs: result.wallNs,
+    reader: result.reader,
+    feeder: result.feeder,
+    output,
+    at: new Date().toISOString()
+  }
+  if (step.straceMode) record.straceMode = step.straceMode
+  if (failure === null && step.phase === 'strace') {
+    record.rawFile = rawFileName(step)
+    record.strace = parseStraceSummary(fs.readFileSync(path.join(runDir, record.rawFile), 'utf8'))
+  }
+  if (failure === null && step.phase === 'gc') {
+    record.rawFile = rawFileName(step)
+    const trace = result.stdout.split('\n').filter(line => line.startsWith('[')).join('\n') + '\n'
+    writeFileAtomic(path.join(runDir, record.rawFile), trace)
+    record.gc = summariseGc(parseGcTrace(trace))
+  }
+  return { record, stopped: Boolean(result.stoppedBy) }
+}
+
+// ---- the results folder ----
+
+function readLog (file) {
+  if (!fs.existsSync(file)) return []
+  const text = fs.readFileSync(file, 'utf8')
+  const lines = text.split('\n')
+  const records = []
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === '') continue
+    try {
+      records.push(JSON.parse(lines[i]))
+    } catch {
+      // Only the last line can be cut short (killed mid-append): drop it, keep the rest.
+      if (i === lines.length - 1) {
+        fs.truncateSync(file, text.length - lines[i].length)
+        break
+      }
+      throw new UsageError(`${file} is corrupt at line ${i + 1}; move it aside and start a new run`)
+    }
+  }
+  return records
+}
+
+function writeDerived (runDir, records, context) {
+  writeJsonAtomic(path.join(runDir, 'results.json'), summariseResults(records, context))
+  writeJsonAtomic(path.join(runDir, 'syscalls.json'), summariseSyscalls(records, context))
+  writeJsonAtomic(path.join(runDir, 'gc.json'), summariseGcResults(records, context))
+}
+
+function openRun (parsed) {
+  if (parsed.resume) {
+    const runDir = fs.existsSync(parsed.resume) ? path.resolve(parsed.resume) : path.join(ROOT, 'results', parsed.resume)
+    const contextFile = path.join(runDir, 'context.json')
+    if (!fs.existsSync(contextFile)) throw new UsageError(`--resume ${parsed.resume}: no ${contextFile}; give a run folder bench.js made`)
+    let context
+    try {
+      context = JSON.parse(fs.readFileSync(contextFile, 'utf8'))
+    } catch (err) {
+      throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message}); start a new run`)
+    }
+    return { runDir, options: context.options, resumed: true }
+  }
+  const runDir = path.join(parsed.out, parsed.id)
+  if (fs.existsSync(path.join(runDir, 'all.jsonl'))) {
+    throw new UsageError(`${runDir} already holds a run; continue it with --resume ${parsed.id}, or pick another --id`)
+  }
+  return { runDir, options: parsed, resumed: false }
+}
+
+// ---- printing ----
+
+function formatDuration (ms) {
+  const seconds = Math.round(ms / 1000)
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`
+}
+
+function progress (done, total, startedAt, label) {
+  const elapsed = Date.now() - startedAt
+  const eta = done > 0 ? formatDuration((elapsed / done) * (total - done)) : '?'
+  const line = `[${done}/${total}] ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
+  if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
+  else process.stdout.write(line + '\n')
+}
+
+function printSummary (results, sizes) {
+  const table = [['program', ...sizes.map(size => (size >= 1024 ? `${size / 1024}K` : String(size)))]]
+  const names = [...new Set(results.cells.map(cell => cell.program))]
+  for (const name of names) {
+    const row = [name]
+    for (const size of sizes) {
+      const cell = results.cells.find(c => c.program === name && c.blockSize === size)
+      if (!cell || !cell.best) row.push(cell ? 'FAILED' : '')
+      else {
+        const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
+        const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%` : ''
+        row.push(`${Math.round(mbps)}${percent}${cell.flags.includes('noisy') ? '~' : ''}${cell.flags.includes('feeder-bound') ? '!' : ''}`)
+      }
+    }
+    table.push(row)
+  }
+  const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
+  console.log('\nBest steady-state throughput, MB/s, and % of C at the same block size (~ noisy, ! feeder-bound):')
+  for (const row of table) console.log(row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  '))
+}
+
+function printFailures (failures, runDir) {
+  if (failures.length === 0) return
+  console.log(`\n${failures.length} failed run(s); each is excluded from the results:`)
+  for (const failure of failures) {
+    console.log(`- ${failure.phase} ${failure.program} @ ${failure.blockSize}: ${failure.reason}`)
+    console.log(`  re-run: ${failure.command}`)
+  }
+  console.log(`  or, in the lab: node bench.js --only <program> --sizes <size>  (details in ${path.join(runDir, 'all.jsonl')})`)
+}
+
+// ---- main ----
+
+async function main (argv) {
+  const parsed = parseOptions(argv)
+  if (parsed.help) {
+    console.log(USAGE)
+    return 0
+  }
+  const { runDir, options, resumed } = openRun(parsed)
+  const { runnable, skipped } = selectPrograms(options)
+  for (const skip of skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
+  const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
+  if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
+
+  fs.mkdirSync(path.join(runDir, 'strace'), { recursive: true })
+  fs.mkdirSync(path.join(runDir, 'gc'), { recursive: true })
+  const logFile = path.join(runDir, 'all.jsonl')
+  const records = readLog(logFile)
+  const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
+    .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
+  const context = collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped })
+  if (resumed) context.resumedAt = [...(readJson(path.join(runDir, 'context.json')).resumedAt ?? []), context.date]
+  writeJsonAtomic(path.join(runDir, 'context.json'), context)
+
+  const steps = plan(options, runnable, ptrace)
+  const totalRuns = steps.reduce((sum, step) => sum + step.runs, 0)
+  const doneByStep = new Map()
+  for (const record of records) {
+    const key = stepKey({ ...record, program: record.program })
+    doneByStep.set(key, (doneByStep.get(key) ?? 0) + 1)
+  }
+  let done = steps.reduce((sum, step) => sum + Math.min(step.runs, doneByStep.get(stepKey(step)) ?? 0), 0)
+  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}${done ? `, ${done} of ${totalRuns} runs already done` : ''}`)
+
+  let interrupted = false
+  const onSignal = () => {
+    interrupted = true
+    stopCurrentPipeline()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  const startedAt = Date.now()
+  const doneAtStart = done
+  for (const step of steps) {
+    const already = doneByStep.get(stepKey(step)) ?? 0
+    if (already >= step.runs || interrupted) continue
+    const label = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}`
+    for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir)
+    for (let run = already; run < step.runs && !interrupted; run++) {
+      progress(done - doneAtStart, totalRuns - doneAtStart, startedAt, label)
+      const { record, stopped } = await measure(step, run, options, runDir)
+      if (stopped || interrupted) break
+      fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
+      records.push(record)
+      done++
+    }
+    writeDerived(runDir, records, context)
+  }
+  if (process.stdout.isTTY) process.stdout.write('\n')
+  writeDerived(runDir, records, context)
+
+  const results = readJson(path.join(runDir, 'results.json'))
+  if (interrupted) {
+    console.log(`\ninterrupted: ${done} of ${totalRuns} runs measured and kept in ${runDir}`)
+    console.log(`resume with: node bench.js --resume ${displayPath(runDir)}`)
+    return 130
+  }
+  printSummary(results, options.sizes)
+  printFailures(results.failures, runDir)
+  console.log(`\nresults: ${displayPath(runDir)}  (report: node analyse.js ${displayPath(runDir)})`)
+  return 0
+}
+
+// A path as the user would type it: relative when under the current folder.
+function displayPath (file) {
+  const relative = path.relative(process.cwd(), file)
+  return relative && !relative.startsWith('..') ? relative : file
+}
+
+function readJson (file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'))
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(code => {
+    process.exitCode = code
+  }, err => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`bench.js: ${err.message}\n`)
+      process.exitCode = 2
+    } else {
+      process.stderr.write(`bench.js: ${err.stack}\n`)
+      process.exitCode = 1
+    }
+  })
+}
+
+module.exports = { parseOptions, plan, bytesPerRun, verify, PRESETS, UsageError }

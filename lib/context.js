@@ -1,0 +1,80 @@
+'use strict'
+// What a result means depends on where it was measured: every run-id records the
+// machine, the kernel, each runtime's exact version, the compiler and the options.
+const fs = require('node:fs')
+const os = require('node:os')
+const { execFileSync } = require('node:child_process')
+const { runtimes, runtimeVersion, ROOT } = require('../wc/programs')
+
+function quietly (fn, fallback = null) {
+  try {
+    return fn()
+  } catch {
+    return fallback
+  }
+}
+
+function command (bin, args) {
+  return quietly(() => execFileSync(bin, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20000 }).trim())
+}
+
+function readText (file) {
+  return quietly(() => fs.readFileSync(file, 'utf8').trim())
+}
+
+function cpuModel () {
+  const match = /^model name\s*:\s*(.+)$/m.exec(readText('/proc/cpuinfo') || '')
+  return match ? match[1] : os.cpus()[0]?.model ?? 'unknown'
+}
+
+function machine () {
+  return {
+    kernel: os.release(),
+    uname: command('uname', ['-srvm']),
+    os: (/^PRETTY_NAME="?(.*?)"?$/m.exec(readText('/etc/os-release') || '') || [])[1] ?? null,
+    cpuModel: cpuModel(),
+    cores: os.cpus().length,
+    memoryBytes: os.totalmem(),
+    cpuGovernor: readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
+    pipeMaxSize: Number(readText('/proc/sys/fs/pipe-max-size')) || null,
+    container: fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv')
+  }
+}
+
+function runtimeVersions (programs) {
+  const used = {}
+  for (const program of programs) {
+    const runtime = runtimes[program.runtime]
+    used[program.runtime] ??= { label: runtime.label, binary: runtime.locate(), version: runtimeVersion(program.runtime) }
+  }
+  return used
+}
+
+function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skipped }) {
+  return {
+    runId,
+    date: new Date().toISOString(),
+    lab: {
+      commit: command('git', ['rev-parse', '--short', 'HEAD']),
+      dirty: quietly(() => command('git', ['status', '--porcelain']) !== '', null),
+      bench: process.argv.slice(2),
+      node: process.version,
+      pinnedVersions: process.env.LAB_PINNED_VERSIONS || null
+    },
+    machine: machine(),
+    runtimes: runtimeVersions(programs),
+    compiler: { version: command('cc', ['--version'])?.split('\n')[0] ?? null, flags: command('make', ['-s', 'flags']) },
+    host: {
+      binary: runtimes.just.locate(),
+      version: programs.some(program => program.runtime === 'just') ? runtimeVersion('just') : null,
+      selectedBy: process.env.JUST ? 'JUST environment variable' : 'the lab\'s own build/just-host'
+    },
+    strace: command('strace', ['-V'])?.split('\n')[0] ?? null,
+    ptrace,
+    gcUnavailable,
+    skipped,
+    options
+  }
+}
+
+module.exports = { collectContext }

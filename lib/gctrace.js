@@ -1,0 +1,49 @@
+'use strict'
+// Parses V8's --trace-gc lines, as Node, Deno and the lab's host print them:
+//   [5919:0x25ba1d10]  36 ms: Scavenge 4.0 (4.2) -> 3.4 (5.2) MB, 0.44 / 0.00 ms  (average mu = ...) task;
+// Newer V8 (Deno) adds "pooled: N MB, " before the pause and may name the kind
+// "Scavenge (interleaved)" or "Incremental Mark-Compact".
+
+const LINE = /^\[(\d+):(0x[0-9a-f]+)\]\s+(\d+) ms: (.+?) ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ ([\d.]+) ms(.*)$/
+const REASON = /current mu = [\d.]+\)\s*(.*?);?\s*$/
+
+function parseGcTrace (text) {
+  const events = []
+  for (const line of text.split('\n')) {
+    const match = LINE.exec(line)
+    if (!match) continue
+    events.push({
+      atMs: Number(match[3]),
+      kind: match[4],
+      generation: /scavenge|minor/i.test(match[4]) ? 'young' : 'old',
+      heapBeforeMB: Number(match[5]),
+      committedBeforeMB: Number(match[6]),
+      heapAfterMB: Number(match[7]),
+      committedAfterMB: Number(match[8]),
+      pauseMs: Number(match[9]),
+      reason: (REASON.exec(match[11])?.[1] ?? '').trim()
+    })
+  }
+  return events
+}
+
+function summariseGc (events) {
+  const byKind = {}
+  for (const event of events) {
+    const kind = byKind[event.kind] ??= { count: 0, totalPauseMs: 0, maxPauseMs: 0 }
+    kind.count++
+    kind.totalPauseMs += event.pauseMs
+    kind.maxPauseMs = Math.max(kind.maxPauseMs, event.pauseMs)
+  }
+  const pauses = events.map(event => event.pauseMs)
+  return {
+    collections: events.length,
+    byKind,
+    totalPauseMs: pauses.reduce((sum, pause) => sum + pause, 0),
+    maxPauseMs: pauses.length ? Math.max(...pauses) : 0,
+    maxHeapMB: events.length ? Math.max(...events.map(event => event.heapBeforeMB)) : 0,
+    timeline: events.map(event => [event.atMs, event.heapBeforeMB, event.heapAfterMB])
+  }
+}
+
+module.exports = { parseGcTrace, summariseGc }

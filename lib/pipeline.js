@@ -1,0 +1,69 @@
+'use strict'
+// Runs one `feeder | reader` pipeline through build/pipe-run, which times it and
+// reports each process's rusage on fd 3.
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { BUILD } = require('../wc/programs')
+
+const PIPE_RUN = path.join(BUILD, 'pipe-run')
+
+// The feeder: `dd if=/dev/zero` writing `bytes` in blocks of feederBlockSize (the
+// byte count is always a whole number of feeder blocks: bench chooses it so).
+function ddFeeder (bytes, feederBlockSize) {
+  return ['dd', 'if=/dev/zero', `bs=${feederBlockSize}`, `count=${bytes / feederBlockSize}`, 'status=none']
+}
+
+let current = null
+
+// Resolves to { wallNs, timedOut, stoppedBy, reader, feeder, stdout, stderr }.
+function runPipeline ({ feeder, reader, timeoutMs, pin }) {
+  const args = ['--timeout-ms', String(timeoutMs)]
+  if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
+  args.push('--', ...feeder, '--', ...reader)
+  return new Promise((resolve, reject) => {
+    const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+    current = child
+    const out = { stdout: [], stderr: [], result: [] }
+    child.stdout.on('data', chunk => out.stdout.push(chunk))
+    child.stderr.on('data', chunk => out.stderr.push(chunk))
+    child.stdio[3].on('data', chunk => out.result.push(chunk))
+    child.on('error', err => reject(new Error(`cannot run ${PIPE_RUN}: ${err.message}; run ./setup.sh`)))
+    child.on('close', code => {
+      current = null
+      const text = Buffer.concat(out.result).toString()
+      if (!text) {
+        reject(new Error(`pipe-run gave no result (exit ${code}): ${Buffer.concat(out.stderr).toString().trim()}`))
+        return
+      }
+      const result = JSON.parse(text)
+      resolve({
+        wallNs: result.wall_ns,
+        timedOut: result.timed_out,
+        stoppedBy: result.stopped_by,
+        reader: camelUsage(result.reader),
+        feeder: camelUsage(result.feeder),
+        stdout: Buffer.concat(out.stdout).toString(),
+        stderr: Buffer.concat(out.stderr).toString()
+      })
+    })
+  })
+}
+
+function camelUsage (usage) {
+  return {
+    exit: usage.exit,
+    signal: usage.signal,
+    userUs: usage.user_us,
+    sysUs: usage.sys_us,
+    maxRssKb: usage.maxrss_kb,
+    voluntaryCs: usage.voluntary_cs,
+    involuntaryCs: usage.involuntary_cs
+  }
+}
+
+// Ctrl-C: pipe-run kills the whole pipeline's process group and still reports.
+function stopCurrentPipeline () {
+  if (current) current.kill('SIGTERM')
+}
+
+module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, PIPE_RUN }

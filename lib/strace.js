@@ -1,0 +1,42 @@
+'use strict'
+// Parses the summary table `strace -c` writes (with -o FILE):
+//   % time     seconds  usecs/call     calls    errors syscall
+//   ------ ----------- ----------- --------- --------- ----------------
+//    99.17    0.081532           4     16385         1 read
+// The errors column is blank when a syscall never failed.
+
+const ROW = /^\s*([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(?:(\d+)\s+)?(\S+)\s*$/
+
+function parseStraceSummary (text) {
+  const syscalls = []
+  let total = null
+  for (const line of text.split('\n')) {
+    const match = ROW.exec(line)
+    if (!match) continue
+    const row = {
+      name: match[6],
+      calls: Number(match[4]),
+      errors: match[5] === undefined ? 0 : Number(match[5]),
+      seconds: Number(match[2]),
+      usecsPerCall: Number(match[3]),
+      percentTime: Number(match[1])
+    }
+    if (row.name === 'total') total = row
+    else syscalls.push(row)
+  }
+  if (total === null) throw new Error('not an strace -c summary: no "total" row')
+  syscalls.sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name))
+  const calls = name => syscalls.find(row => row.name === name)?.calls ?? 0
+  return {
+    syscalls,
+    totalCalls: total.calls,
+    totalErrors: total.errors,
+    totalSeconds: total.seconds,
+    // Every thread but the first is born of clone/clone3; fork-style clones of whole
+    // processes do not happen in these readers.
+    threadsStarted: calls('clone') + calls('clone3'),
+    reads: calls('read')
+  }
+}
+
+module.exports = { parseStraceSummary }

@@ -1,0 +1,151 @@
+'use strict'
+// Turns the append-only log of runs (all.jsonl) into the per-cell results that the
+// terminal summary and the report quote. Every figure here is derived from the log,
+// so it can be recomputed after an interruption or by hand.
+const { summarise, median } = require('./stats')
+const { findProgram } = require('../wc/programs')
+
+const NOISY_CV = 0.10
+const FEEDER_BOUND_SHARE = 0.9
+const MB = 1e6
+
+function byCell (records, phase) {
+  const cells = new Map()
+  for (const record of records) {
+    if (record.phase !== phase) continue
+    const key = `${record.program}\t${record.blockSize}`
+    if (!cells.has(key)) cells.set(key, [])
+    cells.get(key).push(record)
+  }
+  return cells
+}
+
+function startupByProgram (records) {
+  const startup = {}
+  for (const [key, runs] of byCell(records, 'startup')) {
+    const ok = runs.filter(run => run.ok)
+    if (ok.length === 0) continue
+    const stats = summarise(ok.map(run => run.wallNs))
+    startup[key.split('\t')[0]] = { runs: ok.length, medianNs: stats.median, minNs: stats.min, maxNs: stats.max, cv: stats.cv, maxRssKb: Math.max(...ok.map(run => run.reader.maxRssKb)) }
+  }
+  return startup
+}
+
+function cpuUs (usage) {
+  return usage.userUs + usage.sysUs
+}
+
+function timingCell (program, blockSize, runs, startup) {
+  const ok = runs.filter(run => run.ok)
+  const cell = { program, blockSize, bytes: runs[0].bytes, feederBlockSize: runs[0].feederBlockSize, runs: ok.length, failedRuns: runs.length - ok.length, flags: [] }
+  if (ok.length === 0) {
+    cell.flags.push('failed')
+    return cell
+  }
+  const best = ok.reduce((a, b) => (b.wallNs < a.wallNs ? b : a))
+  const startupNs = startup[program]?.medianNs ?? null
+  const throughput = run => run.bytes / MB / (run.wallNs / 1e9)
+  const steady = run => (startupNs !== null && run.wallNs > startupNs ? run.bytes / MB / ((run.wallNs - startupNs) / 1e9) : null)
+  cell.wallNs = summarise(ok.map(run => run.wallNs))
+  cell.throughputMBps = summarise(ok.map(throughput))
+  cell.best = { run: best.run, wallNs: best.wallNs, throughputMBps: throughput(best), steadyThroughputMBps: steady(best) }
+  const steadyValues = ok.map(steady)
+  cell.steadyThroughputMBps = steadyValues.every(value => value !== null) ? summarise(steadyValues) : null
+  cell.startupNs = startupNs
+  if (startupNs !== null && best.wallNs < 2 * startupNs) cell.flags.push('startup-dominated')
+  cell.reads = best.output.reads
+  const honours = findProgram(program)?.honoursBlockSize
+  cell.costPerReadNs = honours && startupNs !== null && best.wallNs > startupNs && best.output.reads > 0
+    ? (best.wallNs - startupNs) / best.output.reads
+    : null
+  cell.reader = {
+    userUs: median(ok.map(run => run.reader.userUs)),
+    sysUs: median(ok.map(run => run.reader.sysUs)),
+    maxRssKb: Math.max(...ok.map(run => run.reader.maxRssKb)),
+    voluntaryCs: median(ok.map(run => run.reader.voluntaryCs)),
+    involuntaryCs: median(ok.map(run => run.reader.involuntaryCs))
+  }
+  // dd spending nearly all of the wall time on the CPU means it, not the reader, set the pace.
+  cell.feederCpuShare = median(ok.map(run => cpuUs(run.feeder) * 1000 / run.wallNs))
+  if (cell.feederCpuShare >= FEEDER_BOUND_SHARE) cell.flags.push('feeder-bound')
+  if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')
+  if (cell.failedRuns > 0) cell.flags.push('some-runs-failed')
+  return cell
+}
+
+// C at the same block size is the yardstick: its cost per read and throughput.
+function compareWithC (cells) {
+  const c = new Map(cells.filter(cell => cell.program === 'c' && cell.best).map(cell => [cell.blockSize, cell]))
+  for (const cell of cells) {
+    const base = c.get(cell.blockSize)
+    if (!base || !cell.best) continue
+    const relative = (value, baseValue) => (value !== null && baseValue ? value / baseValue : null)
+    cell.vsC = {
+      throughput: relative(cell.best.throughputMBps, base.best.throughputMBps),
+      steadyThroughput: relative(cell.best.steadyThroughputMBps, base.best.steadyThroughputMBps),
+      costPerReadOverheadNs: cell.costPerReadNs !== null && base.costPerReadNs !== null ? cell.costPerReadNs - base.costPerReadNs : null
+    }
+  }
+}
+
+function failuresOf (records) {
+  return records.filter(record => !record.ok).map(record => ({
+    phase: record.phase, program: record.program, blockSize: record.blockSize, run: record.run, reason: record.failure, command: record.command
+  }))
+}
+
+function summariseResults (records, context) {
+  const startup = startupByProgram(records)
+  const cells = []
+  for (const [key, runs] of byCell(records, 'timing')) {
+    const [program, blockSize] = key.split('\t')
+    cells.push(timingCell(program, Number(blockSize), runs, startup))
+  }
+  compareWithC(cells)
+  return {
+    runId: context.runId,
+    feeder: context.options.feeder,
+    runsPerCell: context.options.runs,
+    throughputUnit: 'MB/s (10^6 bytes per second)',
+    steadyStateMeaning: 'bytes / (wall time - the median start-up time of the same program on empty input)',
+    startup,
+    cells,
+    failures: failuresOf(records)
+  }
+}
+
+function summariseSyscalls (records, context) {
+  const cells = []
+  for (const [key, runs] of byCell(records, 'strace')) {
+    const [program, blockSize] = key.split('\t')
+    const mode = mode => runs.find(run => run.ok && run.straceMode === mode)?.strace ?? null
+    const mainThread = mode('main')
+    const allThreads = mode('all')
+    const mib = runs[0].bytes / (1 << 20)
+    cells.push({
+      program,
+      blockSize: Number(blockSize),
+      bytes: runs[0].bytes,
+      mainThread,
+      allThreads,
+      threads: allThreads ? allThreads.threadsStarted + 1 : null,
+      syscallsPerMiB: {
+        mainThread: mainThread ? mainThread.totalCalls / mib : null,
+        allThreads: allThreads ? allThreads.totalCalls / mib : null
+      },
+      rawFiles: runs.filter(run => run.ok).map(run => run.rawFile)
+    })
+  }
+  return { ptrace: context.ptrace, cells }
+}
+
+function summariseGcResults (records, context) {
+  const cells = []
+  for (const record of records) {
+    if (record.phase !== 'gc') continue
+    cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc })
+  }
+  return { unavailable: context.gcUnavailable, cells }
+}
+
+module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE }
