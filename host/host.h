@@ -1,0 +1,115 @@
+// just-host: a thin just(js)-compatible V8 host for syscall-lab.
+//
+// Shared declarations between main.cc, runtime.cc, bindings.cc and loop.cc.
+// There is exactly one isolate and one context per process, so host state is
+// a plain global (`host::state`) rather than being threaded through
+// Isolate::GetData(): it keeps every binding a couple of loads shorter.
+#ifndef SYSCALL_LAB_HOST_H
+#define SYSCALL_LAB_HOST_H
+
+#include <v8.h>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#define JUST_HOST_VERSION "0.1.0"
+
+// The Makefile links libnode.so.108; headers from any other V8 (e.g. Node
+// 20's V8 11.3 in /usr/include/node from NodeSource) compile fine but
+// produce a binary that crashes or fails to link, so stop here instead.
+static_assert(V8_MAJOR_VERSION == 10 && V8_MINOR_VERSION == 2,
+              "V8 headers are not libnode108's V8 10.2: set LIBNODE to the "
+              "libnode-dev prefix (run ./setup.sh)");
+
+namespace host {
+
+// One row of the binding table (bindings.cc). `module` is a dotted path off
+// the `just` global ("" = `just` itself, "factory.loop" = just.factory.loop).
+// `fast` is handed straight to FunctionTemplate::New as its CFunction: it is
+// nullptr for now because libnode does not ship v8-fast-api-calls.h, but a
+// fast path can later be attached per entry without touching the builder.
+enum class Kind { kMethod, kGetter };
+struct Binding {
+  const char* module;
+  const char* name;
+  v8::FunctionCallback slow;
+  Kind kind;
+  const v8::CFunction* fast;
+};
+
+struct Constant {
+  const char* module;
+  const char* name;
+  double value;
+};
+
+struct State {
+  v8::Platform* platform = nullptr;
+  // errno is copied here right after every syscall a binding makes: between
+  // the syscall and JS calling sys.errno() V8 may run GC, allocate, take
+  // locks etc., any of which can overwrite the thread's errno.
+  int last_errno = 0;
+
+  // Event loop (loop.cc).
+  int epfd = -1;
+  std::unordered_map<int, v8::Global<v8::Function>> handles;
+  bool loop_paused = true;
+  // Promises rejected with no handler attached yet; reported as uncaught
+  // once the microtask queue has drained (same rule as node/d8).
+  std::vector<std::pair<v8::Global<v8::Promise>, v8::Global<v8::Value>>>
+      rejections;
+};
+extern State state;
+
+// bindings.cc
+v8::Local<v8::Object> CreateJustObject(v8::Isolate* isolate,
+                                       v8::Local<v8::Context> context,
+                                       const std::vector<char*>& argv);
+ssize_t WriteAll(int fd, const char* buf, size_t len);
+
+// loop.cc
+bool LoopInit();
+void LoopDispose();
+// Runs the loop until no fds are registered or factory.stop() is called.
+// Returns false with an exception pending on the isolate if a callback threw.
+bool LoopRun(v8::Isolate* isolate, int timeout_ms);
+int LoopPoll(v8::Isolate* isolate, int timeout_ms, bool* threw);
+void LoopAdd(const v8::FunctionCallbackInfo<v8::Value>& args);
+void LoopRemove(const v8::FunctionCallbackInfo<v8::Value>& args);
+void LoopUpdate(const v8::FunctionCallbackInfo<v8::Value>& args);
+void LoopPollBinding(const v8::FunctionCallbackInfo<v8::Value>& args);
+void LoopCount(const v8::FunctionCallbackInfo<v8::Value>& args);
+void LoopFd(const v8::FunctionCallbackInfo<v8::Value>& args);
+void FactoryRun(const v8::FunctionCallbackInfo<v8::Value>& args);
+void FactoryStop(const v8::FunctionCallbackInfo<v8::Value>& args);
+
+// runtime.cc: the steps main() strings together.
+struct Options {
+  const char* script = nullptr;
+  std::vector<char*> args;  // becomes just.args
+};
+// Returns -1 to go on, else the exit code (--version, usage error).
+// V8 flags are applied here, before V8 is initialized, as V8 requires.
+int ParseArgs(int argc, char** argv, Options* opt);
+bool ReadScript(const char* path, std::string* source);
+std::unique_ptr<v8::Platform> InitV8();
+v8::Isolate* NewIsolate(v8::ArrayBuffer::Allocator* allocator);
+v8::Local<v8::Context> NewContext(v8::Isolate* isolate, const Options& opt);
+bool RunScript(v8::Isolate* isolate, const char* path,
+               const std::string& source);
+bool RunLoop(v8::Isolate* isolate);
+void Shutdown(v8::Isolate* isolate);
+
+// Drains the microtask queue. An unhandled promise rejection left after it
+// is reported as uncaught and ends the process with exit code 1.
+void RunMicrotasks(v8::Isolate* isolate);
+void ReportException(v8::Isolate* isolate, v8::Local<v8::Value> exception,
+                     v8::Local<v8::Message> message);
+// Flushes stdio (V8's --trace-* output goes through it) and _exit()s.
+[[noreturn]] void Exit(int code);
+
+}  // namespace host
+
+#endif  // SYSCALL_LAB_HOST_H
