@@ -1,0 +1,403 @@
+'use strict'
+// Tests for build/just-host (sources in host/). Every reader gets its input
+// through a real pipe from dd, as in the lab, via `sh -c`.
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const ROOT = path.resolve(__dirname, '..')
+const HOST = path.join(ROOT, 'build', 'just-host')
+let dir
+
+before(() => {
+  // Rebuilds only if a source changed; a no-op otherwise.
+  const make = spawnSync('make', ['-C', path.join(ROOT, 'host')], { encoding: 'utf8' })
+  if (!fs.existsSync(HOST) || make.status !== 0) {
+    assert.fail(`build/just-host is missing or stale: run make first (make -C host)\n${make.stdout || ''}${make.stderr || ''}`)
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'just-host-test-'))
+})
+
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function script (name, source) {
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, source)
+  return file
+}
+
+const q = s => `'${String(s).replace(/'/g, `'\\''`)}'`
+
+// Runs `just-host [args...]` with stdin from `input` (a shell fragment such as
+// `dd if=/dev/zero bs=65536 count=16 2>/dev/null |`, or a redirection given
+// as `redirect`).
+function run (args, { input = '', redirect = '' } = {}) {
+  const cmd = `${input} ${q(HOST)} ${args.map(q).join(' ')} ${redirect}`
+  const r = spawnSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 60000 })
+  assert.equal(r.error, undefined, `spawn failed: ${r.error}`)
+  return r
+}
+
+const DD_1M = 'dd if=/dev/zero bs=65536 count=16 2>/dev/null |'
+
+// Synchronous stdin reader; `form` picks the net.read overload.
+const SYNC_READER = `
+const { read } = just.net
+const blocksize = parseInt(just.args[2], 10)
+const form = just.args[3]
+const buf = new ArrayBuffer(blocksize)
+let size = 0, reads = 0, n = 0
+for (;;) {
+  if (form === '2') n = read(just.sys.STDIN_FILENO, buf)
+  else if (form === '3') n = read(just.sys.STDIN_FILENO, buf, 0)
+  else n = read(just.sys.STDIN_FILENO, buf, 0, blocksize)
+  if (n <= 0) break
+  size += n
+  reads++
+}
+if (n < 0) {
+  just.print('error ' + just.sys.errno() + ' ' + just.sys.strerror(just.sys.errno()))
+  just.exit(1)
+}
+just.print('size ' + size + ' reads ' + reads + ' blocksize ' + blocksize)
+`
+
+// Non-blocking stdin on the epoll loop; args: blocksize, 'lt' | 'et'.
+const LOOP_READER = `
+const { sys, net, loop } = just
+const blocksize = parseInt(just.args[2], 10)
+const et = just.args[3] === 'et'
+const fd = sys.STDIN_FILENO
+const buf = new ArrayBuffer(blocksize)
+const flags = sys.fcntl(fd, sys.F_GETFL)
+if (sys.fcntl(fd, sys.F_SETFL, flags | net.O_NONBLOCK) !== 0) throw new Error('F_SETFL failed')
+if (!(sys.fcntl(fd, sys.F_GETFL) & net.O_NONBLOCK)) throw new Error('O_NONBLOCK not set')
+const ev = just.factory.loop
+let size = 0, reads = 0, wakeups = 0, eagain = 0, hup = false
+const r = ev.add(fd, (fd, events) => {
+  wakeups++
+  if (events & loop.EPOLLHUP) hup = true
+  for (;;) {
+    const n = net.read(fd, buf, 0, blocksize)
+    if (n > 0) {
+      size += n
+      reads++
+      if (et) continue // edge-triggered: must drain until EAGAIN
+      return
+    }
+    if (n === 0) {
+      if (ev.remove(fd) !== 0) throw new Error('remove failed')
+      just.print('size ' + size + ' reads ' + reads + ' blocksize ' + blocksize +
+        ' count ' + ev.count + ' hup ' + hup)
+      just.error('wakeups ' + wakeups + ' eagain ' + eagain)
+      return
+    }
+    if (sys.errno() === net.EAGAIN) { eagain++; return }
+    throw new Error('read: ' + sys.strerror(sys.errno()))
+  }
+}, et ? loop.EPOLLIN | loop.EPOLLET : loop.EPOLLIN)
+if (r !== 0) throw new Error('add: ' + sys.strerror(sys.errno()))
+if (ev.count !== 1) throw new Error('count after add is ' + ev.count)
+`
+
+test('--version and -v print host and V8 versions', () => {
+  for (const flag of ['--version', '-v']) {
+    const r = run([flag])
+    assert.equal(r.status, 0)
+    assert.match(r.stdout, /^just-host \d+\.\d+\.\d+ v8 10\.2\.\d+/)
+  }
+})
+
+test('just global: args, versions, engine, constants, memoryUsage', () => {
+  const file = script('shape.js', `
+    const m = just.memoryUsage()
+    just.print(JSON.stringify({
+      args: just.args, engine: just.engine, version: just.version, versions: just.versions,
+      m, pid: just.sys.pid(),
+      fns: ['print', 'error', 'exit', 'memoryUsage'].map(f => typeof just[f]),
+      sysfns: ['fcntl', 'errno', 'strerror', 'pid'].map(f => typeof just.sys[f]),
+      netfns: ['read', 'close'].map(f => typeof just.net[f]),
+      loopfns: ['add', 'remove', 'update'].map(f => typeof just.factory.loop[f]),
+      run: typeof just.factory.run,
+      count: just.factory.loop.count,
+      c: [just.sys.STDIN_FILENO, just.sys.STDOUT_FILENO, just.sys.STDERR_FILENO,
+        just.sys.F_GETFL, just.sys.F_SETFL, just.net.O_NONBLOCK, just.net.EAGAIN,
+        just.loop.EPOLLIN, just.loop.EPOLLOUT, just.loop.EPOLLERR, just.loop.EPOLLHUP, just.loop.EPOLLET]
+    }))
+  `)
+  const r = run([file, 'a b', '--not-a-v8-flag'])
+  assert.equal(r.status, 0, r.stderr)
+  const o = JSON.parse(r.stdout)
+  assert.deepEqual(o.args, [HOST, file, 'a b', '--not-a-v8-flag'])
+  assert.equal(o.engine, 'just-host')
+  assert.equal(o.versions.just, o.version)
+  assert.match(o.versions.v8, /^10\.2\./)
+  assert.ok(o.pid > 0)
+  for (const k of ['rss', 'total_heap_size', 'used_heap_size', 'heap_size_limit']) {
+    assert.equal(typeof o.m[k], 'number', k)
+    assert.ok(o.m[k] > 0, k)
+  }
+  assert.equal(typeof o.m.external_memory, 'number')
+  assert.ok(o.m.rss > 1024 * 1024, 'rss is in bytes')
+  assert.ok(o.m.used_heap_size <= o.m.total_heap_size)
+  for (const t of [...o.fns, ...o.sysfns, ...o.netfns, ...o.loopfns, o.run]) assert.equal(t, 'function')
+  assert.equal(o.count, 0)
+  assert.deepEqual(o.c, [0, 1, 2, 3, 4, 2048, 11, 1, 4, 8, 16, 2 ** 31])
+})
+
+test('print/error write lines to stdout/stderr; print(s, false) omits newline', () => {
+  const file = script('print.js', `just.print('a'); just.print('b', false); just.print('c'); just.error('e1'); just.print('\u00e9')`)
+  const r = run([file])
+  assert.equal(r.status, 0)
+  assert.equal(r.stdout, 'a\nbc\n\u00e9\n')
+  assert.equal(r.stderr, 'e1\n')
+})
+
+test('sync reader, 4-arg net.read(fd, buf, off, len), counts exact bytes', () => {
+  const file = script('sync.js', SYNC_READER)
+  const r = run([file, '4096', '4'], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'size 1048576 reads 256 blocksize 4096\n')
+})
+
+test('sync reader, 2-arg net.read(fd, buf) reads buf.byteLength', () => {
+  const file = script('sync.js', SYNC_READER)
+  const r = run([file, '4096', '2'], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'size 1048576 reads 256 blocksize 4096\n')
+})
+
+test('sync reader, 3-arg net.read(fd, buf, off) reads byteLength - off', () => {
+  const file = script('sync.js', SYNC_READER)
+  const r = run([file, '65536', '3'], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
+  assert.match(r.stdout, /^size 1048576 reads \d+ blocksize 65536\n$/)
+})
+
+test('net.read honours off/len and a view\'s byteOffset', () => {
+  const file = script('view.js', `
+    const ab = new ArrayBuffer(32)
+    const u8 = new Uint8Array(ab)
+    const view = new Uint8Array(ab, 8, 16)
+    const n1 = just.net.read(0, view, 2, 3)     // lands at ab[10..12]
+    const n2 = just.net.read(0, ab, 20, 2)      // lands at ab[20..21]
+    const dv = new DataView(ab, 24, 8)
+    const n3 = just.net.read(0, dv)             // rest (<= 8) at ab[24..]
+    just.print([n1, n2, n3].join(' ') + ' ' + String.fromCharCode(...u8.map(b => b || 46)))
+  `)
+  const r = run([file], { input: 'printf abcdefghij |' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, '3 2 5 ..........abc.......de..fghij...\n')
+})
+
+test('net.read rejects out-of-range off/len with RangeError, bad buf with TypeError', () => {
+  const file = script('range.js', `
+    const buf = new ArrayBuffer(16)
+    const view = new Uint8Array(new ArrayBuffer(64), 8, 16)
+    const cases = [[buf, 17, 0], [buf, 0, 17], [buf, 8, 9], [buf, -1, 1], [buf, 0, -1],
+      [buf, 1.5, 1], [buf, 0, NaN], [buf, 2 ** 32, 1], [buf, 2 ** 53, 2 ** 53], [buf, 17],
+      [view, 0, 17], [view, 16, 1], [buf, 0, Infinity]]
+    const out = cases.map(([b, ...rest]) => {
+      try { just.net.read(0, b, ...rest); return 'ok' } catch (e) { return e.name }
+    })
+    for (const bad of [{}, 'str', 42, undefined]) {
+      try { just.net.read(0, bad); out.push('ok') } catch (e) { out.push(e.name) }
+    }
+    // boundaries are allowed: zero-length read at the very end
+    out.push(just.net.read(0, buf, 16, 0))
+    out.push(just.net.read(0, buf, 0, 16))
+    just.print(out.join(' '))
+  `)
+  const r = run([file], { input: 'printf hello |' })
+  assert.equal(r.status, 0, r.stderr)
+  const out = r.stdout.trim().split(' ')
+  assert.deepEqual(out.slice(0, 13), Array(13).fill('RangeError'))
+  assert.deepEqual(out.slice(13, 17), Array(4).fill('TypeError'))
+  assert.deepEqual(out.slice(17), ['0', '5'])
+})
+
+test('net.read on a closed stdin returns -1 with EBADF', () => {
+  const file = script('sync.js', SYNC_READER)
+  const r = run([file, '4096', '4'], { redirect: '0<&-' })
+  assert.equal(r.status, 1)
+  assert.equal(r.stdout, 'error 9 Bad file descriptor\n')
+})
+
+test('net.read on a directory as stdin returns -1 with EISDIR', () => {
+  const file = script('sync.js', SYNC_READER)
+  const r = run([file, '4096', '2'], { redirect: `< ${q(dir)}` })
+  assert.equal(r.status, 1)
+  assert.equal(r.stdout, 'error 21 Is a directory\n')
+})
+
+test('net.close returns 0, then -1/EBADF on the closed fd', () => {
+  const file = script('close.js', `
+    const a = just.net.close(0)
+    const b = just.net.close(0)
+    just.print(a + ' ' + b + ' ' + just.sys.strerror(just.sys.errno()))
+  `)
+  const r = run([file], { input: 'true |' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, '0 -1 Bad file descriptor\n')
+})
+
+test('epoll loop, level-triggered, reads a pipe to EOF with exact counts', () => {
+  const file = script('loop.js', LOOP_READER)
+  const r = run([file, '4096', 'lt'], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
+  assert.match(r.stdout, /^size 1048576 reads 256 blocksize 4096 count 0 hup (true|false)\n$/)
+})
+
+test('epoll loop, EPOLLET, drains to EAGAIN with exact counts', () => {
+  const file = script('loop.js', LOOP_READER)
+  // 3000 does not divide the input, so short reads must be counted right.
+  const r = run([file, '3000', 'et'], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
+  const m = r.stdout.match(/^size 1048576 reads (\d+) blocksize 3000 count 0 hup (true|false)\n$/)
+  assert.ok(m, r.stdout)
+  assert.ok(Number(m[1]) >= Math.ceil(1048576 / 3000))
+})
+
+test('epoll loop: a hung-up empty pipe still invokes the callback (EPOLLHUP)', () => {
+  const file = script('loop.js', LOOP_READER)
+  const r = run([file, '4096', 'lt'], { input: 'sleep 0.2 |' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'size 0 reads 0 blocksize 4096 count 0 hup true\n')
+})
+
+test('loop.update switches an fd to EPOLLET; just.factory.run() runs the loop from JS', () => {
+  const file = script('update.js', `
+    const { loop, net, sys } = just
+    sys.fcntl(0, sys.F_SETFL, sys.fcntl(0, sys.F_GETFL) | net.O_NONBLOCK)
+    const buf = new ArrayBuffer(65536)
+    let size = 0
+    const ev = just.factory.loop
+    ev.add(0, fd => {
+      for (;;) {
+        const n = net.read(fd, buf)
+        if (n > 0) { size += n; continue }
+        if (n === 0) return ev.remove(fd)
+        return
+      }
+    })
+    just.print('update ' + ev.update(0, loop.EPOLLIN | loop.EPOLLET))
+    just.print('update-unknown ' + ev.update(99, loop.EPOLLIN) + ' ' + sys.strerror(sys.errno()))
+    just.print('add-twice ' + ev.add(0, () => {}) + ' ' + sys.strerror(sys.errno()))
+    just.factory.run()
+    just.print('after run size ' + size + ' count ' + ev.count)
+  `)
+  const r = run([file], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'update 0\nupdate-unknown -1 Bad file descriptor\nadd-twice -1 File exists\nafter run size 1048576 count 0\n')
+})
+
+test('--trace-gc is passed to V8 and produces GC trace lines', () => {
+  const file = script('alloc.js', `
+    let keep = []
+    for (let i = 0; i < 300000; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 5000) keep = [] }
+    just.print('allocated')
+  `)
+  const r = run(['--trace-gc', file])
+  assert.equal(r.status, 0, r.stderr)
+  assert.match(r.stdout, /Scavenge|Mark-sweep|Mark-Compact/)
+  assert.match(r.stdout, /allocated/)
+})
+
+test('--max-heap-size=N reaches V8 (heap_size_limit shrinks)', () => {
+  const file = script('limit.js', 'just.print(just.memoryUsage().heap_size_limit)')
+  const small = Number(run(['--max-heap-size=64', file]).stdout)
+  const dflt = Number(run([file]).stdout)
+  assert.ok(small > 0 && small <= 80 * 1024 * 1024, `limit ${small}`)
+  assert.ok(dflt > small)
+})
+
+test('flags after the script go to just.args, not V8; bare -- ends V8 flags', () => {
+  const file = script('args.js', 'just.print(JSON.stringify(just.args.slice(1)))')
+  const r = run(['--', file, '--trace-gc'])
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, JSON.stringify([file, '--trace-gc']) + '\n')
+})
+
+test('unknown V8 flag is an error', () => {
+  const file = script('noop.js', '')
+  const r = run(['--no-such-v8-flag', file])
+  assert.equal(r.status, 2)
+  assert.match(r.stderr, /unknown V8 flag '--no-such-v8-flag'/)
+})
+
+test('no script argument: usage, exit 2', () => {
+  const r = run([])
+  assert.equal(r.status, 2)
+  assert.match(r.stderr, /^usage: just-host/)
+})
+
+test('missing script: one clear line, exit 1', () => {
+  const missing = path.join(dir, 'nope.js')
+  const r = run([missing])
+  assert.equal(r.status, 1)
+  assert.equal(r.stderr, `just-host: cannot read script '${missing}': No such file or directory\n`)
+})
+
+test('syntax error: file:line:col, source line and SyntaxError, exit 1', () => {
+  const file = script('syntax.js', 'just.print("ok")\nlet x = ;\n')
+  const r = run([file])
+  assert.equal(r.status, 1)
+  assert.equal(r.stdout, '')
+  assert.ok(r.stderr.startsWith(`${file}:2:9\nlet x = ;\n        ^\n`), r.stderr)
+  assert.match(r.stderr, /SyntaxError: Unexpected token ';'/)
+})
+
+test('uncaught top-level exception: location, stack, exit 1', () => {
+  const file = script('throw.js', 'function boom () {\n  throw new Error("kaboom")\n}\nboom()\n')
+  const r = run([file])
+  assert.equal(r.status, 1)
+  assert.ok(r.stderr.startsWith(`${file}:2:3\n`), r.stderr)
+  assert.match(r.stderr, /Error: kaboom\n {4}at boom \(.*throw\.js:2:9\)/)
+})
+
+test('uncaught exception inside a loop callback: exit 1 naming the file', () => {
+  const file = script('cbthrow.js', `
+    just.factory.loop.add(just.sys.STDIN_FILENO, (fd, events) => {
+      throw new TypeError('callback failed ' + fd)
+    })
+  `)
+  const r = run([file], { input: 'echo x |' })
+  assert.equal(r.status, 1)
+  assert.match(r.stderr, /cbthrow\.js:3:\d+/)
+  assert.match(r.stderr, /TypeError: callback failed 0/)
+})
+
+test('thrown non-Error and unhandled rejection are uncaught too', () => {
+  const s = run([script('str.js', 'throw "plain string"')])
+  assert.equal(s.status, 1)
+  assert.match(s.stderr, /str\.js:1:1[\s\S]*Uncaught plain string/)
+  const p = run([script('rej.js', 'async function f () { await null; throw new Error("later") }\nf()\n')])
+  assert.equal(p.status, 1)
+  assert.match(p.stderr, /unhandled promise rejection[\s\S]*Error: later/)
+  const ok = run([script('handled.js', 'Promise.reject(new Error("x")).catch(e => just.print("caught " + e.message))')])
+  assert.equal(ok.status, 0, ok.stderr)
+  assert.equal(ok.stdout, 'caught x\n')
+})
+
+test('just.exit(3) exits 3 with stdout flushed, also from a loop callback', () => {
+  const top = run([script('exit.js', 'just.print("before"); just.exit(3); just.print("after")')])
+  assert.equal(top.status, 3)
+  assert.equal(top.stdout, 'before\n')
+  const cb = run([script('exitcb.js', `
+    just.factory.loop.add(0, () => { just.print('in callback'); just.exit(4) })
+  `)], { input: 'echo x |' })
+  assert.equal(cb.status, 4)
+  assert.equal(cb.stdout, 'in callback\n')
+  // V8's own stdio output (here --trace-gc) survives just.exit too.
+  const gc = run(['--trace-gc', script('exitgc.js', `
+    let a = []; for (let i = 0; i < 300000; i++) { a.push({ i }); if (a.length > 5000) a = [] }
+    just.exit(0)
+  `)])
+  assert.equal(gc.status, 0)
+  assert.match(gc.stdout, /Scavenge|Mark-sweep|Mark-Compact/)
+})
