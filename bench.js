@@ -432,7 +432,8 @@ async function main (argv) {
   printSummary(results, options.sizes)
   printFailures(results.failures, runDir)
   console.log(`\nresults: ${displayPath(runDir)}  (report: node analyse.js ${displayPath(runDir)})`)
-  return 0
+  // Failed runs are kept out of the results, but a script calling bench should know.
+  return results.failures.length ? 1 : 0
 }
 
 // A path as the user would type it: relative when under the current folder.

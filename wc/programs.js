@@ -180,6 +180,13 @@ const programs = [
   }
 ]
 
+// LAB_EXTRA_PROGRAMS=/path/a.js:/path/b.js appends rows (same shape as above, file
+// paths relative to the lab's root) without editing this table: for trying a new
+// reader before adding it here, and for the tests' deliberately broken readers.
+for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Boolean)) {
+  programs.push(...require(path.resolve(module)))
+}
+
 function firstLine (bin, args) {
   return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
     .split('\n')[0].trim()

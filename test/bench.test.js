@@ -1,0 +1,332 @@
+'use strict'
+// bench.js and its modules: statistics against hand-computed numbers, parsers against
+// real captured output, and the bench itself end to end on tiny runs.
+const { test, describe, before } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+
+const { summarise, median } = require('../lib/stats')
+const { parseStraceSummary } = require('../lib/strace')
+const { parseGcTrace, summariseGc } = require('../lib/gctrace')
+const { summariseResults } = require('../lib/summary')
+
+const ROOT = path.resolve(__dirname, '..')
+const FIXTURES = path.join(__dirname, 'fixtures')
+const EXTRA = path.join(FIXTURES, 'extra-programs.js')
+const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
+const close = (actual, expected, digits = 9) => assert.ok(Math.abs(actual - expected) < 10 ** -digits, `${actual} is not ${expected}`)
+
+function bench (args, env = {}) {
+  return spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000
+  })
+}
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-bench-'))
+const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
+const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+
+before(() => {
+  const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
+  assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
+})
+
+describe('statistics', () => {
+  test('an even sample, computed by hand', () => {
+    const stats = summarise([4, 1, 3, 2])
+    assert.equal(stats.n, 4)
+    assert.equal(stats.min, 1)
+    assert.equal(stats.max, 4)
+    assert.equal(stats.median, 2.5)
+    assert.equal(stats.mean, 2.5)
+    // squared deviations 2.25 + 0.25 + 0.25 + 2.25 = 5, over n - 1 = 3
+    close(stats.stdev, Math.sqrt(5 / 3))
+    close(stats.cv, Math.sqrt(5 / 3) / 2.5)
+  })
+
+  test('an odd sample and a single value', () => {
+    assert.equal(median([10, 30, 20]), 20)
+    const one = summarise([7])
+    assert.equal(one.stdev, 0)
+    assert.equal(one.cv, 0)
+    assert.equal(one.median, 7)
+    assert.throws(() => summarise([]), /no values/)
+  })
+})
+
+describe('strace -c parser, on captured output', () => {
+  test('an error row (C reading a directory): read 2 calls, 1 error', () => {
+    const summary = parseStraceSummary(fixture('strace/c-directory-error.txt'))
+    assert.equal(summary.totalCalls, 34)
+    assert.equal(summary.totalErrors, 2)
+    assert.deepEqual(summary.syscalls.find(row => row.name === 'read'), { name: 'read', calls: 2, errors: 1, seconds: 0, usecsPerCall: 0, percentTime: 0 })
+    assert.equal(summary.threadsStarted, 0)
+  })
+
+  test('Node followed into its threads (-f): clone3 6 times, futex waits counted', () => {
+    const summary = parseStraceSummary(fixture('strace/node-stream-all-threads.txt'))
+    assert.equal(summary.totalCalls, 819)
+    assert.equal(summary.totalErrors, 30)
+    assert.equal(summary.threadsStarted, 6)
+    assert.equal(summary.reads, 146)
+    assert.deepEqual(summary.syscalls.find(row => row.name === 'futex'), { name: 'futex', calls: 56, errors: 5, seconds: 0.080035, usecsPerCall: 1429, percentTime: 74.23 })
+    assert.equal(summary.syscalls[0].name, 'read', 'rows are sorted by calls')
+    close(summary.totalSeconds, 0.107827)
+  })
+
+  test('Node main thread only sees fewer calls than all threads', () => {
+    const main = parseStraceSummary(fixture('strace/node-stream-main-thread.txt'))
+    assert.equal(main.totalCalls, 736)
+    assert.equal(main.reads, 145)
+    assert.ok(main.totalCalls < parseStraceSummary(fixture('strace/node-stream-all-threads.txt')).totalCalls)
+  })
+
+  test('Deno with -f: 5 threads started', () => {
+    const summary = parseStraceSummary(fixture('strace/deno-ffi-all-threads.txt'))
+    assert.equal(summary.totalCalls, 1998)
+    assert.equal(summary.threadsStarted, 5)
+    assert.equal(summary.reads, 1094)
+  })
+
+  test('text that is not a summary is refused', () => {
+    assert.throws(() => parseStraceSummary('strace: ptrace(PTRACE_TRACEME, ...): Operation not permitted\n'), /no "total" row/)
+  })
+})
+
+describe('V8 --trace-gc parser, on captured traces', () => {
+  test('Node 20: scavenges with their heap sizes and pauses', () => {
+    const events = parseGcTrace(fixture('gc/node-stream.log'))
+    assert.equal(events.length, 8)
+    assert.deepEqual(events[0], {
+      atMs: 58, kind: 'Scavenge', generation: 'young', heapBeforeMB: 4.1, committedBeforeMB: 4.2, heapAfterMB: 3.3, committedAfterMB: 5.2, pauseMs: 0.56, reason: 'task'
+    })
+    assert.equal(events[1].reason, 'allocation failure')
+  })
+
+  test('Deno (V8 15): "pooled:" and incremental mark-compact', () => {
+    const events = parseGcTrace(fixture('gc/deno-alloc.log'))
+    assert.equal(events.length, 13)
+    const major = events.find(event => event.generation === 'old')
+    assert.equal(major.kind, 'Incremental Mark-Compact')
+    assert.equal(major.heapBeforeMB, 29.1)
+    assert.equal(major.heapAfterMB, 13.0)
+    assert.equal(major.pauseMs, 3.91)
+    assert.equal(major.reason, 'finalize incremental marking via stack guard; GC in old space requested')
+  })
+
+  test('the lab host (V8 10.2): mark-sweep, and a summary by kind', () => {
+    const events = parseGcTrace(fixture('gc/just-host-alloc.log'))
+    assert.equal(events.length, 20)
+    const summary = summariseGc(events)
+    assert.equal(summary.collections, 20)
+    assert.equal(summary.byKind['Mark-sweep'].count, 1)
+    assert.equal(summary.byKind['Mark-sweep'].maxPauseMs, 3.9)
+    assert.equal(summary.byKind.Scavenge.count, 19)
+    const pauses = events.map(event => event.pauseMs)
+    close(summary.totalPauseMs, pauses.reduce((a, b) => a + b, 0))
+    assert.equal(summary.maxPauseMs, Math.max(...pauses))
+    assert.equal(summary.timeline.length, 20)
+    assert.deepEqual(summary.timeline[0], [events[0].atMs, events[0].heapBeforeMB, events[0].heapAfterMB])
+  })
+
+  test('lines that are not GC events are ignored', () => {
+    assert.deepEqual(parseGcTrace('size 100 reads 1 blocksize 256\nrandom text\n'), [])
+  })
+})
+
+describe('results from the run log, computed by hand', () => {
+  const usage = { exit: 0, signal: 0, userUs: 1000, sysUs: 2000, maxRssKb: 5000, voluntaryCs: 10, involuntaryCs: 1 }
+  const feeder = (cpuUs) => ({ ...usage, userUs: 0, sysUs: cpuUs })
+  const run = (program, phase, wallNs, extra = {}) => ({
+    phase, program, blockSize: 4096, run: 0, bytes: phase === 'startup' ? 0 : 1e9, feederBlockSize: 65536, ok: true, failure: null,
+    command: 'x', wallNs, reader: usage, feeder: feeder(100), output: { size: 1e9, reads: 244141, blockSize: 4096 }, ...extra
+  })
+  const records = [
+    run('c', 'startup', 0.001e9), run('c', 'startup', 0.003e9),
+    run('c', 'timing', 0.5e9), run('c', 'timing', 0.6e9),
+    run('node-sync', 'startup', 0.1e9), run('node-sync', 'startup', 0.1e9), run('node-sync', 'startup', 0.1e9),
+    run('node-sync', 'timing', 1.1e9), run('node-sync', 'timing', 1.3e9),
+    run('node-sync', 'timing', 2e9, { ok: false, failure: 'reader counted 5 bytes, 1000000000 were sent' })
+  ]
+  const results = summariseResults(records, { runId: 'hand', options: { feeder: 'fixed', runs: 2 } })
+  const cell = name => results.cells.find(c => c.program === name)
+
+  test('best of N, throughput and steady state', () => {
+    assert.equal(results.startup.c.medianNs, 0.002e9)
+    assert.equal(cell('c').best.wallNs, 0.5e9)
+    close(cell('c').best.throughputMBps, 2000) // 1e9 bytes = 1000 MB in 0.5 s
+    close(cell('c').best.steadyThroughputMBps, 1000 / 0.498)
+    close(cell('node-sync').best.steadyThroughputMBps, 1000) // 1000 MB in 1.1 - 0.1 s
+  })
+
+  test('cost per read and overhead over C', () => {
+    close(cell('c').costPerReadNs, (0.5e9 - 0.002e9) / 244141, 6)
+    close(cell('node-sync').costPerReadNs, 1e9 / 244141, 6)
+    close(cell('node-sync').vsC.costPerReadOverheadNs, (1e9 - 0.498e9) / 244141, 6)
+    close(cell('node-sync').vsC.steadyThroughput, 1000 / (1000 / 0.498))
+  })
+
+  test('a failed run is excluded from the statistics and listed', () => {
+    assert.equal(cell('node-sync').runs, 2)
+    assert.equal(cell('node-sync').failedRuns, 1)
+    assert.equal(cell('node-sync').wallNs.max, 1.3e9)
+    assert.ok(cell('node-sync').flags.includes('some-runs-failed'))
+    assert.deepEqual(results.failures.map(f => [f.program, f.reason]), [['node-sync', 'reader counted 5 bytes, 1000000000 were sent']])
+  })
+
+  test('flags: noisy spread and a feeder that used the whole wall time', () => {
+    const noisy = summariseResults([
+      run('c', 'timing', 1e9), run('c', 'timing', 2e9, { feeder: feeder(1.9e6) })
+    ], { runId: 'flags', options: { feeder: 'matched', runs: 2 } }).cells[0]
+    assert.ok(noisy.flags.includes('noisy'), 'cv 0.47 is above 0.10')
+    // feeder CPU share: median of 0.1 ms / 1 s and 1.9 s / 2 s = (0.0001 + 0.95) / 2 < 0.9
+    assert.ok(!noisy.flags.includes('feeder-bound'))
+    const bound = summariseResults([run('c', 'timing', 1e9, { feeder: feeder(0.95e6) })], { runId: 'f', options: { feeder: 'matched', runs: 1 } }).cells[0]
+    assert.ok(bound.flags.includes('feeder-bound'))
+  })
+})
+
+describe('bench.js end to end', () => {
+  test('two programs, two sizes, two runs: every file with its documented fields', () => {
+    const out = tempDir()
+    const result = bench(['--only', 'c', '--only', 'node-sync', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--out', out, '--id', 'tiny'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const dir = path.join(out, 'tiny')
+    for (const file of ['all.jsonl', 'results.json', 'syscalls.json', 'gc.json', 'context.json']) assert.ok(fs.existsSync(path.join(dir, file)), file)
+
+    // --only c also selects coreutils: the prefix rule
+    const log = readLog(path.join(dir, 'all.jsonl'))
+    const timing = log.filter(record => record.phase === 'timing')
+    assert.equal(timing.length, 3 * 2 * 2)
+    for (const record of timing) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.bytes, 2 << 20)
+      assert.equal(record.feederBlockSize, 65536)
+      assert.equal(record.output.size, 2 << 20)
+      assert.ok(record.wallNs > 0)
+      for (const key of ['userUs', 'sysUs', 'maxRssKb', 'voluntaryCs', 'involuntaryCs']) assert.equal(typeof record.reader[key], 'number', key)
+      assert.match(record.command, /^dd if=\/dev\/zero bs=65536 count=32 status=none \| /)
+    }
+    assert.equal(log.filter(record => record.phase === 'startup').length, 3 * 2)
+
+    const results = readJson(path.join(dir, 'results.json'))
+    assert.equal(results.cells.length, 6)
+    const c4k = results.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096)
+    for (const key of ['best', 'wallNs', 'throughputMBps', 'steadyThroughputMBps', 'costPerReadNs', 'reader', 'feederCpuShare', 'flags', 'vsC']) assert.ok(key in c4k, key)
+    assert.equal(c4k.reads, 512)
+    assert.equal(c4k.vsC.throughput, 1)
+    assert.deepEqual(results.failures, [])
+
+    const syscalls = readJson(path.join(dir, 'syscalls.json'))
+    assert.equal(syscalls.ptrace.available, true)
+    const nodeProfile = syscalls.cells.find(cell => cell.program === 'node-sync' && cell.blockSize === 4096)
+    assert.ok(nodeProfile.mainThread.reads >= 512, 'node-sync made at least one read(2) per block')
+    assert.ok(nodeProfile.allThreads.totalCalls > nodeProfile.mainThread.totalCalls)
+    assert.ok(nodeProfile.threads > 1, 'Node starts helper threads')
+    assert.equal(syscalls.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096).threads, 1)
+    for (const raw of nodeProfile.rawFiles) assert.ok(fs.existsSync(path.join(dir, raw)), raw)
+
+    const gc = readJson(path.join(dir, 'gc.json'))
+    assert.deepEqual(gc.cells.map(cell => cell.program), ['node-sync', 'node-sync'])
+    assert.ok(fs.existsSync(path.join(dir, gc.cells[0].traceFile)))
+    assert.equal(gc.unavailable.c, 'native code: no garbage collector')
+
+    const context = readJson(path.join(dir, 'context.json'))
+    assert.equal(context.options.feeder, 'fixed')
+    assert.equal(context.options.runs, 2)
+    assert.match(context.runtimes.node.version, /^v\d+\./)
+    for (const key of ['kernel', 'cpuModel', 'cores']) assert.ok(context.machine[key], key)
+    assert.match(result.stdout, /Best steady-state throughput/)
+  })
+
+  test('a reader that miscounts is marked failed, excluded, and listed with its command', () => {
+    const out = tempDir()
+    const result = bench(['--only', 'fixture-miscount', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'wrong'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(result.status, 1, 'bench exits 1 when runs failed')
+    const results = readJson(path.join(out, 'wrong', 'results.json'))
+    const cell = results.cells[0]
+    assert.equal(cell.runs, 0)
+    assert.equal(cell.failedRuns, 2)
+    assert.deepEqual(cell.flags, ['failed'])
+    assert.equal(cell.best, undefined)
+    // start-up runs on empty input are verified too: it claims 1 byte of nothing
+    assert.deepEqual(results.failures.map(failure => [failure.phase, failure.reason]), [
+      ['startup', 'reader counted 1 bytes, 0 were sent'],
+      ['startup', 'reader counted 1 bytes, 0 were sent'],
+      ['timing', 'reader counted 1048577 bytes, 1048576 were sent'],
+      ['timing', 'reader counted 1048577 bytes, 1048576 were sent']
+    ])
+    assert.deepEqual(results.startup, {})
+    assert.match(result.stdout, /re-run: dd if=\/dev\/zero bs=65536 count=16 status=none \| .*wc-miscount\.js 4096/)
+  })
+
+  test('Ctrl-C keeps every finished run, and --resume completes the run', async () => {
+    const out = tempDir()
+    const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'stopped']
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT, env: { ...process.env, LAB_EXTRA_PROGRAMS: EXTRA } })
+    let stdout = ''
+    child.stdout.on('data', chunk => { stdout += chunk })
+    const log = path.join(out, 'stopped', 'all.jsonl')
+    const timingRuns = () => (fs.existsSync(log) ? readLog(log).filter(record => record.phase === 'timing').length : 0)
+    while (timingRuns() < 1) await new Promise(resolve => setTimeout(resolve, 50))
+    child.kill('SIGINT')
+    const code = await new Promise(resolve => child.on('close', resolve))
+    assert.equal(code, 130)
+    assert.match(stdout, /resume with: node bench\.js --resume /)
+    const kept = readLog(log)
+    assert.ok(kept.every(record => record.ok), 'the run cut short is not logged')
+    const partial = kept.filter(record => record.phase === 'timing').length
+    assert.ok(partial >= 1 && partial < 3, `${partial} timing runs before the interrupt`)
+    readJson(path.join(out, 'stopped', 'results.json'))
+
+    const resumed = bench(['--resume', path.join(out, 'stopped')], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    const all = readLog(log)
+    assert.deepEqual(all.filter(record => record.phase === 'timing').map(record => record.run), [0, 1, 2])
+    assert.equal(all.filter(record => record.phase === 'startup').length, 3)
+    assert.equal(readJson(path.join(out, 'stopped', 'results.json')).cells[0].runs, 3)
+    assert.equal(readJson(path.join(out, 'stopped', 'context.json')).resumedAt.length, 1)
+  })
+
+  describe('bad input: one line that names the fix, exit 2', () => {
+    const cases = [
+      [['--bogus'], /^bench\.js: unknown option --bogus; see node bench\.js --help$/],
+      [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
+      [['--sizes', '8'], /block size 8 is out of range/],
+      [['--sizes', '4k'], /not a whole number of bytes/],
+      [['--runs', '0'], /--runs must be a whole number of at least 1, not '0'/],
+      [['--feeder', 'sometimes'], /--feeder must be fixed or matched/],
+      [['--only', 'cobol'], /--only cobol matches no program; the programs are: c, limit-splice/],
+      [['--only', 'bun-ffi'], /cannot run bun-ffi: Bun not found at \/nonexistent\/bun: .*set BUN=/, { BUN: '/nonexistent/bun' }],
+      [['--resume', '/nonexistent-run'], /--resume \/nonexistent-run: no .*context\.json; give a run folder bench\.js made/],
+      [['--resume', 'x', '--runs', '3'], /--resume continues a run with its own options; drop --runs/]
+    ]
+    for (const [args, message, env] of cases) {
+      test(args.join(' '), () => {
+        const result = bench(args, env)
+        assert.equal(result.status, 2)
+        assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+        assert.match(result.stderr.trim(), message)
+      })
+    }
+
+    test('a corrupt run log is reported, not overwritten', () => {
+      const out = tempDir()
+      const first = bench(['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'bad'])
+      assert.equal(first.status, 0, first.stderr)
+      const log = path.join(out, 'bad', 'all.jsonl')
+      fs.writeFileSync(log, 'not json\n' + fs.readFileSync(log, 'utf8'))
+      const before = fs.readFileSync(log, 'utf8')
+      const result = bench(['--resume', path.join(out, 'bad')])
+      assert.equal(result.status, 2)
+      assert.match(result.stderr, /all\.jsonl is corrupt at line 1; move it aside and start a new run/)
+      assert.equal(fs.readFileSync(log, 'utf8'), before)
+      const again = bench(['--only', 'c', '--out', out, '--id', 'bad'])
+      assert.equal(again.status, 2)
+      assert.match(again.stderr, /already holds a run; continue it with --resume bad/)
+    })
+  })
+})
