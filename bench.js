@@ -24,8 +24,8 @@ const FIXED_FEEDER_BLOCK = 65536
 // is a small part of the run, few enough that the whole default lab fits in about
 // ten minutes on two cores (measured: see README, "Choosing the defaults").
 const PRESETS = {
-  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 512, readsPerRun: 1 << 18, straceMiB: 8 },
-  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 16, maxMiB: 128, readsPerRun: 1 << 16, straceMiB: 2 }
+  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4 },
+  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 16, maxMiB: 64, readsPerRun: 1 << 16, straceMiB: 1 }
 }
 
 const USAGE = `usage: node bench.js [options]
@@ -322,10 +322,12 @@ function formatDuration (ms) {
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`
 }
 
-function progress (done, total, startedAt, label) {
+// On a terminal one line is rewritten after every run; in a log, one line per cell.
+function progress ({ cell, cells, runsDone, runsTotal, startedAt, label, firstRunOfCell }) {
+  if (!process.stdout.isTTY && !firstRunOfCell) return
   const elapsed = Date.now() - startedAt
-  const eta = done > 0 ? formatDuration((elapsed / done) * (total - done)) : '?'
-  const line = `[${done}/${total}] ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
+  const eta = runsDone > 0 ? formatDuration((elapsed / runsDone) * (runsTotal - runsDone)) : '?'
+  const line = `cell ${cell} of ${cells}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
   if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
   else process.stdout.write(line + '\n')
 }
@@ -405,13 +407,13 @@ async function main (argv) {
 
   const startedAt = Date.now()
   const doneAtStart = done
-  for (const step of steps) {
+  for (const [index, step] of steps.entries()) {
     const already = doneByStep.get(stepKey(step)) ?? 0
     if (already >= step.runs || interrupted) continue
     const label = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}`
     for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir)
     for (let run = already; run < step.runs && !interrupted; run++) {
-      progress(done - doneAtStart, totalRuns - doneAtStart, startedAt, label)
+      progress({ cell: index + 1, cells: steps.length, runsDone: done - doneAtStart, runsTotal: totalRuns - doneAtStart, startedAt, label, firstRunOfCell: run === already })
       const { record, stopped } = await measure(step, run, options, runDir)
       if (stopped || interrupted) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
