@@ -1,0 +1,260 @@
+'use strict'
+// The table of programs (wc/programs.js) is consistent with itself and with the files
+// it names; its command lines, output parser and command-line listing; and the one
+// definition of a block size (lib/blocksize.js).
+const { test, describe } = require('node:test')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const { programs, runtimes, findProgram, commandLine, parseOutput, shellQuote, ROOT, BUILD } = require('../wc/programs')
+const { parseBlockSize, DEFAULT_BLOCK_SIZES, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE } = require('../lib/blocksize')
+
+const usesV8Flags = program => program.command.includes('{v8flags}')
+
+function listing (args) {
+  return spawnSync(process.execPath, [path.join(ROOT, 'wc', 'programs.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60000 })
+}
+
+describe('the table', () => {
+  test('names are unique and made of a-z, 0-9 and -', () => {
+    assert.ok(programs.length > 0)
+    const names = programs.map(program => program.name)
+    assert.equal(new Set(names).size, names.length, `duplicate names in ${names}`)
+    for (const name of names) assert.match(name, /^[a-z0-9-]+$/)
+    for (const name of names) assert.equal(findProgram(name).name, name)
+    assert.equal(findProgram('no-such-program'), undefined)
+  })
+
+  test('each runtime says how to find it, ask its version, install it, and whether it takes V8 flags', () => {
+    for (const [name, runtime] of Object.entries(runtimes)) {
+      assert.equal(typeof runtime.label, 'string', name)
+      assert.ok(runtime.label.length > 0, name)
+      assert.equal(typeof runtime.locate, 'function', name)
+      assert.equal(typeof runtime.version, 'function', name)
+      assert.equal(typeof runtime.install, 'string', name)
+      assert.ok(runtime.install.length > 0, name)
+      assert.equal(typeof runtime.reopensClosedStdio, 'boolean', name)
+      if (runtime.v8Flags === null) {
+        assert.ok(typeof runtime.noGcTrace === 'string' && runtime.noGcTrace.length > 0, `${name} takes no V8 flags and must say why (noGcTrace)`)
+      } else {
+        assert.equal(typeof runtime.v8Flags, 'function', name)
+      }
+    }
+  })
+
+  test('each row: a known runtime, an existing file, a note, a known output', () => {
+    for (const program of programs) {
+      assert.ok(Object.hasOwn(runtimes, program.runtime), `${program.name}: unknown runtime '${program.runtime}'`)
+      if (program.file !== null) {
+        assert.equal(typeof program.file, 'string', program.name)
+        assert.ok(fs.statSync(path.join(ROOT, program.file)).isFile(), `${program.name}: ${program.file} does not exist`)
+      }
+      assert.equal(typeof program.note, 'string', program.name)
+      assert.ok(program.note.trim().length > 0, `${program.name} has no note`)
+      assert.equal(typeof program.honoursBlockSize, 'boolean', program.name)
+      assert.ok(program.output === undefined || program.output === 'count-only', `${program.name}: unknown output '${program.output}'`)
+      assert.ok(Array.isArray(program.command) && program.command.length > 0, program.name)
+    }
+  })
+
+  test('the command template: {bs} when the block size is honoured, {v8flags} only where the runtime takes flags', () => {
+    for (const program of programs) {
+      const template = program.command.join(' ')
+      if (program.honoursBlockSize) assert.ok(template.includes('{bs}'), `${program.name} honours the block size but is never given it: ${template}`)
+      if (usesV8Flags(program)) {
+        assert.notEqual(runtimes[program.runtime].v8Flags, null, `${program.name}: {v8flags} for ${program.runtime}, which takes none`)
+      }
+      assert.ok(!template.includes('{v8flags}') || usesV8Flags(program), `${program.name}: {v8flags} must be a whole argument`)
+      if (template.includes('{file}')) assert.notEqual(program.file, null, `${program.name}: {file} with no file`)
+      for (const placeholder of template.match(/\{[^}]*\}/g) || []) {
+        assert.ok(['{runtime}', '{file}', '{build}', '{bs}', '{v8flags}'].includes(placeholder), `${program.name}: unknown ${placeholder}`)
+      }
+    }
+  })
+})
+
+describe('commandLine', () => {
+  test('substitutes every placeholder', () => {
+    for (const program of programs) {
+      const argv = commandLine(program, 4096)
+      assert.ok(argv.every(arg => typeof arg === 'string' && arg.length > 0), `${program.name}: ${argv}`)
+      assert.ok(!argv.some(arg => arg.includes('{') || arg.includes('}')), `${program.name}: ${argv}`)
+      const template = program.command.join(' ')
+      if (template.includes('{bs}')) assert.ok(argv.includes('4096'), `${program.name}: ${argv}`)
+      if (template.includes('{file}')) assert.ok(argv.includes(path.join(ROOT, program.file)), `${program.name}: ${argv}`)
+      if (template.includes('{build}')) assert.ok(argv.some(arg => arg.startsWith(BUILD + '/')), `${program.name}: ${argv}`)
+      // (Whether the runtime is installed is test/readers.test.js's business, not this one's.)
+      const binary = runtimes[program.runtime].locate()
+      if (program.command[0] === '{runtime}' && binary !== null) assert.equal(argv[0], binary, program.name)
+      assert.ok(!argv.includes('--trace-gc') && !argv.some(arg => arg.startsWith('--v8-flags')), `a timed run gets no V8 flags: ${argv}`)
+      assert.deepEqual(commandLine(program, 4096, []), argv)
+    }
+  })
+
+  test('V8 flags go where {v8flags} is, in the runtime\'s own form', () => {
+    for (const program of programs.filter(usesV8Flags)) {
+      const plain = commandLine(program, 4096)
+      const traced = commandLine(program, 4096, ['--trace-gc'])
+      const at = program.command.indexOf('{v8flags}')
+      const inserted = runtimes[program.runtime].v8Flags(['--trace-gc'])
+      assert.deepEqual(traced, [...plain.slice(0, at), ...inserted, ...plain.slice(at)], program.name)
+      if (program.runtime === 'node' || program.runtime === 'just') {
+        assert.ok(traced.indexOf('--trace-gc') > 0 && traced.indexOf('--trace-gc') < traced.indexOf(path.join(ROOT, program.file)), `${program.name}: ${traced}`)
+      }
+      if (program.runtime === 'deno') {
+        assert.ok(traced.includes('--v8-flags=--trace-gc'), `${program.name}: ${traced}`)
+        assert.ok(!traced.includes('--trace-gc'), `${program.name}: deno takes V8 flags only inside --v8-flags: ${traced}`)
+        assert.ok(traced.indexOf('--v8-flags=--trace-gc') < traced.indexOf(path.join(ROOT, program.file)), `${program.name}: flags after the script go to the script: ${traced}`)
+      }
+    }
+    // Several flags: one argument each for node and just, one comma-joined for deno.
+    assert.deepEqual(runtimes.node.v8Flags(['--trace-gc', '--max-heap-size=64']), ['--trace-gc', '--max-heap-size=64'])
+    assert.deepEqual(runtimes.just.v8Flags(['--trace-gc', '--max-heap-size=64']), ['--trace-gc', '--max-heap-size=64'])
+    assert.deepEqual(runtimes.deno.v8Flags(['--trace-gc', '--max-heap-size=64']), ['--v8-flags=--trace-gc,--max-heap-size=64'])
+  })
+
+  test('every runtime with V8 flags has rows that take them; bun and native code take none', () => {
+    for (const [name, runtime] of Object.entries(runtimes)) {
+      const rows = programs.filter(program => program.runtime === name)
+      if (runtime.v8Flags) assert.ok(rows.every(usesV8Flags), `${name} takes V8 flags but a row of it has no {v8flags}`)
+    }
+    assert.equal(runtimes.bun.v8Flags, null)
+    assert.equal(runtimes.native.v8Flags, null)
+    assert.equal(runtimes.coreutils.v8Flags, null)
+  })
+
+  test('asking for V8 flags where {v8flags} meets a runtime without them throws, naming why', () => {
+    for (const [name, runtime] of Object.entries(runtimes).filter(([, runtime]) => !runtime.v8Flags)) {
+      const row = { name: `probe-${name}`, runtime: name, file: 'wc/wc.js', command: ['{runtime}', '{v8flags}', '{file}', '{bs}'] }
+      assert.throws(() => commandLine(row, 4096, ['--trace-gc']), error => {
+        assert.equal(error.message, `probe-${name} takes no V8 flags: ${runtime.noGcTrace}`)
+        return true
+      })
+      assert.equal(commandLine(row, 4096).length, 3, 'without flags the placeholder just vanishes')
+    }
+  })
+})
+
+describe('parseOutput', () => {
+  const standard = { name: 'probe', output: undefined }
+  const countOnly = { name: 'probe', output: 'count-only' }
+
+  test('the standard line', () => {
+    assert.deepEqual(parseOutput(standard, 'size 4194304 reads 1024 blocksize 4096\n'), { size: 4194304, reads: 1024, blockSize: 4096 })
+    assert.deepEqual(parseOutput(standard, 'size 0 reads 0 blocksize 256\n'), { size: 0, reads: 0, blockSize: 256 })
+    assert.deepEqual(parseOutput(standard, 'size 12 reads 3 blocksize 4'), { size: 12, reads: 3, blockSize: 4 })
+  })
+
+  test('a coreutils wc -c line', () => {
+    assert.deepEqual(parseOutput(countOnly, '  12345\n'), { size: 12345, reads: null, blockSize: null })
+    assert.deepEqual(parseOutput(countOnly, '0\n'), { size: 0, reads: null, blockSize: null })
+  })
+
+  test('null for anything else', () => {
+    for (const garbage of ['', '\n', 'hello\n', 'size x reads 1 blocksize 2\n', 'size 1 reads 1\n', 'size -1 reads 1 blocksize 2\n', 'Size 1 reads 1 blocksize 2\n']) {
+      assert.equal(parseOutput(standard, garbage), null, JSON.stringify(garbage))
+    }
+    for (const garbage of ['', 'hello\n', '12 -\n', '1.5\n', '-3\n']) {
+      assert.equal(parseOutput(countOnly, garbage), null, JSON.stringify(garbage))
+    }
+    assert.equal(parseOutput(standard, '  12345\n'), null, 'a reader that prints only a count is broken')
+    assert.equal(parseOutput(countOnly, 'size 1 reads 1 blocksize 2\n'), null)
+  })
+
+  test('every row\'s parser takes its own kind of line', () => {
+    for (const program of programs) {
+      const line = program.output === 'count-only' ? '  42\n' : 'size 42 reads 1 blocksize 4096\n'
+      assert.equal(parseOutput(program, line).size, 42, program.name)
+    }
+  })
+})
+
+test('shellQuote leaves plain words alone and quotes the rest for sh', () => {
+  assert.equal(shellQuote(['/usr/bin/node', '--v8-flags=--trace-gc,--x', '4096']), '/usr/bin/node --v8-flags=--trace-gc,--x 4096')
+  assert.equal(shellQuote(['a b', "it's", '$HOME', '']), `'a b' 'it'\\''s' '$HOME' ''`)
+  const tricky = ['a b', "it's", '$HOME', '`x`', '"q"', '*', '']
+  const echoed = spawnSync('bash', ['-c', `printf '%s\\n' ${shellQuote(tricky)}`], { encoding: 'utf8' })
+  assert.equal(echoed.stdout, tricky.map(arg => arg + '\n').join(''))
+})
+
+describe('node wc/programs.js', () => {
+  test('--json: one row per program, with what bench and the report need', () => {
+    const r = listing(['--json'])
+    assert.equal(r.status, 0, r.stderr)
+    const rows = JSON.parse(r.stdout)
+    assert.ok(Array.isArray(rows))
+    assert.deepEqual(rows.map(row => row.name), programs.map(program => program.name))
+    for (const [i, row] of rows.entries()) {
+      const program = programs[i]
+      assert.equal(typeof row.available, 'boolean', row.name)
+      assert.equal(row.available, row.unavailable === null, row.name)
+      assert.equal(row.honoursBlockSize, program.honoursBlockSize, row.name)
+      assert.equal(row.runtime, program.runtime, row.name)
+      assert.equal(row.command, shellQuote(commandLine(program, 65536)), `${row.name}: the default block size is 65536`)
+    }
+  })
+
+  test('--bs sets the block size in the commands; the plain listing names every program', () => {
+    const r = listing(['--json', '--bs', '4096'])
+    assert.equal(r.status, 0, r.stderr)
+    const rows = JSON.parse(r.stdout)
+    for (const [i, row] of rows.entries()) assert.equal(row.command, shellQuote(commandLine(programs[i], 4096)), row.name)
+    const text = listing([])
+    assert.equal(text.status, 0, text.stderr)
+    for (const program of programs) assert.match(text.stdout, new RegExp(`^${program.name} `, 'm'))
+  })
+
+  for (const [args, wrong] of [
+    [['--bs', '1000'], /block size 1000 is not a power of two: try 1024/],
+    [['--bs', 'abc'], /block size 'abc' is not a whole number/],
+    [['--bs', '8'], /block size 8 is out of range: give a power of two from 16 to 1048576/],
+    [['--nope'], /--nope/]
+  ]) {
+    test(`${args.join(' ')}: exit 2 and one line saying what is wrong`, () => {
+      const r = listing(args)
+      assert.equal(r.status, 2, r.stderr)
+      assert.equal(r.stdout, '')
+      assert.match(r.stderr, /^programs\.js: [^\n]+\n$/, 'exactly one line')
+      assert.match(r.stderr, wrong)
+      assert.match(r.stderr, /usage: node wc\/programs\.js/)
+    })
+  }
+})
+
+describe('parseBlockSize', () => {
+  test('every power of two from 16 to 1 MiB, as a number or as text', () => {
+    assert.equal(MIN_BLOCK_SIZE, 16)
+    assert.equal(MAX_BLOCK_SIZE, 1 << 20)
+    for (let size = MIN_BLOCK_SIZE; size <= MAX_BLOCK_SIZE; size *= 2) {
+      assert.equal(parseBlockSize(size), size)
+      assert.equal(parseBlockSize(String(size)), size)
+    }
+    assert.equal(parseBlockSize(' 4096 '), 4096)
+    for (const size of DEFAULT_BLOCK_SIZES) assert.equal(parseBlockSize(size), size)
+  })
+
+  test('rejected, each with a message that names the fix', () => {
+    const cases = [
+      [1000, /^block size 1000 is not a power of two: try 1024$/],
+      [5000, /^block size 5000 is not a power of two: try 4096$/],
+      [0, /^block size 0 is out of range: give a power of two from 16 to 1048576$/],
+      [8, /^block size 8 is out of range: give a power of two from 16 to 1048576$/],
+      [2 ** 21, /^block size 2097152 is out of range: give a power of two from 16 to 1048576$/],
+      [-1, /^block size '-1' is not a whole number of bytes: give a power of two such as 4096$/],
+      ['abc', /^block size 'abc' is not a whole number of bytes: give a power of two such as 4096$/],
+      ['', /not a whole number of bytes: give a power of two such as 4096$/],
+      ['4096.5', /not a whole number of bytes/],
+      ['1e3', /not a whole number of bytes/],
+      ['0x100', /not a whole number of bytes/],
+      ['99999999999999999999', /not a whole number of bytes/]
+    ]
+    for (const [text, message] of cases) {
+      assert.throws(() => parseBlockSize(text), error => {
+        assert.match(error.message, message, JSON.stringify(text))
+        return true
+      })
+    }
+  })
+})
