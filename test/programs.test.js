@@ -134,6 +134,20 @@ describe('commandLine', () => {
       })
       assert.equal(commandLine(row, 4096).length, 3, 'without flags the placeholder just vanishes')
     }
+    for (const program of programs.filter(program => !runtimes[program.runtime].v8Flags)) {
+      assert.throws(() => commandLine(program, 4096, ['--trace-gc']), /takes no V8 flags/, program.name)
+    }
+  })
+
+  test('stdin, where given, is the one requirement the readers know: a pipe', () => {
+    for (const program of programs) assert.ok(program.stdin === undefined || program.stdin === 'pipe', program.name)
+    assert.deepEqual(programs.filter(program => program.stdin === 'pipe').map(program => program.name), ['just-async', 'just-async-et', 'node-bindings'])
+  })
+
+  test('a runtime that cannot be found is named, with how to install it', () => {
+    const { execFileSync } = require('node:child_process')
+    const reason = execFileSync(process.execPath, ['-e', "const p = require('./wc/programs'); p.runtimes.bun.locate = () => null; console.log(p.unavailableReason(p.findProgram('bun-ffi')))"], { cwd: ROOT, encoding: 'utf8' }).trim()
+    assert.equal(reason, 'Bun not found: run ./setup.sh (npm installs bun), or set BUN=/path/to/bun')
   })
 })
 

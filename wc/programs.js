@@ -69,6 +69,9 @@ const runtimes = {
   }
 }
 
+// stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
+// /dev/null): given anything else it fails with its read: line, by design.
+//
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
 // however many arguments the runtime needs for the V8 flags (none in a timed run).
@@ -112,7 +115,8 @@ const programs = [
     file: 'wc/wc-async.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: true,
-    note: 'non-blocking stdin, one read per level-triggered epoll wake-up'
+    stdin: 'pipe',
+    note: 'non-blocking stdin, one read per level-triggered epoll wake-up; epoll refuses regular files and /dev/null'
   },
   {
     name: 'just-async-et',
@@ -120,7 +124,8 @@ const programs = [
     file: 'wc/wc-async.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}', 'et'],
     honoursBlockSize: true,
-    note: 'edge-triggered epoll: each wake-up drains the pipe until EAGAIN'
+    stdin: 'pipe',
+    note: 'edge-triggered epoll: each wake-up drains the pipe until EAGAIN; epoll refuses regular files and /dev/null'
   },
   {
     name: 'node-sync',
@@ -144,7 +149,8 @@ const programs = [
     file: 'wc/node-bindings.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: false,
-    note: 'Node\'s internal pipe_wrap below the streams layer: libuv reads 64 KiB chunks; stdin must be a pipe'
+    stdin: 'pipe',
+    note: 'Node\'s internal pipe_wrap below the streams layer: libuv reads 64 KiB chunks; libuv aborts on anything but a pipe, so the reader refuses it first'
   },
   {
     name: 'bun-stream',
@@ -221,11 +227,11 @@ function findProgram (name) {
 // The argv for one program at one block size; v8Flags is [] for a timed run.
 function commandLine (program, blockSize, v8Flags = []) {
   const runtime = runtimes[program.runtime]
+  if (v8Flags.length && !runtime.v8Flags) throw new Error(`${program.name} takes no V8 flags: ${runtime.noGcTrace}`)
   const binary = runtime.locate()
   const argv = []
   for (const part of program.command) {
     if (part === '{v8flags}') {
-      if (v8Flags.length && !runtime.v8Flags) throw new Error(`${program.name} takes no V8 flags: ${runtime.noGcTrace}`)
       if (v8Flags.length) argv.push(...runtime.v8Flags(v8Flags))
       continue
     }
@@ -242,6 +248,7 @@ function commandLine (program, blockSize, v8Flags = []) {
 function unavailableReason (program) {
   const runtime = runtimes[program.runtime]
   const binary = runtime.locate()
+  if (binary === null && program.command.includes('{runtime}')) return `${runtime.label} not found: ${runtime.install}`
   if (binary !== null && !isExecutable(binary)) {
     return `${runtime.label} not found at ${binary}: ${runtime.install}`
   }
