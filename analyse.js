@@ -1,0 +1,224 @@
+#!/usr/bin/env node
+'use strict'
+// analyse.js: turns results/<run-id>/ folders that bench.js wrote into report.html
+// (opens from disk: no server, no network), results.md and results.csv. The pipeline:
+// parse options → load result sets → shape the data → render each format → write.
+const fs = require('node:fs')
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+
+const { shapeReport } = require('./lib/report-data')
+const { renderHtml } = require('./lib/report-html')
+const { renderMarkdown, renderCsv } = require('./lib/report-text')
+const { writeFileAtomic } = require('./lib/atomic')
+
+const RESULTS_ROOT = path.join(__dirname, 'results')
+const HIGHCHARTS_DIR = path.join(__dirname, 'node_modules', 'highcharts')
+// highcharts-more draws the min–max bands and error bars; offline-exporting lets a
+// reader save a chart as PNG or SVG without the Highcharts export server.
+const HIGHCHARTS_FILES = ['highcharts.js', 'highcharts-more.js', 'modules/exporting.js', 'modules/offline-exporting.js']
+
+const FORMATS = {
+  html: { file: 'report.html', render: renderHtml },
+  md: { file: 'results.md', render: renderMarkdown },
+  csv: { file: 'results.csv', render: renderCsv }
+}
+
+const USAGE = `usage: node analyse.js [options] [results/<run-id> ...]
+  Writes report.html, results.md and results.csv from one or more runs of bench.js.
+  With no folder, analyses the newest run in results/. Several folders (two machines,
+  two versions) are compared side by side.
+  --out DIR      where the three files go (default: the first results folder)
+  --title TEXT   the report's title (default: syscall-lab: <run-ids>)
+  --help         this text`
+
+// Every expected failure is one line naming what is wrong and how to fix it; exit 2.
+class AnalyseError extends Error {}
+
+function parseOptions (argv) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { out: { type: 'string' }, title: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: true
+    })
+  } catch (err) {
+    const unknown = /Unknown option '([^']+)'/.exec(err.message)
+    if (unknown) throw new AnalyseError(`unknown option ${unknown[1]}; see node analyse.js --help`)
+    const missing = /Option '(--\w+)[^']*' argument missing/.exec(err.message)
+    if (missing) throw new AnalyseError(`option ${missing[1]} needs a value; see node analyse.js --help`)
+    throw new AnalyseError(`${err.message.split('\n')[0].replace(/\.$/, '')}; see node analyse.js --help`)
+  }
+  const { values, positionals } = parsed
+  return { help: Boolean(values.help), out: values.out ?? null, title: values.title ?? null, dirs: positionals }
+}
+
+// ---- loading ----
+
+const rederive = dir => `node bench.js --resume ${dir} rewrites it from all.jsonl`
+
+function readJson (file, { optional = false, fix }) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    if (err.code === 'ENOENT' && optional) return undefined
+    if (err.code === 'ENOENT') throw new AnalyseError(`${file} is missing; ${fix}`)
+    throw new AnalyseError(`cannot read ${file} (${err.code ?? err.message}); check that it is a file you may read`)
+  }
+  if (text.trim() === '') throw new AnalyseError(`${file} is empty; ${fix}`)
+  try {
+    return JSON.parse(text)
+  } catch (err) {
+    throw new AnalyseError(`${file} is corrupt: not valid JSON (${err.message.split('\n')[0]}); ${fix}`)
+  }
+}
+
+function isResultsDir (dir) {
+  return fs.existsSync(path.join(dir, 'results.json'))
+}
+
+function listDir (dir) {
+  let stat
+  try {
+    stat = fs.statSync(dir)
+  } catch (err) {
+    if (err.code === 'ENOENT') throw new AnalyseError(`no such directory: ${dir}; give a results/<run-id> folder that bench.js wrote`)
+    throw new AnalyseError(`cannot read ${dir} (${err.code}); check its permissions`)
+  }
+  if (!stat.isDirectory()) throw new AnalyseError(`${dir} is not a directory; give the results/<run-id> folder, not a file in it`)
+  try {
+    return fs.readdirSync(dir)
+  } catch (err) {
+    throw new AnalyseError(`cannot read ${dir} (${err.code}); check its permissions`)
+  }
+}
+
+function runsIn (dir) {
+  const isDirectory = candidate => {
+    try {
+      return fs.statSync(candidate).isDirectory()
+    } catch {
+      return false
+    }
+  }
+  return listDir(dir)
+    .map(name => path.join(dir, name))
+    .filter(candidate => isDirectory(candidate) && isResultsDir(candidate))
+}
+
+// Newest by the date bench.js recorded: a fresh checkout gives every committed run
+// the same modification time.
+function newestRun (dir) {
+  const runs = fs.existsSync(dir) ? runsIn(dir) : []
+  if (runs.length === 0) throw new AnalyseError(`no run to analyse in ${dir}; run node bench.js first, or name a results folder`)
+  const dated = runs.map(run => {
+    let date = null
+    try {
+      date = Date.parse(JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8')).date)
+    } catch {}
+    return { run, time: Number.isFinite(date) ? date : fs.statSync(path.join(run, 'results.json')).mtimeMs }
+  })
+  return dated.reduce((a, b) => (b.time > a.time ? b : a)).run
+}
+
+function loadResultSet (dir) {
+  const entries = listDir(dir)
+  if (entries.length === 0) throw new AnalyseError(`${dir} is empty; run node bench.js to measure, or give another results folder`)
+  if (!entries.includes('results.json')) {
+    const runs = runsIn(dir)
+    if (runs.length) throw new AnalyseError(`${dir} holds runs, not results; give one of them, e.g. ${runs[runs.length - 1]}`)
+    throw new AnalyseError(`${dir} is not a results directory (no results.json); give a results/<run-id> folder that bench.js wrote`)
+  }
+  const file = name => path.join(dir, name)
+  const results = readJson(file('results.json'), { fix: rederive(dir) })
+  if (!results || !Array.isArray(results.cells)) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no cells list); ${rederive(dir)}`)
+  if (results.cells.length === 0) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
+  const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+  if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
+  const missing = {}
+  const optional = (name, what) => {
+    const value = readJson(file(name), { optional: true, fix: rederive(dir) })
+    if (value === undefined) {
+      missing[what] = `there is no ${name} in ${dir}`
+      return null
+    }
+    if (!value || typeof value !== 'object' || !Array.isArray(value.cells)) throw new AnalyseError(`${file(name)} is not a bench.js ${what} file (no cells list); ${rederive(dir)}`)
+    return value
+  }
+  const syscalls = optional('syscalls.json', 'syscalls')
+  const gc = optional('gc.json', 'gc')
+  return { dir, name: path.basename(dir), context, results, syscalls, gc, missing }
+}
+
+function loadHighcharts () {
+  const manifest = path.join(HIGHCHARTS_DIR, 'package.json')
+  if (!fs.existsSync(manifest)) throw new AnalyseError(`Highcharts is not installed (no ${HIGHCHARTS_DIR}); run npm ci or ./setup.sh`)
+  const version = JSON.parse(fs.readFileSync(manifest, 'utf8')).version
+  const scripts = HIGHCHARTS_FILES.map(name => {
+    const file = path.join(HIGHCHARTS_DIR, name)
+    if (!fs.existsSync(file)) throw new AnalyseError(`${file} is missing; reinstall with npm ci`)
+    return { name, text: fs.readFileSync(file, 'utf8') }
+  })
+  return { highcharts: { version, scripts } }
+}
+
+// ---- writing ----
+
+function writeOutputs (outDir, rendered) {
+  try {
+    fs.mkdirSync(outDir, { recursive: true })
+  } catch (err) {
+    throw new AnalyseError(`cannot create ${outDir} (${err.code}); give a writable --out`)
+  }
+  const written = []
+  for (const [file, text] of rendered) {
+    const target = path.join(outDir, file)
+    try {
+      writeFileAtomic(target, text)
+    } catch (err) {
+      throw new AnalyseError(`cannot write ${target} (${err.code}); give a writable --out`)
+    }
+    written.push(target)
+  }
+  return written
+}
+
+function main (argv) {
+  const options = parseOptions(argv)
+  if (options.help) {
+    console.log(USAGE)
+    return 0
+  }
+  const dirs = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [newestRun(RESULTS_ROOT)]
+  const sets = dirs.map(loadResultSet)
+  const data = shapeReport(sets, { title: options.title })
+  const assets = loadHighcharts()
+  const rendered = Object.values(FORMATS).map(format => [format.file, format.render(data, assets)])
+  const written = writeOutputs(path.resolve(options.out ?? dirs[0]), rendered)
+  for (const file of written) console.log(`wrote ${displayPath(file)}`)
+  return 0
+}
+
+function displayPath (file) {
+  const relative = path.relative(process.cwd(), file)
+  return relative && !relative.startsWith('..') ? relative : file
+}
+
+if (require.main === module) {
+  try {
+    process.exitCode = main(process.argv.slice(2))
+  } catch (err) {
+    if (err instanceof AnalyseError) {
+      process.stderr.write(`analyse.js: ${err.message}\n`)
+      process.exitCode = 2
+    } else {
+      process.stderr.write(`analyse.js: ${err.stack}\n`)
+      process.exitCode = 1
+    }
+  }
+}
+
+module.exports = { main, parseOptions, loadResultSet, newestRun, loadHighcharts, FORMATS, AnalyseError }

@@ -1,0 +1,209 @@
+'use strict'
+// The report's findings: sentences in the manner of the original study ("just-sync
+// reads at 99% of C at 64 KiB; node-stream at 71%"), each one generated from the
+// numbers of a results set. A finding whose data is absent (no C baseline, no strace
+// pass, no GC trace) is left out rather than guessed.
+const { sizeName, formatNumber, formatPercent, formatRatio, listJoin } = require('./report-format')
+const { BASELINE, programInfo, programsOf } = require('./report-programs')
+
+function sizesOf (set) {
+  return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
+}
+
+// The smallest block size is where the cost of a call shows; the largest is where
+// the study compared bulk throughput. One size gives one sentence, not two.
+function extremes (sizes) {
+  return sizes.length > 1 ? [sizes[0], sizes[sizes.length - 1]] : sizes
+}
+
+function cellAt (set, program, blockSize) {
+  return set.results.cells.find(cell => cell.program === program && cell.blockSize === blockSize) ?? null
+}
+
+const steady = cell => cell?.best?.steadyThroughputMBps ?? null
+
+function throughputVsC (set, blockSize) {
+  const base = cellAt(set, BASELINE, blockSize)
+  if (steady(base) === null) return null
+  const cells = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE)
+  const compared = cells.filter(cell => cell.vsC?.steadyThroughput !== null && cell.vsC?.steadyThroughput !== undefined)
+    .sort((a, b) => b.vsC.steadyThroughput - a.vsC.steadyThroughput)
+  if (compared.length === 0) return null
+  const [first, ...rest] = compared
+  let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s)`
+  if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}`))}`
+  const without = cells.filter(cell => !compared.includes(cell)).map(cell => cell.program)
+  if (without.length) text += `; ${listJoin(without)} ${without.length === 1 ? 'has' : 'have'} no steady-state figure (a failed cell, or a best run no longer than start-up)`
+  const ownChunks = compared.filter(cell => programInfo(cell.program, set.context).honoursBlockSize === false).map(cell => cell.program)
+  if (ownChunks.length) text += ` (${listJoin(ownChunks)} ${ownChunks.length === 1 ? 'reads in chunks of its' : 'read in chunks of their'} own size, not ${sizeName(blockSize)})`
+  return text + '.'
+}
+
+function fastestJavaScript (set) {
+  const clauses = []
+  for (const blockSize of extremes(sizesOf(set))) {
+    const candidates = set.results.cells.filter(cell => cell.blockSize === blockSize && steady(cell) !== null && programInfo(cell.program, set.context).javascript)
+    if (candidates.length === 0) continue
+    const fastest = candidates.reduce((a, b) => (steady(b) > steady(a) ? b : a))
+    const info = programInfo(fastest.program, set.context)
+    const relative = fastest.vsC?.steadyThroughput ? `, ${formatPercent(fastest.vsC.steadyThroughput)} of C` : ''
+    const chunks = info.honoursBlockSize === false ? ', reading in chunks of its own size' : ''
+    clauses.push({ blockSize, text: `${fastest.program} (${info.runtimeLabel}${chunks}): ${formatNumber(steady(fastest))} MB/s steady-state${relative}` })
+  }
+  if (clauses.length === 0) return null
+  const [first, second] = clauses
+  let text = `The fastest JavaScript reader at ${sizeName(first.blockSize)} is ${first.text}`
+  if (second) text += `; at ${sizeName(second.blockSize)} it is ${second.text}`
+  return text + '.'
+}
+
+function costPerRead (set) {
+  const blockSize = sizesOf(set)[0]
+  const base = cellAt(set, BASELINE, blockSize)
+  if (base?.costPerReadNs === null || base?.costPerReadNs === undefined) return null
+  const others = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE &&
+    cell.vsC?.costPerReadOverheadNs !== null && cell.vsC?.costPerReadOverheadNs !== undefined)
+    .sort((a, b) => b.vsC.costPerReadOverheadNs - a.vsC.costPerReadOverheadNs)
+  if (others.length === 0) return null
+  const clause = cell => {
+    const overhead = cell.vsC.costPerReadOverheadNs
+    return `${cell.program} ${formatNumber(Math.abs(overhead))} ns ${overhead >= 0 ? 'more' : 'less'}`
+  }
+  return `At ${sizeName(blockSize)}, with start-up taken out, a read costs C ${formatNumber(base.costPerReadNs)} ns; ` +
+    `${listJoin(others.map(clause))}.`
+}
+
+function threadsStarted (set) {
+  const cells = (set.syscalls?.cells ?? []).filter(cell => cell.allThreads)
+  if (cells.length === 0) return null
+  const byRuntime = new Map()
+  for (const cell of cells) {
+    const info = programInfo(cell.program, set.context)
+    const key = info.runtimeLabel ?? cell.program
+    const entry = byRuntime.get(key) ?? { label: key, started: 0, programs: new Set() }
+    entry.started = Math.max(entry.started, cell.allThreads.threadsStarted)
+    entry.programs.add(cell.program)
+    byRuntime.set(key, entry)
+  }
+  const entries = [...byRuntime.values()].sort((a, b) => b.started - a.started || a.label.localeCompare(b.label))
+  return 'Threads started besides the main thread, counted by strace -f (the most at any block size): ' +
+    `${listJoin(entries.map(entry => `${entry.label} ${entry.started} (${[...entry.programs].join(', ')})`))}.`
+}
+
+function syscallsPerMiB (set, blockSize) {
+  const cells = (set.syscalls?.cells ?? []).filter(cell => cell.blockSize === blockSize && cell.syscallsPerMiB?.allThreads)
+  const base = cells.find(cell => cell.program === BASELINE)
+  const others = cells.filter(cell => cell.program !== BASELINE)
+  if (!base || others.length === 0) return null
+  const baseRate = base.syscallsPerMiB.allThreads
+  others.sort((a, b) => b.syscallsPerMiB.allThreads - a.syscallsPerMiB.allThreads)
+  const clause = cell => `${cell.program} ${formatRatio(cell.syscallsPerMiB.allThreads / baseRate)} (${formatNumber(cell.syscallsPerMiB.allThreads)})`
+  return `At ${sizeName(blockSize)}, counting every thread over a ${sizeName(base.bytes)} strace run (start-up included), ` +
+    `C makes ${formatNumber(baseRate)} syscalls per MiB; relative to that, ${listJoin(others.map(clause))}.`
+}
+
+function gcPauses (set) {
+  if (!set.gc?.cells?.length) return null
+  const clauses = []
+  const never = []
+  for (const program of programsOf(set)) {
+    const cells = set.gc.cells.filter(cell => cell.program === program && cell.ok)
+    if (cells.length === 0) continue
+    const busiest = [...cells].sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+    if (busiest.collections === 0) {
+      never.push(program)
+      continue
+    }
+    const kinds = Object.entries(busiest.byKind ?? {}).map(([kind, stats]) => `${kind} ×${stats.count}`).join(', ')
+    clauses.push(`${program} collected ${busiest.collections} time${busiest.collections === 1 ? '' : 's'} at ${sizeName(busiest.blockSize)} (${kinds}), ` +
+      `pausing ${formatNumber(busiest.totalPauseMs)} ms in all and ${formatNumber(busiest.maxPauseMs)} ms at most`)
+  }
+  if (never.length) clauses.push(`${listJoin(never)} never collected`)
+  const present = programsOf(set)
+  const untraceable = Object.entries(set.gc.unavailable ?? {})
+    .filter(([program]) => present.includes(program) && programInfo(program, set.context).javascript)
+  for (const [program, reason] of untraceable) clauses.push(`${program} has no GC trace (${reason})`)
+  if (clauses.length === 0) return null
+  return `In the GC pass (the run with the most collections for each program), ${clauses.join('; ')}.`
+}
+
+function startupTimes (set) {
+  const entries = Object.entries(set.results.startup ?? {}).sort((a, b) => a[1].medianNs - b[1].medianNs)
+  if (entries.length === 0) return null
+  const runs = Math.max(...entries.map(([, startup]) => startup.runs))
+  let text = `Start-up on empty input (median of ${runs} run${runs === 1 ? '' : 's'}): ` +
+    `${listJoin(entries.map(([program, startup]) => `${program} ${formatNumber(startup.medianNs / 1e6)} ms`))}`
+  const [slowestName, slowest] = entries[entries.length - 1]
+  const base = set.results.startup[BASELINE]
+  if (base && slowestName !== BASELINE) text += `; ${slowestName} takes ${formatRatio(slowest.medianNs / base.medianNs)} as long as C to start`
+  return text + '.'
+}
+
+function dataQuality (set) {
+  const cells = set.results.cells
+  const count = flag => cells.filter(cell => (cell.flags ?? []).includes(flag))
+  const parts = []
+  const describe = (flag, phrase) => {
+    const flagged = count(flag)
+    if (flagged.length === 0) return
+    const where = flagged.length <= 4 ? ` (${listJoin(flagged.map(cell => `${cell.program} at ${sizeName(cell.blockSize)}`))})` : ''
+    parts.push(`${flagged.length} ${flagged.length === 1 ? 'is' : 'are'} ${phrase}${where}`)
+  }
+  describe('failed', 'failed outright')
+  describe('noisy', 'noisy')
+  describe('feeder-bound', 'feeder-bound')
+  describe('startup-dominated', 'start-up dominated')
+  const failedRuns = (set.results.failures ?? []).length
+  if (parts.length === 0 && failedRuns === 0) return `All ${cells.length} cells are clean: none noisy, feeder-bound, start-up dominated or failed.`
+  let text = parts.length ? `Of ${cells.length} cells, ${listJoin(parts)}` : `No cell is flagged`
+  if (failedRuns) text += `; ${failedRuns} run${failedRuns === 1 ? '' : 's'} failed and ${failedRuns === 1 ? 'is' : 'are'} left out of the figures`
+  return text + '.'
+}
+
+// Several sets: how the second and later sets moved relative to the first, at the
+// largest block size both measured.
+function compareSets (first, other) {
+  const common = sizesOf(first).filter(size => sizesOf(other).includes(size))
+  if (common.length === 0) return null
+  const blockSize = common[common.length - 1]
+  const clauses = []
+  for (const program of programsOf(first)) {
+    const a = steady(cellAt(first, program, blockSize))
+    const b = steady(cellAt(other, program, blockSize))
+    if (a !== null && b !== null) clauses.push(`${program} ${formatNumber(b)} vs ${formatNumber(a)} MB/s (${formatRatio(b / a)})`)
+  }
+  if (clauses.length === 0) return null
+  return `At ${sizeName(blockSize)}, steady-state throughput in ${other.label} against ${first.label}: ${listJoin(clauses)}.`
+}
+
+const PER_SET = [
+  set => extremes(sizesOf(set)).map(size => throughputVsC(set, size)),
+  fastestJavaScript,
+  costPerRead,
+  threadsStarted,
+  set => extremes(sizesOf(set)).map(size => syscallsPerMiB(set, size)),
+  gcPauses,
+  startupTimes,
+  dataQuality
+]
+
+// sets: labelled results sets ({ label, context, results, syscalls, gc }).
+function findings (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const finding of PER_SET) {
+      for (const text of [finding(set)].flat()) {
+        if (text) out.push({ set: set.label, text })
+      }
+    }
+  }
+  for (const other of sets.slice(1)) {
+    const text = compareSets(sets[0], other)
+    if (text) out.push({ set: null, text })
+  }
+  return out
+}
+
+module.exports = {
+  findings, throughputVsC, fastestJavaScript, costPerRead, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
+}

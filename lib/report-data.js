@@ -1,0 +1,481 @@
+'use strict'
+// Shapes one or more results sets (what bench.js wrote into results/<run-id>/) into
+// what the report shows: the series of every chart, the tables, the context and the
+// findings. Pure functions of the parsed JSON, so every number can be checked by hand
+// against a results folder; reading files and writing the report live in analyse.js.
+const { NOISY_CV, FEEDER_BOUND_SHARE } = require('./summary')
+const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
+const { findings } = require('./findings')
+const { BASELINE, programInfo, programsOf } = require('./report-programs')
+
+// Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
+const TOP_SYSCALLS = 8
+const TOP_SYSCALLS_IN_TABLE = 5
+
+const FLAG_MEANINGS = {
+  failed: 'no run of the cell succeeded',
+  'some-runs-failed': 'some runs failed and were left out',
+  noisy: `the wall time varied by more than ${Math.round(NOISY_CV * 100)}% (coefficient of variation) between runs`,
+  'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
+  'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up'
+}
+
+const byBlockSize = (a, b) => a.blockSize - b.blockSize
+
+// Two machines' runs can share a run-id; the report needs a distinct name for each.
+function labelSets (sets) {
+  const seen = new Map()
+  return sets.map(set => {
+    const base = set.context?.runId || set.results?.runId || set.name || 'run'
+    const count = (seen.get(base) ?? 0) + 1
+    seen.set(base, count)
+    return { ...set, label: count === 1 ? base : `${base} #${count}` }
+  })
+}
+
+function seriesName (program, set, compare) {
+  return compare ? `${program} (${set.label})` : program
+}
+
+// One line per program and set across block sizes; pick(cell) gives { y, low, high }
+// or null where the cell has no such figure (failed, or no start-up to subtract).
+function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true, skip = () => false, withBand = true } = {}) {
+  const series = []
+  sets.forEach((set, setIndex) => {
+    for (const program of programsOf(set)) {
+      if (skip(program)) continue
+      const cells = set.results.cells.filter(cell => cell.program === program).sort(byBlockSize)
+      const picked = cells.map(cell => ({ blockSize: cell.blockSize, value: pick(cell) }))
+      if (!keepEmpty && picked.every(point => point.value === null || point.value.y === null)) continue
+      series.push({
+        id: `${idPrefix}:${setIndex}:${program}`,
+        name: seriesName(program, set, compare),
+        program,
+        set: set.label,
+        colorIndex: programs.indexOf(program),
+        setIndex,
+        data: picked.map(point => [point.blockSize, point.value?.y ?? null]),
+        band: withBand
+          ? picked.filter(point => point.value && point.value.low !== null && point.value.low !== undefined).map(point => [point.blockSize, point.value.low, point.value.high])
+          : null
+      })
+    }
+  })
+  return series
+}
+
+function throughputSeries (sets, programs, compare) {
+  return {
+    steady: lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
+      ? { y: cell.best.steadyThroughputMBps, low: cell.steadyThroughputMBps?.min ?? null, high: cell.steadyThroughputMBps?.max ?? null }
+      : null)),
+    raw: lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
+      ? { y: cell.best.throughputMBps, low: cell.throughputMBps.min, high: cell.throughputMBps.max }
+      : null))
+  }
+}
+
+function timeSeries (sets, programs, compare) {
+  return lineSeries(sets, programs, compare, 'time', cell => (cell.best
+    ? { y: cell.best.wallNs / 1e6, low: cell.wallNs.min / 1e6, high: cell.wallNs.max / 1e6 }
+    : null))
+}
+
+function costSeries (sets, programs, compare) {
+  const perRead = lineSeries(sets, programs, compare, 'cost', cell => (cell.costPerReadNs !== null && cell.costPerReadNs !== undefined ? { y: cell.costPerReadNs } : null), { keepEmpty: false, withBand: false })
+  const overhead = lineSeries(sets, programs, compare, 'overhead', cell => {
+    const value = cell.vsC?.costPerReadOverheadNs
+    return value === null || value === undefined ? null : { y: value }
+  }, { keepEmpty: false, withBand: false, skip: program => program === BASELINE })
+  // Say why a program has no line rather than leave the reader to wonder.
+  const shown = new Set(perRead.map(series => series.program))
+  const left = programs.filter(program => !shown.has(program)).map(program => {
+    const info = programInfo(program, sets[0].context)
+    return {
+      program,
+      reason: info.honoursBlockSize === false
+        ? 'picks its own chunk size, so a read is not one block'
+        : 'no run was longer than its start-up time, so there is nothing left to divide by the reads'
+    }
+  })
+  return { perRead, overhead, left, hasBaseline: sets.some(set => set.results.cells.some(cell => cell.program === BASELINE && cell.best)) }
+}
+
+// ---- syscalls ----
+
+function syscallsMissingReason (set) {
+  if (set.missing?.syscalls) return set.missing.syscalls
+  const ptrace = set.syscalls?.ptrace ?? set.context?.ptrace
+  if (ptrace && ptrace.available === false) return `strace did not run: ${ptrace.reason ?? 'no reason recorded'}`
+  return 'the strace pass recorded no profile (every strace run failed; see the failures)'
+}
+
+function topOf (profile, count) {
+  return profile ? profile.syscalls.slice(0, count).map(row => ({ name: row.name, calls: row.calls })) : []
+}
+
+function stackedSyscalls (entries, mode) {
+  const totals = new Map()
+  for (const entry of entries) {
+    for (const row of entry.cell[mode]?.syscalls ?? []) totals.set(row.name, (totals.get(row.name) ?? 0) + row.calls)
+  }
+  const top = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_SYSCALLS).map(([name]) => name)
+  const calls = (entry, name) => entry.cell[mode]?.syscalls.find(row => row.name === name)?.calls ?? 0
+  const series = top.map(name => ({ name, data: entries.map(entry => (entry.cell[mode] ? calls(entry, name) : null)) }))
+  const other = entries.map(entry => (entry.cell[mode] ? entry.cell[mode].totalCalls - top.reduce((sum, name) => sum + calls(entry, name), 0) : null))
+  if (other.some(value => value > 0)) series.push({ name: 'other', data: other })
+  return series
+}
+
+function syscallData (sets, programs, compare) {
+  const withData = sets.filter(set => set.syscalls?.cells?.length)
+  const notes = sets.filter(set => !withData.includes(set)).map(set => ({ set: set.label, reason: syscallsMissingReason(set) }))
+  if (withData.length === 0) return { available: false, notes }
+  const sizes = [...new Set(withData.flatMap(set => set.syscalls.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  const bySize = {}
+  for (const blockSize of sizes) {
+    const entries = []
+    for (const set of withData) {
+      for (const program of programs) {
+        const cell = set.syscalls.cells.find(c => c.program === program && c.blockSize === blockSize)
+        if (cell) entries.push({ set, program, cell })
+      }
+    }
+    bySize[blockSize] = {
+      categories: entries.map(entry => seriesName(entry.program, entry.set, compare)),
+      bytes: [...new Set(entries.map(entry => entry.cell.bytes))],
+      main: stackedSyscalls(entries, 'mainThread'),
+      all: stackedSyscalls(entries, 'allThreads'),
+      table: entries.map(entry => ({
+        program: entry.program,
+        set: entry.set.label,
+        threads: entry.cell.threads,
+        totalMain: entry.cell.mainThread?.totalCalls ?? null,
+        totalAll: entry.cell.allThreads?.totalCalls ?? null,
+        perMiBMain: entry.cell.syscallsPerMiB?.mainThread ?? null,
+        perMiBAll: entry.cell.syscallsPerMiB?.allThreads ?? null,
+        topMain: topOf(entry.cell.mainThread, TOP_SYSCALLS_IN_TABLE),
+        topAll: topOf(entry.cell.allThreads, TOP_SYSCALLS_IN_TABLE)
+      }))
+    }
+  }
+  // The largest block size shows the most varied profile: at small sizes read() is nearly all of it.
+  return { available: true, notes, sizes, defaultSize: sizes[sizes.length - 1], bySize }
+}
+
+// ---- memory, CPU, start-up ----
+
+function resourceData (sets, programs, compare) {
+  const suffix = set => (compare ? ` (${set.label})` : '')
+  const categories = programs
+  const maxRss = (set, program) => {
+    const cells = set.results.cells.filter(cell => cell.program === program && cell.reader)
+    return cells.length ? Math.max(...cells.map(cell => cell.reader.maxRssKb)) / 1024 : null
+  }
+  const memory = sets.flatMap((set, setIndex) => [
+    { name: `reading (max over block sizes)${suffix(set)}`, setIndex, data: categories.map(program => maxRss(set, program)) },
+    { name: `empty input (start-up)${suffix(set)}`, setIndex, data: categories.map(program => (set.results.startup?.[program]?.maxRssKb ?? null) !== null ? set.results.startup[program].maxRssKb / 1024 : null) }
+  ])
+  const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  const cpuBySize = {}
+  for (const blockSize of sizes) {
+    const usage = (set, program, field) => {
+      const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
+      return cell?.reader ? cell.reader[field] / 1e6 : null
+    }
+    cpuBySize[blockSize] = sets.flatMap((set, setIndex) => [
+      { name: `user${suffix(set)}`, kind: 'user', stack: set.label, setIndex, data: categories.map(program => usage(set, program, 'userUs')) },
+      { name: `sys${suffix(set)}`, kind: 'sys', stack: set.label, setIndex, data: categories.map(program => usage(set, program, 'sysUs')) }
+    ])
+  }
+  const startup = sets.map((set, setIndex) => ({
+    name: `median start-up${suffix(set)}`,
+    setIndex,
+    data: categories.map(program => (set.results.startup?.[program] ? set.results.startup[program].medianNs / 1e6 : null)),
+    range: categories.map(program => (set.results.startup?.[program] ? [set.results.startup[program].minNs / 1e6, set.results.startup[program].maxNs / 1e6] : null)),
+    runs: categories.map(program => set.results.startup?.[program]?.runs ?? null)
+  }))
+  return { categories, memory, cpu: { sizes, defaultSize: sizes[sizes.length - 1], bySize: cpuBySize }, startup }
+}
+
+// ---- GC ----
+
+// One sawtooth per trace: the heap grows to heapBefore, the collection drops it to heapAfter.
+function sawtooth (timeline) {
+  return timeline.flatMap(([atMs, before, after]) => [[atMs, before], [atMs, after]])
+}
+
+function gcMissingReason (set) {
+  if (set.missing?.gc) return set.missing.gc
+  if (set.context?.options?.gc === false) return 'the GC pass was skipped (--no-gc)'
+  return 'the GC pass recorded no trace'
+}
+
+function gcData (sets, programs, compare) {
+  const rows = []
+  const unavailable = []
+  const notes = []
+  const timeline = []
+  sets.forEach((set, setIndex) => {
+    const present = programsOf(set)
+    if (!set.gc || !set.gc.cells) {
+      notes.push({ set: set.label, reason: gcMissingReason(set) })
+      return
+    }
+    for (const [program, reason] of Object.entries(set.gc.unavailable ?? {})) {
+      if (present.includes(program)) unavailable.push({ set: set.label, program, reason })
+    }
+    if (set.gc.cells.length === 0) notes.push({ set: set.label, reason: gcMissingReason(set) })
+    for (const program of programs) {
+      const cells = set.gc.cells.filter(cell => cell.program === program).sort(byBlockSize)
+      for (const cell of cells) {
+        rows.push({
+          set: set.label,
+          program,
+          blockSize: cell.blockSize,
+          ok: cell.ok,
+          failure: cell.failure ?? null,
+          collections: cell.collections ?? null,
+          byKind: Object.entries(cell.byKind ?? {}).map(([kind, stats]) => ({ kind, ...stats })),
+          totalPauseMs: cell.totalPauseMs ?? null,
+          maxPauseMs: cell.maxPauseMs ?? null,
+          maxHeapMB: cell.maxHeapMB ?? null,
+          traceFile: cell.traceFile ?? null
+        })
+      }
+      // The trace with the most collections shows the most of the heap's behaviour.
+      const busiest = cells.filter(cell => cell.ok && cell.collections > 0)
+        .sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+      if (busiest) {
+        timeline.push({
+          name: `${program} @ ${sizeLabel(busiest.blockSize)}${compare ? ` (${set.label})` : ''}`,
+          program,
+          set: set.label,
+          blockSize: busiest.blockSize,
+          traceFile: busiest.traceFile,
+          colorIndex: programs.indexOf(program),
+          setIndex,
+          data: sawtooth(busiest.timeline)
+        })
+      }
+    }
+  })
+  const traced = rows.filter(row => row.ok)
+  const timelineNote = timeline.length === 0
+    ? (traced.length
+        ? `None of the ${traced.length} traced runs collected garbage: the readers allocated too little for V8 to start a collection.`
+        : 'No run was traced, so there is no heap timeline.')
+    : null
+  return { available: rows.length > 0, rows, unavailable, notes, timeline, timelineNote }
+}
+
+// ---- tables ----
+
+function summaryTable (set) {
+  const sizes = [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
+  const rows = programsOf(set).map(program => ({
+    program,
+    cells: Object.fromEntries(sizes.map(blockSize => {
+      const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
+      if (!cell) return [blockSize, null]
+      return [blockSize, {
+        steadyMBps: cell.best?.steadyThroughputMBps ?? null,
+        rawMBps: cell.best?.throughputMBps ?? null,
+        bestWallNs: cell.best?.wallNs ?? null,
+        vsC: cell.vsC?.steadyThroughput ?? null,
+        vsCRaw: cell.vsC?.throughput ?? null,
+        costPerReadNs: cell.costPerReadNs ?? null,
+        flags: cell.flags ?? []
+      }]
+    }))
+  }))
+  return { set: set.label, sizes, rows }
+}
+
+// Every cell of every set, flat: the CSV's rows.
+function cellRows (sets) {
+  return sets.flatMap(set => {
+    const order = programsOf(set)
+    const cells = [...set.results.cells].sort((a, b) => order.indexOf(a.program) - order.indexOf(b.program) || a.blockSize - b.blockSize)
+    return cells.map(cell => ({
+      runId: set.label,
+      program: cell.program,
+      blockSize: cell.blockSize,
+      bytes: cell.bytes,
+      runs: cell.runs,
+      bestWallNs: cell.best?.wallNs ?? null,
+      bestMBps: cell.best?.throughputMBps ?? null,
+      steadyMBps: cell.best?.steadyThroughputMBps ?? null,
+      medianWallNs: cell.wallNs?.median ?? null,
+      cv: cell.wallNs?.cv ?? null,
+      costPerReadNs: cell.costPerReadNs ?? null,
+      vsC: cell.vsC?.steadyThroughput ?? null,
+      vsCRaw: cell.vsC?.throughput ?? null,
+      flags: cell.flags ?? []
+    }))
+  })
+}
+
+function flagDetail (flag, cell) {
+  if (flag === 'noisy') return `CV ${formatPercent(cell.wallNs?.cv)}`
+  if (flag === 'feeder-bound') return `dd on CPU ${formatPercent(cell.feederCpuShare)}`
+  if (flag === 'some-runs-failed') return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed`
+  return null
+}
+
+function flagList (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const flag of Object.keys(FLAG_MEANINGS)) {
+      const cells = set.results.cells.filter(cell => (cell.flags ?? []).includes(flag))
+      if (cells.length === 0) continue
+      out.push({
+        set: set.label,
+        flag,
+        meaning: FLAG_MEANINGS[flag],
+        cells: cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, detail: flagDetail(flag, cell) }))
+      })
+    }
+  }
+  return out
+}
+
+function failureList (sets) {
+  return sets.flatMap(set => (set.results.failures ?? []).map(failure => ({ set: set.label, ...failure })))
+}
+
+function contextOf (set) {
+  const context = set.context ?? {}
+  const options = context.options ?? {}
+  const shaped = {
+    label: set.label,
+    runId: context.runId ?? set.results.runId ?? null,
+    dir: set.dir ?? null,
+    date: context.date ?? null,
+    resumedAt: context.resumedAt ?? [],
+    lab: context.lab ?? null,
+    machine: context.machine ?? null,
+    runtimes: Object.entries(context.runtimes ?? {}).map(([name, runtime]) => ({ name, label: runtime.label, version: runtime.version, binary: runtime.binary })),
+    compiler: context.compiler ?? null,
+    host: context.host ?? null,
+    strace: context.strace ?? null,
+    ptrace: context.ptrace ?? null,
+    skipped: context.skipped ?? [],
+    options: {
+      feeder: options.feeder ?? set.results.feeder ?? null,
+      runs: options.runs ?? set.results.runsPerCell ?? null,
+      warmup: options.warmup ?? null,
+      sizes: options.sizes ?? [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b),
+      preset: options.preset ?? null,
+      pin: options.pin ?? null,
+      mib: options.mib ?? null,
+      strace: options.strace ?? null,
+      gc: options.gc ?? null
+    },
+    bytesPerRun: [...new Set(set.results.cells.map(cell => cell.bytes))].sort((a, b) => a - b),
+    throughputUnit: set.results.throughputUnit ?? 'MB/s',
+    steadyStateMeaning: set.results.steadyStateMeaning ?? null
+  }
+  shaped.rows = contextRows(shaped)
+  return shaped
+}
+
+// The context as labelled lines, in the order a reader checks them: what ran where.
+function contextRows (context) {
+  const machine = context.machine ?? {}
+  const lines = [
+    ['run', context.runId],
+    ['date', context.date],
+    ['machine', [machine.cpuModel, machine.cores && `${machine.cores} cores`, machine.memoryBytes && `${formatNumber(machine.memoryBytes / 2 ** 30)} GiB`, machine.container ? 'container' : null].filter(Boolean).join(', ')],
+    ['os', machine.os],
+    ['kernel', machine.uname ?? machine.kernel],
+    ['cpu governor', machine.cpuGovernor ?? 'not reported'],
+    ['compiler', context.compiler ? `${context.compiler.version ?? ''} (${context.compiler.flags ?? ''})` : null],
+    ...context.runtimes.map(runtime => [runtime.label ?? runtime.name, runtime.version]),
+    ['feeder', context.options.feeder === 'matched' ? 'matched: dd writes blocks of the reader\'s size' : `${context.options.feeder}: dd writes 64 KiB blocks whatever the reader reads`],
+    ['bytes per run', context.bytesPerRun.map(sizeName).join(', ')],
+    ['runs per cell', context.options.warmup !== null ? `${context.options.runs} (after ${context.options.warmup} warm-up)` : context.options.runs],
+    ['block sizes', context.options.sizes.map(sizeName).join(', ')],
+    ['pinned to CPUs', context.options.pin === null ? null : context.options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no'],
+    ['strace', context.ptrace?.available ? context.strace : `not run: ${context.ptrace?.reason ?? 'unknown'}`],
+    ['GC trace', context.options.gc === false ? 'skipped (--no-gc)' : 'V8 --trace-gc'],
+    ['V8 host', context.host?.version ? `${context.host.version} (${context.host.selectedBy ?? ''})` : null],
+    ['skipped programs', context.skipped.length ? context.skipped.map(skip => `${skip.program}: ${skip.reason}`).join('; ') : null],
+    ['resumed', context.resumedAt.length ? context.resumedAt.join(', ') : null],
+    ['lab commit', context.lab ? `${context.lab.commit ?? '?'}${context.lab.dirty ? ' (uncommitted changes)' : ''}` : null],
+    ['bench.js arguments', context.lab?.bench ? context.lab.bench.join(' ') : null]
+  ]
+  return lines.filter(([, value]) => value !== null && value !== undefined && value !== '')
+}
+
+// Side by side: each program and block size that more than one set measured.
+function comparison (sets) {
+  if (sets.length < 2) return null
+  const rows = []
+  const programs = [...new Set(sets.flatMap(programsOf))]
+  const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  for (const program of programs) {
+    for (const blockSize of sizes) {
+      const values = sets.map(set => {
+        const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
+        return cell ? { steadyMBps: cell.best?.steadyThroughputMBps ?? null, rawMBps: cell.best?.throughputMBps ?? null, vsC: cell.vsC?.steadyThroughput ?? null, flags: cell.flags ?? [] } : null
+      })
+      if (values.filter(Boolean).length < 2) continue
+      const first = values[0]?.steadyMBps
+      rows.push({
+        program,
+        blockSize,
+        values,
+        ratios: values.map(value => (first && value?.steadyMBps ? value.steadyMBps / first : null))
+      })
+    }
+  }
+  return { sets: sets.map(set => set.label), rows }
+}
+
+function shapeReport (inputSets, { title } = {}) {
+  const sets = labelSets(inputSets)
+  const compare = sets.length > 1
+  const programs = [...new Set(sets.flatMap(programsOf))]
+  const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  return {
+    title: title || `syscall-lab: ${sets.map(set => set.label).join(' vs ')}`,
+    compare,
+    sets: sets.map(set => set.label),
+    sizes,
+    programs: programs.map(program => programInfo(program, sets[0].context)),
+    throughput: throughputSeries(sets, programs, compare),
+    time: timeSeries(sets, programs, compare),
+    cost: costSeries(sets, programs, compare),
+    syscalls: syscallData(sets, programs, compare),
+    resources: resourceData(sets, programs, compare),
+    gc: gcData(sets, programs, compare),
+    summaries: sets.map(summaryTable),
+    cells: cellRows(sets),
+    comparison: comparison(sets),
+    flags: flagList(sets),
+    flagMeanings: FLAG_MEANINGS,
+    failures: failureList(sets),
+    contexts: sets.map(contextOf),
+    findings: findings(sets)
+  }
+}
+
+module.exports = {
+  shapeReport,
+  labelSets,
+  programInfo,
+  throughputSeries,
+  timeSeries,
+  costSeries,
+  syscallData,
+  resourceData,
+  gcData,
+  summaryTable,
+  cellRows,
+  flagList,
+  comparison,
+  sawtooth,
+  BASELINE,
+  FLAG_MEANINGS
+}

@@ -1,0 +1,95 @@
+'use strict'
+// Number and text formatting shared by the report's HTML, Markdown, CSV and findings,
+// so that a figure reads the same wherever it is quoted, and every string that came
+// from a results file is escaped for the format it lands in.
+
+const KiB = 1024
+const MiB = 1024 * 1024
+
+// Axis labels are short (the study's charts read 256, 1K, 64K); prose spells the unit.
+function sizeLabel (bytes) {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB}M`
+  if (bytes >= KiB && bytes % KiB === 0) return `${bytes / KiB}K`
+  return String(bytes)
+}
+
+function sizeName (bytes) {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`
+  if (bytes >= KiB && bytes % KiB === 0) return `${bytes / KiB} KiB`
+  return `${bytes} B`
+}
+
+// Three significant figures is what two runs on a shared machine can support, but
+// whole numbers are never rounded to tens (2869 MB/s, not 2870).
+function formatNumber (value) {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+  const magnitude = Math.abs(value)
+  if (magnitude >= 100) return String(Math.round(value))
+  if (magnitude >= 10) return trimZeros(value.toFixed(1))
+  if (magnitude >= 1) return trimZeros(value.toFixed(2))
+  if (magnitude === 0) return '0'
+  return trimZeros(value.toPrecision(2))
+}
+
+function trimZeros (text) {
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text
+}
+
+function formatPercent (ratio) {
+  return ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '–' : `${Math.round(ratio * 100)}%`
+}
+
+// "1.9×" for ratios near one, "14×" once the difference is an order of magnitude.
+function formatRatio (ratio) {
+  if (!Number.isFinite(ratio)) return '–'
+  return `${ratio >= 10 ? Math.round(ratio) : trimZeros(ratio.toFixed(ratio >= 2 ? 1 : 2))}×`
+}
+
+// "a, b and c": findings list programs the way a sentence would.
+function listJoin (items) {
+  if (items.length <= 1) return items.join('')
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+}
+
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+function escapeHtml (value) {
+  return String(value ?? '').replace(/[&<>"']/g, char => HTML_ESCAPES[char])
+}
+
+// Data for the page travels as JSON inside <script type="application/json">: a '<'
+// could close the element ("</script>") and U+2028/9 break older parsers, so those
+// are written as escapes that JSON.parse reads back unchanged.
+function jsonForScript (value) {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
+// Markdown renders inline HTML and splits table cells on '|'.
+function escapeMarkdown (value) {
+  return String(value ?? '')
+    .replace(/\\/g, '\\\\')
+    .replace(/[&<>]/g, char => HTML_ESCAPES[char])
+    .replace(/\|/g, '\\|')
+    .replace(/([*_`[\]])/g, '\\$1')
+    .replace(/\r?\n/g, ' ')
+}
+
+// RFC 4180 quoting; a text field that a spreadsheet would run as a formula gets a
+// leading apostrophe (numbers, including negative ones, are left alone).
+function csvField (value) {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  let text = String(value)
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+module.exports = {
+  sizeLabel, sizeName, formatNumber, formatPercent, formatRatio, listJoin,
+  escapeHtml, jsonForScript, escapeMarkdown, csvField
+}

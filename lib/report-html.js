@@ -1,0 +1,632 @@
+'use strict'
+// report.html: one self-contained page. Highcharts (inlined from node_modules) draws
+// the charts from the report data, which travels as JSON in the page; the tables and
+// prose are rendered here. Everything opens from disk: no server, no network (the
+// page's Content-Security-Policy forbids any fetch).
+const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatRatio } = require('./report-format')
+
+// ---- safe-by-default templating: every interpolated value is escaped unless it is
+// markup this module built itself ----
+
+class Markup {
+  constructor (text) {
+    this.text = text
+  }
+
+  toString () {
+    return this.text
+  }
+}
+
+function fragment (value) {
+  if (value instanceof Markup) return value.text
+  if (Array.isArray(value)) return value.map(fragment).join('')
+  if (value === null || value === undefined || value === false) return ''
+  return escapeHtml(value)
+}
+
+function html (strings, ...values) {
+  return new Markup(strings.reduce((out, text, i) => out + text + (i < values.length ? fragment(values[i]) : ''), ''))
+}
+
+const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'startup-dominated': 'start-up dominated' }
+
+function flagBadges (flags, meanings) {
+  return flags.map(flag => html`<span class="flag flag-${flag}" title="${meanings[flag] ?? flag}">${FLAG_LABELS[flag] ?? flag}</span>`)
+}
+
+function why (notes) {
+  return notes.map(note => html`<p class="why"><strong>${note.set}</strong>: ${note.reason}.</p>`)
+}
+
+function sizeButtons (name, sizes, selected) {
+  return html`<div class="toggle" role="group" aria-label="block size" data-size-group="${name}">
+    <span class="toggle-label">block size</span>
+    ${sizes.map(size => html`<button type="button" data-size="${size}" aria-pressed="${String(size === selected)}">${sizeName(size)}</button>`)}
+  </div>`
+}
+
+// ---- sections ----
+
+function findingsSection (data) {
+  const groups = data.compare
+    ? [...data.sets.map(set => ({ title: set, items: data.findings.filter(finding => finding.set === set) })),
+        { title: 'between the runs', items: data.findings.filter(finding => finding.set === null) }]
+    : [{ title: null, items: data.findings }]
+  return html`<section id="findings">
+    <h2>Findings</h2>
+    <p class="note">Every sentence below is computed from the results; none is written by hand.</p>
+    ${groups.filter(group => group.items.length).map(group => html`
+      ${group.title ? html`<h3>${group.title}</h3>` : ''}
+      <ul class="findings">${group.items.map(finding => html`<li>${finding.text}</li>`)}</ul>`)}
+    ${data.findings.length === 0 ? html`<p class="why">No finding: the results hold too little to compare.</p>` : ''}
+  </section>`
+}
+
+function throughputSection (data) {
+  return html`<section id="throughput">
+    <h2>Throughput</h2>
+    <p class="note">MB/s (10<sup>6</sup> bytes per second), higher is better: the best of each cell's runs, with a band from the slowest to the fastest run.
+      Steady state takes each program's median start-up time (on empty input) out of the wall time; end-to-end keeps it in.</p>
+    <div class="toggle" role="group" aria-label="throughput" id="throughput-mode">
+      <button type="button" data-mode="steady" aria-pressed="true">Steady state</button>
+      <button type="button" data-mode="raw" aria-pressed="false">End-to-end</button>
+    </div>
+    <div class="chart" id="chart-throughput"></div>
+  </section>`
+}
+
+function timeSection () {
+  return html`<section id="time">
+    <h2>Time taken</h2>
+    <p class="note">Wall time of the whole pipeline, milliseconds, lower is better: the best run, with a band from the fastest to the slowest.</p>
+    <div class="chart" id="chart-time"></div>
+  </section>`
+}
+
+function costSection (data) {
+  const { cost } = data
+  const left = cost.left.length
+    ? html`<p class="note">Left out: ${cost.left.map((entry, i) => html`${i ? '; ' : ''}<strong>${entry.program}</strong> ${entry.reason}`)}.</p>`
+    : ''
+  const charts = cost.perRead.length
+    ? html`<div class="grid two">
+        <div class="chart" id="chart-cost"></div>
+        ${cost.hasBaseline && cost.overhead.length ? html`<div class="chart" id="chart-overhead"></div>` : html`<p class="why">No overhead over C: ${cost.hasBaseline ? 'no other program honours the block size' : 'the results have no C cell to compare with'}.</p>`}
+      </div>`
+    : html`<p class="why">No cost per read: no program that honours the block size ran longer than its start-up.</p>`
+  return html`<section id="cost">
+    <h2>Cost per read</h2>
+    <p class="note">Nanoseconds per read(): (best wall time − median start-up) ÷ reads, for programs that read exactly the block size they are given; and how many nanoseconds more than C each read takes at the same block size.</p>
+    ${charts}
+    ${left}
+  </section>`
+}
+
+function syscallTable (entry, compare) {
+  const top = list => list.map((row, i) => html`${i ? ', ' : ''}${row.name} ${formatNumber(row.calls)}`)
+  return html`<tr>
+    <th scope="row">${entry.program}${compare ? html` <span class="set">${entry.set}</span>` : ''}</th>
+    <td class="num">${entry.threads ?? '–'}</td>
+    <td class="num">${formatNumber(entry.totalMain)}</td>
+    <td class="num">${formatNumber(entry.totalAll)}</td>
+    <td class="num">${formatNumber(entry.perMiBAll)}</td>
+    <td>${top(entry.topMain)}</td>
+    <td>${top(entry.topAll)}</td>
+  </tr>`
+}
+
+function syscallSection (data) {
+  const { syscalls } = data
+  if (!syscalls.available) {
+    return html`<section id="syscalls">
+      <h2>Syscall profiles</h2>
+      ${why(syscalls.notes)}
+    </section>`
+  }
+  return html`<section id="syscalls">
+    <h2>Syscall profiles</h2>
+    <p class="note">strace -c counts of every syscall in one run per cell: the main thread alone, then every thread (strace -f). The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
+    ${sizeButtons('syscalls', syscalls.sizes, syscalls.defaultSize)}
+    <div class="grid two">
+      <div class="chart tall" id="chart-syscalls-main"></div>
+      <div class="chart tall" id="chart-syscalls-all"></div>
+    </div>
+    ${syscalls.sizes.map(size => html`<div class="table-wrap" data-size-panel="syscalls" data-size="${size}"${size === syscalls.defaultSize ? '' : new Markup(' hidden')}>
+      <table>
+        <caption>Top syscalls at ${sizeName(size)} (${syscalls.bySize[size].bytes.map(sizeName).join(', ')} through strace)</caption>
+        <thead><tr><th scope="col">program</th><th scope="col">threads</th><th scope="col">calls, main thread</th><th scope="col">calls, all threads</th><th scope="col">per MiB, all threads</th><th scope="col">top, main thread</th><th scope="col">top, all threads</th></tr></thead>
+        <tbody>${syscalls.bySize[size].table.map(entry => syscallTable(entry, data.compare))}</tbody>
+      </table>
+    </div>`)}
+    ${why(syscalls.notes)}
+  </section>`
+}
+
+function resourceSection (data) {
+  const { resources } = data
+  return html`<section id="resources">
+    <h2>Memory, CPU and start-up</h2>
+    <p class="note">The CPU chart shows one block size at a time:</p>
+    ${sizeButtons('cpu', resources.cpu.sizes, resources.cpu.defaultSize)}
+    <div class="grid three">
+      <div>
+        <div class="chart small" id="chart-memory"></div>
+        <p class="note">Largest resident set of the reader: while reading (the largest over all block sizes) and on empty input.</p>
+      </div>
+      <div>
+        <div class="chart small" id="chart-cpu"></div>
+        <p class="note">CPU seconds of the reader in user space and in the kernel, median of the runs.</p>
+      </div>
+      <div>
+        <div class="chart small" id="chart-startup"></div>
+        <p class="note">Wall time to start and exit on empty input: the median, with whiskers from the fastest to the slowest run.</p>
+      </div>
+    </div>
+  </section>`
+}
+
+function gcSection (data) {
+  const { gc } = data
+  const kinds = row => (row.byKind.length ? row.byKind.map((kind, i) => html`${i ? ', ' : ''}${kind.kind} ×${kind.count}`) : 'none')
+  // A table per program: its name spans the rows of its block sizes.
+  const groupOf = row => `${row.set}\t${row.program}`
+  const rows = gc.rows.map((row, i) => html`<tr${i > 0 && groupOf(gc.rows[i - 1]) !== groupOf(row) ? new Markup(' class="group-start"') : ''}>
+    ${i === 0 || groupOf(gc.rows[i - 1]) !== groupOf(row)
+      ? html`<th scope="rowgroup" rowspan="${gc.rows.filter(other => groupOf(other) === groupOf(row)).length}">${row.program}${data.compare ? html` <span class="set">${row.set}</span>` : ''}</th>`
+      : ''}
+    <td class="num">${sizeName(row.blockSize)}</td>
+    ${row.ok
+      ? html`<td class="num">${row.collections}</td><td>${kinds(row)}</td><td class="num">${formatNumber(row.totalPauseMs)}</td><td class="num">${formatNumber(row.maxPauseMs)}</td><td class="num">${row.collections > 0 ? formatNumber(row.maxHeapMB) : '–'}</td><td class="file">${row.traceFile ?? ''}</td>`
+      : html`<td colspan="6" class="failed">trace failed: ${row.failure ?? 'no reason recorded'}</td>`}
+  </tr>`)
+  const unavailable = gc.unavailable.map(entry => html`<li><strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}: ${entry.reason}</li>`)
+  return html`<section id="gc">
+    <h2>Garbage collection</h2>
+    <p class="note">One run per V8 program and block size with --trace-gc: collections by kind, their pauses, and the largest heap before a collection.</p>
+    ${gc.rows.length
+      ? html`<div class="table-wrap"><table class="grouped">
+          <thead><tr><th scope="col">program</th><th scope="col">block size</th><th scope="col">collections</th><th scope="col">by kind</th><th scope="col">total pause, ms</th><th scope="col">max pause, ms</th><th scope="col">max heap, MB</th><th scope="col">trace</th></tr></thead>
+          <tbody>${rows}</tbody>
+        </table></div>`
+      : ''}
+    ${unavailable.length ? html`<h3>No GC trace</h3><ul class="plain">${unavailable}</ul>` : ''}
+    ${why(gc.notes)}
+    ${gc.timeline.length
+      ? html`<div class="chart" id="chart-gc-heap"></div>
+        <p class="note">Heap used over the life of the process, from the trace with the most collections for each program: it climbs to the size before a collection and drops to the size after.</p>`
+      : html`<p class="why">No heap timeline: ${gc.timelineNote}</p>`}
+  </section>`
+}
+
+function summaryTableHtml (summary, data) {
+  return html`<div class="table-wrap"><table class="summary">
+    ${data.compare ? html`<caption>${summary.set}</caption>` : ''}
+    <thead><tr><th scope="col">program</th>${summary.sizes.map(size => html`<th scope="col" class="num">${sizeName(size)}</th>`)}</tr></thead>
+    <tbody>${summary.rows.map(row => html`<tr>
+      <th scope="row">${row.program}</th>
+      ${summary.sizes.map(size => {
+        const cell = row.cells[size]
+        if (!cell) return html`<td></td>`
+        if (cell.flags.includes('failed')) return html`<td class="num">${flagBadges(['failed'], data.flagMeanings)}</td>`
+        const value = cell.steadyMBps ?? cell.rawMBps
+        return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${cell.steadyMBps === null ? html` <span class="unit">raw</span>` : ''}
+          ${cell.vsC !== null ? html`<span class="pct">${formatPercent(cell.vsC)}</span>` : ''}
+          ${flagBadges(cell.flags, data.flagMeanings)}</td>`
+      })}
+    </tr>`)}</tbody>
+  </table></div>`
+}
+
+function comparisonTable (comparison) {
+  return html`<div class="table-wrap"><table>
+    <caption>Side by side: steady-state MB/s, and each run relative to ${comparison.sets[0]}</caption>
+    <thead><tr><th scope="col">program</th><th scope="col">block size</th>
+      ${comparison.sets.map(set => html`<th scope="col" class="num">${set}</th>`)}
+      ${comparison.sets.slice(1).map(set => html`<th scope="col" class="num">${set} ÷ ${comparison.sets[0]}</th>`)}</tr></thead>
+    <tbody>${comparison.rows.map(row => html`<tr>
+      <th scope="row">${row.program}</th><td class="num">${sizeName(row.blockSize)}</td>
+      ${row.values.map(value => html`<td class="num">${value ? formatNumber(value.steadyMBps) : ''}${value && value.vsC !== null ? html` <span class="pct">${formatPercent(value.vsC)}</span>` : ''}</td>`)}
+      ${row.ratios.slice(1).map(ratio => html`<td class="num">${ratio === null ? '' : formatRatio(ratio)}</td>`)}
+    </tr>`)}</tbody>
+  </table></div>`
+}
+
+function summarySection (data) {
+  return html`<section id="summary">
+    <h2>Summary</h2>
+    <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size.</p>
+    ${data.summaries.map(summary => summaryTableHtml(summary, data))}
+    ${data.comparison ? comparisonTable(data.comparison) : ''}
+  </section>`
+}
+
+function contextTable (data) {
+  const keys = []
+  for (const context of data.contexts) {
+    for (const [key] of context.rows) if (!keys.includes(key)) keys.push(key)
+  }
+  const value = (context, key) => context.rows.find(([k]) => k === key)?.[1] ?? ''
+  return html`<div class="table-wrap"><table class="context">
+    ${data.compare ? html`<thead><tr><th scope="col"></th>${data.contexts.map(context => html`<th scope="col">${context.label}</th>`)}</tr></thead>` : ''}
+    <tbody>${keys.map(key => html`<tr><th scope="row">${key}</th>${data.contexts.map(context => html`<td>${value(context, key)}</td>`)}</tr>`)}</tbody>
+  </table></div>`
+}
+
+function contextSection (data) {
+  const flags = data.flags.map(group => html`<li><span class="flag flag-${group.flag}">${FLAG_LABELS[group.flag] ?? group.flag}</span>
+    ${data.compare ? html`<span class="set">${group.set}</span> ` : ''}${group.meaning}:
+    ${group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
+  const failures = data.failures.map(failure => html`<li>${data.compare ? html`<span class="set">${failure.set}</span> ` : ''}<strong>${failure.phase} ${failure.program}</strong> at ${sizeName(failure.blockSize)}, run ${failure.run}: ${failure.reason}
+    <br><code>${failure.command}</code></li>`)
+  return html`<section id="context">
+    <h2>Context</h2>
+    ${contextTable(data)}
+    <h3>Flagged cells</h3>
+    ${flags.length ? html`<ul class="plain">${flags}</ul>` : html`<p class="note">No cell is flagged noisy, feeder-bound, start-up dominated or failed.</p>`}
+    <h3>Failed runs</h3>
+    ${failures.length ? html`<ul class="plain failures">${failures}</ul>` : html`<p class="note">No run failed.</p>`}
+  </section>`
+}
+
+// ---- the page ----
+
+const STYLE = `
+:root { --ink: #1d2330; --muted: #5b6475; --line: #dfe3ea; --panel: #ffffff; --page: #f4f6f9; --accent: #2f6fde; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--page); color: var(--ink); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header { background: #1d2330; color: #fff; padding: 28px 32px 20px; }
+header h1 { margin: 0 0 6px; font-size: 26px; font-weight: 650; }
+header p { margin: 0; color: #c9d1e0; }
+nav { display: flex; flex-wrap: wrap; gap: 4px 18px; margin-top: 14px; }
+nav a { color: #9ec2ff; text-decoration: none; font-size: 14px; }
+nav a:hover { text-decoration: underline; }
+main { max-width: 1240px; margin: 0 auto; padding: 20px 24px 40px; }
+section { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 20px 24px; margin: 0 0 20px; }
+h2 { margin: 0 0 8px; font-size: 20px; }
+h3 { margin: 18px 0 6px; font-size: 16px; }
+.note { color: var(--muted); font-size: 14px; margin: 4px 0 12px; }
+.why { background: #fff8e6; border-left: 4px solid #e0a800; padding: 8px 12px; margin: 10px 0; }
+.chart { height: 440px; min-width: 0; }
+.chart.small { height: auto; min-height: 320px; }
+.chart.tall { height: 460px; }
+.grid { display: grid; gap: 18px; }
+.grid.two { grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); }
+.grid.three { grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); }
+.toggle { display: inline-flex; align-items: center; gap: 0; margin: 4px 0 10px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.toggle-label { padding: 4px 10px; color: var(--muted); font-size: 13px; background: #f7f8fb; border-right: 1px solid var(--line); }
+.toggle button { font: inherit; font-size: 14px; border: 0; border-right: 1px solid var(--line); background: #fff; color: var(--ink); padding: 5px 14px; cursor: pointer; }
+.toggle button:last-child { border-right: 0; }
+.toggle button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+ul.findings { margin: 6px 0 0; padding-left: 20px; }
+ul.findings li { margin: 6px 0; }
+ul.plain { list-style: none; padding: 0; margin: 6px 0; }
+ul.plain li { margin: 6px 0; }
+.table-wrap { overflow-x: auto; margin: 10px 0; }
+table { border-collapse: collapse; width: 100%; font-size: 14px; }
+caption { text-align: left; font-weight: 600; padding: 4px 0 8px; }
+th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+thead th { background: #f7f8fb; font-weight: 600; border-bottom: 2px solid var(--line); }
+tbody tr:nth-child(even) { background: #fafbfd; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tbody th[scope=row], tbody th[scope=rowgroup] { white-space: nowrap; }
+table.context th[scope=row] { width: 210px; color: var(--muted); font-weight: 500; white-space: normal; }
+table.grouped tbody tr { background: none; }
+tr.group-start > * { border-top: 2px solid var(--line); }
+td.file { color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
+td.failed { color: #a4262c; }
+.mbps { font-weight: 600; }
+.pct { color: var(--muted); margin-left: 6px; }
+.unit { color: var(--muted); font-size: 12px; }
+.set { color: var(--muted); font-weight: 400; font-size: 12px; }
+.flag { display: inline-block; font-size: 11px; line-height: 1.5; padding: 0 6px; margin-left: 6px; border-radius: 9px; background: #eef0f4; color: #444c5c; white-space: nowrap; }
+.flag-noisy { background: #fff1cc; color: #7a5600; }
+.flag-feeder-bound { background: #e3ecff; color: #1f4fa8; }
+.flag-startup-dominated { background: #ece6ff; color: #4b3a99; }
+.flag-failed, .flag-some-runs-failed { background: #fde2e2; color: #a4262c; }
+ul.failures code { font-size: 12px; color: var(--muted); word-break: break-all; }
+footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24px 30px; }
+`
+
+// Runs in the browser: reads the JSON the page carries and draws every chart. It is
+// serialised with toString(), so it may use nothing from this module's scope.
+function drawReport () {
+  const data = JSON.parse(document.getElementById('report-data').textContent)
+  const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+  // Highcharts reads names and labels as markup: escape them so they show as written.
+  const esc = text => String(text).replace(/[&<>"']/g, char => ESCAPES[char])
+  const sizeLabel = bytes => (bytes >= 1048576 ? `${bytes / 1048576}M` : bytes >= 1024 ? `${bytes / 1024}K` : String(bytes))
+  const sizeName = bytes => (bytes >= 1048576 ? `${bytes / 1048576} MiB` : bytes >= 1024 ? `${bytes / 1024} KiB` : `${bytes} B`)
+  const fmt = value => {
+    if (value === null || value === undefined || !Number.isFinite(value)) return '–'
+    const magnitude = Math.abs(value)
+    const text = magnitude >= 100 ? String(Math.round(value)) : magnitude >= 10 ? value.toFixed(1) : magnitude >= 1 ? value.toFixed(2) : magnitude === 0 ? '0' : value.toPrecision(2)
+    return text.includes('.') ? text.replace(/\.?0+$/, '') : text
+  }
+  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e', '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
+  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash']
+  // Highcharts writes point updates back into the arrays it was given: hand it copies
+  // so that the page's data stays as loaded and the toggles can switch back.
+  const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
+  const color = index => palette[((index % palette.length) + palette.length) % palette.length]
+  // A second result set wears a lighter shade of the same colour.
+  const shade = (base, amount) => (amount ? Highcharts.color(base).brighten(amount).get() : base)
+
+  Highcharts.setOptions({
+    accessibility: { enabled: false },
+    chart: { style: { fontFamily: 'inherit' }, spacing: [14, 14, 14, 14] },
+    credits: { enabled: false },
+    title: { style: { fontSize: '15px', fontWeight: '600' } },
+    subtitle: { style: { fontSize: '12px' } },
+    legend: { itemStyle: { fontWeight: '500', fontSize: '12px' } },
+    // Saving a chart must not reach the Highcharts export server: the page works offline.
+    exporting: {
+      fallbackToExportServer: false,
+      sourceWidth: 1000,
+      sourceHeight: 560,
+      buttons: { contextButton: { menuItems: ['downloadPNG', 'downloadSVG', 'separator', 'viewFullscreen'] } }
+    },
+    plotOptions: { series: { animation: false } }
+  })
+
+  // A log-2 axis: Highcharts' logarithmic axis takes tick positions as log10 values,
+  // so every power of two between the smallest and the largest block size is a tick.
+  const sizeAxis = sizes => {
+    const ticks = []
+    for (let size = sizes[0]; size <= sizes[sizes.length - 1]; size *= 2) ticks.push(Math.log10(size))
+    return {
+      type: 'logarithmic',
+      tickPositions: ticks,
+      title: { text: 'block size, bytes (log₂ scale)' },
+      labels: { formatter () { return sizeLabel(Math.round(this.value)) } },
+      gridLineWidth: 1,
+      gridLineColor: '#eef0f4'
+    }
+  }
+
+  const lineTooltip = unit => ({
+    shared: true,
+    formatter () {
+      const rows = this.points.filter(point => point.y !== null)
+        .map(point => `<span style="color:${point.color}">●</span> ${esc(point.series.name)}: <b>${fmt(point.y)}</b> ${unit}`)
+      return `<b>${sizeName(this.x)}</b><br>${rows.join('<br>')}`
+    }
+  })
+
+  const lineSeries = list => list.flatMap(series => [
+    { id: series.id, name: esc(series.name), type: 'line', data: copy(series.data), color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { symbol: 'circle', radius: 4 }, zIndex: 2 },
+    ...(series.band ? [{ id: `${series.id}:band`, name: `${esc(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color: color(series.colorIndex), fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
+  ])
+
+  const lineChart = (id, { title, subtitle, series, yTitle, unit, yType = 'linear', yMin = 0, plotLines }) => Highcharts.chart(id, {
+    chart: { type: 'line' },
+    title: { text: esc(title) },
+    subtitle: { text: esc(subtitle ?? '') },
+    xAxis: sizeAxis(data.sizes),
+    yAxis: { type: yType, min: yType === 'logarithmic' ? undefined : yMin, title: { text: esc(yTitle) }, plotLines },
+    tooltip: lineTooltip(unit),
+    legend: { enabled: true },
+    series: lineSeries(series)
+  })
+
+  const setPressed = (group, button) => {
+    for (const other of group.querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button))
+  }
+
+  // 1. Throughput, with the steady-state / end-to-end toggle.
+  const throughputTitles = {
+    steady: { title: 'Steady-state throughput (start-up removed)', y: 'MB/s, higher is better' },
+    raw: { title: 'End-to-end throughput (start-up included)', y: 'MB/s, higher is better' }
+  }
+  const throughput = lineChart('chart-throughput', {
+    title: throughputTitles.steady.title,
+    subtitle: 'best of each cell, band: slowest to fastest run',
+    series: data.throughput.steady,
+    yTitle: throughputTitles.steady.y,
+    unit: 'MB/s'
+  })
+  const modeGroup = document.getElementById('throughput-mode')
+  modeGroup.addEventListener('click', event => {
+    const button = event.target.closest('button[data-mode]')
+    if (!button) return
+    const mode = button.dataset.mode
+    for (const series of data.throughput[mode]) {
+      throughput.get(series.id).setData(copy(series.data), false)
+      throughput.get(`${series.id}:band`)?.setData(copy(series.band), false)
+    }
+    throughput.setTitle({ text: esc(throughputTitles[mode].title) }, undefined, false)
+    throughput.redraw()
+    setPressed(modeGroup, button)
+    document.body.dataset.throughputMode = mode
+  })
+
+  // 2. Time taken.
+  lineChart('chart-time', { title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: data.time, yTitle: 'ms, lower is better', unit: 'ms' })
+
+  // 3. Cost per read and the overhead over C.
+  if (document.getElementById('chart-cost')) {
+    lineChart('chart-cost', { title: 'Cost per read', subtitle: '(best wall time − start-up) ÷ reads', series: data.cost.perRead, yTitle: 'ns per read (log scale), lower is better', unit: 'ns', yType: 'logarithmic' })
+  }
+  if (document.getElementById('chart-overhead')) {
+    lineChart('chart-overhead', {
+      title: 'Overhead over C per read',
+      subtitle: 'cost per read minus C\'s at the same block size',
+      series: data.cost.overhead,
+      yTitle: 'ns more than C per read',
+      unit: 'ns',
+      yMin: null,
+      plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }]
+    })
+  }
+
+  // 4. Syscall profiles at the chosen block size.
+  const countTooltip = unit => ({
+    formatter () {
+      return `<b>${this.x}</b><br><span style="color:${this.color}">●</span> ${esc(this.series.name)}: <b>${fmt(this.y)}</b> ${unit}` +
+        (this.total !== undefined ? `<br>total: ${fmt(this.total)}` : '')
+    }
+  })
+  // One colour per syscall name across both charts and every block size.
+  const syscallColors = new Map()
+  for (const size of [...(data.syscalls.sizes ?? [])].reverse()) {
+    for (const mode of ['main', 'all']) {
+      for (const series of data.syscalls.bySize[size][mode]) {
+        if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
+      }
+    }
+  }
+  const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: esc(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
+  const syscallCharts = []
+  if (data.syscalls.available) {
+    for (const [mode, title] of [['main', 'Main thread'], ['all', 'All threads (strace -f)']]) {
+      const profile = data.syscalls.bySize[data.syscalls.defaultSize]
+      syscallCharts.push({
+        mode,
+        chart: Highcharts.chart(`chart-syscalls-${mode}`, {
+          title: { text: esc(`${title} at ${sizeName(data.syscalls.defaultSize)}`) },
+          xAxis: { categories: profile.categories.map(esc) },
+          chart: { type: 'bar', spacingRight: 28 },
+          yAxis: { min: 0, title: { text: 'syscalls in the strace run' }, reversedStacks: false, labels: { overflow: 'allow' } },
+          legend: { enabled: true },
+          plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+          tooltip: countTooltip('calls'),
+          series: syscallSeries(profile[mode])
+        }),
+        title
+      })
+    }
+  }
+  const showSyscalls = size => {
+    const profile = data.syscalls.bySize[size]
+    for (const { mode, chart, title } of syscallCharts) {
+      chart.update({
+        title: { text: esc(`${title} at ${sizeName(size)}`) },
+        xAxis: { categories: profile.categories.map(esc) },
+        series: syscallSeries(profile[mode])
+      }, true, true)
+    }
+  }
+
+  // 5. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
+  const categories = data.resources.categories.map(esc)
+  const barHeight = Math.max(320, 150 + categories.length * (data.resources.startup.length > 1 ? 44 : 30))
+  Highcharts.chart('chart-memory', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: 'Max RSS' },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'MiB' } },
+    tooltip: { formatter () { return `<b>${this.x}</b><br>${esc(this.series.name)}: <b>${fmt(this.y)}</b> MiB` } },
+    series: data.resources.memory.map((series, i) => ({ name: esc(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
+  })
+  const cpuSeries = size => data.resources.cpu.bySize[size].map(series => ({
+    id: `cpu:${series.setIndex}:${series.kind}`, name: esc(series.name), stack: esc(series.stack), data: copy(series.data), color: shade(series.kind === 'user' ? '#19a979' : '#e8743b', series.setIndex * 0.3)
+  }))
+  const cpu = Highcharts.chart('chart-cpu', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: esc(`CPU time at ${sizeName(data.resources.cpu.defaultSize)}`) },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'seconds (median run)' }, reversedStacks: false },
+    plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+    tooltip: countTooltip('s'),
+    series: cpuSeries(data.resources.cpu.defaultSize)
+  })
+  Highcharts.chart('chart-startup', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: 'Start-up on empty input' },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'ms, lower is better' } },
+    plotOptions: { bar: { grouping: true } },
+    tooltip: { formatter () { return `<b>${this.x}</b><br>${esc(this.series.name)}: <b>${fmt(this.y)}</b> ms` } },
+    series: data.resources.startup.flatMap((series, i) => [
+      { id: `startup:${i}`, name: esc(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
+      { name: `${esc(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
+    ])
+  })
+
+  // 6. GC: heap over time from a trace.
+  if (document.getElementById('chart-gc-heap')) {
+    Highcharts.chart('chart-gc-heap', {
+      chart: { type: 'line' },
+      title: { text: 'Heap used during the GC trace' },
+      xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
+      yAxis: { min: 0, title: { text: 'MB used' } },
+      tooltip: { formatter () { return `<b>${esc(this.series.name)}</b><br>${fmt(this.x)} ms: ${fmt(this.y)} MB` } },
+      series: data.gc.timeline.map(series => ({ name: esc(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
+    })
+  }
+
+  // The block-size buttons of the syscall and CPU sections.
+  for (const group of document.querySelectorAll('[data-size-group]')) {
+    group.addEventListener('click', event => {
+      const button = event.target.closest('button[data-size]')
+      if (!button) return
+      const size = Number(button.dataset.size)
+      setPressed(group, button)
+      if (group.dataset.sizeGroup === 'syscalls') {
+        showSyscalls(size)
+        for (const panel of document.querySelectorAll('[data-size-panel="syscalls"]')) panel.hidden = Number(panel.dataset.size) !== size
+      } else {
+        cpu.update({ title: { text: esc(`CPU time at ${sizeName(size)}`) }, series: cpuSeries(size) }, true, true)
+      }
+    })
+  }
+  document.body.dataset.chartsReady = 'true'
+}
+
+function renderHtml (data, assets) {
+  const { version, scripts } = assets.highcharts
+  // A literal "</script" inside the library would end the element early.
+  const library = scripts.map(script => `/* highcharts/${script.name} ${version} */\n${script.text.replace(/<\/script/gi, '<\\/script')}`).join('\n;\n')
+  // The charts need only their series; the tables are already in the markup.
+  const pageData = {
+    sizes: data.sizes,
+    throughput: data.throughput,
+    time: data.time,
+    cost: { perRead: data.cost.perRead, overhead: data.cost.overhead },
+    syscalls: data.syscalls,
+    resources: data.resources,
+    gc: { timeline: data.gc.timeline }
+  }
+  const subtitle = data.compare
+    ? `${data.sets.length} result sets compared: ${data.sets.join(', ')}`
+    : `${data.programs.length} programs × ${data.sizes.length} block sizes, best of ${data.contexts[0].options.runs ?? '?'} runs, feeder ${data.contexts[0].options.feeder ?? '?'}, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:">
+<title>${data.title}</title>
+<style>${new Markup(STYLE)}</style>
+</head>
+<body>
+<header>
+  <h1>${data.title}</h1>
+  <p>${subtitle}</p>
+  <nav aria-label="sections">
+    <a href="#findings">Findings</a><a href="#throughput">Throughput</a><a href="#time">Time</a><a href="#cost">Cost per read</a>
+    <a href="#syscalls">Syscalls</a><a href="#resources">Memory, CPU, start-up</a><a href="#gc">GC</a><a href="#summary">Summary</a><a href="#context">Context</a>
+  </nav>
+</header>
+<main>
+${findingsSection(data)}
+${throughputSection(data)}
+${timeSection(data)}
+${costSection(data)}
+${syscallSection(data)}
+${resourceSection(data)}
+${gcSection(data)}
+${summarySection(data)}
+${contextSection(data)}
+</main>
+<footer>Written by analyse.js from ${data.contexts.map(context => context.dir ?? context.label).join(', ')}. Charts: Highcharts ${version}, inlined; use a chart's menu to save it as PNG or SVG.</footer>
+<script type="application/json" id="report-data">${new Markup(jsonForScript(pageData))}</script>
+<script>${new Markup(library)}</script>
+<script>(${new Markup(drawReport.toString())})()</script>
+</body>
+</html>
+`
+  return page.text
+}
+
+module.exports = { renderHtml, html, Markup }

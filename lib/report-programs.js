@@ -1,0 +1,30 @@
+'use strict'
+// What the report needs to know about a program beyond its results: its runtime and
+// whether it honours the block size. The results record only program names, so this
+// comes from the lab's table of programs; a name the table does not know (a run from
+// an older or newer lab) is still reported, just without a runtime.
+const { findProgram, runtimes } = require('../wc/programs')
+
+// The yardstick every cell is compared with (lib/summary.js compareWithC).
+const BASELINE = 'c'
+
+function programInfo (name, context) {
+  const program = findProgram(name)
+  const runtimeName = program?.runtime ?? null
+  const runtimeLabel = runtimeName ? (context?.runtimes?.[runtimeName]?.label ?? runtimes[runtimeName]?.label ?? runtimeName) : null
+  return {
+    name,
+    runtime: runtimeName,
+    runtimeLabel,
+    honoursBlockSize: program ? program.honoursBlockSize : null,
+    javascript: runtimeName !== null && !['native', 'coreutils'].includes(runtimeName),
+    note: program?.note ?? null
+  }
+}
+
+// Programs in the order bench.js measured them, which is the table's order.
+function programsOf (set) {
+  return [...new Set(set.results.cells.map(cell => cell.program))]
+}
+
+module.exports = { BASELINE, programInfo, programsOf }

@@ -1,0 +1,101 @@
+'use strict'
+// The report's plain-text forms: results.md (the summary table, the findings and the
+// context, for a README or an issue) and results.csv (one row per cell, for a
+// spreadsheet). Both render the data lib/report-data.js shaped.
+const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
+
+// The terminal summary's markers (bench.js printSummary), plus the two it leaves out.
+const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'startup-dominated': '°', 'some-runs-failed': '?' }
+
+function markdownTable (header, rows, align) {
+  const line = cells => `| ${cells.join(' | ')} |`
+  return [line(header), line(align.map(a => (a === 'r' ? '--:' : ':--'))), ...rows.map(line)].join('\n')
+}
+
+function summaryCell (cell) {
+  if (!cell) return ''
+  if (cell.flags.includes('failed')) return 'FAILED'
+  const value = cell.steadyMBps ?? cell.rawMBps
+  const marks = cell.flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
+  const percent = cell.vsC !== null ? ` (${formatPercent(cell.vsC)})` : ''
+  return `${formatNumber(value)}${cell.steadyMBps === null ? ' raw' : ''}${percent}${marks}`
+}
+
+function renderMarkdown (data) {
+  const out = [`# ${md(data.title)}`, '']
+  out.push('## Findings', '')
+  for (const finding of data.findings) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
+  if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
+  out.push('')
+  out.push('## Steady-state throughput', '')
+  out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
+    `Marks: ${Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')}; "raw" where no steady-state figure exists.`, '')
+  for (const summary of data.summaries) {
+    if (data.compare) out.push(`### ${md(summary.set)}`, '')
+    out.push(markdownTable(
+      ['program', ...summary.sizes.map(sizeName)],
+      summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => summaryCell(row.cells[size]))]),
+      ['l', ...summary.sizes.map(() => 'r')]
+    ), '')
+  }
+  if (data.comparison) {
+    out.push('## Side by side', '')
+    out.push(markdownTable(
+      ['program', 'block size', ...data.comparison.sets.map(set => `${md(set)} MB/s`), ...data.comparison.sets.slice(1).map(set => `${md(set)} / ${md(data.comparison.sets[0])}`)],
+      data.comparison.rows.map(row => [md(row.program), sizeName(row.blockSize),
+        ...row.values.map(value => (value ? formatNumber(value.steadyMBps) : '')),
+        ...row.ratios.slice(1).map(ratio => (ratio === null ? '' : formatRatio(ratio)))]),
+      ['l', 'r', ...data.comparison.sets.map(() => 'r'), ...data.comparison.sets.slice(1).map(() => 'r')]
+    ), '')
+  }
+  if (data.flags.length) {
+    out.push('## Flagged cells', '')
+    for (const group of data.flags) {
+      const where = group.cells.map(cell => `${md(cell.program)} at ${sizeName(cell.blockSize)}${cell.detail ? ` (${md(cell.detail)})` : ''}`).join(', ')
+      out.push(`- ${data.compare ? `${md(group.set)}: ` : ''}**${md(group.flag)}** (${md(group.meaning)}): ${where}`)
+    }
+    out.push('')
+  }
+  if (data.failures.length) {
+    out.push('## Failed runs', '')
+    for (const failure of data.failures) {
+      out.push(`- ${data.compare ? `${md(failure.set)}: ` : ''}${md(failure.phase)} ${md(failure.program)} at ${sizeName(failure.blockSize)}, run ${failure.run}: ${md(failure.reason)}`)
+    }
+    out.push('')
+  }
+  out.push('## Context', '')
+  for (const context of data.contexts) {
+    if (data.compare) out.push(`### ${md(context.label)}`, '')
+    out.push(markdownTable(['', ''], context.rows.map(([key, value]) => [md(key), md(value)]), ['l', 'l']), '')
+  }
+  return out.join('\n')
+}
+
+const CSV_COLUMNS = [
+  ['runId', row => row.runId],
+  ['program', row => row.program],
+  ['blockSize', row => row.blockSize],
+  ['bytes', row => row.bytes],
+  ['runs', row => row.runs],
+  ['bestWallNs', row => row.bestWallNs],
+  ['bestMBps', row => round(row.bestMBps, 3)],
+  ['steadyMBps', row => round(row.steadyMBps, 3)],
+  ['medianWallNs', row => row.medianWallNs],
+  ['cv', row => round(row.cv, 4)],
+  ['costPerReadNs', row => round(row.costPerReadNs, 2)],
+  ['vsC', row => round(row.vsC, 4)],
+  ['vsCRaw', row => round(row.vsCRaw, 4)],
+  ['flags', row => row.flags.join(';')]
+]
+
+function round (value, digits) {
+  return value === null || value === undefined ? null : Number(value.toFixed(digits))
+}
+
+function renderCsv (data) {
+  const lines = [CSV_COLUMNS.map(([name]) => name).join(',')]
+  for (const row of data.cells) lines.push(CSV_COLUMNS.map(([, pick]) => csvField(pick(row))).join(','))
+  return lines.join('\r\n') + '\r\n'
+}
+
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS }

@@ -1,0 +1,316 @@
+'use strict'
+// The report's data shaping and findings, checked against the committed fixture
+// (test/fixtures/results/sample: c, coreutils, just-sync, node-stream, bun-ffi and
+// deno-sync at 256 B, 4 KiB and 64 KiB, 2 runs of 64 MiB; sample-nostrace: the same
+// without the strace pass). Expected numbers are worked out by hand from the
+// fixture's JSON; each comment names the fields they come from.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const path = require('node:path')
+
+const { loadResultSet } = require('../analyse')
+const { shapeReport, labelSets, sawtooth, BASELINE } = require('../lib/report-data')
+const findings = require('../lib/findings')
+const { sizeLabel, sizeName, formatNumber, formatPercent, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../lib/report-format')
+
+const FIXTURES = path.join(__dirname, 'fixtures', 'results')
+const sample = () => loadResultSet(path.join(FIXTURES, 'sample'))
+const noStrace = () => loadResultSet(path.join(FIXTURES, 'sample-nostrace'))
+const PROGRAMS = ['c', 'coreutils', 'just-sync', 'node-stream', 'bun-ffi', 'deno-sync']
+const MiB = 1 << 20
+
+const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-6 * Math.max(1, Math.abs(expected)), `${message ?? ''} ${actual} ≠ ${expected}`)
+
+test('block sizes read as the study wrote them', () => {
+  assert.deepEqual([256, 1024, 4096, 65536, 1 << 20].map(sizeLabel), ['256', '1K', '4K', '64K', '1M'])
+  assert.deepEqual([256, 4096, 65536].map(sizeName), ['256 B', '4 KiB', '64 KiB'])
+  assert.equal(formatNumber(2869.0227), '2869')
+  assert.equal(formatNumber(79.6023), '79.6')
+  assert.equal(formatNumber(1.206954), '1.21')
+  assert.equal(formatNumber(null), '–')
+  assert.equal(formatPercent(0.8469), '85%')
+  assert.equal(formatRatio(14.45), '14×')
+  assert.equal(formatRatio(1.1139), '1.11×')
+})
+
+test('escaping: HTML, script-embedded JSON, Markdown and CSV', () => {
+  const evil = '<script>alert("x")</script> & \'q\''
+  assert.equal(escapeHtml(evil), '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;')
+  const json = jsonForScript({ name: evil, line: 'a\u2028b' })
+  assert.ok(!json.includes('<') && !json.includes('>'), json)
+  assert.deepEqual(JSON.parse(json), { name: evil, line: 'a\u2028b' })
+  assert.equal(escapeMarkdown('a|b <i>'), 'a\\|b &lt;i&gt;')
+  assert.equal(csvField('a,"b"'), '"a,""b"""')
+  assert.equal(csvField('=SUM(A1)'), "'=SUM(A1)")
+  assert.equal(csvField(-17.5), '-17.5')
+  assert.equal(csvField(null), '')
+})
+
+test('one set: programs, sizes and series names come from the results', () => {
+  const data = shapeReport([sample()])
+  assert.equal(data.compare, false)
+  assert.equal(data.title, 'syscall-lab: sample')
+  assert.deepEqual(data.sets, ['sample'])
+  assert.deepEqual(data.sizes, [256, 4096, 65536])
+  assert.deepEqual(data.programs.map(program => program.name), PROGRAMS)
+  assert.deepEqual(data.throughput.steady.map(series => series.name), PROGRAMS)
+  assert.deepEqual(data.throughput.raw.map(series => series.id), data.throughput.steady.map(series => series.id))
+  const nodeStream = data.programs.find(program => program.name === 'node-stream')
+  assert.deepEqual([nodeStream.runtime, nodeStream.runtimeLabel, nodeStream.honoursBlockSize, nodeStream.javascript], ['node', 'Node.js', false, true])
+  const c = data.programs.find(program => program.name === 'c')
+  assert.deepEqual([c.runtime, c.honoursBlockSize, c.javascript], ['native', true, false])
+})
+
+test('throughput: steady state and end-to-end, best of N with a min–max band', () => {
+  const data = shapeReport([sample()])
+  const c = data.throughput.steady.find(series => series.program === 'c')
+  // c @ 256: 64 MiB (bytes 67108864) in best.wallNs 113797885 less startup.c.medianNs 1206954.
+  const steady256 = 67108864 / 1e6 / ((113797885 - 1206954) / 1e9)
+  close(c.data[0][1], steady256)
+  assert.equal(Math.round(steady256), 596)
+  // The band: the same for the slowest run (wallNs.max 119180104).
+  close(c.band[0][1], 67108864 / 1e6 / ((119180104 - 1206954) / 1e9))
+  close(c.band[0][2], steady256)
+  assert.deepEqual(c.data.map(([size]) => size), [256, 4096, 65536])
+
+  const raw = data.throughput.raw.find(series => series.program === 'c')
+  // End-to-end: bytes / best.wallNs, start-up left in.
+  close(raw.data[0][1], 67108864 / 1e6 / (113797885 / 1e9))
+  close(raw.band[0][1], 67108864 / 1e6 / (119180104 / 1e9))
+  assert.ok(raw.data[0][1] < c.data[0][1], 'taking start-up out raises throughput')
+})
+
+test('time taken: the best wall time in ms, band from fastest to slowest', () => {
+  const data = shapeReport([sample()])
+  const justSync = data.time.find(series => series.program === 'just-sync')
+  // just-sync wallNs: 256 → min 163088423, max 202165200.
+  assert.deepEqual(justSync.data[0], [256, 163.088423])
+  assert.deepEqual(justSync.band[0], [256, 163.088423, 202.1652])
+})
+
+test('cost per read only for programs that honour the block size; overhead over C without C', () => {
+  const data = shapeReport([sample()])
+  assert.deepEqual(data.cost.perRead.map(series => series.program), ['c', 'just-sync', 'bun-ffi', 'deno-sync'])
+  assert.deepEqual(data.cost.overhead.map(series => series.program), ['just-sync', 'bun-ffi', 'deno-sync'])
+  assert.deepEqual(data.cost.left.map(entry => entry.program), ['coreutils', 'node-stream'])
+  assert.match(data.cost.left[0].reason, /own chunk size/)
+  const c = data.cost.perRead.find(series => series.program === 'c')
+  const justSync = data.cost.perRead.find(series => series.program === 'just-sync')
+  // (best.wallNs − startup median) / reads: c (113797885 − 1206954) / 262144, just-sync (163088423 − 30145840) / 262144.
+  close(c.data[0][1], (113797885 - 1206954) / 262144)
+  close(justSync.data[0][1], (163088423 - 30145840) / 262144)
+  const overhead = data.cost.overhead.find(series => series.program === 'just-sync')
+  close(overhead.data[0][1], (163088423 - 30145840) / 262144 - (113797885 - 1206954) / 262144)
+  assert.equal(overhead.band, null)
+})
+
+test('syscalls: stacked counts per program at each block size, main thread and all threads', () => {
+  const data = shapeReport([sample()])
+  assert.equal(data.syscalls.available, true)
+  assert.deepEqual(data.syscalls.sizes, [256, 4096, 65536])
+  assert.equal(data.syscalls.defaultSize, 65536)
+  const profile = data.syscalls.bySize[65536]
+  assert.deepEqual(profile.categories, PROGRAMS)
+  assert.deepEqual(profile.bytes, [2 * MiB])
+  // The 8 most-called syscalls over all programs' main threads at 64 KiB, then the rest.
+  assert.deepEqual(profile.main.map(series => series.name), ['read', 'mmap', 'openat', 'mprotect', 'close', 'munmap', 'madvise', 'newfstatat', 'other'])
+  // strace/c-65536-main.txt: read 34, mmap 8, openat 2, mprotect 3, close 2, munmap 1, newfstatat 3 of 67 calls.
+  assert.deepEqual(profile.main.map(series => series.data[0]), [34, 8, 2, 3, 2, 1, 0, 3, 67 - 53])
+  // Each stack adds up to the program's total.
+  for (const [i, program] of PROGRAMS.entries()) {
+    const row = profile.table.find(entry => entry.program === program)
+    assert.equal(profile.main.reduce((sum, series) => sum + series.data[i], 0), row.totalMain, program)
+    assert.equal(profile.all.reduce((sum, series) => sum + series.data[i], 0), row.totalAll, program)
+  }
+  const deno = profile.table.find(entry => entry.program === 'deno-sync')
+  assert.equal(deno.threads, 6)
+  assert.equal(deno.totalAll, 968)
+  assert.equal(deno.perMiBAll, 968 / 2)
+  assert.deepEqual(deno.topAll[0], { name: 'fcntl', calls: 118 })
+})
+
+test('a set without strace says why instead of drawing', () => {
+  const data = shapeReport([noStrace()])
+  assert.equal(data.syscalls.available, false)
+  assert.deepEqual(data.syscalls.notes, [{ set: 'sample-nostrace', reason: 'strace did not run: skipped with --no-strace' }])
+  assert.equal(findings.threadsStarted(labelSets([noStrace()])[0]), null)
+})
+
+test('memory, CPU and start-up per program', () => {
+  const data = shapeReport([sample()])
+  const { resources } = data
+  assert.deepEqual(resources.categories, PROGRAMS)
+  const [reading, empty] = resources.memory
+  // node-stream reader.maxRssKb over its cells: 77604, 78260, 77180 → 78260 KiB; start-up 42252 KiB.
+  assert.equal(reading.data[3], 78260 / 1024)
+  assert.equal(empty.data[3], 42252 / 1024)
+  // c @ 64 KiB: reader.userUs 0, sysUs 19438.
+  const cpu = resources.cpu.bySize[65536]
+  assert.deepEqual(cpu.map(series => series.kind), ['user', 'sys'])
+  assert.equal(cpu[0].data[0], 0)
+  assert.equal(cpu[1].data[0], 0.019438)
+  // startup.c: medianNs 1206954, minNs 1196158, maxNs 1217750.
+  assert.equal(resources.startup[0].data[0], 1.206954)
+  assert.deepEqual(resources.startup[0].range[0], [1.196158, 1.21775])
+})
+
+test('GC: a row per traced cell, why for the rest, a heap timeline from the busiest trace', () => {
+  const data = shapeReport([sample()])
+  const { gc } = data
+  assert.deepEqual([...new Set(gc.rows.map(row => row.program))], ['just-sync', 'node-stream', 'deno-sync'])
+  assert.equal(gc.rows.length, 9)
+  assert.deepEqual(gc.unavailable.map(entry => entry.program), ['c', 'coreutils', 'bun-ffi'])
+  assert.match(gc.unavailable.find(entry => entry.program === 'bun-ffi').reason, /JavaScriptCore/)
+  const nodeStream = gc.rows.find(row => row.program === 'node-stream' && row.blockSize === 65536)
+  assert.deepEqual(nodeStream.byKind, [{ kind: 'Scavenge', count: 2, totalPauseMs: 1.07, maxPauseMs: 0.63 }])
+  // Every node-stream trace has 2 collections: the tie goes to the largest block size.
+  assert.equal(gc.timeline.length, 1)
+  assert.equal(gc.timeline[0].name, 'node-stream @ 64K')
+  // gc.json timeline [[41, 4.1, 3.3], [63, 4.1, 3.4]].
+  assert.deepEqual(gc.timeline[0].data, [[41, 4.1], [41, 3.3], [63, 4.1], [63, 3.4]])
+  assert.deepEqual(sawtooth([]), [])
+})
+
+test('summary, flags and CSV rows', () => {
+  const data = shapeReport([sample()])
+  const [summary] = data.summaries
+  const justSync = summary.rows.find(row => row.program === 'just-sync')
+  // vsC.steadyThroughput = 2841.58 / 1611.59 at 64 KiB.
+  close(justSync.cells[65536].vsC, 2841.5796147360857 / 1611.5927907006233)
+  assert.deepEqual(justSync.cells[65536].flags, ['startup-dominated', 'noisy'])
+  const noisy = data.flags.find(group => group.flag === 'noisy')
+  assert.deepEqual(noisy.cells.map(cell => `${cell.program}@${cell.blockSize}`), ['coreutils@4096', 'just-sync@256', 'just-sync@65536', 'bun-ffi@65536'])
+  assert.match(noisy.cells[0].detail, /^CV \d+%$/)
+  assert.equal(data.cells.length, 18)
+  assert.deepEqual(data.cells.slice(0, 3).map(row => [row.program, row.blockSize]), [['c', 256], ['c', 4096], ['c', 65536]])
+  assert.equal(data.failures.length, 0)
+})
+
+test('context: machine, kernel, versions, feeder, bytes, runs, date', () => {
+  const [context] = shapeReport([sample()]).contexts
+  const rows = Object.fromEntries(context.rows)
+  assert.equal(rows.run, 'sample')
+  assert.equal(rows.date, '2026-11-22T14:22:56.573Z')
+  assert.match(rows.kernel, /^Linux 6\./)
+  assert.equal(rows['Node.js'], 'v20.20.2')
+  assert.equal(rows.Bun, '1.4.5')
+  assert.match(rows.Deno, /^deno 2\.9\.6/)
+  assert.match(rows.feeder, /^fixed: dd writes 64 KiB blocks/)
+  assert.equal(rows['bytes per run'], '64 MiB')
+  assert.equal(rows['runs per cell'], '2 (after 1 warm-up)')
+})
+
+test('two sets side by side: series per program and run, a comparison table', () => {
+  const data = shapeReport([sample(), noStrace()])
+  assert.equal(data.compare, true)
+  assert.equal(data.title, 'syscall-lab: sample vs sample-nostrace')
+  assert.equal(data.throughput.steady.length, 12)
+  assert.deepEqual(data.throughput.steady.slice(0, 2).map(series => series.name), ['c (sample)', 'coreutils (sample)'])
+  assert.equal(data.throughput.steady[6].name, 'c (sample-nostrace)')
+  assert.equal(data.syscalls.available, true)
+  assert.deepEqual(data.syscalls.bySize[65536].categories, PROGRAMS.map(program => `${program} (sample)`))
+  assert.deepEqual(data.syscalls.notes.map(note => note.set), ['sample-nostrace'])
+  const row = data.comparison.rows.find(r => r.program === 'c' && r.blockSize === 65536)
+  // c @ 64 KiB steady: 1611.59 MB/s in sample; 3032 in sample-nostrace.
+  close(row.ratios[1], row.values[1].steadyMBps / 1611.5927907006233)
+  assert.equal(row.ratios[0], 1)
+})
+
+test('two sets with the same run-id get distinct labels', () => {
+  const labels = labelSets([sample(), sample()]).map(set => set.label)
+  assert.deepEqual(labels, ['sample', 'sample #2'])
+})
+
+test('findings: relative steady-state throughput vs C at the smallest and largest block size', () => {
+  const [set] = labelSets([sample()])
+  // 256 B: coreutils 1796.96/596.04 = 301%, node-stream 1044.93/596.04 = 175%, just-sync 504.80/596.04 = 85%,
+  // bun-ffi 502.85/596.04 = 84%, deno-sync 383.83/596.04 = 64%.
+  assert.equal(findings.throughputVsC(set, 256),
+    'At 256 B, coreutils reads at 301% of C\'s steady-state throughput (596 MB/s), node-stream at 175%, just-sync at 85%, bun-ffi at 84% and deno-sync at 64% ' +
+    '(coreutils and node-stream read in chunks of their own size, not 256 B).')
+  // 64 KiB: bun-ffi 2869.02/1611.59 = 178%, just-sync 2841.58/1611.59 = 176%.
+  assert.match(findings.throughputVsC(set, 65536), /^At 64 KiB, bun-ffi reads at 178% of C's steady-state throughput \(1612 MB\/s\), just-sync at 176%, /)
+})
+
+test('findings: the fastest JavaScript reader, cost per read, threads, syscalls per MiB', () => {
+  const [set] = labelSets([sample()])
+  assert.equal(findings.fastestJavaScript(set),
+    'The fastest JavaScript reader at 256 B is node-stream (Node.js, reading in chunks of its own size): 1045 MB/s steady-state, 175% of C; ' +
+    'at 64 KiB it is bun-ffi (Bun): 2869 MB/s steady-state, 178% of C.')
+  // Overheads at 256 B: deno-sync 237.47, bun-ffi 79.60, just-sync 77.64 ns over C's 429.50 ns.
+  assert.equal(findings.costPerRead(set),
+    'At 256 B, with start-up taken out, a read costs C 430 ns; deno-sync 237 ns more, bun-ffi 79.6 ns more and just-sync 77.6 ns more.')
+  // syscalls.json allThreads.threadsStarted: node-stream 6, deno-sync 5, bun-ffi 2 (at 256 B and 4 KiB), just-sync 1.
+  assert.equal(findings.threadsStarted(set),
+    'Threads started besides the main thread, counted by strace -f (the most at any block size): Node.js 6 (node-stream), Deno 5 (deno-sync), Bun 2 (bun-ffi), ' +
+    'just(js)-compatible V8 host 1 (just-sync), C (gcc -O3) 0 (c) and GNU coreutils 0 (coreutils).')
+  // 64 KiB, all threads over 2 MiB: c 67 calls → 33.5/MiB; deno-sync 968 → 484 (14×); node-stream 795 → 397.5 (11.9×).
+  assert.match(findings.syscallsPerMiB(set, 65536), /C makes 33\.5 syscalls per MiB; relative to that, deno-sync 14× \(484\), node-stream 12× \(398\), /)
+})
+
+test('findings: GC pauses, start-up, data quality', () => {
+  const [set] = labelSets([sample()])
+  assert.equal(findings.gcPauses(set),
+    'In the GC pass (the run with the most collections for each program), node-stream collected 2 times at 64 KiB (Scavenge ×2), pausing 1.07 ms in all and 0.63 ms at most; ' +
+    'just-sync and deno-sync never collected; bun-ffi has no GC trace (Bun runs JavaScriptCore, which has no --trace-gc).')
+  // startup medianNs: c 1206954 … node-stream 64204384.5; 64204384.5 / 1206954 = 53.2.
+  assert.equal(findings.startupTimes(set),
+    'Start-up on empty input (median of 2 runs): c 1.21 ms, coreutils 1.29 ms, bun-ffi 7.09 ms, deno-sync 15.8 ms, just-sync 30.1 ms and node-stream 64.2 ms; ' +
+    'node-stream takes 53× as long as C to start.')
+  assert.equal(findings.dataQuality(set),
+    'Of 18 cells, 4 are noisy (coreutils at 4 KiB, just-sync at 256 B, just-sync at 64 KiB and bun-ffi at 64 KiB) and 1 is start-up dominated (just-sync at 64 KiB).')
+})
+
+test('findings: absent data leaves its finding out', () => {
+  const [set] = labelSets([sample()])
+  const withoutC = { ...set, results: { ...set.results, cells: set.results.cells.filter(cell => cell.program !== BASELINE), startup: { ...set.results.startup, c: undefined } } }
+  delete withoutC.results.startup.c
+  assert.equal(findings.throughputVsC(withoutC, 256), null)
+  assert.equal(findings.costPerRead(withoutC), null)
+  const noGc = { ...set, gc: null }
+  assert.equal(findings.gcPauses(noGc), null)
+  const all = findings.findings([withoutC]).map(finding => finding.text)
+  assert.ok(all.every(text => !text.includes('of C\'s steady-state')), 'no C, no comparison with C')
+  assert.ok(all.some(text => text.startsWith('The fastest JavaScript reader')), 'findings that need no C remain')
+})
+
+test('findings: every sentence of the report, and a comparison between two sets', () => {
+  const data = shapeReport([sample(), noStrace()])
+  const texts = data.findings.map(finding => finding.text)
+  assert.equal(data.findings.filter(finding => finding.set === 'sample').length, 10)
+  // sample-nostrace has no strace pass: no threads or syscalls-per-MiB findings.
+  assert.equal(data.findings.filter(finding => finding.set === 'sample-nostrace').length, 7)
+  const comparison = data.findings.find(finding => finding.set === null).text
+  assert.match(comparison, /^At 64 KiB, steady-state throughput in sample-nostrace against sample: c 3032 vs 1612 MB\/s \(1\.88×\)/)
+  assert.ok(texts.every(text => /\d/.test(text)), 'every finding quotes a number')
+})
+
+// A cell whose every run failed, as lib/summary.js derives it from all.jsonl.
+function withFailedCell (set, program, blockSize) {
+  const { summariseResults } = require('../lib/summary')
+  const fs = require('node:fs')
+  const records = fs.readFileSync(path.join(set.dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line))
+  for (const record of records) {
+    if (record.phase === 'timing' && record.program === program && record.blockSize === blockSize) {
+      record.ok = false
+      record.failure = 'reader exited 1: boom'
+    }
+  }
+  return { ...set, results: summariseResults(records, set.context) }
+}
+
+test('a failed cell: a gap in the lines, a flag, the failures and a finding', () => {
+  const set = withFailedCell(sample(), 'deno-sync', 4096)
+  const data = shapeReport([set])
+  const deno = data.throughput.steady.find(series => series.program === 'deno-sync')
+  assert.deepEqual(deno.data.map(([size, y]) => [size, y === null]), [[256, false], [4096, true], [65536, false]])
+  assert.deepEqual(deno.band.map(([size]) => size), [256, 65536])
+  assert.equal(data.time.find(series => series.program === 'deno-sync').data[1][1], null)
+  assert.deepEqual(data.summaries[0].rows.find(row => row.program === 'deno-sync').cells[4096].flags, ['failed'])
+  assert.deepEqual(data.flags.find(group => group.flag === 'failed').cells, [{ program: 'deno-sync', blockSize: 4096, detail: null }])
+  // Two timed runs per cell, both failed.
+  assert.equal(data.failures.length, 2)
+  assert.deepEqual([data.failures[0].program, data.failures[0].blockSize, data.failures[0].reason], ['deno-sync', 4096, 'reader exited 1: boom'])
+  assert.match(findings.dataQuality(labelSets([set])[0]), /^Of 18 cells, 1 is failed outright \(deno-sync at 4 KiB\), .*; 2 runs failed and are left out of the figures\.$/)
+  assert.equal(data.cells.find(row => row.program === 'deno-sync' && row.blockSize === 4096).bestMBps, null)
+})

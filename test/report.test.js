@@ -1,0 +1,469 @@
+'use strict'
+// analyse.js end to end: its errors (one line, exit 2), the files it writes, the
+// escaping of every string that came from a results folder, and report.html opened
+// from disk in headless Chromium, where every chart must draw the fixture's series
+// with no console error and no network request.
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const { newestRun, AnalyseError } = require('../analyse')
+const { summariseResults } = require('../lib/summary')
+
+const ROOT = path.resolve(__dirname, '..')
+const ANALYSE = path.join(ROOT, 'analyse.js')
+const FIXTURES = path.join(__dirname, 'fixtures', 'results')
+const SAMPLE = path.join(FIXTURES, 'sample')
+const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
+const OUTPUT = path.join(ROOT, 'test-output')
+const CHROMIUM = '/usr/bin/chromium'
+const EVIL_PROGRAM = '<script>alert(1)</script>'
+const EVIL_RUNTIME = '<img src=x onerror=alert(2)>'
+
+let scratch
+
+before(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'analyse-test-'))
+  fs.mkdirSync(OUTPUT, { recursive: true })
+})
+
+after(() => {
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true })
+})
+
+function analyse (args) {
+  return spawnSync(process.execPath, [ANALYSE, ...args], { cwd: ROOT, encoding: 'utf8' })
+}
+
+function readJson (file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'))
+}
+
+// A writable copy of a fixture run, to break or to rename things in.
+function copyOf (fixture, name = path.basename(fixture)) {
+  const target = path.join(scratch, `${name}-${fs.readdirSync(scratch).length}`)
+  fs.cpSync(fixture, target, { recursive: true })
+  return target
+}
+
+function assertUsageError (result, pattern) {
+  assert.equal(result.status, 2, `exit status; stderr: ${result.stderr}`)
+  assert.equal(result.stdout, '')
+  const lines = result.stderr.split('\n').filter(Boolean)
+  assert.equal(lines.length, 1, `one line: ${result.stderr}`)
+  assert.match(lines[0], /^analyse\.js: [^;]+; .+/, 'what is wrong; how to fix it')
+  assert.match(lines[0], pattern)
+}
+
+// ---- errors ----
+
+test('a missing results folder: one line, exit 2', () => {
+  assertUsageError(analyse([path.join(scratch, 'nowhere')]), /no such directory: .*nowhere; give a results\/<run-id> folder/)
+})
+
+test('a file instead of a folder', () => {
+  assertUsageError(analyse([path.join(SAMPLE, 'results.json')]), /is not a directory; give the results\/<run-id> folder/)
+})
+
+test('an empty folder', () => {
+  const empty = fs.mkdtempSync(path.join(scratch, 'empty-'))
+  assertUsageError(analyse([empty]), /is empty; run node bench\.js/)
+})
+
+test('a folder that is not a results folder', () => {
+  const other = fs.mkdtempSync(path.join(scratch, 'other-'))
+  fs.writeFileSync(path.join(other, 'notes.txt'), 'hello\n')
+  assertUsageError(analyse([other]), /is not a results directory \(no results\.json\)/)
+})
+
+test('the folder that holds the runs, instead of a run', () => {
+  assertUsageError(analyse([FIXTURES]), /holds runs, not results; give one of them, e\.g\. .*sample/)
+})
+
+test('corrupt JSON names the file', () => {
+  const run = copyOf(SAMPLE)
+  fs.writeFileSync(path.join(run, 'results.json'), '{"cells": [')
+  assertUsageError(analyse([run]), new RegExp(`${path.join(run, 'results.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is corrupt: not valid JSON .*; node bench\\.js --resume`))
+  const syscalls = copyOf(SAMPLE)
+  fs.writeFileSync(path.join(syscalls, 'syscalls.json'), 'not json')
+  assertUsageError(analyse([syscalls]), /syscalls\.json is corrupt: not valid JSON/)
+})
+
+test('an empty results file, and results with no cells', () => {
+  const run = copyOf(SAMPLE)
+  fs.writeFileSync(path.join(run, 'results.json'), '')
+  assertUsageError(analyse([run]), /results\.json is empty; node bench\.js --resume .* rewrites it/)
+  const noCells = copyOf(SAMPLE)
+  fs.writeFileSync(path.join(noCells, 'results.json'), JSON.stringify({ ...readJson(path.join(SAMPLE, 'results.json')), cells: [] }))
+  assertUsageError(analyse([noCells]), /holds no measured cells; finish the run with node bench\.js --resume/)
+})
+
+test('an unreadable results file', () => {
+  const run = copyOf(SAMPLE)
+  fs.rmSync(path.join(run, 'results.json'))
+  fs.mkdirSync(path.join(run, 'results.json'))
+  assertUsageError(analyse([run]), /cannot read .*results\.json \(EISDIR\); check that it is a file you may read/)
+})
+
+test('a results file without read permission', { skip: process.getuid?.() === 0 ? 'root may read any file' : false }, () => {
+  const run = copyOf(SAMPLE)
+  fs.chmodSync(path.join(run, 'results.json'), 0o000)
+  assertUsageError(analyse([run]), /cannot read .*results\.json \(EACCES\); check that it is a file you may read/)
+})
+
+test('an unknown option, and an option without its value', () => {
+  assertUsageError(analyse(['--bogus', SAMPLE]), /^analyse\.js: unknown option --bogus; see node analyse\.js --help$/)
+  assertUsageError(analyse([SAMPLE, '--out']), /option --out needs a value/)
+})
+
+test('--help prints the usage', () => {
+  const result = analyse(['--help'])
+  assert.equal(result.status, 0)
+  assert.match(result.stdout, /^usage: node analyse\.js/)
+})
+
+// ---- what it writes ----
+
+test('writes report.html, results.md and results.csv into --out', () => {
+  const out = path.join(scratch, 'out-one')
+  const result = analyse([SAMPLE, '--out', out, '--title', 'Fixture report'])
+  assert.equal(result.status, 0, result.stderr)
+  assert.deepEqual(result.stdout.trim().split('\n').map(line => path.basename(line)), ['report.html', 'results.md', 'results.csv'])
+  assert.deepEqual(fs.readdirSync(out).sort(), ['report.html', 'results.csv', 'results.md'])
+
+  const csv = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\r\n')
+  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,vsC,vsCRaw,flags')
+  assert.equal(csv.length, 1 + 18)
+  // results.json, c @ 256: best.wallNs 113797885, best MB/s 589.720, steady 596.041, wallNs.median 116489 …
+  const c256 = csv[1].split(',')
+  assert.deepEqual(c256.slice(0, 8), ['sample', 'c', '256', '67108864', '2', '113797885', '589.72', '596.041'])
+  assert.equal(c256[11], '1')
+  const justSync64k = csv.find(line => line.startsWith('sample,just-sync,65536,'))
+  assert.match(justSync64k, /,startup-dominated;noisy$/)
+
+  const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
+  assert.match(md, /^# Fixture report\n/)
+  assert.match(md, /## Findings\n\n- At 256 B, coreutils reads at 301% of C's steady-state throughput/)
+  assert.match(md, /\| just-sync \| 505 \(85%\)~ \| 1730 \(82%\) \| 2842 \(176%\)°~ \|/)
+  assert.match(md, /\| Node\.js \| v20\.20\.2 \|/)
+  assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<title>Fixture report<\/title>/)
+})
+
+test('without --out, writes into the (first) results folder', () => {
+  const run = copyOf(SAMPLE)
+  const result = analyse([run])
+  assert.equal(result.status, 0, result.stderr)
+  for (const file of ['report.html', 'results.md', 'results.csv']) assert.ok(fs.existsSync(path.join(run, file)), file)
+})
+
+test('the newest run is the one bench.js dated last', () => {
+  const parent = fs.mkdtempSync(path.join(scratch, 'runs-'))
+  const older = path.join(parent, 'zzz-older')
+  const newer = path.join(parent, 'aaa-newer')
+  fs.cpSync(SAMPLE, older, { recursive: true })
+  fs.cpSync(SAMPLE, newer, { recursive: true })
+  const context = readJson(path.join(SAMPLE, 'context.json'))
+  fs.writeFileSync(path.join(older, 'context.json'), JSON.stringify({ ...context, date: '2020-01-01T00:00:00.000Z' }))
+  fs.writeFileSync(path.join(newer, 'context.json'), JSON.stringify({ ...context, date: '2030-01-01T00:00:00.000Z' }))
+  assert.equal(newestRun(parent), newer)
+})
+
+test('no run to analyse in the results folder', () => {
+  const parent = fs.mkdtempSync(path.join(scratch, 'no-runs-'))
+  assert.throws(() => newestRun(parent), error => error instanceof AnalyseError &&
+    /^no run to analyse in .*; run node bench\.js first, or name a results folder$/.test(error.message))
+})
+
+test('a set missing its optional parts renders, each section saying why', () => {
+  const run = copyOf(SAMPLE)
+  fs.rmSync(path.join(run, 'syscalls.json'))
+  fs.rmSync(path.join(run, 'gc.json'))
+  const out = path.join(scratch, 'out-partial')
+  const result = analyse([run, '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
+  const why = [...page.matchAll(/<p class="why">(.*?)<\/p>/g)].map(match => match[1])
+  assert.ok(why.includes(`<strong>sample</strong>: there is no syscalls.json in ${run}.`), why.join('\n'))
+  assert.ok(why.includes(`<strong>sample</strong>: there is no gc.json in ${run}.`), why.join('\n'))
+  assert.ok(!page.includes('id="chart-syscalls-main"'), 'no syscall chart without syscall data')
+})
+
+// A program and a runtime whose names are markup: they must show as text, never run.
+function evilCopy () {
+  const run = copyOf(SAMPLE, 'evil')
+  for (const file of ['results.json', 'syscalls.json', 'gc.json', 'all.jsonl']) {
+    const target = path.join(run, file)
+    fs.writeFileSync(target, fs.readFileSync(target, 'utf8').replaceAll('"just-sync"', JSON.stringify(EVIL_PROGRAM)))
+  }
+  const context = readJson(path.join(run, 'context.json'))
+  context.runtimes.node.label = EVIL_RUNTIME
+  context.runtimes.node.version = `v20 ${EVIL_RUNTIME}`
+  fs.writeFileSync(path.join(run, 'context.json'), JSON.stringify(context))
+  return run
+}
+
+test('every string from the results is escaped in the HTML and the Markdown', () => {
+  const out = path.join(OUTPUT, 'report-escaped')
+  const result = analyse([evilCopy(), '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
+  assert.ok(!page.includes(EVIL_PROGRAM), 'the program name never appears raw')
+  assert.ok(!page.includes(EVIL_RUNTIME), 'the runtime label never appears raw')
+  assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'tables show it escaped')
+  assert.ok(page.includes('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e'), 'the chart data carries it as JSON escapes')
+  assert.ok(page.includes('&lt;img src=x onerror=alert(2)&gt;'))
+  // Only the page's own scripts: the JSON data, the inlined library, the drawing code.
+  assert.equal(page.match(/<script[\s>]/g).length, 3)
+  const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
+  assert.ok(!md.includes(EVIL_PROGRAM) && md.includes('&lt;script&gt;alert(1)&lt;/script&gt;'))
+})
+
+// ---- in the browser ----
+
+let browser
+
+async function launch () {
+  if (!fs.existsSync(CHROMIUM)) assert.fail(`${CHROMIUM} is missing: apt-get install -y chromium (./setup.sh --test installs it)`)
+  const { chromium } = require('playwright-core')
+  browser ??= await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  })
+  return browser
+}
+
+after(async () => {
+  if (browser) await browser.close()
+})
+
+// Opens a report from disk; anything but a file: URL is refused and remembered.
+async function open (file) {
+  const context = await (await launch()).newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+  const page = await context.newPage()
+  const problems = []
+  const network = []
+  page.on('console', message => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
+  page.on('pageerror', err => problems.push(`page error: ${err.message}`))
+  page.on('dialog', dialog => {
+    problems.push(`dialog: ${dialog.message()}`)
+    dialog.dismiss()
+  })
+  await context.route('**/*', route => {
+    const url = route.request().url()
+    if (url.startsWith('file:')) return route.continue()
+    network.push(url)
+    return route.abort()
+  })
+  await page.goto(pathToFileURL(file).href)
+  await page.waitForFunction(() => document.body.dataset.chartsReady === 'true', null, { timeout: 20000 })
+  return { page, context, problems, network }
+}
+
+function chartsOf (page) {
+  return page.evaluate(() => Object.fromEntries(Highcharts.charts.filter(Boolean).map(chart => [chart.renderTo.id, {
+    title: chart.title?.textStr ?? null,
+    categories: chart.xAxis[0].categories ?? null,
+    series: chart.series.map(series => ({
+      name: series.name,
+      type: series.type,
+      linked: Boolean(series.options.linkedTo),
+      points: series.points.length,
+      drawn: series.points.filter(point => point.y !== null && point.y !== undefined && !point.isNull).length,
+      ys: series.points.map(point => point.y)
+    }))
+  }])))
+}
+
+const mainSeries = chart => chart.series.filter(series => !series.linked)
+const bySize = (a, b) => a.blockSize - b.blockSize
+
+function render (args, outName) {
+  const out = path.join(OUTPUT, outName)
+  const result = analyse([...args, '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  return path.join(out, 'report.html')
+}
+
+test('report.html in Chromium: every chart draws the fixture, offline, without errors', async () => {
+  const results = readJson(path.join(SAMPLE, 'results.json'))
+  const syscalls = readJson(path.join(SAMPLE, 'syscalls.json'))
+  const gc = readJson(path.join(SAMPLE, 'gc.json'))
+  const programs = [...new Set(results.cells.map(cell => cell.program))]
+  const cellsOf = program => results.cells.filter(cell => cell.program === program).sort(bySize)
+  const report = render([SAMPLE], 'report')
+
+  const { page, context, problems, network } = await open(report)
+  try {
+    const charts = await chartsOf(page)
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-cost', 'chart-cpu', 'chart-gc-heap', 'chart-memory', 'chart-overhead', 'chart-startup',
+      'chart-syscalls-all', 'chart-syscalls-main', 'chart-throughput', 'chart-time'])
+
+    // 1, 2: a line and a min–max band per program, a point per block size.
+    for (const id of ['chart-throughput', 'chart-time']) {
+      const lines = mainSeries(charts[id])
+      assert.deepEqual(lines.map(series => series.name), programs, id)
+      for (const series of lines) assert.equal(series.points, cellsOf(series.name).length, `${id} ${series.name}`)
+      assert.equal(charts[id].series.filter(series => series.linked && series.type === 'arearange').length, programs.length, `${id} bands`)
+    }
+    const steadyC = cellsOf('c').map(cell => cell.best.steadyThroughputMBps)
+    assert.deepEqual(mainSeries(charts['chart-throughput'])[0].ys, steadyC)
+    assert.deepEqual(mainSeries(charts['chart-time'])[0].ys, cellsOf('c').map(cell => cell.best.wallNs / 1e6))
+
+    // 3: cost per read for the programs that honour the block size, overhead without C.
+    const honouring = programs.filter(program => cellsOf(program).some(cell => cell.costPerReadNs !== null))
+    assert.deepEqual(charts['chart-cost'].series.map(series => series.name), honouring)
+    for (const series of charts['chart-cost'].series) assert.equal(series.drawn, cellsOf(series.name).filter(cell => cell.costPerReadNs !== null).length)
+    assert.deepEqual(charts['chart-overhead'].series.map(series => series.name), honouring.filter(program => program !== 'c'))
+
+    // 4: stacked syscalls at 64 KiB; each stack adds up to strace's total for the program.
+    const straceAt = size => syscalls.cells.filter(cell => cell.blockSize === size)
+    for (const [id, mode] of [['chart-syscalls-main', 'mainThread'], ['chart-syscalls-all', 'allThreads']]) {
+      const chart = charts[id]
+      assert.deepEqual(chart.categories, straceAt(65536).map(cell => cell.program), id)
+      assert.ok(chart.series.some(series => series.name === 'read'), `${id} has read`)
+      for (const series of chart.series) assert.equal(series.points, chart.categories.length)
+      chart.categories.forEach((program, i) => {
+        const total = chart.series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
+        assert.equal(total, straceAt(65536)[i][mode].totalCalls, `${id} ${program}`)
+      })
+    }
+
+    // 5: memory, CPU, start-up, a bar per program.
+    assert.deepEqual(charts['chart-memory'].categories, programs)
+    assert.deepEqual(charts['chart-memory'].series.map(series => series.points), [programs.length, programs.length])
+    assert.equal(charts['chart-memory'].series[0].ys[programs.indexOf('node-stream')], Math.max(...cellsOf('node-stream').map(cell => cell.reader.maxRssKb)) / 1024)
+    assert.deepEqual(charts['chart-cpu'].series.map(series => series.name), ['user', 'sys'])
+    assert.deepEqual(charts['chart-cpu'].series[1].ys, programs.map(program => cellsOf(program).at(-1).reader.sysUs / 1e6))
+    assert.deepEqual(mainSeries(charts['chart-startup']).map(series => series.ys), [programs.map(program => results.startup[program].medianNs / 1e6)])
+
+    // 6: the heap timeline of the busiest trace: two points (before, after) per collection.
+    const busiest = [...gc.cells].filter(cell => cell.collections > 0)
+      .sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+    assert.deepEqual(charts['chart-gc-heap'].series.map(series => [series.name, series.points]), [[`${busiest.program} @ 64K`, busiest.timeline.length * 2]])
+
+    // The toggle swaps steady-state for end-to-end figures, and back.
+    await page.click('#throughput-mode button[data-mode="raw"]')
+    let after = await chartsOf(page)
+    assert.deepEqual(mainSeries(after['chart-throughput'])[0].ys, cellsOf('c').map(cell => cell.best.throughputMBps))
+    assert.match(after['chart-throughput'].title, /^End-to-end/)
+    assert.equal(await page.getAttribute('#throughput-mode button[data-mode="raw"]', 'aria-pressed'), 'true')
+    await page.click('#throughput-mode button[data-mode="steady"]')
+    after = await chartsOf(page)
+    assert.deepEqual(mainSeries(after['chart-throughput'])[0].ys, steadyC)
+
+    // The block-size buttons redraw the syscall profiles and swap the table.
+    await page.click('[data-size-group="syscalls"] button[data-size="256"]')
+    after = await chartsOf(page)
+    after['chart-syscalls-main'].categories.forEach((program, i) => {
+      assert.equal(after['chart-syscalls-main'].series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0), straceAt(256)[i].mainThread.totalCalls)
+    })
+    assert.equal(await page.isVisible('[data-size-panel="syscalls"][data-size="256"]'), true)
+    assert.equal(await page.isVisible('[data-size-panel="syscalls"][data-size="65536"]'), false)
+    await page.click('[data-size-group="cpu"] button[data-size="256"]')
+    after = await chartsOf(page)
+    assert.deepEqual(after['chart-cpu'].series[0].ys, programs.map(program => cellsOf(program)[0].reader.userUs / 1e6))
+    await page.click('[data-size-group="syscalls"] button[data-size="65536"]')
+    await page.click('[data-size-group="cpu"] button[data-size="65536"]')
+
+    // 7, 8: context, flags and findings are in the page.
+    const text = await page.textContent('body')
+    assert.match(text, /Linux 6\.\d+/)
+    assert.match(text, /fixed: dd writes 64 KiB blocks/)
+    assert.match(text, /At 64 KiB, bun-ffi reads at 178% of C's steady-state throughput/)
+    assert.match(await page.textContent('#gc'), /bun-ffi: Bun runs JavaScriptCore, which has no --trace-gc/)
+    assert.ok(await page.locator('#summary .flag-noisy').count() > 0)
+
+    // Offline exporting: save a chart as SVG and as PNG with no server.
+    for (const [item, check] of [['Download SVG vector image', bytes => /<svg/.test(bytes.toString('utf8', 0, 400))], ['Download PNG image', bytes => bytes.subarray(1, 4).toString() === 'PNG']]) {
+      await page.click('#chart-time .highcharts-contextbutton')
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#chart-time .highcharts-menu-item:has-text("${item}")`)])
+      const saved = path.join(OUTPUT, `export-${download.suggestedFilename()}`)
+      await download.saveAs(saved)
+      assert.ok(check(fs.readFileSync(saved)), `${item} wrote ${saved}`)
+    }
+
+    await page.screenshot({ path: path.join(OUTPUT, 'report.png'), fullPage: true })
+    assert.deepEqual(problems, [])
+    assert.deepEqual(network, [], 'the page fetched nothing from the network')
+  } finally {
+    await context.close()
+  }
+})
+
+test('report.html without strace data: the syscall section says why, the rest draws', async () => {
+  const { page, context, problems, network } = await open(render([NO_STRACE], 'report-nostrace'))
+  try {
+    const charts = await chartsOf(page)
+    assert.ok(!('chart-syscalls-main' in charts) && !('chart-syscalls-all' in charts))
+    assert.ok('chart-throughput' in charts && 'chart-gc-heap' in charts)
+    assert.match(await page.textContent('#syscalls .why'), /sample-nostrace: strace did not run: skipped with --no-strace\./)
+    assert.deepEqual(problems, [])
+    assert.deepEqual(network, [])
+  } finally {
+    await context.close()
+  }
+})
+
+test('report.html comparing two sets: a series per program and run', async () => {
+  const { page, context, problems } = await open(render([SAMPLE, NO_STRACE], 'report-compare'))
+  try {
+    const charts = await chartsOf(page)
+    const programs = [...new Set(readJson(path.join(SAMPLE, 'results.json')).cells.map(cell => cell.program))]
+    assert.deepEqual(mainSeries(charts['chart-throughput']).map(series => series.name),
+      [...programs.map(program => `${program} (sample)`), ...programs.map(program => `${program} (sample-nostrace)`)])
+    assert.deepEqual(charts['chart-syscalls-main'].categories, programs.map(program => `${program} (sample)`))
+    assert.equal(charts['chart-gc-heap'].series.length, 2)
+    assert.match(await page.textContent('#summary'), /Side by side/)
+    await page.screenshot({ path: path.join(OUTPUT, 'report-compare.png'), fullPage: true })
+    assert.deepEqual(problems, [])
+  } finally {
+    await context.close()
+  }
+})
+
+// Every timed run of one cell failed: results.json derived again from all.jsonl.
+function failedCellCopy (program, blockSize) {
+  const run = copyOf(SAMPLE, 'failed')
+  const records = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line))
+  for (const record of records) {
+    if (record.phase === 'timing' && record.program === program && record.blockSize === blockSize) Object.assign(record, { ok: false, failure: 'reader exited 1: boom' })
+  }
+  fs.writeFileSync(path.join(run, 'all.jsonl'), records.map(record => JSON.stringify(record)).join('\n') + '\n')
+  fs.writeFileSync(path.join(run, 'results.json'), JSON.stringify(summariseResults(records, readJson(path.join(run, 'context.json')))))
+  return run
+}
+
+test('report.html with a failed cell: a gap in the lines, the cell flagged, the runs listed', async () => {
+  const { page, context, problems } = await open(render([failedCellCopy('deno-sync', 4096)], 'report-failed'))
+  try {
+    const charts = await chartsOf(page)
+    const deno = mainSeries(charts['chart-throughput']).find(series => series.name === 'deno-sync')
+    assert.deepEqual([deno.points, deno.drawn], [3, 2])
+    assert.equal(await page.locator('#summary .flag-failed').count(), 1)
+    assert.equal(await page.locator('#context ul.failures li').count(), 2)
+    assert.match(await page.textContent('#context ul.failures'), /timing deno-sync at 4 KiB, run 0: reader exited 1: boom/)
+    assert.deepEqual(problems, [])
+  } finally {
+    await context.close()
+  }
+})
+
+test('report.html with markup in names: shown as text, never run', async () => {
+  const out = path.join(OUTPUT, 'report-escaped-browser')
+  const result = analyse([evilCopy(), '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  const { page, context, problems } = await open(path.join(out, 'report.html'))
+  try {
+    assert.ok((await page.textContent('#chart-throughput .highcharts-legend')).includes(EVIL_PROGRAM), 'the legend shows the name as written')
+    assert.ok((await page.textContent('#summary')).includes(EVIL_PROGRAM))
+    assert.ok((await page.textContent('#context')).includes(EVIL_RUNTIME))
+    assert.equal(await page.locator('#context img, #summary script, svg script').count(), 0)
+    assert.deepEqual(problems, [], 'no dialog opened and no error')
+  } finally {
+    await context.close()
+  }
+})
