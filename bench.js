@@ -44,6 +44,7 @@ const USAGE = `usage: node bench.js [options]
   --out DIR          where run folders go (default results/)
   --id NAME          name of the run folder (default: the date and time)
   --resume ID        continue an interrupted run (a run folder name or path)
+  --report           write the run's report with analyse.js when the bench is done
   --help             this text`
 
 class UsageError extends Error {}
@@ -63,6 +64,7 @@ const OPTION_SPEC = {
   out: { type: 'string' },
   id: { type: 'string' },
   resume: { type: 'string' },
+  report: { type: 'boolean' },
   help: { type: 'boolean' }
 }
 
@@ -82,9 +84,9 @@ function parseOptions (argv) {
   }
   if (values.help) return { help: true }
   if (values.resume) {
-    const others = Object.keys(values).filter(key => key !== 'resume')
+    const others = Object.keys(values).filter(key => key !== 'resume' && key !== 'report')
     if (others.length) throw new UsageError(`--resume continues a run with its own options; drop ${others.map(key => `--${key}`).join(', ')}`)
-    return { resume: values.resume }
+    return { resume: values.resume, report: Boolean(values.report) }
   }
   const preset = values.quick ? PRESETS.quick : PRESETS.default
   const options = {
@@ -104,7 +106,8 @@ function parseOptions (argv) {
     minMiB: preset.minMiB,
     maxMiB: preset.maxMiB,
     readsPerRun: preset.readsPerRun,
-    straceMiB: preset.straceMiB
+    straceMiB: preset.straceMiB,
+    report: Boolean(values.report)
   }
   if (!['fixed', 'matched'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed or matched, not '${options.feeder}'`)
   if (!/^[\w.-]+$/.test(options.id)) throw new UsageError(`--id '${options.id}' must be letters, digits, '.', '_' or '-' (it names a folder)`)
@@ -174,6 +177,9 @@ function plan (options, selected, ptrace) {
   }
   if (options.strace && ptrace.available) {
     for (const program of selected) {
+      for (const straceMode of ['main', 'all']) {
+        steps.push({ phase: 'strace-startup', program, blockSize: largest, straceMode, bytes: 0, runs: 1, warmup: 0 })
+      }
       for (const blockSize of options.sizes) {
         for (const straceMode of ['main', 'all']) {
           steps.push({ phase: 'strace', program, blockSize, straceMode, bytes: Math.max(options.straceMiB * MiB, FIXED_FEEDER_BLOCK), runs: 1, warmup: 0 })
@@ -198,14 +204,15 @@ function stepKey (step) {
 // ---- measuring one run ----
 
 function rawFileName (step) {
-  const suffix = step.straceMode ? `-${step.straceMode}` : ''
-  return path.join(step.phase, `${step.program.name}-${step.blockSize}${suffix}.${step.phase === 'gc' ? 'log' : 'txt'}`)
+  if (step.phase === 'gc') return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
+  const input = step.phase === 'strace-startup' ? 'empty' : step.blockSize
+  return path.join('strace', `${step.program.name}-${input}-${step.straceMode}.txt`)
 }
 
 function readerArgv (step, runDir) {
   if (step.phase === 'gc') return commandLine(step.program, step.blockSize, ['--trace-gc'])
   const argv = commandLine(step.program, step.blockSize)
-  if (step.phase !== 'strace') return argv
+  if (!step.phase.startsWith('strace')) return argv
   const follow = step.straceMode === 'all' ? ['-f'] : []
   return ['strace', '-q', '-c', ...follow, '-o', path.join(runDir, rawFileName(step)), ...argv]
 }
@@ -253,7 +260,7 @@ async function measure (step, runIndex, options, runDir) {
     at: new Date().toISOString()
   }
   if (step.straceMode) record.straceMode = step.straceMode
-  if (failure === null && step.phase === 'strace') {
+  if (failure === null && step.phase.startsWith('strace')) {
     record.rawFile = rawFileName(step)
     record.strace = parseStraceSummary(fs.readFileSync(path.join(runDir, record.rawFile), 'utf8'))
   }
@@ -433,9 +440,22 @@ async function main (argv) {
   }
   printSummary(results, options.sizes)
   printFailures(results.failures, runDir)
-  console.log(`\nresults: ${displayPath(runDir)}  (report: node analyse.js ${displayPath(runDir)})`)
+  console.log(`\nresults: ${displayPath(runDir)}`)
+  if (parsed.report) writeReport(runDir)
+  else console.log(`report: node analyse.js ${displayPath(runDir)}`)
   // Failed runs are kept out of the results, but a script calling bench should know.
   return results.failures.length ? 1 : 0
+}
+
+// The report is analyse.js's job; a failure there must not hide the bench's results.
+function writeReport (runDir) {
+  const analyse = require('./analyse')
+  try {
+    analyse.main([runDir])
+  } catch (err) {
+    if (!(err instanceof analyse.AnalyseError)) throw err
+    console.log(`analyse.js: ${err.message}`)
+  }
 }
 
 // A path as the user would type it: relative when under the current folder.

@@ -73,6 +73,8 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
     ptrace,
     gcUnavailable,
     skipped,
+    // The table as it was for this run, so a report made by a later lab labels it right.
+    programs: programs.map(program => ({ name: program.name, runtime: program.runtime, honoursBlockSize: program.honoursBlockSize, note: program.note })),
     options
   }
 }

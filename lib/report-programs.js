@@ -1,15 +1,15 @@
 'use strict'
 // What the report needs to know about a program beyond its results: its runtime and
-// whether it honours the block size. The results record only program names, so this
-// comes from the lab's table of programs; a name the table does not know (a run from
-// an older or newer lab) is still reported, just without a runtime.
+// whether it honours the block size. A run records the table as it was (context.programs);
+// runs made before it did fall back on the lab's current table, and a name neither knows
+// is still reported, just without a runtime.
 const { findProgram, runtimes } = require('../wc/programs')
 
 // The yardstick every cell is compared with (lib/summary.js compareWithC).
 const BASELINE = 'c'
 
 function programInfo (name, context) {
-  const program = findProgram(name)
+  const program = context?.programs?.find(row => row.name === name) ?? findProgram(name)
   const runtimeName = program?.runtime ?? null
   const runtimeLabel = runtimeName ? (context?.runtimes?.[runtimeName]?.label ?? runtimes[runtimeName]?.label ?? runtimeName) : null
   return {

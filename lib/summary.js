@@ -114,14 +114,23 @@ function summariseResults (records, context) {
   }
 }
 
+function straceByMode (runs) {
+  const mode = name => runs.find(run => run.ok && run.straceMode === name)?.strace ?? null
+  return { mainThread: mode('main'), allThreads: mode('all') }
+}
+
+// Syscalls per MiB count only what reading costs: the same program's syscalls on empty
+// input (loading, start-up, exit) are taken off first.
 function summariseSyscalls (records, context) {
+  const startup = {}
+  for (const [key, runs] of byCell(records, 'strace-startup')) startup[key.split('\t')[0]] = straceByMode(runs)
   const cells = []
   for (const [key, runs] of byCell(records, 'strace')) {
     const [program, blockSize] = key.split('\t')
-    const mode = mode => runs.find(run => run.ok && run.straceMode === mode)?.strace ?? null
-    const mainThread = mode('main')
-    const allThreads = mode('all')
+    const { mainThread, allThreads } = straceByMode(runs)
+    const base = startup[program] ?? { mainThread: null, allThreads: null }
     const mib = runs[0].bytes / (1 << 20)
+    const perMiB = (profile, baseline) => (profile && baseline ? (profile.totalCalls - baseline.totalCalls) / mib : null)
     cells.push({
       program,
       blockSize: Number(blockSize),
@@ -129,14 +138,11 @@ function summariseSyscalls (records, context) {
       mainThread,
       allThreads,
       threads: allThreads ? allThreads.threadsStarted + 1 : null,
-      syscallsPerMiB: {
-        mainThread: mainThread ? mainThread.totalCalls / mib : null,
-        allThreads: allThreads ? allThreads.totalCalls / mib : null
-      },
+      syscallsPerMiB: { mainThread: perMiB(mainThread, base.mainThread), allThreads: perMiB(allThreads, base.allThreads) },
       rawFiles: runs.filter(run => run.ok).map(run => run.rawFile)
     })
   }
-  return { ptrace: context.ptrace, cells }
+  return { ptrace: context.ptrace, startup, cells }
 }
 
 function summariseGcResults (records, context) {

@@ -228,6 +228,10 @@ describe('bench.js end to end', () => {
     assert.ok(nodeProfile.threads > 1, 'Node starts helper threads')
     assert.equal(syscalls.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096).threads, 1)
     for (const raw of nodeProfile.rawFiles) assert.ok(fs.existsSync(path.join(dir, raw)), raw)
+    // per MiB counts reading only: the empty-input profile is taken off
+    const c4kProfile = syscalls.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096)
+    assert.equal(c4kProfile.syscallsPerMiB.mainThread, (c4kProfile.mainThread.totalCalls - syscalls.startup.c.mainThread.totalCalls) / (c4kProfile.bytes / (1 << 20)))
+    assert.equal(c4kProfile.syscallsPerMiB.mainThread, 256, 'C makes one read per 4 KiB block and nothing else')
 
     const gc = readJson(path.join(dir, 'gc.json'))
     assert.deepEqual(gc.cells.map(cell => cell.program), ['node-sync', 'node-sync'])
@@ -238,6 +242,8 @@ describe('bench.js end to end', () => {
     assert.equal(context.options.feeder, 'fixed')
     assert.equal(context.options.runs, 2)
     assert.match(context.runtimes.node.version, /^v\d+\./)
+    assert.deepEqual(context.programs.map(program => [program.name, program.runtime, program.honoursBlockSize]),
+      [['c', 'native', true], ['coreutils', 'coreutils', false], ['node-sync', 'node', true]])
     for (const key of ['kernel', 'cpuModel', 'cores']) assert.ok(context.machine[key], key)
     assert.match(result.stdout, /Best steady-state throughput/)
   })
