@@ -4,6 +4,10 @@
 #
 #   ./setup.sh           what the bench and the report need
 #   ./setup.sh --test    also what the tests need (Chromium for the report's browser test)
+#   ./setup.sh --runtime-only
+#                        only what running an already built lab needs: no compiler, no npm,
+#                        nothing built or fetched (the Docker image's last stage, which gets
+#                        build/ and node_modules/ from a stage that ran ./setup.sh)
 #
 # A runtime that cannot be installed is reported at the end and its rows are skipped
 # by bench.js, never faked.
@@ -11,12 +15,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 want_test_tools=0
+runtime_only=0
 for arg in "$@"; do
   case $arg in
     --test) want_test_tools=1 ;;
-    *) echo "setup.sh: unknown option '$arg' (usage: ./setup.sh [--test])" >&2; exit 2 ;;
+    --runtime-only) runtime_only=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (usage: ./setup.sh [--test | --runtime-only])" >&2; exit 2 ;;
   esac
 done
+if [[ $want_test_tools == 1 && $runtime_only == 1 ]]; then
+  echo "setup.sh: --test needs the build tools that --runtime-only leaves out; give one of them" >&2; exit 2
+fi
 
 say() { printf 'setup: %s\n' "$*"; }
 have_package() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
@@ -35,9 +44,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-apt_install ca-certificates coreutils strace make gcc g++ libc6-dev
+# make is needed at run time too: bench records the C readers' flags with `make -s flags`.
+apt_install ca-certificates coreutils strace make
+if [[ $runtime_only == 0 ]]; then apt_install gcc g++ libc6-dev; fi
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+if [[ $runtime_only == 1 ]]; then
+  command -v node >/dev/null || apt_install nodejs
+elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   apt_install nodejs npm
 fi
 
@@ -45,15 +58,19 @@ fi
 # a Node from NodeSource would make apt remove that Node, so in that case the two
 # packages are unpacked into build/libnode instead and the host links them by rpath.
 libnode_dir=build/libnode
-multiarch=$(gcc -print-multiarch)
+libnode_deps=(libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g)
+if [[ $runtime_only == 0 ]]; then multiarch=$(gcc -print-multiarch); fi
 node_is_debians=0
 if ! have_package nodejs || dpkg-query -W -f='${Version}' nodejs | grep -q '^18\..*deb12'; then node_is_debians=1; fi
-if [[ -f /usr/lib/$multiarch/libnode.so.108 && -f /usr/include/node/v8-version.h ]] && grep -q 'V8_MAJOR_VERSION 10' /usr/include/node/v8-version.h; then
+if [[ $runtime_only == 1 ]]; then
+  # The built host needs only libnode.so.108: Debian's, or the one unpacked beside it.
+  if [[ -d $libnode_dir/usr ]]; then apt_install "${libnode_deps[@]}"; else apt_install libnode108; fi
+elif [[ -f /usr/lib/$multiarch/libnode.so.108 && -f /usr/include/node/v8-version.h ]] && grep -q 'V8_MAJOR_VERSION 10' /usr/include/node/v8-version.h; then
   say "libnode-dev (V8 10.2) is installed system-wide"
 elif [[ $node_is_debians == 1 ]]; then
   apt_install libnode-dev
 elif [[ ! -f $libnode_dir/usr/lib/$multiarch/libnode.so.108 ]]; then
-  apt_install libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g
+  apt_install "${libnode_deps[@]}"
   say "unpacking Debian's libnode108 and libnode-dev into $libnode_dir (Node $(node --version) from elsewhere stays)"
   if [[ $apt_updated == 0 ]]; then apt-get update -qq; apt_updated=1; fi
   download=$(mktemp -d)
@@ -73,13 +90,20 @@ fi
 # already matches the lock file.
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]] \
   || [[ $want_test_tools == 1 && ! -d node_modules/playwright-core ]]; then
+  if [[ $runtime_only == 1 ]]; then
+    echo "setup.sh: --runtime-only needs the node_modules/ that npm ci made for package-lock.json; run ./setup.sh first" >&2; exit 1
+  fi
   say "installing npm packages (Bun, Deno, Highcharts)"
   if [[ $want_test_tools == 1 ]]; then npm ci --no-audit --no-fund --loglevel=error
   else npm ci --no-audit --no-fund --loglevel=error --omit=dev; fi
 fi
 
-say "building the C readers, the pipeline timer and the V8 host"
-make -s all
+if [[ $runtime_only == 1 ]]; then
+  [[ -x build/pipe-run ]] || { echo "setup.sh: --runtime-only needs build/ as ./setup.sh left it; run ./setup.sh first" >&2; exit 1; }
+else
+  say "building the C readers, the pipeline timer and the V8 host"
+  make -s all
+fi
 
 say "programs and their runtimes:"
 node wc/programs.js | grep -v '^ *\$'
