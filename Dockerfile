@@ -1,0 +1,59 @@
+# The lab in a container, for numbers that can be reproduced: Debian bookworm with
+# Debian's own Node 18 and libnode (V8 10.2) for the just(js)-style host, Bun and Deno
+# from npm, each at the version pinned below.
+#
+#   docker build -t syscall-lab .
+#   docker run --rm --cap-add SYS_PTRACE -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
+#
+# One recipe: both stages run ./setup.sh, the script a bare machine runs, so the image
+# cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm ci,
+# make); the last stage takes the built lab from there and runs `./setup.sh
+# --runtime-only`, which installs only what running it needs (Node, libnode108, strace,
+# make, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.
+
+# Versions: Node and libnode are Debian's packages, gcc built the C readers and the host,
+# Bun and Deno come from npm. Debian keeps only the current version of a package, so its
+# three are checked rather than chosen: the build fails when Debian has moved on (pass
+# the new version with --build-arg to accept it). Bun and Deno default to the versions in
+# package-lock.json; another version given here is installed in the image instead. All of
+# them go into LAB_PINNED_VERSIONS, which bench records in each run's context.json.
+ARG NODE_VERSION=18.20.4
+ARG GCC_VERSION=12.2.0
+ARG BUN_VERSION=1.4.5
+ARG DENO_VERSION=2.9.6
+
+FROM debian:bookworm-slim AS build
+ARG NODE_VERSION
+ARG GCC_VERSION
+ARG BUN_VERSION
+ARG DENO_VERSION
+WORKDIR /lab
+# Behind a TLS-intercepting proxy, put its CA certificate (PEM, *.crt) in
+# docker/ca-certificates/ before building: this stage trusts it for apt and npm
+# (the ca-certificates package that setup.sh installs picks it up); the image does not carry it.
+COPY docker/ca-certificates/ /usr/local/share/ca-certificates/
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+COPY . .
+# Debian's npm 9 does not read package-lock.json's "libc" field and installs Bun's musl
+# build (about 100 MB) beside the glibc one that Bun's postinstall picks: nothing runs it.
+RUN ./setup.sh \
+ && docker/versions.sh build \
+ && rm -rf node_modules/@oven/bun-linux-*-musl* /root/.npm docker/ca-certificates/*.crt
+
+FROM debian:bookworm-slim
+ARG NODE_VERSION
+ARG GCC_VERSION
+ARG BUN_VERSION
+ARG DENO_VERSION
+WORKDIR /lab
+COPY --from=build /lab /lab
+RUN ./setup.sh --runtime-only \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* \
+ && docker/versions.sh final
+ENV LAB_PINNED_VERSIONS="node=${NODE_VERSION} libnode108=${NODE_VERSION} gcc=${GCC_VERSION} bun=${BUN_VERSION} deno=${DENO_VERSION}"
+
+# /lab/results is where bench.js puts runs by default (results/ beside it) and where
+# analyse.js looks for them: mount a host folder there to keep them.
+VOLUME /lab/results
+ENTRYPOINT ["docker/entrypoint.sh"]

