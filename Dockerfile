@@ -52,6 +52,10 @@ RUN ./setup.sh --runtime-only \
  && rm -rf /var/lib/apt/lists/* \
  && docker/versions.sh final
 ENV LAB_PINNED_VERSIONS="node=${NODE_VERSION} libnode108=${NODE_VERSION} gcc=${GCC_VERSION} bun=${BUN_VERSION} deno=${DENO_VERSION}"
+# .git stays out of the build context; pass the commit the image is built from
+# (--build-arg LAB_COMMIT=$(git rev-parse --short HEAD)) so each run's context names it.
+ARG LAB_COMMIT=unknown
+ENV LAB_COMMIT=${LAB_COMMIT}
 
 # /lab/results is where bench.js puts runs by default (results/ beside it) and where
 # analyse.js looks for them: mount a host folder there to keep them.

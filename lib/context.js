@@ -4,7 +4,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const { execFileSync } = require('node:child_process')
-const { runtimes, runtimeVersion, ROOT } = require('../wc/programs')
+const { runtimes, runtimeVersion, compilerBuild, ROOT } = require('../wc/programs')
 
 function quietly (fn, fallback = null) {
   try {
@@ -41,6 +41,11 @@ function machine () {
   }
 }
 
+function gitDirty () {
+  const status = command('git', ['status', '--porcelain'])
+  return status === null ? null : status !== ''
+}
+
 function runtimeVersions (programs) {
   const used = {}
   for (const program of programs) {
@@ -55,15 +60,16 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
     runId,
     date: new Date().toISOString(),
     lab: {
-      commit: command('git', ['rev-parse', '--short', 'HEAD']),
-      dirty: quietly(() => command('git', ['status', '--porcelain']) !== '', null),
+      // The Docker image has no .git: its build passes the commit in LAB_COMMIT.
+      commit: command('git', ['rev-parse', '--short', 'HEAD']) ?? process.env.LAB_COMMIT ?? null,
+      dirty: gitDirty(),
       bench: process.argv.slice(2),
       node: process.version,
       pinnedVersions: process.env.LAB_PINNED_VERSIONS || null
     },
     machine: machine(),
     runtimes: runtimeVersions(programs),
-    compiler: { version: command('cc', ['--version'])?.split('\n')[0] ?? null, flags: command('make', ['-s', 'flags']) },
+    compiler: quietly(compilerBuild),
     host: {
       binary: runtimes.just.locate(),
       version: programs.some(program => program.runtime === 'just') ? runtimeVersion('just') : null,

@@ -19,7 +19,7 @@ const runtimes = {
   native: {
     label: 'C (gcc -O3)',
     locate: () => null,
-    version: () => firstLine('cc', ['--version']),
+    version: () => compilerBuild().version,
     v8Flags: null,
     noGcTrace: 'native code: no garbage collector',
     reopensClosedStdio: false,
@@ -41,6 +41,17 @@ const runtimes = {
     v8Flags: flags => flags,
     reopensClosedStdio: false,
     install: 'run ./setup.sh to build build/just-host, or set JUST=/path/to/just'
+  },
+  // The lab's host as a single binary with wc/wc.js built in (make -C host wcb).
+  // Its own runtime, not 'just': JUST may point at real just(js), whose version
+  // and label would then be wrong for this binary, which is always the lab's.
+  'just-wcb': {
+    label: 'just-host single binary (wc.js embedded)',
+    locate: () => path.join(BUILD, 'wcb'),
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: flags => flags,
+    reopensClosedStdio: false,
+    install: 'run ./setup.sh (or make) to build build/wcb'
   },
   node: {
     label: 'Node.js',
@@ -128,6 +139,14 @@ const programs = [
     note: 'edge-triggered epoll: each wake-up drains the pipe until EAGAIN; epoll refuses regular files and /dev/null'
   },
   {
+    name: 'just-wcb',
+    runtime: 'just-wcb',
+    file: 'wc/wc.js',
+    command: ['{build}/wcb', '{v8flags}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'just-sync as one executable: wc/wc.js embedded in the host binary, no script file read; libnode is still a shared library'
+  },
+  {
     name: 'node-sync',
     runtime: 'node',
     file: 'wc/node-sync.js',
@@ -191,6 +210,12 @@ const programs = [
 // reader before adding it here, and for the tests' deliberately broken readers.
 for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Boolean)) {
   programs.push(...require(path.resolve(module)))
+}
+
+// Written by make next to the binaries: the compiler that built them and its flags.
+function compilerBuild () {
+  const [version, flags] = fs.readFileSync(path.join(BUILD, 'compiler.txt'), 'utf8').split('\n')
+  return { version, flags }
 }
 
 function firstLine (bin, args) {
@@ -328,6 +353,6 @@ function main (argv) {
   return 0
 }
 
-module.exports = { programs, runtimes, findProgram, commandLine, unavailableReason, runtimeVersion, parseOutput, shellQuote, ROOT, BUILD }
+module.exports = { programs, runtimes, findProgram, commandLine, unavailableReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2))
