@@ -1,6 +1,19 @@
 // The `just` global: every native function the host exposes is one row of
 // kBindings below, every number one row of kConstants. CreateJustObject()
 // turns the tables into objects; nothing else registers bindings.
+//
+// Hot bindings (net.read, net.readRaw, net.close, sys.errno, sys.fcntl,
+// sys.pid) also have V8 fast API functions (Fast* below, declarations in
+// fast-api.h): TurboFan-optimised code calls them directly, skipping the
+// FunctionCallbackInfo / API exit frame / handle scope that the regular
+// (slow) callback costs on every call. Only optimised code does: the
+// interpreter and baseline code always call the slow callback, so each fast
+// function must give exactly the slow one's result. A fast function may
+// hand a call on to the slow callback (options.fallback) only where that
+// cannot throw: V8 10.2 loses exceptions thrown after a fallback (net::Read).
+// Non-number arguments never reach a fast function: TurboFan checks that a
+// double parameter gets a number, else it deoptimises and the interpreter
+// calls the slow callback.
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,14 +22,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <string>
 
+#include "fast-api.h"
 #include "host.h"
 
 using v8::ArrayBuffer;
 using v8::ArrayBufferView;
 using v8::Context;
+using v8::FastApiCallbackOptions;
 using v8::FunctionCallbackInfo;
 using v8::FunctionTemplate;
 using v8::HandleScope;
@@ -37,11 +51,6 @@ Local<String> Str(Isolate* isolate, const char* s) {
   return String::NewFromUtf8(isolate, s).ToLocalChecked();
 }
 
-void Throw(Isolate* isolate, Local<Value> (*make)(Local<String>),
-           const char* msg) {
-  isolate->ThrowException(make(Str(isolate, msg)));
-}
-
 // Int32 argument with JS ToInt32 coercion (what just(js)'s Int32Value did).
 // The IsInt32 check first keeps the common case off the slow coercion path.
 bool ArgInt32(const FunctionCallbackInfo<Value>& args, int i, int32_t dflt,
@@ -56,6 +65,29 @@ bool ArgInt32(const FunctionCallbackInfo<Value>& args, int i, int32_t dflt,
     return true;
   }
   return v->Int32Value(args.GetIsolate()->GetCurrentContext()).To(out);
+}
+
+// Fast functions take every number as a double and accept only an exact
+// int32 as an fd/int argument, falling back otherwise (the slow path then
+// applies ToInt32, which cannot throw for a number). A double shows the
+// value exactly as JS passed it: with an int32 parameter TurboFan would
+// already have truncated 1.5 to 1, and read() must see 1.5 to reject it.
+// NaN fails the range test.
+inline bool ExactInt32(double d, int32_t* out) {
+  if (!(d >= INT32_MIN && d <= INT32_MAX)) return false;
+  int32_t i = static_cast<int32_t>(d);
+  if (static_cast<double>(i) != d) return false;
+  *out = i;
+  return true;
+}
+
+// Request the slow callback for this call. Only for arguments the slow
+// callback handles WITHOUT throwing: see net::Read for the V8 10.2 bug.
+template <typename R>
+R Fallback(FastApiCallbackOptions& options, CallCount* calls) {
+  options.fallback = true;
+  calls->fallback++;
+  return R();
 }
 
 }  // namespace
@@ -155,7 +187,10 @@ void MemoryUsage(const FunctionCallbackInfo<Value>& args) {
 
 namespace sys {
 
+CallCount fcntl_calls, errno_calls, pid_calls;
+
 void Fcntl(const FunctionCallbackInfo<Value>& args) {
+  fcntl_calls.slow++;
   int32_t fd, cmd, arg;
   if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 1, -1, &cmd) ||
       !ArgInt32(args, 2, 0, &arg))
@@ -165,8 +200,32 @@ void Fcntl(const FunctionCallbackInfo<Value>& args) {
   args.GetReturnValue().Set(r);
 }
 
+// fcntl(fd, cmd, arg) and fcntl(fd, cmd) (arg 0).
+int32_t FastFcntl3(Local<Value>, double fd_d, double cmd_d, double arg_d,
+                   FastApiCallbackOptions& options) {
+  int32_t fd, cmd, arg;
+  if (!ExactInt32(fd_d, &fd) || !ExactInt32(cmd_d, &cmd) ||
+      !ExactInt32(arg_d, &arg))
+    return Fallback<int32_t>(options, &fcntl_calls);
+  int r = fcntl(fd, cmd, arg);
+  state.last_errno = errno;
+  fcntl_calls.fast++;
+  return r;
+}
+
+int32_t FastFcntl2(Local<Value> receiver, double fd, double cmd,
+                   FastApiCallbackOptions& options) {
+  return FastFcntl3(receiver, fd, cmd, 0, options);
+}
+
 void Errno(const FunctionCallbackInfo<Value>& args) {
+  errno_calls.slow++;
   args.GetReturnValue().Set(state.last_errno);
+}
+
+int32_t FastErrno(Local<Value>) {
+  errno_calls.fast++;
+  return state.last_errno;
 }
 
 void StrError(const FunctionCallbackInfo<Value>& args) {
@@ -176,11 +235,45 @@ void StrError(const FunctionCallbackInfo<Value>& args) {
 }
 
 void Pid(const FunctionCallbackInfo<Value>& args) {
+  pid_calls.slow++;
   args.GetReturnValue().Set(static_cast<int32_t>(getpid()));
+}
+
+int32_t FastPid(Local<Value>) {
+  pid_calls.fast++;
+  return static_cast<int32_t>(getpid());
 }
 
 void RunMicroTasks(const FunctionCallbackInfo<Value>& args) {
   RunMicrotasks(args.GetIsolate());
+}
+
+// address(buf) -> the address of buf's first byte, as a Number (user-space
+// addresses are below 2**47, so exact), for net.readRaw. just-host only.
+// UNSAFE by design, as in lo: the address is only valid while `buf` is
+// alive (the script must keep a reference; collecting the buffer frees its
+// bytes) and nothing checks what is done with it. Slow-only: it is called
+// once, and it may throw.
+void Address(const FunctionCallbackInfo<Value>& args) {
+  Local<Value> b = args[0];
+  char* base;
+  if (b->IsArrayBuffer()) {
+    base = static_cast<char*>(b.As<ArrayBuffer>()->Data());
+  } else if (b->IsSharedArrayBuffer()) {
+    base = static_cast<char*>(b.As<v8::SharedArrayBuffer>()->Data());
+  } else if (b->IsArrayBufferView()) {
+    // Buffer() moves a small on-heap typed array's bytes off-heap for good,
+    // so the address stays valid.
+    Local<ArrayBufferView> view = b.As<ArrayBufferView>();
+    base = static_cast<char*>(view->Buffer()->Data()) + view->ByteOffset();
+  } else {
+    Isolate* isolate = args.GetIsolate();
+    isolate->ThrowException(v8::Exception::TypeError(Str(
+        isolate, "address: buf must be an ArrayBuffer or ArrayBufferView")));
+    return;
+  }
+  args.GetReturnValue().Set(
+      static_cast<double>(reinterpret_cast<uintptr_t>(base)));
 }
 
 }  // namespace sys
@@ -191,15 +284,61 @@ namespace net {
 // read(fd, buf, off)       -> reads byteLength - off bytes at off
 // read(fd, buf, off, len)  -> reads len bytes at off (just 0.1.x)
 // buf: ArrayBuffer, SharedArrayBuffer or any view (off is relative to the
-// view's byteOffset, in bytes). Bounds are checked in doubles so no
-// combination of off/len can wrap around and reach outside the buffer.
+// view's byteOffset, in bytes).
+//
+// Arguments it cannot use fail like the syscall, with -1 and errno EINVAL,
+// never with an exception: a buf that is no buffer, an off/len that is not
+// a number, not an integer, or not inside the buffer. WHY: in V8 10.2 an
+// exception thrown by the slow callback after a fast call's fallback skips
+// every try/catch of the optimised function (fixed upstream in 2023), so a
+// bad argument at a hot call site would escape a surrounding try/catch that
+// catches it at a cold one. With no exception to throw, the fast path
+// answers every argument it is given exactly as the slow one does, and falls
+// back only where the slow path cannot throw either (a view, an fd that is
+// a number but not an int32).
+CallCount read_calls, read_raw_calls, close_calls;
+
+// The one place off/len are checked and the read is made. `to_end`: no len
+// was given, read up to the end. Bounds are checked in doubles so no value
+// can wrap around and reach outside the buffer; once off and len lie in
+// [0, size] (< 2**53) the int64 casts are exact, so they test integrality.
+// NaN fails every comparison.
+inline int32_t ReadAt(int32_t fd, char* base, size_t size, double off,
+                      double len, bool to_end) {
+  double sz = static_cast<double>(size);
+  if (to_end) len = sz - off;
+  if (!(off >= 0 && off <= sz && len >= 0 && len <= sz - off) ||
+      static_cast<double>(static_cast<int64_t>(off)) != off ||
+      static_cast<double>(static_cast<int64_t>(len)) != len) {
+    state.last_errno = EINVAL;
+    return -1;
+  }
+  ssize_t r = read(fd, base + static_cast<size_t>(off), static_cast<size_t>(len));
+  state.last_errno = errno;
+  // Linux caps a single read at 0x7ffff000 bytes, so r always fits an int32
+  // (a Smi for V8, no heap number allocated per call).
+  return static_cast<int32_t>(r);
+}
+
+// off/len argument i: absent or undefined -> *given = false.
+bool ArgOffLen(const FunctionCallbackInfo<Value>& args, int i, double* out,
+               bool* given) {
+  *given = args.Length() > i && !args[i]->IsUndefined();
+  if (!*given) return true;
+  if (!args[i]->IsNumber()) return false;
+  *out = args[i].As<Number>()->Value();
+  return true;
+}
+
 void Read(const FunctionCallbackInfo<Value>& args) {
-  Isolate* isolate = args.GetIsolate();
+  read_calls.slow++;
   int32_t fd;
-  if (!ArgInt32(args, 0, -1, &fd)) return;
+  if (!ArgInt32(args, 0, -1, &fd)) return;  // ToInt32; throws only for a
+                                            // non-number, never reaches fast
   Local<Value> b = args[1];
-  char* base;
-  size_t size;
+  char* base = nullptr;
+  size_t size = 0;
+  bool ok = true;
   if (b->IsArrayBuffer()) {
     Local<ArrayBuffer> ab = b.As<ArrayBuffer>();
     base = static_cast<char*>(ab->Data());
@@ -215,46 +354,102 @@ void Read(const FunctionCallbackInfo<Value>& args) {
     base = static_cast<char*>(sab->Data());
     size = sab->ByteLength();
   } else {
-    Throw(isolate, v8::Exception::TypeError,
-          "read: buf must be an ArrayBuffer or ArrayBufferView");
+    ok = false;
+  }
+  double off = 0, len = 0;
+  bool has_off, has_len;
+  if (!ok || !ArgOffLen(args, 2, &off, &has_off) ||
+      !ArgOffLen(args, 3, &len, &has_len)) {
+    state.last_errno = EINVAL;
+    args.GetReturnValue().Set(-1);
     return;
   }
-  double off = 0, len;
-  int argc = args.Length();
-  if (argc > 2 && !args[2]->IsUndefined()) {
-    if (!args[2]->IsNumber()) {
-      Throw(isolate, v8::Exception::TypeError, "read: off must be a number");
-      return;
-    }
-    off = args[2].As<Number>()->Value();
+  args.GetReturnValue().Set(ReadAt(fd, base, size, off, len, !has_len));
+}
+
+// The fast read. IsArrayBuffer/IsSharedArrayBuffer/Data/ByteLength neither
+// allocate nor create handles, which is all a fast call may do (each is one
+// call into libnode; the ArrayBuffer case, the common one, is tested first).
+// A view falls back: reaching its bytes (Buffer()) may allocate. Anything
+// else that is not a buffer gets the slow path's answer, -1/EINVAL, here.
+inline int32_t FastReadImpl(double fd_d, Local<Value> buf, double off,
+                            double len, bool to_end,
+                            FastApiCallbackOptions& options) {
+  int32_t fd;
+  if (!ExactInt32(fd_d, &fd)) return Fallback<int32_t>(options, &read_calls);
+  char* base = nullptr;
+  size_t size = 0;
+  if (buf->IsArrayBuffer()) {
+    Local<ArrayBuffer> ab = buf.As<ArrayBuffer>();
+    base = static_cast<char*>(ab->Data());
+    size = ab->ByteLength();
+  } else if (buf->IsArrayBufferView()) {
+    return Fallback<int32_t>(options, &read_calls);
+  } else if (buf->IsSharedArrayBuffer()) {
+    Local<v8::SharedArrayBuffer> sab = buf.As<v8::SharedArrayBuffer>();
+    base = static_cast<char*>(sab->Data());
+    size = sab->ByteLength();
+  } else {
+    off = -1;  // ReadAt answers -1/EINVAL, as Read() does
   }
-  if (!(off >= 0 && off <= static_cast<double>(size) && off == std::floor(off))) {
-    Throw(isolate, v8::Exception::RangeError,
-          "read: off must be an integer in [0, buf.byteLength]");
-    return;
+  read_calls.fast++;
+  return ReadAt(fd, base, size, off, len, to_end);
+}
+
+int32_t FastRead4(Local<Value>, double fd, Local<Value> buf, double off,
+                  double len, FastApiCallbackOptions& options) {
+  return FastReadImpl(fd, buf, off, len, false, options);
+}
+
+int32_t FastRead3(Local<Value>, double fd, Local<Value> buf, double off,
+                  FastApiCallbackOptions& options) {
+  return FastReadImpl(fd, buf, off, 0, true, options);
+}
+
+int32_t FastRead2(Local<Value>, double fd, Local<Value> buf,
+                  FastApiCallbackOptions& options) {
+  return FastReadImpl(fd, buf, 0, 0, true, options);
+}
+
+// readRaw(fd, address, len): read(2) of up to len bytes to `address` (from
+// sys.address). just-host only; the lab's fastest call shape: no buffer to
+// look up and no bounds to check per call, so the fast function is the
+// syscall and little else (what lo does). UNSAFE: nothing checks that
+// [address, address + len) is a live buffer. Only len < 0 is refused
+// (-1/EINVAL): as a size_t it would let a pipe read write far past any
+// buffer. fd and len go through ToInt32 and address through ToNumber on
+// both paths (TurboFan truncates int32 parameters the same way), so the
+// fast function needs no fallback.
+inline int32_t ReadRawAt(int32_t fd, double address, int32_t len) {
+  if (len < 0) {
+    state.last_errno = EINVAL;
+    return -1;
   }
-  len = static_cast<double>(size) - off;
-  if (argc > 3 && !args[3]->IsUndefined()) {
-    if (!args[3]->IsNumber()) {
-      Throw(isolate, v8::Exception::TypeError, "read: len must be a number");
-      return;
-    }
-    len = args[3].As<Number>()->Value();
-  }
-  if (!(len >= 0 && len <= static_cast<double>(size) - off &&
-        len == std::floor(len))) {
-    Throw(isolate, v8::Exception::RangeError,
-          "read: len must be an integer with off + len <= buf.byteLength");
-    return;
-  }
-  ssize_t r = read(fd, base + static_cast<size_t>(off), static_cast<size_t>(len));
+  ssize_t r = read(fd, reinterpret_cast<char*>(static_cast<uintptr_t>(address)),
+                   static_cast<size_t>(len));
   state.last_errno = errno;
-  // Linux caps a single read at 0x7ffff000 bytes, so r always fits an int32
-  // (a Smi for V8, no heap number allocated per call).
-  args.GetReturnValue().Set(static_cast<int32_t>(r));
+  return static_cast<int32_t>(r);
+}
+
+void ReadRaw(const FunctionCallbackInfo<Value>& args) {
+  read_raw_calls.slow++;
+  int32_t fd, len;
+  double address;
+  if (!ArgInt32(args, 0, -1, &fd) ||
+      !args[1]->NumberValue(args.GetIsolate()->GetCurrentContext())
+           .To(&address) ||
+      !ArgInt32(args, 2, 0, &len))
+    return;
+  args.GetReturnValue().Set(ReadRawAt(fd, address, len));
+}
+
+int32_t FastReadRaw(Local<Value>, int32_t fd, double address, int32_t len) {
+  read_raw_calls.fast++;
+  return ReadRawAt(fd, address, len);
 }
 
 void Close(const FunctionCallbackInfo<Value>& args) {
+  close_calls.slow++;
   int32_t fd;
   if (!ArgInt32(args, 0, -1, &fd)) return;
   int r = close(fd);
@@ -262,35 +457,52 @@ void Close(const FunctionCallbackInfo<Value>& args) {
   args.GetReturnValue().Set(r);
 }
 
+int32_t FastClose(Local<Value>, double fd_d, FastApiCallbackOptions& options) {
+  int32_t fd;
+  if (!ExactInt32(fd_d, &fd)) return Fallback<int32_t>(options, &close_calls);
+  int r = close(fd);
+  state.last_errno = errno;
+  close_calls.fast++;
+  return r;
+}
+
 }  // namespace net
 
 namespace {
 
+void HostCalls(const FunctionCallbackInfo<Value>& args);
+
 // clang-format off
 const Binding kBindings[] = {
-  // module          name             slow callback          kind           fast
-  {"",             "print",         core::Print,           Kind::kMethod, nullptr},
-  {"",             "error",         core::Error,           Kind::kMethod, nullptr},
-  {"",             "exit",          core::ExitBinding,     Kind::kMethod, nullptr},
-  {"",             "memoryUsage",   core::MemoryUsage,     Kind::kMethod, nullptr},
+  // module        name             slow callback        kind           fast (one per arity)                                 calls
+  {"",             "print",         core::Print,         Kind::kMethod, {},                                                  nullptr},
+  {"",             "error",         core::Error,         Kind::kMethod, {},                                                  nullptr},
+  {"",             "exit",          core::ExitBinding,   Kind::kMethod, {},                                                  nullptr},
+  {"",             "memoryUsage",   core::MemoryUsage,   Kind::kMethod, {},                                                  nullptr},
 
-  {"sys",          "fcntl",         sys::Fcntl,            Kind::kMethod, nullptr},
-  {"sys",          "errno",         sys::Errno,            Kind::kMethod, nullptr},
-  {"sys",          "strerror",      sys::StrError,         Kind::kMethod, nullptr},
-  {"sys",          "pid",           sys::Pid,              Kind::kMethod, nullptr},
-  {"sys",          "runMicroTasks", sys::RunMicroTasks,    Kind::kMethod, nullptr},
+  {"sys",          "fcntl",         sys::Fcntl,          Kind::kMethod, kFast<sys::FastFcntl2, sys::FastFcntl3>,             &sys::fcntl_calls},
+  {"sys",          "errno",         sys::Errno,          Kind::kMethod, kFast<sys::FastErrno>,                               &sys::errno_calls},
+  {"sys",          "strerror",      sys::StrError,       Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "pid",           sys::Pid,            Kind::kMethod, kFast<sys::FastPid>,                                 &sys::pid_calls},
+  {"sys",          "runMicroTasks", sys::RunMicroTasks,  Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "address",       sys::Address,        Kind::kMethod, {},                                                  nullptr},
 
-  {"net",          "read",          net::Read,             Kind::kMethod, nullptr},
-  {"net",          "close",         net::Close,            Kind::kMethod, nullptr},
+  {"net",          "read",          net::Read,           Kind::kMethod, kFast<net::FastRead2, net::FastRead3, net::FastRead4>, &net::read_calls},
+  {"net",          "readRaw",       net::ReadRaw,        Kind::kMethod, kFast<net::FastReadRaw>,                             &net::read_raw_calls},
+  {"net",          "close",         net::Close,          Kind::kMethod, kFast<net::FastClose>,                               &net::close_calls},
 
-  {"factory",      "run",           FactoryRun,            Kind::kMethod, nullptr},
-  {"factory",      "stop",          FactoryStop,           Kind::kMethod, nullptr},
-  {"factory.loop", "add",           LoopAdd,               Kind::kMethod, nullptr},
-  {"factory.loop", "remove",        LoopRemove,            Kind::kMethod, nullptr},
-  {"factory.loop", "update",        LoopUpdate,            Kind::kMethod, nullptr},
-  {"factory.loop", "poll",          LoopPollBinding,       Kind::kMethod, nullptr},
-  {"factory.loop", "count",         LoopCount,             Kind::kGetter, nullptr},
-  {"factory.loop", "fd",            LoopFd,                Kind::kGetter, nullptr},
+  {"factory",      "run",           FactoryRun,          Kind::kMethod, {},                                                  nullptr},
+  {"factory",      "stop",          FactoryStop,         Kind::kMethod, {},                                                  nullptr},
+  {"factory.loop", "add",           LoopAdd,             Kind::kMethod, {},                                                  nullptr},
+  {"factory.loop", "remove",        LoopRemove,          Kind::kMethod, {},                                                  nullptr},
+  {"factory.loop", "update",        LoopUpdate,          Kind::kMethod, {},                                                  nullptr},
+  {"factory.loop", "poll",          LoopPollBinding,     Kind::kMethod, {},                                                  nullptr},
+  {"factory.loop", "count",         LoopCount,           Kind::kGetter, {},                                                  nullptr},
+  {"factory.loop", "fd",            LoopFd,              Kind::kGetter, {},                                                  nullptr},
+
+  // just-host only (real just(js) has no `just.host`): the CallCount of every
+  // row above that has a fast path, to check that fast calls engage.
+  {"host",         "calls",         HostCalls,           Kind::kMethod, {},                                                  nullptr},
 };
 
 const Constant kConstants[] = {
@@ -344,12 +556,37 @@ Local<v8::Function> NewFunction(Isolate* isolate, Local<Context> context,
                                 const Binding& b) {
   // kThrow: these are plain functions; without it every one would also get
   // a lazily-created .prototype object and be usable with `new`.
-  return FunctionTemplate::New(isolate, b.slow, Local<Value>(),
-                               Local<v8::Signature>(), 0,
-                               v8::ConstructorBehavior::kThrow,
-                               v8::SideEffectType::kHasSideEffect, b.fast)
+  // No Signature: a fast call then accepts any receiver, so `read(...)`
+  // called through a destructured `const { read } = just.net` is fast too.
+  return FunctionTemplate::NewWithCFunctionOverloads(
+             isolate, b.slow, Local<Value>(), Local<v8::Signature>(), 0,
+             v8::ConstructorBehavior::kThrow,
+             v8::SideEffectType::kHasSideEffect, b.fast)
       ->GetFunction(context)
       .ToLocalChecked();
+}
+
+// just.host.calls() -> { 'net.read': { fast, fallback, slow }, ... }
+void HostCalls(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  Local<Context> context = isolate->GetCurrentContext();
+  Local<Object> out = Object::New(isolate);
+  for (const Binding& b : kBindings) {
+    if (b.calls == nullptr) continue;
+    Local<Object> row = Object::New(isolate);
+    const std::pair<const char*, uint64_t> fields[] = {
+        {"fast", b.calls->fast},
+        {"fallback", b.calls->fallback},
+        {"slow", b.calls->slow}};
+    for (const auto& f : fields) {
+      row->Set(context, Str(isolate, f.first),
+               Number::New(isolate, static_cast<double>(f.second)))
+          .Check();
+    }
+    std::string key = std::string(b.module) + "." + b.name;
+    out->Set(context, Str(isolate, key.c_str()), row).Check();
+  }
+  args.GetReturnValue().Set(out);
 }
 
 }  // namespace

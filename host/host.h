@@ -25,18 +25,32 @@ static_assert(V8_MAJOR_VERSION == 10 && V8_MINOR_VERSION == 2,
 
 namespace host {
 
+// Calls of one binding that has a fast path, for just.host.calls(): `fast`
+// counts calls completed by the fast C function (TurboFan-optimised call
+// sites), `fallback` fast calls that handed the call on to the slow
+// callback, `slow` calls of the slow (FunctionCallbackInfo) callback, i.e.
+// interpreted and baseline code, fallbacks, and every call when fast calls
+// are off (--no-turbo-fast-api-calls). Plain counters: one thread.
+struct CallCount {
+  uint64_t fast = 0;
+  uint64_t fallback = 0;
+  uint64_t slow = 0;
+};
+
 // One row of the binding table (bindings.cc). `module` is a dotted path off
 // the `just` global ("" = `just` itself, "factory.loop" = just.factory.loop).
-// `fast` is handed straight to FunctionTemplate::New as its CFunction: it is
-// nullptr for now because libnode does not ship v8-fast-api-calls.h, but a
-// fast path can later be attached per entry without touching the builder.
+// `fast` is the binding's V8 fast API functions (host/fast-api.h), one per
+// argument count, handed to FunctionTemplate::NewWithCFunctionOverloads;
+// empty for bindings that allocate, throw or call JS and so must always
+// take the slow path. `calls` is the row's CallCount when it has a fast path.
 enum class Kind { kMethod, kGetter };
 struct Binding {
   const char* module;
   const char* name;
   v8::FunctionCallback slow;
   Kind kind;
-  const v8::CFunction* fast;
+  v8::MemorySpan<const v8::CFunction> fast;
+  CallCount* calls;
 };
 
 struct Constant {
@@ -85,16 +99,29 @@ void LoopFd(const v8::FunctionCallbackInfo<v8::Value>& args);
 void FactoryRun(const v8::FunctionCallbackInfo<v8::Value>& args);
 void FactoryStop(const v8::FunctionCallbackInfo<v8::Value>& args);
 
+// embed.cc: the script built into a single binary (wcb), or nullptr in
+// just-host. `name` is the script's file name at build time; it stands in
+// for the path in just.args[1] and in error locations.
+struct Embedded {
+  const char* name;
+  const char* source;
+  size_t size;
+};
+const Embedded* EmbeddedScript();
+
 // runtime.cc: the steps main() strings together.
 struct Options {
-  const char* script = nullptr;
+  const char* script = nullptr;             // path, or the embedded name
+  const Embedded* embedded = nullptr;       // set: run this, read no file
   std::vector<char*> args;  // becomes just.args
+  bool threads = false;     // --no-single-threaded: V8 worker threads
 };
 // Returns -1 to go on, else the exit code (--version, usage error).
 // V8 flags are applied here, before V8 is initialized, as V8 requires.
 int ParseArgs(int argc, char** argv, Options* opt);
-bool ReadScript(const char* path, std::string* source);
-std::unique_ptr<v8::Platform> InitV8();
+// The embedded script, else the file opt.script.
+bool ReadScript(const Options& opt, std::string* source);
+std::unique_ptr<v8::Platform> InitV8(const Options& opt);
 v8::Isolate* NewIsolate(v8::ArrayBuffer::Allocator* allocator);
 v8::Local<v8::Context> NewContext(v8::Isolate* isolate, const Options& opt);
 bool RunScript(v8::Isolate* isolate, const char* path,

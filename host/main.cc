@@ -1,4 +1,5 @@
 // just-host: just-host [V8 flags...] script.js [args...]
+// wcb (script built in, see embed.cc): wcb [V8 flags...] [args...]
 // The whole life of the process, one step per line; see runtime.cc.
 #include "host.h"
 
@@ -7,9 +8,9 @@ int main(int argc, char** argv) {
   int rc = host::ParseArgs(argc, argv, &opt);
   if (rc >= 0) return rc;
   std::string source;
-  if (!host::ReadScript(opt.script, &source)) return 1;
+  if (!host::ReadScript(opt, &source)) return 1;
 
-  std::unique_ptr<v8::Platform> platform = host::InitV8();
+  std::unique_ptr<v8::Platform> platform = host::InitV8(opt);
   std::unique_ptr<v8::ArrayBuffer::Allocator> allocator(
       v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   v8::Isolate* isolate = host::NewIsolate(allocator.get());

@@ -53,13 +53,23 @@ void OnPromiseReject(v8::PromiseRejectMessage msg) {
   }
 }
 
+// V8 spells a negated flag --no-x or --nox, with '-' or '_' inside.
+bool IsNoSingleThreaded(const char* arg) {
+  std::string a(arg + 2);
+  for (char& c : a) c = c == '_' ? '-' : c;
+  return a == "no-single-threaded" || a == "nosingle-threaded";
+}
+
 }  // namespace
 
 int ParseArgs(int argc, char** argv, Options* opt) {
+  opt->embedded = EmbeddedScript();
   if (argc == 2 &&
       (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0)) {
     std::string v = std::string("just-host " JUST_HOST_VERSION " v8 ") +
-                    v8::V8::GetVersion() + "\n";
+                    v8::V8::GetVersion();
+    if (opt->embedded) v += std::string(" (embedded ") + opt->embedded->name + ")";
+    v += "\n";
     WriteAll(1, v.data(), v.size());
     return 0;
   }
@@ -71,7 +81,16 @@ int ParseArgs(int argc, char** argv, Options* opt) {
       break;
     }
     flags.push_back(argv[i]);
+    if (IsNoSingleThreaded(argv[i])) opt->threads = true;
   }
+  // Defaults, set before the command line so that it can undo them:
+  // --turbo-fast-api-calls: V8 10.2 ships fast API calls switched off, so
+  //   without it every binding would stay a slow FunctionCallbackInfo call
+  //   even in optimised code (--no-turbo-fast-api-calls: all slow).
+  // --single-threaded: no V8 worker threads (compiles and GC on the main
+  //   thread; see InitV8 for why a syscall lab wants that).
+  static const char kDefaults[] = "--turbo-fast-api-calls --single-threaded";
+  v8::V8::SetFlagsFromString(kDefaults, sizeof(kDefaults) - 1);
   // Only the leading flags are handed to V8: with remove_flags it would
   // otherwise also eat `--foo` meant for the script. V8 handles --help
   // itself (prints and exits) and leaves flags it does not know in place.
@@ -84,6 +103,16 @@ int ParseArgs(int argc, char** argv, Options* opt) {
               flags[f]);
     return 2;
   }
+  if (opt->embedded) {
+    // Single binary: every argument after the V8 flags is the script's, so
+    // just.args is [argv0, name, ...args] as if it had been given a file.
+    // The cast: just.args only reads it, and argv's strings are char*.
+    opt->script = opt->embedded->name;
+    opt->args.push_back(argv[0]);
+    opt->args.push_back(const_cast<char*>(opt->embedded->name));
+    for (; i < argc; i++) opt->args.push_back(argv[i]);
+    return -1;
+  }
   if (i >= argc) {
     Usage();
     return 2;
@@ -94,7 +123,12 @@ int ParseArgs(int argc, char** argv, Options* opt) {
   return -1;
 }
 
-bool ReadScript(const char* path, std::string* source) {
+bool ReadScript(const Options& opt, std::string* source) {
+  if (opt.embedded) {
+    source->assign(opt.embedded->source, opt.embedded->size);
+    return true;
+  }
+  const char* path = opt.script;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   int err = 0;
   if (fd < 0) {
@@ -122,10 +156,23 @@ bool ReadScript(const char* path, std::string* source) {
   return true;
 }
 
-std::unique_ptr<v8::Platform> InitV8() {
+std::unique_ptr<v8::Platform> InitV8(const Options& opt) {
   // libnode's V8 uses the system ICU (libicudata is linked in), so there is
   // no icudtl.dat to point InitializeICU at; Intl works without the call.
-  std::unique_ptr<v8::Platform> platform = v8::platform::NewDefaultPlatform();
+  //
+  // Single-threaded by default (V8's --single-threaded plus a platform with
+  // no worker pool), because one extra thread makes every syscall dearer:
+  // Linux takes and drops a reference on the file in read(2) once the fd
+  // table is shared between threads (fdget/fput atomics, skipped while the
+  // process has one thread), and glibc wraps each read in the
+  // enable/disable-async-cancel calls once a thread has ever existed. A
+  // single-threaded C reader pays neither; with a worker pool just-host paid
+  // ~50 ns more per read(2) of /dev/zero than with none. Threads are only
+  // started if the command line asks for them (--no-single-threaded): a
+  // pool-less platform would leave V8's background jobs unrun.
+  std::unique_ptr<v8::Platform> platform =
+      opt.threads ? v8::platform::NewDefaultPlatform()
+                  : v8::platform::NewSingleThreadedDefaultPlatform();
   v8::V8::InitializePlatform(platform.get());
   // V8::Initialize() is inline and checks the embedder's header
   // configuration (pointer compression, sandbox) against the library's:

@@ -3,7 +3,7 @@
 // through a real pipe from dd, as in the lab, via `sh -c`.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
-const { spawnSync } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -195,19 +195,19 @@ test('net.read honours off/len and a view\'s byteOffset', () => {
   assert.equal(r.stdout, '3 2 5 ..........abc.......de..fghij...\n')
 })
 
-test('net.read rejects out-of-range off/len with RangeError, bad buf with TypeError', () => {
+test('net.read fails like the syscall on arguments it cannot use: -1, EINVAL, no exception', () => {
+  // Not an exception, so a fast call never has to fall back into a throw
+  // (V8 10.2 would skip the caller's try/catch): see host/README.md.
   const file = script('range.js', `
     const buf = new ArrayBuffer(16)
     const view = new Uint8Array(new ArrayBuffer(64), 8, 16)
     const cases = [[buf, 17, 0], [buf, 0, 17], [buf, 8, 9], [buf, -1, 1], [buf, 0, -1],
       [buf, 1.5, 1], [buf, 0, NaN], [buf, 2 ** 32, 1], [buf, 2 ** 53, 2 ** 53], [buf, 17],
-      [view, 0, 17], [view, 16, 1], [buf, 0, Infinity]]
+      [view, 0, 17], [view, 16, 1], [buf, 0, Infinity], [buf, '1', 1], [buf, 0, {}],
+      [{}], ['str'], [42], [undefined], [null, 0, 1]]
     const out = cases.map(([b, ...rest]) => {
-      try { just.net.read(0, b, ...rest); return 'ok' } catch (e) { return e.name }
+      try { return just.net.read(0, b, ...rest) + '/' + just.sys.errno() } catch (e) { return e.name }
     })
-    for (const bad of [{}, 'str', 42, undefined]) {
-      try { just.net.read(0, bad); out.push('ok') } catch (e) { out.push(e.name) }
-    }
     // boundaries are allowed: zero-length read at the very end
     out.push(just.net.read(0, buf, 16, 0))
     out.push(just.net.read(0, buf, 0, 16))
@@ -216,9 +216,8 @@ test('net.read rejects out-of-range off/len with RangeError, bad buf with TypeEr
   const r = run([file], { input: 'printf hello |' })
   assert.equal(r.status, 0, r.stderr)
   const out = r.stdout.trim().split(' ')
-  assert.deepEqual(out.slice(0, 13), Array(13).fill('RangeError'))
-  assert.deepEqual(out.slice(13, 17), Array(4).fill('TypeError'))
-  assert.deepEqual(out.slice(17), ['0', '5'])
+  assert.deepEqual(out.slice(0, 20), Array(20).fill('-1/22'))
+  assert.deepEqual(out.slice(20), ['0', '5'])
 })
 
 test('net.read on a closed stdin returns -1 with EBADF', () => {
@@ -400,4 +399,307 @@ test('just.exit(3) exits 3 with stdout flushed, also from a loop callback', () =
   `)])
   assert.equal(gc.status, 0)
   assert.match(gc.stdout, /Scavenge|Mark-sweep|Mark-Compact/)
+})
+
+// ---- V8 fast API calls (host/fast-api.h) and the single binary (build/wcb) ----
+// TurboFan calls a fast function only from optimised code, so every check
+// below runs a call site hot (tens of thousands of calls) and compares with
+// --no-turbo-fast-api-calls, which keeps every call on the slow callback.
+// just.host.calls() says which path the calls took.
+
+const SLOW = '--no-turbo-fast-api-calls'
+const WC_JS = path.join(ROOT, 'wc', 'wc.js')
+const WCB = path.join(ROOT, 'build', 'wcb')
+// 5 MiB + 3 bytes: not a multiple of any block size; dd's 64 KiB writes as in the lab.
+const ODD_INPUT = '{ dd if=/dev/zero bs=65536 count=80 2>/dev/null; printf abc; } |'
+const ODD_BYTES = 80 * 65536 + 3
+
+test('fast and slow paths: wc/wc.js counts the same bytes through a pipe and from a file', () => {
+  const file = path.join(dir, 'odd.bin')
+  fs.writeFileSync(file, Buffer.alloc(ODD_BYTES, 7))
+  for (const bs of [256, 3000, 4096, 65536]) {
+    const fast = run([WC_JS, String(bs)], { input: ODD_INPUT })
+    const slow = run([SLOW, WC_JS, String(bs)], { input: ODD_INPUT })
+    for (const r of [fast, slow]) {
+      assert.equal(r.status, 0, r.stderr)
+      const m = r.stdout.match(/^size (\d+) reads (\d+) blocksize (\d+)\n$/)
+      assert.ok(m, r.stdout)
+      assert.equal(Number(m[1]), ODD_BYTES)
+      assert.ok(Number(m[2]) >= Math.ceil(ODD_BYTES / bs))
+      assert.equal(Number(m[3]), bs)
+    }
+    // From a regular file every read but the last is full: the counts are exact.
+    const ff = run([WC_JS, String(bs)], { redirect: `< ${q(file)}` })
+    const fs_ = run([SLOW, WC_JS, String(bs)], { redirect: `< ${q(file)}` })
+    assert.equal(ff.stdout, `size ${ODD_BYTES} reads ${Math.ceil(ODD_BYTES / bs)} blocksize ${bs}\n`)
+    assert.equal(fs_.stdout, ff.stdout)
+  }
+})
+
+test('fast and slow paths: all three net.read forms give the same counts', () => {
+  const file = script('sync.js', SYNC_READER)
+  for (const form of ['2', '3', '4']) {
+    const fast = run([file, '256', form], { input: ODD_INPUT })
+    const slow = run([SLOW, file, '256', form], { input: ODD_INPUT })
+    assert.equal(fast.status, 0, fast.stderr)
+    assert.equal(fast.stdout, `size ${ODD_BYTES} reads ${Math.ceil(ODD_BYTES / 256)} blocksize 256\n`)
+    assert.equal(slow.stdout, fast.stdout)
+  }
+})
+
+const COUNTING_READER = `
+const { read } = just.net
+const bs = parseInt(just.args[2], 10)
+const buf = new ArrayBuffer(bs)
+let n, reads = 0
+while ((n = read(0, buf, 0, bs)) > 0) reads++
+just.print(JSON.stringify({ reads, calls: just.host.calls() }))
+`
+
+test('the fast path is taken in optimised code, and only then', () => {
+  const file = script('counting.js', COUNTING_READER)
+  // 64 MiB in 256-byte reads: optimisation happens in the background after
+  // some thousands of calls, so give it far more than that.
+  const fast = run([file, '256'], { input: 'dd if=/dev/zero bs=65536 count=1024 2>/dev/null |' })
+  assert.equal(fast.status, 0, fast.stderr)
+  const f = JSON.parse(fast.stdout)
+  const total = f.reads + 1 // the last read returns 0
+  const read = f.calls['net.read']
+  assert.equal(read.fast + read.slow, total)
+  assert.equal(read.fallback, 0, 'a plain ArrayBuffer never needs the slow path')
+  // The interpreter and baseline code make the first calls; TurboFan the rest.
+  assert.equal(total, 262145)
+  assert.ok(read.fast > total * 0.5, JSON.stringify(read))
+
+  const slow = run([SLOW, file, '256'], { input: ODD_INPUT })
+  const s = JSON.parse(slow.stdout)
+  assert.deepEqual(s.calls['net.read'], { fast: 0, fallback: 0, slow: s.reads + 1 })
+  for (const name of ['net.read', 'net.readRaw', 'net.close', 'sys.errno', 'sys.fcntl', 'sys.pid']) {
+    assert.ok(name in f.calls, name)
+  }
+})
+
+test('fast and slow paths: the same answer for odd arguments at a hot call site', () => {
+  // Views and non-int32 fds fall back to the slow callback; everything else,
+  // including arguments read() cannot use, is answered by the fast function.
+  const file = script('odd-args.js', `
+    const { read } = just.net
+    const ab = new ArrayBuffer(64)
+    const cases = [
+      [0, ab, 0, 64], [0, ab, 1.5, 2], [0, ab, 0, NaN], [0, ab, 60, 5], [0, ab, -1, 1],
+      [0, new Uint8Array(ab, 4, 32), 0, 8], [0, new DataView(ab, 8), 0, 8], [0, new SharedArrayBuffer(16), 0, 8],
+      [2 ** 32, ab, 0, 4], [-0, ab, 0, 4], [0.5, ab, 0, 4], [-1.5, ab, 0, 4], [0, ab, 64, 0], [99, ab, 0, 4],
+      [0, ab, 2 ** 53, 1], [0, ab, 0, Infinity], [0, {}, 0, 1], [0, 'x', 0, 1], [0, null, 0, 1]
+    ]
+    function call (c) {
+      try { return read(c[0], c[1], c[2], c[3]) } catch (e) { return e.name }
+    }
+    const out = []
+    for (let i = 0; i < 100000; i++) {
+      const c = cases[i % cases.length]
+      const r = call(c)
+      if (i >= 100000 - cases.length) out.push(r < 0 ? r + '/' + just.sys.errno() : r)
+    }
+    just.print(out.join(' '))
+    just.error(JSON.stringify(just.host.calls()['net.read']))
+  `)
+  const input = 'yes abcdefgh | head -c 20000000 |'
+  const fast = run([file], { input })
+  const slow = run([SLOW, file], { input })
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(slow.status, 0, slow.stderr)
+  assert.equal(fast.stdout, slow.stdout)
+  assert.equal(fast.stdout.trim().split(' ').length, 19)
+  assert.match(fast.stdout, /-1\/22/)
+  const calls = JSON.parse(fast.stderr)
+  assert.ok(calls.fast > 0 && calls.fallback > 0, fast.stderr)
+})
+
+test('fast and slow paths: fcntl, errno, close and pid agree when hot', () => {
+  const file = script('sys-hot.js', `
+    const { sys, net } = just
+    let acc = ''
+    for (let i = 0; i < 50000; i++) {
+      const fl = sys.fcntl(0, sys.F_GETFL)
+      const fd = sys.fcntl(1, sys.F_GETFD, 0)
+      const bad = sys.fcntl(99, sys.F_GETFL)
+      const e1 = sys.errno()
+      const c = net.close(99)
+      const e2 = sys.errno()
+      const odd = sys.fcntl(0.5, sys.F_GETFL) // ToInt32(0.5) is fd 0, via the slow path
+      const p = sys.pid() === sys.pid()
+      if (i === 49999) acc = [fl, fd, bad, e1, c, e2, odd === fl, p].join(' ')
+    }
+    just.print(acc)
+    const calls = just.host.calls()
+    just.error(JSON.stringify(['sys.fcntl', 'sys.errno', 'net.close', 'sys.pid'].map(k => calls[k].fast)))
+  `)
+  const fast = run([file], { input: 'echo x |' })
+  const slow = run([SLOW, file], { input: 'echo x |' })
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(fast.stdout, slow.stdout)
+  assert.match(fast.stdout, / -1 9 -1 9 true true\n$/)
+  for (const n of JSON.parse(fast.stderr)) assert.ok(n > 0, fast.stderr)
+  assert.deepEqual(JSON.parse(slow.stderr), [0, 0, 0, 0])
+})
+
+test('a try/catch around a hot net.read still catches what the slow path throws', () => {
+  // A Symbol fd makes ToInt32 throw. Non-numbers never reach a fast function
+  // (TurboFan deoptimises first), so the exception comes from the slow
+  // callback in unoptimised code and the handler sees it.
+  const file = script('hot-throw.js', `
+    const { read } = just.net
+    const ab = new ArrayBuffer(16)
+    let caught = 0, bytes = 0
+    for (let i = 0; i < 100000; i++) {
+      try { bytes += read(i % 1000 === 999 ? Symbol('fd') : 0, ab, 0, 1) } catch (e) { if (e instanceof TypeError) caught++ }
+    }
+    just.print(caught + ' ' + bytes)
+  `)
+  const input = 'yes | head -c 200000 |'
+  const fast = run([file], { input })
+  const slow = run([SLOW, file], { input })
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(fast.stdout, '100 99900\n')
+  assert.equal(slow.stdout, fast.stdout)
+})
+
+test('sys.address + net.readRaw: bytes land at the address, view offsets count, bad input', () => {
+  const file = script('raw.js', `
+    const { sys, net } = just
+    const ab = new ArrayBuffer(32)
+    const u8 = new Uint8Array(ab)
+    const view = new Uint8Array(ab, 8, 16)
+    const a = sys.address(ab)
+    const v = sys.address(view)
+    const n1 = net.readRaw(0, v + 2, 3)           // ab[10..12]
+    const n2 = net.readRaw(0, a + 20, 2)          // ab[20..21]
+    const neg = net.readRaw(0, a, -1) + '/' + sys.errno()
+    const zero = net.readRaw(0, a, 0)
+    const bad = [{}, 'x', 1].map(b => { try { sys.address(b); return 'ok' } catch (e) { return e.name } })
+    just.print([v - a, n1, n2, neg, zero, bad.join(','), String.fromCharCode(...u8.map(b => b || 46))].join(' '))
+  `)
+  const r = run([file], { input: 'printf abcdefghij |' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, '8 3 2 -1/22 0 TypeError,TypeError,TypeError ..........abc.......de..........\n')
+})
+
+test('fast and slow paths: wc/wc-fast.js (net.readRaw) counts the same, and readRaw is a fast call', () => {
+  const WC_FAST = path.join(ROOT, 'wc', 'wc-fast.js')
+  for (const bs of [256, 3000, 65536]) {
+    const fast = run([WC_FAST, String(bs)], { input: ODD_INPUT })
+    const slow = run([SLOW, WC_FAST, String(bs)], { input: ODD_INPUT })
+    for (const r of [fast, slow]) {
+      assert.equal(r.status, 0, r.stderr)
+      assert.match(r.stdout, new RegExp(`^size ${ODD_BYTES} reads \\d+ blocksize ${bs}\\n$`))
+    }
+  }
+  const counting = script('counting-raw.js', `
+    const { readRaw } = just.net
+    const buf = new ArrayBuffer(256)
+    const address = just.sys.address(buf)
+    let reads = 0
+    while (readRaw(0, address, 256) > 0) reads++
+    just.print(JSON.stringify({ reads, calls: just.host.calls()['net.readRaw'] }))
+  `)
+  const input = 'dd if=/dev/zero bs=65536 count=1024 2>/dev/null |'
+  const f = JSON.parse(run([counting], { input }).stdout)
+  assert.equal(f.reads, 262144)
+  assert.equal(f.calls.fast + f.calls.slow, f.reads + 1)
+  assert.equal(f.calls.fallback, 0)
+  assert.ok(f.calls.fast > f.reads / 2, JSON.stringify(f.calls))
+  const s = JSON.parse(run([SLOW, counting], { input }).stdout)
+  assert.deepEqual(s.calls, { fast: 0, fallback: 0, slow: s.reads + 1 })
+})
+
+test('fast and slow paths: readRaw answers odd numbers the same when hot', () => {
+  const file = script('raw-odd.js', `
+    const { readRaw } = just.net
+    const buf = new ArrayBuffer(64)
+    const a = just.sys.address(buf)
+    // fd and len by ToInt32 (2**32 is 0, 1.5 is 1, -0.5 is 0), len < 0 refused
+    const cases = [[0, 4], [2 ** 32, 4], [0, 1.5], [0.9, 2], [0, -1], [0, -0.5], [99, 4], [0, 2 ** 32 + 3], [0, 2 ** 31]]
+    const out = []
+    for (let i = 0; i < 100000; i++) {
+      const c = cases[i % cases.length]
+      const r = readRaw(c[0], a, c[1])
+      if (i >= 100000 - cases.length) out.push(r < 0 ? r + '/' + just.sys.errno() : r)
+    }
+    just.print(out.join(' '))
+  `)
+  const input = 'yes abcdefgh | head -c 20000000 |'
+  const fast = run([file], { input })
+  const slow = run([SLOW, file], { input })
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(fast.stdout, slow.stdout)
+  // the last 9 calls, starting at case 100000 % 9 = 1
+  assert.equal(fast.stdout, '4 1 2 -1/22 0 -1/9 3 -1/22 4\n')
+})
+
+test('wcb: the embedded wc.js runs with no script file anywhere near it', () => {
+  assert.ok(fs.existsSync(WCB), 'build/wcb is built by make -C host')
+  const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'wcb-alone-'))
+  try {
+    const bin = path.join(alone, 'wcb')
+    fs.copyFileSync(WCB, bin)
+    fs.chmodSync(bin, 0o755)
+    assert.deepEqual(fs.readdirSync(alone), ['wcb'])
+    const sh = cmd => spawnSync('sh', ['-c', cmd], { cwd: alone, encoding: 'utf8', timeout: 60000 })
+    const r = sh(`${ODD_INPUT} ./wcb 4096`)
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, new RegExp(`^size ${ODD_BYTES} reads \\d+ blocksize 4096\\n$`))
+    // V8 flags still come first and reach V8; the rest is just.args[2...].
+    const gc = sh(`${ODD_INPUT} ./wcb --trace-gc --max-heap-size=64 256`)
+    assert.equal(gc.status, 0, gc.stderr)
+    assert.match(gc.stdout, new RegExp(`size ${ODD_BYTES} reads ${Math.ceil(ODD_BYTES / 256)} blocksize 256\\n$`))
+    const dflt = sh('printf abc | ./wcb')
+    assert.equal(dflt.stdout, 'size 3 reads 1 blocksize 65536\n')
+    assert.match(sh('./wcb --version').stdout, /^just-host \d+\.\d+\.\d+ v8 10\.2\.\S+ \(embedded wc\.js\)\n$/)
+    const bad = sh('./wcb --no-such-v8-flag 4096 < /dev/null')
+    assert.equal(bad.status, 2)
+    assert.match(bad.stderr, /unknown V8 flag '--no-such-v8-flag'/)
+    // Its read errors are wc.js's own line.
+    const closed = sh('./wcb 4096 0<&-')
+    assert.equal(closed.status, 1)
+    assert.equal(closed.stderr, 'read: Bad file descriptor (9)\n')
+  } finally {
+    fs.rmSync(alone, { recursive: true, force: true })
+  }
+})
+
+test('just-host still needs its script: the embedded one is wcb\'s alone', () => {
+  assert.match(run(['--version']).stdout, /^just-host [^(]*\n$/)
+  assert.equal(run([]).status, 2)
+})
+
+test('single-threaded by default; --no-single-threaded brings V8\'s worker threads back', async () => {
+  // One thread keeps read(2) as cheap as in a C program (host/runtime.cc, InitV8).
+  const file = script('ready.js', `
+    just.print('ready')
+    just.print('read ' + just.net.read(0, new ArrayBuffer(8)))
+  `)
+  const threadsWhileRunning = args => new Promise((resolve, reject) => {
+    const child = spawn(HOST, [...args, file], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    let threads = null
+    child.on('error', reject)
+    child.stdout.on('data', chunk => {
+      out += chunk
+      if (threads === null && out.startsWith('ready\n')) {
+        threads = fs.readdirSync(`/proc/${child.pid}/task`).length
+        child.stdin.end('x')
+      }
+    })
+    child.on('close', code => resolve({ code, out, threads }))
+  })
+  const one = await threadsWhileRunning([])
+  assert.equal(one.code, 0)
+  assert.equal(one.out, 'ready\nread 1\n')
+  assert.equal(one.threads, 1)
+  for (const flag of ['--no-single-threaded', '--no_single_threaded']) {
+    const more = await threadsWhileRunning([flag])
+    assert.equal(more.code, 0)
+    assert.equal(more.out, 'ready\nread 1\n')
+    assert.ok(more.threads > 1, `${flag}: ${more.threads} thread(s)`)
+  }
 })

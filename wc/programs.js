@@ -147,6 +147,14 @@ const programs = [
     note: 'just-sync as one executable: wc/wc.js embedded in the host binary, no script file read; libnode is still a shared library'
   },
   {
+    name: 'just-fast',
+    runtime: 'just',
+    file: 'wc/wc-fast.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'the host\'s fastest shape: the buffer\'s address taken once (sys.address), then net.readRaw(fd, address, len) as a V8 fast API call; lab host only, real just(js) has neither binding'
+  },
+  {
     name: 'node-sync',
     runtime: 'node',
     file: 'wc/node-sync.js',
