@@ -6,7 +6,7 @@
 #   docker run --rm --cap-add SYS_PTRACE -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
 #
 # One recipe: both stages run ./setup.sh, the script a bare machine runs, so the image
-# cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm ci,
+# cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,
 # make); the last stage takes the built lab from there and runs `./setup.sh
 # --runtime-only`, which installs only what running it needs (Node, libnode108, strace,
 # make, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.

@@ -155,11 +155,11 @@ function loadResultSet (dir) {
 
 function loadHighcharts () {
   const manifest = path.join(HIGHCHARTS_DIR, 'package.json')
-  if (!fs.existsSync(manifest)) throw new AnalyseError(`Highcharts is not installed (no ${HIGHCHARTS_DIR}); run npm ci or ./setup.sh`)
+  if (!fs.existsSync(manifest)) throw new AnalyseError(`Highcharts is not installed (no ${HIGHCHARTS_DIR}); run ./setup.sh`)
   const version = JSON.parse(fs.readFileSync(manifest, 'utf8')).version
   const scripts = HIGHCHARTS_FILES.map(name => {
     const file = path.join(HIGHCHARTS_DIR, name)
-    if (!fs.existsSync(file)) throw new AnalyseError(`${file} is missing; reinstall with npm ci`)
+    if (!fs.existsSync(file)) throw new AnalyseError(`${file} is missing; reinstall with ./setup.sh`)
     return { name, text: fs.readFileSync(file, 'utf8') }
   })
   return { highcharts: { version, scripts } }

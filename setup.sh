@@ -91,16 +91,18 @@ if [[ $want_test_tools == 1 ]]; then
   fi
 fi
 
-# npm ci gives the pinned versions from package-lock.json; skip it when node_modules
-# already matches the lock file.
+# npm install, given package-lock.json, installs its pinned versions. Not npm ci: npm 11
+# refuses a lock file that lacks any of deno's optional per-platform packages, and a
+# registry that serves only some platforms (the one this lab was locked against serves
+# linux-x64 alone) cannot produce one. Skipped when node_modules already matches the lock.
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]] \
   || [[ $want_test_tools == 1 && ! -d node_modules/playwright-core ]]; then
   if [[ $runtime_only == 1 ]]; then
-    echo "setup.sh: --runtime-only needs the node_modules/ that npm ci made for package-lock.json; run ./setup.sh first" >&2; exit 1
+    echo "setup.sh: --runtime-only needs the node_modules/ that ./setup.sh installed for package-lock.json; run ./setup.sh first" >&2; exit 1
   fi
   say "installing npm packages (Bun, Deno, Highcharts)"
-  if [[ $want_test_tools == 1 ]]; then npm ci --no-audit --no-fund --loglevel=error
-  else npm ci --no-audit --no-fund --loglevel=error --omit=dev; fi
+  npm_install=(npm install --no-save --no-audit --no-fund --loglevel=error)
+  if [[ $want_test_tools == 1 ]]; then "${npm_install[@]}"; else "${npm_install[@]}" --omit=dev; fi
 fi
 
 if [[ $runtime_only == 1 ]]; then
