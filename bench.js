@@ -16,16 +16,19 @@ const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
+const { FLAG_MARKS } = require('./lib/report-text')
 
 const MiB = 1 << 20
 const FIXED_FEEDER_BLOCK = 65536
 
 // Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
 // is a small part of the run, few enough that the whole default lab fits in about
-// ten minutes on two cores (measured: see README, "Choosing the defaults").
+// ten minutes on two cores (measured: see README, "Choosing the defaults"). --quick
+// saves time on runs and sizes, not bytes: shorter runs leave a steady-state figure
+// that is mostly the start-up time taken off.
 const PRESETS = {
   default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4 },
-  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 16, maxMiB: 64, readsPerRun: 1 << 16, straceMiB: 1 }
+  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1 }
 }
 
 const USAGE = `usage: node bench.js [options]
@@ -162,42 +165,50 @@ function probePtrace () {
   }
 }
 
-// ---- the plan: every unit of work, in order, each one line of the log when done ----
+// ---- the plan: every run, in order ----
 
+// Start-up and timing runs go in rounds: at each block size, round r runs every program
+// once before round r + 1 starts, so a machine whose speed drifts during the bench (a
+// busy neighbour on the host, a throttled CPU) slows every program alike instead of the
+// cells that happened to run then. Each step is one run; steps of a group (a round, or
+// one profile) share a progress line and a rewrite of the derived files.
 function plan (options, selected, ptrace) {
   const steps = []
   const largest = options.sizes[options.sizes.length - 1]
-  for (const program of selected) {
-    steps.push({ phase: 'startup', program, blockSize: largest, bytes: 0, runs: options.runs, warmup: options.warmup })
-  }
-  for (const program of selected) {
-    for (const blockSize of options.sizes) {
-      steps.push({ phase: 'timing', program, blockSize, bytes: bytesPerRun(options, blockSize), runs: options.runs, warmup: options.warmup })
+  const rounds = (phase, blockSize, bytes) => {
+    for (let run = 0; run < options.runs; run++) {
+      const group = `${phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
+      for (const program of selected) {
+        steps.push({ phase, program, blockSize, bytes, run, warmup: run === 0 ? options.warmup : 0, group })
+      }
     }
   }
+  rounds('startup', largest, 0)
+  for (const blockSize of options.sizes) rounds('timing', blockSize, bytesPerRun(options, blockSize))
+  const profile = step => steps.push({ ...step, run: 0, warmup: 0, group: `${step.phase} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}` })
   if (options.strace && ptrace.available) {
     for (const program of selected) {
       for (const straceMode of ['main', 'all']) {
-        steps.push({ phase: 'strace-startup', program, blockSize: largest, straceMode, bytes: 0, runs: 1, warmup: 0 })
+        profile({ phase: 'strace-startup', program, blockSize: largest, straceMode, bytes: 0 })
       }
       for (const blockSize of options.sizes) {
         for (const straceMode of ['main', 'all']) {
-          steps.push({ phase: 'strace', program, blockSize, straceMode, bytes: Math.max(options.straceMiB * MiB, FIXED_FEEDER_BLOCK), runs: 1, warmup: 0 })
+          profile({ phase: 'strace', program, blockSize, straceMode, bytes: Math.max(options.straceMiB * MiB, FIXED_FEEDER_BLOCK) })
         }
       }
     }
   }
   if (options.gc) {
     for (const program of selected.filter(program => runtimes[program.runtime].v8Flags)) {
-      for (const blockSize of options.sizes) {
-        steps.push({ phase: 'gc', program, blockSize, bytes: bytesPerRun(options, blockSize), runs: 1, warmup: 0 })
-      }
+      for (const blockSize of options.sizes) profile({ phase: 'gc', program, blockSize, bytes: bytesPerRun(options, blockSize) })
     }
   }
   return steps
 }
 
-function stepKey (step) {
+// The cell a run belongs to; its runs are logged in order, so a cell with n runs
+// logged has done runs 0 … n - 1.
+function cellKey (step) {
   return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? ''].join('\t')
 }
 
@@ -329,12 +340,12 @@ function formatDuration (ms) {
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`
 }
 
-// On a terminal one line is rewritten after every run; in a log, one line per cell.
-function progress ({ cell, cells, runsDone, runsTotal, startedAt, label, firstRunOfCell }) {
-  if (!process.stdout.isTTY && !firstRunOfCell) return
+// On a terminal one line is rewritten before every run; in a log, one line per group.
+function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
+  if (!process.stdout.isTTY && !groupStarts) return
   const elapsed = Date.now() - startedAt
   const eta = runsDone > 0 ? formatDuration((elapsed / runsDone) * (runsTotal - runsDone)) : '?'
-  const line = `cell ${cell} of ${cells}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
+  const line = `run ${runsDone + 1} of ${runsTotal}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
   if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
   else process.stdout.write(line + '\n')
 }
@@ -350,13 +361,14 @@ function printSummary (results, sizes) {
       else {
         const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
         const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%` : ''
-        row.push(`${Math.round(mbps)}${percent}${cell.flags.includes('noisy') ? '~' : ''}${cell.flags.includes('feeder-bound') ? '!' : ''}`)
+        const marks = cell.flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
+        row.push(`${Math.round(mbps)}${percent}${marks}`)
       }
     }
     table.push(row)
   }
   const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-  console.log('\nBest steady-state throughput, MB/s, and % of C at the same block size (~ noisy, ! feeder-bound):')
+  console.log(`\nBest steady-state throughput, MB/s, and % of C at the same block size (${Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')}):`)
   for (const row of table) console.log(row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  '))
 }
 
@@ -395,14 +407,11 @@ async function main (argv) {
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
   const steps = plan(options, runnable, ptrace)
-  const totalRuns = steps.reduce((sum, step) => sum + step.runs, 0)
-  const doneByStep = new Map()
-  for (const record of records) {
-    const key = stepKey({ ...record, program: record.program })
-    doneByStep.set(key, (doneByStep.get(key) ?? 0) + 1)
-  }
-  let done = steps.reduce((sum, step) => sum + Math.min(step.runs, doneByStep.get(stepKey(step)) ?? 0), 0)
-  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}${done ? `, ${done} of ${totalRuns} runs already done` : ''}`)
+  const runsLogged = new Map()
+  for (const record of records) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
+  const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
+  const alreadyDone = steps.length - pending.length
+  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
 
   let interrupted = false
   const onSignal = () => {
@@ -413,28 +422,26 @@ async function main (argv) {
   process.on('SIGTERM', onSignal)
 
   const startedAt = Date.now()
-  const doneAtStart = done
-  for (const [index, step] of steps.entries()) {
-    const already = doneByStep.get(stepKey(step)) ?? 0
-    if (already >= step.runs || interrupted) continue
-    const label = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}`
+  let done = 0
+  for (const [index, step] of pending.entries()) {
+    if (interrupted) break
+    const groupStarts = index === 0 || pending[index - 1].group !== step.group
+    progress({ runsDone: done, runsTotal: pending.length, startedAt, label: `${step.group}: ${step.program.name}`, groupStarts })
     for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir)
-    for (let run = already; run < step.runs && !interrupted; run++) {
-      progress({ cell: index + 1, cells: steps.length, runsDone: done - doneAtStart, runsTotal: totalRuns - doneAtStart, startedAt, label, firstRunOfCell: run === already })
-      const { record, stopped } = await measure(step, run, options, runDir)
-      if (stopped || interrupted) break
-      fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
-      records.push(record)
-      done++
-    }
-    writeDerived(runDir, records, context)
+    if (interrupted) break
+    const { record, stopped } = await measure(step, step.run, options, runDir)
+    if (stopped || interrupted) break
+    fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
+    records.push(record)
+    done++
+    if (index === pending.length - 1 || pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
   }
   if (process.stdout.isTTY) process.stdout.write('\n')
   writeDerived(runDir, records, context)
 
   const results = readJson(path.join(runDir, 'results.json'))
   if (interrupted) {
-    console.log(`\ninterrupted: ${done} of ${totalRuns} runs measured and kept in ${runDir}`)
+    console.log(`\ninterrupted: ${alreadyDone + done} of ${steps.length} runs measured and kept in ${runDir}`)
     console.log(`resume with: node bench.js --resume ${displayPath(runDir)}`)
     return 130
   }

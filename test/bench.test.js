@@ -12,6 +12,7 @@ const { summarise, median } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
+const { parseOptions, plan } = require('../bench')
 
 const ROOT = path.resolve(__dirname, '..')
 const FIXTURES = path.join(__dirname, 'fixtures')
@@ -186,6 +187,29 @@ describe('results from the run log, computed by hand', () => {
     assert.ok(!noisy.flags.includes('feeder-bound'))
     const bound = summariseResults([run('c', 'timing', 1e9, { feeder: feeder(0.95e6) })], { runId: 'f', options: { feeder: 'matched', runs: 1 } }).cells[0]
     assert.ok(bound.flags.includes('feeder-bound'))
+  })
+})
+
+describe('the plan', () => {
+  const programs = [{ name: 'a', runtime: 'native' }, { name: 'b', runtime: 'node' }]
+  const options = { ...parseOptions(['--sizes', '256,4096', '--runs', '2', '--warmup', '1', '--mib', '1']), strace: false, gc: true }
+  const steps = plan(options, programs, { available: false })
+  const describeStep = step => `${step.phase} ${step.program.name} ${step.blockSize} run ${step.run} warmup ${step.warmup}`
+
+  test('start-up and timing go in rounds: every program once per round, warm-up only before the first', () => {
+    assert.deepEqual(steps.filter(step => step.phase !== 'gc').map(describeStep), [
+      'startup a 4096 run 0 warmup 1', 'startup b 4096 run 0 warmup 1',
+      'startup a 4096 run 1 warmup 0', 'startup b 4096 run 1 warmup 0',
+      'timing a 256 run 0 warmup 1', 'timing b 256 run 0 warmup 1',
+      'timing a 256 run 1 warmup 0', 'timing b 256 run 1 warmup 0',
+      'timing a 4096 run 0 warmup 1', 'timing b 4096 run 0 warmup 1',
+      'timing a 4096 run 1 warmup 0', 'timing b 4096 run 1 warmup 0'
+    ])
+  })
+
+  test('a round is one group; profiles are one run each, GC only for V8 programs', () => {
+    assert.deepEqual([...new Set(steps.map(step => step.group))].slice(0, 3), ['startup @ 4096, run 1 of 2', 'startup @ 4096, run 2 of 2', 'timing @ 256, run 1 of 2'])
+    assert.deepEqual(steps.filter(step => step.phase === 'gc').map(describeStep), ['gc b 256 run 0 warmup 0', 'gc b 4096 run 0 warmup 0'])
   })
 })
 
