@@ -154,9 +154,10 @@ function dataQuality (set) {
   describe('failed', 'failed outright')
   describe('noisy', 'noisy')
   describe('feeder-bound', 'feeder-bound')
+  describe('reader-waited', 'reader-waited')
   describe('startup-dominated', 'start-up dominated')
   const failedRuns = (set.results.failures ?? []).length
-  if (parts.length === 0 && failedRuns === 0) return `All ${cells.length} cells are clean: none noisy, feeder-bound, start-up dominated or failed.`
+  if (parts.length === 0 && failedRuns === 0) return `All ${cells.length} cells are clean: none noisy, feeder-bound, reader-waited, start-up dominated or failed.`
   let text = parts.length ? `Of ${cells.length} cells, ${listJoin(parts)}` : `No cell is flagged`
   if (failedRuns) text += `; ${failedRuns} run${failedRuns === 1 ? '' : 's'} failed and ${failedRuns === 1 ? 'is' : 'are'} left out of the figures`
   return text + '.'

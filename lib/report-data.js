@@ -3,7 +3,7 @@
 // what the report shows: the series of every chart, the tables, the context and the
 // findings. Pure functions of the parsed JSON, so every number can be checked by hand
 // against a results folder; reading files and writing the report live in analyse.js.
-const { NOISY_CV, FEEDER_BOUND_SHARE } = require('./summary')
+const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE } = require('./summary')
 const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
 const { findings } = require('./findings')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
@@ -17,6 +17,7 @@ const FLAG_MEANINGS = {
   'some-runs-failed': 'some runs failed and were left out',
   noisy: `the wall time varied by more than ${Math.round(NOISY_CV * 100)}% (coefficient of variation) between runs`,
   'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
+  'reader-waited': `the reader was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
   'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up'
 }
 
@@ -319,6 +320,7 @@ function cellRows (sets) {
 function flagDetail (flag, cell) {
   if (flag === 'noisy') return `CV ${formatPercent(cell.wallNs?.cv)}`
   if (flag === 'feeder-bound') return `dd on CPU ${formatPercent(cell.feederCpuShare)}`
+  if (flag === 'reader-waited') return `reader on CPU ${formatPercent(cell.readerCpuShare)}`
   if (flag === 'some-runs-failed') return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed`
   return null
 }

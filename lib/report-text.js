@@ -5,7 +5,7 @@
 const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 
 // The terminal summary's markers (bench.js printSummary), plus the two it leaves out.
-const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'startup-dominated': '°', 'some-runs-failed': '?' }
+const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', 'some-runs-failed': '?' }
 
 function markdownTable (header, rows, align) {
   const line = cells => `| ${cells.join(' | ')} |`

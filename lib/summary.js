@@ -7,6 +7,7 @@ const { findProgram } = require('../wc/programs')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
+const READER_WAITED_SHARE = 0.8
 const MB = 1e6
 
 function byCell (records, phase) {
@@ -68,6 +69,11 @@ function timingCell (program, blockSize, runs, startup) {
   // dd spending nearly all of the wall time on the CPU means it, not the reader, set the pace.
   cell.feederCpuShare = median(ok.map(run => cpuUs(run.feeder) * 1000 / run.wallNs))
   if (cell.feederCpuShare >= FEEDER_BOUND_SHARE) cell.flags.push('feeder-bound')
+  // A reader off the CPU for a fifth of the run was waiting for dd to refill the pipe:
+  // its figure is the pace of the pipe (dd, wake-ups, scheduling), not its cost per read,
+  // and a slower reader can even come out faster by sleeping less often.
+  cell.readerCpuShare = median(ok.map(run => cpuUs(run.reader) * 1000 / run.wallNs))
+  if (cell.readerCpuShare < READER_WAITED_SHARE) cell.flags.push('reader-waited')
   if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')
   if (cell.failedRuns > 0) cell.flags.push('some-runs-failed')
   return cell
@@ -154,4 +160,4 @@ function summariseGcResults (records, context) {
   return { unavailable: context.gcUnavailable, cells }
 }
 
-module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE }
+module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE }

@@ -188,6 +188,20 @@ describe('results from the run log, computed by hand', () => {
     const bound = summariseResults([run('c', 'timing', 1e9, { feeder: feeder(0.95e6) })], { runId: 'f', options: { feeder: 'matched', runs: 1 } }).cells[0]
     assert.ok(bound.flags.includes('feeder-bound'))
   })
+
+  test('flags: a reader off the CPU for a fifth of the run waited on the pipe', () => {
+    const reader = cpuUs => ({ ...usage, userUs: cpuUs / 4, sysUs: cpuUs * 3 / 4 })
+    const shares = [0.79e6, 0.81e6, 0.95e6].map(cpuUs => summariseResults([run('c', 'timing', 1e9, { reader: reader(cpuUs) })],
+      { runId: 'w', options: { feeder: 'fixed', runs: 1 } }).cells[0])
+    close(shares[0].readerCpuShare, 0.79)
+    assert.deepEqual(shares.map(cell => cell.flags.includes('reader-waited')), [true, false, false])
+    // the median run decides: 0.5 s of CPU in 1 s, 0.9 s in 1 s and 1.7 s in 2 s give 0.5, 0.9, 0.85
+    const median = summariseResults([
+      run('c', 'timing', 1e9, { reader: reader(0.5e6) }), run('c', 'timing', 1e9, { reader: reader(0.9e6) }), run('c', 'timing', 2e9, { reader: reader(1.7e6) })
+    ], { runId: 'm', options: { feeder: 'fixed', runs: 3 } }).cells[0]
+    close(median.readerCpuShare, 0.85)
+    assert.ok(!median.flags.includes('reader-waited'))
+  })
 })
 
 describe('the plan', () => {
