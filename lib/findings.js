@@ -21,7 +21,10 @@ function cellAt (set, program, blockSize) {
 }
 
 const steady = cell => cell?.best?.steadyThroughputMBps ?? null
+const medianSteady = cell => cell?.steadyThroughputMBps?.median ?? null
 
+// The study quoted best runs; on a machine whose speed wanders, one lucky run can make
+// a best figure, so each share of C is given for the median runs too.
 function throughputVsC (set, blockSize) {
   const base = cellAt(set, BASELINE, blockSize)
   if (steady(base) === null) return null
@@ -29,9 +32,11 @@ function throughputVsC (set, blockSize) {
   const compared = cells.filter(cell => cell.vsC?.steadyThroughput !== null && cell.vsC?.steadyThroughput !== undefined)
     .sort((a, b) => b.vsC.steadyThroughput - a.vsC.steadyThroughput)
   if (compared.length === 0) return null
+  const medianShare = cell => (medianSteady(cell) !== null && medianSteady(base) ? ` (median ${formatPercent(medianSteady(cell) / medianSteady(base))})` : '')
   const [first, ...rest] = compared
-  let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s)`
-  if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}`))}`
+  let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)}${medianShare(first)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s` +
+    `${medianSteady(base) !== null ? ` best, ${formatNumber(medianSteady(base))} MB/s median` : ''})`
+  if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}${medianShare(cell)}`))}`
   const without = cells.filter(cell => !compared.includes(cell)).map(cell => cell.program)
   if (without.length) text += `; ${listJoin(without)} ${without.length === 1 ? 'has' : 'have'} no steady-state figure (a failed cell, or a best run no longer than start-up)`
   const ownChunks = compared.filter(cell => programInfo(cell.program, set.context).honoursBlockSize === false).map(cell => cell.program)

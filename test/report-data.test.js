@@ -223,13 +223,17 @@ test('two sets with the same run-id get distinct labels', () => {
 
 test('findings: relative steady-state throughput vs C at the smallest and largest block size', () => {
   const [set] = labelSets([sample()])
-  // 256 B: coreutils 1796.96/596.04 = 301%, node-stream 1044.93/596.04 = 175%, just-sync 504.80/596.04 = 85%,
-  // bun-ffi 502.85/596.04 = 84%, deno-sync 383.83/596.04 = 64%.
+  // 256 B, best runs (best.steadyThroughputMBps): coreutils 1796.96/596.04 = 301%, node-stream 1044.93/596.04 = 175%,
+  // just-sync 504.80/596.04 = 85%, bun-ffi 502.85/596.04 = 84%, deno-sync 383.83/596.04 = 64%.
+  // Median runs (steadyThroughputMBps.median): coreutils 1739.98/582.45 = 299%, node-stream 968.16/582.45 = 166%,
+  // just-sync 447.46/582.45 = 77%, bun-ffi 500.86/582.45 = 86%, deno-sync 374.20/582.45 = 64%.
   assert.equal(findings.throughputVsC(set, 256),
-    'At 256 B, coreutils reads at 301% of C\'s steady-state throughput (596 MB/s), node-stream at 175%, just-sync at 85%, bun-ffi at 84% and deno-sync at 64% ' +
+    'At 256 B, coreutils reads at 301% (median 299%) of C\'s steady-state throughput (596 MB/s best, 582 MB/s median), ' +
+    'node-stream at 175% (median 166%), just-sync at 85% (median 77%), bun-ffi at 84% (median 86%) and deno-sync at 64% (median 64%) ' +
     '(coreutils and node-stream read in chunks of their own size, not 256 B).')
-  // 64 KiB: bun-ffi 2869.02/1611.59 = 178%, just-sync 2841.58/1611.59 = 176%.
-  assert.match(findings.throughputVsC(set, 65536), /^At 64 KiB, bun-ffi reads at 178% of C's steady-state throughput \(1612 MB\/s\), just-sync at 176%, /)
+  // 64 KiB: bun-ffi 2869.02/1611.59 = 178% (median 2195.00/1586.20 = 138%), just-sync 2841.58/1611.59 = 176% (2046.58/1586.20 = 129%).
+  assert.match(findings.throughputVsC(set, 65536),
+    /^At 64 KiB, bun-ffi reads at 178% \(median 138%\) of C's steady-state throughput \(1612 MB\/s best, 1586 MB\/s median\), just-sync at 176% \(median 129%\), /)
 })
 
 test('findings: the fastest JavaScript reader, cost per read, threads, syscalls per MiB', () => {

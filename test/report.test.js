@@ -153,7 +153,7 @@ test('writes report.html, results.md and results.csv into --out', () => {
 
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /^# Fixture report\n/)
-  assert.match(md, /## Findings\n\n- At 256 B, coreutils reads at 301% of C's steady-state throughput/)
+  assert.match(md, /## Findings\n\n- At 256 B, coreutils reads at 301% \(median 299%\) of C's steady-state throughput/)
   assert.match(md, /\| just-sync \| 505 \(85%\)~ \| 1730 \(82%\) \| 2842 \(176%\)°~ \|/)
   assert.match(md, /\| Node\.js \| v20\.20\.2 \|/)
   assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<title>Fixture report<\/title>/)
@@ -379,7 +379,7 @@ test('report.html in Chromium: every chart draws the fixture, offline, without e
     const text = await page.textContent('body')
     assert.match(text, /Linux 6\.\d+/)
     assert.match(text, /fixed: dd writes 64 KiB blocks/)
-    assert.match(text, /At 64 KiB, bun-ffi reads at 178% of C's steady-state throughput/)
+    assert.match(text, /At 64 KiB, bun-ffi reads at 178% \(median 138%\) of C's steady-state throughput/)
     assert.match(await page.textContent('#gc'), /bun-ffi: Bun runs JavaScriptCore, which has no --trace-gc/)
     assert.ok(await page.locator('#summary .flag-noisy').count() > 0)
 
