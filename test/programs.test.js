@@ -149,6 +149,26 @@ describe('commandLine', () => {
     const reason = execFileSync(process.execPath, ['-e', "const p = require('./wc/programs'); p.runtimes.bun.locate = () => null; console.log(p.unavailableReason(p.findProgram('bun-ffi')))"], { cwd: ROOT, encoding: 'utf8' }).trim()
     assert.equal(reason, 'Bun not found: run ./setup.sh (npm installs bun), or set BUN=/path/to/bun')
   })
+
+  test('a reader given by LAB_EXTRA_PROGRAMS may live outside the lab: its absolute path is kept, a missing one named', () => {
+    const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'syscall-lab-extra-'))
+    const reader = path.join(dir, 'wc-mine.js')
+    fs.copyFileSync(path.join(ROOT, 'wc', 'node-sync.js'), reader)
+    const rows = path.join(dir, 'rows.js')
+    fs.writeFileSync(rows, `module.exports = ${JSON.stringify([
+      { name: 'mine', runtime: 'node', file: reader, command: ['{runtime}', '{v8flags}', '{file}', '{bs}'], honoursBlockSize: true, note: 'a copy of node-sync' },
+      { name: 'gone', runtime: 'node', file: path.join(dir, 'gone.js'), command: ['{runtime}', '{file}', '{bs}'], honoursBlockSize: true, note: 'no file' }
+    ])}\n`)
+    const listed = spawnSync(process.execPath, [path.join(ROOT, 'wc', 'programs.js'), '--json', '--bs', '512'],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_EXTRA_PROGRAMS: rows } })
+    assert.equal(listed.status, 0, listed.stderr)
+    const byName = Object.fromEntries(JSON.parse(listed.stdout).map(program => [program.name, program]))
+    assert.equal(byName.mine.available, true, byName.mine.unavailable)
+    assert.ok(byName.mine.command.includes(`${reader} 512`), byName.mine.command)
+    assert.equal(byName.gone.available, false)
+    assert.equal(byName.gone.unavailable, `${path.join(dir, 'gone.js')} is missing`)
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
 })
 
 describe('parseOutput', () => {

@@ -214,7 +214,7 @@ const programs = [
 ]
 
 // LAB_EXTRA_PROGRAMS=/path/a.js:/path/b.js appends rows (same shape as above, file
-// paths relative to the lab's root) without editing this table: for trying a new
+// paths absolute or relative to the lab's root) without editing this table: for trying a new
 // reader before adding it here, and for the tests' deliberately broken readers.
 for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Boolean)) {
   programs.push(...require(path.resolve(module)))
@@ -271,7 +271,7 @@ function commandLine (program, blockSize, v8Flags = []) {
     argv.push(part
       .replace('{runtime}', binary)
       .replace('{build}', BUILD)
-      .replace('{file}', program.file ? path.join(ROOT, program.file) : '')
+      .replace('{file}', program.file ? path.resolve(ROOT, program.file) : '')
       .replace('{bs}', String(blockSize)))
   }
   return argv
@@ -287,7 +287,7 @@ function unavailableReason (program) {
   }
   const executable = commandLine(program, 65536)[0]
   if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
-  if (program.file && !fs.existsSync(path.join(ROOT, program.file))) return `${program.file} is missing from wc/`
+  if (program.file && !fs.existsSync(path.resolve(ROOT, program.file))) return `${path.resolve(ROOT, program.file)} is missing`
   return null
 }
 
