@@ -62,19 +62,24 @@ function fastestJavaScript (set) {
   return text + '.'
 }
 
-function costPerRead (set) {
+// Per read, two ways: wall time (what the pipeline took, start-up out) and the reader's
+// own CPU time, which leaves out the time it slept waiting on the pipe.
+const PER_READ = {
+  wall: { cost: 'costPerReadNs', overhead: 'costPerReadOverheadNs', lead: 'with start-up taken out, a read costs' },
+  cpu: { cost: 'cpuPerReadNs', overhead: 'cpuPerReadOverheadNs', lead: 'the reader\'s own CPU time per read (user + sys, median run, start-up\'s taken off) is' }
+}
+
+function costPerRead (set, measure = PER_READ.wall) {
   const blockSize = sizesOf(set)[0]
   const base = cellAt(set, BASELINE, blockSize)
-  if (base?.costPerReadNs === null || base?.costPerReadNs === undefined) return null
+  if (base?.[measure.cost] === null || base?.[measure.cost] === undefined) return null
+  const overhead = cell => cell.vsC?.[measure.overhead]
   const others = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE &&
-    cell.vsC?.costPerReadOverheadNs !== null && cell.vsC?.costPerReadOverheadNs !== undefined)
-    .sort((a, b) => b.vsC.costPerReadOverheadNs - a.vsC.costPerReadOverheadNs)
+    overhead(cell) !== null && overhead(cell) !== undefined)
+    .sort((a, b) => overhead(b) - overhead(a))
   if (others.length === 0) return null
-  const clause = cell => {
-    const overhead = cell.vsC.costPerReadOverheadNs
-    return `${cell.program} ${formatNumber(Math.abs(overhead))} ns ${overhead >= 0 ? 'more' : 'less'}`
-  }
-  return `At ${sizeName(blockSize)}, with start-up taken out, a read costs C ${formatNumber(base.costPerReadNs)} ns; ` +
+  const clause = cell => `${cell.program} ${formatNumber(Math.abs(overhead(cell)))} ns ${overhead(cell) >= 0 ? 'more' : 'less'}`
+  return `At ${sizeName(blockSize)}, ${measure.lead} C ${formatNumber(base[measure.cost])} ns; ` +
     `${listJoin(others.map(clause))}.`
 }
 
@@ -187,7 +192,8 @@ function compareSets (first, other) {
 const PER_SET = [
   set => extremes(sizesOf(set)).map(size => throughputVsC(set, size)),
   fastestJavaScript,
-  costPerRead,
+  set => costPerRead(set),
+  set => costPerRead(set, PER_READ.cpu),
   threadsStarted,
   set => extremes(sizesOf(set)).map(size => syscallsPerMiB(set, size)),
   gcPauses,
@@ -213,5 +219,5 @@ function findings (sets) {
 }
 
 module.exports = {
-  findings, throughputVsC, fastestJavaScript, costPerRead, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
+  findings, throughputVsC, fastestJavaScript, costPerRead, PER_READ, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
 }

@@ -310,6 +310,7 @@ function cellRows (sets) {
       medianWallNs: cell.wallNs?.median ?? null,
       cv: cell.wallNs?.cv ?? null,
       costPerReadNs: cell.costPerReadNs ?? null,
+      cpuPerReadNs: cell.cpuPerReadNs ?? null,
       vsC: cell.vsC?.steadyThroughput ?? null,
       vsCRaw: cell.vsC?.throughput ?? null,
       flags: cell.flags ?? []

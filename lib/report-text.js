@@ -83,6 +83,7 @@ const CSV_COLUMNS = [
   ['medianWallNs', row => row.medianWallNs],
   ['cv', row => round(row.cv, 4)],
   ['costPerReadNs', row => round(row.costPerReadNs, 2)],
+  ['cpuPerReadNs', row => round(row.cpuPerReadNs, 2)],
   ['vsC', row => round(row.vsC, 4)],
   ['vsCRaw', row => round(row.vsCRaw, 4)],
   ['flags', row => row.flags.join(';')]

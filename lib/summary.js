@@ -27,7 +27,10 @@ function startupByProgram (records) {
     const ok = runs.filter(run => run.ok)
     if (ok.length === 0) continue
     const stats = summarise(ok.map(run => run.wallNs))
-    startup[key.split('\t')[0]] = { runs: ok.length, medianNs: stats.median, minNs: stats.min, maxNs: stats.max, cv: stats.cv, maxRssKb: Math.max(...ok.map(run => run.reader.maxRssKb)) }
+    startup[key.split('\t')[0]] = {
+      runs: ok.length, medianNs: stats.median, minNs: stats.min, maxNs: stats.max, cv: stats.cv,
+      cpuMedianUs: median(ok.map(run => cpuUs(run.reader))), maxRssKb: Math.max(...ok.map(run => run.reader.maxRssKb))
+    }
   }
   return startup
 }
@@ -59,6 +62,13 @@ function timingCell (program, blockSize, runs, startup) {
   cell.costPerReadNs = honours && startupNs !== null && best.wallNs > startupNs && best.output.reads > 0
     ? (best.wallNs - startupNs) / best.output.reads
     : null
+  // The reader's own CPU time per read: the kernel's accounting of the process, so
+  // neither dd nor the time the reader slept on the pipe is in it. It is the closest
+  // figure to what a call costs, and still meaningful where the reader waited.
+  const startupCpuUs = startup[program]?.cpuMedianUs ?? null
+  cell.cpuPerReadNs = honours && startupCpuUs !== null && best.output.reads > 0
+    ? median(ok.map(run => (cpuUs(run.reader) - startupCpuUs) * 1000 / run.output.reads))
+    : null
   cell.reader = {
     userUs: median(ok.map(run => run.reader.userUs)),
     sysUs: median(ok.map(run => run.reader.sysUs)),
@@ -89,7 +99,8 @@ function compareWithC (cells) {
     cell.vsC = {
       throughput: relative(cell.best.throughputMBps, base.best.throughputMBps),
       steadyThroughput: relative(cell.best.steadyThroughputMBps, base.best.steadyThroughputMBps),
-      costPerReadOverheadNs: cell.costPerReadNs !== null && base.costPerReadNs !== null ? cell.costPerReadNs - base.costPerReadNs : null
+      costPerReadOverheadNs: cell.costPerReadNs !== null && base.costPerReadNs !== null ? cell.costPerReadNs - base.costPerReadNs : null,
+      cpuPerReadOverheadNs: cell.cpuPerReadNs !== null && base.cpuPerReadNs !== null ? cell.cpuPerReadNs - base.cpuPerReadNs : null
     }
   }
 }

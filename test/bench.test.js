@@ -170,6 +170,22 @@ describe('results from the run log, computed by hand', () => {
     close(cell('node-sync').vsC.steadyThroughput, 1000 / (1000 / 0.498))
   })
 
+  test('the reader\'s own CPU per read: median over runs, start-up\'s median CPU taken off', () => {
+    const reader = cpuUs => ({ ...usage, userUs: cpuUs - 1000, sysUs: 1000 })
+    const log = [
+      run('c', 'startup', 0.002e9, { reader: reader(1000) }), run('c', 'startup', 0.002e9, { reader: reader(3000) }),
+      run('c', 'timing', 0.5e9, { reader: reader(100000) }), run('c', 'timing', 0.5e9, { reader: reader(90000) }), run('c', 'timing', 0.5e9, { reader: reader(200000) }),
+      run('node-sync', 'startup', 0.1e9, { reader: reader(50000) }),
+      run('node-sync', 'timing', 1e9, { reader: reader(150000) })
+    ]
+    const byHand = summariseResults(log, { runId: 'cpu', options: { feeder: 'fixed', runs: 3 } }).cells
+    // c: start-up CPU median 2000 µs; runs (100000, 90000, 200000) - 2000 = 98000, 88000, 198000 µs; median 98000 µs / 244141 reads
+    close(byHand[0].cpuPerReadNs, 98000e3 / 244141, 6)
+    // node-sync: (150000 - 50000) µs / 244141 reads, 100000e3 / 244141 - 98000e3 / 244141 over C
+    close(byHand[1].cpuPerReadNs, 100000e3 / 244141, 6)
+    close(byHand[1].vsC.cpuPerReadOverheadNs, 2000e3 / 244141, 6)
+  })
+
   test('a failed run is excluded from the statistics and listed', () => {
     assert.equal(cell('node-sync').runs, 2)
     assert.equal(cell('node-sync').failedRuns, 1)

@@ -244,6 +244,16 @@ test('findings: the fastest JavaScript reader, cost per read, threads, syscalls 
   // Overheads at 256 B: deno-sync 237.47, bun-ffi 79.60, just-sync 77.64 ns over C's 429.50 ns.
   assert.equal(findings.costPerRead(set),
     'At 256 B, with start-up taken out, a read costs C 430 ns; deno-sync 237 ns more, bun-ffi 79.6 ns more and just-sync 77.6 ns more.')
+  // The reader's own CPU per read, set by hand on the 256 B cells (the fixture predates it): C 300 ns,
+  // just-sync 320 (20 more), deno-sync 290 (10 less); cells without the figure are left out.
+  const withCpu = { ...set, results: { ...set.results, cells: set.results.cells.map(cell => {
+    const cpu = { c: 300, 'just-sync': 320, 'deno-sync': 290 }[cell.program]
+    if (cell.blockSize !== 256 || cpu === undefined) return cell
+    return { ...cell, cpuPerReadNs: cpu, vsC: { ...cell.vsC, cpuPerReadOverheadNs: cpu - 300 } }
+  }) } }
+  assert.equal(findings.costPerRead(withCpu, findings.PER_READ.cpu),
+    'At 256 B, the reader\'s own CPU time per read (user + sys, median run, start-up\'s taken off) is C 300 ns; just-sync 20 ns more and deno-sync 10 ns less.')
+  assert.equal(findings.costPerRead(set, findings.PER_READ.cpu), null, 'results from before the figure have no such finding')
   // syscalls.json allThreads.threadsStarted: node-stream 6, deno-sync 5, bun-ffi 2 (at 256 B and 4 KiB), just-sync 1.
   assert.equal(findings.threadsStarted(set),
     'Threads started besides the main thread, counted by strace -f (the most at any block size): Node.js 6 (node-stream), Deno 5 (deno-sync), Bun 2 (bun-ffi), ' +
