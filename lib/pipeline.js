@@ -28,9 +28,15 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
     child.stderr.on('data', chunk => out.stderr.push(chunk))
     child.stdio[3].on('data', chunk => out.result.push(chunk))
     child.on('error', err => reject(new Error(`cannot run ${PIPE_RUN}: ${err.message}; run ./setup.sh`)))
-    child.on('close', code => {
+    child.on('close', (code, signal) => {
       current = null
       const text = Buffer.concat(out.result).toString()
+      // A stop that lands before pipe-run has masked signals (it is still starting)
+      // kills it outright: nothing ran, so there is nothing to report but the stop.
+      if (!text && child.stopRequested) {
+        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', reader: null, feeder: null, stdout: '', stderr: '' })
+        return
+      }
       if (!text) {
         reject(new Error(`pipe-run gave no result (exit ${code}): ${Buffer.concat(out.stderr).toString().trim()}`))
         return
@@ -63,7 +69,9 @@ function camelUsage (usage) {
 
 // Ctrl-C: pipe-run kills the whole pipeline's process group and still reports.
 function stopCurrentPipeline () {
-  if (current) current.kill('SIGTERM')
+  if (!current) return
+  current.stopRequested = true
+  current.kill('SIGTERM')
 }
 
 module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, PIPE_RUN }

@@ -12,6 +12,7 @@ const { summarise, median } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
+const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../lib/pipeline')
 const { parseOptions, plan } = require('../bench')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -240,6 +241,27 @@ describe('the plan', () => {
   test('a round is one group; profiles are one run each, GC only for V8 programs', () => {
     assert.deepEqual([...new Set(steps.map(step => step.group))].slice(0, 3), ['startup @ 4096, run 1 of 2', 'startup @ 4096, run 2 of 2', 'timing @ 256, run 1 of 2'])
     assert.deepEqual(steps.filter(step => step.phase === 'gc').map(describeStep), ['gc b 256 run 0 warmup 0', 'gc b 4096 run 0 warmup 0'])
+  })
+})
+
+describe('the pipeline timer', () => {
+  test('one pipeline: wall time, each side\'s rusage and the reader\'s output', async () => {
+    const result = await runPipeline({ feeder: ddFeeder(1 << 20, 65536), reader: [path.join(ROOT, 'build', 'wc-c'), '4096'], timeoutMs: 60000, pin: null })
+    assert.equal(result.stdout, 'size 1048576 reads 256 blocksize 4096\n')
+    assert.ok(result.wallNs > 0)
+    assert.equal(result.reader.exit, 0)
+    assert.equal(result.feeder.exit, 0)
+    assert.ok(!result.stoppedBy && !result.timedOut)
+  })
+
+  test('a stop at any moment, even while pipe-run is still starting, resolves as stopped', async () => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const running = runPipeline({ feeder: ['sleep', '5'], reader: ['cat'], timeoutMs: 60000, pin: null })
+      if (attempt % 2) await new Promise(resolve => setTimeout(resolve, attempt))
+      stopCurrentPipeline()
+      const result = await running
+      assert.ok(result.stoppedBy, `attempt ${attempt}: ${JSON.stringify(result)}`)
+    }
   })
 })
 
