@@ -4,7 +4,7 @@
 // spreadsheet). Both render the data lib/report-data.js shaped.
 const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 
-// The terminal summary's markers (bench.js printSummary), plus the two it leaves out.
+// One mark per flag, shared by results.md's tables and bench.js's terminal summary.
 const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', 'some-runs-failed': '?' }
 
 function markdownTable (header, rows, align) {
