@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict'
 // bench.js: runs every program of wc/programs.js across block sizes, fed by dd, and
-// writes results/<run-id>/. The pipeline: parse options → plan cells → measure
+// writes results/<run-id>/. The pipeline: parse options → plan the runs → measure
 // (start-up, timing, strace, GC passes) → summarise → print.
 const fs = require('node:fs')
 const path = require('node:path')
