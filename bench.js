@@ -16,7 +16,7 @@ const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
-const { FLAG_MARKS } = require('./lib/report-text')
+const { flagMarks, marksLegend } = require('./lib/report-text')
 
 const MiB = 1 << 20
 const FIXED_FEEDER_BLOCK = 65536
@@ -24,8 +24,8 @@ const FIXED_FEEDER_BLOCK = 65536
 // Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
 // is a small part of the run, few enough that the whole default lab fits in about
 // ten minutes on two cores (measured: see README, "Choosing the defaults"). --quick
-// saves time on runs and sizes, not bytes: shorter runs leave a steady-state figure
-// that is mostly the start-up time taken off.
+// saves time on runs, sizes and strace, not on timed bytes: shorter timed runs leave a
+// steady-state figure that is mostly the start-up time taken off.
 const PRESETS = {
   default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4 },
   quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1 }
@@ -39,7 +39,7 @@ const USAGE = `usage: node bench.js [options]
   --feeder MODE      fixed: dd writes 64 KiB blocks whatever the reader reads (default)
                      matched: dd's block size equals the reader's, as in the original study
   --mib N            MiB per timed run at every block size (default: scaled by block size)
-  --quick            3 runs, 3 sizes, less data: a couple of minutes
+  --quick            3 runs, 3 sizes, shorter strace runs: a couple of minutes
   --pin              pin dd and the reader to separate CPUs (0 and 1)
   --timeout S        seconds before one run counts as hung (default 120)
   --no-strace        skip the syscall profile pass
@@ -171,7 +171,9 @@ function probePtrace () {
 // once before round r + 1 starts, so a machine whose speed drifts during the bench (a
 // busy neighbour on the host, a throttled CPU) slows every program alike instead of the
 // cells that happened to run then. Each step is one run; steps of a group (a round, or
-// one profile) share a progress line and a rewrite of the derived files.
+// one profile) share a progress line and a rewrite of the derived files. A cell's
+// warm-up runs come before the first of its runs that this bench makes, so a resumed
+// cell is warmed again.
 function plan (options, selected, ptrace) {
   const steps = []
   const largest = options.sizes[options.sizes.length - 1]
@@ -179,13 +181,16 @@ function plan (options, selected, ptrace) {
     for (let run = 0; run < options.runs; run++) {
       const group = `${phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
       for (const program of selected) {
-        steps.push({ phase, program, blockSize, bytes, run, warmup: run === 0 ? options.warmup : 0, group })
+        steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}` })
       }
     }
   }
   rounds('startup', largest, 0)
   for (const blockSize of options.sizes) rounds('timing', blockSize, bytesPerRun(options, blockSize))
-  const profile = step => steps.push({ ...step, run: 0, warmup: 0, group: `${step.phase} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}` })
+  const profile = step => {
+    const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}`
+    steps.push({ ...step, run: 0, warmup: 0, group, label: group })
+  }
   if (options.strace && ptrace.available) {
     for (const program of selected) {
       for (const straceMode of ['main', 'all']) {
@@ -340,12 +345,13 @@ function formatDuration (ms) {
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`
 }
 
-// On a terminal one line is rewritten before every run; in a log, one line per group.
+// A terminal keeps one line, rewritten before every run; a log gets one line per group,
+// so a ten-minute bench leaves a log that can be read.
 function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
   if (!process.stdout.isTTY && !groupStarts) return
   const elapsed = Date.now() - startedAt
   const eta = runsDone > 0 ? formatDuration((elapsed / runsDone) * (runsTotal - runsDone)) : '?'
-  const line = `run ${runsDone + 1} of ${runsTotal}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
+  const line = `step ${runsDone + 1} of ${runsTotal}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
   if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
   else process.stdout.write(line + '\n')
 }
@@ -361,14 +367,13 @@ function printSummary (results, sizes) {
       else {
         const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
         const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%` : ''
-        const marks = cell.flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
-        row.push(`${Math.round(mbps)}${percent}${marks}`)
+        row.push(`${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`)
       }
     }
     table.push(row)
   }
   const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-  console.log(`\nBest steady-state throughput, MB/s, and % of C at the same block size (${Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')}):`)
+  console.log(`\nBest steady-state throughput, MB/s, and % of C at the same block size (${marksLegend()}):`)
   for (const row of table) console.log(row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  '))
 }
 
@@ -423,11 +428,15 @@ async function main (argv) {
 
   const startedAt = Date.now()
   let done = 0
+  const warmed = new Set()
   for (const [index, step] of pending.entries()) {
     if (interrupted) break
     const groupStarts = index === 0 || pending[index - 1].group !== step.group
-    progress({ runsDone: done, runsTotal: pending.length, startedAt, label: `${step.group}: ${step.program.name}`, groupStarts })
-    for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir)
+    progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
+    if (!warmed.has(cellKey(step))) {
+      warmed.add(cellKey(step))
+      for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir)
+    }
     if (interrupted) break
     const { record, stopped } = await measure(step, step.run, options, runDir)
     if (stopped || interrupted) break

@@ -17,7 +17,7 @@ const FLAG_MEANINGS = {
   'some-runs-failed': 'some runs failed and were left out',
   noisy: `the wall time varied by more than ${Math.round(NOISY_CV * 100)}% (coefficient of variation) between runs`,
   'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
-  'reader-waited': `the reader was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
+  'reader-waited': `the reader (all its threads) was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
   'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up'
 }
 

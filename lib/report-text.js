@@ -4,8 +4,11 @@
 // spreadsheet). Both render the data lib/report-data.js shaped.
 const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 
-// One mark per flag, shared by results.md's tables and bench.js's terminal summary.
+// Flags as one-character marks, so a table cell stays narrow: results.md's tables and
+// bench.js's terminal summary read the same legend.
 const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', 'some-runs-failed': '?' }
+const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
+const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
 
 function markdownTable (header, rows, align) {
   const line = cells => `| ${cells.join(' | ')} |`
@@ -16,7 +19,7 @@ function summaryCell (cell) {
   if (!cell) return ''
   if (cell.flags.includes('failed')) return 'FAILED'
   const value = cell.steadyMBps ?? cell.rawMBps
-  const marks = cell.flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
+  const marks = flagMarks(cell.flags)
   const percent = cell.vsC !== null ? ` (${formatPercent(cell.vsC)})` : ''
   return `${formatNumber(value)}${cell.steadyMBps === null ? ' raw' : ''}${percent}${marks}`
 }
@@ -29,7 +32,7 @@ function renderMarkdown (data) {
   out.push('')
   out.push('## Steady-state throughput', '')
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
-    `Marks: ${Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')}; "raw" where no steady-state figure exists.`, '')
+    `Marks: ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
   for (const summary of data.summaries) {
     if (data.compare) out.push(`### ${md(summary.set)}`, '')
     out.push(markdownTable(
@@ -99,4 +102,4 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS }
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend }

@@ -62,9 +62,10 @@ function timingCell (program, blockSize, runs, startup) {
   cell.costPerReadNs = honours && startupNs !== null && best.wallNs > startupNs && best.output.reads > 0
     ? (best.wallNs - startupNs) / best.output.reads
     : null
-  // The reader's own CPU time per read: the kernel's accounting of the process, so
-  // neither dd nor the time the reader slept on the pipe is in it. It is the closest
-  // figure to what a call costs, and still meaningful where the reader waited.
+  // The reader's own CPU time per read: the kernel's accounting of the process (wait4,
+  // every thread of it), so neither dd nor the time the reader slept on the pipe is in
+  // it. For single-threaded readers (C, the host) it is the closest figure to what a
+  // call costs; for Node, Deno and Bun it also holds their helper threads' GC and JIT.
   const startupCpuUs = startup[program]?.cpuMedianUs ?? null
   cell.cpuPerReadNs = honours && startupCpuUs !== null && best.output.reads > 0
     ? median(ok.map(run => (cpuUs(run.reader) - startupCpuUs) * 1000 / run.output.reads))
@@ -79,9 +80,10 @@ function timingCell (program, blockSize, runs, startup) {
   // dd spending nearly all of the wall time on the CPU means it, not the reader, set the pace.
   cell.feederCpuShare = median(ok.map(run => cpuUs(run.feeder) * 1000 / run.wallNs))
   if (cell.feederCpuShare >= FEEDER_BOUND_SHARE) cell.flags.push('feeder-bound')
-  // A reader off the CPU for a fifth of the run was waiting for dd to refill the pipe:
-  // its figure is the pace of the pipe (dd, wake-ups, scheduling), not its cost per read,
-  // and a slower reader can even come out faster by sleeping less often.
+  // A reader (all its threads counted) off the CPU for more than a fifth of the run was
+  // waiting for dd to refill the pipe: its figure is the pace of the pipe (dd, wake-ups,
+  // scheduling), not its cost per read, and a slower reader can even come out faster by
+  // sleeping less often. Helper threads' CPU can hide some waiting in Node, Deno and Bun.
   cell.readerCpuShare = median(ok.map(run => cpuUs(run.reader) * 1000 / run.wallNs))
   if (cell.readerCpuShare < READER_WAITED_SHARE) cell.flags.push('reader-waited')
   if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')

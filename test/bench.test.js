@@ -227,20 +227,25 @@ describe('the plan', () => {
   const steps = plan(options, programs, { available: false })
   const describeStep = step => `${step.phase} ${step.program.name} ${step.blockSize} run ${step.run} warmup ${step.warmup}`
 
-  test('start-up and timing go in rounds: every program once per round, warm-up only before the first', () => {
+  test('start-up and timing go in rounds: every program once per round; each cell carries its warm-up count', () => {
+    // bench warms a cell before the first of its runs it makes (run 0, or the first run left on --resume)
     assert.deepEqual(steps.filter(step => step.phase !== 'gc').map(describeStep), [
       'startup a 4096 run 0 warmup 1', 'startup b 4096 run 0 warmup 1',
-      'startup a 4096 run 1 warmup 0', 'startup b 4096 run 1 warmup 0',
+      'startup a 4096 run 1 warmup 1', 'startup b 4096 run 1 warmup 1',
       'timing a 256 run 0 warmup 1', 'timing b 256 run 0 warmup 1',
-      'timing a 256 run 1 warmup 0', 'timing b 256 run 1 warmup 0',
+      'timing a 256 run 1 warmup 1', 'timing b 256 run 1 warmup 1',
       'timing a 4096 run 0 warmup 1', 'timing b 4096 run 0 warmup 1',
-      'timing a 4096 run 1 warmup 0', 'timing b 4096 run 1 warmup 0'
+      'timing a 4096 run 1 warmup 1', 'timing b 4096 run 1 warmup 1'
     ])
   })
 
   test('a round is one group; profiles are one run each, GC only for V8 programs', () => {
     assert.deepEqual([...new Set(steps.map(step => step.group))].slice(0, 3), ['startup @ 4096, run 1 of 2', 'startup @ 4096, run 2 of 2', 'timing @ 256, run 1 of 2'])
     assert.deepEqual(steps.filter(step => step.phase === 'gc').map(describeStep), ['gc b 256 run 0 warmup 0', 'gc b 4096 run 0 warmup 0'])
+    // a profile is its program's own group, even when programs share a block size
+    assert.deepEqual(steps.filter(step => step.phase === 'gc').map(step => step.group), ['gc b @ 256', 'gc b @ 4096'])
+    const oneSize = plan({ ...options, sizes: [4096] }, [{ name: 'a', runtime: 'node' }, { name: 'b', runtime: 'node' }], { available: false })
+    assert.deepEqual(oneSize.filter(step => step.phase === 'gc').map(step => step.group), ['gc a @ 4096', 'gc b @ 4096'])
   })
 })
 
@@ -352,7 +357,8 @@ describe('bench.js end to end', () => {
     let stdout = ''
     child.stdout.on('data', chunk => { stdout += chunk })
     const log = path.join(out, 'stopped', 'all.jsonl')
-    const timingRuns = () => (fs.existsSync(log) ? readLog(log).filter(record => record.phase === 'timing').length : 0)
+    // Polled while bench appends: count only whole lines, a line being written may be cut.
+    const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
     while (timingRuns() < 1) await new Promise(resolve => setTimeout(resolve, 50))
     child.kill('SIGINT')
     const code = await new Promise(resolve => child.on('close', resolve))
