@@ -443,7 +443,8 @@ async function main (argv) {
     fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
     records.push(record)
     done++
-    if (index === pending.length - 1 || pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
+    // The last group, and one cut short by a stop, are written once after the loop.
+    if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
   }
   if (process.stdout.isTTY) process.stdout.write('\n')
   writeDerived(runDir, records, context)

@@ -98,11 +98,12 @@ function compareWithC (cells) {
     const base = c.get(cell.blockSize)
     if (!base || !cell.best) continue
     const relative = (value, baseValue) => (value !== null && baseValue ? value / baseValue : null)
+    const overhead = field => (cell[field] !== null && base[field] !== null ? cell[field] - base[field] : null)
     cell.vsC = {
       throughput: relative(cell.best.throughputMBps, base.best.throughputMBps),
       steadyThroughput: relative(cell.best.steadyThroughputMBps, base.best.steadyThroughputMBps),
-      costPerReadOverheadNs: cell.costPerReadNs !== null && base.costPerReadNs !== null ? cell.costPerReadNs - base.costPerReadNs : null,
-      cpuPerReadOverheadNs: cell.cpuPerReadNs !== null && base.cpuPerReadNs !== null ? cell.cpuPerReadNs - base.cpuPerReadNs : null
+      costPerReadOverheadNs: overhead('costPerReadNs'),
+      cpuPerReadOverheadNs: overhead('cpuPerReadNs')
     }
   }
 }
