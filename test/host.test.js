@@ -489,7 +489,11 @@ test('fast and slow paths: the same answer for odd arguments at a hot call site'
       [0, ab, 0, 64], [0, ab, 1.5, 2], [0, ab, 0, NaN], [0, ab, 60, 5], [0, ab, -1, 1],
       [0, new Uint8Array(ab, 4, 32), 0, 8], [0, new DataView(ab, 8), 0, 8], [0, new SharedArrayBuffer(16), 0, 8],
       [2 ** 32, ab, 0, 4], [-0, ab, 0, 4], [0.5, ab, 0, 4], [-1.5, ab, 0, 4], [0, ab, 64, 0], [99, ab, 0, 4],
-      [0, ab, 2 ** 53, 1], [0, ab, 0, Infinity], [0, {}, 0, 1], [0, 'x', 0, 1], [0, null, 0, 1]
+      [0, ab, 2 ** 53, 1], [0, ab, 0, Infinity], [0, {}, 0, 1], [0, 'x', 0, 1], [0, null, 0, 1],
+      // what the fast path's direct read of ArrayBuffer fields must tell apart
+      [0, new (class extends ArrayBuffer {})(32), 0, 32], [0, Object.assign(new ArrayBuffer(16), { x: 1 }), 0, 16],
+      [0, new ArrayBuffer(0), 0, 1], [0, new ArrayBuffer(0), 0, 0], [0, new Uint8Array(24).buffer, 8, 16],
+      [0, Object.create(ArrayBuffer.prototype), 0, 1], [0, new Proxy(ab, {}), 0, 1]
     ]
     function call (c) {
       try { return read(c[0], c[1], c[2], c[3]) } catch (e) { return e.name }
@@ -509,10 +513,16 @@ test('fast and slow paths: the same answer for odd arguments at a hot call site'
   assert.equal(fast.status, 0, fast.stderr)
   assert.equal(slow.status, 0, slow.stderr)
   assert.equal(fast.stdout, slow.stdout)
-  assert.equal(fast.stdout.trim().split(' ').length, 19)
+  assert.equal(fast.stdout.trim().split(' ').length, 26)
   assert.match(fast.stdout, /-1\/22/)
   const calls = JSON.parse(fast.stderr)
   assert.ok(calls.fast > 0 && calls.fallback > 0, fast.stderr)
+})
+
+test('on the lab\'s V8 the fast read finds ArrayBuffer fields itself (else it would use the API)', () => {
+  const r = run([script('ab-fields.js', 'just.print(String(just.host.arrayBufferFields))')])
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'true\n')
 })
 
 test('fast and slow paths: fcntl, errno, close and pid agree when hot', () => {
