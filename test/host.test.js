@@ -525,6 +525,16 @@ test('on the lab\'s V8 the fast read finds ArrayBuffer fields itself (else it wo
   assert.equal(r.stdout, 'true\n')
 })
 
+test('host/call-cost.js times the three zero-byte call shapes, each against readRaw', () => {
+  const r = run([path.join(ROOT, 'host', 'call-cost.js'), '1', '20000'], { redirect: '< /dev/null' })
+  assert.equal(r.status, 0, r.stderr)
+  const lines = r.stdout.trim().split('\n')
+  assert.deepEqual(lines.map(l => l.split(/\s{2,}/)[0]),
+    ['net.readRaw(0, address, 0)', 'net.read(0, arrayBuffer, 0, 0)', 'net.read(0, uint8Array, 0, 0)'])
+  for (const line of lines) assert.match(line, /\d+\.\d ns\/call {2}[+-]\d+\.\d$/)
+  assert.match(lines[0], /\+0\.0$/)
+})
+
 test('fast and slow paths: fcntl, errno, close and pid agree when hot', () => {
   const file = script('sys-hot.js', `
     const { sys, net } = just

@@ -1,0 +1,44 @@
+// What one call into read(2) costs from JS, beyond the syscall itself:
+// zero-byte reads of stdin return at once, so the loop times the call path.
+// net.readRaw takes an address found once; net.read checks its buffer on
+// every call, and the difference is that check. Run alone, on an idle
+// machine:  build/just-host host/call-cost.js [ROUNDS [CALLS]] < /dev/null
+// (stdin must be readable; the best of ROUNDS rounds is printed.)
+const { net, sys } = just
+const ROUNDS = Number(just.args[2] || 8)
+const CALLS = Number(just.args[3] || 10_000_000)
+
+// Each loop takes what it calls as parameters: top-level consts would be
+// loaded from the script context on every turn (see wc/wc-fast.js).
+function timeRaw (readRaw, address, calls) {
+  let sum = 0
+  for (let i = 0; i < calls; i++) sum += readRaw(0, address, 0)
+  return sum
+}
+function timeRead (read, buffer, calls) {
+  let sum = 0
+  for (let i = 0; i < calls; i++) sum += read(0, buffer, 0, 0)
+  return sum
+}
+
+const ab = new ArrayBuffer(256)
+const view = new Uint8Array(ab, 16, 64)
+const loops = {
+  'net.readRaw(0, address, 0)': () => timeRaw(net.readRaw, sys.address(ab), CALLS),
+  'net.read(0, arrayBuffer, 0, 0)': () => timeRead(net.read, ab, CALLS),
+  'net.read(0, uint8Array, 0, 0)': () => timeRead(net.read, view, CALLS)
+}
+
+const best = {}
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, loop] of Object.entries(loops)) {
+    const start = Date.now()
+    if (loop() !== 0) throw new Error(`${name}: a zero-byte read returned non-zero (${sys.strerror()})`)
+    best[name] = Math.min(best[name] ?? Infinity, (Date.now() - start) * 1e6 / CALLS)
+  }
+}
+const floor = best['net.readRaw(0, address, 0)']
+for (const [name, ns] of Object.entries(best)) {
+  const over = ns - floor
+  just.print(`${name.padEnd(32)} ${ns.toFixed(1).padStart(6)} ns/call  ${over < 0 ? '' : '+'}${over.toFixed(1)}`)
+}
