@@ -535,6 +535,57 @@ test('host/call-cost.js times the three zero-byte call shapes, each against read
   assert.match(lines[0], /\+0\.0$/)
 })
 
+test('host/file-cost.js: CPU per read from a file for C and the host readers, start-up-dominated rows marked', () => {
+  // 2 MiB is far too little for a figure (the host's start-up alone takes ~30 ms of
+  // CPU): the test checks the shape, the exact-count check, the mark and the clean-up.
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'host', 'file-cost.js'), '--sizes', '512,2048', '--mib', '2', '--rounds', '1'], { encoding: 'utf8', timeout: 60000 })
+  assert.equal(r.status, 0, r.stderr)
+  const lines = r.stdout.trim().split('\n')
+  assert.match(lines[0], /^program +block +CPU\/read +vs C$/)
+  const rows = lines.slice(1, 7).map(line => line.trim().split(/\s+/))
+  assert.deepEqual(rows.map(row => [row[0], row[1]]), [
+    ['c', '512'], ['just-sync', '512'], ['just-fast', '512'],
+    ['c', '2048'], ['just-sync', '2048'], ['just-fast', '2048']])
+  for (const line of lines.slice(1, 7)) assert.match(line, /^\S+ +\d+ +-?\d+\.\d ± \d+\.\d ns°?/)
+  assert.match(lines[3], /^just-fast +512 +-?\d+\.\d ± \d+\.\d ns° +[+-]\d+\.\d ns, -?\d+\.\d% of C's speed$/)
+  assert.equal(lines[7], '° start-up is more than half of the run\'s CPU time, so the figure is mostly noise: give a larger --mib')
+  assert.deepEqual(fs.readdirSync('/dev/shm').filter(f => f.startsWith('syscall-lab-file-cost-')), [])
+})
+
+test('host/file-cost.js: a reader that fails or miscounts stops it with one line, exit 1, no file left', () => {
+  const miscount = script('miscount.sh', '#!/bin/sh\necho "size 5 reads 1 blocksize 1024"\n')
+  fs.chmodSync(miscount, 0o755)
+  for (const [fake, message] of [
+    ['/bin/false', /wc\.js 1024 < \S+ exited 1: no message/],
+    ['/bin/true', /printed no result line: ""/],
+    [miscount, /miscount\.sh \S+wc\.js 1024 < \/dev\/null counted 5 bytes of 0/]
+  ]) {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'host', 'file-cost.js'), '--only', 'just-sync', '--sizes', '1024', '--mib', '1', '--rounds', '1'],
+      { encoding: 'utf8', env: { ...process.env, JUST: fake } })
+    assert.equal(r.status, 1, fake)
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+    assert.match(r.stderr, /^file-cost\.js: /)
+    assert.match(r.stderr, message)
+  }
+  assert.deepEqual(fs.readdirSync('/dev/shm').filter(f => f.startsWith('syscall-lab-file-cost-')), [])
+})
+
+test('host/file-cost.js: bad options are one line naming the fix, exit 2', () => {
+  for (const [args, message] of [
+    [['--bogus'], /Unknown option '--bogus'.*usage: node host\/file-cost\.js/],
+    [['--only', 'nope'], /no program 'nope': see node wc\/programs\.js/],
+    [['--only', 'node-stream'], /node-stream reads in chunks of its own size.*leave it out/],
+    [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
+    [['--mib', '0'], /--mib must be a whole number above 0/]
+  ]) {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'host', 'file-cost.js'), ...args], { encoding: 'utf8' })
+    assert.equal(r.status, 2, args.join(' '))
+    assert.equal(r.stdout, '')
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+    assert.match(r.stderr, message)
+  }
+})
+
 test('fast and slow paths: fcntl, errno, close and pid agree when hot', () => {
   const file = script('sys-hot.js', `
     const { sys, net } = just

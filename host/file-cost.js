@@ -1,0 +1,156 @@
+'use strict'
+// What a read costs each reader with no pipe in the way: every reader reads the same
+// file from tmpfs, so it never sleeps waiting for dd nor wakes it, and its CPU time
+// is the call plus the kernel's copy. bench.js's pipe runs add dd's pace and the
+// wake-ups, which at sizes where reader and dd run at about the same speed magnify
+// small differences (README, "The lab's V8 host against C"). Run with Node, alone:
+//
+//   node host/file-cost.js [--only NAME ...] [--sizes 256,1024,4096] [--mib 1024]
+//                          [--rounds 7] [--pin]
+//
+// CPU time per read = (median CPU of a full run - median CPU on empty input) / reads,
+// the rounds interleaving the programs so slow spells of the machine hit all alike;
+// ± is half the range of the full runs, per read. Start-up noise (a few ms for the
+// host) is spread over the reads, so large blocks need more bytes (--mib 4096).
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+const { findProgram, commandLine, unavailableReason, parseOutput } = require('../wc/programs')
+const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
+const { parseBlockSize } = require('../lib/blocksize')
+const { median } = require('../lib/stats')
+
+const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,1024,4096', mib: '1024', rounds: '7' }
+const TIMEOUT_MS = 120000
+
+function parseOptions (argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string', multiple: true },
+      sizes: { type: 'string' },
+      mib: { type: 'string' },
+      rounds: { type: 'string' },
+      pin: { type: 'boolean' }
+    }
+  })
+  const names = values.only ?? DEFAULTS.only
+  const programs = names.map(name => {
+    const program = findProgram(name)
+    if (!program) throw new Error(`no program '${name}': see node wc/programs.js for the names`)
+    if (!program.honoursBlockSize) throw new Error(`${name} reads in chunks of its own size, so it has no cost per read of a given size: leave it out`)
+    const reason = unavailableReason(program)
+    if (reason) throw new Error(`${name} cannot run here: ${reason}`)
+    return program
+  })
+  if (programs[0].name !== 'c') programs.unshift(findProgram('c'))
+  const whole = (text, name) => {
+    if (!/^[1-9]\d*$/.test(text)) throw new Error(`--${name} must be a whole number above 0, not '${text}'`)
+    return Number(text)
+  }
+  return {
+    programs,
+    sizes: (values.sizes ?? DEFAULTS.sizes).split(',').map(parseBlockSize),
+    bytes: whole(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
+    rounds: whole(values.rounds ?? DEFAULTS.rounds, 'rounds'),
+    pin: values.pin ? { feeder: 0, reader: 1 } : null
+  }
+}
+
+function writeZeroFile (bytes) {
+  const dir = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
+  const file = path.join(dir, `syscall-lab-file-cost-${process.pid}`)
+  const chunk = Buffer.alloc(2 ** 20)
+  const fd = fs.openSync(file, 'w')
+  try {
+    for (let written = 0; written < bytes; written += chunk.length) fs.writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - written))
+  } catch (err) {
+    fs.rmSync(file, { force: true })
+    throw new Error(`cannot write ${bytes / 2 ** 20} MiB to ${file} (${err.code}): give a smaller --mib`)
+  } finally {
+    fs.closeSync(fd)
+  }
+  return file
+}
+
+// One reader run with `input` as its stdin; pipe-run times it ("true" is the feeder
+// of a pipe nobody reads). Returns the reader's CPU time in ns and its reads.
+async function cpuOfRun (program, blockSize, input, bytes, pin) {
+  const argv = commandLine(program, blockSize)
+  const reader = ['sh', '-c', 'exec "$@" < "$0"', input, ...argv]
+  const result = await runPipeline({ feeder: ['true'], reader, timeoutMs: TIMEOUT_MS, pin })
+  const output = parseOutput(program, result.stdout)
+  const command = `${argv.join(' ')} < ${input}`
+  if (result.stoppedBy) throw new Error('stopped, nothing printed')
+  if (result.timedOut) throw new Error(`${command} took over ${TIMEOUT_MS / 1000} s: give a smaller --mib`)
+  if (result.reader.exit !== 0) throw new Error(`${command} exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`)
+  if (output === null) throw new Error(`${command} printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`)
+  if (output.size !== bytes) throw new Error(`${command} counted ${output.size} bytes of ${bytes}`)
+  return { cpuNs: (result.reader.userUs + result.reader.sysUs) * 1000, reads: output.reads }
+}
+
+async function measure (options, file) {
+  const rows = []
+  for (const blockSize of options.sizes) {
+    const samples = new Map(options.programs.map(program => [program.name, { empty: [], full: [], reads: 0 }]))
+    for (let round = 0; round < options.rounds; round++) {
+      for (const program of options.programs) {
+        const sample = samples.get(program.name)
+        sample.empty.push((await cpuOfRun(program, blockSize, '/dev/null', 0, options.pin)).cpuNs)
+        const full = await cpuOfRun(program, blockSize, file, options.bytes, options.pin)
+        sample.full.push(full.cpuNs)
+        sample.reads = full.reads
+      }
+    }
+    for (const program of options.programs) {
+      const { empty, full, reads } = samples.get(program.name)
+      rows.push({
+        program: program.name,
+        blockSize,
+        cpuPerReadNs: (median(full) - median(empty)) / reads,
+        // half the range of the full runs, per read: every source of noise, start-up's too
+        plusMinusNs: (Math.max(...full) - Math.min(...full)) / 2 / reads,
+        startupDominated: median(full) < 2 * median(empty)
+      })
+    }
+  }
+  return rows
+}
+
+function print (rows) {
+  console.log('program        block  CPU/read           vs C')
+  for (const row of rows) {
+    const c = rows.find(other => other.program === 'c' && other.blockSize === row.blockSize)
+    const over = row.cpuPerReadNs - c.cpuPerReadNs
+    const versus = row === c ? '' : `${over < 0 ? '' : '+'}${over.toFixed(1)} ns, ${(c.cpuPerReadNs / row.cpuPerReadNs * 100).toFixed(1)}% of C's speed`
+    const cost = `${row.cpuPerReadNs.toFixed(1)} ± ${row.plusMinusNs.toFixed(1)} ns${row.startupDominated ? '°' : ''}`
+    console.log(`${row.program.padEnd(14)} ${String(row.blockSize).padStart(5)}  ${cost.padEnd(19)} ${versus}`.trimEnd())
+  }
+  if (rows.some(row => row.startupDominated)) {
+    console.log('° start-up is more than half of the run\'s CPU time, so the figure is mostly noise: give a larger --mib')
+  }
+}
+
+async function main () {
+  let options
+  try {
+    options = parseOptions(process.argv.slice(2))
+  } catch (err) {
+    console.error(`file-cost.js: ${err.message} (usage: node host/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin])`)
+    process.exit(2)
+  }
+  const file = writeZeroFile(options.bytes)
+  process.on('SIGINT', stopCurrentPipeline)
+  process.on('SIGTERM', stopCurrentPipeline)
+  try {
+    print(await measure(options, file))
+  } finally {
+    fs.rmSync(file, { force: true })
+  }
+}
+
+main().catch(err => {
+  console.error(`file-cost.js: ${err.message}`)
+  process.exit(1)
+})
