@@ -7,6 +7,10 @@
 const { net, sys } = just
 const ROUNDS = Number(just.args[2] || 8)
 const CALLS = Number(just.args[3] || 10_000_000)
+if (!(Number.isSafeInteger(ROUNDS) && ROUNDS > 0 && Number.isSafeInteger(CALLS) && CALLS > 0)) {
+  just.error('call-cost.js: ROUNDS and CALLS must be whole numbers above 0 (usage: build/just-host host/call-cost.js [ROUNDS [CALLS]] < /dev/null)')
+  just.exit(2)
+}
 
 // Each loop takes what it calls as parameters: top-level consts would be
 // loaded from the script context on every turn (see wc/wc-fast.js).

@@ -1,7 +1,8 @@
 'use strict'
 // What a read costs each reader with no pipe in the way: every reader reads the same
-// file from tmpfs, so it never sleeps waiting for dd nor wakes it, and its CPU time
-// is the call plus the kernel's copy. bench.js's pipe runs add dd's pace and the
+// file from tmpfs (/dev/shm; the system's temp folder where there is none), so it
+// never sleeps waiting for dd nor wakes it, and its CPU time is the call plus the
+// kernel's copy. bench.js's pipe runs add dd's pace and the
 // wake-ups, which at sizes where reader and dd run at about the same speed magnify
 // small differences (README, "The lab's V8 host against C"). Run with Node, alone:
 //
@@ -35,7 +36,8 @@ function parseOptions (argv) {
       pin: { type: 'boolean' }
     }
   })
-  const names = values.only ?? DEFAULTS.only
+  // C is the yardstick: always measured, once, first.
+  const names = ['c', ...new Set(values.only ?? DEFAULTS.only)].filter((name, index) => name !== 'c' || index === 0)
   const programs = names.map(name => {
     const program = findProgram(name)
     if (!program) throw new Error(`no program '${name}': see node wc/programs.js for the names`)
@@ -44,7 +46,6 @@ function parseOptions (argv) {
     if (reason) throw new Error(`${name} cannot run here: ${reason}`)
     return program
   })
-  if (programs[0].name !== 'c') programs.unshift(findProgram('c'))
   const whole = (text, name) => {
     if (!/^[1-9]\d*$/.test(text)) throw new Error(`--${name} must be a whole number above 0, not '${text}'`)
     return Number(text)
@@ -58,20 +59,26 @@ function parseOptions (argv) {
   }
 }
 
-function writeZeroFile (bytes) {
-  const dir = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
-  const file = path.join(dir, `syscall-lab-file-cost-${process.pid}`)
+// A fresh folder (not a guessable name in a shared one) holding the input file.
+async function writeZeroFile (bytes, stop) {
+  const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
+  const dir = fs.mkdtempSync(path.join(parent, 'syscall-lab-file-cost-'))
+  const file = path.join(dir, 'zeros')
   const chunk = Buffer.alloc(2 ** 20)
-  const fd = fs.openSync(file, 'w')
   try {
-    for (let written = 0; written < bytes; written += chunk.length) fs.writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - written))
+    const handle = await fs.promises.open(file, 'wx')
+    try {
+      for (let written = 0; written < bytes && !stop.requested;) {
+        written += (await handle.write(chunk, 0, Math.min(chunk.length, bytes - written))).bytesWritten
+      }
+    } finally {
+      await handle.close()
+    }
   } catch (err) {
-    fs.rmSync(file, { force: true })
-    throw new Error(`cannot write ${bytes / 2 ** 20} MiB to ${file} (${err.code}): give a smaller --mib`)
-  } finally {
-    fs.closeSync(fd)
+    fs.rmSync(dir, { recursive: true, force: true })
+    throw new Error(`cannot write ${bytes / 2 ** 20} MiB to ${parent} (${err.code}): give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)`)
   }
-  return file
+  return { dir, file }
 }
 
 // One reader run with `input` as its stdin; pipe-run times it ("true" is the feeder
@@ -82,7 +89,7 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
   const result = await runPipeline({ feeder: ['true'], reader, timeoutMs: TIMEOUT_MS, pin })
   const output = parseOutput(program, result.stdout)
   const command = `${argv.join(' ')} < ${input}`
-  if (result.stoppedBy) throw new Error('stopped, nothing printed')
+  if (result.stoppedBy) return null
   if (result.timedOut) throw new Error(`${command} took over ${TIMEOUT_MS / 1000} s: give a smaller --mib`)
   if (result.reader.exit !== 0) throw new Error(`${command} exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`)
   if (output === null) throw new Error(`${command} printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`)
@@ -90,15 +97,19 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
   return { cpuNs: (result.reader.userUs + result.reader.sysUs) * 1000, reads: output.reads }
 }
 
-async function measure (options, file) {
+// Rows for every block size measured in full; a stop ends it at the next run.
+async function measure (options, file, stop) {
   const rows = []
   for (const blockSize of options.sizes) {
     const samples = new Map(options.programs.map(program => [program.name, { empty: [], full: [], reads: 0 }]))
     for (let round = 0; round < options.rounds; round++) {
       for (const program of options.programs) {
+        if (stop.requested) return rows
         const sample = samples.get(program.name)
-        sample.empty.push((await cpuOfRun(program, blockSize, '/dev/null', 0, options.pin)).cpuNs)
-        const full = await cpuOfRun(program, blockSize, file, options.bytes, options.pin)
+        const empty = await cpuOfRun(program, blockSize, '/dev/null', 0, options.pin)
+        const full = empty && await cpuOfRun(program, blockSize, file, options.bytes, options.pin)
+        if (!full) return rows
+        sample.empty.push(empty.cpuNs)
         sample.full.push(full.cpuNs)
         sample.reads = full.reads
       }
@@ -138,19 +149,31 @@ async function main () {
     options = parseOptions(process.argv.slice(2))
   } catch (err) {
     console.error(`file-cost.js: ${err.message} (usage: node host/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin])`)
-    process.exit(2)
+    return 2
   }
-  const file = writeZeroFile(options.bytes)
-  process.on('SIGINT', stopCurrentPipeline)
-  process.on('SIGTERM', stopCurrentPipeline)
+  const stop = { requested: false }
+  const onSignal = () => {
+    stop.requested = true
+    stopCurrentPipeline()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  let input = null
   try {
-    print(await measure(options, file))
+    input = await writeZeroFile(options.bytes, stop)
+    const rows = stop.requested ? [] : await measure(options, input.file, stop)
+    if (rows.length) print(rows)
+    if (stop.requested) {
+      console.error(`file-cost.js: interrupted; ${rows.length ? 'the block sizes measured in full are above' : 'nothing was measured in full'}`)
+      return 130
+    }
+    return 0
   } finally {
-    fs.rmSync(file, { force: true })
+    if (input) fs.rmSync(input.dir, { recursive: true, force: true })
   }
 }
 
-main().catch(err => {
+main().then(code => { process.exitCode = code }, err => {
   console.error(`file-cost.js: ${err.message}`)
-  process.exit(1)
+  process.exitCode = 1
 })
