@@ -8,9 +8,10 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 
-const { programs, runtimes, commandLine, unavailableReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
+const { programs, runtimes, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('./lib/pipeline')
+const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { parseStraceSummary } = require('./lib/strace')
 const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
@@ -38,6 +39,7 @@ const USAGE = `usage: node bench.js [options]
   --warmup N         untimed runs before each cell (default 1)
   --feeder MODE      fixed: dd writes 64 KiB blocks whatever the reader reads (default)
                      matched: dd's block size equals the reader's, as in the original study
+                     file: no pipe and no dd: the reader's stdin is a file of zeros in tmpfs
   --mib N            MiB per timed run at every block size (default: scaled by block size)
   --quick            3 runs, 3 sizes, shorter strace runs: a couple of minutes
   --pin              pin dd and the reader to separate CPUs (0 and 1)
@@ -112,7 +114,7 @@ function parseOptions (argv) {
     straceMiB: preset.straceMiB,
     report: Boolean(values.report)
   }
-  if (!['fixed', 'matched'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed or matched, not '${options.feeder}'`)
+  if (!['fixed', 'matched', 'file'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed, matched or file, not '${options.feeder}'`)
   if (!/^[\w.-]+$/.test(options.id)) throw new UsageError(`--id '${options.id}' must be letters, digits, '.', '_' or '-' (it names a folder)`)
   options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
   return options
@@ -137,10 +139,13 @@ function selectPrograms (options) {
   const runnable = []
   for (const program of chosen) {
     const reason = unavailableReason(program)
-    if (reason === null) runnable.push(program)
-    else if (options.only.length) throw new UsageError(`cannot run ${program.name}: ${reason}`)
-    else skipped.push({ program: program.name, reason })
+    const notFromFile = options.feeder === 'file' ? fileFeedReason(program) : null
+    if (reason !== null && options.only.length) throw new UsageError(`cannot run ${program.name}: ${reason}`)
+    if (reason !== null) skipped.push({ program: program.name, reason })
+    else if (notFromFile !== null) skipped.push({ program: program.name, reason: `not with --feeder file: ${notFromFile}` })
+    else runnable.push(program)
   }
+  if (runnable.length === 0) throw new UsageError(`no program left to run: ${skipped.map(skip => `${skip.program}, ${skip.reason}`).join('; ')}`)
   return { runnable, skipped }
 }
 
@@ -149,7 +154,9 @@ function bytesPerRun (options, blockSize) {
   return Math.min(options.maxMiB * MiB, Math.max(options.minMiB * MiB, blockSize * options.readsPerRun))
 }
 
+// null: no feeder (--feeder file).
 function feederBlockSize (options, blockSize) {
+  if (options.feeder === 'file') return null
   return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
 }
 
@@ -251,11 +258,30 @@ function verify (step, result, output) {
   return null
 }
 
-async function measure (step, runIndex, options, runDir) {
-  const feederBlock = step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
-  const feeder = ddFeeder(step.bytes, feederBlock)
-  const reader = readerArgv(step, runDir)
-  const command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
+// With --feeder file the reader's stdin is zeroFile's file (/dev/null when empty) and
+// pipe-run's own pipe goes unused ("true" writes nothing to it).
+async function measure (step, runIndex, options, runDir, zeroFile) {
+  const fromFile = options.feeder === 'file'
+  const feederBlock = fromFile ? null : step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  const argv = readerArgv(step, runDir)
+  let feeder, reader, command
+  if (fromFile) {
+    let input = '/dev/null'
+    try {
+      if (step.bytes > 0) input = await zeroFile.of(step.bytes)
+    } catch (err) {
+      throw new UsageError(`${err.message}; what was measured is kept: resume with --resume`)
+    }
+    feeder = ['true']
+    reader = withStdinFrom(input, argv)
+    command = step.bytes === 0
+      ? `${shellQuote(argv)} < /dev/null`
+      : `head -c ${step.bytes} /dev/zero > /dev/shm/zeros && ${shellQuote(argv)} < /dev/shm/zeros`
+  } else {
+    feeder = ddFeeder(step.bytes, feederBlock)
+    reader = argv
+    command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
+  }
   const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? { feeder: 0, reader: 1 } : null })
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
@@ -429,22 +455,27 @@ async function main (argv) {
   const startedAt = Date.now()
   let done = 0
   const warmed = new Set()
-  for (const [index, step] of pending.entries()) {
-    if (interrupted) break
-    const groupStarts = index === 0 || pending[index - 1].group !== step.group
-    progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
-    if (!warmed.has(cellKey(step))) {
-      warmed.add(cellKey(step))
-      for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir)
+  const zeroFile = new ZeroFile()
+  try {
+    for (const [index, step] of pending.entries()) {
+      if (interrupted) break
+      const groupStarts = index === 0 || pending[index - 1].group !== step.group
+      progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
+      if (!warmed.has(cellKey(step))) {
+        warmed.add(cellKey(step))
+        for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir, zeroFile)
+      }
+      if (interrupted) break
+      const { record, stopped } = await measure(step, step.run, options, runDir, zeroFile)
+      if (stopped || interrupted) break
+      fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
+      records.push(record)
+      done++
+      // The last group, and one cut short by a stop, are written once after the loop.
+      if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
     }
-    if (interrupted) break
-    const { record, stopped } = await measure(step, step.run, options, runDir)
-    if (stopped || interrupted) break
-    fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
-    records.push(record)
-    done++
-    // The last group, and one cut short by a stop, are written once after the loop.
-    if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
+  } finally {
+    zeroFile.remove()
   }
   if (process.stdout.isTTY) process.stdout.write('\n')
   writeDerived(runDir, records, context)

@@ -1,8 +1,7 @@
 'use strict'
 // What a read costs each reader with no pipe in the way: every reader reads the same
-// file from tmpfs (/dev/shm; the system's temp folder where there is none), so it
-// never sleeps waiting for dd nor wakes it, and its CPU time is the call plus the
-// kernel's copy. bench.js's pipe runs add dd's pace and the
+// file from tmpfs (lib/zero-file.js), so it never sleeps waiting for dd nor wakes it,
+// and its CPU time is the call plus the kernel's copy. bench.js's pipe runs add dd's pace and the
 // wake-ups, which at sizes where reader and dd run at about the same speed magnify
 // small differences (README, "The lab's V8 host against C"). Run with Node, alone:
 //
@@ -13,14 +12,12 @@
 // the rounds interleaving the programs so slow spells of the machine hit all alike;
 // ± is half the range of the full runs, per read. Start-up noise (a few ms for the
 // host) is spread over the reads, so large blocks need more bytes (--mib 4096).
-const fs = require('node:fs')
-const os = require('node:os')
-const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { findProgram, commandLine, unavailableReason, parseOutput } = require('../wc/programs')
 const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
 const { parseBlockSize } = require('../lib/blocksize')
 const { median } = require('../lib/stats')
+const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,1024,4096', mib: '1024', rounds: '7' }
 const TIMEOUT_MS = 120000
@@ -59,34 +56,11 @@ function parseOptions (argv) {
   }
 }
 
-// A fresh folder (not a guessable name in a shared one) holding the input file.
-async function writeZeroFile (bytes, stop) {
-  const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
-  const dir = fs.mkdtempSync(path.join(parent, 'syscall-lab-file-cost-'))
-  const file = path.join(dir, 'zeros')
-  const chunk = Buffer.alloc(2 ** 20)
-  try {
-    const handle = await fs.promises.open(file, 'wx')
-    try {
-      for (let written = 0; written < bytes && !stop.requested;) {
-        written += (await handle.write(chunk, 0, Math.min(chunk.length, bytes - written))).bytesWritten
-      }
-    } finally {
-      await handle.close()
-    }
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true })
-    throw new Error(`cannot write ${bytes / 2 ** 20} MiB to ${parent} (${err.code}): give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)`)
-  }
-  return { dir, file }
-}
-
 // One reader run with `input` as its stdin; pipe-run times it ("true" is the feeder
 // of a pipe nobody reads). Returns the reader's CPU time in ns and its reads.
 async function cpuOfRun (program, blockSize, input, bytes, pin) {
   const argv = commandLine(program, blockSize)
-  const reader = ['sh', '-c', 'exec "$@" < "$0"', input, ...argv]
-  const result = await runPipeline({ feeder: ['true'], reader, timeoutMs: TIMEOUT_MS, pin })
+  const result = await runPipeline({ feeder: ['true'], reader: withStdinFrom(input, argv), timeoutMs: TIMEOUT_MS, pin })
   const output = parseOutput(program, result.stdout)
   const command = `${argv.join(' ')} < ${input}`
   if (result.stoppedBy) return null
@@ -158,10 +132,10 @@ async function main () {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
-  let input = null
+  const input = new ZeroFile()
   try {
-    input = await writeZeroFile(options.bytes, stop)
-    const rows = stop.requested ? [] : await measure(options, input.file, stop)
+    const file = await input.of(options.bytes)
+    const rows = stop.requested ? [] : await measure(options, file, stop)
     if (rows.length) print(rows)
     if (stop.requested) {
       console.error(`file-cost.js: interrupted; ${rows.length ? 'the block sizes measured in full are above' : 'nothing was measured in full'}`)
@@ -169,7 +143,7 @@ async function main () {
     }
     return 0
   } finally {
-    if (input) fs.rmSync(input.dir, { recursive: true, force: true })
+    input.remove()
   }
 }
 

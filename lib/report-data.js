@@ -12,6 +12,12 @@ const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const TOP_SYSCALLS = 8
 const TOP_SYSCALLS_IN_TABLE = 5
 
+const FEEDER_MEANINGS = {
+  fixed: 'fixed: dd writes 64 KiB blocks whatever the reader reads',
+  matched: 'matched: dd writes blocks of the reader\'s size',
+  file: 'file: no pipe and no dd; the reader\'s stdin is a file of zeros in tmpfs'
+}
+
 const FLAG_MEANINGS = {
   failed: 'no run of the cell succeeded',
   'some-runs-failed': 'some runs failed and were left out',
@@ -395,7 +401,7 @@ function contextRows (context) {
     ['cpu governor', machine.cpuGovernor ?? 'not reported'],
     ['compiler', context.compiler ? `${context.compiler.version ?? ''} (${context.compiler.flags ?? ''})` : null],
     ...context.runtimes.map(runtime => [runtime.label ?? runtime.name, runtime.version]),
-    ['feeder', context.options.feeder === 'matched' ? 'matched: dd writes blocks of the reader\'s size' : `${context.options.feeder}: dd writes 64 KiB blocks whatever the reader reads`],
+    ['feeder', FEEDER_MEANINGS[context.options.feeder ?? 'fixed'] ?? context.options.feeder],
     ['bytes per run', context.bytesPerRun.map(sizeName).join(', ')],
     ['runs per cell', context.options.warmup !== null ? `${context.options.runs} (after ${context.options.warmup} warm-up)` : context.options.runs],
     ['block sizes', context.options.sizes.map(sizeName).join(', ')],

@@ -379,6 +379,36 @@ describe('bench.js end to end', () => {
     assert.equal(readJson(path.join(out, 'stopped', 'context.json')).resumedAt.length, 1)
   })
 
+  test('--feeder file: no pipe, the reader reads a tmpfs file; pipe-only readers and wc -c skipped; the file removed', () => {
+    const out = tempDir()
+    const zeroDirs = () => {
+      const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
+      return fs.readdirSync(parent).filter(name => name.startsWith('syscall-lab-zeros-'))
+    }
+    const before = new Set(zeroDirs())
+    const result = bench(['--feeder', 'file', '--only', 'c', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--out', out, '--id', 'file'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    assert.match(result.stdout, /^skipping coreutils: not with --feeder file: given a regular file, wc -c takes its size from fstat and reads nothing$/m)
+    assert.match(result.stdout, /^skipping just-async: not with --feeder file: it reads only a pipe/m)
+    const dir = path.join(out, 'file')
+    const log = readLog(path.join(dir, 'all.jsonl'))
+    assert.deepEqual([...new Set(log.map(record => record.program))], ['c', 'just-fast'])
+    const timing = log.filter(record => record.phase === 'timing')
+    assert.equal(timing.length, 2 * 2 * 2)
+    for (const record of timing) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.feederBlockSize, null)
+      assert.equal(record.output.size, 2 << 20)
+      assert.match(record.command, /^head -c 2097152 \/dev\/zero > \/dev\/shm\/zeros && \S+ .* < \/dev\/shm\/zeros$/)
+    }
+    for (const record of log.filter(record => record.phase === 'startup')) assert.match(record.command, / < \/dev\/null$/)
+    const results = readJson(path.join(dir, 'results.json'))
+    assert.equal(results.cells.length, 4)
+    for (const cell of results.cells) assert.ok(!cell.flags.includes('reader-waited') && !cell.flags.includes('feeder-bound'), cell.flags.join())
+    assert.equal(readJson(path.join(dir, 'context.json')).options.feeder, 'file')
+    assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
+  })
+
   describe('bad input: one line that names the fix, exit 2', () => {
     const cases = [
       [['--bogus'], /^bench\.js: unknown option --bogus; see node bench\.js --help$/],
@@ -386,7 +416,8 @@ describe('bench.js end to end', () => {
       [['--sizes', '8'], /block size 8 is out of range/],
       [['--sizes', '4k'], /not a whole number of bytes/],
       [['--runs', '0'], /--runs must be a whole number of at least 1, not '0'/],
-      [['--feeder', 'sometimes'], /--feeder must be fixed or matched/],
+      [['--feeder', 'sometimes'], /--feeder must be fixed, matched or file, not 'sometimes'/],
+      [['--feeder', 'file', '--only', 'just-async'], /no program left to run: just-async, not with --feeder file: it reads only a pipe .*; just-async-et, /],
       [['--only', 'cobol'], /--only cobol matches no program; the programs are: c, limit-splice/],
       [['--only', 'bun-ffi'], /cannot run bun-ffi: Bun not found at \/nonexistent\/bun: .*set BUN=/, { BUN: '/nonexistent/bun' }],
       [['--resume', '/nonexistent-run'], /--resume \/nonexistent-run: no .*context\.json; give a run folder bench\.js made/],

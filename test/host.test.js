@@ -546,7 +546,7 @@ test('host/call-cost.js runs the three zero-byte call shapes and prints each aga
 const FILE_COST = path.join(ROOT, 'host', 'file-cost.js')
 const fileCostDirs = () => {
   const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
-  return new Set(fs.readdirSync(parent).filter(f => f.startsWith('syscall-lab-file-cost-')))
+  return new Set(fs.readdirSync(parent).filter(f => f.startsWith('syscall-lab-zeros-')))
 }
 const newFileCostDirs = before => [...fileCostDirs()].filter(f => !before.has(f))
 

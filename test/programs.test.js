@@ -8,7 +8,7 @@ const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { programs, runtimes, findProgram, commandLine, parseOutput, shellQuote, ROOT, BUILD } = require('../wc/programs')
+const { programs, runtimes, findProgram, commandLine, fileFeedReason, parseOutput, shellQuote, ROOT, BUILD } = require('../wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE } = require('../lib/blocksize')
 
 const usesV8Flags = program => program.command.includes('{v8flags}')
@@ -142,6 +142,13 @@ describe('commandLine', () => {
   test('stdin, where given, is the one requirement the readers know: a pipe', () => {
     for (const program of programs) assert.ok(program.stdin === undefined || program.stdin === 'pipe', program.name)
     assert.deepEqual(programs.filter(program => program.stdin === 'pipe').map(program => program.name), ['just-async', 'just-async-et', 'node-bindings'])
+  })
+
+  test('the readers that cannot be timed reading a file (--feeder file) say why', () => {
+    const reasons = Object.fromEntries(programs.map(program => [program.name, fileFeedReason(program)]).filter(([, reason]) => reason !== null))
+    assert.deepEqual(Object.keys(reasons), ['coreutils', 'just-async', 'just-async-et', 'node-bindings'])
+    assert.match(reasons.coreutils, /fstat and reads nothing/)
+    for (const name of ['just-async', 'just-async-et', 'node-bindings']) assert.match(reasons[name], /reads only a pipe/)
   })
 
   test('a runtime that cannot be found is named, with how to install it', () => {

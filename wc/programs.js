@@ -82,6 +82,7 @@ const runtimes = {
 
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
+// fileStdin says why a reader that accepts a file as stdin cannot be timed reading one.
 //
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
@@ -110,6 +111,7 @@ const programs = [
     command: ['{runtime}', '-c'],
     honoursBlockSize: false,
     output: 'count-only',
+    fileStdin: 'given a regular file, wc -c takes its size from fstat and reads nothing',
     note: 'the system wc -c: prints only the byte count and picks its own buffer size'
   },
   {
@@ -277,6 +279,12 @@ function commandLine (program, blockSize, v8Flags = []) {
   return argv
 }
 
+// Why a program cannot be timed reading a file (bench.js --feeder file); null if it can.
+function fileFeedReason (program) {
+  if (program.stdin === 'pipe') return 'it reads only a pipe (epoll refuses regular files)'
+  return program.fileStdin ?? null
+}
+
 // What stops a program from running here, as a sentence that names the fix; null if nothing.
 function unavailableReason (program) {
   const runtime = runtimes[program.runtime]
@@ -361,6 +369,6 @@ function main (argv) {
   return 0
 }
 
-module.exports = { programs, runtimes, findProgram, commandLine, unavailableReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
+module.exports = { programs, runtimes, findProgram, commandLine, unavailableReason, fileFeedReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2))

@@ -1,0 +1,55 @@
+'use strict'
+// The input for readers that read a file instead of a pipe (bench.js --feeder file,
+// host/file-cost.js): zeros in tmpfs (/dev/shm; the system's temp folder where there
+// is none), so a read never waits on a disk and never on a writer. One file at a time,
+// in a folder made for the run, so no name in the shared folder can be guessed.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const CHUNK = Buffer.alloc(2 ** 20)
+
+class ZeroFile {
+  constructor () {
+    this.parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
+    this.dir = null
+    this.file = null
+    this.bytes = null
+  }
+
+  // The path of a file of `bytes` zeros, (re)written when the size changes.
+  async of (bytes) {
+    if (this.bytes === bytes) return this.file
+    this.dir ??= fs.mkdtempSync(path.join(this.parent, 'syscall-lab-zeros-'))
+    this.file = path.join(this.dir, 'zeros')
+    this.bytes = null
+    fs.rmSync(this.file, { force: true })
+    try {
+      const handle = await fs.promises.open(this.file, 'wx')
+      try {
+        for (let written = 0; written < bytes;) {
+          written += (await handle.write(CHUNK, 0, Math.min(CHUNK.length, bytes - written))).bytesWritten
+        }
+      } finally {
+        await handle.close()
+      }
+    } catch (err) {
+      this.remove()
+      throw new Error(`cannot write ${bytes / 2 ** 20} MiB of input to ${this.parent} (${err.code}): give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)`)
+    }
+    this.bytes = bytes
+    return this.file
+  }
+
+  remove () {
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true })
+    this.dir = this.file = this.bytes = null
+  }
+}
+
+// argv run with `input` as its stdin, for pipe-run, whose own pipe then goes unread.
+function withStdinFrom (input, argv) {
+  return ['sh', '-c', 'exec "$@" < "$0"', input, ...argv]
+}
+
+module.exports = { ZeroFile, withStdinFrom }
