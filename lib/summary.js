@@ -39,7 +39,8 @@ function cpuUs (usage) {
   return usage.userUs + usage.sysUs
 }
 
-function timingCell (program, blockSize, runs, startup) {
+// pipeFed: false for --feeder file, where there is no dd to wait for or be bound by.
+function timingCell (program, blockSize, runs, startup, pipeFed) {
   const ok = runs.filter(run => run.ok)
   const cell = { program, blockSize, bytes: runs[0].bytes, feederBlockSize: runs[0].feederBlockSize, runs: ok.length, failedRuns: runs.length - ok.length, flags: [] }
   if (ok.length === 0) {
@@ -79,13 +80,13 @@ function timingCell (program, blockSize, runs, startup) {
   }
   // dd spending nearly all of the wall time on the CPU means it, not the reader, set the pace.
   cell.feederCpuShare = median(ok.map(run => cpuUs(run.feeder) * 1000 / run.wallNs))
-  if (cell.feederCpuShare >= FEEDER_BOUND_SHARE) cell.flags.push('feeder-bound')
+  if (pipeFed && cell.feederCpuShare >= FEEDER_BOUND_SHARE) cell.flags.push('feeder-bound')
   // A reader (all its threads counted) off the CPU for more than a fifth of the run was
   // waiting for dd to refill the pipe: its figure is the pace of the pipe (dd, wake-ups,
   // scheduling), not its cost per read, and a slower reader can even come out faster by
   // sleeping less often. Helper threads' CPU can hide some waiting in Node, Deno and Bun.
   cell.readerCpuShare = median(ok.map(run => cpuUs(run.reader) * 1000 / run.wallNs))
-  if (cell.readerCpuShare < READER_WAITED_SHARE) cell.flags.push('reader-waited')
+  if (pipeFed && cell.readerCpuShare < READER_WAITED_SHARE) cell.flags.push('reader-waited')
   if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')
   if (cell.failedRuns > 0) cell.flags.push('some-runs-failed')
   return cell
@@ -119,7 +120,7 @@ function summariseResults (records, context) {
   const cells = []
   for (const [key, runs] of byCell(records, 'timing')) {
     const [program, blockSize] = key.split('\t')
-    cells.push(timingCell(program, Number(blockSize), runs, startup))
+    cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file'))
   }
   compareWithC(cells)
   return {

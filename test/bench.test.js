@@ -206,6 +206,13 @@ describe('results from the run log, computed by hand', () => {
     assert.ok(bound.flags.includes('feeder-bound'))
   })
 
+  test('flags: with --feeder file there is no dd, so neither feeder-bound nor reader-waited', () => {
+    const reader = { ...usage, userUs: 0, sysUs: 0.5e6 }
+    const cell = summariseResults([run('c', 'timing', 1e9, { reader, feeder: feeder(0.95e6) })], { runId: 'file', options: { feeder: 'file', runs: 1 } }).cells[0]
+    close(cell.readerCpuShare, 0.5)
+    assert.ok(!cell.flags.includes('reader-waited') && !cell.flags.includes('feeder-bound'), cell.flags.join())
+  })
+
   test('flags: a reader off the CPU for a fifth of the run waited on the pipe', () => {
     const reader = cpuUs => ({ ...usage, userUs: cpuUs / 4, sysUs: cpuUs * 3 / 4 })
     const shares = [0.79e6, 0.81e6, 0.95e6].map(cpuUs => summariseResults([run('c', 'timing', 1e9, { reader: reader(cpuUs) })],
