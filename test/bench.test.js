@@ -416,6 +416,27 @@ describe('bench.js end to end', () => {
     assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
   })
 
+  test('--feeder file: Ctrl-C removes the input file and keeps the runs; --resume makes a new one and finishes', async () => {
+    const out = tempDir()
+    const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
+    const zeroDirs = () => fs.readdirSync(parent).filter(name => name.startsWith('syscall-lab-zeros-'))
+    const before = new Set(zeroDirs())
+    const args = ['--feeder', 'file', '--only', 'c', '--sizes', '256', '--runs', '12', '--warmup', '0', '--mib', '64', '--no-strace', '--no-gc', '--out', out, '--id', 'file-stopped']
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT })
+    const log = path.join(out, 'file-stopped', 'all.jsonl')
+    const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
+    while (timingRuns() < 1) await new Promise(resolve => setTimeout(resolve, 20))
+    child.kill('SIGINT')
+    assert.equal(await new Promise(resolve => child.on('close', resolve)), 130)
+    assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
+    const resumed = bench(['--resume', path.join(out, 'file-stopped')])
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    const timing = readLog(log).filter(record => record.phase === 'timing')
+    assert.equal(timing.length, 12)
+    assert.ok(timing.every(record => record.ok && record.output.size === 64 << 20))
+    assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
+  })
+
   describe('bad input: one line that names the fix, exit 2', () => {
     const cases = [
       [['--bogus'], /^bench\.js: unknown option --bogus; see node bench\.js --help$/],
