@@ -8,10 +8,12 @@
 //   node host/file-cost.js [--only NAME ...] [--sizes 256,1024,4096] [--mib 1024]
 //                          [--rounds 7] [--pin]
 //
-// CPU time per read = (median CPU of a full run - median CPU on empty input) / reads,
-// the rounds interleaving the programs so slow spells of the machine hit all alike;
-// ± is half the range of the full runs, per read. Start-up noise (a few ms for the
-// host) is spread over the reads, so large blocks need more bytes (--mib 4096).
+// CPU time per read comes from two sizes of input, the whole --mib and a quarter of it:
+// (median CPU of the full runs - median CPU of the quarter runs) / the reads between
+// them, so whatever a run pays once (start-up, compiling, first touches) cancels out.
+// The rounds interleave the programs so slow spells of the machine hit all alike; ±
+// is the half-ranges of both sizes' runs, per read. Large blocks make few reads, so
+// they need more bytes (--mib 4096).
 const { parseArgs } = require('node:util')
 const { findProgram, commandLine, unavailableReason, parseOutput } = require('../wc/programs')
 const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
@@ -72,31 +74,33 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
 }
 
 // Rows for every block size measured in full; a stop ends it at the next run.
-async function measure (options, file, stop) {
+async function measure (options, inputs, stop) {
+  const halfRange = values => (Math.max(...values) - Math.min(...values)) / 2
   const rows = []
   for (const blockSize of options.sizes) {
-    const samples = new Map(options.programs.map(program => [program.name, { empty: [], full: [], reads: 0 }]))
+    const samples = new Map(options.programs.map(program => [program.name, { quarter: [], full: [], reads: { quarter: 0, full: 0 } }]))
     for (let round = 0; round < options.rounds; round++) {
       for (const program of options.programs) {
         if (stop.requested) return rows
         const sample = samples.get(program.name)
-        const empty = await cpuOfRun(program, blockSize, '/dev/null', 0, options.pin)
-        const full = empty && await cpuOfRun(program, blockSize, file, options.bytes, options.pin)
+        const quarter = await cpuOfRun(program, blockSize, inputs.quarter, options.bytes / 4, options.pin)
+        const full = quarter && await cpuOfRun(program, blockSize, inputs.full, options.bytes, options.pin)
         if (!full) return rows
-        sample.empty.push(empty.cpuNs)
+        sample.quarter.push(quarter.cpuNs)
         sample.full.push(full.cpuNs)
-        sample.reads = full.reads
+        sample.reads = { quarter: quarter.reads, full: full.reads }
       }
     }
     for (const program of options.programs) {
-      const { empty, full, reads } = samples.get(program.name)
+      const { quarter, full, reads } = samples.get(program.name)
+      const readsBetween = reads.full - reads.quarter
       rows.push({
         program: program.name,
         blockSize,
-        cpuPerReadNs: (median(full) - median(empty)) / reads,
-        // half the range of the full runs, per read: every source of noise, start-up's too
-        plusMinusNs: (Math.max(...full) - Math.min(...full)) / 2 / reads,
-        startupDominated: median(full) < 2 * median(empty)
+        cpuPerReadNs: (median(full) - median(quarter)) / readsBetween,
+        plusMinusNs: (halfRange(full) + halfRange(quarter)) / readsBetween,
+        // were reads all that cost, a quarter of the input would cost a quarter as much
+        fixedCostsDominate: median(quarter) > median(full) / 2
       })
     }
   }
@@ -109,11 +113,11 @@ function print (rows) {
     const c = rows.find(other => other.program === 'c' && other.blockSize === row.blockSize)
     const over = row.cpuPerReadNs - c.cpuPerReadNs
     const versus = row === c ? '' : `${over < 0 ? '' : '+'}${over.toFixed(1)} ns, ${(c.cpuPerReadNs / row.cpuPerReadNs * 100).toFixed(1)}% of C's speed`
-    const cost = `${row.cpuPerReadNs.toFixed(1)} ± ${row.plusMinusNs.toFixed(1)} ns${row.startupDominated ? '°' : ''}`
+    const cost = `${row.cpuPerReadNs.toFixed(1)} ± ${row.plusMinusNs.toFixed(1)} ns${row.fixedCostsDominate ? '°' : ''}`
     console.log(`${row.program.padEnd(14)} ${String(row.blockSize).padStart(5)}  ${cost.padEnd(19)} ${versus}`.trimEnd())
   }
-  if (rows.some(row => row.startupDominated)) {
-    console.log('° start-up is more than half of the run\'s CPU time, so the figure is mostly noise: give a larger --mib')
+  if (rows.some(row => row.fixedCostsDominate)) {
+    console.log('° what a run pays once (start-up, compiling) is over a third of a full run\'s CPU time, so the figure is mostly noise: give a larger --mib')
   }
 }
 
@@ -132,10 +136,10 @@ async function main () {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
-  const input = new ZeroFile()
+  const inputs = { full: new ZeroFile(), quarter: new ZeroFile() }
   try {
-    const file = await input.of(options.bytes)
-    const rows = stop.requested ? [] : await measure(options, file, stop)
+    const files = { full: await inputs.full.of(options.bytes), quarter: await inputs.quarter.of(options.bytes / 4) }
+    const rows = stop.requested ? [] : await measure(options, files, stop)
     if (rows.length) print(rows)
     if (stop.requested) {
       console.error(`file-cost.js: interrupted; ${rows.length ? 'the block sizes measured in full are above' : 'nothing was measured in full'}`)
@@ -143,7 +147,8 @@ async function main () {
     }
     return 0
   } finally {
-    input.remove()
+    inputs.full.remove()
+    inputs.quarter.remove()
   }
 }
 
