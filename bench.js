@@ -154,9 +154,7 @@ function bytesPerRun (options, blockSize) {
   return Math.min(options.maxMiB * MiB, Math.max(options.minMiB * MiB, blockSize * options.readsPerRun))
 }
 
-// null: no feeder (--feeder file).
 function feederBlockSize (options, blockSize) {
-  if (options.feeder === 'file') return null
   return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
 }
 

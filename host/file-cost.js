@@ -20,6 +20,7 @@ const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
 const { parseBlockSize } = require('../lib/blocksize')
 const { median } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
+const { verify } = require('../bench')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,1024,4096', mib: '1024', rounds: '7' }
 const TIMEOUT_MS = 120000
@@ -63,13 +64,10 @@ function parseOptions (argv) {
 async function cpuOfRun (program, blockSize, input, bytes, pin) {
   const argv = commandLine(program, blockSize)
   const result = await runPipeline({ feeder: ['true'], reader: withStdinFrom(input, argv), timeoutMs: TIMEOUT_MS, pin })
-  const output = parseOutput(program, result.stdout)
-  const command = `${argv.join(' ')} < ${input}`
   if (result.stoppedBy) return null
-  if (result.timedOut) throw new Error(`${command} took over ${TIMEOUT_MS / 1000} s: give a smaller --mib`)
-  if (result.reader.exit !== 0) throw new Error(`${command} exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`)
-  if (output === null) throw new Error(`${command} printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`)
-  if (output.size !== bytes) throw new Error(`${command} counted ${output.size} bytes of ${bytes}`)
+  const output = parseOutput(program, result.stdout)
+  const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
+  if (failure) throw new Error(`${argv.join(' ')} < ${input}: ${failure}${result.timedOut ? ': give a smaller --mib' : ''}`)
   return { cpuNs: (result.reader.userUs + result.reader.sysUs) * 1000, reads: output.reads }
 }
 

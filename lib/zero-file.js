@@ -8,10 +8,11 @@ const os = require('node:os')
 const path = require('node:path')
 
 const CHUNK = Buffer.alloc(2 ** 20)
+const PARENT = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
+const PREFIX = 'syscall-lab-zeros-'
 
 class ZeroFile {
   constructor () {
-    this.parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
     this.dir = null
     this.file = null
     this.bytes = null
@@ -20,7 +21,7 @@ class ZeroFile {
   // The path of a file of `bytes` zeros, (re)written when the size changes.
   async of (bytes) {
     if (this.bytes === bytes) return this.file
-    this.dir ??= fs.mkdtempSync(path.join(this.parent, 'syscall-lab-zeros-'))
+    this.dir ??= fs.mkdtempSync(path.join(PARENT, PREFIX))
     this.file = path.join(this.dir, 'zeros')
     this.bytes = null
     fs.rmSync(this.file, { force: true })
@@ -35,7 +36,7 @@ class ZeroFile {
       }
     } catch (err) {
       this.remove()
-      throw new Error(`cannot write ${bytes / 2 ** 20} MiB of input to ${this.parent} (${err.code}): give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)`)
+      throw new Error(`cannot write ${bytes / 2 ** 20} MiB of input to ${PARENT} (${err.code}): give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)`)
     }
     this.bytes = bytes
     return this.file
@@ -47,9 +48,14 @@ class ZeroFile {
   }
 }
 
+// The folders ZeroFile has made and not yet removed (it removes its own when done).
+function zeroFileFolders () {
+  return fs.readdirSync(PARENT).filter(name => name.startsWith(PREFIX))
+}
+
 // argv run with `input` as its stdin, for pipe-run, whose own pipe then goes unread.
 function withStdinFrom (input, argv) {
   return ['sh', '-c', 'exec "$@" < "$0"', input, ...argv]
 }
 
-module.exports = { ZeroFile, withStdinFrom }
+module.exports = { ZeroFile, withStdinFrom, zeroFileFolders }

@@ -14,6 +14,7 @@ const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../lib/pipeline')
 const { parseOptions, plan } = require('../bench')
+const { zeroFileFolders } = require('../lib/zero-file')
 
 const ROOT = path.resolve(__dirname, '..')
 const FIXTURES = path.join(__dirname, 'fixtures')
@@ -388,11 +389,7 @@ describe('bench.js end to end', () => {
 
   test('--feeder file: no pipe, the reader reads a tmpfs file; pipe-only readers and wc -c skipped; the file removed', () => {
     const out = tempDir()
-    const zeroDirs = () => {
-      const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
-      return fs.readdirSync(parent).filter(name => name.startsWith('syscall-lab-zeros-'))
-    }
-    const before = new Set(zeroDirs())
+    const before = new Set(zeroFileFolders())
     const result = bench(['--feeder', 'file', '--only', 'c', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--out', out, '--id', 'file'])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     assert.match(result.stdout, /^skipping coreutils: not with --feeder file: given a regular file, wc -c takes its size from fstat and reads nothing$/m)
@@ -413,14 +410,12 @@ describe('bench.js end to end', () => {
     assert.equal(results.cells.length, 4)
     for (const cell of results.cells) assert.ok(!cell.flags.includes('reader-waited') && !cell.flags.includes('feeder-bound'), cell.flags.join())
     assert.equal(readJson(path.join(dir, 'context.json')).options.feeder, 'file')
-    assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
+    assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
   })
 
   test('--feeder file: Ctrl-C removes the input file and keeps the runs; --resume makes a new one and finishes', async () => {
     const out = tempDir()
-    const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
-    const zeroDirs = () => fs.readdirSync(parent).filter(name => name.startsWith('syscall-lab-zeros-'))
-    const before = new Set(zeroDirs())
+    const before = new Set(zeroFileFolders())
     const args = ['--feeder', 'file', '--only', 'c', '--sizes', '256', '--runs', '12', '--warmup', '0', '--mib', '64', '--no-strace', '--no-gc', '--out', out, '--id', 'file-stopped']
     const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT })
     const log = path.join(out, 'file-stopped', 'all.jsonl')
@@ -428,13 +423,13 @@ describe('bench.js end to end', () => {
     while (timingRuns() < 1) await new Promise(resolve => setTimeout(resolve, 20))
     child.kill('SIGINT')
     assert.equal(await new Promise(resolve => child.on('close', resolve)), 130)
-    assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
+    assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
     const resumed = bench(['--resume', path.join(out, 'file-stopped')])
     assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
     const timing = readLog(log).filter(record => record.phase === 'timing')
     assert.equal(timing.length, 12)
     assert.ok(timing.every(record => record.ok && record.output.size === 64 << 20))
-    assert.deepEqual(zeroDirs().filter(name => !before.has(name)), [])
+    assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
   })
 
   describe('bad input: one line that names the fix, exit 2', () => {

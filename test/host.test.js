@@ -543,11 +543,9 @@ test('host/call-cost.js runs the three zero-byte call shapes and prints each aga
 })
 
 // host/file-cost.js's input folders, to check it leaves none behind.
+const { zeroFileFolders } = require('../lib/zero-file')
 const FILE_COST = path.join(ROOT, 'host', 'file-cost.js')
-const fileCostDirs = () => {
-  const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
-  return new Set(fs.readdirSync(parent).filter(f => f.startsWith('syscall-lab-zeros-')))
-}
+const fileCostDirs = () => new Set(zeroFileFolders())
 const newFileCostDirs = before => [...fileCostDirs()].filter(f => !before.has(f))
 
 test('host/file-cost.js: CPU per read from a file for C and the host readers, start-up-dominated rows marked', () => {
@@ -574,9 +572,9 @@ test('host/file-cost.js: a reader that fails or miscounts stops it with one line
   fs.chmodSync(miscount, 0o755)
   const before = fileCostDirs()
   for (const [fake, message] of [
-    ['/bin/false', /wc\.js 1024 < \S+\/zeros exited 1: no message/],
-    ['/bin/true', /printed no result line: ""/],
-    [miscount, /miscount\.sh \S+wc\.js 1024 < \S+\/zeros counted 5 bytes of 262144/]
+    ['/bin/false', /wc\.js 1024 < \S+\/zeros: reader exited 1: no message/],
+    ['/bin/true', /< \S+\/zeros: reader printed no result line: ""/],
+    [miscount, /miscount\.sh \S+wc\.js 1024 < \S+\/zeros: reader counted 5 bytes, 262144 were sent/]
   ]) {
     const r = spawnSync(process.execPath, [FILE_COST, '--only', 'just-sync', '--sizes', '1024', '--mib', '1', '--rounds', '1'],
       { encoding: 'utf8', env: { ...process.env, JUST: fake } })
