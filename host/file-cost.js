@@ -18,7 +18,7 @@ const { parseArgs } = require('node:util')
 const { findProgram, commandLine, unavailableReason, parseOutput } = require('../wc/programs')
 const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
 const { parseBlockSize } = require('../lib/blocksize')
-const { median } = require('../lib/stats')
+const { median, twoSizeFit } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
 const { verify } = require('../bench')
 
@@ -73,7 +73,6 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
 
 // Rows for every block size measured in full; a stop ends it at the next run.
 async function measure (options, inputs, stop) {
-  const halfRange = values => (Math.max(...values) - Math.min(...values)) / 2
   const rows = []
   for (const blockSize of options.sizes) {
     const samples = new Map(options.programs.map(program => [program.name, { quarter: [], full: [], reads: { quarter: 0, full: 0 } }]))
@@ -91,12 +90,12 @@ async function measure (options, inputs, stop) {
     }
     for (const program of options.programs) {
       const { quarter, full, reads } = samples.get(program.name)
-      const readsBetween = reads.full - reads.quarter
+      const fit = twoSizeFit({ large: full, small: quarter, unitsBetween: reads.full - reads.quarter })
       rows.push({
         program: program.name,
         blockSize,
-        cpuPerReadNs: (median(full) - median(quarter)) / readsBetween,
-        plusMinusNs: (halfRange(full) + halfRange(quarter)) / readsBetween,
+        cpuPerReadNs: fit.perUnit,
+        plusMinusNs: fit.plusMinus,
         // were reads all that cost, a quarter of the input would cost a quarter as much
         fixedCostsDominate: median(quarter) > median(full) / 2
       })

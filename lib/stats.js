@@ -33,4 +33,17 @@ function summarise (values) {
   }
 }
 
-module.exports = { median, mean, standardDeviation, summarise }
+// What one more unit (a read, a byte) costs, from runs of two sizes of the same work:
+// (median of the large runs - median of the small runs) / the units between them, so
+// whatever every run pays once (start-up, compiling, first touches) cancels out.
+// plusMinus is both sizes' half-ranges over the same units: how far noise can move it.
+function twoSizeFit ({ large, small, unitsBetween }) {
+  if (large.length === 0 || small.length === 0) throw new Error('no runs to fit')
+  const halfRange = values => (Math.max(...values) - Math.min(...values)) / 2
+  return {
+    perUnit: (median(large) - median(small)) / unitsBetween,
+    plusMinus: (halfRange(large) + halfRange(small)) / unitsBetween
+  }
+}
+
+module.exports = { median, mean, standardDeviation, summarise, twoSizeFit }
