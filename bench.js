@@ -41,6 +41,8 @@ const USAGE = `usage: node bench.js [options]
                      matched: dd's block size equals the reader's, as in the original study
                      file: no pipe and no dd: the reader's stdin is a file of zeros in tmpfs
   --mib N            MiB per timed run at every block size (default: scaled by block size)
+  --marginal         also time runs of a quarter of the bytes, for the marginal throughput
+                     of the bytes between: start-up and JIT warm-up cancel (a quarter more time)
   --quick            3 runs, 3 sizes, shorter strace runs: a couple of minutes
   --pin              pin dd and the reader to separate CPUs (0 and 1)
   --timeout S        seconds before one run counts as hung (default 120)
@@ -62,6 +64,7 @@ const OPTION_SPEC = {
   feeder: { type: 'string' },
   mib: { type: 'string' },
   quick: { type: 'boolean' },
+  marginal: { type: 'boolean' },
   pin: { type: 'boolean' },
   timeout: { type: 'string' },
   'no-strace': { type: 'boolean' },
@@ -102,6 +105,7 @@ function parseOptions (argv) {
     warmup: values.warmup ? wholeNumber(values.warmup, 'warmup', 0) : preset.warmup,
     feeder: values.feeder ?? 'fixed',
     mib: values.mib ? wholeNumber(values.mib, 'mib', 1) : null,
+    marginal: Boolean(values.marginal),
     pin: Boolean(values.pin),
     timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : 120,
     strace: !values['no-strace'],
@@ -117,6 +121,10 @@ function parseOptions (argv) {
   if (!['fixed', 'matched', 'file'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed, matched or file, not '${options.feeder}'`)
   if (!/^[\w.-]+$/.test(options.id)) throw new UsageError(`--id '${options.id}' must be letters, digits, '.', '_' or '-' (it names a folder)`)
   options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
+  if (options.marginal) {
+    const tooFew = options.sizes.find(blockSize => quarterBytes(options, blockSize) === null)
+    if (tooFew) throw new UsageError(`--marginal at ${tooFew} B needs at least 8 of dd's ${feederBlockSize(options, tooFew)}-byte blocks per run: give a larger --mib`)
+  }
   return options
 }
 
@@ -158,6 +166,14 @@ function feederBlockSize (options, blockSize) {
   return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
 }
 
+// The bytes of a --marginal run: a quarter of a timed run's, in whole dd blocks (any
+// bytes from a file), or null when a run is too short to leave two blocks to a quarter.
+function quarterBytes (options, blockSize) {
+  const unit = options.feeder === 'file' ? 1 : feederBlockSize(options, blockSize)
+  const blocks = Math.floor(bytesPerRun(options, blockSize) / 4 / unit)
+  return blocks >= 2 ? blocks * unit : null
+}
+
 // strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
 function probePtrace () {
   try {
@@ -182,16 +198,22 @@ function probePtrace () {
 function plan (options, selected, ptrace) {
   const steps = []
   const largest = options.sizes[options.sizes.length - 1]
-  const rounds = (phase, blockSize, bytes) => {
+  // each round runs every program once in each of `runsOf` (a phase and its bytes)
+  const rounds = (blockSize, runsOf) => {
     for (let run = 0; run < options.runs; run++) {
-      const group = `${phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
+      const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
       for (const program of selected) {
-        steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}` })
+        for (const { phase, bytes } of runsOf) {
+          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}${phase === 'timing' ? '' : ` (${phase})`}` })
+        }
       }
     }
   }
-  rounds('startup', largest, 0)
-  for (const blockSize of options.sizes) rounds('timing', blockSize, bytesPerRun(options, blockSize))
+  rounds(largest, [{ phase: 'startup', bytes: 0 }])
+  for (const blockSize of options.sizes) {
+    const quarter = options.marginal ? [{ phase: 'timing-quarter', bytes: quarterBytes(options, blockSize) }] : []
+    rounds(blockSize, [{ phase: 'timing', bytes: bytesPerRun(options, blockSize) }, ...quarter])
+  }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode})` : ''}`
     steps.push({ ...step, run: 0, warmup: 0, group, label: group })
@@ -256,9 +278,10 @@ function verify (step, result, output) {
   return null
 }
 
-// With --feeder file the reader's stdin is zeroFile's file (/dev/null when empty) and
+// With --feeder file the reader's stdin is a file of zeroFiles (/dev/null when empty):
+// one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
 // pipe-run's own pipe goes unused ("true" writes nothing to it).
-async function measure (step, runIndex, options, runDir, zeroFile) {
+async function measure (step, runIndex, options, runDir, zeroFiles) {
   const fromFile = options.feeder === 'file'
   const feederBlock = fromFile ? null : step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
   const argv = readerArgv(step, runDir)
@@ -266,7 +289,7 @@ async function measure (step, runIndex, options, runDir, zeroFile) {
   if (fromFile) {
     let input = '/dev/null'
     try {
-      if (step.bytes > 0) input = await zeroFile.of(step.bytes)
+      if (step.bytes > 0) input = await zeroFiles[step.phase === 'timing-quarter' ? 'quarter' : 'whole'].of(step.bytes)
     } catch (err) {
       throw new UsageError(`${err.message}; what was measured is kept: resume with --resume`)
     }
@@ -380,25 +403,45 @@ function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
   else process.stdout.write(line + '\n')
 }
 
-function printSummary (results, sizes) {
-  const table = [['program', ...sizes.map(size => (size >= 1024 ? `${size / 1024}K` : String(size)))]]
-  const names = [...new Set(results.cells.map(cell => cell.program))]
-  for (const name of names) {
-    const row = [name]
-    for (const size of sizes) {
-      const cell = results.cells.find(c => c.program === name && c.blockSize === size)
-      if (!cell || !cell.best) row.push(cell ? 'FAILED' : '')
-      else {
-        const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
-        const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%` : ''
-        row.push(`${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`)
-      }
+// One table per figure, a program per row and a block size per column: the best run's
+// steady state, and with --marginal the marginal throughput of the bytes between.
+const SUMMARY_TABLES = [
+  {
+    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${marksLegend()})`,
+    text: cell => {
+      const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
+      const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%` : ''
+      return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
     }
-    table.push(row)
+  },
+  {
+    title: 'Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; - where the quarter runs took as long (noise swamped the work)',
+    shown: results => results.cells.some(cell => cell.marginal),
+    text: cell => {
+      if (!cell.marginal) return ''
+      if (cell.marginal.throughputMBps === null) return '-'
+      const percent = cell.vsC?.marginalThroughput ? ` ${Math.round(cell.vsC.marginalThroughput * 100)}%` : ''
+      return `${Math.round(cell.marginal.throughputMBps)}${percent}`
+    }
   }
-  const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-  console.log(`\nBest steady-state throughput, MB/s, and % of C at the same block size (${marksLegend()}):`)
-  for (const row of table) console.log(row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  '))
+]
+
+function printSummary (results, sizes) {
+  const names = [...new Set(results.cells.map(cell => cell.program))]
+  for (const { title, shown, text } of SUMMARY_TABLES) {
+    if (shown && !shown(results)) continue
+    const table = [['program', ...sizes.map(size => (size >= 1024 ? `${size / 1024}K` : String(size)))]]
+    for (const name of names) {
+      table.push([name, ...sizes.map(size => {
+        const cell = results.cells.find(c => c.program === name && c.blockSize === size)
+        if (!cell) return ''
+        return cell.best ? text(cell) : 'FAILED'
+      })])
+    }
+    const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
+    console.log(`\n${title}:`)
+    for (const row of table) console.log(row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))
+  }
 }
 
 function printFailures (failures, runDir) {
@@ -453,7 +496,7 @@ async function main (argv) {
   const startedAt = Date.now()
   let done = 0
   const warmed = new Set()
-  const zeroFile = new ZeroFile()
+  const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
   try {
     for (const [index, step] of pending.entries()) {
       if (interrupted) break
@@ -461,10 +504,10 @@ async function main (argv) {
       progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
       if (!warmed.has(cellKey(step))) {
         warmed.add(cellKey(step))
-        for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir, zeroFile)
+        for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir, zeroFiles)
       }
       if (interrupted) break
-      const { record, stopped } = await measure(step, step.run, options, runDir, zeroFile)
+      const { record, stopped } = await measure(step, step.run, options, runDir, zeroFiles)
       if (stopped || interrupted) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
       records.push(record)
@@ -473,7 +516,8 @@ async function main (argv) {
       if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
     }
   } finally {
-    zeroFile.remove()
+    zeroFiles.whole.remove()
+    zeroFiles.quarter.remove()
   }
   if (process.stdout.isTTY) process.stdout.write('\n')
   writeDerived(runDir, records, context)

@@ -2,7 +2,7 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
-const { summarise, median } = require('./stats')
+const { summarise, median, twoSizeFit } = require('./stats')
 const { findProgram } = require('../wc/programs')
 
 const NOISY_CV = 0.10
@@ -40,7 +40,8 @@ function cpuUs (usage) {
 }
 
 // pipeFed: false for --feeder file, where there is no dd to wait for or be bound by.
-function timingCell (program, blockSize, runs, startup, pipeFed) {
+// quarterRuns: the cell's runs of a quarter of the bytes (bench.js --marginal), if any.
+function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = []) {
   const ok = runs.filter(run => run.ok)
   const cell = { program, blockSize, bytes: runs[0].bytes, feederBlockSize: runs[0].feederBlockSize, runs: ok.length, failedRuns: runs.length - ok.length, flags: [] }
   if (ok.length === 0) {
@@ -87,9 +88,31 @@ function timingCell (program, blockSize, runs, startup, pipeFed) {
   // sleeping less often. Helper threads' CPU can hide some waiting in Node, Deno and Bun.
   cell.readerCpuShare = median(ok.map(run => cpuUs(run.reader) * 1000 / run.wallNs))
   if (pipeFed && cell.readerCpuShare < READER_WAITED_SHARE) cell.flags.push('reader-waited')
+  const quarterOk = quarterRuns.filter(run => run.ok)
+  if (quarterOk.length) cell.marginal = marginal(ok, quarterOk, honours)
   if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')
   if (cell.failedRuns > 0) cell.flags.push('some-runs-failed')
   return cell
+}
+
+// What the bytes between a quarter run and a full run cost: start-up, compiling and
+// whatever else a run pays once are in both, so they cancel, where subtracting the
+// start-up on empty input leaves the JIT's warm-up in. plusMinusShare is the fit's
+// plus-or-minus (both sizes' half-ranges) as a share of the time between.
+function marginal (full, quarter, honours) {
+  const bytesBetween = full[0].bytes - quarter[0].bytes
+  const readsBetween = median(full.map(run => run.output.reads)) - median(quarter.map(run => run.output.reads))
+  const wall = twoSizeFit({ large: full.map(run => run.wallNs), small: quarter.map(run => run.wallNs), unitsBetween: 1 })
+  const cpu = twoSizeFit({ large: full.map(run => cpuUs(run.reader) * 1000), small: quarter.map(run => cpuUs(run.reader) * 1000), unitsBetween: 1 })
+  const result = { quarterRuns: quarter.length, quarterBytes: quarter[0].bytes, wallNsBetween: wall.perUnit, plusMinusShare: null, throughputMBps: null, perReadNs: null, cpuPerReadNs: null }
+  if (wall.perUnit <= 0) return result
+  result.plusMinusShare = wall.plusMinus / wall.perUnit
+  result.throughputMBps = bytesBetween / MB / (wall.perUnit / 1e9)
+  if (honours && readsBetween > 0) {
+    result.perReadNs = wall.perUnit / readsBetween
+    result.cpuPerReadNs = cpu.perUnit / readsBetween
+  }
+  return result
 }
 
 // C at the same block size is the yardstick: its cost per read and throughput.
@@ -106,6 +129,12 @@ function compareWithC (cells) {
       costPerReadOverheadNs: overhead('costPerReadNs'),
       cpuPerReadOverheadNs: overhead('cpuPerReadNs')
     }
+    if (cell.marginal && base.marginal) {
+      const marginalOverhead = field => (cell.marginal[field] !== null && base.marginal[field] !== null ? cell.marginal[field] - base.marginal[field] : null)
+      cell.vsC.marginalThroughput = relative(cell.marginal.throughputMBps, base.marginal.throughputMBps)
+      cell.vsC.marginalPerReadOverheadNs = marginalOverhead('perReadNs')
+      cell.vsC.marginalCpuPerReadOverheadNs = marginalOverhead('cpuPerReadNs')
+    }
   }
 }
 
@@ -117,10 +146,11 @@ function failuresOf (records) {
 
 function summariseResults (records, context) {
   const startup = startupByProgram(records)
+  const quarters = byCell(records, 'timing-quarter')
   const cells = []
   for (const [key, runs] of byCell(records, 'timing')) {
     const [program, blockSize] = key.split('\t')
-    cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file'))
+    cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file', quarters.get(key)))
   }
   compareWithC(cells)
   return {
@@ -129,6 +159,7 @@ function summariseResults (records, context) {
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
     steadyStateMeaning: 'bytes / (wall time - the median start-up time of the same program on empty input)',
+    marginalMeaning: '(bytes of a run - bytes of a quarter run) / (median wall time of the runs - median wall time of the quarter runs)',
     startup,
     cells,
     failures: failuresOf(records)

@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { summarise, median } = require('../lib/stats')
+const { summarise, median, twoSizeFit } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
@@ -57,6 +57,14 @@ describe('statistics', () => {
     assert.equal(one.cv, 0)
     assert.equal(one.median, 7)
     assert.throws(() => summarise([]), /no values/)
+  })
+
+  test('two sizes: the cost per unit between the medians, plus or minus both half-ranges', () => {
+    // medians 100 and 40 over 20 units: 3 a unit; half-ranges (110 - 90) / 2 = 10 and (44 - 40) / 2 = 2
+    const fit = twoSizeFit({ large: [90, 100, 110], small: [40, 44, 40], unitsBetween: 20 })
+    assert.equal(fit.perUnit, 3)
+    assert.equal(fit.plusMinus, 12 / 20)
+    assert.throws(() => twoSizeFit({ large: [1], small: [], unitsBetween: 1 }), /no runs/)
   })
 })
 
@@ -196,6 +204,41 @@ describe('results from the run log, computed by hand', () => {
     assert.deepEqual(results.failures.map(f => [f.program, f.reason]), [['node-sync', 'reader counted 5 bytes, 1000000000 were sent']])
   })
 
+  test('marginal throughput (--marginal): the bytes between a quarter run and a full run over the time between', () => {
+    const reader = cpuUs => ({ ...usage, userUs: cpuUs / 2, sysUs: cpuUs / 2 })
+    const quarter = (program, wallNs, cpuUs, extra = {}) => run(program, 'timing-quarter', wallNs, { bytes: 0.25e9, output: { size: 0.25e9, reads: 61036, blockSize: 4096 }, reader: reader(cpuUs), ...extra })
+    const log = [
+      run('c', 'startup', 0.002e9), run('node-sync', 'startup', 0.1e9),
+      run('c', 'timing', 0.5e9, { reader: reader(480000) }), run('c', 'timing', 0.7e9, { reader: reader(500000) }),
+      quarter('c', 0.15e9, 130000), quarter('c', 0.17e9, 150000),
+      run('node-sync', 'timing', 1.2e9, { reader: reader(1100000) }),
+      quarter('node-sync', 0.45e9, 400000),
+      quarter('node-sync', 0.55e9, 400000, { ok: false, failure: 'reader counted 1 bytes, 250000000 were sent' })
+    ]
+    const results = summariseResults(log, { runId: 'marginal', options: { feeder: 'fixed', runs: 2 } })
+    const [c, node] = results.cells
+    // c: medians 0.6 s and 0.16 s; 750 MB in 0.44 s; 244141 - 61036 = 183105 reads between
+    close(c.marginal.wallNsBetween, 0.44e9, 3)
+    close(c.marginal.throughputMBps, 750 / 0.44)
+    close(c.marginal.perReadNs, 0.44e9 / 183105, 6)
+    close(c.marginal.cpuPerReadNs, (490000 - 140000) * 1000 / 183105, 6)
+    // half-ranges 0.1 s and 0.01 s over the 0.44 s between
+    close(c.marginal.plusMinusShare, 0.11 / 0.44)
+    assert.equal(c.marginal.quarterBytes, 0.25e9)
+    // node-sync: the failed quarter run is left out (and listed); 750 MB in 0.75 s
+    assert.equal(node.marginal.quarterRuns, 1)
+    close(node.marginal.throughputMBps, 1000)
+    close(node.vsC.marginalThroughput, 1000 / (750 / 0.44))
+    close(node.vsC.marginalPerReadOverheadNs, (0.75e9 - 0.44e9) / 183105, 6)
+    close(node.vsC.marginalCpuPerReadOverheadNs, ((700000 - 350000) * 1000) / 183105, 6)
+    assert.deepEqual(results.failures.map(failure => failure.phase), ['timing-quarter'])
+    // without quarter runs there is no marginal figure; with quarter runs as slow as the full ones, no throughput
+    assert.equal(summariseResults(log.filter(record => record.phase !== 'timing-quarter'), { runId: 'none', options: { feeder: 'fixed', runs: 2 } }).cells[0].marginal, undefined)
+    const swamped = summariseResults([run('c', 'timing', 0.5e9), quarter('c', 0.6e9, 1000)], { runId: 'swamped', options: { feeder: 'fixed', runs: 1 } }).cells[0]
+    assert.equal(swamped.marginal.throughputMBps, null)
+    assert.equal(swamped.marginal.perReadNs, null)
+  })
+
   test('flags: noisy spread and a feeder that used the whole wall time', () => {
     const noisy = summariseResults([
       run('c', 'timing', 1e9), run('c', 'timing', 2e9, { feeder: feeder(1.9e6) })
@@ -245,6 +288,20 @@ describe('the plan', () => {
       'timing a 4096 run 0 warmup 1', 'timing b 4096 run 0 warmup 1',
       'timing a 4096 run 1 warmup 1', 'timing b 4096 run 1 warmup 1'
     ])
+  })
+
+  test('--marginal: a quarter run after each full run, in the same round, in whole dd blocks', () => {
+    const marginal = plan({ ...options, marginal: true, gc: false }, programs, { available: false })
+    assert.deepEqual(marginal.filter(step => step.phase !== 'startup' && step.blockSize === 256).map(step => `${step.phase} ${step.program.name} ${step.bytes} ${step.group}`), [
+      'timing a 1048576 timing @ 256, run 1 of 2', 'timing-quarter a 262144 timing @ 256, run 1 of 2',
+      'timing b 1048576 timing @ 256, run 1 of 2', 'timing-quarter b 262144 timing @ 256, run 1 of 2',
+      'timing a 1048576 timing @ 256, run 2 of 2', 'timing-quarter a 262144 timing @ 256, run 2 of 2',
+      'timing b 1048576 timing @ 256, run 2 of 2', 'timing-quarter b 262144 timing @ 256, run 2 of 2'
+    ])
+    // 1 MiB of 256 KiB dd blocks leaves a quarter of one block: refused with the fix
+    assert.throws(() => parseOptions(['--marginal', '--feeder', 'matched', '--sizes', '262144', '--mib', '1']), /--marginal at 262144 B needs at least 8 of dd's 262144-byte blocks per run: give a larger --mib/)
+    assert.equal(plan({ ...parseOptions(['--marginal', '--feeder', 'file', '--sizes', '262144', '--mib', '1']), strace: false, gc: false }, programs, { available: false })
+      .find(step => step.phase === 'timing-quarter').bytes, 262144)
   })
 
   test('a round is one group; profiles are one run each, GC only for V8 programs', () => {
@@ -387,10 +444,34 @@ describe('bench.js end to end', () => {
     assert.equal(readJson(path.join(out, 'stopped', 'context.json')).resumedAt.length, 1)
   })
 
+  test('--marginal: quarter runs logged and verified beside the full ones; marginal figures in the results and the summary', () => {
+    const out = tempDir()
+    const result = bench(['--marginal', '--only', 'c', '--only', 'just-fast', '--sizes', '65536', '--runs', '2', '--warmup', '0', '--mib', '8', '--no-strace', '--no-gc', '--out', out, '--id', 'marginal'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const log = readLog(path.join(out, 'marginal', 'all.jsonl'))
+    const quarters = log.filter(record => record.phase === 'timing-quarter')
+    assert.equal(quarters.length, 3 * 2)
+    for (const record of quarters) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.output.size, 2 << 20)
+      assert.match(record.command, /^dd if=\/dev\/zero bs=65536 count=32 status=none \| /)
+    }
+    const results = readJson(path.join(out, 'marginal', 'results.json'))
+    for (const cell of results.cells) {
+      assert.equal(cell.marginal.quarterRuns, 2)
+      assert.equal(cell.marginal.quarterBytes, 2 << 20)
+      for (const key of ['wallNsBetween', 'plusMinusShare', 'throughputMBps', 'perReadNs', 'cpuPerReadNs']) assert.ok(key in cell.marginal, key)
+    }
+    const c = results.cells.find(cell => cell.program === 'c')
+    if (c.marginal.throughputMBps !== null) assert.equal(c.vsC.marginalThroughput, 1)
+    assert.match(result.stdout, /Marginal throughput \(median runs of the whole and a quarter of the bytes\)/)
+    assert.match(result.stdout, /^just-fast\s+(\d+ \d+%|-)$/m)
+  })
+
   test('--feeder file: no pipe, the reader reads a tmpfs file; pipe-only readers and wc -c skipped; the file removed', () => {
     const out = tempDir()
     const before = new Set(zeroFileFolders())
-    const result = bench(['--feeder', 'file', '--only', 'c', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--out', out, '--id', 'file'])
+    const result = bench(['--feeder', 'file', '--marginal', '--only', 'c', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--out', out, '--id', 'file'])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     assert.match(result.stdout, /^skipping coreutils: not with --feeder file: given a regular file, wc -c takes its size from fstat and reads nothing$/m)
     assert.match(result.stdout, /^skipping just-async: not with --feeder file: it reads only a pipe/m)
@@ -406,6 +487,10 @@ describe('bench.js end to end', () => {
       assert.match(record.command, /^head -c 2097152 \/dev\/zero > \/dev\/shm\/zeros && \S+ .* < \/dev\/shm\/zeros$/)
     }
     for (const record of log.filter(record => record.phase === 'startup')) assert.match(record.command, / < \/dev\/null$/)
+    // --marginal's quarter runs read a file of their own size, kept beside the full one
+    const quarters = log.filter(record => record.phase === 'timing-quarter')
+    assert.equal(quarters.length, 2 * 2 * 2)
+    for (const record of quarters) assert.equal(record.ok && record.output.size, 1 << 19, record.failure)
     const results = readJson(path.join(dir, 'results.json'))
     assert.equal(results.cells.length, 4)
     for (const cell of results.cells) assert.ok(!cell.flags.includes('reader-waited') && !cell.flags.includes('feeder-bound'), cell.flags.join())
