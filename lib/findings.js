@@ -44,6 +44,19 @@ function throughputVsC (set, blockSize) {
   return text + '.'
 }
 
+// With bench.js --marginal: the share of C's marginal throughput, where neither start-up
+// nor the JIT's warm-up weighs on a run, with the fit's plus-or-minus.
+function marginalVsC (set, blockSize) {
+  const base = cellAt(set, BASELINE, blockSize)
+  if (!base?.marginal?.throughputMBps) return null
+  const compared = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && typeof cell.vsC?.marginalThroughput === 'number')
+    .sort((a, b) => b.vsC.marginalThroughput - a.vsC.marginalThroughput)
+  if (compared.length === 0) return null
+  const clause = cell => `${cell.program} at ${formatPercent(cell.vsC.marginalThroughput)} (±${formatPercent(cell.marginal.plusMinusShare)})`
+  return `At ${sizeName(blockSize)}, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel): ` +
+    `C ${formatNumber(base.marginal.throughputMBps)} MB/s (±${formatPercent(base.marginal.plusMinusShare)}), ${listJoin(compared.map(clause))} of it.`
+}
+
 function fastestJavaScript (set) {
   const clauses = []
   for (const blockSize of extremes(sizesOf(set))) {
@@ -191,6 +204,7 @@ function compareSets (first, other) {
 
 const PER_SET = [
   set => extremes(sizesOf(set)).map(size => throughputVsC(set, size)),
+  set => extremes(sizesOf(set)).map(size => marginalVsC(set, size)),
   fastestJavaScript,
   set => costPerRead(set),
   set => costPerRead(set, PER_READ.cpu),
@@ -219,5 +233,5 @@ function findings (sets) {
 }
 
 module.exports = {
-  findings, throughputVsC, fastestJavaScript, costPerRead, PER_READ, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
+  findings, throughputVsC, marginalVsC, fastestJavaScript, costPerRead, PER_READ, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
 }

@@ -71,8 +71,20 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
   return series
 }
 
+// The fit's plus-or-minus as a band around the marginal throughput: time between the
+// two sizes ± plusMinusShare of it (no upper end when the noise is as large as the time).
+function marginalPoint (cell) {
+  const marginal = cell.marginal
+  if (!marginal || marginal.throughputMBps === null) return null
+  const share = marginal.plusMinusShare
+  if (share >= 1) return { y: marginal.throughputMBps, low: null, high: null }
+  return { y: marginal.throughputMBps, low: marginal.throughputMBps / (1 + share), high: marginal.throughputMBps / (1 - share) }
+}
+
 function throughputSeries (sets, programs, compare) {
+  const anyMarginal = sets.some(set => set.results.cells.some(cell => cell.marginal))
   return {
+    marginal: anyMarginal ? lineSeries(sets, programs, compare, 'throughput', marginalPoint) : null,
     steady: lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
       ? { y: cell.best.steadyThroughputMBps, low: cell.steadyThroughputMBps?.min ?? null, high: cell.steadyThroughputMBps?.max ?? null }
       : null)),
@@ -291,12 +303,14 @@ function summaryTable (set) {
         bestWallNs: cell.best?.wallNs ?? null,
         vsC: cell.vsC?.steadyThroughput ?? null,
         vsCRaw: cell.vsC?.throughput ?? null,
+        marginalMBps: cell.marginal?.throughputMBps ?? null,
+        vsCMarginal: cell.vsC?.marginalThroughput ?? null,
         costPerReadNs: cell.costPerReadNs ?? null,
         flags: cell.flags ?? []
       }]
     }))
   }))
-  return { set: set.label, sizes, rows }
+  return { set: set.label, sizes, rows, marginal: set.results.cells.some(cell => cell.marginal) }
 }
 
 // Every cell of every set, flat: the CSV's rows.
@@ -319,6 +333,9 @@ function cellRows (sets) {
       cpuPerReadNs: cell.cpuPerReadNs ?? null,
       vsC: cell.vsC?.steadyThroughput ?? null,
       vsCRaw: cell.vsC?.throughput ?? null,
+      marginalMBps: cell.marginal?.throughputMBps ?? null,
+      marginalPerReadNs: cell.marginal?.perReadNs ?? null,
+      vsCMarginal: cell.vsC?.marginalThroughput ?? null,
       flags: cell.flags ?? []
     }))
   })

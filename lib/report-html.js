@@ -4,6 +4,7 @@
 // prose are rendered here. Everything opens from disk: no server, no network (the
 // page's Content-Security-Policy forbids any fetch).
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatRatio } = require('./report-format')
+const { MARGINAL_NOTE } = require('./report-text')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -67,10 +68,12 @@ function throughputSection (data) {
   return html`<section id="throughput">
     <h2>Throughput</h2>
     <p class="note">MB/s (10<sup>6</sup> bytes per second), higher is better: the best of each cell's runs, with a band from the slowest to the fastest run.
-      Steady state takes each program's median start-up time (on empty input) out of the wall time; end-to-end keeps it in.</p>
+      Steady state takes each program's median start-up time (on empty input) out of the wall time; end-to-end keeps it in.
+      ${data.throughput.marginal ? html`Marginal is the throughput of the bytes between a quarter run and a full run (median runs), so start-up and the JIT's warm-up cancel; its band is the fit's plus-or-minus (both sizes' half-ranges).` : ''}</p>
     <div class="toggle" role="group" aria-label="throughput" id="throughput-mode">
       <button type="button" data-mode="steady" aria-pressed="true">Steady state</button>
       <button type="button" data-mode="raw" aria-pressed="false">End-to-end</button>
+      ${data.throughput.marginal ? html`<button type="button" data-mode="marginal" aria-pressed="false">Marginal</button>` : ''}
     </div>
     <div class="chart" id="chart-throughput"></div>
   </section>`
@@ -199,9 +202,16 @@ function gcSection (data) {
   </section>`
 }
 
-function summaryTableHtml (summary, data) {
-  return html`<div class="table-wrap"><table class="summary">
-    ${data.compare ? html`<caption>${summary.set}</caption>` : ''}
+// A summary cell's figure: the steady state (end-to-end, marked raw, where start-up could
+// not be taken out), or the marginal throughput.
+const SUMMARY_FIGURES = {
+  steady: cell => ({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC }),
+  marginal: cell => ({ value: cell.marginalMBps, raw: false, vsC: cell.vsCMarginal })
+}
+
+function summaryTableHtml (summary, data, figure = 'steady') {
+  return html`<div class="table-wrap"><table class="summary" data-figure="${figure}">
+    ${data.compare || figure !== 'steady' ? html`<caption>${figure === 'marginal' ? 'Marginal throughput' : ''}${data.compare && figure !== 'steady' ? ': ' : ''}${data.compare ? summary.set : ''}</caption>` : ''}
     <thead><tr><th scope="col">program</th>${summary.sizes.map(size => html`<th scope="col" class="num">${sizeName(size)}</th>`)}</tr></thead>
     <tbody>${summary.rows.map(row => html`<tr>
       <th scope="row">${row.program}</th>
@@ -209,9 +219,10 @@ function summaryTableHtml (summary, data) {
         const cell = row.cells[size]
         if (!cell) return html`<td></td>`
         if (cell.flags.includes('failed')) return html`<td class="num">${flagBadges(['failed'], data.flagMeanings)}</td>`
-        const value = cell.steadyMBps ?? cell.rawMBps
-        return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${cell.steadyMBps === null ? html` <span class="unit">raw</span>` : ''}
-          ${cell.vsC !== null ? html`<span class="pct">${formatPercent(cell.vsC)}</span>` : ''}
+        const { value, raw, vsC } = SUMMARY_FIGURES[figure](cell)
+        if (value === null) return html`<td class="num">–</td>`
+        return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
+          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}
           ${flagBadges(cell.flags, data.flagMeanings)}</td>`
       })}
     </tr>`)}</tbody>
@@ -237,6 +248,8 @@ function summarySection (data) {
     <h2>Summary</h2>
     <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size.</p>
     ${data.summaries.map(summary => summaryTableHtml(summary, data))}
+    ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE} – where the quarter runs took as long as the full ones.</p>` : ''}
+    ${data.summaries.filter(summary => summary.marginal).map(summary => summaryTableHtml(summary, data, 'marginal'))}
     ${data.comparison ? comparisonTable(data.comparison) : ''}
   </section>`
 }
@@ -416,12 +429,13 @@ function drawReport () {
 
   // 1. Throughput, with the steady-state / end-to-end toggle.
   const throughputTitles = {
-    steady: { title: 'Steady-state throughput (start-up removed)', y: 'MB/s, higher is better' },
-    raw: { title: 'End-to-end throughput (start-up included)', y: 'MB/s, higher is better' }
+    steady: { title: 'Steady-state throughput (start-up removed)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+    raw: { title: 'End-to-end throughput (start-up included)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+    marginal: { title: 'Marginal throughput (full runs less quarter runs: start-up and warm-up cancel)', subtitle: 'median runs, band: the fit\'s plus-or-minus', y: 'MB/s, higher is better' }
   }
   const throughput = lineChart('chart-throughput', {
     title: throughputTitles.steady.title,
-    subtitle: 'best of each cell, band: slowest to fastest run',
+    subtitle: throughputTitles.steady.subtitle,
     series: data.throughput.steady,
     yTitle: throughputTitles.steady.y,
     unit: 'MB/s'
@@ -435,7 +449,7 @@ function drawReport () {
       throughput.get(series.id).setData(copy(series.data), false)
       throughput.get(`${series.id}:band`)?.setData(copy(series.band), false)
     }
-    throughput.setTitle({ text: esc(throughputTitles[mode].title) }, undefined, false)
+    throughput.setTitle({ text: esc(throughputTitles[mode].title) }, { text: esc(throughputTitles[mode].subtitle) }, false)
     throughput.redraw()
     setPressed(modeGroup, button)
     document.body.dataset.throughputMode = mode

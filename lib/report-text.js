@@ -24,6 +24,15 @@ function summaryCell (cell) {
   return `${formatNumber(value)}${cell.steadyMBps === null ? ' raw' : ''}${percent}${marks}`
 }
 
+const MARGINAL_NOTE = 'MB/s of the bytes between a quarter run and a full run (bench.js --marginal), from the median runs of both, ' +
+  'so start-up and the JIT\'s warm-up cancel, and its share of C at the same block size.'
+
+function marginalCell (cell) {
+  if (!cell || cell.flags.includes('failed')) return cell ? 'FAILED' : ''
+  if (cell.marginalMBps === null) return '-'
+  return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}`
+}
+
 function renderMarkdown (data) {
   const out = [`# ${md(data.title)}`, '']
   out.push('## Findings', '')
@@ -40,6 +49,18 @@ function renderMarkdown (data) {
       summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => summaryCell(row.cells[size]))]),
       ['l', ...summary.sizes.map(() => 'r')]
     ), '')
+  }
+  if (data.summaries.some(summary => summary.marginal)) {
+    out.push('## Marginal throughput', '')
+    out.push(`${MARGINAL_NOTE} "-" where the quarter runs took as long as the full ones.`, '')
+    for (const summary of data.summaries.filter(summary => summary.marginal)) {
+      if (data.compare) out.push(`### ${md(summary.set)}`, '')
+      out.push(markdownTable(
+        ['program', ...summary.sizes.map(sizeName)],
+        summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => marginalCell(row.cells[size]))]),
+        ['l', ...summary.sizes.map(() => 'r')]
+      ), '')
+    }
   }
   if (data.comparison) {
     out.push('## Side by side', '')
@@ -89,6 +110,9 @@ const CSV_COLUMNS = [
   ['cpuPerReadNs', row => round(row.cpuPerReadNs, 2)],
   ['vsC', row => round(row.vsC, 4)],
   ['vsCRaw', row => round(row.vsCRaw, 4)],
+  ['marginalMBps', row => round(row.marginalMBps, 3)],
+  ['marginalPerReadNs', row => round(row.marginalPerReadNs, 2)],
+  ['vsCMarginal', row => round(row.vsCMarginal, 4)],
   ['flags', row => row.flags.join(';')]
 ]
 
@@ -102,4 +126,4 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend }
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE }

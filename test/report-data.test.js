@@ -80,6 +80,44 @@ test('throughput: steady state and end-to-end, best of N with a min–max band',
   assert.ok(raw.data[0][1] < c.data[0][1], 'taking start-up out raises throughput')
 })
 
+// The sample with --marginal figures made up for c and just-sync at 256 B and 64 KiB.
+function withMarginal () {
+  const set = sample()
+  const made = { c: [500, 0.1, 1000], 'just-sync': [450, 0.5, 1000] }
+  for (const cell of set.results.cells) {
+    const [at256, share, at64k] = made[cell.program] ?? []
+    if (at256 === undefined || cell.blockSize === 4096) continue
+    const throughputMBps = cell.blockSize === 256 ? at256 : (cell.program === 'c' ? at64k : null)
+    cell.marginal = { quarterRuns: 2, quarterBytes: cell.bytes / 4, wallNsBetween: 1, plusMinusShare: cell.blockSize === 256 ? share : 1.5, throughputMBps, perReadNs: null, cpuPerReadNs: null }
+    if (cell.program !== 'c') cell.vsC.marginalThroughput = throughputMBps === null ? null : throughputMBps / 500
+  }
+  return set
+}
+
+test('marginal throughput (--marginal): a third throughput mode, a summary figure, CSV columns and a finding', () => {
+  assert.equal(shapeReport([sample()]).throughput.marginal, null, 'no mode without quarter runs')
+  const data = shapeReport([withMarginal()])
+  const c = data.throughput.marginal.find(series => series.program === 'c')
+  // 256 B: 500 MB/s, ±10% of the time between: 500 / 1.1 to 500 / 0.9; 64 KiB: ±150%, no band
+  assert.deepEqual(c.data.map(([, y]) => y), [500, null, 1000])
+  assert.equal(c.band.length, 1)
+  close(c.band[0][1], 500 / 1.1)
+  close(c.band[0][2], 500 / 0.9)
+  assert.deepEqual(data.throughput.marginal.find(series => series.program === 'just-sync').data.map(([, y]) => y), [450, null, null])
+  const [summary] = data.summaries
+  assert.equal(summary.marginal, true)
+  const justSync = summary.rows.find(row => row.program === 'just-sync').cells
+  assert.equal(justSync[256].marginalMBps, 450)
+  assert.equal(justSync[256].vsCMarginal, 0.9)
+  assert.equal(justSync[4096].marginalMBps, null)
+  const row = data.cells.find(cell => cell.program === 'just-sync' && cell.blockSize === 256)
+  assert.deepEqual([row.marginalMBps, row.vsCMarginal], [450, 0.9])
+  const [set] = labelSets([withMarginal()])
+  assert.equal(findings.marginalVsC(set, 256), 'At 256 B, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel): C 500 MB/s (±10%), just-sync at 90% (±50%) of it.')
+  assert.equal(findings.marginalVsC(set, 65536), null, 'no program but C has a marginal figure at 64 KiB')
+  assert.equal(findings.marginalVsC(labelSets([sample()])[0], 256), null)
+})
+
 test('time taken: the best wall time in ms, band from fastest to slowest', () => {
   const data = shapeReport([sample()])
   const justSync = data.time.find(series => series.program === 'just-sync')

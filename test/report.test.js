@@ -142,7 +142,7 @@ test('writes report.html, results.md and results.csv into --out', () => {
   assert.deepEqual(fs.readdirSync(out).sort(), ['report.html', 'results.csv', 'results.md'])
 
   const csv = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\r\n')
-  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,flags')
+  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,marginalMBps,marginalPerReadNs,vsCMarginal,flags')
   assert.equal(csv.length, 1 + 18)
   // results.json, c @ 256: best.wallNs 113797885, best MB/s 589.720, steady 596.041, wallNs.median 116489 …
   const c256 = csv[1].split(',')
@@ -361,6 +361,7 @@ test('report.html in Chromium: every chart draws the fixture, offline, without e
     await page.click('#throughput-mode button[data-mode="steady"]')
     after = await chartsOf(page)
     assert.deepEqual(mainSeries(after['chart-throughput'])[0].ys, steadyC)
+    assert.equal(await page.locator('#throughput-mode button[data-mode="marginal"]').count(), 0, 'no marginal mode without --marginal runs')
 
     // The block-size buttons redraw the syscall profiles and swap the table.
     await page.click('[data-size-group="syscalls"] button[data-size="256"]')
@@ -396,6 +397,37 @@ test('report.html in Chromium: every chart draws the fixture, offline, without e
     await page.screenshot({ path: path.join(OUTPUT, 'report.png'), fullPage: true })
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [], 'the page fetched nothing from the network')
+  } finally {
+    await context.close()
+  }
+})
+
+test('report.html with --marginal figures: a Marginal mode draws them, the summary adds their table', async () => {
+  const run = copyOf(SAMPLE, 'marginal')
+  const results = readJson(path.join(run, 'results.json'))
+  // made-up figures: c 1000, 2000, 3000 MB/s ±10%; every other program half of C's, ±20%
+  const sizes = [256, 4096, 65536]
+  for (const cell of results.cells) {
+    const ofC = (sizes.indexOf(cell.blockSize) + 1) * 1000
+    const throughputMBps = cell.program === 'c' ? ofC : ofC / 2
+    cell.marginal = { quarterRuns: 2, quarterBytes: cell.bytes / 4, wallNsBetween: 1, plusMinusShare: cell.program === 'c' ? 0.1 : 0.2, throughputMBps, perReadNs: null, cpuPerReadNs: null }
+    cell.vsC.marginalThroughput = throughputMBps / ofC
+  }
+  fs.writeFileSync(path.join(run, 'results.json'), JSON.stringify(results))
+  const report = render([run], 'report-marginal')
+  assert.match(fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8'), /## Marginal throughput[^#]+\| c \| 1000 \(100%\) \| 2000 \(100%\) \| 3000 \(100%\) \|/)
+  const { page, context, problems } = await open(report)
+  try {
+    await page.click('#throughput-mode button[data-mode="marginal"]')
+    const charts = await chartsOf(page)
+    assert.match(charts['chart-throughput'].title, /^Marginal throughput/)
+    const lines = mainSeries(charts['chart-throughput'])
+    assert.deepEqual(lines[0].ys, [1000, 2000, 3000])
+    assert.ok(lines.slice(1).every(series => series.ys.join() === '500,1000,1500'), 'every other program at half of C')
+    assert.equal(await page.locator('table.summary[data-figure="marginal"]').count(), 1)
+    assert.match(await page.textContent('table.summary[data-figure="marginal"]'), /Marginal throughput/)
+    assert.match(await page.textContent('#findings'), /At 64 KiB, marginal throughput \(full runs less quarter runs, so start-up and warm-up cancel\): C 3000 MB\/s \(±10%\)/)
+    assert.deepEqual(problems, [])
   } finally {
     await context.close()
   }
