@@ -33,6 +33,19 @@ function marginalCell (cell) {
   return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}`
 }
 
+// A table per set (headed by its name when sets are compared), a cell per program and size.
+function summaryTables (data, summaries, cellText) {
+  return summaries.flatMap(summary => [
+    ...(data.compare ? [`### ${md(summary.set)}`, ''] : []),
+    markdownTable(
+      ['program', ...summary.sizes.map(sizeName)],
+      summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => cellText(row.cells[size]))]),
+      ['l', ...summary.sizes.map(() => 'r')]
+    ),
+    ''
+  ])
+}
+
 function renderMarkdown (data) {
   const out = [`# ${md(data.title)}`, '']
   out.push('## Findings', '')
@@ -42,25 +55,11 @@ function renderMarkdown (data) {
   out.push('## Steady-state throughput', '')
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
     `Marks: ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
-  for (const summary of data.summaries) {
-    if (data.compare) out.push(`### ${md(summary.set)}`, '')
-    out.push(markdownTable(
-      ['program', ...summary.sizes.map(sizeName)],
-      summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => summaryCell(row.cells[size]))]),
-      ['l', ...summary.sizes.map(() => 'r')]
-    ), '')
-  }
+  out.push(...summaryTables(data, data.summaries, summaryCell))
   if (data.summaries.some(summary => summary.marginal)) {
     out.push('## Marginal throughput', '')
     out.push(`${MARGINAL_NOTE} "-" where the quarter runs took as long as the full ones.`, '')
-    for (const summary of data.summaries.filter(summary => summary.marginal)) {
-      if (data.compare) out.push(`### ${md(summary.set)}`, '')
-      out.push(markdownTable(
-        ['program', ...summary.sizes.map(sizeName)],
-        summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => marginalCell(row.cells[size]))]),
-        ['l', ...summary.sizes.map(() => 'r')]
-      ), '')
-    }
+    out.push(...summaryTables(data, data.summaries.filter(summary => summary.marginal), marginalCell))
   }
   if (data.comparison) {
     out.push('## Side by side', '')
