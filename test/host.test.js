@@ -615,6 +615,56 @@ test('host/file-cost.js: bad options are one line naming the fix, exit 2', () =>
   }
 })
 
+const INSTR_COST = path.join(ROOT, 'host', 'instr-cost.js')
+
+test('host/instr-cost.js: user-space instructions per read under valgrind, C first, the host above it', () => {
+  // 2048 reads are too few for V8 to finish optimising, so the host's figure carries
+  // compiling here; C's loop has nothing to compile. The counts do not depend on timing.
+  const r = spawnSync(process.execPath, [INSTR_COST, '--sizes', '512', '--reads', '2048', '--only', 'just-fast', '--only', 'c'], { encoding: 'utf8', timeout: 120000 })
+  assert.equal(r.status, 0, r.stderr)
+  const lines = r.stdout.trim().split('\n')
+  assert.equal(lines[0], 'program        block  instructions/read  vs C')
+  const [c, fast] = lines.slice(1).map(line => line.trim().split(/\s+/))
+  assert.deepEqual([c[0], c[1], fast[0], fast[1]], ['c', '512', 'just-fast', '512'])
+  assert.equal(c.length, 3, 'C has no overhead over itself')
+  assert.ok(Number(c[2]) > 0 && Number(c[2]) < 100, `C's read loop is a few instructions around read(2): ${c[2]}`)
+  assert.ok(Number(fast[2]) > Number(c[2]), 'the host runs more user-space instructions per read than C')
+  assert.equal(Number(fast[3]), Number((Number(fast[2]) - Number(c[2])).toFixed(1)))
+})
+
+test('host/instr-cost.js: bad options, no valgrind or a failing reader: one line, exit 2 or 1', () => {
+  for (const [args, env, status, message] of [
+    [['--bogus'], {}, 2, /Unknown option '--bogus'.*usage: node host\/instr-cost\.js/],
+    [['--reads', '0'], {}, 2, /--reads must be a whole number above 0, not '0'/],
+    [['--only', 'coreutils'], {}, 2, /coreutils reads in chunks of its own size/],
+    [[], { VALGRIND: '/nonexistent/valgrind' }, 2, /cannot run \/nonexistent\/valgrind \(ENOENT\): apt-get install valgrind/],
+    [['--only', 'just-sync', '--sizes', '1024', '--reads', '4'], { JUST: '/bin/false' }, 1, /dd if=\/dev\/zero bs=1024 count=4 \| .*: reader exited 1: /]
+  ]) {
+    const r = spawnSync(process.execPath, [INSTR_COST, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000 })
+    assert.equal(r.status, status, `${args.join(' ')}: ${r.stderr}`)
+    assert.equal(r.stdout, '')
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+    assert.match(r.stderr, /^instr-cost\.js: /)
+    assert.match(r.stderr, message)
+  }
+})
+
+test('host/instr-cost.js: Ctrl-C stops valgrind and dd at once, exit 130', async () => {
+  const child = spawn(process.execPath, [INSTR_COST, '--only', 'just-sync', '--sizes', '256', '--reads', '10000000'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += chunk })
+  await new Promise(resolve => setTimeout(resolve, 1500))
+  child.kill('SIGINT')
+  const started = Date.now()
+  const code = await new Promise(resolve => child.on('close', resolve))
+  assert.equal(code, 130, stderr)
+  assert.ok(Date.now() - started < 5000, 'stopped at once, not after the run')
+  assert.equal(stderr, 'instr-cost.js: interrupted; nothing was counted in full\n')
+  const cmdline = pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') } catch { return '' } }
+  const left = fs.readdirSync('/proc').filter(name => /^\d+$/.test(name) && cmdline(name).includes('count=10000000'))
+  assert.deepEqual(left, [], 'no dd left running')
+})
+
 test('fast and slow paths: fcntl, errno, close and pid agree when hot', () => {
   const file = script('sys-hot.js', `
     const { sys, net } = just

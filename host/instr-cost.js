@@ -1,0 +1,157 @@
+'use strict'
+// What a read costs each reader in user-space instructions, counted by valgrind
+// (callgrind) instead of timed. A count does not move with the machine's mood: where
+// the VM's timings wander by more than the host's whole difference from C (README, "The
+// lab's V8 host against C"), this still tells 16 instructions from 73. What it leaves
+// out is the kernel's side of a read (entry, copy, exit), which valgrind cannot see and
+// which is the same call whoever makes it. Run with Node, alone or not:
+//
+//   node host/instr-cost.js [--only NAME ...] [--sizes 256,4096,65536] [--reads 65536]
+//
+// Each reader runs twice at each block size, fed by dd through a pipe: --reads blocks,
+// then twice as many. (instructions of the long run - of the short one) / (the reads
+// between) is the cost of one read: start-up and compiling are in both runs and
+// cancel, provided the short run is long enough for V8 to have optimised the loop
+// (65536 reads are; a few thousand are not, and the figure then carries compiling).
+// V8 runs single-threaded in the host, so the count does not depend on when a helper
+// thread compiled; one run per size is enough.
+const { spawn, spawnSync } = require('node:child_process')
+const { parseArgs } = require('node:util')
+const { commandLine, parseOutput } = require('../wc/programs')
+const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
+const { twoSizeFit } = require('../lib/stats')
+const { verify } = require('../bench')
+
+const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,4096,65536', reads: '65536' }
+const USAGE = 'usage: node host/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]'
+const VALGRIND = process.env.VALGRIND || 'valgrind'
+// --smc-check=all: V8 writes and patches the code it runs; valgrind must notice.
+// Valgrind's own messages go to fd 3, so the reader's stderr stays the reader's.
+const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--callgrind-out-file=/dev/null', '--log-fd=3']
+const TIMEOUT_MS = 600000
+
+class UsageError extends Error {}
+
+function parseOptions (argv) {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, reads: { type: 'string' } }
+    })
+    return {
+      programs: readersAgainstC(values.only ?? DEFAULTS.only),
+      sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
+      reads: wholeNumber(values.reads ?? DEFAULTS.reads, 'reads')
+    }
+  } catch (err) {
+    throw new UsageError(err.message)
+  }
+}
+
+function checkValgrind () {
+  const probe = spawnSync(VALGRIND, ['--version'], { encoding: 'utf8' })
+  if (probe.error || probe.status !== 0) {
+    throw new UsageError(`cannot run ${VALGRIND} (${probe.error?.code ?? `exit ${probe.status}`}): apt-get install valgrind (./setup.sh --test installs it), or set VALGRIND=/path/to/valgrind`)
+  }
+}
+
+let current = null
+
+// `dd | valgrind reader`, in a process group of its own so a stop ends all of it.
+// Resolves to the reader's instruction count and reads, or null when stopped.
+function countRun (program, blockSize, reads) {
+  const argv = commandLine(program, blockSize)
+  const script = `dd if=/dev/zero bs=${blockSize} count=${reads} status=none | exec "$@"`
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', script, 'sh', VALGRIND, ...VALGRIND_ARGS, ...argv], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
+    current = child
+    const out = { stdout: '', stderr: '', log: '' }
+    child.stdout.on('data', chunk => { out.stdout += chunk })
+    child.stderr.on('data', chunk => { out.stderr += chunk })
+    child.stdio[3].on('data', chunk => { out.log += chunk })
+    const timer = setTimeout(() => { child.timedOut = true; stopGroup(child) }, TIMEOUT_MS)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      current = null
+      if (child.stopRequested) return resolve(null)
+      const bytes = reads * blockSize
+      const command = `dd if=/dev/zero bs=${blockSize} count=${reads} | ${VALGRIND} ${VALGRIND_ARGS.join(' ')} ${argv.join(' ')}`
+      const result = { stoppedBy: null, timedOut: Boolean(child.timedOut), reader: { exit: code, signal }, feeder: { exit: 0, signal: 0 }, stdout: out.stdout, stderr: out.stderr }
+      const output = parseOutput(program, out.stdout)
+      const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
+      if (failure) return reject(new Error(`${command}: ${failure}`))
+      const collected = /Collected : (\d+)/.exec(out.log)
+      if (!collected) return reject(new Error(`${command}: valgrind reported no instruction count (${out.log.trim().split('\n').pop() || 'no output'})`))
+      resolve({ instructions: Number(collected[1]), reads: output.reads })
+    })
+  })
+}
+
+function stopGroup (child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL')
+  } catch {}
+}
+
+function stop () {
+  if (!current) return
+  current.stopRequested = true
+  stopGroup(current)
+}
+
+// Rows for every block size counted in full; a stop ends it at the run under way.
+async function measure (options, stopped) {
+  const rows = []
+  for (const blockSize of options.sizes) {
+    const sizeRows = []
+    for (const program of options.programs) {
+      const short = await countRun(program, blockSize, options.reads)
+      const long = short && await countRun(program, blockSize, 2 * options.reads)
+      if (!long || stopped()) return rows
+      const fit = twoSizeFit({ large: [long.instructions], small: [short.instructions], unitsBetween: long.reads - short.reads })
+      sizeRows.push({ program: program.name, blockSize, perRead: fit.perUnit })
+    }
+    rows.push(...sizeRows)
+  }
+  return rows
+}
+
+function print (rows) {
+  printAgainstC(rows, {
+    heading: 'program        block  instructions/read  vs C',
+    cost: row => row.perRead.toFixed(1).padStart(17),
+    versus: (row, c) => ` ${signed(row.perRead - c.perRead)}`
+  })
+}
+
+async function main () {
+  let options
+  try {
+    options = parseOptions(process.argv.slice(2))
+    checkValgrind()
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    console.error(`instr-cost.js: ${err.message} (${USAGE})`)
+    return 2
+  }
+  let stopRequested = false
+  const onSignal = () => {
+    stopRequested = true
+    stop()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const rows = await measure(options, () => stopRequested)
+  if (rows.length) print(rows)
+  if (stopRequested) {
+    console.error(`instr-cost.js: interrupted; ${rows.length ? 'the block sizes counted in full are above' : 'nothing was counted in full'}`)
+    return 130
+  }
+  return 0
+}
+
+main().then(code => { process.exitCode = code }, err => {
+  console.error(`instr-cost.js: ${err.message}`)
+  process.exitCode = 1
+})
