@@ -2,13 +2,18 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
-const { summarise, median, twoSizeFit } = require('./stats')
+const { summarise, median, twoSizeFit, rankTest } = require('./stats')
 const { findProgram } = require('../wc/programs')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
 const READER_WAITED_SHARE = 0.8
 const MB = 1e6
+const SIGNIFICANCE = 0.05
+
+// Each cell's steady-state throughput run by run, for the rank test against C's runs;
+// kept beside the cell rather than in results.json, whose log holds the runs anyway.
+const steadyRuns = new WeakMap()
 
 function byCell (records, phase) {
   const cells = new Map()
@@ -57,6 +62,7 @@ function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [
   cell.best = { run: best.run, wallNs: best.wallNs, throughputMBps: throughput(best), steadyThroughputMBps: steady(best) }
   const steadyValues = ok.map(steady)
   cell.steadyThroughputMBps = steadyValues.every(value => value !== null) ? summarise(steadyValues) : null
+  if (cell.steadyThroughputMBps) steadyRuns.set(cell, steadyValues)
   cell.startupNs = startupNs
   if (startupNs !== null && best.wallNs < 2 * startupNs) cell.flags.push('startup-dominated')
   cell.reads = best.output.reads
@@ -128,6 +134,13 @@ function compareWithC (cells) {
       steadyThroughput: relative(cell.best.steadyThroughputMBps, base.best.steadyThroughputMBps),
       costPerReadOverheadNs: overhead('costPerReadNs'),
       cpuPerReadOverheadNs: overhead('cpuPerReadNs')
+    }
+    // Whether this cell's runs and C's could be the same runs: a share of C such as 97%
+    // means little when C's own runs spread by more (README, "The lab's V8 host against C").
+    const test = cell !== base && steadyRuns.has(cell) && steadyRuns.has(base) ? rankTest(steadyRuns.get(cell), steadyRuns.get(base)) : null
+    if (test) {
+      cell.vsC.steadyRankTestP = test.p
+      cell.vsC.steadyWithinNoise = test.p >= SIGNIFICANCE
     }
     if (cell.marginal && base.marginal) {
       const marginalOverhead = field => (cell.marginal[field] !== null && base.marginal[field] !== null ? cell.marginal[field] - base.marginal[field] : null)

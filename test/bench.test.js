@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { summarise, median, twoSizeFit } = require('../lib/stats')
+const { summarise, median, twoSizeFit, rankTest } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
@@ -65,6 +65,21 @@ describe('statistics', () => {
     assert.equal(fit.perUnit, 3)
     assert.equal(fit.plusMinus, 12 / 20)
     assert.throws(() => twoSizeFit({ large: [1], small: [], unitsBetween: 1 }), /no runs/)
+  })
+
+  test('rank test (Mann-Whitney, two-sided, normal approximation), computed by hand', () => {
+    // [1,2,3,4] against [5,6,7,8]: rank sum 10, U = 10 - 4·5/2 = 0; mean 8, sigma = sqrt(16·9/12) = sqrt(12);
+    // z = (8 - 0.5) / sqrt(12) = 2.1651, p = 2 (1 - Phi(z)) = 0.030383
+    const apart = rankTest([4, 1, 3, 2], [5, 6, 7, 8])
+    assert.equal(apart.u, 0)
+    assert.ok(Math.abs(apart.p - 0.030383) < 1e-5, apart.p)
+    // [1,2,2,3] against [2,3,4,5]: ranks 1, 3, 3, 5.5 (three 2s share 2-4, two 3s 5-6): sum 12.5, U = 2.5;
+    // ties 3 and 2: sigma = sqrt(16/12 · (9 - (24 + 6) / 56)) = 3.35942; z = (5.5 - 0.5) / sigma = 1.48835, p = 0.136658
+    const tied = rankTest([1, 2, 2, 3], [2, 3, 4, 5])
+    assert.equal(tied.u, 2.5)
+    assert.ok(Math.abs(tied.p - 0.136658) < 1e-5, tied.p)
+    assert.deepEqual(rankTest([5, 5, 5, 5], [5, 5, 5, 5]), { u: 8, p: 1 })
+    assert.equal(rankTest([1, 2, 3], [4, 5, 6, 7]), null, 'three runs can never reach p < 0.05')
   })
 })
 
@@ -237,6 +252,24 @@ describe('results from the run log, computed by hand', () => {
     const swamped = summariseResults([run('c', 'timing', 0.5e9), quarter('c', 0.6e9, 1000)], { runId: 'swamped', options: { feeder: 'fixed', runs: 1 } }).cells[0]
     assert.equal(swamped.marginal.throughputMBps, null)
     assert.equal(swamped.marginal.perReadNs, null)
+  })
+
+  test('rank test against C: p and within-noise from the steady-state runs, 4 runs a side or none', () => {
+    const timings = (program, walls) => walls.map(wallNs => run(program, 'timing', wallNs))
+    const log = [run('c', 'startup', 0.002e9), run('a', 'startup', 0.002e9), run('b', 'startup', 0.002e9), run('d', 'startup', 0.002e9),
+      ...timings('c', [0.50e9, 0.52e9, 0.54e9, 0.56e9]),
+      ...timings('a', [0.60e9, 0.62e9, 0.64e9, 0.66e9]), // every run slower than every one of C's
+      ...timings('b', [0.51e9, 0.53e9, 0.55e9, 0.57e9]), // interleaved with C's
+      ...timings('d', [0.40e9, 0.70e9, 0.71e9])]
+    const cells = summariseResults(log, { runId: 'rank', options: { feeder: 'fixed', runs: 4 } }).cells
+    const vs = name => cells.find(cell => cell.program === name).vsC
+    assert.ok(Math.abs(vs('a').steadyRankTestP - 0.030383) < 1e-5)
+    assert.equal(vs('a').steadyWithinNoise, false)
+    // b's ranks 2, 4, 6, 8 against C's 1, 3, 5, 7: U = 20 - 10 = 10, |10 - 8| - 0.5 = 1.5 over sqrt(12)
+    assert.ok(Math.abs(vs('b').steadyRankTestP - 0.665006) < 1e-5, vs('b').steadyRankTestP)
+    assert.equal(vs('b').steadyWithinNoise, true)
+    assert.equal(vs('d').steadyRankTestP, undefined, 'three runs: no test')
+    assert.equal(vs('c').steadyRankTestP, undefined, 'C is not tested against itself')
   })
 
   test('flags: noisy spread and a feeder that used the whole wall time', () => {
