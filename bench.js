@@ -17,7 +17,7 @@ const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
-const { flagMarks, marksLegend } = require('./lib/report-text')
+const { flagMarks, marksLegend, WITHIN_NOISE } = require('./lib/report-text')
 
 const MiB = 1 << 20
 const FIXED_FEEDER_BLOCK = 65536
@@ -407,10 +407,10 @@ function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
 // steady state, and with --marginal the marginal throughput of the bytes between.
 const SUMMARY_TABLES = [
   {
-    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${marksLegend()})`,
+    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()})`,
     text: cell => {
       const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
-      const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%` : ''
+      const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
       return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
     }
   },

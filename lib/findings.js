@@ -41,6 +41,8 @@ function throughputVsC (set, blockSize) {
   if (without.length) text += `; ${listJoin(without)} ${without.length === 1 ? 'has' : 'have'} no steady-state figure (a failed cell, or a best run no longer than start-up)`
   const ownChunks = compared.filter(cell => programInfo(cell.program, set.context).honoursBlockSize === false).map(cell => cell.program)
   if (ownChunks.length) text += ` (${listJoin(ownChunks)} ${ownChunks.length === 1 ? 'reads in chunks of its' : 'read in chunks of their'} own size, not ${sizeName(blockSize)})`
+  const alike = compared.filter(cell => cell.vsC.steadyWithinNoise).map(cell => cell.program)
+  if (alike.length) text += `; the runs of ${listJoin(alike)} are not distinguishable from C's (rank test, p ≥ 0.05)`
   return text + '.'
 }
 

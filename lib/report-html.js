@@ -4,7 +4,7 @@
 // prose are rendered here. Everything opens from disk: no server, no network (the
 // page's Content-Security-Policy forbids any fetch).
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE } = require('./report-text')
+const { MARGINAL_NOTE, WITHIN_NOISE } = require('./report-text')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -205,8 +205,8 @@ function gcSection (data) {
 // A summary cell's figure: the steady state (end-to-end, marked raw, where start-up could
 // not be taken out), or the marginal throughput.
 const SUMMARY_FIGURES = {
-  steady: cell => ({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC }),
-  marginal: cell => ({ value: cell.marginalMBps, raw: false, vsC: cell.vsCMarginal })
+  steady: cell => ({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC, withinNoise: cell.withinNoise }),
+  marginal: cell => ({ value: cell.marginalMBps, raw: false, vsC: cell.vsCMarginal, withinNoise: false })
 }
 
 function summaryTableHtml (summary, data, figure = 'steady') {
@@ -219,10 +219,10 @@ function summaryTableHtml (summary, data, figure = 'steady') {
         const cell = row.cells[size]
         if (!cell) return html`<td></td>`
         if (cell.flags.includes('failed')) return html`<td class="num">${flagBadges(['failed'], data.flagMeanings)}</td>`
-        const { value, raw, vsC } = SUMMARY_FIGURES[figure](cell)
+        const { value, raw, vsC, withinNoise } = SUMMARY_FIGURES[figure](cell)
         if (value === null) return html`<td class="num">–</td>`
         return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
-          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}
+          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}
           ${flagBadges(cell.flags, data.flagMeanings)}</td>`
       })}
     </tr>`)}</tbody>
@@ -246,7 +246,7 @@ function comparisonTable (comparison) {
 function summarySection (data) {
   return html`<section id="summary">
     <h2>Summary</h2>
-    <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size.</p>
+    <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size; ${WITHIN_NOISE.mark}: ${WITHIN_NOISE.meaning}.</p>
     ${data.summaries.map(summary => summaryTableHtml(summary, data))}
     ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE} – where the quarter runs took as long as the full ones.</p>` : ''}
     ${data.summaries.filter(summary => summary.marginal).map(summary => summaryTableHtml(summary, data, 'marginal'))}

@@ -9,6 +9,8 @@ const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, 
 const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', 'some-runs-failed': '?' }
 const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
 const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
+// After a share of C: the cell's runs and C's could be the same runs (lib/summary.js).
+const WITHIN_NOISE = { mark: '≈', meaning: 'its runs are not distinguishable from C\'s (rank test, p ≥ 0.05)' }
 
 function markdownTable (header, rows, align) {
   const line = cells => `| ${cells.join(' | ')} |`
@@ -20,7 +22,7 @@ function summaryCell (cell) {
   if (cell.flags.includes('failed')) return 'FAILED'
   const value = cell.steadyMBps ?? cell.rawMBps
   const marks = flagMarks(cell.flags)
-  const percent = cell.vsC !== null ? ` (${formatPercent(cell.vsC)})` : ''
+  const percent = cell.vsC !== null ? ` (${formatPercent(cell.vsC)}${cell.withinNoise ? WITHIN_NOISE.mark : ''})` : ''
   return `${formatNumber(value)}${cell.steadyMBps === null ? ' raw' : ''}${percent}${marks}`
 }
 
@@ -54,7 +56,7 @@ function renderMarkdown (data) {
   out.push('')
   out.push('## Steady-state throughput', '')
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
-    `Marks: ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
+    `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
   out.push(...summaryTables(data, data.summaries, summaryCell))
   if (data.summaries.some(summary => summary.marginal)) {
     out.push('## Marginal throughput', '')
@@ -109,6 +111,7 @@ const CSV_COLUMNS = [
   ['cpuPerReadNs', row => round(row.cpuPerReadNs, 2)],
   ['vsC', row => round(row.vsC, 4)],
   ['vsCRaw', row => round(row.vsCRaw, 4)],
+  ['rankTestP', row => round(row.rankTestP, 4)],
   ['marginalMBps', row => round(row.marginalMBps, 3)],
   ['marginalPerReadNs', row => round(row.marginalPerReadNs, 2)],
   ['vsCMarginal', row => round(row.vsCMarginal, 4)],
@@ -125,4 +128,4 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE }
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, WITHIN_NOISE }

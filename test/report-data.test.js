@@ -118,6 +118,32 @@ test('marginal throughput (--marginal): a third throughput mode, a summary figur
   assert.equal(findings.marginalVsC(labelSets([sample()])[0], 256), null)
 })
 
+test('the rank test against C: a mark after the share in the tables, a clause in the finding, p in the CSV', () => {
+  const { renderMarkdown, renderCsv } = require('../lib/report-text')
+  const set = sample()
+  // made up: just-sync at 256 B within C's noise (p 0.4), deno-sync apart from it (p 0.01)
+  for (const cell of set.results.cells.filter(cell => cell.blockSize === 256)) {
+    if (cell.program === 'just-sync') Object.assign(cell.vsC, { steadyRankTestP: 0.4, steadyWithinNoise: true })
+    if (cell.program === 'deno-sync') Object.assign(cell.vsC, { steadyRankTestP: 0.01, steadyWithinNoise: false })
+  }
+  const data = shapeReport([set])
+  const cells = program => data.summaries[0].rows.find(row => row.program === program).cells
+  assert.equal(cells('just-sync')[256].withinNoise, true)
+  assert.equal(cells('deno-sync')[256].withinNoise, false)
+  assert.equal(cells('just-sync')[4096].withinNoise, false, 'no test, no mark')
+  const md = renderMarkdown(data)
+  // just-sync @ 256: best.steadyThroughputMBps 504.80, vsC 85%
+  assert.match(md, /\| just-sync \| 505 \(85%≈\)~ \|/)
+  assert.match(md, /\| deno-sync \| 384 \(64%\) \|/)
+  assert.match(md, /Marks: ≈ its runs are not distinguishable from C's \(rank test, p ≥ 0\.05\);/)
+  assert.match(findings.throughputVsC(labelSets([set])[0], 256), /; the runs of just-sync are not distinguishable from C's \(rank test, p ≥ 0\.05\)\.$/)
+  assert.ok(!/not distinguishable/.test(findings.throughputVsC(labelSets([set])[0], 65536)))
+  const csv = renderCsv(data).split('\r\n')
+  const column = csv[0].split(',').indexOf('rankTestP')
+  assert.equal(csv.find(line => line.includes(',just-sync,256,')).split(',')[column], '0.4')
+  assert.equal(csv.find(line => line.includes(',just-sync,4096,')).split(',')[column], '')
+})
+
 test('time taken: the best wall time in ms, band from fastest to slowest', () => {
   const data = shapeReport([sample()])
   const justSync = data.time.find(series => series.program === 'just-sync')
