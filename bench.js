@@ -42,7 +42,8 @@ const USAGE = `usage: node bench.js [options]
                      file: no pipe and no dd: the reader's stdin is a file of zeros in tmpfs
   --mib N            MiB per timed run at every block size (default: scaled by block size)
   --marginal         also time runs of a quarter of the bytes, for the marginal throughput
-                     of the bytes between: start-up and JIT warm-up cancel (a quarter more time)
+                     of the bytes between: start-up and JIT warm-up cancel (a quarter more
+                     bytes, and a start-up per quarter run)
   --quick            3 runs, 3 sizes, shorter strace runs: a couple of minutes
   --pin              pin dd and the reader to separate CPUs (0 and 1)
   --timeout S        seconds before one run counts as hung (default 120)
@@ -204,7 +205,7 @@ function plan (options, selected, ptrace) {
       const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
       for (const program of selected) {
         for (const { phase, bytes } of runsOf) {
-          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}${phase === 'timing' ? '' : ` (${phase})`}` })
+          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
         }
       }
     }
@@ -415,13 +416,13 @@ const SUMMARY_TABLES = [
     }
   },
   {
-    title: 'Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; - where the quarter runs took as long (noise swamped the work)',
+    title: 'Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; * quarter runs of fewer than 32768 reads, which a JIT may not have finished compiling (give a larger --mib); - where the quarter runs took as long (noise swamped the work)',
     shown: results => results.cells.some(cell => cell.marginal),
     text: cell => {
       if (!cell.marginal) return ''
       if (cell.marginal.throughputMBps === null) return '-'
       const percent = cell.vsC?.marginalThroughput ? ` ${Math.round(cell.vsC.marginalThroughput * 100)}%` : ''
-      return `${Math.round(cell.marginal.throughputMBps)}${percent}`
+      return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? '*' : ''}`
     }
   }
 ]

@@ -49,7 +49,8 @@ function twoSizeFit ({ large, small, unitsBetween }) {
 // Whether two sets of runs could come from the same distribution: the Mann-Whitney
 // rank test, two-sided, by its normal approximation with the corrections for ties and
 // for continuity. Ranks ask nothing of the runs' distribution, which on a VM is skewed
-// by slow spells. Below 4 runs a side no outcome reaches p < 0.05, so p is null there.
+// by slow spells. Below 4 runs a side the normal approximation is too rough to quote
+// (and 3 runs against 3 or 4 cannot reach p < 0.05 at all), so p is null there.
 function rankTest (a, b) {
   if (a.length < 4 || b.length < 4) return null
   const all = [...a.map(value => ({ value, fromA: true })), ...b.map(value => ({ value, fromA: false }))].sort((x, y) => x.value - y.value)

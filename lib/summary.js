@@ -10,6 +10,9 @@ const FEEDER_BOUND_SHARE = 0.9
 const READER_WAITED_SHARE = 0.8
 const MB = 1e6
 const SIGNIFICANCE = 0.05
+// Reads a quarter run must make before the JIT is done with the loop: host/instr-cost.js
+// found just-fast still compiling in runs of 16384 reads and done by 32768 (host/README.md).
+const WARM_QUARTER_READS = 32768
 
 // Each cell's steady-state throughput run by run, for the rank test against C's runs;
 // kept beside the cell rather than in results.json, whose log holds the runs anyway.
@@ -95,26 +98,34 @@ function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [
   cell.readerCpuShare = median(ok.map(run => cpuUs(run.reader) * 1000 / run.wallNs))
   if (pipeFed && cell.readerCpuShare < READER_WAITED_SHARE) cell.flags.push('reader-waited')
   const quarterOk = quarterRuns.filter(run => run.ok)
+  if (quarterRuns.length) cell.failedQuarterRuns = quarterRuns.length - quarterOk.length
   if (quarterOk.length) cell.marginal = marginal(ok, quarterOk, honours)
   if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')
-  if (cell.failedRuns > 0) cell.flags.push('some-runs-failed')
+  if (cell.failedRuns > 0 || cell.failedQuarterRuns > 0) cell.flags.push('some-runs-failed')
   return cell
 }
 
 // What the bytes between a quarter run and a full run cost: start-up, compiling and
 // whatever else a run pays once are in both, so they cancel, where subtracting the
 // start-up on empty input leaves the JIT's warm-up in. plusMinusShare is the fit's
-// plus-or-minus (both sizes' half-ranges) as a share of the time between.
+// plus-or-minus (both sizes' half-ranges) as a share of the time between; with one run
+// of a size there is no range, so none. fewReads: the quarter runs may have ended before
+// a JIT finished compiling the loop, which would put compiling back in the figure.
 function marginal (full, quarter, honours) {
   const bytesBetween = full[0].bytes - quarter[0].bytes
-  const readsBetween = median(full.map(run => run.output.reads)) - median(quarter.map(run => run.output.reads))
+  // a program that reads in chunks of its own size has no reads of the block size to count
+  const quarterReads = honours ? median(quarter.map(run => run.output.reads)) : null
+  const readsBetween = honours ? median(full.map(run => run.output.reads)) - quarterReads : 0
   const wall = twoSizeFit({ large: full.map(run => run.wallNs), small: quarter.map(run => run.wallNs), unitsBetween: 1 })
   const cpu = twoSizeFit({ large: full.map(run => cpuUs(run.reader) * 1000), small: quarter.map(run => cpuUs(run.reader) * 1000), unitsBetween: 1 })
-  const result = { quarterRuns: quarter.length, quarterBytes: quarter[0].bytes, wallNsBetween: wall.perUnit, plusMinusShare: null, throughputMBps: null, perReadNs: null, cpuPerReadNs: null }
+  const result = {
+    quarterRuns: quarter.length, quarterBytes: quarter[0].bytes, quarterReads, fewReads: quarterReads !== null && quarterReads < WARM_QUARTER_READS,
+    wallNsBetween: wall.perUnit, plusMinusShare: null, throughputMBps: null, perReadNs: null, cpuPerReadNs: null
+  }
   if (wall.perUnit <= 0) return result
-  result.plusMinusShare = wall.plusMinus / wall.perUnit
+  if (full.length > 1 && quarter.length > 1) result.plusMinusShare = wall.plusMinus / wall.perUnit
   result.throughputMBps = bytesBetween / MB / (wall.perUnit / 1e9)
-  if (honours && readsBetween > 0) {
+  if (readsBetween > 0) {
     result.perReadNs = wall.perUnit / readsBetween
     result.cpuPerReadNs = cpu.perUnit / readsBetween
   }
@@ -128,7 +139,7 @@ function compareWithC (cells) {
     const base = c.get(cell.blockSize)
     if (!base || !cell.best) continue
     const relative = (value, baseValue) => (value !== null && baseValue ? value / baseValue : null)
-    const overhead = field => (cell[field] !== null && base[field] !== null ? cell[field] - base[field] : null)
+    const overhead = (field, of = cell, baseOf = base) => (of[field] !== null && baseOf[field] !== null ? of[field] - baseOf[field] : null)
     cell.vsC = {
       throughput: relative(cell.best.throughputMBps, base.best.throughputMBps),
       steadyThroughput: relative(cell.best.steadyThroughputMBps, base.best.steadyThroughputMBps),
@@ -143,10 +154,9 @@ function compareWithC (cells) {
       cell.vsC.steadyWithinNoise = test.p >= SIGNIFICANCE
     }
     if (cell.marginal && base.marginal) {
-      const marginalOverhead = field => (cell.marginal[field] !== null && base.marginal[field] !== null ? cell.marginal[field] - base.marginal[field] : null)
       cell.vsC.marginalThroughput = relative(cell.marginal.throughputMBps, base.marginal.throughputMBps)
-      cell.vsC.marginalPerReadOverheadNs = marginalOverhead('perReadNs')
-      cell.vsC.marginalCpuPerReadOverheadNs = marginalOverhead('cpuPerReadNs')
+      cell.vsC.marginalPerReadOverheadNs = overhead('perReadNs', cell.marginal, base.marginal)
+      cell.vsC.marginalCpuPerReadOverheadNs = overhead('cpuPerReadNs', cell.marginal, base.marginal)
     }
   }
 }
