@@ -54,9 +54,12 @@ function marginalVsC (set, blockSize) {
   const compared = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && typeof cell.vsC?.marginalThroughput === 'number')
     .sort((a, b) => b.vsC.marginalThroughput - a.vsC.marginalThroughput)
   if (compared.length === 0) return null
-  const clause = cell => `${cell.program} at ${formatPercent(cell.vsC.marginalThroughput)} (±${formatPercent(cell.marginal.plusMinusShare)})`
-  return `At ${sizeName(blockSize)}, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel): ` +
-    `C ${formatNumber(base.marginal.throughputMBps)} MB/s (±${formatPercent(base.marginal.plusMinusShare)}), ${listJoin(compared.map(clause))} of it.`
+  const spread = marginal => (marginal.plusMinusShare === null ? '' : ` (fit ±${formatPercent(marginal.plusMinusShare)})`)
+  const clause = cell => `${cell.program} at ${formatPercent(cell.vsC.marginalThroughput)}${spread(cell.marginal)}`
+  const few = [base, ...compared].filter(cell => cell.marginal.fewReads)
+  const caveat = few.length ? `; the quarter runs of ${listJoin(few.map(cell => cell.program))} made fewer than 32768 reads, so a JIT may still have been compiling after them` : ''
+  return `At ${sizeName(blockSize)}, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±): ` +
+    `C ${formatNumber(base.marginal.throughputMBps)} MB/s${spread(base.marginal)}, ${listJoin(compared.map(clause))} of it${caveat}.`
 }
 
 function fastestJavaScript (set) {

@@ -304,7 +304,9 @@ function summaryTable (set) {
         vsC: cell.vsC?.steadyThroughput ?? null,
         vsCRaw: cell.vsC?.throughput ?? null,
         withinNoise: cell.vsC?.steadyWithinNoise ?? false,
+        hasMarginal: Boolean(cell.marginal),
         marginalMBps: cell.marginal?.throughputMBps ?? null,
+        marginalFewReads: cell.marginal?.fewReads ?? false,
         vsCMarginal: cell.vsC?.marginalThroughput ?? null,
         costPerReadNs: cell.costPerReadNs ?? null,
         flags: cell.flags ?? []
@@ -347,7 +349,10 @@ function flagDetail (flag, cell) {
   if (flag === 'noisy') return `CV ${formatPercent(cell.wallNs?.cv)}`
   if (flag === 'feeder-bound') return `dd on CPU ${formatPercent(cell.feederCpuShare)}`
   if (flag === 'reader-waited') return `reader on CPU ${formatPercent(cell.readerCpuShare)}`
-  if (flag === 'some-runs-failed') return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed`
+  if (flag === 'some-runs-failed') {
+    const quarter = cell.failedQuarterRuns ? `, ${cell.failedQuarterRuns} of its quarter runs` : ''
+    return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed${quarter}`
+  }
   return null
 }
 

@@ -206,7 +206,7 @@ function gcSection (data) {
 // not be taken out), or the marginal throughput.
 const SUMMARY_FIGURES = {
   steady: cell => ({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC, withinNoise: cell.withinNoise }),
-  marginal: cell => ({ value: cell.marginalMBps, raw: false, vsC: cell.vsCMarginal, withinNoise: false })
+  marginal: cell => ({ value: cell.marginalMBps, raw: false, vsC: cell.vsCMarginal, withinNoise: false, fewReads: cell.marginalFewReads, absent: !cell.hasMarginal })
 }
 
 function summaryTableHtml (summary, data, figure = 'steady') {
@@ -219,11 +219,12 @@ function summaryTableHtml (summary, data, figure = 'steady') {
         const cell = row.cells[size]
         if (!cell) return html`<td></td>`
         if (cell.flags.includes('failed')) return html`<td class="num">${flagBadges(['failed'], data.flagMeanings)}</td>`
-        const { value, raw, vsC, withinNoise } = SUMMARY_FIGURES[figure](cell)
+        const { value, raw, vsC, withinNoise, fewReads, absent } = SUMMARY_FIGURES[figure](cell)
+        if (absent) return html`<td></td>`
         if (value === null) return html`<td class="num">–</td>`
         return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
-          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}
-          ${flagBadges(cell.flags, data.flagMeanings)}</td>`
+          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="the quarter runs made fewer than 32768 reads">*</span>` : ''}
+          ${figure === 'steady' ? flagBadges(cell.flags, data.flagMeanings) : ''}</td>`
       })}
     </tr>`)}</tbody>
   </table></div>`
@@ -248,7 +249,7 @@ function summarySection (data) {
     <h2>Summary</h2>
     <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size; ${WITHIN_NOISE.mark}: ${WITHIN_NOISE.meaning}.</p>
     ${data.summaries.map(summary => summaryTableHtml(summary, data))}
-    ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE} – where the quarter runs took as long as the full ones.</p>` : ''}
+    ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE}</p>` : ''}
     ${data.summaries.filter(summary => summary.marginal).map(summary => summaryTableHtml(summary, data, 'marginal'))}
     ${data.comparison ? comparisonTable(data.comparison) : ''}
   </section>`

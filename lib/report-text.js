@@ -27,12 +27,15 @@ function summaryCell (cell) {
 }
 
 const MARGINAL_NOTE = 'MB/s of the bytes between a quarter run and a full run (bench.js --marginal), from the median runs of both, ' +
-  'so start-up and the JIT\'s warm-up cancel, and its share of C at the same block size.'
+  'so start-up and the JIT\'s warm-up cancel, and its share of C at the same block size; ' +
+  '* where the quarter runs made fewer than 32768 reads, too few for V8 to be sure to have compiled the loop (give a larger --mib); ' +
+  '- where the quarter runs took as long as the full ones.'
 
 function marginalCell (cell) {
   if (!cell || cell.flags.includes('failed')) return cell ? 'FAILED' : ''
+  if (!cell.hasMarginal) return ''
   if (cell.marginalMBps === null) return '-'
-  return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}`
+  return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}${cell.marginalFewReads ? '*' : ''}`
 }
 
 // A table per set (headed by its name when sets are compared), a cell per program and size.
@@ -60,7 +63,7 @@ function renderMarkdown (data) {
   out.push(...summaryTables(data, data.summaries, summaryCell))
   if (data.summaries.some(summary => summary.marginal)) {
     out.push('## Marginal throughput', '')
-    out.push(`${MARGINAL_NOTE} "-" where the quarter runs took as long as the full ones.`, '')
+    out.push(MARGINAL_NOTE, '')
     out.push(...summaryTables(data, data.summaries.filter(summary => summary.marginal), marginalCell))
   }
   if (data.comparison) {

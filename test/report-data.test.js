@@ -113,7 +113,16 @@ test('marginal throughput (--marginal): a third throughput mode, a summary figur
   const row = data.cells.find(cell => cell.program === 'just-sync' && cell.blockSize === 256)
   assert.deepEqual([row.marginalMBps, row.vsCMarginal], [450, 0.9])
   const [set] = labelSets([withMarginal()])
-  assert.equal(findings.marginalVsC(set, 256), 'At 256 B, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel): C 500 MB/s (±10%), just-sync at 90% (±50%) of it.')
+  assert.equal(findings.marginalVsC(set, 256), 'At 256 B, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits\' ±): ' +
+    'C 500 MB/s (fit ±10%), just-sync at 90% (fit ±50%) of it.')
+  const few = withMarginal()
+  for (const cell of few.results.cells) if (cell.marginal && cell.program === 'just-sync') cell.marginal.fewReads = true
+  assert.match(findings.marginalVsC(labelSets([few])[0], 256), /just-sync at 90% \(fit ±50%\) of it; the quarter runs of just-sync made fewer than 32768 reads, so a JIT may still have been compiling after them\.$/)
+  const { renderMarkdown } = require('../lib/report-text')
+  // deno-sync has no marginal figure at all: a blank, not the "-" of a swamped fit
+  const md = renderMarkdown(shapeReport([few])).split('## Marginal throughput')[1]
+  assert.match(md, /\| just-sync \| 450 \(90%\)\* \|  \| - \|/)
+  assert.match(md, /\| deno-sync \|  \|  \|  \|/)
   assert.equal(findings.marginalVsC(set, 65536), null, 'no program but C has a marginal figure at 64 KiB')
   assert.equal(findings.marginalVsC(labelSets([sample()])[0], 256), null)
 })

@@ -430,7 +430,7 @@ test('report.html with --marginal figures: a Marginal mode draws them, the summa
     assert.equal(await page.locator('table.summary[data-figure="steady"] .within-noise').count(), 1)
     assert.equal(await page.getAttribute('table.summary .within-noise', 'title'), 'its runs are not distinguishable from C\'s (rank test, p ≥ 0.05)')
     assert.match(await page.textContent('table.summary[data-figure="marginal"]'), /Marginal throughput/)
-    assert.match(await page.textContent('#findings'), /At 64 KiB, marginal throughput \(full runs less quarter runs, so start-up and warm-up cancel\): C 3000 MB\/s \(±10%\)/)
+    assert.match(await page.textContent('#findings'), /At 64 KiB, marginal throughput \(full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±\): C 3000 MB\/s \(fit ±10%\)/)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
