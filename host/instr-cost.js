@@ -17,7 +17,8 @@
 // thread compiled; one run per size is enough.
 const { spawn, spawnSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
-const { commandLine, parseOutput } = require('../wc/programs')
+const { commandLine, parseOutput, shellQuote } = require('../wc/programs')
+const { ddFeeder } = require('../lib/pipeline')
 const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
 const { twoSizeFit } = require('../lib/stats')
 const { verify } = require('../bench')
@@ -61,9 +62,12 @@ let current = null
 // Resolves to the reader's instruction count and reads, or null when stopped.
 function countRun (program, blockSize, reads) {
   const argv = commandLine(program, blockSize)
-  const script = `dd if=/dev/zero bs=${blockSize} count=${reads} status=none | exec "$@"`
+  const bytes = reads * blockSize
+  const feeder = ddFeeder(bytes, blockSize)
+  const counted = [VALGRIND, ...VALGRIND_ARGS, ...argv]
+  const command = `${shellQuote(feeder)} | ${shellQuote(counted)}`
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script, 'sh', VALGRIND, ...VALGRIND_ARGS, ...argv], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
+    const child = spawn('sh', ['-c', `${shellQuote(feeder)} | exec "$@"`, 'sh', ...counted], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
     current = child
     const out = { stdout: '', stderr: '', log: '' }
     child.stdout.on('data', chunk => { out.stdout += chunk })
@@ -75,8 +79,6 @@ function countRun (program, blockSize, reads) {
       clearTimeout(timer)
       current = null
       if (child.stopRequested) return resolve(null)
-      const bytes = reads * blockSize
-      const command = `dd if=/dev/zero bs=${blockSize} count=${reads} | ${VALGRIND} ${VALGRIND_ARGS.join(' ')} ${argv.join(' ')}`
       const result = { stoppedBy: null, timedOut: Boolean(child.timedOut), reader: { exit: code, signal }, feeder: { exit: 0, signal: 0 }, stdout: out.stdout, stderr: out.stderr }
       const output = parseOutput(program, out.stdout)
       const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
