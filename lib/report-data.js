@@ -72,12 +72,13 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
 }
 
 // The fit's plus-or-minus as a band around the marginal throughput: time between the
-// two sizes ± plusMinusShare of it (no upper end when the noise is as large as the time).
+// two sizes ± plusMinusShare of it (none from a single run, or when the noise is as large
+// as the time).
 function marginalPoint (cell) {
   const marginal = cell.marginal
   if (!marginal || marginal.throughputMBps === null) return null
   const share = marginal.plusMinusShare
-  if (share >= 1) return { y: marginal.throughputMBps, low: null, high: null }
+  if (share === null || share >= 1) return { y: marginal.throughputMBps, low: null, high: null }
   return { y: marginal.throughputMBps, low: marginal.throughputMBps / (1 + share), high: marginal.throughputMBps / (1 - share) }
 }
 
