@@ -17,7 +17,7 @@ const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
-const { flagMarks, marksLegend, WITHIN_NOISE } = require('./lib/report-text')
+const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
 
 const MiB = 1 << 20
 const FIXED_FEEDER_BLOCK = 65536
@@ -416,13 +416,13 @@ const SUMMARY_TABLES = [
     }
   },
   {
-    title: 'Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; * quarter runs of fewer than 32768 reads, which a JIT may not have finished compiling (give a larger --mib); - where the quarter runs took as long (noise swamped the work)',
+    title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
     shown: results => results.cells.some(cell => cell.marginal),
     text: cell => {
       if (!cell.marginal) return ''
       if (cell.marginal.throughputMBps === null) return '-'
       const percent = cell.vsC?.marginalThroughput ? ` ${Math.round(cell.vsC.marginalThroughput * 100)}%` : ''
-      return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? '*' : ''}`
+      return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? FEW_READS.mark : ''}`
     }
   }
 ]

@@ -5,6 +5,7 @@
 // pass, no GC trace) is left out rather than guessed.
 const { sizeName, formatNumber, formatPercent, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
+const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -42,7 +43,7 @@ function throughputVsC (set, blockSize) {
   const ownChunks = compared.filter(cell => programInfo(cell.program, set.context).honoursBlockSize === false).map(cell => cell.program)
   if (ownChunks.length) text += ` (${listJoin(ownChunks)} ${ownChunks.length === 1 ? 'reads in chunks of its' : 'read in chunks of their'} own size, not ${sizeName(blockSize)})`
   const alike = compared.filter(cell => cell.vsC.steadyWithinNoise).map(cell => cell.program)
-  if (alike.length) text += `; the runs of ${listJoin(alike)} are not distinguishable from C's (rank test, p ≥ 0.05)`
+  if (alike.length) text += `; the runs of ${listJoin(alike)} are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})`
   return text + '.'
 }
 
@@ -57,7 +58,7 @@ function marginalVsC (set, blockSize) {
   const spread = marginal => (marginal.plusMinusShare === null ? '' : ` (fit ±${formatPercent(marginal.plusMinusShare)})`)
   const clause = cell => `${cell.program} at ${formatPercent(cell.vsC.marginalThroughput)}${spread(cell.marginal)}`
   const few = [base, ...compared].filter(cell => cell.marginal.fewReads)
-  const caveat = few.length ? `; the quarter runs of ${listJoin(few.map(cell => cell.program))} made fewer than 32768 reads, so a JIT may still have been compiling after them` : ''
+  const caveat = few.length ? `; the quarter runs of ${listJoin(few.map(cell => cell.program))} made fewer than ${WARM_QUARTER_READS} reads, so a JIT may still have been compiling after them` : ''
   return `At ${sizeName(blockSize)}, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±): ` +
     `C ${formatNumber(base.marginal.throughputMBps)} MB/s${spread(base.marginal)}, ${listJoin(compared.map(clause))} of it${caveat}.`
 }

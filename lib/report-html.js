@@ -4,7 +4,7 @@
 // prose are rendered here. Everything opens from disk: no server, no network (the
 // page's Content-Security-Policy forbids any fetch).
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE, WITHIN_NOISE } = require('./report-text')
+const { MARGINAL_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -223,7 +223,7 @@ function summaryTableHtml (summary, data, figure = 'steady') {
         if (absent) return html`<td></td>`
         if (value === null) return html`<td class="num">–</td>`
         return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
-          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="the quarter runs made fewer than 32768 reads">*</span>` : ''}
+          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="${FEW_READS.meaning}">${FEW_READS.mark}</span>` : ''}
           ${figure === 'steady' ? flagBadges(cell.flags, data.flagMeanings) : ''}</td>`
       })}
     </tr>`)}</tbody>

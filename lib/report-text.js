@@ -3,6 +3,7 @@
 // context, for a README or an issue) and results.csv (one row per cell, for a
 // spreadsheet). Both render the data lib/report-data.js shaped.
 const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
+const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
@@ -10,7 +11,9 @@ const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'sta
 const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
 const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
 // After a share of C: the cell's runs and C's could be the same runs (lib/summary.js).
-const WITHIN_NOISE = { mark: '≈', meaning: 'its runs are not distinguishable from C\'s (rank test, p ≥ 0.05)' }
+const WITHIN_NOISE = { mark: '≈', meaning: `its runs are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})` }
+// After a marginal figure: its quarter runs may have ended before a JIT was done.
+const FEW_READS = { mark: '*', meaning: `the quarter runs made fewer than ${WARM_QUARTER_READS} reads, too few for V8 to be sure to have compiled the loop (give a larger --mib)` }
 
 function markdownTable (header, rows, align) {
   const line = cells => `| ${cells.join(' | ')} |`
@@ -28,14 +31,14 @@ function summaryCell (cell) {
 
 const MARGINAL_NOTE = 'MB/s of the bytes between a quarter run and a full run (bench.js --marginal), from the median runs of both, ' +
   'so start-up and the JIT\'s warm-up cancel, and its share of C at the same block size; ' +
-  '* where the quarter runs made fewer than 32768 reads, too few for V8 to be sure to have compiled the loop (give a larger --mib); ' +
+  `${FEW_READS.mark} where ${FEW_READS.meaning}; ` +
   '- where the quarter runs took as long as the full ones.'
 
 function marginalCell (cell) {
   if (!cell || cell.flags.includes('failed')) return cell ? 'FAILED' : ''
   if (!cell.hasMarginal) return ''
   if (cell.marginalMBps === null) return '-'
-  return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}${cell.marginalFewReads ? '*' : ''}`
+  return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}${cell.marginalFewReads ? FEW_READS.mark : ''}`
 }
 
 // A table per set (headed by its name when sets are compared), a cell per program and size.
@@ -131,4 +134,4 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, WITHIN_NOISE }
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, WITHIN_NOISE, FEW_READS }
