@@ -15,10 +15,13 @@
 // (65536 reads are; a few thousand are not, and the figure then carries compiling).
 // V8 runs single-threaded in the host, so the count does not depend on when a helper
 // thread compiled; one run per size is enough.
-const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { commandLine, parseOutput, shellQuote } = require('../wc/programs')
-const { ddFeeder } = require('../lib/pipeline')
+const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../lib/pipeline')
 const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
 const { twoSizeFit } = require('../lib/stats')
 const { verify } = require('../bench')
@@ -27,8 +30,7 @@ const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,4096,65536
 const USAGE = 'usage: node host/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]'
 const VALGRIND = process.env.VALGRIND || 'valgrind'
 // --smc-check=all: V8 writes and patches the code it runs; valgrind must notice.
-// Valgrind's own messages go to fd 3, so the reader's stderr stays the reader's.
-const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--callgrind-out-file=/dev/null', '--log-fd=3']
+const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--callgrind-out-file=/dev/null']
 const TIMEOUT_MS = 600000
 
 class UsageError extends Error {}
@@ -56,50 +58,30 @@ function checkValgrind () {
   }
 }
 
-let current = null
-
-// `dd | valgrind reader`, in a process group of its own so a stop ends all of it.
+// `dd | valgrind reader` through lib/pipeline.js's pipe-run, which kills the whole
+// pipeline on a timeout or a stop; valgrind's own messages go to a file of their own.
 // Resolves to the reader's instruction count and reads, or null when stopped.
-function countRun (program, blockSize, reads) {
+async function countRun (program, blockSize, reads) {
   const argv = commandLine(program, blockSize)
   const bytes = reads * blockSize
   const feeder = ddFeeder(bytes, blockSize)
-  const counted = [VALGRIND, ...VALGRIND_ARGS, ...argv]
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-instr-'))
+  const logFile = path.join(dir, 'valgrind.log')
+  const counted = [VALGRIND, ...VALGRIND_ARGS, `--log-file=${logFile}`, ...argv]
   const command = `${shellQuote(feeder)} | ${shellQuote(counted)}`
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `${shellQuote(feeder)} | exec "$@"`, 'sh', ...counted], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
-    current = child
-    const out = { stdout: '', stderr: '', log: '' }
-    child.stdout.on('data', chunk => { out.stdout += chunk })
-    child.stderr.on('data', chunk => { out.stderr += chunk })
-    child.stdio[3].on('data', chunk => { out.log += chunk })
-    const timer = setTimeout(() => { child.timedOut = true; stopGroup(child) }, TIMEOUT_MS)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      current = null
-      if (child.stopRequested) return resolve(null)
-      const result = { stoppedBy: null, timedOut: Boolean(child.timedOut), reader: { exit: code, signal }, feeder: { exit: 0, signal: 0 }, stdout: out.stdout, stderr: out.stderr }
-      const output = parseOutput(program, out.stdout)
-      const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
-      if (failure) return reject(new Error(`${command}: ${failure}`))
-      const collected = /Collected : (\d+)/.exec(out.log)
-      if (!collected) return reject(new Error(`${command}: valgrind reported no instruction count (${out.log.trim().split('\n').pop() || 'no output'})`))
-      resolve({ instructions: Number(collected[1]), reads: output.reads })
-    })
-  })
-}
-
-function stopGroup (child) {
   try {
-    process.kill(-child.pid, 'SIGKILL')
-  } catch {}
-}
-
-function stop () {
-  if (!current) return
-  current.stopRequested = true
-  stopGroup(current)
+    const result = await runPipeline({ feeder, reader: counted, timeoutMs: TIMEOUT_MS, pin: null })
+    if (result.stoppedBy) return null
+    const output = parseOutput(program, result.stdout)
+    const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
+    if (failure) throw new Error(`${command}: ${failure}`)
+    const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''
+    const collected = /Collected : (\d+)/.exec(log)
+    if (!collected) throw new Error(`${command}: valgrind reported no instruction count (${log.trim().split('\n').pop() || 'no output'})`)
+    return { instructions: Number(collected[1]), reads: output.reads }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 // Rows for every block size counted in full; a stop ends it at the run under way.
@@ -140,7 +122,7 @@ async function main () {
   let stopRequested = false
   const onSignal = () => {
     stopRequested = true
-    stop()
+    stopCurrentPipeline()
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
