@@ -7,6 +7,7 @@
 #ifndef SYSCALL_LAB_HOST_H
 #define SYSCALL_LAB_HOST_H
 
+#include <errno.h>
 #include <v8.h>
 
 #include <memory>
@@ -61,9 +62,10 @@ struct Constant {
 
 struct State {
   v8::Platform* platform = nullptr;
-  // errno is copied here right after every syscall a binding makes: between
-  // the syscall and JS calling sys.errno() V8 may run GC, allocate, take
-  // locks etc., any of which can overwrite the thread's errno.
+  // errno is copied here right after a syscall a binding makes fails
+  // (KeepErrno): between the syscall and JS calling sys.errno() V8 may run
+  // GC, allocate, take locks etc., any of which can overwrite the thread's
+  // errno.
   int last_errno = 0;
 
   // Event loop (loop.cc).
@@ -76,6 +78,17 @@ struct State {
       rejections;
 };
 extern State state;
+
+// A syscall's result, with errno kept in state.last_errno when it failed. As
+// with C's errno (and just(js)'s sys.errno(), which reads it), the value
+// means something only after a failure; a success leaves it alone, which
+// also keeps the thread-local errno lookup (a call into libc) off every
+// successful read.
+template <typename R>
+inline R KeepErrno(R result) {
+  if (result < 0) state.last_errno = errno;
+  return result;
+}
 
 // bindings.cc
 v8::Local<v8::Object> CreateJustObject(v8::Isolate* isolate,

@@ -2,7 +2,7 @@
 // What a read costs each reader in user-space instructions, counted by valgrind
 // (callgrind) instead of timed. A count does not move with the machine's mood: where
 // the VM's timings wander by more than the host's whole difference from C (README, "The
-// lab's V8 host against C"), this still tells 16 instructions from 73. What it leaves
+// lab's V8 host against C"), this still tells 16 instructions from 65. What it leaves
 // out is the kernel's side of a read (entry, copy, exit), which valgrind cannot see and
 // which is the same call whoever makes it. Run with Node, alone or not:
 //

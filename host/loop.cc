@@ -85,8 +85,7 @@ void LoopDispose() {
 int LoopPoll(Isolate* isolate, int timeout_ms, bool* threw) {
   struct epoll_event events[kMaxEvents];
   *threw = false;
-  int n = epoll_wait(state.epfd, events, kMaxEvents, timeout_ms);
-  state.last_errno = errno;
+  int n = KeepErrno(epoll_wait(state.epfd, events, kMaxEvents, timeout_ms));
   if (n <= 0) return n;
   Local<Context> context = isolate->GetCurrentContext();
   for (int i = 0; i < n; i++) {
@@ -148,8 +147,7 @@ void LoopAdd(const FunctionCallbackInfo<Value>& args) {
   memset(&ev, 0, sizeof(ev));
   ev.events = events;
   ev.data.fd = fd;
-  int r = epoll_ctl(state.epfd, EPOLL_CTL_ADD, fd, &ev);
-  state.last_errno = errno;
+  int r = KeepErrno(epoll_ctl(state.epfd, EPOLL_CTL_ADD, fd, &ev));
   if (r == 0) state.handles[fd].Reset(isolate, args[1].As<Function>());
   args.GetReturnValue().Set(r);
 }
@@ -160,8 +158,7 @@ void LoopRemove(const FunctionCallbackInfo<Value>& args) {
   // Pre-2.6.9 kernels require a non-null event even for EPOLL_CTL_DEL.
   struct epoll_event ev;
   memset(&ev, 0, sizeof(ev));
-  int r = epoll_ctl(state.epfd, EPOLL_CTL_DEL, fd, &ev);
-  state.last_errno = errno;
+  int r = KeepErrno(epoll_ctl(state.epfd, EPOLL_CTL_DEL, fd, &ev));
   // If the script closed the fd before removing it, the kernel has already
   // dropped it from the epoll set (EBADF/ENOENT here). Forget the callback
   // anyway, or `count` would never reach 0 and the loop would block forever.
@@ -178,8 +175,7 @@ void LoopUpdate(const FunctionCallbackInfo<Value>& args) {
   memset(&ev, 0, sizeof(ev));
   ev.events = events;
   ev.data.fd = fd;
-  int r = epoll_ctl(state.epfd, EPOLL_CTL_MOD, fd, &ev);
-  state.last_errno = errno;
+  int r = KeepErrno(epoll_ctl(state.epfd, EPOLL_CTL_MOD, fd, &ev));
   args.GetReturnValue().Set(r);
 }
 

@@ -734,6 +734,23 @@ test('sys.address + net.readRaw: bytes land at the address, view offsets count, 
   assert.equal(r.stdout, '8 3 2 -1/22 0 TypeError,TypeError,TypeError ..........abc.......de..........\n')
 })
 
+test('sys.errno() is the last failure\'s, as C\'s errno: successful calls, fast or slow, leave it', () => {
+  const file = script('errno-kept.js', `
+    const { sys, net } = just
+    const address = sys.address(new ArrayBuffer(1))
+    const failed = net.close(-1) + '/' + sys.errno()
+    let bytes = 0
+    for (let i = 0; i < 100000; i++) bytes += net.readRaw(0, address, 1)
+    just.print([failed, bytes, sys.errno(), just.host.calls()['net.readRaw'].fast > 0].join(' '))
+  `)
+  const input = 'yes | head -c 200000 |'
+  const fast = run([file], { input })
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(fast.stdout, '-1/9 100000 9 true\n')
+  const slow = run([SLOW, file], { input })
+  assert.equal(slow.stdout, '-1/9 100000 9 false\n')
+})
+
 test('fast and slow paths: wc/wc-fast.js (net.readRaw) counts the same, and readRaw is a fast call', () => {
   const WC_FAST = path.join(ROOT, 'wc', 'wc-fast.js')
   for (const bs of [256, 3000, 65536]) {
