@@ -18,6 +18,7 @@ const { summariseResults, summariseSyscalls, summariseGcResults } = require('./l
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
 const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
+const { formatPercent, formatInterval } = require('./lib/report-format')
 
 const MiB = 1 << 20
 const FIXED_FEEDER_BLOCK = 65536
@@ -411,9 +412,14 @@ const SUMMARY_TABLES = [
     title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()})`,
     text: cell => {
       const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
-      const percent = cell.vsC?.steadyThroughput ? ` ${Math.round(cell.vsC.steadyThroughput * 100)}%${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
+      const percent = cell.vsC?.steadyThroughput ? ` ${formatPercent(cell.vsC.steadyThroughput)}${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
       return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
     }
+  },
+  {
+    title: 'Share of C over all runs: the median ratio of a run to a run of C, and its 95% interval (the shares the rank test would not tell from the runs)',
+    shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
+    text: cell => (cell.vsC?.steadyShare ? `${formatPercent(cell.vsC.steadyShare.estimate)} (${formatInterval(cell.vsC.steadyShare)})` : '')
   },
   {
     title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
@@ -421,7 +427,7 @@ const SUMMARY_TABLES = [
     text: cell => {
       if (!cell.marginal) return ''
       if (cell.marginal.throughputMBps === null) return '-'
-      const percent = cell.vsC?.marginalThroughput ? ` ${Math.round(cell.vsC.marginalThroughput * 100)}%` : ''
+      const percent = cell.vsC?.marginalThroughput ? ` ${formatPercent(cell.vsC.marginalThroughput)}` : ''
       return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? FEW_READS.mark : ''}`
     }
   }
@@ -433,11 +439,13 @@ function printSummary (results, sizes) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(size => (size >= 1024 ? `${size / 1024}K` : String(size)))]]
     for (const name of names) {
-      table.push([name, ...sizes.map(size => {
+      const row = sizes.map(size => {
         const cell = results.cells.find(c => c.program === name && c.blockSize === size)
         if (!cell) return ''
         return cell.best ? text(cell) : 'FAILED'
-      })])
+      })
+      // C has no share of C: a row with nothing in it is left out
+      if (row.some(cellText => cellText !== '')) table.push([name, ...row])
     }
     const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
     console.log(`\n${title}:`)

@@ -3,7 +3,7 @@
 // reads at 99% of C at 64 KiB; node-stream at 71%"), each one generated from the
 // numbers of a results set. A finding whose data is absent (no C baseline, no strace
 // pass, no GC trace) is left out rather than guessed.
-const { sizeName, formatNumber, formatPercent, formatRatio, listJoin } = require('./report-format')
+const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
 
@@ -25,7 +25,8 @@ const steady = cell => cell?.best?.steadyThroughputMBps ?? null
 const medianSteady = cell => cell?.steadyThroughputMBps?.median ?? null
 
 // The study quoted best runs; on a machine whose speed wanders, one lucky run can make
-// a best figure, so each share of C is given for the median runs too.
+// a best figure, so each share of C is given for all runs too: with its 95% interval
+// where there are runs enough for one, else by the median runs.
 function throughputVsC (set, blockSize) {
   const base = cellAt(set, BASELINE, blockSize)
   if (steady(base) === null) return null
@@ -33,7 +34,10 @@ function throughputVsC (set, blockSize) {
   const compared = cells.filter(cell => cell.vsC?.steadyThroughput !== null && cell.vsC?.steadyThroughput !== undefined)
     .sort((a, b) => b.vsC.steadyThroughput - a.vsC.steadyThroughput)
   if (compared.length === 0) return null
-  const medianShare = cell => (medianSteady(cell) !== null && medianSteady(base) ? ` (median ${formatPercent(medianSteady(cell) / medianSteady(base))})` : '')
+  const medianShare = cell => {
+    if (cell.vsC.steadyShare) return ` (all runs ${formatPercent(cell.vsC.steadyShare.estimate)}, 95% interval ${formatInterval(cell.vsC.steadyShare)})`
+    return medianSteady(cell) !== null && medianSteady(base) ? ` (median ${formatPercent(medianSteady(cell) / medianSteady(base))})` : ''
+  }
   const [first, ...rest] = compared
   let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)}${medianShare(first)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s` +
     `${medianSteady(base) !== null ? ` best, ${formatNumber(medianSteady(base))} MB/s median` : ''})`

@@ -305,6 +305,7 @@ function summaryTable (set) {
         vsC: cell.vsC?.steadyThroughput ?? null,
         vsCRaw: cell.vsC?.throughput ?? null,
         withinNoise: cell.vsC?.steadyWithinNoise ?? false,
+        share: cell.vsC?.steadyShare ?? null,
         hasMarginal: Boolean(cell.marginal),
         marginalMBps: cell.marginal?.throughputMBps ?? null,
         marginalFewReads: cell.marginal?.fewReads ?? false,
@@ -314,7 +315,7 @@ function summaryTable (set) {
       }]
     }))
   }))
-  return { set: set.label, sizes, rows, marginal: set.results.cells.some(cell => cell.marginal) }
+  return { set: set.label, sizes, rows, marginal: set.results.cells.some(cell => cell.marginal), shares: set.results.cells.some(cell => cell.vsC?.steadyShare) }
 }
 
 // Every cell of every set, flat: the CSV's rows.
@@ -338,6 +339,9 @@ function cellRows (sets) {
       vsC: cell.vsC?.steadyThroughput ?? null,
       vsCRaw: cell.vsC?.throughput ?? null,
       rankTestP: cell.vsC?.steadyRankTestP ?? null,
+      vsCAllRuns: cell.vsC?.steadyShare?.estimate ?? null,
+      vsCAllRunsLow: cell.vsC?.steadyShare?.low ?? null,
+      vsCAllRunsHigh: cell.vsC?.steadyShare?.high ?? null,
       marginalMBps: cell.marginal?.throughputMBps ?? null,
       marginalPerReadNs: cell.marginal?.perReadNs ?? null,
       vsCMarginal: cell.vsC?.marginalThroughput ?? null,

@@ -39,6 +39,11 @@ function formatPercent (ratio) {
   return ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '–' : `${Math.round(ratio * 100)}%`
 }
 
+// A share's interval as percentages, "93–104%" (lib/stats.js ratioInterval's low and high).
+function formatInterval (interval) {
+  return `${Math.round(interval.low * 100)}–${formatPercent(interval.high)}`
+}
+
 // "1.9×" for ratios near one, "14×" once the difference is an order of magnitude.
 function formatRatio (ratio) {
   if (!Number.isFinite(ratio)) return '–'
@@ -90,6 +95,6 @@ function csvField (value) {
 }
 
 module.exports = {
-  sizeLabel, sizeName, formatNumber, formatPercent, formatRatio, listJoin,
+  sizeLabel, sizeName, formatNumber, formatPercent, formatInterval, formatRatio, listJoin,
   escapeHtml, jsonForScript, escapeMarkdown, csvField
 }

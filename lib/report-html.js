@@ -3,8 +3,8 @@
 // the charts from the report data, which travels as JSON in the page; the tables and
 // prose are rendered here. Everything opens from disk: no server, no network (the
 // page's Content-Security-Policy forbids any fetch).
-const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
+const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('./report-format')
+const { MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -202,30 +202,49 @@ function gcSection (data) {
   </section>`
 }
 
-// A summary cell's figure: the steady state (end-to-end, marked raw, where start-up could
-// not be taken out), or the marginal throughput.
+// A summary table's figure: the steady state (end-to-end, marked raw, where start-up
+// could not be taken out), the marginal throughput, or the share of C over all runs.
+// cell() gives a cell's contents, or null for an empty cell.
 const SUMMARY_FIGURES = {
-  steady: cell => ({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC, withinNoise: cell.withinNoise }),
-  marginal: cell => ({ value: cell.marginalMBps, raw: false, vsC: cell.vsCMarginal, withinNoise: false, fewReads: cell.marginalFewReads, absent: !cell.hasMarginal })
+  steady: {
+    caption: '',
+    cell: (cell, data) => mbpsCell({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC, withinNoise: cell.withinNoise, badges: flagBadges(cell.flags, data.flagMeanings) })
+  },
+  marginal: {
+    caption: 'Marginal throughput',
+    cell: cell => (cell.hasMarginal ? mbpsCell({ value: cell.marginalMBps, vsC: cell.vsCMarginal, fewReads: cell.marginalFewReads }) : null)
+  },
+  share: {
+    caption: 'Share of C over all runs, 95% interval',
+    cell: cell => (cell.share ? html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">${formatInterval(cell.share)}</span>` : null)
+  }
 }
 
+function mbpsCell ({ value, raw = false, vsC, withinNoise = false, fewReads = false, badges = '' }) {
+  if (value === null) return html`–`
+  return html`<span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
+    ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="${FEW_READS.meaning}">${FEW_READS.mark}</span>` : ''}
+    ${badges}`
+}
+
+// A program with nothing to show at any size (C in the table of shares of C) is left out.
 function summaryTableHtml (summary, data, figure = 'steady') {
+  const { caption, cell: contents } = SUMMARY_FIGURES[figure]
+  const rows = summary.rows.map(row => ({
+    program: row.program,
+    cells: summary.sizes.map(size => {
+      const cell = row.cells[size]
+      if (!cell) return null
+      if (cell.flags.includes('failed')) return flagBadges(['failed'], data.flagMeanings)
+      return contents(cell, data)
+    })
+  })).filter(row => row.cells.some(cell => cell !== null))
   return html`<div class="table-wrap"><table class="summary" data-figure="${figure}">
-    ${data.compare || figure !== 'steady' ? html`<caption>${figure === 'marginal' ? 'Marginal throughput' : ''}${data.compare && figure !== 'steady' ? ': ' : ''}${data.compare ? summary.set : ''}</caption>` : ''}
+    ${data.compare || caption ? html`<caption>${caption}${data.compare && caption ? ': ' : ''}${data.compare ? summary.set : ''}</caption>` : ''}
     <thead><tr><th scope="col">program</th>${summary.sizes.map(size => html`<th scope="col" class="num">${sizeName(size)}</th>`)}</tr></thead>
-    <tbody>${summary.rows.map(row => html`<tr>
+    <tbody>${rows.map(row => html`<tr>
       <th scope="row">${row.program}</th>
-      ${summary.sizes.map(size => {
-        const cell = row.cells[size]
-        if (!cell) return html`<td></td>`
-        if (cell.flags.includes('failed')) return html`<td class="num">${flagBadges(['failed'], data.flagMeanings)}</td>`
-        const { value, raw, vsC, withinNoise, fewReads, absent } = SUMMARY_FIGURES[figure](cell)
-        if (absent) return html`<td></td>`
-        if (value === null) return html`<td class="num">–</td>`
-        return html`<td class="num"><span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
-          ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="${FEW_READS.meaning}">${FEW_READS.mark}</span>` : ''}
-          ${figure === 'steady' ? flagBadges(cell.flags, data.flagMeanings) : ''}</td>`
-      })}
+      ${row.cells.map(cell => (cell === null ? html`<td></td>` : html`<td class="num">${cell}</td>`))}
     </tr>`)}</tbody>
   </table></div>`
 }
@@ -249,6 +268,8 @@ function summarySection (data) {
     <h2>Summary</h2>
     <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size; ${WITHIN_NOISE.mark}: ${WITHIN_NOISE.meaning}.</p>
     ${data.summaries.map(summary => summaryTableHtml(summary, data))}
+    ${data.summaries.some(summary => summary.shares) ? html`<p class="note">${SHARE_NOTE}</p>` : ''}
+    ${data.summaries.filter(summary => summary.shares).map(summary => summaryTableHtml(summary, data, 'share'))}
     ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE}</p>` : ''}
     ${data.summaries.filter(summary => summary.marginal).map(summary => summaryTableHtml(summary, data, 'marginal'))}
     ${data.comparison ? comparisonTable(data.comparison) : ''}
@@ -331,6 +352,7 @@ td.file { color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo,
 td.failed { color: #a4262c; }
 .mbps { font-weight: 600; }
 .pct { color: var(--muted); margin-left: 6px; }
+.interval { color: var(--muted); margin-left: 4px; font-size: 13px; }
 .unit { color: var(--muted); font-size: 12px; }
 .set { color: var(--muted); font-weight: 400; font-size: 12px; }
 .flag { display: inline-block; font-size: 11px; line-height: 1.5; padding: 0 6px; margin-left: 6px; border-radius: 9px; background: #eef0f4; color: #444c5c; white-space: nowrap; }

@@ -2,7 +2,7 @@
 // The report's plain-text forms: results.md (the summary table, the findings and the
 // context, for a README or an issue) and results.csv (one row per cell, for a
 // spreadsheet). Both render the data lib/report-data.js shaped.
-const { sizeName, formatNumber, formatPercent, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
+const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
@@ -41,13 +41,24 @@ function marginalCell (cell) {
   return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}${cell.marginalFewReads ? FEW_READS.mark : ''}`
 }
 
-// A table per set (headed by its name when sets are compared), a cell per program and size.
+const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block size, from every run rather than the best: ' +
+  'the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its 95% interval, ' +
+  'the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s low end reaches it ' +
+  'and not resolved by the runs while the interval straddles it.'
+
+function shareCell (cell) {
+  if (!cell || cell.flags.includes('failed')) return cell ? 'FAILED' : ''
+  return cell.share ? `${formatPercent(cell.share.estimate)} (${formatInterval(cell.share)})` : ''
+}
+
+// A table per set (headed by its name when sets are compared), a cell per program and
+// size; a program with nothing to show in any cell (C in a table of shares of C) is left out.
 function summaryTables (data, summaries, cellText) {
   return summaries.flatMap(summary => [
     ...(data.compare ? [`### ${md(summary.set)}`, ''] : []),
     markdownTable(
       ['program', ...summary.sizes.map(sizeName)],
-      summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => cellText(row.cells[size]))]),
+      summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => cellText(row.cells[size]))]).filter(([, ...cells]) => cells.some(text => text !== '')),
       ['l', ...summary.sizes.map(() => 'r')]
     ),
     ''
@@ -64,6 +75,11 @@ function renderMarkdown (data) {
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
     `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
   out.push(...summaryTables(data, data.summaries, summaryCell))
+  if (data.summaries.some(summary => summary.shares)) {
+    out.push('## Share of C over all runs', '')
+    out.push(SHARE_NOTE, '')
+    out.push(...summaryTables(data, data.summaries.filter(summary => summary.shares), shareCell))
+  }
   if (data.summaries.some(summary => summary.marginal)) {
     out.push('## Marginal throughput', '')
     out.push(MARGINAL_NOTE, '')
@@ -118,6 +134,9 @@ const CSV_COLUMNS = [
   ['vsC', row => round(row.vsC, 4)],
   ['vsCRaw', row => round(row.vsCRaw, 4)],
   ['rankTestP', row => round(row.rankTestP, 4)],
+  ['vsCAllRuns', row => round(row.vsCAllRuns, 4)],
+  ['vsCAllRunsLow', row => round(row.vsCAllRunsLow, 4)],
+  ['vsCAllRunsHigh', row => round(row.vsCAllRunsHigh, 4)],
   ['marginalMBps', row => round(row.marginalMBps, 3)],
   ['marginalPerReadNs', row => round(row.marginalPerReadNs, 2)],
   ['vsCMarginal', row => round(row.vsCMarginal, 4)],
@@ -134,4 +153,4 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, WITHIN_NOISE, FEW_READS }
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }

@@ -2,14 +2,13 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
-const { summarise, median, twoSizeFit, rankTest } = require('./stats')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('./stats')
 const { findProgram } = require('../wc/programs')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
 const READER_WAITED_SHARE = 0.8
 const MB = 1e6
-const SIGNIFICANCE = 0.05
 // Reads a quarter run must make before the JIT is done with the loop: host/instr-cost.js
 // found just-fast still compiling in runs of 16384 reads and done by 32768 (host/README.md).
 const WARM_QUARTER_READS = 32768
@@ -148,10 +147,15 @@ function compareWithC (cells) {
     }
     // Whether this cell's runs and C's could be the same runs: a share of C such as 97%
     // means little when C's own runs spread by more (README, "The lab's V8 host against C").
-    const test = cell !== base && steadyRuns.has(cell) && steadyRuns.has(base) ? rankTest(steadyRuns.get(cell), steadyRuns.get(base)) : null
+    // steadyShare is the same comparison as a share with its 95% interval: a goal such as
+    // 97% of C is met when the interval's low end reaches it, and not resolved while the
+    // interval straddles it.
+    const tested = cell !== base && steadyRuns.has(cell) && steadyRuns.has(base)
+    const test = tested ? rankTest(steadyRuns.get(cell), steadyRuns.get(base)) : null
     if (test) {
       cell.vsC.steadyRankTestP = test.p
       cell.vsC.steadyWithinNoise = test.p >= SIGNIFICANCE
+      cell.vsC.steadyShare = ratioInterval(steadyRuns.get(cell), steadyRuns.get(base))
     }
     if (cell.marginal && base.marginal) {
       cell.vsC.marginalThroughput = relative(cell.marginal.throughputMBps, base.marginal.throughputMBps)
@@ -182,6 +186,7 @@ function summariseResults (records, context) {
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
     steadyStateMeaning: 'bytes / (wall time - the median start-up time of the same program on empty input)',
+    steadyShareMeaning: 'vsC.steadyShare: the median of every ratio of this cell\'s steady-state runs to C\'s (Hodges-Lehmann) and its 95% interval, the inverse of the rank test',
     marginalMeaning: '(bytes of a run - bytes of a quarter run) / (median wall time of the runs - median wall time of the quarter runs)',
     startup,
     cells,

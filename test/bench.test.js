@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { summarise, median, twoSizeFit, rankTest } = require('../lib/stats')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
@@ -80,6 +80,22 @@ describe('statistics', () => {
     assert.ok(Math.abs(tied.p - 0.136658) < 1e-5, tied.p)
     assert.deepEqual(rankTest([5, 5, 5, 5], [5, 5, 5, 5]), { u: 8, p: 1 })
     assert.equal(rankTest([1, 2, 3], [4, 5, 6, 7]), null, 'three runs can never reach p < 0.05')
+  })
+
+  test('ratio interval (Hodges-Lehmann, inverting the rank test), computed by hand', () => {
+    // 6 against 6: 36 ratios, sigma = sqrt(36·13/12) = 6.245; 18 - 0.5 - 1.96·6.245 = 5.26, so
+    // k = 6: the 6th lowest and 6th highest ratio, as the exact table's U = 5 for 6 and 6 at 5%.
+    // [2..7] over [1,1,1,1,1,2]: each of 2..7 five times and 1, 1.5, 2, 2.5, 3, 3.5 once;
+    // sorted, 1, 1.5, then six 2s (the 6th ratio is 2), 2.5, six 3s, 3.5, five each of 4..7
+    // (the 31st is 6); the 18th and 19th are both 4.
+    assert.deepEqual(ratioInterval([2, 3, 4, 5, 6, 7], [1, 1, 1, 1, 1, 2]), { estimate: 4, low: 2, high: 6 })
+    // 11 against 11: k = floor(60.5 - 0.5 - 1.96·sqrt(121·23/12)) + 1 = 31, the exact table's U = 30 plus one.
+    // 1..11 over eleven 1s: each value eleven times, so the 31st is 3, the 91st 9, the 61st 6.
+    const ones = Array(11).fill(1)
+    assert.deepEqual(ratioInterval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], ones), { estimate: 6, low: 3, high: 9 })
+    // 4 against 4: k = 1, the whole range, which excludes 1 exactly when rankTest rejects
+    assert.deepEqual(ratioInterval([2, 4, 6, 8], [1, 2, 3, 4]), { estimate: 2, low: 0.5, high: 8 })
+    assert.equal(ratioInterval([1, 2, 3], [4, 5, 6, 7]), null)
   })
 })
 
@@ -268,7 +284,14 @@ describe('results from the run log, computed by hand', () => {
     // by throughput (start-up alike), b's runs rank 1, 3, 5, 7 against C's 2, 4, 6, 8: U = 16 - 10 = 6, |6 - 8| - 0.5 = 1.5 over sqrt(12)
     assert.ok(Math.abs(vs('b').steadyRankTestP - 0.665006) < 1e-5, vs('b').steadyRankTestP)
     assert.equal(vs('b').steadyWithinNoise, true)
+    // b's steady speed over C's: (c - 0.002 s) / (b - 0.002 s) for all 16 pairs; with 4 a side the
+    // interval is the lowest and highest, the estimate the mean of the 8th and 9th
+    close(vs('b').steadyShare.low, 0.498 / 0.568, 9)
+    close(vs('b').steadyShare.high, 0.558 / 0.508, 9)
+    close(vs('b').steadyShare.estimate, (0.518 / 0.528 + 0.538 / 0.548) / 2, 9)
+    assert.ok(vs('a').steadyShare.high < 1, 'a, told apart from C, has an interval below 1')
     assert.equal(vs('d').steadyRankTestP, undefined, 'three runs: no test')
+    assert.equal(vs('d').steadyShare, undefined, 'three runs: no interval')
     assert.equal(vs('c').steadyRankTestP, undefined, 'C is not tested against itself')
   })
 

@@ -119,10 +119,11 @@ test('marginal throughput (--marginal): a third throughput mode, a summary figur
   for (const cell of few.results.cells) if (cell.marginal && cell.program === 'just-sync') cell.marginal.fewReads = true
   assert.match(findings.marginalVsC(labelSets([few])[0], 256), /just-sync at 90% \(fit ±50%\) of it; the quarter runs of just-sync made fewer than 32768 reads, so a JIT may still have been compiling after them\.$/)
   const { renderMarkdown } = require('../lib/report-text')
-  // deno-sync has no marginal figure at all: a blank, not the "-" of a swamped fit
+  // just-sync has no marginal figure at 4 KiB: a blank, not the "-" of a swamped fit;
+  // deno-sync has none at any size: no row
   const md = renderMarkdown(shapeReport([few])).split('## Marginal throughput')[1]
   assert.match(md, /\| just-sync \| 450 \(90%\)\* \|  \| - \|/)
-  assert.match(md, /\| deno-sync \|  \|  \|  \|/)
+  assert.ok(!md.includes('| deno-sync |'))
   assert.equal(findings.marginalVsC(set, 65536), null, 'no program but C has a marginal figure at 64 KiB')
   assert.equal(findings.marginalVsC(labelSets([sample()])[0], 256), null)
 })
@@ -151,6 +152,28 @@ test('the rank test against C: a mark after the share in the tables, a clause in
   const column = csv[0].split(',').indexOf('rankTestP')
   assert.equal(csv.find(line => line.includes(',just-sync,256,')).split(',')[column], '0.4')
   assert.equal(csv.find(line => line.includes(',just-sync,4096,')).split(',')[column], '')
+})
+
+test('the share of C over all runs: its own table (no row for C), a clause in the finding, three CSV columns', () => {
+  const { renderMarkdown, renderCsv } = require('../lib/report-text')
+  const set = sample()
+  // made up: just-sync at 256 B 96% of C, interval 91-101%; nothing else has runs enough
+  Object.assign(set.results.cells.find(cell => cell.program === 'just-sync' && cell.blockSize === 256).vsC, { steadyShare: { estimate: 0.96, low: 0.914, high: 1.006 } })
+  const data = shapeReport([set])
+  assert.equal(data.summaries[0].shares, true)
+  const md = renderMarkdown(data)
+  const table = md.slice(md.indexOf('## Share of C over all runs'), md.indexOf('## Context'))
+  assert.match(table, /\| just-sync \| 96% \(91–101%\) \|  \|  \|/)
+  assert.ok(!/\| c \|/.test(table), 'C has no share of C: no row')
+  assert.ok(!/\| deno-sync \|/.test(table), 'a program with no interval anywhere: no row')
+  assert.match(findings.throughputVsC(labelSets([set])[0], 256), /just-sync at 85% \(all runs 96%, 95% interval 91–101%\)/)
+  const csv = renderCsv(data).split('\r\n')
+  const header = csv[0].split(',')
+  const justSync = csv.find(line => line.includes(',just-sync,256,')).split(',')
+  assert.deepEqual(['vsCAllRuns', 'vsCAllRunsLow', 'vsCAllRunsHigh'].map(name => justSync[header.indexOf(name)]), ['0.96', '0.914', '1.006'])
+  assert.equal(csv.find(line => line.includes(',just-sync,4096,')).split(',')[header.indexOf('vsCAllRuns')], '')
+  assert.ok(!shapeReport([sample()]).summaries[0].shares, 'no interval anywhere: no table')
+  assert.ok(!renderMarkdown(shapeReport([sample()])).includes('## Share of C'))
 })
 
 test('time taken: the best wall time in ms, band from fastest to slowest', () => {

@@ -142,7 +142,7 @@ test('writes report.html, results.md and results.csv into --out', () => {
   assert.deepEqual(fs.readdirSync(out).sort(), ['report.html', 'results.csv', 'results.md'])
 
   const csv = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\r\n')
-  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,rankTestP,marginalMBps,marginalPerReadNs,vsCMarginal,flags')
+  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,rankTestP,vsCAllRuns,vsCAllRunsLow,vsCAllRunsHigh,marginalMBps,marginalPerReadNs,vsCMarginal,flags')
   assert.equal(csv.length, 1 + 18)
   // results.json, c @ 256: best.wallNs 113797885, best MB/s 589.720, steady 596.041, wallNs.median 116489 …
   const c256 = csv[1].split(',')
@@ -412,7 +412,7 @@ test('report.html with --marginal figures: a Marginal mode draws them, the summa
     const throughputMBps = cell.program === 'c' ? ofC : ofC / 2
     cell.marginal = { quarterRuns: 2, quarterBytes: cell.bytes / 4, wallNsBetween: 1, plusMinusShare: cell.program === 'c' ? 0.1 : 0.2, throughputMBps, perReadNs: null, cpuPerReadNs: null }
     cell.vsC.marginalThroughput = throughputMBps / ofC
-    if (cell.program === 'just-sync' && cell.blockSize === 256) Object.assign(cell.vsC, { steadyRankTestP: 0.5, steadyWithinNoise: true })
+    if (cell.program === 'just-sync' && cell.blockSize === 256) Object.assign(cell.vsC, { steadyRankTestP: 0.5, steadyWithinNoise: true, steadyShare: { estimate: 0.97, low: 0.9, high: 1.04 } })
   }
   fs.writeFileSync(path.join(run, 'results.json'), JSON.stringify(results))
   const report = render([run], 'report-marginal')
@@ -430,6 +430,9 @@ test('report.html with --marginal figures: a Marginal mode draws them, the summa
     assert.equal(await page.locator('table.summary[data-figure="steady"] .within-noise').count(), 1)
     assert.equal(await page.getAttribute('table.summary .within-noise', 'title'), 'its runs are not distinguishable from C\'s (rank test, p ≥ 0.05)')
     assert.match(await page.textContent('table.summary[data-figure="marginal"]'), /Marginal throughput/)
+    // the share of C over all runs: a row only for just-sync, the one program with an interval
+    const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
+    assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% 90–104%'])
     assert.match(await page.textContent('#findings'), /At 64 KiB, marginal throughput \(full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±\): C 3000 MB\/s \(fit ±10%\)/)
     assert.deepEqual(problems, [])
   } finally {
