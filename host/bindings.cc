@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <string>
 
 #include "fast-api.h"
@@ -540,20 +541,20 @@ int32_t FastRead2(Local<Value>, double fd, Local<Value> buf,
 // syscall and little else (what lo does). UNSAFE: nothing checks that
 // [address, address + len) is a live buffer. Only len < 0 is refused
 // (-1/EINVAL): as a size_t it would let a pipe read write far past any
-// buffer. fd and len go through ToInt32 and address through ToNumber on
-// both paths (TurboFan truncates int32 parameters the same way), so the
-// fast function needs no fallback.
-inline int32_t ReadRawAt(int32_t fd, double address, int32_t len) {
+// buffer. fd and len go through ToInt32 on both paths (TurboFan truncates
+// int32 parameters the same way). The address is an int64 parameter:
+// TurboFan checks that it is an integer in int64's range (anything else,
+// NaN, 1.5, 2**63, deoptimises the caller and the interpreter calls the
+// slow callback), so the fast path converts nothing. The slow callback
+// takes ToNumber, passes the same integers on, and answers anything else
+// with -1/EFAULT, as read(2) answers an address it cannot write.
+inline int32_t ReadRawAt(int32_t fd, int64_t address, int32_t len) {
   if (len < 0) {
     state.last_errno = EINVAL;
     return -1;
   }
-  // Through int64, not uintptr_t: one instruction for a double below 2**63
-  // (user-space addresses are below 2**47), where uintptr_t costs a compare
-  // and a branch for the upper half.
-  ssize_t r = KeepErrno(
-      read(fd, reinterpret_cast<char*>(static_cast<int64_t>(address)),
-           static_cast<size_t>(len)));
+  ssize_t r = KeepErrno(read(fd, reinterpret_cast<char*>(address),
+                             static_cast<size_t>(len)));
   return static_cast<int32_t>(r);
 }
 
@@ -566,10 +567,18 @@ void ReadRaw(const FunctionCallbackInfo<Value>& args) {
            .To(&address) ||
       !ArgInt32(args, 2, 0, &len))
     return;
-  args.GetReturnValue().Set(ReadRawAt(fd, address, len));
+  // [-2**63, 2**63): the doubles whose conversion to int64 is defined
+  if (!(address >= -0x1p63 && address < 0x1p63) ||
+      std::trunc(address) != address) {
+    state.last_errno = EFAULT;
+    args.GetReturnValue().Set(-1);
+    return;
+  }
+  args.GetReturnValue().Set(
+      ReadRawAt(fd, static_cast<int64_t>(address), len));
 }
 
-int32_t FastReadRaw(Local<Value>, int32_t fd, double address, int32_t len) {
+int32_t FastReadRaw(Local<Value>, int32_t fd, int64_t address, int32_t len) {
   read_raw_calls.fast++;
   return ReadRawAt(fd, address, len);
 }

@@ -126,6 +126,7 @@ template <> struct TypeOf<void> { static constexpr Type kType = Type::kVoid; };
 template <> struct TypeOf<bool> { static constexpr Type kType = Type::kBool; };
 template <> struct TypeOf<int32_t> { static constexpr Type kType = Type::kInt32; };
 template <> struct TypeOf<uint32_t> { static constexpr Type kType = Type::kUint32; };
+template <> struct TypeOf<int64_t> { static constexpr Type kType = Type::kInt64; };
 template <> struct TypeOf<double> { static constexpr Type kType = Type::kFloat64; };
 template <> struct TypeOf<v8::Local<v8::Value>> {
   static constexpr Type kType = Type::kV8Value;

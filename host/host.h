@@ -79,14 +79,15 @@ struct State {
 };
 extern State state;
 
-// A syscall's result, with errno kept in state.last_errno when it failed. As
+// A syscall's result, with errno kept in state.last_errno when it failed
+// (-1: a success can be negative, e.g. fcntl F_GETOWN's process group). As
 // with C's errno (and just(js)'s sys.errno(), which reads it), the value
 // means something only after a failure; a success leaves it alone, which
 // also keeps the thread-local errno lookup (a call into libc) off every
 // successful read.
 template <typename R>
 inline R KeepErrno(R result) {
-  if (result < 0) state.last_errno = errno;
+  if (result == -1) state.last_errno = errno;
   return result;
 }
 

@@ -737,7 +737,8 @@ test('sys.address + net.readRaw: bytes land at the address, view offsets count, 
 test('sys.errno() is the last failure\'s, as C\'s errno: successful calls, fast or slow, leave it', () => {
   const file = script('errno-kept.js', `
     const { sys, net } = just
-    const address = sys.address(new ArrayBuffer(1))
+    const buf = new ArrayBuffer(1) // referenced: the address is valid only while buf lives
+    const address = sys.address(buf)
     const failed = net.close(-1) + '/' + sys.errno()
     let bytes = 0
     for (let i = 0; i < 100000; i++) bytes += net.readRaw(0, address, 1)
@@ -801,6 +802,32 @@ test('fast and slow paths: readRaw answers odd numbers the same when hot', () =>
   assert.equal(fast.stdout, slow.stdout)
   // the last 9 calls, starting at case 100000 % 9 = 1
   assert.equal(fast.stdout, '4 1 2 -1/22 0 -1/9 3 -1/22 4\n')
+})
+
+test('fast and slow paths: readRaw refuses an address that is no int64, or points nowhere, with EFAULT', () => {
+  // The fast function takes the address as an int64, which TurboFan gives it only for an
+  // integer in int64's range: NaN, 1.5 more than an address, -Infinity and 2**63 deoptimise
+  // to the slow callback, which refuses them itself; -1, 2**52 and 2**60 reach read(2),
+  // which refuses them, on either path.
+  const file = script('raw-address.js', `
+    const { readRaw } = just.net
+    const buf = new ArrayBuffer(64) // referenced: the address is valid only while buf lives
+    const a = just.sys.address(buf)
+    const cases = [a, NaN, a + 1.5, 2 ** 60, -1, 2 ** 52, -Infinity, 2 ** 63, a + 8]
+    const hot = []
+    for (let i = 0; i < 100000; i++) {
+      const r = readRaw(0, cases[i % cases.length], 2)
+      if (i >= 100000 - cases.length) hot.push(r < 0 ? r + '/' + just.sys.errno() : r)
+    }
+    just.print(hot.join(' ') + ' ' + (just.host.calls()['net.readRaw'].fast > 0))
+  `)
+  const input = 'yes abcdefgh | head -c 2000000 |'
+  const fast = run([file], { input })
+  assert.equal(fast.status, 0, fast.stderr)
+  // the last 9 calls, starting at case 100000 % 9 = 1
+  assert.equal(fast.stdout, '-1/14 -1/14 -1/14 -1/14 -1/14 -1/14 -1/14 2 2 true\n')
+  const slow = run([SLOW, file], { input })
+  assert.equal(slow.stdout, fast.stdout.replace('true', 'false'))
 })
 
 test('wcb: the embedded wc.js runs with no script file anywhere near it', () => {
