@@ -17,8 +17,8 @@ const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
-const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
-const { formatPercent, formatInterval } = require('./lib/report-format')
+const { flagMarks, marksLegend, INTERVAL_LEVEL, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
+const { formatPercent, formatShare } = require('./lib/report-format')
 
 const MiB = 1 << 20
 const FIXED_FEEDER_BLOCK = 65536
@@ -406,7 +406,9 @@ function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
 }
 
 // One table per figure, a program per row and a block size per column: the best run's
-// steady state, and with --marginal the marginal throughput of the bytes between.
+// steady state, the share of C over all runs where cells have 4 runs or more, and with
+// --marginal the marginal throughput of the bytes between. A failed cell reads FAILED,
+// except in the share table, which leaves it blank (so C, with no share of C, has no row).
 const SUMMARY_TABLES = [
   {
     title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()})`,
@@ -417,9 +419,10 @@ const SUMMARY_TABLES = [
     }
   },
   {
-    title: 'Share of C over all runs: the median ratio of a run to a run of C, and its 95% interval (the shares the rank test would not tell from the runs)',
+    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards (the shares the rank test would not tell from the runs)`,
     shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
-    text: cell => (cell.vsC?.steadyShare ? `${formatPercent(cell.vsC.steadyShare.estimate)} (${formatInterval(cell.vsC.steadyShare)})` : '')
+    marksFailed: false,
+    text: cell => (cell.vsC?.steadyShare ? formatShare(cell.vsC.steadyShare) : '')
   },
   {
     title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
@@ -435,16 +438,16 @@ const SUMMARY_TABLES = [
 
 function printSummary (results, sizes) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
-  for (const { title, shown, text } of SUMMARY_TABLES) {
+  for (const { title, shown, marksFailed = true, text } of SUMMARY_TABLES) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(size => (size >= 1024 ? `${size / 1024}K` : String(size)))]]
     for (const name of names) {
       const row = sizes.map(size => {
         const cell = results.cells.find(c => c.program === name && c.blockSize === size)
         if (!cell) return ''
-        return cell.best ? text(cell) : 'FAILED'
+        if (cell.best) return text(cell)
+        return marksFailed ? 'FAILED' : ''
       })
-      // C has no share of C: a row with nothing in it is left out
       if (row.some(cellText => cellText !== '')) table.push([name, ...row])
     }
     const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))

@@ -4,6 +4,7 @@
 // numbers of a results set. A finding whose data is absent (no C baseline, no strace
 // pass, no GC trace) is left out rather than guessed.
 const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, listJoin } = require('./report-format')
+const { INTERVAL_LEVEL } = require('./report-text')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
 
@@ -25,8 +26,8 @@ const steady = cell => cell?.best?.steadyThroughputMBps ?? null
 const medianSteady = cell => cell?.steadyThroughputMBps?.median ?? null
 
 // The study quoted best runs; on a machine whose speed wanders, one lucky run can make
-// a best figure, so each share of C is given for all runs too: with its 95% interval
-// where there are runs enough for one, else by the median runs.
+// a best figure, so each share of C is given for all runs too: with its interval where
+// there are runs enough for one (4 a side), else by the median runs.
 function throughputVsC (set, blockSize) {
   const base = cellAt(set, BASELINE, blockSize)
   if (steady(base) === null) return null
@@ -34,14 +35,14 @@ function throughputVsC (set, blockSize) {
   const compared = cells.filter(cell => cell.vsC?.steadyThroughput !== null && cell.vsC?.steadyThroughput !== undefined)
     .sort((a, b) => b.vsC.steadyThroughput - a.vsC.steadyThroughput)
   if (compared.length === 0) return null
-  const medianShare = cell => {
-    if (cell.vsC.steadyShare) return ` (all runs ${formatPercent(cell.vsC.steadyShare.estimate)}, 95% interval ${formatInterval(cell.vsC.steadyShare)})`
+  const allRunsShare = cell => {
+    if (cell.vsC.steadyShare) return ` (all runs ${formatPercent(cell.vsC.steadyShare.estimate)}, ${INTERVAL_LEVEL} interval ${formatInterval(cell.vsC.steadyShare)})`
     return medianSteady(cell) !== null && medianSteady(base) ? ` (median ${formatPercent(medianSteady(cell) / medianSteady(base))})` : ''
   }
   const [first, ...rest] = compared
-  let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)}${medianShare(first)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s` +
+  let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)}${allRunsShare(first)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s` +
     `${medianSteady(base) !== null ? ` best, ${formatNumber(medianSteady(base))} MB/s median` : ''})`
-  if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}${medianShare(cell)}`))}`
+  if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}${allRunsShare(cell)}`))}`
   const without = cells.filter(cell => !compared.includes(cell)).map(cell => cell.program)
   if (without.length) text += `; ${listJoin(without)} ${without.length === 1 ? 'has' : 'have'} no steady-state figure (a failed cell, or a best run no longer than start-up)`
   const ownChunks = compared.filter(cell => programInfo(cell.program, set.context).honoursBlockSize === false).map(cell => cell.program)

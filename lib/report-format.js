@@ -39,9 +39,17 @@ function formatPercent (ratio) {
   return ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '–' : `${Math.round(ratio * 100)}%`
 }
 
-// A share's interval as percentages, "93–104%" (lib/stats.js ratioInterval's low and high).
+// A share's interval as percentages, "93–104%" (lib/stats.js ratioInterval's low and
+// high), rounded outwards: a low end printed as 97% is at least 97%, so a goal read off
+// the printed figure is never met by rounding. (The 1e-9 keeps a share of exactly 0.29,
+// 28.999999999999996 once multiplied in doubles, at 29.)
 function formatInterval (interval) {
-  return `${Math.round(interval.low * 100)}–${formatPercent(interval.high)}`
+  return `${Math.floor(interval.low * 100 + 1e-9)}–${Math.ceil(interval.high * 100 - 1e-9)}%`
+}
+
+// A share with its interval, "98% (93–104%)".
+function formatShare (interval) {
+  return `${formatPercent(interval.estimate)} (${formatInterval(interval)})`
 }
 
 // "1.9×" for ratios near one, "14×" once the difference is an order of magnitude.
@@ -95,6 +103,6 @@ function csvField (value) {
 }
 
 module.exports = {
-  sizeLabel, sizeName, formatNumber, formatPercent, formatInterval, formatRatio, listJoin,
+  sizeLabel, sizeName, formatNumber, formatPercent, formatInterval, formatShare, formatRatio, listJoin,
   escapeHtml, jsonForScript, escapeMarkdown, csvField
 }

@@ -4,7 +4,7 @@
 // prose are rendered here. Everything opens from disk: no server, no network (the
 // page's Content-Security-Policy forbids any fetch).
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
+const { MARGINAL_NOTE, SHARE_NOTE, INTERVAL_LEVEL, WITHIN_NOISE, FEW_READS } = require('./report-text')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -204,19 +204,23 @@ function gcSection (data) {
 
 // A summary table's figure: the steady state (end-to-end, marked raw, where start-up
 // could not be taken out), the marginal throughput, or the share of C over all runs.
-// cell() gives a cell's contents, or null for an empty cell.
+// cell() gives a cell's contents, or null for an empty cell; marksFailed: a failed cell
+// says so (the share table leaves it blank, so C, with no share of C, gets no row).
 const SUMMARY_FIGURES = {
   steady: {
     caption: '',
+    marksFailed: true,
     cell: (cell, data) => mbpsCell({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC, withinNoise: cell.withinNoise, badges: flagBadges(cell.flags, data.flagMeanings) })
   },
   marginal: {
     caption: 'Marginal throughput',
+    marksFailed: true,
     cell: cell => (cell.hasMarginal ? mbpsCell({ value: cell.marginalMBps, vsC: cell.vsCMarginal, fewReads: cell.marginalFewReads }) : null)
   },
   share: {
-    caption: 'Share of C over all runs, 95% interval',
-    cell: cell => (cell.share ? html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">${formatInterval(cell.share)}</span>` : null)
+    caption: `Share of C over all runs, ${INTERVAL_LEVEL} interval`,
+    marksFailed: false,
+    cell: cell => (cell.share ? html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">(${formatInterval(cell.share)})</span>` : null)
   }
 }
 
@@ -227,15 +231,15 @@ function mbpsCell ({ value, raw = false, vsC, withinNoise = false, fewReads = fa
     ${badges}`
 }
 
-// A program with nothing to show at any size (C in the table of shares of C) is left out.
+// A program with nothing to show at any size (C in the share table) is left out.
 function summaryTableHtml (summary, data, figure = 'steady') {
-  const { caption, cell: contents } = SUMMARY_FIGURES[figure]
+  const { caption, marksFailed, cell: contents } = SUMMARY_FIGURES[figure]
   const rows = summary.rows.map(row => ({
     program: row.program,
     cells: summary.sizes.map(size => {
       const cell = row.cells[size]
       if (!cell) return null
-      if (cell.flags.includes('failed')) return flagBadges(['failed'], data.flagMeanings)
+      if (cell.flags.includes('failed')) return marksFailed ? flagBadges(['failed'], data.flagMeanings) : null
       return contents(cell, data)
     })
   })).filter(row => row.cells.some(cell => cell !== null))

@@ -186,7 +186,7 @@ function summariseResults (records, context) {
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
     steadyStateMeaning: 'bytes / (wall time - the median start-up time of the same program on empty input)',
-    steadyShareMeaning: 'vsC.steadyShare: the median of every ratio of this cell\'s steady-state runs to C\'s (Hodges-Lehmann) and its 95% interval, the inverse of the rank test',
+    steadyShareMeaning: `vsC.steadyShare: the median of every ratio of this cell's steady-state runs to C's (Hodges-Lehmann) and its ${Math.round((1 - SIGNIFICANCE) * 100)}% interval, the inverse of the rank test`,
     marginalMeaning: '(bytes of a run - bytes of a quarter run) / (median wall time of the runs - median wall time of the quarter runs)',
     startup,
     cells,

@@ -93,7 +93,8 @@ describe('statistics', () => {
     // 1..11 over eleven 1s: each value eleven times, so the 31st is 3, the 91st 9, the 61st 6.
     const ones = Array(11).fill(1)
     assert.deepEqual(ratioInterval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], ones), { estimate: 6, low: 3, high: 9 })
-    // 4 against 4: k = 1, the whole range, which excludes 1 exactly when rankTest rejects
+    // 4 against 4: k = 1, the whole range, which (without ties, which rankTest corrects for
+    // and the interval does not) excludes 1 exactly when rankTest rejects
     assert.deepEqual(ratioInterval([2, 4, 6, 8], [1, 2, 3, 4]), { estimate: 2, low: 0.5, high: 8 })
     assert.equal(ratioInterval([1, 2, 3], [4, 5, 6, 7]), null)
   })

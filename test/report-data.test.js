@@ -11,7 +11,7 @@ const path = require('node:path')
 const { loadResultSet } = require('../analyse')
 const { shapeReport, labelSets, sawtooth, BASELINE } = require('../lib/report-data')
 const findings = require('../lib/findings')
-const { sizeLabel, sizeName, formatNumber, formatPercent, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../lib/report-format')
+const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../lib/report-format')
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'results')
 const sample = () => loadResultSet(path.join(FIXTURES, 'sample'))
@@ -31,6 +31,9 @@ test('block sizes read as the study wrote them', () => {
   assert.equal(formatPercent(0.8469), '85%')
   assert.equal(formatRatio(14.45), '14×')
   assert.equal(formatRatio(1.1139), '1.11×')
+  // an interval rounds outwards, so a low end of 96.9% never prints as 97%; exact shares stay put
+  assert.equal(formatShare({ estimate: 0.984, low: 0.969, high: 1.031 }), '98% (96–104%)')
+  assert.equal(formatShare({ estimate: 0.29, low: 0.29, high: 0.57 }), '29% (29–57%)')
 })
 
 test('escaping: HTML, script-embedded JSON, Markdown and CSV', () => {
@@ -173,6 +176,15 @@ test('the share of C over all runs: its own table (no row for C), a clause in th
   assert.deepEqual(['vsCAllRuns', 'vsCAllRunsLow', 'vsCAllRunsHigh'].map(name => justSync[header.indexOf(name)]), ['0.96', '0.914', '1.006'])
   assert.equal(csv.find(line => line.includes(',just-sync,4096,')).split(',')[header.indexOf('vsCAllRuns')], '')
   assert.ok(!shapeReport([sample()]).summaries[0].shares, 'no interval anywhere: no table')
+  // a failed cell is blank in the share table: a failed C cell does not give C a row
+  const failedC = sample()
+  Object.assign(failedC.results.cells.find(cell => cell.program === 'just-sync' && cell.blockSize === 256).vsC, { steadyShare: { estimate: 0.96, low: 0.914, high: 1.006 } })
+  const c4096 = failedC.results.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096)
+  Object.assign(c4096, { best: undefined, flags: ['failed'] })
+  const failedMd = renderMarkdown(shapeReport([failedC]))
+  const failedTable = failedMd.slice(failedMd.indexOf('## Share of C over all runs'), failedMd.indexOf('## Context'))
+  assert.ok(!/\| c \|/.test(failedTable), failedTable)
+  assert.match(failedMd, /\| c \| [^|]+ \| FAILED \|/, 'the steady-state table still marks it')
   assert.ok(!renderMarkdown(shapeReport([sample()])).includes('## Share of C'))
 })
 
