@@ -402,7 +402,7 @@ test('report.html in Chromium: every chart draws the fixture, offline, without e
   }
 })
 
-test('report.html with --marginal figures: a Marginal mode draws them, the summary adds their table', async () => {
+test('report.html with --marginal figures and share intervals: a Marginal mode draws them, the summary adds their tables', async () => {
   const run = copyOf(SAMPLE, 'marginal')
   const results = readJson(path.join(run, 'results.json'))
   // made-up figures: c 1000, 2000, 3000 MB/s ±10%; every other program half of C's, ±20%
