@@ -539,15 +539,17 @@ int32_t FastRead2(Local<Value>, double fd, Local<Value> buf,
 // sys.address). just-host only; the lab's fastest call shape: no buffer to
 // look up and no bounds to check per call, so the fast function is the
 // syscall and little else (what lo does). UNSAFE: nothing checks that
-// [address, address + len) is a live buffer. Only len < 0 is refused
+// [address, address + len) is a live buffer. len < 0 is refused
 // (-1/EINVAL): as a size_t it would let a pipe read write far past any
 // buffer. fd and len go through ToInt32 on both paths (TurboFan truncates
 // int32 parameters the same way). The address is an int64 parameter:
-// TurboFan checks that it is an integer in int64's range (anything else,
-// NaN, 1.5, 2**63, deoptimises the caller and the interpreter calls the
-// slow callback), so the fast path converts nothing. The slow callback
-// takes ToNumber, passes the same integers on, and answers anything else
-// with -1/EFAULT, as read(2) answers an address it cannot write.
+// TurboFan converts the Number in the caller's code and checks that it is
+// an integer in int64's range (anything else, NaN, 1.5, 2**63, deoptimises
+// the caller and the interpreter calls the slow callback), so the fast
+// function gets a ready integer. The slow callback takes ToNumber, passes
+// the same integers on, and refuses the rest itself with -1/EFAULT (as
+// read(2) refuses an address it cannot write): exactly the values the fast
+// path never sees.
 inline int32_t ReadRawAt(int32_t fd, int64_t address, int32_t len) {
   if (len < 0) {
     state.last_errno = EINVAL;
@@ -567,7 +569,8 @@ void ReadRaw(const FunctionCallbackInfo<Value>& args) {
            .To(&address) ||
       !ArgInt32(args, 2, 0, &len))
     return;
-  // [-2**63, 2**63): the doubles whose conversion to int64 is defined
+  // Integers in [-2**63, 2**63): what TurboFan lets through to the fast
+  // function, and the doubles whose conversion to int64 is defined.
   if (!(address >= -0x1p63 && address < 0x1p63) ||
       std::trunc(address) != address) {
     state.last_errno = EFAULT;

@@ -807,25 +807,30 @@ test('fast and slow paths: readRaw answers odd numbers the same when hot', () =>
 test('fast and slow paths: readRaw refuses an address that is no int64, or points nowhere, with EFAULT', () => {
   // The fast function takes the address as an int64, which TurboFan gives it only for an
   // integer in int64's range: NaN, 1.5 more than an address, -Infinity and 2**63 deoptimise
-  // to the slow callback, which refuses them itself; -1, 2**52 and 2**60 reach read(2),
-  // which refuses them, on either path.
+  // to the slow callback, which refuses them itself; -1, 2**52, 2**60, -(2**63), 2**63 - 1024
+  // (the largest double below 2**63) and -0 are accepted and reach read(2), which refuses
+  // them. A second call with len -1 tells the two apart: an accepted address gets as far
+  // as the len check (EINVAL, 22), a refused one stops at the address (EFAULT, 14).
   const file = script('raw-address.js', `
     const { readRaw } = just.net
     const buf = new ArrayBuffer(64) // referenced: the address is valid only while buf lives
     const a = just.sys.address(buf)
-    const cases = [a, NaN, a + 1.5, 2 ** 60, -1, 2 ** 52, -Infinity, 2 ** 63, a + 8]
+    const cases = [a, NaN, a + 1.5, 2 ** 60, -1, 2 ** 52, -Infinity, 2 ** 63, -(2 ** 63), 2 ** 63 - 1024, -0, a + 8]
     const hot = []
     for (let i = 0; i < 100000; i++) {
-      const r = readRaw(0, cases[i % cases.length], 2)
-      if (i >= 100000 - cases.length) hot.push(r < 0 ? r + '/' + just.sys.errno() : r)
+      const address = cases[i % cases.length]
+      const r = readRaw(0, address, 2)
+      const read = r < 0 ? r + '/' + just.sys.errno() : r
+      readRaw(0, address, -1)
+      if (i >= 100000 - cases.length) hot.push(read + ':' + just.sys.errno())
     }
     just.print(hot.join(' ') + ' ' + (just.host.calls()['net.readRaw'].fast > 0))
   `)
   const input = 'yes abcdefgh | head -c 2000000 |'
   const fast = run([file], { input })
   assert.equal(fast.status, 0, fast.stderr)
-  // the last 9 calls, starting at case 100000 % 9 = 1
-  assert.equal(fast.stdout, '-1/14 -1/14 -1/14 -1/14 -1/14 -1/14 -1/14 2 2 true\n')
+  // the last 12 calls, starting at case 100000 % 12 = 4 (-1)
+  assert.equal(fast.stdout, '-1/14:22 -1/14:22 -1/14:14 -1/14:14 -1/14:22 -1/14:22 -1/14:22 2:22 2:22 -1/14:14 -1/14:14 -1/14:22 true\n')
   const slow = run([SLOW, file], { input })
   assert.equal(slow.stdout, fast.stdout.replace('true', 'false'))
 })
