@@ -17,7 +17,8 @@ const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
-const { flagMarks, marksLegend, INTERVAL_LEVEL, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
+const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
+const { INTERVAL_LEVEL } = require('./lib/stats')
 const { formatPercent, formatShare } = require('./lib/report-format')
 
 const MiB = 1 << 20
@@ -419,7 +420,7 @@ const SUMMARY_TABLES = [
     }
   },
   {
-    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards (the shares the rank test would not tell from the runs)`,
+    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
     shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
     marksFailed: false,
     text: cell => (cell.vsC?.steadyShare ? formatShare(cell.vsC.steadyShare) : '')

@@ -40,10 +40,11 @@ function formatPercent (ratio) {
 }
 
 // A share's interval as percentages, "93–104%" (lib/stats.js ratioInterval's low and
-// high), rounded outwards: a low end printed as 97% is at least 97%, so a goal read off
-// the printed figure is never met by rounding. (The 1e-9 keeps a share of exactly 0.29,
+// high), rounded outwards: a low end printed as 97% is at least 97% (to within the
+// 1e-9 below), so a goal read off the printed figure is not met by rounding. (The 1e-9 keeps a share of exactly 0.29,
 // 28.999999999999996 once multiplied in doubles, at 29.)
 function formatInterval (interval) {
+  if (![interval.low, interval.high].every(Number.isFinite)) return '–'
   return `${Math.floor(interval.low * 100 + 1e-9)}–${Math.ceil(interval.high * 100 - 1e-9)}%`
 }
 

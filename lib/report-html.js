@@ -4,7 +4,8 @@
 // prose are rendered here. Everything opens from disk: no server, no network (the
 // page's Content-Security-Policy forbids any fetch).
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE, SHARE_NOTE, INTERVAL_LEVEL, WITHIN_NOISE, FEW_READS } = require('./report-text')
+const { MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
+const { INTERVAL_LEVEL } = require('./stats')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----

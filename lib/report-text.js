@@ -4,6 +4,7 @@
 // spreadsheet). Both render the data lib/report-data.js shaped.
 const { sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
+const { INTERVAL_LEVEL } = require('./stats')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
@@ -12,8 +13,6 @@ const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
 const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
 // After a share of C: the cell's runs and C's could be the same runs (lib/summary.js).
 const WITHIN_NOISE = { mark: '≈', meaning: `its runs are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})` }
-// The confidence of a share's interval (lib/stats.js ratioInterval), as it is printed.
-const INTERVAL_LEVEL = `${Math.round((1 - SIGNIFICANCE) * 100)}%`
 // After a marginal figure: its quarter runs may have ended before a JIT was done.
 const FEW_READS = { mark: '*', meaning: `the quarter runs made fewer than ${WARM_QUARTER_READS} reads, too few for V8 to be sure to have compiled the loop (give a larger --mib)` }
 
@@ -46,7 +45,8 @@ function marginalCell (cell) {
 const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block size, from every run rather than the best: ' +
   `the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its ${INTERVAL_LEVEL} interval ` +
   '(rounded outwards), the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s ' +
-  'low end reaches it and not resolved by the runs while the interval straddles it. A cell with fewer than 4 runs, or failed, has none.'
+  'low end reaches it and not resolved by the runs while the interval straddles it. A cell has none (a blank) where it or C at its ' +
+  'size has fewer than 4 runs with a steady-state figure, or failed. The CSV holds the interval unrounded.'
 
 // Blank for a failed cell (the steady-state table marks it), so C, which has no share of
 // C, never gets a row.
@@ -156,4 +156,4 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, INTERVAL_LEVEL, WITHIN_NOISE, FEW_READS }
+module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }
