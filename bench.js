@@ -420,7 +420,7 @@ const SUMMARY_TABLES = [
     }
   },
   {
-    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
+    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
     shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
     marksFailed: false,
     text: cell => (cell.vsC?.steadyShare ? formatShare(cell.vsC.steadyShare) : '')

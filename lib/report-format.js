@@ -39,13 +39,17 @@ function formatPercent (ratio) {
   return ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '–' : `${Math.round(ratio * 100)}%`
 }
 
-// A share's interval as percentages, "93–104%" (lib/stats.js ratioInterval's low and
-// high), rounded outwards: a low end printed as 97% is at least 97% (to within the
-// 1e-9 below), so a goal read off the printed figure is not met by rounding. (The 1e-9 keeps a share of exactly 0.29,
-// 28.999999999999996 once multiplied in doubles, at 29.)
+// A share's interval as percentages to a tenth, "93.2–104.1%" (lib/stats.js
+// ratioInterval's low and high), rounded outwards: a low end printed as 97.0% is at
+// least 97% (to within the 1e-9 below), so a goal is not met by rounding, and a high
+// end below 100% never prints as 100% (whole percents turned 99.03% into 100, an
+// interval that seemed to hold C's own speed while the rank test told the runs apart).
+// The 1e-9 keeps an exact tenth of a percent where it is: a share of 1.001 is
+// 1000.9999999999999 tenths of a percent in doubles, and prints as 100.1%.
 function formatInterval (interval) {
   if (![interval.low, interval.high].every(Number.isFinite)) return '–'
-  return `${Math.floor(interval.low * 100 + 1e-9)}–${Math.ceil(interval.high * 100 - 1e-9)}%`
+  const tenths = (value, round) => (round(value * 1000 + (round === Math.floor ? 1e-9 : -1e-9)) / 10).toFixed(1)
+  return `${tenths(interval.low, Math.floor)}–${tenths(interval.high, Math.ceil)}%`
 }
 
 // A share with its interval, "98% (93–104%)".

@@ -44,7 +44,7 @@ function marginalCell (cell) {
 
 const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block size, from every run rather than the best: ' +
   `the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its ${INTERVAL_LEVEL} interval ` +
-  '(rounded outwards), the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s ' +
+  '(rounded outwards to a tenth), the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s ' +
   'low end reaches it and not resolved by the runs while the interval straddles it. A cell has none (a blank) where it or C at its ' +
   'size has fewer than 4 runs with a steady-state figure, or failed. The CSV holds the interval unrounded.'
 

@@ -31,9 +31,10 @@ test('block sizes read as the study wrote them', () => {
   assert.equal(formatPercent(0.8469), '85%')
   assert.equal(formatRatio(14.45), '14×')
   assert.equal(formatRatio(1.1139), '1.11×')
-  // an interval rounds outwards, so a low end of 96.9% never prints as 97%; exact shares stay put
-  assert.equal(formatShare({ estimate: 0.984, low: 0.969, high: 1.031 }), '98% (96–104%)')
-  assert.equal(formatShare({ estimate: 0.29, low: 0.29, high: 0.57 }), '29% (29–57%)')
+  // an interval rounds outwards to a tenth, so a low end of 96.96% never prints as 97.0% nor
+  // a high end of 99.03% as 100%; exact tenths stay put
+  assert.equal(formatShare({ estimate: 0.984, low: 0.9696, high: 0.9903 }), '98% (96.9–99.1%)')
+  assert.equal(formatShare({ estimate: 1, low: 0.97, high: 1.001 }), '100% (97.0–100.1%)')
 })
 
 test('escaping: HTML, script-embedded JSON, Markdown and CSV', () => {
@@ -166,10 +167,10 @@ test('the share of C over all runs: its own table (no row for C), a clause in th
   assert.equal(data.summaries[0].shares, true)
   const md = renderMarkdown(data)
   const table = md.slice(md.indexOf('## Share of C over all runs'), md.indexOf('## Context'))
-  assert.match(table, /\| just-sync \| 96% \(91–101%\) \|  \|  \|/)
+  assert.match(table, /\| just-sync \| 96% \(91\.4–100\.6%\) \|  \|  \|/)
   assert.ok(!/\| c \|/.test(table), 'C has no share of C: no row')
   assert.ok(!/\| deno-sync \|/.test(table), 'a program with no interval anywhere: no row')
-  assert.match(findings.throughputVsC(labelSets([set])[0], 256), /just-sync at 85% \(all runs 96%, 95% interval 91–101%\)/)
+  assert.match(findings.throughputVsC(labelSets([set])[0], 256), /just-sync at 85% \(all runs 96%, 95% interval 91\.4–100\.6%\)/)
   const csv = renderCsv(data).split('\r\n')
   const header = csv[0].split(',')
   const justSync = csv.find(line => line.includes(',just-sync,256,')).split(',')

@@ -432,7 +432,7 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
     assert.match(await page.textContent('table.summary[data-figure="marginal"]'), /Marginal throughput/)
     // the share of C over all runs: a row only for just-sync, the one program with an interval
     const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
-    assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90–104%)'])
+    assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90.0–104.0%)'])
     assert.match(await page.textContent('#findings'), /At 64 KiB, marginal throughput \(full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±\): C 3000 MB\/s \(fit ±10%\)/)
     assert.deepEqual(problems, [])
   } finally {
