@@ -10,7 +10,7 @@ const { execFileSync } = require('node:child_process')
 
 const { programs, runtimes, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
-const { runPipeline, ddFeeder, stopCurrentPipeline } = require('./lib/pipeline')
+const { runPipeline, ddFeeder, stopOnSignals } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { parseStraceSummary } = require('./lib/strace')
 const { parseGcTrace, summariseGc } = require('./lib/gctrace')
@@ -498,13 +498,7 @@ async function main (argv) {
   const alreadyDone = steps.length - pending.length
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
 
-  let interrupted = false
-  const onSignal = () => {
-    interrupted = true
-    stopCurrentPipeline()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  const interrupted = stopOnSignals()
 
   const startedAt = Date.now()
   let done = 0
@@ -512,16 +506,16 @@ async function main (argv) {
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
   try {
     for (const [index, step] of pending.entries()) {
-      if (interrupted) break
+      if (interrupted()) break
       const groupStarts = index === 0 || pending[index - 1].group !== step.group
       progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
       if (!warmed.has(cellKey(step))) {
         warmed.add(cellKey(step))
-        for (let w = 0; w < step.warmup && !interrupted; w++) await measure(step, -1, options, runDir, zeroFiles)
+        for (let w = 0; w < step.warmup && !interrupted(); w++) await measure(step, -1, options, runDir, zeroFiles)
       }
-      if (interrupted) break
+      if (interrupted()) break
       const { record, stopped } = await measure(step, step.run, options, runDir, zeroFiles)
-      if (stopped || interrupted) break
+      if (stopped || interrupted()) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
       records.push(record)
       done++
@@ -536,7 +530,7 @@ async function main (argv) {
   writeDerived(runDir, records, context)
 
   const results = readJson(path.join(runDir, 'results.json'))
-  if (interrupted) {
+  if (interrupted()) {
     console.log(`\ninterrupted: ${alreadyDone + done} of ${steps.length} runs measured and kept in ${runDir}`)
     console.log(`resume with: node bench.js --resume ${displayPath(runDir)}`)
     return 130

@@ -16,7 +16,7 @@
 // they need more bytes (--mib 4096).
 const { parseArgs } = require('node:util')
 const { commandLine, parseOutput } = require('../wc/programs')
-const { runPipeline, stopCurrentPipeline } = require('../lib/pipeline')
+const { runPipeline, stopOnSignals } = require('../lib/pipeline')
 const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
 const { median, twoSizeFit } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
@@ -58,13 +58,13 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
 }
 
 // Rows for every block size measured in full; a stop ends it at the next run.
-async function measure (options, inputs, stop) {
+async function measure (options, inputs, stopped) {
   const rows = []
   for (const blockSize of options.sizes) {
     const samples = new Map(options.programs.map(program => [program.name, { quarter: [], full: [], reads: { quarter: 0, full: 0 } }]))
     for (let round = 0; round < options.rounds; round++) {
       for (const program of options.programs) {
-        if (stop.requested) return rows
+        if (stopped()) return rows
         const sample = samples.get(program.name)
         const quarter = await cpuOfRun(program, blockSize, inputs.quarter, options.bytes / 4, options.pin)
         const full = quarter && await cpuOfRun(program, blockSize, inputs.full, options.bytes, options.pin)
@@ -109,19 +109,13 @@ async function main () {
     console.error(`file-cost.js: ${err.message} (usage: node host/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin])`)
     return 2
   }
-  const stop = { requested: false }
-  const onSignal = () => {
-    stop.requested = true
-    stopCurrentPipeline()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  const stopped = stopOnSignals()
   const inputs = { full: new ZeroFile(), quarter: new ZeroFile() }
   try {
     const files = { full: await inputs.full.of(options.bytes), quarter: await inputs.quarter.of(options.bytes / 4) }
-    const rows = stop.requested ? [] : await measure(options, files, stop)
+    const rows = stopped() ? [] : await measure(options, files, stopped)
     if (rows.length) print(rows)
-    if (stop.requested) {
+    if (stopped()) {
       console.error(`file-cost.js: interrupted; ${rows.length ? 'the block sizes measured in full are above' : 'nothing was measured in full'}`)
       return 130
     }

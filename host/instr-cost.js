@@ -21,7 +21,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { commandLine, parseOutput, shellQuote } = require('../wc/programs')
-const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../lib/pipeline')
+const { runPipeline, ddFeeder, stopOnSignals } = require('../lib/pipeline')
 const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
 const { twoSizeFit } = require('../lib/stats')
 const { verify } = require('../bench')
@@ -119,16 +119,10 @@ async function main () {
     console.error(`instr-cost.js: ${err.message} (${USAGE})`)
     return 2
   }
-  let stopRequested = false
-  const onSignal = () => {
-    stopRequested = true
-    stopCurrentPipeline()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  const rows = await measure(options, () => stopRequested)
+  const stopped = stopOnSignals()
+  const rows = await measure(options, stopped)
   if (rows.length) print(rows)
-  if (stopRequested) {
+  if (stopped()) {
     console.error(`instr-cost.js: interrupted; ${rows.length ? 'the block sizes counted in full are above' : 'nothing was counted in full'}`)
     return 130
   }

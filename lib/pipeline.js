@@ -74,4 +74,18 @@ function stopCurrentPipeline () {
   current.kill('SIGTERM')
 }
 
-module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, PIPE_RUN }
+// Ctrl-C or SIGTERM from now on stops the pipeline under way instead of the process, so
+// a tool can keep what it measured and say so; the function returned tells whether a
+// stop came.
+function stopOnSignals () {
+  let requested = false
+  const onSignal = () => {
+    requested = true
+    stopCurrentPipeline()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return () => requested
+}
+
+module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN }
