@@ -4,9 +4,9 @@
 // numbers of a results set. A finding whose data is absent (no C baseline, no strace
 // pass, no GC trace) is left out rather than guessed.
 const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, listJoin } = require('./report-format')
-const { INTERVAL_LEVEL } = require('./stats')
+const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
+const { WARM_QUARTER_READS } = require('./summary')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)

@@ -3,8 +3,8 @@
 // context, for a README or an issue) and results.csv (one row per cell, for a
 // spreadsheet). Both render the data lib/report-data.js shaped.
 const { sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
-const { SIGNIFICANCE, WARM_QUARTER_READS } = require('./summary')
-const { INTERVAL_LEVEL } = require('./stats')
+const { WARM_QUARTER_READS } = require('./summary')
+const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.

@@ -51,8 +51,10 @@ function twoSizeFit ({ large, small, unitsBetween }) {
 // for continuity. Ranks ask nothing of the runs' distribution, which on a VM is skewed
 // by slow spells. Below 4 runs a side the normal approximation is too rough to quote
 // (and 3 runs against 3 or 4 cannot reach p < 0.05 at all), so p is null there.
+const MIN_RUNS_A_SIDE = 4
+
 function rankTest (a, b) {
-  if (a.length < 4 || b.length < 4) return null
+  if (a.length < MIN_RUNS_A_SIDE || b.length < MIN_RUNS_A_SIDE) return null
   const all = [...a.map(value => ({ value, fromA: true })), ...b.map(value => ({ value, fromA: false }))].sort((x, y) => x.value - y.value)
   let rankSumA = 0
   let tieTerm = 0
@@ -83,7 +85,7 @@ function rankTest (a, b) {
 // than differences because a run's noise scales with its length. Null below 4 runs a
 // side, as rankTest.
 function ratioInterval (a, b) {
-  if (a.length < 4 || b.length < 4) return null
+  if (a.length < MIN_RUNS_A_SIDE || b.length < MIN_RUNS_A_SIDE) return null
   const ratios = a.flatMap(x => b.map(y => x / y)).sort((x, y) => x - y)
   const pairs = ratios.length
   const sigma = Math.sqrt(pairs * (a.length + b.length + 1) / 12)

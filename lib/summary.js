@@ -234,4 +234,4 @@ function summariseGcResults (records, context) {
   return { unavailable: context.gcUnavailable, cells }
 }
 
-module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, SIGNIFICANCE, WARM_QUARTER_READS }
+module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS }
