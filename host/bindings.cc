@@ -28,6 +28,7 @@
 #include "fast-api.h"
 #include "host.h"
 
+using v8::Array;
 using v8::ArrayBuffer;
 using v8::ArrayBufferView;
 using v8::Context;
@@ -605,6 +606,8 @@ int32_t FastClose(Local<Value>, double fd_d, FastApiCallbackOptions& options) {
 namespace {
 
 void HostCalls(const FunctionCallbackInfo<Value>& args);
+void HostNow(const FunctionCallbackInfo<Value>& args);
+void HostReadLoop(const FunctionCallbackInfo<Value>& args);
 
 // clang-format off
 const Binding kBindings[] = {
@@ -637,6 +640,11 @@ const Binding kBindings[] = {
   // just-host only (real just(js) has no `just.host`): the CallCount of every
   // row above that has a fast path, to check that fast calls engage.
   {"host",         "calls",         HostCalls,           Kind::kMethod, {},                                                  nullptr},
+  // just-host only, for host/paired-cost.js: a monotonic clock and C's read
+  // loop run inside the host, so a JS loop can be timed against C's in the
+  // same process, on the same pipe, moments apart.
+  {"host",         "now",           HostNow,             Kind::kMethod, {},                                                  nullptr},
+  {"host",         "readLoop",      HostReadLoop,        Kind::kMethod, {},                                                  nullptr},
 };
 
 const Constant kConstants[] = {
@@ -721,6 +729,45 @@ void HostCalls(const FunctionCallbackInfo<Value>& args) {
     out->Set(context, Str(isolate, key.c_str()), row).Check();
   }
   args.GetReturnValue().Set(out);
+}
+
+// just.host.now() -> CLOCK_MONOTONIC in nanoseconds (exact in a double for
+// 104 days of uptime).
+void HostNow(const FunctionCallbackInfo<Value>& args) {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  args.GetReturnValue().Set(static_cast<double>(now.tv_sec) * 1e9 +
+                            static_cast<double>(now.tv_nsec));
+}
+
+// just.host.readLoop(fd, address, len, bytes) -> [size, reads, last]: wc.c's
+// loop, read(2) of len bytes into address until `bytes` have come or a read
+// returns 0 or -1 (`last`, errno kept as every binding keeps it). The same
+// unchecked address as net.readRaw.
+void HostReadLoop(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  Local<Context> context = isolate->GetCurrentContext();
+  int32_t fd, len;
+  double address, bytes;
+  if (!ArgInt32(args, 0, -1, &fd) ||
+      !args[1]->NumberValue(context).To(&address) ||
+      !ArgInt32(args, 2, 0, &len) ||
+      !args[3]->NumberValue(context).To(&bytes))
+    return;
+  char* buf = reinterpret_cast<char*>(static_cast<int64_t>(address));
+  double size = 0;
+  double reads = 0;
+  ssize_t n = 0;
+  while (size < bytes) {
+    n = KeepErrno(read(fd, buf, static_cast<size_t>(len)));
+    if (n <= 0) break;
+    size += static_cast<double>(n);
+    reads++;
+  }
+  Local<Value> result[] = {Number::New(isolate, size),
+                           Number::New(isolate, reads),
+                           Number::New(isolate, static_cast<double>(n))};
+  args.GetReturnValue().Set(Array::New(isolate, result, 3));
 }
 
 }  // namespace

@@ -93,6 +93,19 @@ function ratioInterval (a, b) {
   return { estimate: median(ratios), low: ratios[k - 1], high: ratios[pairs - k] }
 }
 
+// The median of values with a 95% interval that asks nothing of their distribution:
+// the order statistics that invert the sign test (the k-th lowest and k-th highest of
+// n, k from the binomial's normal approximation with continuity correction, as in
+// ratioInterval). For paired measurements, one value per pair. Null when n is too
+// small for any interval at this level (k < 1, n below 6).
+function medianInterval (values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const n = sorted.length
+  const k = Math.floor(n / 2 - 0.5 - Z_TWO_SIDED * Math.sqrt(n) / 2) + 1
+  if (k < 1) return null
+  return { estimate: median(sorted), low: sorted[k - 1], high: sorted[n - k] }
+}
+
 // The level at which the lab calls two sets of runs different, the standard normal
 // quantile at 1 - SIGNIFICANCE / 2 that ratioInterval needs, and the interval's
 // confidence as it is printed. Z is checked against SIGNIFICANCE below, so changing
@@ -111,4 +124,4 @@ function normalCdf (z) {
 
 if (Math.abs(normalCdf(Z_TWO_SIDED) - (1 - SIGNIFICANCE / 2)) > 1e-6) throw new Error('lib/stats.js: Z_TWO_SIDED is not the quantile for SIGNIFICANCE')
 
-module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE, INTERVAL_LEVEL }
+module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, medianInterval, SIGNIFICANCE, INTERVAL_LEVEL }

@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { summarise, median, twoSizeFit, rankTest, ratioInterval } = require('../lib/stats')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval, medianInterval } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
@@ -97,6 +97,20 @@ describe('statistics', () => {
     // and the interval does not) excludes 1 exactly when rankTest rejects
     assert.deepEqual(ratioInterval([2, 4, 6, 8], [1, 2, 3, 4]), { estimate: 2, low: 0.5, high: 8 })
     assert.equal(ratioInterval([1, 2, 3], [4, 5, 6, 7]), null)
+  })
+
+  test('median interval (inverting the sign test), computed by hand against the exact binomial table', () => {
+    // n = 20: k = floor(10 - 0.5 - 1.96·sqrt(20)/2) + 1 = floor(5.12) + 1 = 6, the table's
+    // [x(6), x(15)] (P(X <= 5) = 0.021 for X ~ Bin(20, 1/2)); given unsorted
+    const twenty = [13, 2, 20, 7, 1, 18, 9, 4, 16, 11, 6, 15, 3, 19, 10, 5, 17, 8, 14, 12]
+    assert.deepEqual(medianInterval(twenty), { estimate: 10.5, low: 6, high: 15 })
+    // n = 100: k = floor(50 - 0.5 - 9.8) + 1 = 40, the table's [x(40), x(61)]
+    const hundred = Array.from({ length: 100 }, (_, i) => (i + 1) / 100)
+    assert.deepEqual(medianInterval(hundred), { estimate: 0.505, low: 0.4, high: 0.61 })
+    // n = 6: k = 1, the whole range (P(X = 0) = 1/64 <= 0.025); n = 5 has no 95% interval
+    // (1/32 > 0.025)
+    assert.deepEqual(medianInterval([3, 1, 2, 6, 5, 4]), { estimate: 3.5, low: 1, high: 6 })
+    assert.equal(medianInterval([1, 2, 3, 4, 5]), null)
   })
 })
 
