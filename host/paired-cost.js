@@ -1,20 +1,21 @@
 'use strict'
-// The host's read loop against C's in one process: how fast just-fast's and
+// The host's read loops against C's in one process: how fast just-fast's and
 // just-sync's loops read the pipe from dd (64 KiB blocks) as a share of C's loop,
 // with a 95% interval. bench.js times separate runs of separate programs, and on a
 // VM whose runs of C alone differ by 10-30% its intervals stay several points wide;
-// here host/paired-reads.js alternates segments of about a millisecond of JS reads
-// and of C's loop compiled into the host (just.host.readLoop), so each pair of
-// segments meets the same machine, the same pipe and the same buffer. Run with Node,
+// here host/paired-reads.js alternates segments of a millisecond or so of the loop's
+// reads and of C's loop compiled into the host (just.host.readLoop), so each pair of
+// segments meets the same machine, the same pipe and the same buffer. `c` times C's
+// loop against itself: the method's own bias, which should be none. Run with Node,
 // alone:
 //
-//   node host/paired-cost.js [--only just-fast|just-sync ...] [--sizes 256,4096]
+//   node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes 256,4096]
 //                            [--pairs 1024] [--segment-kib N] [--pin]
 //
-// A pair's figure is the JS segment's throughput over the C segment's; a row gives the
-// median pair and the sign test's 95% interval for it. What it does not include is
-// what a whole run pays besides its reads (start-up, compiling: bench.js's steady state
-// takes off the first, --marginal both).
+// A pair's figure is the loop's throughput in its segment over C's in the other; a row
+// gives the median pair and the sign test's 95% interval for it. Not in it: what a
+// whole run pays besides its reads (start-up, compiling; bench.js's steady state takes
+// off the first, its --marginal both).
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { findProgram, unavailableReason, runtimes, shellQuote } = require('../wc/programs')
@@ -24,7 +25,9 @@ const { median, medianInterval, INTERVAL_LEVEL } = require('../lib/stats')
 const { formatInterval } = require('../lib/report-format')
 const { verify } = require('../bench')
 
-const READER_FORMS = { 'just-fast': 'fast', 'just-sync': 'sync' }
+// The loops timed against C's: the host's two readers' and, as a check on the method,
+// C's own (its share should come out at 100%).
+const READER_FORMS = { c: 'c', 'just-fast': 'fast', 'just-sync': 'sync' }
 const SCRIPT = path.join(__dirname, 'paired-reads.js')
 const DEFAULTS = { only: Object.keys(READER_FORMS), sizes: '256,512,1024,2048,4096,8192,16384,32768,65536', pairs: '1024' }
 const FEEDER_BLOCK = 65536
@@ -50,7 +53,7 @@ function parseOptions (argv) {
     }
   })
   const readers = [...new Set(values.only ?? DEFAULTS.only)].map(name => {
-    if (!(name in READER_FORMS)) throw new Error(`no paired loop for '${name}': give ${Object.keys(READER_FORMS).join(' or ')}`)
+    if (!(name in READER_FORMS)) throw new Error(`no paired loop for '${name}': give ${Object.keys(READER_FORMS).join(', ')}`)
     const reason = unavailableReason(findProgram(name))
     if (reason) throw new Error(`${name} cannot run here: ${reason}`)
     return name
@@ -84,17 +87,17 @@ async function pairedRun (reader, { blockSize, segmentBytes, pairs }, pin) {
   const timed = run.segments.slice(run.warmupPairs * 2)
   if (timed.length !== pairs * 2) throw new Error(`${shown}: ${timed.length} timed segments, ${pairs * 2} asked for`)
   const slowReads = timed.reduce((sum, segment) => sum + segment[4], 0)
-  if (slowReads) throw new Error(`${shown}: ${slowReads} of the timed JS reads were not fast calls (the loop was deoptimised), so it was not the loop meant`)
+  if (slowReads) throw new Error(`${shown}: ${slowReads} of the timed loop's reads were not fast calls (the loop was deoptimised), so it was not the loop meant`)
   const short = timed.find(segment => segment[2] < segmentBytes)
   if (short) throw new Error(`${shown}: a timed segment read ${short[2]} bytes, not ${segmentBytes}`)
   const ratios = []
-  const nsPerRead = { js: [], c: [] }
+  const nsPerRead = { loop: [], c: [] }
   for (let i = 0; i < timed.length; i += 2) {
     const pair = Object.fromEntries([timed[i], timed[i + 1]].map(([kind, ns, size, reads]) => [kind, { ns, size, reads }]))
-    ratios.push((pair.js.size / pair.js.ns) / (pair.c.size / pair.c.ns))
-    for (const kind of ['js', 'c']) nsPerRead[kind].push(pair[kind].ns / pair[kind].reads)
+    ratios.push((pair.loop.size / pair.loop.ns) / (pair.c.size / pair.c.ns))
+    for (const kind of ['loop', 'c']) nsPerRead[kind].push(pair[kind].ns / pair[kind].reads)
   }
-  return { reader, blockSize, segmentBytes, pairs, warmupPairs: run.warmupPairs, share: medianInterval(ratios), cNsPerRead: median(nsPerRead.c), jsNsPerRead: median(nsPerRead.js) }
+  return { reader, blockSize, segmentBytes, pairs, warmupPairs: run.warmupPairs, share: medianInterval(ratios), cNsPerRead: median(nsPerRead.c), loopNsPerRead: median(nsPerRead.loop) }
 }
 
 async function measure (options, stopped) {
@@ -113,11 +116,11 @@ async function measure (options, stopped) {
 
 function printRow (row, first) {
   if (first) {
-    console.log(`reader     block   segment  pairs    C's loop     JS loop  JS's speed as a share of C's: median pair (${INTERVAL_LEVEL} interval)`)
+    console.log(`reader     block   segment  pairs    C's loop  its loop  its speed as a share of C's: median pair (${INTERVAL_LEVEL} interval)`)
   }
   const nsText = ns => `${ns.toFixed(1)} ns`.padStart(10)
   const share = `${(row.share.estimate * 100).toFixed(1)}% (${formatInterval(row.share)})`
-  console.log(`${row.reader.padEnd(10)} ${String(row.blockSize).padStart(5)}  ${`${row.segmentBytes / 1024} KiB`.padStart(8)}  ${String(row.pairs).padStart(5)}  ${nsText(row.cNsPerRead)}  ${nsText(row.jsNsPerRead)}  ${share}`)
+  console.log(`${row.reader.padEnd(10)} ${String(row.blockSize).padStart(5)}  ${`${row.segmentBytes / 1024} KiB`.padStart(8)}  ${String(row.pairs).padStart(5)}  ${nsText(row.cNsPerRead)}  ${nsText(row.loopNsPerRead)}  ${share}`)
 }
 
 async function main () {
@@ -125,7 +128,7 @@ async function main () {
   try {
     options = parseOptions(process.argv.slice(2))
   } catch (err) {
-    console.error(`paired-cost.js: ${err.message} (usage: node host/paired-cost.js [--only just-fast|just-sync ...] [--sizes A,B,...] [--pairs N] [--segment-kib N] [--pin])`)
+    console.error(`paired-cost.js: ${err.message} (usage: node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--pairs N] [--segment-kib N] [--pin])`)
     return 2
   }
   const stopped = stopOnSignals()

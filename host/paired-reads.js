@@ -7,25 +7,28 @@
 //
 //   build/just-host host/paired-reads.js FORM BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS
 //
-// FORM is the JS loop: `fast`, just-fast's (net.readRaw into an address taken once, the
-// loop in a function, wc/wc-fast.js), or `sync`, just-sync's (net.read into an
-// ArrayBuffer, the loop at the script's top level, wc/wc.js). Pair p runs JS then C
-// when p is even, C then JS when odd, so whichever goes second in a pair, and whatever
-// that costs, is shared out evenly. Untimed pairs run first, up to WARMUP_MAX of them,
-// until a JS segment has made every read through the fast call (TurboFan has compiled
-// the loop), their reads 16 bytes whatever the block size; then PAIRS timed pairs;
-// then the rest of stdin is read to its end. Prints one JSON line:
+// FORM is the loop timed against C's: `fast`, just-fast's (net.readRaw into an address
+// taken once, the loop in a function, wc/wc-fast.js), `sync`, just-sync's (net.read
+// into an ArrayBuffer, the loop at the script's top level, wc/wc.js), or `c`, C's loop
+// again. Pair p runs that loop then C's when p is even, C's then the loop when odd, so
+// whichever goes second in a pair, and whatever that costs, is shared out evenly.
+// Untimed pairs run first, up to WARMUP_MAX of them, until the loop has made every read
+// of a segment through the fast call (TurboFan has compiled it), their reads 16 bytes
+// whatever the block size; then PAIRS timed pairs; then the rest of stdin is read to
+// its end. Prints one JSON line:
 // { warmupPairs, segments: [[kind, ns, bytes, reads, slowReads], ...], size, reads }:
-// every segment in order, warm-up's first, kind 'js' or 'c', slowReads the JS reads
-// that did not take the fast call (the driver refuses timed segments with any: a
-// deoptimised loop is not the loop it means to time); size and reads, every byte and
+// every segment in order, warm-up's first, kind 'loop' or 'c', slowReads the loop's
+// reads that did not take the fast call (the driver refuses timed segments with any:
+// a deoptimised loop is not the loop it means to time); size and reads, every byte and
 // read of the run.
 const { print, error, exit, sys, net, host } = just
 if (typeof host?.readLoop !== 'function' || typeof net.readRaw !== 'function') {
   error('paired-reads.js: needs the lab\'s build/just-host (just.host.readLoop, just.net.readRaw)')
   exit(2)
 }
-const FORMS = { fast: 'net.readRaw', sync: 'net.read' }
+// Each form's loop and the binding whose fast calls it makes; `c` is C's loop against
+// itself, the check that pairing and order add nothing of their own.
+const FORMS = { fast: 'net.readRaw', sync: 'net.read', c: null }
 const [form, ...numbers] = just.args.slice(2)
 const [blocksize, segmentBytes, warmupMax, pairs] = numbers.map(Number)
 if (!(form in FORMS) || numbers.length !== 4 || !numbers.every(text => /^\d+$/.test(text)) || !(blocksize > 0 && segmentBytes > 0 && pairs > 0)) {
@@ -66,7 +69,7 @@ let len = WARMUP_READ
 let warmedUp = false
 
 const segments = []
-const fastCallsOf = () => host.calls()[FORMS[form]].fast
+const fastCallsOf = () => FORMS[form] ? host.calls()[FORMS[form]].fast : 0
 let warmupPairs = 0
 let timedPairs = 0
 let warm = false
@@ -74,12 +77,12 @@ let last = 1
 while (timedPairs < pairs && last > 0) {
   warm = warm || warmedUp || warmupPairs === warmupMax
   len = warm ? blocksize : Math.min(blocksize, WARMUP_READ)
-  const order = (warmupPairs + timedPairs) % 2 === 0 ? ['js', 'c'] : ['c', 'js']
+  const order = (warmupPairs + timedPairs) % 2 === 0 ? ['loop', 'c'] : ['c', 'loop']
   for (const kind of order) {
     if (last <= 0) break
     const fastBefore = fastCallsOf()
     const start = host.now()
-    if (kind === 'c') {
+    if (kind === 'c' || form === 'c') {
       [size, reads, n] = host.readLoop(STDIN_FILENO, address, len, segmentBytes)
     } else if (form === 'fast') {
       [size, reads, n] = fastSegment(STDIN_FILENO, address, len, segmentBytes)
@@ -95,12 +98,12 @@ while (timedPairs < pairs && last > 0) {
     }
     const ns = host.now() - start
     last = n
-    const slowReads = kind === 'js' ? reads - (fastCallsOf() - fastBefore) : 0
+    const slowReads = kind === 'loop' && form !== 'c' ? reads - (fastCallsOf() - fastBefore) : 0
     // Warm-up segments are kept too, so the code after a read loop has run before
     // TurboFan compiles it: a path first taken in optimised code has no type feedback
     // and deoptimises the whole script back to the interpreter.
     segments.push([kind, ns, size, reads, slowReads])
-    if (kind === 'js') warmedUp = slowReads === 0
+    if (kind === 'loop') warmedUp = slowReads === 0
   }
   // Both counters move every pair: an increment first run after TurboFan compiled
   // the loop would deoptimise it (no feedback), as above.

@@ -928,17 +928,18 @@ just.print(JSON.stringify({ first, rest, bad, errno: sys.errno(), nanoseconds: t
 const PAIRED_READS = path.join(ROOT, 'host', 'paired-reads.js')
 const PAIRED_COST = path.join(ROOT, 'host', 'paired-cost.js')
 
-test('host/paired-reads.js: JS and C segments alternate JS-C, C-JS; timed JS reads are all fast calls; every byte is counted', () => {
+test('host/paired-reads.js: the loop\'s and C\'s segments alternate loop-C, C-loop; its timed reads are all fast calls; every byte is counted', () => {
   // 36 pairs of 512 KiB segments of 4096-byte reads: warm-up (its reads 16 bytes) takes
   // the first few, 4 are timed, and the rest is read to the end
   const bytes = 36 * 2 * 524288
-  for (const form of ['fast', 'sync']) {
+  for (const form of ['fast', 'sync', 'c']) {
     const r = run([PAIRED_READS, form, '4096', '524288', '32', '4'], { input: `dd if=/dev/zero bs=65536 count=${bytes / 65536} 2>/dev/null |` })
     assert.equal(r.status, 0, r.stderr)
     const { warmupPairs, segments, size, reads } = JSON.parse(r.stdout)
     assert.ok(warmupPairs >= 1 && warmupPairs < 32, `${form}: warm-up took ${warmupPairs} pairs`)
+    if (form === 'c') assert.equal(warmupPairs, 1, 'C\'s loop has nothing to compile')
     assert.equal(segments.length, 2 * (warmupPairs + 4))
-    assert.deepEqual(segments.map(s => s[0]).join(' '), Array.from({ length: warmupPairs + 4 }, (_, p) => p % 2 ? 'c js' : 'js c').join(' '))
+    assert.deepEqual(segments.map(s => s[0]).join(' '), Array.from({ length: warmupPairs + 4 }, (_, p) => p % 2 ? 'c loop' : 'loop c').join(' '))
     const timed = segments.slice(2 * warmupPairs)
     assert.deepEqual(timed.map(([, ns, size, reads, slow]) => [ns > 0, size, reads, slow]), Array(8).fill([true, 524288, 128, 0]), form)
     assert.equal(size, bytes)
@@ -946,16 +947,17 @@ test('host/paired-reads.js: JS and C segments alternate JS-C, C-JS; timed JS rea
   }
   const bad = run([PAIRED_READS, 'fast', '4096', '0', '32', '4'], { redirect: '< /dev/null' })
   assert.equal(bad.status, 2)
-  assert.match(bad.stderr, /^paired-reads\.js: usage: build\/just-host host\/paired-reads\.js fast\|sync BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS\n$/)
+  assert.match(bad.stderr, /^paired-reads\.js: usage: build\/just-host host\/paired-reads\.js fast\|sync\|c BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS\n$/)
 })
 
 test('host/paired-cost.js: a row per reader and size, the median pair and its interval (figures not checked)', () => {
-  const r = spawnSync(process.execPath, [PAIRED_COST, '--sizes', '512,65536', '--pairs', '6', '--only', 'just-sync', '--only', 'just-fast', '--only', 'just-sync'], { encoding: 'utf8', timeout: 120000 })
+  const r = spawnSync(process.execPath, [PAIRED_COST, '--sizes', '512,65536', '--pairs', '6', '--only', 'just-sync', '--only', 'just-fast', '--only', 'just-sync', '--only', 'c'], { encoding: 'utf8', timeout: 120000 })
   assert.equal(r.status, 0, r.stderr)
   const lines = r.stdout.trim().split('\n')
-  assert.match(lines[0], /^reader +block +segment +pairs +C's loop +JS loop +JS's speed as a share of C's: median pair \(95% interval\)$/)
+  assert.match(lines[0], /^reader +block +segment +pairs +C's loop +its loop +its speed as a share of C's: median pair \(95% interval\)$/)
   assert.deepEqual(lines.slice(1).map(line => line.split(/\s+/).slice(0, 5).join(' ')), [
-    'just-sync 512 512 KiB 6', 'just-fast 512 512 KiB 6', 'just-sync 65536 4096 KiB 6', 'just-fast 65536 4096 KiB 6'])
+    'just-sync 512 512 KiB 6', 'just-fast 512 512 KiB 6', 'c 512 512 KiB 6',
+    'just-sync 65536 4096 KiB 6', 'just-fast 65536 4096 KiB 6', 'c 65536 4096 KiB 6'])
   for (const line of lines.slice(1)) {
     const [, estimate, low, high] = line.match(/ns +(\d+\.\d)% \((\d+\.\d)–(\d+\.\d)%\)$/).map(Number)
     assert.ok(low <= estimate && estimate <= high, line)
@@ -965,7 +967,7 @@ test('host/paired-cost.js: a row per reader and size, the median pair and its in
 test('host/paired-cost.js: a reader that fails, miscounts or leaves the fast path stops it with one line, exit 1', () => {
   // what paired-reads.js would print for 6 pairs at 256 B, one JS segment slow
   const bytes = (6 + 32) * 2 * 524288
-  const segments = Array.from({ length: 12 }, (_, i) => [i % 4 === 0 || i % 4 === 3 ? 'js' : 'c', 1e6, 524288, 2048, i === 4 ? 7 : 0])
+  const segments = Array.from({ length: 12 }, (_, i) => [i % 4 === 0 || i % 4 === 3 ? 'loop' : 'c', 1e6, 524288, 2048, i === 4 ? 7 : 0])
   const fake = (name, json) => {
     const file = script(name, `#!/bin/sh\ncat > /dev/null\necho '${JSON.stringify(json)}'\n`)
     fs.chmodSync(file, 0o755)
@@ -974,7 +976,7 @@ test('host/paired-cost.js: a reader that fails, miscounts or leaves the fast pat
   for (const [reader, message] of [
     ['/bin/false', /: reader exited 1: no message$/],
     [fake('miscount.sh', { warmupPairs: 0, segments, size: 5, reads: 1 }), /: reader counted 5 bytes, 39845888 were sent$/],
-    [fake('slow.sh', { warmupPairs: 0, segments, size: bytes, reads: bytes / 256 }), /: 7 of the timed JS reads were not fast calls \(the loop was deoptimised\), so it was not the loop meant$/]
+    [fake('slow.sh', { warmupPairs: 0, segments, size: bytes, reads: bytes / 256 }), /: 7 of the timed loop's reads were not fast calls \(the loop was deoptimised\), so it was not the loop meant$/]
   ]) {
     const r = spawnSync(process.execPath, [PAIRED_COST, '--only', 'just-fast', '--sizes', '256', '--pairs', '6'],
       { encoding: 'utf8', env: { ...process.env, JUST: reader } })
@@ -999,7 +1001,7 @@ test('host/paired-cost.js: Ctrl-C stops it at once, exit 130', async () => {
 test('host/paired-cost.js: bad options are one line naming the fix, exit 2', () => {
   for (const [args, message] of [
     [['--bogus'], /Unknown option '--bogus'.*usage: node host\/paired-cost\.js/],
-    [['--only', 'node-sync'], /no paired loop for 'node-sync': give just-fast or just-sync/],
+    [['--only', 'node-sync'], /no paired loop for 'node-sync': give c, just-fast, just-sync/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
     [['--pairs', '0'], /--pairs must be a whole number above 0/],
     [['--pairs', '5'], /--pairs 5 is too few for a 95% interval: give at least 6/],
