@@ -557,7 +557,10 @@ describe('bench.js end to end', () => {
     if (justFast.marginal.throughputMBps !== null && c.marginal.throughputMBps !== null) close(justFast.vsC.marginalThroughput, justFast.marginal.throughputMBps / c.marginal.throughputMBps)
     const marginalTable = result.stdout.split('Marginal throughput (median runs of the whole and a quarter of the bytes)')[1]
     assert.ok(marginalTable, result.stdout)
-    assert.match(marginalTable, /^just-fast\s+(\d+ \d+%\*|-)$/m)
+    // 8 MiB runs are noise enough that either figure may be missing ('-'); a share of C
+    // is printed only when both are there
+    const figure = justFast.marginal.throughputMBps === null ? '-' : c.marginal.throughputMBps === null ? '\\d+\\*' : '\\d+ \\d+%\\*'
+    assert.match(marginalTable, new RegExp(`^just-fast\\s+${figure}$`, 'm'))
   })
 
   test('--feeder file: no pipe, the reader reads a tmpfs file; pipe-only readers and wc -c skipped; the file removed', () => {
