@@ -10,6 +10,7 @@ const { execFileSync } = require('node:child_process')
 
 const { programs, runtimes, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
+const { UsageError, wholeNumber } = require('./lib/options')
 const { runPipeline, ddFeeder, stopOnSignals } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { parseStraceSummary } = require('./lib/strace')
@@ -57,8 +58,6 @@ const USAGE = `usage: node bench.js [options]
   --report           write the run's report with analyse.js when the bench is done
   --help             this text`
 
-class UsageError extends Error {}
-
 const OPTION_SPEC = {
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },
@@ -79,10 +78,6 @@ const OPTION_SPEC = {
   help: { type: 'boolean' }
 }
 
-function wholeNumber (text, name, min) {
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not '${text}'`)
-  return Number(text)
-}
 
 function parseOptions (argv) {
   let values

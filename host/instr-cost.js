@@ -22,7 +22,8 @@ const { spawnSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { commandLine, parseOutput, shellQuote } = require('../wc/programs')
 const { runPipeline, ddFeeder, stopOnSignals } = require('../lib/pipeline')
-const { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed } = require('./per-read')
+const { readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
+const { UsageError, wholeNumber } = require('../lib/options')
 const { twoSizeFit } = require('../lib/stats')
 const { verify } = require('../bench')
 
@@ -32,8 +33,6 @@ const VALGRIND = process.env.VALGRIND || 'valgrind'
 // --smc-check=all: V8 writes and patches the code it runs; valgrind must notice.
 const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--callgrind-out-file=/dev/null']
 const TIMEOUT_MS = 600000
-
-class UsageError extends Error {}
 
 function parseOptions (argv) {
   try {

@@ -1,7 +1,8 @@
 'use strict'
-// What the per-read tools share (host/file-cost.js, host/instr-cost.js): which readers,
-// at which block sizes, compared with C, and their table. Option errors are plain Errors
-// whose message names the fix; each tool prints it on one line with its usage, exit 2.
+// What the per-read tools share (host/file-cost.js, host/instr-cost.js, and the block
+// sizes of host/paired-cost.js): which readers, at which block sizes, compared with C,
+// and their table. Option errors are plain Errors whose message names the fix; each
+// tool prints it on one line with its usage, exit 2.
 const { findProgram, unavailableReason } = require('../wc/programs')
 const { parseBlockSize } = require('../lib/blocksize')
 
@@ -23,11 +24,6 @@ function blockSizes (text) {
   return text.split(',').map(parseBlockSize)
 }
 
-function wholeNumber (text, name) {
-  if (!/^[1-9]\d*$/.test(text)) throw new Error(`--${name} must be a whole number above 0, not '${text}'`)
-  return Number(text)
-}
-
 // A row per reader and block size, C's row first at each size. cost(row) is the figure;
 // versus(row, c) what the row adds to C's, left blank on C's own row.
 function printAgainstC (rows, { heading, cost, versus }) {
@@ -40,4 +36,4 @@ function printAgainstC (rows, { heading, cost, versus }) {
 
 const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(digits)}`
 
-module.exports = { readersAgainstC, blockSizes, wholeNumber, printAgainstC, signed }
+module.exports = { readersAgainstC, blockSizes, printAgainstC, signed }

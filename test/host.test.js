@@ -605,7 +605,7 @@ test('host/file-cost.js: bad options are one line naming the fix, exit 2', () =>
     [['--only', 'nope'], /no program 'nope': see node wc\/programs\.js/],
     [['--only', 'node-stream'], /node-stream reads in chunks of its own size.*leave it out/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
-    [['--mib', '0'], /--mib must be a whole number above 0/]
+    [['--mib', '0'], /--mib must be a whole number of at least 1, not '0'/]
   ]) {
     const r = spawnSync(process.execPath, [FILE_COST, ...args], { encoding: 'utf8' })
     assert.equal(r.status, 2, args.join(' '))
@@ -635,7 +635,7 @@ test('host/instr-cost.js: user-space instructions per read under valgrind, C fir
 test('host/instr-cost.js: bad options, no valgrind or a failing reader: one line, exit 2 or 1', () => {
   for (const [args, env, status, message] of [
     [['--bogus'], {}, 2, /Unknown option '--bogus'.*usage: node host\/instr-cost\.js/],
-    [['--reads', '0'], {}, 2, /--reads must be a whole number above 0, not '0'/],
+    [['--reads', '0'], {}, 2, /--reads must be a whole number of at least 1, not '0'/],
     [['--only', 'coreutils'], {}, 2, /coreutils reads in chunks of its own size/],
     [[], { VALGRIND: '/nonexistent/valgrind' }, 2, /cannot run \/nonexistent\/valgrind \(ENOENT\): apt-get install valgrind/],
     [['--only', 'just-sync', '--sizes', '1024', '--reads', '4'], { JUST: '/bin/false' }, 1, /dd if=\/dev\/zero bs=1024 count=4 status=none \| .*: reader exited 1: /]
@@ -1003,7 +1003,7 @@ test('host/paired-cost.js: bad options are one line naming the fix, exit 2', () 
     [['--bogus'], /Unknown option '--bogus'.*usage: node host\/paired-cost\.js/],
     [['--only', 'node-sync'], /no paired loop for 'node-sync': give c, just-fast, just-sync/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
-    [['--pairs', '0'], /--pairs must be a whole number above 0/],
+    [['--pairs', '0'], /--pairs must be a whole number of at least 1, not '0'/],
     [['--pairs', '5'], /--pairs 5 is too few for a 95% interval: give at least 6/],
     [['--segment-kib', '100'], /--segment-kib must be a multiple of 64, dd's block, not 100/]
   ]) {
