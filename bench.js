@@ -11,7 +11,7 @@ const { execFileSync } = require('node:child_process')
 const { programs, runtimes, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
 const { UsageError, wholeNumber } = require('./lib/options')
-const { runPipeline, ddFeeder, stopOnSignals } = require('./lib/pipeline')
+const { runPipeline, ddFeeder, stopOnSignals, PIN_APART } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { parseStraceSummary } = require('./lib/strace')
 const { parseGcTrace, summariseGc } = require('./lib/gctrace')
@@ -301,7 +301,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader = argv
     command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
   }
-  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? { feeder: 0, reader: 1 } : null })
+  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? PIN_APART : null })
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
   const record = {

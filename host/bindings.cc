@@ -28,7 +28,6 @@
 #include "fast-api.h"
 #include "host.h"
 
-using v8::Array;
 using v8::ArrayBuffer;
 using v8::ArrayBufferView;
 using v8::Context;
@@ -551,6 +550,21 @@ int32_t FastRead2(Local<Value>, double fd, Local<Value> buf,
 // the same integers on, and refuses the rest itself with -1/EFAULT (as
 // read(2) refuses an address it cannot write): exactly the values the fast
 // path never sees.
+// An address argument, through ToNumber (false if that threw). *valid is
+// false for anything but an integer in [-2**63, 2**63): what TurboFan lets
+// through to an int64 fast parameter, and the doubles whose conversion to
+// int64 is defined.
+bool ArgAddress(const FunctionCallbackInfo<Value>& args, int i,
+                int64_t* address, bool* valid) {
+  double number;
+  if (!args[i]->NumberValue(args.GetIsolate()->GetCurrentContext())
+           .To(&number))
+    return false;
+  *valid = number >= -0x1p63 && number < 0x1p63 && std::trunc(number) == number;
+  *address = *valid ? static_cast<int64_t>(number) : 0;
+  return true;
+}
+
 inline int32_t ReadRawAt(int32_t fd, int64_t address, int32_t len) {
   if (len < 0) {
     state.last_errno = EINVAL;
@@ -564,22 +578,17 @@ inline int32_t ReadRawAt(int32_t fd, int64_t address, int32_t len) {
 void ReadRaw(const FunctionCallbackInfo<Value>& args) {
   read_raw_calls.slow++;
   int32_t fd, len;
-  double address;
-  if (!ArgInt32(args, 0, -1, &fd) ||
-      !args[1]->NumberValue(args.GetIsolate()->GetCurrentContext())
-           .To(&address) ||
+  int64_t address;
+  bool valid;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgAddress(args, 1, &address, &valid) ||
       !ArgInt32(args, 2, 0, &len))
     return;
-  // Integers in [-2**63, 2**63): what TurboFan lets through to the fast
-  // function, and the doubles whose conversion to int64 is defined.
-  if (!(address >= -0x1p63 && address < 0x1p63) ||
-      std::trunc(address) != address) {
+  if (!valid) {
     state.last_errno = EFAULT;
     args.GetReturnValue().Set(-1);
     return;
   }
-  args.GetReturnValue().Set(
-      ReadRawAt(fd, static_cast<int64_t>(address), len));
+  args.GetReturnValue().Set(ReadRawAt(fd, address, len));
 }
 
 int32_t FastReadRaw(Local<Value>, int32_t fd, int64_t address, int32_t len) {
@@ -607,6 +616,8 @@ namespace {
 
 void HostCalls(const FunctionCallbackInfo<Value>& args);
 void HostNow(const FunctionCallbackInfo<Value>& args);
+double FastHostNow(Local<Value>);
+CallCount now_calls;
 void HostReadLoop(const FunctionCallbackInfo<Value>& args);
 
 // clang-format off
@@ -643,7 +654,7 @@ const Binding kBindings[] = {
   // just-host only, for host/paired-cost.js: a monotonic clock and C's read
   // loop run inside the host, so a JS loop can be timed against C's in the
   // same process, on the same pipe, moments apart.
-  {"host",         "now",           HostNow,             Kind::kMethod, {},                                                  nullptr},
+  {"host",         "now",           HostNow,             Kind::kMethod, kFast<FastHostNow>,                                  &now_calls},
   {"host",         "readLoop",      HostReadLoop,        Kind::kMethod, {},                                                  nullptr},
 };
 
@@ -732,42 +743,73 @@ void HostCalls(const FunctionCallbackInfo<Value>& args) {
 }
 
 // just.host.now() -> CLOCK_MONOTONIC in nanoseconds (exact in a double for
-// 104 days of uptime).
-void HostNow(const FunctionCallbackInfo<Value>& args) {
+// 104 days of uptime). Its fast path returns a raw double, so optimised code
+// reading the clock allocates nothing: a HeapNumber made between two readings
+// could start a garbage collection inside the interval being timed.
+double MonotonicNs() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  args.GetReturnValue().Set(static_cast<double>(now.tv_sec) * 1e9 +
-                            static_cast<double>(now.tv_nsec));
+  return static_cast<double>(now.tv_sec) * 1e9 +
+         static_cast<double>(now.tv_nsec);
 }
 
-// just.host.readLoop(fd, address, len, bytes) -> [size, reads, last]: wc.c's
-// loop, read(2) of len bytes into address until `bytes` have come or a read
-// returns 0 or -1 (`last`, errno kept as every binding keeps it). The same
-// unchecked address as net.readRaw.
+void HostNow(const FunctionCallbackInfo<Value>& args) {
+  now_calls.slow++;
+  args.GetReturnValue().Set(MonotonicNs());
+}
+
+double FastHostNow(Local<Value>) {
+  now_calls.fast++;
+  return MonotonicNs();
+}
+
+// just.host.readLoop(fd, address, len, bytes, out): wc.c's loop, read(2) of
+// len bytes into address until `bytes` have come or a read returns 0 or -1,
+// and out (a Float64Array) gets [size, reads, last]: what came, in how many
+// reads, and the last read's result. Written into out rather than returned,
+// for the same reason as now()'s fast path. The address and len are refused
+// as net.readRaw refuses them (last -1, errno EFAULT or EINVAL), and so is a
+// `bytes` that is not above 0 (EINVAL); errno is kept as every binding
+// keeps it. Throws a TypeError if out is not a Float64Array of 3 or more.
 void HostReadLoop(const FunctionCallbackInfo<Value>& args) {
   Isolate* isolate = args.GetIsolate();
   Local<Context> context = isolate->GetCurrentContext();
-  int32_t fd, len;
-  double address, bytes;
-  if (!ArgInt32(args, 0, -1, &fd) ||
-      !args[1]->NumberValue(context).To(&address) ||
-      !ArgInt32(args, 2, 0, &len) ||
-      !args[3]->NumberValue(context).To(&bytes))
+  if (!args[4]->IsFloat64Array() ||
+      args[4].As<v8::Float64Array>()->Length() < 3) {
+    isolate->ThrowException(v8::Exception::TypeError(
+        Str(isolate, "readLoop: out must be a Float64Array of 3 or more")));
     return;
-  char* buf = reinterpret_cast<char*>(static_cast<int64_t>(address));
+  }
+  int32_t fd, len;
+  int64_t address;
+  bool valid;
+  double bytes;
+  if (!ArgInt32(args, 0, -1, &fd) || !net::ArgAddress(args, 1, &address, &valid) ||
+      !ArgInt32(args, 2, 0, &len) || !args[3]->NumberValue(context).To(&bytes))
+    return;
   double size = 0;
   double reads = 0;
-  ssize_t n = 0;
-  while (size < bytes) {
-    n = KeepErrno(read(fd, buf, static_cast<size_t>(len)));
-    if (n <= 0) break;
-    size += static_cast<double>(n);
-    reads++;
+  ssize_t n = -1;
+  if (!valid) {
+    state.last_errno = EFAULT;
+  } else if (len < 0 || !(bytes > 0)) {
+    state.last_errno = EINVAL;
+  } else {
+    char* buf = reinterpret_cast<char*>(address);
+    while (size < bytes) {
+      n = KeepErrno(read(fd, buf, static_cast<size_t>(len)));
+      if (n <= 0) break;
+      size += static_cast<double>(n);
+      reads++;
+    }
   }
-  Local<Value> result[] = {Number::New(isolate, size),
-                           Number::New(isolate, reads),
-                           Number::New(isolate, static_cast<double>(n))};
-  args.GetReturnValue().Set(Array::New(isolate, result, 3));
+  Local<v8::Float64Array> out = args[4].As<v8::Float64Array>();
+  double* slots = reinterpret_cast<double*>(
+      static_cast<char*>(out->Buffer()->GetBackingStore()->Data()) +
+      out->ByteOffset());
+  slots[0] = size;
+  slots[1] = reads;
+  slots[2] = static_cast<double>(n);
 }
 
 }  // namespace

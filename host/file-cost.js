@@ -16,7 +16,7 @@
 // they need more bytes (--mib 4096).
 const { parseArgs } = require('node:util')
 const { commandLine, parseOutput } = require('../wc/programs')
-const { runPipeline, stopOnSignals } = require('../lib/pipeline')
+const { runPipeline, stopOnSignals, PIN_APART } = require('../lib/pipeline')
 const { readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
 const { wholeNumber } = require('../lib/options')
 const { median, twoSizeFit } = require('../lib/stats')
@@ -42,7 +42,7 @@ function parseOptions (argv) {
     sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
     bytes: wholeNumber(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
     rounds: wholeNumber(values.rounds ?? DEFAULTS.rounds, 'rounds'),
-    pin: values.pin ? { feeder: 0, reader: 1 } : null
+    pin: values.pin ? PIN_APART : null
   }
 }
 

@@ -6,31 +6,35 @@
 // here host/paired-reads.js alternates segments of a millisecond or so of the loop's
 // reads and of C's loop compiled into the host (just.host.readLoop), so each pair of
 // segments meets the same machine, the same pipe and the same buffer. `c` times C's
-// loop against itself: the method's own bias, which should be none. Run with Node,
-// alone:
+// loop against itself: what the method reports where there is no difference. Run
+// with Node, alone:
 //
 //   node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes 256,4096]
-//                            [--pairs 1024] [--segment-kib N] [--pin]
+//                            [--runs 10] [--pairs 256] [--segment-kib N] [--pin]
 //
-// A pair's figure is the loop's throughput in its segment over C's in the other; a row
-// gives the median pair and the sign test's 95% interval for it. Not in it: what a
-// whole run pays besides its reads (start-up, compiling; bench.js's steady state takes
-// off the first, its --marginal both).
+// Each of --runs processes times --pairs pairs. Pairs go loop-C, C-loop, loop-C, ...;
+// a block of two (one each way round) gives the geometric mean of their two ratios
+// (the loop's throughput over C's), in which going first or second cancels. A run's
+// figure is its median block: the loops' typical speeds, which a slow spell of the VM
+// landing on either side does not move. Its second figure is all its bytes over all
+// its time, loop's against C's: the throughput ratio proper, spells and all. A row
+// gives the median run of each, with the 95% interval over runs that inverts the sign
+// test: runs, not pairs, because one process's pairs share its compiled code and
+// memory layout and are not independent (consecutive pairs correlate).
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { findProgram, unavailableReason, runtimes, shellQuote } = require('../wc/programs')
-const { runPipeline, ddFeeder, stopOnSignals } = require('../lib/pipeline')
+const { runPipeline, ddFeeder, stopOnSignals, PIN_APART } = require('../lib/pipeline')
 const { blockSizes } = require('./per-read')
 const { wholeNumber } = require('../lib/options')
-const { median, medianInterval, INTERVAL_LEVEL } = require('../lib/stats')
+const { median, medianInterval, MEDIAN_INTERVAL_MIN, INTERVAL_LEVEL } = require('../lib/stats')
 const { formatInterval } = require('../lib/report-format')
 const { verify } = require('../bench')
 
-// The loops timed against C's: the host's two readers' and, as a check on the method,
-// C's own (its share should come out at 100%).
+// The loops timed against C's: the host's two readers' and C's own.
 const READER_FORMS = { c: 'c', 'just-fast': 'fast', 'just-sync': 'sync' }
 const SCRIPT = path.join(__dirname, 'paired-reads.js')
-const DEFAULTS = { only: Object.keys(READER_FORMS), sizes: '256,512,1024,2048,4096,8192,16384,32768,65536', pairs: '1024' }
+const DEFAULTS = { only: Object.keys(READER_FORMS), sizes: '256,512,1024,2048,4096,8192,16384,32768,65536', runs: '10', pairs: '256' }
 const FEEDER_BLOCK = 65536
 // Untimed pairs at most before timing starts: TurboFan compiled the loops within 10 in
 // every run tried, and what warm-up leaves unread is read to the end, untimed.
@@ -40,7 +44,9 @@ const WARMUP_MAX = 32
 // to the VM's slow spells.
 const SEGMENT_MIN_BYTES = 512 * 1024
 const SEGMENT_MIN_READS = 64
-const TIMEOUT_MS = 600000
+// A run that reads slower than this (the pipe manages 200-2000 here) has hung.
+const SLOWEST_BYTES_PER_SECOND = 20e6
+const MAX_PAIRS = 1 << 20
 
 function parseOptions (argv) {
   const { values } = parseArgs({
@@ -48,66 +54,114 @@ function parseOptions (argv) {
     options: {
       only: { type: 'string', multiple: true },
       sizes: { type: 'string' },
+      runs: { type: 'string' },
       pairs: { type: 'string' },
       'segment-kib': { type: 'string' },
       pin: { type: 'boolean' }
     }
   })
-  const readers = [...new Set(values.only ?? DEFAULTS.only)].map(name => {
-    if (!(name in READER_FORMS)) throw new Error(`no paired loop for '${name}': give ${Object.keys(READER_FORMS).join(', ')}`)
-    const reason = unavailableReason(findProgram(name))
-    if (reason) throw new Error(`${name} cannot run here: ${reason}`)
-    return name
-  })
-  const pairs = wholeNumber(values.pairs ?? DEFAULTS.pairs, 'pairs')
-  if (!medianInterval(Array(pairs).fill(0))) throw new Error(`--pairs ${pairs} is too few for a ${INTERVAL_LEVEL} interval: give at least 6`)
+  const readers = [...new Set(values.only ?? DEFAULTS.only)]
+  const unknown = readers.find(name => !Object.hasOwn(READER_FORMS, name))
+  if (unknown !== undefined) throw new Error(`no paired loop for '${unknown}': give ${Object.keys(READER_FORMS).join(', ')}`)
+  // every row runs in the lab's host, C's loop included
+  const hostMissing = unavailableReason(findProgram('just-fast'))
+  if (hostMissing) throw new Error(`the lab's host cannot run here: ${hostMissing}`)
+  const runs = wholeNumber(values.runs ?? DEFAULTS.runs, 'runs', MEDIAN_INTERVAL_MIN)
+  const pairs = wholeNumber(values.pairs ?? DEFAULTS.pairs, 'pairs', 2)
+  if (pairs % 2 || pairs > MAX_PAIRS) throw new Error(`--pairs must be even (pairs are taken two by two, one each way round) and at most ${MAX_PAIRS}, not ${pairs}`)
   const chosenSegment = values['segment-kib'] === undefined ? null : wholeNumber(values['segment-kib'], 'segment-kib') * 1024
   if (chosenSegment !== null && chosenSegment % FEEDER_BLOCK) throw new Error(`--segment-kib must be a multiple of ${FEEDER_BLOCK / 1024}, dd's block, not ${chosenSegment / 1024}`)
   const sizes = blockSizes(values.sizes ?? DEFAULTS.sizes).map(blockSize => {
     // A multiple of dd's block is a whole number of reads at every block size.
     const segmentBytes = chosenSegment ?? Math.max(SEGMENT_MIN_BYTES, SEGMENT_MIN_READS * blockSize)
-    return { blockSize, segmentBytes, pairs }
+    return { blockSize, segmentBytes }
   })
-  return { readers, sizes, pin: values.pin ? { feeder: 0, reader: 1 } : null }
+  return { readers, sizes, runs, pairs, pin: values.pin ? PIN_APART : null }
 }
 
-// One run of paired-reads.js; its timed pairs as ratios, or null when stopped.
-async function pairedRun (reader, { blockSize, segmentBytes, pairs }, pin) {
+// One run of paired-reads.js: its figures, or null when stopped. Throws, naming the
+// command, when the run fails or its output is not what was asked for.
+async function pairedRun (reader, { blockSize, segmentBytes }, pairs, pin) {
   const bytes = (pairs + WARMUP_MAX) * 2 * segmentBytes
   const argv = [runtimes.just.locate(), SCRIPT, READER_FORMS[reader], String(blockSize), String(segmentBytes), String(WARMUP_MAX), String(pairs)]
   const feeder = ddFeeder(bytes, FEEDER_BLOCK)
-  const result = await runPipeline({ feeder, reader: argv, timeoutMs: TIMEOUT_MS, pin })
+  const timeoutMs = 60000 + bytes / SLOWEST_BYTES_PER_SECOND * 1000
+  const result = await runPipeline({ feeder, reader: argv, timeoutMs, pin })
   if (result.stoppedBy) return null
   const shown = `${shellQuote(feeder)} | ${shellQuote(argv)}`
-  let run = null
-  try {
-    run = JSON.parse(result.stdout)
-  } catch {}
-  const failure = verify({ program: { honoursBlockSize: true }, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, run && { size: run.size, reads: run.reads, blockSize })
+  const run = parseRun(result.stdout)
+  const failure = verify({ program: { honoursBlockSize: true }, blockSize, bytes, timeoutSeconds: timeoutMs / 1000 }, result, run && { size: run.size, reads: run.reads, blockSize })
   if (failure) throw new Error(`${shown}: ${failure}`)
   const timed = run.segments.slice(run.warmupPairs * 2)
   if (timed.length !== pairs * 2) throw new Error(`${shown}: ${timed.length} timed segments, ${pairs * 2} asked for`)
   const slowReads = timed.reduce((sum, segment) => sum + segment[4], 0)
   if (slowReads) throw new Error(`${shown}: ${slowReads} of the timed loop's reads were not fast calls (the loop was deoptimised), so it was not the loop meant`)
   const short = timed.find(segment => segment[2] < segmentBytes)
-  if (short) throw new Error(`${shown}: a timed segment read ${short[2]} bytes, not ${segmentBytes}`)
-  const ratios = []
-  const nsPerRead = { loop: [], c: [] }
-  for (let i = 0; i < timed.length; i += 2) {
-    const pair = Object.fromEntries([timed[i], timed[i + 1]].map(([kind, ns, size, reads]) => [kind, { ns, size, reads }]))
-    ratios.push((pair.loop.size / pair.loop.ns) / (pair.c.size / pair.c.ns))
-    for (const kind of ['loop', 'c']) nsPerRead[kind].push(pair[kind].ns / pair[kind].reads)
-  }
-  return { reader, blockSize, segmentBytes, pairs, warmupPairs: run.warmupPairs, share: medianInterval(ratios), cNsPerRead: median(nsPerRead.c), loopNsPerRead: median(nsPerRead.loop) }
+  if (short) throw new Error(`${shown}: a timed ${short[0]} segment read ${short[2]} bytes, not ${segmentBytes}`)
+  return figures(timed)
 }
 
+// paired-reads.js's line, or null if stdout holds no such line.
+function parseRun (stdout) {
+  try {
+    const run = JSON.parse(stdout)
+    return Array.isArray(run.segments) && Number.isInteger(run.warmupPairs) ? run : null
+  } catch {
+    return null
+  }
+}
+
+// A run's figures from its timed segments, in order: [kind, ns, bytes, reads, slow].
+function figures (timed) {
+  const pairs = []
+  const totals = { loop: { bytes: 0, ns: 0 }, c: { bytes: 0, ns: 0 } }
+  const nsPerRead = { loop: [], c: [] }
+  for (let i = 0; i < timed.length; i += 2) {
+    const pair = {}
+    for (const [kind, ns, bytes, reads] of [timed[i], timed[i + 1]]) {
+      pair[kind] = bytes / ns
+      totals[kind].bytes += bytes
+      totals[kind].ns += ns
+      nsPerRead[kind].push(ns / reads)
+    }
+    pairs.push(pair.loop / pair.c)
+  }
+  const blocks = []
+  for (let i = 0; i + 1 < pairs.length; i += 2) blocks.push(Math.sqrt(pairs[i] * pairs[i + 1]))
+  return {
+    typical: median(blocks),
+    throughput: (totals.loop.bytes / totals.loop.ns) / (totals.c.bytes / totals.c.ns),
+    cNsPerRead: median(nsPerRead.c),
+    loopNsPerRead: median(nsPerRead.loop)
+  }
+}
+
+// Rows for every block size measured in full; a stop ends it at the next run. Runs go
+// round the readers, so a slow spell of minutes lands on all of them.
 async function measure (options, stopped) {
   const rows = []
   for (const size of options.sizes) {
+    const runsOf = new Map(options.readers.map(reader => [reader, []]))
+    for (let run = 0; run < options.runs; run++) {
+      for (const reader of options.readers) {
+        if (stopped()) return rows
+        const figuresOfRun = await pairedRun(reader, size, options.pairs, options.pin)
+        if (!figuresOfRun) return rows
+        runsOf.get(reader).push(figuresOfRun)
+      }
+    }
     for (const reader of options.readers) {
-      if (stopped()) return rows
-      const row = await pairedRun(reader, size, options.pin)
-      if (!row) return rows
+      const runs = runsOf.get(reader)
+      const row = {
+        reader,
+        ...size,
+        runs: runs.length,
+        pairs: options.pairs,
+        typical: medianInterval(runs.map(run => run.typical)),
+        throughput: medianInterval(runs.map(run => run.throughput)),
+        cNsPerRead: median(runs.map(run => run.cNsPerRead)),
+        loopNsPerRead: median(runs.map(run => run.loopNsPerRead))
+      }
       rows.push(row)
       printRow(row, rows.length === 1)
     }
@@ -117,11 +171,20 @@ async function measure (options, stopped) {
 
 function printRow (row, first) {
   if (first) {
-    console.log(`reader     block   segment  pairs    C's loop  its loop  its speed as a share of C's: median pair (${INTERVAL_LEVEL} interval)`)
+    console.log(`its speed as a share of C's loop: the median run's figure and the ${INTERVAL_LEVEL} interval over runs`)
+    console.log('reader     block   segment  runs x pairs  C ns/read  its ns/read  typical (median block)   throughput (all bytes / all time)')
   }
-  const nsText = ns => `${ns.toFixed(1)} ns`.padStart(10)
-  const share = `${(row.share.estimate * 100).toFixed(1)}% (${formatInterval(row.share)})`
-  console.log(`${row.reader.padEnd(10)} ${String(row.blockSize).padStart(5)}  ${`${row.segmentBytes / 1024} KiB`.padStart(8)}  ${String(row.pairs).padStart(5)}  ${nsText(row.cNsPerRead)}  ${nsText(row.loopNsPerRead)}  ${share}`)
+  const share = interval => `${(interval.estimate * 100).toFixed(1)}% (${formatInterval(interval)})`.padEnd(24)
+  console.log([
+    row.reader.padEnd(10),
+    String(row.blockSize).padStart(5),
+    `${row.segmentBytes / 1024} KiB`.padStart(9),
+    `${row.runs} x ${row.pairs}`.padStart(12),
+    row.cNsPerRead.toFixed(1).padStart(10),
+    row.loopNsPerRead.toFixed(1).padStart(11),
+    share(row.typical),
+    share(row.throughput)
+  ].join('  ').trimEnd())
 }
 
 async function main () {
@@ -129,7 +192,7 @@ async function main () {
   try {
     options = parseOptions(process.argv.slice(2))
   } catch (err) {
-    console.error(`paired-cost.js: ${err.message} (usage: node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--pairs N] [--segment-kib N] [--pin])`)
+    console.error(`paired-cost.js: ${err.message} (usage: node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] [--pairs N] [--segment-kib N] [--pin])`)
     return 2
   }
   const stopped = stopOnSignals()

@@ -13,6 +13,9 @@ function ddFeeder (bytes, feederBlockSize) {
   return ['dd', 'if=/dev/zero', `bs=${feederBlockSize}`, `count=${bytes / feederBlockSize}`, 'status=none']
 }
 
+// --pin in every tool: dd on CPU 0, the reader on CPU 1.
+const PIN_APART = { feeder: 0, reader: 1 }
+
 let current = null
 
 // Resolves to { wallNs, timedOut, stoppedBy, reader, feeder, stdout, stderr }.
@@ -88,4 +91,4 @@ function stopOnSignals () {
   return () => requested
 }
 
-module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN }
+module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART }

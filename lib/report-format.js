@@ -40,10 +40,11 @@ function formatPercent (ratio) {
 }
 
 // A share's interval as percentages to a tenth, "93.2–104.1%" (lib/stats.js
-// ratioInterval's low and high), rounded outwards: a low end printed as 97.0% is at
+// ratioInterval's or medianInterval's low and high), rounded outwards: a low end printed as 97.0% is at
 // least 97% (to within the 1e-9 below), so a goal is not met by rounding, and a high
-// end below 100% never prints as 100% (whole percents turned 99.03% into 100, an
-// interval that seemed to hold C's own speed while the rank test told the runs apart).
+// end printed as 100.0% may be as low as 99.9%, no lower (whole percents turned 99.03%
+// into 100, an interval that seemed to hold C's own speed while the rank test told the
+// runs apart).
 // The 1e-9 keeps an exact tenth of a percent where it is: a share of 1.001 is
 // 1000.9999999999999 tenths of a percent in doubles, and prints as 100.1%.
 function formatInterval (interval) {

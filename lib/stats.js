@@ -101,9 +101,13 @@ function ratioInterval (a, b) {
 function medianInterval (values) {
   const sorted = [...values].sort((a, b) => a - b)
   const n = sorted.length
-  const k = Math.floor(n / 2 - 0.5 - Z_TWO_SIDED * Math.sqrt(n) / 2) + 1
+  const k = signTestRank(n)
   if (k < 1) return null
   return { estimate: median(sorted), low: sorted[k - 1], high: sorted[n - k] }
+}
+
+function signTestRank (n) {
+  return Math.floor(n / 2 - 0.5 - Z_TWO_SIDED * Math.sqrt(n) / 2) + 1
 }
 
 // The level at which the lab calls two sets of runs different, the standard normal
@@ -124,4 +128,8 @@ function normalCdf (z) {
 
 if (Math.abs(normalCdf(Z_TWO_SIDED) - (1 - SIGNIFICANCE / 2)) > 1e-6) throw new Error('lib/stats.js: Z_TWO_SIDED is not the quantile for SIGNIFICANCE')
 
-module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, medianInterval, SIGNIFICANCE, INTERVAL_LEVEL }
+// The fewest values medianInterval gives an interval for.
+let MEDIAN_INTERVAL_MIN = 1
+while (signTestRank(MEDIAN_INTERVAL_MIN) < 1) MEDIAN_INTERVAL_MIN++
+
+module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, medianInterval, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL }

@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { summarise, median, twoSizeFit, rankTest, ratioInterval, medianInterval } = require('../lib/stats')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval, medianInterval, MEDIAN_INTERVAL_MIN } = require('../lib/stats')
 const { parseStraceSummary } = require('../lib/strace')
 const { parseGcTrace, summariseGc } = require('../lib/gctrace')
 const { summariseResults } = require('../lib/summary')
@@ -111,6 +111,7 @@ describe('statistics', () => {
     // (1/32 > 0.025)
     assert.deepEqual(medianInterval([3, 1, 2, 6, 5, 4]), { estimate: 3.5, low: 1, high: 6 })
     assert.equal(medianInterval([1, 2, 3, 4, 5]), null)
+    assert.equal(MEDIAN_INTERVAL_MIN, 6)
   })
 })
 

@@ -903,26 +903,54 @@ test('single-threaded by default; --no-single-threaded brings V8\'s worker threa
   }
 })
 
-test('just.host.now is a monotonic clock in ns; just.host.readLoop is C\'s loop: bytes, reads, the last result, errno kept', () => {
+test('just.host.readLoop is C\'s loop into a Float64Array: bytes, reads, the last result; bad arguments refused as net.readRaw refuses them', () => {
   const file = script('read-loop.js', `
 const { host, sys } = just
 const buf = new ArrayBuffer(4096)
 const address = sys.address(buf)
-const t0 = host.now()
-const first = host.readLoop(sys.STDIN_FILENO, address, 4096, 100000)
-const rest = host.readLoop(sys.STDIN_FILENO, address, 4096, 2 ** 40)
-const t1 = host.now()
-const bad = host.readLoop(-1, address, 4096, 1)
-just.print(JSON.stringify({ first, rest, bad, errno: sys.errno(), nanoseconds: t1 - t0 > 1e3 && t1 - t0 < 60e9 }))
+const out = new Float64Array(3)
+const loop = (...args) => { out.fill(7); host.readLoop(...args, out); return [...out, sys.errno()] }
+const first = loop(sys.STDIN_FILENO, address, 4096, 100000)
+const rest = loop(sys.STDIN_FILENO, address, 4096, 2 ** 40)
+const refused = [[-1, address, 4096, 1], [0, NaN, 16, 1], [0, 2 ** 63, 16, 1], [0, 1.5, 16, 1], [0, address, -1, 1], [0, address, 16, 0], [0, address, 16, NaN]].map(args => loop(...args))
+let thrown = null
+try { host.readLoop(0, address, 16, 1, [0, 0, 0]) } catch (err) { thrown = err.constructor.name + ': ' + err.message }
+just.print(JSON.stringify({ first, rest, refused, thrown }))
 `)
-  const out = run([file], { input: DD_1M })
-  assert.equal(out.status, 0, out.stderr)
+  const r = run([file], { input: DD_1M })
+  assert.equal(r.status, 0, r.stderr)
   // 100000 bytes take 25 reads of 4096 (the 25th passes the mark); the rest of 1 MiB is
-  // 231 more reads and the 0 of end of file; fd -1 fails at once with EBADF (9). Reading
-  // 1 MiB takes more than a microsecond and less than a minute.
-  assert.deepEqual(JSON.parse(out.stdout), {
-    first: [102400, 25, 4096], rest: [1048576 - 102400, 231, 0], bad: [0, 0, -1], errno: 9, nanoseconds: true
+  // 231 more reads and the 0 of end of file. fd -1 fails in read(2) with EBADF (9); a
+  // NaN, out-of-range or fractional address is refused with EFAULT (14), a negative len
+  // or a `bytes` not above 0 with EINVAL (22), before any read.
+  assert.deepEqual(JSON.parse(r.stdout), {
+    first: [102400, 25, 4096, 0],
+    rest: [1048576 - 102400, 231, 0, 0],
+    refused: [[0, 0, -1, 9], [0, 0, -1, 14], [0, 0, -1, 14], [0, 0, -1, 14], [0, 0, -1, 22], [0, 0, -1, 22], [0, 0, -1, 22]],
+    thrown: 'TypeError: readLoop: out must be a Float64Array of 3 or more'
   })
+})
+
+test('just.host.now is a monotonic clock in nanoseconds, on its slow and fast paths alike', () => {
+  // Hot, the call is compiled to the fast path; the interpreter's first calls take the
+  // slow one. Over 20 ms of Date.now() it must advance by about 20 ms in ns.
+  const file = script('now.js', `
+const { host } = just
+function sample (times) { for (let i = 0; i < times.length; i++) times[i] = host.now() }
+const times = new Float64Array(200000)
+for (let round = 0; round < 5; round++) sample(times)
+let ordered = true
+for (let i = 1; i < times.length; i++) ordered = ordered && times[i] >= times[i - 1]
+const startNs = host.now()
+const startMs = Date.now()
+while (Date.now() - startMs < 20);
+const ns = host.now() - startNs
+const calls = host.calls()['host.now']
+just.print(JSON.stringify({ ordered, nsIn20ms: ns > 15e6 && ns < 1e9, bothPaths: calls.fast > 0 && calls.slow > 0 }))
+`)
+  const r = run([file], { redirect: '< /dev/null' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.deepEqual(JSON.parse(r.stdout), { ordered: true, nsIn20ms: true, bothPaths: true })
 })
 
 const PAIRED_READS = path.join(ROOT, 'host', 'paired-reads.js')
@@ -945,44 +973,54 @@ test('host/paired-reads.js: the loop\'s and C\'s segments alternate loop-C, C-lo
     assert.equal(size, bytes)
     assert.ok(reads > bytes / 4096, 'warm-up reads are smaller than a block')
   }
-  const bad = run([PAIRED_READS, 'fast', '4096', '0', '32', '4'], { redirect: '< /dev/null' })
-  assert.equal(bad.status, 2)
-  assert.match(bad.stderr, /^paired-reads\.js: usage: build\/just-host host\/paired-reads\.js fast\|sync\|c BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS\n$/)
-})
-
-test('host/paired-cost.js: a row per reader and size, the median pair and its interval (figures not checked)', () => {
-  const r = spawnSync(process.execPath, [PAIRED_COST, '--sizes', '512,65536', '--pairs', '6', '--only', 'just-sync', '--only', 'just-fast', '--only', 'just-sync', '--only', 'c'], { encoding: 'utf8', timeout: 120000 })
-  assert.equal(r.status, 0, r.stderr)
-  const lines = r.stdout.trim().split('\n')
-  assert.match(lines[0], /^reader +block +segment +pairs +C's loop +its loop +its speed as a share of C's: median pair \(95% interval\)$/)
-  assert.deepEqual(lines.slice(1).map(line => line.split(/\s+/).slice(0, 5).join(' ')), [
-    'just-sync 512 512 KiB 6', 'just-fast 512 512 KiB 6', 'c 512 512 KiB 6',
-    'just-sync 65536 4096 KiB 6', 'just-fast 65536 4096 KiB 6', 'c 65536 4096 KiB 6'])
-  for (const line of lines.slice(1)) {
-    const [, estimate, low, high] = line.match(/ns +(\d+\.\d)% \((\d+\.\d)–(\d+\.\d)%\)$/).map(Number)
-    assert.ok(low <= estimate && estimate <= high, line)
+  for (const args of [['fast', '4096', '0', '32', '4'], ['constructor', '4096', '524288', '32', '4'], ['fast', String(2 ** 31), '524288', '32', '4']]) {
+    const bad = run([PAIRED_READS, ...args], { redirect: '< /dev/null' })
+    assert.equal(bad.status, 2, args.join(' '))
+    assert.match(bad.stderr, /^paired-reads\.js: usage: build\/just-host host\/paired-reads\.js fast\|sync\|c BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS \(BLOCKSIZE at most 2\*\*30\)\n$/)
   }
 })
 
-test('host/paired-cost.js: a reader that fails, miscounts or leaves the fast path stops it with one line, exit 1', () => {
-  // what paired-reads.js would print for 6 pairs at 256 B, one JS segment slow
-  const bytes = (6 + 32) * 2 * 524288
-  const segments = Array.from({ length: 12 }, (_, i) => [i % 4 === 0 || i % 4 === 3 ? 'loop' : 'c', 1e6, 524288, 2048, i === 4 ? 7 : 0])
-  const fake = (name, json) => {
-    const file = script(name, `#!/bin/sh\ncat > /dev/null\necho '${JSON.stringify(json)}'\n`)
+test('host/paired-cost.js: a row per reader and size, each figure the median run with its interval over runs (figures not checked)', () => {
+  const r = spawnSync(process.execPath, [PAIRED_COST, '--sizes', '512,65536', '--runs', '6', '--pairs', '2', '--only', 'just-sync', '--only', 'just-fast', '--only', 'just-sync', '--only', 'c'], { encoding: 'utf8', timeout: 120000 })
+  assert.equal(r.status, 0, r.stderr)
+  const lines = r.stdout.trim().split('\n')
+  assert.equal(lines[0], 'its speed as a share of C\'s loop: the median run\'s figure and the 95% interval over runs')
+  assert.match(lines[1], /^reader +block +segment +runs x pairs +C ns\/read +its ns\/read +typical \(median block\) +throughput \(all bytes \/ all time\)$/)
+  assert.deepEqual(lines.slice(2).map(line => line.split(/\s+/).slice(0, 7).join(' ')), [
+    'just-sync 512 512 KiB 6 x 2', 'just-fast 512 512 KiB 6 x 2', 'c 512 512 KiB 6 x 2',
+    'just-sync 65536 4096 KiB 6 x 2', 'just-fast 65536 4096 KiB 6 x 2', 'c 65536 4096 KiB 6 x 2'])
+  for (const line of lines.slice(2)) {
+    const shares = [...line.matchAll(/(\d+\.\d)% \((\d+\.\d)–(\d+\.\d)%\)/g)]
+    assert.equal(shares.length, 2, line)
+    for (const [, estimate, low, high] of shares.map(match => match.map(Number))) assert.ok(low <= estimate && estimate <= high, line)
+  }
+})
+
+test('host/paired-cost.js: a run that fails, miscounts, leaves the fast path or comes short stops it with one line naming the command, exit 1', () => {
+  // what paired-reads.js would print for 2 pairs at 256 B, warm-up done in none
+  const bytes = (2 + 32) * 2 * 524288
+  const segment = (kind, overrides = {}) => Object.assign([kind, 1e6, 524288, 2048, 0], overrides)
+  const segments = [segment('loop'), segment('c'), segment('c'), segment('loop')]
+  const fake = (name, output) => {
+    const file = script(name, `#!/bin/sh\ncat > /dev/null\necho '${typeof output === 'string' ? output : JSON.stringify(output)}'\n`)
     fs.chmodSync(file, 0o755)
     return file
   }
+  const whole = { warmupPairs: 0, size: bytes, reads: bytes / 256 }
   for (const [reader, message] of [
     ['/bin/false', /: reader exited 1: no message$/],
-    [fake('miscount.sh', { warmupPairs: 0, segments, size: 5, reads: 1 }), /: reader counted 5 bytes, 39845888 were sent$/],
-    [fake('slow.sh', { warmupPairs: 0, segments, size: bytes, reads: bytes / 256 }), /: 7 of the timed loop's reads were not fast calls \(the loop was deoptimised\), so it was not the loop meant$/]
+    [fake('not-json.sh', 'size 5 reads 1'), /: reader printed no result line: "size 5 reads 1\\n"$/],
+    [fake('no-segments.sh', { size: bytes, reads: bytes / 256 }), /: reader printed no result line: /],
+    [fake('miscount.sh', { ...whole, segments, size: 5 }), /: reader counted 5 bytes, 35651584 were sent$/],
+    [fake('slow.sh', { ...whole, segments: [segment('loop', { 4: 7 }), ...segments.slice(1)] }), /: 7 of the timed loop's reads were not fast calls \(the loop was deoptimised\), so it was not the loop meant$/],
+    [fake('too-few.sh', { ...whole, segments: segments.slice(0, 2) }), /: 2 timed segments, 4 asked for$/],
+    [fake('short.sh', { ...whole, segments: [...segments.slice(0, 3), segment('loop', { 2: 4096 })] }), /: a timed loop segment read 4096 bytes, not 524288$/]
   ]) {
-    const r = spawnSync(process.execPath, [PAIRED_COST, '--only', 'just-fast', '--sizes', '256', '--pairs', '6'],
+    const r = spawnSync(process.execPath, [PAIRED_COST, '--only', 'just-fast', '--sizes', '256', '--runs', '6', '--pairs', '2'],
       { encoding: 'utf8', env: { ...process.env, JUST: reader } })
     assert.equal(r.status, 1, reader)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
-    assert.match(r.stderr, /^paired-cost\.js: dd if=\/dev\/zero bs=65536 count=608 status=none \| \S+ \S+\/host\/paired-reads\.js fast 256 524288 32 6: /)
+    assert.match(r.stderr, /^paired-cost\.js: dd if=\/dev\/zero bs=65536 count=544 status=none \| \S+ \S+\/host\/paired-reads\.js fast 256 524288 32 2: /)
     assert.match(r.stderr.trim(), message)
   }
 })
@@ -1002,9 +1040,12 @@ test('host/paired-cost.js: bad options are one line naming the fix, exit 2', () 
   for (const [args, message] of [
     [['--bogus'], /Unknown option '--bogus'.*usage: node host\/paired-cost\.js/],
     [['--only', 'node-sync'], /no paired loop for 'node-sync': give c, just-fast, just-sync/],
+    [['--only', 'toString'], /no paired loop for 'toString': give c, just-fast, just-sync/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
-    [['--pairs', '0'], /--pairs must be a whole number of at least 1, not '0'/],
-    [['--pairs', '5'], /--pairs 5 is too few for a 95% interval: give at least 6/],
+    [['--runs', '5'], /--runs must be a whole number of at least 6, not '5'/],
+    [['--pairs', '1'], /--pairs must be a whole number of at least 2, not '1'/],
+    [['--pairs', '7'], /--pairs must be even \(pairs are taken two by two, one each way round\) and at most 1048576, not 7/],
+    [['--pairs', '99999999999'], /--pairs must be even .* and at most 1048576, not 99999999999/],
     [['--segment-kib', '100'], /--segment-kib must be a multiple of 64, dd's block, not 100/]
   ]) {
     const r = spawnSync(process.execPath, [PAIRED_COST, ...args], { encoding: 'utf8' })
@@ -1013,4 +1054,8 @@ test('host/paired-cost.js: bad options are one line naming the fix, exit 2', () 
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
     assert.match(r.stderr, message)
   }
+  // C's row runs in the host too, so it needs the host as the others do
+  const noHost = spawnSync(process.execPath, [PAIRED_COST, '--only', 'c'], { encoding: 'utf8', env: { ...process.env, JUST: '/nonexistent/just' } })
+  assert.equal(noHost.status, 2)
+  assert.match(noHost.stderr, /^paired-cost\.js: the lab's host cannot run here: .*\/nonexistent\/just.*: run \.\/setup\.sh to build build\/just-host, or set JUST=\/path\/to\/just \(usage: /)
 })
