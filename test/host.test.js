@@ -542,6 +542,19 @@ test('host/call-cost.js runs the three zero-byte call shapes and prints each aga
   assert.match(bad.stderr, /^call-cost\.js: ROUNDS and CALLS must be whole numbers above 0 \(usage: /)
 })
 
+// Runs a host tool, sends it Ctrl-C after 1.5 s (well into its first run) and resolves
+// to its exit code, its stderr and how long it took to stop.
+async function interruptTool (script, args) {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += chunk })
+  await new Promise(resolve => setTimeout(resolve, 1500))
+  child.kill('SIGINT')
+  const started = Date.now()
+  const code = await new Promise(resolve => child.on('close', resolve))
+  return { code, stderr, stopMs: Date.now() - started }
+}
+
 // host/file-cost.js's input folders, to check it leaves none behind.
 const { zeroFileFolders } = require('../lib/zero-file')
 const FILE_COST = path.join(ROOT, 'host', 'file-cost.js')
@@ -588,12 +601,7 @@ test('host/file-cost.js: a reader that fails or miscounts stops it with one line
 
 test('host/file-cost.js: Ctrl-C stops it at once, exit 130, its file removed', async () => {
   const before = fileCostDirs()
-  const child = spawn(process.execPath, [FILE_COST, '--sizes', '256', '--mib', '64', '--rounds', '50'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', chunk => { stderr += chunk })
-  await new Promise(resolve => setTimeout(resolve, 1500))
-  child.kill('SIGINT')
-  const code = await new Promise(resolve => child.on('close', resolve))
+  const { code, stderr } = await interruptTool(FILE_COST, ['--sizes', '256', '--mib', '64', '--rounds', '50'])
   assert.equal(code, 130, stderr)
   assert.equal(stderr, 'file-cost.js: interrupted; nothing was measured in full\n')
   assert.deepEqual(newFileCostDirs(before), [])
@@ -650,15 +658,9 @@ test('host/instr-cost.js: bad options, no valgrind or a failing reader: one line
 })
 
 test('host/instr-cost.js: Ctrl-C stops valgrind and dd at once, exit 130', async () => {
-  const child = spawn(process.execPath, [INSTR_COST, '--only', 'just-sync', '--sizes', '256', '--reads', '10000000'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', chunk => { stderr += chunk })
-  await new Promise(resolve => setTimeout(resolve, 1500))
-  child.kill('SIGINT')
-  const started = Date.now()
-  const code = await new Promise(resolve => child.on('close', resolve))
+  const { code, stderr, stopMs } = await interruptTool(INSTR_COST, ['--only', 'just-sync', '--sizes', '256', '--reads', '10000000'])
   assert.equal(code, 130, stderr)
-  assert.ok(Date.now() - started < 5000, 'stopped at once, not after the run')
+  assert.ok(stopMs < 5000, 'stopped at once, not after the run')
   assert.equal(stderr, 'instr-cost.js: interrupted; nothing was counted in full\n')
   const cmdline = pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') } catch { return '' } }
   const left = fs.readdirSync('/proc').filter(name => /^\d+$/.test(name) && cmdline(name).includes('count=10000000'))
@@ -1026,13 +1028,9 @@ test('host/paired-cost.js: a run that fails, miscounts, leaves the fast path or 
 })
 
 test('host/paired-cost.js: Ctrl-C stops it at once, exit 130', async () => {
-  const child = spawn(process.execPath, [PAIRED_COST, '--sizes', '256', '--pairs', '1000000'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', chunk => { stderr += chunk })
-  await new Promise(resolve => setTimeout(resolve, 1500))
-  child.kill('SIGINT')
-  const code = await new Promise(resolve => child.on('close', resolve))
+  const { code, stderr, stopMs } = await interruptTool(PAIRED_COST, ['--sizes', '256', '--pairs', '1000000'])
   assert.equal(code, 130, stderr)
+  assert.ok(stopMs < 5000, 'stopped at once, not after the run')
   assert.equal(stderr, 'paired-cost.js: interrupted; nothing was measured in full\n')
 })
 
