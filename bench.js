@@ -464,6 +464,16 @@ function printFailures (failures, runDir) {
 
 // ---- main ----
 
+// A resumed run keeps the context it began with (when, which commit, which runtimes:
+// its first runs were measured so) and adds each resume: when, with which commit, and
+// which runtimes' versions differ from the start, since runs from both now sit side
+// by side.
+function resumedContext (original, now) {
+  const runtimesChanged = Object.keys(now.runtimes ?? {}).filter(name => JSON.stringify(now.runtimes[name]) !== JSON.stringify(original.runtimes?.[name]))
+  const resume = { date: now.date, lab: now.lab, runtimesChanged }
+  return { ...original, resumedAt: [...(original.resumedAt ?? []), resume] }
+}
+
 async function main (argv) {
   const parsed = parseOptions(argv)
   if (parsed.help) {
@@ -482,8 +492,8 @@ async function main (argv) {
   const records = readLog(logFile)
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
-  const context = collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped })
-  if (resumed) context.resumedAt = [...(readJson(path.join(runDir, 'context.json')).resumedAt ?? []), context.date]
+  const now = collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped })
+  const context = resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
   const steps = plan(options, runnable, ptrace)

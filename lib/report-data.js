@@ -382,6 +382,13 @@ function failureList (sets) {
   return sets.flatMap(set => (set.results.failures ?? []).map(failure => ({ set: set.label, ...failure })))
 }
 
+// One resume of a run: older runs logged only its date.
+function describeResume (resume) {
+  if (typeof resume === 'string') return resume
+  const changed = resume.runtimesChanged?.length ? `, other versions of ${resume.runtimesChanged.join(', ')}` : ''
+  return `${resume.date} (lab commit ${resume.lab?.commit ?? '?'}${resume.lab?.dirty ? ', uncommitted changes' : ''}${changed})`
+}
+
 function contextOf (set) {
   const context = set.context ?? {}
   const options = context.options ?? {}
@@ -439,7 +446,7 @@ function contextRows (context) {
     ['GC trace', context.options.gc === false ? 'skipped (--no-gc)' : 'V8 --trace-gc'],
     ['V8 host', context.host?.version ? `${context.host.version} (${context.host.selectedBy ?? ''})` : null],
     ['skipped programs', context.skipped.length ? context.skipped.map(skip => `${skip.program}: ${skip.reason}`).join('; ') : null],
-    ['resumed', context.resumedAt.length ? context.resumedAt.join(', ') : null],
+    ['resumed', context.resumedAt.length ? context.resumedAt.map(describeResume).join('; ') : null],
     ['lab commit', context.lab ? `${context.lab.commit ?? '?'}${context.lab.dirty ? ' (uncommitted changes)' : ''}` : null],
     ['bench.js arguments', context.lab?.bench ? context.lab.bench.join(' ') : null]
   ]

@@ -510,7 +510,8 @@ describe('bench.js end to end', () => {
     const log = path.join(out, 'stopped', 'all.jsonl')
     // Polled while bench appends: count only whole lines, a line being written may be cut.
     const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
-    while (timingRuns() < 1) await new Promise(resolve => setTimeout(resolve, 50))
+    // (a bench that dies first must fail the test, not hang it)
+    while (timingRuns() < 1 && child.exitCode === null) await new Promise(resolve => setTimeout(resolve, 50))
     child.kill('SIGINT')
     const code = await new Promise(resolve => child.on('close', resolve))
     assert.equal(code, 130)
@@ -527,7 +528,13 @@ describe('bench.js end to end', () => {
     assert.deepEqual(all.filter(record => record.phase === 'timing').map(record => record.run), [0, 1, 2])
     assert.equal(all.filter(record => record.phase === 'startup').length, 3)
     assert.equal(readJson(path.join(out, 'stopped', 'results.json')).cells[0].runs, 3)
-    assert.equal(readJson(path.join(out, 'stopped', 'context.json')).resumedAt.length, 1)
+    // the context it began with is kept, and the resume added to it
+    const context = readJson(path.join(out, 'stopped', 'context.json'))
+    assert.equal(context.resumedAt.length, 1)
+    assert.deepEqual(context.lab.bench, args)
+    assert.ok(context.resumedAt[0].date > context.date, 'the resume comes after the start')
+    assert.deepEqual(context.resumedAt[0].lab.bench, ['--resume', path.join(out, 'stopped')])
+    assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
   })
 
   test('--marginal: quarter runs logged and verified beside the full ones; marginal figures in the results and the summary', () => {
@@ -601,7 +608,7 @@ describe('bench.js end to end', () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT })
     const log = path.join(out, 'file-stopped', 'all.jsonl')
     const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
-    while (timingRuns() < 1) await new Promise(resolve => setTimeout(resolve, 20))
+    while (timingRuns() < 1 && child.exitCode === null) await new Promise(resolve => setTimeout(resolve, 20))
     child.kill('SIGINT')
     assert.equal(await new Promise(resolve => child.on('close', resolve)), 130)
     assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
