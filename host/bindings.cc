@@ -615,9 +615,7 @@ int32_t FastClose(Local<Value>, double fd_d, FastApiCallbackOptions& options) {
 namespace {
 
 void HostCalls(const FunctionCallbackInfo<Value>& args);
-void HostNow(const FunctionCallbackInfo<Value>& args);
-double FastHostNow(Local<Value>);
-CallCount now_calls;
+void HostNowInto(const FunctionCallbackInfo<Value>& args);
 void HostReadLoop(const FunctionCallbackInfo<Value>& args);
 
 // clang-format off
@@ -654,7 +652,7 @@ const Binding kBindings[] = {
   // just-host only, for host/paired-cost.js: a monotonic clock and C's read
   // loop run inside the host, so a JS loop can be timed against C's in the
   // same process, on the same pipe, moments apart.
-  {"host",         "now",           HostNow,             Kind::kMethod, kFast<FastHostNow>,                                  &now_calls},
+  {"host",         "nowInto",       HostNowInto,         Kind::kMethod, {},                                                  nullptr},
   {"host",         "readLoop",      HostReadLoop,        Kind::kMethod, {},                                                  nullptr},
 };
 
@@ -742,10 +740,7 @@ void HostCalls(const FunctionCallbackInfo<Value>& args) {
   args.GetReturnValue().Set(out);
 }
 
-// just.host.now() -> CLOCK_MONOTONIC in nanoseconds (exact in a double for
-// 104 days of uptime). Its fast path returns a raw double, so optimised code
-// reading the clock allocates nothing: a HeapNumber made between two readings
-// could start a garbage collection inside the interval being timed.
+// CLOCK_MONOTONIC in nanoseconds, exact in a double for 104 days of uptime.
 double MonotonicNs() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -753,14 +748,27 @@ double MonotonicNs() {
          static_cast<double>(now.tv_nsec);
 }
 
-void HostNow(const FunctionCallbackInfo<Value>& args) {
-  now_calls.slow++;
-  args.GetReturnValue().Set(MonotonicNs());
-}
-
-double FastHostNow(Local<Value>) {
-  now_calls.fast++;
-  return MonotonicNs();
+// just.host.nowInto(out, i) writes the monotonic clock, in ns, into out[i]
+// (a Float64Array) and returns nothing, so reading it allocates nothing in
+// any tier: a returned double would be a new HeapNumber wherever TurboFan has
+// not compiled the caller, and that allocation, between two readings, could
+// start a garbage collection inside the interval being timed.
+void HostNowInto(const FunctionCallbackInfo<Value>& args) {
+  const double now = MonotonicNs();
+  Isolate* isolate = args.GetIsolate();
+  uint32_t index;
+  if (!args[0]->IsFloat64Array() ||
+      !args[1]->Uint32Value(isolate->GetCurrentContext()).To(&index) ||
+      index >= args[0].As<v8::Float64Array>()->Length()) {
+    isolate->ThrowException(v8::Exception::TypeError(
+        Str(isolate, "nowInto: out must be a Float64Array and i an index in it")));
+    return;
+  }
+  Local<v8::Float64Array> out = args[0].As<v8::Float64Array>();
+  double* slots = reinterpret_cast<double*>(
+      static_cast<char*>(out->Buffer()->GetBackingStore()->Data()) +
+      out->ByteOffset());
+  slots[index] = now;
 }
 
 // just.host.readLoop(fd, address, len, bytes, out): wc.c's loop, read(2) of
@@ -799,8 +807,9 @@ void HostReadLoop(const FunctionCallbackInfo<Value>& args) {
     // checks; errno is read once after it, as wc.c reads it. valgrind counts
     // 20 user-space instructions a read to build/wc-c's 16 (host/README.md);
     // with doubles and errno kept in the loop it was 29.
+    // Rounded up: "until `bytes` have come" holds for a fractional count too.
     const uint64_t limit =
-        bytes >= 0x1p64 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+        bytes >= 0x1p64 ? UINT64_MAX : static_cast<uint64_t>(std::ceil(bytes));
     char* buf = reinterpret_cast<char*>(address);
     while (size < limit) {
       n = read(fd, buf, static_cast<size_t>(len));

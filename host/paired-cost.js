@@ -3,8 +3,8 @@
 // just-sync's loops read the pipe from dd (64 KiB blocks) as a share of C's loop,
 // with a 95% interval. bench.js times separate runs of separate programs, and on a
 // VM whose runs of C alone differ by 10-30% its intervals stay several points wide;
-// here host/paired-reads.js alternates segments of a millisecond or so of the loop's
-// reads and of C's loop compiled into the host (just.host.readLoop), so each pair of
+// here host/paired-reads.js alternates segments of 0.4-6 ms of the loop's reads and
+// of C's loop compiled into the host (just.host.readLoop), so each pair of
 // segments meets the same machine, the same pipe and the same buffer. `c` times C's
 // loop against itself: what the method reports where there is no difference. Run
 // with Node, alone:
@@ -12,9 +12,11 @@
 //   node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes 256,4096]
 //                            [--runs 10] [--pairs 256] [--segment-kib N] [--pin]
 //
-// Each of --runs processes times --pairs pairs. Pairs go loop-C, C-loop, loop-C, ...;
-// a block of two (one each way round) gives the geometric mean of their two ratios
-// (the loop's throughput over C's), in which going first or second cancels. A run's
+// Each of --runs processes times --pairs pairs, their orders alternating (loop-C,
+// C-loop, ...; which comes first depends on how many pairs warm-up took), so a block
+// of two consecutive pairs holds one each way round and gives the geometric mean of
+// their two ratios (the loop's throughput over C's), in which going first or second
+// cancels. A run's
 // figure is its median block: the loops' typical speeds, which a slow spell of the VM
 // landing on either side does not move. Its second figure is all its bytes over all
 // its time, loop's against C's: the throughput ratio proper, spells and all. A row

@@ -29,8 +29,9 @@ if (typeof host?.readLoop !== 'function' || typeof net.readRaw !== 'function') {
   error('paired-reads.js: needs the lab\'s build/just-host (just.host.readLoop, just.net.readRaw)')
   exit(2)
 }
-// Each form and the binding whose slow calls betray a loop not (yet) compiled: C's loop
-// makes none, but asks the same question, so its harness is the others'.
+// Each form and the binding whose slow calls betray a loop not (yet) compiled. C's loop
+// makes none, so its warm-up ends after one pair; its harness runs the same statements
+// as the others'.
 const FORMS = { fast: 'net.readRaw', sync: 'net.read', c: 'net.readRaw' }
 const [form, ...numbers] = just.args.slice(2)
 const [blocksize, segmentBytes, warmupMax, pairs] = numbers.map(Number)
@@ -46,10 +47,13 @@ const { STDIN_FILENO } = sys
 // while buf does.
 const buf = new ArrayBuffer(blocksize)
 const address = sys.address(buf)
-// A segment's [size, reads, last]. Nothing between a segment's two clock readings
-// allocates (the loops write here, the clock's fast call returns a raw double): an
+// A segment's [size, reads, last], and its start and end on the clock. Nothing between
+// a segment's two clock readings allocates: the loops write their results here, and
+// host.nowInto writes the time into `clock` (for the fast and c forms this harness
+// stays in the interpreter, where a returned double would be a new HeapNumber): an
 // allocation there could start a garbage collection inside the interval timed.
 const result = new Float64Array(3)
+const clock = new Float64Array(2)
 
 // just-fast's loop (wc/wc-fast.js's count), bounded to a segment.
 function fastSegment (fd, address, len, bytes, result) {
@@ -96,7 +100,7 @@ while (timedPairs < pairs && last > 0) {
   for (const kind of order) {
     if (last <= 0) break
     const slowBefore = slowCallsOf()
-    const start = host.now()
+    host.nowInto(clock, 0)
     if (kind === 'c' || form === 'c') {
       host.readLoop(STDIN_FILENO, address, len, bound, result)
     } else if (form === 'fast') {
@@ -111,7 +115,8 @@ while (timedPairs < pairs && last > 0) {
         reads++
       }
     }
-    const ns = host.now() - start
+    host.nowInto(clock, 1)
+    const ns = clock[1] - clock[0]
     if (kind === 'loop' && form === 'sync') {
       result[0] = size
       result[1] = reads

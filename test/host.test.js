@@ -913,46 +913,51 @@ const address = sys.address(buf)
 const out = new Float64Array(3)
 const loop = (...args) => { out.fill(7); host.readLoop(...args, out); return [...out, sys.errno()] }
 const first = loop(sys.STDIN_FILENO, address, 4096, 100000)
+const half = loop(sys.STDIN_FILENO, address, 4096, 0.5)
 const rest = loop(sys.STDIN_FILENO, address, 4096, 2 ** 40)
 const refused = [[-1, address, 4096, 1], [0, NaN, 16, 1], [0, 2 ** 63, 16, 1], [0, 1.5, 16, 1], [0, address, -1, 1], [0, address, 16, 0], [0, address, 16, NaN]].map(args => loop(...args))
 let thrown = null
 try { host.readLoop(0, address, 16, 1, [0, 0, 0]) } catch (err) { thrown = err.constructor.name + ': ' + err.message }
-just.print(JSON.stringify({ first, rest, refused, thrown }))
+just.print(JSON.stringify({ first, half, rest, refused, thrown }))
 `)
   const r = run([file], { input: DD_1M })
   assert.equal(r.status, 0, r.stderr)
-  // 100000 bytes take 25 reads of 4096 (the 25th passes the mark); the rest of 1 MiB is
-  // 231 more reads and the 0 of end of file. fd -1 fails in read(2) with EBADF (9); a
+  // 100000 bytes take 25 reads of 4096 (the 25th passes the mark), half a byte one read;
+  // the rest of 1 MiB is 230 more reads and the 0 of end of file. fd -1 fails in read(2) with EBADF (9); a
   // NaN, out-of-range or fractional address is refused with EFAULT (14), a negative len
   // or a `bytes` not above 0 with EINVAL (22), before any read.
   assert.deepEqual(JSON.parse(r.stdout), {
     first: [102400, 25, 4096, 0],
-    rest: [1048576 - 102400, 231, 0, 0],
+    half: [4096, 1, 4096, 0],
+    rest: [1048576 - 102400 - 4096, 230, 0, 0],
     refused: [[0, 0, -1, 9], [0, 0, -1, 14], [0, 0, -1, 14], [0, 0, -1, 14], [0, 0, -1, 22], [0, 0, -1, 22], [0, 0, -1, 22]],
     thrown: 'TypeError: readLoop: out must be a Float64Array of 3 or more'
   })
 })
 
-test('just.host.now is a monotonic clock in nanoseconds, on its slow and fast paths alike', () => {
-  // Hot, the call is compiled to the fast path; the interpreter's first calls take the
-  // slow one. Over 20 ms of Date.now() it must advance by about 20 ms in ns.
-  const file = script('now.js', `
+test('just.host.nowInto writes a monotonic clock in nanoseconds into a Float64Array, cold and hot', () => {
+  // The first calls come from the interpreter, the later ones from code TurboFan has
+  // compiled; over 20 ms of Date.now() the clock must advance by about 20 ms in ns.
+  const file = script('now-into.js', `
 const { host } = just
-function sample (times) { for (let i = 0; i < times.length; i++) times[i] = host.now() }
+function sample (times) { for (let i = 0; i < times.length; i++) host.nowInto(times, i) }
 const times = new Float64Array(200000)
 for (let round = 0; round < 5; round++) sample(times)
-let ordered = true
+let ordered = times[0] > 0
 for (let i = 1; i < times.length; i++) ordered = ordered && times[i] >= times[i - 1]
-const startNs = host.now()
+const span = new Float64Array(2)
+host.nowInto(span, 0)
 const startMs = Date.now()
 while (Date.now() - startMs < 20);
-const ns = host.now() - startNs
-const calls = host.calls()['host.now']
-just.print(JSON.stringify({ ordered, nsIn20ms: ns > 15e6 && ns < 1e9, bothPaths: calls.fast > 0 && calls.slow > 0 }))
+host.nowInto(span, 1)
+const ns = span[1] - span[0]
+const refused = ['no array', [new Float64Array(2), 2], [[0, 0], 0]].map(args => { try { host.nowInto(...[].concat(args)); return null } catch (err) { return err.message } })
+just.print(JSON.stringify({ ordered, nsIn20ms: ns > 15e6 && ns < 1e9, refused }))
 `)
   const r = run([file], { redirect: '< /dev/null' })
   assert.equal(r.status, 0, r.stderr)
-  assert.deepEqual(JSON.parse(r.stdout), { ordered: true, nsIn20ms: true, bothPaths: true })
+  const message = 'nowInto: out must be a Float64Array and i an index in it'
+  assert.deepEqual(JSON.parse(r.stdout), { ordered: true, nsIn20ms: true, refused: [message, message, message] })
 })
 
 const PAIRED_READS = path.join(ROOT, 'host', 'paired-reads.js')
