@@ -78,7 +78,6 @@ const OPTION_SPEC = {
   help: { type: 'boolean' }
 }
 
-
 function parseOptions (argv) {
   let values
   try {

@@ -535,21 +535,6 @@ int32_t FastRead2(Local<Value>, double fd, Local<Value> buf,
   return FastReadImpl(fd, buf, 0, 0, true, options);
 }
 
-// readRaw(fd, address, len): read(2) of up to len bytes to `address` (from
-// sys.address). just-host only; the lab's fastest call shape: no buffer to
-// look up and no bounds to check per call, so the fast function is the
-// syscall and little else (what lo does). UNSAFE: nothing checks that
-// [address, address + len) is a live buffer. len < 0 is refused
-// (-1/EINVAL): as a size_t it would let a pipe read write far past any
-// buffer. fd and len go through ToInt32 on both paths (TurboFan truncates
-// int32 parameters the same way). The address is an int64 parameter:
-// TurboFan converts the Number in the caller's code and checks that it is
-// an integer in int64's range (anything else, NaN, 1.5, 2**63, deoptimises
-// the caller and the interpreter calls the slow callback), so the fast
-// function gets a ready integer. The slow callback takes ToNumber, passes
-// the same integers on, and refuses the rest itself with -1/EFAULT (as
-// read(2) refuses an address it cannot write): exactly the values the fast
-// path never sees.
 // An address argument, through ToNumber (false if that threw). *valid is
 // false for anything but an integer in [-2**63, 2**63): what TurboFan lets
 // through to an int64 fast parameter, and the doubles whose conversion to
@@ -565,6 +550,21 @@ bool ArgAddress(const FunctionCallbackInfo<Value>& args, int i,
   return true;
 }
 
+// readRaw(fd, address, len): read(2) of up to len bytes to `address` (from
+// sys.address). just-host only; the lab's fastest call shape: no buffer to
+// look up and no bounds to check per call, so the fast function is the
+// syscall and little else (what lo does). UNSAFE: nothing checks that
+// [address, address + len) is a live buffer. len < 0 is refused
+// (-1/EINVAL): as a size_t it would let a pipe read write far past any
+// buffer. fd and len go through ToInt32 on both paths (TurboFan truncates
+// int32 parameters the same way). The address is an int64 parameter:
+// TurboFan converts the Number in the caller's code and checks that it is
+// an integer in int64's range (anything else, NaN, 1.5, 2**63, deoptimises
+// the caller and the interpreter calls the slow callback), so the fast
+// function gets a ready integer. The slow callback takes ToNumber, passes
+// the same integers on, and refuses the rest itself with -1/EFAULT (as
+// read(2) refuses an address it cannot write): exactly the values the fast
+// path never sees.
 inline int32_t ReadRawAt(int32_t fd, int64_t address, int32_t len) {
   if (len < 0) {
     state.last_errno = EINVAL;
@@ -748,6 +748,13 @@ double MonotonicNs() {
          static_cast<double>(now.tv_nsec);
 }
 
+// A Float64Array's elements, as net.read finds a view's bytes (Buffer() moves
+// a small on-heap typed array's contents off-heap for good).
+double* Float64Slots(Local<v8::Float64Array> array) {
+  return reinterpret_cast<double*>(
+      static_cast<char*>(array->Buffer()->Data()) + array->ByteOffset());
+}
+
 // just.host.nowInto(out, i) writes the monotonic clock, in ns, into out[i]
 // (a Float64Array) and returns nothing, so reading it allocates nothing in
 // any tier: a returned double would be a new HeapNumber wherever TurboFan has
@@ -764,18 +771,14 @@ void HostNowInto(const FunctionCallbackInfo<Value>& args) {
         Str(isolate, "nowInto: out must be a Float64Array and i an index in it")));
     return;
   }
-  Local<v8::Float64Array> out = args[0].As<v8::Float64Array>();
-  double* slots = reinterpret_cast<double*>(
-      static_cast<char*>(out->Buffer()->GetBackingStore()->Data()) +
-      out->ByteOffset());
-  slots[index] = now;
+  Float64Slots(args[0].As<v8::Float64Array>())[index] = now;
 }
 
 // just.host.readLoop(fd, address, len, bytes, out): wc.c's loop, read(2) of
 // len bytes into address until `bytes` have come or a read returns 0 or -1,
 // and out (a Float64Array) gets [size, reads, last]: what came, in how many
 // reads, and the last read's result. Written into out rather than returned,
-// for the same reason as now()'s fast path. The address and len are refused
+// for the same reason as nowInto. The address and len are refused
 // as net.readRaw refuses them (last -1, errno EFAULT or EINVAL), and so is a
 // `bytes` that is not above 0 (EINVAL); errno is kept as every binding
 // keeps it. Throws a TypeError if out is not a Float64Array of 3 or more.
@@ -819,10 +822,7 @@ void HostReadLoop(const FunctionCallbackInfo<Value>& args) {
     }
     if (n < 0) state.last_errno = errno;
   }
-  Local<v8::Float64Array> out = args[4].As<v8::Float64Array>();
-  double* slots = reinterpret_cast<double*>(
-      static_cast<char*>(out->Buffer()->GetBackingStore()->Data()) +
-      out->ByteOffset());
+  double* slots = Float64Slots(args[4].As<v8::Float64Array>());
   slots[0] = static_cast<double>(size);
   slots[1] = static_cast<double>(reads);
   slots[2] = static_cast<double>(n);
