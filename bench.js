@@ -8,7 +8,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 
-const { programs, runtimes, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
+const { programs, runtimes, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
 const { UsageError, wholeNumber } = require('./lib/options')
 const { runPipeline, ddFeeder, stopOnSignals, PIN_APART } = require('./lib/pipeline')
@@ -38,6 +38,10 @@ const PRESETS = {
 const USAGE = `usage: node bench.js [options]
   --only PREFIX      programs whose name starts with PREFIX (repeatable; default: all)
   --sizes A,B,...    block sizes, powers of two (default: 256 ... 65536)
+  --node V,V,...     measure these pinned Node versions side by side (majors or exact
+                     versions of package.json's measuredNodeVersions: ${MEASURED_NODE_VERSIONS.join(', ')}):
+                     the Node rows become node-sync@22, node-sync@26 ... (default: one row
+                     each on ${MEASURED_NODE_VERSIONS[0]}, or on NODE=/path/to/node)
   --runs N           timed runs per cell (default 10; best, median and spread are kept)
   --warmup N         untimed runs before each cell (default 1)
   --feeder MODE      fixed: dd writes 64 KiB blocks whatever the reader reads (default)
@@ -61,6 +65,7 @@ const USAGE = `usage: node bench.js [options]
 const OPTION_SPEC = {
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },
+  node: { type: 'string' },
   runs: { type: 'string' },
   warmup: { type: 'string' },
   feeder: { type: 'string' },
@@ -98,6 +103,7 @@ function parseOptions (argv) {
     preset: values.quick ? 'quick' : 'default',
     only: values.only ?? [],
     sizes: values.sizes ? values.sizes.split(',').map(text => parseBlockSizeOption(text)) : preset.sizes,
+    nodeVersions: values.node === undefined ? [] : [...new Set(values.node.split(',').map(text => parseNodeVersion(text)))],
     runs: values.runs ? wholeNumber(values.runs, 'runs', 1) : preset.runs,
     warmup: values.warmup ? wholeNumber(values.warmup, 'warmup', 0) : preset.warmup,
     feeder: values.feeder ?? 'fixed',
@@ -133,12 +139,21 @@ function parseBlockSizeOption (text) {
   }
 }
 
+function parseNodeVersion (text) {
+  try {
+    return pinnedNodeVersion(text)
+  } catch (err) {
+    throw new UsageError(`--node: ${err.message}`)
+  }
+}
+
 function selectPrograms (options) {
+  const table = withNodeVersions(programs, options.nodeVersions ?? [])
   const chosen = options.only.length
-    ? programs.filter(program => options.only.some(prefix => program.name.startsWith(prefix)))
-    : programs
+    ? table.filter(program => options.only.some(prefix => program.name.startsWith(prefix)))
+    : table
   if (chosen.length === 0) {
-    throw new UsageError(`--only ${options.only.join(', ')} matches no program; the programs are: ${programs.map(program => program.name).join(', ')}`)
+    throw new UsageError(`--only ${options.only.join(', ')} matches no program; the programs are: ${table.map(program => program.name).join(', ')}`)
   }
   const skipped = []
   const runnable = []

@@ -45,7 +45,9 @@ apt_install() {
 }
 
 apt_install ca-certificates coreutils strace
-if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev; fi
+# git names the commit each run was measured with (the image, which has no .git, gets it
+# from LAB_COMMIT instead).
+if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git; fi
 
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
@@ -105,6 +107,27 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   npm_install=(npm install --no-save --no-audit --no-fund --loglevel=error)
   if [[ $want_test_tools == 1 ]]; then "${npm_install[@]}"; else "${npm_install[@]}" --omit=dev; fi
 fi
+
+# The Node the lab measures, pinned in package.json (measuredNodeVersions; the first is the
+# default, the others are measured side by side with bench.js --node), from npm's
+# node-linux-* packages: whichever Node runs the lab itself is not what it measures.
+node_arch=$(uname -m)
+case $node_arch in x86_64) node_arch=x64 ;; aarch64) node_arch=arm64 ;; esac
+for version in $(node -p "require('./package.json').measuredNodeVersions.join(' ')"); do
+  [[ -x build/node/$version/bin/node ]] && continue
+  if [[ $runtime_only == 1 ]]; then
+    echo "setup.sh: --runtime-only needs build/node/$version as ./setup.sh left it; run ./setup.sh first" >&2; exit 1
+  fi
+  say "installing Node $version to measure (node-linux-$node_arch from npm) into build/node/$version"
+  download=$(mktemp -d)
+  if (cd "$download" && npm pack --silent --loglevel=error "node-linux-$node_arch@$version" >/dev/null 2>&1); then
+    mkdir -p "build/node/$version"
+    tar -xzf "$download"/*.tgz -C "build/node/$version" --strip-components=1
+  else
+    say "npm has no node-linux-$node_arch@$version: the Node rows for $version will be listed as unavailable"
+  fi
+  rm -rf "$download"
+done
 
 if [[ $runtime_only == 1 ]]; then
   [[ -x build/pipe-run ]] || { echo "setup.sh: --runtime-only needs build/ as ./setup.sh left it; run ./setup.sh first" >&2; exit 1; }

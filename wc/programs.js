@@ -13,6 +13,27 @@ const ROOT = path.resolve(__dirname, '..')
 const BUILD = path.join(ROOT, 'build')
 const NPM_BIN = path.join(ROOT, 'node_modules', '.bin')
 
+const MEASURED_NODE_VERSIONS = require('../package.json').measuredNodeVersions
+const DEFAULT_NODE_VERSION = MEASURED_NODE_VERSIONS[0]
+
+function nodeBinary (version) {
+  return path.join(BUILD, 'node', version, 'bin', 'node')
+}
+
+const nodeMajor = version => version.split('.')[0]
+const nodeRuntimeName = version => `node@${nodeMajor(version)}`
+
+function measuredNode (version) {
+  return {
+    label: `Node.js ${nodeMajor(version)}`,
+    locate: () => nodeBinary(version),
+    version: bin => firstLine(bin, ['--version']),
+    v8Flags: flags => flags,
+    reopensClosedStdio: true,
+    install: `run ./setup.sh, which installs Node ${version} from npm into build/node/`
+  }
+}
+
 // How each runtime is found, asked its version, and given V8 flags. An environment
 // variable (JUST, NODE, BUN, DENO) points the lab at another binary of that runtime.
 const runtimes = {
@@ -53,14 +74,16 @@ const runtimes = {
     reopensClosedStdio: false,
     install: 'run ./setup.sh (or make) to build build/wcb'
   },
+  // The Node the lab measures is pinned like Bun and Deno (package.json's
+  // measuredNodeVersions, installed by setup.sh into build/node/), never whichever Node
+  // happens to run the lab: bookworm's own is an end-of-life 18.
   node: {
+    ...measuredNode(DEFAULT_NODE_VERSION),
     label: 'Node.js',
-    locate: () => process.env.NODE || process.execPath,
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: flags => flags,
-    reopensClosedStdio: true,
-    install: 'install Node.js 18 or newer, or set NODE=/path/to/node'
+    locate: () => process.env.NODE || nodeBinary(DEFAULT_NODE_VERSION),
+    install: `run ./setup.sh, which installs Node ${DEFAULT_NODE_VERSION} from npm into build/node/, or set NODE=/path/to/node`
   },
+  ...Object.fromEntries(MEASURED_NODE_VERSIONS.map(version => [nodeRuntimeName(version), measuredNode(version)])),
   bun: {
     label: 'Bun',
     locate: () => process.env.BUN || findNpmBin('bun') || findOnPath('bun'),
@@ -259,6 +282,22 @@ function findProgram (name) {
   return programs.find(program => program.name === name)
 }
 
+// A --node value, a major ("22") or an exact version, as the pinned version it names.
+function pinnedNodeVersion (text) {
+  const version = MEASURED_NODE_VERSIONS.find(pinned => pinned === text || nodeMajor(pinned) === text)
+  if (!version) throw new Error(`Node ${text} is not pinned by the lab; pick from ${MEASURED_NODE_VERSIONS.map(nodeMajor).join(', ')} (package.json measuredNodeVersions)`)
+  return version
+}
+
+// Several Node versions side by side in one run: each Node row once per version, named
+// node-sync@22, node-sync@26 ..., on that version's runtime.
+function withNodeVersions (rows, versions) {
+  if (versions.length === 0) return rows
+  return rows.flatMap(row => (row.runtime !== 'node'
+    ? [row]
+    : versions.map(version => ({ ...row, name: `${row.name}@${nodeMajor(version)}`, runtime: nodeRuntimeName(version) }))))
+}
+
 // The argv for one program at one block size; v8Flags is [] for a timed run.
 function commandLine (program, blockSize, v8Flags = []) {
   const runtime = runtimes[program.runtime]
@@ -369,6 +408,6 @@ function main (argv) {
   return 0
 }
 
-module.exports = { programs, runtimes, findProgram, commandLine, unavailableReason, fileFeedReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
+module.exports = { programs, runtimes, findProgram, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2))
