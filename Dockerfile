@@ -54,8 +54,10 @@ RUN ./setup.sh --runtime-only \
 ENV LAB_PINNED_VERSIONS="node=${NODE_VERSION} libnode108=${NODE_VERSION} gcc=${GCC_VERSION} bun=${BUN_VERSION} deno=${DENO_VERSION}"
 # .git stays out of the build context; pass the commit the image is built from
 # (--build-arg LAB_COMMIT=$(git rev-parse --short HEAD)) so each run's context names it.
+# A RUN that uses the argument, not an ENV: podman reuses a cached ENV layer built with
+# another value, and the image then names the wrong commit.
 ARG LAB_COMMIT=unknown
-ENV LAB_COMMIT=${LAB_COMMIT}
+RUN echo "${LAB_COMMIT}" > build/lab-commit
 
 # /lab/results is where bench.js puts runs by default (results/ beside it) and where
 # analyse.js looks for them: mount a host folder there to keep them.

@@ -508,6 +508,7 @@ async function main (argv) {
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
   const now = collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped })
   const context = resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now
+  if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
   const steps = plan(options, runnable, ptrace)

@@ -3,8 +3,9 @@
 // machine, the kernel, each runtime's exact version, the compiler and the options.
 const fs = require('node:fs')
 const os = require('node:os')
+const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { runtimes, runtimeVersion, compilerBuild, ROOT } = require('../wc/programs')
+const { runtimes, runtimeVersion, compilerBuild, ROOT, BUILD } = require('../wc/programs')
 
 function quietly (fn, fallback = null) {
   try {
@@ -41,6 +42,13 @@ function machine () {
   }
 }
 
+// The Docker image has no .git: its build writes the commit it was given into
+// build/lab-commit. LAB_COMMIT names it anywhere else git cannot.
+function labCommit () {
+  const named = command('git', ['rev-parse', '--short', 'HEAD']) ?? process.env.LAB_COMMIT ?? readText(path.join(BUILD, 'lab-commit'))
+  return named && named !== 'unknown' ? named : null
+}
+
 function gitDirty () {
   const status = command('git', ['status', '--porcelain'])
   return status === null ? null : status !== ''
@@ -60,8 +68,7 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
     runId,
     date: new Date().toISOString(),
     lab: {
-      // The Docker image has no .git: its build passes the commit in LAB_COMMIT.
-      commit: command('git', ['rev-parse', '--short', 'HEAD']) ?? process.env.LAB_COMMIT ?? null,
+      commit: labCommit(),
       dirty: gitDirty(),
       bench: process.argv.slice(2),
       node: process.version,
@@ -85,4 +92,4 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
   }
 }
 
-module.exports = { collectContext }
+module.exports = { collectContext, labCommit }
