@@ -1,0 +1,119 @@
+'use strict'
+// What a run records about where it was measured: the Node versions it measured (pinned,
+// never the Node running the lab) and the commit of the lab that measured it.
+const { test, describe } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const { programs, runtimes, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, BUILD } = require('../wc/programs')
+
+const ROOT = path.resolve(__dirname, '..')
+const PINNED = require('../package.json').measuredNodeVersions
+
+function bench (args, env = {}) {
+  return spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120000
+  })
+}
+
+function withTempDir (fn) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-context-'))
+  try {
+    return fn(dir)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const ONE_SHORT_RUN = ['--sizes', '65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc']
+const readContext = (out, id) => JSON.parse(fs.readFileSync(path.join(out, id, 'context.json'), 'utf8'))
+
+describe('the Node the lab measures', () => {
+  test('is pinned in package.json and installed by setup.sh into build/node/, not the Node running the lab', () => {
+    assert.deepEqual(MEASURED_NODE_VERSIONS, PINNED)
+    for (const version of PINNED) assert.match(version, /^\d+\.\d+\.\d+$/)
+    assert.equal(new Set(PINNED.map(version => version.split('.')[0])).size, PINNED.length, 'one pinned version per major')
+    const env = { ...process.env }
+    delete env.NODE
+    const located = spawnSync(process.execPath, ['-p', "require('./wc/programs').runtimes.node.locate()"], { cwd: ROOT, encoding: 'utf8', env })
+    assert.equal(located.stdout.trim(), path.join(BUILD, 'node', PINNED[0], 'bin', 'node'))
+    for (const version of PINNED) {
+      const binary = runtimes[`node@${version.split('.')[0]}`].locate()
+      const reported = spawnSync(binary, ['--version'], { encoding: 'utf8' })
+      assert.equal(reported.stdout.trim(), `v${version}`, `${binary} (run ./setup.sh)`)
+    }
+  })
+
+  test('--node names pinned versions by major or exactly; an unpinned one is refused with the list', () => {
+    const major = PINNED[1].split('.')[0]
+    assert.equal(pinnedNodeVersion(major), PINNED[1])
+    assert.equal(pinnedNodeVersion(PINNED[1]), PINNED[1])
+    assert.throws(() => pinnedNodeVersion('19'), new RegExp(`Node 19 is not pinned by the lab; pick from ${PINNED.map(version => version.split('.')[0]).join(', ')}`))
+    const refused = bench(['--node', '19'])
+    assert.equal(refused.status, 2)
+    assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
+    assert.match(refused.stderr, /^bench\.js: --node: Node 19 is not pinned by the lab/)
+  })
+
+  test('each Node row is repeated per version with its own runtime; other rows stay as they are', () => {
+    const [first, second] = PINNED
+    const table = withNodeVersions(programs, [first, second])
+    const nodeRows = programs.filter(program => program.runtime === 'node')
+    assert.ok(nodeRows.length > 0)
+    for (const row of nodeRows) {
+      assert.ok(!table.includes(row), `${row.name} should be replaced by its versions`)
+      for (const version of [first, second]) {
+        const major = version.split('.')[0]
+        const versioned = table.find(program => program.name === `${row.name}@${major}`)
+        assert.ok(versioned, `${row.name}@${major} is missing`)
+        assert.equal(versioned.runtime, `node@${major}`)
+        assert.deepEqual(versioned.command, row.command)
+      }
+    }
+    for (const row of programs.filter(program => program.runtime !== 'node')) assert.ok(table.includes(row), row.name)
+    assert.equal(withNodeVersions(programs, []), programs)
+  })
+
+  test('a run with --node measures every version side by side and records each in its context', () => withTempDir(out => {
+    const majors = PINNED.slice(0, 2).map(version => version.split('.')[0])
+    const result = bench(['--node', majors.join(','), '--only', 'node-sync', ...ONE_SHORT_RUN, '--out', out, '--id', 'versions'])
+    assert.equal(result.status, 0, result.stdout + result.stderr)
+    const context = readContext(out, 'versions')
+    assert.deepEqual(context.programs.map(program => program.name), majors.map(major => `node-sync@${major}`))
+    for (const [i, major] of majors.entries()) assert.equal(context.runtimes[`node@${major}`].version, `v${PINNED[i]}`)
+    assert.deepEqual(context.options.nodeVersions, PINNED.slice(0, 2))
+    assert.equal(context.lab.node, process.version, 'the Node running the lab is recorded apart from the measured ones')
+    const results = JSON.parse(fs.readFileSync(path.join(out, 'versions', 'results.json'), 'utf8'))
+    assert.deepEqual(results.cells.map(cell => [cell.program, cell.runs]), majors.map(major => [`node-sync@${major}`, 1]))
+  }))
+})
+
+describe('the commit a run was measured with', () => {
+  // GIT_DIR pointing nowhere makes git fail as it does where there is no .git or no git.
+  const NO_GIT = { GIT_DIR: path.join(os.tmpdir(), 'syscall-lab-no-such-git-dir') }
+
+  test('comes from git and is not flagged', () => withTempDir(out => {
+    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'git'])
+    assert.equal(result.status, 0, result.stderr)
+    const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim()
+    assert.equal(readContext(out, 'git').lab.commit, head)
+    assert.doesNotMatch(result.stdout, /commit is unknown/)
+  }))
+
+  test('without git, LAB_COMMIT names it', () => withTempDir(out => {
+    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'named'], { ...NO_GIT, LAB_COMMIT: 'abc1234' })
+    assert.equal(result.status, 0, result.stderr)
+    assert.equal(readContext(out, 'named').lab.commit, 'abc1234')
+    assert.doesNotMatch(result.stdout, /commit is unknown/)
+  }))
+
+  test('unknown: recorded as null, and bench says how to name it', () => withTempDir(out => {
+    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'unknown'], { ...NO_GIT, LAB_COMMIT: '' })
+    assert.equal(result.status, 0, result.stderr)
+    assert.equal(readContext(out, 'unknown').lab.commit, null)
+    assert.match(result.stdout, /^the lab's commit is unknown, .*install git \(apt-get install git\) or set LAB_COMMIT=<commit>$/m)
+  }))
+})
