@@ -63,6 +63,7 @@ trap 'exit 130' INT TERM
 run_fresh() {
   local name=$1 command=$2 started status
   root=$(mktemp -d /tmp/fresh-root-XXXXXX)
+  chmod 755 "$root"  # apt fetches as _apt, which must reach the root
   echo "== $name: debootstrap --variant=minbase bookworm ($mirror)"
   debootstrap --variant=minbase bookworm "$root" "$mirror" >"$logs/$name-debootstrap.log" 2>&1 \
     || { echo "fresh-machine.sh: debootstrap failed, see $logs/$name-debootstrap.log" >&2; exit 1; }
