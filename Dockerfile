@@ -1,6 +1,7 @@
 # The lab in a container, for numbers that can be reproduced: Debian bookworm with
-# Debian's own Node 18 and libnode (V8 10.2) for the just(js)-style host, Bun and Deno
-# from npm, each at the version pinned below.
+# Debian's own Node 18 to run the lab and libnode (V8 10.2) for the just(js)-style host;
+# the Node versions it measures (package.json's measuredNodeVersions), Bun and Deno from
+# npm, each at the version pinned below or in package.json.
 #
 #   docker build -t syscall-lab .
 #   docker run --rm --cap-add SYS_PTRACE -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
@@ -11,8 +12,8 @@
 # --runtime-only`, which installs only what running it needs (Node, libnode108, strace,
 # make, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.
 
-# Versions: Node and libnode are Debian's packages, gcc built the C readers and the host,
-# Bun and Deno come from npm. Debian keeps only the current version of a package, so its
+# Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
+# the C readers and the host, Bun and Deno come from npm. Debian keeps only the current version of a package, so its
 # three are checked rather than chosen: the build fails when Debian has moved on (pass
 # the new version with --build-arg to accept it). Bun and Deno default to the versions in
 # package-lock.json; another version given here is installed in the image instead. All of
