@@ -11,6 +11,8 @@ const { shapeReport } = require('./lib/report-data')
 const { renderHtml } = require('./lib/report-html')
 const { renderMarkdown, renderCsv } = require('./lib/report-text')
 const { writeFileAtomic } = require('./lib/atomic')
+const { outDirProblem, makeDirs } = require('./lib/options')
+const { busyHolder, busyMessage } = require('./lib/run-lock')
 
 const RESULTS_ROOT = path.join(__dirname, 'results')
 const HIGHCHARTS_DIR = path.join(__dirname, 'node_modules', 'highcharts')
@@ -49,9 +51,19 @@ function parseOptions (argv) {
     if (unknown) throw new AnalyseError(`unknown option ${unknown[1]}; see node analyse.js --help`)
     const missing = /Option '(--\w+)[^']*' argument missing/.exec(err.message)
     if (missing) throw new AnalyseError(`option ${missing[1]} needs a value; see node analyse.js --help`)
+    const ambiguous = /Option '(--\w+)' argument is ambiguous/.exec(err.message)
+    if (ambiguous) {
+      const value = argv[argv.findIndex((arg, i) => arg === ambiguous[1] && argv[i + 1]?.startsWith('-')) + 1]
+      throw new AnalyseError(`option ${ambiguous[1]} needs a value, not '${value}'; a value that begins with '-' is written ${ambiguous[1]}=${value}`)
+    }
     throw new AnalyseError(`${err.message.split('\n')[0].replace(/\.$/, '')}; see node analyse.js --help`)
   }
   const { values, positionals } = parsed
+  // An empty value is a mistake (an unset shell variable), never "the default".
+  for (const name of ['out', 'title']) {
+    if (values[name] !== undefined && values[name].trim() === '') throw new AnalyseError(`--${name} is empty; give a value, or leave --${name} out for its default`)
+  }
+  if (positionals.some(dir => dir.trim() === '')) throw new AnalyseError('a results folder named \'\' (empty); give a results/<run-id> folder that bench.js wrote')
   return { help: Boolean(values.help), out: values.out ?? null, title: values.title ?? null, dirs: positionals }
 }
 
@@ -169,7 +181,7 @@ function loadHighcharts () {
 
 function writeOutputs (outDir, rendered) {
   try {
-    fs.mkdirSync(outDir, { recursive: true })
+    makeDirs(outDir)
   } catch (err) {
     throw new AnalyseError(`cannot create ${outDir} (${err.code}); give a writable --out`)
   }
@@ -193,11 +205,25 @@ function main (argv) {
     return 0
   }
   const dirs = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [newestRun(RESULTS_ROOT)]
+  // --out is checked before any work: on proc, say, recursive mkdir would retry for ever.
+  const outDir = path.resolve(options.out ?? dirs[0])
+  const checkOut = () => {
+    const problem = outDirProblem(outDir)
+    if (problem) throw new AnalyseError(`${options.out ? `--out ${options.out}` : `cannot write the report into ${outDir}`}: ${problem}`)
+  }
+  if (options.out) checkOut()
+  // A run bench.js is still writing would be reported half-measured, and its
+  // results.json may be rewritten mid-read.
+  for (const dir of dirs) {
+    const holder = busyHolder(dir)
+    if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then analyse it`)
+  }
   const sets = dirs.map(loadResultSet)
+  if (!options.out) checkOut()
   const data = shapeReport(sets, { title: options.title })
   const assets = loadHighcharts()
   const rendered = Object.values(FORMATS).map(format => [format.file, format.render(data, assets)])
-  const written = writeOutputs(path.resolve(options.out ?? dirs[0]), rendered)
+  const written = writeOutputs(outDir, rendered)
   for (const file of written) console.log(`wrote ${displayPath(file)}`)
   return 0
 }

@@ -8,9 +8,10 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 
-const { programs, runtimes, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
+const { programs, runtimes, checkTable, extraModules, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
-const { UsageError, wholeNumber } = require('./lib/options')
+const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, outDirProblem, makeDirs } = require('./lib/options')
+const { acquireRunLock } = require('./lib/run-lock')
 const { runPipeline, ddFeeder, stopOnSignals, PIN_APART } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { parseStraceSummary } = require('./lib/strace')
@@ -83,6 +84,22 @@ const OPTION_SPEC = {
   help: { type: 'boolean' }
 }
 
+// What each option takes, for the message that refuses an empty value: an empty value
+// is a mistake (an unset shell variable, a stray quote), never a way to ask for the default.
+const OPTION_VALUES = {
+  only: 'a program\'s name or the start of one',
+  sizes: 'block sizes such as 4096,65536',
+  node: `Node versions such as ${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`,
+  runs: 'a whole number',
+  warmup: 'a whole number',
+  feeder: 'fixed, matched or file',
+  mib: 'a whole number of MiB',
+  timeout: 'a whole number of seconds',
+  out: 'a folder',
+  id: 'a name for the run folder',
+  resume: 'a run folder (its path, or its name in results/)'
+}
+
 function parseOptions (argv) {
   let values
   try {
@@ -90,7 +107,24 @@ function parseOptions (argv) {
   } catch (err) {
     const unknown = /Unknown option '([^']+)'/.exec(err.message)
     if (unknown) throw new UsageError(`unknown option ${unknown[1]}; see node bench.js --help`)
+    const missing = /Option '--([\w-]+)[^']*' argument missing/.exec(err.message)
+    if (missing) throw new UsageError(`--${missing[1]} needs ${OPTION_VALUES[missing[1]] ?? 'a value'}; see node bench.js --help`)
+    // parseArgs will not take a value that begins with '-' after a space (a forgotten
+    // value?): a negative number is then read as the option's value, so that it meets
+    // that option's own check ("--runs must be a whole number of at least 1, not '-1'").
+    const ambiguous = /Option '--([\w-]+)' argument is ambiguous/.exec(err.message)
+    if (ambiguous) {
+      const at = argv.findIndex((arg, i) => arg === `--${ambiguous[1]}` && argv[i + 1]?.startsWith('-'))
+      const value = argv[at + 1]
+      if (/^-\d/.test(value)) return parseOptions([...argv.slice(0, at), `--${ambiguous[1]}=${value}`, ...argv.slice(at + 2)])
+      throw new UsageError(`--${ambiguous[1]} needs ${OPTION_VALUES[ambiguous[1]] ?? 'a value'}, not '${value}'; a value that begins with '-' is written --${ambiguous[1]}=${value}`)
+    }
     throw new UsageError(`${err.message.split('.')[0]}; see node bench.js --help`)
+  }
+  for (const [name, value] of Object.entries(values)) {
+    if ([value].flat().some(text => typeof text === 'string' && text.trim() === '')) {
+      throw new UsageError(`--${name} is empty; give ${OPTION_VALUES[name]}, or leave --${name} out${name === 'resume' ? ' to start a new run' : ' for its default'}`)
+    }
   }
   if (values.help) return { help: true }
   if (values.resume) {
@@ -122,7 +156,9 @@ function parseOptions (argv) {
     report: Boolean(values.report)
   }
   if (!['fixed', 'matched', 'file'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed, matched or file, not '${options.feeder}'`)
-  if (!/^[\w.-]+$/.test(options.id)) throw new UsageError(`--id '${options.id}' must be letters, digits, '.', '_' or '-' (it names a folder)`)
+  if (!SAFE_NAME.test(options.id)) throw new UsageError(`--id '${options.id}' names a folder: use ${SAFE_NAME_RULE}`)
+  const unmatchable = options.only.find(prefix => !SAFE_NAME.test(prefix))
+  if (unmatchable !== undefined) throw new UsageError(`--only '${unmatchable}' can match no program: a program's name is ${SAFE_NAME_RULE}`)
   options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
   if (options.marginal) {
     const tooFew = options.sizes.find(blockSize => quarterBytes(options, blockSize) === null)
@@ -147,11 +183,13 @@ function parseNodeVersion (text) {
   }
 }
 
-function selectPrograms (options) {
+// A resume runs the programs its run began with (`recorded`), not whatever --only would
+// pick from today's table; each of them must still run here.
+function selectPrograms (options, recorded = null) {
   const table = withNodeVersions(programs, options.nodeVersions ?? [])
-  const chosen = options.only.length
+  const chosen = recorded ?? (options.only.length
     ? table.filter(program => options.only.some(prefix => program.name.startsWith(prefix)))
-    : table
+    : table)
   if (chosen.length === 0) {
     throw new UsageError(`--only ${options.only.join(', ')} matches no program; the programs are: ${table.map(program => program.name).join(', ')}`)
   }
@@ -160,6 +198,7 @@ function selectPrograms (options) {
   for (const program of chosen) {
     const reason = unavailableReason(program)
     const notFromFile = options.feeder === 'file' ? fileFeedReason(program) : null
+    if (reason !== null && recorded) throw new UsageError(`cannot resume: ${program.name}, which this run measured, cannot run here: ${reason}`)
     if (reason !== null && options.only.length) throw new UsageError(`cannot run ${program.name}: ${reason}`)
     if (reason !== null) skipped.push({ program: program.name, reason })
     else if (notFromFile !== null) skipped.push({ program: program.name, reason: `not with --feeder file: ${notFromFile}` })
@@ -377,24 +416,120 @@ function writeDerived (runDir, records, context) {
   writeJsonAtomic(path.join(runDir, 'gc.json'), summariseGcResults(records, context))
 }
 
+// Where the run goes and with what options, all checked before anything is written:
+// a new run's folder must be one bench may make and hold no run yet; a resumed run's
+// context must hold every option bench needs and name programs the table still has.
 function openRun (parsed) {
-  if (parsed.resume) {
-    const runDir = fs.existsSync(parsed.resume) ? path.resolve(parsed.resume) : path.join(ROOT, 'results', parsed.resume)
-    const contextFile = path.join(runDir, 'context.json')
-    if (!fs.existsSync(contextFile)) throw new UsageError(`--resume ${parsed.resume}: no ${contextFile}; give a run folder bench.js made`)
-    let context
-    try {
-      context = JSON.parse(fs.readFileSync(contextFile, 'utf8'))
-    } catch (err) {
-      throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message}); start a new run`)
-    }
-    return { runDir, options: context.options, resumed: true }
-  }
+  if (parsed.resume) return openResumed(parsed.resume)
+  const problem = outDirProblem(parsed.out)
+  if (problem) throw new UsageError(`--out ${parsed.out}: ${problem}`)
   const runDir = path.join(parsed.out, parsed.id)
+  if (fs.existsSync(runDir) && !fs.statSync(runDir).isDirectory()) throw new UsageError(`${runDir} is a file, not a run folder; pick another --id or --out`)
+  refuseHeldRun(runDir)
+  return { runDir, options: parsed, resumed: false, recorded: null }
+}
+
+function refuseHeldRun (runDir) {
   if (fs.existsSync(path.join(runDir, 'all.jsonl'))) {
-    throw new UsageError(`${runDir} already holds a run; continue it with --resume ${parsed.id}, or pick another --id`)
+    throw new UsageError(`${runDir} already holds a run; continue it with --resume ${displayPath(runDir)}, or pick another --id`)
   }
-  return { runDir, options: parsed, resumed: false }
+}
+
+function openResumed (given) {
+  let runDir
+  if (fs.existsSync(given)) runDir = path.resolve(given)
+  else if (SAFE_NAME.test(given)) runDir = path.join(ROOT, 'results', given)
+  else throw new UsageError(`--resume ${given}: no such folder; give a run folder's path, or its name in results/`)
+  if (fs.existsSync(runDir) && !fs.statSync(runDir).isDirectory()) throw new UsageError(`--resume ${given}: ${runDir} is a file; give the run folder that holds it`)
+  const contextFile = path.join(runDir, 'context.json')
+  if (!fs.existsSync(contextFile)) throw new UsageError(`--resume ${given}: no ${contextFile}; give a run folder bench.js made`)
+  let context
+  try {
+    context = JSON.parse(fs.readFileSync(contextFile, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message.split('\n')[0]}); start a new run`)
+  }
+  const problem = resumedContextProblem(context)
+  if (problem) throw new UsageError(`--resume: ${contextFile} ${problem}: it is not a whole context of bench.js's; restore it, or start a new run`)
+  const folderProblem = outDirProblem(runDir)
+  if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
+  const options = { ...LATER_OPTIONS, ...context.options }
+  return { runDir, options, resumed: true, recorded: recordedPrograms(context, options) }
+}
+
+// What a resume takes from context.json, field by field, so that a context cut short
+// or edited by hand is refused at the start, not met as a TypeError mid-run.
+const isWhole = min => value => Number.isInteger(value) && value >= min
+const isBoolean = value => typeof value === 'boolean'
+const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
+const isBlockSize = value => {
+  try {
+    return typeof value === 'number' && parseBlockSize(String(value)) === value
+  } catch {
+    return false
+  }
+}
+const RESUMED_OPTIONS = {
+  only: [isStrings, 'a list of names'],
+  sizes: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
+  runs: [isWhole(1), 'a whole number of at least 1'],
+  warmup: [isWhole(0), 'a whole number'],
+  feeder: [value => ['fixed', 'matched', 'file'].includes(value), 'fixed, matched or file'],
+  mib: [value => value === null || isWhole(1)(value), 'null or a whole number of at least 1'],
+  timeoutSeconds: [isWhole(1), 'a whole number of at least 1'],
+  strace: [isBoolean, 'true or false'],
+  gc: [isBoolean, 'true or false'],
+  minMiB: [isWhole(1), 'a whole number of at least 1'],
+  maxMiB: [isWhole(1), 'a whole number of at least 1'],
+  readsPerRun: [isWhole(1), 'a whole number of at least 1'],
+  straceMiB: [isWhole(1), 'a whole number of at least 1'],
+  marginal: [isBoolean, 'true or false'],
+  pin: [isBoolean, 'true or false'],
+  nodeVersions: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`]
+}
+// Options added after runs had been measured: an older run lacks them, and ran as these say.
+const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [] }
+
+function resumedContextProblem (context) {
+  if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
+  const options = context.options
+  if (!options || typeof options !== 'object' || Array.isArray(options)) return 'has no options'
+  for (const [name, [valid, what]] of Object.entries(RESUMED_OPTIONS)) {
+    if (options[name] === undefined && name in LATER_OPTIONS) continue
+    if (!valid(options[name])) return `has options.${name} ${JSON.stringify(options[name]) ?? 'missing'}, not ${what}`
+  }
+  if (!Array.isArray(context.programs) || context.programs.length === 0) return 'has no list of the programs it measured'
+  const badProgram = context.programs.find(program => typeof program?.name !== 'string' || !SAFE_NAME.test(program.name))
+  if (badProgram !== undefined) return `lists a program ${JSON.stringify(badProgram?.name ?? badProgram)}, which is no program's name`
+  if (context.extraPrograms !== undefined && !(Array.isArray(context.extraPrograms) && context.extraPrograms.every(extra => typeof extra?.module === 'string' && isStrings(extra.programs)))) {
+    return 'has extraPrograms that are not a list of { module, programs }'
+  }
+  return null
+}
+
+// The rows of the programs a run measured, from today's table; one it no longer has
+// (an extra program not loaded, a row since removed) stops the resume, naming the fix.
+function recordedPrograms (context, options) {
+  const table = withNodeVersions(programs, options.nodeVersions)
+  const names = context.programs.map(program => program.name)
+  const missing = names.filter(name => !table.some(row => row.name === name))
+  if (missing.length) {
+    const modules = [...new Set((context.extraPrograms ?? []).filter(extra => extra.programs.some(name => missing.includes(name))).map(extra => extra.module))]
+    const fix = modules.length
+      ? `set LAB_EXTRA_PROGRAMS=${modules.join(':')} as when it started`
+      : `define them again (in wc/programs.js, or a module in LAB_EXTRA_PROGRAMS), or resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`
+    throw new UsageError(`cannot resume: this run measured ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not defined now; ${fix}`)
+  }
+  return names.map(name => table.find(row => row.name === name))
+}
+
+// Makes the run folder and takes its lock, after every check that could refuse the run.
+function lockRun (runDir, resumed) {
+  makeDirs(runDir)
+  const lock = acquireRunLock(runDir, { makeError: message => new UsageError(message), note: message => console.log(`note: ${message}`) })
+  // a bench that finished while this one was starting has left a run here
+  if (!resumed) refuseHeldRun(runDir)
+  return lock
 }
 
 // ---- printing ----
@@ -494,19 +629,22 @@ async function main (argv) {
     console.log(USAGE)
     return 0
   }
-  const { runDir, options, resumed } = openRun(parsed)
-  const { runnable, skipped } = selectPrograms(options)
+  checkTable()
+  const { runDir, options, resumed, recorded } = openRun(parsed)
+  const { runnable, skipped } = selectPrograms(options, recorded)
+  lockRun(runDir, resumed)
   for (const skip of skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
   if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
 
-  fs.mkdirSync(path.join(runDir, 'strace'), { recursive: true })
-  fs.mkdirSync(path.join(runDir, 'gc'), { recursive: true })
+  makeDirs(path.join(runDir, 'strace'))
+  makeDirs(path.join(runDir, 'gc'))
   const logFile = path.join(runDir, 'all.jsonl')
   const records = readLog(logFile)
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
-  const now = collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped })
+  // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
+  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules }
   const context = resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)

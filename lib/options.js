@@ -1,6 +1,10 @@
 'use strict'
 // What the lab's command-line tools share in reading their options: a usage error
-// (the tool prints its message on one line and exits 2) and the whole-number check.
+// (the tool prints its message on one line and exits 2), the whole-number check, the
+// rule for names that become file names, and the check of a folder a tool is told to
+// write into. Each is checked before the tool writes anything.
+const fs = require('node:fs')
+const path = require('node:path')
 
 class UsageError extends Error {}
 
@@ -9,4 +13,67 @@ function wholeNumber (text, name, min = 1) {
   return Number(text)
 }
 
-module.exports = { UsageError, wholeNumber }
+// A name that becomes part of a path (a run folder; a program's strace and GC files):
+// with no '/' and no leading '.', it can neither leave its folder nor hide in it.
+const SAFE_NAME = /^[A-Za-z0-9_@-][A-Za-z0-9_.@-]*$/
+const SAFE_NAME_RULE = 'letters, digits, \'-\', \'_\', \'.\' and \'@\', not starting with \'.\''
+
+// The kernel's own filesystems (linux/magic.h): their files are not data, and mkdir
+// there fails in ways Node's recursive mkdir retries for ever (proc answers ENOENT).
+const SPECIAL_FILESYSTEMS = new Map([
+  [0x9fa0, 'proc'], [0x62656572, 'sysfs'], [0x1cd1, 'devpts'], [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'], [0x73636673, 'securityfs'], [0x27e0eb, 'cgroup'], [0x63677270, 'cgroup2'],
+  [0x6165676c, 'pstore'], [0xcafe4a11, 'bpf'], [0x19800202, 'mqueue'], [0x62656570, 'configfs'],
+  [0x65735543, 'fusectl'], [0xde5e81e4, 'efivarfs'], [0x42494e4d, 'binfmt_misc'], [0x6e736673, 'nsfs'],
+  [0x958458f6, 'hugetlbfs'], [0xf97cff8c, 'selinuxfs'], [0x43415d53, 'smackfs'], [0x0187, 'autofs']
+])
+
+// Why `dir` cannot be (or be made) a folder to write into, as the rest of a sentence
+// that starts with the option's name, or null if it can: its nearest existing part
+// must be a folder, on an ordinary filesystem (not proc, sysfs, /dev's devtmpfs …),
+// that this process may write in.
+function outDirProblem (dir) {
+  if (dir === '') return 'is empty; give a folder'
+  let existing = path.resolve(dir)
+  let stat
+  // Bounded: each step is a shorter path, and '/' always exists.
+  for (;;) {
+    try {
+      stat = fs.statSync(existing)
+      break
+    } catch (err) {
+      if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') return `cannot look at ${existing} (${err.code}); give a folder you may write to`
+      existing = path.dirname(existing)
+    }
+  }
+  if (!stat.isDirectory()) return `${existing} is a file, not a folder; give a folder (or a path where one can be made)`
+  const real = fs.realpathSync(existing)
+  const special = SPECIAL_FILESYSTEMS.get(fs.statfsSync(real).type >>> 0)
+  if (special) return `${real} is on ${special}, a filesystem of the kernel's, not of files; give a folder on a disk or tmpfs`
+  if (real === '/dev' || (real.startsWith('/dev/') && stat.dev === fs.statSync('/dev').dev)) {
+    return `${real} is among /dev's device files, not a place for data; give a folder on a disk or tmpfs`
+  }
+  try {
+    fs.accessSync(real, fs.constants.W_OK | fs.constants.X_OK)
+  } catch (err) {
+    return `cannot write in ${real} (${err.code}); give a folder you may write to`
+  }
+  return null
+}
+
+// Makes dir and its missing parents one at a time, outermost first: a loop bounded by
+// the path's depth, where recursive mkdir retries for ever on a filesystem whose mkdir
+// answers ENOENT.
+function makeDirs (dir) {
+  const missing = []
+  for (let at = path.resolve(dir); !fs.existsSync(at); at = path.dirname(at)) missing.unshift(at)
+  for (const folder of missing) {
+    try {
+      fs.mkdirSync(folder)
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err
+    }
+  }
+}
+
+module.exports = { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, outDirProblem, makeDirs }

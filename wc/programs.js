@@ -12,6 +12,7 @@ const { execFileSync } = require('node:child_process')
 const ROOT = path.resolve(__dirname, '..')
 const BUILD = path.join(ROOT, 'build')
 const NPM_BIN = path.join(ROOT, 'node_modules', '.bin')
+const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('../lib/options')
 
 const MEASURED_NODE_VERSIONS = require('../package.json').measuredNodeVersions
 const DEFAULT_NODE_VERSION = MEASURED_NODE_VERSIONS[0]
@@ -241,8 +242,50 @@ const programs = [
 // LAB_EXTRA_PROGRAMS=/path/a.js:/path/b.js appends rows (same shape as above, file
 // paths absolute or relative to the lab's root) without editing this table: for trying a new
 // reader before adding it here, and for the tests' deliberately broken readers.
+// extraModules records which module gave which rows, so that a run can say what to set
+// to resume it. A row that is not loaded is a problem of the table's: bench.js and the
+// listing refuse to start on one (checkTable), and the row is left out.
+const extraModules = []
+const tableProblems = []
+programs.forEach((row, index) => rowProblem(row, 'wc/programs.js', programs.slice(0, index)))
 for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Boolean)) {
-  programs.push(...require(path.resolve(module)))
+  const file = path.resolve(module)
+  let rows
+  try {
+    rows = require(file)
+  } catch (err) {
+    tableProblems.push(`LAB_EXTRA_PROGRAMS: cannot load ${file} (${err.code ?? err.message.split('\n')[0]}); give the paths of modules that export rows, joined by ':'`)
+    continue
+  }
+  if (!Array.isArray(rows)) {
+    tableProblems.push(`LAB_EXTRA_PROGRAMS: ${file} exports no array of rows; export a list of rows shaped as in wc/programs.js`)
+    continue
+  }
+  const names = []
+  for (const row of rows) {
+    if (rowProblem(row, file, programs) !== null) continue
+    programs.push(Object.defineProperty({ ...row }, 'module', { value: file }))
+    names.push(row.name)
+  }
+  extraModules.push({ module: file, programs: names })
+}
+
+// A program's name becomes part of file names (strace/<name>-4096-main.txt): a '/' or a
+// leading '.' would put them elsewhere, and two rows of one name would share them.
+function rowProblem (row, source, earlier) {
+  let problem = null
+  if (!row || typeof row !== 'object') problem = `${source}: a row is ${JSON.stringify(row)}, not an object shaped as in wc/programs.js`
+  else if (typeof row.name !== 'string' || !SAFE_NAME.test(row.name)) problem = `${source}: program name ${JSON.stringify(row.name)} is not allowed: a name is ${SAFE_NAME_RULE}`
+  else if (!Object.hasOwn(runtimes, row.runtime)) problem = `${source}: ${row.name}'s runtime ${JSON.stringify(row.runtime)} is none of the lab's: ${Object.keys(runtimes).join(', ')}`
+  else if (!Array.isArray(row.command) || !row.command.every(part => typeof part === 'string')) problem = `${source}: ${row.name}'s command is not a list of strings`
+  else if (earlier.some(program => program.name === row.name)) problem = `${source}: program name '${row.name}' is already taken (by ${earlier.find(program => program.name === row.name).module ?? 'wc/programs.js'}); rename one`
+  if (problem !== null) tableProblems.push(problem)
+  return problem
+}
+
+// Throws the table's first problem as a usage error.
+function checkTable () {
+  if (tableProblems.length) throw new UsageError(tableProblems[0])
 }
 
 // Written by make next to the binaries: the compiler that built them and its flags.
@@ -395,6 +438,12 @@ function main (argv) {
     process.stderr.write(`programs.js: ${err.message} (usage: node wc/programs.js [--bs N] [--json])\n`)
     return 2
   }
+  try {
+    checkTable()
+  } catch (err) {
+    process.stderr.write(`programs.js: ${err.message}\n`)
+    return 2
+  }
   const rows = listing(options.bs)
   if (options.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n')
@@ -408,6 +457,6 @@ function main (argv) {
   return 0
 }
 
-module.exports = { programs, runtimes, findProgram, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
+module.exports = { programs, runtimes, findProgram, checkTable, extraModules, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2))
