@@ -631,7 +631,8 @@ describe('bench.js end to end', () => {
       [['--feeder', 'file', '--only', 'just-async'], /no program left to run: just-async, not with --feeder file: it reads only a pipe .*; just-async-et, /],
       [['--only', 'cobol'], /--only cobol matches no program; the programs are: c, limit-splice/],
       [['--only', 'bun-ffi'], /cannot run bun-ffi: Bun not found at \/nonexistent\/bun: .*set BUN=/, { BUN: '/nonexistent/bun' }],
-      [['--resume', '/nonexistent-run'], /--resume \/nonexistent-run: no .*context\.json; give a run folder bench\.js made/],
+      [['--resume', '/nonexistent-run'], /--resume \/nonexistent-run: no such folder; give a run folder's path, or its name in results\//],
+      [['--resume', '/'], /--resume \/: no \/context\.json; give a run folder bench\.js made/],
       [['--resume', 'x', '--runs', '3'], /--resume continues a run with its own options; drop --runs/]
     ]
     for (const [args, message, env] of cases) {
@@ -656,7 +657,7 @@ describe('bench.js end to end', () => {
       assert.equal(fs.readFileSync(log, 'utf8'), before)
       const again = bench(['--only', 'c', '--out', out, '--id', 'bad'])
       assert.equal(again.status, 2)
-      assert.match(again.stderr, /already holds a run; continue it with --resume bad/)
+      assert.match(again.stderr, new RegExp(`already holds a run; continue it with --resume ${path.join(out, 'bad')}, or pick another --id`))
     })
   })
 })

@@ -1,0 +1,275 @@
+'use strict'
+// What bench.js and analyse.js refuse before they write anything (options, paths, the
+// table's names, a resume's context), and the run folder's lock: one writer at a time,
+// a stale lock taken over. Every refusal is one line naming the fix, exit 2.
+const { test, describe, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+
+const { acquireRunLock, LOCK_FILE } = require('../lib/run-lock')
+
+const ROOT = path.resolve(__dirname, '..')
+const BENCH = path.join(ROOT, 'bench.js')
+const ANALYSE = path.join(ROOT, 'analyse.js')
+const GATE_PROGRAMS = path.join(__dirname, 'fixtures', 'gate-programs.js')
+const EXTRA = path.join(__dirname, 'fixtures', 'extra-programs.js')
+// quick runs of C's reader (and coreutils, which --only c also picks)
+const TINY = ['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc']
+
+// A bounded wait: a regression that hangs (as --out /proc/x once did) fails the test.
+const run = (script, args, env = {}) => spawnSync(process.execPath, [script, ...args], {
+  cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000
+})
+const bench = (args, env) => run(BENCH, args, env)
+const analyse = (args, env) => run(ANALYSE, args, env)
+const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
+
+function assertRefused (result, message) {
+  assert.equal(result.error, undefined, `did not finish: ${result.error}`)
+  assert.equal(result.status, 2, result.stderr + result.stdout)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr.trim(), message)
+}
+
+let scratch
+const folder = name => path.join(scratch, name)
+before(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-options-'))
+})
+after(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+describe('options: an empty or negative value is refused, not taken for the default', () => {
+  const cases = [
+    ...['sizes', 'runs', 'warmup', 'only', 'id', 'out', 'timeout', 'mib', 'feeder', 'node'].map(name =>
+      [[`--${name}`, ''], new RegExp(`^bench\\.js: --${name} is empty; give .+, or leave --${name} out for its default$`)]),
+    [['--resume', ''], /^bench\.js: --resume is empty; give a run folder \(its path, or its name in results\/\), or leave --resume out to start a new run$/],
+    [['--sizes', '4096,'], /block size '' is not a whole number of bytes/],
+    // parseArgs calls `--runs -1` ambiguous; the value is checked as --runs's all the same
+    [['--runs', '-1'], /^bench\.js: --runs must be a whole number of at least 1, not '-1'$/],
+    [['--runs=-1'], /^bench\.js: --runs must be a whole number of at least 1, not '-1'$/],
+    [['--warmup', '-1'], /^bench\.js: --warmup must be a whole number of at least 0, not '-1'$/],
+    [['--timeout', '-5'], /^bench\.js: --timeout must be a whole number of at least 1, not '-5'$/],
+    [['--runs'], /^bench\.js: --runs needs a whole number; see node bench\.js --help$/],
+    [['--out', '--id', 'x'], /^bench\.js: --out needs a folder, not '--id'; a value that begins with '-' is written --out=--id$/],
+    [['--id', '..'], /^bench\.js: --id '\.\.' names a folder: use letters, digits, '-', '_', '\.' and '@', not starting with '\.'$/],
+    [['--id', 'a/b'], /--id 'a\/b' names a folder/],
+    [['--only', 'a/b'], /^bench\.js: --only 'a\/b' can match no program: a program's name is letters, digits/]
+  ]
+  for (const [args, message] of cases) {
+    test(args.map(arg => arg || "''").join(' '), () => assertRefused(bench(args), message))
+  }
+})
+
+describe('--out: a folder bench and analyse.js may make and write in, checked before anything is written', () => {
+  test('--out /proc/x is refused at once (recursive mkdir spun there for ever)', () => {
+    assertRefused(bench([...TINY, '--out', '/proc/x']), /^bench\.js: --out \/proc\/x: \/proc is on proc, a filesystem of the kernel's, not of files; give a folder on a disk or tmpfs$/)
+    assertRefused(analyse(['--out', '/proc/x', 'test/fixtures/results/sample']), /^analyse\.js: --out \/proc\/x: \/proc is on proc/)
+  })
+
+  test('--out /sys/x and --out /dev/x are refused', () => {
+    assertRefused(bench([...TINY, '--out', '/sys/x']), /--out \/sys\/x: \/sys is on sysfs/)
+    assertRefused(bench([...TINY, '--out', '/dev/x']), /--out \/dev\/x: \/dev is among \/dev's device files, not a place for data/)
+  })
+
+  test('a file where a folder is expected: --out, a path through a file, a run folder, analyse.js --out', () => {
+    const file = folder('a-file')
+    fs.writeFileSync(file, 'not a folder\n')
+    const isFile = new RegExp(`${file} is a file, not a folder; give a folder \\(or a path where one can be made\\)$`)
+    assertRefused(bench([...TINY, '--out', file]), isFile)
+    assertRefused(bench([...TINY, '--out', path.join(file, 'below')]), isFile)
+    assertRefused(bench([...TINY, '--out', scratch, '--id', 'a-file']), new RegExp(`^bench\\.js: ${file} is a file, not a run folder; pick another --id or --out$`))
+    assertRefused(bench(['--resume', file]), new RegExp(`--resume ${file}: ${file} is a file; give the run folder that holds it$`))
+    assertRefused(analyse(['--out', file, 'test/fixtures/results/sample']), isFile)
+    assert.equal(fs.readFileSync(file, 'utf8'), 'not a folder\n')
+  })
+
+  test('a refused bench leaves no folder behind', () => {
+    const out = folder('never-made')
+    assertRefused(bench(['--only', 'cobol', '--out', out, '--id', 'x']), /--only cobol matches no program/)
+    assertRefused(bench(['--only', 'bun-ffi', '--out', out, '--id', 'x'], { BUN: '/nonexistent/bun' }), /cannot run bun-ffi: Bun not found/)
+    assertRefused(bench([...TINY, '--runs', '-1', '--out', out]), /--runs must be/)
+    assert.equal(fs.existsSync(out), false)
+  })
+
+  test('analyse.js: empty values refused', () => {
+    assertRefused(analyse(['--out', '', 'test/fixtures/results/sample']), /^analyse\.js: --out is empty; give a value, or leave --out out for its default$/)
+    assertRefused(analyse(['--title', '', 'test/fixtures/results/sample']), /^analyse\.js: --title is empty/)
+    assertRefused(analyse(['']), /^analyse\.js: a results folder named '' \(empty\); give a results\/<run-id> folder that bench\.js wrote$/)
+  })
+})
+
+describe('program names: a safe pattern, no duplicates, checked as the table loads', () => {
+  const module = (name, rows) => {
+    const file = folder(`${name}.js`)
+    fs.writeFileSync(file, `module.exports = ${JSON.stringify(rows)}\n`)
+    return file
+  }
+  const row = name => ({ name, runtime: 'node', file: 'test/fixtures/wc-slow.js', command: ['{runtime}', '{file}', '{bs}'], honoursBlockSize: true })
+  const rule = "a name is letters, digits, '-', '_', '\\.' and '@', not starting with '\\.'"
+
+  test('a name with ../ or / is refused, naming the file and the rule, and nothing is written', () => {
+    const out = folder('names-out')
+    for (const name of ['../../../x', 'a/b', '.hidden']) {
+      const file = module('bad-name', [row(name)])
+      const result = bench([...TINY, '--out', out, '--id', 'names'], { LAB_EXTRA_PROGRAMS: file })
+      assertRefused(result, new RegExp(`^bench\\.js: ${file}: program name ${JSON.stringify(name).replace(/[./]/g, '\\$&')} is not allowed: ${rule}$`))
+      const listed = run(path.join(ROOT, 'wc', 'programs.js'), [], { LAB_EXTRA_PROGRAMS: file })
+      assert.equal(listed.status, 2)
+      assert.match(listed.stderr, /is not allowed/)
+    }
+    assert.equal(fs.existsSync(out), false)
+    assert.equal(fs.existsSync(path.join(ROOT, 'x')), false)
+  })
+
+  test('a duplicate name is refused: of the lab\'s table, or within a module', () => {
+    const clash = module('clash', [row('c')])
+    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: clash }), new RegExp(`^bench\\.js: ${clash}: program name 'c' is already taken \\(by wc/programs\\.js\\); rename one$`))
+    const twice = module('twice', [row('mine'), row('mine')])
+    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: twice }), new RegExp(`${twice}: program name 'mine' is already taken \\(by ${twice}\\); rename one$`))
+  })
+
+  test('a module that cannot be loaded is one line, not a stack trace', () => {
+    const missing = folder('no-such-module.js')
+    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: missing }), new RegExp(`^bench\\.js: LAB_EXTRA_PROGRAMS: cannot load ${missing} \\(MODULE_NOT_FOUND\\)`))
+  })
+})
+
+describe('--resume: the context is checked, and the run keeps its programs', () => {
+  const contextOf = (name, context) => {
+    const dir = folder(name)
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, 'context.json'), JSON.stringify(context))
+    return dir
+  }
+
+  test('a context with null or partial options is refused with one line', () => {
+    const nullOptions = contextOf('null-options', { options: null, programs: [{ name: 'c' }] })
+    assertRefused(bench(['--resume', nullOptions]), /^bench\.js: --resume: \S+context\.json has no options: it is not a whole context of bench\.js's; restore it, or start a new run$/)
+    const options = { only: ['c'], sizes: [4096], runs: 1, warmup: 0, feeder: 'fixed', mib: 1, timeoutSeconds: 120, strace: false, gc: false, minMiB: 64, maxMiB: 256, readsPerRun: 262144, straceMiB: 4 }
+    const { runs, ...withoutRuns } = options
+    assertRefused(bench(['--resume', contextOf('no-runs', { options: withoutRuns, programs: [{ name: 'c' }] })]), /context\.json has options\.runs missing, not a whole number of at least 1/)
+    assertRefused(bench(['--resume', contextOf('bad-size', { options: { ...options, sizes: [1000] }, programs: [{ name: 'c' }] })]), /context\.json has options\.sizes \[1000\], not a list of block sizes/)
+    assertRefused(bench(['--resume', contextOf('no-programs', { options })]), /context\.json has no list of the programs it measured/)
+    assertRefused(bench(['--resume', contextOf('bad-program', { options, programs: [{ name: '../x' }] })]), /context\.json lists a program "\.\.\/x", which is no program's name/)
+    assertRefused(bench(['--resume', contextOf('not-object', [1])]), /context\.json is not an object/)
+    for (const name of ['null-options', 'no-runs', 'bad-size', 'no-programs', 'bad-program', 'not-object']) {
+      assert.deepEqual(fs.readdirSync(folder(name)), ['context.json'], `${name}: nothing written`)
+    }
+  })
+
+  test('resumed without the LAB_EXTRA_PROGRAMS it began with: refused, naming the module; with them, its own programs only', () => {
+    const out = folder('extras')
+    const dir = path.join(out, 'run')
+    // --only fixture picks fixture-gate alone here; resumed with more fixtures loaded, it must not pick them up
+    const first = bench(['--only', 'fixture', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'run'], { LAB_EXTRA_PROGRAMS: GATE_PROGRAMS })
+    assert.equal(first.status, 0, first.stderr + first.stdout)
+    const context = readJson(path.join(dir, 'context.json'))
+    assert.deepEqual(context.programs.map(program => program.name), ['fixture-gate'])
+    assert.deepEqual(context.extraPrograms, [{ module: GATE_PROGRAMS, programs: ['fixture-gate'] }])
+
+    assertRefused(bench(['--resume', dir]), new RegExp(`^bench\\.js: cannot resume: this run measured fixture-gate, which is not defined now; set LAB_EXTRA_PROGRAMS=${GATE_PROGRAMS} as when it started$`))
+    const resumed = bench(['--resume', dir], { LAB_EXTRA_PROGRAMS: `${GATE_PROGRAMS}:${EXTRA}` })
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    assert.deepEqual([...new Set(readLog(path.join(dir, 'all.jsonl')).map(record => record.program))], ['fixture-gate'])
+    assert.deepEqual(readJson(path.join(dir, 'context.json')).programs.map(program => program.name), ['fixture-gate'])
+  })
+
+  test('"already holds a run" suggests a --resume that works with --out', () => {
+    const out = folder('held')
+    assert.equal(bench([...TINY, '--out', out, '--id', 'once']).status, 0)
+    const again = bench([...TINY, '--out', out, '--id', 'once'])
+    assertRefused(again, new RegExp(`^bench\\.js: ${path.join(out, 'once')} already holds a run; continue it with --resume \\S+, or pick another --id$`))
+    const suggested = /--resume (\S+),/.exec(again.stderr)[1]
+    const resumed = bench(['--resume', suggested])
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+  })
+})
+
+describe('one run folder, one writer', () => {
+  // A bench started with spawn: its exit, and everything it printed.
+  function started (args, env) {
+    const child = spawn(process.execPath, [BENCH, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', chunk => { stdout += chunk })
+    child.stderr.on('data', chunk => { stderr += chunk })
+    const done = new Promise(resolve => child.on('close', code => resolve({ child, code, stdout, stderr })))
+    return { child, done }
+  }
+  const within = (promise, ms, what) => {
+    let timer
+    const deadline = new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no end within ${ms} ms`)), ms) })
+    return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+  }
+
+  test('two benches started at once: one measures, the other (and a resume, and analyse.js) refuse; no duplicate runs', async () => {
+    const out = folder('two')
+    const dir = path.join(out, 'shared')
+    const gate = folder('two-gate')
+    const env = { LAB_EXTRA_PROGRAMS: GATE_PROGRAMS, LAB_TEST_GATE: gate }
+    const args = ['--only', 'fixture-gate', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'shared']
+    const benches = [started(args, env), started(args, env)]
+    try {
+      // the one that measures waits at the gate in its first run, lock held
+      const refused = await within(Promise.race(benches.map(({ done }) => done)), 60000, 'the second bench')
+      const measuring = benches.find(({ child }) => child !== refused.child)
+      assert.equal(refused.code, 2, refused.stderr + refused.stdout)
+      const busy = new RegExp(`^bench\\.js: ${dir} is being measured by bench\\.js \\(pid ${measuring.child.pid}\\) since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; wait for it or stop it$`)
+      assert.match(refused.stderr.trim(), busy)
+      assert.equal(refused.stderr.trim().split('\n').length, 1)
+      assert.equal(measuring.child.exitCode, null, 'the other is still measuring')
+
+      assertRefused(bench(['--resume', dir], env), busy)
+      assertRefused(analyse([dir]), new RegExp(`^analyse\\.js: ${dir} is being measured by bench\\.js \\(pid ${measuring.child.pid}\\) since \\S+; wait for it or stop it, then analyse it$`))
+
+      fs.writeFileSync(gate, '')
+      const finished = await within(measuring.done, 60000, 'the measuring bench')
+      assert.equal(finished.code, 0, finished.stderr + finished.stdout)
+    } finally {
+      fs.writeFileSync(gate, '')
+      for (const { child } of benches) if (child.exitCode === null) child.kill('SIGKILL')
+    }
+    const log = readLog(path.join(dir, 'all.jsonl'))
+    const keys = log.map(record => [record.phase, record.program, record.blockSize, record.run].join(' '))
+    assert.deepEqual(keys.sort(), ['startup fixture-gate 4096 0', 'startup fixture-gate 4096 1', 'timing fixture-gate 4096 0', 'timing fixture-gate 4096 1'])
+    assert.equal(readJson(path.join(dir, 'results.json')).cells[0].runs, 2)
+    assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'the lock is released at the end')
+  })
+
+  test('a lock whose holder runs refuses; one left by a bench that is gone, or whose PID another program has, is taken over with a note', () => {
+    const lockOf = (name, holder) => {
+      const dir = folder(path.join('stale', name))
+      fs.mkdirSync(dir, { recursive: true })
+      if (holder) fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ tool: 'bench.js', host: os.hostname(), since: '2026-01-02T03:04:05.000Z', ...holder }))
+      return dir
+    }
+
+    // held by this test's own process
+    const held = lockOf('held')
+    const lock = acquireRunLock(held, { makeError: message => new Error(message), note: message => assert.fail(message) })
+    try {
+      assertRefused(bench([...TINY, '--out', path.dirname(held), '--id', 'held']), new RegExp(`is being measured by bench\\.js \\(pid ${process.pid}\\) since \\S+; wait for it or stop it$`))
+      assert.deepEqual(fs.readdirSync(held), [LOCK_FILE], 'nothing written')
+    } finally {
+      lock.release()
+    }
+    assert.equal(fs.existsSync(path.join(held, LOCK_FILE)), false)
+
+    const gonePid = spawnSync(process.execPath, ['-e', '']).pid
+    for (const [name, holder, why] of [
+      ['gone', { pid: gonePid, start: '1' }, 'which is no longer running'],
+      ['reused', { pid: process.pid, start: 'not this process\'s start' }, 'whose PID another program now has']
+    ]) {
+      const dir = lockOf(name, holder)
+      const result = bench([...TINY, '--out', path.dirname(dir), '--id', name])
+      assert.equal(result.status, 0, result.stderr + result.stdout)
+      assert.match(result.stdout, new RegExp(`^note: ${dir} was locked by bench\\.js pid ${holder.pid} since 2026-01-02T03:04:05\\.000Z, ${why}; taking the lock over$`, 'm'))
+      assert.equal(readLog(path.join(dir, 'all.jsonl')).filter(record => record.phase === 'timing').length, 2)
+      assert.deepEqual(fs.readdirSync(dir).filter(file => file.includes('lock')), [], 'lock and takeover claim released')
+    }
+  })
+})
