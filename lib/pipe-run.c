@@ -2,13 +2,23 @@
  * rusage, as the kernel accounted it (wait4), not as a sampler guessed it.
  *
  *   pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] [--result-fd FD]
- *            -- FEEDER ARGS... -- READER ARGS...
+ *            [--parent-pid PID] -- FEEDER ARGS... -- READER ARGS...
  *
  * The reader inherits this process's stdout and stderr; the feeder's stdout is
  * the pipe and its stderr is ours. One JSON line goes to the result fd (default 3).
  * Timing lives here rather than in the calling Node process so that its event
- * loop and garbage collector never sit inside a measured interval. */
+ * loop and garbage collector never sit inside a measured interval.
+ *
+ * Nothing of a run outlives it. pipe-run is the subreaper of the pipeline, so a
+ * process the reader leaves behind is re-parented here even if it moved to a
+ * session of its own; once reader and feeder have exited (where the clock stops)
+ * those are counted ("left_behind": a run that leaves any is not a clean run) and
+ * killed. If the caller dies, pipe-run gets SIGHUP and stops the pipeline as on
+ * Ctrl-C (--parent-pid names the caller, so that one dead before pipe-run could
+ * ask to be told is noticed too); if pipe-run itself is killed, the reader and the
+ * feeder get SIGKILL. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -16,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,16 +56,19 @@ static long long now_ns(void) {
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Runs in the forked child: wire the pipe end, join the pipeline's process group
- * (so a timeout or Ctrl-C can kill every descendant at once), pin, exec. */
+/* Runs in the forked child: die with pipe-run, wire the pipe end, join the
+ * pipeline's process group (so a timeout or Ctrl-C can kill every descendant at
+ * once), pin, exec. */
 static pid_t spawn(char **argv, int in_fd, int out_fd, int close_fd, pid_t group, int cpu,
-                   const sigset_t *saved_mask) {
+                   const sigset_t *saved_mask, pid_t runner) {
   pid_t pid = fork();
   if (pid < 0) die("fork");
   if (pid > 0) {
     setpgid(pid, group ? group : pid);
     return pid;
   }
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("prctl");
+  if (getppid() != runner) _exit(125);
   setpgid(0, group);
   sigprocmask(SIG_SETMASK, saved_mask, NULL);
   if (in_fd >= 0 && dup2(in_fd, STDIN_FILENO) < 0) die("dup2");
@@ -85,9 +99,121 @@ static void print_child(FILE *out, const char *name, const struct child *c) {
           u->ru_nvcsw, u->ru_nivcsw);
 }
 
+/* The fields of /proc/PID/stat that place a process in the pipeline's tree. */
+struct proc {
+  pid_t pid, ppid, pgrp;
+  char state;
+};
+
+static struct proc *procs;
+static size_t procs_cap;
+
+static int by_pid(const void *a, const void *b) {
+  pid_t x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+  return (x > y) - (x < y);
+}
+
+/* Every process in /proc, sorted by pid. A process gone between readdir and open is
+ * skipped; the command name may hold spaces and ')', so fields are read after the last ')'. */
+static size_t list_processes(void) {
+  DIR *dir = opendir("/proc");
+  if (dir == NULL) die("/proc");
+  size_t n = 0;
+  struct dirent *entry;
+  while ((entry = readdir(dir)) != NULL) {
+    char *end;
+    long pid = strtol(entry->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0) continue;
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) continue;
+    text[got] = '\0';
+    char *paren = strrchr(text, ')');
+    struct proc p = {.pid = (pid_t)pid};
+    int ppid, pgrp;
+    if (paren == NULL || sscanf(paren + 1, " %c %d %d", &p.state, &ppid, &pgrp) != 3) continue;
+    p.ppid = ppid;
+    p.pgrp = pgrp;
+    if (n == procs_cap) {
+      procs_cap = procs_cap ? 2 * procs_cap : 256;
+      procs = realloc(procs, procs_cap * sizeof *procs);
+      if (procs == NULL) die("realloc");
+    }
+    procs[n++] = p;
+  }
+  closedir(dir);
+  qsort(procs, n, sizeof *procs, by_pid);
+  return n;
+}
+
+/* Reaps the children that have exited; tells whether any is left. */
+static int children_left(void) {
+  pid_t got;
+  while ((got = waitpid(-1, NULL, WNOHANG)) > 0) {
+  }
+  return got == 0;
+}
+
+/* Live processes below pipe-run: with pipe-run the subreaper, that is everything the
+ * pipeline left, whatever session or group it moved to. Members of dying_group were
+ * just sent SIGKILL by a timeout or stop and are not counted as left running. Every
+ * one descends from a child of pipe-run's, so without children /proc is not read. */
+static int count_left_behind(pid_t self, pid_t dying_group) {
+  if (!children_left()) return 0;
+  size_t n = list_processes();
+  char *below = calloc(n ? n : 1, 1);
+  if (below == NULL) die("calloc");
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (below[i]) continue;
+      struct proc key = {.pid = procs[i].ppid};
+      struct proc *parent = bsearch(&key, procs, n, sizeof *procs, by_pid);
+      if (procs[i].ppid == self || (parent != NULL && below[parent - procs])) {
+        below[i] = 1;
+        grew = 1;
+      }
+    }
+  }
+  int count = 0;
+  for (size_t i = 0; i < n; i++) {
+    int dead = procs[i].state == 'Z' || procs[i].state == 'X';
+    int dying = dying_group && procs[i].pgrp == dying_group;
+    if (below[i] && !dead && !dying) count++;
+  }
+  free(below);
+  return count;
+}
+
+/* Kills and reaps pipe-run's children until none is left. Only direct children are
+ * killed, whose pids cannot be reused before pipe-run reaps them; each one killed
+ * hands its own children to pipe-run, so a tree goes in as many rounds as it is deep. */
+static void kill_children(pid_t self) {
+  sigset_t child_exit;
+  sigemptyset(&child_exit);
+  sigaddset(&child_exit, SIGCHLD);
+  long long give_up = now_ns() + 5000000000LL;
+  while (children_left()) {
+    if (now_ns() > give_up) {
+      fprintf(stderr, "pipe-run: processes the pipeline left still run after 5 s of SIGKILL\n");
+      return;
+    }
+    size_t n = list_processes();
+    for (size_t i = 0; i < n; i++)
+      if (procs[i].ppid == self && procs[i].state != 'Z') kill(procs[i].pid, SIGKILL);
+    struct timespec pause = {0, 10000000};
+    sigtimedwait(&child_exit, NULL, &pause);
+  }
+}
+
 int main(int argc, char *argv[]) {
   long timeout_ms = 0;
   int pin_feeder = -1, pin_reader = -1, result_fd = 3;
+  pid_t parent = getppid();
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
     if (i + 1 >= argc) usage();
@@ -95,6 +221,7 @@ int main(int argc, char *argv[]) {
     else if (strcmp(argv[i], "--pin-feeder") == 0) pin_feeder = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--pin-reader") == 0) pin_reader = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--result-fd") == 0) result_fd = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--parent-pid") == 0) parent = atoi(argv[i + 1]);
     else usage();
   }
   if (i >= argc) usage();
@@ -120,13 +247,21 @@ int main(int argc, char *argv[]) {
   sigprocmask(SIG_BLOCK, &wanted, &saved);
   signal(SIGPIPE, SIG_DFL);
 
+  pid_t self = getpid();
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) die("prctl");
+  if (prctl(PR_SET_PDEATHSIG, SIGHUP) < 0) die("prctl");
+  if (getppid() != parent) {
+    fprintf(stderr, "pipe-run: the caller exited before the pipeline started\n");
+    return 125;
+  }
+
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) < 0) die("pipe");
 
   long long start = now_ns();
   struct child reader = {0}, feeder = {0};
-  reader.pid = spawn(reader_argv, fds[0], -1, fds[1], 0, pin_reader, &saved);
-  feeder.pid = spawn(feeder_argv, -1, fds[1], fds[0], reader.pid, pin_feeder, &saved);
+  reader.pid = spawn(reader_argv, fds[0], -1, fds[1], 0, pin_reader, &saved, self);
+  feeder.pid = spawn(feeder_argv, -1, fds[1], fds[0], reader.pid, pin_feeder, &saved, self);
   close(fds[0]);
   close(fds[1]);
 
@@ -161,8 +296,14 @@ int main(int argc, char *argv[]) {
   }
   long long wall = now_ns() - start;
 
-  fprintf(result, "{\"wall_ns\":%lld,\"timed_out\":%s,\"stopped_by\":%d,", wall,
-          timed_out ? "true" : "false", stopped_by);
+  /* After the clock: whatever reader and feeder left, until none of it runs. It is
+   * counted first, and before the result is written: a caller that died makes that
+   * write raise SIGPIPE. */
+  int left_behind = count_left_behind(self, timed_out || stopped_by ? reader.pid : 0);
+  kill_children(self);
+
+  fprintf(result, "{\"wall_ns\":%lld,\"timed_out\":%s,\"stopped_by\":%d,\"left_behind\":%d,",
+          wall, timed_out ? "true" : "false", stopped_by, left_behind);
   print_child(result, "reader", &reader);
   fputc(',', result);
   print_child(result, "feeder", &feeder);

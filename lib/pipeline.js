@@ -16,11 +16,18 @@ function ddFeeder (bytes, feederBlockSize) {
 // --pin in every tool: dd on CPU 0, the reader on CPU 1.
 const PIN_APART = { feeder: 0, reader: 1 }
 
+// How long the reader's stdout and stderr may stay open once pipe-run has exited.
+// pipe-run kills everything the pipeline left before it exits, so they close at once;
+// this bounds the wait should anything it could not kill still hold them.
+const STDIO_GRACE_MS = 1000
+
 let current = null
 
-// Resolves to { wallNs, timedOut, stoppedBy, reader, feeder, stdout, stderr }.
+// Resolves to { wallNs, timedOut, stoppedBy, leftBehind, reader, feeder, stdout, stderr }:
+// leftBehind counts the processes still running when reader and feeder had exited
+// (pipe-run killed them).
 function runPipeline ({ feeder, reader, timeoutMs, pin }) {
-  const args = ['--timeout-ms', String(timeoutMs)]
+  const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
   args.push('--', ...feeder, '--', ...reader)
   return new Promise((resolve, reject) => {
@@ -31,13 +38,19 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
     child.stderr.on('data', chunk => out.stderr.push(chunk))
     child.stdio[3].on('data', chunk => out.result.push(chunk))
     child.on('error', err => reject(new Error(`cannot run ${PIPE_RUN}: ${err.message}; run ./setup.sh`)))
+    // 'close' waits for every holder of the pipes; destroying them ends that wait.
+    let grace = null
+    child.on('exit', () => {
+      grace = setTimeout(() => child.stdio.forEach(stream => stream?.destroy()), STDIO_GRACE_MS)
+    })
     child.on('close', (code, signal) => {
+      clearTimeout(grace)
       current = null
       const text = Buffer.concat(out.result).toString()
       // A stop that lands before pipe-run has masked signals (it is still starting)
       // kills it outright: nothing ran, so there is nothing to report but the stop.
       if (!text && child.stopRequested) {
-        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', reader: null, feeder: null, stdout: '', stderr: '' })
+        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, reader: null, feeder: null, stdout: '', stderr: '' })
         return
       }
       if (!text) {
@@ -49,6 +62,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
         wallNs: result.wall_ns,
         timedOut: result.timed_out,
         stoppedBy: result.stopped_by,
+        leftBehind: result.left_behind,
         reader: camelUsage(result.reader),
         feeder: camelUsage(result.feeder),
         stdout: Buffer.concat(out.stdout).toString(),
