@@ -315,6 +315,8 @@ function readerArgv (step, runDir) {
 function verify (step, result, output) {
   if (result.stoppedBy) return 'interrupted'
   if (result.timedOut) return `timed out after ${step.timeoutSeconds} s`
+  // pipe-run killed them; a reader whose work goes on after it exits has not finished
+  if (result.leftBehind) return `reader left ${result.leftBehind} process(es) running after it exited`
   if (result.reader.signal) return `reader killed by signal ${result.reader.signal}`
   if (result.reader.exit !== 0) return `reader exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
   if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
