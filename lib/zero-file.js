@@ -1,6 +1,6 @@
 'use strict'
 // The input for readers that read a file instead of a pipe (bench.js --feeder file,
-// host/file-cost.js): zeros in tmpfs (/dev/shm; the system's temp folder where there
+// studies/file-cost.js): zeros in tmpfs (/dev/shm; the system's temp folder where there
 // is none), so a read never waits on a disk and never on a writer. One file at a time,
 // in a folder made for the run, so no name in the shared folder can be guessed.
 const fs = require('node:fs')

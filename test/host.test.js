@@ -529,15 +529,15 @@ test('on the lab\'s V8 the fast read finds ArrayBuffer fields itself (else it wo
   assert.equal(r.stdout, 'true\n')
 })
 
-test('host/call-cost.js runs the three zero-byte call shapes and prints each against readRaw (figures not checked)', () => {
-  const r = run([path.join(ROOT, 'host', 'call-cost.js'), '1', '20000'], { redirect: '< /dev/null' })
+test('studies/call-cost.js runs the three zero-byte call shapes and prints each against readRaw (figures not checked)', () => {
+  const r = run([path.join(ROOT, 'studies', 'call-cost.js'), '1', '20000'], { redirect: '< /dev/null' })
   assert.equal(r.status, 0, r.stderr)
   const lines = r.stdout.trim().split('\n')
   assert.deepEqual(lines.map(l => l.split(/\s{2,}/)[0]),
     ['net.readRaw(0, address, 0)', 'net.read(0, arrayBuffer, 0, 0)', 'net.read(0, uint8Array, 0, 0)'])
   for (const line of lines) assert.match(line, /\d+\.\d ns\/call {2}[+-]\d+\.\d$/)
   assert.match(lines[0], /\+0\.0$/)
-  const bad = run([path.join(ROOT, 'host', 'call-cost.js'), 'many'], { redirect: '< /dev/null' })
+  const bad = run([path.join(ROOT, 'studies', 'call-cost.js'), 'many'], { redirect: '< /dev/null' })
   assert.equal(bad.status, 2)
   assert.match(bad.stderr, /^call-cost\.js: ROUNDS and CALLS must be whole numbers above 0 \(usage: /)
 })
@@ -555,13 +555,13 @@ async function interruptTool (script, args) {
   return { code, stderr, stopMs: Date.now() - started }
 }
 
-// host/file-cost.js's input folders, to check it leaves none behind.
+// studies/file-cost.js's input folders, to check it leaves none behind.
 const { zeroFileFolders } = require('../lib/zero-file')
-const FILE_COST = path.join(ROOT, 'host', 'file-cost.js')
+const FILE_COST = path.join(ROOT, 'studies', 'file-cost.js')
 const fileCostDirs = () => new Set(zeroFileFolders())
 const newFileCostDirs = before => [...fileCostDirs()].filter(f => !before.has(f))
 
-test('host/file-cost.js: CPU per read from a file for C and the host readers, start-up-dominated rows marked', () => {
+test('studies/file-cost.js: CPU per read from a file for C and the host readers, start-up-dominated rows marked', () => {
   // 2 MiB is far too little for a figure (the host's start-up alone takes ~30 ms of
   // CPU, its reads of 2 MiB a few): the test checks the shape, the mark and the
   // clean-up, and that C and a repeated name are measured once.
@@ -580,7 +580,7 @@ test('host/file-cost.js: CPU per read from a file for C and the host readers, st
   assert.deepEqual(newFileCostDirs(before), [])
 })
 
-test('host/file-cost.js: a reader that fails or miscounts stops it with one line, exit 1, no file left', () => {
+test('studies/file-cost.js: a reader that fails or miscounts stops it with one line, exit 1, no file left', () => {
   const miscount = script('miscount.sh', '#!/bin/sh\necho "size 5 reads 1 blocksize 1024"\n')
   fs.chmodSync(miscount, 0o755)
   const before = fileCostDirs()
@@ -599,7 +599,7 @@ test('host/file-cost.js: a reader that fails or miscounts stops it with one line
   assert.deepEqual(newFileCostDirs(before), [])
 })
 
-test('host/file-cost.js: Ctrl-C stops it at once, exit 130, its file removed', async () => {
+test('studies/file-cost.js: Ctrl-C stops it at once, exit 130, its file removed', async () => {
   const before = fileCostDirs()
   const { code, stderr } = await interruptTool(FILE_COST, ['--sizes', '256', '--mib', '64', '--rounds', '50'])
   assert.equal(code, 130, stderr)
@@ -607,9 +607,9 @@ test('host/file-cost.js: Ctrl-C stops it at once, exit 130, its file removed', a
   assert.deepEqual(newFileCostDirs(before), [])
 })
 
-test('host/file-cost.js: bad options are one line naming the fix, exit 2', () => {
+test('studies/file-cost.js: bad options are one line naming the fix, exit 2', () => {
   for (const [args, message] of [
-    [['--bogus'], /Unknown option '--bogus'.*usage: node host\/file-cost\.js/],
+    [['--bogus'], /Unknown option '--bogus'.*usage: node studies\/file-cost\.js/],
     [['--only', 'nope'], /no program 'nope': see node wc\/programs\.js/],
     [['--only', 'node-stream'], /node-stream reads in chunks of its own size.*leave it out/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
@@ -623,9 +623,9 @@ test('host/file-cost.js: bad options are one line naming the fix, exit 2', () =>
   }
 })
 
-const INSTR_COST = path.join(ROOT, 'host', 'instr-cost.js')
+const INSTR_COST = path.join(ROOT, 'studies', 'instr-cost.js')
 
-test('host/instr-cost.js: user-space instructions per read under valgrind, C first, the host above it', () => {
+test('studies/instr-cost.js: user-space instructions per read under valgrind, C first, the host above it', () => {
   // 2048 reads are too few for V8 to finish optimising, so the host's figure carries
   // compiling here; C's loop has nothing to compile. The counts do not depend on timing.
   const r = spawnSync(process.execPath, [INSTR_COST, '--sizes', '512', '--reads', '2048', '--only', 'just-fast', '--only', 'c'], { encoding: 'utf8', timeout: 120000 })
@@ -640,9 +640,9 @@ test('host/instr-cost.js: user-space instructions per read under valgrind, C fir
   assert.equal(Number(fast[3]), Number((Number(fast[2]) - Number(c[2])).toFixed(1)))
 })
 
-test('host/instr-cost.js: bad options, no valgrind or a failing reader: one line, exit 2 or 1', () => {
+test('studies/instr-cost.js: bad options, no valgrind or a failing reader: one line, exit 2 or 1', () => {
   for (const [args, env, status, message] of [
-    [['--bogus'], {}, 2, /Unknown option '--bogus'.*usage: node host\/instr-cost\.js/],
+    [['--bogus'], {}, 2, /Unknown option '--bogus'.*usage: node studies\/instr-cost\.js/],
     [['--reads', '0'], {}, 2, /--reads must be a whole number of at least 1, not '0'/],
     [['--only', 'coreutils'], {}, 2, /coreutils reads in chunks of its own size/],
     [[], { VALGRIND: '/nonexistent/valgrind' }, 2, /cannot run \/nonexistent\/valgrind \(ENOENT\): apt-get install valgrind/],
@@ -657,7 +657,7 @@ test('host/instr-cost.js: bad options, no valgrind or a failing reader: one line
   }
 })
 
-test('host/instr-cost.js: Ctrl-C stops valgrind and dd at once, exit 130', async () => {
+test('studies/instr-cost.js: Ctrl-C stops valgrind and dd at once, exit 130', async () => {
   const { code, stderr, stopMs } = await interruptTool(INSTR_COST, ['--only', 'just-sync', '--sizes', '256', '--reads', '10000000'])
   assert.equal(code, 130, stderr)
   assert.ok(stopMs < 5000, 'stopped at once, not after the run')
@@ -960,10 +960,10 @@ just.print(JSON.stringify({ ordered, nsIn20ms: ns > 15e6 && ns < 1e9, refused })
   assert.deepEqual(JSON.parse(r.stdout), { ordered: true, nsIn20ms: true, refused: [message, message, message] })
 })
 
-const PAIRED_READS = path.join(ROOT, 'host', 'paired-reads.js')
-const PAIRED_COST = path.join(ROOT, 'host', 'paired-cost.js')
+const PAIRED_READS = path.join(ROOT, 'studies', 'paired-reads.js')
+const PAIRED_COST = path.join(ROOT, 'studies', 'paired-cost.js')
 
-test('host/paired-reads.js: the loop\'s and C\'s segments alternate loop-C, C-loop; its timed reads are all fast calls; every byte is counted', () => {
+test('studies/paired-reads.js: the loop\'s and C\'s segments alternate loop-C, C-loop; its timed reads are all fast calls; every byte is counted', () => {
   // 36 pairs of 512 KiB segments of 4096-byte reads: warm-up (its reads 16 bytes) takes
   // the first few, 4 are timed, and the rest is read to the end
   const bytes = 36 * 2 * 524288
@@ -983,11 +983,11 @@ test('host/paired-reads.js: the loop\'s and C\'s segments alternate loop-C, C-lo
   for (const args of [['fast', '4096', '0', '32', '4'], ['constructor', '4096', '524288', '32', '4'], ['fast', String(2 ** 31), '524288', '32', '4']]) {
     const bad = run([PAIRED_READS, ...args], { redirect: '< /dev/null' })
     assert.equal(bad.status, 2, args.join(' '))
-    assert.match(bad.stderr, /^paired-reads\.js: usage: build\/just-host host\/paired-reads\.js fast\|sync\|c BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS \(BLOCKSIZE at most 2\*\*30\)\n$/)
+    assert.match(bad.stderr, /^paired-reads\.js: usage: build\/just-host studies\/paired-reads\.js fast\|sync\|c BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS \(BLOCKSIZE at most 2\*\*30\)\n$/)
   }
 })
 
-test('host/paired-cost.js: a row per reader and size, each figure the median run with its interval over runs (figures not checked)', () => {
+test('studies/paired-cost.js: a row per reader and size, each figure the median run with its interval over runs (figures not checked)', () => {
   const r = spawnSync(process.execPath, [PAIRED_COST, '--sizes', '512,65536', '--runs', '6', '--pairs', '2', '--only', 'just-sync', '--only', 'just-fast', '--only', 'just-sync', '--only', 'c'], { encoding: 'utf8', timeout: 120000 })
   assert.equal(r.status, 0, r.stderr)
   const lines = r.stdout.trim().split('\n')
@@ -1003,7 +1003,7 @@ test('host/paired-cost.js: a row per reader and size, each figure the median run
   }
 })
 
-test('host/paired-cost.js: a run that fails, miscounts, leaves the fast path or comes short stops it with one line naming the command, exit 1', () => {
+test('studies/paired-cost.js: a run that fails, miscounts, leaves the fast path or comes short stops it with one line naming the command, exit 1', () => {
   // what paired-reads.js would print for 2 pairs at 256 B, warm-up done in none
   const bytes = (2 + 32) * 2 * 524288
   const segment = (kind, overrides = {}) => Object.assign([kind, 1e6, 524288, 2048, 0], overrides)
@@ -1027,21 +1027,21 @@ test('host/paired-cost.js: a run that fails, miscounts, leaves the fast path or 
       { encoding: 'utf8', env: { ...process.env, JUST: reader } })
     assert.equal(r.status, 1, reader)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
-    assert.match(r.stderr, /^paired-cost\.js: dd if=\/dev\/zero bs=65536 count=544 status=none \| \S+ \S+\/host\/paired-reads\.js fast 256 524288 32 2: /)
+    assert.match(r.stderr, /^paired-cost\.js: dd if=\/dev\/zero bs=65536 count=544 status=none \| \S+ \S+\/studies\/paired-reads\.js fast 256 524288 32 2: /)
     assert.match(r.stderr.trim(), message)
   }
 })
 
-test('host/paired-cost.js: Ctrl-C stops it at once, exit 130', async () => {
+test('studies/paired-cost.js: Ctrl-C stops it at once, exit 130', async () => {
   const { code, stderr, stopMs } = await interruptTool(PAIRED_COST, ['--sizes', '256', '--pairs', '1000000'])
   assert.equal(code, 130, stderr)
   assert.ok(stopMs < 5000, 'stopped at once, not after the run')
   assert.equal(stderr, 'paired-cost.js: interrupted; nothing was measured in full\n')
 })
 
-test('host/paired-cost.js: bad options are one line naming the fix, exit 2', () => {
+test('studies/paired-cost.js: bad options are one line naming the fix, exit 2', () => {
   for (const [args, message] of [
-    [['--bogus'], /Unknown option '--bogus'.*usage: node host\/paired-cost\.js/],
+    [['--bogus'], /Unknown option '--bogus'.*usage: node studies\/paired-cost\.js/],
     [['--only', 'node-sync'], /no paired loop for 'node-sync': give c, just-fast, just-sync/],
     [['--only', 'toString'], /no paired loop for 'toString': give c, just-fast, just-sync/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],

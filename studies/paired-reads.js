@@ -1,11 +1,11 @@
-// The JS side of host/paired-cost.js, run by build/just-host with stdin a pipe from dd:
+// The JS side of studies/paired-cost.js, run by build/just-host with stdin a pipe from dd:
 // segments of reads by a JS loop and by C's loop (just.host.readLoop, wc.c's loop
 // compiled into the host), alternated, each timed with a monotonic clock. Two segments
 // moments apart in one process, reading the same pipe into the same buffer, meet the
 // same machine: a slow spell of the VM longer than a pair hits both alike, so the pair's
 // ratio of throughputs keeps what the loops do differently.
 //
-//   build/just-host host/paired-reads.js FORM BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS
+//   build/just-host studies/paired-reads.js FORM BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS
 //
 // FORM is the loop timed against C's: `fast`, just-fast's (net.readRaw into an address
 // taken once, the loop in a function, wc/wc-fast.js), `sync`, just-sync's (net.read
@@ -37,7 +37,7 @@ const [form, ...numbers] = just.args.slice(2)
 const [blocksize, segmentBytes, warmupMax, pairs] = numbers.map(Number)
 if (!Object.hasOwn(FORMS, form) || numbers.length !== 4 || !numbers.every(text => /^\d{1,15}$/.test(text)) ||
     !(blocksize > 0 && blocksize <= 2 ** 30 && segmentBytes > 0 && pairs > 0)) {
-  error(`paired-reads.js: usage: build/just-host host/paired-reads.js ${Object.keys(FORMS).join('|')} BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS (BLOCKSIZE at most 2**30)`)
+  error(`paired-reads.js: usage: build/just-host studies/paired-reads.js ${Object.keys(FORMS).join('|')} BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS (BLOCKSIZE at most 2**30)`)
   exit(2)
 }
 

@@ -5,7 +5,7 @@
 // wake-ups, which at sizes where reader and dd run at about the same speed magnify
 // small differences (README, "The lab's V8 host against C"). Run with Node, alone:
 //
-//   node host/file-cost.js [--only NAME ...] [--sizes 256,1024,4096] [--mib 1024]
+//   node studies/file-cost.js [--only NAME ...] [--sizes 256,1024,4096] [--mib 1024]
 //                          [--rounds 7] [--pin]
 //
 // CPU time per read comes from two sizes of input, the whole --mib and a quarter of it:
@@ -107,7 +107,7 @@ async function main () {
   try {
     options = parseOptions(process.argv.slice(2))
   } catch (err) {
-    console.error(`file-cost.js: ${err.message} (usage: node host/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin])`)
+    console.error(`file-cost.js: ${err.message} (usage: node studies/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin])`)
     return 2
   }
   const stopped = stopOnSignals()

@@ -1,6 +1,6 @@
 'use strict'
-// What the per-read tools share (host/file-cost.js, host/instr-cost.js, and the block
-// sizes of host/paired-cost.js): which readers, at which block sizes, compared with C,
+// What the per-read tools share (studies/file-cost.js, studies/instr-cost.js, and the block
+// sizes of studies/paired-cost.js): which readers, at which block sizes, compared with C,
 // and their table. Option errors are plain Errors whose message names the fix; each
 // tool prints it on one line with its usage, exit 2.
 const { findProgram, unavailableReason } = require('../wc/programs')

@@ -6,7 +6,7 @@
 // out is the kernel's side of a read (entry, copy, exit), which valgrind cannot see and
 // which is the same call whoever makes it. Run with Node, alone or not:
 //
-//   node host/instr-cost.js [--only NAME ...] [--sizes 256,4096,65536] [--reads 65536]
+//   node studies/instr-cost.js [--only NAME ...] [--sizes 256,4096,65536] [--reads 65536]
 //
 // Each reader runs twice at each block size, fed by dd through a pipe: --reads blocks,
 // then twice as many. (instructions of the long run - of the short one) / (the reads
@@ -28,7 +28,7 @@ const { twoSizeFit } = require('../lib/stats')
 const { verify } = require('../bench')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,4096,65536', reads: '65536' }
-const USAGE = 'usage: node host/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]'
+const USAGE = 'usage: node studies/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]'
 const VALGRIND = process.env.VALGRIND || 'valgrind'
 // --smc-check=all: V8 writes and patches the code it runs; valgrind must notice.
 const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--callgrind-out-file=/dev/null']

@@ -2,13 +2,13 @@
 // zero-byte reads of stdin return at once, so the loop times the call path.
 // net.readRaw takes an address found once; net.read checks its buffer on
 // every call, and the difference is that check. Run alone, on an idle
-// machine:  build/just-host host/call-cost.js [ROUNDS [CALLS]] < /dev/null
+// machine:  build/just-host studies/call-cost.js [ROUNDS [CALLS]] < /dev/null
 // (stdin must be readable; the best of ROUNDS rounds is printed.)
 const { net, sys } = just
 const ROUNDS = Number(just.args[2] || 8)
 const CALLS = Number(just.args[3] || 10_000_000)
 if (!(Number.isSafeInteger(ROUNDS) && ROUNDS > 0 && Number.isSafeInteger(CALLS) && CALLS > 0)) {
-  just.error('call-cost.js: ROUNDS and CALLS must be whole numbers above 0 (usage: build/just-host host/call-cost.js [ROUNDS [CALLS]] < /dev/null)')
+  just.error('call-cost.js: ROUNDS and CALLS must be whole numbers above 0 (usage: build/just-host studies/call-cost.js [ROUNDS [CALLS]] < /dev/null)')
   just.exit(2)
 }
 

@@ -3,13 +3,13 @@
 // just-sync's loops read the pipe from dd (64 KiB blocks) as a share of C's loop,
 // with a 95% interval. bench.js times separate runs of separate programs, and on a
 // VM whose runs of C alone differ by 10-30% its intervals stay several points wide;
-// here host/paired-reads.js alternates segments of 0.4-6 ms of the loop's reads and
+// here studies/paired-reads.js alternates segments of 0.4-6 ms of the loop's reads and
 // of C's loop compiled into the host (just.host.readLoop), so each pair of
 // segments meets the same machine, the same pipe and the same buffer. `c` times C's
 // loop against itself: what the method reports where there is no difference. Run
 // with Node, alone:
 //
-//   node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes 256,4096]
+//   node studies/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes 256,4096]
 //                            [--runs 10] [--pairs 256] [--segment-kib N] [--pin]
 //
 // Each of --runs processes times --pairs pairs, their orders alternating (loop-C,
@@ -194,7 +194,7 @@ async function main () {
   try {
     options = parseOptions(process.argv.slice(2))
   } catch (err) {
-    console.error(`paired-cost.js: ${err.message} (usage: node host/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] [--pairs N] [--segment-kib N] [--pin])`)
+    console.error(`paired-cost.js: ${err.message} (usage: node studies/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] [--pairs N] [--segment-kib N] [--pin])`)
     return 2
   }
   const stopped = stopOnSignals()
