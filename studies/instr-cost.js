@@ -31,7 +31,8 @@ const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,4096,65536
 const USAGE = 'usage: node studies/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]'
 const VALGRIND = process.env.VALGRIND || 'valgrind'
 // --smc-check=all: V8 writes and patches the code it runs; valgrind must notice.
-const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--callgrind-out-file=/dev/null']
+// --vgdb=no: no gdbserver, whose pipes valgrind would leave in /tmp after every run.
+const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--vgdb=no', '--callgrind-out-file=/dev/null']
 const TIMEOUT_MS = 600000
 
 function parseOptions (argv) {
