@@ -19,15 +19,18 @@ const ANALYSE = path.join(ROOT, 'analyse.js')
 const FIXTURES = path.join(__dirname, 'fixtures', 'results')
 const SAMPLE = path.join(FIXTURES, 'sample')
 const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
-const OUTPUT = path.join(ROOT, 'test-output')
 const CHROMIUM = '/usr/bin/chromium'
 const EVIL_PROGRAM = '<script>alert(1)</script>'
 const EVIL_RUNTIME = '<img src=x onerror=alert(2)>'
 
 let scratch
+// The reports and screenshots the browser tests make: in the scratch folder, removed
+// afterwards, unless LAB_TEST_OUTPUT names a folder to keep them in for a look.
+let OUTPUT
 
 before(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'analyse-test-'))
+  OUTPUT = process.env.LAB_TEST_OUTPUT ? path.resolve(process.env.LAB_TEST_OUTPUT) : path.join(scratch, 'output')
   fs.mkdirSync(OUTPUT, { recursive: true })
 })
 
