@@ -1,7 +1,7 @@
 'use strict'
 // bench.js and its modules: statistics against hand-computed numbers, parsers against
 // real captured output, and the bench itself end to end on tiny runs.
-const { test, describe, before } = require('node:test')
+const { test, describe, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -28,7 +28,15 @@ function bench (args, env = {}) {
   })
 }
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-bench-'))
+const tempDirs = []
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-bench-'))
+  tempDirs.push(dir)
+  return dir
+}
+after(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
 const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
 
