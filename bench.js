@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict'
-// bench.js: runs every program of wc/programs.js across block sizes, fed by dd, and
+// bench.js: runs every program of lib/programs.js across block sizes, fed by dd, and
 // writes results/<run-id>/. The pipeline: parse options → plan the runs → measure
 // (start-up, timing, strace, GC passes) → summarise → print.
 const fs = require('node:fs')
@@ -8,11 +8,13 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 
-const { programs, runtimes, checkTable, extraModules, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, parseOutput, shellQuote, ROOT } = require('./wc/programs')
+const { ROOT } = require('./lib/paths')
+const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('./lib/runtimes')
+const { programs, listing, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput } = require('./lib/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
 const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, outDirProblem, makeDirs } = require('./lib/options')
 const { acquireRunLock } = require('./lib/run-lock')
-const { runPipeline, ddFeeder, stopOnSignals, PIN_APART } = require('./lib/pipeline')
+const { runPipeline, ddFeeder, stopOnSignals, PIN_APART, shellQuote } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { parseStraceSummary } = require('./lib/strace')
 const { parseGcTrace, summariseGc } = require('./lib/gctrace')
@@ -61,6 +63,8 @@ const USAGE = `usage: node bench.js [options]
   --id NAME          name of the run folder (default: the date and time)
   --resume ID        continue an interrupted run (a run folder name or path)
   --report           write the run's report with analyse.js when the bench is done
+  --list             list every program, whether it can run here (and why not), and its
+                     command line at the first of --sizes (default 65536); --json as JSON
   --help             this text`
 
 const OPTION_SPEC = {
@@ -81,6 +85,8 @@ const OPTION_SPEC = {
   id: { type: 'string' },
   resume: { type: 'string' },
   report: { type: 'boolean' },
+  list: { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean' }
 }
 
@@ -127,6 +133,14 @@ function parseOptions (argv) {
     }
   }
   if (values.help) return { help: true }
+  if (values.list || values.json) {
+    const others = Object.keys(values).filter(key => !['list', 'json', 'sizes', 'node'].includes(key))
+    if (!values.list) throw new UsageError('--json goes with --list')
+    if (others.length) throw new UsageError(`--list takes only --json, --sizes and --node; drop ${others.map(key => `--${key}`).join(', ')}`)
+    const sizes = values.sizes === undefined ? [65536] : values.sizes.split(',').map(text => parseBlockSizeOption(text))
+    const nodeVersions = values.node === undefined ? [] : values.node.split(',').map(text => parseNodeVersion(text))
+    return { list: true, json: Boolean(values.json), blockSize: sizes[0], nodeVersions }
+  }
   if (values.resume) {
     const others = Object.keys(values).filter(key => key !== 'resume' && key !== 'report')
     if (others.length) throw new UsageError(`--resume continues a run with its own options; drop ${others.map(key => `--${key}`).join(', ')}`)
@@ -519,7 +533,7 @@ function recordedPrograms (context, options) {
     const modules = [...new Set((context.extraPrograms ?? []).filter(extra => extra.programs.some(name => missing.includes(name))).map(extra => extra.module))]
     const fix = modules.length
       ? `set LAB_EXTRA_PROGRAMS=${modules.join(':')} as when it started`
-      : `define them again (in wc/programs.js, or a module in LAB_EXTRA_PROGRAMS), or resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`
+      : `define them again (in lib/programs.js, or a module in LAB_EXTRA_PROGRAMS), or resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`
     throw new UsageError(`cannot resume: this run measured ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not defined now; ${fix}`)
   }
   return names.map(name => table.find(row => row.name === name))
@@ -535,6 +549,18 @@ function lockRun (runDir, resumed) {
 }
 
 // ---- printing ----
+
+function printListing (rows, json) {
+  if (json) {
+    console.log(JSON.stringify(rows, null, 2))
+    return
+  }
+  for (const row of rows) {
+    const status = row.available ? 'ok' : `unavailable: ${row.unavailable}`
+    console.log(`${row.name.padEnd(14)} ${row.honoursBlockSize ? 'honours bs' : 'own chunks'}  ${status}`)
+    console.log(`${''.padEnd(14)} $ ${row.command}`)
+  }
+}
 
 function formatDuration (ms) {
   const seconds = Math.round(ms / 1000)
@@ -632,6 +658,10 @@ async function main (argv) {
     return 0
   }
   checkTable()
+  if (parsed.list) {
+    printListing(listing(withNodeVersions(programs, parsed.nodeVersions), parsed.blockSize), parsed.json)
+    return 0
+  }
   const { runDir, options, resumed, recorded } = openRun(parsed)
   const { runnable, skipped } = selectPrograms(options, recorded)
   lockRun(runDir, resumed)

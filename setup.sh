@@ -137,4 +137,4 @@ else
 fi
 
 say "programs and their runtimes:"
-node wc/programs.js | grep -v '^ *\$'
+node bench.js --list | grep -v '^ *\$'

@@ -5,7 +5,7 @@
 #   IMAGE [BENCH OPTIONS]              the main job: node bench.js --report OPTIONS
 #   IMAGE bench [OPTIONS]              only bench.js
 #   IMAGE analyse [OPTIONS] [RUNS]     only analyse.js (default: the newest run)
-#   IMAGE COMMAND [ARGS]               anything else, e.g. bash, node wc/programs.js
+#   IMAGE COMMAND [ARGS]               anything else, e.g. bash, node bench.js --list
 #
 # exec makes node PID 1: bench.js handles SIGTERM (docker stop) itself, stops the run in
 # flight and keeps what it measured, where PID 1 without a handler would ignore it.

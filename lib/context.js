@@ -5,7 +5,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { runtimes, runtimeVersion, compilerBuild, ROOT, BUILD } = require('../wc/programs')
+const { ROOT, BUILD } = require('./paths')
+const { runtimes, runtimeVersion, compilerBuild } = require('./runtimes')
 
 function quietly (fn, fallback = null) {
   try {

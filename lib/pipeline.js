@@ -3,7 +3,7 @@
 // reports each process's rusage on fd 3.
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { BUILD } = require('../wc/programs')
+const { BUILD } = require('./paths')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
@@ -11,6 +11,11 @@ const PIPE_RUN = path.join(BUILD, 'pipe-run')
 // byte count is always a whole number of feeder blocks: bench chooses it so).
 function ddFeeder (bytes, feederBlockSize) {
   return ['dd', 'if=/dev/zero', `bs=${feederBlockSize}`, `count=${bytes / feederBlockSize}`, 'status=none']
+}
+
+// A command line as a shell would take it back: for the re-run lines of failed runs.
+function shellQuote (argv) {
+  return argv.map(arg => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
 }
 
 // --pin in every tool: dd on CPU 0, the reader on CPU 1.
@@ -105,4 +110,4 @@ function stopOnSignals () {
   return () => requested
 }
 
-module.exports = { runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART }
+module.exports = { shellQuote, runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART }

@@ -3,10 +3,8 @@
 // whether it honours the block size. A run records the table as it was (context.programs);
 // runs made before it did fall back on the lab's current table, and a name neither knows
 // is still reported, just without a runtime.
-const { findProgram, runtimes } = require('../wc/programs')
-
-// The yardstick every cell is compared with (lib/summary.js compareWithC).
-const BASELINE = 'c'
+const { runtimes } = require('./runtimes')
+const { findProgram, BASELINE } = require('./programs')
 
 function programInfo (name, context) {
   const program = context?.programs?.find(row => row.name === name) ?? findProgram(name)

@@ -3,7 +3,7 @@
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
-const { findProgram } = require('../wc/programs')
+const { findProgram, BASELINE } = require('./programs')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -133,7 +133,7 @@ function marginal (full, quarter, honours) {
 
 // C at the same block size is the yardstick: its cost per read and throughput.
 function compareWithC (cells) {
-  const c = new Map(cells.filter(cell => cell.program === 'c' && cell.best).map(cell => [cell.blockSize, cell]))
+  const c = new Map(cells.filter(cell => cell.program === BASELINE && cell.best).map(cell => [cell.blockSize, cell]))
   for (const cell of cells) {
     const base = c.get(cell.blockSize)
     if (!base || !cell.best) continue

@@ -15,7 +15,7 @@
 // is the half-ranges of both sizes' runs, per read. Large blocks make few reads, so
 // they need more bytes (--mib 4096).
 const { parseArgs } = require('node:util')
-const { commandLine, parseOutput } = require('../wc/programs')
+const { commandLine, parseOutput } = require('../lib/programs')
 const { runPipeline, stopOnSignals, PIN_APART } = require('../lib/pipeline')
 const { readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
 const { wholeNumber } = require('../lib/options')

@@ -25,8 +25,9 @@
 // memory layout and are not independent (consecutive pairs correlate).
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { findProgram, unavailableReason, runtimes, shellQuote } = require('../wc/programs')
-const { runPipeline, ddFeeder, stopOnSignals, PIN_APART } = require('../lib/pipeline')
+const { runtimes } = require('../lib/runtimes')
+const { findProgram, unavailableReason } = require('../lib/programs')
+const { runPipeline, ddFeeder, stopOnSignals, PIN_APART, shellQuote } = require('../lib/pipeline')
 const { blockSizes } = require('./per-read')
 const { wholeNumber } = require('../lib/options')
 const { median, medianInterval, MEDIAN_INTERVAL_MIN, INTERVAL_LEVEL } = require('../lib/stats')

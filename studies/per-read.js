@@ -3,16 +3,16 @@
 // sizes of studies/paired-cost.js): which readers, at which block sizes, compared with C,
 // and their table. Option errors are plain Errors whose message names the fix; each
 // tool prints it on one line with its usage, exit 2.
-const { findProgram, unavailableReason } = require('../wc/programs')
+const { findProgram, unavailableReason, BASELINE } = require('../lib/programs')
 const { parseBlockSize } = require('../lib/blocksize')
 
 // C is the yardstick: always measured, once, first. Every reader must read blocks of
 // the size asked for, or it has no cost per read of that size.
 function readersAgainstC (names) {
-  const unique = ['c', ...new Set(names)].filter((name, index) => name !== 'c' || index === 0)
+  const unique = [BASELINE, ...new Set(names)].filter((name, index) => name !== BASELINE || index === 0)
   return unique.map(name => {
     const program = findProgram(name)
-    if (!program) throw new Error(`no program '${name}': see node wc/programs.js for the names`)
+    if (!program) throw new Error(`no program '${name}': see node bench.js --list for the names`)
     if (!program.honoursBlockSize) throw new Error(`${name} reads in chunks of its own size, so it has no cost per read of a given size: leave it out`)
     const reason = unavailableReason(program)
     if (reason) throw new Error(`${name} cannot run here: ${reason}`)
@@ -29,7 +29,7 @@ function blockSizes (text) {
 function printAgainstC (rows, { heading, cost, versus }) {
   console.log(heading)
   for (const row of rows) {
-    const c = rows.find(other => other.program === 'c' && other.blockSize === row.blockSize)
+    const c = rows.find(other => other.program === BASELINE && other.blockSize === row.blockSize)
     console.log(`${row.program.padEnd(14)} ${String(row.blockSize).padStart(5)}  ${cost(row)} ${row === c ? '' : versus(row, c)}`.trimEnd())
   }
 }

@@ -8,7 +8,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { programs, runtimes, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, BUILD } = require('../wc/programs')
+const { BUILD } = require('../lib/paths')
+const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../lib/runtimes')
+const { programs, withNodeVersions } = require('../lib/programs')
 
 const ROOT = path.resolve(__dirname, '..')
 const PINNED = require('../package.json').measuredNodeVersions
@@ -38,7 +40,7 @@ describe('the Node the lab measures', () => {
     assert.equal(new Set(PINNED.map(version => version.split('.')[0])).size, PINNED.length, 'one pinned version per major')
     const env = { ...process.env }
     delete env.NODE
-    const located = spawnSync(process.execPath, ['-p', "require('./wc/programs').runtimes.node.locate()"], { cwd: ROOT, encoding: 'utf8', env })
+    const located = spawnSync(process.execPath, ['-p', "require('./lib/runtimes').runtimes.node.locate()"], { cwd: ROOT, encoding: 'utf8', env })
     assert.equal(located.stdout.trim(), path.join(BUILD, 'node', PINNED[0], 'bin', 'node'))
     for (const version of PINNED) {
       const binary = runtimes[`node@${version.split('.')[0]}`].locate()

@@ -117,7 +117,7 @@ describe('program names: a safe pattern, no duplicates, checked as the table loa
       const file = module('bad-name', [row(name)])
       const result = bench([...TINY, '--out', out, '--id', 'names'], { LAB_EXTRA_PROGRAMS: file })
       assertRefused(result, new RegExp(`^bench\\.js: ${file}: program name ${JSON.stringify(name).replace(/[./]/g, '\\$&')} is not allowed: ${rule}$`))
-      const listed = run(path.join(ROOT, 'wc', 'programs.js'), [], { LAB_EXTRA_PROGRAMS: file })
+      const listed = bench(['--list'], { LAB_EXTRA_PROGRAMS: file })
       assert.equal(listed.status, 2)
       assert.match(listed.stderr, /is not allowed/)
     }
@@ -127,7 +127,7 @@ describe('program names: a safe pattern, no duplicates, checked as the table loa
 
   test('a duplicate name is refused: of the lab\'s table, or within a module', () => {
     const clash = module('clash', [row('c')])
-    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: clash }), new RegExp(`^bench\\.js: ${clash}: program name 'c' is already taken \\(by wc/programs\\.js\\); rename one$`))
+    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: clash }), new RegExp(`^bench\\.js: ${clash}: program name 'c' is already taken \\(by lib/programs\\.js\\); rename one$`))
     const twice = module('twice', [row('mine'), row('mine')])
     assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: twice }), new RegExp(`${twice}: program name 'mine' is already taken \\(by ${twice}\\); rename one$`))
   })

@@ -1,5 +1,5 @@
 'use strict'
-// The table of programs (wc/programs.js) is consistent with itself and with the files
+// The table of programs (lib/programs.js) is consistent with itself and with the files
 // it names; its command lines, output parser and command-line listing; and the one
 // definition of a block size (lib/blocksize.js).
 const { test, describe } = require('node:test')
@@ -8,13 +8,16 @@ const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { programs, runtimes, findProgram, commandLine, fileFeedReason, parseOutput, shellQuote, ROOT, BUILD } = require('../wc/programs')
+const { ROOT, BUILD } = require('../lib/paths')
+const { runtimes } = require('../lib/runtimes')
+const { programs, findProgram, commandLine, fileFeedReason, parseOutput } = require('../lib/programs')
+const { shellQuote } = require('../lib/pipeline')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE } = require('../lib/blocksize')
 
 const usesV8Flags = program => program.command.includes('{v8flags}')
 
 function listing (args) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'wc', 'programs.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60000 })
+  return spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--list', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60000 })
 }
 
 describe('the table', () => {
@@ -153,7 +156,7 @@ describe('commandLine', () => {
 
   test('a runtime that cannot be found is named, with how to install it', () => {
     const { execFileSync } = require('node:child_process')
-    const reason = execFileSync(process.execPath, ['-e', "const p = require('./wc/programs'); p.runtimes.bun.locate = () => null; console.log(p.unavailableReason(p.findProgram('bun-ffi')))"], { cwd: ROOT, encoding: 'utf8' }).trim()
+    const reason = execFileSync(process.execPath, ['-e', "const { runtimes } = require('./lib/runtimes'); const p = require('./lib/programs'); runtimes.bun.locate = () => null; console.log(p.unavailableReason(p.findProgram('bun-ffi')))"], { cwd: ROOT, encoding: 'utf8' }).trim()
     assert.equal(reason, 'Bun not found: run ./setup.sh (npm installs bun), or set BUN=/path/to/bun')
   })
 
@@ -166,7 +169,7 @@ describe('commandLine', () => {
       { name: 'mine', runtime: 'node', file: reader, command: ['{runtime}', '{v8flags}', '{file}', '{bs}'], honoursBlockSize: true, note: 'a copy of node-sync' },
       { name: 'gone', runtime: 'node', file: path.join(dir, 'gone.js'), command: ['{runtime}', '{file}', '{bs}'], honoursBlockSize: true, note: 'no file' }
     ])}\n`)
-    const listed = spawnSync(process.execPath, [path.join(ROOT, 'wc', 'programs.js'), '--json', '--bs', '512'],
+    const listed = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--list', '--json', '--sizes', '512'],
       { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_EXTRA_PROGRAMS: rows } })
     assert.equal(listed.status, 0, listed.stderr)
     const byName = Object.fromEntries(JSON.parse(listed.stdout).map(program => [program.name, program]))
@@ -220,7 +223,7 @@ test('shellQuote leaves plain words alone and quotes the rest for sh', () => {
   assert.equal(echoed.stdout, tricky.map(arg => arg + '\n').join(''))
 })
 
-describe('node wc/programs.js', () => {
+describe('node bench.js --list', () => {
   test('--json: one row per program, with what bench and the report need', () => {
     const r = listing(['--json'])
     assert.equal(r.status, 0, r.stderr)
@@ -237,8 +240,8 @@ describe('node wc/programs.js', () => {
     }
   })
 
-  test('--bs sets the block size in the commands; the plain listing names every program', () => {
-    const r = listing(['--json', '--bs', '4096'])
+  test('--sizes sets the block size in the commands; the plain listing names every program', () => {
+    const r = listing(['--json', '--sizes', '4096'])
     assert.equal(r.status, 0, r.stderr)
     const rows = JSON.parse(r.stdout)
     for (const [i, row] of rows.entries()) assert.equal(row.command, shellQuote(commandLine(programs[i], 4096)), row.name)
@@ -248,18 +251,18 @@ describe('node wc/programs.js', () => {
   })
 
   for (const [args, wrong] of [
-    [['--bs', '1000'], /block size 1000 is not a power of two: try 1024/],
-    [['--bs', 'abc'], /block size 'abc' is not a whole number/],
-    [['--bs', '8'], /block size 8 is out of range: give a power of two from 16 to 1048576/],
-    [['--nope'], /--nope/]
+    [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
+    [['--sizes', 'abc'], /block size 'abc' is not a whole number/],
+    [['--sizes', '8'], /block size 8 is out of range: give a power of two from 16 to 1048576/],
+    [['--runs', '3'], /--list takes only --json, --sizes and --node; drop --runs/],
+    [['--nope'], /unknown option --nope; see node bench\.js --help/]
   ]) {
     test(`${args.join(' ')}: exit 2 and one line saying what is wrong`, () => {
       const r = listing(args)
       assert.equal(r.status, 2, r.stderr)
       assert.equal(r.stdout, '')
-      assert.match(r.stderr, /^programs\.js: [^\n]+\n$/, 'exactly one line')
+      assert.match(r.stderr, /^bench\.js: [^\n]+\n$/, 'exactly one line')
       assert.match(r.stderr, wrong)
-      assert.match(r.stderr, /usage: node wc\/programs\.js/)
     })
   }
 })

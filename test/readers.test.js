@@ -1,5 +1,5 @@
 'use strict'
-// Every program in the table (wc/programs.js), fed through real shell pipes exactly as
+// Every program in the table (lib/programs.js), fed through real shell pipes exactly as
 // the lab feeds it: counts, read counts, empty input, and the two ways stdin can be
 // wrong. The list is never written out here: a new row in the table is tested as is.
 // A program that cannot run here fails with the table's reason (./setup.sh --test
@@ -12,7 +12,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { programs, runtimes, commandLine, unavailableReason, parseOutput, shellQuote, ROOT, BUILD } = require('../wc/programs')
+const { ROOT, BUILD } = require('../lib/paths')
+const { runtimes } = require('../lib/runtimes')
+const { programs, commandLine, unavailableReason, parseOutput } = require('../lib/programs')
+const { shellQuote } = require('../lib/pipeline')
 
 const BLOCK_SIZES = [256, 4096, 65536]
 const FIXED_FEEDER = 65536
@@ -167,8 +170,8 @@ test('JUST= points the lab at another just binary', async t => {
     ''
   ].join('\n'), { mode: 0o755 })
 
-  await t.test('node wc/programs.js --json lists the just rows with that binary', () => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'wc', 'programs.js'), '--json'], {
+  await t.test('node bench.js --list --json lists the just rows with that binary', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--list', '--json'], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, JUST: fake }, timeout: 60000
     })
     assert.equal(r.status, 0, r.stderr)
@@ -205,7 +208,7 @@ test('JUST= points the lab at another just binary', async t => {
   })
 
   await t.test('runtimeVersion(\'just\') asks that binary (a fresh process: versions are cached)', () => {
-    const script = "process.stdout.write(require('./wc/programs').runtimeVersion('just'))"
+    const script = "process.stdout.write(require('./lib/runtimes').runtimeVersion('just'))"
     const withFake = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, JUST: fake }, timeout: 60000 })
     assert.equal(withFake.status, 0, withFake.stderr)
     assert.equal(withFake.stdout, 'fake-just 9.9')

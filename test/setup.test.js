@@ -45,7 +45,7 @@ describe('setup.sh', () => {
     assert.equal(again.status, 0, again.stderr)
     assert.doesNotMatch(again.stdout + again.stderr, /installing/)
     assert.match(again.stdout, /setup: programs and their runtimes:/)
-    const listed = run(process.execPath, ['wc/programs.js', '--json'])
+    const listed = run(process.execPath, ['bench.js', '--list', '--json'])
     for (const program of JSON.parse(listed.stdout)) assert.match(again.stdout, new RegExp(`^${program.name} `, 'm'))
   })
 
@@ -129,7 +129,7 @@ describe('docker/entrypoint.sh', () => {
   })
 
   test('any other command runs as given', () => {
-    const listed = run(entrypoint, ['node', 'wc/programs.js', '--json'])
+    const listed = run(entrypoint, ['node', 'bench.js', '--list', '--json'])
     assert.equal(listed.status, 0, listed.stderr)
     assert.ok(JSON.parse(listed.stdout).some(program => program.name === 'c'))
   })

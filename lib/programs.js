@@ -1,108 +1,17 @@
 'use strict'
 // The one table of programs. bench.js, the strace and GC passes, the report and the
 // tests all read it: adding a variant means one reader file in wc/ and one row below.
-//
-//   node wc/programs.js [--bs N] [--json]   lists every program, whether it can run
-//                                           here (and why not), and its command line.
-
+// `node bench.js --list` shows every row, whether it can run here (and why not), and its
+// command line.
 const fs = require('node:fs')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
+const { ROOT, BUILD } = require('./paths')
+const { runtimes, isExecutable, nodeMajor, nodeRuntimeName } = require('./runtimes')
+const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('./options')
+const { shellQuote } = require('./pipeline')
 
-const ROOT = path.resolve(__dirname, '..')
-const BUILD = path.join(ROOT, 'build')
-const NPM_BIN = path.join(ROOT, 'node_modules', '.bin')
-const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('../lib/options')
-
-const MEASURED_NODE_VERSIONS = require('../package.json').measuredNodeVersions
-const DEFAULT_NODE_VERSION = MEASURED_NODE_VERSIONS[0]
-
-function nodeBinary (version) {
-  return path.join(BUILD, 'node', version, 'bin', 'node')
-}
-
-const nodeMajor = version => version.split('.')[0]
-const nodeRuntimeName = version => `node@${nodeMajor(version)}`
-
-function measuredNode (version) {
-  return {
-    label: `Node.js ${nodeMajor(version)}`,
-    locate: () => nodeBinary(version),
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: flags => flags,
-    reopensClosedStdio: true,
-    install: `run ./setup.sh, which installs Node ${version} from npm into build/node/`
-  }
-}
-
-// How each runtime is found, asked its version, and given V8 flags. An environment
-// variable (JUST, NODE, BUN, DENO) points the lab at another binary of that runtime.
-const runtimes = {
-  native: {
-    label: 'C (gcc -O3)',
-    locate: () => null,
-    version: () => compilerBuild().version,
-    v8Flags: null,
-    noGcTrace: 'native code: no garbage collector',
-    reopensClosedStdio: false,
-    install: 'run ./setup.sh, which builds the C readers with make'
-  },
-  coreutils: {
-    label: 'GNU coreutils',
-    locate: () => findOnPath('wc'),
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: null,
-    noGcTrace: 'native code: no garbage collector',
-    reopensClosedStdio: false,
-    install: 'apt-get install coreutils'
-  },
-  just: {
-    label: 'just(js)-compatible V8 host',
-    locate: () => process.env.JUST || path.join(BUILD, 'just-host'),
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: flags => flags,
-    reopensClosedStdio: false,
-    install: 'run ./setup.sh to build build/just-host, or set JUST=/path/to/just'
-  },
-  // The lab's host as a single binary with wc/wc.js built in (make -C host wcb).
-  // Its own runtime, not 'just': JUST may point at real just(js), whose version
-  // and label would then be wrong for this binary, which is always the lab's.
-  'just-wcb': {
-    label: 'just-host single binary (wc.js embedded)',
-    locate: () => path.join(BUILD, 'wcb'),
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: flags => flags,
-    reopensClosedStdio: false,
-    install: 'run ./setup.sh (or make) to build build/wcb'
-  },
-  // The Node the lab measures is pinned like Bun and Deno (package.json's
-  // measuredNodeVersions, installed by setup.sh into build/node/), never whichever Node
-  // happens to run the lab: bookworm's own is an end-of-life 18.
-  node: {
-    ...measuredNode(DEFAULT_NODE_VERSION),
-    label: 'Node.js',
-    locate: () => process.env.NODE || nodeBinary(DEFAULT_NODE_VERSION),
-    install: `run ./setup.sh, which installs Node ${DEFAULT_NODE_VERSION} from npm into build/node/, or set NODE=/path/to/node`
-  },
-  ...Object.fromEntries(MEASURED_NODE_VERSIONS.map(version => [nodeRuntimeName(version), measuredNode(version)])),
-  bun: {
-    label: 'Bun',
-    locate: () => process.env.BUN || findNpmBin('bun') || findOnPath('bun'),
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: null,
-    noGcTrace: 'Bun runs JavaScriptCore, which has no --trace-gc',
-    reopensClosedStdio: true,
-    install: 'run ./setup.sh (npm installs bun), or set BUN=/path/to/bun'
-  },
-  deno: {
-    label: 'Deno',
-    locate: () => process.env.DENO || findNpmBin('deno') || findOnPath('deno'),
-    version: bin => firstLine(bin, ['--version']),
-    v8Flags: flags => (flags.length ? [`--v8-flags=${flags.join(',')}`] : []),
-    reopensClosedStdio: true,
-    install: 'run ./setup.sh (npm installs deno), or set DENO=/path/to/deno'
-  }
-}
+// The yardstick every cell is compared with.
+const BASELINE = 'c'
 
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
@@ -247,7 +156,7 @@ const programs = [
 // listing refuse to start on one (checkTable), and the row is left out.
 const extraModules = []
 const tableProblems = []
-programs.forEach((row, index) => rowProblem(row, 'wc/programs.js', programs.slice(0, index)))
+programs.forEach((row, index) => rowProblem(row, 'lib/programs.js', programs.slice(0, index)))
 for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Boolean)) {
   const file = path.resolve(module)
   let rows
@@ -258,7 +167,7 @@ for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Bo
     continue
   }
   if (!Array.isArray(rows)) {
-    tableProblems.push(`LAB_EXTRA_PROGRAMS: ${file} exports no array of rows; export a list of rows shaped as in wc/programs.js`)
+    tableProblems.push(`LAB_EXTRA_PROGRAMS: ${file} exports no array of rows; export a list of rows shaped as in lib/programs.js`)
     continue
   }
   const names = []
@@ -274,11 +183,11 @@ for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Bo
 // leading '.' would put them elsewhere, and two rows of one name would share them.
 function rowProblem (row, source, earlier) {
   let problem = null
-  if (!row || typeof row !== 'object') problem = `${source}: a row is ${JSON.stringify(row)}, not an object shaped as in wc/programs.js`
+  if (!row || typeof row !== 'object') problem = `${source}: a row is ${JSON.stringify(row)}, not an object shaped as in lib/programs.js`
   else if (typeof row.name !== 'string' || !SAFE_NAME.test(row.name)) problem = `${source}: program name ${JSON.stringify(row.name)} is not allowed: a name is ${SAFE_NAME_RULE}`
   else if (!Object.hasOwn(runtimes, row.runtime)) problem = `${source}: ${row.name}'s runtime ${JSON.stringify(row.runtime)} is none of the lab's: ${Object.keys(runtimes).join(', ')}`
   else if (!Array.isArray(row.command) || !row.command.every(part => typeof part === 'string')) problem = `${source}: ${row.name}'s command is not a list of strings`
-  else if (earlier.some(program => program.name === row.name)) problem = `${source}: program name '${row.name}' is already taken (by ${earlier.find(program => program.name === row.name).module ?? 'wc/programs.js'}); rename one`
+  else if (earlier.some(program => program.name === row.name)) problem = `${source}: program name '${row.name}' is already taken (by ${earlier.find(program => program.name === row.name).module ?? 'lib/programs.js'}); rename one`
   if (problem !== null) tableProblems.push(problem)
   return problem
 }
@@ -288,49 +197,10 @@ function checkTable () {
   if (tableProblems.length) throw new UsageError(tableProblems[0])
 }
 
-// Written by make next to the binaries: the compiler that built them and its flags.
-function compilerBuild () {
-  const [version, flags] = fs.readFileSync(path.join(BUILD, 'compiler.txt'), 'utf8').split('\n')
-  return { version, flags }
-}
-
-function firstLine (bin, args) {
-  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
-    .split('\n')[0].trim()
-}
-
-function findOnPath (name) {
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    const candidate = path.join(dir, name)
-    if (isExecutable(candidate)) return candidate
-  }
-  return null
-}
-
-function findNpmBin (name) {
-  const candidate = path.join(NPM_BIN, name)
-  return isExecutable(candidate) ? candidate : null
-}
-
-function isExecutable (file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK)
-    return fs.statSync(file).isFile()
-  } catch {
-    return false
-  }
-}
-
 function findProgram (name) {
   return programs.find(program => program.name === name)
 }
 
-// A --node value, a major ("22") or an exact version, as the pinned version it names.
-function pinnedNodeVersion (text) {
-  const version = MEASURED_NODE_VERSIONS.find(pinned => pinned === text || nodeMajor(pinned) === text)
-  if (!version) throw new Error(`Node ${text} is not pinned by the lab; pick from ${MEASURED_NODE_VERSIONS.map(nodeMajor).join(', ')} (package.json measuredNodeVersions)`)
-  return version
-}
 
 // Several Node versions side by side in one run: each Node row once per version, named
 // node-sync@22, node-sync@26 ..., on that version's runtime.
@@ -381,21 +251,6 @@ function unavailableReason (program) {
   return null
 }
 
-const versionCache = new Map()
-function runtimeVersion (runtimeName) {
-  if (!versionCache.has(runtimeName)) {
-    const runtime = runtimes[runtimeName]
-    let version
-    try {
-      version = runtime.version(runtime.locate())
-    } catch (err) {
-      version = `unknown (${err.message.split('\n')[0]})`
-    }
-    versionCache.set(runtimeName, version)
-  }
-  return versionCache.get(runtimeName)
-}
-
 const STANDARD_LINE = /^size (\d+) reads (\d+) blocksize (\d+)$/m
 const COUNT_ONLY_LINE = /^\s*(\d+)\s*$/m
 
@@ -410,12 +265,9 @@ function parseOutput (program, stdout) {
   return match ? { size: Number(match[1]), reads: Number(match[2]), blockSize: Number(match[3]) } : null
 }
 
-function shellQuote (argv) {
-  return argv.map(arg => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
-}
-
-function listing (blockSize) {
-  return programs.map(program => ({
+// The rows as `bench.js --list` shows them, with their command lines at blockSize.
+function listing (rows, blockSize) {
+  return rows.map(program => ({
     name: program.name,
     runtime: program.runtime,
     available: unavailableReason(program) === null,
@@ -427,36 +279,4 @@ function listing (blockSize) {
   }))
 }
 
-function main (argv) {
-  const { parseArgs } = require('node:util')
-  const { parseBlockSize } = require('../lib/blocksize')
-  let options
-  try {
-    options = parseArgs({ args: argv, options: { bs: { type: 'string', default: '65536' }, json: { type: 'boolean', default: false } } }).values
-    options.bs = parseBlockSize(options.bs)
-  } catch (err) {
-    process.stderr.write(`programs.js: ${err.message} (usage: node wc/programs.js [--bs N] [--json])\n`)
-    return 2
-  }
-  try {
-    checkTable()
-  } catch (err) {
-    process.stderr.write(`programs.js: ${err.message}\n`)
-    return 2
-  }
-  const rows = listing(options.bs)
-  if (options.json) {
-    process.stdout.write(JSON.stringify(rows, null, 2) + '\n')
-    return 0
-  }
-  for (const row of rows) {
-    const status = row.available ? 'ok' : `unavailable: ${row.unavailable}`
-    process.stdout.write(`${row.name.padEnd(14)} ${row.honoursBlockSize ? 'honours bs' : 'own chunks'}  ${status}\n`)
-    process.stdout.write(`${''.padEnd(14)} $ ${row.command}\n`)
-  }
-  return 0
-}
-
-module.exports = { programs, runtimes, findProgram, checkTable, extraModules, withNodeVersions, pinnedNodeVersion, MEASURED_NODE_VERSIONS, commandLine, unavailableReason, fileFeedReason, runtimeVersion, compilerBuild, parseOutput, shellQuote, ROOT, BUILD }
-
-if (require.main === module) process.exitCode = main(process.argv.slice(2))
+module.exports = { programs, findProgram, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }
