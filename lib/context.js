@@ -39,7 +39,27 @@ function machine () {
     memoryBytes: os.totalmem(),
     cpuGovernor: readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
     pipeMaxSize: Number(readText('/proc/sys/fs/pipe-max-size')) || null,
-    container: fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv')
+    container: fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv'),
+    ...syscallCostFactors()
+  }
+}
+
+// What makes one machine's syscall dearer than another's of the same CPU model: the
+// kernel's speculative-execution mitigations (a retpoline or an IBRS on every entry
+// and exit), the switches on its command line that chose them, the clock source
+// (tsc reads in user space; others cost a syscall per clock reading) and transparent
+// huge pages (TLB misses on a reader's buffer).
+const VULNERABILITIES = '/sys/devices/system/cpu/vulnerabilities'
+const MITIGATION_SWITCH = /^(mitigations|nospectre_v1|nospectre_v2|spectre_v2|spectre_v2_user|spectre_bhi|spec_store_bypass_disable|ssbd|nopti|pti|kpti|mds|tsx|tsx_async_abort|l1tf|retbleed|srbds|mmio_stale_data|gather_data_sampling|reg_file_data_sampling|spec_rstack_overflow|nospec_store_bypass_disable|nospectre_bhb|ibrs|noibrs|noibpb|indirect_target_selection|tsa|vmscape)(=|$)/
+
+function syscallCostFactors () {
+  const names = quietly(() => fs.readdirSync(VULNERABILITIES).sort(), [])
+  const commandLine = (readText('/proc/cmdline') || '').split(' -- ')[0].split(/\s+/)
+  return {
+    vulnerabilities: Object.fromEntries(names.map(name => [name, readText(path.join(VULNERABILITIES, name))])),
+    mitigationSwitches: commandLine.filter(word => MITIGATION_SWITCH.test(word)),
+    clockSource: readText('/sys/devices/system/clocksource/clocksource0/current_clocksource'),
+    transparentHugePages: (/\[(\w+)\]/.exec(readText('/sys/kernel/mm/transparent_hugepage/enabled') || '') || [])[1] ?? null
   }
 }
 

@@ -119,3 +119,21 @@ describe('the commit a run was measured with', () => {
     assert.match(result.stdout, /^the lab's commit is unknown, .*install git \(apt-get install git\) or set LAB_COMMIT=<commit>$/m)
   }))
 })
+
+describe('what makes one machine\'s syscall dearer than another\'s', () => {
+  test('the context records the mitigations, their command-line switches, the clock source and THP', () => withTempDir(out => {
+    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'machine'])
+    assert.equal(result.status, 0, result.stderr)
+    const { machine } = readContext(out, 'machine')
+    const vulnerabilities = fs.readdirSync('/sys/devices/system/cpu/vulnerabilities')
+    assert.deepEqual(Object.keys(machine.vulnerabilities), [...vulnerabilities].sort())
+    for (const name of vulnerabilities) {
+      assert.equal(machine.vulnerabilities[name], fs.readFileSync(`/sys/devices/system/cpu/vulnerabilities/${name}`, 'utf8').trim(), name)
+    }
+    const bootWords = fs.readFileSync('/proc/cmdline', 'utf8').split(' -- ')[0].trim().split(/\s+/)
+    for (const word of machine.mitigationSwitches) assert.ok(bootWords.includes(word), `${word} is not on the kernel's command line`)
+    if (bootWords.some(word => word.startsWith('mitigations='))) assert.ok(machine.mitigationSwitches.some(word => word.startsWith('mitigations=')))
+    assert.equal(machine.clockSource, fs.readFileSync('/sys/devices/system/clocksource/clocksource0/current_clocksource', 'utf8').trim())
+    assert.match(machine.transparentHugePages, /^(always|madvise|never)$/)
+  }))
+})
