@@ -6,7 +6,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { ROOT, BUILD } = require('./paths')
-const { runtimes, runtimeVersion, compilerBuild } = require('./runtimes')
+const { runtimes, runtimeVersion, binarySha256, compilerBuild } = require('./runtimes')
 
 function quietly (fn, fallback = null) {
   try {
@@ -84,6 +84,19 @@ function runtimeVersions (programs) {
   return used
 }
 
+// Which just binary ran the just rows: its version as a script reads it (just(js)
+// has no --version) and its checksum, which tells two builds of one version apart.
+function justHost (programs) {
+  const binary = runtimes.just.locate()
+  const used = programs.some(program => program.runtime === 'just')
+  return {
+    binary,
+    version: used ? runtimeVersion('just') : null,
+    sha256: used ? quietly(() => binarySha256(binary)) : null,
+    selectedBy: process.env.JUST ? 'JUST environment variable' : 'the lab\'s own build/just-host'
+  }
+}
+
 function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skipped }) {
   return {
     runId,
@@ -98,11 +111,7 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
     machine: machine(),
     runtimes: runtimeVersions(programs),
     compiler: quietly(compilerBuild),
-    host: {
-      binary: runtimes.just.locate(),
-      version: programs.some(program => program.runtime === 'just') ? runtimeVersion('just') : null,
-      selectedBy: process.env.JUST ? 'JUST environment variable' : 'the lab\'s own build/just-host'
-    },
+    host: justHost(programs),
     strace: command('strace', ['-V'])?.split('\n')[0] ?? null,
     ptrace,
     gcUnavailable,

@@ -13,6 +13,15 @@ const { shellQuote } = require('./pipeline')
 // The yardstick every cell is compared with.
 const BASELINE = 'c'
 
+// A name in a row's needs: 'net.read', one or two property names deep under `just`.
+const BINDING = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/
+const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 'sys.fcntl', 'sys.F_GETFL', 'sys.F_SETFL',
+  'sys.STDIN_FILENO', 'loop.EPOLLIN', 'loop.EPOLLET', 'factory.loop']
+
+// needs: the bindings under `just` a just reader uses beyond print, error, exit and
+// args, so that a just(js) binary without one (JUST=) lists the row as unavailable,
+// with the reason, instead of failing it. The lab's host has them all.
+//
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
 // fileStdin says why a reader that accepts a file as stdin cannot be timed reading one.
@@ -52,6 +61,7 @@ const programs = [
     runtime: 'just',
     file: 'wc/wc.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    needs: ['net.read', 'sys.errno', 'sys.strerror', 'sys.STDIN_FILENO'],
     honoursBlockSize: true,
     note: 'the study\'s listing: blocking just.net.read into one ArrayBuffer'
   },
@@ -60,6 +70,7 @@ const programs = [
     runtime: 'just',
     file: 'wc/wc-async.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    needs: ASYNC_NEEDS,
     honoursBlockSize: true,
     stdin: 'pipe',
     note: 'non-blocking stdin, one read per level-triggered epoll wake-up; epoll refuses regular files and /dev/null'
@@ -69,6 +80,7 @@ const programs = [
     runtime: 'just',
     file: 'wc/wc-async.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}', 'et'],
+    needs: ASYNC_NEEDS,
     honoursBlockSize: true,
     stdin: 'pipe',
     note: 'edge-triggered epoll: each wake-up drains the pipe until EAGAIN; epoll refuses regular files and /dev/null'
@@ -86,6 +98,7 @@ const programs = [
     runtime: 'just',
     file: 'wc/wc-fast.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    needs: ['net.readRaw', 'sys.address', 'sys.errno', 'sys.strerror', 'sys.STDIN_FILENO'],
     honoursBlockSize: true,
     note: 'the host\'s fastest shape: the buffer\'s address taken once (sys.address), then net.readRaw(fd, address, len) as a V8 fast API call; lab host only, real just(js) has neither binding'
   },
@@ -187,6 +200,8 @@ function rowProblem (row, source, earlier) {
   else if (typeof row.name !== 'string' || !SAFE_NAME.test(row.name)) problem = `${source}: program name ${JSON.stringify(row.name)} is not allowed: a name is ${SAFE_NAME_RULE}`
   else if (!Object.hasOwn(runtimes, row.runtime)) problem = `${source}: ${row.name}'s runtime ${JSON.stringify(row.runtime)} is none of the lab's: ${Object.keys(runtimes).join(', ')}`
   else if (!Array.isArray(row.command) || !row.command.every(part => typeof part === 'string')) problem = `${source}: ${row.name}'s command is not a list of strings`
+  else if (row.needs !== undefined && !(Array.isArray(row.needs) && row.needs.every(name => typeof name === 'string' && BINDING.test(name)))) problem = `${source}: ${row.name}'s needs is not a list of bindings under just, one or two names deep ('net.read')`
+  else if (row.needs !== undefined && !runtimes[row.runtime].lacks) problem = `${source}: ${row.name} has needs, but its runtime '${row.runtime}' cannot be asked which bindings it has; drop them`
   else if (earlier.some(program => program.name === row.name)) problem = `${source}: program name '${row.name}' is already taken (by ${earlier.find(program => program.name === row.name).module ?? 'lib/programs.js'}); rename one`
   if (problem !== null) tableProblems.push(problem)
   return problem
@@ -248,7 +263,7 @@ function unavailableReason (program) {
   const executable = commandLine(program, 65536)[0]
   if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
   if (program.file && !fs.existsSync(path.resolve(ROOT, program.file))) return `${path.resolve(ROOT, program.file)} is missing`
-  return null
+  return program.needs?.length ? runtime.lacks(binary, program.needs) : null
 }
 
 const STANDARD_LINE = /^size (\d+) reads (\d+) blocksize (\d+)$/m
@@ -267,16 +282,19 @@ function parseOutput (program, stdout) {
 
 // The rows as `bench.js --list` shows them, with their command lines at blockSize.
 function listing (rows, blockSize) {
-  return rows.map(program => ({
-    name: program.name,
-    runtime: program.runtime,
-    available: unavailableReason(program) === null,
-    unavailable: unavailableReason(program),
-    honoursBlockSize: program.honoursBlockSize,
-    gcTrace: runtimes[program.runtime].v8Flags ? 'V8 --trace-gc' : runtimes[program.runtime].noGcTrace,
-    command: shellQuote(commandLine(program, blockSize)),
-    note: program.note
-  }))
+  return rows.map(program => {
+    const reason = unavailableReason(program)
+    return {
+      name: program.name,
+      runtime: program.runtime,
+      available: reason === null,
+      unavailable: reason,
+      honoursBlockSize: program.honoursBlockSize,
+      gcTrace: runtimes[program.runtime].v8Flags ? 'V8 --trace-gc' : runtimes[program.runtime].noGcTrace,
+      command: shellQuote(commandLine(program, blockSize)),
+      note: program.note
+    }
+  })
 }
 
 module.exports = { programs, findProgram, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }

@@ -1,13 +1,17 @@
 'use strict'
 // The runtimes the programs run on: how each is found, asked its version, given V8
 // flags, and installed when it is missing. lib/programs.js's rows name one each.
+const crypto = require('node:crypto')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
+const { execFileSync, spawnSync } = require('node:child_process')
 const { BUILD, NPM_BIN } = require('./paths')
 
 const MEASURED_NODE_VERSIONS = require('../package.json').measuredNodeVersions
 const DEFAULT_NODE_VERSION = MEASURED_NODE_VERSIONS[0]
+
+const JUST_HOST = path.join(BUILD, 'just-host')
 
 function nodeBinary (version) {
   return path.join(BUILD, 'node', version, 'bin', 'node')
@@ -48,10 +52,12 @@ const runtimes = {
     reopensClosedStdio: false,
     install: 'apt-get install coreutils'
   },
+  // Asked with a script, never --version: see probeJust.
   just: {
     label: 'just(js)-compatible V8 host',
-    locate: () => process.env.JUST || path.join(BUILD, 'just-host'),
-    version: bin => firstLine(bin, ['--version']),
+    locate: () => process.env.JUST || JUST_HOST,
+    version: bin => justVersion(bin),
+    lacks: (bin, needs) => justLacks(bin, needs),
     v8Flags: flags => flags,
     reopensClosedStdio: false,
     install: 'run ./setup.sh to build build/just-host, or set JUST=/path/to/just'
@@ -94,6 +100,106 @@ const runtimes = {
     reopensClosedStdio: true,
     install: 'run ./setup.sh (npm installs deno), or set DENO=/path/to/deno'
   }
+}
+
+// just(js) binaries differ, and real just(js) 0.1.x has no --version: it takes any
+// --word for an option of its own and, left with no script, starts its REPL, which
+// waits on stdin or, given /dev/null, prints nothing. Nor has it the lab host's
+// net.readRaw or sys.address. What every just runs is a script: this one prints the
+// names under `just` two levels down ('net.read', 'sys.address') and its version,
+// a string and `versions` on the lab's host, an object { just, v8, kernel } on just(js).
+const JUST_PROBE_MARK = 'syscall-lab-just-probe '
+const JUST_PROBE = 'const names = []; for (const key of Object.getOwnPropertyNames(just)) { names.push(key); const value = just[key]; ' +
+  'if (value !== null && typeof value === \'object\') for (const inner of Object.getOwnPropertyNames(value)) names.push(key + \'.\' + inner) } ' +
+  `just.print('${JUST_PROBE_MARK}' + JSON.stringify({ engine: just.engine, version: just.version, versions: just.versions, names }))\n`
+const JUST_PROBE_TIMEOUT_MS = 10000
+
+// Once per binary and process: { version, bindings } or, when the binary did not
+// answer, { problem } saying how.
+const justProbes = new Map()
+function probeJust (binary) {
+  if (!justProbes.has(binary)) justProbes.set(binary, runJustProbe(binary))
+  return justProbes.get(binary)
+}
+
+function runJustProbe (binary) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-just-probe-'))
+  try {
+    const script = path.join(dir, 'probe.js')
+    fs.writeFileSync(script, JUST_PROBE)
+    // stdin /dev/null, so nothing can wait on it; stdout and stderr to files, not
+    // pipes, so that a process the binary leaves behind cannot hold the lab up.
+    const out = fs.openSync(path.join(dir, 'stdout'), 'w')
+    const err = fs.openSync(path.join(dir, 'stderr'), 'w')
+    let run
+    try {
+      run = spawnSync(binary, [script], { stdio: ['ignore', out, err], timeout: JUST_PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' })
+    } finally {
+      fs.closeSync(out)
+      fs.closeSync(err)
+    }
+    if (run.error?.code === 'ETIMEDOUT') return { problem: `gave no answer within ${JUST_PROBE_TIMEOUT_MS / 1000} s` }
+    if (run.error) return { problem: `could not be started (${run.error.code ?? run.error.message})` }
+    const answer = probeAnswer(fs.readFileSync(path.join(dir, 'stdout'), 'utf8'))
+    if (answer === null) {
+      const said = fs.readFileSync(path.join(dir, 'stderr'), 'utf8').trim().split('\n')[0]
+      return { problem: `printed no answer, exit ${run.status ?? run.signal}${said ? `: ${said}` : ''}` }
+    }
+    return { version: justVersionText(answer), bindings: new Set(answer.names) }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// The probe's line in what the binary printed, or null if it printed none.
+function probeAnswer (stdout) {
+  const line = stdout.split('\n').find(text => text.startsWith(JUST_PROBE_MARK))
+  if (line === undefined) return null
+  try {
+    const answer = JSON.parse(line.slice(JUST_PROBE_MARK.length))
+    return Array.isArray(answer?.names) ? answer : null
+  } catch {
+    return null
+  }
+}
+
+// 'just-host 0.1.0 v8 10.2.154.26-node.37' (as its --version says) or 'just 0.1.13 v8 10.2.154.4'.
+function justVersionText ({ engine, version, versions }) {
+  const [name, number, v8] = typeof version === 'string'
+    ? [typeof engine === 'string' ? engine : 'just', version, versions?.v8]
+    : ['just', version?.just, version?.v8]
+  if (typeof number !== 'string' || number === '') return null
+  return typeof v8 === 'string' && v8 !== '' ? `${name} ${number} v8 ${v8}` : `${name} ${number}`
+}
+
+// Which just it was: its own word or, failing that, the binary's checksum.
+function justVersion (binary) {
+  const probe = probeJust(binary)
+  if (probe.version) return probe.version
+  const why = probe.problem ? `asked with a one-line script, it ${probe.problem}` : 'its just.version is empty'
+  return `sha256 ${binarySha256(binary)} (${why})`
+}
+
+// Why this binary cannot run a reader that uses these bindings; null if it can, or if
+// it did not answer: a binary that runs no script fails every run, which says so.
+function justLacks (binary, needs) {
+  const { bindings } = probeJust(binary)
+  if (!bindings) return null
+  const missing = needs.filter(name => !bindings.has(name))
+  if (missing.length === 0) return null
+  const names = missing.join(', ')
+  if (binary !== JUST_HOST) {
+    const host = isExecutable(JUST_HOST) ? probeJust(JUST_HOST).bindings : null
+    const hostHas = host && missing.every(name => host.has(name))
+    return `JUST=${binary} has no ${names}${hostHas ? ` (the lab's host has ${missing.length === 1 ? 'it' : 'them'}: unset JUST)` : ''}`
+  }
+  return `${binary} has no ${names}: run ./setup.sh to rebuild it`
+}
+
+const sha256s = new Map()
+function binarySha256 (file) {
+  if (!sha256s.has(file)) sha256s.set(file, crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'))
+  return sha256s.get(file)
 }
 
 // Written by make next to the binaries: the compiler that built them and its flags.
@@ -151,4 +257,4 @@ function runtimeVersion (runtimeName) {
   return versionCache.get(runtimeName)
 }
 
-module.exports = { runtimes, runtimeVersion, compilerBuild, isExecutable, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }
+module.exports = { runtimes, runtimeVersion, binarySha256, compilerBuild, isExecutable, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }
