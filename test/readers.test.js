@@ -6,7 +6,7 @@
 // installs everything), it is never skipped.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
-const { spawnSync } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -164,7 +164,6 @@ test('JUST= points the lab at another just binary', async t => {
   const used = path.join(fakeDir, 'used')
   fs.writeFileSync(fake, [
     '#!/bin/sh',
-    'if [ "$1" = --version ]; then echo "fake-just 9.9"; exit 0; fi',
     `: > ${shellQuote([used])}`,
     `exec ${shellQuote([host])} "$@"`,
     ''
@@ -192,10 +191,10 @@ test('JUST= points the lab at another just binary', async t => {
     process.env.JUST = fake
     try {
       for (const program of justPrograms) {
-        fs.rmSync(used, { force: true })
         const argv = commandLine(program, 4096)
         assert.equal(argv[0], fake)
         assert.equal(unavailableReason(program), null)
+        fs.rmSync(used, { force: true })
         const r = sh(`dd if=/dev/zero bs=65536 count=16 status=none | ${shellQuote(argv)}`)
         assertCount(program, r, { bytes: 1 << 20, blockSize: 4096, reads: 256 })
         assert.ok(fs.existsSync(used), `${program.name} did not run through ${fake}`)
@@ -207,16 +206,147 @@ test('JUST= points the lab at another just binary', async t => {
     assert.equal(commandLine(justPrograms[0], 4096)[0], host, 'JUST restored')
   })
 
-  await t.test('runtimeVersion(\'just\') asks that binary (a fresh process: versions are cached)', () => {
-    const script = "process.stdout.write(require('./lib/runtimes').runtimeVersion('just'))"
-    const withFake = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, JUST: fake }, timeout: 60000 })
-    assert.equal(withFake.status, 0, withFake.stderr)
-    assert.equal(withFake.stdout, 'fake-just 9.9')
+  await t.test('the lab\'s host: the version a script reads is the one its --version prints', () => {
     const env = { ...process.env }
     delete env.JUST
-    const real = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env, timeout: 60000 })
-    assert.equal(real.status, 0, real.stderr)
-    assert.notEqual(real.stdout, 'fake-just 9.9')
-    assert.doesNotMatch(real.stdout, /^unknown|^$/, 'the real host answers --version')
+    const r = spawnSync(process.execPath, ['-e', "process.stdout.write(require('./lib/runtimes').runtimeVersion('just'))"], { cwd: ROOT, encoding: 'utf8', env, timeout: 60000 })
+    assert.equal(r.status, 0, r.stderr)
+    const own = spawnSync(host, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60000 })
+    assert.equal(own.status, 0, own.stderr)
+    assert.match(r.stdout, /^just-host \S+ v8 \S+$/)
+    assert.equal(r.stdout, own.stdout.trim())
   })
+})
+
+// Runs a lab command to its end within a deadline, its stdin a pipe the test never
+// closes: anything the lab asked on its own stdin would wait for the deadline.
+function runWithOpenStdin (args, env, deadlineMs = 60000) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', chunk => { stdout += chunk })
+    child.stderr.on('data', chunk => { stderr += chunk })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`no end within ${deadlineMs} ms: node ${args.join(' ')}\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, deadlineMs)
+    child.on('close', (status, signal) => {
+      clearTimeout(timer)
+      child.stdin.destroy()
+      resolve({ status, signal, stdout, stderr })
+    })
+  })
+}
+
+// test/fixtures/fake-just.js behaves as just(js) 0.1.13 does: no --version (it starts
+// the REPL), just.version an object, net.read(fd, buf, off, len) only, no net.readRaw
+// nor sys.address.
+test('JUST= a binary that behaves like just(js) 0.1.13', async t => {
+  const fakeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-just-0.1.13-'))
+  t.after(() => fs.rmSync(fakeDir, { recursive: true, force: true }))
+  const fake = path.join(fakeDir, 'just')
+  const log = path.join(fakeDir, 'command-lines')
+  fs.writeFileSync(fake, `#!/bin/sh\nexec ${shellQuote([process.execPath, path.join(ROOT, 'test/fixtures/fake-just.js')])} "$@"\n`, { mode: 0o755 })
+  const env = { ...process.env, JUST: fake, FAKE_JUST_LOG: log }
+  const fakeVersion = `just 0.1.13 v8 ${process.versions.v8} (fake-just)`
+
+  await t.test('the stand-in has no --version: it starts a REPL that prints nothing on /dev/null and waits on a pipe', async () => {
+    const quiet = spawnSync(fake, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60000 })
+    assert.equal(quiet.status, 0, quiet.stderr)
+    assert.equal(quiet.stdout, '')
+    const repl = spawn(fake, ['--version'], { stdio: ['pipe', 'pipe', 'ignore'] })
+    try {
+      const prompt = await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no REPL prompt within 60 s')), 60000)
+        repl.stdout.once('data', chunk => { clearTimeout(timer); resolve(String(chunk)) })
+        repl.once('exit', code => { clearTimeout(timer); reject(new Error(`exited ${code} instead of waiting`)) })
+      })
+      assert.equal(prompt, '> ')
+      assert.equal(repl.exitCode, null, 'the REPL waits on stdin')
+    } finally {
+      repl.kill('SIGKILL')
+    }
+  })
+
+  await t.test('--list: just-fast unavailable with the reason, just-sync available, no REPL started', async () => {
+    fs.rmSync(log, { force: true })
+    const r = await runWithOpenStdin([path.join(ROOT, 'bench.js'), '--list', '--json'], env)
+    assert.equal(r.status, 0, r.stderr)
+    const rows = Object.fromEntries(JSON.parse(r.stdout).map(row => [row.name, row]))
+    assert.equal(rows['just-sync'].available, true, rows['just-sync'].unavailable)
+    assert.equal(rows['just-sync'].command, shellQuote([fake, path.join(ROOT, 'wc/wc.js'), '65536']))
+    assert.equal(rows['just-fast'].available, false)
+    assert.equal(rows['just-fast'].unavailable, `JUST=${fake} has no net.readRaw, sys.address (the lab's host has them: unset JUST)`)
+    // The stand-in has no epoll, which the real binary has: what it lacks is named all the same.
+    for (const name of ['just-async', 'just-async-et']) {
+      assert.equal(rows[name].available, false)
+      assert.match(rows[name].unavailable, new RegExp(`^JUST=${fake} has no sys\\.fcntl, .*loop\\.EPOLLIN.* \\(the lab's host has them: unset JUST\\)$`))
+    }
+    assert.equal(rows['just-wcb'].available, true, 'just-wcb is the lab\'s own binary, whatever JUST says')
+    const commandLines = fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    assert.equal(commandLines.length, 1, 'the binary is asked once, however many rows need an answer')
+    for (const argv of commandLines) assert.ok(argv.some(arg => !arg.startsWith('--')), `a command line with no script starts the REPL: ${argv}`)
+
+    const text = await runWithOpenStdin([path.join(ROOT, 'bench.js'), '--list'], env)
+    assert.equal(text.status, 0, text.stderr)
+    assert.match(text.stdout, /^just-fast +honours bs +unavailable: JUST=\S+ has no net\.readRaw, sys\.address \(the lab's host has them: unset JUST\)$/m)
+  })
+
+  await t.test('--only just-fast is refused with the reason; just-sync counts through it with the four-argument read', async () => {
+    const refused = await runWithOpenStdin([path.join(ROOT, 'bench.js'), '--only', 'just-fast', '--sizes', '4096', '--runs', '2', '--mib', '1', '--no-strace', '--no-gc', '--out', path.join(fakeDir, 'results')], env)
+    assert.equal(refused.status, 2, refused.stderr)
+    assert.match(refused.stderr, /^bench\.js: cannot run just-fast: JUST=\S+ has no net\.readRaw, sys\.address \(the lab's host has them: unset JUST\)/)
+    assert.equal(fs.existsSync(path.join(fakeDir, 'results')), false)
+    const program = programs.find(row => row.name === 'just-sync')
+    const argv = [fake, ...commandLine(program, 4096).slice(1)]
+    const r = sh(`dd if=/dev/zero bs=65536 count=16 status=none | ${shellQuote(argv)}`, env)
+    assertCount(program, r, { bytes: 1 << 20, blockSize: 4096, reads: 256 })
+  })
+
+  await t.test('the context records its just.version and its checksum, never an empty string', async () => {
+    const script = "const { collectContext } = require('./lib/context'); const { programs } = require('./lib/programs');" +
+      "const context = collectContext({ runId: 'x', options: {}, programs, ptrace: null, gcUnavailable: [], skipped: [] });" +
+      'process.stdout.write(JSON.stringify({ host: context.host, just: context.runtimes.just }))'
+    const r = await runWithOpenStdin(['-e', script], env)
+    assert.equal(r.status, 0, r.stderr)
+    const { host, just } = JSON.parse(r.stdout)
+    assert.equal(host.binary, fake)
+    assert.equal(host.version, fakeVersion)
+    assert.equal(host.sha256, crypto.createHash('sha256').update(fs.readFileSync(fake)).digest('hex'))
+    assert.equal(host.selectedBy, 'JUST environment variable')
+    assert.equal(just.version, fakeVersion)
+  })
+
+  await t.test('a binary that runs no script: its checksum for a version, and its rows fail when run', async () => {
+    const script = "const { runtimeVersion } = require('./lib/runtimes'); const { findProgram, unavailableReason } = require('./lib/programs');" +
+      "process.stdout.write(JSON.stringify({ version: runtimeVersion('just'), fast: unavailableReason(findProgram('just-fast')) }))"
+    const r = await runWithOpenStdin(['-e', script], { ...env, JUST: '/bin/true' })
+    assert.equal(r.status, 0, r.stderr)
+    const sha = crypto.createHash('sha256').update(fs.readFileSync('/bin/true')).digest('hex')
+    assert.deepEqual(JSON.parse(r.stdout), { version: `sha256 ${sha} (asked with a one-line script, it printed no answer, exit 0)`, fast: null })
+  })
+})
+
+test('needs: in each just row\'s reader, all in the lab\'s host; a malformed one refused as the table loads', async t => {
+  const host = path.join(BUILD, 'just-host')
+  for (const program of programs.filter(row => row.needs)) {
+    const source = fs.readFileSync(path.join(ROOT, program.file), 'utf8')
+    for (const name of program.needs) assert.match(source, new RegExp(`\\b${name.split('.').pop()}\\b`), `${program.name} needs ${name}, which ${program.file} never names`)
+    assert.equal(runtimes[program.runtime].lacks(host, program.needs), null, program.name)
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-needs-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const row = { name: 'mine', runtime: 'just', file: 'wc/wc.js', command: ['{runtime}', '{file}', '{bs}'], honoursBlockSize: true, note: 'a row' }
+  for (const [bad, message] of [
+    [{ ...row, needs: ['net.read; just.exit(3)'] }, "mine's needs is not a list of bindings under just, one or two names deep ('net.read')"],
+    [{ ...row, needs: 'net.read' }, "mine's needs is not a list of bindings under just, one or two names deep ('net.read')"],
+    [{ ...row, runtime: 'node', file: 'wc/node-sync.js', needs: ['fs.readSync'] }, "mine has needs, but its runtime 'node' cannot be asked which bindings it has; drop them"]
+  ]) {
+    const module = path.join(dir, `rows-${bad.runtime}-${typeof bad.needs}.js`)
+    fs.writeFileSync(module, `module.exports = ${JSON.stringify([bad])}\n`)
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--list'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_EXTRA_PROGRAMS: module }, timeout: 60000 })
+    assert.equal(r.status, 2, r.stderr)
+    assert.equal(r.stderr, `bench.js: ${module}: ${message}\n`)
+  }
 })
