@@ -509,6 +509,24 @@ describe('bench.js end to end', () => {
     assert.match(result.stdout, /re-run: dd if=\/dev\/zero bs=65536 count=16 status=none \| .*wc-miscount\.js 4096/)
   })
 
+  test('a reader that reads more than the block size at a time is marked failed, whatever its count', () => {
+    const out = tempDir()
+    const result = bench(['--only', 'fixture-oversized', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'oversized'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(result.status, 1, result.stdout + result.stderr)
+    const results = readJson(path.join(out, 'oversized', 'results.json'))
+    const cell = results.cells.find(c => c.program === 'fixture-oversized' && c.blockSize === 4096)
+    assert.equal(cell.runs, 0)
+    assert.deepEqual(cell.flags, ['failed'])
+    const timing = results.failures.filter(failure => failure.phase === 'timing')
+    assert.equal(timing.length, 2)
+    // 1 MiB in reads of up to 16 KiB: 64 reads (more if the pipe hands over less), far
+    // fewer than the 256 that 4 KiB blocks take
+    for (const failure of timing) {
+      const [, reads] = /^reader made (\d+) reads, impossible for 1048576 bytes in blocks of at most 4096$/.exec(failure.reason) ?? []
+      assert.ok(reads >= 64 && reads < 256, failure.reason)
+    }
+  })
+
   test('Ctrl-C keeps every finished run, and --resume completes the run', async () => {
     const out = tempDir()
     const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'stopped']
