@@ -375,7 +375,10 @@ footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24
 function drawReport () {
   const data = JSON.parse(document.getElementById('report-data').textContent)
   const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-  // Highcharts reads names and labels as markup: escape them so they show as written.
+  // Highcharts reads names and labels as markup: escape them so they show as written,
+  // once, where a series or axis is made. A tooltip takes this.series.name and this.x
+  // from there already escaped: escaping them again would show &lt; for <. In a bar
+  // chart this.x is the category's index; this.key is its (escaped) name.
   const esc = text => String(text).replace(/[&<>"']/g, char => ESCAPES[char])
   const sizeLabel = bytes => (bytes >= 1048576 ? `${bytes / 1048576}M` : bytes >= 1024 ? `${bytes / 1024}K` : String(bytes))
   const sizeName = bytes => (bytes >= 1048576 ? `${bytes / 1048576} MiB` : bytes >= 1024 ? `${bytes / 1024} KiB` : `${bytes} B`)
@@ -430,7 +433,7 @@ function drawReport () {
     shared: true,
     formatter () {
       const rows = this.points.filter(point => point.y !== null)
-        .map(point => `<span style="color:${point.color}">●</span> ${esc(point.series.name)}: <b>${fmt(point.y)}</b> ${unit}`)
+        .map(point => `<span style="color:${point.color}">●</span> ${point.series.name}: <b>${fmt(point.y)}</b> ${unit}`)
       return `<b>${sizeName(this.x)}</b><br>${rows.join('<br>')}`
     }
   })
@@ -505,7 +508,7 @@ function drawReport () {
   // 4. Syscall profiles at the chosen block size.
   const countTooltip = unit => ({
     formatter () {
-      return `<b>${this.x}</b><br><span style="color:${this.color}">●</span> ${esc(this.series.name)}: <b>${fmt(this.y)}</b> ${unit}` +
+      return `<b>${this.key}</b><br><span style="color:${this.color}">●</span> ${this.series.name}: <b>${fmt(this.y)}</b> ${unit}` +
         (this.total !== undefined ? `<br>total: ${fmt(this.total)}` : '')
     }
   })
@@ -558,7 +561,7 @@ function drawReport () {
     title: { text: 'Max RSS' },
     xAxis: { categories },
     yAxis: { min: 0, title: { text: 'MiB' } },
-    tooltip: { formatter () { return `<b>${this.x}</b><br>${esc(this.series.name)}: <b>${fmt(this.y)}</b> MiB` } },
+    tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${fmt(this.y)}</b> MiB` } },
     series: data.resources.memory.map((series, i) => ({ name: esc(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
   })
   const cpuSeries = size => data.resources.cpu.bySize[size].map(series => ({
@@ -579,7 +582,7 @@ function drawReport () {
     xAxis: { categories },
     yAxis: { min: 0, title: { text: 'ms, lower is better' } },
     plotOptions: { bar: { grouping: true } },
-    tooltip: { formatter () { return `<b>${this.x}</b><br>${esc(this.series.name)}: <b>${fmt(this.y)}</b> ms` } },
+    tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${fmt(this.y)}</b> ms` } },
     series: data.resources.startup.flatMap((series, i) => [
       { id: `startup:${i}`, name: esc(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
       { name: `${esc(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
@@ -593,7 +596,7 @@ function drawReport () {
       title: { text: 'Heap used during the GC trace' },
       xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
       yAxis: { min: 0, title: { text: 'MB used' } },
-      tooltip: { formatter () { return `<b>${esc(this.series.name)}</b><br>${fmt(this.x)} ms: ${fmt(this.y)} MB` } },
+      tooltip: { formatter () { return `<b>${this.series.name}</b><br>${fmt(this.x)} ms: ${fmt(this.y)} MB` } },
       series: data.gc.timeline.map(series => ({ name: esc(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
     })
   }

@@ -515,3 +515,38 @@ test('report.html with markup in names: shown as text, never run', async () => {
     await context.close()
   }
 })
+
+test('report.html tooltips show markup in names as written, escaped once', async () => {
+  const out = path.join(OUTPUT, 'report-escaped-tooltips')
+  const result = analyse([evilCopy(), '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  const { page, context, problems } = await open(path.join(out, 'report.html'))
+  try {
+    // Each chart's tooltip at a point of the program whose name is markup: in a series'
+    // name (the line charts, the GC heap) or in a category (the bar charts).
+    const tooltips = await page.evaluate(evil => {
+      const shown = {}
+      for (const chart of Highcharts.charts.filter(Boolean)) {
+        const categories = chart.xAxis[0].categories ?? []
+        const point = chart.series.filter(series => series.options.enableMouseTracking !== false)
+          .flatMap(series => series.points)
+          .find(point => point.y !== null && (point.series.name.includes('script') || String(categories[point.x] ?? '').includes('script')))
+        if (!point) continue
+        chart.tooltip.refresh(chart.tooltip.shared ? [point] : point)
+        shown[chart.renderTo.id] = chart.tooltip.label.text.element.textContent
+      }
+      return shown
+    }, EVIL_PROGRAM)
+    // (the GC heap chart draws other programs than this one)
+    assert.deepEqual(Object.keys(tooltips).sort(), ['chart-cost', 'chart-cpu', 'chart-memory', 'chart-overhead', 'chart-startup',
+      'chart-syscalls-all', 'chart-syscalls-main', 'chart-throughput', 'chart-time'])
+    for (const [id, text] of Object.entries(tooltips)) {
+      assert.ok(text.includes(EVIL_PROGRAM), `${id}: ${text}`)
+      assert.ok(!text.includes('&lt;') && !text.includes('&amp;'), `${id} shows an entity: ${text}`)
+    }
+    assert.equal(await page.locator('svg script, svg img').count(), 0)
+    assert.deepEqual(problems, [], 'no dialog opened and no error')
+  } finally {
+    await context.close()
+  }
+})
