@@ -125,17 +125,29 @@ function threadsStarted (set) {
 }
 
 function syscallsPerMiB (set, blockSize) {
-  const cells = (set.syscalls?.cells ?? []).filter(cell => cell.blockSize === blockSize && cell.syscallsPerMiB?.allThreads)
+  const atSize = (set.syscalls?.cells ?? []).filter(cell => cell.blockSize === blockSize)
+  // a cell whose reader strace caught reading otherwise than it says is no data point
+  const cells = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.allThreads)
   const base = cells.find(cell => cell.program === BASELINE)
   const others = cells.filter(cell => cell.program !== BASELINE)
   if (!base || others.length === 0) return null
   const baseRate = base.syscallsPerMiB.allThreads
   others.sort((a, b) => b.syscallsPerMiB.allThreads - a.syscallsPerMiB.allThreads)
   const clause = cell => `${cell.program} ${formatRatio(cell.syscallsPerMiB.allThreads / baseRate)} (${formatNumber(cell.syscallsPerMiB.allThreads)})`
-  // Runs from before bench profiled empty input count start-up syscalls in the rate.
-  const startup = set.syscalls.startup ? 'its syscalls on empty input taken off' : 'start-up included'
-  return `At ${sizeName(blockSize)}, counting every thread over a ${sizeName(base.bytes)} strace run (${startup}), ` +
-    `C makes ${formatNumber(baseRate)} syscalls per MiB; relative to that, ${listJoin(others.map(clause))}.`
+  let method
+  if (typeof base.smallBytes === 'number') {
+    method = `from the difference between strace runs of ${sizeName(base.smallBytes)} and ${sizeName(base.bytes)} (start-up's calls are in both and cancel), counting every thread`
+  } else {
+    // Runs from before the two-size pass: one run, with or without empty input's calls taken off.
+    const startup = set.syscalls.startup ? 'its syscalls on empty input taken off' : 'start-up included'
+    method = `counting every thread over a ${sizeName(base.bytes)} strace run (${startup})`
+  }
+  let text = `At ${sizeName(blockSize)}, ${method}, C makes ${formatNumber(baseRate)} syscalls per MiB; relative to that, ${listJoin(others.map(clause))}`
+  const noisy = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.noise)
+  if (noisy.length) text += `; left out as noise: ${listJoin(noisy.map(cell => `${cell.program} (${cell.syscallsPerMiB.noise})`))}`
+  const rejected = atSize.filter(cell => cell.rejected).map(cell => cell.program)
+  if (rejected.length) text += `; left out because strace saw ${rejected.length === 1 ? 'its reader' : 'their readers'} read otherwise than ${rejected.length === 1 ? 'it says' : 'they say'}: ${listJoin(rejected)}`
+  return text + '.'
 }
 
 function gcPauses (set) {

@@ -25,6 +25,8 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
 // fileStdin says why a reader that accepts a file as stdin cannot be timed reading one.
+// readSyscalls: the calls it reads stdin with (read(2) unless the row says otherwise);
+// the strace pass checks them, and its "reads" and block size, against what the kernel saw.
 //
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
@@ -44,6 +46,7 @@ const programs = [
     file: 'wc/splice.c',
     command: ['{build}/wc-splice', '{bs}'],
     honoursBlockSize: true,
+    readSyscalls: ['splice'],
     note: 'the ceiling: splice(2) to /dev/null copies nothing to user space; "reads" counts splice calls; stdin must be a pipe or a file'
   },
   {
@@ -133,6 +136,8 @@ const programs = [
     file: 'wc/bun-stream.js',
     command: ['{runtime}', '{file}', '{bs}'],
     honoursBlockSize: false,
+    // preadv2 on a pipe, pread64 on a file (--feeder file)
+    readSyscalls: ['preadv2', 'pread64'],
     note: 'Bun.stdin.stream(): Bun picks the chunk size; "reads" counts chunks'
   },
   {

@@ -19,7 +19,7 @@ const FEEDER_MEANINGS = {
 }
 
 const FLAG_MEANINGS = {
-  failed: 'no run of the cell succeeded',
+  failed: 'no run of the cell succeeded, or strace\'s trace of its reads saw the reader read otherwise than it says, so none of its runs counts',
   'some-runs-failed': 'some runs failed and were left out',
   noisy: `the wall time varied by more than ${Math.round(NOISY_CV * 100)}% (coefficient of variation) between runs`,
   'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
@@ -164,6 +164,7 @@ function syscallData (sets, programs, compare) {
     bySize[blockSize] = {
       categories: entries.map(entry => seriesName(entry.program, entry.set, compare)),
       bytes: [...new Set(entries.map(entry => entry.cell.bytes))],
+      smallBytes: [...new Set(entries.map(entry => entry.cell.smallBytes).filter(bytes => typeof bytes === 'number'))],
       main: stackedSyscalls(entries, 'mainThread'),
       all: stackedSyscalls(entries, 'allThreads'),
       table: entries.map(entry => ({
@@ -174,6 +175,8 @@ function syscallData (sets, programs, compare) {
         totalAll: entry.cell.allThreads?.totalCalls ?? null,
         perMiBMain: entry.cell.syscallsPerMiB?.mainThread ?? null,
         perMiBAll: entry.cell.syscallsPerMiB?.allThreads ?? null,
+        perMiBNoise: entry.cell.syscallsPerMiB?.noise ?? null,
+        rejected: entry.cell.rejected ?? null,
         topMain: topOf(entry.cell.mainThread, TOP_SYSCALLS_IN_TABLE),
         topAll: topOf(entry.cell.allThreads, TOP_SYSCALLS_IN_TABLE)
       }))
@@ -351,6 +354,7 @@ function cellRows (sets) {
 }
 
 function flagDetail (flag, cell) {
+  if (flag === 'failed') return cell.rejected ?? null
   if (flag === 'noisy') return `CV ${formatPercent(cell.wallNs?.cv)}`
   if (flag === 'feeder-bound') return `dd on CPU ${formatPercent(cell.feederCpuShare)}`
   if (flag === 'reader-waited') return `reader on CPU ${formatPercent(cell.readerCpuShare)}`

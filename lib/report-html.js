@@ -107,6 +107,13 @@ function costSection (data) {
   </section>`
 }
 
+// A rate that came out as noise, or of a reader strace caught out, says so instead of a number.
+function perMiBText (entry) {
+  if (entry.rejected) return html`<span class="flag flag-failed" title="${entry.rejected}">not counted</span>`
+  if (entry.perMiBNoise) return html`<span class="flag flag-noisy" title="${entry.perMiBNoise}">noise</span>`
+  return formatNumber(entry.perMiBAll)
+}
+
 function syscallTable (entry, compare) {
   const top = list => list.map((row, i) => html`${i ? ', ' : ''}${row.name} ${formatNumber(row.calls)}`)
   return html`<tr>
@@ -114,10 +121,17 @@ function syscallTable (entry, compare) {
     <td class="num">${entry.threads ?? '–'}</td>
     <td class="num">${formatNumber(entry.totalMain)}</td>
     <td class="num">${formatNumber(entry.totalAll)}</td>
-    <td class="num">${formatNumber(entry.perMiBAll)}</td>
+    <td class="num">${perMiBText(entry)}</td>
     <td>${top(entry.topMain)}</td>
     <td>${top(entry.topAll)}</td>
   </tr>`
+}
+
+function perMiBNote (syscalls) {
+  const twoSizes = Object.values(syscalls.bySize).some(profile => profile.smallBytes.length)
+  if (!twoSizes) return 'Per MiB: the run\'s calls over its MiB.'
+  return 'Each cell was also traced reading a third of the bytes: per MiB is the difference in calls over the MiB between the two runs, so start-up\'s calls, in both, cancel. ' +
+    'A difference below zero, or a main-thread rate above the all-threads rate, is run-to-run noise and shows as "noise"; a reader that strace saw read otherwise than it says is "not counted".'
 }
 
 function syscallSection (data) {
@@ -130,7 +144,7 @@ function syscallSection (data) {
   }
   return html`<section id="syscalls">
     <h2>Syscall profiles</h2>
-    <p class="note">strace -c counts of every syscall in one run per cell: the main thread alone, then every thread (strace -f). The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
+    <p class="note">strace -c counts of every syscall in a run per cell: the main thread alone, then every thread (strace -f). ${perMiBNote(syscalls)} The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
     ${sizeButtons('syscalls', syscalls.sizes, syscalls.defaultSize)}
     <div class="grid two">
       <div class="chart tall" id="chart-syscalls-main"></div>
@@ -138,7 +152,7 @@ function syscallSection (data) {
     </div>
     ${syscalls.sizes.map(size => html`<div class="table-wrap" data-size-panel="syscalls" data-size="${size}"${size === syscalls.defaultSize ? '' : new Markup(' hidden')}>
       <table>
-        <caption>Top syscalls at ${sizeName(size)} (${syscalls.bySize[size].bytes.map(sizeName).join(', ')} through strace)</caption>
+        <caption>Top syscalls at ${sizeName(size)} (${syscalls.bySize[size].bytes.map(sizeName).join(', ')} through strace${syscalls.bySize[size].smallBytes.length ? `; per MiB against ${syscalls.bySize[size].smallBytes.map(sizeName).join(', ')}` : ''})</caption>
         <thead><tr><th scope="col">program</th><th scope="col">threads</th><th scope="col">calls, main thread</th><th scope="col">calls, all threads</th><th scope="col">per MiB, all threads</th><th scope="col">top, main thread</th><th scope="col">top, all threads</th></tr></thead>
         <tbody>${syscalls.bySize[size].table.map(entry => syscallTable(entry, data.compare))}</tbody>
       </table>

@@ -1,5 +1,5 @@
 'use strict'
-// Parses the summary table `strace -c` writes (with -o FILE):
+// The strace passes' files. Parses the summary table `strace -c` writes (with -o FILE):
 //   % time     seconds  usecs/call     calls    errors syscall
 //   ------ ----------- ----------- --------- --------- ----------------
 //    99.17    0.081532           4     16385         1 read
@@ -39,4 +39,120 @@ function parseStraceSummary (text) {
   }
 }
 
-module.exports = { parseStraceSummary }
+
+// ---- what the kernel saw the reader read ----
+//
+// strace -c counts calls, not bytes, and its counts hold start-up's reads too (ld.so
+// reading libraries, a runtime reading its scripts and /proc), which can outnumber a
+// run's reads of stdin at large block sizes: a reader that reads four blocks a call
+// hides behind them. So the cross-check is its own short pass that prints every call
+// of the read family with its return value (`strace -f -e trace=read,... -s 0`), and
+// keeps those on fd 0: each one's bytes are its return value, with no start-up mixed
+// in and no estimate. The raw trace is one line per read (16384 at 4 MiB in 256-byte
+// blocks), too big to keep for every cell; the record keeps, per syscall, a histogram
+// of what each call on fd 0 returned, which is everything the check looks at.
+const READ_FAMILY = ['read', 'readv', 'pread64', 'preadv', 'preadv2', 'splice']
+
+function readTraceArgv (outFile) {
+  return ['strace', '-qq', '-f', '-e', `trace=${READ_FAMILY.join(',')}`, '-e', 'signal=none', '-s', '0', '-o', outFile]
+}
+
+// With -f, a call another thread interrupts is split in two lines:
+//   1234 read(0,  <unfinished ...>
+//   1234 <... read resumed>""..., 65536) = 65536
+// and a call's text is the two halves joined. With -s 0 a buffer prints as ""... and
+// an iovec may print as [...], so the arguments split at commas, save iovecs.
+const TRACE_LINE = /^(?:(\d+)\s+)?(.*)$/
+const CALL = /^(\w+)\((\d+),/
+const RESUMED = /^<\.\.\. (\w+) resumed>(.*)$/
+const UNFINISHED = ' <unfinished ...>'
+const RESULT = /\)\s+=\s+(-?\d+|\?)/
+
+// The bytes a call asked for; null where strace left the iovec out.
+function askedBytes (name, text) {
+  const args = text.slice(text.indexOf('(') + 1).split(/\)\s+=/)[0]
+  if (['readv', 'preadv', 'preadv2'].includes(name)) {
+    const lengths = [...args.matchAll(/iov_len=(\d+)/g)].map(match => Number(match[1]))
+    return lengths.length ? lengths.reduce((a, b) => a + b, 0) : null
+  }
+  const parts = args.split(',').map(part => part.trim())
+  const asked = Number(parts[name === 'splice' ? 4 : 2])
+  return Number.isInteger(asked) ? asked : null
+}
+
+// { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
+//   otherCalls }: otherCalls are the family's calls on other descriptors (start-up's).
+function parseReadTrace (text) {
+  const stdin = {}
+  let otherCalls = 0
+  const pending = new Map()
+  const count = (name, callText) => {
+    const result = RESULT.exec(callText)?.[1] ?? '?'
+    const entry = stdin[name] ??= { calls: 0, dataCalls: 0, bytes: 0, maxBytes: 0, maxAsked: 0, errors: 0, returned: {} }
+    entry.calls++
+    entry.returned[result] = (entry.returned[result] ?? 0) + 1
+    const asked = askedBytes(name, callText)
+    entry.maxAsked = asked === null || entry.maxAsked === null ? null : Math.max(entry.maxAsked, asked)
+    const bytes = Number(result)
+    if (result === '?' || bytes < 0) entry.errors++
+    else if (bytes > 0) {
+      entry.dataCalls++
+      entry.bytes += bytes
+      entry.maxBytes = Math.max(entry.maxBytes, bytes)
+    }
+  }
+  for (const line of text.split('\n')) {
+    const [, pid = '', body] = TRACE_LINE.exec(line)
+    const resumed = RESUMED.exec(body)
+    const key = `${pid} ${resumed?.[1]}`
+    const callText = resumed ? (pending.has(key) ? pending.get(key) + resumed[2] : null) : body
+    if (resumed) pending.delete(key)
+    const call = callText === null ? null : CALL.exec(callText)
+    if (!call || !READ_FAMILY.includes(call[1])) continue
+    if (!resumed && body.endsWith(UNFINISHED)) {
+      pending.set(`${pid} ${call[1]}`, body.slice(0, -UNFINISHED.length))
+      continue
+    }
+    if (call[2] !== '0') otherCalls++
+    else count(call[1], callText)
+  }
+  return { stdin, otherCalls }
+}
+
+// Why the kernel's view of a run disagrees with the reader's claims, or null. An honest
+// reader reads stdin with the calls its row names (readSyscalls, read(2) unless it says
+// otherwise), those calls bring every byte sent, and the reader's own count of reads is
+// the number of calls that brought data (an EAGAIN or the 0 at the end reads no block).
+// A row that honours the block size asks for at most that many bytes a call: asking for
+// more is reading in larger blocks even where the pipe, holding less, hands back less.
+function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
+  const allowed = program.readSyscalls ?? ['read']
+  const used = Object.keys(trace.stdin)
+  const stray = used.filter(name => !allowed.includes(name))
+  if (stray.length) {
+    return `strace saw the reader read stdin with ${stray.join(', ')}, but its row says ${allowed.join(', ')}: correct readSyscalls in its row if that is how it reads`
+  }
+  const sum = key => used.reduce((total, name) => total + trace.stdin[name][key], 0)
+  const family = used.join('/') || allowed.join('/')
+  if (sum('bytes') !== bytes) {
+    return `strace saw ${sum('bytes')} bytes come through ${family} on stdin, but ${bytes} were sent and the reader counted them all: it reads stdin some other way`
+  }
+  if (program.honoursBlockSize) {
+    const most = key => used.reduce((top, name) => (top === null || trace.stdin[name][key] === null ? null : Math.max(top, trace.stdin[name][key])), 0)
+    const asked = most('maxAsked')
+    const got = most('maxBytes')
+    const brought = `${sum('dataCalls')} ${family} calls brought the ${bytes} bytes`
+    if (asked !== null && asked > blockSize) {
+      return `strace saw the reader ask for up to ${asked} bytes a call, more than the ${blockSize}-byte blocks its row claims to read in (${brought})`
+    }
+    if (got > blockSize) {
+      return `strace saw ${family} calls bring up to ${got} bytes a call, more than the ${blockSize}-byte blocks its row claims to read in (${brought}; blocks of ${blockSize} take ${Math.ceil(bytes / blockSize)} at least)`
+    }
+  }
+  if (reads !== null && reads !== undefined && reads !== sum('dataCalls')) {
+    return `the reader says it made ${reads} reads, but strace saw ${sum('dataCalls')} ${family} calls bring data`
+  }
+  return null
+}
+
+module.exports = { parseStraceSummary, READ_FAMILY, readTraceArgv, parseReadTrace, readTraceProblem }

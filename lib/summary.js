@@ -48,11 +48,14 @@ function cpuUs (usage) {
 
 // pipeFed: false for --feeder file, where there is no dd to wait for or be bound by.
 // quarterRuns: the cell's runs of a quarter of the bytes (bench.js --marginal), if any.
-function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = []) {
+// rejected: why the strace pass saw the reader read otherwise than it says, if it did:
+// then none of its runs is a data point, however well they went.
+function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [], rejected = null) {
   const ok = runs.filter(run => run.ok)
   const cell = { program, blockSize, bytes: runs[0].bytes, feederBlockSize: runs[0].feederBlockSize, runs: ok.length, failedRuns: runs.length - ok.length, flags: [] }
-  if (ok.length === 0) {
+  if (ok.length === 0 || rejected !== null) {
     cell.flags.push('failed')
+    if (rejected !== null) cell.rejected = rejected
     return cell
   }
   const best = ok.reduce((a, b) => (b.wallNs < a.wallNs ? b : a))
@@ -171,13 +174,26 @@ function failuresOf (records) {
   }))
 }
 
+// Why each cell's reader was caught reading otherwise than it says (bench.js's read
+// trace, checked by lib/strace.js), by cell; a trace that failed for any other reason
+// (a crash or a timeout under strace) checked nothing, and is only listed as a failure.
+function rejectedCells (records) {
+  const rejected = new Map()
+  for (const [key, runs] of byCell(records, 'strace-reads')) {
+    const caught = runs.find(run => !run.ok && run.readTrace)
+    if (caught) rejected.set(key, caught.failure)
+  }
+  return rejected
+}
+
 function summariseResults (records, context) {
   const startup = startupByProgram(records)
   const quarters = byCell(records, 'timing-quarter')
+  const rejected = rejectedCells(records)
   const cells = []
   for (const [key, runs] of byCell(records, 'timing')) {
     const [program, blockSize] = key.split('\t')
-    cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file', quarters.get(key)))
+    cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file', quarters.get(key), rejected.get(key) ?? null))
   }
   compareWithC(cells)
   return {
@@ -194,35 +210,80 @@ function summariseResults (records, context) {
   }
 }
 
-function straceByMode (runs) {
-  const mode = name => runs.find(run => run.ok && run.straceMode === name)?.strace ?? null
-  return { mainThread: mode('main'), allThreads: mode('all') }
+const MiB = 1 << 20
+
+// Syscalls per MiB count only what reading costs: each cell is profiled at two input
+// sizes (bench.js), and the rate is the difference of the two runs' calls over the
+// difference of their bytes, so that start-up's calls, made in both runs, cancel.
+// What does not cancel is what varies from run to run (a helper thread's futex waits,
+// a timer): a difference below zero, or a main-thread rate above the all-threads rate
+// (the two come from separate runs, and every thread includes the main one), is that
+// noise, not a rate, so neither figure is given and `noise` says what happened.
+function syscallCell (program, blockSize, runs, rejected) {
+  const ok = runs.filter(run => run.ok)
+  const sizes = [...new Set(ok.map(run => run.bytes))].sort((a, b) => a - b)
+  const large = sizes.length ? sizes[sizes.length - 1] : runs[0].bytes
+  const small = sizes.length > 1 ? sizes[0] : null
+  const profile = (bytes, mode) => ok.find(run => run.bytes === bytes && run.straceMode === mode)?.strace ?? null
+  const mainThread = profile(large, 'main')
+  const allThreads = profile(large, 'all')
+  const perMiB = { mainThread: null, allThreads: null, noise: null }
+  if (small !== null) {
+    const mibBetween = (large - small) / MiB
+    const rates = {}
+    const noise = []
+    for (const [field, mode, label] of [['mainThread', 'main', 'the main thread'], ['allThreads', 'all', 'every thread']]) {
+      const [before, after] = [profile(small, mode), profile(large, mode)]
+      if (!before || !after) continue
+      const between = after.totalCalls - before.totalCalls
+      if (between < 0) noise.push(`${label} made ${-between} fewer calls reading ${sizeLabel(large)} than ${sizeLabel(small)}`)
+      else rates[field] = between / mibBetween
+    }
+    if (noise.length === 0 && rates.mainThread !== undefined && rates.allThreads !== undefined && rates.mainThread > rates.allThreads) {
+      noise.push(`the main thread's rate (${round(rates.mainThread)}) came out above every thread's (${round(rates.allThreads)})`)
+    }
+    if (noise.length) perMiB.noise = `${noise.join('; ')}: run-to-run noise, not a rate`
+    else Object.assign(perMiB, rates)
+  }
+  return {
+    program,
+    blockSize,
+    bytes: large,
+    smallBytes: small,
+    mainThread,
+    allThreads,
+    threads: allThreads ? allThreads.threadsStarted + 1 : null,
+    syscallsPerMiB: perMiB,
+    ...(rejected ? { rejected } : {}),
+    rawFiles: ok.map(run => run.rawFile)
+  }
 }
 
-// Syscalls per MiB count only what reading costs: the same program's syscalls on empty
-// input (loading, start-up, exit) are taken off first.
+const sizeLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`)
+const round = value => Math.round(value * 10) / 10
+
+// Runs from before the two-size pass profiled one size and empty input ('strace-startup'):
+// their cells keep the profile but get no rate, since taking a separate run's start-up
+// off was the very noise that went below zero.
 function summariseSyscalls (records, context) {
-  const startup = {}
-  for (const [key, runs] of byCell(records, 'strace-startup')) startup[key.split('\t')[0]] = straceByMode(runs)
+  const rejected = rejectedCells(records)
   const cells = []
   for (const [key, runs] of byCell(records, 'strace')) {
     const [program, blockSize] = key.split('\t')
-    const { mainThread, allThreads } = straceByMode(runs)
-    const base = startup[program] ?? { mainThread: null, allThreads: null }
-    const mib = runs[0].bytes / (1 << 20)
-    const perMiB = (profile, baseline) => (profile && baseline ? (profile.totalCalls - baseline.totalCalls) / mib : null)
-    cells.push({
-      program,
-      blockSize: Number(blockSize),
-      bytes: runs[0].bytes,
-      mainThread,
-      allThreads,
-      threads: allThreads ? allThreads.threadsStarted + 1 : null,
-      syscallsPerMiB: { mainThread: perMiB(mainThread, base.mainThread), allThreads: perMiB(allThreads, base.allThreads) },
-      rawFiles: runs.filter(run => run.ok).map(run => run.rawFile)
-    })
+    cells.push(syscallCell(program, Number(blockSize), runs, rejected.get(key) ?? null))
   }
-  return { ptrace: context.ptrace, startup, cells }
+  const checks = []
+  for (const [key, runs] of byCell(records, 'strace-reads')) {
+    const [program, blockSize] = key.split('\t')
+    const last = runs[runs.length - 1]
+    checks.push({ program, blockSize: Number(blockSize), bytes: last.bytes, ok: last.ok, failure: last.failure, stdin: last.readTrace?.stdin ?? null })
+  }
+  return {
+    ptrace: context.ptrace,
+    perMiBMeaning: '(calls in the larger run - calls in the smaller) / (MiB between them), strace -c of the main thread and of every thread (strace -f)',
+    cells,
+    readChecks: checks
+  }
 }
 
 function summariseGcResults (records, context) {

@@ -1,0 +1,173 @@
+'use strict'
+// The strace pass: the read trace that checks each reader's claims against what the
+// kernel saw, syscalls per MiB from two input sizes, and a lying reader run through the
+// real bench.
+const { test, describe, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync, execFileSync } = require('node:child_process')
+
+const { parseReadTrace, readTraceProblem } = require('../lib/strace')
+const { summariseResults, summariseSyscalls } = require('../lib/summary')
+const findings = require('../lib/findings')
+
+const ROOT = path.resolve(__dirname, '..')
+const LIARS = path.join(__dirname, 'fixtures', 'liar-programs.js')
+
+const tempDirs = []
+after(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+// Lines as strace -f -e trace=read,... -s 0 -o FILE writes them: start-up reads on other
+// descriptors, a read of stdin split by another thread, an EAGAIN and the end of input.
+const TRACE = [
+  '4100 read(3, ""..., 832)               = 832',
+  '4100 pread64(3, ""..., 784, 64)        = 784',
+  '4100 read(0, ""..., 256)               = 256',
+  '4100 read(0,  <unfinished ...>',
+  '4101 read(5,  <unfinished ...>',
+  '4100 <... read resumed>""..., 256)     = 256',
+  '4101 <... read resumed>""..., 32)      = 16',
+  '4100 read(0, 0x7f00, 256)              = -1 EAGAIN (Resource temporarily unavailable)',
+  '4100 read(0, ""..., 256)               = 128',
+  '4100 read(0, "", 256)                  = 0',
+  '4100 +++ exited with 0 +++'
+].join('\n')
+
+const C_ROW = { name: 'c', honoursBlockSize: true }
+
+describe('the read trace', () => {
+  test('keeps the calls on stdin, joins split calls, and counts what each returned', () => {
+    const trace = parseReadTrace(TRACE)
+    assert.equal(trace.otherCalls, 3)
+    assert.deepEqual(trace.stdin, {
+      read: { calls: 5, dataCalls: 3, bytes: 640, maxBytes: 256, maxAsked: 256, errors: 1, returned: { 256: 2, '-1': 1, 128: 1, 0: 1 } }
+    })
+  })
+
+  test('an honest reader passes; each claim the kernel contradicts is named', () => {
+    const trace = parseReadTrace(TRACE)
+    assert.equal(readTraceProblem({ trace, program: C_ROW, blockSize: 256, bytes: 640, reads: 3 }), null)
+    assert.match(readTraceProblem({ trace, program: C_ROW, blockSize: 128, bytes: 640, reads: 3 }),
+      /ask for up to 256 bytes a call, more than the 128-byte blocks its row claims to read in \(3 read calls brought the 640 bytes\)/)
+    assert.equal(readTraceProblem({ trace, program: { ...C_ROW, honoursBlockSize: false }, blockSize: 128, bytes: 640, reads: 3 }), null, 'a row that picks its own chunks claims no block size')
+    assert.match(readTraceProblem({ trace, program: C_ROW, blockSize: 256, bytes: 640, reads: 5 }), /says it made 5 reads, but strace saw 3 read calls bring data/)
+    assert.match(readTraceProblem({ trace, program: C_ROW, blockSize: 256, bytes: 1024, reads: 3 }), /strace saw 640 bytes come through read on stdin, but 1024 were sent/)
+    assert.match(readTraceProblem({ trace, program: { ...C_ROW, readSyscalls: ['splice'] }, blockSize: 256, bytes: 640, reads: 3 }), /read stdin with read, but its row says splice/)
+  })
+
+  test('a call whose iovec strace leaves out is judged by what it returned', () => {
+    const trace = parseReadTrace('7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 65536\n7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 0\n')
+    assert.equal(trace.stdin.preadv2.maxAsked, null)
+    const row = { honoursBlockSize: true, readSyscalls: ['preadv2'] }
+    assert.equal(readTraceProblem({ trace, program: row, blockSize: 65536, bytes: 65536, reads: 1 }), null)
+    assert.match(readTraceProblem({ trace, program: row, blockSize: 4096, bytes: 65536, reads: 16 }), /bring up to 65536 bytes a call, more than the 4096-byte blocks .*take 16 at least/)
+  })
+})
+
+// The strace records of one cell: strace -c totals at two sizes, main thread and all.
+function straceRecords (program, blockSize, totals) {
+  return Object.entries(totals).map(([key, totalCalls]) => {
+    const [mode, mib] = key.split('@')
+    return { phase: 'strace', program, blockSize, straceMode: mode, bytes: Number(mib) << 20, ok: true, rawFile: `strace/${program}-${key}.txt`, strace: { syscalls: [], totalCalls, threadsStarted: 0 } }
+  })
+}
+
+describe('syscalls per MiB', () => {
+  const context = { runId: 'x', options: { feeder: 'fixed', runs: 1 }, ptrace: { available: true } }
+
+  test('from the difference between two sizes; noise is named, never printed', () => {
+    const records = [
+      ...straceRecords('c', 4096, { 'main@1': 291, 'all@1': 291, 'main@3': 803, 'all@3': 803 }),
+      // helper threads made more calls in the smaller run: below zero
+      ...straceRecords('deno-ffi', 4096, { 'main@1': 900, 'all@1': 1400, 'main@3': 1400, 'all@3': 1300 }),
+      // both differences positive, but the main thread's above every thread's
+      ...straceRecords('bun-stream', 4096, { 'main@1': 330, 'all@1': 360, 'main@3': 400, 'all@3': 420 })
+    ]
+    const { cells, perMiBMeaning } = summariseSyscalls(records, context)
+    assert.match(perMiBMeaning, /larger run - calls in the smaller/)
+    const cell = program => cells.find(entry => entry.program === program)
+    assert.deepEqual(cell('c').syscallsPerMiB, { mainThread: 256, allThreads: 256, noise: null })
+    assert.deepEqual([cell('c').bytes, cell('c').smallBytes], [3 << 20, 1 << 20])
+    assert.deepEqual(cell('deno-ffi').syscallsPerMiB, { mainThread: null, allThreads: null, noise: 'every thread made 100 fewer calls reading 3 MiB than 1 MiB: run-to-run noise, not a rate' })
+    assert.deepEqual(cell('bun-stream').syscallsPerMiB, { mainThread: null, allThreads: null, noise: 'the main thread\'s rate (35) came out above every thread\'s (30): run-to-run noise, not a rate' })
+
+    const sentence = findings.syscallsPerMiB({ syscalls: { cells: [...cells, { ...cell('c'), program: 'just-sync', syscallsPerMiB: { mainThread: 512, allThreads: 512, noise: null } }] } }, 4096)
+    assert.equal(sentence, 'At 4 KiB, from the difference between strace runs of 1 MiB and 3 MiB (start-up\'s calls are in both and cancel), counting every thread, C makes 256 syscalls per MiB; ' +
+      'relative to that, just-sync 2× (512); left out as noise: deno-ffi (every thread made 100 fewer calls reading 3 MiB than 1 MiB: run-to-run noise, not a rate) and ' +
+      'bun-stream (the main thread\'s rate (35) came out above every thread\'s (30): run-to-run noise, not a rate).')
+  })
+
+  test('a run from before the two-size pass keeps its profile and gets no rate', () => {
+    const { cells } = summariseSyscalls(straceRecords('c', 4096, { 'main@4': 1067, 'all@4': 1067 }), context)
+    assert.deepEqual(cells[0].syscallsPerMiB, { mainThread: null, allThreads: null, noise: null })
+    assert.equal(cells[0].mainThread.totalCalls, 1067)
+    assert.equal(cells[0].smallBytes, null)
+  })
+})
+
+function ptraceWorks () {
+  try {
+    execFileSync('strace', ['-q', '-c', '-o', '/dev/null', 'true'], { stdio: 'ignore', timeout: 20000 })
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('a reader that lies about its block size, through the real bench', () => {
+  test('its cells fail with the reason and the re-run command, and leave the findings', { skip: !ptraceWorks() && 'strace cannot trace here (install strace; in Docker add --cap-add SYS_PTRACE)' }, () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-strace-'))
+    tempDirs.push(out)
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--only', 'c', '--only', 'fixture-liar', '--sizes', '4096,65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-gc', '--out', out, '--id', 'liar'], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_EXTRA_PROGRAMS: LIARS }, timeout: 300000
+    })
+    assert.equal(result.status, 1, result.stderr + result.stdout)
+    const dir = path.join(out, 'liar')
+    // the timed runs themselves went well: the reader counted every byte and said so
+    const log = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    assert.ok(log.filter(record => record.phase === 'timing').every(record => record.ok))
+
+    const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
+    for (const blockSize of [4096, 65536]) {
+      // (how many calls depends on how full the pipe was: at 64 KiB it holds no more than a block)
+      const failure = results.failures.find(entry => entry.phase === 'strace-reads' && entry.program === 'fixture-liar' && entry.blockSize === blockSize)
+      const reason = failure.reason
+      assert.match(reason, new RegExp(`^strace saw the reader ask for up to ${4 * blockSize} bytes a call, more than the ${blockSize}-byte blocks its row claims to read in \\(\\d+ read calls brought the 1048576 bytes\\)$`))
+      assert.match(failure.command, new RegExp(`^dd if=/dev/zero bs=65536 count=16 status=none \\| strace -qq -f -e trace=read,\\S+ -e signal=none -s 0 -o \\S+ \\S+/node ${path.join(ROOT, 'test/fixtures/wc-liar.js')} ${blockSize}$`))
+      assert.ok(result.stdout.includes(`- strace-reads fixture-liar @ ${blockSize}: ${reason}\n  re-run: ${failure.command}\n`), result.stdout)
+      const cell = results.cells.find(entry => entry.program === 'fixture-liar' && entry.blockSize === blockSize)
+      assert.deepEqual([cell.flags, cell.rejected, cell.best], [['failed'], reason, undefined])
+      assert.ok(fs.existsSync(path.join(dir, 'strace', `fixture-liar-${blockSize}-reads.txt`)), 'the trace that caught it is kept')
+      assert.ok(!fs.existsSync(path.join(dir, 'strace', `c-${blockSize}-reads.txt`)), 'an honest reader\'s trace is kept as its record\'s histogram')
+      assert.equal(results.cells.find(entry => entry.program === 'c' && entry.blockSize === blockSize).flags.includes('failed'), false)
+    }
+    const c = log.find(record => record.phase === 'strace-reads' && record.program === 'c' && record.blockSize === 4096)
+    assert.deepEqual(c.readTrace.stdin.read.returned, { 0: 1, 4096: 256 })
+
+    // quoted nowhere in the findings but as a failed cell
+    const set = {
+      label: 'liar',
+      context: JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8')),
+      results,
+      syscalls: JSON.parse(fs.readFileSync(path.join(dir, 'syscalls.json'), 'utf8')),
+      gc: null
+    }
+    const sentences = findings.findings([set]).map(finding => finding.text).filter(text => text.includes('fixture-liar'))
+    for (const text of sentences) assert.match(text, /Threads started|Start-up on empty input|failed outright/, text)
+  })
+})
+
+test('summariseResults: a cell caught by its read trace fails, whatever its timed runs did', () => {
+  const run = { phase: 'timing', program: 'c', blockSize: 4096, bytes: 1 << 20, feederBlockSize: 65536, ok: true, wallNs: 1e6, reader: { userUs: 1, sysUs: 1, maxRssKb: 1, voluntaryCs: 0, involuntaryCs: 0 }, feeder: { userUs: 1, sysUs: 1 }, output: { size: 1 << 20, reads: 256, blockSize: 4096 } }
+  const caught = { phase: 'strace-reads', program: 'c', blockSize: 4096, bytes: 1 << 20, ok: false, failure: 'strace saw …', readTrace: { stdin: {}, otherCalls: 0 }, command: 'dd … | strace …' }
+  const crashed = { ...caught, blockSize: 65536, readTrace: undefined, failure: 'reader killed by signal SIGSEGV' }
+  const results = summariseResults([run, { ...run, blockSize: 65536 }, caught, crashed], { runId: 'x', options: { feeder: 'fixed', runs: 1 } })
+  const [at4k, at64k] = results.cells
+  assert.deepEqual([at4k.flags, at4k.rejected, at4k.best], [['failed'], 'strace saw …', undefined])
+  assert.equal(at64k.rejected, undefined, 'a trace that crashed checked nothing: it is a listed failure, not a verdict')
+  assert.deepEqual(results.failures.map(failure => [failure.phase, failure.blockSize, failure.command]), [['strace-reads', 4096, 'dd … | strace …'], ['strace-reads', 65536, 'dd … | strace …']])
+})
