@@ -16,7 +16,7 @@ const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, outDirProblem, makeD
 const { acquireRunLock } = require('./lib/run-lock')
 const { runPipeline, ddFeeder, stopOnSignals, PIN_APART, shellQuote } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
-const { parseStraceSummary, readTraceArgv, parseReadTrace, readTraceProblem } = require('./lib/strace')
+const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./lib/strace')
 const { parseGcTrace, summariseGc } = require('./lib/gctrace')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
@@ -280,17 +280,14 @@ function plan (options, selected, ptrace) {
     rounds(blockSize, [{ phase: 'timing', bytes: bytesPerRun(options, blockSize) }, ...quarter])
   }
   const profile = step => {
-    const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.straceMode ? ` (${step.straceMode}, ${inputLabel(step.bytes)})` : ''}`
+    const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === 'strace' ? ` (${inputLabel(step.bytes)})` : ''}`
     steps.push({ ...step, run: 0, warmup: 0, group, label: group })
   }
   if (options.strace && ptrace.available) {
     for (const program of selected) {
       for (const blockSize of options.sizes) {
         const { small, large } = straceBytes(options, blockSize)
-        for (const bytes of [small, large]) {
-          for (const straceMode of ['main', 'all']) profile({ phase: 'strace', program, blockSize, straceMode, bytes })
-        }
-        profile({ phase: 'strace-reads', program, blockSize, bytes: small })
+        for (const bytes of [small, large]) profile({ phase: 'strace', program, blockSize, bytes })
       }
     }
   }
@@ -303,23 +300,23 @@ function plan (options, selected, ptrace) {
 }
 
 // The cell a run belongs to; its runs are logged in order, so a cell with n runs
-// logged has done runs 0 … n - 1. A syscall profile is made at two input sizes.
+// logged has done runs 0 … n - 1. A syscall profile is made at two input sizes; runs
+// from before that profiled the main thread and every thread apart (straceMode).
 function cellKey (step) {
   return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? '', step.phase === 'strace' ? step.bytes : ''].join('\t')
 }
 
-// The strace pass at each program and block size: strace -c of the main thread and of
-// every thread, each at two input sizes, so that syscalls per MiB come from the
-// difference, where start-up's calls (loading, the runtime's own files and threads,
-// exit) are in both runs and cancel (lib/summary.js); and one run that prints every read
-// of stdin, to check what the reader says it does against what the kernel saw
-// (lib/strace.js). The sizes are a quarter and three quarters of straceMiB (1 and 3 MiB
-// by default, 256 and 768 KiB with --quick), in whole dd blocks: the difference is half
-// of straceMiB, and the pass traces 2.25 × straceMiB per cell (two profiles of both
-// sizes and the read trace of the smaller) where it traced 2 × straceMiB and shared
-// two start-up runs among the block sizes. The bytes are what costs time under strace
-// (about 0.15 s per MiB of 256-byte reads here, against 0.02–0.09 s for a start-up),
-// so the pass takes about an eighth longer than before.
+// The strace pass at each program and block size: one run under strace -C -f at each of
+// two input sizes (lib/strace.js: every thread's summary, the main thread's counts and
+// each read of stdin, from the one run). Syscalls per MiB come from the difference of the
+// two, where start-up's calls (loading, the runtime's own files and threads, exit) are in
+// both and cancel (lib/summary.js); each run's reads are checked against what the reader
+// says it did. The sizes are a quarter and three quarters of straceMiB (1 and 3 MiB by
+// default, 256 and 768 KiB with --quick), in whole dd blocks: the difference is half of
+// straceMiB. The pass used to run strace -c twice at straceMiB (main thread, then every
+// thread) and twice on empty input per program; it now traces half the bytes with two
+// start-ups per cell, and printing each call costs about a third more than counting it:
+// measured on node-sync and deno-ffi at the nine default sizes, the pass takes no longer.
 function straceBytes (options, blockSize) {
   const unit = feederBlockSize(options, blockSize)
   const small = Math.max(unit, Math.floor(options.straceMiB * MiB / 4 / unit) * unit)
@@ -332,17 +329,14 @@ const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 
 
 function rawFileName (step) {
   if (step.phase === 'gc') return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
-  if (step.phase === 'strace-reads') return path.join('strace', `${step.program.name}-${step.blockSize}-reads.txt`)
-  return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}-${step.straceMode}.txt`)
+  return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
 }
 
 function readerArgv (step, runDir) {
   if (step.phase === 'gc') return commandLine(step.program, step.blockSize, ['--trace-gc'])
   const argv = commandLine(step.program, step.blockSize)
-  if (step.phase === 'strace-reads') return [...readTraceArgv(path.join(runDir, rawFileName(step))), ...argv]
   if (step.phase !== 'strace') return argv
-  const follow = step.straceMode === 'all' ? ['-f'] : []
-  return ['strace', '-q', '-c', ...follow, '-o', path.join(runDir, rawFileName(step)), ...argv]
+  return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
 }
 
 // A run is a data point only if the reader exited cleanly and counted every byte.
@@ -409,23 +403,17 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     output,
     at: new Date().toISOString()
   }
-  if (step.straceMode) record.straceMode = step.straceMode
+  // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js),
+  // and the whole trace stays as the evidence; an honest reader's file keeps the summary.
   if (failure === null && step.phase === 'strace') {
     record.rawFile = rawFileName(step)
-    record.strace = parseStraceSummary(fs.readFileSync(path.join(runDir, record.rawFile), 'utf8'))
-  }
-  // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js);
-  // its trace stays as the evidence. An honest reader's trace is kept as the record's
-  // histogram of what each read of stdin returned (lib/strace.js says why).
-  if (failure === null && step.phase === 'strace-reads') {
-    const traceFile = path.join(runDir, rawFileName(step))
-    record.readTrace = parseReadTrace(fs.readFileSync(traceFile, 'utf8'))
-    const problem = readTraceProblem({ trace: record.readTrace, program: step.program, blockSize: step.blockSize, bytes: step.bytes, reads: output.reads })
-    if (problem === null) {
-      fs.rmSync(traceFile, { force: true })
-    } else {
-      Object.assign(record, { ok: false, failure: problem, rawFile: rawFileName(step) })
-    }
+    const traceFile = path.join(runDir, record.rawFile)
+    const text = fs.readFileSync(traceFile, 'utf8')
+    const { allThreads, mainThread, readTrace } = parseProfileRun(text)
+    Object.assign(record, { strace: allThreads, mainThread, readTrace })
+    const problem = readTraceProblem({ trace: readTrace, program: step.program, blockSize: step.blockSize, bytes: step.bytes, reads: output.reads })
+    if (problem === null) writeFileAtomic(traceFile, summaryPart(text))
+    else Object.assign(record, { ok: false, failure: problem })
   }
   if (failure === null && step.phase === 'gc') {
     record.rawFile = rawFileName(step)

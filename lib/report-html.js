@@ -127,11 +127,13 @@ function syscallTable (entry, compare) {
   </tr>`
 }
 
-function perMiBNote (syscalls) {
+// Runs from before the two-size pass profiled one run per thread mode.
+function methodNote (syscalls) {
   const twoSizes = Object.values(syscalls.bySize).some(profile => profile.smallBytes.length)
-  if (!twoSizes) return 'Per MiB: the run\'s calls over its MiB.'
-  return 'Each cell was also traced reading a third of the bytes: per MiB is the difference in calls over the MiB between the two runs, so start-up\'s calls, in both, cancel. ' +
-    'A difference below zero, or a main-thread rate above the all-threads rate, is run-to-run noise and shows as "noise"; a reader that strace saw read otherwise than it says is "not counted".'
+  if (!twoSizes) return 'strace -c counts of every syscall in one run per cell: the main thread alone, then every thread (strace -f). Per MiB: the run\'s calls over its MiB.'
+  return 'Counts of every syscall in the larger of two runs per cell under strace -C -f: the main thread\'s own, and every thread\'s. ' +
+    'The other run read a third of the bytes: per MiB is the difference in calls over the MiB between the two, so start-up\'s calls, in both, cancel. ' +
+    'A difference below zero, or an all-threads rate below the main thread\'s, is run-to-run noise and shows as "noise"; a reader that strace saw read otherwise than it says is "not counted".'
 }
 
 function syscallSection (data) {
@@ -144,7 +146,7 @@ function syscallSection (data) {
   }
   return html`<section id="syscalls">
     <h2>Syscall profiles</h2>
-    <p class="note">strace -c counts of every syscall in a run per cell: the main thread alone, then every thread (strace -f). ${perMiBNote(syscalls)} The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
+    <p class="note">${methodNote(syscalls)} The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
     ${sizeButtons('syscalls', syscalls.sizes, syscalls.defaultSize)}
     <div class="grid two">
       <div class="chart tall" id="chart-syscalls-main"></div>

@@ -40,21 +40,30 @@ function parseStraceSummary (text) {
 }
 
 
-// ---- what the kernel saw the reader read ----
+// ---- one run, three views ----
 //
-// strace -c counts calls, not bytes, and its counts hold start-up's reads too (ld.so
-// reading libraries, a runtime reading its scripts and /proc), which can outnumber a
-// run's reads of stdin at large block sizes: a reader that reads four blocks a call
-// hides behind them. So the cross-check is its own short pass that prints every call
-// of the read family with its return value (`strace -f -e trace=read,... -s 0`), and
-// keeps those on fd 0: each one's bytes are its return value, with no start-up mixed
-// in and no estimate. The raw trace is one line per read (16384 at 4 MiB in 256-byte
-// blocks), too big to keep for every cell; the record keeps, per syscall, a histogram
-// of what each call on fd 0 returned, which is everything the check looks at.
+// The pass runs each reader once per input size under `strace -C -f -s 0`: every call
+// of every thread, one line each, then the same summary table -c writes. From that one
+// run come the summary of every thread, the main thread's own counts (the lines of the
+// first pid: what strace without -f would count), and what each read of stdin asked for
+// and returned. Counting the main thread in the same run as every thread keeps its count
+// within theirs, which two separate runs did not. And strace -c alone counts calls, not
+// bytes, mixed with start-up's reads (ld.so reading libraries, a runtime its scripts and
+// /proc), which outnumber a run's reads of stdin at large block sizes: a reader reading
+// four blocks a call hides behind them, but not from its reads of fd 0 counted one by
+// one, each with its return value. The trace lines are one per call (16384 reads at 4 MiB
+// in 256-byte blocks), too many to keep for every cell: bench.js keeps the summary and
+// the record keeps the counts, including a histogram of each read of stdin's return.
 const READ_FAMILY = ['read', 'readv', 'pread64', 'preadv', 'preadv2', 'splice']
 
-function readTraceArgv (outFile) {
-  return ['strace', '-qq', '-f', '-e', `trace=${READ_FAMILY.join(',')}`, '-e', 'signal=none', '-s', '0', '-o', outFile]
+function profileArgv (outFile) {
+  return ['strace', '-qq', '-C', '-f', '-s', '0', '-e', 'signal=none', '-o', outFile]
+}
+
+// The summary table at the end of a -C file, as strace -c alone would have written it.
+function summaryPart (text) {
+  const at = text.search(/^% time /m)
+  return at === -1 ? '' : text.slice(at)
 }
 
 // With -f, a call another thread interrupts is split in two lines:
@@ -64,6 +73,7 @@ function readTraceArgv (outFile) {
 // an iovec may print as [...], so the arguments split at commas, save iovecs.
 const TRACE_LINE = /^(?:(\d+)\s+)?(.*)$/
 const CALL = /^(\w+)\((\d+),/
+const CALL_NAME = /^(\w+)\(/
 const RESUMED = /^<\.\.\. (\w+) resumed>(.*)$/
 const UNFINISHED = ' <unfinished ...>'
 const RESULT = /\)\s+=\s+(-?\d+|\?)/
@@ -81,10 +91,15 @@ function askedBytes (name, text) {
 }
 
 // { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
-//   otherCalls }: otherCalls are the family's calls on other descriptors (start-up's).
-function parseReadTrace (text) {
+//   otherCalls, mainThread }: otherCalls are the read family's calls on other descriptors
+// (start-up's); mainThread is the first pid's calls, shaped as parseStraceSummary's
+// result without its times. A call that never returned (exit_group, a thread killed
+// mid-call) is left out, as strace -c leaves it out.
+function parseTrace (text) {
   const stdin = {}
   let otherCalls = 0
+  let mainPid = null
+  const main = new Map()
   const pending = new Map()
   const count = (name, callText) => {
     const result = RESULT.exec(callText)?.[1] ?? '?'
@@ -102,21 +117,48 @@ function parseReadTrace (text) {
     }
   }
   for (const line of text.split('\n')) {
+    if (/^% time /.test(line)) break
     const [, pid = '', body] = TRACE_LINE.exec(line)
     const resumed = RESUMED.exec(body)
     const key = `${pid} ${resumed?.[1]}`
     const callText = resumed ? (pending.has(key) ? pending.get(key) + resumed[2] : null) : body
     if (resumed) pending.delete(key)
-    const call = callText === null ? null : CALL.exec(callText)
-    if (!call || !READ_FAMILY.includes(call[1])) continue
+    const call = callText === null ? null : CALL_NAME.exec(callText)
+    if (!call) continue
+    mainPid ??= pid
     if (!resumed && body.endsWith(UNFINISHED)) {
       pending.set(`${pid} ${call[1]}`, body.slice(0, -UNFINISHED.length))
       continue
     }
-    if (call[2] !== '0') otherCalls++
+    const result = RESULT.exec(callText)?.[1] ?? '?'
+    if (pid === mainPid && result !== '?') {
+      const row = main.get(call[1]) ?? { name: call[1], calls: 0, errors: 0, seconds: null, usecsPerCall: null, percentTime: null }
+      row.calls++
+      if (Number(result) < 0) row.errors++
+      main.set(call[1], row)
+    }
+    if (!READ_FAMILY.includes(call[1])) continue
+    const fd = CALL.exec(callText)?.[2]
+    if (fd !== '0') otherCalls++
     else count(call[1], callText)
   }
-  return { stdin, otherCalls }
+  const syscalls = [...main.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name))
+  const calls = name => main.get(name)?.calls ?? 0
+  const mainThread = {
+    syscalls,
+    totalCalls: syscalls.reduce((sum, row) => sum + row.calls, 0),
+    totalErrors: syscalls.reduce((sum, row) => sum + row.errors, 0),
+    totalSeconds: null,
+    threadsStarted: calls('clone') + calls('clone3'),
+    reads: calls('read')
+  }
+  return { stdin, otherCalls, mainThread }
+}
+
+// The three views of one `strace -C -f` file.
+function parseProfileRun (text) {
+  const { stdin, otherCalls, mainThread } = parseTrace(text)
+  return { allThreads: parseStraceSummary(summaryPart(text)), mainThread, readTrace: { stdin, otherCalls } }
 }
 
 // Why the kernel's view of a run disagrees with the reader's claims, or null. An honest
@@ -155,4 +197,4 @@ function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
   return null
 }
 
-module.exports = { parseStraceSummary, READ_FAMILY, readTraceArgv, parseReadTrace, readTraceProblem }
+module.exports = { parseStraceSummary, READ_FAMILY, profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }

@@ -174,12 +174,13 @@ function failuresOf (records) {
   }))
 }
 
-// Why each cell's reader was caught reading otherwise than it says (bench.js's read
-// trace, checked by lib/strace.js), by cell; a trace that failed for any other reason
-// (a crash or a timeout under strace) checked nothing, and is only listed as a failure.
+// Why each cell's reader was caught reading otherwise than it says (its reads of stdin in
+// the strace pass, checked by lib/strace.js), by cell; a strace run that failed for any
+// other reason (a crash or a timeout under strace) checked nothing, and is only listed
+// as a failure.
 function rejectedCells (records) {
   const rejected = new Map()
-  for (const [key, runs] of byCell(records, 'strace-reads')) {
+  for (const [key, runs] of byCell(records, 'strace')) {
     const caught = runs.find(run => !run.ok && run.readTrace)
     if (caught) rejected.set(key, caught.failure)
   }
@@ -216,15 +217,22 @@ const MiB = 1 << 20
 // sizes (bench.js), and the rate is the difference of the two runs' calls over the
 // difference of their bytes, so that start-up's calls, made in both runs, cancel.
 // What does not cancel is what varies from run to run (a helper thread's futex waits,
-// a timer): a difference below zero, or a main-thread rate above the all-threads rate
-// (the two come from separate runs, and every thread includes the main one), is that
-// noise, not a rate, so neither figure is given and `noise` says what happened.
+// a timer, a thread started in one run and not the other): a difference below zero, or
+// a main-thread rate above the all-threads rate (the main thread's calls are within
+// every thread's in each run, but the helper threads can make fewer in the larger run),
+// is that noise, not a rate: that figure is not given (for a main-thread rate above the
+// all-threads one, the all-threads one) and `noise` says what happened.
 function syscallCell (program, blockSize, runs, rejected) {
   const ok = runs.filter(run => run.ok)
   const sizes = [...new Set(ok.map(run => run.bytes))].sort((a, b) => a - b)
   const large = sizes.length ? sizes[sizes.length - 1] : runs[0].bytes
   const small = sizes.length > 1 ? sizes[0] : null
-  const profile = (bytes, mode) => ok.find(run => run.bytes === bytes && run.straceMode === mode)?.strace ?? null
+  // a run profiles both (run.mainThread); older runs profiled one mode each (straceMode)
+  const profile = (bytes, mode) => {
+    const run = ok.find(entry => entry.bytes === bytes && (entry.straceMode ?? mode) === mode)
+    if (!run) return null
+    return (mode === 'main' && !run.straceMode ? run.mainThread : run.strace) ?? null
+  }
   const mainThread = profile(large, 'main')
   const allThreads = profile(large, 'all')
   const perMiB = { mainThread: null, allThreads: null, noise: null }
@@ -236,14 +244,16 @@ function syscallCell (program, blockSize, runs, rejected) {
       const [before, after] = [profile(small, mode), profile(large, mode)]
       if (!before || !after) continue
       const between = after.totalCalls - before.totalCalls
-      if (between < 0) noise.push(`${label} made ${-between} fewer calls reading ${sizeLabel(large)} than ${sizeLabel(small)}`)
+      if (between < 0) noise.push(`${label} made ${calls(-between)} fewer reading ${sizeLabel(large)} than ${sizeLabel(small)}`)
       else rates[field] = between / mibBetween
     }
-    if (noise.length === 0 && rates.mainThread !== undefined && rates.allThreads !== undefined && rates.mainThread > rates.allThreads) {
-      noise.push(`the main thread's rate (${round(rates.mainThread)}) came out above every thread's (${round(rates.allThreads)})`)
+    if (rates.mainThread !== undefined && rates.allThreads !== undefined && rates.mainThread > rates.allThreads) {
+      const fewer = Math.round((rates.mainThread - rates.allThreads) * mibBetween)
+      noise.push(`the helper threads made ${calls(fewer)} fewer reading ${sizeLabel(large)} than ${sizeLabel(small)}, which would put every thread's rate (${round(rates.allThreads)}) below the main thread's (${round(rates.mainThread)})`)
+      delete rates.allThreads
     }
     if (noise.length) perMiB.noise = `${noise.join('; ')}: run-to-run noise, not a rate`
-    else Object.assign(perMiB, rates)
+    Object.assign(perMiB, rates)
   }
   return {
     program,
@@ -255,12 +265,15 @@ function syscallCell (program, blockSize, runs, rejected) {
     threads: allThreads ? allThreads.threadsStarted + 1 : null,
     syscallsPerMiB: perMiB,
     ...(rejected ? { rejected } : {}),
-    rawFiles: ok.map(run => run.rawFile)
+    rawFiles: ok.map(run => run.rawFile),
+    // what each run's reads of stdin returned, by syscall: { bytes: { '4096': 256, '0': 1 } }
+    stdinReads: ok.filter(run => run.readTrace).map(run => ({ bytes: run.bytes, returned: Object.fromEntries(Object.entries(run.readTrace.stdin).map(([name, entry]) => [name, entry.returned])) }))
   }
 }
 
 const sizeLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`)
 const round = value => Math.round(value * 10) / 10
+const calls = count => `${count} call${count === 1 ? '' : 's'}`
 
 // Runs from before the two-size pass profiled one size and empty input ('strace-startup'):
 // their cells keep the profile but get no rate, since taking a separate run's start-up
@@ -272,17 +285,10 @@ function summariseSyscalls (records, context) {
     const [program, blockSize] = key.split('\t')
     cells.push(syscallCell(program, Number(blockSize), runs, rejected.get(key) ?? null))
   }
-  const checks = []
-  for (const [key, runs] of byCell(records, 'strace-reads')) {
-    const [program, blockSize] = key.split('\t')
-    const last = runs[runs.length - 1]
-    checks.push({ program, blockSize: Number(blockSize), bytes: last.bytes, ok: last.ok, failure: last.failure, stdin: last.readTrace?.stdin ?? null })
-  }
   return {
     ptrace: context.ptrace,
-    perMiBMeaning: '(calls in the larger run - calls in the smaller) / (MiB between them), strace -c of the main thread and of every thread (strace -f)',
-    cells,
-    readChecks: checks
+    perMiBMeaning: '(calls in the larger run - calls in the smaller) / (MiB between them), of the main thread and of every thread (strace -C -f)',
+    cells
   }
 }
 

@@ -9,7 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync, execFileSync } = require('node:child_process')
 
-const { parseReadTrace, readTraceProblem } = require('../lib/strace')
+const { parseTrace, parseProfileRun, readTraceProblem } = require('../lib/strace')
 const { summariseResults, summariseSyscalls } = require('../lib/summary')
 const findings = require('../lib/findings')
 
@@ -21,8 +21,8 @@ after(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
 })
 
-// Lines as strace -f -e trace=read,... -s 0 -o FILE writes them: start-up reads on other
-// descriptors, a read of stdin split by another thread, an EAGAIN and the end of input.
+// Lines as strace -C -f -s 0 -o FILE writes them: start-up reads on other descriptors,
+// a read of stdin split by another thread, an EAGAIN, the end of input, then the summary.
 const TRACE = [
   '4100 read(3, ""..., 832)               = 832',
   '4100 pread64(3, ""..., 784, 64)        = 784',
@@ -34,22 +34,40 @@ const TRACE = [
   '4100 read(0, 0x7f00, 256)              = -1 EAGAIN (Resource temporarily unavailable)',
   '4100 read(0, ""..., 256)               = 128',
   '4100 read(0, "", 256)                  = 0',
-  '4100 +++ exited with 0 +++'
+  '4101 futex(0x7f00, FUTEX_WAKE_PRIVATE, 1) = 0',
+  '4100 exit_group(0)                     = ?',
+  '4100 +++ exited with 0 +++',
+  '% time     seconds  usecs/call     calls    errors syscall',
+  '------ ----------- ----------- --------- --------- ----------------',
+  ' 90.00    0.000900          90        10         1 read',
+  ' 10.00    0.000100         100         1           futex',
+  '------ ----------- ----------- --------- --------- ----------------',
+  '100.00    0.001000          90        11         1 total'
 ].join('\n')
 
 const C_ROW = { name: 'c', honoursBlockSize: true }
 
 describe('the read trace', () => {
   test('keeps the calls on stdin, joins split calls, and counts what each returned', () => {
-    const trace = parseReadTrace(TRACE)
+    const trace = parseTrace(TRACE)
     assert.equal(trace.otherCalls, 3)
     assert.deepEqual(trace.stdin, {
       read: { calls: 5, dataCalls: 3, bytes: 640, maxBytes: 256, maxAsked: 256, errors: 1, returned: { 256: 2, '-1': 1, 128: 1, 0: 1 } }
     })
   })
 
+  test('one run gives every thread\'s summary and the main thread\'s own counts', () => {
+    const { allThreads, mainThread, readTrace } = parseProfileRun(TRACE)
+    assert.equal(allThreads.totalCalls, 11)
+    // the first pid's calls that returned: exit_group never did, and -c leaves it out too
+    assert.deepEqual(mainThread.syscalls.map(row => [row.name, row.calls, row.errors]), [['read', 6, 1], ['pread64', 1, 0]])
+    assert.deepEqual([mainThread.totalCalls, mainThread.totalErrors, mainThread.reads], [7, 1, 6])
+    assert.ok(mainThread.totalCalls <= allThreads.totalCalls)
+    assert.equal(readTrace.stdin.read.dataCalls, 3)
+  })
+
   test('an honest reader passes; each claim the kernel contradicts is named', () => {
-    const trace = parseReadTrace(TRACE)
+    const trace = parseTrace(TRACE)
     assert.equal(readTraceProblem({ trace, program: C_ROW, blockSize: 256, bytes: 640, reads: 3 }), null)
     assert.match(readTraceProblem({ trace, program: C_ROW, blockSize: 128, bytes: 640, reads: 3 }),
       /ask for up to 256 bytes a call, more than the 128-byte blocks its row claims to read in \(3 read calls brought the 640 bytes\)/)
@@ -60,7 +78,7 @@ describe('the read trace', () => {
   })
 
   test('a call whose iovec strace leaves out is judged by what it returned', () => {
-    const trace = parseReadTrace('7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 65536\n7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 0\n')
+    const trace = parseTrace('7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 65536\n7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 0\n')
     assert.equal(trace.stdin.preadv2.maxAsked, null)
     const row = { honoursBlockSize: true, readSyscalls: ['preadv2'] }
     assert.equal(readTraceProblem({ trace, program: row, blockSize: 65536, bytes: 65536, reads: 1 }), null)
@@ -68,12 +86,15 @@ describe('the read trace', () => {
   })
 })
 
-// The strace records of one cell: strace -c totals at two sizes, main thread and all.
-function straceRecords (program, blockSize, totals) {
-  return Object.entries(totals).map(([key, totalCalls]) => {
-    const [mode, mib] = key.split('@')
-    return { phase: 'strace', program, blockSize, straceMode: mode, bytes: Number(mib) << 20, ok: true, rawFile: `strace/${program}-${key}.txt`, strace: { syscalls: [], totalCalls, threadsStarted: 0 } }
-  })
+// The strace records of one cell: a run per size, with every thread's and the main
+// thread's totals ({ 'main@1': 291, 'all@1': 291, ... }, sizes in MiB); with old: true,
+// as runs from before the two-size pass logged them, a run per mode.
+function straceRecords (program, blockSize, totals, { old = false } = {}) {
+  const profile = totalCalls => ({ syscalls: [], totalCalls, threadsStarted: 0 })
+  const sizes = [...new Set(Object.keys(totals).map(key => Number(key.split('@')[1])))]
+  const base = mib => ({ phase: 'strace', program, blockSize, bytes: mib << 20, ok: true, rawFile: `strace/${program}-${blockSize}-${mib}M.txt` })
+  if (old) return Object.entries(totals).map(([key, totalCalls]) => ({ ...base(Number(key.split('@')[1])), straceMode: key.split('@')[0], strace: profile(totalCalls) }))
+  return sizes.map(mib => ({ ...base(mib), strace: profile(totals[`all@${mib}`]), mainThread: profile(totals[`main@${mib}`]), readTrace: { stdin: {}, otherCalls: 0 } }))
 }
 
 describe('syscalls per MiB', () => {
@@ -92,17 +113,17 @@ describe('syscalls per MiB', () => {
     const cell = program => cells.find(entry => entry.program === program)
     assert.deepEqual(cell('c').syscallsPerMiB, { mainThread: 256, allThreads: 256, noise: null })
     assert.deepEqual([cell('c').bytes, cell('c').smallBytes], [3 << 20, 1 << 20])
-    assert.deepEqual(cell('deno-ffi').syscallsPerMiB, { mainThread: null, allThreads: null, noise: 'every thread made 100 fewer calls reading 3 MiB than 1 MiB: run-to-run noise, not a rate' })
-    assert.deepEqual(cell('bun-stream').syscallsPerMiB, { mainThread: null, allThreads: null, noise: 'the main thread\'s rate (35) came out above every thread\'s (30): run-to-run noise, not a rate' })
+    assert.deepEqual(cell('deno-ffi').syscallsPerMiB, { mainThread: 250, allThreads: null, noise: 'every thread made 100 calls fewer reading 3 MiB than 1 MiB: run-to-run noise, not a rate' })
+    assert.deepEqual(cell('bun-stream').syscallsPerMiB, { mainThread: 35, allThreads: null, noise: 'the helper threads made 10 calls fewer reading 3 MiB than 1 MiB, which would put every thread\'s rate (30) below the main thread\'s (35): run-to-run noise, not a rate' })
 
     const sentence = findings.syscallsPerMiB({ syscalls: { cells: [...cells, { ...cell('c'), program: 'just-sync', syscallsPerMiB: { mainThread: 512, allThreads: 512, noise: null } }] } }, 4096)
     assert.equal(sentence, 'At 4 KiB, from the difference between strace runs of 1 MiB and 3 MiB (start-up\'s calls are in both and cancel), counting every thread, C makes 256 syscalls per MiB; ' +
-      'relative to that, just-sync 2× (512); left out as noise: deno-ffi (every thread made 100 fewer calls reading 3 MiB than 1 MiB: run-to-run noise, not a rate) and ' +
-      'bun-stream (the main thread\'s rate (35) came out above every thread\'s (30): run-to-run noise, not a rate).')
+      'relative to that, just-sync 2× (512); left out as noise: deno-ffi (every thread made 100 calls fewer reading 3 MiB than 1 MiB: run-to-run noise, not a rate) and ' +
+      'bun-stream (the helper threads made 10 calls fewer reading 3 MiB than 1 MiB, which would put every thread\'s rate (30) below the main thread\'s (35): run-to-run noise, not a rate).')
   })
 
   test('a run from before the two-size pass keeps its profile and gets no rate', () => {
-    const { cells } = summariseSyscalls(straceRecords('c', 4096, { 'main@4': 1067, 'all@4': 1067 }), context)
+    const { cells } = summariseSyscalls(straceRecords('c', 4096, { 'main@4': 1067, 'all@4': 1067 }, { old: true }), context)
     assert.deepEqual(cells[0].syscallsPerMiB, { mainThread: null, allThreads: null, noise: null })
     assert.equal(cells[0].mainThread.totalCalls, 1067)
     assert.equal(cells[0].smallBytes, null)
@@ -134,18 +155,18 @@ describe('a reader that lies about its block size, through the real bench', () =
     const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
     for (const blockSize of [4096, 65536]) {
       // (how many calls depends on how full the pipe was: at 64 KiB it holds no more than a block)
-      const failure = results.failures.find(entry => entry.phase === 'strace-reads' && entry.program === 'fixture-liar' && entry.blockSize === blockSize)
+      const failure = results.failures.find(entry => entry.phase === 'strace' && entry.program === 'fixture-liar' && entry.blockSize === blockSize)
       const reason = failure.reason
       assert.match(reason, new RegExp(`^strace saw the reader ask for up to ${4 * blockSize} bytes a call, more than the ${blockSize}-byte blocks its row claims to read in \\(\\d+ read calls brought the 1048576 bytes\\)$`))
-      assert.match(failure.command, new RegExp(`^dd if=/dev/zero bs=65536 count=16 status=none \\| strace -qq -f -e trace=read,\\S+ -e signal=none -s 0 -o \\S+ \\S+/node ${path.join(ROOT, 'test/fixtures/wc-liar.js')} ${blockSize}$`))
-      assert.ok(result.stdout.includes(`- strace-reads fixture-liar @ ${blockSize}: ${reason}\n  re-run: ${failure.command}\n`), result.stdout)
+      assert.match(failure.command, new RegExp(`^dd if=/dev/zero bs=65536 count=16 status=none \\| strace -qq -C -f -s 0 -e signal=none -o \\S+/fixture-liar-${blockSize}-1M.txt \\S+/node ${path.join(ROOT, 'test/fixtures/wc-liar.js')} ${blockSize}$`))
+      assert.ok(result.stdout.includes(`- strace fixture-liar @ ${blockSize}: ${reason}\n  re-run: ${failure.command}\n`), result.stdout)
       const cell = results.cells.find(entry => entry.program === 'fixture-liar' && entry.blockSize === blockSize)
       assert.deepEqual([cell.flags, cell.rejected, cell.best], [['failed'], reason, undefined])
-      assert.ok(fs.existsSync(path.join(dir, 'strace', `fixture-liar-${blockSize}-reads.txt`)), 'the trace that caught it is kept')
-      assert.ok(!fs.existsSync(path.join(dir, 'strace', `c-${blockSize}-reads.txt`)), 'an honest reader\'s trace is kept as its record\'s histogram')
+      assert.match(fs.readFileSync(path.join(dir, 'strace', `fixture-liar-${blockSize}-1M.txt`), 'utf8'), /^\d+ execve\(/, 'the trace that caught it is kept whole')
+      assert.match(fs.readFileSync(path.join(dir, 'strace', `c-${blockSize}-1M.txt`), 'utf8'), /^% time /, 'an honest reader\'s file keeps the summary')
       assert.equal(results.cells.find(entry => entry.program === 'c' && entry.blockSize === blockSize).flags.includes('failed'), false)
     }
-    const c = log.find(record => record.phase === 'strace-reads' && record.program === 'c' && record.blockSize === 4096)
+    const c = log.find(record => record.phase === 'strace' && record.program === 'c' && record.blockSize === 4096 && record.bytes === 1 << 20)
     assert.deepEqual(c.readTrace.stdin.read.returned, { 0: 1, 4096: 256 })
 
     // quoted nowhere in the findings but as a failed cell
@@ -163,11 +184,11 @@ describe('a reader that lies about its block size, through the real bench', () =
 
 test('summariseResults: a cell caught by its read trace fails, whatever its timed runs did', () => {
   const run = { phase: 'timing', program: 'c', blockSize: 4096, bytes: 1 << 20, feederBlockSize: 65536, ok: true, wallNs: 1e6, reader: { userUs: 1, sysUs: 1, maxRssKb: 1, voluntaryCs: 0, involuntaryCs: 0 }, feeder: { userUs: 1, sysUs: 1 }, output: { size: 1 << 20, reads: 256, blockSize: 4096 } }
-  const caught = { phase: 'strace-reads', program: 'c', blockSize: 4096, bytes: 1 << 20, ok: false, failure: 'strace saw …', readTrace: { stdin: {}, otherCalls: 0 }, command: 'dd … | strace …' }
+  const caught = { phase: 'strace', program: 'c', blockSize: 4096, bytes: 1 << 20, ok: false, failure: 'strace saw …', readTrace: { stdin: {}, otherCalls: 0 }, command: 'dd … | strace …' }
   const crashed = { ...caught, blockSize: 65536, readTrace: undefined, failure: 'reader killed by signal SIGSEGV' }
   const results = summariseResults([run, { ...run, blockSize: 65536 }, caught, crashed], { runId: 'x', options: { feeder: 'fixed', runs: 1 } })
   const [at4k, at64k] = results.cells
   assert.deepEqual([at4k.flags, at4k.rejected, at4k.best], [['failed'], 'strace saw …', undefined])
   assert.equal(at64k.rejected, undefined, 'a trace that crashed checked nothing: it is a listed failure, not a verdict')
-  assert.deepEqual(results.failures.map(failure => [failure.phase, failure.blockSize, failure.command]), [['strace-reads', 4096, 'dd … | strace …'], ['strace-reads', 65536, 'dd … | strace …']])
+  assert.deepEqual(results.failures.map(failure => [failure.phase, failure.blockSize, failure.command]), [['strace', 4096, 'dd … | strace …'], ['strace', 65536, 'dd … | strace …']])
 })
