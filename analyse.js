@@ -11,8 +11,10 @@ const { shapeReport } = require('./lib/report-data')
 const { renderHtml } = require('./lib/report-html')
 const { renderMarkdown, renderCsv } = require('./lib/report-text')
 const { writeFileAtomic } = require('./lib/atomic')
-const { outDirProblem, makeDirs } = require('./lib/options')
+const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
+const { readLog, writeDerived, planProgress, LOG_FILE } = require('./lib/run-log')
+const { runCli } = require('./lib/cli')
 
 const RESULTS_ROOT = path.join(__dirname, 'results')
 const HIGHCHARTS_DIR = path.join(__dirname, 'node_modules', 'highcharts')
@@ -30,19 +32,24 @@ const USAGE = `usage: node analyse.js [options] [results/<run-id> ...]
   Writes report.html, results.md and results.csv from one or more runs of bench.js.
   With no folder, analyses the newest run in results/. Several folders (two machines,
   two versions) are compared side by side.
+  A run whose log holds fewer runs than its bench planned (stopped, or crashed) is
+  refused: finish it with node bench.js --resume, or report it as it is with --incomplete.
   --out DIR      where the three files go (default: the first results folder)
   --title TEXT   the report's title (default: syscall-lab: <run-ids>)
+  --incomplete   report a run cut short all the same; its title says how much it holds
+  --rederive     measure and report nothing: rewrite each folder's results.json,
+                 syscalls.json and gc.json from its all.jsonl with the lab's current code
   --help         this text`
 
 // Every expected failure is one line naming what is wrong and how to fix it; exit 2.
-class AnalyseError extends Error {}
+class AnalyseError extends UsageError {}
 
 function parseOptions (argv) {
   let parsed
   try {
     parsed = parseArgs({
       args: argv,
-      options: { out: { type: 'string' }, title: { type: 'string' }, help: { type: 'boolean' } },
+      options: { out: { type: 'string' }, title: { type: 'string' }, incomplete: { type: 'boolean' }, rederive: { type: 'boolean' }, help: { type: 'boolean' } },
       strict: true,
       allowPositionals: true
     })
@@ -64,12 +71,17 @@ function parseOptions (argv) {
     if (values[name] !== undefined && values[name].trim() === '') throw new AnalyseError(`--${name} is empty; give a value, or leave --${name} out for its default`)
   }
   if (positionals.some(dir => dir.trim() === '')) throw new AnalyseError('a results folder named \'\' (empty); give a results/<run-id> folder that bench.js wrote')
-  return { help: Boolean(values.help), out: values.out ?? null, title: values.title ?? null, dirs: positionals }
+  if (values.rederive && !values.help) {
+    const others = ['out', 'title', 'incomplete'].filter(name => values[name] !== undefined)
+    if (others.length) throw new AnalyseError(`--rederive rewrites a run's own files and writes no report; drop ${others.map(name => `--${name}`).join(', ')}`)
+    if (positionals.length === 0) throw new AnalyseError('--rederive needs the results/<run-id> folders to rewrite')
+  }
+  return { help: Boolean(values.help), out: values.out ?? null, title: values.title ?? null, incomplete: Boolean(values.incomplete), rederive: Boolean(values.rederive), dirs: positionals }
 }
 
 // ---- loading ----
 
-const rederive = dir => `node bench.js --resume ${dir} rewrites it from all.jsonl`
+const rederive = dir => `node analyse.js --rederive ${dir} rewrites it from all.jsonl`
 
 function readJson (file, { optional = false, fix }) {
   let text
@@ -162,8 +174,13 @@ function loadResultSet (dir) {
   }
   const syscalls = optional('syscalls.json', 'syscalls')
   const gc = optional('gc.json', 'gc')
-  return { dir, name: path.basename(dir), context, results, syscalls, gc, missing }
+  // without its log (a folder of derived files alone) a run cannot tell how much it holds
+  const progress = entries.includes(LOG_FILE) ? planProgress(context, readLog(dir, { makeError: message => new AnalyseError(message) })) : null
+  return { dir, name: path.basename(dir), context, results, syscalls, gc, missing, progress }
 }
+
+const isIncomplete = set => set.progress !== null && set.progress.logged < set.progress.planned
+const describeProgress = ({ logged, planned }) => `${logged} of the ${planned} runs its bench planned`
 
 function loadHighcharts () {
   const manifest = path.join(HIGHCHARTS_DIR, 'package.json')
@@ -198,13 +215,24 @@ function writeOutputs (outDir, rendered) {
   return written
 }
 
-function main (argv) {
-  const options = parseOptions(argv)
-  if (options.help) {
-    console.log(USAGE)
-    return 0
-  }
+// Every run folder given (else the newest), refused while a bench.js is writing it:
+// it would be reported half-measured, and its results.json may be rewritten mid-read.
+function runDirs (options) {
   const dirs = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [newestRun(RESULTS_ROOT)]
+  for (const dir of dirs) {
+    const holder = busyHolder(dir)
+    if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then ${options.rederive ? 'rederive' : 'analyse'} it`)
+  }
+  return dirs
+}
+
+function run (options) {
+  return options.rederive ? rederiveRuns(options) : report(options)
+}
+
+// parse (lib/cli.js) → load the result sets → shape → render each format → write.
+function report (options) {
+  const dirs = runDirs(options)
   // --out is checked before any work: on proc, say, recursive mkdir would retry for ever.
   const outDir = path.resolve(options.out ?? dirs[0])
   const checkOut = () => {
@@ -212,19 +240,37 @@ function main (argv) {
     if (problem) throw new AnalyseError(`${options.out ? `--out ${options.out}` : `cannot write the report into ${outDir}`}: ${problem}`)
   }
   if (options.out) checkOut()
-  // A run bench.js is still writing would be reported half-measured, and its
-  // results.json may be rewritten mid-read.
-  for (const dir of dirs) {
-    const holder = busyHolder(dir)
-    if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then analyse it`)
-  }
   const sets = dirs.map(loadResultSet)
+  const cutShort = sets.filter(isIncomplete)
+  if (cutShort.length && !options.incomplete) {
+    const [set] = cutShort
+    throw new AnalyseError(`${set.dir} is incomplete: its log holds ${describeProgress(set.progress)}; finish it with node bench.js --resume ${displayPath(set.dir)}, or report it as it is with --incomplete`)
+  }
   if (!options.out) checkOut()
   const data = shapeReport(sets, { title: options.title })
+  if (cutShort.length) data.title += ` (incomplete: ${cutShort.map(set => `${set.name} holds ${describeProgress(set.progress)}`).join('; ')})`
   const assets = loadHighcharts()
   const rendered = Object.values(FORMATS).map(format => [format.file, format.render(data, assets)])
   const written = writeOutputs(outDir, rendered)
   for (const file of written) console.log(`wrote ${displayPath(file)}`)
+  return 0
+}
+
+// What bench.js writes after every group of runs, written again from the log alone: after
+// a change to lib/summary.js, or when a derived file was lost. Nothing is measured.
+function rederiveRuns (options) {
+  const dirs = runDirs(options)
+  for (const dir of dirs) {
+    const entries = listDir(dir)
+    if (!entries.includes(LOG_FILE)) throw new AnalyseError(`${dir} has no ${LOG_FILE}, the log the other files are derived from; give a run folder bench.js wrote`)
+    const context = readJson(path.join(dir, 'context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+    if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
+    const records = readLog(dir, { makeError: message => new AnalyseError(message) })
+    writeDerived(dir, records, context)
+    console.log(`rewrote results.json, syscalls.json and gc.json in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
+    const progress = planProgress(context, records)
+    if (progress && progress.logged < progress.planned) console.log(`note: it holds ${describeProgress(progress)}; finish it with node bench.js --resume ${displayPath(dir)}`)
+  }
   return 0
 }
 
@@ -233,18 +279,6 @@ function displayPath (file) {
   return relative && !relative.startsWith('..') ? relative : file
 }
 
-if (require.main === module) {
-  try {
-    process.exitCode = main(process.argv.slice(2))
-  } catch (err) {
-    if (err instanceof AnalyseError) {
-      process.stderr.write(`analyse.js: ${err.message}\n`)
-      process.exitCode = 2
-    } else {
-      process.stderr.write(`analyse.js: ${err.stack}\n`)
-      process.exitCode = 1
-    }
-  }
-}
+if (require.main === module) runCli({ name: 'analyse.js', usage: USAGE, parse: parseOptions, run })
 
-module.exports = { main, parseOptions, loadResultSet, newestRun, loadHighcharts, FORMATS, AnalyseError }
+module.exports = { parseOptions, report, rederiveRuns, loadResultSet, newestRun, loadHighcharts, FORMATS, AnalyseError }

@@ -12,13 +12,14 @@ const { ROOT } = require('./lib/paths')
 const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('./lib/runtimes')
 const { programs, listing, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput } = require('./lib/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
-const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, outDirProblem, makeDirs } = require('./lib/options')
+const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, makeDirs } = require('./lib/options')
+const { runCli } = require('./lib/cli')
+const { readLog, writeDerived, runsByPhase, LOG_FILE } = require('./lib/run-log')
 const { acquireRunLock } = require('./lib/run-lock')
-const { runPipeline, ddFeeder, stopOnSignals, PIN_APART, shellQuote } = require('./lib/pipeline')
+const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('./lib/pipeline')
 const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./lib/strace')
 const { parseGcTrace, summariseGc } = require('./lib/gctrace')
-const { summariseResults, summariseSyscalls, summariseGcResults } = require('./lib/summary')
 const { collectContext } = require('./lib/context')
 const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
 const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
@@ -38,8 +39,12 @@ const PRESETS = {
   quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1 }
 }
 
+const DEFAULT_TIMEOUT_SECONDS = 120
+
 const USAGE = `usage: node bench.js [options]
-  --only PREFIX      programs whose name starts with PREFIX (repeatable; default: all)
+  --only NAME        this program (repeatable; default: all); a name without '@' also picks
+                     its rows of --node's versions (node-sync: node-sync@22 ...), and '*'
+                     stands for any run of characters: --only 'node-*', --only '*-ffi'
   --sizes A,B,...    block sizes, powers of two (default: 256 ... 65536)
   --node V,V,...     measure these pinned Node versions side by side (majors or exact
                      versions of package.json's measuredNodeVersions: ${MEASURED_NODE_VERSIONS.join(', ')}):
@@ -93,7 +98,7 @@ const OPTION_SPEC = {
 // What each option takes, for the message that refuses an empty value: an empty value
 // is a mistake (an unset shell variable, a stray quote), never a way to ask for the default.
 const OPTION_VALUES = {
-  only: 'a program\'s name or the start of one',
+  only: 'a program\'s name, or a pattern such as \'node-*\'',
   sizes: 'block sizes such as 4096,65536',
   node: `Node versions such as ${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`,
   runs: 'a whole number',
@@ -158,7 +163,7 @@ function parseOptions (argv) {
     mib: values.mib ? wholeNumber(values.mib, 'mib', 1) : null,
     marginal: Boolean(values.marginal),
     pin: Boolean(values.pin),
-    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : 120,
+    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : DEFAULT_TIMEOUT_SECONDS,
     strace: !values['no-strace'],
     gc: !values['no-gc'],
     out: path.resolve(values.out ?? path.join(ROOT, 'results')),
@@ -171,7 +176,7 @@ function parseOptions (argv) {
   }
   if (!['fixed', 'matched', 'file'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed, matched or file, not '${options.feeder}'`)
   if (!SAFE_NAME.test(options.id)) throw new UsageError(`--id '${options.id}' names a folder: use ${SAFE_NAME_RULE}`)
-  const unmatchable = options.only.find(prefix => !SAFE_NAME.test(prefix))
+  const unmatchable = options.only.find(pattern => !SAFE_NAME.test(pattern.replaceAll('*', '_')))
   if (unmatchable !== undefined) throw new UsageError(`--only '${unmatchable}' can match no program: a program's name is ${SAFE_NAME_RULE}`)
   options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
   if (options.marginal) {
@@ -198,22 +203,21 @@ function parseNodeVersion (text) {
 }
 
 // A resume runs the programs its run began with (`recorded`), not whatever --only would
-// pick from today's table; each of them must still run here.
+// pick from today's table; each of them must still run here. A program --only names must
+// run here too; one a pattern picks is skipped, as is one of the whole table, if not.
 function selectPrograms (options, recorded = null) {
   const table = withNodeVersions(programs, options.nodeVersions ?? [])
-  const chosen = recorded ?? (options.only.length
-    ? table.filter(program => options.only.some(prefix => program.name.startsWith(prefix)))
-    : table)
-  if (chosen.length === 0) {
-    throw new UsageError(`--only ${options.only.join(', ')} matches no program; the programs are: ${table.map(program => program.name).join(', ')}`)
-  }
+  const names = table.map(program => program.name)
+  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
+  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no program; the programs are: ${names.join(', ')}`)
+  const chosen = recorded ?? (options.only.length ? table.filter(program => picked.includes(program.name)) : table)
   const skipped = []
   const runnable = []
   for (const program of chosen) {
     const reason = unavailableReason(program)
     const notFromFile = options.feeder === 'file' ? fileFeedReason(program) : null
     if (reason !== null && recorded) throw new UsageError(`cannot resume: ${program.name}, which this run measured, cannot run here: ${reason}`)
-    if (reason !== null && options.only.length) throw new UsageError(`cannot run ${program.name}: ${reason}`)
+    if (reason !== null && named.has(program.name)) throw new UsageError(`cannot run ${program.name}: ${reason}`)
     if (reason !== null) skipped.push({ program: program.name, reason })
     else if (notFromFile !== null) skipped.push({ program: program.name, reason: `not with --feeder file: ${notFromFile}` })
     else runnable.push(program)
@@ -426,33 +430,6 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
 
 // ---- the results folder ----
 
-function readLog (file) {
-  if (!fs.existsSync(file)) return []
-  const text = fs.readFileSync(file, 'utf8')
-  const lines = text.split('\n')
-  const records = []
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i] === '') continue
-    try {
-      records.push(JSON.parse(lines[i]))
-    } catch {
-      // Only the last line can be cut short (killed mid-append): drop it, keep the rest.
-      if (i === lines.length - 1) {
-        fs.truncateSync(file, text.length - lines[i].length)
-        break
-      }
-      throw new UsageError(`${file} is corrupt at line ${i + 1}; move it aside and start a new run`)
-    }
-  }
-  return records
-}
-
-function writeDerived (runDir, records, context) {
-  writeJsonAtomic(path.join(runDir, 'results.json'), summariseResults(records, context))
-  writeJsonAtomic(path.join(runDir, 'syscalls.json'), summariseSyscalls(records, context))
-  writeJsonAtomic(path.join(runDir, 'gc.json'), summariseGcResults(records, context))
-}
-
 // Where the run goes and with what options, all checked before anything is written:
 // a new run's folder must be one bench may make and hold no run yet; a resumed run's
 // context must hold every option bench needs and name programs the table still has.
@@ -650,14 +627,39 @@ function printSummary (results, sizes) {
   }
 }
 
-function printFailures (failures, runDir) {
+// Each failure with the pipeline that reproduces it, then, once per failed cell, the
+// bench that measures that cell again as this run did.
+function printFailures (failures, runDir, options, rows) {
   if (failures.length === 0) return
-  console.log(`\n${failures.length} failed run(s); each is excluded from the results:`)
+  console.log(`\n${failures.length} failed run(s); each is excluded from the results (details in ${path.join(runDir, LOG_FILE)}):`)
   for (const failure of failures) {
     console.log(`- ${failure.phase} ${failure.program} @ ${failure.blockSize}: ${failure.reason}`)
     console.log(`  re-run: ${failure.command}`)
   }
-  console.log(`  or, in the lab: node bench.js --only <program> --sizes <size>  (details in ${path.join(runDir, 'all.jsonl')})`)
+  const commands = [...new Set(failures.map(failure => cellCommand(options, failure, rows)))]
+  console.log(`measure ${commands.length === 1 ? 'the failed cell' : 'a failed cell'} again in the lab:`)
+  for (const command of commands) console.log(`  ${command}`)
+}
+
+// The bench that measures one cell (a program at a block size) as `options` did: the
+// options that shape a run, the Node version of a versioned row, and the module of a row
+// from LAB_EXTRA_PROGRAMS.
+function cellCommand (options, { program, blockSize }, rows) {
+  const preset = options.preset === 'quick' ? PRESETS.quick : PRESETS.default
+  const args = [...(options.preset === 'quick' ? ['--quick'] : []), '--only', program, '--sizes', blockSize]
+  const major = /@(\d+)$/.exec(program)
+  if (major) args.push('--node', major[1])
+  if (options.runs !== preset.runs) args.push('--runs', options.runs)
+  if (options.warmup !== preset.warmup) args.push('--warmup', options.warmup)
+  if (options.feeder !== 'fixed') args.push('--feeder', options.feeder)
+  if (options.mib) args.push('--mib', options.mib)
+  if (options.marginal) args.push('--marginal')
+  if (options.pin) args.push('--pin')
+  if (options.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) args.push('--timeout', options.timeoutSeconds)
+  if (!options.strace) args.push('--no-strace')
+  if (!options.gc) args.push('--no-gc')
+  const module = rows.find(row => row.name === program)?.module
+  return `${module ? `LAB_EXTRA_PROGRAMS=${shellQuote([module])} ` : ''}node bench.js ${shellQuote(args.map(String))}`
 }
 
 // ---- main ----
@@ -672,17 +674,35 @@ function resumedContext (original, now) {
   return { ...original, resumedAt: [...(original.resumedAt ?? []), resume] }
 }
 
-async function main (argv) {
-  const parsed = parseOptions(argv)
-  if (parsed.help) {
-    console.log(USAGE)
-    return 0
-  }
+// parse (lib/cli.js) → open the run → measure what is pending → summarise → report.
+async function main (parsed, interrupted) {
   checkTable()
   if (parsed.list) {
     printListing(listing(withNodeVersions(programs, parsed.nodeVersions), parsed.blockSize), parsed.json)
     return 0
   }
+  const run = prepareRun(parsed)
+  const done = await measurePending(run, interrupted)
+  writeDerived(run.runDir, run.records, run.context)
+  if (interrupted()) {
+    console.log(`\ninterrupted: ${run.alreadyDone + done} of ${run.steps.length} runs measured and kept in ${run.runDir}`)
+    console.log(`resume with: node bench.js --resume ${displayPath(run.runDir)}`)
+    return 130
+  }
+  const results = readJson(path.join(run.runDir, 'results.json'))
+  printSummary(results, run.options.sizes)
+  printFailures(results.failures, run.runDir, run.options, run.runnable)
+  console.log(`\nresults: ${displayPath(run.runDir)}`)
+  if (parsed.report) writeReport(run.runDir)
+  else console.log(`report: node analyse.js ${displayPath(run.runDir)}`)
+  // Failed runs are kept out of the results, but a script calling bench should know.
+  return results.failures.length ? 1 : 0
+}
+
+// Everything before the first run: the folder, its programs and lock, the context with
+// the runs its plan holds (analyse.js tells a finished run from one cut short by them),
+// and which of the plan's runs the log does not hold yet.
+function prepareRun (parsed) {
   const { runDir, options, resumed, recorded } = openRun(parsed)
   const { runnable, skipped } = selectPrograms(options, recorded)
   lockRun(runDir, resumed)
@@ -692,25 +712,28 @@ async function main (argv) {
 
   makeDirs(path.join(runDir, 'strace'))
   makeDirs(path.join(runDir, 'gc'))
-  const logFile = path.join(runDir, 'all.jsonl')
-  const records = readLog(logFile)
+  const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
+  const steps = plan(options, runnable, ptrace)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
   const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules }
-  const context = resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now
+  const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
-  const steps = plan(options, runnable, ptrace)
   const runsLogged = new Map()
   for (const record of records) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
+  return { runDir, options, runnable, context, records, steps, pending, alreadyDone }
+}
 
-  const interrupted = stopOnSignals()
-
+// Measures the pending runs in order, appending each to the log; a stop ends it at the
+// run in flight, which is not logged. Returns how many runs it logged.
+async function measurePending ({ runDir, options, context, records, pending }, interrupted) {
+  const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
   const warmed = new Set()
@@ -738,28 +761,14 @@ async function main (argv) {
     zeroFiles.quarter.remove()
   }
   if (process.stdout.isTTY) process.stdout.write('\n')
-  writeDerived(runDir, records, context)
-
-  const results = readJson(path.join(runDir, 'results.json'))
-  if (interrupted()) {
-    console.log(`\ninterrupted: ${alreadyDone + done} of ${steps.length} runs measured and kept in ${runDir}`)
-    console.log(`resume with: node bench.js --resume ${displayPath(runDir)}`)
-    return 130
-  }
-  printSummary(results, options.sizes)
-  printFailures(results.failures, runDir)
-  console.log(`\nresults: ${displayPath(runDir)}`)
-  if (parsed.report) writeReport(runDir)
-  else console.log(`report: node analyse.js ${displayPath(runDir)}`)
-  // Failed runs are kept out of the results, but a script calling bench should know.
-  return results.failures.length ? 1 : 0
+  return done
 }
 
 // The report is analyse.js's job; a failure there must not hide the bench's results.
 function writeReport (runDir) {
   const analyse = require('./analyse')
   try {
-    analyse.main([runDir])
+    analyse.report(analyse.parseOptions([runDir]))
   } catch (err) {
     if (!(err instanceof analyse.AnalyseError)) throw err
     console.log(`analyse.js: ${err.message}`)
@@ -776,18 +785,6 @@ function readJson (file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'))
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(code => {
-    process.exitCode = code
-  }, err => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`bench.js: ${err.message}\n`)
-      process.exitCode = 2
-    } else {
-      process.stderr.write(`bench.js: ${err.stack}\n`)
-      process.exitCode = 1
-    }
-  })
-}
+if (require.main === module) runCli({ name: 'bench.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
 
 module.exports = { parseOptions, plan, bytesPerRun, verify, PRESETS, UsageError }

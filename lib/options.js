@@ -18,6 +18,30 @@ function wholeNumber (text, name, min = 1) {
 const SAFE_NAME = /^[A-Za-z0-9_@-][A-Za-z0-9_.@-]*$/
 const SAFE_NAME_RULE = 'letters, digits, \'-\', \'_\', \'.\' and \'@\', not starting with \'.\''
 
+// --only's rule, the same in every tool: a pattern is a program's name, or a glob in
+// which '*' stands for any run of characters (--only 'node-*'); a name without '@' also
+// picks that program's rows of the Node versions measured side by side (node-sync picks
+// node-sync@22 and node-sync@26 under --node 22,26). Returns the names picked, in the
+// order the patterns first pick them; those picked by a name rather than a glob (a tool
+// may refuse one of those that cannot run, where it would skip one a glob picked); and
+// the patterns that pick nothing, which each tool refuses, naming its programs.
+function matchOnly (names, patterns) {
+  const picked = new Set()
+  const named = new Set()
+  const unmatched = []
+  for (const pattern of patterns) {
+    const glob = pattern.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')
+    const rule = new RegExp(`^${glob}${pattern.includes('@') ? '' : '(@[^@]*)?'}$`)
+    const hits = names.filter(name => rule.test(name))
+    if (hits.length === 0) unmatched.push(pattern)
+    for (const hit of hits) {
+      picked.add(hit)
+      if (!pattern.includes('*')) named.add(hit)
+    }
+  }
+  return { picked: [...picked], named, unmatched }
+}
+
 // The kernel's own filesystems (linux/magic.h): their files are not data, and mkdir
 // there fails in ways Node's recursive mkdir retries for ever (proc answers ENOENT).
 const SPECIAL_FILESYSTEMS = new Map([
@@ -76,4 +100,4 @@ function makeDirs (dir) {
   }
 }
 
-module.exports = { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, outDirProblem, makeDirs }
+module.exports = { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, makeDirs }

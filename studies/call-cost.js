@@ -4,11 +4,20 @@
 // every call, and the difference is that check. Run alone, on an idle
 // machine:  build/just-host studies/call-cost.js [ROUNDS [CALLS]] < /dev/null
 // (stdin must be readable; the best of ROUNDS rounds is printed.)
+// It runs in the host, not Node, so it answers --help and bad arguments as lib/cli.js
+// does for the Node tools, by hand.
 const { net, sys } = just
+const USAGE = `usage: build/just-host studies/call-cost.js [ROUNDS [CALLS]] < /dev/null
+  ns per zero-byte read of stdin through net.readRaw and net.read, the best of ROUNDS
+  rounds (default 8) of CALLS calls each (default 10000000)`
+if (just.args[2] === '--help') {
+  just.print(USAGE)
+  just.exit(0)
+}
 const ROUNDS = Number(just.args[2] || 8)
 const CALLS = Number(just.args[3] || 10_000_000)
 if (!(Number.isSafeInteger(ROUNDS) && ROUNDS > 0 && Number.isSafeInteger(CALLS) && CALLS > 0)) {
-  just.error('call-cost.js: ROUNDS and CALLS must be whole numbers above 0 (usage: build/just-host studies/call-cost.js [ROUNDS [CALLS]] < /dev/null)')
+  just.error(`call-cost.js: ROUNDS and CALLS must be whole numbers above 0 (${USAGE.split('\n')[0]})`)
   just.exit(2)
 }
 

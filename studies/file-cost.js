@@ -14,36 +14,38 @@
 // The rounds interleave the programs so slow spells of the machine hit all alike; ±
 // is the half-ranges of both sizes' runs, per read. Large blocks make few reads, so
 // they need more bytes (--mib 4096).
-const { parseArgs } = require('node:util')
-const { commandLine, parseOutput } = require('../lib/programs')
-const { runPipeline, stopOnSignals, PIN_APART } = require('../lib/pipeline')
-const { readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
+const { commandLine, parseOutput, fileFeedReason } = require('../lib/programs')
+const { runPipeline, PIN_APART } = require('../lib/pipeline')
+const { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
 const { wholeNumber } = require('../lib/options')
+const { runCli, RunFailed } = require('../lib/cli')
 const { median, twoSizeFit } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
 const { verify } = require('../bench')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,1024,4096', mib: '1024', rounds: '7' }
 const TIMEOUT_MS = 120000
+const USAGE = `usage: node studies/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin]
+  CPU time per read of each reader against C's, every reader reading a file of zeros in tmpfs.
+  --only NAME     a reader to measure besides C (repeatable; default: ${DEFAULTS.only.slice(1).join(', ')}); '*'
+                  stands for any run of characters (--only 'just-*'), and a reader a pattern
+                  picks that cannot run here, reads chunks of its own size or cannot
+                  read a file is skipped
+  --sizes A,B,... block sizes, powers of two (default ${DEFAULTS.sizes})
+  --mib N         MiB a full run reads; a quarter run reads a quarter (default ${DEFAULTS.mib})
+  --rounds N      rounds, each running every reader at a size once (default ${DEFAULTS.rounds})
+  --pin           pin the reader to CPU 1
+  --help          this text`
 
 function parseOptions (argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string', multiple: true },
-      sizes: { type: 'string' },
-      mib: { type: 'string' },
-      rounds: { type: 'string' },
-      pin: { type: 'boolean' }
-    }
-  })
-  return {
-    programs: readersAgainstC(values.only ?? DEFAULTS.only),
+  const spec = { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, mib: { type: 'string' }, rounds: { type: 'string' }, pin: { type: 'boolean' } }
+  return parseStudyOptions(argv, spec, USAGE, values => ({
+    ...readersAgainstC(values.only ?? DEFAULTS.only, program => fileFeedReason(program) && `cannot read a file: ${fileFeedReason(program)}`),
     sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
     bytes: wholeNumber(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
     rounds: wholeNumber(values.rounds ?? DEFAULTS.rounds, 'rounds'),
     pin: values.pin ? PIN_APART : null
-  }
+  }))
 }
 
 // One reader run with `input` as its stdin; pipe-run times it ("true" is the feeder
@@ -54,7 +56,7 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
   if (result.stoppedBy) return null
   const output = parseOutput(program, result.stdout)
   const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
-  if (failure) throw new Error(`${argv.join(' ')} < ${input}: ${failure}${result.timedOut ? ': give a smaller --mib' : ''}`)
+  if (failure) throw new RunFailed(`${argv.join(' ')} < ${input}: ${failure}${result.timedOut ? ': give a smaller --mib' : ''}`)
   return { cpuNs: (result.reader.userUs + result.reader.sysUs) * 1000, reads: output.reads }
 }
 
@@ -62,9 +64,9 @@ async function cpuOfRun (program, blockSize, input, bytes, pin) {
 async function measure (options, inputs, stopped) {
   const rows = []
   for (const blockSize of options.sizes) {
-    const samples = new Map(options.programs.map(program => [program.name, { quarter: [], full: [], reads: { quarter: 0, full: 0 } }]))
+    const samples = new Map(options.readers.map(program => [program.name, { quarter: [], full: [], reads: { quarter: 0, full: 0 } }]))
     for (let round = 0; round < options.rounds; round++) {
-      for (const program of options.programs) {
+      for (const program of options.readers) {
         if (stopped()) return rows
         const sample = samples.get(program.name)
         const quarter = await cpuOfRun(program, blockSize, inputs.quarter, options.bytes / 4, options.pin)
@@ -75,7 +77,7 @@ async function measure (options, inputs, stopped) {
         sample.reads = { quarter: quarter.reads, full: full.reads }
       }
     }
-    for (const program of options.programs) {
+    for (const program of options.readers) {
       const { quarter, full, reads } = samples.get(program.name)
       const fit = twoSizeFit({ large: full, small: quarter, unitsBetween: reads.full - reads.quarter })
       rows.push({
@@ -102,24 +104,15 @@ function print (rows) {
   }
 }
 
-async function main () {
-  let options
-  try {
-    options = parseOptions(process.argv.slice(2))
-  } catch (err) {
-    console.error(`file-cost.js: ${err.message} (usage: node studies/file-cost.js [--only NAME ...] [--sizes A,B,...] [--mib N] [--rounds N] [--pin])`)
-    return 2
-  }
-  const stopped = stopOnSignals()
+// parse (lib/cli.js) → make the two input files → measure → print.
+async function main (options, stopped) {
+  for (const skip of options.skipped) console.error(`file-cost.js: ${skip}`)
   const inputs = { full: new ZeroFile(), quarter: new ZeroFile() }
   try {
     const files = { full: await inputs.full.of(options.bytes), quarter: await inputs.quarter.of(options.bytes / 4) }
     const rows = stopped() ? [] : await measure(options, files, stopped)
     if (rows.length) print(rows)
-    if (stopped()) {
-      console.error(`file-cost.js: interrupted; ${rows.length ? 'the block sizes measured in full are above' : 'nothing was measured in full'}`)
-      return 130
-    }
+    if (stopped()) console.error(`file-cost.js: interrupted; ${rows.length ? 'the block sizes measured in full are above' : 'nothing was measured in full'}`)
     return 0
   } finally {
     inputs.full.remove()
@@ -127,7 +120,4 @@ async function main () {
   }
 }
 
-main().then(code => { process.exitCode = code }, err => {
-  console.error(`file-cost.js: ${err.message}`)
-  process.exitCode = 1
-})
+runCli({ name: 'file-cost.js', usage: USAGE, parse: parseOptions, run: main, measures: true })

@@ -19,36 +19,42 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseArgs } = require('node:util')
 const { commandLine, parseOutput } = require('../lib/programs')
-const { runPipeline, ddFeeder, stopOnSignals, shellQuote } = require('../lib/pipeline')
-const { readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
+const { runPipeline, ddFeeder, shellQuote } = require('../lib/pipeline')
+const { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
 const { UsageError, wholeNumber } = require('../lib/options')
+const { runCli, RunFailed } = require('../lib/cli')
 const { twoSizeFit } = require('../lib/stats')
 const { verify } = require('../bench')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,4096,65536', reads: '65536' }
-const USAGE = 'usage: node studies/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]'
+const USAGE = `usage: node studies/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]
+  User-space instructions per read of each reader against C's, counted by valgrind.
+  --only NAME     a reader to count besides C (repeatable; default: ${DEFAULTS.only.slice(1).join(', ')}); '*'
+                  stands for any run of characters (--only 'just-*'), and a reader a pattern
+                  picks that cannot run here or reads chunks of its own size is skipped
+  --sizes A,B,... block sizes, powers of two (default ${DEFAULTS.sizes})
+  --reads N       reads of the short run; the long run makes twice as many (default ${DEFAULTS.reads})
+  --help          this text
+  VALGRIND=/path/to/valgrind picks the valgrind to run.`
 const VALGRIND = process.env.VALGRIND || 'valgrind'
 // --smc-check=all: V8 writes and patches the code it runs; valgrind must notice.
 // --vgdb=no: no gdbserver, whose pipes valgrind would leave in /tmp after every run.
 const VALGRIND_ARGS = ['--tool=callgrind', '--smc-check=all', '--vgdb=no', '--callgrind-out-file=/dev/null']
 const TIMEOUT_MS = 600000
 
+// The options, and valgrind checked before anything runs.
 function parseOptions (argv) {
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      options: { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, reads: { type: 'string' } }
-    })
-    return {
-      programs: readersAgainstC(values.only ?? DEFAULTS.only),
+  const spec = { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, reads: { type: 'string' } }
+  return parseStudyOptions(argv, spec, USAGE, values => {
+    const options = {
+      ...readersAgainstC(values.only ?? DEFAULTS.only),
       sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
       reads: wholeNumber(values.reads ?? DEFAULTS.reads, 'reads')
     }
-  } catch (err) {
-    throw new UsageError(err.message)
-  }
+    checkValgrind()
+    return options
+  })
 }
 
 function checkValgrind () {
@@ -74,10 +80,10 @@ async function countRun (program, blockSize, reads) {
     if (result.stoppedBy) return null
     const output = parseOutput(program, result.stdout)
     const failure = verify({ program, blockSize, bytes, timeoutSeconds: TIMEOUT_MS / 1000 }, result, output)
-    if (failure) throw new Error(`${command}: ${failure}`)
+    if (failure) throw new RunFailed(`${command}: ${failure}`)
     const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''
     const collected = /Collected : (\d+)/.exec(log)
-    if (!collected) throw new Error(`${command}: valgrind reported no instruction count (${log.trim().split('\n').pop() || 'no output'})`)
+    if (!collected) throw new RunFailed(`${command}: valgrind reported no instruction count (${log.trim().split('\n').pop() || 'no output'})`)
     return { instructions: Number(collected[1]), reads: output.reads }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -89,7 +95,7 @@ async function measure (options, stopped) {
   const rows = []
   for (const blockSize of options.sizes) {
     const sizeRows = []
-    for (const program of options.programs) {
+    for (const program of options.readers) {
       const short = await countRun(program, blockSize, options.reads)
       const long = short && await countRun(program, blockSize, 2 * options.reads)
       if (!long || stopped()) return rows
@@ -109,27 +115,13 @@ function print (rows) {
   })
 }
 
-async function main () {
-  let options
-  try {
-    options = parseOptions(process.argv.slice(2))
-    checkValgrind()
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    console.error(`instr-cost.js: ${err.message} (${USAGE})`)
-    return 2
-  }
-  const stopped = stopOnSignals()
+// parse (lib/cli.js) → count → print.
+async function main (options, stopped) {
+  for (const skip of options.skipped) console.error(`instr-cost.js: ${skip}`)
   const rows = await measure(options, stopped)
   if (rows.length) print(rows)
-  if (stopped()) {
-    console.error(`instr-cost.js: interrupted; ${rows.length ? 'the block sizes counted in full are above' : 'nothing was counted in full'}`)
-    return 130
-  }
+  if (stopped()) console.error(`instr-cost.js: interrupted; ${rows.length ? 'the block sizes counted in full are above' : 'nothing was counted in full'}`)
   return 0
 }
 
-main().then(code => { process.exitCode = code }, err => {
-  console.error(`instr-cost.js: ${err.message}`)
-  process.exitCode = 1
-})
+runCli({ name: 'instr-cost.js', usage: USAGE, parse: parseOptions, run: main, measures: true })

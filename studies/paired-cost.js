@@ -24,12 +24,12 @@
 // test: runs, not pairs, because one process's pairs share its compiled code and
 // memory layout and are not independent (consecutive pairs correlate).
 const path = require('node:path')
-const { parseArgs } = require('node:util')
 const { runtimes } = require('../lib/runtimes')
 const { findProgram, unavailableReason } = require('../lib/programs')
-const { runPipeline, ddFeeder, stopOnSignals, PIN_APART, shellQuote } = require('../lib/pipeline')
-const { blockSizes } = require('./per-read')
-const { wholeNumber } = require('../lib/options')
+const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../lib/pipeline')
+const { parseStudyOptions, blockSizes } = require('./per-read')
+const { wholeNumber, matchOnly } = require('../lib/options')
+const { runCli, RunFailed } = require('../lib/cli')
 const { median, medianInterval, MEDIAN_INTERVAL_MIN, INTERVAL_LEVEL } = require('../lib/stats')
 const { formatInterval } = require('../lib/report-format')
 const { verify } = require('../bench')
@@ -50,22 +50,27 @@ const SEGMENT_MIN_READS = 64
 // A run that reads slower than this (the pipe manages 200-2000 here) has hung.
 const SLOWEST_BYTES_PER_SECOND = 20e6
 const MAX_PAIRS = 1 << 20
+const USAGE = `usage: node studies/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] [--pairs N] [--segment-kib N] [--pin]
+  The host's read loops against C's loop in one process (studies/paired-reads.js in
+  build/just-host): each loop's speed as a share of C's, with its ${INTERVAL_LEVEL} interval over runs.
+  --only NAME       a loop to time against C's: ${Object.keys(READER_FORMS).join(', ')} (repeatable; default: all
+                    three); '*' stands for any run of characters (--only 'just-*')
+  --sizes A,B,...   block sizes, powers of two (default ${DEFAULTS.sizes})
+  --runs N          processes per loop and size, at least ${MEDIAN_INTERVAL_MIN} (default ${DEFAULTS.runs})
+  --pairs N         timed pairs of segments per process, even (default ${DEFAULTS.pairs})
+  --segment-kib N   KiB a segment reads, a multiple of ${FEEDER_BLOCK / 1024} (default: ${SEGMENT_MIN_BYTES / 1024} KiB or
+                    ${SEGMENT_MIN_READS} reads, whichever is more)
+  --pin             pin dd and the host to separate CPUs (0 and 1)
+  --help            this text`
 
 function parseOptions (argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string', multiple: true },
-      sizes: { type: 'string' },
-      runs: { type: 'string' },
-      pairs: { type: 'string' },
-      'segment-kib': { type: 'string' },
-      pin: { type: 'boolean' }
-    }
-  })
-  const readers = [...new Set(values.only ?? DEFAULTS.only)]
-  const unknown = readers.find(name => !Object.hasOwn(READER_FORMS, name))
-  if (unknown !== undefined) throw new Error(`no paired loop for '${unknown}': give ${Object.keys(READER_FORMS).join(', ')}`)
+  const spec = { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, runs: { type: 'string' }, pairs: { type: 'string' }, 'segment-kib': { type: 'string' }, pin: { type: 'boolean' } }
+  return parseStudyOptions(argv, spec, USAGE, pairedOptions)
+}
+
+function pairedOptions (values) {
+  const { picked: readers, unmatched } = matchOnly(Object.keys(READER_FORMS), values.only ?? DEFAULTS.only)
+  if (unmatched.length) throw new Error(`no paired loop for '${unmatched[0]}': give ${Object.keys(READER_FORMS).join(', ')}`)
   // every row runs in the lab's host, C's loop included
   const hostMissing = unavailableReason(findProgram('just-fast'))
   if (hostMissing) throw new Error(`the lab's host cannot run here: ${hostMissing}`)
@@ -94,13 +99,13 @@ async function pairedRun (reader, { blockSize, segmentBytes }, pairs, pin) {
   const shown = `${shellQuote(feeder)} | ${shellQuote(argv)}`
   const run = parseRun(result.stdout)
   const failure = verify({ program: { honoursBlockSize: true }, blockSize, bytes, timeoutSeconds: timeoutMs / 1000 }, result, run && { size: run.size, reads: run.reads, blockSize })
-  if (failure) throw new Error(`${shown}: ${failure}`)
+  if (failure) throw new RunFailed(`${shown}: ${failure}`)
   const timed = run.segments.slice(run.warmupPairs * 2)
-  if (timed.length !== pairs * 2) throw new Error(`${shown}: ${timed.length} timed segments, ${pairs * 2} asked for`)
+  if (timed.length !== pairs * 2) throw new RunFailed(`${shown}: ${timed.length} timed segments, ${pairs * 2} asked for`)
   const slowReads = timed.reduce((sum, segment) => sum + segment[4], 0)
-  if (slowReads) throw new Error(`${shown}: ${slowReads} of the timed loop's reads were not fast calls (the loop was deoptimised), so it was not the loop meant`)
+  if (slowReads) throw new RunFailed(`${shown}: ${slowReads} of the timed loop's reads were not fast calls (the loop was deoptimised), so it was not the loop meant`)
   const short = timed.find(segment => segment[2] < segmentBytes)
-  if (short) throw new Error(`${shown}: a timed ${short[0]} segment read ${short[2]} bytes, not ${segmentBytes}`)
+  if (short) throw new RunFailed(`${shown}: a timed ${short[0]} segment read ${short[2]} bytes, not ${segmentBytes}`)
   return figures(timed)
 }
 
@@ -190,24 +195,11 @@ function printRow (row, first) {
   ].join('  ').trimEnd())
 }
 
-async function main () {
-  let options
-  try {
-    options = parseOptions(process.argv.slice(2))
-  } catch (err) {
-    console.error(`paired-cost.js: ${err.message} (usage: node studies/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] [--pairs N] [--segment-kib N] [--pin])`)
-    return 2
-  }
-  const stopped = stopOnSignals()
+// parse (lib/cli.js) → measure, printing each row as it is done.
+async function main (options, stopped) {
   const rows = await measure(options, stopped)
-  if (stopped()) {
-    console.error(`paired-cost.js: interrupted; ${rows.length ? 'the rows above were measured in full' : 'nothing was measured in full'}`)
-    return 130
-  }
+  if (stopped()) console.error(`paired-cost.js: interrupted; ${rows.length ? 'the rows above were measured in full' : 'nothing was measured in full'}`)
   return 0
 }
 
-main().then(code => { process.exitCode = code }, err => {
-  console.error(`paired-cost.js: ${err.message}`)
-  process.exitCode = 1
-})
+runCli({ name: 'paired-cost.js', usage: USAGE, parse: parseOptions, run: main, measures: true })

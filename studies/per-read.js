@@ -1,23 +1,46 @@
 'use strict'
 // What the per-read tools share (studies/file-cost.js, studies/instr-cost.js, and the block
-// sizes of studies/paired-cost.js): which readers, at which block sizes, compared with C,
-// and their table. Option errors are plain Errors whose message names the fix; each
-// tool prints it on one line with its usage, exit 2.
-const { findProgram, unavailableReason, BASELINE } = require('../lib/programs')
+// sizes of studies/paired-cost.js): their options' parsing, which readers, at which block
+// sizes, compared with C, and their table. An option error is one line with the tool's
+// usage line, exit 2 (lib/cli.js).
+const { parseArgs } = require('node:util')
+const { programs, findProgram, unavailableReason, BASELINE } = require('../lib/programs')
 const { parseBlockSize } = require('../lib/blocksize')
+const { UsageError, matchOnly } = require('../lib/options')
 
-// C is the yardstick: always measured, once, first. Every reader must read blocks of
-// the size asked for, or it has no cost per read of that size.
-function readersAgainstC (names) {
-  const unique = [BASELINE, ...new Set(names)].filter((name, index) => name !== BASELINE || index === 0)
-  return unique.map(name => {
+// parseArgs with --help, then `options(values)`: { help: true }, or the tool's options.
+// Any error is a UsageError ending with the usage's first line.
+function parseStudyOptions (argv, spec, usage, options) {
+  try {
+    const { values } = parseArgs({ args: argv, options: { ...spec, help: { type: 'boolean' } } })
+    return values.help ? { help: true } : options(values)
+  } catch (err) {
+    throw new UsageError(`${err.message} (${usage.split('\n')[0]})`)
+  }
+}
+
+// C is the yardstick: always measured, once, first. --only's patterns (lib/options.js)
+// pick the others. Every reader must read blocks of the size asked for, or it has no
+// cost per read of that size, and must run here, and in the tool's way (`cannot(program)`
+// says why not, or null): one --only names is refused if not, one a pattern picks is
+// skipped, with why.
+function readersAgainstC (patterns, cannot = () => null) {
+  const names = programs.map(program => program.name)
+  const { picked, named, unmatched } = matchOnly(names, patterns)
+  if (unmatched.length) throw new Error(`--only ${unmatched[0]} matches no program; the programs are: ${names.join(', ')}`)
+  const readers = []
+  const skipped = []
+  for (const name of [BASELINE, ...picked.filter(name => name !== BASELINE)]) {
     const program = findProgram(name)
-    if (!program) throw new Error(`no program '${name}': see node bench.js --list for the names`)
-    if (!program.honoursBlockSize) throw new Error(`${name} reads in chunks of its own size, so it has no cost per read of a given size: leave it out`)
     const reason = unavailableReason(program)
-    if (reason) throw new Error(`${name} cannot run here: ${reason}`)
-    return program
-  })
+    const why = !program.honoursBlockSize
+      ? 'reads in chunks of its own size, so it has no cost per read of a given size'
+      : reason ? `cannot run here: ${reason}` : cannot(program)
+    if (!why) readers.push(program)
+    else if (name === BASELINE || named.has(name)) throw new Error(`${name} ${why}${program.honoursBlockSize ? '' : ': leave it out'}`)
+    else skipped.push(`skipping ${name}: it ${why}`)
+  }
+  return { readers, skipped }
 }
 
 function blockSizes (text) {
@@ -36,4 +59,4 @@ function printAgainstC (rows, { heading, cost, versus }) {
 
 const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(digits)}`
 
-module.exports = { readersAgainstC, blockSizes, printAgainstC, signed }
+module.exports = { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed }

@@ -610,7 +610,7 @@ test('studies/file-cost.js: Ctrl-C stops it at once, exit 130, its file removed'
 test('studies/file-cost.js: bad options are one line naming the fix, exit 2', () => {
   for (const [args, message] of [
     [['--bogus'], /Unknown option '--bogus'.*usage: node studies\/file-cost\.js/],
-    [['--only', 'nope'], /no program 'nope': see node bench\.js --list/],
+    [['--only', 'nope'], /--only nope matches no program; the programs are: c, limit-splice, coreutils, /],
     [['--only', 'node-stream'], /node-stream reads in chunks of its own size.*leave it out/],
     [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
     [['--mib', '0'], /--mib must be a whole number of at least 1, not '0'/]

@@ -90,7 +90,7 @@ test('the folder that holds the runs, instead of a run', () => {
 test('corrupt JSON names the file', () => {
   const run = copyOf(SAMPLE)
   fs.writeFileSync(path.join(run, 'results.json'), '{"cells": [')
-  assertUsageError(analyse([run]), new RegExp(`${path.join(run, 'results.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is corrupt: not valid JSON .*; node bench\\.js --resume`))
+  assertUsageError(analyse([run]), new RegExp(`${path.join(run, 'results.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is corrupt: not valid JSON .*; node analyse\\.js --rederive`))
   const syscalls = copyOf(SAMPLE)
   fs.writeFileSync(path.join(syscalls, 'syscalls.json'), 'not json')
   assertUsageError(analyse([syscalls]), /syscalls\.json is corrupt: not valid JSON/)
@@ -99,7 +99,7 @@ test('corrupt JSON names the file', () => {
 test('an empty results file, and results with no cells', () => {
   const run = copyOf(SAMPLE)
   fs.writeFileSync(path.join(run, 'results.json'), '')
-  assertUsageError(analyse([run]), /results\.json is empty; node bench\.js --resume .* rewrites it/)
+  assertUsageError(analyse([run]), /results\.json is empty; node analyse\.js --rederive .* rewrites it/)
   const noCells = copyOf(SAMPLE)
   fs.writeFileSync(path.join(noCells, 'results.json'), JSON.stringify({ ...readJson(path.join(SAMPLE, 'results.json')), cells: [] }))
   assertUsageError(analyse([noCells]), /holds no measured cells; finish the run with node bench\.js --resume/)

@@ -1,0 +1,66 @@
+'use strict'
+// A run folder's log and the files derived from it. all.jsonl holds a line per run,
+// appended as the run is measured; results.json, syscalls.json and gc.json are derived
+// from it by lib/summary.js and replaced whole, so they can always be written again from
+// the log: by bench.js after every group of runs, and by analyse.js --rederive.
+const fs = require('node:fs')
+const path = require('node:path')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
+const { writeJsonAtomic } = require('./atomic')
+
+const LOG_FILE = 'all.jsonl'
+
+// The log's records ([] when there is none). Only its last line can be cut short (a bench
+// killed mid-append): it is left out, and with `repair` (for the writer about to append)
+// cut off the file. A bad line elsewhere is corruption: throws makeError(message).
+function readLog (runDir, { makeError, repair = false }) {
+  const file = path.join(runDir, LOG_FILE)
+  if (!fs.existsSync(file)) return []
+  const text = fs.readFileSync(file, 'utf8')
+  const lines = text.split('\n')
+  const records = []
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === '') continue
+    try {
+      records.push(JSON.parse(lines[i]))
+    } catch {
+      if (i === lines.length - 1) {
+        if (repair) fs.truncateSync(file, Buffer.byteLength(text) - Buffer.byteLength(lines[i]))
+        break
+      }
+      throw makeError(`${file} is corrupt at line ${i + 1}; move it aside and start a new run`)
+    }
+  }
+  return records
+}
+
+function writeDerived (runDir, records, context) {
+  writeJsonAtomic(path.join(runDir, 'results.json'), summariseResults(records, context))
+  writeJsonAtomic(path.join(runDir, 'syscalls.json'), summariseSyscalls(records, context))
+  writeJsonAtomic(path.join(runDir, 'gc.json'), summariseGcResults(records, context))
+}
+
+// The runs a plan holds, by phase, as bench.js records them in context.plannedRuns.
+function runsByPhase (runs) {
+  const counts = {}
+  for (const { phase } of runs) counts[phase] = (counts[phase] ?? 0) + 1
+  return counts
+}
+
+// How much of its plan a run's log holds: { planned, logged } runs (those of phases
+// logged beyond their plan, as when a resume could no longer trace, not counted against
+// the rest), or null for a run that recorded no plan (made before bench.js recorded one).
+function planProgress (context, records) {
+  const planned = context?.plannedRuns
+  if (!planned || typeof planned !== 'object') return null
+  const logged = runsByPhase(records)
+  let done = 0
+  let total = 0
+  for (const [phase, count] of Object.entries(planned)) {
+    total += count
+    done += Math.min(count, logged[phase] ?? 0)
+  }
+  return { planned: total, logged: done }
+}
+
+module.exports = { readLog, writeDerived, runsByPhase, planProgress, LOG_FILE }
