@@ -20,6 +20,7 @@ for arg in "$@"; do
   case $arg in
     --test) want_test_tools=1 ;;
     --runtime-only) runtime_only=1 ;;
+    --help) echo 'usage: ./setup.sh [--test | --runtime-only]'; sed -n '/^#   \.\/setup\.sh /,/ran \.\/setup\.sh)$/s/^#//p' setup.sh; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (usage: ./setup.sh [--test | --runtime-only])" >&2; exit 2 ;;
   esac
 done

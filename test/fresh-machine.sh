@@ -23,6 +23,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --only) only=${2:-}; shift 2 || true ;;
     --logs) logs=${2:-}; shift 2 || true ;;
+    --help) echo 'usage: test/fresh-machine.sh [--only main|test] [--logs DIR]'; sed -n '/^#   --only main/,/^#   --logs/s/^#//p' test/fresh-machine.sh; exit 0 ;;
     *) echo "fresh-machine.sh: unknown option '$1' (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2; exit 2 ;;
   esac
 done

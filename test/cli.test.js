@@ -1,0 +1,284 @@
+'use strict'
+// What every command shares (lib/cli.js, lib/options.js's --only rule): --help, the exit
+// codes, --only's names and patterns in bench.js and a study's tool, the command that
+// measures a failed cell again, and analyse.js on a run cut short and with --rederive.
+const { test, describe, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+
+const { matchOnly } = require('../lib/options')
+const { programs, unavailableReason, fileFeedReason } = require('../lib/programs')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('../lib/summary')
+const { acquireRunLock } = require('../lib/run-lock')
+
+const ROOT = path.resolve(__dirname, '..')
+const BENCH = path.join(ROOT, 'bench.js')
+const ANALYSE = path.join(ROOT, 'analyse.js')
+const FILE_COST = path.join(ROOT, 'studies', 'file-cost.js')
+const EXTRA = path.join(__dirname, 'fixtures', 'extra-programs.js')
+const SAMPLE = path.join(__dirname, 'fixtures', 'results', 'sample')
+const ONE_RUN = ['--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc']
+
+const node = (args, env = {}) => spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120000 })
+const bench = (args, env) => node([BENCH, ...args], env)
+const analyse = args => node([ANALYSE, ...args])
+const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
+const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+
+function assertRefused (result, message) {
+  assert.equal(result.status, 2, result.stderr + result.stdout)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr.trim(), message)
+}
+
+let scratch
+before(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-cli-'))
+  const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
+  assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
+})
+after(() => fs.rmSync(scratch, { recursive: true, force: true }))
+const folder = name => fs.mkdtempSync(path.join(scratch, `${name}-`))
+
+describe('--help', () => {
+  const commands = [
+    ['node bench.js', [process.execPath, BENCH], /^usage: node bench\.js/],
+    ['node analyse.js', [process.execPath, ANALYSE], /^usage: node analyse\.js/],
+    ['node studies/file-cost.js', [process.execPath, FILE_COST], /^usage: node studies\/file-cost\.js/],
+    ['node studies/instr-cost.js', [process.execPath, path.join(ROOT, 'studies', 'instr-cost.js')], /^usage: node studies\/instr-cost\.js/],
+    ['node studies/paired-cost.js', [process.execPath, path.join(ROOT, 'studies', 'paired-cost.js')], /^usage: node studies\/paired-cost\.js/],
+    ['build/just-host studies/call-cost.js', [path.join(ROOT, 'build', 'just-host'), path.join(ROOT, 'studies', 'call-cost.js')], /^usage: build\/just-host studies\/call-cost\.js/],
+    ['./setup.sh', [path.join(ROOT, 'setup.sh')], /^usage: \.\/setup\.sh \[--test \| --runtime-only\]\n.*--runtime-only/s],
+    ['test/fresh-machine.sh', [path.join(ROOT, 'test', 'fresh-machine.sh')], /^usage: test\/fresh-machine\.sh .*\n.*--logs DIR/s]
+  ]
+  for (const [name, [command, ...args], usage] of commands) {
+    test(`${name} --help prints its usage on stdout and exits 0, doing nothing else`, () => {
+      // VALGRIND pointing nowhere: --help must not need it
+      const before = fs.readdirSync(scratch)
+      const result = spawnSync(command, [...args, '--help'], { cwd: scratch, encoding: 'utf8', timeout: 60000, env: { ...process.env, VALGRIND: '/nonexistent/valgrind' } })
+      assert.equal(result.status, 0, result.stderr)
+      assert.match(result.stdout, usage)
+      assert.equal(result.stderr, '')
+      assert.deepEqual(fs.readdirSync(scratch), before, 'nothing written where it ran')
+    })
+  }
+})
+
+describe('lib/cli.js: parse → run → exit code', () => {
+  // A tool made of lib/cli.js and the given parse and run, in a process of its own.
+  function tool (body) {
+    const script = `const { runCli, RunFailed } = require(${JSON.stringify(path.join(ROOT, 'lib', 'cli.js'))})
+      const { UsageError } = require(${JSON.stringify(path.join(ROOT, 'lib', 'options.js'))})
+      ${body}`
+    return spawn(process.execPath, ['-e', script], { cwd: scratch })
+  }
+  function finished (child) {
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', chunk => { stdout += chunk })
+    child.stderr.on('data', chunk => { stderr += chunk })
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no exit within 30 s: ${stdout}${stderr}`)), 30000)
+      child.on('close', code => {
+        clearTimeout(timer)
+        resolve({ code, stdout, stderr })
+      })
+    })
+  }
+
+  test('usage, done, a usage error, a failed run, a bug', async () => {
+    const cases = [
+      ['({ help: true })', 'return 7', 0, 'usage: t\n', ''],
+      ['({})', 'console.log("done"); return 0', 0, 'done\n', ''],
+      ['({})', 'return 1', 1, '', ''],
+      ['(() => { throw new UsageError("--x is wrong; give y") })()', 'return 0', 2, '', 't: --x is wrong; give y\n'],
+      ['({})', 'throw new UsageError("no such folder; give one")', 2, '', 't: no such folder; give one\n'],
+      ['({})', 'throw new RunFailed("dd | wc: reader exited 1")', 1, '', 't: dd | wc: reader exited 1\n']
+    ]
+    for (const [parsed, run, code, stdout, stderr] of cases) {
+      const result = await finished(tool(`runCli({ name: 't', usage: 'usage: t', parse: () => ${parsed}, run: async () => { ${run} } })`))
+      assert.deepEqual(result, { code, stdout, stderr }, `${parsed} / ${run}`)
+    }
+    const bug = await finished(tool('runCli({ name: \'t\', usage: \'\', parse: () => ({}), run: () => null.x })'))
+    assert.equal(bug.code, 1)
+    assert.match(bug.stderr, /^t: TypeError: .*\n +at /, 'a bug shows its stack')
+  })
+
+  test('Ctrl-C: a measuring tool is told to stop, says what it kept, and exits 130 whatever it returns', async () => {
+    const child = tool(`runCli({ name: 't', usage: '', measures: true, parse: () => ({}), run: async (options, stopped) => {
+      console.log('measuring')
+      await new Promise(resolve => { const poll = setInterval(() => { if (stopped()) { clearInterval(poll); resolve() } }, 10) })
+      console.error('t: interrupted; nothing was measured')
+      return 0
+    } })`)
+    child.stdout.once('data', () => child.kill('SIGINT'))
+    assert.deepEqual(await finished(child), { code: 130, stdout: 'measuring\n', stderr: 't: interrupted; nothing was measured\n' })
+  })
+})
+
+describe('--only: names and patterns', () => {
+  const NAMES = ['c', 'limit-splice', 'coreutils', 'node-sync@22', 'node-sync@26', 'node-stream@22', 'deno-ffi']
+  const match = patterns => {
+    const { picked, named, unmatched } = matchOnly(NAMES, patterns)
+    return { picked, named: [...named], unmatched }
+  }
+
+  test('a name is that program alone, or its rows of each Node version', () => {
+    assert.deepEqual(match(['c']), { picked: ['c'], named: ['c'], unmatched: [] })
+    assert.deepEqual(match(['node-sync']), { picked: ['node-sync@22', 'node-sync@26'], named: ['node-sync@22', 'node-sync@26'], unmatched: [] })
+    assert.deepEqual(match(['node-sync@26']), { picked: ['node-sync@26'], named: ['node-sync@26'], unmatched: [] })
+    assert.deepEqual(match(['node-sync@2']).unmatched, ['node-sync@2'])
+    assert.deepEqual(match(['limit']).unmatched, ['limit'], 'no longer the start of a name')
+  })
+
+  test('* stands for any run of characters; other characters are themselves', () => {
+    assert.deepEqual(match(['node-*']), { picked: ['node-sync@22', 'node-sync@26', 'node-stream@22'], named: [], unmatched: [] })
+    assert.deepEqual(match(['*@22', 'c']).picked, ['node-sync@22', 'node-stream@22', 'c'], 'in the order the patterns pick them')
+    assert.deepEqual(match(['*-ffi', 'c*']).picked, ['deno-ffi', 'c', 'coreutils'])
+    assert.deepEqual(match(['*']).picked, NAMES)
+    assert.deepEqual(match(['c.', 'no?e-sync', '[c]', 'cobol', 'c']), { picked: ['c'], named: ['c'], unmatched: ['c.', 'no?e-sync', '[c]', 'cobol'] })
+  })
+
+  test('bench.js: a name runs that program alone; patterns pick in the table\'s order; a pattern that picks nothing is refused, naming the programs', () => {
+    const out = folder('only')
+    const exact = bench(['--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'exact'])
+    assert.equal(exact.status, 0, exact.stderr + exact.stdout)
+    assert.deepEqual(readJson(path.join(out, 'exact', 'context.json')).programs.map(program => program.name), ['c'])
+    assert.deepEqual([...new Set(readLog(path.join(out, 'exact', 'all.jsonl')).map(record => record.program))], ['c'])
+
+    const pattern = bench(['--only', 'limit-*', '--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'pattern'])
+    assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
+    assert.deepEqual(readJson(path.join(out, 'pattern', 'context.json')).programs.map(program => program.name), ['c', 'limit-splice'])
+
+    assertRefused(bench(['--only', 'c', '--only', 'cobol*', '--out', out, '--id', 'none']), /^bench\.js: --only cobol\* matches no program; the programs are: c, limit-splice, coreutils, /)
+    assertRefused(bench(['--only', 'a/*', '--out', out, '--id', 'none']), /^bench\.js: --only 'a\/\*' can match no program/)
+    assert.equal(fs.existsSync(path.join(out, 'none')), false, 'nothing written')
+  })
+
+  test('bench.js: a program a pattern picks that cannot run is skipped; one named is refused', () => {
+    const out = folder('only-skip')
+    const env = { BUN: '/nonexistent/bun' }
+    const skipped = bench(['--only', 'bun-*', '--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'skip'], env)
+    assert.equal(skipped.status, 0, skipped.stderr + skipped.stdout)
+    assert.match(skipped.stdout, /^skipping bun-ffi: Bun not found at \/nonexistent\/bun/m)
+    assert.deepEqual(readJson(path.join(out, 'skip', 'context.json')).programs.map(program => program.name), ['c'])
+    assertRefused(bench(['--only', 'bun-ffi', '--only', 'c', '--out', out, '--id', 'named'], env), /^bench\.js: cannot run bun-ffi: Bun not found/)
+  })
+
+  test('studies/file-cost.js: the same rule; C first, readers a pattern picks that cannot read a file of blocks skipped with why', () => {
+    const sync = programs.filter(program => program.name.endsWith('-sync'))
+    const runnable = sync.filter(program => program.honoursBlockSize && unavailableReason(program) === null && fileFeedReason(program) === null)
+    assert.ok(runnable.some(program => program.name === 'node-sync'), 'node-sync runs here')
+    const result = node([FILE_COST, '--only', '*-sync', '--sizes', '1024', '--mib', '1', '--rounds', '1'])
+    assert.equal(result.status, 0, result.stderr)
+    const rows = result.stdout.trim().split('\n').slice(1).filter(line => /^\S+ +1024 /.test(line)).map(line => line.split(/\s+/)[0])
+    assert.deepEqual(rows, ['c', ...runnable.map(program => program.name)])
+    for (const program of sync.filter(program => !runnable.includes(program))) assert.match(result.stderr, new RegExp(`^file-cost\\.js: skipping ${program.name}: it `, 'm'))
+
+    const exact = node([FILE_COST, '--only', 'just-async', '--sizes', '1024', '--mib', '1', '--rounds', '1'])
+    assertRefused(exact, /^file-cost\.js: just-async cannot read a file: it reads only a pipe/)
+    assertRefused(node([FILE_COST, '--only', 'cobol*']), /^file-cost\.js: --only cobol\* matches no program; the programs are: c, limit-splice, /)
+  })
+})
+
+describe('a failed cell', () => {
+  test('the command bench prints for it measures that cell again, and only it, as the run did', () => {
+    const out = folder('rerun')
+    const first = bench(['--only', 'c', '--only', 'fixture-miscount', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'first'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(first.status, 1, first.stderr + first.stdout)
+    const commandsOf = stdout => stdout.split(/measure (?:the|a) failed cell again in the lab:\n/)[1]?.split('\n\n')[0].split('\n').map(line => line.trim())
+    const lab = `LAB_EXTRA_PROGRAMS=${EXTRA} node bench.js --only fixture-miscount`
+    const options = '--runs 2 --warmup 0 --mib 1 --no-strace --no-gc'
+    // start-up runs are made at the largest size, so their failures are that cell's
+    assert.deepEqual(commandsOf(first.stdout), [`${lab} --sizes 65536 ${options}`, `${lab} --sizes 4096 ${options}`])
+
+    const command = commandsOf(first.stdout)[1]
+    const again = spawnSync('sh', ['-c', `${command} --out ${out} --id again`], { cwd: ROOT, encoding: 'utf8', timeout: 120000 })
+    assert.equal(again.status, 1, again.stderr + again.stdout)
+    const log = readLog(path.join(out, 'again', 'all.jsonl'))
+    assert.deepEqual(log.map(record => [record.phase, record.program, record.blockSize, record.bytes, record.ok]), [
+      ['startup', 'fixture-miscount', 4096, 0, false], ['startup', 'fixture-miscount', 4096, 0, false],
+      ['timing', 'fixture-miscount', 4096, 1 << 20, false], ['timing', 'fixture-miscount', 4096, 1 << 20, false]])
+    const failed = readLog(path.join(out, 'first', 'all.jsonl')).filter(record => record.program === 'fixture-miscount' && record.phase === 'timing' && record.blockSize === 4096)
+    assert.deepEqual(log.filter(record => record.phase === 'timing').map(record => record.command), failed.map(record => record.command), 'the same pipeline')
+    assert.deepEqual(commandsOf(again.stdout), [command], 'and its own failure points at the same command')
+  })
+})
+
+describe('analyse.js: a run cut short, and --rederive', () => {
+  const copyOf = dir => {
+    const copy = path.join(folder('copy'), path.basename(dir))
+    fs.cpSync(dir, copy, { recursive: true })
+    return copy
+  }
+  const dropLines = (file, count) => {
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n')
+    fs.writeFileSync(file, lines.slice(0, lines.length - count).join('\n') + '\n')
+  }
+
+  test('a run whose log holds fewer runs than its bench planned is refused, or with --incomplete reported and marked so', () => {
+    const out = folder('incomplete')
+    const dir = path.join(out, 'run')
+    assert.equal(bench(['--only', 'c', '--sizes', '4096', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'run']).status, 0)
+    assert.deepEqual(readJson(path.join(dir, 'context.json')).plannedRuns, { startup: 3, timing: 3 })
+    assert.equal(analyse([dir]).status, 0, 'a whole run is reported')
+
+    // as a bench stopped after its fourth run leaves it
+    dropLines(path.join(dir, 'all.jsonl'), 2)
+    assert.equal(node([ANALYSE, '--rederive', dir]).status, 0)
+    assertRefused(analyse([dir, '--out', path.join(out, 'report')]),
+      new RegExp(`^analyse\\.js: ${dir} is incomplete: its log holds 4 of the 6 runs its bench planned; finish it with node bench\\.js --resume ${dir}, or report it as it is with --incomplete$`))
+    assert.equal(fs.existsSync(path.join(out, 'report')), false, 'nothing written')
+
+    const marked = analyse([dir, '--incomplete', '--out', path.join(out, 'report')])
+    assert.equal(marked.status, 0, marked.stderr)
+    assert.match(fs.readFileSync(path.join(out, 'report', 'results.md'), 'utf8'), /^# syscall-lab: run \(incomplete: run holds 4 of the 6 runs its bench planned\)\n/)
+    assert.match(fs.readFileSync(path.join(out, 'report', 'report.html'), 'utf8'), /<title>syscall-lab: run \(incomplete: run holds 4 of the 6 runs its bench planned\)<\/title>/)
+
+    const resumed = bench(['--resume', dir])
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    assert.equal(analyse([dir]).status, 0, 'finished by --resume, it is reported')
+  })
+
+  test('a run that recorded no plan (made before bench.js recorded one) is reported as it is', () => {
+    assert.equal(readJson(path.join(SAMPLE, 'context.json')).plannedRuns, undefined)
+    const result = analyse([SAMPLE, '--out', folder('no-plan')])
+    assert.equal(result.status, 0, result.stderr)
+  })
+
+  test('--rederive rewrites the derived files from all.jsonl with lib/summary.js, measuring nothing', () => {
+    const run = copyOf(SAMPLE)
+    for (const file of ['results.json', 'syscalls.json']) fs.rmSync(path.join(run, file))
+    fs.writeFileSync(path.join(run, 'gc.json'), 'not json')
+    const before = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8')
+    const result = node([ANALYSE, '--rederive', run])
+    assert.equal(result.status, 0, result.stderr)
+    assert.equal(result.stdout, `rewrote results.json, syscalls.json and gc.json in ${run} from the 93 runs of its all.jsonl\n`)
+    assert.equal(fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8'), before, 'the log is left as it was')
+    const records = readLog(path.join(run, 'all.jsonl'))
+    const context = readJson(path.join(run, 'context.json'))
+    assert.deepEqual(readJson(path.join(run, 'results.json')), JSON.parse(JSON.stringify(summariseResults(records, context))))
+    assert.deepEqual(readJson(path.join(run, 'syscalls.json')), JSON.parse(JSON.stringify(summariseSyscalls(records, context))))
+    assert.deepEqual(readJson(path.join(run, 'gc.json')), JSON.parse(JSON.stringify(summariseGcResults(records, context))))
+    assert.deepEqual(fs.readdirSync(run).sort(), fs.readdirSync(SAMPLE).sort(), 'no report, no other file')
+    assert.equal(analyse([run, '--out', folder('rederived')]).status, 0)
+  })
+
+  test('--rederive refuses a run being measured, a folder without a log, and options of a report', () => {
+    const run = copyOf(SAMPLE)
+    const lock = acquireRunLock(run, { makeError: message => new Error(message), note: message => assert.fail(message) })
+    try {
+      assertRefused(node([ANALYSE, '--rederive', run]), new RegExp(`^analyse\\.js: ${run} is being measured by bench\\.js \\(pid ${process.pid}\\) since \\S+; wait for it or stop it, then rederive it$`))
+    } finally {
+      lock.release()
+    }
+    const noLog = copyOf(SAMPLE)
+    fs.rmSync(path.join(noLog, 'all.jsonl'))
+    assertRefused(node([ANALYSE, '--rederive', noLog]), /has no all\.jsonl, the log the other files are derived from/)
+    assertRefused(node([ANALYSE, '--rederive']), /^analyse\.js: --rederive needs the results\/<run-id> folders to rewrite$/)
+    assertRefused(node([ANALYSE, '--rederive', run, '--out', scratch]), /^analyse\.js: --rederive rewrites a run's own files and writes no report; drop --out$/)
+  })
+})
