@@ -1,0 +1,255 @@
+'use strict'
+// The report's code that runs in the browser: it reads the JSON the page carries and
+// draws every chart. A CommonJS module, so that tests can require it; lib/report-html.js
+// inlines it, after lib/report-format.js, behind a require() that knows those two, so
+// the page formats numbers and escapes names with the same functions as the rest of
+// the report.
+const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('./report-format')
+
+// Highcharts reads names and labels as markup: the page escapes them once, where a
+// series or axis is made. A tooltip takes this.series.name and this.key (a bar's
+// category) from there already escaped: escaping them again would show &lt; for <.
+// In a bar chart this.x is the category's index, not its name.
+
+// Line charts against block size: one row per series that has a point there.
+function lineTooltip (unit) {
+  return {
+    shared: true,
+    formatter () {
+      const rows = this.points.filter(point => point.y !== null)
+        .map(point => `<span style="color:${point.color}">●</span> ${point.series.name}: <b>${formatNumber(point.y)}</b> ${unit}`)
+      return `<b>${sizeName(this.x)}</b><br>${rows.join('<br>')}`
+    }
+  }
+}
+
+// Bars, stacked or not: the bar's category, its series and, when stacked, the total.
+function countTooltip (unit) {
+  return {
+    formatter () {
+      return `<b>${this.key}</b><br><span style="color:${this.color}">●</span> ${this.series.name}: <b>${formatNumber(this.y)}</b> ${unit}` +
+        (this.total !== undefined ? `<br>total: ${formatNumber(this.total)}` : '')
+    }
+  }
+}
+
+// Highcharts and document are the page's globals.
+function drawReport () {
+  const data = JSON.parse(document.getElementById('report-data').textContent)
+  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e', '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
+  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash']
+  // Highcharts writes point updates back into the arrays it was given: hand it copies
+  // so that the page's data stays as loaded and the toggles can switch back.
+  const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
+  const color = index => palette[((index % palette.length) + palette.length) % palette.length]
+  // A second result set wears a lighter shade of the same colour.
+  const shade = (base, amount) => (amount ? Highcharts.color(base).brighten(amount).get() : base)
+
+  Highcharts.setOptions({
+    accessibility: { enabled: false },
+    chart: { style: { fontFamily: 'inherit' }, spacing: [14, 14, 14, 14] },
+    credits: { enabled: false },
+    title: { style: { fontSize: '15px', fontWeight: '600' } },
+    subtitle: { style: { fontSize: '12px' } },
+    legend: { itemStyle: { fontWeight: '500', fontSize: '12px' } },
+    // Saving a chart must not reach the Highcharts export server: the page works offline.
+    exporting: {
+      fallbackToExportServer: false,
+      sourceWidth: 1000,
+      sourceHeight: 560,
+      buttons: { contextButton: { menuItems: ['downloadPNG', 'downloadSVG', 'separator', 'viewFullscreen'] } }
+    },
+    plotOptions: { series: { animation: false } }
+  })
+
+  // A log-2 axis: Highcharts' logarithmic axis takes tick positions as log10 values,
+  // so every power of two between the smallest and the largest block size is a tick.
+  const sizeAxis = sizes => {
+    const ticks = []
+    for (let size = sizes[0]; size <= sizes[sizes.length - 1]; size *= 2) ticks.push(Math.log10(size))
+    return {
+      type: 'logarithmic',
+      tickPositions: ticks,
+      title: { text: 'block size, bytes (log₂ scale)' },
+      labels: { formatter () { return sizeLabel(Math.round(this.value)) } },
+      gridLineWidth: 1,
+      gridLineColor: '#eef0f4'
+    }
+  }
+
+  const lineSeries = list => list.flatMap(series => [
+    { id: series.id, name: escapeHtml(series.name), type: 'line', data: copy(series.data), color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { symbol: 'circle', radius: 4 }, zIndex: 2 },
+    ...(series.band ? [{ id: `${series.id}:band`, name: `${escapeHtml(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color: color(series.colorIndex), fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
+  ])
+
+  const lineChart = (id, { title, subtitle, series, yTitle, unit, yType = 'linear', yMin = 0, plotLines }) => Highcharts.chart(id, {
+    chart: { type: 'line' },
+    title: { text: escapeHtml(title) },
+    subtitle: { text: escapeHtml(subtitle ?? '') },
+    xAxis: sizeAxis(data.sizes),
+    yAxis: { type: yType, min: yType === 'logarithmic' ? undefined : yMin, title: { text: escapeHtml(yTitle) }, plotLines },
+    tooltip: lineTooltip(unit),
+    legend: { enabled: true },
+    series: lineSeries(series)
+  })
+
+  const setPressed = (group, button) => {
+    for (const other of group.querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button))
+  }
+
+  // 1. Throughput, with the steady-state / end-to-end toggle.
+  const throughputTitles = {
+    steady: { title: 'Steady-state throughput (start-up removed)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+    raw: { title: 'End-to-end throughput (start-up included)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+    marginal: { title: 'Marginal throughput (full runs less quarter runs: start-up and warm-up cancel)', subtitle: 'median runs, band: the fit\'s plus-or-minus', y: 'MB/s, higher is better' }
+  }
+  const throughput = lineChart('chart-throughput', {
+    title: throughputTitles.steady.title,
+    subtitle: throughputTitles.steady.subtitle,
+    series: data.throughput.steady,
+    yTitle: throughputTitles.steady.y,
+    unit: 'MB/s'
+  })
+  const modeGroup = document.getElementById('throughput-mode')
+  modeGroup.addEventListener('click', event => {
+    const button = event.target.closest('button[data-mode]')
+    if (!button) return
+    const mode = button.dataset.mode
+    for (const series of data.throughput[mode]) {
+      throughput.get(series.id).setData(copy(series.data), false)
+      throughput.get(`${series.id}:band`)?.setData(copy(series.band), false)
+    }
+    throughput.setTitle({ text: escapeHtml(throughputTitles[mode].title) }, { text: escapeHtml(throughputTitles[mode].subtitle) }, false)
+    throughput.redraw()
+    setPressed(modeGroup, button)
+    document.body.dataset.throughputMode = mode
+  })
+
+  // 2. Time taken.
+  lineChart('chart-time', { title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: data.time, yTitle: 'ms, lower is better', unit: 'ms' })
+
+  // 3. Cost per read and the overhead over C.
+  if (document.getElementById('chart-cost')) {
+    lineChart('chart-cost', { title: 'Cost per read', subtitle: '(best wall time − start-up) ÷ reads', series: data.cost.perRead, yTitle: 'ns per read (log scale), lower is better', unit: 'ns', yType: 'logarithmic' })
+  }
+  if (document.getElementById('chart-overhead')) {
+    lineChart('chart-overhead', {
+      title: 'Overhead over C per read',
+      subtitle: 'cost per read minus C\'s at the same block size',
+      series: data.cost.overhead,
+      yTitle: 'ns more than C per read',
+      unit: 'ns',
+      yMin: null,
+      plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }]
+    })
+  }
+
+  // 4. Syscall profiles at the chosen block size.
+  // One colour per syscall name across both charts and every block size.
+  const syscallColors = new Map()
+  for (const size of [...(data.syscalls.sizes ?? [])].reverse()) {
+    for (const mode of ['main', 'all']) {
+      for (const series of data.syscalls.bySize[size][mode]) {
+        if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
+      }
+    }
+  }
+  const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
+  const syscallCharts = []
+  if (data.syscalls.available) {
+    for (const [mode, title] of [['main', 'Main thread'], ['all', 'All threads (strace -f)']]) {
+      const profile = data.syscalls.bySize[data.syscalls.defaultSize]
+      syscallCharts.push({
+        mode,
+        chart: Highcharts.chart(`chart-syscalls-${mode}`, {
+          title: { text: escapeHtml(`${title} at ${sizeName(data.syscalls.defaultSize)}`) },
+          xAxis: { categories: profile.categories.map(escapeHtml) },
+          chart: { type: 'bar', spacingRight: 28 },
+          yAxis: { min: 0, title: { text: 'syscalls in the strace run' }, reversedStacks: false, labels: { overflow: 'allow' } },
+          legend: { enabled: true },
+          plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+          tooltip: countTooltip('calls'),
+          series: syscallSeries(profile[mode])
+        }),
+        title
+      })
+    }
+  }
+  const showSyscalls = size => {
+    const profile = data.syscalls.bySize[size]
+    for (const { mode, chart, title } of syscallCharts) {
+      chart.update({
+        title: { text: escapeHtml(`${title} at ${sizeName(size)}`) },
+        xAxis: { categories: profile.categories.map(escapeHtml) },
+        series: syscallSeries(profile[mode])
+      }, true, true)
+    }
+  }
+
+  // 5. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
+  const categories = data.resources.categories.map(escapeHtml)
+  const barHeight = Math.max(320, 150 + categories.length * (data.resources.startup.length > 1 ? 44 : 30))
+  Highcharts.chart('chart-memory', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: 'Max RSS' },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'MiB' } },
+    tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> MiB` } },
+    series: data.resources.memory.map((series, i) => ({ name: escapeHtml(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
+  })
+  const cpuSeries = size => data.resources.cpu.bySize[size].map(series => ({
+    id: `cpu:${series.setIndex}:${series.kind}`, name: escapeHtml(series.name), stack: escapeHtml(series.stack), data: copy(series.data), color: shade(series.kind === 'user' ? '#19a979' : '#e8743b', series.setIndex * 0.3)
+  }))
+  const cpu = Highcharts.chart('chart-cpu', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: escapeHtml(`CPU time at ${sizeName(data.resources.cpu.defaultSize)}`) },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'seconds (median run)' }, reversedStacks: false },
+    plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+    tooltip: countTooltip('s'),
+    series: cpuSeries(data.resources.cpu.defaultSize)
+  })
+  Highcharts.chart('chart-startup', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: 'Start-up on empty input' },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'ms, lower is better' } },
+    plotOptions: { bar: { grouping: true } },
+    tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ms` } },
+    series: data.resources.startup.flatMap((series, i) => [
+      { id: `startup:${i}`, name: escapeHtml(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
+      { name: `${escapeHtml(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
+    ])
+  })
+
+  // 6. GC: heap over time from a trace.
+  if (document.getElementById('chart-gc-heap')) {
+    Highcharts.chart('chart-gc-heap', {
+      chart: { type: 'line' },
+      title: { text: 'Heap used during the GC trace' },
+      xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
+      yAxis: { min: 0, title: { text: 'MB used' } },
+      tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
+      series: data.gc.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
+    })
+  }
+
+  // The block-size buttons of the syscall and CPU sections.
+  for (const group of document.querySelectorAll('[data-size-group]')) {
+    group.addEventListener('click', event => {
+      const button = event.target.closest('button[data-size]')
+      if (!button) return
+      const size = Number(button.dataset.size)
+      setPressed(group, button)
+      if (group.dataset.sizeGroup === 'syscalls') {
+        showSyscalls(size)
+        for (const panel of document.querySelectorAll('[data-size-panel="syscalls"]')) panel.hidden = Number(panel.dataset.size) !== size
+      } else {
+        cpu.update({ title: { text: escapeHtml(`CPU time at ${sizeName(size)}`) }, series: cpuSeries(size) }, true, true)
+      }
+    })
+  }
+  document.body.dataset.chartsReady = 'true'
+}
+
+module.exports = { drawReport, lineTooltip, countTooltip }

@@ -1,0 +1,59 @@
+'use strict'
+// lib/report-browser.js, the report's code that runs in the page, in Node: its tooltips
+// format with lib/report-format.js's functions and leave names escaped once. The page
+// itself is drawn in Chromium by test/report.test.js.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const { lineTooltip, countTooltip, drawReport } = require('../lib/report-browser')
+const { formatNumber, sizeName, escapeHtml } = require('../lib/report-format')
+
+const ROOT = path.resolve(__dirname, '..')
+const NAME = escapeHtml('<b>a & b</b>')
+
+test('a line chart\'s tooltip: the block size spelt out, each series\' figure formatted, points without one left out', () => {
+  const text = lineTooltip('MB/s').formatter.call({
+    x: 65536,
+    points: [
+      { y: 2869.4, color: '#123', series: { name: NAME } },
+      { y: null, color: '#456', series: { name: 'missing' } },
+      { y: 0.000123, color: '#789', series: { name: 'tiny' } }
+    ]
+  })
+  assert.equal(text, `<b>${sizeName(65536)}</b><br><span style="color:#123">●</span> ${NAME}: <b>${formatNumber(2869.4)}</b> MB/s<br><span style="color:#789">●</span> tiny: <b>${formatNumber(0.000123)}</b> MB/s`)
+  assert.match(text, /<b>64 KiB<\/b>.*<b>2869<\/b> MB\/s.*<b>0\.00012<\/b>/)
+  assert.ok(!text.includes('&amp;lt;'), 'a name is not escaped a second time')
+  assert.ok(!text.includes('missing'))
+})
+
+test('a bar\'s tooltip: its category (this.key, not the index this.x), its series, and the stack\'s total', () => {
+  const stacked = countTooltip('calls').formatter.call({ key: NAME, x: 2, color: '#abc', series: { name: 'read' }, y: 4096, total: 4131 })
+  assert.equal(stacked, `<b>${NAME}</b><br><span style="color:#abc">●</span> read: <b>4096</b> calls<br>total: 4131`)
+  const single = countTooltip('s').formatter.call({ key: 'c', x: 0, color: '#abc', series: { name: 'user' }, y: 1.234 })
+  assert.equal(single, '<b>c</b><br><span style="color:#abc">●</span> user: <b>1.23</b> s')
+})
+
+test('the page runs these two modules as they are, and nothing else formats or escapes', () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-report-browser-'))
+  try {
+    const made = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), path.join(ROOT, 'test', 'fixtures', 'results', 'sample'), '--out', out], { encoding: 'utf8', timeout: 60000 })
+    assert.equal(made.status, 0, made.stderr)
+    const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
+    const script = page.slice(page.lastIndexOf('<script>') + '<script>'.length, page.lastIndexOf('</script>'))
+    for (const name of ['report-format', 'report-browser']) {
+      const source = fs.readFileSync(path.join(ROOT, 'lib', `${name}.js`), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
+      assert.ok(script.includes(source), `lib/${name}.js is not in the page as it is`)
+    }
+    assert.ok(script.includes(drawReport.toString()))
+    for (const helper of ['formatNumber', 'sizeName', 'sizeLabel', 'escapeHtml']) {
+      assert.equal(script.split(`function ${helper} (`).length - 1, 1, `${helper} is defined once, in lib/report-format.js`)
+    }
+    assert.doesNotMatch(script, /const (esc|fmt|sizeName|sizeLabel) =/, 'no local copy of a formatting helper')
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})
