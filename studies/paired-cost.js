@@ -23,12 +23,13 @@
 // gives the median run of each, with the 95% interval over runs that inverts the sign
 // test: runs, not pairs, because one process's pairs share its compiled code and
 // memory layout and are not independent (consecutive pairs correlate).
+const fs = require('node:fs')
 const path = require('node:path')
 const { runtimes } = require('../lib/runtimes')
 const { findProgram, unavailableReason } = require('../lib/programs')
 const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../lib/pipeline')
 const { parseStudyOptions, blockSizes } = require('./per-read')
-const { wholeNumber, matchOnly } = require('../lib/options')
+const { wholeNumber, matchOnly, UsageError } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, medianInterval, MEDIAN_INTERVAL_MIN, INTERVAL_LEVEL } = require('../lib/stats')
 const { formatInterval } = require('../lib/report-format')
@@ -61,14 +62,23 @@ const USAGE = `usage: node studies/paired-cost.js [--only c|just-fast|just-sync 
   --segment-kib N   KiB a segment reads, a multiple of ${FEEDER_BLOCK / 1024} (default: ${SEGMENT_MIN_BYTES / 1024} KiB or
                     ${SEGMENT_MIN_READS} reads, whichever is more)
   --pin             pin dd and the host to separate CPUs (0 and 1)
+  --raw FILE        also append each run's figures to FILE, one JSON line a run, so the
+                    table can be checked and derived again
+  --from FILE       measure nothing: print the table from a --raw FILE
   --help            this text`
 
 function parseOptions (argv) {
-  const spec = { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, runs: { type: 'string' }, pairs: { type: 'string' }, 'segment-kib': { type: 'string' }, pin: { type: 'boolean' } }
+  const spec = { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, runs: { type: 'string' }, pairs: { type: 'string' }, 'segment-kib': { type: 'string' }, pin: { type: 'boolean' }, raw: { type: 'string' }, from: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, pairedOptions)
 }
 
 function pairedOptions (values) {
+  if (values.from !== undefined) {
+    const others = Object.keys(values).filter(key => key !== 'from')
+    if (others.length) throw new Error(`--from prints a table from runs already measured; drop --${others.join(', --')}`)
+    return { from: values.from }
+  }
+  if (values.raw === '') throw new Error('--raw needs a file name')
   const { picked: readers, unmatched } = matchOnly(Object.keys(READER_FORMS), values.only ?? DEFAULTS.only)
   if (unmatched.length) throw new Error(`no paired loop for '${unmatched[0]}': give ${Object.keys(READER_FORMS).join(', ')}`)
   // every row runs in the lab's host, C's loop included
@@ -84,7 +94,7 @@ function pairedOptions (values) {
     const segmentBytes = chosenSegment ?? Math.max(SEGMENT_MIN_BYTES, SEGMENT_MIN_READS * blockSize)
     return { blockSize, segmentBytes }
   })
-  return { readers, sizes, runs, pairs, pin: values.pin ? PIN_APART : null }
+  return { readers, sizes, runs, pairs, pin: values.pin ? PIN_APART : null, raw: values.raw ?? null }
 }
 
 // One run of paired-reads.js: its figures, or null when stopped. Throws, naming the
@@ -156,25 +166,58 @@ async function measure (options, stopped) {
         const figuresOfRun = await pairedRun(reader, size, options.pairs, options.pin)
         if (!figuresOfRun) return rows
         runsOf.get(reader).push(figuresOfRun)
+        if (options.raw) fs.appendFileSync(options.raw, JSON.stringify({ reader, ...size, pairs: options.pairs, ...figuresOfRun, at: new Date().toISOString() }) + '\n')
       }
     }
     for (const reader of options.readers) {
-      const runs = runsOf.get(reader)
-      const row = {
-        reader,
-        ...size,
-        runs: runs.length,
-        pairs: options.pairs,
-        typical: medianInterval(runs.map(run => run.typical)),
-        throughput: medianInterval(runs.map(run => run.throughput)),
-        cNsPerRead: median(runs.map(run => run.cNsPerRead)),
-        loopNsPerRead: median(runs.map(run => run.loopNsPerRead))
-      }
-      rows.push(row)
-      printRow(row, rows.length === 1)
+      rows.push(rowOf(reader, size, options.pairs, runsOf.get(reader)))
+      printRow(rows[rows.length - 1], rows.length === 1)
     }
   }
   return rows
+}
+
+// A row of the table: the median run and its interval over runs, of each figure.
+function rowOf (reader, size, pairs, runs) {
+  return {
+    reader,
+    ...size,
+    runs: runs.length,
+    pairs,
+    typical: medianInterval(runs.map(run => run.typical)),
+    throughput: medianInterval(runs.map(run => run.throughput)),
+    cNsPerRead: median(runs.map(run => run.cNsPerRead)),
+    loopNsPerRead: median(runs.map(run => run.loopNsPerRead))
+  }
+}
+
+// The table again from a --raw file: its runs grouped by size, then loop, in the order
+// they were measured.
+function tableFrom (file) {
+  let lines
+  try {
+    lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)
+  } catch (err) {
+    throw new UsageError(`--from: cannot read ${file} (${err.code ?? err.message}); give a file written by --raw`)
+  }
+  const groups = new Map()
+  for (const [index, line] of lines.entries()) {
+    let run
+    try {
+      run = JSON.parse(line)
+    } catch {
+      throw new UsageError(`--from: ${file} line ${index + 1} is not JSON; give a file written by --raw`)
+    }
+    if (!Object.hasOwn(READER_FORMS, run.reader) || ![run.blockSize, run.segmentBytes, run.pairs, run.typical, run.throughput].every(Number.isFinite)) {
+      throw new UsageError(`--from: ${file} line ${index + 1} is not a run of paired-cost.js; give a file written by --raw`)
+    }
+    const key = `${run.blockSize}\t${run.reader}\t${run.segmentBytes}\t${run.pairs}`
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push(run)
+  }
+  if (groups.size === 0) throw new UsageError(`--from: ${file} holds no runs; give a file written by --raw`)
+  const ordered = [...groups.values()].sort((a, b) => a[0].blockSize - b[0].blockSize)
+  return ordered.map(runs => rowOf(runs[0].reader, { blockSize: runs[0].blockSize, segmentBytes: runs[0].segmentBytes }, runs[0].pairs, runs))
 }
 
 function printRow (row, first) {
@@ -197,6 +240,10 @@ function printRow (row, first) {
 
 // parse (lib/cli.js) → measure, printing each row as it is done.
 async function main (options, stopped) {
+  if (options.from) {
+    for (const [index, row] of tableFrom(options.from).entries()) printRow(row, index === 0)
+    return 0
+  }
   const rows = await measure(options, stopped)
   if (stopped()) console.error(`paired-cost.js: interrupted; ${rows.length ? 'the rows above were measured in full' : 'nothing was measured in full'}`)
   return 0

@@ -1003,6 +1003,29 @@ test('studies/paired-cost.js: a row per reader and size, each figure the median 
   }
 })
 
+test('studies/paired-cost.js --raw keeps every run\'s figures, and --from derives the same table from them', () => {
+  const raw = path.join(dir, 'paired-raw.jsonl')
+  const measured = spawnSync(process.execPath, [PAIRED_COST, '--sizes', '512,4096', '--runs', '6', '--pairs', '2', '--only', 'just-fast', '--only', 'c', '--raw', raw], { encoding: 'utf8', timeout: 120000 })
+  assert.equal(measured.status, 0, measured.stderr)
+  const runs = fs.readFileSync(raw, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  assert.equal(runs.length, 2 * 2 * 6, 'a line for each run of each loop at each size')
+  for (const run of runs) {
+    assert.ok(['just-fast', 'c'].includes(run.reader))
+    for (const key of ['blockSize', 'segmentBytes', 'pairs', 'typical', 'throughput', 'cNsPerRead', 'loopNsPerRead']) assert.ok(Number.isFinite(run[key]), key)
+  }
+  const derived = spawnSync(process.execPath, [PAIRED_COST, '--from', raw], { encoding: 'utf8', timeout: 60000 })
+  assert.equal(derived.status, 0, derived.stderr)
+  assert.equal(derived.stdout, measured.stdout)
+
+  fs.appendFileSync(raw, 'not json\n')
+  const corrupt = spawnSync(process.execPath, [PAIRED_COST, '--from', raw], { encoding: 'utf8', timeout: 60000 })
+  assert.equal(corrupt.status, 2)
+  assert.match(corrupt.stderr, /^paired-cost\.js: --from: .*line 25 is not JSON; give a file written by --raw\n$/)
+  const mixed = spawnSync(process.execPath, [PAIRED_COST, '--from', raw, '--runs', '6'], { encoding: 'utf8', timeout: 60000 })
+  assert.equal(mixed.status, 2)
+  assert.match(mixed.stderr, /--from prints a table from runs already measured; drop --runs/)
+})
+
 test('studies/paired-cost.js: a run that fails, miscounts, leaves the fast path or comes short stops it with one line naming the command, exit 1', () => {
   // what paired-reads.js would print for 2 pairs at 256 B, warm-up done in none
   const bytes = (2 + 32) * 2 * 524288
