@@ -6,28 +6,25 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { execFileSync } = require('node:child_process')
 
 const { ROOT } = require('./lib/paths')
 const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('./lib/runtimes')
-const { programs, listing, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput } = require('./lib/programs')
+const { programs, listing, checkTable, extraModules, withNodeVersions, unavailableReason, fileFeedReason } = require('./lib/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
 const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, makeDirs } = require('./lib/options')
 const { runCli } = require('./lib/cli')
 const { readLog, writeDerived, runsByPhase, LOG_FILE } = require('./lib/run-log')
 const { acquireRunLock } = require('./lib/run-lock')
-const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('./lib/pipeline')
-const { ZeroFile, withStdinFrom } = require('./lib/zero-file')
-const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./lib/strace')
-const { parseGcTrace, summariseGc } = require('./lib/gctrace')
+const { shellQuote } = require('./lib/pipeline')
+const { ZeroFile } = require('./lib/zero-file')
+const { measure, probePtrace, feederBlockSize, inputLabel } = require('./lib/measure')
 const { collectContext } = require('./lib/context')
-const { writeFileAtomic, writeJsonAtomic } = require('./lib/atomic')
+const { writeJsonAtomic } = require('./lib/atomic')
 const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
 const { INTERVAL_LEVEL } = require('./lib/stats')
 const { formatPercent, formatShare } = require('./lib/report-format')
 
 const MiB = 1 << 20
-const FIXED_FEEDER_BLOCK = 65536
 
 // Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
 // is a small part of the run, few enough that the whole default lab fits in about
@@ -231,28 +228,12 @@ function bytesPerRun (options, blockSize) {
   return Math.min(options.maxMiB * MiB, Math.max(options.minMiB * MiB, blockSize * options.readsPerRun))
 }
 
-function feederBlockSize (options, blockSize) {
-  return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
-}
-
 // The bytes of a --marginal run: a quarter of a timed run's, in whole dd blocks (any
 // bytes from a file), or null when a run is too short to leave two blocks to a quarter.
 function quarterBytes (options, blockSize) {
   const unit = options.feeder === 'file' ? 1 : feederBlockSize(options, blockSize)
   const blocks = Math.floor(bytesPerRun(options, blockSize) / 4 / unit)
   return blocks >= 2 ? blocks * unit : null
-}
-
-// strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
-function probePtrace () {
-  try {
-    execFileSync('strace', ['-q', '-c', '-o', '/dev/null', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20000 })
-    return { available: true, reason: null }
-  } catch (err) {
-    if (err.code === 'ENOENT') return { available: false, reason: 'strace is not installed: apt-get install strace' }
-    const detail = String(err.stderr || err.message).trim().split('\n')[0]
-    return { available: false, reason: `strace cannot trace here (${detail}); in Docker add --cap-add SYS_PTRACE` }
-  }
 }
 
 // ---- the plan: every run, in order ----
@@ -327,106 +308,6 @@ function straceBytes (options, blockSize) {
   return { small, large: 3 * small }
 }
 
-const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 1024}K`)
-
-// ---- measuring one run ----
-
-function rawFileName (step) {
-  if (step.phase === 'gc') return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
-  return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
-}
-
-function readerArgv (step, runDir) {
-  if (step.phase === 'gc') return commandLine(step.program, step.blockSize, ['--trace-gc'])
-  const argv = commandLine(step.program, step.blockSize)
-  if (step.phase !== 'strace') return argv
-  return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
-}
-
-// A run is a data point only if the reader exited cleanly and counted every byte.
-function verify (step, result, output) {
-  if (result.stoppedBy) return 'interrupted'
-  if (result.timedOut) return `timed out after ${step.timeoutSeconds} s`
-  // pipe-run killed them; a reader whose work goes on after it exits has not finished
-  if (result.leftBehind) return `reader left ${result.leftBehind} process(es) running after it exited`
-  if (result.reader.signal) return `reader killed by signal ${result.reader.signal}`
-  if (result.reader.exit !== 0) return `reader exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
-  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
-  if (output === null) return `reader printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`
-  if (output.size !== step.bytes) return `reader counted ${output.size} bytes, ${step.bytes} were sent`
-  if (output.blockSize !== null && output.blockSize !== step.blockSize) return `reader used block size ${output.blockSize}, asked for ${step.blockSize}`
-  if (step.program.honoursBlockSize && step.bytes > 0) {
-    const fewest = Math.ceil(step.bytes / step.blockSize)
-    if (output.reads < fewest) return `reader made ${output.reads} reads, impossible for ${step.bytes} bytes in blocks of at most ${step.blockSize}`
-    if (output.reads > step.bytes) return `reader made ${output.reads} reads for ${step.bytes} bytes`
-  }
-  return null
-}
-
-// With --feeder file the reader's stdin is a file of zeroFiles (/dev/null when empty):
-// one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
-// pipe-run's own pipe goes unused ("true" writes nothing to it).
-async function measure (step, runIndex, options, runDir, zeroFiles) {
-  const fromFile = options.feeder === 'file'
-  const feederBlock = fromFile ? null : step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
-  const argv = readerArgv(step, runDir)
-  let feeder, reader, command
-  if (fromFile) {
-    let input = '/dev/null'
-    try {
-      if (step.bytes > 0) input = await zeroFiles[step.phase === 'timing-quarter' ? 'quarter' : 'whole'].of(step.bytes)
-    } catch (err) {
-      throw new UsageError(`${err.message}; what was measured is kept: resume with --resume`)
-    }
-    feeder = ['true']
-    reader = withStdinFrom(input, argv)
-    command = step.bytes === 0
-      ? `${shellQuote(argv)} < /dev/null`
-      : `head -c ${step.bytes} /dev/zero > /dev/shm/zeros && ${shellQuote(argv)} < /dev/shm/zeros`
-  } else {
-    feeder = ddFeeder(step.bytes, feederBlock)
-    reader = argv
-    command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
-  }
-  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? PIN_APART : null })
-  const output = parseOutput(step.program, result.stdout)
-  const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
-  const record = {
-    phase: step.phase,
-    program: step.program.name,
-    blockSize: step.blockSize,
-    run: runIndex,
-    bytes: step.bytes,
-    feederBlockSize: feederBlock,
-    ok: failure === null,
-    failure,
-    command,
-    wallNs: result.wallNs,
-    reader: result.reader,
-    feeder: result.feeder,
-    output,
-    at: new Date().toISOString()
-  }
-  // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js),
-  // and the whole trace stays as the evidence; an honest reader's file keeps the summary.
-  if (failure === null && step.phase === 'strace') {
-    record.rawFile = rawFileName(step)
-    const traceFile = path.join(runDir, record.rawFile)
-    const text = fs.readFileSync(traceFile, 'utf8')
-    const { allThreads, mainThread, readTrace } = parseProfileRun(text)
-    Object.assign(record, { strace: allThreads, mainThread, readTrace })
-    const problem = readTraceProblem({ trace: readTrace, program: step.program, blockSize: step.blockSize, bytes: step.bytes, reads: output.reads })
-    if (problem === null) writeFileAtomic(traceFile, summaryPart(text))
-    else Object.assign(record, { ok: false, failure: problem })
-  }
-  if (failure === null && step.phase === 'gc') {
-    record.rawFile = rawFileName(step)
-    const trace = result.stdout.split('\n').filter(line => line.startsWith('[')).join('\n') + '\n'
-    writeFileAtomic(path.join(runDir, record.rawFile), trace)
-    record.gc = summariseGc(parseGcTrace(trace))
-  }
-  return { record, stopped: Boolean(result.stoppedBy) }
-}
 
 // ---- the results folder ----
 
@@ -787,4 +668,4 @@ function readJson (file) {
 
 if (require.main === module) runCli({ name: 'bench.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
 
-module.exports = { parseOptions, plan, bytesPerRun, verify, PRESETS, UsageError }
+module.exports = { parseOptions, plan, bytesPerRun, PRESETS, UsageError }

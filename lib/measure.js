@@ -1,0 +1,137 @@
+'use strict'
+// Measuring one run: the reader's command line for its phase, the pipeline that feeds
+// it, what makes the run a data point (verify), and what its profile passes keep.
+// bench.js plans the runs and logs them; the studies' tools time runs of their own and
+// verify them here too.
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+const { commandLine, parseOutput } = require('./programs')
+const { UsageError } = require('./options')
+const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('./pipeline')
+const { withStdinFrom } = require('./zero-file')
+const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
+const { parseGcTrace, summariseGc } = require('./gctrace')
+const { writeFileAtomic } = require('./atomic')
+
+const MiB = 1 << 20
+// dd's block with the fixed feeder, whatever the reader reads: large enough that dd
+// is never what a reader waits for.
+const FIXED_FEEDER_BLOCK = 65536
+
+function feederBlockSize (options, blockSize) {
+  return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
+}
+
+// strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
+function probePtrace () {
+  try {
+    execFileSync('strace', ['-q', '-c', '-o', '/dev/null', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20000 })
+    return { available: true, reason: null }
+  } catch (err) {
+    if (err.code === 'ENOENT') return { available: false, reason: 'strace is not installed: apt-get install strace' }
+    const detail = String(err.stderr || err.message).trim().split('\n')[0]
+    return { available: false, reason: `strace cannot trace here (${detail}); in Docker add --cap-add SYS_PTRACE` }
+  }
+}
+
+const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 1024}K`)
+
+function rawFileName (step) {
+  if (step.phase === 'gc') return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
+  return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
+}
+
+function readerArgv (step, runDir) {
+  if (step.phase === 'gc') return commandLine(step.program, step.blockSize, ['--trace-gc'])
+  const argv = commandLine(step.program, step.blockSize)
+  if (step.phase !== 'strace') return argv
+  return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
+}
+
+// A run is a data point only if the reader exited cleanly and counted every byte.
+function verify (step, result, output) {
+  if (result.stoppedBy) return 'interrupted'
+  if (result.timedOut) return `timed out after ${step.timeoutSeconds} s`
+  // pipe-run killed them; a reader whose work goes on after it exits has not finished
+  if (result.leftBehind) return `reader left ${result.leftBehind} process(es) running after it exited`
+  if (result.reader.signal) return `reader killed by signal ${result.reader.signal}`
+  if (result.reader.exit !== 0) return `reader exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
+  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
+  if (output === null) return `reader printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`
+  if (output.size !== step.bytes) return `reader counted ${output.size} bytes, ${step.bytes} were sent`
+  if (output.blockSize !== null && output.blockSize !== step.blockSize) return `reader used block size ${output.blockSize}, asked for ${step.blockSize}`
+  if (step.program.honoursBlockSize && step.bytes > 0) {
+    const fewest = Math.ceil(step.bytes / step.blockSize)
+    if (output.reads < fewest) return `reader made ${output.reads} reads, impossible for ${step.bytes} bytes in blocks of at most ${step.blockSize}`
+    if (output.reads > step.bytes) return `reader made ${output.reads} reads for ${step.bytes} bytes`
+  }
+  return null
+}
+
+// With --feeder file the reader's stdin is a file of zeroFiles (/dev/null when empty):
+// one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
+// pipe-run's own pipe goes unused ("true" writes nothing to it).
+async function measure (step, runIndex, options, runDir, zeroFiles) {
+  const fromFile = options.feeder === 'file'
+  const feederBlock = fromFile ? null : step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  const argv = readerArgv(step, runDir)
+  let feeder, reader, command
+  if (fromFile) {
+    let input = '/dev/null'
+    try {
+      if (step.bytes > 0) input = await zeroFiles[step.phase === 'timing-quarter' ? 'quarter' : 'whole'].of(step.bytes)
+    } catch (err) {
+      throw new UsageError(`${err.message}; what was measured is kept: resume with --resume`)
+    }
+    feeder = ['true']
+    reader = withStdinFrom(input, argv)
+    command = step.bytes === 0
+      ? `${shellQuote(argv)} < /dev/null`
+      : `head -c ${step.bytes} /dev/zero > /dev/shm/zeros && ${shellQuote(argv)} < /dev/shm/zeros`
+  } else {
+    feeder = ddFeeder(step.bytes, feederBlock)
+    reader = argv
+    command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
+  }
+  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? PIN_APART : null })
+  const output = parseOutput(step.program, result.stdout)
+  const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
+  const record = {
+    phase: step.phase,
+    program: step.program.name,
+    blockSize: step.blockSize,
+    run: runIndex,
+    bytes: step.bytes,
+    feederBlockSize: feederBlock,
+    ok: failure === null,
+    failure,
+    command,
+    wallNs: result.wallNs,
+    reader: result.reader,
+    feeder: result.feeder,
+    output,
+    at: new Date().toISOString()
+  }
+  // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js),
+  // and the whole trace stays as the evidence; an honest reader's file keeps the summary.
+  if (failure === null && step.phase === 'strace') {
+    record.rawFile = rawFileName(step)
+    const traceFile = path.join(runDir, record.rawFile)
+    const text = fs.readFileSync(traceFile, 'utf8')
+    const { allThreads, mainThread, readTrace } = parseProfileRun(text)
+    Object.assign(record, { strace: allThreads, mainThread, readTrace })
+    const problem = readTraceProblem({ trace: readTrace, program: step.program, blockSize: step.blockSize, bytes: step.bytes, reads: output.reads })
+    if (problem === null) writeFileAtomic(traceFile, summaryPart(text))
+    else Object.assign(record, { ok: false, failure: problem })
+  }
+  if (failure === null && step.phase === 'gc') {
+    record.rawFile = rawFileName(step)
+    const trace = result.stdout.split('\n').filter(line => line.startsWith('[')).join('\n') + '\n'
+    writeFileAtomic(path.join(runDir, record.rawFile), trace)
+    record.gc = summariseGc(parseGcTrace(trace))
+  }
+  return { record, stopped: Boolean(result.stoppedBy) }
+}
+
+module.exports = { measure, verify, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }
