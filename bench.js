@@ -20,9 +20,7 @@ const { ZeroFile } = require('./lib/zero-file')
 const { measure, probePtrace, feederBlockSize, inputLabel } = require('./lib/measure')
 const { collectContext } = require('./lib/context')
 const { writeJsonAtomic } = require('./lib/atomic')
-const { flagMarks, marksLegend, WITHIN_NOISE, FEW_READS } = require('./lib/report-text')
-const { INTERVAL_LEVEL } = require('./lib/stats')
-const { formatPercent, formatShare } = require('./lib/report-format')
+const { renderTerminal } = require('./lib/report-text')
 
 const MiB = 1 << 20
 
@@ -457,57 +455,6 @@ function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
   else process.stdout.write(line + '\n')
 }
 
-// One table per figure, a program per row and a block size per column: the best run's
-// steady state, the share of C over all runs where cells have 4 runs or more, and with
-// --marginal the marginal throughput of the bytes between. A failed cell reads FAILED,
-// except in the share table, which leaves it blank (so C, with no share of C, has no row).
-const SUMMARY_TABLES = [
-  {
-    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()})`,
-    text: cell => {
-      const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
-      const percent = cell.vsC?.steadyThroughput ? ` ${formatPercent(cell.vsC.steadyThroughput)}${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
-      return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
-    }
-  },
-  {
-    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
-    shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
-    marksFailed: false,
-    text: cell => (cell.vsC?.steadyShare ? formatShare(cell.vsC.steadyShare) : '')
-  },
-  {
-    title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
-    shown: results => results.cells.some(cell => cell.marginal),
-    text: cell => {
-      if (!cell.marginal) return ''
-      if (cell.marginal.throughputMBps === null) return '-'
-      const percent = cell.vsC?.marginalThroughput ? ` ${formatPercent(cell.vsC.marginalThroughput)}` : ''
-      return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? FEW_READS.mark : ''}`
-    }
-  }
-]
-
-function printSummary (results, sizes) {
-  const names = [...new Set(results.cells.map(cell => cell.program))]
-  for (const { title, shown, marksFailed = true, text } of SUMMARY_TABLES) {
-    if (shown && !shown(results)) continue
-    const table = [['program', ...sizes.map(size => (size >= 1024 ? `${size / 1024}K` : String(size)))]]
-    for (const name of names) {
-      const row = sizes.map(size => {
-        const cell = results.cells.find(c => c.program === name && c.blockSize === size)
-        if (!cell) return ''
-        if (cell.best) return text(cell)
-        return marksFailed ? 'FAILED' : ''
-      })
-      if (row.some(cellText => cellText !== '')) table.push([name, ...row])
-    }
-    const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-    console.log(`\n${title}:`)
-    for (const row of table) console.log(row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))
-  }
-}
-
 // Each failure with the pipeline that reproduces it, then, once per failed cell, the
 // bench that measures that cell again as this run did.
 function printFailures (failures, runDir, options, rows) {
@@ -571,7 +518,7 @@ async function main (parsed, interrupted) {
     return 130
   }
   const results = readJson(path.join(run.runDir, 'results.json'))
-  printSummary(results, run.options.sizes)
+  console.log(renderTerminal(results, run.options.sizes))
   printFailures(results.failures, run.runDir, run.options, run.runnable)
   console.log(`\nresults: ${displayPath(run.runDir)}`)
   if (parsed.report) writeReport(run.runDir)

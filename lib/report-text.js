@@ -1,8 +1,9 @@
 'use strict'
 // The report's plain-text forms: results.md (the summary table, the findings and the
 // context, for a README or an issue) and results.csv (one row per cell, for a
-// spreadsheet). Both render the data lib/report-data.js shaped.
-const { sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
+// spreadsheet), both from the data lib/report-data.js shaped; and the tables bench.js
+// prints when a run is done, from results.json.
+const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { WARM_QUARTER_READS } = require('./summary')
 const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 
@@ -156,4 +157,58 @@ function renderCsv (data) {
   return lines.join('\r\n') + '\r\n'
 }
 
-module.exports = { renderMarkdown, renderCsv, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }
+// One table per figure, a program per row and a block size per column: the best run's
+// steady state, the share of C over all runs where cells have 4 runs or more, and with
+// --marginal the marginal throughput of the bytes between. A failed cell reads FAILED,
+// except in the share table, which leaves it blank (so C, with no share of C, has no row).
+const SUMMARY_TABLES = [
+  {
+    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()})`,
+    text: cell => {
+      const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
+      const percent = cell.vsC?.steadyThroughput ? ` ${formatPercent(cell.vsC.steadyThroughput)}${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
+      return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
+    }
+  },
+  {
+    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
+    shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
+    marksFailed: false,
+    text: cell => (cell.vsC?.steadyShare ? formatShare(cell.vsC.steadyShare) : '')
+  },
+  {
+    title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
+    shown: results => results.cells.some(cell => cell.marginal),
+    text: cell => {
+      if (!cell.marginal) return ''
+      if (cell.marginal.throughputMBps === null) return '-'
+      const percent = cell.vsC?.marginalThroughput ? ` ${formatPercent(cell.vsC.marginalThroughput)}` : ''
+      return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? FEW_READS.mark : ''}`
+    }
+  }
+]
+
+// bench.js's summary when a run is done.
+function renderTerminal (results, sizes) {
+  const names = [...new Set(results.cells.map(cell => cell.program))]
+  const lines = []
+  for (const { title, shown, marksFailed = true, text } of SUMMARY_TABLES) {
+    if (shown && !shown(results)) continue
+    const table = [['program', ...sizes.map(sizeLabel)]]
+    for (const name of names) {
+      const row = sizes.map(size => {
+        const cell = results.cells.find(c => c.program === name && c.blockSize === size)
+        if (!cell) return ''
+        if (cell.best) return text(cell)
+        return marksFailed ? 'FAILED' : ''
+      })
+      if (row.some(cellText => cellText !== '')) table.push([name, ...row])
+    }
+    const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
+    lines.push('', `${title}:`)
+    for (const row of table) lines.push(row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))
+  }
+  return lines.join('\n')
+}
+
+module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }

@@ -437,3 +437,21 @@ test('a failed cell: a gap in the lines, a flag, the failures and a finding', ()
   assert.match(findings.dataQuality(labelSets([set])[0]), /^Of 18 cells, 1 is failed outright \(deno-sync at 4 KiB\), .*; 2 runs failed and are left out of the figures\.$/)
   assert.equal(data.cells.find(row => row.program === 'deno-sync' && row.blockSize === 4096).bestMBps, null)
 })
+
+test('the terminal summary bench.js prints: a program per row, a size per column, best steady MB/s, % of C and flag marks', () => {
+  const { renderTerminal } = require('../lib/report-text')
+  const results = sample().results
+  const lines = renderTerminal(results, [256, 4096, 65536]).split('\n')
+  assert.equal(lines[0], '')
+  assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \? some-runs-failed\):$/)
+  assert.deepEqual(lines[2].trim().split(/\s+/), ['program', '256', '4K', '64K'])
+  const row = name => lines.find(line => line.startsWith(`${name} `)).trim().split(/\s{2,}/)
+  const cell = (name, size) => results.cells.find(entry => entry.program === name && entry.blockSize === size)
+  // C is 100% of itself; another program's figure is its best steady MB/s, rounded, and
+  // its share of C's, with a mark for each flag
+  const c = cell('c', 256)
+  assert.equal(row('c')[1], `${Math.round(c.best.steadyThroughputMBps)} 100%`)
+  const justSync = cell('just-sync', 65536)
+  assert.equal(row('just-sync')[3], `${Math.round(justSync.best.steadyThroughputMBps)} ${Math.round(justSync.vsC.steadyThroughput * 100)}%°~`)
+  assert.deepEqual(justSync.flags, ['startup-dominated', 'noisy'])
+})
