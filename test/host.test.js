@@ -9,6 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const ROOT = path.resolve(__dirname, '..')
+const { waitFor, childrenOf } = require('./helpers')
 const HOST = path.join(ROOT, 'build', 'just-host')
 let dir
 
@@ -542,13 +543,13 @@ test('studies/call-cost.js runs the three zero-byte call shapes and prints each 
   assert.match(bad.stderr, /^call-cost\.js: ROUNDS and CALLS must be whole numbers above 0 \(usage: /)
 })
 
-// Runs a host tool, sends it Ctrl-C after 1.5 s (well into its first run) and resolves
-// to its exit code, its stderr and how long it took to stop.
+// Runs a study tool, sends it Ctrl-C once its first run is under way (its pipe-run is
+// running) and resolves to its exit code, its stderr and how long it took to stop.
 async function interruptTool (script, args) {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', chunk => { stderr += chunk })
-  await new Promise(resolve => setTimeout(resolve, 1500))
+  await waitFor(() => child.exitCode !== null || childrenOf(child.pid).includes('pipe-run'), 60000, `${path.basename(script)}'s first run`)
   child.kill('SIGINT')
   const started = Date.now()
   const code = await new Promise(resolve => child.on('close', resolve))

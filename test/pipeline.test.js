@@ -15,6 +15,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../lib/pipeline')
 
 const ROOT = path.resolve(__dirname, '..')
+const { waitFor } = require('./helpers')
 const FIXTURES = path.join(__dirname, 'fixtures')
 const EXTRA = path.join(FIXTURES, 'extra-programs.js')
 const LEAVES_CHILD = path.join(FIXTURES, 'wc-leaves-child.sh')
@@ -43,16 +44,6 @@ function marked (marker) {
 
 const names = processes => processes.map(p => path.basename(p.argv[0] ?? '?'))
 
-// Polls every 50 ms until check() returns something truthy, failing after deadlineMs.
-async function waitFor (check, deadlineMs, what) {
-  const giveUp = Date.now() + deadlineMs
-  for (;;) {
-    const value = check()
-    if (value) return value
-    if (Date.now() > giveUp) throw new Error(`gave up after ${deadlineMs} ms waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
-}
 
 // Each test's marker and temp folder; afterEach kills what a failing test left and removes the folder.
 let current = null
