@@ -116,7 +116,7 @@ describe('the commit a run was measured with', () => {
     const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'unknown'], { ...NO_GIT, LAB_COMMIT: '' })
     assert.equal(result.status, 0, result.stderr)
     assert.equal(readContext(out, 'unknown').lab.commit, null)
-    assert.match(result.stdout, /^the lab's commit is unknown, .*install git \(apt-get install git\) or set LAB_COMMIT=<commit>$/m)
+    assert.match(result.stdout, /^the lab's commit is unknown, .*install git \(apt-get install git\) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=\$\(git rev-parse --short HEAD\)$/m)
   }))
 })
 
