@@ -2,7 +2,7 @@
  * rusage, as the kernel accounted it (wait4), not as a sampler guessed it.
  *
  *   pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] [--result-fd FD]
- *            [--parent-pid PID] -- FEEDER ARGS... -- READER ARGS...
+ *            [--parent-pid PID] [--proc-stat FILE] -- FEEDER ARGS... -- READER ARGS...
  *
  * The reader inherits this process's stdout and stderr; the feeder's stdout is
  * the pipe and its stderr is ours. One JSON line goes to the result fd (default 3).
@@ -16,7 +16,13 @@
  * killed. If the caller dies, pipe-run gets SIGHUP and stops the pipeline as on
  * Ctrl-C (--parent-pid names the caller, so that one dead before pipe-run could
  * ask to be told is noticed too); if pipe-run itself is killed, the reader and the
- * feeder get SIGKILL. */
+ * feeder get SIGKILL.
+ *
+ * The VM's steal time is read from /proc/stat (--proc-stat names another file: the
+ * tests write one by hand) just before the first fork and just after both children
+ * are reaped, so the window is the run's and nothing is read inside it: "steal_ticks"
+ * holds each CPU's steal (USER_HZ ticks, "clk_tck" per second) accrued in between,
+ * indexed by CPU number; null if the file could not be read. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -46,7 +52,7 @@ static void die(const char *what) {
 
 static void usage(void) {
   fprintf(stderr, "usage: pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] "
-                  "[--result-fd FD] -- FEEDER... -- READER...\n");
+                  "[--result-fd FD] [--proc-stat FILE] -- FEEDER... -- READER...\n");
   exit(125);
 }
 
@@ -97,6 +103,31 @@ static void print_child(FILE *out, const char *name, const struct child *c) {
           (long long)u->ru_utime.tv_sec * 1000000 + u->ru_utime.tv_usec,
           (long long)u->ru_stime.tv_sec * 1000000 + u->ru_stime.tv_usec, u->ru_maxrss,
           u->ru_nvcsw, u->ru_nivcsw);
+}
+
+/* Per-CPU steal (the 8th value of a `cpuN` line of /proc/stat, man 5 proc) into
+ * steal[N]; tells how many slots are filled, or -1 if the file cannot be read. A CPU
+ * absent from the file (offline) keeps 0. */
+#define MAX_CPUS 1024
+static int read_steal(const char *file, unsigned long long steal[MAX_CPUS]) {
+  FILE *f = fopen(file, "re");
+  if (f == NULL) return -1;
+  memset(steal, 0, MAX_CPUS * sizeof *steal);
+  int count = 0;
+  char line[1024];
+  while (fgets(line, sizeof line, f) != NULL) {
+    unsigned cpu;
+    unsigned long long v[8];
+    /* %u would skip the spaces of the all-CPU "cpu  " line and take its first value. */
+    if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9') continue;
+    if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+               &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 || cpu >= MAX_CPUS)
+      continue;
+    steal[cpu] = v[7];
+    if ((int)cpu + 1 > count) count = (int)cpu + 1;
+  }
+  fclose(f);
+  return count;
 }
 
 /* The fields of /proc/PID/stat that place a process in the pipeline's tree. */
@@ -213,6 +244,7 @@ static void kill_children(pid_t self) {
 int main(int argc, char *argv[]) {
   long timeout_ms = 0;
   int pin_feeder = -1, pin_reader = -1, result_fd = 3;
+  const char *proc_stat = "/proc/stat";
   pid_t parent = getppid();
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -222,6 +254,7 @@ int main(int argc, char *argv[]) {
     else if (strcmp(argv[i], "--pin-reader") == 0) pin_reader = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--result-fd") == 0) result_fd = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--parent-pid") == 0) parent = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--proc-stat") == 0) proc_stat = argv[i + 1];
     else usage();
   }
   if (i >= argc) usage();
@@ -258,6 +291,8 @@ int main(int argc, char *argv[]) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) < 0) die("pipe");
 
+  static unsigned long long steal_before[MAX_CPUS], steal_after[MAX_CPUS];
+  int cpus_before = read_steal(proc_stat, steal_before);
   long long start = now_ns();
   struct child reader = {0}, feeder = {0};
   reader.pid = spawn(reader_argv, fds[0], -1, fds[1], 0, pin_reader, &saved, self);
@@ -295,6 +330,7 @@ int main(int argc, char *argv[]) {
     }
   }
   long long wall = now_ns() - start;
+  int cpus_after = cpus_before < 0 ? -1 : read_steal(proc_stat, steal_after);
 
   /* After the clock: whatever reader and feeder left, until none of it runs. It is
    * counted first, and before the result is written: a caller that died makes that
@@ -304,6 +340,18 @@ int main(int argc, char *argv[]) {
 
   fprintf(result, "{\"wall_ns\":%lld,\"timed_out\":%s,\"stopped_by\":%d,\"left_behind\":%d,",
           wall, timed_out ? "true" : "false", stopped_by, left_behind);
+  if (cpus_after < 0) {
+    fputs("\"steal_ticks\":null,", result);
+  } else {
+    /* A CPU that went offline in between reads 0 after: no negative deltas. */
+    int cpus = cpus_after > cpus_before ? cpus_after : cpus_before;
+    fputs("\"steal_ticks\":[", result);
+    for (int c = 0; c < cpus; c++) {
+      unsigned long long d = steal_after[c] > steal_before[c] ? steal_after[c] - steal_before[c] : 0;
+      fprintf(result, "%s%llu", c ? "," : "", d);
+    }
+    fprintf(result, "],\"clk_tck\":%ld,", sysconf(_SC_CLK_TCK));
+  }
   print_child(result, "reader", &reader);
   fputc(',', result);
   print_child(result, "feeder", &feeder);

@@ -28,9 +28,10 @@ const STDIO_GRACE_MS = 1000
 
 let current = null
 
-// Resolves to { wallNs, timedOut, stoppedBy, leftBehind, reader, feeder, stdout, stderr }:
-// leftBehind counts the processes still running when reader and feeder had exited
-// (pipe-run killed them).
+// Resolves to { wallNs, timedOut, stoppedBy, leftBehind, stealTicks, clkTck, reader, feeder,
+// stdout, stderr }: leftBehind counts the processes still running when reader and feeder
+// had exited (pipe-run killed them); stealTicks each CPU's steal during the run, in
+// ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js).
 function runPipeline ({ feeder, reader, timeoutMs, pin }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
@@ -55,7 +56,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
       // A stop that lands before pipe-run has masked signals (it is still starting)
       // kills it outright: nothing ran, so there is nothing to report but the stop.
       if (!text && child.stopRequested) {
-        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, reader: null, feeder: null, stdout: '', stderr: '' })
+        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, stealTicks: null, clkTck: null, reader: null, feeder: null, stdout: '', stderr: '' })
         return
       }
       if (!text) {
@@ -68,6 +69,8 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
         timedOut: result.timed_out,
         stoppedBy: result.stopped_by,
         leftBehind: result.left_behind,
+        stealTicks: result.steal_ticks ?? null,
+        clkTck: result.clk_tck ?? null,
         reader: camelUsage(result.reader),
         feeder: camelUsage(result.feeder),
         stdout: Buffer.concat(out.stdout).toString(),
