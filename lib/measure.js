@@ -13,6 +13,7 @@ const { withStdinFrom } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
 const { parseGcTrace, summariseGc } = require('./gctrace')
 const { writeFileAtomic } = require('./atomic')
+const { runSteal } = require('./steal')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -94,7 +95,8 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader = argv
     command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
   }
-  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: options.pin ? PIN_APART : null })
+  const pin = options.pin ? PIN_APART : null
+  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin })
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
   const record = {
@@ -108,6 +110,8 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     failure,
     command,
     wallNs: result.wallNs,
+    // the VM's steal on the CPUs the run used ({ cpus, ticks, clkTck }; lib/steal.js)
+    steal: runSteal(result.stealTicks, result.clkTck, pin),
     reader: result.reader,
     feeder: result.feeder,
     output,

@@ -4,6 +4,7 @@
 // so it can be recomputed after an interruption or by hand.
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 const { findProgram, BASELINE } = require('./programs')
+const { STEAL_SHARE, stealShare } = require('./steal')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -103,6 +104,9 @@ function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [
   if (quarterRuns.length) cell.failedQuarterRuns = quarterRuns.length - quarterOk.length
   if (quarterOk.length) cell.marginal = marginal(ok, quarterOk, honours)
   if (cell.wallNs.cv > NOISY_CV) cell.flags.push('noisy')
+  // on the cell's runs together, full and quarter: one run's share is too coarse (lib/steal.js)
+  cell.stealShare = stealShare([...ok, ...quarterOk])
+  if (cell.stealShare !== null && cell.stealShare > STEAL_SHARE) cell.flags.push('steal')
   if (cell.failedRuns > 0 || cell.failedQuarterRuns > 0) cell.flags.push('some-runs-failed')
   return cell
 }
@@ -207,6 +211,8 @@ function summariseResults (records, context) {
     marginalMeaning: '(bytes of a run - bytes of a quarter run) / (median wall time of the runs - median wall time of the quarter runs)',
     startup,
     cells,
+    // the steal of every run that succeeded, whatever its phase, over its CPUs' time
+    stealShare: stealShare(records.filter(record => record.ok)),
     failures: failuresOf(records)
   }
 }
@@ -301,4 +307,4 @@ function summariseGcResults (records, context) {
   return { unavailable: context.gcUnavailable, cells }
 }
 
-module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS }
+module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS, STEAL_SHARE }
