@@ -3,7 +3,7 @@
 // what the report shows: the series of every chart, the tables, the context and the
 // findings. Pure functions of the parsed JSON, so every number can be checked by hand
 // against a results folder; reading files and writing the report live in analyse.js.
-const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE } = require('./summary')
+const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
 const { findings } = require('./findings')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
@@ -24,7 +24,8 @@ const FLAG_MEANINGS = {
   noisy: `the wall time varied by more than ${Math.round(NOISY_CV * 100)}% (coefficient of variation) between runs`,
   'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
   'reader-waited': `the reader (all its threads) was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
-  'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up'
+  'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up',
+  steal: `the VM lost more than ${Math.round(STEAL_SHARE * 100)}% of the time of the CPUs its runs used to steal (the hypervisor ran something else): the wall times hold waiting that is not the reader's`
 }
 
 const byBlockSize = (a, b) => a.blockSize - b.blockSize
@@ -358,6 +359,7 @@ function flagDetail (flag, cell) {
   if (flag === 'noisy') return `CV ${formatPercent(cell.wallNs?.cv)}`
   if (flag === 'feeder-bound') return `dd on CPU ${formatPercent(cell.feederCpuShare)}`
   if (flag === 'reader-waited') return `reader on CPU ${formatPercent(cell.readerCpuShare)}`
+  if (flag === 'steal') return `steal ${stealPercent(cell.stealShare)}`
   if (flag === 'some-runs-failed') {
     const quarter = cell.failedQuarterRuns ? `, ${cell.failedQuarterRuns} of its quarter runs` : ''
     return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed${quarter}`
@@ -423,7 +425,8 @@ function contextOf (set) {
     },
     bytesPerRun: [...new Set(set.results.cells.map(cell => cell.bytes))].sort((a, b) => a - b),
     throughputUnit: set.results.throughputUnit ?? 'MB/s',
-    steadyStateMeaning: set.results.steadyStateMeaning ?? null
+    steadyStateMeaning: set.results.steadyStateMeaning ?? null,
+    stealShare: set.results.stealShare ?? null
   }
   shaped.rows = contextRows(shaped)
   return shaped
@@ -439,6 +442,8 @@ function contextRows (context) {
     ['os', machine.os],
     ['kernel', machine.uname ?? machine.kernel],
     ['cpu governor', machine.cpuGovernor ?? 'not reported'],
+    ...machineFactorRows(machine),
+    ['VM steal', context.stealShare === null ? 'not recorded' : `${stealPercent(context.stealShare)} of the CPUs' time during the runs (cells above ${Math.round(STEAL_SHARE * 100)}% are flagged steal)`],
     ['compiler', context.compiler ? `${context.compiler.version ?? ''} (${context.compiler.flags ?? ''})` : null],
     ...context.runtimes.map(runtime => [runtime.label ?? runtime.name, runtime.version]),
     ['feeder', FEEDER_MEANINGS[context.options.feeder ?? 'fixed'] ?? context.options.feeder],
@@ -455,6 +460,26 @@ function contextRows (context) {
     ['bench.js arguments', context.lab?.bench ? context.lab.bench.join(' ') : null]
   ]
   return lines.filter(([, value]) => value !== null && value !== undefined && value !== '')
+}
+
+// Steal is mostly under a percent: whole percents would show it all as 0%.
+const stealPercent = share => `${formatNumber(share * 100)}%`
+
+// What makes a syscall dearer on one machine than another (lib/context.js): a line each,
+// and of the vulnerabilities only those the kernel says the CPU has.
+function machineFactorRows (machine) {
+  const recorded = value => value ?? 'not recorded'
+  const switches = machine.mitigationSwitches
+  const vulnerabilities = machine.vulnerabilities
+  const affected = Object.entries(vulnerabilities ?? {}).filter(([, state]) => state && state !== 'Not affected')
+  return [
+    ['clock source', recorded(machine.clockSource)],
+    ['transparent huge pages', recorded(machine.transparentHugePages)],
+    ['mitigation switches', switches ? (switches.length ? switches.join(' ') : 'none on the kernel command line') : 'not recorded'],
+    ...(vulnerabilities
+      ? (affected.length ? affected.map(([name, state]) => [`vulnerability ${name}`, state]) : [['vulnerabilities', 'none the CPU is affected by']])
+      : [['vulnerabilities', 'not recorded']])
+  ]
 }
 
 // Side by side: each program and block size that more than one set measured.

@@ -33,7 +33,7 @@ function html (strings, ...values) {
   return new Markup(strings.reduce((out, text, i) => out + text + (i < values.length ? fragment(values[i]) : ''), ''))
 }
 
-const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated' }
+const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal' }
 
 function flagBadges (flags, meanings) {
   return flags.map(flag => html`<span class="flag flag-${flag}" title="${meanings[flag] ?? flag}">${FLAG_LABELS[flag] ?? flag}</span>`)
@@ -321,7 +321,7 @@ function contextSection (data) {
     <h2>Context</h2>
     ${contextTable(data)}
     <h3>Flagged cells</h3>
-    ${flags.length ? html`<ul class="plain">${flags}</ul>` : html`<p class="note">No cell is flagged noisy, feeder-bound, reader-waited, start-up dominated or failed.</p>`}
+    ${flags.length ? html`<ul class="plain">${flags}</ul>` : html`<p class="note">No cell is flagged noisy, feeder-bound, reader-waited, start-up dominated, VM steal or failed.</p>`}
     <h3>Failed runs</h3>
     ${failures.length ? html`<ul class="plain failures">${failures}</ul>` : html`<p class="note">No run failed.</p>`}
   </section>`
@@ -383,6 +383,7 @@ td.failed { color: #a4262c; }
 .flag-feeder-bound { background: #e3ecff; color: #1f4fa8; }
 .flag-reader-waited { background: #e2f4ec; color: #1d6b4a; }
 .flag-startup-dominated { background: #ece6ff; color: #4b3a99; }
+.flag-steal { background: #f3e8dc; color: #7a4a14; }
 .flag-failed, .flag-some-runs-failed { background: #fde2e2; color: #a4262c; }
 ul.failures code { font-size: 12px; color: var(--muted); word-break: break-all; }
 footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24px 30px; }

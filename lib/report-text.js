@@ -9,7 +9,7 @@ const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
-const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', 'some-runs-failed': '?' }
+const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', steal: '$', 'some-runs-failed': '?' }
 const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
 const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
 // After a share of C: the cell's runs and C's could be the same runs (lib/summary.js).

@@ -19,11 +19,10 @@
 // runs over the sum of their wall times, never on one run.
 
 // A cell whose runs lost more than this share of their CPUs' time is flagged `steal`.
-// This VM's /proc/stat shows steal of about 0.2% of all CPU time since boot (its
-// background); in the lab's runs cells mostly see 0 to 1%, with one tick the step of
-// a short cell's share. 2% is ten times that background and several ticks on the
-// shortest cells: a neighbour that takes it has taken enough to move a share of C by
-// as much, which is the size of the differences the report ranks by.
+// The lab's VM's /proc/stat showed steal of about 0.2% of all CPU time since boot (its
+// background). 2% is ten times that, and several ticks even on a short cell (10 runs
+// of 100 ms on 2 CPUs: one tick is 0.5%): a neighbour that takes it has taken enough
+// to move a share of C by about as much, the size of the differences the report ranks.
 const STEAL_SHARE = 0.02
 
 // One run's steal for its record: the CPUs that matter (pin: { feeder, reader }, or
