@@ -443,7 +443,7 @@ test('the terminal summary bench.js prints: a program per row, a size per column
   const results = sample().results
   const lines = renderTerminal(results, [256, 4096, 65536]).split('\n')
   assert.equal(lines[0], '')
-  assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \? some-runs-failed\):$/)
+  assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \$ steal, \? some-runs-failed\):$/)
   assert.deepEqual(lines[2].trim().split(/\s+/), ['program', '256', '4K', '64K'])
   const row = name => lines.find(line => line.startsWith(`${name} `)).trim().split(/\s{2,}/)
   const cell = (name, size) => results.cells.find(entry => entry.program === name && entry.blockSize === size)
