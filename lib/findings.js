@@ -22,6 +22,12 @@ function cellAt (set, program, blockSize) {
   return set.results.cells.find(cell => cell.program === program && cell.blockSize === blockSize) ?? null
 }
 
+// A reader that chooses its own chunk size (wc -c, Node's stream, Bun's stream...) is
+// not doing the experiment at any block size: it is kept out of every per-size ranking
+// and share of C, and given its own sentence at its chunk size (idiomaticReaders).
+const ownChunk = (set, program) => programInfo(program, set.context).honoursBlockSize === false
+const ranked = (set, cell) => !ownChunk(set, cell.program)
+
 const steady = cell => cell?.best?.steadyThroughputMBps ?? null
 const medianSteady = cell => cell?.steadyThroughputMBps?.median ?? null
 
@@ -31,7 +37,7 @@ const medianSteady = cell => cell?.steadyThroughputMBps?.median ?? null
 function throughputVsC (set, blockSize) {
   const base = cellAt(set, BASELINE, blockSize)
   if (steady(base) === null) return null
-  const cells = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE)
+  const cells = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && ranked(set, cell))
   const compared = cells.filter(cell => cell.vsC?.steadyThroughput !== null && cell.vsC?.steadyThroughput !== undefined)
     .sort((a, b) => b.vsC.steadyThroughput - a.vsC.steadyThroughput)
   if (compared.length === 0) return null
@@ -45,8 +51,6 @@ function throughputVsC (set, blockSize) {
   if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}${allRunsShare(cell)}`))}`
   const without = cells.filter(cell => !compared.includes(cell)).map(cell => cell.program)
   if (without.length) text += `; ${listJoin(without)} ${without.length === 1 ? 'has' : 'have'} no steady-state figure (a failed cell, or a best run no longer than start-up)`
-  const ownChunks = compared.filter(cell => programInfo(cell.program, set.context).honoursBlockSize === false).map(cell => cell.program)
-  if (ownChunks.length) text += ` (${listJoin(ownChunks)} ${ownChunks.length === 1 ? 'reads in chunks of its' : 'read in chunks of their'} own size, not ${sizeName(blockSize)})`
   const alike = compared.filter(cell => cell.vsC.steadyWithinNoise).map(cell => cell.program)
   if (alike.length) text += `; the runs of ${listJoin(alike)} are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})`
   return text + '.'
@@ -57,7 +61,7 @@ function throughputVsC (set, blockSize) {
 function marginalVsC (set, blockSize) {
   const base = cellAt(set, BASELINE, blockSize)
   if (!base?.marginal?.throughputMBps) return null
-  const compared = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && typeof cell.vsC?.marginalThroughput === 'number')
+  const compared = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && ranked(set, cell) && typeof cell.vsC?.marginalThroughput === 'number')
     .sort((a, b) => b.vsC.marginalThroughput - a.vsC.marginalThroughput)
   if (compared.length === 0) return null
   const spread = marginal => (marginal.plusMinusShare === null ? '' : ` (fit ±${formatPercent(marginal.plusMinusShare)})`)
@@ -71,13 +75,12 @@ function marginalVsC (set, blockSize) {
 function fastestJavaScript (set) {
   const clauses = []
   for (const blockSize of extremes(sizesOf(set))) {
-    const candidates = set.results.cells.filter(cell => cell.blockSize === blockSize && steady(cell) !== null && programInfo(cell.program, set.context).javascript)
+    const candidates = set.results.cells.filter(cell => cell.blockSize === blockSize && steady(cell) !== null && programInfo(cell.program, set.context).javascript && ranked(set, cell))
     if (candidates.length === 0) continue
     const fastest = candidates.reduce((a, b) => (steady(b) > steady(a) ? b : a))
     const info = programInfo(fastest.program, set.context)
     const relative = fastest.vsC?.steadyThroughput ? `, ${formatPercent(fastest.vsC.steadyThroughput)} of C` : ''
-    const chunks = info.honoursBlockSize === false ? ', reading in chunks of its own size' : ''
-    clauses.push({ blockSize, text: `${fastest.program} (${info.runtimeLabel}${chunks}): ${formatNumber(steady(fastest))} MB/s steady-state${relative}` })
+    clauses.push({ blockSize, text: `${fastest.program} (${info.runtimeLabel}): ${formatNumber(steady(fastest))} MB/s steady-state${relative}` })
   }
   if (clauses.length === 0) return null
   const [first, second] = clauses
@@ -98,13 +101,62 @@ function costPerRead (set, measure = PER_READ.wall) {
   const base = cellAt(set, BASELINE, blockSize)
   if (base?.[measure.cost] === null || base?.[measure.cost] === undefined) return null
   const overhead = cell => cell.vsC?.[measure.overhead]
-  const others = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE &&
+  const others = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && ranked(set, cell) &&
     overhead(cell) !== null && overhead(cell) !== undefined)
     .sort((a, b) => overhead(b) - overhead(a))
   if (others.length === 0) return null
   const clause = cell => `${cell.program} ${formatNumber(Math.abs(overhead(cell)))} ns ${overhead(cell) >= 0 ? 'more' : 'less'}`
   return `At ${sizeName(blockSize)}, ${measure.lead} C ${formatNumber(base[measure.cost])} ns; ` +
     `${listJoin(others.map(clause))}.`
+}
+
+// The measured block size nearest a chunk size (the smaller of two as near), or null.
+function nearestSize (sizes, chunkBytes) {
+  if (chunkBytes === null || sizes.length === 0) return null
+  return sizes.reduce((a, b) => (Math.abs(b - chunkBytes) < Math.abs(a - chunkBytes) ? b : a))
+}
+
+// Each own-chunk reader at its own chunk size: the cell at the measured block size equal
+// to (or nearest) the chunk size strace saw it read in, against C reading blocks of that
+// size. Shared by the finding and the report's table.
+function idiomaticRows (set) {
+  const sizes = sizesOf(set)
+  const chunkSizes = set.results.chunkSizes ?? set.syscalls?.chunkSizes ?? {}
+  return programsOf(set).filter(program => ownChunk(set, program)).map(program => {
+    const chunkBytes = chunkSizes[program]?.chunkBytes ?? null
+    const blockSize = nearestSize(sizes, chunkBytes)
+    const cell = blockSize === null ? null : cellAt(set, program, blockSize)
+    return {
+      program,
+      chunkBytes,
+      found: chunkSizes[program]?.found ?? 'unknown: no strace pass recorded its reads of stdin',
+      blockSize,
+      exact: blockSize !== null && blockSize === chunkBytes,
+      steadyMBps: steady(cell),
+      shareOfC: cell?.vsC?.steadyThroughput ?? null
+    }
+  })
+}
+
+function idiomaticReaders (set) {
+  const rows = idiomaticRows(set)
+  if (rows.length === 0) return null
+  const known = rows.filter(row => row.chunkBytes !== null)
+  const unknown = rows.filter(row => row.chunkBytes === null).map(row => row.program)
+  const clause = row => {
+    const at = row.exact ? sizeName(row.blockSize) : `${sizeName(row.blockSize)}, the nearest size measured`
+    if (row.steadyMBps === null) return `${row.program} reads ${sizeName(row.chunkBytes)} chunks (no steady-state figure at ${at})`
+    const share = row.shareOfC === null ? '' : `, ${formatPercent(row.shareOfC)} of C at ${at}`
+    return `${row.program} reads ${sizeName(row.chunkBytes)} chunks: ${formatNumber(row.steadyMBps)} MB/s steady-state${share}`
+  }
+  const sizes = sizesOf(set)
+  const span = sizes.length > 1 ? `${sizeName(sizes[0])}–${sizeName(sizes[sizes.length - 1])}` : sizeName(sizes[0])
+  const parts = []
+  if (known.length) parts.push(`Readers that choose their own chunk size, at the chunk size strace saw them read: ${listJoin(known.map(clause))}`)
+  if (unknown.length) {
+    parts.push(`${listJoin(unknown)} ${unknown.length === 1 ? 'chooses its' : 'choose their'} own chunk size, which this run did not record (no strace pass saw ${unknown.length === 1 ? 'its' : 'their'} reads)`)
+  }
+  return `${parts.join('; ')}; ${rows.length === 1 ? 'it is' : 'they are'} left out of the rankings at ${span}.`
 }
 
 function threadsStarted (set) {
@@ -129,7 +181,7 @@ function syscallsPerMiB (set, blockSize) {
   // a cell whose reader strace caught reading otherwise than it says is no data point
   const cells = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.allThreads)
   const base = cells.find(cell => cell.program === BASELINE)
-  const others = cells.filter(cell => cell.program !== BASELINE)
+  const others = cells.filter(cell => cell.program !== BASELINE && ranked(set, cell))
   if (!base || others.length === 0) return null
   const baseRate = base.syscallsPerMiB.allThreads
   others.sort((a, b) => b.syscallsPerMiB.allThreads - a.syscallsPerMiB.allThreads)
@@ -143,7 +195,7 @@ function syscallsPerMiB (set, blockSize) {
     method = `counting every thread over a ${sizeName(base.bytes)} strace run (${startup})`
   }
   let text = `At ${sizeName(blockSize)}, ${method}, C makes ${formatNumber(baseRate)} syscalls per MiB; relative to that, ${listJoin(others.map(clause))}`
-  const noisy = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.noise)
+  const noisy = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.noise && ranked(set, cell))
   if (noisy.length) text += `; left out as noise: ${listJoin(noisy.map(cell => `${cell.program} (${cell.syscallsPerMiB.noise})`))}`
   const rejected = atSize.filter(cell => cell.rejected).map(cell => cell.program)
   if (rejected.length) text += `; left out because strace saw ${rejected.length === 1 ? 'its reader' : 'their readers'} read otherwise than ${rejected.length === 1 ? 'it says' : 'they say'}: ${listJoin(rejected)}`
@@ -229,6 +281,7 @@ const PER_SET = [
   set => extremes(sizesOf(set)).map(size => throughputVsC(set, size)),
   set => extremes(sizesOf(set)).map(size => marginalVsC(set, size)),
   fastestJavaScript,
+  idiomaticReaders,
   set => costPerRead(set),
   set => costPerRead(set, PER_READ.cpu),
   threadsStarted,
@@ -256,5 +309,5 @@ function findings (sets) {
 }
 
 module.exports = {
-  findings, throughputVsC, marginalVsC, fastestJavaScript, costPerRead, PER_READ, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
+  findings, idiomaticRows, idiomaticReaders, nearestSize, throughputVsC, marginalVsC, fastestJavaScript, costPerRead, PER_READ, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
 }

@@ -5,7 +5,7 @@
 // against a results folder; reading files and writing the report live in analyse.js.
 const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
-const { findings } = require('./findings')
+const { findings, idiomaticRows } = require('./findings')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
@@ -524,6 +524,8 @@ function shapeReport (inputSets, { title } = {}) {
     syscalls: syscallData(sets, programs, compare),
     resources: resourceData(sets, programs, compare),
     gc: gcData(sets, programs, compare),
+    // readers that choose their own chunk size, each at that size (lib/findings.js)
+    idiomatic: sets.map(set => ({ set: set.label, rows: idiomaticRows(set) })).filter(entry => entry.rows.length),
     summaries: sets.map(summaryTable),
     cells: cellRows(sets),
     comparison: comparison(sets),

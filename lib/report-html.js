@@ -286,6 +286,26 @@ function comparisonTable (comparison) {
   </table></div>`
 }
 
+// Readers that choose their own chunk size, each at the block size nearest its chunk:
+// the summary's per-size tables would set them at sizes they never read.
+function idiomaticSection (data) {
+  if (data.idiomatic.length === 0) return ''
+  const chunk = row => (row.chunkBytes === null ? 'unknown (no strace pass saw its reads)' : sizeName(row.chunkBytes))
+  const at = row => (row.blockSize === null ? '' : `${sizeName(row.blockSize)}${row.exact ? '' : ' (nearest measured)'}`)
+  return html`<section id="idiomatic">
+    <h2>Idiomatic readers</h2>
+    <p class="note">These readers choose their own chunk size and ignore the block size, so they are left out of every ranking by block size; here each is at the block size equal to the chunk size strace saw it read (or the nearest size measured), against C reading blocks of that size.</p>
+    ${data.idiomatic.map(entry => html`<div class="table-wrap"><table class="idiomatic">
+      ${data.compare ? html`<caption>${entry.set}</caption>` : ''}
+      <thead><tr><th scope="col">program</th><th scope="col" class="num">chunk size</th><th scope="col" class="num">at block size</th><th scope="col" class="num">steady-state MB/s</th><th scope="col" class="num">share of C</th></tr></thead>
+      <tbody>${entry.rows.map(row => html`<tr>
+        <th scope="row">${row.program}</th><td class="num">${chunk(row)}</td><td class="num">${at(row)}</td>
+        <td class="num">${row.chunkBytes === null ? '' : formatNumber(row.steadyMBps)}</td><td class="num">${row.chunkBytes === null || row.shareOfC === null ? '' : formatPercent(row.shareOfC)}</td>
+      </tr>`)}</tbody>
+    </table></div>`)}
+  </section>`
+}
+
 function summarySection (data) {
   return html`<section id="summary">
     <h2>Summary</h2>
@@ -446,6 +466,7 @@ ${throughputSection(data)}
 ${timeSection(data)}
 ${costSection(data)}
 ${syscallSection(data)}
+${idiomaticSection(data)}
 ${resourceSection(data)}
 ${gcSection(data)}
 ${summarySection(data)}

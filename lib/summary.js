@@ -213,6 +213,8 @@ function summariseResults (records, context) {
     cells,
     // the steal of every run that succeeded, whatever its phase, over its CPUs' time
     stealShare: stealShare(records.filter(record => record.ok)),
+    // readers that choose their own chunk size, and the size strace saw them read in
+    chunkSizes: chunkSizes(records),
     failures: failuresOf(records)
   }
 }
@@ -281,6 +283,42 @@ const sizeLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes 
 const round = value => Math.round(value * 10) / 10
 const calls = count => `${count} call${count === 1 ? '' : 's'}`
 
+// The chunk size a reader that chooses its own reads in, from what the kernel saw: over
+// every strace run of the program (every block size: it ignores them), the bytes most
+// read calls on stdin brought back, and the most any asked for. The calls that brought
+// less (the pipe held less, the last call's 0) are the exceptions, so the commonest
+// return is the chunk. Without a strace pass, or from runs logged before readTrace,
+// the size is unknown (null) rather than taken from the program's table.
+function chunkSizes (records) {
+  const out = {}
+  for (const record of records) {
+    if (record.phase !== 'strace' || findProgram(record.program)?.honoursBlockSize !== false) continue
+    const entry = out[record.program] ??= { chunkBytes: null, maxAskedBytes: null, calls: 0, callsAtChunk: 0, returned: {}, found: null }
+    if (!record.ok || !record.readTrace) continue
+    for (const trace of Object.values(record.readTrace.stdin)) {
+      for (const [bytes, count] of Object.entries(trace.returned)) {
+        if (Number(bytes) > 0) entry.returned[bytes] = (entry.returned[bytes] ?? 0) + count
+      }
+      entry.maxAskedBytes = trace.maxAsked === null ? entry.maxAskedBytes : Math.max(entry.maxAskedBytes ?? 0, trace.maxAsked)
+    }
+  }
+  for (const [program, entry] of Object.entries(out)) {
+    const returns = Object.entries(entry.returned).map(([bytes, count]) => [Number(bytes), count])
+    const { returned, ...rest } = entry
+    out[program] = rest
+    if (returns.length === 0) {
+      rest.found = 'unknown: no strace run of it recorded its reads of stdin (--no-strace, or a log from before readTrace)'
+      continue
+    }
+    const [chunk, count] = returns.reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] > a[0]) ? b : a))
+    rest.chunkBytes = chunk
+    rest.calls = returns.reduce((sum, [, calls]) => sum + calls, 0)
+    rest.callsAtChunk = count
+    rest.found = 'strace: the bytes most read calls on stdin brought back, over its strace runs'
+  }
+  return out
+}
+
 // Runs from before the two-size pass profiled one size and empty input ('strace-startup'):
 // their cells keep the profile but get no rate, since taking a separate run's start-up
 // off was the very noise that went below zero.
@@ -294,7 +332,8 @@ function summariseSyscalls (records, context) {
   return {
     ptrace: context.ptrace,
     perMiBMeaning: '(calls in the larger run - calls in the smaller) / (MiB between them), of the main thread and of every thread (strace -C -f)',
-    cells
+    cells,
+    chunkSizes: chunkSizes(records)
   }
 }
 
@@ -307,4 +346,4 @@ function summariseGcResults (records, context) {
   return { unavailable: context.gcUnavailable, cells }
 }
 
-module.exports = { summariseResults, summariseSyscalls, summariseGcResults, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS, STEAL_SHARE }
+module.exports = { summariseResults, summariseSyscalls, summariseGcResults, chunkSizes, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS, STEAL_SHARE }

@@ -1,0 +1,104 @@
+'use strict'
+// Readers that choose their own chunk size (coreutils, node-stream in the fixture) are
+// never ranked at a block size they ignore; they get their own sentence at the chunk
+// size strace saw them read in. Numbers are worked out by hand from the fixture's JSON
+// (test/fixtures/results/sample/results.json) and from hand-made read traces.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const { loadResultSet } = require('../analyse')
+const { labelSets, shapeReport } = require('../lib/report-data')
+const findings = require('../lib/findings')
+const { chunkSizes, summariseResults, summariseSyscalls } = require('../lib/summary')
+
+const FIXTURES = path.join(__dirname, 'fixtures', 'results')
+const OWN_CHUNK = ['coreutils', 'node-stream']
+
+// One strace record as bench.js logs it, with the readTrace of its reads of stdin.
+const straceRecord = (program, blockSize, returned, maxAsked, ok = true) => ({
+  phase: 'strace', program, blockSize, ok, readTrace: { stdin: { read: { returned, maxAsked } }, otherCalls: 3 }
+})
+
+test('chunk size: the bytes most read calls brought back, over every strace run of the program', () => {
+  const records = [
+    // 256 KiB in 64 KiB chunks and the 0 at the end, at two block sizes it ignores
+    straceRecord('node-stream', 256, { 65536: 4, 0: 1 }, 65536),
+    straceRecord('node-stream', 65536, { 65536: 12, 0: 1 }, 65536),
+    // a pipe that held less once: 16 KiB calls bringing 16384 seven times, 4096 twice
+    straceRecord('coreutils', 256, { 16384: 7, 4096: 2, 0: 1 }, 16384),
+    // a failed run and a run with no trace count for nothing
+    straceRecord('bun-stream', 256, { 4096: 9 }, null, false),
+    { phase: 'strace', program: 'bun-stream', blockSize: 4096, ok: true },
+    // a reader that honours the block size has no chunk size of its own
+    straceRecord('c', 256, { 256: 1024, 0: 1 }, 256)
+  ]
+  const sizes = chunkSizes(records)
+  assert.deepEqual(Object.keys(sizes).sort(), ['bun-stream', 'coreutils', 'node-stream'])
+  assert.deepEqual([sizes['node-stream'].chunkBytes, sizes['node-stream'].maxAskedBytes, sizes['node-stream'].calls, sizes['node-stream'].callsAtChunk], [65536, 65536, 16, 16])
+  assert.deepEqual([sizes.coreutils.chunkBytes, sizes.coreutils.maxAskedBytes, sizes.coreutils.calls, sizes.coreutils.callsAtChunk], [16384, 16384, 9, 7])
+  assert.match(sizes['node-stream'].found, /^strace: /)
+  assert.equal(sizes['bun-stream'].chunkBytes, null)
+  assert.match(sizes['bun-stream'].found, /^unknown: /)
+})
+
+test('old logs without readTrace, and runs without a strace pass: the chunk size is unknown', () => {
+  for (const name of ['sample', 'sample-nostrace']) {
+    const dir = path.join(FIXTURES, name)
+    const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line))
+    const context = JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8'))
+    const results = summariseResults(records, context)
+    for (const program of Object.keys(results.chunkSizes)) {
+      assert.ok(OWN_CHUNK.includes(program), `${name}: ${program} honours the block size`)
+      assert.equal(results.chunkSizes[program].chunkBytes, null, `${name}: ${program}`)
+    }
+    assert.deepEqual(summariseSyscalls(records, context).chunkSizes, results.chunkSizes)
+  }
+})
+
+test('own-chunk readers never appear in per-size rankings or "fastest at" findings', () => {
+  const sets = labelSets([loadResultSet(path.join(FIXTURES, 'sample')), loadResultSet(path.join(FIXTURES, 'sample-nostrace'))])
+  const texts = findings.findings(sets).filter(finding => finding.set !== null).map(finding => finding.text)
+  const perSize = texts.filter(text => /^(At \d|The fastest)/.test(text))
+  // per set: throughput vs C at 256 B and 64 KiB, fastest, wall cost per read (the fixture has no CPU
+  // per read); the sample's syscalls per MiB at two sizes
+  assert.equal(perSize.length, 2 * 4 + 2)
+  for (const text of perSize) {
+    for (const program of OWN_CHUNK) assert.ok(!text.includes(program), `${program} in: ${text}`)
+  }
+  // they are said to be left out, chunk size unknown in these old logs
+  const own = texts.filter(text => text.includes('own chunk size'))
+  assert.equal(own.length, 2)
+  for (const text of own) {
+    assert.equal(text, 'coreutils and node-stream choose their own chunk size, which this run did not record (no strace pass saw their reads); ' +
+      'they are left out of the rankings at 256 B–64 KiB.')
+  }
+})
+
+test('the idiomatic readers at their chunk size: exact, or the nearest size measured', () => {
+  const [set] = labelSets([loadResultSet(path.join(FIXTURES, 'sample'))])
+  // as strace would have found them: node-stream 64 KiB (measured), coreutils 128 KiB (not: 64 KiB is nearest)
+  set.results.chunkSizes = {
+    'node-stream': { chunkBytes: 65536, found: 'strace' },
+    coreutils: { chunkBytes: 131072, found: 'strace' }
+  }
+  // node-stream at 64 KiB: best.steadyThroughputMBps 948.75, vsC.steadyThroughput 948.75/1611.59 = 0.5887 → 59%.
+  // coreutils at 64 KiB: 1888.46 MB/s, 1888.46/1611.59 = 1.1718 → 117%.
+  assert.equal(findings.idiomaticReaders(set),
+    'Readers that choose their own chunk size, at the chunk size strace saw them read: ' +
+    'coreutils reads 128 KiB chunks: 1888 MB/s steady-state, 117% of C at 64 KiB, the nearest size measured ' +
+    'and node-stream reads 64 KiB chunks: 949 MB/s steady-state, 59% of C at 64 KiB; they are left out of the rankings at 256 B–64 KiB.')
+  const rows = findings.idiomaticRows(set)
+  assert.deepEqual(rows.map(row => [row.program, row.chunkBytes, row.blockSize, row.exact]), [['coreutils', 131072, 65536, false], ['node-stream', 65536, 65536, true]])
+  // the report's table carries the same rows
+  const data = shapeReport([set])
+  assert.deepEqual(data.idiomatic[0].rows.map(row => row.program), ['coreutils', 'node-stream'])
+})
+
+test('nearest measured size: the smaller of two as near', () => {
+  assert.equal(findings.nearestSize([256, 4096, 65536], 65536), 65536)
+  assert.equal(findings.nearestSize([256, 4096, 65536], 1 << 20), 65536)
+  assert.equal(findings.nearestSize([4096, 12288], 8192), 4096)
+  assert.equal(findings.nearestSize([256], null), null)
+})
