@@ -195,7 +195,7 @@ function syscallsPerMiB (set, blockSize) {
     method = `counting every thread over a ${sizeName(base.bytes)} strace run (${startup})`
   }
   let text = `At ${sizeName(blockSize)}, ${method}, C makes ${formatNumber(baseRate)} syscalls per MiB; relative to that, ${listJoin(others.map(clause))}`
-  const noisy = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.noise && ranked(set, cell))
+  const noisy = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.noise)
   if (noisy.length) text += `; left out as noise: ${listJoin(noisy.map(cell => `${cell.program} (${cell.syscallsPerMiB.noise})`))}`
   const rejected = atSize.filter(cell => cell.rejected).map(cell => cell.program)
   if (rejected.length) text += `; left out because strace saw ${rejected.length === 1 ? 'its reader' : 'their readers'} read otherwise than ${rejected.length === 1 ? 'it says' : 'they say'}: ${listJoin(rejected)}`
