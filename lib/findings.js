@@ -144,7 +144,7 @@ function idiomaticReaders (set) {
   const known = rows.filter(row => row.chunkBytes !== null)
   const unknown = rows.filter(row => row.chunkBytes === null).map(row => row.program)
   const clause = row => {
-    const at = row.exact ? sizeName(row.blockSize) : `${sizeName(row.blockSize)}, the nearest size measured`
+    const at = row.exact ? sizeName(row.blockSize) : `${sizeName(row.blockSize)} (the nearest size measured)`
     if (row.steadyMBps === null) return `${row.program} reads ${sizeName(row.chunkBytes)} chunks (no steady-state figure at ${at})`
     const share = row.shareOfC === null ? '' : `, ${formatPercent(row.shareOfC)} of C at ${at}`
     return `${row.program} reads ${sizeName(row.chunkBytes)} chunks: ${formatNumber(row.steadyMBps)} MB/s steady-state${share}`

@@ -87,7 +87,7 @@ test('the idiomatic readers at their chunk size: exact, or the nearest size meas
   // coreutils at 64 KiB: 1888.46 MB/s, 1888.46/1611.59 = 1.1718 → 117%.
   assert.equal(findings.idiomaticReaders(set),
     'Readers that choose their own chunk size, at the chunk size strace saw them read: ' +
-    'coreutils reads 128 KiB chunks: 1888 MB/s steady-state, 117% of C at 64 KiB, the nearest size measured ' +
+    'coreutils reads 128 KiB chunks: 1888 MB/s steady-state, 117% of C at 64 KiB (the nearest size measured) ' +
     'and node-stream reads 64 KiB chunks: 949 MB/s steady-state, 59% of C at 64 KiB; they are left out of the rankings at 256 B–64 KiB.')
   const rows = findings.idiomaticRows(set)
   assert.deepEqual(rows.map(row => [row.program, row.chunkBytes, row.blockSize, row.exact]), [['coreutils', 131072, 65536, false], ['node-stream', 65536, 65536, true]])
