@@ -283,12 +283,14 @@ const sizeLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes 
 const round = value => Math.round(value * 10) / 10
 const calls = count => `${count} call${count === 1 ? '' : 's'}`
 
-// The chunk size a reader that chooses its own reads in, from what the kernel saw: over
-// every strace run of the program (every block size: it ignores them), the bytes most
-// read calls on stdin brought back, and the most any asked for. The calls that brought
-// less (the pipe held less, the last call's 0) are the exceptions, so the commonest
-// return is the chunk. Without a strace pass, or from runs logged before readTrace,
-// the size is unknown (null) rather than taken from the program's table.
+// The chunk size a reader that chooses its own reads in, from what the kernel saw over
+// every strace run of the program (every block size: it ignores them). What it chooses
+// is what it asks read(2) for, so the most any call asked is the chunk where strace
+// shows it; what comes back is capped by the pipe (64 KiB) and shaped by the feeder
+// (dd's 256-byte blocks with --feeder matched), so the commonest return is only the
+// fallback, for calls whose size strace does not print. Without a strace pass, or from
+// runs logged before readTrace, the size is unknown (null) rather than taken from the
+// program's table.
 function chunkSizes (records) {
   const out = {}
   for (const record of records) {
@@ -310,11 +312,13 @@ function chunkSizes (records) {
       rest.found = 'unknown: no strace run of it recorded its reads of stdin (--no-strace, or a log from before readTrace)'
       continue
     }
-    const [chunk, count] = returns.reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] > a[0]) ? b : a))
-    rest.chunkBytes = chunk
+    const [commonest] = returns.reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] > a[0]) ? b : a))
+    rest.chunkBytes = rest.maxAskedBytes ?? commonest
     rest.calls = returns.reduce((sum, [, calls]) => sum + calls, 0)
-    rest.callsAtChunk = count
-    rest.found = 'strace: the bytes most read calls on stdin brought back, over its strace runs'
+    rest.callsAtChunk = entry.returned[rest.chunkBytes] ?? 0
+    rest.found = rest.maxAskedBytes === null
+      ? 'strace: the bytes most read calls on stdin brought back, over its strace runs (strace did not print what they asked for)'
+      : 'strace: the most a read call on stdin asked for, over its strace runs'
   }
   return out
 }

@@ -21,7 +21,7 @@ const straceRecord = (program, blockSize, returned, maxAsked, ok = true) => ({
   phase: 'strace', program, blockSize, ok, readTrace: { stdin: { read: { returned, maxAsked } }, otherCalls: 3 }
 })
 
-test('chunk size: the bytes most read calls brought back, over every strace run of the program', () => {
+test('chunk size: what its read calls asked for, over every strace run of the program', () => {
   const records = [
     // 256 KiB in 64 KiB chunks and the 0 at the end, at two block sizes it ignores
     straceRecord('node-stream', 256, { 65536: 4, 0: 1 }, 65536),
@@ -41,6 +41,22 @@ test('chunk size: the bytes most read calls brought back, over every strace run 
   assert.match(sizes['node-stream'].found, /^strace: /)
   assert.equal(sizes['bun-stream'].chunkBytes, null)
   assert.match(sizes['bun-stream'].found, /^unknown: /)
+})
+
+test('chunk size: asked for, not what the pipe or the feeder let through; the commonest return only where strace printed no size', () => {
+  const records = [
+    // --feeder matched at 256 B: dd writes 256-byte blocks, so 128 KiB calls mostly bring 256
+    straceRecord('coreutils', 256, { 256: 4096, 0: 1 }, 131072),
+    // the fixed feeder: the 64 KiB pipe caps every return of a 128 KiB call
+    straceRecord('coreutils', 65536, { 65536: 16, 0: 1 }, 131072),
+    // preadv2 calls whose size strace does not print
+    straceRecord('bun-stream', 4096, { 65536: 15, 4096: 1, 0: 1 }, null)
+  ]
+  const sizes = chunkSizes(records)
+  assert.deepEqual([sizes.coreutils.chunkBytes, sizes.coreutils.calls, sizes.coreutils.callsAtChunk], [131072, 4112, 0])
+  assert.equal(sizes.coreutils.found, 'strace: the most a read call on stdin asked for, over its strace runs')
+  assert.deepEqual([sizes['bun-stream'].chunkBytes, sizes['bun-stream'].callsAtChunk], [65536, 15])
+  assert.match(sizes['bun-stream'].found, /brought back, .*\(strace did not print what they asked for\)$/)
 })
 
 test('old logs without readTrace, and runs without a strace pass: the chunk size is unknown', () => {
