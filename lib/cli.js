@@ -18,16 +18,22 @@ const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 }
 class RunFailed extends Error {}
 
 async function runTool ({ name, usage, parse, run, measures = false }, argv) {
+  let stopped = () => false
   try {
     const options = parse(argv)
     if (options.help) {
       process.stdout.write(`${usage}\n`)
       return EXIT.done
     }
-    const stopped = measures ? stopOnSignals() : () => false
+    if (measures) stopped = stopOnSignals()
     const code = await run(options, stopped)
     return stopped() ? EXIT.interrupted : code
   } catch (err) {
+    // a stop that made the work in flight fail is still a stop
+    if (stopped()) {
+      process.stderr.write(`${name}: stopped (${err.message.split('\n')[0]})\n`)
+      return EXIT.interrupted
+    }
     if (err instanceof UsageError) process.stderr.write(`${name}: ${err.message}\n`)
     else if (err instanceof RunFailed) process.stderr.write(`${name}: ${err.message}\n`)
     else process.stderr.write(`${name}: ${err.stack}\n`)

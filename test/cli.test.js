@@ -117,6 +117,16 @@ describe('lib/cli.js: parse → run → exit code', () => {
     child.stdout.once('data', () => child.kill('SIGINT'))
     assert.deepEqual(await finished(child), { code: 130, stdout: 'measuring\n', stderr: 't: interrupted; nothing was measured\n' })
   })
+
+  test('Ctrl-C that makes the work in flight throw is still a stop: exit 130, not 1 or 2', async () => {
+    const child = tool(`runCli({ name: 't', usage: '', measures: true, parse: () => ({}), run: async (options, stopped) => {
+      console.log('measuring')
+      await new Promise(resolve => { const poll = setInterval(() => { if (stopped()) { clearInterval(poll); resolve() } }, 10) })
+      throw new UsageError('cannot write the zero file: interrupted')
+    } })`)
+    child.stdout.once('data', () => child.kill('SIGINT'))
+    assert.deepEqual(await finished(child), { code: 130, stdout: 'measuring\n', stderr: 't: stopped (cannot write the zero file: interrupted)\n' })
+  })
 })
 
 describe('--only: names and patterns', () => {
