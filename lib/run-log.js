@@ -23,6 +23,8 @@ function readLog (runDir, { makeError, repair = false }) {
     if (lines[i] === '') continue
     try {
       records.push(JSON.parse(lines[i]))
+      // a whole record cut off just before its newline: the next append would join it
+      if (i === lines.length - 1 && repair) fs.appendFileSync(file, '\n')
     } catch {
       if (i === lines.length - 1) {
         if (repair) fs.truncateSync(file, Buffer.byteLength(text) - Buffer.byteLength(lines[i]))

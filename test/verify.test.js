@@ -1,5 +1,5 @@
 'use strict'
-// verify(): what makes a run a data point. Each branch against a hand-made pipeline
+// verify(): what makes a run a data point; and the log that keeps the runs that are. Each branch against a hand-made pipeline
 // result, in the order verify checks them, so that one failure never hides behind another.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
@@ -71,5 +71,49 @@ describe('verify', () => {
 
   test('more reads than bytes: a count that cannot be true', () => {
     assert.equal(verify(step({ bytes: 1000, blockSize: 256 }), result(), output({ size: 1000, reads: 1001, blockSize: 256 })), 'reader made 1001 reads for 1000 bytes')
+  })
+})
+
+describe('the run log (lib/run-log.js readLog)', () => {
+  const fs = require('node:fs')
+  const os = require('node:os')
+  const path = require('node:path')
+  const { readLog } = require('../lib/run-log')
+  const makeError = message => new Error(message)
+
+  test('a last line cut mid-record is left out, and cut off by the writer', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-log-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'all.jsonl'), '{"run":0}\n{"run":1}\n{"ru')
+      assert.deepEqual(readLog(dir, { makeError }), [{ run: 0 }, { run: 1 }])
+      assert.equal(fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8'), '{"run":0}\n{"run":1}\n{"ru', 'a reader leaves the file as it is')
+      assert.deepEqual(readLog(dir, { makeError, repair: true }), [{ run: 0 }, { run: 1 }])
+      assert.equal(fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8'), '{"run":0}\n{"run":1}\n')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('a whole last record cut just before its newline is kept, and the writer ends its line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-log-'))
+    try {
+      const file = path.join(dir, 'all.jsonl')
+      fs.writeFileSync(file, '{"run":0}\n{"run":1}')
+      assert.deepEqual(readLog(dir, { makeError, repair: true }), [{ run: 0 }, { run: 1 }])
+      fs.appendFileSync(file, '{"run":2}\n')
+      assert.deepEqual(readLog(dir, { makeError }), [{ run: 0 }, { run: 1 }, { run: 2 }])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('a bad line before the last is corruption, named with its line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-log-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'all.jsonl'), '{"run":0}\nnot json\n{"run":2}\n')
+      assert.throws(() => readLog(dir, { makeError }), /all\.jsonl is corrupt at line 2; move it aside and start a new run$/)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
