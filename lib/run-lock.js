@@ -87,6 +87,8 @@ function busyHolder (runDir) {
 // The new lock appears whole (a complete file linked into place), so a reader never sees
 // it half-written; replacing a stale one takes a claim file named after that lock,
 // which only one of two benches can create, so two never both take it over.
+const STALE_CLAIM_MS = 10000
+
 function acquireRunLock (runDir, { makeError, note }) {
   const lock = lockPath(runDir)
   const me = { tool: 'bench.js', pid: process.pid, start: processStart(process.pid), host: os.hostname(), since: new Date().toISOString(), argv: process.argv.slice(2) }
@@ -112,8 +114,18 @@ function acquireRunLock (runDir, { makeError, note }) {
       try {
         fs.linkSync(temporary, claimFile)
       } catch (err) {
-        if (err.code === 'EEXIST') continue
-        throw err
+        if (err.code !== 'EEXIST') throw err
+        // A claim is held for microseconds: one this old was left by a bench killed
+        // mid-takeover, and would otherwise block the folder for good.
+        if (Date.now() - (fs.statSync(claimFile, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_CLAIM_MS) fs.rmSync(claimFile, { force: true })
+        continue
+      }
+      // The stale lock may have been taken over, released and taken afresh since it was
+      // read: replace only the holder that was judged stale.
+      const now = readLock(runDir)
+      if (now === null || now.pid !== holder.pid || now.start !== holder.start) {
+        fs.rmSync(claimFile, { force: true })
+        continue
       }
       fs.renameSync(temporary, lock)
       const why = state === 'gone' ? 'which is no longer running' : 'whose PID another program now has'

@@ -271,5 +271,17 @@ describe('one run folder, one writer', () => {
       assert.equal(readLog(path.join(dir, 'all.jsonl')).filter(record => record.phase === 'timing').length, 1)
       assert.deepEqual(fs.readdirSync(dir).filter(file => file.includes('lock')), [], 'lock and takeover claim released')
     }
+
+    // a bench killed mid-takeover left its claim on a stale lock: an old claim is cleared
+    const holder = { pid: gonePid, start: '1' }
+    const dir = lockOf('claimed', holder)
+    const claim = path.join(dir, `.${LOCK_FILE}.${holder.pid}-${holder.start}.takeover`)
+    fs.writeFileSync(claim, '{}\n')
+    const minuteAgo = new Date(Date.now() - 60000)
+    fs.utimesSync(claim, minuteAgo, minuteAgo)
+    const result = bench([...TINY, '--out', path.dirname(dir), '--id', 'claimed'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    assert.match(result.stdout, /taking the lock over$/m)
+    assert.deepEqual(fs.readdirSync(dir).filter(file => file.includes('lock')), [], 'lock and both claims released')
   })
 })
