@@ -15,6 +15,7 @@ const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
 const { readLog, writeDerived, planProgress, LOG_FILE } = require('./lib/run-log')
 const { runCli } = require('./lib/cli')
+const { displayPath } = require('./lib/paths')
 
 const RESULTS_ROOT = path.join(__dirname, 'results')
 const HIGHCHARTS_DIR = path.join(__dirname, 'node_modules', 'highcharts')
@@ -274,10 +275,6 @@ function rederiveRuns (options) {
   return 0
 }
 
-function displayPath (file) {
-  const relative = path.relative(process.cwd(), file)
-  return relative && !relative.startsWith('..') ? relative : file
-}
 
 if (require.main === module) runCli({ name: 'analyse.js', usage: USAGE, parse: parseOptions, run })
 

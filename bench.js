@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 
-const { ROOT } = require('./lib/paths')
+const { ROOT, displayPath } = require('./lib/paths')
 const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('./lib/runtimes')
 const { programs, listing, checkTable, extraModules, withNodeVersions, unavailableReason, fileFeedReason } = require('./lib/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
@@ -603,11 +603,6 @@ function writeReport (runDir) {
   }
 }
 
-// A path as the user would type it: relative when under the current folder.
-function displayPath (file) {
-  const relative = path.relative(process.cwd(), file)
-  return relative && !relative.startsWith('..') ? relative : file
-}
 
 function readJson (file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'))

@@ -6,4 +6,10 @@ const ROOT = path.resolve(__dirname, '..')
 const BUILD = path.join(ROOT, 'build')
 const NPM_BIN = path.join(ROOT, 'node_modules', '.bin')
 
-module.exports = { ROOT, BUILD, NPM_BIN }
+// A path as the user would type it: relative when under the current folder.
+function displayPath (file) {
+  const relative = path.relative(process.cwd(), file)
+  return relative && !relative.startsWith('..') ? relative : file
+}
+
+module.exports = { ROOT, BUILD, NPM_BIN, displayPath }
