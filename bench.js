@@ -17,7 +17,9 @@ const { readLog, writeDerived, runsByPhase, LOG_FILE } = require('./lib/run-log'
 const { acquireRunLock } = require('./lib/run-lock')
 const { shellQuote } = require('./lib/pipeline')
 const { ZeroFile } = require('./lib/zero-file')
-const { measure, probePtrace, feederBlockSize, inputLabel } = require('./lib/measure')
+const { measure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('./lib/measure')
+const { sharedCpuPin } = require('./lib/pipeline')
+const headline = require('./lib/headline')
 const { collectContext } = require('./lib/context')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report-text')
@@ -29,9 +31,17 @@ const MiB = 1 << 20
 // ten minutes on two cores (measured: see README, "Choosing the defaults"). --quick
 // saves time on runs, sizes and strace, not on timed bytes: shorter timed runs leave a
 // steady-state figure that is mostly the start-up time taken off.
+//
+// The cost pass, the headline (lib/headline.js), runs at COST_SIZES: the smallest block,
+// where a read's cost shows most, one page, and the study's 64 KiB. Its rounds give the
+// intervals: 10 leave the 2nd and 9th of 10 as the 95% interval of the median, 6 (the
+// fewest that give one) the lowest and highest.
+const COST_SIZES = [256, 4096, 65536]
+const COST_READS = 1 << 17
+const COST_MAX_MIB = 1024
 const PRESETS = {
-  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4 },
-  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1 }
+  default: { runs: 6, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 10 },
+  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6 }
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 120
@@ -45,7 +55,12 @@ const USAGE = `usage: node bench.js [options]
                      versions of package.json's measuredNodeVersions: ${MEASURED_NODE_VERSIONS.join(', ')}):
                      the Node rows become node-sync@22, node-sync@26 ... (default: one row
                      each on ${MEASURED_NODE_VERSIONS[0]}, or on NODE=/path/to/node)
-  --runs N           timed runs per cell (default 10; best, median and spread are kept)
+  --runs N           timed runs per cell (default 6; best, median and spread are kept)
+  --rounds N         rounds of the cost pass, the headline: each reader's CPU time per
+                     read against C's, dd and the reader on one CPU, at 256, 4096 and
+                     65536 of --sizes (or the smallest given) (default 10; --quick 6;
+                     6 or more for an interval)
+  --no-cost          skip the cost pass (the report then has no headline)
   --warmup N         untimed runs before each cell (default 1)
   --feeder MODE      fixed: dd writes 64 KiB blocks whatever the reader reads (default)
                      matched: dd's block size equals the reader's, as in the original study
@@ -72,6 +87,8 @@ const OPTION_SPEC = {
   sizes: { type: 'string' },
   node: { type: 'string' },
   runs: { type: 'string' },
+  rounds: { type: 'string' },
+  'no-cost': { type: 'boolean' },
   warmup: { type: 'string' },
   feeder: { type: 'string' },
   mib: { type: 'string' },
@@ -97,6 +114,7 @@ const OPTION_VALUES = {
   sizes: 'block sizes such as 4096,65536',
   node: `Node versions such as ${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`,
   runs: 'a whole number',
+  rounds: 'a whole number',
   warmup: 'a whole number',
   feeder: 'fixed, matched or file',
   mib: 'a whole number of MiB',
@@ -153,6 +171,8 @@ function parseOptions (argv) {
     sizes: values.sizes ? values.sizes.split(',').map(text => parseBlockSizeOption(text)) : preset.sizes,
     nodeVersions: values.node === undefined ? [] : [...new Set(values.node.split(',').map(text => parseNodeVersion(text)))],
     runs: values.runs ? wholeNumber(values.runs, 'runs', 1) : preset.runs,
+    cost: !values['no-cost'],
+    costRounds: values.rounds ? wholeNumber(values.rounds, 'rounds', 1) : preset.costRounds,
     warmup: values.warmup ? wholeNumber(values.warmup, 'warmup', 0) : preset.warmup,
     feeder: values.feeder ?? 'fixed',
     mib: values.mib ? wholeNumber(values.mib, 'mib', 1) : null,
@@ -174,6 +194,9 @@ function parseOptions (argv) {
   const unmatchable = options.only.find(pattern => !SAFE_NAME.test(pattern.replaceAll('*', '_')))
   if (unmatchable !== undefined) throw new UsageError(`--only '${unmatchable}' can match no program: a program's name is ${SAFE_NAME_RULE}`)
   options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
+  const costSizes = options.sizes.filter(size => COST_SIZES.includes(size))
+  options.costSizes = options.cost ? (costSizes.length ? costSizes : [options.sizes[0]]) : []
+  if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
   if (options.marginal) {
     const tooFew = options.sizes.find(blockSize => quarterBytes(options, blockSize) === null)
     if (tooFew) throw new UsageError(`--marginal at ${tooFew} B needs at least 8 of dd's ${feederBlockSize(options, tooFew)}-byte blocks per run: give a larger --mib`)
@@ -234,6 +257,18 @@ function quarterBytes (options, blockSize) {
   return blocks >= 2 ? blocks * unit : null
 }
 
+// A cost round's runs: 2^17 reads' worth of bytes, at least 64 MiB and at most 1 GiB
+// (--mib N: N MiB), and a quarter of that, in whole blocks of the cost pass's dd. What
+// varies from one process to the next, start-up above all (a few ms of CPU for Node),
+// lands on the difference of the two runs undivided: the three quarters between must
+// hold enough CPU time to dwarf it, about 100 ms for C, so more reads at small blocks
+// and more bytes at large ones (at 64 KiB a read costs C about 11 µs; 256 MiB runs
+// left intervals of ±20% there).
+function costBytes (options, blockSize) {
+  const full = options.mib ? options.mib * MiB : Math.min(COST_MAX_MIB * MiB, Math.max(options.minMiB * MiB, blockSize * COST_READS))
+  return { full, quarter: Math.max(1, Math.floor(full / 4 / FIXED_FEEDER_BLOCK)) * FIXED_FEEDER_BLOCK }
+}
+
 // ---- the plan: every run, in order ----
 
 // Start-up and timing runs go in rounds: at each block size, round r runs every program
@@ -243,16 +278,20 @@ function quarterBytes (options, blockSize) {
 // one profile) share a progress line and a rewrite of the derived files. A cell's
 // warm-up runs come before the first of its runs that this bench makes, so a resumed
 // cell is warmed again.
-function plan (options, selected, ptrace) {
+//
+// The cost pass comes after the timing runs, in rounds of its own: each round runs every
+// reader that honours the block size, C among them, at a full and a quarter of the
+// bytes, on one CPU (costPin), unwarmed: the timing runs have loaded every binary.
+function plan (options, selected, ptrace, costPin = sharedCpuPin()) {
   const steps = []
   const largest = options.sizes[options.sizes.length - 1]
   // each round runs every program once in each of `runsOf` (a phase and its bytes)
-  const rounds = (blockSize, runsOf) => {
-    for (let run = 0; run < options.runs; run++) {
-      const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
-      for (const program of selected) {
+  const rounds = (blockSize, runsOf, { count = options.runs, programs = selected, warmup = options.warmup, pin } = {}) => {
+    for (let run = 0; run < count; run++) {
+      const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${count}`
+      for (const program of programs) {
         for (const { phase, bytes } of runsOf) {
-          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
+          steps.push({ phase, program, blockSize, bytes, run, warmup, ...(pin ? { pin } : {}), group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
         }
       }
     }
@@ -261,6 +300,11 @@ function plan (options, selected, ptrace) {
   for (const blockSize of options.sizes) {
     const quarter = options.marginal ? [{ phase: 'timing-quarter', bytes: quarterBytes(options, blockSize) }] : []
     rounds(blockSize, [{ phase: 'timing', bytes: bytesPerRun(options, blockSize) }, ...quarter])
+  }
+  const honouring = selected.filter(program => program.honoursBlockSize)
+  for (const blockSize of honouring.length ? options.costSizes ?? [] : []) {
+    const { full, quarter } = costBytes(options, blockSize)
+    rounds(blockSize, [{ phase: headline.PHASE, bytes: full }, { phase: headline.QUARTER_PHASE, bytes: quarter }], { count: options.costRounds, programs: honouring, warmup: 0, pin: costPin })
   }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === 'strace' ? ` (${inputLabel(step.bytes)})` : ''}`
@@ -378,10 +422,13 @@ const RESUMED_OPTIONS = {
   straceMiB: [isWhole(1), 'a whole number of at least 1'],
   marginal: [isBoolean, 'true or false'],
   pin: [isBoolean, 'true or false'],
+  cost: [isBoolean, 'true or false'],
+  costRounds: [isWhole(1), 'a whole number of at least 1'],
+  costSizes: [value => Array.isArray(value) && value.every(isBlockSize), 'a list of block sizes'],
   nodeVersions: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`]
 }
 // Options added after runs had been measured: an older run lacks them, and ran as these say.
-const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [] }
+const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [] }
 
 function resumedContextProblem (context) {
   if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
@@ -478,6 +525,8 @@ function cellCommand (options, { program, blockSize }, rows) {
   const major = /@(\d+)$/.exec(program)
   if (major) args.push('--node', major[1])
   if (options.runs !== preset.runs) args.push('--runs', options.runs)
+  if (options.cost && options.costRounds !== preset.costRounds) args.push('--rounds', options.costRounds)
+  if (!options.cost) args.push('--no-cost')
   if (options.warmup !== preset.warmup) args.push('--warmup', options.warmup)
   if (options.feeder !== 'fixed') args.push('--feeder', options.feeder)
   if (options.mib) args.push('--mib', options.mib)
@@ -543,9 +592,10 @@ function prepareRun (parsed) {
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
-  const steps = plan(options, runnable, ptrace)
+  const costPin = sharedCpuPin()
+  const steps = plan(options, runnable, ptrace, costPin)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
-  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules }
+  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null }
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)

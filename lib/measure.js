@@ -73,9 +73,11 @@ function verify (step, result, output) {
 // With --feeder file the reader's stdin is a file of zeroFiles (/dev/null when empty):
 // one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
 // pipe-run's own pipe goes unused ("true" writes nothing to it).
+// The cost pass (step.pin set) has its own feeder whatever --feeder says: dd's fixed
+// blocks through the pipe, on the reader's CPU (lib/headline.js).
 async function measure (step, runIndex, options, runDir, zeroFiles) {
-  const fromFile = options.feeder === 'file'
-  const feederBlock = fromFile ? null : step.bytes === 0 ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  const fromFile = options.feeder === 'file' && !step.pin
+  const feederBlock = fromFile ? null : step.bytes === 0 || step.pin ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -95,7 +97,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader = argv
     command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
   }
-  const pin = options.pin ? PIN_APART : null
+  const pin = step.pin ?? (options.pin ? PIN_APART : null)
   const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin })
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)

@@ -21,6 +21,23 @@ function shellQuote (argv) {
 // --pin in every tool: dd on CPU 0, the reader on CPU 1.
 const PIN_APART = { feeder: 0, reader: 1 }
 
+// bench.js's cost pass runs dd and the reader on one CPU (lib/headline.js says why): the
+// last one this process may use (a container's cpuset may leave out CPU 0 or 1).
+function sharedCpuPin (status = readStatus()) {
+  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1]
+  // a list such as 0-3,8,10-11: its last range ends with the highest CPU
+  const cpu = list ? Number(list.split(',').pop().split('-').pop()) : 0
+  return { feeder: cpu, reader: cpu }
+}
+
+function readStatus () {
+  try {
+    return require('node:fs').readFileSync('/proc/self/status', 'utf8')
+  } catch {
+    return ''
+  }
+}
+
 // How long the reader's stdout and stderr may stay open once pipe-run has exited.
 // pipe-run kills everything the pipeline left before it exits, so they close at once;
 // this bounds the wait should anything it could not kill still hold them.
@@ -113,4 +130,4 @@ function stopOnSignals () {
   return () => requested
 }
 
-module.exports = { shellQuote, runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART }
+module.exports = { shellQuote, runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART, sharedCpuPin }

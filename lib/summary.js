@@ -5,6 +5,7 @@
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 const { findProgram, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('./steal')
+const { summariseHeadline } = require('./headline')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -203,6 +204,8 @@ function summariseResults (records, context) {
   compareWithC(cells)
   return {
     runId: context.runId,
+    // the lab's answer, from the cost pass (lib/headline.js); null for runs without one
+    headline: summariseHeadline(records, context, rejected),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',

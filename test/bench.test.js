@@ -433,7 +433,7 @@ describe('the pipeline timer', () => {
 describe('bench.js end to end', () => {
   test('two programs, two sizes, two runs: every file with its documented fields', () => {
     const out = tempDir()
-    const result = bench(['--only', 'c', '--only', 'node-sync', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--out', out, '--id', 'tiny'])
+    const result = bench(['--only', 'c', '--only', 'node-sync', '--sizes', '4096,65536', '--runs', '2', '--rounds', '6', '--warmup', '0', '--mib', '2', '--out', out, '--id', 'tiny'])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const dir = path.join(out, 'tiny')
     for (const file of ['all.jsonl', 'results.json', 'syscalls.json', 'gc.json', 'context.json']) assert.ok(fs.existsSync(path.join(dir, file)), file)
@@ -452,6 +452,17 @@ describe('bench.js end to end', () => {
       assert.match(record.command, /^dd if=\/dev\/zero bs=65536 count=32 status=none \| /)
     }
     assert.equal(log.filter(record => record.phase === 'startup').length, 2 * 2)
+    // the cost pass: six rounds at each size of both readers, a run of --mib and a quarter
+    // of it each, dd and the reader on the CPU context.json names, steal counted on it alone
+    const { costPin } = readJson(path.join(dir, 'context.json'))
+    const cost = log.filter(record => record.phase.startsWith('cost'))
+    assert.equal(cost.length, 2 * 2 * 6 * 2)
+    for (const record of cost) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.bytes, record.phase === 'cost' ? 2 << 20 : 512 << 10)
+      assert.equal(record.feederBlockSize, 65536)
+      assert.deepEqual(record.steal.cpus, [costPin.cpu])
+    }
 
     const results = readJson(path.join(dir, 'results.json'))
     assert.equal(results.cells.length, 4)
@@ -460,6 +471,15 @@ describe('bench.js end to end', () => {
     assert.equal(c4k.reads, 512)
     assert.equal(c4k.vsC.throughput, 1)
     assert.deepEqual(results.failures, [])
+    assert.deepEqual(results.headline.sizes, [4096, 65536])
+    assert.equal(results.headline.cells.length, 4)
+    for (const cell of results.headline.cells) {
+      assert.equal(cell.rounds, 6, `${cell.program} @ ${cell.blockSize}`)
+      // runs this short say nothing of the cost (the test asserts none): the fields' shape
+      const { estimate, low, high } = cell.cpuPerReadNs
+      assert.ok(low <= estimate && estimate <= high, `${cell.program} @ ${cell.blockSize}: ${low} ${estimate} ${high}`)
+      assert.equal(cell.shareOfC === null, cell.program === 'c')
+    }
 
     const syscalls = readJson(path.join(dir, 'syscalls.json'))
     assert.equal(syscalls.ptrace.available, true)
@@ -492,7 +512,7 @@ describe('bench.js end to end', () => {
 
   test('a reader that miscounts is marked failed, excluded, and listed with its command', () => {
     const out = tempDir()
-    const result = bench(['--only', 'fixture-miscount', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'wrong'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    const result = bench(['--only', 'fixture-miscount', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'wrong'], { LAB_EXTRA_PROGRAMS: EXTRA })
     assert.equal(result.status, 1, 'bench exits 1 when runs failed')
     const results = readJson(path.join(out, 'wrong', 'results.json'))
     const cell = results.cells[0]
@@ -513,7 +533,7 @@ describe('bench.js end to end', () => {
 
   test('a reader that reads more than the block size at a time is marked failed, whatever its count', () => {
     const out = tempDir()
-    const result = bench(['--only', 'fixture-oversized', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'oversized'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    const result = bench(['--only', 'fixture-oversized', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'oversized'], { LAB_EXTRA_PROGRAMS: EXTRA })
     assert.equal(result.status, 1, result.stdout + result.stderr)
     const results = readJson(path.join(out, 'oversized', 'results.json'))
     const cell = results.cells.find(c => c.program === 'fixture-oversized' && c.blockSize === 4096)
@@ -531,7 +551,7 @@ describe('bench.js end to end', () => {
 
   test('Ctrl-C keeps every finished run, and --resume completes the run', async () => {
     const out = tempDir()
-    const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'stopped']
+    const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'stopped']
     const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT, env: { ...process.env, LAB_EXTRA_PROGRAMS: EXTRA } })
     let stdout = ''
     child.stdout.on('data', chunk => { stdout += chunk })
@@ -568,7 +588,7 @@ describe('bench.js end to end', () => {
   test('--marginal: quarter runs logged and verified beside the full ones; marginal figures in the results and the summary', () => {
     const out = tempDir()
     // 'c*' picks c and coreutils, which reads chunks of its own size
-    const result = bench(['--marginal', '--only', 'c*', '--only', 'just-fast', '--sizes', '65536', '--runs', '2', '--warmup', '0', '--mib', '8', '--no-strace', '--no-gc', '--out', out, '--id', 'marginal'])
+    const result = bench(['--marginal', '--only', 'c*', '--only', 'just-fast', '--sizes', '65536', '--runs', '2', '--warmup', '0', '--mib', '8', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'marginal'])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const log = readLog(path.join(out, 'marginal', 'all.jsonl'))
     const quarters = log.filter(record => record.phase === 'timing-quarter')
@@ -603,7 +623,7 @@ describe('bench.js end to end', () => {
   test('--feeder file: no pipe, the reader reads a tmpfs file; pipe-only readers and wc -c skipped; the file removed', () => {
     const out = tempDir()
     const before = new Set(zeroFileFolders())
-    const result = bench(['--feeder', 'file', '--marginal', '--only', 'c*', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--out', out, '--id', 'file'])
+    const result = bench(['--feeder', 'file', '--marginal', '--only', 'c*', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'file'])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     assert.match(result.stdout, /^skipping coreutils: not with --feeder file: given a regular file, wc -c takes its size from fstat and reads nothing$/m)
     assert.match(result.stdout, /^skipping just-async: not with --feeder file: it reads only a pipe/m)
@@ -633,7 +653,7 @@ describe('bench.js end to end', () => {
   test('--feeder file: Ctrl-C removes the input file and keeps the runs; --resume makes a new one and finishes', async () => {
     const out = tempDir()
     const before = new Set(zeroFileFolders())
-    const args = ['--feeder', 'file', '--only', 'c', '--sizes', '256', '--runs', '12', '--warmup', '0', '--mib', '64', '--no-strace', '--no-gc', '--out', out, '--id', 'file-stopped']
+    const args = ['--feeder', 'file', '--only', 'c', '--sizes', '256', '--runs', '12', '--warmup', '0', '--mib', '64', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'file-stopped']
     const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT })
     const log = path.join(out, 'file-stopped', 'all.jsonl')
     const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
@@ -675,7 +695,7 @@ describe('bench.js end to end', () => {
 
     test('a corrupt run log is reported, not overwritten', () => {
       const out = tempDir()
-      const first = bench(['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'bad'])
+      const first = bench(['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'bad'])
       assert.equal(first.status, 0, first.stderr)
       const log = path.join(out, 'bad', 'all.jsonl')
       fs.writeFileSync(log, 'not json\n' + fs.readFileSync(log, 'utf8'))

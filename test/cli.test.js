@@ -20,7 +20,7 @@ const ANALYSE = path.join(ROOT, 'analyse.js')
 const FILE_COST = path.join(ROOT, 'studies', 'file-cost.js')
 const EXTRA = path.join(__dirname, 'fixtures', 'extra-programs.js')
 const SAMPLE = path.join(__dirname, 'fixtures', 'results', 'sample')
-const ONE_RUN = ['--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc']
+const ONE_RUN = ['--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
 
 const node = (args, env = {}) => spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120000 })
 const bench = (args, env) => node([BENCH, ...args], env)
@@ -197,7 +197,7 @@ describe('--only: names and patterns', () => {
 describe('a failed cell', () => {
   test('the command bench prints for it measures that cell again, and only it, as the run did', () => {
     const out = folder('rerun')
-    const first = bench(['--only', 'c', '--only', 'fixture-miscount', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'first'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    const first = bench(['--only', 'c', '--only', 'fixture-miscount', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'first'], { LAB_EXTRA_PROGRAMS: EXTRA })
     assert.equal(first.status, 1, first.stderr + first.stdout)
     const commandsOf = stdout => stdout.split(/measure (?:the|a) failed cell again in the lab:\n/)[1]?.split('\n\n')[0].split('\n').map(line => line.trim())
     const lab = `LAB_EXTRA_PROGRAMS=${EXTRA} node bench.js --only fixture-miscount`
@@ -232,7 +232,7 @@ describe('analyse.js: a run cut short, and --rederive', () => {
   test('a run whose log holds fewer runs than its bench planned is refused, or with --incomplete reported and marked so', () => {
     const out = folder('incomplete')
     const dir = path.join(out, 'run')
-    assert.equal(bench(['--only', 'c', '--sizes', '4096', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'run']).status, 0)
+    assert.equal(bench(['--only', 'c', '--sizes', '4096', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'run']).status, 0)
     assert.deepEqual(readJson(path.join(dir, 'context.json')).plannedRuns, { startup: 3, timing: 3 })
     assert.equal(analyse([dir]).status, 0, 'a whole run is reported')
 

@@ -30,7 +30,7 @@ function withTempDir (fn) {
   }
 }
 
-const ONE_SHORT_RUN = ['--sizes', '65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc']
+const ONE_SHORT_RUN = ['--sizes', '65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
 const readContext = (out, id) => JSON.parse(fs.readFileSync(path.join(out, id, 'context.json'), 'utf8'))
 
 describe('the Node the lab measures', () => {

@@ -17,7 +17,7 @@ const ANALYSE = path.join(ROOT, 'analyse.js')
 const GATE_PROGRAMS = path.join(__dirname, 'fixtures', 'gate-programs.js')
 const EXTRA = path.join(__dirname, 'fixtures', 'extra-programs.js')
 // quick runs of C's reader alone
-const TINY = ['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc']
+const TINY = ['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
 
 // A bounded wait: a regression that hangs (as --out /proc/x once did) fails the test.
 const run = (script, args, env = {}) => spawnSync(process.execPath, [script, ...args], {
@@ -165,7 +165,7 @@ describe('--resume: the context is checked, and the run keeps its programs', () 
     const out = folder('extras')
     const dir = path.join(out, 'run')
     // --only 'fixture-*' picks fixture-gate alone here; resumed with more fixtures loaded, it must not pick them up
-    const first = bench(['--only', 'fixture-*', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'run'], { LAB_EXTRA_PROGRAMS: GATE_PROGRAMS })
+    const first = bench(['--only', 'fixture-*', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'run'], { LAB_EXTRA_PROGRAMS: GATE_PROGRAMS })
     assert.equal(first.status, 0, first.stderr + first.stdout)
     const context = readJson(path.join(dir, 'context.json'))
     assert.deepEqual(context.programs.map(program => program.name), ['fixture-gate'])
@@ -211,7 +211,7 @@ describe('one run folder, one writer', () => {
     const dir = path.join(out, 'shared')
     const gate = folder('two-gate')
     const env = { LAB_EXTRA_PROGRAMS: GATE_PROGRAMS, LAB_TEST_GATE: gate }
-    const args = ['--only', 'fixture-gate', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out, '--id', 'shared']
+    const args = ['--only', 'fixture-gate', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'shared']
     const benches = [started(args, env), started(args, env)]
     try {
       // the one that measures waits at the gate in its first run, lock held

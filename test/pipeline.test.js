@@ -77,7 +77,7 @@ async function pipelineMarked (marker, options) {
 }
 
 function benchArgs (only, out, extra = []) {
-  return [path.join(ROOT, 'bench.js'), '--only', only, '--sizes', '4096', '--runs', '1', '--warmup', '0', '--no-strace', '--no-gc', '--out', out, '--id', 'run', ...extra]
+  return [path.join(ROOT, 'bench.js'), '--only', only, '--sizes', '4096', '--runs', '1', '--warmup', '0', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'run', ...extra]
 }
 
 function benchEnv (marker) {

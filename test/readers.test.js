@@ -294,7 +294,7 @@ test('JUST= a binary that behaves like just(js) 0.1.13', async t => {
   })
 
   await t.test('--only just-fast is refused with the reason; just-sync counts through it with the four-argument read', async () => {
-    const refused = await runWithOpenStdin([path.join(ROOT, 'bench.js'), '--only', 'just-fast', '--sizes', '4096', '--runs', '2', '--mib', '1', '--no-strace', '--no-gc', '--out', path.join(fakeDir, 'results')], env)
+    const refused = await runWithOpenStdin([path.join(ROOT, 'bench.js'), '--only', 'just-fast', '--sizes', '4096', '--runs', '2', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', path.join(fakeDir, 'results')], env)
     assert.equal(refused.status, 2, refused.stderr)
     assert.match(refused.stderr, /^bench\.js: cannot run just-fast: JUST=\S+ has no net\.readRaw, sys\.address \(the lab's host has them: unset JUST\)/)
     assert.equal(fs.existsSync(path.join(fakeDir, 'results')), false)

@@ -177,7 +177,7 @@ test('the report of a run from before steal and machine factors were recorded sa
 
 test('a real tiny run records steal on every run, and a share per cell and for the run', () => {
   const out = path.join(scratch, 'bench')
-  const args = ['--only', 'c', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--out', out]
+  const args = ['--only', 'c', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out]
   const pinned = os.cpus().length >= 2
   for (const [id, extra] of [['loose', []], ...(pinned ? [['pinned', ['--pin']]] : [])]) {
     const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args, ...extra, '--id', id], { cwd: ROOT, encoding: 'utf8', timeout: 120000 })

@@ -143,7 +143,7 @@ describe('a reader that lies about its block size, through the real bench', () =
   test('its cells fail with the reason and the re-run command, and leave the findings', { skip: !ptraceWorks() && 'strace cannot trace here (install strace; in Docker add --cap-add SYS_PTRACE)' }, () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-strace-'))
     tempDirs.push(out)
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--only', 'c', '--only', 'fixture-liar', '--sizes', '4096,65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-gc', '--out', out, '--id', 'liar'], {
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), '--only', 'c', '--only', 'fixture-liar', '--sizes', '4096,65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-gc', '--no-cost', '--out', out, '--id', 'liar'], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_EXTRA_PROGRAMS: LIARS }, timeout: 300000
     })
     assert.equal(result.status, 1, result.stderr + result.stdout)
