@@ -13,11 +13,14 @@
 //   the reads between cost (CPU of the full run - CPU of the quarter run) / (reads
 //   between), so start-up, loading and whatever the JIT compiles early are in both runs
 //   and cancel.
-// - Paired by round: each round runs every reader at one block size, C among them, so a
-//   reader's overhead and share of C are taken round by round against C's run of the
-//   same round, and a slow spell of the machine weighs on both sides of the pair.
-// The figures are medians over rounds with their 95% intervals (sign test).
-const { median, medianInterval } = require('./stats')
+// - In rounds: each round runs every reader at one block size, C among them, so a slow
+//   spell of the machine falls on every reader alike. The rounds are not paired,
+//   though: on the lab's VM each run's noise is its own (a reader's share of C round by
+//   round spread wider than its CPU per read did), so a reader's overhead and share of C
+//   compare every one of its rounds with every one of C's (Hodges-Lehmann).
+// CPU per read is the median of the rounds with its 95% interval (sign test); overhead
+// and share of C come with the interval that inverts the rank test (lib/stats.js).
+const { median, medianInterval, ratioInterval, differenceInterval } = require('./stats')
 const { findProgram, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('./steal')
 
@@ -26,8 +29,9 @@ const QUARTER_PHASE = 'cost-quarter'
 
 const MEANING = 'CPU time per read(2) of the bytes between a quarter run and a full run, ' +
   'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU; ' +
-  'overhead and share of C taken round by round against C\'s run of the same round; ' +
-  'median of the rounds with its 95% interval (sign test)'
+  'median of the rounds with its 95% interval (sign test); overhead over C and share of C ' +
+  '(C\'s CPU per read / the reader\'s) from every pair of one of its rounds and one of C\'s ' +
+  '(Hodges-Lehmann), with the 95% interval of the rank test'
 
 const cpuNs = run => (run.reader.userUs + run.reader.sysUs) * 1000
 
@@ -50,6 +54,15 @@ function estimate (values) {
   return medianInterval(values) ?? { estimate: median(values), low: null, high: null }
 }
 
+// Against C's rounds: by how much (or how many times) the reader's differ from C's.
+function againstC (mine, base, compare) {
+  if (mine.length === 0 || base.length === 0) return null
+  const interval = compare === 'ratio' ? ratioInterval(base, mine) : differenceInterval(mine, base)
+  if (interval) return interval
+  const all = compare === 'ratio' ? base.flatMap(c => mine.map(x => c / x)) : mine.flatMap(x => base.map(c => x - c))
+  return { estimate: median(all), low: null, high: null }
+}
+
 // rejected: cells whose reads strace saw otherwise than the reader says (lib/summary.js),
 // by 'program\tblockSize': none of their runs is a data point.
 function summariseHeadline (records, context, rejected = new Map()) {
@@ -65,18 +78,17 @@ function summariseHeadline (records, context, rejected = new Map()) {
   const out = []
   for (const [key, cell] of cells) {
     const mine = rounds.get(key)
-    const base = cell.program === BASELINE ? null : rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
-    const paired = base ? [...mine.keys()].filter(round => base.has(round)) : []
+    const base = cell.program === BASELINE ? [] : [...(rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? new Map()).values()]
     const runs = [...cell.full, ...cell.quarter]
     const entry = {
       program: cell.program,
       blockSize: cell.blockSize,
       runtime: runtimeOf(cell.program, context),
-      rounds: cell.program === BASELINE || base === null ? mine.size : paired.length,
+      rounds: mine.size,
       failedRuns: runs.filter(run => !run.ok).length,
       cpuPerReadNs: estimate([...mine.values()]),
-      overheadNs: estimate(paired.map(round => mine.get(round) - base.get(round))),
-      shareOfC: estimate(paired.map(round => base.get(round) / mine.get(round))),
+      overheadNs: againstC([...mine.values()], base, 'difference'),
+      shareOfC: againstC([...mine.values()], base, 'ratio'),
       stealShare: stealShare(runs.filter(run => run.ok)),
       flags: []
     }

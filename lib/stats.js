@@ -76,22 +76,27 @@ function rankTest (a, b) {
   return { u, p: Math.min(1, 2 * (1 - normalCdf(z))) }
 }
 
-// How many times b's values a's values are, with a 95% interval that asks nothing of
-// their distribution: the Hodges-Lehmann estimate (the median of every ratio a[i] / b[j])
-// and the interval that inverts rankTest (Bauer 1972): the ratios r for which a against
-// b scaled by r would not be told apart at the 5% level, i.e. all but the k - 1 lowest
-// and k - 1 highest of the m n ratios, k from the same normal approximation and
-// continuity correction (ties, rare in wall times, are not corrected for). Ratios rather
-// than differences because a run's noise scales with its length. Null below 4 runs a
-// side, as rankTest.
-function ratioInterval (a, b) {
+// How far a's values lie from b's, with a 95% interval that asks nothing of their
+// distribution: the Hodges-Lehmann estimate (the median of every a[i] against b[j]) and
+// the interval that inverts rankTest (Bauer 1972): the shifts for which a against b so
+// shifted would not be told apart at the 5% level, i.e. all but the k - 1 lowest and
+// k - 1 highest of the m n comparisons, k from the same normal approximation and
+// continuity correction (ties, rare in times, are not corrected for). Null below 4
+// values a side, as rankTest.
+function pairwiseInterval (a, b, compare) {
   if (a.length < MIN_RUNS_A_SIDE || b.length < MIN_RUNS_A_SIDE) return null
-  const ratios = a.flatMap(x => b.map(y => x / y)).sort((x, y) => x - y)
-  const pairs = ratios.length
+  const values = a.flatMap(x => b.map(y => compare(x, y))).sort((x, y) => x - y)
+  const pairs = values.length
   const sigma = Math.sqrt(pairs * (a.length + b.length + 1) / 12)
   const k = Math.floor(pairs / 2 - 0.5 - Z_TWO_SIDED * sigma) + 1
-  return { estimate: median(ratios), low: ratios[k - 1], high: ratios[pairs - k] }
+  return { estimate: median(values), low: values[k - 1], high: values[pairs - k] }
 }
+
+// How many times b's values a's values are: ratios rather than differences where a
+// run's noise scales with its length.
+const ratioInterval = (a, b) => pairwiseInterval(a, b, (x, y) => x / y)
+// By how much a's values exceed b's.
+const differenceInterval = (a, b) => pairwiseInterval(a, b, (x, y) => x - y)
 
 // The median of values with a 95% interval that asks nothing of their distribution:
 // the order statistics that invert the sign test (the k-th lowest and k-th highest of
@@ -132,4 +137,4 @@ if (Math.abs(normalCdf(Z_TWO_SIDED) - (1 - SIGNIFICANCE / 2)) > 1e-6) throw new 
 let MEDIAN_INTERVAL_MIN = 1
 while (signTestRank(MEDIAN_INTERVAL_MIN) < 1) MEDIAN_INTERVAL_MIN++
 
-module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, medianInterval, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL }
+module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, differenceInterval, medianInterval, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL }

@@ -25,7 +25,7 @@ const NODE_ROUNDS = [600, 630, 580, 610, 590, 600]
 const context = { programs: [{ name: 'c', runtime: 'native' }, { name: 'node-sync', runtime: 'node' }], costPin: { cpu: 1 }, options: { costRounds: 6 } }
 const rounds = (program, values, blockSize = 256, options) => values.flatMap((value, run) => round(program, blockSize, run, value, options))
 
-test('CPU per read, overhead and share of C are medians over rounds, paired with C round by round', () => {
+test('CPU per read is the median of the rounds; overhead and share of C compare every round with every one of C\'s', () => {
   const headline = summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS)], context)
   assert.deepEqual(headline.sizes, [256])
   assert.deepEqual(headline.pin, { cpu: 1 })
@@ -38,20 +38,22 @@ test('CPU per read, overhead and share of C are medians over rounds, paired with
   assert.equal(c.overheadNs, null)
   assert.equal(c.shareOfC, null)
   close(node.cpuPerReadNs.estimate, 600, 'node median')
-  // overheads by round: 100 120 90 105 95 100
-  close(node.overheadNs.estimate, 100, 'overhead median')
-  close(node.overheadNs.low, 90, 'overhead low')
+  // against C, every node round with every C round: 36 differences, from 600 - 510 = 70 to
+  // 630 - 490 = 140, median 100; the rank test's k for 6 against 6 is 6 (lib/stats.js), so
+  // the interval runs from the 6th lowest (85) to the 6th highest (120)
+  close(node.overheadNs.estimate, 100, 'overhead')
+  close(node.overheadNs.low, 85, 'overhead low')
   close(node.overheadNs.high, 120, 'overhead high')
-  // shares by round: 5/6 17/21 49/58 101/122 99/118 5/6; sorted 17/21 101/122 5/6 5/6 99/118 49/58
-  close(node.shareOfC.estimate, 5 / 6, 'share median')
-  close(node.shareOfC.low, 17 / 21, 'share low')
-  close(node.shareOfC.high, 49 / 58, 'share high')
+  // the 36 ratios C / node: median 5/6, 6th lowest 490/610 = 49/61, 6th highest 505/590 = 101/118
+  close(node.shareOfC.estimate, 5 / 6, 'share')
+  close(node.shareOfC.low, 49 / 61, 'share low')
+  close(node.shareOfC.high, 101 / 118, 'share high')
   assert.equal(node.runtime, 'node')
   assert.equal(node.rounds, 6)
   assert.deepEqual(node.flags, [])
 })
 
-test('a round with a failed run drops out of both sides of its pair; too few rounds give no interval', () => {
+test('a round with a failed run drops out; too few rounds give no interval', () => {
   const node = rounds('node-sync', NODE_ROUNDS)
   node[2 * 2 + 1] = round('node-sync', 256, 2, 580, { quarterOk: false })[1]
   const headline = summariseHeadline([...rounds('c', C_ROUNDS), ...node], context)
@@ -59,8 +61,11 @@ test('a round with a failed run drops out of both sides of its pair; too few rou
   assert.equal(cell.rounds, 5)
   assert.equal(cell.failedRuns, 1)
   assert.deepEqual(cell.flags, ['few-rounds'])
-  // the five overheads left: 100 120 105 95 100
-  assert.deepEqual(cell.overheadNs, { estimate: 100, low: null, high: null })
+  assert.deepEqual(cell.cpuPerReadNs, { estimate: 600, low: null, high: null }, 'the five left: 600 630 610 590 600')
+  assert.ok(cell.overheadNs.low !== null, 'five rounds against six are enough for the rank test\'s interval')
+  const three = summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS.slice(0, 3))], context)
+  // 3 rounds against C's 6: 18 differences 600-630-580 less 490 ... 510, median of them
+  assert.deepEqual(three.cells.find(entry => entry.program === 'node-sync').overheadNs, { estimate: 100, low: null, high: null })
 })
 
 test('a cell strace caught reading otherwise has no figures, and no pair for others when it is C', () => {
