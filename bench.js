@@ -526,7 +526,6 @@ function cellCommand (options, { program, blockSize }, rows) {
   if (major) args.push('--node', major[1])
   if (options.runs !== preset.runs) args.push('--runs', options.runs)
   if (options.cost && options.costRounds !== preset.costRounds) args.push('--rounds', options.costRounds)
-  if (!options.cost) args.push('--no-cost')
   if (options.warmup !== preset.warmup) args.push('--warmup', options.warmup)
   if (options.feeder !== 'fixed') args.push('--feeder', options.feeder)
   if (options.mib) args.push('--mib', options.mib)
@@ -535,6 +534,7 @@ function cellCommand (options, { program, blockSize }, rows) {
   if (options.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) args.push('--timeout', options.timeoutSeconds)
   if (!options.strace) args.push('--no-strace')
   if (!options.gc) args.push('--no-gc')
+  if (!options.cost) args.push('--no-cost')
   const module = rows.find(row => row.name === program)?.module
   return `${module ? `LAB_EXTRA_PROGRAMS=${shellQuote([module])} ` : ''}node bench.js ${shellQuote(args.map(String))}`
 }

@@ -201,7 +201,7 @@ describe('a failed cell', () => {
     assert.equal(first.status, 1, first.stderr + first.stdout)
     const commandsOf = stdout => stdout.split(/measure (?:the|a) failed cell again in the lab:\n/)[1]?.split('\n\n')[0].split('\n').map(line => line.trim())
     const lab = `LAB_EXTRA_PROGRAMS=${EXTRA} node bench.js --only fixture-miscount`
-    const options = '--runs 2 --warmup 0 --mib 1 --no-strace --no-gc'
+    const options = '--runs 2 --warmup 0 --mib 1 --no-strace --no-gc --no-cost'
     // start-up runs are made at the largest size, so their failures are that cell's
     assert.deepEqual(commandsOf(first.stdout), [`${lab} --sizes 65536 ${options}`, `${lab} --sizes 4096 ${options}`])
 
@@ -266,7 +266,7 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     const before = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8')
     const result = node([ANALYSE, '--rederive', run])
     assert.equal(result.status, 0, result.stderr)
-    assert.equal(result.stdout, `rewrote results.json, syscalls.json and gc.json in ${run} from the 93 runs of its all.jsonl\n`)
+    assert.equal(result.stdout, `rewrote results.json, syscalls.json and gc.json in ${run} from the 237 runs of its all.jsonl\n`)
     assert.equal(fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8'), before, 'the log is left as it was')
     const records = readLog(path.join(run, 'all.jsonl'))
     const context = readJson(path.join(run, 'context.json'))
