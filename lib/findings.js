@@ -1,21 +1,14 @@
 'use strict'
-// The report's findings: sentences in the manner of the original study ("just-sync
-// reads at 99% of C at 64 KiB; node-stream at 71%"), each one generated from the
-// numbers of a results set. A finding whose data is absent (no C baseline, no strace
-// pass, no GC trace) is left out rather than guessed.
-const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, listJoin } = require('./report-format')
-const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
+// The report's findings: at most eight short sentences, in the order a reader asks
+// (what a read costs, by runtime, against C; where it goes; then the rest), each
+// computed from the results, with one or two numbers. A finding whose data is absent
+// (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
+const { sizeName, formatNumber, formatPercent, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { WARM_QUARTER_READS } = require('./summary')
+const { headlineAgreement } = require('./headline')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
-}
-
-// The smallest block size is where the cost of a call shows; the largest is where
-// the study compared bulk throughput. One size gives one sentence, not two.
-function extremes (sizes) {
-  return sizes.length > 1 ? [sizes[0], sizes[sizes.length - 1]] : sizes
 }
 
 function cellAt (set, program, blockSize) {
@@ -23,91 +16,167 @@ function cellAt (set, program, blockSize) {
 }
 
 // A reader that chooses its own chunk size (wc -c, Node's stream, Bun's stream...) is
-// not doing the experiment at any block size: it is kept out of every per-size ranking
-// and share of C, and given its own sentence at its chunk size (idiomaticReaders).
+// not doing the experiment at any block size: it has no headline cell, is kept out of
+// every per-size ranking, and is quoted at its own chunk size (idiomaticRows).
 const ownChunk = (set, program) => programInfo(program, set.context).honoursBlockSize === false
-const ranked = (set, cell) => !ownChunk(set, cell.program)
-
 const steady = cell => cell?.best?.steadyThroughputMBps ?? null
-const medianSteady = cell => cell?.steadyThroughputMBps?.median ?? null
 
-// The study quoted best runs; on a machine whose speed wanders, one lucky run can make
-// a best figure, so each share of C is given for all runs too: with its interval where
-// there are runs enough for one (4 a side), else by the median runs.
-function throughputVsC (set, blockSize) {
-  const base = cellAt(set, BASELINE, blockSize)
-  if (steady(base) === null) return null
-  const cells = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && ranked(set, cell))
-  const compared = cells.filter(cell => cell.vsC?.steadyThroughput !== null && cell.vsC?.steadyThroughput !== undefined)
-    .sort((a, b) => b.vsC.steadyThroughput - a.vsC.steadyThroughput)
-  if (compared.length === 0) return null
-  const allRunsShare = cell => {
-    if (cell.vsC.steadyShare) return ` (all runs ${formatPercent(cell.vsC.steadyShare.estimate)}, ${INTERVAL_LEVEL} interval ${formatInterval(cell.vsC.steadyShare)})`
-    return medianSteady(cell) !== null && medianSteady(base) ? ` (median ${formatPercent(medianSteady(cell) / medianSteady(base))})` : ''
+const ns = value => `${formatNumber(value)} ns`
+const signedNs = value => `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))} ns`
+
+// The headline's cells at one size with a share of C, best first.
+function headlineAt (set, blockSize) {
+  return (set.results.headline?.cells ?? [])
+    .filter(cell => cell.blockSize === blockSize && cell.shareOfC && !cell.flags.includes('failed'))
+    .sort((a, b) => b.shareOfC.estimate - a.shareOfC.estimate)
+}
+
+// Each JavaScript runtime's fastest reader at a size, best first.
+function fastestByRuntime (set, blockSize) {
+  const best = new Map()
+  for (const cell of headlineAt(set, blockSize)) {
+    const info = programInfo(cell.program, set.context)
+    if (!info.javascript) continue
+    if (!best.has(info.runtime)) best.set(info.runtime, cell)
   }
-  const [first, ...rest] = compared
-  let text = `At ${sizeName(blockSize)}, ${first.program} reads at ${formatPercent(first.vsC.steadyThroughput)}${allRunsShare(first)} of C's steady-state throughput (${formatNumber(steady(base))} MB/s` +
-    `${medianSteady(base) !== null ? ` best, ${formatNumber(medianSteady(base))} MB/s median` : ''})`
-  if (rest.length) text += `, ${listJoin(rest.map(cell => `${cell.program} at ${formatPercent(cell.vsC.steadyThroughput)}${allRunsShare(cell)}`))}`
-  const without = cells.filter(cell => !compared.includes(cell)).map(cell => cell.program)
-  if (without.length) text += `; ${listJoin(without)} ${without.length === 1 ? 'has' : 'have'} no steady-state figure (a failed cell, or a best run no longer than start-up)`
-  const alike = compared.filter(cell => cell.vsC.steadyWithinNoise).map(cell => cell.program)
-  if (alike.length) text += `; the runs of ${listJoin(alike)} are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})`
-  return text + '.'
+  return [...best.values()]
 }
 
-// With bench.js --marginal: the share of C's marginal throughput, where neither start-up
-// nor the JIT's warm-up weighs on a run, with the fit's plus-or-minus.
-function marginalVsC (set, blockSize) {
-  const base = cellAt(set, BASELINE, blockSize)
-  if (!base?.marginal?.throughputMBps) return null
-  const compared = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && ranked(set, cell) && typeof cell.vsC?.marginalThroughput === 'number')
-    .sort((a, b) => b.vsC.marginalThroughput - a.vsC.marginalThroughput)
-  if (compared.length === 0) return null
-  const spread = marginal => (marginal.plusMinusShare === null ? '' : ` (fit ±${formatPercent(marginal.plusMinusShare)})`)
-  const clause = cell => `${cell.program} at ${formatPercent(cell.vsC.marginalThroughput)}${spread(cell.marginal)}`
-  const few = [base, ...compared].filter(cell => cell.marginal.fewReads)
-  const caveat = few.length ? `; the quarter runs of ${listJoin(few.map(cell => cell.program))} made fewer than ${WARM_QUARTER_READS} reads, so a JIT may still have been compiling after them` : ''
-  return `At ${sizeName(blockSize)}, marginal throughput (full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±): ` +
-    `C ${formatNumber(base.marginal.throughputMBps)} MB/s${spread(base.marginal)}, ${listJoin(compared.map(clause))} of it${caveat}.`
+function headlineSizes (set) {
+  return set.results.headline?.sizes ?? []
 }
 
-function fastestJavaScript (set) {
-  const clauses = []
-  for (const blockSize of extremes(sizesOf(set))) {
-    const candidates = set.results.cells.filter(cell => cell.blockSize === blockSize && steady(cell) !== null && programInfo(cell.program, set.context).javascript && ranked(set, cell))
-    if (candidates.length === 0) continue
-    const fastest = candidates.reduce((a, b) => (steady(b) > steady(a) ? b : a))
-    const info = programInfo(fastest.program, set.context)
-    const relative = fastest.vsC?.steadyThroughput ? `, ${formatPercent(fastest.vsC.steadyThroughput)} of C` : ''
-    clauses.push({ blockSize, text: `${fastest.program} (${info.runtimeLabel}): ${formatNumber(steady(fastest))} MB/s steady-state${relative}` })
+function baselineAt (set, blockSize) {
+  return set.results.headline?.cells.find(cell => cell.program === BASELINE && cell.blockSize === blockSize && cell.cpuPerReadNs) ?? null
+}
+
+// 1. What a read costs C at the smallest size: the yardstick.
+function readCost (set) {
+  const blockSize = headlineSizes(set)[0]
+  const base = blockSize === undefined ? null : baselineAt(set, blockSize)
+  if (!base) return null
+  const { estimate, low, high } = base.cpuPerReadNs
+  const interval = low === null ? '' : ` (95% interval ${formatNumber(low)}–${ns(high)})`
+  return `At ${sizeName(blockSize)}, one read(2) of the pipe costs C ${ns(estimate)} of CPU${interval}.`
+}
+
+// 2. The answer: each runtime's fastest reader, over C per read, at the smallest size.
+function overheadByRuntime (set) {
+  const blockSize = headlineSizes(set)[0]
+  if (blockSize === undefined) return null
+  const fastest = fastestByRuntime(set, blockSize)
+  if (fastest.length === 0) return null
+  const clause = cell => `${cell.program} ${signedNs(cell.overheadNs.estimate)} (${formatPercent(cell.shareOfC.estimate)} of C's speed)`
+  return `Per read at ${sizeName(blockSize)}, over C, each runtime's fastest reader: ${listJoin(fastest.map(clause))}.`
+}
+
+// 3. At the largest size the copy weighs most: how far the farthest runtime stays from C.
+function largestSize (set) {
+  const sizes = headlineSizes(set)
+  if (sizes.length < 2) return null
+  const blockSize = sizes[sizes.length - 1]
+  const fastest = fastestByRuntime(set, blockSize)
+  if (fastest.length === 0) return null
+  const farthest = fastest[fastest.length - 1]
+  return `At ${sizeName(blockSize)}, where copying the block weighs most, the runtime farthest from C reads at ${formatPercent(farthest.shareOfC.estimate)} of its speed (${farthest.program}, its fastest reader).`
+}
+
+// 4. Who makes extra syscalls: the honouring reader with the most per MiB against C at
+// the smallest profiled size, and the call it makes that C makes least of.
+function extraSyscalls (set) {
+  const cells = (set.syscalls?.cells ?? []).filter(cell => !cell.rejected && cell.syscallsPerMiB?.allThreads)
+  const blockSize = Math.min(...cells.map(cell => cell.blockSize))
+  const atSize = cells.filter(cell => cell.blockSize === blockSize)
+  const base = atSize.find(cell => cell.program === BASELINE)
+  const others = atSize.filter(cell => cell.program !== BASELINE && !ownChunk(set, cell.program))
+  if (!base || others.length === 0) return null
+  const most = others.reduce((a, b) => (b.syscallsPerMiB.allThreads > a.syscallsPerMiB.allThreads ? b : a))
+  const ratio = most.syscallsPerMiB.allThreads / base.syscallsPerMiB.allThreads
+  const baseCalls = name => base.allThreads?.syscalls.find(row => row.name === name)?.calls ?? 0
+  const extra = (most.allThreads?.syscalls ?? []).map(row => ({ name: row.name, extra: row.calls - baseCalls(row.name) }))
+    .reduce((a, b) => (b.extra > (a?.extra ?? 0) ? b : a), null)
+  const call = extra ? `, ${extra.name} above all` : ''
+  return `At ${sizeName(blockSize)}, ${most.program} makes ${formatRatio(ratio)} C's syscalls per MiB read (every thread, start-up's calls cancelled)${call}.`
+}
+
+// 5. The idiomatic readers, each at the chunk size it chose.
+function idiomaticReaders (set) {
+  const rows = idiomaticRows(set).filter(row => row.chunkBytes !== null && row.shareOfC !== null)
+  if (rows.length === 0) return null
+  const clause = row => `${row.program} ${sizeName(row.chunkBytes)} chunks, ${formatPercent(row.shareOfC)} of C${row.exact ? '' : ` at ${sizeName(row.blockSize)}`}`
+  return `The readers that choose their own chunk size, against C reading blocks of that size: ${listJoin(rows.map(clause))}.`
+}
+
+// 6. Start-up: C against the slowest.
+function startupTimes (set) {
+  const entries = Object.entries(set.results.startup ?? {}).sort((a, b) => a[1].medianNs - b[1].medianNs)
+  const base = set.results.startup?.[BASELINE]
+  if (!base || entries.length < 2) return null
+  const [slowestName, slowest] = entries[entries.length - 1]
+  return `Start-up on empty input takes C ${formatNumber(base.medianNs / 1e6)} ms and ${slowestName}, the slowest, ${formatNumber(slowest.medianNs / 1e6)} ms (median runs).`
+}
+
+// 7. Garbage: how many V8 readers never collected, and the one that collected most.
+function garbage (set) {
+  const collected = gcByProgram(set)
+  if (collected.length === 0) return null
+  const never = collected.filter(entry => entry.collections === 0)
+  const busiest = collected.reduce((a, b) => (b.collections > a.collections ? b : a))
+  const neverText = `${never.length} of ${collected.length} V8 readers never collected garbage`
+  if (busiest.collections === 0) return `${neverText}.`
+  return `${neverText}; ${busiest.program} collected most, ${busiest.collections} times at ${sizeName(busiest.blockSize)} (${formatNumber(busiest.totalPauseMs)} ms of pauses).`
+}
+
+// Each traced program's busiest trace: the one with the most collections.
+function gcByProgram (set) {
+  if (!set.gc?.cells?.length) return []
+  return programsOf(set).flatMap(program => {
+    const cells = set.gc.cells.filter(cell => cell.program === program && cell.ok)
+    if (cells.length === 0) return []
+    const busiest = [...cells].sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+    return [{ program, collections: busiest.collections, blockSize: busiest.blockSize, totalPauseMs: busiest.totalPauseMs }]
+  })
+}
+
+// 8. How far to trust the rest: flagged headline cells, noisy timing cells.
+function dataQuality (set) {
+  const headline = set.results.headline?.cells ?? []
+  const flagged = headline.filter(cell => cell.flags.length)
+  const noisy = set.results.cells.filter(cell => (cell.flags ?? []).includes('noisy'))
+  const headlinePart = headline.length
+    ? (flagged.length ? `${flagged.length} of ${headline.length} headline cells are flagged (${listJoin([...new Set(flagged.flatMap(cell => cell.flags))])})` : `No headline cell is flagged`)
+    : 'The run has no cost pass, so no headline'
+  return `${headlinePart}; ${noisy.length} of ${set.results.cells.length} timing cells are noisy (wall time varied by more than 10%).`
+}
+
+const PER_SET = [readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality]
+// the ones that answer the lab's question, which the report puts beside its chart
+const HEADLINE = [readCost, overheadByRuntime, largestSize]
+
+// Two runs: whether their headlines agree, cell by cell and in the runtimes' order.
+function agreement (first, other) {
+  const result = headlineAgreement(first.results.headline, other.results.headline)
+  if (!result || result.total === 0) return null
+  const order = result.runtimeOrder.same
+    ? `both rank the runtimes the same at ${sizeName(result.blockSize)}`
+    : `they rank the runtimes differently at ${sizeName(result.blockSize)} (${result.runtimeOrder.a.join(' > ')} against ${result.runtimeOrder.b.join(' > ')})`
+  return `${result.agreeing} of ${result.total} headline cells of ${other.label} and ${first.label} agree (each share of C inside the other's interval); ${order}.`
+}
+
+// sets: labelled results sets ({ label, context, results, syscalls, gc }).
+function findings (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const finding of PER_SET) {
+      const text = finding(set)
+      if (text) out.push({ set: set.label, text, headline: HEADLINE.includes(finding) })
+    }
   }
-  if (clauses.length === 0) return null
-  const [first, second] = clauses
-  let text = `The fastest JavaScript reader at ${sizeName(first.blockSize)} is ${first.text}`
-  if (second) text += `; at ${sizeName(second.blockSize)} it is ${second.text}`
-  return text + '.'
-}
-
-// Per read, two ways: wall time (what the pipeline took, start-up out) and the reader's
-// own CPU time, which leaves out the time it slept waiting on the pipe.
-const PER_READ = {
-  wall: { cost: 'costPerReadNs', overhead: 'costPerReadOverheadNs', lead: 'with start-up taken out, a read costs' },
-  cpu: { cost: 'cpuPerReadNs', overhead: 'cpuPerReadOverheadNs', lead: 'the reader\'s own CPU time per read (user + sys, median run, start-up\'s taken off) is' }
-}
-
-function costPerRead (set, measure = PER_READ.wall) {
-  const blockSize = sizesOf(set)[0]
-  const base = cellAt(set, BASELINE, blockSize)
-  if (base?.[measure.cost] === null || base?.[measure.cost] === undefined) return null
-  const overhead = cell => cell.vsC?.[measure.overhead]
-  const others = set.results.cells.filter(cell => cell.blockSize === blockSize && cell.program !== BASELINE && ranked(set, cell) &&
-    overhead(cell) !== null && overhead(cell) !== undefined)
-    .sort((a, b) => overhead(b) - overhead(a))
-  if (others.length === 0) return null
-  const clause = cell => `${cell.program} ${formatNumber(Math.abs(overhead(cell)))} ns ${overhead(cell) >= 0 ? 'more' : 'less'}`
-  return `At ${sizeName(blockSize)}, ${measure.lead} C ${formatNumber(base[measure.cost])} ns; ` +
-    `${listJoin(others.map(clause))}.`
+  for (const other of sets.slice(1)) {
+    const text = agreement(sets[0], other)
+    if (text) out.push({ set: null, text, headline: true })
+  }
+  return out
 }
 
 // The measured block size nearest a chunk size (the smaller of two as near), or null.
@@ -138,176 +207,6 @@ function idiomaticRows (set) {
   })
 }
 
-function idiomaticReaders (set) {
-  const rows = idiomaticRows(set)
-  if (rows.length === 0) return null
-  const known = rows.filter(row => row.chunkBytes !== null)
-  const unknown = rows.filter(row => row.chunkBytes === null).map(row => row.program)
-  const clause = row => {
-    const at = row.exact ? sizeName(row.blockSize) : `${sizeName(row.blockSize)} (the nearest size measured)`
-    if (row.steadyMBps === null) return `${row.program} reads ${sizeName(row.chunkBytes)} chunks (no steady-state figure at ${at})`
-    const share = row.shareOfC === null ? '' : `, ${formatPercent(row.shareOfC)} of C at ${at}`
-    return `${row.program} reads ${sizeName(row.chunkBytes)} chunks: ${formatNumber(row.steadyMBps)} MB/s steady-state${share}`
-  }
-  const sizes = sizesOf(set)
-  const span = sizes.length > 1 ? `${sizeName(sizes[0])}–${sizeName(sizes[sizes.length - 1])}` : sizeName(sizes[0])
-  const parts = []
-  if (known.length) parts.push(`Readers that choose their own chunk size, at the chunk size strace saw them read: ${listJoin(known.map(clause))}`)
-  if (unknown.length) {
-    parts.push(`${listJoin(unknown)} ${unknown.length === 1 ? 'chooses its' : 'choose their'} own chunk size, which this run did not record (no strace pass saw ${unknown.length === 1 ? 'its' : 'their'} reads)`)
-  }
-  return `${parts.join('; ')}; ${rows.length === 1 ? 'it is' : 'they are'} left out of the rankings at ${span}.`
-}
-
-function threadsStarted (set) {
-  const cells = (set.syscalls?.cells ?? []).filter(cell => cell.allThreads)
-  if (cells.length === 0) return null
-  const byRuntime = new Map()
-  for (const cell of cells) {
-    const info = programInfo(cell.program, set.context)
-    const key = info.runtimeLabel ?? cell.program
-    const entry = byRuntime.get(key) ?? { label: key, started: 0, programs: new Set() }
-    entry.started = Math.max(entry.started, cell.allThreads.threadsStarted)
-    entry.programs.add(cell.program)
-    byRuntime.set(key, entry)
-  }
-  const entries = [...byRuntime.values()].sort((a, b) => b.started - a.started || a.label.localeCompare(b.label))
-  return 'Threads started besides the main thread, counted by strace -f (the most at any block size): ' +
-    `${listJoin(entries.map(entry => `${entry.label} ${entry.started} (${[...entry.programs].join(', ')})`))}.`
-}
-
-function syscallsPerMiB (set, blockSize) {
-  const atSize = (set.syscalls?.cells ?? []).filter(cell => cell.blockSize === blockSize)
-  // a cell whose reader strace caught reading otherwise than it says is no data point
-  const cells = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.allThreads)
-  const base = cells.find(cell => cell.program === BASELINE)
-  const others = cells.filter(cell => cell.program !== BASELINE && ranked(set, cell))
-  if (!base || others.length === 0) return null
-  const baseRate = base.syscallsPerMiB.allThreads
-  others.sort((a, b) => b.syscallsPerMiB.allThreads - a.syscallsPerMiB.allThreads)
-  const clause = cell => `${cell.program} ${formatRatio(cell.syscallsPerMiB.allThreads / baseRate)} (${formatNumber(cell.syscallsPerMiB.allThreads)})`
-  let method
-  if (typeof base.smallBytes === 'number') {
-    method = `from the difference between strace runs of ${sizeName(base.smallBytes)} and ${sizeName(base.bytes)} (start-up's calls are in both and cancel), counting every thread`
-  } else {
-    // Runs from before the two-size pass: one run, with or without empty input's calls taken off.
-    const startup = set.syscalls.startup ? 'its syscalls on empty input taken off' : 'start-up included'
-    method = `counting every thread over a ${sizeName(base.bytes)} strace run (${startup})`
-  }
-  let text = `At ${sizeName(blockSize)}, ${method}, C makes ${formatNumber(baseRate)} syscalls per MiB; relative to that, ${listJoin(others.map(clause))}`
-  const noisy = atSize.filter(cell => !cell.rejected && cell.syscallsPerMiB?.noise)
-  if (noisy.length) text += `; left out as noise: ${listJoin(noisy.map(cell => `${cell.program} (${cell.syscallsPerMiB.noise})`))}`
-  const rejected = atSize.filter(cell => cell.rejected).map(cell => cell.program)
-  if (rejected.length) text += `; left out because strace saw ${rejected.length === 1 ? 'its reader' : 'their readers'} read otherwise than ${rejected.length === 1 ? 'it says' : 'they say'}: ${listJoin(rejected)}`
-  return text + '.'
-}
-
-function gcPauses (set) {
-  if (!set.gc?.cells?.length) return null
-  const clauses = []
-  const never = []
-  for (const program of programsOf(set)) {
-    const cells = set.gc.cells.filter(cell => cell.program === program && cell.ok)
-    if (cells.length === 0) continue
-    const busiest = [...cells].sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
-    if (busiest.collections === 0) {
-      never.push(program)
-      continue
-    }
-    const kinds = Object.entries(busiest.byKind ?? {}).map(([kind, stats]) => `${kind} ×${stats.count}`).join(', ')
-    clauses.push(`${program} collected ${busiest.collections} time${busiest.collections === 1 ? '' : 's'} at ${sizeName(busiest.blockSize)} (${kinds}), ` +
-      `pausing ${formatNumber(busiest.totalPauseMs)} ms in all and ${formatNumber(busiest.maxPauseMs)} ms at most`)
-  }
-  if (never.length) clauses.push(`${listJoin(never)} never collected`)
-  const present = programsOf(set)
-  const untraceable = Object.entries(set.gc.unavailable ?? {})
-    .filter(([program]) => present.includes(program) && programInfo(program, set.context).javascript)
-  for (const [program, reason] of untraceable) clauses.push(`${program} has no GC trace (${reason})`)
-  if (clauses.length === 0) return null
-  return `In the GC pass (the run with the most collections for each program), ${clauses.join('; ')}.`
-}
-
-function startupTimes (set) {
-  const entries = Object.entries(set.results.startup ?? {}).sort((a, b) => a[1].medianNs - b[1].medianNs)
-  if (entries.length === 0) return null
-  const runs = Math.max(...entries.map(([, startup]) => startup.runs))
-  let text = `Start-up on empty input (median of ${runs} run${runs === 1 ? '' : 's'}): ` +
-    `${listJoin(entries.map(([program, startup]) => `${program} ${formatNumber(startup.medianNs / 1e6)} ms`))}`
-  const [slowestName, slowest] = entries[entries.length - 1]
-  const base = set.results.startup[BASELINE]
-  if (base && slowestName !== BASELINE) text += `; ${slowestName} takes ${formatRatio(slowest.medianNs / base.medianNs)} as long as C to start`
-  return text + '.'
-}
-
-function dataQuality (set) {
-  const cells = set.results.cells
-  const count = flag => cells.filter(cell => (cell.flags ?? []).includes(flag))
-  const parts = []
-  const describe = (flag, phrase) => {
-    const flagged = count(flag)
-    if (flagged.length === 0) return
-    const where = flagged.length <= 4 ? ` (${listJoin(flagged.map(cell => `${cell.program} at ${sizeName(cell.blockSize)}`))})` : ''
-    parts.push(`${flagged.length} ${flagged.length === 1 ? 'is' : 'are'} ${phrase}${where}`)
-  }
-  describe('failed', 'failed outright')
-  describe('noisy', 'noisy')
-  describe('feeder-bound', 'feeder-bound')
-  describe('reader-waited', 'reader-waited')
-  describe('startup-dominated', 'start-up dominated')
-  const failedRuns = (set.results.failures ?? []).length
-  if (parts.length === 0 && failedRuns === 0) return `All ${cells.length} cells are clean: none noisy, feeder-bound, reader-waited, start-up dominated or failed.`
-  let text = parts.length ? `Of ${cells.length} cells, ${listJoin(parts)}` : `No cell is flagged`
-  if (failedRuns) text += `; ${failedRuns} run${failedRuns === 1 ? '' : 's'} failed and ${failedRuns === 1 ? 'is' : 'are'} left out of the figures`
-  return text + '.'
-}
-
-// Several sets: how the second and later sets moved relative to the first, at the
-// largest block size both measured.
-function compareSets (first, other) {
-  const common = sizesOf(first).filter(size => sizesOf(other).includes(size))
-  if (common.length === 0) return null
-  const blockSize = common[common.length - 1]
-  const clauses = []
-  for (const program of programsOf(first)) {
-    const a = steady(cellAt(first, program, blockSize))
-    const b = steady(cellAt(other, program, blockSize))
-    if (a !== null && b !== null) clauses.push(`${program} ${formatNumber(b)} vs ${formatNumber(a)} MB/s (${formatRatio(b / a)})`)
-  }
-  if (clauses.length === 0) return null
-  return `At ${sizeName(blockSize)}, steady-state throughput in ${other.label} against ${first.label}: ${listJoin(clauses)}.`
-}
-
-const PER_SET = [
-  set => extremes(sizesOf(set)).map(size => throughputVsC(set, size)),
-  set => extremes(sizesOf(set)).map(size => marginalVsC(set, size)),
-  fastestJavaScript,
-  idiomaticReaders,
-  set => costPerRead(set),
-  set => costPerRead(set, PER_READ.cpu),
-  threadsStarted,
-  set => extremes(sizesOf(set)).map(size => syscallsPerMiB(set, size)),
-  gcPauses,
-  startupTimes,
-  dataQuality
-]
-
-// sets: labelled results sets ({ label, context, results, syscalls, gc }).
-function findings (sets) {
-  const out = []
-  for (const set of sets) {
-    for (const finding of PER_SET) {
-      for (const text of [finding(set)].flat()) {
-        if (text) out.push({ set: set.label, text })
-      }
-    }
-  }
-  for (const other of sets.slice(1)) {
-    const text = compareSets(sets[0], other)
-    if (text) out.push({ set: null, text })
-  }
-  return out
-}
-
 module.exports = {
-  findings, idiomaticRows, idiomaticReaders, nearestSize, throughputVsC, marginalVsC, fastestJavaScript, costPerRead, PER_READ, threadsStarted, syscallsPerMiB, gcPauses, startupTimes, dataQuality, compareSets
+  findings, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, agreement
 }

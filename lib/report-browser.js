@@ -97,38 +97,81 @@ function drawReport () {
     for (const other of group.querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button))
   }
 
-  // 1. Throughput, with the steady-state / end-to-end toggle.
+  // 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
+  const headlineSeries = size => data.headline.chart[size].series.flatMap(series => [
+    { id: `headline:${series.setIndex}`, name: escapeHtml(series.name), type: 'bar', data: series.data.map((y, i) => ({ y, share: series.shares[i], cpu: series.cpu[i], baseNs: series.baseNs })), color: shade(color(0), series.setIndex * 0.35) },
+    { name: `${escapeHtml(series.name)} ${'95%'} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
+  ])
+  const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
+  const headlineChart = data.headline.available
+    ? Highcharts.chart('chart-headline', {
+      chart: { type: 'bar', height: Math.max(300, 120 + data.headline.chart[data.headline.defaultSize].categories.length * 34 * data.headline.chart[data.headline.defaultSize].series.length) },
+      title: { text: escapeHtml(headlineTitle(data.headline.defaultSize)) },
+      subtitle: { text: 'ns more than C per read(2), lower is better; whiskers: 95% interval' },
+      xAxis: { categories: data.headline.chart[data.headline.defaultSize].categories.map(escapeHtml) },
+      yAxis: { title: { text: 'ns of CPU per read over C\'s' }, plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }] },
+      legend: { enabled: data.headline.chart[data.headline.defaultSize].series.length > 1 },
+      tooltip: {
+        formatter () {
+          const point = this.point
+          const share = point.share ? `<br>${formatNumber(point.share.estimate * 100)}% of C's speed` : ''
+          const cpu = point.cpu !== null ? `<br>${formatNumber(point.cpu)} ns per read (C: ${formatNumber(point.baseNs)} ns)` : ''
+          return `<b>${this.key}</b> (${this.series.name})<br>${formatNumber(this.y)} ns over C${share}${cpu}`
+        }
+      },
+      series: headlineSeries(data.headline.defaultSize)
+    })
+    : null
+  const showHeadline = size => {
+    headlineChart.update({ title: { text: escapeHtml(headlineTitle(size)) }, xAxis: { categories: data.headline.chart[size].categories.map(escapeHtml) }, series: headlineSeries(size) }, true, true)
+  }
+
+  // 2. Throughput as small multiples, one panel per runtime family with C dashed in each,
+  // and the steady-state / end-to-end toggle over all of them.
   const throughputTitles = {
     steady: { title: 'Steady-state throughput (start-up removed)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
     raw: { title: 'End-to-end throughput (start-up included)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
     marginal: { title: 'Marginal throughput (full runs less quarter runs: start-up and warm-up cancel)', subtitle: 'median runs, band: the fit\'s plus-or-minus', y: 'MB/s, higher is better' }
   }
-  const throughput = lineChart('chart-throughput', {
-    title: throughputTitles.steady.title,
-    subtitle: throughputTitles.steady.subtitle,
-    series: data.throughput.steady,
-    yTitle: throughputTitles.steady.y,
-    unit: 'MB/s'
+  const inFamily = (list, family) => list.filter(series => series.family === family.name ||
+    (series.program === data.throughput.baseline && family.name !== list.find(entry => entry.program === data.throughput.baseline)?.family))
+  const panels = data.throughput.families.map(family => {
+    const series = inFamily(data.throughput.steady, family)
+    const chart = lineChart(`chart-throughput-${family.name}`, {
+      title: `${family.label}: ${throughputTitles.steady.title}`,
+      subtitle: throughputTitles.steady.subtitle,
+      series,
+      yTitle: throughputTitles.steady.y,
+      unit: 'MB/s'
+    })
+    for (const line of series.filter(entry => entry.program === data.throughput.baseline && entry.family !== family.name)) {
+      chart.get(line.id).update({ dashStyle: 'Dash', color: '#1d2330' }, false)
+      chart.get(`${line.id}:band`)?.update({ color: '#1d2330' }, false)
+    }
+    chart.redraw()
+    return { family, chart }
   })
   const modeGroup = document.getElementById('throughput-mode')
   modeGroup.addEventListener('click', event => {
     const button = event.target.closest('button[data-mode]')
     if (!button) return
     const mode = button.dataset.mode
-    for (const series of data.throughput[mode]) {
-      throughput.get(series.id).setData(copy(series.data), false)
-      throughput.get(`${series.id}:band`)?.setData(copy(series.band), false)
+    for (const { family, chart } of panels) {
+      for (const series of inFamily(data.throughput[mode], family)) {
+        chart.get(series.id).setData(copy(series.data), false)
+        chart.get(`${series.id}:band`)?.setData(copy(series.band), false)
+      }
+      chart.setTitle({ text: escapeHtml(`${family.label}: ${throughputTitles[mode].title}`) }, { text: escapeHtml(throughputTitles[mode].subtitle) }, false)
+      chart.redraw()
     }
-    throughput.setTitle({ text: escapeHtml(throughputTitles[mode].title) }, { text: escapeHtml(throughputTitles[mode].subtitle) }, false)
-    throughput.redraw()
     setPressed(modeGroup, button)
     document.body.dataset.throughputMode = mode
   })
 
-  // 2. Time taken.
+  // 3. Time taken.
   lineChart('chart-time', { title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: data.time, yTitle: 'ms, lower is better', unit: 'ms' })
 
-  // 3. Cost per read and the overhead over C.
+  // 4. Cost per read and the overhead over C.
   if (document.getElementById('chart-cost')) {
     lineChart('chart-cost', { title: 'Cost per read', subtitle: '(best wall time − start-up) ÷ reads', series: data.cost.perRead, yTitle: 'ns per read (log scale), lower is better', unit: 'ns', yType: 'logarithmic' })
   }
@@ -144,7 +187,7 @@ function drawReport () {
     })
   }
 
-  // 4. Syscall profiles at the chosen block size.
+  // 5. Syscall profiles at the chosen block size.
   // One colour per syscall name across both charts and every block size.
   const syscallColors = new Map()
   for (const size of [...(data.syscalls.sizes ?? [])].reverse()) {
@@ -186,7 +229,7 @@ function drawReport () {
     }
   }
 
-  // 5. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
+  // 6. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
   const categories = data.resources.categories.map(escapeHtml)
   const barHeight = Math.max(320, 150 + categories.length * (data.resources.startup.length > 1 ? 44 : 30))
   Highcharts.chart('chart-memory', {
@@ -222,7 +265,7 @@ function drawReport () {
     ])
   })
 
-  // 6. GC: heap over time from a trace.
+  // 7. GC: heap over time from a trace.
   if (document.getElementById('chart-gc-heap')) {
     Highcharts.chart('chart-gc-heap', {
       chart: { type: 'line' },
@@ -241,7 +284,10 @@ function drawReport () {
       if (!button) return
       const size = Number(button.dataset.size)
       setPressed(group, button)
-      if (group.dataset.sizeGroup === 'syscalls') {
+      if (group.dataset.sizeGroup === 'headline') {
+        showHeadline(size)
+        for (const panel of document.querySelectorAll('[data-size-panel="headline"]')) panel.hidden = Number(panel.dataset.size) !== size
+      } else if (group.dataset.sizeGroup === 'syscalls') {
         showSyscalls(size)
         for (const panel of document.querySelectorAll('[data-size-panel="syscalls"]')) panel.hidden = Number(panel.dataset.size) !== size
       } else {

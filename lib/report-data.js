@@ -5,8 +5,9 @@
 // against a results folder; reading files and writing the report live in analyse.js.
 const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
-const { findings, idiomaticRows } = require('./findings')
+const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
+const { headlineAgreement } = require('./headline')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -51,7 +52,8 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
   const series = []
   sets.forEach((set, setIndex) => {
     for (const program of programsOf(set)) {
-      if (skip(program)) continue
+      // a reader of its own chunk size has no point at a block size (the idiomatic view)
+      if (skip(program) || ownChunk(set, program)) continue
       const cells = set.results.cells.filter(cell => cell.program === program).sort(byBlockSize)
       const picked = cells.map(cell => ({ blockSize: cell.blockSize, value: pick(cell) }))
       if (!keepEmpty && picked.every(point => point.value === null || point.value.y === null)) continue
@@ -59,6 +61,7 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
         id: `${idPrefix}:${setIndex}:${program}`,
         name: seriesName(program, set, compare),
         program,
+        family: familyOf(program, set),
         set: set.label,
         colorIndex: programs.indexOf(program),
         setIndex,
@@ -70,6 +73,72 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
     }
   })
   return series
+}
+
+// The runtime family a program's line is drawn with in the throughput's small multiples:
+// its runtime without the variant ('just-wcb' is the host, 'node@22' is Node).
+function familyOf (program, set) {
+  const runtime = programInfo(program, set.context).runtime
+  return runtime === null ? 'other' : runtime.split(/[-@]/)[0]
+}
+
+const FAMILY_LABELS = { native: 'C (native)', just: 'the V8 host (just)', node: 'Node', bun: 'Bun', deno: 'Deno', other: 'other' }
+
+// The small multiples' panels: one per family of the series, C's own first, each drawn
+// with C as its yardstick.
+function families (series) {
+  const names = [...new Set(series.map(entry => entry.family))]
+  return names.map(name => ({ name, label: FAMILY_LABELS[name] ?? name }))
+}
+
+// ---- the headline ----
+
+// Per set, the cost pass's cells (lib/headline.js) as the report shows them: for each
+// size, C's CPU per read and every other reader best first; the chart's series are the
+// overhead over C with its interval as whiskers, one series per set.
+function headlineData (sets) {
+  const perSet = sets.map(set => {
+    const headline = set.results.headline
+    if (!headline) return { set: set.label, available: false, reason: 'this run has no cost pass (it was measured with --no-cost, or before bench.js had one)' }
+    const bySize = {}
+    for (const blockSize of headline.sizes) {
+      const cells = headline.cells.filter(cell => cell.blockSize === blockSize)
+      const base = cells.find(cell => cell.program === BASELINE) ?? null
+      const rows = cells.filter(cell => cell.program !== BASELINE)
+        .sort((a, b) => (b.shareOfC?.estimate ?? -1) - (a.shareOfC?.estimate ?? -1))
+        .map(cell => ({ ...cell, runtimeLabel: programInfo(cell.program, set.context).runtimeLabel }))
+      bySize[blockSize] = { base, rows }
+    }
+    return { set: set.label, available: true, sizes: headline.sizes, rounds: headline.rounds, meaning: headline.meaning, bySize }
+  })
+  const available = perSet.filter(entry => entry.available)
+  const sizes = [...new Set(available.flatMap(entry => entry.sizes))].sort((a, b) => a - b)
+  const chart = {}
+  for (const blockSize of sizes) {
+    // the first set's order, best first; a reader only a later set measured goes last
+    const categories = [...new Set(available.flatMap(entry => entry.bySize[blockSize]?.rows.map(row => row.program) ?? []))]
+    chart[blockSize] = {
+      categories,
+      series: available.map((entry, setIndex) => {
+        const rows = entry.bySize[blockSize]?.rows ?? []
+        const point = program => rows.find(row => row.program === program) ?? null
+        return {
+          name: entry.set,
+          setIndex,
+          data: categories.map(program => point(program)?.overheadNs?.estimate ?? null),
+          whiskers: categories.map(program => {
+            const interval = point(program)?.overheadNs
+            return interval && interval.low !== null ? [interval.low, interval.high] : null
+          }),
+          shares: categories.map(program => point(program)?.shareOfC ?? null),
+          cpu: categories.map(program => point(program)?.cpuPerReadNs?.estimate ?? null),
+          baseNs: entry.bySize[blockSize]?.base?.cpuPerReadNs?.estimate ?? null
+        }
+      })
+    }
+  }
+  const agreement = available.length > 1 ? headlineAgreement(sets[0].results.headline, sets[1].results.headline) : null
+  return { available: available.length > 0, sets: perSet, sizes, defaultSize: sizes[0] ?? null, chart, agreement }
 }
 
 // The fit's plus-or-minus as a band around the marginal throughput: time between the
@@ -85,11 +154,14 @@ function marginalPoint (cell) {
 
 function throughputSeries (sets, programs, compare) {
   const anyMarginal = sets.some(set => set.results.cells.some(cell => cell.marginal))
+  const steady = lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
+    ? { y: cell.best.steadyThroughputMBps, low: cell.steadyThroughputMBps?.min ?? null, high: cell.steadyThroughputMBps?.max ?? null }
+    : null))
   return {
+    families: families(steady),
+    baseline: BASELINE,
     marginal: anyMarginal ? lineSeries(sets, programs, compare, 'throughput', marginalPoint) : null,
-    steady: lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
-      ? { y: cell.best.steadyThroughputMBps, low: cell.steadyThroughputMBps?.min ?? null, high: cell.steadyThroughputMBps?.max ?? null }
-      : null)),
+    steady,
     raw: lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
       ? { y: cell.best.throughputMBps, low: cell.throughputMBps.min, high: cell.throughputMBps.max }
       : null))
@@ -284,20 +356,25 @@ function gcData (sets, programs, compare) {
       }
     }
   })
+  // the programs whose every traced run never collected: one line, not a table of zeros
+  const never = sets.flatMap(set => gcByProgram(set).filter(entry => entry.collections === 0).map(entry => ({ set: set.label, program: entry.program })))
+  const neverSet = new Set(never.map(entry => `${entry.set}\t${entry.program}`))
+  const collectedRows = rows.filter(row => !neverSet.has(`${row.set}\t${row.program}`))
   const traced = rows.filter(row => row.ok)
   const timelineNote = timeline.length === 0
     ? (traced.length
         ? `None of the ${traced.length} traced runs collected garbage: the readers allocated too little for V8 to start a collection.`
         : 'No run was traced, so there is no heap timeline.')
     : null
-  return { available: rows.length > 0, rows, unavailable, notes, timeline, timelineNote }
+  return { available: rows.length > 0, rows: collectedRows, never, unavailable, notes, timeline, timelineNote }
 }
 
 // ---- tables ----
 
+// Readers of their own chunk size have a row in the idiomatic table, not here.
 function summaryTable (set) {
   const sizes = [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
-  const rows = programsOf(set).map(program => ({
+  const rows = programsOf(set).filter(program => !ownChunk(set, program)).map(program => ({
     program,
     cells: Object.fromEntries(sizes.map(blockSize => {
       const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
@@ -331,6 +408,8 @@ function cellRows (sets) {
       runId: set.label,
       program: cell.program,
       blockSize: cell.blockSize,
+      ownChunk: ownChunk(set, cell.program),
+      cost: set.results.headline?.cells.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize) ?? null,
       bytes: cell.bytes,
       runs: cell.runs,
       bestWallNs: cell.best?.wallNs ?? null,
@@ -517,6 +596,7 @@ function shapeReport (inputSets, { title } = {}) {
     compare,
     sets: sets.map(set => set.label),
     sizes,
+    headline: headlineData(sets),
     programs: programs.map(program => programInfo(program, sets[0].context)),
     throughput: throughputSeries(sets, programs, compare),
     time: timeSeries(sets, programs, compare),
@@ -539,6 +619,8 @@ function shapeReport (inputSets, { title } = {}) {
 
 module.exports = {
   shapeReport,
+  headlineData,
+  familyOf,
   labelSets,
   programInfo,
   throughputSeries,

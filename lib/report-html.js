@@ -52,19 +52,82 @@ function sizeButtons (name, sizes, selected) {
 
 // ---- sections ----
 
+// The findings the headline section does not already give beside its chart.
 function findingsSection (data) {
+  const rest = data.findings.filter(finding => !finding.headline)
   const groups = data.compare
-    ? [...data.sets.map(set => ({ title: set, items: data.findings.filter(finding => finding.set === set) })),
-        { title: 'between the runs', items: data.findings.filter(finding => finding.set === null) }]
-    : [{ title: null, items: data.findings }]
+    ? data.sets.map(set => ({ title: set, items: rest.filter(finding => finding.set === set) }))
+    : [{ title: null, items: rest }]
   return html`<section id="findings">
-    <h2>Findings</h2>
-    <p class="note">Every sentence below is computed from the results; none is written by hand.</p>
+    <h2>More findings</h2>
+    <p class="note">Every sentence here and beside the chart above is computed from the results; none is written by hand.</p>
     ${groups.filter(group => group.items.length).map(group => html`
       ${group.title ? html`<h3>${group.title}</h3>` : ''}
       <ul class="findings">${group.items.map(finding => html`<li>${finding.text}</li>`)}</ul>`)}
-    ${data.findings.length === 0 ? html`<p class="why">No finding: the results hold too little to compare.</p>` : ''}
+    ${rest.length === 0 ? html`<p class="why">No finding: the results hold too little to compare.</p>` : ''}
   </section>`
+}
+
+const intervalText = interval => (interval && interval.low !== null ? html` <span class="interval">(${formatNumber(interval.low)}–${formatNumber(interval.high)})</span>` : '')
+const shareText = interval => (interval ? html`${formatPercent(interval.estimate)}${interval.low !== null ? html` <span class="interval">(${formatInterval(interval)})</span>` : ''}` : '')
+
+// The lab's answer first: what a read costs each reader against C, the findings that say
+// it in words, the chart of the overhead with its interval, the table behind it.
+function headlineSection (data) {
+  const { headline } = data
+  const lead = data.findings.filter(finding => finding.headline)
+  if (!headline.available) {
+    return html`<section id="headline">
+      <h2>What a read costs, against C</h2>
+      <p class="why">No headline: ${headline.sets.map(entry => entry.reason).join('; ')}. Measure it with <code>node bench.js</code> (its cost pass).</p>
+    </section>`
+  }
+  const table = (entry, blockSize) => {
+    const size = entry.bySize[blockSize]
+    if (!size) return ''
+    return html`<div class="table-wrap" data-size-panel="headline" data-size="${blockSize}"${blockSize === headline.defaultSize ? '' : new Markup(' hidden')}><table class="headline">
+      <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds, ${INTERVAL_LEVEL} intervals</caption>
+      <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col" class="num">ns per read</th><th scope="col" class="num">over C, ns</th><th scope="col" class="num">share of C's speed</th><th scope="col">flags</th></tr></thead>
+      <tbody>
+        ${size.base ? html`<tr class="baseline"><th scope="row">${size.base.program}</th><td>the yardstick</td><td class="num">${formatNumber(size.base.cpuPerReadNs?.estimate)}${intervalText(size.base.cpuPerReadNs)}</td><td class="num">0</td><td class="num">100%</td><td>${flagBadges(size.base.flags, HEADLINE_FLAGS)}</td></tr>` : ''}
+        ${size.rows.map(row => html`<tr>
+          <th scope="row">${row.program}</th><td>${row.runtimeLabel ?? ''}</td>
+          <td class="num">${row.cpuPerReadNs ? html`${formatNumber(row.cpuPerReadNs.estimate)}${intervalText(row.cpuPerReadNs)}` : ''}</td>
+          <td class="num">${row.overheadNs ? html`${formatNumber(row.overheadNs.estimate)}${intervalText(row.overheadNs)}` : ''}</td>
+          <td class="num">${shareText(row.shareOfC)}</td>
+          <td>${flagBadges(row.flags, HEADLINE_FLAGS)}${row.rejected ? html` <span class="why">${row.rejected}</span>` : ''}</td>
+        </tr>`)}
+      </tbody>
+    </table></div>`
+  }
+  return html`<section id="headline">
+    <h2>What a read costs, against C</h2>
+    ${lead.length ? html`<ul class="findings lead">${lead.map(finding => html`<li>${data.compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''}
+    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the ${INTERVAL_LEVEL} interval. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+    ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
+    <div class="chart" id="chart-headline"></div>
+    ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
+    ${headline.agreement ? agreementTable(headline.agreement, data.sets) : ''}
+  </section>`
+}
+
+const HEADLINE_FLAGS = {
+  failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
+  'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
+  steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs'
+}
+
+// Two runs' headlines: does each cell's share of C lie in the other run's interval?
+function agreementTable (agreement, sets) {
+  const order = agreement.runtimeOrder
+  return html`<div class="table-wrap"><table class="agreement">
+    <caption>${sets[0]} and ${sets[1]}: ${agreement.agreeing} of ${agreement.total} headline cells agree (each run's share of C inside the other's interval);
+      runtimes at ${sizeName(agreement.blockSize)}: ${order.same ? html`the same order (${order.a.join(' > ')})` : html`${order.a.join(' > ')} against ${order.b.join(' > ')}`}</caption>
+    <thead><tr><th scope="col">reader</th><th scope="col" class="num">block size</th><th scope="col" class="num">${sets[0]}</th><th scope="col" class="num">${sets[1]}</th><th scope="col">agree</th></tr></thead>
+    <tbody>${agreement.cells.map(cell => html`<tr${cell.agree ? '' : new Markup(' class="disagree"')}>
+      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareText(cell.a)}</td><td class="num">${shareText(cell.b)}</td><td>${cell.agree ? 'yes' : 'no'}</td>
+    </tr>`)}</tbody>
+  </table></div>`
 }
 
 function throughputSection (data) {
@@ -78,7 +141,8 @@ function throughputSection (data) {
       <button type="button" data-mode="raw" aria-pressed="false">End-to-end</button>
       ${data.throughput.marginal ? html`<button type="button" data-mode="marginal" aria-pressed="false">Marginal</button>` : ''}
     </div>
-    <div class="chart" id="chart-throughput"></div>
+    <div class="grid multiples" id="chart-throughput">${data.throughput.families.map(family => html`<div class="chart small" id="chart-throughput-${family.name}" data-family="${family.name}"></div>`)}</div>
+    <p class="note">One panel per runtime family, each with C (dashed) as its yardstick; readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
   </section>`
 }
 
@@ -102,7 +166,7 @@ function costSection (data) {
       </div>`
     : html`<p class="why">No cost per read: no program that honours the block size ran longer than its start-up.</p>`
   return html`<section id="cost">
-    <h2>Cost per read</h2>
+    <h2>Wall time per read</h2>
     <p class="note">Nanoseconds per read(): (best wall time − median start-up) ÷ reads, for programs that read exactly the block size they are given; and how many nanoseconds more than C each read takes at the same block size.</p>
     ${charts}
     ${left}
@@ -205,13 +269,14 @@ function gcSection (data) {
   const unavailable = gc.unavailable.map(entry => html`<li><strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}: ${entry.reason}</li>`)
   return html`<section id="gc">
     <h2>Garbage collection</h2>
-    <p class="note">One run per V8 program and block size with --trace-gc: collections by kind, their pauses, and the largest heap before a collection.</p>
+    <p class="note">One run per V8 program and block size with --trace-gc: collections by kind, their pauses, and the largest heap before a collection, for the programs that collected.</p>
     ${gc.rows.length
       ? html`<div class="table-wrap"><table class="grouped">
           <thead><tr><th scope="col">program</th><th scope="col">block size</th><th scope="col">collections</th><th scope="col">by kind</th><th scope="col">total pause, ms</th><th scope="col">max pause, ms</th><th scope="col">max heap, MB</th><th scope="col">trace</th></tr></thead>
           <tbody>${rows}</tbody>
         </table></div>`
       : ''}
+    ${gc.never.length ? html`<p class="never-collected">Never collected garbage in any traced run: ${gc.never.map((entry, i) => html`${i ? ', ' : ''}<strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}`)}.</p>` : ''}
     ${unavailable.length ? html`<h3>No GC trace</h3><ul class="plain">${unavailable}</ul>` : ''}
     ${why(gc.notes)}
     ${gc.timeline.length
@@ -371,6 +436,12 @@ h3 { margin: 18px 0 6px; font-size: 16px; }
 .grid { display: grid; gap: 18px; }
 .grid.two { grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); }
 .grid.three { grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); }
+.grid.multiples { grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); }
+.grid.multiples .chart { height: 340px; }
+ul.findings.lead { font-size: 1.05em; }
+tr.baseline th, tr.baseline td { font-weight: 600; }
+tr.disagree td, tr.disagree th { background: #fff4e5; }
+.never-collected { margin: 8px 0; }
 .toggle { display: inline-flex; align-items: center; gap: 0; margin: 4px 0 10px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
 .toggle-label { padding: 4px 10px; color: var(--muted); font-size: 13px; background: #f7f8fb; border-right: 1px solid var(--line); }
 .toggle button { font: inherit; font-size: 14px; border: 0; border-right: 1px solid var(--line); background: #fff; color: var(--ink); padding: 5px 14px; cursor: pointer; }
@@ -432,6 +503,7 @@ function renderHtml (data, assets) {
   // The charts need only their series; the tables are already in the markup.
   const pageData = {
     sizes: data.sizes,
+    headline: { available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart },
     throughput: data.throughput,
     time: data.time,
     cost: { perRead: data.cost.perRead, overhead: data.cost.overhead },
@@ -456,19 +528,20 @@ function renderHtml (data, assets) {
   <h1>${data.title}</h1>
   <p>${subtitle}</p>
   <nav aria-label="sections">
-    <a href="#findings">Findings</a><a href="#throughput">Throughput</a><a href="#time">Time</a><a href="#cost">Cost per read</a>
-    <a href="#syscalls">Syscalls</a><a href="#resources">Memory, CPU, start-up</a><a href="#gc">GC</a><a href="#summary">Summary</a><a href="#context">Context</a>
+    <a href="#headline">What a read costs</a><a href="#findings">Findings</a><a href="#syscalls">Syscalls</a><a href="#idiomatic">Idiomatic readers</a>
+    <a href="#resources">Memory, CPU, start-up</a><a href="#gc">GC</a><a href="#throughput">Throughput</a><a href="#time">Time</a><a href="#cost">Wall time per read</a><a href="#summary">Summary</a><a href="#context">Context</a>
   </nav>
 </header>
 <main>
+${headlineSection(data)}
 ${findingsSection(data)}
-${throughputSection(data)}
-${timeSection(data)}
-${costSection(data)}
 ${syscallSection(data)}
 ${idiomaticSection(data)}
 ${resourceSection(data)}
 ${gcSection(data)}
+${throughputSection(data)}
+${timeSection(data)}
+${costSection(data)}
 ${summarySection(data)}
 ${contextSection(data)}
 </main>

@@ -69,12 +69,61 @@ function summaryTables (data, summaries, cellText) {
   ])
 }
 
+// The headline's cells at one size, C first, as rows of text: ns per read, over C and
+// share of C, each with its interval.
+const nsWithInterval = value => (value ? `${formatNumber(value.estimate)}${value.low !== null ? ` (${formatNumber(value.low)}–${formatNumber(value.high)})` : ''}` : '')
+const shareWithInterval = value => (value ? (value.low !== null ? formatShare(value) : formatPercent(value.estimate)) : '')
+
+function headlineRows (size) {
+  return [
+    ...(size.base ? [[size.base.program, nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
+    ...size.rows.map(row => [row.program, nsWithInterval(row.cpuPerReadNs), nsWithInterval(row.overheadNs), shareWithInterval(row.shareOfC), row.flags.join(' ')])
+  ]
+}
+
+function headlineMarkdown (data) {
+  const { headline } = data
+  const out = ['## What a read costs, against C', '']
+  if (!headline.available) return [...out, `No headline: ${md(headline.sets.map(entry => entry.reason).join('; '))}.`, '']
+  out.push(`${md(headline.sets.find(entry => entry.available).meaning)}.`, '')
+  for (const entry of headline.sets.filter(set => set.available)) {
+    for (const blockSize of entry.sizes) {
+      out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(blockSize)}, ${entry.rounds ?? '?'} rounds`, '')
+      out.push(markdownTable(['reader', 'ns per read', 'over C, ns', 'share of C\'s speed', 'flags'],
+        headlineRows(entry.bySize[blockSize]).map(row => row.map(md)), ['l', 'r', 'r', 'r', 'l']), '')
+    }
+  }
+  const agreement = headline.agreement
+  if (agreement) {
+    const order = agreement.runtimeOrder
+    out.push(`${agreement.agreeing} of ${agreement.total} headline cells agree between ${md(data.sets[0])} and ${md(data.sets[1])} (each share of C inside the other's interval); ` +
+      `runtimes at ${sizeName(agreement.blockSize)}: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}.`, '')
+    out.push(markdownTable(['reader', 'block size', md(data.sets[0]), md(data.sets[1]), 'agree'],
+      agreement.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.agree ? 'yes' : 'no']), ['l', 'r', 'r', 'r', 'l']), '')
+  }
+  return out
+}
+
+function idiomaticMarkdown (data) {
+  if (data.idiomatic.length === 0) return []
+  const out = ['## Idiomatic readers', '', 'Readers that choose their own chunk size, at the block size equal to the chunk strace saw them read (or the nearest measured), against C reading blocks of that size.', '']
+  for (const entry of data.idiomatic) {
+    if (data.compare) out.push(`### ${md(entry.set)}`, '')
+    out.push(markdownTable(['reader', 'chunk size', 'at block size', 'steady-state MB/s', 'share of C'],
+      entry.rows.map(row => [md(row.program), row.chunkBytes === null ? 'unknown' : sizeName(row.chunkBytes), row.blockSize === null ? '' : `${sizeName(row.blockSize)}${row.exact ? '' : ' (nearest)'}`,
+        row.steadyMBps === null ? '' : formatNumber(row.steadyMBps), row.shareOfC === null ? '' : formatPercent(row.shareOfC)]), ['l', 'r', 'r', 'r', 'r']), '')
+  }
+  return out
+}
+
 function renderMarkdown (data) {
   const out = [`# ${md(data.title)}`, '']
+  out.push(...headlineMarkdown(data))
   out.push('## Findings', '')
   for (const finding of data.findings) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
   if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
   out.push('')
+  out.push(...idiomaticMarkdown(data))
   out.push('## Steady-state throughput', '')
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
     `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
@@ -144,7 +193,16 @@ const CSV_COLUMNS = [
   ['marginalMBps', row => round(row.marginalMBps, 3)],
   ['marginalPerReadNs', row => round(row.marginalPerReadNs, 2)],
   ['vsCMarginal', row => round(row.vsCMarginal, 4)],
-  ['flags', row => row.flags.join(';')]
+  ['flags', row => row.flags.join(';')],
+  // the cost pass's figures, at the sizes it measured (lib/headline.js)
+  ['costCpuPerReadNs', row => round(row.cost?.cpuPerReadNs?.estimate, 2)],
+  ['costOverheadNs', row => round(row.cost?.overheadNs?.estimate, 2)],
+  ['costOverheadLowNs', row => round(row.cost?.overheadNs?.low, 2)],
+  ['costOverheadHighNs', row => round(row.cost?.overheadNs?.high, 2)],
+  ['costShareOfC', row => round(row.cost?.shareOfC?.estimate, 4)],
+  ['costShareOfCLow', row => round(row.cost?.shareOfC?.low, 4)],
+  ['costShareOfCHigh', row => round(row.cost?.shareOfC?.high, 4)],
+  ['ownChunk', row => row.ownChunk]
 ]
 
 function round (value, digits) {
@@ -188,10 +246,29 @@ const SUMMARY_TABLES = [
   }
 ]
 
-// bench.js's summary when a run is done.
+// The headline as bench.js prints it: a reader per row, a cost size per column.
+function headlineTerminal (headline) {
+  if (!headline) return []
+  const names = [...new Set(headline.cells.map(cell => cell.program))]
+  const table = [['program', ...headline.sizes.map(size => `${sizeLabel(size)}: ns/read, over C, % of C`)]]
+  for (const name of names) {
+    table.push([name, ...headline.sizes.map(size => {
+      const cell = headline.cells.find(entry => entry.program === name && entry.blockSize === size)
+      if (!cell) return ''
+      if (!cell.cpuPerReadNs) return 'FAILED'
+      const over = cell.overheadNs ? `, ${cell.overheadNs.estimate >= 0 ? '+' : ''}${formatNumber(cell.overheadNs.estimate)}` : ''
+      return `${formatNumber(cell.cpuPerReadNs.estimate)}${over}${cell.shareOfC ? `, ${shareWithInterval(cell.shareOfC)}` : ''}${cell.flags.length ? ` [${cell.flags.join(' ')}]` : ''}`
+    })])
+  }
+  const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
+  return ['', 'Per read, CPU time against C (the cost pass: full less quarter runs, dd and the reader on one CPU; median and 95% interval):',
+    ...table.map(row => row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))]
+}
+
+// bench.js's summary when a run is done: the headline, then the timing pass's tables.
 function renderTerminal (results, sizes) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
-  const lines = []
+  const lines = [...headlineTerminal(results.headline)]
   for (const { title, shown, marksFailed = true, text } of SUMMARY_TABLES) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]

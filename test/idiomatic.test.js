@@ -73,23 +73,27 @@ test('old logs without readTrace, and runs without a strace pass: the chunk size
   }
 })
 
-test('own-chunk readers never appear in per-size rankings or "fastest at" findings', () => {
+test('own-chunk readers never appear in the headline, per-size rankings, charts or per-size tables', () => {
   const sets = labelSets([loadResultSet(path.join(FIXTURES, 'sample')), loadResultSet(path.join(FIXTURES, 'sample-nostrace'))])
-  const texts = findings.findings(sets).filter(finding => finding.set !== null).map(finding => finding.text)
-  const perSize = texts.filter(text => /^(At \d|The fastest)/.test(text))
-  // per set: throughput vs C at 256 B and 64 KiB, fastest, wall cost per read (the fixture has no CPU
-  // per read); the sample's syscalls per MiB at two sizes
-  assert.equal(perSize.length, 2 * 4 + 2)
+  const texts = findings.findings(sets).map(finding => finding.text)
+  // every finding that ranks readers at a block size: the headline's, the syscalls'
+  const perSize = texts.filter(text => /^(At \d|Per read at)/.test(text))
+  assert.equal(perSize.length, 4)
   for (const text of perSize) {
     for (const program of OWN_CHUNK) assert.ok(!text.includes(program), `${program} in: ${text}`)
   }
-  // they are said to be left out, chunk size unknown in these old logs
-  const own = texts.filter(text => text.includes('own chunk size'))
-  assert.equal(own.length, 2)
-  for (const text of own) {
-    assert.equal(text, 'coreutils and node-stream choose their own chunk size, which this run did not record (no strace pass saw their reads); ' +
-      'they are left out of the rankings at 256 B–64 KiB.')
-  }
+  const data = shapeReport(sets)
+  const shown = [
+    ...Object.values(data.headline.chart).flatMap(size => size.categories),
+    ...data.throughput.steady.map(series => series.program),
+    ...data.throughput.raw.map(series => series.program),
+    ...data.time.map(series => series.program),
+    ...data.cost.perRead.map(series => series.program),
+    ...data.summaries.flatMap(summary => summary.rows.map(row => row.program))
+  ]
+  for (const program of OWN_CHUNK) assert.ok(!shown.includes(program), `${program} is shown at a block size`)
+  // they stay in the per-cell CSV rows, marked
+  assert.deepEqual([...new Set(data.cells.filter(row => row.ownChunk).map(row => row.program))], ['coreutils', 'node-stream'])
 })
 
 test('the idiomatic readers at their chunk size: exact, or the nearest size measured', () => {
@@ -102,9 +106,8 @@ test('the idiomatic readers at their chunk size: exact, or the nearest size meas
   // node-stream at 64 KiB: best.steadyThroughputMBps 948.75, vsC.steadyThroughput 948.75/1611.59 = 0.5887 → 59%.
   // coreutils at 64 KiB: 1888.46 MB/s, 1888.46/1611.59 = 1.1718 → 117%.
   assert.equal(findings.idiomaticReaders(set),
-    'Readers that choose their own chunk size, at the chunk size strace saw them read: ' +
-    'coreutils reads 128 KiB chunks: 1888 MB/s steady-state, 117% of C at 64 KiB (the nearest size measured) ' +
-    'and node-stream reads 64 KiB chunks: 949 MB/s steady-state, 59% of C at 64 KiB; they are left out of the rankings at 256 B–64 KiB.')
+    'The readers that choose their own chunk size, against C reading blocks of that size: ' +
+    'coreutils 128 KiB chunks, 117% of C at 64 KiB and node-stream 64 KiB chunks, 59% of C.')
   const rows = findings.idiomaticRows(set)
   assert.deepEqual(rows.map(row => [row.program, row.chunkBytes, row.blockSize, row.exact]), [['coreutils', 131072, 65536, false], ['node-stream', 65536, 65536, true]])
   // the report's table carries the same rows

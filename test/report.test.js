@@ -144,7 +144,8 @@ test('writes report.html, results.md and results.csv into --out', () => {
   assert.deepEqual(fs.readdirSync(out).sort(), ['report.html', 'results.csv', 'results.md'])
 
   const csv = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\r\n')
-  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,rankTestP,vsCAllRuns,vsCAllRunsLow,vsCAllRunsHigh,marginalMBps,marginalPerReadNs,vsCMarginal,flags')
+  assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,rankTestP,vsCAllRuns,vsCAllRunsLow,vsCAllRunsHigh,marginalMBps,marginalPerReadNs,vsCMarginal,flags,' +
+    'costCpuPerReadNs,costOverheadNs,costOverheadLowNs,costOverheadHighNs,costShareOfC,costShareOfCLow,costShareOfCHigh,ownChunk')
   assert.equal(csv.length, 1 + 18)
   // results.json, c @ 256: best.wallNs 113797885, best MB/s 589.720, steady 596.041, wallNs.median 116489 …
   const c256 = csv[1].split(',')
@@ -152,14 +153,45 @@ test('writes report.html, results.md and results.csv into --out', () => {
   assert.equal(c256[11], '', 'the fixture predates cpuPerReadNs: an empty field, not a made-up number')
   assert.equal(c256[12], '1')
   const justSync64k = csv.find(line => line.startsWith('sample,just-sync,65536,'))
-  assert.match(justSync64k, /,startup-dominated;noisy$/)
+  assert.match(justSync64k, /,startup-dominated;noisy,/)
+  // the headline's figures beside the cell's: bun-ffi at 256 B, results.json headline
+  const bun256 = csv.find(line => line.startsWith('sample,bun-ffi,256,')).split(',')
+  const bunHeadline = readJson(path.join(SAMPLE, 'results.json')).headline.cells.find(cell => cell.program === 'bun-ffi' && cell.blockSize === 256)
+  const { cpuPerReadNs, overheadNs, shareOfC } = bunHeadline
+  assert.deepEqual(bun256.slice(22, 29).map(Number), [
+    ...[cpuPerReadNs.estimate, overheadNs.estimate, overheadNs.low, overheadNs.high].map(ns => Number(ns.toFixed(2))),
+    ...[shareOfC.estimate, shareOfC.low, shareOfC.high].map(share => Number(share.toFixed(4)))
+  ])
+  assert.equal(bun256[29], 'false')
+  assert.equal(csv.find(line => line.startsWith('sample,node-stream,256,')).split(',').at(-1), 'true', 'own chunk, marked')
 
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /^# Fixture report\n/)
-  assert.match(md, /## Findings\n\n- At 256 B, just-sync reads at 85% \(median 77%\) of C's steady-state throughput/)
+  assert.match(md, /^# Fixture report\n\n## What a read costs, against C\n/)
+  assert.match(md, /\| bun-ffi \| 589 \(569–620\) \| 87\.1 \(11–128\) \| 85% \(79\.0–98\.2%\) \|  \|/)
+  assert.match(md, /## Findings\n\n- At 256 B, one read\(2\) of the pipe costs C 493 ns of CPU/)
   assert.match(md, /\| just-sync \| 505 \(85%\)~ \| 1730 \(82%\) \| 2842 \(176%\)°~ \|/)
   assert.match(md, /\| Node\.js \| v20\.20\.2 \|/)
   assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<title>Fixture report<\/title>/)
+})
+
+test('two runs compared: per headline cell whether they agree, in the page, results.md and on the terminal', () => {
+  const moved = copyOf(SAMPLE, 'moved')
+  const results = readJson(path.join(moved, 'results.json'))
+  // made up: deno-sync at 256 B measured far slower in the second run, outside both intervals
+  Object.assign(results.headline.cells.find(cell => cell.program === 'deno-sync' && cell.blockSize === 256).shareOfC, { estimate: 0.5, low: 0.45, high: 0.55 })
+  fs.writeFileSync(path.join(moved, 'results.json'), JSON.stringify(results))
+  const out = path.join(scratch, 'out-agreement')
+  const result = analyse([SAMPLE, moved, '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  const lines = result.stdout.trim().split('\n')
+  assert.equal(lines.at(-2), 'headline: 8 of 9 cells of sample #2 and sample agree (each share of C inside the other\'s interval); not: deno-sync @ 256')
+  assert.equal(lines.at(-1), 'runtimes at 256 B: the same order, just > bun > deno')
+  const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
+  assert.match(md, /8 of 9 headline cells agree between sample and sample #2/)
+  assert.match(md, /\| deno-sync \| 256 B \| 69% \(64\.5–80\.0%\) \| 50% \(45\.0–55\.0%\) \| no \|/)
+  const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
+  assert.equal((page.match(/<tr class="disagree">/g) ?? []).length, 1)
 })
 
 test('without --out, writes into the (first) results folder', () => {
@@ -297,33 +329,54 @@ function render (args, outName) {
   return path.join(out, 'report.html')
 }
 
-test('report.html in Chromium: every chart draws the fixture, offline, without errors', async () => {
+// The throughput's small multiples: a chart per runtime family (lib/report-data.js).
+const THROUGHPUT_PANELS = ['chart-throughput-bun', 'chart-throughput-deno', 'chart-throughput-just', 'chart-throughput-native']
+
+test('report.html in Chromium: the headline chart first, every chart draws the fixture, offline, without errors', async () => {
   const results = readJson(path.join(SAMPLE, 'results.json'))
   const syscalls = readJson(path.join(SAMPLE, 'syscalls.json'))
   const gc = readJson(path.join(SAMPLE, 'gc.json'))
   const programs = [...new Set(results.cells.map(cell => cell.program))]
+  // coreutils and node-stream choose their own chunk size: no line against block size
+  const honouring = ['c', 'just-sync', 'bun-ffi', 'deno-sync']
   const cellsOf = program => results.cells.filter(cell => cell.program === program).sort(bySize)
   const report = render([SAMPLE], 'report')
 
   const { page, context, problems, network } = await open(report)
   try {
     const charts = await chartsOf(page)
-    assert.deepEqual(Object.keys(charts).sort(), ['chart-cost', 'chart-cpu', 'chart-gc-heap', 'chart-memory', 'chart-overhead', 'chart-startup',
-      'chart-syscalls-all', 'chart-syscalls-main', 'chart-throughput', 'chart-time'])
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-cost', 'chart-cpu', 'chart-gc-heap', 'chart-headline', 'chart-memory', 'chart-overhead', 'chart-startup',
+      'chart-syscalls-all', 'chart-syscalls-main', ...THROUGHPUT_PANELS, 'chart-time'])
 
-    // 1, 2: a line and a min–max band per program, a point per block size.
-    for (const id of ['chart-throughput', 'chart-time']) {
-      const lines = mainSeries(charts[id])
-      assert.deepEqual(lines.map(series => series.name), programs, id)
-      for (const series of lines) assert.equal(series.points, cellsOf(series.name).length, `${id} ${series.name}`)
-      assert.equal(charts[id].series.filter(series => series.linked && series.type === 'arearange').length, programs.length, `${id} bands`)
-    }
+    // 0: the headline is the page's first section and first chart: each reader's CPU per
+    // read over C's at 256 B, best first, with its interval as whiskers
+    assert.equal(await page.evaluate(() => document.querySelector('main section').id), 'headline')
+    assert.equal(await page.evaluate(() => document.querySelector('.chart').id), 'chart-headline')
+    const headline256 = results.headline.cells.filter(cell => cell.blockSize === 256 && cell.program !== 'c').sort((a, b) => b.shareOfC.estimate - a.shareOfC.estimate)
+    assert.deepEqual(charts['chart-headline'].categories, ['just-sync', 'bun-ffi', 'deno-sync'])
+    assert.deepEqual(mainSeries(charts['chart-headline'])[0].ys, headline256.map(cell => cell.overheadNs.estimate))
+    assert.deepEqual(charts['chart-headline'].series.filter(series => series.linked).map(series => [series.type, series.points]), [['errorbar', 3]])
+    assert.match(await page.textContent('#headline'), /At 256 B, one read\(2\) of the pipe costs C 493 ns of CPU/)
+    await page.click('[data-size-group="headline"] button[data-size="4096"]')
+    const at4k = await chartsOf(page)
+    assert.deepEqual(at4k['chart-headline'].categories, ['bun-ffi', 'just-sync', 'deno-sync'], 'the order at 4 KiB, best first')
+    assert.equal(await page.isVisible('[data-size-panel="headline"][data-size="4096"]'), true)
+    assert.equal(await page.isVisible('[data-size-panel="headline"][data-size="256"]'), false)
+
+    // 1, 2: a line and a min–max band per program, a point per block size; throughput as a
+    // panel per runtime family, each with C
+    const lines = mainSeries(charts['chart-time'])
+    assert.deepEqual(lines.map(series => series.name), honouring)
+    for (const series of lines) assert.equal(series.points, cellsOf(series.name).length, `chart-time ${series.name}`)
+    assert.equal(charts['chart-time'].series.filter(series => series.linked && series.type === 'arearange').length, honouring.length, 'chart-time bands')
+    assert.deepEqual(THROUGHPUT_PANELS.map(id => mainSeries(charts[id]).map(series => series.name)), [['c', 'bun-ffi'], ['c', 'deno-sync'], ['c', 'just-sync'], ['c']])
+    for (const id of THROUGHPUT_PANELS) assert.equal(charts[id].series.filter(series => series.linked && series.type === 'arearange').length, mainSeries(charts[id]).length, `${id} bands`)
     const steadyC = cellsOf('c').map(cell => cell.best.steadyThroughputMBps)
-    assert.deepEqual(mainSeries(charts['chart-throughput'])[0].ys, steadyC)
+    assert.deepEqual(mainSeries(charts['chart-throughput-native'])[0].ys, steadyC)
+    assert.deepEqual(mainSeries(charts['chart-throughput-deno'])[1].ys, cellsOf('deno-sync').map(cell => cell.best.steadyThroughputMBps))
     assert.deepEqual(mainSeries(charts['chart-time'])[0].ys, cellsOf('c').map(cell => cell.best.wallNs / 1e6))
 
     // 3: cost per read for the programs that honour the block size, overhead without C.
-    const honouring = programs.filter(program => cellsOf(program).some(cell => cell.costPerReadNs !== null))
     assert.deepEqual(charts['chart-cost'].series.map(series => series.name), honouring)
     for (const series of charts['chart-cost'].series) assert.equal(series.drawn, cellsOf(series.name).filter(cell => cell.costPerReadNs !== null).length)
     assert.deepEqual(charts['chart-overhead'].series.map(series => series.name), honouring.filter(program => program !== 'c'))
@@ -357,12 +410,14 @@ test('report.html in Chromium: every chart draws the fixture, offline, without e
     // The toggle swaps steady-state for end-to-end figures, and back.
     await page.click('#throughput-mode button[data-mode="raw"]')
     let after = await chartsOf(page)
-    assert.deepEqual(mainSeries(after['chart-throughput'])[0].ys, cellsOf('c').map(cell => cell.best.throughputMBps))
-    assert.match(after['chart-throughput'].title, /^End-to-end/)
+    for (const id of THROUGHPUT_PANELS) {
+      assert.deepEqual(mainSeries(after[id])[0].ys, cellsOf('c').map(cell => cell.best.throughputMBps), id)
+      assert.match(after[id].title, /: End-to-end/)
+    }
     assert.equal(await page.getAttribute('#throughput-mode button[data-mode="raw"]', 'aria-pressed'), 'true')
     await page.click('#throughput-mode button[data-mode="steady"]')
     after = await chartsOf(page)
-    assert.deepEqual(mainSeries(after['chart-throughput'])[0].ys, steadyC)
+    assert.deepEqual(mainSeries(after['chart-throughput-just'])[0].ys, steadyC)
     assert.equal(await page.locator('#throughput-mode button[data-mode="marginal"]').count(), 0, 'no marginal mode without --marginal runs')
 
     // The block-size buttons redraw the syscall profiles and swap the table.
@@ -383,8 +438,9 @@ test('report.html in Chromium: every chart draws the fixture, offline, without e
     const text = await page.textContent('body')
     assert.match(text, /Linux 6\.\d+/)
     assert.match(text, /fixed: dd writes 64 KiB blocks/)
-    assert.match(text, /At 64 KiB, bun-ffi reads at 178% \(median 138%\) of C's steady-state throughput/)
+    assert.match(await page.textContent('#findings'), /Start-up on empty input takes C 1\.21 ms and node-stream, the slowest, 64\.2 ms/)
     assert.match(await page.textContent('#gc'), /bun-ffi: Bun runs JavaScriptCore, which has no --trace-gc/)
+    assert.match(await page.textContent('#gc .never-collected'), /Never collected garbage in any traced run: just-sync, deno-sync\./)
     assert.ok(await page.locator('#summary .flag-noisy').count() > 0)
 
     // Offline exporting: save a chart as SVG and as PNG with no server.
@@ -423,10 +479,12 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
   try {
     await page.click('#throughput-mode button[data-mode="marginal"]')
     const charts = await chartsOf(page)
-    assert.match(charts['chart-throughput'].title, /^Marginal throughput/)
-    const lines = mainSeries(charts['chart-throughput'])
-    assert.deepEqual(lines[0].ys, [1000, 2000, 3000])
-    assert.ok(lines.slice(1).every(series => series.ys.join() === '500,1000,1500'), 'every other program at half of C')
+    for (const id of THROUGHPUT_PANELS) {
+      assert.match(charts[id].title, /: Marginal throughput/)
+      const lines = mainSeries(charts[id])
+      assert.deepEqual(lines[0].ys, [1000, 2000, 3000], `${id}: C`)
+      assert.ok(lines.slice(1).every(series => series.ys.join() === '500,1000,1500'), `${id}: every other program at half of C`)
+    }
     assert.equal(await page.locator('table.summary[data-figure="marginal"]').count(), 1)
     // the rank test's mark: one steady-state cell, with its meaning on hover
     assert.equal(await page.locator('table.summary[data-figure="steady"] .within-noise').count(), 1)
@@ -435,7 +493,6 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
     // the share of C over all runs: a row only for just-sync, the one program with an interval
     const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
     assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90.0–104.0%)'])
-    assert.match(await page.textContent('#findings'), /At 64 KiB, marginal throughput \(full runs less quarter runs, so start-up and warm-up cancel; a share of C is uncertain by both fits' ±\): C 3000 MB\/s \(fit ±10%\)/)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -447,8 +504,11 @@ test('report.html without strace data: the syscall section says why, the rest dr
   try {
     const charts = await chartsOf(page)
     assert.ok(!('chart-syscalls-main' in charts) && !('chart-syscalls-all' in charts))
-    assert.ok('chart-throughput' in charts && 'chart-gc-heap' in charts)
+    assert.ok('chart-throughput-native' in charts && 'chart-gc-heap' in charts)
     assert.match(await page.textContent('#syscalls .why'), /sample-nostrace: strace did not run: skipped with --no-strace\./)
+    // a run from before the cost pass: the headline says why it is missing, and no chart
+    assert.ok(!('chart-headline' in charts))
+    assert.match(await page.textContent('#headline .why'), /No headline: this run has no cost pass/)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -461,8 +521,8 @@ test('report.html comparing two sets: a series per program and run', async () =>
   try {
     const charts = await chartsOf(page)
     const programs = [...new Set(readJson(path.join(SAMPLE, 'results.json')).cells.map(cell => cell.program))]
-    assert.deepEqual(mainSeries(charts['chart-throughput']).map(series => series.name),
-      [...programs.map(program => `${program} (sample)`), ...programs.map(program => `${program} (sample-nostrace)`)])
+    assert.deepEqual(mainSeries(charts['chart-throughput-just']).map(series => series.name),
+      ['c (sample)', 'just-sync (sample)', 'c (sample-nostrace)', 'just-sync (sample-nostrace)'])
     assert.deepEqual(charts['chart-syscalls-main'].categories, programs.map(program => `${program} (sample)`))
     assert.equal(charts['chart-gc-heap'].series.length, 2)
     assert.match(await page.textContent('#summary'), /Side by side/)
@@ -489,7 +549,7 @@ test('report.html with a failed cell: a gap in the lines, the cell flagged, the 
   const { page, context, problems } = await open(render([failedCellCopy('deno-sync', 4096)], 'report-failed'))
   try {
     const charts = await chartsOf(page)
-    const deno = mainSeries(charts['chart-throughput']).find(series => series.name === 'deno-sync')
+    const deno = mainSeries(charts['chart-throughput-deno']).find(series => series.name === 'deno-sync')
     assert.deepEqual([deno.points, deno.drawn], [3, 2])
     assert.equal(await page.locator('#summary .flag-failed').count(), 1)
     assert.equal(await page.locator('#context ul.failures li').count(), 2)
@@ -506,7 +566,8 @@ test('report.html with markup in names: shown as text, never run', async () => {
   assert.equal(result.status, 0, result.stderr)
   const { page, context, problems } = await open(path.join(out, 'report.html'))
   try {
-    assert.ok((await page.textContent('#chart-throughput .highcharts-legend')).includes(EVIL_PROGRAM), 'the legend shows the name as written')
+    assert.ok((await page.textContent('#chart-throughput-other .highcharts-legend')).includes(EVIL_PROGRAM), 'the legend shows the name as written')
+    assert.ok((await page.textContent('#chart-headline .highcharts-xaxis-labels')).includes(EVIL_PROGRAM), 'the headline shows it as written')
     assert.ok((await page.textContent('#summary')).includes(EVIL_PROGRAM))
     assert.ok((await page.textContent('#context')).includes(EVIL_RUNTIME))
     assert.equal(await page.locator('#context img, #summary script, svg script').count(), 0)
@@ -538,8 +599,8 @@ test('report.html tooltips show markup in names as written, escaped once', async
       return shown
     }, EVIL_PROGRAM)
     // (the GC heap chart draws other programs than this one)
-    assert.deepEqual(Object.keys(tooltips).sort(), ['chart-cost', 'chart-cpu', 'chart-memory', 'chart-overhead', 'chart-startup',
-      'chart-syscalls-all', 'chart-syscalls-main', 'chart-throughput', 'chart-time'])
+    assert.deepEqual(Object.keys(tooltips).sort(), ['chart-cost', 'chart-cpu', 'chart-headline', 'chart-memory', 'chart-overhead', 'chart-startup',
+      'chart-syscalls-all', 'chart-syscalls-main', 'chart-throughput-other', 'chart-time'])
     for (const [id, text] of Object.entries(tooltips)) {
       assert.ok(text.includes(EVIL_PROGRAM), `${id}: ${text}`)
       assert.ok(!text.includes('&lt;') && !text.includes('&amp;'), `${id} shows an entity: ${text}`)
