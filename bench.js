@@ -281,17 +281,21 @@ function costBytes (options, blockSize) {
 //
 // The cost pass comes after the timing runs, in rounds of its own: each round runs every
 // reader that honours the block size, C among them, at a full and a quarter of the
-// bytes, on one CPU (costPin), unwarmed: the timing runs have loaded every binary.
+// bytes, at every cost size, on one CPU (costPin), unwarmed: the timing runs have loaded
+// every binary. A round holds every size so that each cell's rounds spread over the whole
+// pass: the machine's state drifts over minutes, and two back-to-back runs whose rounds
+// of a size sat within one minute each disagreed on 9 of 30 headline cells (their
+// readers' CPU per read moved by up to 6% while C's held within 1%).
 function plan (options, selected, ptrace, costPin = sharedCpuPin()) {
   const steps = []
   const largest = options.sizes[options.sizes.length - 1]
   // each round runs every program once in each of `runsOf` (a phase and its bytes)
-  const rounds = (blockSize, runsOf, { count = options.runs, programs = selected, warmup = options.warmup, pin } = {}) => {
-    for (let run = 0; run < count; run++) {
-      const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${count}`
-      for (const program of programs) {
+  const rounds = (blockSize, runsOf) => {
+    for (let run = 0; run < options.runs; run++) {
+      const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
+      for (const program of selected) {
         for (const { phase, bytes } of runsOf) {
-          steps.push({ phase, program, blockSize, bytes, run, warmup, ...(pin ? { pin } : {}), group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
+          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
         }
       }
     }
@@ -302,9 +306,17 @@ function plan (options, selected, ptrace, costPin = sharedCpuPin()) {
     rounds(blockSize, [{ phase: 'timing', bytes: bytesPerRun(options, blockSize) }, ...quarter])
   }
   const honouring = selected.filter(program => program.honoursBlockSize)
-  for (const blockSize of honouring.length ? options.costSizes ?? [] : []) {
-    const { full, quarter } = costBytes(options, blockSize)
-    rounds(blockSize, [{ phase: headline.PHASE, bytes: full }, { phase: headline.QUARTER_PHASE, bytes: quarter }], { count: options.costRounds, programs: honouring, warmup: 0, pin: costPin })
+  const costSizes = honouring.length ? options.costSizes ?? [] : []
+  for (let run = 0; run < options.costRounds && costSizes.length; run++) {
+    const group = `cost, round ${run + 1} of ${options.costRounds}`
+    for (const blockSize of costSizes) {
+      const { full, quarter } = costBytes(options, blockSize)
+      for (const program of honouring) {
+        for (const [phase, bytes] of [[headline.PHASE, full], [headline.QUARTER_PHASE, quarter]]) {
+          steps.push({ phase, program, blockSize, bytes, run, warmup: 0, pin: costPin, group, label: `${group}: ${program.name} @ ${blockSize}${phase === headline.PHASE ? '' : ' (quarter)'}` })
+        }
+      }
+    }
   }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === 'strace' ? ` (${inputLabel(step.bytes)})` : ''}`

@@ -105,7 +105,7 @@ function drawReport () {
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
   const headlineChart = data.headline.available
     ? Highcharts.chart('chart-headline', {
-      chart: { type: 'bar', height: Math.max(300, 120 + data.headline.chart[data.headline.defaultSize].categories.length * 34 * data.headline.chart[data.headline.defaultSize].series.length) },
+      chart: { type: 'bar', height: Math.max(300, 170 + data.headline.chart[data.headline.defaultSize].categories.length * 34 * data.headline.chart[data.headline.defaultSize].series.length) },
       title: { text: escapeHtml(headlineTitle(data.headline.defaultSize)) },
       subtitle: { text: 'ns more than C per read(2), lower is better; whiskers: 95% interval' },
       xAxis: { categories: data.headline.chart[data.headline.defaultSize].categories.map(escapeHtml) },

@@ -143,8 +143,11 @@ test('the plan runs the cost pass in rounds of the readers that honour the block
   assert.equal(cost.length, 2 * 7 * 2 * 2, 'two sizes, seven rounds, two readers, a full and a quarter run')
   assert.ok(cost.every(step => step.pin.reader === 3 && step.pin.feeder === 3 && step.warmup === 0))
   assert.ok(!cost.some(step => step.program.name === 'coreutils'))
-  const first = cost.slice(0, 4).map(step => `${step.program.name} ${step.phase} ${step.run} ${step.bytes}`)
-  assert.deepEqual(first, [`c cost 0 ${64 << 20}`, `c cost-quarter 0 ${16 << 20}`, `node-sync cost 0 ${64 << 20}`, `node-sync cost-quarter 0 ${16 << 20}`])
+  // a round runs every size, so that each cell's rounds spread over the whole pass
+  const first = cost.slice(0, 8).map(step => `${step.program.name} ${step.blockSize} ${step.phase} ${step.run} ${step.bytes}`)
+  assert.deepEqual(first, [`c 256 cost 0 ${64 << 20}`, `c 256 cost-quarter 0 ${16 << 20}`, `node-sync 256 cost 0 ${64 << 20}`, `node-sync 256 cost-quarter 0 ${16 << 20}`,
+    `c 4096 cost 0 ${512 << 20}`, `c 4096 cost-quarter 0 ${128 << 20}`, `node-sync 4096 cost 0 ${512 << 20}`, `node-sync 4096 cost-quarter 0 ${128 << 20}`])
+  assert.deepEqual(cost.map(step => step.run).filter((run, i, runs) => i === 0 || run !== runs[i - 1]), [0, 1, 2, 3, 4, 5, 6])
   assert.deepEqual(parseOptions(['--sizes', '512,1024']).costSizes, [512], 'none of 256, 4096, 65536 asked: the smallest size')
   assert.deepEqual(parseOptions(['--no-cost']).costSizes, [])
   assert.equal(plan({ ...parseOptions(['--no-cost', '--sizes', '256']), strace: false, gc: false }, programs, { available: false }).filter(step => step.phase.startsWith('cost')).length, 0)
