@@ -436,6 +436,7 @@ h3 { margin: 18px 0 6px; font-size: 16px; }
 .grid { display: grid; gap: 18px; }
 .grid.two { grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); }
 .grid.three { grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); }
+#chart-headline { height: auto; }
 .grid.multiples { grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); }
 .grid.multiples .chart { height: 340px; }
 ul.findings.lead { font-size: 1.05em; }
