@@ -4,9 +4,9 @@
 // reproduces (docs/method.md, "The headline"):
 // - dd and the reader share one CPU. A pipe between two CPUs makes every page cross
 //   between their caches and every refill a cross-CPU wake-up, whose cost depends on
-//   where the hypervisor has put the two virtual CPUs: on the lab's VM, C's CPU time per
-//   256-byte read moved between about 450 and 880 ns from one minute to the next with
-//   the two apart or free, and stayed within a few percent on one CPU.
+//   where the hypervisor has put the two virtual CPUs: on the lab's VM C's rounds at
+//   256 B spread by 31% with the two apart and up to 38% free, by 2-4% on one CPU
+//   (docs/placement.md, studies/placement.js).
 // - CPU time, not wall time: the reader's own time (wait4, all its threads) leaves out
 //   dd and every moment the reader waited.
 // - Marginal: each round times a run of the full bytes and one of a quarter of them, and
