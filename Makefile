@@ -3,7 +3,7 @@ CC ?= cc
 CFLAGS ?= -O3 -Wall -Wextra -Werror
 BUILD := build
 
-all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt host
+all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder host
 
 $(BUILD)/wc-c: wc/wc.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -13,6 +13,23 @@ $(BUILD)/wc-splice: wc/splice.c | $(BUILD)
 
 $(BUILD)/pipe-run: lib/pipe-run.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
+
+# The call ladder (calls/, lib/calls.js): its C functions as a library for C, Bun and
+# Deno, and as a Node-API addon for Node. The addon is one C file against node_api.h,
+# from Debian's libnode headers (unpacked by ./setup.sh, or libnode-dev's): Node-API is
+# ABI-stable, so what node-gyp would do here is these flags, and nothing is downloaded.
+NODE_API_INC := $(firstword $(wildcard $(BUILD)/libnode/usr/include/node/node_api.h /usr/include/node/node_api.h))
+ladder: $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node
+
+$(BUILD)/libladder.so: calls/native.c calls/native.h | $(BUILD)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
+
+$(BUILD)/ladder-c: calls/c.c calls/native.h $(BUILD)/libladder.so | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -lladder -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/ladder.node: calls/addon.c calls/native.c calls/native.h | $(BUILD)
+	$(if $(NODE_API_INC),,$(error node_api.h not found: run ./setup.sh, which unpacks Debian's libnode headers))
+	$(CC) $(CFLAGS) -shared -fPIC -isystem $(dir $(NODE_API_INC)) -o $@ calls/addon.c calls/native.c
 
 host:
 	$(MAKE) -C host BUILD=$(abspath $(BUILD))
@@ -26,7 +43,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 	{ $(CC) --version | head -n 1; echo "$(CC) $(CFLAGS)"; } > $@
 
 clean:
-	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt
+	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
-.PHONY: all host clean
+.PHONY: all ladder host clean

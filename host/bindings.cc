@@ -25,6 +25,7 @@
 #include <cmath>
 #include <string>
 
+#include "../calls/native.h"
 #include "fast-api.h"
 #include "host.h"
 
@@ -612,6 +613,55 @@ int32_t FastClose(Local<Value>, double fd_d, FastApiCallbackOptions& options) {
 
 }  // namespace net
 
+namespace fs {
+
+// open(path, flags = O_RDONLY) -> fd, or -1 with errno (just(js)'s fs.open). Slow
+// only: it is called once, and reading the path allocates.
+void Open(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  String::Utf8Value path(isolate, args[0]);
+  int32_t flags;
+  if (*path == nullptr || !ArgInt32(args, 1, O_RDONLY, &flags)) return;
+  args.GetReturnValue().Set(KeepErrno(open(*path, flags | O_CLOEXEC)));
+}
+
+}  // namespace fs
+
+// just.host.noop, getppid and cpuNs: the call ladder's rungs (calls/just.js), the same
+// C functions the other runtimes reach through their FFI or Node-API (calls/native.c).
+namespace ladder {
+
+CallCount noop_calls, getppid_calls;
+
+void Noop(const FunctionCallbackInfo<Value>& args) {
+  noop_calls.slow++;
+  int32_t x;
+  if (!ArgInt32(args, 0, 0, &x)) return;
+  args.GetReturnValue().Set(ladder_noop(x));
+}
+
+// int32 parameter: TurboFan hands over an int32 it has checked, or deoptimises.
+int32_t FastNoop(Local<Value>, int32_t x) {
+  noop_calls.fast++;
+  return ladder_noop(x);
+}
+
+void Getppid(const FunctionCallbackInfo<Value>& args) {
+  getppid_calls.slow++;
+  args.GetReturnValue().Set(ladder_getppid());
+}
+
+int32_t FastGetppid(Local<Value>) {
+  getppid_calls.fast++;
+  return ladder_getppid();
+}
+
+void CpuNs(const FunctionCallbackInfo<Value>& args) {
+  args.GetReturnValue().Set(ladder_cpu_ns());
+}
+
+}  // namespace ladder
+
 namespace {
 
 void HostCalls(const FunctionCallbackInfo<Value>& args);
@@ -637,6 +687,8 @@ const Binding kBindings[] = {
   {"net",          "readRaw",       net::ReadRaw,        Kind::kMethod, kFast<net::FastReadRaw>,                             &net::read_raw_calls},
   {"net",          "close",         net::Close,          Kind::kMethod, kFast<net::FastClose>,                               &net::close_calls},
 
+  {"fs",           "open",          fs::Open,            Kind::kMethod, {},                                                  nullptr},
+
   {"factory",      "run",           FactoryRun,          Kind::kMethod, {},                                                  nullptr},
   {"factory",      "stop",          FactoryStop,         Kind::kMethod, {},                                                  nullptr},
   {"factory.loop", "add",           LoopAdd,             Kind::kMethod, {},                                                  nullptr},
@@ -654,6 +706,11 @@ const Binding kBindings[] = {
   // same process, on the same pipe, moments apart.
   {"host",         "nowInto",       HostNowInto,         Kind::kMethod, {},                                                  nullptr},
   {"host",         "readLoop",      HostReadLoop,        Kind::kMethod, {},                                                  nullptr},
+  // just-host only, for the call ladder (calls/just.js): a no-op, a bare syscall and
+  // the process's CPU clock, as calls/native.c has them for every runtime.
+  {"host",         "noop",          ladder::Noop,        Kind::kMethod, kFast<ladder::FastNoop>,                             &ladder::noop_calls},
+  {"host",         "getppid",       ladder::Getppid,     Kind::kMethod, kFast<ladder::FastGetppid>,                          &ladder::getppid_calls},
+  {"host",         "cpuNs",         ladder::CpuNs,       Kind::kMethod, {},                                                  nullptr},
 };
 
 const Constant kConstants[] = {
@@ -664,6 +721,8 @@ const Constant kConstants[] = {
   {"sys",  "STDIN_FILENO",  STDIN_FILENO},
   {"sys",  "STDOUT_FILENO", STDOUT_FILENO},
   {"sys",  "STDERR_FILENO", STDERR_FILENO},
+
+  {"fs",   "O_RDONLY",      O_RDONLY},
 
   {"net",  "O_NONBLOCK",    O_NONBLOCK},
   {"net",  "EAGAIN",        EAGAIN},

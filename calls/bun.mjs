@@ -1,0 +1,59 @@
+// The call ladder in Bun: the no-op and getppid through bun:ffi into
+// build/libladder.so (calls/native.c), the reads through bun:ffi's libc read(2) as
+// wc/bun-ffi.js makes them. bun:jsc says whether JavaScriptCore's optimising tiers
+// (DFG, FTL) compiled each loop.
+import { dlopen, ptr } from 'bun:ffi'
+import { numberOfDFGCompiles } from 'bun:jsc'
+import { runLadder, BLOCK } from './ladder.mjs'
+
+const ladder = dlopen(new URL('../build/libladder.so', import.meta.url).pathname, {
+  ladder_noop: { args: ['i32'], returns: 'i32' },
+  ladder_getppid: { args: [], returns: 'i32' },
+  ladder_cpu_ns: { args: [], returns: 'f64' }
+}).symbols
+const libc = dlopen('libc.so.6', {
+  read: { args: ['i32', 'ptr', 'u64'], returns: 'i64_fast' },
+  open: { args: ['cstring', 'i32'], returns: 'i32' }
+}).symbols
+const devNull = libc.open(Buffer.from('/dev/null\0'), 0)
+const buf = new Uint8Array(BLOCK)
+const bufPtr = ptr(buf)
+
+// Each loop gets what it calls as arguments, so the optimised loop holds them, and
+// counts the calls that answered right (calls/ladder.mjs).
+function noop (call, count) {
+  for (let i = 0; i < count; i++) if (call(i) !== i) return i
+  return count
+}
+function syscall (call, parent, count) {
+  for (let i = 0; i < count; i++) if (call() !== parent) return i
+  return count
+}
+function read (call, fd, address, length, answer, count) {
+  for (let i = 0; i < count; i++) if (call(fd, address, length) !== answer) return i
+  return count
+}
+
+const rungs = {
+  noop: [noop, ladder.ladder_noop],
+  syscall: [syscall, ladder.ladder_getppid, process.ppid],
+  'empty-read': [read, libc.read, devNull, bufPtr, 1, 0],
+  'read-256': [read, libc.read, 0, bufPtr, BLOCK, BLOCK]
+}
+
+runLadder({
+  argv: Bun.argv.slice(2),
+  rungs,
+  cpuNs: ladder.ladder_cpu_ns,
+  compiled: name => (numberOfDFGCompiles(rungs[name][0]) > 0 ? 'yes' : 'no'),
+  drain: () => {
+    let left = 0
+    for (let n; (n = libc.read(0, bufPtr, BLOCK)) > 0;) left += n
+    return left
+  },
+  print: line => console.log(line),
+  fail: (message, code) => {
+    console.error(message)
+    process.exit(code)
+  }
+})

@@ -1,0 +1,95 @@
+// The call ladder in C, the floor: each rung is a loop of direct calls, timed with the
+// process's CPU clock. Usage: ladder-c ROUNDS CALLS READS < pipe
+// (lib/calls.js says what the rungs, the counts and the lines printed are).
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "native.h"
+
+#define BLOCK 256
+#define WARMUP_CALLS 1024
+#define WARMUP_COUNT 128
+
+static char buf[BLOCK];
+static long long size, reads;
+
+static void fail(const char *what, long right, long count) {
+  fprintf(stderr, "%s: call %ld of %ld returned the wrong answer", what, right + 1, count);
+  if (errno) fprintf(stderr, " (%s, %d)", strerror(errno), errno);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+// Each loop counts the calls that answered right, as calls/ladder.mjs's do.
+static long noop(long count) {
+  for (long i = 0; i < count; i++)
+    if (ladder_noop((int32_t)i) != (int32_t)i) return i;
+  return count;
+}
+
+static long syscall_(int32_t parent, long count) {
+  for (long i = 0; i < count; i++)
+    if (ladder_getppid() != parent) return i;
+  return count;
+}
+
+static long read_(int fd, size_t length, ssize_t answer, long count) {
+  for (long i = 0; i < count; i++)
+    if (read(fd, buf, length) != answer) return i;
+  return count;
+}
+
+enum rung { NOOP, SYSCALL, EMPTY_READ, READ_256, RUNGS };
+static const char *names[RUNGS] = {"noop", "syscall", "empty-read", "read-256"};
+static int devnull;
+static int32_t parent;
+
+static double timed(enum rung rung, long count) {
+  errno = 0;
+  double start = ladder_cpu_ns();
+  long right = rung == NOOP      ? noop(count)
+             : rung == SYSCALL   ? syscall_(parent, count)
+             : rung == EMPTY_READ ? read_(devnull, 1, 0, count)
+                                 : read_(STDIN_FILENO, BLOCK, BLOCK, count);
+  double ns = (ladder_cpu_ns() - start) / count;
+  if (right != count) fail(names[rung], right, count);
+  if (rung == READ_256) {
+    size += count * BLOCK;
+    reads += count;
+  }
+  return ns;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: ladder-c ROUNDS CALLS READS < pipe\n");
+    return 2;
+  }
+  long rounds = atol(argv[1]), calls = atol(argv[2]), count = atol(argv[3]);
+  if (rounds < 1 || calls < 1 || count < 1) {
+    fprintf(stderr, "usage: ladder-c ROUNDS CALLS READS (whole numbers above 0)\n");
+    return 2;
+  }
+  const long counts[RUNGS] = {10 * calls, calls, calls, count};
+  devnull = open("/dev/null", O_RDONLY);
+  parent = (int32_t)getppid();
+  if (devnull < 0) fail("open /dev/null", -1, 1);
+  // the warm-up calls/ladder.mjs makes, so that dd's bytes come out the same
+  for (int r = 0; r < RUNGS; r++)
+    for (int call = 0; call < WARMUP_CALLS; call++) timed((enum rung)r, WARMUP_COUNT);
+  printf("compiled noop native syscall native empty-read native read-256 native\n");
+  for (long round = 1; round <= rounds; round++) {
+    printf("round %ld", round);
+    for (int r = 0; r < RUNGS; r++) printf(" %s %.3f", names[r], timed((enum rung)r, counts[r]));
+    printf("\n");
+  }
+  ssize_t n;
+  while ((n = read(STDIN_FILENO, buf, BLOCK)) > 0) size += n;
+  if (n < 0) fail("read of the pipe", -1, 1);
+  printf("size %lld reads %lld blocksize %d\n", size, reads, BLOCK);
+  return 0;
+}

@@ -1,0 +1,78 @@
+// The call ladder in Deno, in both of the lab's Deno readers' forms: the no-op and
+// getppid through Deno.dlopen into build/libladder.so (calls/native.c); the reads
+// through Deno's own readSync (`sync`, as wc/deno-sync.js makes them) or through
+// Deno.dlopen's libc read(2) (`ffi`, as wc/deno-ffi.js). Run with
+// --v8-flags=--allow-natives-syntax, to ask V8 whether each loop was optimised.
+import process from 'node:process'
+import { runLadder, v8Compiled, BLOCK } from './ladder.mjs'
+
+const [form, ...argv] = Deno.args
+const ladder = Deno.dlopen(new URL('../build/libladder.so', import.meta.url), {
+  ladder_noop: { parameters: ['i32'], result: 'i32' },
+  ladder_getppid: { parameters: [], result: 'i32' },
+  ladder_cpu_ns: { parameters: [], result: 'f64' }
+}).symbols
+const libc = Deno.dlopen('libc.so.6', {
+  read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' },
+  open: { parameters: ['buffer', 'i32'], result: 'i32' }
+}).symbols
+// Deno 2's files have no fd to give FFI, so the ffi form opens its own.
+const devNull = Deno.openSync('/dev/null')
+const devNullFd = libc.open(new TextEncoder().encode('/dev/null\0'), 0)
+const buf = new Uint8Array(BLOCK)
+const one = buf.subarray(0, 1)
+
+// Each loop gets what it calls as arguments, so the optimised loop holds them, and
+// counts the calls that answered right (calls/ladder.mjs).
+function noop (call, count) {
+  for (let i = 0; i < count; i++) if (call(i) !== i) return i
+  return count
+}
+function syscall (call, parent, count) {
+  for (let i = 0; i < count; i++) if (call() !== parent) return i
+  return count
+}
+// readSync answers null where read(2) returned 0, at the end of a file.
+function readSync (file, buf, answer, count) {
+  for (let i = 0; i < count; i++) if (file.readSync(buf) !== answer) return i
+  return count
+}
+function readFfi (call, fd, buf, length, answer, count) {
+  for (let i = 0; i < count; i++) if (Number(call(fd, buf, length)) !== answer) return i
+  return count
+}
+
+const reads = {
+  sync: {
+    'empty-read': [readSync, devNull, one, null],
+    'read-256': [readSync, Deno.stdin, buf, BLOCK]
+  },
+  ffi: {
+    'empty-read': [readFfi, libc.read, devNullFd, buf, 1, 0],
+    'read-256': [readFfi, libc.read, 0, buf, BLOCK, BLOCK]
+  }
+}
+const fail = (message, code) => {
+  console.error(message)
+  Deno.exit(code)
+}
+if (!reads[form]) fail(`usage: deno run --allow-ffi --allow-read calls/deno.mjs sync|ffi ROUNDS CALLS READS, not '${form}'`, 2)
+const rungs = {
+  noop: [noop, ladder.ladder_noop],
+  syscall: [syscall, ladder.ladder_getppid, process.ppid],
+  ...reads[form]
+}
+
+runLadder({
+  argv,
+  rungs,
+  cpuNs: ladder.ladder_cpu_ns,
+  compiled: v8Compiled(rungs),
+  drain: () => {
+    let left = 0
+    for (let n; (n = Deno.stdin.readSync(buf)) !== null;) left += n
+    return left
+  },
+  print: line => console.log(line),
+  fail
+})

@@ -1,0 +1,78 @@
+// The call ladder in the lab's V8 host: the no-op and getppid as the host's own
+// bindings (just.host.noop, just.host.getppid: V8 fast API calls once TurboFan compiles
+// the loop, the plain callback before, or always with --no-turbo-fast-api-calls), the
+// reads as its readers make them: `fast` through net.readRaw (wc/wc-fast.js), `sync`
+// through net.read (wc/wc.js). Run with --allow-natives-syntax, to ask V8 whether each
+// loop was optimised. The host runs classic scripts and has no module loader, so this
+// is calls/ladder.mjs's harness again, line for line where it can be (see there why).
+const { host, net, sys, fs } = just
+const BLOCK = 256
+const WARMUP_CALLS = 1024
+const WARMUP_COUNT = 128
+
+function noop (call, count) {
+  for (let i = 0; i < count; i++) if (call(i) !== i) return i
+  return count
+}
+function syscall (call, parent, count) {
+  for (let i = 0; i < count; i++) if (call() !== parent) return i
+  return count
+}
+function readRaw (call, fd, address, length, answer, count) {
+  for (let i = 0; i < count; i++) if (call(fd, address, length) !== answer) return i
+  return count
+}
+function read (call, fd, buf, length, answer, count) {
+  for (let i = 0; i < count; i++) if (call(fd, buf, 0, length) !== answer) return i
+  return count
+}
+
+const fail = (message, code) => {
+  just.error(message)
+  just.exit(code)
+}
+const [form, ...argv] = just.args.slice(2)
+const devNull = fs.open('/dev/null', fs.O_RDONLY)
+const buf = new ArrayBuffer(BLOCK)
+const address = sys.address(buf)
+const reads = {
+  fast: { 'empty-read': [readRaw, net.readRaw, devNull, address, 1, 0], 'read-256': [readRaw, net.readRaw, 0, address, BLOCK, BLOCK] },
+  sync: { 'empty-read': [read, net.read, devNull, buf, 1, 0], 'read-256': [read, net.read, 0, buf, BLOCK, BLOCK] }
+}
+if (!reads[form]) fail(`usage: build/just-host --allow-natives-syntax calls/just.js fast|sync ROUNDS CALLS READS, not '${form}'`, 2)
+const rungs = {
+  noop: [noop, host.noop],
+  syscall: [syscall, host.getppid, host.getppid()],
+  ...reads[form]
+}
+
+const [rounds, calls, count] = argv.map(Number)
+if (argv.length !== 3 || ![rounds, calls, count].every(n => Number.isSafeInteger(n) && n > 0)) fail('usage: ROUNDS CALLS READS (whole numbers above 0)', 2)
+const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': count }
+let piped = 0
+const time = (name, count) => {
+  const [loop, ...args] = rungs[name]
+  const start = host.cpuNs()
+  const right = loop(...args, count)
+  const ns = (host.cpuNs() - start) / count
+  if (right !== count) fail(`${name}: call ${right + 1} of ${count} returned the wrong answer (${sys.strerror()})`, 1)
+  if (name === 'read-256') piped += count
+  return ns
+}
+for (const name of Object.keys(rungs)) {
+  for (let call = 0; call < WARMUP_CALLS; call++) time(name, WARMUP_COUNT)
+}
+const status = new Function('f', 'return %GetOptimizationStatus(f)')
+const coldFunction = x => x
+coldFunction(0)
+const optimisedBit = (status(coldFunction) & ~1) >> 3
+const states = Object.keys(rungs).map(name => [name, status(rungs[name][0]) & optimisedBit ? 'yes' : 'no'])
+just.print(`compiled ${states.flat().join(' ')}`)
+const cold = states.find(([, state]) => state === 'no')
+if (cold) fail(`${cold[0]}: its loop was not compiled by the optimising tier after warm-up`, 1)
+for (let r = 1; r <= rounds; r++) {
+  just.print(`round ${r} ${Object.keys(rungs).map(name => `${name} ${time(name, counts[name]).toFixed(3)}`).join(' ')}`)
+}
+let left = 0
+for (let n; (n = net.read(0, buf, 0, BLOCK)) > 0;) left += n
+just.print(`size ${piped * BLOCK + left} reads ${piped} blocksize ${BLOCK}`)

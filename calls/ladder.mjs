@@ -1,0 +1,66 @@
+// The call ladder's harness, shared by Node, Bun and Deno (calls/node.mjs, bun.mjs,
+// deno.mjs; the host, which has no module loader, has its own copy in calls/just.js).
+// A runtime gives its four rungs, each a loop of `count` calls that counts the calls
+// that answered right, and its clock; the harness warms them, checks every answer,
+// times them and prints the lines lib/calls.js reads:
+//   compiled noop yes syscall yes empty-read yes read-256 yes
+//   round 1 noop 2.8 syscall 203.1 empty-read 226.3 read-256 437.7   (ns per call)
+//   size N reads N blocksize 256
+export const BLOCK = 256
+// Warm-up: each rung's loop called 1024 times on 128 calls: a loop run once, long, is
+// compiled on the stack (OSR), which can leave the function itself unoptimised and
+// the check below unable to tell; called often, the function is compiled whole.
+// 2^17 reads of the pipe, 32 MiB (lib/calls.js sends them).
+export const WARMUP_CALLS = 1024
+export const WARMUP_COUNT = 128
+
+// rungs: { noop, syscall, 'empty-read', 'read-256' }: [loop, ...args], where
+// loop(...args, count) makes count calls and returns how many of them answered right (the no-op its argument, getppid the parent's pid, a read of /dev/null
+// 0, a read of the pipe all 256 bytes), stopping at the first that did not; counts of
+// each: 10 × calls, calls, calls and reads. A count, not a sum of answers: a sum that
+// outgrows an int32 makes V8 throw the loop's optimised code away mid-run. The loop and
+// its arguments, not a closure that calls it: Deno's FFI calls lose their fast path
+// when TurboFan inlines the loop into a closure (measured: the no-op 72 ns, not 5.4).
+// compiled(name): 'yes', 'no' or 'unknown' once the rung has run warm. drain(): reads
+// stdin to its end, returns the bytes left.
+export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print, fail }) {
+  const [rounds, calls, reads] = argv.map(Number)
+  if (argv.length !== 3 || ![rounds, calls, reads].every(n => Number.isSafeInteger(n) && n > 0)) {
+    fail(`usage: ROUNDS CALLS READS (whole numbers above 0)`, 2)
+  }
+  const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': reads }
+  let piped = 0
+  const time = (name, count) => {
+    const start = cpuNs()
+    const [loop, ...args] = rungs[name]
+    const right = loop(...args, count)
+    const ns = (cpuNs() - start) / count
+    if (right !== count) fail(`${name}: call ${right + 1} of ${count} returned the wrong answer`, 1)
+    if (name === 'read-256') piped += count
+    return ns
+  }
+  for (const name of Object.keys(rungs)) {
+    for (let call = 0; call < WARMUP_CALLS; call++) time(name, WARMUP_COUNT)
+  }
+  const states = Object.keys(rungs).map(name => [name, compiled(name)])
+  print(`compiled ${states.flat().join(' ')}`)
+  const cold = states.find(([, state]) => state === 'no')
+  if (cold) fail(`${cold[0]}: its loop was not compiled by the optimising tier after warm-up`, 1)
+  for (let r = 1; r <= rounds; r++) {
+    print(`round ${r} ${Object.keys(rungs).map(name => `${name} ${time(name, counts[name]).toFixed(3)}`).join(' ')}`)
+  }
+  const left = drain()
+  print(`size ${piped * BLOCK + left} reads ${piped} blocksize ${BLOCK}`)
+}
+
+// For V8 runtimes run with --allow-natives-syntax: compiled(name) for each of rungs'
+// loops, by %GetOptimizationStatus. Its bits moved in V8 14 ("optimised" is bit 4
+// in V8 10 to 13, bit 3 from 14 on), but always sit in the order optimised, Maglev,
+// TurboFan, interpreted: so the "interpreted" bit of a function run once gives the rest.
+export function v8Compiled (rungs) {
+  const status = new Function('f', 'return %GetOptimizationStatus(f)')
+  const coldFunction = x => x
+  coldFunction(0)
+  const optimisedBit = (status(coldFunction) & ~1) >> 3
+  return name => (status(rungs[name][0]) & optimisedBit ? 'yes' : 'no')
+}
