@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 'use strict'
-// bench.js: runs every program of lib/programs.js across block sizes, fed by dd, and
-// writes results/<run-id>/. The pipeline: parse options → plan the runs → measure
-// (start-up, timing, strace, GC passes) → summarise → print.
+// bench.js: runs an experiment and writes results/<run-id>/. stdio (the default): every
+// program of lib/programs.js across block sizes, fed by dd; calls: the call ladder of
+// lib/calls.js, each variant's rungs from a no-op call to a 256-byte read. The pipeline:
+// parse options → plan the runs → measure (start-up, timing, cost, ladder, strace, GC
+// passes) → summarise → print.
 const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 
 const { ROOT, displayPath } = require('./lib/paths')
 const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('./lib/runtimes')
-const { programs, listing, checkTable, extraModules, withNodeVersions, unavailableReason, fileFeedReason } = require('./lib/programs')
+const { programs, listing, checkTable, extraModules, withNodeVersions, unavailableReason, fileFeedReason, BASELINE } = require('./lib/programs')
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./lib/blocksize')
 const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, makeDirs } = require('./lib/options')
 const { runCli } = require('./lib/cli')
@@ -20,6 +22,7 @@ const { ZeroFile } = require('./lib/zero-file')
 const { measure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('./lib/measure')
 const { sharedCpuPin } = require('./lib/pipeline')
 const headline = require('./lib/headline')
+const calls = require('./lib/calls')
 const { collectContext } = require('./lib/context')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report-text')
@@ -47,6 +50,14 @@ const PRESETS = {
 const DEFAULT_TIMEOUT_SECONDS = 120
 
 const USAGE = `usage: node bench.js [options]
+  --experiment E     stdio (default): the stdin readers across block sizes;
+                     calls: the call ladder, each runtime's ns for a no-op call into C,
+                     a getppid(2), an empty read and a 256-byte read of the pipe, and the
+                     cost pass at 256 B for the stdin readers that read alike. With calls:
+                     --only picks variants (${calls.variants.map(variant => variant.name).join(', ')}),
+                     --processes N ladder processes per variant (default 10, --quick 6),
+                     --rounds N the cost pass's rounds; and --quick, --timeout, --out,
+                     --id, --resume, --report, --list as below
   --only NAME        this program (repeatable; default: all); a name without '@' also picks
                      its rows of --node's versions (node-sync: node-sync@22 ...), and '*'
                      stands for any run of characters: --only 'node-*', --only '*-ffi'
@@ -83,6 +94,8 @@ const USAGE = `usage: node bench.js [options]
   --help             this text`
 
 const OPTION_SPEC = {
+  experiment: { type: 'string' },
+  processes: { type: 'string' },
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },
   node: { type: 'string' },
@@ -110,6 +123,8 @@ const OPTION_SPEC = {
 // What each option takes, for the message that refuses an empty value: an empty value
 // is a mistake (an unset shell variable, a stray quote), never a way to ask for the default.
 const OPTION_VALUES = {
+  experiment: 'stdio or calls',
+  processes: 'a whole number',
   only: 'a program\'s name, or a pattern such as \'node-*\'',
   sizes: 'block sizes such as 4096,65536',
   node: `Node versions such as ${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`,
@@ -151,6 +166,11 @@ function parseOptions (argv) {
     }
   }
   if (values.help) return { help: true }
+  const experiment = values.experiment ?? 'stdio'
+  if (!['stdio', 'calls'].includes(experiment)) throw new UsageError(`--experiment must be stdio or calls, not '${experiment}'`)
+  if (experiment === 'calls') return parseCallsOptions(values)
+  if (values.processes) throw new UsageError('--processes sets the call ladder: add --experiment calls, or drop --processes')
+  delete values.experiment
   if (values.list || values.json) {
     const others = Object.keys(values).filter(key => !['list', 'json', 'sizes', 'node'].includes(key))
     if (!values.list) throw new UsageError('--json goes with --list')
@@ -204,6 +224,58 @@ function parseOptions (argv) {
   return options
 }
 
+// The calls experiment: the ladder, then the cost pass at 256 B for the stdin readers
+// that read as the ladders do (lib/calls.js), so the two measures of a read meet in one
+// run; no start-up, timing, strace or GC pass.
+const CALLS_OPTIONS = ['experiment', 'only', 'processes', 'rounds', 'quick', 'timeout', 'out', 'id', 'resume', 'report', 'list', 'json']
+
+function parseCallsOptions (values) {
+  const others = Object.keys(values).filter(key => !CALLS_OPTIONS.includes(key))
+  if (others.length) throw new UsageError(`--experiment calls does not take ${others.map(key => `--${key}`).join(', ')}; see node bench.js --help`)
+  if (values.list || values.json) {
+    if (!values.list) throw new UsageError('--json goes with --list')
+    return { list: true, json: Boolean(values.json), experiment: 'calls' }
+  }
+  if (values.resume) {
+    const extra = Object.keys(values).filter(key => !['resume', 'report', 'experiment'].includes(key))
+    if (extra.length) throw new UsageError(`--resume continues a run with its own options; drop ${extra.map(key => `--${key}`).join(', ')}`)
+    return { resume: values.resume, report: Boolean(values.report) }
+  }
+  const preset = values.quick ? PRESETS.quick : PRESETS.default
+  const ladderPreset = values.quick ? calls.PRESETS.quick : calls.PRESETS.default
+  const options = {
+    experiment: 'calls',
+    preset: values.quick ? 'quick' : 'default',
+    only: values.only ?? [],
+    sizes: [calls.BLOCK],
+    nodeVersions: [],
+    runs: 0,
+    cost: true,
+    costRounds: values.rounds ? wholeNumber(values.rounds, 'rounds', 1) : preset.costRounds,
+    costSizes: [calls.BLOCK],
+    ladder: { ...ladderPreset, processes: values.processes ? wholeNumber(values.processes, 'processes', 1) : ladderPreset.processes },
+    warmup: 0,
+    feeder: 'fixed',
+    mib: null,
+    marginal: false,
+    pin: false,
+    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : DEFAULT_TIMEOUT_SECONDS,
+    strace: false,
+    gc: false,
+    out: path.resolve(values.out ?? path.join(ROOT, 'results')),
+    id: values.id ?? `calls-${new Date().toISOString().replace(/\.\d+Z$/, '').replace(/[:T]/g, '-')}`,
+    minMiB: preset.minMiB,
+    maxMiB: preset.maxMiB,
+    readsPerRun: preset.readsPerRun,
+    straceMiB: preset.straceMiB,
+    report: Boolean(values.report)
+  }
+  if (!SAFE_NAME.test(options.id)) throw new UsageError(`--id '${options.id}' names a folder: use ${SAFE_NAME_RULE}`)
+  const problem = calls.checkCounts(options.ladder)
+  if (problem) throw new UsageError(problem)
+  return options
+}
+
 function parseBlockSizeOption (text) {
   try {
     return parseBlockSize(text)
@@ -224,6 +296,7 @@ function parseNodeVersion (text) {
 // pick from today's table; each of them must still run here. A program --only names must
 // run here too; one a pattern picks is skipped, as is one of the whole table, if not.
 function selectPrograms (options, recorded = null) {
+  if (options.experiment === 'calls') return selectVariants(options, recorded)
   const table = withNodeVersions(programs, options.nodeVersions ?? [])
   const names = table.map(program => program.name)
   const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
@@ -242,6 +315,29 @@ function selectPrograms (options, recorded = null) {
   }
   if (runnable.length === 0) throw new UsageError(`no program left to run: ${skipped.map(skip => `${skip.program}, ${skip.reason}`).join('; ')}`)
   return { runnable, skipped }
+}
+
+// The calls experiment's variants, as selectPrograms picks programs (C's always: every
+// other variant's parts are taken against it), and the stdin readers of its cost pass.
+function selectVariants (options, recorded) {
+  const names = calls.variants.map(variant => variant.name)
+  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
+  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no variant of the call ladder; they are: ${names.join(', ')}`)
+  const chosen = recorded ?? calls.variants.filter(variant => !options.only.length || variant.name === BASELINE || picked.includes(variant.name))
+  const skipped = []
+  const variants = []
+  for (const variant of chosen) {
+    const reason = calls.unavailableReason(variant)
+    if (reason !== null && (recorded || named.has(variant.name) || variant.name === BASELINE)) throw new UsageError(`cannot run the ladder of ${variant.name}: ${reason}`)
+    if (reason !== null) skipped.push({ program: variant.name, reason })
+    else variants.push(variant)
+  }
+  const runnable = calls.stdinPrograms(variants).filter(program => {
+    const reason = unavailableReason(program)
+    if (reason !== null) skipped.push({ program: program.name, reason: `its cost pass cannot run: ${reason}` })
+    return reason === null
+  })
+  return { runnable, variants, skipped }
 }
 
 function bytesPerRun (options, blockSize) {
@@ -286,8 +382,8 @@ function costBytes (options, blockSize) {
 // pass: the machine's state drifts over minutes, and two back-to-back runs whose rounds
 // of a size sat within one minute each disagreed on 9 of 30 headline cells (their
 // readers' CPU per read moved by up to 6% while C's held within 1%).
-function plan (options, selected, ptrace, costPin = sharedCpuPin()) {
-  const steps = []
+function plan (options, selected, ptrace, costPin = sharedCpuPin(), variants = []) {
+  const steps = options.experiment === 'calls' ? calls.planLadder(variants, options, costPin) : []
   const largest = options.sizes[options.sizes.length - 1]
   // each round runs every program once in each of `runsOf` (a phase and its bytes)
   const rounds = (blockSize, runsOf) => {
@@ -403,7 +499,8 @@ function openResumed (given) {
   const folderProblem = outDirProblem(runDir)
   if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
   const options = { ...LATER_OPTIONS, ...context.options }
-  return { runDir, options, resumed: true, recorded: recordedPrograms(context, options) }
+  const recorded = options.experiment === 'calls' ? recordedVariants(context) : recordedPrograms(context, options)
+  return { runDir, options, resumed: true, recorded }
 }
 
 // What a resume takes from context.json, field by field, so that a context cut short
@@ -421,7 +518,7 @@ const isBlockSize = value => {
 const RESUMED_OPTIONS = {
   only: [isStrings, 'a list of names'],
   sizes: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
-  runs: [isWhole(1), 'a whole number of at least 1'],
+  runs: [isWhole(0), 'a whole number'],
   warmup: [isWhole(0), 'a whole number'],
   feeder: [value => ['fixed', 'matched', 'file'].includes(value), 'fixed, matched or file'],
   mib: [value => value === null || isWhole(1)(value), 'null or a whole number of at least 1'],
@@ -437,10 +534,12 @@ const RESUMED_OPTIONS = {
   cost: [isBoolean, 'true or false'],
   costRounds: [isWhole(1), 'a whole number of at least 1'],
   costSizes: [value => Array.isArray(value) && value.every(isBlockSize), 'a list of block sizes'],
-  nodeVersions: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`]
+  nodeVersions: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`],
+  experiment: [value => ['stdio', 'calls'].includes(value), 'stdio or calls'],
+  ladder: [value => value === null || (['processes', 'rounds', 'calls', 'reads'].every(key => isWhole(1)(value?.[key])) && calls.checkCounts(value) === null), 'null or the ladder\'s { processes, rounds, calls, reads }']
 }
 // Options added after runs had been measured: an older run lacks them, and ran as these say.
-const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [] }
+const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [], experiment: 'stdio', ladder: null }
 
 function resumedContextProblem (context) {
   if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
@@ -475,6 +574,15 @@ function recordedPrograms (context, options) {
   return names.map(name => table.find(row => row.name === name))
 }
 
+// A calls run's variants, from today's table (lib/calls.js).
+function recordedVariants (context) {
+  const names = Array.isArray(context.ladderVariants) ? context.ladderVariants.map(variant => variant?.name) : []
+  if (names.length === 0) throw new UsageError('--resume: its context.json lists no ladder variants; start a new run')
+  const missing = names.filter(name => !calls.findVariant(name))
+  if (missing.length) throw new UsageError(`cannot resume: this run measured the ladder of ${missing.join(', ')}, which lib/calls.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  return names.map(name => calls.findVariant(name))
+}
+
 // Makes the run folder and takes its lock, after every check that could refuse the run.
 function lockRun (runDir, resumed) {
   makeDirs(runDir)
@@ -493,7 +601,8 @@ function printListing (rows, json) {
   }
   for (const row of rows) {
     const status = row.available ? 'ok' : `unavailable: ${row.unavailable}`
-    console.log(`${row.name.padEnd(14)} ${row.honoursBlockSize ? 'honours bs' : 'own chunks'}  ${status}`)
+    const kind = row.boundary ? `${row.boundary}; reads: ${row.read}` : row.honoursBlockSize ? 'honours bs' : 'own chunks'
+    console.log(`${row.name.padEnd(14)} ${kind}  ${status}`)
     console.log(`${''.padEnd(14)} $ ${row.command}`)
   }
 }
@@ -567,7 +676,8 @@ function resumedContext (original, now) {
 async function main (parsed, interrupted) {
   checkTable()
   if (parsed.list) {
-    printListing(listing(withNodeVersions(programs, parsed.nodeVersions), parsed.blockSize), parsed.json)
+    const rows = parsed.experiment === 'calls' ? calls.listing(calls.PRESETS.default) : listing(withNodeVersions(programs, parsed.nodeVersions), parsed.blockSize)
+    printListing(rows, parsed.json)
     return 0
   }
   const run = prepareRun(parsed)
@@ -593,7 +703,7 @@ async function main (parsed, interrupted) {
 // and which of the plan's runs the log does not hold yet.
 function prepareRun (parsed) {
   const { runDir, options, resumed, recorded } = openRun(parsed)
-  const { runnable, skipped } = selectPrograms(options, recorded)
+  const { runnable, variants = [], skipped } = selectPrograms(options, recorded)
   lockRun(runDir, resumed)
   for (const skip of skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
@@ -605,9 +715,9 @@ function prepareRun (parsed) {
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
   const costPin = sharedCpuPin()
-  const steps = plan(options, runnable, ptrace, costPin)
+  const steps = plan(options, runnable, ptrace, costPin, variants)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
-  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null }
+  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}) }
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
@@ -616,7 +726,10 @@ function prepareRun (parsed) {
   for (const record of records) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
-  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
+  const what = options.experiment === 'calls'
+    ? `the call ladder of ${variants.length} variants, ${options.ladder.processes} processes each, and the cost pass at 256 B of ${runnable.length} readers`
+    : `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
+  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${what}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   return { runDir, options, runnable, context, records, steps, pending, alreadyDone }
 }
 
@@ -638,7 +751,7 @@ async function measurePending ({ runDir, options, context, records, pending }, i
         for (let w = 0; w < step.warmup && !interrupted(); w++) await measure(step, -1, options, runDir, zeroFiles)
       }
       if (interrupted()) break
-      const { record, stopped } = await measure(step, step.run, options, runDir, zeroFiles)
+      const { record, stopped } = step.phase === calls.PHASE ? await calls.measureLadder(step, options) : await measure(step, step.run, options, runDir, zeroFiles)
       if (stopped || interrupted()) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
       records.push(record)

@@ -144,6 +144,29 @@ function headlineData (sets) {
 // The fit's plus-or-minus as a band around the marginal throughput: time between the
 // two sizes ± plusMinusShare of it (none from a single run, or when the noise is as large
 // as the time).
+// The call ladder of each set that has one: its rows, and its chart's series: a bar per
+// variant stacked from the four parts (lib/calls.js decompose), the measured 256-byte
+// read beside it with its interval.
+const LADDER_PARTS = [['boundary', 'boundary (no-op call)'], ['syscall', 'syscall entry and exit'], ['readPath', 'the runtime\'s read path'], ['kernelRead', 'the kernel\'s 256-byte read']]
+
+function ladderData (sets) {
+  return sets.filter(set => set.results.ladder).map(set => {
+    const { rows } = set.results.ladder
+    const drawn = rows.filter(row => row.parts)
+    return {
+      set: set.label,
+      ...set.results.ladder,
+      chart: {
+        categories: drawn.map(row => row.variant),
+        parts: LADDER_PARTS.map(([key, name]) => ({ key, name, data: drawn.map(row => row.parts[key]) })),
+        measured: drawn.map(row => row.rungs['read-256'].estimate),
+        whiskers: drawn.map(row => [row.rungs['read-256'].low, row.rungs['read-256'].high]),
+        costPass: drawn.map(row => row.stdin?.cpuPerReadNs?.estimate ?? null)
+      }
+    }
+  })
+}
+
 function marginalPoint (cell) {
   const marginal = cell.marginal
   if (!marginal || marginal.throughputMBps === null) return null
@@ -596,6 +619,9 @@ function shapeReport (inputSets, { title } = {}) {
     compare,
     sets: sets.map(set => set.label),
     sizes,
+    // stdio, or calls when every set is a call ladder's run (its report: the ladder first)
+    experiment: sets.every(set => set.results.experiment === 'calls') ? 'calls' : 'stdio',
+    ladder: ladderData(sets),
     headline: headlineData(sets),
     programs: programs.map(program => programInfo(program, sets[0].context)),
     throughput: throughputSeries(sets, programs, compare),
@@ -619,6 +645,7 @@ function shapeReport (inputSets, { title } = {}) {
 
 module.exports = {
   shapeReport,
+  ladderData,
   headlineData,
   familyOf,
   labelSets,

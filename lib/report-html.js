@@ -54,7 +54,7 @@ function sizeButtons (name, sizes, selected) {
 
 // The findings the headline section does not already give beside its chart.
 function findingsSection (data) {
-  const rest = data.findings.filter(finding => !finding.headline)
+  const rest = data.findings.filter(finding => !finding.headline && !finding.ladder)
   const groups = data.compare
     ? data.sets.map(set => ({ title: set, items: rest.filter(finding => finding.set === set) }))
     : [{ title: null, items: rest }]
@@ -108,6 +108,34 @@ function headlineSection (data) {
     <div class="chart" id="chart-headline"></div>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
     ${headline.agreement ? agreementTable(headline.agreement, data.sets) : ''}
+  </section>`
+}
+
+// The call ladder (bench.js --experiment calls): its findings, a stacked bar per variant
+// of where a 256-byte read's ns go, and the table of rungs.
+function ladderSection (data) {
+  const lead = data.findings.filter(finding => finding.ladder)
+  const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
+  const table = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
+  <div class="table-wrap"><table class="ladder">
+    <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${INTERVAL_LEVEL} intervals</caption>
+    <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
+      <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
+    <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
+      <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
+      <td class="num">${rung(row.rungs.noop)}</td><td class="num">${rung(row.rungs.syscall)}</td><td class="num">${rung(row.rungs['empty-read'])}</td><td class="num">${rung(row.rungs['read-256'])}</td>
+      <td class="num">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
+      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${row.gap >= 0 ? '+' : '−'}${formatNumber(Math.abs(row.gap))} ${row.addsUp ? '' : html`<span class="badge">over 10%</span>`}`}</td>
+      <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
+    </tr>`)}</tbody>
+  </table></div>`
+  return html`<section id="ladder">
+    <h2>Where a read's time goes: the call ladder</h2>
+    ${lead.length ? html`<ul class="findings lead">${lead.map(finding => html`<li>${data.compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''}
+    <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.
+      The parts: the no-op; getppid less the no-op; the runtime's empty read less its getppid, beyond C's; C's 256-byte read less C's getppid (the kernel's work, the same everywhere).
+      Their sum predicts the 256-byte read (marked when more than 10% off); the cost pass column is the stdin reader that reads the same way, measured at 256 B in this run (marked when the ladder's read is outside its interval).</p>
+    ${data.ladder.map((entry, index) => table(entry, index))}
   </section>`
 }
 
@@ -503,8 +531,10 @@ function renderHtml (data, assets) {
   const library = scripts.map(script => `/* highcharts/${script.name} ${version} */\n${script.text.replace(/<\/script/gi, '<\\/script')}`).join('\n;\n')
   // The charts need only their series; the tables are already in the markup.
   const pageData = {
+    experiment: data.experiment,
     sizes: data.sizes,
     headline: { available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart },
+    ladder: data.ladder.map(entry => ({ set: entry.set, chart: entry.chart })),
     throughput: data.throughput,
     time: data.time,
     cost: { perRead: data.cost.perRead, overhead: data.cost.overhead },
@@ -512,9 +542,18 @@ function renderHtml (data, assets) {
     resources: data.resources,
     gc: { timeline: data.gc.timeline }
   }
+  const calls = data.experiment === 'calls'
   const subtitle = data.compare
     ? `${data.sets.length} result sets compared: ${data.sets.join(', ')}`
-    : `${data.programs.length} programs × ${data.sizes.length} block sizes, best of ${data.contexts[0].options.runs ?? '?'} runs, feeder ${data.contexts[0].options.feeder ?? '?'}, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+    : calls
+      ? `the call ladder of ${data.ladder[0].rows.length} variants, ${data.ladder[0].counts?.processes ?? '?'} processes each, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+      : `${data.programs.length} programs × ${data.sizes.length} block sizes, best of ${data.contexts[0].options.runs ?? '?'} runs, feeder ${data.contexts[0].options.feeder ?? '?'}, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+  // A calls run has the ladder and the cost pass at 256 B, nothing the stdio sections show.
+  const sections = calls
+    ? [['ladder', 'Where a read\'s time goes', ladderSection], ['headline', 'What a read costs', headlineSection], ['context', 'Context', contextSection]]
+    : [['headline', 'What a read costs', headlineSection], ['findings', 'Findings', findingsSection], ['syscalls', 'Syscalls', syscallSection], ['idiomatic', 'Idiomatic readers', idiomaticSection],
+        ['resources', 'Memory, CPU, start-up', resourceSection], ['gc', 'GC', gcSection], ['throughput', 'Throughput', throughputSection], ['time', 'Time', timeSection],
+        ['cost', 'Wall time per read', costSection], ['summary', 'Summary', summarySection], ['context', 'Context', contextSection]]
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -529,22 +568,11 @@ function renderHtml (data, assets) {
   <h1>${data.title}</h1>
   <p>${subtitle}</p>
   <nav aria-label="sections">
-    <a href="#headline">What a read costs</a><a href="#findings">Findings</a><a href="#syscalls">Syscalls</a><a href="#idiomatic">Idiomatic readers</a>
-    <a href="#resources">Memory, CPU, start-up</a><a href="#gc">GC</a><a href="#throughput">Throughput</a><a href="#time">Time</a><a href="#cost">Wall time per read</a><a href="#summary">Summary</a><a href="#context">Context</a>
+    ${sections.map(([id, name]) => html`<a href="#${id}">${name}</a>`)}
   </nav>
 </header>
 <main>
-${headlineSection(data)}
-${findingsSection(data)}
-${syscallSection(data)}
-${idiomaticSection(data)}
-${resourceSection(data)}
-${gcSection(data)}
-${throughputSection(data)}
-${timeSection(data)}
-${costSection(data)}
-${summarySection(data)}
-${contextSection(data)}
+${sections.map(([, , section]) => section(data))}
 </main>
 <footer>Written by analyse.js from ${data.contexts.map(context => context.dir ?? context.label).join(', ')}. Charts: Highcharts ${version}, inlined; use a chart's menu to save it as PNG or SVG.</footer>
 <script type="application/json" id="report-data">${new Markup(jsonForScript(pageData))}</script>

@@ -118,9 +118,14 @@ function idiomaticMarkdown (data) {
 
 function renderMarkdown (data) {
   const out = [`# ${md(data.title)}`, '']
+  for (const entry of data.ladder) out.push(...ladderMarkdown(entry, data.compare))
+  if (data.ladder.length) {
+    for (const finding of data.findings.filter(item => item.ladder)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
+    out.push('')
+  }
   out.push(...headlineMarkdown(data))
   out.push('## Findings', '')
-  for (const finding of data.findings) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
+  for (const finding of data.findings.filter(item => !item.ladder)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
   if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
   out.push('')
   out.push(...idiomaticMarkdown(data))
@@ -246,6 +251,38 @@ const SUMMARY_TABLES = [
   }
 ]
 
+// The call ladder as a table (terminal and markdown): a variant per row, its rungs' ns per
+// call with intervals, the four parts and what they predict against the measured read,
+// and the cost pass's CPU per read of its stdin reader at 256 B.
+const LADDER_HEADER = ['variant', 'no-op', 'getppid', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
+const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
+const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')
+const signed = value => `${value < 0 ? '−' : ''}${formatNumber(Math.abs(value))}`
+
+function ladderRows (ladder) {
+  return ladder.rows.map(row => [
+    row.variant,
+    ...['noop', 'syscall', 'empty-read', 'read-256'].map(rung => rungText(row.rungs[rung])),
+    row.parts ? `${['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => signed(row.parts[part])).join(' + ')} = ${formatNumber(row.predicted)}` : '',
+    row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${row.gap >= 0 ? '+' : ''}${signed(row.gap)})`,
+    row.stdin?.cpuPerReadNs ? `${row.stdin.program} ${nsWithInterval(row.stdin.cpuPerReadNs)}` : row.stdin ? `${row.stdin.program}: none` : '',
+    row.stdin?.agrees === null || row.stdin?.agrees === undefined ? '' : row.stdin.agrees ? 'yes' : `no (${row.stdin.differenceNs >= 0 ? '+' : ''}${signed(row.stdin.differenceNs)})`
+  ])
+}
+
+const LADDER_TITLE = 'The call ladder: ns of CPU per call (median of processes, 95% interval), and where a 256-byte read\'s ns go'
+
+function ladderTerminal (ladder) {
+  if (!ladder) return []
+  const table = [LADDER_HEADER, ...ladderRows(ladder)]
+  const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
+  return ['', `${LADDER_TITLE}:`, ...table.map(row => row.map((cellText, i) => (LADDER_ALIGN[i] === 'l' ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  ').trimEnd())]
+}
+
+function ladderMarkdown (ladder, compare = false) {
+  return [`## ${compare ? `${md(ladder.set)}: ` : ''}${LADDER_TITLE}`, '', `${md(ladder.meaning)}.`, '', markdownTable(LADDER_HEADER, ladderRows(ladder).map(row => row.map(md)), LADDER_ALIGN), '']
+}
+
 // The headline as bench.js prints it: a reader per row, a cost size per column.
 function headlineTerminal (headline) {
   if (!headline) return []
@@ -268,8 +305,8 @@ function headlineTerminal (headline) {
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.
 function renderTerminal (results, sizes) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
-  const lines = [...headlineTerminal(results.headline)]
-  for (const { title, shown, marksFailed = true, text } of SUMMARY_TABLES) {
+  const lines = [...ladderTerminal(results.ladder), ...headlineTerminal(results.headline)]
+  for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]
     for (const name of names) {

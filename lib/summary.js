@@ -6,6 +6,7 @@ const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE, IN
 const { findProgram, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('./steal')
 const { summariseHeadline } = require('./headline')
+const { summariseLadder } = require('./calls')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -202,10 +203,14 @@ function summariseResults (records, context) {
     cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file', quarters.get(key), rejected.get(key) ?? null))
   }
   compareWithC(cells)
+  // the lab's answer, from the cost pass (lib/headline.js); null for runs without one
+  const headline = summariseHeadline(records, context, rejected)
   return {
     runId: context.runId,
-    // the lab's answer, from the cost pass (lib/headline.js); null for runs without one
-    headline: summariseHeadline(records, context, rejected),
+    experiment: context.options.experiment ?? 'stdio',
+    headline,
+    // the call ladder (lib/calls.js), checked against the headline; null for stdio runs
+    ladder: summariseLadder(records, context, headline),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',

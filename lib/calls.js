@@ -1,0 +1,281 @@
+'use strict'
+// The call ladder (bench.js --experiment calls): where a read's cost goes in each
+// runtime. One table of variants below drives it; each variant's ladder program
+// (calls/) times four rungs in one process, each a loop of calls timed by the process's
+// CPU clock after a warm-up that gets the loop compiled:
+//   noop        a call into C that returns its argument: the boundary alone
+//   syscall     getppid(2) through the same boundary: the boundary and a syscall's
+//               entry and exit, with no work in the kernel
+//   empty-read  read(2) of /dev/null (0 bytes, at once) the way the runtime's reader
+//               reads: the runtime's read path and the kernel's, with no bytes
+//   read-256    read(2) of 256 bytes of a full pipe, as the stdin reader reads it
+// Each process runs the rungs in rounds; a process's figure is the median of its rounds
+// and a variant's the median of its processes, with the sign test's 95% interval over
+// processes (lib/stats.js): each process has its own start-up, memory layout and JIT
+// decisions, which rounds within one process cannot show.
+//
+// dd feeds the pipe, on the ladder's own CPU (the last the lab may use), as the stdin
+// bench's cost pass feeds its readers, so that the ladder's read-256 and that pass's
+// CPU per read at 256 B measure one thing two ways: the calls experiment runs that pass
+// at 256 B for each variant's stdin reader, and the report compares the two.
+const fs = require('node:fs')
+const path = require('node:path')
+const { ROOT, BUILD } = require('./paths')
+const { runtimes, isExecutable } = require('./runtimes')
+const { findProgram, BASELINE } = require('./programs')
+const { runPipeline, ddFeeder, shellQuote } = require('./pipeline')
+const { median, medianInterval } = require('./stats')
+const { runSteal } = require('./steal')
+const { FIXED_FEEDER_BLOCK } = require('./measure')
+
+const PHASE = 'ladder'
+const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']
+const BLOCK = 256
+// What calls/ladder.mjs (and calls/c.c, calls/just.js) read before the rounds, to warm up.
+const WARMUP_READS = 1024 * 128
+// An interval wider than this either side of the median misses the lab's goal for a rung.
+const WIDE_SHARE = 0.05
+// A decomposition further than this from the measured read does not add up.
+const ADDS_UP_SHARE = 0.10
+
+// Each variant: how its ladder runs (a command like lib/programs.js's, {runtime} its
+// runtime's binary, {file} its ladder, {build} the build folder), what its boundary and
+// its reads are, and the stdin reader (lib/programs.js) that reads as its read-256 does.
+const variants = [
+  { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
+  { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
+  { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
+  { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
+  { name: 'node', runtime: 'node', file: 'calls/node.mjs', command: ['{runtime}', '--allow-natives-syntax', '{file}'], boundary: 'Node-API addon (build/ladder.node)', read: 'fs.readSync', stdin: 'node-sync' },
+  { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
+  { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
+  { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' }
+]
+// What every ladder needs built besides its runtime (make builds them; ./setup.sh runs make).
+const NATIVE_PARTS = { native: ['libladder.so'], node: ['ladder.node'], bun: ['libladder.so'], deno: ['libladder.so'], just: [] }
+
+const PRESETS = {
+  default: { processes: 10, rounds: 5, calls: 1_000_000, reads: 1 << 18 },
+  quick: { processes: 6, rounds: 3, calls: 300_000, reads: 1 << 16 }
+}
+
+function findVariant (name) {
+  return variants.find(variant => variant.name === name)
+}
+
+// The argv of a variant's ladder with its counts.
+function ladderArgv (variant, { rounds, calls, reads }) {
+  const runtime = runtimes[variant.runtime]
+  const binary = runtime.locate()
+  const argv = variant.command.map(part => part
+    .replace('{runtime}', binary)
+    .replace('{build}', BUILD)
+    .replace('{file}', path.resolve(ROOT, variant.file)))
+  return [...argv, String(rounds), String(calls), String(reads)]
+}
+
+// What stops a variant from running here, naming the fix; null if nothing.
+function unavailableReason (variant) {
+  const runtime = runtimes[variant.runtime]
+  const binary = runtime.locate()
+  if (binary !== null && !isExecutable(binary)) return `${runtime.label} not found at ${binary}: ${runtime.install}`
+  const built = [...(variant.runtime === 'native' ? ['ladder-c'] : []), ...NATIVE_PARTS[variant.runtime]]
+  const missing = built.find(file => !fs.existsSync(path.join(BUILD, file)))
+  if (missing) return `${path.join(BUILD, missing)} is not built: run ./setup.sh (or make)`
+  if (variant.runtime === 'just') return runtime.lacks(binary, ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.readRaw', 'sys.address'])
+  return null
+}
+
+// The variants as `bench.js --experiment calls --list` shows them.
+function listing (counts) {
+  return variants.map(variant => {
+    const reason = unavailableReason(variant)
+    return { name: variant.name, runtime: variant.runtime, available: reason === null, unavailable: reason, boundary: variant.boundary, read: variant.read, stdin: variant.stdin, command: shellQuote(ladderArgv(variant, counts)) }
+  })
+}
+
+// The bytes dd sends one ladder process: the warm-up's reads and every round's.
+function ladderBytes ({ rounds, reads }) {
+  return (WARMUP_READS + rounds * reads) * BLOCK
+}
+
+// The options' counts, refused when dd's 64 KiB blocks cannot carry them exactly.
+function checkCounts (counts) {
+  if (ladderBytes(counts) % FIXED_FEEDER_BLOCK !== 0) return `--reads must be a multiple of ${FIXED_FEEDER_BLOCK / BLOCK} (dd sends whole ${FIXED_FEEDER_BLOCK / 1024} KiB blocks)`
+  return null
+}
+
+// One process of a variant's ladder, dd feeding it on the shared CPU; the record bench
+// logs. A run is a data point only if every loop was compiled, every call answered right
+// and the ladder read every byte dd sent.
+async function measureLadder (step, options) {
+  const counts = options.ladder
+  const bytes = ladderBytes(counts)
+  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
+  const reader = ladderArgv(step.variant, counts)
+  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: step.pin })
+  const output = parseLadder(result.stdout)
+  const failure = ladderFailure({ result, output, counts, bytes, timeoutSeconds: options.timeoutSeconds })
+  const record = {
+    phase: PHASE,
+    program: step.variant.name,
+    blockSize: BLOCK,
+    run: step.run,
+    bytes,
+    ok: failure === null,
+    failure,
+    command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
+    wallNs: result.wallNs,
+    steal: runSteal(result.stealTicks, result.clkTck, step.pin),
+    reader: result.reader,
+    compiled: output.compiled,
+    rounds: output.rounds,
+    output: output.total,
+    at: new Date().toISOString()
+  }
+  return { record, stopped: Boolean(result.stoppedBy) }
+}
+
+const ROUND_LINE = new RegExp(`^round (\\d+) ${RUNGS.map(rung => `${rung} (\\d+(?:\\.\\d+)?)`).join(' ')}$`)
+const COMPILED_LINE = new RegExp(`^compiled ${RUNGS.map(rung => `${rung} (yes|no|native|unknown)`).join(' ')}$`)
+const TOTAL_LINE = /^size (\d+) reads (\d+) blocksize (\d+)$/
+
+// A ladder's stdout: { compiled: { noop: 'yes', ... } | null, rounds: [{ noop, syscall,
+// 'empty-read', 'read-256' } ns per call], total: { size, reads, blockSize } | null }.
+function parseLadder (stdout) {
+  const parsed = { compiled: null, rounds: [], total: null }
+  for (const line of stdout.split('\n')) {
+    const compiled = COMPILED_LINE.exec(line)
+    const round = ROUND_LINE.exec(line)
+    const total = TOTAL_LINE.exec(line)
+    if (compiled) parsed.compiled = Object.fromEntries(RUNGS.map((rung, i) => [rung, compiled[i + 1]]))
+    if (round) parsed.rounds.push(Object.fromEntries(RUNGS.map((rung, i) => [rung, Number(round[i + 2])])))
+    if (total) parsed.total = { size: Number(total[1]), reads: Number(total[2]), blockSize: Number(total[3]) }
+  }
+  return parsed
+}
+
+function ladderFailure ({ result, output, counts, bytes, timeoutSeconds }) {
+  if (result.stoppedBy) return 'interrupted'
+  if (result.timedOut) return `timed out after ${timeoutSeconds} s`
+  if (result.leftBehind) return `ladder left ${result.leftBehind} process(es) running after it exited`
+  if (result.reader.signal) return `ladder killed by signal ${result.reader.signal}`
+  if (result.reader.exit !== 0) return `ladder exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
+  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
+  if (output.compiled === null) return `ladder printed no compiled line: ${JSON.stringify(result.stdout.slice(0, 200))}`
+  const cold = RUNGS.find(rung => output.compiled[rung] === 'no')
+  if (cold) return `${cold}: its loop was not compiled after warm-up`
+  if (output.rounds.length !== counts.rounds) return `ladder printed ${output.rounds.length} rounds, not ${counts.rounds}`
+  if (output.total === null) return 'ladder printed no size line'
+  if (output.total.size !== bytes) return `ladder counted ${output.total.size} bytes, ${bytes} were sent`
+  const reads = WARMUP_READS + counts.rounds * counts.reads
+  if (output.total.reads !== reads) return `ladder made ${output.total.reads} reads of the pipe, not ${reads}`
+  return null
+}
+
+// bench.js's plan for the ladder: `processes` processes of each variant, in rounds
+// (process p of every variant before process p + 1 of any), on one CPU.
+function planLadder (selected, options, pin) {
+  const steps = []
+  for (let run = 0; run < options.ladder.processes; run++) {
+    const group = `ladder, process ${run + 1} of ${options.ladder.processes}`
+    for (const variant of selected) steps.push({ phase: PHASE, program: variant, variant, blockSize: BLOCK, run, warmup: 0, pin, group, label: `${group}: ${variant.name}` })
+  }
+  return steps
+}
+
+// ---- the summary ----
+
+const MEANING = 'ns of CPU time per call (the process\'s, every thread; clock_gettime(CLOCK_PROCESS_CPUTIME_ID)), ' +
+  'each rung a loop of calls after a warm-up that compiled it; a process\'s figure is the median of its rounds, ' +
+  'a variant\'s the median of its processes with the 95% interval of the sign test over processes'
+
+// Each variant's rungs, its decomposition, and the check against the cost pass:
+// { meaning, counts, rows: [{ variant, runtime, boundary, read, processes, failedRuns,
+// rungs: { noop: { estimate, low, high, wide }, ... }, parts: { boundary, syscall,
+// readPath, kernelRead } , predicted, gap, addsUp, stdin: { program, cpuPerReadNs,
+// agrees } }] } or null when the run has no ladder.
+function summariseLadder (records, context, headline) {
+  const runs = records.filter(record => record.phase === PHASE)
+  if (runs.length === 0) return null
+  const names = [...new Set(runs.map(run => run.program))]
+  const rows = names.map(name => ladderRow(name, runs.filter(run => run.program === name)))
+  const c = rows.find(row => row.variant === BASELINE)
+  for (const row of rows) decompose(row, c)
+  for (const row of rows) compareWithCost(row, headline)
+  return { meaning: MEANING, counts: context.options.ladder, pin: context.costPin ?? null, rows }
+}
+
+function ladderRow (name, runs) {
+  const variant = findVariant(name)
+  const ok = runs.filter(run => run.ok)
+  const rungs = {}
+  for (const rung of RUNGS) {
+    const perProcess = ok.map(run => median(run.rounds.map(round => round[rung])))
+    const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
+    rungs[rung] = interval && { ...interval, best: Math.min(...ok.flatMap(run => run.rounds.map(round => round[rung]))), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
+  }
+  return {
+    variant: name,
+    runtime: variant?.runtime ?? null,
+    boundary: variant?.boundary ?? null,
+    read: variant?.read ?? null,
+    processes: ok.length,
+    failedRuns: runs.length - ok.length,
+    compiled: ok[0]?.compiled ?? null,
+    rungs
+  }
+}
+
+// Where the read's ns go, from the rungs' medians, in four parts that add up to what
+// the ladder predicts for a 256-byte read:
+//   boundary    the no-op call
+//   syscall     getppid minus the no-op: a syscall's entry and exit
+//   readPath    what this runtime's empty read costs beyond a bare syscall, less what C's
+//               does (the kernel's own read path, which C's reads pay too): the
+//               runtime's read binding; 0 for C
+//   kernelRead  C's 256-byte read minus C's getppid: the kernel's work for the read
+//               (the read path, the copy, the pipe's wake-ups), the same in every runtime
+// predicted = their sum; the measured read-256 should be within 10% of it (addsUp):
+// the runtime adds to a 256-byte read what it adds to an empty one.
+function decompose (row, c) {
+  const at = (of, rung) => of?.rungs[rung]?.estimate ?? null
+  const values = [at(row, 'noop'), at(row, 'syscall'), at(row, 'empty-read'), at(c, 'empty-read'), at(c, 'syscall'), at(c, 'read-256'), at(row, 'read-256')]
+  if (values.some(value => value === null)) {
+    Object.assign(row, { parts: null, predicted: null, gap: null, addsUp: null })
+    return
+  }
+  const [noop, syscall, emptyRead, cEmptyRead, cSyscall, cRead] = values
+  const parts = {
+    boundary: noop,
+    syscall: syscall - noop,
+    readPath: (emptyRead - syscall) - (cEmptyRead - cSyscall),
+    kernelRead: cRead - cSyscall
+  }
+  const predicted = parts.boundary + parts.syscall + parts.readPath + parts.kernelRead
+  const measured = at(row, 'read-256')
+  Object.assign(row, { parts, predicted, gap: measured - predicted, addsUp: Math.abs(measured - predicted) <= ADDS_UP_SHARE * measured })
+}
+
+// The ladder's read-256 against the cost pass's CPU per read at 256 B for the stdin
+// reader that reads the same way: they agree when the ladder's median lies inside that
+// cell's 95% interval.
+function compareWithCost (row, headline) {
+  const program = findVariant(row.variant)?.stdin ?? null
+  const cell = headline?.cells.find(entry => entry.program === program && entry.blockSize === BLOCK)
+  const read = row.rungs['read-256']
+  if (!program || !cell?.cpuPerReadNs || !read) {
+    row.stdin = program ? { program, cpuPerReadNs: null, agrees: null } : null
+    return
+  }
+  const { estimate, low, high } = cell.cpuPerReadNs
+  row.stdin = { program, cpuPerReadNs: cell.cpuPerReadNs, agrees: low === null ? null : read.estimate >= low && read.estimate <= high, differenceNs: read.estimate - estimate }
+}
+
+// The stdin readers whose cost pass the calls experiment runs: each variant's, C's first.
+function stdinPrograms (selected) {
+  const names = [BASELINE, ...selected.map(variant => variant.stdin).filter(Boolean)]
+  return [...new Set(names)].map(name => findProgram(name))
+}
+
+module.exports = { variants, findVariant, listing, RUNGS, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, ladderFailure, planLadder, summariseLadder, decompose, stdinPrograms }
