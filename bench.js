@@ -518,7 +518,8 @@ const isBlockSize = value => {
 const RESUMED_OPTIONS = {
   only: [isStrings, 'a list of names'],
   sizes: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
-  runs: [isWhole(0), 'a whole number'],
+  // a calls run times no stdio runs (0)
+  runs: [(value, options) => isWhole(options.experiment === 'calls' ? 0 : 1)(value), 'a whole number of at least 1'],
   warmup: [isWhole(0), 'a whole number'],
   feeder: [value => ['fixed', 'matched', 'file'].includes(value), 'fixed, matched or file'],
   mib: [value => value === null || isWhole(1)(value), 'null or a whole number of at least 1'],
@@ -547,7 +548,7 @@ function resumedContextProblem (context) {
   if (!options || typeof options !== 'object' || Array.isArray(options)) return 'has no options'
   for (const [name, [valid, what]] of Object.entries(RESUMED_OPTIONS)) {
     if (options[name] === undefined && name in LATER_OPTIONS) continue
-    if (!valid(options[name])) return `has options.${name} ${JSON.stringify(options[name]) ?? 'missing'}, not ${what}`
+    if (!valid(options[name], options)) return `has options.${name} ${JSON.stringify(options[name]) ?? 'missing'}, not ${what}`
   }
   if (!Array.isArray(context.programs) || context.programs.length === 0) return 'has no list of the programs it measured'
   const badProgram = context.programs.find(program => typeof program?.name !== 'string' || !SAFE_NAME.test(program.name))
