@@ -1,0 +1,219 @@
+'use strict'
+// The call ladder (lib/calls.js, calls/): every ladder answers right over a real pipe,
+// a ladder that misbehaves is a failed run, and the summary's arithmetic against
+// hand-computed numbers; bench.js --experiment calls refuses what it cannot do.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+const path = require('node:path')
+
+const calls = require('../lib/calls')
+const { sharedCpuPin } = require('../lib/pipeline')
+
+const ROOT = path.resolve(__dirname, '..')
+const BENCH = path.join(ROOT, 'bench.js')
+// The fewest calls and reads: a test checks answers, never speed.
+const TINY = { processes: 1, rounds: 2, calls: 1000, reads: 256 }
+const OPTIONS = { ladder: TINY, timeoutSeconds: 60 }
+
+function bench (args) {
+  return spawnSync(process.execPath, [BENCH, ...args], { cwd: ROOT, encoding: 'utf8' })
+}
+
+function assertRefused (result, pattern) {
+  assert.equal(result.status, 2, `exit status; stderr: ${result.stderr}`)
+  const lines = result.stderr.split('\n').filter(Boolean)
+  assert.equal(lines.length, 1, `one line: ${result.stderr}`)
+  assert.match(lines[0], pattern)
+}
+
+const step = variant => ({ phase: calls.PHASE, program: variant, variant, run: 0, pin: sharedCpuPin() })
+
+for (const variant of calls.variants) {
+  test(`the ${variant.name} ladder answers right, every loop compiled, every byte read`, async (t) => {
+    const reason = calls.unavailableReason(variant)
+    if (reason) assert.fail(`${variant.name} cannot run: ${reason}`)
+    const { record } = await calls.measureLadder(step(variant), OPTIONS)
+    assert.equal(record.failure, null)
+    assert.equal(record.ok, true)
+    assert.deepEqual(Object.keys(record.compiled), calls.RUNGS)
+    assert.ok(Object.values(record.compiled).every(state => state === (variant.runtime === 'native' ? 'native' : 'yes')), JSON.stringify(record.compiled))
+    assert.equal(record.rounds.length, TINY.rounds)
+    for (const round of record.rounds) {
+      for (const rung of calls.RUNGS) assert.ok(round[rung] > 0, `${rung}: ${round[rung]} ns`)
+    }
+    assert.deepEqual(record.output, { size: calls.ladderBytes(TINY), reads: calls.WARMUP_READS + TINY.rounds * TINY.reads, blockSize: 256 })
+  })
+}
+
+// A ladder that is not one: the shell prints what it is told, as a broken ladder might.
+function fakeVariant (script) {
+  return { name: 'fake', runtime: 'native', file: 'calls/c.c', command: ['sh', '-c', `cat > /dev/null; ${script}`, 'fake'], boundary: 'none', read: 'none', stdin: null }
+}
+const GOOD_ROUNDS = 'echo "round 1 noop 3 syscall 200 empty-read 220 read-256 440"; echo "round 2 noop 3 syscall 200 empty-read 220 read-256 440"'
+const COMPILED = 'echo "compiled noop yes syscall yes empty-read yes read-256 yes"'
+const total = `echo "size ${calls.ladderBytes(TINY)} reads ${calls.WARMUP_READS + TINY.rounds * TINY.reads} blocksize 256"`
+
+test('a ladder that fails, stays cold, miscounts or stops short is a failed run, with its reason', async () => {
+  const cases = [
+    [`${COMPILED}; ${GOOD_ROUNDS}; ${total}`, null],
+    ['echo "noop: call 3 of 1000 returned the wrong answer" >&2; exit 1', /^ladder exited 1: noop: call 3 of 1000 returned the wrong answer$/],
+    [`echo "compiled noop yes syscall no empty-read yes read-256 yes"; ${GOOD_ROUNDS}; ${total}`, /^syscall: its loop was not compiled after warm-up$/],
+    [`${COMPILED}; echo "round 1 noop 3 syscall 200 empty-read 220 read-256 440"; ${total}`, /^ladder printed 1 rounds, not 2$/],
+    [`${COMPILED}; ${GOOD_ROUNDS}; echo "size 1024 reads 4 blocksize 256"`, /^ladder counted 1024 bytes, \d+ were sent$/],
+    [`${COMPILED}; ${GOOD_ROUNDS}`, /^ladder printed no size line$/],
+    [GOOD_ROUNDS, /^ladder printed no compiled line/]
+  ]
+  for (const [script, failure] of cases) {
+    const { record } = await calls.measureLadder(step(fakeVariant(script)), OPTIONS)
+    if (failure === null) assert.equal(record.failure, null)
+    else assert.match(record.failure ?? '', failure, script)
+    assert.equal(record.ok, failure === null)
+  }
+})
+
+test('a ladder that hangs is stopped at the timeout and failed', async () => {
+  const { record } = await calls.measureLadder(step(fakeVariant('sleep 30')), { ...OPTIONS, timeoutSeconds: 1 })
+  assert.equal(record.ok, false)
+  assert.equal(record.failure, 'timed out after 1 s')
+})
+
+test('parseLadder reads the three kinds of line and nothing else', () => {
+  const out = calls.parseLadder('noise\ncompiled noop yes syscall yes empty-read unknown read-256 native\nround 1 noop 2.5 syscall 201 empty-read 230.25 read-256 440\nsize 10 reads 2 blocksize 256\n')
+  assert.deepEqual(out.compiled, { noop: 'yes', syscall: 'yes', 'empty-read': 'unknown', 'read-256': 'native' })
+  assert.deepEqual(out.rounds, [{ noop: 2.5, syscall: 201, 'empty-read': 230.25, 'read-256': 440 }])
+  assert.deepEqual(out.total, { size: 10, reads: 2, blockSize: 256 })
+  assert.deepEqual(calls.parseLadder('round 1 noop x syscall 1 empty-read 1 read-256 1\n'), { compiled: null, rounds: [], total: null })
+})
+
+// Six processes a variant: the sign test's interval is then the lowest and highest.
+function records (variant, perProcess, failed = 0) {
+  const ok = perProcess.map((ns, run) => ({
+    phase: calls.PHASE, program: variant, run, ok: true,
+    compiled: { noop: 'yes', syscall: 'yes', 'empty-read': 'yes', 'read-256': 'yes' },
+    // three rounds whose median is the process's figure
+    rounds: [0.9, 1, 1.2].map(scale => Object.fromEntries(calls.RUNGS.map(rung => [rung, ns[rung] * scale])))
+  }))
+  const bad = Array.from({ length: failed }, (_, i) => ({ phase: calls.PHASE, program: variant, run: perProcess.length + i, ok: false, failure: 'ladder exited 1' }))
+  return [...ok, ...bad]
+}
+const processes = (noop, syscall, empty, read) => [0.97, 0.98, 0.99, 1.01, 1.02, 1.03].map(scale => ({ noop: noop * scale, syscall: syscall * scale, 'empty-read': empty * scale, 'read-256': read * scale }))
+
+test('the summary: medians over processes with their intervals, the parts, the check and the cost pass', () => {
+  const log = [
+    ...records('c', processes(3, 200, 225, 440)),
+    ...records('node', processes(30, 245, 555, 805), 1),
+    ...records('just-slow', processes(12, 220, 285, 500)),
+    ...records('deno-ffi', processes(5, 210, 530, 900))
+  ]
+  const headline = {
+    cells: [
+      { program: 'node-sync', blockSize: 256, cpuPerReadNs: { estimate: 810, low: 790, high: 850 } },
+      { program: 'deno-ffi', blockSize: 256, cpuPerReadNs: { estimate: 1200, low: 1150, high: 1300 } }
+    ]
+  }
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default }, costPin: { cpu: 1 } }, headline)
+  const row = name => ladder.rows.find(entry => entry.variant === name)
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`)
+
+  // node: median of the six processes' medians (30 × 0.99 and 30 × 1.01 → 30), interval lowest–highest
+  const node = row('node')
+  assert.equal(node.processes, 6)
+  assert.equal(node.failedRuns, 1)
+  close(node.rungs.noop.estimate, 30)
+  close(node.rungs.noop.low, 30 * 0.97)
+  close(node.rungs.noop.high, 30 * 1.03)
+  close(node.rungs.noop.best, 30 * 0.97 * 0.9)
+  assert.equal(node.rungs.noop.wide, false, '±3% is within ±5%')
+  // parts: 30 | 245 - 30 = 215 | (555 - 245) - (225 - 200) = 285 | 440 - 200 = 240; sum 770
+  close(node.parts.boundary, 30)
+  close(node.parts.syscall, 215)
+  close(node.parts.readPath, 285)
+  close(node.parts.kernelRead, 240)
+  close(node.predicted, 770)
+  close(node.gap, 35)
+  assert.equal(node.addsUp, true, '35 of 805 is within 10%')
+  assert.deepEqual(node.stdin, { program: 'node-sync', cpuPerReadNs: { estimate: 810, low: 790, high: 850 }, agrees: true, differenceNs: -5 })
+
+  // C's parts add up by construction; its cost pass cell is missing here
+  const c = row('c')
+  close(c.parts.readPath, 0)
+  close(c.predicted, 440)
+  assert.equal(c.addsUp, true)
+  assert.deepEqual(c.stdin, { program: 'c', cpuPerReadNs: null, agrees: null })
+
+  // deno-ffi: 5 + 205 + (320 - 25) + 240 = 745 against 900: off by 155, over 10%; outside 1150–1300
+  const deno = row('deno-ffi')
+  close(deno.predicted, 745)
+  assert.equal(deno.addsUp, false)
+  assert.equal(deno.stdin.agrees, false)
+  close(deno.stdin.differenceNs, -300)
+
+  // no stdin reader reads as just-slow does
+  assert.equal(row('just-slow').stdin, null)
+})
+
+test('a rung whose processes spread more than ±5% is wide; one failed everywhere has no parts', () => {
+  const spread = [0.8, 0.9, 1, 1, 1.1, 1.2].map(scale => ({ noop: 3 * scale, syscall: 200, 'empty-read': 225, 'read-256': 440 }))
+  const log = [...records('c', spread), ...records('node', [], 3)]
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default } }, null)
+  assert.equal(ladder.rows[0].rungs.noop.wide, true)
+  assert.equal(ladder.rows[0].rungs.syscall.wide, false)
+  const node = ladder.rows[1]
+  assert.equal(node.processes, 0)
+  assert.equal(node.rungs.noop, null)
+  assert.equal(node.parts, null)
+  assert.equal(node.addsUp, null)
+  assert.equal(calls.summariseLadder([], { options: {} }, null), null)
+})
+
+test('the plan: every variant\'s process p before any variant\'s p + 1, all on one CPU', () => {
+  const pin = { feeder: 1, reader: 1 }
+  const steps = calls.planLadder(calls.variants.slice(0, 3), { ladder: { ...TINY, processes: 2 } }, pin)
+  assert.deepEqual(steps.map(entry => `${entry.run}:${entry.variant.name}`), ['0:c', '0:just-fast', '0:just-sync', '1:c', '1:just-fast', '1:just-sync'])
+  assert.ok(steps.every(entry => entry.pin === pin && entry.phase === 'ladder'))
+})
+
+test('bench.js --experiment calls: options it does not take, unknown variants and experiments, one line each', () => {
+  assertRefused(bench(['--experiment', 'calls', '--sizes', '256']), /^bench\.js: --experiment calls does not take --sizes; see node bench\.js --help$/)
+  assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi$/)
+  assertRefused(bench(['--experiment', 'calls', '--processes', '0']), /^bench\.js: --processes must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--processes', '3']), /^bench\.js: --processes sets the call ladder: add --experiment calls, or drop --processes$/)
+  assertRefused(bench(['--experiment', 'http']), /^bench\.js: --experiment must be stdio or calls, not 'http'$/)
+  assertRefused(bench(['--experiment', '']), /^bench\.js: --experiment is empty; give stdio or calls/)
+})
+
+test('bench.js --experiment calls --list: every variant, whether it runs here, and its command', () => {
+  const result = bench(['--experiment', 'calls', '--list', '--json'])
+  assert.equal(result.status, 0, result.stderr)
+  const rows = JSON.parse(result.stdout)
+  assert.deepEqual(rows.map(row => row.name), calls.variants.map(variant => variant.name))
+  for (const row of rows) {
+    assert.equal(row.available, true, `${row.name}: ${row.unavailable}`)
+    assert.match(row.command, / 3 300000 131072$/)
+  }
+})
+
+test('bench.js --experiment calls measures a tiny ladder and its cost pass, and analyse.js reports it', () => {
+  const os = require('node:os')
+  const fs = require('node:fs')
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'calls-test-'))
+  try {
+    const result = bench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '1', '--rounds', '1', '--out', out, '--id', 'tiny', '--report'])
+    assert.equal(result.status, 0, result.stdout + result.stderr)
+    assert.match(result.stdout, /The call ladder: ns of CPU per call/)
+    assert.match(result.stdout, /^just-fast .* just-fast \d/m)
+    const results = JSON.parse(fs.readFileSync(path.join(out, 'tiny', 'results.json'), 'utf8'))
+    assert.equal(results.experiment, 'calls')
+    assert.deepEqual(results.ladder.rows.map(row => row.variant), ['c', 'just-fast'])
+    assert.deepEqual(results.headline.cells.map(cell => cell.program), ['c', 'just-fast'])
+    const context = JSON.parse(fs.readFileSync(path.join(out, 'tiny', 'context.json'), 'utf8'))
+    assert.deepEqual(context.ladderVariants.map(variant => variant.name), ['c', 'just-fast'])
+    const page = fs.readFileSync(path.join(out, 'tiny', 'report.html'), 'utf8')
+    assert.ok(page.indexOf('id="ladder"') < page.indexOf('id="headline"'), 'the ladder first')
+    assert.ok(!page.includes('id="throughput"'), 'no stdio sections')
+    assert.match(fs.readFileSync(path.join(out, 'tiny', 'results.md'), 'utf8'), /^## The call ladder/m)
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})
