@@ -134,7 +134,8 @@ function drawReport () {
       title: { text: escapeHtml(`${data.ladder.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
       subtitle: { text: 'ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: 95% interval), diamond: the stdin bench\'s cost pass' },
       xAxis: { categories: entry.chart.categories.map(escapeHtml) },
-      yAxis: { title: { text: 'ns of CPU per call' } },
+      // reversedStacks off: the parts run left to right in the order of a call, boundary first
+      yAxis: { title: { text: 'ns of CPU per call' }, reversedStacks: false },
       plotOptions: { bar: { stacking: 'normal' } },
       tooltip: countTooltip('ns'),
       series: [

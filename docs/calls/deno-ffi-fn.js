@@ -1,0 +1,13 @@
+const libc = Deno.dlopen('libc.so.6', { read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' } }).symbols
+function count (read, fd, buf, blocksize) {
+  let size = 0
+  let reads = 0
+  let n = Number(read(fd, buf, blocksize))
+  while (n > 0) { reads++; size += n; n = Number(read(fd, buf, blocksize)) }
+  return { size, reads, n }
+}
+const blocksize = parseInt(Deno.args[0] || 65536, 10)
+const buf = new Uint8Array(blocksize)
+const { size, reads, n } = count(libc.read, 0, buf, blocksize)
+if (n < 0) Deno.exit(1)
+console.log(`size ${size} reads ${reads} blocksize ${blocksize}`)
