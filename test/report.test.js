@@ -19,6 +19,8 @@ const ANALYSE = path.join(ROOT, 'analyse.js')
 const FIXTURES = path.join(__dirname, 'fixtures', 'results')
 const SAMPLE = path.join(FIXTURES, 'sample')
 const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
+// A calls run (bench.js --experiment calls): its derived files, without the log
+const CALLS = path.join(FIXTURES, 'calls-sample')
 const CHROMIUM = '/usr/bin/chromium'
 const EVIL_PROGRAM = '<script>alert(1)</script>'
 const EVIL_RUNTIME = '<img src=x onerror=alert(2)>'
@@ -458,6 +460,53 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
   } finally {
     await context.close()
   }
+})
+
+test('report.html of a calls run in Chromium: the ladder first, its parts stacked per variant, the cost pass beside, without errors', async () => {
+  const results = readJson(path.join(CALLS, 'results.json'))
+  const rows = results.ladder.rows
+  const report = render([CALLS], 'calls')
+  const { page, context, problems, network } = await open(report)
+  try {
+    const sections = await page.evaluate(() => [...document.querySelectorAll('main section')].map(section => section.id))
+    assert.deepEqual(sections, ['ladder', 'headline', 'context'])
+    const charts = await chartsOf(page)
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-headline', 'chart-ladder-0'])
+    const ladder = charts['chart-ladder-0']
+    // series names are markup to Highcharts, escaped once where the page makes them
+    assert.deepEqual(ladder.categories, rows.map(row => row.variant))
+    assert.deepEqual(ladder.series.map(series => [series.name, series.type]), [
+      ['boundary (no-op call)', 'bar'], ['syscall entry and exit', 'bar'], ['the runtime&#39;s read path', 'bar'], ['the kernel&#39;s 256-byte read', 'bar'],
+      ['measured 256-byte read', 'scatter'], ['measured, 95% interval', 'errorbar'], ['cost pass, 256 B', 'scatter']])
+    assert.deepEqual(ladder.series[0].ys, rows.map(row => row.parts.boundary))
+    assert.deepEqual(ladder.series[2].ys, rows.map(row => row.parts.readPath))
+    assert.deepEqual(ladder.series[4].ys, rows.map(row => row.rungs['read-256'].estimate))
+    // just-slow has no stdin reader: no diamond
+    assert.deepEqual(ladder.series[6].ys, rows.map(row => row.stdin?.cpuPerReadNs?.estimate ?? null))
+    const tableRows = await page.$$eval('#ladder table.ladder tbody tr', trs => trs.map(tr => tr.querySelector('th').textContent))
+    assert.deepEqual(tableRows, rows.map(row => row.variant))
+    const flagged = await page.$$eval('#ladder table.ladder tbody tr.disagree th', ths => ths.map(th => th.textContent))
+    assert.deepEqual(flagged, rows.filter(row => row.addsUp === false || row.stdin?.agrees === false).map(row => row.variant))
+    assert.match(await page.textContent('#ladder'), /A no-op call into C costs 3\.12 ns from C, 1\.88 from bun-ffi/)
+    assert.match(await page.textContent('#ladder'), /The parts add up to the measured 256-byte read within 10% for 8 of 8 variants/)
+    await page.screenshot({ path: path.join(OUTPUT, 'calls.png'), fullPage: true })
+    assert.deepEqual(problems, [])
+    assert.deepEqual(network, [])
+  } finally {
+    await context.close()
+  }
+  const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
+  assert.match(markdown, /^## The call ladder/m)
+  assert.ok(markdown.indexOf('## The call ladder') < markdown.indexOf('## What a read costs'), 'the ladder first in results.md')
+})
+
+test('two calls runs compared: a ladder table and chart for each', () => {
+  const out = path.join(OUTPUT, 'calls-compared')
+  const result = analyse([CALLS, copyOf(CALLS, 'again'), '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
+  assert.ok(page.includes('id="chart-ladder-0"') && page.includes('id="chart-ladder-1"'))
+  assert.equal((fs.readFileSync(path.join(out, 'results.md'), 'utf8').match(/: The call ladder/g) ?? []).length, 2)
 })
 
 test('report.html with --marginal figures and share intervals: a Marginal mode draws them, the summary adds their tables', async () => {
