@@ -4,7 +4,7 @@
 // (DFG, FTL) compiled each loop.
 import { dlopen, ptr } from 'bun:ffi'
 import { numberOfDFGCompiles } from 'bun:jsc'
-import { runLadder, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, BLOCK } from './ladder.mjs'
 
 const ladder = dlopen(new URL('../build/libladder.so', import.meta.url).pathname, {
   ladder_noop: { args: ['i32'], returns: 'i32' },
@@ -19,16 +19,8 @@ const devNull = libc.open(Buffer.from('/dev/null\0'), 0)
 const buf = new Uint8Array(BLOCK)
 const bufPtr = ptr(buf)
 
-// Each loop gets what it calls as arguments, so the optimised loop holds them, and
-// counts the calls that answered right (calls/ladder.mjs).
-function noop (call, count) {
-  for (let i = 0; i < count; i++) if (call(i) !== i) return i
-  return count
-}
-function syscall (call, parent, count) {
-  for (let i = 0; i < count; i++) if (call() !== parent) return i
-  return count
-}
+// The read loop, as noop and syscall in calls/ladder.mjs: what it calls as arguments,
+// and a count of the calls that answered right.
 function read (call, fd, address, length, answer, count) {
   for (let i = 0; i < count; i++) if (call(fd, address, length) !== answer) return i
   return count
@@ -50,10 +42,5 @@ runLadder({
     let left = 0
     for (let n; (n = libc.read(0, bufPtr, BLOCK)) > 0;) left += n
     return left
-  },
-  print: line => console.log(line),
-  fail: (message, code) => {
-    console.error(message)
-    process.exit(code)
   }
 })

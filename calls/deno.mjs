@@ -4,7 +4,7 @@
 // Deno.dlopen's libc read(2) (`ffi`, as wc/deno-ffi.js). Run with
 // --v8-flags=--allow-natives-syntax, to ask V8 whether each loop was optimised.
 import process from 'node:process'
-import { runLadder, v8Compiled, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, v8Compiled, BLOCK } from './ladder.mjs'
 
 const [form, ...argv] = Deno.args
 const ladder = Deno.dlopen(new URL('../build/libladder.so', import.meta.url), {
@@ -22,17 +22,9 @@ const devNullFd = libc.open(new TextEncoder().encode('/dev/null\0'), 0)
 const buf = new Uint8Array(BLOCK)
 const one = buf.subarray(0, 1)
 
-// Each loop gets what it calls as arguments, so the optimised loop holds them, and
-// counts the calls that answered right (calls/ladder.mjs).
-function noop (call, count) {
-  for (let i = 0; i < count; i++) if (call(i) !== i) return i
-  return count
-}
-function syscall (call, parent, count) {
-  for (let i = 0; i < count; i++) if (call() !== parent) return i
-  return count
-}
-// readSync answers null where read(2) returned 0, at the end of a file.
+// The read loops, as noop and syscall in calls/ladder.mjs: what they call as arguments,
+// and a count of the calls that answered right. readSync answers null where read(2)
+// returned 0, at the end of a file.
 function readSync (file, buf, answer, count) {
   for (let i = 0; i < count; i++) if (file.readSync(buf) !== answer) return i
   return count
@@ -52,11 +44,10 @@ const reads = {
     'read-256': [readFfi, libc.read, 0, buf, BLOCK, BLOCK]
   }
 }
-const fail = (message, code) => {
-  console.error(message)
-  Deno.exit(code)
+if (!reads[form]) {
+  console.error(`usage: deno run --allow-ffi --allow-read calls/deno.mjs sync|ffi ROUNDS CALLS READS, not '${form}'`)
+  Deno.exit(2)
 }
-if (!reads[form]) fail(`usage: deno run --allow-ffi --allow-read calls/deno.mjs sync|ffi ROUNDS CALLS READS, not '${form}'`, 2)
 const rungs = {
   noop: [noop, ladder.ladder_noop],
   syscall: [syscall, ladder.ladder_getppid, process.ppid],
@@ -72,7 +63,5 @@ runLadder({
     let left = 0
     for (let n; (n = Deno.stdin.readSync(buf)) !== null;) left += n
     return left
-  },
-  print: line => console.log(line),
-  fail
+  }
 })

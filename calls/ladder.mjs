@@ -24,7 +24,7 @@ const EXTRA_WARMUPS = 16
 // when TurboFan inlines the loop into a closure (measured: the no-op 72 ns, not 5.4).
 // compiled(name): 'yes', 'no' or 'unknown' once the rung has run warm. drain(): reads
 // stdin to its end, returns the bytes left.
-export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print, fail }) {
+export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print = line => console.log(line), fail = exitWith }) {
   const [rounds, calls, reads] = argv.map(Number)
   if (argv.length !== 3 || ![rounds, calls, reads].every(n => Number.isSafeInteger(n) && n > 0)) {
     fail(`usage: ROUNDS CALLS READS (whole numbers above 0)`, 2)
@@ -62,6 +62,27 @@ export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print, fail })
   }
   const left = drain()
   print(`size ${piped * BLOCK + left} reads ${piped} blocksize ${BLOCK}`)
+}
+
+// The global process of Node, Bun and Deno 2, not an import of node:process: Node makes
+// an ES module of it by reading every property, process.stdin among them, and that
+// getter opens stdin as a stream, which makes the pipe non-blocking (reads fail EAGAIN).
+function exitWith (message, code) {
+  console.error(message)
+  globalThis.process.exit(code)
+}
+
+// The two rungs every runtime makes alike, through its own boundary; each loop gets
+// what it calls as arguments, so the optimised loop holds them, and counts the calls
+// that answered right.
+export function noop (call, count) {
+  for (let i = 0; i < count; i++) if (call(i) !== i) return i
+  return count
+}
+
+export function syscall (call, parent, count) {
+  for (let i = 0; i < count; i++) if (call() !== parent) return i
+  return count
 }
 
 // For V8 runtimes run with --allow-natives-syntax: compiled(name) for each of rungs'

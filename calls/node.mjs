@@ -4,22 +4,14 @@
 // each loop was optimised.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import { runLadder, v8Compiled, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, v8Compiled, BLOCK } from './ladder.mjs'
 
 const addon = createRequire(import.meta.url)('../build/ladder.node')
 const devNull = fs.openSync('/dev/null', 'r')
 const buf = Buffer.allocUnsafe(BLOCK)
 
-// Each loop gets what it calls as arguments, so the optimised loop holds them, and
-// counts the calls that answered right (calls/ladder.mjs).
-function noop (call, count) {
-  for (let i = 0; i < count; i++) if (call(i) !== i) return i
-  return count
-}
-function syscall (call, parent, count) {
-  for (let i = 0; i < count; i++) if (call() !== parent) return i
-  return count
-}
+// The read loop, as noop and syscall in calls/ladder.mjs: what it calls as arguments,
+// and a count of the calls that answered right.
 function read (readSync, fd, buf, length, answer, count) {
   for (let i = 0; i < count; i++) if (readSync(fd, buf, 0, length, null) !== answer) return i
   return count
@@ -41,10 +33,5 @@ runLadder({
     let left = 0
     for (let n; (n = fs.readSync(0, buf, 0, BLOCK, null)) > 0;) left += n
     return left
-  },
-  print: line => console.log(line),
-  fail: (message, code) => {
-    console.error(message)
-    process.exit(code)
   }
 })
