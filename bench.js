@@ -642,6 +642,7 @@ function printFailures (failures, runDir, options, rows) {
 // options that shape a run, the Node version of a versioned row, and the module of a row
 // from LAB_EXTRA_PROGRAMS.
 function cellCommand (options, { program, blockSize }, rows) {
+  if (options.experiment === 'calls') return callsCommand(options, program)
   const preset = options.preset === 'quick' ? PRESETS.quick : PRESETS.default
   const args = [...(options.preset === 'quick' ? ['--quick'] : []), '--only', program, '--sizes', blockSize]
   const major = /@(\d+)$/.exec(program)
@@ -659,6 +660,20 @@ function cellCommand (options, { program, blockSize }, rows) {
   if (!options.cost) args.push('--no-cost')
   const module = rows.find(row => row.name === program)?.module
   return `${module ? `LAB_EXTRA_PROGRAMS=${shellQuote([module])} ` : ''}node bench.js ${shellQuote(args.map(String))}`
+}
+
+// A calls run's failed cell, a ladder or a reader's cost pass, measured again: the
+// ladder of the variant (or of the variant whose stdin reader it is) with C's.
+function callsCommand (options, program) {
+  const variant = calls.findVariant(program) ?? calls.variants.find(entry => entry.stdin === program)
+  const quick = options.preset === 'quick'
+  const ladderPreset = quick ? calls.PRESETS.quick : calls.PRESETS.default
+  const preset = quick ? PRESETS.quick : PRESETS.default
+  const args = ['--experiment', 'calls', ...(quick ? ['--quick'] : []), ...(variant && variant.name !== BASELINE ? ['--only', variant.name] : [])]
+  if (options.ladder.processes !== ladderPreset.processes) args.push('--processes', options.ladder.processes)
+  if (options.costRounds !== preset.costRounds) args.push('--rounds', options.costRounds)
+  if (options.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) args.push('--timeout', options.timeoutSeconds)
+  return `node bench.js ${shellQuote(args.map(String))}`
 }
 
 // ---- main ----
@@ -786,4 +801,4 @@ function readJson (file) {
 
 if (require.main === module) runCli({ name: 'bench.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
 
-module.exports = { parseOptions, plan, bytesPerRun, PRESETS, UsageError }
+module.exports = { parseOptions, plan, bytesPerRun, cellCommand, PRESETS, UsageError }

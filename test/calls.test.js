@@ -217,3 +217,11 @@ test('bench.js --experiment calls measures a tiny ladder and its cost pass, and 
     fs.rmSync(out, { recursive: true, force: true })
   }
 })
+
+test('a calls run\'s failed cell is measured again by a calls bench of its variant, with the options that shaped it', () => {
+  const { parseOptions, cellCommand } = require('../bench')
+  const options = parseOptions(['--experiment', 'calls', '--quick', '--processes', '2', '--timeout', '30'])
+  assert.equal(cellCommand(options, { program: 'node-sync', blockSize: 256 }, []), 'node bench.js --experiment calls --quick --only node --processes 2 --timeout 30')
+  assert.equal(cellCommand(options, { program: 'deno-ffi', blockSize: 256 }, []), 'node bench.js --experiment calls --quick --only deno-ffi --processes 2 --timeout 30')
+  assert.equal(cellCommand(parseOptions(['--experiment', 'calls', '--rounds', '4']), { program: 'c', blockSize: 256 }, []), 'node bench.js --experiment calls --rounds 4')
+})
