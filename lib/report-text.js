@@ -214,9 +214,38 @@ function round (value, digits) {
   return value === null || value === undefined ? null : Number(value.toFixed(digits))
 }
 
+// A calls run's CSV: a variant per row (and per set, when runs are compared), each
+// rung's median and interval in ns per call, the parts, and the cost pass's figure.
+const LADDER_CSV_COLUMNS = [
+  ['runId', row => row.set],
+  ['variant', row => row.variant],
+  ['runtime', row => row.runtime],
+  ['processes', row => row.processes],
+  ['failedRuns', row => row.failedRuns],
+  ...['noop', 'syscall', 'empty-read', 'read-256'].flatMap(rung => {
+    const name = rung.replace(/-(\w)/g, (_, letter) => letter.toUpperCase())
+    return [
+      [`${name}Ns`, row => round(row.rungs[rung]?.estimate, 3)],
+      [`${name}LowNs`, row => round(row.rungs[rung]?.low, 3)],
+      [`${name}HighNs`, row => round(row.rungs[rung]?.high, 3)]
+    ]
+  }),
+  ...['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => [`${part}PartNs`, row => round(row.parts?.[part], 3)]),
+  ['predictedNs', row => round(row.predicted, 3)],
+  ['addsUp', row => row.addsUp],
+  ['stdinProgram', row => row.stdin?.program],
+  ['costCpuPerReadNs', row => round(row.stdin?.cpuPerReadNs?.estimate, 3)],
+  ['costCpuPerReadLowNs', row => round(row.stdin?.cpuPerReadNs?.low, 3)],
+  ['costCpuPerReadHighNs', row => round(row.stdin?.cpuPerReadNs?.high, 3)],
+  ['agreesWithCost', row => row.stdin?.agrees]
+]
+
 function renderCsv (data) {
-  const lines = [CSV_COLUMNS.map(([name]) => name).join(',')]
-  for (const row of data.cells) lines.push(CSV_COLUMNS.map(([, pick]) => csvField(pick(row))).join(','))
+  const [columns, rows] = data.experiment === 'calls'
+    ? [LADDER_CSV_COLUMNS, data.ladder.flatMap(entry => entry.rows.map(row => ({ ...row, set: entry.set })))]
+    : [CSV_COLUMNS, data.cells]
+  const lines = [columns.map(([name]) => name).join(',')]
+  for (const row of rows) lines.push(columns.map(([, pick]) => csvField(pick(row))).join(','))
   return lines.join('\r\n') + '\r\n'
 }
 
@@ -325,4 +354,4 @@ function renderTerminal (results, sizes) {
   return lines.join('\n')
 }
 
-module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }
+module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, LADDER_CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }

@@ -498,6 +498,16 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
   const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
   assert.match(markdown, /^## The call ladder/m)
   assert.ok(markdown.indexOf('## The call ladder') < markdown.indexOf('## What a read costs'), 'the ladder first in results.md')
+  // results.csv: a variant per row, each rung's median and interval, the parts, the check
+  const [header, ...lines] = fs.readFileSync(path.join(path.dirname(report), 'results.csv'), 'utf8').trim().split('\r\n')
+  const columns = header.split(',')
+  assert.equal(lines.length, rows.length)
+  const node = Object.fromEntries(lines.map(line => line.split(',')).find(fields => fields[1] === 'node').map((field, i) => [columns[i], field]))
+  const nodeRow = rows.find(row => row.variant === 'node')
+  assert.equal(Number(node.read256Ns), Number(nodeRow.rungs['read-256'].estimate.toFixed(3)))
+  assert.equal(Number(node.readPathPartNs), Number(nodeRow.parts.readPath.toFixed(3)))
+  assert.equal(node.stdinProgram, 'node-sync')
+  assert.equal(node.agreesWithCost, String(nodeRow.stdin.agrees))
 })
 
 test('two calls runs compared: a ladder table and chart for each', () => {
