@@ -20,9 +20,9 @@
 // at 256 B for each variant's stdin reader, and the report compares the two.
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, BUILD } = require('./paths')
+const { BUILD } = require('./paths')
 const { runtimes, isExecutable } = require('./runtimes')
-const { findProgram, BASELINE } = require('./programs')
+const { findProgram, expandCommand, BASELINE } = require('./programs')
 const { runPipeline, ddFeeder, shellQuote } = require('./pipeline')
 const { median, medianInterval } = require('./stats')
 const { runSteal } = require('./steal')
@@ -69,13 +69,7 @@ function findVariant (name) {
 
 // The argv of a variant's ladder with its counts.
 function ladderArgv (variant, { rounds, calls, reads }) {
-  const runtime = runtimes[variant.runtime]
-  const binary = runtime.locate()
-  const argv = variant.command.map(part => part
-    .replace('{runtime}', binary)
-    .replace('{build}', BUILD)
-    .replace('{file}', path.resolve(ROOT, variant.file)))
-  return [...argv, String(rounds), String(calls), String(reads)]
+  return [...expandCommand(variant), String(rounds), String(calls), String(reads)]
 }
 
 // What stops a variant from running here, naming the fix; null if nothing.

@@ -235,20 +235,18 @@ function withNodeVersions (rows, versions) {
 function commandLine (program, blockSize, v8Flags = []) {
   const runtime = runtimes[program.runtime]
   if (v8Flags.length && !runtime.v8Flags) throw new Error(`${program.name} takes no V8 flags: ${runtime.noGcTrace}`)
-  const binary = runtime.locate()
-  const argv = []
-  for (const part of program.command) {
-    if (part === '{v8flags}') {
-      if (v8Flags.length) argv.push(...runtime.v8Flags(v8Flags))
-      continue
-    }
-    argv.push(part
-      .replace('{runtime}', binary)
-      .replace('{build}', BUILD)
-      .replace('{file}', program.file ? path.resolve(ROOT, program.file) : '')
-      .replace('{bs}', String(blockSize)))
-  }
-  return argv
+  return expandCommand(program, { '{bs}': String(blockSize), '{v8flags}': v8Flags.length ? runtime.v8Flags(v8Flags) : [] })
+}
+
+// A row's command template as an argv, every experiment's table alike: {runtime} its
+// runtime's binary, {build} the build folder, {file} its file, and `values`: a string
+// replaces its placeholder inside an argument, a list stands for as many arguments.
+function expandCommand (row, values = {}) {
+  const fixed = { '{runtime}': runtimes[row.runtime].locate(), '{build}': BUILD, '{file}': row.file ? path.resolve(ROOT, row.file) : '', ...values }
+  return row.command.flatMap(part => {
+    if (Array.isArray(fixed[part])) return fixed[part]
+    return [Object.entries(fixed).reduce((text, [key, value]) => (typeof value === 'string' ? text.replace(key, value) : text), part)]
+  })
 }
 
 // Why a program cannot be timed reading a file (bench.js --feeder file); null if it can.
@@ -302,4 +300,4 @@ function listing (rows, blockSize) {
   })
 }
 
-module.exports = { programs, findProgram, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }
+module.exports = { programs, findProgram, checkTable, extraModules, withNodeVersions, commandLine, expandCommand, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }
