@@ -3,7 +3,7 @@ CC ?= cc
 CFLAGS ?= -O3 -Wall -Wextra -Werror
 BUILD := build
 
-all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder host
+all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers host
 
 $(BUILD)/wc-c: wc/wc.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -31,6 +31,12 @@ $(BUILD)/ladder.node: calls/addon.c calls/native.c calls/native.h | $(BUILD)
 	$(if $(NODE_API_INC),,$(error node_api.h not found: run ./setup.sh, which unpacks Debian's libnode headers))
 	$(CC) $(CFLAGS) -shared -fPIC -isystem $(dir $(NODE_API_INC)) -o $@ calls/addon.c calls/native.c
 
+# The network path's C servers (http/, lib/http.js).
+servers: $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll
+
+$(BUILD)/http-c-%: http/c-%.c | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $<
+
 host:
 	$(MAKE) -C host BUILD=$(abspath $(BUILD))
 
@@ -43,7 +49,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 	{ $(CC) --version | head -n 1; echo "$(CC) $(CFLAGS)"; } > $@
 
 clean:
-	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node
+	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
-.PHONY: all ladder host clean
+.PHONY: all ladder servers host clean

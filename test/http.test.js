@@ -1,0 +1,76 @@
+'use strict'
+// The network path's servers (lib/http.js, http/): each answers right over a real socket
+// in both modes and exits 0 on SIGTERM; a server that answers wrong, closes early, never
+// answers, never gets ready or dies is caught, each with its reason.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+
+const http = require('../lib/http')
+const { unavailableReason } = require('../lib/programs')
+
+const broken = behaviour => ({ name: `broken-${behaviour}`, runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', behaviour, '{port}'] })
+
+async function withServer (server, run) {
+  const port = await http.freePort()
+  const started = await http.startServer(server, { port })
+  try {
+    return await run(port)
+  } finally {
+    await started.stop()
+  }
+}
+
+for (const server of http.servers) {
+  test(`${server.name} answers every request right, keep-alive and Connection: close, and exits 0 on SIGTERM`, async () => {
+    const reason = unavailableReason(server)
+    if (reason) assert.fail(`${server.name} cannot run: ${reason}`)
+    const port = await http.freePort()
+    const started = await http.startServer(server, { port })
+    for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode), null, mode)
+    assert.deepEqual(await started.stop(), { code: 0, signal: null, clean: true })
+  })
+}
+
+test('a wrong answer, a closed or silent connection, a kept one: each a failed check with its reason', async () => {
+  const cases = [
+    ['wrong-body', 'keep-alive', /^request 1 was answered "Hello, World\?", not "Hello, World!"$/],
+    ['not-found', 'close', /^request 1 was answered 404, not 200$/],
+    ['closes-early', 'keep-alive', /^the server closed the connection without an answer$/],
+    ['half-answer', 'close', /^the server closed the connection mid-answer: /],
+    ['never-answers', 'keep-alive', /^no whole answer within 1 s$/],
+    ['two-answers', 'keep-alive', /^request 1 was answered with 52 bytes more than one response$/],
+    ['ignores-close', 'close', /^request 1 asked for Connection: close, but the server left the connection open$/],
+    ['no-length', 'close', /^the answer has Content-Length null, not a length$/],
+    ['one-answer-per-connection', 'keep-alive', /^no whole answer within 1 s$/]
+  ]
+  for (const [behaviour, mode, reason] of cases) {
+    const got = await withServer(broken(behaviour), port => http.checkServer(port, mode, { timeoutMs: 1000 }))
+    assert.match(got ?? 'null', reason, behaviour)
+  }
+  // the same servers pass what they do right
+  assert.equal(await withServer(broken('ignores-close'), port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000 })), null)
+})
+
+test('a server that never gets ready, dies at start or names another port is refused and killed', async () => {
+  const port = await http.freePort()
+  await assert.rejects(http.startServer(broken('never-ready'), { port, timeoutMs: 1000 }), /^Error: broken-never-ready printed no ready line within 1 s/)
+  await assert.rejects(http.startServer(broken('dies'), { port }), /^Error: broken-dies exited 3 before it listened: dies: on purpose$/)
+  await assert.rejects(http.startServer(broken('wrong-port'), { port }), new RegExp(`^Error: broken-wrong-port says it listens on port ${port + 1}, not ${port}$`))
+  assert.match(await http.checkServer(port, 'close', { timeoutMs: 1000 }), /^cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED/, 'nothing left listening')
+})
+
+test('a server that ignores SIGTERM is killed, and its stop says it was not clean', { timeout: 20000 }, async () => {
+  const port = await http.freePort()
+  const started = await http.startServer(broken('ignores-sigterm'), { port })
+  const stopped = await started.stop()
+  assert.deepEqual(stopped, { code: null, signal: 'SIGKILL', clean: false })
+})
+
+test('parseResponse: whole, partial and malformed answers', () => {
+  const whole = 'HTTP/1.1 200 OK\r\nContent-Length: 13\r\nConnection: Close\r\n\r\nHello, World!HTTP'
+  assert.deepEqual(http.parseResponse(whole), { status: 200, headers: { 'content-length': '13', connection: 'Close' }, body: 'Hello, World!', rest: 'HTTP' })
+  assert.equal(http.parseResponse('HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello'), null)
+  assert.equal(http.parseResponse('HTTP/1.1 200 OK\r\nContent-Le'), null)
+  assert.throws(() => http.parseResponse('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n'), /the status line is "HTTP\/1\.0 200 OK", not HTTP\/1\.1's/)
+  assert.throws(() => http.parseResponse('HTTP/1.1 200 OK\r\nnonsense\r\n\r\n'), /a header line is "nonsense"/)
+})
