@@ -57,7 +57,7 @@ const NATIVE_PARTS = { native: ['libladder.so'], node: ['ladder.node'], bun: ['l
 // Rounds within a process agree to a percent or two (its figure is their median); what
 // moves is the process, so the default spends its time on ten of them. 300 000 calls
 // time the slowest rung (Node's empty read, ~560 ns) for 0.17 s and the no-op (3 × 10^6
-// calls) for at least 6 ms, on a clock of ns.
+// calls) for at least 5 ms, on a clock of ns.
 const PRESETS = {
   default: { processes: 10, rounds: 3, calls: 300_000, reads: 1 << 17 },
   quick: { processes: 6, rounds: 3, calls: 100_000, reads: 1 << 16 }
@@ -99,7 +99,7 @@ function ladderBytes ({ rounds, reads }) {
 
 // The options' counts, refused when dd's 64 KiB blocks cannot carry them exactly.
 function checkCounts (counts) {
-  if (ladderBytes(counts) % FIXED_FEEDER_BLOCK !== 0) return `--reads must be a multiple of ${FIXED_FEEDER_BLOCK / BLOCK} (dd sends whole ${FIXED_FEEDER_BLOCK / 1024} KiB blocks)`
+  if (ladderBytes(counts) % FIXED_FEEDER_BLOCK !== 0) return `the ladder's reads per round must be a multiple of ${FIXED_FEEDER_BLOCK / BLOCK} (dd sends whole ${FIXED_FEEDER_BLOCK / 1024} KiB blocks)`
   return null
 }
 
