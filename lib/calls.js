@@ -26,7 +26,7 @@ const { findProgram, expandCommand, BASELINE } = require('./programs')
 const { runPipeline, ddFeeder, shellQuote } = require('./pipeline')
 const { median, medianInterval } = require('./stats')
 const { runSteal } = require('./steal')
-const { FIXED_FEEDER_BLOCK } = require('./measure')
+const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('./measure')
 
 const PHASE = 'ladder'
 const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']
@@ -154,12 +154,8 @@ function parseLadder (stdout) {
 }
 
 function ladderFailure ({ result, output, counts, bytes, timeoutSeconds }) {
-  if (result.stoppedBy) return 'interrupted'
-  if (result.timedOut) return `timed out after ${timeoutSeconds} s`
-  if (result.leftBehind) return `ladder left ${result.leftBehind} process(es) running after it exited`
-  if (result.reader.signal) return `ladder killed by signal ${result.reader.signal}`
-  if (result.reader.exit !== 0) return `ladder exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
-  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
+  const failed = pipelineFailure(result, timeoutSeconds, 'ladder')
+  if (failed) return failed
   if (output.compiled === null) return `ladder printed no compiled line: ${JSON.stringify(result.stdout.slice(0, 200))}`
   const cold = RUNGS.find(rung => output.compiled[rung] === 'no')
   if (cold) return `${cold}: its loop was not compiled after warm-up`

@@ -3,7 +3,7 @@
 // (what a read costs, by runtime, against C; where it goes; then the rest), each
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
-const { sizeName, formatNumber, formatPercent, formatRatio, listJoin } = require('./report-format')
+const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineAgreement } = require('./headline')
 
@@ -22,7 +22,7 @@ const ownChunk = (set, program) => programInfo(program, set.context).honoursBloc
 const steady = cell => cell?.best?.steadyThroughputMBps ?? null
 
 const ns = value => `${formatNumber(value)} ns`
-const signedNs = value => `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))} ns`
+const signedNs = value => `${formatSigned(value)} ns`
 
 // The headline's cells at one size with a share of C, best first.
 function headlineAt (set, blockSize) {
@@ -189,7 +189,7 @@ const LADDER_FINDINGS = [
     const decomposed = ladder.rows.filter(row => row.addsUp !== null)
     const compared = ladder.rows.filter(row => row.stdin?.agrees !== null && row.stdin?.agrees !== undefined)
     if (decomposed.length === 0) return null
-    const off = decomposed.filter(row => !row.addsUp).map(row => `${row.variant} ${row.gap >= 0 ? '+' : ''}${formatNumber(row.gap)} ns`)
+    const off = decomposed.filter(row => !row.addsUp).map(row => `${row.variant} ${signedNs(row.gap)}`)
     const disagree = compared.filter(row => !row.stdin.agrees).map(row => `${row.variant} ${formatNumber(row.rungs['read-256'].estimate)} against ${row.stdin.program}'s ${formatNumber(row.stdin.cpuPerReadNs.estimate)} ns`)
     return `The parts add up to the measured 256-byte read within 10% for ${decomposed.length - off.length} of ${decomposed.length} variants${off.length ? ` (not: ${off.join(', ')})` : ''}` +
       (compared.length ? `; the ladder's read lies inside the cost pass's interval for ${compared.length - disagree.length} of ${compared.length}${disagree.length ? ` (not: ${disagree.join('; ')})` : ''}.` : '.')

@@ -50,15 +50,23 @@ function readerArgv (step, runDir) {
   return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
 }
 
+// Why a pipeline did not end as a finished run should (`who` names its reader in the
+// reason), or null: every tool that reads stdin through pipe-run asks this first.
+function pipelineFailure (result, timeoutSeconds, who = 'reader') {
+  if (result.stoppedBy) return 'interrupted'
+  if (result.timedOut) return `timed out after ${timeoutSeconds} s`
+  // pipe-run killed them; a reader whose work goes on after it exits has not finished
+  if (result.leftBehind) return `${who} left ${result.leftBehind} process(es) running after it exited`
+  if (result.reader.signal) return `${who} killed by signal ${result.reader.signal}`
+  if (result.reader.exit !== 0) return `${who} exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
+  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
+  return null
+}
+
 // A run is a data point only if the reader exited cleanly and counted every byte.
 function verify (step, result, output) {
-  if (result.stoppedBy) return 'interrupted'
-  if (result.timedOut) return `timed out after ${step.timeoutSeconds} s`
-  // pipe-run killed them; a reader whose work goes on after it exits has not finished
-  if (result.leftBehind) return `reader left ${result.leftBehind} process(es) running after it exited`
-  if (result.reader.signal) return `reader killed by signal ${result.reader.signal}`
-  if (result.reader.exit !== 0) return `reader exited ${result.reader.exit}: ${result.stderr.trim().split('\n').pop() || 'no message'}`
-  if (result.feeder.exit !== 0) return `feeder (dd) failed: exit ${result.feeder.exit}, signal ${result.feeder.signal}`
+  const failed = pipelineFailure(result, step.timeoutSeconds)
+  if (failed) return failed
   if (output === null) return `reader printed no result line: ${JSON.stringify(result.stdout.slice(0, 200))}`
   if (output.size !== step.bytes) return `reader counted ${output.size} bytes, ${step.bytes} were sent`
   if (output.blockSize !== null && output.blockSize !== step.blockSize) return `reader used block size ${output.blockSize}, asked for ${step.blockSize}`
@@ -140,4 +148,4 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   return { record, stopped: Boolean(result.stoppedBy) }
 }
 
-module.exports = { measure, verify, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }
+module.exports = { measure, verify, pipelineFailure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }

@@ -31,6 +31,11 @@ function formatNumber (value) {
   return trimZeros(value.toPrecision(2))
 }
 
+// A difference with its sign always written: +5.2, −12 (a minus sign, not a hyphen).
+function formatSigned (value) {
+  return `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))}`
+}
+
 function trimZeros (text) {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text
 }
@@ -109,6 +114,6 @@ function csvField (value) {
 }
 
 module.exports = {
-  sizeLabel, sizeName, formatNumber, formatPercent, formatInterval, formatShare, formatRatio, listJoin,
+  sizeLabel, sizeName, formatNumber, formatSigned, formatPercent, formatInterval, formatShare, formatRatio, listJoin,
   escapeHtml, jsonForScript, escapeMarkdown, csvField
 }

@@ -5,7 +5,7 @@
 // from disk: no server, no network (the page's Content-Security-Policy forbids any fetch).
 const fs = require('node:fs')
 const path = require('node:path')
-const { escapeHtml, jsonForScript, sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('./report-format')
+const { escapeHtml, jsonForScript, sizeName, formatNumber, formatSigned, formatPercent, formatInterval, formatRatio } = require('./report-format')
 const { MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
 const { INTERVAL_LEVEL } = require('./stats')
 
@@ -125,7 +125,7 @@ function ladderSection (data) {
       <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
       <td class="num">${rung(row.rungs.noop)}</td><td class="num">${rung(row.rungs.syscall)}</td><td class="num">${rung(row.rungs['empty-read'])}</td><td class="num">${rung(row.rungs['read-256'])}</td>
       <td class="num">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
-      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${row.gap >= 0 ? '+' : '−'}${formatNumber(Math.abs(row.gap))} ${row.addsUp ? '' : html`<span class="badge">over 10%</span>`}`}</td>
+      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${row.addsUp ? '' : html`<span class="badge">over 10%</span>`}`}</td>
       <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
     </tr>`)}</tbody>
   </table></div>`

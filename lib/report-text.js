@@ -3,7 +3,7 @@
 // context, for a README or an issue) and results.csv (one row per cell, for a
 // spreadsheet), both from the data lib/report-data.js shaped; and the tables bench.js
 // prints when a run is done, from results.json.
-const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
+const { sizeLabel, sizeName, formatNumber, formatSigned, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { WARM_QUARTER_READS } = require('./summary')
 const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 
@@ -286,16 +286,17 @@ const SUMMARY_TABLES = [
 const LADDER_HEADER = ['variant', 'no-op', 'getppid', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
 const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
 const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')
-const signed = value => `${value < 0 ? '−' : ''}${formatNumber(Math.abs(value))}`
+// the parts as a sum: a negative one with its minus sign, a positive one bare
+const part = value => `${value < 0 ? '−' : ''}${formatNumber(Math.abs(value))}`
 
 function ladderRows (ladder) {
   return ladder.rows.map(row => [
     row.variant,
     ...['noop', 'syscall', 'empty-read', 'read-256'].map(rung => rungText(row.rungs[rung])),
-    row.parts ? `${['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => signed(row.parts[part])).join(' + ')} = ${formatNumber(row.predicted)}` : '',
-    row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${row.gap >= 0 ? '+' : ''}${signed(row.gap)})`,
+    row.parts ? `${['boundary', 'syscall', 'readPath', 'kernelRead'].map(name => part(row.parts[name])).join(' + ')} = ${formatNumber(row.predicted)}` : '',
+    row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${formatSigned(row.gap)})`,
     row.stdin?.cpuPerReadNs ? `${row.stdin.program} ${nsWithInterval(row.stdin.cpuPerReadNs)}` : row.stdin ? `${row.stdin.program}: none` : '',
-    row.stdin?.agrees === null || row.stdin?.agrees === undefined ? '' : row.stdin.agrees ? 'yes' : `no (${row.stdin.differenceNs >= 0 ? '+' : ''}${signed(row.stdin.differenceNs)})`
+    row.stdin?.agrees === null || row.stdin?.agrees === undefined ? '' : row.stdin.agrees ? 'yes' : `no (${formatSigned(row.stdin.differenceNs)})`
   ])
 }
 
