@@ -198,19 +198,11 @@ function parseOptions (argv) {
     mib: values.mib ? wholeNumber(values.mib, 'mib', 1) : null,
     marginal: Boolean(values.marginal),
     pin: Boolean(values.pin),
-    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : DEFAULT_TIMEOUT_SECONDS,
     strace: !values['no-strace'],
     gc: !values['no-gc'],
-    out: path.resolve(values.out ?? path.join(ROOT, 'results')),
-    id: values.id ?? new Date().toISOString().replace(/\.\d+Z$/, '').replace(/[:T]/g, '-'),
-    minMiB: preset.minMiB,
-    maxMiB: preset.maxMiB,
-    readsPerRun: preset.readsPerRun,
-    straceMiB: preset.straceMiB,
-    report: Boolean(values.report)
+    ...runOptions(values, preset)
   }
   if (!['fixed', 'matched', 'file'].includes(options.feeder)) throw new UsageError(`--feeder must be fixed, matched or file, not '${options.feeder}'`)
-  if (!SAFE_NAME.test(options.id)) throw new UsageError(`--id '${options.id}' names a folder: use ${SAFE_NAME_RULE}`)
   const unmatchable = options.only.find(pattern => !SAFE_NAME.test(pattern.replaceAll('*', '_')))
   if (unmatchable !== undefined) throw new UsageError(`--only '${unmatchable}' can match no program: a program's name is ${SAFE_NAME_RULE}`)
   options.sizes = [...new Set(options.sizes)].sort((a, b) => a - b)
@@ -259,21 +251,30 @@ function parseCallsOptions (values) {
     mib: null,
     marginal: false,
     pin: false,
-    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : DEFAULT_TIMEOUT_SECONDS,
     strace: false,
     gc: false,
+    ...runOptions(values, preset, 'calls-')
+  }
+  const problem = calls.checkCounts(options.ladder)
+  if (problem) throw new UsageError(problem)
+  return options
+}
+
+// What every experiment's run takes alike: its timeout, its folder (--out, and --id,
+// by default the date and time after `idPrefix`), the preset's byte counts, --report.
+function runOptions (values, preset, idPrefix = '') {
+  const id = values.id ?? `${idPrefix}${new Date().toISOString().replace(/\.\d+Z$/, '').replace(/[:T]/g, '-')}`
+  if (!SAFE_NAME.test(id)) throw new UsageError(`--id '${id}' names a folder: use ${SAFE_NAME_RULE}`)
+  return {
+    timeoutSeconds: values.timeout ? wholeNumber(values.timeout, 'timeout', 1) : DEFAULT_TIMEOUT_SECONDS,
     out: path.resolve(values.out ?? path.join(ROOT, 'results')),
-    id: values.id ?? `calls-${new Date().toISOString().replace(/\.\d+Z$/, '').replace(/[:T]/g, '-')}`,
+    id,
     minMiB: preset.minMiB,
     maxMiB: preset.maxMiB,
     readsPerRun: preset.readsPerRun,
     straceMiB: preset.straceMiB,
     report: Boolean(values.report)
   }
-  if (!SAFE_NAME.test(options.id)) throw new UsageError(`--id '${options.id}' names a folder: use ${SAFE_NAME_RULE}`)
-  const problem = calls.checkCounts(options.ladder)
-  if (problem) throw new UsageError(problem)
-  return options
 }
 
 function parseBlockSizeOption (text) {
