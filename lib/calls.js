@@ -21,8 +21,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { BUILD } = require('./paths')
-const { runtimes, isExecutable } = require('./runtimes')
-const { findProgram, expandCommand, BASELINE } = require('./programs')
+const { findProgram, expandCommand, unavailableReason: rowUnavailableReason, BASELINE } = require('./programs')
 const { runPipeline, ddFeeder, shellQuote } = require('./pipeline')
 const { median, medianInterval } = require('./stats')
 const { runSteal } = require('./steal')
@@ -38,14 +37,17 @@ const WIDE_SHARE = 0.05
 // A decomposition further than this from the measured read does not add up.
 const ADDS_UP_SHARE = 0.10
 
+// The host's bindings the just ladders use, beyond those every just reader has.
+const JUST_NEEDS = ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.read', 'net.readRaw', 'sys.address']
+
 // Each variant: how its ladder runs (a command like lib/programs.js's, {runtime} its
 // runtime's binary, {file} its ladder, {build} the build folder), what its boundary and
 // its reads are, and the stdin reader (lib/programs.js) that reads as its read-256 does.
 const variants = [
   { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
-  { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
-  { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
-  { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
+  { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
+  { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
+  { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
   { name: 'node', runtime: 'node', file: 'calls/node.mjs', command: ['{runtime}', '--allow-natives-syntax', '{file}'], boundary: 'Node-API addon (build/ladder.node)', read: 'fs.readSync', stdin: 'node-sync' },
   { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
   { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
@@ -72,16 +74,14 @@ function ladderArgv (variant, { rounds, calls, reads }) {
   return [...expandCommand(variant), String(rounds), String(calls), String(reads)]
 }
 
-// What stops a variant from running here, naming the fix; null if nothing.
+// What stops a variant from running here, naming the fix; null if nothing: what stops
+// any row of the lab's (its runtime, its executable, its file, the bindings it needs),
+// then the native parts it calls.
 function unavailableReason (variant) {
-  const runtime = runtimes[variant.runtime]
-  const binary = runtime.locate()
-  if (binary !== null && !isExecutable(binary)) return `${runtime.label} not found at ${binary}: ${runtime.install}`
-  const built = [...(variant.runtime === 'native' ? ['ladder-c'] : []), ...NATIVE_PARTS[variant.runtime]]
-  const missing = built.find(file => !fs.existsSync(path.join(BUILD, file)))
-  if (missing) return `${path.join(BUILD, missing)} is not built: run ./setup.sh (or make)`
-  if (variant.runtime === 'just') return runtime.lacks(binary, ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.readRaw', 'sys.address'])
-  return null
+  const reason = rowUnavailableReason(variant)
+  if (reason !== null) return reason
+  const missing = NATIVE_PARTS[variant.runtime].find(file => !fs.existsSync(path.join(BUILD, file)))
+  return missing ? `${path.join(BUILD, missing)} is not built: run ./setup.sh (or make)` : null
 }
 
 // The variants as `bench.js --experiment calls --list` shows them.

@@ -168,8 +168,8 @@ function agreement (first, other) {
 // boundary, a syscall's entry and exit, the runtimes' read paths, and the checks.
 const LADDER_FINDINGS = [
   function boundary (ladder) {
-    const rows = ladder.rows.filter(row => row.rungs.noop && row.variant !== 'c')
-    const c = ladder.rows.find(row => row.variant === 'c')?.rungs.noop
+    const rows = ladder.rows.filter(row => row.rungs.noop && row.variant !== BASELINE)
+    const c = ladder.rows.find(row => row.variant === BASELINE)?.rungs.noop
     if (rows.length === 0 || !c) return null
     const sorted = [...rows].sort((a, b) => a.rungs.noop.estimate - b.rungs.noop.estimate)
     return `A no-op call into C costs ${formatNumber(c.estimate)} ns from C, ${listJoin(sorted.map(row => `${formatNumber(row.rungs.noop.estimate)} from ${row.variant}`))}.`
@@ -180,7 +180,7 @@ const LADDER_FINDINGS = [
     return `A syscall's entry and exit (getppid less the no-op) cost ${formatNumber(Math.min(...parts))} to ${formatNumber(Math.max(...parts))} ns in every variant: the kernel's price, not the runtime's.`
   },
   function readPath (ladder) {
-    const rows = ladder.rows.filter(row => row.parts && row.variant !== 'c').sort((a, b) => b.parts.readPath - a.parts.readPath)
+    const rows = ladder.rows.filter(row => row.parts && row.variant !== BASELINE).sort((a, b) => b.parts.readPath - a.parts.readPath)
     if (rows.length === 0) return null
     const [top] = rows
     return `The runtimes' read paths (an empty read less a bare syscall, beyond C's) are where reads differ: ${listJoin(rows.map(row => `${row.variant} ${formatNumber(row.parts.readPath)} ns`))}; ${top.variant}'s (${top.read}) is ${formatPercent(top.parts.readPath / top.rungs['read-256'].estimate)} of its 256-byte read.`
