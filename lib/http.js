@@ -43,14 +43,13 @@ function freePort () {
 }
 
 // Starts a server and resolves once it has printed its ready line for `port`, to
-// { child, argv, stop }; rejects, having killed it, when it exits first or stays silent
+// { child, stop }; rejects, having killed it, when it exits first or stays silent
 // for timeoutMs. stop() sends SIGTERM and resolves to { code, signal, clean }, clean when
 // it exited 0 within STOP_MS (else it is killed).
 const STOP_MS = 5000
 
-function startServer (server, { port, timeoutMs = 10000, pinCpu = null }) {
-  const argv = serverArgv(server, port)
-  const [command, ...args] = pinCpu === null ? argv : ['taskset', '-c', String(pinCpu), ...argv]
+function startServer (server, { port, timeoutMs = 10000 }) {
+  const [command, ...args] = serverArgv(server, port)
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
@@ -74,7 +73,7 @@ function startServer (server, { port, timeoutMs = 10000, pinCpu = null }) {
       if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
       settled = true
       clearTimeout(timer)
-      resolve({ child, argv, stop: () => stopServer(child, exited) })
+      resolve({ child, stop: () => stopServer(child, exited) })
     })
     exited.then(({ code, signal }) => fail(`${server.name} exited ${signal ?? code} before it listened: ${stderr.trim().split('\n').pop() || 'no message'}`))
   })
