@@ -45,7 +45,8 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-apt_install ca-certificates coreutils strace
+# wrk loads the http experiment's servers.
+apt_install ca-certificates coreutils strace wrk
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead).
 if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git; fi

@@ -1,9 +1,11 @@
 // Node without its HTTP layer: net sockets, each complete request (its header block;
-// a GET has no body) answered with the same bytes, Connection: close honoured.
+// a GET has no body) answered with the same bytes; a request asking for Connection: close
+// gets an answer saying so, and the connection closes.
 // Usage: node http/node-net.js PORT; prints "listening 127.0.0.1:PORT".
 const net = require('node:net')
 const port = Number(process.argv[2])
 const answer = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!')
+const closingAnswer = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 13\r\nConnection: close\r\n\r\nHello, World!')
 const server = net.createServer(socket => {
   let pending = ''
   socket.on('data', chunk => {
@@ -13,7 +15,7 @@ const server = net.createServer(socket => {
       const head = pending.slice(0, end)
       pending = pending.slice(end + 4)
       if (/\r\nconnection: *close/i.test(head)) {
-        socket.end(answer)
+        socket.end(closingAnswer)
         return
       }
       socket.write(answer)

@@ -26,10 +26,22 @@ for (const server of http.servers) {
     if (reason) assert.fail(`${server.name} cannot run: ${reason}`)
     const port = await http.freePort()
     const started = await http.startServer(server, { port })
-    for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode), null, mode)
-    assert.deepEqual(await started.stop(), { code: 0, signal: null, clean: true })
+    try {
+      for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode), null, mode)
+      const load = await http.sendRequests(port, { mode: 'keep-alive', connections: 4, requests: 50 })
+      assert.deepEqual(load, { problem: null, unannouncedCloses: 0 })
+    } finally {
+      assert.deepEqual(await started.stop(), { code: 0, signal: null, clean: true })
+    }
   })
 }
+
+test('a close that the answer does not announce is counted, not failed; a wrong answer under load stops it', async () => {
+  const unannounced = await withServer(broken('closes-unannounced'), port => http.sendRequests(port, { mode: 'close', connections: 3, requests: 10, timeoutMs: 1000 }))
+  assert.deepEqual(unannounced, { problem: null, unannouncedCloses: 10 })
+  const wrong = await withServer(broken('wrong-body'), port => http.sendRequests(port, { mode: 'keep-alive', connections: 3, requests: 10, timeoutMs: 1000 }))
+  assert.match(wrong.problem, /^request \d+ was answered "Hello, World\?", not "Hello, World!"$/)
+})
 
 test('a wrong answer, a closed or silent connection, a kept one: each a failed check with its reason', async () => {
   const cases = [
