@@ -23,6 +23,7 @@ const { measure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } 
 const { sharedCpuPin } = require('./lib/pipeline')
 const headline = require('./lib/headline')
 const calls = require('./lib/calls')
+const http = require('./lib/http')
 const { collectContext } = require('./lib/context')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report-text')
@@ -57,7 +58,13 @@ const USAGE = `usage: node bench.js [options]
                      --only picks variants (${calls.variants.map(variant => variant.name).join(', ')}),
                      --processes N ladder processes per variant (default 10, --quick 6),
                      --rounds N the cost pass's rounds; and --quick, --timeout, --out,
-                     --id, --resume, --report, --list as below
+                     --id, --resume, --report, --list as below;
+                     http: hello-world servers (${http.servers.map(server => server.name).join(', ')})
+                     under wrk on 127.0.0.1, keep-alive and Connection: close: requests/s,
+                     latency, CPU and syscalls per request. With http: --only picks
+                     servers, --runs N wrk runs of 1 s per cell (default 4, --quick 2),
+                     --connections A,B,... (default 1,16,128; --quick 16), --no-strace;
+                     and --quick, --timeout, --out, --id, --resume, --report, --list
   --only NAME        this program (repeatable; default: all); a name without '@' also picks
                      its rows of --node's versions (node-sync: node-sync@22 ...), and '*'
                      stands for any run of characters: --only 'node-*', --only '*-ffi'
@@ -93,9 +100,12 @@ const USAGE = `usage: node bench.js [options]
                      command line at the first of --sizes (default 65536); --json as JSON
   --help             this text`
 
+const EXPERIMENTS = ['stdio', 'calls', 'http']
+
 const OPTION_SPEC = {
   experiment: { type: 'string' },
   processes: { type: 'string' },
+  connections: { type: 'string' },
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },
   node: { type: 'string' },
@@ -123,8 +133,9 @@ const OPTION_SPEC = {
 // What each option takes, for the message that refuses an empty value: an empty value
 // is a mistake (an unset shell variable, a stray quote), never a way to ask for the default.
 const OPTION_VALUES = {
-  experiment: 'stdio or calls',
+  experiment: 'stdio, calls or http',
   processes: 'a whole number',
+  connections: 'connection counts such as 1,16,128',
   only: 'a program\'s name, or a pattern such as \'node-*\'',
   sizes: 'block sizes such as 4096,65536',
   node: `Node versions such as ${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`,
@@ -167,8 +178,10 @@ function parseOptions (argv) {
   }
   if (values.help) return { help: true }
   const experiment = values.experiment ?? 'stdio'
-  if (!['stdio', 'calls'].includes(experiment)) throw new UsageError(`--experiment must be stdio or calls, not '${experiment}'`)
+  if (!EXPERIMENTS.includes(experiment)) throw new UsageError(`--experiment must be ${EXPERIMENTS.join(', ')}, not '${experiment}'`)
   if (experiment === 'calls') return parseCallsOptions(values)
+  if (experiment === 'http') return parseHttpOptions(values)
+  if (values.connections) throw new UsageError('--connections sets the http experiment\'s load: add --experiment http, or drop --connections')
   if (values.processes) throw new UsageError('--processes sets the call ladder: add --experiment calls, or drop --processes')
   delete values.experiment
   if (values.list || values.json) {
@@ -260,6 +273,56 @@ function parseCallsOptions (values) {
   return options
 }
 
+// The http experiment: every server of lib/http.js under wrk in both modes at each count
+// of connections, then the strace pass per server and mode.
+const HTTP_OPTIONS = ['experiment', 'only', 'runs', 'connections', 'quick', 'timeout', 'no-strace', 'out', 'id', 'resume', 'report', 'list', 'json']
+// wrk opens each connection as a socket of its own: past this, a run measures the
+// limits of file descriptors and ports more than a server.
+const MAX_CONNECTIONS = 1024
+
+function parseHttpOptions (values) {
+  const others = Object.keys(values).filter(key => !HTTP_OPTIONS.includes(key))
+  if (others.length) throw new UsageError(`--experiment http does not take ${others.map(key => `--${key}`).join(', ')}; see node bench.js --help`)
+  if (values.list || values.json) {
+    if (!values.list) throw new UsageError('--json goes with --list')
+    return { list: true, json: Boolean(values.json), experiment: 'http' }
+  }
+  if (values.resume) {
+    const extra = Object.keys(values).filter(key => !['resume', 'report', 'experiment'].includes(key))
+    if (extra.length) throw new UsageError(`--resume continues a run with its own options; drop ${extra.map(key => `--${key}`).join(', ')}`)
+    return { resume: values.resume, report: Boolean(values.report) }
+  }
+  const preset = values.quick ? http.PRESETS.quick : http.PRESETS.default
+  const connections = values.connections
+    ? [...new Set(values.connections.split(',').map(text => wholeNumber(text, 'connections', 1)))].sort((a, b) => a - b)
+    : preset.connections
+  if (connections.some(count => count > MAX_CONNECTIONS)) throw new UsageError(`--connections ${Math.max(...connections)} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
+  const options = {
+    experiment: 'http',
+    preset: values.quick ? 'quick' : 'default',
+    only: values.only ?? [],
+    sizes: [],
+    nodeVersions: [],
+    runs: values.runs ? wholeNumber(values.runs, 'runs', 1) : preset.runs,
+    http: { ...preset, connections },
+    modes: http.MODES,
+    cost: false,
+    costRounds: 1,
+    costSizes: [],
+    warmup: 0,
+    feeder: 'fixed',
+    mib: null,
+    marginal: false,
+    pin: false,
+    strace: !values['no-strace'],
+    gc: false,
+    ladder: null,
+    ...runOptions(values, PRESETS.default, 'http-')
+  }
+  options.http.runs = options.runs
+  return options
+}
+
 // What every experiment's run takes alike: its timeout, its folder (--out, and --id,
 // by default the date and time after `idPrefix`), the preset's byte counts, --report.
 function runOptions (values, preset, idPrefix = '') {
@@ -298,6 +361,7 @@ function parseNodeVersion (text) {
 // run here too; one a pattern picks is skipped, as is one of the whole table, if not.
 function selectPrograms (options, recorded = null) {
   if (options.experiment === 'calls') return selectVariants(options, recorded)
+  if (options.experiment === 'http') return selectServers(options, recorded)
   const table = withNodeVersions(programs, options.nodeVersions ?? [])
   const names = table.map(program => program.name)
   const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
@@ -339,6 +403,24 @@ function selectVariants (options, recorded) {
     return reason === null
   })
   return { runnable, variants, skipped }
+}
+
+// The http experiment's servers, as selectPrograms picks programs (c-epoll's always:
+// every other server's requests/s is set against it).
+function selectServers (options, recorded) {
+  const names = http.servers.map(server => server.name)
+  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
+  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no server of the http experiment; they are: ${names.join(', ')}`)
+  const chosen = recorded ?? http.servers.filter(server => !options.only.length || server.name === http.REFERENCE || picked.includes(server.name))
+  const skipped = []
+  const runnable = []
+  for (const server of chosen) {
+    const reason = unavailableReason(server) ?? http.loadReason()
+    if (reason !== null && (recorded || named.has(server.name) || server.name === http.REFERENCE)) throw new UsageError(`cannot run the server ${server.name}: ${reason}`)
+    if (reason !== null) skipped.push({ program: server.name, reason })
+    else runnable.push(server)
+  }
+  return { runnable, skipped }
 }
 
 function bytesPerRun (options, blockSize) {
@@ -384,6 +466,7 @@ function costBytes (options, blockSize) {
 // of a size sat within one minute each disagreed on 9 of 30 headline cells (their
 // readers' CPU per read moved by up to 6% while C's held within 1%).
 function plan (options, selected, ptrace, costPin = sharedCpuPin(), variants = []) {
+  if (options.experiment === 'http') return http.planHttp(selected, { ...options, strace: options.strace && ptrace.available })
   const steps = options.experiment === 'calls' ? calls.planLadder(variants, options, costPin) : []
   const largest = options.sizes[options.sizes.length - 1]
   // each round runs every program once in each of `runsOf` (a phase and its bytes)
@@ -439,7 +522,7 @@ function plan (options, selected, ptrace, costPin = sharedCpuPin(), variants = [
 // logged has done runs 0 … n - 1. A syscall profile is made at two input sizes; runs
 // from before that profiled the main thread and every thread apart (straceMode).
 function cellKey (step) {
-  return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? '', step.phase === 'strace' ? step.bytes : ''].join('\t')
+  return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? '', step.phase === 'strace' ? step.bytes : '', step.mode ?? '', step.connections ?? '', step.requests ?? ''].join('\t')
 }
 
 // The strace pass at each program and block size: one run under strace -C -f at each of
@@ -500,7 +583,7 @@ function openResumed (given) {
   const folderProblem = outDirProblem(runDir)
   if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
   const options = { ...LATER_OPTIONS, ...context.options }
-  const recorded = options.experiment === 'calls' ? recordedVariants(context) : recordedPrograms(context, options)
+  const recorded = options.experiment === 'calls' ? recordedVariants(context) : options.experiment === 'http' ? recordedServers(context) : recordedPrograms(context, options)
   return { runDir, options, resumed: true, recorded }
 }
 
@@ -521,6 +604,8 @@ const RESUMED_OPTIONS = {
   sizes: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
   // a calls run times no stdio runs (0)
   runs: [(value, options) => isWhole(options.experiment === 'calls' ? 0 : 1)(value), 'a whole number of at least 1'],
+  http: [(value, options) => options.experiment !== 'http' || (isWhole(1)(value?.runs) && isWhole(1)(value?.seconds) && Array.isArray(value?.connections) && value.connections.length > 0 && value.connections.every(isWhole(1)) && isWhole(1)(value?.straceRequests?.small) && value.straceRequests.large > value.straceRequests.small), 'the http experiment\'s { runs, seconds, connections, straceRequests }'],
+  modes: [(value, options) => options.experiment !== 'http' || (Array.isArray(value) && value.length > 0 && value.every(mode => http.MODES.includes(mode))), `a list of ${http.MODES.join(' and ')}`],
   warmup: [isWhole(0), 'a whole number'],
   feeder: [value => ['fixed', 'matched', 'file'].includes(value), 'fixed, matched or file'],
   mib: [value => value === null || isWhole(1)(value), 'null or a whole number of at least 1'],
@@ -537,11 +622,11 @@ const RESUMED_OPTIONS = {
   costRounds: [isWhole(1), 'a whole number of at least 1'],
   costSizes: [value => Array.isArray(value) && value.every(isBlockSize), 'a list of block sizes'],
   nodeVersions: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`],
-  experiment: [value => ['stdio', 'calls'].includes(value), 'stdio or calls'],
+  experiment: [value => EXPERIMENTS.includes(value), EXPERIMENTS.join(', ')],
   ladder: [value => value === null || (['processes', 'rounds', 'calls', 'reads'].every(key => isWhole(1)(value?.[key])) && calls.checkCounts(value) === null), 'null or the ladder\'s { processes, rounds, calls, reads }']
 }
 // Options added after runs had been measured: an older run lacks them, and ran as these say.
-const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [], experiment: 'stdio', ladder: null }
+const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [], experiment: 'stdio', ladder: null, http: null, modes: null }
 
 function resumedContextProblem (context) {
   if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
@@ -583,6 +668,14 @@ function recordedVariants (context) {
   const missing = names.filter(name => !calls.findVariant(name))
   if (missing.length) throw new UsageError(`cannot resume: this run measured the ladder of ${missing.join(', ')}, which lib/calls.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
   return names.map(name => calls.findVariant(name))
+}
+
+// An http run's servers, from today's table (lib/http.js).
+function recordedServers (context) {
+  const names = Array.isArray(context.programs) ? context.programs.map(program => program?.name) : []
+  const missing = names.filter(name => !http.servers.some(server => server.name === name))
+  if (missing.length) throw new UsageError(`cannot resume: this run measured the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which lib/http.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  return names.map(name => http.servers.find(server => server.name === name))
 }
 
 // Makes the run folder and takes its lock, after every check that could refuse the run.
@@ -631,7 +724,7 @@ function printFailures (failures, runDir, options, rows) {
   if (failures.length === 0) return
   console.log(`\n${failures.length} failed run(s); each is excluded from the results (details in ${path.join(runDir, LOG_FILE)}):`)
   for (const failure of failures) {
-    console.log(`- ${failure.phase} ${failure.program} @ ${failure.blockSize}: ${failure.reason}`)
+    console.log(`- ${failure.phase} ${failure.program} ${failure.mode ? `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}` : `@ ${failure.blockSize}`}: ${failure.reason}`)
     console.log(`  re-run: ${failure.command}`)
   }
   const commands = [...new Set(failures.map(failure => cellCommand(options, failure, rows)))]
@@ -642,8 +735,9 @@ function printFailures (failures, runDir, options, rows) {
 // The bench that measures one cell (a program at a block size) as `options` did: the
 // options that shape a run, the Node version of a versioned row, and the module of a row
 // from LAB_EXTRA_PROGRAMS.
-function cellCommand (options, { program, blockSize }, rows) {
+function cellCommand (options, { program, blockSize, connections }, rows) {
   if (options.experiment === 'calls') return callsCommand(options, program)
+  if (options.experiment === 'http') return httpCommand(options, program, connections)
   const preset = options.preset === 'quick' ? PRESETS.quick : PRESETS.default
   const args = [...(options.preset === 'quick' ? ['--quick'] : []), '--only', program, '--sizes', blockSize]
   const major = /@(\d+)$/.exec(program)
@@ -677,6 +771,19 @@ function callsCommand (options, program) {
   return `node bench.js ${shellQuote(args.map(String))}`
 }
 
+// An http run's failed cell measured again: its server with c-epoll's, at its count of
+// connections (a failed strace run: at the run's counts), both modes.
+function httpCommand (options, program, connections) {
+  const quick = options.preset === 'quick'
+  const preset = quick ? http.PRESETS.quick : http.PRESETS.default
+  const args = ['--experiment', 'http', ...(quick ? ['--quick'] : []), ...(program !== http.REFERENCE ? ['--only', program] : [])]
+  args.push('--connections', connections === http.STRACE_CONNECTIONS ? options.http.connections.join(',') : connections)
+  if (options.runs !== preset.runs) args.push('--runs', options.runs)
+  if (options.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) args.push('--timeout', options.timeoutSeconds)
+  if (!options.strace) args.push('--no-strace')
+  return `node bench.js ${shellQuote(args.map(String))}`
+}
+
 // ---- main ----
 
 // A resumed run keeps the context it began with (when, which commit, which runtimes:
@@ -693,7 +800,7 @@ function resumedContext (original, now) {
 async function main (parsed, interrupted) {
   checkTable()
   if (parsed.list) {
-    const rows = parsed.experiment === 'calls' ? calls.listing(calls.PRESETS.default) : listing(withNodeVersions(programs, parsed.nodeVersions), parsed.blockSize)
+    const rows = parsed.experiment === 'calls' ? calls.listing(calls.PRESETS.default) : parsed.experiment === 'http' ? http.listing() : listing(withNodeVersions(programs, parsed.nodeVersions), parsed.blockSize)
     printListing(rows, parsed.json)
     return 0
   }
@@ -734,7 +841,7 @@ function prepareRun (parsed) {
   const costPin = sharedCpuPin()
   const steps = plan(options, runnable, ptrace, costPin, variants)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
-  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}) }
+  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}), ...(options.experiment === 'http' ? http.httpContext(runnable) : {}) }
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
@@ -743,7 +850,9 @@ function prepareRun (parsed) {
   for (const record of records) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
-  const what = options.experiment === 'calls'
+  const what = options.experiment === 'http'
+    ? `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${options.http.connections.join(',')}, ${options.runs} wrk runs of ${options.http.seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
+    : options.experiment === 'calls'
     ? `the call ladder of ${variants.length} variants, ${options.ladder.processes} processes each, and the cost pass at 256 B of ${runnable.length} readers`
     : `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${what}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
@@ -758,6 +867,7 @@ async function measurePending ({ runDir, options, context, records, pending }, i
   let done = 0
   const warmed = new Set()
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
+  const servers = http.httpSession()
   try {
     for (const [index, step] of pending.entries()) {
       if (interrupted()) break
@@ -768,7 +878,11 @@ async function measurePending ({ runDir, options, context, records, pending }, i
         for (let w = 0; w < step.warmup && !interrupted(); w++) await measure(step, -1, options, runDir, zeroFiles)
       }
       if (interrupted()) break
-      const { record, stopped } = step.phase === calls.PHASE ? await calls.measureLadder(step, options) : await measure(step, step.run, options, runDir, zeroFiles)
+      const { record, stopped } = step.phase === calls.PHASE
+        ? await calls.measureLadder(step, options)
+        : step.phase === http.PHASE || step.phase === http.STRACE_PHASE
+          ? await http.measureStep(step, options, servers, runDir)
+          : await measure(step, step.run, options, runDir, zeroFiles)
       if (stopped || interrupted()) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
       records.push(record)
@@ -777,6 +891,7 @@ async function measurePending ({ runDir, options, context, records, pending }, i
       if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
     }
   } finally {
+    await servers.close()
     zeroFiles.whole.remove()
     zeroFiles.quarter.remove()
   }

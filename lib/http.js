@@ -8,8 +8,12 @@
 // on SIGTERM.
 const fs = require('node:fs')
 const net = require('node:net')
-const { spawn } = require('node:child_process')
-const { expandCommand } = require('./programs')
+const { spawn, spawnSync } = require('node:child_process')
+const path = require('node:path')
+const { expandCommand, unavailableReason } = require('./programs')
+const { shellQuote } = require('./pipeline')
+const { parseStraceSummary } = require('./strace')
+const { median, ratioInterval, INTERVAL_LEVEL } = require('./stats')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -251,4 +255,420 @@ function connect (port, timeoutMs) {
   })
 }
 
-module.exports = { servers, MODES, BODY, serverArgv, freePort, startServer, checkServer, sendRequests, parseResponse }
+
+// ---- the bench (bench.js --experiment http) ----
+//
+// A cell is a server, a mode and a count of connections. Its runs are wrk runs, one
+// after the other, against one server process, which bench.js starts for the cell's
+// first run: it checks the server's answers in both modes, then warms it up with
+// WARMUP_REQUESTS of the cell's load (a JIT compiles the request path) before the first
+// timed run. Servers are pinned to one CPU and wrk to the other, so neither takes the
+// other's time. Cells run mode by mode and count by count, every server's cell in turn,
+// so that the servers compared in one table are measured minutes apart at most.
+//
+// The strace pass: per server and mode, the server under `strace -f -c` answers a count
+// of requests from sendRequests at STRACE_CONNECTIONS, once at `small` and once at
+// `large` requests, each in a new process; syscalls per request are the difference of
+// the two runs' counts over the difference of their requests, so start-up, idle and
+// exit, which both runs make, cancel.
+const PHASE = 'http'
+const STRACE_PHASE = 'http-strace'
+const WARMUP_REQUESTS = 2000
+const STRACE_CONNECTIONS = 16
+const PRESETS = {
+  default: { runs: 4, seconds: 1, connections: [1, 16, 128], straceRequests: { small: 500, large: 1500 } },
+  quick: { runs: 2, seconds: 1, connections: [16], straceRequests: { small: 200, large: 600 } }
+}
+// wrk's own timeout per request, and what a wrk run may take beyond its duration.
+const WRK_TIMEOUT_SECONDS = 2
+const WRK_GRACE_MS = 10000
+
+// Server and client CPUs: the first and the last this process may use (one CPU: both).
+function apartPin (status = fs.readFileSync('/proc/self/status', 'utf8')) {
+  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? '0'
+  const cpus = list.split(',').flatMap(range => {
+    const [low, high = low] = range.split('-').map(Number)
+    return Array.from({ length: high - low + 1 }, (_, i) => low + i)
+  })
+  return { client: cpus[0], server: cpus[cpus.length - 1] }
+}
+
+function planHttp (selected, options, pin = apartPin()) {
+  const steps = []
+  const { runs, connections, straceRequests } = options.http
+  for (const mode of options.modes) {
+    for (const count of connections) {
+      const group = `${mode}, ${count} connection${count === 1 ? '' : 's'}`
+      for (const server of selected) {
+        for (let run = 0; run < runs; run++) steps.push({ phase: PHASE, program: server, server, mode, connections: count, blockSize: null, run, warmup: 0, pin, group, label: `${group}: ${server.name}, run ${run + 1} of ${runs}` })
+      }
+    }
+  }
+  if (options.strace) {
+    for (const mode of options.modes) {
+      for (const server of selected) {
+        for (const requests of [straceRequests.small, straceRequests.large]) {
+          const group = `strace ${server.name}, ${mode}`
+          steps.push({ phase: STRACE_PHASE, program: server, server, mode, connections: STRACE_CONNECTIONS, requests, blockSize: null, run: 0, warmup: 0, pin, group, label: `${group}, ${requests} requests` })
+        }
+      }
+    }
+  }
+  return steps
+}
+
+const cellOf = step => `${step.server.name}\t${step.mode}\t${step.connections}`
+
+// The running server of the cell being measured, kept across its runs; bench.js calls
+// measureStep for each step in order and close() when it stops.
+function httpSession () {
+  let current = null
+  const close = async () => {
+    if (current?.started) await current.started.stop()
+    current = null
+  }
+  const serverFor = async (step, options) => {
+    if (current?.cell === cellOf(step)) return current
+    await close()
+    current = { cell: cellOf(step), failure: null, started: null, unannouncedClose: false }
+    try {
+      const port = await freePort()
+      current.port = port
+      current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000 })
+      for (const mode of MODES) {
+        const problem = await checkServer(port, mode)
+        if (problem) throw new Error(`${mode}: ${problem}`)
+      }
+      const warm = await sendRequests(port, { mode: step.mode, connections: step.connections, requests: WARMUP_REQUESTS })
+      if (warm.problem) throw new Error(`warm-up: ${warm.problem}`)
+      current.unannouncedClose = warm.unannouncedCloses > 0
+    } catch (err) {
+      current.failure = err.message
+    }
+    return current
+  }
+  return { serverFor, close }
+}
+
+function wrkArgv (step, port, options) {
+  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, `--timeout`, `${WRK_TIMEOUT_SECONDS}s`, '--latency',
+    ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}/`]
+}
+
+// One step: a timed wrk run of a cell, or a run of the strace pass. Resolves to
+// { record, stopped } as lib/measure.js's measure does.
+async function measureStep (step, options, session, runDir) {
+  if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
+  const server = await session.serverFor(step, options)
+  const base = { phase: PHASE, program: step.server.name, mode: step.mode, connections: step.connections, blockSize: null, run: step.run }
+  const command = shellQuote(wrkArgv(step, server.port ?? '{port}', options))
+  if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command, at: new Date().toISOString() }, stopped: false }
+  const pid = server.started.pid
+  const before = processCpu(pid)
+  const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
+  const after = processCpu(pid)
+  const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
+  const output = parseWrk(wrk.stdout)
+  const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections })
+  // a server that failed a run may be left in any state: the next run starts it afresh
+  if (failure) await session.close()
+  const record = {
+    ...base,
+    ok: failure === null,
+    failure,
+    command,
+    wallNs: wrk.wallNs,
+    wrk: output,
+    unannouncedClose: server.unannouncedClose,
+    server: before && after ? { cpuNs: after.cpuNs - before.cpuNs, userTicks: after.userTicks - before.userTicks, systemTicks: after.systemTicks - before.systemTicks, clkTck: CLK_TCK, threads: after.threads, maxRssKiB: after.maxRssKiB } : null,
+    at: new Date().toISOString()
+  }
+  if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
+  return { record, stopped: wrk.signal === 'SIGINT' }
+}
+
+function runWrk (argv, timeoutMs) {
+  return new Promise(resolve => {
+    const started = process.hrtime.bigint()
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let timedOut = false
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL') }, timeoutMs)
+    child.stdout.on('data', chunk => { stdout += chunk })
+    child.stderr.on('data', chunk => { stderr += chunk })
+    child.on('error', err => { stderr += err.message })
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, timedOut, stdout, stderr, wallNs: Number(process.hrtime.bigint() - started) })
+    })
+  })
+}
+
+// The CPU time of every thread of `pid` (each task's schedstat: ns on a CPU, user and
+// system alike, exact where /proc/PID/stat counts ticks of 10 ms), its user and system
+// ticks, its threads and its peak resident memory; null once it has gone.
+const CLK_TCK = 100
+function processCpu (pid) {
+  try {
+    const tasks = fs.readdirSync(`/proc/${pid}/task`)
+    let cpuNs = 0
+    for (const task of tasks) {
+      try {
+        cpuNs += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+      } catch {} // a thread that ended between the listing and the read
+    }
+    // the fields after the command's closing parenthesis, which may itself hold spaces
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    return {
+      cpuNs,
+      userTicks: Number(fields[11]),
+      systemTicks: Number(fields[12]),
+      threads: tasks.length,
+      maxRssKiB: Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? NaN)
+    }
+  } catch {
+    return null
+  }
+}
+
+const UNIT_US = { us: 1, ms: 1000, s: 1e6 }
+const duration = (number, unit) => Number(number) * UNIT_US[unit]
+
+// wrk --latency's report: { requests, seconds, requestsPerSecond, latencyUs: { mean,
+// max, p50, p75, p90, p99 }, errors: { connect, read, write, timeout }, non2xx }, each
+// null where the report lacks it.
+function parseWrk (text) {
+  const latency = /^\s*Latency\s+([\d.]+)(us|ms|s)\s+[\d.]+(?:us|ms|s)\s+([\d.]+)(us|ms|s)/m.exec(text)
+  const percentile = p => {
+    const match = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text)
+    return match ? duration(match[1], match[2]) : null
+  }
+  const done = /^\s*(\d+) requests in ([\d.]+)(us|ms|s|m)/m.exec(text)
+  const rate = /^Requests\/sec:\s*([\d.]+)/m.exec(text)
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text)
+  return {
+    requests: done ? Number(done[1]) : null,
+    seconds: done ? (done[3] === 'm' ? Number(done[2]) * 60 : duration(done[2], done[3]) / 1e6) : null,
+    requestsPerSecond: rate ? Number(rate[1]) : null,
+    latencyUs: latency ? { mean: duration(latency[1], latency[2]), max: duration(latency[3], latency[4]), p50: percentile(50), p75: percentile(75), p90: percentile(90), p99: percentile(99) } : null,
+    errors: errors ? { connect: Number(errors[1]), read: Number(errors[2]), write: Number(errors[3]), timeout: Number(errors[4]) } : { connect: 0, read: 0, write: 0, timeout: 0 },
+    non2xx: non2xx ? Number(non2xx[1]) : 0
+  }
+}
+
+// Why a wrk run is no data point, or null. A server whose answers to Connection: close
+// do not say so (sendRequests) makes wrk count one read error per request in close
+// mode, and at most one more per connection in flight when the run ends: those alone
+// are allowed it.
+function wrkFailure ({ wrk, output, exited, unannouncedClose, connections }) {
+  if (wrk.signal === 'SIGINT') return 'interrupted'
+  if (wrk.timedOut) return `wrk did not finish within its duration and ${WRK_GRACE_MS / 1000} s`
+  if (exited) return 'the server exited during the run'
+  if (wrk.code !== 0) return `wrk exited ${wrk.signal ?? wrk.code}: ${wrk.stderr.trim().split('\n').pop() || 'no message'}`
+  if (output.requests === null || output.requestsPerSecond === null || output.latencyUs === null) return `wrk printed no request count, rate or latency: ${JSON.stringify(wrk.stdout.slice(0, 200))}`
+  if (output.requests === 0) return 'wrk completed no request'
+  if (output.non2xx) return `${output.non2xx} of ${output.requests} answers were not 2xx or 3xx`
+  const { connect, read, write, timeout } = output.errors
+  const allowedReads = unannouncedClose ? output.requests + connections : 0
+  if (connect || write || timeout || read > allowedReads) return `wrk counted socket errors: connect ${connect}, read ${read}${unannouncedClose ? ` (${allowedReads} allowed: the server's closes are unannounced)` : ''}, write ${write}, timeout ${timeout}`
+  return null
+}
+
+// One run of the strace pass: the server under strace -f -c answers step.requests
+// requests, then gets SIGTERM; its summary is kept in runDir/strace/.
+async function measureStrace (step, options, runDir) {
+  const file = path.join(runDir, 'strace', `http-${step.server.name}-${step.mode}-${step.requests}.txt`)
+  const prefix = ['taskset', '-c', String(step.pin.server), 'strace', '-qq', '-f', '-c', '-o', file, '--']
+  const port = await freePort()
+  const base = { phase: STRACE_PHASE, program: step.server.name, mode: step.mode, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote([...prefix, ...serverArgv(step.server, port)]) }
+  let started = null
+  let failure = null
+  try {
+    started = await startServer(step.server, { port, prefix, traced: true, timeoutMs: options.timeoutSeconds * 1000 })
+    const load = await sendRequests(port, { mode: step.mode, connections: step.connections, requests: step.requests, timeoutMs: options.timeoutSeconds * 1000 })
+    if (load.problem) failure = load.problem
+  } catch (err) {
+    failure = err.message
+  }
+  const stopped = started ? await started.stop() : null
+  if (!failure && stopped && !stopped.clean) failure = `the server did not exit 0 on SIGTERM under strace (${stopped.signal ?? stopped.code})`
+  let summary = null
+  if (!failure) {
+    try {
+      summary = parseStraceSummary(fs.readFileSync(file, 'utf8'))
+    } catch (err) {
+      failure = `no strace summary: ${err.message}`
+    }
+  }
+  return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
+}
+
+
+// Why the load cannot be made here (wrk or taskset missing), or null.
+function loadReason () {
+  for (const [tool, fix] of [['wrk', 'apt-get install wrk, or run ./setup.sh'], ['taskset', 'apt-get install util-linux']]) {
+    const found = (process.env.PATH ?? '').split(':').some(dir => {
+      try {
+        fs.accessSync(path.join(dir || '.', tool), fs.constants.X_OK)
+        return true
+      } catch {
+        return false
+      }
+    })
+    if (!found) return `${tool} is not installed (${fix})`
+  }
+  return null
+}
+
+function listing () {
+  return servers.map(server => {
+    const reason = unavailableReason(server) ?? loadReason()
+    return { name: server.name, runtime: server.runtime, available: reason === null, unavailable: reason, note: server.note, command: shellQuote(serverArgv(server, '{port}')) }
+  })
+}
+
+// What an http run's numbers depend on beyond the servers: wrk's version, the CPUs,
+// and the loopback's limits (the listen backlog, the ports a client may use, whether
+// ports in TIME_WAIT are reused), which set how far Connection: close can go.
+function httpContext (runnable) {
+  const read = file => {
+    try {
+      return fs.readFileSync(file, 'utf8').trim()
+    } catch {
+      return null
+    }
+  }
+  let wrk = null
+  try {
+    // wrk -v prints its version and exits 1
+    wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0].trim() || null
+  } catch {}
+  return {
+    httpServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, command: shellQuote(serverArgv(server, '{port}')) })),
+    httpPin: apartPin(),
+    wrk,
+    loopback: {
+      somaxconn: Number(read('/proc/sys/net/core/somaxconn')) || null,
+      ipLocalPortRange: read('/proc/sys/net/ipv4/ip_local_port_range')?.split(/\s+/).map(Number) ?? null,
+      tcpTwReuse: Number(read('/proc/sys/net/ipv4/tcp_tw_reuse')) ?? null
+    }
+  }
+}
+
+// ---- the summary ----
+
+// Below this share of one CPU over a wrk run, the server waited for wrk: the run
+// measured the client as much as the server.
+const CLIENT_BOUND_SHARE = 0.9
+// The server every other is set against, by mode: the ceiling of keep-alive.
+const REFERENCE = 'c-epoll'
+
+const MEANING = {
+  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs of one server process (after a check and a warm-up)',
+  vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its ${INTERVAL_LEVEL} interval; null below 4 runs a side`,
+  cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
+  serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
+  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections: start-up, idle and exit cancel`
+}
+
+function summariseHttp (records, context) {
+  const runs = records.filter(record => record.phase === PHASE)
+  const traced = records.filter(record => record.phase === STRACE_PHASE)
+  if (runs.length === 0 && traced.length === 0) return null
+  const cells = []
+  for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
+    const [mode, connections, server] = key.split('\t')
+    cells.push(httpCell(server, mode, Number(connections), runs.filter(run => `${run.mode}\t${run.connections}\t${run.program}` === key)))
+  }
+  for (const cell of cells) {
+    const reference = cells.find(other => other.server === REFERENCE && other.mode === cell.mode && other.connections === cell.connections)
+    cell.vsReference = reference && cell.server !== REFERENCE ? ratioInterval(cell.rates, reference.rates) : null
+  }
+  const syscalls = syscallsPerRequest(traced)
+  return {
+    meaning: MEANING,
+    reference: REFERENCE,
+    preset: context.options.http ?? null,
+    modes: context.options.modes ?? MODES,
+    pin: context.httpPin ?? null,
+    cells,
+    syscalls,
+    floors: syscallFloors(syscalls)
+  }
+}
+
+function httpCell (server, mode, connections, runs) {
+  const ok = runs.filter(run => run.ok)
+  const rates = ok.map(run => run.wrk.requestsPerSecond)
+  const at = values => (values.length ? median(values) : null)
+  const shares = ok.map(run => run.server.cpuNs / run.wallNs)
+  return {
+    server,
+    runtime: servers.find(row => row.name === server)?.runtime ?? null,
+    mode,
+    connections,
+    runs: ok.length,
+    failedRuns: runs.length - ok.length,
+    rates,
+    requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
+    latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
+    cpuPerRequestUs: at(ok.map(run => run.server.cpuNs / run.wrk.requests / 1000)),
+    serverCpuShare: at(shares),
+    clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
+    threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
+    maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
+    unannouncedClose: ok.some(run => run.unannouncedClose)
+  }
+}
+
+// Per server and mode, from its two strace runs: { server, mode, connections, requests:
+// { small, large }, perRequest, byCall: [{ name, perRequest }] (largest first, those of
+// at least MIN_SHOWN per request), noise }; perRequest is null (and noise says why)
+// when either run failed or the larger made fewer calls than the smaller.
+const MIN_SHOWN = 0.005
+function syscallsPerRequest (traced) {
+  const out = []
+  for (const key of [...new Set(traced.map(run => `${run.program}\t${run.mode}`))]) {
+    const [server, mode] = key.split('\t')
+    const pair = traced.filter(run => `${run.program}\t${run.mode}` === key)
+    const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
+    const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
+    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, byCall: [], noise: null }
+    out.push(entry)
+    if (!small || !large || small.requests === large.requests) {
+      entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
+      continue
+    }
+    const between = large.requests - small.requests
+    entry.requests = { small: small.requests, large: large.requests }
+    const count = (run, name) => run.syscalls.find(row => row.name === name)?.calls ?? 0
+    const total = (large.totalCalls - small.totalCalls) / between
+    if (total < 0) {
+      entry.noise = `the run of ${large.requests} requests made ${small.totalCalls - large.totalCalls} fewer calls than the run of ${small.requests}`
+      continue
+    }
+    entry.perRequest = total
+    const names = [...new Set([...large.syscalls, ...small.syscalls].map(row => row.name))]
+    entry.byCall = names.map(name => ({ name, perRequest: (count(large, name) - count(small, name)) / between }))
+      .filter(row => row.perRequest >= MIN_SHOWN)
+      .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
+  }
+  return out
+}
+
+// The fewest syscalls per request of a C server, by mode: the floor the others are read
+// against.
+function syscallFloors (syscalls) {
+  const floors = {}
+  for (const entry of syscalls) {
+    if (entry.perRequest === null || servers.find(row => row.name === entry.server)?.runtime !== 'native') continue
+    if (!floors[entry.mode] || entry.perRequest < floors[entry.mode].perRequest) floors[entry.mode] = { server: entry.server, perRequest: entry.perRequest }
+  }
+  return floors
+}
+
+module.exports = { servers, MODES, BODY, PHASE, STRACE_PHASE, PRESETS, WARMUP_REQUESTS, STRACE_CONNECTIONS, serverArgv, freePort, startServer, checkServer, sendRequests, parseResponse, apartPin, planHttp, httpSession, measureStep, parseWrk, wrkFailure, wrkArgv, summariseHttp, syscallsPerRequest, loadReason, listing, httpContext, CLIENT_BOUND_SHARE, REFERENCE }

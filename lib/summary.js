@@ -7,6 +7,7 @@ const { findProgram, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('./steal')
 const { summariseHeadline } = require('./headline')
 const { summariseLadder } = require('./calls')
+const { summariseHttp } = require('./http')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -176,7 +177,8 @@ function compareWithC (cells) {
 
 function failuresOf (records) {
   return records.filter(record => !record.ok).map(record => ({
-    phase: record.phase, program: record.program, blockSize: record.blockSize, run: record.run, reason: record.failure, command: record.command
+    phase: record.phase, program: record.program, blockSize: record.blockSize, run: record.run, reason: record.failure, command: record.command,
+    ...(record.mode ? { mode: record.mode, connections: record.connections, requests: record.requests ?? null } : {})
   }))
 }
 
@@ -211,6 +213,8 @@ function summariseResults (records, context) {
     headline,
     // the call ladder (lib/calls.js), checked against the headline; null for stdio runs
     ladder: summariseLadder(records, context, headline),
+    // the http experiment (lib/http.js); null for other runs
+    http: summariseHttp(records, context),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
