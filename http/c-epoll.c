@@ -33,8 +33,9 @@ static struct connection *connections[MAX_FDS];
 
 static void stop(int signal) { (void)signal; stopping = 1; }
 
-static void drop(int epoll, int fd) {
-  epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
+// close(2) takes the fd out of the epoll set itself (no other descriptor shares its file),
+// so no EPOLL_CTL_DEL: one syscall fewer per connection.
+static void drop(int fd) {
   close(fd);
   free(connections[fd]);
   connections[fd] = NULL;
@@ -44,7 +45,8 @@ static void drop(int epoll, int fd) {
 // to close it (the peer closed, an error, a request too large, or Connection: close).
 static int serve(int fd, struct connection *c) {
   for (;;) {
-    ssize_t n = read(fd, c->buf + c->used, sizeof c->buf - 1 - c->used);
+    size_t room = sizeof c->buf - 1 - c->used;
+    ssize_t n = read(fd, c->buf + c->used, room);
     if (n == 0) return -1;
     if (n < 0) return errno == EAGAIN ? 0 : -1;
     c->used += (size_t)n;
@@ -68,6 +70,9 @@ static int serve(int fd, struct connection *c) {
     // Loopback's socket buffer takes a few answers whole; one it does not is an error.
     if (answers && write(fd, out, bytes) != (ssize_t)bytes) return -1;
     if (closing || c->used == sizeof c->buf - 1) return -1;
+    // A read that did not fill its room emptied the socket: reading on to EAGAIN would
+    // cost a syscall per wake-up for nothing; level-triggered epoll wakes again for more.
+    if ((size_t)n < room) return 0;
   }
 }
 
@@ -109,11 +114,11 @@ int main(int argc, char **argv) {
           epoll_ctl(epoll, EPOLL_CTL_ADD, client, &readable);
         }
       } else if (serve(fd, connections[fd]) < 0) {
-        drop(epoll, fd);
+        drop(fd);
       }
     }
   }
-  for (int fd = 0; fd < MAX_FDS; fd++) if (connections[fd]) drop(epoll, fd);
+  for (int fd = 0; fd < MAX_FDS; fd++) if (connections[fd]) drop(fd);
   close(listener);
   return 0;
 }
