@@ -160,7 +160,7 @@ function loadResultSet (dir) {
   const file = name => path.join(dir, name)
   const results = readJson(file('results.json'), { fix: rederive(dir) })
   if (!results || !Array.isArray(results.cells)) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no cells list); ${rederive(dir)}`)
-  if (results.experiment === 'calls' ? !results.ladder : results.cells.length === 0) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
+  if (results.experiment === 'calls' ? !results.ladder : results.experiment === 'http' ? !results.http?.cells.length : results.cells.length === 0) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
   const missing = {}

@@ -196,12 +196,83 @@ const LADDER_FINDINGS = [
   }
 ]
 
+// The http experiment's findings (bench.js --experiment http), each from its cells and
+// strace pass: requests/s against the C epoll server, CPU per request, syscalls per
+// request over the C floor and on which calls, and the cells wrk itself limited.
+// The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
+const HTTP_HEADLINE_CONNECTIONS = 16
+
+function headlineConnections (http, mode) {
+  const counts = [...new Set(http.cells.filter(cell => cell.mode === mode).map(cell => cell.connections))]
+  return counts.length ? counts.reduce((a, b) => (Math.abs(b - HTTP_HEADLINE_CONNECTIONS) < Math.abs(a - HTTP_HEADLINE_CONNECTIONS) ? b : a)) : null
+}
+
+const rateText = value => `${formatNumber(Math.round(value))} req/s`
+
+const HTTP_FINDINGS = [
+  function requestRates (http) {
+    const lines = []
+    for (const mode of http.modes) {
+      const count = headlineConnections(http, mode)
+      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.requestsPerSecond)
+      const reference = cells.find(cell => cell.server === http.reference)
+      if (!reference || cells.length < 2) continue
+      const others = cells.filter(cell => cell !== reference).sort((a, b) => b.requestsPerSecond.median - a.requestsPerSecond.median)
+      const share = cell => (cell.vsReference ? `${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})` : formatPercent(cell.requestsPerSecond.median / reference.requestsPerSecond.median))
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); ${listJoin(others.map(cell => `${cell.server} ${share(cell)}`))} of it (95% intervals of the ratio).`)
+    }
+    return lines.length ? lines.join(' ') : null
+  },
+  function cpuPerRequest (http) {
+    const count = headlineConnections(http, 'keep-alive') ?? headlineConnections(http, 'close')
+    const parts = http.modes.map(mode => {
+      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.cpuPerRequestUs !== null).sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs)
+      return cells.length ? `${mode}: ${listJoin(cells.map(cell => `${cell.server} ${formatNumber(cell.cpuPerRequestUs)}`))}` : null
+    }).filter(Boolean)
+    return parts.length ? `The server's CPU time per request at ${count} connections, µs, every thread (steadier than requests/s where wrk is the limit): ${parts.join('; ')}.` : null
+  },
+  function syscallsOverFloor (http) {
+    const lines = []
+    for (const mode of http.modes) {
+      const floor = http.floors[mode]
+      const entries = http.syscalls.filter(entry => entry.mode === mode && entry.perRequest !== null)
+      const base = entries.find(entry => entry.server === floor?.server)
+      if (!base) continue
+      const calls = entry => Object.fromEntries(entry.byCall.map(call => [call.name, call.perRequest]))
+      const baseCalls = calls(base)
+      const extra = entries.filter(entry => entry !== base && entry.perRequest - base.perRequest >= 0.5).sort((a, b) => b.perRequest - a.perRequest).map(entry => {
+        const own = calls(entry)
+        const beyond = Object.entries(own).map(([name, count]) => [name, count - (baseCalls[name] ?? 0)]).filter(([, more]) => more >= 0.5).sort((a, b) => b[1] - a[1])
+        return `${entry.server} ${formatNumber(entry.perRequest)}${beyond.length ? ` (${beyond.map(([name, more]) => `${name} +${formatNumber(more)}`).join(', ')})` : ''}`
+      })
+      const fewer = entries.filter(entry => entry.perRequest < base.perRequest - 0.05).map(entry => `${entry.server} ${formatNumber(entry.perRequest)}`)
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}: ${base.server} makes ${formatNumber(base.perRequest)} syscalls per request (${base.byCall.filter(call => call.perRequest >= 0.05).map(call => `${call.name} ${formatNumber(call.perRequest)}`).join(', ')}), the C floor` +
+        (extra.length ? `; ${listJoin(extra)}` : '; no server makes half a call more') + (fewer.length ? `; fewer than the floor: ${listJoin(fewer)}` : '') + '.')
+    }
+    return lines.length ? lines.join(' ') : null
+  },
+  function clientBound (http) {
+    const bound = http.cells.filter(cell => cell.clientBound)
+    if (bound.length === 0) return null
+    return `In ${bound.length} of ${http.cells.length} cells the server used less than 90% of its CPU over the run, so wrk's one thread was the limit and requests/s understates the server (CPU per request still compares them): ${listJoin(bound.map(cell => `${cell.server} ${cell.mode} @${cell.connections} (${formatPercent(cell.serverCpuShare)})`))}.`
+  },
+  function unannounced (http) {
+    const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
+    if (servers.length === 0) return null
+    return `${listJoin(servers)} ${servers.length === 1 ? 'closes' : 'close'} each Connection: close request's connection without saying Connection: close in its answer (RFC 9112 9.6: it should): wrk counts each such close as a read error, which these runs allow, one per request.`
+  }
+]
+
 function findings (sets) {
   const out = []
   for (const set of sets) {
     for (const finding of set.results.ladder ? LADDER_FINDINGS : []) {
       const text = finding(set.results.ladder)
       if (text) out.push({ set: set.label, text, headline: false, ladder: true })
+    }
+    for (const finding of set.results.http ? HTTP_FINDINGS : []) {
+      const text = finding(set.results.http)
+      if (text) out.push({ set: set.label, text, headline: false, http: true })
     }
     for (const finding of PER_SET) {
       const text = finding(set)
@@ -244,5 +315,5 @@ function idiomaticRows (set) {
 }
 
 module.exports = {
-  findings, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, agreement
+  findings, HTTP_FINDINGS, headlineConnections, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, agreement
 }

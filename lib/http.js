@@ -545,7 +545,8 @@ function httpContext (runnable) {
   let wrk = null
   try {
     // wrk -v prints its version and exits 1
-    wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0].trim() || null
+    // "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer"
+    wrk = /^wrk \S+ \[\w+\]/.exec(spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout)?.[0] ?? null
   } catch {}
   return {
     httpServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, command: shellQuote(serverArgv(server, '{port}')) })),

@@ -147,8 +147,53 @@ function drawReport () {
     })
   }
 
-  // The stdio sections' charts; a calls run (bench.js --experiment calls) has none.
-  const stdio = data.experiment === 'calls' ? null : (() => {
+  // The http experiment, per set and mode: requests/s by server, a column per count of
+  // connections (whiskers: the runs' range; the tooltip adds CPU per request), and
+  // syscalls per request stacked by call.
+  let httpIndex = 0
+  // one colour per syscall on the whole page, whichever mode's chart it is in
+  const callColours = new Map()
+  const callColour = name => {
+    if (name === 'other') return '#9aa3b2'
+    if (!callColours.has(name)) callColours.set(name, color(callColours.size))
+    return callColours.get(name)
+  }
+  for (const entry of data.http ?? []) {
+    for (const mode of entry.modes) {
+      const index = httpIndex++
+      const prefix = `${data.http.length > 1 ? `${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close' : 'Keep-alive'}`
+      Highcharts.chart(`chart-http-rate-${index}`, {
+        chart: { type: 'column' },
+        title: { text: escapeHtml(`${prefix}: requests per second`) },
+        subtitle: { text: 'median of the runs, whiskers: slowest to fastest run; higher is better' },
+        xAxis: { categories: mode.chart.categories.map(escapeHtml) },
+        yAxis: { min: 0, title: { text: 'requests/s' } },
+        tooltip: {
+          formatter () {
+            const cpu = this.point.cpu
+            return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(Math.round(this.y))} req/s${cpu !== null && cpu !== undefined ? `<br>${formatNumber(cpu)} µs of server CPU per request` : ''}`
+          }
+        },
+        series: mode.chart.rate.flatMap((series, i) => [
+          { id: `http-rate-${index}-${i}`, name: escapeHtml(series.name), data: series.data.map((y, j) => ({ y, cpu: series.cpu[j] })), color: color(i) },
+          { name: `${escapeHtml(series.name)}, range of runs`, type: 'errorbar', linkedTo: `http-rate-${index}-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
+        ])
+      })
+      Highcharts.chart(`chart-http-syscalls-${index}`, {
+        chart: { type: 'bar', height: Math.max(300, 150 + mode.chart.syscalls.categories.length * 40) },
+        title: { text: escapeHtml(`${prefix}: syscalls per request`) },
+        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; lower is better' },
+        xAxis: { categories: mode.chart.syscalls.categories.map(escapeHtml) },
+        yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false },
+        plotOptions: { bar: { stacking: 'normal' } },
+        tooltip: countTooltip('calls per request'),
+        series: mode.chart.syscalls.series.map(series => ({ name: escapeHtml(series.name), data: copy(series.data), color: callColour(series.name) }))
+      })
+    }
+  }
+
+  // The stdio sections' charts; calls and http runs have none.
+  const stdio = data.experiment === 'calls' || data.experiment === 'http' ? null : (() => {
     // 2. Throughput as small multiples, one panel per runtime family with C dashed in each,
     // and the steady-state / end-to-end toggle over all of them.
     const throughputTitles = {

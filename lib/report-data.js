@@ -167,6 +167,55 @@ function ladderData (sets) {
   })
 }
 
+// The http experiment of each set that has one (bench.js --experiment http), by mode: a
+// row per server with its cells by connection count and its syscalls per request, and the
+// charts' series: requests/s (median, whiskers the runs' range) and CPU per request by
+// connection count, and syscalls per request stacked by call.
+const HTTP_TOP_CALLS = 7
+
+function httpData (sets) {
+  return sets.filter(set => set.results.http).map(set => {
+    const results = set.results.http
+    const serverNames = [...new Set([...results.cells.map(cell => cell.server), ...results.syscalls.map(entry => entry.server)])]
+    const modes = results.modes.filter(mode => results.cells.some(cell => cell.mode === mode) || results.syscalls.some(entry => entry.mode === mode)).map(mode => {
+      const connections = [...new Set(results.cells.filter(cell => cell.mode === mode).map(cell => cell.connections))].sort((a, b) => a - b)
+      const rows = serverNames.map(server => ({
+        server,
+        cells: connections.map(count => results.cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === count) ?? null),
+        syscalls: results.syscalls.find(entry => entry.server === server && entry.mode === mode) ?? null
+      }))
+      const traced = rows.filter(row => row.syscalls?.perRequest != null)
+      const totals = new Map()
+      for (const row of traced) for (const call of row.syscalls.byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + call.perRequest)
+      const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, HTTP_TOP_CALLS).map(([name]) => name)
+      const callOf = (row, name) => row.syscalls.byCall.find(call => call.name === name)?.perRequest ?? 0
+      return {
+        mode,
+        connections,
+        rows,
+        floor: results.floors[mode] ?? null,
+        chart: {
+          categories: serverNames,
+          rate: connections.map((count, index) => ({
+            name: `${count} connection${count === 1 ? '' : 's'}`,
+            data: rows.map(row => row.cells[index]?.requestsPerSecond?.median ?? null),
+            whiskers: rows.map(row => (row.cells[index]?.requestsPerSecond ? [row.cells[index].requestsPerSecond.min, row.cells[index].requestsPerSecond.max] : null)),
+            cpu: rows.map(row => row.cells[index]?.cpuPerRequestUs ?? null)
+          })),
+          syscalls: {
+            categories: traced.map(row => row.server),
+            series: [
+              ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
+              { name: 'other', data: traced.map(row => Math.max(0, row.syscalls.perRequest - top.reduce((sum, name) => sum + callOf(row, name), 0))) }
+            ].filter(series => series.data.some(value => value > 0))
+          }
+        }
+      }
+    })
+    return { set: set.label, meaning: results.meaning, reference: results.reference, preset: results.preset, pin: results.pin, modes }
+  })
+}
+
 function marginalPoint (cell) {
   const marginal = cell.marginal
   if (!marginal || marginal.throughputMBps === null) return null
@@ -528,7 +577,9 @@ function contextOf (set) {
     bytesPerRun: [...new Set(set.results.cells.map(cell => cell.bytes))].sort((a, b) => a - b),
     throughputUnit: set.results.throughputUnit ?? 'MB/s',
     steadyStateMeaning: set.results.steadyStateMeaning ?? null,
-    stealShare: set.results.stealShare ?? null
+    stealShare: set.results.stealShare ?? null,
+    experiment: options.experiment ?? 'stdio',
+    http: options.experiment === 'http' ? { wrk: context.wrk ?? null, pin: context.httpPin ?? null, loopback: context.loopback ?? null, preset: options.http ?? null } : null
   }
   shaped.rows = contextRows(shaped)
   return shaped
@@ -548,13 +599,9 @@ function contextRows (context) {
     ['VM steal', context.stealShare === null ? 'not recorded' : `${stealPercent(context.stealShare)} of the CPUs' time during the runs (cells above ${Math.round(STEAL_SHARE * 100)}% are flagged steal)`],
     ['compiler', context.compiler ? `${context.compiler.version ?? ''} (${context.compiler.flags ?? ''})` : null],
     ...context.runtimes.map(runtime => [runtime.label ?? runtime.name, runtime.version]),
-    ['feeder', FEEDER_MEANINGS[context.options.feeder ?? 'fixed'] ?? context.options.feeder],
-    ['bytes per run', context.bytesPerRun.map(sizeName).join(', ')],
-    ['runs per cell', context.options.warmup !== null ? `${context.options.runs} (after ${context.options.warmup} warm-up)` : context.options.runs],
-    ['block sizes', context.options.sizes.map(sizeName).join(', ')],
-    ['pinned to CPUs', context.options.pin === null ? null : context.options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no'],
+    ...(context.http ? httpContextRows(context.http) : stdioContextRows(context)),
     ['strace', context.ptrace?.available ? context.strace : `not run: ${context.ptrace?.reason ?? 'unknown'}`],
-    ['GC trace', context.options.gc === false ? 'skipped (--no-gc)' : 'V8 --trace-gc'],
+    ['GC trace', context.http ? null : context.options.gc === false ? 'skipped (--no-gc)' : 'V8 --trace-gc'],
     ['V8 host', context.host?.version ? `${context.host.version} (${context.host.selectedBy ?? ''})` : null],
     ['skipped programs', context.skipped.length ? context.skipped.map(skip => `${skip.program}: ${skip.reason}`).join('; ') : null],
     ['resumed', context.resumedAt.length ? context.resumedAt.map(describeResume).join('; ') : null],
@@ -562,6 +609,26 @@ function contextRows (context) {
     ['bench.js arguments', context.lab?.bench ? context.lab.bench.join(' ') : null]
   ]
   return lines.filter(([, value]) => value !== null && value !== undefined && value !== '')
+}
+
+function stdioContextRows (context) {
+  return [
+    ['feeder', FEEDER_MEANINGS[context.options.feeder ?? 'fixed'] ?? context.options.feeder],
+    ['bytes per run', context.bytesPerRun.map(sizeName).join(', ')],
+    ['runs per cell', context.options.warmup !== null ? `${context.options.runs} (after ${context.options.warmup} warm-up)` : context.options.runs],
+    ['block sizes', context.options.sizes.map(sizeName).join(', ')],
+    ['pinned to CPUs', context.options.pin === null ? null : context.options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no']
+  ]
+}
+
+// What an http run's numbers depend on beyond the machine: the load and the loopback's limits.
+function httpContextRows ({ wrk, pin, loopback, preset }) {
+  return [
+    ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the server pinned to CPU ${pin.server}` : ''}`],
+    ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
+    ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
+    ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null]
+  ]
 }
 
 // Steal is mostly under a percent: whole percents would show it all as 0%.
@@ -619,9 +686,10 @@ function shapeReport (inputSets, { title } = {}) {
     compare,
     sets: sets.map(set => set.label),
     sizes,
-    // stdio, or calls when every set is a call ladder's run (its report: the ladder first)
-    experiment: sets.every(set => set.results.experiment === 'calls') ? 'calls' : 'stdio',
+    // stdio; calls or http when every set is that experiment's run (its report opens on it)
+    experiment: ['calls', 'http'].find(experiment => sets.every(set => set.results.experiment === experiment)) ?? 'stdio',
     ladder: ladderData(sets),
+    http: httpData(sets),
     headline: headlineData(sets),
     programs: programs.map(program => programInfo(program, sets[0].context)),
     throughput: throughputSeries(sets, programs, compare),
@@ -646,6 +714,7 @@ function shapeReport (inputSets, { title } = {}) {
 module.exports = {
   shapeReport,
   ladderData,
+  httpData,
   headlineData,
   familyOf,
   labelSets,

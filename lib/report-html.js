@@ -139,6 +139,41 @@ function ladderSection (data) {
   </section>`
 }
 
+// The http experiment (bench.js --experiment http): its findings, then per mode the
+// charts (requests/s and CPU per request by connections; syscalls per request stacked by
+// call) and a table of every cell.
+function httpSection (data) {
+  const lead = data.findings.filter(finding => finding.http)
+  const rate = cell => {
+    if (!cell) return ''
+    if (!cell.requestsPerSecond) return 'failed'
+    const share = cell.vsReference ? html`<br><span class="sub">${formatPercent(cell.vsReference.estimate)} of ${data.http[0].reference} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
+    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+  }
+  const table = (entry, mode, index) => html`<div class="grid two">
+    <div class="chart" id="chart-http-rate-${index}"></div>
+    <div class="chart" id="chart-http-syscalls-${index}"></div>
+  </div>
+  <div class="table-wrap"><table class="http">
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: requests/s, median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s (and the share of ${entry.reference}'s, ${INTERVAL_LEVEL} interval); µs of server CPU per request; latency p50 / p99 / max, µs</caption>
+    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} conn. req/s</th><th scope="col" class="num">CPU µs/req</th><th scope="col" class="num">latency</th>`)}<th scope="col" class="num">syscalls/req</th><th scope="col" class="num">threads, max RSS</th></tr></thead>
+    <tbody>${mode.rows.map(row => html`<tr>
+      <th scope="row">${row.server}</th>
+      ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td><td class="num">${cell?.cpuPerRequestUs != null ? formatNumber(cell.cpuPerRequestUs) : ''}</td><td class="num">${cell?.latencyUs ? `${formatNumber(cell.latencyUs.p50)} / ${formatNumber(cell.latencyUs.p99)} / ${formatNumber(cell.latencyUs.max)}` : ''}</td>`)}
+      <td class="num">${row.syscalls?.perRequest != null ? html`${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.noise ?? 'not traced'}</td>
+      <td class="num">${(() => { const cell = row.cells.find(item => item?.threads); return cell ? `${cell.threads}, ${formatNumber(cell.maxRssKiB / 1024)} MiB` : '' })()}</td>
+    </tr>`)}</tbody>
+  </table></div>`
+  let index = 0
+  return html`<section id="http">
+    <h2>What a request costs: hello-world servers under wrk</h2>
+    ${lead.length ? html`<ul class="findings lead">${lead.map(finding => html`<li>${data.compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''}
+    <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. wrk runs one thread on CPU ${data.http[0].pin?.client ?? '?'}, the server is pinned to CPU ${data.http[0].pin?.server ?? '?'}.
+      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+    ${data.http.map(entry => entry.modes.map(mode => table(entry, mode, index++)))}
+  </section>`
+}
+
 const HEADLINE_FLAGS = {
   failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
   'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
@@ -428,7 +463,7 @@ function contextSection (data) {
   const flags = data.flags.map(group => html`<li><span class="flag flag-${group.flag}">${FLAG_LABELS[group.flag] ?? group.flag}</span>
     ${data.compare ? html`<span class="set">${group.set}</span> ` : ''}${group.meaning}:
     ${group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
-  const failures = data.failures.map(failure => html`<li>${data.compare ? html`<span class="set">${failure.set}</span> ` : ''}<strong>${failure.phase} ${failure.program}</strong> at ${sizeName(failure.blockSize)}, run ${failure.run}: ${failure.reason}
+  const failures = data.failures.map(failure => html`<li>${data.compare ? html`<span class="set">${failure.set}</span> ` : ''}<strong>${failure.phase} ${failure.program}</strong> ${failure.mode ? `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}` : `at ${sizeName(failure.blockSize)}`}, run ${failure.run}: ${failure.reason}
     <br><code>${failure.command}</code></li>`)
   return html`<section id="context">
     <h2>Context</h2>
@@ -535,6 +570,7 @@ function renderHtml (data, assets) {
     sizes: data.sizes,
     headline: { available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart },
     ladder: data.ladder.map(entry => ({ set: entry.set, chart: entry.chart })),
+    http: data.http.map(entry => ({ set: entry.set, reference: entry.reference, modes: entry.modes.map(mode => ({ mode: mode.mode, chart: mode.chart })) })),
     throughput: data.throughput,
     time: data.time,
     cost: { perRead: data.cost.perRead, overhead: data.cost.overhead },
@@ -545,11 +581,15 @@ function renderHtml (data, assets) {
   const calls = data.experiment === 'calls'
   const subtitle = data.compare
     ? `${data.sets.length} result sets compared: ${data.sets.join(', ')}`
-    : calls
+    : data.experiment === 'http'
+      ? `${data.http[0].modes[0]?.rows.length ?? 0} hello-world servers under wrk, keep-alive and Connection: close, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+      : calls
       ? `the call ladder of ${data.ladder[0].rows.length} variants, ${data.ladder[0].counts?.processes ?? '?'} processes each, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
       : `${data.programs.length} programs × ${data.sizes.length} block sizes, best of ${data.contexts[0].options.runs ?? '?'} runs, feeder ${data.contexts[0].options.feeder ?? '?'}, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
   // A calls run has the ladder and the cost pass at 256 B, nothing the stdio sections show.
-  const sections = calls
+  const sections = data.experiment === 'http'
+    ? [['http', 'What a request costs', httpSection], ['context', 'Context', contextSection]]
+    : calls
     ? [['ladder', 'Where a read\'s time goes', ladderSection], ['headline', 'What a read costs', headlineSection], ['context', 'Context', contextSection]]
     : [['headline', 'What a read costs', headlineSection], ['findings', 'Findings', findingsSection], ['syscalls', 'Syscalls', syscallSection], ['idiomatic', 'Idiomatic readers', idiomaticSection],
         ['resources', 'Memory, CPU, start-up', resourceSection], ['gc', 'GC', gcSection], ['throughput', 'Throughput', throughputSection], ['time', 'Time', timeSection],

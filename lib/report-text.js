@@ -6,6 +6,7 @@
 const { sizeLabel, sizeName, formatNumber, formatSigned, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { WARM_QUARTER_READS } = require('./summary')
 const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
+const { httpData } = require('./report-data')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
@@ -116,16 +117,10 @@ function idiomaticMarkdown (data) {
   return out
 }
 
-function renderMarkdown (data) {
-  const out = [`# ${md(data.title)}`, '']
-  for (const entry of data.ladder) out.push(...ladderMarkdown(entry, data.compare))
-  if (data.ladder.length) {
-    for (const finding of data.findings.filter(item => item.ladder)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
-    out.push('')
-  }
-  out.push(...headlineMarkdown(data))
+function stdioMarkdown (data) {
+  const out = [...headlineMarkdown(data)]
   out.push('## Findings', '')
-  for (const finding of data.findings.filter(item => !item.ladder)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
+  for (const finding of data.findings.filter(item => !item.ladder && !item.http)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
   if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
   out.push('')
   out.push(...idiomaticMarkdown(data))
@@ -153,6 +148,23 @@ function renderMarkdown (data) {
       ['l', 'r', ...data.comparison.sets.map(() => 'r'), ...data.comparison.sets.slice(1).map(() => 'r')]
     ), '')
   }
+  return out
+}
+
+function renderMarkdown (data) {
+  const out = [`# ${md(data.title)}`, '']
+  for (const entry of data.http) out.push(...httpMarkdown(entry, data.compare))
+  if (data.http.length) {
+    for (const finding of data.findings.filter(item => item.http)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
+    out.push('')
+  }
+  for (const entry of data.ladder) out.push(...ladderMarkdown(entry, data.compare))
+  if (data.ladder.length) {
+    for (const finding of data.findings.filter(item => item.ladder)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
+    out.push('')
+  }
+  // an http run has none of the stdio experiment's sections
+  if (data.experiment !== 'http') out.push(...stdioMarkdown(data))
   if (data.flags.length) {
     out.push('## Flagged cells', '')
     for (const group of data.flags) {
@@ -164,7 +176,7 @@ function renderMarkdown (data) {
   if (data.failures.length) {
     out.push('## Failed runs', '')
     for (const failure of data.failures) {
-      out.push(`- ${data.compare ? `${md(failure.set)}: ` : ''}${md(failure.phase)} ${md(failure.program)} at ${sizeName(failure.blockSize)}, run ${failure.run}: ${md(failure.reason)}`)
+      out.push(`- ${data.compare ? `${md(failure.set)}: ` : ''}${md(failure.phase)} ${md(failure.program)} ${failure.mode ? `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}` : `at ${sizeName(failure.blockSize)}`}, run ${failure.run}: ${md(failure.reason)}`)
     }
     out.push('')
   }
@@ -214,6 +226,75 @@ function round (value, digits) {
   return value === null || value === undefined ? null : Number(value.toFixed(digits))
 }
 
+// The http experiment as tables (terminal and markdown), one per mode: a server per row,
+// its median requests/s at each count of connections with the share of the reference
+// server's, then at the count the findings quote its CPU and p99 latency per request, its
+// syscalls per request and its threads.
+function httpTables (entry) {
+  const reference = entry.reference
+  return entry.modes.map(mode => {
+    const quoted = mode.connections.includes(16) ? 16 : mode.connections[Math.floor(mode.connections.length / 2)]
+    const at = mode.connections.indexOf(quoted)
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${quoted}`, `p99 µs @${quoted}`, 'syscalls/req', 'threads']
+    const rows = mode.rows.map(row => [
+      row.server,
+      ...row.cells.map(cell => {
+        if (!cell) return ''
+        if (!cell.requestsPerSecond) return 'FAILED'
+        const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
+        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}`
+      }),
+      row.cells[at]?.cpuPerRequestUs != null ? formatNumber(row.cells[at].cpuPerRequestUs) : '',
+      row.cells[at]?.latencyUs ? formatNumber(row.cells[at].latencyUs.p99) : '',
+      row.syscalls?.perRequest != null ? `${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : '',
+      String(row.cells.find(cell => cell?.threads)?.threads ?? '')
+    ])
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU), CPU and syscalls per request`
+    return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
+  })
+}
+
+function httpTerminal (results) {
+  if (!results.http) return []
+  const [entry] = httpData([{ label: results.runId, results }])
+  return httpTables(entry).flatMap(({ title, header, rows, align }) => {
+    const table = [header, ...rows]
+    const widths = header.map((_, i) => Math.max(...table.map(row => row[i].length)))
+    return ['', `${title}:`, ...table.map(row => row.map((cellText, i) => (align[i] === 'l' ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  ').trimEnd())]
+  })
+}
+
+function httpMarkdown (entry, compare = false) {
+  return httpTables(entry).flatMap(({ title, header, rows, align }) => [`## ${compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), ''])
+}
+
+// An http run's CSV: a cell (server, mode, connections) per row, and per set when runs
+// are compared.
+const HTTP_CSV_COLUMNS = [
+  ['runId', row => row.set],
+  ['server', row => row.server],
+  ['runtime', row => row.runtime],
+  ['mode', row => row.mode],
+  ['connections', row => row.connections],
+  ['runs', row => row.runs],
+  ['failedRuns', row => row.failedRuns],
+  ['requestsPerSecondMedian', row => round(row.requestsPerSecond?.median, 1)],
+  ['requestsPerSecondBest', row => round(row.requestsPerSecond?.best, 1)],
+  ['requestsPerSecondMin', row => round(row.requestsPerSecond?.min, 1)],
+  ['shareOfReference', row => round(row.vsReference?.estimate, 4)],
+  ['shareOfReferenceLow', row => round(row.vsReference?.low, 4)],
+  ['shareOfReferenceHigh', row => round(row.vsReference?.high, 4)],
+  ['latencyP50Us', row => row.latencyUs?.p50],
+  ['latencyP99Us', row => row.latencyUs?.p99],
+  ['latencyMaxUs', row => row.latencyUs?.max],
+  ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
+  ['serverCpuShare', row => round(row.serverCpuShare, 3)],
+  ['clientBound', row => row.clientBound],
+  ['threads', row => row.threads],
+  ['maxRssKiB', row => row.maxRssKiB],
+  ['syscallsPerRequest', row => round(row.syscallsPerRequest, 3)]
+]
+
 // A calls run's CSV: a variant per row (and per set, when runs are compared), each
 // rung's median and interval in ns per call, the parts, and the cost pass's figure.
 const LADDER_CSV_COLUMNS = [
@@ -243,7 +324,9 @@ const LADDER_CSV_COLUMNS = [
 function renderCsv (data) {
   const [columns, rows] = data.experiment === 'calls'
     ? [LADDER_CSV_COLUMNS, data.ladder.flatMap(entry => entry.rows.map(row => ({ ...row, set: entry.set })))]
-    : [CSV_COLUMNS, data.cells]
+    : data.experiment === 'http'
+      ? [HTTP_CSV_COLUMNS, data.http.flatMap(entry => entry.modes.flatMap(mode => mode.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscallsPerRequest: row.syscalls?.perRequest ?? null })))))]
+      : [CSV_COLUMNS, data.cells]
   const lines = [columns.map(([name]) => name).join(',')]
   for (const row of rows) lines.push(columns.map(([, pick]) => csvField(pick(row))).join(','))
   return lines.join('\r\n') + '\r\n'
@@ -335,7 +418,7 @@ function headlineTerminal (headline) {
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.
 function renderTerminal (results, sizes) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
-  const lines = [...ladderTerminal(results.ladder), ...headlineTerminal(results.headline)]
+  const lines = [...httpTerminal(results), ...ladderTerminal(results.ladder), ...headlineTerminal(results.headline)]
   for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]
@@ -355,4 +438,4 @@ function renderTerminal (results, sizes) {
   return lines.join('\n')
 }
 
-module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, LADDER_CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }
+module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, LADDER_CSV_COLUMNS, HTTP_CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }
