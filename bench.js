@@ -178,7 +178,7 @@ function parseOptions (argv) {
   }
   if (values.help) return { help: true }
   const experiment = values.experiment ?? 'stdio'
-  if (!EXPERIMENTS.includes(experiment)) throw new UsageError(`--experiment must be ${EXPERIMENTS.join(', ')}, not '${experiment}'`)
+  if (!EXPERIMENTS.includes(experiment)) throw new UsageError(`--experiment must be ${OPTION_VALUES.experiment}, not '${experiment}'`)
   if (experiment === 'calls') return parseCallsOptions(values)
   if (experiment === 'http') return parseHttpOptions(values)
   if (values.connections) throw new UsageError('--connections sets the http experiment\'s load: add --experiment http, or drop --connections')
@@ -622,7 +622,7 @@ const RESUMED_OPTIONS = {
   costRounds: [isWhole(1), 'a whole number of at least 1'],
   costSizes: [value => Array.isArray(value) && value.every(isBlockSize), 'a list of block sizes'],
   nodeVersions: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`],
-  experiment: [value => EXPERIMENTS.includes(value), EXPERIMENTS.join(', ')],
+  experiment: [value => EXPERIMENTS.includes(value), OPTION_VALUES.experiment],
   ladder: [value => value === null || (['processes', 'rounds', 'calls', 'reads'].every(key => isWhole(1)(value?.[key])) && calls.checkCounts(value) === null), 'null or the ladder\'s { processes, rounds, calls, reads }']
 }
 // Options added after runs had been measured: an older run lacks them, and ran as these say.

@@ -1,0 +1,254 @@
+'use strict'
+// The http experiment's bench (lib/http.js, bench.js --experiment http): wrk's report
+// read right, a run wrk or the server spoils is a failure with its reason, the strace
+// pass's per-request arithmetic and the summary against hand-computed numbers, bad
+// options refused with one line, and a tiny real run through to its report.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const http = require('../lib/http')
+const { parseStraceSummary } = require('../lib/strace')
+
+const ROOT = path.resolve(__dirname, '..')
+const BENCH = path.join(ROOT, 'bench.js')
+const FIXTURES = path.join(__dirname, 'fixtures')
+
+function bench (args) {
+  return spawnSync(process.execPath, [BENCH, ...args], { cwd: ROOT, encoding: 'utf8' })
+}
+
+function assertRefused (result, pattern) {
+  assert.equal(result.status, 2, `exit status; stderr: ${result.stderr}`)
+  const lines = result.stderr.split('\n').filter(Boolean)
+  assert.equal(lines.length, 1, `one line: ${result.stderr}`)
+  assert.match(lines[0], pattern)
+}
+
+// wrk 4.1.0's report of a keep-alive run, and of a Connection: close run against a
+// server whose answers do not say close, as this machine printed them.
+const KEEP_ALIVE_REPORT = `Running 1s test @ http://127.0.0.1:18080/
+  1 threads and 16 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   741.70us    3.34ms  30.49ms   95.93%
+    Req/Sec   117.38k    20.80k  142.42k    70.00%
+  Latency Distribution
+     50%  102.00us
+     75%  123.00us
+     90%  196.00us
+     99%   20.29ms
+  116430 requests in 1.00s, 5.77MB read
+Requests/sec: 116274.77
+Transfer/sec:      5.77MB
+`
+const UNANNOUNCED_CLOSE_REPORT = `Running 1s test @ http://127.0.0.1:18080/
+  1 threads and 16 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   253.99us  142.18us   2.60ms   63.72%
+    Req/Sec    20.45k     1.28k   21.94k    63.64%
+  Latency Distribution
+     50%  284.00us
+     75%  346.00us
+     90%  403.00us
+     99%  566.00us
+  22371 requests in 1.10s, 1.11MB read
+  Socket errors: connect 0, read 22368, write 0, timeout 0
+Requests/sec:  20309.45
+Transfer/sec:      1.01MB
+`
+
+test('parseWrk: requests, rate, latency in µs whatever the unit, socket errors, non-2xx', () => {
+  assert.deepEqual(http.parseWrk(KEEP_ALIVE_REPORT), {
+    requests: 116430,
+    seconds: 1,
+    requestsPerSecond: 116274.77,
+    latencyUs: { mean: 741.7, max: 30490, p50: 102, p75: 123, p90: 196, p99: 20290 },
+    errors: { connect: 0, read: 0, write: 0, timeout: 0 },
+    non2xx: 0
+  })
+  const close = http.parseWrk(UNANNOUNCED_CLOSE_REPORT)
+  assert.deepEqual(close.errors, { connect: 0, read: 22368, write: 0, timeout: 0 })
+  assert.equal(close.seconds, 1.1)
+  assert.equal(close.latencyUs.max, 2600)
+  assert.equal(http.parseWrk(KEEP_ALIVE_REPORT.replace('Requests/sec', '  Non-2xx or 3xx responses: 7\nRequests/sec')).non2xx, 7)
+  assert.deepEqual(http.parseWrk('unable to connect to 127.0.0.1:1 Connection refused\n'), { requests: null, seconds: null, requestsPerSecond: null, latencyUs: null, errors: { connect: 0, read: 0, write: 0, timeout: 0 }, non2xx: 0 })
+})
+
+test('wrkFailure: a run is a data point only when wrk finished cleanly with every answer 2xx and no socket error', () => {
+  const wrk = { code: 0, signal: null, timedOut: false, stdout: KEEP_ALIVE_REPORT, stderr: '' }
+  const keepAlive = http.parseWrk(KEEP_ALIVE_REPORT)
+  const close = http.parseWrk(UNANNOUNCED_CLOSE_REPORT)
+  const failure = changes => http.wrkFailure({ wrk, output: keepAlive, exited: false, unannouncedClose: false, connections: 16, ...changes })
+  assert.equal(failure({}), null)
+  // an unannounced close costs wrk one read error per request, and those alone are allowed
+  assert.equal(failure({ output: close, unannouncedClose: true }), null)
+  assert.equal(failure({ output: close }), 'wrk counted socket errors: connect 0, read 22368, write 0, timeout 0')
+  assert.equal(failure({ output: { ...close, errors: { ...close.errors, read: 22371 + 17 } }, unannouncedClose: true }), 'wrk counted socket errors: connect 0, read 22388 (22387 allowed: the server\'s closes are unannounced), write 0, timeout 0')
+  assert.equal(failure({ output: { ...close, errors: { ...close.errors, timeout: 3 } }, unannouncedClose: true }), 'wrk counted socket errors: connect 0, read 22368 (22387 allowed: the server\'s closes are unannounced), write 0, timeout 3')
+  assert.equal(failure({ output: { ...keepAlive, non2xx: 5 } }), '5 of 116430 answers were not 2xx or 3xx')
+  assert.equal(failure({ exited: true }), 'the server exited during the run')
+  assert.equal(failure({ wrk: { ...wrk, timedOut: true } }), 'wrk did not finish within its duration and 10 s')
+  assert.equal(failure({ wrk: { ...wrk, code: 1, stderr: 'unable to connect\n' } }), 'wrk exited 1: unable to connect')
+  assert.equal(failure({ output: { ...keepAlive, requests: 0 } }), 'wrk completed no request')
+  assert.match(failure({ output: http.parseWrk('') }), /^wrk printed no request count, rate or latency/)
+})
+
+const straceRun = (mode, requests, ok = true) => {
+  const summary = parseStraceSummary(fs.readFileSync(path.join(FIXTURES, 'strace', `http-c-epoll-${mode}-${requests}.txt`), 'utf8'))
+  return { phase: http.STRACE_PHASE, program: 'c-epoll', mode, connections: 16, requests, ok, failure: ok ? null : 'broken', syscalls: summary.syscalls, totalCalls: summary.totalCalls }
+}
+
+test('syscalls per request: the difference of two strace runs over the requests between them (c-epoll, close, 200 and 600 requests)', () => {
+  const [entry] = http.syscallsPerRequest([straceRun('close', 200), straceRun('close', 600)])
+  // by hand from the two summaries: total (3780 - 1285) / 400; epoll_ctl (1201 - 401) / 400;
+  // accept4 (656 - 213) / 400; close (603 - 203) / 400; read (601 - 201) / 400; write the
+  // same; epoll_wait (79 - 27) / 400; start-up's calls (mmap, execve, socket ...) cancel
+  assert.equal(entry.perRequest, 6.2375)
+  assert.deepEqual(entry.byCall, [
+    { name: 'epoll_ctl', perRequest: 2 },
+    { name: 'accept4', perRequest: 1.1075 },
+    { name: 'close', perRequest: 1 },
+    { name: 'read', perRequest: 1 },
+    { name: 'write', perRequest: 1 },
+    { name: 'epoll_wait', perRequest: 0.13 }
+  ])
+  assert.deepEqual(entry.requests, { small: 200, large: 600 })
+  assert.equal(entry.noise, null)
+  // a failed run leaves no difference to take; fewer calls for more requests is noise
+  const [broken] = http.syscallsPerRequest([straceRun('close', 200), straceRun('close', 600, false)])
+  assert.equal(broken.perRequest, null)
+  assert.equal(broken.noise, 'needs strace runs at two request counts; 600 requests failed: broken')
+  const swapped = [straceRun('close', 200), { ...straceRun('close', 600), totalCalls: 1000 }]
+  assert.equal(http.syscallsPerRequest(swapped)[0].noise, 'the run of 600 requests made 285 fewer calls than the run of 200')
+})
+
+// A wrk run's record as measureStep logs it, with the numbers a test needs.
+const run = (server, rate, { mode = 'keep-alive', connections = 16, cpuNs = 1e9, ok = true } = {}) => ({
+  phase: http.PHASE,
+  program: server,
+  mode,
+  connections,
+  ok,
+  failure: ok ? null : 'broken',
+  wallNs: 1.1e9,
+  wrk: ok ? { requests: rate * 1.1, requestsPerSecond: rate, latencyUs: { p50: 100, p99: 300, max: 900 } } : null,
+  server: ok ? { cpuNs, threads: 1, maxRssKiB: 2048 } : null,
+  unannouncedClose: false
+})
+
+test('summariseHttp: medians, best and range, the share of c-epoll with its interval, CPU per request, client-bound cells, the floor', () => {
+  const records = [
+    ...[100000, 110000, 120000, 130000].map(rate => run('c-epoll', rate, { cpuNs: 0.88e9 })),
+    ...[90000, 99000, 108000, 117000].map(rate => run('bun', rate, { cpuNs: 1.1e9 })),
+    run('bun', 1, { ok: false }),
+    straceRun('close', 200),
+    straceRun('close', 600)
+  ]
+  const summary = http.summariseHttp(records, { options: { http: http.PRESETS.default, modes: http.MODES } })
+  const [c, bun] = summary.cells
+  assert.deepEqual(c.requestsPerSecond, { best: 130000, median: 115000, min: 100000, max: 130000 })
+  assert.equal(c.vsReference, null)
+  // CPU per request, run by run: 0.88e9 ns / (rate × 1.1) requests; the median of the four
+  assert.ok(Math.abs(c.cpuPerRequestUs - (0.88e9 / (110000 * 1.1) + 0.88e9 / (120000 * 1.1)) / 2 / 1000) < 1e-9)
+  assert.equal(c.serverCpuShare, 0.8)
+  assert.equal(c.clientBound, true)
+  assert.equal(bun.runs, 4)
+  assert.equal(bun.failedRuns, 1)
+  assert.equal(bun.clientBound, false)
+  // bun's runs are 0.9 × c-epoll's run for run: the 16 ratios' median is 0.9, and with
+  // 4 runs a side the 95% interval is the lowest and highest ratio
+  assert.ok(Math.abs(bun.vsReference.estimate - 0.9) < 1e-9)
+  assert.equal(bun.vsReference.low, 90000 / 130000)
+  assert.equal(bun.vsReference.high, 117000 / 100000)
+  assert.deepEqual(summary.floors, { close: { server: 'c-epoll', perRequest: 6.2375 } })
+  assert.equal(http.summariseHttp([], { options: {} }), null)
+})
+
+test('the plan: every server in a cell before the next cell, modes then connections, then the strace pass per server and mode', () => {
+  const [a, b] = http.servers
+  const pin = { client: 0, server: 1 }
+  const steps = http.planHttp([a, b], { http: { runs: 2, connections: [1, 16], straceRequests: { small: 10, large: 30 } }, modes: http.MODES, strace: true }, pin)
+  const timed = steps.filter(step => step.phase === http.PHASE).map(step => `${step.mode} ${step.connections} ${step.server.name} ${step.run}`)
+  assert.deepEqual(timed.slice(0, 5), [`keep-alive 1 ${a.name} 0`, `keep-alive 1 ${a.name} 1`, `keep-alive 1 ${b.name} 0`, `keep-alive 1 ${b.name} 1`, `keep-alive 16 ${a.name} 0`])
+  assert.equal(timed.length, 2 * 2 * 2 * 2)
+  const traced = steps.filter(step => step.phase === http.STRACE_PHASE).map(step => `${step.mode} ${step.server.name} ${step.requests}`)
+  assert.deepEqual(traced, [`keep-alive ${a.name} 10`, `keep-alive ${a.name} 30`, `keep-alive ${b.name} 10`, `keep-alive ${b.name} 30`, `close ${a.name} 10`, `close ${a.name} 30`, `close ${b.name} 10`, `close ${b.name} 30`])
+  assert.ok(steps.every(step => step.pin === pin))
+  assert.equal(http.planHttp([a], { http: { runs: 1, connections: [1], straceRequests: { small: 1, large: 2 } }, modes: http.MODES, strace: false }, pin).some(step => step.phase === http.STRACE_PHASE), false)
+  assert.deepEqual(http.apartPin('Cpus_allowed_list:\t2-3,6\n'), { client: 2, server: 6 })
+  assert.deepEqual(http.apartPin('Cpus_allowed_list:\t5\n'), { client: 5, server: 5 })
+})
+
+test('a server that answers wrong is a failed run with its reason, never timed, and so is its strace run', async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'http-fail-'))
+  const broken = { name: 'broken-wrong-body', runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', 'wrong-body', '{port}'] }
+  const session = http.httpSession()
+  try {
+    const options = { http: { ...http.PRESETS.quick, runs: 1 }, modes: http.MODES, strace: true, timeoutSeconds: 10 }
+    const steps = http.planHttp([broken], options, http.apartPin())
+    const timed = await http.measureStep(steps[0], options, session, out)
+    assert.equal(timed.record.ok, false)
+    assert.equal(timed.record.failure, 'keep-alive: request 1 was answered "Hello, World?", not "Hello, World!"')
+    assert.match(timed.record.command, /^taskset -c \d+ wrk -t1 -c16 -d1s --timeout 2s --latency http:\/\/127\.0\.0\.1:\d+\/$/)
+    fs.mkdirSync(path.join(out, 'strace'))
+    const traced = await http.measureStep(steps.find(step => step.phase === http.STRACE_PHASE), options, session, out)
+    assert.equal(traced.record.ok, false)
+    assert.match(traced.record.failure, /^request \d+ was answered "Hello, World\?", not "Hello, World!"$/)
+    assert.equal(traced.record.syscalls, null)
+  } finally {
+    await session.close()
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})
+
+test('bench.js --experiment http: options it does not take, bad connection counts, unknown servers, one line each', () => {
+  assertRefused(bench(['--experiment', 'http', '--sizes', '256']), /^bench\.js: --experiment http does not take --sizes; see node bench\.js --help$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '0']), /^bench\.js: --connections must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '16,x']), /^bench\.js: --connections must be a whole number of at least 1, not 'x'$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '4096']), /^bench\.js: --connections 4096 is more than 1024; give counts from 1 to 1024$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '']), /^bench\.js: --connections is empty; give connection counts such as 1,16,128/)
+  assertRefused(bench(['--experiment', 'http', '--only', 'nope']), /^bench\.js: --only nope matches no server of the http experiment; they are: c-blocking, c-epoll, /)
+  assertRefused(bench(['--experiment', 'http', '--runs', '0']), /^bench\.js: --runs must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--connections', '16']), /^bench\.js: --connections sets the http experiment's load: add --experiment http, or drop --connections$/)
+})
+
+test('a failed http cell is measured again by an http bench of its server at its connections', () => {
+  const { parseOptions, cellCommand } = require('../bench')
+  const options = parseOptions(['--experiment', 'http', '--quick', '--runs', '3', '--connections', '1,64'])
+  assert.equal(cellCommand(options, { program: 'bun', connections: 64 }, []), 'node bench.js --experiment http --quick --only bun --connections 64 --runs 3')
+  assert.equal(cellCommand(options, { program: 'c-epoll', connections: http.STRACE_CONNECTIONS }, []), 'node bench.js --experiment http --quick --connections 1,64 --runs 3')
+})
+
+test('bench.js --experiment http measures two servers under wrk and strace, and analyse.js reports them', () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'http-test-'))
+  try {
+    const result = bench(['--experiment', 'http', '--quick', '--only', 'c-blocking', '--runs', '1', '--connections', '2', '--out', out, '--id', 'tiny', '--report'])
+    assert.equal(result.status, 0, result.stdout + result.stderr)
+    assert.match(result.stdout, /^Keep-alive: median requests\/s/m)
+    assert.match(result.stdout, /^c-epoll +\d+/m)
+    const run = path.join(out, 'tiny')
+    const results = JSON.parse(fs.readFileSync(path.join(run, 'results.json'), 'utf8'))
+    assert.equal(results.experiment, 'http')
+    assert.deepEqual(results.http.cells.map(cell => `${cell.mode} ${cell.server} ${cell.runs}`), ['keep-alive c-blocking 1', 'keep-alive c-epoll 1', 'close c-blocking 1', 'close c-epoll 1'])
+    for (const cell of results.http.cells) {
+      assert.ok(cell.requestsPerSecond.median > 0 && cell.cpuPerRequestUs > 0 && cell.threads === 1, JSON.stringify(cell))
+    }
+    // c-blocking's loop is accept, read, write, close: four calls a request, exactly
+    const blocking = results.http.syscalls.find(entry => entry.server === 'c-blocking' && entry.mode === 'close')
+    assert.deepEqual(blocking.byCall.map(call => [call.name, call.perRequest]), [['accept', 1], ['close', 1], ['read', 1], ['write', 1]])
+    assert.equal(results.failures.length, 0)
+    const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
+    assert.deepEqual(context.httpServers.map(server => server.name), ['c-blocking', 'c-epoll'])
+    assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)
+    const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
+    assert.ok(page.includes('id="http"') && page.includes('id="chart-http-syscalls-1"'))
+    assert.ok(!page.includes('id="throughput"') && !page.includes('id="headline"'), 'no stdio sections')
+    assert.match(fs.readFileSync(path.join(run, 'results.md'), 'utf8'), /^## Keep-alive: median requests\/s/m)
+    assert.match(fs.readFileSync(path.join(run, 'results.csv'), 'utf8'), /^runId,server,runtime,mode,connections,/)
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})
