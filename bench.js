@@ -696,7 +696,7 @@ function printListing (rows, json) {
   }
   for (const row of rows) {
     const status = row.available ? 'ok' : `unavailable: ${row.unavailable}`
-    const kind = row.boundary ? `${row.boundary}; reads: ${row.read}` : row.honoursBlockSize ? 'honours bs' : 'own chunks'
+    const kind = row.boundary ? `${row.boundary}; reads: ${row.read}` : row.kind ?? (row.honoursBlockSize ? 'honours bs' : 'own chunks')
     console.log(`${row.name.padEnd(14)} ${kind}  ${status}`)
     console.log(`${''.padEnd(14)} $ ${row.command}`)
   }

@@ -527,7 +527,7 @@ function loadReason () {
 function listing () {
   return servers.map(server => {
     const reason = unavailableReason(server) ?? loadReason()
-    return { name: server.name, runtime: server.runtime, available: reason === null, unavailable: reason, note: server.note, command: shellQuote(serverArgv(server, '{port}')) }
+    return { name: server.name, runtime: server.runtime, available: reason === null, unavailable: reason, kind: server.note, command: shellQuote(serverArgv(server, '{port}')) }
   })
 }
 
