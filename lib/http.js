@@ -138,8 +138,13 @@ const request = close => `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connec
 // followed onto a new one); close: one request saying Connection: close, which must be
 // answered and the connection closed by the server.
 async function checkServer (port, mode, { timeoutMs = 3000 } = {}) {
+  return (await checkLoad(port, mode, { timeoutMs })).problem
+}
+
+// checkServer's requests, answered as sendRequests answers.
+function checkLoad (port, mode, { timeoutMs = 3000 } = {}) {
   if (!MODES.includes(mode)) throw new Error(`no mode ${mode}`)
-  return (await sendRequests(port, { mode, connections: 1, requests: mode === 'close' ? 1 : KEEP_ALIVE_REQUESTS, timeoutMs })).problem
+  return sendRequests(port, { mode, connections: 1, requests: mode === 'close' ? 1 : KEEP_ALIVE_REQUESTS, timeoutMs })
 }
 
 // Sends `requests` requests over `connections` connections at once, each request sent
@@ -259,12 +264,15 @@ function connect (port, timeoutMs) {
 // ---- the bench (bench.js --experiment http) ----
 //
 // A cell is a server, a mode and a count of connections. Its runs are wrk runs, one
-// after the other, against one server process, which bench.js starts for the cell's
-// first run: it checks the server's answers in both modes, then warms it up with
-// WARMUP_REQUESTS of the cell's load (a JIT compiles the request path) before the first
-// timed run. Servers are pinned to one CPU and wrk to the other, so neither takes the
-// other's time. Cells run mode by mode and count by count, every server's cell in turn,
-// so that the servers compared in one table are measured minutes apart at most.
+// after the other, against one server process per server and mode, which bench.js starts
+// for the first of them: it checks the server's answers in both modes, then warms it up
+// with wrk runs at the most connections until two in a row agree within WARMUP_AGREE (at
+// most WARMUP_MAX_RUNS). A JIT's tiers and V8's young generation, which grows with the
+// allocation rate, take seconds of load to settle: node-http with Connection: close went
+// 9.3k, 13.5k, 16.5k, 19.1k, 21.9k req/s over its first five 1 s runs, then held. Servers
+// are pinned to one CPU and wrk to the other, so neither takes the other's time. Cells
+// run mode by mode, every server in turn, so that the servers compared in one table are
+// measured a minute or two apart at most.
 //
 // The strace pass: per server and mode, the server under `strace -f -c` answers a count
 // of requests from sendRequests at STRACE_CONNECTIONS, once at `small` and once at
@@ -273,7 +281,8 @@ function connect (port, timeoutMs) {
 // exit, which both runs make, cancel.
 const PHASE = 'http'
 const STRACE_PHASE = 'http-strace'
-const WARMUP_REQUESTS = 2000
+const WARMUP_AGREE = 0.05
+const WARMUP_MAX_RUNS = 8
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
   default: { runs: 4, seconds: 1, connections: [1, 16, 128], straceRequests: { small: 500, large: 1500 } },
@@ -297,10 +306,10 @@ function planHttp (selected, options, pin = apartPin()) {
   const steps = []
   const { runs, connections, straceRequests } = options.http
   for (const mode of options.modes) {
-    for (const count of connections) {
-      const group = `${mode}, ${count} connection${count === 1 ? '' : 's'}`
-      for (const server of selected) {
-        for (let run = 0; run < runs; run++) steps.push({ phase: PHASE, program: server, server, mode, connections: count, blockSize: null, run, warmup: 0, pin, group, label: `${group}: ${server.name}, run ${run + 1} of ${runs}` })
+    for (const server of selected) {
+      const group = `${mode}: ${server.name}`
+      for (const count of connections) {
+        for (let run = 0; run < runs; run++) steps.push({ phase: PHASE, program: server, server, mode, connections: count, warmupConnections: Math.max(...connections), blockSize: null, run, warmup: 0, pin, group, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
       }
     }
   }
@@ -317,10 +326,10 @@ function planHttp (selected, options, pin = apartPin()) {
   return steps
 }
 
-const cellOf = step => `${step.server.name}\t${step.mode}\t${step.connections}`
+const processOf = step => `${step.server.name}\t${step.mode}`
 
-// The running server of the cell being measured, kept across its runs; bench.js calls
-// measureStep for each step in order and close() when it stops.
+// The running server of the steps being measured, kept across the runs of a server and
+// mode; bench.js calls measureStep for each step in order and close() when it stops.
 function httpSession () {
   let current = null
   const close = async () => {
@@ -328,26 +337,39 @@ function httpSession () {
     current = null
   }
   const serverFor = async (step, options) => {
-    if (current?.cell === cellOf(step)) return current
+    if (current?.key === processOf(step)) return current
     await close()
-    current = { cell: cellOf(step), failure: null, started: null, unannouncedClose: false }
+    current = { key: processOf(step), failure: null, started: null, unannouncedClose: false, warmupRates: [] }
     try {
       const port = await freePort()
       current.port = port
       current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000 })
       for (const mode of MODES) {
-        const problem = await checkServer(port, mode)
+        const { problem, unannouncedCloses } = await checkLoad(port, mode)
         if (problem) throw new Error(`${mode}: ${problem}`)
+        if (mode === step.mode) current.unannouncedClose = unannouncedCloses > 0
       }
-      const warm = await sendRequests(port, { mode: step.mode, connections: step.connections, requests: WARMUP_REQUESTS })
-      if (warm.problem) throw new Error(`warm-up: ${warm.problem}`)
-      current.unannouncedClose = warm.unannouncedCloses > 0
+      await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options)
     } catch (err) {
       current.failure = err.message
     }
     return current
   }
   return { serverFor, close }
+}
+
+async function warmUp (server, step, options) {
+  const rates = server.warmupRates
+  while (rates.length < WARMUP_MAX_RUNS) {
+    const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
+    const output = parseWrk(wrk.stdout)
+    const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
+    const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections })
+    if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
+    rates.push(output.requestsPerSecond)
+    const [before, last] = rates.slice(-2)
+    if (rates.length >= 2 && Math.abs(last - before) <= WARMUP_AGREE * before) return
+  }
 }
 
 function wrkArgv (step, port, options) {
@@ -380,6 +402,8 @@ async function measureStep (step, options, session, runDir) {
     wallNs: wrk.wallNs,
     wrk: output,
     unannouncedClose: server.unannouncedClose,
+    // the warm-up's wrk runs before the first run of this server process, req/s
+    warmupRates: server.warmupRates,
     server: before && after ? { cpuNs: after.cpuNs - before.cpuNs, userTicks: after.userTicks - before.userTicks, systemTicks: after.systemTicks - before.systemTicks, clkTck: CLK_TCK, threads: after.threads, maxRssKiB: after.maxRssKiB } : null,
     at: new Date().toISOString()
   }
@@ -569,7 +593,7 @@ const CLIENT_BOUND_SHARE = 0.9
 const REFERENCE = 'c-epoll'
 
 const MEANING = {
-  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs of one server process (after a check and a warm-up)',
+  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs, against one server process per server and mode, checked and warmed up (wrk runs until two agree within 5%)',
   vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its ${INTERVAL_LEVEL} interval; null below 4 runs a side`,
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
@@ -672,4 +696,4 @@ function syscallFloors (syscalls) {
   return floors
 }
 
-module.exports = { servers, MODES, BODY, PHASE, STRACE_PHASE, PRESETS, WARMUP_REQUESTS, STRACE_CONNECTIONS, serverArgv, freePort, startServer, checkServer, sendRequests, parseResponse, apartPin, planHttp, httpSession, measureStep, parseWrk, wrkFailure, wrkArgv, summariseHttp, syscallsPerRequest, loadReason, listing, httpContext, CLIENT_BOUND_SHARE, REFERENCE }
+module.exports = { servers, MODES, BODY, PHASE, STRACE_PHASE, PRESETS, STRACE_CONNECTIONS, serverArgv, freePort, startServer, checkServer, sendRequests, parseResponse, apartPin, planHttp, httpSession, measureStep, parseWrk, wrkFailure, wrkArgv, summariseHttp, syscallsPerRequest, loadReason, listing, httpContext, CLIENT_BOUND_SHARE, REFERENCE }

@@ -167,12 +167,13 @@ test('summariseHttp: medians, best and range, the share of c-epoll with its inte
   assert.equal(http.summariseHttp([], { options: {} }), null)
 })
 
-test('the plan: every server in a cell before the next cell, modes then connections, then the strace pass per server and mode', () => {
+test('the plan: mode by mode, each server\'s cells in turn (one process, warmed up at the most connections), then the strace pass per server and mode', () => {
   const [a, b] = http.servers
   const pin = { client: 0, server: 1 }
   const steps = http.planHttp([a, b], { http: { runs: 2, connections: [1, 16], straceRequests: { small: 10, large: 30 } }, modes: http.MODES, strace: true }, pin)
   const timed = steps.filter(step => step.phase === http.PHASE).map(step => `${step.mode} ${step.connections} ${step.server.name} ${step.run}`)
-  assert.deepEqual(timed.slice(0, 5), [`keep-alive 1 ${a.name} 0`, `keep-alive 1 ${a.name} 1`, `keep-alive 1 ${b.name} 0`, `keep-alive 1 ${b.name} 1`, `keep-alive 16 ${a.name} 0`])
+  assert.deepEqual(timed.slice(0, 5), [`keep-alive 1 ${a.name} 0`, `keep-alive 1 ${a.name} 1`, `keep-alive 16 ${a.name} 0`, `keep-alive 16 ${a.name} 1`, `keep-alive 1 ${b.name} 0`])
+  assert.ok(steps.filter(step => step.phase === http.PHASE).every(step => step.warmupConnections === 16))
   assert.equal(timed.length, 2 * 2 * 2 * 2)
   const traced = steps.filter(step => step.phase === http.STRACE_PHASE).map(step => `${step.mode} ${step.server.name} ${step.requests}`)
   assert.deepEqual(traced, [`keep-alive ${a.name} 10`, `keep-alive ${a.name} 30`, `keep-alive ${b.name} 10`, `keep-alive ${b.name} 30`, `close ${a.name} 10`, `close ${a.name} 30`, `close ${b.name} 10`, `close ${b.name} 30`])
