@@ -7,6 +7,7 @@ const { sizeLabel, sizeName, formatNumber, formatSigned, formatPercent, formatSh
 const { WARM_QUARTER_READS } = require('./summary')
 const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 const { httpData } = require('./report-data')
+const { headlineConnections } = require('./findings')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
@@ -233,9 +234,11 @@ function round (value, digits) {
 function httpTables (entry) {
   const reference = entry.reference
   return entry.modes.map(mode => {
-    const quoted = mode.connections.includes(16) ? 16 : mode.connections[Math.floor(mode.connections.length / 2)]
-    const at = mode.connections.indexOf(quoted)
-    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${quoted}`, `p99 µs @${quoted}`, 'syscalls/req', 'threads']
+    // CPU per request where the servers are busiest (most connections: the fewest
+    // wake-ups per request), latency at the count the findings quote
+    const busiest = mode.connections.length - 1
+    const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req', 'threads']
     const rows = mode.rows.map(row => [
       row.server,
       ...row.cells.map(cell => {
@@ -244,8 +247,8 @@ function httpTables (entry) {
         const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
         return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}`
       }),
-      row.cells[at]?.cpuPerRequestUs != null ? formatNumber(row.cells[at].cpuPerRequestUs) : '',
-      row.cells[at]?.latencyUs ? formatNumber(row.cells[at].latencyUs.p99) : '',
+      row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
+      row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
       row.syscalls?.perRequest != null ? `${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : '',
       String(row.cells.find(cell => cell?.threads)?.threads ?? '')
     ])
