@@ -2,7 +2,7 @@
 // kBindings below, every number one row of kConstants. CreateJustObject()
 // turns the tables into objects; nothing else registers bindings.
 //
-// Hot bindings (net.read, net.readRaw, net.close, sys.errno, sys.fcntl,
+// Hot bindings (net.read, net.write, net.readRaw, net.close, net.accept4, sys.errno, sys.fcntl,
 // sys.pid) also have V8 fast API functions (Fast* below, declarations in
 // fast-api.h): TurboFan-optimised code calls them directly, skipping the
 // FunctionCallbackInfo / API exit frame / handle scope that the regular
@@ -14,12 +14,17 @@
 // Non-number arguments never reach a fast function: TurboFan checks that a
 // double parameter gets a number, else it deoptimises and the interpreter
 // calls the slow callback.
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -242,6 +247,18 @@ int32_t FastPid(Local<Value>) {
   return static_cast<int32_t>(getpid());
 }
 
+// exitOnSigterm(): SIGTERM ends the process with status 0, as a server stopped
+// by the lab must end (lib/http.js). The host has no signal events for a
+// script to handle, and a server blocked in accept(2) runs no JS to ask; so
+// the handler exits itself. _exit is async-signal-safe; nothing is left to
+// flush (print writes straight to fd 1).
+void ExitOnSigterm(const FunctionCallbackInfo<Value>& args) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = [](int) { _exit(0); };
+  args.GetReturnValue().Set(KeepErrno(sigaction(SIGTERM, &action, nullptr)));
+}
+
 void RunMicroTasks(const FunctionCallbackInfo<Value>& args) {
   RunMicrotasks(args.GetIsolate());
 }
@@ -294,15 +311,23 @@ namespace net {
 // answers every argument it is given exactly as the slow one does, and falls
 // back only where the slow path cannot throw either (a view, an fd that is
 // a number but not an int32).
-CallCount read_calls, read_raw_calls, close_calls;
+CallCount read_calls, read_raw_calls, close_calls, write_calls, accept_calls;
 
-// The one place off/len are checked and the read is made. `to_end`: no len
-// was given, read up to the end. Bounds are checked in doubles so no value
+// read(2) and write(2) alike: net.read and net.write are one code path that
+// differs in the syscall it makes (and the counter it bumps), so a write
+// checks its buffer, off and len exactly as a read does.
+using Transfer = ssize_t (*)(int fd, char* buf, size_t len);
+inline ssize_t ReadOp(int fd, char* buf, size_t len) { return read(fd, buf, len); }
+inline ssize_t WriteOp(int fd, char* buf, size_t len) { return write(fd, buf, len); }
+
+// The one place off/len are checked and the transfer is made. `to_end`: no len
+// was given, transfer up to the end. Bounds are checked in doubles so no value
 // can wrap around and reach outside the buffer; once off and len lie in
 // [0, size] (< 2**53) the int64 casts are exact, so they test integrality.
 // NaN fails every comparison.
-inline int32_t ReadAt(int32_t fd, char* base, size_t size, double off,
-                      double len, bool to_end) {
+template <Transfer kOp>
+inline int32_t TransferAt(int32_t fd, char* base, size_t size, double off,
+                          double len, bool to_end) {
   double sz = static_cast<double>(size);
   if (to_end) len = sz - off;
   if (!(off >= 0 && off <= sz && len >= 0 && len <= sz - off) ||
@@ -312,8 +337,8 @@ inline int32_t ReadAt(int32_t fd, char* base, size_t size, double off,
     return -1;
   }
   ssize_t r = KeepErrno(
-      read(fd, base + static_cast<size_t>(off), static_cast<size_t>(len)));
-  // Linux caps a single read at 0x7ffff000 bytes, so r always fits an int32
+      kOp(fd, base + static_cast<size_t>(off), static_cast<size_t>(len)));
+  // Linux caps a single read or write at 0x7ffff000 bytes, so r always fits an int32
   // (a Smi for V8, no heap number allocated per call).
   return static_cast<int32_t>(r);
 }
@@ -328,8 +353,9 @@ bool ArgOffLen(const FunctionCallbackInfo<Value>& args, int i, double* out,
   return true;
 }
 
-void Read(const FunctionCallbackInfo<Value>& args) {
-  read_calls.slow++;
+template <Transfer kOp, CallCount* kCalls>
+void TransferCallback(const FunctionCallbackInfo<Value>& args) {
+  kCalls->slow++;
   int32_t fd;
   if (!ArgInt32(args, 0, -1, &fd)) return;  // ToInt32; throws only for a
                                             // non-number, never reaches fast
@@ -362,7 +388,18 @@ void Read(const FunctionCallbackInfo<Value>& args) {
     args.GetReturnValue().Set(-1);
     return;
   }
-  args.GetReturnValue().Set(ReadAt(fd, base, size, off, len, !has_len));
+  args.GetReturnValue().Set(TransferAt<kOp>(fd, base, size, off, len, !has_len));
+}
+
+void Read(const FunctionCallbackInfo<Value>& args) {
+  TransferCallback<ReadOp, &read_calls>(args);
+}
+
+// write(fd, buf[, off[, len]]) -> bytes written, or -1 with errno: net.read's
+// arguments, checked as it checks them (write(2) on a socket is send(2)
+// without flags).
+void Write(const FunctionCallbackInfo<Value>& args) {
+  TransferCallback<WriteOp, &write_calls>(args);
 }
 
 // Where V8 keeps a plain (unshared) ArrayBuffer's bytes and length inside
@@ -495,11 +532,12 @@ void LearnArrayBufferLayout(Isolate* isolate) {
 // call may do. A view falls back: reaching its bytes (Buffer()) may allocate.
 // Anything else that is not a buffer gets the slow path's answer,
 // -1/EINVAL, here.
-inline int32_t FastReadImpl(double fd_d, Local<Value> buf, double off,
-                            double len, bool to_end,
-                            FastApiCallbackOptions& options) {
+template <Transfer kOp, CallCount* kCalls>
+inline int32_t FastTransferImpl(double fd_d, Local<Value> buf, double off,
+                                double len, bool to_end,
+                                FastApiCallbackOptions& options) {
   int32_t fd;
-  if (!ExactInt32(fd_d, &fd)) return Fallback<int32_t>(options, &read_calls);
+  if (!ExactInt32(fd_d, &fd)) return Fallback<int32_t>(options, kCalls);
   char* base = nullptr;
   size_t size = 0;
   if (PlainArrayBufferBytes(buf, &base, &size)) {
@@ -509,32 +547,42 @@ inline int32_t FastReadImpl(double fd_d, Local<Value> buf, double off,
     base = static_cast<char*>(ab->Data());
     size = ab->ByteLength();
   } else if (buf->IsArrayBufferView()) {
-    return Fallback<int32_t>(options, &read_calls);
+    return Fallback<int32_t>(options, kCalls);
   } else if (buf->IsSharedArrayBuffer()) {
     Local<v8::SharedArrayBuffer> sab = buf.As<v8::SharedArrayBuffer>();
     base = static_cast<char*>(sab->Data());
     size = sab->ByteLength();
   } else {
-    off = -1;  // ReadAt answers -1/EINVAL, as Read() does
+    off = -1;  // TransferAt answers -1/EINVAL, as the slow callback does
   }
-  read_calls.fast++;
-  return ReadAt(fd, base, size, off, len, to_end);
+  kCalls->fast++;
+  return TransferAt<kOp>(fd, base, size, off, len, to_end);
 }
 
-int32_t FastRead4(Local<Value>, double fd, Local<Value> buf, double off,
-                  double len, FastApiCallbackOptions& options) {
-  return FastReadImpl(fd, buf, off, len, false, options);
+template <Transfer kOp, CallCount* kCalls>
+int32_t FastTransfer4(Local<Value>, double fd, Local<Value> buf, double off,
+                      double len, FastApiCallbackOptions& options) {
+  return FastTransferImpl<kOp, kCalls>(fd, buf, off, len, false, options);
 }
 
-int32_t FastRead3(Local<Value>, double fd, Local<Value> buf, double off,
-                  FastApiCallbackOptions& options) {
-  return FastReadImpl(fd, buf, off, 0, true, options);
+template <Transfer kOp, CallCount* kCalls>
+int32_t FastTransfer3(Local<Value>, double fd, Local<Value> buf, double off,
+                      FastApiCallbackOptions& options) {
+  return FastTransferImpl<kOp, kCalls>(fd, buf, off, 0, true, options);
 }
 
-int32_t FastRead2(Local<Value>, double fd, Local<Value> buf,
-                  FastApiCallbackOptions& options) {
-  return FastReadImpl(fd, buf, 0, 0, true, options);
+template <Transfer kOp, CallCount* kCalls>
+int32_t FastTransfer2(Local<Value>, double fd, Local<Value> buf,
+                      FastApiCallbackOptions& options) {
+  return FastTransferImpl<kOp, kCalls>(fd, buf, 0, 0, true, options);
 }
+
+constexpr auto FastRead2 = FastTransfer2<ReadOp, &read_calls>;
+constexpr auto FastRead3 = FastTransfer3<ReadOp, &read_calls>;
+constexpr auto FastRead4 = FastTransfer4<ReadOp, &read_calls>;
+constexpr auto FastWrite2 = FastTransfer2<WriteOp, &write_calls>;
+constexpr auto FastWrite3 = FastTransfer3<WriteOp, &write_calls>;
+constexpr auto FastWrite4 = FastTransfer4<WriteOp, &write_calls>;
 
 // An address argument, through ToNumber (false if that threw). *valid is
 // false for anything but an integer in [-2**63, 2**63): what TurboFan lets
@@ -611,6 +659,77 @@ int32_t FastClose(Local<Value>, double fd_d, FastApiCallbackOptions& options) {
   return KeepErrno(close(fd));
 }
 
+// What a hello-world server needs of sockets (http/just-*.js). Setting one up
+// is once per server, so socket, setsockopt, bind and listen are slow only;
+// accept4 is once per connection (every request with Connection: close), so
+// it has a fast path, as read, write and close do.
+
+// socket(domain, type, protocol) -> fd, or -1 with errno.
+void Socket(const FunctionCallbackInfo<Value>& args) {
+  int32_t domain, type, protocol;
+  if (!ArgInt32(args, 0, -1, &domain) || !ArgInt32(args, 1, -1, &type) ||
+      !ArgInt32(args, 2, 0, &protocol))
+    return;
+  args.GetReturnValue().Set(KeepErrno(socket(domain, type, protocol)));
+}
+
+// setsockopt(fd, level, name, value): an int option, the only kind the
+// servers set (SO_REUSEADDR, TCP_NODELAY).
+void Setsockopt(const FunctionCallbackInfo<Value>& args) {
+  int32_t fd, level, name, value;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 1, -1, &level) ||
+      !ArgInt32(args, 2, -1, &name) || !ArgInt32(args, 3, 0, &value))
+    return;
+  args.GetReturnValue().Set(
+      KeepErrno(setsockopt(fd, level, name, &value, sizeof value)));
+}
+
+// bind(fd, address, port): an IPv4 address in dotted form; one that is not
+// (or a port outside 0..65535) fails like the syscall, -1 with EINVAL.
+void Bind(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  int32_t fd, port;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 2, -1, &port)) return;
+  String::Utf8Value text(isolate, args[1]);
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  if (*text == nullptr || !args[1]->IsString() || port < 0 || port > 65535 ||
+      inet_pton(AF_INET, *text, &address.sin_addr) != 1) {
+    state.last_errno = EINVAL;
+    args.GetReturnValue().Set(-1);
+    return;
+  }
+  args.GetReturnValue().Set(KeepErrno(
+      bind(fd, reinterpret_cast<struct sockaddr*>(&address), sizeof address)));
+}
+
+void Listen(const FunctionCallbackInfo<Value>& args) {
+  int32_t fd, backlog;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 1, SOMAXCONN, &backlog))
+    return;
+  args.GetReturnValue().Set(KeepErrno(listen(fd, backlog)));
+}
+
+// accept4(fd, flags) -> the connection's fd, or -1 with errno; the peer's
+// address is not asked for (no server here uses it).
+void Accept4(const FunctionCallbackInfo<Value>& args) {
+  accept_calls.slow++;
+  int32_t fd, flags;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 1, 0, &flags)) return;
+  args.GetReturnValue().Set(KeepErrno(accept4(fd, nullptr, nullptr, flags)));
+}
+
+int32_t FastAccept4(Local<Value>, double fd_d, double flags_d,
+                    FastApiCallbackOptions& options) {
+  int32_t fd, flags;
+  if (!ExactInt32(fd_d, &fd) || !ExactInt32(flags_d, &flags))
+    return Fallback<int32_t>(options, &accept_calls);
+  accept_calls.fast++;
+  return KeepErrno(accept4(fd, nullptr, nullptr, flags));
+}
+
 }  // namespace net
 
 namespace fs {
@@ -681,11 +800,18 @@ const Binding kBindings[] = {
   {"sys",          "strerror",      sys::StrError,       Kind::kMethod, {},                                                  nullptr},
   {"sys",          "pid",           sys::Pid,            Kind::kMethod, kFast<sys::FastPid>,                                 &sys::pid_calls},
   {"sys",          "runMicroTasks", sys::RunMicroTasks,  Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "exitOnSigterm", sys::ExitOnSigterm,  Kind::kMethod, {},                                                  nullptr},
   {"sys",          "address",       sys::Address,        Kind::kMethod, {},                                                  nullptr},
 
   {"net",          "read",          net::Read,           Kind::kMethod, kFast<net::FastRead2, net::FastRead3, net::FastRead4>, &net::read_calls},
   {"net",          "readRaw",       net::ReadRaw,        Kind::kMethod, kFast<net::FastReadRaw>,                             &net::read_raw_calls},
   {"net",          "close",         net::Close,          Kind::kMethod, kFast<net::FastClose>,                               &net::close_calls},
+  {"net",          "write",         net::Write,          Kind::kMethod, kFast<net::FastWrite2, net::FastWrite3, net::FastWrite4>, &net::write_calls},
+  {"net",          "socket",        net::Socket,         Kind::kMethod, {},                                                  nullptr},
+  {"net",          "setsockopt",    net::Setsockopt,     Kind::kMethod, {},                                                  nullptr},
+  {"net",          "bind",          net::Bind,           Kind::kMethod, {},                                                  nullptr},
+  {"net",          "listen",        net::Listen,         Kind::kMethod, {},                                                  nullptr},
+  {"net",          "accept4",       net::Accept4,        Kind::kMethod, kFast<net::FastAccept4>,                             &net::accept_calls},
 
   {"fs",           "open",          fs::Open,            Kind::kMethod, {},                                                  nullptr},
 
@@ -728,6 +854,15 @@ const Constant kConstants[] = {
   {"net",  "EAGAIN",        EAGAIN},
   {"net",  "EWOULDBLOCK",   EWOULDBLOCK},
   {"net",  "EINTR",         EINTR},
+  {"net",  "AF_INET",       AF_INET},
+  {"net",  "SOCK_STREAM",   SOCK_STREAM},
+  {"net",  "SOCK_NONBLOCK", SOCK_NONBLOCK},
+  {"net",  "SOCK_CLOEXEC",  SOCK_CLOEXEC},
+  {"net",  "SOL_SOCKET",    SOL_SOCKET},
+  {"net",  "SO_REUSEADDR",  SO_REUSEADDR},
+  {"net",  "IPPROTO_TCP",   IPPROTO_TCP},
+  {"net",  "TCP_NODELAY",   TCP_NODELAY},
+  {"net",  "SOMAXCONN",     SOMAXCONN},
 
   {"loop", "EPOLLIN",       EPOLLIN},
   {"loop", "EPOLLOUT",      EPOLLOUT},
