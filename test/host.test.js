@@ -246,6 +246,59 @@ test('net.close returns 0, then -1/EBADF on the closed fd', () => {
   assert.equal(r.stdout, '0 -1 Bad file descriptor\n')
 })
 
+test('net.write checks its arguments as net.read does: -1, EINVAL, no exception; fast and slow give the same answers', () => {
+  const file = script('write-args.js', `
+    const { write } = just.net
+    const fd = just.fs.open('/dev/null', 1)
+    const buf = new ArrayBuffer(16)
+    const cases = [[buf, 17, 0], [buf, 0, 17], [buf, -1, 1], [buf, 1.5, 1], [buf, 0, NaN], [{}, 0, 1], ['str', 0, 1], [null, 0, 1],
+      [buf, 0, 16], [new Uint8Array(new ArrayBuffer(64), 8, 16), 0, 16], [buf, 16, 0], [buf, 8, 8]]
+    function call (c) {
+      try { return write(fd, c[0], c[1], c[2]) } catch (e) { return e.name }
+    }
+    const out = []
+    for (let i = 0; i < 60000; i++) {
+      const r = call(cases[i % cases.length])
+      if (i >= 60000 - cases.length) out.push(r < 0 ? r + '/' + just.sys.errno() : r)
+    }
+    just.print(out.join(' '))
+    just.error(JSON.stringify(just.host.calls()['net.write']))
+  `)
+  const fast = run([file])
+  const slow = run([SLOW, file])
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(slow.status, 0, slow.stderr)
+  // the loop ends at case 60000 % 12 = 0, so the last 12 answers are in the cases' order
+  assert.equal(fast.stdout, '-1/22 -1/22 -1/22 -1/22 -1/22 -1/22 -1/22 -1/22 16 16 0 8\n')
+  assert.equal(slow.stdout, fast.stdout)
+  const calls = JSON.parse(fast.stderr)
+  assert.ok(calls.fast > 0, fast.stderr)
+  assert.deepEqual(JSON.parse(slow.stderr), { fast: 0, fallback: 0, slow: 60000 })
+})
+
+test('socket bindings: a listening socket, and what socket, bind, listen and accept4 refuse, as the syscalls do', () => {
+  const file = script('sockets.js', `
+    const { socket, setsockopt, bind, listen, accept4, close, AF_INET, SOCK_STREAM, SOCK_NONBLOCK, SOL_SOCKET, SO_REUSEADDR } = just.net
+    const { errno } = just.sys
+    const answer = r => (r < 0 ? r + '/' + errno() : r)
+    const fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)
+    const out = [fd > 2 ? 'fd' : fd, setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, 1)]
+    out.push(answer(accept4(fd, 0)))                 // not listening: EINVAL
+    out.push(answer(bind(fd, 'localhost', 0)))       // not a dotted address: EINVAL
+    out.push(answer(bind(fd, '127.0.0.1', 65536)))   // no such port: EINVAL
+    out.push(answer(bind(fd, 42, 0)))                // not a string: EINVAL
+    out.push(bind(fd, '127.0.0.1', 0), listen(fd, 16))
+    out.push(answer(accept4(fd, SOCK_NONBLOCK)))     // nobody is connecting: EAGAIN
+    out.push(close(fd))
+    out.push(answer(bind(fd, '127.0.0.1', 0)), answer(listen(fd, 1)), answer(accept4(fd, 0)), answer(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, 1)))
+    out.push(answer(socket(12345, SOCK_STREAM, 0)))  // no such family: EAFNOSUPPORT
+    just.print(out.join(' '))
+  `)
+  const r = run([file])
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'fd 0 -1/22 -1/22 -1/22 -1/22 0 0 -1/11 0 -1/9 -1/9 -1/9 -1/9 -1/97\n')
+})
+
 test('epoll loop, level-triggered, reads a pipe to EOF with exact counts', () => {
   const file = script('loop.js', LOOP_READER)
   const r = run([file, '4096', 'lt'], { input: DD_1M })
@@ -475,7 +528,7 @@ test('the fast path is taken in optimised code, and only then', () => {
   const slow = run([SLOW, file, '256'], { input: ODD_INPUT })
   const s = JSON.parse(slow.stdout)
   assert.deepEqual(s.calls['net.read'], { fast: 0, fallback: 0, slow: s.reads + 1 })
-  for (const name of ['net.read', 'net.readRaw', 'net.close', 'sys.errno', 'sys.fcntl', 'sys.pid']) {
+  for (const name of ['net.read', 'net.readRaw', 'net.close', 'net.write', 'net.accept4', 'sys.errno', 'sys.fcntl', 'sys.pid']) {
     assert.ok(name in f.calls, name)
   }
 })
