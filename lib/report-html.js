@@ -8,6 +8,7 @@ const path = require('node:path')
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatSigned, formatPercent, formatInterval, formatRatio } = require('./report-format')
 const { MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
 const { INTERVAL_LEVEL } = require('./stats')
+const { headlineConnections } = require('./findings')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -144,26 +145,32 @@ function ladderSection (data) {
 // call) and a table of every cell.
 function httpSection (data) {
   const lead = data.findings.filter(finding => finding.http)
+  // a cell: median req/s, its share of the reference with the interval, CPU per request
   const rate = cell => {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
-    const share = cell.vsReference ? html`<br><span class="sub">${formatPercent(cell.vsReference.estimate)} of ${data.http[0].reference} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
-    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+    const share = cell.vsReference ? html`<br><span class="interval">${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
+    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
+    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
-  const table = (entry, mode, index) => html`<div class="grid two">
+  const table = (entry, mode, index) => {
+    const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
+    return html`<div class="grid two">
     <div class="chart" id="chart-http-rate-${index}"></div>
     <div class="chart" id="chart-http-syscalls-${index}"></div>
   </div>
   <div class="table-wrap"><table class="http">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: requests/s, median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s (and the share of ${entry.reference}'s, ${INTERVAL_LEVEL} interval); µs of server CPU per request; latency p50 / p99 / max, µs</caption>
-    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} conn. req/s</th><th scope="col" class="num">CPU µs/req</th><th scope="col" class="num">latency</th>`)}<th scope="col" class="num">syscalls/req</th><th scope="col" class="num">threads, max RSS</th></tr></thead>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${INTERVAL_LEVEL} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
+    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req</th><th scope="col" class="num">threads, max RSS</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
-      ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td><td class="num">${cell?.cpuPerRequestUs != null ? formatNumber(cell.cpuPerRequestUs) : ''}</td><td class="num">${cell?.latencyUs ? `${formatNumber(cell.latencyUs.p50)} / ${formatNumber(cell.latencyUs.p99)} / ${formatNumber(cell.latencyUs.max)}` : ''}</td>`)}
+      ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td>`)}
+      <td class="num">${row.cells[quoted]?.latencyUs ? `${formatNumber(row.cells[quoted].latencyUs.p50)} / ${formatNumber(row.cells[quoted].latencyUs.p99)} / ${formatNumber(row.cells[quoted].latencyUs.max)}` : ''}</td>
       <td class="num">${row.syscalls?.perRequest != null ? html`${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.noise ?? 'not traced'}</td>
       <td class="num">${(() => { const cell = row.cells.find(item => item?.threads); return cell ? `${cell.threads}, ${formatNumber(cell.maxRssKiB / 1024)} MiB` : '' })()}</td>
     </tr>`)}</tbody>
   </table></div>`
+  }
   let index = 0
   return html`<section id="http">
     <h2>What a request costs: hello-world servers under wrk</h2>
