@@ -6,6 +6,7 @@
 const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineAgreement } = require('./headline')
+const { median } = require('./stats')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -277,6 +278,28 @@ const HTTP_FINDINGS = [
   }
 ]
 
+// Two http runs: how far the second's figures lie from the first's, cell by cell.
+function httpAgreement (first, other) {
+  const a = first.results.http
+  const b = other.results.http
+  if (!a || !b) return null
+  const pairs = a.cells.map(cell => [cell, b.cells.find(x => x.server === cell.server && x.mode === cell.mode && x.connections === cell.connections)])
+    .filter(([x, y]) => y && x.requestsPerSecond && y.requestsPerSecond)
+  if (pairs.length === 0) return null
+  const inside = (value, interval) => value >= interval.low && value <= interval.high
+  const shared = pairs.filter(([x, y]) => x.vsReference && y.vsReference)
+  const agreeing = shared.filter(([x, y]) => inside(x.vsReference.estimate, y.vsReference) && inside(y.vsReference.estimate, x.vsReference))
+  const spread = values => `median ${formatPercent(median(values))}, at most ${formatPercent(Math.max(...values))}`
+  const rates = pairs.map(([x, y]) => Math.abs(y.requestsPerSecond.median / x.requestsPerSecond.median - 1))
+  const cpu = pairs.filter(([x, y]) => x.cpuPerRequestUs && y.cpuPerRequestUs).map(([x, y]) => Math.abs(y.cpuPerRequestUs / x.cpuPerRequestUs - 1))
+  const calls = a.syscalls.map(x => [x, b.syscalls.find(y => y.server === x.server && y.mode === x.mode)]).filter(([x, y]) => x.perRequest !== null && y?.perRequest != null)
+    .map(([x, y]) => Math.abs(y.perRequest - x.perRequest))
+  return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
+    (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
+    (calls.length ? `; syscalls per request by at most ${formatNumber(Math.max(...calls))}` : '') +
+    (shared.length ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree (each inside the other run's interval, which counts one server process's runs only).` : '.')
+}
+
 function findings (sets) {
   const out = []
   for (const set of sets) {
@@ -288,7 +311,8 @@ function findings (sets) {
       const text = finding(set.results.http)
       if (text) out.push({ set: set.label, text, headline: false, http: true })
     }
-    for (const finding of PER_SET) {
+    // an http run measures none of what the stdio findings read
+    for (const finding of set.results.experiment === 'http' ? [] : PER_SET) {
       const text = finding(set)
       if (text) out.push({ set: set.label, text, headline: HEADLINE.includes(finding) })
     }
@@ -296,6 +320,8 @@ function findings (sets) {
   for (const other of sets.slice(1)) {
     const text = agreement(sets[0], other)
     if (text) out.push({ set: null, text, headline: true })
+    const http = httpAgreement(sets[0], other)
+    if (http) out.push({ set: null, text: http, headline: false, http: true })
   }
   return out
 }

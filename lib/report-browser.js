@@ -163,7 +163,7 @@ function drawReport () {
       const index = httpIndex++
       const prefix = `${data.http.length > 1 ? `${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close' : 'Keep-alive'}`
       Highcharts.chart(`chart-http-rate-${index}`, {
-        chart: { type: 'column' },
+        chart: { type: 'column', height: 470 },
         title: { text: escapeHtml(`${prefix}: requests per second`) },
         subtitle: { text: 'median of the runs, whiskers: slowest to fastest run; higher is better' },
         xAxis: { categories: mode.chart.categories.map(escapeHtml) },
@@ -180,7 +180,7 @@ function drawReport () {
         ])
       })
       Highcharts.chart(`chart-http-syscalls-${index}`, {
-        chart: { type: 'bar', height: Math.max(300, 150 + mode.chart.syscalls.categories.length * 40) },
+        chart: { type: 'bar', height: Math.max(470, 150 + mode.chart.syscalls.categories.length * 40) },
         title: { text: escapeHtml(`${prefix}: syscalls per request`) },
         subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; lower is better' },
         xAxis: { categories: mode.chart.syscalls.categories.map(escapeHtml) },

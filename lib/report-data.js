@@ -171,7 +171,7 @@ function ladderData (sets) {
 // row per server with its cells by connection count and its syscalls per request, and the
 // charts' series: requests/s (median, whiskers the runs' range) and CPU per request by
 // connection count, and syscalls per request stacked by call.
-const HTTP_TOP_CALLS = 7
+const HTTP_TOP_CALLS = 10
 
 function httpData (sets) {
   return sets.filter(set => set.results.http).map(set => {

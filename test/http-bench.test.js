@@ -253,3 +253,28 @@ test('bench.js --experiment http measures two servers under wrk and strace, and 
     fs.rmSync(out, { recursive: true, force: true })
   }
 })
+
+test('two http runs compared: requests/s, CPU and syscalls per request apart, and shares inside each other\'s intervals', () => {
+  const { findings } = require('../lib/findings')
+  const cell = (server, rate, cpu, share) => ({ server, mode: 'keep-alive', connections: 16, requestsPerSecond: { median: rate }, cpuPerRequestUs: cpu, vsReference: share, clientBound: false, unannouncedClose: false })
+  const set = (label, bun, calls) => ({
+    label,
+    results: {
+      experiment: 'http',
+      http: {
+        reference: 'c-epoll',
+        modes: ['keep-alive'],
+        cells: [cell('c-epoll', 100, 10, null), bun],
+        syscalls: [{ server: 'bun', mode: 'keep-alive', perRequest: calls, byCall: [] }],
+        floors: {}
+      }
+    }
+  })
+  const first = set('a', cell('bun', 80, 12, { estimate: 0.8, low: 0.7, high: 0.9 }), 2)
+  // c-epoll 10% faster and 10% cheaper per request, bun 20% faster and 25% dearer (medians
+  // 15% and 17.5%, printed whole), its share inside a's interval and a's inside its
+  const other = set('b', cell('bun', 96, 15, { estimate: 0.85, low: 0.78, high: 1 }), 2.25)
+  other.results.http.cells[0] = cell('c-epoll', 110, 9, null)
+  const text = findings([first, other]).find(finding => finding.http && finding.set === null).text
+  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; syscalls per request by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
+})
