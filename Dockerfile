@@ -9,7 +9,7 @@
 # One recipe: both stages run ./setup.sh, the script a bare machine runs, so the image
 # cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,
 # make); the last stage takes the built lab from there and runs `./setup.sh
-# --runtime-only`, which installs only what running it needs (Node, libnode108, strace,
+# --runtime-only`, which installs only what running it needs (Node, libnode108, strace, wrk,
 # make, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
