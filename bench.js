@@ -601,7 +601,8 @@ const isBlockSize = value => {
 }
 const RESUMED_OPTIONS = {
   only: [isStrings, 'a list of names'],
-  sizes: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
+  // an http run reads no block sizes ([])
+  sizes: [(value, options) => Array.isArray(value) && (options.experiment === 'http' ? value.length === 0 : value.length > 0 && value.every(isBlockSize)), 'a list of block sizes'],
   // a calls run times no stdio runs (0)
   runs: [(value, options) => isWhole(options.experiment === 'calls' ? 0 : 1)(value), 'a whole number of at least 1'],
   http: [(value, options) => options.experiment !== 'http' || (isWhole(1)(value?.runs) && isWhole(1)(value?.seconds) && Array.isArray(value?.connections) && value.connections.length > 0 && value.connections.every(isWhole(1)) && isWhole(1)(value?.straceRequests?.small) && value.straceRequests.large > value.straceRequests.small), 'the http experiment\'s { runs, seconds, connections, straceRequests }'],

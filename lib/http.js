@@ -434,6 +434,8 @@ function runWrk (argv, timeoutMs) {
 // The CPU time of every thread of `pid` (each task's schedstat: ns on a CPU, user and
 // system alike, exact where /proc/PID/stat counts ticks of 10 ms), its user and system
 // ticks, its threads and its peak resident memory; null once it has gone.
+// USER_HZ, the unit of /proc's utime and stime: 100 on every architecture Linux runs the
+// lab on (sysconf(_SC_CLK_TCK), which Node cannot call).
 const CLK_TCK = 100
 function processCpu (pid) {
   try {

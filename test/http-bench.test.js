@@ -223,7 +223,7 @@ test('a failed http cell is measured again by an http bench of its server at its
   assert.equal(cellCommand(options, { program: 'c-epoll', connections: http.STRACE_CONNECTIONS }, []), 'node bench.js --experiment http --quick --connections 1,64 --runs 3')
 })
 
-test('bench.js --experiment http measures two servers under wrk and strace, and analyse.js reports them', () => {
+test('bench.js --experiment http measures two servers under wrk and strace, analyse.js reports them, and a run cut short resumes', () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'http-test-'))
   try {
     const result = bench(['--experiment', 'http', '--quick', '--only', 'c-blocking', '--runs', '1', '--connections', '2', '--out', out, '--id', 'tiny', '--report'])
@@ -249,6 +249,18 @@ test('bench.js --experiment http measures two servers under wrk and strace, and 
     assert.ok(!page.includes('id="throughput"') && !page.includes('id="headline"'), 'no stdio sections')
     assert.match(fs.readFileSync(path.join(run, 'results.md'), 'utf8'), /^## Keep-alive: median requests\/s/m)
     assert.match(fs.readFileSync(path.join(run, 'results.csv'), 'utf8'), /^runId,server,runtime,mode,connections,/)
+
+    // cut short after two runs, as by Ctrl-C: a resume measures the rest, and only that
+    const log = path.join(run, 'all.jsonl')
+    const lines = fs.readFileSync(log, 'utf8').trim().split('\n')
+    fs.writeFileSync(log, lines.slice(0, 2).join('\n') + '\n')
+    const resumed = bench(['--resume', run])
+    assert.equal(resumed.status, 0, resumed.stdout + resumed.stderr)
+    assert.match(resumed.stdout, new RegExp(`resuming .*, 2 of ${lines.length} runs already done`))
+    const after = fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    assert.equal(after.length, lines.length)
+    assert.deepEqual(after.slice(0, 2), lines.slice(0, 2).map(line => JSON.parse(line)))
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(run, 'results.json'), 'utf8')).http.cells.map(cell => `${cell.mode} ${cell.server} ${cell.runs}`), results.http.cells.map(cell => `${cell.mode} ${cell.server} ${cell.runs}`))
   } finally {
     fs.rmSync(out, { recursive: true, force: true })
   }
