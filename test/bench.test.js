@@ -17,17 +17,11 @@ const { parseOptions, plan } = require('../bench')
 const { zeroFileFolders } = require('../lib/zero-file')
 
 const ROOT = path.resolve(__dirname, '..')
-const { waitFor } = require('./helpers')
+const { waitFor, bench } = require('./helpers')
 const FIXTURES = path.join(__dirname, 'fixtures')
 const EXTRA = path.join(FIXTURES, 'extra-programs.js')
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
 const close = (actual, expected, digits = 9) => assert.ok(Math.abs(actual - expected) < 10 ** -digits, `${actual} is not ${expected}`)
-
-function bench (args, env = {}) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000
-  })
-}
 
 const tempDirs = []
 const tempDir = () => {

@@ -4,28 +4,15 @@
 // hand-computed numbers; bench.js --experiment calls refuses what it cannot do.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { spawnSync } = require('node:child_process')
+const { bench, assertRefused } = require('./helpers')
 const path = require('node:path')
 
 const calls = require('../lib/calls')
 const { sharedCpuPin } = require('../lib/pipeline')
 
-const ROOT = path.resolve(__dirname, '..')
-const BENCH = path.join(ROOT, 'bench.js')
 // The fewest calls and reads: a test checks answers, never speed.
 const TINY = { processes: 1, rounds: 2, calls: 1000, reads: 256 }
 const OPTIONS = { ladder: TINY, timeoutSeconds: 60 }
-
-function bench (args) {
-  return spawnSync(process.execPath, [BENCH, ...args], { cwd: ROOT, encoding: 'utf8' })
-}
-
-function assertRefused (result, pattern) {
-  assert.equal(result.status, 2, `exit status; stderr: ${result.stderr}`)
-  const lines = result.stderr.split('\n').filter(Boolean)
-  assert.equal(lines.length, 1, `one line: ${result.stderr}`)
-  assert.match(lines[0], pattern)
-}
 
 const step = variant => ({ phase: calls.PHASE, program: variant, variant, run: 0, pin: sharedCpuPin() })
 

@@ -4,6 +4,7 @@
 // measures a failed cell again, and analyse.js on a run cut short and with --rederive.
 const { test, describe, before, after } = require('node:test')
 const assert = require('node:assert/strict')
+const { assertRefused } = require('./helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -27,12 +28,6 @@ const bench = (args, env) => node([BENCH, ...args], env)
 const analyse = args => node([ANALYSE, ...args])
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
 const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
-
-function assertRefused (result, message) {
-  assert.equal(result.status, 2, result.stderr + result.stdout)
-  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
-  assert.match(result.stderr.trim(), message)
-}
 
 let scratch
 before(() => {

@@ -3,6 +3,7 @@
 // never the Node running the lab) and the commit of the lab that measured it.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
+const { bench } = require('./helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -14,12 +15,6 @@ const { programs, withNodeVersions } = require('../lib/programs')
 
 const ROOT = path.resolve(__dirname, '..')
 const PINNED = require('../package.json').measuredNodeVersions
-
-function bench (args, env = {}) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120000
-  })
-}
 
 function withTempDir (fn) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-context-'))

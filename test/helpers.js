@@ -1,6 +1,27 @@
 'use strict'
-// What several test files share in waiting for things to happen, with a deadline.
+// What several test files share: running bench.js, the check of a refusal, and waiting
+// for things to happen, with a deadline.
 const fs = require('node:fs')
+const path = require('node:path')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+
+const ROOT = path.resolve(__dirname, '..')
+
+// node bench.js ARGS in the lab's folder, with env added to this process's.
+function bench (args, env = {}) {
+  return spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000
+  })
+}
+
+// A refusal: exit 2 and one line on stderr that matches `message`.
+function assertRefused (result, message) {
+  assert.equal(result.error, undefined, `did not finish: ${result.error}`)
+  assert.equal(result.status, 2, result.stderr + result.stdout)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr.trim(), message)
+}
 
 // Polls every 20 ms until check() returns something truthy, failing after deadlineMs.
 async function waitFor (check, deadlineMs, what) {
@@ -32,4 +53,4 @@ function childrenOf (pid) {
   return names
 }
 
-module.exports = { waitFor, childrenOf }
+module.exports = { bench, assertRefused, waitFor, childrenOf }

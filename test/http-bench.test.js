@@ -5,7 +5,7 @@
 // options refused with one line, and a tiny real run through to its report.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { spawnSync } = require('node:child_process')
+const { bench, assertRefused } = require('./helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -13,20 +13,7 @@ const path = require('node:path')
 const http = require('../lib/http')
 const { parseStraceSummary } = require('../lib/strace')
 
-const ROOT = path.resolve(__dirname, '..')
-const BENCH = path.join(ROOT, 'bench.js')
 const FIXTURES = path.join(__dirname, 'fixtures')
-
-function bench (args) {
-  return spawnSync(process.execPath, [BENCH, ...args], { cwd: ROOT, encoding: 'utf8' })
-}
-
-function assertRefused (result, pattern) {
-  assert.equal(result.status, 2, `exit status; stderr: ${result.stderr}`)
-  const lines = result.stderr.split('\n').filter(Boolean)
-  assert.equal(lines.length, 1, `one line: ${result.stderr}`)
-  assert.match(lines[0], pattern)
-}
 
 // wrk 4.1.0's report of a keep-alive run, and of a Connection: close run against a
 // server whose answers do not say close, as this machine printed them.

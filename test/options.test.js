@@ -4,6 +4,7 @@
 // a stale lock taken over. Every refusal is one line naming the fix, exit 2.
 const { test, describe, before, after } = require('node:test')
 const assert = require('node:assert/strict')
+const { assertRefused } = require('./helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -27,13 +28,6 @@ const bench = (args, env) => run(BENCH, args, env)
 const analyse = (args, env) => run(ANALYSE, args, env)
 const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
-
-function assertRefused (result, message) {
-  assert.equal(result.error, undefined, `did not finish: ${result.error}`)
-  assert.equal(result.status, 2, result.stderr + result.stdout)
-  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
-  assert.match(result.stderr.trim(), message)
-}
 
 let scratch
 const folder = name => path.join(scratch, name)
