@@ -235,17 +235,8 @@ function parseOptions (argv) {
 const CALLS_OPTIONS = ['experiment', 'only', 'processes', 'rounds', 'quick', 'timeout', 'out', 'id', 'resume', 'report', 'list', 'json']
 
 function parseCallsOptions (values) {
-  const others = Object.keys(values).filter(key => !CALLS_OPTIONS.includes(key))
-  if (others.length) throw new UsageError(`--experiment calls does not take ${others.map(key => `--${key}`).join(', ')}; see node bench.js --help`)
-  if (values.list || values.json) {
-    if (!values.list) throw new UsageError('--json goes with --list')
-    return { list: true, json: Boolean(values.json), experiment: 'calls' }
-  }
-  if (values.resume) {
-    const extra = Object.keys(values).filter(key => !['resume', 'report', 'experiment'].includes(key))
-    if (extra.length) throw new UsageError(`--resume continues a run with its own options; drop ${extra.map(key => `--${key}`).join(', ')}`)
-    return { resume: values.resume, report: Boolean(values.report) }
-  }
+  const early = listOrResume(values, 'calls', CALLS_OPTIONS)
+  if (early) return early
   const preset = values.quick ? PRESETS.quick : PRESETS.default
   const ladderPreset = values.quick ? calls.PRESETS.quick : calls.PRESETS.default
   const options = {
@@ -281,17 +272,8 @@ const HTTP_OPTIONS = ['experiment', 'only', 'runs', 'connections', 'quick', 'tim
 const MAX_CONNECTIONS = 1024
 
 function parseHttpOptions (values) {
-  const others = Object.keys(values).filter(key => !HTTP_OPTIONS.includes(key))
-  if (others.length) throw new UsageError(`--experiment http does not take ${others.map(key => `--${key}`).join(', ')}; see node bench.js --help`)
-  if (values.list || values.json) {
-    if (!values.list) throw new UsageError('--json goes with --list')
-    return { list: true, json: Boolean(values.json), experiment: 'http' }
-  }
-  if (values.resume) {
-    const extra = Object.keys(values).filter(key => !['resume', 'report', 'experiment'].includes(key))
-    if (extra.length) throw new UsageError(`--resume continues a run with its own options; drop ${extra.map(key => `--${key}`).join(', ')}`)
-    return { resume: values.resume, report: Boolean(values.report) }
-  }
+  const early = listOrResume(values, 'http', HTTP_OPTIONS)
+  if (early) return early
   const preset = values.quick ? http.PRESETS.quick : http.PRESETS.default
   const connections = values.connections
     ? [...new Set(values.connections.split(',').map(text => wholeNumber(text, 'connections', 1)))].sort((a, b) => a - b)
@@ -321,6 +303,23 @@ function parseHttpOptions (values) {
   }
   options.http.runs = options.runs
   return options
+}
+
+// What an experiment other than stdio refuses (an option it does not take), and its
+// --list and --resume, which take no other option: the parsed options, or null for a run.
+function listOrResume (values, experiment, taken) {
+  const others = Object.keys(values).filter(key => !taken.includes(key))
+  if (others.length) throw new UsageError(`--experiment ${experiment} does not take ${others.map(key => `--${key}`).join(', ')}; see node bench.js --help`)
+  if (values.list || values.json) {
+    if (!values.list) throw new UsageError('--json goes with --list')
+    return { list: true, json: Boolean(values.json), experiment }
+  }
+  if (values.resume) {
+    const extra = Object.keys(values).filter(key => !['resume', 'report', 'experiment'].includes(key))
+    if (extra.length) throw new UsageError(`--resume continues a run with its own options; drop ${extra.map(key => `--${key}`).join(', ')}`)
+    return { resume: values.resume, report: Boolean(values.report) }
+  }
+  return null
 }
 
 // What every experiment's run takes alike: its timeout, its folder (--out, and --id,
