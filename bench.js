@@ -62,7 +62,7 @@ const USAGE = `usage: node bench.js [options]
                      http: hello-world servers (${http.servers.map(server => server.name).join(', ')})
                      under wrk on 127.0.0.1, keep-alive and Connection: close: requests/s,
                      latency, CPU and syscalls per request. With http: --only picks
-                     servers, --runs N wrk runs of 1 s per cell (default 4, --quick 2),
+                     servers, --runs N wrk runs of 1 s per cell (default 4, --quick 1),
                      --connections A,B,... (default 1,16,128; --quick 16), --no-strace;
                      and --quick, --timeout, --out, --id, --resume, --report, --list
   --only NAME        this program (repeatable; default: all); a name without '@' also picks

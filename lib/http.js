@@ -269,7 +269,7 @@ function connect (port, timeoutMs) {
 // after the other, against one server process per server and mode, which bench.js starts
 // for the first of them: it checks the server's answers in both modes, then warms it up
 // with wrk runs at the most connections until two in a row agree within WARMUP_AGREE (at
-// most WARMUP_MAX_RUNS). A JIT's tiers and V8's young generation, which grows with the
+// most the preset's warmup.max runs; --quick makes one and checks nothing). A JIT's tiers and V8's young generation, which grows with the
 // allocation rate, take seconds of load to settle: node-http with Connection: close went
 // 9.3k, 13.5k, 16.5k, 19.1k, 21.9k req/s over its first five 1 s runs, then held. Servers
 // are pinned to one CPU and wrk to the other, so neither takes the other's time. Cells
@@ -284,11 +284,11 @@ function connect (port, timeoutMs) {
 const PHASE = 'http'
 const STRACE_PHASE = 'http-strace'
 const WARMUP_AGREE = 0.05
-const WARMUP_MAX_RUNS = 8
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
-  default: { runs: 4, seconds: 1, connections: [1, 16, 128], straceRequests: { small: 500, large: 1500 } },
-  quick: { runs: 2, seconds: 1, connections: [16], straceRequests: { small: 200, large: 600 } }
+  default: { runs: 4, seconds: 1, connections: [1, 16, 128], warmup: { min: 2, max: 8 }, straceRequests: { small: 500, large: 1500 } },
+  // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
+  quick: { runs: 1, seconds: 1, connections: [16], warmup: { min: 1, max: 1 }, straceRequests: { small: 200, large: 600 } }
 }
 // wrk's own timeout per request, and what a wrk run may take beyond its duration.
 const WRK_TIMEOUT_SECONDS = 2
@@ -362,7 +362,8 @@ function httpSession () {
 
 async function warmUp (server, step, options) {
   const rates = server.warmupRates
-  while (rates.length < WARMUP_MAX_RUNS) {
+  const { min, max } = options.http.warmup ?? PRESETS.default.warmup
+  while (rates.length < max) {
     const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
     const output = parseWrk(wrk.stdout)
     const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
@@ -370,7 +371,7 @@ async function warmUp (server, step, options) {
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
     const [before, last] = rates.slice(-2)
-    if (rates.length >= 2 && Math.abs(last - before) <= WARMUP_AGREE * before) return
+    if (rates.length >= min && (rates.length < 2 || Math.abs(last - before) <= WARMUP_AGREE * before)) return
   }
 }
 
