@@ -21,6 +21,8 @@ const SAMPLE = path.join(FIXTURES, 'sample')
 const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
 // A calls run (bench.js --experiment calls): its derived files, without the log
 const CALLS = path.join(FIXTURES, 'calls-sample')
+// An http run (bench.js --experiment http, the lab's second default run of 2026-11-24): its derived files
+const HTTP = path.join(FIXTURES, 'http-sample')
 const CHROMIUM = '/usr/bin/chromium'
 const EVIL_PROGRAM = '<script>alert(1)</script>'
 const EVIL_RUNTIME = '<img src=x onerror=alert(2)>'
@@ -508,6 +510,56 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
   assert.equal(Number(node.readPathPartNs), Number(nodeRow.parts.readPath.toFixed(3)))
   assert.equal(node.stdinProgram, 'node-sync')
   assert.equal(node.agreesWithCost, String(nodeRow.stdin.agrees))
+})
+
+test('report.html of an http run in Chromium: requests/s by connections, syscalls stacked per request, a table per mode, without errors', async () => {
+  const results = readJson(path.join(HTTP, 'results.json'))
+  const { cells, syscalls } = results.http
+  const servers = [...new Set(cells.map(cell => cell.server))]
+  const report = render([HTTP], 'http')
+  const { page, context, problems, network } = await open(report)
+  try {
+    const sections = await page.evaluate(() => [...document.querySelectorAll('main section')].map(section => section.id))
+    assert.deepEqual(sections, ['http', 'context'])
+    const charts = await chartsOf(page)
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-http-rate-0', 'chart-http-rate-1', 'chart-http-syscalls-0', 'chart-http-syscalls-1'])
+    for (const [index, mode] of ['keep-alive', 'close'].entries()) {
+      const rate = charts[`chart-http-rate-${index}`]
+      assert.deepEqual(rate.categories, servers)
+      assert.deepEqual(mainSeries(rate).map(series => series.name), ['1 connection', '16 connections', '128 connections'])
+      for (const [i, count] of [1, 16, 128].entries()) {
+        assert.deepEqual(mainSeries(rate)[i].ys, servers.map(server => cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === count).requestsPerSecond.median))
+      }
+      // each server's stack adds up to its syscalls per request: the top calls and "other"
+      const stacked = charts[`chart-http-syscalls-${index}`]
+      assert.deepEqual(stacked.categories, servers)
+      stacked.categories.forEach((server, i) => {
+        const total = stacked.series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
+        const entry = syscalls.find(item => item.server === server && item.mode === mode)
+        assert.ok(Math.abs(total - entry.perRequest) < 1e-9, `${server} ${mode}: ${total} against ${entry.perRequest}`)
+      })
+    }
+    const tables = await page.$$eval('#http table.http', all => all.map(table => [...table.querySelectorAll('tbody tr th')].map(th => th.textContent)))
+    assert.deepEqual(tables, [servers, servers])
+    assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 133903 req\/s \(median\); just-epoll 107% \(100%–124%\)/)
+    assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
+    await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
+    assert.deepEqual(problems, [])
+    assert.deepEqual(network, [])
+  } finally {
+    await context.close()
+  }
+  const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
+  assert.match(markdown, /^## Keep-alive: median requests\/s/m)
+  assert.ok(!markdown.includes('## Steady-state throughput'), 'no stdio tables')
+  // results.csv: a cell per row, with its server's syscalls per request in that mode
+  const [header, ...lines] = fs.readFileSync(path.join(path.dirname(report), 'results.csv'), 'utf8').trim().split('\r\n')
+  const columns = header.split(',')
+  assert.equal(lines.length, cells.length)
+  const bun = Object.fromEntries(lines.map(line => line.split(',')).find(fields => fields[1] === 'bun' && fields[3] === 'close' && fields[4] === '16').map((field, i) => [columns[i], field]))
+  const bunCell = cells.find(cell => cell.server === 'bun' && cell.mode === 'close' && cell.connections === 16)
+  assert.equal(Number(bun.requestsPerSecondMedian), Number(bunCell.requestsPerSecond.median.toFixed(1)))
+  assert.equal(Number(bun.syscallsPerRequest), Number(syscalls.find(item => item.server === 'bun' && item.mode === 'close').perRequest.toFixed(3)))
 })
 
 test('two calls runs compared: a ladder table and chart for each', () => {
