@@ -109,6 +109,11 @@ test('an empty results file, and results with no cells', () => {
   assertUsageError(analyse([noCells]), /holds no measured cells; finish the run with node bench\.js --resume/)
 })
 
+test('runs of two experiments are not compared', () => {
+  assertUsageError(analyse([HTTP, CALLS, '--out', path.join(OUTPUT, 'mixed')]), /calls-sample is a run of the calls experiment and .*http-sample of http; compare runs of one experiment$/)
+  assertUsageError(analyse([SAMPLE, HTTP, '--out', path.join(OUTPUT, 'mixed')]), /http-sample is a run of the http experiment and .*sample of stdio; compare runs of one experiment$/)
+})
+
 test('an unreadable results file', () => {
   const run = copyOf(SAMPLE)
   fs.rmSync(path.join(run, 'results.json'))
