@@ -179,6 +179,7 @@ function drawReport () {
           { name: `${escapeHtml(series.name)}, range of runs`, type: 'errorbar', linkedTo: `http-rate-${index}-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
         ])
       })
+      if (mode.chart.syscalls.missing) continue
       Highcharts.chart(`chart-http-syscalls-${index}`, {
         chart: { type: 'bar', height: Math.max(470, 150 + mode.chart.syscalls.categories.length * 40) },
         title: { text: escapeHtml(`${prefix}: syscalls per request`) },

@@ -207,7 +207,8 @@ function httpData (sets) {
             series: [
               ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
               { name: 'other', data: traced.map(row => Math.max(0, row.syscalls.perRequest - top.reduce((sum, name) => sum + callOf(row, name), 0))) }
-            ].filter(series => series.data.some(value => value > 0))
+            ].filter(series => series.data.some(value => value > 0)),
+            missing: traced.length ? null : syscallsMissingReason(set)
           }
         }
       }

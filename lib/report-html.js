@@ -157,7 +157,9 @@ function httpSection (data) {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
     return html`<div class="grid two">
     <div class="chart small" id="chart-http-rate-${index}"></div>
-    <div class="chart small" id="chart-http-syscalls-${index}"></div>
+    ${mode.chart.syscalls.missing
+      ? why([{ set: 'No syscalls per request', reason: mode.chart.syscalls.missing }])
+      : html`<div class="chart small" id="chart-http-syscalls-${index}"></div>`}
   </div>
   <div class="table-wrap"><table class="http">
     <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${INTERVAL_LEVEL} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>

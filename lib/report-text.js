@@ -249,7 +249,7 @@ function httpTables (entry) {
       }),
       row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
       row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
-      row.syscalls?.perRequest != null ? `${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : '',
+      row.syscalls?.perRequest != null ? `${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : 'not traced',
       String(row.cells.find(cell => cell?.threads)?.threads ?? '')
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU), CPU and syscalls per request`

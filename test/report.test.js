@@ -567,6 +567,36 @@ test('report.html of an http run in Chromium: requests/s by connections, syscall
   assert.equal(Number(bun.syscallsPerRequest), Number(syscalls.find(item => item.server === 'bun' && item.mode === 'close').perRequest.toFixed(3)))
 })
 
+test('report.html of an http run without strace: requests/s drawn, the syscall charts replaced by why', async () => {
+  const run = copyOf(HTTP, 'http-nostrace')
+  // what bench.js --no-strace writes: its context and syscalls.json say so, no counts
+  for (const name of ['context.json', 'syscalls.json']) {
+    const file = path.join(run, name)
+    fs.writeFileSync(file, JSON.stringify({ ...readJson(file), ptrace: { available: false, reason: 'skipped with --no-strace' } }))
+  }
+  const resultsFile = path.join(run, 'results.json')
+  const results = readJson(resultsFile)
+  fs.writeFileSync(resultsFile, JSON.stringify({ ...results, http: { ...results.http, syscalls: [], floors: {} } }))
+  const { page, context, problems, network } = await open(render([run], 'http-nostrace'))
+  try {
+    const charts = await chartsOf(page)
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-http-rate-0', 'chart-http-rate-1'])
+    assert.deepEqual(await page.$$eval('#http .why', all => all.map(note => note.textContent)),
+      Array(2).fill('No syscalls per request: strace did not run: skipped with --no-strace.'))
+    const syscallColumn = await page.$$eval('#http table.http tbody tr td:nth-last-child(2)', all => [...new Set(all.map(cell => cell.textContent))])
+    assert.deepEqual(syscallColumn, ['not traced'])
+    assert.deepEqual(problems, [])
+    assert.deepEqual(network, [])
+  } finally {
+    await context.close()
+  }
+  const markdown = fs.readFileSync(path.join(OUTPUT, 'http-nostrace', 'results.md'), 'utf8')
+  const servers = new Set(results.http.cells.map(cell => cell.server))
+  const rows = markdown.split('\n').filter(line => servers.has(line.split(' | ')[0].slice(2)))
+  assert.equal(rows.length, 2 * servers.size)
+  assert.ok(rows.every(line => line.split(' | ').at(-2) === 'not traced'), rows.join('\n'))
+})
+
 test('two calls runs compared: a ladder table and chart for each', () => {
   const out = path.join(OUTPUT, 'calls-compared')
   const result = analyse([CALLS, copyOf(CALLS, 'again'), '--out', out])
