@@ -735,9 +735,9 @@ function printFailures (failures, runDir, options, rows) {
 // The bench that measures one cell (a program at a block size) as `options` did: the
 // options that shape a run, the Node version of a versioned row, and the module of a row
 // from LAB_EXTRA_PROGRAMS.
-function cellCommand (options, { program, blockSize, connections }, rows) {
+function cellCommand (options, { phase, program, blockSize, connections }, rows) {
   if (options.experiment === 'calls') return callsCommand(options, program)
-  if (options.experiment === 'http') return httpCommand(options, program, connections)
+  if (options.experiment === 'http') return httpCommand(options, program, phase === http.STRACE_PHASE ? null : connections)
   const preset = options.preset === 'quick' ? PRESETS.quick : PRESETS.default
   const args = [...(options.preset === 'quick' ? ['--quick'] : []), '--only', program, '--sizes', blockSize]
   const major = /@(\d+)$/.exec(program)
@@ -772,12 +772,12 @@ function callsCommand (options, program) {
 }
 
 // An http run's failed cell measured again: its server with c-epoll's, at its count of
-// connections (a failed strace run: at the run's counts), both modes.
+// connections (a failed strace run, connections null: at the run's counts), both modes.
 function httpCommand (options, program, connections) {
   const quick = options.preset === 'quick'
   const preset = quick ? http.PRESETS.quick : http.PRESETS.default
   const args = ['--experiment', 'http', ...(quick ? ['--quick'] : []), ...(program !== http.REFERENCE ? ['--only', program] : [])]
-  args.push('--connections', connections === http.STRACE_CONNECTIONS ? options.http.connections.join(',') : connections)
+  args.push('--connections', connections ?? options.http.connections.join(','))
   if (options.runs !== preset.runs) args.push('--runs', options.runs)
   if (options.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) args.push('--timeout', options.timeoutSeconds)
   if (!options.strace) args.push('--no-strace')
@@ -840,6 +840,8 @@ function prepareRun (parsed) {
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
   const costPin = sharedCpuPin()
   const steps = plan(options, runnable, ptrace, costPin, variants)
+  const pin = http.apartPin()
+  if (options.experiment === 'http' && pin.client === pin.server) console.log(`one CPU (${pin.client}) for wrk and the servers: requests/s measure the two together; CPU and syscalls per request still measure the server`)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
   const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}), ...(options.experiment === 'http' ? http.httpContext(runnable) : {}) }
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
@@ -867,7 +869,7 @@ async function measurePending ({ runDir, options, context, records, pending }, i
   let done = 0
   const warmed = new Set()
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
-  const servers = http.httpSession()
+  const servers = http.httpSession(interrupted)
   try {
     for (const [index, step] of pending.entries()) {
       if (interrupted()) break

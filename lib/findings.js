@@ -237,6 +237,9 @@ const HTTP_FINDINGS = [
     }).filter(Boolean)
     return parts.length ? `The server's CPU time per request, µs, every thread, where it is busiest (it compares servers even where wrk was the limit): ${parts.join('; ')}.` : null
   },
+  // over the floor by job (lib/http.js's CALL_ROLES), so that sendto against write or
+  // accept against accept4 is no call more; waits and failed tries follow timing, and are
+  // said apart
   function syscallsOverFloor (http) {
     const lines = []
     for (const mode of http.modes) {
@@ -244,16 +247,18 @@ const HTTP_FINDINGS = [
       const entries = http.syscalls.filter(entry => entry.mode === mode && entry.perRequest !== null)
       const base = entries.find(entry => entry.server === floor?.server)
       if (!base) continue
-      const calls = entry => Object.fromEntries(entry.byCall.map(call => [call.name, call.perRequest]))
-      const baseCalls = calls(base)
-      const extra = entries.filter(entry => entry !== base && entry.perRequest - base.perRequest >= 0.5).sort((a, b) => b.perRequest - a.perRequest).map(entry => {
-        const own = calls(entry)
-        const beyond = Object.entries(own).map(([name, count]) => [name, count - (baseCalls[name] ?? 0)]).filter(([, more]) => more >= 0.5).sort((a, b) => b[1] - a[1])
-        return `${entry.server} ${formatNumber(entry.perRequest)}${beyond.length ? ` (${beyond.map(([name, more]) => `${name} +${formatNumber(more)}`).join(', ')})` : ''}`
+      const baseWork = Object.fromEntries(base.workByRole.map(role => [role.role, role.work]))
+      const extra = entries.filter(entry => entry !== base && entry.work - base.work >= 0.5).sort((a, b) => b.work - a.work).map(entry => {
+        const beyond = entry.workByRole.map(role => [role.calls.join('/'), role.work - (baseWork[role.role] ?? 0)]).filter(([, more]) => more >= 0.5).sort((a, b) => b[1] - a[1])
+        return `${entry.server} ${formatNumber(entry.work)}${beyond.length ? ` (${beyond.map(([name, more]) => `${name} +${formatNumber(more)}`).join(', ')})` : ''}`
       })
-      const fewer = entries.filter(entry => entry.perRequest < base.perRequest - 0.05).map(entry => `${entry.server} ${formatNumber(entry.perRequest)}`)
-      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}: ${base.server} makes ${formatNumber(base.perRequest)} syscalls per request (${base.byCall.filter(call => call.perRequest >= 0.05).map(call => `${call.name} ${formatNumber(call.perRequest)}`).join(', ')}), the C floor` +
-        (extra.length ? `; ${listJoin(extra)}` : '; no server makes half a call more') + (fewer.length ? `; fewer than the floor: ${listJoin(fewer)}` : '') + '.')
+      const same = entries.filter(entry => entry !== base && Math.abs(entry.work - base.work) < 0.5).map(entry => entry.server)
+      const fewer = entries.filter(entry => entry.work <= base.work - 0.5).map(entry => `${entry.server} ${formatNumber(entry.work)}`)
+      const waits = entries.filter(entry => entry.waits >= 0.05).sort((a, b) => b.waits - a.waits).map(entry => `${entry.server} ${formatNumber(entry.waits)}`)
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}: ${base.server} makes ${formatNumber(base.work)} calls of work per request (${base.workByRole.map(role => `${role.calls.join('/')} ${formatNumber(role.work)}`).join(', ')}), the C floor` +
+        (same.length ? `; ${listJoin(same)} the same within half a call` : '') +
+        (extra.length ? `; more: ${listJoin(extra)}` : '') + (fewer.length ? `; fewer: ${listJoin(fewer)}` : '') +
+        (waits.length ? `; waits and failed tries add ${listJoin(waits)}` : '') + '.')
     }
     return lines.length ? lines.join(' ') : null
   },
@@ -270,6 +275,12 @@ const HTTP_FINDINGS = [
     return `In ${bound.length} of ${http.cells.length} cells the server used less than 90% of its CPU over the run, so wrk's one thread was the limit and requests/s understates the server; CPU per request still compares them.` +
       (turns.length ? ` ${turns.length} are at 1 connection, where wrk and the server take turns.` : '') +
       (servers.length ? ` With more connections: ${listJoin(servers)}.` : '')
+  },
+  function unsteady (http) {
+    const cells = http.cells.filter(cell => cell.unsteady)
+    if (cells.length === 0) return null
+    const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
+    return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
@@ -292,11 +303,12 @@ function httpAgreement (first, other) {
   const spread = values => `median ${formatPercent(median(values))}, at most ${formatPercent(Math.max(...values))}`
   const rates = pairs.map(([x, y]) => Math.abs(y.requestsPerSecond.median / x.requestsPerSecond.median - 1))
   const cpu = pairs.filter(([x, y]) => x.cpuPerRequestUs && y.cpuPerRequestUs).map(([x, y]) => Math.abs(y.cpuPerRequestUs / x.cpuPerRequestUs - 1))
-  const calls = a.syscalls.map(x => [x, b.syscalls.find(y => y.server === x.server && y.mode === x.mode)]).filter(([x, y]) => x.perRequest !== null && y?.perRequest != null)
-    .map(([x, y]) => Math.abs(y.perRequest - x.perRequest))
+  const traced = a.syscalls.map(x => [x, b.syscalls.find(y => y.server === x.server && y.mode === x.mode)]).filter(([x, y]) => x.perRequest !== null && y?.perRequest != null)
+  const work = traced.map(([x, y]) => Math.abs(y.work - x.work))
+  const waits = traced.map(([x, y]) => Math.abs(y.waits - x.waits))
   return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
     (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
-    (calls.length ? `; syscalls per request by at most ${formatNumber(Math.max(...calls))}` : '') +
+    (traced.length ? `; calls of work per request by at most ${formatNumber(Math.max(...work))}, waits and failed tries by at most ${formatNumber(Math.max(...waits))}` : '') +
     (shared.length ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree (each inside the other run's interval, which counts one server process's runs only).` : '.')
 }
 

@@ -69,7 +69,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       if (settled) return
       settled = true
       clearTimeout(timer)
-      child.kill('SIGKILL')
+      killServer(child, traced)
       reject(new Error(reason))
     }
     const timer = setTimeout(() => fail(`${server.name} printed no ready line within ${timeoutMs / 1000} s (stdout: ${JSON.stringify(stdout.slice(0, 200))})`), timeoutMs)
@@ -97,8 +97,17 @@ async function stopServer (child, exited, traced) {
   const timer = new Promise(resolve => setTimeout(() => resolve(null), STOP_MS))
   const result = await Promise.race([exited, timer])
   if (result) return { ...result, clean: result.code === 0 }
-  child.kill('SIGKILL')
+  killServer(child, traced)
   return { ...(await exited), clean: false }
+}
+
+// strace killed leaves its tracee running: the server goes first.
+function killServer (child, traced) {
+  const tracee = traced ? childPid(child.pid) : null
+  try {
+    if (tracee) process.kill(tracee, 'SIGKILL')
+  } catch {} // it has just exited
+  child.kill('SIGKILL')
 }
 
 // The first child of process `pid` (strace's tracee), or null.
@@ -286,9 +295,9 @@ const STRACE_PHASE = 'http-strace'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
-  default: { runs: 4, seconds: 1, connections: [1, 16, 128], warmup: { min: 2, max: 8 }, straceRequests: { small: 500, large: 1500 } },
+  default: { runs: 4, seconds: 1, connections: [1, 16, 128], warmup: { min: 2, max: 8 }, straceRequests: { small: 1000, large: 4000 } },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
-  quick: { runs: 1, seconds: 1, connections: [16], warmup: { min: 1, max: 1 }, straceRequests: { small: 200, large: 600 } }
+  quick: { runs: 1, seconds: 1, connections: [16], warmup: { min: 1, max: 1 }, straceRequests: { small: 250, large: 1000 } }
 }
 // wrk's own timeout per request, and what a wrk run may take beyond its duration.
 const WRK_TIMEOUT_SECONDS = 2
@@ -331,8 +340,9 @@ function planHttp (selected, options, pin = apartPin()) {
 const processOf = step => `${step.server.name}\t${step.mode}`
 
 // The running server of the steps being measured, kept across the runs of a server and
-// mode; bench.js calls measureStep for each step in order and close() when it stops.
-function httpSession () {
+// mode; bench.js calls measureStep for each step in order and close() when it stops, and
+// a stop asked for (`interrupted`) ends a warm-up between its wrk runs.
+function httpSession (interrupted = () => false) {
   let current = null
   const close = async () => {
     if (current?.started) await current.started.stop()
@@ -341,7 +351,7 @@ function httpSession () {
   const serverFor = async (step, options) => {
     if (current?.key === processOf(step)) return current
     await close()
-    current = { key: processOf(step), failure: null, started: null, unannouncedClose: false, warmupRates: [] }
+    current = { key: processOf(step), failure: null, started: null, unannouncedClose: false, warmupRates: [], warmupAgreed: null }
     try {
       const port = await freePort()
       current.port = port
@@ -351,7 +361,7 @@ function httpSession () {
         if (problem) throw new Error(`${mode}: ${problem}`)
         if (mode === step.mode) current.unannouncedClose = unannouncedCloses > 0
       }
-      await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options)
+      current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options, interrupted)
     } catch (err) {
       current.failure = err.message
     }
@@ -360,19 +370,23 @@ function httpSession () {
   return { serverFor, close }
 }
 
-async function warmUp (server, step, options) {
+// wrk runs until two in a row agree within WARMUP_AGREE: true when they did, false when
+// `max` runs never did (the cell's runs say so), null when one run was all it asked.
+async function warmUp (server, step, options, interrupted) {
   const rates = server.warmupRates
   const { min, max } = options.http.warmup ?? PRESETS.default.warmup
-  while (rates.length < max) {
+  while (rates.length < max && !interrupted()) {
     const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
     const output = parseWrk(wrk.stdout)
     const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
-    const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections })
+    const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
     const [before, last] = rates.slice(-2)
-    if (rates.length >= min && (rates.length < 2 || Math.abs(last - before) <= WARMUP_AGREE * before)) return
+    if (rates.length >= min && rates.length < 2) return null
+    if (rates.length >= min && Math.abs(last - before) <= WARMUP_AGREE * before) return true
   }
+  return rates.length < 2 ? null : false
 }
 
 function wrkArgv (step, port, options) {
@@ -394,7 +408,7 @@ async function measureStep (step, options, session, runDir) {
   const after = processCpu(pid)
   const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
   const output = parseWrk(wrk.stdout)
-  const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections })
+  const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
   // a server that failed a run may be left in any state: the next run starts it afresh
   if (failure) await session.close()
   const record = {
@@ -405,9 +419,11 @@ async function measureStep (step, options, session, runDir) {
     wallNs: wrk.wallNs,
     wrk: output,
     unannouncedClose: server.unannouncedClose,
-    // the warm-up's wrk runs before the first run of this server process, req/s
+    // the warm-up's wrk runs before the first run of this server process, req/s, and
+    // whether its last two agreed
     warmupRates: server.warmupRates,
-    server: before && after ? { cpuNs: after.cpuNs - before.cpuNs, userTicks: after.userTicks - before.userTicks, systemTicks: after.systemTicks - before.systemTicks, clkTck: CLK_TCK, threads: after.threads, maxRssKiB: after.maxRssKiB } : null,
+    warmupAgreed: server.warmupAgreed,
+    server: before && after ? cpuBetween(before, after) : null,
     at: new Date().toISOString()
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
@@ -432,19 +448,19 @@ function runWrk (argv, timeoutMs) {
   })
 }
 
-// The CPU time of every thread of `pid` (each task's schedstat: ns on a CPU, user and
-// system alike, exact where /proc/PID/stat counts ticks of 10 ms), its user and system
-// ticks, its threads and its peak resident memory; null once it has gone.
+// The CPU time of each thread of `pid` (each task's schedstat: ns on a CPU, user and
+// system alike, exact where /proc/PID/stat counts ticks of 10 ms), the process's user and
+// system ticks (which keep the time of threads that have ended), its threads and its peak
+// resident memory; null once it has gone.
 // USER_HZ, the unit of /proc's utime and stime: 100 on every architecture Linux runs the
 // lab on (sysconf(_SC_CLK_TCK), which Node cannot call).
 const CLK_TCK = 100
 function processCpu (pid) {
   try {
-    const tasks = fs.readdirSync(`/proc/${pid}/task`)
-    let cpuNs = 0
-    for (const task of tasks) {
+    const taskNs = {}
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
       try {
-        cpuNs += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+        taskNs[task] = Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
       } catch {} // a thread that ended between the listing and the read
     }
     // the fields after the command's closing parenthesis, which may itself hold spaces
@@ -452,14 +468,35 @@ function processCpu (pid) {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
     return {
-      cpuNs,
+      taskNs,
       userTicks: Number(fields[11]),
       systemTicks: Number(fields[12]),
-      threads: tasks.length,
+      threads: Object.keys(taskNs).length,
       maxRssKiB: Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? NaN)
     }
   } catch {
     return null
+  }
+}
+
+// The server's CPU time between two readings of processCpu. A thread that ended between
+// them takes its schedstat with it, so then the process's ticks count instead: they keep
+// an ended thread's time, to 10 ms.
+function cpuBetween (before, after) {
+  const ended = Object.keys(before.taskNs).filter(task => !(task in after.taskNs))
+  const ticks = (after.userTicks + after.systemTicks) - (before.userTicks + before.systemTicks)
+  const cpuNs = ended.length
+    ? ticks * (1e9 / CLK_TCK)
+    : Object.entries(after.taskNs).reduce((sum, [task, ns]) => sum + ns - (before.taskNs[task] ?? 0), 0)
+  return {
+    cpuNs,
+    cpuFrom: ended.length ? 'ticks' : 'schedstat',
+    threadsEnded: ended.length,
+    userTicks: after.userTicks - before.userTicks,
+    systemTicks: after.systemTicks - before.systemTicks,
+    clkTck: CLK_TCK,
+    threads: after.threads,
+    maxRssKiB: after.maxRssKiB
   }
 }
 
@@ -489,17 +526,20 @@ function parseWrk (text) {
   }
 }
 
-// Why a wrk run is no data point, or null. A server whose answers to Connection: close
-// do not say so (sendRequests) makes wrk count one read error per request in close
-// mode, and at most one more per connection in flight when the run ends: those alone
-// are allowed it.
-function wrkFailure ({ wrk, output, exited, unannouncedClose, connections }) {
+// Why a wrk run of `seconds` is no data point, or null. A server whose answers to
+// Connection: close do not say so (sendRequests) makes wrk count one read error per
+// request in close mode, and at most one more per connection in flight when the run
+// ends: those alone are allowed it. wrk stopped by SIGINT exits 0 with a report of the
+// time it ran: a run shorter than asked is no run of its cell.
+const WRK_SHORTEST = 0.9
+function wrkFailure ({ wrk, output, exited, unannouncedClose, connections, seconds }) {
   if (wrk.signal === 'SIGINT') return 'interrupted'
   if (wrk.timedOut) return `wrk did not finish within its duration and ${WRK_GRACE_MS / 1000} s`
   if (exited) return 'the server exited during the run'
   if (wrk.code !== 0) return `wrk exited ${wrk.signal ?? wrk.code}: ${wrk.stderr.trim().split('\n').pop() || 'no message'}`
   if (output.requests === null || output.requestsPerSecond === null || output.latencyUs === null) return `wrk printed no request count, rate or latency: ${JSON.stringify(wrk.stdout.slice(0, 200))}`
   if (output.requests === 0) return 'wrk completed no request'
+  if (output.seconds < WRK_SHORTEST * seconds) return `wrk ran ${output.seconds} s of the ${seconds} s asked (stopped by a signal?)`
   if (output.non2xx) return `${output.non2xx} of ${output.requests} answers were not 2xx or 3xx`
   const { connect, read, write, timeout } = output.errors
   const allowedReads = unannouncedClose ? output.requests + connections : 0
@@ -571,6 +611,7 @@ function httpContext (runnable) {
       return null
     }
   }
+  const number = file => (read(file) === null ? null : Number(read(file)))
   let wrk = null
   try {
     // wrk -v prints its version and exits 1
@@ -582,9 +623,9 @@ function httpContext (runnable) {
     httpPin: apartPin(),
     wrk,
     loopback: {
-      somaxconn: Number(read('/proc/sys/net/core/somaxconn')) || null,
+      somaxconn: number('/proc/sys/net/core/somaxconn'),
       ipLocalPortRange: read('/proc/sys/net/ipv4/ip_local_port_range')?.split(/\s+/).map(Number) ?? null,
-      tcpTwReuse: Number(read('/proc/sys/net/ipv4/tcp_tw_reuse')) ?? null
+      tcpTwReuse: number('/proc/sys/net/ipv4/tcp_tw_reuse')
     }
   }
 }
@@ -597,12 +638,26 @@ const CLIENT_BOUND_SHARE = 0.9
 // The server every other is set against, by mode: the ceiling of keep-alive.
 const REFERENCE = 'c-epoll'
 
+// Calls whose count follows how requests batch, not how many there are: a wait returns
+// once for however many requests are ready, a futex wakes a thread for however many
+// tasks. Their counts, and those of calls that fail (accept4 or read with EAGAIN once
+// the queue is empty), move from run to run with timing, and strace's own slowness
+// changes the batching; the other calls that succeed are the work each request takes.
+const WAIT_CALLS = new Set(['epoll_wait', 'epoll_pwait', 'epoll_pwait2', 'poll', 'ppoll', 'select', 'pselect6', 'futex'])
+// Calls that do one job under other names, so that a server that answers with sendto is
+// not read as making one call more, and one less, than a server that answers with write.
+const CALL_ROLES = {
+  accept: 'accept', accept4: 'accept',
+  read: 'receive', readv: 'receive', recvfrom: 'receive', recvmsg: 'receive',
+  write: 'send', writev: 'send', sendto: 'send', sendmsg: 'send'
+}
+
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs, against one server process per server and mode, checked and warmed up (wrk runs until two agree within 5%)',
   vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its ${INTERVAL_LEVEL} interval; null below 4 runs a side`,
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
-  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections: start-up, idle and exit cancel`
+  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel: the calls of work (those that succeed, waits aside) plus the waits (${[...WAIT_CALLS].join(', ')}) and failed tries, whose count follows how requests batch`
 }
 
 function summariseHttp (records, context) {
@@ -651,13 +706,18 @@ function httpCell (server, mode, connections, runs) {
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
-    unannouncedClose: ok.some(run => run.unannouncedClose)
+    unannouncedClose: ok.some(run => run.unannouncedClose),
+    unsteady: ok.some(run => run.warmupAgreed === false)
   }
 }
 
 // Per server and mode, from its two strace runs: { server, mode, connections, requests:
-// { small, large }, perRequest, byCall: [{ name, perRequest }] (largest first, those of
-// at least MIN_SHOWN per request), noise }; perRequest is null (and noise says why)
+// { small, large }, perRequest, work, waits, byCall: [{ name, perRequest, failed, wait }]
+// (largest first, those of at least MIN_SHOWN per request either way), workByRole,
+// noisyCalls, noise }.
+// perRequest = work + waits: work counts the calls that succeeded, but for WAIT_CALLS;
+// waits the WAIT_CALLS and every failed call. A call made fewer times in the larger run
+// is run-to-run noise, named in noisyCalls. perRequest is null (and noise says why)
 // when either run failed or the larger made fewer calls than the smaller.
 const MIN_SHOWN = 0.005
 function syscallsPerRequest (traced) {
@@ -667,7 +727,7 @@ function syscallsPerRequest (traced) {
     const pair = traced.filter(run => `${run.program}\t${run.mode}` === key)
     const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
     const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
-    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, byCall: [], noise: null }
+    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, waits: null, byCall: [], workByRole: [], noisyCalls: [], noise: null }
     out.push(entry)
     if (!small || !large || small.requests === large.requests) {
       entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
@@ -675,30 +735,52 @@ function syscallsPerRequest (traced) {
     }
     const between = large.requests - small.requests
     entry.requests = { small: small.requests, large: large.requests }
-    const count = (run, name) => run.syscalls.find(row => row.name === name)?.calls ?? 0
     const total = (large.totalCalls - small.totalCalls) / between
     if (total < 0) {
       entry.noise = `the run of ${large.requests} requests made ${small.totalCalls - large.totalCalls} fewer calls than the run of ${small.requests}`
       continue
     }
+    // counts are summed before they are divided, so that whole calls stay whole
+    const row = (run, name) => run.syscalls.find(item => item.name === name) ?? { calls: 0, errors: 0 }
+    const names = [...new Set([...large.syscalls, ...small.syscalls].map(item => item.name))]
+    const deltas = names.map(name => ({
+      name,
+      calls: row(large, name).calls - row(small, name).calls,
+      errors: row(large, name).errors - row(small, name).errors,
+      wait: WAIT_CALLS.has(name)
+    }))
+    const workCalls = deltas.filter(delta => !delta.wait).reduce((sum, delta) => sum + delta.calls - delta.errors, 0)
     entry.perRequest = total
-    const names = [...new Set([...large.syscalls, ...small.syscalls].map(row => row.name))]
-    entry.byCall = names.map(name => ({ name, perRequest: (count(large, name) - count(small, name)) / between }))
-      .filter(row => row.perRequest >= MIN_SHOWN)
+    entry.work = workCalls / between
+    entry.waits = (large.totalCalls - small.totalCalls - workCalls) / between
+    entry.byCall = deltas.map(delta => ({ name: delta.name, perRequest: delta.calls / between, failed: delta.errors / between, wait: delta.wait }))
+      .filter(call => Math.abs(call.perRequest) >= MIN_SHOWN || Math.abs(call.failed) >= MIN_SHOWN)
       .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
+    entry.noisyCalls = entry.byCall.filter(call => call.perRequest <= -MIN_SHOWN || call.failed <= -MIN_SHOWN).map(call => call.name)
+    // the work by job: { role, calls (the names this server used), work }
+    const roles = new Map()
+    for (const delta of deltas.filter(item => !item.wait && (item.calls - item.errors) / between >= MIN_SHOWN)) {
+      const role = CALL_ROLES[delta.name] ?? delta.name
+      const entryOf = roles.get(role) ?? { role, calls: [], done: 0 }
+      entryOf.calls.push(delta.name)
+      entryOf.done += delta.calls - delta.errors
+      roles.set(role, entryOf)
+    }
+    entry.workByRole = [...roles.values()].map(({ role, calls, done }) => ({ role, calls, work: done / between }))
+      .sort((a, b) => b.work - a.work || a.role.localeCompare(b.role))
   }
   return out
 }
 
-// The fewest syscalls per request of a C server, by mode: the floor the others are read
-// against.
+// The fewest calls of work per request of a C server, by mode: the floor the others are
+// read against (their waits, which follow timing, are no floor).
 function syscallFloors (syscalls) {
   const floors = {}
   for (const entry of syscalls) {
     if (entry.perRequest === null || servers.find(row => row.name === entry.server)?.runtime !== 'native') continue
-    if (!floors[entry.mode] || entry.perRequest < floors[entry.mode].perRequest) floors[entry.mode] = { server: entry.server, perRequest: entry.perRequest }
+    if (!floors[entry.mode] || entry.work < floors[entry.mode].work) floors[entry.mode] = { server: entry.server, work: entry.work, perRequest: entry.perRequest }
   }
   return floors
 }
 
-module.exports = { servers, MODES, BODY, PHASE, STRACE_PHASE, PRESETS, STRACE_CONNECTIONS, serverArgv, freePort, startServer, checkServer, sendRequests, parseResponse, apartPin, planHttp, httpSession, measureStep, parseWrk, wrkFailure, wrkArgv, summariseHttp, syscallsPerRequest, loadReason, listing, httpContext, CLIENT_BOUND_SHARE, REFERENCE }
+module.exports = { servers, MODES, BODY, PHASE, STRACE_PHASE, PRESETS, STRACE_CONNECTIONS, serverArgv, freePort, startServer, checkServer, sendRequests, parseResponse, apartPin, planHttp, httpSession, measureStep, parseWrk, wrkFailure, wrkArgv, summariseHttp, syscallsPerRequest, cpuBetween, loadReason, listing, httpContext, CLIENT_BOUND_SHARE, REFERENCE }

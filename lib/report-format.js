@@ -36,6 +36,12 @@ function formatSigned (value) {
   return `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))}`
 }
 
+// An http server's syscalls per request as its calls of work plus its waits and failed
+// tries (lib/http.js), "2 + 0.09"; waits below zero are two runs' timing, not a count.
+function formatCallsPerRequest ({ work, waits }) {
+  return `${formatNumber(work)} + ${waits <= -0.005 ? 'noise' : formatNumber(Math.max(0, waits))}`
+}
+
 function trimZeros (text) {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text
 }
@@ -114,6 +120,6 @@ function csvField (value) {
 }
 
 module.exports = {
-  sizeLabel, sizeName, formatNumber, formatSigned, formatPercent, formatInterval, formatShare, formatRatio, listJoin,
+  sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatInterval, formatShare, formatRatio, listJoin,
   escapeHtml, jsonForScript, escapeMarkdown, csvField
 }

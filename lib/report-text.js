@@ -3,7 +3,7 @@
 // context, for a README or an issue) and results.csv (one row per cell, for a
 // spreadsheet), both from the data lib/report-data.js shaped; and the tables bench.js
 // prints when a run is done, from results.json.
-const { sizeLabel, sizeName, formatNumber, formatSigned, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
+const { sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { WARM_QUARTER_READS } = require('./summary')
 const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
 const { httpData } = require('./report-data')
@@ -238,21 +238,21 @@ function httpTables (entry) {
     // wake-ups per request), latency at the count the findings quote
     const busiest = mode.connections.length - 1
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
-    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req', 'threads']
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + waits', 'threads']
     const rows = mode.rows.map(row => [
       row.server,
       ...row.cells.map(cell => {
         if (!cell) return ''
         if (!cell.requestsPerSecond) return 'FAILED'
         const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
-        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}`
+        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}`
       }),
       row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
       row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
-      row.syscalls?.perRequest != null ? `${formatNumber(row.syscalls.perRequest)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : 'not traced',
+      row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : 'not traced',
       String(row.cells.find(cell => cell?.threads)?.threads ?? '')
     ])
-    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU), CPU and syscalls per request`
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, no two warm-up runs agreed), CPU and syscalls per request`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
 }
@@ -287,15 +287,17 @@ const HTTP_CSV_COLUMNS = [
   ['shareOfReference', row => round(row.vsReference?.estimate, 4)],
   ['shareOfReferenceLow', row => round(row.vsReference?.low, 4)],
   ['shareOfReferenceHigh', row => round(row.vsReference?.high, 4)],
-  ['latencyP50Us', row => row.latencyUs?.p50],
-  ['latencyP99Us', row => row.latencyUs?.p99],
-  ['latencyMaxUs', row => row.latencyUs?.max],
+  ['latencyP50Us', row => round(row.latencyUs?.p50, 1)],
+  ['latencyP99Us', row => round(row.latencyUs?.p99, 1)],
+  ['latencyMaxUs', row => round(row.latencyUs?.max, 1)],
   ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['threads', row => row.threads],
   ['maxRssKiB', row => row.maxRssKiB],
-  ['syscallsPerRequest', row => round(row.syscallsPerRequest, 3)]
+  ['syscallsPerRequest', row => round(row.syscalls?.perRequest, 3)],
+  ['syscallsWorkPerRequest', row => round(row.syscalls?.work, 3)],
+  ['syscallsWaitsPerRequest', row => round(row.syscalls?.waits, 3)]
 ]
 
 // A calls run's CSV: a variant per row (and per set, when runs are compared), each
@@ -328,7 +330,7 @@ function renderCsv (data) {
   const [columns, rows] = data.experiment === 'calls'
     ? [LADDER_CSV_COLUMNS, data.ladder.flatMap(entry => entry.rows.map(row => ({ ...row, set: entry.set })))]
     : data.experiment === 'http'
-      ? [HTTP_CSV_COLUMNS, data.http.flatMap(entry => entry.modes.flatMap(mode => mode.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscallsPerRequest: row.syscalls?.perRequest ?? null })))))]
+      ? [HTTP_CSV_COLUMNS, data.http.flatMap(entry => entry.modes.flatMap(mode => mode.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscalls: row.syscalls })))))]
       : [CSV_COLUMNS, data.cells]
   const lines = [columns.map(([name]) => name).join(',')]
   for (const row of rows) lines.push(columns.map(([, pick]) => csvField(pick(row))).join(','))

@@ -68,8 +68,11 @@ test('wrkFailure: a run is a data point only when wrk finished cleanly with ever
   const wrk = { code: 0, signal: null, timedOut: false, stdout: KEEP_ALIVE_REPORT, stderr: '' }
   const keepAlive = http.parseWrk(KEEP_ALIVE_REPORT)
   const close = http.parseWrk(UNANNOUNCED_CLOSE_REPORT)
-  const failure = changes => http.wrkFailure({ wrk, output: keepAlive, exited: false, unannouncedClose: false, connections: 16, ...changes })
+  const failure = changes => http.wrkFailure({ wrk, output: keepAlive, exited: false, unannouncedClose: false, connections: 16, seconds: 1, ...changes })
   assert.equal(failure({}), null)
+  // wrk stopped by SIGINT reports the time it ran and exits 0
+  assert.equal(failure({ output: { ...keepAlive, seconds: 0.42 } }), 'wrk ran 0.42 s of the 1 s asked (stopped by a signal?)')
+  assert.equal(failure({ output: { ...keepAlive, seconds: 0.9 } }), null)
   // an unannounced close costs wrk one read error per request, and those alone are allowed
   assert.equal(failure({ output: close, unannouncedClose: true }), null)
   assert.equal(failure({ output: close }), 'wrk counted socket errors: connect 0, read 22368, write 0, timeout 0')
@@ -95,21 +98,68 @@ test('syscalls per request: the difference of two strace runs over the requests 
   // same; epoll_wait (79 - 27) / 400; start-up's calls (mmap, execve, socket ...) cancel
   assert.equal(entry.perRequest, 6.2375)
   assert.deepEqual(entry.byCall, [
-    { name: 'epoll_ctl', perRequest: 2 },
-    { name: 'accept4', perRequest: 1.1075 },
-    { name: 'close', perRequest: 1 },
-    { name: 'read', perRequest: 1 },
-    { name: 'write', perRequest: 1 },
-    { name: 'epoll_wait', perRequest: 0.13 }
+    { name: 'epoll_ctl', perRequest: 2, failed: 0, wait: false },
+    { name: 'accept4', perRequest: 1.1075, failed: 0.1075, wait: false },
+    { name: 'close', perRequest: 1, failed: 0, wait: false },
+    { name: 'read', perRequest: 1, failed: 0, wait: false },
+    { name: 'write', perRequest: 1, failed: 0, wait: false },
+    { name: 'epoll_wait', perRequest: 0.13, failed: 0, wait: true }
+  ])
+  // the work: every call that succeeded but the waits, 2 + 1 + 1 + 1 + 1 (accept4's 443
+  // calls less its 43 EAGAINs over 400); the waits: epoll_wait's 0.13 and accept4's 0.1075 failed
+  assert.ok(Math.abs(entry.work - 6) < 1e-12, entry.work)
+  assert.ok(Math.abs(entry.waits - 0.2375) < 1e-12, entry.waits)
+  assert.deepEqual(entry.workByRole.map(role => [role.role, role.calls, Math.round(role.work * 1e9) / 1e9]), [
+    ['epoll_ctl', ['epoll_ctl'], 2], ['accept', ['accept4'], 1], ['close', ['close'], 1], ['receive', ['read'], 1], ['send', ['write'], 1]
   ])
   assert.deepEqual(entry.requests, { small: 200, large: 600 })
+  assert.deepEqual(entry.noisyCalls, [])
   assert.equal(entry.noise, null)
+  // a wait made fewer times in the larger run is named as noise, and the waits fall below zero
+  const fewerWaits = straceRun('close', 600)
+  fewerWaits.syscalls = fewerWaits.syscalls.map(row => (row.name === 'epoll_wait' ? { ...row, calls: 7 } : row))
+  fewerWaits.totalCalls -= 72
+  const [noisy] = http.syscallsPerRequest([straceRun('close', 200), fewerWaits])
+  assert.deepEqual(noisy.noisyCalls, ['epoll_wait'])
+  assert.ok(Math.abs(noisy.work - 6) < 1e-12 && Math.abs(noisy.waits - (0.1075 - 0.05)) < 1e-12, `${noisy.work} ${noisy.waits}`)
   // a failed run leaves no difference to take; fewer calls for more requests is noise
   const [broken] = http.syscallsPerRequest([straceRun('close', 200), straceRun('close', 600, false)])
   assert.equal(broken.perRequest, null)
   assert.equal(broken.noise, 'needs strace runs at two request counts; 600 requests failed: broken')
   const swapped = [straceRun('close', 200), { ...straceRun('close', 600), totalCalls: 1000 }]
   assert.equal(http.syscallsPerRequest(swapped)[0].noise, 'the run of 600 requests made 285 fewer calls than the run of 200')
+})
+
+test('the server\'s CPU time between two readings: every thread\'s schedstat, or the process\'s ticks once a thread has ended', () => {
+  const reading = (taskNs, userTicks, systemTicks) => ({ taskNs, userTicks, systemTicks, threads: Object.keys(taskNs).length, maxRssKiB: 4096 })
+  const before = reading({ 100: 5e8, 101: 2e8 }, 40, 30)
+  // both threads lived on, a third was born: (9e8 - 5e8) + (3e8 - 2e8) + 5e7
+  const grown = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 80, 45))
+  assert.deepEqual(grown, { cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, maxRssKiB: 4096 })
+  // thread 101 ended and took its schedstat with it: the ticks keep its time, 55 of 10 ms
+  const shrunk = http.cpuBetween(before, reading({ 100: 9e8 }, 80, 45))
+  assert.deepEqual(shrunk, { cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, maxRssKiB: 4096 })
+})
+
+test('syscalls over the floor: by job, so sendto for write is no call more; waits said apart', () => {
+  const { findings } = require('../lib/findings')
+  // a strace run of `requests` requests: each call `perRequest` times a request, and 20 at start-up
+  const traced = (server, requests, calls) => {
+    const syscalls = Object.entries(calls).map(([name, [perRequest, failedPerRequest = 0]]) => ({ name, calls: 20 + perRequest * requests, errors: failedPerRequest * requests }))
+    return { phase: http.STRACE_PHASE, program: server, mode: 'close', connections: 16, requests, ok: true, syscalls, totalCalls: syscalls.reduce((sum, row) => sum + row.calls, 0) }
+  }
+  const pair = (server, calls) => [traced(server, 100, calls), traced(server, 400, calls)]
+  const records = [
+    ...pair('c-blocking', { accept4: [1], read: [1], write: [1], close: [1] }),
+    ...pair('bun', { accept4: [1.25, 0.25], recvfrom: [1], sendto: [1], close: [1], epoll_ctl: [2], shutdown: [1], setsockopt: [1], futex: [0.5] }),
+    ...pair('just-blocking', { accept: [1], recvfrom: [1], writev: [1], close: [1] })
+  ]
+  const summary = http.summariseHttp(records, { options: { modes: ['close'] } })
+  assert.deepEqual(summary.floors, { close: { server: 'c-blocking', work: 4, perRequest: 4 } })
+  const bun = summary.syscalls.find(entry => entry.server === 'bun')
+  assert.deepEqual([bun.perRequest, bun.work, bun.waits], [8.75, 8, 0.75])
+  const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Connection: close: c-blocking'))
+  assert.equal(text, 'Connection: close: c-blocking makes 4 calls of work per request (accept4 1, close 1, read 1, write 1), the C floor; just-blocking the same within half a call; more: bun 8 (epoll_ctl +2, setsockopt +1, shutdown +1); waits and failed tries add bun 0.75.')
 })
 
 // A wrk run's record as measureStep logs it, with the numbers a test needs.
@@ -150,7 +200,7 @@ test('summariseHttp: medians, best and range, the share of c-epoll with its inte
   assert.ok(Math.abs(bun.vsReference.estimate - 0.9) < 1e-9)
   assert.equal(bun.vsReference.low, 90000 / 130000)
   assert.equal(bun.vsReference.high, 117000 / 100000)
-  assert.deepEqual(summary.floors, { close: { server: 'c-epoll', perRequest: 6.2375 } })
+  assert.deepEqual(summary.floors, { close: { server: 'c-epoll', work: 6, perRequest: 6.2375 } })
   assert.equal(http.summariseHttp([], { options: {} }), null)
 })
 
@@ -206,8 +256,10 @@ test('bench.js --experiment http: options it does not take, bad connection count
 test('a failed http cell is measured again by an http bench of its server at its connections', () => {
   const { parseOptions, cellCommand } = require('../bench')
   const options = parseOptions(['--experiment', 'http', '--quick', '--runs', '3', '--connections', '1,64'])
-  assert.equal(cellCommand(options, { program: 'bun', connections: 64 }, []), 'node bench.js --experiment http --quick --only bun --connections 64 --runs 3')
-  assert.equal(cellCommand(options, { program: 'c-epoll', connections: http.STRACE_CONNECTIONS }, []), 'node bench.js --experiment http --quick --connections 1,64 --runs 3')
+  assert.equal(cellCommand(options, { phase: http.PHASE, program: 'bun', connections: 64 }, []), 'node bench.js --experiment http --quick --only bun --connections 64 --runs 3')
+  // a timed run at the strace pass's count of connections is still a timed run
+  assert.equal(cellCommand(options, { phase: http.PHASE, program: 'bun', connections: http.STRACE_CONNECTIONS }, []), `node bench.js --experiment http --quick --only bun --connections ${http.STRACE_CONNECTIONS} --runs 3`)
+  assert.equal(cellCommand(options, { phase: http.STRACE_PHASE, program: 'c-epoll', connections: http.STRACE_CONNECTIONS }, []), 'node bench.js --experiment http --quick --connections 1,64 --runs 3')
 })
 
 test('bench.js --experiment http measures two servers under wrk and strace, analyse.js reports them, and a run cut short resumes', () => {
@@ -256,7 +308,7 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
 test('two http runs compared: requests/s, CPU and syscalls per request apart, and shares inside each other\'s intervals', () => {
   const { findings } = require('../lib/findings')
   const cell = (server, rate, cpu, share) => ({ server, mode: 'keep-alive', connections: 16, requestsPerSecond: { median: rate }, cpuPerRequestUs: cpu, vsReference: share, clientBound: false, unannouncedClose: false })
-  const set = (label, bun, calls) => ({
+  const set = (label, bun, work, waits) => ({
     label,
     results: {
       experiment: 'http',
@@ -264,16 +316,16 @@ test('two http runs compared: requests/s, CPU and syscalls per request apart, an
         reference: 'c-epoll',
         modes: ['keep-alive'],
         cells: [cell('c-epoll', 100, 10, null), bun],
-        syscalls: [{ server: 'bun', mode: 'keep-alive', perRequest: calls, byCall: [] }],
+        syscalls: [{ server: 'bun', mode: 'keep-alive', perRequest: work + waits, work, waits, byCall: [], workByRole: [] }],
         floors: {}
       }
     }
   })
-  const first = set('a', cell('bun', 80, 12, { estimate: 0.8, low: 0.7, high: 0.9 }), 2)
+  const first = set('a', cell('bun', 80, 12, { estimate: 0.8, low: 0.7, high: 0.9 }), 2, 0.1)
   // c-epoll 10% faster and 10% cheaper per request, bun 20% faster and 25% dearer (medians
   // 15% and 17.5%, printed whole), its share inside a's interval and a's inside its
-  const other = set('b', cell('bun', 96, 15, { estimate: 0.85, low: 0.78, high: 1 }), 2.25)
+  const other = set('b', cell('bun', 96, 15, { estimate: 0.85, low: 0.78, high: 1 }), 2, 0.35)
   other.results.http.cells[0] = cell('c-epoll', 110, 9, null)
   const text = findings([first, other]).find(finding => finding.http && finding.set === null).text
-  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; syscalls per request by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
+  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; calls of work per request by at most 0, waits and failed tries by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
 })

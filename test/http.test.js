@@ -63,12 +63,33 @@ test('a wrong answer, a closed or silent connection, a kept one: each a failed c
   assert.equal(await withServer(broken('ignores-close'), port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000 })), null)
 })
 
+// The port's listener gone: what a refused server leaves once it is killed.
+async function nothingListens (port) {
+  for (let tries = 0; tries < 50; tries++) {
+    const problem = await http.checkServer(port, 'close', { timeoutMs: 1000 })
+    if (/ECONNREFUSED/.test(problem ?? '')) return true
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  return false
+}
+
 test('a server that never gets ready, dies at start or names another port is refused and killed', async () => {
   const port = await http.freePort()
+  // never-ready and wrong-port listen on the port, and are gone once refused
   await assert.rejects(http.startServer(broken('never-ready'), { port, timeoutMs: 1000 }), /^Error: broken-never-ready printed no ready line within 1 s/)
+  assert.ok(await nothingListens(port), 'never-ready left listening')
   await assert.rejects(http.startServer(broken('dies'), { port }), /^Error: broken-dies exited 3 before it listened: dies: on purpose$/)
   await assert.rejects(http.startServer(broken('wrong-port'), { port }), new RegExp(`^Error: broken-wrong-port says it listens on port ${port + 1}, not ${port}$`))
-  assert.match(await http.checkServer(port, 'close', { timeoutMs: 1000 }), /^cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED/, 'nothing left listening')
+  assert.ok(await nothingListens(port), 'wrong-port left listening')
+})
+
+test('a server refused under strace is killed with strace: no tracee left behind', async () => {
+  const port = await http.freePort()
+  const prefix = ['strace', '-qq', '-f', '-o', '/dev/null', '--']
+  await assert.rejects(http.startServer(broken('wrong-port'), { port, prefix, traced: true }), new RegExp(`^Error: broken-wrong-port says it listens on port ${port + 1}, not ${port}$`))
+  assert.ok(await nothingListens(port), 'the tracee was left listening')
+  await assert.rejects(http.startServer(broken('never-ready'), { port, prefix, traced: true, timeoutMs: 1000 }), /printed no ready line/)
+  assert.ok(await nothingListens(port), 'the tracee was left listening')
 })
 
 test('a server that ignores SIGTERM is killed, and its stop says it was not clean', { timeout: 20000 }, async () => {
