@@ -238,8 +238,8 @@ const HTTP_FINDINGS = [
     return parts.length ? `The server's CPU time per request, µs, every thread, where it is busiest (it compares servers even where wrk was the limit): ${parts.join('; ')}.` : null
   },
   // over the floor by job (lib/http.js's CALL_ROLES), so that sendto against write or
-  // accept against accept4 is no call more; waits and failed tries follow timing, and are
-  // said apart
+  // accept against accept4 is no call more; upkeep (waits, failed tries, memory calls)
+  // follows timing, and is said apart
   function syscallsOverFloor (http) {
     const lines = []
     for (const mode of http.modes) {
@@ -254,11 +254,11 @@ const HTTP_FINDINGS = [
       })
       const same = entries.filter(entry => entry !== base && Math.abs(entry.work - base.work) < 0.5).map(entry => entry.server)
       const fewer = entries.filter(entry => entry.work <= base.work - 0.5).map(entry => `${entry.server} ${formatNumber(entry.work)}`)
-      const waits = entries.filter(entry => entry.waits >= 0.05).sort((a, b) => b.waits - a.waits).map(entry => `${entry.server} ${formatNumber(entry.waits)}`)
+      const upkeep = entries.filter(entry => entry.upkeep >= 0.05).sort((a, b) => b.upkeep - a.upkeep).map(entry => `${entry.server} ${formatNumber(entry.upkeep)}`)
       lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}: ${base.server} makes ${formatNumber(base.work)} calls of work per request (${base.workByRole.map(role => `${role.calls.join('/')} ${formatNumber(role.work)}`).join(', ')}), the C floor` +
         (same.length ? `; ${listJoin(same)} the same within half a call` : '') +
         (extra.length ? `; more: ${listJoin(extra)}` : '') + (fewer.length ? `; fewer: ${listJoin(fewer)}` : '') +
-        (waits.length ? `; waits and failed tries add ${listJoin(waits)}` : '') + '.')
+        (upkeep.length ? `; upkeep (waits, failed tries, memory calls) adds ${listJoin(upkeep)}` : '') + '.')
     }
     return lines.length ? lines.join(' ') : null
   },
@@ -305,10 +305,10 @@ function httpAgreement (first, other) {
   const cpu = pairs.filter(([x, y]) => x.cpuPerRequestUs && y.cpuPerRequestUs).map(([x, y]) => Math.abs(y.cpuPerRequestUs / x.cpuPerRequestUs - 1))
   const traced = a.syscalls.map(x => [x, b.syscalls.find(y => y.server === x.server && y.mode === x.mode)]).filter(([x, y]) => x.perRequest !== null && y?.perRequest != null)
   const work = traced.map(([x, y]) => Math.abs(y.work - x.work))
-  const waits = traced.map(([x, y]) => Math.abs(y.waits - x.waits))
+  const upkeep = traced.map(([x, y]) => Math.abs(y.upkeep - x.upkeep))
   return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
     (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
-    (traced.length ? `; calls of work per request by at most ${formatNumber(Math.max(...work))}, waits and failed tries by at most ${formatNumber(Math.max(...waits))}` : '') +
+    (traced.length ? `; calls of work per request by at most ${formatNumber(Math.max(...work))}, upkeep by at most ${formatNumber(Math.max(...upkeep))}` : '') +
     (shared.length ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree (each inside the other run's interval, which counts one server process's runs only).` : '.')
 }
 

@@ -638,12 +638,17 @@ const CLIENT_BOUND_SHARE = 0.9
 // The server every other is set against, by mode: the ceiling of keep-alive.
 const REFERENCE = 'c-epoll'
 
-// Calls whose count follows how requests batch, not how many there are: a wait returns
-// once for however many requests are ready, a futex wakes a thread for however many
-// tasks. Their counts, and those of calls that fail (accept4 or read with EAGAIN once
-// the queue is empty), move from run to run with timing, and strace's own slowness
-// changes the batching; the other calls that succeed are the work each request takes.
-const WAIT_CALLS = new Set(['epoll_wait', 'epoll_pwait', 'epoll_pwait2', 'poll', 'ppoll', 'select', 'pselect6', 'futex'])
+// Calls whose count follows timing, not how many requests there are: a wait returns once
+// for however many requests are ready, a futex or a sleep wakes a thread for however many
+// tasks, and a runtime's memory calls (mmap, mprotect, madvise ...) come from its JIT and
+// its garbage collector, which run on their own clock. These, and every call that fails
+// (accept4 or read with EAGAIN once the queue is empty), are a server's upkeep: their
+// counts move from run to run, and strace's own slowness changes them. The other calls
+// that succeed are the work each request takes.
+const UPKEEP_CALLS = new Set([
+  'epoll_wait', 'epoll_pwait', 'epoll_pwait2', 'poll', 'ppoll', 'select', 'pselect6', 'futex', 'sched_yield', 'nanosleep', 'clock_nanosleep',
+  'mmap', 'munmap', 'mremap', 'mprotect', 'madvise', 'brk'
+])
 // Calls that do one job under other names, so that a server that answers with sendto is
 // not read as making one call more, and one less, than a server that answers with write.
 const CALL_ROLES = {
@@ -657,7 +662,7 @@ const MEANING = {
   vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its ${INTERVAL_LEVEL} interval; null below 4 runs a side`,
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
-  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel: the calls of work (those that succeed, waits aside) plus the waits (${[...WAIT_CALLS].join(', ')}) and failed tries, whose count follows how requests batch`
+  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
 
 function summariseHttp (records, context) {
@@ -712,11 +717,11 @@ function httpCell (server, mode, connections, runs) {
 }
 
 // Per server and mode, from its two strace runs: { server, mode, connections, requests:
-// { small, large }, perRequest, work, waits, byCall: [{ name, perRequest, failed, wait }]
+// { small, large }, perRequest, work, upkeep, byCall: [{ name, perRequest, failed, upkeep }]
 // (largest first, those of at least MIN_SHOWN per request either way), workByRole,
 // noisyCalls, noise }.
-// perRequest = work + waits: work counts the calls that succeeded, but for WAIT_CALLS;
-// waits the WAIT_CALLS and every failed call. A call made fewer times in the larger run
+// perRequest = work + upkeep: work counts the calls that succeeded, but for UPKEEP_CALLS;
+// upkeep the UPKEEP_CALLS and every failed call. A call made fewer times in the larger run
 // is run-to-run noise, named in noisyCalls. perRequest is null (and noise says why)
 // when either run failed or the larger made fewer calls than the smaller.
 const MIN_SHOWN = 0.005
@@ -727,7 +732,7 @@ function syscallsPerRequest (traced) {
     const pair = traced.filter(run => `${run.program}\t${run.mode}` === key)
     const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
     const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
-    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, waits: null, byCall: [], workByRole: [], noisyCalls: [], noise: null }
+    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, upkeep: null, byCall: [], workByRole: [], noisyCalls: [], noise: null }
     out.push(entry)
     if (!small || !large || small.requests === large.requests) {
       entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
@@ -747,19 +752,19 @@ function syscallsPerRequest (traced) {
       name,
       calls: row(large, name).calls - row(small, name).calls,
       errors: row(large, name).errors - row(small, name).errors,
-      wait: WAIT_CALLS.has(name)
+      upkeep: UPKEEP_CALLS.has(name)
     }))
-    const workCalls = deltas.filter(delta => !delta.wait).reduce((sum, delta) => sum + delta.calls - delta.errors, 0)
+    const workCalls = deltas.filter(delta => !delta.upkeep).reduce((sum, delta) => sum + delta.calls - delta.errors, 0)
     entry.perRequest = total
     entry.work = workCalls / between
-    entry.waits = (large.totalCalls - small.totalCalls - workCalls) / between
-    entry.byCall = deltas.map(delta => ({ name: delta.name, perRequest: delta.calls / between, failed: delta.errors / between, wait: delta.wait }))
+    entry.upkeep = (large.totalCalls - small.totalCalls - workCalls) / between
+    entry.byCall = deltas.map(delta => ({ name: delta.name, perRequest: delta.calls / between, failed: delta.errors / between, upkeep: delta.upkeep }))
       .filter(call => Math.abs(call.perRequest) >= MIN_SHOWN || Math.abs(call.failed) >= MIN_SHOWN)
       .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
     entry.noisyCalls = entry.byCall.filter(call => call.perRequest <= -MIN_SHOWN || call.failed <= -MIN_SHOWN).map(call => call.name)
     // the work by job: { role, calls (the names this server used), work }
     const roles = new Map()
-    for (const delta of deltas.filter(item => !item.wait && (item.calls - item.errors) / between >= MIN_SHOWN)) {
+    for (const delta of deltas.filter(item => !item.upkeep && (item.calls - item.errors) / between >= MIN_SHOWN)) {
       const role = CALL_ROLES[delta.name] ?? delta.name
       const entryOf = roles.get(role) ?? { role, calls: [], done: 0 }
       entryOf.calls.push(delta.name)
@@ -773,7 +778,7 @@ function syscallsPerRequest (traced) {
 }
 
 // The fewest calls of work per request of a C server, by mode: the floor the others are
-// read against (their waits, which follow timing, are no floor).
+// read against (their upkeep, which follows timing, is no floor).
 function syscallFloors (syscalls) {
   const floors = {}
   for (const entry of syscalls) {

@@ -153,7 +153,7 @@ function drawReport () {
   let httpIndex = 0
   // one colour per syscall on the whole page, whichever mode's chart it is in
   const callColours = new Map()
-  const KIND_COLOURS = { other: '#9aa3b2', waits: '#d8cfa8' }
+  const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
   const callColour = series => {
     if (series.kind) return KIND_COLOURS[series.kind]
     if (!callColours.has(series.name)) callColours.set(series.name, color(callColours.size))
@@ -184,7 +184,7 @@ function drawReport () {
       Highcharts.chart(`chart-http-syscalls-${index}`, {
         chart: { type: 'bar', height: Math.max(470, 150 + mode.chart.syscalls.categories.length * 40) },
         title: { text: escapeHtml(`${prefix}: syscalls per request`) },
-        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the waits and failed tries, which follow timing; lower is better' },
+        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls), which follows timing; lower is better' },
         xAxis: { categories: mode.chart.syscalls.categories.map(escapeHtml) },
         yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false },
         plotOptions: { bar: { stacking: 'normal' } },

@@ -185,9 +185,9 @@ function httpData (sets) {
         syscalls: results.syscalls.find(entry => entry.server === server && entry.mode === mode) ?? null
       }))
       const traced = rows.filter(row => row.syscalls?.perRequest != null)
-      // the bars stack each call's work (its calls that succeeded), then the waits and
-      // failed tries in one piece: those follow timing, and may be below zero as noise
-      const workOf = call => (call.wait ? 0 : call.perRequest - call.failed)
+      // the bars stack each call's work (its calls that succeeded), then the upkeep in one
+      // piece: it follows timing, and may be below zero as noise
+      const workOf = call => (call.upkeep ? 0 : call.perRequest - call.failed)
       const totals = new Map()
       for (const row of traced) for (const call of row.syscalls.byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
       const top = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, HTTP_TOP_CALLS).map(([name]) => name)
@@ -210,7 +210,7 @@ function httpData (sets) {
             series: [
               ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
               { name: 'other', kind: 'other', data: traced.map(row => Math.max(0, row.syscalls.work - top.reduce((sum, name) => sum + callOf(row, name), 0))) },
-              { name: 'waits, failed tries', kind: 'waits', data: traced.map(row => Math.max(0, row.syscalls.waits)) }
+              { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, row.syscalls.upkeep)) }
             ].filter(series => series.data.some(value => value > 0)),
             missing: traced.length ? null : syscallsMissingReason(set)
           }

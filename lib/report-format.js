@@ -36,10 +36,11 @@ function formatSigned (value) {
   return `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))}`
 }
 
-// An http server's syscalls per request as its calls of work plus its waits and failed
-// tries (lib/http.js), "2 + 0.09"; waits below zero are two runs' timing, not a count.
-function formatCallsPerRequest ({ work, waits }) {
-  return `${formatNumber(work)} + ${waits <= -0.005 ? 'noise' : formatNumber(Math.max(0, waits))}`
+// An http server's syscalls per request as its calls of work plus its upkeep (waits,
+// failed tries, memory calls: lib/http.js), "2 + 0.09"; upkeep below zero is two runs'
+// timing, not a count.
+function formatCallsPerRequest ({ work, upkeep }) {
+  return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
 }
 
 function trimZeros (text) {

@@ -238,7 +238,7 @@ function httpTables (entry) {
     // wake-ups per request), latency at the count the findings quote
     const busiest = mode.connections.length - 1
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
-    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + waits', 'threads']
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + upkeep', 'threads']
     const rows = mode.rows.map(row => [
       row.server,
       ...row.cells.map(cell => {
@@ -297,7 +297,7 @@ const HTTP_CSV_COLUMNS = [
   ['maxRssKiB', row => row.maxRssKiB],
   ['syscallsPerRequest', row => round(row.syscalls?.perRequest, 3)],
   ['syscallsWorkPerRequest', row => round(row.syscalls?.work, 3)],
-  ['syscallsWaitsPerRequest', row => round(row.syscalls?.waits, 3)]
+  ['syscallsUpkeepPerRequest', row => round(row.syscalls?.upkeep, 3)]
 ]
 
 // A calls run's CSV: a variant per row (and per set, when runs are compared), each

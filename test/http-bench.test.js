@@ -98,30 +98,30 @@ test('syscalls per request: the difference of two strace runs over the requests 
   // same; epoll_wait (79 - 27) / 400; start-up's calls (mmap, execve, socket ...) cancel
   assert.equal(entry.perRequest, 6.2375)
   assert.deepEqual(entry.byCall, [
-    { name: 'epoll_ctl', perRequest: 2, failed: 0, wait: false },
-    { name: 'accept4', perRequest: 1.1075, failed: 0.1075, wait: false },
-    { name: 'close', perRequest: 1, failed: 0, wait: false },
-    { name: 'read', perRequest: 1, failed: 0, wait: false },
-    { name: 'write', perRequest: 1, failed: 0, wait: false },
-    { name: 'epoll_wait', perRequest: 0.13, failed: 0, wait: true }
+    { name: 'epoll_ctl', perRequest: 2, failed: 0, upkeep: false },
+    { name: 'accept4', perRequest: 1.1075, failed: 0.1075, upkeep: false },
+    { name: 'close', perRequest: 1, failed: 0, upkeep: false },
+    { name: 'read', perRequest: 1, failed: 0, upkeep: false },
+    { name: 'write', perRequest: 1, failed: 0, upkeep: false },
+    { name: 'epoll_wait', perRequest: 0.13, failed: 0, upkeep: true }
   ])
-  // the work: every call that succeeded but the waits, 2 + 1 + 1 + 1 + 1 (accept4's 443
-  // calls less its 43 EAGAINs over 400); the waits: epoll_wait's 0.13 and accept4's 0.1075 failed
+  // the work: every call that succeeded but the upkeep, 2 + 1 + 1 + 1 + 1 (accept4's 443
+  // calls less its 43 EAGAINs over 400); the upkeep: epoll_wait's 0.13 and accept4's 0.1075 failed
   assert.ok(Math.abs(entry.work - 6) < 1e-12, entry.work)
-  assert.ok(Math.abs(entry.waits - 0.2375) < 1e-12, entry.waits)
+  assert.ok(Math.abs(entry.upkeep - 0.2375) < 1e-12, entry.upkeep)
   assert.deepEqual(entry.workByRole.map(role => [role.role, role.calls, Math.round(role.work * 1e9) / 1e9]), [
     ['epoll_ctl', ['epoll_ctl'], 2], ['accept', ['accept4'], 1], ['close', ['close'], 1], ['receive', ['read'], 1], ['send', ['write'], 1]
   ])
   assert.deepEqual(entry.requests, { small: 200, large: 600 })
   assert.deepEqual(entry.noisyCalls, [])
   assert.equal(entry.noise, null)
-  // a wait made fewer times in the larger run is named as noise, and the waits fall below zero
+  // a wait made fewer times in the larger run is named as noise, and the upkeep falls
   const fewerWaits = straceRun('close', 600)
   fewerWaits.syscalls = fewerWaits.syscalls.map(row => (row.name === 'epoll_wait' ? { ...row, calls: 7 } : row))
   fewerWaits.totalCalls -= 72
   const [noisy] = http.syscallsPerRequest([straceRun('close', 200), fewerWaits])
   assert.deepEqual(noisy.noisyCalls, ['epoll_wait'])
-  assert.ok(Math.abs(noisy.work - 6) < 1e-12 && Math.abs(noisy.waits - (0.1075 - 0.05)) < 1e-12, `${noisy.work} ${noisy.waits}`)
+  assert.ok(Math.abs(noisy.work - 6) < 1e-12 && Math.abs(noisy.upkeep - (0.1075 - 0.05)) < 1e-12, `${noisy.work} ${noisy.upkeep}`)
   // a failed run leaves no difference to take; fewer calls for more requests is noise
   const [broken] = http.syscallsPerRequest([straceRun('close', 200), straceRun('close', 600, false)])
   assert.equal(broken.perRequest, null)
@@ -141,7 +141,7 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   assert.deepEqual(shrunk, { cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, maxRssKiB: 4096 })
 })
 
-test('syscalls over the floor: by job, so sendto for write is no call more; waits said apart', () => {
+test('syscalls over the floor: by job, so sendto for write is no call more; upkeep said apart', () => {
   const { findings } = require('../lib/findings')
   // a strace run of `requests` requests: each call `perRequest` times a request, and 20 at start-up
   const traced = (server, requests, calls) => {
@@ -151,15 +151,15 @@ test('syscalls over the floor: by job, so sendto for write is no call more; wait
   const pair = (server, calls) => [traced(server, 100, calls), traced(server, 400, calls)]
   const records = [
     ...pair('c-blocking', { accept4: [1], read: [1], write: [1], close: [1] }),
-    ...pair('bun', { accept4: [1.25, 0.25], recvfrom: [1], sendto: [1], close: [1], epoll_ctl: [2], shutdown: [1], setsockopt: [1], futex: [0.5] }),
+    ...pair('bun', { accept4: [1.25, 0.25], recvfrom: [1], sendto: [1], close: [1], epoll_ctl: [2], shutdown: [1], setsockopt: [1], futex: [0.25], mprotect: [0.25] }),
     ...pair('just-blocking', { accept: [1], recvfrom: [1], writev: [1], close: [1] })
   ]
   const summary = http.summariseHttp(records, { options: { modes: ['close'] } })
   assert.deepEqual(summary.floors, { close: { server: 'c-blocking', work: 4, perRequest: 4 } })
   const bun = summary.syscalls.find(entry => entry.server === 'bun')
-  assert.deepEqual([bun.perRequest, bun.work, bun.waits], [8.75, 8, 0.75])
+  assert.deepEqual([bun.perRequest, bun.work, bun.upkeep], [8.75, 8, 0.75])
   const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Connection: close: c-blocking'))
-  assert.equal(text, 'Connection: close: c-blocking makes 4 calls of work per request (accept4 1, close 1, read 1, write 1), the C floor; just-blocking the same within half a call; more: bun 8 (epoll_ctl +2, setsockopt +1, shutdown +1); waits and failed tries add bun 0.75.')
+  assert.equal(text, 'Connection: close: c-blocking makes 4 calls of work per request (accept4 1, close 1, read 1, write 1), the C floor; just-blocking the same within half a call; more: bun 8 (epoll_ctl +2, setsockopt +1, shutdown +1); upkeep (waits, failed tries, memory calls) adds bun 0.75.')
 })
 
 // A wrk run's record as measureStep logs it, with the numbers a test needs.
@@ -308,7 +308,7 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
 test('two http runs compared: requests/s, CPU and syscalls per request apart, and shares inside each other\'s intervals', () => {
   const { findings } = require('../lib/findings')
   const cell = (server, rate, cpu, share) => ({ server, mode: 'keep-alive', connections: 16, requestsPerSecond: { median: rate }, cpuPerRequestUs: cpu, vsReference: share, clientBound: false, unannouncedClose: false })
-  const set = (label, bun, work, waits) => ({
+  const set = (label, bun, work, upkeep) => ({
     label,
     results: {
       experiment: 'http',
@@ -316,7 +316,7 @@ test('two http runs compared: requests/s, CPU and syscalls per request apart, an
         reference: 'c-epoll',
         modes: ['keep-alive'],
         cells: [cell('c-epoll', 100, 10, null), bun],
-        syscalls: [{ server: 'bun', mode: 'keep-alive', perRequest: work + waits, work, waits, byCall: [], workByRole: [] }],
+        syscalls: [{ server: 'bun', mode: 'keep-alive', perRequest: work + upkeep, work, upkeep, byCall: [], workByRole: [] }],
         floors: {}
       }
     }
@@ -327,5 +327,5 @@ test('two http runs compared: requests/s, CPU and syscalls per request apart, an
   const other = set('b', cell('bun', 96, 15, { estimate: 0.85, low: 0.78, high: 1 }), 2, 0.35)
   other.results.http.cells[0] = cell('c-epoll', 110, 9, null)
   const text = findings([first, other]).find(finding => finding.http && finding.set === null).text
-  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; calls of work per request by at most 0, waits and failed tries by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
+  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; calls of work per request by at most 0, upkeep by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
 })
