@@ -226,9 +226,9 @@ const HTTP_FINDINGS = [
     return lines.length ? lines.join(' ') : null
   },
   // at the most connections: each wake-up of a server answers the most requests there,
-  // so its CPU per request is the least inflated by waiting (a C server at 16
-  // connections, idle between wrk's bursts, measured 6.1 and 8.0 µs in two runs; at 128,
-  // 6.0 and 6.1)
+  // so its CPU per request is the least inflated by waiting (c-epoll at 16 connections,
+  // idle between wrk's bursts, measured 6.02 and 6.80 µs in two runs; at 128, 6.08 and
+  // 6.19: docs/http.md)
   function cpuPerRequest (http) {
     const parts = http.modes.map(mode => {
       const count = countsOf(http, mode).pop()

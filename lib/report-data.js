@@ -186,8 +186,8 @@ function httpData (sets) {
       }))
       const traced = rows.filter(row => row.syscalls?.perRequest != null)
       // the bars stack each call's work (its calls that succeeded), then the upkeep in one
-      // piece: it follows timing, and may be below zero as noise
-      const workOf = call => (call.upkeep ? 0 : call.perRequest - call.failed)
+      // piece: it follows timing; a piece below zero is noise and shows as none
+      const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
       const totals = new Map()
       for (const row of traced) for (const call of row.syscalls.byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
       const top = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, HTTP_TOP_CALLS).map(([name]) => name)
@@ -209,7 +209,7 @@ function httpData (sets) {
             categories: traced.map(row => row.server),
             series: [
               ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
-              { name: 'other', kind: 'other', data: traced.map(row => Math.max(0, row.syscalls.work - top.reduce((sum, name) => sum + callOf(row, name), 0))) },
+              { name: 'other', kind: 'other', data: traced.map(row => row.syscalls.byCall.filter(call => !top.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
               { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, row.syscalls.upkeep)) }
             ].filter(series => series.data.some(value => value > 0)),
             missing: traced.length ? null : syscallsMissingReason(set)

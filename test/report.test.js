@@ -21,7 +21,7 @@ const SAMPLE = path.join(FIXTURES, 'sample')
 const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
 // A calls run (bench.js --experiment calls): its derived files, without the log
 const CALLS = path.join(FIXTURES, 'calls-sample')
-// An http run (bench.js --experiment http, the lab's second default run of 2026-11-24): its derived files
+// An http run (bench.js --experiment http, the lab's second default run of 2026-11-25, at commit 31a8157): its derived files
 const HTTP = path.join(FIXTURES, 'http-sample')
 const CHROMIUM = '/usr/bin/chromium'
 const EVIL_PROGRAM = '<script>alert(1)</script>'
@@ -535,18 +535,21 @@ test('report.html of an http run in Chromium: requests/s by connections, syscall
       for (const [i, count] of [1, 16, 128].entries()) {
         assert.deepEqual(mainSeries(rate)[i].ys, servers.map(server => cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === count).requestsPerSecond.median))
       }
-      // each server's stack adds up to its syscalls per request: the top calls and "other"
+      // each server's stack adds up to its calls of work, call by call (none below zero),
+      // and its upkeep
       const stacked = charts[`chart-http-syscalls-${index}`]
       assert.deepEqual(stacked.categories, servers)
       stacked.categories.forEach((server, i) => {
         const total = stacked.series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
         const entry = syscalls.find(item => item.server === server && item.mode === mode)
-        assert.ok(Math.abs(total - entry.perRequest) < 1e-9, `${server} ${mode}: ${total} against ${entry.perRequest}`)
+        const expected = entry.byCall.filter(call => !call.upkeep).reduce((sum, call) => sum + Math.max(0, call.perRequest - call.failed), 0) + Math.max(0, entry.upkeep)
+        assert.ok(Math.abs(total - expected) < 1e-9, `${server} ${mode}: ${total} against ${expected}`)
+        assert.ok(Math.abs(total - entry.perRequest) < 0.05, `${server} ${mode}: ${total} against ${entry.perRequest} calls in all`)
       })
     }
     const tables = await page.$$eval('#http table.http', all => all.map(table => [...table.querySelectorAll('tbody tr th')].map(th => th.textContent)))
     assert.deepEqual(tables, [servers, servers])
-    assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 133903 req\/s \(median\); just-epoll 107% \(100%–124%\)/)
+    assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 137274 req\/s \(median\); deno 103% \(98%–113%\), just-epoll 102% \(97%–114%\)/)
     assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
     await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
     assert.deepEqual(problems, [])
