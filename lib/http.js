@@ -338,18 +338,23 @@ function planHttp (selected, options, pin = apartPin()) {
 }
 
 const processOf = step => `${step.server.name}\t${step.mode}`
+const SERVER_STARTS = 2
 
 // The running server of the steps being measured, kept across the runs of a server and
 // mode; bench.js calls measureStep for each step in order and close() when it stops, and
 // a stop asked for (`interrupted`) ends a warm-up between its wrk runs.
 function httpSession (interrupted = () => false) {
   let current = null
+  // a server that failed to start, its check or its warm-up gets one more start (the
+  // next step's) before the rest of its steps fail at once
+  const failedStarts = new Map()
   const close = async () => {
     if (current?.started) await current.started.stop()
     current = null
   }
   const serverFor = async (step, options) => {
-    if (current?.key === processOf(step)) return current
+    const key = processOf(step)
+    if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS)) return current
     await close()
     current = { key: processOf(step), failure: null, started: null, unannouncedClose: false, warmupRates: [], warmupAgreed: null }
     try {
@@ -364,6 +369,7 @@ function httpSession (interrupted = () => false) {
       current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options, interrupted)
     } catch (err) {
       current.failure = err.message
+      failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
     }
     return current
   }

@@ -4,6 +4,9 @@
 // answers, never gets ready or dies is caught, each with its reason.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 
 const http = require('../lib/http')
 const { unavailableReason } = require('../lib/programs')
@@ -90,6 +93,23 @@ test('a server refused under strace is killed with strace: no tracee left behind
   assert.ok(await nothingListens(port), 'the tracee was left listening')
   await assert.rejects(http.startServer(broken('never-ready'), { port, prefix, traced: true, timeoutMs: 1000 }), /printed no ready line/)
   assert.ok(await nothingListens(port), 'the tracee was left listening')
+})
+
+test('a server that fails to start is started once more, then its steps fail without a start', async () => {
+  const starts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'http-starts-')), 'starts')
+  process.env.HTTP_BROKEN_STARTS = starts
+  try {
+    const session = http.httpSession()
+    const pin = http.apartPin()
+    const step = { server: broken('dies'), mode: 'keep-alive', connections: 1, pin }
+    const options = { timeoutSeconds: 5, http: http.PRESETS.quick }
+    for (let i = 0; i < 4; i++) assert.match((await session.serverFor(step, options)).failure, /^broken-dies exited 3 before it listened/)
+    await session.close()
+    assert.equal(fs.readFileSync(starts, 'utf8'), 'dies\ndies\n')
+  } finally {
+    delete process.env.HTTP_BROKEN_STARTS
+    fs.rmSync(path.dirname(starts), { recursive: true, force: true })
+  }
 })
 
 test('a server that ignores SIGTERM is killed, and its stop says it was not clean', { timeout: 20000 }, async () => {
