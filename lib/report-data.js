@@ -179,11 +179,18 @@ function httpData (sets) {
     const serverNames = [...new Set([...results.cells.map(cell => cell.server), ...results.syscalls.map(entry => entry.server)])]
     const modes = results.modes.filter(mode => results.cells.some(cell => cell.mode === mode) || results.syscalls.some(entry => entry.mode === mode)).map(mode => {
       const connections = [...new Set(results.cells.filter(cell => cell.mode === mode).map(cell => cell.connections))].sort((a, b) => a - b)
-      const rows = serverNames.map(server => ({
-        server,
-        cells: connections.map(count => results.cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === count) ?? null),
-        syscalls: results.syscalls.find(entry => entry.server === server && entry.mode === mode) ?? null
-      }))
+      const rows = serverNames.map(server => {
+        const cells = connections.map(count => results.cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === count) ?? null)
+        const measured = cells.filter(cell => cell?.threads)
+        return {
+          server,
+          cells,
+          syscalls: results.syscalls.find(entry => entry.server === server && entry.mode === mode) ?? null,
+          // the most of any of its cells: a runtime starts helper threads as load grows
+          threads: measured.length ? Math.max(...measured.map(cell => cell.threads)) : null,
+          maxRssKiB: measured.length ? Math.max(...measured.map(cell => cell.maxRssKiB)) : null
+        }
+      })
       const traced = rows.filter(row => row.syscalls?.perRequest != null)
       // the bars stack each call's work (its calls that succeeded), then the upkeep in one
       // piece: it follows timing; a piece below zero is noise and shows as none

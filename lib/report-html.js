@@ -163,13 +163,13 @@ function httpSection (data) {
   </div>
   <div class="table-wrap"><table class="http">
     <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${INTERVAL_LEVEL} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
-    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, max RSS</th></tr></thead>
+    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td>`)}
       <td class="num">${row.cells[quoted]?.latencyUs ? `${formatNumber(row.cells[quoted].latencyUs.p50)} / ${formatNumber(row.cells[quoted].latencyUs.p99)} / ${formatNumber(row.cells[quoted].latencyUs.max)}` : ''}</td>
       <td class="num">${row.syscalls?.perRequest != null ? html`${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.noise ?? 'not traced'}</td>
-      <td class="num">${(() => { const cell = row.cells.find(item => item?.threads); return cell ? `${cell.threads}, ${formatNumber(cell.maxRssKiB / 1024)} MiB` : '' })()}</td>
+      <td class="num">${row.threads ? `${row.threads}, ${formatNumber(row.maxRssKiB / 1024)} MiB` : ''}</td>
     </tr>`)}</tbody>
   </table></div>`
   }

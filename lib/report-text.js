@@ -250,7 +250,7 @@ function httpTables (entry) {
       row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
       row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls ? 'noise' : 'not traced',
-      String(row.cells.find(cell => cell?.threads)?.threads ?? '')
+      String(row.threads ?? '')
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, no two warm-up runs agreed), CPU and syscalls per request`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
