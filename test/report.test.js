@@ -107,6 +107,12 @@ test('an empty results file, and results with no cells', () => {
   const noCells = copyOf(SAMPLE)
   fs.writeFileSync(path.join(noCells, 'results.json'), JSON.stringify({ ...readJson(path.join(SAMPLE, 'results.json')), cells: [] }))
   assertUsageError(analyse([noCells]), /holds no measured cells; finish the run with node bench\.js --resume/)
+  // an http run summarised before syscalls per request had work and upkeep apart
+  const older = copyOf(HTTP, 'older')
+  const results = readJson(path.join(HTTP, 'results.json'))
+  results.http.syscalls = results.http.syscalls.map(({ work, upkeep, ...entry }) => entry)
+  fs.writeFileSync(path.join(older, 'results.json'), JSON.stringify(results))
+  assertUsageError(analyse([older]), /results\.json was summarised by an older lab, before syscalls per request were split into work and upkeep; node analyse\.js --rederive .*older.* rewrites it from all\.jsonl$/)
 })
 
 test('runs of two experiments are not compared', () => {
