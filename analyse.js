@@ -162,7 +162,7 @@ function loadResultSet (dir) {
   if (!results || !Array.isArray(results.cells)) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no cells list); ${rederive(dir)}`)
   if (results.experiment === 'calls' ? !results.ladder : results.experiment === 'http' ? !results.http?.cells.length : results.cells.length === 0) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
   // syscalls per request split into work and upkeep since the lab's commit 46d28de
-  if (results.http?.syscalls.some(entry => entry.perRequest !== null && entry.work === undefined)) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, before syscalls per request were split into work and upkeep; ${rederive(dir)}`)
+  if (results.http?.syscalls.some(entry => entry.perRequest !== null && entry.work === undefined)) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, before syscalls per request were split into work and upkeep; ${entries.includes(LOG_FILE) ? rederive(dir) : `without its ${LOG_FILE} it cannot be rewritten: measure it again`}`)
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
   const missing = {}

@@ -91,8 +91,10 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
 async function stopServer (child, exited, traced) {
   if (child.exitCode === null && child.signalCode === null) {
     const tracee = traced ? childPid(child.pid) : null
-    if (tracee) process.kill(tracee, 'SIGTERM')
-    else child.kill('SIGTERM')
+    try {
+      if (tracee) process.kill(tracee, 'SIGTERM')
+      else child.kill('SIGTERM')
+    } catch {} // the tracee has just exited: strace follows it
   }
   const timer = new Promise(resolve => setTimeout(() => resolve(null), STOP_MS))
   const result = await Promise.race([exited, timer])
@@ -487,16 +489,17 @@ function processCpu (pid) {
 
 // The server's CPU time between two readings of processCpu. A thread that ended between
 // them takes its schedstat with it, so then the process's ticks count instead: they keep
-// an ended thread's time, to 10 ms.
+// an ended thread's time, to 10 ms. A thread born and ended between the readings is in
+// neither list: ticks beyond the threads' sum by more than TICKS_SLACK say it was there.
+const TICKS_SLACK = 2
 function cpuBetween (before, after) {
   const ended = Object.keys(before.taskNs).filter(task => !(task in after.taskNs))
   const ticks = (after.userTicks + after.systemTicks) - (before.userTicks + before.systemTicks)
-  const cpuNs = ended.length
-    ? ticks * (1e9 / CLK_TCK)
-    : Object.entries(after.taskNs).reduce((sum, [task, ns]) => sum + ns - (before.taskNs[task] ?? 0), 0)
+  const threadsNs = Object.entries(after.taskNs).reduce((sum, [task, ns]) => sum + ns - (before.taskNs[task] ?? 0), 0)
+  const fromTicks = ended.length > 0 || ticks * (1e9 / CLK_TCK) > threadsNs + TICKS_SLACK * (1e9 / CLK_TCK)
   return {
-    cpuNs,
-    cpuFrom: ended.length ? 'ticks' : 'schedstat',
+    cpuNs: fromTicks ? ticks * (1e9 / CLK_TCK) : threadsNs,
+    cpuFrom: fromTicks ? 'ticks' : 'schedstat',
     threadsEnded: ended.length,
     userTicks: after.userTicks - before.userTicks,
     systemTicks: after.systemTicks - before.systemTicks,
@@ -725,7 +728,7 @@ function httpCell (server, mode, connections, runs) {
 // Per server and mode, from its two strace runs: { server, mode, connections, requests:
 // { small, large }, perRequest, work, upkeep, byCall: [{ name, perRequest, failed, upkeep }]
 // (largest first, those of at least MIN_SHOWN per request either way), workByRole,
-// noisyCalls, noise }.
+// noisyCalls, noise, traceFailed (a strace run of the pair failed) }.
 // perRequest = work + upkeep: work counts the calls that succeeded, but for UPKEEP_CALLS;
 // upkeep the UPKEEP_CALLS and every failed call. A call made fewer times in the larger run
 // is run-to-run noise, named in noisyCalls. perRequest is null (and noise says why)
@@ -738,9 +741,10 @@ function syscallsPerRequest (traced) {
     const pair = traced.filter(run => `${run.program}\t${run.mode}` === key)
     const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
     const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
-    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, upkeep: null, byCall: [], workByRole: [], noisyCalls: [], noise: null }
+    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, upkeep: null, byCall: [], workByRole: [], noisyCalls: [], noise: null, traceFailed: false }
     out.push(entry)
     if (!small || !large || small.requests === large.requests) {
+      entry.traceFailed = pair.some(run => !run.ok)
       entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
       continue
     }
@@ -768,9 +772,10 @@ function syscallsPerRequest (traced) {
       .filter(call => Math.abs(call.perRequest) >= MIN_SHOWN || Math.abs(call.failed) >= MIN_SHOWN)
       .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
     entry.noisyCalls = entry.byCall.filter(call => call.perRequest <= -MIN_SHOWN || call.failed <= -MIN_SHOWN).map(call => call.name)
-    // the work by job: { role, calls (the names this server used), work }
+    // the work by job: { role, calls (the names this server used), work }, grouped before
+    // the jobs of under MIN_SHOWN a request are left out
     const roles = new Map()
-    for (const delta of deltas.filter(item => !item.upkeep && (item.calls - item.errors) / between >= MIN_SHOWN)) {
+    for (const delta of deltas.filter(item => !item.upkeep && item.calls - item.errors !== 0)) {
       const role = CALL_ROLES[delta.name] ?? delta.name
       const entryOf = roles.get(role) ?? { role, calls: [], done: 0 }
       entryOf.calls.push(delta.name)
@@ -778,6 +783,7 @@ function syscallsPerRequest (traced) {
       roles.set(role, entryOf)
     }
     entry.workByRole = [...roles.values()].map(({ role, calls, done }) => ({ role, calls, work: done / between }))
+      .filter(role => role.work >= MIN_SHOWN)
       .sort((a, b) => b.work - a.work || a.role.localeCompare(b.role))
   }
   return out

@@ -126,6 +126,7 @@ test('syscalls per request: the difference of two strace runs over the requests 
   const [broken] = http.syscallsPerRequest([straceRun('close', 200), straceRun('close', 600, false)])
   assert.equal(broken.perRequest, null)
   assert.equal(broken.noise, 'needs strace runs at two request counts; 600 requests failed: broken')
+  assert.equal(broken.traceFailed, true)
   const swapped = [straceRun('close', 200), { ...straceRun('close', 600), totalCalls: 1000 }]
   assert.equal(http.syscallsPerRequest(swapped)[0].noise, 'the run of 600 requests made 285 fewer calls than the run of 200')
 })
@@ -136,6 +137,12 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // both threads lived on, a third was born: (9e8 - 5e8) + (3e8 - 2e8) + 5e7
   const grown = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 80, 45))
   assert.deepEqual(grown, { cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, maxRssKiB: 4096 })
+  // a thread born and ended between the readings: the ticks (80 of 10 ms) beyond the
+  // threads' sum (5.5e8) by more than 2 ticks count
+  const passing = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 100, 50))
+  assert.deepEqual([passing.cpuNs, passing.cpuFrom, passing.threadsEnded], [8e8, 'ticks', 0])
+  // within 2 ticks of the threads' sum, the exact schedstat counts
+  assert.equal(http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 82, 45)).cpuFrom, 'schedstat')
   // thread 101 ended and took its schedstat with it: the ticks keep its time, 55 of 10 ms
   const shrunk = http.cpuBetween(before, reading({ 100: 9e8 }, 80, 45))
   assert.deepEqual(shrunk, { cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, maxRssKiB: 4096 })

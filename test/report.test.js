@@ -112,6 +112,9 @@ test('an empty results file, and results with no cells', () => {
   const results = readJson(path.join(HTTP, 'results.json'))
   results.http.syscalls = results.http.syscalls.map(({ work, upkeep, ...entry }) => entry)
   fs.writeFileSync(path.join(older, 'results.json'), JSON.stringify(results))
+  // the fixture, derived files alone, has no all.jsonl to rederive it from
+  assertUsageError(analyse([older]), /results\.json was summarised by an older lab, before syscalls per request were split into work and upkeep; without its all\.jsonl it cannot be rewritten: measure it again$/)
+  fs.writeFileSync(path.join(older, 'all.jsonl'), '')
   assertUsageError(analyse([older]), /results\.json was summarised by an older lab, before syscalls per request were split into work and upkeep; node analyse\.js --rederive .*older.* rewrites it from all\.jsonl$/)
 })
 
