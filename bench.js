@@ -840,10 +840,9 @@ function prepareRun (parsed) {
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
   const costPin = sharedCpuPin()
   const steps = plan(options, runnable, ptrace, costPin, variants)
-  const pin = http.apartPin()
-  if (options.experiment === 'http' && pin.client === pin.server) console.log(`one CPU (${pin.client}) for wrk and the servers: requests/s measure the two together; CPU and syscalls per request still measure the server`)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
   const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}), ...(options.experiment === 'http' ? http.httpContext(runnable) : {}) }
+  if (now.httpPin && now.httpPin.client === now.httpPin.server) console.log(`one CPU (${now.httpPin.client}) for wrk and the servers: requests/s measure the two together; CPU and syscalls per request still measure the server`)
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)

@@ -69,7 +69,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       if (settled) return
       settled = true
       clearTimeout(timer)
-      killServer(child, traced)
+      signalServer(child, traced, 'SIGKILL')
       reject(new Error(reason))
     }
     const timer = setTimeout(() => fail(`${server.name} printed no ready line within ${timeoutMs / 1000} s (stdout: ${JSON.stringify(stdout.slice(0, 200))})`), timeoutMs)
@@ -89,27 +89,22 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
 }
 
 async function stopServer (child, exited, traced) {
-  if (child.exitCode === null && child.signalCode === null) {
-    const tracee = traced ? childPid(child.pid) : null
-    try {
-      if (tracee) process.kill(tracee, 'SIGTERM')
-      else child.kill('SIGTERM')
-    } catch {} // the tracee has just exited: strace follows it
-  }
+  if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
   const timer = new Promise(resolve => setTimeout(() => resolve(null), STOP_MS))
   const result = await Promise.race([exited, timer])
   if (result) return { ...result, clean: result.code === 0 }
-  killServer(child, traced)
+  signalServer(child, traced, 'SIGKILL')
   return { ...(await exited), clean: false }
 }
 
-// strace killed leaves its tracee running: the server goes first.
-function killServer (child, traced) {
+// A traced server is signalled itself: strace follows its tracee out, but strace killed
+// leaves its tracee running, so SIGKILL goes to both, the server first.
+function signalServer (child, traced, signal) {
   const tracee = traced ? childPid(child.pid) : null
   try {
-    if (tracee) process.kill(tracee, 'SIGKILL')
+    if (tracee) process.kill(tracee, signal)
   } catch {} // it has just exited
-  child.kill('SIGKILL')
+  if (!tracee || signal === 'SIGKILL') child.kill(signal)
 }
 
 // The first child of process `pid` (strace's tracee), or null.
@@ -358,7 +353,7 @@ function httpSession (interrupted = () => false) {
     const key = processOf(step)
     if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS)) return current
     await close()
-    current = { key: processOf(step), failure: null, started: null, unannouncedClose: false, warmupRates: [], warmupAgreed: null }
+    current = { key, failure: null, started: null, unannouncedClose: false, warmupRates: [], warmupAgreed: null }
     try {
       const port = await freePort()
       current.port = port
@@ -620,7 +615,10 @@ function httpContext (runnable) {
       return null
     }
   }
-  const number = file => (read(file) === null ? null : Number(read(file)))
+  const number = file => {
+    const text = read(file)
+    return text === null ? null : Number(text)
+  }
   let wrk = null
   try {
     // wrk -v prints its version and exits 1
