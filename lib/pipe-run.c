@@ -2,7 +2,8 @@
  * rusage, as the kernel accounted it (wait4), not as a sampler guessed it.
  *
  *   pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] [--result-fd FD]
- *            [--parent-pid PID] [--proc-stat FILE] -- FEEDER ARGS... -- READER ARGS...
+ *            [--parent-pid PID] [--proc-stat FILE] [--cpuidle DIR]
+ *            -- FEEDER ARGS... -- READER ARGS...
  *
  * The reader inherits this process's stdout and stderr; the feeder's stdout is
  * the pipe and its stderr is ours. One JSON line goes to the result fd (default 3).
@@ -22,7 +23,17 @@
  * tests write one by hand) just before the first fork and just after both children
  * are reaped, so the window is the run's and nothing is read inside it: "steal_ticks"
  * holds each CPU's steal (USER_HZ ticks, "clk_tck" per second) accrued in between,
- * indexed by CPU number; null if the file could not be read. */
+ * indexed by CPU number; null if the file could not be read.
+ *
+ * What else ran on the pinned CPUs (the cpuidle tree is --cpuidle DIR's): each
+ * one's idle time is read at both ends of the window as well ("cpu_idle"), so that the
+ * caller can take the run's own CPU time from the CPUs' busy time (lib/foreign.js). The
+ * cpuidle driver's residency counts microseconds, where /proc/stat counts ticks of 10 ms,
+ * but it only adds an idle spell once the CPU leaves it: read from another CPU, a spell
+ * under way would be missed at one end and counted whole at the other. So pipe-run moves
+ * itself onto each measured CPU to read it, which ends any idle spell there. Without
+ * cpuidle, where the move is refused, or with dd and the reader on two CPUs, /proc/stat's
+ * idle and iowait ticks stand in ("source": "stat"). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -52,7 +63,8 @@ static void die(const char *what) {
 
 static void usage(void) {
   fprintf(stderr, "usage: pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] "
-                  "[--result-fd FD] [--proc-stat FILE] -- FEEDER... -- READER...\n");
+                  "[--result-fd FD] [--proc-stat FILE] [--cpuidle DIR] "
+                  "-- FEEDER... -- READER...\n");
   exit(125);
 }
 
@@ -128,6 +140,85 @@ static int read_steal(const char *file, unsigned long long steal[MAX_CPUS]) {
   }
   fclose(f);
   return count;
+}
+
+/* Idle ns of one CPU from /proc/stat (idle + iowait ticks), or -1. */
+static long long stat_idle_ns(const char *file, int cpu) {
+  FILE *f = fopen(file, "re");
+  if (f == NULL) return -1;
+  char line[1024];
+  long long idle = -1;
+  while (fgets(line, sizeof line, f) != NULL) {
+    unsigned c;
+    unsigned long long v[5];
+    if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9') continue;
+    if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu", &c, &v[0], &v[1], &v[2], &v[3], &v[4]) != 6) continue;
+    if ((int)c == cpu) idle = (long long)((v[3] + v[4]) * (1000000000ULL / sysconf(_SC_CLK_TCK)));
+  }
+  fclose(f);
+  return idle;
+}
+
+/* Idle ns of one CPU from its cpuidle states' residency (microseconds), or -1. */
+static long long cpuidle_ns(const char *root, int cpu) {
+  long long total = 0;
+  int states = 0;
+  for (int state = 0;; state++) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/cpu%d/cpuidle/state%d/time", root, cpu, state);
+    FILE *f = fopen(path, "re");
+    if (f == NULL) break;
+    unsigned long long us;
+    if (fscanf(f, "%llu", &us) == 1) total += (long long)us * 1000;
+    fclose(f);
+    states++;
+  }
+  return states ? total : -1;
+}
+
+#define MAX_MEASURED 2
+struct idle_reading {
+  int count;
+  int cpus[MAX_MEASURED];
+  long long idle_ns[MAX_MEASURED];
+  int from_stat; /* any CPU read from /proc/stat's ticks */
+};
+
+/* Each measured CPU's idle time, read while running on it (see the header); the
+ * caller's own affinity is put back after. A CPU that cannot be read gives -1. */
+static void read_idle(struct idle_reading *r, const char *proc_stat, const char *cpuidle_root) {
+  /* Apart, each CPU idles at every refill of the pipe, and the idle driver's entry and
+   * exit, in neither the processes' time nor the residency, would read as foreign time:
+   * /proc/stat counts them as idle. */
+  if (r->count > 1) cpuidle_root = "";
+  cpu_set_t saved;
+  int have_saved = sched_getaffinity(0, sizeof saved, &saved) == 0;
+  r->from_stat = 0;
+  for (int i = 0; i < r->count; i++) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(r->cpus[i], &one);
+    long long ns = -1;
+    if (sched_setaffinity(0, sizeof one, &one) == 0 && sched_getcpu() == r->cpus[i])
+      ns = cpuidle_ns(cpuidle_root, r->cpus[i]);
+    if (ns < 0) {
+      ns = stat_idle_ns(proc_stat, r->cpus[i]);
+      r->from_stat = 1;
+    }
+    r->idle_ns[i] = ns;
+  }
+  if (have_saved) sched_setaffinity(0, sizeof saved, &saved);
+}
+
+static void print_idle(FILE *out, const struct idle_reading *before, const struct idle_reading *after) {
+  fprintf(out, "\"cpu_idle\":{\"source\":\"%s\",\"cpus\":[", before->from_stat || after->from_stat ? "stat" : "cpuidle");
+  for (int i = 0; i < before->count; i++) fprintf(out, "%s%d", i ? "," : "", before->cpus[i]);
+  fputs("],\"idle_ns\":[", out);
+  for (int i = 0; i < before->count; i++) {
+    long long d = before->idle_ns[i] < 0 || after->idle_ns[i] < 0 ? -1 : after->idle_ns[i] - before->idle_ns[i];
+    fprintf(out, "%s%lld", i ? "," : "", d);
+  }
+  fputs("]}", out);
 }
 
 /* The fields of /proc/PID/stat that place a process in the pipeline's tree. */
@@ -245,6 +336,7 @@ int main(int argc, char *argv[]) {
   long timeout_ms = 0;
   int pin_feeder = -1, pin_reader = -1, result_fd = 3;
   const char *proc_stat = "/proc/stat";
+  const char *cpuidle_root = "/sys/devices/system/cpu";
   pid_t parent = getppid();
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -255,6 +347,7 @@ int main(int argc, char *argv[]) {
     else if (strcmp(argv[i], "--result-fd") == 0) result_fd = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--parent-pid") == 0) parent = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--proc-stat") == 0) proc_stat = argv[i + 1];
+    else if (strcmp(argv[i], "--cpuidle") == 0) cpuidle_root = argv[i + 1];
     else usage();
   }
   if (i >= argc) usage();
@@ -291,6 +384,10 @@ int main(int argc, char *argv[]) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) < 0) die("pipe");
 
+  struct idle_reading idle_before = {0}, idle_after;
+  if (pin_feeder >= 0) idle_before.cpus[idle_before.count++] = pin_feeder;
+  if (pin_reader >= 0 && pin_reader != pin_feeder) idle_before.cpus[idle_before.count++] = pin_reader;
+  if (idle_before.count) read_idle(&idle_before, proc_stat, cpuidle_root);
   static unsigned long long steal_before[MAX_CPUS], steal_after[MAX_CPUS];
   int cpus_before = read_steal(proc_stat, steal_before);
   long long start = now_ns();
@@ -331,6 +428,8 @@ int main(int argc, char *argv[]) {
   }
   long long wall = now_ns() - start;
   int cpus_after = cpus_before < 0 ? -1 : read_steal(proc_stat, steal_after);
+  idle_after = idle_before;
+  if (idle_before.count) read_idle(&idle_after, proc_stat, cpuidle_root);
 
   /* After the clock: whatever reader and feeder left, until none of it runs. It is
    * counted first, and before the result is written: a caller that died makes that
@@ -351,6 +450,10 @@ int main(int argc, char *argv[]) {
       fprintf(result, "%s%llu", c ? "," : "", d);
     }
     fprintf(result, "],\"clk_tck\":%ld,", sysconf(_SC_CLK_TCK));
+  }
+  if (idle_before.count) {
+    print_idle(result, &idle_before, &idle_after);
+    fputc(',', result);
   }
   print_child(result, "reader", &reader);
   fputc(',', result);
