@@ -25,6 +25,7 @@ const headline = require('./lib/headline')
 const calls = require('./lib/calls')
 const http = require('./lib/http')
 const { collectContext } = require('./lib/context')
+const { waitForQuiet, MAX_REMEASURES } = require('./lib/foreign')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report-text')
 
@@ -718,6 +719,14 @@ function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
   else process.stdout.write(line + '\n')
 }
 
+// How often something else ran on the measured CPUs, and what the bench did about it.
+function printDisturbance (disturbance) {
+  if (!disturbance?.disturbed) return
+  const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
+  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared their CPUs with other work (over ${threshold.share * 100}% of their CPU time); ${remeasured} measured again once the CPUs were quiet` +
+    (keptDisturbed ? `, ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries and flagged 'disturbed': this machine was busy` : ''))
+}
+
 // Each failure with the pipeline that reproduces it, then, once per failed cell, the
 // bench that measures that cell again as this run did.
 function printFailures (failures, runDir, options, rows) {
@@ -814,6 +823,7 @@ async function main (parsed, interrupted) {
   }
   const results = readJson(path.join(run.runDir, 'results.json'))
   console.log(renderTerminal(results, run.options.sizes))
+  printDisturbance(results.disturbance)
   printFailures(results.failures, run.runDir, run.options, run.runnable)
   console.log(`\nresults: ${displayPath(run.runDir)}`)
   if (parsed.report) writeReport(run.runDir)
@@ -848,7 +858,7 @@ function prepareRun (parsed) {
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
   const runsLogged = new Map()
-  for (const record of records) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
+  for (const record of records.filter(entry => !entry.superseded)) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
   const what = options.experiment === 'http'
@@ -879,11 +889,21 @@ async function measurePending ({ runDir, options, context, records, pending }, i
         for (let w = 0; w < step.warmup && !interrupted(); w++) await measure(step, -1, options, runDir, zeroFiles)
       }
       if (interrupted()) break
-      const { record, stopped } = step.phase === calls.PHASE
-        ? await calls.measureLadder(step, options)
+      const measureOnce = () => step.phase === calls.PHASE
+        ? calls.measureLadder(step, options)
         : step.phase === http.PHASE || step.phase === http.STRACE_PHASE
-          ? await http.measureStep(step, options, servers, runDir)
-          : await measure(step, step.run, options, runDir, zeroFiles)
+          ? http.measureStep(step, options, servers, runDir)
+          : measure(step, step.run, options, runDir, zeroFiles)
+      let { record, stopped } = await measureOnce()
+      // A step that something else shared its CPUs with is kept in the log, superseded,
+      // and measured again once its CPUs are quiet (lib/foreign.js).
+      for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < MAX_REMEASURES; retry++) {
+        const superseded = { ...record, superseded: true }
+        fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
+        records.push(superseded)
+        await waitForQuiet(record.foreign.cpus)
+        ;({ record, stopped } = await measureOnce())
+      }
       if (stopped || interrupted()) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
       records.push(record)

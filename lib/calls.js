@@ -25,6 +25,7 @@ const { findProgram, expandCommand, unavailableReason: rowUnavailableReason, BAS
 const { runPipeline, ddFeeder, shellQuote } = require('./pipeline')
 const { median, medianInterval } = require('./stats')
 const { runSteal } = require('./steal')
+const { pipelineForeign } = require('./foreign')
 const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('./measure')
 
 const PHASE = 'ladder'
@@ -125,6 +126,7 @@ async function measureLadder (step, options) {
     command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
     wallNs: result.wallNs,
     steal: runSteal(result.stealTicks, result.clkTck, step.pin),
+    foreign: pipelineForeign(result, step.pin),
     reader: result.reader,
     compiled: output.compiled,
     rounds: output.rounds,

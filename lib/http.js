@@ -14,6 +14,7 @@ const { expandCommand, unavailableReason } = require('./programs')
 const { shellQuote } = require('./pipeline')
 const { parseStraceSummary } = require('./strace')
 const { median, ratioInterval, INTERVAL_LEVEL } = require('./stats')
+const { userNs, userForeign, CLK_TCK } = require('./foreign')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -406,9 +407,16 @@ async function measureStep (step, options, session, runDir) {
   const command = shellQuote(wrkArgv(step, server.port ?? '{port}', options))
   if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command, at: new Date().toISOString() }, stopped: false }
   const pid = server.started.pid
+  const cpus = [...new Set([step.pin.client, step.pin.server])]
+  const userBefore = userNs(cpus)
   const before = processCpu(pid)
+  const wrkUserBefore = childrenUserNs()
+  const windowStart = process.hrtime.bigint()
   const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
   const after = processCpu(pid)
+  const wrkUserNs = childrenUserNs() - wrkUserBefore
+  const userAfter = userNs(cpus)
+  const windowNs = Number(process.hrtime.bigint() - windowStart)
   const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
   const output = parseWrk(wrk.stdout)
   const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
@@ -428,6 +436,12 @@ async function measureStep (step, options, session, runDir) {
     warmupAgreed: server.warmupAgreed,
     server: before && after ? cpuBetween(before, after) : null,
     at: new Date().toISOString()
+  }
+  // what else ran on wrk's and the server's CPUs meanwhile: bench.js measures such a run again
+  if (record.server) {
+    const serverUserNs = record.server.userTicks * (1e9 / CLK_TCK)
+    const ownUserNs = cpus.map(cpu => (cpu === step.pin.client ? wrkUserNs : 0) + (cpu === step.pin.server ? serverUserNs : 0))
+    record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
   return { record, stopped: wrk.signal === 'SIGINT' }
@@ -455,9 +469,6 @@ function runWrk (argv, timeoutMs) {
 // system alike, exact where /proc/PID/stat counts ticks of 10 ms), the process's user and
 // system ticks (which keep the time of threads that have ended), its threads and its peak
 // resident memory; null once it has gone.
-// USER_HZ, the unit of /proc's utime and stime: 100 on every architecture Linux runs the
-// lab on (sysconf(_SC_CLK_TCK), which Node cannot call).
-const CLK_TCK = 100
 function processCpu (pid) {
   try {
     const taskNs = {}
@@ -480,6 +491,14 @@ function processCpu (pid) {
   } catch {
     return null
   }
+}
+
+// The user time of this process's children that it has waited for (wrk, once its run
+// has ended), from /proc/self/stat's cutime, in ticks of 10 ms.
+function childrenUserNs () {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[13]) * (1e9 / CLK_TCK)
 }
 
 // The server's CPU time between two readings of processCpu. A thread that ended between

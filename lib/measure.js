@@ -14,6 +14,7 @@ const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require(
 const { parseGcTrace, summariseGc } = require('./gctrace')
 const { writeFileAtomic } = require('./atomic')
 const { runSteal } = require('./steal')
+const { pipelineForeign } = require('./foreign')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -81,11 +82,11 @@ function verify (step, result, output) {
 // With --feeder file the reader's stdin is a file of zeroFiles (/dev/null when empty):
 // one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
 // pipe-run's own pipe goes unused ("true" writes nothing to it).
-// The cost pass (step.pin set) has its own feeder whatever --feeder says: dd's fixed
+// The cost pass (step.ownFeeder) has its own feeder whatever --feeder says: dd's fixed
 // blocks through the pipe, on the reader's CPU (lib/headline.js).
 async function measure (step, runIndex, options, runDir, zeroFiles) {
-  const fromFile = options.feeder === 'file' && !step.pin
-  const feederBlock = fromFile ? null : step.bytes === 0 || step.pin ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  const fromFile = options.feeder === 'file' && !step.ownFeeder
+  const feederBlock = fromFile ? null : step.bytes === 0 || step.ownFeeder ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -105,6 +106,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader = argv
     command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
   }
+  // every step of bench.js's plan is pinned; the studies' tools pin with --pin
   const pin = step.pin ?? (options.pin ? PIN_APART : null)
   const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin })
   const output = parseOutput(step.program, result.stdout)
@@ -122,6 +124,9 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     wallNs: result.wallNs,
     // the VM's steal on the CPUs the run used ({ cpus, ticks, clkTck }; lib/steal.js)
     steal: runSteal(result.stealTicks, result.clkTck, pin),
+    // what else ran on the pinned CPUs meanwhile (lib/foreign.js): bench.js measures a
+    // disturbed step again. The profile passes count calls and collections, not time.
+    foreign: step.phase === 'strace' || step.phase === 'gc' ? null : pipelineForeign(result, pin),
     reader: result.reader,
     feeder: result.feeder,
     output,

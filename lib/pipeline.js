@@ -48,7 +48,8 @@ let current = null
 // Resolves to { wallNs, timedOut, stoppedBy, leftBehind, stealTicks, clkTck, reader, feeder,
 // stdout, stderr }: leftBehind counts the processes still running when reader and feeder
 // had exited (pipe-run killed them); stealTicks each CPU's steal during the run, in
-// ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js).
+// ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js); cpuIdle the
+// pinned CPUs' idle time during the run (null unpinned; lib/foreign.js).
 function runPipeline ({ feeder, reader, timeoutMs, pin }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
@@ -73,7 +74,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
       // A stop that lands before pipe-run has masked signals (it is still starting)
       // kills it outright: nothing ran, so there is nothing to report but the stop.
       if (!text && child.stopRequested) {
-        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, stealTicks: null, clkTck: null, reader: null, feeder: null, stdout: '', stderr: '' })
+        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, stealTicks: null, clkTck: null, cpuIdle: null, reader: null, feeder: null, stdout: '', stderr: '' })
         return
       }
       if (!text) {
@@ -88,6 +89,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
         leftBehind: result.left_behind,
         stealTicks: result.steal_ticks ?? null,
         clkTck: result.clk_tck ?? null,
+        cpuIdle: result.cpu_idle ?? null,
         reader: camelUsage(result.reader),
         feeder: camelUsage(result.feeder),
         stdout: Buffer.concat(out.stdout).toString(),

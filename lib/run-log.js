@@ -55,7 +55,7 @@ function runsByPhase (runs) {
 function planProgress (context, records) {
   const planned = context?.plannedRuns
   if (!planned || typeof planned !== 'object') return null
-  const logged = runsByPhase(records)
+  const logged = runsByPhase(records.filter(record => !record.superseded))
   let done = 0
   let total = 0
   for (const [phase, count] of Object.entries(planned)) {

@@ -8,6 +8,7 @@ const { STEAL_SHARE, stealShare } = require('./steal')
 const { summariseHeadline } = require('./headline')
 const { summariseLadder } = require('./calls')
 const { summariseHttp } = require('./http')
+const { disturbanceOf } = require('./foreign')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -195,7 +196,9 @@ function rejectedCells (records) {
   return rejected
 }
 
-function summariseResults (records, context) {
+function summariseResults (logged, context) {
+  // a disturbed step measured again (bench.js) is kept in the log, never as a data point
+  const records = logged.filter(record => !record.superseded)
   const startup = startupByProgram(records)
   const quarters = byCell(records, 'timing-quarter')
   const rejected = rejectedCells(records)
@@ -223,8 +226,13 @@ function summariseResults (records, context) {
     marginalMeaning: '(bytes of a run - bytes of a quarter run) / (median wall time of the runs - median wall time of the quarter runs)',
     startup,
     cells,
+    // how far each honoured cell's figure moved between the interleaved halves of its
+    // runs: the run's own repeatability (lib/repeatability.js)
+    throughputRepeatability: throughputHalves(cells),
     // the steal of every run that succeeded, whatever its phase, over its CPUs' time
     stealShare: stealShare(records.filter(record => record.ok)),
+    // the steps that saw foreign CPU time on their CPUs, and how many were measured again
+    disturbance: disturbanceOf(logged),
     // readers that choose their own chunk size, and the size strace saw them read in
     chunkSizes: chunkSizes(records),
     failures: failuresOf(records)

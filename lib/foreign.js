@@ -1,0 +1,126 @@
+'use strict'
+// Whether something else ran on a step's CPUs while it was measured. A step pins its
+// processes (lib/placement.js) and reads the idle time of those CPUs at both ends of its
+// window (build/pipe-run: `cpu_idle`). Their busy time, less the CPU time of the step's own
+// processes and the VM's steal, is foreign: a compiler, an editor's indexer, a cron job.
+// A user's machine has such moments, and on 2 CPUs they land on a measured CPU at once:
+// the pair of runs that moved a share of C by 9 points and the http run where c-epoll
+// answered 57,845 req/s instead of ~140,000 were such (docs/reproducibility.md).
+// A disturbed step is measured again (bench.js), so its figures hold; the run only
+// takes longer, and it says how many steps it measured again.
+const fs = require('node:fs')
+
+// Foreign time above this share of one measured CPU's time, and above the floor of its
+// source, makes a step disturbed. On the lab's quiet VM a stdio step's foreign time was
+// under 1% (the kernel's own threads, pipe-run reading the CPUs, the bench waking), and
+// an http step's foreign user time within one tick either way; a busy loop sharing the
+// reader's CPU took 45-48% of it (docs/placement.md).
+const DISTURBED_SHARE = 0.03
+// Below this the time is too short to tell a neighbour from the kernel's timer work, or
+// from the rounding of /proc/stat's ticks of 10 ms.
+const FLOOR_NS = { cpuidle: 2e6, stat: 20e6 }
+// How often a disturbed step is measured again before its last try is kept, flagged.
+const MAX_REMEASURES = 3
+
+// One step's foreign time from each measured CPU's busy time and the part of it that
+// was the step's own: { cpus, source, windowNs, busyNs, ownNs, foreignNs, share (the
+// largest of any one CPU's), disturbed }. A disturbance shows on the CPU it shared: a
+// neighbour that took 10% of wrk's CPU halves to 5% over two.
+function foreignTime ({ source, windowNs, perCpu }) {
+  if (!(windowNs > 0) || perCpu.length === 0 || perCpu.some(entry => !Number.isFinite(entry.busyNs))) return null
+  const foreign = perCpu.map(entry => Math.max(0, entry.busyNs - entry.ownNs))
+  const worst = Math.max(...foreign)
+  const share = worst / windowNs
+  return {
+    cpus: perCpu.map(entry => entry.cpu),
+    source,
+    windowNs,
+    busyNs: perCpu.reduce((sum, entry) => sum + entry.busyNs, 0),
+    ownNs: perCpu.reduce((sum, entry) => sum + entry.ownNs, 0),
+    foreignNs: foreign.reduce((sum, ns) => sum + ns, 0),
+    share,
+    disturbed: share > DISTURBED_SHARE && worst > (FLOOR_NS[source] ?? FLOOR_NS.stat)
+  }
+}
+
+// A pipeline's foreign time (runPipeline's result, pinned by `pin`): each pinned CPU's
+// busy time (pipe-run's `cpu_idle`) less what the reader and the feeder pinned there
+// took, and the VM's steal of that CPU.
+function pipelineForeign (result, pin) {
+  const idle = result.cpuIdle
+  if (!idle || !pin || !result.reader || !result.feeder || idle.idle_ns.some(ns => ns < 0)) return null
+  const usageNs = usage => (usage.userUs + usage.sysUs) * 1000
+  const tickNs = result.clkTck ? 1e9 / result.clkTck : 0
+  const perCpu = idle.cpus.map((cpu, i) => ({
+    cpu,
+    busyNs: result.wallNs - idle.idle_ns[i],
+    ownNs: (pin.reader === cpu ? usageNs(result.reader) : 0) + (pin.feeder === cpu ? usageNs(result.feeder) : 0) + (result.stealTicks?.[cpu] ?? 0) * tickNs
+  }))
+  return foreignTime({ source: idle.source, windowNs: result.wallNs, perCpu })
+}
+
+// Each CPU's user-space time so far, from /proc/stat (user and nice, ns): where the
+// step's processes are not one pipeline, the load on two CPUs (the http experiment's wrk
+// and server). Their kernel time cannot be told from a neighbour's there: the loopback's
+// softirq work lands on idle CPUs and in no process (2-9% of a CPU in quiet runs), while
+// user time is the processes' own, so a neighbour's user time is what is counted.
+function userNs (cpus, text = readProcStat()) {
+  const byCpu = new Map()
+  for (const line of text.split('\n')) {
+    const match = /^cpu(\d+)\s+(\d+)\s+(\d+)/.exec(line)
+    if (match) byCpu.set(Number(match[1]), (Number(match[2]) + Number(match[3])) * 1e9 / CLK_TCK)
+  }
+  return cpus.map(cpu => byCpu.get(cpu) ?? NaN)
+}
+
+// USER_HZ, the unit of /proc/stat and /proc/PID/stat: 100 on every architecture Linux
+// runs the lab on (sysconf(_SC_CLK_TCK), which Node cannot call).
+const CLK_TCK = 100
+
+function readProcStat () {
+  try {
+    return fs.readFileSync('/proc/stat', 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+// The foreign user time of a step whose processes' user time is known per CPU: ownUserNs
+// [cpu] for each of `cpus`, and userNs readings at both ends of its window.
+function userForeign ({ cpus, before, after, windowNs, ownUserNs }) {
+  return foreignTime({ source: 'stat', windowNs, perCpu: cpus.map((cpu, i) => ({ cpu, busyNs: after[i] - before[i], ownNs: ownUserNs[i] })) })
+}
+
+// How long to wait for quiet CPUs before measuring a disturbed step again: a neighbour's
+// burst (the disturbance docs/reproducibility.md defines runs 3 s) should be over.
+const QUIET_SAMPLE_MS = 250
+const QUIET_WAIT_MS = 10000
+
+// Waits until no CPU of `cpus` spent more than DISTURBED_SHARE of a sample in user space
+// (nothing of the lab's runs then), at most QUIET_WAIT_MS; resolves to the ms waited.
+async function waitForQuiet (cpus, sleep = ms => new Promise(resolve => setTimeout(resolve, ms))) {
+  const started = Date.now()
+  while (Date.now() - started < QUIET_WAIT_MS) {
+    const before = userNs(cpus)
+    const t0 = process.hrtime.bigint()
+    await sleep(QUIET_SAMPLE_MS)
+    const sample = userForeign({ cpus, before, after: userNs(cpus), windowNs: Number(process.hrtime.bigint() - t0), ownUserNs: cpus.map(() => 0) })
+    if (sample === null || !sample.disturbed) break
+  }
+  return Date.now() - started
+}
+
+// A run's steps: how many were measured, how many of those saw foreign time, how many
+// were measured again, and how many kept a disturbed try after MAX_REMEASURES.
+function disturbanceOf (records) {
+  const checked = records.filter(record => record.foreign)
+  return {
+    threshold: { share: DISTURBED_SHARE, floorNs: FLOOR_NS, maxRemeasures: MAX_REMEASURES },
+    steps: checked.filter(record => !record.superseded).length,
+    disturbed: checked.filter(record => record.foreign.disturbed).length,
+    remeasured: checked.filter(record => record.superseded).length,
+    keptDisturbed: checked.filter(record => !record.superseded && record.foreign.disturbed).length
+  }
+}
+
+module.exports = { foreignTime, pipelineForeign, userNs, userForeign, waitForQuiet, CLK_TCK, disturbanceOf, DISTURBED_SHARE, FLOOR_NS, MAX_REMEASURES }
