@@ -20,7 +20,7 @@ const { acquireRunLock } = require('./lib/run-lock')
 const { shellQuote } = require('./lib/pipeline')
 const { ZeroFile } = require('./lib/zero-file')
 const { measure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('./lib/measure')
-const { sharedCpuPin } = require('./lib/pipeline')
+const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
 const headline = require('./lib/headline')
 const calls = require('./lib/calls')
 const http = require('./lib/http')
@@ -45,7 +45,7 @@ const COST_SIZES = [256, 4096, 65536]
 const COST_READS = 1 << 17
 const COST_MAX_MIB = 1024
 const PRESETS = {
-  default: { runs: 6, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 10 },
+  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 10 },
   quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6 }
 }
 
@@ -74,7 +74,8 @@ const USAGE = `usage: node bench.js [options]
                      versions of package.json's measuredNodeVersions: ${MEASURED_NODE_VERSIONS.join(', ')}):
                      the Node rows become node-sync@22, node-sync@26 ... (default: one row
                      each on ${MEASURED_NODE_VERSIONS[0]}, or on NODE=/path/to/node)
-  --runs N           timed runs per cell (default 6; best, median and spread are kept)
+  --runs N           timed runs per cell (default 10, the study's best of ten; best,
+                     median and spread are kept)
   --rounds N         rounds of the cost pass, the headline: each reader's CPU time per
                      read against C's, dd and the reader on one CPU, at 256, 4096 and
                      65536 of --sizes (or the smallest given) (default 10; --quick 6;
@@ -89,7 +90,8 @@ const USAGE = `usage: node bench.js [options]
                      of the bytes between: start-up and JIT warm-up cancel (a quarter more
                      bytes, and a start-up per quarter run)
   --quick            3 runs, 3 sizes, shorter strace runs: a couple of minutes
-  --pin              pin dd and the reader to separate CPUs (0 and 1)
+  --pin              the timing pass with dd and the reader on separate CPUs (by default
+                     both run on one, as in the cost pass: docs/placement.md)
   --timeout S        seconds before one run counts as hung (default 120)
   --no-strace        skip the syscall profile pass
   --no-gc            skip the GC trace pass
@@ -450,6 +452,28 @@ function costBytes (options, blockSize) {
 
 // ---- the plan: every run, in order ----
 
+// The order of the readers within each round, shuffled afresh each round: in a fixed
+// order C always ran first, so whatever the machine did at the start of a round fell on
+// C alone. Seeded by the run's id, so that a resumed run plans the same steps.
+function seededShuffle (seed) {
+  let state = [...String(seed)].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0, 2166136261)
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  return list => {
+    const out = [...list]
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1))
+      ;[out[i], out[j]] = [out[j], out[i]]
+    }
+    return out
+  }
+}
+
 // Start-up and timing runs go in rounds: at each block size, round r runs every program
 // once before round r + 1 starts, so a machine whose speed drifts during the bench (a
 // busy neighbour on the host, a throttled CPU) slows every program alike instead of the
@@ -465,17 +489,19 @@ function costBytes (options, blockSize) {
 // pass: the machine's state drifts over minutes, and two back-to-back runs whose rounds
 // of a size sat within one minute each disagreed on 9 of 30 headline cells (their
 // readers' CPU per read moved by up to 6% while C's held within 1%).
-function plan (options, selected, ptrace, costPin = sharedCpuPin(), variants = []) {
-  if (options.experiment === 'http') return http.planHttp(selected, { ...options, strace: options.strace && ptrace.available })
+function plan (options, selected, ptrace, placement = placementPlan(allowedCpus()), variants = [], shuffle = seededShuffle(options.id ?? '')) {
+  if (options.experiment === 'http') return http.planHttp(selected, { ...options, strace: options.strace && ptrace.available }, placement.http)
+  const costPin = placement.shared
+  const timingPin = options.pin ? placement.apart : placement.shared
   const steps = options.experiment === 'calls' ? calls.planLadder(variants, options, costPin) : []
   const largest = options.sizes[options.sizes.length - 1]
   // each round runs every program once in each of `runsOf` (a phase and its bytes)
   const rounds = (blockSize, runsOf) => {
     for (let run = 0; run < options.runs; run++) {
       const group = `${runsOf[0].phase} @ ${blockSize}, run ${run + 1} of ${options.runs}`
-      for (const program of selected) {
+      for (const program of shuffle(selected)) {
         for (const { phase, bytes } of runsOf) {
-          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
+          steps.push({ phase, program, blockSize, bytes, run, warmup: options.warmup, pin: timingPin, group, label: `${group}: ${program.name}${phase === runsOf[0].phase ? '' : ` (${phase})`}` })
         }
       }
     }
@@ -491,16 +517,16 @@ function plan (options, selected, ptrace, costPin = sharedCpuPin(), variants = [
     const group = `cost, round ${run + 1} of ${options.costRounds}`
     for (const blockSize of costSizes) {
       const { full, quarter } = costBytes(options, blockSize)
-      for (const program of honouring) {
+      for (const program of shuffle(honouring)) {
         for (const [phase, bytes] of [[headline.PHASE, full], [headline.QUARTER_PHASE, quarter]]) {
-          steps.push({ phase, program, blockSize, bytes, run, warmup: 0, pin: costPin, group, label: `${group}: ${program.name} @ ${blockSize}${phase === headline.PHASE ? '' : ' (quarter)'}` })
+          steps.push({ phase, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, group, label: `${group}: ${program.name} @ ${blockSize}${phase === headline.PHASE ? '' : ' (quarter)'}` })
         }
       }
     }
   }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === 'strace' ? ` (${inputLabel(step.bytes)})` : ''}`
-    steps.push({ ...step, run: 0, warmup: 0, group, label: group })
+    steps.push({ ...step, run: 0, warmup: 0, pin: costPin, group, label: group })
   }
   if (options.strace && ptrace.available) {
     for (const program of selected) {
@@ -848,11 +874,14 @@ function prepareRun (parsed) {
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
-  const costPin = sharedCpuPin()
-  const steps = plan(options, runnable, ptrace, costPin, variants)
+  const placement = checkedPlacement()
+  const note = placementNote(placement)
+  if (note) console.log(note)
+  const driverPinned = pinSelf(placement.plan)
+  const costPin = placement.plan.shared
+  const steps = plan(options, runnable, ptrace, placement.plan, variants)
   // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
-  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}), ...(options.experiment === 'http' ? http.httpContext(runnable) : {}) }
-  if (now.httpPin && now.httpPin.client === now.httpPin.server) console.log(`one CPU (${now.httpPin.client}) for wrk and the servers: requests/s measure the two together; CPU and syscalls per request still measure the server`)
+  const now = { ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }), extraPrograms: extraModules, placement: placementContext(options, placement, driverPinned), costPin: options.cost ? { cpu: costPin.reader } : null, ...(options.experiment === 'calls' ? { ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(calls.ladderArgv(variant, options.ladder)) })) } : {}), ...(options.experiment === 'http' ? http.httpContext(runnable) : {}) }
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
@@ -868,6 +897,18 @@ function prepareRun (parsed) {
     : `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${what}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   return { runDir, options, runnable, context, records, steps, pending, alreadyDone }
+}
+
+// Where each pass ran (lib/placement.js), for the context: every pass pins its processes.
+function placementContext (options, { plan, refused }, driverPinned) {
+  const passes = options.experiment === 'http'
+    ? { http: { wrk: plan.http.client, server: plan.http.server } }
+    : {
+        ...(options.experiment === 'calls' ? { ladder: plan.shared } : { startup: options.pin ? plan.apart : plan.shared, timing: options.pin ? plan.apart : plan.shared }),
+        ...(options.cost ? { cost: plan.shared } : {}),
+        ...(options.strace || options.gc ? { profiles: plan.shared } : {})
+      }
+  return { cpus: plan.cpus, system: plan.system, driver: driverPinned ? plan.driver : null, passes, refused, unreliable: plan.unreliable, shuffleSeed: options.id }
 }
 
 // Measures the pending runs in order, appending each to the log; a stop ends it at the

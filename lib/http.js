@@ -14,6 +14,7 @@ const { expandCommand, unavailableReason } = require('./programs')
 const { shellQuote } = require('./pipeline')
 const { parseStraceSummary } = require('./strace')
 const { median, ratioInterval, INTERVAL_LEVEL } = require('./stats')
+const { allowedCpus, placementPlan } = require('./placement')
 const { userNs, userForeign, CLK_TCK } = require('./foreign')
 
 const BODY = 'Hello, World!'
@@ -301,14 +302,10 @@ const PRESETS = {
 const WRK_TIMEOUT_SECONDS = 2
 const WRK_GRACE_MS = 10000
 
-// Server and client CPUs: the first and the last this process may use (one CPU: both).
-function apartPin (status = fs.readFileSync('/proc/self/status', 'utf8')) {
-  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? '0'
-  const cpus = list.split(',').flatMap(range => {
-    const [low, high = low] = range.split('-').map(Number)
-    return Array.from({ length: high - low + 1 }, (_, i) => low + i)
-  })
-  return { client: cpus[0], server: cpus[cpus.length - 1] }
+// Server and client CPUs (lib/placement.js): the last this process may use, and the one
+// before it (one CPU: both).
+function apartPin (status) {
+  return placementPlan(allowedCpus(status)).http
 }
 
 function planHttp (selected, options, pin = apartPin()) {

@@ -4,6 +4,7 @@
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { BUILD } = require('./paths')
+const { allowedCpus, placementPlan } = require('./placement')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
@@ -23,19 +24,8 @@ const PIN_APART = { feeder: 0, reader: 1 }
 
 // bench.js's cost pass runs dd and the reader on one CPU (lib/headline.js says why): the
 // last one this process may use (a container's cpuset may leave out CPU 0 or 1).
-function sharedCpuPin (status = readStatus()) {
-  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1]
-  // a list such as 0-3,8,10-11: its last range ends with the highest CPU
-  const cpu = list ? Number(list.split(',').pop().split('-').pop()) : 0
-  return { feeder: cpu, reader: cpu }
-}
-
-function readStatus () {
-  try {
-    return require('node:fs').readFileSync('/proc/self/status', 'utf8')
-  } catch {
-    return ''
-  }
+function sharedCpuPin (status) {
+  return placementPlan(allowedCpus(status)).shared
 }
 
 // How long the reader's stdout and stderr may stay open once pipe-run has exited.

@@ -590,6 +590,8 @@ function contextOf (set) {
     throughputUnit: set.results.throughputUnit ?? 'MB/s',
     steadyStateMeaning: set.results.steadyStateMeaning ?? null,
     stealShare: set.results.stealShare ?? null,
+    placement: context.placement ?? null,
+    disturbance: set.results.disturbance ?? null,
     experiment: options.experiment ?? 'stdio',
     http: options.experiment === 'http' ? { wrk: context.wrk ?? null, pin: context.httpPin ?? null, loopback: context.loopback ?? null, preset: options.http ?? null } : null
   }
@@ -609,6 +611,8 @@ function contextRows (context) {
     ['cpu governor', machine.cpuGovernor ?? 'not reported'],
     ...machineFactorRows(machine),
     ['VM steal', context.stealShare === null ? 'not recorded' : `${stealPercent(context.stealShare)} of the CPUs' time during the runs (cells above ${Math.round(STEAL_SHARE * 100)}% are flagged steal)`],
+    ['placement', placementText(context.placement)],
+    ['foreign CPU time', disturbanceText(context.disturbance)],
     ['compiler', context.compiler ? `${context.compiler.version ?? ''} (${context.compiler.flags ?? ''})` : null],
     ...context.runtimes.map(runtime => [runtime.label ?? runtime.name, runtime.version]),
     ...(context.http ? httpContextRows(context.http) : stdioContextRows(context)),
@@ -629,7 +633,7 @@ function stdioContextRows (context) {
     ['bytes per run', context.bytesPerRun.map(sizeName).join(', ')],
     ['runs per cell', context.options.warmup !== null ? `${context.options.runs} (after ${context.options.warmup} warm-up)` : context.options.runs],
     ['block sizes', context.options.sizes.map(sizeName).join(', ')],
-    ['pinned to CPUs', context.options.pin === null ? null : context.options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no']
+    ['pinned to CPUs', context.placement ? null : context.options.pin === null ? null : context.options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no']
   ]
 }
 
@@ -641,6 +645,25 @@ function httpContextRows ({ wrk, pin, loopback, preset }) {
     ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
     ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null]
   ]
+}
+
+// Where each pass ran (lib/placement.js); runs from before it was recorded say so.
+function placementText (placement) {
+  if (!placement) return 'not recorded (a run from before every pass was pinned)'
+  const pair = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`)
+  const passes = Object.entries(placement.passes ?? {}).map(([pass, pin]) => (pass === 'http' ? `http: wrk on CPU ${pin.wrk}, the server on CPU ${pin.server}` : `${pass}: ${pair(pin)}`))
+  const kept = [placement.system !== null ? `CPU ${placement.system} kept for the system` : null, placement.driver !== null ? `the bench on CPU ${placement.driver}` : null]
+  const caveats = [...(placement.refused ?? []).map(entry => `CPU ${entry.cpu} refused (${entry.reason})`), ...(placement.unreliable ?? []).map(what => `unreliable: ${what}`)]
+  return [passes.join('; '), ...kept, ...caveats].filter(Boolean).join('; ')
+}
+
+// How many steps shared their CPUs with other work, and how many were measured again.
+function disturbanceText (disturbance) {
+  if (!disturbance || disturbance.steps === 0) return null
+  const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
+  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (above ${threshold.share * 100}% of their time)`
+  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (above ${threshold.share * 100}% of their time); ${remeasured} measured again` +
+    (keptDisturbed ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed` : '')
 }
 
 // Steal is mostly under a percent: whole percents would show it all as 0%.

@@ -368,24 +368,28 @@ describe('the plan', () => {
   const describeStep = step => `${step.phase} ${step.program.name} ${step.blockSize} run ${step.run} warmup ${step.warmup}`
 
   test('start-up and timing go in rounds: every program once per round; each cell carries its warm-up count', () => {
-    // bench warms a cell before the first of its runs it makes (run 0, or the first run left on --resume)
-    assert.deepEqual(steps.filter(step => step.phase !== 'gc').map(describeStep), [
-      'startup a 4096 run 0 warmup 1', 'startup b 4096 run 0 warmup 1',
-      'startup a 4096 run 1 warmup 1', 'startup b 4096 run 1 warmup 1',
-      'timing a 256 run 0 warmup 1', 'timing b 256 run 0 warmup 1',
-      'timing a 256 run 1 warmup 1', 'timing b 256 run 1 warmup 1',
-      'timing a 4096 run 0 warmup 1', 'timing b 4096 run 0 warmup 1',
-      'timing a 4096 run 1 warmup 1', 'timing b 4096 run 1 warmup 1'
+    // bench warms a cell before the first of its runs it makes (run 0, or the first run left
+    // on --resume); within a round the programs' order is shuffled (test/placement.test.js)
+    const byRound = steps.filter(step => step.phase !== 'gc').map(describeStep)
+    const rounds = [0, 4, 8].map(start => byRound.slice(start, start + 4))
+    const inOrder = round => [...round].sort((x, y) => x.split(' ')[4] - y.split(' ')[4] || x.localeCompare(y))
+    assert.deepEqual(rounds.map(round => inOrder(round.slice(0, 2)).concat(inOrder(round.slice(2)))), [
+      ['startup a 4096 run 0 warmup 1', 'startup b 4096 run 0 warmup 1', 'startup a 4096 run 1 warmup 1', 'startup b 4096 run 1 warmup 1'],
+      ['timing a 256 run 0 warmup 1', 'timing b 256 run 0 warmup 1', 'timing a 256 run 1 warmup 1', 'timing b 256 run 1 warmup 1'],
+      ['timing a 4096 run 0 warmup 1', 'timing b 4096 run 0 warmup 1', 'timing a 4096 run 1 warmup 1', 'timing b 4096 run 1 warmup 1']
     ])
   })
 
   test('--marginal: a quarter run after each full run, in the same round, in whole dd blocks', () => {
     const marginal = plan({ ...options, marginal: true, gc: false }, programs, { available: false })
-    assert.deepEqual(marginal.filter(step => step.phase !== 'startup' && step.blockSize === 256).map(step => `${step.phase} ${step.program.name} ${step.bytes} ${step.group}`), [
-      'timing a 1048576 timing @ 256, run 1 of 2', 'timing-quarter a 262144 timing @ 256, run 1 of 2',
-      'timing b 1048576 timing @ 256, run 1 of 2', 'timing-quarter b 262144 timing @ 256, run 1 of 2',
-      'timing a 1048576 timing @ 256, run 2 of 2', 'timing-quarter a 262144 timing @ 256, run 2 of 2',
-      'timing b 1048576 timing @ 256, run 2 of 2', 'timing-quarter b 262144 timing @ 256, run 2 of 2'
+    const at256 = marginal.filter(step => step.phase !== 'startup' && step.blockSize === 256).map(step => `${step.phase} ${step.program.name} ${step.bytes} ${step.group}`)
+    // each full run and its quarter run together, the programs of a round in its own order
+    const pairs = [0, 2, 4, 6].map(i => at256.slice(i, i + 2).join(' + '))
+    assert.deepEqual([...pairs.slice(0, 2).sort(), ...pairs.slice(2).sort()], [
+      'timing a 1048576 timing @ 256, run 1 of 2 + timing-quarter a 262144 timing @ 256, run 1 of 2',
+      'timing b 1048576 timing @ 256, run 1 of 2 + timing-quarter b 262144 timing @ 256, run 1 of 2',
+      'timing a 1048576 timing @ 256, run 2 of 2 + timing-quarter a 262144 timing @ 256, run 2 of 2',
+      'timing b 1048576 timing @ 256, run 2 of 2 + timing-quarter b 262144 timing @ 256, run 2 of 2'
     ])
     // 1 MiB of 256 KiB dd blocks: a quarter is one block, too few to fit a line through; refused with the fix
     assert.throws(() => parseOptions(['--marginal', '--feeder', 'matched', '--sizes', '262144', '--mib', '1']), /--marginal at 262144 B needs at least 8 of dd's 262144-byte blocks per run: give a larger --mib/)

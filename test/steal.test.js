@@ -10,6 +10,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { PIPE_RUN } = require('../lib/pipeline')
 const { runSteal, stealShare, STEAL_SHARE } = require('../lib/steal')
+const { allowedCpus, placementPlan } = require('../lib/placement')
 const { summariseResults } = require('../lib/summary')
 const { loadResultSet } = require('../analyse')
 const { shapeReport } = require('../lib/report-data')
@@ -178,13 +179,14 @@ test('the report of a run from before steal and machine factors were recorded sa
 test('a real tiny run records steal on every run, and a share per cell and for the run', () => {
   const out = path.join(scratch, 'bench')
   const args = ['--only', 'c', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out]
-  const pinned = os.cpus().length >= 2
-  for (const [id, extra] of [['loose', []], ...(pinned ? [['pinned', ['--pin']]] : [])]) {
+  const plan = placementPlan(allowedCpus())
+  for (const [id, extra] of [['shared', []], ...(plan.cpus.length >= 2 ? [['apart', ['--pin']]] : [])]) {
     const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args, ...extra, '--id', id], { cwd: ROOT, encoding: 'utf8', timeout: 120000 })
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const log = fs.readFileSync(path.join(out, id, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
     assert.ok(log.length > 0)
-    const cpus = id === 'pinned' ? [1, 0] : fs.readFileSync('/proc/stat', 'utf8').split('\n').filter(line => /^cpu\d/.test(line)).map(line => Number(/^cpu(\d+)/.exec(line)[1]))
+    // every pass is pinned (lib/placement.js): the steal of the CPUs the run used
+    const cpus = id === 'apart' ? [plan.apart.reader, plan.apart.feeder] : [plan.shared.reader]
     for (const record of log) {
       assert.deepEqual(record.steal.cpus, cpus, `${record.phase} run ${record.run}`)
       assert.ok(Number.isInteger(record.steal.ticks) && record.steal.ticks >= 0)

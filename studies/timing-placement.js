@@ -1,0 +1,68 @@
+'use strict'
+// Where should dd and the reader run so that the timing pass's best-of-ten MB/s
+// reproduces? Two sessions back to back per placement, each ten rounds of every reader
+// at every size (a full timing run's bytes, as bench.js's timing pass), and per cell the
+// move of the best run's MB/s between the two sessions:
+//
+//   free     no pinning (the timing pass until now)
+//   apart    dd on CPU 0, the reader on CPU 1
+//   shared   dd and the reader on one CPU, the last (the cost pass's placement)
+//
+//   node studies/timing-placement.js [--rounds 10] [--raw FILE]
+//
+// A run that saw foreign CPU time on its pinned CPUs (lib/foreign.js) is measured again,
+// as bench.js does; free runs cannot be checked so. Prints, per placement, the median and
+// largest move and how many cells moved by at most 5%.
+const fs = require('node:fs')
+const { parseArgs } = require('node:util')
+const { commandLine, parseOutput, findProgram } = require('../lib/programs')
+const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
+const { pipelineForeign } = require('../lib/foreign')
+const { verify, FIXED_FEEDER_BLOCK } = require('../lib/measure')
+const { median } = require('../lib/stats')
+
+const READERS = ['c', 'just-sync', 'just-fast', 'node-sync', 'bun-ffi', 'deno-sync']
+const SIZES = [256, 4096, 65536]
+const BYTES = { 256: 64 << 20, 4096: 256 << 20, 65536: 256 << 20 }
+const GOAL = 0.05
+
+async function session (placement, rounds, raw) {
+  const best = new Map()
+  const pin = { free: null, apart: PIN_APART, shared: sharedCpuPin() }[placement]
+  for (let round = 0; round < rounds; round++) {
+    for (const blockSize of SIZES) {
+      for (const name of READERS) {
+        const program = findProgram(name)
+        for (let attempt = 0; attempt < 4; attempt++) {
+          const result = await runPipeline({ feeder: ddFeeder(BYTES[blockSize], FIXED_FEEDER_BLOCK), reader: commandLine(program, blockSize), timeoutMs: 120000, pin })
+          const failure = verify({ program, blockSize, bytes: BYTES[blockSize], timeoutSeconds: 120 }, result, parseOutput(program, result.stdout))
+          if (failure) throw new Error(`${name} @ ${blockSize}: ${failure}`)
+          const foreign = pipelineForeign(result)
+          if (raw) fs.appendFileSync(raw, JSON.stringify({ placement, round, name, blockSize, wallNs: result.wallNs, foreign }) + '\n')
+          if (foreign?.disturbed) continue
+          const mbps = BYTES[blockSize] / 1e6 / (result.wallNs / 1e9)
+          const key = `${name}@${blockSize}`
+          best.set(key, Math.max(best.get(key) ?? 0, mbps))
+          break
+        }
+      }
+    }
+  }
+  return best
+}
+
+async function main () {
+  const { values } = parseArgs({ options: { rounds: { type: 'string' }, raw: { type: 'string' } } })
+  const rounds = Number(values.rounds ?? 10)
+  for (const placement of ['free', 'apart', 'shared']) {
+    const a = await session(placement, rounds, values.raw)
+    const b = await session(placement, rounds, values.raw)
+    const moves = [...a].map(([key, value]) => [key, Math.abs(b.get(key) - value) / value])
+    const within = moves.filter(([, move]) => move <= GOAL).length
+    const worst = moves.reduce((x, y) => (y[1] > x[1] ? y : x))
+    console.log(`${placement.padEnd(7)} best-of-${rounds} MB/s moved by a median of ${(median(moves.map(([, move]) => move)) * 100).toFixed(1)}%, at most ${(worst[1] * 100).toFixed(1)}% (${worst[0]}); ${within} of ${moves.length} cells within ${GOAL * 100}%`)
+    for (const [key, move] of moves) console.log(`  ${key.padEnd(18)} ${a.get(key).toFixed(0).padStart(6)} ${b.get(key).toFixed(0).padStart(6)} MB/s  ${(move * 100).toFixed(1)}%`)
+  }
+}
+
+main().catch(err => { console.error(err.message); process.exit(1) })

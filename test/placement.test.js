@@ -1,0 +1,68 @@
+'use strict'
+// Placement: the plan for each count of CPUs, a refused pin and its fallback, the CPUs
+// this process may use, and the placement a run records in its context.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { allowedCpus, placementPlan, checkedPlacement, placementNote } = require('../lib/placement')
+const { parseOptions, plan } = require('../bench')
+
+test('the CPUs this process may use, from Cpus_allowed_list', () => {
+  assert.deepEqual(allowedCpus('Name:\tx\nCpus_allowed_list:\t0-2,5,7-8\n'), [0, 1, 2, 5, 7, 8])
+  assert.deepEqual(allowedCpus(''), [0], 'unreadable: CPU 0')
+})
+
+test('2 CPUs: the readers and the server on the last, wrk and the bench on the first', () => {
+  const twoCpus = placementPlan([0, 1])
+  assert.deepEqual(twoCpus.shared, { feeder: 1, reader: 1 })
+  assert.deepEqual(twoCpus.apart, { feeder: 0, reader: 1 })
+  assert.deepEqual(twoCpus.http, { client: 0, server: 1 })
+  assert.equal(twoCpus.system, null)
+  assert.equal(twoCpus.driver, 0)
+  assert.deepEqual(twoCpus.unreliable, [])
+})
+
+test('3 CPUs or more: the first is kept for the system', () => {
+  const four = placementPlan([0, 1, 2, 3])
+  assert.equal(four.system, 0)
+  assert.equal(four.driver, 0)
+  assert.deepEqual(four.http, { client: 2, server: 3 })
+  assert.deepEqual(four.shared, { feeder: 3, reader: 3 })
+  const three = placementPlan([4, 6, 9])
+  assert.deepEqual([three.system, three.http.client, three.http.server], [4, 6, 9])
+})
+
+test('one CPU: everything on it, and the run says what that leaves unreliable', () => {
+  const one = placementPlan([3])
+  assert.deepEqual(one.http, { client: 3, server: 3 })
+  assert.equal(one.driver, null)
+  assert.match(one.unreliable.join(' '), /requests\/s/)
+  assert.match(placementNote({ plan: one, refused: [] }), /^one CPU \(3\) for everything: unreliable here are/)
+})
+
+test('a refused pin: one line naming the CPUs the lab may use, then the plan from those', () => {
+  const checked = checkedPlacement([0, 1, 2], cpu => (cpu === 2 ? 'sched_setaffinity: Invalid argument' : null))
+  assert.deepEqual(checked.plan.cpus, [0, 1])
+  assert.deepEqual(checked.plan.http, { client: 0, server: 1 })
+  const note = placementNote(checked)
+  assert.equal(note.split('\n').length, 1)
+  assert.match(note, /cannot pin to CPU 2 \(sched_setaffinity: Invalid argument\); the lab may use CPU 0, 1/)
+  const none = checkedPlacement([0, 1], () => 'refused')
+  assert.deepEqual(none.plan.cpus, [0], 'none took: the first, unpinned in effect, and said')
+  assert.match(placementNote(none), /cannot pin to CPU 0, 1/)
+  assert.equal(placementNote(checkedPlacement([0, 1], () => null)), null, 'nothing to say')
+})
+
+test('every step of a stdio run is pinned, and each round has its own order of readers', () => {
+  const options = { ...parseOptions(['--sizes', '256', '--runs', '4', '--id', 'seeded']), strace: true, gc: false }
+  const programs = ['c', 'just-sync', 'node-sync', 'deno-sync', 'bun-ffi'].map(name => ({ name, runtime: 'node', honoursBlockSize: true }))
+  const placement = placementPlan([0, 1])
+  const steps = plan(options, programs, { available: true }, placement)
+  assert.ok(steps.every(step => step.pin), 'no step is free')
+  assert.ok(steps.filter(step => step.phase === 'timing').every(step => step.pin === placement.shared))
+  const orders = [0, 1, 2, 3].map(run => steps.filter(step => step.phase === 'timing' && step.run === run).map(step => step.program.name).join())
+  assert.ok(new Set(orders).size > 1, `the same order every round: ${orders[0]}`)
+  const again = plan(options, programs, { available: true }, placement)
+  assert.deepEqual(again.map(step => step.program.name), steps.map(step => step.program.name), 'one run id, one plan (a resume plans the same)')
+  const apart = plan({ ...options, pin: true }, programs, { available: true }, placement)
+  assert.ok(apart.filter(step => step.phase === 'timing').every(step => step.pin === placement.apart), '--pin: dd and the reader apart')
+})
