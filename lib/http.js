@@ -655,6 +655,8 @@ function httpContext (runnable) {
 
 // ---- the summary ----
 
+const { interleavedHalves, httpHalves } = require('./repeatability')
+
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
 const CLIENT_BOUND_SHARE = 0.9
@@ -710,7 +712,10 @@ function summariseHttp (records, context) {
     pin: context.httpPin ?? null,
     cells,
     syscalls,
-    floors: syscallFloors(syscalls)
+    floors: syscallFloors(syscalls),
+    // how far CPU per request and requests/s moved between the interleaved halves of each
+    // cell's runs: the run's own repeatability (lib/repeatability.js)
+    repeatability: httpHalves(cells)
   }
 }
 
@@ -735,7 +740,14 @@ function httpCell (server, mode, connections, runs) {
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
     unannouncedClose: ok.some(run => run.unannouncedClose),
-    unsteady: ok.some(run => run.warmupAgreed === false)
+    unsteady: ok.some(run => run.warmupAgreed === false),
+    // a kept run during which something else used the run's CPUs
+    flags: ok.some(run => run.disturbed === true) ? ['disturbed'] : [],
+    // the medians of the interleaved halves of its runs (0, 2 ... against 1, 3 ...)
+    halves: {
+      cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
+      rate: interleavedHalves(ok, run => run.wrk.requestsPerSecond, median)
+    }
   }
 }
 

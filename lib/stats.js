@@ -76,20 +76,68 @@ function rankTest (a, b) {
   return { u, p: Math.min(1, 2 * (1 - normalCdf(z))) }
 }
 
-// How far a's values lie from b's, with a 95% interval that asks nothing of their
+// How far a's values lie from b's, with an interval that asks nothing of their
 // distribution: the Hodges-Lehmann estimate (the median of every a[i] against b[j]) and
 // the interval that inverts rankTest (Bauer 1972): the shifts for which a against b so
 // shifted would not be told apart at the 5% level, i.e. all but the k - 1 lowest and
 // k - 1 highest of the m n comparisons, k from the same normal approximation and
-// continuity correction (ties, rare in times, are not corrected for). Null below 4
-// values a side, as rankTest.
+// continuity correction (ties, rare in times, are not corrected for). The k so chosen
+// covers a little more or less than 95%, so the interval carries the level its k truly
+// has (pairwiseIntervalLevel). Null below 4 values a side, as rankTest.
 function pairwiseInterval (a, b, compare) {
   if (a.length < MIN_RUNS_A_SIDE || b.length < MIN_RUNS_A_SIDE) return null
   const values = a.flatMap(x => b.map(y => compare(x, y))).sort((x, y) => x - y)
   const pairs = values.length
-  const sigma = Math.sqrt(pairs * (a.length + b.length + 1) / 12)
-  const k = Math.floor(pairs / 2 - 0.5 - Z_TWO_SIDED * sigma) + 1
-  return { estimate: median(values), low: values[k - 1], high: values[pairs - k] }
+  const k = rankTestRank(a.length, b.length)
+  return { estimate: median(values), low: values[k - 1], high: values[pairs - k], level: pairwiseIntervalLevel(a.length, b.length) }
+}
+
+function rankTestRank (m, n) {
+  const sigma = Math.sqrt(m * n * (m + n + 1) / 12)
+  return Math.floor(m * n / 2 - 0.5 - Z_TWO_SIDED * sigma) + 1
+}
+
+// The true coverage of pairwiseInterval for m values against n: it leaves out the k - 1
+// lowest and k - 1 highest comparisons, and under no shift the count of a's values above
+// b's (the Mann-Whitney U) is at most k - 1 with the probability counted below.
+function pairwiseIntervalLevel (m, n) {
+  if (m < MIN_RUNS_A_SIDE || n < MIN_RUNS_A_SIDE) return null
+  return 1 - 2 * mannWhitneyCdf(rankTestRank(m, n) - 1, m, n)
+}
+
+// P(U <= u) for m values against n of one continuous distribution, exactly: every one of
+// the (m + n choose m) orders is as likely, and the largest value is a's with
+// probability m / (m + n), which adds n to U, or b's, which adds nothing. Counting
+// costs about (m n)^2 / 4 steps, a moment at the lab's 10 rounds a side; past
+// EXACT_PAIRS_MAX comparisons the normal approximation with continuity correction,
+// within a few thousandths there, stands in for it.
+const EXACT_PAIRS_MAX = 2500
+const mannWhitneyTables = new Map()
+
+function mannWhitneyCdf (u, m, n) {
+  if (u < 0) return 0
+  if (u >= m * n) return 1
+  if (m * n > EXACT_PAIRS_MAX) return normalCdf((u + 0.5 - m * n / 2) / Math.sqrt(m * n * (m + n + 1) / 12))
+  const key = `${m},${n}`
+  if (!mannWhitneyTables.has(key)) mannWhitneyTables.set(key, mannWhitneyCumulative(m, n))
+  return mannWhitneyTables.get(key)[u]
+}
+
+function mannWhitneyCumulative (m, n) {
+  // row[j] holds P(U = u) for i values against j, for the current i
+  let previous = Array.from({ length: n + 1 }, () => [1])
+  for (let i = 1; i <= m; i++) {
+    const row = [[1]]
+    for (let j = 1; j <= n; j++) {
+      const probabilities = new Array(i * j + 1).fill(0)
+      previous[j].forEach((p, u) => { probabilities[u + j] += p * i / (i + j) })
+      row[j - 1].forEach((p, u) => { probabilities[u] += p * j / (i + j) })
+      row.push(probabilities)
+    }
+    previous = row
+  }
+  let sum = 0
+  return previous[n].map(p => (sum += p))
 }
 
 // How many times b's values a's values are: ratios rather than differences where a
@@ -98,17 +146,48 @@ const ratioInterval = (a, b) => pairwiseInterval(a, b, (x, y) => x / y)
 // By how much a's values exceed b's.
 const differenceInterval = (a, b) => pairwiseInterval(a, b, (x, y) => x - y)
 
-// The median of values with a 95% interval that asks nothing of their distribution:
-// the order statistics that invert the sign test (the k-th lowest and k-th highest of
-// n, k from the binomial's normal approximation with continuity correction, as in
-// ratioInterval). For paired measurements, one value per pair. Null when n is too
-// small for any interval at this level (k < 1, n below 6).
+// The median of values with an interval that asks nothing of their distribution: the
+// order statistics that invert the sign test (the k-th lowest and k-th highest of n, k
+// from the binomial's normal approximation with continuity correction, as in
+// ratioInterval). For paired measurements, one value per pair. k is whole, so the
+// interval covers more than 95% (97.9% at 10 values): it carries its true level. Null
+// when n is too small for any interval at this level (k < 1, n below 6).
 function medianInterval (values) {
   const sorted = [...values].sort((a, b) => a - b)
   const n = sorted.length
   const k = signTestRank(n)
   if (k < 1) return null
-  return { estimate: median(sorted), low: sorted[k - 1], high: sorted[n - k] }
+  return { estimate: median(sorted), low: sorted[k - 1], high: sorted[n - k], level: medianIntervalLevel(n) }
+}
+
+// The true coverage of medianInterval for n values: the median lies below the k-th
+// lowest when at most k - 1 values do, which for any continuous distribution is
+// P(Bin(n, 1/2) <= k - 1), and as likely above the k-th highest.
+function medianIntervalLevel (n) {
+  const k = signTestRank(n)
+  return k < 1 ? null : 1 - 2 * binomialHalfCdf(k - 1, n)
+}
+
+// P(Bin(n, 1/2) <= k), counted exactly.
+function binomialHalfCdf (k, n) {
+  let term = 0.5 ** n
+  let sum = 0
+  for (let i = 0; i <= Math.min(k, n); i++) {
+    sum += term
+    term *= (n - i) / (i + 1)
+  }
+  return sum
+}
+
+// Whether a[i] and b[i], measured together (the same round), differ: the sign test,
+// two-sided and exact, on the pairs that are not equal. It asks nothing of the
+// distribution, and a slow spell that moves both of a pair moves neither's sign.
+function signTest (a, b) {
+  const signs = a.map((x, i) => Math.sign(x - b[i])).filter(sign => sign !== 0)
+  if (signs.length === 0) return { above: 0, below: 0, p: 1 }
+  const above = signs.filter(sign => sign > 0).length
+  const below = signs.length - above
+  return { above, below, p: Math.min(1, 2 * binomialHalfCdf(Math.min(above, below), signs.length)) }
 }
 
 function signTestRank (n) {
@@ -116,12 +195,16 @@ function signTestRank (n) {
 }
 
 // The level at which the lab calls two sets of runs different, the standard normal
-// quantile at 1 - SIGNIFICANCE / 2 that ratioInterval needs, and the interval's
-// confidence as it is printed. Z is checked against SIGNIFICANCE below, so changing
-// one without the other fails at once.
+// quantile at 1 - SIGNIFICANCE / 2 that ratioInterval needs, and the confidence the
+// intervals aim at as it is printed. Z is checked against SIGNIFICANCE below, so
+// changing one without the other fails at once. An interval's true level is its
+// `level`: where a caller has one, levelText(interval.level) is what to print.
 const SIGNIFICANCE = 0.05
 const Z_TWO_SIDED = 1.959964
 const INTERVAL_LEVEL = `${Math.round((1 - SIGNIFICANCE) * 100)}%`
+
+// "97.9%": to a tenth, since whole percents would print 97.9% and 98.4% alike.
+const levelText = level => `${(level * 100).toFixed(1)}%`
 
 // Abramowitz and Stegun 7.1.26 for erf: within 1.5e-7, far finer than a p-value needs.
 function normalCdf (z) {
@@ -137,4 +220,20 @@ if (Math.abs(normalCdf(Z_TWO_SIDED) - (1 - SIGNIFICANCE / 2)) > 1e-6) throw new 
 let MEDIAN_INTERVAL_MIN = 1
 while (signTestRank(MEDIAN_INTERVAL_MIN) < 1) MEDIAN_INTERVAL_MIN++
 
-module.exports = { median, mean, standardDeviation, summarise, twoSizeFit, rankTest, ratioInterval, differenceInterval, medianInterval, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL }
+// A seeded pseudo-random source in [0, 1) (mulberry32): resampling studies and tests that
+// must give the same figures on every run.
+function seededRandom (seed) {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+module.exports = {
+  median, mean, standardDeviation, summarise, twoSizeFit, rankTest, signTest, ratioInterval, differenceInterval, medianInterval,
+  medianIntervalLevel, pairwiseIntervalLevel, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL, levelText, seededRandom
+}

@@ -8,6 +8,7 @@ const { STEAL_SHARE, stealShare } = require('./steal')
 const { summariseHeadline } = require('./headline')
 const { summariseLadder } = require('./calls')
 const { summariseHttp } = require('./http')
+const { GOAL, interleavedHalves, throughputHalves } = require('./repeatability')
 const { disturbanceOf } = require('./foreign')
 
 const NOISY_CV = 0.10
@@ -73,6 +74,8 @@ function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [
   const steadyValues = ok.map(steady)
   cell.steadyThroughputMBps = steadyValues.every(value => value !== null) ? summarise(steadyValues) : null
   if (cell.steadyThroughputMBps) steadyRuns.set(cell, steadyValues)
+  // the best of each interleaved half of the runs, on the figure the best run is quoted by
+  cell.halves = interleavedHalves(ok, cell.steadyThroughputMBps ? steady : throughput, values => Math.max(...values))
   cell.startupNs = startupNs
   if (startupNs !== null && best.wallNs < 2 * startupNs) cell.flags.push('startup-dominated')
   cell.reads = best.output.reads
@@ -112,6 +115,9 @@ function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [
   cell.stealShare = stealShare([...ok, ...quarterOk])
   if (cell.stealShare !== null && cell.stealShare > STEAL_SHARE) cell.flags.push('steal')
   if (cell.failedRuns > 0 || cell.failedQuarterRuns > 0) cell.flags.push('some-runs-failed')
+  // a kept run during which something else used the run's CPUs (bench.js measured again
+  // what it could; what it kept is marked)
+  if ([...ok, ...quarterOk].some(run => run.disturbed === true)) cell.flags.push('disturbed')
   return cell
 }
 
@@ -168,12 +174,28 @@ function compareWithC (cells) {
       cell.vsC.steadyWithinNoise = test.p >= SIGNIFICANCE
       cell.vsC.steadyShare = ratioInterval(steadyRuns.get(cell), steadyRuns.get(base))
     }
+    const withheld = cell === base ? null : shareWithheld(cell, base)
+    if (withheld) Object.assign(cell.vsC, withheld)
     if (cell.marginal && base.marginal) {
       cell.vsC.marginalThroughput = relative(cell.marginal.throughputMBps, base.marginal.throughputMBps)
       cell.vsC.marginalPerReadOverheadNs = overhead('perReadNs', cell.marginal, base.marginal)
       cell.vsC.marginalCpuPerReadOverheadNs = overhead('cpuPerReadNs', cell.marginal, base.marginal)
     }
   }
+}
+
+// A share of C is only as good as both cells' figures: where either cell's interleaved
+// halves of runs moved by more than the goal, or either has too few runs to halve, the
+// runs do not support it. Its figures stay in results.json, with withheld (the reason in a
+// word, printed in its place) and withheldWhy.
+function shareWithheld (cell, base) {
+  const move = entry => entry.halves?.movePercent ?? null
+  if (move(cell) === null || move(base) === null) {
+    return { withheld: 'too few runs', withheldWhy: 'this cell or C\'s has fewer than 2 runs, too few to check that its figure repeats' }
+  }
+  if (move(cell) <= GOAL.percent && move(base) <= GOAL.percent) return null
+  const percent = value => `${Math.round(value * 10) / 10}%`
+  return { withheld: 'noisy', withheldWhy: `the best runs of the halves of its runs moved by ${percent(move(cell))}, of C's by ${percent(move(base))}: more than ${GOAL.percent}%` }
 }
 
 function failuresOf (records) {

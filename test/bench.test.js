@@ -91,14 +91,19 @@ describe('statistics', () => {
     // [2..7] over [1,1,1,1,1,2]: each of 2..7 five times and 1, 1.5, 2, 2.5, 3, 3.5 once;
     // sorted, 1, 1.5, then six 2s (the 6th ratio is 2), 2.5, six 3s, 3.5, five each of 4..7
     // (the 31st is 6); the 18th and 19th are both 4.
-    assert.deepEqual(ratioInterval([2, 3, 4, 5, 6, 7], [1, 1, 1, 1, 1, 2]), { estimate: 4, low: 2, high: 6 })
+    const { level: sixLevel, ...six } = ratioInterval([2, 3, 4, 5, 6, 7], [1, 1, 1, 1, 1, 2])
+    assert.deepEqual(six, { estimate: 4, low: 2, high: 6 })
+    // its true level: P(U <= 5) is 19 of the 924 orders of 6 against 6
+    assert.ok(Math.abs(sixLevel - (1 - 2 * 19 / 924)) < 1e-12, `6 against 6: ${sixLevel}`)
     // 11 against 11: k = floor(60.5 - 0.5 - 1.96·sqrt(121·23/12)) + 1 = 31, the exact table's U = 30 plus one.
     // 1..11 over eleven 1s: each value eleven times, so the 31st is 3, the 91st 9, the 61st 6.
     const ones = Array(11).fill(1)
-    assert.deepEqual(ratioInterval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], ones), { estimate: 6, low: 3, high: 9 })
+    const { level: elevenLevel, ...eleven } = ratioInterval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], ones)
+    assert.deepEqual(eleven, { estimate: 6, low: 3, high: 9 })
+    assert.ok(Math.abs(elevenLevel - 0.9527) < 1e-4, `11 against 11, the table's P(U <= 30) = 0.0237: ${elevenLevel}`)
     // 4 against 4: k = 1, the whole range, which (without ties, which rankTest corrects for
     // and the interval does not) excludes 1 exactly when rankTest rejects
-    assert.deepEqual(ratioInterval([2, 4, 6, 8], [1, 2, 3, 4]), { estimate: 2, low: 0.5, high: 8 })
+    assert.deepEqual(ratioInterval([2, 4, 6, 8], [1, 2, 3, 4]), { estimate: 2, low: 0.5, high: 8, level: 1 - 2 / 70 })
     assert.equal(ratioInterval([1, 2, 3], [4, 5, 6, 7]), null)
   })
 
@@ -106,13 +111,18 @@ describe('statistics', () => {
     // n = 20: k = floor(10 - 0.5 - 1.96·sqrt(20)/2) + 1 = floor(5.12) + 1 = 6, the table's
     // [x(6), x(15)] (P(X <= 5) = 0.021 for X ~ Bin(20, 1/2)); given unsorted
     const twenty = [13, 2, 20, 7, 1, 18, 9, 4, 16, 11, 6, 15, 3, 19, 10, 5, 17, 8, 14, 12]
-    assert.deepEqual(medianInterval(twenty), { estimate: 10.5, low: 6, high: 15 })
+    const { level: twentyLevel, ...twentyInterval } = medianInterval(twenty)
+    assert.deepEqual(twentyInterval, { estimate: 10.5, low: 6, high: 15 })
+    // its true level: 1 - 2 P(X <= 5), (1 + 20 + 190 + 1140 + 4845 + 15504) of 2^20 each side
+    assert.ok(Math.abs(twentyLevel - (1 - 2 * 21700 / 2 ** 20)) < 1e-12, `20 values: ${twentyLevel}`)
     // n = 100: k = floor(50 - 0.5 - 9.8) + 1 = 40, the table's [x(40), x(61)]
     const hundred = Array.from({ length: 100 }, (_, i) => (i + 1) / 100)
-    assert.deepEqual(medianInterval(hundred), { estimate: 0.505, low: 0.4, high: 0.61 })
+    const { level: hundredLevel, ...hundredInterval } = medianInterval(hundred)
+    assert.deepEqual(hundredInterval, { estimate: 0.505, low: 0.4, high: 0.61 })
+    assert.ok(Math.abs(hundredLevel - 0.9648) < 1e-4, `100 values, the table's P(X <= 39) = 0.0176: ${hundredLevel}`)
     // n = 6: k = 1, the whole range (P(X = 0) = 1/64 <= 0.025); n = 5 has no 95% interval
     // (1/32 > 0.025)
-    assert.deepEqual(medianInterval([3, 1, 2, 6, 5, 4]), { estimate: 3.5, low: 1, high: 6 })
+    assert.deepEqual(medianInterval([3, 1, 2, 6, 5, 4]), { estimate: 3.5, low: 1, high: 6, level: 1 - 2 / 64 })
     assert.equal(medianInterval([1, 2, 3, 4, 5]), null)
     assert.equal(MEDIAN_INTERVAL_MIN, 6)
   })

@@ -1,11 +1,15 @@
 'use strict'
 // The headline (lib/headline.js): CPU time per read from the cost pass's full and quarter
-// runs, paired with C by round, against numbers worked out by hand; what drops a round or
-// a cell; the steal flag; two runs' agreement and rank order; bench's plan of the pass.
+// runs, against C's rounds, against numbers worked out by hand; the intervals' true levels;
+// what drops a round or a cell; the steal flag; a run's own repeatability from its halves;
+// two runs by the repeatability criterion, the shift test and rank order with ties by test;
+// bench's plan of the pass.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { summariseHeadline, headlineAgreement, PHASE, QUARTER_PHASE } = require('../lib/headline')
+const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE } = require('../lib/headline')
+const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../lib/stats')
 const { parseOptions, plan } = require('../bench')
+const { placementPlan } = require('../lib/placement')
 
 const close = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} is not ${expected}`)
 
@@ -35,6 +39,8 @@ test('CPU per read is the median of the rounds; overhead and share of C compare 
   close(c.cpuPerReadNs.estimate, 500, 'C median')
   close(c.cpuPerReadNs.low, 490, 'C low')
   close(c.cpuPerReadNs.high, 510, 'C high')
+  // the lowest and highest of 6 miss the median only when all six lie on one side: 2/64
+  close(c.cpuPerReadNs.level, 1 - 2 / 64, 'C level')
   assert.equal(c.overheadNs, null)
   assert.equal(c.shareOfC, null)
   close(node.cpuPerReadNs.estimate, 600, 'node median')
@@ -48,6 +54,17 @@ test('CPU per read is the median of the rounds; overhead and share of C compare 
   close(node.shareOfC.estimate, 5 / 6, 'share')
   close(node.shareOfC.low, 49 / 61, 'share low')
   close(node.shareOfC.high, 101 / 118, 'share high')
+  // k = 6 leaves out the 5 lowest and 5 highest: P(U <= 5) for 6 against 6 counts the
+  // orders whose U is 0..5, the partitions of 0..5 into at most 6 parts of at most 6,
+  // 1 + 1 + 2 + 3 + 5 + 7 = 19 of the 924 orders
+  close(node.shareOfC.level, 1 - 2 * 19 / 924, 'share level')
+  close(node.overheadNs.level, 1 - 2 * 19 / 924, 'overhead level')
+  // each round's share pairs it with C's same round, for the tie and shift tests
+  assert.deepEqual(node.byRound.map(entry => entry.run), [0, 1, 2, 3, 4, 5])
+  close(node.byRound[1].shareOfC, 510 / 630, 'round 1\'s share')
+  close(node.byRound[1].cpuPerReadNs, 630, 'round 1\'s ns')
+  assert.ok(c.byRound.every(entry => entry.shareOfC === null))
+  assert.match(headline.meaning, /median of the 6 rounds with its 96\.9% interval \(sign test\).*with its 95\.9% interval \(rank test\)/)
   assert.equal(node.runtime, 'node')
   assert.equal(node.rounds, 6)
   assert.deepEqual(node.flags, [])
@@ -61,11 +78,11 @@ test('a round with a failed run drops out; too few rounds give no interval', () 
   assert.equal(cell.rounds, 5)
   assert.equal(cell.failedRuns, 1)
   assert.deepEqual(cell.flags, ['few-rounds'])
-  assert.deepEqual(cell.cpuPerReadNs, { estimate: 600, low: null, high: null }, 'the five left: 600 630 610 590 600')
+  assert.deepEqual(cell.cpuPerReadNs, { estimate: 600, low: null, high: null, level: null }, 'the five left: 600 630 610 590 600')
   assert.ok(cell.overheadNs.low !== null, 'five rounds against six are enough for the rank test\'s interval')
   const three = summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS.slice(0, 3))], context)
   // 3 rounds against C's 6: 18 differences 600-630-580 less 490 ... 510, median of them
-  assert.deepEqual(three.cells.find(entry => entry.program === 'node-sync').overheadNs, { estimate: 100, low: null, high: null })
+  assert.deepEqual(three.cells.find(entry => entry.program === 'node-sync').overheadNs, { estimate: 100, low: null, high: null, level: null })
 })
 
 test('a cell strace caught reading otherwise has no figures, and no pair for others when it is C', () => {
@@ -96,57 +113,182 @@ test('no cost runs, no headline', () => {
   assert.equal(summariseHeadline([{ phase: 'timing', program: 'c', blockSize: 256 }], context), null)
 })
 
-test('two runs agree on a cell when each share lies in the other\'s interval; runtimes rank by their fastest reader, ties allowed', () => {
-  const share = (estimate, low, high) => ({ estimate, low, high })
-  const cell = (program, runtime, blockSize, shareOfC) => ({ program, runtime, blockSize, shareOfC })
+test('every interval carries its true level, the sign test\'s and the rank test\'s, counted exactly', () => {
+  // the 2nd lowest and 2nd highest of 10 miss the median when at most one of the ten lies
+  // below it, or above: 1 - 2 (1 + 10) / 1024
+  close(medianIntervalLevel(10), 1 - 2 * 11 / 1024, '10 rounds')
+  close(medianIntervalLevel(10), 0.978515625, '10 rounds, as a decimal')
+  close(medianIntervalLevel(6), 0.96875, '6 rounds: k = 1, 1 - 2/64')
+  assert.equal(medianIntervalLevel(5), null)
+  // 4 against 4: k = 1, the whole range, missed when all of a lie above b or below: 1 of 70 orders each way
+  close(pairwiseIntervalLevel(4, 4), 1 - 2 / 70, '4 against 4')
+  // 5 against 5: k = 3, P(U <= 2) = (1 + 1 + 2) / 252
+  close(pairwiseIntervalLevel(5, 5), 1 - 2 * 4 / 252, '5 against 5')
+  // the counting against every order of m + n values, one by one
+  const byEnumeration = (m, n, k) => {
+    let atMost = 0
+    let orders = 0
+    for (let mask = 0; mask < 2 ** (m + n); mask++) {
+      let ones = 0
+      let u = 0
+      for (let bit = 0; bit < m + n; bit++) {
+        if (mask & (1 << bit)) ones++
+        else u += ones
+      }
+      if (ones !== m) continue
+      orders++
+      if (u <= k - 1) atMost++
+    }
+    return 1 - 2 * atMost / orders
+  }
+  // k by the normal approximation (lib/stats.js): 4 for 4 against 7, 24 for 10 against 10
+  close(pairwiseIntervalLevel(4, 7), byEnumeration(4, 7, 4), '4 against 7')
+  close(pairwiseIntervalLevel(10, 10), byEnumeration(10, 10, 24), '10 against 10')
+  assert.ok(Math.abs(pairwiseIntervalLevel(10, 10) - 0.9567) < 1e-4, 'the lab\'s 10 rounds: 95.7%, not 95%')
+})
+
+// One run's rounds of a cell: its ns per read and C's, as summariseHeadline keeps them.
+const byRound = (ns, cNs = 500) => ns.map((value, run) => ({ run, cpuPerReadNs: value, shareOfC: cNs / value }))
+const shareCell = (program, runtime, blockSize, estimate, roundsNs) => ({ program, runtime, blockSize, shareOfC: { estimate, low: estimate - 0.01, high: estimate + 0.01 }, ...(roundsNs ? { byRound: byRound(roundsNs) } : {}) })
+const twoRuns = moves => {
+  const a = { baseline: 'c', cells: [shareCell('c', 'native', 256, null)] }
+  a.cells[0].shareOfC = null
+  const b = { baseline: 'c', cells: [...a.cells] }
+  moves.forEach((points, i) => {
+    a.cells.push(shareCell(`r${i}`, 'node', 256, 0.5 + i / 100))
+    b.cells.push(shareCell(`r${i}`, 'node', 256, 0.5 + i / 100 + points / 100))
+  })
+  return headlineRepeatability(a, b)
+}
+
+test('two runs by the criterion: each share moves by at most 2 points in all but one cell of 30, never by more than 3', () => {
+  const fine = twoRuns([...Array(29).fill(1.9), 2.1])
+  assert.equal(fine.total, 30)
+  assert.equal(fine.within2, 29)
+  assert.deepEqual(fine.goal, { points: 2, cellsAllowedAbove: 1, never: 3 })
+  close(fine.cells[29].movePoints, 2.1, 'the cell above')
+  assert.equal(fine.cells[29].within, false)
+  close(fine.maxMovePoints, 2.1, 'largest')
+  close(fine.medianMovePoints, 1.9, 'median')
+  assert.equal(fine.runtimeOrder.same, true)
+  assert.equal(fine.met, true, 'one cell of 30 above 2 points, none above 3')
+  assert.equal(twoRuns([...Array(29).fill(1.9), 3.5]).met, false, 'one cell moved 3.5 points: more than 3, never allowed')
+  assert.equal(twoRuns([...Array(28).fill(1.9), 2.1, 2.1]).met, false, 'two cells of 30 above 2 points')
+  const few = twoRuns([1.9, 2.1, 0])
+  assert.equal(few.goal.cellsAllowedAbove, 0, 'below 30 cells no cell may move more than 2 points')
+  assert.equal(few.met, false)
+  // a move of exactly 2 points is within, whatever floats make of 0.52 - 0.5
+  assert.equal(twoRuns([2]).cells[0].within, true)
+  // without rounds kept (results.json from before), no shift test
+  assert.deepEqual([fine.cells[0].shifted, fine.cells[0].p], [null, null])
+  assert.deepEqual(fine.shift, { significance: 0.05, tested: 0, shifted: 0, expectedByChance: 0 })
+  assert.match(headlineRepeatabilityText(fine, ['a', 'b']), /^29 of 30 headline shares of C moved by at most 2 points between a and b \(median 1\.9, largest 2\.1\) and the runtimes rank the same at 256 B: the repeatability goal .* is met$/)
+  assert.equal(headlineRepeatability(fine, null), null)
+})
+
+test('the shift test: the rank test on the two runs\' rounds\' shares of C', () => {
+  const a = { baseline: 'c', cells: [shareCell('node-sync', 'node', 256, 0.83, [600, 601, 602, 603, 604, 605, 606, 607, 608, 609])] }
+  const same = headlineRepeatability(a, a)
+  assert.equal(same.cells[0].shifted, false)
+  assert.ok(same.cells[0].p > 0.99, 'the same rounds: p is 1 (to the normal approximation\'s 1e-7)')
+  // every round of b slower than every round of a: U = 0 of 100
+  const b = { baseline: 'c', cells: [shareCell('node-sync', 'node', 256, 0.81, [620, 621, 622, 623, 624, 625, 626, 627, 628, 629])] }
+  const moved = headlineRepeatability(a, b)
+  assert.equal(moved.cells[0].shifted, true)
+  assert.ok(moved.cells[0].p < 0.001)
+  assert.deepEqual(moved.shift, { significance: 0.05, tested: 1, shifted: 1, expectedByChance: 0.05 })
+})
+
+test('the shift test calls noise a shift at about its 5% when nothing changed (synthetic rounds of one distribution)', () => {
+  // a statistical property, not a timing: 1000 pairs of runs of 10 rounds each, every share
+  // of C drawn from one log-normal distribution (3% spread) with a fixed seed
+  const random = seededRandom(20261125)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const run = () => ({
+    baseline: 'c',
+    cells: [{ program: 'node-sync', runtime: 'node', blockSize: 256, shareOfC: { estimate: 0.8, low: 0.79, high: 0.81 }, byRound: Array.from({ length: 10 }, (_, round) => ({ run: round, cpuPerReadNs: 600, shareOfC: 0.8 * Math.exp(0.03 * normal()) })) }]
+  })
+  const trials = 1000
+  let shifted = 0
+  for (let trial = 0; trial < trials; trial++) if (headlineRepeatability(run(), run()).cells[0].shifted) shifted++
+  // Binomial(1000, 0.05): 50 ± 6.9; within 4 standard deviations unless the test's
+  // false-alarm rate is not about 5% (the rank test's at 10 against 10 is 4.3%)
+  assert.ok(shifted >= 22 && shifted <= 78, `${shifted} false alarms in ${trials}`)
+})
+
+test('runtimes rank by their fastest reader; a swap counts as a tie only where the sign test over rounds cannot tell the two apart in both runs', () => {
   const a = {
     baseline: 'c',
-    cells: [cell('c', 'native', 256, null), cell('limit-splice', 'native', 256, share(1.5, 1.4, 1.6)), cell('node-sync', 'node', 256, share(0.55, 0.53, 0.57)),
-      cell('node-bindings', 'node', 256, share(0.60, 0.58, 0.62)), cell('bun-ffi', 'bun', 256, share(0.75, 0.70, 0.80)), cell('node-sync', 'node', 4096, share(0.9, 0.85, 0.95))]
+    cells: [shareCell('c', 'native', 256, null), shareCell('limit-splice', 'native', 256, 1.5), shareCell('node-sync', 'node', 256, 0.55),
+      shareCell('node-bindings', 'node', 256, 0.60, Array(10).fill(833)), shareCell('bun-ffi', 'bun', 256, 0.75, Array(10).fill(666)), shareCell('node-sync', 'node', 4096, 0.9)]
   }
-  const b = {
-    baseline: 'c',
-    cells: [cell('c', 'native', 256, null), cell('limit-splice', 'native', 256, share(1.45, 1.4, 1.5)), cell('node-sync', 'node', 256, share(0.56, 0.55, 0.58)),
-      cell('node-bindings', 'node', 256, share(0.65, 0.63, 0.67)), cell('bun-ffi', 'bun', 256, share(0.72, 0.69, 0.76)), cell('node-sync', 'node', 4096, share(0.96, 0.90, 1.0))]
-  }
-  const agreement = headlineAgreement(a, b)
-  const verdicts = Object.fromEntries(agreement.cells.map(entry => [`${entry.program}@${entry.blockSize}`, entry.agree]))
-  // node-bindings: 0.65 is outside 0.58-0.62; node-sync at 4096: 0.9 inside 0.90-1.0, but 0.96 outside 0.85-0.95
-  assert.deepEqual(verdicts, { 'limit-splice@256': true, 'node-sync@256': true, 'node-bindings@256': false, 'bun-ffi@256': true, 'node-sync@4096': false })
-  assert.equal(agreement.agreeing, 3)
-  assert.equal(agreement.total, 5)
-  assert.equal(agreement.blockSize, 256)
+  a.cells[0].shareOfC = null
+  const b = { baseline: 'c', cells: a.cells.map(cell => ({ ...cell })) }
+  const same = headlineRepeatability(a, b)
   // C's own runtime (native, with limit-splice) is the yardstick, not a runtime ranked against it
-  assert.deepEqual(agreement.runtimeOrder, { a: ['bun', 'node'], b: ['bun', 'node'], swapped: [], same: true })
-  assert.deepEqual(agreement.readerOrder.a, ['limit-splice', 'bun-ffi', 'node-bindings', 'node-sync'])
-  assert.equal(agreement.readerOrder.same, true)
-  // b puts node (by node-bindings, 0.65) above bun (0.64): a tie in b (0.63-0.67 and 0.60-0.64
-  // overlap) but not in a (0.70-0.80 against 0.58-0.62), so the order differs
-  b.cells[4].shareOfC = share(0.64, 0.60, 0.64)
-  const swappedOnce = headlineAgreement(a, b).runtimeOrder
-  assert.deepEqual(swappedOnce.b, ['node', 'bun'])
-  assert.deepEqual(swappedOnce.swapped, [{ pair: ['bun', 'node'], tied: false }])
-  assert.equal(swappedOnce.same, false)
-  // tied in both runs: a swap that neither run can tell apart leaves the order the same
-  a.cells[4].shareOfC = share(0.61, 0.59, 0.66)
-  const tiedBoth = headlineAgreement(a, b).runtimeOrder
-  assert.deepEqual(tiedBoth.swapped, [{ pair: ['bun', 'node'], tied: true }])
-  assert.equal(tiedBoth.same, true)
-  assert.equal(headlineAgreement(a, null), null)
+  assert.deepEqual(same.runtimeOrder, { a: ['bun', 'node'], b: ['bun', 'node'], swapped: [], same: true })
+  assert.deepEqual(same.readerOrder.a, ['limit-splice', 'bun-ffi', 'node-bindings', 'node-sync'])
+  assert.equal(same.blockSize, 256)
+  // b puts node (by node-bindings) above bun, and in b node-bindings is faster in 6 rounds
+  // of 10, bun-ffi in 4: a tie in b (p = 0.75); in a bun-ffi was faster in all ten rounds
+  // (p = 2/1024): not a tie in a, so the order differs
+  b.cells[3] = shareCell('node-bindings', 'node', 256, 0.66, [700, 700, 700, 700, 700, 700, 720, 720, 720, 720])
+  b.cells[4] = shareCell('bun-ffi', 'bun', 256, 0.64, [710, 710, 710, 710, 710, 710, 705, 705, 705, 705])
+  const swapped = headlineRepeatability(a, b).runtimeOrder
+  assert.deepEqual(swapped.b, ['node', 'bun'])
+  assert.deepEqual(swapped.swapped, [{ pair: ['bun', 'node'], tied: false }])
+  assert.equal(swapped.same, false)
+  assert.equal(headlineRepeatability(a, b).met, false, 'the goal needs the same order')
+  // in a too, 7 rounds against 3 (p = 0.34): a swap neither run can tell apart leaves the order the same
+  a.cells[4] = shareCell('bun-ffi', 'bun', 256, 0.75, [800, 800, 800, 800, 800, 800, 800, 900, 900, 900])
+  a.cells[3] = shareCell('node-bindings', 'node', 256, 0.60, [850, 850, 850, 850, 850, 850, 850, 850, 850, 850])
+  const tied = headlineRepeatability(a, b).runtimeOrder
+  assert.deepEqual(tied.swapped, [{ pair: ['bun', 'node'], tied: true }])
+  assert.equal(tied.same, true)
+  // without rounds (results.json from before the lab kept them) a swap cannot be shown a tie
+  delete a.cells[4].byRound
+  assert.equal(headlineRepeatability(a, b).runtimeOrder.same, false)
+})
+
+test('a run\'s own repeatability: each cell\'s share from its even and its odd rounds, their difference over √2', () => {
+  const own = node => summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', node), ...rounds('bun-ffi', Array(8).fill(550))],
+    { ...context, programs: [...context.programs, { name: 'bun-ffi', runtime: 'bun' }], options: { costRounds: 8 } }).repeatability
+  // node-sync's even rounds 600 610 590 600 against C's 500s: of the 16 ratios the 8th and
+  // 9th are 500/600; its odd rounds all 625: 0.8. 5/6 - 4/5 = 1/30, 3.33 points, over √2
+  // 2.36; bun-ffi's halves are the same, 0. All but floor(2/30) = 0 of 2 cells: 2.36
+  const noisy = own([600, 625, 610, 625, 590, 625, 600, 625])
+  assert.equal(noisy.cells, 2)
+  close(noisy.predictedMovePoints.find(cell => cell.program === 'node-sync').points, 100 / 30 / Math.SQRT2, 'node-sync')
+  close(noisy.predictedMovePoints.find(cell => cell.program === 'bun-ffi').points, 0, 'bun-ffi')
+  close(noisy.quotedPoints, 100 / 30 / Math.SQRT2, 'quoted')
+  assert.equal(noisy.goalPoints, 2)
+  assert.equal(noisy.quotable, false)
+  assert.match(ownRepeatabilityText(noisy), /^This machine was too noisy to quote: a share of C would move by up to ±2\.4 points between runs \(goal ±2;/)
+  // odd rounds at 605: 5/6 - 100/121 = 0.69 points, over √2 0.49, printed rounded up
+  const quiet = own([600, 605, 610, 605, 590, 605, 600, 605])
+  close(quiet.quotedPoints, (5 / 6 - 100 / 121) * 100 / Math.SQRT2, 'quoted')
+  assert.equal(quiet.quotable, true)
+  assert.match(ownRepeatabilityText(quiet), /^On this machine, today, a share of C repeats within ±0\.5 points/)
+  // 6 rounds are 3 a half, fewer than the 4 a half needs
+  assert.equal(summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS)], context).repeatability, null)
+  assert.equal(ownRepeatabilityText(null), null)
 })
 
 test('the plan runs the cost pass in rounds of the readers that honour the block size, on one CPU', () => {
   const programs = [{ name: 'c', runtime: 'native', honoursBlockSize: true }, { name: 'coreutils', runtime: 'coreutils', honoursBlockSize: false }, { name: 'node-sync', runtime: 'node', honoursBlockSize: true }]
   const options = { ...parseOptions(['--sizes', '256,512,4096', '--rounds', '7']), strace: false, gc: false }
   assert.deepEqual(options.costSizes, [256, 4096])
-  const cost = plan(options, programs, { available: false }, { feeder: 3, reader: 3 }).filter(step => step.phase.startsWith('cost'))
+  const cost = plan(options, programs, { available: false }, placementPlan([2, 3])).filter(step => step.phase.startsWith('cost'))
   assert.equal(cost.length, 2 * 7 * 2 * 2, 'two sizes, seven rounds, two readers, a full and a quarter run')
   assert.ok(cost.every(step => step.pin.reader === 3 && step.pin.feeder === 3 && step.warmup === 0))
   assert.ok(!cost.some(step => step.program.name === 'coreutils'))
-  // a round runs every size, so that each cell's rounds spread over the whole pass
+  // a round runs every size, so that each cell's rounds spread over the whole pass, the
+  // readers in an order of its own
   const first = cost.slice(0, 8).map(step => `${step.program.name} ${step.blockSize} ${step.phase} ${step.run} ${step.bytes}`)
-  assert.deepEqual(first, [`c 256 cost 0 ${64 << 20}`, `c 256 cost-quarter 0 ${16 << 20}`, `node-sync 256 cost 0 ${64 << 20}`, `node-sync 256 cost-quarter 0 ${16 << 20}`,
-    `c 4096 cost 0 ${512 << 20}`, `c 4096 cost-quarter 0 ${128 << 20}`, `node-sync 4096 cost 0 ${512 << 20}`, `node-sync 4096 cost-quarter 0 ${128 << 20}`])
+  const pairs = [0, 2, 4, 6].map(i => first.slice(i, i + 2).join(' + '))
+  assert.deepEqual([...pairs.slice(0, 2).sort(), ...pairs.slice(2).sort()], [
+    `c 256 cost 0 ${64 << 20} + c 256 cost-quarter 0 ${16 << 20}`, `node-sync 256 cost 0 ${64 << 20} + node-sync 256 cost-quarter 0 ${16 << 20}`,
+    `c 4096 cost 0 ${512 << 20} + c 4096 cost-quarter 0 ${128 << 20}`, `node-sync 4096 cost 0 ${512 << 20} + node-sync 4096 cost-quarter 0 ${128 << 20}`])
   assert.deepEqual(cost.map(step => step.run).filter((run, i, runs) => i === 0 || run !== runs[i - 1]), [0, 1, 2, 3, 4, 5, 6])
   assert.deepEqual(parseOptions(['--sizes', '512,1024']).costSizes, [512], 'none of 256, 4096, 65536 asked: the smallest size')
   assert.deepEqual(parseOptions(['--no-cost']).costSizes, [])

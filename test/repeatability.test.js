@@ -1,0 +1,212 @@
+'use strict'
+// Whether figures repeat (lib/repeatability.js): the two-run criteria for throughput and
+// http, each run's own figure from the interleaved halves of its cells' runs, the shares
+// of C withheld where the halves say the runs do not support them, and the disturbed
+// flag. Every expected number is worked out by hand beside its assertion.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+
+const repeatability = require('../lib/repeatability')
+const { summariseResults } = require('../lib/summary')
+const http = require('../lib/http')
+
+const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
+
+// a results.json's timing cell as far as the criterion reads it
+const timingCell = (program, blockSize, steadyThroughputMBps) => ({ program, blockSize, best: { steadyThroughputMBps, throughputMBps: steadyThroughputMBps * 0.99 } })
+
+test('throughput, two runs: the best run\'s steady MB/s of each honoured cell; 4.9% is within 5%, 5.1% is not', () => {
+  const a = { cells: [timingCell('c', 256, 100), timingCell('just-sync', 256, 100), timingCell('coreutils', 65536, 100), timingCell('node-sync', 4096, 200)] }
+  // coreutils chooses its own chunk size: not a cell of the criterion, however far it moves;
+  // node-sync failed in b (no best run): no pair
+  const b = { cells: [timingCell('c', 256, 104.9), timingCell('just-sync', 256, 105.1), timingCell('coreutils', 65536, 150), { program: 'node-sync', blockSize: 4096, flags: ['failed'] }] }
+  const result = repeatability.throughputRepeatability(a, b)
+  assert.deepEqual(result.cells.map(cell => [cell.program, cell.blockSize, cell.a, cell.b, cell.within]), [['c', 256, 100, 104.9, true], ['just-sync', 256, 100, 105.1, false]])
+  close(result.cells[0].movePercent, 4.9, 'c')
+  close(result.cells[1].movePercent, 5.1, 'just-sync')
+  assert.deepEqual([result.within, result.total, result.goal, result.met], [1, 2, { percent: 5, share: 0.9 }, false])
+  close(result.medianMovePercent, 5, 'median of 4.9 and 5.1')
+  close(result.maxMovePercent, 5.1, 'max')
+  // 9 of 10 cells within is the goal's 90%; 8 of 10 is not; exactly 5% counts as within
+  const ten = (last, secondLast) => {
+    const sizes = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072]
+    const moved = sizes.map((size, i) => (i === 9 ? last : i === 8 ? secondLast : 105))
+    return repeatability.throughputRepeatability({ cells: sizes.map(size => timingCell('c', size, 100)) }, { cells: sizes.map((size, i) => timingCell('c', size, moved[i])) })
+  }
+  assert.deepEqual([ten(120, 101).within, ten(120, 101).met], [9, true])
+  assert.deepEqual([ten(120, 94).within, ten(120, 94).met], [8, false])
+  // a Node row measured per version is its program's
+  assert.equal(repeatability.honoursBlockSize('node-sync@22'), true)
+  assert.equal(repeatability.honoursBlockSize('node-stream@22'), false)
+})
+
+// A timing run's record as bench.js logs it: 1e8 bytes in wallNs, start-up runs of 1 ms;
+// the reader on the CPU the whole run, so that no cell is flagged reader-waited.
+const usage = { exit: 0, signal: 0, userUs: 1000, sysUs: 1000, maxRssKb: 1000, voluntaryCs: 1, involuntaryCs: 1 }
+const record = (program, phase, run, wallNs, extra = {}) => ({
+  phase, program, blockSize: 4096, run, bytes: phase === 'startup' ? 0 : 1e8, feederBlockSize: 65536, ok: true, failure: null, command: 'x',
+  wallNs, reader: { ...usage, userUs: wallNs / 2000, sysUs: wallNs / 2000 }, feeder: { ...usage, userUs: 10, sysUs: 10 }, output: { size: 1e8, reads: 24415, blockSize: 4096 }, ...extra
+})
+const startup = program => [0, 1, 2].map(run => record(program, 'startup', run, 1e6))
+// the steady MB/s of a run of wallNs: 1e8 bytes over (wallNs - 1 ms)
+const steadyOf = wallNs => 100 / ((wallNs - 1e6) / 1e9)
+const timings = (program, walls) => walls.map((wallNs, run) => record(program, 'timing', run, wallNs))
+
+test('a run\'s own throughput figure: the best of the even runs against the best of the odd, the 90th percentile over honoured cells', () => {
+  const log = [
+    ...startup('c'), ...startup('just-sync'), ...startup('coreutils'),
+    // even runs 0, 2 best at 101 ms, odd runs 1, 3 best at 103 ms
+    ...timings('c', [101e6, 103e6, 102e6, 104e6]),
+    // even best 101 ms, odd best 111 ms: far apart
+    ...timings('just-sync', [101e6, 111e6, 120e6, 115e6]),
+    // not honoured: left out of the figure whatever it does
+    ...timings('coreutils', [101e6, 200e6, 101e6, 200e6])
+  ]
+  const results = summariseResults(log, { runId: 'halves', options: { feeder: 'fixed', runs: 4 } })
+  const cell = name => results.cells.find(entry => entry.program === name)
+  const c = cell('c').halves
+  close(c.a, steadyOf(101e6), 'c even')
+  close(c.b, steadyOf(103e6), 'c odd')
+  // (100 / 0.102) / (100 / 0.100) - 1 = 0.100 / 0.102 - 1, about -1.96%
+  close(c.movePercent, (1 - 0.100 / 0.102) * 100, 'c move')
+  assert.deepEqual(c.runs, [2, 2])
+  const justSync = cell('just-sync').halves
+  close(justSync.movePercent, (1 - 0.100 / 0.110) * 100, 'just-sync move, about 9.09%')
+  const own = results.throughputRepeatability
+  assert.deepEqual(own.cells.map(entry => entry.program), ['c', 'just-sync'])
+  // two cells: the nearest rank of 90% is the 2nd (ceil(1.8)), the larger move
+  close(own.quotedPercent, (1 - 0.100 / 0.110) * 100, 'quoted')
+  assert.deepEqual([own.goalPercent, own.quotable], [5, false])
+  // with just-sync's halves close, the run is quotable at c's 1.96%
+  const steadyLog = log.map(entry => (entry.program === 'just-sync' && entry.phase === 'timing' && entry.run === 1 ? { ...entry, wallNs: 101.5e6 } : entry))
+  const steady = summariseResults(steadyLog, { runId: 'halves', options: { feeder: 'fixed', runs: 4 } }).throughputRepeatability
+  close(steady.quotedPercent, (1 - 0.100 / 0.102) * 100, 'quoted, steady')
+  assert.equal(steady.quotable, true)
+  // nearest rank: the least value that 90% of the values do not exceed
+  assert.equal(repeatability.nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9), 9)
+  assert.equal(repeatability.nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 0.9), 10)
+  assert.equal(repeatability.nearestRank([], 0.9), null)
+})
+
+test('a share of C is printed only where this cell\'s halves and C\'s agree within 5%; the rest says why and keeps the figures', () => {
+  const { shapeReport } = require('../lib/report-data')
+  const { renderMarkdown, renderTerminal } = require('../lib/report-text')
+  const log = [
+    ...startup('c'), ...startup('just-sync'), ...startup('node-sync'), ...startup('bun-ffi'),
+    ...timings('c', [101e6, 103e6, 102e6, 104e6]), // halves move 1.96%
+    ...timings('just-sync', [111e6, 112e6, 113e6, 114e6]), // 1 - 0.110 / 0.111, 0.9%: shown
+    ...timings('node-sync', [121e6, 131e6, 125e6, 135e6]), // best 121 against 131 ms: 1 - 0.120 / 0.130, 7.69%: noisy
+    ...timings('bun-ffi', [141e6]) // one run: no halves
+  ]
+  const results = summariseResults(log, { runId: 'shares', options: { feeder: 'fixed', runs: 4 } })
+  const cell = name => results.cells.find(entry => entry.program === name)
+  assert.equal(cell('c').vsC.withheld, undefined, 'C against itself')
+  assert.equal(cell('just-sync').vsC.withheld, undefined)
+  assert.equal(cell('node-sync').vsC.withheld, 'noisy')
+  assert.match(cell('node-sync').vsC.withheldWhy, /moved by 7\.7%, of C's by 2%: more than 5%/)
+  assert.equal(cell('bun-ffi').vsC.withheld, 'too few runs')
+  // results.json keeps the figures
+  close(cell('node-sync').vsC.steadyThroughput, steadyOf(121e6) / steadyOf(101e6), 'node-sync share kept')
+  assert.ok(cell('node-sync').vsC.steadyShare, 'its interval kept')
+  // the terminal: just-sync's share printed, node-sync's reason in its place
+  const lines = renderTerminal(results, [4096]).split('\n')
+  const row = name => lines.filter(line => line.startsWith(`${name} `))
+  assert.match(row('just-sync')[0], /\s\d+ 91%(≈)?$/)
+  assert.match(row('node-sync')[0], /\s\d+ \(noisy\)$/)
+  assert.match(row('node-sync')[1], /\snoisy$/, 'the share over all runs: its reason')
+  assert.match(row('just-sync')[1], /\s\d+%.*\(.*\)$/, 'the share over all runs with its interval')
+  assert.match(row('bun-ffi')[0], /\s\d+ \(too few runs\)$/)
+  assert.ok(lines.includes('This machine was too noisy to quote the best run\'s steady-state MB/s (±7.69%, goal ±5%).'), lines.join('\n'))
+  // results.md and the report's data: the same
+  const data = shapeReport([{ label: 'shares', context: { runId: 'shares', options: { feeder: 'fixed', runs: 4 } }, results }])
+  const md = renderMarkdown(data)
+  assert.match(md, /\| node-sync \| \d+ \(noisy\) \|/)
+  assert.match(md, /\| just-sync \| \d+ \(91%(≈)?\) \|/)
+  const shares = md.slice(md.indexOf('## Share of C over all runs'))
+  assert.match(shares, /\| node-sync \| noisy \|/)
+  assert.ok(!/\| node-sync \| \d+%/.test(shares))
+})
+
+test('the disturbed flag: a timing cell or an http cell whose kept runs include a disturbed one', () => {
+  const log = [...startup('c'), ...timings('c', [101e6, 103e6]), record('just-sync', 'timing', 0, 101e6, { disturbed: true }), ...startup('just-sync')]
+  const cells = summariseResults(log, { runId: 'd', options: { feeder: 'fixed', runs: 2 } }).cells
+  assert.deepEqual(cells.map(cell => [cell.program, cell.flags.includes('disturbed')]), [['c', false], ['just-sync', true]])
+  const summary = http.summariseHttp([wrkRun('c-epoll', 0, 100000, 1e9), wrkRun('bun', 0, 90000, 1e9, { disturbed: true })], { options: { modes: ['keep-alive'] } })
+  assert.deepEqual(summary.cells.map(cell => [cell.server, cell.flags]), [['c-epoll', []], ['bun', ['disturbed']]])
+})
+
+// A wrk run's record: rate requests/s over 1 s, the server's CPU cpuNs over it.
+function wrkRun (server, run, rate, cpuNs, extra = {}) {
+  return {
+    phase: http.PHASE, program: server, mode: 'keep-alive', connections: 16, run, ok: true, failure: null, wallNs: 1e9,
+    wrk: { requests: rate, requestsPerSecond: rate, latencyUs: { p50: 100, p99: 300, max: 900 } },
+    server: { cpuNs, threads: 1, maxRssKiB: 2048 }, unannouncedClose: false, ...extra
+  }
+}
+
+// An http summary's cell as far as the criterion reads it.
+const httpCell = (server, connections, rate, cpuPerRequestUs, clientBound) => ({ server, mode: 'keep-alive', connections, requestsPerSecond: { median: rate }, cpuPerRequestUs, clientBound })
+const syscalls = (server, work) => ({ server, mode: 'keep-alive', perRequest: work + 0.1, work, upkeep: 0.1 })
+
+test('http, two runs: CPU per request in every cell, requests/s where neither run was client-bound, calls of work within 0.05', () => {
+  const a = {
+    cells: [httpCell('c-epoll', 16, 100000, 6, true), httpCell('bun', 16, 80000, 10, false), httpCell('node-net', 16, 70000, 9, false)],
+    syscalls: [syscalls('c-epoll', 2), syscalls('bun', 2.04)]
+  }
+  const b = {
+    // c-epoll client-bound in a: its requests/s, 20% up, is no cell of the rate criterion
+    cells: [httpCell('c-epoll', 16, 120000, 6.294, false), httpCell('bun', 16, 84080, 10.49, false), httpCell('node-net', 16, 70000, 9, true)],
+    syscalls: [syscalls('c-epoll', 2.04), syscalls('bun', 1.98)]
+  }
+  const result = repeatability.httpRepeatability(a, b)
+  // CPU: 4.9%, 4.9%, 0%: every cell within
+  assert.deepEqual(result.cpu.cells.map(cell => [cell.server, cell.within]), [['c-epoll', true], ['bun', true], ['node-net', true]])
+  close(result.cpu.cells[0].movePercent, 4.9, 'c-epoll cpu')
+  assert.deepEqual([result.cpu.within, result.cpu.total, result.cpu.met], [3, 3, true])
+  // requests/s: only bun (node-net client-bound in b), 5.1%
+  assert.deepEqual(result.rate.cells.map(cell => cell.server), ['bun'])
+  close(result.rate.cells[0].movePercent, 5.1, 'bun rate')
+  assert.deepEqual([result.rate.within, result.rate.total, result.rate.met], [0, 1, false])
+  // calls of work: c-epoll moved 0.04 (within), bun 0.06 (not)
+  assert.deepEqual(result.work.cells.map(cell => [cell.server, cell.within]), [['c-epoll', true], ['bun', false]])
+  close(result.work.cells[0].move, 0.04, 'c-epoll work')
+  close(result.work.cells[1].move, 0.06, 'bun work')
+  assert.deepEqual([result.work.met, result.met], [false, false])
+  close(result.work.maxMove, 0.06, 'work max')
+  // with bun's calls of work at 2.01 in b and its rate within 5%, every part is met
+  const good = repeatability.httpRepeatability(a, { ...b, cells: [b.cells[0], httpCell('bun', 16, 83000, 10.49, false), b.cells[2]], syscalls: [syscalls('c-epoll', 2.04), syscalls('bun', 2.01)] })
+  assert.deepEqual([good.cpu.met, good.rate.met, good.work.met, good.met], [true, true, true, true])
+  // every cell client-bound: no rate cell to judge, which neither meets nor fails
+  const bound = repeatability.httpRepeatability({ cells: [httpCell('bun', 16, 1, 10, true)], syscalls: [] }, { cells: [httpCell('bun', 16, 2, 10.1, true)], syscalls: [] })
+  assert.deepEqual([bound.rate.total, bound.rate.met, bound.work.met, bound.met], [0, null, null, true])
+})
+
+test('an http run\'s own figure: the medians of runs 0, 2 against 1, 3; requests/s only where the server set the pace', () => {
+  const records = [
+    // c-epoll: busy 95% of its CPU (not client-bound); CPU per request run by run 9.5, 10, 9.5, 10.5 µs
+    // (9.5e8 ns over 100000 requests ...): halves' medians 9.5 and 10.25, a 7.89% move;
+    // requests/s 100000, 95000, 100000, 90476: medians 100000 and 92738, 7.26%
+    wrkRun('c-epoll', 0, 100000, 0.95e9), wrkRun('c-epoll', 1, 95000, 0.95e9), wrkRun('c-epoll', 2, 100000, 0.95e9), wrkRun('c-epoll', 3, 90476, 0.95e9),
+    // bun: busy 50% (client-bound): CPU per request 5, 5, 5, 5.1 µs: 0% and 1% halves;
+    // its requests/s (halves 1 against 2: 100%) not counted
+    wrkRun('bun', 0, 100000, 0.5e9), wrkRun('bun', 1, 100000, 0.5e9), wrkRun('bun', 2, 100000, 0.5e9), wrkRun('bun', 3, 98039.2, 0.5e9)
+  ]
+  const summary = http.summariseHttp(records, { options: { modes: ['keep-alive'] } })
+  const [c, bun] = summary.cells
+  close(c.halves.cpu.a, 9.5, 'c-epoll cpu, runs 0 and 2')
+  close(c.halves.cpu.b, (0.95e9 / 95000 + 0.95e9 / 90476) / 2 / 1000, 'c-epoll cpu, runs 1 and 3')
+  close(c.halves.rate.b, (95000 + 90476) / 2, 'c-epoll rate, runs 1 and 3')
+  assert.equal(bun.clientBound, true)
+  const own = summary.repeatability
+  assert.deepEqual(own.cells.map(cell => [cell.server, cell.rate === null]), [['c-epoll', false], ['bun', true]])
+  const cpuMove = Math.abs(c.halves.cpu.b / 9.5 - 1) * 100
+  close(own.cpuQuotedPercent, cpuMove, 'cpu quoted: the larger of two cells')
+  close(own.rateQuotedPercent, Math.abs((95000 + 90476) / 2 / 100000 - 1) * 100, 'rate quoted: c-epoll alone')
+  assert.deepEqual([own.goalPercent, own.cpuQuotable, own.rateQuotable, own.quotable], [5, false, false, false])
+  const { httpOwnText } = repeatability
+  assert.equal(httpOwnText(own), `This machine was too noisy to quote CPU per request (±${cpuMove.toFixed(2)}%, goal ±5%). This machine was too noisy to quote requests/s where the server was the limit (±7.26%, goal ±5%).`)
+  assert.equal(httpOwnText({ ...own, cpuQuotedPercent: 3.14159, rateQuotedPercent: null }), 'On this machine, today, CPU per request repeats within ±3.14% (the 90th percentile of the moves between each cell\'s interleaved halves of runs; goal ±5%).')
+  // one run a cell (--quick): no halves, no figure
+  const quick = http.summariseHttp([wrkRun('bun', 0, 100000, 0.5e9)], { options: { modes: ['keep-alive'] } }).repeatability
+  assert.deepEqual([quick.cpuQuotedPercent, quick.rateQuotedPercent, quick.quotable, quick.cells], [null, null, false, []])
+})
