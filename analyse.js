@@ -260,12 +260,14 @@ function report (options) {
   const rendered = Object.values(FORMATS).map(format => [format.file, format.render(data, assets)])
   const written = writeOutputs(outDir, rendered)
   for (const file of written) console.log(`wrote ${displayPath(file)}`)
-  const agreement = data.headline.agreement
-  if (agreement) {
-    const order = agreement.runtimeOrder
-    console.log(`headline: ${agreement.agreeing} of ${agreement.total} cells of ${data.sets[1]} and ${data.sets[0]} agree (each share of C inside the other's interval)` +
-      `${agreement.cells.some(cell => !cell.agree) ? `; not: ${agreement.cells.filter(cell => !cell.agree).map(cell => `${cell.program} @ ${cell.blockSize}`).join(', ')}` : ''}`)
-    console.log(`runtimes at ${agreement.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`)
+  const repeatability = data.headline.repeatability
+  if (repeatability?.total) {
+    const order = repeatability.runtimeOrder
+    const above = repeatability.cells.filter(cell => !cell.within)
+    console.log(`headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${data.sets[0]} and ${data.sets[1]}, ` +
+      `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
+      `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`)
+    console.log(`runtimes at ${repeatability.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`)
   }
   return 0
 }

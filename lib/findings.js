@@ -5,8 +5,8 @@
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineAgreement } = require('./headline')
-const { median } = require('./stats')
+const { headlineRepeatability, headlineRepeatabilityText } = require('./headline')
+const { median, levelText, medianIntervalLevel } = require('./stats')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -57,7 +57,9 @@ function readCost (set) {
   const base = blockSize === undefined ? null : baselineAt(set, blockSize)
   if (!base) return null
   const { estimate, low, high } = base.cpuPerReadNs
-  const interval = low === null ? '' : ` (95% interval ${formatNumber(low)}–${ns(high)})`
+  // results.json from before intervals carried their level: the level of its rounds
+  const level = base.cpuPerReadNs.level ?? medianIntervalLevel(base.rounds)
+  const interval = low === null ? '' : ` (${levelText(level)} interval ${formatNumber(low)}–${ns(high)})`
   return `At ${sizeName(blockSize)}, one read(2) of the pipe costs C ${ns(estimate)} of CPU${interval}.`
 }
 
@@ -154,14 +156,11 @@ const PER_SET = [readCost, overheadByRuntime, largestSize, extraSyscalls, idioma
 // the ones that answer the lab's question, which the report puts beside its chart
 const HEADLINE = [readCost, overheadByRuntime, largestSize]
 
-// Two runs: whether their headlines agree, cell by cell and in the runtimes' order.
-function agreement (first, other) {
-  const result = headlineAgreement(first.results.headline, other.results.headline)
-  if (!result || result.total === 0) return null
-  const order = result.runtimeOrder.same
-    ? `both rank the runtimes the same at ${sizeName(result.blockSize)}`
-    : `they rank the runtimes differently at ${sizeName(result.blockSize)} (${result.runtimeOrder.a.join(' > ')} against ${result.runtimeOrder.b.join(' > ')})`
-  return `${result.agreeing} of ${result.total} headline cells of ${other.label} and ${first.label} agree (each share of C inside the other's interval); ${order}.`
+// Two runs: whether their headlines repeat by the lab's criterion, in points of share of C
+// and in the runtimes' order.
+function repeatability (first, other) {
+  const text = headlineRepeatabilityText(headlineRepeatability(first.results.headline, other.results.headline), [first.label, other.label])
+  return text && `${text}.`
 }
 
 // sets: labelled results sets ({ label, context, results, syscalls, gc }).
@@ -330,7 +329,7 @@ function findings (sets) {
     }
   }
   for (const other of sets.slice(1)) {
-    const text = agreement(sets[0], other)
+    const text = repeatability(sets[0], other)
     if (text) out.push({ set: null, text, headline: true })
     const http = httpAgreement(sets[0], other)
     if (http) out.push({ set: null, text: http, headline: false, http: true })
@@ -361,11 +360,14 @@ function idiomaticRows (set) {
       blockSize,
       exact: blockSize !== null && blockSize === chunkBytes,
       steadyMBps: steady(cell),
-      shareOfC: cell?.vsC?.steadyThroughput ?? null
+      // a share the runs do not support (lib/summary.js) is not quoted: its reason is
+      shareOfC: cell?.vsC?.withheld ? null : cell?.vsC?.steadyThroughput ?? null,
+      shareWithheld: cell?.vsC?.withheld ?? null,
+      shareWithheldWhy: cell?.vsC?.withheldWhy ?? null
     }
   })
 }
 
 module.exports = {
-  findings, HTTP_FINDINGS, headlineConnections, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, agreement
+  findings, HTTP_FINDINGS, headlineConnections, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, repeatability
 }

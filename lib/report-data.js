@@ -7,7 +7,9 @@ const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = requi
 const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
 const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineAgreement } = require('./headline')
+const { headlineRepeatability } = require('./headline')
+const { medianIntervalLevel, pairwiseIntervalLevel } = require('./stats')
+const { throughputRepeatability, httpRepeatability, throughputOwnText, httpOwnText, throughputCriterionText, httpCriterionText } = require('./repeatability')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -26,7 +28,8 @@ const FLAG_MEANINGS = {
   'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
   'reader-waited': `the reader (all its threads) was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
   'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up',
-  steal: `the VM lost more than ${Math.round(STEAL_SHARE * 100)}% of the time of the CPUs its runs used to steal (the hypervisor ran something else): the wall times hold waiting that is not the reader's`
+  steal: `the VM lost more than ${Math.round(STEAL_SHARE * 100)}% of the time of the CPUs its runs used to steal (the hypervisor ran something else): the wall times hold waiting that is not the reader's`,
+  disturbed: 'a run it kept saw CPU time of other processes on the CPUs it ran on: its figures may hold another program\'s work'
 }
 
 const byBlockSize = (a, b) => a.blockSize - b.blockSize
@@ -107,9 +110,9 @@ function headlineData (sets) {
       const rows = cells.filter(cell => cell.program !== BASELINE)
         .sort((a, b) => (b.shareOfC?.estimate ?? -1) - (a.shareOfC?.estimate ?? -1))
         .map(cell => ({ ...cell, runtimeLabel: programInfo(cell.program, set.context).runtimeLabel }))
-      bySize[blockSize] = { base, rows }
+      bySize[blockSize] = { base, rows, levels: headlineLevels(base, rows) }
     }
-    return { set: set.label, available: true, sizes: headline.sizes, rounds: headline.rounds, meaning: headline.meaning, bySize }
+    return { set: set.label, available: true, sizes: headline.sizes, rounds: headline.rounds, meaning: headline.meaning, bySize, repeatability: headline.repeatability ?? null }
   })
   const available = perSet.filter(entry => entry.available)
   const sizes = [...new Set(available.flatMap(entry => entry.sizes))].sort((a, b) => a - b)
@@ -137,8 +140,19 @@ function headlineData (sets) {
       })
     }
   }
-  const agreement = available.length > 1 ? headlineAgreement(sets[0].results.headline, sets[1].results.headline) : null
-  return { available: available.length > 0, sets: perSet, sizes, defaultSize: sizes[0] ?? null, chart, agreement }
+  const repeatability = available.length > 1 ? headlineRepeatability(sets[0].results.headline, sets[1].results.headline) : null
+  return { available: available.length > 0, sets: perSet, sizes, defaultSize: sizes[0] ?? null, chart, repeatability }
+}
+
+// The true levels of one size's intervals, each distinct one once, highest first: a cell
+// that lost rounds has another. results.json from before intervals carried their level
+// gives them from the rounds.
+function headlineLevels (base, rows) {
+  const distinct = levels => [...new Set(levels.filter(level => level !== null && level !== undefined))].sort((a, b) => b - a)
+  const hasInterval = interval => Boolean(interval) && interval.low !== null
+  const perRead = cell => (hasInterval(cell?.cpuPerReadNs) ? cell.cpuPerReadNs.level ?? medianIntervalLevel(cell.rounds) : null)
+  const againstC = cell => (hasInterval(cell.shareOfC) && base ? cell.shareOfC.level ?? pairwiseIntervalLevel(cell.rounds, base.rounds) : null)
+  return { perRead: distinct([base, ...rows].map(perRead)), againstC: distinct(rows.map(againstC)) }
 }
 
 // The fit's plus-or-minus as a band around the marginal throughput: time between the
@@ -471,6 +485,9 @@ function summaryTable (set) {
         vsCRaw: cell.vsC?.throughput ?? null,
         withinNoise: cell.vsC?.steadyWithinNoise ?? false,
         share: cell.vsC?.steadyShare ?? null,
+        // why the runs do not support its share of C (lib/summary.js), printed in its place
+        withheld: cell.vsC?.withheld ?? null,
+        withheldWhy: cell.vsC?.withheldWhy ?? null,
         hasMarginal: Boolean(cell.marginal),
         marginalMBps: cell.marginal?.throughputMBps ?? null,
         marginalFewReads: cell.marginal?.fewReads ?? false,
@@ -696,7 +713,7 @@ function comparison (sets) {
     for (const blockSize of sizes) {
       const values = sets.map(set => {
         const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
-        return cell ? { steadyMBps: cell.best?.steadyThroughputMBps ?? null, rawMBps: cell.best?.throughputMBps ?? null, vsC: cell.vsC?.steadyThroughput ?? null, flags: cell.flags ?? [] } : null
+        return cell ? { steadyMBps: cell.best?.steadyThroughputMBps ?? null, rawMBps: cell.best?.throughputMBps ?? null, vsC: cell.vsC?.withheld ? null : cell.vsC?.steadyThroughput ?? null, flags: cell.flags ?? [] } : null
       })
       if (values.filter(Boolean).length < 2) continue
       const first = values[0]?.steadyMBps
@@ -709,6 +726,26 @@ function comparison (sets) {
     }
   }
   return { sets: sets.map(set => set.label), rows }
+}
+
+// Whether the figures repeat: each set's own figure (its cells' interleaved halves), and
+// each later set against the first by the two-run criteria (lib/repeatability.js), each
+// with its sentence; a criterion or figure the sets hold nothing for is null.
+function repeatabilityData (sets) {
+  const own = sets.map(set => ({
+    set: set.label,
+    throughput: set.results.throughputRepeatability ?? null,
+    throughputText: throughputOwnText(set.results.throughputRepeatability),
+    http: set.results.http?.repeatability ?? null,
+    httpText: httpOwnText(set.results.http?.repeatability)
+  }))
+  const twoRuns = sets.slice(1).map(other => {
+    const labels = [sets[0].label, other.label]
+    const throughput = sets[0].results.cells?.length && other.results.cells?.length ? throughputRepeatability(sets[0].results, other.results) : null
+    const http = sets[0].results.http && other.results.http ? httpRepeatability(sets[0].results.http, other.results.http) : null
+    return { sets: labels, throughput, throughputText: throughput && throughputCriterionText(throughput, labels), http, httpText: http && httpCriterionText(http, labels) }
+  })
+  return { own, twoRuns }
 }
 
 function shapeReport (inputSets, { title } = {}) {
@@ -738,6 +775,7 @@ function shapeReport (inputSets, { title } = {}) {
     summaries: sets.map(summaryTable),
     cells: cellRows(sets),
     comparison: comparison(sets),
+    repeatability: repeatabilityData(sets),
     flags: flagList(sets),
     flagMeanings: FLAG_MEANINGS,
     failures: failureList(sets),
@@ -764,6 +802,7 @@ module.exports = {
   cellRows,
   flagList,
   comparison,
+  repeatabilityData,
   sawtooth,
   BASELINE,
   FLAG_MEANINGS

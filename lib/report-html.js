@@ -6,9 +6,10 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatInterval, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS } = require('./report-text')
+const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
 const { INTERVAL_LEVEL } = require('./stats')
 const { headlineConnections } = require('./findings')
+const { ownRepeatabilityText, headlineRepeatabilityText } = require('./headline')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -34,10 +35,20 @@ function html (strings, ...values) {
   return new Markup(strings.reduce((out, text, i) => out + text + (i < values.length ? fragment(values[i]) : ''), ''))
 }
 
-const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal' }
+const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed' }
 
 function flagBadges (flags, meanings) {
   return flags.map(flag => html`<span class="flag flag-${flag}" title="${meanings[flag] ?? flag}">${FLAG_LABELS[flag] ?? flag}</span>`)
+}
+
+// In place of a share of C the runs do not support: the reason, its detail on hover.
+const withheldShare = (reason, detail) => html`<span class="pct withheld" title="${detail ?? reason}">${reason}</span>`
+
+// Each set's own repeatability and the two-run criteria, as notes; field: throughputText or httpText.
+function repeatabilityNotes (data, field) {
+  const own = (data.repeatability?.own ?? []).filter(entry => entry[field]).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${entry[field]}</p>`)
+  const twoRuns = (data.repeatability?.twoRuns ?? []).filter(pair => pair[field]).map(pair => html`<p class="note repeatability">${pair[field]}</p>`)
+  return [...own, ...twoRuns]
 }
 
 function why (notes) {
@@ -87,7 +98,7 @@ function headlineSection (data) {
     const size = entry.bySize[blockSize]
     if (!size) return ''
     return html`<div class="table-wrap" data-size-panel="headline" data-size="${blockSize}"${blockSize === headline.defaultSize ? '' : new Markup(' hidden')}><table class="headline">
-      <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds, ${INTERVAL_LEVEL} intervals</caption>
+      <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds; ${headlineLevelsText(size.levels) || 'no intervals'}</caption>
       <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col" class="num">ns per read</th><th scope="col" class="num">over C, ns</th><th scope="col" class="num">share of C's speed</th><th scope="col">flags</th></tr></thead>
       <tbody>
         ${size.base ? html`<tr class="baseline"><th scope="row">${size.base.program}</th><td>the yardstick</td><td class="num">${formatNumber(size.base.cpuPerReadNs?.estimate)}${intervalText(size.base.cpuPerReadNs)}</td><td class="num">0</td><td class="num">100%</td><td>${flagBadges(size.base.flags, HEADLINE_FLAGS)}</td></tr>` : ''}
@@ -104,11 +115,12 @@ function headlineSection (data) {
   return html`<section id="headline">
     <h2>What a read costs, against C</h2>
     ${lead.length ? html`<ul class="findings lead">${lead.map(finding => html`<li>${data.compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''}
-    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the ${INTERVAL_LEVEL} interval. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+    ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
     ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
     <div class="chart" id="chart-headline"></div>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
-    ${headline.agreement ? agreementTable(headline.agreement, data.sets) : ''}
+    ${headline.repeatability?.total ? repeatabilityTable(headline.repeatability, data.sets) : ''}
   </section>`
 }
 
@@ -151,7 +163,7 @@ function httpSection (data) {
     if (!cell.requestsPerSecond) return 'failed'
     const share = cell.vsReference ? html`<br><span class="interval">${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
     const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
-    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="its server's warm-up never had two wrk runs in a row agree within 5%">unsteady</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="its server's warm-up never had two wrk runs in a row agree within 5%">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
@@ -179,6 +191,7 @@ function httpSection (data) {
     ${lead.length ? html`<ul class="findings lead">${lead.map(finding => html`<li>${data.compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''}
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. wrk runs one thread on CPU ${data.http[0].pin?.client ?? '?'}, the server is pinned to CPU ${data.http[0].pin?.server ?? '?'}.
       ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+    ${repeatabilityNotes(data, 'httpText')}
     ${data.http.map(entry => entry.modes.map(mode => table(entry, mode, index++)))}
   </section>`
 }
@@ -189,15 +202,14 @@ const HEADLINE_FLAGS = {
   steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs'
 }
 
-// Two runs' headlines: does each cell's share of C lie in the other run's interval?
-function agreementTable (agreement, sets) {
-  const order = agreement.runtimeOrder
+// Two runs' headlines by the repeatability criterion: how many points each share of C
+// moved, whether that is within the goal, and whether the rank test calls it a shift.
+function repeatabilityTable (result, sets) {
   return html`<div class="table-wrap"><table class="agreement">
-    <caption>${sets[0]} and ${sets[1]}: ${agreement.agreeing} of ${agreement.total} headline cells agree (each run's share of C inside the other's interval);
-      runtimes at ${sizeName(agreement.blockSize)}: ${order.same ? html`the same order (${order.a.join(' > ')})` : html`${order.a.join(' > ')} against ${order.b.join(' > ')}`}</caption>
-    <thead><tr><th scope="col">reader</th><th scope="col" class="num">block size</th><th scope="col" class="num">${sets[0]}</th><th scope="col" class="num">${sets[1]}</th><th scope="col">agree</th></tr></thead>
-    <tbody>${agreement.cells.map(cell => html`<tr${cell.agree ? '' : new Markup(' class="disagree"')}>
-      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareText(cell.a)}</td><td class="num">${shareText(cell.b)}</td><td>${cell.agree ? 'yes' : 'no'}</td>
+    <caption>${headlineRepeatabilityText(result, sets)}</caption>
+    <thead><tr><th scope="col">reader</th><th scope="col" class="num">block size</th><th scope="col" class="num">${sets[0]}</th><th scope="col" class="num">${sets[1]}</th><th scope="col" class="num">move, points</th><th scope="col">within ${result.goal.points}</th><th scope="col">shift (p)</th></tr></thead>
+    <tbody>${result.cells.map(cell => html`<tr${cell.within ? '' : new Markup(' class="disagree"')}>
+      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareText(cell.a)}</td><td class="num">${shareText(cell.b)}</td><td class="num">${cell.movePoints.toFixed(1)}</td><td>${cell.within ? 'yes' : 'no'}</td><td>${shiftText(cell)}</td>
     </tr>`)}</tbody>
   </table></div>`
 }
@@ -366,7 +378,7 @@ const SUMMARY_FIGURES = {
   steady: {
     caption: '',
     marksFailed: true,
-    cell: (cell, data) => mbpsCell({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.vsC, withinNoise: cell.withinNoise, badges: flagBadges(cell.flags, data.flagMeanings) })
+    cell: (cell, data) => mbpsCell({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.withheld ? null : cell.vsC, withinNoise: !cell.withheld && cell.withinNoise, withheld: cell.withheld && withheldShare(cell.withheld, cell.withheldWhy), badges: flagBadges(cell.flags, data.flagMeanings) })
   },
   marginal: {
     caption: 'Marginal throughput',
@@ -376,14 +388,14 @@ const SUMMARY_FIGURES = {
   share: {
     caption: `Share of C over all runs, ${INTERVAL_LEVEL} interval`,
     marksFailed: false,
-    cell: cell => (cell.share ? html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">(${formatInterval(cell.share)})</span>` : null)
+    cell: cell => (!cell.share ? null : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">(${formatInterval(cell.share)})</span>`)
   }
 }
 
-function mbpsCell ({ value, raw = false, vsC, withinNoise = false, fewReads = false, badges = '' }) {
+function mbpsCell ({ value, raw = false, vsC, withinNoise = false, fewReads = false, withheld = null, badges = '' }) {
   if (value === null) return html`–`
   return html`<span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
-    ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="${FEW_READS.meaning}">${FEW_READS.mark}</span>` : ''}
+    ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : withheld || ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="${FEW_READS.meaning}">${FEW_READS.mark}</span>` : ''}
     ${badges}`
 }
 
@@ -437,7 +449,7 @@ function idiomaticSection (data) {
       <thead><tr><th scope="col">program</th><th scope="col" class="num">chunk size</th><th scope="col" class="num">at block size</th><th scope="col" class="num">steady-state MB/s</th><th scope="col" class="num">share of C</th></tr></thead>
       <tbody>${entry.rows.map(row => html`<tr>
         <th scope="row">${row.program}</th><td class="num">${chunk(row)}</td><td class="num">${at(row)}</td>
-        <td class="num">${row.chunkBytes === null ? '' : formatNumber(row.steadyMBps)}</td><td class="num">${row.chunkBytes === null || row.shareOfC === null ? '' : formatPercent(row.shareOfC)}</td>
+        <td class="num">${row.chunkBytes === null ? '' : formatNumber(row.steadyMBps)}</td><td class="num">${row.chunkBytes === null ? '' : row.shareOfC !== null ? formatPercent(row.shareOfC) : row.shareWithheld ? withheldShare(row.shareWithheld, row.shareWithheldWhy) : ''}</td>
       </tr>`)}</tbody>
     </table></div>`)}
   </section>`
@@ -446,8 +458,9 @@ function idiomaticSection (data) {
 function summarySection (data) {
   return html`<section id="summary">
     <h2>Summary</h2>
-    <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size; ${WITHIN_NOISE.mark}: ${WITHIN_NOISE.meaning}.</p>
+    <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size; ${WITHIN_NOISE.mark}: ${WITHIN_NOISE.meaning}. ${WITHHELD_NOTE}</p>
     ${data.summaries.map(summary => summaryTableHtml(summary, data))}
+    ${repeatabilityNotes(data, 'throughputText')}
     ${data.summaries.some(summary => summary.shares) ? html`<p class="note">${SHARE_NOTE}</p>` : ''}
     ${data.summaries.filter(summary => summary.shares).map(summary => summaryTableHtml(summary, data, 'share'))}
     ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE}</p>` : ''}

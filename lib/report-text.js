@@ -5,17 +5,21 @@
 // prints when a run is done, from results.json.
 const { sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { WARM_QUARTER_READS } = require('./summary')
-const { SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
+const { SIGNIFICANCE, INTERVAL_LEVEL, levelText } = require('./stats')
+const { ownRepeatabilityText, headlineRepeatabilityText } = require('./headline')
 const { httpData } = require('./report-data')
 const { headlineConnections } = require('./findings')
+const { GOAL, throughputOwnText, httpOwnText } = require('./repeatability')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
-const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', steal: '$', 'some-runs-failed': '?' }
+const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', steal: '$', 'some-runs-failed': '?', disturbed: '#' }
 const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
 const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
 // After a share of C: the cell's runs and C's could be the same runs (lib/summary.js).
 const WITHIN_NOISE = { mark: '≈', meaning: `its runs are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})` }
+// In place of a share of C the runs do not support (lib/summary.js): the reason, in a word.
+const WITHHELD_NOTE = `A share of C is left out, its reason in its place, where the best runs of the interleaved halves of the cell's runs, or of C's, moved by more than ${GOAL.percent}% (noisy), or either has too few runs to halve; results.json keeps it, with the reason.`
 // After a marginal figure: its quarter runs may have ended before a JIT was done.
 const FEW_READS = { mark: '*', meaning: `the quarter runs made fewer than ${WARM_QUARTER_READS} reads, too few for V8 to be sure to have compiled the loop (give a larger --mib)` }
 
@@ -29,7 +33,7 @@ function summaryCell (cell) {
   if (cell.flags.includes('failed')) return 'FAILED'
   const value = cell.steadyMBps ?? cell.rawMBps
   const marks = flagMarks(cell.flags)
-  const percent = cell.vsC !== null ? ` (${formatPercent(cell.vsC)}${cell.withinNoise ? WITHIN_NOISE.mark : ''})` : ''
+  const percent = cell.withheld ? ` (${cell.withheld})` : cell.vsC !== null ? ` (${formatPercent(cell.vsC)}${cell.withinNoise ? WITHIN_NOISE.mark : ''})` : ''
   return `${formatNumber(value)}${cell.steadyMBps === null ? ' raw' : ''}${percent}${marks}`
 }
 
@@ -54,7 +58,8 @@ const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block
 // Blank for a failed cell (the steady-state table marks it), so C, which has no share of
 // C, never gets a row.
 function shareCell (cell) {
-  return cell?.share ? formatShare(cell.share) : ''
+  if (!cell?.share) return ''
+  return cell.withheld ?? formatShare(cell.share)
 }
 
 // A table per set (headed by its name when sets are compared), a cell per program and
@@ -83,6 +88,13 @@ function headlineRows (size) {
   ]
 }
 
+// The true levels of a size's intervals (lib/report-data.js headlineLevels), as a caption
+// says them: "97.9% intervals per read, 95.7% against C".
+function headlineLevelsText ({ perRead, againstC }) {
+  const parts = [[perRead, 'per read'], [againstC, 'against C']].filter(([levels]) => levels.length)
+  return parts.map(([levels, what]) => `${levels.map(levelText).join(' or ')} interval${levels.length > 1 ? 's' : ''} ${what}`).join(', ')
+}
+
 function headlineMarkdown (data) {
   const { headline } = data
   const out = ['## What a read costs, against C', '']
@@ -90,21 +102,28 @@ function headlineMarkdown (data) {
   out.push(`${md(headline.sets.find(entry => entry.available).meaning)}.`, '')
   for (const entry of headline.sets.filter(set => set.available)) {
     for (const blockSize of entry.sizes) {
-      out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(blockSize)}, ${entry.rounds ?? '?'} rounds`, '')
+      const levels = headlineLevelsText(entry.bySize[blockSize].levels)
+      out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(blockSize)}, ${entry.rounds ?? '?'} rounds${levels ? `, ${levels}` : ''}`, '')
       out.push(markdownTable(['reader', 'ns per read', 'over C, ns', 'share of C\'s speed', 'flags'],
         headlineRows(entry.bySize[blockSize]).map(row => row.map(md)), ['l', 'r', 'r', 'r', 'l']), '')
     }
   }
-  const agreement = headline.agreement
-  if (agreement) {
-    const order = agreement.runtimeOrder
-    out.push(`${agreement.agreeing} of ${agreement.total} headline cells agree between ${md(data.sets[0])} and ${md(data.sets[1])} (each share of C inside the other's interval); ` +
-      `runtimes at ${sizeName(agreement.blockSize)}: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}.`, '')
-    out.push(markdownTable(['reader', 'block size', md(data.sets[0]), md(data.sets[1]), 'agree'],
-      agreement.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.agree ? 'yes' : 'no']), ['l', 'r', 'r', 'r', 'l']), '')
+  for (const entry of headline.sets.filter(set => set.repeatability)) {
+    out.push(`${data.compare ? `**${md(entry.set)}**: ` : ''}${md(ownRepeatabilityText(entry.repeatability))}.`, '')
+  }
+  const twoRuns = headline.repeatability
+  const criterion = headlineRepeatabilityText(twoRuns, data.sets)
+  if (criterion) {
+    out.push(`${md(criterion)}.`, '')
+    out.push(markdownTable(['reader', 'block size', md(data.sets[0]), md(data.sets[1]), 'move, points', `within ${twoRuns.goal.points}`, 'shift (p)'],
+      twoRuns.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.movePoints.toFixed(1), cell.within ? 'yes' : 'no', shiftText(cell)]),
+      ['l', 'r', 'r', 'r', 'r', 'l', 'l']), '')
   }
   return out
 }
+
+// Whether a cell's move is a shift or noise by the rank test on the two runs' rounds.
+const shiftText = cell => (cell.p === null ? '' : `${cell.shifted ? 'shifted' : 'noise'} (${cell.p.toFixed(3)})`)
 
 function idiomaticMarkdown (data) {
   if (data.idiomatic.length === 0) return []
@@ -113,7 +132,7 @@ function idiomaticMarkdown (data) {
     if (data.compare) out.push(`### ${md(entry.set)}`, '')
     out.push(markdownTable(['reader', 'chunk size', 'at block size', 'steady-state MB/s', 'share of C'],
       entry.rows.map(row => [md(row.program), row.chunkBytes === null ? 'unknown' : sizeName(row.chunkBytes), row.blockSize === null ? '' : `${sizeName(row.blockSize)}${row.exact ? '' : ' (nearest)'}`,
-        row.steadyMBps === null ? '' : formatNumber(row.steadyMBps), row.shareOfC === null ? '' : formatPercent(row.shareOfC)]), ['l', 'r', 'r', 'r', 'r']), '')
+        row.steadyMBps === null ? '' : formatNumber(row.steadyMBps), row.shareOfC === null ? row.shareWithheld ?? '' : formatPercent(row.shareOfC)]), ['l', 'r', 'r', 'r', 'r']), '')
   }
   return out
 }
@@ -127,8 +146,9 @@ function stdioMarkdown (data) {
   out.push(...idiomaticMarkdown(data))
   out.push('## Steady-state throughput', '')
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
-    `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists.`, '')
+    `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists. ${WITHHELD_NOTE}`, '')
   out.push(...summaryTables(data, data.summaries, summaryCell))
+  out.push(...ownRepeatabilityLines(data, 'throughputText'))
   if (data.summaries.some(summary => summary.shares)) {
     out.push('## Share of C over all runs', '')
     out.push(SHARE_NOTE, '')
@@ -141,6 +161,7 @@ function stdioMarkdown (data) {
   }
   if (data.comparison) {
     out.push('## Side by side', '')
+    for (const pair of data.repeatability?.twoRuns ?? []) if (pair.throughputText) out.push(md(pair.throughputText), '')
     out.push(markdownTable(
       ['program', 'block size', ...data.comparison.sets.map(set => `${md(set)} MB/s`), ...data.comparison.sets.slice(1).map(set => `${md(set)} / ${md(data.comparison.sets[0])}`)],
       data.comparison.rows.map(row => [md(row.program), sizeName(row.blockSize),
@@ -152,12 +173,19 @@ function stdioMarkdown (data) {
   return out
 }
 
+// Each set's own repeatability, a paragraph (headed by its set when sets are compared).
+function ownRepeatabilityLines (data, field) {
+  return (data.repeatability?.own ?? []).filter(entry => entry[field]).flatMap(entry => [`${data.compare ? `**${md(entry.set)}**: ` : ''}${md(entry[field])}`, ''])
+}
+
 function renderMarkdown (data) {
   const out = [`# ${md(data.title)}`, '']
   for (const entry of data.http) out.push(...httpMarkdown(entry, data.compare))
   if (data.http.length) {
     for (const finding of data.findings.filter(item => item.http)) out.push(`- ${data.compare && finding.set ? `**${md(finding.set)}**: ` : ''}${md(finding.text)}`)
     out.push('')
+    out.push(...ownRepeatabilityLines(data, 'httpText'))
+    for (const pair of data.repeatability?.twoRuns ?? []) if (pair.httpText) out.push(md(pair.httpText), '')
   }
   for (const entry of data.ladder) out.push(...ladderMarkdown(entry, data.compare))
   if (data.ladder.length) {
@@ -245,14 +273,14 @@ function httpTables (entry) {
         if (!cell) return ''
         if (!cell.requestsPerSecond) return 'FAILED'
         const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
-        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}`
+        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
       }),
       row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
       row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
     ])
-    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, no two warm-up runs agreed), CPU and syscalls per request`
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, no two warm-up runs agreed; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU and syscalls per request`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
 }
@@ -260,11 +288,12 @@ function httpTables (entry) {
 function httpTerminal (results) {
   if (!results.http) return []
   const [entry] = httpData([{ label: results.runId, results }])
-  return httpTables(entry).flatMap(({ title, header, rows, align }) => {
+  const own = httpOwnText(results.http.repeatability)
+  return [...httpTables(entry).flatMap(({ title, header, rows, align }) => {
     const table = [header, ...rows]
     const widths = header.map((_, i) => Math.max(...table.map(row => row[i].length)))
     return ['', `${title}:`, ...table.map(row => row.map((cellText, i) => (align[i] === 'l' ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  ').trimEnd())]
-  })
+  }), ...(own ? ['', own] : [])]
 }
 
 function httpMarkdown (entry, compare = false) {
@@ -343,10 +372,10 @@ function renderCsv (data) {
 // except in the share table, which leaves it blank (so C, with no share of C, has no row).
 const SUMMARY_TABLES = [
   {
-    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()})`,
+    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; (noisy) in place of a share of C where this cell's or C's best run moved by more than ${GOAL.percent}% between the halves of its runs)`,
     text: cell => {
       const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
-      const percent = cell.vsC?.steadyThroughput ? ` ${formatPercent(cell.vsC.steadyThroughput)}${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
+      const percent = cell.vsC?.withheld ? ` (${cell.vsC.withheld})` : cell.vsC?.steadyThroughput ? ` ${formatPercent(cell.vsC.steadyThroughput)}${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
       return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
     }
   },
@@ -354,7 +383,7 @@ const SUMMARY_TABLES = [
     title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
     shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
     marksFailed: false,
-    text: cell => (cell.vsC?.steadyShare ? formatShare(cell.vsC.steadyShare) : '')
+    text: cell => (cell.vsC?.steadyShare ? cell.vsC.withheld ?? formatShare(cell.vsC.steadyShare) : '')
   },
   {
     title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
@@ -416,8 +445,11 @@ function headlineTerminal (headline) {
     })])
   }
   const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-  return ['', 'Per read, CPU time against C (the cost pass: full less quarter runs, dd and the reader on one CPU; median and 95% interval):',
-    ...table.map(row => row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))]
+  const levels = [...new Set(headline.cells.map(cell => cell.shareOfC?.level).filter(level => level !== null && level !== undefined))].sort((a, b) => b - a)
+  const own = ownRepeatabilityText(headline.repeatability)
+  return ['', `Per read, CPU time against C (the cost pass: full less quarter runs, dd and the reader on one CPU; median, and share of C with its ${levels.length ? levels.map(levelText).join(' or ') : INTERVAL_LEVEL} interval):`,
+    ...table.map(row => row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  ')),
+    ...(own ? [`${own}.`] : [])]
 }
 
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.
@@ -440,7 +472,9 @@ function renderTerminal (results, sizes) {
     lines.push('', `${title}:`)
     for (const row of table) lines.push(row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))
   }
+  const own = names.length ? throughputOwnText(results.throughputRepeatability) : null
+  if (own) lines.push('', own)
   return lines.join('\n')
 }
 
-module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, LADDER_CSV_COLUMNS, HTTP_CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHIN_NOISE, FEW_READS }
+module.exports = { renderMarkdown, renderCsv, renderTerminal, CSV_COLUMNS, LADDER_CSV_COLUMNS, HTTP_CSV_COLUMNS, FLAG_MARKS, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, headlineLevelsText, shiftText, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS }

@@ -313,8 +313,8 @@ test('two sets side by side: series per program and run, a comparison table', ()
   assert.equal(data.throughput.steady.length, 8)
   assert.deepEqual(data.throughput.steady.slice(0, 2).map(series => series.name), ['c (sample)', 'just-sync (sample)'])
   assert.equal(data.throughput.steady[4].name, 'c (sample-nostrace)')
-  // one headline only (sample-nostrace has no cost pass), so nothing to agree on
-  assert.equal(data.headline.agreement, null)
+  // one headline only (sample-nostrace has no cost pass), so nothing to compare
+  assert.equal(data.headline.repeatability, null)
   assert.deepEqual(data.headline.sets.map(entry => entry.available), [true, false])
   assert.equal(data.syscalls.available, true)
   assert.deepEqual(data.syscalls.bySize[65536].categories, PROGRAMS.map(program => `${program} (sample)`))
@@ -335,7 +335,7 @@ test('two sets with the same run-id get distinct labels', () => {
 // bun-ffi +87.07 (0.8485), deno-sync +222.84 (0.6898); at 64 KiB just-sync's share is 0.4553.
 test('findings: the headline first, what a read costs C and each runtime\'s fastest reader over it', () => {
   const [set] = labelSets([sample()])
-  assert.equal(findings.readCost(set), 'At 256 B, one read(2) of the pipe costs C 493 ns of CPU (95% interval 482–580 ns).')
+  assert.equal(findings.readCost(set), 'At 256 B, one read(2) of the pipe costs C 493 ns of CPU (96.9% interval 482–580 ns).')
   assert.equal(findings.overheadByRuntime(set),
     'Per read at 256 B, over C, each runtime\'s fastest reader: just-sync +26.1 ns (95% of C\'s speed), bun-ffi +87.1 ns (85% of C\'s speed) and deno-sync +223 ns (69% of C\'s speed).')
   assert.equal(findings.largestSize(set), 'At 64 KiB, where copying the block weighs most, the runtime farthest from C reads at 46% of its speed (just-sync, its fastest reader).')
@@ -382,7 +382,8 @@ test('findings: at most eight a run, each one sentence with a number; two runs c
   assert.equal(data.findings.filter(finding => finding.set === null).length, 0)
   const twice = shapeReport([sample(), sample()])
   assert.equal(twice.findings.find(finding => finding.set === null).text,
-    '9 of 9 headline cells of sample #2 and sample agree (each share of C inside the other\'s interval); both rank the runtimes the same at 256 B.')
+    '9 of 9 headline shares of C moved by at most 2 points between sample and sample #2 (median 0.0, largest 0.0) and the runtimes rank the same at 256 B: ' +
+    'the repeatability goal (every share within 2 points, none beyond 3, the same order) is met.')
 })
 
 // A cell whose every run failed, as lib/summary.js derives it from all.jsonl.
@@ -426,7 +427,7 @@ test('the terminal summary bench.js prints: a program per row, a size per column
   assert.equal(all[5].trim().split(/\s{2,}/)[1], '589, +87.1, 85% (79.0–98.2%)', 'bun-ffi at 256 B')
   const lines = all.slice(all.indexOf('', 1))
   assert.equal(lines[0], '')
-  assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \$ steal, \? some-runs-failed\):$/)
+  assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \$ steal, \? some-runs-failed, # disturbed; \(noisy\) in place of a share of C .*\):$/)
   assert.deepEqual(lines[2].trim().split(/\s+/), ['program', '256', '4K', '64K'])
   const row = name => lines.find(line => line.startsWith(`${name} `)).trim().split(/\s{2,}/)
   const cell = (name, size) => results.cells.find(entry => entry.program === name && entry.blockSize === size)
