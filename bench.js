@@ -39,11 +39,14 @@ const MiB = 1 << 20
 //
 // The cost pass, the headline (lib/headline.js), runs at COST_SIZES: the smallest block,
 // where a read's cost shows most, one page, and the study's 64 KiB. Its rounds give the
-// intervals: 10 leave the 2nd and 9th of 10 as the 95% interval of the median, 6 (the
-// fewest that give one) the lowest and highest.
+// intervals: 10 leave the 2nd and 9th of 10 as the 97.9% interval of the median, 6 (the
+// fewest that give one) the lowest and highest. Each run's reader is sampled every
+// COST_SAMPLE_MS for the slope of its CPU time over its reads (lib/headline.js).
 const COST_SIZES = [256, 4096, 65536]
 const COST_READS = 1 << 17
 const COST_MAX_MIB = 1024
+const COST_MIN_MIB = 64
+const COST_SAMPLE_MS = 1
 const PRESETS = {
   default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 10 },
   quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6 }
@@ -85,7 +88,8 @@ const USAGE = `usage: node bench.js [options]
   --feeder MODE      fixed: dd writes 64 KiB blocks whatever the reader reads (default)
                      matched: dd's block size equals the reader's, as in the original study
                      file: no pipe and no dd: the reader's stdin is a file of zeros in tmpfs
-  --mib N            MiB per timed run at every block size (default: scaled by block size)
+  --mib N            MiB per timed run at every block size (default: scaled by block size;
+                     the cost pass's runs take at least 64 MiB, for the slope)
   --marginal         also time runs of a quarter of the bytes, for the marginal throughput
                      of the bytes between: start-up and JIT warm-up cancel (a quarter more
                      bytes, and a start-up per quarter run)
@@ -438,16 +442,14 @@ function quarterBytes (options, blockSize) {
   return blocks >= 2 ? blocks * unit : null
 }
 
-// A cost round's runs: 2^17 reads' worth of bytes, at least 64 MiB and at most 1 GiB
-// (--mib N: N MiB), and a quarter of that, in whole blocks of the cost pass's dd. What
-// varies from one process to the next, start-up above all (a few ms of CPU for Node),
-// lands on the difference of the two runs undivided: the three quarters between must
-// hold enough CPU time to dwarf it, about 100 ms for C, so more reads at small blocks
-// and more bytes at large ones (at 64 KiB a read costs C about 11 µs; 256 MiB runs
-// left intervals of ±20% there).
+// A cost round's run: 2^17 reads' worth of bytes, at least 64 MiB and at most 1 GiB
+// (--mib N: N MiB). Its window, from 30% to 98% of the bytes, then holds some 90,000
+// reads or more, past the JIT's warm-up, and at least 8 samples a millisecond apart
+// (about 70 for C at 256 B, the fastest).
+// --mib sets it too, but never below COST_MIN_MIB: C reads 64 MiB of 64 KiB blocks in
+// about 30 ms, barely enough samples for a slope.
 function costBytes (options, blockSize) {
-  const full = options.mib ? options.mib * MiB : Math.min(COST_MAX_MIB * MiB, Math.max(options.minMiB * MiB, blockSize * COST_READS))
-  return { full, quarter: Math.max(1, Math.floor(full / 4 / FIXED_FEEDER_BLOCK)) * FIXED_FEEDER_BLOCK }
+  return options.mib ? Math.max(COST_MIN_MIB, options.mib) * MiB : Math.min(COST_MAX_MIB * MiB, Math.max(options.minMiB * MiB, blockSize * COST_READS))
 }
 
 // ---- the plan: every run, in order ----
@@ -483,8 +485,8 @@ function seededShuffle (seed) {
 // cell is warmed again.
 //
 // The cost pass comes after the timing runs, in rounds of its own: each round runs every
-// reader that honours the block size, C among them, at a full and a quarter of the
-// bytes, at every cost size, on one CPU (costPin), unwarmed: the timing runs have loaded
+// reader that honours the block size, C among them, once at every cost size, on one CPU
+// (costPin), sampled for the slope of its CPU time, unwarmed: the timing runs have loaded
 // every binary. A round holds every size so that each cell's rounds spread over the whole
 // pass: the machine's state drifts over minutes, and two back-to-back runs whose rounds
 // of a size sat within one minute each disagreed on 9 of 30 headline cells (their
@@ -516,11 +518,9 @@ function plan (options, selected, ptrace, placement = placementPlan(allowedCpus(
   for (let run = 0; run < options.costRounds && costSizes.length; run++) {
     const group = `cost, round ${run + 1} of ${options.costRounds}`
     for (const blockSize of costSizes) {
-      const { full, quarter } = costBytes(options, blockSize)
+      const bytes = costBytes(options, blockSize)
       for (const program of shuffle(honouring)) {
-        for (const [phase, bytes] of [[headline.PHASE, full], [headline.QUARTER_PHASE, quarter]]) {
-          steps.push({ phase, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, group, label: `${group}: ${program.name} @ ${blockSize}${phase === headline.PHASE ? '' : ' (quarter)'}` })
-        }
+        steps.push({ phase: headline.PHASE, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS, group, label: `${group}: ${program.name} @ ${blockSize}` })
       }
     }
   }

@@ -9,10 +9,15 @@
 //   (docs/placement.md, studies/placement.js).
 // - CPU time, not wall time: the reader's own time (wait4, all its threads) leaves out
 //   dd and every moment the reader waited.
-// - Marginal: each round times a run of the full bytes and one of a quarter of them, and
-//   the reads between cost (CPU of the full run - CPU of the quarter run) / (reads
-//   between), so start-up, loading and whatever the JIT compiles early are in both runs
-//   and cancel.
+// - A slope within one run: build/pipe-run samples the reader's CPU time (every
+//   thread's schedstat) and the bytes it has read (/proc/PID/io rchar) every millisecond,
+//   and a read costs the slope of the one against the other over the steady middle of
+//   the run (from 30% to 98% of stdin), times the bytes a read took. Start-up, loading
+//   and whatever the JIT compiles early lie before the window. It replaced the difference
+//   of a full and a quarter run, which left each process's start-up noise on the
+//   difference undivided: on the lab's VM C's rounds at 4 KiB spread by 21% that way and
+//   by 5% as a slope, node-sync's at 64 KiB by 25% and 2% (docs/reproducibility.md).
+//   Runs logged before keep their quarter runs, and are derived as they were measured.
 // - In rounds: each round runs every reader at one block size, C among them, so a slow
 //   spell of the machine falls on every reader alike. The rounds are not paired with
 //   C's, though: in the four kept runs (docs/reproducibility) a reader's round and C's
@@ -36,9 +41,11 @@ const PHASE = 'cost'
 const QUARTER_PHASE = 'cost-quarter'
 
 // What the figures mean, with the levels their intervals truly have at this many rounds.
-function headlineMeaning (rounds) {
+function headlineMeaning (rounds, slope = true) {
   const interval = level => (level === null ? 'no interval at so few rounds' : `its ${levelText(level)} interval`)
-  return 'CPU time per read(2) of the bytes between a quarter run and a full run, ' +
+  return (slope
+    ? `CPU time per read(2): the slope of the reader's CPU time over the bytes it read, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
+    : 'CPU time per read(2) of the bytes between a quarter run and a full run, ') +
     'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU; ' +
     `median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); overhead over C and share of C ` +
     '(C\'s CPU per read / the reader\'s) from every pair of one of its rounds and one of C\'s ' +
@@ -55,13 +62,48 @@ const allowedAbove = cells => Math.floor(cells / GOAL.cellsPerAllowance)
 
 const cpuNs = run => (run.reader.userUs + run.reader.sysUs) * 1000
 
-// Each round's marginal CPU time per read of one cell, by round number; a round whose
-// full or quarter run failed has none.
+// The steady middle of a run, in shares of stdin's bytes. rchar counts start-up's file
+// reads too (Deno's are 2 MB), so the window is counted back from the last sample, taken
+// within a millisecond of the end: 70% of stdin before it, the JIT's warm-up (done by
+// 32768 reads, host/README.md; a cost run makes at least 2^17) outside.
+const WINDOW = { from: 0.3, to: 0.98 }
+const MIN_WINDOW_SAMPLES = 8
+
+// CPU ns per read of one run from its samples ([cpu ns, rchar]): the least-squares slope
+// of CPU time over bytes in the window, times the bytes of a read; null with too few
+// samples there.
+function slopePerRead (run) {
+  const samples = run.samples
+  if (!Array.isArray(samples) || samples.length === 0 || !(run.output?.reads > 0)) return null
+  const last = samples[samples.length - 1][1]
+  const window = samples.filter(([, rchar]) => rchar >= last - (WINDOW.to - WINDOW.from) * run.bytes && rchar <= last - (1 - WINDOW.to) * run.bytes)
+  if (window.length < MIN_WINDOW_SAMPLES) return null
+  const meanBytes = window.reduce((sum, [, bytes]) => sum + bytes, 0) / window.length
+  const meanCpu = window.reduce((sum, [cpu]) => sum + cpu, 0) / window.length
+  let covariance = 0
+  let variance = 0
+  for (const [cpu, bytes] of window) {
+    covariance += (bytes - meanBytes) * (cpu - meanCpu)
+    variance += (bytes - meanBytes) ** 2
+  }
+  if (variance === 0) return null
+  return covariance / variance * (run.bytes / run.output.reads)
+}
+
+// Each round's CPU time per read of one cell, by round number: the slope of its run, or
+// for a run logged before the slope, the marginal cost between its full and quarter run.
+// A round whose run failed, or gave no slope, has none.
 function perRound (full, quarter) {
   const rounds = new Map()
   for (const run of full) {
+    if (!run.ok) continue
+    if (run.samples) {
+      const perRead = slopePerRead(run)
+      if (perRead !== null) rounds.set(run.run, perRead)
+      continue
+    }
     const small = quarter.find(entry => entry.run === run.run)
-    if (!run.ok || !small?.ok) continue
+    if (!small?.ok) continue
     const reads = run.output.reads - small.output.reads
     if (reads > 0) rounds.set(run.run, (cpuNs(run) - cpuNs(small)) / reads)
   }
@@ -131,7 +173,7 @@ function summariseHeadline (records, context, rejected = new Map()) {
   const sizes = [...new Set(out.map(cell => cell.blockSize))].sort((a, b) => a - b)
   const planned = context.options?.costRounds ?? null
   return {
-    meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds))),
+    meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)), records.some(record => record.phase === PHASE && record.samples)),
     pin: context.costPin ?? null,
     sizes,
     rounds: planned,
@@ -305,4 +347,4 @@ function runtimeOf (name, context) {
   return context.programs?.find(program => program.name === name)?.runtime ?? findProgram(name)?.runtime ?? null
 }
 
-module.exports = { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, headlineMeaning, PHASE, QUARTER_PHASE, GOAL }
+module.exports = { summariseHeadline, slopePerRead, WINDOW, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, headlineMeaning, PHASE, QUARTER_PHASE, GOAL }

@@ -108,7 +108,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   }
   // every step of bench.js's plan is pinned; the studies' tools pin with --pin
   const pin = step.pin ?? (options.pin ? PIN_APART : null)
-  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin })
+  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin, sampleMs: step.sampleMs ?? 0 })
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
   const record = {
@@ -130,6 +130,8 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader: result.reader,
     feeder: result.feeder,
     output,
+    // the cost pass's: the reader's [CPU ns, bytes read] every step.sampleMs ms
+    ...(step.sampleMs ? { samples: result.samples } : {}),
     at: new Date().toISOString()
   }
   // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js),

@@ -2,7 +2,7 @@
  * rusage, as the kernel accounted it (wait4), not as a sampler guessed it.
  *
  *   pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] [--result-fd FD]
- *            [--parent-pid PID] [--proc-stat FILE] [--cpuidle DIR]
+ *            [--parent-pid PID] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N]
  *            -- FEEDER ARGS... -- READER ARGS...
  *
  * The reader inherits this process's stdout and stderr; the feeder's stdout is
@@ -63,7 +63,7 @@ static void die(const char *what) {
 
 static void usage(void) {
   fprintf(stderr, "usage: pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] "
-                  "[--result-fd FD] [--proc-stat FILE] [--cpuidle DIR] "
+                  "[--result-fd FD] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N] "
                   "-- FEEDER... -- READER...\n");
   exit(125);
 }
@@ -221,6 +221,56 @@ static void print_idle(FILE *out, const struct idle_reading *before, const struc
   fputs("]}", out);
 }
 
+/* The reader's CPU time (every thread's schedstat, ns) and the bytes it has read
+ * (/proc/PID/io rchar) every --sample-ms, so that its CPU time per read can be taken as
+ * the slope over the steady middle of one run, start-up and warm-up outside the window
+ * (lib/headline.js). pipe-run reads them from its own CPU, not the reader's. */
+struct sample {
+  long long cpu_ns, rchar;
+};
+static struct sample *samples;
+static size_t sample_count, sample_cap;
+
+static void take_sample(pid_t pid) {
+  char path[96];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *dir = opendir(path);
+  if (dir == NULL) return;
+  long long cpu = 0;
+  struct dirent *entry;
+  while ((entry = readdir(dir)) != NULL) {
+    if (entry->d_name[0] == '.') continue;
+    char file[320], text[128];
+    snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", (int)pid, entry->d_name);
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) continue;
+    text[got] = '\0';
+    cpu += strtoll(text, NULL, 10);
+  }
+  closedir(dir);
+  snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+  char text[512];
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t got = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (got <= 0) return;
+  text[got] = '\0';
+  char *rchar = strstr(text, "rchar:");
+  if (rchar == NULL) return;
+  if (sample_count == sample_cap) {
+    sample_cap = sample_cap ? 2 * sample_cap : 1024;
+    samples = realloc(samples, sample_cap * sizeof *samples);
+    if (samples == NULL) die("realloc");
+  }
+  samples[sample_count].cpu_ns = cpu;
+  samples[sample_count].rchar = strtoll(rchar + 6, NULL, 10);
+  sample_count++;
+}
+
 /* The fields of /proc/PID/stat that place a process in the pipeline's tree. */
 struct proc {
   pid_t pid, ppid, pgrp;
@@ -333,7 +383,7 @@ static void kill_children(pid_t self) {
 }
 
 int main(int argc, char *argv[]) {
-  long timeout_ms = 0;
+  long timeout_ms = 0, sample_ms = 0;
   int pin_feeder = -1, pin_reader = -1, result_fd = 3;
   const char *proc_stat = "/proc/stat";
   const char *cpuidle_root = "/sys/devices/system/cpu";
@@ -348,6 +398,7 @@ int main(int argc, char *argv[]) {
     else if (strcmp(argv[i], "--parent-pid") == 0) parent = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--proc-stat") == 0) proc_stat = argv[i + 1];
     else if (strcmp(argv[i], "--cpuidle") == 0) cpuidle_root = argv[i + 1];
+    else if (strcmp(argv[i], "--sample-ms") == 0) sample_ms = atol(argv[i + 1]);
     else usage();
   }
   if (i >= argc) usage();
@@ -399,15 +450,18 @@ int main(int argc, char *argv[]) {
 
   long long deadline = timeout_ms > 0 ? start + timeout_ms * 1000000LL : 0;
   int timed_out = 0, stopped_by = 0;
+  long long next_sample = sample_ms > 0 ? start + sample_ms * 1000000LL : 0;
   while (!reader.done || !feeder.done) {
-    struct timespec wait = {1, 0};
-    if (deadline) {
-      long long left = deadline - now_ns();
-      if (left <= 0) left = 0;
-      wait.tv_sec = left / 1000000000LL;
-      wait.tv_nsec = left % 1000000000LL;
-    }
+    long long until = deadline ? deadline : now_ns() + 1000000000LL;
+    if (next_sample && !reader.done && next_sample < until) until = next_sample;
+    long long left = until - now_ns();
+    if (left <= 0) left = 0;
+    struct timespec wait = {left / 1000000000LL, left % 1000000000LL};
     int sig = sigtimedwait(&wanted, NULL, &wait);
+    if (next_sample && !reader.done && now_ns() >= next_sample) {
+      take_sample(reader.pid);
+      while (next_sample <= now_ns()) next_sample += sample_ms * 1000000LL;
+    }
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
       stopped_by = sig;
       kill(-reader.pid, SIGKILL);
@@ -454,6 +508,12 @@ int main(int argc, char *argv[]) {
   if (idle_before.count) {
     print_idle(result, &idle_before, &idle_after);
     fputc(',', result);
+  }
+  if (sample_ms > 0) {
+    fputs("\"samples\":[", result);
+    for (size_t k = 0; k < sample_count; k++)
+      fprintf(result, "%s[%lld,%lld]", k ? "," : "", samples[k].cpu_ns, samples[k].rchar);
+    fputs("],", result);
   }
   print_child(result, "reader", &reader);
   fputc(',', result);

@@ -39,10 +39,12 @@ let current = null
 // stdout, stderr }: leftBehind counts the processes still running when reader and feeder
 // had exited (pipe-run killed them); stealTicks each CPU's steal during the run, in
 // ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js); cpuIdle the
-// pinned CPUs' idle time during the run (null unpinned; lib/foreign.js).
-function runPipeline ({ feeder, reader, timeoutMs, pin }) {
+// pinned CPUs' idle time during the run (null unpinned; lib/foreign.js); samples, with
+// sampleMs, the reader's [CPU ns, bytes read] every sampleMs ms (lib/headline.js).
+function runPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
+  if (sampleMs) args.push('--sample-ms', String(sampleMs))
   args.push('--', ...feeder, '--', ...reader)
   return new Promise((resolve, reject) => {
     const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
@@ -64,7 +66,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
       // A stop that lands before pipe-run has masked signals (it is still starting)
       // kills it outright: nothing ran, so there is nothing to report but the stop.
       if (!text && child.stopRequested) {
-        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, stealTicks: null, clkTck: null, cpuIdle: null, reader: null, feeder: null, stdout: '', stderr: '' })
+        resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, stealTicks: null, clkTck: null, cpuIdle: null, samples: null, reader: null, feeder: null, stdout: '', stderr: '' })
         return
       }
       if (!text) {
@@ -80,6 +82,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin }) {
         stealTicks: result.steal_ticks ?? null,
         clkTck: result.clk_tck ?? null,
         cpuIdle: result.cpu_idle ?? null,
+        samples: result.samples ?? null,
         reader: camelUsage(result.reader),
         feeder: camelUsage(result.feeder),
         stdout: Buffer.concat(out.stdout).toString(),

@@ -460,16 +460,18 @@ describe('bench.js end to end', () => {
       assert.match(record.command, /^dd if=\/dev\/zero bs=65536 count=32 status=none \| /)
     }
     assert.equal(log.filter(record => record.phase === 'startup').length, 2 * 2)
-    // the cost pass: six rounds at each size of both readers, a run of --mib and a quarter
-    // of it each, dd and the reader on the CPU context.json names, steal counted on it alone
+    // the cost pass: six rounds at each size of both readers, one sampled run each of at
+    // least 64 MiB (--mib 2 is too short for a slope), dd and the reader on the CPU
+    // context.json names, steal counted on it alone
     const { costPin } = readJson(path.join(dir, 'context.json'))
     const cost = log.filter(record => record.phase.startsWith('cost'))
-    assert.equal(cost.length, 2 * 2 * 6 * 2)
+    assert.equal(cost.length, 2 * 2 * 6)
     for (const record of cost) {
       assert.equal(record.ok, true, record.failure)
-      assert.equal(record.bytes, record.phase === 'cost' ? 2 << 20 : 512 << 10)
+      assert.equal(record.bytes, 64 << 20)
       assert.equal(record.feederBlockSize, 65536)
       assert.deepEqual(record.steal.cpus, [costPin.cpu])
+      assert.ok(record.samples.length >= 8, `${record.program} @ ${record.blockSize}: ${record.samples.length} samples`)
     }
 
     const results = readJson(path.join(dir, 'results.json'))

@@ -6,7 +6,7 @@
 // bench's plan of the pass.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE } = require('../lib/headline')
+const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, PHASE, QUARTER_PHASE } = require('../lib/headline')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../lib/stats')
 const { parseOptions, plan } = require('../bench')
 const { placementPlan } = require('../lib/placement')
@@ -279,20 +279,50 @@ test('the plan runs the cost pass in rounds of the readers that honour the block
   const options = { ...parseOptions(['--sizes', '256,512,4096', '--rounds', '7']), strace: false, gc: false }
   assert.deepEqual(options.costSizes, [256, 4096])
   const cost = plan(options, programs, { available: false }, placementPlan([2, 3])).filter(step => step.phase.startsWith('cost'))
-  assert.equal(cost.length, 2 * 7 * 2 * 2, 'two sizes, seven rounds, two readers, a full and a quarter run')
-  assert.ok(cost.every(step => step.pin.reader === 3 && step.pin.feeder === 3 && step.warmup === 0))
+  assert.equal(cost.length, 2 * 7 * 2, 'two sizes, seven rounds, two readers, one sampled run each')
+  assert.ok(cost.every(step => step.pin.reader === 3 && step.pin.feeder === 3 && step.warmup === 0 && step.sampleMs === 1 && step.phase === PHASE))
   assert.ok(!cost.some(step => step.program.name === 'coreutils'))
   // a round runs every size, so that each cell's rounds spread over the whole pass, the
   // readers in an order of its own
-  const first = cost.slice(0, 8).map(step => `${step.program.name} ${step.blockSize} ${step.phase} ${step.run} ${step.bytes}`)
-  const pairs = [0, 2, 4, 6].map(i => first.slice(i, i + 2).join(' + '))
-  assert.deepEqual([...pairs.slice(0, 2).sort(), ...pairs.slice(2).sort()], [
-    `c 256 cost 0 ${64 << 20} + c 256 cost-quarter 0 ${16 << 20}`, `node-sync 256 cost 0 ${64 << 20} + node-sync 256 cost-quarter 0 ${16 << 20}`,
-    `c 4096 cost 0 ${512 << 20} + c 4096 cost-quarter 0 ${128 << 20}`, `node-sync 4096 cost 0 ${512 << 20} + node-sync 4096 cost-quarter 0 ${128 << 20}`])
+  const first = cost.slice(0, 4).map(step => `${step.program.name} ${step.blockSize} ${step.run} ${step.bytes}`)
+  assert.deepEqual([...first.slice(0, 2).sort(), ...first.slice(2).sort()], [`c 256 0 ${64 << 20}`, `node-sync 256 0 ${64 << 20}`, `c 4096 0 ${512 << 20}`, `node-sync 4096 0 ${512 << 20}`])
   assert.deepEqual(cost.map(step => step.run).filter((run, i, runs) => i === 0 || run !== runs[i - 1]), [0, 1, 2, 3, 4, 5, 6])
   assert.deepEqual(parseOptions(['--sizes', '512,1024']).costSizes, [512], 'none of 256, 4096, 65536 asked: the smallest size')
   assert.deepEqual(parseOptions(['--no-cost']).costSizes, [])
   assert.equal(plan({ ...parseOptions(['--no-cost', '--sizes', '256']), strace: false, gc: false }, programs, { available: false }).filter(step => step.phase.startsWith('cost')).length, 0)
   assert.throws(() => parseOptions(['--no-cost', '--rounds', '3']), /--rounds sets the cost pass, which --no-cost skips/)
   assert.throws(() => parseOptions(['--rounds', '0']), /--rounds/)
+})
+
+// A run of 100,000 bytes in 1000 reads (100 bytes a read) after 5000 bytes of start-up
+// reads, sampled every 5000 bytes at 2 ns a byte of CPU time (200 ns a read) past the
+// warm-up, which cost more (a first stretch at 10 ns a byte).
+function sampledRun (nsPerByte = 2, { jitter = 0, reads = 1000 } = {}) {
+  const samples = []
+  let cpu = 40000
+  for (let read = 0; read <= 100000; read += 5000) {
+    if (read > 0) cpu += (read <= 20000 ? 10 : nsPerByte) * 5000 + (read % 10000 ? jitter : -jitter)
+    samples.push([cpu, 5000 + read])
+  }
+  return { ok: true, bytes: 100000, output: { size: 100000, reads, blockSize: 100 }, samples }
+}
+
+test('the slope: CPU time over bytes in the steady middle of one run, times the bytes of a read', () => {
+  // the window is 30% to 98% of stdin counted back from the last sample: 30,000 to 98,000
+  // bytes read, so the costlier warm-up up to 20,000 is outside it
+  close(slopePerRead(sampledRun()), 200, 'a steady 2 ns a byte, 100 bytes a read')
+  close(slopePerRead(sampledRun(3, { reads: 500 })), 600, '3 ns a byte, 200 bytes a read')
+  // samples alternately 100 ns above and below the line: least squares finds the line
+  close(slopePerRead(sampledRun(2, { jitter: 100 })), 200, 'jitter either way')
+  assert.equal(slopePerRead({ ...sampledRun(), samples: sampledRun().samples.slice(-6) }), null, 'too few samples in the window')
+  assert.equal(slopePerRead({ ...sampledRun(), samples: [] }), null)
+})
+
+test('a cost pass of sampled runs: each round the slope of its one run', () => {
+  const sampled = (program, nsPerByte, run) => ({ ...sampledRun(nsPerByte), phase: PHASE, program, blockSize: 256, run, wallNs: 1e8, reader: { userUs: 1, sysUs: 1 } })
+  const records = [2, 2.1, 1.9, 2, 2.05, 1.95].flatMap((nsPerByte, run) => [sampled('c', nsPerByte, run), sampled('node-sync', nsPerByte * 1.5, run)])
+  const headline = summariseHeadline(records, context)
+  close(headline.cells.find(cell => cell.program === 'c').cpuPerReadNs.estimate, 200, 'median of 190 ... 210')
+  close(headline.cells.find(cell => cell.program === 'node-sync').cpuPerReadNs.estimate, 300, 'median of 285 ... 315')
+  assert.match(headline.meaning, /slope of the reader's CPU time over the bytes it read/)
 })
