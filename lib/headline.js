@@ -10,13 +10,14 @@
 // - CPU time, not wall time: the reader's own time (wait4, all its threads) leaves out
 //   dd and every moment the reader waited.
 // - A slope within one run: build/pipe-run samples the reader's CPU time (every
-//   thread's schedstat) and the bytes it has read (/proc/PID/io rchar) every millisecond,
-//   and a read costs the slope of the one against the other over the steady middle of
-//   the run (from 30% to 98% of stdin), times the bytes a read took. Start-up, loading
-//   and whatever the JIT compiles early lie before the window. It replaced the difference
+//   thread's schedstat) and the bytes dd has written into the pipe (/proc/PID/io wchar:
+//   the reader's progress to within the pipe's 64 KiB) every millisecond, and a read
+//   costs the slope of the one against the other over the steady middle of the run
+//   (from 30% to 98% of stdin), times the bytes a read took. Start-up, loading and
+//   whatever the JIT compiles early lie before the window. It replaced the difference
 //   of a full and a quarter run, which left each process's start-up noise on the
 //   difference undivided: on the lab's VM C's rounds at 4 KiB spread by 21% that way and
-//   by 5% as a slope, node-sync's at 64 KiB by 25% and 2% (docs/reproducibility.md).
+//   by 5-8% as a slope, node-sync's at 64 KiB by 25% and 2-5% (docs/reproducibility.md).
 //   Runs logged before keep their quarter runs, and are derived as they were measured.
 // - In rounds: each round runs every reader at one block size, C among them, so a slow
 //   spell of the machine falls on every reader alike. The rounds are not paired with
@@ -44,7 +45,7 @@ const QUARTER_PHASE = 'cost-quarter'
 function headlineMeaning (rounds, slope = true) {
   const interval = level => (level === null ? 'no interval at so few rounds' : `its ${levelText(level)} interval`)
   return (slope
-    ? `CPU time per read(2): the slope of the reader's CPU time over the bytes it read, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
+    ? `CPU time per read(2): the slope of the reader's CPU time over the bytes dd fed it, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
     : 'CPU time per read(2) of the bytes between a quarter run and a full run, ') +
     'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU; ' +
     `median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); overhead over C and share of C ` +
@@ -62,21 +63,18 @@ const allowedAbove = cells => Math.floor(cells / GOAL.cellsPerAllowance)
 
 const cpuNs = run => (run.reader.userUs + run.reader.sysUs) * 1000
 
-// The steady middle of a run, in shares of stdin's bytes. rchar counts start-up's file
-// reads too (Deno's are 2 MB), so the window is counted back from the last sample, taken
-// within a millisecond of the end: 70% of stdin before it, the JIT's warm-up (done by
-// 32768 reads, host/README.md; a cost run makes at least 2^17) outside.
+// The steady middle of a run, in shares of stdin's bytes: the JIT's warm-up (done by
+// 32768 reads, host/README.md; a cost run makes at least 2^17) before it, the exit after.
 const WINDOW = { from: 0.3, to: 0.98 }
 const MIN_WINDOW_SAMPLES = 8
 
-// CPU ns per read of one run from its samples ([cpu ns, rchar]): the least-squares slope
-// of CPU time over bytes in the window, times the bytes of a read; null with too few
-// samples there.
+// CPU ns per read of one run from its samples ([reader's CPU ns, bytes dd has written]):
+// the least-squares slope of CPU time over bytes in the window, times the bytes of a
+// read; null with too few samples there.
 function slopePerRead (run) {
   const samples = run.samples
   if (!Array.isArray(samples) || samples.length === 0 || !(run.output?.reads > 0)) return null
-  const last = samples[samples.length - 1][1]
-  const window = samples.filter(([, rchar]) => rchar >= last - (WINDOW.to - WINDOW.from) * run.bytes && rchar <= last - (1 - WINDOW.to) * run.bytes)
+  const window = samples.filter(([, written]) => written >= WINDOW.from * run.bytes && written <= WINDOW.to * run.bytes)
   if (window.length < MIN_WINDOW_SAMPLES) return null
   const meanBytes = window.reduce((sum, [, bytes]) => sum + bytes, 0) / window.length
   const meanCpu = window.reduce((sum, [cpu]) => sum + cpu, 0) / window.length

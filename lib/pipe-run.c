@@ -221,17 +221,20 @@ static void print_idle(FILE *out, const struct idle_reading *before, const struc
   fputs("]}", out);
 }
 
-/* The reader's CPU time (every thread's schedstat, ns) and the bytes it has read
- * (/proc/PID/io rchar) every --sample-ms, so that its CPU time per read can be taken as
- * the slope over the steady middle of one run, start-up and warm-up outside the window
- * (lib/headline.js). pipe-run reads them from its own CPU, not the reader's. */
+/* The reader's CPU time (every thread's schedstat, ns) and the bytes the feeder has
+ * written into the pipe (/proc/PID/io wchar) every --sample-ms, so that the reader's CPU
+ * time per byte can be taken as the slope over the steady middle of one run, start-up
+ * and warm-up outside the window (lib/headline.js). The feeder's count, not the reader's
+ * rchar: rchar also counts the files a runtime reads as it starts, and nothing of what
+ * splice(2) moves, while dd writes nothing but the pipe, which holds at most 64 KiB the
+ * reader has not taken yet. pipe-run reads them from its own CPU, not the reader's. */
 struct sample {
-  long long cpu_ns, rchar;
+  long long cpu_ns, written;
 };
 static struct sample *samples;
 static size_t sample_count, sample_cap;
 
-static void take_sample(pid_t pid) {
+static void take_sample(pid_t pid, pid_t feeder) {
   char path[96];
   snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
   DIR *dir = opendir(path);
@@ -251,7 +254,7 @@ static void take_sample(pid_t pid) {
     cpu += strtoll(text, NULL, 10);
   }
   closedir(dir);
-  snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+  snprintf(path, sizeof path, "/proc/%d/io", (int)feeder);
   char text[512];
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
@@ -259,15 +262,15 @@ static void take_sample(pid_t pid) {
   close(fd);
   if (got <= 0) return;
   text[got] = '\0';
-  char *rchar = strstr(text, "rchar:");
-  if (rchar == NULL) return;
+  char *wchar = strstr(text, "wchar:");
+  if (wchar == NULL) return;
   if (sample_count == sample_cap) {
     sample_cap = sample_cap ? 2 * sample_cap : 1024;
     samples = realloc(samples, sample_cap * sizeof *samples);
     if (samples == NULL) die("realloc");
   }
   samples[sample_count].cpu_ns = cpu;
-  samples[sample_count].rchar = strtoll(rchar + 6, NULL, 10);
+  samples[sample_count].written = strtoll(wchar + 6, NULL, 10);
   sample_count++;
 }
 
@@ -458,8 +461,8 @@ int main(int argc, char *argv[]) {
     if (left <= 0) left = 0;
     struct timespec wait = {left / 1000000000LL, left % 1000000000LL};
     int sig = sigtimedwait(&wanted, NULL, &wait);
-    if (next_sample && !reader.done && now_ns() >= next_sample) {
-      take_sample(reader.pid);
+    if (next_sample && !reader.done && !feeder.done && now_ns() >= next_sample) {
+      take_sample(reader.pid, feeder.pid);
       while (next_sample <= now_ns()) next_sample += sample_ms * 1000000LL;
     }
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
@@ -512,7 +515,7 @@ int main(int argc, char *argv[]) {
   if (sample_ms > 0) {
     fputs("\"samples\":[", result);
     for (size_t k = 0; k < sample_count; k++)
-      fprintf(result, "%s[%lld,%lld]", k ? "," : "", samples[k].cpu_ns, samples[k].rchar);
+      fprintf(result, "%s[%lld,%lld]", k ? "," : "", samples[k].cpu_ns, samples[k].written);
     fputs("],", result);
   }
   print_child(result, "reader", &reader);
