@@ -13,7 +13,7 @@ const path = require('node:path')
 const { expandCommand, unavailableReason } = require('./programs')
 const { shellQuote } = require('./pipeline')
 const { parseStraceSummary } = require('./strace')
-const { median, ratioInterval, INTERVAL_LEVEL } = require('./stats')
+const { median, ratioInterval } = require('./stats')
 const { allowedCpus, placementPlan } = require('./placement')
 const { userNs, userForeign, CLK_TCK } = require('./foreign')
 
@@ -684,7 +684,7 @@ const CALL_ROLES = {
 
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs, against one server process per server and mode, checked and warmed up (wrk runs until two agree within 5%)',
-  vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its ${INTERVAL_LEVEL} interval; null below 4 runs a side`,
+  vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its interval, at the level it carries (level); null below 4 runs a side`,
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { escapeHtml, jsonForScript, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatInterval, formatRatio } = require('./report-format')
 const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
-const { INTERVAL_LEVEL } = require('./stats')
+const { levelsText } = require('./stats')
 const { headlineConnections } = require('./findings')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./headline')
 
@@ -131,7 +131,7 @@ function ladderSection (data) {
   const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
   const table = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
   <div class="table-wrap"><table class="ladder">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${INTERVAL_LEVEL} intervals</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${levelsText(entry.rows.flatMap(row => Object.values(row.rungs ?? {})))} intervals</caption>
     <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
@@ -174,7 +174,7 @@ function httpSection (data) {
       : html`<div class="chart small" id="chart-http-syscalls-${index}"></div>`}
   </div>
   <div class="table-wrap"><table class="http">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${INTERVAL_LEVEL} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
     <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
@@ -386,7 +386,7 @@ const SUMMARY_FIGURES = {
     cell: cell => (cell.hasMarginal ? mbpsCell({ value: cell.marginalMBps, vsC: cell.vsCMarginal, fewReads: cell.marginalFewReads }) : null)
   },
   share: {
-    caption: `Share of C over all runs, ${INTERVAL_LEVEL} interval`,
+    caption: summary => `Share of C over all runs, ${levelsText(summary.rows.flatMap(row => Object.values(row.cells).map(cell => cell?.share)))} interval`,
     marksFailed: false,
     cell: cell => (!cell.share ? null : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">(${formatInterval(cell.share)})</span>`)
   }
@@ -401,7 +401,8 @@ function mbpsCell ({ value, raw = false, vsC, withinNoise = false, fewReads = fa
 
 // A program with nothing to show at any size (C in the share table) is left out.
 function summaryTableHtml (summary, data, figure = 'steady') {
-  const { caption, marksFailed, cell: contents } = SUMMARY_FIGURES[figure]
+  const { caption: captionOf, marksFailed, cell: contents } = SUMMARY_FIGURES[figure]
+  const caption = typeof captionOf === 'function' ? captionOf(summary) : captionOf
   const rows = summary.rows.map(row => ({
     program: row.program,
     cells: summary.sizes.map(size => {

@@ -5,7 +5,7 @@
 // prints when a run is done, from results.json.
 const { sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
 const { WARM_QUARTER_READS } = require('./summary')
-const { SIGNIFICANCE, INTERVAL_LEVEL, levelText } = require('./stats')
+const { SIGNIFICANCE, levelText, levelsText } = require('./stats')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./headline')
 const { httpData } = require('./report-data')
 const { headlineConnections } = require('./findings')
@@ -50,7 +50,7 @@ function marginalCell (cell) {
 }
 
 const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block size, from every run rather than the best: ' +
-  `the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its ${INTERVAL_LEVEL} interval ` +
+  'the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its interval, at the level the table\'s title gives ' +
   '(rounded outwards to a tenth), the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s ' +
   'low end reaches it and not resolved by the runs while the interval straddles it. A cell has none (a blank) where it or C at its ' +
   'size has fewer than 4 runs with a steady-state figure, or failed. The CSV holds the interval unrounded.'
@@ -380,7 +380,7 @@ const SUMMARY_TABLES = [
     }
   },
   {
-    title: `Share of C over all runs: the median ratio of a run to a run of C, and its ${INTERVAL_LEVEL} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
+    title: results => `Share of C over all runs: the median ratio of a run to a run of C, and its ${levelsText(results.cells.map(cell => cell.vsC?.steadyShare))} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
     shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
     marksFailed: false,
     text: cell => (cell.vsC?.steadyShare ? cell.vsC.withheld ?? formatShare(cell.vsC.steadyShare) : '')
@@ -447,7 +447,7 @@ function headlineTerminal (headline) {
   const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
   const levels = [...new Set(headline.cells.map(cell => cell.shareOfC?.level).filter(level => level !== null && level !== undefined))].sort((a, b) => b - a)
   const own = ownRepeatabilityText(headline.repeatability)
-  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C with its ${levels.length ? levels.map(levelText).join(' or ') : INTERVAL_LEVEL} interval):`,
+  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C with its ${levels.length ? levels.map(levelText).join(' or ') : 'no'} interval):`,
     ...table.map(row => row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  ')),
     ...(own ? [`${own}.`] : [])]
 }
@@ -469,7 +469,7 @@ function renderTerminal (results, sizes) {
       if (row.some(cellText => cellText !== '')) table.push([name, ...row])
     }
     const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-    lines.push('', `${title}:`)
+    lines.push('', `${typeof title === 'function' ? title(results) : title}:`)
     for (const row of table) lines.push(row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  '))
   }
   const own = names.length ? throughputOwnText(results.throughputRepeatability) : null

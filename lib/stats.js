@@ -205,6 +205,12 @@ const INTERVAL_LEVEL = `${Math.round((1 - SIGNIFICANCE) * 100)}%`
 
 // "97.9%": to a tenth, since whole percents would print 97.9% and 98.4% alike.
 const levelText = level => `${(level * 100).toFixed(1)}%`
+// The levels a set of intervals carry, as a label ("95.7%", or "95.7% or 96.1%" where
+// the counts behind them differ), or `none` where no interval carries one.
+function levelsText (intervals, none = 'no') {
+  const levels = [...new Set(intervals.filter(interval => interval?.level).map(interval => levelText(interval.level)))].sort()
+  return levels.length ? levels.join(' or ') : none
+}
 
 // Abramowitz and Stegun 7.1.26 for erf: within 1.5e-7, far finer than a p-value needs.
 function normalCdf (z) {
@@ -235,5 +241,5 @@ function seededRandom (seed) {
 
 module.exports = {
   median, mean, standardDeviation, summarise, twoSizeFit, rankTest, signTest, ratioInterval, differenceInterval, medianInterval,
-  medianIntervalLevel, pairwiseIntervalLevel, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL, levelText, seededRandom
+  medianIntervalLevel, pairwiseIntervalLevel, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText, seededRandom
 }

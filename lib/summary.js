@@ -2,7 +2,7 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
-const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE, INTERVAL_LEVEL } = require('./stats')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('./stats')
 const { findProgram, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('./steal')
 const { summariseHeadline } = require('./headline')
@@ -244,7 +244,7 @@ function summariseResults (logged, context) {
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
     steadyStateMeaning: 'bytes / (wall time - the median start-up time of the same program on empty input)',
-    steadyShareMeaning: `vsC.steadyShare: the median of every ratio of this cell's steady-state runs to C's (Hodges-Lehmann) and its ${INTERVAL_LEVEL} interval, the inverse of the rank test`,
+    steadyShareMeaning: 'vsC.steadyShare: the median of every ratio of this cell\'s steady-state runs to C\'s (Hodges-Lehmann) and its interval, the inverse of the rank test, at the level it carries (level)',
     marginalMeaning: '(bytes of a run - bytes of a quarter run) / (median wall time of the runs - median wall time of the quarter runs)',
     startup,
     cells,
