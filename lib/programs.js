@@ -300,4 +300,12 @@ function listing (rows, blockSize) {
   })
 }
 
-module.exports = { programs, findProgram, checkTable, extraModules, withNodeVersions, commandLine, expandCommand, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }
+// Cells in the order of the run's table (context.programs, else today's), then by block
+// size: the plan shuffles each round, and the results should not read in its order.
+function byTableOrder (context) {
+  const names = (context?.programs ?? programs).map(program => program.name)
+  const rank = name => (names.includes(name) ? names.indexOf(name) : names.length)
+  return (a, b) => rank(a.program) - rank(b.program) || a.program.localeCompare(b.program) || a.blockSize - b.blockSize
+}
+
+module.exports = { programs, findProgram, byTableOrder, checkTable, extraModules, withNodeVersions, commandLine, expandCommand, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }

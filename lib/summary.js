@@ -3,7 +3,7 @@
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('./stats')
-const { findProgram, BASELINE } = require('./programs')
+const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('./steal')
 const { summariseHeadline } = require('./headline')
 const { summariseLadder } = require('./calls')
@@ -229,6 +229,7 @@ function summariseResults (logged, context) {
     const [program, blockSize] = key.split('\t')
     cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file', quarters.get(key), rejected.get(key) ?? null))
   }
+  cells.sort(byTableOrder(context))
   compareWithC(cells)
   // the lab's answer, from the cost pass (lib/headline.js); null for runs without one
   const headline = summariseHeadline(records, context, rejected)
