@@ -10,7 +10,7 @@
 //               reads: the runtime's read path and the kernel's, with no bytes
 //   read-256    read(2) of 256 bytes of a full pipe, as the stdin reader reads it
 // Each process runs the rungs in rounds; a process's figure is the median of its rounds
-// and a variant's the median of its processes, with the sign test's 95% interval over
+// and a variant's the median of its processes, with the sign test's interval over
 // processes (lib/stats.js): each process has its own start-up, memory layout and JIT
 // decisions, which rounds within one process cannot show.
 //
@@ -184,7 +184,7 @@ function planLadder (selected, options, pin) {
 
 const MEANING = 'ns of CPU time per call (the process\'s, every thread; clock_gettime(CLOCK_PROCESS_CPUTIME_ID)), ' +
   'each rung a loop of calls after a warm-up that compiled it; a process\'s figure is the median of its rounds, ' +
-  'a variant\'s the median of its processes with the 95% interval of the sign test over processes'
+  'a variant\'s the median of its processes with the interval of the sign test over processes, at the level it carries (level)'
 
 // Each variant's rungs, its decomposition, and the check against the cost pass:
 // { meaning, counts, rows: [{ variant, runtime, boundary, read, processes, failedRuns,
@@ -255,7 +255,7 @@ function decompose (row, c) {
 
 // The ladder's read-256 against the cost pass's CPU per read at 256 B for the stdin
 // reader that reads the same way: they agree when the ladder's median lies inside that
-// cell's 95% interval.
+// cell's interval.
 function compareWithCost (row, headline) {
   const program = findVariant(row.variant)?.stdin ?? null
   const cell = headline?.cells.find(entry => entry.program === program && entry.blockSize === BLOCK)

@@ -6,7 +6,7 @@
 const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('./report-format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability, headlineRepeatabilityText } = require('./headline')
-const { median, levelText, medianIntervalLevel } = require('./stats')
+const { median, levelText, medianIntervalLevel, levelsText } = require('./stats')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -220,7 +220,7 @@ const HTTP_FINDINGS = [
       if (!reference || cells.length < 2) continue
       const others = cells.filter(cell => cell !== reference).sort((a, b) => b.requestsPerSecond.median - a.requestsPerSecond.median)
       const share = cell => (cell.vsReference ? `${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})` : formatPercent(cell.requestsPerSecond.median / reference.requestsPerSecond.median))
-      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); ${listJoin(others.map(cell => `${cell.server} ${share(cell)}`))} of it (95% intervals of the ratio).`)
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); ${listJoin(others.map(cell => `${cell.server} ${share(cell)}`))} of it (${levelsText(others.map(cell => cell.vsReference))} intervals of the ratio).`)
     }
     return lines.length ? lines.join(' ') : null
   },

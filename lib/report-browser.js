@@ -100,14 +100,14 @@ function drawReport () {
   // 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
   const headlineSeries = size => data.headline.chart[size].series.flatMap(series => [
     { id: `headline:${series.setIndex}`, name: escapeHtml(series.name), type: 'bar', data: series.data.map((y, i) => ({ y, share: series.shares[i], cpu: series.cpu[i], baseNs: series.baseNs })), color: shade(color(0), series.setIndex * 0.35) },
-    { name: `${escapeHtml(series.name)} ${'95%'} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
+    { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
   ])
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
   const headlineChart = data.headline.available
     ? Highcharts.chart('chart-headline', {
       chart: { type: 'bar', height: Math.max(300, 170 + data.headline.chart[data.headline.defaultSize].categories.length * 34 * data.headline.chart[data.headline.defaultSize].series.length) },
       title: { text: escapeHtml(headlineTitle(data.headline.defaultSize)) },
-      subtitle: { text: 'ns more than C per read(2), lower is better; whiskers: 95% interval' },
+      subtitle: { text: `ns more than C per read(2), lower is better; whiskers: ${data.headline.chart[data.headline.defaultSize].series[0].level} interval` },
       xAxis: { categories: data.headline.chart[data.headline.defaultSize].categories.map(escapeHtml) },
       yAxis: { title: { text: 'ns of CPU per read over C\'s' }, plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }] },
       legend: { enabled: data.headline.chart[data.headline.defaultSize].series.length > 1 },
@@ -132,7 +132,7 @@ function drawReport () {
     Highcharts.chart(`chart-ladder-${index}`, {
       chart: { type: 'bar', height: Math.max(300, 150 + entry.chart.categories.length * 44) },
       title: { text: escapeHtml(`${data.ladder.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
-      subtitle: { text: 'ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: 95% interval), diamond: the stdin bench\'s cost pass' },
+      subtitle: { text: `ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: ${entry.chart.level} interval), diamond: the stdin bench's cost pass` },
       xAxis: { categories: entry.chart.categories.map(escapeHtml) },
       // reversedStacks off: the parts run left to right in the order of a call, boundary first
       yAxis: { title: { text: 'ns of CPU per call' }, reversedStacks: false },
@@ -141,7 +141,7 @@ function drawReport () {
       series: [
         ...entry.chart.parts.map((part, i) => ({ name: escapeHtml(part.name), data: copy(part.data), color: color(i) })),
         { id: `ladder-measured-${index}`, name: 'measured 256-byte read', type: 'scatter', data: copy(entry.chart.measured), color: '#1d2330', marker: { symbol: 'circle' } },
-        { name: 'measured, 95% interval', type: 'errorbar', linkedTo: `ladder-measured-${index}`, data: copy(entry.chart.whiskers), enableMouseTracking: false },
+        { name: `measured, ${entry.chart.level} interval`, type: 'errorbar', linkedTo: `ladder-measured-${index}`, data: copy(entry.chart.whiskers), enableMouseTracking: false },
         { name: 'cost pass, 256 B', type: 'scatter', data: copy(entry.chart.costPass), color: '#bf399e', marker: { symbol: 'diamond' } }
       ]
     })

@@ -8,7 +8,7 @@ const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-f
 const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability } = require('./headline')
-const { medianIntervalLevel, pairwiseIntervalLevel } = require('./stats')
+const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('./stats')
 const { throughputRepeatability, httpRepeatability, throughputOwnText, httpOwnText, throughputCriterionText, httpCriterionText } = require('./repeatability')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
@@ -135,7 +135,8 @@ function headlineData (sets) {
           }),
           shares: categories.map(program => point(program)?.shareOfC ?? null),
           cpu: categories.map(program => point(program)?.cpuPerReadNs?.estimate ?? null),
-          baseNs: entry.bySize[blockSize]?.base?.cpuPerReadNs?.estimate ?? null
+          baseNs: entry.bySize[blockSize]?.base?.cpuPerReadNs?.estimate ?? null,
+          level: levelsText(categories.map(program => point(program)?.overheadNs))
         }
       })
     }
@@ -175,6 +176,7 @@ function ladderData (sets) {
         parts: LADDER_PARTS.map(([key, name]) => ({ key, name, data: drawn.map(row => row.parts[key]) })),
         measured: drawn.map(row => row.rungs['read-256'].estimate),
         whiskers: drawn.map(row => [row.rungs['read-256'].low, row.rungs['read-256'].high]),
+        level: levelsText(drawn.map(row => row.rungs['read-256'])),
         costPass: drawn.map(row => row.stdin?.cpuPerReadNs?.estimate ?? null)
       }
     }

@@ -206,10 +206,13 @@ const INTERVAL_LEVEL = `${Math.round((1 - SIGNIFICANCE) * 100)}%`
 // "97.9%": to a tenth, since whole percents would print 97.9% and 98.4% alike.
 const levelText = level => `${(level * 100).toFixed(1)}%`
 // The levels a set of intervals carry, as a label ("95.7%", or "95.7% or 96.1%" where
-// the counts behind them differ), or `none` where no interval carries one.
+// the counts behind them differ); "nominal 95%" for intervals of a run from before each
+// carried its level (it was printed so then), and `none` where there is no interval.
 function levelsText (intervals, none = 'no') {
-  const levels = [...new Set(intervals.filter(interval => interval?.level).map(interval => levelText(interval.level)))].sort()
-  return levels.length ? levels.join(' or ') : none
+  const present = intervals.filter(interval => interval && interval.low !== null && interval.low !== undefined)
+  const levels = [...new Set(present.filter(interval => interval.level).map(interval => levelText(interval.level)))].sort()
+  if (levels.length) return levels.join(' or ')
+  return present.length ? `nominal ${INTERVAL_LEVEL}` : none
 }
 
 // Abramowitz and Stegun 7.1.26 for erf: within 1.5e-7, far finer than a p-value needs.
