@@ -623,7 +623,7 @@ function listing () {
 // What an http run's numbers depend on beyond the servers: wrk's version, the CPUs,
 // and the loopback's limits (the listen backlog, the ports a client may use, whether
 // ports in TIME_WAIT are reused), which set how far Connection: close can go.
-function httpContext (runnable) {
+function httpContext (runnable, pin = apartPin()) {
   const read = file => {
     try {
       return fs.readFileSync(file, 'utf8').trim()
@@ -643,7 +643,7 @@ function httpContext (runnable) {
   } catch {}
   return {
     httpServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, command: shellQuote(serverArgv(server, '{port}')) })),
-    httpPin: apartPin(),
+    httpPin: pin,
     wrk,
     loopback: {
       somaxconn: number('/proc/sys/net/core/somaxconn'),

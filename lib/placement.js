@@ -90,7 +90,8 @@ function placementNote ({ plan, refused }) {
 }
 
 // The bench's own process, every thread, onto plan.driver: pipe-run and each process it
-// starts inherit it until they are pinned. Tells whether it took.
+// starts inherit it until they are pinned. Tells whether it took. From then on this
+// process's Cpus_allowed_list holds that CPU alone: read the plan, not allowedCpus().
 function pinSelf (plan) {
   if (plan.driver === null) return false
   return spawnSync('taskset', ['-a', '-p', '-c', String(plan.driver), String(process.pid)], { stdio: 'ignore' }).status === 0
