@@ -39,16 +39,20 @@ const MiB = 1 << 20
 //
 // The cost pass, the headline (lib/headline.js), runs at COST_SIZES: the smallest block,
 // where a read's cost shows most, one page, and the study's 64 KiB. Its rounds give the
-// intervals: 10 leave the 2nd and 9th of 10 as the 97.9% interval of the median, 6 (the
-// fewest that give one) the lowest and highest. Each run's reader is sampled every
-// COST_SAMPLE_MS for the slope of its CPU time over its reads (lib/headline.js).
+// intervals: 20 leave the 6th and 15th of 20 as the 95.9% interval of the median, 6 (the
+// fewest that give one) the lowest and highest. 20, not 10: resampling two back-to-back
+// runs' rounds, two runs of 10 missed the repeatability goal (every share within 2
+// points but one in 30) in 37% of pairs with nothing changed, of 16 in 11%, of 20 in 5%
+// (docs/reproducibility.md); the pass takes about 2.5 minutes. Each run's reader is
+// sampled every COST_SAMPLE_MS for the slope of its CPU time over its reads
+// (lib/headline.js).
 const COST_SIZES = [256, 4096, 65536]
 const COST_READS = 1 << 17
 const COST_MAX_MIB = 1024
 const COST_MIN_MIB = 64
 const COST_SAMPLE_MS = 1
 const PRESETS = {
-  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 10 },
+  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20 },
   quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6 }
 }
 
@@ -81,7 +85,7 @@ const USAGE = `usage: node bench.js [options]
                      median and spread are kept)
   --rounds N         rounds of the cost pass, the headline: each reader's CPU time per
                      read against C's, dd and the reader on one CPU, at 256, 4096 and
-                     65536 of --sizes (or the smallest given) (default 10; --quick 6;
+                     65536 of --sizes (or the smallest given) (default 20; --quick 6;
                      6 or more for an interval)
   --no-cost          skip the cost pass (the report then has no headline)
   --warmup N         untimed runs before each cell (default 1)
