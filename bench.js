@@ -26,6 +26,7 @@ const calls = require('./lib/calls')
 const http = require('./lib/http')
 const { collectContext } = require('./lib/context')
 const { waitForQuiet, MAX_REMEASURES } = require('./lib/foreign')
+const { seededRandom } = require('./lib/stats')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report-text')
 
@@ -462,14 +463,8 @@ function costBytes (options, blockSize) {
 // order C always ran first, so whatever the machine did at the start of a round fell on
 // C alone. Seeded by the run's id, so that a resumed run plans the same steps.
 function seededShuffle (seed) {
-  let state = [...String(seed)].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0, 2166136261)
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  // the id's FNV-1a hash seeds the generator
+  const random = seededRandom([...String(seed)].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0, 2166136261))
   return list => {
     const out = [...list]
     for (let i = out.length - 1; i > 0; i--) {
