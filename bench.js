@@ -910,6 +910,10 @@ function placementContext (options, { plan, refused }, driverPinned) {
   return { cpus: plan.cpus, system: plan.system, driver: driverPinned ? plan.driver : null, passes, refused, unreliable: plan.unreliable, shuffleSeed: options.id }
 }
 
+// After this many steps in a row kept disturbed, the machine is taken to be busy for good
+// and steps are no longer measured again: a run on it would otherwise never end.
+const BUSY_STEPS = 5
+
 // Measures the pending runs in order, appending each to the log; a stop ends it at the
 // run in flight, which is not logged. Returns how many runs it logged.
 async function measurePending ({ runDir, options, context, records, pending }, interrupted) {
@@ -919,6 +923,8 @@ async function measurePending ({ runDir, options, context, records, pending }, i
   const warmed = new Set()
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
   const servers = http.httpSession(interrupted)
+  // steps in a row still disturbed when kept
+  let busySteps = 0
   try {
     for (const [index, step] of pending.entries()) {
       if (interrupted()) break
@@ -936,14 +942,17 @@ async function measurePending ({ runDir, options, context, records, pending }, i
           : measure(step, step.run, options, runDir, zeroFiles)
       let { record, stopped } = await measureOnce()
       // A step that something else shared its CPUs with is kept in the log, superseded,
-      // and measured again once its CPUs are quiet (lib/foreign.js).
-      for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < MAX_REMEASURES; retry++) {
+      // and measured again once its CPUs are quiet (lib/foreign.js); on a machine that
+      // stays busy, steps are kept flagged instead, and the run says so.
+      for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < MAX_REMEASURES && busySteps < BUSY_STEPS; retry++) {
         const superseded = { ...record, superseded: true }
         fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
         records.push(superseded)
         await waitForQuiet(record.foreign.cpus)
         ;({ record, stopped } = await measureOnce())
       }
+      if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
+      if (busySteps === BUSY_STEPS) console.log(`\nthe measured CPUs stayed busy with other work over ${BUSY_STEPS} steps in a row: steps are no longer measured again but kept, flagged 'disturbed'`)
       if (stopped || interrupted()) break
       fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
       records.push(record)

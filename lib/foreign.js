@@ -94,7 +94,7 @@ function userForeign ({ cpus, before, after, windowNs, ownUserNs }) {
 // How long to wait for quiet CPUs before measuring a disturbed step again: a neighbour's
 // burst (the disturbance docs/reproducibility.md defines runs 3 s) should be over.
 const QUIET_SAMPLE_MS = 250
-const QUIET_WAIT_MS = 10000
+const QUIET_WAIT_MS = 4000
 
 // Waits until no CPU of `cpus` spent more than DISTURBED_SHARE of a sample in user space
 // (nothing of the lab's runs then), at most QUIET_WAIT_MS; resolves to the ms waited.
