@@ -15,8 +15,8 @@
 //   process, pipe-run, the kernel's threads, whatever else the machine runs) and the
 //   passes take the others; on 2 CPUs the bench's process waits on CPU 0, off the
 //   readers' CPU, and beside wrk, its wake-ups counted as foreign time (lib/foreign.js).
-// - one CPU: everything on it. The cost pass still measures CPU time per read, but the
-//   timing pass and requests/s then measure the reader with dd, and wrk with the server.
+// - one CPU: everything on it. dd and the reader share a CPU as everywhere, but
+//   requests/s then measure wrk with the server, and the bench waits beside them.
 const fs = require('node:fs')
 const { spawnSync } = require('node:child_process')
 
@@ -54,8 +54,9 @@ function placementPlan (cpus) {
     // --pin: the study's two-CPU pipeline, dd beside wrk's CPU and the reader on the last
     apart: { feeder: client, reader: last },
     http: { client, server: last },
+    // dd and the reader share a CPU everywhere; wrk and the server only here
     unreliable: cpus.length === 1
-      ? ['the timing pass\'s MB/s and start-up (dd and the reader share the one CPU, as they do in the cost pass, but wall time then counts both)', 'http requests/s (wrk and the server share the one CPU: they measure the two together; CPU and syscalls per request still measure the server)']
+      ? ['http requests/s (wrk and the server share the one CPU: they measure the two together; CPU and syscalls per request still measure the server)', 'every figure beside the bench\'s own process, which waits on that CPU too']
       : []
   }
 }
