@@ -3,7 +3,7 @@
 // within one run, between the interleaved halves of each cell's runs (the run's own figure,
 // which a reader of one results folder can quote without a second run beside it).
 const { median } = require('./stats')
-const { findProgram, BASELINE } = require('./programs')
+const { findProgram } = require('./programs')
 const { formatNumber } = require('./report-format')
 
 // A figure repeats when it moves by at most GOAL.percent in at least GOAL.share of the
@@ -65,10 +65,10 @@ function throughputRepeatability (resultsA, resultsB) {
     const [a, b] = [figure(cell), figure(other)]
     if (usable(a) && a > 0 && usable(b)) cells.push({ program: cell.program, blockSize: cell.blockSize, a, b })
   }
-  // C's own best runs, signed: where every cell moved one way, the machine's speed moved
-  // (the host's load, its clock), which absolute MB/s cannot cancel and shares of C do
-  const baseline = cells.filter(cell => cell.program === BASELINE).map(cell => (cell.b - cell.a) / cell.a * 100)
-  return { ...criterion(cells), baselineMovePercent: baseline.length ? median(baseline) : null }
+  // The moves signed: where most cells moved one way, the machine's speed moved (the
+  // host's load, its clock), which absolute MB/s cannot cancel and shares of C do
+  const signed = cells.map(cell => (cell.b - cell.a) / cell.a * 100)
+  return { ...criterion(cells), signedMovePercent: signed.length ? median(signed) : null }
 }
 
 // Two http runs: CPU per request in every cell, requests/s only where neither run was
@@ -185,8 +185,9 @@ function criterionText (what, result) {
 
 function throughputCriterionText (result, labels) {
   const text = criterionText(`${labels[1]} against ${labels[0]}: the best run's steady-state MB/s of the honoured cells`, result)
-  if (!text || result.baselineMovePercent === null || result.baselineMovePercent === undefined) return text
-  return `${text} C's own best runs moved by a median of ${result.baselineMovePercent >= 0 ? '+' : ''}${formatNumber(result.baselineMovePercent)}%${Math.abs(result.baselineMovePercent) > result.goal.percent / 2 ? ': the machine itself ran at another speed' : ''}.`
+  const signed = result?.signedMovePercent
+  if (!text || signed === null || signed === undefined) return text
+  return `${text} Signed, the median move was ${signed >= 0 ? '+' : ''}${formatNumber(signed)}%${Math.abs(signed) > result.goal.percent / 2 ? ': most cells moved one way, so the machine itself ran at another speed' : ''}.`
 }
 
 function httpCriterionText (result, labels) {
