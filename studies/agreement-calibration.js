@@ -4,7 +4,8 @@
 // share of C moved by more than 2 points) call a cell unrepeatable, and the shift test
 // (the rank test on the two runs' rounds' shares, at 5%) call it shifted? Nothing is
 // measured: it resamples the cost-pass rounds of the kept back-to-back runs
-// (docs/reproducibility/{a,b,c,d}; results/reference as e and 2026-11-25-b as f):
+// (docs/reproducibility/{a,b,c,d}, the 2026-11-25 runs of 10 rounds as e and f, and of
+// 20 rounds 2026-11-25-b as g and results/reference as h):
 //
 //   node studies/agreement-calibration.js [--resamples 2000] [--rounds 10] [--seed 1] [--pool pair|run]
 //
@@ -29,8 +30,10 @@ const ROOT = path.join(__dirname, '..')
 const KEPT = {
   ab: [['a', 'docs/reproducibility/a/cost.jsonl', 'docs/reproducibility/a/context.json'], ['b', 'docs/reproducibility/b/cost.jsonl', 'docs/reproducibility/b/context.json']],
   cd: [['c', 'docs/reproducibility/c/cost.jsonl', 'docs/reproducibility/c/context.json'], ['d', 'docs/reproducibility/d/cost.jsonl', 'docs/reproducibility/d/context.json']],
-  // the slope within one run, every pass pinned, disturbed steps measured again
-  ef: [['e', 'results/reference/all.jsonl', 'results/reference/context.json'], ['f', 'docs/reproducibility/2026-11-25-b/cost.jsonl', 'docs/reproducibility/2026-11-25-b/context.json']]
+  // the slope within one run, every pass pinned, disturbed steps measured again: 10 rounds
+  ef: [['e', 'docs/reproducibility/2026-11-25-10-rounds-a/cost.jsonl', 'docs/reproducibility/2026-11-25-10-rounds-a/context.json'], ['f', 'docs/reproducibility/2026-11-25-10-rounds-b/cost.jsonl', 'docs/reproducibility/2026-11-25-10-rounds-b/context.json']],
+  // and 20 (the reference run, a2, and the run before it)
+  gh: [['g', 'docs/reproducibility/2026-11-25-b/cost.jsonl', 'docs/reproducibility/2026-11-25-b/context.json'], ['h', 'results/reference/all.jsonl', 'results/reference/context.json']]
 }
 const DEFAULTS = { resamples: '2000', rounds: '10', seed: '1', pool: 'pair' }
 const USAGE = `usage: node studies/agreement-calibration.js [--resamples N] [--rounds N] [--seed N] [--pool pair|run]
