@@ -221,6 +221,17 @@ static void print_idle(FILE *out, const struct idle_reading *before, const struc
   fputs("]}", out);
 }
 
+/* A small /proc file into text (NUL-terminated), in one read: tells whether it could. */
+static int read_proc(const char *path, char *text, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t got = read(fd, text, size - 1);
+  close(fd);
+  if (got <= 0) return 0;
+  text[got] = '\0';
+  return 1;
+}
+
 /* The reader's CPU time (every thread's schedstat, ns) and the bytes the feeder has
  * written into the pipe (/proc/PID/io wchar) every --sample-ms, so that the reader's CPU
  * time per byte can be taken as the slope over the steady middle of one run, start-up
@@ -245,23 +256,12 @@ static void take_sample(pid_t pid, pid_t feeder) {
     if (entry->d_name[0] == '.') continue;
     char file[320], text[128];
     snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", (int)pid, entry->d_name);
-    int fd = open(file, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) continue;
-    text[got] = '\0';
-    cpu += strtoll(text, NULL, 10);
+    if (read_proc(file, text, sizeof text)) cpu += strtoll(text, NULL, 10);
   }
   closedir(dir);
   snprintf(path, sizeof path, "/proc/%d/io", (int)feeder);
   char text[512];
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  ssize_t got = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (got <= 0) return;
-  text[got] = '\0';
+  if (!read_proc(path, text, sizeof text)) return;
   char *wchar = strstr(text, "wchar:");
   if (wchar == NULL) return;
   if (sample_count == sample_cap) {
@@ -301,12 +301,7 @@ static size_t list_processes(void) {
     if (*end != '\0' || pid <= 0) continue;
     char path[64], text[512];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) continue;
-    text[got] = '\0';
+    if (!read_proc(path, text, sizeof text)) continue;
     char *paren = strrchr(text, ')');
     struct proc p = {.pid = (pid_t)pid};
     int ppid, pgrp;
