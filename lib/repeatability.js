@@ -124,16 +124,16 @@ function interleavedHalves (runs, value, pick) {
 // halves' moves over the honoured cells. Each half is the best of half the runs, and the
 // best of fewer runs is the noisier (a lucky run is likelier among more), so two halves of
 // best-of-five move more than two runs' best-of-ten would from the noise within a run: an
-// upper estimate of that. On the reference run's 6 runs a cell
-// (results/reference/all.jsonl, 99 honoured cells) the 90th percentile of the move was
-// 27.5% for best of 1 against 1, 10.8% for 2 against 2, 10.1% for 3 against 3 (medians
-// 5.1%, 3.8%, 2.9%). What the halves cannot see is what changes between runs: the
-// reference run against its twin (docs/reproducibility/d), best of 6 against 6, moved by
-// 22.9% at the 90th percentile (median 7.3%), most at 32 and 64 KiB, where the halves
-// said 10.1% (the earlier pair a and b, docs/reproducibility/: 7.5%, median 2.4%). So a
-// run too noisy by its halves is too noisy; one within the goal by its halves still needs
-// the two-run criterion (throughputRepeatability) before its figures are called
-// reproducible.
+// upper estimate of that. On the reference run of 2026-11-24's 6 runs a cell, unpinned
+// (`git show a9bcf7c:results/reference/all.jsonl`, 99 honoured cells) the 90th
+// percentile of the move was 27.5% for best of 1 against 1, 10.8% for 2 against 2, 10.1%
+// for 3 against 3 (medians 5.1%, 3.8%, 2.9%). What the halves cannot see is what changes
+// between runs: that run against its twin (docs/reproducibility/d), best of 6 against 6,
+// moved by 22.9% at the 90th percentile (median 7.3%), where the halves said 10.1%. Pinned,
+// at 10 runs, the runs of 2026-11-25 said ±2.9% to ±3.6% by their halves, and a second run
+// moved 93 of 99 cells by at most 5%, or, where the machine's speed moved between them,
+// 48 (docs/reproducibility.md). So a run too noisy by its halves is too noisy; one within
+// the goal by its halves still needs the two-run criterion (throughputRepeatability).
 function throughputHalves (cells) {
   const rows = cells.filter(cell => cell.halves && honoursBlockSize(cell.program)).map(cell => ({
     program: cell.program, blockSize: cell.blockSize, a: cell.halves.a, b: cell.halves.b, movePercent: cell.halves.movePercent, within: withinGoal(cell.halves.movePercent)
@@ -144,9 +144,11 @@ function throughputHalves (cells) {
 
 // The http run's own: the halves' medians of CPU per request in every cell, and of
 // requests/s where the server, not wrk, set the pace. Both halves come from one server
-// process, so they cannot see what another process does: on results/reference-http the
-// halves of CPU per request moved by 3.9% at the median (13.3% at the 90th percentile),
-// where a second run moved by 13% at the median (docs/http.md).
+// process, so they cannot see what another process does: on the http reference run of
+// commit 46d28de (`git show a9bcf7c:results/reference-http/all.jsonl`) the halves of CPU
+// per request moved by 3.9% at the median (13.3% at the 90th percentile), where a second
+// run moved by 13% at the median; pinned, on 2026-11-25, the halves said ±2.3% and ±4.6%
+// where a second run kept 27 of 48 cells within 5% (docs/http.md).
 function httpHalves (cells) {
   const rows = cells.filter(cell => cell.halves?.cpu || cell.halves?.rate).map(cell => ({
     server: cell.server, mode: cell.mode, connections: cell.connections, clientBound: cell.clientBound,
