@@ -17,7 +17,7 @@ const { parseOptions, plan } = require('../bench')
 const { zeroFileFolders } = require('../lib/zero-file')
 
 const ROOT = path.resolve(__dirname, '..')
-const { waitFor, bench } = require('./helpers')
+const { waitFor, bench, readRuns: readLog } = require('./helpers')
 const FIXTURES = path.join(__dirname, 'fixtures')
 const EXTRA = path.join(FIXTURES, 'extra-programs.js')
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
@@ -33,7 +33,6 @@ after(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
 })
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
-const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
 
 before(() => {
   const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })

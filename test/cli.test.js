@@ -4,7 +4,7 @@
 // measures a failed cell again, and analyse.js on a run cut short and with --rederive.
 const { test, describe, before, after } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused } = require('./helpers')
+const { assertRefused, readRuns: readLog } = require('./helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -27,7 +27,6 @@ const node = (args, env = {}) => spawnSync(process.execPath, args, { cwd: ROOT, 
 const bench = (args, env) => node([BENCH, ...args], env)
 const analyse = args => node([ANALYSE, ...args])
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
-const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
 
 let scratch
 before(() => {

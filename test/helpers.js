@@ -53,4 +53,10 @@ function childrenOf (pid) {
   return names
 }
 
-module.exports = { bench, assertRefused, waitFor, childrenOf }
+// A run's log as its summaries read it: a disturbed try that bench measured again is kept
+// in the file, superseded, but is no run of its cell (lib/foreign.js).
+function readRuns (file) {
+  return fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line)).filter(record => !record.superseded)
+}
+
+module.exports = { bench, assertRefused, waitFor, childrenOf, readRuns }

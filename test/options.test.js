@@ -4,7 +4,7 @@
 // a stale lock taken over. Every refusal is one line naming the fix, exit 2.
 const { test, describe, before, after } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused } = require('./helpers')
+const { assertRefused, readRuns: readLog } = require('./helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -26,7 +26,6 @@ const run = (script, args, env = {}) => spawnSync(process.execPath, [script, ...
 })
 const bench = (args, env) => run(BENCH, args, env)
 const analyse = (args, env) => run(ANALYSE, args, env)
-const readLog = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
 
 let scratch
@@ -227,8 +226,7 @@ describe('one run folder, one writer', () => {
       fs.writeFileSync(gate, '')
       for (const { child } of benches) if (child.exitCode === null) child.kill('SIGKILL')
     }
-    // a run the others' start-up shared a CPU with is measured again, its try kept superseded
-    const log = readLog(path.join(dir, 'all.jsonl')).filter(record => !record.superseded)
+    const log = readLog(path.join(dir, 'all.jsonl'))
     const keys = log.map(record => [record.phase, record.program, record.blockSize, record.run].join(' '))
     assert.deepEqual(keys.sort(), ['startup fixture-gate 4096 0', 'startup fixture-gate 4096 1', 'timing fixture-gate 4096 0', 'timing fixture-gate 4096 1'])
     assert.equal(readJson(path.join(dir, 'results.json')).cells[0].runs, 2)

@@ -11,6 +11,7 @@ const { spawnSync } = require('node:child_process')
 const { PIPE_RUN } = require('../lib/pipeline')
 const { runSteal, stealShare, STEAL_SHARE } = require('../lib/steal')
 const { allowedCpus, placementPlan } = require('../lib/placement')
+const { readRuns } = require('./helpers')
 const { summariseResults } = require('../lib/summary')
 const { loadResultSet } = require('../analyse')
 const { shapeReport } = require('../lib/report-data')
@@ -183,7 +184,7 @@ test('a real tiny run records steal on every run, and a share per cell and for t
   for (const [id, extra] of [['shared', []], ...(plan.cpus.length >= 2 ? [['apart', ['--pin']]] : [])]) {
     const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args, ...extra, '--id', id], { cwd: ROOT, encoding: 'utf8', timeout: 120000 })
     assert.equal(result.status, 0, result.stderr + result.stdout)
-    const log = fs.readFileSync(path.join(out, id, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    const log = readRuns(path.join(out, id, 'all.jsonl'))
     assert.ok(log.length > 0)
     // every pass is pinned (lib/placement.js): the steal of the CPUs the run used
     const cpus = id === 'apart' ? [plan.apart.reader, plan.apart.feeder] : [plan.shared.reader]

@@ -2,6 +2,7 @@
 // The strace pass: the read trace that checks each reader's claims against what the
 // kernel saw, syscalls per MiB from two input sizes, and a lying reader run through the
 // real bench.
+const { readRuns } = require('./helpers')
 const { test, describe, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -148,7 +149,7 @@ describe('a reader that lies about its block size, through the real bench', () =
     assert.equal(result.status, 1, result.stderr + result.stdout)
     const dir = path.join(out, 'liar')
     // the timed runs themselves went well: the reader counted every byte and said so
-    const log = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    const log = readRuns(path.join(dir, 'all.jsonl'))
     assert.ok(log.filter(record => record.phase === 'timing').every(record => record.ok))
 
     const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
