@@ -166,6 +166,8 @@ function summariseHeadline (records, context, rejected = new Map()) {
     if (entry.cpuPerReadNs === null) entry.flags.push('failed')
     else if (entry.cpuPerReadNs.low === null) entry.flags.push('few-rounds')
     if (entry.stealShare !== null && entry.stealShare > STEAL_SHARE) entry.flags.push('steal')
+    // a run kept after its re-measures were spent still shared its CPU (lib/foreign.js)
+    if (runs.some(run => run.ok && run.foreign?.disturbed)) entry.flags.push('disturbed')
     out.push(entry)
   }
   const sizes = [...new Set(out.map(cell => cell.blockSize))].sort((a, b) => a - b)

@@ -742,7 +742,7 @@ function httpCell (server, mode, connections, runs) {
     unannouncedClose: ok.some(run => run.unannouncedClose),
     unsteady: ok.some(run => run.warmupAgreed === false),
     // a kept run during which something else used the run's CPUs
-    flags: ok.some(run => run.disturbed === true) ? ['disturbed'] : [],
+    flags: ok.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
     // the medians of the interleaved halves of its runs (0, 2 ... against 1, 3 ...)
     halves: {
       cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),

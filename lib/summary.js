@@ -117,7 +117,7 @@ function timingCell (program, blockSize, runs, startup, pipeFed, quarterRuns = [
   if (cell.failedRuns > 0 || cell.failedQuarterRuns > 0) cell.flags.push('some-runs-failed')
   // a kept run during which something else used the run's CPUs (bench.js measured again
   // what it could; what it kept is marked)
-  if ([...ok, ...quarterOk].some(run => run.disturbed === true)) cell.flags.push('disturbed')
+  if ([...ok, ...quarterOk].some(run => run.foreign?.disturbed === true)) cell.flags.push('disturbed')
   return cell
 }
 

@@ -328,3 +328,10 @@ test('a cost pass of sampled runs: each round the slope of its one run', () => {
   close(headline.cells.find(cell => cell.program === 'node-sync').cpuPerReadNs.estimate, 300, 'median of 285 ... 315')
   assert.match(headline.meaning, /slope of the reader's CPU time over the bytes dd fed it/)
 })
+
+test('a cost run kept still disturbed flags its headline cell', () => {
+  const sampled = (program, run, foreign) => ({ ...sampledRun(), phase: PHASE, program, blockSize: 256, run, wallNs: 1e8, reader: { userUs: 1, sysUs: 1 }, ...(foreign ? { foreign } : {}) })
+  const records = [0, 1, 2, 3, 4, 5].flatMap(run => [sampled('c', run), sampled('node-sync', run, run === 2 ? { disturbed: true } : { disturbed: false })])
+  const headline = summariseHeadline(records, context)
+  assert.deepEqual(headline.cells.map(cell => [cell.program, cell.flags.includes('disturbed')]), [['c', false], ['node-sync', true]])
+})

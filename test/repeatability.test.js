@@ -128,10 +128,10 @@ test('a share of C is printed only where this cell\'s halves and C\'s agree with
 })
 
 test('the disturbed flag: a timing cell or an http cell whose kept runs include a disturbed one', () => {
-  const log = [...startup('c'), ...timings('c', [101e6, 103e6]), record('just-sync', 'timing', 0, 101e6, { disturbed: true }), ...startup('just-sync')]
+  const log = [...startup('c'), ...timings('c', [101e6, 103e6]), record('just-sync', 'timing', 0, 101e6, { foreign: { disturbed: true } }), ...startup('just-sync')]
   const cells = summariseResults(log, { runId: 'd', options: { feeder: 'fixed', runs: 2 } }).cells
   assert.deepEqual(cells.map(cell => [cell.program, cell.flags.includes('disturbed')]), [['c', false], ['just-sync', true]])
-  const summary = http.summariseHttp([wrkRun('c-epoll', 0, 100000, 1e9), wrkRun('bun', 0, 90000, 1e9, { disturbed: true })], { options: { modes: ['keep-alive'] } })
+  const summary = http.summariseHttp([wrkRun('c-epoll', 0, 100000, 1e9), wrkRun('bun', 0, 90000, 1e9, { foreign: { disturbed: true } })], { options: { modes: ['keep-alive'] } })
   assert.deepEqual(summary.cells.map(cell => [cell.server, cell.flags]), [['c-epoll', []], ['bun', ['disturbed']]])
 })
 
