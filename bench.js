@@ -948,7 +948,7 @@ async function measurePending ({ runDir, options, context, records, pending }, i
         const superseded = { ...record, superseded: true }
         fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
         records.push(superseded)
-        await waitForQuiet(record.foreign.cpus)
+        await waitForQuiet(record.foreign.cpus ?? [])
         ;({ record, stopped } = await measureOnce())
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0

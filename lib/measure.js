@@ -15,6 +15,7 @@ const { parseGcTrace, summariseGc } = require('./gctrace')
 const { writeFileAtomic } = require('./atomic')
 const { runSteal } = require('./steal')
 const { pipelineForeign } = require('./foreign')
+const { slopePerRead } = require('./headline')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -133,6 +134,11 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     // the cost pass's: the reader's [CPU ns, bytes read] every step.sampleMs ms
     ...(step.sampleMs ? { samples: result.samples } : {}),
     at: new Date().toISOString()
+  }
+  // Too few samples for a slope: pipe-run, on the bench's CPU, was kept from sampling by
+  // other work there. Such a step is disturbed, and measured again as any other is.
+  if (failure === null && step.sampleMs && slopePerRead(record) === null) {
+    record.foreign = { ...(record.foreign ?? {}), sampler: 'too few samples for a slope', disturbed: true }
   }
   // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js),
   // and the whole trace stays as the evidence; an honest reader's file keeps the summary.
