@@ -445,9 +445,8 @@ function headlineTerminal (headline) {
     })])
   }
   const widths = table[0].map((_, i) => Math.max(...table.map(row => row[i].length)))
-  const levels = [...new Set(headline.cells.map(cell => cell.shareOfC?.level).filter(level => level !== null && level !== undefined))].sort((a, b) => b - a)
   const own = ownRepeatabilityText(headline.repeatability)
-  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C with its ${levels.length ? levels.map(levelText).join(' or ') : 'no'} interval):`,
+  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C with its ${levelsText(headline.cells.map(cell => cell.shareOfC))} interval):`,
     ...table.map(row => row.map((cellText, i) => (i === 0 ? cellText.padEnd(widths[i]) : cellText.padStart(widths[i]))).join('  ')),
     ...(own ? [`${own}.`] : [])]
 }
