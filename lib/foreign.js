@@ -62,7 +62,7 @@ function pipelineForeign (result, pin) {
 // Each CPU's user-space time so far, from /proc/stat (user and nice, ns): where the
 // step's processes are not one pipeline, the load on two CPUs (the http experiment's wrk
 // and server). Their kernel time cannot be told from a neighbour's there: the loopback's
-// softirq work lands on idle CPUs and in no process (2-9% of a CPU in quiet runs), while
+// softirq work lands on idle CPUs and in no process (2-15% of a CPU in quiet runs), while
 // user time is the processes' own, so a neighbour's user time is what is counted.
 function userNs (cpus, text = readProcStat()) {
   const byCpu = new Map()

@@ -131,7 +131,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader: result.reader,
     feeder: result.feeder,
     output,
-    // the cost pass's: the reader's [CPU ns, bytes read] every step.sampleMs ms
+    // the cost pass's: [the reader's CPU ns, the bytes dd has written] every step.sampleMs ms
     ...(step.sampleMs ? { samples: result.samples } : {}),
     at: new Date().toISOString()
   }

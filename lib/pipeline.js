@@ -40,7 +40,7 @@ let current = null
 // had exited (pipe-run killed them); stealTicks each CPU's steal during the run, in
 // ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js); cpuIdle the
 // pinned CPUs' idle time during the run (null unpinned; lib/foreign.js); samples, with
-// sampleMs, the reader's [CPU ns, bytes read] every sampleMs ms (lib/headline.js).
+// sampleMs, [the reader's CPU ns, the bytes dd has written] every sampleMs ms (lib/headline.js).
 function runPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
