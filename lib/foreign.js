@@ -9,6 +9,7 @@
 // A disturbed step is measured again (bench.js), so its figures hold; the run only
 // takes longer, and it says how many steps it measured again.
 const fs = require('node:fs')
+const { CLK_TCK } = require('./procfs')
 
 // Foreign time above this share of one measured CPU's time, and above the floor of its
 // source, makes a step disturbed. On the lab's quiet VM a stdio step's foreign time was
@@ -73,10 +74,6 @@ function userNs (cpus, text = readProcStat()) {
   return cpus.map(cpu => byCpu.get(cpu) ?? NaN)
 }
 
-// USER_HZ, the unit of /proc/stat and /proc/PID/stat: 100 on every architecture Linux
-// runs the lab on (sysconf(_SC_CLK_TCK), which Node cannot call).
-const CLK_TCK = 100
-
 function readProcStat () {
   try {
     return fs.readFileSync('/proc/stat', 'utf8')
@@ -123,4 +120,4 @@ function disturbanceOf (records) {
   }
 }
 
-module.exports = { foreignTime, pipelineForeign, userNs, userForeign, waitForQuiet, CLK_TCK, disturbanceOf, DISTURBED_SHARE, FLOOR_NS, MAX_REMEASURES }
+module.exports = { foreignTime, pipelineForeign, userNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, FLOOR_NS, MAX_REMEASURES }

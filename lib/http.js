@@ -15,7 +15,8 @@ const { shellQuote } = require('./pipeline')
 const { parseStraceSummary } = require('./strace')
 const { median, ratioInterval } = require('./stats')
 const { allowedCpus, placementPlan } = require('./placement')
-const { userNs, userForeign, CLK_TCK } = require('./foreign')
+const { userNs, userForeign } = require('./foreign')
+const { CLK_TCK, statFields } = require('./procfs')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -474,9 +475,7 @@ function processCpu (pid) {
         taskNs[task] = Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
       } catch {} // a thread that ended between the listing and the read
     }
-    // the fields after the command's closing parenthesis, which may itself hold spaces
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const fields = statFields(pid)
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
     return {
       taskNs,
@@ -493,9 +492,7 @@ function processCpu (pid) {
 // The user time of this process's children that it has waited for (wrk, once its run
 // has ended), from /proc/self/stat's cutime, in ticks of 10 ms.
 function childrenUserNs () {
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return Number(fields[13]) * (1e9 / CLK_TCK)
+  return Number(statFields('self')[13]) * (1e9 / CLK_TCK)
 }
 
 // The server's CPU time between two readings of processCpu. A thread that ended between

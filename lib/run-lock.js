@@ -5,6 +5,7 @@
 // its holder by PID and the PID's start time, so a lock left by a bench that was
 // killed (its PID gone, or reused by another program) is known stale and taken over.
 const fs = require('node:fs')
+const { statFields } = require('./procfs')
 const os = require('node:os')
 const path = require('node:path')
 
@@ -15,13 +16,12 @@ const LOCK_FILE = 'bench.lock'
 // null if there is no such process or it is a zombie (it has exited: only its exit
 // status is left for its parent to collect).
 function processStart (pid) {
-  let stat
+  let fields
   try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    fields = statFields(pid)
   } catch {
     return fs.existsSync('/proc/self/stat') ? null : aliveWithoutProc(pid)
   }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return fields[0] === 'Z' ? null : fields[19]
 }
 

@@ -1,0 +1,17 @@
+'use strict'
+// What the lab reads of a process from /proc, in one place.
+const fs = require('node:fs')
+
+// USER_HZ, the unit of /proc/stat and /proc/PID/stat: 100 on every architecture Linux
+// runs the lab on (sysconf(_SC_CLK_TCK), which Node cannot call).
+const CLK_TCK = 100
+
+// The fields of /proc/PID/stat after the command's closing parenthesis (the command may
+// itself hold spaces and parentheses): [0] is the state, [11] utime, [12] stime, [13]
+// cutime, [19] the start time. Throws where the process is gone.
+function statFields (pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
+module.exports = { CLK_TCK, statFields }
