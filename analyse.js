@@ -290,7 +290,6 @@ function rederiveRuns (options) {
   return 0
 }
 
-
 if (require.main === module) runCli({ name: 'analyse.js', usage: USAGE, parse: parseOptions, run })
 
 module.exports = { parseOptions, report, rederiveRuns, loadResultSet, newestRun, loadHighcharts, FORMATS, AnalyseError }

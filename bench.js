@@ -19,7 +19,7 @@ const { readLog, writeDerived, runsByPhase, LOG_FILE } = require('./lib/run-log'
 const { acquireRunLock } = require('./lib/run-lock')
 const { shellQuote } = require('./lib/pipeline')
 const { ZeroFile } = require('./lib/zero-file')
-const { measure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('./lib/measure')
+const { measure, probePtrace, feederBlockSize, inputLabel } = require('./lib/measure')
 const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
 const headline = require('./lib/headline')
 const calls = require('./lib/calls')
@@ -567,7 +567,6 @@ function straceBytes (options, blockSize) {
   return { small, large: 3 * small }
 }
 
-
 // ---- the results folder ----
 
 // Where the run goes and with what options, all checked before anything is written:
@@ -892,8 +891,8 @@ function prepareRun (parsed) {
   const what = options.experiment === 'http'
     ? `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${options.http.connections.join(',')}, ${options.runs} wrk runs of ${options.http.seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
     : options.experiment === 'calls'
-    ? `the call ladder of ${variants.length} variants, ${options.ladder.processes} processes each, and the cost pass at 256 B of ${runnable.length} readers`
-    : `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
+      ? `the call ladder of ${variants.length} variants, ${options.ladder.processes} processes each, and the cost pass at 256 B of ${runnable.length} readers`
+      : `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${what}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   return { runDir, options, runnable, context, records, steps, pending, alreadyDone }
 }
@@ -944,7 +943,8 @@ async function measurePending ({ runDir, options, context, records, pending }, i
       // A step that something else shared its CPUs with is kept in the log, superseded,
       // and measured again once its CPUs are quiet (lib/foreign.js); on a machine that
       // stays busy, steps are kept flagged instead, and the run says so.
-      for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < MAX_REMEASURES && busySteps < BUSY_STEPS; retry++) {
+      const retries = busySteps < BUSY_STEPS ? MAX_REMEASURES : 0
+      for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < retries; retry++) {
         const superseded = { ...record, superseded: true }
         fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
         records.push(superseded)
@@ -979,7 +979,6 @@ function writeReport (runDir) {
     console.log(`analyse.js: ${err.message}`)
   }
 }
-
 
 function readJson (file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'))

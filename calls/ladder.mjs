@@ -27,7 +27,7 @@ const EXTRA_WARMUPS = 16
 export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print = line => console.log(line), fail = exitWith }) {
   const [rounds, calls, reads] = argv.map(Number)
   if (argv.length !== 3 || ![rounds, calls, reads].every(n => Number.isSafeInteger(n) && n > 0)) {
-    fail(`usage: ROUNDS CALLS READS (whole numbers above 0)`, 2)
+    fail('usage: ROUNDS CALLS READS (whole numbers above 0)', 2)
   }
   const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': reads }
   let piped = 0
@@ -90,6 +90,8 @@ export function syscall (call, parent, count) {
 // in V8 10 to 13, bit 3 from 14 on), but always sit in the order optimised, Maglev,
 // TurboFan, interpreted: so the "interpreted" bit of a function run once gives the rest.
 export function v8Compiled (rungs) {
+  // %-syntax parses only under --allow-natives-syntax, which Bun lacks: it must not be in the file's own text
+  // eslint-disable-next-line no-new-func
   const status = new Function('f', 'return %GetOptimizationStatus(f)')
   const coldFunction = x => x
   coldFunction(0)

@@ -147,7 +147,7 @@ function dataQuality (set) {
   const flagged = headline.filter(cell => cell.flags.length)
   const noisy = set.results.cells.filter(cell => (cell.flags ?? []).includes('noisy'))
   const headlinePart = headline.length
-    ? (flagged.length ? `${flagged.length} of ${headline.length} headline cells are flagged (${listJoin([...new Set(flagged.flatMap(cell => cell.flags))])})` : `No headline cell is flagged`)
+    ? (flagged.length ? `${flagged.length} of ${headline.length} headline cells are flagged (${listJoin([...new Set(flagged.flatMap(cell => cell.flags))])})` : 'No headline cell is flagged')
     : 'The run has no cost pass, so no headline'
   return `${headlinePart}; ${noisy.length} of ${set.results.cells.length} timing cells are noisy (wall time varied by more than 10%).`
 }

@@ -67,7 +67,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
     let stdout = ''
     let stderr = ''
     let settled = false
-    const exited = new Promise(resolveExit => child.on('exit', (code, signal) => resolveExit({ code, signal })))
+    const exited = new Promise(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
     const fail = reason => {
       if (settled) return
       settled = true
@@ -173,6 +173,8 @@ async function sendRequests (port, { mode, connections, requests, timeoutMs = 30
   const worker = async () => {
     let connection = null
     try {
+      // the other workers set problem and advance sent while this one awaits
+      // eslint-disable-next-line no-unmodified-loop-condition
       while (problem === null && sent < requests) {
         const index = ++sent
         connection ??= await connect(port, timeoutMs)
@@ -240,12 +242,12 @@ function connect (port, timeoutMs) {
       if (err) current.reject(err)
       else current.resolve(value)
     }
-    const wait = kind => new Promise((resolveWait, rejectWait) => {
+    const wait = kind => new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         if (kind === 'closed') finish(null, false)
         else finish(new Error(`no whole answer within ${timeoutMs / 1000} s${bytes ? `: got ${JSON.stringify(bytes.slice(0, 80))}` : ''}`))
       }, timeoutMs)
-      waiter = { kind, resolve: resolveWait, reject: rejectWait, timer }
+      waiter = { kind, resolve, reject, timer }
       settle()
     })
     socket.setEncoding('latin1')
@@ -270,7 +272,6 @@ function connect (port, timeoutMs) {
     })
   })
 }
-
 
 // ---- the bench (bench.js --experiment http) ----
 //
@@ -392,7 +393,7 @@ async function warmUp (server, step, options, interrupted) {
 }
 
 function wrkArgv (step, port, options) {
-  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, `--timeout`, `${WRK_TIMEOUT_SECONDS}s`, '--latency',
+  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${WRK_TIMEOUT_SECONDS}s`, '--latency',
     ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}/`]
 }
 
@@ -593,7 +594,6 @@ async function measureStrace (step, options, runDir) {
   return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
 }
 
-
 // Why the load cannot be made here (wrk or taskset missing), or null.
 function loadReason () {
   for (const [tool, fix] of [['wrk', 'apt-get install wrk, or run ./setup.sh'], ['taskset', 'apt-get install util-linux']]) {
@@ -674,9 +674,16 @@ const UPKEEP_CALLS = new Set([
 // Calls that do one job under other names, so that a server that answers with sendto is
 // not read as making one call more, and one less, than a server that answers with write.
 const CALL_ROLES = {
-  accept: 'accept', accept4: 'accept',
-  read: 'receive', readv: 'receive', recvfrom: 'receive', recvmsg: 'receive',
-  write: 'send', writev: 'send', sendto: 'send', sendmsg: 'send'
+  accept: 'accept',
+  accept4: 'accept',
+  read: 'receive',
+  readv: 'receive',
+  recvfrom: 'receive',
+  recvmsg: 'receive',
+  write: 'send',
+  writev: 'send',
+  sendto: 'send',
+  sendmsg: 'send'
 }
 
 const MEANING = {

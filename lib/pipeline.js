@@ -16,7 +16,7 @@ function ddFeeder (bytes, feederBlockSize) {
 
 // A command line as a shell would take it back: for the re-run lines of failed runs.
 function shellQuote (argv) {
-  return argv.map(arg => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
+  return argv.map(arg => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, '\'\\\'\'')}'`)).join(' ')
 }
 
 // --pin in every tool: dd on CPU 0, the reader on CPU 1.

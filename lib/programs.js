@@ -221,7 +221,6 @@ function findProgram (name) {
   return programs.find(program => program.name === name)
 }
 
-
 // Several Node versions side by side in one run: each Node row once per version, named
 // node-sync@22, node-sync@26 ..., on that version's runtime.
 function withNodeVersions (rows, versions) {

@@ -151,8 +151,12 @@ function throughputHalves (cells) {
 // where a second run kept 27 of 48 cells within 5% (docs/http.md).
 function httpHalves (cells) {
   const rows = cells.filter(cell => cell.halves?.cpu || cell.halves?.rate).map(cell => ({
-    server: cell.server, mode: cell.mode, connections: cell.connections, clientBound: cell.clientBound,
-    cpu: cell.halves.cpu, rate: cell.clientBound === false ? cell.halves.rate : null
+    server: cell.server,
+    mode: cell.mode,
+    connections: cell.connections,
+    clientBound: cell.clientBound,
+    cpu: cell.halves.cpu,
+    rate: cell.clientBound === false ? cell.halves.rate : null
   }))
   const quoted = part => nearestRank(rows.filter(row => row[part]).map(row => row[part].movePercent), GOAL.share)
   const cpuQuotedPercent = quoted('cpu')
@@ -203,6 +207,19 @@ function httpCriterionText (result, labels) {
 }
 
 module.exports = {
-  GOAL, WORK_GOAL_CALLS, movePercent, nearestRank, honoursBlockSize, interleavedHalves, throughputRepeatability, httpRepeatability,
-  throughputHalves, httpHalves, ownText, throughputOwnText, httpOwnText, throughputCriterionText, httpCriterionText
+  GOAL,
+  WORK_GOAL_CALLS,
+  movePercent,
+  nearestRank,
+  honoursBlockSize,
+  interleavedHalves,
+  throughputRepeatability,
+  httpRepeatability,
+  throughputHalves,
+  httpHalves,
+  ownText,
+  throughputOwnText,
+  httpOwnText,
+  throughputCriterionText,
+  httpCriterionText
 }

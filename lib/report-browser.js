@@ -195,159 +195,161 @@ function drawReport () {
   }
 
   // The stdio sections' charts; calls and http runs have none.
-  const stdio = data.experiment === 'calls' || data.experiment === 'http' ? null : (() => {
-    // 2. Throughput as small multiples, one panel per runtime family with C dashed in each,
-    // and the steady-state / end-to-end toggle over all of them.
-    const throughputTitles = {
-      steady: { title: 'Steady-state throughput (start-up removed)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
-      raw: { title: 'End-to-end throughput (start-up included)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
-      marginal: { title: 'Marginal throughput (full runs less quarter runs: start-up and warm-up cancel)', subtitle: 'median runs, band: the fit\'s plus-or-minus', y: 'MB/s, higher is better' }
-    }
-    const inFamily = (list, family) => list.filter(series => series.family === family.name ||
+  const stdio = data.experiment === 'calls' || data.experiment === 'http'
+    ? null
+    : (() => {
+        // 2. Throughput as small multiples, one panel per runtime family with C dashed in each,
+        // and the steady-state / end-to-end toggle over all of them.
+        const throughputTitles = {
+          steady: { title: 'Steady-state throughput (start-up removed)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+          raw: { title: 'End-to-end throughput (start-up included)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+          marginal: { title: 'Marginal throughput (full runs less quarter runs: start-up and warm-up cancel)', subtitle: 'median runs, band: the fit\'s plus-or-minus', y: 'MB/s, higher is better' }
+        }
+        const inFamily = (list, family) => list.filter(series => series.family === family.name ||
       (series.program === data.throughput.baseline && family.name !== list.find(entry => entry.program === data.throughput.baseline)?.family))
-    const panels = data.throughput.families.map(family => {
-      const series = inFamily(data.throughput.steady, family)
-      const chart = lineChart(`chart-throughput-${family.name}`, {
-        title: `${family.label}: ${throughputTitles.steady.title}`,
-        subtitle: throughputTitles.steady.subtitle,
-        series,
-        yTitle: throughputTitles.steady.y,
-        unit: 'MB/s'
-      })
-      for (const line of series.filter(entry => entry.program === data.throughput.baseline && entry.family !== family.name)) {
-        chart.get(line.id).update({ dashStyle: 'Dash', color: '#1d2330' }, false)
-        chart.get(`${line.id}:band`)?.update({ color: '#1d2330' }, false)
-      }
-      chart.redraw()
-      return { family, chart }
-    })
-    const modeGroup = document.getElementById('throughput-mode')
-    modeGroup.addEventListener('click', event => {
-      const button = event.target.closest('button[data-mode]')
-      if (!button) return
-      const mode = button.dataset.mode
-      for (const { family, chart } of panels) {
-        for (const series of inFamily(data.throughput[mode], family)) {
-          chart.get(series.id).setData(copy(series.data), false)
-          chart.get(`${series.id}:band`)?.setData(copy(series.band), false)
-        }
-        chart.setTitle({ text: escapeHtml(`${family.label}: ${throughputTitles[mode].title}`) }, { text: escapeHtml(throughputTitles[mode].subtitle) }, false)
-        chart.redraw()
-      }
-      setPressed(modeGroup, button)
-      document.body.dataset.throughputMode = mode
-    })
-
-    // 3. Time taken.
-    lineChart('chart-time', { title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: data.time, yTitle: 'ms, lower is better', unit: 'ms' })
-
-    // 4. Cost per read and the overhead over C.
-    if (document.getElementById('chart-cost')) {
-      lineChart('chart-cost', { title: 'Cost per read', subtitle: '(best wall time − start-up) ÷ reads', series: data.cost.perRead, yTitle: 'ns per read (log scale), lower is better', unit: 'ns', yType: 'logarithmic' })
-    }
-    if (document.getElementById('chart-overhead')) {
-      lineChart('chart-overhead', {
-        title: 'Overhead over C per read',
-        subtitle: 'cost per read minus C\'s at the same block size',
-        series: data.cost.overhead,
-        yTitle: 'ns more than C per read',
-        unit: 'ns',
-        yMin: null,
-        plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }]
-      })
-    }
-
-    // 5. Syscall profiles at the chosen block size.
-    // One colour per syscall name across both charts and every block size.
-    const syscallColors = new Map()
-    for (const size of [...(data.syscalls.sizes ?? [])].reverse()) {
-      for (const mode of ['main', 'all']) {
-        for (const series of data.syscalls.bySize[size][mode]) {
-          if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
-        }
-      }
-    }
-    const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
-    const syscallCharts = []
-    if (data.syscalls.available) {
-      for (const [mode, title] of [['main', 'Main thread'], ['all', 'All threads (strace -f)']]) {
-        const profile = data.syscalls.bySize[data.syscalls.defaultSize]
-        syscallCharts.push({
-          mode,
-          chart: Highcharts.chart(`chart-syscalls-${mode}`, {
-            title: { text: escapeHtml(`${title} at ${sizeName(data.syscalls.defaultSize)}`) },
-            xAxis: { categories: profile.categories.map(escapeHtml) },
-            chart: { type: 'bar', spacingRight: 28 },
-            yAxis: { min: 0, title: { text: 'syscalls in the strace run' }, reversedStacks: false, labels: { overflow: 'allow' } },
-            legend: { enabled: true },
-            plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
-            tooltip: countTooltip('calls'),
-            series: syscallSeries(profile[mode])
-          }),
-          title
+        const panels = data.throughput.families.map(family => {
+          const series = inFamily(data.throughput.steady, family)
+          const chart = lineChart(`chart-throughput-${family.name}`, {
+            title: `${family.label}: ${throughputTitles.steady.title}`,
+            subtitle: throughputTitles.steady.subtitle,
+            series,
+            yTitle: throughputTitles.steady.y,
+            unit: 'MB/s'
+          })
+          for (const line of series.filter(entry => entry.program === data.throughput.baseline && entry.family !== family.name)) {
+            chart.get(line.id).update({ dashStyle: 'Dash', color: '#1d2330' }, false)
+            chart.get(`${line.id}:band`)?.update({ color: '#1d2330' }, false)
+          }
+          chart.redraw()
+          return { family, chart }
         })
-      }
-    }
-    const showSyscalls = size => {
-      const profile = data.syscalls.bySize[size]
-      for (const { mode, chart, title } of syscallCharts) {
-        chart.update({
-          title: { text: escapeHtml(`${title} at ${sizeName(size)}`) },
-          xAxis: { categories: profile.categories.map(escapeHtml) },
-          series: syscallSeries(profile[mode])
-        }, true, true)
-      }
-    }
+        const modeGroup = document.getElementById('throughput-mode')
+        modeGroup.addEventListener('click', event => {
+          const button = event.target.closest('button[data-mode]')
+          if (!button) return
+          const mode = button.dataset.mode
+          for (const { family, chart } of panels) {
+            for (const series of inFamily(data.throughput[mode], family)) {
+              chart.get(series.id).setData(copy(series.data), false)
+              chart.get(`${series.id}:band`)?.setData(copy(series.band), false)
+            }
+            chart.setTitle({ text: escapeHtml(`${family.label}: ${throughputTitles[mode].title}`) }, { text: escapeHtml(throughputTitles[mode].subtitle) }, false)
+            chart.redraw()
+          }
+          setPressed(modeGroup, button)
+          document.body.dataset.throughputMode = mode
+        })
 
-    // 6. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
-    const categories = data.resources.categories.map(escapeHtml)
-    const barHeight = Math.max(320, 150 + categories.length * (data.resources.startup.length > 1 ? 44 : 30))
-    Highcharts.chart('chart-memory', {
-      chart: { type: 'bar', height: barHeight },
-      title: { text: 'Max RSS' },
-      xAxis: { categories },
-      yAxis: { min: 0, title: { text: 'MiB' } },
-      tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> MiB` } },
-      series: data.resources.memory.map((series, i) => ({ name: escapeHtml(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
-    })
-    const cpuSeries = size => data.resources.cpu.bySize[size].map(series => ({
-      id: `cpu:${series.setIndex}:${series.kind}`, name: escapeHtml(series.name), stack: escapeHtml(series.stack), data: copy(series.data), color: shade(series.kind === 'user' ? '#19a979' : '#e8743b', series.setIndex * 0.3)
-    }))
-    const cpu = Highcharts.chart('chart-cpu', {
-      chart: { type: 'bar', height: barHeight },
-      title: { text: escapeHtml(`CPU time at ${sizeName(data.resources.cpu.defaultSize)}`) },
-      xAxis: { categories },
-      yAxis: { min: 0, title: { text: 'seconds (median run)' }, reversedStacks: false },
-      plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
-      tooltip: countTooltip('s'),
-      series: cpuSeries(data.resources.cpu.defaultSize)
-    })
-    Highcharts.chart('chart-startup', {
-      chart: { type: 'bar', height: barHeight },
-      title: { text: 'Start-up on empty input' },
-      xAxis: { categories },
-      yAxis: { min: 0, title: { text: 'ms, lower is better' } },
-      plotOptions: { bar: { grouping: true } },
-      tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ms` } },
-      series: data.resources.startup.flatMap((series, i) => [
-        { id: `startup:${i}`, name: escapeHtml(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
-        { name: `${escapeHtml(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
-      ])
-    })
+        // 3. Time taken.
+        lineChart('chart-time', { title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: data.time, yTitle: 'ms, lower is better', unit: 'ms' })
 
-    // 7. GC: heap over time from a trace.
-    if (document.getElementById('chart-gc-heap')) {
-      Highcharts.chart('chart-gc-heap', {
-        chart: { type: 'line' },
-        title: { text: 'Heap used during the GC trace' },
-        xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
-        yAxis: { min: 0, title: { text: 'MB used' } },
-        tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
-        series: data.gc.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
-      })
-    }
-    return { showSyscalls, cpu, cpuSeries }
-  })()
+        // 4. Cost per read and the overhead over C.
+        if (document.getElementById('chart-cost')) {
+          lineChart('chart-cost', { title: 'Cost per read', subtitle: '(best wall time − start-up) ÷ reads', series: data.cost.perRead, yTitle: 'ns per read (log scale), lower is better', unit: 'ns', yType: 'logarithmic' })
+        }
+        if (document.getElementById('chart-overhead')) {
+          lineChart('chart-overhead', {
+            title: 'Overhead over C per read',
+            subtitle: 'cost per read minus C\'s at the same block size',
+            series: data.cost.overhead,
+            yTitle: 'ns more than C per read',
+            unit: 'ns',
+            yMin: null,
+            plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }]
+          })
+        }
+
+        // 5. Syscall profiles at the chosen block size.
+        // One colour per syscall name across both charts and every block size.
+        const syscallColors = new Map()
+        for (const size of [...(data.syscalls.sizes ?? [])].reverse()) {
+          for (const mode of ['main', 'all']) {
+            for (const series of data.syscalls.bySize[size][mode]) {
+              if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
+            }
+          }
+        }
+        const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
+        const syscallCharts = []
+        if (data.syscalls.available) {
+          for (const [mode, title] of [['main', 'Main thread'], ['all', 'All threads (strace -f)']]) {
+            const profile = data.syscalls.bySize[data.syscalls.defaultSize]
+            syscallCharts.push({
+              mode,
+              chart: Highcharts.chart(`chart-syscalls-${mode}`, {
+                title: { text: escapeHtml(`${title} at ${sizeName(data.syscalls.defaultSize)}`) },
+                xAxis: { categories: profile.categories.map(escapeHtml) },
+                chart: { type: 'bar', spacingRight: 28 },
+                yAxis: { min: 0, title: { text: 'syscalls in the strace run' }, reversedStacks: false, labels: { overflow: 'allow' } },
+                legend: { enabled: true },
+                plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+                tooltip: countTooltip('calls'),
+                series: syscallSeries(profile[mode])
+              }),
+              title
+            })
+          }
+        }
+        const showSyscalls = size => {
+          const profile = data.syscalls.bySize[size]
+          for (const { mode, chart, title } of syscallCharts) {
+            chart.update({
+              title: { text: escapeHtml(`${title} at ${sizeName(size)}`) },
+              xAxis: { categories: profile.categories.map(escapeHtml) },
+              series: syscallSeries(profile[mode])
+            }, true, true)
+          }
+        }
+
+        // 6. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
+        const categories = data.resources.categories.map(escapeHtml)
+        const barHeight = Math.max(320, 150 + categories.length * (data.resources.startup.length > 1 ? 44 : 30))
+        Highcharts.chart('chart-memory', {
+          chart: { type: 'bar', height: barHeight },
+          title: { text: 'Max RSS' },
+          xAxis: { categories },
+          yAxis: { min: 0, title: { text: 'MiB' } },
+          tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> MiB` } },
+          series: data.resources.memory.map((series, i) => ({ name: escapeHtml(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
+        })
+        const cpuSeries = size => data.resources.cpu.bySize[size].map(series => ({
+          id: `cpu:${series.setIndex}:${series.kind}`, name: escapeHtml(series.name), stack: escapeHtml(series.stack), data: copy(series.data), color: shade(series.kind === 'user' ? '#19a979' : '#e8743b', series.setIndex * 0.3)
+        }))
+        const cpu = Highcharts.chart('chart-cpu', {
+          chart: { type: 'bar', height: barHeight },
+          title: { text: escapeHtml(`CPU time at ${sizeName(data.resources.cpu.defaultSize)}`) },
+          xAxis: { categories },
+          yAxis: { min: 0, title: { text: 'seconds (median run)' }, reversedStacks: false },
+          plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+          tooltip: countTooltip('s'),
+          series: cpuSeries(data.resources.cpu.defaultSize)
+        })
+        Highcharts.chart('chart-startup', {
+          chart: { type: 'bar', height: barHeight },
+          title: { text: 'Start-up on empty input' },
+          xAxis: { categories },
+          yAxis: { min: 0, title: { text: 'ms, lower is better' } },
+          plotOptions: { bar: { grouping: true } },
+          tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ms` } },
+          series: data.resources.startup.flatMap((series, i) => [
+            { id: `startup:${i}`, name: escapeHtml(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
+            { name: `${escapeHtml(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
+          ])
+        })
+
+        // 7. GC: heap over time from a trace.
+        if (document.getElementById('chart-gc-heap')) {
+          Highcharts.chart('chart-gc-heap', {
+            chart: { type: 'line' },
+            title: { text: 'Heap used during the GC trace' },
+            xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
+            yAxis: { min: 0, title: { text: 'MB used' } },
+            tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
+            series: data.gc.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
+          })
+        }
+        return { showSyscalls, cpu, cpuSeries }
+      })()
 
   // The block-size buttons of the syscall and CPU sections.
   for (const group of document.querySelectorAll('[data-size-group]')) {

@@ -121,6 +121,18 @@ function csvField (value) {
 }
 
 module.exports = {
-  sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatInterval, formatShare, formatRatio, listJoin,
-  escapeHtml, jsonForScript, escapeMarkdown, csvField
+  sizeLabel,
+  sizeName,
+  formatNumber,
+  formatSigned,
+  formatCallsPerRequest,
+  formatPercent,
+  formatInterval,
+  formatShare,
+  formatRatio,
+  listJoin,
+  escapeHtml,
+  jsonForScript,
+  escapeMarkdown,
+  csvField
 }

@@ -607,16 +607,16 @@ function renderHtml (data, assets) {
     : data.experiment === 'http'
       ? `${data.http[0].modes[0]?.rows.length ?? 0} hello-world servers under wrk, keep-alive and Connection: close, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
       : calls
-      ? `the call ladder of ${data.ladder[0].rows.length} variants, ${data.ladder[0].counts?.processes ?? '?'} processes each, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
-      : `${data.programs.length} programs × ${data.sizes.length} block sizes, best of ${data.contexts[0].options.runs ?? '?'} runs, feeder ${data.contexts[0].options.feeder ?? '?'}, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+        ? `the call ladder of ${data.ladder[0].rows.length} variants, ${data.ladder[0].counts?.processes ?? '?'} processes each, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
+        : `${data.programs.length} programs × ${data.sizes.length} block sizes, best of ${data.contexts[0].options.runs ?? '?'} runs, feeder ${data.contexts[0].options.feeder ?? '?'}, measured ${data.contexts[0].date ?? 'on an unrecorded date'}`
   // A calls run has the ladder and the cost pass at 256 B, nothing the stdio sections show.
   const sections = data.experiment === 'http'
     ? [['http', 'What a request costs', httpSection], ['context', 'Context', contextSection]]
     : calls
-    ? [['ladder', 'Where a read\'s time goes', ladderSection], ['headline', 'What a read costs', headlineSection], ['context', 'Context', contextSection]]
-    : [['headline', 'What a read costs', headlineSection], ['findings', 'Findings', findingsSection], ['syscalls', 'Syscalls', syscallSection], ['idiomatic', 'Idiomatic readers', idiomaticSection],
-        ['resources', 'Memory, CPU, start-up', resourceSection], ['gc', 'GC', gcSection], ['throughput', 'Throughput', throughputSection], ['time', 'Time', timeSection],
-        ['cost', 'Wall time per read', costSection], ['summary', 'Summary', summarySection], ['context', 'Context', contextSection]]
+      ? [['ladder', 'Where a read\'s time goes', ladderSection], ['headline', 'What a read costs', headlineSection], ['context', 'Context', contextSection]]
+      : [['headline', 'What a read costs', headlineSection], ['findings', 'Findings', findingsSection], ['syscalls', 'Syscalls', syscallSection], ['idiomatic', 'Idiomatic readers', idiomaticSection],
+          ['resources', 'Memory, CPU, start-up', resourceSection], ['gc', 'GC', gcSection], ['throughput', 'Throughput', throughputSection], ['time', 'Time', timeSection],
+          ['cost', 'Wall time per read', costSection], ['summary', 'Summary', summarySection], ['context', 'Context', contextSection]]
   const page = html`<!doctype html>
 <html lang="en">
 <head>

@@ -243,6 +243,22 @@ function seededRandom (seed) {
 }
 
 module.exports = {
-  median, mean, standardDeviation, summarise, twoSizeFit, rankTest, signTest, ratioInterval, differenceInterval, medianInterval,
-  medianIntervalLevel, pairwiseIntervalLevel, MEDIAN_INTERVAL_MIN, SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText, seededRandom
+  median,
+  mean,
+  standardDeviation,
+  summarise,
+  twoSizeFit,
+  rankTest,
+  signTest,
+  ratioInterval,
+  differenceInterval,
+  medianInterval,
+  medianIntervalLevel,
+  pairwiseIntervalLevel,
+  MEDIAN_INTERVAL_MIN,
+  SIGNIFICANCE,
+  INTERVAL_LEVEL,
+  levelText,
+  levelsText,
+  seededRandom
 }

@@ -39,7 +39,6 @@ function parseStraceSummary (text) {
   }
 }
 
-
 // ---- one run, three views ----
 //
 // The pass runs each reader once per input size under `strace -C -f -s 0`: every call

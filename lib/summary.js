@@ -41,8 +41,13 @@ function startupByProgram (records) {
     if (ok.length === 0) continue
     const stats = summarise(ok.map(run => run.wallNs))
     startup[key.split('\t')[0]] = {
-      runs: ok.length, medianNs: stats.median, minNs: stats.min, maxNs: stats.max, cv: stats.cv,
-      cpuMedianUs: median(ok.map(run => cpuUs(run.reader))), maxRssKb: Math.max(...ok.map(run => run.reader.maxRssKb))
+      runs: ok.length,
+      medianNs: stats.median,
+      minNs: stats.min,
+      maxNs: stats.max,
+      cv: stats.cv,
+      cpuMedianUs: median(ok.map(run => cpuUs(run.reader))),
+      maxRssKb: Math.max(...ok.map(run => run.reader.maxRssKb))
     }
   }
   return startup
@@ -135,8 +140,15 @@ function marginal (full, quarter, honours) {
   const wall = twoSizeFit({ large: full.map(run => run.wallNs), small: quarter.map(run => run.wallNs), unitsBetween: 1 })
   const cpu = twoSizeFit({ large: full.map(run => cpuUs(run.reader) * 1000), small: quarter.map(run => cpuUs(run.reader) * 1000), unitsBetween: 1 })
   const result = {
-    quarterRuns: quarter.length, quarterBytes: quarter[0].bytes, quarterReads, fewReads: quarterReads !== null && quarterReads < WARM_QUARTER_READS,
-    wallNsBetween: wall.perUnit, plusMinusShare: null, throughputMBps: null, perReadNs: null, cpuPerReadNs: null
+    quarterRuns: quarter.length,
+    quarterBytes: quarter[0].bytes,
+    quarterReads,
+    fewReads: quarterReads !== null && quarterReads < WARM_QUARTER_READS,
+    wallNsBetween: wall.perUnit,
+    plusMinusShare: null,
+    throughputMBps: null,
+    perReadNs: null,
+    cpuPerReadNs: null
   }
   if (wall.perUnit <= 0) return result
   if (full.length > 1 && quarter.length > 1) result.plusMinusShare = wall.plusMinus / wall.perUnit
@@ -200,7 +212,12 @@ function shareWithheld (cell, base) {
 
 function failuresOf (records) {
   return records.filter(record => !record.ok).map(record => ({
-    phase: record.phase, program: record.program, blockSize: record.blockSize, run: record.run, reason: record.failure, command: record.command,
+    phase: record.phase,
+    program: record.program,
+    blockSize: record.blockSize,
+    run: record.run,
+    reason: record.failure,
+    command: record.command,
     ...(record.mode ? { mode: record.mode, connections: record.connections, requests: record.requests ?? null } : {})
   }))
 }

@@ -211,8 +211,20 @@ describe('results from the run log, computed by hand', () => {
   const usage = { exit: 0, signal: 0, userUs: 1000, sysUs: 2000, maxRssKb: 5000, voluntaryCs: 10, involuntaryCs: 1 }
   const feeder = (cpuUs) => ({ ...usage, userUs: 0, sysUs: cpuUs })
   const run = (program, phase, wallNs, extra = {}) => ({
-    phase, program, blockSize: 4096, run: 0, bytes: phase === 'startup' ? 0 : 1e9, feederBlockSize: 65536, ok: true, failure: null,
-    command: 'x', wallNs, reader: usage, feeder: feeder(100), output: { size: 1e9, reads: 244141, blockSize: 4096 }, ...extra
+    phase,
+    program,
+    blockSize: 4096,
+    run: 0,
+    bytes: phase === 'startup' ? 0 : 1e9,
+    feederBlockSize: 65536,
+    ok: true,
+    failure: null,
+    command: 'x',
+    wallNs,
+    reader: usage,
+    feeder: feeder(100),
+    output: { size: 1e9, reads: 244141, blockSize: 4096 },
+    ...extra
   })
   const records = [
     run('c', 'startup', 0.001e9), run('c', 'startup', 0.003e9),

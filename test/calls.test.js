@@ -76,7 +76,10 @@ test('parseLadder reads the three kinds of line and nothing else', () => {
 // Six processes a variant: the sign test's interval is then the lowest and highest.
 function records (variant, perProcess, failed = 0) {
   const ok = perProcess.map((ns, run) => ({
-    phase: calls.PHASE, program: variant, run, ok: true,
+    phase: calls.PHASE,
+    program: variant,
+    run,
+    ok: true,
     compiled: { noop: 'yes', syscall: 'yes', 'empty-read': 'yes', 'read-256': 'yes' },
     // three rounds whose median is the process's figure
     rounds: [0.9, 1, 1.2].map(scale => Object.fromEntries(calls.RUNGS.map(rung => [rung, ns[rung] * scale])))

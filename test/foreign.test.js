@@ -115,9 +115,19 @@ test('a busy loop pinned to the reader\'s CPU makes the run disturbed', async ()
 
 // Records as bench.js logs them: a disturbed step measured again leaves a superseded try.
 const record = (run, disturbed, superseded = false) => ({
-  phase: 'timing', program: 'c', blockSize: 256, run, bytes: 1 << 20, ok: true, wallNs: 1e8, command: 'x',
-  reader: { userUs: 1, sysUs: 1, maxRssKb: 1 }, feeder: { userUs: 1, sysUs: 1 }, output: { size: 1 << 20, reads: 4096, blockSize: 256 },
-  foreign: { share: disturbed ? 0.4 : 0.001, disturbed, cpus: [1] }, ...(superseded ? { superseded: true } : {})
+  phase: 'timing',
+  program: 'c',
+  blockSize: 256,
+  run,
+  bytes: 1 << 20,
+  ok: true,
+  wallNs: 1e8,
+  command: 'x',
+  reader: { userUs: 1, sysUs: 1, maxRssKb: 1 },
+  feeder: { userUs: 1, sysUs: 1 },
+  output: { size: 1 << 20, reads: 4096, blockSize: 256 },
+  foreign: { share: disturbed ? 0.4 : 0.001, disturbed, cpus: [1] },
+  ...(superseded ? { superseded: true } : {})
 })
 
 test('a run counts its disturbed steps, and a superseded try is never a data point', () => {

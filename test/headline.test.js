@@ -19,8 +19,17 @@ const close = (actual, expected, what) => assert.ok(Math.abs(actual - expected) 
 const READS_BETWEEN = 300
 function round (program, blockSize, run, perReadNs, { ok = true, quarterOk = true, steal = { cpus: [1], ticks: 0, clkTck: 100 } } = {}) {
   const record = (phase, reads, cpuUs, runOk) => ({
-    phase, program, blockSize, run, bytes: reads * blockSize, ok: runOk, failure: runOk ? null : 'reader exited 1: read: Bad file descriptor (9)',
-    wallNs: 100e6, steal, reader: { userUs: cpuUs / 4, sysUs: cpuUs * 3 / 4 }, output: { size: reads * blockSize, reads, blockSize }
+    phase,
+    program,
+    blockSize,
+    run,
+    bytes: reads * blockSize,
+    ok: runOk,
+    failure: runOk ? null : 'reader exited 1: read: Bad file descriptor (9)',
+    wallNs: 100e6,
+    steal,
+    reader: { userUs: cpuUs / 4, sysUs: cpuUs * 3 / 4 },
+    output: { size: reads * blockSize, reads, blockSize }
   })
   return [record(PHASE, 400, 1000 + perReadNs * READS_BETWEEN / 1000, ok), record(QUARTER_PHASE, 100, 1000, quarterOk)]
 }

@@ -32,7 +32,7 @@ function script (name, source) {
   return file
 }
 
-const q = s => `'${String(s).replace(/'/g, `'\\''`)}'`
+const q = s => `'${String(s).replace(/'/g, '\'\\\'\'')}'`
 
 // Runs `just-host [args...]` with stdin from `input` (a shell fragment such as
 // `dd if=/dev/zero bs=65536 count=16 2>/dev/null |`, or a redirection given
@@ -152,7 +152,7 @@ test('just global: args, versions, engine, constants, memoryUsage', () => {
 })
 
 test('print/error write lines to stdout/stderr; print(s, false) omits newline', () => {
-  const file = script('print.js', `just.print('a'); just.print('b', false); just.print('c'); just.error('e1'); just.print('\u00e9')`)
+  const file = script('print.js', 'just.print(\'a\'); just.print(\'b\', false); just.print(\'c\'); just.error(\'e1\'); just.print(\'\u00e9\')')
   const r = run([file])
   assert.equal(r.status, 0)
   assert.equal(r.stdout, 'a\nbc\n\u00e9\n')

@@ -44,7 +44,6 @@ function marked (marker) {
 
 const names = processes => processes.map(p => path.basename(p.argv[0] ?? '?'))
 
-
 // Each test's marker and temp folder; afterEach kills what a failing test left and removes the folder.
 let current = null
 function fresh () {

@@ -217,7 +217,7 @@ describe('parseOutput', () => {
 
 test('shellQuote leaves plain words alone and quotes the rest for sh', () => {
   assert.equal(shellQuote(['/usr/bin/node', '--v8-flags=--trace-gc,--x', '4096']), '/usr/bin/node --v8-flags=--trace-gc,--x 4096')
-  assert.equal(shellQuote(['a b', "it's", '$HOME', '']), `'a b' 'it'\\''s' '$HOME' ''`)
+  assert.equal(shellQuote(['a b', "it's", '$HOME', '']), '\'a b\' \'it\'\\\'\'s\' \'$HOME\' \'\'')
   const tricky = ['a b', "it's", '$HOME', '`x`', '"q"', '*', '']
   const echoed = spawnSync('bash', ['-c', `printf '%s\\n' ${shellQuote(tricky)}`], { encoding: 'utf8' })
   assert.equal(echoed.stdout, tricky.map(arg => arg + '\n').join(''))

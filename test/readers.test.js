@@ -23,7 +23,6 @@ const BYTES = 4 * 1024 * 1024
 const FILE_BYTES = 1000003
 const TIMEOUT_SECONDS = 60
 
-
 let dir
 let inputFile
 

@@ -44,8 +44,20 @@ test('throughput, two runs: the best run\'s steady MB/s of each honoured cell; 4
 // the reader on the CPU the whole run, so that no cell is flagged reader-waited.
 const usage = { exit: 0, signal: 0, userUs: 1000, sysUs: 1000, maxRssKb: 1000, voluntaryCs: 1, involuntaryCs: 1 }
 const record = (program, phase, run, wallNs, extra = {}) => ({
-  phase, program, blockSize: 4096, run, bytes: phase === 'startup' ? 0 : 1e8, feederBlockSize: 65536, ok: true, failure: null, command: 'x',
-  wallNs, reader: { ...usage, userUs: wallNs / 2000, sysUs: wallNs / 2000 }, feeder: { ...usage, userUs: 10, sysUs: 10 }, output: { size: 1e8, reads: 24415, blockSize: 4096 }, ...extra
+  phase,
+  program,
+  blockSize: 4096,
+  run,
+  bytes: phase === 'startup' ? 0 : 1e8,
+  feederBlockSize: 65536,
+  ok: true,
+  failure: null,
+  command: 'x',
+  wallNs,
+  reader: { ...usage, userUs: wallNs / 2000, sysUs: wallNs / 2000 },
+  feeder: { ...usage, userUs: 10, sysUs: 10 },
+  output: { size: 1e8, reads: 24415, blockSize: 4096 },
+  ...extra
 })
 const startup = program => [0, 1, 2].map(run => record(program, 'startup', run, 1e6))
 // the steady MB/s of a run of wallNs: 1e8 bytes over (wallNs - 1 ms)
@@ -138,9 +150,18 @@ test('the disturbed flag: a timing cell or an http cell whose kept runs include 
 // A wrk run's record: rate requests/s over 1 s, the server's CPU cpuNs over it.
 function wrkRun (server, run, rate, cpuNs, extra = {}) {
   return {
-    phase: http.PHASE, program: server, mode: 'keep-alive', connections: 16, run, ok: true, failure: null, wallNs: 1e9,
+    phase: http.PHASE,
+    program: server,
+    mode: 'keep-alive',
+    connections: 16,
+    run,
+    ok: true,
+    failure: null,
+    wallNs: 1e9,
     wrk: { requests: rate, requestsPerSecond: rate, latencyUs: { p50: 100, p99: 300, max: 900 } },
-    server: { cpuNs, threads: 1, maxRssKiB: 2048 }, unannouncedClose: false, ...extra
+    server: { cpuNs, threads: 1, maxRssKiB: 2048 },
+    unannouncedClose: false,
+    ...extra
   }
 }
 

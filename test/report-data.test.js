@@ -126,7 +126,7 @@ test('marginal throughput (--marginal): a third throughput mode, a summary figur
   // just-sync has no marginal figure at 4 KiB: a blank, not the "-" of a swamped fit;
   // deno-sync has none at any size: no row
   const md = renderMarkdown(shapeReport([few])).split('## Marginal throughput')[1]
-  assert.match(md, /\| just-sync \| 450 \(90%\)\* \|  \| - \|/)
+  assert.match(md, /\| just-sync \| 450 \(90%\)\* \| {2}\| - \|/)
   assert.ok(!md.includes('| deno-sync |'))
 })
 
@@ -163,7 +163,7 @@ test('the share of C over all runs: its own table (no row for C), three CSV colu
   assert.equal(data.summaries[0].shares, true)
   const md = renderMarkdown(data)
   const table = md.slice(md.indexOf('## Share of C over all runs'), md.indexOf('## Context'))
-  assert.match(table, /\| just-sync \| 96% \(91\.4–100\.6%\) \|  \|  \|/)
+  assert.match(table, /\| just-sync \| 96% \(91\.4–100\.6%\) \| {2}\| {2}\|/)
   assert.ok(!/\| c \|/.test(table), 'C has no share of C: no row')
   assert.ok(!/\| deno-sync \|/.test(table), 'a program with no interval anywhere: no row')
   const csv = renderCsv(data).split('\r\n')

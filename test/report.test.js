@@ -186,7 +186,7 @@ test('writes report.html, results.md and results.csv into --out', () => {
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /^# Fixture report\n/)
   assert.match(md, /^# Fixture report\n\n## What a read costs, against C\n/)
-  assert.match(md, /\| bun-ffi \| 589 \(569–620\) \| 87\.1 \(11–128\) \| 85% \(79\.0–98\.2%\) \|  \|/)
+  assert.match(md, /\| bun-ffi \| 589 \(569–620\) \| 87\.1 \(11–128\) \| 85% \(79\.0–98\.2%\) \| {2}\|/)
   assert.match(md, /## Findings\n\n- At 256 B, one read\(2\) of the pipe costs C 493 ns of CPU/)
   assert.match(md, /\| just-sync \| 505 \(85%\)~ \| 1730 \(82%\) \| 2842 \(176%\)°~ \|/)
   assert.match(md, /\| Node\.js \| v20\.20\.2 \|/)
@@ -208,7 +208,7 @@ test('two runs compared: per headline cell how many points its share moved, in t
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /8 of 9 headline shares of C moved by at most 2 points between sample and sample #2 .* is not met\./)
   // the sample's results.json keeps no rounds, so no shift test
-  assert.match(md, /\| deno-sync \| 256 B \| 69% \(64\.5–80\.0%\) \| 50% \(45\.0–55\.0%\) \| 19\.0 \| no \|  \|/)
+  assert.match(md, /\| deno-sync \| 256 B \| 69% \(64\.5–80\.0%\) \| 50% \(45\.0–55\.0%\) \| 19\.0 \| no \| {2}\|/)
   const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
   assert.equal((page.match(/<tr class="disagree">/g) ?? []).length, 1)
 })

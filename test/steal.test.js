@@ -84,9 +84,20 @@ test('the share: steal over wall time times CPUs, summed over runs', () => {
 // Records as bench.js logs them, with the steal each run saw on 2 CPUs.
 const usage = { exit: 0, signal: 0, userUs: 1000, sysUs: 2000, maxRssKb: 5000, voluntaryCs: 10, involuntaryCs: 1 }
 const run = (program, phase, wallNs, ticks) => ({
-  phase, program, blockSize: 4096, run: 0, bytes: phase === 'startup' ? 0 : 1e9, feederBlockSize: 65536, ok: true, failure: null,
-  command: 'x', wallNs, ...(ticks === undefined ? {} : { steal: { cpus: [0, 1], ticks, clkTck: 100 } }),
-  reader: usage, feeder: { ...usage, userUs: 0, sysUs: 100 }, output: { size: 1e9, reads: 244141, blockSize: 4096 }
+  phase,
+  program,
+  blockSize: 4096,
+  run: 0,
+  bytes: phase === 'startup' ? 0 : 1e9,
+  feederBlockSize: 65536,
+  ok: true,
+  failure: null,
+  command: 'x',
+  wallNs,
+  ...(ticks === undefined ? {} : { steal: { cpus: [0, 1], ticks, clkTck: 100 } }),
+  reader: usage,
+  feeder: { ...usage, userUs: 0, sysUs: 100 },
+  output: { size: 1e9, reads: 244141, blockSize: 4096 }
 })
 const fixtureRun = withSteal => {
   const t = ticks => (withSteal ? ticks : undefined)

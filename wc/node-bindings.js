@@ -1,6 +1,7 @@
 // node-bindings: Node's internal libuv pipe, below the streams layer (as the study did).
 // libuv allocates each chunk (64 KiB), so the block size is only echoed.
 // onread gets no buffer at EOF and on error; which one it was is in streamBaseState.
+/* eslint-disable n/no-deprecated-api -- process.binding is the layer this reader measures */
 const { Pipe } = process.binding('pipe_wrap')
 const { streamBaseState, kReadBytesOrError } = process.binding('stream_wrap')
 const { UV_EOF } = process.binding('uv')

@@ -3,22 +3,22 @@
 (function () {
 // just-sync: the study's listing. Blocking read(2) on stdin into one ArrayBuffer.
 // read() gets all four arguments: just(js) 0.1.x reads 0 bytes when given only (fd, buf).
-const { print, error, exit, sys, net } = just
-const { read } = net
-const { strerror, errno, STDIN_FILENO } = sys
-const blocksize = parseInt(just.args[2] || 65536, 10)
-const buf = new ArrayBuffer(blocksize)
-let size = 0
-let reads = 0
-let n = read(STDIN_FILENO, buf, 0, blocksize)
-while (n > 0) {
-  reads++
-  size += n
-  n = read(STDIN_FILENO, buf, 0, blocksize)
-}
-if (n < 0) {
-  error(`read: ${strerror(errno())} (${errno()})`)
-  exit(1)
-}
-print(`size ${size} reads ${reads} blocksize ${blocksize}`)
+  const { print, error, exit, sys, net } = just
+  const { read } = net
+  const { strerror, errno, STDIN_FILENO } = sys
+  const blocksize = parseInt(just.args[2] || 65536, 10)
+  const buf = new ArrayBuffer(blocksize)
+  let size = 0
+  let reads = 0
+  let n = read(STDIN_FILENO, buf, 0, blocksize)
+  while (n > 0) {
+    reads++
+    size += n
+    n = read(STDIN_FILENO, buf, 0, blocksize)
+  }
+  if (n < 0) {
+    error(`read: ${strerror(errno())} (${errno()})`)
+    exit(1)
+  }
+  print(`size ${size} reads ${reads} blocksize ${blocksize}`)
 })()
