@@ -14,7 +14,7 @@ $(BUILD)/wc-splice: wc/splice.c | $(BUILD)
 $(BUILD)/pipe-run: lib/pipe-run.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
 
-# The call ladder (calls/, lib/calls.js): its C functions as a library for C, Bun and
+# The call ladder (calls/, experiments/calls/ladder.js): its C functions as a library for C, Bun and
 # Deno, and as a Node-API addon for Node. The addon is one C file against node_api.h,
 # from Debian's libnode headers (unpacked by ./setup.sh, or libnode-dev's): Node-API is
 # ABI-stable, so what node-gyp would do here is these flags, and nothing is downloaded.
@@ -31,7 +31,7 @@ $(BUILD)/ladder.node: calls/addon.c calls/native.c calls/native.h | $(BUILD)
 	$(if $(NODE_API_INC),,$(error node_api.h not found: run ./setup.sh, which unpacks Debian's libnode headers))
 	$(CC) $(CFLAGS) -shared -fPIC -isystem $(dir $(NODE_API_INC)) -o $@ calls/addon.c calls/native.c
 
-# The network path's C servers (http/, lib/http.js).
+# The network path's C servers (http/, experiments/http/http.js).
 servers: $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll
 
 $(BUILD)/http-c-%: http/c-%.c | $(BUILD)

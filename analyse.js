@@ -7,9 +7,9 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 
-const { shapeReport } = require('./lib/report-data')
-const { renderHtml } = require('./lib/report-html')
-const { renderMarkdown, renderCsv } = require('./lib/report-text')
+const { shapeReport } = require('./lib/report/data')
+const { renderHtml } = require('./lib/report/html')
+const { renderMarkdown, renderCsv } = require('./lib/report/text')
 const { writeFileAtomic } = require('./lib/atomic')
 const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
@@ -273,7 +273,7 @@ function report (options) {
 }
 
 // What bench.js writes after every group of runs, written again from the log alone: after
-// a change to lib/summary.js, or when a derived file was lost. Nothing is measured.
+// a change to experiments/stdio/summary.js, or when a derived file was lost. Nothing is measured.
 function rederiveRuns (options) {
   const dirs = runDirs(options)
   for (const dir of dirs) {

@@ -2,7 +2,7 @@
 'use strict'
 // bench.js: runs an experiment and writes results/<run-id>/. stdio (the default): every
 // program of lib/programs.js across block sizes, fed by dd; calls: the call ladder of
-// lib/calls.js, each variant's rungs from a no-op call to a 256-byte read. The pipeline:
+// experiments/calls/ladder.js, each variant's rungs from a no-op call to a 256-byte read. The pipeline:
 // parse options → plan the runs → measure (start-up, timing, cost, ladder, strace, GC
 // passes) → summarise → print.
 const fs = require('node:fs')
@@ -19,16 +19,16 @@ const { readLog, writeDerived, runsByPhase, LOG_FILE } = require('./lib/run-log'
 const { acquireRunLock } = require('./lib/run-lock')
 const { shellQuote } = require('./lib/pipeline')
 const { ZeroFile } = require('./lib/zero-file')
-const { measure, probePtrace, feederBlockSize, inputLabel } = require('./lib/measure')
+const { measure, probePtrace, feederBlockSize, inputLabel } = require('./experiments/stdio/measure')
 const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
-const headline = require('./lib/headline')
-const calls = require('./lib/calls')
-const http = require('./lib/http')
+const headline = require('./experiments/stdio/cost')
+const calls = require('./experiments/calls/ladder')
+const http = require('./experiments/http/http')
 const { collectContext } = require('./lib/context')
 const { waitForQuiet, MAX_REMEASURES } = require('./lib/foreign')
 const { seededRandom } = require('./lib/stats')
 const { writeJsonAtomic } = require('./lib/atomic')
-const { renderTerminal } = require('./lib/report-text')
+const { renderTerminal } = require('./lib/report/text')
 
 const MiB = 1 << 20
 
@@ -38,7 +38,7 @@ const MiB = 1 << 20
 // saves time on runs, sizes and strace, not on timed bytes: shorter timed runs leave a
 // steady-state figure that is mostly the start-up time taken off.
 //
-// The cost pass, the headline (lib/headline.js), runs at COST_SIZES: the smallest block,
+// The cost pass, the headline (experiments/stdio/cost.js), runs at COST_SIZES: the smallest block,
 // where a read's cost shows most, one page, and the study's 64 KiB. Its rounds give the
 // intervals: 20 leave the 6th and 15th of 20 as the 95.9% interval of the median, 6 (the
 // fewest that give one) the lowest and highest. 20, not 10: resampling two back-to-back
@@ -46,7 +46,7 @@ const MiB = 1 << 20
 // points but one in 30) in 37% of pairs with nothing changed, of 16 in 11%, of 20 in 5%
 // (docs/reproducibility.md); the pass takes about 2.5 minutes. Each run's reader is
 // sampled every COST_SAMPLE_MS for the slope of its CPU time over its reads
-// (lib/headline.js).
+// (experiments/stdio/cost.js).
 const COST_SIZES = [256, 4096, 65536]
 const COST_READS = 1 << 17
 const COST_MAX_MIB = 1024
@@ -242,7 +242,7 @@ function parseOptions (argv) {
 }
 
 // The calls experiment: the ladder, then the cost pass at 256 B for the stdin readers
-// that read as the ladders do (lib/calls.js), so the two measures of a read meet in one
+// that read as the ladders do (experiments/calls/ladder.js), so the two measures of a read meet in one
 // run; no start-up, timing, strace or GC pass.
 const CALLS_OPTIONS = ['experiment', 'only', 'processes', 'rounds', 'quick', 'timeout', 'out', 'id', 'resume', 'report', 'list', 'json']
 
@@ -276,7 +276,7 @@ function parseCallsOptions (values) {
   return options
 }
 
-// The http experiment: every server of lib/http.js under wrk in both modes at each count
+// The http experiment: every server of experiments/http/http.js under wrk in both modes at each count
 // of connections, then the strace pass per server and mode.
 const HTTP_OPTIONS = ['experiment', 'only', 'runs', 'connections', 'quick', 'timeout', 'no-strace', 'out', 'id', 'resume', 'report', 'list', 'json']
 // wrk opens each connection as a socket of its own: past this, a run measures the
@@ -554,7 +554,7 @@ function cellKey (step) {
 // two input sizes (lib/strace.js: every thread's summary, the main thread's counts and
 // each read of stdin, from the one run). Syscalls per MiB come from the difference of the
 // two, where start-up's calls (loading, the runtime's own files and threads, exit) are in
-// both and cancel (lib/summary.js); each run's reads are checked against what the reader
+// both and cancel (experiments/stdio/summary.js); each run's reads are checked against what the reader
 // says it did. The sizes are a quarter and three quarters of straceMiB (1 and 3 MiB by
 // default, 256 and 768 KiB with --quick), in whole dd blocks: the difference is half of
 // straceMiB. The pass used to run strace -c twice at straceMiB (main thread, then every
@@ -686,20 +686,20 @@ function recordedPrograms (context, options) {
   return names.map(name => table.find(row => row.name === name))
 }
 
-// A calls run's variants, from today's table (lib/calls.js).
+// A calls run's variants, from today's table (experiments/calls/ladder.js).
 function recordedVariants (context) {
   const names = Array.isArray(context.ladderVariants) ? context.ladderVariants.map(variant => variant?.name) : []
   if (names.length === 0) throw new UsageError('--resume: its context.json lists no ladder variants; start a new run')
   const missing = names.filter(name => !calls.findVariant(name))
-  if (missing.length) throw new UsageError(`cannot resume: this run measured the ladder of ${missing.join(', ')}, which lib/calls.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  if (missing.length) throw new UsageError(`cannot resume: this run measured the ladder of ${missing.join(', ')}, which experiments/calls/ladder.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
   return names.map(name => calls.findVariant(name))
 }
 
-// An http run's servers, from today's table (lib/http.js).
+// An http run's servers, from today's table (experiments/http/http.js).
 function recordedServers (context) {
   const names = Array.isArray(context.programs) ? context.programs.map(program => program?.name) : []
   const missing = names.filter(name => !http.servers.some(server => server.name === name))
-  if (missing.length) throw new UsageError(`cannot resume: this run measured the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which lib/http.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  if (missing.length) throw new UsageError(`cannot resume: this run measured the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which experiments/http/http.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
   return names.map(name => http.servers.find(server => server.name === name))
 }
 

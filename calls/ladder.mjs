@@ -2,7 +2,7 @@
 // deno.mjs; the host, which has no module loader, has its own copy in calls/just.js).
 // A runtime gives its four rungs, each a loop of `count` calls that counts the calls
 // that answered right, and its clock; the harness warms them, checks every answer,
-// times them and prints the lines lib/calls.js reads:
+// times them and prints the lines experiments/calls/ladder.js reads:
 //   compiled noop yes syscall yes empty-read yes read-256 yes
 //   round 1 noop 2.8 syscall 203.1 empty-read 226.3 read-256 437.7   (ns per call)
 //   size N reads N blocksize 256
@@ -10,7 +10,7 @@ export const BLOCK = 256
 // Warm-up: each rung's loop called 1024 times on 128 calls: a loop run once, long, is
 // compiled on the stack (OSR), which can leave the function itself unoptimised and
 // the check below unable to tell; called often, the function is compiled whole.
-// 2^17 reads of the pipe, 32 MiB (lib/calls.js sends them).
+// 2^17 reads of the pipe, 32 MiB (experiments/calls/ladder.js sends them).
 export const WARMUP_CALLS = 1024
 export const WARMUP_COUNT = 128
 const EXTRA_WARMUPS = 16

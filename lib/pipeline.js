@@ -22,7 +22,7 @@ function shellQuote (argv) {
 // --pin in every tool: dd on CPU 0, the reader on CPU 1.
 const PIN_APART = { feeder: 0, reader: 1 }
 
-// bench.js's cost pass runs dd and the reader on one CPU (lib/headline.js says why): the
+// bench.js's cost pass runs dd and the reader on one CPU (experiments/stdio/cost.js says why): the
 // last one this process may use (a container's cpuset may leave out CPU 0 or 1).
 function sharedCpuPin (status) {
   return placementPlan(allowedCpus(status)).shared
@@ -40,7 +40,7 @@ let current = null
 // had exited (pipe-run killed them); stealTicks each CPU's steal during the run, in
 // ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js); cpuIdle the
 // pinned CPUs' idle time during the run (null unpinned; lib/foreign.js); samples, with
-// sampleMs, [the reader's CPU ns, the bytes dd has written] every sampleMs ms (lib/headline.js).
+// sampleMs, [the reader's CPU ns, the bytes dd has written] every sampleMs ms (experiments/stdio/cost.js).
 function runPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))

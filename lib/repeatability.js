@@ -4,7 +4,7 @@
 // which a reader of one results folder can quote without a second run beside it).
 const { median } = require('./stats')
 const { findProgram } = require('./programs')
-const { formatNumber } = require('./report-format')
+const { formatNumber } = require('./report/format')
 
 // A figure repeats when it moves by at most GOAL.percent in at least GOAL.share of the
 // cells: one cell caught by a slow spell of the VM does not fail a run, a machine whose

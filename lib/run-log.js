@@ -1,11 +1,11 @@
 'use strict'
 // A run folder's log and the files derived from it. all.jsonl holds a line per run,
 // appended as the run is measured; results.json, syscalls.json and gc.json are derived
-// from it by lib/summary.js and replaced whole, so they can always be written again from
+// from it by experiments/stdio/summary.js and replaced whole, so they can always be written again from
 // the log: by bench.js after every group of runs, and by analyse.js --rederive.
 const fs = require('node:fs')
 const path = require('node:path')
-const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('../experiments/stdio/summary')
 const { writeJsonAtomic } = require('./atomic')
 
 const LOG_FILE = 'all.jsonl'

@@ -1,6 +1,6 @@
 'use strict'
 // How often the headline's two-run tests cry wolf: with nothing changed between two runs,
-// how often does the repeatability criterion (lib/headline.js headlineRepeatability: a
+// how often does the repeatability criterion (experiments/stdio/cost.js headlineRepeatability: a
 // share of C moved by more than 2 points) call a cell unrepeatable, and the shift test
 // (the rank test on the two runs' rounds' shares, at 5%) call it shifted? Nothing is
 // measured: it resamples the cost-pass rounds of the kept back-to-back runs
@@ -20,7 +20,7 @@
 // the pseudo-runs made. Rounds drawn twice tie, which the rank test corrects for.
 const fs = require('node:fs')
 const path = require('node:path')
-const { summariseHeadline, headlineRepeatability, PHASE, QUARTER_PHASE } = require('../lib/headline')
+const { summariseHeadline, headlineRepeatability, PHASE, QUARTER_PHASE } = require('../experiments/stdio/cost')
 const { median, mean, seededRandom, SIGNIFICANCE } = require('../lib/stats')
 const { wholeNumber, UsageError } = require('../lib/options')
 const { runCli } = require('../lib/cli')

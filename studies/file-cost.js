@@ -21,7 +21,7 @@ const { wholeNumber } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, twoSizeFit } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
-const { verify } = require('../lib/measure')
+const { verify } = require('../experiments/stdio/measure')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,1024,4096', mib: '1024', rounds: '7' }
 const TIMEOUT_MS = 120000

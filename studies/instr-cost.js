@@ -25,7 +25,7 @@ const { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed } 
 const { UsageError, wholeNumber } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { twoSizeFit } = require('../lib/stats')
-const { verify } = require('../lib/measure')
+const { verify } = require('../experiments/stdio/measure')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,4096,65536', reads: '65536' }
 const USAGE = `usage: node studies/instr-cost.js [--only NAME ...] [--sizes A,B,...] [--reads N]

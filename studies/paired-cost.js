@@ -32,8 +32,8 @@ const { parseStudyOptions, blockSizes } = require('./per-read')
 const { wholeNumber, matchOnly, UsageError } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, medianInterval, MEDIAN_INTERVAL_MIN, INTERVAL_LEVEL } = require('../lib/stats')
-const { formatInterval } = require('../lib/report-format')
-const { verify } = require('../lib/measure')
+const { formatInterval } = require('../lib/report/format')
+const { verify } = require('../experiments/stdio/measure')
 
 // The loops timed against C's: the host's two readers' and C's own.
 const READER_FORMS = { c: 'c', 'just-fast': 'fast', 'just-sync': 'sync' }

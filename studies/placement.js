@@ -1,6 +1,6 @@
 'use strict'
 // Where should dd and the reader run so that the reader's CPU time per read reproduces?
-// bench.js's cost pass (lib/headline.js) puts both on one CPU; this measures why. Each
+// bench.js's cost pass (experiments/stdio/cost.js) puts both on one CPU; this measures why. Each
 // round runs every reader under every placement, a full and a quarter run back to back,
 // and a reader's CPU per read is (CPU of the full run - CPU of the quarter run) / the
 // reads between, as in the cost pass:
@@ -24,7 +24,7 @@ const { wholeNumber } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, ratioInterval } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
-const { verify, FIXED_FEEDER_BLOCK } = require('../lib/measure')
+const { verify, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'node-sync', 'deno-sync'], sizes: '256', mib: '64', rounds: '10' }
 const PLACEMENTS = ['free', 'apart', 'shared', 'file']

@@ -18,7 +18,7 @@ const { parseArgs } = require('node:util')
 const { commandLine, parseOutput, findProgram } = require('../lib/programs')
 const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
 const { pipelineForeign } = require('../lib/foreign')
-const { verify, FIXED_FEEDER_BLOCK } = require('../lib/measure')
+const { verify, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const { median } = require('../lib/stats')
 
 const READERS = ['c', 'just-sync', 'just-fast', 'node-sync', 'bun-ffi', 'deno-sync']

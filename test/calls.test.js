@@ -1,5 +1,5 @@
 'use strict'
-// The call ladder (lib/calls.js, calls/): every ladder answers right over a real pipe,
+// The call ladder (experiments/calls/ladder.js, calls/): every ladder answers right over a real pipe,
 // a ladder that misbehaves is a failed run, and the summary's arithmetic against
 // hand-computed numbers; bench.js --experiment calls refuses what it cannot do.
 const { test } = require('node:test')
@@ -7,7 +7,7 @@ const assert = require('node:assert/strict')
 const { bench, assertRefused } = require('./helpers')
 const path = require('node:path')
 
-const calls = require('../lib/calls')
+const calls = require('../experiments/calls/ladder')
 const { sharedCpuPin } = require('../lib/pipeline')
 
 // The fewest calls and reads: a test checks answers, never speed.

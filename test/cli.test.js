@@ -12,7 +12,7 @@ const { spawn, spawnSync } = require('node:child_process')
 
 const { matchOnly } = require('../lib/options')
 const { programs, unavailableReason, fileFeedReason } = require('../lib/programs')
-const { summariseResults, summariseSyscalls, summariseGcResults } = require('../lib/summary')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('../experiments/stdio/summary')
 const { acquireRunLock } = require('../lib/run-lock')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -254,7 +254,7 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     assert.equal(result.status, 0, result.stderr)
   })
 
-  test('--rederive rewrites the derived files from all.jsonl with lib/summary.js, measuring nothing', () => {
+  test('--rederive rewrites the derived files from all.jsonl with experiments/stdio/summary.js, measuring nothing', () => {
     const run = copyOf(SAMPLE)
     for (const file of ['results.json', 'syscalls.json']) fs.rmSync(path.join(run, file))
     fs.writeFileSync(path.join(run, 'gc.json'), 'not json')

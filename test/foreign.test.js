@@ -11,7 +11,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { PIPE_RUN, runPipeline, ddFeeder } = require('../lib/pipeline')
 const { foreignTime, pipelineForeign, userNs, userForeign, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES } = require('../lib/foreign')
 const { CLK_TCK } = require('../lib/procfs')
-const { summariseResults } = require('../lib/summary')
+const { summariseResults } = require('../experiments/stdio/summary')
 const { planProgress } = require('../lib/run-log')
 const { sharedCpuPin } = require('../lib/pipeline')
 

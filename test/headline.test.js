@@ -1,12 +1,12 @@
 'use strict'
-// The headline (lib/headline.js): CPU time per read from the cost pass's full and quarter
+// The headline (experiments/stdio/cost.js): CPU time per read from the cost pass's full and quarter
 // runs, against C's rounds, against numbers worked out by hand; the intervals' true levels;
 // what drops a round or a cell; the steal flag; a run's own repeatability from its halves;
 // two runs by the repeatability criterion, the shift test and rank order with ties by test;
 // bench's plan of the pass.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, PHASE, QUARTER_PHASE } = require('../lib/headline')
+const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, PHASE, QUARTER_PHASE } = require('../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../lib/stats')
 const { parseOptions, plan } = require('../bench')
 const { placementPlan } = require('../lib/placement')

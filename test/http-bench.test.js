@@ -1,5 +1,5 @@
 'use strict'
-// The http experiment's bench (lib/http.js, bench.js --experiment http): wrk's report
+// The http experiment's bench (experiments/http/http.js, bench.js --experiment http): wrk's report
 // read right, a run wrk or the server spoils is a failure with its reason, the strace
 // pass's per-request arithmetic and the summary against hand-computed numbers, bad
 // options refused with one line, and a tiny real run through to its report.
@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const http = require('../lib/http')
+const http = require('../experiments/http/http')
 const { parseStraceSummary } = require('../lib/strace')
 
 const FIXTURES = path.join(__dirname, 'fixtures')
@@ -149,7 +149,7 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
 })
 
 test('syscalls over the floor: by job, so sendto for write is no call more; upkeep said apart', () => {
-  const { findings } = require('../lib/findings')
+  const { findings } = require('../lib/report/findings')
   // a strace run of `requests` requests: each call `perRequest` times a request, and 20 at start-up
   const traced = (server, requests, calls) => {
     const syscalls = Object.entries(calls).map(([name, [perRequest, failedPerRequest = 0]]) => ({ name, calls: 20 + perRequest * requests, errors: failedPerRequest * requests }))
@@ -315,7 +315,7 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
 })
 
 test('two http runs compared: requests/s, CPU and syscalls per request apart, and shares inside each other\'s intervals', () => {
-  const { findings } = require('../lib/findings')
+  const { findings } = require('../lib/report/findings')
   const cell = (server, rate, cpu, share) => ({ server, mode: 'keep-alive', connections: 16, requestsPerSecond: { median: rate }, cpuPerRequestUs: cpu, vsReference: share, clientBound: false, unannouncedClose: false })
   const set = (label, bun, work, upkeep) => ({
     label,

@@ -9,9 +9,9 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { loadResultSet } = require('../analyse')
-const { labelSets, shapeReport } = require('../lib/report-data')
-const findings = require('../lib/findings')
-const { chunkSizes, summariseResults, summariseSyscalls } = require('../lib/summary')
+const { labelSets, shapeReport } = require('../lib/report/data')
+const findings = require('../lib/report/findings')
+const { chunkSizes, summariseResults, summariseSyscalls } = require('../experiments/stdio/summary')
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'results')
 const OWN_CHUNK = ['coreutils', 'node-stream']

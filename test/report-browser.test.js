@@ -1,6 +1,6 @@
 'use strict'
-// lib/report-browser.js, the report's code that runs in the page, in Node: its tooltips
-// format with lib/report-format.js's functions and leave names escaped once. The page
+// lib/report/browser.js, the report's code that runs in the page, in Node: its tooltips
+// format with lib/report/format.js's functions and leave names escaped once. The page
 // itself is drawn in Chromium by test/report.test.js.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
@@ -9,8 +9,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { lineTooltip, countTooltip, drawReport } = require('../lib/report-browser')
-const { formatNumber, sizeName, escapeHtml } = require('../lib/report-format')
+const { lineTooltip, countTooltip, drawReport } = require('../lib/report/browser')
+const { formatNumber, sizeName, escapeHtml } = require('../lib/report/format')
 
 const ROOT = path.resolve(__dirname, '..')
 const NAME = escapeHtml('<b>a & b</b>')
@@ -44,13 +44,13 @@ test('the page runs these two modules as they are, and nothing else formats or e
     assert.equal(made.status, 0, made.stderr)
     const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
     const script = page.slice(page.lastIndexOf('<script>') + '<script>'.length, page.lastIndexOf('</script>'))
-    for (const name of ['report-format', 'report-browser']) {
-      const source = fs.readFileSync(path.join(ROOT, 'lib', `${name}.js`), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
-      assert.ok(script.includes(source), `lib/${name}.js is not in the page as it is`)
+    for (const name of ['format', 'browser']) {
+      const source = fs.readFileSync(path.join(ROOT, 'lib', 'report', `${name}.js`), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
+      assert.ok(script.includes(source), `lib/report/${name}.js is not in the page as it is`)
     }
     assert.ok(script.includes(drawReport.toString()))
     for (const helper of ['formatNumber', 'sizeName', 'sizeLabel', 'escapeHtml']) {
-      assert.equal(script.split(`function ${helper} (`).length - 1, 1, `${helper} is defined once, in lib/report-format.js`)
+      assert.equal(script.split(`function ${helper} (`).length - 1, 1, `${helper} is defined once, in lib/report/format.js`)
     }
     assert.doesNotMatch(script, /const (esc|fmt|sizeName|sizeLabel) =/, 'no local copy of a formatting helper')
   } finally {

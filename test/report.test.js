@@ -12,7 +12,7 @@ const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 const { newestRun, AnalyseError } = require('../analyse')
-const { summariseResults } = require('../lib/summary')
+const { summariseResults } = require('../experiments/stdio/summary')
 
 const ROOT = path.resolve(__dirname, '..')
 const ANALYSE = path.join(ROOT, 'analyse.js')
@@ -348,7 +348,7 @@ function render (args, outName) {
   return path.join(out, 'report.html')
 }
 
-// The throughput's small multiples: a chart per runtime family (lib/report-data.js).
+// The throughput's small multiples: a chart per runtime family (lib/report/data.js).
 const THROUGHPUT_PANELS = ['chart-throughput-bun', 'chart-throughput-deno', 'chart-throughput-just', 'chart-throughput-native']
 
 test('report.html in Chromium: the headline chart first, every chart draws the fixture, offline, without errors', async () => {

@@ -11,8 +11,8 @@ const path = require('node:path')
 const { spawnSync, execFileSync } = require('node:child_process')
 
 const { parseTrace, parseProfileRun, readTraceProblem } = require('../lib/strace')
-const { summariseResults, summariseSyscalls } = require('../lib/summary')
-const findings = require('../lib/findings')
+const { summariseResults, summariseSyscalls } = require('../experiments/stdio/summary')
+const findings = require('../lib/report/findings')
 
 const ROOT = path.resolve(__dirname, '..')
 const LIARS = path.join(__dirname, 'fixtures', 'liar-programs.js')

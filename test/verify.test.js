@@ -4,7 +4,7 @@
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 
-const { verify } = require('../lib/measure')
+const { verify } = require('../experiments/stdio/measure')
 
 const honest = { name: 'honest', honoursBlockSize: true }
 const ownChunks = { name: 'own-chunks', honoursBlockSize: false }

@@ -2,14 +2,14 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
-const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('./stats')
-const { findProgram, byTableOrder, BASELINE } = require('./programs')
-const { STEAL_SHARE, stealShare } = require('./steal')
-const { summariseHeadline } = require('./headline')
-const { summariseLadder } = require('./calls')
-const { summariseHttp } = require('./http')
-const { GOAL, interleavedHalves, throughputHalves } = require('./repeatability')
-const { disturbanceOf } = require('./foreign')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('../../lib/stats')
+const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
+const { STEAL_SHARE, stealShare } = require('../../lib/steal')
+const { summariseHeadline } = require('./cost')
+const { summariseLadder } = require('../calls/ladder')
+const { summariseHttp } = require('../http/http')
+const { GOAL, interleavedHalves, throughputHalves } = require('../../lib/repeatability')
+const { disturbanceOf } = require('../../lib/foreign')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -248,15 +248,15 @@ function summariseResults (logged, context) {
   }
   cells.sort(byTableOrder(context))
   compareWithC(cells)
-  // the lab's answer, from the cost pass (lib/headline.js); null for runs without one
+  // the lab's answer, from the cost pass (experiments/stdio/cost.js); null for runs without one
   const headline = summariseHeadline(records, context, rejected)
   return {
     runId: context.runId,
     experiment: context.options.experiment ?? 'stdio',
     headline,
-    // the call ladder (lib/calls.js), checked against the headline; null for stdio runs
+    // the call ladder (experiments/calls/ladder.js), checked against the headline; null for stdio runs
     ladder: summariseLadder(records, context, headline),
-    // the http experiment (lib/http.js); null for other runs
+    // the http experiment (experiments/http/http.js); null for other runs
     http: summariseHttp(records, context),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,

@@ -33,10 +33,10 @@
 // share of C come with the interval that inverts the rank test (lib/stats.js). Each
 // interval carries its true level, which its whole k makes other than 95%: 97.9% and
 // 95.7% at 10 rounds.
-const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('./stats')
-const { findProgram, byTableOrder, BASELINE } = require('./programs')
-const { STEAL_SHARE, stealShare } = require('./steal')
-const { sizeName } = require('./report-format')
+const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('../../lib/stats')
+const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
+const { STEAL_SHARE, stealShare } = require('../../lib/steal')
+const { sizeName } = require('../../lib/report/format')
 
 const PHASE = 'cost'
 const QUARTER_PHASE = 'cost-quarter'
@@ -131,7 +131,7 @@ function roundFigures (mine, base) {
   return [...mine].map(([run, ns]) => ({ run, cpuPerReadNs: ns, shareOfC: base?.has(run) ? base.get(run) / ns : null }))
 }
 
-// rejected: cells whose reads strace saw otherwise than the reader says (lib/summary.js),
+// rejected: cells whose reads strace saw otherwise than the reader says (experiments/stdio/summary.js),
 // by 'program\tblockSize': none of their runs is a data point.
 function summariseHeadline (records, context, rejected = new Map()) {
   const cells = new Map()

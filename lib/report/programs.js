@@ -3,8 +3,8 @@
 // whether it honours the block size. A run records the table as it was (context.programs);
 // runs made before it did fall back on the lab's current table, and a name neither knows
 // is still reported, just without a runtime.
-const { runtimes } = require('./runtimes')
-const { findProgram, BASELINE } = require('./programs')
+const { runtimes } = require('../runtimes')
+const { findProgram, BASELINE } = require('../programs')
 
 function programInfo (name, context) {
   const program = context?.programs?.find(row => row.name === name) ?? findProgram(name)

@@ -1,10 +1,10 @@
 'use strict'
 // The report's code that runs in the browser: it reads the JSON the page carries and
-// draws every chart. A CommonJS module, so that tests can require it; lib/report-html.js
-// inlines it, after lib/report-format.js, behind a require() that knows those two, so
+// draws every chart. A CommonJS module, so that tests can require it; lib/report/html.js
+// inlines it, after lib/report/format.js, behind a require() that knows those two, so
 // the page formats numbers and escapes names with the same functions as the rest of
 // the report.
-const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('./report-format')
+const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('./format')
 
 // Highcharts reads names and labels as markup: the page escapes them once, where a
 // series or axis is made. A tooltip takes this.series.name and this.key (a bar's

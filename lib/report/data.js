@@ -3,13 +3,13 @@
 // what the report shows: the series of every chart, the tables, the context and the
 // findings. Pure functions of the parsed JSON, so every number can be checked by hand
 // against a results folder; reading files and writing the report live in analyse.js.
-const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
-const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./report-format')
+const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('../../experiments/stdio/summary')
+const { sizeLabel, sizeName, formatNumber, formatPercent } = require('./format')
 const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
-const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineRepeatability } = require('./headline')
-const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('./stats')
-const { throughputRepeatability, httpRepeatability, throughputOwnText, httpOwnText, throughputCriterionText, httpCriterionText } = require('./repeatability')
+const { BASELINE, programInfo, programsOf } = require('./programs')
+const { headlineRepeatability } = require('../../experiments/stdio/cost')
+const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../stats')
+const { throughputRepeatability, httpRepeatability, throughputOwnText, httpOwnText, throughputCriterionText, httpCriterionText } = require('../repeatability')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -96,7 +96,7 @@ function families (series) {
 
 // ---- the headline ----
 
-// Per set, the cost pass's cells (lib/headline.js) as the report shows them: for each
+// Per set, the cost pass's cells (experiments/stdio/cost.js) as the report shows them: for each
 // size, C's CPU per read and every other reader best first; the chart's series are the
 // overhead over C with its interval as whiskers, one series per set.
 function headlineData (sets) {
@@ -160,7 +160,7 @@ function headlineLevels (base, rows) {
 // two sizes ± plusMinusShare of it (none from a single run, or when the noise is as large
 // as the time).
 // The call ladder of each set that has one: its rows, and its chart's series: a bar per
-// variant stacked from the four parts (lib/calls.js decompose), the measured 256-byte
+// variant stacked from the four parts (experiments/calls/ladder.js decompose), the measured 256-byte
 // read beside it with its interval.
 const LADDER_PARTS = [['boundary', 'boundary (no-op call)'], ['syscall', 'syscall entry and exit'], ['readPath', 'the runtime\'s read path'], ['kernelRead', 'the kernel\'s 256-byte read']]
 
@@ -487,7 +487,7 @@ function summaryTable (set) {
         vsCRaw: cell.vsC?.throughput ?? null,
         withinNoise: cell.vsC?.steadyWithinNoise ?? false,
         share: cell.vsC?.steadyShare ?? null,
-        // why the runs do not support its share of C (lib/summary.js), printed in its place
+        // why the runs do not support its share of C (experiments/stdio/summary.js), printed in its place
         withheld: cell.vsC?.withheld ?? null,
         withheldWhy: cell.vsC?.withheldWhy ?? null,
         hasMarginal: Boolean(cell.marginal),
@@ -772,7 +772,7 @@ function shapeReport (inputSets, { title } = {}) {
     syscalls: syscallData(sets, programs, compare),
     resources: resourceData(sets, programs, compare),
     gc: gcData(sets, programs, compare),
-    // readers that choose their own chunk size, each at that size (lib/findings.js)
+    // readers that choose their own chunk size, each at that size (lib/report/findings.js)
     idiomatic: sets.map(set => ({ set: set.label, rows: idiomaticRows(set) })).filter(entry => entry.rows.length),
     summaries: sets.map(summaryTable),
     cells: cellRows(sets),

@@ -1,24 +1,24 @@
 'use strict'
 // The report's plain-text forms: results.md (the summary table, the findings and the
 // context, for a README or an issue) and results.csv (one row per cell, for a
-// spreadsheet), both from the data lib/report-data.js shaped; and the tables bench.js
+// spreadsheet), both from the data lib/report/data.js shaped; and the tables bench.js
 // prints when a run is done, from results.json.
-const { sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./report-format')
-const { WARM_QUARTER_READS } = require('./summary')
-const { SIGNIFICANCE, levelText, levelsText } = require('./stats')
-const { ownRepeatabilityText, headlineRepeatabilityText } = require('./headline')
-const { httpData } = require('./report-data')
+const { sizeLabel, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatShare, formatRatio, escapeMarkdown: md, csvField } = require('./format')
+const { WARM_QUARTER_READS } = require('../../experiments/stdio/summary')
+const { SIGNIFICANCE, levelText, levelsText } = require('../stats')
+const { ownRepeatabilityText, headlineRepeatabilityText } = require('../../experiments/stdio/cost')
+const { httpData } = require('./data')
 const { headlineConnections } = require('./findings')
-const { GOAL, throughputOwnText, httpOwnText } = require('./repeatability')
+const { GOAL, throughputOwnText, httpOwnText } = require('../repeatability')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
 const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', steal: '$', 'some-runs-failed': '?', disturbed: '#' }
 const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
 const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
-// After a share of C: the cell's runs and C's could be the same runs (lib/summary.js).
+// After a share of C: the cell's runs and C's could be the same runs (experiments/stdio/summary.js).
 const WITHIN_NOISE = { mark: '≈', meaning: `its runs are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})` }
-// In place of a share of C the runs do not support (lib/summary.js): the reason, in a word.
+// In place of a share of C the runs do not support (experiments/stdio/summary.js): the reason, in a word.
 const WITHHELD_NOTE = `A share of C is left out, its reason in its place, where the best runs of the interleaved halves of the cell's runs, or of C's, moved by more than ${GOAL.percent}% (noisy), or either has too few runs to halve; results.json keeps it, with the reason.`
 // After a marginal figure: its quarter runs may have ended before a JIT was done.
 const FEW_READS = { mark: '*', meaning: `the quarter runs made fewer than ${WARM_QUARTER_READS} reads, too few for V8 to be sure to have compiled the loop (give a larger --mib)` }
@@ -88,7 +88,7 @@ function headlineRows (size) {
   ]
 }
 
-// The true levels of a size's intervals (lib/report-data.js headlineLevels), as a caption
+// The true levels of a size's intervals (lib/report/data.js headlineLevels), as a caption
 // says them: "97.9% intervals per read, 95.7% against C".
 function headlineLevelsText ({ perRead, againstC }) {
   const parts = [[perRead, 'per read'], [againstC, 'against C']].filter(([levels]) => levels.length)
@@ -240,7 +240,7 @@ const CSV_COLUMNS = [
   ['marginalPerReadNs', row => round(row.marginalPerReadNs, 2)],
   ['vsCMarginal', row => round(row.vsCMarginal, 4)],
   ['flags', row => row.flags.join(';')],
-  // the cost pass's figures, at the sizes it measured (lib/headline.js)
+  // the cost pass's figures, at the sizes it measured (experiments/stdio/cost.js)
   ['costCpuPerReadNs', row => round(row.cost?.cpuPerReadNs?.estimate, 2)],
   ['costOverheadNs', row => round(row.cost?.overheadNs?.estimate, 2)],
   ['costOverheadLowNs', row => round(row.cost?.overheadNs?.low, 2)],

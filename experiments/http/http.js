@@ -10,13 +10,13 @@ const fs = require('node:fs')
 const net = require('node:net')
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
-const { expandCommand, unavailableReason } = require('./programs')
-const { shellQuote } = require('./pipeline')
-const { parseStraceSummary } = require('./strace')
-const { median, ratioInterval } = require('./stats')
-const { allowedCpus, placementPlan } = require('./placement')
-const { userNs, userForeign } = require('./foreign')
-const { CLK_TCK, statFields } = require('./procfs')
+const { expandCommand, unavailableReason } = require('../../lib/programs')
+const { shellQuote } = require('../../lib/pipeline')
+const { parseStraceSummary } = require('../../lib/strace')
+const { median, ratioInterval } = require('../../lib/stats')
+const { allowedCpus, placementPlan } = require('../../lib/placement')
+const { userNs, userForeign } = require('../../lib/foreign')
+const { CLK_TCK, statFields } = require('../../lib/procfs')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -143,7 +143,7 @@ function parseResponse (bytes) {
 
 const request = close => `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`
 
-// Whether the server on `port` answers right in `mode` (lib/http.js's MODES): null if
+// Whether the server on `port` answers right in `mode` (experiments/http/http.js's MODES): null if
 // it does, else why not, one sentence. keep-alive: KEEP_ALIVE_REQUESTS requests one after
 // the other on one connection (a server that answers Connection: close and closes is
 // followed onto a new one); close: one request saying Connection: close, which must be
@@ -398,7 +398,7 @@ function wrkArgv (step, port, options) {
 }
 
 // One step: a timed wrk run of a cell, or a run of the strace pass. Resolves to
-// { record, stopped } as lib/measure.js's measure does.
+// { record, stopped } as experiments/stdio/measure.js's measure does.
 async function measureStep (step, options, session, runDir) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
   const server = await session.serverFor(step, options)
@@ -652,7 +652,7 @@ function httpContext (runnable, pin = apartPin()) {
 
 // ---- the summary ----
 
-const { interleavedHalves, httpHalves } = require('./repeatability')
+const { interleavedHalves, httpHalves } = require('../../lib/repeatability')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.

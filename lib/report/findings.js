@@ -3,10 +3,10 @@
 // (what a read costs, by runtime, against C; where it goes; then the rest), each
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
-const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('./report-format')
-const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineRepeatability, headlineRepeatabilityText } = require('./headline')
-const { median, levelText, medianIntervalLevel, levelsText } = require('./stats')
+const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('./format')
+const { BASELINE, programInfo, programsOf } = require('./programs')
+const { headlineRepeatability, headlineRepeatabilityText } = require('../../experiments/stdio/cost')
+const { median, levelText, medianIntervalLevel, levelsText } = require('../stats')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -236,7 +236,7 @@ const HTTP_FINDINGS = [
     }).filter(Boolean)
     return parts.length ? `The server's CPU time per request, µs, every thread, where it is busiest (it compares servers even where wrk was the limit): ${parts.join('; ')}.` : null
   },
-  // over the floor by job (lib/http.js's CALL_ROLES), so that sendto against write or
+  // over the floor by job (experiments/http/http.js's CALL_ROLES), so that sendto against write or
   // accept against accept4 is no call more; upkeep (waits, failed tries, memory calls)
   // follows timing, and is said apart
   function syscallsOverFloor (http) {
@@ -360,7 +360,7 @@ function idiomaticRows (set) {
       blockSize,
       exact: blockSize !== null && blockSize === chunkBytes,
       steadyMBps: steady(cell),
-      // a share the runs do not support (lib/summary.js) is not quoted: its reason is
+      // a share the runs do not support (experiments/stdio/summary.js) is not quoted: its reason is
       shareOfC: cell?.vsC?.withheld ? null : cell?.vsC?.steadyThroughput ?? null,
       shareWithheld: cell?.vsC?.withheld ?? null,
       shareWithheldWhy: cell?.vsC?.withheldWhy ?? null

@@ -6,16 +6,16 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { commandLine, parseOutput } = require('./programs')
-const { UsageError } = require('./options')
-const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('./pipeline')
-const { withStdinFrom } = require('./zero-file')
-const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
-const { parseGcTrace, summariseGc } = require('./gctrace')
-const { writeFileAtomic } = require('./atomic')
-const { runSteal } = require('./steal')
-const { pipelineForeign } = require('./foreign')
-const { slopePerRead } = require('./headline')
+const { commandLine, parseOutput } = require('../../lib/programs')
+const { UsageError } = require('../../lib/options')
+const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../../lib/pipeline')
+const { withStdinFrom } = require('../../lib/zero-file')
+const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('../../lib/strace')
+const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
+const { writeFileAtomic } = require('../../lib/atomic')
+const { runSteal } = require('../../lib/steal')
+const { pipelineForeign } = require('../../lib/foreign')
+const { slopePerRead } = require('./cost')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -84,7 +84,7 @@ function verify (step, result, output) {
 // one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
 // pipe-run's own pipe goes unused ("true" writes nothing to it).
 // The cost pass (step.ownFeeder) has its own feeder whatever --feeder says: dd's fixed
-// blocks through the pipe, on the reader's CPU (lib/headline.js).
+// blocks through the pipe, on the reader's CPU (experiments/stdio/cost.js).
 async function measure (step, runIndex, options, runDir, zeroFiles) {
   const fromFile = options.feeder === 'file' && !step.ownFeeder
   const feederBlock = fromFile ? null : step.bytes === 0 || step.ownFeeder ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
@@ -140,7 +140,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   if (failure === null && step.sampleMs && slopePerRead(record) === null) {
     record.foreign = { ...(record.foreign ?? {}), sampler: 'too few samples for a slope', disturbed: true }
   }
-  // A reader whose reads the kernel saw otherwise fails the run, and its cell (lib/summary.js),
+  // A reader whose reads the kernel saw otherwise fails the run, and its cell (experiments/stdio/summary.js),
   // and the whole trace stays as the evidence; an honest reader's file keeps the summary.
   if (failure === null && step.phase === 'strace') {
     record.rawFile = rawFileName(step)

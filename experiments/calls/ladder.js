@@ -20,13 +20,13 @@
 // at 256 B for each variant's stdin reader, and the report compares the two.
 const fs = require('node:fs')
 const path = require('node:path')
-const { BUILD } = require('./paths')
-const { findProgram, expandCommand, unavailableReason: rowUnavailableReason, BASELINE } = require('./programs')
-const { runPipeline, ddFeeder, shellQuote } = require('./pipeline')
-const { median, medianInterval } = require('./stats')
-const { runSteal } = require('./steal')
-const { pipelineForeign } = require('./foreign')
-const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('./measure')
+const { BUILD } = require('../../lib/paths')
+const { findProgram, expandCommand, unavailableReason: rowUnavailableReason, BASELINE } = require('../../lib/programs')
+const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { median, medianInterval } = require('../../lib/stats')
+const { runSteal } = require('../../lib/steal')
+const { pipelineForeign } = require('../../lib/foreign')
+const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('../stdio/measure')
 
 const PHASE = 'ladder'
 const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']

@@ -1,15 +1,15 @@
 'use strict'
 // report.html: one self-contained page. Highcharts (inlined from node_modules) draws
 // the charts from the report data, which travels as JSON in the page
-// (lib/report-browser.js); the tables and prose are rendered here. Everything opens
+// (lib/report/browser.js); the tables and prose are rendered here. Everything opens
 // from disk: no server, no network (the page's Content-Security-Policy forbids any fetch).
 const fs = require('node:fs')
 const path = require('node:path')
-const { escapeHtml, jsonForScript, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatInterval, formatRatio } = require('./report-format')
-const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
-const { levelsText } = require('./stats')
+const { escapeHtml, jsonForScript, sizeName, formatNumber, formatSigned, formatCallsPerRequest, formatPercent, formatInterval, formatRatio } = require('./format')
+const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./text')
+const { levelsText } = require('../stats')
 const { headlineConnections } = require('./findings')
-const { ownRepeatabilityText, headlineRepeatabilityText } = require('./headline')
+const { ownRepeatabilityText, headlineRepeatabilityText } = require('../../experiments/stdio/cost')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -567,16 +567,16 @@ ul.failures code { font-size: 12px; color: var(--muted); word-break: break-all; 
 footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24px 30px; }
 `
 
-// The page's own script: lib/report-format.js and lib/report-browser.js, each wrapped
+// The page's own script: lib/report/format.js and lib/report/browser.js, each wrapped
 // as the CommonJS module it is, then drawReport() on the page's data.
-const BROWSER_MODULES = ['report-format', 'report-browser']
+const BROWSER_MODULES = ['format', 'browser']
 
 function pageScript () {
   const modules = BROWSER_MODULES.map(name => {
     const source = fs.readFileSync(path.join(__dirname, `${name}.js`), 'utf8')
     return `modules['./${name}'] = (() => {\nconst module = { exports: {} }\n${source}\nreturn module.exports\n})()`
   })
-  const script = `(() => {\nconst modules = {}\nconst require = name => modules[name]\n${modules.join('\n')}\nmodules['./report-browser'].drawReport()\n})()`
+  const script = `(() => {\nconst modules = {}\nconst require = name => modules[name]\n${modules.join('\n')}\nmodules['./browser'].drawReport()\n})()`
   // "<script" and "</script" in the sources' comments and strings would change how the
   // page's parser reads the element: in a string or a regular expression \x73 reads as
   // an "s", and in a comment it is only text.
