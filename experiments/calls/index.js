@@ -1,0 +1,5 @@
+'use strict'
+module.exports = {
+  name: 'calls',
+  get report () { return require('./report') }
+}

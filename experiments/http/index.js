@@ -1,0 +1,5 @@
+'use strict'
+module.exports = {
+  name: 'http',
+  get report () { return require('./report') }
+}

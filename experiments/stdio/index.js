@@ -1,0 +1,5 @@
+'use strict'
+module.exports = {
+  name: 'stdio',
+  get report () { return require('./report') }
+}
