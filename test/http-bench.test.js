@@ -1,5 +1,5 @@
 'use strict'
-// The http experiment's bench (experiments/http/http.js, bench.js --experiment http): wrk's report
+// The http experiment's bench (experiments/http/, bench.js --experiment http): wrk's report
 // read right, a run wrk or the server spoils is a failure with its reason, the strace
 // pass's per-request arithmetic and the summary against hand-computed numbers, bad
 // options refused with one line, and a tiny real run through to its report.
@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const http = require('../experiments/http/http')
+const http = { ...require('../experiments/http/servers'), ...require('../experiments/http/client'), ...require('../experiments/http/wrk'), ...require('../experiments/http/cpu'), ...require('../experiments/http/measure'), ...require('../experiments/http/summary') }
 const { parseStraceSummary } = require('../lib/strace')
 
 const FIXTURES = path.join(__dirname, 'fixtures')
@@ -252,14 +252,14 @@ test('a server that answers wrong is a failed run with its reason, never timed, 
 })
 
 test('bench.js --experiment http: options it does not take, bad connection counts, unknown servers, one line each', () => {
-  assertRefused(bench(['--experiment', 'http', '--sizes', '256']), /^bench\.js: --experiment http does not take --sizes; see node bench\.js --help$/)
+  assertRefused(bench(['--experiment', 'http', '--sizes', '256']), /^bench\.js: --sizes is an option of the stdio experiment, not of http: add --experiment stdio, or drop --sizes; see node bench\.js --help$/)
   assertRefused(bench(['--experiment', 'http', '--connections', '0']), /^bench\.js: --connections must be a whole number of at least 1, not '0'$/)
   assertRefused(bench(['--experiment', 'http', '--connections', '16,x']), /^bench\.js: --connections must be a whole number of at least 1, not 'x'$/)
   assertRefused(bench(['--experiment', 'http', '--connections', '4096']), /^bench\.js: --connections 4096 is more than 1024; give counts from 1 to 1024$/)
   assertRefused(bench(['--experiment', 'http', '--connections', '']), /^bench\.js: --connections is empty; give connection counts such as 1,16,128/)
   assertRefused(bench(['--experiment', 'http', '--only', 'nope']), /^bench\.js: --only nope matches no server of the http experiment; they are: c-blocking, c-epoll, /)
   assertRefused(bench(['--experiment', 'http', '--runs', '0']), /^bench\.js: --runs must be a whole number of at least 1, not '0'$/)
-  assertRefused(bench(['--connections', '16']), /^bench\.js: --connections sets the http experiment's load: add --experiment http, or drop --connections$/)
+  assertRefused(bench(['--connections', '16']), /^bench\.js: --connections is an option of the http experiment, not of stdio: add --experiment http, or drop --connections; see node bench\.js --help$/)
 })
 
 test('a failed http cell is measured again by an http bench of its server at its connections', () => {

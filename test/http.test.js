@@ -1,5 +1,5 @@
 'use strict'
-// The network path's servers (experiments/http/http.js, http/): each answers right over a real socket
+// The network path's servers (experiments/http/servers.js, http/): each answers right over a real socket
 // in both modes and exits 0 on SIGTERM; a server that answers wrong, closes early, never
 // answers, never gets ready or dies is caught, each with its reason.
 const { test } = require('node:test')
@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const http = require('../experiments/http/http')
+const http = { ...require('../experiments/http/servers'), ...require('../experiments/http/client'), ...require('../experiments/http/wrk'), ...require('../experiments/http/cpu'), ...require('../experiments/http/measure'), ...require('../experiments/http/summary') }
 const { unavailableReason } = require('../lib/programs')
 
 const broken = behaviour => ({ name: `broken-${behaviour}`, runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', behaviour, '{port}'] })

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict')
 
 const repeatability = require('../lib/repeatability')
 const { summariseResults } = require('../experiments/stdio/summary')
-const http = require('../experiments/http/http')
+const http = { ...require('../experiments/http/servers'), ...require('../experiments/http/client'), ...require('../experiments/http/wrk'), ...require('../experiments/http/cpu'), ...require('../experiments/http/measure'), ...require('../experiments/http/summary') }
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 

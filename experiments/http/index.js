@@ -1,5 +1,157 @@
 'use strict'
+// The http experiment: hello-world servers (experiments/http/servers.js) under wrk on
+// 127.0.0.1, keep-alive and Connection: close: requests/s, latency, CPU and syscalls per
+// request. Its interface is the one experiments/stdio/index.js describes.
+const { UsageError, wholeNumber, matchOnly } = require('../../lib/options')
+const { unavailableReason } = require('../../lib/programs')
+const { rerunArgs } = require('../../lib/option-schema')
+const { sharedResults } = require('../../lib/results')
+const { servers, MODES, loadReason, listing, httpContext } = require('./servers')
+const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
+const { summariseHttp, REFERENCE } = require('./summary')
+
+// wrk opens each connection as a socket of its own: past this, a run measures the
+// limits of file descriptors and ports more than a server.
+const MAX_CONNECTIONS = 1024
+const isWhole = min => value => Number.isInteger(value) && value >= min
+
+const rows = [
+  {
+    name: 'runs',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number',
+    help: ['wrk runs of 1 s per cell (default {default}, --quick {quick})'],
+    parse: text => wholeNumber(text, 'runs', 1),
+    preset: { default: PRESETS.default.runs, quick: PRESETS.quick.runs },
+    stored: [isWhole(1), 'a whole number of at least 1'],
+    rerun: true
+  },
+  {
+    name: 'connections',
+    type: 'string',
+    metavar: 'A,B,...',
+    takes: 'connection counts such as 1,16,128',
+    help: ['wrk\'s connections, one cell each (default {default}; --quick {quick})'],
+    parse: text => {
+      const counts = [...new Set(text.split(',').map(count => wholeNumber(count, 'connections', 1)))].sort((a, b) => a - b)
+      if (counts.some(count => count > MAX_CONNECTIONS)) throw new UsageError(`--connections ${Math.max(...counts)} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
+      return counts
+    },
+    preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
+  },
+  {
+    name: 'no-strace',
+    type: 'boolean',
+    field: 'strace',
+    help: ['skip the syscall profile pass'],
+    parse: () => false,
+    preset: { default: true, quick: true },
+    stored: [value => typeof value === 'boolean', 'true or false'],
+    rerun: true
+  }
+]
+
+const stored = {
+  http: [value => isWhole(1)(value?.runs) && isWhole(1)(value?.seconds) && Array.isArray(value?.connections) && value.connections.length > 0 && value.connections.every(isWhole(1)) && isWhole(1)(value?.straceRequests?.small) && value.straceRequests.large > value.straceRequests.small, 'the http experiment\'s { runs, seconds, connections, straceRequests }'],
+  modes: [value => Array.isArray(value) && value.length > 0 && value.every(mode => MODES.includes(mode)), `a list of ${MODES.join(' and ')}`]
+}
+
+// The counts go with the preset's duration, warm-up and strace load in options.http.
+function configure (options) {
+  const { connections, ...rest } = options
+  return { ...rest, http: { ...PRESETS[options.preset], connections, runs: options.runs }, modes: MODES }
+}
+
+// The servers --only picks, c-epoll's always: every other server's requests/s is set
+// against it. A resume measures the servers its run began with (`recorded`).
+function select (options, recorded = null) {
+  const names = servers.map(server => server.name)
+  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
+  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no server of the http experiment; they are: ${names.join(', ')}`)
+  const chosen = recorded ?? servers.filter(server => !options.only.length || server.name === REFERENCE || picked.includes(server.name))
+  const skipped = []
+  const runnable = []
+  for (const server of chosen) {
+    const reason = unavailableReason(server) ?? loadReason()
+    if (reason !== null && (recorded || named.has(server.name) || server.name === REFERENCE)) throw new UsageError(`cannot run the server ${server.name}: ${reason}`)
+    if (reason !== null) skipped.push({ program: server.name, reason })
+    else runnable.push(server)
+  }
+  return { runnable, skipped }
+}
+
+// An http run's servers, from today's table.
+function recorded (context) {
+  const names = Array.isArray(context.programs) ? context.programs.map(program => program?.name) : []
+  const missing = names.filter(name => !servers.some(server => server.name === name))
+  if (missing.length) throw new UsageError(`cannot resume: this run measured the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which experiments/http/servers.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  return names.map(name => servers.find(server => server.name === name))
+}
+
+function plan (options, { runnable }, { ptrace, placement }) {
+  return planHttp(runnable, { ...options, strace: options.strace && ptrace.available }, placement.http)
+}
+
+// A cell is a server, mode and count of connections; a strace run's, its count of requests too.
+function cellKey (step) {
+  return [step.phase, step.program.name ?? step.program, step.mode, step.connections, step.requests ?? ''].join('\t')
+}
+
+function session (options, runDir, interrupted) {
+  const servers = httpSession(interrupted)
+  return {
+    measure: step => measureStep(step, options, servers, runDir),
+    close: () => servers.close()
+  }
+}
+
+function describe (options, { runnable }) {
+  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${options.http.connections.join(',')}, ${options.runs} wrk runs of ${options.http.seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
+}
+
+function derive (logged, context) {
+  const records = logged.filter(record => !record.superseded)
+  return { 'results.json': { ...sharedResults(logged, context, ['mode', 'connections', 'requests']), http: summariseHttp(records, context) } }
+}
+
+// A failed cell measured again: its server with c-epoll's, at its count of connections
+// (a failed strace run: at the run's counts), both modes.
+function rerun (options, { phase, program, connections }) {
+  const args = program !== REFERENCE ? ['--only', program] : []
+  args.push('--connections', phase === STRACE_PHASE ? options.http.connections.join(',') : connections, ...rerunArgs(options, rows, options.preset))
+  return { env: '', args }
+}
+
+const failureLabel = failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`
+
 module.exports = {
   name: 'http',
+  about: [
+    'hello-world servers under wrk on 127.0.0.1, keep-alive and Connection:',
+    'close: requests/s, latency, CPU and syscalls per request (servers:',
+    `${servers.map(server => server.name).join(', ')})`
+  ],
+  options: rows,
+  stored,
+  later: {},
+  configure,
+  list: () => listing(),
+  select,
+  recorded,
+  plan,
+  cellKey,
+  session,
+  context: (options, { runnable }, placement) => httpContext(runnable, placement.http),
+  passes: (options, placement) => ({ http: { wrk: placement.http.client, server: placement.http.server } }),
+  describe,
+  derive,
+  resultsProblem: results => results.http === undefined ? 'no http summary' : null,
+  measured: results => results.http?.cells.length > 0,
+  // syscalls per request split into work and upkeep since the lab's commit 46d28de
+  outdated: results => results.http.syscalls.some(entry => entry.perRequest !== null && entry.work === undefined) ? 'before syscalls per request were split into work and upkeep' : null,
+  rerun,
+  failureLabel,
+  PHASE,
   get report () { return require('./report') }
 }

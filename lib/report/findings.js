@@ -236,7 +236,7 @@ const HTTP_FINDINGS = [
     }).filter(Boolean)
     return parts.length ? `The server's CPU time per request, µs, every thread, where it is busiest (it compares servers even where wrk was the limit): ${parts.join('; ')}.` : null
   },
-  // over the floor by job (experiments/http/http.js's CALL_ROLES), so that sendto against write or
+  // over the floor by job (experiments/http/summary.js's CALL_ROLES), so that sendto against write or
   // accept against accept4 is no call more; upkeep (waits, failed tries, memory calls)
   // follows timing, and is said apart
   function syscallsOverFloor (http) {

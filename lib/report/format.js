@@ -37,7 +37,7 @@ function formatSigned (value) {
 }
 
 // An http server's syscalls per request as its calls of work plus its upkeep (waits,
-// failed tries, memory calls: experiments/http/http.js), "2 + 0.09"; upkeep below zero is two runs'
+// failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
 // timing, not a count.
 function formatCallsPerRequest ({ work, upkeep }) {
   return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`

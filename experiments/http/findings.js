@@ -1,0 +1,136 @@
+'use strict'
+// The http experiment's findings (bench.js --experiment http), each from its cells and
+// strace pass: requests/s against the C epoll server, CPU per request, syscalls per
+// request over the C floor and on which calls, and the cells wrk itself limited.
+const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
+const { median, levelsText } = require('../../lib/stats')
+
+// The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
+const HTTP_HEADLINE_CONNECTIONS = 16
+
+function headlineConnections (counts) {
+  return counts.length ? counts.reduce((a, b) => (Math.abs(b - HTTP_HEADLINE_CONNECTIONS) < Math.abs(a - HTTP_HEADLINE_CONNECTIONS) ? b : a)) : null
+}
+
+const countsOf = (http, mode) => [...new Set(http.cells.filter(cell => cell.mode === mode).map(cell => cell.connections))].sort((a, b) => a - b)
+
+const rateText = value => `${formatNumber(Math.round(value))} req/s`
+
+const HTTP_FINDINGS = [
+  function requestRates (http) {
+    const lines = []
+    for (const mode of http.modes) {
+      const count = headlineConnections(countsOf(http, mode))
+      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.requestsPerSecond)
+      const reference = cells.find(cell => cell.server === http.reference)
+      if (!reference || cells.length < 2) continue
+      const others = cells.filter(cell => cell !== reference).sort((a, b) => b.requestsPerSecond.median - a.requestsPerSecond.median)
+      const share = cell => (cell.vsReference ? `${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})` : formatPercent(cell.requestsPerSecond.median / reference.requestsPerSecond.median))
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); ${listJoin(others.map(cell => `${cell.server} ${share(cell)}`))} of it (${levelsText(others.map(cell => cell.vsReference))} intervals of the ratio).`)
+    }
+    return lines.length ? lines.join(' ') : null
+  },
+  // at the most connections: each wake-up of a server answers the most requests there,
+  // so its CPU per request is the least inflated by waiting (c-epoll at 16 connections,
+  // idle between wrk's bursts, measured 6.02 and 6.80 µs in two runs; at 128, 6.08 and
+  // 6.19: docs/http.md)
+  function cpuPerRequest (http) {
+    const parts = http.modes.map(mode => {
+      const count = countsOf(http, mode).pop()
+      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.cpuPerRequestUs !== null).sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs)
+      return cells.length ? `${mode === 'close' ? 'Connection: close' : 'keep-alive'} at ${count} connection${count === 1 ? '' : 's'}: ${listJoin(cells.map(cell => `${cell.server} ${formatNumber(cell.cpuPerRequestUs)}`))}` : null
+    }).filter(Boolean)
+    return parts.length ? `The server's CPU time per request, µs, every thread, where it is busiest (it compares servers even where wrk was the limit): ${parts.join('; ')}.` : null
+  },
+  // over the floor by job (experiments/http/summary.js's CALL_ROLES), so that sendto against write or
+  // accept against accept4 is no call more; upkeep (waits, failed tries, memory calls)
+  // follows timing, and is said apart
+  function syscallsOverFloor (http) {
+    const lines = []
+    for (const mode of http.modes) {
+      const floor = http.floors[mode]
+      const entries = http.syscalls.filter(entry => entry.mode === mode && entry.perRequest !== null)
+      const base = entries.find(entry => entry.server === floor?.server)
+      if (!base) continue
+      const baseWork = Object.fromEntries(base.workByRole.map(role => [role.role, role.work]))
+      const extra = entries.filter(entry => entry !== base && entry.work - base.work >= 0.5).sort((a, b) => b.work - a.work).map(entry => {
+        const beyond = entry.workByRole.map(role => [role.calls.join('/'), role.work - (baseWork[role.role] ?? 0)]).filter(([, more]) => more >= 0.5).sort((a, b) => b[1] - a[1])
+        return `${entry.server} ${formatNumber(entry.work)}${beyond.length ? ` (${beyond.map(([name, more]) => `${name} +${formatNumber(more)}`).join(', ')})` : ''}`
+      })
+      const same = entries.filter(entry => entry !== base && Math.abs(entry.work - base.work) < 0.5).map(entry => entry.server)
+      const fewer = entries.filter(entry => entry.work <= base.work - 0.5).map(entry => `${entry.server} ${formatNumber(entry.work)}`)
+      const upkeep = entries.filter(entry => entry.upkeep >= 0.05).sort((a, b) => b.upkeep - a.upkeep).map(entry => `${entry.server} ${formatNumber(entry.upkeep)}`)
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}: ${base.server} makes ${formatNumber(base.work)} calls of work per request (${base.workByRole.map(role => `${role.calls.join('/')} ${formatNumber(role.work)}`).join(', ')}), the C floor` +
+        (same.length ? `; ${listJoin(same)} the same within half a call` : '') +
+        (extra.length ? `; more: ${listJoin(extra)}` : '') + (fewer.length ? `; fewer: ${listJoin(fewer)}` : '') +
+        (upkeep.length ? `; upkeep (waits, failed tries, memory calls) adds ${listJoin(upkeep)}` : '') + '.')
+    }
+    return lines.length ? lines.join(' ') : null
+  },
+  function clientBound (http) {
+    const bound = http.cells.filter(cell => cell.clientBound)
+    if (bound.length === 0) return null
+    // at one connection client and server take turns, so neither is ever busy
+    const turns = bound.filter(cell => cell.connections === 1)
+    const rest = bound.filter(cell => cell.connections !== 1)
+    const servers = [...new Set(rest.map(cell => cell.server))].map(server => {
+      const cells = rest.filter(cell => cell.server === server)
+      return `${server} (${cells.map(cell => `${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections} ${formatPercent(cell.serverCpuShare)}`).join(', ')})`
+    })
+    return `In ${bound.length} of ${http.cells.length} cells the server used less than 90% of its CPU over the run, so wrk's one thread was the limit and requests/s understates the server; CPU per request still compares them.` +
+      (turns.length ? ` ${turns.length} are at 1 connection, where wrk and the server take turns.` : '') +
+      (servers.length ? ` With more connections: ${listJoin(servers)}.` : '')
+  },
+  function unsteady (http) {
+    const cells = http.cells.filter(cell => cell.unsteady)
+    if (cells.length === 0) return null
+    const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
+    return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
+  },
+  function unannounced (http) {
+    const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
+    if (servers.length === 0) return null
+    return `${listJoin(servers)} ${servers.length === 1 ? 'closes' : 'close'} each Connection: close request's connection without saying Connection: close in its answer (RFC 9112 9.6: it should): wrk counts each such close as a read error, which these runs allow, one per request.`
+  }
+]
+
+// Two http runs: how far the second's figures lie from the first's, cell by cell.
+function httpAgreement (first, other) {
+  const a = first.results.http
+  const b = other.results.http
+  if (!a || !b) return null
+  const pairs = a.cells.map(cell => [cell, b.cells.find(x => x.server === cell.server && x.mode === cell.mode && x.connections === cell.connections)])
+    .filter(([x, y]) => y && x.requestsPerSecond && y.requestsPerSecond)
+  if (pairs.length === 0) return null
+  const inside = (value, interval) => value >= interval.low && value <= interval.high
+  const shared = pairs.filter(([x, y]) => x.vsReference && y.vsReference)
+  const agreeing = shared.filter(([x, y]) => inside(x.vsReference.estimate, y.vsReference) && inside(y.vsReference.estimate, x.vsReference))
+  const spread = values => `median ${formatPercent(median(values))}, at most ${formatPercent(Math.max(...values))}`
+  const rates = pairs.map(([x, y]) => Math.abs(y.requestsPerSecond.median / x.requestsPerSecond.median - 1))
+  const cpu = pairs.filter(([x, y]) => x.cpuPerRequestUs && y.cpuPerRequestUs).map(([x, y]) => Math.abs(y.cpuPerRequestUs / x.cpuPerRequestUs - 1))
+  const traced = a.syscalls.map(x => [x, b.syscalls.find(y => y.server === x.server && y.mode === x.mode)]).filter(([x, y]) => x.perRequest !== null && y?.perRequest != null)
+  const work = traced.map(([x, y]) => Math.abs(y.work - x.work))
+  const upkeep = traced.map(([x, y]) => Math.abs(y.upkeep - x.upkeep))
+  return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
+    (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
+    (traced.length ? `; calls of work per request by at most ${formatNumber(Math.max(...work))}, upkeep by at most ${formatNumber(Math.max(...upkeep))}` : '') +
+    (shared.length ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree (each inside the other run's interval, which counts one server process's runs only).` : '.')
+}
+
+// sets: labelled results sets; each set's findings, then each later set's against the first.
+function findings (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const finding of set.results.http ? HTTP_FINDINGS : []) {
+      const text = finding(set.results.http)
+      if (text) out.push({ set: set.label, text })
+    }
+  }
+  for (const other of sets.slice(1)) {
+    const text = httpAgreement(sets[0], other)
+    if (text) out.push({ set: null, text })
+  }
+  return out
+}
+
+module.exports = { findings, headlineConnections, HTTP_FINDINGS }

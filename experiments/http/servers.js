@@ -1,0 +1,177 @@
+'use strict'
+// The http experiment's servers: one table of hello-world servers, one file each in
+// http/, and how the bench starts one on a free port of 127.0.0.1, waits for its ready
+// line and stops it. Every server answers every request with status 200 and the 13
+// bytes "Hello, World!" (Content-Length: 13), prints "listening 127.0.0.1:PORT" once it
+// listens, and exits 0 on SIGTERM.
+const fs = require('node:fs')
+const net = require('node:net')
+const { spawn, spawnSync } = require('node:child_process')
+const path = require('node:path')
+const { expandCommand, unavailableReason } = require('../../lib/programs')
+const { shellQuote } = require('../../lib/pipeline')
+const { allowedCpus, placementPlan } = require('../../lib/placement')
+
+const BODY = 'Hello, World!'
+const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
+const MODES = ['keep-alive', 'close']
+
+// {port} is the port the server must listen on.
+const servers = [
+  { name: 'c-blocking', runtime: 'native', file: 'http/c-blocking.c', command: ['{build}/http-c-blocking', '{port}'], note: 'the classic listing: accept, read, write, close, one connection at a time; says Connection: close' },
+  { name: 'c-epoll', runtime: 'native', file: 'http/c-epoll.c', command: ['{build}/http-c-epoll', '{port}'], note: 'the ceiling: one thread, epoll, keep-alive, each readable connection answered in one write' },
+  { name: 'just-blocking', runtime: 'just', file: 'http/just-blocking.js', command: ['{runtime}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm'], note: 'c-blocking on the lab\'s V8 host, call for call: net.accept4, net.read, net.write, net.close as fast API calls' },
+  { name: 'just-epoll', runtime: 'just', file: 'http/just-epoll.js', command: ['{runtime}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm', 'factory.loop'], note: 'c-epoll on the lab\'s V8 host, call for call: the host\'s epoll loop calling a JS callback per readable connection' },
+  { name: 'node-http', runtime: 'node', file: 'http/node-http.js', command: ['{runtime}', '{file}', '{port}'], note: 'http.createServer' },
+  { name: 'node-net', runtime: 'node', file: 'http/node-net.js', command: ['{runtime}', '{file}', '{port}'], note: 'net sockets, no HTTP layer' },
+  { name: 'bun', runtime: 'bun', file: 'http/bun.js', command: ['{runtime}', '{file}', '{port}'], note: 'Bun.serve' },
+  { name: 'deno', runtime: 'deno', file: 'http/deno.js', command: ['{runtime}', 'run', '--allow-net', '{file}', '{port}'], note: 'Deno.serve' }
+]
+
+function serverArgv (server, port) {
+  return expandCommand(server, { '{port}': String(port) })
+}
+
+// A port of 127.0.0.1 that nothing listens on now: the kernel's choice for port 0.
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer()
+    probe.on('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+// Starts a server and resolves once it has printed its ready line for `port`, to
+// { child, stop }; rejects, having killed it, when it exits first or stays silent
+// for timeoutMs. stop() sends SIGTERM and resolves to { code, signal, clean }, clean when
+// it exited 0 within STOP_MS (else it is killed).
+const STOP_MS = 5000
+
+// prefix: what the server's command runs under (taskset, strace); with `traced` the
+// server is the child of that prefix's process (strace's tracee), and stop() signals it.
+function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false }) {
+  const [command, ...args] = [...prefix, ...serverArgv(server, port)]
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let settled = false
+    const exited = new Promise(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
+    const fail = reason => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      signalServer(child, traced, 'SIGKILL')
+      reject(new Error(reason))
+    }
+    const timer = setTimeout(() => fail(`${server.name} printed no ready line within ${timeoutMs / 1000} s (stdout: ${JSON.stringify(stdout.slice(0, 200))})`), timeoutMs)
+    child.on('error', err => fail(`cannot start ${server.name}: ${err.message}`))
+    child.stderr.on('data', chunk => { stderr += chunk })
+    child.stdout.on('data', chunk => {
+      stdout += chunk
+      const ready = READY_LINE.exec(stdout)
+      if (!ready || settled) return
+      if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
+      settled = true
+      clearTimeout(timer)
+      resolve({ child, pid: traced ? childPid(child.pid) : child.pid, stop: () => stopServer(child, exited, traced) })
+    })
+    exited.then(({ code, signal }) => fail(`${server.name} exited ${signal ?? code} before it listened: ${stderr.trim().split('\n').pop() || 'no message'}`))
+  })
+}
+
+async function stopServer (child, exited, traced) {
+  if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
+  const timer = new Promise(resolve => setTimeout(() => resolve(null), STOP_MS))
+  const result = await Promise.race([exited, timer])
+  if (result) return { ...result, clean: result.code === 0 }
+  signalServer(child, traced, 'SIGKILL')
+  return { ...(await exited), clean: false }
+}
+
+// A traced server is signalled itself: strace follows its tracee out, but strace killed
+// leaves its tracee running, so SIGKILL goes to both, the server first.
+function signalServer (child, traced, signal) {
+  const tracee = traced ? childPid(child.pid) : null
+  try {
+    if (tracee) process.kill(tracee, signal)
+  } catch {} // it has just exited
+  if (!tracee || signal === 'SIGKILL') child.kill(signal)
+}
+
+// The first child of process `pid` (strace's tracee), or null.
+function childPid (pid) {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)
+    return children[0] ? Number(children[0]) : null
+  } catch {
+    return null
+  }
+}
+
+// Server and client CPUs (lib/placement.js): the last this process may use, and the one
+// before it (one CPU: both).
+function apartPin (status) {
+  return placementPlan(allowedCpus(status)).http
+}
+
+// Why the load cannot be made here (wrk or taskset missing), or null.
+function loadReason () {
+  for (const [tool, fix] of [['wrk', 'apt-get install wrk, or run ./setup.sh'], ['taskset', 'apt-get install util-linux']]) {
+    const found = (process.env.PATH ?? '').split(':').some(dir => {
+      try {
+        fs.accessSync(path.join(dir || '.', tool), fs.constants.X_OK)
+        return true
+      } catch {
+        return false
+      }
+    })
+    if (!found) return `${tool} is not installed (${fix})`
+  }
+  return null
+}
+
+function listing () {
+  return servers.map(server => {
+    const reason = unavailableReason(server) ?? loadReason()
+    return { name: server.name, runtime: server.runtime, available: reason === null, unavailable: reason, kind: server.note, command: shellQuote(serverArgv(server, '{port}')) }
+  })
+}
+
+// What an http run's numbers depend on beyond the servers: wrk's version, the CPUs,
+// and the loopback's limits (the listen backlog, the ports a client may use, whether
+// ports in TIME_WAIT are reused), which set how far Connection: close can go.
+function httpContext (runnable, pin = apartPin()) {
+  const read = file => {
+    try {
+      return fs.readFileSync(file, 'utf8').trim()
+    } catch {
+      return null
+    }
+  }
+  const number = file => {
+    const text = read(file)
+    return text === null ? null : Number(text)
+  }
+  let wrk = null
+  try {
+    // wrk -v prints its version and exits 1
+    // "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer"
+    wrk = /^wrk \S+ \[\w+\]/.exec(spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout)?.[0] ?? null
+  } catch {}
+  return {
+    httpServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, command: shellQuote(serverArgv(server, '{port}')) })),
+    httpPin: pin,
+    wrk,
+    loopback: {
+      somaxconn: number('/proc/sys/net/core/somaxconn'),
+      ipLocalPortRange: read('/proc/sys/net/ipv4/ip_local_port_range')?.split(/\s+/).map(Number) ?? null,
+      tcpTwReuse: number('/proc/sys/net/ipv4/tcp_tw_reuse')
+    }
+  }
+}
+
+module.exports = { servers, MODES, BODY, serverArgv, freePort, startServer, apartPin, loadReason, listing, httpContext }

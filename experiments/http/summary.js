@@ -1,0 +1,185 @@
+'use strict'
+// An http run's log summarised: per cell (server, mode, connections) requests/s, CPU per
+// request and their halves; per server and mode, syscalls per request from the strace pass.
+const { median, ratioInterval } = require('../../lib/stats')
+const { interleavedHalves, httpHalves } = require('../../lib/repeatability')
+const { servers, MODES } = require('./servers')
+const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
+
+// Below this share of one CPU over a wrk run, the server waited for wrk: the run
+// measured the client as much as the server.
+const CLIENT_BOUND_SHARE = 0.9
+// The server every other is set against, by mode: the ceiling of keep-alive.
+const REFERENCE = 'c-epoll'
+
+// Calls whose count follows timing, not how many requests there are: a wait returns once
+// for however many requests are ready, a futex or a sleep wakes a thread for however many
+// tasks, and a runtime's memory calls (mmap, mprotect, madvise ...) come from its JIT and
+// its garbage collector, which run on their own clock. These, and every call that fails
+// (accept4 or read with EAGAIN once the queue is empty), are a server's upkeep: their
+// counts move from run to run, and strace's own slowness changes them. The other calls
+// that succeed are the work each request takes.
+const UPKEEP_CALLS = new Set([
+  'epoll_wait', 'epoll_pwait', 'epoll_pwait2', 'poll', 'ppoll', 'select', 'pselect6', 'futex', 'sched_yield', 'nanosleep', 'clock_nanosleep',
+  'mmap', 'munmap', 'mremap', 'mprotect', 'madvise', 'brk'
+])
+// Calls that do one job under other names, so that a server that answers with sendto is
+// not read as making one call more, and one less, than a server that answers with write.
+const CALL_ROLES = {
+  accept: 'accept',
+  accept4: 'accept',
+  read: 'receive',
+  readv: 'receive',
+  recvfrom: 'receive',
+  recvmsg: 'receive',
+  write: 'send',
+  writev: 'send',
+  sendto: 'send',
+  sendmsg: 'send'
+}
+
+const MEANING = {
+  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs, against one server process per server and mode, checked and warmed up (wrk runs until two agree within 5%)',
+  vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its interval, at the level it carries (level); null below 4 runs a side`,
+  cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
+  serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
+  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
+}
+
+function summariseHttp (records, context) {
+  const runs = records.filter(record => record.phase === PHASE)
+  const traced = records.filter(record => record.phase === STRACE_PHASE)
+  if (runs.length === 0 && traced.length === 0) return null
+  const cells = []
+  for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
+    const [mode, connections, server] = key.split('\t')
+    cells.push(httpCell(server, mode, Number(connections), runs.filter(run => `${run.mode}\t${run.connections}\t${run.program}` === key)))
+  }
+  for (const cell of cells) {
+    const reference = cells.find(other => other.server === REFERENCE && other.mode === cell.mode && other.connections === cell.connections)
+    cell.vsReference = reference && cell.server !== REFERENCE ? ratioInterval(cell.rates, reference.rates) : null
+  }
+  const syscalls = syscallsPerRequest(traced)
+  return {
+    meaning: MEANING,
+    reference: REFERENCE,
+    preset: context.options.http ?? null,
+    modes: context.options.modes ?? MODES,
+    pin: context.httpPin ?? null,
+    cells,
+    syscalls,
+    floors: syscallFloors(syscalls),
+    // how far CPU per request and requests/s moved between the interleaved halves of each
+    // cell's runs: the run's own repeatability (lib/repeatability.js)
+    repeatability: httpHalves(cells)
+  }
+}
+
+function httpCell (server, mode, connections, runs) {
+  const ok = runs.filter(run => run.ok)
+  const rates = ok.map(run => run.wrk.requestsPerSecond)
+  const at = values => (values.length ? median(values) : null)
+  const shares = ok.map(run => run.server.cpuNs / run.wallNs)
+  return {
+    server,
+    runtime: servers.find(row => row.name === server)?.runtime ?? null,
+    mode,
+    connections,
+    runs: ok.length,
+    failedRuns: runs.length - ok.length,
+    rates,
+    requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
+    latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
+    cpuPerRequestUs: at(ok.map(run => run.server.cpuNs / run.wrk.requests / 1000)),
+    serverCpuShare: at(shares),
+    clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
+    threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
+    maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
+    unannouncedClose: ok.some(run => run.unannouncedClose),
+    unsteady: ok.some(run => run.warmupAgreed === false),
+    // a kept run during which something else used the run's CPUs
+    flags: ok.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
+    // the medians of the interleaved halves of its runs (0, 2 ... against 1, 3 ...)
+    halves: {
+      cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
+      rate: interleavedHalves(ok, run => run.wrk.requestsPerSecond, median)
+    }
+  }
+}
+
+// Per server and mode, from its two strace runs: { server, mode, connections, requests:
+// { small, large }, perRequest, work, upkeep, byCall: [{ name, perRequest, failed, upkeep }]
+// (largest first, those of at least MIN_SHOWN per request either way), workByRole,
+// noisyCalls, noise, traceFailed (a strace run of the pair failed) }.
+// perRequest = work + upkeep: work counts the calls that succeeded, but for UPKEEP_CALLS;
+// upkeep the UPKEEP_CALLS and every failed call. A call made fewer times in the larger run
+// is run-to-run noise, named in noisyCalls. perRequest is null (and noise says why)
+// when either run failed or the larger made fewer calls than the smaller.
+const MIN_SHOWN = 0.005
+function syscallsPerRequest (traced) {
+  const out = []
+  for (const key of [...new Set(traced.map(run => `${run.program}\t${run.mode}`))]) {
+    const [server, mode] = key.split('\t')
+    const pair = traced.filter(run => `${run.program}\t${run.mode}` === key)
+    const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
+    const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
+    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, upkeep: null, byCall: [], workByRole: [], noisyCalls: [], noise: null, traceFailed: false }
+    out.push(entry)
+    if (!small || !large || small.requests === large.requests) {
+      entry.traceFailed = pair.some(run => !run.ok)
+      entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
+      continue
+    }
+    const between = large.requests - small.requests
+    entry.requests = { small: small.requests, large: large.requests }
+    const total = (large.totalCalls - small.totalCalls) / between
+    if (total < 0) {
+      entry.noise = `the run of ${large.requests} requests made ${small.totalCalls - large.totalCalls} fewer calls than the run of ${small.requests}`
+      continue
+    }
+    // counts are summed before they are divided, so that whole calls stay whole
+    const row = (run, name) => run.syscalls.find(item => item.name === name) ?? { calls: 0, errors: 0 }
+    const names = [...new Set([...large.syscalls, ...small.syscalls].map(item => item.name))]
+    const deltas = names.map(name => ({
+      name,
+      calls: row(large, name).calls - row(small, name).calls,
+      errors: row(large, name).errors - row(small, name).errors,
+      upkeep: UPKEEP_CALLS.has(name)
+    }))
+    const workCalls = deltas.filter(delta => !delta.upkeep).reduce((sum, delta) => sum + delta.calls - delta.errors, 0)
+    entry.perRequest = total
+    entry.work = workCalls / between
+    entry.upkeep = (large.totalCalls - small.totalCalls - workCalls) / between
+    entry.byCall = deltas.map(delta => ({ name: delta.name, perRequest: delta.calls / between, failed: delta.errors / between, upkeep: delta.upkeep }))
+      .filter(call => Math.abs(call.perRequest) >= MIN_SHOWN || Math.abs(call.failed) >= MIN_SHOWN)
+      .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
+    entry.noisyCalls = entry.byCall.filter(call => call.perRequest <= -MIN_SHOWN || call.failed <= -MIN_SHOWN).map(call => call.name)
+    // the work by job: { role, calls (the names this server used), work }, grouped before
+    // the jobs of under MIN_SHOWN a request are left out
+    const roles = new Map()
+    for (const delta of deltas.filter(item => !item.upkeep && item.calls - item.errors !== 0)) {
+      const role = CALL_ROLES[delta.name] ?? delta.name
+      const entryOf = roles.get(role) ?? { role, calls: [], done: 0 }
+      entryOf.calls.push(delta.name)
+      entryOf.done += delta.calls - delta.errors
+      roles.set(role, entryOf)
+    }
+    entry.workByRole = [...roles.values()].map(({ role, calls, done }) => ({ role, calls, work: done / between }))
+      .filter(role => role.work >= MIN_SHOWN)
+      .sort((a, b) => b.work - a.work || a.role.localeCompare(b.role))
+  }
+  return out
+}
+
+// The fewest calls of work per request of a C server, by mode: the floor the others are
+// read against (their upkeep, which follows timing, is no floor).
+function syscallFloors (syscalls) {
+  const floors = {}
+  for (const entry of syscalls) {
+    if (entry.perRequest === null || servers.find(row => row.name === entry.server)?.runtime !== 'native') continue
+    if (!floors[entry.mode] || entry.work < floors[entry.mode].work) floors[entry.mode] = { server: entry.server, work: entry.work, perRequest: entry.perRequest }
+  }
+  return floors
+}
+
+module.exports = { summariseHttp, syscallsPerRequest, CLIENT_BOUND_SHARE, REFERENCE }

@@ -1,0 +1,80 @@
+'use strict'
+// wrk, the http experiment's load: its command line, one run, its report and whether a
+// run is a data point.
+const { spawn } = require('node:child_process')
+
+// wrk's own timeout per request, and what a wrk run may take beyond its duration.
+const WRK_TIMEOUT_SECONDS = 2
+const WRK_GRACE_MS = 10000
+
+function wrkArgv (step, port, options) {
+  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${WRK_TIMEOUT_SECONDS}s`, '--latency',
+    ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}/`]
+}
+
+function runWrk (argv, timeoutMs) {
+  return new Promise(resolve => {
+    const started = process.hrtime.bigint()
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let timedOut = false
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL') }, timeoutMs)
+    child.stdout.on('data', chunk => { stdout += chunk })
+    child.stderr.on('data', chunk => { stderr += chunk })
+    child.on('error', err => { stderr += err.message })
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, timedOut, stdout, stderr, wallNs: Number(process.hrtime.bigint() - started) })
+    })
+  })
+}
+
+const UNIT_US = { us: 1, ms: 1000, s: 1e6 }
+const duration = (number, unit) => Number(number) * UNIT_US[unit]
+
+// wrk --latency's report: { requests, seconds, requestsPerSecond, latencyUs: { mean,
+// max, p50, p75, p90, p99 }, errors: { connect, read, write, timeout }, non2xx }, each
+// null where the report lacks it.
+function parseWrk (text) {
+  const latency = /^\s*Latency\s+([\d.]+)(us|ms|s)\s+[\d.]+(?:us|ms|s)\s+([\d.]+)(us|ms|s)/m.exec(text)
+  const percentile = p => {
+    const match = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text)
+    return match ? duration(match[1], match[2]) : null
+  }
+  const done = /^\s*(\d+) requests in ([\d.]+)(us|ms|s|m)/m.exec(text)
+  const rate = /^Requests\/sec:\s*([\d.]+)/m.exec(text)
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text)
+  return {
+    requests: done ? Number(done[1]) : null,
+    seconds: done ? (done[3] === 'm' ? Number(done[2]) * 60 : duration(done[2], done[3]) / 1e6) : null,
+    requestsPerSecond: rate ? Number(rate[1]) : null,
+    latencyUs: latency ? { mean: duration(latency[1], latency[2]), max: duration(latency[3], latency[4]), p50: percentile(50), p75: percentile(75), p90: percentile(90), p99: percentile(99) } : null,
+    errors: errors ? { connect: Number(errors[1]), read: Number(errors[2]), write: Number(errors[3]), timeout: Number(errors[4]) } : { connect: 0, read: 0, write: 0, timeout: 0 },
+    non2xx: non2xx ? Number(non2xx[1]) : 0
+  }
+}
+
+// Why a wrk run of `seconds` is no data point, or null. A server whose answers to
+// Connection: close do not say so (sendRequests) makes wrk count one read error per
+// request in close mode, and at most one more per connection in flight when the run
+// ends: those alone are allowed it. wrk stopped by SIGINT exits 0 with a report of the
+// time it ran: a run shorter than asked is no run of its cell.
+const WRK_SHORTEST = 0.9
+function wrkFailure ({ wrk, output, exited, unannouncedClose, connections, seconds }) {
+  if (wrk.signal === 'SIGINT') return 'interrupted'
+  if (wrk.timedOut) return `wrk did not finish within its duration and ${WRK_GRACE_MS / 1000} s`
+  if (exited) return 'the server exited during the run'
+  if (wrk.code !== 0) return `wrk exited ${wrk.signal ?? wrk.code}: ${wrk.stderr.trim().split('\n').pop() || 'no message'}`
+  if (output.requests === null || output.requestsPerSecond === null || output.latencyUs === null) return `wrk printed no request count, rate or latency: ${JSON.stringify(wrk.stdout.slice(0, 200))}`
+  if (output.requests === 0) return 'wrk completed no request'
+  if (output.seconds < WRK_SHORTEST * seconds) return `wrk ran ${output.seconds} s of the ${seconds} s asked (stopped by a signal?)`
+  if (output.non2xx) return `${output.non2xx} of ${output.requests} answers were not 2xx or 3xx`
+  const { connect, read, write, timeout } = output.errors
+  const allowedReads = unannouncedClose ? output.requests + connections : 0
+  if (connect || write || timeout || read > allowedReads) return `wrk counted socket errors: connect ${connect}, read ${read}${unannouncedClose ? ` (${allowedReads} allowed: the server's closes are unannounced)` : ''}, write ${write}, timeout ${timeout}`
+  return null
+}
+
+module.exports = { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS }
