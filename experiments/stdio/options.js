@@ -1,0 +1,225 @@
+'use strict'
+// The stdio experiment's options, one row each (lib/option-schema.js), and the presets
+// they default from.
+const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('../../lib/blocksize')
+const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
+const { UsageError, wholeNumber } = require('../../lib/options')
+
+// Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
+// is a small part of the run, few enough that the whole default lab fits in about
+// ten minutes on two cores (measured: see README, "Choosing the defaults"). --quick
+// saves time on runs, sizes and strace, not on timed bytes: shorter timed runs leave a
+// steady-state figure that is mostly the start-up time taken off.
+//
+// The cost pass's rounds give the intervals: 20 leave the 6th and 15th of 20 as the
+// 95.9% interval of the median, 6 (the fewest that give one) the lowest and highest.
+// 20, not 10: resampling two back-to-back runs' rounds, two runs of 10 missed the
+// repeatability goal (every share within 2 points but one in 30) in 37% of pairs with
+// nothing changed, of 16 in 11%, of 20 in 5% (docs/reproducibility.md); the pass takes
+// about 2.5 minutes.
+const PRESETS = {
+  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20 },
+  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6 }
+}
+const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
+const FEEDERS = ['fixed', 'matched', 'file']
+
+function parseBlockSizeOption (text) {
+  try {
+    return parseBlockSize(text)
+  } catch (err) {
+    throw new UsageError(`--sizes: ${err.message}`)
+  }
+}
+
+function parseNodeVersion (text) {
+  try {
+    return pinnedNodeVersion(text)
+  } catch (err) {
+    throw new UsageError(`--node: ${err.message}`)
+  }
+}
+
+const isWhole = min => value => Number.isInteger(value) && value >= min
+const isBoolean = value => typeof value === 'boolean'
+const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
+const isBlockSize = value => {
+  try {
+    return typeof value === 'number' && parseBlockSize(String(value)) === value
+  } catch {
+    return false
+  }
+}
+const WHOLE = [isWhole(1), 'a whole number of at least 1']
+const BOOLEAN = [isBoolean, 'true or false']
+
+const rows = [
+  {
+    name: 'sizes',
+    type: 'string',
+    metavar: 'A,B,...',
+    takes: 'block sizes such as 4096,65536',
+    help: ['block sizes, powers of two (default: 256 ... 65536)'],
+    parse: text => [...new Set(text.split(',').map(parseBlockSizeOption))].sort((a, b) => a - b),
+    preset: byPreset('sizes'),
+    stored: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
+    list: true
+  },
+  {
+    name: 'node',
+    type: 'string',
+    metavar: 'V,V,...',
+    field: 'nodeVersions',
+    takes: `Node versions such as ${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`,
+    help: [
+      'measure these pinned Node versions side by side (majors or exact',
+      `versions of package.json's measuredNodeVersions: ${MEASURED_NODE_VERSIONS.join(', ')}):`,
+      'the Node rows become node-sync@22, node-sync@26 ... (default: one row',
+      `each on ${MEASURED_NODE_VERSIONS[0]}, or on NODE=/path/to/node)`
+    ],
+    parse: text => [...new Set(text.split(',').map(parseNodeVersion))],
+    preset: { default: [], quick: [] },
+    stored: [value => isStrings(value) && value.every(version => MEASURED_NODE_VERSIONS.includes(version)), `a list of the lab's pinned Node versions (${MEASURED_NODE_VERSIONS.join(', ')})`],
+    list: true
+  },
+  {
+    name: 'runs',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number',
+    help: ['timed runs per cell (default {default}, the study\'s best of ten; best,', 'median and spread are kept)'],
+    parse: text => wholeNumber(text, 'runs', 1),
+    preset: byPreset('runs'),
+    stored: WHOLE,
+    rerun: true
+  },
+  {
+    name: 'rounds',
+    type: 'string',
+    metavar: 'N',
+    field: 'costRounds',
+    takes: 'a whole number',
+    help: [
+      'rounds of the cost pass, the headline: each reader\'s CPU time per',
+      'read against C\'s, dd and the reader on one CPU, at 256, 4096 and',
+      '65536 of --sizes (or the smallest given) (default {default}; --quick {quick};',
+      '6 or more for an interval)'
+    ],
+    parse: text => wholeNumber(text, 'rounds', 1),
+    preset: byPreset('costRounds'),
+    stored: WHOLE,
+    rerun: true
+  },
+  {
+    name: 'warmup',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number',
+    help: ['untimed runs before each cell (default {default})'],
+    parse: text => wholeNumber(text, 'warmup', 0),
+    preset: byPreset('warmup'),
+    stored: [isWhole(0), 'a whole number'],
+    rerun: true
+  },
+  {
+    name: 'feeder',
+    type: 'string',
+    metavar: 'MODE',
+    takes: 'fixed, matched or file',
+    help: [
+      'fixed: dd writes 64 KiB blocks whatever the reader reads (default)',
+      'matched: dd\'s block size equals the reader\'s, as in the original study',
+      'file: no pipe and no dd: the reader\'s stdin is a file of zeros in tmpfs'
+    ],
+    parse: text => {
+      if (!FEEDERS.includes(text)) throw new UsageError(`--feeder must be fixed, matched or file, not '${text}'`)
+      return text
+    },
+    preset: { default: 'fixed', quick: 'fixed' },
+    stored: [value => FEEDERS.includes(value), 'fixed, matched or file'],
+    rerun: true
+  },
+  {
+    name: 'mib',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number of MiB',
+    help: [
+      'MiB per timed run at every block size (default: scaled by block size;',
+      'the cost pass\'s runs take at least 64 MiB, for the slope)'
+    ],
+    parse: text => wholeNumber(text, 'mib', 1),
+    preset: { default: null, quick: null },
+    stored: [value => value === null || isWhole(1)(value), 'null or a whole number of at least 1'],
+    rerun: true
+  },
+  {
+    name: 'marginal',
+    type: 'boolean',
+    help: [
+      'also time runs of a quarter of the bytes, for the marginal throughput',
+      'of the bytes between: start-up and JIT warm-up cancel (a quarter more',
+      'bytes, and a start-up per quarter run)'
+    ],
+    parse: () => true,
+    preset: { default: false, quick: false },
+    stored: BOOLEAN,
+    rerun: true
+  },
+  {
+    name: 'pin',
+    type: 'boolean',
+    help: [
+      'the timing pass with dd and the reader on separate CPUs (by default',
+      'both run on one, as in the cost pass: docs/placement.md)'
+    ],
+    parse: () => true,
+    preset: { default: false, quick: false },
+    stored: BOOLEAN,
+    rerun: true
+  },
+  {
+    name: 'no-strace',
+    type: 'boolean',
+    field: 'strace',
+    help: ['skip the syscall profile pass'],
+    parse: () => false,
+    preset: { default: true, quick: true },
+    stored: BOOLEAN,
+    rerun: true
+  },
+  {
+    name: 'no-gc',
+    type: 'boolean',
+    field: 'gc',
+    help: ['skip the GC trace pass'],
+    parse: () => false,
+    preset: { default: true, quick: true },
+    stored: BOOLEAN,
+    rerun: true
+  },
+  {
+    name: 'no-cost',
+    type: 'boolean',
+    field: 'cost',
+    help: ['skip the cost pass (the report then has no headline)'],
+    parse: () => false,
+    preset: { default: true, quick: true },
+    stored: BOOLEAN,
+    rerun: true
+  }
+]
+
+// What a run stores beyond its rows: the preset's byte counts, and the cost pass's sizes.
+const derivedStored = {
+  minMiB: WHOLE,
+  maxMiB: WHOLE,
+  readsPerRun: WHOLE,
+  straceMiB: WHOLE,
+  costSizes: [value => Array.isArray(value) && value.every(isBlockSize), 'a list of block sizes']
+}
+
+// Options added after runs had been measured: an older run lacks them, and ran as these say.
+const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [] }
+
+module.exports = { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion }
