@@ -13,7 +13,9 @@ const { renderMarkdown, renderCsv } = require('./lib/report/text')
 const { writeFileAtomic } = require('./lib/atomic')
 const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
-const { readLog, writeDerived, planProgress, LOG_FILE } = require('./lib/run-log')
+const { readLog, planProgress, LOG_FILE } = require('./lib/run-log')
+const { writeDerived } = require('./lib/derive')
+const { ofResults } = require('./experiments')
 const { runCli } = require('./lib/cli')
 const { displayPath } = require('./lib/paths')
 
@@ -38,8 +40,9 @@ const USAGE = `usage: node analyse.js [options] [results/<run-id> ...]
   --out DIR      where the three files go (default: the first results folder)
   --title TEXT   the report's title (default: syscall-lab: <run-ids>)
   --incomplete   report a run cut short all the same; its title says how much it holds
-  --rederive     measure and report nothing: rewrite each folder's results.json,
-                 syscalls.json and gc.json from its all.jsonl with the lab's current code
+  --rederive     measure and report nothing: rewrite each folder's results.json (and
+                 the experiment's other derived files, such as stdio's syscalls.json and
+                 gc.json) from its all.jsonl with the lab's current code
   --help         this text`
 
 // Every expected failure is one line naming what is wrong and how to fix it; exit 2.
@@ -159,27 +162,31 @@ function loadResultSet (dir) {
   }
   const file = name => path.join(dir, name)
   const results = readJson(file('results.json'), { fix: rederive(dir) })
-  if (!results || !Array.isArray(results.cells)) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no cells list); ${rederive(dir)}`)
-  if (results.experiment === 'calls' ? !results.ladder : results.experiment === 'http' ? !results.http?.cells.length : results.cells.length === 0) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
-  // syscalls per request split into work and upkeep since the lab's commit 46d28de
-  if (results.http?.syscalls.some(entry => entry.perRequest !== null && entry.work === undefined)) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, before syscalls per request were split into work and upkeep; ${entries.includes(LOG_FILE) ? rederive(dir) : `without its ${LOG_FILE} it cannot be rewritten: measure it again`}`)
+  const experiment = results && typeof results === 'object' ? ofResults(results) : null
+  if (!experiment) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no experiment of this lab's); ${rederive(dir)}`)
+  const shapeProblem = experiment.resultsProblem(results)
+  if (shapeProblem) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (${shapeProblem}); ${rederive(dir)}`)
+  if (!experiment.measured(results)) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
+  const outdated = experiment.outdated?.(results)
+  if (outdated) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${entries.includes(LOG_FILE) ? rederive(dir) : `without its ${LOG_FILE} it cannot be rewritten: measure it again`}`)
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
+  // the experiment's other derived files, each with a cells list
   const missing = {}
-  const optional = (name, what) => {
+  const derived = {}
+  for (const [what, name] of Object.entries(experiment.derivedFiles ?? {})) {
     const value = readJson(file(name), { optional: true, fix: rederive(dir) })
     if (value === undefined) {
       missing[what] = `there is no ${name} in ${dir}`
-      return null
+      derived[what] = null
+      continue
     }
     if (!value || typeof value !== 'object' || !Array.isArray(value.cells)) throw new AnalyseError(`${file(name)} is not a bench.js ${what} file (no cells list); ${rederive(dir)}`)
-    return value
+    derived[what] = value
   }
-  const syscalls = optional('syscalls.json', 'syscalls')
-  const gc = optional('gc.json', 'gc')
   // without its log (a folder of derived files alone) a run cannot tell how much it holds
   const progress = entries.includes(LOG_FILE) ? planProgress(context, readLog(dir, { makeError: message => new AnalyseError(message) })) : null
-  return { dir, name: path.basename(dir), context, results, syscalls, gc, missing, progress }
+  return { dir, name: path.basename(dir), context, results, ...derived, missing, progress }
 }
 
 const isIncomplete = set => set.progress !== null && set.progress.logged < set.progress.planned
@@ -273,7 +280,7 @@ function report (options) {
 }
 
 // What bench.js writes after every group of runs, written again from the log alone: after
-// a change to experiments/stdio/summary.js, or when a derived file was lost. Nothing is measured.
+// a change to an experiment's summary, or when a derived file was lost. Nothing is measured.
 function rederiveRuns (options) {
   const dirs = runDirs(options)
   for (const dir of dirs) {
@@ -282,8 +289,8 @@ function rederiveRuns (options) {
     const context = readJson(path.join(dir, 'context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
     const records = readLog(dir, { makeError: message => new AnalyseError(message) })
-    writeDerived(dir, records, context)
-    console.log(`rewrote results.json, syscalls.json and gc.json in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
+    const files = writeDerived(dir, records, context)
+    console.log(`rewrote ${files.join(', ').replace(/, ([^,]+)$/, ' and $1')} in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
     const progress = planProgress(context, records)
     if (progress && progress.logged < progress.planned) console.log(`note: it holds ${describeProgress(progress)}; finish it with node bench.js --resume ${displayPath(dir)}`)
   }

@@ -1,12 +1,8 @@
 'use strict'
-// A run folder's log and the files derived from it. all.jsonl holds a line per run,
-// appended as the run is measured; results.json, syscalls.json and gc.json are derived
-// from it by experiments/stdio/summary.js and replaced whole, so they can always be written again from
-// the log: by bench.js after every group of runs, and by analyse.js --rederive.
+// A run folder's log: all.jsonl holds a line per run, appended as the run is measured
+// (the files derived from it: lib/derive.js).
 const fs = require('node:fs')
 const path = require('node:path')
-const { summariseResults, summariseSyscalls, summariseGcResults } = require('../experiments/stdio/summary')
-const { writeJsonAtomic } = require('./atomic')
 
 const LOG_FILE = 'all.jsonl'
 
@@ -36,12 +32,6 @@ function readLog (runDir, { makeError, repair = false }) {
   return records
 }
 
-function writeDerived (runDir, records, context) {
-  writeJsonAtomic(path.join(runDir, 'results.json'), summariseResults(records, context))
-  writeJsonAtomic(path.join(runDir, 'syscalls.json'), summariseSyscalls(records, context))
-  writeJsonAtomic(path.join(runDir, 'gc.json'), summariseGcResults(records, context))
-}
-
 // The runs a plan holds, by phase, as bench.js records them in context.plannedRuns.
 function runsByPhase (runs) {
   const counts = {}
@@ -65,4 +55,4 @@ function planProgress (context, records) {
   return { planned: total, logged: done }
 }
 
-module.exports = { readLog, writeDerived, runsByPhase, planProgress, LOG_FILE }
+module.exports = { readLog, runsByPhase, planProgress, LOG_FILE }

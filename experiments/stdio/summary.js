@@ -6,10 +6,8 @@ const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } =
 const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { summariseHeadline } = require('./cost')
-const { summariseLadder } = require('../calls/ladder')
-const { summariseHttp } = require('../http/http')
 const { GOAL, interleavedHalves, throughputHalves } = require('../../lib/repeatability')
-const { disturbanceOf } = require('../../lib/foreign')
+const { sharedResults } = require('../../lib/results')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -210,18 +208,6 @@ function shareWithheld (cell, base) {
   return { withheld: 'noisy', withheldWhy: `the best runs of the halves of its runs moved by ${percent(move(cell))}, of C's by ${percent(move(base))}: more than ${GOAL.percent}%` }
 }
 
-function failuresOf (records) {
-  return records.filter(record => !record.ok).map(record => ({
-    phase: record.phase,
-    program: record.program,
-    blockSize: record.blockSize,
-    run: record.run,
-    reason: record.failure,
-    command: record.command,
-    ...(record.mode ? { mode: record.mode, connections: record.connections, requests: record.requests ?? null } : {})
-  }))
-}
-
 // Why each cell's reader was caught reading otherwise than it says (its reads of stdin in
 // the strace pass, checked by lib/strace.js), by cell; a strace run that failed for any
 // other reason (a crash or a timeout under strace) checked nothing, and is only listed
@@ -250,14 +236,11 @@ function summariseResults (logged, context) {
   compareWithC(cells)
   // the lab's answer, from the cost pass (experiments/stdio/cost.js); null for runs without one
   const headline = summariseHeadline(records, context, rejected)
+  const shared = sharedResults(logged, context)
   return {
-    runId: context.runId,
-    experiment: context.options.experiment ?? 'stdio',
+    runId: shared.runId,
+    experiment: shared.experiment,
     headline,
-    // the call ladder (experiments/calls/ladder.js), checked against the headline; null for stdio runs
-    ladder: summariseLadder(records, context, headline),
-    // the http experiment (experiments/http/http.js); null for other runs
-    http: summariseHttp(records, context),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
@@ -269,13 +252,11 @@ function summariseResults (logged, context) {
     // how far each honoured cell's figure moved between the interleaved halves of its
     // runs: the run's own repeatability (lib/repeatability.js)
     throughputRepeatability: throughputHalves(cells),
-    // the steal of every run that succeeded, whatever its phase, over its CPUs' time
-    stealShare: stealShare(records.filter(record => record.ok)),
-    // the steps that saw foreign CPU time on their CPUs, and how many were measured again
-    disturbance: disturbanceOf(logged),
+    stealShare: shared.stealShare,
+    disturbance: shared.disturbance,
     // readers that choose their own chunk size, and the size strace saw them read in
     chunkSizes: chunkSizes(records),
-    failures: failuresOf(records)
+    failures: shared.failures
   }
 }
 

@@ -1,0 +1,35 @@
+'use strict'
+// What every experiment's results.json holds beside its own figures: the run, the
+// experiment, the steal and foreign CPU time its steps saw, and its failed runs.
+const { stealShare } = require('./steal')
+const { disturbanceOf } = require('./foreign')
+
+// A failed run as the terminal and the report list it; `cellFields` are the record's
+// fields that name its cell beyond the program and block size.
+function failuresOf (records, cellFields = []) {
+  return records.filter(record => !record.ok).map(record => ({
+    phase: record.phase,
+    program: record.program,
+    blockSize: record.blockSize,
+    run: record.run,
+    reason: record.failure,
+    command: record.command,
+    ...Object.fromEntries(cellFields.map(field => [field, record[field] ?? null]))
+  }))
+}
+
+// `logged`: the whole log, superseded tries too, which only the disturbance counts.
+function sharedResults (logged, context, cellFields = []) {
+  const records = logged.filter(record => !record.superseded)
+  return {
+    runId: context.runId,
+    experiment: context.options.experiment ?? 'stdio',
+    // the steal of every run that succeeded, whatever its phase, over its CPUs' time
+    stealShare: stealShare(records.filter(record => record.ok)),
+    // the steps that saw foreign CPU time on their CPUs, and how many were measured again
+    disturbance: disturbanceOf(logged),
+    failures: failuresOf(records, cellFields)
+  }
+}
+
+module.exports = { sharedResults, failuresOf }
