@@ -242,6 +242,19 @@ function seededRandom (seed) {
   }
 }
 
+// A shuffle whose order a text (a run's id) decides: its FNV-1a hash seeds the generator.
+function seededShuffle (seed) {
+  const random = seededRandom([...String(seed)].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0, 2166136261))
+  return list => {
+    const out = [...list]
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1))
+      ;[out[i], out[j]] = [out[j], out[i]]
+    }
+    return out
+  }
+}
+
 module.exports = {
   median,
   mean,
@@ -260,5 +273,6 @@ module.exports = {
   INTERVAL_LEVEL,
   levelText,
   levelsText,
-  seededRandom
+  seededRandom,
+  seededShuffle
 }

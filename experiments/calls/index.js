@@ -1,5 +1,168 @@
 'use strict'
+// The calls experiment: each variant's call ladder (experiments/calls/ladder.js), then
+// stdio's cost pass at 256 B for the stdin readers that read as the ladders do, so that
+// the two measures of a read meet in one run. Its interface is the one
+// experiments/stdio/index.js describes; the cost pass it asks of stdio through that.
+const { UsageError, wholeNumber, matchOnly } = require('../../lib/options')
+const { unavailableReason } = require('../../lib/programs')
+const { shellQuote } = require('../../lib/pipeline')
+const { rerunArgs } = require('../../lib/option-schema')
+const stdio = require('../stdio')
+const ladder = require('./ladder')
+
+const BASELINE = stdio.BASELINE
+const isWhole = min => value => Number.isInteger(value) && value >= min
+
+const rows = [
+  {
+    name: 'processes',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number',
+    help: ['ladder processes per variant (default {default}, --quick {quick})'],
+    parse: text => wholeNumber(text, 'processes', 1),
+    preset: { default: ladder.PRESETS.default.processes, quick: ladder.PRESETS.quick.processes },
+    rerun: true,
+    get: options => options.ladder.processes
+  },
+  {
+    ...stdio.options.find(row => row.name === 'rounds'),
+    help: ['rounds of the cost pass at 256 B (default {default}; --quick {quick})']
+  }
+]
+
+const stored = {
+  ladder: [value => ['processes', 'rounds', 'calls', 'reads'].every(key => isWhole(1)(value?.[key])) && ladder.checkCounts(value) === null, 'the ladder\'s { processes, rounds, calls, reads }'],
+  costSizes: stdio.stored.costSizes
+}
+
+// The ladder's counts, and the options stdio's cost pass reads: at 256 B, no other pass.
+function configure (options) {
+  const { processes, ...rest } = options
+  const preset = stdio.PRESETS[options.preset]
+  const configured = {
+    ...rest,
+    sizes: [ladder.BLOCK],
+    nodeVersions: [],
+    runs: 0,
+    cost: true,
+    costSizes: [ladder.BLOCK],
+    ladder: { ...ladder.PRESETS[options.preset], processes },
+    warmup: 0,
+    feeder: 'fixed',
+    mib: null,
+    marginal: false,
+    pin: false,
+    strace: false,
+    gc: false,
+    minMiB: preset.minMiB,
+    maxMiB: preset.maxMiB,
+    readsPerRun: preset.readsPerRun,
+    straceMiB: preset.straceMiB
+  }
+  const problem = ladder.checkCounts(configured.ladder)
+  if (problem) throw new UsageError(problem)
+  return configured
+}
+
+// The variants --only picks, C's always: every other variant's parts are taken against
+// it; and the stdin readers of its cost pass. A resume measures the variants its run
+// began with (`recorded`).
+function select (options, recorded = null) {
+  const names = ladder.variants.map(variant => variant.name)
+  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
+  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no variant of the call ladder; they are: ${names.join(', ')}`)
+  const chosen = recorded ?? ladder.variants.filter(variant => !options.only.length || variant.name === BASELINE || picked.includes(variant.name))
+  const skipped = []
+  const variants = []
+  for (const variant of chosen) {
+    const reason = ladder.unavailableReason(variant)
+    if (reason !== null && (recorded || named.has(variant.name) || variant.name === BASELINE)) throw new UsageError(`cannot run the ladder of ${variant.name}: ${reason}`)
+    if (reason !== null) skipped.push({ program: variant.name, reason })
+    else variants.push(variant)
+  }
+  const runnable = ladder.stdinPrograms(variants).filter(program => {
+    const reason = unavailableReason(program)
+    if (reason !== null) skipped.push({ program: program.name, reason: `its cost pass cannot run: ${reason}` })
+    return reason === null
+  })
+  return { runnable, variants, skipped }
+}
+
+// A calls run's variants, from today's table.
+function recorded (context) {
+  const names = Array.isArray(context.ladderVariants) ? context.ladderVariants.map(variant => variant?.name) : []
+  if (names.length === 0) throw new UsageError('--resume: its context.json lists no ladder variants; start a new run')
+  const missing = names.filter(name => !ladder.findVariant(name))
+  if (missing.length) throw new UsageError(`cannot resume: this run measured the ladder of ${missing.join(', ')}, which experiments/calls/ladder.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  return names.map(name => ladder.findVariant(name))
+}
+
+function plan (options, { runnable, variants }, { placement, shuffle }) {
+  return [...ladder.planLadder(variants, options, placement.shared), ...stdio.costSteps(options, runnable, placement.shared, shuffle)]
+}
+
+function session (options, runDir, interrupted) {
+  const readers = stdio.session(options, runDir, interrupted)
+  return {
+    measure: (step, run) => step.phase === ladder.PHASE ? ladder.measureLadder(step, options) : readers.measure(step, run),
+    close: readers.close
+  }
+}
+
+function context (options, { variants }, placement) {
+  return {
+    costPin: { cpu: placement.shared.reader },
+    ladderVariants: variants.map(variant => ({ name: variant.name, runtime: variant.runtime, command: shellQuote(ladder.ladderArgv(variant, options.ladder)) }))
+  }
+}
+
+function describe (options, { runnable, variants }) {
+  return `the call ladder of ${variants.length} variants, ${options.ladder.processes} processes each, and the cost pass at 256 B of ${runnable.length} readers`
+}
+
+// stdio's files, its results with the ladder checked against its headline.
+function derive (records, context) {
+  const files = stdio.derive(records, context)
+  const results = files['results.json']
+  return { ...files, 'results.json': { ...results, ladder: ladder.summariseLadder(records, context, results.headline) } }
+}
+
+// A failed ladder or reader's cost pass measured again: the ladder of the variant (or of
+// the variant whose stdin reader it is) with C's.
+function rerun (options, { program }) {
+  const variant = ladder.findVariant(program) ?? ladder.variants.find(entry => entry.stdin === program)
+  const args = variant && variant.name !== BASELINE ? ['--only', variant.name] : []
+  args.push(...rerunArgs(options, rows, options.preset))
+  return { env: '', args }
+}
+
 module.exports = {
   name: 'calls',
+  about: [
+    'the call ladder, each runtime\'s ns for a no-op call into C,',
+    'a getppid(2), an empty read and a 256-byte read of the pipe, and the',
+    'cost pass at 256 B for the stdin readers that read alike (variants:',
+    `${ladder.variants.map(variant => variant.name).join(', ')})`
+  ],
+  options: rows,
+  stored,
+  later: {},
+  configure,
+  list: () => ladder.listing(ladder.PRESETS.default),
+  select,
+  recorded,
+  plan,
+  cellKey: stdio.cellKey,
+  session,
+  context,
+  passes: (options, placement) => ({ ladder: placement.shared, cost: placement.shared }),
+  describe,
+  derive,
+  derivedFiles: stdio.derivedFiles,
+  resultsProblem: results => results.ladder === undefined ? 'no ladder' : null,
+  measured: results => Boolean(results.ladder),
+  rerun,
+  failureLabel: stdio.failureLabel,
   get report () { return require('./report') }
 }

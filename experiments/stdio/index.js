@@ -1,5 +1,154 @@
 'use strict'
+// The stdio experiment: every stdin reader of lib/programs.js across block sizes, fed
+// by dd: start-up, timing, the cost pass (the headline: CPU per read against C), strace
+// and --trace-gc. This file is its interface to bench.js and analyse.js, the same for
+// every experiment:
+//   name, about             its --experiment name and its lines in --help
+//   options                 its option rows (lib/option-schema.js)
+//   stored, later           how a resumed run's context.json must hold what the rows do
+//                           not, and the fields older runs lack
+//   configure(options, values)
+//                           the rest of its options, checked, once the rows are parsed
+//                           (values: parseArgs's)
+//   list(values)            the rows of --list
+//   select(options, recorded), recorded(context, options)
+//                           what a run measures, and what a resumed one measured
+//   plan(options, selection, { ptrace, placement, shuffle })
+//                           every step, in order; cellKey(step or record) names its cell
+//   session(options, runDir, interrupted)
+//                           { measure(step, run), close() }: runs one step to a record
+//   context(options, selection, placement), passes(options, placement),
+//   describe(options, selection)
+//                           what context.json adds for it, where each pass runs, and
+//                           the run's first line
+//   derive(records, context) the files derived from the log, by name; derivedFiles:
+//                           those beside results.json that a report reads
+//   resultsProblem(results), measured(results), outdated(results)
+//                           whether a results.json is its experiment's, holds a measured
+//                           cell, and was summarised by a lab that summarised otherwise
+//   rerun(options, failure, runnable), failureLabel(failure)
+//                           the arguments of the bench that measures a failed cell
+//                           again ({ env, args }), and the cell's name in the list
+//   report                  its sections of the report (experiments/stdio/report.js)
+const { programs, listing, withNodeVersions, extraModules, BASELINE } = require('../../lib/programs')
+const { UsageError } = require('../../lib/options')
+const { shellQuote } = require('../../lib/pipeline')
+const { rerunArgs } = require('../../lib/option-schema')
+const { ZeroFile } = require('../../lib/zero-file')
+const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
+const { plan, costSteps, cellKey, quarterBytes, COST_SIZES } = require('./plan')
+const { select, recorded } = require('./select')
+const { measure, feederBlockSize } = require('./measure')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
+
+function configure (options, values) {
+  if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
+  const preset = PRESETS[options.preset]
+  const costSizes = options.sizes.filter(size => COST_SIZES.includes(size))
+  Object.assign(options, {
+    costSizes: options.cost ? (costSizes.length ? costSizes : [options.sizes[0]]) : [],
+    minMiB: preset.minMiB,
+    maxMiB: preset.maxMiB,
+    readsPerRun: preset.readsPerRun,
+    straceMiB: preset.straceMiB
+  })
+  if (options.marginal) {
+    const tooFew = options.sizes.find(blockSize => quarterBytes(options, blockSize) === null)
+    if (tooFew) throw new UsageError(`--marginal at ${tooFew} B needs at least 8 of dd's ${feederBlockSize(options, tooFew)}-byte blocks per run: give a larger --mib`)
+  }
+  return options
+}
+
+// --list at the first of --sizes (default 65536), with --node's versioned rows.
+function list (values) {
+  const blockSize = values.sizes === undefined ? 65536 : values.sizes.split(',').map(parseBlockSizeOption)[0]
+  const nodeVersions = values.node === undefined ? [] : values.node.split(',').map(parseNodeVersion)
+  return listing(withNodeVersions(programs, nodeVersions), blockSize)
+}
+
+// A run's steps measured one by one; --feeder file's inputs are made once and removed
+// when the run ends.
+function session (options, runDir) {
+  const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
+  return {
+    measure: (step, run) => measure(step, run, options, runDir, zeroFiles),
+    close: async () => {
+      zeroFiles.whole.remove()
+      zeroFiles.quarter.remove()
+    }
+  }
+}
+
+// Where each pass ran (lib/placement.js): dd and the reader share the last CPU, but for
+// the timing pass under --pin.
+function placementPasses (options, placement) {
+  const timing = options.pin ? placement.apart : placement.shared
+  return {
+    startup: timing,
+    timing,
+    ...(options.cost ? { cost: placement.shared } : {}),
+    ...(options.strace || options.gc ? { profiles: placement.shared } : {})
+  }
+}
+
+function context (options, selection, placement) {
+  return {
+    // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
+    extraPrograms: extraModules,
+    costPin: options.cost ? { cpu: placement.shared.reader } : null
+  }
+}
+
+function describe (options, { runnable }) {
+  return `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
+}
+
+function derive (records, context) {
+  return {
+    'results.json': summariseResults(records, context),
+    'syscalls.json': summariseSyscalls(records, context),
+    'gc.json': summariseGcResults(records, context)
+  }
+}
+
+// The bench that measures one cell (a program at a block size) as `options` did: the
+// options that shape a run, the Node version of a versioned row, and the module of a row
+// from LAB_EXTRA_PROGRAMS.
+function rerun (options, { program, blockSize }, runnable) {
+  const args = ['--only', program, '--sizes', blockSize]
+  const major = /@(\d+)$/.exec(program)
+  if (major) args.push('--node', major[1])
+  args.push(...rerunArgs(options, rows, options.preset))
+  const module = runnable.find(row => row.name === program)?.module
+  return { env: module ? `LAB_EXTRA_PROGRAMS=${shellQuote([module])} ` : '', args }
+}
+
+const failureLabel = failure => `@ ${failure.blockSize}`
+
 module.exports = {
   name: 'stdio',
+  about: ['the stdin readers across block sizes (the default)'],
+  options: rows,
+  stored: derivedStored,
+  later: LATER_OPTIONS,
+  PRESETS,
+  BASELINE,
+  configure,
+  list,
+  select,
+  recorded,
+  plan: (options, { runnable }, environment) => plan(options, runnable, environment),
+  costSteps,
+  cellKey,
+  session,
+  context,
+  passes: placementPasses,
+  describe,
+  derive,
+  derivedFiles: { syscalls: 'syscalls.json', gc: 'gc.json' },
+  resultsProblem: results => Array.isArray(results.cells) ? null : 'no cells list',
+  measured: results => results.cells.length > 0,
+  rerun,
+  failureLabel,
   get report () { return require('./report') }
 }

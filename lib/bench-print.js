@@ -1,0 +1,47 @@
+'use strict'
+// What bench.js prints beside the results' own summary: --list's rows, how often other
+// work disturbed the measured CPUs, and each failed run with the commands that re-run it.
+const path = require('node:path')
+const { LOG_FILE } = require('./run-log')
+const { rerunCommand } = require('./bench-options')
+const { byName } = require('../experiments')
+
+function printListing (rows, json) {
+  if (json) {
+    console.log(JSON.stringify(rows, null, 2))
+    return
+  }
+  for (const row of rows) {
+    const status = row.available ? 'ok' : `unavailable: ${row.unavailable}`
+    const kind = row.boundary ? `${row.boundary}; reads: ${row.read}` : row.kind ?? (row.honoursBlockSize ? 'honours bs' : 'own chunks')
+    console.log(`${row.name.padEnd(14)} ${kind}  ${status}`)
+    console.log(`${''.padEnd(14)} $ ${row.command}`)
+  }
+}
+
+// How often something else ran on the measured CPUs, and what the bench did about it.
+function printDisturbance (disturbance) {
+  if (!disturbance?.disturbed) return
+  const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
+  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared their CPUs with other work (over ${threshold.share * 100}% of their CPU time); ${remeasured} measured again once the CPUs were quiet` +
+    (keptDisturbed ? `, ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries and flagged 'disturbed': this machine was busy` : ''))
+}
+
+// Each failure with the pipeline that reproduces it, then, once per failed cell, the
+
+// Each failure with the pipeline that reproduces it, then, once per failed cell, the
+// bench that measures that cell again as this run did.
+function printFailures (failures, runDir, options, runnable) {
+  if (failures.length === 0) return
+  const experiment = byName(options.experiment)
+  console.log(`\n${failures.length} failed run(s); each is excluded from the results (details in ${path.join(runDir, LOG_FILE)}):`)
+  for (const failure of failures) {
+    console.log(`- ${failure.phase} ${failure.program} ${experiment.failureLabel(failure)}: ${failure.reason}`)
+    console.log(`  re-run: ${failure.command}`)
+  }
+  const commands = [...new Set(failures.map(failure => rerunCommand(options, failure, runnable)))]
+  console.log(`measure ${commands.length === 1 ? 'the failed cell' : 'a failed cell'} again in the lab:`)
+  for (const command of commands) console.log(`  ${command}`)
+}
+
+module.exports = { printListing, printDisturbance, printFailures }

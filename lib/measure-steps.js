@@ -1,0 +1,80 @@
+'use strict'
+// The measuring loop every experiment's steps go through: each pending step measured by
+// the experiment's session and appended to the log, a disturbed one measured again once
+// its CPUs are quiet, the derived files rewritten after every group, and a stop honoured
+// between steps. Prints only its progress line.
+const fs = require('node:fs')
+const path = require('node:path')
+const { LOG_FILE } = require('./run-log')
+const { writeDerived } = require('./derive')
+const { waitForQuiet, MAX_REMEASURES } = require('./foreign')
+
+// After this many steps in a row kept disturbed, the machine is taken to be busy for good
+// and steps are no longer measured again: a run on it would otherwise never end.
+const BUSY_STEPS = 5
+
+// Measures the pending runs in order, appending each to the log; a stop ends it at the
+// run in flight, which is not logged. Returns how many runs it logged. A cell's warm-up
+// runs come before the first of its runs that this bench makes.
+async function measurePending ({ runDir, context, records, pending, session, cellKey }, interrupted) {
+  const logFile = path.join(runDir, LOG_FILE)
+  const startedAt = Date.now()
+  let done = 0
+  const warmed = new Set()
+  // steps in a row still disturbed when kept
+  let busySteps = 0
+  try {
+    for (const [index, step] of pending.entries()) {
+      if (interrupted()) break
+      const groupStarts = index === 0 || pending[index - 1].group !== step.group
+      progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
+      if (!warmed.has(cellKey(step))) {
+        warmed.add(cellKey(step))
+        for (let w = 0; w < step.warmup && !interrupted(); w++) await session.measure(step, -1)
+      }
+      if (interrupted()) break
+      let { record, stopped } = await session.measure(step, step.run)
+      // A step that something else shared its CPUs with is kept in the log, superseded,
+      // and measured again once its CPUs are quiet (lib/foreign.js); on a machine that
+      // stays busy, steps are kept flagged instead, and the run says so.
+      const retries = busySteps < BUSY_STEPS ? MAX_REMEASURES : 0
+      for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < retries; retry++) {
+        const superseded = { ...record, superseded: true }
+        fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
+        records.push(superseded)
+        await waitForQuiet(record.foreign.cpus ?? [])
+        ;({ record, stopped } = await session.measure(step, step.run))
+      }
+      if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
+      if (busySteps === BUSY_STEPS) console.log(`\nthe measured CPUs stayed busy with other work over ${BUSY_STEPS} steps in a row: steps are no longer measured again but kept, flagged 'disturbed'`)
+      if (stopped || interrupted()) break
+      fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
+      records.push(record)
+      done++
+      // The last group, and one cut short by a stop, are written once after the loop.
+      if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
+    }
+  } finally {
+    await session.close()
+  }
+  if (process.stdout.isTTY) process.stdout.write('\n')
+  return done
+}
+
+function formatDuration (ms) {
+  const seconds = Math.round(ms / 1000)
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`
+}
+
+// A terminal keeps one line, rewritten before every run; a log gets one line per group,
+// so a ten-minute bench leaves a log that can be read.
+function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
+  if (!process.stdout.isTTY && !groupStarts) return
+  const elapsed = Date.now() - startedAt
+  const eta = runsDone > 0 ? formatDuration((elapsed / runsDone) * (runsTotal - runsDone)) : '?'
+  const line = `step ${runsDone + 1} of ${runsTotal}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
+  if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
+  else process.stdout.write(line + '\n')
+}
+
+module.exports = { measurePending, BUSY_STEPS }

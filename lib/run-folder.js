@@ -1,0 +1,93 @@
+'use strict'
+// A run's folder: made new, or opened again by --resume, every check done before
+// anything is written; then locked, so that one bench at a time writes it.
+const fs = require('node:fs')
+const path = require('node:path')
+const { ROOT, displayPath } = require('./paths')
+const { UsageError, SAFE_NAME, outDirProblem, makeDirs } = require('./options')
+const { acquireRunLock } = require('./run-lock')
+const { storedProblem, resumedOptions } = require('./bench-options')
+const { byName } = require('../experiments')
+
+// Where the run goes and with what options, all checked before anything is written:
+// a new run's folder must be one bench may make and hold no run yet; a resumed run's
+// context must hold every option bench needs and name programs the table still has.
+function openRun (parsed) {
+  if (parsed.resume) return openResumed(parsed.resume)
+  const problem = outDirProblem(parsed.out)
+  if (problem) throw new UsageError(`--out ${parsed.out}: ${problem}`)
+  const runDir = path.join(parsed.out, parsed.id)
+  if (fs.existsSync(runDir) && !fs.statSync(runDir).isDirectory()) throw new UsageError(`${runDir} is a file, not a run folder; pick another --id or --out`)
+  refuseHeldRun(runDir)
+  return { runDir, options: parsed, resumed: false, recorded: null }
+}
+
+function refuseHeldRun (runDir) {
+  if (fs.existsSync(path.join(runDir, 'all.jsonl'))) {
+    throw new UsageError(`${runDir} already holds a run; continue it with --resume ${displayPath(runDir)}, or pick another --id`)
+  }
+}
+
+function openResumed (given) {
+  let runDir
+  if (fs.existsSync(given)) runDir = path.resolve(given)
+  else if (SAFE_NAME.test(given)) runDir = path.join(ROOT, 'results', given)
+  else throw new UsageError(`--resume ${given}: no such folder; give a run folder's path, or its name in results/`)
+  if (fs.existsSync(runDir) && !fs.statSync(runDir).isDirectory()) throw new UsageError(`--resume ${given}: ${runDir} is a file; give the run folder that holds it`)
+  const contextFile = path.join(runDir, 'context.json')
+  if (!fs.existsSync(contextFile)) throw new UsageError(`--resume ${given}: no ${contextFile}; give a run folder bench.js made`)
+  let context
+  try {
+    context = JSON.parse(fs.readFileSync(contextFile, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message.split('\n')[0]}); start a new run`)
+  }
+  const problem = resumedContextProblem(context)
+  if (problem) throw new UsageError(`--resume: ${contextFile} ${problem}: it is not a whole context of bench.js's; restore it, or start a new run`)
+  const folderProblem = outDirProblem(runDir)
+  if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
+  const options = resumedOptions(context.options)
+  const recorded = byName(options.experiment).recorded(context, options)
+  return { runDir, options, resumed: true, recorded }
+}
+
+// What a resume takes from context.json, checked at the start, so that a context cut
+// short or edited by hand is refused there, not met as a TypeError mid-run: the options
+// by the schema's rows and the experiment's stored fields, and the programs it measured.
+const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
+
+function resumedContextProblem (context) {
+  if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
+  const options = context.options
+  if (!options || typeof options !== 'object' || Array.isArray(options)) return 'has no options'
+  const problem = storedProblem(options)
+  if (problem) return problem
+  if (!Array.isArray(context.programs) || context.programs.length === 0) return 'has no list of the programs it measured'
+  const badProgram = context.programs.find(program => typeof program?.name !== 'string' || !SAFE_NAME.test(program.name))
+  if (badProgram !== undefined) return `lists a program ${JSON.stringify(badProgram?.name ?? badProgram)}, which is no program's name`
+  if (context.extraPrograms !== undefined && !(Array.isArray(context.extraPrograms) && context.extraPrograms.every(extra => typeof extra?.module === 'string' && isStrings(extra.programs)))) {
+    return 'has extraPrograms that are not a list of { module, programs }'
+  }
+  return null
+}
+
+// Makes the run folder and takes its lock, after every check that could refuse the run.
+function lockRun (runDir, resumed) {
+  makeDirs(runDir)
+  const lock = acquireRunLock(runDir, { makeError: message => new UsageError(message), note: message => console.log(`note: ${message}`) })
+  // a bench that finished while this one was starting has left a run here
+  if (!resumed) refuseHeldRun(runDir)
+  return lock
+}
+
+// A resumed run keeps the context it began with (when, which commit, which runtimes:
+// its first runs were measured so) and adds each resume: when, with which commit, and
+// which runtimes' versions differ from the start, since runs from both now sit side
+// by side.
+function resumedContext (original, now) {
+  const runtimesChanged = Object.keys(now.runtimes ?? {}).filter(name => JSON.stringify(now.runtimes[name]) !== JSON.stringify(original.runtimes?.[name]))
+  const resume = { date: now.date, lab: now.lab, runtimesChanged }
+  return { ...original, resumedAt: [...(original.resumedAt ?? []), resume] }
+}
+
+module.exports = { openRun, lockRun, resumedContext }
