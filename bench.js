@@ -9,7 +9,7 @@ const path = require('node:path')
 const { displayPath } = require('./lib/paths')
 const { checkTable } = require('./lib/programs')
 const { runtimes } = require('./lib/runtimes')
-const { UsageError, makeDirs } = require('./lib/options')
+const { UsageError } = require('./lib/options')
 const { runCli } = require('./lib/cli')
 const { parseOptions, usage, rerunCommand } = require('./lib/bench-options')
 const { openRun, lockRun, resumedContext } = require('./lib/run-folder')
@@ -25,13 +25,16 @@ const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report/text')
 const { byName } = require('./experiments')
 
-async function main (parsed, interrupted) {
+// `measurer` stands in for the experiments' sessions (experiment, options, runDir,
+// interrupted) → { measure(step, run), close() }: the tests' fake step, which starts no
+// reader and no server.
+async function main (parsed, interrupted, measurer = null) {
   checkTable()
   if (parsed.list) {
     printListing(byName(parsed.experiment).list(parsed.values), parsed.json)
     return 0
   }
-  const run = prepareRun(parsed, interrupted)
+  const run = prepareRun(parsed, interrupted, measurer)
   const done = await measurePending(run, interrupted)
   writeDerived(run.runDir, run.records, run.context)
   if (interrupted()) {
@@ -53,7 +56,7 @@ async function main (parsed, interrupted) {
 // Everything before the first run: the folder, what it measures and its lock, the
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
-function prepareRun (parsed, interrupted) {
+function prepareRun (parsed, interrupted, measurer) {
   const { runDir, options, resumed, recorded } = openRun(parsed)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
@@ -62,8 +65,6 @@ function prepareRun (parsed, interrupted) {
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
   if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
 
-  makeDirs(path.join(runDir, 'strace'))
-  makeDirs(path.join(runDir, 'gc'))
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const { runnable, skipped } = selection
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
@@ -89,7 +90,7 @@ function prepareRun (parsed, interrupted) {
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
-  const session = experiment.session(options, runDir, interrupted)
+  const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
   return { runDir, options, selection, context, records, steps, pending, alreadyDone, session, cellKey }
 }
 
@@ -117,4 +118,4 @@ function readJson (file) {
 
 if (require.main === module) runCli({ name: 'bench.js', usage: usage(), parse: parseOptions, run: main, measures: true })
 
-module.exports = { parseOptions, plan, cellCommand: rerunCommand }
+module.exports = { main, parseOptions, plan, cellCommand: rerunCommand }

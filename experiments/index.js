@@ -1,7 +1,35 @@
 'use strict'
-// The lab's experiments, each in a folder of its own behind one interface (see
-// experiments/stdio/index.js). Shared code finds an experiment here and never asks
-// which one it holds.
+// The lab's experiments, each in a folder of its own behind one interface. Shared code
+// (bench.js, analyse.js, lib/) finds an experiment here and never asks which one it
+// holds; a new experiment is a folder with an index.js that exports the interface below,
+// and one line in the list under it:
+//   name, about             its --experiment name and its lines in --help
+//   options                 its option rows (lib/option-schema.js)
+//   stored, later           how a resumed run's context.json must hold what the rows do
+//                           not, and the fields older runs lack
+//   configure(options, values)
+//                           the rest of its options, checked, once the rows are parsed
+//                           (values: parseArgs's)
+//   list(values)            the rows of --list
+//   select(options, recorded), recorded(context, options)
+//                           what a run measures, and what a resumed one measured
+//   plan(options, selection, { ptrace, placement, shuffle })
+//                           every step, in order; cellKey(step or record) names its cell
+//   session(options, runDir, interrupted)
+//                           { measure(step, run), close() }: runs one step to a record
+//   context(options, selection, placement), passes(options, placement),
+//   describe(options, selection)
+//                           what context.json adds for it, where each pass runs, and
+//                           the run's first line
+//   derive(records, context) the files derived from the log, by name; derivedFiles:
+//                           those beside results.json that a report reads
+//   resultsProblem(results), measured(results), outdated(results)
+//                           whether a results.json is its experiment's, holds a measured
+//                           cell, and was summarised by a lab that summarised otherwise
+//   rerun(options, failure, runnable), failureLabel(failure)
+//                           the arguments of the bench that measures a failed cell
+//                           again ({ env, args }), and the cell's name in the list
+//   report                  its part of the report (its report.js)
 const experiments = [require('./stdio'), require('./calls'), require('./http')]
 
 const DEFAULT_EXPERIMENT = 'stdio'

@@ -2,7 +2,8 @@
 // The http experiment: hello-world servers (experiments/http/servers.js) under wrk on
 // 127.0.0.1, keep-alive and Connection: close: requests/s, latency, CPU and syscalls per
 // request. Its interface is the one experiments/stdio/index.js describes.
-const { UsageError, wholeNumber, matchOnly } = require('../../lib/options')
+const path = require('node:path')
+const { UsageError, wholeNumber, matchOnly, makeDirs } = require('../../lib/options')
 const { unavailableReason } = require('../../lib/programs')
 const { rerunArgs } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
@@ -98,7 +99,9 @@ function cellKey (step) {
   return [step.phase, step.program.name ?? step.program, step.mode, step.connections, step.requests ?? ''].join('\t')
 }
 
+// strace's summaries go to the run's strace/ folder.
 function session (options, runDir, interrupted) {
+  makeDirs(path.join(runDir, 'strace'))
   const servers = httpSession(interrupted)
   return {
     measure: step => measureStep(step, options, servers, runDir),

@@ -33,12 +33,13 @@
 // share of C come with the interval that inverts the rank test (lib/stats.js). Each
 // interval carries its true level, which its whole k makes other than 95%: 97.9% and
 // 95.7% at 10 rounds.
+const { PHASES } = require('./phases')
 const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
 
-const PHASE = 'cost'
+const PHASE = PHASES.cost
 const QUARTER_PHASE = 'cost-quarter'
 
 // What the figures mean, with the levels their intervals truly have at this many rounds.

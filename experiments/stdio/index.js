@@ -1,43 +1,17 @@
 'use strict'
 // The stdio experiment: every stdin reader of lib/programs.js across block sizes, fed
 // by dd: start-up, timing, the cost pass (the headline: CPU per read against C), strace
-// and --trace-gc. This file is its interface to bench.js and analyse.js, the same for
-// every experiment:
-//   name, about             its --experiment name and its lines in --help
-//   options                 its option rows (lib/option-schema.js)
-//   stored, later           how a resumed run's context.json must hold what the rows do
-//                           not, and the fields older runs lack
-//   configure(options, values)
-//                           the rest of its options, checked, once the rows are parsed
-//                           (values: parseArgs's)
-//   list(values)            the rows of --list
-//   select(options, recorded), recorded(context, options)
-//                           what a run measures, and what a resumed one measured
-//   plan(options, selection, { ptrace, placement, shuffle })
-//                           every step, in order; cellKey(step or record) names its cell
-//   session(options, runDir, interrupted)
-//                           { measure(step, run), close() }: runs one step to a record
-//   context(options, selection, placement), passes(options, placement),
-//   describe(options, selection)
-//                           what context.json adds for it, where each pass runs, and
-//                           the run's first line
-//   derive(records, context) the files derived from the log, by name; derivedFiles:
-//                           those beside results.json that a report reads
-//   resultsProblem(results), measured(results), outdated(results)
-//                           whether a results.json is its experiment's, holds a measured
-//                           cell, and was summarised by a lab that summarised otherwise
-//   rerun(options, failure, runnable), failureLabel(failure)
-//                           the arguments of the bench that measures a failed cell
-//                           again ({ env, args }), and the cell's name in the list
-//   report                  its sections of the report (experiments/stdio/report.js)
+// and --trace-gc. Its interface is the one experiments/index.js describes.
+const path = require('node:path')
 const { programs, listing, withNodeVersions, extraModules, BASELINE } = require('../../lib/programs')
-const { UsageError } = require('../../lib/options')
+const { UsageError, makeDirs } = require('../../lib/options')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs } = require('../../lib/option-schema')
 const { ZeroFile } = require('../../lib/zero-file')
 const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
 const { plan, costSteps, cellKey, quarterBytes, COST_SIZES } = require('./plan')
 const { select, recorded } = require('./select')
+const { PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
 
@@ -66,9 +40,11 @@ function list (values) {
   return listing(withNodeVersions(programs, nodeVersions), blockSize)
 }
 
-// A run's steps measured one by one; --feeder file's inputs are made once and removed
-// when the run ends.
+// A run's steps measured one by one, into folders for the profiles' raw output;
+// --feeder file's inputs are made once and removed when the run ends.
 function session (options, runDir) {
+  makeDirs(path.join(runDir, PHASES.strace))
+  makeDirs(path.join(runDir, PHASES.gc))
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
   return {
     measure: (step, run) => measure(step, run, options, runDir, zeroFiles),

@@ -3,6 +3,7 @@
 // it, what makes the run a data point (verify), and what its profile passes keep.
 // bench.js plans the runs and logs them; the studies' tools time runs of their own and
 // verify them here too.
+const { PHASES } = require('./phases')
 const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
@@ -41,14 +42,14 @@ function probePtrace () {
 const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 1024}K`)
 
 function rawFileName (step) {
-  if (step.phase === 'gc') return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
+  if (step.phase === PHASES.gc) return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
   return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
 }
 
 function readerArgv (step, runDir) {
-  if (step.phase === 'gc') return commandLine(step.program, step.blockSize, ['--trace-gc'])
+  if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
   const argv = commandLine(step.program, step.blockSize)
-  if (step.phase !== 'strace') return argv
+  if (step.phase !== PHASES.strace) return argv
   return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
 }
 
@@ -93,7 +94,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   if (fromFile) {
     let input = '/dev/null'
     try {
-      if (step.bytes > 0) input = await zeroFiles[step.phase === 'timing-quarter' ? 'quarter' : 'whole'].of(step.bytes)
+      if (step.bytes > 0) input = await zeroFiles[step.phase === PHASES.timingQuarter ? 'quarter' : 'whole'].of(step.bytes)
     } catch (err) {
       throw new UsageError(`${err.message}; what was measured is kept: resume with --resume`)
     }
@@ -107,7 +108,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     reader = argv
     command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
   }
-  // every step of bench.js's plan is pinned; the studies' tools pin with --pin
+  // every step of an experiment's plan is pinned; the studies' tools pin with --pin
   const pin = step.pin ?? (options.pin ? PIN_APART : null)
   const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin, sampleMs: step.sampleMs ?? 0 })
   const output = parseOutput(step.program, result.stdout)
@@ -127,7 +128,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     steal: runSteal(result.stealTicks, result.clkTck, pin),
     // what else ran on the pinned CPUs meanwhile (lib/foreign.js): bench.js measures a
     // disturbed step again. The profile passes count calls and collections, not time.
-    foreign: step.phase === 'strace' || step.phase === 'gc' ? null : pipelineForeign(result, pin),
+    foreign: step.phase === PHASES.strace || step.phase === PHASES.gc ? null : pipelineForeign(result, pin),
     reader: result.reader,
     feeder: result.feeder,
     output,
@@ -142,7 +143,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   }
   // A reader whose reads the kernel saw otherwise fails the run, and its cell (experiments/stdio/summary.js),
   // and the whole trace stays as the evidence; an honest reader's file keeps the summary.
-  if (failure === null && step.phase === 'strace') {
+  if (failure === null && step.phase === PHASES.strace) {
     record.rawFile = rawFileName(step)
     const traceFile = path.join(runDir, record.rawFile)
     const text = fs.readFileSync(traceFile, 'utf8')
@@ -152,7 +153,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     if (problem === null) writeFileAtomic(traceFile, summaryPart(text))
     else Object.assign(record, { ok: false, failure: problem })
   }
-  if (failure === null && step.phase === 'gc') {
+  if (failure === null && step.phase === PHASES.gc) {
     record.rawFile = rawFileName(step)
     const trace = result.stdout.split('\n').filter(line => line.startsWith('[')).join('\n') + '\n'
     writeFileAtomic(path.join(runDir, record.rawFile), trace)

@@ -1,9 +1,9 @@
 'use strict'
 // The stdio experiment's plan: every run of its passes, in order, as steps that
 // experiments/stdio/measure.js measures one at a time.
+const { PHASES } = require('./phases')
 const { runtimes } = require('../../lib/runtimes')
 const { feederBlockSize, inputLabel } = require('./measure')
-const { PHASE: COST_PHASE } = require('./cost')
 
 const MiB = 1 << 20
 
@@ -62,27 +62,27 @@ function plan (options, selected, { ptrace, placement, shuffle }) {
       }
     }
   }
-  rounds(largest, [{ phase: 'startup', bytes: 0 }])
+  rounds(largest, [{ phase: PHASES.startup, bytes: 0 }])
   for (const blockSize of options.sizes) {
-    const quarter = options.marginal ? [{ phase: 'timing-quarter', bytes: quarterBytes(options, blockSize) }] : []
-    rounds(blockSize, [{ phase: 'timing', bytes: bytesPerRun(options, blockSize) }, ...quarter])
+    const quarter = options.marginal ? [{ phase: PHASES.timingQuarter, bytes: quarterBytes(options, blockSize) }] : []
+    rounds(blockSize, [{ phase: PHASES.timing, bytes: bytesPerRun(options, blockSize) }, ...quarter])
   }
   steps.push(...costSteps(options, selected, costPin, shuffle))
   const profile = step => {
-    const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === 'strace' ? ` (${inputLabel(step.bytes)})` : ''}`
+    const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`
     steps.push({ ...step, run: 0, warmup: 0, pin: costPin, group, label: group })
   }
   if (options.strace && ptrace.available) {
     for (const program of selected) {
       for (const blockSize of options.sizes) {
         const { small, large } = straceBytes(options, blockSize)
-        for (const bytes of [small, large]) profile({ phase: 'strace', program, blockSize, bytes })
+        for (const bytes of [small, large]) profile({ phase: PHASES.strace, program, blockSize, bytes })
       }
     }
   }
   if (options.gc) {
     for (const program of selected.filter(program => runtimes[program.runtime].v8Flags)) {
-      for (const blockSize of options.sizes) profile({ phase: 'gc', program, blockSize, bytes: bytesPerRun(options, blockSize) })
+      for (const blockSize of options.sizes) profile({ phase: PHASES.gc, program, blockSize, bytes: bytesPerRun(options, blockSize) })
     }
   }
   return steps
@@ -104,7 +104,7 @@ function costSteps (options, selected, costPin, shuffle) {
     for (const blockSize of costSizes) {
       const bytes = costBytes(options, blockSize)
       for (const program of shuffle(honouring)) {
-        steps.push({ phase: COST_PHASE, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS, group, label: `${group}: ${program.name} @ ${blockSize}` })
+        steps.push({ phase: PHASES.cost, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS, group, label: `${group}: ${program.name} @ ${blockSize}` })
       }
     }
   }
@@ -115,7 +115,7 @@ function costSteps (options, selected, costPin, shuffle) {
 // logged has done runs 0 … n - 1. A syscall profile is made at two input sizes; runs
 // from before that profiled the main thread and every thread apart (straceMode).
 function cellKey (step) {
-  return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? '', step.phase === 'strace' ? step.bytes : ''].join('\t')
+  return [step.phase, step.program.name ?? step.program, step.blockSize, step.straceMode ?? '', step.phase === PHASES.strace ? step.bytes : ''].join('\t')
 }
 
 // The strace pass at each program and block size: one run under strace -C -f at each of

@@ -2,6 +2,7 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
+const { PHASES } = require('./phases')
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
@@ -34,7 +35,7 @@ function byCell (records, phase) {
 
 function startupByProgram (records) {
   const startup = {}
-  for (const [key, runs] of byCell(records, 'startup')) {
+  for (const [key, runs] of byCell(records, PHASES.startup)) {
     const ok = runs.filter(run => run.ok)
     if (ok.length === 0) continue
     const stats = summarise(ok.map(run => run.wallNs))
@@ -214,7 +215,7 @@ function shareWithheld (cell, base) {
 // as a failure.
 function rejectedCells (records) {
   const rejected = new Map()
-  for (const [key, runs] of byCell(records, 'strace')) {
+  for (const [key, runs] of byCell(records, PHASES.strace)) {
     const caught = runs.find(run => !run.ok && run.readTrace)
     if (caught) rejected.set(key, caught.failure)
   }
@@ -225,10 +226,10 @@ function summariseResults (logged, context) {
   // a disturbed step measured again (bench.js) is kept in the log, never as a data point
   const records = logged.filter(record => !record.superseded)
   const startup = startupByProgram(records)
-  const quarters = byCell(records, 'timing-quarter')
+  const quarters = byCell(records, PHASES.timingQuarter)
   const rejected = rejectedCells(records)
   const cells = []
-  for (const [key, runs] of byCell(records, 'timing')) {
+  for (const [key, runs] of byCell(records, PHASES.timing)) {
     const [program, blockSize] = key.split('\t')
     cells.push(timingCell(program, Number(blockSize), runs, startup, context.options.feeder !== 'file', quarters.get(key), rejected.get(key) ?? null))
   }
@@ -335,7 +336,7 @@ const calls = count => `${count} call${count === 1 ? '' : 's'}`
 function chunkSizes (records) {
   const out = {}
   for (const record of records) {
-    if (record.phase !== 'strace' || findProgram(record.program)?.honoursBlockSize !== false) continue
+    if (record.phase !== PHASES.strace || findProgram(record.program)?.honoursBlockSize !== false) continue
     const entry = out[record.program] ??= { chunkBytes: null, maxAskedBytes: null, calls: 0, callsAtChunk: 0, returned: {}, found: null }
     if (!record.ok || !record.readTrace) continue
     for (const trace of Object.values(record.readTrace.stdin)) {
@@ -370,7 +371,7 @@ function chunkSizes (records) {
 function summariseSyscalls (records, context) {
   const rejected = rejectedCells(records)
   const cells = []
-  for (const [key, runs] of byCell(records, 'strace')) {
+  for (const [key, runs] of byCell(records, PHASES.strace)) {
     const [program, blockSize] = key.split('\t')
     cells.push(syscallCell(program, Number(blockSize), runs, rejected.get(key) ?? null))
   }
@@ -385,7 +386,7 @@ function summariseSyscalls (records, context) {
 function summariseGcResults (records, context) {
   const cells = []
   for (const record of records) {
-    if (record.phase !== 'gc') continue
+    if (record.phase !== PHASES.gc) continue
     cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc })
   }
   return { unavailable: context.gcUnavailable, cells }

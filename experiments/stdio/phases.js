@@ -1,0 +1,14 @@
+'use strict'
+// The stdio experiment's phases, as its steps and the log's records name them.
+const PHASES = {
+  startup: 'startup',
+  timing: 'timing',
+  // --marginal's runs of a quarter of the bytes
+  timingQuarter: 'timing-quarter',
+  // the headline's pass (experiments/stdio/cost.js)
+  cost: 'cost',
+  strace: 'strace',
+  gc: 'gc'
+}
+
+module.exports = { PHASES }
