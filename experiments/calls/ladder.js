@@ -169,7 +169,7 @@ function ladderFailure ({ result, output, counts, bytes, timeoutSeconds }) {
   return null
 }
 
-// bench.js's plan for the ladder: `processes` processes of each variant, in rounds
+// The calls experiment's plan for the ladder: `processes` processes of each variant, in rounds
 // (process p of every variant before process p + 1 of any), on one CPU.
 function planLadder (selected, options, pin) {
   const steps = []
