@@ -3,7 +3,20 @@
 //   % time     seconds  usecs/call     calls    errors syscall
 //   ------ ----------- ----------- --------- --------- ----------------
 //    99.17    0.081532           4     16385         1 read
-// The errors column is blank when a syscall never failed.
+// The errors column is blank when a syscall never failed. And whether strace may trace here.
+const { execFileSync } = require('node:child_process')
+
+// strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
+function probePtrace () {
+  try {
+    execFileSync('strace', ['-q', '-c', '-o', '/dev/null', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20000 })
+    return { available: true, reason: null }
+  } catch (err) {
+    if (err.code === 'ENOENT') return { available: false, reason: 'strace is not installed: apt-get install strace' }
+    const detail = String(err.stderr || err.message).trim().split('\n')[0]
+    return { available: false, reason: `strace cannot trace here (${detail}); in Docker add --cap-add SYS_PTRACE` }
+  }
+}
 
 const ROW = /^\s*([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(?:(\d+)\s+)?(\S+)\s*$/
 
@@ -196,4 +209,4 @@ function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
   return null
 }
 
-module.exports = { parseStraceSummary, READ_FAMILY, profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }
+module.exports = { probePtrace, parseStraceSummary, READ_FAMILY, profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }

@@ -6,7 +6,6 @@
 const { PHASES } = require('./phases')
 const fs = require('node:fs')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
 const { commandLine, parseOutput } = require('../../lib/programs')
 const { UsageError } = require('../../lib/options')
 const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../../lib/pipeline')
@@ -25,18 +24,6 @@ const FIXED_FEEDER_BLOCK = 65536
 
 function feederBlockSize (options, blockSize) {
   return options.feeder === 'matched' ? blockSize : FIXED_FEEDER_BLOCK
-}
-
-// strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
-function probePtrace () {
-  try {
-    execFileSync('strace', ['-q', '-c', '-o', '/dev/null', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20000 })
-    return { available: true, reason: null }
-  } catch (err) {
-    if (err.code === 'ENOENT') return { available: false, reason: 'strace is not installed: apt-get install strace' }
-    const detail = String(err.stderr || err.message).trim().split('\n')[0]
-    return { available: false, reason: `strace cannot trace here (${detail}); in Docker add --cap-add SYS_PTRACE` }
-  }
 }
 
 const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 1024}K`)
@@ -162,4 +149,4 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   return { record, stopped: Boolean(result.stoppedBy) }
 }
 
-module.exports = { measure, verify, pipelineFailure, probePtrace, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }
+module.exports = { measure, verify, pipelineFailure, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }
