@@ -252,7 +252,7 @@ function report (options) {
   if (options.out) checkOut()
   const sets = dirs.map(loadResultSet)
   // runs of two experiments share no figure to set side by side
-  const experimentOf = set => set.results.experiment ?? 'stdio'
+  const experimentOf = set => ofResults(set.results).name
   const other = sets.find(set => experimentOf(set) !== experimentOf(sets[0]))
   if (other) throw new AnalyseError(`${other.dir} is a run of the ${experimentOf(other)} experiment and ${sets[0].dir} of ${experimentOf(sets[0])}; compare runs of one experiment`)
   const cutShort = sets.filter(isIncomplete)

@@ -32,7 +32,7 @@
 //   report                  its part of the report (its report.js)
 const experiments = [require('./stdio'), require('./calls'), require('./http')]
 
-const DEFAULT_EXPERIMENT = 'stdio'
+const { DEFAULT_EXPERIMENT } = require('./default')
 
 function byName (name) {
   return experiments.find(experiment => experiment.name === name) ?? null

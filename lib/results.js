@@ -3,6 +3,7 @@
 // experiment, the steal and foreign CPU time its steps saw, and its failed runs.
 const { stealShare } = require('./steal')
 const { disturbanceOf } = require('./foreign')
+const { DEFAULT_EXPERIMENT } = require('../experiments/default')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
 // fields that name its cell beyond the program and block size.
@@ -23,7 +24,7 @@ function sharedResults (logged, context, cellFields = []) {
   const records = logged.filter(record => !record.superseded)
   return {
     runId: context.runId,
-    experiment: context.options.experiment ?? 'stdio',
+    experiment: context.options.experiment ?? DEFAULT_EXPERIMENT,
     // the steal of every run that succeeded, whatever its phase, over its CPUs' time
     stealShare: stealShare(records.filter(record => record.ok)),
     // the steps that saw foreign CPU time on their CPUs, and how many were measured again
