@@ -5,7 +5,6 @@
 // parse options → load result sets → shape the data → render each format → write.
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseArgs } = require('node:util')
 
 const { shapeReport } = require('./lib/report/data')
 const { renderHtml } = require('./lib/report/html')
@@ -15,6 +14,7 @@ const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
 const { readLog, planProgress, LOG_FILE } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
+const { parseCommandLine, refuseEmpty, usageLines } = require('./lib/option-schema')
 const { ofResults } = require('./experiments')
 const { runCli } = require('./lib/cli')
 const { displayPath } = require('./lib/paths')
@@ -31,49 +31,38 @@ const FORMATS = {
   csv: { file: 'results.csv', render: renderCsv }
 }
 
-const USAGE = `usage: node analyse.js [options] [results/<run-id> ...]
-  Writes report.html, results.md and results.csv from one or more runs of bench.js.
-  With no folder, analyses the newest run in results/. Several folders (two machines,
-  two versions) are compared side by side.
-  A run whose log holds fewer runs than its bench planned (stopped, or crashed) is
-  refused: finish it with node bench.js --resume, or report it as it is with --incomplete.
-  --out DIR      where the three files go (default: the first results folder)
-  --title TEXT   the report's title (default: syscall-lab: <run-ids>)
-  --incomplete   report a run cut short all the same; its title says how much it holds
-  --rederive     measure and report nothing: rewrite each folder's results.json (and
-                 the experiment's other derived files, such as stdio's syscalls.json and
-                 gc.json) from its all.jsonl with the lab's current code
-  --help         this text`
+const rows = [
+  { name: 'out', type: 'string', metavar: 'DIR', takes: 'a folder', help: ['where the three files go (default: the first results folder)'] },
+  { name: 'title', type: 'string', metavar: 'TEXT', takes: 'a title', help: ['the report\'s title (default: syscall-lab: <run-ids>)'] },
+  { name: 'incomplete', type: 'boolean', help: ['report a run cut short all the same; its title says how much it holds'] },
+  {
+    name: 'rederive',
+    type: 'boolean',
+    help: [
+      'measure and report nothing: rewrite each folder\'s results.json (and',
+      'the experiment\'s other derived files, such as stdio\'s syscalls.json and',
+      'gc.json) from its all.jsonl with the lab\'s current code'
+    ]
+  },
+  { name: 'help', type: 'boolean', help: ['this text'] }
+]
+
+const USAGE = [
+  'usage: node analyse.js [options] [results/<run-id> ...]',
+  '  Writes report.html, results.md and results.csv from one or more runs of bench.js.',
+  '  With no folder, analyses the newest run in results/. Several folders (two machines,',
+  '  two versions) are compared side by side.',
+  '  A run whose log holds fewer runs than its bench planned (stopped, or crashed) is',
+  '  refused: finish it with node bench.js --resume, or report it as it is with --incomplete.',
+  ...usageLines(rows)
+].join('\n')
 
 // Every expected failure is one line naming what is wrong and how to fix it; exit 2.
 class AnalyseError extends UsageError {}
 
 function parseOptions (argv) {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { out: { type: 'string' }, title: { type: 'string' }, incomplete: { type: 'boolean' }, rederive: { type: 'boolean' }, help: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: true
-    })
-  } catch (err) {
-    const unknown = /Unknown option '([^']+)'/.exec(err.message)
-    if (unknown) throw new AnalyseError(`unknown option ${unknown[1]}; see node analyse.js --help`)
-    const missing = /Option '(--\w+)[^']*' argument missing/.exec(err.message)
-    if (missing) throw new AnalyseError(`option ${missing[1]} needs a value; see node analyse.js --help`)
-    const ambiguous = /Option '(--\w+)' argument is ambiguous/.exec(err.message)
-    if (ambiguous) {
-      const value = argv[argv.findIndex((arg, i) => arg === ambiguous[1] && argv[i + 1]?.startsWith('-')) + 1]
-      throw new AnalyseError(`option ${ambiguous[1]} needs a value, not '${value}'; a value that begins with '-' is written ${ambiguous[1]}=${value}`)
-    }
-    throw new AnalyseError(`${err.message.split('\n')[0].replace(/\.$/, '')}; see node analyse.js --help`)
-  }
-  const { values, positionals } = parsed
-  // An empty value is a mistake (an unset shell variable), never "the default".
-  for (const name of ['out', 'title']) {
-    if (values[name] !== undefined && values[name].trim() === '') throw new AnalyseError(`--${name} is empty; give a value, or leave --${name} out for its default`)
-  }
+  const { values, positionals } = parseCommandLine(argv, rows, { tool: 'analyse.js', positionals: true })
+  refuseEmpty(values, rows)
   if (positionals.some(dir => dir.trim() === '')) throw new AnalyseError('a results folder named \'\' (empty); give a results/<run-id> folder that bench.js wrote')
   if (values.rederive && !values.help) {
     const others = ['out', 'title', 'incomplete'].filter(name => values[name] !== undefined)
