@@ -1,0 +1,82 @@
+'use strict'
+// The report page's markup, as every experiment's sections write it: safe-by-default
+// templating, and the pieces several sections share (a note of why something is
+// missing, the lead findings, the repeatability notes, the context section).
+const { escapeHtml, formatNumber } = require('./format')
+
+// ---- safe-by-default templating: every interpolated value is escaped unless it is
+// markup this module built itself ----
+
+class Markup {
+  constructor (text) {
+    this.text = text
+  }
+
+  toString () {
+    return this.text
+  }
+}
+
+function fragment (value) {
+  if (value instanceof Markup) return value.text
+  if (Array.isArray(value)) return value.map(fragment).join('')
+  if (value === null || value === undefined || value === false) return ''
+  return escapeHtml(value)
+}
+
+function html (strings, ...values) {
+  return new Markup(strings.reduce((out, text, i) => out + text + (i < values.length ? fragment(values[i]) : ''), ''))
+}
+
+function why (notes) {
+  return notes.map(note => html`<p class="why"><strong>${note.set}</strong>: ${note.reason}.</p>`)
+}
+
+// After an estimate, its interval where it has one.
+const intervalText = interval => (interval && interval.low !== null ? html` <span class="interval">(${formatNumber(interval.low)}–${formatNumber(interval.high)})</span>` : '')
+
+// The findings a section gives beside its chart, each headed by its set when sets are compared.
+function leadFindings (findings, compare) {
+  return findings.length ? html`<ul class="findings lead">${findings.map(finding => html`<li>${compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''
+}
+
+// Each set's own repeatability and the two-run criteria, as notes: { own: [{ set, text }],
+// twoRuns: [{ text }] }, a text null where the sets hold nothing for it.
+function repeatabilityNotes (repeatability, compare) {
+  const own = repeatability.own.filter(entry => entry.text).map(entry => html`<p class="note repeatability">${compare ? html`<span class="set">${entry.set}</span> ` : ''}${entry.text}</p>`)
+  const twoRuns = repeatability.twoRuns.filter(pair => pair.text).map(pair => html`<p class="note repeatability">${pair.text}</p>`)
+  return [...own, ...twoRuns]
+}
+
+// ---- the context ----
+
+function contextTable (data) {
+  const keys = []
+  for (const context of data.contexts) {
+    for (const [key] of context.rows) if (!keys.includes(key)) keys.push(key)
+  }
+  const value = (context, key) => context.rows.find(([k]) => k === key)?.[1] ?? ''
+  return html`<div class="table-wrap"><table class="context">
+    ${data.compare ? html`<thead><tr><th scope="col"></th>${data.contexts.map(context => html`<th scope="col">${context.label}</th>`)}</tr></thead>` : ''}
+    <tbody>${keys.map(key => html`<tr><th scope="row">${key}</th>${data.contexts.map(context => html`<td>${value(context, key)}</td>`)}</tr>`)}</tbody>
+  </table></div>`
+}
+
+// What ran where, then notes: what the experiment says of how far to trust its runs.
+function contextSection (data, notes) {
+  return html`<section id="context">
+    <h2>Context</h2>
+    ${contextTable(data)}
+    ${notes}
+  </section>`
+}
+
+// The runs that failed (lib/report/context.js failureList), each with its command.
+function failedRuns (failures, compare) {
+  const items = failures.map(failure => html`<li>${compare ? html`<span class="set">${failure.set}</span> ` : ''}<strong>${failure.phase} ${failure.program}</strong> ${failure.where}, run ${failure.run}: ${failure.reason}
+    <br><code>${failure.command}</code></li>`)
+  return html`<h3>Failed runs</h3>
+    ${items.length ? html`<ul class="plain failures">${items}</ul>` : html`<p class="note">No run failed.</p>`}`
+}
+
+module.exports = { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns }
