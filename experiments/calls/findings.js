@@ -1,0 +1,49 @@
+'use strict'
+// The call ladder's findings (bench.js --experiment calls), each from its rows: the
+// boundary, a syscall's entry and exit, the runtimes' read paths, and the checks.
+const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
+const { BASELINE } = require('../../lib/programs')
+
+const LADDER_FINDINGS = [
+  function boundary (ladder) {
+    const rows = ladder.rows.filter(row => row.rungs.noop && row.variant !== BASELINE)
+    const c = ladder.rows.find(row => row.variant === BASELINE)?.rungs.noop
+    if (rows.length === 0 || !c) return null
+    const sorted = [...rows].sort((a, b) => a.rungs.noop.estimate - b.rungs.noop.estimate)
+    return `A no-op call into C costs ${formatNumber(c.estimate)} ns from C, ${listJoin(sorted.map(row => `${formatNumber(row.rungs.noop.estimate)} from ${row.variant}`))}.`
+  },
+  function syscall (ladder) {
+    const parts = ladder.rows.filter(row => row.parts).map(row => row.parts.syscall)
+    if (parts.length < 2) return null
+    return `A syscall's entry and exit (getppid less the no-op) cost ${formatNumber(Math.min(...parts))} to ${formatNumber(Math.max(...parts))} ns in every variant: the kernel's price, not the runtime's.`
+  },
+  function readPath (ladder) {
+    const rows = ladder.rows.filter(row => row.parts && row.variant !== BASELINE).sort((a, b) => b.parts.readPath - a.parts.readPath)
+    if (rows.length === 0) return null
+    const [top] = rows
+    return `The runtimes' read paths (an empty read less a bare syscall, beyond C's) are where reads differ: ${listJoin(rows.map(row => `${row.variant} ${formatNumber(row.parts.readPath)} ns`))}; ${top.variant}'s (${top.read}) is ${formatPercent(top.parts.readPath / top.rungs['read-256'].estimate)} of its 256-byte read.`
+  },
+  function checks (ladder) {
+    const decomposed = ladder.rows.filter(row => row.addsUp !== null)
+    const compared = ladder.rows.filter(row => row.stdin?.agrees !== null && row.stdin?.agrees !== undefined)
+    if (decomposed.length === 0) return null
+    const off = decomposed.filter(row => !row.addsUp).map(row => `${row.variant} ${formatSigned(row.gap)} ns`)
+    const disagree = compared.filter(row => !row.stdin.agrees).map(row => `${row.variant} ${formatNumber(row.rungs['read-256'].estimate)} against ${row.stdin.program}'s ${formatNumber(row.stdin.cpuPerReadNs.estimate)} ns`)
+    return `The parts add up to the measured 256-byte read within 10% for ${decomposed.length - off.length} of ${decomposed.length} variants${off.length ? ` (not: ${off.join(', ')})` : ''}` +
+      (compared.length ? `; the ladder's read lies inside the cost pass's interval for ${compared.length - disagree.length} of ${compared.length}${disagree.length ? ` (not: ${disagree.join('; ')})` : ''}.` : '.')
+  }
+]
+
+// sets: labelled results sets; the findings of each set that has a ladder, in order.
+function findings (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const finding of set.results.ladder ? LADDER_FINDINGS : []) {
+      const text = finding(set.results.ladder)
+      if (text) out.push({ set: set.label, text })
+    }
+  }
+  return out
+}
+
+module.exports = { findings }

@@ -1,0 +1,33 @@
+'use strict'
+// The calls experiment's charts, drawn in the page as stdio's are
+// (experiments/stdio/report-browser.js), whose headline chart shows the cost pass here too.
+const { escapeHtml } = require('../../lib/report/format')
+const stdio = require('../stdio/report-browser')
+
+// The call ladder: each variant's 256-byte read stacked from its four parts, the
+// measured read beside it (a dot, whiskers its interval) and the cost pass's figure.
+function ladder (entries, { color, copy, countTooltip }) {
+  for (const [index, entry] of entries.entries()) {
+    Highcharts.chart(`chart-ladder-${index}`, {
+      chart: { type: 'bar', height: Math.max(300, 150 + entry.chart.categories.length * 44) },
+      title: { text: escapeHtml(`${entries.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
+      subtitle: { text: `ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: ${entry.chart.level} interval), diamond: the stdin bench's cost pass` },
+      xAxis: { categories: entry.chart.categories.map(escapeHtml) },
+      // reversedStacks off: the parts run left to right in the order of a call, boundary first
+      yAxis: { title: { text: 'ns of CPU per call' }, reversedStacks: false },
+      plotOptions: { bar: { stacking: 'normal' } },
+      tooltip: countTooltip('ns'),
+      series: [
+        ...entry.chart.parts.map((part, i) => ({ name: escapeHtml(part.name), data: copy(part.data), color: color(i) })),
+        { id: `ladder-measured-${index}`, name: 'measured 256-byte read', type: 'scatter', data: copy(entry.chart.measured), color: '#1d2330', marker: { symbol: 'circle' } },
+        { name: `measured, ${entry.chart.level} interval`, type: 'errorbar', linkedTo: `ladder-measured-${index}`, data: copy(entry.chart.whiskers), enableMouseTracking: false },
+        { name: 'cost pass, 256 B', type: 'scatter', data: copy(entry.chart.costPass), color: '#bf399e', marker: { symbol: 'diamond' } }
+      ]
+    })
+  }
+}
+
+// In the order the page draws them: the headline's, then the ladder's.
+const drawings = { headline: stdio.drawings.headline, ladder }
+
+module.exports = { drawings }

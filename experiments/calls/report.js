@@ -1,0 +1,164 @@
+'use strict'
+// The calls experiment's report: the call ladder first (where a 256-byte read's ns go,
+// rung by rung), then the cost pass at 256 B as the stdio experiment reports it, whose
+// report (experiments/stdio/report.js) this one builds on. The interface is stdio's.
+const path = require('node:path')
+const stdio = require('../stdio/report')
+const { findings } = require('./findings')
+const { formatNumber, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
+const { Markup, html, intervalText, leadFindings } = require('../../lib/report/markup')
+const { markdownTable, textTable, round, nsWithInterval, findingLines } = require('../../lib/report/plain')
+const { measuredOn } = require('../../lib/report/context')
+const { levelsText } = require('../../lib/stats')
+
+// The call ladder of each set that has one: its rows, and its chart's series: a bar per
+// variant stacked from the four parts (experiments/calls/ladder.js decompose), the measured 256-byte
+// read beside it with its interval.
+const LADDER_PARTS = [['boundary', 'boundary (no-op call)'], ['syscall', 'syscall entry and exit'], ['readPath', 'the runtime\'s read path'], ['kernelRead', 'the kernel\'s 256-byte read']]
+
+function ladderData (sets) {
+  return sets.filter(set => set.results.ladder).map(set => {
+    const { rows } = set.results.ladder
+    const drawn = rows.filter(row => row.parts)
+    return {
+      set: set.label,
+      ...set.results.ladder,
+      chart: {
+        categories: drawn.map(row => row.variant),
+        parts: LADDER_PARTS.map(([key, name]) => ({ key, name, data: drawn.map(row => row.parts[key]) })),
+        measured: drawn.map(row => row.rungs['read-256'].estimate),
+        whiskers: drawn.map(row => [row.rungs['read-256'].low, row.rungs['read-256'].high]),
+        level: levelsText(drawn.map(row => row.rungs['read-256'])),
+        costPass: drawn.map(row => row.stdin?.cpuPerReadNs?.estimate ?? null)
+      }
+    }
+  })
+}
+
+// The call ladder (bench.js --experiment calls): its findings, a stacked bar per variant
+// of where a 256-byte read's ns go, and the table of rungs.
+function ladderSection (data) {
+  const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
+  const table = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
+  <div class="table-wrap"><table class="ladder">
+    <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${levelsText(entry.rows.flatMap(row => Object.values(row.rungs ?? {})))} intervals</caption>
+    <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
+      <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
+    <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
+      <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
+      <td class="num">${rung(row.rungs.noop)}</td><td class="num">${rung(row.rungs.syscall)}</td><td class="num">${rung(row.rungs['empty-read'])}</td><td class="num">${rung(row.rungs['read-256'])}</td>
+      <td class="num">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
+      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${row.addsUp ? '' : html`<span class="badge">over 10%</span>`}`}</td>
+      <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
+    </tr>`)}</tbody>
+  </table></div>`
+  return html`<section id="ladder">
+    <h2>Where a read's time goes: the call ladder</h2>
+    ${leadFindings(data.ladderFindings, data.compare)}
+    <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.
+      The parts: the no-op; getppid less the no-op; the runtime's empty read less its getppid, beyond C's; C's 256-byte read less C's getppid (the kernel's work, the same everywhere).
+      Their sum predicts the 256-byte read (marked when more than 10% off); the cost pass column is the stdin reader that reads the same way, measured at 256 B in this run (marked when the ladder's read is outside its interval).</p>
+    ${data.ladder.map((entry, index) => table(entry, index))}
+  </section>`
+}
+
+// The call ladder as a table (terminal and markdown): a variant per row, its rungs' ns per
+// call with intervals, the four parts and what they predict against the measured read,
+// and the cost pass's CPU per read of its stdin reader at 256 B.
+const LADDER_HEADER = ['variant', 'no-op', 'getppid', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
+const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
+const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')
+// the parts as a sum: a negative one with its minus sign, a positive one bare
+const part = value => `${value < 0 ? '−' : ''}${formatNumber(Math.abs(value))}`
+
+function ladderRows (ladder) {
+  return ladder.rows.map(row => [
+    row.variant,
+    ...['noop', 'syscall', 'empty-read', 'read-256'].map(rung => rungText(row.rungs[rung])),
+    row.parts ? `${['boundary', 'syscall', 'readPath', 'kernelRead'].map(name => part(row.parts[name])).join(' + ')} = ${formatNumber(row.predicted)}` : '',
+    row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${formatSigned(row.gap)})`,
+    row.stdin?.cpuPerReadNs ? `${row.stdin.program} ${nsWithInterval(row.stdin.cpuPerReadNs)}` : row.stdin ? `${row.stdin.program}: none` : '',
+    row.stdin?.agrees === null || row.stdin?.agrees === undefined ? '' : row.stdin.agrees ? 'yes' : `no (${formatSigned(row.stdin.differenceNs)})`
+  ])
+}
+
+const LADDER_TITLE = 'The call ladder: ns of CPU per call (median of processes, 95% interval), and where a 256-byte read\'s ns go'
+
+function ladderTerminal (ladder) {
+  if (!ladder) return []
+  return ['', `${LADDER_TITLE}:`, ...textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd())]
+}
+
+function ladderMarkdown (ladder, compare = false) {
+  return [`## ${compare ? `${md(ladder.set)}: ` : ''}${LADDER_TITLE}`, '', `${md(ladder.meaning)}.`, '', markdownTable(LADDER_HEADER, ladderRows(ladder).map(row => row.map(md)), LADDER_ALIGN), '']
+}
+
+// A calls run's CSV: a variant per row (and per set, when runs are compared), each
+// rung's median and interval in ns per call, the parts, and the cost pass's figure.
+const LADDER_CSV_COLUMNS = [
+  ['runId', row => row.set],
+  ['variant', row => row.variant],
+  ['runtime', row => row.runtime],
+  ['processes', row => row.processes],
+  ['failedRuns', row => row.failedRuns],
+  ...['noop', 'syscall', 'empty-read', 'read-256'].flatMap(rung => {
+    const name = rung.replace(/-(\w)/g, (_, letter) => letter.toUpperCase())
+    return [
+      [`${name}Ns`, row => round(row.rungs[rung]?.estimate, 3)],
+      [`${name}LowNs`, row => round(row.rungs[rung]?.low, 3)],
+      [`${name}HighNs`, row => round(row.rungs[rung]?.high, 3)]
+    ]
+  }),
+  ...['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => [`${part}PartNs`, row => round(row.parts?.[part], 3)]),
+  ['predictedNs', row => round(row.predicted, 3)],
+  ['addsUp', row => row.addsUp],
+  ['stdinProgram', row => row.stdin?.program],
+  ['costCpuPerReadNs', row => round(row.stdin?.cpuPerReadNs?.estimate, 3)],
+  ['costCpuPerReadLowNs', row => round(row.stdin?.cpuPerReadNs?.low, 3)],
+  ['costCpuPerReadHighNs', row => round(row.stdin?.cpuPerReadNs?.high, 3)],
+  ['agreesWithCost', row => row.stdin?.agrees]
+]
+
+// sets: labelled results sets; stdio's part (its headline holds the cost pass) and the ladder's.
+function shape (sets) {
+  const ladder = ladderData(sets)
+  return {
+    ...stdio.shape(sets),
+    subtitle: `the call ladder of ${ladder[0].rows.length} variants, ${ladder[0].counts?.processes ?? '?'} processes each, ${measuredOn(sets[0])}`,
+    ladder,
+    ladderFindings: findings(sets)
+  }
+}
+
+const sectionOf = id => stdio.sections.find(([sectionId]) => sectionId === id)
+
+// The ladder and the cost pass at 256 B: nothing else of stdio's sections has figures here.
+const sections = [
+  ['ladder', 'Where a read\'s time goes', ladderSection, data => data.ladder.map(entry => ({ set: entry.set, chart: entry.chart }))],
+  sectionOf('headline'),
+  sectionOf('context')
+]
+
+function markdown (data) {
+  return [
+    ...data.ladder.flatMap(entry => ladderMarkdown(entry, data.compare)),
+    ...(data.ladder.length ? [...findingLines(data.ladderFindings, data.compare), ''] : []),
+    ...stdio.markdown(data)
+  ]
+}
+
+const csv = data => ({ columns: LADDER_CSV_COLUMNS, rows: data.ladder.flatMap(entry => entry.rows.map(row => ({ ...row, set: entry.set }))) })
+
+const terminal = (results, sizes) => [...ladderTerminal(results.ladder), ...stdio.terminal(results, sizes)]
+
+module.exports = {
+  shape,
+  contextRows: stdio.contextRows,
+  pinText: stdio.pinText,
+  sections,
+  browser: path.join(__dirname, 'report-browser.js'),
+  markdown,
+  csv,
+  terminal,
+  agreement: stdio.agreement
+}

@@ -1,0 +1,57 @@
+'use strict'
+// The http experiment's charts, drawn in the page as stdio's are
+// (experiments/stdio/report-browser.js).
+const { formatNumber, escapeHtml } = require('../../lib/report/format')
+
+// Per set and mode: requests/s by server, a column per count of connections (whiskers:
+// the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
+// by call.
+function http (entries, { color, copy, countTooltip }) {
+  let httpIndex = 0
+  // one colour per syscall on the whole page, whichever mode's chart it is in
+  const callColours = new Map()
+  const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
+  const callColour = series => {
+    if (series.kind) return KIND_COLOURS[series.kind]
+    if (!callColours.has(series.name)) callColours.set(series.name, color(callColours.size))
+    return callColours.get(series.name)
+  }
+  for (const entry of entries) {
+    for (const mode of entry.modes) {
+      const index = httpIndex++
+      const prefix = `${entries.length > 1 ? `${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close' : 'Keep-alive'}`
+      Highcharts.chart(`chart-http-rate-${index}`, {
+        chart: { type: 'column', height: 470 },
+        title: { text: escapeHtml(`${prefix}: requests per second`) },
+        subtitle: { text: 'median of the runs, whiskers: slowest to fastest run; higher is better' },
+        xAxis: { categories: mode.chart.categories.map(escapeHtml) },
+        yAxis: { min: 0, title: { text: 'requests/s' } },
+        tooltip: {
+          formatter () {
+            const cpu = this.point.cpu
+            return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(Math.round(this.y))} req/s${cpu !== null && cpu !== undefined ? `<br>${formatNumber(cpu)} µs of server CPU per request` : ''}`
+          }
+        },
+        series: mode.chart.rate.flatMap((series, i) => [
+          { id: `http-rate-${index}-${i}`, name: escapeHtml(series.name), data: series.data.map((y, j) => ({ y, cpu: series.cpu[j] })), color: color(i) },
+          { name: `${escapeHtml(series.name)}, range of runs`, type: 'errorbar', linkedTo: `http-rate-${index}-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
+        ])
+      })
+      if (mode.chart.syscalls.missing) continue
+      Highcharts.chart(`chart-http-syscalls-${index}`, {
+        chart: { type: 'bar', height: Math.max(470, 150 + mode.chart.syscalls.categories.length * 40) },
+        title: { text: escapeHtml(`${prefix}: syscalls per request`) },
+        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls), which follows timing; lower is better' },
+        xAxis: { categories: mode.chart.syscalls.categories.map(escapeHtml) },
+        yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false },
+        plotOptions: { bar: { stacking: 'normal' } },
+        tooltip: countTooltip('calls per request'),
+        series: mode.chart.syscalls.series.map(series => ({ name: escapeHtml(series.name), data: copy(series.data), color: callColour(series) }))
+      })
+    }
+  }
+}
+
+const drawings = { http }
+
+module.exports = { drawings }

@@ -1,0 +1,281 @@
+'use strict'
+// The http experiment's report: hello-world servers under wrk, by mode, a row per
+// server with its requests/s by connections, its CPU and syscalls per request, and the
+// findings that say it in words. The interface is stdio's (experiments/stdio/report.js).
+const path = require('node:path')
+const stdio = require('../stdio/report')
+const { findings, headlineConnections } = require('./findings')
+const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
+const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
+const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
+const { levelsText } = require('../../lib/stats')
+const { httpRepeatability, httpOwnText, httpCriterionText } = require('../../lib/repeatability')
+
+// An http server's syscalls per request as its calls of work plus its upkeep (waits,
+// failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
+// timing, not a count.
+function formatCallsPerRequest ({ work, upkeep }) {
+  return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
+}
+
+// The http experiment of each set that has one (bench.js --experiment http), by mode: a
+// row per server with its cells by connection count and its syscalls per request, and the
+// charts' series: requests/s (median, whiskers the runs' range) and CPU per request by
+// connection count, and syscalls per request stacked by call.
+const HTTP_TOP_CALLS = 10
+
+function httpData (sets) {
+  return sets.filter(set => set.results.http).map(set => {
+    const results = set.results.http
+    const serverNames = [...new Set([...results.cells.map(cell => cell.server), ...results.syscalls.map(entry => entry.server)])]
+    const modes = results.modes.filter(mode => results.cells.some(cell => cell.mode === mode) || results.syscalls.some(entry => entry.mode === mode)).map(mode => {
+      const connections = [...new Set(results.cells.filter(cell => cell.mode === mode).map(cell => cell.connections))].sort((a, b) => a - b)
+      const rows = serverNames.map(server => {
+        const cells = connections.map(count => results.cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === count) ?? null)
+        const measured = cells.filter(cell => cell?.threads)
+        return {
+          server,
+          cells,
+          syscalls: results.syscalls.find(entry => entry.server === server && entry.mode === mode) ?? null,
+          // the most of any of its cells: a runtime starts helper threads as load grows
+          threads: measured.length ? Math.max(...measured.map(cell => cell.threads)) : null,
+          maxRssKiB: measured.length ? Math.max(...measured.map(cell => cell.maxRssKiB)) : null
+        }
+      })
+      const traced = rows.filter(row => row.syscalls?.perRequest != null)
+      // the bars stack each call's work (its calls that succeeded), then the upkeep in one
+      // piece: it follows timing; a piece below zero is noise and shows as none
+      const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
+      const totals = new Map()
+      for (const row of traced) for (const call of row.syscalls.byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
+      const top = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, HTTP_TOP_CALLS).map(([name]) => name)
+      const callOf = (row, name) => { const call = row.syscalls.byCall.find(item => item.name === name); return call ? workOf(call) : 0 }
+      return {
+        mode,
+        connections,
+        rows,
+        floor: results.floors[mode] ?? null,
+        chart: {
+          categories: serverNames,
+          rate: connections.map((count, index) => ({
+            name: `${count} connection${count === 1 ? '' : 's'}`,
+            data: rows.map(row => row.cells[index]?.requestsPerSecond?.median ?? null),
+            whiskers: rows.map(row => (row.cells[index]?.requestsPerSecond ? [row.cells[index].requestsPerSecond.min, row.cells[index].requestsPerSecond.max] : null)),
+            cpu: rows.map(row => row.cells[index]?.cpuPerRequestUs ?? null)
+          })),
+          syscalls: {
+            categories: traced.map(row => row.server),
+            series: [
+              ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
+              { name: 'other', kind: 'other', data: traced.map(row => row.syscalls.byCall.filter(call => !top.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
+              { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, row.syscalls.upkeep)) }
+            ].filter(series => series.data.some(value => value > 0)),
+            missing: traced.length ? null : syscallsMissingReason(set)
+          }
+        }
+      }
+    })
+    return { set: set.label, meaning: results.meaning, reference: results.reference, preset: results.preset, pin: results.pin, modes }
+  })
+}
+
+// The http experiment (bench.js --experiment http): its findings, then per mode the
+// charts (requests/s and CPU per request by connections; syscalls per request stacked by
+// call) and a table of every cell.
+function httpSection (data) {
+  // a cell: median req/s, its share of the reference with the interval, CPU per request
+  const rate = cell => {
+    if (!cell) return ''
+    if (!cell.requestsPerSecond) return 'failed'
+    const share = cell.vsReference ? html`<br><span class="interval">${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
+    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
+    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="its server's warm-up never had two wrk runs in a row agree within 5%">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+  }
+  const table = (entry, mode, index) => {
+    const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
+    return html`<div class="grid two">
+    <div class="chart small" id="chart-http-rate-${index}"></div>
+    ${mode.chart.syscalls.missing
+      ? why([{ set: 'No syscalls per request', reason: mode.chart.syscalls.missing }])
+      : html`<div class="chart small" id="chart-http-syscalls-${index}"></div>`}
+  </div>
+  <div class="table-wrap"><table class="http">
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
+    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
+    <tbody>${mode.rows.map(row => html`<tr>
+      <th scope="row">${row.server}</th>
+      ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td>`)}
+      <td class="num">${row.cells[quoted]?.latencyUs ? `${formatNumber(row.cells[quoted].latencyUs.p50)} / ${formatNumber(row.cells[quoted].latencyUs.p99)} / ${formatNumber(row.cells[quoted].latencyUs.max)}` : ''}</td>
+      <td class="num">${row.syscalls?.perRequest != null ? html`${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.noise ?? 'not traced'}</td>
+      <td class="num">${row.threads ? `${row.threads}, ${formatNumber(row.maxRssKiB / 1024)} MiB` : ''}</td>
+    </tr>`)}</tbody>
+  </table></div>`
+  }
+  let index = 0
+  return html`<section id="http">
+    <h2>What a request costs: hello-world servers under wrk</h2>
+    ${leadFindings(data.findings, data.compare)}
+    <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. wrk runs one thread on CPU ${data.http[0].pin?.client ?? '?'}, the server is pinned to CPU ${data.http[0].pin?.server ?? '?'}.
+      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+    ${repeatabilityNotes(data.repeatability, data.compare)}
+    ${data.http.map(entry => entry.modes.map(mode => table(entry, mode, index++)))}
+  </section>`
+}
+
+// The http experiment as tables (terminal and markdown), one per mode: a server per row,
+// its median requests/s at each count of connections with the share of the reference
+// server's, then at the count the findings quote its CPU and p99 latency per request, its
+// syscalls per request and its threads.
+function httpTables (entry) {
+  const reference = entry.reference
+  return entry.modes.map(mode => {
+    // CPU per request where the servers are busiest (most connections: the fewest
+    // wake-ups per request), latency at the count the findings quote
+    const busiest = mode.connections.length - 1
+    const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + upkeep', 'threads']
+    const rows = mode.rows.map(row => [
+      row.server,
+      ...row.cells.map(cell => {
+        if (!cell) return ''
+        if (!cell.requestsPerSecond) return 'FAILED'
+        const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
+        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
+      }),
+      row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
+      row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
+      row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
+      String(row.threads ?? '')
+    ])
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, no two warm-up runs agreed; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU and syscalls per request`
+    return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
+  })
+}
+
+// bench.js's summary when a run is done: a table per mode, then how well it repeats.
+function terminal (results) {
+  if (!results.http) return []
+  const [entry] = httpData([{ label: results.runId, results }])
+  const own = httpOwnText(results.http.repeatability)
+  return [...httpTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
+}
+
+function httpMarkdown (entry, compare = false) {
+  return httpTables(entry).flatMap(({ title, header, rows, align }) => [`## ${compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), ''])
+}
+
+// An http run's CSV: a cell (server, mode, connections) per row, and per set when runs
+// are compared.
+const HTTP_CSV_COLUMNS = [
+  ['runId', row => row.set],
+  ['server', row => row.server],
+  ['runtime', row => row.runtime],
+  ['mode', row => row.mode],
+  ['connections', row => row.connections],
+  ['runs', row => row.runs],
+  ['failedRuns', row => row.failedRuns],
+  ['requestsPerSecondMedian', row => round(row.requestsPerSecond?.median, 1)],
+  ['requestsPerSecondBest', row => round(row.requestsPerSecond?.best, 1)],
+  ['requestsPerSecondMin', row => round(row.requestsPerSecond?.min, 1)],
+  ['shareOfReference', row => round(row.vsReference?.estimate, 4)],
+  ['shareOfReferenceLow', row => round(row.vsReference?.low, 4)],
+  ['shareOfReferenceHigh', row => round(row.vsReference?.high, 4)],
+  ['latencyP50Us', row => round(row.latencyUs?.p50, 1)],
+  ['latencyP99Us', row => round(row.latencyUs?.p99, 1)],
+  ['latencyMaxUs', row => round(row.latencyUs?.max, 1)],
+  ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
+  ['serverCpuShare', row => round(row.serverCpuShare, 3)],
+  ['clientBound', row => row.clientBound],
+  ['threads', row => row.threads],
+  ['maxRssKiB', row => row.maxRssKiB],
+  ['syscallsPerRequest', row => round(row.syscalls?.perRequest, 3)],
+  ['syscallsWorkPerRequest', row => round(row.syscalls?.work, 3)],
+  ['syscallsUpkeepPerRequest', row => round(row.syscalls?.upkeep, 3)]
+]
+
+// Whether the figures repeat: each set's own (its cells' interleaved halves), and each
+// later set against the first by the two-run criteria (lib/repeatability.js), each with
+// its sentence; a figure the sets hold nothing for is null.
+function repeatabilityData (sets) {
+  return {
+    own: sets.map(set => ({ set: set.label, result: set.results.http?.repeatability ?? null, text: httpOwnText(set.results.http?.repeatability) })),
+    twoRuns: sets.slice(1).map(other => {
+      const labels = [sets[0].label, other.label]
+      const result = sets[0].results.http && other.results.http ? httpRepeatability(sets[0].results.http, other.results.http) : null
+      return { sets: labels, result, text: result && httpCriterionText(result, labels) }
+    })
+  }
+}
+
+// sets: labelled results sets.
+function shape (sets) {
+  const http = httpData(sets)
+  return {
+    subtitle: `${http[0].modes[0]?.rows.length ?? 0} hello-world servers under wrk, keep-alive and Connection: close, ${measuredOn(sets[0])}`,
+    http,
+    repeatability: repeatabilityData(sets),
+    failures: failureList(sets, failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`),
+    findings: findings(sets)
+  }
+}
+
+// What an http run's numbers depend on beyond the machine: the load and the loopback's limits.
+function contextRows (set) {
+  const context = set.context ?? {}
+  const preset = context.options?.http ?? null
+  const { wrk = null, httpPin: pin = null, loopback = null } = context
+  return [
+    ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the server pinned to CPU ${pin.server}` : ''}`],
+    ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
+    ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
+    ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null],
+    straceRow(context)
+  ]
+}
+
+// Where its pass ran (lib/placement.js): wrk's CPU and the server's.
+const pinText = pin => `wrk on CPU ${pin.wrk}, the server on CPU ${pin.server}`
+
+// The context, then how far to trust the runs: no timing cell is flagged (an http run
+// has none: its cells' marks are in its tables), and the runs that failed.
+function runContextSection (data) {
+  return contextSection(data, html`${stdio.flaggedCells([], data.compare)}
+    ${failedRuns(data.failures, data.compare)}`)
+}
+
+const sections = [
+  ['http', 'What a request costs', httpSection, data => data.http.map(entry => ({ set: entry.set, reference: entry.reference, modes: entry.modes.map(mode => ({ mode: mode.mode, chart: mode.chart })) }))],
+  ['context', 'Context', runContextSection]
+]
+
+function markdown (data) {
+  const out = data.http.flatMap(entry => httpMarkdown(entry, data.compare))
+  if (data.http.length) {
+    out.push(...findingLines(data.findings, data.compare), '')
+    out.push(...repeatabilityLines(data.repeatability.own, data.compare))
+    for (const pair of data.repeatability.twoRuns) if (pair.text) out.push(md(pair.text), '')
+  }
+  return [...out, ...failedRunsMarkdown(data.failures, data.compare), ...contextMarkdown(data)]
+}
+
+// A cell (server, mode, connections) per row, with its server's syscalls per request in that mode.
+const csv = data => ({
+  columns: HTTP_CSV_COLUMNS,
+  rows: data.http.flatMap(entry => entry.modes.flatMap(mode => mode.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscalls: row.syscalls })))))
+})
+
+// Two runs' agreement is in the report's notes (repeatabilityData), not on the terminal.
+const agreement = () => []
+
+module.exports = {
+  shape,
+  contextRows,
+  pinText,
+  sections,
+  browser: path.join(__dirname, 'report-browser.js'),
+  markdown,
+  csv,
+  terminal,
+  agreement
+}

@@ -1,0 +1,216 @@
+'use strict'
+// The stdio experiment's findings: at most eight short sentences, in the order a reader
+// asks (what a read costs, by runtime, against C; where it goes; then the rest), each
+// computed from the results, with one or two numbers. A finding whose data is absent
+// (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
+const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('../../lib/report/format')
+const { BASELINE, programInfo, programsOf } = require('./report-programs')
+const { headlineRepeatability, headlineRepeatabilityText } = require('./cost')
+const { levelText, medianIntervalLevel } = require('../../lib/stats')
+
+function sizesOf (set) {
+  return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
+}
+
+function cellAt (set, program, blockSize) {
+  return set.results.cells.find(cell => cell.program === program && cell.blockSize === blockSize) ?? null
+}
+
+// A reader that chooses its own chunk size (wc -c, Node's stream, Bun's stream...) is
+// not doing the experiment at any block size: it has no headline cell, is kept out of
+// every per-size ranking, and is quoted at its own chunk size (idiomaticRows).
+const ownChunk = (set, program) => programInfo(program, set.context).honoursBlockSize === false
+const steady = cell => cell?.best?.steadyThroughputMBps ?? null
+
+const ns = value => `${formatNumber(value)} ns`
+const signedNs = value => `${formatSigned(value)} ns`
+
+// The headline's cells at one size with a share of C, best first.
+function headlineAt (set, blockSize) {
+  return (set.results.headline?.cells ?? [])
+    .filter(cell => cell.blockSize === blockSize && cell.shareOfC && !cell.flags.includes('failed'))
+    .sort((a, b) => b.shareOfC.estimate - a.shareOfC.estimate)
+}
+
+// Each JavaScript runtime's fastest reader at a size, best first.
+function fastestByRuntime (set, blockSize) {
+  const best = new Map()
+  for (const cell of headlineAt(set, blockSize)) {
+    const info = programInfo(cell.program, set.context)
+    if (!info.javascript) continue
+    if (!best.has(info.runtime)) best.set(info.runtime, cell)
+  }
+  return [...best.values()]
+}
+
+function headlineSizes (set) {
+  return set.results.headline?.sizes ?? []
+}
+
+function baselineAt (set, blockSize) {
+  return set.results.headline?.cells.find(cell => cell.program === BASELINE && cell.blockSize === blockSize && cell.cpuPerReadNs) ?? null
+}
+
+// 1. What a read costs C at the smallest size: the yardstick.
+function readCost (set) {
+  const blockSize = headlineSizes(set)[0]
+  const base = blockSize === undefined ? null : baselineAt(set, blockSize)
+  if (!base) return null
+  const { estimate, low, high } = base.cpuPerReadNs
+  // results.json from before intervals carried their level: the level of its rounds
+  const level = base.cpuPerReadNs.level ?? medianIntervalLevel(base.rounds)
+  const interval = low === null ? '' : ` (${levelText(level)} interval ${formatNumber(low)}–${ns(high)})`
+  return `At ${sizeName(blockSize)}, one read(2) of the pipe costs C ${ns(estimate)} of CPU${interval}.`
+}
+
+// 2. The answer: each runtime's fastest reader, over C per read, at the smallest size.
+function overheadByRuntime (set) {
+  const blockSize = headlineSizes(set)[0]
+  if (blockSize === undefined) return null
+  const fastest = fastestByRuntime(set, blockSize)
+  if (fastest.length === 0) return null
+  const clause = cell => `${cell.program} ${signedNs(cell.overheadNs.estimate)} (${formatPercent(cell.shareOfC.estimate)} of C's speed)`
+  return `Per read at ${sizeName(blockSize)}, over C, each runtime's fastest reader: ${listJoin(fastest.map(clause))}.`
+}
+
+// 3. At the largest size the copy weighs most: how far the farthest runtime stays from C.
+function largestSize (set) {
+  const sizes = headlineSizes(set)
+  if (sizes.length < 2) return null
+  const blockSize = sizes[sizes.length - 1]
+  const fastest = fastestByRuntime(set, blockSize)
+  if (fastest.length === 0) return null
+  const farthest = fastest[fastest.length - 1]
+  return `At ${sizeName(blockSize)}, where copying the block weighs most, the runtime farthest from C reads at ${formatPercent(farthest.shareOfC.estimate)} of its speed (${farthest.program}, its fastest reader).`
+}
+
+// 4. Who makes extra syscalls: the honouring reader with the most per MiB against C at
+// the smallest profiled size, and the call it makes that C makes least of.
+function extraSyscalls (set) {
+  const cells = (set.syscalls?.cells ?? []).filter(cell => !cell.rejected && cell.syscallsPerMiB?.allThreads)
+  const blockSize = Math.min(...cells.map(cell => cell.blockSize))
+  const atSize = cells.filter(cell => cell.blockSize === blockSize)
+  const base = atSize.find(cell => cell.program === BASELINE)
+  const others = atSize.filter(cell => cell.program !== BASELINE && !ownChunk(set, cell.program))
+  if (!base || others.length === 0) return null
+  const most = others.reduce((a, b) => (b.syscallsPerMiB.allThreads > a.syscallsPerMiB.allThreads ? b : a))
+  const ratio = most.syscallsPerMiB.allThreads / base.syscallsPerMiB.allThreads
+  const baseCalls = name => base.allThreads?.syscalls.find(row => row.name === name)?.calls ?? 0
+  const extra = (most.allThreads?.syscalls ?? []).map(row => ({ name: row.name, extra: row.calls - baseCalls(row.name) }))
+    .reduce((a, b) => (b.extra > (a?.extra ?? 0) ? b : a), null)
+  const call = extra ? `, ${extra.name} above all` : ''
+  return `At ${sizeName(blockSize)}, ${most.program} makes ${formatRatio(ratio)} C's syscalls per MiB read (every thread, start-up's calls cancelled)${call}.`
+}
+
+// 5. The idiomatic readers, each at the chunk size it chose.
+function idiomaticReaders (set) {
+  const rows = idiomaticRows(set).filter(row => row.chunkBytes !== null && row.shareOfC !== null)
+  if (rows.length === 0) return null
+  const clause = row => `${row.program} ${sizeName(row.chunkBytes)} chunks, ${formatPercent(row.shareOfC)} of C${row.exact ? '' : ` at ${sizeName(row.blockSize)}`}`
+  return `The readers that choose their own chunk size, against C reading blocks of that size: ${listJoin(rows.map(clause))}.`
+}
+
+// 6. Start-up: C against the slowest.
+function startupTimes (set) {
+  const entries = Object.entries(set.results.startup ?? {}).sort((a, b) => a[1].medianNs - b[1].medianNs)
+  const base = set.results.startup?.[BASELINE]
+  if (!base || entries.length < 2) return null
+  const [slowestName, slowest] = entries[entries.length - 1]
+  return `Start-up on empty input takes C ${formatNumber(base.medianNs / 1e6)} ms and ${slowestName}, the slowest, ${formatNumber(slowest.medianNs / 1e6)} ms (median runs).`
+}
+
+// 7. Garbage: how many V8 readers never collected, and the one that collected most.
+function garbage (set) {
+  const collected = gcByProgram(set)
+  if (collected.length === 0) return null
+  const never = collected.filter(entry => entry.collections === 0)
+  const busiest = collected.reduce((a, b) => (b.collections > a.collections ? b : a))
+  const neverText = `${never.length} of ${collected.length} V8 readers never collected garbage`
+  if (busiest.collections === 0) return `${neverText}.`
+  return `${neverText}; ${busiest.program} collected most, ${busiest.collections} times at ${sizeName(busiest.blockSize)} (${formatNumber(busiest.totalPauseMs)} ms of pauses).`
+}
+
+// Each traced program's busiest trace: the one with the most collections.
+function gcByProgram (set) {
+  if (!set.gc?.cells?.length) return []
+  return programsOf(set).flatMap(program => {
+    const cells = set.gc.cells.filter(cell => cell.program === program && cell.ok)
+    if (cells.length === 0) return []
+    const busiest = [...cells].sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+    return [{ program, collections: busiest.collections, blockSize: busiest.blockSize, totalPauseMs: busiest.totalPauseMs }]
+  })
+}
+
+// 8. How far to trust the rest: flagged headline cells, noisy timing cells.
+function dataQuality (set) {
+  const headline = set.results.headline?.cells ?? []
+  const flagged = headline.filter(cell => cell.flags.length)
+  const noisy = set.results.cells.filter(cell => (cell.flags ?? []).includes('noisy'))
+  const headlinePart = headline.length
+    ? (flagged.length ? `${flagged.length} of ${headline.length} headline cells are flagged (${listJoin([...new Set(flagged.flatMap(cell => cell.flags))])})` : 'No headline cell is flagged')
+    : 'The run has no cost pass, so no headline'
+  return `${headlinePart}; ${noisy.length} of ${set.results.cells.length} timing cells are noisy (wall time varied by more than 10%).`
+}
+
+const PER_SET = [readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality]
+// the ones that answer the lab's question, which the report puts beside its chart
+const HEADLINE = [readCost, overheadByRuntime, largestSize]
+
+// Two runs: whether their headlines repeat by the lab's criterion, in points of share of C
+// and in the runtimes' order.
+function repeatability (first, other) {
+  const text = headlineRepeatabilityText(headlineRepeatability(first.results.headline, other.results.headline), [first.label, other.label])
+  return text && `${text}.`
+}
+
+// sets: labelled results sets ({ label, context, results, syscalls, gc }); each finding
+// says whether it is the headline's, which the report puts beside its chart.
+function findings (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const finding of PER_SET) {
+      const text = finding(set)
+      if (text) out.push({ set: set.label, text, headline: HEADLINE.includes(finding) })
+    }
+  }
+  for (const other of sets.slice(1)) {
+    const text = repeatability(sets[0], other)
+    if (text) out.push({ set: null, text, headline: true })
+  }
+  return out
+}
+
+// The measured block size nearest a chunk size (the smaller of two as near), or null.
+function nearestSize (sizes, chunkBytes) {
+  if (chunkBytes === null || sizes.length === 0) return null
+  return sizes.reduce((a, b) => (Math.abs(b - chunkBytes) < Math.abs(a - chunkBytes) ? b : a))
+}
+
+// Each own-chunk reader at its own chunk size: the cell at the measured block size equal
+// to (or nearest) the chunk size strace saw it read in, against C reading blocks of that
+// size. Shared by the finding and the report's table.
+function idiomaticRows (set) {
+  const sizes = sizesOf(set)
+  const chunkSizes = set.results.chunkSizes ?? set.syscalls?.chunkSizes ?? {}
+  return programsOf(set).filter(program => ownChunk(set, program)).map(program => {
+    const chunkBytes = chunkSizes[program]?.chunkBytes ?? null
+    const blockSize = nearestSize(sizes, chunkBytes)
+    const cell = blockSize === null ? null : cellAt(set, program, blockSize)
+    return {
+      program,
+      chunkBytes,
+      found: chunkSizes[program]?.found ?? 'unknown: no strace pass recorded its reads of stdin',
+      blockSize,
+      exact: blockSize !== null && blockSize === chunkBytes,
+      steadyMBps: steady(cell),
+      // a share the runs do not support (experiments/stdio/summary.js) is not quoted: its reason is
+      shareOfC: cell?.vsC?.withheld ? null : cell?.vsC?.steadyThroughput ?? null,
+      shareWithheld: cell?.vsC?.withheld ?? null,
+      shareWithheldWhy: cell?.vsC?.withheldWhy ?? null
+    }
+  })
+}
+
+module.exports = {
+  findings, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, repeatability
+}

@@ -1,0 +1,260 @@
+'use strict'
+// The stdio experiment's charts, drawn in the page: a drawing function per section that
+// has charts (experiments/stdio/report-html.js), each given that section's data and the
+// page's kit (lib/report/browser.js drawReport), each returning what its block-size
+// buttons redraw. The page inlines this module as it is, behind a require() that knows
+// lib/report/format.js and the experiments' page modules. Highcharts and document are
+// the page's globals.
+const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('../../lib/report/format')
+
+// Line charts against block size: one row per series that has a point there.
+function lineTooltip (unit) {
+  return {
+    shared: true,
+    formatter () {
+      const rows = this.points.filter(point => point.y !== null)
+        .map(point => `<span style="color:${point.color}">●</span> ${point.series.name}: <b>${formatNumber(point.y)}</b> ${unit}`)
+      return `<b>${sizeName(this.x)}</b><br>${rows.join('<br>')}`
+    }
+  }
+}
+
+// A log-2 axis: Highcharts' logarithmic axis takes tick positions as log10 values,
+// so every power of two between the smallest and the largest block size is a tick.
+function sizeAxis (sizes) {
+  const ticks = []
+  for (let size = sizes[0]; size <= sizes[sizes.length - 1]; size *= 2) ticks.push(Math.log10(size))
+  return {
+    type: 'logarithmic',
+    tickPositions: ticks,
+    title: { text: 'block size, bytes (log₂ scale)' },
+    labels: { formatter () { return sizeLabel(Math.round(this.value)) } },
+    gridLineWidth: 1,
+    gridLineColor: '#eef0f4'
+  }
+}
+
+function lineSeries (list, { color, dashes, copy }) {
+  return list.flatMap(series => [
+    { id: series.id, name: escapeHtml(series.name), type: 'line', data: copy(series.data), color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { symbol: 'circle', radius: 4 }, zIndex: 2 },
+    ...(series.band ? [{ id: `${series.id}:band`, name: `${escapeHtml(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color: color(series.colorIndex), fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
+  ])
+}
+
+function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 'linear', yMin = 0, plotLines }, kit) {
+  return Highcharts.chart(id, {
+    chart: { type: 'line' },
+    title: { text: escapeHtml(title) },
+    subtitle: { text: escapeHtml(subtitle ?? '') },
+    xAxis: sizeAxis(sizes),
+    yAxis: { type: yType, min: yType === 'logarithmic' ? undefined : yMin, title: { text: escapeHtml(yTitle) }, plotLines },
+    tooltip: lineTooltip(unit),
+    legend: { enabled: true },
+    series: lineSeries(series, kit)
+  })
+}
+
+// 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
+function headline (part, { color, shade, copy }) {
+  if (!part.available) return
+  const headlineSeries = size => part.chart[size].series.flatMap(series => [
+    { id: `headline:${series.setIndex}`, name: escapeHtml(series.name), type: 'bar', data: series.data.map((y, i) => ({ y, share: series.shares[i], cpu: series.cpu[i], baseNs: series.baseNs })), color: shade(color(0), series.setIndex * 0.35) },
+    { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
+  ])
+  const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
+  const headlineChart = Highcharts.chart('chart-headline', {
+    chart: { type: 'bar', height: Math.max(300, 170 + part.chart[part.defaultSize].categories.length * 34 * part.chart[part.defaultSize].series.length) },
+    title: { text: escapeHtml(headlineTitle(part.defaultSize)) },
+    subtitle: { text: `ns more than C per read(2), lower is better; whiskers: ${part.chart[part.defaultSize].series[0].level} interval` },
+    xAxis: { categories: part.chart[part.defaultSize].categories.map(escapeHtml) },
+    yAxis: { title: { text: 'ns of CPU per read over C\'s' }, plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }] },
+    legend: { enabled: part.chart[part.defaultSize].series.length > 1 },
+    tooltip: {
+      formatter () {
+        const point = this.point
+        const share = point.share ? `<br>${formatNumber(point.share.estimate * 100)}% of C's speed` : ''
+        const cpu = point.cpu !== null ? `<br>${formatNumber(point.cpu)} ns per read (C: ${formatNumber(point.baseNs)} ns)` : ''
+        return `<b>${this.key}</b> (${this.series.name})<br>${formatNumber(this.y)} ns over C${share}${cpu}`
+      }
+    },
+    series: headlineSeries(part.defaultSize)
+  })
+  return {
+    headline: size => headlineChart.update({ title: { text: escapeHtml(headlineTitle(size)) }, xAxis: { categories: part.chart[size].categories.map(escapeHtml) }, series: headlineSeries(size) }, true, true)
+  }
+}
+
+// 2. Throughput as small multiples, one panel per runtime family with C dashed in each,
+// and the steady-state / end-to-end toggle over all of them.
+function throughput (part, kit) {
+  const { copy, setPressed } = kit
+  const throughputTitles = {
+    steady: { title: 'Steady-state throughput (start-up removed)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+    raw: { title: 'End-to-end throughput (start-up included)', subtitle: 'best of each cell, band: slowest to fastest run', y: 'MB/s, higher is better' },
+    marginal: { title: 'Marginal throughput (full runs less quarter runs: start-up and warm-up cancel)', subtitle: 'median runs, band: the fit\'s plus-or-minus', y: 'MB/s, higher is better' }
+  }
+  const inFamily = (list, family) => list.filter(series => series.family === family.name ||
+    (series.program === part.baseline && family.name !== list.find(entry => entry.program === part.baseline)?.family))
+  const panels = part.families.map(family => {
+    const series = inFamily(part.steady, family)
+    const chart = lineChart(`chart-throughput-${family.name}`, {
+      sizes: part.sizes,
+      title: `${family.label}: ${throughputTitles.steady.title}`,
+      subtitle: throughputTitles.steady.subtitle,
+      series,
+      yTitle: throughputTitles.steady.y,
+      unit: 'MB/s'
+    }, kit)
+    for (const line of series.filter(entry => entry.program === part.baseline && entry.family !== family.name)) {
+      chart.get(line.id).update({ dashStyle: 'Dash', color: '#1d2330' }, false)
+      chart.get(`${line.id}:band`)?.update({ color: '#1d2330' }, false)
+    }
+    chart.redraw()
+    return { family, chart }
+  })
+  const modeGroup = document.getElementById('throughput-mode')
+  modeGroup.addEventListener('click', event => {
+    const button = event.target.closest('button[data-mode]')
+    if (!button) return
+    const mode = button.dataset.mode
+    for (const { family, chart } of panels) {
+      for (const series of inFamily(part[mode], family)) {
+        chart.get(series.id).setData(copy(series.data), false)
+        chart.get(`${series.id}:band`)?.setData(copy(series.band), false)
+      }
+      chart.setTitle({ text: escapeHtml(`${family.label}: ${throughputTitles[mode].title}`) }, { text: escapeHtml(throughputTitles[mode].subtitle) }, false)
+      chart.redraw()
+    }
+    setPressed(modeGroup, button)
+    document.body.dataset.throughputMode = mode
+  })
+}
+
+// 3. Time taken.
+function time (part, kit) {
+  lineChart('chart-time', { sizes: part.sizes, title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: part.series, yTitle: 'ms, lower is better', unit: 'ms' }, kit)
+}
+
+// 4. Cost per read and the overhead over C.
+function cost (part, kit) {
+  if (document.getElementById('chart-cost')) {
+    lineChart('chart-cost', { sizes: part.sizes, title: 'Cost per read', subtitle: '(best wall time − start-up) ÷ reads', series: part.perRead, yTitle: 'ns per read (log scale), lower is better', unit: 'ns', yType: 'logarithmic' }, kit)
+  }
+  if (document.getElementById('chart-overhead')) {
+    lineChart('chart-overhead', {
+      sizes: part.sizes,
+      title: 'Overhead over C per read',
+      subtitle: 'cost per read minus C\'s at the same block size',
+      series: part.overhead,
+      yTitle: 'ns more than C per read',
+      unit: 'ns',
+      yMin: null,
+      plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }]
+    }, kit)
+  }
+}
+
+// 5. Syscall profiles at the chosen block size.
+function syscalls (part, { color, copy, countTooltip }) {
+  // One colour per syscall name across both charts and every block size.
+  const syscallColors = new Map()
+  for (const size of [...(part.sizes ?? [])].reverse()) {
+    for (const mode of ['main', 'all']) {
+      for (const series of part.bySize[size][mode]) {
+        if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
+      }
+    }
+  }
+  const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
+  const syscallCharts = []
+  if (part.available) {
+    for (const [mode, title] of [['main', 'Main thread'], ['all', 'All threads (strace -f)']]) {
+      const profile = part.bySize[part.defaultSize]
+      syscallCharts.push({
+        mode,
+        chart: Highcharts.chart(`chart-syscalls-${mode}`, {
+          title: { text: escapeHtml(`${title} at ${sizeName(part.defaultSize)}`) },
+          xAxis: { categories: profile.categories.map(escapeHtml) },
+          chart: { type: 'bar', spacingRight: 28 },
+          yAxis: { min: 0, title: { text: 'syscalls in the strace run' }, reversedStacks: false, labels: { overflow: 'allow' } },
+          legend: { enabled: true },
+          plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+          tooltip: countTooltip('calls'),
+          series: syscallSeries(profile[mode])
+        }),
+        title
+      })
+    }
+  }
+  return {
+    syscalls: size => {
+      const profile = part.bySize[size]
+      for (const { mode, chart, title } of syscallCharts) {
+        chart.update({
+          title: { text: escapeHtml(`${title} at ${sizeName(size)}`) },
+          xAxis: { categories: profile.categories.map(escapeHtml) },
+          series: syscallSeries(profile[mode])
+        }, true, true)
+      }
+    }
+  }
+}
+
+// 6. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
+function resources (part, { palette, color, shade, copy, countTooltip }) {
+  const categories = part.categories.map(escapeHtml)
+  const barHeight = Math.max(320, 150 + categories.length * (part.startup.length > 1 ? 44 : 30))
+  Highcharts.chart('chart-memory', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: 'Max RSS' },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'MiB' } },
+    tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> MiB` } },
+    series: part.memory.map((series, i) => ({ name: escapeHtml(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
+  })
+  const cpuSeries = size => part.cpu.bySize[size].map(series => ({
+    id: `cpu:${series.setIndex}:${series.kind}`, name: escapeHtml(series.name), stack: escapeHtml(series.stack), data: copy(series.data), color: shade(series.kind === 'user' ? '#19a979' : '#e8743b', series.setIndex * 0.3)
+  }))
+  const cpu = Highcharts.chart('chart-cpu', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: escapeHtml(`CPU time at ${sizeName(part.cpu.defaultSize)}`) },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'seconds (median run)' }, reversedStacks: false },
+    plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+    tooltip: countTooltip('s'),
+    series: cpuSeries(part.cpu.defaultSize)
+  })
+  Highcharts.chart('chart-startup', {
+    chart: { type: 'bar', height: barHeight },
+    title: { text: 'Start-up on empty input' },
+    xAxis: { categories },
+    yAxis: { min: 0, title: { text: 'ms, lower is better' } },
+    plotOptions: { bar: { grouping: true } },
+    tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ms` } },
+    series: part.startup.flatMap((series, i) => [
+      { id: `startup:${i}`, name: escapeHtml(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
+      { name: `${escapeHtml(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
+    ])
+  })
+  return {
+    cpu: size => cpu.update({ title: { text: escapeHtml(`CPU time at ${sizeName(size)}`) }, series: cpuSeries(size) }, true, true)
+  }
+}
+
+// 7. GC: heap over time from a trace.
+function gc (part, { color, dashes }) {
+  if (!document.getElementById('chart-gc-heap')) return
+  Highcharts.chart('chart-gc-heap', {
+    chart: { type: 'line' },
+    title: { text: 'Heap used during the GC trace' },
+    xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
+    yAxis: { min: 0, title: { text: 'MB used' } },
+    tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
+    series: part.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
+  })
+}
+
+// In the order the page draws them, the headline first.
+const drawings = { headline, throughput, time, cost, syscalls, resources, gc }
+
+module.exports = { drawings, lineTooltip }

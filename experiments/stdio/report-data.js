@@ -1,0 +1,570 @@
+'use strict'
+// The stdio experiment's part of the report's data: the series of every chart, the
+// tables, the flagged cells and the findings, shaped from one or more results sets.
+// Pure functions of the parsed JSON, so every number can be checked by hand against a
+// results folder.
+const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
+const { headlineRepeatability } = require('./cost')
+const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
+const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format')
+const { BASELINE, programInfo, programsOf } = require('./report-programs')
+const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
+const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../../lib/stats')
+const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('../../lib/repeatability')
+
+// Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
+const TOP_SYSCALLS = 8
+const TOP_SYSCALLS_IN_TABLE = 5
+
+const FEEDER_MEANINGS = {
+  fixed: 'fixed: dd writes 64 KiB blocks whatever the reader reads',
+  matched: 'matched: dd writes blocks of the reader\'s size',
+  file: 'file: no pipe and no dd; the reader\'s stdin is a file of zeros in tmpfs'
+}
+
+const FLAG_MEANINGS = {
+  failed: 'no run of the cell succeeded, or strace\'s trace of its reads saw the reader read otherwise than it says, so none of its runs counts',
+  'some-runs-failed': 'some runs failed and were left out',
+  noisy: `the wall time varied by more than ${Math.round(NOISY_CV * 100)}% (coefficient of variation) between runs`,
+  'feeder-bound': `dd was on the CPU for at least ${Math.round(FEEDER_BOUND_SHARE * 100)}% of the wall time: the feeder, not the reader, set the pace`,
+  'reader-waited': `the reader (all its threads) was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
+  'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up',
+  steal: `the VM lost more than ${Math.round(STEAL_SHARE * 100)}% of the time of the CPUs its runs used to steal (the hypervisor ran something else): the wall times hold waiting that is not the reader's`,
+  disturbed: 'a run it kept saw CPU time of other processes on the CPUs it ran on: its figures may hold another program\'s work'
+}
+
+const byBlockSize = (a, b) => a.blockSize - b.blockSize
+
+function seriesName (program, set, compare) {
+  return compare ? `${program} (${set.label})` : program
+}
+
+// One line per program and set across block sizes; pick(cell) gives { y, low, high }
+// or null where the cell has no such figure (failed, or no start-up to subtract).
+function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true, skip = () => false, withBand = true } = {}) {
+  const series = []
+  sets.forEach((set, setIndex) => {
+    for (const program of programsOf(set)) {
+      // a reader of its own chunk size has no point at a block size (the idiomatic view)
+      if (skip(program) || ownChunk(set, program)) continue
+      const cells = set.results.cells.filter(cell => cell.program === program).sort(byBlockSize)
+      const picked = cells.map(cell => ({ blockSize: cell.blockSize, value: pick(cell) }))
+      if (!keepEmpty && picked.every(point => point.value === null || point.value.y === null)) continue
+      series.push({
+        id: `${idPrefix}:${setIndex}:${program}`,
+        name: seriesName(program, set, compare),
+        program,
+        family: familyOf(program, set),
+        set: set.label,
+        colorIndex: programs.indexOf(program),
+        setIndex,
+        data: picked.map(point => [point.blockSize, point.value?.y ?? null]),
+        band: withBand
+          ? picked.filter(point => point.value && point.value.low !== null && point.value.low !== undefined).map(point => [point.blockSize, point.value.low, point.value.high])
+          : null
+      })
+    }
+  })
+  return series
+}
+
+// The runtime family a program's line is drawn with in the throughput's small multiples:
+// its runtime without the variant ('just-wcb' is the host, 'node@22' is Node).
+function familyOf (program, set) {
+  const runtime = programInfo(program, set.context).runtime
+  return runtime === null ? 'other' : runtime.split(/[-@]/)[0]
+}
+
+const FAMILY_LABELS = { native: 'C (native)', just: 'the V8 host (just)', node: 'Node', bun: 'Bun', deno: 'Deno', other: 'other' }
+
+// The small multiples' panels: one per family of the series, C's own first, each drawn
+// with C as its yardstick.
+function families (series) {
+  const names = [...new Set(series.map(entry => entry.family))]
+  return names.map(name => ({ name, label: FAMILY_LABELS[name] ?? name }))
+}
+
+// ---- the headline ----
+
+// Per set, the cost pass's cells (experiments/stdio/cost.js) as the report shows them: for each
+// size, C's CPU per read and every other reader best first; the chart's series are the
+// overhead over C with its interval as whiskers, one series per set.
+function headlineData (sets) {
+  const perSet = sets.map(set => {
+    const headline = set.results.headline
+    if (!headline) return { set: set.label, available: false, reason: 'this run has no cost pass (it was measured with --no-cost, or before bench.js had one)' }
+    const bySize = {}
+    for (const blockSize of headline.sizes) {
+      const cells = headline.cells.filter(cell => cell.blockSize === blockSize)
+      const base = cells.find(cell => cell.program === BASELINE) ?? null
+      const rows = cells.filter(cell => cell.program !== BASELINE)
+        .sort((a, b) => (b.shareOfC?.estimate ?? -1) - (a.shareOfC?.estimate ?? -1))
+        .map(cell => ({ ...cell, runtimeLabel: programInfo(cell.program, set.context).runtimeLabel }))
+      bySize[blockSize] = { base, rows, levels: headlineLevels(base, rows) }
+    }
+    return { set: set.label, available: true, sizes: headline.sizes, rounds: headline.rounds, meaning: headline.meaning, bySize, repeatability: headline.repeatability ?? null }
+  })
+  const available = perSet.filter(entry => entry.available)
+  const sizes = [...new Set(available.flatMap(entry => entry.sizes))].sort((a, b) => a - b)
+  const chart = {}
+  for (const blockSize of sizes) {
+    // the first set's order, best first; a reader only a later set measured goes last
+    const categories = [...new Set(available.flatMap(entry => entry.bySize[blockSize]?.rows.map(row => row.program) ?? []))]
+    chart[blockSize] = {
+      categories,
+      series: available.map((entry, setIndex) => {
+        const rows = entry.bySize[blockSize]?.rows ?? []
+        const point = program => rows.find(row => row.program === program) ?? null
+        return {
+          name: entry.set,
+          setIndex,
+          data: categories.map(program => point(program)?.overheadNs?.estimate ?? null),
+          whiskers: categories.map(program => {
+            const interval = point(program)?.overheadNs
+            return interval && interval.low !== null ? [interval.low, interval.high] : null
+          }),
+          shares: categories.map(program => point(program)?.shareOfC ?? null),
+          cpu: categories.map(program => point(program)?.cpuPerReadNs?.estimate ?? null),
+          baseNs: entry.bySize[blockSize]?.base?.cpuPerReadNs?.estimate ?? null,
+          level: levelsText(categories.map(program => point(program)?.overheadNs))
+        }
+      })
+    }
+  }
+  const repeatability = available.length > 1 ? headlineRepeatability(sets[0].results.headline, sets[1].results.headline) : null
+  return { available: available.length > 0, sets: perSet, sizes, defaultSize: sizes[0] ?? null, chart, repeatability }
+}
+
+// The true levels of one size's intervals, each distinct one once, highest first: a cell
+// that lost rounds has another. results.json from before intervals carried their level
+// gives them from the rounds.
+function headlineLevels (base, rows) {
+  const distinct = levels => [...new Set(levels.filter(level => level !== null && level !== undefined))].sort((a, b) => b - a)
+  const hasInterval = interval => Boolean(interval) && interval.low !== null
+  const perRead = cell => (hasInterval(cell?.cpuPerReadNs) ? cell.cpuPerReadNs.level ?? medianIntervalLevel(cell.rounds) : null)
+  const againstC = cell => (hasInterval(cell.shareOfC) && base ? cell.shareOfC.level ?? pairwiseIntervalLevel(cell.rounds, base.rounds) : null)
+  return { perRead: distinct([base, ...rows].map(perRead)), againstC: distinct(rows.map(againstC)) }
+}
+
+// The fit's plus-or-minus as a band around the marginal throughput: time between the
+// two sizes ± plusMinusShare of it (none from a single run, or when the noise is as large
+// as the time).
+function marginalPoint (cell) {
+  const marginal = cell.marginal
+  if (!marginal || marginal.throughputMBps === null) return null
+  const share = marginal.plusMinusShare
+  if (share === null || share >= 1) return { y: marginal.throughputMBps, low: null, high: null }
+  return { y: marginal.throughputMBps, low: marginal.throughputMBps / (1 + share), high: marginal.throughputMBps / (1 - share) }
+}
+
+function throughputSeries (sets, programs, compare) {
+  const anyMarginal = sets.some(set => set.results.cells.some(cell => cell.marginal))
+  const steady = lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
+    ? { y: cell.best.steadyThroughputMBps, low: cell.steadyThroughputMBps?.min ?? null, high: cell.steadyThroughputMBps?.max ?? null }
+    : null))
+  return {
+    families: families(steady),
+    baseline: BASELINE,
+    marginal: anyMarginal ? lineSeries(sets, programs, compare, 'throughput', marginalPoint) : null,
+    steady,
+    raw: lineSeries(sets, programs, compare, 'throughput', cell => (cell.best
+      ? { y: cell.best.throughputMBps, low: cell.throughputMBps.min, high: cell.throughputMBps.max }
+      : null))
+  }
+}
+
+function timeSeries (sets, programs, compare) {
+  return lineSeries(sets, programs, compare, 'time', cell => (cell.best
+    ? { y: cell.best.wallNs / 1e6, low: cell.wallNs.min / 1e6, high: cell.wallNs.max / 1e6 }
+    : null))
+}
+
+function costSeries (sets, programs, compare) {
+  const perRead = lineSeries(sets, programs, compare, 'cost', cell => (cell.costPerReadNs !== null && cell.costPerReadNs !== undefined ? { y: cell.costPerReadNs } : null), { keepEmpty: false, withBand: false })
+  const overhead = lineSeries(sets, programs, compare, 'overhead', cell => {
+    const value = cell.vsC?.costPerReadOverheadNs
+    return value === null || value === undefined ? null : { y: value }
+  }, { keepEmpty: false, withBand: false, skip: program => program === BASELINE })
+  // Say why a program has no line rather than leave the reader to wonder.
+  const shown = new Set(perRead.map(series => series.program))
+  const left = programs.filter(program => !shown.has(program)).map(program => {
+    const info = programInfo(program, sets[0].context)
+    return {
+      program,
+      reason: info.honoursBlockSize === false
+        ? 'picks its own chunk size, so a read is not one block'
+        : 'no run was longer than its start-up time, so there is nothing left to divide by the reads'
+    }
+  })
+  return { perRead, overhead, left, hasBaseline: sets.some(set => set.results.cells.some(cell => cell.program === BASELINE && cell.best)) }
+}
+
+// ---- syscalls ----
+
+function topOf (profile, count) {
+  return profile ? profile.syscalls.slice(0, count).map(row => ({ name: row.name, calls: row.calls })) : []
+}
+
+function stackedSyscalls (entries, mode) {
+  const totals = new Map()
+  for (const entry of entries) {
+    for (const row of entry.cell[mode]?.syscalls ?? []) totals.set(row.name, (totals.get(row.name) ?? 0) + row.calls)
+  }
+  const top = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_SYSCALLS).map(([name]) => name)
+  const calls = (entry, name) => entry.cell[mode]?.syscalls.find(row => row.name === name)?.calls ?? 0
+  const series = top.map(name => ({ name, data: entries.map(entry => (entry.cell[mode] ? calls(entry, name) : null)) }))
+  const other = entries.map(entry => (entry.cell[mode] ? entry.cell[mode].totalCalls - top.reduce((sum, name) => sum + calls(entry, name), 0) : null))
+  if (other.some(value => value > 0)) series.push({ name: 'other', data: other })
+  return series
+}
+
+function syscallData (sets, programs, compare) {
+  const withData = sets.filter(set => set.syscalls?.cells?.length)
+  const notes = sets.filter(set => !withData.includes(set)).map(set => ({ set: set.label, reason: syscallsMissingReason(set) }))
+  if (withData.length === 0) return { available: false, notes }
+  const sizes = [...new Set(withData.flatMap(set => set.syscalls.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  const bySize = {}
+  for (const blockSize of sizes) {
+    const entries = []
+    for (const set of withData) {
+      for (const program of programs) {
+        const cell = set.syscalls.cells.find(c => c.program === program && c.blockSize === blockSize)
+        if (cell) entries.push({ set, program, cell })
+      }
+    }
+    bySize[blockSize] = {
+      categories: entries.map(entry => seriesName(entry.program, entry.set, compare)),
+      bytes: [...new Set(entries.map(entry => entry.cell.bytes))],
+      smallBytes: [...new Set(entries.map(entry => entry.cell.smallBytes).filter(bytes => typeof bytes === 'number'))],
+      main: stackedSyscalls(entries, 'mainThread'),
+      all: stackedSyscalls(entries, 'allThreads'),
+      table: entries.map(entry => ({
+        program: entry.program,
+        set: entry.set.label,
+        threads: entry.cell.threads,
+        totalMain: entry.cell.mainThread?.totalCalls ?? null,
+        totalAll: entry.cell.allThreads?.totalCalls ?? null,
+        perMiBMain: entry.cell.syscallsPerMiB?.mainThread ?? null,
+        perMiBAll: entry.cell.syscallsPerMiB?.allThreads ?? null,
+        perMiBNoise: entry.cell.syscallsPerMiB?.noise ?? null,
+        rejected: entry.cell.rejected ?? null,
+        topMain: topOf(entry.cell.mainThread, TOP_SYSCALLS_IN_TABLE),
+        topAll: topOf(entry.cell.allThreads, TOP_SYSCALLS_IN_TABLE)
+      }))
+    }
+  }
+  // The largest block size shows the most varied profile: at small sizes read() is nearly all of it.
+  return { available: true, notes, sizes, defaultSize: sizes[sizes.length - 1], bySize }
+}
+
+// ---- memory, CPU, start-up ----
+
+function resourceData (sets, programs, compare) {
+  const suffix = set => (compare ? ` (${set.label})` : '')
+  const categories = programs
+  const maxRss = (set, program) => {
+    const cells = set.results.cells.filter(cell => cell.program === program && cell.reader)
+    return cells.length ? Math.max(...cells.map(cell => cell.reader.maxRssKb)) / 1024 : null
+  }
+  const memory = sets.flatMap((set, setIndex) => [
+    { name: `reading (max over block sizes)${suffix(set)}`, setIndex, data: categories.map(program => maxRss(set, program)) },
+    { name: `empty input (start-up)${suffix(set)}`, setIndex, data: categories.map(program => (set.results.startup?.[program]?.maxRssKb ?? null) !== null ? set.results.startup[program].maxRssKb / 1024 : null) }
+  ])
+  const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  const cpuBySize = {}
+  for (const blockSize of sizes) {
+    const usage = (set, program, field) => {
+      const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
+      return cell?.reader ? cell.reader[field] / 1e6 : null
+    }
+    cpuBySize[blockSize] = sets.flatMap((set, setIndex) => [
+      { name: `user${suffix(set)}`, kind: 'user', stack: set.label, setIndex, data: categories.map(program => usage(set, program, 'userUs')) },
+      { name: `sys${suffix(set)}`, kind: 'sys', stack: set.label, setIndex, data: categories.map(program => usage(set, program, 'sysUs')) }
+    ])
+  }
+  const startup = sets.map((set, setIndex) => ({
+    name: `median start-up${suffix(set)}`,
+    setIndex,
+    data: categories.map(program => (set.results.startup?.[program] ? set.results.startup[program].medianNs / 1e6 : null)),
+    range: categories.map(program => (set.results.startup?.[program] ? [set.results.startup[program].minNs / 1e6, set.results.startup[program].maxNs / 1e6] : null)),
+    runs: categories.map(program => set.results.startup?.[program]?.runs ?? null)
+  }))
+  return { categories, memory, cpu: { sizes, defaultSize: sizes[sizes.length - 1], bySize: cpuBySize }, startup }
+}
+
+// ---- GC ----
+
+// One sawtooth per trace: the heap grows to heapBefore, the collection drops it to heapAfter.
+function sawtooth (timeline) {
+  return timeline.flatMap(([atMs, before, after]) => [[atMs, before], [atMs, after]])
+}
+
+function gcMissingReason (set) {
+  if (set.missing?.gc) return set.missing.gc
+  if (set.context?.options?.gc === false) return 'the GC pass was skipped (--no-gc)'
+  return 'the GC pass recorded no trace'
+}
+
+function gcData (sets, programs, compare) {
+  const rows = []
+  const unavailable = []
+  const notes = []
+  const timeline = []
+  sets.forEach((set, setIndex) => {
+    const present = programsOf(set)
+    if (!set.gc || !set.gc.cells) {
+      notes.push({ set: set.label, reason: gcMissingReason(set) })
+      return
+    }
+    for (const [program, reason] of Object.entries(set.gc.unavailable ?? {})) {
+      if (present.includes(program)) unavailable.push({ set: set.label, program, reason })
+    }
+    if (set.gc.cells.length === 0) notes.push({ set: set.label, reason: gcMissingReason(set) })
+    for (const program of programs) {
+      const cells = set.gc.cells.filter(cell => cell.program === program).sort(byBlockSize)
+      for (const cell of cells) {
+        rows.push({
+          set: set.label,
+          program,
+          blockSize: cell.blockSize,
+          ok: cell.ok,
+          failure: cell.failure ?? null,
+          collections: cell.collections ?? null,
+          byKind: Object.entries(cell.byKind ?? {}).map(([kind, stats]) => ({ kind, ...stats })),
+          totalPauseMs: cell.totalPauseMs ?? null,
+          maxPauseMs: cell.maxPauseMs ?? null,
+          maxHeapMB: cell.maxHeapMB ?? null,
+          traceFile: cell.traceFile ?? null
+        })
+      }
+      // The trace with the most collections shows the most of the heap's behaviour.
+      const busiest = cells.filter(cell => cell.ok && cell.collections > 0)
+        .sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+      if (busiest) {
+        timeline.push({
+          name: `${program} @ ${sizeLabel(busiest.blockSize)}${compare ? ` (${set.label})` : ''}`,
+          program,
+          set: set.label,
+          blockSize: busiest.blockSize,
+          traceFile: busiest.traceFile,
+          colorIndex: programs.indexOf(program),
+          setIndex,
+          data: sawtooth(busiest.timeline)
+        })
+      }
+    }
+  })
+  // the programs whose every traced run never collected: one line, not a table of zeros
+  const never = sets.flatMap(set => gcByProgram(set).filter(entry => entry.collections === 0).map(entry => ({ set: set.label, program: entry.program })))
+  const neverSet = new Set(never.map(entry => `${entry.set}\t${entry.program}`))
+  const collectedRows = rows.filter(row => !neverSet.has(`${row.set}\t${row.program}`))
+  const traced = rows.filter(row => row.ok)
+  const timelineNote = timeline.length === 0
+    ? (traced.length
+        ? `None of the ${traced.length} traced runs collected garbage: the readers allocated too little for V8 to start a collection.`
+        : 'No run was traced, so there is no heap timeline.')
+    : null
+  return { available: rows.length > 0, rows: collectedRows, never, unavailable, notes, timeline, timelineNote }
+}
+
+// ---- tables ----
+
+// Readers of their own chunk size have a row in the idiomatic table, not here.
+function summaryTable (set) {
+  const sizes = [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
+  const rows = programsOf(set).filter(program => !ownChunk(set, program)).map(program => ({
+    program,
+    cells: Object.fromEntries(sizes.map(blockSize => {
+      const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
+      if (!cell) return [blockSize, null]
+      return [blockSize, {
+        steadyMBps: cell.best?.steadyThroughputMBps ?? null,
+        rawMBps: cell.best?.throughputMBps ?? null,
+        bestWallNs: cell.best?.wallNs ?? null,
+        vsC: cell.vsC?.steadyThroughput ?? null,
+        vsCRaw: cell.vsC?.throughput ?? null,
+        withinNoise: cell.vsC?.steadyWithinNoise ?? false,
+        share: cell.vsC?.steadyShare ?? null,
+        // why the runs do not support its share of C (experiments/stdio/summary.js), printed in its place
+        withheld: cell.vsC?.withheld ?? null,
+        withheldWhy: cell.vsC?.withheldWhy ?? null,
+        hasMarginal: Boolean(cell.marginal),
+        marginalMBps: cell.marginal?.throughputMBps ?? null,
+        marginalFewReads: cell.marginal?.fewReads ?? false,
+        vsCMarginal: cell.vsC?.marginalThroughput ?? null,
+        costPerReadNs: cell.costPerReadNs ?? null,
+        flags: cell.flags ?? []
+      }]
+    }))
+  }))
+  return { set: set.label, sizes, rows, marginal: set.results.cells.some(cell => cell.marginal), shares: set.results.cells.some(cell => cell.vsC?.steadyShare) }
+}
+
+// Every cell of every set, flat: the CSV's rows.
+function cellRows (sets) {
+  return sets.flatMap(set => {
+    const order = programsOf(set)
+    const cells = [...set.results.cells].sort((a, b) => order.indexOf(a.program) - order.indexOf(b.program) || a.blockSize - b.blockSize)
+    return cells.map(cell => ({
+      runId: set.label,
+      program: cell.program,
+      blockSize: cell.blockSize,
+      ownChunk: ownChunk(set, cell.program),
+      cost: set.results.headline?.cells.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize) ?? null,
+      bytes: cell.bytes,
+      runs: cell.runs,
+      bestWallNs: cell.best?.wallNs ?? null,
+      bestMBps: cell.best?.throughputMBps ?? null,
+      steadyMBps: cell.best?.steadyThroughputMBps ?? null,
+      medianWallNs: cell.wallNs?.median ?? null,
+      cv: cell.wallNs?.cv ?? null,
+      costPerReadNs: cell.costPerReadNs ?? null,
+      cpuPerReadNs: cell.cpuPerReadNs ?? null,
+      vsC: cell.vsC?.steadyThroughput ?? null,
+      vsCRaw: cell.vsC?.throughput ?? null,
+      rankTestP: cell.vsC?.steadyRankTestP ?? null,
+      vsCAllRuns: cell.vsC?.steadyShare?.estimate ?? null,
+      vsCAllRunsLow: cell.vsC?.steadyShare?.low ?? null,
+      vsCAllRunsHigh: cell.vsC?.steadyShare?.high ?? null,
+      marginalMBps: cell.marginal?.throughputMBps ?? null,
+      marginalPerReadNs: cell.marginal?.perReadNs ?? null,
+      vsCMarginal: cell.vsC?.marginalThroughput ?? null,
+      flags: cell.flags ?? []
+    }))
+  })
+}
+
+function flagDetail (flag, cell) {
+  if (flag === 'failed') return cell.rejected ?? null
+  if (flag === 'noisy') return `CV ${formatPercent(cell.wallNs?.cv)}`
+  if (flag === 'feeder-bound') return `dd on CPU ${formatPercent(cell.feederCpuShare)}`
+  if (flag === 'reader-waited') return `reader on CPU ${formatPercent(cell.readerCpuShare)}`
+  if (flag === 'steal') return `steal ${stealPercent(cell.stealShare)}`
+  if (flag === 'some-runs-failed') {
+    const quarter = cell.failedQuarterRuns ? `, ${cell.failedQuarterRuns} of its quarter runs` : ''
+    return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed${quarter}`
+  }
+  return null
+}
+
+function flagList (sets) {
+  const out = []
+  for (const set of sets) {
+    for (const flag of Object.keys(FLAG_MEANINGS)) {
+      const cells = set.results.cells.filter(cell => (cell.flags ?? []).includes(flag))
+      if (cells.length === 0) continue
+      out.push({
+        set: set.label,
+        flag,
+        meaning: FLAG_MEANINGS[flag],
+        cells: cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, detail: flagDetail(flag, cell) }))
+      })
+    }
+  }
+  return out
+}
+
+// Side by side: each program and block size that more than one set measured.
+function comparison (sets) {
+  if (sets.length < 2) return null
+  const rows = []
+  const programs = [...new Set(sets.flatMap(programsOf))]
+  const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  for (const program of programs) {
+    for (const blockSize of sizes) {
+      const values = sets.map(set => {
+        const cell = set.results.cells.find(c => c.program === program && c.blockSize === blockSize)
+        return cell ? { steadyMBps: cell.best?.steadyThroughputMBps ?? null, rawMBps: cell.best?.throughputMBps ?? null, vsC: cell.vsC?.withheld ? null : cell.vsC?.steadyThroughput ?? null, flags: cell.flags ?? [] } : null
+      })
+      if (values.filter(Boolean).length < 2) continue
+      const first = values[0]?.steadyMBps
+      rows.push({
+        program,
+        blockSize,
+        values,
+        ratios: values.map(value => (first && value?.steadyMBps ? value.steadyMBps / first : null))
+      })
+    }
+  }
+  return { sets: sets.map(set => set.label), rows }
+}
+
+// Whether the figures repeat: each set's own figure (its cells' interleaved halves), and
+// each later set against the first by the two-run criterion (lib/repeatability.js), each
+// with its sentence; a figure the sets hold nothing for is null.
+function repeatabilityData (sets) {
+  return {
+    own: sets.map(set => ({ set: set.label, result: set.results.throughputRepeatability ?? null, text: throughputOwnText(set.results.throughputRepeatability) })),
+    twoRuns: sets.slice(1).map(other => {
+      const labels = [sets[0].label, other.label]
+      const result = sets[0].results.cells?.length && other.results.cells?.length ? throughputRepeatability(sets[0].results, other.results) : null
+      return { sets: labels, result, text: result && throughputCriterionText(result, labels) }
+    })
+  }
+}
+
+// ---- the context ----
+
+// The options a run was made with; a run from before context.json recorded one gives
+// what its results hold.
+function runOptions (set) {
+  const options = set.context?.options ?? {}
+  return {
+    feeder: options.feeder ?? set.results.feeder ?? null,
+    runs: options.runs ?? set.results.runsPerCell ?? null,
+    warmup: options.warmup ?? null,
+    sizes: options.sizes ?? [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b),
+    pin: options.pin ?? null,
+    gc: options.gc ?? null
+  }
+}
+
+// How a run measured: the feeder, the bytes, runs and block sizes, and its traces.
+function contextRows (set) {
+  const options = runOptions(set)
+  const bytesPerRun = [...new Set(set.results.cells.map(cell => cell.bytes))].sort((a, b) => a - b)
+  return [
+    ['feeder', FEEDER_MEANINGS[options.feeder ?? 'fixed'] ?? options.feeder],
+    ['bytes per run', bytesPerRun.map(sizeName).join(', ')],
+    ['runs per cell', options.warmup !== null ? `${options.runs} (after ${options.warmup} warm-up)` : options.runs],
+    ['block sizes', options.sizes.map(sizeName).join(', ')],
+    ['pinned to CPUs', set.context?.placement ? null : options.pin === null ? null : options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no'],
+    straceRow(set.context ?? {}),
+    ['GC trace', options.gc === false ? 'skipped (--no-gc)' : 'V8 --trace-gc']
+  ]
+}
+
+// Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
+const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`)
+
+// sets: labelled results sets ({ label, context, results, syscalls, gc }).
+function shape (sets) {
+  const compare = sets.length > 1
+  const programs = [...new Set(sets.flatMap(programsOf))]
+  const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  const { runs, feeder } = runOptions(sets[0])
+  return {
+    subtitle: `${programs.length} programs × ${sizes.length} block sizes, best of ${runs ?? '?'} runs, feeder ${feeder ?? '?'}, ${measuredOn(sets[0])}`,
+    sizes,
+    headline: headlineData(sets),
+    programs: programs.map(program => programInfo(program, sets[0].context)),
+    throughput: throughputSeries(sets, programs, compare),
+    time: timeSeries(sets, programs, compare),
+    cost: costSeries(sets, programs, compare),
+    syscalls: syscallData(sets, programs, compare),
+    resources: resourceData(sets, programs, compare),
+    gc: gcData(sets, programs, compare),
+    // readers that choose their own chunk size, each at that size (experiments/stdio/findings.js)
+    idiomatic: sets.map(set => ({ set: set.label, rows: idiomaticRows(set) })).filter(entry => entry.rows.length),
+    summaries: sets.map(summaryTable),
+    cells: cellRows(sets),
+    comparison: comparison(sets),
+    repeatability: repeatabilityData(sets),
+    flags: flagList(sets),
+    flagMeanings: FLAG_MEANINGS,
+    failures: failureList(sets, failure => `at ${sizeName(failure.blockSize)}`),
+    findings: findings(sets)
+  }
+}
+
+module.exports = { shape, contextRows, pinText, sawtooth }

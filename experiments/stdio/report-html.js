@@ -1,0 +1,394 @@
+'use strict'
+// The stdio experiment's sections of report.html: the headline first, then the findings,
+// syscalls, idiomatic readers, memory and CPU, GC, throughput, time, cost per read, the
+// summary tables and the context. Each section's chart is drawn in the page by
+// experiments/stdio/report-browser.js from the data its entry in `sections` gives.
+const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
+const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
+const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('../../lib/report/format')
+const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const { levelsText } = require('../../lib/stats')
+
+const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed' }
+
+function flagBadges (flags, meanings) {
+  return flags.map(flag => html`<span class="flag flag-${flag}" title="${meanings[flag] ?? flag}">${FLAG_LABELS[flag] ?? flag}</span>`)
+}
+
+// In place of a share of C the runs do not support: the reason, its detail on hover.
+const withheldShare = (reason, detail) => html`<span class="pct withheld" title="${detail ?? reason}">${reason}</span>`
+
+function sizeButtons (name, sizes, selected) {
+  return html`<div class="toggle" role="group" aria-label="block size" data-size-group="${name}">
+    <span class="toggle-label">block size</span>
+    ${sizes.map(size => html`<button type="button" data-size="${size}" aria-pressed="${String(size === selected)}">${sizeName(size)}</button>`)}
+  </div>`
+}
+
+// ---- sections ----
+
+// The findings the headline section does not already give beside its chart.
+function findingsSection (data) {
+  const rest = data.findings.filter(finding => !finding.headline)
+  const groups = data.compare
+    ? data.sets.map(set => ({ title: set, items: rest.filter(finding => finding.set === set) }))
+    : [{ title: null, items: rest }]
+  return html`<section id="findings">
+    <h2>More findings</h2>
+    <p class="note">Every sentence here and beside the chart above is computed from the results; none is written by hand.</p>
+    ${groups.filter(group => group.items.length).map(group => html`
+      ${group.title ? html`<h3>${group.title}</h3>` : ''}
+      <ul class="findings">${group.items.map(finding => html`<li>${finding.text}</li>`)}</ul>`)}
+    ${rest.length === 0 ? html`<p class="why">No finding: the results hold too little to compare.</p>` : ''}
+  </section>`
+}
+
+const shareText = interval => (interval ? html`${formatPercent(interval.estimate)}${interval.low !== null ? html` <span class="interval">(${formatInterval(interval)})</span>` : ''}` : '')
+
+// The lab's answer first: what a read costs each reader against C, the findings that say
+// it in words, the chart of the overhead with its interval, the table behind it.
+function headlineSection (data) {
+  const { headline } = data
+  const lead = data.findings.filter(finding => finding.headline)
+  if (!headline.available) {
+    return html`<section id="headline">
+      <h2>What a read costs, against C</h2>
+      <p class="why">No headline: ${headline.sets.map(entry => entry.reason).join('; ')}. Measure it with <code>node bench.js</code> (its cost pass).</p>
+    </section>`
+  }
+  const table = (entry, blockSize) => {
+    const size = entry.bySize[blockSize]
+    if (!size) return ''
+    return html`<div class="table-wrap" data-size-panel="headline" data-size="${blockSize}"${blockSize === headline.defaultSize ? '' : new Markup(' hidden')}><table class="headline">
+      <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds; ${headlineLevelsText(size.levels) || 'no intervals'}</caption>
+      <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col" class="num">ns per read</th><th scope="col" class="num">over C, ns</th><th scope="col" class="num">share of C's speed</th><th scope="col">flags</th></tr></thead>
+      <tbody>
+        ${size.base ? html`<tr class="baseline"><th scope="row">${size.base.program}</th><td>the yardstick</td><td class="num">${formatNumber(size.base.cpuPerReadNs?.estimate)}${intervalText(size.base.cpuPerReadNs)}</td><td class="num">0</td><td class="num">100%</td><td>${flagBadges(size.base.flags, HEADLINE_FLAGS)}</td></tr>` : ''}
+        ${size.rows.map(row => html`<tr>
+          <th scope="row">${row.program}</th><td>${row.runtimeLabel ?? ''}</td>
+          <td class="num">${row.cpuPerReadNs ? html`${formatNumber(row.cpuPerReadNs.estimate)}${intervalText(row.cpuPerReadNs)}` : ''}</td>
+          <td class="num">${row.overheadNs ? html`${formatNumber(row.overheadNs.estimate)}${intervalText(row.overheadNs)}` : ''}</td>
+          <td class="num">${shareText(row.shareOfC)}</td>
+          <td>${flagBadges(row.flags, HEADLINE_FLAGS)}${row.rejected ? html` <span class="why">${row.rejected}</span>` : ''}</td>
+        </tr>`)}
+      </tbody>
+    </table></div>`
+  }
+  return html`<section id="headline">
+    <h2>What a read costs, against C</h2>
+    ${leadFindings(lead, data.compare)}
+    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+    ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
+    ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
+    <div class="chart" id="chart-headline"></div>
+    ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
+    ${headline.repeatability?.total ? repeatabilityTable(headline.repeatability, data.sets) : ''}
+  </section>`
+}
+
+const HEADLINE_FLAGS = {
+  failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
+  'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
+  steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs'
+}
+
+// Two runs' headlines by the repeatability criterion: how many points each share of C
+// moved, whether that is within the goal, and whether the rank test calls it a shift.
+function repeatabilityTable (result, sets) {
+  return html`<div class="table-wrap"><table class="agreement">
+    <caption>${headlineRepeatabilityText(result, sets)}</caption>
+    <thead><tr><th scope="col">reader</th><th scope="col" class="num">block size</th><th scope="col" class="num">${sets[0]}</th><th scope="col" class="num">${sets[1]}</th><th scope="col" class="num">move, points</th><th scope="col">within ${result.goal.points}</th><th scope="col">shift (p)</th></tr></thead>
+    <tbody>${result.cells.map(cell => html`<tr${cell.within ? '' : new Markup(' class="disagree"')}>
+      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareText(cell.a)}</td><td class="num">${shareText(cell.b)}</td><td class="num">${cell.movePoints.toFixed(1)}</td><td>${cell.within ? 'yes' : 'no'}</td><td>${shiftText(cell)}</td>
+    </tr>`)}</tbody>
+  </table></div>`
+}
+
+function throughputSection (data) {
+  return html`<section id="throughput">
+    <h2>Throughput</h2>
+    <p class="note">MB/s (10<sup>6</sup> bytes per second), higher is better: the best of each cell's runs, with a band from the slowest to the fastest run.
+      Steady state takes each program's median start-up time (on empty input) out of the wall time; end-to-end keeps it in.
+      ${data.throughput.marginal ? html`Marginal is the throughput of the bytes between a quarter run and a full run (median runs), so start-up and the JIT's warm-up cancel; its band is the fit's plus-or-minus (both sizes' half-ranges).` : ''}</p>
+    <div class="toggle" role="group" aria-label="throughput" id="throughput-mode">
+      <button type="button" data-mode="steady" aria-pressed="true">Steady state</button>
+      <button type="button" data-mode="raw" aria-pressed="false">End-to-end</button>
+      ${data.throughput.marginal ? html`<button type="button" data-mode="marginal" aria-pressed="false">Marginal</button>` : ''}
+    </div>
+    <div class="grid multiples" id="chart-throughput">${data.throughput.families.map(family => html`<div class="chart small" id="chart-throughput-${family.name}" data-family="${family.name}"></div>`)}</div>
+    <p class="note">One panel per runtime family, each with C (dashed) as its yardstick; readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+  </section>`
+}
+
+function timeSection () {
+  return html`<section id="time">
+    <h2>Time taken</h2>
+    <p class="note">Wall time of the whole pipeline, milliseconds, lower is better: the best run, with a band from the fastest to the slowest.</p>
+    <div class="chart" id="chart-time"></div>
+  </section>`
+}
+
+function costSection (data) {
+  const { cost } = data
+  const left = cost.left.length
+    ? html`<p class="note">Left out: ${cost.left.map((entry, i) => html`${i ? '; ' : ''}<strong>${entry.program}</strong> ${entry.reason}`)}.</p>`
+    : ''
+  const charts = cost.perRead.length
+    ? html`<div class="grid two">
+        <div class="chart" id="chart-cost"></div>
+        ${cost.hasBaseline && cost.overhead.length ? html`<div class="chart" id="chart-overhead"></div>` : html`<p class="why">No overhead over C: ${cost.hasBaseline ? 'no other program honours the block size' : 'the results have no C cell to compare with'}.</p>`}
+      </div>`
+    : html`<p class="why">No cost per read: no program that honours the block size ran longer than its start-up.</p>`
+  return html`<section id="cost">
+    <h2>Wall time per read</h2>
+    <p class="note">Nanoseconds per read(): (best wall time − median start-up) ÷ reads, for programs that read exactly the block size they are given; and how many nanoseconds more than C each read takes at the same block size.</p>
+    ${charts}
+    ${left}
+  </section>`
+}
+
+// A rate that came out as noise, or of a reader strace caught out, says so instead of a number.
+function perMiBText (entry) {
+  if (entry.rejected) return html`<span class="flag flag-failed" title="${entry.rejected}">not counted</span>`
+  if (entry.perMiBNoise) return html`<span class="flag flag-noisy" title="${entry.perMiBNoise}">noise</span>`
+  return formatNumber(entry.perMiBAll)
+}
+
+function syscallTable (entry, compare) {
+  const top = list => list.map((row, i) => html`${i ? ', ' : ''}${row.name} ${formatNumber(row.calls)}`)
+  return html`<tr>
+    <th scope="row">${entry.program}${compare ? html` <span class="set">${entry.set}</span>` : ''}</th>
+    <td class="num">${entry.threads ?? '–'}</td>
+    <td class="num">${formatNumber(entry.totalMain)}</td>
+    <td class="num">${formatNumber(entry.totalAll)}</td>
+    <td class="num">${perMiBText(entry)}</td>
+    <td>${top(entry.topMain)}</td>
+    <td>${top(entry.topAll)}</td>
+  </tr>`
+}
+
+// Runs from before the two-size pass profiled one run per thread mode.
+function methodNote (syscalls) {
+  const twoSizes = Object.values(syscalls.bySize).some(profile => profile.smallBytes.length)
+  if (!twoSizes) return 'strace -c counts of every syscall in one run per cell: the main thread alone, then every thread (strace -f). Per MiB: the run\'s calls over its MiB.'
+  return 'Counts of every syscall in the larger of two runs per cell under strace -C -f: the main thread\'s own, and every thread\'s. ' +
+    'The other run read a third of the bytes: per MiB is the difference in calls over the MiB between the two, so start-up\'s calls, in both, cancel. ' +
+    'A difference below zero, or an all-threads rate below the main thread\'s, is run-to-run noise and shows as "noise"; a reader that strace saw read otherwise than it says is "not counted".'
+}
+
+function syscallSection (data) {
+  const { syscalls } = data
+  if (!syscalls.available) {
+    return html`<section id="syscalls">
+      <h2>Syscall profiles</h2>
+      ${why(syscalls.notes)}
+    </section>`
+  }
+  return html`<section id="syscalls">
+    <h2>Syscall profiles</h2>
+    <p class="note">${methodNote(syscalls)} The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
+    ${sizeButtons('syscalls', syscalls.sizes, syscalls.defaultSize)}
+    <div class="grid two">
+      <div class="chart tall" id="chart-syscalls-main"></div>
+      <div class="chart tall" id="chart-syscalls-all"></div>
+    </div>
+    ${syscalls.sizes.map(size => html`<div class="table-wrap" data-size-panel="syscalls" data-size="${size}"${size === syscalls.defaultSize ? '' : new Markup(' hidden')}>
+      <table>
+        <caption>Top syscalls at ${sizeName(size)} (${syscalls.bySize[size].bytes.map(sizeName).join(', ')} through strace${syscalls.bySize[size].smallBytes.length ? `; per MiB against ${syscalls.bySize[size].smallBytes.map(sizeName).join(', ')}` : ''})</caption>
+        <thead><tr><th scope="col">program</th><th scope="col">threads</th><th scope="col">calls, main thread</th><th scope="col">calls, all threads</th><th scope="col">per MiB, all threads</th><th scope="col">top, main thread</th><th scope="col">top, all threads</th></tr></thead>
+        <tbody>${syscalls.bySize[size].table.map(entry => syscallTable(entry, data.compare))}</tbody>
+      </table>
+    </div>`)}
+    ${why(syscalls.notes)}
+  </section>`
+}
+
+function resourceSection (data) {
+  const { resources } = data
+  return html`<section id="resources">
+    <h2>Memory, CPU and start-up</h2>
+    <p class="note">The CPU chart shows one block size at a time:</p>
+    ${sizeButtons('cpu', resources.cpu.sizes, resources.cpu.defaultSize)}
+    <div class="grid three">
+      <div>
+        <div class="chart small" id="chart-memory"></div>
+        <p class="note">Largest resident set of the reader: while reading (the largest over all block sizes) and on empty input.</p>
+      </div>
+      <div>
+        <div class="chart small" id="chart-cpu"></div>
+        <p class="note">CPU seconds of the reader in user space and in the kernel, median of the runs.</p>
+      </div>
+      <div>
+        <div class="chart small" id="chart-startup"></div>
+        <p class="note">Wall time to start and exit on empty input: the median, with whiskers from the fastest to the slowest run.</p>
+      </div>
+    </div>
+  </section>`
+}
+
+function gcSection (data) {
+  const { gc } = data
+  const kinds = row => (row.byKind.length ? row.byKind.map((kind, i) => html`${i ? ', ' : ''}${kind.kind} ×${kind.count}`) : 'none')
+  // A table per program: its name spans the rows of its block sizes.
+  const groupOf = row => `${row.set}\t${row.program}`
+  const rows = gc.rows.map((row, i) => html`<tr${i > 0 && groupOf(gc.rows[i - 1]) !== groupOf(row) ? new Markup(' class="group-start"') : ''}>
+    ${i === 0 || groupOf(gc.rows[i - 1]) !== groupOf(row)
+      ? html`<th scope="rowgroup" rowspan="${gc.rows.filter(other => groupOf(other) === groupOf(row)).length}">${row.program}${data.compare ? html` <span class="set">${row.set}</span>` : ''}</th>`
+      : ''}
+    <td class="num">${sizeName(row.blockSize)}</td>
+    ${row.ok
+      ? html`<td class="num">${row.collections}</td><td>${kinds(row)}</td><td class="num">${formatNumber(row.totalPauseMs)}</td><td class="num">${formatNumber(row.maxPauseMs)}</td><td class="num">${row.collections > 0 ? formatNumber(row.maxHeapMB) : '–'}</td><td class="file">${row.traceFile ?? ''}</td>`
+      : html`<td colspan="6" class="failed">trace failed: ${row.failure ?? 'no reason recorded'}</td>`}
+  </tr>`)
+  const unavailable = gc.unavailable.map(entry => html`<li><strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}: ${entry.reason}</li>`)
+  return html`<section id="gc">
+    <h2>Garbage collection</h2>
+    <p class="note">One run per V8 program and block size with --trace-gc: collections by kind, their pauses, and the largest heap before a collection, for the programs that collected.</p>
+    ${gc.rows.length
+      ? html`<div class="table-wrap"><table class="grouped">
+          <thead><tr><th scope="col">program</th><th scope="col">block size</th><th scope="col">collections</th><th scope="col">by kind</th><th scope="col">total pause, ms</th><th scope="col">max pause, ms</th><th scope="col">max heap, MB</th><th scope="col">trace</th></tr></thead>
+          <tbody>${rows}</tbody>
+        </table></div>`
+      : ''}
+    ${gc.never.length ? html`<p class="never-collected">Never collected garbage in any traced run: ${gc.never.map((entry, i) => html`${i ? ', ' : ''}<strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}`)}.</p>` : ''}
+    ${unavailable.length ? html`<h3>No GC trace</h3><ul class="plain">${unavailable}</ul>` : ''}
+    ${why(gc.notes)}
+    ${gc.timeline.length
+      ? html`<div class="chart" id="chart-gc-heap"></div>
+        <p class="note">Heap used over the life of the process, from the trace with the most collections for each program: it climbs to the size before a collection and drops to the size after.</p>`
+      : html`<p class="why">No heap timeline: ${gc.timelineNote}</p>`}
+  </section>`
+}
+
+// A summary table's figure: the steady state (end-to-end, marked raw, where start-up
+// could not be taken out), the marginal throughput, or the share of C over all runs.
+// cell() gives a cell's contents, or null for an empty cell; marksFailed: a failed cell
+// says so (the share table leaves it blank, so C, with no share of C, gets no row).
+const SUMMARY_FIGURES = {
+  steady: {
+    caption: '',
+    marksFailed: true,
+    cell: (cell, data) => mbpsCell({ value: cell.steadyMBps ?? cell.rawMBps, raw: cell.steadyMBps === null, vsC: cell.withheld ? null : cell.vsC, withinNoise: !cell.withheld && cell.withinNoise, withheld: cell.withheld && withheldShare(cell.withheld, cell.withheldWhy), badges: flagBadges(cell.flags, data.flagMeanings) })
+  },
+  marginal: {
+    caption: 'Marginal throughput',
+    marksFailed: true,
+    cell: cell => (cell.hasMarginal ? mbpsCell({ value: cell.marginalMBps, vsC: cell.vsCMarginal, fewReads: cell.marginalFewReads }) : null)
+  },
+  share: {
+    caption: summary => `Share of C over all runs, ${levelsText(summary.rows.flatMap(row => Object.values(row.cells).map(cell => cell?.share)))} interval`,
+    marksFailed: false,
+    cell: cell => (!cell.share ? null : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">(${formatInterval(cell.share)})</span>`)
+  }
+}
+
+function mbpsCell ({ value, raw = false, vsC, withinNoise = false, fewReads = false, withheld = null, badges = '' }) {
+  if (value === null) return html`–`
+  return html`<span class="mbps">${formatNumber(value)}</span>${raw ? html` <span class="unit">raw</span>` : ''}
+    ${vsC !== null ? html`<span class="pct">${formatPercent(vsC)}</span>` : withheld || ''}${withinNoise ? html`<span class="within-noise" title="${WITHIN_NOISE.meaning}">${WITHIN_NOISE.mark}</span>` : ''}${fewReads ? html`<span class="few-reads" title="${FEW_READS.meaning}">${FEW_READS.mark}</span>` : ''}
+    ${badges}`
+}
+
+// A program with nothing to show at any size (C in the share table) is left out.
+function summaryTableHtml (summary, data, figure = 'steady') {
+  const { caption: captionOf, marksFailed, cell: contents } = SUMMARY_FIGURES[figure]
+  const caption = typeof captionOf === 'function' ? captionOf(summary) : captionOf
+  const rows = summary.rows.map(row => ({
+    program: row.program,
+    cells: summary.sizes.map(size => {
+      const cell = row.cells[size]
+      if (!cell) return null
+      if (cell.flags.includes('failed')) return marksFailed ? flagBadges(['failed'], data.flagMeanings) : null
+      return contents(cell, data)
+    })
+  })).filter(row => row.cells.some(cell => cell !== null))
+  return html`<div class="table-wrap"><table class="summary" data-figure="${figure}">
+    ${data.compare || caption ? html`<caption>${caption}${data.compare && caption ? ': ' : ''}${data.compare ? summary.set : ''}</caption>` : ''}
+    <thead><tr><th scope="col">program</th>${summary.sizes.map(size => html`<th scope="col" class="num">${sizeName(size)}</th>`)}</tr></thead>
+    <tbody>${rows.map(row => html`<tr>
+      <th scope="row">${row.program}</th>
+      ${row.cells.map(cell => (cell === null ? html`<td></td>` : html`<td class="num">${cell}</td>`))}
+    </tr>`)}</tbody>
+  </table></div>`
+}
+
+function comparisonTable (comparison) {
+  return html`<div class="table-wrap"><table>
+    <caption>Side by side: steady-state MB/s, and each run relative to ${comparison.sets[0]}</caption>
+    <thead><tr><th scope="col">program</th><th scope="col">block size</th>
+      ${comparison.sets.map(set => html`<th scope="col" class="num">${set}</th>`)}
+      ${comparison.sets.slice(1).map(set => html`<th scope="col" class="num">${set} ÷ ${comparison.sets[0]}</th>`)}</tr></thead>
+    <tbody>${comparison.rows.map(row => html`<tr>
+      <th scope="row">${row.program}</th><td class="num">${sizeName(row.blockSize)}</td>
+      ${row.values.map(value => html`<td class="num">${value ? formatNumber(value.steadyMBps) : ''}${value && value.vsC !== null ? html` <span class="pct">${formatPercent(value.vsC)}</span>` : ''}</td>`)}
+      ${row.ratios.slice(1).map(ratio => html`<td class="num">${ratio === null ? '' : formatRatio(ratio)}</td>`)}
+    </tr>`)}</tbody>
+  </table></div>`
+}
+
+// Readers that choose their own chunk size, each at the block size nearest its chunk:
+// the summary's per-size tables would set them at sizes they never read.
+function idiomaticSection (data) {
+  if (data.idiomatic.length === 0) return ''
+  const chunk = row => (row.chunkBytes === null ? 'unknown (no strace pass saw its reads)' : sizeName(row.chunkBytes))
+  const at = row => (row.blockSize === null ? '' : `${sizeName(row.blockSize)}${row.exact ? '' : ' (nearest measured)'}`)
+  return html`<section id="idiomatic">
+    <h2>Idiomatic readers</h2>
+    <p class="note">These readers choose their own chunk size and ignore the block size, so they are left out of every ranking by block size; here each is at the block size equal to the chunk size strace saw it read (or the nearest size measured), against C reading blocks of that size.</p>
+    ${data.idiomatic.map(entry => html`<div class="table-wrap"><table class="idiomatic">
+      ${data.compare ? html`<caption>${entry.set}</caption>` : ''}
+      <thead><tr><th scope="col">program</th><th scope="col" class="num">chunk size</th><th scope="col" class="num">at block size</th><th scope="col" class="num">steady-state MB/s</th><th scope="col" class="num">share of C</th></tr></thead>
+      <tbody>${entry.rows.map(row => html`<tr>
+        <th scope="row">${row.program}</th><td class="num">${chunk(row)}</td><td class="num">${at(row)}</td>
+        <td class="num">${row.chunkBytes === null ? '' : formatNumber(row.steadyMBps)}</td><td class="num">${row.chunkBytes === null ? '' : row.shareOfC !== null ? formatPercent(row.shareOfC) : row.shareWithheld ? withheldShare(row.shareWithheld, row.shareWithheldWhy) : ''}</td>
+      </tr>`)}</tbody>
+    </table></div>`)}
+  </section>`
+}
+
+function summarySection (data) {
+  return html`<section id="summary">
+    <h2>Summary</h2>
+    <p class="note">Best steady-state throughput in MB/s (end-to-end, marked raw, where start-up could not be taken out) and its share of C at the same block size; ${WITHIN_NOISE.mark}: ${WITHIN_NOISE.meaning}. ${WITHHELD_NOTE}</p>
+    ${data.summaries.map(summary => summaryTableHtml(summary, data))}
+    ${repeatabilityNotes(data.repeatability, data.compare)}
+    ${data.summaries.some(summary => summary.shares) ? html`<p class="note">${SHARE_NOTE}</p>` : ''}
+    ${data.summaries.filter(summary => summary.shares).map(summary => summaryTableHtml(summary, data, 'share'))}
+    ${data.summaries.some(summary => summary.marginal) ? html`<p class="note">${MARGINAL_NOTE}</p>` : ''}
+    ${data.summaries.filter(summary => summary.marginal).map(summary => summaryTableHtml(summary, data, 'marginal'))}
+    ${data.comparison ? comparisonTable(data.comparison) : ''}
+  </section>`
+}
+
+// The cells each flag marks; runs with none say so.
+function flaggedCells (flags, compare) {
+  const items = flags.map(group => html`<li><span class="flag flag-${group.flag}">${FLAG_LABELS[group.flag] ?? group.flag}</span>
+    ${compare ? html`<span class="set">${group.set}</span> ` : ''}${group.meaning}:
+    ${group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
+  return html`<h3>Flagged cells</h3>
+    ${items.length ? html`<ul class="plain">${items}</ul>` : html`<p class="note">No cell is flagged noisy, feeder-bound, reader-waited, start-up dominated, VM steal or failed.</p>`}`
+}
+
+// The context, then how far to trust the cells: those flagged, the runs that failed.
+function runContextSection (data) {
+  return contextSection(data, html`${flaggedCells(data.flags, data.compare)}
+    ${failedRuns(data.failures, data.compare)}`)
+}
+
+// The page's sections in order: [id, its link's title, render(data), and for a section
+// with charts the data experiments/stdio/report-browser.js draws them from].
+const sections = [
+  ['headline', 'What a read costs', headlineSection, data => ({ available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart })],
+  ['findings', 'Findings', findingsSection],
+  ['syscalls', 'Syscalls', syscallSection, data => data.syscalls],
+  ['idiomatic', 'Idiomatic readers', idiomaticSection],
+  ['resources', 'Memory, CPU, start-up', resourceSection, data => data.resources],
+  ['gc', 'GC', gcSection, data => ({ timeline: data.gc.timeline })],
+  ['throughput', 'Throughput', throughputSection, data => ({ sizes: data.sizes, ...data.throughput })],
+  ['time', 'Time', timeSection, data => ({ sizes: data.sizes, series: data.time })],
+  ['cost', 'Wall time per read', costSection, data => ({ sizes: data.sizes, perRead: data.cost.perRead, overhead: data.cost.overhead })],
+  ['summary', 'Summary', summarySection],
+  ['context', 'Context', runContextSection]
+]
+
+module.exports = { sections, flaggedCells }

@@ -1,0 +1,308 @@
+'use strict'
+// The stdio experiment's plain-text forms: its part of results.md (the headline, the
+// summary tables, the findings and the context, for a README or an issue) and of
+// results.csv (one row per cell, for a spreadsheet), both from the data
+// experiments/stdio/report-data.js shaped; and the tables bench.js prints when a run is
+// done, from results.json.
+const { WARM_QUARTER_READS } = require('./summary')
+const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
+const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md } = require('../../lib/report/format')
+const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
+const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
+const { GOAL, throughputOwnText } = require('../../lib/repeatability')
+
+// Flags as one-character marks, so a table cell stays narrow: results.md's tables and
+// bench.js's terminal summary read the same legend.
+const FLAG_MARKS = { noisy: '~', 'feeder-bound': '!', 'reader-waited': '^', 'startup-dominated': '°', steal: '$', 'some-runs-failed': '?', disturbed: '#' }
+const flagMarks = flags => flags.map(flag => FLAG_MARKS[flag] ?? '').join('')
+const marksLegend = () => Object.entries(FLAG_MARKS).map(([flag, mark]) => `${mark} ${flag}`).join(', ')
+// After a share of C: the cell's runs and C's could be the same runs (experiments/stdio/summary.js).
+const WITHIN_NOISE = { mark: '≈', meaning: `its runs are not distinguishable from C's (rank test, p ≥ ${SIGNIFICANCE})` }
+// In place of a share of C the runs do not support (experiments/stdio/summary.js): the reason, in a word.
+const WITHHELD_NOTE = `A share of C is left out, its reason in its place, where the best runs of the interleaved halves of the cell's runs, or of C's, moved by more than ${GOAL.percent}% (noisy), or either has too few runs to halve; results.json keeps it, with the reason.`
+// After a marginal figure: its quarter runs may have ended before a JIT was done.
+const FEW_READS = { mark: '*', meaning: `the quarter runs made fewer than ${WARM_QUARTER_READS} reads, too few for V8 to be sure to have compiled the loop (give a larger --mib)` }
+
+function summaryCell (cell) {
+  if (!cell) return ''
+  if (cell.flags.includes('failed')) return 'FAILED'
+  const value = cell.steadyMBps ?? cell.rawMBps
+  const marks = flagMarks(cell.flags)
+  const percent = cell.withheld ? ` (${cell.withheld})` : cell.vsC !== null ? ` (${formatPercent(cell.vsC)}${cell.withinNoise ? WITHIN_NOISE.mark : ''})` : ''
+  return `${formatNumber(value)}${cell.steadyMBps === null ? ' raw' : ''}${percent}${marks}`
+}
+
+const MARGINAL_NOTE = 'MB/s of the bytes between a quarter run and a full run (bench.js --marginal), from the median runs of both, ' +
+  'so start-up and the JIT\'s warm-up cancel, and its share of C at the same block size; ' +
+  `${FEW_READS.mark} where ${FEW_READS.meaning}; ` +
+  '- where the quarter runs took as long as the full ones.'
+
+function marginalCell (cell) {
+  if (!cell || cell.flags.includes('failed')) return cell ? 'FAILED' : ''
+  if (!cell.hasMarginal) return ''
+  if (cell.marginalMBps === null) return '-'
+  return `${formatNumber(cell.marginalMBps)}${cell.vsCMarginal !== null ? ` (${formatPercent(cell.vsCMarginal)})` : ''}${cell.marginalFewReads ? FEW_READS.mark : ''}`
+}
+
+const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block size, from every run rather than the best: ' +
+  'the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its interval, at the level the table\'s title gives ' +
+  '(rounded outwards to a tenth), the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s ' +
+  'low end reaches it and not resolved by the runs while the interval straddles it. A cell has none (a blank) where it or C at its ' +
+  'size has fewer than 4 runs with a steady-state figure, or failed. The CSV holds the interval unrounded.'
+
+// Blank for a failed cell (the steady-state table marks it), so C, which has no share of
+// C, never gets a row.
+function shareCell (cell) {
+  if (!cell?.share) return ''
+  return cell.withheld ?? formatShare(cell.share)
+}
+
+// A table per set (headed by its name when sets are compared), a cell per program and
+// size; a program with nothing to show in any cell (C in a table of shares of C) is left out.
+function summaryTables (data, summaries, cellText) {
+  return summaries.flatMap(summary => [
+    ...(data.compare ? [`### ${md(summary.set)}`, ''] : []),
+    markdownTable(
+      ['program', ...summary.sizes.map(sizeName)],
+      summary.rows.map(row => [md(row.program), ...summary.sizes.map(size => cellText(row.cells[size]))]).filter(([, ...cells]) => cells.some(text => text !== '')),
+      ['l', ...summary.sizes.map(() => 'r')]
+    ),
+    ''
+  ])
+}
+
+// The headline's cells at one size, C first, as rows of text: ns per read, over C and
+// share of C, each with its interval.
+const shareWithInterval = value => (value ? (value.low !== null ? formatShare(value) : formatPercent(value.estimate)) : '')
+
+function headlineRows (size) {
+  return [
+    ...(size.base ? [[size.base.program, nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
+    ...size.rows.map(row => [row.program, nsWithInterval(row.cpuPerReadNs), nsWithInterval(row.overheadNs), shareWithInterval(row.shareOfC), row.flags.join(' ')])
+  ]
+}
+
+// The true levels of a size's intervals (experiments/stdio/report-data.js headlineLevels), as a caption
+// says them: "97.9% intervals per read, 95.7% against C".
+function headlineLevelsText ({ perRead, againstC }) {
+  const parts = [[perRead, 'per read'], [againstC, 'against C']].filter(([levels]) => levels.length)
+  return parts.map(([levels, what]) => `${levels.map(levelText).join(' or ')} interval${levels.length > 1 ? 's' : ''} ${what}`).join(', ')
+}
+
+function headlineMarkdown (data) {
+  const { headline } = data
+  const out = ['## What a read costs, against C', '']
+  if (!headline.available) return [...out, `No headline: ${md(headline.sets.map(entry => entry.reason).join('; '))}.`, '']
+  out.push(`${md(headline.sets.find(entry => entry.available).meaning)}.`, '')
+  for (const entry of headline.sets.filter(set => set.available)) {
+    for (const blockSize of entry.sizes) {
+      const levels = headlineLevelsText(entry.bySize[blockSize].levels)
+      out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(blockSize)}, ${entry.rounds ?? '?'} rounds${levels ? `, ${levels}` : ''}`, '')
+      out.push(markdownTable(['reader', 'ns per read', 'over C, ns', 'share of C\'s speed', 'flags'],
+        headlineRows(entry.bySize[blockSize]).map(row => row.map(md)), ['l', 'r', 'r', 'r', 'l']), '')
+    }
+  }
+  for (const entry of headline.sets.filter(set => set.repeatability)) {
+    out.push(`${data.compare ? `**${md(entry.set)}**: ` : ''}${md(ownRepeatabilityText(entry.repeatability))}.`, '')
+  }
+  const twoRuns = headline.repeatability
+  const criterion = headlineRepeatabilityText(twoRuns, data.sets)
+  if (criterion) {
+    out.push(`${md(criterion)}.`, '')
+    out.push(markdownTable(['reader', 'block size', md(data.sets[0]), md(data.sets[1]), 'move, points', `within ${twoRuns.goal.points}`, 'shift (p)'],
+      twoRuns.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.movePoints.toFixed(1), cell.within ? 'yes' : 'no', shiftText(cell)]),
+      ['l', 'r', 'r', 'r', 'r', 'l', 'l']), '')
+  }
+  return out
+}
+
+// Whether a cell's move is a shift or noise by the rank test on the two runs' rounds.
+const shiftText = cell => (cell.p === null ? '' : `${cell.shifted ? 'shifted' : 'noise'} (${cell.p.toFixed(3)})`)
+
+function idiomaticMarkdown (data) {
+  if (data.idiomatic.length === 0) return []
+  const out = ['## Idiomatic readers', '', 'Readers that choose their own chunk size, at the block size equal to the chunk strace saw them read (or the nearest measured), against C reading blocks of that size.', '']
+  for (const entry of data.idiomatic) {
+    if (data.compare) out.push(`### ${md(entry.set)}`, '')
+    out.push(markdownTable(['reader', 'chunk size', 'at block size', 'steady-state MB/s', 'share of C'],
+      entry.rows.map(row => [md(row.program), row.chunkBytes === null ? 'unknown' : sizeName(row.chunkBytes), row.blockSize === null ? '' : `${sizeName(row.blockSize)}${row.exact ? '' : ' (nearest)'}`,
+        row.steadyMBps === null ? '' : formatNumber(row.steadyMBps), row.shareOfC === null ? row.shareWithheld ?? '' : formatPercent(row.shareOfC)]), ['l', 'r', 'r', 'r', 'r']), '')
+  }
+  return out
+}
+
+function stdioMarkdown (data) {
+  const out = [...headlineMarkdown(data)]
+  out.push('## Findings', '')
+  out.push(...findingLines(data.findings, data.compare))
+  if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
+  out.push('')
+  out.push(...idiomaticMarkdown(data))
+  out.push('## Steady-state throughput', '')
+  out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
+    `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists. ${WITHHELD_NOTE}`, '')
+  out.push(...summaryTables(data, data.summaries, summaryCell))
+  out.push(...repeatabilityLines(data.repeatability.own, data.compare))
+  if (data.summaries.some(summary => summary.shares)) {
+    out.push('## Share of C over all runs', '')
+    out.push(SHARE_NOTE, '')
+    out.push(...summaryTables(data, data.summaries.filter(summary => summary.shares), shareCell))
+  }
+  if (data.summaries.some(summary => summary.marginal)) {
+    out.push('## Marginal throughput', '')
+    out.push(MARGINAL_NOTE, '')
+    out.push(...summaryTables(data, data.summaries.filter(summary => summary.marginal), marginalCell))
+  }
+  if (data.comparison) {
+    out.push('## Side by side', '')
+    for (const pair of data.repeatability.twoRuns) if (pair.text) out.push(md(pair.text), '')
+    out.push(markdownTable(
+      ['program', 'block size', ...data.comparison.sets.map(set => `${md(set)} MB/s`), ...data.comparison.sets.slice(1).map(set => `${md(set)} / ${md(data.comparison.sets[0])}`)],
+      data.comparison.rows.map(row => [md(row.program), sizeName(row.blockSize),
+        ...row.values.map(value => (value ? formatNumber(value.steadyMBps) : '')),
+        ...row.ratios.slice(1).map(ratio => (ratio === null ? '' : formatRatio(ratio)))]),
+      ['l', 'r', ...data.comparison.sets.map(() => 'r'), ...data.comparison.sets.slice(1).map(() => 'r')]
+    ), '')
+  }
+  return out
+}
+
+const CSV_COLUMNS = [
+  ['runId', row => row.runId],
+  ['program', row => row.program],
+  ['blockSize', row => row.blockSize],
+  ['bytes', row => row.bytes],
+  ['runs', row => row.runs],
+  ['bestWallNs', row => row.bestWallNs],
+  ['bestMBps', row => round(row.bestMBps, 3)],
+  ['steadyMBps', row => round(row.steadyMBps, 3)],
+  ['medianWallNs', row => row.medianWallNs],
+  ['cv', row => round(row.cv, 4)],
+  ['costPerReadNs', row => round(row.costPerReadNs, 2)],
+  ['cpuPerReadNs', row => round(row.cpuPerReadNs, 2)],
+  ['vsC', row => round(row.vsC, 4)],
+  ['vsCRaw', row => round(row.vsCRaw, 4)],
+  ['rankTestP', row => round(row.rankTestP, 4)],
+  ['vsCAllRuns', row => round(row.vsCAllRuns, 4)],
+  ['vsCAllRunsLow', row => round(row.vsCAllRunsLow, 4)],
+  ['vsCAllRunsHigh', row => round(row.vsCAllRunsHigh, 4)],
+  ['marginalMBps', row => round(row.marginalMBps, 3)],
+  ['marginalPerReadNs', row => round(row.marginalPerReadNs, 2)],
+  ['vsCMarginal', row => round(row.vsCMarginal, 4)],
+  ['flags', row => row.flags.join(';')],
+  // the cost pass's figures, at the sizes it measured (experiments/stdio/cost.js)
+  ['costCpuPerReadNs', row => round(row.cost?.cpuPerReadNs?.estimate, 2)],
+  ['costOverheadNs', row => round(row.cost?.overheadNs?.estimate, 2)],
+  ['costOverheadLowNs', row => round(row.cost?.overheadNs?.low, 2)],
+  ['costOverheadHighNs', row => round(row.cost?.overheadNs?.high, 2)],
+  ['costShareOfC', row => round(row.cost?.shareOfC?.estimate, 4)],
+  ['costShareOfCLow', row => round(row.cost?.shareOfC?.low, 4)],
+  ['costShareOfCHigh', row => round(row.cost?.shareOfC?.high, 4)],
+  ['ownChunk', row => row.ownChunk]
+]
+
+// One table per figure, a program per row and a block size per column: the best run's
+// steady state, the share of C over all runs where cells have 4 runs or more, and with
+// --marginal the marginal throughput of the bytes between. A failed cell reads FAILED,
+// except in the share table, which leaves it blank (so C, with no share of C, has no row).
+const SUMMARY_TABLES = [
+  {
+    title: `Best steady-state throughput, MB/s, and % of C at the same block size (${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; (noisy) in place of a share of C where this cell's or C's best run moved by more than ${GOAL.percent}% between the halves of its runs)`,
+    text: cell => {
+      const mbps = cell.best.steadyThroughputMBps ?? cell.best.throughputMBps
+      const percent = cell.vsC?.withheld ? ` (${cell.vsC.withheld})` : cell.vsC?.steadyThroughput ? ` ${formatPercent(cell.vsC.steadyThroughput)}${cell.vsC.steadyWithinNoise ? WITHIN_NOISE.mark : ''}` : ''
+      return `${Math.round(mbps)}${percent}${flagMarks(cell.flags)}`
+    }
+  },
+  {
+    title: results => `Share of C over all runs: the median ratio of a run to a run of C, and its ${levelsText(results.cells.map(cell => cell.vsC?.steadyShare))} interval, rounded outwards to a tenth (the shares the rank test would not tell from the runs; blank where this cell or C's has fewer than 4 runs, or failed)`,
+    shown: results => results.cells.some(cell => cell.vsC?.steadyShare),
+    marksFailed: false,
+    text: cell => (cell.vsC?.steadyShare ? cell.vsC.withheld ?? formatShare(cell.vsC.steadyShare) : '')
+  },
+  {
+    title: `Marginal throughput (median runs of the whole and a quarter of the bytes), MB/s, and % of C; ${FEW_READS.mark} ${FEW_READS.meaning}; - where the quarter runs took as long (noise swamped the work)`,
+    shown: results => results.cells.some(cell => cell.marginal),
+    text: cell => {
+      if (!cell.marginal) return ''
+      if (cell.marginal.throughputMBps === null) return '-'
+      const percent = cell.vsC?.marginalThroughput ? ` ${formatPercent(cell.vsC.marginalThroughput)}` : ''
+      return `${Math.round(cell.marginal.throughputMBps)}${percent}${cell.marginal.fewReads ? FEW_READS.mark : ''}`
+    }
+  }
+]
+
+// The headline as bench.js prints it: a reader per row, a cost size per column.
+function headlineTerminal (headline) {
+  if (!headline) return []
+  const names = [...new Set(headline.cells.map(cell => cell.program))]
+  const table = [['program', ...headline.sizes.map(size => `${sizeLabel(size)}: ns/read, over C, % of C`)]]
+  for (const name of names) {
+    table.push([name, ...headline.sizes.map(size => {
+      const cell = headline.cells.find(entry => entry.program === name && entry.blockSize === size)
+      if (!cell) return ''
+      if (!cell.cpuPerReadNs) return 'FAILED'
+      const over = cell.overheadNs ? `, ${cell.overheadNs.estimate >= 0 ? '+' : ''}${formatNumber(cell.overheadNs.estimate)}` : ''
+      return `${formatNumber(cell.cpuPerReadNs.estimate)}${over}${cell.shareOfC ? `, ${shareWithInterval(cell.shareOfC)}` : ''}${cell.flags.length ? ` [${cell.flags.join(' ')}]` : ''}`
+    })])
+  }
+  const own = ownRepeatabilityText(headline.repeatability)
+  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C with its ${levelsText(headline.cells.map(cell => cell.shareOfC))} interval):`,
+    ...textTable(table, ['l', ...headline.sizes.map(() => 'r')]),
+    ...(own ? [`${own}.`] : [])]
+}
+
+// bench.js's summary when a run is done: the headline, then the timing pass's tables.
+function terminal (results, sizes) {
+  const names = [...new Set(results.cells.map(cell => cell.program))]
+  const lines = headlineTerminal(results.headline)
+  for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
+    if (shown && !shown(results)) continue
+    const table = [['program', ...sizes.map(sizeLabel)]]
+    for (const name of names) {
+      const row = sizes.map(size => {
+        const cell = results.cells.find(c => c.program === name && c.blockSize === size)
+        if (!cell) return ''
+        if (cell.best) return text(cell)
+        return marksFailed ? 'FAILED' : ''
+      })
+      if (row.some(cellText => cellText !== '')) table.push([name, ...row])
+    }
+    lines.push('', `${typeof title === 'function' ? title(results) : title}:`, ...textTable(table, ['l', ...sizes.map(() => 'r')]))
+  }
+  const own = names.length ? throughputOwnText(results.throughputRepeatability) : null
+  if (own) lines.push('', own)
+  return lines
+}
+
+function flaggedCellsMarkdown (data) {
+  if (data.flags.length === 0) return []
+  return ['## Flagged cells', '', ...data.flags.map(group => {
+    const where = group.cells.map(cell => `${md(cell.program)} at ${sizeName(cell.blockSize)}${cell.detail ? ` (${md(cell.detail)})` : ''}`).join(', ')
+    return `- ${data.compare ? `${md(group.set)}: ` : ''}**${md(group.flag)}** (${md(group.meaning)}): ${where}`
+  }), '']
+}
+
+// results.md after its title: the headline and the timing pass's tables, then the context.
+function markdown (data) {
+  return [...stdioMarkdown(data), ...flaggedCellsMarkdown(data), ...failedRunsMarkdown(data.failures, data.compare), ...contextMarkdown(data)]
+}
+
+// What analyse.js prints when runs are compared: how far their headlines agree.
+function agreement (data) {
+  const repeatability = data.headline.repeatability
+  if (!repeatability?.total) return []
+  const order = repeatability.runtimeOrder
+  const above = repeatability.cells.filter(cell => !cell.within)
+  return [
+    `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${data.sets[0]} and ${data.sets[1]}, ` +
+      `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
+      `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`,
+    `runtimes at ${repeatability.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`
+  ]
+}
+
+// results.csv: every cell of every set, a row each.
+const csv = data => ({ columns: CSV_COLUMNS, rows: data.cells })
+
+module.exports = { markdown, csv, terminal, agreement, headlineLevelsText, shareWithInterval, shiftText, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS }
