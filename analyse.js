@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const { shapeReport } = require('./lib/report/data')
 const { renderHtml } = require('./lib/report/html')
-const { renderMarkdown, renderCsv } = require('./lib/report/text')
+const { renderMarkdown, renderCsv, renderAgreement } = require('./lib/report/text')
 const { writeFileAtomic } = require('./lib/atomic')
 const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
@@ -256,15 +256,7 @@ function report (options) {
   const rendered = Object.values(FORMATS).map(format => [format.file, format.render(data, assets)])
   const written = writeOutputs(outDir, rendered)
   for (const file of written) console.log(`wrote ${displayPath(file)}`)
-  const repeatability = data.headline.repeatability
-  if (repeatability?.total) {
-    const order = repeatability.runtimeOrder
-    const above = repeatability.cells.filter(cell => !cell.within)
-    console.log(`headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${data.sets[0]} and ${data.sets[1]}, ` +
-      `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
-      `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`)
-    console.log(`runtimes at ${repeatability.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`)
-  }
+  for (const line of renderAgreement(data)) console.log(line)
   return 0
 }
 

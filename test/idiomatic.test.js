@@ -10,7 +10,7 @@ const path = require('node:path')
 
 const { loadResultSet } = require('../analyse')
 const { labelSets, shapeReport } = require('../lib/report/data')
-const findings = require('../lib/report/findings')
+const findings = require('../experiments/stdio/findings')
 const { chunkSizes, summariseResults, summariseSyscalls } = require('../experiments/stdio/summary')
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'results')

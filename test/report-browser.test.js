@@ -1,7 +1,9 @@
 'use strict'
-// lib/report/browser.js, the report's code that runs in the page, in Node: its tooltips
-// format with lib/report/format.js's functions and leave names escaped once. The page
-// itself is drawn in Chromium by test/report.test.js.
+// lib/report/browser.js and the experiments' page modules (experiments/<name>/
+// report-browser.js), the report's code that runs in the page, in Node: its tooltips
+// format with lib/report/format.js's functions and leave names escaped once, and every
+// charted section has its drawing. The page itself is drawn in Chromium by
+// test/report.test.js.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -9,7 +11,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { lineTooltip, countTooltip, drawReport } = require('../lib/report/browser')
+const { countTooltip, drawReport } = require('../lib/report/browser')
+const { lineTooltip } = require('../experiments/stdio/report-browser')
+const { experiments } = require('../experiments')
 const { formatNumber, sizeName, escapeHtml } = require('../lib/report/format')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -37,16 +41,27 @@ test('a bar\'s tooltip: its category (this.key, not the index this.x), its serie
   assert.equal(single, '<b>c</b><br><span style="color:#abc">●</span> user: <b>1.23</b> s')
 })
 
-test('the page runs these two modules as they are, and nothing else formats or escapes', () => {
+// The page's modules: the shell's two, then each experiment's.
+const PAGE_MODULES = ['lib/report/format.js', 'lib/report/browser.js', 'experiments/stdio/report-browser.js', 'experiments/calls/report-browser.js', 'experiments/http/report-browser.js']
+
+test('each experiment draws every section of its page that has charts, and no other', () => {
+  for (const { name, report } of experiments) {
+    const charted = report.sections.filter(([, , , charts]) => charts).map(([id]) => id)
+    assert.deepEqual(Object.keys(require(report.browser).drawings).sort(), charted.sort(), name)
+  }
+})
+
+test('the page runs these modules as they are, and nothing else formats or escapes', () => {
+  assert.deepEqual(experiments.map(({ report }) => path.relative(ROOT, report.browser)), PAGE_MODULES.slice(2), 'every experiment\'s page module is in the list')
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-report-browser-'))
   try {
     const made = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), path.join(ROOT, 'test', 'fixtures', 'results', 'sample'), '--out', out], { encoding: 'utf8', timeout: 60000 })
     assert.equal(made.status, 0, made.stderr)
     const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
     const script = page.slice(page.lastIndexOf('<script>') + '<script>'.length, page.lastIndexOf('</script>'))
-    for (const name of ['format', 'browser']) {
-      const source = fs.readFileSync(path.join(ROOT, 'lib', 'report', `${name}.js`), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
-      assert.ok(script.includes(source), `lib/report/${name}.js is not in the page as it is`)
+    for (const name of PAGE_MODULES) {
+      const source = fs.readFileSync(path.join(ROOT, name), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
+      assert.ok(script.includes(source), `${name} is not in the page as it is`)
     }
     assert.ok(script.includes(drawReport.toString()))
     for (const helper of ['formatNumber', 'sizeName', 'sizeLabel', 'escapeHtml']) {

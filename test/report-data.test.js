@@ -9,8 +9,10 @@ const assert = require('node:assert/strict')
 const path = require('node:path')
 
 const { loadResultSet } = require('../analyse')
-const { shapeReport, labelSets, sawtooth, BASELINE } = require('../lib/report/data')
-const findings = require('../lib/report/findings')
+const { shapeReport, labelSets } = require('../lib/report/data')
+const { BASELINE } = require('../lib/programs')
+const { sawtooth } = require('../experiments/stdio/report-data')
+const findings = require('../experiments/stdio/findings')
 const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../lib/report/format')
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'results')

@@ -348,7 +348,7 @@ function render (args, outName) {
   return path.join(out, 'report.html')
 }
 
-// The throughput's small multiples: a chart per runtime family (lib/report/data.js).
+// The throughput's small multiples: a chart per runtime family (experiments/stdio/report-data.js).
 const THROUGHPUT_PANELS = ['chart-throughput-bun', 'chart-throughput-deno', 'chart-throughput-just', 'chart-throughput-native']
 
 test('report.html in Chromium: the headline chart first, every chart draws the fixture, offline, without errors', async () => {

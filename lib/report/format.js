@@ -36,13 +36,6 @@ function formatSigned (value) {
   return `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))}`
 }
 
-// An http server's syscalls per request as its calls of work plus its upkeep (waits,
-// failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
-// timing, not a count.
-function formatCallsPerRequest ({ work, upkeep }) {
-  return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
-}
-
 function trimZeros (text) {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text
 }
@@ -125,7 +118,6 @@ module.exports = {
   sizeName,
   formatNumber,
   formatSigned,
-  formatCallsPerRequest,
   formatPercent,
   formatInterval,
   formatShare,
