@@ -1,12 +1,23 @@
 'use strict'
-// What several test files share: running bench.js, the check of a refusal, and waiting
-// for things to happen, with a deadline.
+// What several test files share: running bench.js, the check of a refusal, waiting for
+// things to happen with a deadline, temporary folders, and the arguments of the
+// shortest runs.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const assert = require('node:assert/strict')
+const { after } = require('node:test')
 const { spawnSync } = require('node:child_process')
 
 const ROOT = path.resolve(__dirname, '..')
+const FIXTURES = path.join(__dirname, 'fixtures')
+
+// The shortest bench a test can ask for: one run, unwarmed, of 1 MiB, no other pass; and
+// that of C's reader alone at 4 KiB.
+const ONE_RUN = ['--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
+const TINY = ['--only', 'c', '--sizes', '4096', ...ONE_RUN]
+// The fewest calls and reads of a call ladder: a test checks answers, never speed.
+const TINY_LADDER = { processes: 1, rounds: 2, calls: 1000, reads: 256 }
 
 // node bench.js ARGS in the lab's folder, with env added to this process's.
 function bench (args, env = {}) {
@@ -59,4 +70,27 @@ function readRuns (file) {
   return fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line)).filter(record => !record.superseded)
 }
 
-module.exports = { bench, assertRefused, waitFor, childrenOf, readRuns }
+function readJson (file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'))
+}
+
+// Asserts that two numbers agree to `digits` decimal places.
+function close (actual, expected, digits = 9) {
+  assert.ok(Math.abs(actual - expected) < 10 ** -digits, `${actual} is not ${expected}`)
+}
+
+// A maker of new, empty temporary folders named prefix…, all removed once the test
+// file's tests are done.
+function tempFolders (prefix) {
+  const made = []
+  after(() => {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true })
+  })
+  return () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+    made.push(dir)
+    return dir
+  }
+}
+
+module.exports = { bench, assertRefused, waitFor, childrenOf, readRuns, readJson, close, tempFolders, FIXTURES, ONE_RUN, TINY, TINY_LADDER }
