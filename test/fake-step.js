@@ -1,0 +1,295 @@
+'use strict'
+// The fake step, as hyperfine's MockExecutor is to its runs: bench.js's main, in this
+// process, with a measurer that starts no reader, ladder, server, wrk or strace. Each
+// step gets a record shaped as the real ones of its phase (experiments/stdio/measure.js,
+// experiments/calls/ladder.js measureLadder, experiments/http/measure.js measureStep),
+// with figures from a seeded generator that the experiments' summaries can summarise.
+// The tests of options, of resuming and of the plan run bench through it; whatever only
+// the real programs can show stays in test/e2e/.
+const path = require('node:path')
+
+const { seededRandom } = require('../lib/stats')
+const { BASELINE, commandLine } = require('../lib/programs')
+const { ddFeeder, shellQuote } = require('../lib/pipeline')
+const { runSteal } = require('../lib/steal')
+const { foreignTime } = require('../lib/foreign')
+const { summariseGc } = require('../lib/gctrace')
+const { PHASES } = require('../experiments/stdio/phases')
+const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
+const ladder = require('../experiments/calls/ladder')
+const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE } = require('../experiments/http/measure')
+const { wrkArgv } = require('../experiments/http/wrk')
+
+const ROOT = path.resolve(__dirname, '..')
+const BENCH = path.join(ROOT, 'bench.js')
+const TESTS = __dirname
+const FIXTURES = path.join(__dirname, 'fixtures')
+
+// What a real step of each kind costs, roughly as the lab's machine measures it: C's read,
+// any other reader's, start-up, and a server's request.
+const READ_NS = { baseline: 250, other: 400 }
+const STARTUP_CPU_NS = { baseline: 1e6, other: 40e6 }
+const REQUEST_CPU_NS = 8000
+const REQUESTS_PER_SECOND = 100000
+// Every sampled cost run has this many samples, evenly over its bytes: enough for
+// experiments/stdio/cost.js's slope window (30% to 98% of stdin, 8 samples at least).
+const COST_SAMPLES = 50
+const CLK_TCK = 100
+
+// fakeStep({ seed, fail, stopAfter }) → { measurer, interrupted, measured }
+//   measurer     main's third argument: (experiment, options, runDir, interrupted) →
+//                { measure(step, run), close() }, as an experiment's session
+//   fail         (step, run) → a reason the step's run fails with, or null
+//   stopAfter    after this many runs logged, the next is stopped in flight, as by Ctrl-C:
+//                it resolves stopped and interrupted() is true from then on
+//   measured     every run measured, warm-ups (run -1) too: { phase, program, blockSize, run }
+function fakeStep ({ seed = 1, fail = () => null, stopAfter = Infinity } = {}) {
+  const random = seededRandom(seed)
+  const measured = []
+  let logged = 0
+  let stopped = false
+  const jitter = () => 1 + (random() - 0.5) * 0.02
+
+  function measure (step, run, options) {
+    const record = { ...recordOf(step, run, options, jitter), at: new Date().toISOString() }
+    const reason = fail(step, run)
+    if (reason) Object.assign(record, { ok: false, failure: reason })
+    measured.push({ phase: step.phase, program: step.program.name, blockSize: step.blockSize, run })
+    if (run >= 0 && logged >= stopAfter) stopped = true
+    if (stopped) return { record: { ...record, ok: false, failure: 'interrupted' }, stopped: true }
+    if (run >= 0) logged++
+    return { record, stopped: false }
+  }
+
+  const measurer = (experiment, options) => ({
+    measure: async (step, run) => measure(step, run, options),
+    close: async () => {}
+  })
+  return { measurer, interrupted: () => stopped, measured }
+}
+
+function recordOf (step, run, options, jitter) {
+  const shape = SHAPES[step.phase]
+  if (!shape) throw new Error(`the fake step has no record for the phase ${step.phase}`)
+  return shape(step, run, options, jitter)
+}
+
+const isBaseline = name => name === BASELINE
+const cpusOf = pin => [...new Set(Object.values(pin ?? {}))]
+
+// A process's rusage as pipe-run reports it, for this much CPU time.
+const usage = cpuNs => ({ exit: 0, signal: 0, userUs: Math.round(cpuNs / 5000), sysUs: Math.round(cpuNs * 4 / 5000), maxRssKb: 2048, voluntaryCs: 4, involuntaryCs: 2 })
+
+// The pinned CPUs, busy with the step's own processes alone: no steal, nothing foreign.
+function quietCpus (pin, wallNs, ownNs, source = 'cpuidle') {
+  const cpus = cpusOf(pin)
+  return {
+    steal: runSteal(new Array(Math.max(...cpus, 0) + 1).fill(0), CLK_TCK, pin ?? null),
+    foreign: cpus.length ? foreignTime({ source, windowNs: wallNs, perCpu: cpus.map(cpu => ({ cpu, busyNs: ownNs, ownNs })) }) : null
+  }
+}
+
+// A run of a stdin reader (start-up, timing and its quarter runs, cost, strace, gc).
+function readerRun (step, run, options, jitter) {
+  const program = step.program
+  const kind = isBaseline(program.name) ? 'baseline' : 'other'
+  const fromFile = options.feeder === 'file' && !step.ownFeeder
+  const feederBlock = fromFile ? null : step.bytes === 0 || step.ownFeeder ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  const chunk = program.honoursBlockSize ? step.blockSize : FIXED_FEEDER_BLOCK
+  const reads = Math.ceil(step.bytes / chunk)
+  const readNs = READ_NS[kind] * jitter()
+  const cpuNs = STARTUP_CPU_NS[kind] * jitter() + reads * readNs
+  const wallNs = Math.round(cpuNs * 1.1)
+  const argv = commandLine(program, step.blockSize)
+  const profiled = step.phase === PHASES.strace || step.phase === PHASES.gc
+  const { steal, foreign } = quietCpus(step.pin, wallNs, cpuNs)
+  return {
+    phase: step.phase,
+    program: program.name,
+    blockSize: step.blockSize,
+    run,
+    bytes: step.bytes,
+    feederBlockSize: feederBlock,
+    ok: true,
+    failure: null,
+    command: fromFile ? `${shellQuote(argv)} < /dev/shm/zeros` : `${shellQuote(ddFeeder(step.bytes, feederBlock))} | ${shellQuote(argv)}`,
+    wallNs,
+    steal,
+    foreign: profiled ? null : foreign,
+    reader: usage(cpuNs),
+    feeder: usage(wallNs / 10),
+    output: program.output === 'count-only' ? { size: step.bytes, reads: null, blockSize: null } : { size: step.bytes, reads, blockSize: step.blockSize },
+    ...(step.sampleMs ? { samples: costSamples(step.bytes, cpuNs - reads * readNs, readNs / step.blockSize) } : {}),
+    ...(step.phase === PHASES.strace ? straceProfile(step, reads) : {}),
+    ...(step.phase === PHASES.gc ? { rawFile: path.join('gc', `${program.name}-${step.blockSize}.log`), gc: summariseGc([]) } : {})
+  }
+}
+
+// [the reader's CPU ns, the bytes dd has written], every so many bytes: a straight line.
+function costSamples (bytes, startNs, nsPerByte) {
+  return Array.from({ length: COST_SAMPLES }, (_, i) => {
+    const written = Math.round(bytes * i / (COST_SAMPLES - 1))
+    return [Math.round(startNs + written * nsPerByte), written]
+  })
+}
+
+// What lib/strace.js's parseProfileRun makes of a reader's trace: a read per block and
+// a dozen calls of start-up, one thread.
+function straceProfile (step, reads) {
+  const row = (name, calls) => ({ name, calls, errors: 0, seconds: calls * 1e-6, usecsPerCall: 1, percentTime: 0 })
+  const syscalls = [row('read', reads + 1), row('mmap', 8), row('close', 2), row('openat', 2)]
+  const summary = rows => ({ syscalls: rows, totalCalls: rows.reduce((sum, entry) => sum + entry.calls, 0), totalErrors: 0, totalSeconds: rows.reduce((sum, entry) => sum + entry.seconds, 0), threadsStarted: 0, reads: reads + 1 })
+  return {
+    rawFile: path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`),
+    strace: summary(syscalls),
+    mainThread: summary(syscalls.map(entry => ({ ...entry, seconds: null, usecsPerCall: null, percentTime: null }))),
+    readTrace: { stdin: { read: { calls: reads + 1, dataCalls: reads, bytes: step.bytes, maxBytes: step.blockSize, maxAsked: step.blockSize, errors: 0, returned: { [step.blockSize]: reads, 0: 1 } } }, otherCalls: 2 }
+  }
+}
+
+// One process of a variant's call ladder.
+function ladderRun (step, run, options, jitter) {
+  const counts = options.ladder
+  const bytes = ladder.ladderBytes(counts)
+  const rungNs = { noop: 3, syscall: 200, 'empty-read': 225, 'read-256': 440 }
+  const boundary = isBaseline(step.variant.name) ? 1 : 10
+  const rounds = Array.from({ length: counts.rounds }, () => Object.fromEntries(ladder.RUNGS.map(rung => [rung, (rungNs[rung] + boundary) * jitter()])))
+  const cpuNs = counts.rounds * counts.calls * ladder.RUNGS.length * (rungNs['read-256'] + boundary)
+  const wallNs = Math.round(cpuNs * 1.1)
+  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
+  return {
+    phase: ladder.PHASE,
+    program: step.variant.name,
+    blockSize: ladder.BLOCK,
+    run,
+    bytes,
+    ok: true,
+    failure: null,
+    command: `${shellQuote(feeder)} | ${shellQuote(ladder.ladderArgv(step.variant, counts))}`,
+    wallNs,
+    ...quietCpus(step.pin, wallNs, cpuNs),
+    reader: usage(cpuNs),
+    compiled: Object.fromEntries(ladder.RUNGS.map(rung => [rung, step.variant.runtime === 'native' ? 'native' : 'yes'])),
+    rounds,
+    output: { size: bytes, reads: ladder.WARMUP_READS + counts.rounds * counts.reads, blockSize: ladder.BLOCK }
+  }
+}
+
+// A timed wrk run against a server process that was checked and warmed up.
+function wrkRun (step, run, options, jitter) {
+  const seconds = options.http.seconds
+  const rate = REQUESTS_PER_SECOND * jitter()
+  const requests = Math.round(rate * seconds)
+  const cpuNs = requests * REQUEST_CPU_NS
+  const wallNs = Math.round(seconds * 1e9)
+  const ticks = Math.round(cpuNs * CLK_TCK / 1e9)
+  return {
+    phase: HTTP_PHASE,
+    program: step.server.name,
+    mode: step.mode,
+    connections: step.connections,
+    blockSize: null,
+    run,
+    ok: true,
+    failure: null,
+    command: shellQuote(wrkArgv(step, '{port}', options)),
+    wallNs,
+    wrk: { requests, seconds, requestsPerSecond: rate, latencyUs: { mean: 150, max: 900, p50: 120, p75: 160, p90: 200, p99: 400 }, errors: { connect: 0, read: 0, write: 0, timeout: 0 }, non2xx: 0 },
+    unannouncedClose: false,
+    warmupRates: [rate, rate],
+    warmupAgreed: true,
+    server: { cpuNs, cpuFrom: 'schedstat', threadsEnded: 0, userTicks: Math.round(ticks / 5), systemTicks: ticks - Math.round(ticks / 5), clkTck: CLK_TCK, threads: 1, maxRssKiB: 4096 },
+    foreign: quietCpus(step.pin, wallNs, cpuNs, 'stat').foreign
+  }
+}
+
+// A server under strace -f -c answering step.requests requests: accept, read, write and
+// close each, and forty calls of start-up and exit.
+function serverTrace (step, run) {
+  const syscalls = [['accept4', step.requests], ['read', step.requests], ['write', step.requests], ['close', step.requests], ['mmap', 40]].map(([name, calls]) => ({ name, calls, errors: 0 }))
+  return {
+    phase: HTTP_STRACE_PHASE,
+    program: step.server.name,
+    mode: step.mode,
+    connections: step.connections,
+    requests: step.requests,
+    blockSize: null,
+    run,
+    command: `strace -qq -f -c -- ${step.server.name}`,
+    ok: true,
+    failure: null,
+    syscalls,
+    totalCalls: syscalls.reduce((sum, entry) => sum + entry.calls, 0)
+  }
+}
+
+const SHAPES = {
+  [PHASES.startup]: readerRun,
+  [PHASES.timing]: readerRun,
+  [PHASES.timingQuarter]: readerRun,
+  [PHASES.cost]: readerRun,
+  [PHASES.strace]: readerRun,
+  [PHASES.gc]: readerRun,
+  [ladder.PHASE]: ladderRun,
+  [HTTP_PHASE]: wrkRun,
+  [HTTP_STRACE_PHASE]: serverTrace
+}
+
+// Runs `node bench.js ARGS` in this process, with env added to the environment, measured
+// by `step`, and resolves to what spawnSync gives: { status, stdout, stderr }. The lab is
+// loaded afresh for each call, as a new process would load it under env; its exit handlers
+// (the run folder's lock) run when it is done, as at a process's exit. Bench pins its own
+// process (lib/placement.js pinSelf), which here is the test runner's: it is loaded with
+// a placement that pins nothing and plans for CPUs 0 and 1, whatever the machine.
+async function runBench (args, { env = {}, step = fakeStep() } = {}) {
+  const saved = { argv: process.argv, cwd: process.cwd(), env: Object.fromEntries(Object.keys(env).map(name => [name, process.env[name]])), exitHandlers: process.listeners('exit') }
+  const output = { stdout: '', stderr: '' }
+  const restoreStreams = ['stdout', 'stderr'].map(name => capture(process[name], text => { output[name] += text }))
+  Object.assign(process.env, env)
+  process.argv = [process.execPath, BENCH, ...args]
+  process.chdir(ROOT)
+  let status
+  try {
+    forgetLab()
+    const placement = require('../lib/placement')
+    Object.assign(placement, { checkedPlacement: () => ({ plan: placement.placementPlan([0, 1]), refused: [] }), pinSelf: () => false })
+    const { main, parseOptions } = require(BENCH)
+    const { usage } = require('../lib/bench-options')
+    const { runTool } = require('../lib/cli')
+    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, step.measurer) }, args)
+  } finally {
+    for (const handler of process.listeners('exit')) if (!saved.exitHandlers.includes(handler)) handler()
+    for (const restore of restoreStreams) restore()
+    for (const [name, value] of Object.entries(saved.env)) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+    process.argv = saved.argv
+    process.chdir(saved.cwd)
+    forgetLab()
+  }
+  return { status, ...output }
+}
+
+// Every module but the tests' own and the installed packages', dropped from require's
+// cache so that the next require loads it as a new process would.
+function forgetLab () {
+  const kept = file => file.includes(`${path.sep}node_modules${path.sep}`) || (file.startsWith(TESTS + path.sep) && !file.startsWith(FIXTURES + path.sep))
+  for (const file of Object.keys(require.cache)) if (!kept(file)) delete require.cache[file]
+}
+
+// What bench writes as text goes to `take`; anything else (the test runner's own
+// reports, which it writes as buffers) passes through. Returns the restore.
+function capture (stream, take) {
+  const write = stream.write
+  stream.write = function (chunk, ...rest) {
+    if (typeof chunk !== 'string') return write.call(this, chunk, ...rest)
+    take(chunk)
+    const done = rest.find(arg => typeof arg === 'function')
+    if (done) process.nextTick(done)
+    return true
+  }
+  return () => { stream.write = write }
+}
+
+module.exports = { fakeStep, runBench }
