@@ -6,9 +6,9 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
-const repeatability = require('../lib/repeatability')
-const { summariseResults } = require('../experiments/stdio/summary')
-const http = { ...require('../experiments/http/servers'), ...require('../experiments/http/client'), ...require('../experiments/http/wrk'), ...require('../experiments/http/cpu'), ...require('../experiments/http/measure'), ...require('../experiments/http/summary') }
+const repeatability = require('../../lib/repeatability')
+const { summariseResults } = require('../../experiments/stdio/summary')
+const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 
@@ -101,8 +101,8 @@ test('a run\'s own throughput figure: the best of the even runs against the best
 })
 
 test('a share of C is printed only where this cell\'s halves and C\'s agree within 5%; the rest says why and keeps the figures', () => {
-  const { shapeReport } = require('../lib/report/data')
-  const { renderMarkdown, renderTerminal } = require('../lib/report/text')
+  const { shapeReport } = require('../../lib/report/data')
+  const { renderMarkdown, renderTerminal } = require('../../lib/report/text')
   const log = [
     ...startup('c'), ...startup('just-sync'), ...startup('node-sync'), ...startup('bun-ffi'),
     ...timings('c', [101e6, 103e6, 102e6, 104e6]), // halves move 1.96%

@@ -8,8 +8,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const ROOT = path.resolve(__dirname, '..')
-const { waitFor, childrenOf } = require('./helpers')
+const ROOT = path.resolve(__dirname, '..', '..')
+const { waitFor, childrenOf } = require('../helpers')
 const HOST = path.join(ROOT, 'build', 'just-host')
 let dir
 
@@ -610,7 +610,7 @@ async function interruptTool (script, args) {
 }
 
 // studies/file-cost.js's input folders, to check it leaves none behind.
-const { zeroFileFolders } = require('../lib/zero-file')
+const { zeroFileFolders } = require('../../lib/zero-file')
 const FILE_COST = path.join(ROOT, 'studies', 'file-cost.js')
 const fileCostDirs = () => new Set(zeroFileFolders())
 const newFileCostDirs = before => [...fileCostDirs()].filter(f => !before.has(f))

@@ -4,7 +4,7 @@
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 
-const { verify } = require('../experiments/stdio/measure')
+const { verify } = require('../../experiments/stdio/measure')
 
 const honest = { name: 'honest', honoursBlockSize: true }
 const ownChunks = { name: 'own-chunks', honoursBlockSize: false }
@@ -78,7 +78,7 @@ describe('the run log (lib/run-log.js readLog)', () => {
   const fs = require('node:fs')
   const os = require('node:os')
   const path = require('node:path')
-  const { readLog } = require('../lib/run-log')
+  const { readLog } = require('../../lib/run-log')
   const makeError = message => new Error(message)
 
   test('a last line cut mid-record is left out, and cut off by the writer', () => {

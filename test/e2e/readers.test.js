@@ -12,10 +12,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { ROOT, BUILD } = require('../lib/paths')
-const { runtimes } = require('../lib/runtimes')
-const { programs, commandLine, unavailableReason, parseOutput } = require('../lib/programs')
-const { shellQuote } = require('../lib/pipeline')
+const { ROOT, BUILD } = require('../../lib/paths')
+const { runtimes } = require('../../lib/runtimes')
+const { programs, commandLine, unavailableReason, parseOutput } = require('../../lib/programs')
+const { shellQuote } = require('../../lib/pipeline')
 
 const BLOCK_SIZES = [256, 4096, 65536]
 const FIXED_FEEDER = 65536

@@ -6,10 +6,10 @@
 // bench's plan of the pass.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, PHASE, QUARTER_PHASE } = require('../experiments/stdio/cost')
-const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../lib/stats')
-const { parseOptions, plan } = require('../bench')
-const { placementPlan } = require('../lib/placement')
+const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, PHASE, QUARTER_PHASE } = require('../../experiments/stdio/cost')
+const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
+const { parseOptions, plan } = require('../../bench')
+const { placementPlan } = require('../../lib/placement')
 
 const close = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} is not ${expected}`)
 

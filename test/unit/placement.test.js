@@ -3,8 +3,8 @@
 // this process may use, and the placement a run records in its context.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { allowedCpus, placementPlan, checkedPlacement, placementNote } = require('../lib/placement')
-const { parseOptions, plan } = require('../bench')
+const { allowedCpus, placementPlan, checkedPlacement, placementNote } = require('../../lib/placement')
+const { parseOptions, plan } = require('../../bench')
 
 test('the CPUs this process may use, from Cpus_allowed_list', () => {
   assert.deepEqual(allowedCpus('Name:\tx\nCpus_allowed_list:\t0-2,5,7-8\n'), [0, 1, 2, 5, 7, 8])
