@@ -1,0 +1,111 @@
+'use strict'
+// The call ladder (calls/) for real: every ladder answers right over a real pipe, a
+// ladder that misbehaves is a failed run; bench.js --experiment calls refuses what it
+// cannot do, lists its variants, and measures a tiny ladder through to its report.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { bench, assertRefused, TINY_LADDER: TINY } = require('../helpers')
+const path = require('node:path')
+
+const calls = require('../../experiments/calls/ladder')
+const { sharedCpuPin } = require('../../lib/pipeline')
+
+const OPTIONS = { ladder: TINY, timeoutSeconds: 60 }
+
+const step = variant => ({ phase: calls.PHASE, program: variant, variant, run: 0, pin: sharedCpuPin() })
+
+for (const variant of calls.variants) {
+  test(`the ${variant.name} ladder answers right, every loop compiled, every byte read`, async (t) => {
+    const reason = calls.unavailableReason(variant)
+    if (reason) assert.fail(`${variant.name} cannot run: ${reason}`)
+    const { record } = await calls.measureLadder(step(variant), OPTIONS)
+    assert.equal(record.failure, null)
+    assert.equal(record.ok, true)
+    assert.deepEqual(Object.keys(record.compiled), calls.RUNGS)
+    assert.ok(Object.values(record.compiled).every(state => state === (variant.runtime === 'native' ? 'native' : 'yes')), JSON.stringify(record.compiled))
+    assert.equal(record.rounds.length, TINY.rounds)
+    for (const round of record.rounds) {
+      for (const rung of calls.RUNGS) assert.ok(round[rung] > 0, `${rung}: ${round[rung]} ns`)
+    }
+    assert.deepEqual(record.output, { size: calls.ladderBytes(TINY), reads: calls.WARMUP_READS + TINY.rounds * TINY.reads, blockSize: 256 })
+  })
+}
+
+// A ladder that is not one: the shell prints what it is told, as a broken ladder might.
+function fakeVariant (script) {
+  return { name: 'fake', runtime: 'native', file: 'calls/c.c', command: ['sh', '-c', `cat > /dev/null; ${script}`, 'fake'], boundary: 'none', read: 'none', stdin: null }
+}
+
+const GOOD_ROUNDS = 'echo "round 1 noop 3 syscall 200 empty-read 220 read-256 440"; echo "round 2 noop 3 syscall 200 empty-read 220 read-256 440"'
+
+const COMPILED = 'echo "compiled noop yes syscall yes empty-read yes read-256 yes"'
+
+const total = `echo "size ${calls.ladderBytes(TINY)} reads ${calls.WARMUP_READS + TINY.rounds * TINY.reads} blocksize 256"`
+
+test('a ladder that fails, stays cold, miscounts or stops short is a failed run, with its reason', async () => {
+  const cases = [
+    [`${COMPILED}; ${GOOD_ROUNDS}; ${total}`, null],
+    ['echo "noop: call 3 of 1000 returned the wrong answer" >&2; exit 1', /^ladder exited 1: noop: call 3 of 1000 returned the wrong answer$/],
+    [`echo "compiled noop yes syscall no empty-read yes read-256 yes"; ${GOOD_ROUNDS}; ${total}`, /^syscall: its loop was not compiled after warm-up$/],
+    [`${COMPILED}; echo "round 1 noop 3 syscall 200 empty-read 220 read-256 440"; ${total}`, /^ladder printed 1 rounds, not 2$/],
+    [`${COMPILED}; ${GOOD_ROUNDS}; echo "size 1024 reads 4 blocksize 256"`, /^ladder counted 1024 bytes, \d+ were sent$/],
+    [`${COMPILED}; ${GOOD_ROUNDS}`, /^ladder printed no size line$/],
+    [GOOD_ROUNDS, /^ladder printed no compiled line/]
+  ]
+  for (const [script, failure] of cases) {
+    const { record } = await calls.measureLadder(step(fakeVariant(script)), OPTIONS)
+    if (failure === null) assert.equal(record.failure, null)
+    else assert.match(record.failure ?? '', failure, script)
+    assert.equal(record.ok, failure === null)
+  }
+})
+
+test('a ladder that hangs is stopped at the timeout and failed', async () => {
+  const { record } = await calls.measureLadder(step(fakeVariant('sleep 30')), { ...OPTIONS, timeoutSeconds: 1 })
+  assert.equal(record.ok, false)
+  assert.equal(record.failure, 'timed out after 1 s')
+})
+
+test('bench.js --experiment calls: options it does not take, unknown variants and experiments, one line each', () => {
+  assertRefused(bench(['--experiment', 'calls', '--sizes', '256']), /^bench\.js: --sizes is an option of the stdio experiment, not of calls: add --experiment stdio, or drop --sizes; see node bench\.js --help$/)
+  assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi$/)
+  assertRefused(bench(['--experiment', 'calls', '--processes', '0']), /^bench\.js: --processes must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--processes', '3']), /^bench\.js: --processes is an option of the calls experiment, not of stdio: add --experiment calls, or drop --processes; see node bench\.js --help$/)
+  assertRefused(bench(['--experiment', 'tcp']), /^bench\.js: --experiment must be stdio, calls or http, not 'tcp'$/)
+  assertRefused(bench(['--experiment', '']), /^bench\.js: --experiment is empty; give stdio, calls or http/)
+})
+
+test('bench.js --experiment calls --list: every variant, whether it runs here, and its command', () => {
+  const result = bench(['--experiment', 'calls', '--list', '--json'])
+  assert.equal(result.status, 0, result.stderr)
+  const rows = JSON.parse(result.stdout)
+  assert.deepEqual(rows.map(row => row.name), calls.variants.map(variant => variant.name))
+  for (const row of rows) {
+    assert.equal(row.available, true, `${row.name}: ${row.unavailable}`)
+    assert.match(row.command, / 3 300000 131072$/)
+  }
+})
+
+test('bench.js --experiment calls measures a tiny ladder and its cost pass, and analyse.js reports it', () => {
+  const os = require('node:os')
+  const fs = require('node:fs')
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'calls-test-'))
+  try {
+    const result = bench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '1', '--rounds', '1', '--out', out, '--id', 'tiny', '--report'])
+    assert.equal(result.status, 0, result.stdout + result.stderr)
+    assert.match(result.stdout, /The call ladder: ns of CPU per call/)
+    assert.match(result.stdout, /^just-fast .* just-fast \d/m)
+    const results = JSON.parse(fs.readFileSync(path.join(out, 'tiny', 'results.json'), 'utf8'))
+    assert.equal(results.experiment, 'calls')
+    assert.deepEqual(results.ladder.rows.map(row => row.variant), ['c', 'just-fast'])
+    assert.deepEqual(results.headline.cells.map(cell => cell.program), ['c', 'just-fast'])
+    const context = JSON.parse(fs.readFileSync(path.join(out, 'tiny', 'context.json'), 'utf8'))
+    assert.deepEqual(context.ladderVariants.map(variant => variant.name), ['c', 'just-fast'])
+    const page = fs.readFileSync(path.join(out, 'tiny', 'report.html'), 'utf8')
+    assert.ok(page.indexOf('id="ladder"') < page.indexOf('id="headline"'), 'the ladder first')
+    assert.ok(!page.includes('id="throughput"'), 'no stdio sections')
+    assert.match(fs.readFileSync(path.join(out, 'tiny', 'results.md'), 'utf8'), /^## The call ladder/m)
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})

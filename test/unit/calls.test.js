@@ -1,0 +1,117 @@
+'use strict'
+// The call ladder (experiments/calls/ladder.js), in this process: its parser, the
+// summary's arithmetic against hand-computed numbers, the plan, and the command that
+// measures a failed cell again.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { TINY_LADDER: TINY } = require('../helpers')
+
+const calls = require('../../experiments/calls/ladder')
+
+test('parseLadder reads the three kinds of line and nothing else', () => {
+  const out = calls.parseLadder('noise\ncompiled noop yes syscall yes empty-read unknown read-256 native\nround 1 noop 2.5 syscall 201 empty-read 230.25 read-256 440\nsize 10 reads 2 blocksize 256\n')
+  assert.deepEqual(out.compiled, { noop: 'yes', syscall: 'yes', 'empty-read': 'unknown', 'read-256': 'native' })
+  assert.deepEqual(out.rounds, [{ noop: 2.5, syscall: 201, 'empty-read': 230.25, 'read-256': 440 }])
+  assert.deepEqual(out.total, { size: 10, reads: 2, blockSize: 256 })
+  assert.deepEqual(calls.parseLadder('round 1 noop x syscall 1 empty-read 1 read-256 1\n'), { compiled: null, rounds: [], total: null })
+})
+
+// Six processes a variant: the sign test's interval is then the lowest and highest.
+function records (variant, perProcess, failed = 0) {
+  const ok = perProcess.map((ns, run) => ({
+    phase: calls.PHASE,
+    program: variant,
+    run,
+    ok: true,
+    compiled: { noop: 'yes', syscall: 'yes', 'empty-read': 'yes', 'read-256': 'yes' },
+    // three rounds whose median is the process's figure
+    rounds: [0.9, 1, 1.2].map(scale => Object.fromEntries(calls.RUNGS.map(rung => [rung, ns[rung] * scale])))
+  }))
+  const bad = Array.from({ length: failed }, (_, i) => ({ phase: calls.PHASE, program: variant, run: perProcess.length + i, ok: false, failure: 'ladder exited 1' }))
+  return [...ok, ...bad]
+}
+
+const processes = (noop, syscall, empty, read) => [0.97, 0.98, 0.99, 1.01, 1.02, 1.03].map(scale => ({ noop: noop * scale, syscall: syscall * scale, 'empty-read': empty * scale, 'read-256': read * scale }))
+
+test('the summary: medians over processes with their intervals, the parts, the check and the cost pass', () => {
+  const log = [
+    ...records('c', processes(3, 200, 225, 440)),
+    ...records('node', processes(30, 245, 555, 805), 1),
+    ...records('just-slow', processes(12, 220, 285, 500)),
+    ...records('deno-ffi', processes(5, 210, 530, 900))
+  ]
+  const headline = {
+    cells: [
+      { program: 'node-sync', blockSize: 256, cpuPerReadNs: { estimate: 810, low: 790, high: 850 } },
+      { program: 'deno-ffi', blockSize: 256, cpuPerReadNs: { estimate: 1200, low: 1150, high: 1300 } }
+    ]
+  }
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default }, costPin: { cpu: 1 } }, headline)
+  const row = name => ladder.rows.find(entry => entry.variant === name)
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`)
+
+  // node: median of the six processes' medians (30 × 0.99 and 30 × 1.01 → 30), interval lowest–highest
+  const node = row('node')
+  assert.equal(node.processes, 6)
+  assert.equal(node.failedRuns, 1)
+  close(node.rungs.noop.estimate, 30)
+  close(node.rungs.noop.low, 30 * 0.97)
+  close(node.rungs.noop.high, 30 * 1.03)
+  close(node.rungs.noop.best, 30 * 0.97 * 0.9)
+  assert.equal(node.rungs.noop.wide, false, '±3% is within ±5%')
+  // parts: 30 | 245 - 30 = 215 | (555 - 245) - (225 - 200) = 285 | 440 - 200 = 240; sum 770
+  close(node.parts.boundary, 30)
+  close(node.parts.syscall, 215)
+  close(node.parts.readPath, 285)
+  close(node.parts.kernelRead, 240)
+  close(node.predicted, 770)
+  close(node.gap, 35)
+  assert.equal(node.addsUp, true, '35 of 805 is within 10%')
+  assert.deepEqual(node.stdin, { program: 'node-sync', cpuPerReadNs: { estimate: 810, low: 790, high: 850 }, agrees: true, differenceNs: -5 })
+
+  // C's parts add up by construction; its cost pass cell is missing here
+  const c = row('c')
+  close(c.parts.readPath, 0)
+  close(c.predicted, 440)
+  assert.equal(c.addsUp, true)
+  assert.deepEqual(c.stdin, { program: 'c', cpuPerReadNs: null, agrees: null })
+
+  // deno-ffi: 5 + 205 + (320 - 25) + 240 = 745 against 900: off by 155, over 10%; outside 1150–1300
+  const deno = row('deno-ffi')
+  close(deno.predicted, 745)
+  assert.equal(deno.addsUp, false)
+  assert.equal(deno.stdin.agrees, false)
+  close(deno.stdin.differenceNs, -300)
+
+  // no stdin reader reads as just-slow does
+  assert.equal(row('just-slow').stdin, null)
+})
+
+test('a rung whose processes spread more than ±5% is wide; one failed everywhere has no parts', () => {
+  const spread = [0.8, 0.9, 1, 1, 1.1, 1.2].map(scale => ({ noop: 3 * scale, syscall: 200, 'empty-read': 225, 'read-256': 440 }))
+  const log = [...records('c', spread), ...records('node', [], 3)]
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default } }, null)
+  assert.equal(ladder.rows[0].rungs.noop.wide, true)
+  assert.equal(ladder.rows[0].rungs.syscall.wide, false)
+  const node = ladder.rows[1]
+  assert.equal(node.processes, 0)
+  assert.equal(node.rungs.noop, null)
+  assert.equal(node.parts, null)
+  assert.equal(node.addsUp, null)
+  assert.equal(calls.summariseLadder([], { options: {} }, null), null)
+})
+
+test('the plan: every variant\'s process p before any variant\'s p + 1, all on one CPU', () => {
+  const pin = { feeder: 1, reader: 1 }
+  const steps = calls.planLadder(calls.variants.slice(0, 3), { ladder: { ...TINY, processes: 2 } }, pin)
+  assert.deepEqual(steps.map(entry => `${entry.run}:${entry.variant.name}`), ['0:c', '0:just-fast', '0:just-sync', '1:c', '1:just-fast', '1:just-sync'])
+  assert.ok(steps.every(entry => entry.pin === pin && entry.phase === 'ladder'))
+})
+
+test('a calls run\'s failed cell is measured again by a calls bench of its variant, with the options that shaped it', () => {
+  const { parseOptions, cellCommand } = require('../../bench')
+  const options = parseOptions(['--experiment', 'calls', '--quick', '--processes', '2', '--timeout', '30'])
+  assert.equal(cellCommand(options, { program: 'node-sync', blockSize: 256 }, []), 'node bench.js --experiment calls --quick --only node --processes 2 --timeout 30')
+  assert.equal(cellCommand(options, { program: 'deno-ffi', blockSize: 256 }, []), 'node bench.js --experiment calls --quick --only deno-ffi --processes 2 --timeout 30')
+  assert.equal(cellCommand(parseOptions(['--experiment', 'calls', '--rounds', '4']), { program: 'c', blockSize: 256 }, []), 'node bench.js --experiment calls --rounds 4')
+})
