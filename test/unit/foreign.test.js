@@ -1,26 +1,12 @@
 'use strict'
-// Foreign CPU time: the arithmetic from hand-made readings, pipe-run's readings of the
-// CPUs' idle time (cpuidle, or /proc/stat's ticks), a real run disturbed by a busy loop
-// pinned to the reader's CPU, and the count of disturbed steps a run reports.
-const { test, before } = require('node:test')
+// Foreign CPU time, in this process: the arithmetic from hand-made readings, and the
+// count of disturbed steps a run reports.
+const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const fs = require('node:fs')
-const os = require('node:os')
-const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
-const { PIPE_RUN, runPipeline, ddFeeder } = require('../lib/pipeline')
-const { foreignTime, pipelineForeign, userNs, userForeign, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES } = require('../lib/foreign')
-const { CLK_TCK } = require('../lib/procfs')
-const { summariseResults } = require('../experiments/stdio/summary')
-const { planProgress } = require('../lib/run-log')
-const { sharedCpuPin } = require('../lib/pipeline')
-
-const ROOT = path.join(__dirname, '..')
-
-before(() => {
-  const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
-  assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
-})
+const { foreignTime, pipelineForeign, userNs, userForeign, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES } = require('../../lib/foreign')
+const { CLK_TCK } = require('../../lib/procfs')
+const { summariseResults } = require('../../experiments/stdio/summary')
+const { planProgress } = require('../../lib/run-log')
 
 test('foreign time: each CPU\'s busy time less the step\'s own, and the worst CPU decides', () => {
   // 100 ms on 2 CPUs: CPU 0 busy 30 ms of which 27 ms the step's own, CPU 1 busy 50 of 50
@@ -71,48 +57,6 @@ test('http\'s foreign time is the user time of its CPUs beyond wrk\'s and the se
   assert.equal(userForeign({ cpus: [0, 1], before: [0, 0], after: [510e6, 900e6], windowNs: 1e9, ownUserNs: [500e6, 890e6] }).disturbed, false, 'a tick either way')
 })
 
-test('a pinned run reports its CPUs\' idle time, an unpinned one none', () => {
-  const run = spawnSync(PIPE_RUN, ['--pin-feeder', '0', '--pin-reader', '0', '--', 'true', '--', 'true'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
-  const result = JSON.parse(run.output[3])
-  assert.deepEqual(result.cpu_idle.cpus, [0])
-  assert.ok(['cpuidle', 'stat'].includes(result.cpu_idle.source))
-  assert.ok(result.cpu_idle.idle_ns[0] >= 0)
-  const unpinned = JSON.parse(spawnSync(PIPE_RUN, ['--', 'true', '--', 'true'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] }).output[3])
-  assert.equal(unpinned.cpu_idle, undefined)
-})
-
-test('without cpuidle, /proc/stat\'s idle and iowait ticks stand in', () => {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-foreign-'))
-  try {
-    const stat = path.join(scratch, 'stat')
-    fs.writeFileSync(stat, 'cpu  1 1 1 1 1 1 1 1 0 0\ncpu0 5 0 4 300 20 0 1 0 0 0\n')
-    const run = spawnSync(PIPE_RUN, ['--proc-stat', stat, '--cpuidle', path.join(scratch, 'none'), '--pin-feeder', '0', '--pin-reader', '0', '--', 'true', '--', 'sh', '-c', `printf 'cpu0 5 0 4 310 25 0 1 0 0 0\\n' > '${stat}'`],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
-    const result = JSON.parse(run.output[3])
-    assert.equal(result.cpu_idle.source, 'stat')
-    assert.deepEqual(result.cpu_idle.idle_ns, [15 * 1e9 / result.clk_tck], '10 idle and 5 iowait ticks')
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true })
-  }
-})
-
-// The lab's own CPU for the cost pass, loaded by a busy loop pinned there while a reader
-// runs: the run must come out disturbed; the loop takes about half the CPU.
-test('a busy loop pinned to the reader\'s CPU makes the run disturbed', async () => {
-  const pin = sharedCpuPin()
-  const loop = spawn('taskset', ['-c', String(pin.reader), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
-  try {
-    await new Promise(resolve => setTimeout(resolve, 100))
-    const result = await runPipeline({ feeder: ddFeeder(64 << 20, 65536), reader: [path.join(ROOT, 'build', 'wc-c'), '256'], timeoutMs: 60000, pin })
-    assert.equal(result.reader.exit, 0, result.stderr)
-    const foreign = pipelineForeign(result, pin)
-    assert.ok(foreign.disturbed, `foreign ${JSON.stringify(foreign)}`)
-    assert.ok(foreign.share > 0.2, `the loop had ${foreign.share} of the CPU`)
-  } finally {
-    loop.kill('SIGKILL')
-  }
-})
-
 // Records as bench.js logs them: a disturbed step measured again leaves a superseded try.
 const record = (run, disturbed, superseded = false) => ({
   phase: 'timing',
@@ -139,18 +83,4 @@ test('a run counts its disturbed steps, and a superseded try is never a data poi
   assert.equal(results.cells[0].runs, 3, 'runs 0, 1 (its last try) and 2')
   assert.equal(results.disturbance.remeasured, 2)
   assert.deepEqual(planProgress({ plannedRuns: { timing: 3 } }, log), { planned: 3, logged: 3 })
-})
-
-// The cost pass's sampling: pipe-run reads the reader's CPU time and bytes read as it runs.
-test('pipe-run --sample-ms: the reader\'s CPU ns and the bytes dd wrote, rising through the run', async () => {
-  const result = await runPipeline({ feeder: ddFeeder(32 << 20, 65536), reader: [path.join(ROOT, 'build', 'wc-c'), '256'], timeoutMs: 60000, pin: sharedCpuPin(), sampleMs: 1 })
-  assert.equal(result.reader.exit, 0, result.stderr)
-  assert.ok(result.samples.length >= 8, `${result.samples.length} samples`)
-  for (let i = 1; i < result.samples.length; i++) {
-    assert.ok(result.samples[i][0] >= result.samples[i - 1][0], 'CPU time never falls')
-    assert.ok(result.samples[i][1] >= result.samples[i - 1][1], 'nor bytes written')
-  }
-  assert.ok(result.samples[result.samples.length - 1][1] <= 32 << 20, 'no more than dd sends')
-  const unsampled = await runPipeline({ feeder: ['true'], reader: ['true'], timeoutMs: 60000 })
-  assert.equal(unsampled.samples, null)
 })
