@@ -1,0 +1,88 @@
+'use strict'
+// The http experiment's bench for real (bench.js --experiment http): a server that
+// answers wrong fails its runs, bad options are refused with one line, and a tiny real
+// run goes through to its report.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { bench, assertRefused } = require('../helpers')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
+
+test('a server that answers wrong is a failed run with its reason, never timed, and so is its strace run', async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'http-fail-'))
+  const broken = { name: 'broken-wrong-body', runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', 'wrong-body', '{port}'] }
+  const session = http.httpSession()
+  try {
+    const options = { http: { ...http.PRESETS.quick, runs: 1 }, modes: http.MODES, strace: true, timeoutSeconds: 10 }
+    const steps = http.planHttp([broken], options, http.apartPin())
+    const timed = await http.measureStep(steps[0], options, session, out)
+    assert.equal(timed.record.ok, false)
+    assert.equal(timed.record.failure, 'keep-alive: request 1 was answered "Hello, World?", not "Hello, World!"')
+    assert.match(timed.record.command, /^taskset -c \d+ wrk -t1 -c16 -d1s --timeout 2s --latency http:\/\/127\.0\.0\.1:\d+\/$/)
+    fs.mkdirSync(path.join(out, 'strace'))
+    const traced = await http.measureStep(steps.find(step => step.phase === http.STRACE_PHASE), options, session, out)
+    assert.equal(traced.record.ok, false)
+    assert.match(traced.record.failure, /^request \d+ was answered "Hello, World\?", not "Hello, World!"$/)
+    assert.equal(traced.record.syscalls, null)
+  } finally {
+    await session.close()
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})
+
+test('bench.js --experiment http: options it does not take, bad connection counts, unknown servers, one line each', () => {
+  assertRefused(bench(['--experiment', 'http', '--sizes', '256']), /^bench\.js: --sizes is an option of the stdio experiment, not of http: add --experiment stdio, or drop --sizes; see node bench\.js --help$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '0']), /^bench\.js: --connections must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '16,x']), /^bench\.js: --connections must be a whole number of at least 1, not 'x'$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '4096']), /^bench\.js: --connections 4096 is more than 1024; give counts from 1 to 1024$/)
+  assertRefused(bench(['--experiment', 'http', '--connections', '']), /^bench\.js: --connections is empty; give connection counts such as 1,16,128/)
+  assertRefused(bench(['--experiment', 'http', '--only', 'nope']), /^bench\.js: --only nope matches no server of the http experiment; they are: c-blocking, c-epoll, /)
+  assertRefused(bench(['--experiment', 'http', '--runs', '0']), /^bench\.js: --runs must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--connections', '16']), /^bench\.js: --connections is an option of the http experiment, not of stdio: add --experiment http, or drop --connections; see node bench\.js --help$/)
+})
+
+test('bench.js --experiment http measures two servers under wrk and strace, analyse.js reports them, and a run cut short resumes', () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'http-test-'))
+  try {
+    const result = bench(['--experiment', 'http', '--quick', '--only', 'c-blocking', '--runs', '1', '--connections', '2', '--out', out, '--id', 'tiny', '--report'])
+    assert.equal(result.status, 0, result.stdout + result.stderr)
+    assert.match(result.stdout, /^Keep-alive: median requests\/s/m)
+    assert.match(result.stdout, /^c-epoll +\d+/m)
+    const run = path.join(out, 'tiny')
+    const results = JSON.parse(fs.readFileSync(path.join(run, 'results.json'), 'utf8'))
+    assert.equal(results.experiment, 'http')
+    assert.deepEqual(results.http.cells.map(cell => `${cell.mode} ${cell.server} ${cell.runs}`), ['keep-alive c-blocking 1', 'keep-alive c-epoll 1', 'close c-blocking 1', 'close c-epoll 1'])
+    for (const cell of results.http.cells) {
+      assert.ok(cell.requestsPerSecond.median > 0 && cell.cpuPerRequestUs > 0 && cell.threads === 1, JSON.stringify(cell))
+    }
+    // c-blocking's loop is accept, read, write, close: four calls a request, exactly
+    const blocking = results.http.syscalls.find(entry => entry.server === 'c-blocking' && entry.mode === 'close')
+    assert.deepEqual(blocking.byCall.map(call => [call.name, call.perRequest]), [['accept', 1], ['close', 1], ['read', 1], ['write', 1]])
+    assert.equal(results.failures.length, 0)
+    const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
+    assert.deepEqual(context.httpServers.map(server => server.name), ['c-blocking', 'c-epoll'])
+    assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)
+    const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
+    assert.ok(page.includes('id="http"') && page.includes('id="chart-http-syscalls-1"'))
+    assert.ok(!page.includes('id="throughput"') && !page.includes('id="headline"'), 'no stdio sections')
+    assert.match(fs.readFileSync(path.join(run, 'results.md'), 'utf8'), /^## Keep-alive: median requests\/s/m)
+    assert.match(fs.readFileSync(path.join(run, 'results.csv'), 'utf8'), /^runId,server,runtime,mode,connections,/)
+
+    // cut short after two runs, as by Ctrl-C: a resume measures the rest, and only that
+    const log = path.join(run, 'all.jsonl')
+    const lines = fs.readFileSync(log, 'utf8').trim().split('\n')
+    fs.writeFileSync(log, lines.slice(0, 2).join('\n') + '\n')
+    const resumed = bench(['--resume', run])
+    assert.equal(resumed.status, 0, resumed.stdout + resumed.stderr)
+    assert.match(resumed.stdout, new RegExp(`resuming .*, 2 of ${lines.length} runs already done`))
+    const after = fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    assert.equal(after.length, lines.length)
+    assert.deepEqual(after.slice(0, 2), lines.slice(0, 2).map(line => JSON.parse(line)))
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(run, 'results.json'), 'utf8')).http.cells.map(cell => `${cell.mode} ${cell.server} ${cell.runs}`), results.http.cells.map(cell => `${cell.mode} ${cell.server} ${cell.runs}`))
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true })
+  }
+})
