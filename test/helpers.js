@@ -79,15 +79,15 @@ function close (actual, expected, digits = 9) {
   assert.ok(Math.abs(actual - expected) < 10 ** -digits, `${actual} is not ${expected}`)
 }
 
-// A maker of new, empty temporary folders named prefix…, all removed once the test
-// file's tests are done.
+// A maker of new, empty temporary folders, named prefix (and name-) and a random tail,
+// all removed once the test file's tests are done.
 function tempFolders (prefix) {
   const made = []
   after(() => {
     for (const dir of made) fs.rmSync(dir, { recursive: true, force: true })
   })
-  return () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  return (name = '') => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), name ? `${prefix}${name}-` : prefix))
     made.push(dir)
     return dir
   }
