@@ -1,0 +1,327 @@
+'use strict'
+// bench.js end to end on tiny runs, and the pipeline timer under it: every file a run
+// writes, readers that miscount or read too much, Ctrl-C and --resume, --marginal,
+// --feeder file, and bad input refused.
+const { test, describe, before } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+
+const { median } = require('../../lib/stats')
+const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
+const { zeroFileFolders } = require('../../lib/zero-file')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const { waitFor, bench, readRuns: readLog, readJson, close, tempFolders, FIXTURES } = require('../helpers')
+const EXTRA = path.join(FIXTURES, 'extra-programs.js')
+const tempDir = tempFolders('syscall-lab-bench-')
+
+before(() => {
+  const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
+  assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
+})
+
+describe('the pipeline timer', () => {
+  test('one pipeline: wall time, each side\'s rusage and the reader\'s output', async () => {
+    const result = await runPipeline({ feeder: ddFeeder(1 << 20, 65536), reader: [path.join(ROOT, 'build', 'wc-c'), '4096'], timeoutMs: 60000, pin: null })
+    assert.equal(result.stdout, 'size 1048576 reads 256 blocksize 4096\n')
+    assert.ok(result.wallNs > 0)
+    assert.equal(result.reader.exit, 0)
+    assert.equal(result.feeder.exit, 0)
+    assert.ok(!result.stoppedBy && !result.timedOut)
+  })
+
+  test('a stop at any moment, even while pipe-run is still starting, resolves as stopped', async () => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const running = runPipeline({ feeder: ['sleep', '5'], reader: ['cat'], timeoutMs: 60000, pin: null })
+      if (attempt % 2) await new Promise(resolve => setTimeout(resolve, attempt))
+      stopCurrentPipeline()
+      const result = await running
+      assert.ok(result.stoppedBy, `attempt ${attempt}: ${JSON.stringify(result)}`)
+    }
+  })
+})
+
+describe('bench.js end to end', () => {
+  test('two programs, two sizes, two runs: every file with its documented fields', () => {
+    const out = tempDir()
+    const result = bench(['--only', 'c', '--only', 'node-sync', '--sizes', '4096,65536', '--runs', '2', '--rounds', '6', '--warmup', '0', '--mib', '2', '--out', out, '--id', 'tiny'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const dir = path.join(out, 'tiny')
+    for (const file of ['all.jsonl', 'results.json', 'syscalls.json', 'gc.json', 'context.json']) assert.ok(fs.existsSync(path.join(dir, file)), file)
+
+    // --only takes exact names: c is C's reader alone, not coreutils too
+    const log = readLog(path.join(dir, 'all.jsonl'))
+    const timing = log.filter(record => record.phase === 'timing')
+    assert.equal(timing.length, 2 * 2 * 2)
+    for (const record of timing) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.bytes, 2 << 20)
+      assert.equal(record.feederBlockSize, 65536)
+      assert.equal(record.output.size, 2 << 20)
+      assert.ok(record.wallNs > 0)
+      for (const key of ['userUs', 'sysUs', 'maxRssKb', 'voluntaryCs', 'involuntaryCs']) assert.equal(typeof record.reader[key], 'number', key)
+      assert.match(record.command, /^dd if=\/dev\/zero bs=65536 count=32 status=none \| /)
+    }
+    assert.equal(log.filter(record => record.phase === 'startup').length, 2 * 2)
+    // the cost pass: six rounds at each size of both readers, one sampled run each of at
+    // least 64 MiB (--mib 2 is too short for a slope), dd and the reader on the CPU
+    // context.json names, steal counted on it alone
+    const { costPin } = readJson(path.join(dir, 'context.json'))
+    const cost = log.filter(record => record.phase.startsWith('cost'))
+    assert.equal(cost.length, 2 * 2 * 6)
+    for (const record of cost) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.bytes, 64 << 20)
+      assert.equal(record.feederBlockSize, 65536)
+      assert.deepEqual(record.steal.cpus, [costPin.cpu])
+      assert.ok(record.samples.length >= 8, `${record.program} @ ${record.blockSize}: ${record.samples.length} samples`)
+    }
+
+    const results = readJson(path.join(dir, 'results.json'))
+    assert.equal(results.cells.length, 4)
+    const c4k = results.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096)
+    for (const key of ['best', 'wallNs', 'throughputMBps', 'steadyThroughputMBps', 'costPerReadNs', 'reader', 'feederCpuShare', 'flags', 'vsC']) assert.ok(key in c4k, key)
+    assert.equal(c4k.reads, 512)
+    assert.equal(c4k.vsC.throughput, 1)
+    assert.deepEqual(results.failures, [])
+    assert.deepEqual(results.headline.sizes, [4096, 65536])
+    assert.equal(results.headline.cells.length, 4)
+    for (const cell of results.headline.cells) {
+      assert.equal(cell.rounds, 6, `${cell.program} @ ${cell.blockSize}`)
+      // runs this short say nothing of the cost (the test asserts none): the fields' shape
+      const { estimate, low, high } = cell.cpuPerReadNs
+      assert.ok(low <= estimate && estimate <= high, `${cell.program} @ ${cell.blockSize}: ${low} ${estimate} ${high}`)
+      assert.equal(cell.shareOfC === null, cell.program === 'c')
+    }
+
+    const syscalls = readJson(path.join(dir, 'syscalls.json'))
+    assert.equal(syscalls.ptrace.available, true)
+    const nodeProfile = syscalls.cells.find(cell => cell.program === 'node-sync' && cell.blockSize === 4096)
+    assert.ok(nodeProfile.mainThread.reads >= 512, 'node-sync made at least one read(2) per block')
+    assert.ok(nodeProfile.allThreads.totalCalls > nodeProfile.mainThread.totalCalls)
+    assert.ok(nodeProfile.threads > 1, 'Node starts helper threads')
+    assert.equal(syscalls.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096).threads, 1)
+    for (const raw of nodeProfile.rawFiles) assert.ok(fs.existsSync(path.join(dir, raw)), raw)
+    // per MiB counts reading only: the difference between profiles of two input sizes
+    const c4kProfile = syscalls.cells.find(cell => cell.program === 'c' && cell.blockSize === 4096)
+    const c4kSmaller = log.find(record => record.phase === 'strace' && record.program === 'c' && record.blockSize === 4096 && record.bytes === c4kProfile.smallBytes)
+    assert.equal(c4kProfile.syscallsPerMiB.mainThread, (c4kProfile.mainThread.totalCalls - c4kSmaller.mainThread.totalCalls) / ((c4kProfile.bytes - c4kProfile.smallBytes) / (1 << 20)))
+    assert.equal(c4kProfile.syscallsPerMiB.mainThread, 256, 'C makes one read per 4 KiB block and nothing else')
+
+    const gc = readJson(path.join(dir, 'gc.json'))
+    assert.deepEqual(gc.cells.map(cell => cell.program), ['node-sync', 'node-sync'])
+    assert.ok(fs.existsSync(path.join(dir, gc.cells[0].traceFile)))
+    assert.equal(gc.unavailable.c, 'native code: no garbage collector')
+
+    const context = readJson(path.join(dir, 'context.json'))
+    assert.equal(context.options.feeder, 'fixed')
+    assert.equal(context.options.runs, 2)
+    assert.match(context.runtimes.node.version, /^v\d+\./)
+    assert.deepEqual(context.programs.map(program => [program.name, program.runtime, program.honoursBlockSize]),
+      [['c', 'native', true], ['node-sync', 'node', true]])
+    for (const key of ['kernel', 'cpuModel', 'cores']) assert.ok(context.machine[key], key)
+    assert.match(result.stdout, /Best steady-state throughput/)
+  })
+
+  test('a reader that miscounts is marked failed, excluded, and listed with its command', () => {
+    const out = tempDir()
+    const result = bench(['--only', 'fixture-miscount', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'wrong'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(result.status, 1, 'bench exits 1 when runs failed')
+    const results = readJson(path.join(out, 'wrong', 'results.json'))
+    const cell = results.cells[0]
+    assert.equal(cell.runs, 0)
+    assert.equal(cell.failedRuns, 2)
+    assert.deepEqual(cell.flags, ['failed'])
+    assert.equal(cell.best, undefined)
+    // start-up runs on empty input are verified too: it claims 1 byte of nothing
+    assert.deepEqual(results.failures.map(failure => [failure.phase, failure.reason]), [
+      ['startup', 'reader counted 1 bytes, 0 were sent'],
+      ['startup', 'reader counted 1 bytes, 0 were sent'],
+      ['timing', 'reader counted 1048577 bytes, 1048576 were sent'],
+      ['timing', 'reader counted 1048577 bytes, 1048576 were sent']
+    ])
+    assert.deepEqual(results.startup, {})
+    assert.match(result.stdout, /re-run: dd if=\/dev\/zero bs=65536 count=16 status=none \| .*wc-miscount\.js 4096/)
+  })
+
+  test('a reader that reads more than the block size at a time is marked failed, whatever its count', () => {
+    const out = tempDir()
+    const result = bench(['--only', 'fixture-oversized', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'oversized'], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(result.status, 1, result.stdout + result.stderr)
+    const results = readJson(path.join(out, 'oversized', 'results.json'))
+    const cell = results.cells.find(c => c.program === 'fixture-oversized' && c.blockSize === 4096)
+    assert.equal(cell.runs, 0)
+    assert.deepEqual(cell.flags, ['failed'])
+    const timing = results.failures.filter(failure => failure.phase === 'timing')
+    assert.equal(timing.length, 2)
+    // 1 MiB in reads of up to 16 KiB: 64 reads (more if the pipe hands over less), far
+    // fewer than the 256 that 4 KiB blocks take
+    for (const failure of timing) {
+      const [, reads] = /^reader made (\d+) reads, impossible for 1048576 bytes in blocks of at most 4096$/.exec(failure.reason) ?? []
+      assert.ok(reads >= 64 && reads < 256, failure.reason)
+    }
+  })
+
+  test('Ctrl-C keeps every finished run, and --resume completes the run', async () => {
+    const out = tempDir()
+    const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'stopped']
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT, env: { ...process.env, LAB_EXTRA_PROGRAMS: EXTRA } })
+    let stdout = ''
+    child.stdout.on('data', chunk => { stdout += chunk })
+    const log = path.join(out, 'stopped', 'all.jsonl')
+    // Polled while bench appends: count only whole lines, a line being written may be cut.
+    const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
+    // (a bench that dies first must fail the test, not hang it)
+    await waitFor(() => timingRuns() >= 1 || child.exitCode !== null, 120000, 'bench\'s first timing run')
+    child.kill('SIGINT')
+    const code = await new Promise(resolve => child.on('close', resolve))
+    assert.equal(code, 130)
+    assert.match(stdout, /resume with: node bench\.js --resume /)
+    const kept = readLog(log)
+    assert.ok(kept.every(record => record.ok), 'the run cut short is not logged')
+    const partial = kept.filter(record => record.phase === 'timing').length
+    assert.ok(partial >= 1 && partial < 3, `${partial} timing runs before the interrupt`)
+    readJson(path.join(out, 'stopped', 'results.json'))
+
+    const resumed = bench(['--resume', path.join(out, 'stopped')], { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    const all = readLog(log)
+    assert.deepEqual(all.filter(record => record.phase === 'timing').map(record => record.run), [0, 1, 2])
+    assert.equal(all.filter(record => record.phase === 'startup').length, 3)
+    assert.equal(readJson(path.join(out, 'stopped', 'results.json')).cells[0].runs, 3)
+    // the context it began with is kept, and the resume added to it
+    const context = readJson(path.join(out, 'stopped', 'context.json'))
+    assert.equal(context.resumedAt.length, 1)
+    assert.deepEqual(context.lab.bench, args)
+    assert.ok(context.resumedAt[0].date > context.date, 'the resume comes after the start')
+    assert.deepEqual(context.resumedAt[0].lab.bench, ['--resume', path.join(out, 'stopped')])
+    assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
+  })
+
+  test('--marginal: quarter runs logged and verified beside the full ones; marginal figures in the results and the summary', () => {
+    const out = tempDir()
+    // 'c*' picks c and coreutils, which reads chunks of its own size
+    const result = bench(['--marginal', '--only', 'c*', '--only', 'just-fast', '--sizes', '65536', '--runs', '2', '--warmup', '0', '--mib', '8', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'marginal'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const log = readLog(path.join(out, 'marginal', 'all.jsonl'))
+    const quarters = log.filter(record => record.phase === 'timing-quarter')
+    assert.equal(quarters.length, 3 * 2)
+    for (const record of quarters) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.output.size, 2 << 20)
+      assert.match(record.command, /^dd if=\/dev\/zero bs=65536 count=32 status=none \| /)
+    }
+    const results = readJson(path.join(out, 'marginal', 'results.json'))
+    const medianWall = (program, phase) => median(log.filter(record => record.program === program && record.phase === phase).map(record => record.wallNs))
+    for (const cell of results.cells) {
+      assert.equal(cell.marginal.quarterRuns, 2)
+      assert.equal(cell.marginal.quarterBytes, 2 << 20)
+      // 32 quarter reads of 64 KiB: far too few for a JIT to be done, so marked; coreutils reads its own chunks
+      assert.deepEqual([cell.marginal.quarterReads, cell.marginal.fewReads], cell.program === 'coreutils' ? [null, false] : [32, true])
+      // the figure from the log: 6 MiB between the sizes over the time between the median runs
+      assert.equal(cell.marginal.wallNsBetween, medianWall(cell.program, 'timing') - medianWall(cell.program, 'timing-quarter'))
+      if (cell.marginal.wallNsBetween > 0) close(cell.marginal.throughputMBps, (6 << 20) / 1e6 / (cell.marginal.wallNsBetween / 1e9), 6)
+    }
+    const justFast = results.cells.find(cell => cell.program === 'just-fast')
+    const c = results.cells.find(cell => cell.program === 'c')
+    if (justFast.marginal.throughputMBps !== null && c.marginal.throughputMBps !== null) close(justFast.vsC.marginalThroughput, justFast.marginal.throughputMBps / c.marginal.throughputMBps)
+    const marginalTable = result.stdout.split('Marginal throughput (median runs of the whole and a quarter of the bytes)')[1]
+    assert.ok(marginalTable, result.stdout)
+    // 8 MiB runs are noise enough that either figure may be missing ('-'); a share of C
+    // is printed only when both are there
+    const figure = justFast.marginal.throughputMBps === null ? '-' : c.marginal.throughputMBps === null ? '\\d+\\*' : '\\d+ \\d+%\\*'
+    assert.match(marginalTable, new RegExp(`^just-fast\\s+${figure}$`, 'm'))
+  })
+
+  test('--feeder file: no pipe, the reader reads a tmpfs file; pipe-only readers and wc -c skipped; the file removed', () => {
+    const out = tempDir()
+    const before = new Set(zeroFileFolders())
+    const result = bench(['--feeder', 'file', '--marginal', '--only', 'c*', '--only', 'just-fast', '--only', 'just-async', '--sizes', '4096,65536', '--runs', '2', '--warmup', '0', '--mib', '2', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'file'])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    assert.match(result.stdout, /^skipping coreutils: not with --feeder file: given a regular file, wc -c takes its size from fstat and reads nothing$/m)
+    assert.match(result.stdout, /^skipping just-async: not with --feeder file: it reads only a pipe/m)
+    const dir = path.join(out, 'file')
+    const log = readLog(path.join(dir, 'all.jsonl'))
+    assert.deepEqual([...new Set(log.map(record => record.program))], ['c', 'just-fast'])
+    const timing = log.filter(record => record.phase === 'timing')
+    assert.equal(timing.length, 2 * 2 * 2)
+    for (const record of timing) {
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.feederBlockSize, null)
+      assert.equal(record.output.size, 2 << 20)
+      assert.match(record.command, /^head -c 2097152 \/dev\/zero > \/dev\/shm\/zeros && \S+ .* < \/dev\/shm\/zeros$/)
+    }
+    for (const record of log.filter(record => record.phase === 'startup')) assert.match(record.command, / < \/dev\/null$/)
+    // --marginal's quarter runs read a file of their own size, kept beside the full one
+    const quarters = log.filter(record => record.phase === 'timing-quarter')
+    assert.equal(quarters.length, 2 * 2 * 2)
+    for (const record of quarters) assert.equal(record.ok && record.output.size, 1 << 19, record.failure)
+    const results = readJson(path.join(dir, 'results.json'))
+    assert.equal(results.cells.length, 4)
+    for (const cell of results.cells) assert.ok(!cell.flags.includes('reader-waited') && !cell.flags.includes('feeder-bound'), cell.flags.join())
+    assert.equal(readJson(path.join(dir, 'context.json')).options.feeder, 'file')
+    assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
+  })
+
+  test('--feeder file: Ctrl-C removes the input file and keeps the runs; --resume makes a new one and finishes', async () => {
+    const out = tempDir()
+    const before = new Set(zeroFileFolders())
+    const args = ['--feeder', 'file', '--only', 'c', '--sizes', '256', '--runs', '12', '--warmup', '0', '--mib', '64', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'file-stopped']
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args], { cwd: ROOT })
+    const log = path.join(out, 'file-stopped', 'all.jsonl')
+    const timingRuns = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(0, -1).filter(line => JSON.parse(line).phase === 'timing').length : 0)
+    await waitFor(() => timingRuns() >= 1 || child.exitCode !== null, 120000, 'bench\'s first timing run')
+    child.kill('SIGINT')
+    assert.equal(await new Promise(resolve => child.on('close', resolve)), 130)
+    assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
+    const resumed = bench(['--resume', path.join(out, 'file-stopped')])
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    const timing = readLog(log).filter(record => record.phase === 'timing')
+    assert.equal(timing.length, 12)
+    assert.ok(timing.every(record => record.ok && record.output.size === 64 << 20))
+    assert.deepEqual(zeroFileFolders().filter(name => !before.has(name)), [])
+  })
+
+  describe('bad input: one line that names the fix, exit 2', () => {
+    const cases = [
+      [['--bogus'], /^bench\.js: unknown option --bogus; see node bench\.js --help$/],
+      [['--sizes', '1000'], /block size 1000 is not a power of two: try 1024/],
+      [['--sizes', '8'], /block size 8 is out of range/],
+      [['--sizes', '4k'], /not a whole number of bytes/],
+      [['--runs', '0'], /--runs must be a whole number of at least 1, not '0'/],
+      [['--feeder', 'sometimes'], /--feeder must be fixed, matched or file, not 'sometimes'/],
+      [['--feeder', 'file', '--only', 'just-async*'], /no program left to run: just-async, not with --feeder file: it reads only a pipe .*; just-async-et, /],
+      [['--only', 'cobol'], /--only cobol matches no program; the programs are: c, limit-splice/],
+      [['--only', 'bun-ffi'], /cannot run bun-ffi: Bun not found at \/nonexistent\/bun: .*set BUN=/, { BUN: '/nonexistent/bun' }],
+      [['--resume', '/nonexistent-run'], /--resume \/nonexistent-run: no such folder; give a run folder's path, or its name in results\//],
+      [['--resume', '/'], /--resume \/: no \/context\.json; give a run folder bench\.js made/],
+      [['--resume', 'x', '--runs', '3'], /--resume continues a run with its own options; drop --runs/]
+    ]
+    for (const [args, message, env] of cases) {
+      test(args.join(' '), () => {
+        const result = bench(args, env)
+        assert.equal(result.status, 2)
+        assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+        assert.match(result.stderr.trim(), message)
+      })
+    }
+
+    test('a corrupt run log is reported, not overwritten', () => {
+      const out = tempDir()
+      const first = bench(['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'bad'])
+      assert.equal(first.status, 0, first.stderr)
+      const log = path.join(out, 'bad', 'all.jsonl')
+      fs.writeFileSync(log, 'not json\n' + fs.readFileSync(log, 'utf8'))
+      const before = fs.readFileSync(log, 'utf8')
+      const result = bench(['--resume', path.join(out, 'bad')])
+      assert.equal(result.status, 2)
+      assert.match(result.stderr, /all\.jsonl is corrupt at line 1; move it aside and start a new run/)
+      assert.equal(fs.readFileSync(log, 'utf8'), before)
+      const again = bench(['--only', 'c', '--out', out, '--id', 'bad'])
+      assert.equal(again.status, 2)
+      assert.match(again.stderr, new RegExp(`already holds a run; continue it with --resume ${path.join(out, 'bad')}, or pick another --id`))
+    })
+  })
+})
