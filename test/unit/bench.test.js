@@ -1,6 +1,7 @@
 'use strict'
 // bench.js and its modules, in this process: statistics against hand-computed numbers,
-// parsers against real captured output, results from a run log made by hand, and the plan.
+// parsers against real captured output, results from a run log made by hand, the plan,
+// and a corrupt run log, which bench refuses to resume.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -11,9 +12,11 @@ const { parseStraceSummary } = require('../../lib/strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { summariseResults } = require('../../experiments/stdio/summary')
 const { parseOptions, plan } = require('../../bench')
-const { close, FIXTURES } = require('../helpers')
+const { close, tempFolders, FIXTURES } = require('../helpers')
+const { runBench } = require('../fake-step')
 
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
+const tempDir = tempFolders('syscall-lab-bench-')
 
 describe('statistics', () => {
   test('an even sample, computed by hand', () => {
@@ -401,5 +404,25 @@ describe('the plan', () => {
     assert.deepEqual(steps.filter(step => step.phase === 'gc').map(step => step.group), ['gc b @ 256', 'gc b @ 4096'])
     const oneSize = plan({ ...options, sizes: [4096] }, { runnable: [{ name: 'a', runtime: 'node' }, { name: 'b', runtime: 'node' }] }, { available: false })
     assert.deepEqual(oneSize.filter(step => step.phase === 'gc').map(step => step.group), ['gc a @ 4096', 'gc b @ 4096'])
+  })
+})
+
+// The run is measured by the fake step (test/fake-step.js): what is checked is the log's
+// bookkeeping, which no reader's run adds to.
+describe('bad input: one line that names the fix, exit 2', () => {
+  test('a corrupt run log is reported, not overwritten', async () => {
+    const out = tempDir()
+    const first = await runBench(['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'bad'])
+    assert.equal(first.status, 0, first.stderr)
+    const log = path.join(out, 'bad', 'all.jsonl')
+    fs.writeFileSync(log, 'not json\n' + fs.readFileSync(log, 'utf8'))
+    const before = fs.readFileSync(log, 'utf8')
+    const result = await runBench(['--resume', path.join(out, 'bad')])
+    assert.equal(result.status, 2)
+    assert.match(result.stderr, /all\.jsonl is corrupt at line 1; move it aside and start a new run/)
+    assert.equal(fs.readFileSync(log, 'utf8'), before)
+    const again = await runBench(['--only', 'c', '--out', out, '--id', 'bad'])
+    assert.equal(again.status, 2)
+    assert.match(again.stderr, new RegExp(`already holds a run; continue it with --resume ${path.join(out, 'bad')}, or pick another --id`))
   })
 })
