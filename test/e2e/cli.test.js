@@ -1,41 +1,36 @@
 'use strict'
-// What every command shares (lib/cli.js, lib/options.js's --only rule): --help, the exit
-// codes, --only's names and patterns in bench.js and a study's tool, the command that
-// measures a failed cell again, and analyse.js on a run cut short and with --rederive.
-const { test, describe, before, after } = require('node:test')
+// What every command shares (lib/cli.js, lib/options.js's --only rule), run as the
+// commands themselves: --help, the exit codes, --only in bench.js and a study's tool, the
+// command that measures a failed cell again, and analyse.js on a run cut short and with
+// --rederive.
+const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused, readRuns: readLog } = require('./helpers')
+const { assertRefused, readRuns: readLog, readJson, tempFolders, ONE_RUN } = require('../helpers')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { matchOnly } = require('../lib/options')
-const { programs, unavailableReason, fileFeedReason } = require('../lib/programs')
-const { summariseResults, summariseSyscalls, summariseGcResults } = require('../experiments/stdio/summary')
-const { acquireRunLock } = require('../lib/run-lock')
+const { programs, unavailableReason, fileFeedReason } = require('../../lib/programs')
+const { summariseResults, summariseSyscalls, summariseGcResults } = require('../../experiments/stdio/summary')
+const { acquireRunLock } = require('../../lib/run-lock')
 
-const ROOT = path.resolve(__dirname, '..')
+const ROOT = path.resolve(__dirname, '..', '..')
 const BENCH = path.join(ROOT, 'bench.js')
 const ANALYSE = path.join(ROOT, 'analyse.js')
 const FILE_COST = path.join(ROOT, 'studies', 'file-cost.js')
-const EXTRA = path.join(__dirname, 'fixtures', 'extra-programs.js')
-const SAMPLE = path.join(__dirname, 'fixtures', 'results', 'sample')
-const ONE_RUN = ['--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
+const EXTRA = path.join(__dirname, '..', 'fixtures', 'extra-programs.js')
+const SAMPLE = path.join(__dirname, '..', 'fixtures', 'results', 'sample')
 
 const node = (args, env = {}) => spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120000 })
 const bench = (args, env) => node([BENCH, ...args], env)
 const analyse = args => node([ANALYSE, ...args])
-const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
 
-let scratch
+const folder = tempFolders('syscall-lab-cli-')
+const scratch = folder()
 before(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-cli-'))
   const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
   assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
 })
-after(() => fs.rmSync(scratch, { recursive: true, force: true }))
-const folder = name => fs.mkdtempSync(path.join(scratch, `${name}-`))
 
 describe('--help', () => {
   const commands = [
@@ -125,28 +120,6 @@ describe('lib/cli.js: parse → run → exit code', () => {
 })
 
 describe('--only: names and patterns', () => {
-  const NAMES = ['c', 'limit-splice', 'coreutils', 'node-sync@22', 'node-sync@26', 'node-stream@22', 'deno-ffi']
-  const match = patterns => {
-    const { picked, named, unmatched } = matchOnly(NAMES, patterns)
-    return { picked, named: [...named], unmatched }
-  }
-
-  test('a name is that program alone, or its rows of each Node version', () => {
-    assert.deepEqual(match(['c']), { picked: ['c'], named: ['c'], unmatched: [] })
-    assert.deepEqual(match(['node-sync']), { picked: ['node-sync@22', 'node-sync@26'], named: ['node-sync@22', 'node-sync@26'], unmatched: [] })
-    assert.deepEqual(match(['node-sync@26']), { picked: ['node-sync@26'], named: ['node-sync@26'], unmatched: [] })
-    assert.deepEqual(match(['node-sync@2']).unmatched, ['node-sync@2'])
-    assert.deepEqual(match(['limit']).unmatched, ['limit'], 'no longer the start of a name')
-  })
-
-  test('* stands for any run of characters; other characters are themselves', () => {
-    assert.deepEqual(match(['node-*']), { picked: ['node-sync@22', 'node-sync@26', 'node-stream@22'], named: [], unmatched: [] })
-    assert.deepEqual(match(['*@22', 'c']).picked, ['node-sync@22', 'node-stream@22', 'c'], 'in the order the patterns pick them')
-    assert.deepEqual(match(['*-ffi', 'c*']).picked, ['deno-ffi', 'c', 'coreutils'])
-    assert.deepEqual(match(['*']).picked, NAMES)
-    assert.deepEqual(match(['c.', 'no?e-sync', '[c]', 'cobol', 'c']), { picked: ['c'], named: ['c'], unmatched: ['c.', 'no?e-sync', '[c]', 'cobol'] })
-  })
-
   test('bench.js: a name runs that program alone; patterns pick in the table\'s order; a pattern that picks nothing is refused, naming the programs', () => {
     const out = folder('only')
     const exact = bench(['--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'exact'])
