@@ -1,11 +1,10 @@
 'use strict'
 // What every command shares (lib/cli.js, lib/options.js's --only rule), run as the
-// commands themselves: --help, the exit codes, --only in bench.js and a study's tool, the
-// command that measures a failed cell again, and analyse.js on a run cut short and with
-// --rederive.
+// commands themselves: --help, the exit codes, --only in a study's tool, the command that
+// measures a failed cell again, and analyse.js on a run cut short and with --rederive.
 const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused, readRuns: readLog, readJson, tempFolders, ONE_RUN } = require('../helpers')
+const { assertRefused, readRuns: readLog, readJson, tempFolders } = require('../helpers')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
@@ -120,32 +119,6 @@ describe('lib/cli.js: parse → run → exit code', () => {
 })
 
 describe('--only: names and patterns', () => {
-  test('bench.js: a name runs that program alone; patterns pick in the table\'s order; a pattern that picks nothing is refused, naming the programs', () => {
-    const out = folder('only')
-    const exact = bench(['--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'exact'])
-    assert.equal(exact.status, 0, exact.stderr + exact.stdout)
-    assert.deepEqual(readJson(path.join(out, 'exact', 'context.json')).programs.map(program => program.name), ['c'])
-    assert.deepEqual([...new Set(readLog(path.join(out, 'exact', 'all.jsonl')).map(record => record.program))], ['c'])
-
-    const pattern = bench(['--only', 'limit-*', '--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'pattern'])
-    assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
-    assert.deepEqual(readJson(path.join(out, 'pattern', 'context.json')).programs.map(program => program.name), ['c', 'limit-splice'])
-
-    assertRefused(bench(['--only', 'c', '--only', 'cobol*', '--out', out, '--id', 'none']), /^bench\.js: --only cobol\* matches no program; the programs are: c, limit-splice, coreutils, /)
-    assertRefused(bench(['--only', 'a/*', '--out', out, '--id', 'none']), /^bench\.js: --only 'a\/\*' can match no program/)
-    assert.equal(fs.existsSync(path.join(out, 'none')), false, 'nothing written')
-  })
-
-  test('bench.js: a program a pattern picks that cannot run is skipped; one named is refused', () => {
-    const out = folder('only-skip')
-    const env = { BUN: '/nonexistent/bun' }
-    const skipped = bench(['--only', 'bun-*', '--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'skip'], env)
-    assert.equal(skipped.status, 0, skipped.stderr + skipped.stdout)
-    assert.match(skipped.stdout, /^skipping bun-ffi: Bun not found at \/nonexistent\/bun/m)
-    assert.deepEqual(readJson(path.join(out, 'skip', 'context.json')).programs.map(program => program.name), ['c'])
-    assertRefused(bench(['--only', 'bun-ffi', '--only', 'c', '--out', out, '--id', 'named'], env), /^bench\.js: cannot run bun-ffi: Bun not found/)
-  })
-
   test('studies/file-cost.js: the same rule; C first, readers a pattern picks that cannot read a file of blocks skipped with why', () => {
     const sync = programs.filter(program => program.name.endsWith('-sync'))
     const runnable = sync.filter(program => program.honoursBlockSize && unavailableReason(program) === null && fileFeedReason(program) === null)

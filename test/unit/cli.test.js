@@ -1,9 +1,18 @@
 'use strict'
-// --only's names and patterns: lib/options.js's rule, which every command shares.
+// --only's names and patterns (lib/options.js's rule), and bench.js picking programs by
+// them, run in this process by the fake step (test/fake-step.js): which programs a run
+// takes is the context's and the log's bookkeeping, which no reader's run adds to.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { assertRefused, readRuns: readLog, readJson, tempFolders, ONE_RUN } = require('../helpers')
+const { runBench } = require('../fake-step')
 
 const { matchOnly } = require('../../lib/options')
+
+const bench = (args, env) => runBench(args, { env })
+const folder = tempFolders('syscall-lab-cli-')
 
 describe('--only: names and patterns', () => {
   const NAMES = ['c', 'limit-splice', 'coreutils', 'node-sync@22', 'node-sync@26', 'node-stream@22', 'deno-ffi']
@@ -26,5 +35,31 @@ describe('--only: names and patterns', () => {
     assert.deepEqual(match(['*-ffi', 'c*']).picked, ['deno-ffi', 'c', 'coreutils'])
     assert.deepEqual(match(['*']).picked, NAMES)
     assert.deepEqual(match(['c.', 'no?e-sync', '[c]', 'cobol', 'c']), { picked: ['c'], named: ['c'], unmatched: ['c.', 'no?e-sync', '[c]', 'cobol'] })
+  })
+
+  test('bench.js: a name runs that program alone; patterns pick in the table\'s order; a pattern that picks nothing is refused, naming the programs', async () => {
+    const out = folder('only')
+    const exact = await bench(['--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'exact'])
+    assert.equal(exact.status, 0, exact.stderr + exact.stdout)
+    assert.deepEqual(readJson(path.join(out, 'exact', 'context.json')).programs.map(program => program.name), ['c'])
+    assert.deepEqual([...new Set(readLog(path.join(out, 'exact', 'all.jsonl')).map(record => record.program))], ['c'])
+
+    const pattern = await bench(['--only', 'limit-*', '--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'pattern'])
+    assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
+    assert.deepEqual(readJson(path.join(out, 'pattern', 'context.json')).programs.map(program => program.name), ['c', 'limit-splice'])
+
+    assertRefused(await bench(['--only', 'c', '--only', 'cobol*', '--out', out, '--id', 'none']), /^bench\.js: --only cobol\* matches no program; the programs are: c, limit-splice, coreutils, /)
+    assertRefused(await bench(['--only', 'a/*', '--out', out, '--id', 'none']), /^bench\.js: --only 'a\/\*' can match no program/)
+    assert.equal(fs.existsSync(path.join(out, 'none')), false, 'nothing written')
+  })
+
+  test('bench.js: a program a pattern picks that cannot run is skipped; one named is refused', async () => {
+    const out = folder('only-skip')
+    const env = { BUN: '/nonexistent/bun' }
+    const skipped = await bench(['--only', 'bun-*', '--only', 'c', '--sizes', '4096', ...ONE_RUN, '--out', out, '--id', 'skip'], env)
+    assert.equal(skipped.status, 0, skipped.stderr + skipped.stdout)
+    assert.match(skipped.stdout, /^skipping bun-ffi: Bun not found at \/nonexistent\/bun/m)
+    assert.deepEqual(readJson(path.join(out, 'skip', 'context.json')).programs.map(program => program.name), ['c'])
+    assertRefused(await bench(['--only', 'bun-ffi', '--only', 'c', '--out', out, '--id', 'named'], env), /^bench\.js: cannot run bun-ffi: Bun not found/)
   })
 })
