@@ -1,20 +1,20 @@
 'use strict'
-// What a run records about where it was measured: the Node versions it measured (pinned,
-// never the Node running the lab) and the commit of the lab that measured it.
+// What a real run records about where it was measured: the Node versions it measures
+// (pinned, never the Node running the lab), the commit of the lab that measured it, and
+// the machine's factors.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
-const { bench } = require('./helpers')
+const { bench, ONE_RUN } = require('../helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { BUILD } = require('../lib/paths')
-const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../lib/runtimes')
-const { programs, withNodeVersions } = require('../lib/programs')
+const { BUILD } = require('../../lib/paths')
+const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
 
-const ROOT = path.resolve(__dirname, '..')
-const PINNED = require('../package.json').measuredNodeVersions
+const ROOT = path.resolve(__dirname, '..', '..')
+const PINNED = require('../../package.json').measuredNodeVersions
 
 function withTempDir (fn) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-context-'))
@@ -25,7 +25,7 @@ function withTempDir (fn) {
   }
 }
 
-const ONE_SHORT_RUN = ['--sizes', '65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
+const ONE_SHORT_RUN = ['--sizes', '65536', ...ONE_RUN]
 const readContext = (out, id) => JSON.parse(fs.readFileSync(path.join(out, id, 'context.json'), 'utf8'))
 
 describe('the Node the lab measures', () => {
@@ -53,25 +53,6 @@ describe('the Node the lab measures', () => {
     assert.equal(refused.status, 2)
     assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
     assert.match(refused.stderr, /^bench\.js: --node: Node 19 is not pinned by the lab/)
-  })
-
-  test('each Node row is repeated per version with its own runtime; other rows stay as they are', () => {
-    const [first, second] = PINNED
-    const table = withNodeVersions(programs, [first, second])
-    const nodeRows = programs.filter(program => program.runtime === 'node')
-    assert.ok(nodeRows.length > 0)
-    for (const row of nodeRows) {
-      assert.ok(!table.includes(row), `${row.name} should be replaced by its versions`)
-      for (const version of [first, second]) {
-        const major = version.split('.')[0]
-        const versioned = table.find(program => program.name === `${row.name}@${major}`)
-        assert.ok(versioned, `${row.name}@${major} is missing`)
-        assert.equal(versioned.runtime, `node@${major}`)
-        assert.deepEqual(versioned.command, row.command)
-      }
-    }
-    for (const row of programs.filter(program => program.runtime !== 'node')) assert.ok(table.includes(row), row.name)
-    assert.equal(withNodeVersions(programs, []), programs)
   })
 
   test('a run with --node measures every version side by side and records each in its context', () => withTempDir(out => {
