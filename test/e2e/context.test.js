@@ -54,19 +54,6 @@ describe('the Node the lab measures', () => {
     assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
     assert.match(refused.stderr, /^bench\.js: --node: Node 19 is not pinned by the lab/)
   })
-
-  test('a run with --node measures every version side by side and records each in its context', () => withTempDir(out => {
-    const majors = PINNED.slice(0, 2).map(version => version.split('.')[0])
-    const result = bench(['--node', majors.join(','), '--only', 'node-sync', ...ONE_SHORT_RUN, '--out', out, '--id', 'versions'])
-    assert.equal(result.status, 0, result.stdout + result.stderr)
-    const context = readContext(out, 'versions')
-    assert.deepEqual(context.programs.map(program => program.name), majors.map(major => `node-sync@${major}`))
-    for (const [i, major] of majors.entries()) assert.equal(context.runtimes[`node@${major}`].version, `v${PINNED[i]}`)
-    assert.deepEqual(context.options.nodeVersions, PINNED.slice(0, 2))
-    assert.equal(context.lab.node, process.version, 'the Node running the lab is recorded apart from the measured ones')
-    const results = JSON.parse(fs.readFileSync(path.join(out, 'versions', 'results.json'), 'utf8'))
-    assert.deepEqual(results.cells.map(cell => [cell.program, cell.runs]), majors.map(major => [`node-sync@${major}`, 1]))
-  }))
 })
 
 describe('the commit a run was measured with', () => {
