@@ -1,24 +1,22 @@
 'use strict'
 // What bench.js and analyse.js refuse before they write anything (options, paths, the
-// table's names, a resume's context), and the run folder's lock: one writer at a time,
-// a stale lock taken over. Every refusal is one line naming the fix, exit 2.
-const { test, describe, before, after } = require('node:test')
+// table's names, a resume's context), and the run folder's lock: one writer at a time, a stale lock taken
+// over. Every refusal is one line naming the fix, exit 2.
+const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused, readRuns: readLog } = require('./helpers')
+const { assertRefused, readRuns: readLog, readJson, tempFolders, TINY } = require('../helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { acquireRunLock, LOCK_FILE } = require('../lib/run-lock')
+const { acquireRunLock, LOCK_FILE } = require('../../lib/run-lock')
 
-const ROOT = path.resolve(__dirname, '..')
+const ROOT = path.resolve(__dirname, '..', '..')
 const BENCH = path.join(ROOT, 'bench.js')
 const ANALYSE = path.join(ROOT, 'analyse.js')
-const GATE_PROGRAMS = path.join(__dirname, 'fixtures', 'gate-programs.js')
-const EXTRA = path.join(__dirname, 'fixtures', 'extra-programs.js')
-// quick runs of C's reader alone
-const TINY = ['--only', 'c', '--sizes', '4096', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost']
+const GATE_PROGRAMS = path.join(__dirname, '..', 'fixtures', 'gate-programs.js')
+const EXTRA = path.join(__dirname, '..', 'fixtures', 'extra-programs.js')
 
 // A bounded wait: a regression that hangs (as --out /proc/x once did) fails the test.
 const run = (script, args, env = {}) => spawnSync(process.execPath, [script, ...args], {
@@ -26,14 +24,9 @@ const run = (script, args, env = {}) => spawnSync(process.execPath, [script, ...
 })
 const bench = (args, env) => run(BENCH, args, env)
 const analyse = (args, env) => run(ANALYSE, args, env)
-const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
 
-let scratch
+const scratch = tempFolders('syscall-lab-options-')()
 const folder = name => path.join(scratch, name)
-before(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-options-'))
-})
-after(() => fs.rmSync(scratch, { recursive: true, force: true }))
 
 describe('options: an empty or negative value is refused, not taken for the default', () => {
   const cases = [
