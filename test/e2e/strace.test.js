@@ -9,7 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync, execFileSync } = require('node:child_process')
 
-const findings = require('../../lib/report/findings')
+const findings = require('../../experiments/stdio/findings')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const LIARS = path.join(__dirname, '..', 'fixtures', 'liar-programs.js')

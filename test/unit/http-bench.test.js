@@ -147,7 +147,7 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
 })
 
 test('syscalls over the floor: by job, so sendto for write is no call more; upkeep said apart', () => {
-  const { findings } = require('../../lib/report/findings')
+  const { findings } = require('../../experiments/http/findings')
   // a strace run of `requests` requests: each call `perRequest` times a request, and 20 at start-up
   const traced = (server, requests, calls) => {
     const syscalls = Object.entries(calls).map(([name, [perRequest, failedPerRequest = 0]]) => ({ name, calls: 20 + perRequest * requests, errors: failedPerRequest * requests }))
@@ -237,7 +237,7 @@ test('a failed http cell is measured again by an http bench of its server at its
 })
 
 test('two http runs compared: requests/s, CPU and syscalls per request apart, and shares inside each other\'s intervals', () => {
-  const { findings } = require('../../lib/report/findings')
+  const { findings } = require('../../experiments/http/findings')
   const cell = (server, rate, cpu, share) => ({ server, mode: 'keep-alive', connections: 16, requestsPerSecond: { median: rate }, cpuPerRequestUs: cpu, vsReference: share, clientBound: false, unannouncedClose: false })
   const set = (label, bun, work, upkeep) => ({
     label,

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict')
 
 const { parseTrace, parseProfileRun, readTraceProblem } = require('../../lib/strace')
 const { summariseResults, summariseSyscalls } = require('../../experiments/stdio/summary')
-const findings = require('../../lib/report/findings')
+const findings = require('../../experiments/stdio/findings')
 
 // Lines as strace -C -f -s 0 -o FILE writes them: start-up reads on other descriptors,
 // a read of stdin split by another thread, an EAGAIN, the end of input, then the summary.
