@@ -1,0 +1,97 @@
+'use strict'
+// The fake step (test/fake-step.js) that the in-process tests run bench with: each
+// experiment summarises its records as it does the real ones, its figures repeat for a
+// seed, a step told to fail fails as a real one does, and a stop keeps what was measured.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const path = require('node:path')
+const { readRuns: readLog, readJson, tempFolders, TINY } = require('../helpers')
+const { fakeStep, runBench } = require('../fake-step')
+
+const { parseOptions, plan } = require('../../bench')
+const { placementPlan } = require('../../lib/placement')
+const { programs } = require('../../lib/programs')
+const { summariseSyscalls } = require('../../experiments/stdio/summary')
+
+const tempDir = tempFolders('syscall-lab-fake-step-')
+const near = (actual, expected, share) => assert.ok(Math.abs(actual - expected) <= share * expected, `${actual} is not within ${share * 100}% of ${expected}`)
+
+test('stdio: every pass summarised, the headline from the cost runs\' samples, C\'s reads cheaper than another reader\'s', async () => {
+  const out = tempDir()
+  const result = await runBench(['--only', 'c', '--only', 'node-sync', '--sizes', '256,4096', '--runs', '2', '--rounds', '4', '--warmup', '1', '--mib', '1', '--marginal', '--no-strace', '--out', out, '--id', 'stdio'])
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const results = readJson(path.join(out, 'stdio', 'results.json'))
+  assert.deepEqual(results.failures, [])
+  assert.deepEqual(results.cells.map(cell => [cell.program, cell.blockSize, cell.runs, cell.marginal.quarterRuns]), [['c', 256, 2, 2], ['c', 4096, 2, 2], ['node-sync', 256, 2, 2], ['node-sync', 4096, 2, 2]])
+  assert.deepEqual(results.headline.cells.map(cell => [cell.program, cell.blockSize, cell.rounds]), [['c', 256, 4], ['node-sync', 256, 4], ['c', 4096, 4], ['node-sync', 4096, 4]])
+  for (const cell of results.headline.cells) near(cell.cpuPerReadNs.estimate, cell.program === 'c' ? 250 : 400, 0.02)
+  assert.deepEqual(readJson(path.join(out, 'stdio', 'gc.json')).cells.map(cell => [cell.program, cell.blockSize, cell.collections]), [['node-sync', 256, 0], ['node-sync', 4096, 0]])
+})
+
+test('stdio\'s strace pass: one read a block, so syscalls per MiB are the reads a MiB takes', async () => {
+  const runnable = programs.filter(program => ['c', 'coreutils'].includes(program.name))
+  const options = { ...parseOptions(['--sizes', '4096', '--runs', '1', '--no-cost', '--no-gc']), strace: true }
+  const steps = plan(options, { runnable }, { available: true }, placementPlan([0, 1])).filter(step => step.phase === 'strace')
+  const session = fakeStep().measurer(null, options)
+  const records = []
+  for (const step of steps) records.push((await session.measure(step, step.run)).record)
+  const { cells } = summariseSyscalls(records, { runId: 'fake', options, ptrace: { available: true } })
+  assert.deepEqual(cells.map(cell => [cell.program, cell.syscallsPerMiB.mainThread, cell.syscallsPerMiB.allThreads, cell.threads]), [['c', 256, 256, 1], ['coreutils', 16, 16, 1]])
+})
+
+test('calls: the ladder and its cost pass summarised, each variant\'s parts adding up', async () => {
+  const out = tempDir()
+  const result = await runBench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '6', '--rounds', '2', '--out', out, '--id', 'calls'])
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const { ladder, headline } = readJson(path.join(out, 'calls', 'results.json'))
+  assert.deepEqual(ladder.rows.map(row => [row.variant, row.processes, row.addsUp]), [['c', 6, true], ['just-fast', 6, true]])
+  assert.deepEqual(headline.cells.map(cell => cell.program), ['c', 'just-fast'])
+})
+
+test('http: every cell and the strace pass summarised, four calls of work a request', async () => {
+  const out = tempDir()
+  const result = await runBench(['--experiment', 'http', '--quick', '--only', 'c-blocking', '--runs', '4', '--connections', '2,16', '--out', out, '--id', 'http'])
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const { http, failures } = readJson(path.join(out, 'http', 'results.json'))
+  assert.deepEqual(failures, [])
+  assert.deepEqual(http.cells.map(cell => `${cell.mode} ${cell.connections} ${cell.server} ${cell.runs}`), [
+    'keep-alive 2 c-blocking 4', 'keep-alive 16 c-blocking 4', 'keep-alive 2 c-epoll 4', 'keep-alive 16 c-epoll 4',
+    'close 2 c-blocking 4', 'close 16 c-blocking 4', 'close 2 c-epoll 4', 'close 16 c-epoll 4'
+  ])
+  for (const cell of http.cells) assert.ok(cell.server === 'c-epoll' ? cell.vsReference === null : cell.vsReference.low > 0, JSON.stringify(cell))
+  assert.deepEqual(http.syscalls.map(entry => [entry.server, entry.mode, entry.work]), [['c-blocking', 'keep-alive', 4], ['c-epoll', 'keep-alive', 4], ['c-blocking', 'close', 4], ['c-epoll', 'close', 4]])
+})
+
+test('one seed, one set of figures; another seed, others', async () => {
+  const figures = async (id, seed) => {
+    const out = tempDir()
+    const result = await runBench([...TINY, '--out', out, '--id', id], { step: fakeStep({ seed }) })
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    return readLog(path.join(out, id, 'all.jsonl')).map(record => [record.wallNs, record.reader.userUs, record.reader.sysUs])
+  }
+  const first = await figures('first', 7)
+  assert.deepEqual(await figures('again', 7), first)
+  assert.notDeepEqual(await figures('other', 8), first)
+})
+
+test('a step told to fail is a failed run: left out of the results and listed with its command, exit 1', async () => {
+  const out = tempDir()
+  const step = fakeStep({ fail: (step, run) => (step.phase === 'timing' && run === 1 ? 'reader counted 1 bytes, 1048576 were sent' : null) })
+  const result = await runBench(['--only', 'c', '--sizes', '4096', '--runs', '2', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'failed'], { step })
+  assert.equal(result.status, 1, result.stderr + result.stdout)
+  const results = readJson(path.join(out, 'failed', 'results.json'))
+  assert.equal(results.cells[0].runs, 1)
+  assert.deepEqual(results.failures.map(failure => [failure.phase, failure.run, failure.reason]), [['timing', 1, 'reader counted 1 bytes, 1048576 were sent']])
+  assert.match(result.stdout, /^ {2}re-run: dd if=\/dev\/zero bs=65536 count=16 status=none \| \S+\/wc-c 4096$/m)
+})
+
+test('a stop after two runs: exit 130, those two kept, the run in flight left out', async () => {
+  const out = tempDir()
+  const step = fakeStep({ stopAfter: 2 })
+  const result = await runBench(['--only', 'c', '--sizes', '4096', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'stopped'], { step })
+  assert.equal(result.status, 130, result.stderr + result.stdout)
+  assert.match(result.stdout, /^interrupted: 2 of 6 runs measured and kept in /m)
+  assert.deepEqual(readLog(path.join(out, 'stopped', 'all.jsonl')).map(record => [record.phase, record.run, record.ok]), [['startup', 0, true], ['startup', 1, true]])
+  assert.deepEqual(step.measured.map(run => `${run.phase} ${run.run}`), ['startup 0', 'startup 1', 'startup 2'])
+  assert.equal(step.interrupted(), true)
+})
