@@ -1,7 +1,7 @@
 'use strict'
 // bench.js and its modules, in this process: statistics against hand-computed numbers,
 // parsers against real captured output, results from a run log made by hand, the plan,
-// and a corrupt run log, which bench refuses to resume.
+// a run cut short and resumed, and a corrupt run log, which bench refuses to resume.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -12,8 +12,8 @@ const { parseStraceSummary } = require('../../lib/strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { summariseResults } = require('../../experiments/stdio/summary')
 const { parseOptions, plan } = require('../../bench')
-const { close, tempFolders, FIXTURES } = require('../helpers')
-const { runBench } = require('../fake-step')
+const { close, readRuns: readLog, readJson, tempFolders, FIXTURES } = require('../helpers')
+const { fakeStep, runBench } = require('../fake-step')
 
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
 const tempDir = tempFolders('syscall-lab-bench-')
@@ -407,8 +407,39 @@ describe('the plan', () => {
   })
 })
 
-// The run is measured by the fake step (test/fake-step.js): what is checked is the log's
-// bookkeeping, which no reader's run adds to.
+// The runs below are measured by the fake step (test/fake-step.js): what they check is
+// bench's bookkeeping, which no reader's run adds to (test/e2e/bench.test.js stops a
+// real bench with Ctrl-C).
+describe('a run cut short, and --resume', () => {
+  test('a stop keeps every finished run; --resume warms the cell again and measures the rest, and only that', async () => {
+    const out = tempDir()
+    const dir = path.join(out, 'stopped')
+    const args = ['--only', 'c', '--sizes', '65536', '--runs', '3', '--warmup', '1', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'stopped']
+    const stopped = await runBench(args, { step: fakeStep({ stopAfter: 4 }) })
+    assert.equal(stopped.status, 130, stopped.stderr + stopped.stdout)
+    assert.match(stopped.stdout, new RegExp(`^resume with: node bench\\.js --resume \\S*${path.basename(dir)}$`, 'm'))
+    const log = path.join(dir, 'all.jsonl')
+    const kept = readLog(log)
+    assert.deepEqual(kept.map(record => `${record.phase} ${record.run}`), ['startup 0', 'startup 1', 'startup 2', 'timing 0'], 'the run in flight is not logged')
+    assert.ok(kept.every(record => record.ok))
+    assert.equal(readJson(path.join(dir, 'results.json')).cells[0].runs, 1)
+
+    const resume = fakeStep()
+    const resumed = await runBench(['--resume', dir], { step: resume })
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    assert.match(resumed.stdout, /^resuming .*, 4 of 6 runs already done$/m)
+    assert.deepEqual(resume.measured.map(run => `${run.phase} ${run.run}`), ['timing -1', 'timing 1', 'timing 2'])
+    assert.deepEqual(readLog(log).map(record => `${record.phase} ${record.run}`), ['startup 0', 'startup 1', 'startup 2', 'timing 0', 'timing 1', 'timing 2'])
+    assert.equal(readJson(path.join(dir, 'results.json')).cells[0].runs, 3)
+    // the context it began with is kept, and the resume added to it
+    const context = readJson(path.join(dir, 'context.json'))
+    assert.deepEqual(context.lab.bench, args)
+    assert.equal(context.resumedAt.length, 1)
+    assert.deepEqual(context.resumedAt[0].lab.bench, ['--resume', dir])
+    assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
+  })
+})
+
 describe('bad input: one line that names the fix, exit 2', () => {
   test('a corrupt run log is reported, not overwritten', async () => {
     const out = tempDir()
