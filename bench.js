@@ -25,16 +25,18 @@ const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report/text')
 const { byName } = require('./experiments')
 
-// `measurer` stands in for the experiments' sessions (experiment, options, runDir,
-// interrupted) → { measure(step, run), close() }: the tests' fake step, which starts no
-// reader and no server.
-async function main (parsed, interrupted, measurer = null) {
+// What the tests' fake step (test/fake-step.js) stands in for: `measurer`, the
+// experiments' sessions, (experiment, options, runDir, interrupted) → { measure(step,
+// run), close() }, which then start no reader and no server; and `placement`, the CPUs
+// (lib/placement.js checkedPlacement's answer), given by a caller whose process bench
+// then leaves where it is.
+async function main (parsed, interrupted, { measurer = null, placement = null } = {}) {
   checkTable()
   if (parsed.list) {
     printListing(byName(parsed.experiment).list(parsed.values), parsed.json)
     return 0
   }
-  const run = prepareRun(parsed, interrupted, measurer)
+  const run = prepareRun(parsed, interrupted, { measurer, placement })
   const done = await measurePending(run, interrupted)
   writeDerived(run.runDir, run.records, run.context)
   if (interrupted()) {
@@ -56,7 +58,7 @@ async function main (parsed, interrupted, measurer = null) {
 // Everything before the first run: the folder, what it measures and its lock, the
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
-function prepareRun (parsed, interrupted, measurer) {
+function prepareRun (parsed, interrupted, { measurer, placement: given }) {
   const { runDir, options, resumed, recorded } = openRun(parsed)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
@@ -69,10 +71,10 @@ function prepareRun (parsed, interrupted, measurer) {
   const { runnable, skipped } = selection
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
-  const placement = checkedPlacement()
+  const placement = given ?? checkedPlacement()
   const note = placementNote(placement)
   if (note) console.log(note)
-  const driverPinned = pinSelf(placement.plan)
+  const driverPinned = given ? false : pinSelf(placement.plan)
   const steps = plan(options, selection, ptrace, placement.plan)
   const { plan: cpus, refused } = placement
   const now = {

@@ -37,7 +37,7 @@ const COST_SAMPLES = 50
 const CLK_TCK = 100
 
 // fakeStep({ seed, fail, stopAfter }) → { measurer, interrupted, measured }
-//   measurer     main's third argument: (experiment, options, runDir, interrupted) →
+//   measurer     main's measurer: (experiment, options, runDir, interrupted) →
 //                { measure(step, run), close() }, as an experiment's session
 //   fail         (step, run) → a reason the step's run fails with, or null
 //   stopAfter    after this many runs logged, the next is stopped in flight, as by Ctrl-C:
@@ -238,9 +238,9 @@ const SHAPES = {
 // Runs `node bench.js ARGS` in this process, with env added to the environment, measured
 // by `step`, and resolves to what spawnSync gives: { status, stdout, stderr }. The lab is
 // loaded afresh for each call, as a new process would load it under env; its exit handlers
-// (the run folder's lock) run when it is done, as at a process's exit. Bench pins its own
-// process (lib/placement.js pinSelf), which here is the test runner's: it is loaded with
-// a placement that pins nothing and plans for CPUs 0 and 1, whatever the machine.
+// (the run folder's lock) run when it is done, as at a process's exit. Bench is given the
+// placement for CPUs 0 and 1, whatever the machine, and so leaves the test runner's
+// process unpinned.
 async function runBench (args, { env = {}, step = fakeStep() } = {}) {
   const saved = { argv: process.argv, cwd: process.cwd(), env: Object.fromEntries(Object.keys(env).map(name => [name, process.env[name]])), exitHandlers: process.listeners('exit') }
   const output = { stdout: '', stderr: '' }
@@ -251,12 +251,11 @@ async function runBench (args, { env = {}, step = fakeStep() } = {}) {
   let status
   try {
     forgetLab()
-    const placement = require('../lib/placement')
-    Object.assign(placement, { checkedPlacement: () => ({ plan: placement.placementPlan([0, 1]), refused: [] }), pinSelf: () => false })
+    const { placementPlan } = require('../lib/placement')
     const { main, parseOptions } = require(BENCH)
     const { usage } = require('../lib/bench-options')
     const { runTool } = require('../lib/cli')
-    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, step.measurer) }, args)
+    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] } }) }, args)
   } finally {
     for (const handler of process.listeners('exit')) if (!saved.exitHandlers.includes(handler)) handler()
     for (const restore of restoreStreams) restore()
