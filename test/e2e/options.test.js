@@ -81,7 +81,7 @@ describe('--out: a folder bench and analyse.js may make and write in, checked be
   })
 
   test('analyse.js: empty values refused', () => {
-    assertRefused(analyse(['--out', '', 'test/fixtures/results/sample']), /^analyse\.js: --out is empty; give a value, or leave --out out for its default$/)
+    assertRefused(analyse(['--out', '', 'test/fixtures/results/sample']), /^analyse\.js: --out is empty; give a folder, or leave --out out for its default$/)
     assertRefused(analyse(['--title', '', 'test/fixtures/results/sample']), /^analyse\.js: --title is empty/)
     assertRefused(analyse(['']), /^analyse\.js: a results folder named '' \(empty\); give a results\/<run-id> folder that bench\.js wrote$/)
   })
