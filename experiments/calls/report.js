@@ -132,7 +132,7 @@ function shape (sets) {
 
 const sectionOf = id => stdio.sections.find(([sectionId]) => sectionId === id)
 
-// The ladder and the cost pass at 256 B: nothing else of stdio's sections has figures here.
+// A calls run has the ladder and the cost pass at 256 B, nothing the stdio sections show.
 const sections = [
   ['ladder', 'Where a read\'s time goes', ladderSection, data => data.ladder.map(entry => ({ set: entry.set, chart: entry.chart }))],
   sectionOf('headline'),
