@@ -143,7 +143,7 @@ test('a results file without read permission', () => {
 
 test('an unknown option, and an option without its value', () => {
   assertUsageError(analyse(['--bogus', SAMPLE]), /^analyse\.js: unknown option --bogus; see node analyse\.js --help$/)
-  assertUsageError(analyse([SAMPLE, '--out']), /option --out needs a value/)
+  assertUsageError(analyse([SAMPLE, '--out']), /--out needs a folder/)
 })
 
 test('--help prints the usage', () => {
