@@ -133,4 +133,4 @@ function findings (sets) {
   return out
 }
 
-module.exports = { findings, headlineConnections, HTTP_FINDINGS }
+module.exports = { findings, headlineConnections }

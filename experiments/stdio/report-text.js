@@ -305,4 +305,4 @@ function agreement (data) {
 // results.csv: every cell of every set, a row each.
 const csv = data => ({ columns: CSV_COLUMNS, rows: data.cells })
 
-module.exports = { markdown, csv, terminal, agreement, headlineLevelsText, shareWithInterval, shiftText, flagMarks, marksLegend, MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS }
+module.exports = { markdown, csv, terminal, agreement, headlineLevelsText, shiftText, MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS }
