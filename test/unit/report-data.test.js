@@ -8,14 +8,14 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 
-const { loadResultSet } = require('../analyse')
-const { shapeReport, labelSets } = require('../lib/report/data')
-const { BASELINE } = require('../lib/programs')
-const { sawtooth } = require('../experiments/stdio/report-data')
-const findings = require('../experiments/stdio/findings')
-const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../lib/report/format')
+const { loadResultSet } = require('../../analyse')
+const { shapeReport, labelSets } = require('../../lib/report/data')
+const { BASELINE } = require('../../lib/programs')
+const { sawtooth } = require('../../experiments/stdio/report-data')
+const findings = require('../../experiments/stdio/findings')
+const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../../lib/report/format')
 
-const FIXTURES = path.join(__dirname, 'fixtures', 'results')
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'results')
 const sample = () => loadResultSet(path.join(FIXTURES, 'sample'))
 const noStrace = () => loadResultSet(path.join(FIXTURES, 'sample-nostrace'))
 const PROGRAMS = ['c', 'coreutils', 'just-sync', 'node-stream', 'bun-ffi', 'deno-sync']
@@ -124,7 +124,7 @@ test('marginal throughput (--marginal): a third throughput mode, a summary figur
   assert.deepEqual([row.marginalMBps, row.vsCMarginal], [450, 0.9])
   const few = withMarginal()
   for (const cell of few.results.cells) if (cell.marginal && cell.program === 'just-sync') cell.marginal.fewReads = true
-  const { renderMarkdown } = require('../lib/report/text')
+  const { renderMarkdown } = require('../../lib/report/text')
   // just-sync has no marginal figure at 4 KiB: a blank, not the "-" of a swamped fit;
   // deno-sync has none at any size: no row
   const md = renderMarkdown(shapeReport([few])).split('## Marginal throughput')[1]
@@ -133,7 +133,7 @@ test('marginal throughput (--marginal): a third throughput mode, a summary figur
 })
 
 test('the rank test against C: a mark after the share in the tables, p in the CSV', () => {
-  const { renderMarkdown, renderCsv } = require('../lib/report/text')
+  const { renderMarkdown, renderCsv } = require('../../lib/report/text')
   const set = sample()
   // made up: just-sync at 256 B within C's noise (p 0.4), deno-sync apart from it (p 0.01)
   for (const cell of set.results.cells.filter(cell => cell.blockSize === 256)) {
@@ -157,7 +157,7 @@ test('the rank test against C: a mark after the share in the tables, p in the CS
 })
 
 test('the share of C over all runs: its own table (no row for C), three CSV columns', () => {
-  const { renderMarkdown, renderCsv } = require('../lib/report/text')
+  const { renderMarkdown, renderCsv } = require('../../lib/report/text')
   const set = sample()
   // made up: just-sync at 256 B 96% of C, interval 91-101%; nothing else has runs enough
   Object.assign(set.results.cells.find(cell => cell.program === 'just-sync' && cell.blockSize === 256).vsC, { steadyShare: { estimate: 0.96, low: 0.914, high: 1.006 } })
@@ -390,7 +390,7 @@ test('findings: at most eight a run, each one sentence with a number; two runs c
 
 // A cell whose every run failed, as experiments/stdio/summary.js derives it from all.jsonl.
 function withFailedCell (set, program, blockSize) {
-  const { summariseResults } = require('../experiments/stdio/summary')
+  const { summariseResults } = require('../../experiments/stdio/summary')
   const fs = require('node:fs')
   const records = fs.readFileSync(path.join(set.dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line))
   for (const record of records) {
@@ -418,7 +418,7 @@ test('a failed cell: a gap in the lines, a flag and the failures', () => {
 })
 
 test('the terminal summary bench.js prints: a program per row, a size per column, best steady MB/s, % of C and flag marks', () => {
-  const { renderTerminal } = require('../lib/report/text')
+  const { renderTerminal } = require('../../lib/report/text')
   const results = sample().results
   const all = renderTerminal(results, [256, 4096, 65536]).split('\n')
   // the headline first: C's ns per read, then each reader's, its overhead and share of C with the interval

@@ -8,12 +8,12 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { loadResultSet } = require('../analyse')
-const { labelSets, shapeReport } = require('../lib/report/data')
-const findings = require('../experiments/stdio/findings')
-const { chunkSizes, summariseResults, summariseSyscalls } = require('../experiments/stdio/summary')
+const { loadResultSet } = require('../../analyse')
+const { labelSets, shapeReport } = require('../../lib/report/data')
+const findings = require('../../experiments/stdio/findings')
+const { chunkSizes, summariseResults, summariseSyscalls } = require('../../experiments/stdio/summary')
 
-const FIXTURES = path.join(__dirname, 'fixtures', 'results')
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'results')
 const OWN_CHUNK = ['coreutils', 'node-stream']
 
 // One strace record as bench.js logs it, with the readTrace of its reads of stdin.

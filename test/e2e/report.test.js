@@ -11,12 +11,12 @@ const os = require('node:os')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
-const { newestRun, AnalyseError } = require('../analyse')
-const { summariseResults } = require('../experiments/stdio/summary')
+const { newestRun, AnalyseError } = require('../../analyse')
+const { summariseResults } = require('../../experiments/stdio/summary')
 
-const ROOT = path.resolve(__dirname, '..')
+const ROOT = path.resolve(__dirname, '..', '..')
 const ANALYSE = path.join(ROOT, 'analyse.js')
-const FIXTURES = path.join(__dirname, 'fixtures', 'results')
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'results')
 const SAMPLE = path.join(FIXTURES, 'sample')
 const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
 // A calls run (bench.js --experiment calls): its derived files, without the log

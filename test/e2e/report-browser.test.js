@@ -11,12 +11,12 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { countTooltip, drawReport } = require('../lib/report/browser')
-const { lineTooltip } = require('../experiments/stdio/report-browser')
-const { experiments } = require('../experiments')
-const { formatNumber, sizeName, escapeHtml } = require('../lib/report/format')
+const { countTooltip, drawReport } = require('../../lib/report/browser')
+const { lineTooltip } = require('../../experiments/stdio/report-browser')
+const { experiments } = require('../../experiments')
+const { formatNumber, sizeName, escapeHtml } = require('../../lib/report/format')
 
-const ROOT = path.resolve(__dirname, '..')
+const ROOT = path.resolve(__dirname, '..', '..')
 const NAME = escapeHtml('<b>a & b</b>')
 
 test('a line chart\'s tooltip: the block size spelt out, each series\' figure formatted, points without one left out', () => {
