@@ -10,7 +10,7 @@ const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns 
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
-const { httpRepeatability, httpOwnText, httpCriterionText } = require('../../lib/repeatability')
+const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
 
 // An http server's syscalls per request as its calls of work plus its upkeep (waits,
 // failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
@@ -195,7 +195,7 @@ const HTTP_CSV_COLUMNS = [
 ]
 
 // Whether the figures repeat: each set's own (its cells' interleaved halves), and each
-// later set against the first by the two-run criteria (lib/repeatability.js), each with
+// later set against the first by the two-run criteria (experiments/http/repeatability.js), each with
 // its sentence; a figure the sets hold nothing for is null.
 function repeatabilityData (sets) {
   return {

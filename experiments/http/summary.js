@@ -2,7 +2,8 @@
 // An http run's log summarised: per cell (server, mode, connections) requests/s, CPU per
 // request and their halves; per server and mode, syscalls per request from the strace pass.
 const { median, ratioInterval } = require('../../lib/stats')
-const { interleavedHalves, httpHalves } = require('../../lib/repeatability')
+const { interleavedHalves } = require('../../lib/repeatability')
+const { httpHalves } = require('./repeatability')
 const { servers, MODES } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
 
@@ -70,7 +71,7 @@ function summariseHttp (records, context) {
     syscalls,
     floors: syscallFloors(syscalls),
     // how far CPU per request and requests/s moved between the interleaved halves of each
-    // cell's runs: the run's own repeatability (lib/repeatability.js)
+    // cell's runs: the run's own repeatability (experiments/http/repeatability.js)
     repeatability: httpHalves(cells)
   }
 }

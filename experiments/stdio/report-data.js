@@ -10,7 +10,7 @@ const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format'
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
 const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../../lib/stats')
-const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('../../lib/repeatability')
+const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('./repeatability')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -490,7 +490,7 @@ function comparison (sets) {
 }
 
 // Whether the figures repeat: each set's own figure (its cells' interleaved halves), and
-// each later set against the first by the two-run criterion (lib/repeatability.js), each
+// each later set against the first by the two-run criterion (experiments/stdio/repeatability.js), each
 // with its sentence; a figure the sets hold nothing for is null.
 function repeatabilityData (sets) {
   return {

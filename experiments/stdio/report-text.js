@@ -9,7 +9,8 @@ const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md } = require('../../lib/report/format')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
-const { GOAL, throughputOwnText } = require('../../lib/repeatability')
+const { GOAL } = require('../../lib/repeatability')
+const { throughputOwnText } = require('./repeatability')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.

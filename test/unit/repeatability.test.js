@@ -6,7 +6,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
-const repeatability = require('../../lib/repeatability')
+const repeatability = { ...require('../../lib/repeatability'), ...require('../../experiments/stdio/repeatability'), ...require('../../experiments/http/repeatability') }
 const { summariseResults } = require('../../experiments/stdio/summary')
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
 

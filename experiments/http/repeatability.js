@@ -1,0 +1,82 @@
+'use strict'
+// Whether the http experiment's figures repeat: CPU per request, requests/s where the
+// server set the pace, and calls of work per request, between two runs and between the
+// halves of one (lib/repeatability.js).
+const { formatNumber } = require('../../lib/report/format')
+const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, ownText, criterionText } = require('../../lib/repeatability')
+
+// Calls of work per request are a whole number of calls each request takes, which two runs
+// on the lab's VM agreed on within 0.02 (docs/http.md); more than 0.05 is a server doing
+// other work, not timing.
+const WORK_GOAL_CALLS = 0.05
+// Two http runs: CPU per request in every cell, requests/s only where neither run was
+// client-bound (there it measures wrk as much as the server), and calls of work per
+// request per server and mode, which must all move by at most WORK_GOAL_CALLS.
+function httpRepeatability (httpA, httpB) {
+  const key = cell => `${cell.server}\t${cell.mode}\t${cell.connections}`
+  const others = new Map((httpB?.cells ?? []).map(cell => [key(cell), cell]))
+  const pairs = (httpA?.cells ?? []).map(cell => [cell, others.get(key(cell))]).filter(([, other]) => other)
+  const where = cell => ({ server: cell.server, mode: cell.mode, connections: cell.connections })
+  const cpu = criterion(pairs.filter(([x, y]) => usable(x.cpuPerRequestUs) && x.cpuPerRequestUs > 0 && usable(y.cpuPerRequestUs))
+    .map(([x, y]) => ({ ...where(x), a: x.cpuPerRequestUs, b: y.cpuPerRequestUs })))
+  const rate = criterion(pairs.filter(([x, y]) => x.requestsPerSecond?.median > 0 && y.requestsPerSecond && x.clientBound === false && y.clientBound === false)
+    .map(([x, y]) => ({ ...where(x), a: x.requestsPerSecond.median, b: y.requestsPerSecond.median })))
+  const traced = (httpA?.syscalls ?? []).map(x => [x, (httpB?.syscalls ?? []).find(y => y.server === x.server && y.mode === x.mode)])
+    .filter(([x, y]) => usable(x.work) && usable(y?.work))
+  const workCells = traced.map(([x, y]) => {
+    const move = Math.abs(y.work - x.work)
+    return { server: x.server, mode: x.mode, a: x.work, b: y.work, move, within: move <= WORK_GOAL_CALLS + EPSILON }
+  })
+  const work = {
+    cells: workCells,
+    within: workCells.filter(cell => cell.within).length,
+    total: workCells.length,
+    maxMove: workCells.length ? Math.max(...workCells.map(cell => cell.move)) : null,
+    goal: { calls: WORK_GOAL_CALLS },
+    met: workCells.length ? workCells.every(cell => cell.within) : null
+  }
+  // a part with no cells to judge (every cell client-bound, no strace pass) neither meets nor fails
+  const judged = [cpu.met, rate.met, work.met].filter(met => met !== null)
+  return { cpu, rate, work, met: judged.length ? judged.every(Boolean) : null }
+}
+
+// The http run's own: the halves' medians of CPU per request in every cell, and of
+// requests/s where the server, not wrk, set the pace. Both halves come from one server
+// process, so they cannot see what another process does: on the http reference run of
+// commit 46d28de (`git show a9bcf7c:results/reference-http/all.jsonl`) the halves of CPU
+// per request moved by 3.9% at the median (13.3% at the 90th percentile), where a second
+// run moved by 13% at the median; pinned, on 2026-11-25, the halves said ±2.3% and ±4.6%
+// where a second run kept 27 of 48 cells within 5% (docs/http.md).
+function httpHalves (cells) {
+  const rows = cells.filter(cell => cell.halves?.cpu || cell.halves?.rate).map(cell => ({
+    server: cell.server,
+    mode: cell.mode,
+    connections: cell.connections,
+    clientBound: cell.clientBound,
+    cpu: cell.halves.cpu,
+    rate: cell.clientBound === false ? cell.halves.rate : null
+  }))
+  const quoted = part => nearestRank(rows.filter(row => row[part]).map(row => row[part].movePercent), GOAL.share)
+  const cpuQuotedPercent = quoted('cpu')
+  const rateQuotedPercent = quoted('rate')
+  const cpuQuotable = cpuQuotedPercent !== null && withinGoal(cpuQuotedPercent)
+  const rateQuotable = rateQuotedPercent === null ? null : withinGoal(rateQuotedPercent)
+  return { cpuQuotedPercent, rateQuotedPercent, goalPercent: GOAL.percent, cpuQuotable, rateQuotable, quotable: cpuQuotable && rateQuotable !== false, cells: rows }
+}
+
+function httpOwnText (own) {
+  if (!own) return null
+  return [ownText('CPU per request', own.cpuQuotedPercent, own.goalPercent), ownText('requests/s where the server was the limit', own.rateQuotedPercent, own.goalPercent)].filter(Boolean).join(' ') || null
+}
+
+function httpCriterionText (result, labels) {
+  if (!result) return null
+  const parts = [
+    criterionText(`${labels[1]} against ${labels[0]}: CPU per request`, result.cpu),
+    criterionText('Requests/s, cells neither run was client-bound in,', result.rate),
+    result.work.total ? `Calls of work per request moved by at most ${formatNumber(result.work.maxMove)} (goal: ${WORK_GOAL_CALLS} for every server and mode, ${result.work.within} of ${result.work.total} within): ${result.work.met ? 'met' : 'not met'}.` : null
+  ].filter(Boolean)
+  return parts.length ? parts.join(' ') : null
+}
+
+module.exports = { WORK_GOAL_CALLS, httpRepeatability, httpHalves, httpOwnText, httpCriterionText }

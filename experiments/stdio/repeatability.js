@@ -1,0 +1,66 @@
+'use strict'
+// Whether the stdio experiment's throughput repeats: the best run's MB/s of each cell
+// whose reader honours the block size, between two runs and between the halves of one
+// (lib/repeatability.js).
+const { median } = require('../../lib/stats')
+const { formatNumber } = require('../../lib/report/format')
+const { GOAL, withinGoal, usable, nearestRank, criterion, ownText, criterionText } = require('../../lib/repeatability')
+const { findProgram } = require('./programs')
+
+// A program that reads the block size it is given; a Node row measured per version
+// (node-sync@22) is its version-less row's program.
+function honoursBlockSize (program) {
+  return (findProgram(program) ?? findProgram(String(program).split('@')[0]))?.honoursBlockSize === true
+}
+
+// Two runs of the stdio experiment: each honoured cell's best-of-runs steady-state MB/s
+// (end-to-end where start-up could not be taken out) in one against the other.
+function throughputRepeatability (resultsA, resultsB) {
+  const figure = cell => cell?.best?.steadyThroughputMBps ?? cell?.best?.throughputMBps ?? null
+  const cells = []
+  for (const cell of resultsA.cells ?? []) {
+    if (!honoursBlockSize(cell.program)) continue
+    const other = (resultsB.cells ?? []).find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize)
+    const [a, b] = [figure(cell), figure(other)]
+    if (usable(a) && a > 0 && usable(b)) cells.push({ program: cell.program, blockSize: cell.blockSize, a, b })
+  }
+  // The moves signed: where most cells moved one way, the machine's speed moved (the
+  // host's load, its clock), which absolute MB/s cannot cancel and shares of C do
+  const signed = cells.map(cell => (cell.b - cell.a) / cell.a * 100)
+  return { ...criterion(cells), signedMovePercent: signed.length ? median(signed) : null }
+}
+
+// The run's own repeatability of its throughput: the nearest-rank 90th percentile of the
+// halves' moves over the honoured cells. Each half is the best of half the runs, and the
+// best of fewer runs is the noisier (a lucky run is likelier among more), so two halves of
+// best-of-five move more than two runs' best-of-ten would from the noise within a run: an
+// upper estimate of that. On the reference run of 2026-11-24's 6 runs a cell, unpinned
+// (`git show a9bcf7c:results/reference/all.jsonl`, 99 honoured cells) the 90th
+// percentile of the move was 27.5% for best of 1 against 1, 10.8% for 2 against 2, 10.1%
+// for 3 against 3 (medians 5.1%, 3.8%, 2.9%). What the halves cannot see is what changes
+// between runs: that run against its twin (docs/reproducibility/d), best of 6 against 6,
+// moved by 22.9% at the 90th percentile (median 7.3%), where the halves said 10.1%. Pinned,
+// at 10 runs, the runs of 2026-11-25 said ±2.9% to ±3.6% by their halves, and a second run
+// moved 93 of 99 cells by at most 5%, or, where the machine's speed moved between them,
+// 48 (docs/reproducibility.md). So a run too noisy by its halves is too noisy; one within
+// the goal by its halves still needs the two-run criterion (throughputRepeatability).
+function throughputHalves (cells) {
+  const rows = cells.filter(cell => cell.halves && honoursBlockSize(cell.program)).map(cell => ({
+    program: cell.program, blockSize: cell.blockSize, a: cell.halves.a, b: cell.halves.b, movePercent: cell.halves.movePercent, within: withinGoal(cell.halves.movePercent)
+  }))
+  const quotedPercent = nearestRank(rows.map(row => row.movePercent), GOAL.share)
+  return { quotedPercent, goalPercent: GOAL.percent, quotable: quotedPercent !== null && withinGoal(quotedPercent), cells: rows }
+}
+
+function throughputOwnText (own) {
+  return own ? ownText('the best run\'s steady-state MB/s', own.quotedPercent, own.goalPercent) : null
+}
+
+function throughputCriterionText (result, labels) {
+  const text = criterionText(`${labels[1]} against ${labels[0]}: the best run's steady-state MB/s of the honoured cells`, result)
+  const signed = result?.signedMovePercent
+  if (!text || signed === null || signed === undefined) return text
+  return `${text} Signed, the median move was ${signed >= 0 ? '+' : ''}${formatNumber(signed)}%${Math.abs(signed) > result.goal.percent / 2 ? ': most cells moved one way, so the machine itself ran at another speed' : ''}.`
+}
+
+module.exports = { honoursBlockSize, throughputRepeatability, throughputHalves, throughputOwnText, throughputCriterionText }
