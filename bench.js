@@ -7,7 +7,6 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { displayPath } = require('./lib/paths')
-const { checkTable } = require('./lib/programs')
 const { runtimes } = require('./lib/runtimes')
 const { UsageError } = require('./lib/options')
 const { runCli } = require('./lib/cli')
@@ -23,7 +22,7 @@ const { collectContext } = require('./lib/context')
 const { seededShuffle } = require('./lib/stats')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report/text')
-const { byName } = require('./experiments')
+const { experiments, byName } = require('./experiments')
 
 // What the tests' fake step (test/fake-step.js) stands in for: `measurer`, the
 // experiments' sessions, (experiment, options, runDir, interrupted) → { measure(step,
@@ -31,7 +30,8 @@ const { byName } = require('./experiments')
 // (lib/placement.js checkedPlacement's answer), given by a caller whose process bench
 // then leaves where it is.
 async function main (parsed, interrupted, { measurer = null, placement = null } = {}) {
-  checkTable()
+  // a table an experiment loads (LAB_EXTRA_PROGRAMS) may be refused before anything runs
+  for (const experiment of experiments) experiment.check?.()
   if (parsed.list) {
     printListing(byName(parsed.experiment).list(parsed.values), parsed.json)
     return 0

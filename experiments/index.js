@@ -7,6 +7,7 @@
 //   options                 its option rows (lib/option-schema.js)
 //   stored, later           how a resumed run's context.json must hold what the rows do
 //                           not, and the fields older runs lack
+//   check()                 (optional) throws a UsageError when a table it loads is bad
 //   configure(options, values)
 //                           the rest of its options, checked, once the rows are parsed
 //                           (values: parseArgs's)

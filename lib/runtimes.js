@@ -1,6 +1,6 @@
 'use strict'
 // The runtimes the programs run on: how each is found, asked its version, given V8
-// flags, and installed when it is missing. lib/programs.js's rows name one each.
+// flags, and installed when it is missing. experiments/stdio/programs.js's rows name one each.
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')

@@ -14,7 +14,7 @@
 // The rounds interleave the programs so slow spells of the machine hit all alike; ±
 // is the half-ranges of both sizes' runs, per read. Large blocks make few reads, so
 // they need more bytes (--mib 4096).
-const { commandLine, parseOutput, fileFeedReason } = require('../lib/programs')
+const { commandLine, parseOutput, fileFeedReason } = require('../experiments/stdio/programs')
 const { runPipeline, PIN_APART } = require('../lib/pipeline')
 const { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
 const { wholeNumber } = require('../lib/options')

@@ -26,7 +26,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { runtimes } = require('../lib/runtimes')
-const { findProgram, unavailableReason } = require('../lib/programs')
+const { findProgram, unavailableReason } = require('../experiments/stdio/programs')
 const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../lib/pipeline')
 const { parseStudyOptions, blockSizes } = require('./per-read')
 const { wholeNumber, matchOnly, UsageError } = require('../lib/options')

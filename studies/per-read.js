@@ -4,7 +4,7 @@
 // sizes, compared with C, and their table. An option error is one line with the tool's
 // usage line, exit 2 (lib/cli.js).
 const { parseArgs } = require('node:util')
-const { programs, findProgram, unavailableReason, BASELINE } = require('../lib/programs')
+const { programs, findProgram, unavailableReason, BASELINE } = require('../experiments/stdio/programs')
 const { parseBlockSize } = require('../lib/blocksize')
 const { UsageError, matchOnly } = require('../lib/options')
 

@@ -17,7 +17,7 @@
 // round against every one of C's, as the headline). --raw FILE appends every run as a
 // JSON line.
 const fs = require('node:fs')
-const { commandLine, parseOutput, fileFeedReason } = require('../lib/programs')
+const { commandLine, parseOutput, fileFeedReason } = require('../experiments/stdio/programs')
 const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
 const { wholeNumber } = require('../lib/options')

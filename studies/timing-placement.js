@@ -15,7 +15,7 @@
 // largest move and how many cells moved by at most 5%.
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
-const { commandLine, parseOutput, findProgram } = require('../lib/programs')
+const { commandLine, parseOutput, findProgram } = require('../experiments/stdio/programs')
 const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
 const { pipelineForeign } = require('../lib/foreign')
 const { verify, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')

@@ -9,7 +9,7 @@
 const path = require('node:path')
 
 const { seededRandom } = require('../lib/stats')
-const { BASELINE, commandLine } = require('../lib/programs')
+const { BASELINE, commandLine } = require('../experiments/stdio/programs')
 const { ddFeeder, shellQuote } = require('../lib/pipeline')
 const { runSteal } = require('../lib/steal')
 const { foreignTime } = require('../lib/foreign')

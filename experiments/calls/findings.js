@@ -2,7 +2,7 @@
 // The call ladder's findings (bench.js --experiment calls), each from its rows: the
 // boundary, a syscall's entry and exit, the runtimes' read paths, and the checks.
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
-const { BASELINE } = require('../../lib/programs')
+const { BASELINE } = require('../stdio/programs')
 
 const LADDER_FINDINGS = [
   function boundary (ladder) {

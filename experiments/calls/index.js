@@ -4,7 +4,7 @@
 // the two measures of a read meet in one run. Its interface is the one
 // experiments/stdio/index.js describes; the cost pass it asks of stdio through that.
 const { UsageError, wholeNumber, matchOnly } = require('../../lib/options')
-const { unavailableReason } = require('../../lib/programs')
+const { unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs } = require('../../lib/option-schema')
 const stdio = require('../stdio')

@@ -21,7 +21,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { BUILD } = require('../../lib/paths')
-const { findProgram, expandCommand, unavailableReason: rowUnavailableReason, BASELINE } = require('../../lib/programs')
+const { findProgram, BASELINE } = require('../stdio/programs')
+const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
 const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { median, medianInterval } = require('../../lib/stats')
 const { runSteal } = require('../../lib/steal')
@@ -41,9 +42,9 @@ const ADDS_UP_SHARE = 0.10
 // The host's bindings the just ladders use, beyond those every just reader has.
 const JUST_NEEDS = ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.read', 'net.readRaw', 'sys.address']
 
-// Each variant: how its ladder runs (a command like lib/programs.js's, {runtime} its
+// Each variant: how its ladder runs (a command like experiments/stdio/programs.js's, {runtime} its
 // runtime's binary, {file} its ladder, {build} the build folder), what its boundary and
-// its reads are, and the stdin reader (lib/programs.js) that reads as its read-256 does.
+// its reads are, and the stdin reader (experiments/stdio/programs.js) that reads as its read-256 does.
 const variants = [
   { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
   { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },

@@ -4,7 +4,7 @@
 // request. Its interface is the one experiments/stdio/index.js describes.
 const path = require('node:path')
 const { UsageError, wholeNumber, matchOnly, makeDirs } = require('../../lib/options')
-const { unavailableReason } = require('../../lib/programs')
+const { unavailableReason } = require('../../lib/rows')
 const { rerunArgs } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { servers, MODES, loadReason, listing, httpContext } = require('./servers')

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const net = require('node:net')
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
-const { expandCommand, unavailableReason } = require('../../lib/programs')
+const { expandCommand, unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 

@@ -35,7 +35,7 @@
 // 95.7% at 10 rounds.
 const { PHASES } = require('./phases')
 const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('../../lib/stats')
-const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
+const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
 

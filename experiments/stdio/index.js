@@ -1,9 +1,9 @@
 'use strict'
-// The stdio experiment: every stdin reader of lib/programs.js across block sizes, fed
-// by dd: start-up, timing, the cost pass (the headline: CPU per read against C), strace
-// and --trace-gc. Its interface is the one experiments/index.js describes.
+// The stdio experiment: every stdin reader of its table (programs.js) across block
+// sizes, fed by dd: start-up, timing, the cost pass (the headline: CPU per read against
+// C), strace and --trace-gc. Its interface is the one experiments/index.js describes.
 const path = require('node:path')
-const { programs, listing, withNodeVersions, extraModules, BASELINE } = require('../../lib/programs')
+const { programs, listing, withNodeVersions, extraModules, checkTable, BASELINE } = require('./programs')
 const { UsageError, makeDirs } = require('../../lib/options')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs } = require('../../lib/option-schema')
@@ -109,6 +109,7 @@ module.exports = {
   later: LATER_OPTIONS,
   PRESETS,
   BASELINE,
+  check: checkTable,
   configure,
   list,
   select,

@@ -6,7 +6,7 @@
 const { PHASES } = require('./phases')
 const fs = require('node:fs')
 const path = require('node:path')
-const { commandLine, parseOutput } = require('../../lib/programs')
+const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
 const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../../lib/pipeline')
 const { withStdinFrom } = require('../../lib/zero-file')

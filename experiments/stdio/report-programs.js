@@ -4,7 +4,7 @@
 // runs made before it did fall back on the lab's current table, and a name neither knows
 // is still reported, just without a runtime.
 const { runtimes } = require('../../lib/runtimes')
-const { findProgram, BASELINE } = require('../../lib/programs')
+const { findProgram, BASELINE } = require('./programs')
 
 function programInfo (name, context) {
   const program = context?.programs?.find(row => row.name === name) ?? findProgram(name)

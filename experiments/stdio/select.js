@@ -1,7 +1,7 @@
 'use strict'
-// Which stdin readers a stdio run measures: those --only picks from lib/programs.js's
+// Which stdin readers a stdio run measures: those --only picks from experiments/stdio/programs.js's
 // table, or, on a resume, those its run began with.
-const { programs, withNodeVersions, unavailableReason, fileFeedReason } = require('../../lib/programs')
+const { programs, withNodeVersions, unavailableReason, fileFeedReason } = require('./programs')
 const { UsageError, matchOnly } = require('../../lib/options')
 
 // A resume runs the programs its run began with (`recorded`), not whatever --only would
@@ -38,7 +38,7 @@ function recorded (context, options) {
     const modules = [...new Set((context.extraPrograms ?? []).filter(extra => extra.programs.some(name => missing.includes(name))).map(extra => extra.module))]
     const fix = modules.length
       ? `set LAB_EXTRA_PROGRAMS=${modules.join(':')} as when it started`
-      : `define them again (in lib/programs.js, or a module in LAB_EXTRA_PROGRAMS), or resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`
+      : `define them again (in experiments/stdio/programs.js, or a module in LAB_EXTRA_PROGRAMS), or resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`
     throw new UsageError(`cannot resume: this run measured ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not defined now; ${fix}`)
   }
   return names.map(name => table.find(row => row.name === name))

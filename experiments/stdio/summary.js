@@ -4,10 +4,11 @@
 // so it can be recomputed after an interruption or by hand.
 const { PHASES } = require('./phases')
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('../../lib/stats')
-const { findProgram, byTableOrder, BASELINE } = require('../../lib/programs')
+const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { summariseHeadline } = require('./cost')
-const { GOAL, interleavedHalves, throughputHalves } = require('../../lib/repeatability')
+const { GOAL, interleavedHalves } = require('../../lib/repeatability')
+const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
 
 const NOISY_CV = 0.10
@@ -251,7 +252,7 @@ function summariseResults (logged, context) {
     startup,
     cells,
     // how far each honoured cell's figure moved between the interleaved halves of its
-    // runs: the run's own repeatability (lib/repeatability.js)
+    // runs: the run's own repeatability (experiments/stdio/repeatability.js)
     throughputRepeatability: throughputHalves(cells),
     stealShare: shared.stealShare,
     disturbance: shared.disturbance,

@@ -9,7 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { programs, unavailableReason, fileFeedReason } = require('../../lib/programs')
+const { programs, unavailableReason, fileFeedReason } = require('../../experiments/stdio/programs')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('../../experiments/stdio/summary')
 const { acquireRunLock } = require('../../lib/run-lock')
 

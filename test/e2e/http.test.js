@@ -9,7 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
-const { unavailableReason } = require('../../lib/programs')
+const { unavailableReason } = require('../../lib/rows')
 
 const broken = behaviour => ({ name: `broken-${behaviour}`, runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', behaviour, '{port}'] })
 

@@ -112,7 +112,7 @@ describe('program names: a safe pattern, no duplicates, checked as the table loa
 
   test('a duplicate name is refused: of the lab\'s table, or within a module', () => {
     const clash = module('clash', [row('c')])
-    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: clash }), new RegExp(`^bench\\.js: ${clash}: program name 'c' is already taken \\(by lib/programs\\.js\\); rename one$`))
+    assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: clash }), new RegExp(`^bench\\.js: ${clash}: program name 'c' is already taken \\(by experiments/stdio/programs\\.js\\); rename one$`))
     const twice = module('twice', [row('mine'), row('mine')])
     assertRefused(bench(TINY, { LAB_EXTRA_PROGRAMS: twice }), new RegExp(`${twice}: program name 'mine' is already taken \\(by ${twice}\\); rename one$`))
   })

@@ -1,5 +1,5 @@
 'use strict'
-// The table of programs (lib/programs.js) as the lab's commands meet it: a runtime that
+// The table of programs (experiments/stdio/programs.js) as the lab's commands meet it: a runtime that
 // cannot be found, a reader from LAB_EXTRA_PROGRAMS, shell quoting checked by bash, and
 // bench.js --list.
 const { test, describe } = require('node:test')
@@ -9,7 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { ROOT } = require('../../lib/paths')
-const { programs, commandLine } = require('../../lib/programs')
+const { programs, commandLine } = require('../../experiments/stdio/programs')
 const { shellQuote } = require('../../lib/pipeline')
 
 function listing (args) {
@@ -19,7 +19,7 @@ function listing (args) {
 describe('commandLine', () => {
   test('a runtime that cannot be found is named, with how to install it', () => {
     const { execFileSync } = require('node:child_process')
-    const reason = execFileSync(process.execPath, ['-e', "const { runtimes } = require('./lib/runtimes'); const p = require('./lib/programs'); runtimes.bun.locate = () => null; console.log(p.unavailableReason(p.findProgram('bun-ffi')))"], { cwd: ROOT, encoding: 'utf8' }).trim()
+    const reason = execFileSync(process.execPath, ['-e', "const { runtimes } = require('./lib/runtimes'); const p = require('./experiments/stdio/programs'); runtimes.bun.locate = () => null; console.log(p.unavailableReason(p.findProgram('bun-ffi')))"], { cwd: ROOT, encoding: 'utf8' }).trim()
     assert.equal(reason, 'Bun not found: run ./setup.sh (npm installs bun), or set BUN=/path/to/bun')
   })
 

@@ -1,5 +1,5 @@
 'use strict'
-// Every program in the table (lib/programs.js), fed through real shell pipes exactly as
+// Every program in the table (experiments/stdio/programs.js), fed through real shell pipes exactly as
 // the lab feeds it: counts, read counts, empty input, and the two ways stdin can be
 // wrong. The list is never written out here: a new row in the table is tested as is.
 // A program that cannot run here fails with the table's reason (./setup.sh --test
@@ -14,7 +14,7 @@ const path = require('node:path')
 
 const { ROOT, BUILD } = require('../../lib/paths')
 const { runtimes } = require('../../lib/runtimes')
-const { programs, commandLine, unavailableReason, parseOutput } = require('../../lib/programs')
+const { programs, commandLine, unavailableReason, parseOutput } = require('../../experiments/stdio/programs')
 const { shellQuote } = require('../../lib/pipeline')
 
 const BLOCK_SIZES = [256, 4096, 65536]
@@ -304,7 +304,7 @@ test('JUST= a binary that behaves like just(js) 0.1.13', async t => {
   })
 
   await t.test('the context records its just.version and its checksum, never an empty string', async () => {
-    const script = "const { collectContext } = require('./lib/context'); const { programs } = require('./lib/programs');" +
+    const script = "const { collectContext } = require('./lib/context'); const { programs } = require('./experiments/stdio/programs');" +
       "const context = collectContext({ runId: 'x', options: {}, programs, ptrace: null, gcUnavailable: [], skipped: [] });" +
       'process.stdout.write(JSON.stringify({ host: context.host, just: context.runtimes.just }))'
     const r = await runWithOpenStdin(['-e', script], env)
@@ -318,7 +318,7 @@ test('JUST= a binary that behaves like just(js) 0.1.13', async t => {
   })
 
   await t.test('a binary that runs no script: its checksum for a version, and its rows fail when run', async () => {
-    const script = "const { runtimeVersion } = require('./lib/runtimes'); const { findProgram, unavailableReason } = require('./lib/programs');" +
+    const script = "const { runtimeVersion } = require('./lib/runtimes'); const { findProgram, unavailableReason } = require('./experiments/stdio/programs');" +
       "process.stdout.write(JSON.stringify({ version: runtimeVersion('just'), fast: unavailableReason(findProgram('just-fast')) }))"
     const r = await runWithOpenStdin(['-e', script], { ...env, JUST: '/bin/true' })
     assert.equal(r.status, 0, r.stderr)

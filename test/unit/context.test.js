@@ -9,7 +9,7 @@ const path = require('node:path')
 const { tempFolders, ONE_RUN } = require('../helpers')
 const { runBench } = require('../fake-step')
 
-const { programs, withNodeVersions } = require('../../lib/programs')
+const { programs, withNodeVersions } = require('../../experiments/stdio/programs')
 
 const PINNED = require('../../package.json').measuredNodeVersions
 

@@ -10,7 +10,7 @@ const { fakeStep, runBench } = require('../fake-step')
 
 const { parseOptions, plan } = require('../../bench')
 const { placementPlan } = require('../../lib/placement')
-const { programs } = require('../../lib/programs')
+const { programs } = require('../../experiments/stdio/programs')
 const { summariseSyscalls } = require('../../experiments/stdio/summary')
 
 const tempDir = tempFolders('syscall-lab-fake-step-')

@@ -10,7 +10,7 @@ const path = require('node:path')
 
 const { loadResultSet } = require('../../analyse')
 const { shapeReport, labelSets } = require('../../lib/report/data')
-const { BASELINE } = require('../../lib/programs')
+const { BASELINE } = require('../../experiments/stdio/programs')
 const { sawtooth } = require('../../experiments/stdio/report-data')
 const findings = require('../../experiments/stdio/findings')
 const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../../lib/report/format')

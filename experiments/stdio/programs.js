@@ -1,14 +1,13 @@
 'use strict'
-// The one table of programs. bench.js, the strace and GC passes, the report and the
-// tests all read it: adding a variant means one reader file in wc/ and one row below.
+// The stdio experiment's table of stdin readers. Its passes, the report and the tests all
+// read it: adding a variant means one reader file in wc/ and one row below.
 // `node bench.js --list` shows every row, whether it can run here (and why not), and its
 // command line.
-const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, BUILD } = require('./paths')
-const { runtimes, isExecutable, nodeMajor, nodeRuntimeName } = require('./runtimes')
-const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('./options')
-const { shellQuote } = require('./pipeline')
+const { runtimes, nodeMajor, nodeRuntimeName } = require('../../lib/runtimes')
+const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('../../lib/options')
+const { shellQuote } = require('../../lib/pipeline')
+const { expandCommand, unavailableReason } = require('../../lib/rows')
 
 // The yardstick every cell is compared with.
 const BASELINE = 'c'
@@ -174,7 +173,7 @@ const programs = [
 // listing refuse to start on one (checkTable), and the row is left out.
 const extraModules = []
 const tableProblems = []
-programs.forEach((row, index) => rowProblem(row, 'lib/programs.js', programs.slice(0, index)))
+programs.forEach((row, index) => rowProblem(row, 'experiments/stdio/programs.js', programs.slice(0, index)))
 for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Boolean)) {
   const file = path.resolve(module)
   let rows
@@ -185,7 +184,7 @@ for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Bo
     continue
   }
   if (!Array.isArray(rows)) {
-    tableProblems.push(`LAB_EXTRA_PROGRAMS: ${file} exports no array of rows; export a list of rows shaped as in lib/programs.js`)
+    tableProblems.push(`LAB_EXTRA_PROGRAMS: ${file} exports no array of rows; export a list of rows shaped as in experiments/stdio/programs.js`)
     continue
   }
   const names = []
@@ -201,13 +200,13 @@ for (const module of (process.env.LAB_EXTRA_PROGRAMS || '').split(':').filter(Bo
 // leading '.' would put them elsewhere, and two rows of one name would share them.
 function rowProblem (row, source, earlier) {
   let problem = null
-  if (!row || typeof row !== 'object') problem = `${source}: a row is ${JSON.stringify(row)}, not an object shaped as in lib/programs.js`
+  if (!row || typeof row !== 'object') problem = `${source}: a row is ${JSON.stringify(row)}, not an object shaped as in experiments/stdio/programs.js`
   else if (typeof row.name !== 'string' || !SAFE_NAME.test(row.name)) problem = `${source}: program name ${JSON.stringify(row.name)} is not allowed: a name is ${SAFE_NAME_RULE}`
   else if (!Object.hasOwn(runtimes, row.runtime)) problem = `${source}: ${row.name}'s runtime ${JSON.stringify(row.runtime)} is none of the lab's: ${Object.keys(runtimes).join(', ')}`
   else if (!Array.isArray(row.command) || !row.command.every(part => typeof part === 'string')) problem = `${source}: ${row.name}'s command is not a list of strings`
   else if (row.needs !== undefined && !(Array.isArray(row.needs) && row.needs.every(name => typeof name === 'string' && BINDING.test(name)))) problem = `${source}: ${row.name}'s needs is not a list of bindings under just, one or two names deep ('net.read')`
   else if (row.needs !== undefined && !runtimes[row.runtime].lacks) problem = `${source}: ${row.name} has needs, but its runtime '${row.runtime}' cannot be asked which bindings it has; drop them`
-  else if (earlier.some(program => program.name === row.name)) problem = `${source}: program name '${row.name}' is already taken (by ${earlier.find(program => program.name === row.name).module ?? 'lib/programs.js'}); rename one`
+  else if (earlier.some(program => program.name === row.name)) problem = `${source}: program name '${row.name}' is already taken (by ${earlier.find(program => program.name === row.name).module ?? 'experiments/stdio/programs.js'}); rename one`
   if (problem !== null) tableProblems.push(problem)
   return problem
 }
@@ -237,35 +236,10 @@ function commandLine (program, blockSize, v8Flags = []) {
   return expandCommand(program, { '{bs}': String(blockSize), '{v8flags}': v8Flags.length ? runtime.v8Flags(v8Flags) : [] })
 }
 
-// A row's command template as an argv, every experiment's table alike: {runtime} its
-// runtime's binary, {build} the build folder, {file} its file, and `values`: a string
-// replaces its placeholder inside an argument, a list stands for as many arguments.
-function expandCommand (row, values = {}) {
-  const fixed = { '{runtime}': runtimes[row.runtime].locate(), '{build}': BUILD, '{file}': row.file ? path.resolve(ROOT, row.file) : '', ...values }
-  return row.command.flatMap(part => {
-    if (Array.isArray(fixed[part])) return fixed[part]
-    return [Object.entries(fixed).reduce((text, [key, value]) => (typeof value === 'string' ? text.replace(key, value) : text), part)]
-  })
-}
-
 // Why a program cannot be timed reading a file (bench.js --feeder file); null if it can.
 function fileFeedReason (program) {
   if (program.stdin === 'pipe') return 'it reads only a pipe (epoll refuses regular files)'
   return program.fileStdin ?? null
-}
-
-// What stops a program from running here, as a sentence that names the fix; null if nothing.
-function unavailableReason (program) {
-  const runtime = runtimes[program.runtime]
-  const binary = runtime.locate()
-  if (binary === null && program.command.includes('{runtime}')) return `${runtime.label} not found: ${runtime.install}`
-  if (binary !== null && !isExecutable(binary)) {
-    return `${runtime.label} not found at ${binary}: ${runtime.install}`
-  }
-  const executable = commandLine(program, 65536)[0]
-  if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
-  if (program.file && !fs.existsSync(path.resolve(ROOT, program.file))) return `${path.resolve(ROOT, program.file)} is missing`
-  return program.needs?.length ? runtime.lacks(binary, program.needs) : null
 }
 
 const STANDARD_LINE = /^size (\d+) reads (\d+) blocksize (\d+)$/m
@@ -307,4 +281,4 @@ function byTableOrder (context) {
   return (a, b) => rank(a.program) - rank(b.program) || a.program.localeCompare(b.program) || a.blockSize - b.blockSize
 }
 
-module.exports = { programs, findProgram, byTableOrder, checkTable, extraModules, withNodeVersions, commandLine, expandCommand, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }
+module.exports = { programs, findProgram, byTableOrder, checkTable, extraModules, withNodeVersions, commandLine, unavailableReason, fileFeedReason, parseOutput, listing, BASELINE }
