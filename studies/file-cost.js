@@ -1,6 +1,6 @@
 'use strict'
 // What a read costs each reader with no pipe in the way: every reader reads the same
-// file from tmpfs (lib/zero-file.js), so it never sleeps waiting for dd nor wakes it,
+// file from tmpfs (experiments/stdio/zero-file.js), so it never sleeps waiting for dd nor wakes it,
 // and its CPU time is the call plus the kernel's copy. bench.js's pipe runs add dd's pace and the
 // wake-ups, which at sizes where reader and dd run at about the same speed magnify
 // small differences (README, "The lab's V8 host against C"). Run with Node, alone:
@@ -20,7 +20,7 @@ const { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed } 
 const { wholeNumber } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, twoSizeFit } = require('../lib/stats')
-const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
+const { ZeroFile, withStdinFrom } = require('../experiments/stdio/zero-file')
 const { verify } = require('../experiments/stdio/measure')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'just-fast'], sizes: '256,1024,4096', mib: '1024', rounds: '7' }

@@ -5,7 +5,7 @@
 // usage line, exit 2 (lib/cli.js).
 const { parseArgs } = require('node:util')
 const { programs, findProgram, unavailableReason, BASELINE } = require('../experiments/stdio/programs')
-const { parseBlockSize } = require('../lib/blocksize')
+const { parseBlockSize } = require('../experiments/stdio/blocksize')
 const { UsageError, matchOnly } = require('../lib/options')
 
 // parseArgs with --help, then `options(values)`: { help: true }, or the tool's options.

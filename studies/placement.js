@@ -23,7 +23,7 @@ const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
 const { wholeNumber } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, ratioInterval } = require('../lib/stats')
-const { ZeroFile, withStdinFrom } = require('../lib/zero-file')
+const { ZeroFile, withStdinFrom } = require('../experiments/stdio/zero-file')
 const { verify, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 
 const DEFAULTS = { only: ['c', 'just-sync', 'node-sync', 'deno-sync'], sizes: '256', mib: '64', rounds: '10' }

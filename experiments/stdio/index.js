@@ -7,7 +7,7 @@ const { programs, listing, withNodeVersions, extraModules, checkTable, BASELINE 
 const { UsageError, makeDirs } = require('../../lib/options')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs } = require('../../lib/option-schema')
-const { ZeroFile } = require('../../lib/zero-file')
+const { ZeroFile } = require('./zero-file')
 const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
 const { plan, costSteps, cellKey, quarterBytes, COST_SIZES } = require('./plan')
 const { select, recorded } = require('./select')

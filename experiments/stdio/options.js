@@ -1,7 +1,7 @@
 'use strict'
 // The stdio experiment's options, one row each (lib/option-schema.js), and the presets
 // they default from.
-const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('../../lib/blocksize')
+const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./blocksize')
 const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
 const { UsageError, wholeNumber } = require('../../lib/options')
 

@@ -10,7 +10,7 @@ const { spawn, spawnSync } = require('node:child_process')
 
 const { median } = require('../../lib/stats')
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
-const { zeroFileFolders } = require('../../lib/zero-file')
+const { zeroFileFolders } = require('../../experiments/stdio/zero-file')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const { waitFor, bench, readRuns: readLog, readJson, close, tempFolders, FIXTURES } = require('../helpers')

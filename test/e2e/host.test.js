@@ -610,7 +610,7 @@ async function interruptTool (script, args) {
 }
 
 // studies/file-cost.js's input folders, to check it leaves none behind.
-const { zeroFileFolders } = require('../../lib/zero-file')
+const { zeroFileFolders } = require('../../experiments/stdio/zero-file')
 const FILE_COST = path.join(ROOT, 'studies', 'file-cost.js')
 const fileCostDirs = () => new Set(zeroFileFolders())
 const newFileCostDirs = before => [...fileCostDirs()].filter(f => !before.has(f))

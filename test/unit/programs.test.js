@@ -1,7 +1,7 @@
 'use strict'
 // The table of programs (experiments/stdio/programs.js) is consistent with itself and with the files
 // it names; its command lines and output parser; and the one definition of a block size
-// (lib/blocksize.js).
+// (experiments/stdio/blocksize.js).
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -10,7 +10,7 @@ const path = require('node:path')
 const { ROOT, BUILD } = require('../../lib/paths')
 const { runtimes } = require('../../lib/runtimes')
 const { programs, findProgram, commandLine, fileFeedReason, parseOutput } = require('../../experiments/stdio/programs')
-const { parseBlockSize, DEFAULT_BLOCK_SIZES, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE } = require('../../lib/blocksize')
+const { parseBlockSize, DEFAULT_BLOCK_SIZES, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE } = require('../../experiments/stdio/blocksize')
 
 const usesV8Flags = program => program.command.includes('{v8flags}')
 
