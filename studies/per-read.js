@@ -3,17 +3,21 @@
 // sizes of studies/paired-cost.js): their options' parsing, which readers, at which block
 // sizes, compared with C, and their table. An option error is one line with the tool's
 // usage line, exit 2 (lib/cli.js).
-const { parseArgs } = require('node:util')
 const { programs, findProgram, unavailableReason, BASELINE } = require('../experiments/stdio/programs')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
 const { UsageError, matchOnly } = require('../lib/options')
+const { parseCommandLine } = require('../lib/option-schema')
 
-// parseArgs with --help, then `options(values)`: { help: true }, or the tool's options.
-// Any error is a UsageError ending with the usage's first line.
+// The command line read as bench.js reads its own (lib/option-schema.js), with --help,
+// then `options(values)`: { help: true }, or the tool's options. An error in the tool's
+// own checks is a UsageError ending with the usage's first line.
 function parseStudyOptions (argv, spec, usage, options) {
+  const rows = Object.entries({ ...spec, help: { type: 'boolean' } }).map(([name, row]) => ({ name, ...row }))
+  const tool = /^usage: node (\S+)/.exec(usage)?.[1] ?? 'the tool'
+  const { values } = parseCommandLine(argv, rows, { tool })
+  if (values.help) return { help: true }
   try {
-    const { values } = parseArgs({ args: argv, options: { ...spec, help: { type: 'boolean' } } })
-    return values.help ? { help: true } : options(values)
+    return options(values)
   } catch (err) {
     throw new UsageError(`${err.message} (${usage.split('\n')[0]})`)
   }
