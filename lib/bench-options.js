@@ -6,7 +6,7 @@ const path = require('node:path')
 const { ROOT } = require('./paths')
 const { shellQuote } = require('./pipeline')
 const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE } = require('./options')
-const { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, fieldOf } = require('./option-schema')
+const { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, fieldOf, isWhole, isStrings } = require('./option-schema')
 const { experiments, byName, DEFAULT_EXPERIMENT } = require('../experiments')
 
 const DEFAULT_TIMEOUT_SECONDS = 120
@@ -32,7 +32,7 @@ const sharedRows = [
       '--only \'node-*\', --only \'*-ffi\''
     ],
     preset: { default: [], quick: [] },
-    stored: [value => Array.isArray(value) && value.every(item => typeof item === 'string'), 'a list of names']
+    stored: [isStrings, 'a list of names']
   },
   { name: 'quick', type: 'boolean', help: ['fewer runs, sizes and rounds: a couple of minutes'] },
   {
@@ -44,7 +44,7 @@ const sharedRows = [
     help: ['seconds before one run counts as hung (default {default})'],
     parse: text => wholeNumber(text, 'timeout', 1),
     preset: { default: DEFAULT_TIMEOUT_SECONDS, quick: DEFAULT_TIMEOUT_SECONDS },
-    stored: [value => Number.isInteger(value) && value >= 1, 'a whole number of at least 1'],
+    stored: [isWhole(1), 'a whole number of at least 1'],
     rerun: true
   },
   { name: 'out', type: 'string', metavar: 'DIR', takes: 'a folder', help: ['where run folders go (default results/)'] },

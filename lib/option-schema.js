@@ -119,4 +119,14 @@ function rerunArgs (options, rows, preset) {
   return args
 }
 
-module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, fieldOf }
+// The checks rows' `stored` fields use most.
+const isWhole = min => value => Number.isInteger(value) && value >= min
+const isBoolean = value => typeof value === 'boolean'
+const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
+
+// A --no-<pass> flag: the pass runs unless it is given, and a re-run skips it again.
+function skipRow (pass, help, field = pass) {
+  return { name: `no-${pass}`, type: 'boolean', field, help: [help], parse: () => false, preset: { default: true, quick: true }, stored: [isBoolean, 'true or false'], rerun: true }
+}
+
+module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, fieldOf, skipRow, isWhole, isBoolean, isStrings }

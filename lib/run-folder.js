@@ -7,6 +7,7 @@ const { ROOT, displayPath } = require('./paths')
 const { UsageError, SAFE_NAME, outDirProblem, makeDirs } = require('./options')
 const { acquireRunLock } = require('./run-lock')
 const { storedProblem, resumedOptions } = require('./bench-options')
+const { isStrings } = require('./option-schema')
 const { byName } = require('../experiments')
 
 // Where the run goes and with what options, all checked before anything is written:
@@ -54,8 +55,6 @@ function openResumed (given) {
 // What a resume takes from context.json, checked at the start, so that a context cut
 // short or edited by hand is refused there, not met as a TypeError mid-run: the options
 // by the schema's rows and the experiment's stored fields, and the programs it measured.
-const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
-
 function resumedContextProblem (context) {
   if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
   const options = context.options

@@ -6,12 +6,11 @@
 const { UsageError, wholeNumber, matchOnly } = require('../../lib/options')
 const { unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
-const { rerunArgs } = require('../../lib/option-schema')
+const { rerunArgs, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
 const ladder = require('./ladder')
 
 const BASELINE = stdio.BASELINE
-const isWhole = min => value => Number.isInteger(value) && value >= min
 
 const rows = [
   {

@@ -5,7 +5,7 @@
 const path = require('node:path')
 const { UsageError, wholeNumber, matchOnly, makeDirs } = require('../../lib/options')
 const { unavailableReason } = require('../../lib/rows')
-const { rerunArgs } = require('../../lib/option-schema')
+const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { servers, MODES, loadReason, listing, httpContext } = require('./servers')
 const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
@@ -14,7 +14,6 @@ const { summariseHttp, REFERENCE } = require('./summary')
 // wrk opens each connection as a socket of its own: past this, a run measures the
 // limits of file descriptors and ports more than a server.
 const MAX_CONNECTIONS = 1024
-const isWhole = min => value => Number.isInteger(value) && value >= min
 
 const rows = [
   {
@@ -41,16 +40,7 @@ const rows = [
     },
     preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
   },
-  {
-    name: 'no-strace',
-    type: 'boolean',
-    field: 'strace',
-    help: ['skip the syscall profile pass'],
-    parse: () => false,
-    preset: { default: true, quick: true },
-    stored: [value => typeof value === 'boolean', 'true or false'],
-    rerun: true
-  }
+  skipRow('strace', 'skip the syscall profile pass')
 ]
 
 const stored = {

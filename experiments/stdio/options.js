@@ -4,6 +4,7 @@
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./blocksize')
 const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
 const { UsageError, wholeNumber } = require('../../lib/options')
+const { skipRow, isWhole, isBoolean, isStrings } = require('../../lib/option-schema')
 
 // Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
 // is a small part of the run, few enough that the whole default lab fits in about
@@ -40,9 +41,6 @@ function parseNodeVersion (text) {
   }
 }
 
-const isWhole = min => value => Number.isInteger(value) && value >= min
-const isBoolean = value => typeof value === 'boolean'
-const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
 const isBlockSize = value => {
   try {
     return typeof value === 'number' && parseBlockSize(String(value)) === value
@@ -178,36 +176,9 @@ const rows = [
     stored: BOOLEAN,
     rerun: true
   },
-  {
-    name: 'no-strace',
-    type: 'boolean',
-    field: 'strace',
-    help: ['skip the syscall profile pass'],
-    parse: () => false,
-    preset: { default: true, quick: true },
-    stored: BOOLEAN,
-    rerun: true
-  },
-  {
-    name: 'no-gc',
-    type: 'boolean',
-    field: 'gc',
-    help: ['skip the GC trace pass'],
-    parse: () => false,
-    preset: { default: true, quick: true },
-    stored: BOOLEAN,
-    rerun: true
-  },
-  {
-    name: 'no-cost',
-    type: 'boolean',
-    field: 'cost',
-    help: ['skip the cost pass (the report then has no headline)'],
-    parse: () => false,
-    preset: { default: true, quick: true },
-    stored: BOOLEAN,
-    rerun: true
-  }
+  skipRow('strace', 'skip the syscall profile pass'),
+  skipRow('gc', 'skip the GC trace pass'),
+  skipRow('cost', 'skip the cost pass (the report then has no headline)')
 ]
 
 // What a run stores beyond its rows: the preset's byte counts, and the cost pass's sizes.
