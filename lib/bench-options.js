@@ -6,7 +6,7 @@ const path = require('node:path')
 const { ROOT } = require('./paths')
 const { shellQuote } = require('./pipeline')
 const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE } = require('./options')
-const { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, fieldOf, isWhole, isStrings } = require('./option-schema')
+const { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, isWhole, isStrings } = require('./option-schema')
 const { experiments, byName, DEFAULT_EXPERIMENT } = require('../experiments')
 
 const DEFAULT_TIMEOUT_SECONDS = 120
@@ -161,4 +161,4 @@ function rerunCommand (options, failure, runnable) {
   return `${env}node bench.js ${shellQuote(all.map(String))}`
 }
 
-module.exports = { parseOptions, usage, storedProblem, resumedOptions, rerunCommand, fieldOf, DEFAULT_TIMEOUT_SECONDS }
+module.exports = { parseOptions, usage, storedProblem, resumedOptions, rerunCommand }
