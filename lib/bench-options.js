@@ -56,8 +56,7 @@ const sharedRows = [
     type: 'boolean',
     help: [
       'list what the experiment runs, whether it can run here (and why not),',
-      'and its command line (stdio: at the first of --sizes, default 65536);',
-      '--json as JSON'
+      'and its command line; --json as JSON'
     ]
   },
   { name: 'json', type: 'boolean' },
