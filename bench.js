@@ -26,10 +26,11 @@ const { experiments, byName } = require('./experiments')
 
 // What the tests' fake step (test/fake-step.js) stands in for: `measurer`, the
 // experiments' sessions, (experiment, options, runDir, interrupted) → { measure(step,
-// run), close() }, which then start no reader and no server; and `placement`, the CPUs
+// run), close() }, which then start no reader and no server; `placement`, the CPUs
 // (lib/placement.js checkedPlacement's answer), given by a caller whose process bench
-// then leaves where it is.
-async function main (parsed, interrupted, { measurer = null, placement = null } = {}) {
+// then leaves where it is; and `quiet(cpus)`, the wait for quiet CPUs before a disturbed
+// step is measured again.
+async function main (parsed, interrupted, { measurer = null, placement = null, quiet = undefined } = {}) {
   // a table an experiment loads (LAB_EXTRA_PROGRAMS) may be refused before anything runs
   for (const experiment of experiments) experiment.check?.()
   if (parsed.list) {
@@ -37,7 +38,7 @@ async function main (parsed, interrupted, { measurer = null, placement = null } 
     return 0
   }
   const run = prepareRun(parsed, interrupted, { measurer, placement })
-  const done = await measurePending(run, interrupted)
+  const done = await measurePending(run, interrupted, quiet)
   writeDerived(run.runDir, run.records, run.context)
   if (interrupted()) {
     console.log(`\ninterrupted: ${run.alreadyDone + done} of ${run.steps.length} runs measured and kept in ${run.runDir}`)

@@ -15,8 +15,9 @@ const BUSY_STEPS = 5
 
 // Measures the pending runs in order, appending each to the log; a stop ends it at the
 // run in flight, which is not logged. Returns how many runs it logged. A cell's warm-up
-// runs come before the first of its runs that this bench makes.
-async function measurePending ({ runDir, context, records, pending, session, cellKey }, interrupted) {
+// runs come before the first of its runs that this bench makes. `quiet(cpus)` waits until
+// the CPUs are quiet (lib/foreign.js waitForQuiet; the tests' fake step waits for nothing).
+async function measurePending ({ runDir, context, records, pending, session, cellKey }, interrupted, quiet = waitForQuiet) {
   const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
@@ -42,7 +43,7 @@ async function measurePending ({ runDir, context, records, pending, session, cel
         const superseded = { ...record, superseded: true }
         fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
         records.push(superseded)
-        await waitForQuiet(record.foreign.cpus ?? [])
+        await quiet(record.foreign.cpus ?? [])
         ;({ record, stopped } = await session.measure(step, step.run))
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
