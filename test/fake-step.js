@@ -36,16 +36,20 @@ const REQUESTS_PER_SECOND = 100000
 const COST_SAMPLES = 50
 const CLK_TCK = 100
 
-// fakeStep({ seed, fail, stopAfter }) → { measurer, interrupted, measured }
+// fakeStep({ seed, fail, disturb, stopAfter }) → { measurer, interrupted, quiet, measured, waits }
 //   measurer     main's measurer: (experiment, options, runDir, interrupted) →
 //                { measure(step, run), close() }, as an experiment's session
 //   fail         (step, run) → a reason the step's run fails with, or null
+//   disturb      (step, run) → true when this try of the step shares its CPUs with other
+//                work: its record's foreign time is well over the threshold
+//   quiet        main's wait for quiet CPUs, which returns at once; waits lists its CPUs
 //   stopAfter    after this many runs logged, the next is stopped in flight, as by Ctrl-C:
 //                it resolves stopped and interrupted() is true from then on
 //   measured     every run measured, warm-ups (run -1) too: { phase, program, blockSize, run }
-function fakeStep ({ seed = 1, fail = () => null, stopAfter = Infinity } = {}) {
+function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAfter = Infinity } = {}) {
   const random = seededRandom(seed)
   const measured = []
+  const waits = []
   let logged = 0
   let stopped = false
   const jitter = () => 1 + (random() - 0.5) * 0.02
@@ -54,6 +58,7 @@ function fakeStep ({ seed = 1, fail = () => null, stopAfter = Infinity } = {}) {
     const record = { ...recordOf(step, run, options, jitter), at: new Date().toISOString() }
     const reason = fail(step, run)
     if (reason) Object.assign(record, { ok: false, failure: reason })
+    if (record.foreign && disturb(step, run)) record.foreign = busyCpus(record.foreign)
     measured.push({ phase: step.phase, program: step.program.name, blockSize: step.blockSize, run })
     if (run >= 0 && logged >= stopAfter) stopped = true
     if (stopped) return { record: { ...record, ok: false, failure: 'interrupted' }, stopped: true }
@@ -65,7 +70,11 @@ function fakeStep ({ seed = 1, fail = () => null, stopAfter = Infinity } = {}) {
     measure: async (step, run) => measure(step, run, options),
     close: async () => {}
   })
-  return { measurer, interrupted: () => stopped, measured }
+  const quiet = async cpus => {
+    waits.push(cpus)
+    return 0
+  }
+  return { measurer, interrupted: () => stopped, quiet, measured, waits }
 }
 
 function recordOf (step, run, options, jitter) {
@@ -87,6 +96,14 @@ function quietCpus (pin, wallNs, ownNs, source = 'cpuidle') {
     steal: runSteal(new Array(Math.max(...cpus, 0) + 1).fill(0), CLK_TCK, pin ?? null),
     foreign: cpus.length ? foreignTime({ source, windowNs: wallNs, perCpu: cpus.map(cpu => ({ cpu, busyNs: ownNs, ownNs })) }) : null
   }
+}
+
+// The same CPUs, where other work took half the window of each, and at least
+// FOREIGN_NS, above every floor: a try that lib/foreign.js calls disturbed.
+const FOREIGN_NS = 50e6
+function busyCpus (quiet) {
+  const foreignNs = Math.max(FOREIGN_NS, quiet.windowNs / 2)
+  return foreignTime({ source: quiet.source, windowNs: Math.max(quiet.windowNs, foreignNs), perCpu: quiet.cpus.map(cpu => ({ cpu, busyNs: foreignNs, ownNs: 0 })) })
 }
 
 // A run of a stdin reader (start-up, timing and its quarter runs, cost, strace, gc).
@@ -255,7 +272,7 @@ async function runBench (args, { env = {}, step = fakeStep() } = {}) {
     const { main, parseOptions } = require(BENCH)
     const { usage } = require('../lib/bench-options')
     const { runTool } = require('../lib/cli')
-    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] } }) }, args)
+    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet }) }, args)
   } finally {
     for (const handler of process.listeners('exit')) if (!saved.exitHandlers.includes(handler)) handler()
     for (const restore of restoreStreams) restore()

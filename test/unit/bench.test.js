@@ -14,6 +14,8 @@ const { summariseResults } = require('../../experiments/stdio/summary')
 const { parseOptions, plan } = require('../../bench')
 const { close, readRuns: readLog, readJson, tempFolders, FIXTURES } = require('../helpers')
 const { fakeStep, runBench } = require('../fake-step')
+const { BUSY_STEPS } = require('../../lib/measure-steps')
+const { MAX_REMEASURES } = require('../../lib/foreign')
 
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
 const tempDir = tempFolders('syscall-lab-bench-')
@@ -437,6 +439,51 @@ describe('a run cut short, and --resume', () => {
     assert.equal(context.resumedAt.length, 1)
     assert.deepEqual(context.resumedAt[0].lab.bench, ['--resume', dir])
     assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
+  })
+})
+
+// Every try as logged, superseded ones too (readLog keeps the data points only).
+const everyTry = file => fs.readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+
+describe('other work on the measured CPUs', () => {
+  const args = (out, id, runs) => ['--only', 'c', '--sizes', '4096', '--runs', String(runs), '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', id]
+
+  test('a disturbed try is kept superseded and the step measured again once its CPUs are quiet', async () => {
+    const out = tempDir()
+    let tries = 0
+    const step = fakeStep({ disturb: (planned, run) => planned.phase === 'timing' && run === 0 && tries++ === 0 })
+    const result = await runBench(args(out, 'once', 2), { step })
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const logged = everyTry(path.join(out, 'once', 'all.jsonl'))
+    const timing0 = logged.filter(record => record.phase === 'timing' && record.run === 0)
+    assert.deepEqual(timing0.map(record => [Boolean(record.superseded), record.foreign.disturbed]), [[true, true], [false, false]])
+    // it waited once, for the CPU the step ran on (dd and the reader share the last)
+    assert.deepEqual(step.waits, [[1]])
+    assert.deepEqual(readLog(path.join(out, 'once', 'all.jsonl')).map(record => `${record.phase} ${record.run}`), ['startup 0', 'startup 1', 'timing 0', 'timing 1'])
+    const results = readJson(path.join(out, 'once', 'results.json'))
+    assert.deepEqual([results.disturbance.disturbed, results.disturbance.remeasured, results.disturbance.keptDisturbed], [1, 1, 0])
+    assert.equal(results.cells[0].flags.includes('disturbed'), false)
+    assert.match(result.stdout, /^foreign CPU time: 1 try of 4 steps shared their CPUs with other work \(over 3% of their CPU time\); 1 measured again once the CPUs were quiet$/m)
+  })
+
+  test(`a machine busy for ${BUSY_STEPS} kept steps in a row: the rest are measured once, kept and flagged`, async () => {
+    const out = tempDir()
+    const step = fakeStep({ disturb: () => true })
+    const runs = 8
+    const result = await runBench(args(out, 'busy', runs), { step })
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const steps = 2 * runs
+    const retried = BUSY_STEPS * MAX_REMEASURES
+    assert.equal(step.measured.length, steps + retried, 'each of the first steps tried 1 + MAX_REMEASURES times, every later one once')
+    assert.equal(step.waits.length, retried)
+    const logged = everyTry(path.join(out, 'busy', 'all.jsonl'))
+    assert.equal(logged.filter(record => record.superseded).length, retried)
+    assert.equal(logged.filter(record => !record.superseded).length, steps)
+    assert.equal(result.stdout.split(`stayed busy with other work over ${BUSY_STEPS} steps in a row`).length - 1, 1, 'said once')
+    const results = readJson(path.join(out, 'busy', 'results.json'))
+    assert.deepEqual([results.disturbance.steps, results.disturbance.remeasured, results.disturbance.keptDisturbed], [steps, retried, steps])
+    assert.ok(results.cells[0].flags.includes('disturbed'))
+    assert.match(result.stdout, new RegExp(`${steps} still disturbed after ${MAX_REMEASURES} tries and flagged 'disturbed': this machine was busy$`, 'm'))
   })
 })
 
