@@ -3,7 +3,6 @@
 // server with its requests/s by connections, its CPU and syscalls per request, and the
 // findings that say it in words. The interface is stdio's (experiments/stdio/report.js).
 const path = require('node:path')
-const stdio = require('../stdio/report')
 const { findings, headlineConnections } = require('./findings')
 const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
 const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
@@ -237,11 +236,10 @@ function contextRows (set) {
 // Where its pass ran (lib/placement.js): wrk's CPU and the server's.
 const pinText = pin => `wrk on CPU ${pin.wrk}, the server on CPU ${pin.server}`
 
-// The context, then how far to trust the runs: no timing cell is flagged (an http run
-// has none: its cells' marks are in its tables), and the runs that failed.
+// The context, then the runs that failed; the cells' marks (client-bound, unsteady,
+// disturbed) are in their tables.
 function runContextSection (data) {
-  return contextSection(data, html`${stdio.flaggedCells([], data.compare)}
-    ${failedRuns(data.failures, data.compare)}`)
+  return contextSection(data, failedRuns(data.failures, data.compare))
 }
 
 const sections = [

@@ -391,4 +391,4 @@ const sections = [
   ['context', 'Context', runContextSection]
 ]
 
-module.exports = { sections, flaggedCells }
+module.exports = { sections }

@@ -17,7 +17,7 @@
 //                        they agree
 const path = require('node:path')
 const { shape, contextRows, pinText } = require('./report-data')
-const { sections, flaggedCells } = require('./report-html')
+const { sections } = require('./report-html')
 const { markdown, csv, terminal, agreement } = require('./report-text')
 
 module.exports = {
@@ -29,7 +29,5 @@ module.exports = {
   markdown,
   csv,
   terminal,
-  agreement,
-  // the context's flagged timing cells, for a report whose runs have none
-  flaggedCells
+  agreement
 }
