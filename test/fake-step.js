@@ -150,7 +150,7 @@ function costSamples (bytes, startNs, nsPerByte) {
   })
 }
 
-// What lib/strace.js's parseProfileRun makes of a reader's trace: a read per block and
+// What experiments/stdio/strace.js's parseProfileRun makes of a reader's trace: a read per block and
 // a dozen calls of start-up, one thread.
 function straceProfile (step, reads) {
   const row = (name, calls) => ({ name, calls, errors: 0, seconds: calls * 1e-6, usecsPerCall: 1, percentTime: 0 })

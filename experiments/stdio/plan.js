@@ -119,7 +119,7 @@ function cellKey (step) {
 }
 
 // The strace pass at each program and block size: one run under strace -C -f at each of
-// two input sizes (lib/strace.js: every thread's summary, the main thread's counts and
+// two input sizes (strace.js: every thread's summary, the main thread's counts and
 // each read of stdin, from the one run). Syscalls per MiB come from the difference of the
 // two, where start-up's calls (loading, the runtime's own files and threads, exit) are in
 // both and cancel (experiments/stdio/summary.js); each run's reads are checked against what the reader

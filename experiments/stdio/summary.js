@@ -211,7 +211,7 @@ function shareWithheld (cell, base) {
 }
 
 // Why each cell's reader was caught reading otherwise than it says (its reads of stdin in
-// the strace pass, checked by lib/strace.js), by cell; a strace run that failed for any
+// the strace pass, checked by strace.js), by cell; a strace run that failed for any
 // other reason (a crash or a timeout under strace) checked nothing, and is only listed
 // as a failure.
 function rejectedCells (records) {

@@ -5,7 +5,7 @@
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 
-const { parseTrace, parseProfileRun, readTraceProblem } = require('../../lib/strace')
+const { parseTrace, parseProfileRun, readTraceProblem } = require('../../experiments/stdio/strace')
 const { summariseResults, summariseSyscalls } = require('../../experiments/stdio/summary')
 const findings = require('../../experiments/stdio/findings')
 

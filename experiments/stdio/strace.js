@@ -1,0 +1,162 @@
+'use strict'
+// The stdio experiment's strace pass: one run, three views.
+const { parseStraceSummary } = require('../../lib/strace')
+
+// ---- one run, three views ----
+//
+// The pass runs each reader once per input size under `strace -C -f -s 0`: every call
+// of every thread, one line each, then the same summary table -c writes. From that one
+// run come the summary of every thread, the main thread's own counts (the lines of the
+// first pid: what strace without -f would count), and what each read of stdin asked for
+// and returned. Counting the main thread in the same run as every thread keeps its count
+// within theirs, which two separate runs did not. And strace -c alone counts calls, not
+// bytes, mixed with start-up's reads (ld.so reading libraries, a runtime its scripts and
+// /proc), which outnumber a run's reads of stdin at large block sizes: a reader reading
+// four blocks a call hides behind them, but not from its reads of fd 0 counted one by
+// one, each with its return value. The trace lines are one per call (16384 reads at 4 MiB
+// in 256-byte blocks), too many to keep for every cell: bench.js keeps the summary and
+// the record keeps the counts, including a histogram of each read of stdin's return.
+const READ_FAMILY = ['read', 'readv', 'pread64', 'preadv', 'preadv2', 'splice']
+
+function profileArgv (outFile) {
+  return ['strace', '-qq', '-C', '-f', '-s', '0', '-e', 'signal=none', '-o', outFile]
+}
+
+// The summary table at the end of a -C file, as strace -c alone would have written it.
+function summaryPart (text) {
+  const at = text.search(/^% time /m)
+  return at === -1 ? '' : text.slice(at)
+}
+
+// With -f, a call another thread interrupts is split in two lines:
+//   1234 read(0,  <unfinished ...>
+//   1234 <... read resumed>""..., 65536) = 65536
+// and a call's text is the two halves joined. With -s 0 a buffer prints as ""... and
+// an iovec may print as [...], so the arguments split at commas, save iovecs.
+const TRACE_LINE = /^(?:(\d+)\s+)?(.*)$/
+const CALL = /^(\w+)\((\d+),/
+const CALL_NAME = /^(\w+)\(/
+const RESUMED = /^<\.\.\. (\w+) resumed>(.*)$/
+const UNFINISHED = ' <unfinished ...>'
+const RESULT = /\)\s+=\s+(-?\d+|\?)/
+
+// The bytes a call asked for; null where strace left the iovec out.
+function askedBytes (name, text) {
+  const args = text.slice(text.indexOf('(') + 1).split(/\)\s+=/)[0]
+  if (['readv', 'preadv', 'preadv2'].includes(name)) {
+    const lengths = [...args.matchAll(/iov_len=(\d+)/g)].map(match => Number(match[1]))
+    return lengths.length ? lengths.reduce((a, b) => a + b, 0) : null
+  }
+  const parts = args.split(',').map(part => part.trim())
+  const asked = Number(parts[name === 'splice' ? 4 : 2])
+  return Number.isInteger(asked) ? asked : null
+}
+
+// { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
+//   otherCalls, mainThread }: otherCalls are the read family's calls on other descriptors
+// (start-up's); mainThread is the first pid's calls, shaped as parseStraceSummary's
+// result without its times. A call that never returned (exit_group, a thread killed
+// mid-call) is left out, as strace -c leaves it out.
+function parseTrace (text) {
+  const stdin = {}
+  let otherCalls = 0
+  let mainPid = null
+  const main = new Map()
+  const pending = new Map()
+  const count = (name, callText) => {
+    const result = RESULT.exec(callText)?.[1] ?? '?'
+    const entry = stdin[name] ??= { calls: 0, dataCalls: 0, bytes: 0, maxBytes: 0, maxAsked: 0, errors: 0, returned: {} }
+    entry.calls++
+    entry.returned[result] = (entry.returned[result] ?? 0) + 1
+    const asked = askedBytes(name, callText)
+    entry.maxAsked = asked === null || entry.maxAsked === null ? null : Math.max(entry.maxAsked, asked)
+    const bytes = Number(result)
+    if (result === '?' || bytes < 0) entry.errors++
+    else if (bytes > 0) {
+      entry.dataCalls++
+      entry.bytes += bytes
+      entry.maxBytes = Math.max(entry.maxBytes, bytes)
+    }
+  }
+  for (const line of text.split('\n')) {
+    if (/^% time /.test(line)) break
+    const [, pid = '', body] = TRACE_LINE.exec(line)
+    const resumed = RESUMED.exec(body)
+    const key = `${pid} ${resumed?.[1]}`
+    const callText = resumed ? (pending.has(key) ? pending.get(key) + resumed[2] : null) : body
+    if (resumed) pending.delete(key)
+    const call = callText === null ? null : CALL_NAME.exec(callText)
+    if (!call) continue
+    mainPid ??= pid
+    if (!resumed && body.endsWith(UNFINISHED)) {
+      pending.set(`${pid} ${call[1]}`, body.slice(0, -UNFINISHED.length))
+      continue
+    }
+    const result = RESULT.exec(callText)?.[1] ?? '?'
+    if (pid === mainPid && result !== '?') {
+      const row = main.get(call[1]) ?? { name: call[1], calls: 0, errors: 0, seconds: null, usecsPerCall: null, percentTime: null }
+      row.calls++
+      if (Number(result) < 0) row.errors++
+      main.set(call[1], row)
+    }
+    if (!READ_FAMILY.includes(call[1])) continue
+    const fd = CALL.exec(callText)?.[2]
+    if (fd !== '0') otherCalls++
+    else count(call[1], callText)
+  }
+  const syscalls = [...main.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name))
+  const calls = name => main.get(name)?.calls ?? 0
+  const mainThread = {
+    syscalls,
+    totalCalls: syscalls.reduce((sum, row) => sum + row.calls, 0),
+    totalErrors: syscalls.reduce((sum, row) => sum + row.errors, 0),
+    totalSeconds: null,
+    threadsStarted: calls('clone') + calls('clone3'),
+    reads: calls('read')
+  }
+  return { stdin, otherCalls, mainThread }
+}
+
+// The three views of one `strace -C -f` file.
+function parseProfileRun (text) {
+  const { stdin, otherCalls, mainThread } = parseTrace(text)
+  return { allThreads: parseStraceSummary(summaryPart(text)), mainThread, readTrace: { stdin, otherCalls } }
+}
+
+// Why the kernel's view of a run disagrees with the reader's claims, or null. An honest
+// reader reads stdin with the calls its row names (readSyscalls, read(2) unless it says
+// otherwise), those calls bring every byte sent, and the reader's own count of reads is
+// the number of calls that brought data (an EAGAIN or the 0 at the end reads no block).
+// A row that honours the block size asks for at most that many bytes a call: asking for
+// more is reading in larger blocks even where the pipe, holding less, hands back less.
+function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
+  const allowed = program.readSyscalls ?? ['read']
+  const used = Object.keys(trace.stdin)
+  const stray = used.filter(name => !allowed.includes(name))
+  if (stray.length) {
+    return `strace saw the reader read stdin with ${stray.join(', ')}, but its row says ${allowed.join(', ')}: correct readSyscalls in its row if that is how it reads`
+  }
+  const sum = key => used.reduce((total, name) => total + trace.stdin[name][key], 0)
+  const family = used.join('/') || allowed.join('/')
+  if (sum('bytes') !== bytes) {
+    return `strace saw ${sum('bytes')} bytes come through ${family} on stdin, but ${bytes} were sent and the reader counted them all: it reads stdin some other way`
+  }
+  if (program.honoursBlockSize) {
+    const most = key => used.reduce((top, name) => (top === null || trace.stdin[name][key] === null ? null : Math.max(top, trace.stdin[name][key])), 0)
+    const asked = most('maxAsked')
+    const got = most('maxBytes')
+    const brought = `${sum('dataCalls')} ${family} calls brought the ${bytes} bytes`
+    if (asked !== null && asked > blockSize) {
+      return `strace saw the reader ask for up to ${asked} bytes a call, more than the ${blockSize}-byte blocks its row claims to read in (${brought})`
+    }
+    if (got > blockSize) {
+      return `strace saw ${family} calls bring up to ${got} bytes a call, more than the ${blockSize}-byte blocks its row claims to read in (${brought}; blocks of ${blockSize} take ${Math.ceil(bytes / blockSize)} at least)`
+    }
+  }
+  if (reads !== null && reads !== undefined && reads !== sum('dataCalls')) {
+    return `the reader says it made ${reads} reads, but strace saw ${sum('dataCalls')} ${family} calls bring data`
+  }
+  return null
+}
+
+module.exports = { READ_FAMILY, profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }
