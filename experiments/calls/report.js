@@ -82,15 +82,16 @@ function ladderRows (ladder) {
   ])
 }
 
-const LADDER_TITLE = 'The call ladder: ns of CPU per call (median of processes, 95% interval), and where a 256-byte read\'s ns go'
+// The rungs' intervals carry their level (the sign test's over the processes: 97.9% for 10).
+const ladderTitle = ladder => `The call ladder: ns of CPU per call (median of processes, ${levelsText(ladder.rows.flatMap(row => Object.values(row.rungs ?? {})))} interval), and where a 256-byte read's ns go`
 
 function ladderTerminal (ladder) {
   if (!ladder) return []
-  return ['', `${LADDER_TITLE}:`, ...textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd())]
+  return ['', `${ladderTitle(ladder)}:`, ...textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd())]
 }
 
 function ladderMarkdown (ladder, compare = false) {
-  return [`## ${compare ? `${md(ladder.set)}: ` : ''}${LADDER_TITLE}`, '', `${md(ladder.meaning)}.`, '', markdownTable(LADDER_HEADER, ladderRows(ladder).map(row => row.map(md)), LADDER_ALIGN), '']
+  return [`## ${compare ? `${md(ladder.set)}: ` : ''}${ladderTitle(ladder)}`, '', `${md(ladder.meaning)}.`, '', markdownTable(LADDER_HEADER, ladderRows(ladder).map(row => row.map(md)), LADDER_ALIGN), '']
 }
 
 // A calls run's CSV: a variant per row (and per set, when runs are compared), each
