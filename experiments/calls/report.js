@@ -41,7 +41,7 @@ function ladderSection (data) {
   const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
   const table = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
   <div class="table-wrap"><table class="ladder">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${levelsText(entry.rows.flatMap(row => Object.values(row.rungs ?? {})))} intervals</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${ladderLevels(entry)}</caption>
     <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
@@ -82,8 +82,14 @@ function ladderRows (ladder) {
   ])
 }
 
-// The rungs' intervals carry their level (the sign test's over the processes: 97.9% for 10).
-const ladderTitle = ladder => `The call ladder: ns of CPU per call (median of processes, ${levelsText(ladder.rows.flatMap(row => Object.values(row.rungs ?? {})))} interval), and where a 256-byte read's ns go`
+// The intervals' levels: the rungs' (the sign test's over the processes: 97.9% for 10)
+// and the cost pass column's (over its rounds, which --rounds sets apart from --processes).
+function ladderLevels (ladder) {
+  const cost = levelsText(ladder.rows.map(row => row.stdin?.cpuPerReadNs), null)
+  return `${levelsText(ladder.rows.flatMap(row => Object.values(row.rungs ?? {})))} interval${cost ? `; the cost pass's, ${cost}` : ''}`
+}
+
+const ladderTitle = ladder => `The call ladder: ns of CPU per call (median of processes, ${ladderLevels(ladder)}), and where a 256-byte read's ns go`
 
 function ladderTerminal (ladder) {
   if (!ladder) return []

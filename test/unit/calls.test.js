@@ -4,9 +4,14 @@
 // measures a failed cell again.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { TINY_LADDER: TINY } = require('../helpers')
+const path = require('node:path')
+const { TINY_LADDER: TINY, readJson, tempFolders } = require('../helpers')
+const { fakeStep, runBench } = require('../fake-step')
+const { medianIntervalLevel, levelText } = require('../../lib/stats')
 
 const calls = require('../../experiments/calls/ladder')
+
+const tempDir = tempFolders('syscall-lab-calls-')
 
 test('parseLadder reads the three kinds of line and nothing else', () => {
   const out = calls.parseLadder('noise\ncompiled noop yes syscall yes empty-read unknown read-256 native\nround 1 noop 2.5 syscall 201 empty-read 230.25 read-256 440\nsize 10 reads 2 blocksize 256\n')
@@ -114,4 +119,19 @@ test('a calls run\'s failed cell is measured again by a calls bench of its varia
   assert.equal(cellCommand(options, { program: 'node-sync', blockSize: 256 }, []), 'node bench.js --experiment calls --quick --only node --processes 2 --timeout 30')
   assert.equal(cellCommand(options, { program: 'deno-ffi', blockSize: 256 }, []), 'node bench.js --experiment calls --quick --only deno-ffi --processes 2 --timeout 30')
   assert.equal(cellCommand(parseOptions(['--experiment', 'calls', '--rounds', '4']), { program: 'c', blockSize: 256 }, []), 'node bench.js --experiment calls --rounds 4')
+})
+
+// The ladder's rungs are medians of --processes processes, the cost pass column's of
+// --rounds rounds: each interval is labelled at its own level, in every format.
+test('the ladder labels its rungs\' and its cost pass\'s intervals each at their level', async () => {
+  const out = tempDir()
+  const result = await runBench(['--experiment', 'calls', '--quick', '--only', 'c', '--processes', '6', '--rounds', '10', '--out', out, '--id', 'levels'], { step: fakeStep() })
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const [rungs, cost] = [medianIntervalLevel(6), medianIntervalLevel(10)].map(levelText)
+  assert.notEqual(rungs, cost)
+  const label = `median of processes, ${rungs} interval; the cost pass's, ${cost}`
+  assert.ok(result.stdout.includes(`The call ladder: ns of CPU per call (${label})`), result.stdout)
+  const ladder = readJson(path.join(out, 'levels', 'results.json')).ladder
+  assert.equal(levelText(ladder.rows[0].rungs['read-256'].level), rungs)
+  assert.equal(levelText(ladder.rows[0].stdin.cpuPerReadNs.level), cost)
 })
