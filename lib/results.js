@@ -6,12 +6,11 @@ const { disturbanceOf } = require('./foreign')
 const { DEFAULT_EXPERIMENT } = require('../experiments/default')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
-// fields that name its cell beyond the program and block size.
+// fields that name its cell beyond its program (stdio's block size, http's mode ...).
 function failuresOf (records, cellFields = []) {
   return records.filter(record => !record.ok).map(record => ({
     phase: record.phase,
     program: record.program,
-    blockSize: record.blockSize,
     run: record.run,
     reason: record.failure,
     command: record.command,
@@ -33,4 +32,4 @@ function sharedResults (logged, context, cellFields = []) {
   }
 }
 
-module.exports = { sharedResults, failuresOf }
+module.exports = { sharedResults }

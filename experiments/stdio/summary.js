@@ -238,7 +238,7 @@ function summariseResults (logged, context) {
   compareWithC(cells)
   // the lab's answer, from the cost pass (experiments/stdio/cost.js); null for runs without one
   const headline = summariseHeadline(records, context, rejected)
-  const shared = sharedResults(logged, context)
+  const shared = sharedResults(logged, context, ['blockSize'])
   return {
     runId: shared.runId,
     experiment: shared.experiment,
