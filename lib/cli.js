@@ -47,4 +47,4 @@ function runCli (tool) {
   runTool(tool, process.argv.slice(2)).then(code => { process.exitCode = code })
 }
 
-module.exports = { runCli, runTool, RunFailed, EXIT }
+module.exports = { runCli, runTool, RunFailed }

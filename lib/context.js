@@ -122,4 +122,4 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
   }
 }
 
-module.exports = { collectContext, labCommit }
+module.exports = { collectContext }

@@ -120,4 +120,4 @@ function disturbanceOf (records) {
   }
 }
 
-module.exports = { foreignTime, pipelineForeign, userNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, FLOOR_NS, MAX_REMEASURES }
+module.exports = { foreignTime, pipelineForeign, userNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES }

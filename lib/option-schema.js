@@ -129,4 +129,4 @@ function skipRow (pass, help, field = pass) {
   return { name: `no-${pass}`, type: 'boolean', field, help: [help], parse: () => false, preset: { default: true, quick: true }, stored: [isBoolean, 'true or false'], rerun: true }
 }
 
-module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, fieldOf, skipRow, isWhole, isBoolean, isStrings }
+module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, skipRow, isWhole, isBoolean, isStrings }

@@ -98,4 +98,4 @@ function pinSelf (plan) {
   return spawnSync('taskset', ['-a', '-p', '-c', String(plan.driver), String(process.pid)], { stdio: 'ignore' }).status === 0
 }
 
-module.exports = { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf, pinProblem }
+module.exports = { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf }

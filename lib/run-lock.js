@@ -158,4 +158,4 @@ function holdUntilExit (runDir, me) {
   return { release, file: lockPath(runDir) }
 }
 
-module.exports = { acquireRunLock, busyHolder, busyMessage, readLock, LOCK_FILE }
+module.exports = { acquireRunLock, busyHolder, busyMessage, LOCK_FILE }

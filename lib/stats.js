@@ -258,7 +258,6 @@ function seededShuffle (seed) {
 module.exports = {
   median,
   mean,
-  standardDeviation,
   summarise,
   twoSizeFit,
   rankTest,

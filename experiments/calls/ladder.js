@@ -275,4 +275,4 @@ function stdinPrograms (selected) {
   return [...new Set(names)].map(name => findProgram(name))
 }
 
-module.exports = { variants, findVariant, listing, RUNGS, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, ladderFailure, planLadder, summariseLadder, decompose, stdinPrograms }
+module.exports = { variants, findVariant, listing, RUNGS, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, planLadder, summariseLadder, decompose, stdinPrograms }

@@ -79,4 +79,4 @@ function httpCriterionText (result, labels) {
   return parts.length ? parts.join(' ') : null
 }
 
-module.exports = { WORK_GOAL_CALLS, httpRepeatability, httpHalves, httpOwnText, httpCriterionText }
+module.exports = { httpRepeatability, httpHalves, httpOwnText, httpCriterionText }

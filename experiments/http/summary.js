@@ -183,4 +183,4 @@ function syscallFloors (syscalls) {
   return floors
 }
 
-module.exports = { summariseHttp, syscallsPerRequest, CLIENT_BOUND_SHARE, REFERENCE }
+module.exports = { summariseHttp, syscallsPerRequest, REFERENCE }

@@ -348,4 +348,4 @@ function runtimeOf (name, context) {
   return context.programs?.find(program => program.name === name)?.runtime ?? findProgram(name)?.runtime ?? null
 }
 
-module.exports = { summariseHeadline, slopePerRead, WINDOW, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, headlineMeaning, PHASE, QUARTER_PHASE, GOAL }
+module.exports = { summariseHeadline, slopePerRead, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }

@@ -212,5 +212,18 @@ function idiomaticRows (set) {
 }
 
 module.exports = {
-  findings, idiomaticRows, nearestSize, ownChunk, headlineAt, fastestByRuntime, gcByProgram, readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality, repeatability
+  findings,
+  idiomaticRows,
+  nearestSize,
+  ownChunk,
+  gcByProgram,
+  readCost,
+  overheadByRuntime,
+  largestSize,
+  extraSyscalls,
+  idiomaticReaders,
+  startupTimes,
+  garbage,
+  dataQuality,
+  repeatability
 }

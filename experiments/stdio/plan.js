@@ -135,4 +135,4 @@ function straceBytes (options, blockSize) {
   return { small, large: 3 * small }
 }
 
-module.exports = { plan, costSteps, cellKey, bytesPerRun, quarterBytes, costBytes, straceBytes, COST_SIZES }
+module.exports = { plan, costSteps, cellKey, bytesPerRun, quarterBytes, COST_SIZES }

@@ -159,4 +159,4 @@ function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
   return null
 }
 
-module.exports = { READ_FAMILY, profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }
+module.exports = { profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }
