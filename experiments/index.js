@@ -31,6 +31,8 @@
 //                           the arguments of the bench that measures a failed cell
 //                           again ({ env, args }), and the cell's name in the list
 //   report                  its part of the report (its report.js)
+// An experiment may build on another's modules, as calls builds on stdio's: its readers'
+// table, its cost pass and its headline's report.
 const experiments = [require('./stdio'), require('./calls'), require('./http')]
 
 const { DEFAULT_EXPERIMENT } = require('./default')
