@@ -248,7 +248,8 @@ function headlineTerminal (headline) {
     })])
   }
   const own = ownRepeatabilityText(headline.repeatability)
-  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C with its ${levelsText(headline.cells.map(cell => cell.shareOfC))} interval):`,
+  const level = levelsText(headline.cells.map(cell => cell.shareOfC), null)
+  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
     ...textTable(table, ['l', ...headline.sizes.map(() => 'r')]),
     ...(own ? [`${own}.`] : [])]
 }
