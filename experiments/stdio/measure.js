@@ -68,7 +68,7 @@ function verify (step, result, output) {
   return null
 }
 
-// With --feeder file the reader's stdin is a file of zeroFiles (/dev/null when empty):
+// With --feeder file the reader's stdin is a file of zeros (/dev/null when empty):
 // one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
 // pipe-run's own pipe goes unused ("true" writes nothing to it).
 // The cost pass (step.ownFeeder) has its own feeder whatever --feeder says: dd's fixed
