@@ -5,6 +5,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT, BUILD } = require('./paths')
 const { runtimes, isExecutable } = require('./runtimes')
+const { UsageError, matchOnly } = require('./options')
 
 // A row's command template as an argv, every experiment's table alike: {runtime} its
 // runtime's binary, {build} the build folder, {file} its file, and `values`: a string
@@ -32,4 +33,34 @@ function unavailableReason (row) {
   return row.needs?.length ? runtime.lacks(binary, row.needs) : null
 }
 
-module.exports = { expandCommand, unavailableReason }
+// The rows of `table` a run measures: those --only's patterns pick (all when there are
+// none), with `always`, the row the others are set against, whatever they pick; or on a
+// resume the rows it began with (`recorded`). A row that cannot run here (reasonOf) is
+// refused when a resume, a name in --only or `always` asks for it, and skipped when a
+// pattern or the whole table picked it. `matchesNone(pattern, names)` and
+// `cannotRun(row, reason)` word the refusals.
+function pickRows (table, only, { recorded = null, always = null, reasonOf = unavailableReason, matchesNone, cannotRun }) {
+  const names = table.map(row => row.name)
+  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, only)
+  if (unmatched.length) throw new UsageError(matchesNone(unmatched[0], names))
+  const chosen = recorded ?? table.filter(row => !only.length || row.name === always || picked.includes(row.name))
+  const skipped = []
+  const runnable = []
+  for (const row of chosen) {
+    const reason = reasonOf(row)
+    if (reason !== null && (recorded || named.has(row.name) || row.name === always)) throw new UsageError(cannotRun(row, reason))
+    if (reason !== null) skipped.push({ program: row.name, reason })
+    else runnable.push(row)
+  }
+  return { runnable, skipped }
+}
+
+// The rows a resumed run measured, by name, from today's table: a name it no longer has
+// stops the resume, naming `what` was measured and `source`, the table's file.
+function recordedRows (table, names, { context, what, source }) {
+  const missing = names.filter(name => !table.some(row => row.name === name))
+  if (missing.length) throw new UsageError(`cannot resume: this run measured ${what(missing)}, which ${source} no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
+  return names.map(name => table.find(row => row.name === name))
+}
+
+module.exports = { expandCommand, unavailableReason, pickRows, recordedRows }

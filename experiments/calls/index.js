@@ -3,8 +3,8 @@
 // stdio's cost pass at 256 B for the stdin readers that read as the ladders do, so that
 // the two measures of a read meet in one run. Its interface is the one
 // experiments/stdio/index.js describes; the cost pass it asks of stdio through that.
-const { UsageError, wholeNumber, matchOnly } = require('../../lib/options')
-const { unavailableReason } = require('../../lib/rows')
+const { UsageError, wholeNumber } = require('../../lib/options')
+const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
@@ -68,18 +68,13 @@ function configure (options) {
 // it; and the stdin readers of its cost pass. A resume measures the variants its run
 // began with (`recorded`).
 function select (options, recorded = null) {
-  const names = ladder.variants.map(variant => variant.name)
-  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
-  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no variant of the call ladder; they are: ${names.join(', ')}`)
-  const chosen = recorded ?? ladder.variants.filter(variant => !options.only.length || variant.name === BASELINE || picked.includes(variant.name))
-  const skipped = []
-  const variants = []
-  for (const variant of chosen) {
-    const reason = ladder.unavailableReason(variant)
-    if (reason !== null && (recorded || named.has(variant.name) || variant.name === BASELINE)) throw new UsageError(`cannot run the ladder of ${variant.name}: ${reason}`)
-    if (reason !== null) skipped.push({ program: variant.name, reason })
-    else variants.push(variant)
-  }
+  const { runnable: variants, skipped } = pickRows(ladder.variants, options.only, {
+    recorded,
+    always: BASELINE,
+    reasonOf: ladder.unavailableReason,
+    matchesNone: (pattern, names) => `--only ${pattern} matches no variant of the call ladder; they are: ${names.join(', ')}`,
+    cannotRun: (variant, reason) => `cannot run the ladder of ${variant.name}: ${reason}`
+  })
   const runnable = ladder.stdinPrograms(variants).filter(program => {
     const reason = unavailableReason(program)
     if (reason !== null) skipped.push({ program: program.name, reason: `its cost pass cannot run: ${reason}` })
@@ -92,9 +87,7 @@ function select (options, recorded = null) {
 function recorded (context) {
   const names = Array.isArray(context.ladderVariants) ? context.ladderVariants.map(variant => variant?.name) : []
   if (names.length === 0) throw new UsageError('--resume: its context.json lists no ladder variants; start a new run')
-  const missing = names.filter(name => !ladder.findVariant(name))
-  if (missing.length) throw new UsageError(`cannot resume: this run measured the ladder of ${missing.join(', ')}, which experiments/calls/ladder.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
-  return names.map(name => ladder.findVariant(name))
+  return recordedRows(ladder.variants, names, { context, what: missing => `the ladder of ${missing.join(', ')}`, source: 'experiments/calls/ladder.js' })
 }
 
 function plan (options, { runnable, variants }, { placement, shuffle }) {

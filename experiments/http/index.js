@@ -3,8 +3,8 @@
 // 127.0.0.1, keep-alive and Connection: close: requests/s, latency, CPU and syscalls per
 // request. Its interface is the one experiments/stdio/index.js describes.
 const path = require('node:path')
-const { UsageError, wholeNumber, matchOnly, makeDirs } = require('../../lib/options')
-const { unavailableReason } = require('../../lib/rows')
+const { UsageError, wholeNumber, makeDirs } = require('../../lib/options')
+const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { servers, MODES, loadReason, listing, httpContext } = require('./servers')
@@ -57,27 +57,19 @@ function configure (options) {
 // The servers --only picks, c-epoll's always: every other server's requests/s is set
 // against it. A resume measures the servers its run began with (`recorded`).
 function select (options, recorded = null) {
-  const names = servers.map(server => server.name)
-  const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
-  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no server of the http experiment; they are: ${names.join(', ')}`)
-  const chosen = recorded ?? servers.filter(server => !options.only.length || server.name === REFERENCE || picked.includes(server.name))
-  const skipped = []
-  const runnable = []
-  for (const server of chosen) {
-    const reason = unavailableReason(server) ?? loadReason()
-    if (reason !== null && (recorded || named.has(server.name) || server.name === REFERENCE)) throw new UsageError(`cannot run the server ${server.name}: ${reason}`)
-    if (reason !== null) skipped.push({ program: server.name, reason })
-    else runnable.push(server)
-  }
-  return { runnable, skipped }
+  return pickRows(servers, options.only, {
+    recorded,
+    always: REFERENCE,
+    reasonOf: server => unavailableReason(server) ?? loadReason(),
+    matchesNone: (pattern, names) => `--only ${pattern} matches no server of the http experiment; they are: ${names.join(', ')}`,
+    cannotRun: (server, reason) => `cannot run the server ${server.name}: ${reason}`
+  })
 }
 
 // An http run's servers, from today's table.
 function recorded (context) {
   const names = Array.isArray(context.programs) ? context.programs.map(program => program?.name) : []
-  const missing = names.filter(name => !servers.some(server => server.name === name))
-  if (missing.length) throw new UsageError(`cannot resume: this run measured the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which experiments/http/servers.js no longer has; resume with the lab at ${context.lab?.commit ? `commit ${context.lab.commit}` : 'the commit it was measured with'}`)
-  return names.map(name => servers.find(server => server.name === name))
+  return recordedRows(servers, names, { context, what: missing => `the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, source: 'experiments/http/servers.js' })
 }
 
 function plan (options, { runnable }, { ptrace, placement }) {
