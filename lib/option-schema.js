@@ -7,13 +7,12 @@
 //   takes     what a string option takes, for the messages that ask for it
 //   help      its lines in the usage text ({default} and {quick}: the presets' values)
 //   field     where its value goes in the options (default: the name in camelCase)
-//   parse     (text, values) => the value; throws a UsageError naming the fix. A
-//             boolean row's parse gets true and gives the value its flag means
+//   parse     text => the value; throws a UsageError naming the fix. A boolean row's
+//             parse gets true and gives the value its flag means
 //   preset    { default, quick }: the value when the option is not given
-//   stored    [check(value, options), what]: how a resumed run's context.json must
-//             hold the field, and what the message says it must be
+//   stored    [check(value), what]: how a resumed run's context.json must hold the
+//             field, and what the message says it must be
 //   rerun     true: a re-run command repeats it when its value is not the preset's
-//   format    value => its text in a re-run command (default: a list joined by ',')
 //   get       options => its value, where configure moved it from its field
 const { parseArgs } = require('node:util')
 const { UsageError } = require('./options')
@@ -69,9 +68,9 @@ function optionsFrom (values, rows, preset) {
   const options = {}
   for (const row of rows) {
     const given = values[row.name]
-    if (given !== undefined && row.parse) options[fieldOf(row)] = row.parse(given, values)
+    if (given !== undefined && row.parse) options[fieldOf(row)] = row.parse(given)
     else if (given !== undefined) options[fieldOf(row)] = given
-    else if (row.preset) options[fieldOf(row)] = typeof row.preset[preset] === 'function' ? row.preset[preset](values) : row.preset[preset]
+    else if (row.preset) options[fieldOf(row)] = row.preset[preset]
   }
   return options
 }
@@ -100,7 +99,7 @@ function storedOptionsProblem (options, rows, later = {}) {
     const field = fieldOf(row)
     const [valid, what] = row.stored
     if (options[field] === undefined && field in later) continue
-    if (!valid(options[field], options)) return `has options.${field} ${JSON.stringify(options[field]) ?? 'missing'}, not ${what}`
+    if (!valid(options[field])) return `has options.${field} ${JSON.stringify(options[field]) ?? 'missing'}, not ${what}`
   }
   return null
 }
@@ -114,7 +113,7 @@ function rerunArgs (options, rows, preset) {
     const byDefault = row.preset?.[preset]
     if (value === undefined || JSON.stringify(value) === JSON.stringify(byDefault)) continue
     if (row.type === 'boolean') args.push(`--${row.name}`)
-    else if (value !== null) args.push(`--${row.name}`, row.format ? row.format(value) : shown(value))
+    else if (value !== null) args.push(`--${row.name}`, shown(value))
   }
   return args
 }
@@ -125,8 +124,8 @@ const isBoolean = value => typeof value === 'boolean'
 const isStrings = value => Array.isArray(value) && value.every(item => typeof item === 'string')
 
 // A --no-<pass> flag: the pass runs unless it is given, and a re-run skips it again.
-function skipRow (pass, help, field = pass) {
-  return { name: `no-${pass}`, type: 'boolean', field, help: [help], parse: () => false, preset: { default: true, quick: true }, stored: [isBoolean, 'true or false'], rerun: true }
+function skipRow (pass, help) {
+  return { name: `no-${pass}`, type: 'boolean', field: pass, help: [help], parse: () => false, preset: { default: true, quick: true }, stored: [isBoolean, 'true or false'], rerun: true }
 }
 
 module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, skipRow, isWhole, isBoolean, isStrings }
