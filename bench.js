@@ -12,7 +12,7 @@ const { UsageError } = require('./lib/options')
 const { runCli } = require('./lib/cli')
 const { parseOptions, usage, rerunCommand } = require('./lib/bench-options')
 const { openRun, lockRun, resumedContext } = require('./lib/run-folder')
-const { readLog, runsByPhase } = require('./lib/run-log')
+const { readLog, dataPoints, runsByPhase } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
 const { measurePending } = require('./lib/measure-steps')
 const { printListing, printDisturbance, printFailures } = require('./lib/bench-print')
@@ -89,7 +89,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
 
   const runsLogged = new Map()
   const cellKey = experiment.cellKey
-  for (const record of records.filter(entry => !entry.superseded)) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
+  for (const record of dataPoints(records)) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)

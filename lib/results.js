@@ -3,6 +3,7 @@
 // experiment, the steal and foreign CPU time its steps saw, and its failed runs.
 const { stealShare } = require('./steal')
 const { disturbanceOf } = require('./foreign')
+const { dataPoints } = require('./run-log')
 const { DEFAULT_EXPERIMENT } = require('../experiments/default')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
@@ -20,7 +21,7 @@ function failuresOf (records, cellFields = []) {
 
 // `logged`: the whole log, superseded tries too, which only the disturbance counts.
 function sharedResults (logged, context, cellFields = []) {
-  const records = logged.filter(record => !record.superseded)
+  const records = dataPoints(logged)
   return {
     runId: context.runId,
     experiment: context.options.experiment ?? DEFAULT_EXPERIMENT,

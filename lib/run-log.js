@@ -32,6 +32,12 @@ function readLog (runDir, { makeError, repair = false }) {
   return records
 }
 
+// The log's data points: a disturbed try measured again (lib/measure-steps.js) stays in
+// the log, superseded, and is no data point.
+function dataPoints (records) {
+  return records.filter(record => !record.superseded)
+}
+
 // The runs a plan holds, by phase, as bench.js records them in context.plannedRuns.
 function runsByPhase (runs) {
   const counts = {}
@@ -45,7 +51,7 @@ function runsByPhase (runs) {
 function planProgress (context, records) {
   const planned = context?.plannedRuns
   if (!planned || typeof planned !== 'object') return null
-  const logged = runsByPhase(records.filter(record => !record.superseded))
+  const logged = runsByPhase(dataPoints(records))
   let done = 0
   let total = 0
   for (const [phase, count] of Object.entries(planned)) {
@@ -55,4 +61,4 @@ function planProgress (context, records) {
   return { planned: total, logged: done }
 }
 
-module.exports = { readLog, runsByPhase, planProgress, LOG_FILE }
+module.exports = { readLog, dataPoints, runsByPhase, planProgress, LOG_FILE }

@@ -7,6 +7,7 @@ const { UsageError, wholeNumber, makeDirs } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
+const { dataPoints } = require('../../lib/run-log')
 const { servers, MODES, loadReason, listing, httpContext } = require('./servers')
 const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
@@ -96,8 +97,7 @@ function describe (options, { runnable }) {
 }
 
 function derive (logged, context) {
-  const records = logged.filter(record => !record.superseded)
-  return { 'results.json': { ...sharedResults(logged, context, ['mode', 'connections', 'requests']), http: summariseHttp(records, context) } }
+  return { 'results.json': { ...sharedResults(logged, context, ['mode', 'connections', 'requests']), http: summariseHttp(dataPoints(logged), context) } }
 }
 
 // A failed cell measured again: its server with c-epoll's, at its count of connections

@@ -10,6 +10,7 @@ const { summariseHeadline } = require('./cost')
 const { GOAL, interleavedHalves } = require('../../lib/repeatability')
 const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
+const { dataPoints } = require('../../lib/run-log')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -224,8 +225,7 @@ function rejectedCells (records) {
 }
 
 function summariseResults (logged, context) {
-  // a disturbed step measured again (bench.js) is kept in the log, never as a data point
-  const records = logged.filter(record => !record.superseded)
+  const records = dataPoints(logged)
   const startup = startupByProgram(records)
   const quarters = byCell(records, PHASES.timingQuarter)
   const rejected = rejectedCells(records)
