@@ -76,12 +76,12 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
   const note = placementNote(placement)
   if (note) console.log(note)
   const driverPinned = given ? false : pinSelf(placement.plan)
-  const steps = plan(options, selection, ptrace, placement.plan)
-  const { plan: cpus, refused } = placement
+  const cpuPlan = placement.plan
+  const steps = plan(options, selection, ptrace, cpuPlan)
   const now = {
     ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }),
-    placement: { cpus: cpus.cpus, system: cpus.system, driver: driverPinned ? cpus.driver : null, passes: experiment.passes(options, cpus), refused, unreliable: cpus.unreliable, shuffleSeed: options.id },
-    ...experiment.context(options, selection, cpus)
+    placement: { cpus: cpuPlan.cpus, system: cpuPlan.system, driver: driverPinned ? cpuPlan.driver : null, passes: experiment.passes(options, cpuPlan), refused: placement.refused, unreliable: cpuPlan.unreliable, shuffleSeed: options.id },
+    ...experiment.context(options, selection, cpuPlan)
   }
   const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
