@@ -28,7 +28,7 @@ function parseResponse (bytes) {
   return { status: Number(status[1]), headers, body: bytes.slice(end + 4, end + 4 + length), rest: bytes.slice(end + 4 + length) }
 }
 
-const request = close => `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`
+const request = (close, path = '/') => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`
 
 // Whether the server on `port` answers right in `mode` (MODES): null if
 // it does, else why not, one sentence. keep-alive: KEEP_ALIVE_REQUESTS requests one after
@@ -51,8 +51,10 @@ function checkLoad (port, mode, { timeoutMs = 3000 } = {}) {
 // answers to Connection: close did not say Connection: close }. RFC 9112 9.6 says a
 // server SHOULD say so; Bun.serve does not, and wrk, which keeps a connection whose
 // answer does not say close, then counts the server's close as a read error. The
-// strace pass's load: a count of requests, where wrk's is a duration.
-async function sendRequests (port, { mode, connections, requests, timeoutMs = 3000 }) {
+// strace pass's load: a count of requests, where wrk's is a duration. `path` and `check`
+// (response, index) → problem or null ask for another page and judge its answers (the db
+// experiment's endpoints).
+async function sendRequests (port, { mode, connections, requests, timeoutMs = 3000, path = '/', check = answerProblem }) {
   if (!MODES.includes(mode)) throw new Error(`no mode ${mode}`)
   let sent = 0
   let problem = null
@@ -65,9 +67,9 @@ async function sendRequests (port, { mode, connections, requests, timeoutMs = 30
       while (problem === null && sent < requests) {
         const index = ++sent
         connection ??= await connect(port, timeoutMs)
-        connection.socket.write(request(mode === 'close'))
+        connection.socket.write(request(mode === 'close', path))
         const response = await connection.next()
-        const wrong = answerProblem(response, index)
+        const wrong = check(response, index)
         if (wrong) throw new Error(wrong)
         const closing = /(^|,)\s*close\s*($|,)/i.test(response.headers.connection ?? '')
         if (mode === 'close' || closing) {

@@ -51,11 +51,12 @@ function freePort () {
 const STOP_MS = 5000
 
 // prefix: what the server's command runs under (taskset, strace); with `traced` the
-// server is the child of that prefix's process (strace's tracee), and stop() signals it.
-function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false }) {
+// server is the child of that prefix's process (strace's tracee), and stop() signals it;
+// env: variables added to this process's (the db experiment's database and variant).
+function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {} }) {
   const [command, ...args] = [...prefix, ...serverArgv(server, port)]
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
     let stderr = ''
     let settled = false

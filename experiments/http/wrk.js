@@ -7,9 +7,10 @@ const { spawn } = require('node:child_process')
 const WRK_TIMEOUT_SECONDS = 2
 const WRK_GRACE_MS = 10000
 
+// step.path: the request's path, / unless the step names one (the db experiment's endpoints).
 function wrkArgv (step, port, options) {
   return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${WRK_TIMEOUT_SECONDS}s`, '--latency',
-    ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}/`]
+    ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}${step.path ?? '/'}`]
 }
 
 function runWrk (argv, timeoutMs) {
