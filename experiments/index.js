@@ -33,7 +33,7 @@
 //   report                  its part of the report (its report.js)
 // An experiment may build on another's modules, as calls builds on stdio's: its readers'
 // table, its cost pass and its headline's report.
-const experiments = [require('./stdio'), require('./calls'), require('./http')]
+const experiments = [require('./stdio'), require('./calls'), require('./http'), require('./db')]
 
 const { DEFAULT_EXPERIMENT } = require('./default')
 

@@ -1,0 +1,182 @@
+'use strict'
+// The db experiment: servers per runtime answering TechEmpower's /db, /queries and
+// /fortunes from a PostgreSQL the bench starts (experiments/db/postgres.js), under wrk:
+// requests/s, CPU per request split between the server, the database and the rest, and
+// syscalls per request for the server and its backends. Its interface is the one
+// experiments/index.js describes.
+const path = require('node:path')
+const { UsageError, wholeNumber, makeDirs } = require('../../lib/options')
+const { pickRows, recordedRows } = require('../../lib/rows')
+const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
+const { sharedResults } = require('../../lib/results')
+const { dataPoints } = require('../../lib/run-log')
+const { shellQuote } = require('../../lib/pipeline')
+const { serverArgv, httpContext } = require('../http/servers')
+const { servers, REFERENCE, serverReason, listing } = require('./servers')
+const { PHASE, STRACE_PHASE, PRESETS, dbPin, planDb, dbSession, measureStep } = require('./measure')
+const { postgresVersion, SETTINGS } = require('./postgres')
+const { ENDPOINTS } = require('./check')
+const { summariseDb } = require('./summary')
+
+const MAX_CONNECTIONS = 1024
+// More than PostgreSQL's max_connections leaves no room for the lab's own checks.
+const MAX_POOL = 64
+
+const rows = [
+  {
+    name: 'runs',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number',
+    help: ['wrk runs of 1 s per cell (default {default}, --quick {quick})'],
+    parse: text => wholeNumber(text, 'runs', 1),
+    preset: { default: PRESETS.default.runs, quick: PRESETS.quick.runs },
+    stored: [isWhole(1), 'a whole number of at least 1'],
+    rerun: true
+  },
+  {
+    name: 'connections',
+    type: 'string',
+    metavar: 'A,B,...',
+    takes: 'connection counts such as 16,64',
+    help: ['wrk\'s connections, one cell each (default {default}; --quick {quick})'],
+    parse: text => {
+      const counts = [...new Set(text.split(',').map(count => wholeNumber(count, 'connections', 1)))].sort((a, b) => a - b)
+      if (counts.some(count => count > MAX_CONNECTIONS)) throw new UsageError(`--connections ${Math.max(...counts)} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
+      return counts
+    },
+    preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
+  },
+  {
+    name: 'endpoints',
+    type: 'string',
+    metavar: 'NAME,...',
+    takes: `endpoints among ${Object.keys(ENDPOINTS).join(', ')}`,
+    help: [`the endpoints, one cell each: ${Object.entries(ENDPOINTS).map(([name, { path }]) => `${name} (${path})`).join(', ')} (default all)`],
+    parse: text => {
+      const names = [...new Set(text.split(',').map(name => name.trim()))]
+      const unknown = names.find(name => !(name in ENDPOINTS))
+      if (unknown !== undefined) throw new UsageError(`--endpoints ${JSON.stringify(unknown)} is no endpoint; give some of ${Object.keys(ENDPOINTS).join(', ')}`)
+      return Object.keys(ENDPOINTS).filter(name => names.includes(name))
+    },
+    preset: { default: PRESETS.default.endpoints, quick: PRESETS.quick.endpoints },
+    rerun: true
+  },
+  {
+    name: 'pool',
+    type: 'string',
+    metavar: 'N',
+    takes: `a whole number from 1 to ${MAX_POOL}`,
+    help: ['database connections each server opens (default {default})'],
+    parse: text => {
+      const pool = wholeNumber(text, 'pool', 1)
+      if (pool > MAX_POOL) throw new UsageError(`--pool ${pool} is more than ${MAX_POOL}; give 1 to ${MAX_POOL}`)
+      return pool
+    },
+    preset: { default: PRESETS.default.pool, quick: PRESETS.quick.pool },
+    rerun: true
+  },
+  skipRow('strace', 'skip the syscall profile pass')
+]
+
+const stored = {
+  db: [value => isWhole(1)(value?.runs) && isWhole(1)(value?.seconds) && isWhole(1)(value?.pool) && Array.isArray(value?.connections) && value.connections.length > 0 && value.connections.every(isWhole(1)) && Array.isArray(value?.endpoints) && value.endpoints.every(name => name in ENDPOINTS) && isWhole(1)(value?.straceRequests?.small) && value.straceRequests.large > value.straceRequests.small, 'the db experiment\'s { runs, seconds, pool, connections, endpoints, straceRequests }']
+}
+
+function configure (options) {
+  const { connections, endpoints, pool, ...rest } = options
+  return { ...rest, db: { ...PRESETS[options.preset], connections, endpoints, pool, runs: options.runs } }
+}
+
+// The servers --only picks, the reference's always: every other is set against it.
+function select (options, recorded = null) {
+  return pickRows(servers, options.only, {
+    recorded,
+    always: REFERENCE,
+    reasonOf: serverReason,
+    matchesNone: (pattern, names) => `--only ${pattern} matches no server of the db experiment; they are: ${names.join(', ')}`,
+    cannotRun: (server, reason) => `cannot run the server ${server.name}: ${reason}`
+  })
+}
+
+function recorded (context) {
+  const names = Array.isArray(context.programs) ? context.programs.map(program => program?.name) : []
+  return recordedRows(servers, names, { context, what: missing => `the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, source: 'experiments/db/servers.js' })
+}
+
+function plan (options, { runnable }, { ptrace, placement }) {
+  return planDb(runnable, { ...options, strace: options.strace && ptrace.available }, dbPin(placement.http))
+}
+
+function cellKey (step) {
+  return [step.phase, step.program.name ?? step.program, step.endpoint, step.connections, step.requests ?? ''].join('\t')
+}
+
+function session (options, runDir, interrupted) {
+  makeDirs(path.join(runDir, 'strace'))
+  const running = dbSession(options, interrupted)
+  return {
+    measure: step => measureStep(step, options, running, runDir),
+    close: () => running.close()
+  }
+}
+
+// What a db run's numbers depend on beyond the servers: PostgreSQL's version and
+// settings, the pool, wrk, and where each process ran.
+function context (options, { runnable }, placement) {
+  const { wrk, loopback } = httpContext(runnable, placement.http)
+  return {
+    dbServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, prepared: server.prepared, pipelined: server.pipelined, command: `${Object.entries(server.env).map(([name, value]) => `${name}=${value}`).join(' ')} DB_POOL=${options.db.pool} ${shellQuote(serverArgv(server, '{port}'))}` })),
+    dbPin: dbPin(placement.http),
+    wrk,
+    loopback,
+    database: { version: postgresVersion(), settings: SETTINGS, transport: 'Unix socket', pool: options.db.pool }
+  }
+}
+
+function describe (options, { runnable }) {
+  return `${runnable.length} servers, endpoints ${options.db.endpoints.join(', ')}, connections ${options.db.connections.join(',')}, a pool of ${options.db.pool}, ${options.runs} wrk runs of ${options.db.seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
+}
+
+function derive (logged, context) {
+  return { 'results.json': { ...sharedResults(logged, context, ['endpoint', 'connections', 'requests']), db: summariseDb(dataPoints(logged), context) } }
+}
+
+// A failed cell measured again: its server with the reference, its endpoint, at its
+// count of connections (a failed strace run: at the run's counts).
+function rerun (options, { phase, program, endpoint, connections }) {
+  const args = program !== REFERENCE ? ['--only', program] : []
+  args.push('--endpoints', endpoint, '--connections', phase === STRACE_PHASE ? options.db.connections.join(',') : connections, '--pool', String(options.db.pool), ...rerunArgs(options, rows.filter(row => !['endpoints', 'pool'].includes(row.name)), options.preset))
+  return { env: '', args }
+}
+
+const failureLabel = failure => `${failure.endpoint}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`
+
+module.exports = {
+  name: 'db',
+  about: [
+    'servers answering TechEmpower\'s /db, /queries and /fortunes from a PostgreSQL',
+    'the bench starts: requests/s, CPU per request split between server, database',
+    `and the rest, syscalls per request (clients: ${[...new Set(servers.map(server => server.server))].join(', ')})`
+  ],
+  options: rows,
+  stored,
+  later: {},
+  configure,
+  list: () => listing(),
+  select,
+  recorded,
+  plan,
+  cellKey,
+  session,
+  context,
+  passes: (options, placement) => ({ db: { wrk: placement.http.client, database: placement.http.client, server: placement.http.server } }),
+  describe,
+  derive,
+  resultsProblem: results => results.db === undefined ? 'no db summary' : null,
+  measured: results => results.db?.cells.length > 0,
+  rerun,
+  failureLabel,
+  PHASE,
+  get report () { return require('./report') }
+}

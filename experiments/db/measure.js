@@ -1,0 +1,346 @@
+'use strict'
+// The db experiment's plan and its measurement, step by step.
+//
+// One PostgreSQL serves the whole run (experiments/db/postgres.js), started by the first
+// step and stopped with the session. A cell is a server (a client and its variant), an
+// endpoint and a count of connections. Cells run endpoint by endpoint, every server in
+// turn, so that the servers one table compares are measured minutes apart at most; a
+// server process serves its endpoint's cells, started, checked on every endpoint
+// (experiments/db/check.js) and warmed up as the http experiment's are.
+//
+// CPU per request is split by process: the server (every thread), the database's
+// backends that serve the server's connections, the database's own upkeep (postmaster,
+// checkpointer, writers), wrk, and the rest of the measured CPUs' busy time (the kernel's
+// softirq work for the loopback and the Unix sockets, the bench's own process).
+//
+// The strace pass: per server and endpoint, the server under `strace -f -c` and its
+// backends under a second strace attached to them answer a count of requests, once at
+// `small` and once at `large`, each with a new server process and new backends;
+// syscalls per request are the difference of the counts over the difference of requests.
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { shellQuote } = require('../../lib/pipeline')
+const { parseStraceSummary } = require('../../lib/strace')
+const { userNs, userForeign } = require('../../lib/foreign')
+const { CLK_TCK, statFields } = require('../../lib/procfs')
+const { serverArgv, freePort, startServer } = require('../http/servers')
+const { sendRequests } = require('../http/client')
+const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
+const { processCpu, cpuBetween } = require('../http/cpu')
+const { startPostgres, USER, DATABASE } = require('./postgres')
+const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
+
+const PHASE = 'db'
+const STRACE_PHASE = 'db-strace'
+const MODE = 'keep-alive'
+const WARMUP_AGREE = 0.05
+const STRACE_CONNECTIONS = 16
+const PRESETS = {
+  default: { runs: 4, seconds: 1, connections: [64], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 2, max: 6 }, straceRequests: { small: 400, large: 1600 } },
+  quick: { runs: 1, seconds: 1, connections: [16], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 1, max: 1 }, straceRequests: { small: 100, large: 400 } }
+}
+
+// wrk and the database on one CPU, the server alone on the other (docs/db.md says why).
+const dbPin = httpPin => ({ client: httpPin.client, server: httpPin.server, database: httpPin.client })
+
+function planDb (selected, options, pin) {
+  const steps = []
+  const { runs, connections, endpoints, straceRequests } = options.db
+  for (const endpoint of endpoints) {
+    for (const server of selected) {
+      const group = `${endpoint}: ${server.name}`
+      for (const count of connections) {
+        for (let run = 0; run < runs; run++) steps.push({ phase: PHASE, program: server, server, endpoint, path: ENDPOINTS[endpoint].path, connections: count, warmupConnections: Math.max(...connections), blockSize: null, run, warmup: 0, pin, group, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+      }
+    }
+  }
+  if (options.strace) {
+    for (const endpoint of endpoints) {
+      for (const server of selected) {
+        const group = `strace ${server.name}, ${endpoint}`
+        for (const requests of [straceRequests.small, straceRequests.large]) {
+          steps.push({ phase: STRACE_PHASE, program: server, server, endpoint, path: ENDPOINTS[endpoint].path, connections: STRACE_CONNECTIONS, requests, blockSize: null, run: 0, warmup: 0, pin, group, label: `${group}, ${requests} requests` })
+        }
+      }
+    }
+  }
+  return steps
+}
+
+// The processes of a cluster: the backends of the bench's database (one per connection a
+// server opened) and the rest (postmaster, checkpointer, writers, launchers), by pid.
+function clusterProcesses (postmaster) {
+  const children = readChildren(postmaster)
+  const backends = []
+  const upkeep = [postmaster]
+  for (const pid of children) {
+    const title = readCmdline(pid)
+    if (title.startsWith(`postgres: ${USER} ${DATABASE} `)) backends.push(pid)
+    else upkeep.push(pid)
+  }
+  return { backends, upkeep }
+}
+
+function readChildren (pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
+function readCmdline (pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+  } catch {
+    return ''
+  }
+}
+
+// The CPU time of a set of processes between two readings, summed; a process gone by the
+// second reading counts what it had at the first, so none is counted twice.
+function readGroup (pids) {
+  return new Map(pids.map(pid => [pid, processCpu(pid)]).filter(([, cpu]) => cpu))
+}
+function groupBetween (before, after) {
+  let cpuNs = 0
+  let userTicks = 0
+  for (const [pid, first] of before) {
+    const last = after.get(pid)
+    if (!last) continue
+    const between = cpuBetween(first, last)
+    cpuNs += between.cpuNs
+    userTicks += between.userTicks
+  }
+  return { cpuNs, userTicks, processes: before.size }
+}
+
+// The bench's children that it has waited for, user and system time (wrk, once its run ended).
+function childrenCpuNs () {
+  const fields = statFields('self')
+  return (Number(fields[13]) + Number(fields[14])) * (1e9 / CLK_TCK)
+}
+
+// Busy time of each CPU so far (all but idle, iowait and steal), ns.
+function busyNs (cpus) {
+  const text = fs.readFileSync('/proc/stat', 'utf8')
+  return cpus.map(cpu => {
+    const fields = new RegExp(`^cpu${cpu}\\s+(.*)$`, 'm').exec(text)?.[1].split(/\s+/).map(Number) ?? []
+    const [user, nice, system, , , irq, softirq] = fields
+    return (user + nice + system + irq + softirq) * (1e9 / CLK_TCK)
+  })
+}
+
+const processOf = step => `${step.server.name}\t${step.endpoint}`
+const SERVER_STARTS = 2
+
+// The database and the running server of the steps being measured. A database that died
+// is started afresh for the next server; the cells it failed say why.
+function dbSession (options, interrupted = () => false) {
+  let database = null
+  let databaseFailure = null
+  let current = null
+  const failedStarts = new Map()
+  const stopServer = async () => {
+    if (current?.started) await current.started.stop()
+    current = null
+  }
+  const ensureDatabase = async pin => {
+    if (database?.alive()) return database
+    if (database) {
+      databaseFailure = `PostgreSQL exited during the run: ${database.logTail() || 'no log'}`
+      await database.stop()
+      database = null
+    }
+    database = await startPostgres({ cpu: pin.database, timeoutMs: options.timeoutSeconds * 1000 })
+    return database
+  }
+  const serverFor = async step => {
+    const key = processOf(step)
+    if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS) && (current.failure || database?.alive())) return current
+    await stopServer()
+    current = { key, failure: null, started: null, warmupRates: [], warmupAgreed: null }
+    try {
+      const db = await ensureDatabase(step.pin)
+      current.database = db
+      const port = await freePort()
+      current.port = port
+      current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, db, options) })
+      const problem = await checkDbServer(port, db.world, { timeoutMs: options.timeoutSeconds * 1000 })
+      if (problem) throw new Error(problem)
+      current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options, interrupted)
+    } catch (err) {
+      current.failure = databaseFailure && !database?.alive() ? databaseFailure : err.message
+      failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
+    }
+    return current
+  }
+  return {
+    serverFor,
+    ensureDatabase,
+    get database () { return database },
+    closeServer: stopServer,
+    close: async () => {
+      await stopServer()
+      if (database) await database.stop()
+      database = null
+    }
+  }
+}
+
+const serverEnv = (server, database, options) => ({ ...database.env, ...server.env, DB_POOL: String(options.db.pool) })
+
+// wrk runs until two in a row agree within WARMUP_AGREE, as the http experiment's.
+async function warmUp (server, step, options, interrupted) {
+  const rates = server.warmupRates
+  const { min, max } = options.db.warmup ?? PRESETS.default.warmup
+  while (rates.length < max && !interrupted()) {
+    const wrk = await runWrk(wrkArgv({ ...step, mode: MODE }, server.port, { http: options.db }), options.db.seconds * 1000 + WRK_GRACE_MS)
+    const output = parseWrk(wrk.stdout)
+    const failure = wrkFailure({ wrk, output, exited: exitedOf(server), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
+    if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
+    rates.push(output.requestsPerSecond)
+    const [before, last] = rates.slice(-2)
+    if (rates.length >= min && rates.length < 2) return null
+    if (rates.length >= min && Math.abs(last - before) <= WARMUP_AGREE * before) return true
+  }
+  return rates.length < 2 ? null : false
+}
+
+const exitedOf = server => server.started.child.exitCode !== null || server.started.child.signalCode !== null
+
+// One step: a timed wrk run of a cell, or a run of the strace pass.
+async function measureStep (step, options, session, runDir) {
+  if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
+  const server = await session.serverFor(step)
+  const base = { phase: PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, blockSize: null, run: step.run }
+  const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: options.db })
+  if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
+  const pid = server.started.pid
+  const cluster = clusterProcesses(server.database.pid)
+  const cpus = [...new Set([step.pin.client, step.pin.server, step.pin.database])]
+  const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), user: userNs(cpus), busy: busyNs(cpus) })
+  const before = readings()
+  const windowStart = process.hrtime.bigint()
+  const wrk = await runWrk(argv, options.db.seconds * 1000 + WRK_GRACE_MS)
+  const after = readings()
+  const windowNs = Number(process.hrtime.bigint() - windowStart)
+  const output = parseWrk(wrk.stdout)
+  let failure = wrkFailure({ wrk, output, exited: exitedOf(server), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
+  if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
+  if (failure) await session.closeServer()
+  const serverCpu = before.server && after.server ? cpuBetween(before.server, after.server) : null
+  const backends = groupBetween(before.backends, after.backends)
+  const upkeep = groupBetween(before.upkeep, after.upkeep)
+  const wrkNs = after.children - before.children
+  const busy = after.busy.reduce((sum, ns, i) => sum + ns - before.busy[i], 0)
+  const record = {
+    ...base,
+    ok: failure === null,
+    failure,
+    command: shellQuote(argv),
+    wallNs: wrk.wallNs,
+    wrk: output,
+    warmupRates: server.warmupRates,
+    warmupAgreed: server.warmupAgreed,
+    server: serverCpu,
+    pool: options.db.pool,
+    backends,
+    databaseUpkeep: upkeep,
+    wrkCpuNs: wrkNs,
+    // the measured CPUs' busy time that no measured process had: the kernel's network
+    // work in softirq, the bench itself, anything else
+    restCpuNs: serverCpu ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs : null,
+    at: new Date().toISOString()
+  }
+  if (serverCpu) {
+    const tick = 1e9 / CLK_TCK
+    const own = cpu => (cpu === step.pin.server ? serverCpu.userTicks * tick : 0) + (cpu === step.pin.database ? (backends.userTicks + upkeep.userTicks) * tick : 0)
+    // wrk's user time is not told apart from its system time by its parent's cutime
+    // until it has been waited for: all of it counts as its CPU's own
+    const wrkUser = (after.children - before.children)
+    record.foreign = userForeign({ cpus, before: before.user, after: after.user, windowNs, ownUserNs: cpus.map(cpu => own(cpu) + (cpu === step.pin.client ? wrkUser : 0)) })
+  }
+  if (record.ok && (serverCpu === null || backends.processes === 0)) Object.assign(record, { ok: false, failure: serverCpu === null ? 'the server\'s CPU time could not be read from /proc' : 'the server has no database backend: it opened no connection' })
+  return { record, stopped: wrk.signal === 'SIGINT' }
+}
+
+// One run of the strace pass: the server under strace -f -c, its backends under a
+// second strace attached once it listens; step.requests requests, then SIGTERM, which
+// ends its connections and so its backends. Both summaries go to runDir/strace/.
+async function measureStrace (step, options, session, runDir) {
+  const name = `db-${step.server.name}-${step.endpoint}-${step.requests}`
+  const serverFile = path.join(runDir, 'strace', `${name}.txt`)
+  const backendFile = path.join(runDir, 'strace', `${name}-backends.txt`)
+  const prefix = ['taskset', '-c', String(step.pin.server), 'strace', '-qq', '-f', '-c', '-o', serverFile, '--']
+  const port = await freePort()
+  const base = { phase: STRACE_PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote([...prefix, ...serverArgv(step.server, port)]) }
+  let started = null
+  let tracer = null
+  let failure = null
+  try {
+    await session.closeServer()
+    const database = await session.ensureDatabase(step.pin)
+    started = await startServer(step.server, { port, prefix, traced: true, timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, database, options) })
+    const { backends } = clusterProcesses(database.pid)
+    if (backends.length === 0) throw new Error('the server has no database backend: it opened no connection')
+    tracer = await attachStrace(backends, backendFile, options.timeoutSeconds * 1000)
+    const load = await sendRequests(port, { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs: options.timeoutSeconds * 1000, path: step.path, check: endpointCheck(step.endpoint, database.world) })
+    if (load.problem) failure = load.problem
+  } catch (err) {
+    failure = err.message
+  }
+  const stopped = started ? await started.stop() : null
+  const traced = tracer ? await tracer.finish() : null
+  if (!failure && stopped && !stopped.clean) failure = `the server did not exit 0 on SIGTERM under strace (${stopped.signal ?? stopped.code})`
+  if (!failure && tracer && !traced) failure = 'the strace attached to the backends did not end with them'
+  const read = file => {
+    try {
+      return parseStraceSummary(fs.readFileSync(file, 'utf8'))
+    } catch (err) {
+      failure ??= `no strace summary: ${err.message}`
+      return null
+    }
+  }
+  const server = failure ? null : read(serverFile)
+  const backends = failure ? null : read(backendFile)
+  const calls = summary => summary ? { syscalls: summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })), totalCalls: summary.totalCalls } : null
+  return { ...base, ok: failure === null, failure, server: calls(server), backends: calls(backends), at: new Date().toISOString() }
+}
+
+// strace -c attached to running processes; resolves once every one is traced (its
+// TracerPid set), to { finish() }, which waits for strace to end with its tracees (or
+// stops it after the timeout) and resolves to whether it ended by itself.
+async function attachStrace (pids, file, timeoutMs) {
+  const child = spawn('strace', ['-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])], { stdio: 'ignore' })
+  const exited = new Promise(resolve => child.on('exit', () => resolve(true)))
+  child.on('error', () => {})
+  const started = Date.now()
+  while (!pids.every(pid => /^TracerPid:\s*[1-9]/m.test(readStatus(pid)))) {
+    if (Date.now() - started > timeoutMs) {
+      child.kill('SIGKILL')
+      throw new Error(`strace could not attach to the backends ${pids.join(', ')} within ${timeoutMs / 1000} s`)
+    }
+    await new Promise(resolve => setTimeout(resolve, 10))
+  }
+  return {
+    finish: async () => {
+      const ended = await Promise.race([exited, new Promise(resolve => setTimeout(() => resolve(false), timeoutMs))])
+      if (ended) return true
+      child.kill('SIGINT')
+      await exited
+      return false
+    }
+  }
+}
+
+function readStatus (pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, MODE, dbPin, planDb, dbSession, measureStep, clusterProcesses }

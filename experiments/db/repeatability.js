@@ -1,0 +1,67 @@
+'use strict'
+// Whether the db experiment's figures repeat: the server's CPU per request and all CPU
+// per request (server, backends, database upkeep, wrk, rest), between two runs and
+// between the halves of one (lib/repeatability.js), and the server's calls of work per
+// request between two runs.
+const { formatNumber } = require('../../lib/report/format')
+const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, ownText, criterionText } = require('../../lib/repeatability')
+
+// Calls of work per request are whole calls per query, or a share of one where queries
+// share a flush; a move beyond this is more than timing.
+const WORK_GOAL_CALLS = 0.1
+
+const cellKey = cell => `${cell.server}\t${cell.endpoint}\t${cell.connections}`
+const where = cell => ({ server: cell.server, endpoint: cell.endpoint, connections: cell.connections })
+
+function dbRepeatability (dbA, dbB) {
+  const others = new Map((dbB?.cells ?? []).map(cell => [cellKey(cell), cell]))
+  const pairs = (dbA?.cells ?? []).map(cell => [cell, others.get(cellKey(cell))]).filter(([, other]) => other)
+  const part = pick => criterion(pairs.filter(([x, y]) => usable(pick(x)) && pick(x) > 0 && usable(pick(y))).map(([x, y]) => ({ ...where(x), a: pick(x), b: pick(y) })))
+  const cpu = part(cell => cell.cpuPerRequestUs?.server)
+  const total = part(cell => cell.cpuPerRequestUs ? Object.values(cell.cpuPerRequestUs).reduce((sum, value) => sum + value, 0) : null)
+  const traced = (dbA?.syscalls ?? []).map(x => [x, (dbB?.syscalls ?? []).find(y => y.server === x.server && y.endpoint === x.endpoint)])
+    .filter(([x, y]) => usable(x.self?.work) && usable(y?.self?.work))
+  const workCells = traced.map(([x, y]) => {
+    const move = Math.abs(y.self.work - x.self.work)
+    return { server: x.server, endpoint: x.endpoint, a: x.self.work, b: y.self.work, move, within: move <= WORK_GOAL_CALLS + EPSILON }
+  })
+  const work = {
+    cells: workCells,
+    within: workCells.filter(cell => cell.within).length,
+    total: workCells.length,
+    maxMove: workCells.length ? Math.max(...workCells.map(cell => cell.move)) : null,
+    goal: { calls: WORK_GOAL_CALLS },
+    met: workCells.length ? workCells.every(cell => cell.within) : null
+  }
+  const judged = [cpu.met, total.met, work.met].filter(met => met !== null)
+  return { cpu, total, work, met: judged.length ? judged.every(Boolean) : null }
+}
+
+// The run's own: how far the halves of each cell's runs moved, server CPU and all CPU
+// per request, quoted at the goal's share of cells.
+function dbHalves (cells) {
+  const rows = cells.filter(cell => cell.halves?.cpu || cell.halves?.total).map(cell => ({ ...where(cell), cpu: cell.halves.cpu, total: cell.halves.total }))
+  const quoted = part => nearestRank(rows.filter(row => row[part]).map(row => row[part].movePercent), GOAL.share)
+  const cpuQuotedPercent = quoted('cpu')
+  const totalQuotedPercent = quoted('total')
+  const cpuQuotable = cpuQuotedPercent !== null && withinGoal(cpuQuotedPercent)
+  const totalQuotable = totalQuotedPercent !== null && withinGoal(totalQuotedPercent)
+  return { cpuQuotedPercent, totalQuotedPercent, goalPercent: GOAL.percent, cpuQuotable, totalQuotable, quotable: cpuQuotable && totalQuotable, cells: rows }
+}
+
+function dbOwnText (own) {
+  if (!own) return null
+  return [ownText('The server\'s CPU per request', own.cpuQuotedPercent, own.goalPercent), ownText('all CPU per request (server, database, wrk, rest)', own.totalQuotedPercent, own.goalPercent)].filter(Boolean).join(' ') || null
+}
+
+function dbCriterionText (result, labels) {
+  if (!result) return null
+  const parts = [
+    criterionText(`${labels[1]} against ${labels[0]}: the server's CPU per request`, result.cpu),
+    criterionText('All CPU per request', result.total),
+    result.work.total ? `The server's calls of work per request moved by at most ${formatNumber(result.work.maxMove)} (goal: ${WORK_GOAL_CALLS} for every server and endpoint, ${result.work.within} of ${result.work.total} within): ${result.work.met ? 'met' : 'not met'}.` : null
+  ].filter(Boolean)
+  return parts.length ? parts.join(' ') : null
+}
+
+module.exports = { dbRepeatability, dbHalves, dbOwnText, dbCriterionText }

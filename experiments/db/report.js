@@ -1,0 +1,225 @@
+'use strict'
+// The db experiment's report: per endpoint, a row per server with its requests/s, its CPU
+// per request split between the server, its database backends and the rest, and the
+// syscalls per request of the server and of its backends; the findings say it in words.
+// The interface is stdio's (experiments/stdio/report.js).
+const path = require('node:path')
+const { findings } = require('./findings')
+const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
+const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
+const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
+const { levelsText } = require('../../lib/stats')
+const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
+const { PARTS } = require('./summary')
+
+const PART_NAMES = { server: 'server', backends: 'database backends', databaseUpkeep: 'database upkeep', wrk: 'wrk', rest: 'rest (kernel, bench)' }
+const TOP_CALLS = 8
+
+// "4 + 0.3": calls of work, then upkeep (waits, failed tries, memory), which follows timing.
+const callsText = entry => entry?.perRequest != null ? `${formatNumber(entry.work)} + ${entry.upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, entry.upkeep))}` : entry?.noise ? 'noise' : 'not traced'
+
+// The calls of a strace entry stacked by name, the top ones of all rows and the rest.
+function callSeries (rows, pick, missing) {
+  const traced = rows.filter(row => pick(row)?.perRequest != null)
+  const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
+  const totals = new Map()
+  for (const row of traced) for (const call of pick(row).byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
+  const top = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, TOP_CALLS).map(([name]) => name)
+  const callOf = (row, name) => { const call = pick(row).byCall.find(item => item.name === name); return call ? workOf(call) : 0 }
+  return {
+    categories: traced.map(row => row.server),
+    series: [
+      ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
+      { name: 'other', kind: 'other', data: traced.map(row => pick(row).byCall.filter(call => !top.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
+      { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, pick(row).upkeep)) }
+    ].filter(series => series.data.some(value => value > 0)),
+    missing: traced.length ? null : missing
+  }
+}
+
+// Per set and endpoint: a row per server at the most connections (the busiest, whose CPU
+// per request is least inflated by waiting), with every count's requests/s.
+function dbData (sets) {
+  return sets.filter(set => set.results.db).map(set => {
+    const results = set.results.db
+    const names = [...new Set([...results.cells.map(cell => cell.server), ...results.syscalls.map(entry => entry.server)])]
+    const endpoints = results.endpoints.filter(endpoint => results.cells.some(cell => cell.endpoint === endpoint) || results.syscalls.some(entry => entry.endpoint === endpoint)).map(endpoint => {
+      const connections = [...new Set(results.cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.connections))].sort((a, b) => a - b)
+      const busiest = connections[connections.length - 1]
+      const rows = names.map(server => ({
+        server,
+        cells: connections.map(count => results.cells.find(cell => cell.server === server && cell.endpoint === endpoint && cell.connections === count) ?? null),
+        cell: results.cells.find(cell => cell.server === server && cell.endpoint === endpoint && cell.connections === busiest) ?? null,
+        syscalls: results.syscalls.find(entry => entry.server === server && entry.endpoint === endpoint) ?? null
+      }))
+      const measured = rows.filter(row => row.cell?.cpuPerRequestUs)
+      const missing = syscallsMissingReason(set)
+      return {
+        endpoint,
+        connections,
+        busiest,
+        rows,
+        chart: {
+          cpu: { categories: measured.map(row => row.server), series: PARTS.map(([part]) => ({ name: PART_NAMES[part], part, data: measured.map(row => row.cell.cpuPerRequestUs[part]) })) },
+          serverCalls: callSeries(rows, row => row.syscalls?.self, missing),
+          backendCalls: callSeries(rows, row => row.syscalls?.backends, missing)
+        }
+      }
+    })
+    return { set: set.label, meaning: results.meaning, reference: results.reference, preset: results.preset, pin: results.pin, database: results.database, endpoints }
+  })
+}
+
+const endpointTitle = endpoint => endpoint.endpoint === 'queries' ? '/queries?q=20 (20 queries a request)' : `/${endpoint.endpoint}`
+
+const cellMarks = cell => [cell.clientBound ? 'client-bound' : null, cell.unsteady ? 'unsteady' : null, cell.flags?.includes('disturbed') ? 'disturbed' : null, cell.failedRuns ? `${cell.failedRuns} failed` : null].filter(Boolean)
+
+function dbSection (data) {
+  let index = 0
+  const table = (entry, endpoint) => {
+    const at = index++
+    return html`<div class="grid two">
+    <div class="chart small" id="chart-db-cpu-${at}"></div>
+    ${endpoint.chart.serverCalls.missing ? why([{ set: 'No syscalls per request', reason: endpoint.chart.serverCalls.missing }]) : html`<div class="chart small" id="chart-db-calls-${at}"></div>`}
+  </div>
+  <div class="table-wrap"><table class="db">
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the CPU per request by process in µs, and the server's against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval); syscalls per request, work + upkeep</caption>
+    <thead><tr><th scope="col">server</th>${endpoint.connections.map(count => html`<th scope="col" class="num">${count} conn. req/s</th>`)}${PARTS.map(([part]) => html`<th scope="col" class="num">${PART_NAMES[part]} µs</th>`)}<th scope="col" class="num">server vs ${entry.reference}</th><th scope="col" class="num">server syscalls</th><th scope="col" class="num">backend syscalls</th></tr></thead>
+    <tbody>${endpoint.rows.map(row => html`<tr>
+      <th scope="row">${row.server}</th>
+      ${row.cells.map(cell => html`<td class="num">${!cell ? '' : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
+      ${PARTS.map(([part]) => html`<td class="num">${row.cell?.cpuPerRequestUs ? formatNumber(row.cell.cpuPerRequestUs[part]) : ''}</td>`)}
+      <td class="num">${row.cell?.serverVsReference ? html`${formatPercent(row.cell.serverVsReference.estimate)}<br><span class="interval">${formatPercent(row.cell.serverVsReference.low)}–${formatPercent(row.cell.serverVsReference.high)}</span>` : row.server === entry.reference ? 'reference' : ''}</td>
+      <td class="num">${callsText(row.syscalls?.self)}</td>
+      <td class="num">${callsText(row.syscalls?.backends)}</td>
+    </tr>`)}</tbody>
+  </table></div>`
+  }
+  const first = data.db[0]
+  return html`<section id="db">
+    <h2>What a database query costs: servers answering from PostgreSQL</h2>
+    ${leadFindings(data.findings, data.compare)}
+    <p class="note">Every server's answers to /db, /queries and /fortunes were checked against the database's rows and TechEmpower's exact fortunes page before it was timed. ${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; the server is pinned alone to CPU ${first.pin?.server ?? '?'}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix socket.
+      ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
+    ${repeatabilityNotes(data.repeatability, data.compare)}
+    ${data.db.map(entry => entry.endpoints.map(endpoint => table(entry, endpoint)))}
+  </section>`
+}
+
+function dbTables (entry) {
+  return entry.endpoints.map(endpoint => {
+    const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`), ...PARTS.map(([part]) => `${PART_NAMES[part]} µs`), 'server vs ref.', 'server syscalls', 'backend syscalls']
+    const rows = endpoint.rows.map(row => [
+      row.server,
+      ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${formatNumber(Math.round(cell.requestsPerSecond.median))}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
+      ...PARTS.map(([part]) => row.cell?.cpuPerRequestUs ? formatNumber(row.cell.cpuPerRequestUs[part]) : ''),
+      row.cell?.serverVsReference ? `${formatPercent(row.cell.serverVsReference.estimate)} (${formatPercent(row.cell.serverVsReference.low)}–${formatPercent(row.cell.serverVsReference.high)})` : '',
+      callsText(row.syscalls?.self),
+      callsText(row.syscalls?.backends)
+    ])
+    const title = `${endpointTitle(endpoint)}: median requests/s (c: client-bound, the server used under 90% of its CPU; u: unsteady; d: disturbed), CPU per request by process at ${endpoint.busiest} connections, the server's against ${entry.reference}'s, syscalls per request (work + upkeep)`
+    return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
+  })
+}
+
+function terminal (results) {
+  if (!results.db) return []
+  const [entry] = dbData([{ label: results.runId, results }])
+  const own = dbOwnText(results.db.repeatability)
+  return [...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
+}
+
+const DB_CSV_COLUMNS = [
+  ['runId', row => row.set],
+  ['server', row => row.server],
+  ['client', row => row.client],
+  ['runtime', row => row.runtime],
+  ['prepared', row => row.prepared],
+  ['pipelined', row => row.pipelined],
+  ['endpoint', row => row.endpoint],
+  ['queriesPerRequest', row => row.queries],
+  ['connections', row => row.connections],
+  ['pool', row => row.pool],
+  ['runs', row => row.runs],
+  ['failedRuns', row => row.failedRuns],
+  ['requestsPerSecondMedian', row => round(row.requestsPerSecond?.median, 1)],
+  ['requestsPerSecondMin', row => round(row.requestsPerSecond?.min, 1)],
+  ['requestsPerSecondMax', row => round(row.requestsPerSecond?.max, 1)],
+  ['latencyP99Us', row => round(row.latencyUs?.p99, 1)],
+  ...PARTS.map(([part]) => [`cpuPerRequestUs_${part}`, row => round(row.cpuPerRequestUs?.[part], 3)]),
+  ['serverVsReference', row => round(row.serverVsReference?.estimate, 4)],
+  ['serverVsReferenceLow', row => round(row.serverVsReference?.low, 4)],
+  ['serverVsReferenceHigh', row => round(row.serverVsReference?.high, 4)],
+  ['serverCpuShare', row => round(row.serverCpuShare, 3)],
+  ['clientBound', row => row.clientBound],
+  ['serverSyscallsWork', row => round(row.syscalls?.self?.work, 3)],
+  ['serverSyscallsUpkeep', row => round(row.syscalls?.self?.upkeep, 3)],
+  ['backendSyscallsWork', row => round(row.syscalls?.backends?.work, 3)],
+  ['backendSyscallsUpkeep', row => round(row.syscalls?.backends?.upkeep, 3)]
+]
+
+function repeatabilityData (sets) {
+  return {
+    own: sets.map(set => ({ set: set.label, result: set.results.db?.repeatability ?? null, text: dbOwnText(set.results.db?.repeatability) })),
+    twoRuns: sets.slice(1).map(other => {
+      const labels = [sets[0].label, other.label]
+      const result = sets[0].results.db && other.results.db ? dbRepeatability(sets[0].results.db, other.results.db) : null
+      return { sets: labels, result, text: result && dbCriterionText(result, labels) }
+    })
+  }
+}
+
+function shape (sets) {
+  const db = dbData(sets)
+  return {
+    subtitle: `${db[0]?.endpoints[0]?.rows.length ?? 0} servers answering from PostgreSQL under wrk, ${measuredOn(sets[0])}`,
+    db,
+    repeatability: repeatabilityData(sets),
+    failures: failureList(sets, failure => `${failure.endpoint}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`),
+    findings: findings(sets)
+  }
+}
+
+function contextRows (set) {
+  const context = set.context ?? {}
+  const preset = context.options?.db ?? null
+  const { wrk = null, dbPin: pin = null, database = null } = context
+  return [
+    ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the database on CPU ${pin.database}, the server pinned to CPU ${pin.server}` : ''}`],
+    ['database', database ? `${database.version ?? 'PostgreSQL (version not recorded)'}, a cluster of the run's own over a ${database.transport}: ${Object.entries(database.settings ?? {}).map(([name, value]) => `${name}=${value}`).join(', ')}` : null],
+    ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process with a pool of ${preset.pool}, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
+    ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and endpoint, each with a new server and new backends` : null],
+    straceRow(context)
+  ]
+}
+
+const pinText = pin => `wrk and the database on CPU ${pin.wrk}, the server on CPU ${pin.server}`
+
+function runContextSection (data) {
+  return contextSection(data, failedRuns(data.failures, data.compare))
+}
+
+const sections = [
+  ['db', 'What a query costs', dbSection, data => data.db.map(entry => ({ set: entry.set, endpoints: entry.endpoints.map(endpoint => ({ endpoint: endpoint.endpoint, chart: endpoint.chart })) }))],
+  ['context', 'Context', runContextSection]
+]
+
+function markdown (data) {
+  const out = data.db.flatMap(entry => dbTables(entry).flatMap(({ title, header, rows, align }) => [`## ${data.compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']))
+  if (data.db.length) {
+    out.push(...findingLines(data.findings, data.compare), '')
+    out.push(...repeatabilityLines(data.repeatability.own, data.compare))
+    for (const pair of data.repeatability.twoRuns) if (pair.text) out.push(md(pair.text), '')
+  }
+  return [...out, ...failedRunsMarkdown(data.failures, data.compare), ...contextMarkdown(data)]
+}
+
+const csv = data => ({
+  columns: DB_CSV_COLUMNS,
+  rows: data.db.flatMap(entry => entry.endpoints.flatMap(endpoint => endpoint.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscalls: row.syscalls })))))
+})
+
+const agreement = () => []
+
+module.exports = { shape, contextRows, pinText, sections, browser: path.join(__dirname, 'report-browser.js'), markdown, csv, terminal, agreement }

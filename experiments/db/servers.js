@@ -1,0 +1,48 @@
+'use strict'
+// The db experiment's servers: one listing per client in db/, each run as the variants
+// its client allows (named prepared statements or the unnamed one parsed on every query;
+// many queries in flight on a connection or one), one row each. Every server follows the
+// contract of docs/db.md: it answers /db, /queries?q=N and /fortunes from the database
+// the environment names (PGHOST, PGPORT, PGUSER, PGDATABASE), opens DB_POOL connections
+// before it prints "listening 127.0.0.1:PORT", and exits 0 on SIGTERM.
+const { unavailableReason } = require('../../lib/rows')
+const { shellQuote } = require('../../lib/pipeline')
+const { serverArgv, loadReason } = require('../http/servers')
+const { postgresReason } = require('./postgres')
+
+// Each client with the variants it allows: [prepared, pipelined] pairs.
+const BOTH = [[true, true], [true, false], [false, true], [false, false]]
+const clients = [
+  { server: 'c-libpq', runtime: 'native', file: 'db/c-libpq.c', command: ['{build}/db-c-libpq', '{port}'], variants: BOTH, note: 'the floor: one thread, epoll, libpq non-blocking, pipeline mode when pipelined' },
+  { server: 'just-pg', runtime: 'just', file: 'db/just-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: BOTH, needs: ['net.connect', 'factory.loop'], note: 'just-epoll with the lab\'s own PostgreSQL wire client in JavaScript (db/pg.js)' },
+  { server: 'node-pg', runtime: 'node', file: 'db/node-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: [[true, false], [false, false]], note: 'node:http and pg\'s Pool: one query in flight per client' },
+  { server: 'node-postgres', runtime: 'node', file: 'db/node-postgres.js', command: ['{runtime}', '{file}', '{port}'], variants: [[true, true], [false, true]], note: 'node:http and postgres.js, which pipelines' },
+  { server: 'bun', runtime: 'bun', file: 'db/bun.js', command: ['{runtime}', '{file}', '{port}'], variants: [[true, true], [false, false]], note: 'Bun.serve and Bun.sql: prepare: false also turns pipelining off' },
+  { server: 'deno', runtime: 'deno', file: 'db/deno.js', command: ['{runtime}', 'run', '--allow-net', '--allow-env', '--allow-read', '{file}', '{port}'], variants: [[true, true], [false, true]], note: 'Deno.serve and postgres.js from npm' }
+]
+
+const variantName = (prepared, pipelined) => `${prepared ? 'prepared' : 'unnamed'}-${pipelined ? 'pipelined' : 'serial'}`
+
+const servers = clients.flatMap(({ variants, ...client }) => variants.map(([prepared, pipelined]) => ({
+  ...client,
+  name: `${client.server}-${variantName(prepared, pipelined)}`,
+  prepared,
+  pipelined,
+  env: { DB_PREPARED: prepared ? '1' : '0', DB_PIPELINE: pipelined ? '1' : '0' }
+})))
+
+// The server every other is set against: C with libpq, prepared and pipelined.
+const REFERENCE = 'c-libpq-prepared-pipelined'
+
+// Why a server cannot run here, or null: its runtime, wrk, or PostgreSQL missing.
+const serverReason = server => unavailableReason(server) ?? loadReason() ?? postgresReason()
+
+function listing () {
+  return servers.map(server => {
+    const reason = serverReason(server)
+    const env = Object.entries(server.env).map(([name, value]) => `${name}=${value}`).join(' ')
+    return { name: server.name, runtime: server.runtime, available: reason === null, unavailable: reason, kind: server.note, command: `${env} ${shellQuote(serverArgv(server, '{port}'))}` }
+  })
+}
+
+module.exports = { servers, clients, REFERENCE, serverReason, listing, variantName }

@@ -1,0 +1,162 @@
+'use strict'
+// A db run's log summarised: per cell (server, endpoint, connections) requests/s and CPU
+// per request by process, against the reference server; per server and endpoint, the
+// server's and its backends' syscalls per request from the strace pass; and the two
+// questions of the variants, per client: prepared against unnamed, pipelined against one
+// query in flight.
+const { median, ratioInterval } = require('../../lib/stats')
+const { interleavedHalves } = require('../../lib/repeatability')
+const { syscallsPerRequest } = require('../http/summary')
+const { servers, REFERENCE } = require('./servers')
+const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const { ENDPOINTS } = require('./check')
+const { dbHalves } = require('./repeatability')
+
+// Below this share of its CPU over a wrk run, the server waited: for wrk or for the
+// database, which share the other CPU. Requests/s then measure that CPU, not the server.
+const CLIENT_BOUND_SHARE = 0.9
+
+// CPU per request, each process's part: µs of CPU over the requests wrk completed.
+const PARTS = [
+  ['server', run => run.server.cpuNs],
+  ['backends', run => run.backends.cpuNs],
+  ['databaseUpkeep', run => run.databaseUpkeep.cpuNs],
+  ['wrk', run => run.wrkCpuNs],
+  ['rest', run => Math.max(0, run.restCpuNs)]
+]
+
+const MEANING = {
+  requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the server alone on the other; best, median and range of the runs, against one server process per server and endpoint, checked and warmed up (wrk runs until two agree within 5%)',
+  cpuPerRequestUs: 'CPU time over a run over the requests wrk completed, median of the runs, by process: the server (every thread), the backends serving its connections, the database\'s upkeep processes, wrk, and the rest of the two CPUs\' busy time (the kernel\'s network work, the bench)',
+  serverVsReference: `the median of every ratio of this cell's runs' server CPU per request to ${REFERENCE}'s at the same endpoint and connections (Hodges-Lehmann) and its interval, at the level it carries; null below 4 runs a side`,
+  serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
+  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, for the server and, by a second strace attached to them, its backends; as work (the calls that succeed, but for waits, futexes and memory calls) plus upkeep (those, and failed calls)`
+}
+
+function summariseDb (records, context) {
+  const runs = records.filter(record => record.phase === PHASE)
+  const traced = records.filter(record => record.phase === STRACE_PHASE)
+  if (runs.length === 0 && traced.length === 0) return null
+  const keyOf = run => `${run.endpoint}\t${run.connections}\t${run.program}`
+  const cells = [...new Set(runs.map(keyOf))].map(key => {
+    const [endpoint, connections, server] = key.split('\t')
+    return dbCell(server, endpoint, Number(connections), runs.filter(run => keyOf(run) === key))
+  })
+  for (const cell of cells) {
+    const reference = cells.find(other => other.server === REFERENCE && other.endpoint === cell.endpoint && other.connections === cell.connections)
+    cell.serverVsReference = reference && cell.server !== REFERENCE ? ratioInterval(cell.serverCpu, reference.serverCpu) : null
+  }
+  // the http experiment's arithmetic, once for the servers' calls and once for the backends'
+  const asHttp = part => traced.map(run => ({ ...run, mode: run.endpoint, ...(run[part] ?? {}), syscalls: run[part]?.syscalls ?? null }))
+  const serverCalls = syscallsPerRequest(asHttp('server'))
+  const backendCalls = syscallsPerRequest(asHttp('backends'))
+  const syscalls = serverCalls.map(entry => ({
+    server: entry.server,
+    endpoint: entry.mode,
+    queries: queriesOf(entry.mode),
+    connections: entry.connections,
+    requests: entry.requests,
+    self: withoutMode(entry),
+    backends: withoutMode(backendCalls.find(other => other.server === entry.server && other.mode === entry.mode) ?? null)
+  }))
+  const preset = context.options?.db ?? null
+  return {
+    meaning: MEANING,
+    reference: REFERENCE,
+    preset,
+    endpoints: preset?.endpoints ?? Object.keys(ENDPOINTS),
+    pin: context.dbPin ?? null,
+    database: context.database ?? null,
+    cells,
+    syscalls,
+    variants: variantDifferences(cells),
+    repeatability: dbHalves(cells)
+  }
+}
+
+const queriesOf = endpoint => ENDPOINTS[endpoint]?.rows ?? 1
+
+function withoutMode (entry) {
+  if (!entry) return null
+  const { mode, server, connections, ...rest } = entry
+  return rest
+}
+
+function dbCell (server, endpoint, connections, runs) {
+  const ok = runs.filter(run => run.ok)
+  const rates = ok.map(run => run.wrk.requestsPerSecond)
+  const at = values => (values.length ? median(values) : null)
+  const perRequest = pick => ok.map(run => pick(run) / run.wrk.requests / 1000)
+  const shares = ok.map(run => run.server.cpuNs / run.wallNs)
+  const row = servers.find(item => item.name === server)
+  return {
+    server,
+    client: row?.server ?? null,
+    runtime: row?.runtime ?? null,
+    prepared: row?.prepared ?? null,
+    pipelined: row?.pipelined ?? null,
+    endpoint,
+    queries: queriesOf(endpoint),
+    connections,
+    pool: ok[0]?.pool ?? null,
+    runs: ok.length,
+    failedRuns: runs.length - ok.length,
+    rates,
+    requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
+    latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
+    // each run's server CPU per request, for the intervals against other cells
+    serverCpu: perRequest(run => run.server.cpuNs),
+    backendCpu: perRequest(run => run.backends.cpuNs),
+    cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
+    serverCpuShare: at(shares),
+    clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
+    threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
+    maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
+    unsteady: ok.some(run => run.warmupAgreed === false),
+    flags: ok.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
+    halves: {
+      cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
+      total: interleavedHalves(ok, run => PARTS.reduce((sum, [, pick]) => sum + pick(run), 0) / run.wrk.requests / 1000, median),
+      rate: interleavedHalves(ok, run => run.wrk.requestsPerSecond, median)
+    }
+  }
+}
+
+// Per client, endpoint and connections, the variants set against each other where the
+// client has both: prepared against unnamed (at the same pipelining) and pipelined
+// against serial (prepared alike). Each: the ratio of the server's CPU per request and
+// of its backends', with intervals (ratioInterval: unnamed over prepared, serial over
+// pipelined), and the requests/s of both.
+function variantDifferences (cells) {
+  const out = []
+  const find = (cell, prepared, pipelined) => cells.find(other => other.client === cell.client && other.endpoint === cell.endpoint && other.connections === cell.connections && other.prepared === prepared && other.pipelined === pipelined && other.runs > 0)
+  for (const cell of cells.filter(item => item.runs > 0)) {
+    if (cell.prepared) {
+      const unnamed = find(cell, false, cell.pipelined)
+      if (unnamed) out.push(difference('prepared', cell, unnamed))
+    }
+    if (cell.pipelined) {
+      const serial = find(cell, cell.prepared, false)
+      if (serial) out.push(difference('pipelined', cell, serial))
+    }
+  }
+  return out
+}
+
+function difference (question, better, other) {
+  return {
+    question,
+    client: better.client,
+    endpoint: better.endpoint,
+    connections: better.connections,
+    with: better.server,
+    without: other.server,
+    server: ratioInterval(other.serverCpu, better.serverCpu),
+    backends: ratioInterval(other.backendCpu, better.backendCpu),
+    serverUs: [better.cpuPerRequestUs.server, other.cpuPerRequestUs.server],
+    backendsUs: [better.cpuPerRequestUs.backends, other.cpuPerRequestUs.backends],
+    requestsPerSecond: [better.requestsPerSecond.median, other.requestsPerSecond.median]
+  }
+}
+
+module.exports = { summariseDb, PARTS, CLIENT_BOUND_SHARE }
