@@ -21,10 +21,12 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -684,25 +686,94 @@ void Setsockopt(const FunctionCallbackInfo<Value>& args) {
       KeepErrno(setsockopt(fd, level, name, &value, sizeof value)));
 }
 
-// bind(fd, address, port): an IPv4 address in dotted form; one that is not
-// (or a port outside 0..65535) fails like the syscall, -1 with EINVAL.
+// The address bind and connect give the kernel, read as the socket's own
+// family reads it (SO_DOMAIN): for AF_INET an IPv4 address in dotted form and
+// a port in 0..65535, for AF_UNIX a path (the port is not used). Returns 0, or
+// the errno the call fails with before any syscall: EINVAL for an address
+// that is no string or not dotted, or a port out of range; ENAMETOOLONG for a
+// path longer than sun_path holds; EAFNOSUPPORT for any other family; and
+// getsockopt's own errno (EBADF, ENOTSOCK) for an fd that is no socket.
+int SocketAddress(const FunctionCallbackInfo<Value>& args, int32_t fd,
+                  int32_t port, struct sockaddr_storage* address,
+                  socklen_t* size) {
+  int domain;
+  socklen_t domain_size = sizeof domain;
+  if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &domain_size) != 0)
+    return errno;
+  String::Utf8Value text(args.GetIsolate(), args[1]);
+  if (*text == nullptr || !args[1]->IsString()) return EINVAL;
+  memset(address, 0, sizeof *address);
+  if (domain == AF_INET) {
+    auto* in = reinterpret_cast<struct sockaddr_in*>(address);
+    in->sin_family = AF_INET;
+    in->sin_port = htons(static_cast<uint16_t>(port));
+    if (port < 0 || port > 65535 || inet_pton(AF_INET, *text, &in->sin_addr) != 1)
+      return EINVAL;
+    *size = sizeof *in;
+    return 0;
+  }
+  if (domain == AF_UNIX) {
+    auto* un = reinterpret_cast<struct sockaddr_un*>(address);
+    un->sun_family = AF_UNIX;
+    // the terminating NUL must fit too, as libpq and the kernel's own
+    // sockaddr_un users expect
+    size_t length = static_cast<size_t>(text.length());
+    if (length >= sizeof un->sun_path) return ENAMETOOLONG;
+    memcpy(un->sun_path, *text, length);
+    *size = static_cast<socklen_t>(offsetof(struct sockaddr_un, sun_path) + length + 1);
+    return 0;
+  }
+  return EAFNOSUPPORT;
+}
+
+// bind(fd, address, port): see SocketAddress; an address it refuses fails
+// like the syscall, -1 with its errno.
 void Bind(const FunctionCallbackInfo<Value>& args) {
-  Isolate* isolate = args.GetIsolate();
   int32_t fd, port;
-  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 2, -1, &port)) return;
-  String::Utf8Value text(isolate, args[1]);
-  struct sockaddr_in address;
-  memset(&address, 0, sizeof address);
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  if (*text == nullptr || !args[1]->IsString() || port < 0 || port > 65535 ||
-      inet_pton(AF_INET, *text, &address.sin_addr) != 1) {
-    state.last_errno = EINVAL;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 2, 0, &port)) return;
+  struct sockaddr_storage address;
+  socklen_t size;
+  if (int refused = SocketAddress(args, fd, port, &address, &size)) {
+    state.last_errno = refused;
+    args.GetReturnValue().Set(-1);
+    return;
+  }
+  args.GetReturnValue().Set(
+      KeepErrno(bind(fd, reinterpret_cast<struct sockaddr*>(&address), size)));
+}
+
+// connect(fd, address, port): the address as bind reads it. On a
+// non-blocking socket a TCP connect that has not completed yet is -1 with
+// EINPROGRESS: the socket turns writable (EPOLLOUT) when it has, and
+// getsockopt(fd, SOL_SOCKET, SO_ERROR) then says how it went. Slow only:
+// once per connection, and reading the address allocates.
+void Connect(const FunctionCallbackInfo<Value>& args) {
+  int32_t fd, port;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 2, 0, &port)) return;
+  struct sockaddr_storage address;
+  socklen_t size;
+  if (int refused = SocketAddress(args, fd, port, &address, &size)) {
+    state.last_errno = refused;
     args.GetReturnValue().Set(-1);
     return;
   }
   args.GetReturnValue().Set(KeepErrno(
-      bind(fd, reinterpret_cast<struct sockaddr*>(&address), sizeof address)));
+      connect(fd, reinterpret_cast<struct sockaddr*>(&address), size)));
+}
+
+// getsockopt(fd, level, name) -> an int option's value (SO_ERROR: a pending
+// error's errno, 0 for none, and reading it clears it), or -1 with errno. An
+// option whose value can itself be -1 cannot be told from a failure this
+// way; none the lab reads can.
+void Getsockopt(const FunctionCallbackInfo<Value>& args) {
+  int32_t fd, level, name;
+  if (!ArgInt32(args, 0, -1, &fd) || !ArgInt32(args, 1, -1, &level) ||
+      !ArgInt32(args, 2, -1, &name))
+    return;
+  int value = 0;
+  socklen_t size = sizeof value;
+  int r = KeepErrno(getsockopt(fd, level, name, &value, &size));
+  args.GetReturnValue().Set(r == 0 ? value : -1);
 }
 
 void Listen(const FunctionCallbackInfo<Value>& args) {
@@ -810,6 +881,8 @@ const Binding kBindings[] = {
   {"net",          "socket",        net::Socket,         Kind::kMethod, {},                                                  nullptr},
   {"net",          "setsockopt",    net::Setsockopt,     Kind::kMethod, {},                                                  nullptr},
   {"net",          "bind",          net::Bind,           Kind::kMethod, {},                                                  nullptr},
+  {"net",          "connect",       net::Connect,        Kind::kMethod, {},                                                  nullptr},
+  {"net",          "getsockopt",    net::Getsockopt,     Kind::kMethod, {},                                                  nullptr},
   {"net",          "listen",        net::Listen,         Kind::kMethod, {},                                                  nullptr},
   {"net",          "accept4",       net::Accept4,        Kind::kMethod, kFast<net::FastAccept4>,                             &net::accept_calls},
 
@@ -854,12 +927,17 @@ const Constant kConstants[] = {
   {"net",  "EAGAIN",        EAGAIN},
   {"net",  "EWOULDBLOCK",   EWOULDBLOCK},
   {"net",  "EINTR",         EINTR},
+  {"net",  "EINPROGRESS",   EINPROGRESS},
+  {"net",  "ECONNRESET",    ECONNRESET},
+  {"net",  "EPIPE",         EPIPE},
   {"net",  "AF_INET",       AF_INET},
+  {"net",  "AF_UNIX",       AF_UNIX},
   {"net",  "SOCK_STREAM",   SOCK_STREAM},
   {"net",  "SOCK_NONBLOCK", SOCK_NONBLOCK},
   {"net",  "SOCK_CLOEXEC",  SOCK_CLOEXEC},
   {"net",  "SOL_SOCKET",    SOL_SOCKET},
   {"net",  "SO_REUSEADDR",  SO_REUSEADDR},
+  {"net",  "SO_ERROR",      SO_ERROR},
   {"net",  "IPPROTO_TCP",   IPPROTO_TCP},
   {"net",  "TCP_NODELAY",   TCP_NODELAY},
   {"net",  "SOMAXCONN",     SOMAXCONN},
