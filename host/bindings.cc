@@ -192,6 +192,72 @@ void MemoryUsage(const FunctionCallbackInfo<Value>& args) {
   args.GetReturnValue().Set(out);
 }
 
+// env() -> { NAME: value, ... }: the process's environment, as just(js)'s
+// just.env() gives it (an entry without '=' is left out). Read once by a
+// server at start, so slow only.
+void Env(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  Local<Context> context = isolate->GetCurrentContext();
+  Local<Object> out = Object::New(isolate);
+  for (char** entry = environ; *entry != nullptr; entry++) {
+    const char* equals = strchr(*entry, '=');
+    if (equals == nullptr) continue;
+    Local<String> name;
+    Local<String> value;
+    if (!String::NewFromUtf8(isolate, *entry, v8::NewStringType::kNormal,
+                             static_cast<int>(equals - *entry))
+             .ToLocal(&name) ||
+        !String::NewFromUtf8(isolate, equals + 1).ToLocal(&value) ||
+        out->Set(context, name, value).IsNothing())
+      return;
+  }
+  args.GetReturnValue().Set(out);
+}
+
+// load(path) -> what the file puts in module.exports. The file is the body
+// of a function (module, exports), as a CommonJS module is, compiled with its
+// path as given (relative to the working directory, as fs.open takes it) as
+// the origin, so errors and stacks name its lines; it runs on every call
+// (no cache: a server loads its few files once). A file that cannot be read
+// is an Error naming it; a syntax error or an exception thrown while it runs
+// propagates. So the lab's scripts can keep a library, such as the
+// PostgreSQL client (db/pg.js), in a file of its own that can be tested
+// alone. Slow only: it throws.
+void Load(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  Local<Context> context = isolate->GetCurrentContext();
+  String::Utf8Value path(isolate, args[0]);
+  if (*path == nullptr) return;
+  std::string source;
+  if (int err = ReadFile(*path, &source)) {
+    std::string message =
+        std::string("load: cannot read '") + *path + "': " + strerror(err);
+    isolate->ThrowException(v8::Exception::Error(Str(isolate, message.c_str())));
+    return;
+  }
+  Local<String> text;
+  if (!String::NewFromUtf8(isolate, source.data(), v8::NewStringType::kNormal,
+                           static_cast<int>(source.size()))
+           .ToLocal(&text))
+    return;
+  v8::ScriptOrigin origin(isolate, Str(isolate, *path));
+  v8::ScriptCompiler::Source compiled(text, origin);
+  Local<String> params[] = {Str(isolate, "module"), Str(isolate, "exports")};
+  Local<v8::Function> body;
+  if (!v8::ScriptCompiler::CompileFunction(context, &compiled, 2, params)
+           .ToLocal(&body))
+    return;
+  Local<Object> module = Object::New(isolate);
+  Local<String> exports_key = Str(isolate, "exports");
+  Local<Value> argv[2] = {module, Object::New(isolate)};
+  Local<Value> exports;
+  if (module->Set(context, exports_key, argv[1]).IsNothing() ||
+      body->Call(context, v8::Undefined(isolate), 2, argv).IsEmpty() ||
+      !module->Get(context, exports_key).ToLocal(&exports))
+    return;
+  args.GetReturnValue().Set(exports);
+}
+
 }  // namespace core
 
 namespace sys {
@@ -259,6 +325,14 @@ void ExitOnSigterm(const FunctionCallbackInfo<Value>& args) {
   memset(&action, 0, sizeof action);
   action.sa_handler = [](int) { _exit(0); };
   args.GetReturnValue().Set(KeepErrno(sigaction(SIGTERM, &action, nullptr)));
+}
+
+// ignoreSigpipe(): a write to a socket or pipe whose reader has gone then
+// fails with EPIPE instead of ending the process, as C servers do with
+// signal(SIGPIPE, SIG_IGN) (http/c-epoll.c) and Node does at start: a server
+// must see a lost database connection or client as an error it can report.
+void IgnoreSigpipe(const FunctionCallbackInfo<Value>& args) {
+  args.GetReturnValue().Set(signal(SIGPIPE, SIG_IGN) == SIG_ERR ? KeepErrno(-1) : 0);
 }
 
 void RunMicroTasks(const FunctionCallbackInfo<Value>& args) {
@@ -865,6 +939,8 @@ const Binding kBindings[] = {
   {"",             "error",         core::Error,         Kind::kMethod, {},                                                  nullptr},
   {"",             "exit",          core::ExitBinding,   Kind::kMethod, {},                                                  nullptr},
   {"",             "memoryUsage",   core::MemoryUsage,   Kind::kMethod, {},                                                  nullptr},
+  {"",             "env",           core::Env,           Kind::kMethod, {},                                                  nullptr},
+  {"",             "load",          core::Load,          Kind::kMethod, {},                                                  nullptr},
 
   {"sys",          "fcntl",         sys::Fcntl,          Kind::kMethod, kFast<sys::FastFcntl2, sys::FastFcntl3>,             &sys::fcntl_calls},
   {"sys",          "errno",         sys::Errno,          Kind::kMethod, kFast<sys::FastErrno>,                               &sys::errno_calls},
@@ -872,6 +948,7 @@ const Binding kBindings[] = {
   {"sys",          "pid",           sys::Pid,            Kind::kMethod, kFast<sys::FastPid>,                                 &sys::pid_calls},
   {"sys",          "runMicroTasks", sys::RunMicroTasks,  Kind::kMethod, {},                                                  nullptr},
   {"sys",          "exitOnSigterm", sys::ExitOnSigterm,  Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "ignoreSigpipe", sys::IgnoreSigpipe,  Kind::kMethod, {},                                                  nullptr},
   {"sys",          "address",       sys::Address,        Kind::kMethod, {},                                                  nullptr},
 
   {"net",          "read",          net::Read,           Kind::kMethod, kFast<net::FastRead2, net::FastRead3, net::FastRead4>, &net::read_calls},

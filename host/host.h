@@ -133,6 +133,9 @@ struct Options {
 // Returns -1 to go on, else the exit code (--version, usage error).
 // V8 flags are applied here, before V8 is initialized, as V8 requires.
 int ParseArgs(int argc, char** argv, Options* opt);
+// A whole file into *out: 0, or the errno that stopped it (also used by
+// just.load).
+int ReadFile(const char* path, std::string* out);
 // The embedded script, else the file opt.script.
 bool ReadScript(const Options& opt, std::string* source);
 std::unique_ptr<v8::Platform> InitV8(const Options& opt);

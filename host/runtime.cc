@@ -123,33 +123,33 @@ int ParseArgs(int argc, char** argv, Options* opt) {
   return -1;
 }
 
+int ReadFile(const char* path, std::string* out) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  int err = 0;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n > 0) {
+      out->append(buf, static_cast<size_t>(n));
+    } else if (n == 0) {
+      break;
+    } else if (errno != EINTR) {
+      err = errno;  // e.g. EISDIR: open() succeeds on a directory
+      break;
+    }
+  }
+  close(fd);
+  return err;
+}
+
 bool ReadScript(const Options& opt, std::string* source) {
   if (opt.embedded) {
     source->assign(opt.embedded->source, opt.embedded->size);
     return true;
   }
-  const char* path = opt.script;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  int err = 0;
-  if (fd < 0) {
-    err = errno;
-  } else {
-    char buf[65536];
-    for (;;) {
-      ssize_t n = read(fd, buf, sizeof(buf));
-      if (n > 0) {
-        source->append(buf, static_cast<size_t>(n));
-      } else if (n == 0) {
-        break;
-      } else if (errno != EINTR) {
-        err = errno;  // e.g. EISDIR: open() succeeds on a directory
-        break;
-      }
-    }
-    close(fd);
-  }
-  if (err != 0) {
-    fprintf(stderr, "just-host: cannot read script '%s': %s\n", path,
+  if (int err = ReadFile(opt.script, source)) {
+    fprintf(stderr, "just-host: cannot read script '%s': %s\n", opt.script,
             strerror(err));
     return false;
   }

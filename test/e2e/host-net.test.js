@@ -1,6 +1,8 @@
 'use strict'
 // Tests for the host's bindings a database client needs (host/bindings.cc): net.connect
-// and its completion (EPOLLOUT, then getsockopt SO_ERROR), and AF_UNIX sockets.
+// and its completion (EPOLLOUT, then getsockopt SO_ERROR), AF_UNIX sockets, and
+// sys.ignoreSigpipe; and those a server made of several files needs: just.env and
+// just.load.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const { spawnSync } = require('node:child_process')
@@ -130,4 +132,73 @@ test('a non-blocking TCP connect: EINPROGRESS, then EPOLLOUT, then SO_ERROR says
   // ECONNREFUSED is 111, and reading SO_ERROR clears it; a connect on the loopback may
   // complete at once (0) or not (EINPROGRESS, 115)
   assert.match(r.stdout, /^0 0 -1\/115 writable 111 0 (-1\/115|0\/\d+) writable 0 0 accepted\n$/)
+})
+
+test('sys.ignoreSigpipe: a write to a socket whose peer has gone is -1/EPIPE, not the end of the process', () => {
+  const file = script('sigpipe.js', `
+    const { net, sys } = just
+    if (just.args[3] === 'ignore') just.print('ignore ' + sys.ignoreSigpipe())
+    const server = net.socket(net.AF_UNIX, net.SOCK_STREAM, 0)
+    net.bind(server, just.args[2], 0)
+    net.listen(server, 1)
+    const client = net.socket(net.AF_UNIX, net.SOCK_STREAM, 0)
+    net.connect(client, just.args[2], 0)
+    net.close(net.accept4(server, 0))
+    just.print('write ' + net.write(client, new ArrayBuffer(4)) + '/' + sys.errno())
+  `)
+  const ignored = run([file, path.join(dir, 'pipe1.sock'), 'ignore'])
+  assert.equal(ignored.status, 0, ignored.stderr)
+  assert.equal(ignored.stdout, 'ignore 0\nwrite -1/32\n')
+  const killed = run([file, path.join(dir, 'pipe2.sock'), 'default'])
+  assert.equal(killed.signal, 'SIGPIPE')
+  assert.equal(killed.stdout, '')
+})
+
+test('just.env() is the environment as an object', () => {
+  const r = run([script('env.js', 'just.print(JSON.stringify(just.env()))')], { env: { DB_POOL: '4', EMPTY: '', WITH_EQUALS: 'a=b', UTF8: 'フ—' } })
+  assert.equal(r.status, 0, r.stderr)
+  assert.deepEqual(JSON.parse(r.stdout), { DB_POOL: '4', EMPTY: '', WITH_EQUALS: 'a=b', UTF8: 'フ—' })
+})
+
+test('just.load(path) runs a file as a module\'s body and returns its module.exports, each call anew', () => {
+  script('counter.js', `'use strict'
+let count = 0
+exports.kind = typeof module + ' ' + (this === undefined)
+module.exports.next = () => ++count
+`)
+  script('replaced.js', 'module.exports = function twice (x) { return 2 * x }\n')
+  const main = script('load-main.js', `
+    const a = just.load(just.args[2] + '/counter.js')
+    const b = just.load(just.args[2] + '/counter.js')
+    a.next()
+    a.next()
+    just.print([a.kind, a.next(), b.next(), just.load(just.args[2] + '/replaced.js')(21)].join(' '))
+  `)
+  const r = run([main, dir])
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout, 'object true 3 1 42\n')
+  // a relative path is the working directory's, as for fs.open
+  const relative = run([main, '.'], { cwd: dir })
+  assert.equal(relative.stdout, r.stdout)
+})
+
+test('just.load: a missing file is an Error naming it; a syntax error or a throw names the loaded file\'s line', () => {
+  script('broken.js', 'const a = 1\nlet = = 2\n')
+  script('throws.js', 'module.exports = 1\nfunction fail () { throw new Error(\'from the module\') }\nfail()\n')
+  const r = run([script('load-errors.js', `
+    const out = []
+    for (const name of ['missing.js', 'broken.js', 'throws.js']) {
+      try { just.load(just.args[2] + '/' + name) } catch (err) { out.push(err.name + ': ' + err.message + ' @ ' + (err.stack.split('\\n').find(line => line.includes(name + ':')) || '').trim()) }
+    }
+    just.print(out.join('\\n'))
+  `), dir])
+  assert.equal(r.status, 0, r.stderr)
+  const [missing, broken, throws] = r.stdout.trim().split('\n')
+  assert.equal(missing, `Error: load: cannot read '${dir}/missing.js': No such file or directory @ `)
+  assert.match(broken, /^SyntaxError: /)
+  assert.equal(throws, `Error: from the module @ at fail (${dir}/throws.js:2:26)`)
+  // uncaught, the host reports the loaded file's line, as for the script's own
+  const uncaught = run([script('load-uncaught.js', `just.load(${JSON.stringify(dir + '/broken.js')})`)])
+  assert.equal(uncaught.status, 1)
+  assert.match(uncaught.stderr, new RegExp(`^${dir}/broken\\.js:2:\\d+\\nlet = = 2\\n`))
 })
