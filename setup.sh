@@ -47,9 +47,14 @@ apt_install() {
 
 # wrk loads the http experiment's servers.
 apt_install ca-certificates coreutils strace wrk
+# PostgreSQL 15 answers the db experiment's servers: the bench makes a cluster of its own
+# per run (experiments/db/postgres.js) and leaves any cluster the package starts alone.
+# libpq serves the C server; the build needs its headers, the image only the library.
+apt_install postgresql-15
+if [[ $runtime_only == 1 ]]; then apt_install libpq5; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead).
-if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git; fi
+if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev; fi
 
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
