@@ -1,0 +1,170 @@
+'use strict'
+// The db experiment (experiments/db/) in this process: the fortunes page and the rules
+// of /queries, the answer checks naming the first difference, the summary's arithmetic
+// (CPU per request by process, against the reference, the variants' ratios, syscalls per
+// request of server and backends) against hand-computed numbers, its options and the
+// command that measures a failed cell again.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+
+const { fortunesHtml, queriesCount, escapeHtml, FORTUNES } = require('../../experiments/db/expected')
+const { firstDifference } = require('../../experiments/db/check')
+const { summariseDb } = require('../../experiments/db/summary')
+const { dbRepeatability } = require('../../experiments/db/repeatability')
+const { servers, REFERENCE } = require('../../experiments/db/servers')
+const { planDb, PRESETS } = require('../../experiments/db/measure')
+const db = require('../../experiments/db')
+const { parseOptions } = require('../../bench')
+
+// TechEmpower's page, as its verifier holds it, with the two escapes it leaves open
+// (" and ') fixed to &quot; and &#39;.
+const EXPECTED_FORTUNES = '<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr><tr><td>11</td><td>&lt;script&gt;alert(&quot;This should not be displayed in a browser alert box.&quot;);&lt;/script&gt;</td></tr><tr><td>4</td><td>A bad random number generator: 1, 1, 1, 1, 1, 4.33e+67, 1, 1, 1</td></tr><tr><td>5</td><td>A computer program does what you tell it to do, not what you want it to do.</td></tr><tr><td>2</td><td>A computer scientist is someone who fixes things that aren&#39;t broken.</td></tr><tr><td>8</td><td>A list is only as strong as its weakest link. — Donald Knuth</td></tr><tr><td>0</td><td>Additional fortune added at request time.</td></tr><tr><td>3</td><td>After enough decimal places, nobody gives a damn.</td></tr><tr><td>7</td><td>Any program that runs right is obsolete.</td></tr><tr><td>10</td><td>Computers make very fast, very accurate mistakes.</td></tr><tr><td>6</td><td>Emacs is a nice operating system, but I prefer UNIX. — Tom Christaensen</td></tr><tr><td>9</td><td>Feature: A bug with seniority.</td></tr><tr><td>1</td><td>fortune: No such file or directory</td></tr><tr><td>12</td><td>フレームワークのベンチマーク</td></tr></table></body></html>'
+
+test('the fortunes page: all twelve rows and the added one, sorted, escaped, exactly', () => {
+  assert.equal(FORTUNES.length, 12)
+  assert.equal(fortunesHtml(), EXPECTED_FORTUNES)
+  assert.equal(escapeHtml('a & b < c > d " e \' f — フ'), 'a &amp; b &lt; c &gt; d &quot; e &#39; f — フ')
+})
+
+test('/queries?q=: missing, zero, below one or not a number is 1; above 500 is 500', () => {
+  for (const [text, count] of [['20', 20], ['1', 1], ['0', 1], ['-3', 1], ['abc', 1], ['', 1], [undefined, 1], ['500', 500], ['501', 500], ['99999', 500]]) assert.equal(queriesCount(text), count, String(text))
+})
+
+test('a difference is named where it starts, with a little of each side', () => {
+  const unescaped = EXPECTED_FORTUNES.replace('&lt;script&gt;', '<script>')
+  const at = EXPECTED_FORTUNES.indexOf('&lt;script')
+  assert.match(firstDifference(unescaped, EXPECTED_FORTUNES), new RegExp(`^they differ at character ${at}: got ".*<script>alert.*", expected ".*&lt;script&gt;.*"$`))
+})
+
+test('the servers\' table: each client\'s variants, the reference among them, and names that say the variant', () => {
+  assert.ok(servers.some(server => server.name === REFERENCE && server.prepared && server.pipelined))
+  for (const server of servers) {
+    assert.equal(server.name, `${server.server}-${server.prepared ? 'prepared' : 'unnamed'}-${server.pipelined ? 'pipelined' : 'serial'}`)
+    assert.deepEqual(server.env, { DB_PREPARED: server.prepared ? '1' : '0', DB_PIPELINE: server.pipelined ? '1' : '0' })
+  }
+  assert.equal(new Set(servers.map(server => server.name)).size, servers.length)
+})
+
+// Four runs of a cell: the server's, the backends', the upkeep's, wrk's and the rest's CPU
+// in ns per run, and the requests each run completed.
+function runs (server, endpoint, { serverNs, backendNs, requests = 10000, rate = 10000, failed = 0 }) {
+  return serverNs.map((ns, run) => ({
+    phase: 'db',
+    program: server,
+    endpoint,
+    connections: 64,
+    run,
+    ok: run >= failed,
+    failure: run >= failed ? null : 'the server exited during the run',
+    wallNs: 1e9,
+    pool: 4,
+    wrk: { requests, requestsPerSecond: rate + run, latencyUs: { p50: 100, p99: 900 + run, max: 2000 } },
+    server: { cpuNs: ns, threads: 1, maxRssKiB: 4096 },
+    backends: { cpuNs: backendNs[run], processes: 4 },
+    databaseUpkeep: { cpuNs: 1000 },
+    wrkCpuNs: 50e6,
+    restCpuNs: -5e6,
+    warmupAgreed: true
+  }))
+}
+
+const strace = (server, endpoint, requests, serverCalls, backendCalls) => ({
+  phase: 'db-strace',
+  program: server,
+  endpoint,
+  connections: 16,
+  requests,
+  run: 0,
+  ok: true,
+  server: { syscalls: serverCalls, totalCalls: serverCalls.reduce((sum, call) => sum + call.calls, 0) },
+  backends: { syscalls: backendCalls, totalCalls: backendCalls.reduce((sum, call) => sum + call.calls, 0) }
+})
+
+test('the summary: CPU per request by process, the server\'s against the reference\'s, the variants\' ratios, syscalls per request', () => {
+  const records = [
+    // the reference: 10 µs of server CPU a request (1e8 ns over 10,000), 20 µs of backends
+    ...runs(REFERENCE, 'db', { serverNs: [1.0e8, 1.0e8, 1.0e8, 1.0e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
+    // the unnamed statement: 12 µs and 30 µs a request
+    ...runs('c-libpq-unnamed-pipelined', 'db', { serverNs: [1.2e8, 1.2e8, 1.2e8, 1.2e8], backendNs: [3e8, 3e8, 3e8, 3e8] }),
+    // one failed run of four: its three others count
+    ...runs('just-pg-prepared-pipelined', 'db', { serverNs: [9e9, 1.05e8, 1.05e8, 1.05e8], backendNs: [2e8, 2e8, 2e8, 2e8], failed: 1 }),
+    // the server's calls: 1000 more requests made 4000 more successful sends and
+    // receives, 500 more epoll_waits (upkeep) and 100 more failed reads (upkeep)
+    strace(REFERENCE, 'db', 1000, [{ name: 'read', calls: 2100, errors: 100 }, { name: 'sendto', calls: 2000, errors: 0 }, { name: 'epoll_wait', calls: 600, errors: 0 }], [{ name: 'recvfrom', calls: 1000, errors: 0 }, { name: 'sendto', calls: 1000, errors: 0 }]),
+    strace(REFERENCE, 'db', 2000, [{ name: 'read', calls: 4200, errors: 200 }, { name: 'sendto', calls: 4000, errors: 0 }, { name: 'epoll_wait', calls: 1100, errors: 0 }], [{ name: 'recvfrom', calls: 1500, errors: 0 }, { name: 'sendto', calls: 1500, errors: 0 }])
+  ]
+  const summary = summariseDb(records, { options: { db: PRESETS.default } })
+  const cell = name => summary.cells.find(item => item.server === name)
+  const reference = cell(REFERENCE)
+  assert.equal(reference.runs, 4)
+  assert.deepEqual(reference.cpuPerRequestUs, { server: 10, backends: 20, databaseUpkeep: 0.0001, wrk: 5, rest: 0 })
+  assert.equal(reference.serverVsReference, null)
+  assert.equal(reference.queries, 1)
+  assert.equal(reference.pool, 4)
+  // 1e8 ns over 1 s of wrk's wall time: the server used a tenth of its CPU
+  assert.equal(reference.serverCpuShare, 0.1)
+  assert.equal(reference.clientBound, true)
+  const unnamed = cell('c-libpq-unnamed-pipelined')
+  assert.ok(Math.abs(unnamed.serverVsReference.estimate - 1.2) < 1e-12)
+  const host = cell('just-pg-prepared-pipelined')
+  assert.equal(host.runs, 3)
+  assert.equal(host.failedRuns, 1)
+  assert.ok(Math.abs(host.cpuPerRequestUs.server - 10.5) < 1e-9)
+  // three runs against four: too few for an interval at its level
+  assert.equal(host.serverVsReference, null)
+  const prepared = summary.variants.find(entry => entry.question === 'prepared' && entry.client === 'c-libpq')
+  assert.equal(prepared.with, REFERENCE)
+  assert.equal(prepared.without, 'c-libpq-unnamed-pipelined')
+  assert.ok(Math.abs(prepared.server.estimate - 1.2) < 1e-12)
+  assert.ok(Math.abs(prepared.backends.estimate - 1.5) < 1e-12)
+  assert.deepEqual(prepared.serverUs, [10, 12])
+  const [calls] = summary.syscalls
+  assert.equal(calls.server, REFERENCE)
+  assert.equal(calls.endpoint, 'db')
+  assert.deepEqual(calls.requests, { small: 1000, large: 2000 })
+  assert.equal(calls.self.work, 4)
+  assert.equal(calls.self.upkeep, 0.6)
+  assert.equal(calls.backends.work, 1)
+  assert.equal(calls.backends.upkeep, 0)
+})
+
+test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {
+  const summaryOf = scale => summariseDb([
+    ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8].map(ns => ns * scale), backendNs: [2e8, 2e8, 2e8, 2e8] })
+  ], { options: { db: PRESETS.default } })
+  const same = dbRepeatability(summaryOf(1), summaryOf(1.04))
+  assert.equal(same.cpu.within, 1)
+  assert.equal(same.met, true)
+  const moved = dbRepeatability(summaryOf(1), summaryOf(1.2))
+  assert.ok(Math.abs(moved.cpu.maxMovePercent - 20) < 1e-9)
+  assert.equal(moved.cpu.met, false)
+  assert.equal(moved.met, false)
+})
+
+test('the plan: endpoint by endpoint, every server in turn, then the strace pass at two counts', () => {
+  const chosen = servers.filter(server => server.server === 'c-libpq').slice(0, 2)
+  const pin = { client: 0, server: 1, database: 0 }
+  const steps = planDb(chosen, { strace: true, db: { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'] } }, pin)
+  const timed = steps.filter(step => step.phase === 'db')
+  assert.deepEqual(timed.map(step => `${step.endpoint} ${step.server.name} ${step.run}`), [
+    'db c-libpq-prepared-pipelined 0', 'db c-libpq-prepared-pipelined 1', 'db c-libpq-prepared-serial 0', 'db c-libpq-prepared-serial 1',
+    'fortunes c-libpq-prepared-pipelined 0', 'fortunes c-libpq-prepared-pipelined 1', 'fortunes c-libpq-prepared-serial 0', 'fortunes c-libpq-prepared-serial 1'
+  ])
+  assert.ok(timed.every(step => step.path === (step.endpoint === 'db' ? '/db' : '/fortunes') && step.pin === pin))
+  const traced = steps.filter(step => step.phase === 'db-strace')
+  assert.equal(traced.length, 2 * 2 * 2)
+  assert.deepEqual([...new Set(traced.map(step => step.requests))], [PRESETS.default.straceRequests.small, PRESETS.default.straceRequests.large])
+})
+
+test('options: bad endpoints, pools and counts are one line each; a failed cell\'s re-run names its server, endpoint and pool', () => {
+  const parse = args => parseOptions(['--experiment', 'db', ...args])
+  assert.throws(() => parse(['--endpoints', 'db,plaintext']), /--endpoints "plaintext" is no endpoint; give some of db, queries, fortunes/)
+  assert.throws(() => parse(['--pool', '0']), /--pool/)
+  assert.throws(() => parse(['--pool', '65']), /--pool 65 is more than 64; give 1 to 64/)
+  assert.throws(() => parse(['--connections', '2000']), /--connections 2000 is more than 1024/)
+  const options = parse(['--endpoints', 'fortunes,db', '--pool', '8'])
+  assert.deepEqual(options.db.endpoints, ['db', 'fortunes'])
+  assert.equal(options.db.pool, 8)
+  const { args } = db.rerun(options, { phase: 'db', program: 'node-pg-prepared-serial', endpoint: 'fortunes', connections: 64 })
+  assert.deepEqual(args.slice(0, 8), ['--only', 'node-pg-prepared-serial', '--endpoints', 'fortunes', '--connections', 64, '--pool', '8'])
+})
