@@ -1,0 +1,203 @@
+'use strict'
+// The db experiment over a real PostgreSQL, started by these tests and left behind never:
+// the cluster's life (seeded, pinned, stopped with nothing left, swept after a killed
+// bench), the answer checks against broken servers, every server of the table answering
+// right in each of its variants, a database that dies mid-run, and bench end to end,
+// including Ctrl-C.
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+
+const { startPostgres, sweepStale, worldNumbers, FOLDER_PREFIX, BIN_DIR } = require('../../experiments/db/postgres')
+const { checkDbServer } = require('../../experiments/db/check')
+const { servers, serverReason } = require('../../experiments/db/servers')
+const { dbSession, measureStep, PRESETS } = require('../../experiments/db/measure')
+const { freePort, startServer } = require('../../experiments/http/servers')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const BENCH = path.join(ROOT, 'bench.js')
+const BROKEN = { name: 'db-broken', runtime: 'node', file: 'test/fixtures/db-broken.js', command: ['{runtime}', '{file}', '{port}'] }
+// the Node running the tests, not the lab's measured Node: the fixture needs none of it
+const brokenServer = { ...BROKEN, command: [process.execPath, '{file}', '{port}'] }
+
+let database
+let scratch
+
+before(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'db-test-'))
+  database = await startPostgres({ cpu: 0 })
+})
+
+after(async () => {
+  if (database) await database.stop()
+  fs.rmSync(scratch, { recursive: true, force: true })
+  assert.deepEqual(leftovers(), [], 'no cluster, folder or segment left by any test')
+})
+
+const psql = (sql, env = database.env) => spawnSync(path.join(BIN_DIR, 'psql'), ['-X', '-A', '-t', '-c', sql], { env: { ...process.env, ...env }, encoding: 'utf8' })
+
+// What a cluster of the lab's leaves: folders, postgres processes running from them.
+function leftovers () {
+  const folders = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith(FOLDER_PREFIX) && (!database || path.join(os.tmpdir(), name) !== database.folder))
+  const processes = spawnSync('pgrep', ['-af', FOLDER_PREFIX], { encoding: 'utf8' }).stdout.split('\n').filter(line => line.includes('postgres') && !line.includes('pgrep') && (!database || !line.includes(database.folder)))
+  return [...folders, ...processes]
+}
+
+function segments () {
+  return fs.readFileSync('/proc/sysvipc/shm', 'utf8').trim().split('\n').slice(1).map(line => line.trim().split(/\s+/)[1])
+}
+
+test('the cluster: seeded with TechEmpower\'s tables, benchmark settings, pinned, over a Unix socket in its own folder', () => {
+  const counts = psql('SELECT count(*) FROM world; SELECT count(*) FROM fortune; SELECT randomnumber FROM world WHERE id = 7; SHOW fsync; SHOW jit; SHOW autovacuum')
+  assert.equal(counts.status, 0, counts.stderr)
+  const world = worldNumbers()
+  assert.deepEqual(counts.stdout.trim().split('\n'), ['10000', '12', String(world[7]), 'off', 'off', 'off'])
+  assert.equal(database.env.PGHOST, database.folder)
+  assert.ok(fs.existsSync(path.join(database.folder, `.s.PGSQL.${database.port}`)))
+  assert.notEqual(database.port, 5432, 'never the package\'s own cluster\'s port')
+  assert.match(spawnSync('taskset', ['-pc', String(database.pid)], { encoding: 'utf8' }).stdout, /list: 0$/m)
+  assert.match(database.version, /^postgres \(PostgreSQL\) 15\./)
+})
+
+test('a stopped cluster leaves no process, folder or shared-memory segment', async () => {
+  const before = segments()
+  const other = await startPostgres()
+  const segment = segments().find(id => !before.includes(id))
+  assert.ok(segment, 'PostgreSQL made a System V segment')
+  await other.stop()
+  assert.equal(fs.existsSync(other.folder), false)
+  assert.equal(segments().includes(segment), false)
+  assert.equal(spawnSync('pgrep', ['-f', other.folder]).status, 1, 'no process of it')
+})
+
+test('a killed bench: its cluster dies with it, and the next start sweeps its folder', async () => {
+  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(path.join(ROOT, 'experiments/db/postgres.js'))}).startPostgres().then(db => console.log(db.folder))`], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const folder = await new Promise(resolve => child.stdout.once('data', chunk => resolve(chunk.toString().trim())))
+  assert.ok(fs.existsSync(folder))
+  const exited = new Promise(resolve => child.on('exit', resolve))
+  child.kill('SIGKILL')
+  // reaped, as a shell reaps a killed bench: until then its pid still answers
+  await exited
+  const deadline = Date.now() + 10000
+  while (spawnSync('pgrep', ['-f', folder]).status === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
+  assert.equal(spawnSync('pgrep', ['-f', folder]).status, 1, 'the postmaster died with the bench')
+  sweepStale()
+  assert.equal(fs.existsSync(folder), false)
+})
+
+test('PostgreSQL missing: one line that names it and the fix, exit 2, nothing started', () => {
+  const result = spawnSync(process.execPath, [BENCH, '--experiment', 'db', '--quick', '--out', scratch], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SYSCALL_LAB_PG_BIN: '/nonexistent/bin' } })
+  assert.equal(result.status, 2, result.stderr + result.stdout)
+  const lines = result.stderr.trim().split('\n')
+  assert.equal(lines.length, 1)
+  assert.match(lines[0], /PostgreSQL 15 is not installed: no \/nonexistent\/bin\/initdb \(apt-get install postgresql-15, or run \.\/setup\.sh\)/)
+  assert.deepEqual(fs.readdirSync(scratch), [])
+})
+
+async function checkOf (server, env = {}) {
+  const port = await freePort()
+  const started = await startServer(server, { port, env: { ...database.env, DB_POOL: '4', ...env } })
+  try {
+    return await checkDbServer(port, database.world)
+  } finally {
+    const stopped = await started.stop()
+    assert.equal(stopped.clean, true, `${server.name} exits 0 on SIGTERM`)
+  }
+}
+
+test('the checks: a right server passes; each wrong answer fails with what differs', async () => {
+  assert.equal(await checkOf(brokenServer, { BROKEN: 'none' }), null)
+  const cases = {
+    escape: /^GET \/fortunes: answer 1 is not the expected fortunes page: they differ at character \d+: got ".*<script>.*", expected ".*&lt;script&gt;.*"$/,
+    count: /^GET \/queries\?q=20: answer 1 has 19 rows, not 20 rows$/,
+    type: /^GET \/db: answer \d+ has Content-Type "text\/plain", not application\/json$/,
+    fixed: /^GET \/db: 32 answers drew only 1 distinct ids: the ids must be random in 1\.\.10000$/,
+    status: /^GET \/db: answer \d+ has status 500, not 200$/,
+    exit: /^GET \/fortunes: .*(closed|socket error)/
+  }
+  for (const [broken, expected] of Object.entries(cases)) {
+    const port = await freePort()
+    const started = await startServer(brokenServer, { port, env: { BROKEN: broken } })
+    try {
+      assert.match(await checkDbServer(port, database.world) ?? 'no problem', expected, broken)
+    } finally {
+      await started.stop()
+    }
+  }
+})
+
+test('every server of the table answers right in each of its variants, and exits 0 on SIGTERM', async () => {
+  const runnable = servers.filter(server => serverReason(server) === null)
+  assert.ok(runnable.some(server => server.runtime === 'native'), 'the C server is built')
+  for (const server of runnable) assert.equal(await checkOf(server, server.env), null, server.name)
+})
+
+test('a database that dies mid-run: the cells fail with its reason, the next server gets a new one, nothing is left', async () => {
+  const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
+  fs.mkdirSync(path.join(runDir, 'strace'))
+  const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } } }
+  const session = dbSession(options)
+  const [server, other] = servers.filter(row => row.server === 'c-libpq')
+  const step = (row, run) => ({ phase: 'db', program: row, server: row, endpoint: 'db', path: '/db', connections: 8, run, pin: { client: 0, server: 1, database: 0 } })
+  try {
+    const first = await measureStep(step(server, 0), options, session, runDir)
+    assert.equal(first.record.ok, true, first.record.failure)
+    assert.ok(first.record.backends.processes >= 4, 'the pool\'s backends were measured')
+    const folder = session.database.folder
+    process.kill(session.database.pid, 'SIGKILL')
+    const second = await measureStep(step(server, 1), options, session, runDir)
+    assert.equal(second.record.ok, false)
+    assert.match(second.record.failure, /PostgreSQL exited|server exited|database/i)
+    const third = await measureStep(step(other, 0), options, session, runDir)
+    assert.equal(third.record.ok, true, third.record.failure)
+    assert.notEqual(session.database.folder, folder, 'a new cluster')
+  } finally {
+    await session.close()
+  }
+  assert.deepEqual(leftovers(), [])
+})
+
+test('bench --experiment db --quick: every endpoint measured, syscalls of server and backends, nothing left running', () => {
+  const result = spawnSync(process.execPath, [BENCH, '--experiment', 'db', '--quick', '--only', 'c-libpq-prepared-serial', '--out', scratch, '--id', 'quick'], { cwd: ROOT, encoding: 'utf8', timeout: 240000 })
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const results = JSON.parse(fs.readFileSync(path.join(scratch, 'quick', 'results.json'), 'utf8'))
+  assert.equal(results.experiment, 'db')
+  assert.deepEqual(results.db.cells.map(cell => `${cell.endpoint} ${cell.server}`).sort(), ['db', 'fortunes', 'queries'].flatMap(endpoint => [`${endpoint} c-libpq-prepared-pipelined`, `${endpoint} c-libpq-prepared-serial`]).sort())
+  for (const cell of results.db.cells) {
+    assert.equal(cell.runs, 1, `${cell.server} ${cell.endpoint}`)
+    assert.ok(cell.cpuPerRequestUs.server > 0 && cell.cpuPerRequestUs.backends > 0)
+  }
+  for (const entry of results.db.syscalls) {
+    assert.ok(entry.self.work >= 2, `${entry.server} ${entry.endpoint}: its server's work ${entry.self.work}`)
+    assert.ok(entry.backends.work >= 1, `${entry.server} ${entry.endpoint}: its backends' work ${entry.backends.work}`)
+  }
+  const context = JSON.parse(fs.readFileSync(path.join(scratch, 'quick', 'context.json'), 'utf8'))
+  assert.deepEqual(context.placement.passes.db, { wrk: 0, database: 0, server: 1 })
+  assert.match(context.database.version, /PostgreSQL\) 15/)
+  assert.deepEqual(leftovers(), [])
+})
+
+test('Ctrl-C mid-run: the bench stops, keeps what it measured, and leaves no server, cluster or folder', async () => {
+  const servers = () => spawnSync('pgrep', ['-f', 'build/db-c-libpq'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+  const running = servers()
+  const child = spawn(process.execPath, [BENCH, '--experiment', 'db', '--quick', '--only', 'c-libpq-prepared-serial', '--out', scratch, '--id', 'stopped'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', chunk => { output += chunk })
+  await new Promise(resolve => {
+    const timer = setInterval(() => {
+      if (/step 3 of/.test(output)) {
+        clearInterval(timer)
+        resolve()
+      }
+    }, 50)
+  })
+  child.kill('SIGINT')
+  const code = await new Promise(resolve => child.on('exit', resolve))
+  assert.notEqual(output.match(/interrupted: \d+ of \d+ runs measured and kept/), null, output)
+  assert.equal(typeof code, 'number')
+  assert.deepEqual(servers().filter(pid => !running.includes(pid)), [], 'no server left')
+  assert.deepEqual(leftovers(), [])
+})
