@@ -135,56 +135,70 @@ function busyNs (cpus) {
 const processOf = step => `${step.server.name}\t${step.endpoint}`
 const SERVER_STARTS = 2
 
-// The database and the running server of the steps being measured. A database that died
-// is started afresh for the next server; the cells it failed say why.
-function dbSession (options, interrupted = () => false) {
+// The run's database: started by the first step that needs it, pinned where that step
+// says, and started afresh when it has died (failure() then says how it ended).
+function databaseKeeper (options) {
   let database = null
-  let databaseFailure = null
+  let failure = null
+  return {
+    async ensure (pin) {
+      if (database?.alive()) return database
+      if (database) {
+        failure = `PostgreSQL exited during the run: ${database.logTail() || 'no log'}`
+        await database.stop()
+        database = null
+      }
+      database = await startPostgres({ cpu: pin.database, timeoutMs: options.timeoutSeconds * 1000 })
+      return database
+    },
+    get current () { return database },
+    failure: () => failure,
+    async close () {
+      if (database) await database.stop()
+      database = null
+    }
+  }
+}
+
+// The running server of the steps being measured, with the database (`keeper`, its own
+// unless given one to share, which close() then leaves running). A server that failed to
+// start, its check or its warm-up gets one more start before the rest of its steps fail.
+function dbSession (options, interrupted = () => false, keeper = null) {
+  const databases = keeper ?? databaseKeeper(options)
   let current = null
   const failedStarts = new Map()
   const stopServer = async () => {
     if (current?.started) await current.started.stop()
     current = null
   }
-  const ensureDatabase = async pin => {
-    if (database?.alive()) return database
-    if (database) {
-      databaseFailure = `PostgreSQL exited during the run: ${database.logTail() || 'no log'}`
-      await database.stop()
-      database = null
-    }
-    database = await startPostgres({ cpu: pin.database, timeoutMs: options.timeoutSeconds * 1000 })
-    return database
-  }
   const serverFor = async step => {
     const key = processOf(step)
-    if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS) && (current.failure || database?.alive())) return current
+    if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS) && (current.failure || databases.current?.alive())) return current
     await stopServer()
     current = { key, failure: null, started: null, warmupRates: [], warmupAgreed: null }
     try {
-      const db = await ensureDatabase(step.pin)
-      current.database = db
+      const database = await databases.ensure(step.pin)
+      current.database = database
       const port = await freePort()
       current.port = port
-      current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, db, options) })
-      const problem = await checkDbServer(port, db.world, { timeoutMs: options.timeoutSeconds * 1000 })
+      current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, database, options) })
+      const problem = await checkDbServer(port, database.world, { timeoutMs: options.timeoutSeconds * 1000 })
       if (problem) throw new Error(problem)
       current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options, interrupted)
     } catch (err) {
-      current.failure = databaseFailure && !database?.alive() ? databaseFailure : err.message
+      current.failure = databases.failure() && !databases.current?.alive() ? databases.failure() : err.message
       failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
     }
     return current
   }
   return {
     serverFor,
-    ensureDatabase,
-    get database () { return database },
+    ensureDatabase: pin => databases.ensure(pin),
+    get database () { return databases.current },
     closeServer: stopServer,
     close: async () => {
       await stopServer()
-      if (database) await database.stop()
-      database = null
+      if (!keeper) await databases.close()
     }
   }
 }
@@ -343,4 +357,4 @@ function readStatus (pid) {
   }
 }
 
-module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, MODE, dbPin, planDb, dbSession, measureStep, clusterProcesses }
+module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, MODE, dbPin, planDb, databaseKeeper, dbSession, measureStep, clusterProcesses }
