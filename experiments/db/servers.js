@@ -10,25 +10,31 @@ const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, loadReason } = require('../http/servers')
 const { postgresReason } = require('./postgres')
 
-// Each client with the variants it allows: [prepared, pipelined] pairs.
+// Each client with the variants it allows, [prepared, pipelined] pairs, and why it allows
+// no others (docs/db-clients.md has the sources read).
 const BOTH = [[true, true], [true, false], [false, true], [false, false]]
+// postgres.js sends an unnamed statement's Parse/Describe and waits for its types before
+// its Bind/Execute/Sync: an unnamed query is never pipelined.
+const NO_UNNAMED_PIPELINE = [[true, true], [true, false], [false, false]]
 const clients = [
-  { server: 'c-libpq', runtime: 'native', file: 'db/c-libpq.c', command: ['{build}/db-c-libpq', '{port}'], variants: BOTH, note: 'the floor: one thread, epoll, libpq non-blocking, pipeline mode when pipelined' },
+  { server: 'c-libpq', runtime: 'native', file: 'db/c-libpq.c', command: ['{build}/db-c-libpq', '{port}'], variants: BOTH, note: 'the floor: one thread, epoll, libpq non-blocking, its pipeline mode when pipelined' },
   { server: 'just-pg', runtime: 'just', file: 'db/just-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: BOTH, needs: ['net.connect', 'factory.loop'], note: 'just-epoll with the lab\'s own PostgreSQL wire client in JavaScript (db/pg.js)' },
-  { server: 'node-pg', runtime: 'node', file: 'db/node-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: [[true, false], [false, false]], note: 'node:http and pg\'s Pool: one query in flight per client' },
-  { server: 'node-postgres', runtime: 'node', file: 'db/node-postgres.js', command: ['{runtime}', '{file}', '{port}'], variants: [[true, true], [false, true]], note: 'node:http and postgres.js, which pipelines' },
-  { server: 'bun', runtime: 'bun', file: 'db/bun.js', command: ['{runtime}', '{file}', '{port}'], variants: [[true, true], [false, false]], note: 'Bun.serve and Bun.sql: prepare: false also turns pipelining off' },
-  { server: 'deno', runtime: 'deno', file: 'db/deno.js', command: ['{runtime}', 'run', '--allow-net', '--allow-env', '--allow-read', '{file}', '{port}'], variants: [[true, true], [false, true]], note: 'Deno.serve and postgres.js from npm' }
+  { server: 'node-pg', runtime: 'node', file: 'db/node-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: BOTH, note: 'node:http and pg (its pipeline option when pipelined)' },
+  { server: 'node-postgres', runtime: 'node', file: 'db/node-postgres.js', command: ['{runtime}', '{file}', '{port}'], variants: NO_UNNAMED_PIPELINE, note: 'node:http and postgres.js' },
+  // Bun.sql pipelines a prepared query unless told otherwise by a variable it reads at
+  // start, and never pipelines an unnamed one
+  { server: 'bun', runtime: 'bun', file: 'db/bun.js', command: ['{runtime}', '{file}', '{port}'], variants: NO_UNNAMED_PIPELINE, serialEnv: { BUN_FEATURE_FLAG_DISABLE_SQL_AUTO_PIPELINING: '1' }, note: 'Bun.serve and Bun.sql' },
+  { server: 'deno', runtime: 'deno', file: 'db/deno.js', command: ['{runtime}', 'run', '--no-lock', '--cached-only', '--allow-net', '--allow-env', '--allow-read', '--allow-write', '{file}', '{port}'], variants: NO_UNNAMED_PIPELINE, note: 'Deno.serve and postgres.js from npm' }
 ]
 
 const variantName = (prepared, pipelined) => `${prepared ? 'prepared' : 'unnamed'}-${pipelined ? 'pipelined' : 'serial'}`
 
-const servers = clients.flatMap(({ variants, ...client }) => variants.map(([prepared, pipelined]) => ({
+const servers = clients.flatMap(({ variants, serialEnv = {}, ...client }) => variants.map(([prepared, pipelined]) => ({
   ...client,
   name: `${client.server}-${variantName(prepared, pipelined)}`,
   prepared,
   pipelined,
-  env: { DB_PREPARED: prepared ? '1' : '0', DB_PIPELINE: pipelined ? '1' : '0' }
+  env: { DB_PREPARED: prepared ? '1' : '0', DB_PIPELINE: pipelined ? '1' : '0', ...(prepared && !pipelined ? serialEnv : {}) }
 })))
 
 // The server every other is set against: C with libpq, prepared and pipelined.
