@@ -3,7 +3,7 @@ CC ?= cc
 CFLAGS ?= -O3 -Wall -Wextra -Werror
 BUILD := build
 
-all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers host
+all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers db host
 
 $(BUILD)/wc-c: wc/wc.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -37,6 +37,14 @@ servers: $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll
 $(BUILD)/http-c-%: http/c-%.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
 
+# The database path's C server (db/, the floor): libpq from Debian's libpq-dev, whose
+# pg_config names its headers' folder.
+PG_INCLUDE := $(or $(shell pg_config --includedir 2>/dev/null),/usr/include/postgresql)
+db: $(BUILD)/db-c-libpq
+
+$(BUILD)/db-c-libpq: db/c-libpq.c | $(BUILD)
+	$(CC) $(CFLAGS) -I$(PG_INCLUDE) -o $@ $< -lpq
+
 host:
 	$(MAKE) -C host BUILD=$(abspath $(BUILD))
 
@@ -49,7 +57,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 	{ $(CC) --version | head -n 1; echo "$(CC) $(CFLAGS)"; } > $@
 
 clean:
-	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll
+	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
-.PHONY: all ladder servers host clean
+.PHONY: all ladder servers db host clean
