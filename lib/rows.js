@@ -35,7 +35,8 @@ function unavailableReason (row) {
 
 // The rows of `table` a run measures: those --only's patterns pick (all when there are
 // none), with `always`, the row the others are set against, whatever they pick; or on a
-// resume the rows it began with (`recorded`). A row that cannot run here (reasonOf) is
+// resume the rows it began with (`recorded`). A row marked `optional` runs only when a
+// pattern picks it: the whole table means the rest. A row that cannot run here (reasonOf) is
 // refused when a resume, a name in --only or `always` asks for it, and skipped when a
 // pattern or the whole table picked it. `matchesNone(pattern, names)` and
 // `cannotRun(row, reason)` word the refusals.
@@ -43,7 +44,7 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
   const names = table.map(row => row.name)
   const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, only)
   if (unmatched.length) throw new UsageError(matchesNone(unmatched[0], names))
-  const chosen = recorded ?? table.filter(row => !only.length || row.name === always || picked.includes(row.name))
+  const chosen = recorded ?? table.filter(row => (!only.length && !row.optional) || row.name === always || picked.includes(row.name))
   const skipped = []
   const runnable = []
   for (const row of chosen) {
