@@ -13,10 +13,10 @@
 // checkpointer, writers), wrk, and the rest of the measured CPUs' busy time (the kernel's
 // softirq work for the loopback and the Unix sockets, the bench's own process).
 //
-// The strace pass: per server and endpoint, the server under `strace -f -c` and its
-// backends under a second strace attached to them answer a count of requests, once at
-// `small` and once at `large`, each with a new server process and new backends;
-// syscalls per request are the difference of the counts over the difference of requests.
+// The strace pass: per server and endpoint, after its timed runs, strace -f -c attached
+// to the same server process and a second to its backends while it answers a count of
+// requests, once at `small` and once at `large`; syscalls per request are the difference
+// of the counts over the difference of requests.
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
@@ -24,7 +24,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
 const { userNs, userForeign } = require('../../lib/foreign')
 const { CLK_TCK, statFields } = require('../../lib/procfs')
-const { serverArgv, freePort, startServer } = require('../http/servers')
+const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
 const { processCpu, cpuBetween } = require('../http/cpu')
@@ -47,21 +47,19 @@ const dbPin = httpPin => ({ client: httpPin.client, server: httpPin.server, data
 function planDb (selected, options, pin) {
   const steps = []
   const { runs, connections, endpoints, straceRequests } = options.db
+  // /fortunes with one variant per client, its first: the page costs the same to render
+  // whichever statement fetched its rows
+  const firsts = selected.filter(server => selected.find(other => other.server === server.server) === server)
   for (const endpoint of endpoints) {
-    for (const server of selected) {
+    for (const server of endpoint === 'fortunes' ? firsts : selected) {
       const group = `${endpoint}: ${server.name}`
+      const cell = { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group }
       for (const count of connections) {
-        for (let run = 0; run < runs; run++) steps.push({ phase: PHASE, program: server, server, endpoint, path: ENDPOINTS[endpoint].path, connections: count, warmupConnections: Math.max(...connections), blockSize: null, run, warmup: 0, pin, group, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+        for (let run = 0; run < runs; run++) steps.push({ ...cell, phase: PHASE, connections: count, warmupConnections: Math.max(...connections), run, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
       }
-    }
-  }
-  if (options.strace) {
-    for (const endpoint of endpoints) {
-      for (const server of selected) {
-        const group = `strace ${server.name}, ${endpoint}`
-        for (const requests of [straceRequests.small, straceRequests.large]) {
-          steps.push({ phase: STRACE_PHASE, program: server, server, endpoint, path: ENDPOINTS[endpoint].path, connections: STRACE_CONNECTIONS, requests, blockSize: null, run: 0, warmup: 0, pin, group, label: `${group}, ${requests} requests` })
-        }
+      // traced in the same server process, once its timed runs are done
+      if (options.strace) {
+        for (const requests of [straceRequests.small, straceRequests.large]) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, warmupConnections: Math.max(...connections), requests, run: 0, label: `${group}, strace, ${requests} requests` })
       }
     }
   }
@@ -280,78 +278,80 @@ async function measureStep (step, options, session, runDir) {
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
-// One run of the strace pass: the server under strace -f -c, its backends under a
-// second strace attached once it listens; step.requests requests, then SIGTERM, which
-// ends its connections and so its backends. Both summaries go to runDir/strace/.
+// One run of the strace pass, in the server process the cell's timed runs used (or a new
+// one, checked and warmed up alike): strace -f -c attached to every thread of the server,
+// a second to its backends; step.requests requests; both detached, which writes their
+// summaries to runDir/strace/. Start-up and exit are in no count, and what attaching and
+// detaching cost is in both runs of a pair, so the difference cancels it.
 async function measureStrace (step, options, session, runDir) {
   const name = `db-${step.server.name}-${step.endpoint}-${step.requests}`
-  const serverFile = path.join(runDir, 'strace', `${name}.txt`)
-  const backendFile = path.join(runDir, 'strace', `${name}-backends.txt`)
-  const prefix = ['taskset', '-c', String(step.pin.server), 'strace', '-qq', '-f', '-c', '-o', serverFile, '--']
-  const port = await freePort()
-  const base = { phase: STRACE_PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote([...prefix, ...serverArgv(step.server, port)]) }
-  let started = null
-  let tracer = null
+  const files = { server: path.join(runDir, 'strace', `${name}.txt`), backends: path.join(runDir, 'strace', `${name}-backends.txt`) }
+  const server = await session.serverFor(step)
+  const pid = server.started?.pid ?? '{pid}'
+  const base = { phase: STRACE_PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote(['strace', '-qq', '-f', '-c', '-o', files.server, '-p', String(pid)]) }
+  if (server.failure) return { ...base, ok: false, failure: server.failure, at: new Date().toISOString() }
+  const timeoutMs = options.timeoutSeconds * 1000
+  const tracers = []
   let failure = null
   try {
-    await session.closeServer()
-    const database = await session.ensureDatabase(step.pin)
-    started = await startServer(step.server, { port, prefix, traced: true, timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, database, options) })
-    const { backends } = clusterProcesses(database.pid)
+    const { backends } = clusterProcesses(server.database.pid)
     if (backends.length === 0) throw new Error('the server has no database backend: it opened no connection')
-    tracer = await attachStrace(backends, backendFile, options.timeoutSeconds * 1000)
-    const load = await sendRequests(port, { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs: options.timeoutSeconds * 1000, path: step.path, check: endpointCheck(step.endpoint, database.world) })
+    tracers.push(await attachStrace([pid], files.server, timeoutMs), await attachStrace(backends, files.backends, timeoutMs))
+    const load = await sendRequests(server.port, { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs, path: step.path, check: endpointCheck(step.endpoint, server.database.world) })
     if (load.problem) failure = load.problem
   } catch (err) {
     failure = err.message
   }
-  const stopped = started ? await started.stop() : null
-  const traced = tracer ? await tracer.finish() : null
-  if (!failure && stopped && !stopped.clean) failure = `the server did not exit 0 on SIGTERM under strace (${stopped.signal ?? stopped.code})`
-  if (!failure && tracer && !traced) failure = 'the strace attached to the backends did not end with them'
+  for (const tracer of tracers) await tracer.detach()
+  if (!failure && exitedOf(server)) failure = 'the server exited during the strace run'
+  if (failure) await session.closeServer()
   const read = file => {
     try {
-      return parseStraceSummary(fs.readFileSync(file, 'utf8'))
+      const summary = parseStraceSummary(fs.readFileSync(file, 'utf8'))
+      return { syscalls: summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })), totalCalls: summary.totalCalls }
     } catch (err) {
       failure ??= `no strace summary: ${err.message}`
       return null
     }
   }
-  const server = failure ? null : read(serverFile)
-  const backends = failure ? null : read(backendFile)
-  const calls = summary => summary ? { syscalls: summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })), totalCalls: summary.totalCalls } : null
-  return { ...base, ok: failure === null, failure, server: calls(server), backends: calls(backends), at: new Date().toISOString() }
+  const calls = failure ? {} : { server: read(files.server), backends: read(files.backends) }
+  return { ...base, ok: failure === null, failure, server: calls.server ?? null, backends: calls.backends ?? null, at: new Date().toISOString() }
 }
 
-// strace -c attached to running processes; resolves once every one is traced (its
-// TracerPid set), to { finish() }, which waits for strace to end with its tracees (or
-// stops it after the timeout) and resolves to whether it ended by itself.
+// strace -f -c attached to running processes, every thread of each; resolves once all are
+// traced (their TracerPid set), to { detach() }, which stops strace with SIGINT, so that
+// it detaches and writes its summary, and resolves once it has.
 async function attachStrace (pids, file, timeoutMs) {
   const child = spawn('strace', ['-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])], { stdio: 'ignore' })
-  const exited = new Promise(resolve => child.on('exit', () => resolve(true)))
+  const exited = new Promise(resolve => child.on('exit', resolve))
   child.on('error', () => {})
   const started = Date.now()
-  while (!pids.every(pid => /^TracerPid:\s*[1-9]/m.test(readStatus(pid)))) {
-    if (Date.now() - started > timeoutMs) {
+  const tasks = pids.flatMap(pid => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/task`).map(task => `/proc/${pid}/task/${task}/status`)
+    } catch {
+      return []
+    }
+  })
+  while (!tasks.every(status => /^TracerPid:\s*[1-9]/m.test(readText(status)))) {
+    if (child.exitCode !== null || Date.now() - started > timeoutMs) {
       child.kill('SIGKILL')
-      throw new Error(`strace could not attach to the backends ${pids.join(', ')} within ${timeoutMs / 1000} s`)
+      throw new Error(`strace could not attach to ${pids.join(', ')} within ${timeoutMs / 1000} s`)
     }
     await new Promise(resolve => setTimeout(resolve, 10))
   }
   return {
-    finish: async () => {
-      const ended = await Promise.race([exited, new Promise(resolve => setTimeout(() => resolve(false), timeoutMs))])
-      if (ended) return true
+    detach: async () => {
       child.kill('SIGINT')
-      await exited
-      return false
+      const ended = await Promise.race([exited.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), timeoutMs))])
+      if (!ended) child.kill('SIGKILL')
     }
   }
 }
 
-function readStatus (pid) {
+function readText (file) {
   try {
-    return fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    return fs.readFileSync(file, 'utf8')
   } catch {
     return ''
   }

@@ -47,7 +47,7 @@ function dbData (sets) {
     const endpoints = results.endpoints.filter(endpoint => results.cells.some(cell => cell.endpoint === endpoint) || results.syscalls.some(entry => entry.endpoint === endpoint)).map(endpoint => {
       const connections = [...new Set(results.cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.connections))].sort((a, b) => a - b)
       const busiest = connections[connections.length - 1]
-      const rows = names.map(server => ({
+      const rows = names.filter(server => results.cells.some(cell => cell.server === server && cell.endpoint === endpoint) || results.syscalls.some(entry => entry.server === server && entry.endpoint === endpoint)).map(server => ({
         server,
         cells: connections.map(count => results.cells.find(cell => cell.server === server && cell.endpoint === endpoint && cell.connections === count) ?? null),
         cell: results.cells.find(cell => cell.server === server && cell.endpoint === endpoint && cell.connections === busiest) ?? null,

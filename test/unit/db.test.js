@@ -141,19 +141,26 @@ test('two runs: the server\'s CPU per request and all of it, and calls of work, 
   assert.equal(moved.met, false)
 })
 
-test('the plan: endpoint by endpoint, every server in turn, then the strace pass at two counts', () => {
+test('the plan: endpoint by endpoint, every server in turn, each traced after its timed runs; /fortunes with each client\'s first variant', () => {
   const chosen = servers.filter(server => server.server === 'c-libpq').slice(0, 2)
   const pin = { client: 0, server: 1, database: 0 }
   const steps = planDb(chosen, { strace: true, db: { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'] } }, pin)
-  const timed = steps.filter(step => step.phase === 'db')
-  assert.deepEqual(timed.map(step => `${step.endpoint} ${step.server.name} ${step.run}`), [
-    'db c-libpq-prepared-pipelined 0', 'db c-libpq-prepared-pipelined 1', 'db c-libpq-prepared-serial 0', 'db c-libpq-prepared-serial 1',
-    'fortunes c-libpq-prepared-pipelined 0', 'fortunes c-libpq-prepared-pipelined 1', 'fortunes c-libpq-prepared-serial 0', 'fortunes c-libpq-prepared-serial 1'
+  const { small, large } = PRESETS.default.straceRequests
+  assert.deepEqual(steps.map(step => `${step.endpoint} ${step.server.name} ${step.phase === 'db' ? step.run : step.requests}`), [
+    'db c-libpq-prepared-pipelined 0', 'db c-libpq-prepared-pipelined 1', `db c-libpq-prepared-pipelined ${small}`, `db c-libpq-prepared-pipelined ${large}`,
+    'db c-libpq-prepared-serial 0', 'db c-libpq-prepared-serial 1', `db c-libpq-prepared-serial ${small}`, `db c-libpq-prepared-serial ${large}`,
+    'fortunes c-libpq-prepared-pipelined 0', 'fortunes c-libpq-prepared-pipelined 1', `fortunes c-libpq-prepared-pipelined ${small}`, `fortunes c-libpq-prepared-pipelined ${large}`
   ])
-  assert.ok(timed.every(step => step.path === (step.endpoint === 'db' ? '/db' : '/fortunes') && step.pin === pin))
-  const traced = steps.filter(step => step.phase === 'db-strace')
-  assert.equal(traced.length, 2 * 2 * 2)
-  assert.deepEqual([...new Set(traced.map(step => step.requests))], [PRESETS.default.straceRequests.small, PRESETS.default.straceRequests.large])
+  assert.ok(steps.every(step => step.path === (step.endpoint === 'db' ? '/db' : '/fortunes') && step.pin === pin))
+  // a server's timed runs and its strace runs are one group: one server process
+  assert.equal(new Set(steps.filter(step => step.endpoint === 'db' && step.server === chosen[0]).map(step => step.group)).size, 1)
+})
+
+test('the default servers: every client\'s variants but its unnamed statements one at a time where it pipelines them', () => {
+  const names = db.select({ only: [] }).runnable.map(server => server.name)
+  assert.ok(!names.includes('c-libpq-unnamed-serial') && !names.includes('node-pg-unnamed-serial'))
+  assert.ok(names.includes('node-postgres-unnamed-serial') && names.includes('c-libpq-unnamed-pipelined'))
+  assert.ok(db.select({ only: ['c-libpq-unnamed-serial'] }).runnable.some(server => server.name === 'c-libpq-unnamed-serial'))
 })
 
 test('options: bad endpoints, pools and counts are one line each; a failed cell\'s re-run names its server, endpoint and pool', () => {
