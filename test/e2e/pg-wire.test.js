@@ -1,0 +1,371 @@
+'use strict'
+// Tests for db/pg.js, the lab's PostgreSQL wire-protocol client, run by the host against a
+// real PostgreSQL. The codec's and the fake server's tests need no database; the rest need
+// the one `database` names, and skip without it.
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const net = require('node:net')
+const os = require('node:os')
+const path = require('node:path')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const HOST = path.join(ROOT, 'build', 'just-host')
+const PG_JS = path.join(ROOT, 'db', 'pg.js')
+const NO_DATABASE = 'PGHOST is unset: these tests need a PostgreSQL seeded with TechEmpower\'s tables, named by PGHOST (its socket\'s folder), PGPORT, PGUSER and PGDATABASE'
+// The PostgreSQL under test, as the PG* variables a client reads, or null.
+let database = null
+let dir
+
+before(() => {
+  const make = spawnSync('make', ['-C', path.join(ROOT, 'host')], { encoding: 'utf8' })
+  if (!fs.existsSync(HOST) || make.status !== 0) {
+    assert.fail(`build/just-host is missing or stale: run make first (make -C host)\n${make.stdout || ''}${make.stderr || ''}`)
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-wire-'))
+  // For now the one the environment names (the dev database); the suite's own
+  // PostgreSQL, once it starts one, goes here.
+  const { PGHOST, PGPORT = '5432', PGUSER, PGDATABASE = PGUSER } = process.env
+  if (PGHOST) database = { PGHOST, PGPORT, PGUSER, PGDATABASE }
+})
+
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+// What every client script starts with: the client, the database's settings, open() to
+// connect (an error ends the script), finish() to print a result, and `written`, what the
+// client wrote, one string of message types per write(2) ('PDS' is Parse, Describe, Sync;
+// the StartupMessage, which has no type, is left out).
+const PRELUDE = `
+const pg = just.load(${JSON.stringify(PG_JS)})
+const { PGHOST, PGPORT, PGUSER, PGDATABASE } = just.env()
+const settings = { host: PGHOST, port: Number(PGPORT), user: PGUSER, database: PGDATABASE }
+function open (options, then) {
+  const db = pg.connect({ ...settings, ...options }, err => {
+    if (err) throw err
+    then(db)
+  })
+  return db
+}
+function finish (result) {
+  just.print(JSON.stringify(result))
+  just.exit(0)
+}
+const written = []
+const write = just.net.write
+just.net.write = (fd, buffer, offset, length) => {
+  const bytes = new Uint8Array(buffer, offset, length)
+  const view = new DataView(buffer, offset, length)
+  let types = ''
+  for (let at = bytes[0] === 0 ? view.getInt32(0) : 0; at < length; at += 1 + view.getInt32(at + 1)) types += String.fromCharCode(bytes[at])
+  if (types) written.push(types)
+  return write(fd, buffer, offset, length)
+}
+const world = pg.statement('SELECT id, randomnumber FROM world WHERE id = $1', 'world')
+const unnamedWorld = pg.statement('SELECT id, randomnumber FROM world WHERE id = $1')
+`
+
+// Runs a client script in the host; resolves to its result, the JSON it printed.
+async function client (t, name, source, env = {}) {
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, PRELUDE + source)
+  const child = spawn(HOST, [file], { env: { ...process.env, ...database, ...env } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', chunk => { stdout += chunk })
+  child.stderr.on('data', chunk => { stderr += chunk })
+  const code = await new Promise(resolve => child.on('close', resolve))
+  assert.equal(code, 0, `${name} exited ${code}: ${stderr}`)
+  return JSON.parse(stdout)
+}
+
+function needsDatabase (t) {
+  if (!database) t.skip(NO_DATABASE)
+  return database !== null
+}
+
+// A Unix socket's folder where a fake server answers like PostgreSQL: answer(socket,
+// bytes) gets what the client sends.
+async function fakeServer (answer) {
+  const folder = fs.mkdtempSync(path.join(dir, 'fake-'))
+  const server = net.createServer(socket => socket.on('data', bytes => answer(socket, bytes)))
+  await new Promise(resolve => server.listen(path.join(folder, '.s.PGSQL.5432'), resolve))
+  return { host: folder, close: () => server.close() }
+}
+
+const message = (type, body) => {
+  const head = Buffer.alloc(5)
+  head.write(type)
+  head.writeInt32BE(4 + body.length, 1)
+  return Buffer.concat([head, body])
+}
+const int32 = n => {
+  const bytes = Buffer.alloc(4)
+  bytes.writeInt32BE(n)
+  return bytes
+}
+const AUTH_OK = message('R', int32(0))
+const READY = message('Z', Buffer.from('I'))
+
+test('the UTF-8 codec: the bytes Node\'s Buffer makes, and back; a byte that starts no valid sequence reads as U+FFFD', async t => {
+  const texts = ['', 'plain ASCII', 'é', '—', 'フレームワークのベンチマーク', 'A list is only as strong as its weakest link. — Donald Knuth', 'x😀y', '\u07ff\u0800\uffff', '\ud800 lone', 'lone \udc00']
+  const invalid = [[0x61, 0xff, 0x62], [0xc0, 0x80], [0xe3, 0x81], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80, 0xe3, 0x83, 0x95]]
+  const result = await client(t, 'codec.js', `
+    const hex = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('')
+    const texts = ${JSON.stringify(texts)}
+    finish({
+      encoded: texts.map(text => {
+        const bytes = new Uint8Array(3 * text.length)
+        const end = pg.writeUtf8(text, bytes, 0)
+        return [hex(bytes.subarray(0, end)), pg.utf8Length(text), pg.readUtf8(bytes, 0, end)]
+      }),
+      invalid: ${JSON.stringify(invalid)}.map(bytes => pg.readUtf8(new Uint8Array(bytes), 0, bytes.length))
+    })
+  `)
+  for (const [i, text] of texts.entries()) {
+    const bytes = Buffer.from(text)
+    assert.deepEqual(result.encoded[i], [bytes.toString('hex'), bytes.length, bytes.toString()], text)
+  }
+  assert.deepEqual(result.invalid, ['a\ufffdb', '\ufffd\ufffd', '\ufffd\ufffd', '\ufffd\ufffd\ufffd', '\ufffd\ufffd\ufffd\ufffd', '\ufffdフ'])
+})
+
+test('startup with trust: AuthenticationOk, the session\'s parameters, its backend, ReadyForQuery; close() ends it', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'startup.js', `
+    open({}, db => {
+      db.query(pg.statement('SELECT pg_backend_pid(), current_user, current_database()'), [], (err, rows) => {
+        const session = { err, rows, pid: db.backendPid, parameters: db.parameters }
+        db.close()
+        db.query(world, [1], err => finish({ ...session, afterClose: err.message, written }))
+      })
+    })
+  `)
+  assert.equal(result.err, null)
+  assert.deepEqual(result.rows, [[result.pid, database.PGUSER, database.PGDATABASE]])
+  assert.ok(result.pid > 0)
+  assert.equal(result.parameters.client_encoding, 'UTF8')
+  assert.equal(result.parameters.session_authorization, database.PGUSER)
+  assert.match(result.parameters.server_version, /^\d+/)
+  assert.equal(result.afterClose, 'the connection is closed')
+  assert.deepEqual(result.written, ['PBDES', 'X'])
+})
+
+test('a connection that cannot start: its callback gets one error naming the socket or the server\'s reason', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'cannot-start.js', `
+    const failures = []
+    const tried = (err) => {
+      failures.push(err.message)
+      if (failures.length === 3) finish(failures)
+    }
+    pg.connect({ ...settings, host: ${JSON.stringify(dir)} }, tried)
+    pg.connect({ ...settings, database: 'no_such_database' }, tried)
+    pg.connect({ ...settings, host: '127.0.0.1', port: 1 }, tried)
+  `)
+  assert.deepEqual(result.sort(), [
+    '127.0.0.1:1: connect: Connection refused',
+    'database "no_such_database" does not exist',
+    `${dir}/.s.PGSQL.${database.PGPORT}: connect: No such file or directory`
+  ].sort())
+})
+
+test('any authentication but trust is refused with a clear error', async t => {
+  const methods = { 3: 'cleartext password', 5: 'MD5 password', 10: 'SASL (SCRAM)' }
+  for (const [method, name] of Object.entries(methods)) {
+    const fake = await fakeServer(socket => socket.write(message('R', Buffer.concat([int32(Number(method)), Buffer.alloc(4)]))))
+    const result = await client(t, 'auth.js', `
+      pg.connect({ host: ${JSON.stringify(fake.host)}, user: 'u' }, err => finish(err.message))
+    `)
+    fake.close()
+    assert.equal(result, `the server asks for ${name} authentication; this client does trust only`)
+  }
+})
+
+test('a named statement is parsed once per connection, the unnamed one on every query; rows come back typed', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'prepared.js', `
+    const turns = []
+    open({}, db => {
+      db.prepare(world, err => turns.push(['prepared', err, world.types]))
+      let left = 3
+      for (const id of [1, 2, 3]) {
+        db.query(world, [id], (err, rows) => {
+          turns.push(['named', err, rows])
+          if (--left === 0) unnamed(db)
+        })
+      }
+    })
+    function unnamed (db) {
+      written.push('|')
+      db.query(unnamedWorld, [1], (err, rows) => turns.push(['unnamed', err, rows]))
+      db.query(unnamedWorld, [2], (err, rows) => {
+        turns.push(['unnamed', err, rows])
+        written.push('|')
+        db.query(unnamedWorld, [3], (err, rows) => turns.push(['unnamed', err, rows]))
+        db.query(pg.statement('SELECT name FROM pg_prepared_statements'), [], (err, rows) => {
+          turns.push(['statements', err, rows])
+          written.push('|')
+          // a second connection's first query of the named statement prepares it there
+          open({}, other => other.query(world, [3], (err, rows) => {
+            turns.push(['other', err, rows])
+            finish({ turns, written })
+          }))
+        })
+      })
+    }
+  `)
+  const [prepared, ...rest] = result.turns
+  assert.deepEqual(prepared, ['prepared', null, [23, 23]])
+  const named = rest.slice(0, 3).map(([, err, rows]) => [err, rows.length, rows[0][0]])
+  assert.deepEqual(named, [[null, 1, 1], [null, 1, 2], [null, 1, 3]])
+  const byId = new Map(rest.slice(0, 3).map(([, , rows]) => rows[0]))
+  for (const [kind, err, rows] of rest.slice(3, 5).concat(rest.slice(5, 6), rest.slice(7))) {
+    assert.equal(err, null, kind)
+    assert.equal(rows.length, 1, kind)
+    assert.ok(Number.isInteger(rows[0][1]), kind)
+    assert.equal(rows[0][1], byId.get(rows[0][0]), kind)
+  }
+  assert.deepEqual(rest[6], ['statements', null, [['world']]])
+  // One write a turn: Parse/Describe/Sync once, then Bind/Execute/Sync per query; the
+  // unnamed statement's Parse every time, with a Describe while its types are unknown.
+  assert.deepEqual(result.written.join(' '), 'PDSBESBESBES | PBDESPBDES | PBESPBDES | PDBES')
+})
+
+test('pipelining: many queries go out in one write before any answer, and come back in order', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'pipeline.js', `
+    const answers = []
+    open({}, db => {
+      db.prepare(world, () => {
+        written.length = 0
+        for (let id = 1; id <= 1000; id++) db.query(world, [id], (err, rows) => answers.push(err ? err.message : rows[0][0]))
+        db.query(world, [1], () => oneAtATime())
+      })
+    })
+    // with pipeline false, one query in flight: a write each
+    function oneAtATime () {
+      const pipelined = written.slice()
+      written.length = 0
+      open({ pipeline: false }, db => {
+        db.prepare(world, () => {
+          written.length = 0
+          const order = []
+          for (let id = 1; id <= 20; id++) db.query(world, [id], (err, rows) => order.push(rows[0][0]))
+          db.query(world, [1], () => finish({ answers, pipelined, order, oneAtATime: written }))
+        })
+      })
+    }
+  `)
+  assert.deepEqual(result.answers, Array.from({ length: 1000 }, (_, i) => i + 1))
+  assert.deepEqual(result.pipelined, ['BES'.repeat(1001)])
+  assert.deepEqual(result.order, Array.from({ length: 20 }, (_, i) => i + 1))
+  assert.deepEqual(result.oneAtATime, Array(21).fill('BES'))
+})
+
+test('pipelining: more than the buffer holds goes out in several writes, still in order', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'big-pipeline.js', `
+    open({}, db => {
+      const answers = []
+      for (let n = 0; n < 5000; n++) db.query(unnamedWorld, [1 + n % 10000], (err, rows) => answers.push(err ? err.message : rows[0][0]))
+      db.query(world, [1], () => finish({ answers, writes: written.length }))
+    })
+  `)
+  assert.deepEqual(result.answers, Array.from({ length: 5000 }, (_, n) => 1 + n % 10000))
+  assert.ok(result.writes >= 5, `${result.writes} writes of 64 KiB at most for about 400 KB`)
+})
+
+test('an error fails its query alone, with the server\'s message, and the connection goes on', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'errors.js', `
+    const answers = []
+    const answer = (err, rows) => answers.push(err ? [err.message, err.code, err.severity] : rows)
+    const missing = pg.statement('SELECT * FROM no_such_table', 'missing')
+    open({}, db => {
+      db.query(world, [1], answer)
+      db.query(pg.statement('SELEC 1'), [], answer)
+      db.query(pg.statement('SELECT 1 / $1::int'), [0], answer)
+      db.query(missing, [], answer)
+      db.query(missing, [], answer)
+      db.query(pg.statement('SELECT $1::int'), ['not a number'], answer)
+      db.query(world, [2], (err, rows) => {
+        answer(err, rows)
+        db.query(missing, [], answer)
+        db.query(world, [3], (err, rows) => {
+          answer(err, rows)
+          finish({ answers, written })
+        })
+      })
+    })
+  `)
+  const [first, syntax, division, missing, pipelinedMissing, notNumber, second, missingAgain, third] = result.answers
+  assert.equal(first[0][0], 1)
+  assert.deepEqual(syntax, ['syntax error at or near "SELEC"', '42601', 'ERROR'])
+  assert.deepEqual(division, ['division by zero', '22012', 'ERROR'])
+  assert.deepEqual(missing, ['relation "no_such_table" does not exist', '42P01', 'ERROR'])
+  // written with the first, before its Parse had failed, it binds a statement never made
+  assert.deepEqual(pipelinedMissing, ['prepared statement "missing" does not exist', '26000', 'ERROR'])
+  assert.deepEqual(notNumber, ['invalid input syntax for type integer: "not a number"', '22P02', 'ERROR'])
+  assert.equal(second[0][0], 2)
+  // the failed Parse left no statement behind, so a later query parses it again
+  assert.deepEqual(missingAgain, missing)
+  assert.equal(third[0][0], 3)
+  assert.deepEqual(result.written, ['PDBESPBDESPBDESPDBESBESPBDESBES', 'PDBESBES'])
+})
+
+test('a dead connection: every pending query fails with the reason, onLost is called once, later queries fail at once', async t => {
+  if (!needsDatabase(t)) return
+  const result = await client(t, 'terminated.js', `
+    const answers = []
+    const lost = []
+    open({}, db => {
+      db.onLost = err => {
+        lost.push([err.message, err.code])
+        db.query(world, [4], err => finish({ answers, lost, after: err.message }))
+      }
+      const answer = (err, rows) => answers.push(err ? err.message : rows)
+      db.query(world, [1], answer)
+      db.query(pg.statement('SELECT pg_terminate_backend(pg_backend_pid())'), [], answer)
+      db.query(world, [2], answer)
+      db.query(world, [3], answer)
+    })
+  `)
+  const reason = 'terminating connection due to administrator command'
+  assert.equal(result.answers[0][0][0], 1)
+  assert.deepEqual(result.answers.slice(1), [reason, reason, reason])
+  assert.deepEqual(result.lost, [[reason, '57P01']])
+  assert.equal(result.after, 'the connection is closed')
+})
+
+test('a dead connection: the server closes it (read 0) with queries pending', async t => {
+  // A fake server starts the session, then closes on the first query.
+  const fake = await fakeServer((socket, bytes) => bytes.readInt32BE(4) === 196608 ? socket.write(Buffer.concat([AUTH_OK, READY])) : socket.end())
+  const result = await client(t, 'closed.js', `
+    const answers = []
+    const db = pg.connect({ host: ${JSON.stringify(fake.host)}, user: 'u' }, err => {
+      db.onLost = err => finish({ answers, lost: err.message })
+      for (const id of [1, 2]) db.query(world, [id], err => answers.push(err.message))
+    })
+  `)
+  fake.close()
+  const reason = 'the server closed the connection'
+  assert.deepEqual(result, { answers: [reason, reason], lost: reason })
+})
+
+test('UTF-8 round trip: Japanese text, an em dash and more as parameters and from the fortune table, exactly', async t => {
+  if (!needsDatabase(t)) return
+  const texts = ['フレームワークのベンチマーク', 'A list is only as strong as its weakest link. — Donald Knuth', 'é, ß, Ω, 😀, and <&>', 'é'.repeat(50000)]
+  const result = await client(t, 'utf8.js', `
+    const texts = ${JSON.stringify(texts)}
+    const echo = pg.statement('SELECT $1::text, length($1::text), octet_length($1::text)', 'echo')
+    const answers = []
+    open({}, db => {
+      for (const text of texts) db.query(echo, [text], (err, rows) => answers.push(err ? err.message : rows[0]))
+      db.query(pg.statement('SELECT message FROM fortune WHERE id IN (8, 12) ORDER BY id'), [], (err, rows) => finish({ answers, fortunes: rows }))
+    })
+  `)
+  assert.deepEqual(result.answers, texts.map(text => [text, [...text].length, Buffer.byteLength(text)]))
+  assert.deepEqual(result.fortunes, [[texts[1]], [texts[0]]])
+})
