@@ -1,7 +1,7 @@
 'use strict'
 // Tests for db/pg.js, the lab's PostgreSQL wire-protocol client, run by the host against a
-// real PostgreSQL. The codec's and the fake server's tests need no database; the rest need
-// the one `database` names, and skip without it.
+// real PostgreSQL, and for db/just-pg.js, the host's db server built on it. The codec's
+// test needs no database; the rest need the one `database` names, and skip without it.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const { spawn, spawnSync } = require('node:child_process')
@@ -13,6 +13,7 @@ const path = require('node:path')
 const ROOT = path.resolve(__dirname, '..', '..')
 const HOST = path.join(ROOT, 'build', 'just-host')
 const PG_JS = path.join(ROOT, 'db', 'pg.js')
+const SERVER = path.join(ROOT, 'db', 'just-pg.js')
 const NO_DATABASE = 'PGHOST is unset: these tests need a PostgreSQL seeded with TechEmpower\'s tables, named by PGHOST (its socket\'s folder), PGPORT, PGUSER and PGDATABASE'
 // The PostgreSQL under test, as the PG* variables a client reads, or null.
 let database = null
@@ -368,4 +369,130 @@ test('UTF-8 round trip: Japanese text, an em dash and more as parameters and fro
   `)
   assert.deepEqual(result.answers, texts.map(text => [text, [...text].length, Buffer.byteLength(text)]))
   assert.deepEqual(result.fortunes, [[texts[1]], [texts[0]]])
+})
+
+// ---- db/just-pg.js ----
+
+const EXPECTED_FORTUNES = '<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr><tr><td>11</td><td>&lt;script&gt;alert(&quot;This should not be displayed in a browser alert box.&quot;);&lt;/script&gt;</td></tr><tr><td>4</td><td>A bad random number generator: 1, 1, 1, 1, 1, 4.33e+67, 1, 1, 1</td></tr><tr><td>5</td><td>A computer program does what you tell it to do, not what you want it to do.</td></tr><tr><td>2</td><td>A computer scientist is someone who fixes things that aren&#39;t broken.</td></tr><tr><td>8</td><td>A list is only as strong as its weakest link. — Donald Knuth</td></tr><tr><td>0</td><td>Additional fortune added at request time.</td></tr><tr><td>3</td><td>After enough decimal places, nobody gives a damn.</td></tr><tr><td>7</td><td>Any program that runs right is obsolete.</td></tr><tr><td>10</td><td>Computers make very fast, very accurate mistakes.</td></tr><tr><td>6</td><td>Emacs is a nice operating system, but I prefer UNIX. — Tom Christaensen</td></tr><tr><td>9</td><td>Feature: A bug with seniority.</td></tr><tr><td>1</td><td>fortune: No such file or directory</td></tr><tr><td>12</td><td>フレームワークのベンチマーク</td></tr></table></body></html>'
+
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().on('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+// Starts the server; resolves once it has printed its ready line (or ended).
+async function startServer (env) {
+  const port = await freePort()
+  const child = spawn(HOST, [SERVER, String(port)], { cwd: ROOT, env: { ...process.env, ...database, ...env } })
+  const server = { child, port, stdout: '', stderr: '', code: null }
+  child.stdout.on('data', chunk => { server.stdout += chunk })
+  child.stderr.on('data', chunk => { server.stderr += chunk })
+  server.exited = new Promise(resolve => child.on('close', code => resolve((server.code = code))))
+  const deadline = Date.now() + 20000
+  while (!server.stdout.includes('\n') && server.code === null && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
+  return server
+}
+
+// Sends raw bytes (requests, possibly pipelined or cut anywhere) and resolves to all the
+// connection got back, once `answers` answers have come.
+function exchange (port, chunks, answers) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    let got = Buffer.alloc(0)
+    socket.on('error', reject)
+    socket.on('data', bytes => {
+      got = Buffer.concat([got, bytes])
+      if ((got.toString('latin1').match(/HTTP\/1\.1 /g) || []).length === answers && complete(got)) {
+        socket.end()
+        resolve(got.toString())
+      }
+    })
+    const send = async () => {
+      for (const chunk of chunks) {
+        socket.write(chunk)
+        await new Promise(resolve => setTimeout(resolve, 30))
+      }
+    }
+    socket.on('connect', send)
+  })
+}
+
+// Whether the last answer in bytes has all of its body.
+function complete (bytes) {
+  const text = bytes.toString('latin1')
+  const last = text.lastIndexOf('HTTP/1.1 ')
+  const headers = text.indexOf('\r\n\r\n', last)
+  if (headers < 0) return false
+  return bytes.length - headers - 4 >= Number(/Content-Length: (\d+)/.exec(text.slice(last, headers))[1])
+}
+
+test('db/just-pg.js answers /db, /queries and /fortunes in all four DB_PREPARED x DB_PIPELINE combinations, in order, and exits 0 on SIGTERM', async t => {
+  if (!needsDatabase(t)) return
+  for (const prepared of ['1', '0']) {
+    for (const pipeline of ['1', '0']) {
+      const combination = `DB_PREPARED=${prepared} DB_PIPELINE=${pipeline}`
+      const server = await startServer({ DB_POOL: '3', DB_PREPARED: prepared, DB_PIPELINE: pipeline })
+      try {
+        assert.equal(server.stdout, `listening 127.0.0.1:${server.port}\n`, `${combination}: ${server.stderr}`)
+        const base = `http://127.0.0.1:${server.port}`
+        const db = await fetch(`${base}/db`)
+        assert.equal(db.headers.get('content-type'), 'application/json')
+        const row = await db.json()
+        assert.deepEqual(Object.keys(row), ['id', 'randomNumber'])
+        assert.ok(row.id >= 1 && row.id <= 10000 && Number.isInteger(row.randomNumber), combination)
+        for (const [q, count] of [['', 1], ['?q=', 1], ['?q=abc', 1], ['?q=0', 1], ['?q=-4', 1], ['?q=3', 3], ['?q=20', 20], ['?q=501', 500], ['?q=100000', 500]]) {
+          const rows = await (await fetch(`${base}/queries${q}`)).json()
+          assert.equal(rows.length, count, `${combination} /queries${q}`)
+          for (const row of rows) assert.ok(row.id >= 1 && row.id <= 10000 && Number.isInteger(row.randomNumber))
+        }
+        const fortunes = await fetch(`${base}/fortunes`)
+        assert.equal(fortunes.headers.get('content-type'), 'text/html; charset=utf-8')
+        assert.equal(await fortunes.text(), EXPECTED_FORTUNES, combination)
+        const missing = await fetch(`${base}/nope`)
+        assert.equal(missing.status, 404)
+        assert.equal(await missing.text(), '')
+        // pipelined, and a request cut in two
+        const raw = await exchange(server.port, ['GET /queries?q=2 HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\n\r\nGET /fortunes HTTP/1.1\r\n\r\nGET /d', 'b HTTP/1.1\r\n\r\n'], 4)
+        const answers = raw.split(/(?=HTTP\/1\.1 )/)
+        assert.deepEqual(answers.map(answer => answer.split('\r\n')[0]), ['HTTP/1.1 200 OK', 'HTTP/1.1 404 Not Found', 'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK'])
+        assert.equal(JSON.parse(answers[0].split('\r\n\r\n')[1]).length, 2)
+        assert.ok(answers[2].endsWith(EXPECTED_FORTUNES))
+        assert.match(answers[3], /\r\n\r\n\{"id":\d+,"randomNumber":\d+\}$/)
+      } finally {
+        server.child.kill('SIGTERM')
+      }
+      assert.equal(await server.exited, 0, combination)
+      assert.equal(server.stderr, '')
+    }
+  }
+})
+
+test('db/just-pg.js: a lost database connection ends it with one line, exit 1', async t => {
+  if (!needsDatabase(t)) return
+  const server = await startServer({ DB_POOL: '2', DB_PREPARED: '1', DB_PIPELINE: '1' })
+  assert.match(server.stdout, /^listening /, server.stderr)
+  const terminated = await client(t, 'terminate-server.js', `
+    const backends = pg.statement('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1')
+    open({}, db => db.query(backends, ['just-pg ${server.child.pid}'], (err, rows) => finish(err ? err.message : rows)))
+  `)
+  assert.deepEqual(terminated, [[true], [true]])
+  assert.equal(await server.exited, 1)
+  assert.equal(server.stderr, 'just-pg: database connection lost: terminating connection due to administrator command\n')
+})
+
+test('db/just-pg.js: a database it cannot reach is one line, exit 1; settings it cannot use, exit 2', async t => {
+  if (!needsDatabase(t)) return
+  const unreachable = await startServer({ PGHOST: dir, DB_POOL: '2', DB_PREPARED: '1', DB_PIPELINE: '1' })
+  assert.equal(await unreachable.exited, 1)
+  assert.equal(unreachable.stdout, '')
+  assert.equal(unreachable.stderr, `just-pg: database: ${dir}/.s.PGSQL.${database.PGPORT}: connect: No such file or directory\n`)
+  for (const env of [{ DB_POOL: '0' }, { DB_POOL: 'x' }, { DB_PREPARED: 'yes' }, { DB_PIPELINE: '' }]) {
+    const refused = await startServer({ DB_POOL: '2', DB_PREPARED: '1', DB_PIPELINE: '1', ...env })
+    assert.equal(await refused.exited, 2, JSON.stringify(env))
+    assert.equal(refused.stderr, 'just-pg: PGHOST must be set, DB_POOL a count, DB_PREPARED and DB_PIPELINE 0 or 1\n')
+  }
 })
