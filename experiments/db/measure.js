@@ -24,6 +24,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
 const { userNs, userForeign } = require('../../lib/foreign')
 const { CLK_TCK, statFields } = require('../../lib/procfs')
+const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
@@ -343,8 +344,7 @@ async function attachStrace (pids, file, timeoutMs) {
   return {
     detach: async () => {
       child.kill('SIGINT')
-      const ended = await Promise.race([exited.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), timeoutMs))])
-      if (!ended) child.kill('SIGKILL')
+      if (!(await within(exited, timeoutMs)).done) child.kill('SIGKILL')
     }
   }
 }

@@ -19,6 +19,7 @@ const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { freePort } = require('../http/servers')
 const { seededRandom } = require('../../lib/stats')
+const { within } = require('../../lib/wait')
 const { FORTUNES, WORLD_ROWS } = require('./expected')
 
 const BIN_DIR = process.env.SYSCALL_LAB_PG_BIN ?? '/usr/lib/postgresql/15/bin'
@@ -209,7 +210,7 @@ async function stopCluster (child, exited, folder) {
   if (child && child.exitCode === null && child.signalCode === null) {
     for (const [signal, waitMs] of [['SIGINT', STOP_MS], ['SIGQUIT', STOP_MS / 2], ['SIGKILL', STOP_MS]]) {
       killGroup(child.pid, signal)
-      if (await Promise.race([exited.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), waitMs))])) break
+      if ((await within(exited, waitMs)).done) break
     }
   }
   // a postmaster that died first leaves its backends to notice; SIGKILL takes any left

@@ -11,6 +11,7 @@ const path = require('node:path')
 const { expandCommand, unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
+const { within } = require('../../lib/wait')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -86,9 +87,8 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
 
 async function stopServer (child, exited, traced) {
   if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
-  const timer = new Promise(resolve => setTimeout(() => resolve(null), STOP_MS))
-  const result = await Promise.race([exited, timer])
-  if (result) return { ...result, clean: result.code === 0 }
+  const { done, value: result } = await within(exited, STOP_MS)
+  if (done) return { ...result, clean: result.code === 0 }
   signalServer(child, traced, 'SIGKILL')
   return { ...(await exited), clean: false }
 }
