@@ -1,7 +1,7 @@
 'use strict'
 // Tests for db/pg.js, the lab's PostgreSQL wire-protocol client, run by the host against a
-// real PostgreSQL, and for db/just-pg.js, the host's db server built on it. The codec's
-// test needs no database; the rest need the one `database` names, and skip without it.
+// real PostgreSQL the suite starts (experiments/db/postgres.js) and stops, and for
+// db/just-pg.js, the host's db server built on it.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const { spawn, spawnSync } = require('node:child_process')
@@ -14,24 +14,24 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const HOST = path.join(ROOT, 'build', 'just-host')
 const PG_JS = path.join(ROOT, 'db', 'pg.js')
 const SERVER = path.join(ROOT, 'db', 'just-pg.js')
-const NO_DATABASE = 'PGHOST is unset: these tests need a PostgreSQL seeded with TechEmpower\'s tables, named by PGHOST (its socket\'s folder), PGPORT, PGUSER and PGDATABASE'
-// The PostgreSQL under test, as the PG* variables a client reads, or null.
+const { startPostgres } = require('../../experiments/db/postgres')
+// The PostgreSQL under test, as the PG* variables a client reads.
 let database = null
+let cluster = null
 let dir
 
-before(() => {
+before(async () => {
   const make = spawnSync('make', ['-C', path.join(ROOT, 'host')], { encoding: 'utf8' })
   if (!fs.existsSync(HOST) || make.status !== 0) {
     assert.fail(`build/just-host is missing or stale: run make first (make -C host)\n${make.stdout || ''}${make.stderr || ''}`)
   }
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-wire-'))
-  // For now the one the environment names (the dev database); the suite's own
-  // PostgreSQL, once it starts one, goes here.
-  const { PGHOST, PGPORT = '5432', PGUSER, PGDATABASE = PGUSER } = process.env
-  if (PGHOST) database = { PGHOST, PGPORT, PGUSER, PGDATABASE }
+  cluster = await startPostgres()
+  database = cluster.env
 })
 
-after(() => {
+after(async () => {
+  if (cluster) await cluster.stop()
   if (dir) fs.rmSync(dir, { recursive: true, force: true })
 })
 
@@ -82,9 +82,11 @@ async function client (t, name, source, env = {}) {
   return JSON.parse(stdout)
 }
 
-function needsDatabase (t) {
-  if (!database) t.skip(NO_DATABASE)
-  return database !== null
+// Every test but the codec's talks to the suite's database: started in before(), or the
+// suite has already failed there.
+function needsDatabase () {
+  assert.ok(database, 'the suite\'s PostgreSQL is running')
+  return true
 }
 
 // A Unix socket's folder where a fake server answers like PostgreSQL: answer(socket,
