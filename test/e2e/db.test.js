@@ -206,4 +206,11 @@ test('Ctrl-C mid-run: the bench stops, keeps what it measured, and leaves no ser
   assert.equal(typeof code, 'number')
   assert.deepEqual(servers().filter(pid => !running.includes(pid)), [], 'no server left')
   assert.deepEqual(leftovers(), [])
+  // --resume measures the rest, with the servers the run began with
+  const resumed = spawnSync(process.execPath, [BENCH, '--resume', path.join(scratch, 'stopped')], { cwd: ROOT, encoding: 'utf8', timeout: 240000 })
+  assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+  const results = JSON.parse(fs.readFileSync(path.join(scratch, 'stopped', 'results.json'), 'utf8'))
+  assert.equal(results.db.cells.length, 5)
+  assert.ok(results.db.cells.every(cell => cell.runs === 1))
+  assert.deepEqual(leftovers(), [])
 })
