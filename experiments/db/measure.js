@@ -37,8 +37,10 @@ const STRACE_PHASE = 'db-strace'
 const MODE = 'keep-alive'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
+// /queries?q=20 traces a tenth of the requests /db does: twice the queries
+const STRACE_QUERIES_SCALE = 10
 const PRESETS = {
-  default: { runs: 4, seconds: 1, connections: [64], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 2, max: 6 }, straceRequests: { small: 400, large: 1600 } },
+  default: { runs: 4, seconds: 1, connections: [64], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 2, max: 4 }, straceRequests: { small: 300, large: 1200 } },
   quick: { runs: 1, seconds: 1, connections: [16], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 1, max: 1 }, straceRequests: { small: 100, large: 400 } }
 }
 
@@ -58,9 +60,11 @@ function planDb (selected, options, pin) {
       for (const count of connections) {
         for (let run = 0; run < runs; run++) steps.push({ ...cell, phase: PHASE, connections: count, warmupConnections: Math.max(...connections), run, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
       }
-      // traced in the same server process, once its timed runs are done
+      // traced in the same server process, once its timed runs are done; a request of
+      // many queries takes as many calls as that many requests of one, so fewer are sent
       if (options.strace) {
-        for (const requests of [straceRequests.small, straceRequests.large]) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, warmupConnections: Math.max(...connections), requests, run: 0, label: `${group}, strace, ${requests} requests` })
+        const scale = Math.min(ENDPOINTS[endpoint].rows ?? 1, STRACE_QUERIES_SCALE)
+        for (const requests of [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, warmupConnections: Math.max(...connections), requests, run: 0, label: `${group}, strace, ${requests} requests` })
       }
     }
   }

@@ -51,7 +51,7 @@ function dbHalves (cells) {
 
 function dbOwnText (own) {
   if (!own) return null
-  return [ownText('The server\'s CPU per request', own.cpuQuotedPercent, own.goalPercent), ownText('all CPU per request (server, database, wrk, rest)', own.totalQuotedPercent, own.goalPercent)].filter(Boolean).join(' ') || null
+  return [ownText('the server\'s CPU per request', own.cpuQuotedPercent, own.goalPercent), ownText('all CPU per request (server, database, wrk, rest)', own.totalQuotedPercent, own.goalPercent)].filter(Boolean).join(' ') || null
 }
 
 function dbCriterionText (result, labels) {
