@@ -23,6 +23,8 @@ const NO_STRACE = path.join(FIXTURES, 'sample-nostrace')
 const CALLS = path.join(FIXTURES, 'calls-sample')
 // An http run (bench.js --experiment http, the lab's second default run of 2026-11-25, at commit 31a8157): its derived files
 const HTTP = path.join(FIXTURES, 'http-sample')
+// A db run (bench.js --experiment db, the lab's second default run of 2026-11-25): its derived files
+const DB = path.join(FIXTURES, 'db-sample')
 const CHROMIUM = '/usr/bin/chromium'
 const EVIL_PROGRAM = '<script>alert(1)</script>'
 const EVIL_RUNTIME = '<img src=x onerror=alert(2)>'
@@ -579,6 +581,67 @@ test('report.html of an http run in Chromium: requests/s by connections, syscall
   const bunCell = cells.find(cell => cell.server === 'bun' && cell.mode === 'close' && cell.connections === 16)
   assert.equal(Number(bun.requestsPerSecondMedian), Number(bunCell.requestsPerSecond.median.toFixed(1)))
   assert.equal(Number(bun.syscallsPerRequest), Number(syscalls.find(item => item.server === 'bun' && item.mode === 'close').perRequest.toFixed(3)))
+})
+
+test('report.html of a db run in Chromium: CPU per request stacked by process, syscalls by call, a table per endpoint, without errors', async () => {
+  const results = readJson(path.join(DB, 'results.json'))
+  const { cells, syscalls, endpoints } = results.db
+  const report = render([DB], 'db')
+  const { page, context, problems, network } = await open(report)
+  try {
+    const sections = await page.evaluate(() => [...document.querySelectorAll('main section')].map(section => section.id))
+    assert.deepEqual(sections, ['db', 'context'])
+    const charts = await chartsOf(page)
+    assert.deepEqual(Object.keys(charts).sort(), endpoints.flatMap((_, i) => [`chart-db-calls-${i}`, `chart-db-cpu-${i}`]).sort())
+    for (const [index, endpoint] of endpoints.entries()) {
+      // each server's stack is its CPU per request, process by process
+      const cpu = charts[`chart-db-cpu-${index}`]
+      const servers = cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.server)
+      assert.deepEqual(cpu.categories, servers)
+      assert.deepEqual(cpu.series.map(series => series.name), ['server', 'database backends', 'database upkeep', 'wrk', 'rest (kernel, bench)'])
+      cpu.categories.forEach((server, i) => {
+        const cell = cells.find(item => item.server === server && item.endpoint === endpoint)
+        const total = cpu.series.reduce((sum, series) => sum + series.ys[i], 0)
+        const expected = Object.values(cell.cpuPerRequestUs).reduce((sum, value) => sum + value, 0)
+        assert.ok(Math.abs(total - expected) < 1e-9, `${server} ${endpoint}: ${total} against ${expected}`)
+      })
+      // and its syscalls per request: each call of work, then the upkeep
+      const calls = charts[`chart-db-calls-${index}`]
+      calls.categories.forEach((server, i) => {
+        const entry = syscalls.find(item => item.server === server && item.endpoint === endpoint).self
+        const total = calls.series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
+        const expected = entry.byCall.filter(call => !call.upkeep).reduce((sum, call) => sum + Math.max(0, call.perRequest - call.failed), 0) + Math.max(0, entry.upkeep)
+        assert.ok(Math.abs(total - expected) < 1e-9, `${server} ${endpoint}: ${total} against ${expected}`)
+      })
+    }
+    const tables = await page.$$eval('#db table.db', all => all.map(table => [...table.querySelectorAll('tbody tr th')].map(th => th.textContent)))
+    assert.deepEqual(tables, endpoints.map(endpoint => cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.server)))
+    assert.match(await page.textContent('#db'), /\/db, 64 connections: c-libpq-prepared-pipelined's server takes [\d.]+ µs of CPU a request, its backends [\d.]+ µs; the others' servers take .*just-pg-prepared-pipelined \d+% \(\d+%–\d+%\)/)
+    assert.match(await page.textContent('#db'), /Parsing every query, \/db: c-libpq: the unnamed statement costs its server/)
+    assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
+    await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
+    assert.deepEqual(problems, [])
+    assert.deepEqual(network, [])
+  } finally {
+    await context.close()
+  }
+  const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
+  assert.match(markdown, /^## \/db: median requests\/s/m)
+  const [header, ...lines] = fs.readFileSync(path.join(path.dirname(report), 'results.csv'), 'utf8').trim().split('\r\n')
+  const columns = header.split(',')
+  assert.equal(lines.length, cells.length)
+  const row = Object.fromEntries(lines.map(line => line.split(',')).find(fields => fields[1] === 'just-pg-prepared-pipelined' && fields[6] === 'db').map((field, i) => [columns[i], field]))
+  const cell = cells.find(item => item.server === 'just-pg-prepared-pipelined' && item.endpoint === 'db')
+  assert.equal(Number(row.cpuPerRequestUs_server), Number(cell.cpuPerRequestUs.server.toFixed(3)))
+  assert.equal(Number(row.serverSyscallsWork), Number(syscalls.find(item => item.server === cell.server && item.endpoint === 'db').self.work.toFixed(3)))
+})
+
+test('two db runs compared: each run\'s own repeatability and the two-run criteria, in the page and results.md', () => {
+  const other = copyOf(DB, 'db-again')
+  const report = render([DB, other], 'db-compare')
+  const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
+  assert.match(markdown, / against \S+: the server's CPU per request moved by at most 5% in (\d+) of \1 cells \(goal: 90%\): met/)
+  assert.match(markdown, /The server's calls of work moved by at most 0 a query/)
 })
 
 test('report.html of an http run without strace: requests/s drawn, the syscall charts replaced by why', async () => {
