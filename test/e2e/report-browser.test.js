@@ -42,7 +42,7 @@ test('a bar\'s tooltip: its category (this.key, not the index this.x), its serie
 })
 
 // The page's modules: the shell's two, then each experiment's.
-const PAGE_MODULES = ['lib/report/format.js', 'lib/report/browser.js', 'experiments/stdio/report-browser.js', 'experiments/calls/report-browser.js', 'experiments/http/report-browser.js']
+const PAGE_MODULES = ['lib/report/format.js', 'lib/report/browser.js', 'experiments/stdio/report-browser.js', 'experiments/calls/report-browser.js', 'experiments/http/report-browser.js', 'experiments/db/report-browser.js']
 
 test('each experiment draws every section of its page that has charts, and no other', () => {
   for (const { name, report } of experiments) {
