@@ -100,7 +100,7 @@ function parseOptions (argv) {
   const foreign = Object.keys(values).filter(key => !sharedRows.some(row => row.name === key) && !experiment.options.some(row => row.name === key))
   if (foreign.length) {
     const owners = ownersOf(foreign[0])
-    const fix = owners.length === 1 ? `add --experiment ${owners[0]}, or drop --${foreign[0]}` : `drop --${foreign[0]}`
+    const fix = `add --experiment ${owners.join(' or ')}, or drop --${foreign[0]}`
     throw new UsageError(`--${foreign[0]} is an option of the ${owners.join(' and ')} experiment${owners.length === 1 ? '' : 's'}, not of ${name}: ${fix}; see node bench.js --help`)
   }
   if (values.list || values.json) {

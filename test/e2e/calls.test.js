@@ -71,8 +71,8 @@ test('bench.js --experiment calls: options it does not take, unknown variants an
   assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi$/)
   assertRefused(bench(['--experiment', 'calls', '--processes', '0']), /^bench\.js: --processes must be a whole number of at least 1, not '0'$/)
   assertRefused(bench(['--processes', '3']), /^bench\.js: --processes is an option of the calls experiment, not of stdio: add --experiment calls, or drop --processes; see node bench\.js --help$/)
-  assertRefused(bench(['--experiment', 'tcp']), /^bench\.js: --experiment must be stdio, calls or http, not 'tcp'$/)
-  assertRefused(bench(['--experiment', '']), /^bench\.js: --experiment is empty; give stdio, calls or http/)
+  assertRefused(bench(['--experiment', 'tcp']), /^bench\.js: --experiment must be stdio, calls, http or db, not 'tcp'$/)
+  assertRefused(bench(['--experiment', '']), /^bench\.js: --experiment is empty; give stdio, calls, http or db/)
 })
 
 test('bench.js --experiment calls --list: every variant, whether it runs here, and its command', () => {
