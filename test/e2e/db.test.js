@@ -39,10 +39,23 @@ after(async () => {
 
 const psql = (sql, env = database.env) => spawnSync(path.join(BIN_DIR, 'psql'), ['-X', '-A', '-t', '-c', sql], { env: { ...process.env, ...env }, encoding: 'utf8' })
 
+// The processes whose command line holds `text`, as "PID COMMAND" (pgrep -af, which a
+// fresh machine may lack).
+function processesWith (text) {
+  return fs.readdirSync('/proc').filter(name => /^\d+$/.test(name) && Number(name) !== process.pid).flatMap(pid => {
+    try {
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
+      return command.includes(text) ? [`${pid} ${command}`] : []
+    } catch {
+      return [] // gone meanwhile
+    }
+  })
+}
+
 // What a cluster of the lab's leaves: folders, postgres processes running from them.
 function leftovers () {
   const folders = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith(FOLDER_PREFIX) && (!database || path.join(os.tmpdir(), name) !== database.folder))
-  const processes = spawnSync('pgrep', ['-af', FOLDER_PREFIX], { encoding: 'utf8' }).stdout.split('\n').filter(line => line.includes('postgres') && !line.includes('pgrep') && (!database || !line.includes(database.folder)))
+  const processes = processesWith(FOLDER_PREFIX).filter(line => line.includes('postgres') && (!database || !line.includes(database.folder)))
   return [...folders, ...processes]
 }
 
@@ -70,7 +83,7 @@ test('a stopped cluster leaves no process, folder or shared-memory segment', asy
   await other.stop()
   assert.equal(fs.existsSync(other.folder), false)
   assert.equal(segments().includes(segment), false)
-  assert.equal(spawnSync('pgrep', ['-f', other.folder]).status, 1, 'no process of it')
+  assert.deepEqual(processesWith(other.folder), [], 'no process of it')
 })
 
 test('a killed bench: its cluster dies with it, and the next start sweeps its folder', async () => {
@@ -82,8 +95,8 @@ test('a killed bench: its cluster dies with it, and the next start sweeps its fo
   // reaped, as a shell reaps a killed bench: until then its pid still answers
   await exited
   const deadline = Date.now() + 10000
-  while (spawnSync('pgrep', ['-f', folder]).status === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
-  assert.equal(spawnSync('pgrep', ['-f', folder]).status, 1, 'the postmaster died with the bench')
+  while (processesWith(folder).length && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
+  assert.deepEqual(processesWith(folder), [], 'the postmaster died with the bench')
   sweepStale()
   assert.equal(fs.existsSync(folder), false)
 })
@@ -182,7 +195,7 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
 })
 
 test('Ctrl-C mid-run: the bench stops, keeps what it measured, and leaves no server, cluster or folder', async () => {
-  const servers = () => spawnSync('pgrep', ['-f', 'build/db-c-libpq'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+  const servers = () => processesWith('build/db-c-libpq')
   const running = servers()
   const child = spawn(process.execPath, [BENCH, '--experiment', 'db', '--quick', '--only', 'c-libpq-prepared-serial', '--out', scratch, '--id', 'stopped'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
