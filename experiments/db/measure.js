@@ -29,13 +29,13 @@ const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
 const { processCpu, cpuBetween } = require('../http/cpu')
+const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
 
 const PHASE = 'db'
 const STRACE_PHASE = 'db-strace'
 const MODE = 'keep-alive'
-const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
 // /queries?q=20 traces a tenth of the requests /db does: twice the queries
 const STRACE_QUERIES_SCALE = 10
@@ -187,7 +187,7 @@ function dbSession (options, interrupted = () => false, keeper = null) {
       current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, database, options) })
       const problem = await checkDbServer(port, database.world, { timeoutMs: options.timeoutSeconds * 1000 })
       if (problem) throw new Error(problem)
-      current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options, interrupted)
+      current.warmupAgreed = await warmUp(current, { ...step, mode: MODE, connections: step.warmupConnections ?? step.connections }, options.db, interrupted)
     } catch (err) {
       current.failure = databases.failure() && !databases.current?.alive() ? databases.failure() : err.message
       failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
@@ -207,23 +207,6 @@ function dbSession (options, interrupted = () => false, keeper = null) {
 }
 
 const serverEnv = (server, database, options) => ({ ...database.env, ...server.env, DB_POOL: String(options.db.pool) })
-
-// wrk runs until two in a row agree within WARMUP_AGREE, as the http experiment's.
-async function warmUp (server, step, options, interrupted) {
-  const rates = server.warmupRates
-  const { min, max } = options.db.warmup ?? PRESETS.default.warmup
-  while (rates.length < max && !interrupted()) {
-    const wrk = await runWrk(wrkArgv({ ...step, mode: MODE }, server.port, { http: options.db }), options.db.seconds * 1000 + WRK_GRACE_MS)
-    const output = parseWrk(wrk.stdout)
-    const failure = wrkFailure({ wrk, output, exited: exitedOf(server), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
-    if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
-    rates.push(output.requestsPerSecond)
-    const [before, last] = rates.slice(-2)
-    if (rates.length >= min && rates.length < 2) return null
-    if (rates.length >= min && Math.abs(last - before) <= WARMUP_AGREE * before) return true
-  }
-  return rates.length < 2 ? null : false
-}
 
 const exitedOf = server => server.started.child.exitCode !== null || server.started.child.signalCode !== null
 

@@ -91,7 +91,7 @@ function httpSession (interrupted = () => false) {
         if (problem) throw new Error(`${mode}: ${problem}`)
         if (mode === step.mode) current.unannouncedClose = unannouncedCloses > 0
       }
-      current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options, interrupted)
+      current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted)
     } catch (err) {
       current.failure = err.message
       failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
@@ -103,14 +103,15 @@ function httpSession (interrupted = () => false) {
 
 // wrk runs until two in a row agree within WARMUP_AGREE: true when they did, false when
 // `max` runs never did (the cell's runs say so), null when one run was all it asked.
-async function warmUp (server, step, options, interrupted) {
+// `preset`: the experiment's { seconds, warmup } (the db experiment's servers warm up so too).
+async function warmUp (server, step, preset, interrupted) {
   const rates = server.warmupRates
-  const { min, max } = options.http.warmup ?? PRESETS.default.warmup
+  const { min, max } = preset.warmup ?? PRESETS.default.warmup
   while (rates.length < max && !interrupted()) {
-    const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
+    const wrk = await runWrk(wrkArgv(step, server.port, { http: preset }), preset.seconds * 1000 + WRK_GRACE_MS)
     const output = parseWrk(wrk.stdout)
     const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
-    const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
+    const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: preset.seconds })
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
     const [before, last] = rates.slice(-2)
@@ -198,4 +199,4 @@ async function measureStrace (step, options, runDir) {
   return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
 }
 
-module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, planHttp, httpSession, measureStep }
+module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, planHttp, httpSession, measureStep, warmUp }
