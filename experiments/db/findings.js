@@ -10,17 +10,20 @@ const intervalText = interval => interval ? `${formatPercent(interval.estimate)}
 const us = value => `${formatNumber(value)} µs`
 
 const DB_FINDINGS = [
-  // the lead: the server's own CPU per request against C's, where the pace was set by
-  // wrk and the database on the other CPU (client-bound) as much as by the server
+  // the lead: each client's server CPU per request against C's, where the pace was set
+  // by wrk and the database on the other CPU (client-bound) as much as by the server;
+  // each with its first variant (prepared and pipelined where it can), the others'
+  // differences are the next findings'
   function serverCost (db) {
     const lines = []
     for (const endpoint of db.endpoints) {
       const count = Math.max(...db.cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.connections))
-      const cells = db.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count && cell.cpuPerRequestUs)
+      const firsts = new Set(db.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count && cell.cpuPerRequestUs && cell.client !== null).map(cell => db.cells.find(other => other.client === cell.client && other.endpoint === endpoint && other.connections === count && other.cpuPerRequestUs).server))
+      const cells = db.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count && cell.cpuPerRequestUs && (firsts.has(cell.server) || cell.client === null))
       const reference = cells.find(cell => cell.server === db.reference)
       if (!reference || cells.length < 2) continue
       const others = cells.filter(cell => cell !== reference).sort((a, b) => a.cpuPerRequestUs.server - b.cpuPerRequestUs.server)
-      lines.push(`/${endpoint === 'queries' ? `queries (${reference.queries} queries a request)` : endpoint}, ${count} connections: ${db.reference}'s server takes ${us(reference.cpuPerRequestUs.server)} of CPU a request, its backends ${us(reference.cpuPerRequestUs.backends)}; the others' servers take ${listJoin(others.map(cell => `${cell.server} ${cell.serverVsReference ? intervalText(cell.serverVsReference) : formatPercent(cell.cpuPerRequestUs.server / reference.cpuPerRequestUs.server)}`))} of it (${levelsText(others.map(cell => cell.serverVsReference))} intervals of the ratio).`)
+      lines.push(`/${endpoint === 'queries' ? `queries (${reference.queries} queries a request)` : endpoint}, ${count} connections: ${db.reference}'s server takes ${us(reference.cpuPerRequestUs.server)} of CPU a request, its backends ${us(reference.cpuPerRequestUs.backends)}; the other clients' servers, each in its first variant, take ${listJoin(others.map(cell => `${cell.server} ${cell.serverVsReference ? intervalText(cell.serverVsReference) : formatPercent(cell.cpuPerRequestUs.server / reference.cpuPerRequestUs.server)}`))} of it (${levelsText(others.map(cell => cell.serverVsReference))} intervals of the ratio).`)
     }
     return lines.length ? lines.join(' ') : null
   },
