@@ -481,7 +481,10 @@ test('db/just-pg.js: a lost database connection ends it with one line, exit 1', 
     const backends = pg.statement('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1')
     open({}, db => db.query(backends, ['just-pg ${server.child.pid}'], (err, rows) => finish(err ? err.message : rows)))
   `)
-  assert.deepEqual(terminated, [[true], [true]])
+  // both of its backends were asked to end; the server exits on the first loss, and its
+  // other backend may then be gone before its own termination comes (false)
+  assert.equal(terminated.length, 2)
+  assert.ok(terminated.some(([ended]) => ended === true), JSON.stringify(terminated))
   assert.equal(await server.exited, 1)
   assert.equal(server.stderr, 'just-pg: database connection lost: terminating connection due to administrator command\n')
 })
