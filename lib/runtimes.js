@@ -213,6 +213,7 @@ function firstLine (bin, args) {
     .split('\n')[0].trim()
 }
 
+// The executable `name` on PATH, or null.
 function findOnPath (name) {
   for (const dir of (process.env.PATH || '').split(path.delimiter)) {
     const candidate = path.join(dir, name)
@@ -257,4 +258,4 @@ function runtimeVersion (runtimeName) {
   return versionCache.get(runtimeName)
 }
 
-module.exports = { runtimes, runtimeVersion, binarySha256, compilerBuild, isExecutable, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }
+module.exports = { runtimes, runtimeVersion, binarySha256, compilerBuild, isExecutable, findOnPath, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }

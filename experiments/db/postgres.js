@@ -20,6 +20,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { freePort } = require('../http/servers')
 const { seededRandom } = require('../../lib/stats')
 const { within } = require('../../lib/wait')
+const { isExecutable, findOnPath } = require('../../lib/runtimes')
 const { FORTUNES, WORLD_ROWS } = require('./expected')
 
 const BIN_DIR = process.env.SYSCALL_LAB_PG_BIN ?? '/usr/lib/postgresql/15/bin'
@@ -51,26 +52,10 @@ const SETTINGS = {
 
 // Why no cluster can be made here, or null.
 function postgresReason () {
-  for (const program of ['initdb', 'postgres', 'psql']) {
-    try {
-      fs.accessSync(path.join(BIN_DIR, program), fs.constants.X_OK)
-    } catch {
-      return `PostgreSQL 15 is not installed: no ${path.join(BIN_DIR, program)} (apt-get install postgresql-15, or run ./setup.sh)`
-    }
-  }
-  if (!hasProgram('setpriv')) return 'setpriv is not installed (apt-get install util-linux)'
+  const missing = ['initdb', 'postgres', 'psql'].map(program => path.join(BIN_DIR, program)).find(file => !isExecutable(file))
+  if (missing) return `PostgreSQL 15 is not installed: no ${missing} (apt-get install postgresql-15, or run ./setup.sh)`
+  if (!findOnPath('setpriv')) return 'setpriv is not installed (apt-get install util-linux)'
   return null
-}
-
-function hasProgram (name) {
-  return (process.env.PATH ?? '').split(':').some(dir => {
-    try {
-      fs.accessSync(path.join(dir || '.', name), fs.constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  })
 }
 
 // The user the cluster runs as: this process's own, or an unprivileged one for root.

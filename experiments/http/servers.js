@@ -7,11 +7,11 @@
 const fs = require('node:fs')
 const net = require('node:net')
 const { spawn, spawnSync } = require('node:child_process')
-const path = require('node:path')
 const { expandCommand, unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
+const { findOnPath } = require('../../lib/runtimes')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -122,15 +122,7 @@ function apartPin (status) {
 // Why the load cannot be made here (wrk or taskset missing), or null.
 function loadReason () {
   for (const [tool, fix] of [['wrk', 'apt-get install wrk, or run ./setup.sh'], ['taskset', 'apt-get install util-linux']]) {
-    const found = (process.env.PATH ?? '').split(':').some(dir => {
-      try {
-        fs.accessSync(path.join(dir || '.', tool), fs.constants.X_OK)
-        return true
-      } catch {
-        return false
-      }
-    })
-    if (!found) return `${tool} is not installed (${fix})`
+    if (!findOnPath(tool)) return `${tool} is not installed (${fix})`
   }
   return null
 }
