@@ -14,4 +14,21 @@ function statFields (pid) {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
 }
 
-module.exports = { CLK_TCK, statFields }
+// A file's text, or '' where it cannot be read: a process gone, a file not yet written.
+function readText (file) {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+// The pids of process `pid`'s children (its main thread's); none once it has gone.
+function childrenOf (pid) {
+  return readText(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number)
+}
+
+// A process's command line, its arguments joined by spaces; '' once it has gone.
+const commandLine = pid => readText(`/proc/${pid}/cmdline`).replaceAll('\0', ' ')
+
+module.exports = { CLK_TCK, statFields, readText, childrenOf, commandLine }

@@ -23,7 +23,7 @@ const { spawn } = require('node:child_process')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
 const { userNs, userForeign } = require('../../lib/foreign')
-const { CLK_TCK, statFields } = require('../../lib/procfs')
+const { CLK_TCK, statFields, readText, childrenOf, commandLine } = require('../../lib/procfs')
 const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
@@ -74,31 +74,15 @@ function planDb (selected, options, pin) {
 // The processes of a cluster: the backends of the bench's database (one per connection a
 // server opened) and the rest (postmaster, checkpointer, writers, launchers), by pid.
 function clusterProcesses (postmaster) {
-  const children = readChildren(postmaster)
+  const children = childrenOf(postmaster)
   const backends = []
   const upkeep = [postmaster]
   for (const pid of children) {
-    const title = readCmdline(pid)
+    const title = commandLine(pid)
     if (title.startsWith(`postgres: ${USER} ${DATABASE} `)) backends.push(pid)
     else upkeep.push(pid)
   }
   return { backends, upkeep }
-}
-
-function readChildren (pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-}
-
-function readCmdline (pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
-  } catch {
-    return ''
-  }
 }
 
 // The CPU time of a set of processes between two readings, summed; a process gone by the
@@ -333,14 +317,6 @@ async function attachStrace (pids, file, timeoutMs) {
       child.kill('SIGINT')
       if (!(await within(exited, timeoutMs)).done) child.kill('SIGKILL')
     }
-  }
-}
-
-function readText (file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return ''
   }
 }
 

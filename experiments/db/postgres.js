@@ -21,6 +21,7 @@ const { freePort } = require('../http/servers')
 const { seededRandom } = require('../../lib/stats')
 const { within } = require('../../lib/wait')
 const { isExecutable, findOnPath } = require('../../lib/runtimes')
+const { readText, commandLine } = require('../../lib/procfs')
 const { FORTUNES, WORLD_ROWS } = require('./expected')
 
 const BIN_DIR = process.env.SYSCALL_LAB_PG_BIN ?? '/usr/lib/postgresql/15/bin'
@@ -166,14 +167,6 @@ async function waitReady (database, logFile, timeoutMs) {
   }
 }
 
-function readText (file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return ''
-  }
-}
-
 const lastLine = text => (text ?? '').trim().split('\n').pop().trim()
 const logTail = file => lastLine(readText(file).split('\n').filter(line => !/^\s*$/.test(line)).slice(-1)[0])
 
@@ -226,7 +219,7 @@ function sweepStale () {
     const benchPid = Number(readText(path.join(folder, 'bench.pid')).trim())
     if (benchPid && processAlive(benchPid)) continue
     const postmaster = Number(readText(path.join(folder, 'data', 'postmaster.pid')).split('\n')[0])
-    if (postmaster && processAlive(postmaster) && readText(`/proc/${postmaster}/cmdline`).includes(folder)) killGroup(postmaster, 'SIGKILL')
+    if (postmaster && processAlive(postmaster) && commandLine(postmaster).includes(folder)) killGroup(postmaster, 'SIGKILL')
     removeSegment(segmentOf(folder))
     fs.rmSync(folder, { recursive: true, force: true })
   }

@@ -12,6 +12,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
 const { findOnPath } = require('../../lib/runtimes')
+const { childrenOf } = require('../../lib/procfs')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -104,14 +105,7 @@ function signalServer (child, traced, signal) {
 }
 
 // The first child of process `pid` (strace's tracee), or null.
-function childPid (pid) {
-  try {
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)
-    return children[0] ? Number(children[0]) : null
-  } catch {
-    return null
-  }
-}
+const childPid = pid => childrenOf(pid)[0] ?? null
 
 // Server and client CPUs (lib/placement.js): the last this process may use, and the one
 // before it (one CPU: both).
