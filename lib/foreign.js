@@ -66,10 +66,22 @@ function pipelineForeign (result, pin) {
 // softirq work lands on idle CPUs and in no process (2-15% of a CPU in quiet runs), while
 // user time is the processes' own, so a neighbour's user time is what is counted.
 function userNs (cpus, text = readProcStat()) {
+  return cpuTimes(cpus, text, ([user, nice]) => user + nice)
+}
+
+// Each CPU's busy time so far: all but idle, iowait and steal (ns), where the db
+// experiment counts what no process it measures had.
+function busyNs (cpus, text = readProcStat()) {
+  return cpuTimes(cpus, text, ([user, nice, system, , , irq, softirq]) => user + nice + system + irq + softirq)
+}
+
+// /proc/stat's line of each of `cpus`, its ticks summed by `pick`, in ns (NaN for a CPU
+// it has no line for).
+function cpuTimes (cpus, text, pick) {
   const byCpu = new Map()
   for (const line of text.split('\n')) {
-    const match = /^cpu(\d+)\s+(\d+)\s+(\d+)/.exec(line)
-    if (match) byCpu.set(Number(match[1]), (Number(match[2]) + Number(match[3])) * 1e9 / CLK_TCK)
+    const match = /^cpu(\d+)\s+(.*)$/.exec(line)
+    if (match) byCpu.set(Number(match[1]), pick(match[2].trim().split(/\s+/).map(Number)) * 1e9 / CLK_TCK)
   }
   return cpus.map(cpu => byCpu.get(cpu) ?? NaN)
 }
@@ -120,4 +132,4 @@ function disturbanceOf (records) {
   }
 }
 
-module.exports = { foreignTime, pipelineForeign, userNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES }
+module.exports = { foreignTime, pipelineForeign, userNs, busyNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES }

@@ -22,13 +22,13 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
-const { userNs, userForeign } = require('../../lib/foreign')
-const { CLK_TCK, statFields, readText, childrenOf, commandLine } = require('../../lib/procfs')
+const { userNs, busyNs, userForeign } = require('../../lib/foreign')
+const { CLK_TCK, readText, childrenOf, commandLine } = require('../../lib/procfs')
 const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
-const { processCpu, cpuBetween } = require('../http/cpu')
+const { processCpu, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
@@ -101,22 +101,6 @@ function groupBetween (before, after) {
     userTicks += between.userTicks
   }
   return { cpuNs, userTicks, processes: before.size }
-}
-
-// The bench's children that it has waited for, user and system time (wrk, once its run ended).
-function childrenCpuNs () {
-  const fields = statFields('self')
-  return (Number(fields[13]) + Number(fields[14])) * (1e9 / CLK_TCK)
-}
-
-// Busy time of each CPU so far (all but idle, iowait and steal), ns.
-function busyNs (cpus) {
-  const text = fs.readFileSync('/proc/stat', 'utf8')
-  return cpus.map(cpu => {
-    const fields = new RegExp(`^cpu${cpu}\\s+(.*)$`, 'm').exec(text)?.[1].split(/\s+/).map(Number) ?? []
-    const [user, nice, system, , , irq, softirq] = fields
-    return (user + nice + system + irq + softirq) * (1e9 / CLK_TCK)
-  })
 }
 
 const processOf = step => `${step.server.name}\t${step.endpoint}`

@@ -35,6 +35,12 @@ function childrenUserNs () {
   return Number(statFields('self')[13]) * (1e9 / CLK_TCK)
 }
 
+// Their user and system time (cutime and cstime): wrk's whole CPU time.
+function childrenCpuNs () {
+  const fields = statFields('self')
+  return (Number(fields[13]) + Number(fields[14])) * (1e9 / CLK_TCK)
+}
+
 // The server's CPU time between two readings of processCpu. A thread that ended between
 // them takes its schedstat with it, so then the process's ticks count instead: they keep
 // an ended thread's time, to 10 ms. A thread born and ended between the readings is in
@@ -57,4 +63,4 @@ function cpuBetween (before, after) {
   }
 }
 
-module.exports = { processCpu, childrenUserNs, cpuBetween }
+module.exports = { processCpu, childrenUserNs, childrenCpuNs, cpuBetween }
