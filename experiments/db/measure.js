@@ -28,7 +28,7 @@ const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
-const { processCpu, childrenCpuNs, cpuBetween } = require('../http/cpu')
+const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
@@ -188,7 +188,7 @@ async function measureStep (step, options, session, runDir) {
   const pid = server.started.pid
   const cluster = clusterProcesses(server.database.pid)
   const cpus = [...new Set([step.pin.client, step.pin.server, step.pin.database])]
-  const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), user: userNs(cpus), busy: busyNs(cpus) })
+  const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus) })
   const before = readings()
   const windowStart = process.hrtime.bigint()
   const wrk = await runWrk(argv, options.db.seconds * 1000 + WRK_GRACE_MS)
@@ -225,9 +225,8 @@ async function measureStep (step, options, session, runDir) {
   if (serverCpu) {
     const tick = 1e9 / CLK_TCK
     const own = cpu => (cpu === step.pin.server ? serverCpu.userTicks * tick : 0) + (cpu === step.pin.database ? (backends.userTicks + upkeep.userTicks) * tick : 0)
-    // wrk's user time is not told apart from its system time by its parent's cutime
-    // until it has been waited for: all of it counts as its CPU's own
-    const wrkUser = (after.children - before.children)
+    // wrk has been waited for by now: its user time is in this process's cutime
+    const wrkUser = after.childrenUser - before.childrenUser
     record.foreign = userForeign({ cpus, before: before.user, after: after.user, windowNs, ownUserNs: cpus.map(cpu => own(cpu) + (cpu === step.pin.client ? wrkUser : 0)) })
   }
   if (record.ok && (serverCpu === null || backends.processes === 0)) Object.assign(record, { ok: false, failure: serverCpu === null ? 'the server\'s CPU time could not be read from /proc' : 'the server has no database backend: it opened no connection' })
