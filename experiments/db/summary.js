@@ -6,7 +6,7 @@
 // query in flight.
 const { median, ratioInterval } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
-const { syscallsPerRequest } = require('../http/summary')
+const { pairCalls } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
@@ -46,19 +46,14 @@ function summariseDb (records, context) {
     const reference = cells.find(other => other.server === REFERENCE && other.endpoint === cell.endpoint && other.connections === cell.connections)
     cell.serverVsReference = reference && cell.server !== REFERENCE ? ratioInterval(cell.serverCpu, reference.serverCpu) : null
   }
-  // the http experiment's arithmetic, once for the servers' calls and once for the backends'
-  const asHttp = part => traced.map(run => ({ ...run, mode: run.endpoint, ...(run[part] ?? {}), syscalls: run[part]?.syscalls ?? null }))
-  const serverCalls = syscallsPerRequest(asHttp('server'))
-  const backendCalls = syscallsPerRequest(asHttp('backends'))
-  const syscalls = serverCalls.map(entry => ({
-    server: entry.server,
-    endpoint: entry.mode,
-    queries: queriesOf(entry.mode),
-    connections: entry.connections,
-    requests: entry.requests,
-    self: withoutMode(entry),
-    backends: withoutMode(backendCalls.find(other => other.server === entry.server && other.mode === entry.mode) ?? null)
-  }))
+  // the http experiment's arithmetic, once for the server's calls and once for its backends'
+  const tracedKey = run => `${run.program}\t${run.endpoint}`
+  const syscalls = [...new Set(traced.map(tracedKey))].map(key => {
+    const pair = traced.filter(run => tracedKey(run) === key)
+    const [server, endpoint] = key.split('\t')
+    const self = pairCalls(pair, run => run.server)
+    return { server, endpoint, queries: queriesOf(endpoint), connections: pair[0].connections, requests: self.requests, self, backends: pairCalls(pair, run => run.backends) }
+  })
   const preset = context.options?.db ?? null
   return {
     meaning: MEANING,
@@ -75,12 +70,6 @@ function summariseDb (records, context) {
 }
 
 const queriesOf = endpoint => ENDPOINTS[endpoint]?.rows ?? 1
-
-function withoutMode (entry) {
-  if (!entry) return null
-  const { mode, server, connections, ...rest } = entry
-  return rest
-}
 
 function dbCell (server, endpoint, connections, runs) {
   const ok = runs.filter(run => run.ok)

@@ -118,58 +118,65 @@ function httpCell (server, mode, connections, runs) {
 // when either run failed or the larger made fewer calls than the smaller.
 const MIN_SHOWN = 0.005
 function syscallsPerRequest (traced) {
-  const out = []
-  for (const key of [...new Set(traced.map(run => `${run.program}\t${run.mode}`))]) {
+  return [...new Set(traced.map(run => `${run.program}\t${run.mode}`))].map(key => {
     const [server, mode] = key.split('\t')
     const pair = traced.filter(run => `${run.program}\t${run.mode}` === key)
-    const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
-    const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
-    const entry = { server, mode, connections: pair[0].connections, requests: null, perRequest: null, work: null, upkeep: null, byCall: [], workByRole: [], noisyCalls: [], noise: null, traceFailed: false }
-    out.push(entry)
-    if (!small || !large || small.requests === large.requests) {
-      entry.traceFailed = pair.some(run => !run.ok)
-      entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
-      continue
-    }
-    const between = large.requests - small.requests
-    entry.requests = { small: small.requests, large: large.requests }
-    const total = (large.totalCalls - small.totalCalls) / between
-    if (total < 0) {
-      entry.noise = `the run of ${large.requests} requests made ${small.totalCalls - large.totalCalls} fewer calls than the run of ${small.requests}`
-      continue
-    }
-    // counts are summed before they are divided, so that whole calls stay whole
-    const row = (run, name) => run.syscalls.find(item => item.name === name) ?? { calls: 0, errors: 0 }
-    const names = [...new Set([...large.syscalls, ...small.syscalls].map(item => item.name))]
-    const deltas = names.map(name => ({
-      name,
-      calls: row(large, name).calls - row(small, name).calls,
-      errors: row(large, name).errors - row(small, name).errors,
-      upkeep: UPKEEP_CALLS.has(name)
-    }))
-    const workCalls = deltas.filter(delta => !delta.upkeep).reduce((sum, delta) => sum + delta.calls - delta.errors, 0)
-    entry.perRequest = total
-    entry.work = workCalls / between
-    entry.upkeep = (large.totalCalls - small.totalCalls - workCalls) / between
-    entry.byCall = deltas.map(delta => ({ name: delta.name, perRequest: delta.calls / between, failed: delta.errors / between, upkeep: delta.upkeep }))
-      .filter(call => Math.abs(call.perRequest) >= MIN_SHOWN || Math.abs(call.failed) >= MIN_SHOWN)
-      .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
-    entry.noisyCalls = entry.byCall.filter(call => call.perRequest <= -MIN_SHOWN || call.failed <= -MIN_SHOWN).map(call => call.name)
-    // the work by job: { role, calls (the names this server used), work }, grouped before
-    // the jobs of under MIN_SHOWN a request are left out
-    const roles = new Map()
-    for (const delta of deltas.filter(item => !item.upkeep && item.calls - item.errors !== 0)) {
-      const role = CALL_ROLES[delta.name] ?? delta.name
-      const entryOf = roles.get(role) ?? { role, calls: [], done: 0 }
-      entryOf.calls.push(delta.name)
-      entryOf.done += delta.calls - delta.errors
-      roles.set(role, entryOf)
-    }
-    entry.workByRole = [...roles.values()].map(({ role, calls, done }) => ({ role, calls, work: done / between }))
-      .filter(role => role.work >= MIN_SHOWN)
-      .sort((a, b) => b.work - a.work || a.role.localeCompare(b.role))
+    return { server, mode, connections: pair[0].connections, ...pairCalls(pair) }
+  })
+}
+
+// One server's (or process group's) strace runs of a pair, as syscallsPerRequest's
+// entries less who and where: { requests, perRequest, work, upkeep, byCall, workByRole,
+// noisyCalls, noise, traceFailed }. `calls(run)` gives a run's { syscalls, totalCalls }
+// (the db experiment has a server's and its backends' in one run).
+function pairCalls (pair, calls = run => run) {
+  const small = pair.filter(run => run.ok).sort((a, b) => a.requests - b.requests)[0]
+  const large = pair.filter(run => run.ok).sort((a, b) => b.requests - a.requests)[0]
+  const entry = { requests: null, perRequest: null, work: null, upkeep: null, byCall: [], workByRole: [], noisyCalls: [], noise: null, traceFailed: false }
+  if (!small || !large || small.requests === large.requests) {
+    entry.traceFailed = pair.some(run => !run.ok)
+    entry.noise = `needs strace runs at two request counts; ${pair.filter(run => !run.ok).map(run => `${run.requests} requests failed: ${run.failure}`).join('; ') || 'one is missing'}`
+    return entry
   }
-  return out
+  const between = large.requests - small.requests
+  const [smallCalls, largeCalls] = [calls(small), calls(large)]
+  entry.requests = { small: small.requests, large: large.requests }
+  const total = (largeCalls.totalCalls - smallCalls.totalCalls) / between
+  if (total < 0) {
+    entry.noise = `the run of ${large.requests} requests made ${smallCalls.totalCalls - largeCalls.totalCalls} fewer calls than the run of ${small.requests}`
+    return entry
+  }
+  // counts are summed before they are divided, so that whole calls stay whole
+  const row = (run, name) => run.syscalls.find(item => item.name === name) ?? { calls: 0, errors: 0 }
+  const names = [...new Set([...largeCalls.syscalls, ...smallCalls.syscalls].map(item => item.name))]
+  const deltas = names.map(name => ({
+    name,
+    calls: row(largeCalls, name).calls - row(smallCalls, name).calls,
+    errors: row(largeCalls, name).errors - row(smallCalls, name).errors,
+    upkeep: UPKEEP_CALLS.has(name)
+  }))
+  const workCalls = deltas.filter(delta => !delta.upkeep).reduce((sum, delta) => sum + delta.calls - delta.errors, 0)
+  entry.perRequest = total
+  entry.work = workCalls / between
+  entry.upkeep = (largeCalls.totalCalls - smallCalls.totalCalls - workCalls) / between
+  entry.byCall = deltas.map(delta => ({ name: delta.name, perRequest: delta.calls / between, failed: delta.errors / between, upkeep: delta.upkeep }))
+    .filter(call => Math.abs(call.perRequest) >= MIN_SHOWN || Math.abs(call.failed) >= MIN_SHOWN)
+    .sort((a, b) => b.perRequest - a.perRequest || a.name.localeCompare(b.name))
+  entry.noisyCalls = entry.byCall.filter(call => call.perRequest <= -MIN_SHOWN || call.failed <= -MIN_SHOWN).map(call => call.name)
+  // the work by job: { role, calls (the names this server used), work }, grouped before
+  // the jobs of under MIN_SHOWN a request are left out
+  const roles = new Map()
+  for (const delta of deltas.filter(item => !item.upkeep && item.calls - item.errors !== 0)) {
+    const role = CALL_ROLES[delta.name] ?? delta.name
+    const entryOf = roles.get(role) ?? { role, calls: [], done: 0 }
+    entryOf.calls.push(delta.name)
+    entryOf.done += delta.calls - delta.errors
+    roles.set(role, entryOf)
+  }
+  entry.workByRole = [...roles.values()].map(({ role, calls, done }) => ({ role, calls, work: done / between }))
+    .filter(role => role.work >= MIN_SHOWN)
+    .sort((a, b) => b.work - a.work || a.role.localeCompare(b.role))
+  return entry
 }
 
 // The fewest calls of work per request of a C server, by mode: the floor the others are
@@ -183,4 +190,4 @@ function syscallFloors (syscalls) {
   return floors
 }
 
-module.exports = { summariseHttp, syscallsPerRequest, REFERENCE }
+module.exports = { summariseHttp, syscallsPerRequest, pairCalls, REFERENCE }
