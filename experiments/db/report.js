@@ -12,31 +12,13 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
 const { PARTS } = require('./summary')
+const { callSeries, formatCallsPerRequest } = require('../http/report')
 
 const PART_NAMES = { server: 'server', backends: 'database backends', databaseUpkeep: 'database upkeep', wrk: 'wrk', rest: 'rest (kernel, bench)' }
 const TOP_CALLS = 8
 
 // "4 + 0.3": calls of work, then upkeep (waits, failed tries, memory), which follows timing.
-const callsText = entry => entry?.perRequest != null ? `${formatNumber(entry.work)} + ${entry.upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, entry.upkeep))}` : entry?.noise ? 'noise' : 'not traced'
-
-// The calls of a strace entry stacked by name, the top ones of all rows and the rest.
-function callSeries (rows, pick, missing) {
-  const traced = rows.filter(row => pick(row)?.perRequest != null)
-  const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
-  const totals = new Map()
-  for (const row of traced) for (const call of pick(row).byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
-  const top = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, TOP_CALLS).map(([name]) => name)
-  const callOf = (row, name) => { const call = pick(row).byCall.find(item => item.name === name); return call ? workOf(call) : 0 }
-  return {
-    categories: traced.map(row => row.server),
-    series: [
-      ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
-      { name: 'other', kind: 'other', data: traced.map(row => pick(row).byCall.filter(call => !top.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
-      { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, pick(row).upkeep)) }
-    ].filter(series => series.data.some(value => value > 0)),
-    missing: traced.length ? null : missing
-  }
-}
+const callsText = entry => entry?.perRequest != null ? formatCallsPerRequest(entry) : entry?.noise ? 'noise' : 'not traced'
 
 // Per set and endpoint: a row per server at the most connections (the busiest, whose CPU
 // per request is least inflated by waiting), with every count's requests/s.
@@ -62,8 +44,8 @@ function dbData (sets) {
         rows,
         chart: {
           cpu: { categories: measured.map(row => row.server), series: PARTS.map(([part]) => ({ name: PART_NAMES[part], part, data: measured.map(row => row.cell.cpuPerRequestUs[part]) })) },
-          serverCalls: callSeries(rows, row => row.syscalls?.self, missing),
-          backendCalls: callSeries(rows, row => row.syscalls?.backends, missing)
+          serverCalls: callSeries(rows, row => row.syscalls?.self, missing, TOP_CALLS),
+          backendCalls: callSeries(rows, row => row.syscalls?.backends, missing, TOP_CALLS)
         }
       }
     })

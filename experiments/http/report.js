@@ -24,6 +24,28 @@ function formatCallsPerRequest ({ work, upkeep }) {
 // connection count, and syscalls per request stacked by call.
 const HTTP_TOP_CALLS = 10
 
+// The rows whose strace entry (`pick(row)`) has counts, as bars: each call's work (its
+// calls that succeeded) stacked, the top `top` by name, the rest as other, then the
+// upkeep in one piece, which follows timing (a piece below zero is noise and shows as
+// none); `missing` says why there are none.
+function callSeries (rows, pick, missing, top) {
+  const traced = rows.filter(row => pick(row)?.perRequest != null)
+  const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
+  const totals = new Map()
+  for (const row of traced) for (const call of pick(row).byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
+  const names = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, top).map(([name]) => name)
+  const callOf = (row, name) => { const call = pick(row).byCall.find(item => item.name === name); return call ? workOf(call) : 0 }
+  return {
+    categories: traced.map(row => row.server),
+    series: [
+      ...names.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
+      { name: 'other', kind: 'other', data: traced.map(row => pick(row).byCall.filter(call => !names.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
+      { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, pick(row).upkeep)) }
+    ].filter(series => series.data.some(value => value > 0)),
+    missing: traced.length ? null : missing
+  }
+}
+
 function httpData (sets) {
   return sets.filter(set => set.results.http).map(set => {
     const results = set.results.http
@@ -42,14 +64,6 @@ function httpData (sets) {
           maxRssKiB: measured.length ? Math.max(...measured.map(cell => cell.maxRssKiB)) : null
         }
       })
-      const traced = rows.filter(row => row.syscalls?.perRequest != null)
-      // the bars stack each call's work (its calls that succeeded), then the upkeep in one
-      // piece: it follows timing; a piece below zero is noise and shows as none
-      const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
-      const totals = new Map()
-      for (const row of traced) for (const call of row.syscalls.byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
-      const top = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, HTTP_TOP_CALLS).map(([name]) => name)
-      const callOf = (row, name) => { const call = row.syscalls.byCall.find(item => item.name === name); return call ? workOf(call) : 0 }
       return {
         mode,
         connections,
@@ -63,15 +77,7 @@ function httpData (sets) {
             whiskers: rows.map(row => (row.cells[index]?.requestsPerSecond ? [row.cells[index].requestsPerSecond.min, row.cells[index].requestsPerSecond.max] : null)),
             cpu: rows.map(row => row.cells[index]?.cpuPerRequestUs ?? null)
           })),
-          syscalls: {
-            categories: traced.map(row => row.server),
-            series: [
-              ...top.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
-              { name: 'other', kind: 'other', data: traced.map(row => row.syscalls.byCall.filter(call => !top.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
-              { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, row.syscalls.upkeep)) }
-            ].filter(series => series.data.some(value => value > 0)),
-            missing: traced.length ? null : syscallsMissingReason(set)
-          }
+          syscalls: callSeries(rows, row => row.syscalls, syscallsMissingReason(set), HTTP_TOP_CALLS)
         }
       }
     })
@@ -267,6 +273,8 @@ const csv = data => ({
 const agreement = () => []
 
 module.exports = {
+  callSeries,
+  formatCallsPerRequest,
   shape,
   contextRows,
   pinText,
