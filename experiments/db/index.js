@@ -59,8 +59,7 @@ const rows = [
       if (unknown !== undefined) throw new UsageError(`--endpoints ${JSON.stringify(unknown)} is no endpoint; give some of ${Object.keys(ENDPOINTS).join(', ')}`)
       return Object.keys(ENDPOINTS).filter(name => names.includes(name))
     },
-    preset: { default: PRESETS.default.endpoints, quick: PRESETS.quick.endpoints },
-    rerun: true
+    preset: { default: PRESETS.default.endpoints, quick: PRESETS.quick.endpoints }
   },
   {
     name: 'pool',
@@ -73,8 +72,7 @@ const rows = [
       if (pool > MAX_POOL) throw new UsageError(`--pool ${pool} is more than ${MAX_POOL}; give 1 to ${MAX_POOL}`)
       return pool
     },
-    preset: { default: PRESETS.default.pool, quick: PRESETS.quick.pool },
-    rerun: true
+    preset: { default: PRESETS.default.pool, quick: PRESETS.quick.pool }
   },
   skipRow('strace', 'skip the syscall profile pass')
 ]
@@ -143,10 +141,10 @@ function derive (logged, context) {
 }
 
 // A failed cell measured again: its server with the reference, its endpoint, at its
-// count of connections (a failed strace run: at the run's counts).
+// count of connections (a failed strace run: at the run's counts), with the run's pool.
 function rerun (options, { phase, program, endpoint, connections }) {
   const args = program !== REFERENCE ? ['--only', program] : []
-  args.push('--endpoints', endpoint, '--connections', phase === STRACE_PHASE ? options.db.connections.join(',') : connections, '--pool', String(options.db.pool), ...rerunArgs(options, rows.filter(row => !['endpoints', 'pool'].includes(row.name)), options.preset))
+  args.push('--endpoints', endpoint, '--connections', phase === STRACE_PHASE ? options.db.connections.join(',') : connections, '--pool', String(options.db.pool), ...rerunArgs(options, rows, options.preset))
   return { env: '', args }
 }
 
