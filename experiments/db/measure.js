@@ -176,8 +176,6 @@ function dbSession (options, interrupted = () => false, keeper = null) {
 
 const serverEnv = (server, database, options) => ({ ...database.env, ...server.env, DB_POOL: String(options.db.pool) })
 
-const exitedOf = server => server.started.child.exitCode !== null || server.started.child.signalCode !== null
-
 // One step: a timed wrk run of a cell, or a run of the strace pass.
 async function measureStep (step, options, session, runDir) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
@@ -195,7 +193,7 @@ async function measureStep (step, options, session, runDir) {
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  let failure = wrkFailure({ wrk, output, exited: exitedOf(server), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
+  let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
   if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
   if (failure) await session.closeServer()
   const serverCpu = before.server && after.server ? cpuBetween(before.server, after.server) : null
@@ -258,7 +256,7 @@ async function measureStrace (step, options, session, runDir) {
     failure = err.message
   }
   for (const tracer of tracers) await tracer.detach()
-  if (!failure && exitedOf(server)) failure = 'the server exited during the strace run'
+  if (!failure && server.started.exited()) failure = 'the server exited during the strace run'
   if (failure) await session.closeServer()
   const read = file => {
     try {

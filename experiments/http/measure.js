@@ -110,8 +110,7 @@ async function warmUp (server, step, preset, interrupted) {
   while (rates.length < max && !interrupted()) {
     const wrk = await runWrk(wrkArgv(step, server.port, { http: preset }), preset.seconds * 1000 + WRK_GRACE_MS)
     const output = parseWrk(wrk.stdout)
-    const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
-    const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: preset.seconds })
+    const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: preset.seconds })
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
     const [before, last] = rates.slice(-2)
@@ -140,9 +139,8 @@ async function measureStep (step, options, session, runDir) {
   const wrkUserNs = childrenUserNs() - wrkUserBefore
   const userAfter = userNs(cpus)
   const windowNs = Number(process.hrtime.bigint() - windowStart)
-  const exited = server.started.child.exitCode !== null || server.started.child.signalCode !== null
   const output = parseWrk(wrk.stdout)
-  const failure = wrkFailure({ wrk, output, exited, unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
+  const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
   // a server that failed a run may be left in any state: the next run starts it afresh
   if (failure) await session.close()
   const record = {

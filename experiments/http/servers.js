@@ -47,8 +47,8 @@ function freePort () {
 }
 
 // Starts a server and resolves once it has printed its ready line for `port`, to
-// { child, stop }; rejects, having killed it, when it exits first or stays silent
-// for timeoutMs. stop() sends SIGTERM and resolves to { code, signal, clean }, clean when
+// { child, pid, exited() (whether it has ended since), stop }; rejects, having killed
+// it, when it exits first or stays silent for timeoutMs. stop() sends SIGTERM and resolves to { code, signal, clean }, clean when
 // it exited 0 within STOP_MS (else it is killed).
 const STOP_MS = 5000
 
@@ -80,7 +80,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
       settled = true
       clearTimeout(timer)
-      resolve({ child, pid: traced ? childPid(child.pid) : child.pid, stop: () => stopServer(child, exited, traced) })
+      resolve({ child, pid: traced ? childPid(child.pid) : child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, stop: () => stopServer(child, exited, traced) })
     })
     exited.then(({ code, signal }) => fail(`${server.name} exited ${signal ?? code} before it listened: ${stderr.trim().split('\n').pop() || 'no message'}`))
   })
