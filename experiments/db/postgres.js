@@ -102,8 +102,7 @@ function seedScript (numbers) {
 
 // Starts a seeded cluster, the postmaster and every process it forks pinned to `cpu`
 // (null: unpinned). Resolves to the database: { env (PGHOST, PGPORT, PGUSER, PGDATABASE),
-// pid, folder, port, world (randomNumber by id), settings, version, alive(), logTail(),
-// stop() }; rejects with one line naming what failed, having removed what it made.
+// pid, folder, port, world (randomNumber by id), alive(), logTail(), stop() }; rejects with one line naming what failed, having removed what it made.
 async function startPostgres ({ cpu = null, timeoutMs = READY_MS } = {}) {
   const reason = postgresReason()
   if (reason) throw new Error(reason)
@@ -119,8 +118,6 @@ async function startPostgres ({ cpu = null, timeoutMs = READY_MS } = {}) {
   let exited = null
   const database = {
     folder,
-    settings: SETTINGS,
-    owner: owner.name,
     alive: () => child !== null && child.exitCode === null && child.signalCode === null,
     logTail: () => logTail(logFile),
     stop: () => stopCluster(child, exited, folder)
@@ -147,7 +144,6 @@ async function startPostgres ({ cpu = null, timeoutMs = READY_MS } = {}) {
       const result = psql(db, args, input)
       if (result.status !== 0) throw new Error(`seeding the database failed: ${lastLine(result.stderr) || result.error?.message || `psql exited ${result.status}`}`)
     }
-    database.version = postgresVersion()
     return database
   } catch (err) {
     await database.stop()

@@ -11,7 +11,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { startPostgres, sweepStale, worldNumbers, FOLDER_PREFIX, BIN_DIR } = require('../../experiments/db/postgres')
+const { startPostgres, postgresVersion, sweepStale, worldNumbers, FOLDER_PREFIX, BIN_DIR } = require('../../experiments/db/postgres')
 const { checkDbServer } = require('../../experiments/db/check')
 const { servers, serverReason } = require('../../experiments/db/servers')
 const { dbSession, measureStep, PRESETS } = require('../../experiments/db/measure')
@@ -72,7 +72,7 @@ test('the cluster: seeded with TechEmpower\'s tables, benchmark settings, pinned
   assert.ok(fs.existsSync(path.join(database.folder, `.s.PGSQL.${database.port}`)))
   assert.notEqual(database.port, 5432, 'never the package\'s own cluster\'s port')
   assert.match(spawnSync('taskset', ['-pc', String(database.pid)], { encoding: 'utf8' }).stdout, /list: 0$/m)
-  assert.match(database.version, /^postgres \(PostgreSQL\) 15\./)
+  assert.match(postgresVersion(), /^postgres \(PostgreSQL\) 15\./)
 })
 
 test('a stopped cluster leaves no process, folder or shared-memory segment', async () => {
