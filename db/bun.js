@@ -35,6 +35,8 @@ function fail (error) {
 
 // Bun.SQL reopens lost connections on its own; losing one must fail the run instead. It also
 // retries an unreachable server for connectionTimeout seconds (30 by default) before failing.
+// Connections live for the whole run, idle or not: a run keeps its servers waiting while
+// the others are measured.
 let ending = false
 const sql = new Bun.SQL({
   path: `${PGHOST}/.s.PGSQL.${PGPORT}`,
@@ -43,6 +45,8 @@ const sql = new Bun.SQL({
   max: poolSize,
   prepare: prepared,
   connectionTimeout: 5,
+  idleTimeout: 0,
+  maxLifetime: 0,
   onclose: error => ending || fail(error ?? new Error('a connection closed'))
 })
 
