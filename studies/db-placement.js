@@ -12,7 +12,7 @@
 //   node studies/db-placement.js [--runs 8] [--connections 64] [--raw FILE]
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
-const { databaseKeeper, dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
+const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers } = require('../experiments/db/servers')
 const { median } = require('../lib/stats')
 const { interleavedHalves } = require('../lib/repeatability')
@@ -35,21 +35,19 @@ async function main () {
   for (const [placement, pin] of Object.entries(PLACEMENTS)) {
     // one database per placement, pinned as the placement says; a server process per
     // server, kept across the interleaved rounds
-    const keeper = databaseKeeper(options)
-    const sessions = new Map(SERVERS.map(name => [name, dbSession(options, () => false, keeper)]))
+    const session = dbSession(options)
     try {
       for (let run = 0; run < runs; run++) {
         for (const name of SERVERS) {
           const server = servers.find(row => row.name === name)
           const step = { phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin }
-          const { record } = await measureStep(step, options, sessions.get(name), runDir)
+          const { record } = await measureStep(step, options, session, runDir)
           if (!record.ok) throw new Error(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
         }
       }
     } finally {
-      for (const session of sessions.values()) await session.close()
-      await keeper.close()
+      await session.close()
     }
   }
   if (values.raw) fs.writeFileSync(values.raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')

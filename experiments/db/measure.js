@@ -3,10 +3,12 @@
 //
 // One PostgreSQL serves the whole run (experiments/db/postgres.js), started by the first
 // step and stopped with the session. A cell is a server (a client and its variant), an
-// endpoint and a count of connections. Cells run endpoint by endpoint, every server in
-// turn, so that the servers one table compares are measured minutes apart at most; a
-// server process serves its endpoint's cells, started, checked on every endpoint
-// (experiments/db/check.js) and warmed up as the http experiment's are.
+// endpoint and a count of connections. Cells run endpoint by endpoint, in rounds of one
+// run of every server, so that the servers one table compares are measured alike as the
+// machine's speed drifts; every server of an endpoint keeps running across its rounds,
+// one process per server, started, checked on every endpoint (experiments/db/check.js)
+// and warmed up as the http experiment's are. Each server's backends are told apart from
+// the others' by when they opened (databaseKeeper).
 //
 // CPU per request is split by process: the server (every thread), the database's
 // backends that serve the server's connections, the database's own upkeep (postmaster,
@@ -31,6 +33,7 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
+const { servers } = require('./servers')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
 
 const PHASE = 'db'
@@ -54,18 +57,24 @@ function planDb (selected, options, pin) {
   // whichever statement fetched its rows
   const firsts = selected.filter(server => selected.find(other => other.server === server.server) === server)
   for (const endpoint of endpoints) {
-    for (const server of endpoint === 'fortunes' ? firsts : selected) {
+    const cells = (endpoint === 'fortunes' ? firsts : selected).map(server => {
       const group = `${endpoint}: ${server.name}`
-      const cell = { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group }
-      for (const count of connections) {
-        for (let run = 0; run < runs; run++) steps.push({ ...cell, phase: PHASE, connections: count, warmupConnections: Math.max(...connections), run, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+      return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, warmupConnections: Math.max(...connections) }
+    })
+    // Rounds of one run per server, every server kept running: the servers a table
+    // compares share the machine's drift, run for run. Each round goes the other way
+    // from the one before, so that a drift across the rounds weighs on every server alike.
+    for (const count of connections) {
+      for (let run = 0; run < runs; run++) {
+        for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) steps.push({ ...cell, phase: PHASE, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
       }
-      // traced in the same server process, once its timed runs are done; a request of
-      // many queries takes as many calls as that many requests of one, so fewer are sent
-      if (options.strace) {
-        const scale = Math.min(ENDPOINTS[endpoint].rows ?? 1, STRACE_QUERIES_SCALE)
-        for (const requests of [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, warmupConnections: Math.max(...connections), requests, run: 0, label: `${group}, strace, ${requests} requests` })
-      }
+    }
+    // traced in the same server processes once the timed rounds are done; a request of
+    // many queries takes as many calls as that many requests of one, so fewer are sent
+    if (!options.strace) continue
+    const scale = Math.min(ENDPOINTS[endpoint].rows ?? 1, STRACE_QUERIES_SCALE)
+    for (const cell of cells) {
+      for (const requests of [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label: `${cell.group}, strace, ${requests} requests` })
     }
   }
   return steps
@@ -105,12 +114,21 @@ function groupBetween (before, after) {
 
 const processOf = step => `${step.server.name}\t${step.endpoint}`
 const SERVER_STARTS = 2
+// How long a stopped server's backends may take to notice and exit.
+const BACKENDS_EXIT_MS = 5000
+
+// Every server of an endpoint keeps its pool open while the endpoint's rounds run.
+const connectionsAtOnce = options => servers.length * options.db.pool
 
 // The run's database: started by the first step that needs it, pinned where that step
-// says, and started afresh when it has died (failure() then says how it ended).
+// says, and started afresh when it has died (failure() then says how it ended). It knows
+// which server opened each backend: a backend no server owns yet was opened by the
+// server that claim() names, since servers open connections only while they are started,
+// checked, warmed up or measured, one at a time.
 function databaseKeeper (options) {
   let database = null
   let failure = null
+  const owners = new Map()
   return {
     async ensure (pin) {
       if (database?.alive()) return database
@@ -118,35 +136,63 @@ function databaseKeeper (options) {
         failure = `PostgreSQL exited during the run: ${database.logTail() || 'no log'}`
         await database.stop()
         database = null
+        owners.clear()
       }
-      database = await startPostgres({ cpu: pin.database, timeoutMs: options.timeoutSeconds * 1000 })
+      database = await startPostgres({ cpu: pin.database, timeoutMs: options.timeoutSeconds * 1000, connections: connectionsAtOnce(options) })
       return database
     },
     get current () { return database },
     failure: () => failure,
+    // The backends of the server `key` names, with any no server owns yet.
+    claim (key) {
+      const { backends } = clusterProcesses(database.pid)
+      for (const pid of owners.keys()) if (!backends.includes(pid)) owners.delete(pid)
+      for (const pid of backends) if (!owners.has(pid)) owners.set(pid, key)
+      return backends.filter(pid => owners.get(pid) === key)
+    },
+    // Resolves once the backends of a stopped server have exited, so that none is taken
+    // for the next server's.
+    async release (key) {
+      const pids = [...owners].filter(([, owner]) => owner === key).map(([pid]) => pid)
+      const started = Date.now()
+      while (pids.some(pid => commandLine(pid) !== '') && Date.now() - started < BACKENDS_EXIT_MS) await new Promise(resolve => setTimeout(resolve, 10))
+      for (const pid of pids) owners.delete(pid)
+    },
     async close () {
       if (database) await database.stop()
       database = null
+      owners.clear()
     }
   }
 }
 
-// The running server of the steps being measured, with the database (`keeper`, its own
-// unless given one to share, which close() then leaves running). A server that failed to
+// The running servers of the steps being measured, one process per server and endpoint,
+// kept until the steps move to another endpoint, with the database. A server that failed to
 // start, its check or its warm-up gets one more start before the rest of its steps fail.
-function dbSession (options, interrupted = () => false, keeper = null) {
-  const databases = keeper ?? databaseKeeper(options)
-  let current = null
+function dbSession (options, interrupted = () => false) {
+  const databases = databaseKeeper(options)
+  const running = new Map()
   const failedStarts = new Map()
-  const stopServer = async () => {
-    if (current?.started) await current.started.stop()
-    current = null
+  const stopServer = async key => {
+    const server = running.get(key)
+    if (!server) return
+    running.delete(key)
+    if (!server.started) return
+    const sameDatabase = server.database === databases.current && server.database.alive()
+    // what it opened since it was last measured is its own too
+    if (sameDatabase) databases.claim(key)
+    await server.started.stop()
+    if (sameDatabase) await databases.release(key)
   }
+  const usable = server => server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive()
   const serverFor = async step => {
     const key = processOf(step)
-    if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS) && (current.failure || databases.current?.alive())) return current
-    await stopServer()
-    current = { key, failure: null, started: null, warmupRates: [], warmupAgreed: null }
+    for (const other of [...running.values()]) if (other.endpoint !== step.endpoint) await stopServer(other.key)
+    const server = running.get(key)
+    if (server && usable(server)) return server
+    await stopServer(key)
+    const current = { key, endpoint: step.endpoint, failure: null, started: null, warmupRates: [], warmupAgreed: null }
+    running.set(key, current)
     try {
       const database = await databases.ensure(step.pin)
       current.database = database
@@ -164,12 +210,14 @@ function dbSession (options, interrupted = () => false, keeper = null) {
   }
   return {
     serverFor,
+    // the backends of a step's server: its own, with any it opened since it was last asked
+    backendsOf: step => databases.claim(processOf(step)),
     ensureDatabase: pin => databases.ensure(pin),
     get database () { return databases.current },
-    closeServer: stopServer,
+    closeServer: step => stopServer(processOf(step)),
     close: async () => {
-      await stopServer()
-      if (!keeper) await databases.close()
+      for (const key of [...running.keys()]) await stopServer(key)
+      await databases.close()
     }
   }
 }
@@ -184,7 +232,7 @@ async function measureStep (step, options, session, runDir) {
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: options.db })
   if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
   const pid = server.started.pid
-  const cluster = clusterProcesses(server.database.pid)
+  const cluster = { backends: session.backendsOf(step), upkeep: clusterProcesses(server.database.pid).upkeep }
   const cpus = [...new Set([step.pin.client, step.pin.server, step.pin.database])]
   const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus) })
   const before = readings()
@@ -195,7 +243,9 @@ async function measureStep (step, options, session, runDir) {
   const output = parseWrk(wrk.stdout)
   let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
   if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
-  if (failure) await session.closeServer()
+  if (failure) await session.closeServer(step)
+  // a connection the server reopened during the run is its own, not the next server's
+  else session.backendsOf(step)
   const serverCpu = before.server && after.server ? cpuBetween(before.server, after.server) : null
   const backends = groupBetween(before.backends, after.backends)
   const upkeep = groupBetween(before.upkeep, after.upkeep)
@@ -247,7 +297,7 @@ async function measureStrace (step, options, session, runDir) {
   const tracers = []
   let failure = null
   try {
-    const { backends } = clusterProcesses(server.database.pid)
+    const backends = session.backendsOf(step)
     if (backends.length === 0) throw new Error('the server has no database backend: it opened no connection')
     tracers.push(await attachStrace([pid], files.server, timeoutMs), await attachStrace(backends, files.backends, timeoutMs))
     const load = await sendRequests(server.port, { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs, path: step.path, check: endpointCheck(step.endpoint, server.database.world) })
@@ -257,7 +307,7 @@ async function measureStrace (step, options, session, runDir) {
   }
   for (const tracer of tracers) await tracer.detach()
   if (!failure && server.started.exited()) failure = 'the server exited during the strace run'
-  if (failure) await session.closeServer()
+  if (failure) await session.closeServer(step)
   const read = file => {
     try {
       const summary = parseStraceSummary(fs.readFileSync(file, 'utf8'))
@@ -301,4 +351,4 @@ async function attachStrace (pids, file, timeoutMs) {
   }
 }
 
-module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, MODE, dbPin, planDb, databaseKeeper, dbSession, measureStep, clusterProcesses }
+module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, MODE, dbPin, connectionsAtOnce, planDb, dbSession, measureStep }

@@ -43,6 +43,7 @@ const SETTINGS = {
   full_page_writes: 'off',
   jit: 'off',
   autovacuum: 'off',
+  // the floor: postgresSettings raises it to hold every pool a run keeps open at once
   max_connections: '200',
   shared_buffers: '128MB',
   huge_pages: 'off',
@@ -50,6 +51,10 @@ const SETTINGS = {
   dynamic_shared_memory_type: 'mmap',
   log_min_messages: 'warning'
 }
+
+// The settings of a cluster whose clients hold `connections` at once, with room for the
+// lab's own psql and checks.
+const postgresSettings = (connections = 0) => ({ ...SETTINGS, max_connections: String(Math.max(Number(SETTINGS.max_connections), connections + 20)) })
 
 // Why no cluster can be made here, or null.
 function postgresReason () {
@@ -101,9 +106,9 @@ function seedScript (numbers) {
 }
 
 // Starts a seeded cluster, the postmaster and every process it forks pinned to `cpu`
-// (null: unpinned). Resolves to the database: { env (PGHOST, PGPORT, PGUSER, PGDATABASE),
+// (null: unpinned), with room for `connections` clients at once. Resolves to the database: { env (PGHOST, PGPORT, PGUSER, PGDATABASE),
 // pid, folder, port, world (randomNumber by id), alive(), logTail(), stop() }; rejects with one line naming what failed, having removed what it made.
-async function startPostgres ({ cpu = null, timeoutMs = READY_MS } = {}) {
+async function startPostgres ({ cpu = null, timeoutMs = READY_MS, connections = 0 } = {}) {
   const reason = postgresReason()
   if (reason) throw new Error(reason)
   sweepStale()
@@ -127,7 +132,7 @@ async function startPostgres ({ cpu = null, timeoutMs = READY_MS } = {}) {
     const initdb = spawnSync(path.join(BIN_DIR, 'initdb'), ['-D', data, '-U', USER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'], asOwner)
     if (initdb.status !== 0) throw new Error(`initdb failed: ${lastLine(initdb.stderr) || initdb.error?.message || `exit ${initdb.status}`}`)
     database.port = await freePort()
-    const settings = Object.entries(SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])
+    const settings = Object.entries(postgresSettings(connections)).flatMap(([name, value]) => ['-c', `${name}=${value}`])
     const pin = cpu === null ? [] : ['taskset', '-c', String(cpu)]
     const log = fs.openSync(logFile, 'a')
     fs.fchownSync(log, owner.uid, owner.gid)
@@ -230,4 +235,4 @@ function processAlive (pid) {
   }
 }
 
-module.exports = { startPostgres, postgresReason, postgresVersion, sweepStale, worldNumbers, SETTINGS, USER, DATABASE, BIN_DIR, FOLDER_PREFIX }
+module.exports = { startPostgres, postgresReason, postgresVersion, postgresSettings, sweepStale, worldNumbers, USER, DATABASE, BIN_DIR, FOLDER_PREFIX }

@@ -2,8 +2,8 @@
 // The db experiment over a real PostgreSQL, started by these tests and left behind never:
 // the cluster's life (seeded, pinned, stopped with nothing left, swept after a killed
 // bench), the answer checks against broken servers, every server of the table answering
-// right in each of its variants, a database that dies mid-run, and bench end to end,
-// including Ctrl-C.
+// right in each of its variants, servers kept running side by side, a database that dies
+// mid-run, and bench end to end, including Ctrl-C.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -12,7 +12,7 @@ const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
 const { startPostgres, postgresVersion, sweepStale, worldNumbers, FOLDER_PREFIX, BIN_DIR } = require('../../experiments/db/postgres')
-const { checkDbServer } = require('../../experiments/db/check')
+const { checkDbServer, ENDPOINTS } = require('../../experiments/db/check')
 const { servers, serverReason } = require('../../experiments/db/servers')
 const { dbSession, measureStep, PRESETS } = require('../../experiments/db/measure')
 const { freePort, startServer } = require('../../experiments/http/servers')
@@ -167,6 +167,39 @@ test('a database that dies mid-run: the cells fail with its reason, the next ser
     const third = await measureStep(step(other, 0), options, session, runDir)
     assert.equal(third.record.ok, true, third.record.failure)
     assert.notEqual(session.database.folder, folder, 'a new cluster')
+  } finally {
+    await session.close()
+  }
+  assert.deepEqual(leftovers(), [])
+})
+
+test('a session keeps every server of an endpoint running, tells their backends apart, and stops them when the endpoint changes', async () => {
+  const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
+  fs.mkdirSync(path.join(runDir, 'strace'))
+  const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } } }
+  const session = dbSession(options)
+  const rows = servers.filter(row => row.server === 'c-libpq').slice(0, 2)
+  const step = (row, endpoint, run) => ({ phase: 'db', program: row, server: row, endpoint, path: ENDPOINTS[endpoint].path, connections: 8, run, pin: { client: 0, server: 1, database: 0 } })
+  try {
+    const pids = new Map()
+    for (const run of [0, 1]) {
+      for (const row of run === 0 ? rows : [...rows].reverse()) {
+        const { record } = await measureStep(step(row, 'db', run), options, session, runDir)
+        assert.equal(record.ok, true, record.failure)
+        assert.equal(record.backends.processes, options.db.pool, `${row.name}: its own backends only`)
+        const pid = (await session.serverFor(step(row, 'db', run))).started.pid
+        if (run === 1) assert.equal(pid, pids.get(row.name), `${row.name}: one process across the rounds`)
+        pids.set(row.name, pid)
+      }
+    }
+    const owned = rows.map(row => session.backendsOf(step(row, 'db', 2)))
+    assert.deepEqual(owned.map(pidsOf => pidsOf.length), [options.db.pool, options.db.pool])
+    assert.equal(owned[0].filter(pid => owned[1].includes(pid)).length, 0, 'no backend is both servers\'')
+    const { record } = await measureStep(step(rows[0], 'queries', 0), options, session, runDir)
+    assert.equal(record.ok, true, record.failure)
+    const alive = pid => fs.existsSync(`/proc/${pid}`)
+    assert.deepEqual([...pids.values(), ...owned.flat()].filter(alive), [], '/db\'s servers and their backends are gone')
+    assert.equal(record.backends.processes, options.db.pool, 'the new server\'s backends, none of the old')
   } finally {
     await session.close()
   }

@@ -141,15 +141,17 @@ test('two runs: the server\'s CPU per request and all of it, and calls of work, 
   assert.equal(moved.met, false)
 })
 
-test('the plan: endpoint by endpoint, every server in turn, each traced after its timed runs; /fortunes with each client\'s first variant', () => {
+test('the plan: endpoint by endpoint, in rounds of every server that go one way then back, each traced after the rounds; /fortunes with each client\'s first variant', () => {
   const chosen = servers.filter(server => server.server === 'c-libpq').slice(0, 2)
   const pin = { client: 0, server: 1, database: 0 }
-  const steps = planDb(chosen, { strace: true, db: { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'] } }, pin)
+  const steps = planDb(chosen, { strace: true, db: { ...PRESETS.default, runs: 3, endpoints: ['db', 'fortunes'] } }, pin)
   const { small, large } = PRESETS.default.straceRequests
   assert.deepEqual(steps.map(step => `${step.endpoint} ${step.server.name} ${step.phase === 'db' ? step.run : step.requests}`), [
-    'db c-libpq-prepared-pipelined 0', 'db c-libpq-prepared-pipelined 1', `db c-libpq-prepared-pipelined ${small}`, `db c-libpq-prepared-pipelined ${large}`,
-    'db c-libpq-prepared-serial 0', 'db c-libpq-prepared-serial 1', `db c-libpq-prepared-serial ${small}`, `db c-libpq-prepared-serial ${large}`,
-    'fortunes c-libpq-prepared-pipelined 0', 'fortunes c-libpq-prepared-pipelined 1', `fortunes c-libpq-prepared-pipelined ${small}`, `fortunes c-libpq-prepared-pipelined ${large}`
+    'db c-libpq-prepared-pipelined 0', 'db c-libpq-prepared-serial 0',
+    'db c-libpq-prepared-serial 1', 'db c-libpq-prepared-pipelined 1',
+    'db c-libpq-prepared-pipelined 2', 'db c-libpq-prepared-serial 2',
+    `db c-libpq-prepared-pipelined ${small}`, `db c-libpq-prepared-pipelined ${large}`, `db c-libpq-prepared-serial ${small}`, `db c-libpq-prepared-serial ${large}`,
+    'fortunes c-libpq-prepared-pipelined 0', 'fortunes c-libpq-prepared-pipelined 1', 'fortunes c-libpq-prepared-pipelined 2', `fortunes c-libpq-prepared-pipelined ${small}`, `fortunes c-libpq-prepared-pipelined ${large}`
   ])
   assert.ok(steps.every(step => step.path === (step.endpoint === 'db' ? '/db' : '/fortunes') && step.pin === pin))
   // a server's timed runs and its strace runs are one group: one server process
