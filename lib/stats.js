@@ -179,6 +179,19 @@ function binomialHalfCdf (k, n) {
   return sum
 }
 
+// How many times b's values a's are, where a[i] and b[i] were measured together (the same
+// round): the median of the ratios a[i] / b[i], so that a drift of the machine that moves
+// both of a pair moves neither ratio, with medianInterval's interval. Below
+// MEDIAN_INTERVAL_MIN pairs, where no order statistic reaches 95%, the range of the ratios,
+// which holds their median unless every ratio lies on one side of it: at its true level,
+// 1 - 2 / 2^n (87.5% at 4 pairs). Null below 4 pairs, as ratioInterval.
+function pairedRatioInterval (a, b) {
+  const ratios = a.map((x, i) => x / b[i])
+  if (ratios.length < MIN_RUNS_A_SIDE) return null
+  if (ratios.length >= MEDIAN_INTERVAL_MIN) return medianInterval(ratios)
+  return { estimate: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios), level: 1 - 2 * 0.5 ** ratios.length }
+}
+
 // Whether a[i] and b[i], measured together (the same round), differ: the sign test,
 // two-sided and exact, on the pairs that are not equal. It asks nothing of the
 // distribution, and a slow spell that moves both of a pair moves neither's sign.
@@ -263,6 +276,7 @@ module.exports = {
   rankTest,
   signTest,
   ratioInterval,
+  pairedRatioInterval,
   differenceInterval,
   medianInterval,
   medianIntervalLevel,

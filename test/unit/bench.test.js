@@ -7,7 +7,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { summarise, median, twoSizeFit, rankTest, ratioInterval, medianInterval, MEDIAN_INTERVAL_MIN } = require('../../lib/stats')
+const { summarise, median, twoSizeFit, rankTest, ratioInterval, pairedRatioInterval, medianInterval, MEDIAN_INTERVAL_MIN } = require('../../lib/stats')
 const { parseStraceSummary } = require('../../lib/strace')
 const { parseGcTrace, summariseGc } = require('../../experiments/stdio/gctrace')
 const { summariseResults } = require('../../experiments/stdio/summary')
@@ -105,6 +105,11 @@ describe('statistics', () => {
     assert.deepEqual(medianInterval([3, 1, 2, 6, 5, 4]), { estimate: 3.5, low: 1, high: 6, level: 1 - 2 / 64 })
     assert.equal(medianInterval([1, 2, 3, 4, 5]), null)
     assert.equal(MEDIAN_INTERVAL_MIN, 6)
+    // paired: the ratios' median and the same interval from 6 pairs; the range at its true
+    // level from 4 or 5; nothing from 3
+    assert.deepEqual(pairedRatioInterval([6, 2, 4, 12, 10, 8], [2, 2, 2, 2, 2, 2]), { estimate: 3.5, low: 1, high: 6, level: 1 - 2 / 64 })
+    assert.deepEqual(pairedRatioInterval([2, 4, 6, 10, 6], [2, 2, 2, 2, 2]), { estimate: 3, low: 1, high: 5, level: 1 - 2 / 32 })
+    assert.equal(pairedRatioInterval([1, 2, 3], [1, 1, 1]), null)
   })
 })
 
