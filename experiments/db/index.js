@@ -126,6 +126,9 @@ function context (options, { runnable }, placement) {
   return {
     dbServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, prepared: server.prepared, pipelined: server.pipelined, command: `${Object.entries(server.env).map(([name, value]) => `${name}=${value}`).join(' ')} DB_POOL=${options.db.pool} ${shellQuote(serverArgv(server, '{port}'))}` })),
     dbPin: dbPin(placement.http),
+    // runs measured in rounds of every server, which the summary pairs round by round
+    // (a run from before rounds lacks it and is not paired)
+    dbRounds: true,
     wrk,
     loopback,
     database: { version: postgresVersion(), settings: postgresSettings(connectionsAtOnce(options)), transport: 'Unix socket', pool: options.db.pool }

@@ -4,7 +4,7 @@
 // server's and its backends' syscalls per request from the strace pass; and the two
 // questions of the variants, per client: prepared against unnamed, pipelined against one
 // query in flight.
-const { median, ratioInterval } = require('../../lib/stats')
+const { median, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { pairCalls } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
@@ -28,7 +28,7 @@ const PARTS = [
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the server alone on the other; best, median and range of the runs, against one server process per server and endpoint, checked and warmed up (wrk runs until two agree within 5%)',
   cpuPerRequestUs: 'CPU time over a run over the requests wrk completed, median of the runs, by process: the server (every thread), the backends serving its connections, the database\'s upkeep processes, wrk, and the rest of the two CPUs\' busy time (the kernel\'s network work, the bench)',
-  serverVsReference: `the median of every ratio of this cell's runs' server CPU per request to ${REFERENCE}'s at the same endpoint and connections (Hodges-Lehmann) and its interval, at the level it carries; null below 4 runs a side`,
+  serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run of the same round (measured a few seconds apart), and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, for the server and, by a second strace attached to them, its backends; as work (the calls that succeed, but for waits, futexes and memory calls) plus upkeep (those, and failed calls)`
 }
@@ -42,9 +42,13 @@ function summariseDb (records, context) {
     const [endpoint, connections, server] = key.split('\t')
     return dbCell(server, endpoint, Number(connections), runs.filter(run => keyOf(run) === key))
   })
+  const inRounds = context.dbRounds === true
+  const against = inRounds ? roundsAgainst : (a, b, pick) => ratioInterval(pick(a), pick(b))
   for (const cell of cells) {
     const reference = cells.find(other => other.server === REFERENCE && other.endpoint === cell.endpoint && other.connections === cell.connections)
-    cell.serverVsReference = reference && cell.server !== REFERENCE ? ratioInterval(cell.serverCpu, reference.serverCpu) : null
+    const mine = reference && cell.server !== REFERENCE
+    cell.serverVsReference = mine ? against(cell, reference, serverCpuOf) : null
+    cell.halves.vsReference = mine && inRounds ? interleavedHalves(sameRounds(cell, reference, serverCpuOf), pair => pair.a / pair.b, median) : null
   }
   // the http experiment's arithmetic, once for the server's calls and once for its backends'
   const tracedKey = run => `${run.program}\t${run.endpoint}`
@@ -64,15 +68,28 @@ function summariseDb (records, context) {
     database: context.database ?? null,
     cells,
     syscalls,
-    variants: variantDifferences(cells),
+    variants: variantDifferences(cells, against),
     repeatability: dbHalves(cells)
   }
 }
 
 const queriesOf = endpoint => ENDPOINTS[endpoint]?.rows ?? 1
+const serverCpuOf = cell => cell.serverCpu
+const backendCpuOf = cell => cell.backendCpu
+
+// Cell a's figures beside cell b's, round by round, where both measured a round.
+function sameRounds (a, b, pick) {
+  const theirs = new Map(b.rounds.map((round, i) => [round, pick(b)[i]]))
+  return a.rounds.map((round, i) => ({ run: round, a: pick(a)[i], b: theirs.get(round) })).filter(pair => pair.b !== undefined)
+}
+
+function roundsAgainst (a, b, pick) {
+  const pairs = sameRounds(a, b, pick)
+  return pairedRatioInterval(pairs.map(pair => pair.a), pairs.map(pair => pair.b))
+}
 
 function dbCell (server, endpoint, connections, runs) {
-  const ok = runs.filter(run => run.ok)
+  const ok = runs.filter(run => run.ok).sort((a, b) => a.run - b.run)
   const rates = ok.map(run => run.wrk.requestsPerSecond)
   const at = values => (values.length ? median(values) : null)
   const perRequest = pick => ok.map(run => pick(run) / run.wrk.requests / 1000)
@@ -93,7 +110,8 @@ function dbCell (server, endpoint, connections, runs) {
     rates,
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
     latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
-    // each run's server CPU per request, for the intervals against other cells
+    // each run's server CPU per request, for the intervals against other cells, by round
+    rounds: ok.map(run => run.run),
     serverCpu: perRequest(run => run.server.cpuNs),
     backendCpu: perRequest(run => run.backends.cpuNs),
     cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
@@ -114,25 +132,25 @@ function dbCell (server, endpoint, connections, runs) {
 // Per client, endpoint and connections, the variants set against each other where the
 // client has both: prepared against unnamed (at the same pipelining) and pipelined
 // against serial (prepared alike). Each: the ratio of the server's CPU per request and
-// of its backends', with intervals (ratioInterval: unnamed over prepared, serial over
-// pipelined), and the requests/s of both.
-function variantDifferences (cells) {
+// of its backends', with intervals (unnamed over prepared, serial over pipelined, as
+// serverVsReference is), and the requests/s of both.
+function variantDifferences (cells, against) {
   const out = []
   const find = (cell, prepared, pipelined) => cells.find(other => other.client === cell.client && other.endpoint === cell.endpoint && other.connections === cell.connections && other.prepared === prepared && other.pipelined === pipelined && other.runs > 0)
   for (const cell of cells.filter(item => item.runs > 0)) {
     if (cell.prepared) {
       const unnamed = find(cell, false, cell.pipelined)
-      if (unnamed) out.push(difference('prepared', cell, unnamed))
+      if (unnamed) out.push(difference('prepared', cell, unnamed, against))
     }
     if (cell.pipelined) {
       const serial = find(cell, cell.prepared, false)
-      if (serial) out.push(difference('pipelined', cell, serial))
+      if (serial) out.push(difference('pipelined', cell, serial, against))
     }
   }
   return out
 }
 
-function difference (question, better, other) {
+function difference (question, better, other, against) {
   return {
     question,
     client: better.client,
@@ -140,8 +158,8 @@ function difference (question, better, other) {
     connections: better.connections,
     with: better.server,
     without: other.server,
-    server: ratioInterval(other.serverCpu, better.serverCpu),
-    backends: ratioInterval(other.backendCpu, better.backendCpu),
+    server: against(other, better, serverCpuOf),
+    backends: against(other, better, backendCpuOf),
     serverUs: [better.cpuPerRequestUs.server, other.cpuPerRequestUs.server],
     backendsUs: [better.cpuPerRequestUs.backends, other.cpuPerRequestUs.backends],
     requestsPerSecond: [better.requestsPerSecond.median, other.requestsPerSecond.median]

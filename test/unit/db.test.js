@@ -128,6 +128,32 @@ test('the summary: CPU per request by process, the server\'s against the referen
   assert.equal(calls.backends.upkeep, 0)
 })
 
+test('a run in rounds: each cell against the reference round by round, so that a drift moving both moves no ratio; a run from before rounds is not paired', () => {
+  // the machine half as fast again in rounds 1 and 3, for both servers alike
+  const drift = [1, 1.5, 1, 1.5]
+  const own = [1.06, 1.08, 1.07, 1.09]
+  const records = [
+    ...runs(REFERENCE, 'db', { serverNs: drift.map(d => 1e8 * d), backendNs: drift.map(d => 2e8 * d) }),
+    ...runs('just-pg-prepared-pipelined', 'db', { serverNs: drift.map((d, i) => 1e8 * d * own[i]), backendNs: drift.map(d => 2e8 * d) })
+  ]
+  const inRounds = summariseDb(records, { options: { db: PRESETS.default }, dbRounds: true })
+  const host = inRounds.cells.find(cell => cell.server === 'just-pg-prepared-pipelined')
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} against ${expected}`)
+  close(host.serverVsReference.estimate, 1.075)
+  close(host.serverVsReference.low, 1.06)
+  close(host.serverVsReference.high, 1.09)
+  // the range of 4 ratios holds their median unless all 4 lie on one side: 1 - 2 / 16
+  assert.equal(host.serverVsReference.level, 0.875)
+  // even rounds 1.06 and 1.07, odd 1.08 and 1.09: medians 1.065 and 1.085
+  close(host.halves.vsReference.movePercent, (1.085 / 1.065 - 1) * 100)
+  // the same runs cell after cell: every run against every run, the drift in the interval
+  const before = summariseDb(records, { options: { db: PRESETS.default } }).cells.find(cell => cell.server === 'just-pg-prepared-pipelined')
+  assert.ok(before.serverVsReference.low < 0.8 && before.serverVsReference.high > 1.5, JSON.stringify(before.serverVsReference))
+  assert.equal(before.halves.vsReference, null)
+  const twice = dbRepeatability(inRounds, inRounds)
+  assert.deepEqual([twice.vsReference.within, twice.vsReference.total, twice.vsReference.met], [1, 1, true])
+})
+
 test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {
   const summaryOf = scale => summariseDb([
     ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8].map(ns => ns * scale), backendNs: [2e8, 2e8, 2e8, 2e8] })
