@@ -61,12 +61,12 @@ function planDb (selected, options, pin) {
       const group = `${endpoint}: ${server.name}`
       return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, warmupConnections: Math.max(...connections) }
     })
-    // Rounds of one run per server, every server kept running: the servers a table
-    // compares share the machine's drift, run for run. Each round goes the other way
+    // Rounds of one run per server, every server started before the first and kept
+    // running: the servers a table compares share the machine's drift, run for run. Each round goes the other way
     // from the one before, so that a drift across the rounds weighs on every server alike.
     for (const count of connections) {
       for (let run = 0; run < runs; run++) {
-        for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) steps.push({ ...cell, phase: PHASE, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+        for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) steps.push({ ...cell, phase: PHASE, peers: cells, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
       }
     }
     // traced in the same server processes once the timed rounds are done; a request of
@@ -173,21 +173,33 @@ function dbSession (options, interrupted = () => false) {
   const databases = databaseKeeper(options)
   const running = new Map()
   const failedStarts = new Map()
-  const stopServer = async key => {
-    const server = running.get(key)
-    if (!server) return
-    running.delete(key)
+  const stopProcess = async server => {
     if (!server.started) return
     const sameDatabase = server.database === databases.current && server.database.alive()
     // what it opened since it was last measured is its own too
-    if (sameDatabase) databases.claim(key)
+    if (sameDatabase) databases.claim(server.key)
     await server.started.stop()
-    if (sameDatabase) await databases.release(key)
+    server.started = null
+    if (sameDatabase) await databases.release(server.key)
+  }
+  const stopServer = async key => {
+    const server = running.get(key)
+    running.delete(key)
+    if (server) await stopProcess(server)
   }
   const usable = server => server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive()
   const serverFor = async step => {
-    const key = processOf(step)
     for (const other of [...running.values()]) if (other.endpoint !== step.endpoint) await stopServer(other.key)
+    // every server of the endpoint started, checked and warmed up before its rounds
+    // begin, so that no timed run has a server starting just before it
+    for (const peer of step.peers ?? []) {
+      if (interrupted()) break
+      await serverOf(peer)
+    }
+    return serverOf(step)
+  }
+  const serverOf = async step => {
+    const key = processOf(step)
     const server = running.get(key)
     if (server && usable(server)) return server
     await stopServer(key)
@@ -202,9 +214,13 @@ function dbSession (options, interrupted = () => false) {
       const problem = await checkDbServer(port, database.world, { timeoutMs: options.timeoutSeconds * 1000 })
       if (problem) throw new Error(problem)
       current.warmupAgreed = await warmUp(current, { ...step, mode: MODE, connections: step.warmupConnections ?? step.connections }, options.db, interrupted)
+      // its backends, before the next server opens its own
+      databases.claim(key)
     } catch (err) {
       current.failure = databases.failure() && !databases.current?.alive() ? databases.failure() : err.message
       failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
+      // stopped at once: a failed server waits for no round, and its backends are no one's
+      await stopProcess(current)
     }
     return current
   }

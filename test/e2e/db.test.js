@@ -173,13 +173,14 @@ test('a database that dies mid-run: the cells fail with its reason, the next ser
   assert.deepEqual(leftovers(), [])
 })
 
-test('a session keeps every server of an endpoint running, tells their backends apart, and stops them when the endpoint changes', async () => {
+test('a session starts every server of an endpoint before its rounds, keeps them running, tells their backends apart, and stops them when the endpoint changes', async () => {
   const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
   fs.mkdirSync(path.join(runDir, 'strace'))
   const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } } }
   const session = dbSession(options)
   const rows = servers.filter(row => row.server === 'c-libpq').slice(0, 2)
-  const step = (row, endpoint, run) => ({ phase: 'db', program: row, server: row, endpoint, path: ENDPOINTS[endpoint].path, connections: 8, run, pin: { client: 0, server: 1, database: 0 } })
+  const cell = (row, endpoint) => ({ program: row, server: row, endpoint, path: ENDPOINTS[endpoint].path, connections: 8, pin: { client: 0, server: 1, database: 0 } })
+  const step = (row, endpoint, run) => ({ ...cell(row, endpoint), phase: 'db', run, peers: rows.map(peer => cell(peer, endpoint)) })
   try {
     const pids = new Map()
     for (const run of [0, 1]) {
@@ -187,6 +188,8 @@ test('a session keeps every server of an endpoint running, tells their backends 
         const { record } = await measureStep(step(row, 'db', run), options, session, runDir)
         assert.equal(record.ok, true, record.failure)
         assert.equal(record.backends.processes, options.db.pool, `${row.name}: its own backends only`)
+        // the first step started every server of the endpoint, each with its own backends
+        if (run === 0 && row === rows[0]) assert.equal(session.backendsOf(step(rows[1], 'db', 0)).length, options.db.pool, 'the second server is up before its first run')
         const pid = (await session.serverFor(step(row, 'db', run))).started.pid
         if (run === 1) assert.equal(pid, pids.get(row.name), `${row.name}: one process across the rounds`)
         pids.set(row.name, pid)

@@ -180,6 +180,8 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
     'fortunes c-libpq-prepared-pipelined 0', 'fortunes c-libpq-prepared-pipelined 1', 'fortunes c-libpq-prepared-pipelined 2', `fortunes c-libpq-prepared-pipelined ${small}`, `fortunes c-libpq-prepared-pipelined ${large}`
   ])
   assert.ok(steps.every(step => step.path === (step.endpoint === 'db' ? '/db' : '/fortunes') && step.pin === pin))
+  // every timed run names the endpoint's servers, started before its first round
+  assert.ok(steps.filter(step => step.phase === 'db').every(step => step.peers.map(peer => peer.server.name).join() === (step.endpoint === 'db' ? chosen : chosen.slice(0, 1)).map(server => server.name).join()))
   // a server's timed runs and its strace runs are one group: one server process
   assert.equal(new Set(steps.filter(step => step.endpoint === 'db' && step.server === chosen[0]).map(step => step.group)).size, 1)
 })
