@@ -3,13 +3,21 @@ CC ?= cc
 CFLAGS ?= -O3 -Wall -Wextra -Werror
 BUILD := build
 
-all: $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers db host
+all: $(BUILD)/wc-c $(BUILD)/wc-splice uring $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers db host
 
 $(BUILD)/wc-c: wc/wc.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
 
 $(BUILD)/wc-splice: wc/splice.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
+
+# The io_uring readers (wc/uring.c) need liburing (Debian's liburing-dev). Without it
+# they are not built, and their rows say why (lib/uring.js) instead of failing the build.
+LIBURING_H := $(wildcard /usr/include/liburing.h)
+uring: $(if $(LIBURING_H),$(BUILD)/wc-uring)
+
+$(BUILD)/wc-uring: wc/uring.c | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< -luring
 
 $(BUILD)/pipe-run: lib/pipe-run.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -57,7 +65,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 	{ $(CC) --version | head -n 1; echo "$(CC) $(CFLAGS)"; } > $@
 
 clean:
-	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
+	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
-.PHONY: all ladder servers db host clean
+.PHONY: all uring ladder servers db host clean
