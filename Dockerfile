@@ -10,7 +10,7 @@
 # cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,
 # make); the last stage takes the built lab from there and runs `./setup.sh
 # --runtime-only`, which installs only what running it needs (Node, libnode108, strace, wrk,
-# PostgreSQL 15 and libpq for the db experiment, make, coreutils) and builds nothing, so no
+# PostgreSQL 15 and libpq for the db experiment, liburing, make, coreutils) and builds nothing, so no
 # compiler, npm or headers stay in the image.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built

@@ -51,10 +51,12 @@ apt_install ca-certificates coreutils strace wrk
 # per run (experiments/db/postgres.js) and leaves any cluster the package starts alone.
 # libpq serves the C server; the build needs its headers, the image only the library.
 apt_install postgresql-15
-if [[ $runtime_only == 1 ]]; then apt_install libpq5; fi
+# liburing serves the readers through io_uring (wc/uring.c): headers to build, the
+# library to run.
+if [[ $runtime_only == 1 ]]; then apt_install libpq5 liburing2; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead).
-if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev; fi
+if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev liburing-dev; fi
 
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
