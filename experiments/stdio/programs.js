@@ -7,7 +7,8 @@ const path = require('node:path')
 const { runtimes, nodeMajor, nodeRuntimeName } = require('../../lib/runtimes')
 const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('../../lib/options')
 const { shellQuote } = require('../../lib/pipeline')
-const { expandCommand, unavailableReason } = require('../../lib/rows')
+const { expandCommand, unavailableReason: rowReason } = require('../../lib/rows')
+const { uringReason } = require('../../lib/uring')
 
 // The yardstick every cell is compared with.
 const BASELINE = 'c'
@@ -26,6 +27,9 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // fileStdin says why a reader that accepts a file as stdin cannot be timed reading one.
 // readSyscalls: the calls it reads stdin with (read(2) unless the row says otherwise);
 // the strace pass checks them, and its "reads" and block size, against what the kernel saw.
+// ring: it reads stdin through io_uring, and strace sees the io_uring_enter calls that
+// hand its reads over, not the reads (experiments/stdio/strace.js); whether the kernel
+// allows a ring here is lib/uring.js's to say.
 //
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
@@ -47,6 +51,24 @@ const programs = [
     honoursBlockSize: true,
     readSyscalls: ['splice'],
     note: 'the ceiling: splice(2) to /dev/null copies nothing to user space; "reads" counts splice calls; stdin must be a pipe or a file'
+  },
+  {
+    name: 'c-uring',
+    runtime: 'native',
+    file: 'wc/uring.c',
+    command: ['{build}/wc-uring', '{bs}'],
+    honoursBlockSize: true,
+    ring: true,
+    note: 'read(2)\'s loop through io_uring (liburing): one IORING_OP_READ a block, handed over and waited for by one io_uring_enter'
+  },
+  {
+    name: 'c-uring-fixed',
+    runtime: 'native',
+    file: 'wc/uring.c',
+    command: ['{build}/wc-uring', '{bs}', 'fixed'],
+    honoursBlockSize: true,
+    ring: true,
+    note: 'c-uring with stdin and the buffer registered with the ring first (IOSQE_FIXED_FILE, IORING_OP_READ_FIXED): no file lookup and no buffer mapping a read'
   },
   {
     name: 'coreutils',
@@ -228,6 +250,10 @@ function withNodeVersions (rows, versions) {
     ? [row]
     : versions.map(version => ({ ...row, name: `${row.name}@${nodeMajor(version)}`, runtime: nodeRuntimeName(version) }))))
 }
+
+// Why a program cannot run here, or null: its runtime, build or bindings, and for a
+// reader through io_uring first why the machine refuses a ring.
+const unavailableReason = program => (program.ring ? uringReason() : null) ?? rowReason(program)
 
 // The argv for one program at one block size; v8Flags is [] for a timed run.
 function commandLine (program, blockSize, v8Flags = []) {
