@@ -53,12 +53,15 @@ function askedBytes (name, text) {
 }
 
 // { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
-//   otherCalls, mainThread }: otherCalls are the read family's calls on other descriptors
-// (start-up's); mainThread is the first pid's calls, shaped as parseStraceSummary's
+//   otherCalls, ring, mainThread }: otherCalls are the read family's calls on other descriptors
+// (start-up's); ring is { enters, submitted }, the io_uring_enter calls that returned and
+// the submissions they took;
+// mainThread is the first pid's calls, shaped as parseStraceSummary's
 // result without its times. A call that never returned (exit_group, a thread killed
 // mid-call) is left out, as strace -c leaves it out.
 function parseTrace (text) {
   const stdin = {}
+  const ring = { enters: 0, submitted: 0 }
   let otherCalls = 0
   let mainPid = null
   const main = new Map()
@@ -99,6 +102,10 @@ function parseTrace (text) {
       if (Number(result) < 0) row.errors++
       main.set(call[1], row)
     }
+    if (call[1] === 'io_uring_enter' && Number(result) >= 0) {
+      ring.enters++
+      ring.submitted += Number(result)
+    }
     if (!READ_FAMILY.includes(call[1])) continue
     const fd = CALL.exec(callText)?.[2]
     if (fd !== '0') otherCalls++
@@ -114,13 +121,13 @@ function parseTrace (text) {
     threadsStarted: calls('clone') + calls('clone3'),
     reads: calls('read')
   }
-  return { stdin, otherCalls, mainThread }
+  return { stdin, otherCalls, ring, mainThread }
 }
 
 // The three views of one `strace -C -f` file.
 function parseProfileRun (text) {
-  const { stdin, otherCalls, mainThread } = parseTrace(text)
-  return { allThreads: parseStraceSummary(summaryPart(text)), mainThread, readTrace: { stdin, otherCalls } }
+  const { stdin, otherCalls, ring, mainThread } = parseTrace(text)
+  return { allThreads: parseStraceSummary(summaryPart(text)), mainThread, readTrace: { stdin, otherCalls, ring } }
 }
 
 // Why the kernel's view of a run disagrees with the reader's claims, or null. An honest
@@ -130,6 +137,7 @@ function parseProfileRun (text) {
 // A row that honours the block size asks for at most that many bytes a call: asking for
 // more is reading in larger blocks even where the pipe, holding less, hands back less.
 function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
+  if (program.ring) return ringTraceProblem({ trace, reads })
   const allowed = program.readSyscalls ?? ['read']
   const used = Object.keys(trace.stdin)
   const stray = used.filter(name => !allowed.includes(name))
@@ -156,6 +164,19 @@ function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
   if (reads !== null && reads !== undefined && reads !== sum('dataCalls')) {
     return `the reader says it made ${reads} reads, but strace saw ${sum('dataCalls')} ${family} calls bring data`
   }
+  return null
+}
+
+// A reader through io_uring: a read's descriptor, buffer and length travel in the ring's
+// shared memory, which strace does not decode, so neither the bytes nor the block size
+// can be checked against the kernel. What strace does see is every io_uring_enter and the
+// submissions it took: one read a block, and one more that met the end. A read(2) of
+// stdin beside them is reading some other way.
+function ringTraceProblem ({ trace, reads }) {
+  const used = Object.keys(trace.stdin)
+  if (used.length) return `strace saw the reader read stdin with ${used.join(', ')}, but its row reads through io_uring`
+  if (reads === null || reads === undefined) return null
+  if (trace.ring.submitted !== reads + 1) return `the reader says it made ${reads} reads, but strace saw io_uring_enter take ${trace.ring.submitted} submissions (the reads and one that met the end make ${reads + 1})`
   return null
 }
 

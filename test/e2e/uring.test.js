@@ -1,0 +1,67 @@
+'use strict'
+// The readers through io_uring in the real bench: refused where a seccomp filter refuses
+// io_uring, as Docker's default profile does (the test installs such a filter,
+// test/fixtures/deny-uring.c), and checked by the strace pass where they run, which
+// catches a row that claims a ring it does not use.
+const { readRuns } = require('../helpers')
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const BENCH = path.join(ROOT, 'bench.js')
+const RING_PROGRAMS = path.join(__dirname, '..', 'fixtures', 'ring-programs.js')
+const SMALL = ['--sizes', '256,65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-gc', '--no-cost']
+const REFUSED = 'io_uring_setup is refused here (Operation not permitted): a seccomp profile such as Docker\'s default blocks io_uring; run the container with --security-opt seccomp=unconfined'
+
+let scratch
+let denyUring
+
+before(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-uring-'))
+  denyUring = path.join(scratch, 'deny-uring')
+  const built = spawnSync('cc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', denyUring, path.join(__dirname, '..', 'fixtures', 'deny-uring.c')], { encoding: 'utf8' })
+  assert.equal(built.status, 0, built.stderr)
+})
+
+after(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+const bench = (args, { prefix = [], env = {} } = {}) => spawnSync(prefix[0] ?? process.execPath, [...prefix.slice(1), ...(prefix.length ? [process.execPath] : []), BENCH, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000 })
+
+test('io_uring refused by seccomp: the rows say why in --list, --only naming one is one line and exit 2, a pattern skips them and the run goes on', () => {
+  const list = bench(['--list'], { prefix: [denyUring] })
+  assert.equal(list.status, 0, list.stderr)
+  for (const name of ['c-uring', 'c-uring-fixed']) assert.ok(list.stdout.includes(`${name.padEnd(14)} honours bs  unavailable: ${REFUSED}`), list.stdout)
+
+  const named = bench(['--only', 'c-uring', '--out', scratch, '--id', 'named', ...SMALL], { prefix: [denyUring] })
+  assert.equal(named.status, 2)
+  assert.equal(named.stderr, `bench.js: cannot run c-uring: ${REFUSED}\n`)
+  assert.equal(fs.existsSync(path.join(scratch, 'named')), false, 'nothing started')
+
+  const pattern = bench(['--only', 'c*', '--no-strace', '--out', scratch, '--id', 'pattern', ...SMALL], { prefix: [denyUring] })
+  assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
+  const context = JSON.parse(fs.readFileSync(path.join(scratch, 'pattern', 'context.json'), 'utf8'))
+  assert.deepEqual(context.programs.map(program => program.name).sort(), ['c', 'coreutils'])
+  assert.deepEqual(context.skipped.filter(entry => entry.program.includes('uring')), [{ program: 'c-uring', reason: REFUSED }, { program: 'c-uring-fixed', reason: REFUSED }])
+})
+
+test('the strace pass: each ring reader\'s submissions are its reads and one for the end; a row that claims a ring and reads with read(2) fails', () => {
+  const run = bench(['--only', 'c', '--only', 'c-uring', '--only', 'c-uring-fixed', '--only', 'fixture-fake-ring', '--out', scratch, '--id', 'traced', ...SMALL], { env: { LAB_EXTRA_PROGRAMS: RING_PROGRAMS } })
+  assert.equal(run.status, 1, run.stderr + run.stdout)
+  const traced = readRuns(path.join(scratch, 'traced', 'all.jsonl')).filter(record => record.phase === 'strace')
+  for (const name of ['c-uring', 'c-uring-fixed']) {
+    const records = traced.filter(record => record.program === name)
+    assert.equal(records.length, 4, `${name}: two sizes of two block sizes`)
+    for (const record of records) {
+      assert.equal(record.ok, true, `${name}: ${record.failure}`)
+      assert.deepEqual(record.readTrace.stdin, {}, `${name} reads stdin with no read(2)`)
+      assert.equal(record.readTrace.ring.submitted, record.output.reads + 1)
+      assert.equal(record.output.reads, record.bytes / record.blockSize)
+    }
+  }
+  const fake = traced.filter(record => record.program === 'fixture-fake-ring')
+  assert.ok(fake.length > 0 && fake.every(record => !record.ok && record.failure === 'strace saw the reader read stdin with read, but its row reads through io_uring'), JSON.stringify(fake.map(record => record.failure)))
+})

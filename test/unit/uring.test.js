@@ -1,0 +1,52 @@
+'use strict'
+// Whether a ring is allowed here, for machines the tests are not on, and the strace
+// pass's check of a reader through io_uring against hand-written traces.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const path = require('node:path')
+
+const { uringReason } = require('../../lib/uring')
+const { parseTrace, readTraceProblem } = require('../../experiments/stdio/strace')
+
+const NOWHERE = path.join(__dirname, 'no-such-probe')
+
+test('a ring refused: an old kernel, the switch off, the switch kept for root, liburing missing; each names the fix', () => {
+  const here = { release: '6.18.0', disabled: '0', root: false, probe: NOWHERE, header: NOWHERE }
+  assert.match(uringReason({ ...here, release: '5.4.0-150-generic' }), /^the kernel is 5\.4\.0-150-generic, and reads through io_uring need Linux 5\.6 or later$/)
+  assert.match(uringReason({ ...here, disabled: '2' }), /kernel\.io_uring_disabled=2\): sysctl -w kernel\.io_uring_disabled=0 allows it$/)
+  assert.match(uringReason({ ...here, disabled: '1' }), /kernel\.io_uring_disabled=1\): run as root/)
+  assert.match(uringReason(here), /^liburing is not installed: apt-get install liburing-dev, then make/)
+  // root may use a ring the switch keeps for root; liburing's header there: the row's own
+  // reason (its reader not built) is lib/rows.js's to give
+  assert.equal(uringReason({ ...here, disabled: '1', root: true, header: __filename }), null)
+  assert.equal(uringReason({ ...here, release: '5.6.0', header: __filename }), null)
+})
+
+// strace -C -f -s 0 lines of a ring reader: start-up, the ring, its enters, the summary.
+const ringTrace = (enters, extra = '') => [
+  '100 execve("./wc-uring", ["./wc-uring", "256"], 0x7ffd /* 9 vars */) = 0',
+  '100 read(3, ""..., 832) = 832',
+  '100 io_uring_setup(1, {flags=0}) = 4',
+  ...enters.map(taken => `100 io_uring_enter(4, 1, 1, IORING_ENTER_GETEVENTS, NULL, 8) = ${taken}`),
+  extra,
+  '100 exit_group(0) = ?',
+  '% time     seconds  usecs/call     calls    errors syscall'
+].filter(Boolean).join('\n')
+
+test('a ring reader\'s trace: every read one submission, one more for the end; a read(2) of stdin or a count that differs fails it', () => {
+  const ring = { name: 'c-uring', ring: true, honoursBlockSize: true }
+  const trace = enters => {
+    const { stdin, otherCalls, ring } = parseTrace(enters)
+    return { stdin, otherCalls, ring }
+  }
+  const honest = trace(ringTrace([1, 1, 1, 1, 1]))
+  assert.deepEqual(honest.ring, { enters: 5, submitted: 5 })
+  // the bytes and the block size cannot be checked: they are in the ring's memory
+  assert.equal(readTraceProblem({ trace: honest, program: ring, blockSize: 256, bytes: 1024, reads: 4 }), null)
+  assert.equal(readTraceProblem({ trace: honest, program: ring, blockSize: 256, bytes: 1024, reads: 6 }),
+    'the reader says it made 6 reads, but strace saw io_uring_enter take 5 submissions (the reads and one that met the end make 7)')
+  // an enter that failed took nothing
+  assert.deepEqual(trace(ringTrace([1, -4, 1])).ring, { enters: 2, submitted: 2 })
+  const withRead = trace(ringTrace([1, 1], '100 read(0, ""..., 256) = 256'))
+  assert.equal(readTraceProblem({ trace: withRead, program: ring, blockSize: 256, bytes: 512, reads: 1 }), 'strace saw the reader read stdin with read, but its row reads through io_uring')
+})
