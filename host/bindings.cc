@@ -3,7 +3,7 @@
 // turns the tables into objects; nothing else registers bindings.
 //
 // Hot bindings (net.read, net.write, net.readRaw, net.close, net.accept4, sys.errno, sys.fcntl,
-// sys.pid) also have V8 fast API functions (Fast* below, declarations in
+// sys.pid, uring.read, uring.nop) also have V8 fast API functions (Fast* below, declarations in
 // fast-api.h): TurboFan-optimised code calls them directly, skipping the
 // FunctionCallbackInfo / API exit frame / handle scope that the regular
 // (slow) callback costs on every call. Only optimised code does: the
@@ -35,6 +35,13 @@
 #include "../calls/native.h"
 #include "fast-api.h"
 #include "host.h"
+
+// liburing (Debian's liburing-dev) gives the host its `uring` bindings; built
+// without it, the host has none, and the rows that need them say so.
+#if __has_include(<liburing.h>)
+#define HOST_HAS_URING 1
+#include <liburing.h>
+#endif
 
 using v8::ArrayBuffer;
 using v8::ArrayBufferView;
@@ -891,6 +898,126 @@ void Open(const FunctionCallbackInfo<Value>& args) {
 
 }  // namespace fs
 
+#ifdef HOST_HAS_URING
+// Reads through io_uring (wc/wc-uring.js, the ladder's ring rungs). A ring is
+// set up once; then each call prepares one operation, hands it over and waits
+// for its completion in one io_uring_enter, and reaps it. That is one crossing
+// from JS an operation, as net.readRaw is one crossing a read(2), so what a
+// read through the ring and a readRaw differ by is the ring against the
+// syscall. Rings are numbered: setup returns an index into `rings`.
+namespace uring {
+
+constexpr int kMaxRings = 8;
+struct io_uring rings[kMaxRings];
+int ring_count = 0;
+CallCount read_calls, nop_calls;
+
+// liburing's result (-errno on failure) as the host's: -1 with errno kept.
+int32_t Kept(int result) {
+  if (result >= 0) return result;
+  state.last_errno = -result;
+  return -1;
+}
+
+// setup(entries) -> the ring's number, or -1 with errno (EMFILE past
+// kMaxRings rings).
+void Setup(const FunctionCallbackInfo<Value>& args) {
+  int32_t entries;
+  if (!ArgInt32(args, 0, 1, &entries)) return;
+  if (ring_count == kMaxRings) {
+    state.last_errno = EMFILE;
+    args.GetReturnValue().Set(-1);
+    return;
+  }
+  int result = io_uring_queue_init(static_cast<unsigned>(entries),
+                                   &rings[ring_count], 0);
+  args.GetReturnValue().Set(result < 0 ? Kept(result) : ring_count++);
+}
+
+// One operation, made by `prepare` on a free entry of ring `number`,
+// submitted, waited for and reaped: its result, or -1 with errno (EBADF for
+// a ring never set up).
+template <typename Prepare>
+int32_t Complete(int32_t number, Prepare prepare) {
+  if (number < 0 || number >= ring_count) {
+    state.last_errno = EBADF;
+    return -1;
+  }
+  struct io_uring* ring = &rings[number];
+  struct io_uring_sqe* sqe = io_uring_get_sqe(ring);
+  if (sqe == nullptr) {
+    state.last_errno = EBUSY;
+    return -1;
+  }
+  prepare(sqe);
+  int result = io_uring_submit_and_wait(ring, 1);
+  if (result < 0) return Kept(result);
+  struct io_uring_cqe* cqe;
+  if ((result = io_uring_peek_cqe(ring, &cqe)) < 0) return Kept(result);
+  result = cqe->res;
+  io_uring_cqe_seen(ring, cqe);
+  return Kept(result);
+}
+
+// read(ring, fd, address, len): net.readRaw's read, as one IORING_OP_READ
+// from the file's position (a pipe has none). UNSAFE as readRaw is, and its
+// arguments are taken as readRaw takes them.
+inline int32_t ReadAt(int32_t ring, int32_t fd, int64_t address,
+                      int32_t len) {
+  if (len < 0) {
+    state.last_errno = EINVAL;
+    return -1;
+  }
+  return Complete(ring, [&](struct io_uring_sqe* sqe) {
+    io_uring_prep_read(sqe, fd, reinterpret_cast<void*>(address),
+                       static_cast<unsigned>(len), -1);
+  });
+}
+
+void Read(const FunctionCallbackInfo<Value>& args) {
+  read_calls.slow++;
+  int32_t ring, fd, len;
+  int64_t address;
+  bool valid;
+  if (!ArgInt32(args, 0, -1, &ring) || !ArgInt32(args, 1, -1, &fd) ||
+      !net::ArgAddress(args, 2, &address, &valid) ||
+      !ArgInt32(args, 3, 0, &len))
+    return;
+  if (!valid) {
+    state.last_errno = EFAULT;
+    args.GetReturnValue().Set(-1);
+    return;
+  }
+  args.GetReturnValue().Set(ReadAt(ring, fd, address, len));
+}
+
+int32_t FastRead(Local<Value>, int32_t ring, int32_t fd, int64_t address,
+                 int32_t len) {
+  read_calls.fast++;
+  return ReadAt(ring, fd, address, len);
+}
+
+// nop(ring): an IORING_OP_NOP, the ring's round trip with no work: 0, or -1
+// with errno.
+inline int32_t NopAt(int32_t ring) {
+  return Complete(ring, [](struct io_uring_sqe* sqe) { io_uring_prep_nop(sqe); });
+}
+
+void Nop(const FunctionCallbackInfo<Value>& args) {
+  nop_calls.slow++;
+  int32_t ring;
+  if (!ArgInt32(args, 0, -1, &ring)) return;
+  args.GetReturnValue().Set(NopAt(ring));
+}
+
+int32_t FastNop(Local<Value>, int32_t ring) {
+  nop_calls.fast++;
+  return NopAt(ring);
+}
+
+}  // namespace uring
+#endif
+
 // just.host.noop, getppid and cpuNs: the call ladder's rungs (calls/just.js), the same
 // C functions the other runtimes reach through their FFI or Node-API (calls/native.c).
 namespace ladder {
@@ -964,6 +1091,12 @@ const Binding kBindings[] = {
   {"net",          "accept4",       net::Accept4,        Kind::kMethod, kFast<net::FastAccept4>,                             &net::accept_calls},
 
   {"fs",           "open",          fs::Open,            Kind::kMethod, {},                                                  nullptr},
+
+#ifdef HOST_HAS_URING
+  {"uring",        "setup",         uring::Setup,        Kind::kMethod, {},                                                  nullptr},
+  {"uring",        "read",          uring::Read,         Kind::kMethod, kFast<uring::FastRead>,                              &uring::read_calls},
+  {"uring",        "nop",           uring::Nop,          Kind::kMethod, kFast<uring::FastNop>,                               &uring::nop_calls},
+#endif
 
   {"factory",      "run",           FactoryRun,          Kind::kMethod, {},                                                  nullptr},
   {"factory",      "stop",          FactoryStop,         Kind::kMethod, {},                                                  nullptr},
