@@ -53,6 +53,16 @@ const programs = [
     note: 'the ceiling: splice(2) to /dev/null copies nothing to user space; "reads" counts splice calls; stdin must be a pipe or a file'
   },
   {
+    name: 'coreutils',
+    runtime: 'coreutils',
+    file: null,
+    command: ['{runtime}', '-c'],
+    honoursBlockSize: false,
+    output: 'count-only',
+    fileStdin: 'given a regular file, wc -c takes its size from fstat and reads nothing',
+    note: 'the system wc -c: prints only the byte count and picks its own buffer size'
+  },
+  {
     name: 'c-uring',
     runtime: 'native',
     file: 'wc/uring.c',
@@ -69,16 +79,6 @@ const programs = [
     honoursBlockSize: true,
     ring: true,
     note: 'c-uring with stdin and the buffer registered with the ring first (IOSQE_FIXED_FILE, IORING_OP_READ_FIXED): no file lookup and no buffer mapping a read'
-  },
-  {
-    name: 'coreutils',
-    runtime: 'coreutils',
-    file: null,
-    command: ['{runtime}', '-c'],
-    honoursBlockSize: false,
-    output: 'count-only',
-    fileStdin: 'given a regular file, wc -c takes its size from fstat and reads nothing',
-    note: 'the system wc -c: prints only the byte count and picks its own buffer size'
   },
   {
     name: 'just-sync',
@@ -125,6 +125,16 @@ const programs = [
     needs: ['net.readRaw', 'sys.address', 'sys.errno', 'sys.strerror', 'sys.STDIN_FILENO'],
     honoursBlockSize: true,
     note: 'the host\'s fastest shape: the buffer\'s address taken once (sys.address), then net.readRaw(fd, address, len) as a V8 fast API call; lab host only, real just(js) has neither binding'
+  },
+  {
+    name: 'just-uring',
+    runtime: 'just',
+    file: 'wc/wc-uring.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    needs: ['uring.setup', 'uring.read', 'sys.address', 'sys.fcntl', 'sys.F_GETFD', 'sys.errno', 'sys.strerror', 'sys.STDIN_FILENO'],
+    honoursBlockSize: true,
+    ring: true,
+    note: 'just-fast through io_uring: uring.read(ring, fd, address, len), a V8 fast API call that hands one IORING_OP_READ over and waits for it in one io_uring_enter; lab host built with liburing only'
   },
   {
     name: 'node-sync',
