@@ -528,7 +528,7 @@ test('the fast path is taken in optimised code, and only then', () => {
   const slow = run([SLOW, file, '256'], { input: ODD_INPUT })
   const s = JSON.parse(slow.stdout)
   assert.deepEqual(s.calls['net.read'], { fast: 0, fallback: 0, slow: s.reads + 1 })
-  for (const name of ['net.read', 'net.readRaw', 'net.close', 'net.write', 'net.accept4', 'sys.errno', 'sys.fcntl', 'sys.pid']) {
+  for (const name of ['net.read', 'net.readRaw', 'net.close', 'net.write', 'net.accept4', 'sys.errno', 'sys.fcntl', 'sys.pid', 'uring.read', 'uring.nop']) {
     assert.ok(name in f.calls, name)
   }
 })
@@ -788,6 +788,33 @@ test('sys.address + net.readRaw: bytes land at the address, view offsets count, 
   const r = run([file], { input: 'printf abcdefghij |' })
   assert.equal(r.status, 0, r.stderr)
   assert.equal(r.stdout, '8 3 2 -1/22 0 TypeError,TypeError,TypeError ..........abc.......de..........\n')
+})
+
+test('uring: a ring set up, reads at an address through it, a NOP, bad input; fast and slow paths alike', () => {
+  const file = script('uring.js', `
+    const { sys, uring } = just
+    const ab = new ArrayBuffer(32)
+    const u8 = new Uint8Array(ab)
+    const a = sys.address(ab)
+    const ring = uring.setup(1)
+    const n1 = uring.read(ring, 0, a + 4, 3)
+    const n2 = uring.read(ring, 0, a + 10, 2)
+    const nop = uring.nop(ring)
+    const neg = uring.read(ring, 0, a, -1) + '/' + sys.errno()
+    const noRing = uring.read(ring + 1, 0, a, 1) + '/' + sys.errno()
+    const badFd = uring.read(ring, 99, a, 1) + '/' + sys.errno()
+    let bytes = 0
+    for (let i = 0; i < 100000; i++) bytes += uring.read(ring, 0, a + 20, 1)
+    for (let i = 0; i < 100000; i++) uring.nop(ring)
+    const calls = just.host.calls()
+    just.print([ring, n1, n2, nop, neg, noRing, badFd, bytes, calls['uring.read'].fast > 0, calls['uring.nop'].fast > 0, String.fromCharCode(...u8.slice(0, 20).map(b => b || 46))].join(' '))
+  `)
+  const input = '(printf abcde; yes | head -c 100000) |'
+  const fast = run([file], { input })
+  assert.equal(fast.status, 0, fast.stderr)
+  assert.equal(fast.stdout, '0 3 2 0 -1/22 -1/9 -1/9 100000 true true ....abc...de........\n')
+  const slow = run([SLOW, file], { input })
+  assert.equal(slow.stdout, '0 3 2 0 -1/22 -1/9 -1/9 100000 false false ....abc...de........\n')
 })
 
 test('sys.errno() is the last failure\'s, as C\'s errno: successful calls, fast or slow, leave it', () => {

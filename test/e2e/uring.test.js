@@ -15,6 +15,7 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const BENCH = path.join(ROOT, 'bench.js')
 const RING_PROGRAMS = path.join(__dirname, '..', 'fixtures', 'ring-programs.js')
 const SMALL = ['--sizes', '256,65536', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-gc', '--no-cost']
+const RING_READERS = ['c-uring', 'c-uring-fixed', 'just-uring']
 const REFUSED = 'io_uring_setup is refused here (Operation not permitted): a seccomp profile such as Docker\'s default blocks io_uring; run the container with --security-opt seccomp=unconfined'
 
 let scratch
@@ -34,7 +35,7 @@ const bench = (args, { prefix = [], env = {} } = {}) => spawnSync(prefix[0] ?? p
 test('io_uring refused by seccomp: the rows say why in --list, --only naming one is one line and exit 2, a pattern skips them and the run goes on', () => {
   const list = bench(['--list'], { prefix: [denyUring] })
   assert.equal(list.status, 0, list.stderr)
-  for (const name of ['c-uring', 'c-uring-fixed']) assert.ok(list.stdout.includes(`${name.padEnd(14)} honours bs  unavailable: ${REFUSED}`), list.stdout)
+  for (const name of RING_READERS) assert.ok(list.stdout.includes(`${name.padEnd(14)} honours bs  unavailable: ${REFUSED}`), list.stdout)
 
   const named = bench(['--only', 'c-uring', '--out', scratch, '--id', 'named', ...SMALL], { prefix: [denyUring] })
   assert.equal(named.status, 2)
@@ -49,10 +50,10 @@ test('io_uring refused by seccomp: the rows say why in --list, --only naming one
 })
 
 test('the strace pass: each ring reader\'s submissions are its reads and one for the end; a row that claims a ring and reads with read(2) fails', () => {
-  const run = bench(['--only', 'c', '--only', 'c-uring', '--only', 'c-uring-fixed', '--only', 'fixture-fake-ring', '--out', scratch, '--id', 'traced', ...SMALL], { env: { LAB_EXTRA_PROGRAMS: RING_PROGRAMS } })
+  const run = bench(['--only', 'c', ...RING_READERS.flatMap(name => ['--only', name]), '--only', 'fixture-fake-ring', '--out', scratch, '--id', 'traced', ...SMALL], { env: { LAB_EXTRA_PROGRAMS: RING_PROGRAMS } })
   assert.equal(run.status, 1, run.stderr + run.stdout)
   const traced = readRuns(path.join(scratch, 'traced', 'all.jsonl')).filter(record => record.phase === 'strace')
-  for (const name of ['c-uring', 'c-uring-fixed']) {
+  for (const name of RING_READERS) {
     const records = traced.filter(record => record.program === name)
     assert.equal(records.length, 4, `${name}: two sizes of two block sizes`)
     for (const record of records) {
