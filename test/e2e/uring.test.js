@@ -49,6 +49,15 @@ test('io_uring refused by seccomp: the rows say why in --list, --only naming one
   assert.deepEqual(context.skipped.filter(entry => entry.program.includes('uring')), [{ program: 'c-uring', reason: REFUSED }, { program: 'c-uring-fixed', reason: REFUSED }])
 })
 
+test('c-uring\'s sqpoll mode, kept for docs/io_uring.md\'s measure: every byte of a pipe in blocks, and a bad mode refused', () => {
+  const reader = path.join(ROOT, 'build', 'wc-uring')
+  const counted = spawnSync('bash', ['-c', `dd if=/dev/urandom bs=4096 count=256 status=none | ${reader} 4096 sqpoll`], { encoding: 'utf8' })
+  assert.equal(counted.stderr, '')
+  assert.equal(counted.stdout, 'size 1048576 reads 256 blocksize 4096\n')
+  const refused = spawnSync(reader, ['4096', 'fast'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  assert.deepEqual([refused.status, refused.stderr], [2, `usage: ${reader} [blocksize > 0] [fixed | sqpoll]\n`])
+})
+
 test('the strace pass: each ring reader\'s submissions are its reads and one for the end; a row that claims a ring and reads with read(2) fails', () => {
   const run = bench(['--only', 'c', ...RING_READERS.flatMap(name => ['--only', name]), '--only', 'fixture-fake-ring', '--out', scratch, '--id', 'traced', ...SMALL], { env: { LAB_EXTRA_PROGRAMS: RING_PROGRAMS } })
   assert.equal(run.status, 1, run.stderr + run.stdout)
