@@ -15,6 +15,8 @@ function programInfo (name, context) {
     runtime: runtimeName,
     runtimeLabel,
     honoursBlockSize: program ? program.honoursBlockSize : null,
+    // runs from before the table said so: today's row
+    ring: (program?.ring ?? findProgram(name)?.ring) === true,
     javascript: runtimeName !== null && !['native', 'coreutils'].includes(runtimeName),
     note: program?.note ?? null
   }
