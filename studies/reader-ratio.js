@@ -8,7 +8,8 @@
 //   node studies/reader-ratio.js RUN READER AGAINST
 const fs = require('node:fs')
 const path = require('node:path')
-const { ratioInterval, levelText } = require('../lib/stats')
+const { levelText } = require('../lib/stats')
+const { cellRatio } = require('../experiments/stdio/cost')
 
 function main (args) {
   if (args.length !== 3) throw new Error('usage: node studies/reader-ratio.js RUN READER AGAINST (a stdio run\'s folder and two of its readers)')
@@ -22,21 +23,21 @@ function main (args) {
   }
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new Error(`${file} has no cost pass (a stdio run without --no-cost)`)
-  const roundsOf = (name, blockSize) => cells.find(cell => cell.program === name && cell.blockSize === blockSize)?.byRound?.map(round => round.cpuPerReadNs) ?? null
+  const cellOf = (name, blockSize) => cells.find(cell => cell.program === name && cell.blockSize === blockSize) ?? null
   for (const name of [reader, against]) {
     if (!cells.some(cell => cell.program === name)) throw new Error(`${run} measured no ${name}; it measured ${[...new Set(cells.map(cell => cell.program))].join(', ')}`)
   }
   console.log(`${reader}'s CPU per read against ${against}'s, ${run}:`)
   for (const blockSize of [...new Set(cells.map(cell => cell.blockSize))].sort((a, b) => a - b)) {
-    const mine = roundsOf(reader, blockSize)
-    const theirs = roundsOf(against, blockSize)
-    const ratio = mine && theirs ? ratioInterval(mine, theirs) : null
+    const mine = cellOf(reader, blockSize)
+    const theirs = cellOf(against, blockSize)
+    const ratio = cellRatio(mine, theirs)
     if (!ratio) {
       console.log(`  ${blockSize} B: too few rounds`)
       continue
     }
     const percent = value => `${(value * 100).toFixed(1)}%`
-    console.log(`  ${blockSize} B: ${percent(ratio.estimate)} (${percent(ratio.low)}–${percent(ratio.high)}, ${levelText(ratio.level)} interval), ${mine.length} rounds against ${theirs.length}`)
+    console.log(`  ${blockSize} B: ${percent(ratio.estimate)} (${percent(ratio.low)}–${percent(ratio.high)}, ${levelText(ratio.level)} interval), ${mine.byRound.length} rounds against ${theirs.byRound.length}`)
   }
 }
 

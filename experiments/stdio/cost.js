@@ -348,4 +348,12 @@ function runtimeOf (name, context) {
   return context.programs?.find(program => program.name === name)?.runtime ?? findProgram(name)?.runtime ?? null
 }
 
-module.exports = { summariseHeadline, slopePerRead, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }
+// One headline cell's CPU per read against another's (the host's ring reader against C's,
+// say): every pair of one round of each, as the share of C takes C's, so null below 4
+// rounds a side.
+function cellRatio (cell, against) {
+  const rounds = entry => (entry?.byRound ?? []).map(round => round.cpuPerReadNs)
+  return ratioInterval(rounds(cell), rounds(against))
+}
+
+module.exports = { summariseHeadline, cellRatio, slopePerRead, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }
