@@ -5,7 +5,7 @@
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineRepeatability, headlineRepeatabilityText } = require('./cost')
+const { headlineRepeatability, headlineRepeatabilityText, cellRatio } = require('./cost')
 const { levelText, medianIntervalLevel } = require('../../lib/stats')
 
 function sizesOf (set) {
@@ -43,6 +43,10 @@ function fastestByRuntime (set, blockSize) {
   return [...best.values()]
 }
 
+function headlineCell (set, program, blockSize) {
+  return set.results.headline?.cells.find(cell => cell.program === program && cell.blockSize === blockSize && !cell.flags.includes('failed')) ?? null
+}
+
 function headlineSizes (set) {
   return set.results.headline?.sizes ?? []
 }
@@ -71,6 +75,36 @@ function overheadByRuntime (set) {
   if (fastest.length === 0) return null
   const clause = cell => `${cell.program} ${signedNs(cell.overheadNs.estimate)} (${formatPercent(cell.shareOfC.estimate)} of C's speed)`
   return `Per read at ${sizeName(blockSize)}, over C, each runtime's fastest reader: ${listJoin(fastest.map(clause))}.`
+}
+
+// 2b. Reads through io_uring: whether C's ring reader (the table's first native one) costs
+// more or less CPU than C's read(2) at the smallest and largest sizes, by its share of C
+// turned over (C's figure over its own, so its interval turns over too), and each
+// JavaScript ring reader against it at the smallest size.
+function ringReads (set) {
+  const sizes = headlineSizes(set)
+  const rings = programsOf(set).filter(program => programInfo(program, set.context).ring)
+  const native = rings.find(program => !programInfo(program, set.context).javascript)
+  if (!native || sizes.length === 0) return null
+  const costAt = blockSize => {
+    const share = headlineCell(set, native, blockSize)?.shareOfC
+    if (!share) return null
+    const cost = { estimate: 1 / share.estimate, low: share.high ? 1 / share.high : null, high: share.low ? 1 / share.low : null, level: share.level }
+    return { blockSize, cost }
+  }
+  const ends = [...new Set([sizes[0], sizes[sizes.length - 1]])].map(costAt).filter(Boolean)
+  if (ends.length === 0) return null
+  const interval = value => (value.low === null ? '' : ` (${formatPercent(value.low)}–${formatPercent(value.high)})`)
+  const verdict = ends.every(end => end.cost.low > 1) ? 'more' : ends.every(end => end.cost.high !== null && end.cost.high < 1) ? 'less' : 'not clearly more or less'
+  const level = ends[0].cost.level ? `, ${levelText(ends[0].cost.level)} intervals` : ''
+  const costs = listJoin(ends.map((end, i) => `${formatPercent(end.cost.estimate)}${interval(end.cost)}${i === 0 ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
+  const first = sizes[0]
+  const theirs = rings.filter(program => programInfo(program, set.context).javascript).flatMap(program => {
+    const ratio = cellRatio(headlineCell(set, program, first), headlineCell(set, native, first))
+    return ratio ? [`${program} ${formatPercent(ratio.estimate)}${interval(ratio)} of ${native}'s`] : []
+  })
+  const javascript = theirs.length ? `; through the same ring at ${sizeName(first)}, ${listJoin(theirs)}` : ''
+  return `Through io_uring, a read of the pipe costs ${verdict} CPU than read(2): ${native} takes ${costs}${level}${javascript}.`
 }
 
 // 3. At the largest size the copy weighs most: how far the farthest runtime stays from C.
@@ -152,9 +186,9 @@ function dataQuality (set) {
   return `${headlinePart}; ${noisy.length} of ${set.results.cells.length} timing cells are noisy (wall time varied by more than 10%).`
 }
 
-const PER_SET = [readCost, overheadByRuntime, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality]
+const PER_SET = [readCost, overheadByRuntime, ringReads, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality]
 // the ones that answer the lab's question, which the report puts beside its chart
-const HEADLINE = [readCost, overheadByRuntime, largestSize]
+const HEADLINE = [readCost, overheadByRuntime, ringReads, largestSize]
 
 // Two runs: whether their headlines repeat by the lab's criterion, in points of share of C
 // and in the runtimes' order.
@@ -219,6 +253,7 @@ module.exports = {
   gcByProgram,
   readCost,
   overheadByRuntime,
+  ringReads,
   largestSize,
   extraSyscalls,
   idiomaticReaders,
