@@ -35,6 +35,13 @@ $(BUILD)/libladder.so: calls/native.c calls/native.h | $(BUILD)
 $(BUILD)/ladder-c: calls/c.c calls/native.h $(BUILD)/libladder.so | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -lladder -Wl,-rpath,'$$ORIGIN'
 
+# The ladder's ring variant (c-uring): the same program with its syscall and reads
+# through io_uring, where liburing is.
+ladder: $(if $(LIBURING_H),$(BUILD)/ladder-c-uring)
+
+$(BUILD)/ladder-c-uring: calls/c.c calls/native.h $(BUILD)/libladder.so | $(BUILD)
+	$(CC) $(CFLAGS) -DLADDER_URING -o $@ $< -L$(BUILD) -lladder -luring -Wl,-rpath,'$$ORIGIN'
+
 $(BUILD)/ladder.node: calls/addon.c calls/native.c calls/native.h | $(BUILD)
 	$(if $(NODE_API_INC),,$(error node_api.h not found: run ./setup.sh, which unpacks Debian's libnode headers))
 	$(CC) $(CFLAGS) -shared -fPIC -isystem $(dir $(NODE_API_INC)) -o $@ calls/addon.c calls/native.c
@@ -65,7 +72,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 	{ $(CC) --version | head -n 1; echo "$(CC) $(CFLAGS)"; } > $@
 
 clean:
-	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
+	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
 .PHONY: all uring ladder servers db host clean

@@ -1,6 +1,9 @@
 // The call ladder in C, the floor: each rung is a loop of direct calls, timed with the
 // process's CPU clock. Usage: ladder-c ROUNDS CALLS READS < pipe
-// (lib/calls.js says what the rungs, the counts and the lines printed are).
+// (experiments/calls/ladder.js says what the rungs, the counts and the lines printed are).
+// Built with LADDER_URING (build/ladder-c-uring, with liburing), the syscall rung is an
+// IORING_OP_NOP through a ring and the reads are IORING_OP_READs through it, each handed
+// over and waited for by one io_uring_enter, as wc/uring.c reads.
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +12,40 @@
 #include <unistd.h>
 
 #include "native.h"
+
+#ifdef LADDER_URING
+#include <liburing.h>
+
+static struct io_uring ring;
+
+// The operation just prepared on the ring's one entry, submitted, waited for and reaped:
+// its result (-errno on failure, errno set).
+static int complete(void) {
+  struct io_uring_cqe *cqe;
+  int result = io_uring_submit_and_wait(&ring, 1);
+  if (result >= 0) result = io_uring_peek_cqe(&ring, &cqe);
+  if (result < 0) {
+    errno = -result;
+    return result;
+  }
+  result = cqe->res;
+  io_uring_cqe_seen(&ring, cqe);
+  if (result < 0) errno = -result;
+  return result;
+}
+
+static int32_t ring_nop(void) {
+  struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+  io_uring_prep_nop(sqe);
+  return complete();
+}
+
+static ssize_t ring_read(int fd, void *into, size_t length) {
+  struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+  io_uring_prep_read(sqe, fd, into, (unsigned)length, -1);
+  return complete();
+}
+#endif
 
 #define BLOCK 256
 #define WARMUP_CALLS 1024
@@ -31,6 +68,20 @@ static long noop(long count) {
   return count;
 }
 
+#ifdef LADDER_URING
+static long syscall_(int32_t parent, long count) {
+  (void)parent;
+  for (long i = 0; i < count; i++)
+    if (ring_nop() != 0) return i;
+  return count;
+}
+
+static long read_(int fd, size_t length, ssize_t answer, long count) {
+  for (long i = 0; i < count; i++)
+    if (ring_read(fd, buf, length) != answer) return i;
+  return count;
+}
+#else
 static long syscall_(int32_t parent, long count) {
   for (long i = 0; i < count; i++)
     if (ladder_getppid() != parent) return i;
@@ -42,6 +93,7 @@ static long read_(int fd, size_t length, ssize_t answer, long count) {
     if (read(fd, buf, length) != answer) return i;
   return count;
 }
+#endif
 
 enum rung { NOOP, SYSCALL, EMPTY_READ, READ_256, RUNGS };
 static const char *names[RUNGS] = {"noop", "syscall", "empty-read", "read-256"};
@@ -78,6 +130,13 @@ int main(int argc, char **argv) {
   devnull = open("/dev/null", O_RDONLY);
   parent = (int32_t)getppid();
   if (devnull < 0) fail("open /dev/null", -1, 1);
+#ifdef LADDER_URING
+  int ready = io_uring_queue_init(1, &ring, 0);
+  if (ready < 0) {
+    errno = -ready;
+    fail("io_uring_setup", -1, 1);
+  }
+#endif
   // the warm-up calls/ladder.mjs makes, so that dd's bytes come out the same
   for (int r = 0; r < RUNGS; r++)
     for (int call = 0; call < WARMUP_CALLS; call++) timed((enum rung)r, WARMUP_COUNT);
