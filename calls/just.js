@@ -2,7 +2,8 @@
 // bindings (just.host.noop, just.host.getppid: V8 fast API calls once TurboFan compiles
 // the loop, the plain callback before, or always with --no-turbo-fast-api-calls), the
 // reads as its readers make them: `fast` through net.readRaw (wc/wc-fast.js), `sync`
-// through net.read (wc/wc.js). Run with --allow-natives-syntax, to ask V8 whether each
+// through net.read (wc/wc.js), `uring` through a ring (wc/wc-uring.js), whose syscall
+// rung is then an IORING_OP_NOP through the ring (just.uring.nop). Run with --allow-natives-syntax, to ask V8 whether each
 // loop was optimised. The host runs classic scripts and has no module loader, so this
 // is calls/ladder.mjs's harness again, line for line where it can be (see there why).
 const { host, net, sys, fs } = just
@@ -22,6 +23,14 @@ function readRaw (call, fd, address, length, answer, count) {
   for (let i = 0; i < count; i++) if (call(fd, address, length) !== answer) return i
   return count
 }
+function ringNop (call, ring, count) {
+  for (let i = 0; i < count; i++) if (call(ring) !== 0) return i
+  return count
+}
+function ringRead (call, ring, fd, address, length, answer, count) {
+  for (let i = 0; i < count; i++) if (call(ring, fd, address, length) !== answer) return i
+  return count
+}
 function read (call, fd, buf, length, answer, count) {
   for (let i = 0; i < count; i++) if (call(fd, buf, 0, length) !== answer) return i
   return count
@@ -35,15 +44,21 @@ const [form, ...argv] = just.args.slice(2)
 const devNull = fs.open('/dev/null', fs.O_RDONLY)
 const buf = new ArrayBuffer(BLOCK)
 const address = sys.address(buf)
-const reads = {
-  fast: { 'empty-read': [readRaw, net.readRaw, devNull, address, 1, 0], 'read-256': [readRaw, net.readRaw, 0, address, BLOCK, BLOCK] },
-  sync: { 'empty-read': [read, net.read, devNull, buf, 1, 0], 'read-256': [read, net.read, 0, buf, BLOCK, BLOCK] }
+const ringOf = () => {
+  const ring = just.uring?.setup(1) ?? -1
+  if (ring < 0) fail(`io_uring_setup: ${just.uring ? sys.strerror(sys.errno()) : 'this host has no just.uring'}`, 1)
+  return ring
 }
-if (!reads[form]) fail(`usage: build/just-host --allow-natives-syntax calls/just.js fast|sync ROUNDS CALLS READS, not '${form}'`, 2)
+const forms = {
+  fast: () => ({ 'empty-read': [readRaw, net.readRaw, devNull, address, 1, 0], 'read-256': [readRaw, net.readRaw, 0, address, BLOCK, BLOCK] }),
+  sync: () => ({ 'empty-read': [read, net.read, devNull, buf, 1, 0], 'read-256': [read, net.read, 0, buf, BLOCK, BLOCK] }),
+  uring: (ring = ringOf()) => ({ syscall: [ringNop, just.uring.nop, ring], 'empty-read': [ringRead, just.uring.read, ring, devNull, address, 1, 0], 'read-256': [ringRead, just.uring.read, ring, 0, address, BLOCK, BLOCK] })
+}
+if (!forms[form]) fail(`usage: build/just-host --allow-natives-syntax calls/just.js fast|sync|uring ROUNDS CALLS READS, not '${form}'`, 2)
 const rungs = {
   noop: [noop, host.noop],
   syscall: [syscall, host.getppid, host.getppid()],
-  ...reads[form]
+  ...forms[form]()
 }
 
 const [rounds, calls, count] = argv.map(Number)
