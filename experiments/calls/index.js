@@ -4,7 +4,8 @@
 // the two measures of a read meet in one run. Its interface is the one
 // experiments/stdio/index.js describes; the cost pass it asks of stdio through that.
 const { UsageError, wholeNumber } = require('../../lib/options')
-const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
+const { pickRows, recordedRows } = require('../../lib/rows')
+const { unavailableReason } = require('../stdio/programs')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
@@ -75,6 +76,9 @@ function select (options, recorded = null) {
     matchesNone: (pattern, names) => `--only ${pattern} matches no variant of the call ladder; they are: ${names.join(', ')}`,
     cannotRun: (variant, reason) => `cannot run the ladder of ${variant.name}: ${reason}`
   })
+  // a ring variant's parts are taken against the ring's floor, which then runs too
+  const floor = ladder.findVariant(ladder.RING_FLOOR)
+  if (variants.some(variant => variant.ring) && !variants.includes(floor) && ladder.unavailableReason(floor) === null) variants.push(floor)
   const runnable = ladder.stdinPrograms(variants).filter(program => {
     const reason = unavailableReason(program)
     if (reason !== null) skipped.push({ program: program.name, reason: `its cost pass cannot run: ${reason}` })

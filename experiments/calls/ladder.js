@@ -9,6 +9,9 @@
 //   empty-read  read(2) of /dev/null (0 bytes, at once) the way the runtime's reader
 //               reads: the runtime's read path and the kernel's, with no bytes
 //   read-256    read(2) of 256 bytes of a full pipe, as the stdin reader reads it
+// A ring variant (ring: true) climbs the same rungs through io_uring: its syscall rung is
+// an IORING_OP_NOP, handed over and waited for by one io_uring_enter, and its reads are
+// IORING_OP_READs so handed over; its parts are taken against c-uring's, the ring's floor.
 // Each process runs the rungs in rounds; a process's figure is the median of its rounds
 // and a variant's the median of its processes, with the sign test's interval over
 // processes (lib/stats.js): each process has its own start-up, memory layout and JIT
@@ -23,6 +26,7 @@ const path = require('node:path')
 const { BUILD } = require('../../lib/paths')
 const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
+const { uringReason } = require('../../lib/uring')
 const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { median, medianInterval } = require('../../lib/stats')
 const { runSteal } = require('../../lib/steal')
@@ -53,8 +57,12 @@ const variants = [
   { name: 'node', runtime: 'node', file: 'calls/node.mjs', command: ['{runtime}', '--allow-natives-syntax', '{file}'], boundary: 'Node-API addon (build/ladder.node)', read: 'fs.readSync', stdin: 'node-sync' },
   { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
   { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
-  { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' }
+  { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' },
+  { name: 'c-uring', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c-uring'], ring: true, boundary: 'a direct call into libladder.so', read: 'IORING_OP_READ through io_uring (liburing)', stdin: 'c-uring' },
+  { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' }
 ]
+// The floor a ring variant's parts are taken against.
+const RING_FLOOR = 'c-uring'
 // What every ladder needs built besides its runtime (make builds them; ./setup.sh runs make).
 const NATIVE_PARTS = { native: ['libladder.so'], node: ['ladder.node'], bun: ['libladder.so'], deno: ['libladder.so'], just: [] }
 
@@ -80,7 +88,7 @@ function ladderArgv (variant, { rounds, calls, reads }) {
 // any row of the lab's (its runtime, its executable, its file, the bindings it needs),
 // then the native parts it calls.
 function unavailableReason (variant) {
-  const reason = rowUnavailableReason(variant)
+  const reason = (variant.ring ? uringReason() : null) ?? rowUnavailableReason(variant)
   if (reason !== null) return reason
   const missing = NATIVE_PARTS[variant.runtime].find(file => !fs.existsSync(path.join(BUILD, file)))
   return missing ? `${path.join(BUILD, missing)} is not built: run ./setup.sh (or make)` : null
@@ -198,7 +206,8 @@ function summariseLadder (records, context, headline) {
   const names = [...new Set(runs.map(run => run.program))]
   const rows = names.map(name => ladderRow(name, runs.filter(run => run.program === name)))
   const c = rows.find(row => row.variant === BASELINE)
-  for (const row of rows) decompose(row, c)
+  const ringFloor = rows.find(row => row.variant === RING_FLOOR)
+  for (const row of rows) decompose(row, row.ring ? ringFloor : c)
   for (const row of rows) compareWithCost(row, headline)
   return { meaning: MEANING, counts: context.options.ladder, pin: context.costPin ?? null, rows }
 }
@@ -215,6 +224,7 @@ function ladderRow (name, runs) {
   return {
     variant: name,
     runtime: variant?.runtime ?? null,
+    ring: variant?.ring === true,
     boundary: variant?.boundary ?? null,
     read: variant?.read ?? null,
     processes: ok.length,
@@ -234,7 +244,9 @@ function ladderRow (name, runs) {
 //   kernelRead  C's 256-byte read minus C's getppid: the kernel's work for the read
 //               (the read path, the copy, the pipe's wake-ups), the same in every runtime
 // predicted = their sum; the measured read-256 should be within 10% of it (addsUp):
-// the runtime adds to a 256-byte read what it adds to an empty one.
+// the runtime adds to a 256-byte read what it adds to an empty one. A ring variant's
+// `c` is c-uring: its syscall part is a NOP's round trip through the ring, and its kernel
+// read the ring's.
 function decompose (row, c) {
   const at = (of, rung) => of?.rungs[rung]?.estimate ?? null
   const values = [at(row, 'noop'), at(row, 'syscall'), at(row, 'empty-read'), at(c, 'empty-read'), at(c, 'syscall'), at(c, 'read-256'), at(row, 'read-256')]
@@ -275,4 +287,4 @@ function stdinPrograms (selected) {
   return [...new Set(names)].map(name => findProgram(name))
 }
 
-module.exports = { variants, findVariant, listing, RUNGS, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, planLadder, summariseLadder, decompose, stdinPrograms }
+module.exports = { variants, findVariant, listing, RUNGS, RING_FLOOR, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, planLadder, summariseLadder, decompose, stdinPrograms }

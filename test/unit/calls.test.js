@@ -10,6 +10,7 @@ const { fakeStep, runBench } = require('../fake-step')
 const { medianIntervalLevel, levelText } = require('../../lib/stats')
 
 const calls = require('../../experiments/calls/ladder')
+const { findings } = require('../../experiments/calls/findings')
 
 const tempDir = tempFolders('syscall-lab-calls-')
 
@@ -90,6 +91,33 @@ test('the summary: medians over processes with their intervals, the parts, the c
 
   // no stdin reader reads as just-slow does
   assert.equal(row('just-slow').stdin, null)
+})
+
+test('ring variants: their parts against c-uring\'s, the others\' against C\'s, and a finding of their own', () => {
+  const log = [
+    ...records('c', processes(3, 200, 225, 440)),
+    ...records('c-uring', processes(3, 260, 300, 640)),
+    ...records('just-uring', processes(8, 270, 315, 660)),
+    ...records('node', processes(30, 245, 555, 805))
+  ]
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default } }, null)
+  const row = name => ladder.rows.find(entry => entry.variant === name)
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`)
+  // just-uring against c-uring: 8 | 270 - 8 = 262 | (315 - 270) - (300 - 260) = 5 | 640 - 260 = 380; sum 655
+  const ring = row('just-uring')
+  assert.equal(ring.ring, true)
+  close(ring.parts.readPath, 5)
+  close(ring.parts.kernelRead, 380)
+  close(ring.predicted, 655)
+  // c-uring against itself adds up by construction, as C does against C
+  close(row('c-uring').parts.readPath, 0)
+  close(row('c-uring').predicted, 640)
+  // node still against C
+  close(row('node').parts.kernelRead, 240)
+  const texts = findings([{ label: 'a', results: { ladder } }]).map(finding => finding.text)
+  assert.ok(texts.includes('A syscall\'s entry and exit (getppid less the no-op) cost 197 to 215 ns in every variant: the kernel\'s price, not the runtime\'s.'), texts.join('\n'))
+  assert.ok(texts.includes('Through io_uring, C\'s round trip with no work (IORING_OP_NOP) costs 260 ns against getppid\'s 200, and a 256-byte read 640 ns against read(2)\'s 440; just-uring\'s ring read 660 ns, 103% of C\'s.'), texts.join('\n'))
+  assert.ok(texts.some(text => text.startsWith('The runtimes\' read paths') && !text.includes('uring')), texts.join('\n'))
 })
 
 test('a rung whose processes spread more than ±5% is wide; one failed everywhere has no parts', () => {
