@@ -1,8 +1,11 @@
 'use strict'
 // The call ladder's findings (bench.js --experiment calls), each from its rows: the
-// boundary, a syscall's entry and exit, the runtimes' read paths, and the checks.
+// boundary, a syscall's entry and exit, the runtimes' read paths, reads through a ring,
+// and the checks. Ring variants climb other rungs (experiments/calls/ladder.js), so the
+// syscall's and the read paths' findings leave them to their own.
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE } = require('../stdio/programs')
+const { RING_FLOOR } = require('./ladder')
 
 const LADDER_FINDINGS = [
   function boundary (ladder) {
@@ -13,15 +16,24 @@ const LADDER_FINDINGS = [
     return `A no-op call into C costs ${formatNumber(c.estimate)} ns from C, ${listJoin(sorted.map(row => `${formatNumber(row.rungs.noop.estimate)} from ${row.variant}`))}.`
   },
   function syscall (ladder) {
-    const parts = ladder.rows.filter(row => row.parts).map(row => row.parts.syscall)
+    const parts = ladder.rows.filter(row => row.parts && !row.ring).map(row => row.parts.syscall)
     if (parts.length < 2) return null
     return `A syscall's entry and exit (getppid less the no-op) cost ${formatNumber(Math.min(...parts))} to ${formatNumber(Math.max(...parts))} ns in every variant: the kernel's price, not the runtime's.`
   },
   function readPath (ladder) {
-    const rows = ladder.rows.filter(row => row.parts && row.variant !== BASELINE).sort((a, b) => b.parts.readPath - a.parts.readPath)
+    const rows = ladder.rows.filter(row => row.parts && row.variant !== BASELINE && !row.ring).sort((a, b) => b.parts.readPath - a.parts.readPath)
     if (rows.length === 0) return null
     const [top] = rows
     return `The runtimes' read paths (an empty read less a bare syscall, beyond C's) are where reads differ: ${listJoin(rows.map(row => `${row.variant} ${formatNumber(row.parts.readPath)} ns`))}; ${top.variant}'s (${top.read}) is ${formatPercent(top.parts.readPath / top.rungs['read-256'].estimate)} of its 256-byte read.`
+  },
+  function ring (ladder) {
+    const c = ladder.rows.find(row => row.variant === BASELINE)
+    const floor = ladder.rows.find(row => row.variant === RING_FLOOR)
+    const at = (row, rung) => row?.rungs[rung]?.estimate ?? null
+    if ([at(c, 'syscall'), at(c, 'read-256'), at(floor, 'syscall'), at(floor, 'read-256')].includes(null)) return null
+    const others = ladder.rows.filter(row => row.ring && row !== floor && at(row, 'read-256') !== null)
+    const theirs = others.length ? `; ${listJoin(others.map(row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of C's`))}` : ''
+    return `Through io_uring, C's round trip with no work (IORING_OP_NOP) costs ${formatNumber(at(floor, 'syscall'))} ns against getppid's ${formatNumber(at(c, 'syscall'))}, and a 256-byte read ${formatNumber(at(floor, 'read-256'))} ns against read(2)'s ${formatNumber(at(c, 'read-256'))}${theirs}.`
   },
   function checks (ladder) {
     const decomposed = ladder.rows.filter(row => row.addsUp !== null)

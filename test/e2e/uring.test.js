@@ -32,7 +32,7 @@ after(() => fs.rmSync(scratch, { recursive: true, force: true }))
 
 const bench = (args, { prefix = [], env = {} } = {}) => spawnSync(prefix[0] ?? process.execPath, [...prefix.slice(1), ...(prefix.length ? [process.execPath] : []), BENCH, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000 })
 
-test('io_uring refused by seccomp: the rows say why in --list, --only naming one is one line and exit 2, a pattern skips them and the run goes on', () => {
+test('io_uring refused by seccomp: the rows say why in --list, --only naming a reader or a ladder is one line and exit 2, a pattern skips them and the run goes on', () => {
   const list = bench(['--list'], { prefix: [denyUring] })
   assert.equal(list.status, 0, list.stderr)
   for (const name of RING_READERS) assert.ok(list.stdout.includes(`${name.padEnd(14)} honours bs  unavailable: ${REFUSED}`), list.stdout)
@@ -41,6 +41,10 @@ test('io_uring refused by seccomp: the rows say why in --list, --only naming one
   assert.equal(named.status, 2)
   assert.equal(named.stderr, `bench.js: cannot run c-uring: ${REFUSED}\n`)
   assert.equal(fs.existsSync(path.join(scratch, 'named')), false, 'nothing started')
+
+  const ladder = bench(['--experiment', 'calls', '--only', 'just-uring', '--out', scratch, '--id', 'ladder', '--quick'], { prefix: [denyUring] })
+  assert.equal(ladder.status, 2)
+  assert.equal(ladder.stderr, `bench.js: cannot run the ladder of just-uring: ${REFUSED}\n`)
 
   const pattern = bench(['--only', 'c*', '--no-strace', '--out', scratch, '--id', 'pattern', ...SMALL], { prefix: [denyUring] })
   assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
