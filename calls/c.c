@@ -68,32 +68,29 @@ static long noop(long count) {
   return count;
 }
 
+// The syscall rung's call and the reads' call: getppid(2) and read(2), or through the ring.
 #ifdef LADDER_URING
-static long syscall_(int32_t parent, long count) {
+static int syscall_answers(int32_t parent) {
   (void)parent;
-  for (long i = 0; i < count; i++)
-    if (ring_nop() != 0) return i;
-  return count;
+  return ring_nop() == 0;
 }
-
-static long read_(int fd, size_t length, ssize_t answer, long count) {
-  for (long i = 0; i < count; i++)
-    if (ring_read(fd, buf, length) != answer) return i;
-  return count;
-}
+static ssize_t read_once(int fd, size_t length) { return ring_read(fd, buf, length); }
 #else
+static int syscall_answers(int32_t parent) { return ladder_getppid() == parent; }
+static ssize_t read_once(int fd, size_t length) { return read(fd, buf, length); }
+#endif
+
 static long syscall_(int32_t parent, long count) {
   for (long i = 0; i < count; i++)
-    if (ladder_getppid() != parent) return i;
+    if (!syscall_answers(parent)) return i;
   return count;
 }
 
 static long read_(int fd, size_t length, ssize_t answer, long count) {
   for (long i = 0; i < count; i++)
-    if (read(fd, buf, length) != answer) return i;
+    if (read_once(fd, length) != answer) return i;
   return count;
 }
-#endif
 
 enum rung { NOOP, SYSCALL, EMPTY_READ, READ_256, RUNGS };
 static const char *names[RUNGS] = {"noop", "syscall", "empty-read", "read-256"};
