@@ -37,9 +37,9 @@
 #include "host.h"
 
 // liburing (Debian's liburing-dev) gives the host its `uring` bindings; built
-// without it, the host has none, and the rows that need them say so.
-#if __has_include(<liburing.h>)
-#define HOST_HAS_URING 1
+// without it (host/Makefile decides), the host has none, and the rows that need
+// them say so.
+#ifdef HOST_HAS_URING
 #include <liburing.h>
 #endif
 
@@ -913,7 +913,7 @@ int ring_count = 0;
 CallCount read_calls, nop_calls;
 
 // liburing's result (-errno on failure) as the host's: -1 with errno kept.
-int32_t Kept(int result) {
+int32_t ErrnoKept(int result) {
   if (result >= 0) return result;
   state.last_errno = -result;
   return -1;
@@ -931,7 +931,7 @@ void Setup(const FunctionCallbackInfo<Value>& args) {
   }
   int result = io_uring_queue_init(static_cast<unsigned>(entries),
                                    &rings[ring_count], 0);
-  args.GetReturnValue().Set(result < 0 ? Kept(result) : ring_count++);
+  args.GetReturnValue().Set(result < 0 ? ErrnoKept(result) : ring_count++);
 }
 
 // One operation, made by `prepare` on a free entry of ring `number`,
@@ -950,13 +950,17 @@ int32_t Complete(int32_t number, Prepare prepare) {
     return -1;
   }
   prepare(sqe);
+  // a wait cut short by a signal leaves the operation in flight: wait again, so
+  // that its completion is never taken for the next call's
   int result = io_uring_submit_and_wait(ring, 1);
-  if (result < 0) return Kept(result);
+  if (result < 0 && result != -EINTR) return ErrnoKept(result);
   struct io_uring_cqe* cqe;
-  if ((result = io_uring_peek_cqe(ring, &cqe)) < 0) return Kept(result);
+  do result = io_uring_wait_cqe(ring, &cqe);
+  while (result == -EINTR);
+  if (result < 0) return ErrnoKept(result);
   result = cqe->res;
   io_uring_cqe_seen(ring, cqe);
-  return Kept(result);
+  return ErrnoKept(result);
 }
 
 // read(ring, fd, address, len): net.readRaw's read, as one IORING_OP_READ
