@@ -22,8 +22,12 @@ static struct io_uring ring;
 // its result (-errno on failure, errno set).
 static int complete(void) {
   struct io_uring_cqe *cqe;
+  // a wait cut short by a signal leaves the operation in flight: wait for it again
   int result = io_uring_submit_and_wait(&ring, 1);
-  if (result >= 0) result = io_uring_peek_cqe(&ring, &cqe);
+  if (result >= 0 || result == -EINTR) {
+    do result = io_uring_wait_cqe(&ring, &cqe);
+    while (result == -EINTR);
+  }
   if (result < 0) {
     errno = -result;
     return result;
@@ -70,19 +74,19 @@ static long noop(long count) {
 
 // The syscall rung's call and the reads' call: getppid(2) and read(2), or through the ring.
 #ifdef LADDER_URING
-static int syscall_answers(int32_t parent) {
+static int syscall_right(int32_t parent) {
   (void)parent;
   return ring_nop() == 0;
 }
 static ssize_t read_once(int fd, size_t length) { return ring_read(fd, buf, length); }
 #else
-static int syscall_answers(int32_t parent) { return ladder_getppid() == parent; }
+static int syscall_right(int32_t parent) { return ladder_getppid() == parent; }
 static ssize_t read_once(int fd, size_t length) { return read(fd, buf, length); }
 #endif
 
 static long syscall_(int32_t parent, long count) {
   for (long i = 0; i < count; i++)
-    if (!syscall_answers(parent)) return i;
+    if (!syscall_right(parent)) return i;
   return count;
 }
 

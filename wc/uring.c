@@ -52,9 +52,12 @@ int main(int argc, char *argv[]) {
     } else {
       io_uring_prep_read(sqe, STDIN_FILENO, buf, blocksize, -1);
     }
-    if ((ret = io_uring_submit_and_wait(&ring, 1)) < 0) return fail("io_uring_enter", -ret);
+    /* a wait cut short by a signal leaves the read in flight: wait for it again */
+    if ((ret = io_uring_submit_and_wait(&ring, 1)) < 0 && ret != -EINTR) return fail("io_uring_enter", -ret);
     struct io_uring_cqe *cqe;
-    if ((ret = io_uring_peek_cqe(&ring, &cqe)) < 0) return fail("io_uring_peek_cqe", -ret);
+    do ret = io_uring_wait_cqe(&ring, &cqe);
+    while (ret == -EINTR);
+    if (ret < 0) return fail("io_uring_enter", -ret);
     int n = cqe->res;
     io_uring_cqe_seen(&ring, cqe);
     if (n < 0) return fail("read", -n);
