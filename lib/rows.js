@@ -6,6 +6,7 @@ const path = require('node:path')
 const { ROOT, BUILD } = require('./paths')
 const { runtimes, isExecutable } = require('./runtimes')
 const { UsageError, matchOnly } = require('./options')
+const { uringReason } = require('./uring')
 
 // A row's command template as an argv, every experiment's table alike: {runtime} its
 // runtime's binary, {build} the build folder, {file} its file, and `values`: a string
@@ -19,8 +20,11 @@ function expandCommand (row, values = {}) {
 }
 
 // What stops a row from running here, as a sentence that names the fix; null if nothing:
-// its runtime, its executable, its file, the bindings it needs.
+// for a row through io_uring (ring: true) first why the machine refuses a ring, then its
+// runtime, its executable, its file, the bindings it needs.
 function unavailableReason (row) {
+  const ring = row.ring ? uringReason() : null
+  if (ring !== null) return ring
   const runtime = runtimes[row.runtime]
   const binary = runtime.locate()
   if (binary === null && row.command.includes('{runtime}')) return `${runtime.label} not found: ${runtime.install}`

@@ -25,23 +25,26 @@ function uringReason ({ release = os.release(), disabled = readText('/proc/sys/k
   const [major, minor] = release.split(/[.-]/).map(Number)
   if (major < FIRST_RELEASE[0] || (major === FIRST_RELEASE[0] && minor < FIRST_RELEASE[1])) return `the kernel is ${release}, and reads through io_uring need Linux ${FIRST_RELEASE.join('.')} or later`
   if (disabled === '2') return 'io_uring is switched off here (kernel.io_uring_disabled=2): sysctl -w kernel.io_uring_disabled=0 allows it'
-  if (disabled === '1' && !root) return 'io_uring is kept for root and the group kernel.io_uring_group names here (kernel.io_uring_disabled=1): run as root, join that group, or sysctl -w kernel.io_uring_disabled=0'
-  if (!isExecutable(probe)) return fs.existsSync(header) ? null : 'liburing is not installed: apt-get install liburing-dev, then make (./setup.sh does both)'
-  return probeRing(probe)
+  if (!fs.existsSync(header) && !isExecutable(probe)) return 'liburing is not installed: apt-get install liburing-dev, then make (./setup.sh does both)'
+  if (!isExecutable(probe)) return `${probe} is not built: run make (./setup.sh runs it)`
+  // with the switch at 1 only root and kernel.io_uring_group may: the probe finds out which
+  // this process is, and a refusal then is the switch's, not a seccomp profile's
+  return probeRing(probe, disabled === '1' && !root)
 }
 
 const probed = new Map()
 
 // A ring set up for real, by the probe; why not, or null. The answer holds for the
 // process's life: seccomp filters are inherited and never lifted.
-function probeRing (probe) {
+function probeRing (probe, groupOnly) {
   if (probed.has(probe)) return probed.get(probe)
   const run = spawnSync(probe, ['1'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 10000 })
   let reason = null
   if (run.status !== 0) {
     const refused = /^io_uring_setup: (.+) \((\d+)\)$/m.exec(run.stderr ?? '')
     const errno = refused ? Number(refused[2]) : null
-    if (errno === EPERM) reason = 'io_uring_setup is refused here (Operation not permitted): a seccomp profile such as Docker\'s default blocks io_uring; run the container with --security-opt seccomp=unconfined'
+    if (errno === EPERM && groupOnly) reason = 'io_uring is kept for root and the group kernel.io_uring_group names here (kernel.io_uring_disabled=1): run as root, join that group, or sysctl -w kernel.io_uring_disabled=0'
+    else if (errno === EPERM) reason = 'io_uring_setup is refused here (Operation not permitted): a seccomp profile such as Docker\'s default blocks io_uring; run the container with --security-opt seccomp=unconfined'
     else if (errno === ENOSYS) reason = 'io_uring_setup does not exist here (Function not implemented): a kernel built without io_uring, or a seccomp profile that hides it'
     else reason = `a ring could not be set up here: ${(run.stderr ?? '').trim().split('\n')[0] || run.error?.message || `${probe} exited ${run.status}`}`
   }

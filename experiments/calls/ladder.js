@@ -26,7 +26,6 @@ const path = require('node:path')
 const { BUILD } = require('../../lib/paths')
 const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
-const { uringReason } = require('../../lib/uring')
 const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { median, medianInterval } = require('../../lib/stats')
 const { runSteal } = require('../../lib/steal')
@@ -88,7 +87,7 @@ function ladderArgv (variant, { rounds, calls, reads }) {
 // any row of the lab's (its runtime, its executable, its file, the bindings it needs),
 // then the native parts it calls.
 function unavailableReason (variant) {
-  const reason = (variant.ring ? uringReason() : null) ?? rowUnavailableReason(variant)
+  const reason = rowUnavailableReason(variant)
   if (reason !== null) return reason
   const missing = NATIVE_PARTS[variant.runtime].find(file => !fs.existsSync(path.join(BUILD, file)))
   return missing ? `${path.join(BUILD, missing)} is not built: run ./setup.sh (or make)` : null

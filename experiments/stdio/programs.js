@@ -7,8 +7,7 @@ const path = require('node:path')
 const { runtimes, nodeMajor, nodeRuntimeName } = require('../../lib/runtimes')
 const { UsageError, SAFE_NAME, SAFE_NAME_RULE } = require('../../lib/options')
 const { shellQuote } = require('../../lib/pipeline')
-const { expandCommand, unavailableReason: rowReason } = require('../../lib/rows')
-const { uringReason } = require('../../lib/uring')
+const { expandCommand, unavailableReason } = require('../../lib/rows')
 
 // The yardstick every cell is compared with.
 const BASELINE = 'c'
@@ -29,7 +28,7 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // the strace pass checks them, and its "reads" and block size, against what the kernel saw.
 // ring: it reads stdin through io_uring, and strace sees the io_uring_enter calls that
 // hand its reads over, not the reads (experiments/stdio/strace.js); whether the kernel
-// allows a ring here is lib/uring.js's to say.
+// allows a ring here is lib/uring.js's to say, through lib/rows.js.
 //
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
@@ -260,10 +259,6 @@ function withNodeVersions (rows, versions) {
     ? [row]
     : versions.map(version => ({ ...row, name: `${row.name}@${nodeMajor(version)}`, runtime: nodeRuntimeName(version) }))))
 }
-
-// Why a program cannot run here, or null: its runtime, build or bindings, and for a
-// reader through io_uring first why the machine refuses a ring.
-const unavailableReason = program => (program.ring ? uringReason() : null) ?? rowReason(program)
 
 // The argv for one program at one block size; v8Flags is [] for a timed run.
 function commandLine (program, blockSize, v8Flags = []) {

@@ -1,8 +1,10 @@
 'use strict'
 // Whether a ring is allowed here, for machines the tests are not on, and the strace
 // pass's check of a reader through io_uring against hand-written traces.
-const { test } = require('node:test')
+const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 
 const { uringReason } = require('../../lib/uring')
@@ -10,16 +12,33 @@ const { parseTrace, readTraceProblem } = require('../../experiments/stdio/strace
 
 const NOWHERE = path.join(__dirname, 'no-such-probe')
 
-test('a ring refused: an old kernel, the switch off, the switch kept for root, liburing missing; each names the fix', () => {
+let scratch
+before(() => { scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-uring-unit-')) })
+after(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+test('a ring refused: an old kernel, the switch off, liburing missing or not built; each names the fix', () => {
   const here = { release: '6.18.0', disabled: '0', root: false, probe: NOWHERE, header: NOWHERE }
   assert.match(uringReason({ ...here, release: '5.4.0-150-generic' }), /^the kernel is 5\.4\.0-150-generic, and reads through io_uring need Linux 5\.6 or later$/)
   assert.match(uringReason({ ...here, disabled: '2' }), /kernel\.io_uring_disabled=2\): sysctl -w kernel\.io_uring_disabled=0 allows it$/)
-  assert.match(uringReason({ ...here, disabled: '1' }), /kernel\.io_uring_disabled=1\): run as root/)
   assert.match(uringReason(here), /^liburing is not installed: apt-get install liburing-dev, then make/)
-  // root may use a ring the switch keeps for root; liburing's header there: the row's own
-  // reason (its reader not built) is lib/rows.js's to give
-  assert.equal(uringReason({ ...here, disabled: '1', root: true, header: __filename }), null)
-  assert.equal(uringReason({ ...here, release: '5.6.0', header: __filename }), null)
+  assert.equal(uringReason({ ...here, header: __filename }), `${NOWHERE} is not built: run make (./setup.sh runs it)`)
+})
+
+// A probe that answers as a refused ring does: its stderr line and exit 1.
+function probeSaying (name, line) {
+  const file = path.join(scratch, name)
+  fs.writeFileSync(file, `#!/bin/sh\necho '${line}' >&2\nexit 1\n`, { mode: 0o755 })
+  return file
+}
+
+test('a ring the probe is refused: EPERM is seccomp\'s, or the switch\'s at 1 when not root; ENOSYS and the rest say what they say', () => {
+  const here = { release: '6.18.0', disabled: '0', root: false, header: __filename }
+  const eperm = probeSaying('eperm', 'io_uring_setup: Operation not permitted (1)')
+  assert.match(uringReason({ ...here, probe: eperm }), /^io_uring_setup is refused here \(Operation not permitted\): a seccomp profile such as Docker's default blocks io_uring; run the container with --security-opt seccomp=unconfined$/)
+  const group = probeSaying('group', 'io_uring_setup: Operation not permitted (1)')
+  assert.match(uringReason({ ...here, disabled: '1', probe: group }), /kernel\.io_uring_disabled=1\): run as root, join that group, or sysctl -w kernel\.io_uring_disabled=0$/)
+  assert.match(uringReason({ ...here, probe: probeSaying('enosys', 'io_uring_setup: Function not implemented (38)') }), /^io_uring_setup does not exist here \(Function not implemented\)/)
+  assert.equal(uringReason({ ...here, probe: probeSaying('other', 'something else') }), 'a ring could not be set up here: something else')
 })
 
 // strace -C -f -s 0 lines of a ring reader: start-up, the ring, its enters, the summary.
