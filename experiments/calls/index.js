@@ -4,8 +4,7 @@
 // the two measures of a read meet in one run. Its interface is the one
 // experiments/stdio/index.js describes; the cost pass it asks of stdio through that.
 const { UsageError, wholeNumber } = require('../../lib/options')
-const { pickRows, recordedRows } = require('../../lib/rows')
-const { unavailableReason } = require('../stdio/programs')
+const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
@@ -78,7 +77,11 @@ function select (options, recorded = null) {
   })
   // a ring variant's parts are taken against the ring's floor, which then runs too
   const floor = ladder.findVariant(ladder.RING_FLOOR)
-  if (variants.some(variant => variant.ring) && !variants.includes(floor) && ladder.unavailableReason(floor) === null) variants.push(floor)
+  if (variants.some(variant => variant.ring) && !variants.includes(floor)) {
+    const reason = ladder.unavailableReason(floor)
+    if (reason === null) variants.push(floor)
+    else skipped.push({ program: floor.name, reason: `the ring variants' floor, so their parts are not taken: ${reason}` })
+  }
   const runnable = ladder.stdinPrograms(variants).filter(program => {
     const reason = unavailableReason(program)
     if (reason !== null) skipped.push({ program: program.name, reason: `its cost pass cannot run: ${reason}` })
