@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Does Node's libuv read stdin through io_uring? Each Node the lab measures (build/node/*)
-# reads 1 MB of stdin with fs.read (studies/node-fs-read.js), from a pipe and from a file,
-# with UV_USE_IO_URING=0 and =1, under strace -f -c; per case, the calls that could carry
-# the reads, the io_uring calls, and the flags each ring was set up with (SQPOLL is 0x2).
+# reads 1 MB of stdin with fs.read (studies/node-fs-read.js): from a pipe, from a file,
+# and from a file at explicit positions, with UV_USE_IO_URING=0 and =1, under strace -f.
+# Per case: the reads of fd 0 (read or pread64) by the main thread and by the others (the
+# thread pool's), the io_uring calls, and the flags each ring was set up with (SQPOLL is
+# 0x2; a read through a ring shows as io_uring_enter calls or, with SQPOLL, none).
 #   studies/node-libuv-uring.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,16 +13,25 @@ trap 'rm -rf "$work"' EXIT
 head -c 1000000 /dev/urandom > "$work/input"
 for node in build/node/*/bin/node; do
   for flag in 0 1; do
-    for stdin in pipe file; do
+    for stdin in pipe file positioned; do
+      reader=("$node" studies/node-fs-read.js 4096)
+      [[ $stdin == positioned ]] && reader+=(positioned)
+      trace=(strace -f -qq -e trace=read,pread64,io_uring_setup,io_uring_enter -o "$work/trace")
       if [[ $stdin == pipe ]]; then
-        cat "$work/input" | UV_USE_IO_URING=$flag strace -f -qq -c -o "$work/count" "$node" studies/node-fs-read.js 4096 > "$work/out"
+        cat "$work/input" | UV_USE_IO_URING=$flag "${trace[@]}" "${reader[@]}" > "$work/out"
       else
-        UV_USE_IO_URING=$flag strace -f -qq -c -o "$work/count" "$node" studies/node-fs-read.js 4096 < "$work/input" > "$work/out"
+        UV_USE_IO_URING=$flag "${trace[@]}" "${reader[@]}" < "$work/input" > "$work/out"
       fi
-      UV_USE_IO_URING=$flag strace -f -qq -e trace=io_uring_setup -o "$work/setup" "$node" studies/node-fs-read.js 4096 < "$work/input" > /dev/null
-      calls=$(awk '$NF ~ /^(read|pread64|preadv|preadv2|io_uring_setup|io_uring_enter)$/ { printf "%s %s  ", $NF, $4 }' "$work/count")
-      flags=$(sed -n 's/.*io_uring_setup([0-9]*, {flags=\([^,]*\),.*/\1/p' "$work/setup" | sort | uniq -c | awk '{ printf "%s with flags %s  ", $1, $2 }')
-      echo "$($node --version) UV_USE_IO_URING=$flag $stdin: $(cat "$work/out"); $calls; rings: $flags"
+      main=$(head -n 1 "$work/trace" | awk '{ print $1 }')
+      counts=$(awk -v main="$main" '
+        $2 ~ /^(read|pread64)\(0,/ { if ($1 == main) mainReads++; else poolReads++ }
+        $2 ~ /^io_uring_enter\(/ { enters++ }
+        $2 ~ /^io_uring_setup\(/ { match($0, /flags=[^ ,]*/); rings[substr($0, RSTART + 6, RLENGTH - 6)]++ }
+        END {
+          printf "reads of fd 0: %d by the main thread, %d by others; io_uring_enter %d; rings:", mainReads, poolReads, enters
+          for (flags in rings) printf " %d with flags %s", rings[flags], flags
+        }' "$work/trace")
+      echo "$($node --version) UV_USE_IO_URING=$flag $stdin: $(cat "$work/out"); $counts"
     done
   done
 done

@@ -23,7 +23,8 @@ function main (args) {
   }
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new Error(`${file} has no cost pass (a stdio run without --no-cost)`)
-  const cellOf = (name, blockSize) => cells.find(cell => cell.program === name && cell.blockSize === blockSize) ?? null
+  // a failed cell has no rounds to quote
+  const cellOf = (name, blockSize) => cells.find(cell => cell.program === name && cell.blockSize === blockSize && !cell.flags?.includes('failed')) ?? null
   for (const name of [reader, against]) {
     if (!cells.some(cell => cell.program === name)) throw new Error(`${run} measured no ${name}; it measured ${[...new Set(cells.map(cell => cell.program))].join(', ')}`)
   }
@@ -31,9 +32,9 @@ function main (args) {
   for (const blockSize of [...new Set(cells.map(cell => cell.blockSize))].sort((a, b) => a - b)) {
     const mine = cellOf(reader, blockSize)
     const theirs = cellOf(against, blockSize)
-    const ratio = cellRatio(mine, theirs)
+    const ratio = mine && theirs ? cellRatio(mine, theirs) : null
     if (!ratio) {
-      console.log(`  ${blockSize} B: too few rounds`)
+      console.log(`  ${blockSize} B: too few rounds, or a failed cell`)
       continue
     }
     const percent = value => `${(value * 100).toFixed(1)}%`
