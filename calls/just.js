@@ -3,9 +3,10 @@
 // the loop, the plain callback before, or always with --no-turbo-fast-api-calls), the
 // reads as its readers make them: `fast` through net.readRaw (wc/wc-fast.js), `sync`
 // through net.read (wc/wc.js), `uring` through a ring (wc/wc-uring.js), whose syscall
-// rung is then an IORING_OP_NOP through the ring (just.uring.nop). Run with --allow-natives-syntax, to ask V8 whether each
-// loop was optimised. The host runs classic scripts and has no module loader, so this
-// is calls/ladder.mjs's harness again, line for line where it can be (see there why).
+// rung is then an IORING_OP_NOP through the ring (just.uring.nop). Run with
+// --allow-natives-syntax, to ask V8 whether each loop was optimised. The host runs
+// classic scripts and has no module loader, so this is calls/ladder.mjs's harness
+// again, line for line where it can be (see there why).
 const { host, net, sys, fs } = just
 const BLOCK = 256
 const WARMUP_CALLS = 1024
@@ -52,7 +53,10 @@ const ringOf = () => {
 const forms = {
   fast: () => ({ 'empty-read': [readRaw, net.readRaw, devNull, address, 1, 0], 'read-256': [readRaw, net.readRaw, 0, address, BLOCK, BLOCK] }),
   sync: () => ({ 'empty-read': [read, net.read, devNull, buf, 1, 0], 'read-256': [read, net.read, 0, buf, BLOCK, BLOCK] }),
-  uring: (ring = ringOf()) => ({ syscall: [ringNop, just.uring.nop, ring], 'empty-read': [ringRead, just.uring.read, ring, devNull, address, 1, 0], 'read-256': [ringRead, just.uring.read, ring, 0, address, BLOCK, BLOCK] })
+  uring: () => {
+    const ring = ringOf()
+    return { syscall: [ringNop, just.uring.nop, ring], 'empty-read': [ringRead, just.uring.read, ring, devNull, address, 1, 0], 'read-256': [ringRead, just.uring.read, ring, 0, address, BLOCK, BLOCK] }
+  }
 }
 if (!forms[form]) fail(`usage: build/just-host --allow-natives-syntax calls/just.js fast|sync|uring ROUNDS CALLS READS, not '${form}'`, 2)
 const rungs = {

@@ -202,7 +202,8 @@ describe('bench.js end to end', () => {
 
   test('--marginal: quarter runs logged and verified beside the full ones; marginal figures in the results and the summary', () => {
     const out = tempDir()
-    // c, and by a pattern coreutils, which reads chunks of its own size
+    // c by name and coreutils, which reads chunks of its own size, by a pattern that no
+    // other reader matches (c* would take the ring readers too)
     const result = bench(['--marginal', '--only', 'c', '--only', 'core*', '--only', 'just-fast', '--sizes', '65536', '--runs', '2', '--warmup', '0', '--mib', '8', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'marginal'])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const log = readLog(path.join(out, 'marginal', 'all.jsonl'))
