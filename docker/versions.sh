@@ -54,7 +54,10 @@ case ${1:-} in
     check_node nodejs libnode108
     check_npm_runtimes
     # Every program runs: one short timed run each through the real pipeline, no profiles.
-    unavailable=$(node -e "for (const p of JSON.parse(require('fs').readFileSync(0))) if (!p.available) console.log(p.name + ': ' + p.unavailable)" < <(node bench.js --list --json))
+    # Save the readers through io_uring that the build's own seccomp profile refuses a ring
+    # (Docker's and podman's do): the profile of each run decides for them, and the probe
+    # that was refused ran their reader, so they are built.
+    unavailable=$(node -e "for (const p of JSON.parse(require('fs').readFileSync(0))) if (!p.available && !(p.ring && /^io_uring_setup /.test(p.unavailable))) console.log(p.name + ': ' + p.unavailable)" < <(node bench.js --list --json))
     [[ -z $unavailable ]] || fail "programs that cannot run in the image: $unavailable"
     smoke=$(mktemp -d)
     node bench.js --sizes 65536 --runs 1 --warmup 0 --mib 1 --no-strace --no-gc --out "$smoke" --id smoke >"$smoke/log" \

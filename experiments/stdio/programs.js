@@ -297,6 +297,7 @@ function listing (rows, blockSize) {
       available: reason === null,
       unavailable: reason,
       honoursBlockSize: program.honoursBlockSize,
+      ring: program.ring === true,
       gcTrace: runtimes[program.runtime].v8Flags ? 'V8 --trace-gc' : runtimes[program.runtime].noGcTrace,
       command: shellQuote(commandLine(program, blockSize)),
       note: program.note

@@ -36,6 +36,9 @@ test('io_uring refused by seccomp: the rows say why in --list, --only naming a r
   const list = bench(['--list'], { prefix: [denyUring] })
   assert.equal(list.status, 0, list.stderr)
   for (const name of RING_READERS) assert.ok(list.stdout.includes(`${name.padEnd(14)} honours bs  unavailable: ${REFUSED}`), list.stdout)
+  // what docker/versions.sh tells a ring refused by the build's seccomp profile by
+  const json = JSON.parse(bench(['--list', '--json'], { prefix: [denyUring] }).stdout)
+  assert.deepEqual(json.filter(row => !row.available).map(row => [row.name, row.ring, /^io_uring_setup /.test(row.unavailable)]), RING_READERS.map(name => [name, true, true]))
 
   const named = bench(['--only', 'c-uring', '--out', scratch, '--id', 'named', ...SMALL], { prefix: [denyUring] })
   assert.equal(named.status, 2)
