@@ -9,7 +9,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { levelText } = require('../lib/stats')
-const { cellRatio } = require('../experiments/stdio/cost')
+const { headlineCell, cellRatio } = require('../experiments/stdio/cost')
 
 function main (args) {
   if (args.length !== 3) throw new Error('usage: node studies/reader-ratio.js RUN READER AGAINST (a stdio run\'s folder and two of its readers)')
@@ -23,15 +23,13 @@ function main (args) {
   }
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new Error(`${file} has no cost pass (a stdio run without --no-cost)`)
-  // a failed cell has no rounds to quote
-  const cellOf = (name, blockSize) => cells.find(cell => cell.program === name && cell.blockSize === blockSize && !cell.flags?.includes('failed')) ?? null
   for (const name of [reader, against]) {
     if (!cells.some(cell => cell.program === name)) throw new Error(`${run} measured no ${name}; it measured ${[...new Set(cells.map(cell => cell.program))].join(', ')}`)
   }
   console.log(`${reader}'s CPU per read against ${against}'s, ${run}:`)
   for (const blockSize of [...new Set(cells.map(cell => cell.blockSize))].sort((a, b) => a - b)) {
-    const mine = cellOf(reader, blockSize)
-    const theirs = cellOf(against, blockSize)
+    const mine = headlineCell(results.headline, reader, blockSize)
+    const theirs = headlineCell(results.headline, against, blockSize)
     const ratio = mine && theirs ? cellRatio(mine, theirs) : null
     if (!ratio) {
       console.log(`  ${blockSize} B: too few rounds, or a failed cell`)

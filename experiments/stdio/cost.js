@@ -348,6 +348,12 @@ function runtimeOf (name, context) {
   return context.programs?.find(program => program.name === name)?.runtime ?? findProgram(name)?.runtime ?? null
 }
 
+// A headline cell by reader and block size, or null where there is none or it failed (a
+// failed cell has no rounds to quote).
+function headlineCell (headline, program, blockSize) {
+  return headline?.cells.find(cell => cell.program === program && cell.blockSize === blockSize && !cell.flags?.includes('failed')) ?? null
+}
+
 // One headline cell's CPU per read against another's (the host's ring reader against C's,
 // say): every pair of one round of each, as the share of C takes C's, so null below 4
 // rounds a side.
@@ -356,4 +362,4 @@ function cellRatio (cell, against) {
   return ratioInterval(rounds(cell), rounds(against))
 }
 
-module.exports = { summariseHeadline, cellRatio, slopePerRead, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }
+module.exports = { summariseHeadline, headlineCell, cellRatio, slopePerRead, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }

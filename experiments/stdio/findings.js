@@ -5,7 +5,7 @@
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineRepeatability, headlineRepeatabilityText, cellRatio } = require('./cost')
+const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
 const { levelText, medianIntervalLevel } = require('../../lib/stats')
 
 function sizesOf (set) {
@@ -41,10 +41,6 @@ function fastestByRuntime (set, blockSize) {
     if (!best.has(info.runtime)) best.set(info.runtime, cell)
   }
   return [...best.values()]
-}
-
-function headlineCell (set, program, blockSize) {
-  return set.results.headline?.cells.find(cell => cell.program === program && cell.blockSize === blockSize && !cell.flags.includes('failed')) ?? null
 }
 
 function headlineSizes (set) {
@@ -87,7 +83,7 @@ function ringReads (set) {
   const native = rings.find(program => !programInfo(program, set.context).javascript)
   if (!native || sizes.length === 0) return null
   const costAt = blockSize => {
-    const share = headlineCell(set, native, blockSize)?.shareOfC
+    const share = headlineCell(set.results.headline, native, blockSize)?.shareOfC
     if (!share) return null
     const cost = { estimate: 1 / share.estimate, low: share.high ? 1 / share.high : null, high: share.low ? 1 / share.low : null, level: share.level }
     return { blockSize, cost }
@@ -100,7 +96,7 @@ function ringReads (set) {
   const costs = listJoin(ends.map((end, i) => `${formatPercent(end.cost.estimate)}${interval(end.cost)}${i === 0 ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
   const first = sizes[0]
   const theirs = rings.filter(program => programInfo(program, set.context).javascript).flatMap(program => {
-    const ratio = cellRatio(headlineCell(set, program, first), headlineCell(set, native, first))
+    const ratio = cellRatio(headlineCell(set.results.headline, program, first), headlineCell(set.results.headline, native, first))
     return ratio ? [`${program} ${formatPercent(ratio.estimate)}${interval(ratio)} of ${native}'s`] : []
   })
   const javascript = theirs.length ? `; through the same ring at ${sizeName(first)}, ${listJoin(theirs)}` : ''
