@@ -64,8 +64,9 @@ function planDb (selected, options, pin) {
       return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, warmupConnections: Math.max(...connections) }
     })
     // Rounds of one run per server, every server started before the first and kept
-    // running: the servers a table compares share the machine's drift, run for run. Each round goes the other way
-    // from the one before, so that a drift across the rounds weighs on every server alike.
+    // running: the servers a table compares share the machine's drift, run for run. Each
+    // round goes the other way from the one before, so that a drift across the rounds
+    // weighs on every server alike.
     for (const count of connections) {
       for (let run = 0; run < runs; run++) {
         for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) steps.push({ ...cell, phase: PHASE, peers: cells, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
