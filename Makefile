@@ -35,12 +35,15 @@ $(BUILD)/libladder.so: calls/native.c calls/native.h | $(BUILD)
 $(BUILD)/ladder-c: calls/c.c calls/native.h $(BUILD)/libladder.so | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -lladder -Wl,-rpath,'$$ORIGIN'
 
-# The ladder's ring variant (c-uring): the same program with its syscall and reads
-# through io_uring, where liburing is.
-ladder: $(if $(LIBURING_H),$(BUILD)/ladder-c-uring)
+# The ladder's ring variants, where liburing is: the ring as a library for C, Bun and
+# Deno, and C's ladder with its syscall and reads through it (c-uring).
+ladder: $(if $(LIBURING_H),$(BUILD)/libladder-uring.so $(BUILD)/ladder-c-uring)
 
-$(BUILD)/ladder-c-uring: calls/c.c calls/native.h $(BUILD)/libladder.so | $(BUILD)
-	$(CC) $(CFLAGS) -DLADDER_URING -o $@ $< -L$(BUILD) -lladder -luring -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/libladder-uring.so: calls/uring.c calls/uring.h | $(BUILD)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $< -luring
+
+$(BUILD)/ladder-c-uring: calls/c.c calls/native.h calls/uring.h $(BUILD)/libladder.so $(BUILD)/libladder-uring.so | $(BUILD)
+	$(CC) $(CFLAGS) -DLADDER_URING -o $@ $< -L$(BUILD) -lladder -lladder-uring -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/ladder.node: calls/addon.c calls/native.c calls/native.h | $(BUILD)
 	$(if $(NODE_API_INC),,$(error node_api.h not found: run ./setup.sh, which unpacks Debian's libnode headers))
@@ -72,7 +75,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 	{ $(CC) --version | head -n 1; echo "$(CC) $(CFLAGS)"; } > $@
 
 clean:
-	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
+	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/libladder-uring.so $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
 .PHONY: all uring ladder servers db host clean

@@ -1,9 +1,9 @@
 // The call ladder in C, the floor: each rung is a loop of direct calls, timed with the
 // process's CPU clock. Usage: ladder-c ROUNDS CALLS READS < pipe
 // (experiments/calls/ladder.js says what the rungs, the counts and the lines printed are).
-// Built with LADDER_URING (build/ladder-c-uring, with liburing), the syscall rung is an
-// IORING_OP_NOP through a ring and the reads are IORING_OP_READs through it, each handed
-// over and waited for by one io_uring_enter, as wc/uring.c reads.
+// Built with LADDER_URING (build/ladder-c-uring), the syscall rung is an IORING_OP_NOP
+// through the ring of build/libladder-uring.so (calls/uring.c) and the reads are
+// IORING_OP_READs through it: the ring Bun's and Deno's ring variants call through FFI.
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,41 +14,7 @@
 #include "native.h"
 
 #ifdef LADDER_URING
-#include <liburing.h>
-
-static struct io_uring ring;
-
-// The operation just prepared on the ring's one entry, submitted, waited for and reaped:
-// its result (-errno on failure, errno set).
-static int complete(void) {
-  struct io_uring_cqe *cqe;
-  // a wait cut short by a signal leaves the operation in flight: wait for it again
-  int result = io_uring_submit_and_wait(&ring, 1);
-  if (result >= 0 || result == -EINTR) {
-    do result = io_uring_wait_cqe(&ring, &cqe);
-    while (result == -EINTR);
-  }
-  if (result < 0) {
-    errno = -result;
-    return result;
-  }
-  result = cqe->res;
-  io_uring_cqe_seen(&ring, cqe);
-  if (result < 0) errno = -result;
-  return result;
-}
-
-static int32_t ring_nop(void) {
-  struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_nop(sqe);
-  return complete();
-}
-
-static ssize_t ring_read(int fd, void *into, size_t length) {
-  struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_read(sqe, fd, into, (unsigned)length, -1);
-  return complete();
-}
+#include "uring.h"
 #endif
 
 #define BLOCK 256
@@ -76,9 +42,9 @@ static long noop(long count) {
 #ifdef LADDER_URING
 static int syscall_right(int32_t parent) {
   (void)parent;
-  return ring_nop() == 0;
+  return ladder_uring_nop() == 0;
 }
-static ssize_t read_once(int fd, size_t length) { return ring_read(fd, buf, length); }
+static ssize_t read_once(int fd, size_t length) { return ladder_uring_read(fd, buf, (uint32_t)length); }
 #else
 static int syscall_right(int32_t parent) { return ladder_getppid() == parent; }
 static ssize_t read_once(int fd, size_t length) { return read(fd, buf, length); }
@@ -132,7 +98,7 @@ int main(int argc, char **argv) {
   parent = (int32_t)getppid();
   if (devnull < 0) fail("open /dev/null", -1, 1);
 #ifdef LADDER_URING
-  int ready = io_uring_queue_init(1, &ring, 0);
+  int ready = ladder_uring_setup();
   if (ready < 0) {
     errno = -ready;
     fail("io_uring_setup", -1, 1);
