@@ -1,12 +1,16 @@
 // The call ladder in Bun: the no-op and getppid through bun:ffi into
 // build/libladder.so (calls/native.c), the reads through bun:ffi's libc read(2) as
-// wc/bun-ffi.js makes them. bun:jsc says whether JavaScriptCore's optimising tiers
-// (DFG, FTL) compiled each loop.
+// wc/bun-ffi.js makes them (`ffi`); or, in `uring`, the syscall and the reads through
+// the ring of build/libladder-uring.so (calls/uring.c), as calls/c.c's c-uring makes
+// them. bun:jsc says whether JavaScriptCore's optimising tiers (DFG, FTL) compiled
+// each loop.
 import { dlopen, ptr } from 'bun:ffi'
 import { numberOfDFGCompiles } from 'bun:jsc'
-import { runLadder, noop, syscall, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, setUpRing, BLOCK } from './ladder.mjs'
 
-const ladder = dlopen(new URL('../build/libladder.so', import.meta.url).pathname, {
+const [form, ...argv] = Bun.argv.slice(2)
+const build = name => new URL(`../build/${name}`, import.meta.url).pathname
+const ladder = dlopen(build('libladder.so'), {
   ladder_noop: { args: ['i32'], returns: 'i32' },
   ladder_getppid: { args: [], returns: 'i32' },
   ladder_cpu_ns: { args: [], returns: 'f64' }
@@ -26,15 +30,35 @@ function read (call, fd, address, length, answer, count) {
   return count
 }
 
-const rungs = {
-  noop: [noop, ladder.ladder_noop],
-  syscall: [syscall, ladder.ladder_getppid, process.ppid],
-  'empty-read': [read, libc.read, devNull, bufPtr, 1, 0],
-  'read-256': [read, libc.read, 0, bufPtr, BLOCK, BLOCK]
+// Each form's syscall and reads; the ring's library is opened only by the form that uses it.
+const forms = {
+  ffi: () => ({
+    syscall: [syscall, ladder.ladder_getppid, process.ppid],
+    'empty-read': [read, libc.read, devNull, bufPtr, 1, 0],
+    'read-256': [read, libc.read, 0, bufPtr, BLOCK, BLOCK]
+  }),
+  uring: () => {
+    const ring = dlopen(build('libladder-uring.so'), {
+      ladder_uring_setup: { args: [], returns: 'i32' },
+      ladder_uring_nop: { args: [], returns: 'i32' },
+      ladder_uring_read: { args: ['i32', 'ptr', 'u32'], returns: 'i32' }
+    }).symbols
+    setUpRing(ring.ladder_uring_setup)
+    return {
+      syscall: [syscall, ring.ladder_uring_nop, 0],
+      'empty-read': [read, ring.ladder_uring_read, devNull, bufPtr, 1, 0],
+      'read-256': [read, ring.ladder_uring_read, 0, bufPtr, BLOCK, BLOCK]
+    }
+  }
 }
+if (!forms[form]) {
+  console.error(`usage: bun calls/bun.mjs ffi|uring ROUNDS CALLS READS, not '${form}'`)
+  process.exit(2)
+}
+const rungs = { noop: [noop, ladder.ladder_noop], ...forms[form]() }
 
 runLadder({
-  argv: Bun.argv.slice(2),
+  argv,
   rungs,
   cpuNs: ladder.ladder_cpu_ns,
   compiled: name => (numberOfDFGCompiles(rungs[name][0]) > 0 ? 'yes' : 'no'),

@@ -1,13 +1,16 @@
 // The call ladder in Deno, in both of the lab's Deno readers' forms: the no-op and
 // getppid through Deno.dlopen into build/libladder.so (calls/native.c); the reads
 // through Deno's own readSync (`sync`, as wc/deno-sync.js makes them) or through
-// Deno.dlopen's libc read(2) (`ffi`, as wc/deno-ffi.js). Run with
-// --v8-flags=--allow-natives-syntax, to ask V8 whether each loop was optimised.
+// Deno.dlopen's libc read(2) (`ffi`, as wc/deno-ffi.js). In `uring`, the syscall and
+// the reads go through the ring of build/libladder-uring.so (calls/uring.c), as
+// calls/c.c's c-uring makes them. Run with --v8-flags=--allow-natives-syntax, to ask V8
+// whether each loop was optimised.
 import process from 'node:process'
-import { runLadder, noop, syscall, v8Compiled, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, setUpRing, v8Compiled, BLOCK } from './ladder.mjs'
 
 const [form, ...argv] = Deno.args
-const ladder = Deno.dlopen(new URL('../build/libladder.so', import.meta.url), {
+const build = name => new URL(`../build/${name}`, import.meta.url)
+const ladder = Deno.dlopen(build('libladder.so'), {
   ladder_noop: { parameters: ['i32'], result: 'i32' },
   ladder_getppid: { parameters: [], result: 'i32' },
   ladder_cpu_ns: { parameters: [], result: 'f64' }
@@ -34,25 +37,38 @@ function readFfi (call, fd, buf, length, answer, count) {
   return count
 }
 
-const reads = {
-  sync: {
+// Each form's syscall and reads; the ring's library is opened only by the form that uses it.
+const getppid = [syscall, ladder.ladder_getppid, process.ppid]
+const forms = {
+  sync: () => ({
+    syscall: getppid,
     'empty-read': [readSync, devNull, one, null],
     'read-256': [readSync, Deno.stdin, buf, BLOCK]
-  },
-  ffi: {
+  }),
+  ffi: () => ({
+    syscall: getppid,
     'empty-read': [readFfi, libc.read, devNullFd, buf, 1, 0],
     'read-256': [readFfi, libc.read, 0, buf, BLOCK, BLOCK]
+  }),
+  uring: () => {
+    const ring = Deno.dlopen(build('libladder-uring.so'), {
+      ladder_uring_setup: { parameters: [], result: 'i32' },
+      ladder_uring_nop: { parameters: [], result: 'i32' },
+      ladder_uring_read: { parameters: ['i32', 'buffer', 'u32'], result: 'i32' }
+    }).symbols
+    setUpRing(ring.ladder_uring_setup)
+    return {
+      syscall: [syscall, ring.ladder_uring_nop, 0],
+      'empty-read': [readFfi, ring.ladder_uring_read, devNullFd, buf, 1, 0],
+      'read-256': [readFfi, ring.ladder_uring_read, 0, buf, BLOCK, BLOCK]
+    }
   }
 }
-if (!reads[form]) {
-  console.error(`usage: deno run --allow-ffi --allow-read calls/deno.mjs sync|ffi ROUNDS CALLS READS, not '${form}'`)
+if (!forms[form]) {
+  console.error(`usage: deno run --allow-ffi --allow-read calls/deno.mjs sync|ffi|uring ROUNDS CALLS READS, not '${form}'`)
   Deno.exit(2)
 }
-const rungs = {
-  noop: [noop, ladder.ladder_noop],
-  syscall: [syscall, ladder.ladder_getppid, process.ppid],
-  ...reads[form]
-}
+const rungs = { noop: [noop, ladder.ladder_noop], ...forms[form]() }
 
 runLadder({
   argv,

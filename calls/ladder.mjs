@@ -6,6 +6,8 @@
 //   compiled noop yes syscall yes empty-read yes read-256 yes
 //   round 1 noop 2.8 syscall 203.1 empty-read 226.3 read-256 437.7   (ns per call)
 //   size N reads N blocksize 256
+import os from 'node:os'
+
 export const BLOCK = 256
 // Warm-up: each rung's loop called 1024 times on 128 calls: a loop run once, long, is
 // compiled on the stack (OSR), which can leave the function itself unoptimised and
@@ -62,6 +64,16 @@ export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print = line =
   }
   const left = drain()
   print(`size ${piped * BLOCK + left} reads ${piped} blocksize ${BLOCK}`)
+}
+
+// A ring variant's ring (calls/uring.c, set up through the runtime's FFI), before its
+// rungs: a refusal ends the ladder with errno's name, as calls/c.c's does.
+export function setUpRing (setup) {
+  const result = setup()
+  if (result < 0) {
+    const name = Object.entries(os.constants.errno).find(([, number]) => number === -result)?.[0] ?? `errno ${-result}`
+    exitWith(`io_uring_setup: ${name}`, 1)
+  }
 }
 
 // The global process of Node, Bun and Deno 2, not an import of node:process: Node makes

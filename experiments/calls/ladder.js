@@ -45,25 +45,32 @@ const ADDS_UP_SHARE = 0.10
 // The host's bindings the just ladders use, beyond those every just reader has.
 const JUST_NEEDS = ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.read', 'net.readRaw', 'sys.address']
 
+// What every ladder needs built besides its runtime (make builds them; ./setup.sh runs
+// make), unless its variant names its own `libraries`: the ring variants of C, Bun and
+// Deno call the one ring of libladder-uring.so (calls/uring.c), built where liburing is.
+const NATIVE_PARTS = { native: ['libladder.so'], node: ['ladder.node'], bun: ['libladder.so'], deno: ['libladder.so'], just: [] }
+const RING_LIBRARIES = ['libladder.so', 'libladder-uring.so']
+
 // Each variant: how its ladder runs (a command like experiments/stdio/programs.js's, {runtime} its
 // runtime's binary, {file} its ladder, {build} the build folder), what its boundary and
-// its reads are, and the stdin reader (experiments/stdio/programs.js) that reads as its read-256 does.
+// its reads are, and the stdin reader (experiments/stdio/programs.js) that reads as its
+// read-256 does (Bun and Deno have no ring reader of stdin: their ring variants have none).
 const variants = [
   { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
   { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
   { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
   { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
   { name: 'node', runtime: 'node', file: 'calls/node.mjs', command: ['{runtime}', '--allow-natives-syntax', '{file}'], boundary: 'Node-API addon (build/ladder.node)', read: 'fs.readSync', stdin: 'node-sync' },
-  { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
+  { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'ffi'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
   { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
   { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' },
-  { name: 'c-uring', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c-uring'], ring: true, boundary: 'a direct call into libladder.so', read: 'IORING_OP_READ through io_uring (liburing)', stdin: 'c-uring' },
-  { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' }
+  { name: 'c-uring', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c-uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'a direct call into libladder.so', read: 'IORING_OP_READ through libladder-uring.so\'s ring (liburing)', stdin: 'c-uring' },
+  { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' },
+  { name: 'bun-uring', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'bun:ffi', read: 'IORING_OP_READ through bun:ffi into libladder-uring.so', stdin: null },
+  { name: 'deno-uring', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'Deno.dlopen', read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so', stdin: null }
 ]
 // The floor a ring variant's parts are taken against.
 const RING_FLOOR = 'c-uring'
-// What every ladder needs built besides its runtime (make builds them; ./setup.sh runs make).
-const NATIVE_PARTS = { native: ['libladder.so'], node: ['ladder.node'], bun: ['libladder.so'], deno: ['libladder.so'], just: [] }
 
 // Rounds within a process agree to a percent or two (its figure is their median); what
 // moves is the process, so the default spends its time on ten of them. 300 000 calls
@@ -89,7 +96,7 @@ function ladderArgv (variant, { rounds, calls, reads }) {
 function unavailableReason (variant) {
   const reason = rowUnavailableReason(variant)
   if (reason !== null) return reason
-  const missing = NATIVE_PARTS[variant.runtime].find(file => !fs.existsSync(path.join(BUILD, file)))
+  const missing = (variant.libraries ?? NATIVE_PARTS[variant.runtime]).find(file => !fs.existsSync(path.join(BUILD, file)))
   return missing ? `${path.join(BUILD, missing)} is not built: run ./setup.sh (or make)` : null
 }
 

@@ -9,6 +9,7 @@ const path = require('node:path')
 
 const calls = require('../../experiments/calls/ladder')
 const { sharedCpuPin } = require('../../lib/pipeline')
+const { BUILD } = require('../../lib/paths')
 
 const OPTIONS = { ladder: TINY, timeoutSeconds: 60 }
 
@@ -30,6 +31,11 @@ for (const variant of calls.variants) {
     assert.deepEqual(record.output, { size: calls.ladderBytes(TINY), reads: calls.WARMUP_READS + TINY.rounds * TINY.reads, blockSize: 256 })
   })
 }
+
+test('a variant whose own libraries are not built names the one missing and the fix', () => {
+  const unbuilt = { ...calls.findVariant('bun-uring'), libraries: ['libladder.so', 'libnowhere.so'] }
+  assert.equal(calls.unavailableReason(unbuilt), `${path.join(BUILD, 'libnowhere.so')} is not built: run ./setup.sh (or make)`)
+})
 
 // A ladder that is not one: the shell prints what it is told, as a broken ladder might.
 function fakeVariant (script) {
@@ -68,7 +74,7 @@ test('a ladder that hangs is stopped at the timeout and failed', async () => {
 
 test('bench.js --experiment calls: options it does not take, unknown variants and experiments, one line each', () => {
   assertRefused(bench(['--experiment', 'calls', '--sizes', '256']), /^bench\.js: --sizes is an option of the stdio experiment, not of calls: add --experiment stdio, or drop --sizes; see node bench\.js --help$/)
-  assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi, c-uring, just-uring$/)
+  assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi, c-uring, just-uring, bun-uring, deno-uring$/)
   assertRefused(bench(['--experiment', 'calls', '--processes', '0']), /^bench\.js: --processes must be a whole number of at least 1, not '0'$/)
   assertRefused(bench(['--processes', '3']), /^bench\.js: --processes is an option of the calls experiment, not of stdio: add --experiment calls, or drop --processes; see node bench\.js --help$/)
   assertRefused(bench(['--experiment', 'tcp']), /^bench\.js: --experiment must be stdio, calls, http or db, not 'tcp'$/)

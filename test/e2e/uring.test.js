@@ -2,8 +2,12 @@
 // The readers through io_uring in the real bench: refused where a seccomp filter refuses
 // io_uring, as Docker's default profile does (the test installs such a filter,
 // test/fixtures/deny-uring.c), and checked by the strace pass where they run, which
-// catches a row that claims a ring it does not use.
-const { readRuns } = require('../helpers')
+// catches a row that claims a ring it does not use; and the call ladder's ring variants,
+// which must stop at a refused ring and read through the ring they set up.
+const { readRuns, TINY_LADDER } = require('../helpers')
+const ladder = require('../../experiments/calls/ladder')
+const { shellQuote } = require('../../lib/pipeline')
+const { FIXED_FEEDER_BLOCK } = require('../../experiments/stdio/measure')
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -54,6 +58,34 @@ test('io_uring refused by seccomp: the rows say why in --list, --only naming a r
   const context = JSON.parse(fs.readFileSync(path.join(scratch, 'pattern', 'context.json'), 'utf8'))
   assert.deepEqual(context.programs.map(program => program.name).sort(), ['c', 'coreutils'])
   assert.deepEqual(context.skipped.filter(entry => entry.program.includes('uring')), [{ program: 'c-uring', reason: REFUSED }, { program: 'c-uring-fixed', reason: REFUSED }])
+})
+
+// The ladder's ring variants run alone (calls/c.c, just.js, bun.mjs, deno.mjs), fed as
+// the bench feeds them.
+const ladderPipe = (variant, { prefix = '' } = {}) => `dd if=/dev/zero bs=${FIXED_FEEDER_BLOCK} count=${ladder.ladderBytes(TINY_LADDER) / FIXED_FEEDER_BLOCK} status=none | ${prefix}${shellQuote(ladder.ladderArgv(variant, TINY_LADDER))}`
+const RING_LADDERS = ladder.variants.filter(variant => variant.ring)
+
+test('each ring ladder sets up a ring: under the filter it stops at io_uring_setup, exit 1', () => {
+  assert.deepEqual(RING_LADDERS.map(variant => variant.name), ['c-uring', 'just-uring', 'bun-uring', 'deno-uring'])
+  for (const variant of RING_LADDERS) {
+    const run = spawnSync('bash', ['-c', ladderPipe(variant, { prefix: `${shellQuote([denyUring])} ` })], { cwd: ROOT, encoding: 'utf8' })
+    assert.equal(run.status, 1, `${variant.name}: ${run.stderr}`)
+    assert.match(run.stderr, /^io_uring_setup: \S/, variant.name)
+  }
+})
+
+test('each ring ladder reads through its ring: strace sees no read(2) but the last, empty one of stdin', () => {
+  for (const variant of RING_LADDERS) {
+    const trace = path.join(scratch, `${variant.name}.trace`)
+    // only read(2) is traced, so that the ring's own calls run at full speed
+    const run = spawnSync('bash', ['-c', ladderPipe(variant, { prefix: `strace -f --seccomp-bpf -e trace=read -o ${shellQuote([trace])} ` })], { cwd: ROOT, encoding: 'utf8' })
+    assert.equal(run.status, 0, `${variant.name}: ${run.stderr}`)
+    assert.match(run.stdout, new RegExp(`^size ${ladder.ladderBytes(TINY_LADDER)} reads `, 'm'))
+    const reads = fs.readFileSync(trace, 'utf8').split('\n').filter(line => / read\(/.test(line))
+    assert.deepEqual(reads.filter(line => / read\(0,/.test(line)).map(line => line.replace(/^\d+ +/, '').replace(/".*"/, '""').replace(/ +/g, ' ')), ['read(0, "", 256) = 0'], variant.name)
+    // the empty-read rung's calls, were they read(2)s, would be thousands
+    assert.ok(reads.length < TINY_LADDER.calls, `${variant.name}: ${reads.length} read(2) calls`)
+  }
 })
 
 test('c-uring\'s sqpoll mode, kept for docs/io_uring.md\'s measure: every byte of a pipe in blocks, and a bad mode refused', () => {
