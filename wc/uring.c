@@ -44,7 +44,10 @@ int main(int argc, char *argv[]) {
   unsigned long long size = 0;
   unsigned long long reads = 0;
   for (;;) {
-    struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+    struct io_uring_sqe *sqe;
+    /* SQPOLL's thread can post a read's completion before it moves the submission queue's
+     * head past it: the entry is then not free yet, so wait until it is */
+    while ((sqe = io_uring_get_sqe(&ring)) == NULL) io_uring_sqring_wait(&ring);
     /* offset -1: from the file's position, as read(2) does (a pipe has none) */
     if (fixed) {
       io_uring_prep_read_fixed(sqe, 0, buf, blocksize, -1, 0);
