@@ -4,7 +4,12 @@
  * IORING_OP_READ_FIXED), so that a read neither looks the file up nor maps the buffer.
  * "sqpoll" is fixed with a kernel thread that polls the submission queue (SQPOLL), so
  * that no call hands a read over: only waits for completions enter the kernel. The
- * thread is the process's, and its CPU time is the reader's (docs/io_uring.md). */
+ * thread is the process's, and its CPU time is the reader's (docs/io_uring.md).
+ * "window BYTES" is fixed with BYTES of reads in flight (BYTES / blocksize reads, at
+ * least one), each into its own block of the registered buffer, and reaps every
+ * completion that is ready after each wait, so that one io_uring_enter can hand over and
+ * wait for many reads. Blocks then come back in no set order: a count of bytes does not
+ * care, a reader of the stream's contents would. */
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
@@ -18,43 +23,88 @@ static int fail(const char *call, int error) {
   return 1;
 }
 
+
+/* One read of a block into `into`, from the file's position as read(2) reads (offset -1;
+ * a pipe has none): of the registered file into the registered buffer when fixed. */
+static void prep_read(struct io_uring *ring, int fixed, char *into, size_t blocksize, unsigned long long block) {
+  struct io_uring_sqe *sqe;
+  /* SQPOLL's thread can post a read's completion before it moves the submission queue's
+   * head past it: the entry is then not free yet, so wait until it is */
+  while ((sqe = io_uring_get_sqe(ring)) == NULL) io_uring_sqring_wait(ring);
+  if (fixed) {
+    io_uring_prep_read_fixed(sqe, 0, into, blocksize, -1, 0);
+    sqe->flags |= IOSQE_FIXED_FILE;
+  } else {
+    io_uring_prep_read(sqe, STDIN_FILENO, into, blocksize, -1);
+  }
+  io_uring_sqe_set_data64(sqe, block);
+}
+
+/* "window": depth reads in flight until one meets the end, then the rest reaped. */
+static int window(struct io_uring *ring, unsigned depth, char *blocks, size_t blocksize) {
+  unsigned long long size = 0, reads = 0;
+  unsigned in_flight = 0;
+  int ended = 0, ret;
+  for (unsigned block = 0; block < depth; block++, in_flight++) prep_read(ring, 1, blocks + block * blocksize, blocksize, block);
+  while (in_flight > 0) {
+    if ((ret = io_uring_submit_and_wait(ring, 1)) < 0 && ret != -EINTR) return fail("io_uring_enter", -ret);
+    struct io_uring_cqe *cqe;
+    unsigned head, reaped = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      reaped++;
+      in_flight--;
+      int n = cqe->res;
+      if (n < 0) return fail("read", -n);
+      if (n == 0) ended = 1;
+      if (n > 0) {
+        reads++;
+        size += n;
+      }
+      if (!ended) {
+        unsigned long long block = io_uring_cqe_get_data64(cqe);
+        prep_read(ring, 1, blocks + block * blocksize, blocksize, block);
+        in_flight++;
+      }
+    }
+    io_uring_cq_advance(ring, reaped);
+  }
+  printf("size %llu reads %llu blocksize %zu\n", size, reads, blocksize);
+  return 0;
+}
+
 int main(int argc, char *argv[]) {
   size_t blocksize = argc > 1 ? strtoul(argv[1], NULL, 10) : 65536;
-  int sqpoll = argc > 2 && strcmp(argv[2], "sqpoll") == 0;
-  int fixed = sqpoll || (argc > 2 && strcmp(argv[2], "fixed") == 0);
-  if (blocksize == 0 || blocksize > 1u << 30 || (argc > 2 && !fixed)) {
-    fprintf(stderr, "usage: %s [blocksize > 0] [fixed | sqpoll]\n", argv[0]);
+  const char *mode = argc > 2 ? argv[2] : "";
+  int sqpoll = strcmp(mode, "sqpoll") == 0;
+  int windowed = strcmp(mode, "window") == 0 && argc == 4;
+  int fixed = sqpoll || windowed || strcmp(mode, "fixed") == 0;
+  size_t window_bytes = windowed ? strtoul(argv[3], NULL, 10) : 0;
+  unsigned depth = blocksize && window_bytes > blocksize ? (unsigned)(window_bytes / blocksize) : 1;
+  if (blocksize == 0 || blocksize > 1u << 30 || (argc > 2 && !fixed) || argc > (windowed ? 4 : 3) ||
+      (windowed && window_bytes == 0) || depth > 4096 || blocksize * depth > 1u << 30) {
+    fprintf(stderr, "usage: %s [blocksize > 0] [fixed | sqpoll | window BYTES]\n", argv[0]);
     return 2;
   }
   /* a closed stdin would become the ring's own descriptor, and be read as one */
   if (fcntl(STDIN_FILENO, F_GETFD) < 0) return fail("read", errno);
-  char *buf = malloc(blocksize);
+  char *buf = malloc(depth * blocksize);
   if (buf == NULL) return fail("malloc", errno);
   struct io_uring ring;
   /* the polling thread sleeps after 10 ms without a submission */
   struct io_uring_params params = {.flags = sqpoll ? IORING_SETUP_SQPOLL : 0, .sq_thread_idle = 10};
-  int ret = io_uring_queue_init_params(1, &ring, &params);
+  int ret = io_uring_queue_init_params(depth, &ring, &params);
   if (ret < 0) return fail("io_uring_setup", -ret);
   if (fixed) {
     int fd = STDIN_FILENO;
-    struct iovec block = {buf, blocksize};
+    struct iovec blocks = {buf, depth * blocksize};
     if ((ret = io_uring_register_files(&ring, &fd, 1)) < 0) return fail("io_uring_register files", -ret);
-    if ((ret = io_uring_register_buffers(&ring, &block, 1)) < 0) return fail("io_uring_register buffers", -ret);
+    if ((ret = io_uring_register_buffers(&ring, &blocks, 1)) < 0) return fail("io_uring_register buffers", -ret);
   }
+  if (windowed) return window(&ring, depth, buf, blocksize);
   unsigned long long size = 0;
   unsigned long long reads = 0;
   for (;;) {
-    struct io_uring_sqe *sqe;
-    /* SQPOLL's thread can post a read's completion before it moves the submission queue's
-     * head past it: the entry is then not free yet, so wait until it is */
-    while ((sqe = io_uring_get_sqe(&ring)) == NULL) io_uring_sqring_wait(&ring);
-    /* offset -1: from the file's position, as read(2) does (a pipe has none) */
-    if (fixed) {
-      io_uring_prep_read_fixed(sqe, 0, buf, blocksize, -1, 0);
-      sqe->flags |= IOSQE_FIXED_FILE;
-    } else {
-      io_uring_prep_read(sqe, STDIN_FILENO, buf, blocksize, -1);
-    }
+    prep_read(&ring, fixed, buf, blocksize, 0);
     /* a wait cut short by a signal leaves the read in flight: wait for it again */
     if ((ret = io_uring_submit_and_wait(&ring, 1)) < 0 && ret != -EINTR) return fail("io_uring_enter", -ret);
     struct io_uring_cqe *cqe;
