@@ -28,11 +28,17 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // the strace pass checks them, and its "reads" and block size, against what the kernel saw.
 // ring: it reads stdin through io_uring, and strace sees the io_uring_enter calls that
 // hand its reads over, not the reads (experiments/stdio/strace.js); whether the kernel
-// allows a ring here is lib/uring.js's to say, through lib/rows.js.
+// allows a ring here is lib/uring.js's to say, through lib/rows.js. ringWindow: the
+// bytes of reads it keeps in flight at once (ringWindow / block size reads, at least one),
+// where it keeps more than one.
 //
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
 // however many arguments the runtime needs for the V8 flags (none in a timed run).
+// c-uring-window's bytes in flight: of 4, 8, 16, 32 and 64 KiB, 16 KiB cost least at
+// 256 B and at 4 KiB (docs/io_uring.md).
+const RING_WINDOW = 16384
+
 const programs = [
   {
     name: 'c',
@@ -78,6 +84,16 @@ const programs = [
     honoursBlockSize: true,
     ring: true,
     note: 'c-uring with stdin and the buffer registered with the ring first (IOSQE_FIXED_FILE, IORING_OP_READ_FIXED): no file lookup and no buffer mapping a read'
+  },
+  {
+    name: 'c-uring-window',
+    runtime: 'native',
+    file: 'wc/uring.c',
+    command: ['{build}/wc-uring', '{bs}', 'window', String(RING_WINDOW)],
+    honoursBlockSize: true,
+    ring: true,
+    ringWindow: RING_WINDOW,
+    note: `c-uring-fixed with ${RING_WINDOW / 1024} KiB of reads in flight, each into its own block, every ready completion reaped after a wait: one io_uring_enter for many reads; blocks come back in no set order, which a count of bytes allows`
   },
   {
     name: 'just-sync',

@@ -17,6 +17,7 @@ function programInfo (name, context) {
     honoursBlockSize: program ? program.honoursBlockSize : null,
     // runs from before the table said so: today's row
     ring: (program?.ring ?? findProgram(name)?.ring) === true,
+    ringWindow: program?.ringWindow ?? null,
     javascript: runtimeName !== null && !['native', 'coreutils'].includes(runtimeName),
     note: program?.note ?? null
   }

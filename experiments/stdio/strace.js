@@ -137,7 +137,7 @@ function parseProfileRun (text) {
 // A row that honours the block size asks for at most that many bytes a call: asking for
 // more is reading in larger blocks even where the pipe, holding less, hands back less.
 function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
-  if (program.ring) return ringTraceProblem({ trace, reads })
+  if (program.ring) return ringTraceProblem({ trace, reads, inFlight: ringDepth(program, blockSize) })
   const allowed = program.readSyscalls ?? ['read']
   const used = Object.keys(trace.stdin)
   const stray = used.filter(name => !allowed.includes(name))
@@ -167,16 +167,24 @@ function readTraceProblem ({ trace, program, blockSize, bytes, reads }) {
   return null
 }
 
+// The reads a ring reader keeps in flight at a block size: its window's worth, at least
+// one, as wc/uring.c's window mode counts them.
+function ringDepth (program, blockSize) {
+  return program.ringWindow ? Math.max(1, Math.floor(program.ringWindow / blockSize)) : 1
+}
+
 // A reader through io_uring: a read's descriptor, buffer and length travel in the ring's
 // shared memory, which strace does not decode, so neither the bytes nor the block size
 // can be checked against the kernel. What strace does see is every io_uring_enter and the
-// submissions it took: one read a block, and one more that met the end. A read(2) of
-// stdin beside them is reading some other way.
-function ringTraceProblem ({ trace, reads }) {
+// submissions it took: one read a block, and one more for each read in flight when one
+// met the end (each of them meets it too). A read(2) of stdin beside them is reading some
+// other way.
+function ringTraceProblem ({ trace, reads, inFlight = 1 }) {
   const used = Object.keys(trace.stdin)
   if (used.length) return `strace saw the reader read stdin with ${used.join(', ')}, but its row reads through io_uring`
   if (reads === null || reads === undefined) return null
-  if (trace.ring.submitted !== reads + 1) return `the reader says it made ${reads} reads, but strace saw io_uring_enter take ${trace.ring.submitted} submissions (the reads and one that met the end make ${reads + 1})`
+  const ends = inFlight === 1 ? 'one that met the end' : `the ${inFlight} in flight that met the end`
+  if (trace.ring.submitted !== reads + inFlight) return `the reader says it made ${reads} reads, but strace saw io_uring_enter take ${trace.ring.submitted} submissions (the reads and ${ends} make ${reads + inFlight})`
   return null
 }
 

@@ -69,3 +69,20 @@ test('a ring reader\'s trace: every read one submission, one more for the end; a
   const withRead = trace(ringTrace([1, 1], '100 read(0, ""..., 256) = 256'))
   assert.equal(readTraceProblem({ trace: withRead, program: ring, blockSize: 256, bytes: 512, reads: 1 }), 'strace saw the reader read stdin with read, but its row reads through io_uring')
 })
+
+test('a windowed ring reader\'s trace: one more submission for each read in flight at the end, its window over the block size', () => {
+  const windowed = { name: 'c-uring-window', ring: true, ringWindow: 16384, honoursBlockSize: true }
+  const trace = enters => {
+    const { stdin, otherCalls, ring } = parseTrace(ringTrace(enters))
+    return { stdin, otherCalls, ring }
+  }
+  // 4 KiB blocks: 4 in flight; 6 reads brought data, and the 4 then in flight met the end
+  const four = trace([4, 2, 3, 1])
+  assert.equal(readTraceProblem({ trace: four, program: windowed, blockSize: 4096, bytes: 6 * 4096, reads: 6 }), null)
+  assert.equal(readTraceProblem({ trace: four, program: windowed, blockSize: 4096, bytes: 6 * 4096, reads: 7 }),
+    'the reader says it made 7 reads, but strace saw io_uring_enter take 10 submissions (the reads and the 4 in flight that met the end make 11)')
+  // blocks as large as the window or larger: one in flight, as c-uring
+  assert.equal(readTraceProblem({ trace: trace([1, 1, 1]), program: windowed, blockSize: 65536, bytes: 2 * 65536, reads: 2 }), null)
+  // a window that does not divide: whole blocks only, 16384 / 5000 = 3
+  assert.equal(readTraceProblem({ trace: trace([3, 1]), program: windowed, blockSize: 5000, bytes: 5000, reads: 1 }), null)
+})
