@@ -73,34 +73,45 @@ function overheadByRuntime (set) {
   return `Per read at ${sizeName(blockSize)}, over C, each runtime's fastest reader: ${listJoin(fastest.map(clause))}.`
 }
 
-// 2b. Reads through io_uring: whether C's ring reader (the table's first native one) costs
-// more or less CPU than C's read(2) at the smallest and largest sizes, by its share of C
-// turned over (C's figure over its own, so its interval turns over too), and each
-// JavaScript ring reader against it at the smallest size.
+// 2b. Reads through io_uring: whether C's ring reader (the table's first native one that
+// keeps one read in flight) costs more or less CPU than C's read(2) at the smallest and
+// largest sizes, by its share of C turned over (C's figure over its own, so its interval
+// turns over too); then C's windowed ring readers (many reads in flight) alike, and each
+// JavaScript ring reader against the first at the smallest size.
 function ringReads (set) {
   const sizes = headlineSizes(set)
-  const rings = programsOf(set).filter(program => programInfo(program, set.context).ring)
-  const native = rings.find(program => !programInfo(program, set.context).javascript)
+  const rings = programsOf(set).map(program => programInfo(program, set.context)).filter(info => info.ring)
+  const native = rings.find(info => !info.javascript && !info.ringWindow)
   if (!native || sizes.length === 0) return null
-  const costAt = blockSize => {
-    const share = headlineCell(set.results.headline, native, blockSize)?.shareOfC
+  const costAt = (program, blockSize) => {
+    const share = headlineCell(set.results.headline, program, blockSize)?.shareOfC
     if (!share) return null
     const cost = { estimate: 1 / share.estimate, low: share.high ? 1 / share.high : null, high: share.low ? 1 / share.low : null, level: share.level }
     return { blockSize, cost }
   }
-  const ends = [...new Set([sizes[0], sizes[sizes.length - 1]])].map(costAt).filter(Boolean)
-  if (ends.length === 0) return null
+  const endSizes = [...new Set([sizes[0], sizes[sizes.length - 1]])]
+  const ends = program => endSizes.map(blockSize => costAt(program, blockSize)).filter(Boolean)
   const interval = value => (value.low === null ? '' : ` (${formatPercent(value.low)}–${formatPercent(value.high)})`)
-  const verdict = ends.every(end => end.cost.low > 1) ? 'more' : ends.every(end => end.cost.high !== null && end.cost.high < 1) ? 'less' : 'not clearly more or less'
-  const level = ends[0].cost.level ? `, ${levelText(ends[0].cost.level)} intervals` : ''
-  const costs = listJoin(ends.map((end, i) => `${formatPercent(end.cost.estimate)}${interval(end.cost)}${i === 0 ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
-  const first = sizes[0]
-  const theirs = rings.filter(program => programInfo(program, set.context).javascript).flatMap(program => {
-    const ratio = cellRatio(headlineCell(set.results.headline, program, first), headlineCell(set.results.headline, native, first))
-    return ratio ? [`${program} ${formatPercent(ratio.estimate)}${interval(ratio)} of ${native}'s`] : []
+  const word = cost => (cost.low > 1 ? 'more' : cost.high !== null && cost.high < 1 ? 'less' : 'not clearly more or less')
+  // one word when every end agrees, else the word at each end
+  const verdict = costs => {
+    const words = costs.map(end => word(end.cost))
+    return words.every(each => each === words[0]) ? words[0] : listJoin(costs.map((end, i) => `${words[i]} at ${sizeName(end.blockSize)}`))
+  }
+  const costsText = (costs, ofC) => listJoin(costs.map((end, i) => `${formatPercent(end.cost.estimate)}${interval(end.cost)}${i === 0 && ofC ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
+  const first = ends(native.name)
+  if (first.length === 0) return null
+  const level = first[0].cost.level ? `, ${levelText(first[0].cost.level)} intervals` : ''
+  const windowed = rings.filter(info => !info.javascript && info.ringWindow).flatMap(info => {
+    const costs = ends(info.name)
+    return costs.length ? [`; with ${sizeName(info.ringWindow)} of reads in flight it costs ${verdict(costs)}: ${info.name} takes ${costsText(costs, false)}`] : []
+  }).join('')
+  const theirs = rings.filter(info => info.javascript).flatMap(info => {
+    const ratio = cellRatio(headlineCell(set.results.headline, info.name, sizes[0]), headlineCell(set.results.headline, native.name, sizes[0]))
+    return ratio ? [`${info.name} ${formatPercent(ratio.estimate)}${interval(ratio)} of ${native.name}'s`] : []
   })
-  const javascript = theirs.length ? `; through the same ring at ${sizeName(first)}, ${listJoin(theirs)}` : ''
-  return `Through io_uring, a read of the pipe costs ${verdict} CPU than read(2): ${native} takes ${costs}${level}${javascript}.`
+  const javascript = theirs.length ? `; through the same ring at ${sizeName(sizes[0])}, ${listJoin(theirs)}` : ''
+  return `Through io_uring, a read of the pipe costs ${verdict(first)} CPU than read(2): ${native.name} takes ${costsText(first, true)}${level}${windowed}${javascript}.`
 }
 
 // 3. At the largest size the copy weighs most: how far the farthest runtime stays from C.
