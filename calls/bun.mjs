@@ -6,7 +6,7 @@
 // each loop.
 import { dlopen, ptr } from 'bun:ffi'
 import { numberOfDFGCompiles } from 'bun:jsc'
-import { runLadder, noop, syscall, setUpRing, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, ringSymbols, ringRungs, BLOCK } from './ladder.mjs'
 
 const [form, ...argv] = Bun.argv.slice(2)
 const build = name => new URL(`../build/${name}`, import.meta.url).pathname
@@ -38,17 +38,8 @@ const forms = {
     'read-256': [read, libc.read, 0, bufPtr, BLOCK, BLOCK]
   }),
   uring: () => {
-    const ring = dlopen(build('libladder-uring.so'), {
-      ladder_uring_setup: { args: [], returns: 'i32' },
-      ladder_uring_nop: { args: [], returns: 'i32' },
-      ladder_uring_read: { args: ['i32', 'ptr', 'u32'], returns: 'i32' }
-    }).symbols
-    setUpRing(ring.ladder_uring_setup)
-    return {
-      syscall: [syscall, ring.ladder_uring_nop, 0],
-      'empty-read': [read, ring.ladder_uring_read, devNull, bufPtr, 1, 0],
-      'read-256': [read, ring.ladder_uring_read, 0, bufPtr, BLOCK, BLOCK]
-    }
+    const symbols = Object.entries(ringSymbols('ptr')).map(([name, [args, returns]]) => [name, { args, returns }])
+    return ringRungs(dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols, read, devNull, bufPtr)
   }
 }
 if (!forms[form]) {

@@ -6,7 +6,7 @@
 // calls/c.c's c-uring makes them. Run with --v8-flags=--allow-natives-syntax, to ask V8
 // whether each loop was optimised.
 import process from 'node:process'
-import { runLadder, noop, syscall, setUpRing, v8Compiled, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, ringSymbols, ringRungs, v8Compiled, BLOCK } from './ladder.mjs'
 
 const [form, ...argv] = Deno.args
 const build = name => new URL(`../build/${name}`, import.meta.url)
@@ -51,17 +51,8 @@ const forms = {
     'read-256': [readFfi, libc.read, 0, buf, BLOCK, BLOCK]
   }),
   uring: () => {
-    const ring = Deno.dlopen(build('libladder-uring.so'), {
-      ladder_uring_setup: { parameters: [], result: 'i32' },
-      ladder_uring_nop: { parameters: [], result: 'i32' },
-      ladder_uring_read: { parameters: ['i32', 'buffer', 'u32'], result: 'i32' }
-    }).symbols
-    setUpRing(ring.ladder_uring_setup)
-    return {
-      syscall: [syscall, ring.ladder_uring_nop, 0],
-      'empty-read': [readFfi, ring.ladder_uring_read, devNullFd, buf, 1, 0],
-      'read-256': [readFfi, ring.ladder_uring_read, 0, buf, BLOCK, BLOCK]
-    }
+    const symbols = Object.entries(ringSymbols('buffer')).map(([name, [parameters, result]]) => [name, { parameters, result }])
+    return ringRungs(Deno.dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols, readFfi, devNullFd, buf)
   }
 }
 if (!forms[form]) {

@@ -66,13 +66,29 @@ export function runLadder ({ argv, rungs, cpuNs, compiled, drain, print = line =
   print(`size ${piped * BLOCK + left} reads ${piped} blocksize ${BLOCK}`)
 }
 
-// A ring variant's ring (calls/uring.c, set up through the runtime's FFI), before its
-// rungs: a refusal ends the ladder with errno's name, as calls/c.c's does.
-export function setUpRing (setup) {
-  const result = setup()
+// The ring of build/libladder-uring.so (calls/uring.c) as { symbol: [parameters, result] },
+// for a runtime's FFI to declare; `pointer` is that FFI's name for a buffer's address.
+export function ringSymbols (pointer) {
+  return {
+    ladder_uring_setup: [[], 'i32'],
+    ladder_uring_nop: [[], 'i32'],
+    ladder_uring_read: [['i32', pointer, 'u32'], 'i32']
+  }
+}
+
+// A ring variant's syscall and reads, through that ring once it is set up (a refusal ends
+// the ladder with errno's name, as calls/c.c's does): the ring's NOP in getppid's place,
+// and `read`, the runtime's read loop, calling the ring's read.
+export function ringRungs (ring, read, devNull, buffer) {
+  const result = ring.ladder_uring_setup()
   if (result < 0) {
     const name = Object.entries(os.constants.errno).find(([, number]) => number === -result)?.[0] ?? `errno ${-result}`
     exitWith(`io_uring_setup: ${name}`, 1)
+  }
+  return {
+    syscall: [syscall, ring.ladder_uring_nop, 0],
+    'empty-read': [read, ring.ladder_uring_read, devNull, buffer, 1, 0],
+    'read-256': [read, ring.ladder_uring_read, 0, buffer, BLOCK, BLOCK]
   }
 }
 
