@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int fail(const char *call, int error) {
@@ -23,6 +24,13 @@ static int fail(const char *call, int error) {
   return 1;
 }
 
+/* A whole number of at most 2^30 written in digits alone, or 0. */
+static size_t whole(const char *text) {
+  char *end;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 10);
+  return *text >= '0' && *text <= '9' && *end == '\0' && errno == 0 && value <= 1u << 30 ? (size_t)value : 0;
+}
 
 /* One read of a block into `into`, from the file's position as read(2) reads (offset -1;
  * a pipe has none): of the registered file into the registered buffer when fixed. */
@@ -30,7 +38,10 @@ static void prep_read(struct io_uring *ring, int fixed, char *into, size_t block
   struct io_uring_sqe *sqe;
   /* SQPOLL's thread can post a read's completion before it moves the submission queue's
    * head past it: the entry is then not free yet, so wait until it is */
-  while ((sqe = io_uring_get_sqe(ring)) == NULL) io_uring_sqring_wait(ring);
+  while ((sqe = io_uring_get_sqe(ring)) == NULL) {
+    int waited = io_uring_sqring_wait(ring);
+    if (waited < 0 && waited != -EINTR) exit(fail("io_uring_enter", -waited));
+  }
   if (fixed) {
     io_uring_prep_read_fixed(sqe, 0, into, blocksize, -1, 0);
     sqe->flags |= IOSQE_FIXED_FILE;
@@ -73,26 +84,33 @@ static int window(struct io_uring *ring, unsigned depth, char *blocks, size_t bl
 }
 
 int main(int argc, char *argv[]) {
-  size_t blocksize = argc > 1 ? strtoul(argv[1], NULL, 10) : 65536;
+  size_t blocksize = argc > 1 ? whole(argv[1]) : 65536;
   const char *mode = argc > 2 ? argv[2] : "";
   int sqpoll = strcmp(mode, "sqpoll") == 0;
   int windowed = strcmp(mode, "window") == 0 && argc == 4;
   int fixed = sqpoll || windowed || strcmp(mode, "fixed") == 0;
-  size_t window_bytes = windowed ? strtoul(argv[3], NULL, 10) : 0;
-  unsigned depth = blocksize && window_bytes > blocksize ? (unsigned)(window_bytes / blocksize) : 1;
-  if (blocksize == 0 || blocksize > 1u << 30 || (argc > 2 && !fixed) || argc > (windowed ? 4 : 3) ||
-      (windowed && window_bytes == 0) || depth > 4096 || blocksize * depth > 1u << 30) {
+  size_t window_bytes = windowed ? whole(argv[3]) : 0;
+  size_t depth = blocksize && window_bytes > blocksize ? window_bytes / blocksize : 1;
+  if (blocksize == 0 || (argc > 2 && !fixed) || argc > (windowed ? 4 : 3) || (windowed && window_bytes == 0) ||
+      depth > 4096 || blocksize * depth > 1u << 30) {
     fprintf(stderr, "usage: %s [blocksize > 0] [fixed | sqpoll | window BYTES]\n", argv[0]);
     return 2;
   }
   /* a closed stdin would become the ring's own descriptor, and be read as one */
-  if (fcntl(STDIN_FILENO, F_GETFD) < 0) return fail("read", errno);
+  struct stat stdin_stat;
+  if (fstat(STDIN_FILENO, &stdin_stat) < 0) return fail("read", errno);
+  /* reads in flight of a regular file would each start from its position, which io_uring
+   * moves without a lock: two could read the same bytes */
+  if (windowed && S_ISREG(stdin_stat.st_mode)) {
+    fprintf(stderr, "read: window mode reads a pipe, not a regular file, whose reads in flight would share its position\n");
+    return 1;
+  }
   char *buf = malloc(depth * blocksize);
   if (buf == NULL) return fail("malloc", errno);
   struct io_uring ring;
   /* the polling thread sleeps after 10 ms without a submission */
   struct io_uring_params params = {.flags = sqpoll ? IORING_SETUP_SQPOLL : 0, .sq_thread_idle = 10};
-  int ret = io_uring_queue_init_params(depth, &ring, &params);
+  int ret = io_uring_queue_init_params((unsigned)depth, &ring, &params);
   if (ret < 0) return fail("io_uring_setup", -ret);
   if (fixed) {
     int fd = STDIN_FILENO;
@@ -100,7 +118,7 @@ int main(int argc, char *argv[]) {
     if ((ret = io_uring_register_files(&ring, &fd, 1)) < 0) return fail("io_uring_register files", -ret);
     if ((ret = io_uring_register_buffers(&ring, &blocks, 1)) < 0) return fail("io_uring_register buffers", -ret);
   }
-  if (windowed) return window(&ring, depth, buf, blocksize);
+  if (windowed) return window(&ring, (unsigned)depth, buf, blocksize);
   unsigned long long size = 0;
   unsigned long long reads = 0;
   for (;;) {

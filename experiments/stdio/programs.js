@@ -93,6 +93,7 @@ const programs = [
     honoursBlockSize: true,
     ring: true,
     ringWindow: RING_WINDOW,
+    fileStdin: 'its reads in flight would each start from a file\'s position, which io_uring moves without a lock, so it refuses a regular file',
     note: `c-uring-fixed with ${RING_WINDOW / 1024} KiB of reads in flight, each into its own block, every ready completion reaped after a wait: one io_uring_enter for many reads; blocks come back in no set order, which a count of bytes allows`
   },
   {

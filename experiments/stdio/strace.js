@@ -188,4 +188,4 @@ function ringTraceProblem ({ trace, reads, inFlight = 1 }) {
   return null
 }
 
-module.exports = { profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem }
+module.exports = { profileArgv, summaryPart, parseTrace, parseProfileRun, readTraceProblem, ringDepth }
