@@ -77,7 +77,7 @@ export function ringSymbols (pointer) {
 }
 
 // A ring variant's syscall and reads, through that ring once it is set up (a refusal ends
-// the ladder with errno's name, as calls/c.c's does): the ring's NOP in getppid's place,
+// the ladder, naming errno, as calls/c.c's does): the ring's NOP in getppid's place,
 // and `read`, the runtime's read loop, calling the ring's read.
 export function ringRungs (ring, read, devNull, buffer) {
   const result = ring.ladder_uring_setup()

@@ -36,12 +36,17 @@ static int32_t complete(void) {
 
 // IORING_OP_NOP: the ring's round trip with no work, the syscall rung's place.
 int32_t ladder_uring_nop(void) {
-  io_uring_prep_nop(io_uring_get_sqe(&ring));
+  struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+  // the one entry is still taken only after an operation that failed to complete
+  if (sqe == NULL) return -EBUSY;
+  io_uring_prep_nop(sqe);
   return complete();
 }
 
 // IORING_OP_READ of fd from its file position: bytes read, 0 at its end, or -errno.
 int32_t ladder_uring_read(int32_t fd, void *into, uint32_t length) {
-  io_uring_prep_read(io_uring_get_sqe(&ring), fd, into, length, -1);
+  struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+  if (sqe == NULL) return -EBUSY;
+  io_uring_prep_read(sqe, fd, into, length, -1);
   return complete();
 }
