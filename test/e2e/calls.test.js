@@ -33,7 +33,7 @@ for (const variant of calls.variants) {
 }
 
 test('a variant whose own libraries are not built names the one missing and the fix', () => {
-  const unbuilt = { ...calls.findVariant('bun-uring'), libraries: ['libladder.so', 'libnowhere.so'] }
+  const unbuilt = { ...calls.findVariant('c'), libraries: ['libladder.so', 'libnowhere.so'] }
   assert.equal(calls.unavailableReason(unbuilt), `${path.join(BUILD, 'libnowhere.so')} is not built: run ./setup.sh (or make)`)
 })
 

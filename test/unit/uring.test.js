@@ -52,30 +52,29 @@ const ringTrace = (enters, extra = '') => [
   '% time     seconds  usecs/call     calls    errors syscall'
 ].filter(Boolean).join('\n')
 
+// The parts of a parsed trace the check reads.
+const traceOf = text => {
+  const { stdin, otherCalls, ring } = parseTrace(text)
+  return { stdin, otherCalls, ring }
+}
+
 test('a ring reader\'s trace: every read one submission, one more for the end; a read(2) of stdin or a count that differs fails it', () => {
   const ring = { name: 'c-uring', ring: true, honoursBlockSize: true }
-  const trace = enters => {
-    const { stdin, otherCalls, ring } = parseTrace(enters)
-    return { stdin, otherCalls, ring }
-  }
-  const honest = trace(ringTrace([1, 1, 1, 1, 1]))
+  const honest = traceOf(ringTrace([1, 1, 1, 1, 1]))
   assert.deepEqual(honest.ring, { enters: 5, submitted: 5 })
   // the bytes and the block size cannot be checked: they are in the ring's memory
   assert.equal(readTraceProblem({ trace: honest, program: ring, blockSize: 256, bytes: 1024, reads: 4 }), null)
   assert.equal(readTraceProblem({ trace: honest, program: ring, blockSize: 256, bytes: 1024, reads: 6 }),
     'the reader says it made 6 reads, but strace saw io_uring_enter take 5 submissions (the reads and one that met the end make 7)')
   // an enter that failed took nothing
-  assert.deepEqual(trace(ringTrace([1, -4, 1])).ring, { enters: 2, submitted: 2 })
-  const withRead = trace(ringTrace([1, 1], '100 read(0, ""..., 256) = 256'))
+  assert.deepEqual(traceOf(ringTrace([1, -4, 1])).ring, { enters: 2, submitted: 2 })
+  const withRead = traceOf(ringTrace([1, 1], '100 read(0, ""..., 256) = 256'))
   assert.equal(readTraceProblem({ trace: withRead, program: ring, blockSize: 256, bytes: 512, reads: 1 }), 'strace saw the reader read stdin with read, but its row reads through io_uring')
 })
 
 test('a windowed ring reader\'s trace: one more submission for each read in flight at the end, its window over the block size', () => {
   const windowed = { name: 'c-uring-window', ring: true, ringWindow: 16384, honoursBlockSize: true }
-  const trace = enters => {
-    const { stdin, otherCalls, ring } = parseTrace(ringTrace(enters))
-    return { stdin, otherCalls, ring }
-  }
+  const trace = enters => traceOf(ringTrace(enters))
   // 4 KiB blocks: 4 in flight; 6 reads brought data, and the 4 then in flight met the end
   const four = trace([4, 2, 3, 1])
   assert.equal(readTraceProblem({ trace: four, program: windowed, blockSize: 4096, bytes: 6 * 4096, reads: 6 }), null)
