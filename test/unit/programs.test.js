@@ -143,8 +143,9 @@ describe('commandLine', () => {
 
   test('the readers that cannot be timed reading a file (--feeder file) say why', () => {
     const reasons = Object.fromEntries(programs.map(program => [program.name, fileFeedReason(program)]).filter(([, reason]) => reason !== null))
-    assert.deepEqual(Object.keys(reasons), ['coreutils', 'just-async', 'just-async-et', 'node-bindings'])
+    assert.deepEqual(Object.keys(reasons), ['coreutils', 'c-uring-window', 'just-async', 'just-async-et', 'node-bindings'])
     assert.match(reasons.coreutils, /fstat and reads nothing/)
+    assert.match(reasons['c-uring-window'], /refuses a regular file/)
     for (const name of ['just-async', 'just-async-et', 'node-bindings']) assert.match(reasons[name], /reads only a pipe/)
   })
 })
