@@ -45,7 +45,7 @@ function probeRing (probe, groupOnly) {
     const errno = refused ? Number(refused[2]) : null
     if (errno === EPERM && groupOnly) reason = 'io_uring is kept for root and the group kernel.io_uring_group names here (kernel.io_uring_disabled=1): run as root, join that group, or sysctl -w kernel.io_uring_disabled=0'
     else if (errno === EPERM) reason = 'io_uring_setup is refused here (Operation not permitted): a seccomp profile such as Docker\'s default blocks io_uring; run the container with --security-opt seccomp=unconfined'
-    else if (errno === ENOSYS) reason = 'io_uring_setup does not exist here (Function not implemented): a kernel built without io_uring, or a seccomp profile that hides it'
+    else if (errno === ENOSYS) reason = 'io_uring_setup does not exist here (Function not implemented): a kernel built without io_uring (CONFIG_IO_URING), or a seccomp profile that hides it, as podman\'s default does; run the container with --security-opt seccomp=unconfined'
     else reason = `a ring could not be set up here: ${(run.stderr ?? '').trim().split('\n')[0] || run.error?.message || `${probe} exited ${run.status}`}`
   }
   probed.set(probe, reason)

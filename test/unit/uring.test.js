@@ -37,7 +37,7 @@ test('a ring the probe is refused: EPERM is seccomp\'s, or the switch\'s at 1 wh
   assert.match(uringReason({ ...here, probe: eperm }), /^io_uring_setup is refused here \(Operation not permitted\): a seccomp profile such as Docker's default blocks io_uring; run the container with --security-opt seccomp=unconfined$/)
   const group = probeSaying('group', 'io_uring_setup: Operation not permitted (1)')
   assert.match(uringReason({ ...here, disabled: '1', probe: group }), /kernel\.io_uring_disabled=1\): run as root, join that group, or sysctl -w kernel\.io_uring_disabled=0$/)
-  assert.match(uringReason({ ...here, probe: probeSaying('enosys', 'io_uring_setup: Function not implemented (38)') }), /^io_uring_setup does not exist here \(Function not implemented\)/)
+  assert.match(uringReason({ ...here, probe: probeSaying('enosys', 'io_uring_setup: Function not implemented (38)') }), /^io_uring_setup does not exist here \(Function not implemented\): .*; run the container with --security-opt seccomp=unconfined$/)
   assert.equal(uringReason({ ...here, probe: probeSaying('other', 'something else') }), 'a ring could not be set up here: something else')
 })
 
