@@ -51,13 +51,17 @@ static void prep_read(struct io_uring *ring, int fixed, char *into, size_t block
   io_uring_sqe_set_data64(sqe, block);
 }
 
-/* "window": depth reads in flight until one meets the end, then the rest reaped. */
-static int window(struct io_uring *ring, unsigned depth, char *blocks, size_t blocksize) {
+/* Stdin counted through the ring, `depth` reads in flight, each into its own block: after
+ * each io_uring_enter every completion that is ready is counted and its read handed over
+ * again, until one meets the end and the rest are reaped. With one in flight (every mode
+ * but window) this is read(2)'s loop: one read handed over and waited for by each enter. */
+static int count(struct io_uring *ring, int fixed, unsigned depth, char *blocks, size_t blocksize) {
   unsigned long long size = 0, reads = 0;
   unsigned in_flight = 0;
   int ended = 0, ret;
-  for (unsigned block = 0; block < depth; block++, in_flight++) prep_read(ring, 1, blocks + block * blocksize, blocksize, block);
+  for (unsigned block = 0; block < depth; block++, in_flight++) prep_read(ring, fixed, blocks + block * blocksize, blocksize, block);
   while (in_flight > 0) {
+    /* a wait cut short by a signal leaves the reads in flight: the loop waits again */
     if ((ret = io_uring_submit_and_wait(ring, 1)) < 0 && ret != -EINTR) return fail("io_uring_enter", -ret);
     struct io_uring_cqe *cqe;
     unsigned head, reaped = 0;
@@ -73,7 +77,7 @@ static int window(struct io_uring *ring, unsigned depth, char *blocks, size_t bl
       }
       if (!ended) {
         unsigned long long block = io_uring_cqe_get_data64(cqe);
-        prep_read(ring, 1, blocks + block * blocksize, blocksize, block);
+        prep_read(ring, fixed, blocks + block * blocksize, blocksize, block);
         in_flight++;
       }
     }
@@ -118,24 +122,5 @@ int main(int argc, char *argv[]) {
     if ((ret = io_uring_register_files(&ring, &fd, 1)) < 0) return fail("io_uring_register files", -ret);
     if ((ret = io_uring_register_buffers(&ring, &blocks, 1)) < 0) return fail("io_uring_register buffers", -ret);
   }
-  if (windowed) return window(&ring, (unsigned)depth, buf, blocksize);
-  unsigned long long size = 0;
-  unsigned long long reads = 0;
-  for (;;) {
-    prep_read(&ring, fixed, buf, blocksize, 0);
-    /* a wait cut short by a signal leaves the read in flight: wait for it again */
-    if ((ret = io_uring_submit_and_wait(&ring, 1)) < 0 && ret != -EINTR) return fail("io_uring_enter", -ret);
-    struct io_uring_cqe *cqe;
-    do ret = io_uring_wait_cqe(&ring, &cqe);
-    while (ret == -EINTR);
-    if (ret < 0) return fail("io_uring_enter", -ret);
-    int n = cqe->res;
-    io_uring_cqe_seen(&ring, cqe);
-    if (n < 0) return fail("read", -n);
-    if (n == 0) break;
-    reads++;
-    size += n;
-  }
-  printf("size %llu reads %llu blocksize %zu\n", size, reads, blocksize);
-  return 0;
+  return count(&ring, fixed, (unsigned)depth, buf, blocksize);
 }
