@@ -25,6 +25,8 @@ function measuredNode (version) {
     label: `Node.js ${nodeMajor(version)}`,
     locate: () => nodeBinary(version),
     version: bin => firstLine(bin, ['--version']),
+    lacks: (bin, needs) => nodeLacks(bin, needs),
+    engine: 'v8',
     v8Flags: flags => flags,
     reopensClosedStdio: true,
     install: `run ./setup.sh, which installs Node ${version} from npm into build/node/`
@@ -58,6 +60,7 @@ const runtimes = {
     locate: () => process.env.JUST || JUST_HOST,
     version: bin => justVersion(bin),
     lacks: (bin, needs) => justLacks(bin, needs),
+    engine: 'v8',
     v8Flags: flags => flags,
     reopensClosedStdio: false,
     install: 'run ./setup.sh to build build/just-host, or set JUST=/path/to/just'
@@ -69,6 +72,7 @@ const runtimes = {
     label: 'just-host single binary (wc.js embedded)',
     locate: () => path.join(BUILD, 'wcb'),
     version: bin => firstLine(bin, ['--version']),
+    engine: 'v8',
     v8Flags: flags => flags,
     reopensClosedStdio: false,
     install: 'run ./setup.sh (or make) to build build/wcb'
@@ -87,6 +91,7 @@ const runtimes = {
     label: 'Bun',
     locate: () => process.env.BUN || findNpmBin('bun') || findOnPath('bun'),
     version: bin => firstLine(bin, ['--version']),
+    engine: 'jsc',
     v8Flags: null,
     noGcTrace: 'Bun runs JavaScriptCore, which has no --trace-gc',
     reopensClosedStdio: true,
@@ -96,6 +101,7 @@ const runtimes = {
     label: 'Deno',
     locate: () => process.env.DENO || findNpmBin('deno') || findOnPath('deno'),
     version: bin => firstLine(bin, ['--version']),
+    engine: 'v8',
     v8Flags: flags => (flags.length ? [`--v8-flags=${flags.join(',')}`] : []),
     reopensClosedStdio: true,
     install: 'run ./setup.sh (npm installs deno), or set DENO=/path/to/deno'
@@ -194,6 +200,41 @@ function justLacks (binary, needs) {
     return `JUST=${binary} has no ${names}${hostHas ? ` (the lab's host has ${missing.length === 1 ? 'it' : 'them'}: unset JUST)` : ''}`
   }
   return `${binary} has no ${names}: run ./setup.sh to rebuild it`
+}
+
+// Why this Node cannot run a reader that uses these built-in modules ('ffi' for
+// node:ffi); null if it can. Asked of the binary, not guessed from its version: a module
+// may sit behind an --experimental- flag that a later version renames or drops.
+const nodeModules = new Map()
+function nodeLacks (binary, needs) {
+  const missing = needs.filter(name => !nodeHas(binary, name))
+  if (missing.length === 0) return null
+  const [name, flag] = [missing[0], nodeModules.get(`${binary}\t${missing[0]}`).flag]
+  const version = nodeVersionOf(binary)
+  if (flag) return `Node ${version} has node:${name} only behind ${flag}, which the lab does not set: pick a Node that has it on by default (--node)`
+  return `Node ${version} has no node:${name}: pick a Node that has it (--node; node:ffi came in 26.1.0, on by default from 26.9.0)`
+}
+
+function nodeHas (binary, name) {
+  const key = `${binary}\t${name}`
+  if (!nodeModules.has(key)) {
+    const script = `const m = require('node:module'); const flag = '--experimental-${name}'; ` +
+      `console.log(JSON.stringify({ has: m.isBuiltin('node:${name}'), flag: process.allowedNodeEnvironmentFlags.has(flag) ? flag : null }))`
+    let answer = { has: false, flag: null }
+    try {
+      answer = JSON.parse(firstLine(binary, ['--disable-warning=ExperimentalWarning', '-e', script]))
+    } catch {}
+    nodeModules.set(key, answer)
+  }
+  return nodeModules.get(key).has
+}
+
+function nodeVersionOf (binary) {
+  try {
+    return firstLine(binary, ['--version']).replace(/^v/, '')
+  } catch {
+    return binary
+  }
 }
 
 const sha256s = new Map()
