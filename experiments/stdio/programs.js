@@ -19,7 +19,13 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 
 // needs: the bindings under `just` a just reader uses beyond print, error, exit and
 // args, so that a just(js) binary without one (JUST=) lists the row as unavailable,
-// with the reason, instead of failing it. The lab's host has them all.
+// with the reason, instead of failing it. The lab's host has them all. For Node, the
+// built-in modules it needs beyond the usual ('ffi': node:ffi), asked of each Node.
+//
+// fastest: the row is its runtime's fastest form, as its maintainers call fastest
+// (docs/programs.md, "Each runtime's fastest form", cites them): `loop` names the function
+// that holds its read loop, which the fast-path check (experiments/stdio/fastpath.js) asks
+// the engine about; `source` the doc, source file or pull request that calls it fastest.
 //
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
@@ -140,6 +146,7 @@ const programs = [
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
     needs: ['net.readRaw', 'sys.address', 'sys.errno', 'sys.strerror', 'sys.STDIN_FILENO'],
     honoursBlockSize: true,
+    fastest: { loop: 'count', source: 'host/README.md, "Fast API calls": net.readRaw on an address taken once' },
     note: 'the host\'s fastest shape: the buffer\'s address taken once (sys.address), then net.readRaw(fd, address, len) as a V8 fast API call; lab host only, real just(js) has neither binding'
   },
   {
@@ -159,6 +166,17 @@ const programs = [
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: true,
     note: 'fs.readSync into one Buffer'
+  },
+  {
+    name: 'node-ffi',
+    runtime: 'node',
+    file: 'wc/node-ffi.js',
+    // node:ffi says it is experimental on stderr as it loads
+    command: ['{runtime}', '--disable-warning=ExperimentalWarning', '{v8flags}', '{file}', '{bs}'],
+    needs: ['ffi'],
+    honoursBlockSize: true,
+    fastest: { loop: 'count', source: 'nodejs/node doc/api/ffi.md, "Call paths" (PR 63068): a V8 fast API call from optimised code' },
+    note: 'node:ffi calling libc read, the length a BigInt uint64, the buffer\'s address taken once: a V8 fast API call once TurboFan compiles the loop'
   },
   {
     name: 'node-stream',
@@ -193,7 +211,8 @@ const programs = [
     file: 'wc/bun-ffi.js',
     command: ['{runtime}', '{file}', '{bs}'],
     honoursBlockSize: true,
-    note: 'bun:ffi calling libc read into one preallocated buffer'
+    fastest: { loop: 'count', source: 'oven-sh/bun PR 35246 (bun:ffi calls compiled into DFG and FTL code), docs/api/ffi.md' },
+    note: 'bun:ffi calling libc read, the loop in a function, the address of a buffer that cannot move taken once: a CallFFI node in DFG and FTL code'
   },
   {
     name: 'deno-sync',
@@ -209,7 +228,8 @@ const programs = [
     file: 'wc/deno-ffi.js',
     command: ['{runtime}', 'run', '--allow-ffi', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: true,
-    note: 'Deno.dlopen calling libc read into one preallocated buffer'
+    fastest: { loop: 'count', source: 'denoland/deno ext/ffi/turbocall.rs and PR 23983: 64-bit parameters as BigInts keep the V8 fast call' },
+    note: 'Deno.dlopen calling libc read, the length a BigInt, the buffer\'s address taken once: a V8 fast API call once TurboFan compiles the loop'
   }
 ]
 
