@@ -117,7 +117,15 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
     gcUnavailable,
     skipped,
     // The table as it was for this run, so a report made by a later lab labels it right.
-    programs: programs.map(program => ({ name: program.name, runtime: program.runtime, honoursBlockSize: program.honoursBlockSize, ring: program.ring === true, ...(program.ringWindow ? { ringWindow: program.ringWindow } : {}), note: program.note })),
+    programs: programs.map(program => ({
+      name: program.name,
+      runtime: program.runtime,
+      honoursBlockSize: program.honoursBlockSize,
+      ring: program.ring === true,
+      ...(program.ringWindow ? { ringWindow: program.ringWindow } : {}),
+      ...(program.fastest ? { fastest: program.fastest } : {}),
+      note: program.note
+    })),
     options
   }
 }

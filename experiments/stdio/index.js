@@ -45,6 +45,7 @@ function list (values) {
 function session (options, runDir) {
   makeDirs(path.join(runDir, PHASES.strace))
   makeDirs(path.join(runDir, PHASES.gc))
+  makeDirs(path.join(runDir, PHASES.fastPath))
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
   return {
     measure: (step, run) => measure(step, run, options, runDir, zeroFiles),
@@ -62,7 +63,7 @@ function placementPasses (options, placement) {
   return {
     startup: timing,
     timing,
-    ...(options.cost ? { cost: placement.shared } : {}),
+    ...(options.cost ? { cost: placement.shared, fastPath: placement.shared } : {}),
     ...(options.strace || options.gc ? { profiles: placement.shared } : {})
   }
 }

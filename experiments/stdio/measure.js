@@ -16,6 +16,7 @@ const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
 const { slopePerRead } = require('./cost')
+const { checkArgv, verdict } = require('./fastpath')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -30,11 +31,16 @@ const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 
 
 function rawFileName (step) {
   if (step.phase === PHASES.gc) return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
+  if (step.phase === PHASES.fastPath) return path.join(PHASES.fastPath, `${step.program.name}-${step.blockSize}.txt`)
   return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
 }
 
+// The folder V8 writes a fast-path check's graphs to, removed once they are read.
+const graphDir = (step, runDir) => path.join(runDir, PHASES.fastPath, `${step.program.name}-${step.blockSize}.graphs`)
+
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
+  if (step.phase === PHASES.fastPath) return checkArgv(step.program, step.blockSize, graphDir(step, runDir), commandLine)
   const argv = commandLine(step.program, step.blockSize)
   if (step.phase !== PHASES.strace) return argv
   return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
@@ -76,6 +82,10 @@ function verify (step, result, output) {
 async function measure (step, runIndex, options, runDir, zeroFiles) {
   const fromFile = options.feeder === 'file' && !step.ownFeeder
   const feederBlock = fromFile ? null : step.bytes === 0 || step.ownFeeder ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
+  if (step.phase === PHASES.fastPath) {
+    fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
+    fs.mkdirSync(graphDir(step, runDir), { recursive: true })
+  }
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -115,7 +125,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     steal: runSteal(result.stealTicks, result.clkTck, pin),
     // what else ran on the pinned CPUs meanwhile (lib/foreign.js): bench.js measures a
     // disturbed step again. The profile passes count calls and collections, not time.
-    foreign: step.phase === PHASES.strace || step.phase === PHASES.gc ? null : pipelineForeign(result, pin),
+    foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase) ? null : pipelineForeign(result, pin),
     reader: result.reader,
     feeder: result.feeder,
     output,
@@ -146,7 +156,22 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     writeFileAtomic(path.join(runDir, record.rawFile), trace)
     record.gc = summariseGc(parseGcTrace(trace))
   }
+  if (step.phase === PHASES.fastPath) {
+    if (failure === null) checkFastPath(step, result, record, runDir)
+    fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
+  }
   return { record, stopped: Boolean(result.stoppedBy) }
+}
+
+// A fastest reader whose fast path did not engage fails the run, and every cell of its
+// (experiments/stdio/summary.js); the engine's trace stays as the evidence.
+function checkFastPath (step, result, record, runDir) {
+  const text = `${result.stdout}\n${result.stderr}`
+  record.rawFile = rawFileName(step)
+  writeFileAtomic(path.join(runDir, record.rawFile), text)
+  const found = verdict(step.program, text, graphDir(step, runDir))
+  record.fastPath = { engaged: found.engaged, reason: found.reason, summary: found.summary ?? null, evidence: found.evidence }
+  if (!found.engaged) Object.assign(record, { ok: false, failure: `fast path not taken: ${found.reason}` })
 }
 
 module.exports = { measure, verify, pipelineFailure, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }

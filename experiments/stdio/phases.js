@@ -7,6 +7,8 @@ const PHASES = {
   timingQuarter: 'timing-quarter',
   // the headline's pass (experiments/stdio/cost.js)
   cost: 'cost',
+  // the fast-path check of each fastest reader (experiments/stdio/fastpath.js)
+  fastPath: 'fastpath',
   strace: 'strace',
   gc: 'gc'
 }

@@ -4,6 +4,7 @@
 const { PHASES } = require('./phases')
 const { runtimes } = require('../../lib/runtimes')
 const { feederBlockSize, inputLabel } = require('./measure')
+const { uncheckableReason } = require('./fastpath')
 
 const MiB = 1 << 20
 
@@ -67,6 +68,7 @@ function plan (options, selected, { ptrace, placement, shuffle }) {
     const quarter = options.marginal ? [{ phase: PHASES.timingQuarter, bytes: quarterBytes(options, blockSize) }] : []
     rounds(blockSize, [{ phase: PHASES.timing, bytes: bytesPerRun(options, blockSize) }, ...quarter])
   }
+  steps.push(...fastPathSteps(options, selected, costPin))
   steps.push(...costSteps(options, selected, costPin, shuffle))
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`
@@ -109,6 +111,18 @@ function costSteps (options, selected, costPin, shuffle) {
     }
   }
   return steps
+}
+
+// The fast-path check (experiments/stdio/fastpath.js) of each fastest reader at each of the
+// cost pass's sizes, whose cells it guards: one run each, as long as a cost run, so that
+// the JIT has compiled the loop long before the end; before the cost pass, on its CPU.
+function fastPathSteps (options, selected, pin) {
+  const checked = selected.filter(program => program.fastest && uncheckableReason(program) === null)
+  return checked.flatMap(program => (options.costSizes ?? []).map(blockSize => {
+    const group = `fast path ${program.name} @ ${blockSize}`
+    const bytes = costBytes(options, blockSize)
+    return { phase: PHASES.fastPath, program, blockSize, bytes, run: 0, warmup: 0, pin, ownFeeder: true, group, label: group }
+  }))
 }
 
 // The cell a run belongs to; its runs are logged in order, so a cell with n runs

@@ -215,13 +215,55 @@ function shareWithheld (cell, base) {
 // the strace pass, checked by strace.js), by cell; a strace run that failed for any
 // other reason (a crash or a timeout under strace) checked nothing, and is only listed
 // as a failure.
+// A fastest reader whose fast path did not engage (experiments/stdio/fastpath.js) at
+// any size has every cell rejected: its code is the same at every size.
 function rejectedCells (records) {
   const rejected = new Map()
   for (const [key, runs] of byCell(records, PHASES.strace)) {
     const caught = runs.find(run => !run.ok && run.readTrace)
     if (caught) rejected.set(key, caught.failure)
   }
+  const slow = new Map()
+  for (const record of records) {
+    if (record.phase === PHASES.fastPath && record.fastPath?.engaged === false && !slow.has(record.program)) {
+      slow.set(record.program, `${record.failure} (checked at ${record.blockSize} B)`)
+    }
+  }
+  for (const record of records) {
+    const key = `${record.program}\t${record.blockSize}`
+    if (slow.has(record.program) && !rejected.has(key)) rejected.set(key, slow.get(record.program))
+  }
   return rejected
+}
+
+// Each fastest reader's fast-path check, from the run's table (context.programs):
+// 'engaged' where every check at every size said so, 'not taken' where one said not,
+// 'unproven' where none could say (no check ran: --no-cost, a run from before the check,
+// or the traced run failed), with the reason.
+function summariseFastPaths (records, context) {
+  const rows = (context.programs ?? []).filter(program => program.fastest)
+  return rows.map(program => {
+    const checks = records.filter(record => record.phase === PHASES.fastPath && record.program === program.name)
+    const entry = { program: program.name, runtime: program.runtime, source: program.fastest.source, loop: program.fastest.loop }
+    const notTaken = checks.find(check => check.fastPath?.engaged === false)
+    if (notTaken) return { ...entry, verdict: 'not taken', reason: notTaken.fastPath.reason, blockSize: notTaken.blockSize }
+    const engaged = checks.filter(check => check.fastPath?.engaged === true)
+    if (checks.length && engaged.length === checks.length) {
+      return { ...entry, verdict: 'engaged', summary: engaged[0].fastPath.summary, sizes: engaged.map(check => check.blockSize) }
+    }
+    const failed = checks.find(check => !check.ok)
+    const reason = failed ? `its traced run failed: ${failed.failure}` : 'no fast-path check ran (it runs with the cost pass)'
+    return { ...entry, verdict: 'unproven', reason }
+  })
+}
+
+// A fastest reader's headline cells say when its fast path is unproven.
+function markUnproven (headline, fastPaths) {
+  for (const cell of headline?.cells ?? []) {
+    const check = fastPaths.find(entry => entry.program === cell.program)
+    if (check?.verdict === 'unproven') Object.assign(cell, { unproven: check.reason, flags: [...cell.flags, 'unproven'] })
+  }
+  return headline
 }
 
 function summariseResults (logged, context) {
@@ -237,12 +279,15 @@ function summariseResults (logged, context) {
   cells.sort(byTableOrder(context))
   compareWithC(cells)
   // the lab's answer, from the cost pass (experiments/stdio/cost.js); null for runs without one
-  const headline = summariseHeadline(records, context, rejected)
+  const fastPaths = summariseFastPaths(records, context)
+  const headline = markUnproven(summariseHeadline(records, context, rejected), fastPaths)
   const shared = sharedResults(logged, context, ['blockSize'])
   return {
     runId: shared.runId,
     experiment: shared.experiment,
     headline,
+    // each fastest reader's fast-path check (experiments/stdio/fastpath.js)
+    fastPaths,
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',

@@ -1,0 +1,184 @@
+'use strict'
+// The fast-path check: whether a "fastest" reader (a row with `fastest`, experiments/stdio/
+// programs.js) ran the way its runtime's maintainers call fast, asked of the engine itself
+// in a run of its own, never a timed one: the tracing slows compiling and changes when it
+// happens. A reader whose fast path did not engage has its cells failed with the reason,
+// and is never ranked (experiments/stdio/summary.js).
+//
+// V8 (Node, Deno, the host): the reader's loop function must be compiled by TurboFan with a
+// FastApiCall node in its graph (--trace-turbo writes each graph as JSON; a call V8 does
+// not make fast is a generic API call there), and never deoptimised inside its loop
+// (--trace-deopt, against the loop's JumpLoop offset from --print-bytecode). Two deopts
+// are the normal course and allowed: Maglev's hand-over to TurboFan's on-stack entry, and
+// one after the loop, where code that never ran before compiling has no type feedback.
+// JavaScriptCore (Bun): the loop function must be compiled by DFG or FTL with a CallFFI
+// node for its calls (JSC_dumpDFGDisassembly; a generic call is a Call node), its
+// optimised code never thrown away (Jettisoning), and no speculation failure but the one
+// after its last call, where code that never ran before compiling exits
+// (InadequateCoverage). BUN_JSC_<option> sets JavaScriptCore's options.
+const fs = require('node:fs')
+const path = require('node:path')
+const { runtimes } = require('../../lib/runtimes')
+
+// Maglev's tier-up into TurboFan's OSR code: a hand-over, not a fall to slower code.
+const OSR_HANDOVER = /prepare for on stack replacement/
+
+const V8_LOOP_FLAGS = loop => ['--trace-deopt', '--trace-turbo', `--trace-turbo-filter=${loop}`,
+  '--print-bytecode', `--print-bytecode-filter=${loop}`]
+
+// Concurrent JIT off, so that a compile is dumped whole before the process exits.
+const JSC_ENV = ['BUN_JSC_useConcurrentJIT=0', 'BUN_JSC_reportCompileTimes=1',
+  'BUN_JSC_printEachOSRExit=1', 'BUN_JSC_dumpDFGDisassembly=1']
+
+// How the check runs a reader: 'v8', 'jsc', or null where its engine offers no way.
+function engineOf (program) {
+  return runtimes[program.runtime].engine ?? null
+}
+
+// Why a fastest row cannot be checked here, or null.
+function uncheckableReason (program) {
+  if (!program.fastest) return null
+  if (engineOf(program) === null) return `${runtimes[program.runtime].label} offers no trace of its calls`
+  return null
+}
+
+// The check run's argv: the reader's command with its engine's tracing. `dir` takes the
+// graphs V8 writes; commandLine is programs.js's.
+function checkArgv (program, blockSize, dir, commandLine) {
+  const { loop } = program.fastest
+  if (engineOf(program) === 'v8') {
+    const files = [`--trace-turbo-path=${dir}`, `--trace-turbo-cfg-file=${path.join(dir, 'turbo.cfg')}`]
+    return commandLine(program, blockSize, [...V8_LOOP_FLAGS(loop), ...files])
+  }
+  return ['env', ...JSC_ENV, ...commandLine(program, blockSize)]
+}
+
+// --trace-deopt's lines for `loop`: { kind, reason, code, offset }.
+const BAILOUT = /^\[bailout \(kind: ([\w-]+), reason: (.*?)\): begin\. deoptimizing .*?<JSFunction (\S+)[^>]*>(?:, [^<]*<Code (\w+)>)?.*?bytecode offset (\d+)/
+function v8Deopts (text, loop) {
+  const deopts = []
+  for (const line of text.split('\n')) {
+    const match = BAILOUT.exec(line)
+    if (match && match[3] === loop) {
+      deopts.push({ kind: match[1], reason: match[2], code: match[4] ?? null, offset: Number(match[5]) })
+    }
+  }
+  return deopts
+}
+
+// The offset of the loop function's last JumpLoop, the end of its loop, from
+// --print-bytecode (printed for `loop` alone); null if none was printed.
+const JUMP_LOOP = /@\s+(\d+) : [0-9a-f ]+\s+JumpLoop\b/
+function loopEnd (text) {
+  let end = null
+  for (const line of text.split('\n')) {
+    const match = JUMP_LOOP.exec(line)
+    if (match) end = Math.max(end ?? 0, Number(match[1]))
+  }
+  return end
+}
+
+// Each TurboFan graph V8 wrote for `loop`: the most FastApiCall nodes any of its phases
+// holds (inlining makes them, a later lowering turns them into machine calls), or null
+// where the file is cut short (the process ended mid-compile).
+function v8Graphs (dir, loop) {
+  const prefix = `turbo-${loop}-`
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter(name => name.startsWith(prefix) && name.endsWith('.json')) : []
+  const order = name => Number(/-(\d+)\.json$/.exec(name)?.[1] ?? 0)
+  return files.sort((a, b) => order(a) - order(b)).map(file => {
+    let graph
+    try {
+      graph = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+    } catch {
+      return { file, fastCalls: null }
+    }
+    const perPhase = (graph.phases ?? []).map(phase => (phase.data?.nodes ?? [])
+      .filter(node => /^FastApiCall\b/.test(node.title ?? '')).length)
+    return { file, fastCalls: Math.max(0, ...perPhase) }
+  })
+}
+
+// The verdict from V8's traces: { engaged, reason, evidence }.
+function v8Verdict ({ text, graphs, loop }) {
+  const end = loopEnd(text)
+  const deopts = v8Deopts(text, loop)
+  const inLoop = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason) && (end === null || deopt.offset <= end))
+  const evidence = { engine: 'V8', loop, loopEndOffset: end, graphs, deopts }
+  const fail = reason => ({ engaged: false, reason, evidence })
+  if (graphs.length === 0) return fail(`TurboFan never compiled ${loop}()`)
+  if (end === null) return fail(`V8 printed no bytecode for ${loop}(), so its loop cannot be told apart`)
+  if (inLoop.length) {
+    const first = inLoop[0]
+    return fail(`${loop}() deoptimised inside its loop ${inLoop.length} time(s), first: ${first.reason} (${first.kind}, bytecode offset ${first.offset})`)
+  }
+  if (graphs.some(graph => graph.fastCalls === 0)) return fail(`TurboFan compiled ${loop}() with no fast API call`)
+  if (graphs.some(graph => graph.fastCalls === null)) return fail(`a TurboFan graph of ${loop}() was cut short`)
+  const calls = graphs.map(graph => graph.fastCalls).join(', ')
+  return {
+    engaged: true,
+    reason: null,
+    evidence,
+    summary: `TurboFan compiled ${loop}() ${graphs.length} time(s) with ${calls} fast API call(s); no deopt inside its loop`
+  }
+}
+
+const JSC_COMPILED = /^Optimized (\S+?)#\S+ .* using (DFG|FTL|FTLForOSREntry) with/
+const JSC_SECTION = /^(?:Generated (?:DFG JIT|FTL|FTLForOSREntry) code for|\s*\d+: DFG for) (\S+?)#/
+const JSC_CALL_FFI = /\bCallFFI\(.*?\bbc#(\d+)/
+const JSC_GENERIC_CALL = /\b(?:Call|DirectCall|TailCall)\((?:.*?)\bbc#(\d+)/
+const JSC_JETTISON = /^Jettisoning (\S+?)#/
+const JSC_FAILURE = /^Speculation failure in (\S+?)#.*?@ exit #\d+ \(bc#(\d+), (\w+)\)/
+
+// The verdict from JavaScriptCore's dumps: { engaged, reason, evidence }.
+function jscVerdict ({ text, loop }) {
+  const tiers = new Set()
+  let section = null
+  let callFFI = 0
+  let lastCallOffset = null
+  let genericCalls = 0
+  let jettisons = 0
+  const failures = []
+  for (const line of text.split('\n')) {
+    let match = JSC_COMPILED.exec(line)
+    if (match) {
+      if (match[1] === loop) tiers.add(match[2])
+      section = null
+      continue
+    }
+    if ((match = JSC_SECTION.exec(line))) {
+      section = match[1]
+      continue
+    }
+    if ((match = JSC_JETTISON.exec(line)) && match[1] === loop) jettisons++
+    if ((match = JSC_FAILURE.exec(line)) && match[1] === loop) failures.push({ offset: Number(match[2]), kind: match[3] })
+    if (section !== loop) continue
+    if ((match = JSC_CALL_FFI.exec(line))) {
+      callFFI++
+      lastCallOffset = Math.max(lastCallOffset ?? 0, Number(match[1]))
+    } else if (JSC_GENERIC_CALL.test(line)) {
+      genericCalls++
+    }
+  }
+  const bad = failures.filter(failure => failure.kind !== 'InadequateCoverage' || lastCallOffset === null || failure.offset <= lastCallOffset)
+  const evidence = { engine: 'JavaScriptCore', loop, tiers: [...tiers].sort(), callFFI, genericCalls, jettisons, failures }
+  const fail = reason => ({ engaged: false, reason, evidence })
+  if (tiers.size === 0) return fail(`neither DFG nor FTL compiled ${loop}()`)
+  if (callFFI === 0) return fail(`${loop}()'s optimised code calls through no CallFFI node (${genericCalls} generic call(s))`)
+  if (jettisons) return fail(`${loop}()'s optimised code was thrown away ${jettisons} time(s) (Jettisoning)`)
+  if (bad.length) return fail(`${loop}() failed a speculation inside its loop ${bad.length} time(s), first: ${bad[0].kind} at bc#${bad[0].offset}`)
+  return {
+    engaged: true,
+    reason: null,
+    evidence,
+    summary: `${[...tiers].sort().join(', ')} compiled ${loop}() with ${callFFI} CallFFI node(s); never thrown away, no speculation failure inside its loop`
+  }
+}
+
+// The verdict of one check run: its trace (stdout and stderr) and, for V8, its graphs.
+function verdict (program, text, dir) {
+  const { loop } = program.fastest
+  if (engineOf(program) === 'v8') return v8Verdict({ text, graphs: v8Graphs(dir, loop), loop })
+  return jscVerdict({ text, loop })
+}
+
+module.exports = { checkArgv, verdict, v8Verdict, jscVerdict, v8Deopts, loopEnd, v8Graphs, engineOf, uncheckableReason }

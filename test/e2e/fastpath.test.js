@@ -1,0 +1,92 @@
+'use strict'
+// The fast-path check for real: the lab's fastest readers, each traced by its own engine,
+// take their fast paths; two readers written to deoptimise fail every cell, with the reason,
+// and are ranked nowhere; node:ffi's row on a Node without it is refused by name.
+const { test, describe, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const { findProgram, unavailableReason } = require('../../experiments/stdio/programs')
+const findings = require('../../experiments/stdio/findings')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const SLOW_PATHS = path.join(__dirname, '..', 'fixtures', 'slow-path-programs.js')
+const FASTEST = ['just-fast', 'node-ffi', 'bun-ffi', 'deno-ffi']
+
+const tempDirs = []
+after(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function bench (args, env = {}) {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-fastpath-'))
+  tempDirs.push(out)
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'bench.js'), ...args, '--out', out, '--id', 'run'], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000
+  })
+  const dir = path.join(out, 'run')
+  const json = name => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))
+  return { result, dir, json }
+}
+
+// One run at 256 B, the cost pass's six rounds and the check; nothing else.
+const SHORT = ['--sizes', '256', '--runs', '1', '--warmup', '0', '--rounds', '6', '--no-strace', '--no-gc']
+
+describe('the fastest readers through the real bench', () => {
+  const missing = FASTEST.map(name => [name, unavailableReason(findProgram(name))]).filter(([, reason]) => reason !== null)
+  test('each takes its fast path, and the trace that shows it is kept', { skip: missing.length > 0 && missing.map(entry => entry.join(': ')).join('; ') }, () => {
+    const { result, dir, json } = bench(['--only', 'c', ...FASTEST.flatMap(name => ['--only', name]), ...SHORT])
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const { fastPaths } = json('results.json')
+    assert.deepEqual(fastPaths.map(entry => [entry.program, entry.verdict]), FASTEST.map(name => [name, 'engaged']))
+    for (const entry of fastPaths) {
+      assert.deepEqual(entry.sizes, [256])
+      assert.match(entry.summary, /compiled count\(\)/)
+      assert.ok(fs.statSync(path.join(dir, 'fastpath', `${entry.program}-256.txt`)).size > 0)
+      assert.equal(fs.existsSync(path.join(dir, 'fastpath', `${entry.program}-256.graphs`)), false, 'the graphs are read and removed')
+    }
+    const context = json('context.json')
+    assert.deepEqual(context.placement.passes.fastPath, context.placement.passes.cost, 'the check runs where the cost pass does')
+  })
+})
+
+describe('readers written to deoptimise', () => {
+  const missing = ['fixture-deopt-node', 'fixture-deopt-bun'].map(name => unavailableReason(require(SLOW_PATHS).find(row => row.name === name)))
+  test('fail every cell with the reason, and are ranked nowhere', { skip: missing.some(Boolean) && missing.filter(Boolean).join('; ') }, () => {
+    const { result, dir, json } = bench(['--only', 'c', '--only', 'fixture-deopt-*', ...SHORT, '--mib', '256'], { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
+    assert.equal(result.status, 1, result.stderr + result.stdout)
+    const results = json('results.json')
+    const reasons = {
+      'fixture-deopt-node': /^fast path not taken: count\(\) deoptimised inside its loop \d+ time\(s\), first: /,
+      'fixture-deopt-bun': /^fast path not taken: count\(\)'s optimised code was thrown away \d+ time\(s\) \(Jettisoning\)$/
+    }
+    for (const [program, reason] of Object.entries(reasons)) {
+      const failure = results.failures.find(entry => entry.phase === 'fastpath' && entry.program === program)
+      assert.match(failure.reason, reason)
+      assert.ok(result.stdout.includes(`- fastpath ${program} @ 256: ${failure.reason}\n`), result.stdout)
+      const cell = results.headline.cells.find(entry => entry.program === program)
+      assert.deepEqual(cell.flags, ['failed'])
+      assert.equal(cell.rejected, `${failure.reason} (checked at 256 B)`)
+      assert.equal(results.cells.find(entry => entry.program === program).rejected, cell.rejected, 'its timed cell is out too')
+      assert.equal(results.fastPaths.find(entry => entry.program === program).verdict, 'not taken')
+    }
+    const set = { label: 'slow', context: json('context.json'), results, syscalls: null, gc: null }
+    // quoted nowhere in the findings but for start-up, which takes no fast path
+    const quoted = findings.findings([set]).map(finding => finding.text).filter(text => text.includes('fixture-deopt'))
+    for (const text of quoted) assert.match(text, /^Start-up on empty input/, text)
+    assert.ok(fs.readFileSync(path.join(dir, 'fastpath', 'fixture-deopt-bun-256.txt'), 'utf8').includes('Jettisoning count#'))
+  })
+})
+
+describe('node:ffi where the Node has none', () => {
+  const node24 = require('../../lib/runtimes').runtimes['node@24']
+  test('--only naming its row exits 2 with one line that names the version', { skip: !fs.existsSync(node24.locate()) && `no Node 24 at ${node24.locate()}: run ./setup.sh` }, () => {
+    const { result } = bench(['--only', 'node-ffi', '--node', '24', ...SHORT])
+    assert.equal(result.status, 2, result.stdout)
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+    assert.match(result.stderr, /node-ffi@24.*Node 24\.\d+\.\d+ has no node:ffi: pick a Node that has it \(--node; node:ffi came in 26\.1\.0, on by default from 26\.9\.0\)/)
+  })
+})

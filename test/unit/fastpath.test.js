@@ -1,0 +1,179 @@
+'use strict'
+// The fast-path check's reading of the engines' traces, on traces recorded from real runs
+// (test/fixtures/fastpath/, addresses blanked, kept to the lines the check reads) and on
+// hand-made TurboFan graphs; and what the summary makes of a check that failed.
+const { test, describe, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const fastpath = require('../../experiments/stdio/fastpath')
+const { commandLine, findProgram } = require('../../experiments/stdio/programs')
+const { summariseResults } = require('../../experiments/stdio/summary')
+
+const TRACES = path.join(__dirname, '..', 'fixtures', 'fastpath')
+const trace = name => fs.readFileSync(path.join(TRACES, `${name}.txt`), 'utf8')
+const ONE_FAST_GRAPH = [{ file: 'turbo-count-14.json', fastCalls: 1 }]
+
+const tempDirs = []
+after(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('V8: TurboFan compiled the loop with a fast call, and it never deoptimised inside it', () => {
+  test('the loop ends at its last JumpLoop; deopts are read with their reason, code and offset', () => {
+    const text = trace('node-ffi')
+    assert.equal(fastpath.loopEnd(text), 55)
+    assert.deepEqual(fastpath.v8Deopts(text, 'count'), [
+      { kind: 'deopt-eager', reason: 'prepare for on stack replacement (OSR)', code: 'MAGLEV', offset: 55 },
+      { kind: 'deopt-eager', reason: 'Insufficient type feedback for generic named access', code: 'TURBOFAN_JS', offset: 66 }
+    ])
+    assert.deepEqual(fastpath.v8Deopts(text, 'other'), [])
+  })
+
+  test('node-ffi: Maglev\'s hand-over to OSR and one deopt after the loop are allowed', () => {
+    const verdict = fastpath.v8Verdict({ text: trace('node-ffi'), graphs: ONE_FAST_GRAPH, loop: 'count' })
+    assert.equal(verdict.engaged, true)
+    assert.equal(verdict.summary, 'TurboFan compiled count() 1 time(s) with 1 fast API call(s); no deopt inside its loop')
+  })
+
+  test('a deopt inside the loop fails it, with the first reason', () => {
+    const verdict = fastpath.v8Verdict({ text: trace('node-deopt'), graphs: ONE_FAST_GRAPH, loop: 'count' })
+    assert.equal(verdict.engaged, false)
+    assert.equal(verdict.reason, 'count() deoptimised inside its loop 1 time(s), first: Insufficient type feedback for binary operation (deopt-eager, bytecode offset 25)')
+  })
+
+  test('Deno given a Number for a usize: "not a BigInt", deopt after deopt', () => {
+    const verdict = fastpath.v8Verdict({ text: trace('deno-number-length'), graphs: ONE_FAST_GRAPH, loop: 'count' })
+    assert.equal(verdict.engaged, false)
+    assert.equal(verdict.reason, 'count() deoptimised inside its loop 8 time(s), first: not a BigInt (deopt-eager, bytecode offset 39)')
+  })
+
+  test('no graph, a graph with no fast call, a graph cut short, no bytecode: each fails with its reason', () => {
+    const text = trace('node-ffi')
+    const reason = (graphs, lines = text) => fastpath.v8Verdict({ text: lines, graphs, loop: 'count' }).reason
+    assert.equal(reason([]), 'TurboFan never compiled count()')
+    assert.equal(reason([...ONE_FAST_GRAPH, { file: 'turbo-count-20.json', fastCalls: 0 }]), 'TurboFan compiled count() with no fast API call')
+    assert.equal(reason([{ file: 'turbo-count-20.json', fastCalls: null }]), 'a TurboFan graph of count() was cut short')
+    assert.equal(reason(ONE_FAST_GRAPH, ''), 'V8 printed no bytecode for count(), so its loop cannot be told apart')
+  })
+
+  test('graphs: the most FastApiCall nodes of any phase, in the order V8 numbered them; a cut file is null', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-graphs-'))
+    tempDirs.push(dir)
+    const phase = titles => ({ type: 'graph', data: { nodes: titles.map(title => ({ title })) } })
+    const graph = { phases: [phase(['Start', 'Call']), phase(['FastApiCall', 'FastApiCall[0x1]']), phase(['Call'])] }
+    fs.writeFileSync(path.join(dir, 'turbo-count-11.json'), JSON.stringify(graph))
+    fs.writeFileSync(path.join(dir, 'turbo-count-3.json'), JSON.stringify({ phases: [phase(['Call'])] }))
+    fs.writeFileSync(path.join(dir, 'turbo-count-12.json'), '{"phases":[{"type":"gra')
+    fs.writeFileSync(path.join(dir, 'turbo-other-1.json'), JSON.stringify(graph))
+    assert.deepEqual(fastpath.v8Graphs(dir, 'count'), [
+      { file: 'turbo-count-3.json', fastCalls: 0 },
+      { file: 'turbo-count-11.json', fastCalls: 2 },
+      { file: 'turbo-count-12.json', fastCalls: null }
+    ])
+    assert.deepEqual(fastpath.v8Graphs(path.join(dir, 'none'), 'count'), [])
+  })
+})
+
+describe('JavaScriptCore: DFG or FTL compiled the loop with CallFFI, and never threw it away', () => {
+  test('bun-ffi: compiled by every tier, the one exit after its last call allowed', () => {
+    const verdict = fastpath.jscVerdict({ text: trace('bun-ffi'), loop: 'count' })
+    assert.equal(verdict.engaged, true)
+    assert.deepEqual(verdict.evidence.failures, [{ offset: 77, kind: 'InadequateCoverage' }])
+    assert.deepEqual(verdict.evidence.tiers, ['DFG', 'FTL', 'FTLForOSREntry'])
+  })
+
+  test('an overflow exit inside the loop throws the code away: failed', () => {
+    const verdict = fastpath.jscVerdict({ text: trace('bun-deopt'), loop: 'count' })
+    assert.equal(verdict.engaged, false)
+    assert.equal(verdict.reason, 'count()\'s optimised code was thrown away 1 time(s) (Jettisoning)')
+  })
+
+  test('calls compiled as generic calls (JSC_useFFICallInDFG=0): failed', () => {
+    const verdict = fastpath.jscVerdict({ text: trace('bun-no-call-ffi'), loop: 'count' })
+    assert.equal(verdict.reason, 'count()\'s optimised code calls through no CallFFI node (8 generic call(s))')
+  })
+
+  test('never compiled, or a speculation failure before the last call, fails it', () => {
+    assert.equal(fastpath.jscVerdict({ text: '', loop: 'count' }).reason, 'neither DFG nor FTL compiled count()')
+    const early = trace('bun-ffi').replace('(bc#77, InadequateCoverage)', '(bc#40, BadType)')
+    assert.equal(fastpath.jscVerdict({ text: early, loop: 'count' }).reason, 'count() failed a speculation inside its loop 1 time(s), first: BadType at bc#40')
+  })
+})
+
+describe('the check run and what a run makes of it', () => {
+  test('each engine\'s tracing on the reader\'s own command', () => {
+    const node = fastpath.checkArgv(findProgram('node-ffi'), 256, '/tmp/g', commandLine)
+    assert.deepEqual(node.slice(1, 2), ['--disable-warning=ExperimentalWarning'])
+    assert.ok(node.includes('--trace-turbo-filter=count') && node.includes('--trace-turbo-path=/tmp/g'), node.join(' '))
+    const deno = fastpath.checkArgv(findProgram('deno-ffi'), 256, '/tmp/g', commandLine)
+    assert.match(deno.find(arg => arg.startsWith('--v8-flags=')), /^--v8-flags=--trace-deopt,--trace-turbo,--trace-turbo-filter=count,/)
+    const bun = fastpath.checkArgv(findProgram('bun-ffi'), 256, '/tmp/g', commandLine)
+    assert.deepEqual(bun.slice(0, 2), ['env', 'BUN_JSC_useConcurrentJIT=0'])
+    assert.deepEqual(bun.slice(-2), [path.resolve(__dirname, '..', '..', 'wc', 'bun-ffi.js'), '256'])
+  })
+
+  test('every fastest row names its loop and its source; no other row is checked', () => {
+    const { programs } = require('../../experiments/stdio/programs')
+    const fastest = programs.filter(program => program.fastest).map(program => program.name)
+    assert.deepEqual(fastest, ['just-fast', 'node-ffi', 'bun-ffi', 'deno-ffi'])
+    for (const name of fastest) {
+      const { loop, source } = findProgram(name).fastest
+      assert.equal(loop, 'count')
+      assert.ok(source.length > 20, name)
+      assert.match(fs.readFileSync(path.join(__dirname, '..', '..', findProgram(name).file), 'utf8'), /\nfunction count \(/, `${name}'s loop is in count()`)
+    }
+  })
+
+  // Two readers at two sizes; node-ffi's check failed at 256 B, so every cell of its is out.
+  const record = (phase, program, blockSize, extra = {}) => ({ phase, program, blockSize, run: 0, bytes: 1 << 20, ok: true, failure: null, ...extra })
+  const context = {
+    programs: [
+      { name: 'c', runtime: 'native', honoursBlockSize: true },
+      { name: 'node-ffi', runtime: 'node', honoursBlockSize: true, fastest: { loop: 'count', source: 'doc/api/ffi.md' } },
+      { name: 'bun-ffi', runtime: 'bun', honoursBlockSize: true, fastest: { loop: 'count', source: 'PR 35246' } },
+      { name: 'deno-ffi', runtime: 'deno', honoursBlockSize: true, fastest: { loop: 'count', source: 'PR 23983' } }
+    ],
+    options: { feeder: 'fixed', runs: 1 }
+  }
+  const notTaken = { engaged: false, reason: 'count() deoptimised inside its loop 1 time(s), first: not a BigInt (deopt-eager, bytecode offset 39)' }
+  const records = [
+    record('fastpath', 'node-ffi', 256, { ok: false, failure: `fast path not taken: ${notTaken.reason}`, fastPath: notTaken }),
+    record('fastpath', 'node-ffi', 4096, { fastPath: { engaged: true, summary: 'fine' } }),
+    record('fastpath', 'bun-ffi', 256, { fastPath: { engaged: true, summary: 'DFG compiled count()' } }),
+    record('fastpath', 'bun-ffi', 4096, { fastPath: { engaged: true, summary: 'DFG compiled count()' } }),
+    record('fastpath', 'deno-ffi', 256, { ok: false, failure: 'reader killed by signal 11' })
+  ]
+
+  test('verdicts: engaged at every size, not taken at one, unproven where the traced run failed', () => {
+    const { fastPaths } = summariseResults(records, context)
+    assert.deepEqual(fastPaths.map(entry => [entry.program, entry.verdict, entry.reason ?? entry.summary]), [
+      ['node-ffi', 'not taken', notTaken.reason],
+      ['bun-ffi', 'engaged', 'DFG compiled count()'],
+      ['deno-ffi', 'unproven', 'its traced run failed: reader killed by signal 11']
+    ])
+    assert.deepEqual(fastPaths[1].sizes, [256, 4096])
+  })
+
+  test('a fast path not taken rejects every cell of the reader, at every size', () => {
+    const cpu = ns => ({ userUs: ns / 1000, sysUs: 0 })
+    const cost = (program, blockSize, run, nsPerRead) => record('cost', program, blockSize, {
+      run,
+      bytes: blockSize * 1000,
+      output: { size: blockSize * 1000, reads: 1000, blockSize },
+      reader: cpu(nsPerRead * 1000),
+      samples: Array.from({ length: 20 }, (_, i) => [nsPerRead * 50 * (i + 1), blockSize * 50 * (i + 1)])
+    })
+    const timed = [256, 4096].flatMap(blockSize => ['c', 'node-ffi', 'bun-ffi'].flatMap(program =>
+      [0, 1, 2, 3, 4, 5].map(run => cost(program, blockSize, run, { c: 300, 'node-ffi': 400, 'bun-ffi': 350 }[program] + run))))
+    const { headline } = summariseResults([...records, ...timed], context)
+    const cell = (program, blockSize) => headline.cells.find(entry => entry.program === program && entry.blockSize === blockSize)
+    for (const blockSize of [256, 4096]) {
+      assert.deepEqual(cell('node-ffi', blockSize).flags, ['failed'])
+      assert.equal(cell('node-ffi', blockSize).rejected, `fast path not taken: ${notTaken.reason} (checked at 256 B)`)
+      assert.equal(cell('bun-ffi', blockSize).flags.includes('failed'), false)
+    }
+  })
+})
