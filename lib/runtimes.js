@@ -299,4 +299,16 @@ function runtimeVersion (runtimeName) {
   return versionCache.get(runtimeName)
 }
 
-module.exports = { runtimes, runtimeVersion, binarySha256, compilerBuild, isExecutable, findOnPath, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }
+// A runtime as a row names it, with the version that ran it: 'Node 26.12.1', 'Bun 1.4.5',
+// 'V8 10.2.154.26' for the host, 'gcc 12.2.0' for C; `version` as context.json records it.
+function runtimeTitle (runtimeName, version) {
+  const runtime = runtimes[runtimeName]
+  if (!runtime || typeof version !== 'string') return runtime?.label ?? runtimeName
+  const v8 = /\bv8 (\d[\w.-]*?)(?:-node\.\d+)?$/i.exec(version)
+  if (runtime.engine === 'v8' && v8 && !/^v?\d/.test(version)) return `V8 ${v8[1]}`
+  const number = /\d+\.\d+(?:\.\d+)?/.exec(version)?.[0]
+  const name = runtimeName === 'native' ? 'gcc' : runtime.label.replace(/\.js( \d+)?$/, '').replace(/ \(.*\)$/, '')
+  return number ? `${name} ${number}` : runtime.label
+}
+
+module.exports = { runtimes, runtimeVersion, runtimeTitle, binarySha256, compilerBuild, isExecutable, findOnPath, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }

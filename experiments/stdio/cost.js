@@ -38,6 +38,7 @@ const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, rati
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
+const { runtimeTitle } = require('../../lib/runtimes')
 
 const PHASE = PHASES.cost
 const QUARTER_PHASE = 'cost-quarter'
@@ -154,6 +155,8 @@ function summariseHeadline (records, context, rejected = new Map()) {
       program: cell.program,
       blockSize: cell.blockSize,
       runtime: runtimeOf(cell.program, context),
+      // the runtime and the version that ran it: 'Node 26.12.1'
+      runtimeTitle: runtimeTitle(runtimeOf(cell.program, context), context.runtimes?.[runtimeOf(cell.program, context)]?.version),
       rounds: mine.size,
       failedRuns: runs.filter(run => !run.ok).length,
       cpuPerReadNs: estimate([...mine.values()]),

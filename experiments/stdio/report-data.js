@@ -11,6 +11,7 @@ const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
 const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../../lib/stats')
 const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('./repeatability')
+const { runtimeTitle } = require('../../lib/runtimes')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -99,7 +100,7 @@ function headlineData (sets) {
       const base = cells.find(cell => cell.program === BASELINE) ?? null
       const rows = cells.filter(cell => cell.program !== BASELINE)
         .sort((a, b) => (b.shareOfC?.estimate ?? -1) - (a.shareOfC?.estimate ?? -1))
-        .map(cell => ({ ...cell, runtimeLabel: programInfo(cell.program, set.context).runtimeLabel }))
+        .map(cell => ({ ...cell, runtimeLabel: cell.runtimeTitle ?? programInfo(cell.program, set.context).runtimeLabel }))
       bySize[blockSize] = { base, rows, levels: headlineLevels(base, rows) }
     }
     return { set: set.label, available: true, sizes: headline.sizes, rounds: headline.rounds, meaning: headline.meaning, bySize, repeatability: headline.repeatability ?? null }
@@ -556,6 +557,8 @@ function shape (sets) {
     gc: gcData(sets, programs, compare),
     // readers that choose their own chunk size, each at that size (experiments/stdio/findings.js)
     idiomatic: sets.map(set => ({ set: set.label, rows: idiomaticRows(set) })).filter(entry => entry.rows.length),
+    // each fastest reader's fast-path check (experiments/stdio/fastpath.js)
+    fastPaths: sets.map(set => ({ set: set.label, rows: fastPathRows(set) })).filter(entry => entry.rows.length),
     summaries: sets.map(summaryTable),
     cells: cellRows(sets),
     comparison: comparison(sets),
@@ -565,6 +568,16 @@ function shape (sets) {
     failures: failureList(sets, failure => `at ${sizeName(failure.blockSize)}`),
     findings: findings(sets)
   }
+}
+
+// A set's fastest readers with their check's verdict and what shows it, and the runtime
+// and version that ran each.
+function fastPathRows (set) {
+  return (set.results.fastPaths ?? []).map(entry => ({
+    ...entry,
+    runtimeTitle: entry.runtimeTitle ?? runtimeTitle(entry.runtime, set.context.runtimes?.[entry.runtime]?.version),
+    shows: entry.verdict === 'engaged' ? entry.summary : entry.reason
+  }))
 }
 
 module.exports = { shape, contextRows, pinText, sawtooth }

@@ -78,8 +78,8 @@ const shareWithInterval = value => (value ? (value.low !== null ? formatShare(va
 
 function headlineRows (size) {
   return [
-    ...(size.base ? [[size.base.program, nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
-    ...size.rows.map(row => [row.program, nsWithInterval(row.cpuPerReadNs), nsWithInterval(row.overheadNs), shareWithInterval(row.shareOfC), row.flags.join(' ')])
+    ...(size.base ? [[size.base.program, size.base.runtimeTitle ?? '', nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
+    ...size.rows.map(row => [row.program, row.runtimeLabel ?? '', nsWithInterval(row.cpuPerReadNs), nsWithInterval(row.overheadNs), shareWithInterval(row.shareOfC), row.flags.join(' ')])
   ]
 }
 
@@ -99,8 +99,8 @@ function headlineMarkdown (data) {
     for (const blockSize of entry.sizes) {
       const levels = headlineLevelsText(entry.bySize[blockSize].levels)
       out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(blockSize)}, ${entry.rounds ?? '?'} rounds${levels ? `, ${levels}` : ''}`, '')
-      out.push(markdownTable(['reader', 'ns per read', 'over C, ns', 'share of C\'s speed', 'flags'],
-        headlineRows(entry.bySize[blockSize]).map(row => row.map(md)), ['l', 'r', 'r', 'r', 'l']), '')
+      out.push(markdownTable(['reader', 'runtime', 'ns per read', 'over C, ns', 'share of C\'s speed', 'flags'],
+        headlineRows(entry.bySize[blockSize]).map(row => row.map(md)), ['l', 'l', 'r', 'r', 'r', 'l']), '')
     }
   }
   for (const entry of headline.sets.filter(set => set.repeatability)) {
@@ -119,6 +119,17 @@ function headlineMarkdown (data) {
 
 // Whether a cell's move is a shift or noise by the rank test on the two runs' rounds.
 const shiftText = cell => (cell.p === null ? '' : `${cell.shifted ? 'shifted' : 'noise'} (${cell.p.toFixed(3)})`)
+
+function fastPathMarkdown (data) {
+  if (data.fastPaths.length === 0) return []
+  const out = ['## Fast paths', '', 'Each runtime\'s fastest reader, checked in a traced run of its own: whether its engine ran it the way its maintainers call fast, and what showed it.', '']
+  for (const entry of data.fastPaths) {
+    if (data.compare) out.push(`### ${md(entry.set)}`, '')
+    out.push(markdownTable(['reader', 'runtime', 'fast path', 'what shows it', 'fastest, per'],
+      entry.rows.map(row => [row.program, row.runtimeTitle, row.verdict, row.shows, row.source].map(md)), ['l', 'l', 'l', 'l', 'l']), '')
+  }
+  return out
+}
 
 function idiomaticMarkdown (data) {
   if (data.idiomatic.length === 0) return []
@@ -139,6 +150,7 @@ function stdioMarkdown (data) {
   if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
   out.push('')
   out.push(...idiomaticMarkdown(data))
+  out.push(...fastPathMarkdown(data))
   out.push('## Steady-state throughput', '')
   out.push('MB/s (10^6 bytes per second) of the best run with start-up removed, and its share of C at the same block size. ' +
     `Marks: ${WITHIN_NOISE.mark} ${WITHIN_NOISE.meaning}; ${marksLegend()}; "raw" where no steady-state figure exists. ${WITHHELD_NOTE}`, '')
@@ -237,9 +249,11 @@ const SUMMARY_TABLES = [
 function headlineTerminal (headline) {
   if (!headline) return []
   const names = [...new Set(headline.cells.map(cell => cell.program))]
-  const table = [['program', ...headline.sizes.map(size => `${sizeLabel(size)}: ns/read, over C, % of C`)]]
+  const table = [['program', 'runtime', ...headline.sizes.map(size => `${sizeLabel(size)}: ns/read, over C, % of C`)]]
   for (const name of names) {
-    table.push([name, ...headline.sizes.map(size => {
+    const { runtimeTitle, runtime } = headline.cells.find(entry => entry.program === name)
+    const title = runtimeTitle ?? runtime ?? ''
+    table.push([name, title, ...headline.sizes.map(size => {
       const cell = headline.cells.find(entry => entry.program === name && entry.blockSize === size)
       if (!cell) return ''
       if (!cell.cpuPerReadNs) return 'FAILED'
@@ -250,14 +264,22 @@ function headlineTerminal (headline) {
   const own = ownRepeatabilityText(headline.repeatability)
   const level = levelsText(headline.cells.map(cell => cell.shareOfC), null)
   return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
-    ...textTable(table, ['l', ...headline.sizes.map(() => 'r')]),
+    ...textTable(table, ['l', 'l', ...headline.sizes.map(() => 'r')]),
     ...(own ? [`${own}.`] : [])]
+}
+
+// Each fastest reader's fast-path check, a line each.
+function fastPathTerminal (fastPaths = []) {
+  if (fastPaths.length === 0) return []
+  const table = fastPaths.map(entry => [entry.program, entry.runtimeTitle ?? entry.runtime, entry.verdict,
+    entry.verdict === 'engaged' ? entry.summary : entry.reason])
+  return ['', 'Fast paths (each fastest reader traced by its engine in a run of its own):', ...textTable(table, ['l', 'l', 'l', 'l'])]
 }
 
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.
 function terminal (results, sizes) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
-  const lines = headlineTerminal(results.headline)
+  const lines = [...headlineTerminal(results.headline), ...fastPathTerminal(results.fastPaths)]
   for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]

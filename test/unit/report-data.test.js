@@ -444,9 +444,10 @@ test('the terminal summary bench.js prints: a program per row, a size per column
   // the headline first: C's ns per read, then each reader's, its overhead and share of C with the interval
   assert.equal(all[0], '')
   assert.match(all[1], /^Per read, CPU time against C/)
-  assert.match(all[2], /^program\s+256: ns\/read, over C, % of C\s+4K: ns\/read, over C, % of C\s+64K: ns\/read, over C, % of C$/)
-  assert.deepEqual(all[3].trim().split(/\s{2,}/), ['c', '493', '1274', '10966'])
-  assert.equal(all[5].trim().split(/\s{2,}/)[1], '589, +87.1, 85% (79.0–98.2%)', 'bun-ffi at 256 B')
+  // each reader's runtime with its version beside it; a run from before kept only the runtime's name
+  assert.match(all[2], /^program\s+runtime\s+256: ns\/read, over C, % of C\s+4K: ns\/read, over C, % of C\s+64K: ns\/read, over C, % of C$/)
+  assert.deepEqual(all[3].trim().split(/\s{2,}/), ['c', 'native', '493', '1274', '10966'])
+  assert.equal(all[5].trim().split(/\s{2,}/)[2], '589, +87.1, 85% (79.0–98.2%)', 'bun-ffi at 256 B')
   const lines = all.slice(all.indexOf('', 1))
   assert.equal(lines[0], '')
   assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \$ steal, \? some-runs-failed, # disturbed; \(noisy\) in place of a share of C .*\):$/)
