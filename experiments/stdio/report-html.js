@@ -89,7 +89,8 @@ function headlineSection (data) {
 const HEADLINE_FLAGS = {
   failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
   'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
-  steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs'
+  steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs',
+  unproven: 'fast path unproven: no check could show that this fastest reader ran its runtime\'s fast path (see Fast paths)'
 }
 
 // Two runs' headlines by the repeatability criterion: how many points each share of C
@@ -346,6 +347,25 @@ function idiomaticSection (data) {
   </section>`
 }
 
+// Each fastest reader's fast-path check: whether its engine ran it the way its
+// maintainers call fast, what showed it, and who calls the form fastest.
+function fastPathSection (data) {
+  if (data.fastPaths.length === 0) return ''
+  return html`<section id="fastpaths">
+    <h2>Fast paths</h2>
+    <p class="note">Each runtime's fastest reader is the form its maintainers call fastest (source below); a run of its own, traced by its engine and never timed, checks that the fast path engaged: V8's TurboFan graph of the read loop holds a fast API call and the loop never deoptimised; JavaScriptCore's DFG or FTL code calls through CallFFI and was never thrown away. A reader whose fast path was not taken has every cell failed and is ranked nowhere (docs/programs.md).</p>
+    ${data.fastPaths.map(entry => html`<div class="table-wrap"><table class="fastpaths">
+      ${data.compare ? html`<caption>${entry.set}</caption>` : ''}
+      <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col">fast path</th><th scope="col">what shows it</th><th scope="col">fastest, per</th></tr></thead>
+      <tbody>${entry.rows.map(row => html`<tr>
+        <th scope="row">${row.program}</th><td>${row.runtimeTitle}</td>
+        <td><span class="flag flag-${row.verdict === 'engaged' ? 'ok' : 'failed'}">${row.verdict}</span></td>
+        <td>${row.shows}</td><td>${row.source}</td>
+      </tr>`)}</tbody>
+    </table></div>`)}
+  </section>`
+}
+
 function summarySection (data) {
   return html`<section id="summary">
     <h2>Summary</h2>
@@ -380,6 +400,7 @@ function runContextSection (data) {
 const sections = [
   ['headline', 'What a read costs', headlineSection, data => ({ available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart })],
   ['findings', 'Findings', findingsSection],
+  ['fastpaths', 'Fast paths', fastPathSection],
   ['syscalls', 'Syscalls', syscallSection, data => data.syscalls],
   ['idiomatic', 'Idiomatic readers', idiomaticSection],
   ['resources', 'Memory, CPU, start-up', resourceSection, data => data.resources],

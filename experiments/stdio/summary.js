@@ -11,6 +11,7 @@ const { GOAL, interleavedHalves } = require('../../lib/repeatability')
 const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
+const { runtimeTitle } = require('../../lib/runtimes')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -244,7 +245,13 @@ function summariseFastPaths (records, context) {
   const rows = (context.programs ?? []).filter(program => program.fastest)
   return rows.map(program => {
     const checks = records.filter(record => record.phase === PHASES.fastPath && record.program === program.name)
-    const entry = { program: program.name, runtime: program.runtime, source: program.fastest.source, loop: program.fastest.loop }
+    const entry = {
+      program: program.name,
+      runtime: program.runtime,
+      runtimeTitle: runtimeTitle(program.runtime, context.runtimes?.[program.runtime]?.version),
+      source: program.fastest.source,
+      loop: program.fastest.loop
+    }
     const notTaken = checks.find(check => check.fastPath?.engaged === false)
     if (notTaken) return { ...entry, verdict: 'not taken', reason: notTaken.fastPath.reason, blockSize: notTaken.blockSize }
     const engaged = checks.filter(check => check.fastPath?.engaged === true)

@@ -77,6 +77,7 @@ td.failed { color: #a4262c; }
 .flag-startup-dominated { background: #ece6ff; color: #4b3a99; }
 .flag-steal { background: #f3e8dc; color: #7a4a14; }
 .flag-failed, .flag-some-runs-failed { background: #fde2e2; color: #a4262c; }
+.flag-ok { background: #e2f4ec; color: #1d6b4a; }
 ul.failures code { font-size: 12px; color: var(--muted); word-break: break-all; }
 footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24px 30px; }
 `

@@ -177,3 +177,39 @@ describe('the check run and what a run makes of it', () => {
     }
   })
 })
+
+describe('what the report says of the checks', () => {
+  const { loadResultSet } = require('../../analyse')
+  const { shapeReport } = require('../../lib/report/data')
+  const { renderMarkdown, renderTerminal } = require('../../lib/report/text')
+  const { sections } = require('../../experiments/stdio/report-html')
+  const { runtimeTitle } = require('../../lib/runtimes')
+
+  test('a runtime is named with the version that ran it', () => {
+    assert.equal(runtimeTitle('node', 'v26.12.1'), 'Node 26.12.1')
+    assert.equal(runtimeTitle('node@24', 'v24.21.0'), 'Node 24.21.0')
+    assert.equal(runtimeTitle('deno', 'deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)'), 'Deno 2.9.6')
+    assert.equal(runtimeTitle('just', 'just-host 0.1.0 v8 10.2.154.26-node.37'), 'V8 10.2.154.26')
+    assert.equal(runtimeTitle('native', 'cc (Debian 12.2.0-14+deb12u1) 12.2.0'), 'gcc 12.2.0')
+    assert.equal(runtimeTitle('bun', undefined), 'Bun', 'a run that recorded no version')
+  })
+
+  test('results.md, the page and the terminal list each fastest reader with its verdict and source', () => {
+    const set = loadResultSet(path.join(__dirname, '..', 'fixtures', 'results', 'sample'))
+    set.results.fastPaths = [
+      { program: 'bun-ffi', runtime: 'bun', runtimeTitle: 'Bun 1.4.5', source: 'oven-sh/bun PR 35246', loop: 'count', verdict: 'engaged', summary: 'DFG compiled count() with 1 CallFFI node(s)' },
+      { program: 'deno-ffi', runtime: 'deno', source: 'PR 23983', loop: 'count', verdict: 'not taken', reason: 'count() deoptimised inside its loop 8 time(s), first: not a BigInt' }
+    ]
+    const data = shapeReport([set])
+    const markdown = renderMarkdown(data)
+    assert.ok(markdown.includes('| bun-ffi | Bun 1.4.5 | engaged | DFG compiled count() with 1 CallFFI node(s) | oven-sh/bun PR 35246 |'), markdown)
+    // a summary without the runtime's title: the report names it from the run's context
+    assert.match(markdown, /\| deno-ffi \| Deno \d+\.\d+\.\d+ \| not taken \| count\(\) deoptimised inside its loop 8 time\(s\), first: not a BigInt \| PR 23983 \|/)
+    const [, title, render] = sections.find(([id]) => id === 'fastpaths')
+    assert.equal(title, 'Fast paths')
+    const page = String(render(data))
+    assert.match(page, /<span class="flag flag-failed">not taken<\/span>/)
+    const lines = renderTerminal(set.results, [256]).split('\n')
+    assert.ok(lines.some(line => /^deno-ffi\s+deno\s+not taken\s+count\(\) deoptimised/.test(line)), lines.join('\n'))
+  })
+})
