@@ -15,14 +15,17 @@ const ladder = Deno.dlopen(build('libladder.so'), {
   ladder_getppid: { parameters: [], result: 'i32' },
   ladder_cpu_ns: { parameters: [], result: 'f64' }
 }).symbols
+// read as wc/deno-ffi.js declares it: a pointer taken once and a BigInt length, which keep
+// Deno's fast call (its isize result is a BigInt too).
 const libc = Deno.dlopen('libc.so.6', {
-  read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' },
+  read: { parameters: ['i32', 'pointer', 'usize'], result: 'isize' },
   open: { parameters: ['buffer', 'i32'], result: 'i32' }
 }).symbols
 // Deno 2's files have no fd to give FFI, so the ffi form opens its own.
 const devNull = Deno.openSync('/dev/null')
 const devNullFd = libc.open(new TextEncoder().encode('/dev/null\0'), 0)
 const buf = new Uint8Array(BLOCK)
+const bufAddress = Deno.UnsafePointer.of(buf)
 const one = buf.subarray(0, 1)
 
 // The read loops, as noop and syscall in calls/ladder.mjs: what they call as arguments,
@@ -33,7 +36,7 @@ function readSync (file, buf, answer, count) {
   return count
 }
 function readFfi (call, fd, buf, length, answer, count) {
-  for (let i = 0; i < count; i++) if (Number(call(fd, buf, length)) !== answer) return i
+  for (let i = 0; i < count; i++) if (call(fd, buf, length) !== answer) return i
   return count
 }
 
@@ -47,8 +50,8 @@ const forms = {
   }),
   ffi: () => ({
     syscall: getppid,
-    'empty-read': [readFfi, libc.read, devNullFd, buf, 1, 0],
-    'read-256': [readFfi, libc.read, 0, buf, BLOCK, BLOCK]
+    'empty-read': [readFfi, libc.read, devNullFd, bufAddress, 1n, 0n],
+    'read-256': [readFfi, libc.read, 0, bufAddress, BigInt(BLOCK), BigInt(BLOCK)]
   }),
   uring: () => {
     const symbols = Object.entries(ringSymbols('buffer')).map(([name, [parameters, result]]) => [name, { parameters, result }])

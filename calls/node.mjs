@@ -1,31 +1,63 @@
-// The call ladder in Node: the no-op and getppid through a Node-API addon
-// (build/ladder.node, calls/addon.c), the reads through fs.readSync as
-// wc/node-sync.js makes them. Run with --allow-natives-syntax, to ask V8 whether
-// each loop was optimised.
+// The call ladder in Node, in both of the lab's Node readers' fastest forms. `addon`: the
+// no-op and getppid through a Node-API addon (build/ladder.node, calls/addon.c), the reads
+// through fs.readSync as wc/node-sync.js makes them. `ffi` (Node 26): the no-op and
+// getppid through node:ffi into build/libladder.so (calls/native.c), the reads through
+// node:ffi's libc read(2) as wc/node-ffi.js makes them: V8 fast API calls once TurboFan
+// compiles each loop. Run with --allow-natives-syntax, to ask V8 whether each loop was
+// optimised.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { runLadder, noop, syscall, v8Compiled, BLOCK } from './ladder.mjs'
 
-const addon = createRequire(import.meta.url)('../build/ladder.node')
+const require = createRequire(import.meta.url)
+const [form, ...argv] = process.argv.slice(2)
+const addon = require('../build/ladder.node')
 const devNull = fs.openSync('/dev/null', 'r')
-const buf = Buffer.allocUnsafe(BLOCK)
+const buf = Buffer.allocUnsafeSlow(BLOCK)
 
-// The read loop, as noop and syscall in calls/ladder.mjs: what it calls as arguments,
+// The read loops, as noop and syscall in calls/ladder.mjs: what they call as arguments,
 // and a count of the calls that answered right.
-function read (readSync, fd, buf, length, answer, count) {
-  for (let i = 0; i < count; i++) if (readSync(fd, buf, 0, length, null) !== answer) return i
+function readSync (call, fd, buf, length, answer, count) {
+  for (let i = 0; i < count; i++) if (call(fd, buf, 0, length, null) !== answer) return i
+  return count
+}
+function readFfi (call, fd, address, length, answer, count) {
+  for (let i = 0; i < count; i++) if (call(fd, address, length) !== answer) return i
   return count
 }
 
-const rungs = {
-  noop: [noop, addon.noop],
-  syscall: [syscall, addon.getppid, process.ppid],
-  'empty-read': [read, fs.readSync, devNull, buf, 1, 0],
-  'read-256': [read, fs.readSync, 0, buf, BLOCK, BLOCK]
+const forms = {
+  addon: () => ({
+    noop: [noop, addon.noop],
+    syscall: [syscall, addon.getppid, process.ppid],
+    'empty-read': [readSync, fs.readSync, devNull, buf, 1, 0],
+    'read-256': [readSync, fs.readSync, 0, buf, BLOCK, BLOCK]
+  }),
+  // read as wc/node-ffi.js declares it: size_t as a BigInt uint64, the address taken once
+  ffi: () => {
+    const { dlopen, getRawPointer } = require('node:ffi')
+    const ladder = dlopen(new URL('../build/libladder.so', import.meta.url).pathname, {
+      ladder_noop: { arguments: ['int32'], return: 'int32' },
+      ladder_getppid: { arguments: [], return: 'int32' }
+    }).functions
+    const { read } = dlopen('libc.so.6', { read: { arguments: ['int32', 'pointer', 'uint64'], return: 'int32' } }).functions
+    const address = getRawPointer(buf)
+    return {
+      noop: [noop, ladder.ladder_noop],
+      syscall: [syscall, ladder.ladder_getppid, process.ppid],
+      'empty-read': [readFfi, read, devNull, address, 1n, 0],
+      'read-256': [readFfi, read, 0, address, BigInt(BLOCK), BLOCK]
+    }
+  }
 }
+if (!forms[form]) {
+  console.error(`usage: node --allow-natives-syntax calls/node.mjs addon|ffi ROUNDS CALLS READS, not '${form}'`)
+  process.exit(2)
+}
+const rungs = forms[form]()
 
 runLadder({
-  argv: process.argv.slice(2),
+  argv,
   rungs,
   cpuNs: addon.cpuNs,
   compiled: v8Compiled(rungs),
