@@ -1,6 +1,9 @@
 // node-bindings: Node's internal libuv pipe, below the streams layer (as the study did).
 // libuv allocates each chunk (64 KiB), so the block size is only echoed.
 // onread gets no buffer at EOF and on error; which one it was is in streamBaseState.
+// It gets the chunk libuv allocated, which a short read does not fill (Node 26 hands over
+// the whole allocation): the bytes read are streamBaseState's too, as Node's own
+// onStreamRead takes them (lib/internal/stream_base_commons.js).
 /* eslint-disable n/no-deprecated-api -- process.binding is the layer this reader measures */
 const { Pipe } = process.binding('pipe_wrap')
 const { streamBaseState, kReadBytesOrError } = process.binding('stream_wrap')
@@ -30,7 +33,7 @@ if (opened < 0) fail(opened)
 stdin.onread = buf => {
   if (buf) {
     reads++
-    size += buf.byteLength
+    size += streamBaseState[kReadBytesOrError]
     return
   }
   const result = streamBaseState[kReadBytesOrError]
