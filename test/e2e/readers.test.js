@@ -327,12 +327,13 @@ test('JUST= a binary that behaves like just(js) 0.1.13', async t => {
   })
 })
 
-test('needs: in each just row\'s reader, all in the lab\'s host; a malformed one refused as the table loads', async t => {
+test('needs: in each row\'s reader, all in the lab\'s host and its Node; a malformed one refused as the table loads', async t => {
   const host = path.join(BUILD, 'just-host')
   for (const program of programs.filter(row => row.needs)) {
     const source = fs.readFileSync(path.join(ROOT, program.file), 'utf8')
     for (const name of program.needs) assert.match(source, new RegExp(`\\b${name.split('.').pop()}\\b`), `${program.name} needs ${name}, which ${program.file} never names`)
-    assert.equal(runtimes[program.runtime].lacks(host, program.needs), null, program.name)
+    const binary = program.runtime === 'just' ? host : runtimes[program.runtime].locate()
+    assert.equal(runtimes[program.runtime].lacks(binary, program.needs), null, program.name)
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-needs-'))
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -340,7 +341,7 @@ test('needs: in each just row\'s reader, all in the lab\'s host; a malformed one
   for (const [bad, message] of [
     [{ ...row, needs: ['net.read; just.exit(3)'] }, "mine's needs is not a list of bindings under just, one or two names deep ('net.read')"],
     [{ ...row, needs: 'net.read' }, "mine's needs is not a list of bindings under just, one or two names deep ('net.read')"],
-    [{ ...row, runtime: 'node', file: 'wc/node-sync.js', needs: ['fs.readSync'] }, "mine has needs, but its runtime 'node' cannot be asked which bindings it has; drop them"]
+    [{ ...row, runtime: 'bun', file: 'wc/bun-ffi.js', needs: ['ffi'] }, "mine has needs, but its runtime 'bun' cannot be asked which bindings it has; drop them"]
   ]) {
     const module = path.join(dir, `rows-${bad.runtime}-${typeof bad.needs}.js`)
     fs.writeFileSync(module, `module.exports = ${JSON.stringify([bad])}\n`)
