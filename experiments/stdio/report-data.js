@@ -97,10 +97,12 @@ function headlineData (sets) {
     const bySize = {}
     for (const blockSize of headline.sizes) {
       const cells = headline.cells.filter(cell => cell.blockSize === blockSize)
-      const base = cells.find(cell => cell.program === BASELINE) ?? null
+      const named = cell => ({ ...cell, runtimeLabel: cell.runtimeTitle ?? programInfo(cell.program, set.context).runtimeLabel })
+      const baseCell = cells.find(cell => cell.program === BASELINE)
+      const base = baseCell ? named(baseCell) : null
       const rows = cells.filter(cell => cell.program !== BASELINE)
         .sort((a, b) => (b.shareOfC?.estimate ?? -1) - (a.shareOfC?.estimate ?? -1))
-        .map(cell => ({ ...cell, runtimeLabel: cell.runtimeTitle ?? programInfo(cell.program, set.context).runtimeLabel }))
+        .map(named)
       bySize[blockSize] = { base, rows, levels: headlineLevels(base, rows) }
     }
     return { set: set.label, available: true, sizes: headline.sizes, rounds: headline.rounds, meaning: headline.meaning, bySize, repeatability: headline.repeatability ?? null }

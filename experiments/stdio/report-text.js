@@ -78,7 +78,7 @@ const shareWithInterval = value => (value ? (value.low !== null ? formatShare(va
 
 function headlineRows (size) {
   return [
-    ...(size.base ? [[size.base.program, size.base.runtimeTitle ?? '', nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
+    ...(size.base ? [[size.base.program, size.base.runtimeLabel ?? '', nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
     ...size.rows.map(row => [row.program, row.runtimeLabel ?? '', nsWithInterval(row.cpuPerReadNs), nsWithInterval(row.overheadNs), shareWithInterval(row.shareOfC), row.flags.join(' ')])
   ]
 }

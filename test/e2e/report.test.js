@@ -188,7 +188,7 @@ test('writes report.html, results.md and results.csv into --out', () => {
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /^# Fixture report\n/)
   assert.match(md, /^# Fixture report\n\n## What a read costs, against C\n/)
-  assert.match(md, /\| bun-ffi \| 589 \(569–620\) \| 87\.1 \(11–128\) \| 85% \(79\.0–98\.2%\) \| {2}\|/)
+  assert.match(md, /\| bun-ffi \| Bun \| 589 \(569–620\) \| 87\.1 \(11–128\) \| 85% \(79\.0–98\.2%\) \| {2}\|/)
   assert.match(md, /## Findings\n\n- At 256 B, one read\(2\) of the pipe costs C 493 ns of CPU/)
   assert.match(md, /\| just-sync \| 505 \(85%\)~ \| 1730 \(82%\) \| 2842 \(176%\)°~ \|/)
   assert.match(md, /\| Node\.js \| v20\.20\.2 \|/)
