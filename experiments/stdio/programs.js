@@ -168,6 +168,14 @@ const programs = [
     note: 'fs.readSync into one Buffer'
   },
   {
+    name: 'node-fs-binding',
+    runtime: 'node',
+    file: 'wc/node-fs-binding.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'process.binding(\'fs\').read, the binding fs.readSync calls, without lib/fs.js\'s checks: what those checks cost'
+  },
+  {
     name: 'node-ffi',
     runtime: 'node',
     file: 'wc/node-ffi.js',
