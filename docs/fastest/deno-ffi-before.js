@@ -1,0 +1,27 @@
+// wc/deno-ffi.js before issue 34 (commit d8cf1cf): a Number for the usize length, kept for
+// docs/programs.md's before and after.
+// deno-ffi: libc read(2) called through Deno.dlopen into one preallocated buffer.
+// errno is read through __errno_location right after the call, before any other
+// libc call on this thread can overwrite it.
+const libc = Deno.dlopen('libc.so.6', {
+  read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' },
+  __errno_location: { parameters: [], result: 'pointer' },
+  strerror: { parameters: ['i32'], result: 'pointer' }
+}).symbols
+const STDIN_FILENO = 0
+const blocksize = parseInt(Deno.args[0] || 65536, 10)
+const buf = new Uint8Array(blocksize)
+let size = 0
+let reads = 0
+let n = Number(libc.read(STDIN_FILENO, buf, blocksize))
+while (n > 0) {
+  reads++
+  size += n
+  n = Number(libc.read(STDIN_FILENO, buf, blocksize))
+}
+if (n < 0) {
+  const errno = new Deno.UnsafePointerView(libc.__errno_location()).getInt32()
+  console.error(`read: ${Deno.UnsafePointerView.getCString(libc.strerror(errno))} (${errno})`)
+  Deno.exit(1)
+}
+console.log(`size ${size} reads ${reads} blocksize ${blocksize}`)
