@@ -118,7 +118,7 @@ function readerRun (step, run, options, jitter) {
   const cpuNs = STARTUP_CPU_NS[kind] * jitter() + reads * readNs
   const wallNs = Math.round(cpuNs * 1.1)
   const argv = commandLine(program, step.blockSize)
-  const profiled = step.phase === PHASES.strace || step.phase === PHASES.gc
+  const profiled = [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase)
   const { steal, foreign } = quietCpus(step.pin, wallNs, cpuNs)
   return {
     phase: step.phase,
@@ -138,7 +138,17 @@ function readerRun (step, run, options, jitter) {
     output: program.output === 'count-only' ? { size: step.bytes, reads: null, blockSize: null } : { size: step.bytes, reads, blockSize: step.blockSize },
     ...(step.sampleMs ? { samples: costSamples(step.bytes, cpuNs - reads * readNs, readNs / step.blockSize) } : {}),
     ...(step.phase === PHASES.strace ? straceProfile(step, reads) : {}),
-    ...(step.phase === PHASES.gc ? { rawFile: path.join('gc', `${program.name}-${step.blockSize}.log`), gc: summariseGc([]) } : {})
+    ...(step.phase === PHASES.gc ? { rawFile: path.join('gc', `${program.name}-${step.blockSize}.log`), gc: summariseGc([]) } : {}),
+    ...(step.phase === PHASES.fastPath ? fastPathCheck(step) : {})
+  }
+}
+
+// A fastest reader's fast-path check, as experiments/stdio/measure.js records one that engaged.
+function fastPathCheck (step) {
+  const summary = `the fake engine compiled ${step.program.fastest.loop}() with a fast call`
+  return {
+    rawFile: path.join(PHASES.fastPath, `${step.program.name}-${step.blockSize}.txt`),
+    fastPath: { engaged: true, reason: null, summary, evidence: { engine: 'fake', loop: step.program.fastest.loop } }
   }
 }
 
@@ -247,6 +257,7 @@ const SHAPES = {
   [PHASES.cost]: readerRun,
   [PHASES.strace]: readerRun,
   [PHASES.gc]: readerRun,
+  [PHASES.fastPath]: readerRun,
   [ladder.PHASE]: ladderRun,
   [HTTP_PHASE]: wrkRun,
   [HTTP_STRACE_PHASE]: serverTrace

@@ -155,7 +155,7 @@ module.exports = {
   cellKey: stdio.cellKey,
   session,
   context,
-  passes: (options, placement) => ({ ladder: placement.shared, cost: placement.shared }),
+  passes: (options, placement) => ({ ladder: placement.shared, cost: placement.shared, fastPath: placement.shared }),
   describe,
   derive,
   derivedFiles: stdio.derivedFiles,

@@ -68,7 +68,6 @@ function plan (options, selected, { ptrace, placement, shuffle }) {
     const quarter = options.marginal ? [{ phase: PHASES.timingQuarter, bytes: quarterBytes(options, blockSize) }] : []
     rounds(blockSize, [{ phase: PHASES.timing, bytes: bytesPerRun(options, blockSize) }, ...quarter])
   }
-  steps.push(...fastPathSteps(options, selected, costPin))
   steps.push(...costSteps(options, selected, costPin, shuffle))
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`
@@ -97,8 +96,10 @@ function plan (options, selected, { ptrace, placement, shuffle }) {
 // pass: the machine's state drifts over minutes, and two back-to-back runs whose rounds
 // of a size sat within one minute each disagreed on 9 of 30 headline cells (their
 // readers' CPU per read moved by up to 6% while C's held within 1%).
+// The fast-path check of the fastest readers (fastPathSteps) comes first: whatever runs the
+// cost pass (the calls experiment too) checks what it ranks.
 function costSteps (options, selected, costPin, shuffle) {
-  const steps = []
+  const steps = fastPathSteps(options, selected, costPin)
   const honouring = selected.filter(program => program.honoursBlockSize)
   const costSizes = honouring.length ? options.costSizes ?? [] : []
   for (let run = 0; run < options.costRounds && costSizes.length; run++) {
