@@ -304,7 +304,7 @@ function runtimeVersion (runtimeName) {
 function runtimeTitle (runtimeName, version) {
   const runtime = runtimes[runtimeName]
   if (!runtime || typeof version !== 'string') return runtime?.label ?? runtimeName
-  const v8 = /\bv8 (\d[\w.-]*?)(?:-node\.\d+)?$/i.exec(version)
+  const v8 = /\bv8 (\d+(?:\.\d+)+)/i.exec(version)
   if (runtime.engine === 'v8' && v8 && !/^v?\d/.test(version)) return `V8 ${v8[1]}`
   const number = /\d+\.\d+(?:\.\d+)?/.exec(version)?.[0]
   const name = runtimeName === 'native' ? 'gcc' : runtime.label.replace(/\.js( \d+)?$/, '').replace(/ \(.*\)$/, '')

@@ -190,6 +190,7 @@ describe('what the report says of the checks', () => {
     assert.equal(runtimeTitle('node@24', 'v24.21.0'), 'Node 24.21.0')
     assert.equal(runtimeTitle('deno', 'deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)'), 'Deno 2.9.6')
     assert.equal(runtimeTitle('just', 'just-host 0.1.0 v8 10.2.154.26-node.37'), 'V8 10.2.154.26')
+    assert.equal(runtimeTitle('just-wcb', 'just-host 0.1.0 v8 10.2.154.26-node.37 (embedded wc.js)'), 'V8 10.2.154.26')
     assert.equal(runtimeTitle('native', 'cc (Debian 12.2.0-14+deb12u1) 12.2.0'), 'gcc 12.2.0')
     assert.equal(runtimeTitle('bun', undefined), 'Bun', 'a run that recorded no version')
   })
