@@ -70,6 +70,27 @@ const cpuNs = run => (run.reader.userUs + run.reader.sysUs) * 1000
 const WINDOW = { from: 0.3, to: 0.98 }
 const MIN_WINDOW_SAMPLES = 8
 
+// The most a cost run reads (plan.js sizes each run to at most this much), and so the
+// longest a run too short for its slope is made.
+const COST_MAX_BYTES = 1 << 30
+
+// How many of a run's samples fall in its window.
+function windowSamples (run) {
+  if (!Array.isArray(run.samples)) return 0
+  return run.samples.filter(([, written]) => written >= WINDOW.from * run.bytes && written <= WINDOW.to * run.bytes).length
+}
+
+// The bytes to run a cost run with again when it was too short for a slope on the CPU that
+// ran it: a fast CPU reads 64 MiB of 64 KiB blocks in about 10 ms, whose window holds 6 or
+// 7 samples a millisecond apart where a slope needs MIN_WINDOW_SAMPLES. Enough for twice
+// the samples, in whole blocks of `unit` bytes, at most COST_MAX_BYTES; null when the run
+// gave a slope, or is that long already.
+function longerCostBytes (run, unit) {
+  if (slopePerRead(run) !== null || run.bytes >= COST_MAX_BYTES) return null
+  const factor = Math.max(2, Math.ceil(2 * MIN_WINDOW_SAMPLES / Math.max(windowSamples(run), 1)))
+  return Math.min(COST_MAX_BYTES, Math.ceil(run.bytes * factor / unit) * unit)
+}
+
 // CPU ns per read of one run from its samples ([reader's CPU ns, bytes dd has written]):
 // the least-squares slope of CPU time over bytes in the window, times the bytes of a
 // read; null with too few samples there.
@@ -365,4 +386,4 @@ function cellRatio (cell, against) {
   return ratioInterval(rounds(cell), rounds(against))
 }
 
-module.exports = { summariseHeadline, headlineCell, cellRatio, slopePerRead, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }
+module.exports = { summariseHeadline, headlineCell, cellRatio, slopePerRead, longerCostBytes, windowSamples, COST_MAX_BYTES, MIN_WINDOW_SAMPLES, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }

@@ -15,7 +15,7 @@ const { parseGcTrace, summariseGc } = require('./gctrace')
 const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
-const { slopePerRead } = require('./cost')
+const { slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES } = require('./cost')
 const { checkArgv, verdict } = require('./fastpath')
 
 const MiB = 1 << 20
@@ -133,10 +133,21 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     ...(step.sampleMs ? { samples: result.samples } : {}),
     at: new Date().toISOString()
   }
-  // Too few samples for a slope: pipe-run, on the bench's CPU, was kept from sampling by
-  // other work there. Such a step is disturbed, and measured again as any other is.
-  if (failure === null && step.sampleMs && slopePerRead(record) === null) {
-    record.foreign = { ...(record.foreign ?? {}), sampler: 'too few samples for a slope', disturbed: true }
+  // Too few samples for a slope. Where other work shared the run's CPUs (lib/foreign.js),
+  // the run was disturbed, and bench measures it again as any other. Otherwise it was too
+  // short for this CPU: it runs again at once, longer (longerCostBytes), and the record
+  // keeps what the shorter tries gave (shortTries); one still too short at the longest
+  // fails, named so.
+  if (failure === null && step.sampleMs && slopePerRead(record) === null && !record.foreign?.disturbed) {
+    const shortTry = { bytes: step.bytes, wallNs: record.wallNs, windowSamples: windowSamples(record) }
+    const bytes = longerCostBytes(record, feederBlock)
+    if (bytes === null) {
+      Object.assign(record, { ok: false, failure: `too short for a slope: ${shortTry.windowSamples} samples in its window at ${inputLabel(step.bytes)}, the longest a cost run reads (needs ${MIN_WINDOW_SAMPLES})` })
+    } else {
+      const longer = await measure({ ...step, bytes }, runIndex, options, runDir, zeroFiles)
+      longer.record.shortTries = [shortTry, ...(longer.record.shortTries ?? [])]
+      return longer
+    }
   }
   // A reader whose reads the kernel saw otherwise fails the run, and its cell (experiments/stdio/summary.js),
   // and the whole trace stays as the evidence; an honest reader's file keeps the summary.

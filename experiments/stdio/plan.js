@@ -5,6 +5,7 @@ const { PHASES } = require('./phases')
 const { runtimes } = require('../../lib/runtimes')
 const { feederBlockSize, inputLabel } = require('./measure')
 const { uncheckableReason } = require('./fastpath')
+const { COST_MAX_BYTES } = require('./cost')
 
 const MiB = 1 << 20
 
@@ -13,7 +14,6 @@ const MiB = 1 << 20
 // run's reader is sampled every COST_SAMPLE_MS for the slope of its CPU time over its reads.
 const COST_SIZES = [256, 4096, 65536]
 const COST_READS = 1 << 17
-const COST_MAX_MIB = 1024
 const COST_MIN_MIB = 64
 const COST_SAMPLE_MS = 1
 
@@ -35,9 +35,10 @@ function quarterBytes (options, blockSize) {
 // reads or more, past the JIT's warm-up, and at least 8 samples a millisecond apart
 // (about 70 for C at 256 B, the fastest).
 // --mib sets it too, but never below COST_MIN_MIB: C reads 64 MiB of 64 KiB blocks in
-// about 30 ms, barely enough samples for a slope.
+// about 30 ms here, barely enough samples for a slope, and in 10 ms on a faster CPU,
+// too few: such a run is run again longer (experiments/stdio/measure.js).
 function costBytes (options, blockSize) {
-  return options.mib ? Math.max(COST_MIN_MIB, options.mib) * MiB : Math.min(COST_MAX_MIB * MiB, Math.max(options.minMiB * MiB, blockSize * COST_READS))
+  return options.mib ? Math.max(COST_MIN_MIB, options.mib) * MiB : Math.min(COST_MAX_BYTES, Math.max(options.minMiB * MiB, blockSize * COST_READS))
 }
 
 // Start-up and timing runs go in rounds: at each block size, round r runs every program
