@@ -11,6 +11,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { median } = require('../../lib/stats')
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
 const { zeroFileFolders } = require('../../experiments/stdio/zero-file')
+const { slopePerRead } = require('../../experiments/stdio/cost')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const { waitFor, bench, readRuns: readLog, readJson, close, tempFolders, FIXTURES } = require('../helpers')
@@ -20,6 +21,25 @@ const tempDir = tempFolders('syscall-lab-bench-')
 before(() => {
   const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
   assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
+})
+
+describe('a cost run too short for its slope', () => {
+  test('runs again longer, at once, until it has one; the record keeps the shorter tries', async () => {
+    // 1 MiB of 64 KiB blocks: C reads it in well under a millisecond, on any CPU
+    const { measure } = require('../../experiments/stdio/measure')
+    const { findProgram } = require('../../experiments/stdio/programs')
+    const { placementPlan, allowedCpus } = require('../../lib/placement')
+    const pin = placementPlan(allowedCpus()).shared
+    const step = { phase: 'cost', program: findProgram('c'), blockSize: 65536, bytes: 1 << 20, run: 0, warmup: 0, pin, ownFeeder: true, sampleMs: 1 }
+    const { record } = await measure(step, 0, { feeder: 'fixed', timeoutSeconds: 60 }, tempDir(), null)
+    assert.equal(record.ok, true, record.failure)
+    assert.notEqual(slopePerRead(record), null)
+    assert.equal(record.shortTries[0].bytes, 1 << 20, 'the first try was too short')
+    const sizes = [...record.shortTries.map(entry => entry.bytes), record.bytes]
+    for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i] >= 2 * sizes[i - 1] && sizes[i] % 65536 === 0, sizes.join(' < '))
+    assert.equal(record.output.size, record.bytes, 'the longer run counted every byte')
+    assert.equal(record.foreign?.sampler, undefined, 'short, not disturbed')
+  })
 })
 
 describe('the pipeline timer', () => {
@@ -67,16 +87,24 @@ describe('bench.js end to end', () => {
     assert.equal(log.filter(record => record.phase === 'startup').length, 2 * 2)
     // the cost pass: six rounds at each size of both readers, one sampled run each of at
     // least 64 MiB (--mib 2 is too short for a slope), dd and the reader on the CPU
-    // context.json names, steal counted on it alone
+    // context.json names, steal counted on it alone. A CPU that reads 64 MiB too fast for
+    // a slope runs it again longer, and the record keeps the shorter try: every run has
+    // its slope on any machine.
     const { costPin } = readJson(path.join(dir, 'context.json'))
     const cost = log.filter(record => record.phase.startsWith('cost'))
     assert.equal(cost.length, 2 * 2 * 6)
     for (const record of cost) {
       assert.equal(record.ok, true, record.failure)
-      assert.equal(record.bytes, 64 << 20)
+      if (record.shortTries) {
+        assert.equal(record.shortTries[0].bytes, 64 << 20)
+        assert.ok(record.bytes >= 128 << 20, record.bytes)
+      } else {
+        assert.equal(record.bytes, 64 << 20)
+      }
+      assert.equal(record.bytes % 65536, 0)
       assert.equal(record.feederBlockSize, 65536)
       assert.deepEqual(record.steal.cpus, [costPin.cpu])
-      assert.ok(record.samples.length >= 8, `${record.program} @ ${record.blockSize}: ${record.samples.length} samples`)
+      assert.notEqual(slopePerRead(record), null, `${record.program} @ ${record.blockSize}: ${record.samples.length} samples`)
     }
 
     const results = readJson(path.join(dir, 'results.json'))

@@ -6,7 +6,7 @@
 // bench's plan of the pass.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, PHASE, QUARTER_PHASE } = require('../../experiments/stdio/cost')
+const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE } = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
 const { placementPlan } = require('../../lib/placement')
@@ -327,6 +327,26 @@ test('the slope: CPU time over bytes in the steady middle of one run, times the 
   assert.ok(Math.abs(jittered - 200) < 0.1, `jitter either way: ${jittered}`)
   assert.equal(slopePerRead({ ...sampledRun(), samples: sampledRun().samples.slice(-6) }), null, 'too few samples in the window')
   assert.equal(slopePerRead({ ...sampledRun(), samples: [] }), null)
+})
+
+test('a run too short for its slope is run again longer: for twice the samples, in whole blocks, at most 1 GiB', () => {
+  // sampledRun's window, 30,000 to 98,000 bytes, holds 14 samples: a slope, nothing to lengthen
+  assert.equal(windowSamples(sampledRun()), 14)
+  assert.equal(longerCostBytes(sampledRun(), 100), null)
+  // the last 6 samples, 75,000 to 100,000 bytes, 5 in the window: 16 wanted, so ceil(16 / 5)
+  // = 4 times the bytes, 400,000, in whole blocks
+  const six = { ...sampledRun(), samples: sampledRun().samples.slice(-6) }
+  assert.equal(windowSamples(six), 5)
+  assert.equal(longerCostBytes(six, 100), 400000)
+  assert.equal(longerCostBytes(six, 65536), 458752, 'rounded up to whole 64 KiB blocks: 7 of them')
+  // none at all: 16 times, but never past the longest a cost run reads
+  assert.equal(longerCostBytes({ ...six, samples: [] }, 100), 1600000)
+  assert.equal(longerCostBytes({ ...six, samples: [], bytes: 256 << 20 }, 65536), COST_MAX_BYTES)
+  assert.equal(longerCostBytes({ ...six, bytes: COST_MAX_BYTES }, 65536), null, 'already the longest')
+  // a 64 MiB run of 64 KiB blocks that a fast CPU read in ~10 ms: 6 samples in its window
+  const fast = { ...six, bytes: 64 << 20, samples: Array.from({ length: 11 }, (_, i) => [i * 1e6, Math.round((64 << 20) * i / 10)]) }
+  assert.equal(windowSamples(fast), 6)
+  assert.equal(longerCostBytes(fast, 65536), 192 << 20)
 })
 
 test('a cost pass of sampled runs: each round the slope of its one run', () => {
