@@ -54,7 +54,8 @@ function checkArgv (program, blockSize, dir, commandLine) {
 }
 
 // --trace-deopt's lines for `loop`: { kind, reason, code, offset }.
-const BAILOUT = /^\[bailout \(kind: ([\w-]+), reason: (.*?)\): begin\. deoptimizing .*?<JSFunction (\S+)[^>]*>(?:, [^<]*<Code (\w+)>)?.*?bytecode offset (\d+)/
+const BAILOUT = new RegExp('^\\[bailout \\(kind: ([\\w-]+), reason: (.*?)\\): begin\\. deoptimizing ' +
+  '.*?<JSFunction (\\S+)[^>]*>(?:, [^<]*<Code (\\w+)>)?.*?bytecode offset (\\d+)')
 function v8Deopts (text, loop) {
   const deopts = []
   for (const line of text.split('\n')) {
@@ -83,7 +84,8 @@ function loopEnd (text) {
 // where the file is cut short (the process ended mid-compile).
 function v8Graphs (dir, loop) {
   const prefix = `turbo-${loop}-`
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter(name => name.startsWith(prefix) && name.endsWith('.json')) : []
+  const files = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+    .filter(name => name.startsWith(prefix) && name.endsWith('.json'))
   const order = name => Number(/-(\d+)\.json$/.exec(name)?.[1] ?? 0)
   return files.sort((a, b) => order(a) - order(b)).map(file => {
     let graph
@@ -102,14 +104,16 @@ function v8Graphs (dir, loop) {
 function v8Verdict ({ text, graphs, loop }) {
   const end = loopEnd(text)
   const deopts = v8Deopts(text, loop)
-  const inLoop = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason) && (end === null || deopt.offset <= end))
+  const inLoop = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason) &&
+    (end === null || deopt.offset <= end))
   const evidence = { engine: 'V8', loop, loopEndOffset: end, graphs, deopts }
   const fail = reason => ({ engaged: false, reason, evidence })
   if (graphs.length === 0) return fail(`TurboFan never compiled ${loop}()`)
   if (end === null) return fail(`V8 printed no bytecode for ${loop}(), so its loop cannot be told apart`)
   if (inLoop.length) {
     const first = inLoop[0]
-    return fail(`${loop}() deoptimised inside its loop ${inLoop.length} time(s), first: ${first.reason} (${first.kind}, bytecode offset ${first.offset})`)
+    const where = `${first.kind}, bytecode offset ${first.offset}`
+    return fail(`${loop}() deoptimised inside its loop ${inLoop.length} time(s), first: ${first.reason} (${where})`)
   }
   if (graphs.some(graph => graph.fastCalls === 0)) return fail(`TurboFan compiled ${loop}() with no fast API call`)
   if (graphs.some(graph => graph.fastCalls === null)) return fail(`a TurboFan graph of ${loop}() was cut short`)
@@ -118,7 +122,8 @@ function v8Verdict ({ text, graphs, loop }) {
     engaged: true,
     reason: null,
     evidence,
-    summary: `TurboFan compiled ${loop}() ${graphs.length} time(s) with ${calls} fast API call(s); no deopt inside its loop`
+    summary: `TurboFan compiled ${loop}() ${graphs.length} time(s) with ${calls} fast API call(s); ` +
+      'no deopt inside its loop'
   }
 }
 
@@ -159,18 +164,27 @@ function jscVerdict ({ text, loop }) {
       genericCalls++
     }
   }
-  const bad = failures.filter(failure => failure.kind !== 'InadequateCoverage' || lastCallOffset === null || failure.offset <= lastCallOffset)
+  // what never ran before compiling exits once the loop is done, after its last call
+  const afterLoop = failure => failure.kind === 'InadequateCoverage' && lastCallOffset !== null &&
+    failure.offset > lastCallOffset
+  const bad = failures.filter(failure => !afterLoop(failure))
   const evidence = { engine: 'JavaScriptCore', loop, tiers: [...tiers].sort(), callFFI, genericCalls, jettisons, failures }
   const fail = reason => ({ engaged: false, reason, evidence })
   if (tiers.size === 0) return fail(`neither DFG nor FTL compiled ${loop}()`)
-  if (callFFI === 0) return fail(`${loop}()'s optimised code calls through no CallFFI node (${genericCalls} generic call(s))`)
+  if (callFFI === 0) {
+    return fail(`${loop}()'s optimised code calls through no CallFFI node (${genericCalls} generic call(s))`)
+  }
   if (jettisons) return fail(`${loop}()'s optimised code was thrown away ${jettisons} time(s) (Jettisoning)`)
-  if (bad.length) return fail(`${loop}() failed a speculation inside its loop ${bad.length} time(s), first: ${bad[0].kind} at bc#${bad[0].offset}`)
+  if (bad.length) {
+    const first = `${bad[0].kind} at bc#${bad[0].offset}`
+    return fail(`${loop}() failed a speculation inside its loop ${bad.length} time(s), first: ${first}`)
+  }
   return {
     engaged: true,
     reason: null,
     evidence,
-    summary: `${[...tiers].sort().join(', ')} compiled ${loop}() with ${callFFI} CallFFI node(s); never thrown away, no speculation failure inside its loop`
+    summary: `${[...tiers].sort().join(', ')} compiled ${loop}() with ${callFFI} CallFFI node(s); ` +
+      'never thrown away, no speculation failure inside its loop'
   }
 }
 
@@ -181,4 +195,6 @@ function verdict (program, text, dir) {
   return jscVerdict({ text, loop })
 }
 
-module.exports = { checkArgv, verdict, v8Verdict, jscVerdict, v8Deopts, loopEnd, v8Graphs, engineOf, uncheckableReason }
+module.exports = {
+  checkArgv, verdict, v8Verdict, jscVerdict, v8Deopts, loopEnd, v8Graphs, engineOf, uncheckableReason
+}
