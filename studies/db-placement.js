@@ -11,7 +11,9 @@
 //
 //   node studies/db-placement.js [--runs 8] [--connections 64] [--raw FILE]
 const fs = require('node:fs')
-const { parseArgs } = require('node:util')
+const { runCli, RunFailed } = require('../lib/cli')
+const { wholeNumber } = require('../lib/options')
+const { parseStudyOptions } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers } = require('../experiments/db/servers')
 const { median } = require('../lib/stats')
@@ -24,10 +26,22 @@ const PLACEMENTS = {
 }
 const SERVERS = ['c-libpq-prepared-pipelined', 'c-libpq-prepared-serial', 'node-pg-prepared-serial', 'node-postgres-prepared-pipelined']
 
-async function main () {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '8' }, connections: { type: 'string', default: '64' }, raw: { type: 'string' } } })
-  const runs = Number(values.runs)
-  const connections = Number(values.connections)
+const USAGE = `usage: node studies/db-placement.js [--runs N] [--connections N] [--raw FILE]
+  --runs N           interleaved rounds per placement and server (default 8)
+  --connections N    wrk's connections (default 64)
+  --raw FILE         every run's record, a JSON line each
+  --help             this text`
+
+function parseOptions (argv) {
+  const spec = { runs: { type: 'string' }, connections: { type: 'string' }, raw: { type: 'string' } }
+  return parseStudyOptions(argv, spec, USAGE, values => ({
+    runs: wholeNumber(values.runs ?? '8', 'runs'),
+    connections: wholeNumber(values.connections ?? '64', 'connections'),
+    raw: values.raw ?? null
+  }))
+}
+
+async function main ({ runs, connections, raw }) {
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
   const records = []
   const runDir = fs.mkdtempSync('/tmp/db-placement-')
@@ -42,7 +56,7 @@ async function main () {
           const server = servers.find(row => row.name === name)
           const step = { phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin }
           const { record } = await measureStep(step, options, session, runDir)
-          if (!record.ok) throw new Error(`${placement} ${name}: ${record.failure}`)
+          if (!record.ok) throw new RunFailed(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
         }
       }
@@ -50,7 +64,7 @@ async function main () {
       await session.close()
     }
   }
-  if (values.raw) fs.writeFileSync(values.raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
+  if (raw) fs.writeFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
   fs.rmSync(runDir, { recursive: true, force: true })
   console.log('placement  server                              req/s  server µs  backends µs  halves: server  backends  server CPU share')
   for (const placement of Object.keys(PLACEMENTS)) {
@@ -64,9 +78,7 @@ async function main () {
         median(cell.map(record => record.server.cpuNs / record.wallNs)).toFixed(2).padStart(17)].join(' '))
     }
   }
+  return 0
 }
 
-main().catch(err => {
-  console.error(`db-placement: ${err.message}`)
-  process.exit(1)
-})
+runCli({ name: 'db-placement.js', usage: USAGE, parse: parseOptions, run: main, measures: true })

@@ -5,26 +5,42 @@
 // goals must hold under it: bench.js finds the steps it lands on and measures them again.
 //
 //   node studies/disturb.js [--every 30] [--busy 3] [--for 600] [--cpus 0,1]
-const { parseArgs } = require('node:util')
 const { spawn } = require('node:child_process')
+const { runCli } = require('../lib/cli')
+const { parseStudyOptions } = require('./per-read')
 
-const { values } = parseArgs({ options: { every: { type: 'string' }, busy: { type: 'string' }, for: { type: 'string' }, cpus: { type: 'string' } } })
-const every = Number(values.every ?? 30)
-const busy = Number(values.busy ?? 3)
-const total = Number(values.for ?? 600)
-const cpus = (values.cpus ?? '0,1').split(',').map(Number)
-if (![every, busy, total].every(value => value > 0) || busy >= every || cpus.some(cpu => !Number.isInteger(cpu) || cpu < 0)) {
-  console.error('disturb.js: --every, --busy and --for take seconds (--busy less than --every), --cpus CPU numbers such as 0,1')
-  process.exit(2)
+const USAGE = `usage: node studies/disturb.js [--every S] [--busy S] [--for S] [--cpus A,B,...]
+  --every S        a burst every S seconds (default 30)
+  --busy S         each burst a busy loop of S seconds, less than --every (default 3)
+  --for S          stop after S seconds (default 600)
+  --cpus A,B,...   the CPUs the bursts take in turn (default 0,1)
+  --help           this text`
+
+function parseOptions (argv) {
+  const spec = { every: { type: 'string' }, busy: { type: 'string' }, for: { type: 'string' }, cpus: { type: 'string' } }
+  return parseStudyOptions(argv, spec, USAGE, values => {
+    const options = {
+      every: Number(values.every ?? 30),
+      busy: Number(values.busy ?? 3),
+      total: Number(values.for ?? 600),
+      cpus: (values.cpus ?? '0,1').split(',').map(Number)
+    }
+    const seconds = [options.every, options.busy, options.total]
+    if (!seconds.every(value => value > 0) || options.busy >= options.every ||
+      options.cpus.some(cpu => !Number.isInteger(cpu) || cpu < 0)) {
+      throw new Error('--every, --busy and --for take seconds (--busy less than --every), --cpus CPU numbers such as 0,1')
+    }
+    return options
+  })
 }
 
 const sleep = seconds => new Promise(resolve => setTimeout(resolve, seconds * 1000))
-let loop = null
-const stop = () => { loop?.kill('SIGKILL'); process.exit(0) }
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
 
-;(async () => {
+async function disturb ({ every, busy, total, cpus }) {
+  let loop = null
+  const stop = () => { loop?.kill('SIGKILL'); process.exit(0) }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
   const started = Date.now()
   for (let burst = 0; (Date.now() - started) / 1000 + every <= total; burst++) {
     await sleep(every - busy)
@@ -35,4 +51,7 @@ process.on('SIGTERM', stop)
     loop.kill('SIGKILL')
     loop = null
   }
-})()
+  return 0
+}
+
+runCli({ name: 'disturb.js', usage: USAGE, parse: parseOptions, run: disturb })

@@ -14,7 +14,9 @@
 // as bench.js does; free runs cannot be checked so. Prints, per placement, the median and
 // largest move and how many cells moved by at most 5%.
 const fs = require('node:fs')
-const { parseArgs } = require('node:util')
+const { runCli, RunFailed } = require('../lib/cli')
+const { wholeNumber } = require('../lib/options')
+const { parseStudyOptions } = require('./per-read')
 const { commandLine, parseOutput, findProgram } = require('../experiments/stdio/programs')
 const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
 const { pipelineForeign } = require('../lib/foreign')
@@ -36,7 +38,7 @@ async function session (placement, rounds, raw) {
         for (let attempt = 0; attempt < 4; attempt++) {
           const result = await runPipeline({ feeder: ddFeeder(BYTES[blockSize], FIXED_FEEDER_BLOCK), reader: commandLine(program, blockSize), timeoutMs: 120000, pin })
           const failure = verify({ program, blockSize, bytes: BYTES[blockSize], timeoutSeconds: 120 }, result, parseOutput(program, result.stdout))
-          if (failure) throw new Error(`${name} @ ${blockSize}: ${failure}`)
+          if (failure) throw new RunFailed(`${name} @ ${blockSize}: ${failure}`)
           const foreign = pipelineForeign(result)
           if (raw) fs.appendFileSync(raw, JSON.stringify({ placement, round, name, blockSize, wallNs: result.wallNs, foreign }) + '\n')
           if (foreign?.disturbed) continue
@@ -51,18 +53,30 @@ async function session (placement, rounds, raw) {
   return best
 }
 
-async function main () {
-  const { values } = parseArgs({ options: { rounds: { type: 'string' }, raw: { type: 'string' } } })
-  const rounds = Number(values.rounds ?? 10)
+const USAGE = `usage: node studies/timing-placement.js [--rounds N] [--raw FILE]
+  --rounds N   rounds of every reader at every size per session (default 10)
+  --raw FILE   every run's figures, a JSON line each
+  --help       this text`
+
+function parseOptions (argv) {
+  const spec = { rounds: { type: 'string' }, raw: { type: 'string' } }
+  return parseStudyOptions(argv, spec, USAGE, values => ({
+    rounds: wholeNumber(values.rounds ?? '10', 'rounds'),
+    raw: values.raw
+  }))
+}
+
+async function main ({ rounds, raw }) {
   for (const placement of ['free', 'apart', 'shared']) {
-    const a = await session(placement, rounds, values.raw)
-    const b = await session(placement, rounds, values.raw)
+    const a = await session(placement, rounds, raw)
+    const b = await session(placement, rounds, raw)
     const moves = [...a].map(([key, value]) => [key, Math.abs(b.get(key) - value) / value])
     const within = moves.filter(([, move]) => move <= GOAL).length
     const worst = moves.reduce((x, y) => (y[1] > x[1] ? y : x))
     console.log(`${placement.padEnd(7)} best-of-${rounds} MB/s moved by a median of ${(median(moves.map(([, move]) => move)) * 100).toFixed(1)}%, at most ${(worst[1] * 100).toFixed(1)}% (${worst[0]}); ${within} of ${moves.length} cells within ${GOAL * 100}%`)
     for (const [key, move] of moves) console.log(`  ${key.padEnd(18)} ${a.get(key).toFixed(0).padStart(6)} ${b.get(key).toFixed(0).padStart(6)} MB/s  ${(move * 100).toFixed(1)}%`)
   }
+  return 0
 }
 
-main().catch(err => { console.error(err.message); process.exit(1) })
+runCli({ name: 'timing-placement.js', usage: USAGE, parse: parseOptions, run: main, measures: true })

@@ -39,6 +39,8 @@ describe('--help', () => {
     ['node studies/instr-cost.js', [process.execPath, path.join(ROOT, 'studies', 'instr-cost.js')], /^usage: node studies\/instr-cost\.js/],
     ['node studies/paired-cost.js', [process.execPath, path.join(ROOT, 'studies', 'paired-cost.js')], /^usage: node studies\/paired-cost\.js/],
     ['node studies/placement.js', [process.execPath, path.join(ROOT, 'studies', 'placement.js')], /^usage: node studies\/placement\.js/],
+    ...['db-placement', 'disturb', 'timing-placement'].map(study => [`node studies/${study}.js`,
+      [process.execPath, path.join(ROOT, 'studies', `${study}.js`)], new RegExp(`^usage: node studies/${study}\\.js`)]),
     ['build/just-host studies/call-cost.js', [path.join(ROOT, 'build', 'just-host'), path.join(ROOT, 'studies', 'call-cost.js')], /^usage: build\/just-host studies\/call-cost\.js/],
     ['./setup.sh', [path.join(ROOT, 'setup.sh')], /^usage: \.\/setup\.sh \[--test \| --runtime-only\]\n.*--runtime-only/s],
     ['test/fresh-machine.sh', [path.join(ROOT, 'test', 'fresh-machine.sh')], /^usage: test\/fresh-machine\.sh .*\n.*--logs DIR/s]
