@@ -207,34 +207,31 @@ function justLacks (binary, needs) {
 // may sit behind an --experimental- flag that a later version renames or drops.
 const nodeModules = new Map()
 function nodeLacks (binary, needs) {
-  const missing = needs.filter(name => !nodeHas(binary, name))
-  if (missing.length === 0) return null
-  const [name, flag] = [missing[0], nodeModules.get(`${binary}\t${missing[0]}`).flag]
-  const version = nodeVersionOf(binary)
-  if (flag) return `Node ${version} has node:${name} only behind ${flag}, which the lab does not set: pick a Node that has it on by default (--node)`
-  return `Node ${version} has no node:${name}: pick a Node that has it (--node; node:ffi came in 26.1.0, on by default from 26.9.0)`
+  const missing = needs.map(name => nodeModule(binary, name)).find(answer => !answer.has)
+  if (!missing) return null
+  const { name, flag, version } = missing
+  if (flag) {
+    return `Node ${version} has node:${name} only behind ${flag}, which the lab does not set: ` +
+      'pick a Node that has it on by default (--node)'
+  }
+  return `Node ${version} has no node:${name}: pick a Node that has it ` +
+    '(--node; node:ffi came in 26.1.0, on by default from 26.9.0)'
 }
 
-function nodeHas (binary, name) {
+// What one Node says of one built-in module, asked once: { name, has, flag, version }.
+function nodeModule (binary, name) {
   const key = `${binary}\t${name}`
   if (!nodeModules.has(key)) {
-    const script = `const m = require('node:module'); const flag = '--experimental-${name}'; ` +
-      `console.log(JSON.stringify({ has: m.isBuiltin('node:${name}'), flag: process.allowedNodeEnvironmentFlags.has(flag) ? flag : null }))`
-    let answer = { has: false, flag: null }
+    const script = `const flag = '--experimental-${name}'; console.log(JSON.stringify({ ` +
+      `has: require('node:module').isBuiltin('node:${name}'), version: process.versions.node, ` +
+      'flag: process.allowedNodeEnvironmentFlags.has(flag) ? flag : null }))'
+    let answer = { has: false, flag: null, version: binary }
     try {
       answer = JSON.parse(firstLine(binary, ['--disable-warning=ExperimentalWarning', '-e', script]))
     } catch {}
-    nodeModules.set(key, answer)
+    nodeModules.set(key, { name, ...answer })
   }
-  return nodeModules.get(key).has
-}
-
-function nodeVersionOf (binary) {
-  try {
-    return firstLine(binary, ['--version']).replace(/^v/, '')
-  } catch {
-    return binary
-  }
+  return nodeModules.get(key)
 }
 
 const sha256s = new Map()
@@ -311,4 +308,16 @@ function runtimeTitle (runtimeName, version) {
   return number ? `${name} ${number}` : runtime.label
 }
 
-module.exports = { runtimes, runtimeVersion, runtimeTitle, binarySha256, compilerBuild, isExecutable, findOnPath, pinnedNodeVersion, nodeMajor, nodeRuntimeName, MEASURED_NODE_VERSIONS }
+module.exports = {
+  runtimes,
+  runtimeVersion,
+  runtimeTitle,
+  binarySha256,
+  compilerBuild,
+  isExecutable,
+  findOnPath,
+  pinnedNodeVersion,
+  nodeMajor,
+  nodeRuntimeName,
+  MEASURED_NODE_VERSIONS
+}
