@@ -69,6 +69,7 @@ const cpuNs = run => (run.reader.userUs + run.reader.sysUs) * 1000
 // 32768 reads, host/README.md; a cost run makes at least 2^17) before it, the exit after.
 const WINDOW = { from: 0.3, to: 0.98 }
 const MIN_WINDOW_SAMPLES = 8
+const inWindow = (written, bytes) => written >= WINDOW.from * bytes && written <= WINDOW.to * bytes
 
 // The most a cost run reads (plan.js sizes each run to at most this much), and so the
 // longest a run too short for its slope is made.
@@ -77,7 +78,7 @@ const COST_MAX_BYTES = 1 << 30
 // How many of a run's samples fall in its window.
 function windowSamples (run) {
   if (!Array.isArray(run.samples)) return 0
-  return run.samples.filter(([, written]) => written >= WINDOW.from * run.bytes && written <= WINDOW.to * run.bytes).length
+  return run.samples.filter(([, written]) => inWindow(written, run.bytes)).length
 }
 
 // The bytes to run a cost run with again when it was too short for a slope on the CPU that
@@ -97,7 +98,7 @@ function longerCostBytes (run, unit) {
 function slopePerRead (run) {
   const samples = run.samples
   if (!Array.isArray(samples) || samples.length === 0 || !(run.output?.reads > 0)) return null
-  const window = samples.filter(([, written]) => written >= WINDOW.from * run.bytes && written <= WINDOW.to * run.bytes)
+  const window = samples.filter(([, written]) => inWindow(written, run.bytes))
   if (window.length < MIN_WINDOW_SAMPLES) return null
   const meanBytes = window.reduce((sum, [, bytes]) => sum + bytes, 0) / window.length
   const meanCpu = window.reduce((sum, [cpu]) => sum + cpu, 0) / window.length
@@ -172,12 +173,13 @@ function summariseHeadline (records, context, rejected = new Map()) {
     const baseRounds = cell.program === BASELINE ? null : rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
     const base = [...(baseRounds ?? new Map()).values()]
     const runs = [...cell.full, ...cell.quarter]
+    const runtime = runtimeOf(cell.program, context)
     const entry = {
       program: cell.program,
       blockSize: cell.blockSize,
-      runtime: runtimeOf(cell.program, context),
+      runtime,
       // the runtime and the version that ran it: 'Node 26.12.1'
-      runtimeTitle: runtimeTitle(runtimeOf(cell.program, context), context.runtimes?.[runtimeOf(cell.program, context)]?.version),
+      runtimeTitle: runtimeTitle(runtime, context.runtimes?.[runtime]?.version),
       rounds: mine.size,
       failedRuns: runs.filter(run => !run.ok).length,
       cpuPerReadNs: estimate([...mine.values()]),
@@ -386,4 +388,19 @@ function cellRatio (cell, against) {
   return ratioInterval(rounds(cell), rounds(against))
 }
 
-module.exports = { summariseHeadline, headlineCell, cellRatio, slopePerRead, longerCostBytes, windowSamples, COST_MAX_BYTES, MIN_WINDOW_SAMPLES, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, PHASE, QUARTER_PHASE, GOAL }
+module.exports = {
+  summariseHeadline,
+  headlineCell,
+  cellRatio,
+  slopePerRead,
+  longerCostBytes,
+  windowSamples,
+  COST_MAX_BYTES,
+  MIN_WINDOW_SAMPLES,
+  headlineRepeatability,
+  headlineRepeatabilityText,
+  ownRepeatabilityText,
+  PHASE,
+  QUARTER_PHASE,
+  GOAL
+}
