@@ -12,6 +12,7 @@ const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { runtimeTitle } = require('../../lib/runtimes')
+const { uncheckableReason } = require('./fastpath')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -253,13 +254,18 @@ function summariseFastPaths (records, context) {
       loop: program.fastest.loop
     }
     const notTaken = checks.find(check => check.fastPath?.engaged === false)
-    if (notTaken) return { ...entry, verdict: 'not taken', reason: notTaken.fastPath.reason, blockSize: notTaken.blockSize }
+    if (notTaken) {
+      return { ...entry, verdict: 'not taken', reason: notTaken.fastPath.reason, blockSize: notTaken.blockSize }
+    }
     const engaged = checks.filter(check => check.fastPath?.engaged === true)
     if (checks.length && engaged.length === checks.length) {
-      return { ...entry, verdict: 'engaged', summary: engaged[0].fastPath.summary, sizes: engaged.map(check => check.blockSize) }
+      const sizes = engaged.map(check => check.blockSize)
+      return { ...entry, verdict: 'engaged', summary: engaged[0].fastPath.summary, sizes }
     }
     const failed = checks.find(check => !check.ok)
-    const reason = failed ? `its traced run failed: ${failed.failure}` : 'no fast-path check ran (it runs with the cost pass)'
+    const reason = failed
+      ? `its traced run failed: ${failed.failure}`
+      : uncheckableReason(program) ?? 'no fast-path check ran (it runs with the cost pass)'
     return { ...entry, verdict: 'unproven', reason }
   })
 }
@@ -268,7 +274,8 @@ function summariseFastPaths (records, context) {
 function markUnproven (headline, fastPaths) {
   for (const cell of headline?.cells ?? []) {
     const check = fastPaths.find(entry => entry.program === cell.program)
-    if (check?.verdict === 'unproven') Object.assign(cell, { unproven: check.reason, flags: [...cell.flags, 'unproven'] })
+    if (check?.verdict !== 'unproven') continue
+    Object.assign(cell, { unproven: check.reason, flags: [...cell.flags, 'unproven'] })
   }
   return headline
 }
