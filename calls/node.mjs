@@ -40,7 +40,9 @@ const forms = {
       ladder_noop: { arguments: ['int32'], return: 'int32' },
       ladder_getppid: { arguments: [], return: 'int32' }
     }).functions
-    const { read } = dlopen('libc.so.6', { read: { arguments: ['int32', 'pointer', 'uint64'], return: 'int32' } }).functions
+    const { read } = dlopen('libc.so.6', {
+      read: { arguments: ['int32', 'pointer', 'uint64'], return: 'int32' }
+    }).functions
     const address = getRawPointer(buf)
     return {
       noop: [noop, ladder.ladder_noop],

@@ -17,7 +17,8 @@ const USAGE = `usage: node studies/disturb.js [--every S] [--busy S] [--for S] [
   --help           this text`
 
 function parseOptions (argv) {
-  const spec = { every: { type: 'string' }, busy: { type: 'string' }, for: { type: 'string' }, cpus: { type: 'string' } }
+  const text = { type: 'string' }
+  const spec = { every: text, busy: text, for: text, cpus: text }
   return parseStudyOptions(argv, spec, USAGE, values => {
     const options = {
       every: Number(values.every ?? 30),
@@ -28,7 +29,8 @@ function parseOptions (argv) {
     const seconds = [options.every, options.busy, options.total]
     if (!seconds.every(value => value > 0) || options.busy >= options.every ||
       options.cpus.some(cpu => !Number.isInteger(cpu) || cpu < 0)) {
-      throw new Error('--every, --busy and --for take seconds (--busy less than --every), --cpus CPU numbers such as 0,1')
+      throw new Error('--every, --busy and --for take seconds (--busy less than --every), ' +
+        '--cpus CPU numbers such as 0,1')
     }
     return options
   })

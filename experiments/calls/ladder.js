@@ -60,7 +60,15 @@ const variants = [
   { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
   { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
   { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
-  { name: 'node', runtime: 'node', file: 'calls/node.mjs', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'addon'], boundary: 'Node-API addon (build/ladder.node)', read: 'fs.readSync', stdin: 'node-sync' },
+  {
+    name: 'node',
+    runtime: 'node',
+    file: 'calls/node.mjs',
+    command: ['{runtime}', '--allow-natives-syntax', '{file}', 'addon'],
+    boundary: 'Node-API addon (build/ladder.node)',
+    read: 'fs.readSync',
+    stdin: 'node-sync'
+  },
   {
     name: 'node-ffi',
     runtime: 'node',

@@ -155,7 +155,9 @@ function jscVerdict ({ text, loop }) {
       continue
     }
     if ((match = JSC_JETTISON.exec(line)) && match[1] === loop) jettisons++
-    if ((match = JSC_FAILURE.exec(line)) && match[1] === loop) failures.push({ offset: Number(match[2]), kind: match[3] })
+    if ((match = JSC_FAILURE.exec(line)) && match[1] === loop) {
+      failures.push({ offset: Number(match[2]), kind: match[3] })
+    }
     if (section !== loop) continue
     if ((match = JSC_CALL_FFI.exec(line))) {
       callFFI++
@@ -168,7 +170,9 @@ function jscVerdict ({ text, loop }) {
   const afterLoop = failure => failure.kind === 'InadequateCoverage' && lastCallOffset !== null &&
     failure.offset > lastCallOffset
   const bad = failures.filter(failure => !afterLoop(failure))
-  const evidence = { engine: 'JavaScriptCore', loop, tiers: [...tiers].sort(), callFFI, genericCalls, jettisons, failures }
+  const evidence = {
+    engine: 'JavaScriptCore', loop, tiers: [...tiers].sort(), callFFI, genericCalls, jettisons, failures
+  }
   const fail = reason => ({ engaged: false, reason, evidence })
   if (tiers.size === 0) return fail(`neither DFG nor FTL compiled ${loop}()`)
   if (callFFI === 0) {

@@ -40,7 +40,9 @@ const graphDir = (step, runDir) => path.join(runDir, PHASES.fastPath, `${step.pr
 
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
-  if (step.phase === PHASES.fastPath) return checkArgv(step.program, step.blockSize, graphDir(step, runDir), commandLine)
+  if (step.phase === PHASES.fastPath) {
+    return checkArgv(step.program, step.blockSize, graphDir(step, runDir), commandLine)
+  }
   const argv = commandLine(step.program, step.blockSize)
   if (step.phase !== PHASES.strace) return argv
   return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
@@ -142,7 +144,9 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     const shortTry = { bytes: step.bytes, wallNs: record.wallNs, windowSamples: windowSamples(record) }
     const bytes = longerCostBytes(record, feederBlock)
     if (bytes === null) {
-      Object.assign(record, { ok: false, failure: `too short for a slope: ${shortTry.windowSamples} samples in its window at ${inputLabel(step.bytes)}, the longest a cost run reads (needs ${MIN_WINDOW_SAMPLES})` })
+      const tooShort = `too short for a slope: ${shortTry.windowSamples} samples in its window at ` +
+        `${inputLabel(step.bytes)}, the longest a cost run reads (needs ${MIN_WINDOW_SAMPLES})`
+      Object.assign(record, { ok: false, failure: tooShort })
     } else {
       const longer = await measure({ ...step, bytes }, runIndex, options, runDir, zeroFiles)
       longer.record.shortTries = [shortTry, ...(longer.record.shortTries ?? [])]
@@ -181,7 +185,8 @@ function checkFastPath (step, result, record, runDir) {
   record.rawFile = rawFileName(step)
   writeFileAtomic(path.join(runDir, record.rawFile), text)
   const found = verdict(step.program, text, graphDir(step, runDir))
-  record.fastPath = { engaged: found.engaged, reason: found.reason, summary: found.summary ?? null, evidence: found.evidence }
+  const { engaged, reason, summary = null, evidence } = found
+  record.fastPath = { engaged, reason, summary, evidence }
   if (!found.engaged) Object.assign(record, { ok: false, failure: `fast path not taken: ${found.reason}` })
 }
 

@@ -38,7 +38,8 @@ function quarterBytes (options, blockSize) {
 // about 30 ms here, barely enough samples for a slope, and in 10 ms on a faster CPU,
 // too few: such a run is run again longer (experiments/stdio/measure.js).
 function costBytes (options, blockSize) {
-  return options.mib ? Math.max(COST_MIN_MIB, options.mib) * MiB : Math.min(COST_MAX_BYTES, Math.max(options.minMiB * MiB, blockSize * COST_READS))
+  if (options.mib) return Math.max(COST_MIN_MIB, options.mib) * MiB
+  return Math.min(COST_MAX_BYTES, Math.max(options.minMiB * MiB, blockSize * COST_READS))
 }
 
 // Start-up and timing runs go in rounds: at each block size, round r runs every program
@@ -123,7 +124,8 @@ function fastPathSteps (options, selected, pin) {
   return checked.flatMap(program => (options.costSizes ?? []).map(blockSize => {
     const group = `fast path ${program.name} @ ${blockSize}`
     const bytes = costBytes(options, blockSize)
-    return { phase: PHASES.fastPath, program, blockSize, bytes, run: 0, warmup: 0, pin, ownFeeder: true, group, label: group }
+    const where = { blockSize, bytes, pin, ownFeeder: true }
+    return { phase: PHASES.fastPath, program, ...where, run: 0, warmup: 0, group, label: group }
   }))
 }
 

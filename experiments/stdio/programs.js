@@ -173,7 +173,8 @@ const programs = [
     file: 'wc/node-fs-binding.js',
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: true,
-    note: 'process.binding(\'fs\').read, the binding fs.readSync calls, without lib/fs.js\'s checks: what those checks cost'
+    note: 'process.binding(\'fs\').read, the binding fs.readSync calls, without lib/fs.js\'s ' +
+      'checks: what those checks cost'
   },
   {
     name: 'node-ffi',
@@ -183,8 +184,12 @@ const programs = [
     command: ['{runtime}', '--disable-warning=ExperimentalWarning', '{v8flags}', '{file}', '{bs}'],
     needs: ['ffi'],
     honoursBlockSize: true,
-    fastest: { loop: 'count', source: 'nodejs/node doc/api/ffi.md, "Call paths" (PR 63068): a V8 fast API call from optimised code' },
-    note: 'node:ffi calling libc read, the length a BigInt uint64, the buffer\'s address taken once: a V8 fast API call once TurboFan compiles the loop'
+    fastest: {
+      loop: 'count',
+      source: 'nodejs/node doc/api/ffi.md, "Call paths" (PR 63068): a V8 fast API call from optimised code'
+    },
+    note: 'node:ffi calling libc read, the length a BigInt uint64, the buffer\'s address taken once: ' +
+      'a V8 fast API call once TurboFan compiles the loop'
   },
   {
     name: 'node-stream',
@@ -219,8 +224,12 @@ const programs = [
     file: 'wc/bun-ffi.js',
     command: ['{runtime}', '{file}', '{bs}'],
     honoursBlockSize: true,
-    fastest: { loop: 'count', source: 'oven-sh/bun PR 35246 (bun:ffi calls compiled into DFG and FTL code), docs/api/ffi.md' },
-    note: 'bun:ffi calling libc read, the loop in a function, the address of a buffer that cannot move taken once: a CallFFI node in DFG and FTL code'
+    fastest: {
+      loop: 'count',
+      source: 'oven-sh/bun PR 35246 (bun:ffi calls compiled into DFG and FTL code), docs/api/ffi.md'
+    },
+    note: 'bun:ffi calling libc read, the loop in a function, the address of a buffer that cannot ' +
+      'move taken once: a CallFFI node in DFG and FTL code'
   },
   {
     name: 'deno-sync',
@@ -236,8 +245,12 @@ const programs = [
     file: 'wc/deno-ffi.js',
     command: ['{runtime}', 'run', '--allow-ffi', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: true,
-    fastest: { loop: 'count', source: 'denoland/deno ext/ffi/turbocall.rs and PR 23983: 64-bit parameters as BigInts keep the V8 fast call' },
-    note: 'Deno.dlopen calling libc read, the length a BigInt, the buffer\'s address taken once: a V8 fast API call once TurboFan compiles the loop'
+    fastest: {
+      loop: 'count',
+      source: 'denoland/deno ext/ffi/turbocall.rs and PR 23983: 64-bit parameters as BigInts keep the V8 fast call'
+    },
+    note: 'Deno.dlopen calling libc read, the length a BigInt, the buffer\'s address taken once: ' +
+      'a V8 fast API call once TurboFan compiles the loop'
   }
 ]
 

@@ -97,7 +97,10 @@ function headlineData (sets) {
     const bySize = {}
     for (const blockSize of headline.sizes) {
       const cells = headline.cells.filter(cell => cell.blockSize === blockSize)
-      const named = cell => ({ ...cell, runtimeLabel: cell.runtimeTitle ?? programInfo(cell.program, set.context).runtimeLabel })
+      const named = cell => ({
+        ...cell,
+        runtimeLabel: cell.runtimeTitle ?? programInfo(cell.program, set.context).runtimeLabel
+      })
       const baseCell = cells.find(cell => cell.program === BASELINE)
       const base = baseCell ? named(baseCell) : null
       const rows = cells.filter(cell => cell.program !== BASELINE)

@@ -90,7 +90,8 @@ const HEADLINE_FLAGS = {
   failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
   'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
   steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs',
-  unproven: 'fast path unproven: no check could show that this fastest reader ran its runtime\'s fast path (see Fast paths)'
+  unproven: 'fast path unproven: no check could show that this fastest reader ran its ' +
+    'runtime\'s fast path (see Fast paths)'
 }
 
 // Two runs' headlines by the repeatability criterion: how many points each share of C
@@ -353,10 +354,16 @@ function fastPathSection (data) {
   if (data.fastPaths.length === 0) return ''
   return html`<section id="fastpaths">
     <h2>Fast paths</h2>
-    <p class="note">Each runtime's fastest reader is the form its maintainers call fastest (source below); a run of its own, traced by its engine and never timed, checks that the fast path engaged: V8's TurboFan graph of the read loop holds a fast API call and the loop never deoptimised; JavaScriptCore's DFG or FTL code calls through CallFFI and was never thrown away. A reader whose fast path was not taken has every cell failed and is ranked nowhere (docs/programs.md).</p>
+    <p class="note">Each runtime's fastest reader is the form its maintainers call fastest
+      (source below); a run of its own, traced by its engine and never timed, checks that the
+      fast path engaged: V8's TurboFan graph of the read loop holds a fast API call and the
+      loop never deoptimised; JavaScriptCore's DFG or FTL code calls through CallFFI and was
+      never thrown away. A reader whose fast path was not taken has every cell failed and is
+      ranked nowhere (docs/programs.md).</p>
     ${data.fastPaths.map(entry => html`<div class="table-wrap"><table class="fastpaths">
       ${data.compare ? html`<caption>${entry.set}</caption>` : ''}
-      <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col">fast path</th><th scope="col">what shows it</th><th scope="col">fastest, per</th></tr></thead>
+      <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col">fast path</th>
+        <th scope="col">what shows it</th><th scope="col">fastest, per</th></tr></thead>
       <tbody>${entry.rows.map(row => html`<tr>
         <th scope="row">${row.program}</th><td>${row.runtimeTitle}</td>
         <td><span class="flag flag-${row.verdict === 'engaged' ? 'ok' : 'failed'}">${row.verdict}</span></td>

@@ -77,9 +77,11 @@ function summaryTables (data, summaries, cellText) {
 const shareWithInterval = value => (value ? (value.low !== null ? formatShare(value) : formatPercent(value.estimate)) : '')
 
 function headlineRows (size) {
+  const row = (cell, over, share) => [cell.program, cell.runtimeLabel ?? '', nsWithInterval(cell.cpuPerReadNs),
+    over, share, cell.flags.join(' ')]
   return [
-    ...(size.base ? [[size.base.program, size.base.runtimeLabel ?? '', nsWithInterval(size.base.cpuPerReadNs), '0', '100%', size.base.flags.join(' ')]] : []),
-    ...size.rows.map(row => [row.program, row.runtimeLabel ?? '', nsWithInterval(row.cpuPerReadNs), nsWithInterval(row.overheadNs), shareWithInterval(row.shareOfC), row.flags.join(' ')])
+    ...(size.base ? [row(size.base, '0', '100%')] : []),
+    ...size.rows.map(cell => row(cell, nsWithInterval(cell.overheadNs), shareWithInterval(cell.shareOfC)))
   ]
 }
 
@@ -122,11 +124,14 @@ const shiftText = cell => (cell.p === null ? '' : `${cell.shifted ? 'shifted' : 
 
 function fastPathMarkdown (data) {
   if (data.fastPaths.length === 0) return []
-  const out = ['## Fast paths', '', 'Each runtime\'s fastest reader, checked in a traced run of its own: whether its engine ran it the way its maintainers call fast, and what showed it.', '']
+  const about = 'Each runtime\'s fastest reader, checked in a traced run of its own: whether its ' +
+    'engine ran it the way its maintainers call fast, and what showed it.'
+  const out = ['## Fast paths', '', about, '']
   for (const entry of data.fastPaths) {
     if (data.compare) out.push(`### ${md(entry.set)}`, '')
+    const rows = entry.rows.map(row => [row.program, row.runtimeTitle, row.verdict, row.shows, row.source])
     out.push(markdownTable(['reader', 'runtime', 'fast path', 'what shows it', 'fastest, per'],
-      entry.rows.map(row => [row.program, row.runtimeTitle, row.verdict, row.shows, row.source].map(md)), ['l', 'l', 'l', 'l', 'l']), '')
+      rows.map(row => row.map(md)), ['l', 'l', 'l', 'l', 'l']), '')
   }
   return out
 }
@@ -273,7 +278,8 @@ function fastPathTerminal (fastPaths = []) {
   if (fastPaths.length === 0) return []
   const table = fastPaths.map(entry => [entry.program, entry.runtimeTitle ?? entry.runtime, entry.verdict,
     entry.verdict === 'engaged' ? entry.summary : entry.reason])
-  return ['', 'Fast paths (each fastest reader traced by its engine in a run of its own):', ...textTable(table, ['l', 'l', 'l', 'l'])]
+  const title = 'Fast paths (each fastest reader traced by its engine in a run of its own):'
+  return ['', title, ...textTable(table, ['l', 'l', 'l', 'l'])]
 }
 
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.

@@ -30,13 +30,16 @@ describe('a cost run too short for its slope', () => {
     const { findProgram } = require('../../experiments/stdio/programs')
     const { placementPlan, allowedCpus } = require('../../lib/placement')
     const pin = placementPlan(allowedCpus()).shared
-    const step = { phase: 'cost', program: findProgram('c'), blockSize: 65536, bytes: 1 << 20, run: 0, warmup: 0, pin, ownFeeder: true, sampleMs: 1 }
+    const program = findProgram('c')
+    const step = { phase: 'cost', program, blockSize: 65536, bytes: 1 << 20, run: 0, warmup: 0, pin, ownFeeder: true, sampleMs: 1 }
     const { record } = await measure(step, 0, { feeder: 'fixed', timeoutSeconds: 60 }, tempDir(), null)
     assert.equal(record.ok, true, record.failure)
     assert.notEqual(slopePerRead(record), null)
     assert.equal(record.shortTries[0].bytes, 1 << 20, 'the first try was too short')
     const sizes = [...record.shortTries.map(entry => entry.bytes), record.bytes]
-    for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i] >= 2 * sizes[i - 1] && sizes[i] % 65536 === 0, sizes.join(' < '))
+    for (let i = 1; i < sizes.length; i++) {
+      assert.ok(sizes[i] >= 2 * sizes[i - 1] && sizes[i] % 65536 === 0, sizes.join(' < '))
+    }
     assert.equal(record.output.size, record.bytes, 'the longer run counted every byte')
     assert.equal(record.foreign?.sampler, undefined, 'short, not disturbed')
   })
@@ -104,7 +107,8 @@ describe('bench.js end to end', () => {
       assert.equal(record.bytes % 65536, 0)
       assert.equal(record.feederBlockSize, 65536)
       assert.deepEqual(record.steal.cpus, [costPin.cpu])
-      assert.notEqual(slopePerRead(record), null, `${record.program} @ ${record.blockSize}: ${record.samples.length} samples`)
+      const cell = `${record.program} @ ${record.blockSize}`
+      assert.notEqual(slopePerRead(record), null, `${cell}: ${record.samples.length} samples`)
     }
 
     const results = readJson(path.join(dir, 'results.json'))

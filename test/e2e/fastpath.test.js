@@ -36,8 +36,10 @@ function bench (args, env = {}) {
 const SHORT = ['--sizes', '256', '--runs', '1', '--warmup', '0', '--rounds', '6', '--no-strace', '--no-gc']
 
 describe('the fastest readers through the real bench', () => {
-  const missing = FASTEST.map(name => [name, unavailableReason(findProgram(name))]).filter(([, reason]) => reason !== null)
-  test('each takes its fast path, and the trace that shows it is kept', { skip: missing.length > 0 && missing.map(entry => entry.join(': ')).join('; ') }, () => {
+  const missing = FASTEST.map(name => [name, unavailableReason(findProgram(name))])
+    .filter(([, reason]) => reason !== null)
+  const skip = missing.length > 0 && missing.map(entry => entry.join(': ')).join('; ')
+  test('each takes its fast path, and the trace that shows it is kept', { skip }, () => {
     const { result, dir, json } = bench(['--only', 'c', ...FASTEST.flatMap(name => ['--only', name]), ...SHORT])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const { fastPaths } = json('results.json')
@@ -46,22 +48,27 @@ describe('the fastest readers through the real bench', () => {
       assert.deepEqual(entry.sizes, [256])
       assert.match(entry.summary, /compiled count\(\)/)
       assert.ok(fs.statSync(path.join(dir, 'fastpath', `${entry.program}-256.txt`)).size > 0)
-      assert.equal(fs.existsSync(path.join(dir, 'fastpath', `${entry.program}-256.graphs`)), false, 'the graphs are read and removed')
+      const graphs = path.join(dir, 'fastpath', `${entry.program}-256.graphs`)
+      assert.equal(fs.existsSync(graphs), false, 'the graphs are read and removed')
     }
     const context = json('context.json')
-    assert.deepEqual(context.placement.passes.fastPath, context.placement.passes.cost, 'the check runs where the cost pass does')
+    const { passes } = context.placement
+    assert.deepEqual(passes.fastPath, passes.cost, 'the check runs where the cost pass does')
   })
 })
 
 describe('readers written to deoptimise', () => {
-  const missing = ['fixture-deopt-node', 'fixture-deopt-bun'].map(name => unavailableReason(require(SLOW_PATHS).find(row => row.name === name)))
-  test('fail every cell with the reason, and are ranked nowhere', { skip: missing.some(Boolean) && missing.filter(Boolean).join('; ') }, () => {
-    const { result, dir, json } = bench(['--only', 'c', '--only', 'fixture-deopt-*', ...SHORT, '--mib', '256'], { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
+  const missing = require(SLOW_PATHS).map(row => unavailableReason(row)).filter(Boolean)
+  const skip = missing.length > 0 && missing.join('; ')
+  test('fail every cell with the reason, and are ranked nowhere', { skip }, () => {
+    const args = ['--only', 'c', '--only', 'fixture-deopt-*', ...SHORT, '--mib', '256']
+    const { result, dir, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
     assert.equal(result.status, 1, result.stderr + result.stdout)
     const results = json('results.json')
     const reasons = {
       'fixture-deopt-node': /^fast path not taken: count\(\) deoptimised inside its loop \d+ time\(s\), first: /,
-      'fixture-deopt-bun': /^fast path not taken: count\(\)'s optimised code was thrown away \d+ time\(s\) \(Jettisoning\)$/
+      'fixture-deopt-bun':
+        /^fast path not taken: count\(\)'s optimised code was thrown away \d+ time\(s\) \(Jettisoning\)$/
     }
     for (const [program, reason] of Object.entries(reasons)) {
       const failure = results.failures.find(entry => entry.phase === 'fastpath' && entry.program === program)
@@ -70,23 +77,27 @@ describe('readers written to deoptimise', () => {
       const cell = results.headline.cells.find(entry => entry.program === program)
       assert.deepEqual(cell.flags, ['failed'])
       assert.equal(cell.rejected, `${failure.reason} (checked at 256 B)`)
-      assert.equal(results.cells.find(entry => entry.program === program).rejected, cell.rejected, 'its timed cell is out too')
+      const timed = results.cells.find(entry => entry.program === program)
+      assert.equal(timed.rejected, cell.rejected, 'its timed cell is out too')
       assert.equal(results.fastPaths.find(entry => entry.program === program).verdict, 'not taken')
     }
     const set = { label: 'slow', context: json('context.json'), results, syscalls: null, gc: null }
     // quoted nowhere in the findings but for start-up, which takes no fast path
     const quoted = findings.findings([set]).map(finding => finding.text).filter(text => text.includes('fixture-deopt'))
     for (const text of quoted) assert.match(text, /^Start-up on empty input/, text)
-    assert.ok(fs.readFileSync(path.join(dir, 'fastpath', 'fixture-deopt-bun-256.txt'), 'utf8').includes('Jettisoning count#'))
+    const trace = fs.readFileSync(path.join(dir, 'fastpath', 'fixture-deopt-bun-256.txt'), 'utf8')
+    assert.ok(trace.includes('Jettisoning count#'))
   })
 })
 
 describe('node:ffi where the Node has none', () => {
   const node24 = require('../../lib/runtimes').runtimes['node@24']
-  test('--only naming its row exits 2 with one line that names the version', { skip: !fs.existsSync(node24.locate()) && `no Node 24 at ${node24.locate()}: run ./setup.sh` }, () => {
+  const skip = !fs.existsSync(node24.locate()) && `no Node 24 at ${node24.locate()}: run ./setup.sh`
+  test('--only naming its row exits 2 with one line that names the version', { skip }, () => {
     const { result } = bench(['--only', 'node-ffi', '--node', '24', ...SHORT])
     assert.equal(result.status, 2, result.stdout)
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
-    assert.match(result.stderr, /node-ffi@24.*Node 24\.\d+\.\d+ has no node:ffi: pick a Node that has it \(--node; node:ffi came in 26\.1\.0, on by default from 26\.9\.0\)/)
+    assert.match(result.stderr, new RegExp('node-ffi@24.*Node 24\\.\\d+\\.\\d+ has no node:ffi: ' +
+      'pick a Node that has it \\(--node; node:ffi came in 26\\.1\\.0, on by default from 26\\.9\\.0\\)'))
   })
 })

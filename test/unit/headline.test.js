@@ -6,7 +6,10 @@
 // bench's plan of the pass.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead, longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE } = require('../../experiments/stdio/cost')
+const {
+  summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
+  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE
+} = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
 const { placementPlan } = require('../../lib/placement')
@@ -344,7 +347,8 @@ test('a run too short for its slope is run again longer: for twice the samples, 
   assert.equal(longerCostBytes({ ...six, samples: [], bytes: 256 << 20 }, 65536), COST_MAX_BYTES)
   assert.equal(longerCostBytes({ ...six, bytes: COST_MAX_BYTES }, 65536), null, 'already the longest')
   // a 64 MiB run of 64 KiB blocks that a fast CPU read in ~10 ms: 6 samples in its window
-  const fast = { ...six, bytes: 64 << 20, samples: Array.from({ length: 11 }, (_, i) => [i * 1e6, Math.round((64 << 20) * i / 10)]) }
+  const tenths = Array.from({ length: 11 }, (_, i) => [i * 1e6, Math.round((64 << 20) * i / 10)])
+  const fast = { ...six, bytes: 64 << 20, samples: tenths }
   assert.equal(windowSamples(fast), 6)
   assert.equal(longerCostBytes(fast, 65536), 192 << 20)
 })
