@@ -135,12 +135,12 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     ...(step.sampleMs ? { samples: result.samples } : {}),
     at: new Date().toISOString()
   }
-  // Too few samples for a slope. Where other work shared the run's CPUs (lib/foreign.js),
-  // the run was disturbed, and bench measures it again as any other. Otherwise it was too
-  // short for this CPU: it runs again at once, longer (longerCostBytes), and the record
-  // keeps what the shorter tries gave (shortTries); one still too short at the longest
-  // fails, named so.
-  if (failure === null && step.sampleMs && slopePerRead(record) === null && !record.foreign?.disturbed) {
+  // Too few samples for a slope: the run was too short for this CPU, or other work kept the
+  // sampler from sampling. Either way it runs again at once, longer (longerCostBytes): a
+  // longer run is never the worse figure, and whether the longer one was disturbed its own
+  // foreign time says (lib/foreign.js), as for any run. The record keeps what the shorter
+  // tries gave (shortTries); one still too short at the longest fails, named so.
+  if (failure === null && step.sampleMs && slopePerRead(record) === null) {
     const shortTry = { bytes: step.bytes, wallNs: record.wallNs, windowSamples: windowSamples(record) }
     const bytes = longerCostBytes(record, feederBlock)
     if (bytes === null) {
