@@ -1,0 +1,141 @@
+'use strict'
+// What a runtime process does over its runs, classified as Barrett et al. do in "Virtual
+// Machine Warmup Blows Hot and Cold" (OOPSLA 2017): changepoints split the sequence into
+// segments of one level each, segments whose levels are alike merge, and then
+//   flat              one segment: the process ran at one level throughout
+//   warm-up           the last segment is better than the one before it
+//   slowdown          the last segment is worse than the one before it
+//   no steady state   the last segment is too short to be one: the process was still
+//                     moving when it stopped
+// The first three reached a steady state, the last segment, which is what a cell quotes.
+// Barrett et al. ran 2,000 in-process iterations; a lab's process runs tens at most, so
+// the changepoints are PELT's (Killick et al., 2012) for shifts of the mean, with the
+// noise taken from the sequence's own successive differences, which a shift moves once
+// and noise every time.
+const { median, mean } = require('./stats')
+
+const KINDS = ['flat', 'warm-up', 'slowdown', 'no steady state']
+// The penalty a changepoint pays, in units of the noise's variance, times ln(n): above
+// BIC's 2 ln n, as Barrett et al.'s 15 ln n is above it for their heavy-tailed timings,
+// so that one slow run in a short sequence is noise, not a level.
+const PENALTY_PER_LOG_N = 4
+// A segment needs this many runs; the last one this share of the sequence too (Barrett
+// et al.: a changepoint in the last 500 of 2,000 iterations leaves no steady state).
+const MIN_SEGMENT = 2
+const MIN_STEADY_SHARE = 0.25
+// Adjacent segments whose levels differ by less than this share of the level are one: a
+// 1% step in a run's CPU per request is inside what the lab quotes.
+const ALIKE_SHARE = 0.02
+// At fewer runs there is nothing to classify: the process is unclassified.
+const MIN_RUNS = 4
+// A run this many noise deviations from both its neighbours, which agree with each
+// other, is a spike (a slow spell of the VM, a collection) and left out of the levels, as
+// Barrett et al. leave out their outliers before looking for changepoints.
+const SPIKE_DEVIATIONS = 5
+
+// The noise's standard deviation: the median absolute successive difference, scaled to a
+// normal's standard deviation (MAD's 1.4826, over the √2 a difference of two adds), and
+// at least a thousandth of the level, so that a constant sequence has a scale.
+function noiseOf (values) {
+  const steps = values.slice(1).map((value, i) => Math.abs(value - values[i]))
+  const level = Math.abs(median(values))
+  return Math.max(1.4826 * median(steps) / Math.SQRT2, level * 1e-3, Number.EPSILON)
+}
+
+// PELT for shifts of the mean with a known noise: the cost of a segment is its sum of
+// squared deviations over the noise's variance. Returns the indices where segments start
+// (0 first).
+function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
+  const n = values.length
+  const sigma = noiseOf(values)
+  const beta = penalty ?? PENALTY_PER_LOG_N * Math.log(n)
+  const sums = [0]
+  const squares = [0]
+  for (const value of values) {
+    sums.push(sums.at(-1) + value)
+    squares.push(squares.at(-1) + value * value)
+  }
+  const cost = (from, to) => {
+    const length = to - from
+    const sum = sums[to] - sums[from]
+    return (squares[to] - squares[from] - sum * sum / length) / (sigma * sigma)
+  }
+  const best = [-beta]
+  const last = [0]
+  let candidates = [0]
+  for (let end = 1; end <= n; end++) {
+    let choice = null
+    for (const start of candidates) {
+      if (end - start < minSegment && !(start === 0 && end === n)) continue
+      const total = best[start] + cost(start, end) + beta
+      if (choice === null || total < choice.total) choice = { total, start }
+    }
+    best[end] = choice ? choice.total : Infinity
+    last[end] = choice ? choice.start : 0
+    // PELT's pruning: a start that cannot beat the best now never will
+    if (choice) candidates = candidates.filter(start => end - start < minSegment || best[start] + cost(start, end) <= best[end])
+    candidates.push(end)
+  }
+  const starts = []
+  for (let end = n; end > 0; end = last[end]) starts.unshift(last[end])
+  return starts
+}
+
+// { kind, segments: [{ from, to, level }] (to exclusive), steadyFrom (the first run of
+// the steady state, null without one), spikes (the runs left out of the levels) } of a
+// process's values in the order it ran them. `lowerIsBetter`: a time or CPU per request
+// (true) against a rate (false).
+function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = {}) {
+  if (values.length < MIN_RUNS) return { kind: null, segments: [], steadyFrom: null, spikes: [], values }
+  const spikes = spikesOf(values)
+  // a spike takes its neighbours' level, so that indices stay the runs'
+  const levelled = values.map((value, i) => spikes.includes(i) ? (values[i - 1] + values[i + 1]) / 2 : value)
+  const starts = changepoints(levelled)
+  let segments = starts.map((from, i) => {
+    const to = starts[i + 1] ?? values.length
+    return { from, to, level: mean(levelled.slice(from, to)) }
+  })
+  segments = mergeAlike(segments, levelled, alikeShare)
+  const steady = segments.at(-1)
+  const length = steady.to - steady.from
+  let kind
+  if (segments.length === 1) kind = 'flat'
+  else if (length < Math.max(MIN_SEGMENT, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
+  else {
+    const before = segments.at(-2).level
+    kind = (steady.level < before) === lowerIsBetter ? 'warm-up' : 'slowdown'
+  }
+  return { kind, segments, steadyFrom: kind === 'no steady state' ? null : steady.from, spikes, values }
+}
+
+// The indices of the runs inside the sequence that stand alone (SPIKE_DEVIATIONS).
+function spikesOf (values) {
+  const limit = SPIKE_DEVIATIONS * noiseOf(values)
+  const spikes = []
+  for (let i = 1; i < values.length - 1; i++) {
+    const [before, value, after] = [values[i - 1], values[i], values[i + 1]]
+    if (Math.abs(before - after) <= limit && Math.min(Math.abs(value - before), Math.abs(value - after)) > limit) spikes.push(i)
+  }
+  return spikes
+}
+
+function mergeAlike (segments, values, share) {
+  const merged = [segments[0]]
+  for (const segment of segments.slice(1)) {
+    const previous = merged.at(-1)
+    if (Math.abs(segment.level - previous.level) <= share * Math.abs(previous.level)) {
+      merged[merged.length - 1] = { from: previous.from, to: segment.to, level: mean(values.slice(previous.from, segment.to)) }
+    } else merged.push(segment)
+  }
+  return merged
+}
+
+// A cell's processes together: steady when every classified one reached a steady state;
+// `counts` by kind, so that a report can say how many did what.
+function cellSteadiness (classes) {
+  const classified = classes.filter(entry => entry.kind !== null)
+  const counts = Object.fromEntries(KINDS.map(kind => [kind, classified.filter(entry => entry.kind === kind).length]))
+  return { classified: classified.length, counts, steady: classified.length > 0 && counts['no steady state'] === 0 }
+}
+
+module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, noiseOf }

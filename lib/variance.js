@@ -1,0 +1,82 @@
+'use strict'
+// Where a figure's variance lives, and where more repetition would buy the most: the
+// method of Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM 2013),
+// for the two levels every experiment repeats inside one run of the lab:
+//   round     one timed measure (a wrk run, a ladder round) within a process
+//   process   a server or ladder started afresh, with its own start-up, memory layout
+//             and JIT decisions, which its rounds cannot show
+// The third level, the run of the lab, is seen only between two runs (analyse.js A B):
+// runComponent gives its share there.
+const { mean } = require('./stats')
+
+const sampleVariance = values => {
+  if (values.length < 2) return null
+  const average = mean(values)
+  return values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1)
+}
+
+// groups: one array of round values per process. Kalibera and Jones's estimators: T1,
+// the mean of the processes' own variances, is the round level's S1²; T2, the variance
+// of the processes' means, holds the process level and 1/n of the round level, so
+// S2² = T2 - T1 / n (n the rounds a process, their harmonic mean when they differ),
+// kept at 0 where noise makes it negative. Percent figures are standard deviations over
+// the grand mean. Null below two processes with two rounds each.
+function components (groups) {
+  const kept = groups.filter(group => group.length > 0)
+  const withRounds = kept.filter(group => group.length >= 2)
+  if (kept.length < 2 || withRounds.length < 2) return null
+  const roundVariance = mean(withRounds.map(sampleVariance))
+  const rounds = kept.length / kept.reduce((sum, group) => sum + 1 / group.length, 0)
+  const means = kept.map(mean)
+  const processVariance = Math.max(0, sampleVariance(means) - roundVariance / rounds)
+  const grand = mean(means)
+  const percent = variance => grand === 0 ? null : 100 * Math.sqrt(variance) / Math.abs(grand)
+  return {
+    processes: kept.length,
+    rounds,
+    mean: grand,
+    roundVariance,
+    processVariance,
+    roundPercent: percent(roundVariance),
+    processPercent: percent(processVariance),
+    // the level whose variance moves the cell's mean the most as it is repeated now
+    dominant: processVariance / kept.length >= roundVariance / (kept.length * rounds) ? 'process' : 'round'
+  }
+}
+
+// The standard deviation of the grand mean of `processes` processes of `rounds` rounds
+// each, in percent of the mean: sqrt(S2² / P + S1² / (P R)).
+function meanPercent (parts, { processes, rounds }) {
+  const variance = parts.processVariance / processes + parts.roundVariance / (processes * rounds)
+  return 100 * Math.sqrt(variance) / Math.abs(parts.mean)
+}
+
+// Kalibera and Jones's optimal rounds a process: r = ceil(sqrt(c2 S1² / (c1 S2²))), c1 the
+// cost of one round and c2 what a process costs besides its rounds (its start, checks
+// and warm-up). With no process-level variance, as many rounds as `maxRounds`.
+function optimalRounds (parts, { roundCost, processCost, maxRounds = 64 }) {
+  if (parts.processVariance === 0) return maxRounds
+  const rounds = Math.ceil(Math.sqrt((processCost * parts.roundVariance) / (roundCost * parts.processVariance)))
+  return Math.min(maxRounds, Math.max(1, rounds))
+}
+
+// What a budget of `budget` seconds per cell (its processes' start-ups and rounds) would
+// buy: the optimal rounds a process, as many processes as the budget then pays for (at
+// least 2), and the mean's standard deviation they would give, in percent.
+function design (parts, { roundCost, processCost, budget }) {
+  const rounds = optimalRounds(parts, { roundCost, processCost })
+  const processes = Math.max(2, Math.floor(budget / (processCost + rounds * roundCost)))
+  return { processes, rounds, seconds: processes * (processCost + rounds * roundCost), percent: meanPercent(parts, { processes, rounds }) }
+}
+
+// The run level from two runs' figures of one cell, each the mean of its own processes:
+// what the two means' difference holds beyond the variance each mean carries from its
+// processes and rounds. 0 where the runs differ no more than that; percent of the mean.
+function runComponent (a, b) {
+  const within = [a, b].map(parts => (meanPercent(parts, parts) / 100 * parts.mean) ** 2)
+  const between = (a.mean - b.mean) ** 2 / 2
+  const variance = Math.max(0, between - (within[0] + within[1]) / 2)
+  return { runVariance: variance, runPercent: 100 * Math.sqrt(variance) / Math.abs((a.mean + b.mean) / 2) }
+}
+
+module.exports = { components, meanPercent, optimalRounds, design, runComponent }

@@ -1,0 +1,101 @@
+'use strict'
+// Where the variance lives (lib/variance.js) and what a process does over its runs
+// (lib/steady.js). Every expected number is worked out by hand beside its assertion.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { components, meanPercent, optimalRounds, design, runComponent } = require('../../lib/variance')
+const { classify, changepoints, cellSteadiness } = require('../../lib/steady')
+
+const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
+
+test('components: the rounds\' variance, and the processes\' beyond what their rounds explain', () => {
+  // rounds 1,3 and 5,7: each process's variance 2, so S1² = 2; the means 2 and 6 vary by
+  // 8, of which 2 / 2 rounds is the rounds': S2² = 7; the grand mean 4
+  const parts = components([[1, 3], [5, 7]])
+  close(parts.roundVariance, 2, 'S1²')
+  close(parts.processVariance, 7, 'S2²')
+  close(parts.mean, 4, 'mean')
+  close(parts.roundPercent, 100 * Math.sqrt(2) / 4, 'rounds, percent')
+  close(parts.processPercent, 100 * Math.sqrt(7) / 4, 'processes, percent')
+  // the mean's variance from processes, 7 / 2, beats the rounds', 2 / 4
+  assert.equal(parts.dominant, 'process')
+  // processes alike, rounds apart: 1,9 and 2,8 vary by 32 and 18 (S1² 25); the means are
+  // both 5, and 0 - 25 / 2 is held at 0
+  const rounds = components([[1, 9], [2, 8]])
+  close(rounds.roundVariance, 25, 'S1²')
+  assert.equal(rounds.processVariance, 0)
+  assert.equal(rounds.dominant, 'round')
+  // one process, or processes of one round each, cannot be split
+  assert.equal(components([[1, 2, 3]]), null)
+  assert.equal(components([[1], [2], [3]]), null)
+})
+
+test('components: processes of unequal rounds take the harmonic mean of their rounds', () => {
+  // rounds 2 and 4: harmonic mean 2 * 2 * 4 / 6 = 8/3. Variances: [1,3] 2, [5,5,7,7] 4/3:
+  // S1² = 5/3. Means 2 and 6: 8 - (5/3) / (8/3) = 8 - 0.625 = 7.375
+  const parts = components([[1, 3], [5, 5, 7, 7]])
+  close(parts.rounds, 8 / 3, 'rounds')
+  close(parts.roundVariance, 5 / 3, 'S1²')
+  close(parts.processVariance, 7.375, 'S2²')
+})
+
+test('the cost model: the mean\'s spread, the optimal rounds, what a budget buys', () => {
+  const parts = { mean: 4, roundVariance: 2, processVariance: 7 }
+  // 7 / 2 + 2 / (2 * 2) = 4: a standard deviation of 2, 50% of 4
+  close(meanPercent(parts, { processes: 2, rounds: 2 }), 50, 'mean, percent')
+  // sqrt(14 * 2 / (1 * 7)) = 2
+  assert.equal(optimalRounds(parts, { roundCost: 1, processCost: 14 }), 2)
+  // sqrt(3 * 2 / 7) = 0.93: one round
+  assert.equal(optimalRounds(parts, { roundCost: 1, processCost: 3 }), 1)
+  assert.equal(optimalRounds({ ...parts, processVariance: 0 }, { roundCost: 1, processCost: 3, maxRounds: 10 }), 10)
+  // 2 rounds a process, 14 + 2 s each: 64 s pays for 4 processes; 7 / 4 + 2 / 8 = 2
+  const planned = design(parts, { roundCost: 1, processCost: 14, budget: 64 })
+  assert.deepEqual({ processes: planned.processes, rounds: planned.rounds, seconds: planned.seconds }, { processes: 4, rounds: 2, seconds: 64 })
+  close(planned.percent, 100 * Math.sqrt(2) / 4, 'percent')
+})
+
+test('runComponent: what two runs\' means differ by beyond their own spread', () => {
+  const a = { mean: 4, roundVariance: 2, processVariance: 7, processes: 2, rounds: 2 }
+  // each mean's variance is 4 (above); (10 - 4)² / 2 = 18, less (4 + 4) / 2 = 14; mean 7
+  const run = runComponent(a, { ...a, mean: 10 })
+  close(run.runVariance, 14, 'S3²')
+  close(run.runPercent, 100 * Math.sqrt(14) / 7, 'percent')
+  assert.equal(runComponent(a, { ...a, mean: 5 }).runVariance, 0)
+})
+
+test('classify: flat, warm-up, slowdown and no steady state, each from a sequence', () => {
+  const flat = classify([100, 101, 99, 100, 102, 100, 99, 101])
+  assert.equal(flat.kind, 'flat')
+  assert.equal(flat.steadyFrom, 0)
+  // two slow runs, then level: the noise is the successive differences' median, 1
+  const warm = classify([150, 130, 101, 100, 99, 100, 101, 100])
+  assert.equal(warm.kind, 'warm-up')
+  assert.equal(warm.steadyFrom, 2)
+  assert.deepEqual(warm.segments.map(segment => [segment.from, segment.to]), [[0, 2], [2, 8]])
+  const slow = classify([100, 101, 99, 100, 100, 120, 121, 119, 120, 121])
+  assert.equal(slow.kind, 'slowdown')
+  assert.equal(slow.steadyFrom, 5)
+  // a step in the last 2 of 10 runs: under a quarter of the sequence
+  const moving = classify([100, 100, 101, 99, 100, 100, 100, 100, 130, 131])
+  assert.equal(moving.kind, 'no steady state')
+  assert.equal(moving.steadyFrom, null)
+  // for a rate, higher is better: a rate that rises warms up
+  assert.equal(classify([50, 60, 100, 100, 101, 99, 100, 100], { lowerIsBetter: false }).kind, 'warm-up')
+  // fewer than four runs: not classified
+  assert.equal(classify([1, 2, 3]).kind, null)
+})
+
+test('classify: one slow run is noise, and a 1% step is one level', () => {
+  assert.equal(classify([100, 101, 99, 140, 100, 101, 99, 100]).kind, 'flat')
+  assert.equal(classify([100, 100, 100, 100, 101, 101, 101, 101]).kind, 'flat')
+  // a constant sequence has a scale all the same
+  assert.deepEqual(changepoints([5, 5, 5, 5, 5]), [0])
+})
+
+test('cellSteadiness: steady only when every classified process reached a steady state', () => {
+  const of = (...kinds) => cellSteadiness(kinds.map(kind => ({ kind })))
+  assert.deepEqual(of('flat', 'warm-up', null).counts, { flat: 1, 'warm-up': 1, slowdown: 0, 'no steady state': 0 })
+  assert.equal(of('flat', 'warm-up', null).steady, true)
+  assert.equal(of('flat', 'no steady state').steady, false)
+  assert.equal(of(null).steady, false)
+})
