@@ -28,13 +28,16 @@ async function measurePending ({ runDir, context, records, pending, session, cel
     for (const [index, step] of pending.entries()) {
       if (interrupted()) break
       const groupStarts = index === 0 || pending[index - 1].group !== step.group
-      progress({ runsDone: done, runsTotal: pending.length, startedAt, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
+      const line = { runsDone: done, runsTotal: pending.length, startedAt }
+      progress({ ...line, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
+      // what a step does before its run (starting and warming up servers) shows as it goes
+      const note = text => progress({ ...line, label: `${step.group}: ${text}`, groupStarts: true })
       if (!warmed.has(cellKey(step))) {
         warmed.add(cellKey(step))
-        for (let w = 0; w < step.warmup && !interrupted(); w++) await session.measure(step, -1)
+        for (let w = 0; w < step.warmup && !interrupted(); w++) await session.measure(step, -1, note)
       }
       if (interrupted()) break
-      let { record, stopped } = await session.measure(step, step.run)
+      let { record, stopped } = await session.measure(step, step.run, note)
       // A step that something else shared its CPUs with is kept in the log, superseded,
       // and measured again once its CPUs are quiet (lib/foreign.js); on a machine that
       // stays busy, steps are kept flagged instead, and the run says so.
@@ -44,7 +47,7 @@ async function measurePending ({ runDir, context, records, pending, session, cel
         fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
         records.push(superseded)
         await quiet(record.foreign.cpus ?? [])
-        ;({ record, stopped } = await session.measure(step, step.run))
+        ;({ record, stopped } = await session.measure(step, step.run, note))
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
       if (busySteps === BUSY_STEPS) console.log(`\nthe measured CPUs stayed busy with other work over ${BUSY_STEPS} steps in a row: steps are no longer measured again but kept, flagged 'disturbed'`)

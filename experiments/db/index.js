@@ -114,7 +114,7 @@ function session (options, runDir, interrupted) {
   makeDirs(path.join(runDir, 'strace'))
   const running = dbSession(options, interrupted)
   return {
-    measure: step => measureStep(step, options, running, runDir),
+    measure: (step, run, note) => measureStep(step, options, running, runDir, note),
     close: () => running.close()
   }
 }

@@ -191,31 +191,37 @@ function dbSession (options, interrupted = () => false) {
     if (server) await stopProcess(server)
   }
   const usable = server => server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive()
-  const serverFor = async step => {
+  const serverFor = async (step, note = () => {}) => {
     for (const other of [...running.values()]) if (other.endpoint !== step.endpoint) await stopServer(other.key)
     // every server of the endpoint started, checked and warmed up before its rounds
     // begin, so that no timed run has a server starting just before it
-    for (const peer of step.peers ?? []) {
+    const peers = step.peers ?? []
+    for (const [i, peer] of peers.entries()) {
       if (interrupted()) break
-      await serverOf(peer)
+      await serverOf(peer, text => note(`${text} (${i} of ${peers.length} up)`))
     }
-    return serverOf(step)
+    return serverOf(step, note)
   }
-  const serverOf = async step => {
+  const serverOf = async (step, note = () => {}) => {
     const key = processOf(step)
     const server = running.get(key)
     if (server && usable(server)) return server
     await stopServer(key)
-    const current = { key, endpoint: step.endpoint, failure: null, started: null, warmupRates: [], warmupAgreed: null }
+    const current = { key, endpoint: step.endpoint, failure: null, started: null, warmupRates: [], warmupCpuUs: [], warmupAgreed: null }
     running.set(key, current)
+    const what = `/${step.endpoint}: ${step.server.name}`
     try {
+      if (!databases.current?.alive()) note('starting PostgreSQL')
       const database = await databases.ensure(step.pin)
       current.database = database
       const port = await freePort()
       current.port = port
+      note(`${what}: starting`)
       current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, database, options) })
+      note(`${what}: checking every endpoint`)
       const problem = await checkDbServer(port, database.world, { timeoutMs: options.timeoutSeconds * 1000 })
       if (problem) throw new Error(problem)
+      note(`${what}: warming up at ${step.warmupConnections ?? step.connections} connections`)
       current.warmupAgreed = await warmUp(current, { ...step, mode: MODE, connections: step.warmupConnections ?? step.connections }, options.db, interrupted)
       // its backends, before the next server opens its own
       databases.claim(key)
@@ -244,9 +250,9 @@ function dbSession (options, interrupted = () => false) {
 const serverEnv = (server, database, options) => ({ ...database.env, ...server.env, DB_POOL: String(options.db.pool) })
 
 // One step: a timed wrk run of a cell, or a run of the strace pass.
-async function measureStep (step, options, session, runDir) {
+async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
-  const server = await session.serverFor(step)
+  const server = await session.serverFor(step, note)
   const base = { phase: PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, blockSize: null, run: step.run }
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: options.db })
   if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
@@ -278,6 +284,7 @@ async function measureStep (step, options, session, runDir) {
     wallNs: wrk.wallNs,
     wrk: output,
     warmupRates: server.warmupRates,
+    warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
     server: serverCpu,
     pool: options.db.pool,

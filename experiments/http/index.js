@@ -18,11 +18,22 @@ const MAX_CONNECTIONS = 1024
 
 const rows = [
   {
+    name: 'processes',
+    type: 'string',
+    metavar: 'N',
+    takes: 'a whole number',
+    help: ['server processes per server and mode, each started, checked and warmed up', '(default {default}, --quick {quick})'],
+    parse: text => wholeNumber(text, 'processes', 1),
+    preset: { default: PRESETS.default.processes, quick: PRESETS.quick.processes },
+    rerun: true,
+    get: options => options.http.processes
+  },
+  {
     name: 'runs',
     type: 'string',
     metavar: 'N',
     takes: 'a whole number',
-    help: ['wrk runs of 1 s per cell (default {default}, --quick {quick})'],
+    help: ['wrk runs of 1 s per cell and server process (default {default}, --quick {quick})'],
     parse: text => wholeNumber(text, 'runs', 1),
     preset: { default: PRESETS.default.runs, quick: PRESETS.quick.runs },
     stored: [isWhole(1), 'a whole number of at least 1'],
@@ -51,8 +62,8 @@ const stored = {
 
 // The counts go with the preset's duration, warm-up and strace load in options.http.
 function configure (options) {
-  const { connections, ...rest } = options
-  return { ...rest, http: { ...PRESETS[options.preset], connections, runs: options.runs }, modes: MODES }
+  const { connections, processes, ...rest } = options
+  return { ...rest, http: { ...PRESETS[options.preset], connections, processes, runs: options.runs }, modes: MODES }
 }
 
 // The servers --only picks, c-epoll's always: every other server's requests/s is set
@@ -87,13 +98,14 @@ function session (options, runDir, interrupted) {
   makeDirs(path.join(runDir, 'strace'))
   const servers = httpSession(interrupted)
   return {
-    measure: step => measureStep(step, options, servers, runDir),
+    measure: (step, run, note) => measureStep(step, options, servers, runDir, note),
     close: () => servers.close()
   }
 }
 
 function describe (options, { runnable }) {
-  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${options.http.connections.join(',')}, ${options.runs} wrk runs of ${options.http.seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
+  const { processes, runs, seconds, connections } = options.http
+  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ${processes} server processes of ${runs} wrk runs of ${seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
 }
 
 function derive (logged, context) {
@@ -127,7 +139,9 @@ module.exports = {
   plan,
   cellKey,
   session,
-  context: (options, { runnable }, placement) => httpContext(runnable, placement.http),
+  // runs measured in rounds of every server, which the summary pairs round by round
+  // (a run from before rounds lacks httpRounds and is not paired)
+  context: (options, { runnable }, placement) => ({ ...httpContext(runnable, placement.http), httpRounds: true }),
   passes: (options, placement) => ({ http: { wrk: placement.http.client, server: placement.http.server } }),
   describe,
   derive,

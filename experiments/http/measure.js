@@ -1,16 +1,25 @@
 'use strict'
 // The http experiment's plan and its measurement, step by step.
 //
-// A cell is a server, a mode and a count of connections. Its runs are wrk runs, one
-// after the other, against one server process per server and mode, which bench.js starts
-// for the first of them: it checks the server's answers in both modes, then warms it up
-// with wrk runs at the most connections until two in a row agree within WARMUP_AGREE (at
-// most the preset's warmup.max runs; --quick makes one and checks nothing). A JIT's
-// tiers and V8's young generation, which grows with the allocation rate, take seconds of load to settle: node-http with Connection: close went
-// 9.3k, 13.5k, 16.5k, 19.1k, 21.9k req/s over its first five 1 s runs, then held. Servers
-// are pinned to one CPU and wrk to the other, so neither takes the other's time. Cells
-// run mode by mode, every server in turn, so that the servers compared in one table are
-// measured a minute or two apart at most.
+// A cell is a server, a mode and a count of connections. Its runs come from `processes`
+// server processes per server and mode, `runs` wrk runs (rounds) each: where a server's
+// figure moves is between its processes as much as between the runs of one (on an Intel
+// VM, 2.3% between runs of one process and 1.6% between processes and runs, at the
+// median cell), and one process per server and mode could not tell a slow process from
+// a slow server (docs/http.md: a just-epoll process ran 30% slower in every run).
+//
+// Mode by mode, process by process: every server of the mode is started, checked in both
+// modes and warmed up (wrk runs at the most connections until two in a row agree within
+// WARMUP_AGREE, at most the preset's warmup.max; --quick makes one and checks nothing),
+// then the rounds run, each one wrk run of every server at every count, in one order and
+// the next round in the other. Every server's run of a round is paired with c-epoll's of
+// the same round, measured seconds apart, so that the machine's drift between cells
+// cancels in the ratio. Then every process stops and the next set starts. A JIT's tiers
+// and V8's young generation take seconds of load to settle: node-http with Connection:
+// close went 9.3k, 13.5k, 16.5k, 19.1k, 21.9k req/s over its first five 1 s runs. The
+// warm-up's runs are timed too (CPU per request), so that what each process did over
+// its runs can be classified (lib/steady.js). Servers are pinned to one CPU and wrk to
+// the other, so neither takes the other's time.
 //
 // The strace pass: per server and mode, the server under `strace -f -c` answers a count
 // of requests from sendRequests at STRACE_CONNECTIONS, once at `small` and once at
@@ -33,19 +42,57 @@ const STRACE_PHASE = 'http-strace'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
-  default: { runs: 4, seconds: 1, connections: [1, 16, 128], warmup: { min: 2, max: 8 }, straceRequests: { small: 1000, large: 4000 } },
+  default: {
+    processes: 2,
+    runs: 2,
+    seconds: 1,
+    connections: [1, 16, 128],
+    warmup: { min: 2, max: 8 },
+    straceRequests: { small: 1000, large: 4000 }
+  },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
-  quick: { runs: 1, seconds: 1, connections: [16], warmup: { min: 1, max: 1 }, straceRequests: { small: 250, large: 1000 } }
+  quick: {
+    processes: 1,
+    runs: 1,
+    seconds: 1,
+    connections: [16],
+    warmup: { min: 1, max: 1 },
+    straceRequests: { small: 250, large: 1000 }
+  }
 }
 
 function planHttp (selected, options, pin = apartPin()) {
   const steps = []
   const { runs, connections, straceRequests } = options.http
+  const processes = options.http.processes ?? 1
+  const warmupConnections = Math.max(...connections)
   for (const mode of options.modes) {
-    for (const server of selected) {
-      const group = `${mode}: ${server.name}`
-      for (const count of connections) {
-        for (let run = 0; run < runs; run++) steps.push({ phase: PHASE, program: server, server, mode, connections: count, warmupConnections: Math.max(...connections), blockSize: null, run, warmup: 0, pin, group, label: `${group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+    for (let serverProcess = 0; serverProcess < processes; serverProcess++) {
+      for (let round = 0; round < runs; round++) {
+        const run = serverProcess * runs + round
+        const order = run % 2 === 0 ? selected : [...selected].reverse()
+        const group = `${mode}: processes ${serverProcess + 1} of ${processes}, round ${round + 1} of ${runs}`
+        for (const count of connections) {
+          for (const server of order) {
+            steps.push({
+              phase: PHASE,
+              program: server,
+              server,
+              mode,
+              connections: count,
+              warmupConnections,
+              blockSize: null,
+              process: serverProcess,
+              round,
+              run,
+              warmup: 0,
+              pin,
+              peers: selected,
+              group,
+              label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
+            })
+          }
+        }
       }
     }
   }
@@ -62,70 +109,142 @@ function planHttp (selected, options, pin = apartPin()) {
   return steps
 }
 
-const processOf = step => `${step.server.name}\t${step.mode}`
+const processOf = step => `${step.server.name}\t${step.mode}\t${step.process ?? 0}`
+const serverOf = step => `${step.server.name}\t${step.mode}`
+const generationOf = step => `${step.mode}\t${step.process ?? 0}`
 const SERVER_STARTS = 2
 
-// The running server of the steps being measured, kept across the runs of a server and
-// mode; bench.js calls measureStep for each step in order and close() when it stops, and
-// a stop asked for (`interrupted`) ends a warm-up between its wrk runs.
+// The running servers of the steps being measured: every server of a mode's processes
+// (a generation) kept up across its rounds, and stopped before the next generation
+// starts. bench.js calls measureStep for each step in order and close() when it stops; a
+// stop asked for (`interrupted`) ends a warm-up between its wrk runs; `note` shows which
+// server is starting, being checked or warmed up.
 function httpSession (interrupted = () => false) {
-  let current = null
+  const running = new Map()
   // a server that failed to start, its check or its warm-up gets one more start (the
-  // next step's) before the rest of its steps fail at once
+  // next step's) before the rest of its steps fail at once, in every later generation too:
+  // a failure that recurs is not waited for again
   const failedStarts = new Map()
-  const close = async () => {
+  const stopProcess = async key => {
+    const current = running.get(key)
     if (current?.started) await current.started.stop()
-    current = null
+    if (current) current.started = null
   }
-  const serverFor = async (step, options) => {
+  const close = async () => {
+    for (const key of [...running.keys()]) await stopProcess(key)
+    running.clear()
+  }
+  const gaveUp = step => failedStarts.get(serverOf(step)) >= SERVER_STARTS
+  const startOne = async (step, options, note) => {
     const key = processOf(step)
-    if (current?.key === key && (!current.failure || failedStarts.get(key) >= SERVER_STARTS)) return current
-    await close()
-    current = { key, failure: null, started: null, unannouncedClose: false, warmupRates: [], warmupAgreed: null }
-    try {
-      const port = await freePort()
-      current.port = port
-      current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000 })
-      for (const mode of MODES) {
-        const { problem, unannouncedCloses } = await checkLoad(port, mode)
-        if (problem) throw new Error(`${mode}: ${problem}`)
-        if (mode === step.mode) current.unannouncedClose = unannouncedCloses > 0
-      }
-      current.warmupAgreed = await warmUp(current, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted)
-    } catch (err) {
-      current.failure = err.message
-      failedStarts.set(key, (failedStarts.get(key) ?? 0) + 1)
+    const current = running.get(key)
+    if (current && (!current.failure || current.failedRun || gaveUp(step))) return current
+    await stopProcess(key)
+    const fresh = {
+      key,
+      step,
+      failure: null,
+      failedRun: false,
+      started: null,
+      unannouncedClose: false,
+      warmupRates: [],
+      warmupCpuUs: [],
+      warmupAgreed: null
     }
-    return current
+    running.set(key, fresh)
+    if (gaveUp(step)) {
+      fresh.failure = current?.failure ?? 'it failed to start twice'
+      return fresh
+    }
+    const what = `${step.mode}: ${step.server.name}, process ${(step.process ?? 0) + 1}`
+    try {
+      fresh.port = await freePort()
+      note(`${what}: starting`)
+      fresh.started = await startServer(step.server, { port: fresh.port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000 })
+      note(`${what}: checking its answers`)
+      for (const mode of MODES) {
+        const { problem, unannouncedCloses } = await checkLoad(fresh.port, mode)
+        if (problem) throw new Error(`${mode}: ${problem}`)
+        if (mode === step.mode) fresh.unannouncedClose = unannouncedCloses > 0
+      }
+      note(`${what}: warming up at ${step.warmupConnections ?? step.connections} connections`)
+      fresh.warmupAgreed = await warmUp(fresh, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted)
+    } catch (err) {
+      fresh.failure = err.message
+      failedStarts.set(serverOf(step), (failedStarts.get(serverOf(step)) ?? 0) + 1)
+      await stopProcess(key)
+    }
+    return fresh
   }
-  return { serverFor, close }
+  const serverFor = async (step, options, note = () => {}) => {
+    for (const [key, other] of running) {
+      if (generationOf(other.step) !== generationOf(step)) {
+        await stopProcess(key)
+        running.delete(key)
+      }
+    }
+    // every server of the generation started, checked and warmed up before its first
+    // round, so that no timed run has a server starting just before it
+    const peers = step.peers ?? [step.server]
+    for (const [i, peer] of peers.entries()) {
+      if (interrupted()) break
+      const peerStep = { ...step, server: peer, program: peer }
+      await startOne(peerStep, options, text => note(`${text} (${i} of ${peers.length} up)`))
+    }
+    return startOne(step, options, note)
+  }
+  // a process whose run failed is left in whatever state it is in: its remaining runs
+  // fail with its reason, and the next generation starts the server afresh
+  const failRun = async (step, failure) => {
+    const current = running.get(processOf(step))
+    if (!current) return
+    await stopProcess(current.key)
+    Object.assign(current, { failure: `process ${(step.process ?? 0) + 1} failed a run before this one: ${failure}`, failedRun: true })
+  }
+  return { serverFor, failRun, close }
 }
 
 // wrk runs until two in a row agree within WARMUP_AGREE: true when they did, false when
 // `max` runs never did (the cell's runs say so), null when one run was all it asked.
+// Each run's requests/s goes to server.warmupRates and the server's CPU per request (µs)
+// to server.warmupCpuUs, the start of the process's sequence (lib/steady.js).
 // `preset`: the experiment's { seconds, warmup } (the db experiment's servers warm up so too).
 async function warmUp (server, step, preset, interrupted) {
   const rates = server.warmupRates
+  server.warmupCpuUs ??= []
   const { min, max } = preset.warmup ?? PRESETS.default.warmup
   while (rates.length < max && !interrupted()) {
+    const before = processCpu(server.started.pid)
     const wrk = await runWrk(wrkArgv(step, server.port, { http: preset }), preset.seconds * 1000 + WRK_GRACE_MS)
+    const after = processCpu(server.started.pid)
     const output = parseWrk(wrk.stdout)
     const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: preset.seconds })
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
-    const [before, last] = rates.slice(-2)
+    server.warmupCpuUs.push(before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null)
+    const [previous, last] = rates.slice(-2)
     if (rates.length >= min && rates.length < 2) return null
-    if (rates.length >= min && Math.abs(last - before) <= WARMUP_AGREE * before) return true
+    if (rates.length >= min && Math.abs(last - previous) <= WARMUP_AGREE * previous) return true
   }
   return rates.length < 2 ? null : false
 }
 
 // One step: a timed wrk run of a cell, or a run of the strace pass. Resolves to
-// { record, stopped } as experiments/stdio/measure.js's measure does.
-async function measureStep (step, options, session, runDir) {
+// { record, stopped } as experiments/stdio/measure.js's measure does; `note` shows the
+// servers' start-up and warm-up as they go.
+async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
-  const server = await session.serverFor(step, options)
-  const base = { phase: PHASE, program: step.server.name, mode: step.mode, connections: step.connections, blockSize: null, run: step.run }
+  const server = await session.serverFor(step, options, note)
+  const base = {
+    phase: PHASE,
+    program: step.server.name,
+    mode: step.mode,
+    connections: step.connections,
+    blockSize: null,
+    process: step.process ?? 0,
+    round: step.round ?? step.run,
+    run: step.run
+  }
   const command = shellQuote(wrkArgv(step, server.port ?? '{port}', options))
   if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command, at: new Date().toISOString() }, stopped: false }
   const pid = server.started.pid
@@ -141,8 +260,7 @@ async function measureStep (step, options, session, runDir) {
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
-  // a server that failed a run may be left in any state: the next run starts it afresh
-  if (failure) await session.close()
+  if (failure) await session.failRun(step, failure)
   const record = {
     ...base,
     ok: failure === null,
@@ -154,6 +272,7 @@ async function measureStep (step, options, session, runDir) {
     // the warm-up's wrk runs before the first run of this server process, req/s, and
     // whether its last two agreed
     warmupRates: server.warmupRates,
+    warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
     server: before && after ? cpuBetween(before, after) : null,
     at: new Date().toISOString()

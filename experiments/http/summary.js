@@ -1,8 +1,10 @@
 'use strict'
 // An http run's log summarised: per cell (server, mode, connections) requests/s, CPU per
 // request and their halves; per server and mode, syscalls per request from the strace pass.
-const { median, ratioInterval } = require('../../lib/stats')
-const { interleavedHalves } = require('../../lib/repeatability')
+const { median, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
+const { interleavedHalves, movePercent } = require('../../lib/repeatability')
+const { components } = require('../../lib/variance')
+const { classify, cellSteadiness } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
 const { servers, MODES } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -41,7 +43,10 @@ const CALL_ROLES = {
 
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs, against one server process per server and mode, checked and warmed up (wrk runs until two agree within 5%)',
-  vsReference: `the median of every ratio of this cell's runs to ${REFERENCE}'s in the same mode and connections (Hodges-Lehmann) and its interval, at the level it carries (level); null below 4 runs a side`,
+  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run of the same round (measured seconds apart), and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
+  cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
+  variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
+  processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
@@ -52,13 +57,21 @@ function summariseHttp (records, context) {
   const traced = records.filter(record => record.phase === STRACE_PHASE)
   if (runs.length === 0 && traced.length === 0) return null
   const cells = []
+  const classes = new Map()
+  for (const key of [...new Set(runs.map(run => `${run.program}\t${run.mode}`))]) {
+    classes.set(key, processClasses(runs.filter(run => `${run.program}\t${run.mode}` === key)))
+  }
   for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
     const [mode, connections, server] = key.split('\t')
-    cells.push(httpCell(server, mode, Number(connections), runs.filter(run => `${run.mode}\t${run.connections}\t${run.program}` === key)))
+    const own = runs.filter(run => `${run.mode}\t${run.connections}\t${run.program}` === key)
+    cells.push(httpCell(server, mode, Number(connections), own, classes.get(`${server}\t${mode}`)))
   }
   for (const cell of cells) {
     const reference = cells.find(other => other.server === REFERENCE && other.mode === cell.mode && other.connections === cell.connections)
-    cell.vsReference = reference && cell.server !== REFERENCE ? ratioInterval(cell.rates, reference.rates) : null
+    const mine = reference && cell.server !== REFERENCE
+    const inRounds = context.httpRounds === true
+    cell.vsReference = mine ? against(cell, reference, run => run.wrk.requestsPerSecond, inRounds) : null
+    cell.cpuVsReference = mine ? against(cell, reference, cpuOf, inRounds) : null
   }
   const syscalls = syscallsPerRequest(traced)
   return {
@@ -76,36 +89,99 @@ function summariseHttp (records, context) {
   }
 }
 
-function httpCell (server, mode, connections, runs) {
+const cpuOf = run => run.server.cpuNs / run.wrk.requests / 1000
+// a run's process and its round in it; runs from before processes came from one process
+const processOf = run => run.process ?? 0
+const roundOf = run => run.round ?? run.run ?? 0
+// runs kept for a cell's figures, by cell: those of its processes' steady states
+const quotedRuns = new WeakMap()
+
+// This cell's runs against the reference's: paired round by round when the run measured
+// in rounds (the same process and round: measured seconds apart), else every pair.
+function against (cell, reference, value, inRounds) {
+  const mine = quotedRuns.get(cell)
+  const theirs = quotedRuns.get(reference)
+  if (!inRounds) return ratioInterval(mine.map(value), theirs.map(value))
+  const when = run => `${processOf(run)}\t${roundOf(run)}`
+  const byRound = new Map(theirs.map(run => [when(run), run]))
+  const pairs = mine.filter(run => byRound.has(when(run)))
+  return pairedRatioInterval(pairs.map(value), pairs.map(run => value(byRound.get(when(run)))))
+}
+
+// What each server process of a server and mode did: its warm-up's CPU per request, then
+// its runs at the warm-up's count of connections, in the order it ran them, classified.
+// { process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
+// the warm-up reached it, null with none), sequence }.
+function processClasses (runs) {
+  const byProcess = new Map()
+  for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
+  return [...byProcess].map(([process, own]) => {
+    const warmup = (own.find(run => Array.isArray(run.warmupCpuUs))?.warmupCpuUs ?? []).filter(value => value !== null)
+    const most = Math.max(...own.map(run => run.connections))
+    const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
+    const sequence = [...warmup, ...timed.map(cpuOf)]
+    const { kind, steadyFrom, spikes } = classify(sequence)
+    const steadyRound = steadyFrom === null ? null : steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
+    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence }
+  })
+}
+
+function httpCell (server, mode, connections, runs, classes) {
   const ok = runs.filter(run => run.ok)
-  const rates = ok.map(run => run.wrk.requestsPerSecond)
+  // a process with a steady state gives the runs in it; one with none, or unclassified,
+  // gives all of its runs, and the cell says so
+  const steadyRoundOf = new Map(classes.map(entry => [entry.process, entry.kind === null || entry.kind === 'no steady state' ? 0 : entry.steadyRound]))
+  const kept = ok.filter(run => roundOf(run) >= (steadyRoundOf.get(processOf(run)) ?? 0))
+  const rates = kept.map(run => run.wrk.requestsPerSecond)
   const at = values => (values.length ? median(values) : null)
-  const shares = ok.map(run => run.server.cpuNs / run.wallNs)
-  return {
+  const shares = kept.map(run => run.server.cpuNs / run.wallNs)
+  const byProcess = [...new Set(kept.map(processOf))].map(process => kept.filter(run => processOf(run) === process))
+  const steadiness = cellSteadiness(classes)
+  const cell = {
     server,
     runtime: servers.find(row => row.name === server)?.runtime ?? null,
     mode,
     connections,
-    runs: ok.length,
+    runs: kept.length,
     failedRuns: runs.length - ok.length,
+    beforeSteady: ok.length - kept.length,
+    processes: byProcess.length,
     rates,
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
-    latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
-    cpuPerRequestUs: at(ok.map(run => run.server.cpuNs / run.wrk.requests / 1000)),
+    latencyUs: kept.length ? { p50: at(kept.map(run => run.wrk.latencyUs.p50)), p99: at(kept.map(run => run.wrk.latencyUs.p99)), max: Math.max(...kept.map(run => run.wrk.latencyUs.max)) } : null,
+    cpuPerRequestUs: at(kept.map(cpuOf)),
     serverCpuShare: at(shares),
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
-    threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
-    maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
-    unannouncedClose: ok.some(run => run.unannouncedClose),
-    unsteady: ok.some(run => run.warmupAgreed === false),
+    threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
+    maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
+    unannouncedClose: kept.some(run => run.unannouncedClose),
+    // a process that never reached a steady state, or a warm-up whose last two runs
+    // never agreed (runs from before processes were classified)
+    unsteady: steadiness.steady === false || (steadiness.classified === 0 && ok.some(run => run.warmupAgreed === false)),
+    steadiness,
+    processClasses: classes,
+    variance: components(byProcess.map(own => own.map(cpuOf))),
     // a kept run during which something else used the run's CPUs
-    flags: ok.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
-    // the medians of the interleaved halves of its runs (0, 2 ... against 1, 3 ...)
+    flags: kept.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
     halves: {
-      cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
-      rate: interleavedHalves(ok, run => run.wrk.requestsPerSecond, median)
+      cpu: processHalves(kept, cpuOf),
+      rate: processHalves(kept, run => run.wrk.requestsPerSecond)
     }
   }
+  quotedRuns.set(cell, kept)
+  return cell
+}
+
+// The cell's runs in two halves, by process where it had several (even processes against
+// odd: what a second run's processes would show), else interleaved by run; the medians
+// of the halves (lib/repeatability.js's interleavedHalves).
+function processHalves (runs, value) {
+  const processes = new Set(runs.map(processOf))
+  if (processes.size < 2) return interleavedHalves(runs, value, median)
+  const halves = [0, 1].map(half => runs.filter(run => processOf(run) % 2 === half).map(value))
+  if (halves.some(half => half.length === 0)) return null
+  const [a, b] = halves.map(median)
+  return a > 0 ? { a, b, movePercent: movePercent(a, b), runs: halves.map(half => half.length) } : null
 }
 
 // Per server and mode, from its two strace runs: { server, mode, connections, requests:

@@ -55,8 +55,8 @@ test('http: every cell and the strace pass summarised, four calls of work a requ
   const { http, failures } = readJson(path.join(out, 'http', 'results.json'))
   assert.deepEqual(failures, [])
   assert.deepEqual(http.cells.map(cell => `${cell.mode} ${cell.connections} ${cell.server} ${cell.runs}`), [
-    'keep-alive 2 c-blocking 4', 'keep-alive 16 c-blocking 4', 'keep-alive 2 c-epoll 4', 'keep-alive 16 c-epoll 4',
-    'close 2 c-blocking 4', 'close 16 c-blocking 4', 'close 2 c-epoll 4', 'close 16 c-epoll 4'
+    'keep-alive 2 c-blocking 4', 'keep-alive 2 c-epoll 4', 'keep-alive 16 c-blocking 4', 'keep-alive 16 c-epoll 4',
+    'close 2 c-blocking 4', 'close 2 c-epoll 4', 'close 16 c-blocking 4', 'close 16 c-epoll 4'
   ])
   for (const cell of http.cells) assert.ok(cell.server === 'c-epoll' ? cell.vsReference === null : cell.vsReference.low > 0, JSON.stringify(cell))
   assert.deepEqual(http.syscalls.map(entry => [entry.server, entry.mode, entry.work]), [['c-blocking', 'keep-alive', 4], ['c-epoll', 'keep-alive', 4], ['c-blocking', 'close', 4], ['c-epoll', 'close', 4]])

@@ -8,6 +8,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 
+const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
 const { parseStraceSummary } = require('../../lib/strace')
 
@@ -209,14 +210,25 @@ test('summariseHttp: medians, best and range, the share of c-epoll with its inte
   assert.equal(http.summariseHttp([], { options: {} }), null)
 })
 
-test('the plan: mode by mode, each server\'s cells in turn (one process, warmed up at the most connections), then the strace pass per server and mode', () => {
+test('the plan: mode by mode, process by process, rounds of every server at every count, then the strace pass', () => {
   const [a, b] = http.servers
   const pin = { client: 0, server: 1 }
-  const steps = http.planHttp([a, b], { http: { runs: 2, connections: [1, 16], straceRequests: { small: 10, large: 30 } }, modes: http.MODES, strace: true }, pin)
-  const timed = steps.filter(step => step.phase === http.PHASE).map(step => `${step.mode} ${step.connections} ${step.server.name} ${step.run}`)
-  assert.deepEqual(timed.slice(0, 5), [`keep-alive 1 ${a.name} 0`, `keep-alive 1 ${a.name} 1`, `keep-alive 16 ${a.name} 0`, `keep-alive 16 ${a.name} 1`, `keep-alive 1 ${b.name} 0`])
-  assert.ok(steps.filter(step => step.phase === http.PHASE).every(step => step.warmupConnections === 16))
-  assert.equal(timed.length, 2 * 2 * 2 * 2)
+  const options = { http: { processes: 2, runs: 2, connections: [1, 16], straceRequests: { small: 10, large: 30 } }, modes: http.MODES, strace: true }
+  const steps = http.planHttp([a, b], options, pin)
+  const timed = steps.filter(step => step.phase === http.PHASE)
+  const at = step => `${step.mode} p${step.process} r${step.round} ${step.connections} ${step.server.name}`
+  // each round one run of every server at every count; the next round the other way
+  assert.deepEqual(timed.slice(0, 8).map(at), [
+    `keep-alive p0 r0 1 ${a.name}`, `keep-alive p0 r0 1 ${b.name}`, `keep-alive p0 r0 16 ${a.name}`, `keep-alive p0 r0 16 ${b.name}`,
+    `keep-alive p0 r1 1 ${b.name}`, `keep-alive p0 r1 1 ${a.name}`, `keep-alive p0 r1 16 ${b.name}`, `keep-alive p0 r1 16 ${a.name}`
+  ])
+  // then the second set of processes, whose runs are numbered on
+  assert.deepEqual(timed.slice(8, 9).map(step => [at(step), step.run]), [[`keep-alive p1 r0 1 ${a.name}`, 2]])
+  assert.ok(timed.every(step => step.warmupConnections === 16 && step.peers.length === 2))
+  // 2 modes × 2 processes × 2 rounds × 2 counts × 2 servers
+  assert.equal(timed.length, 32)
+  // a group a round: the log's progress shows each
+  assert.equal(new Set(timed.map(step => step.group)).size, 2 * 2 * 2)
   const traced = steps.filter(step => step.phase === http.STRACE_PHASE).map(step => `${step.mode} ${step.server.name} ${step.requests}`)
   assert.deepEqual(traced, [`keep-alive ${a.name} 10`, `keep-alive ${a.name} 30`, `keep-alive ${b.name} 10`, `keep-alive ${b.name} 30`, `close ${a.name} 10`, `close ${a.name} 30`, `close ${b.name} 10`, `close ${b.name} 30`])
   assert.ok(steps.every(step => step.pin === pin))
@@ -259,4 +271,48 @@ test('two http runs compared: requests/s, CPU and syscalls per request apart, an
   other.results.http.cells[0] = cell('c-epoll', 110, 9, null)
   const text = findings([first, other]).find(finding => finding.set === null).text
   assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; calls of work per request by at most 0, upkeep by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
+})
+
+test('summariseHttp in rounds: ratios paired round by round, each process classified, runs before its steady state left out', () => {
+  // a run of `cpuUs` µs of CPU per request: rate × 1.1 requests in the record
+  const timed = (server, process, round, rate, cpuUs, warmupCpuUs) => ({
+    ...run(server, rate, { cpuNs: cpuUs * rate * 1.1 * 1000 }),
+    process,
+    round,
+    run: process * 3 + round,
+    warmupCpuUs
+  })
+  const records = [
+    // c-epoll: flat in both processes (its warm-up and runs at 10 µs)
+    ...[100000, 110000, 120000].map((rate, round) => timed('c-epoll', 0, round, rate, 10, [10, 10])),
+    ...[90000, 100000, 95000].map((rate, round) => timed('c-epoll', 1, round, rate, 10, [10, 10])),
+    // bun at 0.9 of c-epoll's rate in every round; its second process ran its first round
+    // still at 30 µs, then settled at 12: a warm-up whose steady state starts at round 1
+    ...[100000, 110000, 120000].map((rate, round) => timed('bun', 0, round, rate * 0.9, 12, [12, 12])),
+    ...[90000, 100000, 95000].map((rate, round) => timed('bun', 1, round, rate * 0.9, round === 0 ? 30 : 12, [30, 30])),
+    // deno: level through its warm-up, then 20 µs in its last two runs: no steady state
+    ...[100000, 100000].map((rate, round) => timed('deno', 0, round + 1, rate, 20, [10, 10, 10, 10, 10, 10, 10]))
+  ]
+  const summary = http.summariseHttp(records, { options: { http: http.PRESETS.default, modes: http.MODES }, httpRounds: true })
+  const cell = name => summary.cells.find(entry => entry.server === name)
+  const bun = cell('bun')
+  assert.deepEqual(bun.processClasses.map(entry => [entry.kind, entry.steadyRound]), [['flat', 0], ['warm-up', 1]])
+  // round 0 of process 1 is left out: 5 runs kept, every ratio 0.9 exactly
+  assert.equal(bun.runs, 5)
+  assert.equal(bun.beforeSteady, 1)
+  close(bun.vsReference.estimate, 0.9, 'paired ratio')
+  close(bun.vsReference.low, 0.9, 'low')
+  close(bun.vsReference.high, 0.9, 'high')
+  // 12 µs against 10 in every pair
+  close(bun.cpuVsReference.estimate, 1.2, 'CPU against c-epoll')
+  assert.equal(bun.steadiness.steady, true)
+  // CPU per request is 12 in every kept run: no variance at either level
+  assert.deepEqual([bun.variance.roundVariance, bun.variance.processVariance], [0, 0])
+  // halves by process: 12 against 12
+  assert.equal(bun.halves.cpu.movePercent, 0)
+  const deno = cell('deno')
+  assert.equal(deno.processClasses[0].kind, 'no steady state')
+  assert.equal(deno.unsteady, true)
+  assert.equal(deno.steadiness.steady, false)
+  assert.equal(cell('c-epoll').unsteady, false)
 })
