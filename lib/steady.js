@@ -130,12 +130,13 @@ function mergeAlike (segments, values, share) {
   return merged
 }
 
-// A cell's processes together: steady when every classified one reached a steady state;
-// `counts` by kind, so that a report can say how many did what.
+// A cell's processes together: steady when every classified one reached a steady state,
+// null when none was classified (too few runs); `counts` by kind, so that a report can
+// say how many did what.
 function cellSteadiness (classes) {
   const classified = classes.filter(entry => entry.kind !== null)
   const counts = Object.fromEntries(KINDS.map(kind => [kind, classified.filter(entry => entry.kind === kind).length]))
-  return { classified: classified.length, counts, steady: classified.length > 0 && counts['no steady state'] === 0 }
+  return { classified: classified.length, counts, steady: classified.length === 0 ? null : counts['no steady state'] === 0 }
 }
 
 module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, noiseOf }

@@ -6,6 +6,7 @@
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE } = require('../stdio/programs')
 const { RING_FLOOR } = require('./ladder')
+const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 
 const LADDER_FINDINGS = [
   function boundary (ladder) {
@@ -35,6 +36,9 @@ const LADDER_FINDINGS = [
     const theirs = others.length ? `; ${listJoin(others.map(row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of C's`))}` : ''
     return `Through io_uring, C's round trip with no work (IORING_OP_NOP) costs ${formatNumber(at(floor, 'syscall'))} ns against getppid's ${formatNumber(at(c, 'syscall'))}, and a 256-byte read ${formatNumber(at(floor, 'read-256'))} ns against read(2)'s ${formatNumber(at(c, 'read-256'))}${theirs}.`
   },
+  function repeats (ladder) {
+    return reachableText(reachable(ladder))
+  },
   function checks (ladder) {
     const decomposed = ladder.rows.filter(row => row.addsUp !== null)
     const compared = ladder.rows.filter(row => row.stdin?.agrees !== null && row.stdin?.agrees !== undefined)
@@ -54,6 +58,12 @@ function findings (sets) {
       const text = finding(set.results.ladder)
       if (text) out.push({ set: set.label, text })
     }
+  }
+  // two runs: whether the second repeated the first
+  const ladders = sets.filter(set => set.results.ladder)
+  for (const other of ladders.slice(1)) {
+    const text = callsCriterionText(callsRepeatability(ladders[0].results.ladder, other.results.ladder), [ladders[0].label, other.label])
+    if (text) out.push({ set: other.label, text })
   }
   return out
 }

@@ -27,7 +27,8 @@ const { BUILD } = require('../../lib/paths')
 const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
 const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
-const { median, medianInterval } = require('../../lib/stats')
+const { median, medianInterval, pairedRatioInterval } = require('../../lib/stats')
+const { components } = require('../../lib/variance')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
 const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('../stdio/measure')
@@ -91,13 +92,16 @@ const variants = [
 // The floor a ring variant's parts are taken against.
 const RING_FLOOR = 'c-uring'
 
-// Rounds within a process agree to a percent or two (its figure is their median); what
-// moves is the process, so the default spends its time on ten of them. 300 000 calls
-// time the slowest rung (Node's empty read, ~560 ns) for 0.17 s and the no-op (3 × 10^6
-// calls) for at least 5 ms, on a clock of ns.
+// Where a rung's figure moves (lib/variance.js): between processes as much as between the
+// rounds of one, or more (on an Intel VM, 1 to 2% between rounds and 2 to 5% between
+// processes; on an AMD EPYC VM 5 to 10% at both levels), so the default spends its time
+// on processes: ten, of two rounds each, which is what Kalibera and Jones's cost model
+// asks when a process costs about what a round does. 200 000 calls time the slowest rung
+// (Node's empty read, ~560 ns) for 0.11 s and the no-op for at least 0.4 ms, on a clock
+// of ns; the ladder of every variant then fits the calls run in 2½ minutes.
 const PRESETS = {
-  default: { processes: 10, rounds: 3, calls: 300_000, reads: 1 << 17 },
-  quick: { processes: 6, rounds: 3, calls: 100_000, reads: 1 << 16 }
+  default: { processes: 10, rounds: 2, calls: 200_000, reads: 1 << 16 },
+  quick: { processes: 6, rounds: 2, calls: 100_000, reads: 1 << 16 }
 }
 
 function findVariant (name) {
@@ -234,15 +238,31 @@ function summariseLadder (records, context, headline) {
   const ringFloor = rows.find(row => row.variant === RING_FLOOR)
   for (const row of rows) decompose(row, row.ring ? ringFloor : c)
   for (const row of rows) compareWithCost(row, headline)
-  return { meaning: MEANING, counts: context.options.ladder, pin: context.costPin ?? null, rows }
+  for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
+  return { meaning: MEANING, vsCMeaning: VS_C_MEANING, counts: context.options.ladder, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
+}
+
+const VS_C_MEANING = 'each rung against C\'s, process by process of the same round (process p of every variant runs before process p + 1 of any, seconds apart): the median of the ratios and its interval, so that the machine\'s drift over the run moves neither side of a ratio'
+
+// A variant's rungs against C's, process by process: { rung: interval of the ratios }.
+function againstC (row, c) {
+  if (!c) return null
+  return Object.fromEntries(RUNGS.map(rung => {
+    const pairs = Object.keys(row.byProcess[rung]).filter(run => run in c.byProcess[rung])
+    return [rung, pairedRatioInterval(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => c.byProcess[rung][run]))]
+  }))
 }
 
 function ladderRow (name, runs) {
   const variant = findVariant(name)
   const ok = runs.filter(run => run.ok)
   const rungs = {}
+  const byProcess = {}
+  const variance = {}
   for (const rung of RUNGS) {
     const perProcess = ok.map(run => median(run.rounds.map(round => round[rung])))
+    byProcess[rung] = Object.fromEntries(ok.map((run, i) => [run.run, perProcess[i]]))
+    variance[rung] = components(ok.map(run => run.rounds.map(round => round[rung])))
     const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
     rungs[rung] = interval && { ...interval, best: Math.min(...ok.flatMap(run => run.rounds.map(round => round[rung]))), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
   }
@@ -255,8 +275,30 @@ function ladderRow (name, runs) {
     processes: ok.length,
     failedRuns: runs.length - ok.length,
     compiled: ok[0]?.compiled ?? null,
-    rungs
+    rungs,
+    // each process's median by its index, and where the rung's variance lives
+    byProcess,
+    variance
   }
+}
+
+// The run's own repeatability: each rung's median over the even processes against the odd
+// ones (C's in ns, the others' ratios to C), what a second run of as many processes would
+// move by, at √2 the spread of a run's median of all of them.
+function ladderHalves (rows) {
+  const c = rows.find(row => row.variant === BASELINE)
+  const cells = []
+  for (const row of rows) {
+    for (const rung of RUNGS) {
+      const runs = Object.keys(row.byProcess[rung]).filter(run => row === c || (c && run in c.byProcess[rung]))
+      const value = run => row === c ? row.byProcess[rung][run] : row.byProcess[rung][run] / c.byProcess[rung][run]
+      const halves = [0, 1].map(half => runs.filter(run => Number(run) % 2 === half).map(value))
+      if (halves.some(half => half.length === 0)) continue
+      const [a, b] = halves.map(median)
+      cells.push({ variant: row.variant, rung, a, b, movePercent: Math.abs(b / a - 1) * 100 })
+    }
+  }
+  return cells
 }
 
 // Where the read's ns go, from the rungs' medians, in four parts that add up to what

@@ -170,3 +170,34 @@ test('the ladder labels its rungs\' and its cost pass\'s intervals each at their
   assert.equal(levelText(ladder.rows[0].rungs['read-256'].level), rungs)
   assert.equal(levelText(ladder.rows[0].stdin.cpuPerReadNs.level), cost)
 })
+
+test('the ladder against C, process by process; where its variance lives; its halves and two runs', () => {
+  const { callsRepeatability, reachable } = require('../../experiments/calls/repeatability')
+  // C drifts up process by process, node is 2× C's in every process and rung
+  const drift = [1, 1.02, 1.04, 1.06, 1.08, 1.1]
+  const c = drift.map(scale => ({ noop: 3 * scale, syscall: 200 * scale, 'empty-read': 225 * scale, 'read-256': 440 * scale }))
+  const node = c.map(rungs => Object.fromEntries(Object.entries(rungs).map(([rung, ns]) => [rung, 2 * ns])))
+  const ladder = calls.summariseLadder([...records('c', c), ...records('node', node)], { options: { ladder: { processes: 6, rounds: 3 } } }, null)
+  const row = name => ladder.rows.find(entry => entry.variant === name)
+  // every ratio is 2: the drift cancels
+  for (const rung of calls.RUNGS) assert.deepEqual([row('node').vsC[rung].low, row('node').vsC[rung].high].map(x => Math.round(x * 1e9) / 1e9), [2, 2])
+  assert.equal(row('c').vsC, null)
+  // rounds 0.9, 1, 1.2 of each process's ns: S² = ns² × ((0.9 - 31/30)² + (1 - 31/30)² +
+  // (1.2 - 31/30)²) / 2 = ns² × 0.07 / 3, and S1² their mean over the six processes
+  const parts = row('c').variance['read-256']
+  const expected = [1, 1.02, 1.04, 1.06, 1.08, 1.1].reduce((sum, scale) => sum + (440 * scale) ** 2 * 0.07 / 3, 0) / 6
+  assert.ok(Math.abs(parts.roundVariance - expected) < 1e-6, `${parts.roundVariance} against ${expected}`)
+  // halves: even processes (1, 1.04, 1.08) against odd (1.02, 1.06, 1.1): C's medians 1.04
+  // and 1.06 of 440 × 1 (each process's median round is 1): 1.92% apart; node's ratios 0
+  const half = (variant, rung) => ladder.halves.find(cell => cell.variant === variant && cell.rung === rung)
+  assert.ok(Math.abs(half('c', 'read-256').movePercent - (1.06 / 1.04 - 1) * 100) < 1e-9)
+  assert.ok(half('node', 'read-256').movePercent < 1e-9)
+  // a second run whose machine ran 3% slower throughout: C's rungs move 3%, node's ratios not
+  const slower = calls.summariseLadder([...records('c', c.map(r => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v * 1.03])))), ...records('node', node.map(r => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v * 1.03]))))], { options: { ladder: { processes: 6, rounds: 3 } } }, null)
+  const result = callsRepeatability(ladder, slower)
+  assert.deepEqual([result.within, result.total, result.met], [4, 8, false])
+  // reachable: the rounds' spread alone, √(S1² / (6 × 3)) of the mean, × 1.96 × √2 out of reach of 1%
+  const reach = reachable(ladder)
+  assert.equal(reach.reachable, false)
+  assert.ok(reach.worst.processesNeeded > 6)
+})

@@ -92,10 +92,10 @@ test('classify: one slow run is noise, and a 1% step is one level', () => {
   assert.deepEqual(changepoints([5, 5, 5, 5, 5]), [0])
 })
 
-test('cellSteadiness: steady only when every classified process reached a steady state', () => {
+test('cellSteadiness: steady only when every classified process reached a steady state, unknown with none classified', () => {
   const of = (...kinds) => cellSteadiness(kinds.map(kind => ({ kind })))
   assert.deepEqual(of('flat', 'warm-up', null).counts, { flat: 1, 'warm-up': 1, slowdown: 0, 'no steady state': 0 })
   assert.equal(of('flat', 'warm-up', null).steady, true)
   assert.equal(of('flat', 'no steady state').steady, false)
-  assert.equal(of(null).steady, false)
+  assert.equal(of(null).steady, null)
 })
