@@ -139,4 +139,30 @@ function cellSteadiness (classes) {
   return { classified: classified.length, counts, steady: classified.length === 0 ? null : counts['no steady state'] === 0 }
 }
 
-module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, noiseOf }
+// What each server process did: its warm-up's figures (run.warmupCpuUs, which every run
+// of the process carries), then its runs at its most connections, in the order it ran
+// them, classified. `value(run)` is a run's figure, `processOf` and `roundOf` where it ran.
+// [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
+// the warm-up reached it, null with none), spikes, warmupRuns, sequence }].
+function processClasses (runs, { value, processOf, roundOf }) {
+  const byProcess = new Map()
+  for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
+  return [...byProcess].map(([process, own]) => {
+    const warmup = (own.find(run => Array.isArray(run.warmupCpuUs))?.warmupCpuUs ?? []).filter(figure => figure !== null)
+    const most = Math.max(...own.map(run => run.connections))
+    const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
+    const sequence = [...warmup, ...timed.map(value)]
+    const { kind, steadyFrom, spikes } = classify(sequence)
+    const steadyRound = steadyFrom === null ? null : steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
+    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence }
+  })
+}
+
+// The runs a cell quotes: those of each process's steady state; a process with none, or
+// unclassified, gives all of its runs (and the cell says so by its steadiness).
+function steadyRuns (runs, classes, { processOf, roundOf }) {
+  const from = new Map(classes.map(entry => [entry.process, entry.steadyRound ?? 0]))
+  return runs.filter(run => roundOf(run) >= (from.get(processOf(run)) ?? 0))
+}
+
+module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, processClasses, steadyRuns, noiseOf }

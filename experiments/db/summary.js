@@ -4,8 +4,9 @@
 // server's and its backends' syscalls per request from the strace pass; and the two
 // questions of the variants, per client: prepared against unnamed, pipelined against one
 // query in flight.
-const { median, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
+const { median, summarise, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
+const { processClasses, steadyRuns, cellSteadiness } = require('../../lib/steady')
 const { pairCalls } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -88,8 +89,16 @@ function roundsAgainst (a, b, pick) {
   return pairedRatioInterval(pairs.map(pair => pair.a), pairs.map(pair => pair.b))
 }
 
+// One server process per server and endpoint, its rounds its runs (lib/steady.js).
+const where = { processOf: () => 0, roundOf: run => run.run }
+const serverCpuPerRequest = run => run.server.cpuNs / run.wrk.requests / 1000
+
 function dbCell (server, endpoint, connections, runs) {
-  const ok = runs.filter(run => run.ok).sort((a, b) => a.run - b.run)
+  const all = runs.filter(run => run.ok).sort((a, b) => a.run - b.run)
+  const classes = processClasses(runs, { value: serverCpuPerRequest, ...where })
+  const steadiness = cellSteadiness(classes)
+  // the runs of the process's steady state, when it reached one
+  const ok = steadyRuns(all, classes, where)
   const rates = ok.map(run => run.wrk.requestsPerSecond)
   const at = values => (values.length ? median(values) : null)
   const perRequest = pick => ok.map(run => pick(run) / run.wrk.requests / 1000)
@@ -106,7 +115,8 @@ function dbCell (server, endpoint, connections, runs) {
     connections,
     pool: ok[0]?.pool ?? null,
     runs: ok.length,
-    failedRuns: runs.length - ok.length,
+    failedRuns: runs.length - all.length,
+    beforeSteady: all.length - ok.length,
     rates,
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
     latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
@@ -119,7 +129,14 @@ function dbCell (server, endpoint, connections, runs) {
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
-    unsteady: ok.some(run => run.warmupAgreed === false),
+    // a process that never reached a steady state, or a warm-up whose last two runs
+    // never agreed (runs from before processes were classified)
+    unsteady: steadiness.steady === false || (steadiness.classified === 0 && ok.some(run => run.warmupAgreed === false)),
+    steadiness,
+    processClasses: classes,
+    // one process: only the rounds' level shows within the run (its server CPU per
+    // request's standard deviation, percent of the mean); the processes' shows between runs
+    roundPercent: ok.length >= 2 ? 100 * summarise(ok.map(serverCpuPerRequest)).cv : null,
     flags: ok.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
     halves: {
       cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),

@@ -4,7 +4,7 @@
 const { median, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
 const { interleavedHalves, movePercent } = require('../../lib/repeatability')
 const { components } = require('../../lib/variance')
-const { classify, cellSteadiness } = require('../../lib/steady')
+const { processClasses, steadyRuns, cellSteadiness } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
 const { servers, MODES } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -59,7 +59,7 @@ function summariseHttp (records, context) {
   const cells = []
   const classes = new Map()
   for (const key of [...new Set(runs.map(run => `${run.program}\t${run.mode}`))]) {
-    classes.set(key, processClasses(runs.filter(run => `${run.program}\t${run.mode}` === key)))
+    classes.set(key, processClasses(runs.filter(run => `${run.program}\t${run.mode}` === key), { value: cpuOf, processOf, roundOf }))
   }
   for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
     const [mode, connections, server] = key.split('\t')
@@ -108,30 +108,9 @@ function against (cell, reference, value, inRounds) {
   return pairedRatioInterval(pairs.map(value), pairs.map(run => value(byRound.get(when(run)))))
 }
 
-// What each server process of a server and mode did: its warm-up's CPU per request, then
-// its runs at the warm-up's count of connections, in the order it ran them, classified.
-// { process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
-// the warm-up reached it, null with none), sequence }.
-function processClasses (runs) {
-  const byProcess = new Map()
-  for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
-  return [...byProcess].map(([process, own]) => {
-    const warmup = (own.find(run => Array.isArray(run.warmupCpuUs))?.warmupCpuUs ?? []).filter(value => value !== null)
-    const most = Math.max(...own.map(run => run.connections))
-    const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
-    const sequence = [...warmup, ...timed.map(cpuOf)]
-    const { kind, steadyFrom, spikes } = classify(sequence)
-    const steadyRound = steadyFrom === null ? null : steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
-    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence }
-  })
-}
-
 function httpCell (server, mode, connections, runs, classes) {
   const ok = runs.filter(run => run.ok)
-  // a process with a steady state gives the runs in it; one with none, or unclassified,
-  // gives all of its runs, and the cell says so
-  const steadyRoundOf = new Map(classes.map(entry => [entry.process, entry.kind === null || entry.kind === 'no steady state' ? 0 : entry.steadyRound]))
-  const kept = ok.filter(run => roundOf(run) >= (steadyRoundOf.get(processOf(run)) ?? 0))
+  const kept = steadyRuns(ok, classes, { processOf, roundOf })
   const rates = kept.map(run => run.wrk.requestsPerSecond)
   const at = values => (values.length ? median(values) : null)
   const shares = kept.map(run => run.server.cpuNs / run.wallNs)
