@@ -2,6 +2,7 @@
 // The http experiment's findings (bench.js --experiment http), each from its cells and
 // strace pass: requests/s against the C epoll server, CPU per request, syscalls per
 // request over the C floor and on which calls, and the cells wrk itself limited.
+const { optimalRounds } = require('../../lib/variance')
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
 const { median, levelsText } = require('../../lib/stats')
 
@@ -84,8 +85,36 @@ const HTTP_FINDINGS = [
   function unsteady (http) {
     const cells = http.cells.filter(cell => cell.unsteady)
     if (cells.length === 0) return null
+    const classified = cells.filter(cell => cell.steadiness?.classified > 0)
     const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
-    return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
+    if (classified.length === 0) return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
+    const sequences = [...new Set(classified.flatMap(cell => cell.processClasses.filter(entry => entry.kind === 'no steady state').map(entry => `${cell.server} (${cell.mode}) process ${entry.process + 1}: ${entry.sequence.map(value => formatNumber(value)).join(', ')} µs`)))]
+    return `Not quoted as one number: ${cells.length} cell${cells.length === 1 ? '' : 's'} of ${listJoin(servers)}, whose server process${sequences.length === 1 ? '' : 'es'} reached no steady state over the warm-up and the runs (CPU per request at the most connections, in order: ${sequences.join('; ')}).`
+  },
+  function steadiness (http) {
+    const classes = new Map()
+    for (const cell of http.cells) for (const entry of cell.processClasses ?? []) classes.set(`${cell.server}\t${cell.mode}\t${entry.process}`, entry)
+    const kinds = [...classes.values()].filter(entry => entry.kind !== null)
+    if (kinds.length === 0) return null
+    const count = kind => kinds.filter(entry => entry.kind === kind).length
+    const before = http.cells.reduce((sum, cell) => sum + (cell.beforeSteady ?? 0), 0)
+    return `Of ${kinds.length} server processes, ${count('flat')} ran flat, ${count('warm-up')} warmed up, ${count('slowdown')} slowed down and ${count('no steady state')} reached no steady state (Barrett et al.'s classes, from each process's CPU per request over its warm-up and its runs at the most connections)` +
+      (before ? `; ${before} runs from before a process's steady state are left out of the figures.` : '.')
+  },
+  function variance (http) {
+    const cells = http.cells.filter(cell => cell.variance)
+    if (cells.length === 0) return null
+    const rounds = median(cells.map(cell => cell.variance.roundPercent))
+    const processes = median(cells.map(cell => cell.variance.processPercent))
+    const preset = http.preset ?? {}
+    // a process costs its start, its checks and its warm-up, about its warm-up runs and one more
+    const warmups = cells.flatMap(cell => (cell.processClasses ?? []).map(entry => entry.warmupRuns)).filter(Boolean)
+    const processCost = ((warmups.length ? median(warmups) : 2) + 1) * (preset.seconds ?? 1)
+    const parts = { roundVariance: rounds ** 2, processVariance: processes ** 2, mean: 100 }
+    const best = optimalRounds(parts, { roundCost: preset.seconds ?? 1, processCost })
+    return `Where CPU per request varies, at the median cell: ${formatNumber(rounds)}% between the wrk runs of one server process and ${formatNumber(processes)}% between processes beyond that (Kalibera and Jones's components, ${cells.length} cells).` +
+      ` With a process costing about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${preset.seconds ?? 1} s, their cost model asks for ${best} run${best === 1 ? '' : 's'} a process` +
+      (preset.runs ? ` (this run: ${preset.processes ?? 1} processes of ${preset.runs}); more time buys most as ${best <= preset.runs ? 'more processes (--processes)' : 'more runs a process (--runs)'}.` : '.')
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]

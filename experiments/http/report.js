@@ -95,7 +95,7 @@ function httpSection (data) {
     if (!cell.requestsPerSecond) return 'failed'
     const share = cell.vsReference ? html`<br><span class="interval">${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
     const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
-    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="its server's warm-up never had two wrk runs in a row agree within 5%">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
@@ -153,7 +153,7 @@ function httpTables (entry) {
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
     ])
-    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, no two warm-up runs agreed; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU and syscalls per request`
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU and syscalls per request`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
 }
