@@ -94,7 +94,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
   const alreadyDone = steps.length - pending.length
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
-  return { runDir, options, selection, context, records, steps, pending, alreadyDone, session, cellKey }
+  return { runDir, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, failureKey: experiment.failureKey ?? null }
 }
 
 // Every step of a run, in order: the experiment's plan on the CPUs of lib/placement.js,

@@ -15,7 +15,9 @@
 //   select(options, recorded), recorded(context, options)
 //                           what a run measures, and what a resumed one measured
 //   plan(options, selection, { ptrace, placement, shuffle })
-//                           every step, in order; cellKey(step or record) names its cell
+//                           every step, in order; cellKey(step or record) names its cell;
+//                           failureKey (optional): where a failure will recur, so that
+//                           the rest of its steps are skipped (stdio's: the cell)
 //   session(options, runDir, interrupted)
 //                           { measure(step, run), close() }: runs one step to a record
 //   context(options, selection, placement), passes(options, placement),

@@ -36,7 +36,8 @@ function printFailures (failures, runDir, options, runnable) {
   const experiment = byName(options.experiment)
   console.log(`\n${failures.length} failed run(s); each is excluded from the results (details in ${path.join(runDir, LOG_FILE)}):`)
   for (const failure of failures) {
-    console.log(`- ${failure.phase} ${failure.program} ${experiment.failureLabel(failure)}: ${failure.reason}`)
+    const skipped = failure.skippedSteps ? ` (its ${failure.skippedSteps} later step${failure.skippedSteps === 1 ? '' : 's'} at this cell skipped: the failure would recur)` : ''
+    console.log(`- ${failure.phase} ${failure.program} ${experiment.failureLabel(failure)}: ${failure.reason}${skipped}`)
     console.log(`  re-run: ${failure.command}`)
   }
   const commands = [...new Set(failures.map(failure => rerunCommand(options, failure, runnable)))]

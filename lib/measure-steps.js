@@ -13,17 +13,38 @@ const { waitForQuiet, MAX_REMEASURES } = require('./foreign')
 // and steps are no longer measured again: a run on it would otherwise never end.
 const BUSY_STEPS = 5
 
+// The fields that name a record's cell, which a skipped step's record keeps from the
+// failure that it repeats.
+const CELL_FIELDS = ['phase', 'program', 'blockSize', 'bytes', 'straceMode', 'mode', 'connections', 'endpoint', 'requests']
+
+// A step not measured because its cell failed before: logged failed, with that reason
+// and command, and marked skipped, so that the failure is listed once.
+function skippedRecord (step, failed) {
+  const cell = Object.fromEntries(CELL_FIELDS.filter(field => field in failed).map(field => [field, failed[field]]))
+  return { ...cell, run: step.run, ok: false, skipped: true, failure: failed.failure, command: failed.command, at: new Date().toISOString() }
+}
+
 // Measures the pending runs in order, appending each to the log; a stop ends it at the
 // run in flight, which is not logged. Returns how many runs it logged. A cell's warm-up
 // runs come before the first of its runs that this bench makes. `quiet(cpus)` waits until
 // the CPUs are quiet (lib/foreign.js waitForQuiet; the tests' fake step waits for nothing).
-async function measurePending ({ runDir, context, records, pending, session, cellKey }, interrupted, quiet = waitForQuiet) {
+// Where the experiment names a step's `failureKey`, a failure there will recur (a reader
+// that hangs, crashes or miscounts does so again): the rest of that key's steps are
+// skipped with its reason, and the run keeps its usual time.
+async function measurePending ({ runDir, context, records, pending, session, cellKey, failureKey = null }, interrupted, quiet = waitForQuiet) {
   const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
   const warmed = new Set()
   // steps in a row still disturbed when kept
   let busySteps = 0
+  // the first failure at each failure key, this bench's or a resumed run's
+  const failedAt = new Map()
+  if (failureKey) for (const record of records) if (!record.ok && !record.superseded && !failedAt.has(failureKey(record))) failedAt.set(failureKey(record), record)
+  const log = record => {
+    fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
+    records.push(record)
+  }
   try {
     for (const [index, step] of pending.entries()) {
       if (interrupted()) break
@@ -32,6 +53,12 @@ async function measurePending ({ runDir, context, records, pending, session, cel
       progress({ ...line, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
       // what a step does before its run (starting and warming up servers) shows as it goes
       const note = text => progress({ ...line, label: `${step.group}: ${text}`, groupStarts: true })
+      const key = failureKey ? failureKey(step) : null
+      if (key !== null && failedAt.has(key)) {
+        log(skippedRecord(step, failedAt.get(key)))
+        done++
+        continue
+      }
       if (!warmed.has(cellKey(step))) {
         warmed.add(cellKey(step))
         for (let w = 0; w < step.warmup && !interrupted(); w++) await session.measure(step, -1, note)
@@ -43,17 +70,15 @@ async function measurePending ({ runDir, context, records, pending, session, cel
       // stays busy, steps are kept flagged instead, and the run says so.
       const retries = busySteps < BUSY_STEPS ? MAX_REMEASURES : 0
       for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < retries; retry++) {
-        const superseded = { ...record, superseded: true }
-        fs.appendFileSync(logFile, JSON.stringify(superseded) + '\n')
-        records.push(superseded)
+        log({ ...record, superseded: true })
         await quiet(record.foreign.cpus ?? [])
         ;({ record, stopped } = await session.measure(step, step.run, note))
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
       if (busySteps === BUSY_STEPS) console.log(`\nthe measured CPUs stayed busy with other work over ${BUSY_STEPS} steps in a row: steps are no longer measured again but kept, flagged 'disturbed'`)
       if (stopped || interrupted()) break
-      fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
-      records.push(record)
+      log(record)
+      if (key !== null && !record.ok) failedAt.set(key, record)
       done++
       // The last group, and one cut short by a stop, are written once after the loop.
       if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)

@@ -8,15 +8,27 @@ const { DEFAULT_EXPERIMENT } = require('../experiments/default')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
 // fields that name its cell beyond its program (stdio's block size, http's mode ...).
+// The steps a failure made the run skip (lib/measure-steps.js) are counted with it.
 function failuresOf (records, cellFields = []) {
-  return records.filter(record => !record.ok).map(record => ({
-    phase: record.phase,
-    program: record.program,
-    run: record.run,
-    reason: record.failure,
-    command: record.command,
-    ...Object.fromEntries(cellFields.map(field => [field, record[field] ?? null]))
-  }))
+  const where = record => [record.phase, record.program, ...cellFields.map(field => record[field] ?? null)].join('\t')
+  const skipped = new Map()
+  for (const record of records.filter(entry => entry.skipped)) skipped.set(where(record), (skipped.get(where(record)) ?? 0) + 1)
+  return records.filter(record => !record.ok && !record.skipped).map(record => {
+    const failure = {
+      phase: record.phase,
+      program: record.program,
+      run: record.run,
+      reason: record.failure,
+      command: record.command,
+      ...Object.fromEntries(cellFields.map(field => [field, record[field] ?? null]))
+    }
+    // the first failure of a cell carries its skipped steps
+    if (skipped.has(where(record))) {
+      failure.skippedSteps = skipped.get(where(record))
+      skipped.delete(where(record))
+    }
+    return failure
+  })
 }
 
 // `logged`: the whole log, superseded tries too, which only the disturbance counts.

@@ -153,6 +153,7 @@ module.exports = {
   recorded,
   plan,
   cellKey: stdio.cellKey,
+  failureKey: stdio.cellKey,
   session,
   context,
   passes: (options, placement) => ({ ladder: placement.shared, cost: placement.shared, fastPath: placement.shared }),

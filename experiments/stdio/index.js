@@ -118,6 +118,8 @@ module.exports = {
   plan: (options, { runnable }, environment) => plan(options, runnable, environment),
   costSteps,
   cellKey,
+  // a reader that failed at a cell fails there again: its other steps there are skipped
+  failureKey: cellKey,
   session,
   context,
   passes: placementPasses,

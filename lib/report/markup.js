@@ -73,7 +73,7 @@ function contextSection (data, notes) {
 
 // The runs that failed (lib/report/context.js failureList), each with its command.
 function failedRuns (failures, compare) {
-  const items = failures.map(failure => html`<li>${compare ? html`<span class="set">${failure.set}</span> ` : ''}<strong>${failure.phase} ${failure.program}</strong> ${failure.where}, run ${failure.run}: ${failure.reason}
+  const items = failures.map(failure => html`<li>${compare ? html`<span class="set">${failure.set}</span> ` : ''}<strong>${failure.phase} ${failure.program}</strong> ${failure.where}, run ${failure.run}: ${failure.reason}${failure.skippedSteps ? ` (its ${failure.skippedSteps} later steps at this cell skipped)` : ''}
     <br><code>${failure.command}</code></li>`)
   return html`<h3>Failed runs</h3>
     ${items.length ? html`<ul class="plain failures">${items}</ul>` : html`<p class="note">No run failed.</p>`}`

@@ -36,7 +36,7 @@ function repeatabilityLines (own, compare) {
 function failedRunsMarkdown (failures, compare) {
   if (failures.length === 0) return []
   return ['## Failed runs', '',
-    ...failures.map(failure => `- ${compare ? `${md(failure.set)}: ` : ''}${md(failure.phase)} ${md(failure.program)} ${failure.where}, run ${failure.run}: ${md(failure.reason)}`), '']
+    ...failures.map(failure => `- ${compare ? `${md(failure.set)}: ` : ''}${md(failure.phase)} ${md(failure.program)} ${failure.where}, run ${failure.run}: ${md(failure.reason)}${failure.skippedSteps ? ` (its ${failure.skippedSteps} later steps at this cell skipped)` : ''}`), '']
 }
 
 function contextMarkdown (data) {

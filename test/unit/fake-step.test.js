@@ -85,6 +85,24 @@ test('a step told to fail is a failed run: left out of the results and listed wi
   assert.match(result.stdout, /^ {2}re-run: dd if=\/dev\/zero bs=65536 count=16 status=none \| \S+\/wc-c 4096$/m)
 })
 
+test('a failure that will recur is measured once: the cell\'s later steps are skipped with its reason, the others run', async () => {
+  const out = tempDir()
+  // c hangs at 4096 B from its first run on; at 65536 B it reads as it should
+  const step = fakeStep({ fail: (step) => (step.phase === 'timing' && step.blockSize === 4096 ? 'reader timed out after 120 s' : null) })
+  const result = await runBench(['--only', 'c', '--sizes', '4096,65536', '--runs', '4', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'recurs'], { step })
+  assert.equal(result.status, 1, result.stderr + result.stdout)
+  // measured once at 4096 B, four times at 65536 B
+  assert.deepEqual(step.measured.filter(run => run.phase === 'timing').map(run => `${run.blockSize} ${run.run}`), ['4096 0', '65536 0', '65536 1', '65536 2', '65536 3'])
+  const log = readLog(path.join(out, 'recurs', 'all.jsonl')).filter(record => record.phase === 'timing' && record.blockSize === 4096)
+  assert.deepEqual(log.map(record => [record.run, record.ok, record.skipped === true, record.failure]), [
+    [0, false, false, 'reader timed out after 120 s'], [1, false, true, 'reader timed out after 120 s'],
+    [2, false, true, 'reader timed out after 120 s'], [3, false, true, 'reader timed out after 120 s']
+  ])
+  const results = readJson(path.join(out, 'recurs', 'results.json'))
+  assert.deepEqual(results.failures.map(failure => [failure.blockSize, failure.run, failure.skippedSteps]), [[4096, 0, 3]])
+  assert.match(result.stdout, /reader timed out after 120 s \(its 3 later steps at this cell skipped: the failure would recur\)/)
+})
+
 test('a stop after two runs: exit 130, those two kept, the run in flight left out', async () => {
   const out = tempDir()
   const step = fakeStep({ stopAfter: 2 })
