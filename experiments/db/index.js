@@ -17,8 +17,8 @@ const { PHASE, STRACE_PHASE, PRESETS, dbPin, connectionsAtOnce, planDb, dbSessio
 const { postgresVersion, postgresSettings } = require('./postgres')
 const { ENDPOINTS } = require('./check')
 const { summariseDb } = require('./summary')
+const { connectionCounts } = require('../http/wrk')
 
-const MAX_CONNECTIONS = 1024
 // Every server of an endpoint holds its pool at once: 21 servers of 64 are 1,344 backends.
 const MAX_POOL = 64
 
@@ -40,11 +40,7 @@ const rows = [
     metavar: 'A,B,...',
     takes: 'connection counts such as 16,64',
     help: ['wrk\'s connections, one cell each (default {default}; --quick {quick})'],
-    parse: text => {
-      const counts = [...new Set(text.split(',').map(count => wholeNumber(count, 'connections', 1)))].sort((a, b) => a - b)
-      if (counts.some(count => count > MAX_CONNECTIONS)) throw new UsageError(`--connections ${Math.max(...counts)} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
-      return counts
-    },
+    parse: text => connectionCounts(text),
     preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
   },
   {

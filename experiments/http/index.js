@@ -3,7 +3,7 @@
 // 127.0.0.1, keep-alive and Connection: close: requests/s, latency, CPU and syscalls per
 // request. Its interface is the one experiments/stdio/index.js describes.
 const path = require('node:path')
-const { UsageError, wholeNumber, makeDirs } = require('../../lib/options')
+const { wholeNumber, makeDirs } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
@@ -11,10 +11,7 @@ const { dataPoints } = require('../../lib/run-log')
 const { servers, MODES, loadReason, listing, httpContext } = require('./servers')
 const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
-
-// wrk opens each connection as a socket of its own: past this, a run measures the
-// limits of file descriptors and ports more than a server.
-const MAX_CONNECTIONS = 1024
+const { connectionCounts } = require('./wrk')
 
 const rows = [
   {
@@ -45,11 +42,7 @@ const rows = [
     metavar: 'A,B,...',
     takes: 'connection counts such as 1,16,128',
     help: ['wrk\'s connections, one cell each (default {default}; --quick {quick})'],
-    parse: text => {
-      const counts = [...new Set(text.split(',').map(count => wholeNumber(count, 'connections', 1)))].sort((a, b) => a - b)
-      if (counts.some(count => count > MAX_CONNECTIONS)) throw new UsageError(`--connections ${Math.max(...counts)} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
-      return counts
-    },
+    parse: text => connectionCounts(text),
     preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
   },
   skipRow('strace', 'skip the syscall profile pass')

@@ -1,11 +1,40 @@
 'use strict'
 // wrk, the http experiment's load: its command line, one run, its report and whether a
 // run is a data point.
+const fs = require('node:fs')
 const { spawn } = require('node:child_process')
+const { UsageError, wholeNumber } = require('../../lib/options')
 
 // wrk's own timeout per request, and what a wrk run may take beyond its duration.
 const WRK_TIMEOUT_SECONDS = 2
 const WRK_GRACE_MS = 10000
+
+// wrk opens each connection as a socket of its own: past this, a run measures the
+// limits of file descriptors and ports more than a server.
+const MAX_CONNECTIONS = 1024
+// What a process at the most connections opens besides them: stdio, its epoll, its
+// listener, a runtime's own files and threads, a db server's pool.
+const FILE_MARGIN = 128
+
+// The open-file limit this process's children get ("Max open files" in /proc/self/limits:
+// Node raises its own soft limit to the hard one as it starts, and children inherit it).
+function openFileLimit (limits = fs.readFileSync('/proc/self/limits', 'utf8')) {
+  const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(limits)
+  if (!match) return null
+  return match[1] === 'unlimited' ? Infinity : Number(match[1])
+}
+
+// --connections A,B,...: whole counts, sorted, each at most MAX_CONNECTIONS, and within
+// what the machine lets wrk and a server open (refused with the fix, not failed mid-run).
+function connectionCounts (text, limit = openFileLimit()) {
+  const counts = [...new Set(text.split(',').map(count => wholeNumber(count, 'connections', 1)))].sort((a, b) => a - b)
+  const most = Math.max(...counts)
+  if (most > MAX_CONNECTIONS) throw new UsageError(`--connections ${most} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
+  if (limit !== null && most + FILE_MARGIN > limit) {
+    throw new UsageError(`--connections ${most} needs ${most + FILE_MARGIN} open files in wrk and in each server, and this machine allows ${limit}: raise it (ulimit -n ${2 * (most + FILE_MARGIN)}, or docker run --ulimit nofile=${2 * (most + FILE_MARGIN)}) or give fewer connections`)
+  }
+  return counts
+}
 
 // step.path: the request's path, / unless the step names one (the db experiment's endpoints).
 function wrkArgv (step, port, options) {
@@ -78,4 +107,4 @@ function wrkFailure ({ wrk, output, exited, unannouncedClose, connections, secon
   return null
 }
 
-module.exports = { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS }
+module.exports = { MAX_CONNECTIONS, openFileLimit, connectionCounts, wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS }

@@ -316,3 +316,14 @@ test('summariseHttp in rounds: ratios paired round by round, each process classi
   assert.equal(deno.steadiness.steady, false)
   assert.equal(cell('c-epoll').unsteady, false)
 })
+
+test('--connections: counts within wrk\'s range and the machine\'s open-file limit, or one line naming the fix', () => {
+  const { connectionCounts, openFileLimit } = require('../../experiments/http/wrk')
+  assert.deepEqual(connectionCounts('128,1,16,16', 20000), [1, 16, 128])
+  // 1000 connections and 128 files besides: 1128 of 1100 allowed
+  assert.throws(() => connectionCounts('1000', 1100), /--connections 1000 needs 1128 open files in wrk and in each server, and this machine allows 1100: raise it \(ulimit -n 2256, or docker run --ulimit nofile=2256\) or give fewer connections$/)
+  assert.deepEqual(connectionCounts('1000', 1128), [1000])
+  assert.throws(() => connectionCounts('2000', Infinity), /is more than 1024/)
+  assert.equal(openFileLimit('Max cpu time              unlimited            unlimited            seconds\nMax open files            1024                 524288               files\n'), 1024)
+  assert.equal(openFileLimit('Max open files            unlimited            unlimited            files\n'), Infinity)
+})
