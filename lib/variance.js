@@ -8,6 +8,10 @@
 // The third level, the run of the lab, is seen only between two runs (analyse.js A B):
 // runComponent gives its share there.
 const { mean } = require('./stats')
+const { nearestRank } = require('./repeatability')
+
+// A normal spread keeps 95 in 100 draws within this many of its standard deviations.
+const Z95 = 1.959964
 
 const sampleVariance = values => {
   if (values.length < 2) return null
@@ -28,7 +32,8 @@ function components (groups) {
   const roundVariance = mean(withRounds.map(sampleVariance))
   const rounds = kept.length / kept.reduce((sum, group) => sum + 1 / group.length, 0)
   const means = kept.map(mean)
-  const processVariance = Math.max(0, sampleVariance(means) - roundVariance / rounds)
+  const processExcess = sampleVariance(means) - roundVariance / rounds
+  const processVariance = Math.max(0, processExcess)
   const grand = mean(means)
   const percent = variance => grand === 0 ? null : 100 * Math.sqrt(variance) / Math.abs(grand)
   return {
@@ -37,11 +42,24 @@ function components (groups) {
     mean: grand,
     roundVariance,
     processVariance,
+    // S2² before it is held at 0: pooled over cells, the noise in either direction cancels
+    processExcess,
     roundPercent: percent(roundVariance),
     processPercent: percent(processVariance),
     // the level whose variance moves the cell's mean the most as it is repeated now
     dominant: processVariance / kept.length >= roundVariance / (kept.length * rounds) ? 'process' : 'round'
   }
+}
+
+// Many cells' components pooled, each relative to its cell's mean (so that cells of µs and
+// of tens of µs weigh alike): { roundPercent, processPercent, cells }, null with none.
+function pooled (parts) {
+  const kept = parts.filter(entry => entry && entry.mean)
+  if (kept.length === 0) return null
+  const average = values => values.reduce((sum, value) => sum + value, 0) / values.length
+  const rounds = average(kept.map(entry => entry.roundVariance / entry.mean ** 2))
+  const processes = Math.max(0, average(kept.map(entry => (entry.processExcess ?? entry.processVariance) / entry.mean ** 2)))
+  return { roundPercent: 100 * Math.sqrt(rounds), processPercent: 100 * Math.sqrt(processes), cells: kept.length }
 }
 
 // The standard deviation of the grand mean of `processes` processes of `rounds` rounds
@@ -69,6 +87,23 @@ function design (parts, { roundCost, processCost, budget }) {
   return { processes, rounds, seconds: processes * (processCost + rounds * roundCost), percent: meanPercent(parts, { processes, rounds }) }
 }
 
+// How far a second run of the same design would move a cell's figure, 95 times in 100,
+// from the variance this run measured at its levels: 1.96 × √2 × the spread of its mean,
+// in percent. The lab quotes medians, whose spread this takes as a mean's.
+const predictedMove = (parts, design) => Z95 * Math.SQRT2 * meanPercent(parts, design)
+
+// Whether a goal of `goalPercent` in `share` of the cells is within reach of `processes`
+// processes of `rounds` rounds, from each cell's components: { quotedPercent (the move
+// that share of cells stays within), reachable, processesNeeded (the processes that
+// would bring it within the goal, the variance of a mean falling as 1 / P), cells }.
+function reach (partsList, { processes, rounds, goalPercent, share }) {
+  const moves = partsList.filter(Boolean).map(parts => predictedMove(parts, { processes, rounds }))
+  if (moves.length === 0) return null
+  const quotedPercent = nearestRank(moves, share)
+  const reachable = quotedPercent <= goalPercent
+  return { quotedPercent, reachable, processesNeeded: reachable ? processes : Math.ceil(processes * (quotedPercent / goalPercent) ** 2), cells: moves.length }
+}
+
 // The run level from two runs' figures of one cell, each the mean of its own processes:
 // what the two means' difference holds beyond the variance each mean carries from its
 // processes and rounds. 0 where the runs differ no more than that; percent of the mean.
@@ -79,4 +114,4 @@ function runComponent (a, b) {
   return { runVariance: variance, runPercent: 100 * Math.sqrt(variance) / Math.abs((a.mean + b.mean) / 2) }
 }
 
-module.exports = { components, meanPercent, optimalRounds, design, runComponent }
+module.exports = { components, pooled, meanPercent, predictedMove, reach, optimalRounds, design, runComponent }

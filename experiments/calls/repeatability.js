@@ -3,16 +3,14 @@
 // every other variant's as its ratio to C's, process by process of the same round (the
 // machine's drift between two runs moves C's rungs, and cancels in the ratios).
 const { formatNumber } = require('../../lib/report/format')
-const { EPSILON, usable, nearestRank } = require('../../lib/repeatability')
-const { meanPercent } = require('../../lib/variance')
+const { EPSILON, usable } = require('../../lib/repeatability')
+const { predictedMove, reach } = require('../../lib/variance')
 const { median } = require('../../lib/stats')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
 
 // Every rung within 1% (issue 35's goal for the ladder).
 const GOAL = { percent: 1, share: 1 }
-// The share of a two-run move a normal spread keeps within 1.96 of its deviations.
-const Z95 = 1.959964
 
 const figureOf = (row, rung) => row.variant === BASELINE ? row.rungs[rung]?.estimate : row.vsC?.[rung]?.estimate
 
@@ -43,26 +41,17 @@ function callsRepeatability (ladderA, ladderB) {
 }
 
 // What a second run of the same design would move each rung by, 95 times in 100, from
-// the variance this run measured at each level (lib/variance.js): 1.96 × √2 × the spread of
-// a median of `processes` processes of `rounds` rounds, taken as a mean's. The rungs
-// that cannot meet the goal so, and how many processes would let them.
+// the variance this run measured at each level (lib/variance.js reach), and how many
+// processes would bring every rung within the goal.
 function reachable (ladder) {
   const { processes, rounds } = ladder.counts ?? {}
   if (!processes || !rounds) return null
-  const rungs = []
-  for (const row of ladder.rows) {
-    for (const rung of RUNGS) {
-      const parts = row.variance?.[rung]
-      if (!parts) continue
-      const move = Z95 * Math.SQRT2 * meanPercent(parts, { processes, rounds })
-      // processes whose mean would move within the goal: the variance falls as 1/P
-      const needed = Math.ceil(processes * (move / GOAL.percent) ** 2)
-      rungs.push({ variant: row.variant, rung, movePercent: move, processesNeeded: needed })
-    }
-  }
-  if (rungs.length === 0) return null
-  const worst = rungs.reduce((a, b) => (b.movePercent > a.movePercent ? b : a))
-  return { processes, rounds, rungs, quotedPercent: nearestRank(rungs.map(entry => entry.movePercent), 0.9), worst, reachable: worst.movePercent <= GOAL.percent }
+  const rungs = ladder.rows.flatMap(row => RUNGS.filter(rung => row.variance?.[rung]).map(rung => ({ variant: row.variant, rung, parts: row.variance[rung] })))
+  const all = reach(rungs.map(entry => entry.parts), { processes, rounds, goalPercent: GOAL.percent, share: GOAL.share })
+  if (!all) return null
+  const worst = rungs.map(entry => ({ ...entry, movePercent: predictedMove(entry.parts, { processes, rounds }) })).reduce((a, b) => (b.movePercent > a.movePercent ? b : a))
+  const most = reach(rungs.map(entry => entry.parts), { processes, rounds, goalPercent: GOAL.percent, share: 0.9 })
+  return { processes, rounds, quotedPercent: most.quotedPercent, worst: { ...worst, processesNeeded: all.processesNeeded }, reachable: all.reachable }
 }
 
 function callsCriterionText (result, labels) {
