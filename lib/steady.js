@@ -165,4 +165,14 @@ function steadyRuns (runs, classes, { processOf, roundOf }) {
   return runs.filter(run => roundOf(run) >= (from.get(processOf(run)) ?? 0))
 }
 
-module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, processClasses, steadyRuns, noiseOf }
+// The server processes of a run's cells, each once (a process serves several cells):
+// [{ where (its server and mode or endpoint, as `whereOf(cell)` names it), ...class }].
+function runProcesses (cells, whereOf) {
+  const seen = new Map()
+  for (const cell of cells) {
+    for (const entry of cell.processClasses ?? []) seen.set(`${whereOf(cell)}\t${entry.process}`, { where: whereOf(cell), ...entry })
+  }
+  return [...seen.values()]
+}
+
+module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, processClasses, steadyRuns, runProcesses, noiseOf }

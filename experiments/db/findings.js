@@ -4,38 +4,37 @@
 // prepared statements and pipelining change, and the syscalls per request against the
 // floor the protocol allows.
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
-const { levelsText } = require('../../lib/stats')
+const { median } = require('../../lib/stats')
+const { steadinessFindings } = require('../../lib/report/steady')
 
-const intervalText = interval => interval ? `${formatPercent(interval.estimate)} (${formatPercent(interval.low)}–${formatPercent(interval.high)})` : 'no interval'
-const us = value => `${formatNumber(value)} µs`
+// "costs the servers 1.04× to 1.6× (client a to client b) and their backends ... of `what`".
+function variantRange (db, question, endpoint, lead, what) {
+  const entries = db.variants.filter(entry => entry.question === question && entry.endpoint === endpoint && entry.server)
+  if (entries.length === 0) return null
+  const range = pick => {
+    const sorted = [...entries].filter(entry => pick(entry)).sort((a, b) => pick(a).estimate - pick(b).estimate)
+    if (sorted.length === 0) return null
+    const [low, high] = [sorted[0], sorted.at(-1)]
+    return sorted.length === 1 ? `${formatPercent(pick(low).estimate)} (${low.client})` : `${formatPercent(pick(low).estimate)} (${low.client}) to ${formatPercent(pick(high).estimate)} (${high.client})`
+  }
+  const backends = range(entry => entry.backends)
+  return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} of ${what}; each client's, with its interval, is in the table of variants.`
+}
 
 const DB_FINDINGS = [
-  // the lead: each client's server CPU per request against C's, where the pace was set
-  // by wrk and the database on the other CPU (client-bound) as much as by the server;
-  // each with its first variant (prepared and pipelined where it can), the others'
-  // differences are the next findings'
-  function serverCost (db) {
-    const lines = []
-    for (const endpoint of db.endpoints) {
-      const count = Math.max(...db.cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.connections))
-      const firsts = new Set(db.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count && cell.cpuPerRequestUs && cell.client !== null).map(cell => db.cells.find(other => other.client === cell.client && other.endpoint === endpoint && other.connections === count && other.cpuPerRequestUs).server))
-      const cells = db.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count && cell.cpuPerRequestUs && (firsts.has(cell.server) || cell.client === null))
-      const reference = cells.find(cell => cell.server === db.reference)
-      if (!reference || cells.length < 2) continue
-      const others = cells.filter(cell => cell !== reference).sort((a, b) => a.cpuPerRequestUs.server - b.cpuPerRequestUs.server)
-      lines.push(`/${endpoint === 'queries' ? `queries (${reference.queries} queries a request)` : endpoint}, ${count} connections: ${db.reference}'s server takes ${us(reference.cpuPerRequestUs.server)} of CPU a request, its backends ${us(reference.cpuPerRequestUs.backends)}; the other clients' servers, each in its first variant, take ${listJoin(others.map(cell => `${cell.server} ${cell.serverVsReference ? intervalText(cell.serverVsReference) : formatPercent(cell.cpuPerRequestUs.server / reference.cpuPerRequestUs.server)}`))} of it (${levelsText(others.map(cell => cell.serverVsReference))} intervals of the ratio).`)
-    }
+  function steadiness (db) {
+    const lines = steadinessFindings(db.cells, cell => `${cell.server} /${cell.endpoint}`)
+    const spread = db.cells.map(cell => cell.roundPercent).filter(value => typeof value === 'number')
+    if (spread.length) lines.push(`The server's CPU per request varies by ${formatNumber(median(spread))}% between the runs of its process at the median cell (standard deviation over the mean, ${spread.length} cells); what varies between processes shows only between runs (analyse.js A B).`)
     return lines.length ? lines.join(' ') : null
   },
+  // the variants' questions in a sentence each, their range over the clients; each
+  // client's ratios with intervals are in the page's table of variants
   function preparedStatements (db) {
-    const parts = db.variants.filter(entry => entry.question === 'prepared' && entry.endpoint === 'db').map(entry =>
-      `${entry.client}${entry.with.endsWith('serial') ? ' (one query in flight)' : ''}: the unnamed statement costs its server ${intervalText(entry.server)} and its backends ${intervalText(entry.backends)} of what the prepared one does (${us(entry.serverUs[1])} against ${us(entry.serverUs[0])}; backends ${us(entry.backendsUs[1])} against ${us(entry.backendsUs[0])})`)
-    return parts.length ? `Parsing every query, /db: ${listJoin(parts)}.` : null
+    return variantRange(db, 'prepared', 'db', 'Parsing every query, /db: an unnamed statement costs', 'what a prepared one does')
   },
   function pipelining (db) {
-    const parts = db.variants.filter(entry => entry.question === 'pipelined' && entry.endpoint === 'queries').map(entry =>
-      `${entry.client}: one query in flight costs its server ${intervalText(entry.server)} and its backends ${intervalText(entry.backends)} of what pipelining does, at ${formatNumber(Math.round(entry.requestsPerSecond[1]))} against ${formatNumber(Math.round(entry.requestsPerSecond[0]))} req/s`)
-    return parts.length ? `Pipelining, /queries: ${listJoin(parts)}.` : null
+    return variantRange(db, 'pipelined', 'queries', 'Pipelining, /queries: one query in flight costs', 'what pipelining does')
   },
   // what the protocol allows: an HTTP read and write, a database send and receive per
   // request; pipelined, k queries share a send and a receive

@@ -2,6 +2,7 @@
 // The db experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js).
 const { escapeHtml } = require('../../lib/report/format')
+const { drawAnswer } = require('../../lib/report/browser')
 
 // Per set and endpoint: CPU per request stacked by process, and the server's syscalls
 // per request stacked by call.
@@ -45,6 +46,6 @@ function db (entries, { color, copy, countTooltip }) {
   }
 }
 
-const drawings = { db }
+const drawings = { answer: (chart, kit) => drawAnswer('chart-answer', chart, kit), db }
 
 module.exports = { drawings }

@@ -6,13 +6,90 @@
 const path = require('node:path')
 const { findings } = require('./findings')
 const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
-const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
 const { PARTS } = require('./summary')
 const { callSeries, formatCallsPerRequest } = require('../http/report')
+const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
+
+// The page's answer: per set and endpoint, at the most connections, each server's CPU per
+// request (the server's own, every thread) against C's, paired round by round; a cell
+// whose process reached no steady state, or that failed, is not quoted.
+const ANSWER = {
+  id: 'answer',
+  title: 'The answer: what a query costs the server against C',
+  axis: 'server CPU per request, × C\'s',
+  note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most connections: the median of the ratios of runs of the same round, and its interval'
+}
+
+// The variants' questions per client (experiments/db/summary.js variantDifferences): an
+// unnamed statement against a prepared one at /db, one query in flight against
+// pipelining at /queries; each the server's and the backends' CPU ratio with its interval.
+const VARIANT_QUESTIONS = [
+  { question: 'prepared', endpoint: 'db', title: 'unnamed ÷ prepared, /db' },
+  { question: 'pipelined', endpoint: 'queries', title: 'one in flight ÷ pipelined, /queries' }
+]
+const ratioText = interval => {
+  if (!interval) return ''
+  const span = interval.low === null || interval.low === undefined ? '' : ` (${formatPercent(interval.low)}–${formatPercent(interval.high)})`
+  return `${formatPercent(interval.estimate)}${span}`
+}
+
+function variantTable (sets) {
+  const header = ['set', 'client', ...VARIANT_QUESTIONS.flatMap(({ title }) => [`${title}: server`, 'backends'])]
+  const rows = sets.filter(set => set.results.db).flatMap(set => {
+    const { variants } = set.results.db
+    // a client's pipelined pair where it has one, else its pair with one query in flight
+    const entry = (client, { question, endpoint }) => {
+      const pairs = variants.filter(item => item.client === client && item.question === question && item.endpoint === endpoint)
+      return pairs.find(item => !item.with.endsWith('serial')) ?? pairs[0]
+    }
+    const clients = [...new Set(variants.map(item => item.client))]
+    return clients.map(client => [set.label, client, ...VARIANT_QUESTIONS.flatMap(question => {
+      const found = entry(client, question)
+      const serial = found?.question === 'prepared' && found.with.endsWith('serial') ? ', one in flight' : ''
+      return [found ? `${ratioText(found.server)}${serial}` : '', found ? ratioText(found.backends) : '']
+    })]).filter(row => row.slice(2).some(Boolean))
+  })
+  const shown = sets.length > 1 ? header : header.slice(1)
+  return { header: shown, rows: rows.map(row => (sets.length > 1 ? row : row.slice(1))) }
+}
+
+function variantsHtml ({ header, rows }) {
+  if (rows.length === 0) return ''
+  const heading = (name, i) => html`<th scope="col"${i > 0 ? new Markup(' class="num"') : ''}>${name}</th>`
+  return html`<div class="table-wrap"><table class="variants">
+    <caption>What the variants change, per client: the CPU per request of the server and of its backends, the one variant's over the other's, at the most connections (median of the ratios of the same rounds, and its interval)</caption>
+    <thead><tr>${header.map(heading)}</tr></thead>
+    <tbody>${rows.map(([first, ...rest]) => html`<tr><th scope="row">${first}</th>${rest.map(cell => html`<td class="num">${cell}</td>`)}</tr>`)}</tbody>
+  </table></div>`
+}
+
+function dbAnswer (sets) {
+  const groups = sets.filter(set => set.results.db).flatMap(set => {
+    const results = set.results.db
+    return results.endpoints.filter(endpoint => results.cells.some(cell => cell.endpoint === endpoint)).map(endpoint => {
+      const count = Math.max(...results.cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.connections))
+      const cells = results.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count)
+      const reference = cells.find(cell => cell.server === results.reference)
+      return {
+        label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections`,
+        reference: results.reference,
+        figure: 'server CPU per request',
+        entries: cells.filter(cell => cell !== reference).map(cell => ({
+          name: cell.server,
+          interval: cell.serverVsReference ?? null,
+          unquoted: !cell.requestsPerSecond ? 'failed' : cell.steadiness?.steady === false ? 'no steady state' : null,
+          native: cell.runtime === 'native'
+        }))
+      }
+    })
+  })
+  return answer(groups)
+}
 
 const PART_NAMES = { server: 'server', backends: 'database backends', databaseUpkeep: 'database upkeep', wrk: 'wrk', rest: 'rest (kernel, bench)' }
 const TOP_CALLS = 8
@@ -85,6 +162,7 @@ function dbSection (data) {
     <p class="note">Every server's answers to /db, /queries and /fortunes were checked against the database's rows and TechEmpower's exact fortunes page before it was timed. ${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; the server is pinned alone to CPU ${first.pin?.server ?? '?'}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix socket.
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
+    ${variantsHtml(data.variants)}
     ${data.db.map(entry => entry.endpoints.map(endpoint => table(entry, endpoint)))}
   </section>`
 }
@@ -107,9 +185,12 @@ function dbTables (entry) {
 
 function terminal (results) {
   if (!results.db) return []
-  const [entry] = dbData([{ label: results.runId, results }])
+  const sets = [{ label: results.runId, results }]
+  const [entry] = dbData(sets)
   const own = dbOwnText(results.db.repeatability)
-  return [...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
+  const variants = variantTable(sets)
+  const variantLines = variants.rows.length ? ['', 'What the variants change, per client (CPU per request, the one variant\'s over the other\'s):', ...textTable([variants.header, ...variants.rows], variants.header.map((_, i) => (i ? 'r' : 'l'))).map(line => line.trimEnd())] : []
+  return [...answerText(dbAnswer(sets), ANSWER), ...variantLines, ...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
 }
 
 const DB_CSV_COLUMNS = [
@@ -156,6 +237,8 @@ function shape (sets) {
   const db = dbData(sets)
   return {
     subtitle: `${db[0]?.endpoints[0]?.rows.length ?? 0} servers answering from PostgreSQL under wrk, ${measuredOn(sets[0])}`,
+    answer: dbAnswer(sets),
+    variants: variantTable(sets),
     db,
     repeatability: repeatabilityData(sets),
     failures: failureList(sets, failure => `${failure.endpoint}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`),
@@ -183,12 +266,14 @@ function runContextSection (data) {
 }
 
 const sections = [
+  ['answer', 'The answer', data => answerHtml(data.answer, ANSWER), data => answerChart(data.answer, ANSWER)],
   ['db', 'What a query costs', dbSection, data => data.db.map(entry => ({ set: entry.set, endpoints: entry.endpoints.map(endpoint => ({ endpoint: endpoint.endpoint, chart: endpoint.chart })) }))],
   ['context', 'Context', runContextSection]
 ]
 
 function markdown (data) {
-  const out = data.db.flatMap(entry => dbTables(entry).flatMap(({ title, header, rows, align }) => [`## ${data.compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']))
+  const variants = data.variants.rows.length ? ['## What the variants change, per client', '', markdownTable(data.variants.header, data.variants.rows.map(row => row.map(md)), data.variants.header.map((_, i) => (i ? 'r' : 'l'))), ''] : []
+  const out = [...answerMarkdown(data.answer, ANSWER), ...variants, ...data.db.flatMap(entry => dbTables(entry).flatMap(({ title, header, rows, align }) => [`## ${data.compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']))]
   if (data.db.length) {
     out.push(...findingLines(data.findings, data.compare), '')
     out.push(...repeatabilityLines(data.repeatability.own, data.compare))

@@ -2,9 +2,11 @@
 // The http experiment's findings (bench.js --experiment http), each from its cells and
 // strace pass: requests/s against the C epoll server, CPU per request, syscalls per
 // request over the C floor and on which calls, and the cells wrk itself limited.
-const { optimalRounds } = require('../../lib/variance')
+const { optimalRounds, pooled, reach } = require('../../lib/variance')
+const { GOAL } = require('../../lib/repeatability')
+const { steadinessFindings } = require('../../lib/report/steady')
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
-const { median, levelsText } = require('../../lib/stats')
+const { median } = require('../../lib/stats')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -18,6 +20,8 @@ const countsOf = (http, mode) => [...new Set(http.cells.filter(cell => cell.mode
 const rateText = value => `${formatNumber(Math.round(value))} req/s`
 
 const HTTP_FINDINGS = [
+  // requests/s, where the ratios are in the tables: the reference's, and the most and the
+  // fewest of the others
   function requestRates (http) {
     const lines = []
     for (const mode of http.modes) {
@@ -26,22 +30,11 @@ const HTTP_FINDINGS = [
       const reference = cells.find(cell => cell.server === http.reference)
       if (!reference || cells.length < 2) continue
       const others = cells.filter(cell => cell !== reference).sort((a, b) => b.requestsPerSecond.median - a.requestsPerSecond.median)
-      const share = cell => (cell.vsReference ? `${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})` : formatPercent(cell.requestsPerSecond.median / reference.requestsPerSecond.median))
-      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); ${listJoin(others.map(cell => `${cell.server} ${share(cell)}`))} of it (${levelsText(others.map(cell => cell.vsReference))} intervals of the ratio).`)
+      const share = cell => formatPercent(cell.vsReference?.estimate ?? cell.requestsPerSecond.median / reference.requestsPerSecond.median)
+      const [most, fewest] = [others[0], others.at(-1)]
+      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); the most of the others, ${most.server}, ${share(most)} of it${others.length > 1 ? `, the fewest, ${fewest.server}, ${share(fewest)}` : ''}.`)
     }
     return lines.length ? lines.join(' ') : null
-  },
-  // at the most connections: each wake-up of a server answers the most requests there,
-  // so its CPU per request is the least inflated by waiting (c-epoll at 16 connections,
-  // idle between wrk's bursts, measured 6.02 and 6.80 µs in two runs; at 128, 6.08 and
-  // 6.19: docs/http.md)
-  function cpuPerRequest (http) {
-    const parts = http.modes.map(mode => {
-      const count = countsOf(http, mode).pop()
-      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.cpuPerRequestUs !== null).sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs)
-      return cells.length ? `${mode === 'close' ? 'Connection: close' : 'keep-alive'} at ${count} connection${count === 1 ? '' : 's'}: ${listJoin(cells.map(cell => `${cell.server} ${formatNumber(cell.cpuPerRequestUs)}`))}` : null
-    }).filter(Boolean)
-    return parts.length ? `The server's CPU time per request, µs, every thread, where it is busiest (it compares servers even where wrk was the limit): ${parts.join('; ')}.` : null
   },
   // over the floor by job (experiments/http/summary.js's CALL_ROLES), so that sendto against write or
   // accept against accept4 is no call more; upkeep (waits, failed tries, memory calls)
@@ -83,38 +76,31 @@ const HTTP_FINDINGS = [
       (servers.length ? ` With more connections: ${listJoin(servers)}.` : '')
   },
   function unsteady (http) {
-    const cells = http.cells.filter(cell => cell.unsteady)
+    const cells = http.cells.filter(cell => cell.unsteady && !(cell.steadiness?.classified > 0))
     if (cells.length === 0) return null
-    const classified = cells.filter(cell => cell.steadiness?.classified > 0)
     const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
-    if (classified.length === 0) return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
-    const sequences = [...new Set(classified.flatMap(cell => cell.processClasses.filter(entry => entry.kind === 'no steady state').map(entry => `${cell.server} (${cell.mode}) process ${entry.process + 1}: ${entry.sequence.map(value => formatNumber(value)).join(', ')} µs`)))]
-    return `Not quoted as one number: ${cells.length} cell${cells.length === 1 ? '' : 's'} of ${listJoin(servers)}, whose server process${sequences.length === 1 ? '' : 'es'} reached no steady state over the warm-up and the runs (CPU per request at the most connections, in order: ${sequences.join('; ')}).`
+    return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
   function steadiness (http) {
-    const classes = new Map()
-    for (const cell of http.cells) for (const entry of cell.processClasses ?? []) classes.set(`${cell.server}\t${cell.mode}\t${entry.process}`, entry)
-    const kinds = [...classes.values()].filter(entry => entry.kind !== null)
-    if (kinds.length === 0) return null
-    const count = kind => kinds.filter(entry => entry.kind === kind).length
-    const before = http.cells.reduce((sum, cell) => sum + (cell.beforeSteady ?? 0), 0)
-    return `Of ${kinds.length} server processes, ${count('flat')} ran flat, ${count('warm-up')} warmed up, ${count('slowdown')} slowed down and ${count('no steady state')} reached no steady state (Barrett et al.'s classes, from each process's CPU per request over its warm-up and its runs at the most connections)` +
-      (before ? `; ${before} runs from before a process's steady state are left out of the figures.` : '.')
+    const lines = steadinessFindings(http.cells, cell => `${cell.server} (${cell.mode})`)
+    return lines.length ? lines.join(' ') : null
   },
   function variance (http) {
-    const cells = http.cells.filter(cell => cell.variance)
-    if (cells.length === 0) return null
-    const rounds = median(cells.map(cell => cell.variance.roundPercent))
-    const processes = median(cells.map(cell => cell.variance.processPercent))
+    const levels = pooled(http.cells.map(cell => cell.variance))
+    if (!levels) return null
     const preset = http.preset ?? {}
-    // a process costs its start, its checks and its warm-up, about its warm-up runs and one more
-    const warmups = cells.flatMap(cell => (cell.processClasses ?? []).map(entry => entry.warmupRuns)).filter(Boolean)
-    const processCost = ((warmups.length ? median(warmups) : 2) + 1) * (preset.seconds ?? 1)
-    const parts = { roundVariance: rounds ** 2, processVariance: processes ** 2, mean: 100 }
-    const best = optimalRounds(parts, { roundCost: preset.seconds ?? 1, processCost })
-    return `Where CPU per request varies, at the median cell: ${formatNumber(rounds)}% between the wrk runs of one server process and ${formatNumber(processes)}% between processes beyond that (Kalibera and Jones's components, ${cells.length} cells).` +
-      ` With a process costing about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${preset.seconds ?? 1} s, their cost model asks for ${best} run${best === 1 ? '' : 's'} a process` +
-      (preset.runs ? ` (this run: ${preset.processes ?? 1} processes of ${preset.runs}); more time buys most as ${best <= preset.runs ? 'more processes (--processes)' : 'more runs a process (--runs)'}.` : '.')
+    const seconds = preset.seconds ?? 1
+    // a process costs its start, its checks and its warm-up: about its warm-up runs and one more
+    const warmups = http.cells.flatMap(cell => (cell.processClasses ?? []).map(entry => entry.warmupRuns)).filter(Boolean)
+    const processCost = ((warmups.length ? median(warmups) : 2) + 1) * seconds
+    const parts = { roundVariance: levels.roundPercent ** 2, processVariance: levels.processPercent ** 2, mean: 100 }
+    const best = optimalRounds(parts, { roundCost: seconds, processCost })
+    const advice = parts.processVariance === 0
+      ? 'processes add no variance of their own here, so more time buys most as more runs a process (--runs)'
+      : `their cost model asks for ${best} run${best === 1 ? '' : 's'} a process, so more time buys most as ${best <= (preset.runs ?? 1) ? 'more processes (--processes)' : 'more runs a process (--runs)'}`
+    return `Where CPU per request varies (Kalibera and Jones's components, pooled over ${levels.cells} cells): ${formatNumber(levels.roundPercent)}% between the wrk runs of one server process, ${formatNumber(levels.processPercent)}% between processes beyond that. ` +
+      `A process costs about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${seconds} s; ${advice} (this run: ${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs).` +
+      reachText(http.cells.map(cell => cell.variance), preset, 'CPU per request', { rounds: Math.min(best, MAX_ADVISED_RUNS), processCost })
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
@@ -122,6 +108,26 @@ const HTTP_FINDINGS = [
     return `${listJoin(servers)} ${servers.length === 1 ? 'closes' : 'close'} each Connection: close request's connection without saying Connection: close in its answer (RFC 9112 9.6: it should): wrk counts each such close as a read error, which these runs allow, one per request.`
   }
 ]
+
+// Whether the goal of ±GOAL.percent in GOAL.share of cells is within reach of this run's
+// design, from its cells' components (lib/variance.js reach), as a sentence to append;
+// where it is not, the processes that would reach it at `rounds` runs each (the cost
+// model's), and the time that takes against this run's: per server, a process costs
+// `processCost` and each of its runs one run at each count of connections.
+function reachText (parts, preset, what, { rounds, processCost }) {
+  const { processes = 1, runs, seconds = 1, connections = [] } = preset
+  if (!runs || processes < 2) return ''
+  const share = `${Math.round(GOAL.share * 10)} cells in 10`
+  const now = reach(parts, { processes, rounds: runs, goalPercent: GOAL.percent, share: GOAL.share })
+  if (!now) return ''
+  if (now.reachable) return ` From that variance, a second run of this design would keep ${what} within ±${formatNumber(now.quotedPercent)}% in ${share} (goal ±${GOAL.percent}%).`
+  const needed = reach(parts, { processes, rounds, goalPercent: GOAL.percent, share: GOAL.share }).processesNeeded
+  const time = (p, r) => p * (processCost + r * connections.length * seconds)
+  return ` On this machine the goal of ${what} within ±${GOAL.percent}% in ${share} is out of reach of ${processes} processes of ${runs} runs: from that variance a second run would move it by up to ±${formatNumber(now.quotedPercent)}% there; --processes ${needed} --runs ${rounds} would bring it within the goal, at about ${formatNumber(time(needed, rounds) / time(processes, runs))} times this run's timed part.`
+}
+
+// More runs a process than this and a slow process would weigh on too many of a cell's runs.
+const MAX_ADVISED_RUNS = 8
 
 // Two http runs: how far the second's figures lie from the first's, cell by cell.
 function httpAgreement (first, other) {

@@ -2,6 +2,7 @@
 // The http experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js).
 const { formatNumber, escapeHtml } = require('../../lib/report/format')
+const { drawAnswer } = require('../../lib/report/browser')
 
 // Per set and mode: requests/s by server, a column per count of connections (whiskers:
 // the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
@@ -52,6 +53,6 @@ function http (entries, { color, copy, countTooltip }) {
   }
 }
 
-const drawings = { http }
+const drawings = { answer: (chart, kit) => drawAnswer('chart-answer', chart, kit), http }
 
 module.exports = { drawings }

@@ -10,6 +10,42 @@ const { markdownTable, textTable, round, findingLines, repeatabilityLines, faile
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
 const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
+const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
+
+// The page's answer: per set and mode, at the most connections (each wake-up of a server
+// answers the most requests there), each server's CPU per request against the
+// reference's, paired round by round; a cell whose process reached no steady state, or
+// that failed, is not quoted.
+const ANSWER = {
+  id: 'answer',
+  title: 'The answer: what a request costs the server against C',
+  axis: 'CPU per request, × c-epoll\'s',
+  note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of the ratios of runs of the same round, and its interval'
+}
+
+function httpAnswer (sets) {
+  const groups = sets.filter(set => set.results.http).flatMap(set => {
+    const results = set.results.http
+    return results.modes.map(mode => {
+      const count = Math.max(...results.cells.filter(cell => cell.mode === mode).map(cell => cell.connections))
+      const cells = results.cells.filter(cell => cell.mode === mode && cell.connections === count)
+      const reference = cells.find(cell => cell.server === results.reference)
+      const interval = cell => cell.cpuVsReference ?? (reference?.cpuPerRequestUs && cell.cpuPerRequestUs !== null ? { estimate: cell.cpuPerRequestUs / reference.cpuPerRequestUs, low: null, high: null } : null)
+      return {
+        label: `${sets.length > 1 ? `${set.label}: ` : ''}${mode === 'close' ? 'Connection: close' : 'keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`,
+        reference: results.reference,
+        figure: 'CPU per request',
+        entries: cells.filter(cell => cell !== reference).map(cell => ({
+          name: cell.server,
+          interval: interval(cell),
+          unquoted: !cell.requestsPerSecond ? 'failed' : cell.steadiness?.steady === false ? 'no steady state' : null,
+          native: cell.runtime === 'native'
+        }))
+      }
+    })
+  })
+  return answer(groups)
+}
 
 // An http server's syscalls per request as its calls of work plus its upkeep (waits,
 // failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
@@ -161,9 +197,10 @@ function httpTables (entry) {
 // bench.js's summary when a run is done: a table per mode, then how well it repeats.
 function terminal (results) {
   if (!results.http) return []
-  const [entry] = httpData([{ label: results.runId, results }])
+  const sets = [{ label: results.runId, results }]
+  const [entry] = httpData(sets)
   const own = httpOwnText(results.http.repeatability)
-  return [...httpTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
+  return [...answerText(httpAnswer(sets), ANSWER), ...httpTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
 }
 
 function httpMarkdown (entry, compare = false) {
@@ -218,6 +255,7 @@ function shape (sets) {
   const http = httpData(sets)
   return {
     subtitle: `${http[0].modes[0]?.rows.length ?? 0} hello-world servers under wrk, keep-alive and Connection: close, ${measuredOn(sets[0])}`,
+    answer: httpAnswer(sets),
     http,
     repeatability: repeatabilityData(sets),
     failures: failureList(sets, failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`),
@@ -249,12 +287,13 @@ function runContextSection (data) {
 }
 
 const sections = [
+  ['answer', 'The answer', data => answerHtml(data.answer, ANSWER), data => answerChart(data.answer, ANSWER)],
   ['http', 'What a request costs', httpSection, data => data.http.map(entry => ({ set: entry.set, reference: entry.reference, modes: entry.modes.map(mode => ({ mode: mode.mode, chart: mode.chart })) }))],
   ['context', 'Context', runContextSection]
 ]
 
 function markdown (data) {
-  const out = data.http.flatMap(entry => httpMarkdown(entry, data.compare))
+  const out = [...answerMarkdown(data.answer, ANSWER), ...data.http.flatMap(entry => httpMarkdown(entry, data.compare))]
   if (data.http.length) {
     out.push(...findingLines(data.findings, data.compare), '')
     out.push(...repeatabilityLines(data.repeatability.own, data.compare))

@@ -5,7 +5,7 @@
 // it; lib/report/html.js inlines it, with lib/report/format.js and the experiments' page
 // modules, behind a require() that knows those, so the page formats numbers and escapes
 // names with the same functions as the rest of the report.
-const { formatNumber } = require('./format')
+const { formatNumber, escapeHtml } = require('./format')
 
 // Highcharts reads names and labels as markup: the page escapes them once, where a
 // series or axis is made. A tooltip takes this.series.name and this.key (a bar's
@@ -76,4 +76,21 @@ function drawReport (drawings) {
   document.body.dataset.chartsReady = 'true'
 }
 
-module.exports = { drawReport, countTooltip }
+// An experiment's answer (lib/report/answer.js answerChart): a bar per server and group,
+// its figure against the reference's, whiskers its interval, the reference at 1×.
+function drawAnswer (id, chart, { color, copy }) {
+  Highcharts.chart(id, {
+    chart: { type: 'bar', height: Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length)) },
+    title: { text: escapeHtml(chart.title) },
+    subtitle: { text: 'median of the ratios, whiskers: its interval; 1× is the reference; lower is better' },
+    xAxis: { categories: chart.categories.map(escapeHtml) },
+    yAxis: { min: 0, title: { text: escapeHtml(chart.axis) }, plotLines: [{ value: 1, width: 2, color: '#444', zIndex: 4 }] },
+    tooltip: { formatter () { return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(this.y)}×` } },
+    series: chart.series.flatMap((series, i) => [
+      { id: `answer-${i}`, name: escapeHtml(series.name), data: copy(series.data), color: color(i) },
+      { name: `${escapeHtml(series.name)}, interval`, type: 'errorbar', linkedTo: `answer-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
+    ])
+  })
+}
+
+module.exports = { drawReport, countTooltip, drawAnswer }
