@@ -26,6 +26,11 @@ const MIN_STEADY_SHARE = 0.25
 // Adjacent segments whose levels differ by less than this share of the level are one: a
 // 1% step in a run's CPU per request is inside what the lab quotes.
 const ALIKE_SHARE = 0.02
+// ... and so are those whose levels differ by less than this many standard errors of
+// their difference, the runs' spread taken within the segments (pooled): on a noisy
+// machine, two runs of one level can land a step apart, and a segment of two runs is
+// weak evidence of a level of its own.
+const ALIKE_ERRORS = 2.5
 // At fewer runs there is nothing to classify: the process is unclassified.
 const MIN_RUNS = 4
 // A run this many noise deviations from both its neighbours, which agree with each
@@ -120,14 +125,31 @@ function spikesOf (values) {
 }
 
 function mergeAlike (segments, values, share) {
+  const spread = pooledSpread(segments, values)
+  const alike = (a, b) => {
+    const step = Math.abs(b.level - a.level)
+    const error = spread * Math.sqrt(1 / (a.to - a.from) + 1 / (b.to - b.from))
+    return step <= share * Math.abs(a.level) || step <= ALIKE_ERRORS * error
+  }
   const merged = [segments[0]]
   for (const segment of segments.slice(1)) {
     const previous = merged.at(-1)
-    if (Math.abs(segment.level - previous.level) <= share * Math.abs(previous.level)) {
+    if (alike(previous, segment)) {
       merged[merged.length - 1] = { from: previous.from, to: segment.to, level: mean(values.slice(previous.from, segment.to)) }
     } else merged.push(segment)
   }
   return merged
+}
+
+// The runs' standard deviation about their own segment's level, pooled over the segments.
+function pooledSpread (segments, values) {
+  let squares = 0
+  let freedom = 0
+  for (const { from, to, level } of segments) {
+    for (let i = from; i < to; i++) squares += (values[i] - level) ** 2
+    freedom += to - from - 1
+  }
+  return freedom > 0 ? Math.sqrt(squares / freedom) : 0
 }
 
 // A cell's processes together: steady when every classified one reached a steady state,
