@@ -192,6 +192,14 @@ function pairedRatioInterval (a, b) {
   return { estimate: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios), level: 1 - 2 * 0.5 ** ratios.length }
 }
 
+// pairedRatioInterval, or with 1 to 3 pairs (runs left out before a steady state, or
+// failed) the median of their ratios alone, with no interval; null with none.
+function pairedRatio (a, b) {
+  const interval = pairedRatioInterval(a, b)
+  if (interval || a.length === 0) return interval
+  return { estimate: median(a.map((x, i) => x / b[i])), low: null, high: null, level: null }
+}
+
 // Whether a[i] and b[i], measured together (the same round), differ: the sign test,
 // two-sided and exact, on the pairs that are not equal. It asks nothing of the
 // distribution, and a slow spell that moves both of a pair moves neither's sign.
@@ -277,6 +285,7 @@ module.exports = {
   signTest,
   ratioInterval,
   pairedRatioInterval,
+  pairedRatio,
   differenceInterval,
   medianInterval,
   medianIntervalLevel,

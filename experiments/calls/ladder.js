@@ -27,7 +27,7 @@ const { BUILD } = require('../../lib/paths')
 const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
 const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
-const { median, medianInterval, pairedRatioInterval } = require('../../lib/stats')
+const { median, medianInterval, pairedRatio } = require('../../lib/stats')
 const { components } = require('../../lib/variance')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
@@ -249,7 +249,7 @@ function againstC (row, c) {
   if (!c) return null
   return Object.fromEntries(RUNGS.map(rung => {
     const pairs = Object.keys(row.byProcess[rung]).filter(run => run in c.byProcess[rung])
-    return [rung, pairedRatioInterval(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => c.byProcess[rung][run]))]
+    return [rung, pairedRatio(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => c.byProcess[rung][run]))]
   }))
 }
 

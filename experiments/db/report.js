@@ -5,7 +5,7 @@
 // The interface is stdio's (experiments/stdio/report.js).
 const path = require('node:path')
 const { findings } = require('./findings')
-const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatShare, escapeMarkdown: md } = require('../../lib/report/format')
 const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
@@ -32,11 +32,7 @@ const VARIANT_QUESTIONS = [
   { question: 'prepared', endpoint: 'db', title: 'unnamed ÷ prepared, /db' },
   { question: 'pipelined', endpoint: 'queries', title: 'one in flight ÷ pipelined, /queries' }
 ]
-const ratioText = interval => {
-  if (!interval) return ''
-  const span = interval.low === null || interval.low === undefined ? '' : ` (${formatPercent(interval.low)}–${formatPercent(interval.high)})`
-  return `${formatPercent(interval.estimate)}${span}`
-}
+const ratioText = interval => interval ? formatShare(interval) : ''
 
 function variantTable (sets) {
   const header = ['set', 'client', ...VARIANT_QUESTIONS.flatMap(({ title }) => [`${title}: server`, 'backends'])]
@@ -149,7 +145,7 @@ function dbSection (data) {
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num">${!cell ? '' : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
       ${PARTS.map(([part]) => html`<td class="num">${row.cell?.cpuPerRequestUs ? formatNumber(row.cell.cpuPerRequestUs[part]) : ''}</td>`)}
-      <td class="num">${row.cell?.serverVsReference ? html`${formatPercent(row.cell.serverVsReference.estimate)}<br><span class="interval">${formatPercent(row.cell.serverVsReference.low)}–${formatPercent(row.cell.serverVsReference.high)}</span>` : row.server === entry.reference ? 'reference' : ''}</td>
+      <td class="num">${row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
     </tr>`)}</tbody>
@@ -174,7 +170,7 @@ function dbTables (entry) {
       row.server,
       ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${formatNumber(Math.round(cell.requestsPerSecond.median))}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
       ...PARTS.map(([part]) => row.cell?.cpuPerRequestUs ? formatNumber(row.cell.cpuPerRequestUs[part]) : ''),
-      row.cell?.serverVsReference ? `${formatPercent(row.cell.serverVsReference.estimate)} (${formatPercent(row.cell.serverVsReference.low)}–${formatPercent(row.cell.serverVsReference.high)})` : '',
+      row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])

@@ -4,7 +4,7 @@
 // server's and its backends' syscalls per request from the strace pass; and the two
 // questions of the variants, per client: prepared against unnamed, pipelined against one
 // query in flight.
-const { median, summarise, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
+const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness } = require('../../lib/steady')
 const { pairCalls } = require('../http/summary')
@@ -86,7 +86,7 @@ function sameRounds (a, b, pick) {
 
 function roundsAgainst (a, b, pick) {
   const pairs = sameRounds(a, b, pick)
-  return pairedRatioInterval(pairs.map(pair => pair.a), pairs.map(pair => pair.b))
+  return pairedRatio(pairs.map(pair => pair.a), pairs.map(pair => pair.b))
 }
 
 // One server process per server and endpoint, its rounds its runs (lib/steady.js).

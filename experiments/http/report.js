@@ -4,7 +4,7 @@
 // findings that say it in words. The interface is stdio's (experiments/stdio/report.js).
 const path = require('node:path')
 const { findings, headlineConnections } = require('./findings')
-const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatPercent, formatShare, escapeMarkdown: md } = require('../../lib/report/format')
 const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
@@ -129,7 +129,7 @@ function httpSection (data) {
   const rate = cell => {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
-    const share = cell.vsReference ? html`<br><span class="interval">${formatPercent(cell.vsReference.estimate)} (${formatPercent(cell.vsReference.low)}–${formatPercent(cell.vsReference.high)})</span>` : ''
+    const share = cell.vsReference ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
     const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
     return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }

@@ -1,7 +1,7 @@
 'use strict'
 // An http run's log summarised: per cell (server, mode, connections) requests/s, CPU per
 // request and their halves; per server and mode, syscalls per request from the strace pass.
-const { median, ratioInterval, pairedRatioInterval } = require('../../lib/stats')
+const { median, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves, movePercent } = require('../../lib/repeatability')
 const { components } = require('../../lib/variance')
 const { processClasses, steadyRuns, cellSteadiness } = require('../../lib/steady')
@@ -105,7 +105,7 @@ function against (cell, reference, value, inRounds) {
   const when = run => `${processOf(run)}\t${roundOf(run)}`
   const byRound = new Map(theirs.map(run => [when(run), run]))
   const pairs = mine.filter(run => byRound.has(when(run)))
-  return pairedRatioInterval(pairs.map(value), pairs.map(run => value(byRound.get(when(run)))))
+  return pairedRatio(pairs.map(value), pairs.map(run => value(byRound.get(when(run)))))
 }
 
 function httpCell (server, mode, connections, runs, classes) {

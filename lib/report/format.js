@@ -58,8 +58,9 @@ function formatInterval (interval) {
   return `${tenths(interval.low, Math.floor)}–${tenths(interval.high, Math.ceil)}%`
 }
 
-// A share with its interval, "98% (93–104%)".
+// A share with its interval, "98% (93–104%)"; "98%" where it has none (too few pairs).
 function formatShare (interval) {
+  if (![interval.low, interval.high].every(Number.isFinite)) return formatPercent(interval.estimate)
   return `${formatPercent(interval.estimate)} (${formatInterval(interval)})`
 }
 
