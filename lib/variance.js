@@ -8,10 +8,6 @@
 // The third level, the run of the lab, is seen only between two runs (analyse.js A B):
 // runComponent gives its share there.
 const { mean } = require('./stats')
-const { nearestRank } = require('./repeatability')
-
-// A normal spread keeps 95 in 100 draws within this many of its standard deviations.
-const Z95 = 1.959964
 
 const sampleVariance = values => {
   if (values.length < 2) return null
@@ -87,23 +83,6 @@ function design (parts, { roundCost, processCost, budget }) {
   return { processes, rounds, seconds: processes * (processCost + rounds * roundCost), percent: meanPercent(parts, { processes, rounds }) }
 }
 
-// How far a second run of the same design would move a cell's figure, 95 times in 100,
-// from the variance this run measured at its levels: 1.96 × √2 × the spread of its mean,
-// in percent. The lab quotes medians, whose spread this takes as a mean's.
-const predictedMove = (parts, design) => Z95 * Math.SQRT2 * meanPercent(parts, design)
-
-// Whether a goal of `goalPercent` in `share` of the cells is within reach of `processes`
-// processes of `rounds` rounds, from each cell's components: { quotedPercent (the move
-// that share of cells stays within), reachable, processesNeeded (the processes that
-// would bring it within the goal, the variance of a mean falling as 1 / P), cells }.
-function reach (partsList, { processes, rounds, goalPercent, share }) {
-  const moves = partsList.filter(Boolean).map(parts => predictedMove(parts, { processes, rounds }))
-  if (moves.length === 0) return null
-  const quotedPercent = nearestRank(moves, share)
-  const reachable = quotedPercent <= goalPercent
-  return { quotedPercent, reachable, processesNeeded: reachable ? processes : Math.ceil(processes * (quotedPercent / goalPercent) ** 2), cells: moves.length }
-}
-
 // The run level from two runs' figures of one cell, each the mean of its own processes:
 // what the two means' difference holds beyond the variance each mean carries from its
 // processes and rounds. 0 where the runs differ no more than that; percent of the mean.
@@ -114,4 +93,4 @@ function runComponent (a, b) {
   return { runVariance: variance, runPercent: 100 * Math.sqrt(variance) / Math.abs((a.mean + b.mean) / 2) }
 }
 
-module.exports = { components, pooled, meanPercent, predictedMove, reach, optimalRounds, design, runComponent }
+module.exports = { components, pooled, meanPercent, optimalRounds, design, runComponent }

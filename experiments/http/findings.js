@@ -2,7 +2,7 @@
 // The http experiment's findings (bench.js --experiment http), each from its cells and
 // strace pass: requests/s against the C epoll server, CPU per request, syscalls per
 // request over the C floor and on which calls, and the cells wrk itself limited.
-const { optimalRounds, pooled, reach } = require('../../lib/variance')
+const { optimalRounds, pooled } = require('../../lib/variance')
 const { GOAL } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
@@ -100,7 +100,7 @@ const HTTP_FINDINGS = [
       : `their cost model asks for ${best} run${best === 1 ? '' : 's'} a process, so more time buys most as ${best <= (preset.runs ?? 1) ? 'more processes (--processes)' : 'more runs a process (--runs)'}`
     return `Where CPU per request varies (Kalibera and Jones's components, pooled over ${levels.cells} cells): ${formatNumber(levels.roundPercent)}% between the wrk runs of one server process, ${formatNumber(levels.processPercent)}% between processes beyond that. ` +
       `A process costs about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${seconds} s; ${advice} (this run: ${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs).` +
-      reachText(http.cells.map(cell => cell.variance), preset, 'CPU per request', { rounds: Math.min(best, MAX_ADVISED_RUNS), processCost })
+      reachText(http.repeatability, preset, 'CPU per request', parts.processVariance === 0 || best > (preset.runs ?? 1) ? `as up to ${Math.min(best, MAX_ADVISED_RUNS)} runs a process (--runs) and then more processes` : 'as more processes (--processes)')
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
@@ -109,21 +109,16 @@ const HTTP_FINDINGS = [
   }
 ]
 
-// Whether the goal of ±GOAL.percent in GOAL.share of cells is within reach of this run's
-// design, from its cells' components (lib/variance.js reach), as a sentence to append;
-// where it is not, the processes that would reach it at `rounds` runs each (the cost
-// model's), and the time that takes against this run's: per server, a process costs
-// `processCost` and each of its runs one run at each count of connections.
-function reachText (parts, preset, what, { rounds, processCost }) {
-  const { processes = 1, runs, seconds = 1, connections = [] } = preset
-  if (!runs || processes < 2) return ''
-  const share = `${Math.round(GOAL.share * 10)} cells in 10`
-  const now = reach(parts, { processes, rounds: runs, goalPercent: GOAL.percent, share: GOAL.share })
-  if (!now) return ''
-  if (now.reachable) return ` From that variance, a second run of this design would keep ${what} within ±${formatNumber(now.quotedPercent)}% in ${share} (goal ±${GOAL.percent}%).`
-  const needed = reach(parts, { processes, rounds, goalPercent: GOAL.percent, share: GOAL.share }).processesNeeded
-  const time = (p, r) => p * (processCost + r * connections.length * seconds)
-  return ` On this machine the goal of ${what} within ±${GOAL.percent}% in ${share} is out of reach of ${processes} processes of ${runs} runs: from that variance a second run would move it by up to ±${formatNumber(now.quotedPercent)}% there; --processes ${needed} --runs ${rounds} would bring it within the goal, at about ${formatNumber(time(needed, rounds) / time(processes, runs))} times this run's timed part.`
+// Where the goal of ±GOAL.percent in GOAL.share of cells is out of reach of this run's
+// design, what would reach it, as a sentence to append: the run's own figure (its halves
+// by process, which foretold the pair of 2026-11-27: ±25 and ±23% against a 90th
+// percentile move of 21.5%) falls as the square root of the runs, so (own / goal)² times
+// the runs, spent as the cost model says.
+function reachText (own, preset, what, spend) {
+  const percent = own?.cpuQuotedPercent
+  if (typeof percent !== 'number' || percent <= GOAL.percent) return ''
+  const times = Math.ceil((percent / GOAL.percent) ** 2)
+  return ` On this machine the goal of ${what} within ±${GOAL.percent}% in ${Math.round(GOAL.share * 10)} cells of 10 is out of reach of ${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs (a second run would move it by up to ±${formatNumber(percent)}%, foretold from this run's halves by process): about ${times} times the runs would reach it, ${spend}.`
 }
 
 // More runs a process than this and a slow process would weigh on too many of a cell's runs.

@@ -134,7 +134,7 @@ function httpSession (interrupted = () => false) {
     for (const key of [...running.keys()]) await stopProcess(key)
     running.clear()
   }
-  const gaveUp = step => failedStarts.get(serverOf(step)) >= SERVER_STARTS
+  const gaveUp = step => (failedStarts.get(serverOf(step))?.count ?? 0) >= SERVER_STARTS
   const startOne = async (step, options, note) => {
     const key = processOf(step)
     const current = running.get(key)
@@ -153,7 +153,7 @@ function httpSession (interrupted = () => false) {
     }
     running.set(key, fresh)
     if (gaveUp(step)) {
-      fresh.failure = current?.failure ?? 'it failed to start twice'
+      fresh.failure = `it failed ${SERVER_STARTS} starts: ${failedStarts.get(serverOf(step)).reason}`
       return fresh
     }
     const what = `${step.mode}: ${step.server.name}, process ${(step.process ?? 0) + 1}`
@@ -171,7 +171,7 @@ function httpSession (interrupted = () => false) {
       fresh.warmupAgreed = await warmUp(fresh, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted)
     } catch (err) {
       fresh.failure = err.message
-      failedStarts.set(serverOf(step), (failedStarts.get(serverOf(step)) ?? 0) + 1)
+      failedStarts.set(serverOf(step), { count: (failedStarts.get(serverOf(step))?.count ?? 0) + 1, reason: err.message })
       await stopProcess(key)
     }
     return fresh

@@ -530,7 +530,7 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
   assert.equal(node.agreesWithCost, String(nodeRow.stdin.agrees))
 })
 
-test('report.html of an http run in Chromium: requests/s by connections, syscalls stacked per request, a table per mode, without errors', async () => {
+test('report.html of an http run in Chromium: the answer first, requests/s by connections, syscalls stacked per request, a table per mode, without errors', async () => {
   const results = readJson(path.join(HTTP, 'results.json'))
   const { cells, syscalls } = results.http
   const servers = [...new Set(cells.map(cell => cell.server))]
@@ -538,9 +538,20 @@ test('report.html of an http run in Chromium: requests/s by connections, syscall
   const { page, context, problems, network } = await open(report)
   try {
     const sections = await page.evaluate(() => [...document.querySelectorAll('main section')].map(section => section.id))
-    assert.deepEqual(sections, ['http', 'context'])
+    assert.deepEqual(sections, ['answer', 'http', 'context'])
     const charts = await chartsOf(page)
-    assert.deepEqual(Object.keys(charts).sort(), ['chart-http-rate-0', 'chart-http-rate-1', 'chart-http-syscalls-0', 'chart-http-syscalls-1'])
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-answer', 'chart-http-rate-0', 'chart-http-rate-1', 'chart-http-syscalls-0', 'chart-http-syscalls-1'])
+    // the answer: each server's CPU per request over c-epoll's at 128 connections, a
+    // series per mode (this run predates rounds: the ratio of the medians, no interval)
+    const answer = charts['chart-answer']
+    const others = servers.filter(server => server !== 'c-epoll')
+    assert.deepEqual(answer.categories, others)
+    assert.deepEqual(mainSeries(answer).map(series => series.name), ['keep-alive, 128 connections', 'Connection: close, 128 connections'])
+    for (const [i, mode] of ['keep-alive', 'close'].entries()) {
+      const at = server => cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === 128).cpuPerRequestUs
+      mainSeries(answer)[i].ys.forEach((y, j) => assert.ok(Math.abs(y - at(others[j]) / at('c-epoll')) < 1e-9, `${others[j]} ${mode}`))
+    }
+    assert.match(await page.textContent('#answer'), /keep-alive, 128 connections: \S+ is closest to c-epoll's CPU per request, [\d.]+×; \S+ farthest, [\d.]+×\./)
     for (const [index, mode] of ['keep-alive', 'close'].entries()) {
       const rate = charts[`chart-http-rate-${index}`]
       assert.deepEqual(rate.categories, servers)
@@ -562,7 +573,7 @@ test('report.html of an http run in Chromium: requests/s by connections, syscall
     }
     const tables = await page.$$eval('#http table.http', all => all.map(table => [...table.querySelectorAll('tbody tr th')].map(th => th.textContent)))
     assert.deepEqual(tables, [servers, servers])
-    assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 137274 req\/s \(median\); deno 103% \(98%–113%\), just-epoll 102% \(97%–114%\)/)
+    assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 137274 req\/s \(median\); the most of the others, deno, 103% of it, the fewest, \S+, \d+%\./)
     assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
     await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
     assert.deepEqual(problems, [])
@@ -571,6 +582,7 @@ test('report.html of an http run in Chromium: requests/s by connections, syscall
     await context.close()
   }
   const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
+  assert.match(markdown, /^# .*\n\n## The answer: what a request costs the server against C\n/)
   assert.match(markdown, /^## Keep-alive: median requests\/s/m)
   assert.ok(!markdown.includes('## Steady-state throughput'), 'no stdio tables')
   // results.csv: a cell per row, with its server's syscalls per request in that mode
@@ -590,9 +602,15 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
   const { page, context, problems, network } = await open(report)
   try {
     const sections = await page.evaluate(() => [...document.querySelectorAll('main section')].map(section => section.id))
-    assert.deepEqual(sections, ['db', 'context'])
+    assert.deepEqual(sections, ['answer', 'db', 'context'])
     const charts = await chartsOf(page)
-    assert.deepEqual(Object.keys(charts).sort(), endpoints.flatMap((_, i) => [`chart-db-calls-${i}`, `chart-db-cpu-${i}`]).sort())
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-answer', ...endpoints.flatMap((_, i) => [`chart-db-calls-${i}`, `chart-db-cpu-${i}`])].sort())
+    // the answer: a series per endpoint, each server's CPU per request against C's
+    const answer = charts['chart-answer']
+    assert.deepEqual(mainSeries(answer).map(series => series.name), endpoints.map(endpoint => `/${endpoint}, 64 connections`))
+    const ratio = cells.find(cell => cell.server === 'just-pg-prepared-pipelined' && cell.endpoint === 'db').serverVsReference.estimate
+    assert.equal(mainSeries(answer)[0].ys[answer.categories.indexOf('just-pg-prepared-pipelined')], ratio)
+    assert.match(await page.textContent('#answer'), /\/db, 64 connections: \S+ is closest to c-libpq-prepared-pipelined's server CPU per request, [\d.]+× \([\d.]+–[\d.]+×, [\d.]+%\)/)
     for (const [index, endpoint] of endpoints.entries()) {
       // each server's stack is its CPU per request, process by process
       const cpu = charts[`chart-db-cpu-${index}`]
@@ -616,8 +634,10 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     }
     const tables = await page.$$eval('#db table.db', all => all.map(table => [...table.querySelectorAll('tbody tr th')].map(th => th.textContent)))
     assert.deepEqual(tables, endpoints.map(endpoint => cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.server)))
-    assert.match(await page.textContent('#db'), /\/db, 64 connections: c-libpq-prepared-pipelined's server takes [\d.]+ µs of CPU a request, its backends [\d.]+ µs; the other clients' servers, each in its first variant, take .*just-pg-prepared-pipelined \d+% \(\d+%–\d+%\)/)
-    assert.match(await page.textContent('#db'), /Parsing every query, \/db: c-libpq: the unnamed statement costs its server/)
+    assert.match(await page.textContent('#db'), /Parsing every query, \/db: an unnamed statement costs the servers \d+% \(\S+\) to \d+% \(\S+\)/)
+    // the variants' ratios, per client, in their table
+    const variants = await page.$$eval('#db table.variants tbody tr th', all => all.map(th => th.textContent))
+    assert.ok(variants.includes('c-libpq'), variants.join(', '))
     assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
     await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
     assert.deepEqual(problems, [])
