@@ -156,7 +156,7 @@ function httpSession (interrupted = () => false) {
       fresh.failure = `it failed ${SERVER_STARTS} starts: ${failedStarts.get(serverOf(step)).reason}`
       return fresh
     }
-    const what = `${step.mode}: ${step.server.name}, process ${(step.process ?? 0) + 1}`
+    const what = `${step.server.name}, process ${(step.process ?? 0) + 1}`
     try {
       fresh.port = await freePort()
       note(`${what}: starting`)
