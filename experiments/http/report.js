@@ -142,7 +142,7 @@ function httpSection (data) {
       : html`<div class="chart small" id="chart-http-syscalls-${index}"></div>`}
   </div>
   <div class="table-wrap"><table class="http">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.processes ?? 1} process${(entry.preset?.processes ?? 1) === 1 ? '' : 'es'} × ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
     <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
@@ -270,7 +270,7 @@ function contextRows (set) {
   const { wrk = null, httpPin: pin = null, loopback = null } = context
   return [
     ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the server pinned to CPU ${pin.server}` : ''}`],
-    ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
+    ['runs per cell', preset ? `${(preset.processes ?? 1) === 1 ? 'one server process' : `${preset.processes} server processes`}, ${preset.runs} wrk runs of ${preset.seconds} s each, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
     ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
     ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null],
     straceRow(context)

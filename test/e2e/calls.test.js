@@ -76,7 +76,7 @@ test('bench.js --experiment calls: options it does not take, unknown variants an
   assertRefused(bench(['--experiment', 'calls', '--sizes', '256']), /^bench\.js: --sizes is an option of the stdio experiment, not of calls: add --experiment stdio, or drop --sizes; see node bench\.js --help$/)
   assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi, c-uring, just-uring, bun-uring, deno-uring$/)
   assertRefused(bench(['--experiment', 'calls', '--processes', '0']), /^bench\.js: --processes must be a whole number of at least 1, not '0'$/)
-  assertRefused(bench(['--processes', '3']), /^bench\.js: --processes is an option of the calls experiment, not of stdio: add --experiment calls, or drop --processes; see node bench\.js --help$/)
+  assertRefused(bench(['--processes', '3']), /^bench\.js: --processes is an option of the calls and http experiments, not of stdio: add --experiment calls or http, or drop --processes; see node bench\.js --help$/)
   assertRefused(bench(['--experiment', 'tcp']), /^bench\.js: --experiment must be stdio, calls, http or db, not 'tcp'$/)
   assertRefused(bench(['--experiment', '']), /^bench\.js: --experiment is empty; give stdio, calls, http or db/)
 })
@@ -88,7 +88,7 @@ test('bench.js --experiment calls --list: every variant, whether it runs here, a
   assert.deepEqual(rows.map(row => row.name), calls.variants.map(variant => variant.name))
   for (const row of rows) {
     assert.equal(row.available, true, `${row.name}: ${row.unavailable}`)
-    assert.match(row.command, / 3 300000 131072$/)
+    assert.match(row.command, / 2 200000 65536$/)
   }
 })
 
