@@ -96,11 +96,12 @@ const RING_FLOOR = 'c-uring'
 // rounds of one, or more (on an Intel VM, 1 to 2% between rounds and 2 to 5% between
 // processes; on an AMD EPYC VM 5 to 10% at both levels), so the default spends its time
 // on processes: ten, of two rounds each, which is what Kalibera and Jones's cost model
-// asks when a process costs about what a round does. 200 000 calls time the slowest rung
-// (Node's empty read, ~560 ns) for 0.11 s and the no-op for at least 0.4 ms, on a clock
-// of ns; the ladder of every variant then fits the calls run in 2½ minutes.
+// asks when a process costs about what a round does. 120 000 calls time the slowest rung
+// (Node's empty read, ~560 ns) for 67 ms and the no-op for at least 0.2 ms, on a clock
+// of ns; the ladder of every variant then fits the calls run in 2½ minutes (at 200 000
+// calls it took 99 s of a 157 s run on the AMD EPYC VM of 2026-11-27).
 const PRESETS = {
-  default: { processes: 10, rounds: 2, calls: 200_000, reads: 1 << 16 },
+  default: { processes: 10, rounds: 2, calls: 120_000, reads: 1 << 16 },
   quick: { processes: 6, rounds: 2, calls: 100_000, reads: 1 << 16 }
 }
 

@@ -88,7 +88,7 @@ test('bench.js --experiment calls --list: every variant, whether it runs here, a
   assert.deepEqual(rows.map(row => row.name), calls.variants.map(variant => variant.name))
   for (const row of rows) {
     assert.equal(row.available, true, `${row.name}: ${row.unavailable}`)
-    assert.match(row.command, / 2 200000 65536$/)
+    assert.match(row.command, / 2 120000 65536$/)
   }
 })
 
