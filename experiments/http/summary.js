@@ -42,7 +42,7 @@ const CALL_ROLES = {
 }
 
 const MEANING = {
-  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs of a process's steady state, from preset.processes server processes per server and mode, each checked and warmed up (wrk runs until two agree within 5%)',
+  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs of a process\'s steady state, from preset.processes server processes per server and mode, each checked and warmed up (wrk runs until two agree within 5%)',
   vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run of the same round (measured seconds apart), and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
