@@ -29,7 +29,7 @@ const { CLK_TCK, readText, childrenOf, commandLine } = require('../../lib/procfs
 const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
-const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../http/wrk')
+const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require('../http/wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
@@ -254,7 +254,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
   const server = await session.serverFor(step, note)
   const base = { phase: PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, blockSize: null, run: step.run }
-  const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: options.db })
+  // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js loadFor)
+  const load = { ...options.db, ...(server.warmupRates?.length ? loadFor(options.db, step.connections, server.warmupRates.at(-1)) : {}) }
+  const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: load })
   if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
   const pid = server.started.pid
   const cluster = { backends: session.backendsOf(step), upkeep: clusterProcesses(server.database.pid).upkeep }
@@ -262,11 +264,11 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus) })
   const before = readings()
   const windowStart = process.hrtime.bigint()
-  const wrk = await runWrk(argv, options.db.seconds * 1000 + WRK_GRACE_MS)
+  const wrk = await runWrk(argv, load.seconds * 1000 + WRK_GRACE_MS)
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: options.db.seconds })
+  let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: load.seconds })
   if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
   if (failure) await session.closeServer(step)
   // a connection the server reopened during the run is its own, not the next server's
@@ -283,6 +285,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     command: shellQuote(argv),
     wallNs: wrk.wallNs,
     wrk: output,
+    load: { seconds: load.seconds, timeoutSeconds: load.timeoutSeconds ?? null },
     warmupRates: server.warmupRates,
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,

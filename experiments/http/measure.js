@@ -34,7 +34,7 @@ const { userNs, userForeign } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { checkLoad, sendRequests } = require('./client')
-const { wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS } = require('./wrk')
+const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
 const { processCpu, childrenUserNs, cpuBetween } = require('./cpu')
 
 const PHASE = 'http'
@@ -207,21 +207,35 @@ function httpSession (interrupted = () => false) {
 // wrk runs until two in a row agree within WARMUP_AGREE: true when they did, false when
 // `max` runs never did (the cell's runs say so), null when one run was all it asked.
 // Each run's requests/s goes to server.warmupRates and the server's CPU per request (µs)
-// to server.warmupCpuUs, the start of the process's sequence (lib/steady.js).
+// to server.warmupCpuUs, the start of the process's sequence (lib/steady.js). A run that
+// answers nothing, or answers too late for wrk, was too short for its load (wrk.js
+// loadFor): it is run again, twice as long, up to LONGEST_RUN_SECONDS.
 // `preset`: the experiment's { seconds, warmup } (the db experiment's servers warm up so too).
 async function warmUp (server, step, preset, interrupted) {
   const rates = server.warmupRates
   server.warmupCpuUs ??= []
+  server.load ??= { seconds: preset.seconds, timeoutSeconds: undefined }
   const { min, max } = preset.warmup ?? PRESETS.default.warmup
   while (rates.length < max && !interrupted()) {
+    const load = { ...preset, ...server.load }
     const before = processCpu(server.started.pid)
-    const wrk = await runWrk(wrkArgv(step, server.port, { http: preset }), preset.seconds * 1000 + WRK_GRACE_MS)
+    const wrk = await runWrk(wrkArgv(step, server.port, { http: load }), load.seconds * 1000 + WRK_GRACE_MS)
     const after = processCpu(server.started.pid)
     const output = parseWrk(wrk.stdout)
-    const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: preset.seconds })
+    const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: load.seconds })
+    // a run too short for its load answers nothing, or answers late: the next is longer
+    const tooShort = output.requests === 0 || (output.errors.timeout > 0 && failure?.startsWith('wrk counted socket errors'))
+    if (failure && tooShort && load.seconds < LONGEST_RUN_SECONDS) {
+      const doubled = { seconds: Math.min(LONGEST_RUN_SECONDS, load.seconds * 2) }
+      server.load = output.requestsPerSecond > 0
+        ? loadFor(doubled, step.connections, output.requestsPerSecond)
+        : { ...doubled, timeoutSeconds: Math.min(LONGEST_RUN_SECONDS, 2 * (load.timeoutSeconds ?? WRK_TIMEOUT_SECONDS)) }
+      continue
+    }
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
     server.warmupCpuUs.push(before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null)
+    server.load = loadFor(preset, step.connections, output.requestsPerSecond)
     const [previous, last] = rates.slice(-2)
     if (rates.length >= min && rates.length < 2) return null
     if (rates.length >= min && Math.abs(last - previous) <= WARMUP_AGREE * previous) return true
@@ -245,7 +259,10 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     round: step.round ?? step.run,
     run: step.run
   }
-  const command = shellQuote(wrkArgv(step, server.port ?? '{port}', options))
+  // the load this step's connections need at the rate its warm-up found (wrk.js loadFor)
+  const load = server.warmupRates?.length ? loadFor(options.http, step.connections, server.warmupRates.at(-1)) : null
+  const runOptions = { ...options, http: { ...options.http, ...load } }
+  const command = shellQuote(wrkArgv(step, server.port ?? '{port}', runOptions))
   if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command, at: new Date().toISOString() }, stopped: false }
   const pid = server.started.pid
   const cpus = [...new Set([step.pin.client, step.pin.server])]
@@ -253,13 +270,13 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const before = processCpu(pid)
   const wrkUserBefore = childrenUserNs()
   const windowStart = process.hrtime.bigint()
-  const wrk = await runWrk(wrkArgv(step, server.port, options), options.http.seconds * 1000 + WRK_GRACE_MS)
+  const wrk = await runWrk(wrkArgv(step, server.port, runOptions), runOptions.http.seconds * 1000 + WRK_GRACE_MS)
   const after = processCpu(pid)
   const wrkUserNs = childrenUserNs() - wrkUserBefore
   const userAfter = userNs(cpus)
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: options.http.seconds })
+  const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds })
   if (failure) await session.failRun(step, failure)
   const record = {
     ...base,
@@ -268,6 +285,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     command,
     wallNs: wrk.wallNs,
     wrk: output,
+    // the run's duration and wrk's timeout, from its load
+    load,
     unannouncedClose: server.unannouncedClose,
     // the warm-up's wrk runs before the first run of this server process, req/s, and
     // whether its last two agreed

@@ -36,9 +36,27 @@ function connectionCounts (text, limit = openFileLimit()) {
   return counts
 }
 
+// A run long enough for its load: with many connections to a slow server (1000 of them to
+// one that answers /queries 400 times a second) a request waits connections / rate
+// seconds, past a 1 s run and wrk's 2 s timeout, and a run of 1 s answers none. So a run
+// lasts at least DRAINS_A_RUN such waits and wrk waits for DRAINS_A_TIMEOUT of them,
+// whole seconds (wrk takes no less), at most LONGEST_RUN_SECONDS.
+const DRAINS_A_RUN = 3
+const DRAINS_A_TIMEOUT = 2
+const LONGEST_RUN_SECONDS = 16
+function loadFor ({ seconds }, connections, rate) {
+  const drain = rate > 0 ? connections / rate : LONGEST_RUN_SECONDS
+  return {
+    seconds: Math.min(LONGEST_RUN_SECONDS, Math.max(seconds, Math.ceil(DRAINS_A_RUN * drain))),
+    timeoutSeconds: Math.min(LONGEST_RUN_SECONDS, Math.max(WRK_TIMEOUT_SECONDS, Math.ceil(DRAINS_A_TIMEOUT * drain)))
+  }
+}
+
 // step.path: the request's path, / unless the step names one (the db experiment's endpoints).
+// options.http: the run's { seconds, timeoutSeconds (wrk's own, WRK_TIMEOUT_SECONDS unless given) }.
 function wrkArgv (step, port, options) {
-  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${WRK_TIMEOUT_SECONDS}s`, '--latency',
+  const timeout = options.http.timeoutSeconds ?? WRK_TIMEOUT_SECONDS
+  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${timeout}s`, '--latency',
     ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}${step.path ?? '/'}`]
 }
 
@@ -107,4 +125,4 @@ function wrkFailure ({ wrk, output, exited, unannouncedClose, connections, secon
   return null
 }
 
-module.exports = { MAX_CONNECTIONS, openFileLimit, connectionCounts, wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS }
+module.exports = { MAX_CONNECTIONS, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, openFileLimit, connectionCounts, loadFor, wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS }

@@ -327,3 +327,13 @@ test('--connections: counts within wrk\'s range and the machine\'s open-file lim
   assert.equal(openFileLimit('Max cpu time              unlimited            unlimited            seconds\nMax open files            1024                 524288               files\n'), 1024)
   assert.equal(openFileLimit('Max open files            unlimited            unlimited            files\n'), Infinity)
 })
+
+test('loadFor: a run long enough for its connections to be answered, wrk waiting long enough for each', () => {
+  const { loadFor } = require('../../experiments/http/wrk')
+  // 1000 connections at 400 answers a second: 2.5 s a request; 3 of those a run, 2 for wrk
+  assert.deepEqual(loadFor({ seconds: 1 }, 1000, 400), { seconds: 8, timeoutSeconds: 5 })
+  // 128 connections at 100 000 a second: the preset's 1 s and wrk's 2 s
+  assert.deepEqual(loadFor({ seconds: 1 }, 128, 100000), { seconds: 1, timeoutSeconds: 2 })
+  // nothing answered: the longest
+  assert.deepEqual(loadFor({ seconds: 1 }, 1000, 0), { seconds: 16, timeoutSeconds: 16 })
+})
