@@ -75,6 +75,19 @@ function busyNs (cpus, text = readProcStat()) {
   return cpuTimes(cpus, text, ([user, nice, system, , , irq, softirq]) => user + nice + system + irq + softirq)
 }
 
+// Each CPU's steal time so far (ns): what the hypervisor ran instead of it, for a step
+// whose processes are not one pipeline (lib/steal.js; pipe-run reads its own).
+function stealNs (cpus, text = readProcStat()) {
+  return cpuTimes(cpus, text, fields => fields[7] ?? 0)
+}
+
+// A step's steal record (lib/steal.js runSteal's shape) from stealNs at both ends.
+function stealBetween (cpus, before, after) {
+  if ([...before, ...after].some(Number.isNaN)) return null
+  const ticks = cpus.reduce((sum, _, i) => sum + Math.round((after[i] - before[i]) * CLK_TCK / 1e9), 0)
+  return { cpus, ticks, clkTck: CLK_TCK }
+}
+
 // /proc/stat's line of each of `cpus`, its ticks summed by `pick`, in ns (NaN for a CPU
 // it has no line for).
 function cpuTimes (cpus, text, pick) {
@@ -132,4 +145,4 @@ function disturbanceOf (records) {
   }
 }
 
-module.exports = { foreignTime, pipelineForeign, userNs, busyNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES }
+module.exports = { stealNs, stealBetween, foreignTime, pipelineForeign, userNs, busyNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES }

@@ -37,8 +37,9 @@ function sharedResults (logged, context, cellFields = []) {
   return {
     runId: context.runId,
     experiment: context.options.experiment ?? DEFAULT_EXPERIMENT,
-    // the steal of every run that succeeded, whatever its phase, over its CPUs' time
-    stealShare: stealShare(records.filter(record => record.ok)),
+    // the steal of every run that succeeded and measured it (an http or db strace run
+    // does not: it is not timed), whatever its phase, over its CPUs' time
+    stealShare: stealShare(records.filter(record => record.ok && 'steal' in record)),
     // the steps that saw foreign CPU time on their CPUs, and how many were measured again
     disturbance: disturbanceOf(logged),
     failures: failuresOf(records, cellFields)

@@ -24,7 +24,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
-const { userNs, busyNs, userForeign } = require('../../lib/foreign')
+const { userNs, busyNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK, readText, childrenOf, commandLine } = require('../../lib/procfs')
 const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
@@ -261,7 +261,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const pid = server.started.pid
   const cluster = { backends: session.backendsOf(step), upkeep: clusterProcesses(server.database.pid).upkeep }
   const cpus = [...new Set([step.pin.client, step.pin.server, step.pin.database])]
-  const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus) })
+  const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus), steal: stealNs(cpus) })
   const before = readings()
   const windowStart = process.hrtime.bigint()
   const wrk = await runWrk(argv, load.seconds * 1000 + WRK_GRACE_MS)
@@ -286,6 +286,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     wallNs: wrk.wallNs,
     wrk: output,
     load: { seconds: load.seconds, timeoutSeconds: load.timeoutSeconds ?? null },
+    // what the hypervisor took from the run's CPUs meanwhile (lib/steal.js)
+    steal: stealBetween(cpus, before.steal, after.steal),
     warmupRates: server.warmupRates,
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,

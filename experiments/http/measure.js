@@ -30,7 +30,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
-const { userNs, userForeign } = require('../../lib/foreign')
+const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { checkLoad, sendRequests } = require('./client')
@@ -267,6 +267,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const pid = server.started.pid
   const cpus = [...new Set([step.pin.client, step.pin.server])]
   const userBefore = userNs(cpus)
+  const stealBefore = stealNs(cpus)
   const before = processCpu(pid)
   const wrkUserBefore = childrenUserNs()
   const windowStart = process.hrtime.bigint()
@@ -274,6 +275,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const after = processCpu(pid)
   const wrkUserNs = childrenUserNs() - wrkUserBefore
   const userAfter = userNs(cpus)
+  const stealAfter = stealNs(cpus)
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds })
@@ -287,6 +289,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     wrk: output,
     // the run's duration and wrk's timeout, from its load
     load,
+    // what the hypervisor took from the run's CPUs meanwhile (lib/steal.js)
+    steal: stealBetween(cpus, stealBefore, stealAfter),
     unannouncedClose: server.unannouncedClose,
     // the warm-up's wrk runs before the first run of this server process, req/s, and
     // whether its last two agreed

@@ -84,3 +84,15 @@ test('a run counts its disturbed steps, and a superseded try is never a data poi
   assert.equal(results.disturbance.remeasured, 2)
   assert.deepEqual(planProgress({ plannedRuns: { timing: 3 } }, log), { planned: 3, logged: 3 })
 })
+
+test('steal of a step that is no one pipeline: /proc/stat\'s steal column at both ends, in ticks', () => {
+  const { stealNs, stealBetween } = require('../../lib/foreign')
+  const stat = steal => `cpu  1 2 3 4 5 6 7 ${2 * steal} 0 0\ncpu0 1 2 3 4 5 6 7 ${steal} 0 0\ncpu1 1 2 3 4 5 6 7 ${steal + 1} 0 0\n`
+  // 10 ms ticks: 5 and 6 ticks, then 8 and 9
+  const before = stealNs([0, 1], stat(5))
+  const after = stealNs([0, 1], stat(8))
+  assert.deepEqual(before, [50e6, 60e6])
+  assert.deepEqual(stealBetween([0, 1], before, after), { cpus: [0, 1], ticks: 6, clkTck: 100 })
+  // a CPU /proc/stat has no line for: no record rather than a made-up one
+  assert.equal(stealBetween([0, 7], stealNs([0, 7], stat(5)), stealNs([0, 7], stat(8))), null)
+})
