@@ -5,8 +5,7 @@
 //   round     one timed measure (a wrk run, a ladder round) within a process
 //   process   a server or ladder started afresh, with its own start-up, memory layout
 //             and JIT decisions, which its rounds cannot show
-// The third level, the run of the lab, is seen only between two runs (analyse.js A B):
-// runComponent gives its share there.
+// The third level, the run of the lab, is seen only between two runs (analyse.js A B).
 const { mean } = require('./stats')
 
 const sampleVariance = values => {
@@ -58,13 +57,6 @@ function pooled (parts) {
   return { roundPercent: 100 * Math.sqrt(rounds), processPercent: 100 * Math.sqrt(processes), cells: kept.length }
 }
 
-// The standard deviation of the grand mean of `processes` processes of `rounds` rounds
-// each, in percent of the mean: sqrt(S2² / P + S1² / (P R)).
-function meanPercent (parts, { processes, rounds }) {
-  const variance = parts.processVariance / processes + parts.roundVariance / (processes * rounds)
-  return 100 * Math.sqrt(variance) / Math.abs(parts.mean)
-}
-
 // Kalibera and Jones's optimal rounds a process: r = ceil(sqrt(c2 S1² / (c1 S2²))), c1 the
 // cost of one round and c2 what a process costs besides its rounds (its start, checks
 // and warm-up). With no process-level variance, as many rounds as `maxRounds`.
@@ -74,23 +66,4 @@ function optimalRounds (parts, { roundCost, processCost, maxRounds = 64 }) {
   return Math.min(maxRounds, Math.max(1, rounds))
 }
 
-// What a budget of `budget` seconds per cell (its processes' start-ups and rounds) would
-// buy: the optimal rounds a process, as many processes as the budget then pays for (at
-// least 2), and the mean's standard deviation they would give, in percent.
-function design (parts, { roundCost, processCost, budget }) {
-  const rounds = optimalRounds(parts, { roundCost, processCost })
-  const processes = Math.max(2, Math.floor(budget / (processCost + rounds * roundCost)))
-  return { processes, rounds, seconds: processes * (processCost + rounds * roundCost), percent: meanPercent(parts, { processes, rounds }) }
-}
-
-// The run level from two runs' figures of one cell, each the mean of its own processes:
-// what the two means' difference holds beyond the variance each mean carries from its
-// processes and rounds. 0 where the runs differ no more than that; percent of the mean.
-function runComponent (a, b) {
-  const within = [a, b].map(parts => (meanPercent(parts, parts) / 100 * parts.mean) ** 2)
-  const between = (a.mean - b.mean) ** 2 / 2
-  const variance = Math.max(0, between - (within[0] + within[1]) / 2)
-  return { runVariance: variance, runPercent: 100 * Math.sqrt(variance) / Math.abs((a.mean + b.mean) / 2) }
-}
-
-module.exports = { components, pooled, meanPercent, optimalRounds, design, runComponent }
+module.exports = { components, pooled, optimalRounds }

@@ -3,7 +3,7 @@
 // (lib/steady.js). Every expected number is worked out by hand beside its assertion.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { components, meanPercent, optimalRounds, design, runComponent } = require('../../lib/variance')
+const { components, pooled, optimalRounds } = require('../../lib/variance')
 const { classify, changepoints, cellSteadiness } = require('../../lib/steady')
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
@@ -39,28 +39,20 @@ test('components: processes of unequal rounds take the harmonic mean of their ro
   close(parts.processVariance, 7.375, 'S2²')
 })
 
-test('the cost model: the mean\'s spread, the optimal rounds, what a budget buys', () => {
+test('the cost model: the optimal rounds a process; components pooled over cells', () => {
   const parts = { mean: 4, roundVariance: 2, processVariance: 7 }
-  // 7 / 2 + 2 / (2 * 2) = 4: a standard deviation of 2, 50% of 4
-  close(meanPercent(parts, { processes: 2, rounds: 2 }), 50, 'mean, percent')
   // sqrt(14 * 2 / (1 * 7)) = 2
   assert.equal(optimalRounds(parts, { roundCost: 1, processCost: 14 }), 2)
   // sqrt(3 * 2 / 7) = 0.93: one round
   assert.equal(optimalRounds(parts, { roundCost: 1, processCost: 3 }), 1)
   assert.equal(optimalRounds({ ...parts, processVariance: 0 }, { roundCost: 1, processCost: 3, maxRounds: 10 }), 10)
-  // 2 rounds a process, 14 + 2 s each: 64 s pays for 4 processes; 7 / 4 + 2 / 8 = 2
-  const planned = design(parts, { roundCost: 1, processCost: 14, budget: 64 })
-  assert.deepEqual({ processes: planned.processes, rounds: planned.rounds, seconds: planned.seconds }, { processes: 4, rounds: 2, seconds: 64 })
-  close(planned.percent, 100 * Math.sqrt(2) / 4, 'percent')
-})
-
-test('runComponent: what two runs\' means differ by beyond their own spread', () => {
-  const a = { mean: 4, roundVariance: 2, processVariance: 7, processes: 2, rounds: 2 }
-  // each mean's variance is 4 (above); (10 - 4)² / 2 = 18, less (4 + 4) / 2 = 14; mean 7
-  const run = runComponent(a, { ...a, mean: 10 })
-  close(run.runVariance, 14, 'S3²')
-  close(run.runPercent, 100 * Math.sqrt(14) / 7, 'percent')
-  assert.equal(runComponent(a, { ...a, mean: 5 }).runVariance, 0)
+  // relative to each cell's mean: 2 / 4² and 8 / 2² average to (0.125 + 2) / 2 for the
+  // rounds; the processes' excess, 7 / 16 and -1 / 4, to (0.4375 - 0.25) / 2
+  const both = pooled([{ mean: 4, roundVariance: 2, processExcess: 7 }, { mean: 2, roundVariance: 8, processExcess: -1 }, null])
+  close(both.roundPercent, 100 * Math.sqrt(1.0625), 'rounds')
+  close(both.processPercent, 100 * Math.sqrt(0.09375), 'processes')
+  assert.equal(both.cells, 2)
+  assert.equal(pooled([null]), null)
 })
 
 test('classify: flat, warm-up, slowdown and no steady state, each from a sequence', () => {
