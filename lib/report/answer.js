@@ -9,7 +9,10 @@ const { markdownTable, textTable } = require('./plain')
 const { levelText } = require('../stats')
 
 const times = value => `${formatNumber(value)}×`
-const span = interval => interval.low === null || interval.low === undefined ? '' : ` (${formatNumber(interval.low)}–${formatNumber(interval.high)}×, ${levelText(interval.level)})`
+// whether an interval has its ends (a ratio of too few pairs has its estimate alone)
+const hasEnds = interval => interval.low !== null && interval.low !== undefined
+const ends = interval => `${formatNumber(interval.low)}–${formatNumber(interval.high)}`
+const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelText(interval.level)})` : ''
 
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),
 // entries: [{ name, interval: { estimate, low, high, level } | null, unquoted: reason | null,
@@ -18,7 +21,8 @@ const span = interval => interval.low === null || interval.low === undefined ? '
 // → { groups: [{ ...group, quoted (sorted by estimate), unquoted, sentence }], names }
 function answer (groups) {
   const shaped = groups.map(group => {
-    const quoted = group.entries.filter(entry => entry.interval && !entry.unquoted).sort((a, b) => a.interval.estimate - b.interval.estimate)
+    const quoted = group.entries.filter(entry => entry.interval && !entry.unquoted)
+      .sort((a, b) => a.interval.estimate - b.interval.estimate)
     const unquoted = group.entries.filter(entry => entry.unquoted)
     const contenders = quoted.filter(entry => !entry.native)
     return { ...group, quoted, unquoted, sentence: sentence(group, contenders, unquoted) }
@@ -31,25 +35,40 @@ function answer (groups) {
 // (1.01–1.09×, 87.5%); node-http farthest, 2.4× (...). Not quoted: deno (no steady state)."
 function sentence (group, quoted, unquoted) {
   // quoted: the contenders, closest first
-  const skipped = unquoted.length ? ` Not quoted: ${listJoin(unquoted.map(entry => `${entry.name} (${entry.unquoted})`))}.` : ''
+  const reasons = unquoted.map(entry => `${entry.name} (${entry.unquoted})`)
+  const skipped = unquoted.length ? ` Not quoted: ${listJoin(reasons)}.` : ''
   if (quoted.length === 0) return `${group.label}: no server measured against ${group.reference}.${skipped}`
   const [closest] = quoted
   const farthest = quoted.at(-1)
   const sure = entry => `${times(entry.interval.estimate)}${span(entry.interval)}`
   const last = quoted.length > 1 ? `; ${farthest.name} farthest, ${sure(farthest)}` : ''
   // two servers whose intervals overlap cannot be told apart at their level
-  const tie = quoted.length > 1 && overlaps(quoted[0].interval, quoted[1].interval) ? ` (${quoted[1].name}'s interval overlaps: the run cannot tell them apart)` : ''
-  return `${group.label}: ${closest.name} is closest to ${group.reference}'s ${group.figure}, ${sure(closest)}${tie}${last}.${skipped}`
+  const tied = quoted.length > 1 && overlaps(quoted[0].interval, quoted[1].interval)
+  const tie = tied ? ` (${quoted[1].name}'s interval overlaps: the run cannot tell them apart)` : ''
+  const lead = `${closest.name} is closest to ${group.reference}'s ${group.figure}`
+  return `${group.label}: ${lead}, ${sure(closest)}${tie}${last}.${skipped}`
 }
 
-const overlaps = (a, b) => a.low !== null && b.low !== null && a.low !== undefined && b.low !== undefined && a.high >= b.low && b.high >= a.low
+const overlaps = (a, b) => hasEnds(a) && hasEnds(b) && a.high >= b.low && b.high >= a.low
 
-const cellText = entry => !entry ? '' : entry.unquoted ? `not quoted: ${entry.unquoted}` : entry.interval ? `${times(entry.interval.estimate)}${entry.interval.low === null || entry.interval.low === undefined ? '' : ` (${formatNumber(entry.interval.low)}–${formatNumber(entry.interval.high)})`}` : ''
-
-// A row per server, a column per group.
-function answerTableRows (shaped) {
-  return shaped.names.map(name => [name, ...shaped.groups.map(group => cellText(group.entries.find(entry => entry.name === name)))])
+function cellText (entry) {
+  if (!entry) return ''
+  if (entry.unquoted) return `not quoted: ${entry.unquoted}`
+  if (!entry.interval) return ''
+  return `${times(entry.interval.estimate)}${hasEnds(entry.interval) ? ` (${ends(entry.interval)})` : ''}`
 }
+
+// The table: a row per server, a column per group, as plain.js's tables take it.
+function answerTable (shaped) {
+  const header = ['server', ...shaped.groups.map(group => group.label)]
+  const cellOf = (group, name) => cellText(group.entries.find(entry => entry.name === name))
+  const rows = shaped.names.map(name => [name, ...shaped.groups.map(group => cellOf(group, name))])
+  return { header, rows, align: header.map((_, i) => (i ? 'r' : 'l')) }
+}
+
+const heading = group => html`<th scope="col" class="num">${group.label}</th>`
+const cell = text => html`<td class="num">${text}</td>`
+const row = ([name, ...cells]) => html`<tr><th scope="row">${name}</th>${cells.map(cell)}</tr>`
 
 function answerHtml (shaped, { id, title, note }) {
   return html`<section id="${id}">
@@ -58,21 +77,23 @@ function answerHtml (shaped, { id, title, note }) {
     <div class="chart" id="chart-${id}"></div>
     <div class="table-wrap"><table class="answer">
       <caption>${note}</caption>
-      <thead><tr><th scope="col">server</th>${shaped.groups.map(group => html`<th scope="col" class="num">${group.label}</th>`)}</tr></thead>
-      <tbody>${answerTableRows(shaped).map(([name, ...cells]) => html`<tr><th scope="row">${name}</th>${cells.map(cell => html`<td class="num">${cell}</td>`)}</tr>`)}</tbody>
+      <thead><tr><th scope="col">server</th>${shaped.groups.map(heading)}</tr></thead>
+      <tbody>${answerTable(shaped).rows.map(row)}</tbody>
     </table></div>
   </section>`
 }
 
 function answerMarkdown (shaped, { title, note }) {
-  const header = ['server', ...shaped.groups.map(group => group.label)]
-  return [`## ${md(title)}`, '', ...shaped.groups.map(group => `- ${md(group.sentence)}`), '', md(note), '',
-    markdownTable(header, answerTableRows(shaped).map(row => row.map(md)), header.map((_, i) => (i ? 'r' : 'l'))), '']
+  const { header, rows, align } = answerTable(shaped)
+  const sentences = shaped.groups.map(group => `- ${md(group.sentence)}`)
+  const table = markdownTable(header, rows.map(cells => cells.map(md)), align)
+  return [`## ${md(title)}`, '', ...sentences, '', md(note), '', table, '']
 }
 
 function answerText (shaped, { title }) {
-  const header = ['server', ...shaped.groups.map(group => group.label)]
-  return ['', `${title}:`, ...shaped.groups.map(group => `- ${group.sentence}`), '', ...textTable([header, ...answerTableRows(shaped)], header.map((_, i) => (i ? 'r' : 'l'))).map(line => line.trimEnd())]
+  const { header, rows, align } = answerTable(shaped)
+  const table = textTable([header, ...rows], align).map(line => line.trimEnd())
+  return ['', `${title}:`, ...shaped.groups.map(group => `- ${group.sentence}`), '', ...table]
 }
 
 // What the page's chart draws: a series per group, a bar per server (its estimate, the
@@ -82,17 +103,14 @@ function answerChart (shaped, { title, axis }) {
     title,
     axis,
     categories: shaped.names,
-    series: shaped.groups.map(group => ({
-      name: group.label,
-      data: shaped.names.map(name => {
-        const entry = group.quoted.find(item => item.name === name)
-        return entry ? entry.interval.estimate : null
-      }),
-      whiskers: shaped.names.map(name => {
-        const entry = group.quoted.find(item => item.name === name)
-        return entry && entry.interval.low !== null && entry.interval.low !== undefined ? [entry.interval.low, entry.interval.high] : null
-      })
-    }))
+    series: shaped.groups.map(group => {
+      const intervals = shaped.names.map(name => group.quoted.find(item => item.name === name)?.interval ?? null)
+      return {
+        name: group.label,
+        data: intervals.map(interval => interval?.estimate ?? null),
+        whiskers: intervals.map(interval => (interval && hasEnds(interval) ? [interval.low, interval.high] : null))
+      }
+    })
   }
 }
 
