@@ -78,7 +78,8 @@ function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
     best[end] = choice ? choice.total : Infinity
     last[end] = choice ? choice.start : 0
     // PELT's pruning: a start that cannot beat the best now never will
-    if (choice) candidates = candidates.filter(start => end - start < minSegment || best[start] + cost(start, end) <= best[end])
+    const worthKeeping = start => end - start < minSegment || best[start] + cost(start, end) <= best[end]
+    if (choice) candidates = candidates.filter(worthKeeping)
     candidates.push(end)
   }
   const starts = []
@@ -119,7 +120,8 @@ function spikesOf (values) {
   const spikes = []
   for (let i = 1; i < values.length - 1; i++) {
     const [before, value, after] = [values[i - 1], values[i], values[i + 1]]
-    if (Math.abs(before - after) <= limit && Math.min(Math.abs(value - before), Math.abs(value - after)) > limit) spikes.push(i)
+    const apart = Math.min(Math.abs(value - before), Math.abs(value - after))
+    if (Math.abs(before - after) <= limit && apart > limit) spikes.push(i)
   }
   return spikes
 }
@@ -135,7 +137,8 @@ function mergeAlike (segments, values, share) {
   for (const segment of segments.slice(1)) {
     const previous = merged.at(-1)
     if (alike(previous, segment)) {
-      merged[merged.length - 1] = { from: previous.from, to: segment.to, level: mean(values.slice(previous.from, segment.to)) }
+      const level = mean(values.slice(previous.from, segment.to))
+      merged[merged.length - 1] = { from: previous.from, to: segment.to, level }
     } else merged.push(segment)
   }
   return merged
@@ -158,7 +161,8 @@ function pooledSpread (segments, values) {
 function cellSteadiness (classes) {
   const classified = classes.filter(entry => entry.kind !== null)
   const counts = Object.fromEntries(KINDS.map(kind => [kind, classified.filter(entry => entry.kind === kind).length]))
-  return { classified: classified.length, counts, steady: classified.length === 0 ? null : counts['no steady state'] === 0 }
+  const steady = classified.length === 0 ? null : counts['no steady state'] === 0
+  return { classified: classified.length, counts, steady }
 }
 
 // What each server process did: its warm-up's figures (run.warmupCpuUs, which every run
@@ -175,7 +179,8 @@ function processClasses (runs, { value, processOf, roundOf }) {
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]
     const { kind, steadyFrom, spikes } = classify(sequence)
-    const steadyRound = steadyFrom === null ? null : steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
+    let steadyRound = null
+    if (steadyFrom !== null) steadyRound = steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
     return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence }
   })
 }
@@ -192,9 +197,20 @@ function steadyRuns (runs, classes, { processOf, roundOf }) {
 function runProcesses (cells, whereOf) {
   const seen = new Map()
   for (const cell of cells) {
-    for (const entry of cell.processClasses ?? []) seen.set(`${whereOf(cell)}\t${entry.process}`, { where: whereOf(cell), ...entry })
+    const where = whereOf(cell)
+    for (const entry of cell.processClasses ?? []) seen.set(`${where}\t${entry.process}`, { where, ...entry })
   }
   return [...seen.values()]
 }
 
-module.exports = { KINDS, MIN_RUNS, changepoints, classify, cellSteadiness, processClasses, steadyRuns, runProcesses, noiseOf }
+module.exports = {
+  KINDS,
+  MIN_RUNS,
+  changepoints,
+  classify,
+  cellSteadiness,
+  processClasses,
+  steadyRuns,
+  runProcesses,
+  noiseOf
+}
