@@ -15,13 +15,16 @@ const BUSY_STEPS = 5
 
 // The fields that name a record's cell, which a skipped step's record keeps from the
 // failure that it repeats.
-const CELL_FIELDS = ['phase', 'program', 'blockSize', 'bytes', 'straceMode', 'mode', 'connections', 'endpoint', 'requests']
+const CELL_FIELDS = [
+  'phase', 'program', 'blockSize', 'bytes', 'straceMode', 'mode', 'connections', 'endpoint', 'requests'
+]
 
 // A step not measured because its cell failed before: logged failed, with that reason
 // and command, and marked skipped, so that the failure is listed once.
 function skippedRecord (step, failed) {
   const cell = Object.fromEntries(CELL_FIELDS.filter(field => field in failed).map(field => [field, failed[field]]))
-  return { ...cell, run: step.run, ok: false, skipped: true, failure: failed.failure, command: failed.command, at: new Date().toISOString() }
+  const { failure, command } = failed
+  return { ...cell, run: step.run, ok: false, skipped: true, failure, command, at: new Date().toISOString() }
 }
 
 // Measures the pending runs in order, appending each to the log; a stop ends it at the
@@ -31,7 +34,8 @@ function skippedRecord (step, failed) {
 // Where the experiment names a step's `failureKey`, a failure there will recur (a reader
 // that hangs, crashes or miscounts does so again): the rest of that key's steps are
 // skipped with its reason, and the run keeps its usual time.
-async function measurePending ({ runDir, context, records, pending, session, cellKey, failureKey = null }, interrupted, quiet = waitForQuiet) {
+async function measurePending (run, interrupted, quiet = waitForQuiet) {
+  const { runDir, context, records, pending, session, cellKey, failureKey = null } = run
   const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
@@ -40,7 +44,8 @@ async function measurePending ({ runDir, context, records, pending, session, cel
   let busySteps = 0
   // the first failure at each failure key, this bench's or a resumed run's
   const failedAt = new Map()
-  if (failureKey) for (const record of records) if (!record.ok && !record.superseded && !failedAt.has(failureKey(record))) failedAt.set(failureKey(record), record)
+  const failures = failureKey ? records.filter(record => !record.ok && !record.superseded) : []
+  for (const record of failures) if (!failedAt.has(failureKey(record))) failedAt.set(failureKey(record), record)
   const log = record => {
     fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
     records.push(record)

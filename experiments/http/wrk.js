@@ -29,9 +29,14 @@ function openFileLimit (limits = fs.readFileSync('/proc/self/limits', 'utf8')) {
 function connectionCounts (text, limit = openFileLimit()) {
   const counts = [...new Set(text.split(',').map(count => wholeNumber(count, 'connections', 1)))].sort((a, b) => a - b)
   const most = Math.max(...counts)
-  if (most > MAX_CONNECTIONS) throw new UsageError(`--connections ${most} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
+  if (most > MAX_CONNECTIONS) {
+    throw new UsageError(`--connections ${most} is more than ${MAX_CONNECTIONS}; give counts from 1 to ${MAX_CONNECTIONS}`)
+  }
   if (limit !== null && most + FILE_MARGIN > limit) {
-    throw new UsageError(`--connections ${most} needs ${most + FILE_MARGIN} open files in wrk and in each server, and this machine allows ${limit}: raise it (ulimit -n ${2 * (most + FILE_MARGIN)}, or docker run --ulimit nofile=${2 * (most + FILE_MARGIN)}) or give fewer connections`)
+    const needed = most + FILE_MARGIN
+    const fix = `ulimit -n ${2 * needed}, or docker run --ulimit nofile=${2 * needed}`
+    throw new UsageError(`--connections ${most} needs ${needed} open files in wrk and in each server, ` +
+      `and this machine allows ${limit}: raise it (${fix}) or give fewer connections`)
   }
   return counts
 }
@@ -56,7 +61,8 @@ function loadFor ({ seconds }, connections, rate) {
 // options.http: the run's { seconds, timeoutSeconds (wrk's own, WRK_TIMEOUT_SECONDS unless given) }.
 function wrkArgv (step, port, options) {
   const timeout = options.http.timeoutSeconds ?? WRK_TIMEOUT_SECONDS
-  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', `-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${timeout}s`, '--latency',
+  const load = [`-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${timeout}s`]
+  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', ...load, '--latency',
     ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}${step.path ?? '/'}`]
 }
 
@@ -125,4 +131,16 @@ function wrkFailure ({ wrk, output, exited, unannouncedClose, connections, secon
   return null
 }
 
-module.exports = { MAX_CONNECTIONS, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, openFileLimit, connectionCounts, loadFor, wrkArgv, runWrk, parseWrk, wrkFailure, WRK_GRACE_MS }
+module.exports = {
+  MAX_CONNECTIONS,
+  LONGEST_RUN_SECONDS,
+  WRK_TIMEOUT_SECONDS,
+  WRK_GRACE_MS,
+  openFileLimit,
+  connectionCounts,
+  loadFor,
+  wrkArgv,
+  runWrk,
+  parseWrk,
+  wrkFailure
+}
