@@ -3,8 +3,7 @@
 // every other variant's as its ratio to C's, process by process of the same round (the
 // machine's drift between two runs moves C's rungs, and cancels in the ratios).
 const { formatNumber } = require('../../lib/report/format')
-const { EPSILON, usable, nearestRank } = require('../../lib/repeatability')
-const { median } = require('../../lib/stats')
+const { EPSILON, usable, nearestRank, criterion } = require('../../lib/repeatability')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
 
@@ -21,22 +20,10 @@ function callsRepeatability (ladderA, ladderB) {
     const other = ladderB?.rows.find(entry => entry.variant === row.variant)
     for (const rung of RUNGS) {
       const [a, b] = [figureOf(row, rung), other && figureOf(other, rung)]
-      if (!usable(a) || !usable(b) || a === 0) continue
-      const movePercent = Math.abs(b / a - 1) * 100
-      cells.push({ variant: row.variant, rung, a, b, movePercent, within: movePercent <= GOAL.percent + EPSILON })
+      if (usable(a) && usable(b) && a !== 0) cells.push({ variant: row.variant, rung, a, b })
     }
   }
-  const moves = cells.map(cell => cell.movePercent)
-  const within = cells.filter(cell => cell.within).length
-  return {
-    cells,
-    within,
-    total: cells.length,
-    medianMovePercent: moves.length ? median(moves) : null,
-    maxMovePercent: moves.length ? Math.max(...moves) : null,
-    goal: { ...GOAL },
-    met: cells.length ? within === cells.length : null
-  }
+  return criterion(cells, GOAL)
 }
 
 // What a second run of the same design would move each rung by, foretold from this run's
@@ -64,7 +51,10 @@ function reachable (ladder) {
 
 function callsCriterionText (result, labels) {
   if (!result || result.total === 0) return null
-  return `${labels[1]} against ${labels[0]}: C's rungs in ns and every other variant's against C's moved by at most ${GOAL.percent}% in ${result.within} of ${result.total} rungs (goal: every rung): ${result.met ? 'met' : 'not met'}; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%.`
+  const what = `${labels[1]} against ${labels[0]}: C's rungs in ns and every other variant's against C's`
+  const moved = `moved by at most ${GOAL.percent}% in ${result.within} of ${result.total} rungs (goal: every rung)`
+  const spread = `median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
+  return `${what} ${moved}: ${result.met ? 'met' : 'not met'}; ${spread}.`
 }
 
 function reachableText (reach) {
@@ -72,8 +62,16 @@ function reachableText (reach) {
   const { worst } = reach
   const where = `${worst.variant}'s ${worst.rung}`
   const foretold = 'foretold from this run\'s halves of processes'
-  if (reach.reachable) return `On this machine, today, a second run of ${reach.processes} processes would keep every rung within ±${GOAL.percent}% (at most ±${formatNumber(worst.movePercent)}%, ${where}; ${foretold}).`
-  return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach at ${reach.processes} processes: a second run would move 9 rungs in 10 by up to ±${formatNumber(reach.quotedPercent)}% and ${where} by up to ±${formatNumber(worst.movePercent)}% (${foretold}); --processes ${worst.processesNeeded} would bring every rung within ${GOAL.percent}%, at about ${formatNumber(worst.processesNeeded / reach.processes)} times the ladder's time.`
+  const most = `±${formatNumber(worst.movePercent)}%`
+  if (reach.reachable) {
+    return `On this machine, today, a second run of ${reach.processes} processes would keep every rung within ` +
+      `±${GOAL.percent}% (at most ${most}, ${where}; ${foretold}).`
+  }
+  const times = formatNumber(worst.processesNeeded / reach.processes)
+  return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach at ${reach.processes} processes: ` +
+    `a second run would move 9 rungs in 10 by up to ±${formatNumber(reach.quotedPercent)}% and ${where} by up to ${most} ` +
+    `(${foretold}); --processes ${worst.processesNeeded} would bring every rung within ${GOAL.percent}%, ` +
+    `at about ${times} times the ladder's time.`
 }
 
 module.exports = { callsRepeatability, reachable, callsCriterionText, reachableText, GOAL }
