@@ -29,10 +29,14 @@ const HTTP_FINDINGS = [
       const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.requestsPerSecond)
       const reference = cells.find(cell => cell.server === http.reference)
       if (!reference || cells.length < 2) continue
-      const others = cells.filter(cell => cell !== reference).sort((a, b) => b.requestsPerSecond.median - a.requestsPerSecond.median)
-      const share = cell => formatPercent(cell.vsReference?.estimate ?? cell.requestsPerSecond.median / reference.requestsPerSecond.median)
+      const rate = cell => cell.requestsPerSecond.median
+      const others = cells.filter(cell => cell !== reference).sort((a, b) => rate(b) - rate(a))
+      const share = cell => formatPercent(cell.vsReference?.estimate ?? rate(cell) / rate(reference))
       const [most, fewest] = [others[0], others.at(-1)]
-      lines.push(`${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}: ${http.reference} answers ${rateText(reference.requestsPerSecond.median)} (median); the most of the others, ${most.server}, ${share(most)} of it${others.length > 1 ? `, the fewest, ${fewest.server}, ${share(fewest)}` : ''}.`)
+      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`
+      const least = others.length > 1 ? `, the fewest, ${fewest.server}, ${share(fewest)}` : ''
+      const answers = `${http.reference} answers ${rateText(rate(reference))} (median)`
+      lines.push(`${where}: ${answers}; the most of the others, ${most.server}, ${share(most)} of it${least}.`)
     }
     return lines.length ? lines.join(' ') : null
   },
@@ -90,17 +94,28 @@ const HTTP_FINDINGS = [
     if (!levels) return null
     const preset = http.preset ?? {}
     const seconds = preset.seconds ?? 1
+    const runs = preset.runs ?? 1
     // a process costs its start, its checks and its warm-up: about its warm-up runs and one more
-    const warmups = http.cells.flatMap(cell => (cell.processClasses ?? []).map(entry => entry.warmupRuns)).filter(Boolean)
+    const warmups = http.cells.flatMap(cell => (cell.processClasses ?? []).map(entry => entry.warmupRuns))
+      .filter(Boolean)
     const processCost = ((warmups.length ? median(warmups) : 2) + 1) * seconds
     const parts = { roundVariance: levels.roundPercent ** 2, processVariance: levels.processPercent ** 2, mean: 100 }
     const best = optimalRounds(parts, { roundCost: seconds, processCost })
+    // where more time buys most: more runs a process, or more processes
+    const moreRuns = parts.processVariance === 0 || best > runs
+    const spendOn = moreRuns ? 'more runs a process (--runs)' : 'more processes (--processes)'
     const advice = parts.processVariance === 0
-      ? 'processes add no variance of their own here, so more time buys most as more runs a process (--runs)'
-      : `their cost model asks for ${best} run${best === 1 ? '' : 's'} a process, so more time buys most as ${best <= (preset.runs ?? 1) ? 'more processes (--processes)' : 'more runs a process (--runs)'}`
-    return `Where CPU per request varies (Kalibera and Jones's components, pooled over ${levels.cells} cells): ${formatNumber(levels.roundPercent)}% between the wrk runs of one server process, ${formatNumber(levels.processPercent)}% between processes beyond that. ` +
-      `A process costs about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${seconds} s; ${advice} (this run: ${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs).` +
-      reachText(http.repeatability, preset, 'CPU per request', parts.processVariance === 0 || best > (preset.runs ?? 1) ? `as up to ${Math.min(best, MAX_ADVISED_RUNS)} runs a process (--runs) and then more processes` : 'as more processes (--processes)')
+      ? `processes add no variance of their own here, so more time buys most as ${spendOn}`
+      : `their cost model asks for ${best} run${best === 1 ? '' : 's'} a process, so more time buys most as ${spendOn}`
+    const where = `${formatNumber(levels.roundPercent)}% between the wrk runs of one server process, ` +
+      `${formatNumber(levels.processPercent)}% between processes beyond that`
+    const design = `this run: ${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs`
+    const spend = moreRuns
+      ? `as up to ${Math.min(best, MAX_ADVISED_RUNS)} runs a process (--runs) and then more processes`
+      : 'as more processes (--processes)'
+    return `Where CPU per request varies (Kalibera and Jones's components, pooled over ${levels.cells} cells): ${where}. ` +
+      `A process costs about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${seconds} s; ${advice} (${design}).` +
+      reachText(http.repeatability, preset, 'CPU per request', spend)
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
@@ -118,7 +133,11 @@ function reachText (own, preset, what, spend) {
   const percent = own?.cpuQuotedPercent
   if (typeof percent !== 'number' || percent <= GOAL.percent) return ''
   const times = Math.ceil((percent / GOAL.percent) ** 2)
-  return ` On this machine the goal of ${what} within ±${GOAL.percent}% in ${Math.round(GOAL.share * 10)} cells of 10 is out of reach of ${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs (a second run would move it by up to ±${formatNumber(percent)}%, foretold from this run's halves by process): about ${times} times the runs would reach it, ${spend}.`
+  const goal = `${what} within ±${GOAL.percent}% in ${Math.round(GOAL.share * 10)} cells of 10`
+  const design = `${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs`
+  const foretold = `a second run would move it by up to ±${formatNumber(percent)}%, foretold from this run's halves by process`
+  return ` On this machine the goal of ${goal} is out of reach of ${design} (${foretold}): ` +
+    `about ${times} times the runs would reach it, ${spend}.`
 }
 
 // More runs a process than this and a slow process would weigh on too many of a cell's runs.
