@@ -165,6 +165,14 @@ function cellSteadiness (classes) {
   return { classified: classified.length, counts, steady }
 }
 
+// Whether a cell cannot be quoted as one number: a process of it never reached a steady
+// state, or, where none was classified (runs from before processes were), a warm-up whose
+// last two runs never agreed.
+function unsteadyCell (steadiness, runs) {
+  if (steadiness.steady === false) return true
+  return steadiness.classified === 0 && runs.some(run => run.warmupAgreed === false)
+}
+
 // What each server process did: its warm-up's figures (run.warmupCpuUs, which every run
 // of the process carries), then its runs at its most connections, in the order it ran
 // them, classified. `value(run)` is a run's figure, `processOf` and `roundOf` where it ran.
@@ -209,6 +217,7 @@ module.exports = {
   changepoints,
   classify,
   cellSteadiness,
+  unsteadyCell,
   processClasses,
   steadyRuns,
   runProcesses,

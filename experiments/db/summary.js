@@ -6,7 +6,7 @@
 // query in flight.
 const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
-const { processClasses, steadyRuns, cellSteadiness } = require('../../lib/steady')
+const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { pairCalls } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -129,9 +129,7 @@ function dbCell (server, endpoint, connections, runs) {
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
-    // a process that never reached a steady state, or a warm-up whose last two runs
-    // never agreed (runs from before processes were classified)
-    unsteady: steadiness.steady === false || (steadiness.classified === 0 && ok.some(run => run.warmupAgreed === false)),
+    unsteady: unsteadyCell(steadiness, ok),
     steadiness,
     processClasses: classes,
     // one process: only the rounds' level shows within the run (its server CPU per

@@ -4,7 +4,7 @@
 const { median, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves, movePercent } = require('../../lib/repeatability')
 const { components } = require('../../lib/variance')
-const { processClasses, steadyRuns, cellSteadiness } = require('../../lib/steady')
+const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
 const { servers, MODES } = require('./servers')
 const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -134,9 +134,7 @@ function httpCell (server, mode, connections, runs, classes) {
     threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
     maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
     unannouncedClose: kept.some(run => run.unannouncedClose),
-    // a process that never reached a steady state, or a warm-up whose last two runs
-    // never agreed (runs from before processes were classified)
-    unsteady: steadiness.steady === false || (steadiness.classified === 0 && ok.some(run => run.warmupAgreed === false)),
+    unsteady: unsteadyCell(steadiness, ok),
     steadiness,
     processClasses: classes,
     variance: components(byProcess.map(own => own.map(cpuOf))),
