@@ -214,10 +214,11 @@ function httpSession (interrupted = () => false) {
 async function warmUp (server, step, preset, interrupted) {
   const rates = server.warmupRates
   server.warmupCpuUs ??= []
-  server.load ??= { seconds: preset.seconds, timeoutSeconds: undefined }
+  // the next run's duration and wrk's timeout: the preset's, longer where a run was too short
+  let runLoad = { seconds: preset.seconds, timeoutSeconds: undefined }
   const { min, max } = preset.warmup ?? PRESETS.default.warmup
   while (rates.length < max && !interrupted()) {
-    const load = { ...preset, ...server.load }
+    const load = { ...preset, ...runLoad }
     const before = processCpu(server.started.pid)
     const wrk = await runWrk(wrkArgv(step, server.port, { http: load }), load.seconds * 1000 + WRK_GRACE_MS)
     const after = processCpu(server.started.pid)
@@ -227,7 +228,7 @@ async function warmUp (server, step, preset, interrupted) {
     const tooShort = output.requests === 0 || (output.errors.timeout > 0 && failure?.startsWith('wrk counted socket errors'))
     if (failure && tooShort && load.seconds < LONGEST_RUN_SECONDS) {
       const doubled = { seconds: Math.min(LONGEST_RUN_SECONDS, load.seconds * 2) }
-      server.load = output.requestsPerSecond > 0
+      runLoad = output.requestsPerSecond > 0
         ? loadFor(doubled, step.connections, output.requestsPerSecond)
         : { ...doubled, timeoutSeconds: Math.min(LONGEST_RUN_SECONDS, 2 * (load.timeoutSeconds ?? WRK_TIMEOUT_SECONDS)) }
       continue
@@ -235,7 +236,7 @@ async function warmUp (server, step, preset, interrupted) {
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
     rates.push(output.requestsPerSecond)
     server.warmupCpuUs.push(before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null)
-    server.load = loadFor(preset, step.connections, output.requestsPerSecond)
+    runLoad = loadFor(preset, step.connections, output.requestsPerSecond)
     const [previous, last] = rates.slice(-2)
     if (rates.length >= min && rates.length < 2) return null
     if (rates.length >= min && Math.abs(last - previous) <= WARMUP_AGREE * previous) return true
