@@ -3,7 +3,8 @@ CC ?= cc
 CFLAGS ?= -O3 -Wall -Wextra -Werror
 BUILD := build
 
-all: $(BUILD)/wc-c $(BUILD)/wc-splice uring $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers db host
+all: $(BUILD)/wc-c $(BUILD)/wc-splice uring $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers db host \
+  wasm
 
 $(BUILD)/wc-c: wc/wc.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -66,6 +67,52 @@ $(BUILD)/db-c-libpq: db/c-libpq.c | $(BUILD)
 host:
 	$(MAKE) -C host BUILD=$(abspath $(BUILD))
 
+# C's ladder with sched_yield(2) in getppid's place: the floor of the WASI variants, whose
+# only bare syscall is sched_yield.
+ladder: $(BUILD)/ladder-c-yield
+
+$(BUILD)/ladder-c-yield: calls/c.c calls/native.h $(BUILD)/libladder.so | $(BUILD)
+	$(CC) $(CFLAGS) -DLADDER_YIELD -o $@ $< -L$(BUILD) -lladder -Wl,-rpath,'$$ORIGIN'
+
+# WebAssembly (docs/wasm.md): the stdin reader wc/wc.c and the ladder (calls/c.c, with
+# calls/wasi.c in libladder's place) built for wasm32-wasi by Debian's clang-14 and
+# wasi-libc, and the WASIX server assembled from its text by wabt's wat2wasm. Ahead of
+# time: wasmtime's precompiled modules (.cwasm, by the wheel ./setup.sh puts in
+# build/wasmtime-py) and wasmer's LLVM-compiled ones (.wasmu, where ./setup.sh --wasm built
+# build/wasmer). Whatever is missing leaves its rows saying what to install.
+WASI_CC := $(firstword $(wildcard /usr/bin/clang-14))
+WASI_LIBC := $(wildcard /usr/lib/wasm32-wasi/libc.a)
+WAT2WASM := $(firstword $(wildcard /usr/bin/wat2wasm))
+WASMTIME_PY := $(wildcard $(BUILD)/wasmtime-py/wasmtime)
+WASMER := $(firstword $(wildcard $(BUILD)/wasmer/bin/wasmer))
+WASI_CFLAGS := --target=wasm32-wasi --sysroot=/usr -O2 -Wall -Wextra -Werror -Wl,--strip-all
+WASI_MODULES := $(if $(and $(WASI_CC),$(WASI_LIBC)),$(BUILD)/wc.wasm $(BUILD)/ladder-wasi.wasm \
+  $(BUILD)/ladder-wasi-clock.wasm)
+wasm: $(WASI_MODULES) $(if $(WAT2WASM),$(BUILD)/http-wasix.wasm) \
+  $(if $(WASMTIME_PY),$(patsubst %.wasm,%.cwasm,$(filter %/wc.wasm %/ladder-wasi.wasm,$(WASI_MODULES)))) \
+  $(if $(WASMER),$(patsubst %.wasm,%.wasmu,$(WASI_MODULES) \
+    $(if $(WAT2WASM),$(BUILD)/http-wasix.wasm)))
+
+$(BUILD)/wc.wasm: wc/wc.c | $(BUILD)
+	$(WASI_CC) $(WASI_CFLAGS) -o $@ $<
+
+# The ladder's clock: the host's lab.cpu_ns import (wc/wasi.mjs, wc/wasi.py), or WASI's
+# process CPU clock (-clock, for wasmer, which can be given no import of the lab's).
+$(BUILD)/ladder-wasi.wasm: calls/c.c calls/wasi.c calls/native.h | $(BUILD)
+	$(WASI_CC) $(WASI_CFLAGS) -DLADDER_YIELD -DLADDER_HOST_CLOCK -o $@ calls/c.c calls/wasi.c
+
+$(BUILD)/ladder-wasi-clock.wasm: calls/c.c calls/wasi.c calls/native.h | $(BUILD)
+	$(WASI_CC) $(WASI_CFLAGS) -DLADDER_YIELD -o $@ calls/c.c calls/wasi.c
+
+$(BUILD)/http-wasix.wasm: http/wasix.wat | $(BUILD)
+	$(WAT2WASM) -o $@ $<
+
+$(BUILD)/%.cwasm: $(BUILD)/%.wasm wc/wasi.py
+	python3 wc/wasi.py --precompile $< $@
+
+$(BUILD)/%.wasmu: $(BUILD)/%.wasm
+	$(WASMER) compile --llvm $< -o $@ >/dev/null
+
 $(BUILD):
 	mkdir -p $@
 
@@ -76,6 +123,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 
 clean:
 	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/libladder-uring.so $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
+	rm -f $(BUILD)/ladder-c-yield $(BUILD)/*.wasm $(BUILD)/*.cwasm $(BUILD)/*.wasmu
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
-.PHONY: all uring ladder servers db host clean
+.PHONY: all uring ladder servers db host wasm clean

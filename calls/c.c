@@ -4,8 +4,13 @@
 // Built with LADDER_URING (build/ladder-c-uring), the syscall rung is an IORING_OP_NOP
 // through the ring of build/libladder-uring.so (calls/uring.c) and the reads are
 // IORING_OP_READs through it: the ring Bun's and Deno's ring variants call through FFI.
+// Built with LADDER_YIELD, the syscall rung is sched_yield(2), the bare syscall WASI has:
+// natively (build/ladder-c-yield), the floor the WASI variants are taken against, and for
+// wasm32-wasi with calls/wasi.c in libladder's place (build/ladder-wasi*.wasm), where every
+// call is a WASI import: args_sizes_get the no-op, sched_yield, and fd_read for read(2).
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +25,12 @@
 #define BLOCK 256
 #define WARMUP_CALLS 1024
 #define WARMUP_COUNT 128
+
+#ifdef __wasm__
+#define COMPILED "unknown"
+#else
+#define COMPILED "native"
+#endif
 
 static char buf[BLOCK];
 static long long size, reads;
@@ -45,6 +56,12 @@ static int syscall_right(int32_t parent) {
   return ladder_uring_nop() == 0;
 }
 static ssize_t read_once(int fd, size_t length) { return ladder_uring_read(fd, buf, (uint32_t)length); }
+#elif defined LADDER_YIELD
+static int syscall_right(int32_t parent) {
+  (void)parent;
+  return sched_yield() == 0;
+}
+static ssize_t read_once(int fd, size_t length) { return read(fd, buf, length); }
 #else
 static int syscall_right(int32_t parent) { return ladder_getppid() == parent; }
 static ssize_t read_once(int fd, size_t length) { return read(fd, buf, length); }
@@ -95,7 +112,9 @@ int main(int argc, char **argv) {
   }
   const long counts[RUNGS] = {10 * calls, calls, calls, count};
   devnull = open("/dev/null", O_RDONLY);
+#ifndef __wasm__
   parent = (int32_t)getppid();
+#endif
   if (devnull < 0) fail("open /dev/null", -1, 1);
 #ifdef LADDER_URING
   int ready = ladder_uring_setup();
@@ -107,7 +126,8 @@ int main(int argc, char **argv) {
   // the warm-up calls/ladder.mjs makes, so that dd's bytes come out the same
   for (int r = 0; r < RUNGS; r++)
     for (int call = 0; call < WARMUP_CALLS; call++) timed((enum rung)r, WARMUP_COUNT);
-  printf("compiled noop native syscall native empty-read native read-256 native\n");
+  // a wasm module's machine code is its host's to make, and no host here says which tier ran
+  printf("compiled noop %s syscall %s empty-read %s read-256 %s\n", COMPILED, COMPILED, COMPILED, COMPILED);
   for (long round = 1; round <= rounds; round++) {
     printf("round %ld", round);
     for (int r = 0; r < RUNGS; r++) printf(" %s %.3f", names[r], timed((enum rung)r, counts[r]));
