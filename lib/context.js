@@ -124,6 +124,8 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
       ring: program.ring === true,
       ...(program.ringWindow ? { ringWindow: program.ringWindow } : {}),
       ...(program.fastest ? { fastest: program.fastest } : {}),
+      ...(program.wasi ? { wasi: true } : {}),
+      ...(program.hostChunks ? { hostChunks: program.hostChunks } : {}),
       note: program.note
     })),
     options

@@ -19,9 +19,17 @@ function expandCommand (row, values = {}) {
   })
 }
 
+// What builds a row's files in build/ (`built`), by their ending, where make alone cannot.
+const BUILT_BY = {
+  '.wasm': 'run ./setup.sh, which installs clang-14, wasi-libc and wabt, then make',
+  '.cwasm': 'run ./setup.sh, which installs the wasmtime wheel, then make precompiles it',
+  '.wasmu': 'run ./setup.sh --wasm, which builds wasmer with LLVM, then make compiles it'
+}
+
 // What stops a row from running here, as a sentence that names the fix; null if nothing:
 // for a row through io_uring (ring: true) first why the machine refuses a ring, then its
-// runtime, its executable, its file, the bindings it needs.
+// runtime, its executable, its file, the files it needs built (`built`: names in build/,
+// such as a WebAssembly module), the bindings or features it needs.
 function unavailableReason (row) {
   const ring = row.ring ? uringReason() : null
   if (ring !== null) return ring
@@ -34,6 +42,8 @@ function unavailableReason (row) {
   const executable = expandCommand(row, { '{v8flags}': [] })[0]
   if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
   if (row.file && !fs.existsSync(path.resolve(ROOT, row.file))) return `${path.resolve(ROOT, row.file)} is missing`
+  const unbuilt = (row.built ?? []).find(file => !fs.existsSync(path.join(BUILD, file)))
+  if (unbuilt) return `${path.join(BUILD, unbuilt)} is not built: ${BUILT_BY[path.extname(unbuilt)] ?? 'run ./setup.sh (or make)'}`
   return row.needs?.length ? runtime.lacks(binary, row.needs) : null
 }
 

@@ -12,6 +12,10 @@ const MEASURED_NODE_VERSIONS = require('../package.json').measuredNodeVersions
 const DEFAULT_NODE_VERSION = MEASURED_NODE_VERSIONS[0]
 
 const JUST_HOST = path.join(BUILD, 'just-host')
+// The WebAssembly hosts' homes in build/ (docs/wasm.md): the wasmtime wheel ./setup.sh
+// installs from PyPI (requirements.txt pins it), and the wasmer ./setup.sh --wasm builds.
+const WASMTIME_PY = path.join(BUILD, 'wasmtime-py')
+const WASMER_BIN = path.join(BUILD, 'wasmer', 'bin', 'wasmer')
 
 function nodeBinary (version) {
   return path.join(BUILD, 'node', version, 'bin', 'node')
@@ -105,7 +109,85 @@ const runtimes = {
     v8Flags: flags => (flags.length ? [`--v8-flags=${flags.join(',')}`] : []),
     reopensClosedStdio: true,
     install: 'run ./setup.sh (npm installs deno), or set DENO=/path/to/deno'
+  },
+  // wasmtime as PyPI serves it: a wheel that carries the runtime as a library, driven by
+  // wc/wasi.py on Debian's python3. Found only where the wheel is installed.
+  wasmtime: {
+    label: 'wasmtime',
+    locate: () => (fs.existsSync(path.join(WASMTIME_PY, 'wasmtime')) ? findOnPath('python3') : null),
+    version: bin => `wasmtime ${wheelVersion('wasmtime')} (PyPI wheel, ${firstLine(bin, ['--version'])})`,
+    engine: 'wasm',
+    v8Flags: null,
+    noGcTrace: 'WebAssembly on wasmtime: no garbage collector',
+    // wc/wasi.py puts a closed stdin on /dev/null, as Node, Bun and Deno do
+    reopensClosedStdio: true,
+    install: 'run ./setup.sh, which installs wasmtime from PyPI (requirements.txt) into build/wasmtime-py'
+  },
+  // Built from Rust crates by ./setup.sh --wasm (with LLVM, and WASIX's host networking),
+  // which the default set-up leaves out for its many minutes.
+  wasmer: {
+    label: 'Wasmer',
+    locate: () => process.env.WASMER || (isExecutable(WASMER_BIN) ? WASMER_BIN : findOnPath('wasmer')),
+    version: bin => firstLine(bin, ['--version']),
+    lacks: (bin, needs) => wasmerLacks(bin, needs),
+    engine: 'wasm',
+    v8Flags: null,
+    noGcTrace: 'WebAssembly on wasmer: no garbage collector',
+    reopensClosedStdio: false,
+    // what installs it, where the default set-up does not: its rows' tests skip without it
+    optional: './setup.sh --wasm',
+    install: 'run ./setup.sh --wasm, which builds wasmer 4.4.0 with cargo (about 25 minutes on ' +
+      '2 cores, docs/wasm.md), or set WASMER=/path/to/wasmer'
+  },
+  // A JavaScript runtime on wasmer. No registry this lab can reach serves it (docs/wasm.md),
+  // so it is never found: its row says why.
+  winterjs: {
+    label: 'Winter.js',
+    locate: () => null,
+    version: bin => firstLine(bin, ['--version']),
+    engine: 'spidermonkey',
+    v8Flags: null,
+    noGcTrace: 'Winter.js runs SpiderMonkey, which has no --trace-gc',
+    reopensClosedStdio: false,
+    optional: 'none: no registry here serves it',
+    install: 'no registry here serves it (npm and PyPI have no winterjs; crates.io\'s winterjs ' +
+      '0.1.0 is an empty placeholder; wasmer\'s registry is out of reach; docs/wasm.md)'
   }
+}
+
+// The version of a wheel installed into build/wasmtime-py, from its dist-info folder.
+function wheelVersion (name) {
+  const info = fs.readdirSync(WASMTIME_PY).find(entry => entry.startsWith(`${name}-`) && entry.endsWith('.dist-info'))
+  return info ? info.slice(name.length + 1, -'.dist-info'.length) : 'unknown'
+}
+
+// What a row may need of a wasmer (its needs), and how the binary is asked: its compilers
+// are in `wasmer --version --verbose`, its host networking is `wasmer run --net`.
+const WASMER_FEATURES = {
+  llvm: { args: ['--version', '--verbose'], has: /^compiler: .*\bllvm\b/m, what: 'the LLVM compiler' },
+  'wasix-net': { args: ['run', '--help'], has: /--net\b/, what: 'WASIX host networking (wasmer run --net)' }
+}
+
+// Why this wasmer cannot run a row that needs these of its features; null if it can.
+// Asked of the binary, once each: a wasmer built without a feature does not list it.
+const wasmerAnswers = new Map()
+function wasmerLacks (binary, needs) {
+  const unknown = needs.find(need => !WASMER_FEATURES[need])
+  if (unknown) return `the lab cannot ask wasmer for '${unknown}': a row needs one of ${Object.keys(WASMER_FEATURES).join(', ')}`
+  const missing = needs.find(need => {
+    const { args, has } = WASMER_FEATURES[need]
+    const key = `${binary}\t${args.join(' ')}`
+    if (!wasmerAnswers.has(key)) {
+      let text = ''
+      try {
+        text = execFileSync(binary, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
+      } catch {}
+      wasmerAnswers.set(key, text)
+    }
+    return !has.test(wasmerAnswers.get(key))
+  })
+  if (!missing) return null
+  return `${binary} was built without ${WASMER_FEATURES[missing].what}: run ./setup.sh --wasm, which builds one with it`
 }
 
 // just(js) binaries differ, and real just(js) 0.1.x has no --version: it takes any
@@ -310,6 +392,8 @@ function runtimeTitle (runtimeName, version) {
 
 module.exports = {
   runtimes,
+  WASMTIME_PY,
+  WASMER_BIN,
   runtimeVersion,
   runtimeTitle,
   binarySha256,

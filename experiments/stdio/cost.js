@@ -195,6 +195,8 @@ function summariseHeadline (records, context, rejected = new Map()) {
     if (entry.stealShare !== null && entry.stealShare > STEAL_SHARE) entry.flags.push('steal')
     // a run kept after its re-measures were spent still shared its CPU (lib/foreign.js)
     if (runs.some(run => run.ok && run.foreign?.disturbed)) entry.flags.push('disturbed')
+    // a WASI host that hands fd_read its share of larger reads: its reads are not read(2)'s
+    if (rowOf(cell.program, context)?.hostChunks) entry.flags.push('host-chunks')
     out.push(entry)
   }
   const sizes = [...new Set(out.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -371,7 +373,12 @@ function headlineRepeatabilityText (result, labels) {
 // A run records its table (context.programs, with the rows --node made); older runs
 // fall back on today's.
 function runtimeOf (name, context) {
-  return context.programs?.find(program => program.name === name)?.runtime ?? findProgram(name)?.runtime ?? null
+  return rowOf(name, context)?.runtime ?? null
+}
+
+// A reader's row as the run recorded it, else today's table's.
+function rowOf (name, context) {
+  return context.programs?.find(program => program.name === name) ?? findProgram(name) ?? null
 }
 
 // A headline cell by reader and block size, or null where there is none or it failed (a

@@ -38,6 +38,13 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // bytes of reads it keeps in flight at once (ringWindow / block size reads, at least one),
 // where it keeps more than one.
 //
+// wasi: it runs wc/wc.c built for wasm32-wasi (build/wc.wasm, or that module compiled
+// ahead of time, in `built`) under a WASI host: its reads are the module's fd_read calls.
+// hostChunks: the host reads stdin in chunks of its own and hands each fd_read its share,
+// so the kernel sees fewer, larger reads than the module makes; the strace pass then checks
+// the bytes alone. knownFaults: a host's wrong answer to a case of the readers' tests
+// (test/e2e/readers.test.js), which pin it as it is: { directory: why }.
+//
 // In a command template: {runtime} is the runtime's binary, {file} the reader's
 // path, {build} the build folder, {bs} the block size, and {v8flags} expands to
 // however many arguments the runtime needs for the V8 flags (none in a timed run).
@@ -251,6 +258,83 @@ const programs = [
     },
     note: 'Deno.dlopen calling libc read, the length a BigInt, the buffer\'s address taken once: ' +
       'a V8 fast API call once TurboFan compiles the loop'
+  },
+  {
+    name: 'node-wasi',
+    runtime: 'node',
+    file: 'wc/wasi.mjs',
+    command: ['{runtime}', '{v8flags}', '{file}', '{build}/wc.wasm', '{bs}'],
+    built: ['wc.wasm'],
+    wasi: true,
+    honoursBlockSize: true,
+    note: 'wc/wc.c built for wasm32-wasi, run by node:wasi (libuv\'s uvwasi, C++): each fd_read a read(2)'
+  },
+  {
+    name: 'bun-wasi',
+    runtime: 'bun',
+    file: 'wc/wasi.mjs',
+    command: ['{runtime}', '{file}', '{build}/wc.wasm', '{bs}'],
+    built: ['wc.wasm'],
+    wasi: true,
+    honoursBlockSize: true,
+    knownFaults: { directory: 'Bun\'s node:wasi answers a read of a directory with its end (0 bytes), not EISDIR' },
+    note: 'wc/wc.c built for wasm32-wasi, run by Bun\'s node:wasi (written in JavaScript): each fd_read a read(2)'
+  },
+  {
+    name: 'deno-wasi',
+    runtime: 'deno',
+    file: 'wc/wasi.mjs',
+    command: ['{runtime}', 'run', '--allow-read', '{v8flags}', '{file}', '{build}/wc.wasm', '{bs}'],
+    built: ['wc.wasm'],
+    wasi: true,
+    honoursBlockSize: true,
+    hostChunks: 'Deno\'s node:wasi reads stdin 8 KiB at a time, or a block at a time when larger',
+    note: 'wc/wc.c built for wasm32-wasi, run by Deno\'s node:wasi (uvwasi, buffered)'
+  },
+  {
+    name: 'wasmtime',
+    runtime: 'wasmtime',
+    file: 'wc/wasi.py',
+    command: ['{runtime}', '{file}', '{build}/wc.wasm', '{bs}'],
+    built: ['wc.wasm'],
+    wasi: true,
+    honoursBlockSize: true,
+    hostChunks: 'wasmtime\'s WASI reads stdin 64 KiB at a time',
+    knownFaults: { directory: 'python3, wasmtime\'s host here, refuses a directory on stdin before the module runs' },
+    note: 'wc/wc.c built for wasm32-wasi, compiled by Cranelift as it loads, on PyPI\'s wasmtime'
+  },
+  {
+    name: 'wasmtime-aot',
+    runtime: 'wasmtime',
+    file: 'wc/wasi.py',
+    command: ['{runtime}', '{file}', '{build}/wc.cwasm', '{bs}'],
+    built: ['wc.cwasm'],
+    wasi: true,
+    honoursBlockSize: true,
+    hostChunks: 'wasmtime\'s WASI reads stdin 64 KiB at a time',
+    knownFaults: { directory: 'python3, wasmtime\'s host here, refuses a directory on stdin before the module runs' },
+    note: 'the wasmtime row ahead of time: the module precompiled by Cranelift at build time (.cwasm)'
+  },
+  {
+    name: 'wasmer',
+    runtime: 'wasmer',
+    file: 'wc/wc.c',
+    command: ['{runtime}', 'run', '{build}/wc.wasm', '--', '{bs}'],
+    built: ['wc.wasm'],
+    wasi: true,
+    honoursBlockSize: true,
+    note: 'wc/wc.c built for wasm32-wasi, compiled by Cranelift as it loads, on wasmer (./setup.sh --wasm)'
+  },
+  {
+    name: 'wasmer-llvm',
+    runtime: 'wasmer',
+    file: 'wc/wc.c',
+    command: ['{runtime}', 'run', '{build}/wc.wasmu', '--', '{bs}'],
+    built: ['wc.wasmu'],
+    needs: ['llvm'],
+    wasi: true,
+    honoursBlockSize: true,
+    note: 'the wasmer row ahead of time: the module compiled by LLVM at build time (wasmer compile --llvm)'
   }
 ]
 

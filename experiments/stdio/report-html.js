@@ -9,7 +9,7 @@ const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = r
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelsText } = require('../../lib/stats')
 
-const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed' }
+const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
 
 function flagBadges (flags, meanings) {
   return flags.map(flag => html`<span class="flag flag-${flag}" title="${meanings[flag] ?? flag}">${FLAG_LABELS[flag] ?? flag}</span>`)
@@ -91,7 +91,9 @@ const HEADLINE_FLAGS = {
   'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
   steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs',
   unproven: 'fast path unproven: no check could show that this fastest reader ran its ' +
-    'runtime\'s fast path (see Fast paths)'
+    'runtime\'s fast path (see Fast paths)',
+  'host-chunks': 'a WASI host that reads stdin in larger chunks of its own and hands each fd_read ' +
+    'its share: the reads are the module\'s, fewer syscalls behind them (docs/wasm.md)'
 }
 
 // Two runs' headlines by the repeatability criterion: how many points each share of C

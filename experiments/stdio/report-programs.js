@@ -18,7 +18,11 @@ function programInfo (name, context) {
     // runs from before the table said so: today's row
     ring: (program?.ring ?? findProgram(name)?.ring) === true,
     ringWindow: program?.ringWindow ?? null,
-    javascript: runtimeName !== null && !['native', 'coreutils'].includes(runtimeName),
+    // a WASI row is WebAssembly whichever runtime hosts it: never a JavaScript reader
+    wasi: (program?.wasi ?? findProgram(name)?.wasi) === true,
+    hostChunks: program?.hostChunks ?? findProgram(name)?.hostChunks ?? null,
+    javascript: runtimeName !== null && ['v8', 'jsc'].includes(runtimes[runtimeName]?.engine) &&
+      (program?.wasi ?? findProgram(name)?.wasi) !== true,
     note: program?.note ?? null
   }
 }

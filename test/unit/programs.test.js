@@ -76,14 +76,16 @@ describe('commandLine', () => {
   test('substitutes every placeholder', () => {
     for (const program of programs) {
       const argv = commandLine(program, 4096)
+      // (Whether the runtime is installed is test/readers.test.js's business, not this one's:
+      // one that is not, such as wasmer without ./setup.sh --wasm, keeps its placeholder.)
+      const binary = runtimes[program.runtime].locate()
+      const expanded = binary === null ? argv.filter(arg => arg !== '{runtime}') : argv
       assert.ok(argv.every(arg => typeof arg === 'string' && arg.length > 0), `${program.name}: ${argv}`)
-      assert.ok(!argv.some(arg => arg.includes('{') || arg.includes('}')), `${program.name}: ${argv}`)
+      assert.ok(!expanded.some(arg => arg.includes('{') || arg.includes('}')), `${program.name}: ${argv}`)
       const template = program.command.join(' ')
       if (template.includes('{bs}')) assert.ok(argv.includes('4096'), `${program.name}: ${argv}`)
       if (template.includes('{file}')) assert.ok(argv.includes(path.join(ROOT, program.file)), `${program.name}: ${argv}`)
       if (template.includes('{build}')) assert.ok(argv.some(arg => arg.startsWith(BUILD + '/')), `${program.name}: ${argv}`)
-      // (Whether the runtime is installed is test/readers.test.js's business, not this one's.)
-      const binary = runtimes[program.runtime].locate()
       if (program.command[0] === '{runtime}' && binary !== null) assert.equal(argv[0], binary, program.name)
       assert.ok(!argv.includes('--trace-gc') && !argv.some(arg => arg.startsWith('--v8-flags')), `a timed run gets no V8 flags: ${argv}`)
       assert.deepEqual(commandLine(program, 4096, []), argv)
@@ -216,6 +218,70 @@ describe('parseBlockSize', () => {
         assert.match(error.message, message, JSON.stringify(text))
         return true
       })
+    }
+  })
+})
+
+describe('the WebAssembly rows', () => {
+  const { unavailableReason } = require('../../lib/rows')
+  const { servers } = require('../../experiments/http/servers')
+  const tempDir = require('../helpers').tempFolders('syscall-lab-wasmer-')
+
+  // A wasmer that answers as one built with only Cranelift, and with or without --net.
+  function fakeWasmer (withNet) {
+    const file = path.join(tempDir(), 'wasmer')
+    fs.writeFileSync(file, [
+      '#!/bin/sh',
+      'case "$*" in',
+      '  "--version --verbose") printf "wasmer 4.4.0\\ncompiler: cranelift\\n" ;;',
+      `  "run --help") echo "  --env <ENV>"${withNet ? '; echo "  --net  Enable networking"' : ''} ;;`,
+      '  *) echo "wasmer 4.4.0" ;;',
+      'esac',
+      ''
+    ].join('\n'), { mode: 0o755 })
+    return file
+  }
+
+  function withWasmer (binary, check) {
+    const saved = process.env.WASMER
+    process.env.WASMER = binary
+    try {
+      check()
+    } finally {
+      if (saved === undefined) delete process.env.WASMER
+      else process.env.WASMER = saved
+    }
+  }
+
+  test('a wasmer built without a feature a row needs is refused in one line naming it', () => {
+    withWasmer(fakeWasmer(false), () => {
+      const llvm = unavailableReason({ ...findProgram('wasmer-llvm'), built: [] })
+      assert.match(llvm, /^\S+wasmer was built without the LLVM compiler: run \.\/setup\.sh --wasm, which builds one with it$/)
+      const server = servers.find(row => row.name === 'wasmer-wasix')
+      assert.match(unavailableReason({ ...server, built: [] }), /built without WASIX host networking \(wasmer run --net\)/)
+    })
+    withWasmer(fakeWasmer(true), () => {
+      assert.equal(unavailableReason({ ...servers.find(row => row.name === 'wasmer-wasix'), built: [] }), null)
+    })
+  })
+
+  test('a module that is not built names what builds it', () => {
+    const row = { ...findProgram('node-wasi'), built: ['no-such-module.wasm'] }
+    assert.equal(unavailableReason(row), `${path.join(BUILD, 'no-such-module.wasm')} is not built: run ./setup.sh, which installs clang-14, wasi-libc and wabt, then make`)
+  })
+
+  test('Winter.js is listed, never found, with what was tried', () => {
+    const winter = servers.find(row => row.name === 'winterjs')
+    assert.match(unavailableReason(winter), /^Winter\.js not found: no registry here serves it \(npm and PyPI have no winterjs/)
+  })
+
+  test('every WASI row runs wc/wc.c\'s module, and no JavaScript ranking counts it', () => {
+    const { programInfo } = require('../../experiments/stdio/report-programs')
+    const wasi = programs.filter(program => program.wasi)
+    assert.deepEqual(wasi.map(program => program.name), ['node-wasi', 'bun-wasi', 'deno-wasi', 'wasmtime', 'wasmtime-aot', 'wasmer', 'wasmer-llvm'])
+    for (const program of wasi) {
+      assert.ok(program.built.length === 1 && /^wc\.(wasm|cwasm|wasmu)$/.test(program.built[0]), program.name)
+      assert.equal(programInfo(program.name).javascript, false, program.name)
     }
   })
 })

@@ -65,6 +65,15 @@ describe('the read trace', () => {
     assert.match(readTraceProblem({ trace, program: { ...C_ROW, readSyscalls: ['splice'] }, blockSize: 256, bytes: 640, reads: 3 }), /read stdin with read, but its row says splice/)
   })
 
+  test('a WASI host that reads in chunks of its own is held to the bytes alone', () => {
+    const trace = parseTrace('7 read(0, "..."..., 8192) = 8192\n7 read(0, "", 8192) = 0\n')
+    const row = { name: 'deno-wasi', honoursBlockSize: true, wasi: true, hostChunks: '8 KiB at a time' }
+    // the module made 32 fd_reads of 256 bytes; the kernel saw one read of 8 KiB
+    assert.equal(readTraceProblem({ trace, program: row, blockSize: 256, bytes: 8192, reads: 32 }), null)
+    assert.match(readTraceProblem({ trace, program: row, blockSize: 256, bytes: 16384, reads: 64 }), /strace saw 8192 bytes come through read on stdin, but 16384 were sent/)
+    assert.match(readTraceProblem({ trace, program: { ...row, hostChunks: undefined }, blockSize: 256, bytes: 8192, reads: 32 }), /ask for up to 8192 bytes a call/)
+  })
+
   test('a call whose iovec strace leaves out is judged by what it returned', () => {
     const trace = parseTrace('7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 65536\n7 preadv2(0, [...], 1, -1, RWF_NOWAIT) = 0\n')
     assert.equal(trace.stdin.preadv2.maxAsked, null)
