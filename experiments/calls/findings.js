@@ -8,21 +8,24 @@ const { BASELINE } = require('../stdio/programs')
 const { RING_FLOOR } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 
+// The rows whose parts are taken against C's own ladder: neither a ring's nor WASI's.
+const direct = ladder => ladder.rows.filter(row => (row.floor ?? (row.ring ? RING_FLOOR : BASELINE)) === BASELINE)
+
 const LADDER_FINDINGS = [
   function boundary (ladder) {
-    const rows = ladder.rows.filter(row => row.rungs.noop && row.variant !== BASELINE)
+    const rows = direct(ladder).filter(row => row.rungs.noop && row.variant !== BASELINE)
     const c = ladder.rows.find(row => row.variant === BASELINE)?.rungs.noop
     if (rows.length === 0 || !c) return null
     const sorted = [...rows].sort((a, b) => a.rungs.noop.estimate - b.rungs.noop.estimate)
     return `A no-op call into C costs ${formatNumber(c.estimate)} ns from C, ${listJoin(sorted.map(row => `${formatNumber(row.rungs.noop.estimate)} from ${row.variant}`))}.`
   },
   function syscall (ladder) {
-    const parts = ladder.rows.filter(row => row.parts && !row.ring).map(row => row.parts.syscall)
+    const parts = direct(ladder).filter(row => row.parts).map(row => row.parts.syscall)
     if (parts.length < 2) return null
     return `A syscall's entry and exit (getppid less the no-op) cost ${formatNumber(Math.min(...parts))} to ${formatNumber(Math.max(...parts))} ns in every variant: the kernel's price, not the runtime's.`
   },
   function readPath (ladder) {
-    const rows = ladder.rows.filter(row => row.parts && row.variant !== BASELINE && !row.ring).sort((a, b) => b.parts.readPath - a.parts.readPath)
+    const rows = direct(ladder).filter(row => row.parts && row.variant !== BASELINE).sort((a, b) => b.parts.readPath - a.parts.readPath)
     if (rows.length === 0) return null
     const [top] = rows
     return `The runtimes' read paths (an empty read less a bare syscall, beyond C's) are where reads differ: ${listJoin(rows.map(row => `${row.variant} ${formatNumber(row.parts.readPath)} ns`))}; ${top.variant}'s (${top.read}) is ${formatPercent(top.parts.readPath / top.rungs['read-256'].estimate)} of its 256-byte read.`
@@ -35,6 +38,28 @@ const LADDER_FINDINGS = [
     const others = ladder.rows.filter(row => row.ring && row !== floor && at(row, 'read-256') !== null)
     const theirs = others.length ? `; ${listJoin(others.map(row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of C's`))}` : ''
     return `Through io_uring, C's round trip with no work (IORING_OP_NOP) costs ${formatNumber(at(floor, 'syscall'))} ns against getppid's ${formatNumber(at(c, 'syscall'))}, and a 256-byte read ${formatNumber(at(floor, 'read-256'))} ns against read(2)'s ${formatNumber(at(c, 'read-256'))}${theirs}.`
+  },
+  // Through WASI, against C's ladder with sched_yield (c-yield): the call out of the sandbox
+  // (args_sizes_get), sched_yield beyond it (or the WASI layer alone, where the host makes
+  // no syscall for it), and a 256-byte fd_read against C's read(2) and against the same
+  // runtime's FFI read where the ladder has one.
+  function wasi (ladder) {
+    const floor = ladder.rows.find(row => row.variant === 'c-yield')
+    const rows = ladder.rows.filter(row => row.wasi && row.rungs['read-256'])
+    const at = (row, rung) => row?.rungs[rung]?.estimate ?? null
+    if (!floor || rows.length === 0 || at(floor, 'read-256') === null) return null
+    const ffi = row => ladder.rows.find(other => other.runtime === row.runtime && !other.wasi && /ffi/.test(other.variant))
+    const calls = listJoin(rows.map(row => `${formatNumber(at(row, 'noop'))} ns on ${row.variant}`))
+    const yields = listJoin(rows.map(row => `${formatNumber(at(row, 'syscall'))} on ${row.variant}` +
+      (row.noSyscall ? ' (no syscall)' : '')))
+    const reads = listJoin(rows.map(row => {
+      const own = ffi(row)
+      const beside = own && at(own, 'read-256') !== null ? `, ${own.variant}'s ${formatNumber(at(own, 'read-256'))}` : ''
+      return `${formatNumber(at(row, 'read-256'))} on ${row.variant}${beside}`
+    }))
+    return `Through WASI, a call out of the sandbox that makes no syscall (args_sizes_get) costs ${calls}; ` +
+      `sched_yield ${yields}, against C's ${formatNumber(at(floor, 'syscall'))}; ` +
+      `and a 256-byte fd_read ${reads}, against C's read(2) ${formatNumber(at(floor, 'read-256'))} ns.`
   },
   function repeats (ladder) {
     return reachableText(reachable(ladder))

@@ -75,12 +75,12 @@ function select (options, recorded = null) {
     matchesNone: (pattern, names) => `--only ${pattern} matches no variant of the call ladder; they are: ${names.join(', ')}`,
     cannotRun: (variant, reason) => `cannot run the ladder of ${variant.name}: ${reason}`
   })
-  // a ring variant's parts are taken against the ring's floor, which then runs too
-  const floor = ladder.findVariant(ladder.RING_FLOOR)
-  if (variants.some(variant => variant.ring) && !variants.includes(floor)) {
+  // a variant's parts are taken against its floor (the ring's, WASI's), which then runs too
+  const floors = [...new Set(variants.map(ladder.floorOf))].map(ladder.findVariant)
+  for (const floor of floors.filter(floor => !variants.includes(floor))) {
     const reason = ladder.unavailableReason(floor)
     if (reason === null) variants.push(floor)
-    else skipped.push({ program: floor.name, reason: `the ring variants' floor, so their parts are not taken: ${reason}` })
+    else skipped.push({ program: floor.name, reason: `the floor of other variants, so their parts are not taken: ${reason}` })
   }
   const runnable = ladder.stdinPrograms(variants).filter(program => {
     const reason = unavailableReason(program)

@@ -52,6 +52,67 @@ const JUST_NEEDS = ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.r
 const NATIVE_PARTS = { native: ['libladder.so'], node: ['ladder.node'], bun: ['libladder.so'], deno: ['libladder.so'], just: [] }
 const RING_LIBRARIES = ['libladder.so', 'libladder-uring.so']
 
+// The WASI variants (wasi: true) climb the rungs through a WASI host: calls/c.c built for
+// wasm32-wasi with calls/wasi.c, run by the stdin readers' hosts (wc/wasi.mjs, wc/wasi.py,
+// wasmer). Their no-op is args_sizes_get, a WASI call that makes no syscall; their syscall
+// sched_yield, WASI's only bare one (yields: their parts are taken as decompose says);
+// their reads fd_read. C's ladder with sched_yield(2) in getppid's place (c-yield) runs
+// beside them, for sched_yield's price from C. noSyscall: the host answers sched_yield
+// without the kernel, so that rung is its WASI layer alone (test/e2e/calls.test.js checks
+// each host's claim under strace). Deno preopens a folder for node:wasi only with every
+// permission: --allow-all, for /dev/null.
+const WASI_LADDER = ['ladder-wasi.wasm']
+const wasiVariants = [
+  {
+    name: 'node-wasi',
+    runtime: 'node',
+    file: 'wc/wasi.mjs',
+    command: ['{runtime}', '{file}', '--dev', '{build}/ladder-wasi.wasm'],
+    boundary: 'node:wasi (uvwasi): args_sizes_get',
+    read: 'fd_read through node:wasi',
+    stdin: 'node-wasi'
+  },
+  {
+    name: 'bun-wasi',
+    runtime: 'bun',
+    file: 'wc/wasi.mjs',
+    command: ['{runtime}', '{file}', '--dev', '{build}/ladder-wasi.wasm'],
+    noSyscall: 'Bun\'s node:wasi returns from sched_yield without a syscall',
+    boundary: 'Bun\'s node:wasi (JavaScript): args_sizes_get',
+    read: 'fd_read through Bun\'s node:wasi',
+    stdin: 'bun-wasi'
+  },
+  {
+    name: 'deno-wasi',
+    runtime: 'deno',
+    file: 'wc/wasi.mjs',
+    command: ['{runtime}', 'run', '--allow-all', '{file}', '--dev', '{build}/ladder-wasi.wasm'],
+    boundary: 'Deno\'s node:wasi (uvwasi): args_sizes_get',
+    read: 'fd_read through Deno\'s node:wasi (stdin buffered)',
+    stdin: 'deno-wasi'
+  },
+  {
+    name: 'wasmtime',
+    runtime: 'wasmtime',
+    file: 'wc/wasi.py',
+    command: ['{runtime}', '{file}', '--dev', '{build}/ladder-wasi.wasm'],
+    noSyscall: 'wasmtime\'s WASI returns from sched_yield without a syscall',
+    boundary: 'wasmtime\'s WASI: args_sizes_get',
+    read: 'fd_read through wasmtime (stdin buffered, files through a thread pool)',
+    stdin: 'wasmtime'
+  },
+  {
+    name: 'wasmer',
+    runtime: 'wasmer',
+    file: 'calls/wasi.c',
+    command: ['{runtime}', 'run', '--dir', '/dev', '{build}/ladder-wasi-clock.wasm', '--'],
+    libraries: ['ladder-wasi-clock.wasm'],
+    boundary: 'wasmer\'s WASI: args_sizes_get',
+    read: 'fd_read through wasmer',
+    stdin: 'wasmer'
+  }
+].map(variant => ({ libraries: WASI_LADDER, ...variant, wasi: true, yields: true, floor: 'c-yield' }))
+
 // Each variant: how its ladder runs (a command like experiments/stdio/programs.js's, {runtime} its
 // runtime's binary, {file} its ladder, {build} the build folder), what its boundary and
 // its reads are, and the stdin reader (experiments/stdio/programs.js) that reads as its
@@ -87,7 +148,18 @@ const variants = [
   { name: 'c-uring', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c-uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'a direct call into libladder.so', read: 'IORING_OP_READ through libladder-uring.so\'s ring (liburing)', stdin: 'c-uring' },
   { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' },
   { name: 'bun-uring', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'bun:ffi', read: 'IORING_OP_READ through bun:ffi into libladder-uring.so', stdin: null },
-  { name: 'deno-uring', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'Deno.dlopen', read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so', stdin: null }
+  { name: 'deno-uring', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'Deno.dlopen', read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so', stdin: null },
+  {
+    name: 'c-yield',
+    runtime: 'native',
+    file: 'calls/c.c',
+    command: ['{build}/ladder-c-yield'],
+    boundary: 'a direct call into libladder.so',
+    read: 'read(2), with sched_yield(2) for the syscall',
+    yields: true,
+    stdin: 'c'
+  },
+  ...wasiVariants
 ]
 // The floor a ring variant's parts are taken against.
 const RING_FLOOR = 'c-uring'
@@ -103,6 +175,12 @@ const RING_FLOOR = 'c-uring'
 const PRESETS = {
   default: { processes: 10, rounds: 2, calls: 120_000, reads: 1 << 16 },
   quick: { processes: 6, rounds: 2, calls: 100_000, reads: 1 << 16 }
+}
+
+// The variant a variant is set against, which runs whenever it does: its own floor (the
+// WASI variants' c-yield, for sched_yield), the ring's for a ring variant, else C's.
+function floorOf (variant) {
+  return variant?.floor ?? (variant?.ring ? RING_FLOOR : BASELINE)
 }
 
 function findVariant (name) {
@@ -236,8 +314,11 @@ function summariseLadder (records, context, headline) {
   const names = [...new Set(runs.map(run => run.program))]
   const rows = names.map(name => ladderRow(name, runs.filter(run => run.program === name)))
   const c = rows.find(row => row.variant === BASELINE)
-  const ringFloor = rows.find(row => row.variant === RING_FLOOR)
-  for (const row of rows) decompose(row, row.ring ? ringFloor : c)
+  for (const row of rows) {
+    const variant = findVariant(row.variant)
+    if (variant?.yields) decompose(row, c, { yields: true })
+    else decompose(row, rows.find(other => other.variant === floorOf(variant)))
+  }
   for (const row of rows) compareWithCost(row, headline)
   for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
   return { meaning: MEANING, vsCMeaning: VS_C_MEANING, counts: context.options.ladder, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
@@ -271,6 +352,9 @@ function ladderRow (name, runs) {
     variant: name,
     runtime: variant?.runtime ?? null,
     ring: variant?.ring === true,
+    wasi: variant?.wasi === true,
+    floor: floorOf(variant),
+    noSyscall: variant?.noSyscall ?? null,
     boundary: variant?.boundary ?? null,
     read: variant?.read ?? null,
     processes: ok.length,
@@ -315,20 +399,33 @@ function ladderHalves (rows) {
 // the runtime adds to a 256-byte read what it adds to an empty one. A ring variant's
 // `c` is c-uring: its syscall part is a NOP's round trip through the ring, and its kernel
 // read the ring's.
-function decompose (row, c) {
+//
+// A variant whose syscall rung is sched_yield (yields: c-yield and the WASI variants) has no
+// getppid, and sched_yield does the scheduler's work besides (a host may even answer it
+// alone): its syscall part is C's, and its read path its empty read less its no-op, beyond
+// C's. The sum, and so the check, is the same either way; sched_yield itself is set against
+// c-yield's in the findings.
+function decompose (row, c, { yields = false } = {}) {
   const at = (of, rung) => of?.rungs[rung]?.estimate ?? null
-  const values = [at(row, 'noop'), at(row, 'syscall'), at(row, 'empty-read'), at(c, 'empty-read'), at(c, 'syscall'), at(c, 'read-256'), at(row, 'read-256')]
+  const values = [at(row, 'noop'), at(row, 'syscall'), at(row, 'empty-read'), at(c, 'empty-read'), at(c, 'syscall'), at(c, 'read-256'), at(row, 'read-256'), at(c, 'noop')]
   if (values.some(value => value === null)) {
     Object.assign(row, { parts: null, predicted: null, gap: null, addsUp: null })
     return
   }
-  const [noop, syscall, emptyRead, cEmptyRead, cSyscall, cRead] = values
-  const parts = {
-    boundary: noop,
-    syscall: syscall - noop,
-    readPath: (emptyRead - syscall) - (cEmptyRead - cSyscall),
-    kernelRead: cRead - cSyscall
-  }
+  const [noop, syscall, emptyRead, cEmptyRead, cSyscall, cRead, , cNoop] = values
+  const parts = yields
+    ? {
+        boundary: noop,
+        syscall: cSyscall - cNoop,
+        readPath: (emptyRead - noop) - (cEmptyRead - cNoop),
+        kernelRead: cRead - cSyscall
+      }
+    : {
+        boundary: noop,
+        syscall: syscall - noop,
+        readPath: (emptyRead - syscall) - (cEmptyRead - cSyscall),
+        kernelRead: cRead - cSyscall
+      }
   const predicted = parts.boundary + parts.syscall + parts.readPath + parts.kernelRead
   const measured = at(row, 'read-256')
   Object.assign(row, { parts, predicted, gap: measured - predicted, addsUp: Math.abs(measured - predicted) <= ADDS_UP_SHARE * measured })
@@ -355,4 +452,4 @@ function stdinPrograms (selected) {
   return [...new Set(names)].map(name => findProgram(name))
 }
 
-module.exports = { variants, findVariant, listing, RUNGS, RING_FLOOR, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, planLadder, summariseLadder, decompose, stdinPrograms }
+module.exports = { variants, findVariant, floorOf, listing, RUNGS, RING_FLOOR, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, planLadder, summariseLadder, decompose, stdinPrograms }

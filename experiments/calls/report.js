@@ -42,7 +42,7 @@ function ladderSection (data) {
   const table = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
   <div class="table-wrap"><table class="ladder">
     <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${ladderLevels(entry)}</caption>
-    <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid (ring: NOP)</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
+    <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid (ring: NOP; WASI: sched_yield)</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
       <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
@@ -58,6 +58,7 @@ function ladderSection (data) {
     <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.
       The parts: the no-op; getppid less the no-op; the runtime's empty read less its getppid, beyond C's; C's 256-byte read less C's getppid (the kernel's work, the same everywhere).
       A ring variant (c-uring, just-uring, bun-uring, deno-uring) climbs the rungs through io_uring: an IORING_OP_NOP in getppid's place, IORING_OP_READs for the reads, each handed over and waited for by one io_uring_enter, and its parts are taken against c-uring's; c-uring, bun-uring and deno-uring call one ring, build/libladder-uring.so.
+      A WASI variant runs C's ladder built for wasm32-wasi under a WASI host: args_sizes_get (a WASI call with no syscall) for the no-op, sched_yield in getppid's place (c-yield is C's ladder with it), fd_read for the reads; its syscall part is C's, and its read path its empty read less its no-op, beyond C's (docs/wasm.md).
       Their sum predicts the 256-byte read (marked when more than 10% off); the cost pass column is the stdin reader that reads the same way, measured at 256 B in this run (marked when the ladder's read is outside its interval).</p>
     ${data.ladder.map((entry, index) => table(entry, index))}
   </section>`
@@ -66,7 +67,7 @@ function ladderSection (data) {
 // The call ladder as a table (terminal and markdown): a variant per row, its rungs' ns per
 // call with intervals, the four parts and what they predict against the measured read,
 // and the cost pass's CPU per read of its stdin reader at 256 B.
-const LADDER_HEADER = ['variant', 'no-op', 'getppid (ring: NOP)', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
+const LADDER_HEADER = ['variant', 'no-op', 'getppid (ring: NOP; WASI: sched_yield)', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
 const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
 const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')
 // the parts as a sum: a negative one with its minus sign, a positive one bare

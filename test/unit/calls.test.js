@@ -203,3 +203,36 @@ test('the ladder against C, process by process; where its variance lives; its ha
   assert.equal(reach.worst.variant, 'c')
   assert.equal(reach.worst.processesNeeded, 12)
 })
+
+test('a WASI variant\'s parts: C\'s syscall, its read path from its empty read less its no-op; sched_yield beside c-yield\'s', () => {
+  const log = [
+    ...records('c', processes(3, 200, 225, 440)),
+    ...records('c-yield', processes(3, 500, 225, 440)),
+    ...records('node-wasi', processes(20, 520, 400, 620)),
+    ...records('bun-wasi', processes(70, 8, 480, 800))
+  ]
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default } }, null)
+  const row = name => ladder.rows.find(entry => entry.variant === name)
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`)
+  // node-wasi: boundary 20; syscall C's 200 - 3; read path (400 - 20) - (225 - 3); kernel 440 - 200
+  const node = row('node-wasi')
+  close(node.parts.boundary, 20)
+  close(node.parts.syscall, 197)
+  close(node.parts.readPath, 158)
+  close(node.parts.kernelRead, 240)
+  close(node.predicted, 400 - 225 + 440)
+  assert.equal(node.wasi, true)
+  assert.equal(node.floor, 'c-yield')
+  // c-yield climbs its rungs the same way: no read path beyond C's
+  close(row('c-yield').parts.readPath, 0)
+  // a host that answers sched_yield alone gets no negative syscall part
+  close(row('bun-wasi').parts.syscall, 197)
+  assert.match(row('bun-wasi').noSyscall, /without a syscall/)
+  const texts = findings([{ label: 'run', results: { ladder } }]).map(finding => finding.text)
+  const wasi = texts.find(text => text.startsWith('Through WASI'))
+  assert.match(wasi, /args_sizes_get\) costs 20 ns on node-wasi and 70 ns on bun-wasi/)
+  assert.match(wasi, /sched_yield 520 on node-wasi and 8 on bun-wasi \(no syscall\), against C's 500/)
+  assert.match(wasi, /256-byte fd_read 620 on node-wasi and 800 on bun-wasi, against C's read\(2\) 440 ns/)
+  // the WASI rows stay out of the findings about calls into C
+  assert.ok(!texts.find(text => text.startsWith('A no-op call into C')).includes('node-wasi'))
+})
