@@ -27,7 +27,38 @@ const servers = [
   { name: 'node-http', runtime: 'node', file: 'http/node-http.js', command: ['{runtime}', '{file}', '{port}'], note: 'http.createServer' },
   { name: 'node-net', runtime: 'node', file: 'http/node-net.js', command: ['{runtime}', '{file}', '{port}'], note: 'net sockets, no HTTP layer' },
   { name: 'bun', runtime: 'bun', file: 'http/bun.js', command: ['{runtime}', '{file}', '{port}'], note: 'Bun.serve' },
-  { name: 'deno', runtime: 'deno', file: 'http/deno.js', command: ['{runtime}', 'run', '--allow-net', '{file}', '{port}'], note: 'Deno.serve' }
+  { name: 'deno', runtime: 'deno', file: 'http/deno.js', command: ['{runtime}', 'run', '--allow-net', '{file}', '{port}'], note: 'Deno.serve' },
+  // WebAssembly through WASIX on wasmer (docs/wasm.md): c-blocking as a text module of the
+  // lab's, its sockets wasmer's host networking (--net). wasmer passes SIGINT, not SIGTERM,
+  // on to a module (stopSignal); its handler exits 0.
+  {
+    name: 'wasmer-wasix',
+    runtime: 'wasmer',
+    file: 'http/wasix.wat',
+    command: ['{runtime}', 'run', '--net', '{build}/http-wasix.wasm', '--', '{port}'],
+    built: ['http-wasix.wasm'],
+    needs: ['wasix-net'],
+    stopSignal: 'SIGINT',
+    note: 'c-blocking through WASIX, call for call: sock_accept_v2, sock_recv, sock_send, fd_close; Cranelift as it loads'
+  },
+  {
+    name: 'wasmer-wasix-llvm',
+    runtime: 'wasmer',
+    file: 'http/wasix.wat',
+    command: ['{runtime}', 'run', '--net', '{build}/http-wasix.wasmu', '--', '{port}'],
+    built: ['http-wasix.wasmu'],
+    needs: ['wasix-net', 'llvm'],
+    stopSignal: 'SIGINT',
+    note: 'wasmer-wasix compiled ahead of time by LLVM (wasmer compile --llvm)'
+  },
+  // Listed so that its absence is said, with what was tried: it has no server file until a
+  // Winter.js can be had to run one.
+  {
+    name: 'winterjs',
+    runtime: 'winterjs',
+    command: ['{runtime}', '{port}'],
+    note: 'Winter.js, a JavaScript runtime on wasmer: no registry here serves it'
+  }
 ]
 
 function serverArgv (server, port) {
@@ -48,8 +79,9 @@ function freePort () {
 
 // Starts a server and resolves once it has printed its ready line for `port`, to
 // { child, pid, exited() (whether it has ended since), stop }; rejects, having killed
-// it, when it exits first or stays silent for timeoutMs. stop() sends SIGTERM and resolves to { code, signal, clean }, clean when
-// it exited 0 within STOP_MS (else it is killed).
+// it, when it exits first or stays silent for timeoutMs. stop() sends SIGTERM (or the row's
+// stopSignal) and resolves to { code, signal, clean }, clean when it exited 0 within STOP_MS
+// (else it is killed).
 const STOP_MS = 5000
 
 // prefix: what the server's command runs under (taskset, strace); with `traced` the
@@ -80,14 +112,14 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
       settled = true
       clearTimeout(timer)
-      resolve({ child, pid: traced ? childPid(child.pid) : child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, stop: () => stopServer(child, exited, traced) })
+      resolve({ child, pid: traced ? childPid(child.pid) : child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, stop: () => stopServer(child, exited, traced, server.stopSignal) })
     })
     exited.then(({ code, signal }) => fail(`${server.name} exited ${signal ?? code} before it listened: ${stderr.trim().split('\n').pop() || 'no message'}`))
   })
 }
 
-async function stopServer (child, exited, traced) {
-  if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
+async function stopServer (child, exited, traced, signal = 'SIGTERM') {
+  if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, signal)
   const { done, value: result } = await within(exited, STOP_MS)
   if (done) return { ...result, clean: result.code === 0 }
   signalServer(child, traced, 'SIGKILL')
