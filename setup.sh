@@ -4,6 +4,9 @@
 #
 #   ./setup.sh           what the bench and the report need
 #   ./setup.sh --test    also what the tests need (Chromium for the report's browser test)
+#   ./setup.sh --wasm    also wasmer, built from Rust crates with cargo on Rust 1.81.0
+#                        through rustup (not Debian's): about 25 minutes on 2 cores, so not
+#                        by default; its rows say how to get it until then (docs/wasm.md)
 #   ./setup.sh --runtime-only
 #                        only what running an already built lab needs: no compiler, no npm,
 #                        nothing built or fetched (the Docker image's last stage, which gets
@@ -15,17 +18,20 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 want_test_tools=0
+want_wasmer=0
 runtime_only=0
+usage='usage: ./setup.sh [--test] [--wasm] | --runtime-only'
 for arg in "$@"; do
   case $arg in
     --test) want_test_tools=1 ;;
+    --wasm) want_wasmer=1 ;;
     --runtime-only) runtime_only=1 ;;
-    --help) echo 'usage: ./setup.sh [--test | --runtime-only]'; sed -n '/^#   \.\/setup\.sh /,/ran \.\/setup\.sh)$/s/^#//p' setup.sh; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (usage: ./setup.sh [--test | --runtime-only])" >&2; exit 2 ;;
+    --help) echo "$usage"; sed -n '/^#   \.\/setup\.sh /,/ran \.\/setup\.sh)$/s/^#//p' setup.sh; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' ($usage)" >&2; exit 2 ;;
   esac
 done
-if [[ $want_test_tools == 1 && $runtime_only == 1 ]]; then
-  echo "setup.sh: --test needs the build tools that --runtime-only leaves out; give one of them" >&2; exit 2
+if [[ $runtime_only == 1 && $((want_test_tools + want_wasmer)) -gt 0 ]]; then
+  echo "setup.sh: --test and --wasm need the build tools that --runtime-only leaves out; give one or the other" >&2; exit 2
 fi
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -57,6 +63,15 @@ if [[ $runtime_only == 1 ]]; then apt_install libpq5 liburing2; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead).
 if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev liburing-dev; fi
+
+# WebAssembly (docs/wasm.md): clang-14 and wasi-libc build the modules, wabt's wat2wasm
+# assembles the WASIX server; python3 runs the wasmtime wheel, which pip installs from PyPI
+# into build/wasmtime-py (--target: nothing of the system's Python is touched).
+if [[ $runtime_only == 0 ]]; then
+  apt_install clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 wabt python3 python3-pip
+else
+  apt_install python3
+fi
 
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
@@ -137,6 +152,46 @@ for version in $(node -p "require('./package.json').measuredNodeVersions.join(' 
   fi
   rm -rf "$download"
 done
+
+# The wasmtime wheel requirements.txt pins, unless build/wasmtime-py has it.
+wasmtime_pin=$(sed -n 's/^wasmtime==//p' requirements.txt)
+if [[ ! -d build/wasmtime-py/wasmtime-$wasmtime_pin.dist-info ]]; then
+  if [[ $runtime_only == 1 ]]; then
+    echo "setup.sh: --runtime-only needs build/wasmtime-py as ./setup.sh left it; run ./setup.sh first" >&2; exit 1
+  fi
+  say "installing wasmtime $wasmtime_pin from PyPI into build/wasmtime-py"
+  rm -rf build/wasmtime-py
+  if ! python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+    --target build/wasmtime-py -r requirements.txt 2>/dev/null; then
+    rm -rf build/wasmtime-py
+    say "PyPI gave no wasmtime $wasmtime_pin: the wasmtime rows will be listed as unavailable"
+  fi
+fi
+
+# wasmer 4.4.0, the last to build with LLVM 15 (bookworm's newest with its static
+# libraries), with Cranelift, LLVM and WASIX's host networking, from crates.io, by cargo
+# --locked (its own lock file: newer crates of the same major break its build), on the Rust
+# of its day, 1.81.0, through rustup: Rust from 1.9x on no longer has the
+# __rust_probestack its runtime links. Bookworm's llvm-15-dev lists Polly among its static
+# libraries but ships none, and wasmer uses none of it: two empty archives stand in. The
+# build folder goes once wasmer is installed.
+wasmer_rust=1.81.0
+if [[ $want_wasmer == 1 && ! -x build/wasmer/bin/wasmer ]]; then
+  if ! command -v rustup >/dev/null; then
+    echo "setup.sh: --wasm builds wasmer with Rust $wasmer_rust through rustup, which is not installed; install rustup (https://rustup.rs) and run again" >&2; exit 1
+  fi
+  apt_install llvm-15-dev libzstd-dev zlib1g-dev libxml2-dev libffi-dev
+  rustup toolchain install "$wasmer_rust" --profile minimal >/dev/null
+  say "building wasmer 4.4.0 with cargo into build/wasmer (about 25 minutes on 2 cores)"
+  mkdir -p build/wasmer-build/no-polly
+  ar rc build/wasmer-build/no-polly/libPolly.a
+  ar rc build/wasmer-build/no-polly/libPollyISL.a
+  LLVM_SYS_150_PREFIX=/usr/lib/llvm-15 CARGO_TARGET_DIR=build/wasmer-build/target \
+    RUSTFLAGS="-L $PWD/build/wasmer-build/no-polly" \
+    cargo "+$wasmer_rust" install --quiet --locked wasmer-cli@4.4.0 --features cranelift,llvm,host-net \
+      --root build/wasmer
+  rm -rf build/wasmer-build
+fi
 
 if [[ $runtime_only == 1 ]]; then
   [[ -x build/pipe-run ]] || { echo "setup.sh: --runtime-only needs build/ as ./setup.sh left it; run ./setup.sh first" >&2; exit 1; }
