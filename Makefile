@@ -90,7 +90,7 @@ WASI_MODULES := $(if $(and $(WASI_CC),$(WASI_LIBC)),$(BUILD)/wc.wasm $(BUILD)/la
   $(BUILD)/ladder-wasi-clock.wasm)
 wasm: $(WASI_MODULES) $(if $(WAT2WASM),$(BUILD)/http-wasix.wasm) \
   $(if $(WASMTIME_PY),$(patsubst %.wasm,%.cwasm,$(filter %/wc.wasm %/ladder-wasi.wasm,$(WASI_MODULES)))) \
-  $(if $(WASMER),$(patsubst %.wasm,%.wasmu,$(WASI_MODULES) \
+  $(if $(WASMER),$(patsubst %.wasm,%.wasmu,$(filter %/wc.wasm %/ladder-wasi-clock.wasm,$(WASI_MODULES)) \
     $(if $(WAT2WASM),$(BUILD)/http-wasix.wasm)))
 
 $(BUILD)/wc.wasm: wc/wc.c | $(BUILD)
@@ -111,7 +111,7 @@ $(BUILD)/%.cwasm: $(BUILD)/%.wasm wc/wasi.py
 	python3 wc/wasi.py --precompile $< $@
 
 $(BUILD)/%.wasmu: $(BUILD)/%.wasm
-	$(WASMER) compile --llvm $< -o $@ >/dev/null
+	$(WASMER) compile --llvm $< -o $@ >/dev/null 2>&1
 
 $(BUILD):
 	mkdir -p $@

@@ -62,6 +62,7 @@ const RING_LIBRARIES = ['libladder.so', 'libladder-uring.so']
 // each host's claim under strace). Deno preopens a folder for node:wasi only with every
 // permission: --allow-all, for /dev/null.
 const WASI_LADDER = ['ladder-wasi.wasm']
+const WASMER_HOST_DEV = ['--mapdir', '/host-dev:/dev', '--env', 'LADDER_NULL=/host-dev/null']
 const wasiVariants = [
   {
     name: 'node-wasi',
@@ -102,14 +103,37 @@ const wasiVariants = [
     stdin: 'wasmtime'
   },
   {
+    name: 'wasmtime-aot',
+    runtime: 'wasmtime',
+    file: 'wc/wasi.py',
+    command: ['{runtime}', '{file}', '--dev', '{build}/ladder-wasi.cwasm'],
+    libraries: ['ladder-wasi.cwasm'],
+    noSyscall: 'wasmtime\'s WASI returns from sched_yield without a syscall',
+    boundary: 'wasmtime\'s WASI, precompiled: args_sizes_get',
+    read: 'fd_read through wasmtime (stdin buffered, files through a thread pool)',
+    stdin: 'wasmtime-aot'
+  },
+  // wasmer keeps a /dev of its own in memory: the host's is mapped to /host-dev
+  {
     name: 'wasmer',
     runtime: 'wasmer',
     file: 'calls/wasi.c',
-    command: ['{runtime}', 'run', '--dir', '/dev', '{build}/ladder-wasi-clock.wasm', '--'],
+    command: ['{runtime}', 'run', ...WASMER_HOST_DEV, '{build}/ladder-wasi-clock.wasm', '--'],
     libraries: ['ladder-wasi-clock.wasm'],
     boundary: 'wasmer\'s WASI: args_sizes_get',
-    read: 'fd_read through wasmer',
+    read: 'fd_read through wasmer (stdin buffered)',
     stdin: 'wasmer'
+  },
+  {
+    name: 'wasmer-llvm',
+    runtime: 'wasmer',
+    file: 'calls/wasi.c',
+    command: ['{runtime}', 'run', ...WASMER_HOST_DEV, '{build}/ladder-wasi-clock.wasmu', '--'],
+    libraries: ['ladder-wasi-clock.wasmu'],
+    needs: ['llvm'],
+    boundary: 'wasmer\'s WASI, compiled by LLVM: args_sizes_get',
+    read: 'fd_read through wasmer (stdin buffered)',
+    stdin: 'wasmer-llvm'
   }
 ].map(variant => ({ libraries: WASI_LADDER, ...variant, wasi: true, yields: true, floor: 'c-yield' }))
 
