@@ -328,7 +328,7 @@ async function measureStrace (step, options, runDir) {
     failure = err.message
   }
   const stopped = started ? await started.stop() : null
-  if (!failure && stopped && !stopped.clean) failure = `the server did not exit 0 on ${step.server.stopSignal ?? 'SIGTERM'} under strace (${stopped.signal ?? stopped.code})`
+  if (!failure && stopped && !stopped.clean) failure = `the server did not exit 0 on SIGTERM under strace (${stopped.signal ?? stopped.code})`
   let summary = null
   if (!failure) {
     try {
