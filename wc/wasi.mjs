@@ -35,5 +35,11 @@ const cpuNs = () => {
 }
 // Bun's WASI has no getImportObject; wasiImport is in all three.
 const imports = { wasi_snapshot_preview1: wasi.wasiImport, lab: { cpu_ns: cpuNs } }
-const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(file)), imports)
-process.exitCode = wasi.start(instance)
+try {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(file)), imports)
+  process.exitCode = wasi.start(instance)
+} catch (error) {
+  // a trap, or a module that does not load or link: one line, not a stack
+  console.error(`${file}: ${error.name}: ${error.message}`)
+  process.exitCode = 1
+}

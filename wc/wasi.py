@@ -20,8 +20,8 @@ except OSError:
     os.open('/dev/null', os.O_RDONLY)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'wasmtime-py'))
-from wasmtime import (Engine, ExitTrap, Func, FuncType, Linker, Module, Store, ValType,  # noqa: E402
-                      WasiConfig, WasmtimeError)
+from wasmtime import (Engine, ExitTrap, Func, FuncType, Linker, Module, Store, Trap,  # noqa: E402
+                      ValType, WasiConfig, WasmtimeError)
 
 USAGE = 'usage: python3 wc/wasi.py [--dev] MODULE [ARGS...] | --precompile IN.wasm OUT.cwasm'
 
@@ -69,9 +69,12 @@ def main(argv):
         return 2
     try:
         return run(engine, argv[0], argv[1:], dev)
-    except WasmtimeError as error:
-        # a trap or a module that does not link: its first line, not Python's traceback
-        print(f'wasmtime: {str(error).strip().splitlines()[0]}', file=sys.stderr)
+    except OSError as error:
+        print(f'{argv[0]}: {error.strerror}', file=sys.stderr)
+        return 1
+    except (Trap, WasmtimeError) as error:
+        # a trap, or a module that does not load or link: its cause, not a traceback
+        print(f'{argv[0]}: wasmtime: {str(error).strip().splitlines()[-1].strip()}', file=sys.stderr)
         return 1
 
 

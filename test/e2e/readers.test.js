@@ -368,3 +368,28 @@ test('needs: in each row\'s reader, all in the lab\'s host and its Node; a malfo
     assert.equal(r.stderr, `bench.js: ${module}: ${message}\n`)
   }
 })
+
+// A module that traps fails its run with its host's reason, in one line, and a non-zero exit.
+test('a WebAssembly module that traps fails under each host, saying so', async t => {
+  const trap = path.join(dir, 'trap.wasm')
+  const built = spawnSync('wat2wasm', ['-o', trap, '-'], {
+    // a WASI import, so that wasmer takes it for a WASI command, as it does wc.wasm
+    input: '(module (import "wasi_snapshot_preview1" "proc_exit" (func (param i32))) ' +
+      '(memory (export "memory") 1) (func (export "_start") unreachable))',
+    encoding: 'utf8'
+  })
+  assert.equal(built.status, 0, `wat2wasm (./setup.sh installs wabt): ${built.stderr ?? built.error}`)
+  const hosts = new Map(programs.filter(program => program.wasi && program.built[0] === 'wc.wasm')
+    .map(program => [program.runtime, program]))
+  for (const program of hosts.values()) {
+    await t.test(program.name, t => {
+      const reason = unavailableReason(program)
+      if (reason !== null && runtimes[program.runtime].optional) return t.skip(reason)
+      const argv = commandLine(program, 256).map(arg => (arg.endsWith('/wc.wasm') ? trap : arg))
+      const r = sh(`${shellQuote(argv)} < /dev/null`)
+      assert.equal(r.status, 1, shown(r))
+      assert.equal(r.stdout, '', shown(r))
+      assert.match(r.stderr, /unreachable/i, shown(r))
+    })
+  }
+})
