@@ -323,6 +323,7 @@ const programs = [
     built: ['wc.wasm'],
     wasi: true,
     honoursBlockSize: true,
+    hostChunks: 'wasmer reads stdin 8 KiB at a time, or a block at a time when larger',
     note: 'wc/wc.c built for wasm32-wasi, compiled by Cranelift as it loads, on wasmer (./setup.sh --wasm)'
   },
   {
@@ -334,6 +335,7 @@ const programs = [
     needs: ['llvm'],
     wasi: true,
     honoursBlockSize: true,
+    hostChunks: 'wasmer reads stdin 8 KiB at a time, or a block at a time when larger',
     note: 'the wasmer row ahead of time: the module compiled by LLVM at build time (wasmer compile --llvm)'
   }
 ]
