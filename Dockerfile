@@ -40,7 +40,7 @@ COPY . .
 # build (about 100 MB) beside the glibc one that Bun's postinstall picks: nothing runs it.
 RUN ./setup.sh \
  && docker/versions.sh build \
- && rm -rf node_modules/@oven/bun-linux-*-musl* /root/.npm docker/ca-certificates/*.crt
+ && rm -rf node_modules/@oven/bun-linux-*-musl* /root/.npm /root/.cache/pip docker/ca-certificates/*.crt
 
 FROM debian:bookworm-slim
 ARG NODE_VERSION
