@@ -130,6 +130,8 @@ const runtimes = {
     locate: () => process.env.WASMER || (isExecutable(WASMER_BIN) ? WASMER_BIN : findOnPath('wasmer')),
     version: bin => firstLine(bin, ['--version']),
     lacks: (bin, needs) => wasmerLacks(bin, needs),
+    // a row's needs are the binary's features ('llvm'), not names its file uses
+    needsFeatures: true,
     engine: 'wasm',
     v8Flags: null,
     noGcTrace: 'WebAssembly on wasmer: no garbage collector',

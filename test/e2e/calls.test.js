@@ -114,7 +114,7 @@ test('a ladder that hangs is stopped at the timeout and failed', async () => {
 
 test('bench.js --experiment calls: options it does not take, unknown variants and experiments, one line each', () => {
   assertRefused(bench(['--experiment', 'calls', '--sizes', '256']), /^bench\.js: --sizes is an option of the stdio experiment, not of calls: add --experiment stdio, or drop --sizes; see node bench\.js --help$/)
-  assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi, c-uring, just-uring, bun-uring, deno-uring$/)
+  assertRefused(bench(['--experiment', 'calls', '--only', 'nope']), /^bench\.js: --only nope matches no variant of the call ladder; they are: c, just-fast, .*deno-ffi, c-uring, just-uring, bun-uring, deno-uring, c-yield, node-wasi, .*, wasmer-llvm$/)
   assertRefused(bench(['--experiment', 'calls', '--processes', '0']), /^bench\.js: --processes must be a whole number of at least 1, not '0'$/)
   assertRefused(bench(['--processes', '3']), /^bench\.js: --processes is an option of the calls and http experiments, not of stdio: add --experiment calls or http, or drop --processes; see node bench\.js --help$/)
   assertRefused(bench(['--experiment', 'tcp']), /^bench\.js: --experiment must be stdio, calls, http or db, not 'tcp'$/)

@@ -348,9 +348,14 @@ test('JUST= a binary that behaves like just(js) 0.1.13', async t => {
 test('needs: in each row\'s reader, all in the lab\'s host and its Node; a malformed one refused as the table loads', async t => {
   const host = path.join(BUILD, 'just-host')
   for (const program of programs.filter(row => row.needs)) {
+    const runtime = runtimes[program.runtime]
+    // wasmer's needs are features of its binary, not names in a reader: asked of it where it is
+    if (runtime.optional && runtime.locate() === null) continue
     const source = fs.readFileSync(path.join(ROOT, program.file), 'utf8')
-    for (const name of program.needs) assert.match(source, new RegExp(`\\b${name.split('.').pop()}\\b`), `${program.name} needs ${name}, which ${program.file} never names`)
-    const binary = program.runtime === 'just' ? host : runtimes[program.runtime].locate()
+    if (!runtime.needsFeatures) {
+      for (const name of program.needs) assert.match(source, new RegExp(`\\b${name.split('.').pop()}\\b`), `${program.name} needs ${name}, which ${program.file} never names`)
+    }
+    const binary = program.runtime === 'just' ? host : runtime.locate()
     assert.equal(runtimes[program.runtime].lacks(binary, program.needs), null, program.name)
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-needs-'))
