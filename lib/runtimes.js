@@ -114,7 +114,7 @@ const runtimes = {
   // wc/wasi.py on Debian's python3. Found only where the wheel is installed.
   wasmtime: {
     label: 'wasmtime',
-    locate: () => (fs.existsSync(path.join(WASMTIME_PY, 'wasmtime')) ? findOnPath('python3') : null),
+    locate: () => (fs.existsSync(path.join(WASMTIME_PY, 'wasmtime')) ? pythonBinary() : null),
     version: bin => `wasmtime ${wheelVersion('wasmtime')} (PyPI wheel, ${firstLine(bin, ['--version'])})`,
     engine: 'wasm',
     v8Flags: null,
@@ -156,6 +156,23 @@ const runtimes = {
     install: 'no registry here serves it (npm and PyPI have no winterjs; crates.io\'s winterjs ' +
       '0.1.0 is an empty placeholder; wasmer\'s registry is out of reach; docs/wasm.md)'
   }
+}
+
+// python3 itself, as it names itself: a python3 on PATH may be a script in front of it
+// (pyenv's shim reads its version file through fd 0, which the strace pass then sees as
+// 14 bytes of stdin the reader never counted). Asked once; null where there is none.
+let python = null
+function pythonBinary () {
+  if (python === null) {
+    const onPath = findOnPath('python3')
+    try {
+      python = onPath && execFileSync(onPath, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', timeout: 20000 }).trim()
+    } catch {
+      python = onPath
+    }
+    python = python || ''
+  }
+  return python || null
 }
 
 // The version of a wheel installed into build/wasmtime-py, from its dist-info folder.
@@ -359,6 +376,14 @@ function isExecutable (file) {
   }
 }
 
+// Whether a runtime is one only an optional set-up installs (wasmer: ./setup.sh --wasm),
+// or none here can (Winter.js), and is not here: its rows are then listed as unavailable,
+// and their tests skip them, saying why.
+function optionalMissing (runtimeName) {
+  const runtime = runtimes[runtimeName]
+  return Boolean(runtime?.optional) && runtime.locate() === null
+}
+
 // A --node value, a major ("22") or an exact version, as the pinned version it names.
 function pinnedNodeVersion (text) {
   const version = MEASURED_NODE_VERSIONS.find(pinned => pinned === text || nodeMajor(pinned) === text)
@@ -402,6 +427,7 @@ module.exports = {
   binarySha256,
   compilerBuild,
   isExecutable,
+  optionalMissing,
   findOnPath,
   pinnedNodeVersion,
   nodeMajor,
