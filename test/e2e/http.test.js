@@ -10,7 +10,7 @@ const path = require('node:path')
 
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
 const { unavailableReason } = require('../../lib/rows')
-const { runtimes } = require('../../lib/runtimes')
+const { optionalMissing } = require('../../lib/runtimes')
 
 const broken = behaviour => ({ name: `broken-${behaviour}`, runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', behaviour, '{port}'] })
 
@@ -31,8 +31,7 @@ for (const server of http.servers) {
   test(`${server.name} answers every request right, keep-alive and Connection: close, and ${ends}`, async (t) => {
     const reason = unavailableReason(server)
     // a runtime that only an optional set-up installs, or none here can (Winter.js): skipped, with why
-    const runtime = runtimes[server.runtime]
-    if (reason && runtime.optional && runtime.locate() === null) return t.skip(reason)
+    if (reason && optionalMissing(server.runtime)) return t.skip(reason)
     if (reason) assert.fail(`${server.name} cannot run: ${reason}`)
     const port = await http.freePort()
     const started = await http.startServer(server, { port })

@@ -14,7 +14,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const { ROOT, BUILD } = require('../../lib/paths')
-const { runtimes } = require('../../lib/runtimes')
+const { runtimes, optionalMissing } = require('../../lib/runtimes')
 const { programs, commandLine, unavailableReason, parseOutput } = require('../../experiments/stdio/programs')
 const { shellQuote } = require('../../lib/pipeline')
 
@@ -97,7 +97,7 @@ for (const program of programs) {
 
   test(`${program.name} (${runtime.label}, ${kind})`, async t => {
     const reason = unavailableReason(program)
-    if (reason !== null && runtime.optional && runtime.locate() === null) return t.skip(reason)
+    if (reason !== null && optionalMissing(program.runtime)) return t.skip(reason)
     assert.equal(reason, null, `${program.name} cannot run here: ${reason}`)
 
     for (const blockSize of BLOCK_SIZES) {
@@ -350,7 +350,7 @@ test('needs: in each row\'s reader, all in the lab\'s host and its Node; a malfo
   for (const program of programs.filter(row => row.needs)) {
     const runtime = runtimes[program.runtime]
     // wasmer's needs are features of its binary, not names in a reader: asked of it where it is
-    if (runtime.optional && runtime.locate() === null) continue
+    if (optionalMissing(program.runtime)) continue
     const source = fs.readFileSync(path.join(ROOT, program.file), 'utf8')
     if (!runtime.needsFeatures) {
       for (const name of program.needs) assert.match(source, new RegExp(`\\b${name.split('.').pop()}\\b`), `${program.name} needs ${name}, which ${program.file} never names`)
@@ -389,7 +389,7 @@ test('a WebAssembly module that traps fails under each host, saying so', async t
   for (const program of hosts.values()) {
     await t.test(program.name, t => {
       const reason = unavailableReason(program)
-      if (reason !== null && runtimes[program.runtime].optional) return t.skip(reason)
+      if (reason !== null && optionalMissing(program.runtime)) return t.skip(reason)
       const argv = commandLine(program, 256).map(arg => (arg.endsWith('/wc.wasm') ? trap : arg))
       const r = sh(`${shellQuote(argv)} < /dev/null`)
       assert.equal(r.status, 1, shown(r))
