@@ -43,7 +43,8 @@ function unavailableReason (row) {
   if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
   if (row.file && !fs.existsSync(path.resolve(ROOT, row.file))) return `${path.resolve(ROOT, row.file)} is missing`
   const unbuilt = (row.built ?? []).find(file => !fs.existsSync(path.join(BUILD, file)))
-  if (unbuilt) return `${path.join(BUILD, unbuilt)} is not built: ${BUILT_BY[path.extname(unbuilt)] ?? 'run ./setup.sh (or make)'}`
+  const builder = BUILT_BY[path.extname(unbuilt ?? '')] ?? 'run ./setup.sh (or make)'
+  if (unbuilt) return `${path.join(BUILD, unbuilt)} is not built: ${builder}`
   return row.needs?.length ? runtime.lacks(binary, row.needs) : null
 }
 

@@ -166,7 +166,8 @@ function pythonBinary () {
   if (python === null) {
     const onPath = findOnPath('python3')
     try {
-      python = onPath && execFileSync(onPath, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', timeout: 20000 }).trim()
+      const asked = ['-c', 'import sys; print(sys.executable)']
+      python = onPath && execFileSync(onPath, asked, { encoding: 'utf8', timeout: 20000 }).trim()
     } catch {
       python = onPath
     }
@@ -193,7 +194,8 @@ const WASMER_FEATURES = {
 const wasmerAnswers = new Map()
 function wasmerLacks (binary, needs) {
   const unknown = needs.find(need => !WASMER_FEATURES[need])
-  if (unknown) return `the lab cannot ask wasmer for '${unknown}': a row needs one of ${Object.keys(WASMER_FEATURES).join(', ')}`
+  const known = Object.keys(WASMER_FEATURES).join(', ')
+  if (unknown) return `the lab cannot ask wasmer for '${unknown}': a row needs one of ${known}`
   const missing = needs.find(need => {
     const { args, has } = WASMER_FEATURES[need]
     const key = `${binary}\t${args.join(' ')}`

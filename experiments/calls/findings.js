@@ -25,7 +25,8 @@ const LADDER_FINDINGS = [
     return `A syscall's entry and exit (getppid less the no-op) cost ${formatNumber(Math.min(...parts))} to ${formatNumber(Math.max(...parts))} ns in every variant: the kernel's price, not the runtime's.`
   },
   function readPath (ladder) {
-    const rows = direct(ladder).filter(row => row.parts && row.variant !== BASELINE).sort((a, b) => b.parts.readPath - a.parts.readPath)
+    const rows = direct(ladder).filter(row => row.parts && row.variant !== BASELINE)
+      .sort((a, b) => b.parts.readPath - a.parts.readPath)
     if (rows.length === 0) return null
     const [top] = rows
     return `The runtimes' read paths (an empty read less a bare syscall, beyond C's) are where reads differ: ${listJoin(rows.map(row => `${row.variant} ${formatNumber(row.parts.readPath)} ns`))}; ${top.variant}'s (${top.read}) is ${formatPercent(top.parts.readPath / top.rungs['read-256'].estimate)} of its 256-byte read.`
@@ -48,13 +49,15 @@ const LADDER_FINDINGS = [
     const rows = ladder.rows.filter(row => row.wasi && row.rungs['read-256'])
     const at = (row, rung) => row?.rungs[rung]?.estimate ?? null
     if (!floor || rows.length === 0 || at(floor, 'read-256') === null) return null
-    const ffi = row => ladder.rows.find(other => other.runtime === row.runtime && !other.wasi && /ffi/.test(other.variant))
+    const ffi = row => ladder.rows.find(other =>
+      other.runtime === row.runtime && !other.wasi && /ffi/.test(other.variant))
     const calls = listJoin(rows.map(row => `${formatNumber(at(row, 'noop'))} ns on ${row.variant}`))
     const yields = listJoin(rows.map(row => `${formatNumber(at(row, 'syscall'))} on ${row.variant}` +
       (row.noSyscall ? ' (no syscall)' : '')))
     const reads = listJoin(rows.map(row => {
       const own = ffi(row)
-      const beside = own && at(own, 'read-256') !== null ? `, ${own.variant}'s ${formatNumber(at(own, 'read-256'))}` : ''
+      const read = at(own, 'read-256')
+      const beside = own && read !== null ? `, ${own.variant}'s ${formatNumber(read)}` : ''
       return `${formatNumber(at(row, 'read-256'))} on ${row.variant}${beside}`
     }))
     return `Through WASI, a call out of the sandbox that makes no syscall (args_sizes_get) costs ${calls}; ` +

@@ -79,8 +79,9 @@ function select (options, recorded = null) {
   const floors = [...new Set(variants.map(ladder.floorOf))].map(ladder.findVariant)
   for (const floor of floors.filter(floor => !variants.includes(floor))) {
     const reason = ladder.unavailableReason(floor)
+    const why = `the floor of other variants, so their parts are not taken: ${reason}`
     if (reason === null) variants.push(floor)
-    else skipped.push({ program: floor.name, reason: `the floor of other variants, so their parts are not taken: ${reason}` })
+    else skipped.push({ program: floor.name, reason: why })
   }
   const runnable = ladder.stdinPrograms(variants).filter(program => {
     const reason = unavailableReason(program)

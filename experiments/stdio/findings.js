@@ -128,7 +128,8 @@ function wasiReads (set) {
     const own = fastest.find(other => programInfo(other.program, set.context).runtime === info.runtime)
     const beside = own ? `, ${own.program} ${signedNs(own.overheadNs.estimate)}` : ''
     const chunks = info.hostChunks ? ', its host reading stdin in larger chunks' : ''
-    return `${cell.program} ${signedNs(cell.overheadNs.estimate)} (${formatPercent(cell.shareOfC.estimate)} of C's speed${chunks}${beside})`
+    const share = formatPercent(cell.shareOfC.estimate)
+    return `${cell.program} ${signedNs(cell.overheadNs.estimate)} (${share} of C's speed${chunks}${beside})`
   }
   return `Through WASI, per fd_read at ${sizeName(blockSize)}, over C's read(2): ${listJoin(cells.map(clause))}.`
 }
