@@ -431,12 +431,12 @@ function ladderHalves (rows) {
 // c-yield's in the findings.
 function decompose (row, c, { yields = false } = {}) {
   const at = (of, rung) => of?.rungs[rung]?.estimate ?? null
-  const values = [at(row, 'noop'), at(row, 'syscall'), at(row, 'empty-read'), at(c, 'empty-read'), at(c, 'syscall'), at(c, 'read-256'), at(row, 'read-256'), at(c, 'noop')]
-  if (values.some(value => value === null)) {
+  const [noop, syscall, emptyRead] = ['noop', 'syscall', 'empty-read'].map(rung => at(row, rung))
+  const [cNoop, cSyscall, cEmptyRead, cRead] = RUNGS.map(rung => at(c, rung))
+  if ([noop, syscall, emptyRead, cNoop, cSyscall, cEmptyRead, cRead, at(row, 'read-256')].includes(null)) {
     Object.assign(row, { parts: null, predicted: null, gap: null, addsUp: null })
     return
   }
-  const [noop, syscall, emptyRead, cEmptyRead, cSyscall, cRead, , cNoop] = values
   const parts = yields
     ? {
         boundary: noop,

@@ -113,7 +113,12 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
       settled = true
       clearTimeout(timer)
-      resolve({ child, pid: traced ? childPid(child.pid) : child.pid, exited: () => child.exitCode !== null || child.signalCode !== null, stop: () => stopServer(child, exited, traced, server.endsBySigterm === true) })
+      resolve({
+        child,
+        pid: traced ? childPid(child.pid) : child.pid,
+        exited: () => child.exitCode !== null || child.signalCode !== null,
+        stop: () => stopServer(child, exited, traced, server.endsBySigterm === true)
+      })
     })
     exited.then(({ code, signal }) => fail(`${server.name} exited ${signal ?? code} before it listened: ${stderr.trim().split('\n').pop() || 'no message'}`))
   })

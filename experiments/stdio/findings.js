@@ -213,7 +213,8 @@ function dataQuality (set) {
   return `${headlinePart}; ${noisy.length} of ${set.results.cells.length} timing cells are noisy (wall time varied by more than 10%).`
 }
 
-const PER_SET = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize, extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality]
+const PER_SET = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize, extraSyscalls,
+  idiomaticReaders, startupTimes, garbage, dataQuality]
 // the ones that answer the lab's question, which the report puts beside its chart
 const HEADLINE = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize]
 
