@@ -4,7 +4,7 @@ CFLAGS ?= -O3 -Wall -Wextra -Werror
 BUILD := build
 
 all: $(BUILD)/wc-c $(BUILD)/wc-splice uring $(BUILD)/pipe-run $(BUILD)/compiler.txt ladder servers db host \
-  wasm
+  wasm sysprof
 
 $(BUILD)/wc-c: wc/wc.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -113,6 +113,26 @@ $(BUILD)/%.cwasm: $(BUILD)/%.wasm wc/wasi.py
 $(BUILD)/%.wasmu: $(BUILD)/%.wasm
 	$(WASMER) compile --llvm $< -o $@ >/dev/null 2>&1
 
+# The kernel's syscall pass (lib/sysprof.c, docs/kernel.md): the eBPF probes, compiled
+# once by clang for any kernel with BTF (CO-RE), their loader against Debian's libbpf-dev,
+# and the names of this architecture's syscalls from its libc headers. Without clang or
+# libbpf it is not built, and the pass says so (lib/sysprof.js) instead of the build failing.
+BPF_CC := $(firstword $(wildcard /usr/bin/clang-14))
+LIBBPF_H := $(wildcard /usr/include/bpf/libbpf.h)
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+sysprof: $(if $(and $(BPF_CC),$(LIBBPF_H)),$(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv)
+
+$(BUILD)/sysprof.bpf.o: lib/sysprof.bpf.c | $(BUILD)
+	$(BPF_CC) -g -O2 -target bpf -I/usr/include/$(MULTIARCH) -Wall -Werror -c -o $@ $<
+
+$(BUILD)/sysprof: lib/sysprof.c | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< -lbpf
+
+$(BUILD)/syscall-names.tsv: | $(BUILD)
+	echo '#include <sys/syscall.h>' | $(CC) -E -dM - \
+	  | awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { print $$3 "\t" substr($$2, 6) }' \
+	  | sort -n > $@
+
 $(BUILD):
 	mkdir -p $@
 
@@ -124,6 +144,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 clean:
 	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/libladder-uring.so $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
 	rm -f $(BUILD)/ladder-c-yield $(BUILD)/*.wasm $(BUILD)/*.cwasm $(BUILD)/*.wasmu
+	rm -f $(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
-.PHONY: all uring ladder servers db host wasm clean
+.PHONY: all uring ladder servers db host wasm sysprof clean
