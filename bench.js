@@ -17,6 +17,7 @@ const { writeDerived } = require('./lib/derive')
 const { measurePending } = require('./lib/measure-steps')
 const { printListing, printDisturbance, printFailures } = require('./lib/bench-print')
 const { probePtrace } = require('./lib/strace')
+const { probeBpf } = require('./lib/sysprof')
 const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
 const { collectContext } = require('./lib/context')
 const { seededShuffle } = require('./lib/stats')
@@ -67,6 +68,9 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
   for (const skip of selection.skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
   if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
+  // only an experiment with a kernel pass has the option; the rest never probe
+  const bpf = options.kernel ? probeBpf() : { available: false, reason: 'skipped with --no-kernel' }
+  if (options.kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
 
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const { runnable, skipped } = selection
@@ -77,9 +81,10 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
   if (note) console.log(note)
   const driverPinned = given ? false : pinSelf(placement.plan)
   const cpuPlan = placement.plan
-  const steps = plan(options, selection, ptrace, cpuPlan)
+  const steps = plan(options, selection, { ptrace, bpf }, cpuPlan)
+  const collected = { runId: path.basename(runDir), options, programs: runnable, ptrace, bpf, gcUnavailable, skipped }
   const now = {
-    ...collectContext({ runId: path.basename(runDir), options, programs: runnable, ptrace, gcUnavailable, skipped }),
+    ...collectContext(collected),
     placement: { cpus: cpuPlan.cpus, system: cpuPlan.system, driver: driverPinned ? cpuPlan.driver : null, passes: experiment.passes(options, cpuPlan), refused: placement.refused, unreliable: cpuPlan.unreliable, shuffleSeed: options.id },
     ...experiment.context(options, selection, cpuPlan)
   }
@@ -100,8 +105,9 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
 // Every step of a run, in order: the experiment's plan on the CPUs of lib/placement.js,
 // its readers shuffled each round by a generator seeded with the run's id, so that a
 // resumed run plans the same steps.
-function plan (options, selection, ptrace, placement = placementPlan(allowedCpus())) {
-  return byName(options.experiment).plan(options, selection, { ptrace, placement, shuffle: seededShuffle(options.id ?? '') })
+function plan (options, selection, probes, placement = placementPlan(allowedCpus())) {
+  const shuffle = seededShuffle(options.id ?? '')
+  return byName(options.experiment).plan(options, selection, { ...probes, placement, shuffle })
 }
 
 // The report is analyse.js's job; a failure there must not hide the bench's results.

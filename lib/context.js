@@ -97,7 +97,7 @@ function justHost (programs) {
   }
 }
 
-function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skipped }) {
+function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable, skipped }) {
   return {
     runId,
     date: new Date().toISOString(),
@@ -114,6 +114,8 @@ function collectContext ({ runId, options, programs, ptrace, gcUnavailable, skip
     host: justHost(programs),
     strace: command('strace', ['-V'])?.split('\n')[0] ?? null,
     ptrace,
+    // whether the kernel pass (lib/sysprof.js) could attach its probes, and why not
+    bpf: bpf ?? null,
     gcUnavailable,
     skipped,
     // The table as it was for this run, so a report made by a later lab labels it right.

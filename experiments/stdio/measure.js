@@ -17,6 +17,8 @@ const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
 const { slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES } = require('./cost')
 const { checkArgv, verdict } = require('./fastpath')
+const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
+const { sysprofArgv } = require('../../lib/sysprof')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -30,6 +32,7 @@ function feederBlockSize (options, blockSize) {
 const inputLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB}M` : `${bytes / 1024}K`)
 
 function rawFileName (step) {
+  if (step.phase === PHASES.kernel) return kernelFileName(step)
   if (step.phase === PHASES.gc) return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
   if (step.phase === PHASES.fastPath) return path.join(PHASES.fastPath, `${step.program.name}-${step.blockSize}.txt`)
   return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
@@ -44,6 +47,7 @@ function readerArgv (step, runDir) {
     return checkArgv(step.program, step.blockSize, graphDir(step, runDir), commandLine)
   }
   const argv = commandLine(step.program, step.blockSize)
+  if (step.phase === PHASES.kernel) return [...sysprofArgv(path.join(runDir, rawFileName(step)), { fd: 0 }), ...argv]
   if (step.phase !== PHASES.strace) return argv
   return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
 }
@@ -88,6 +92,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
     fs.mkdirSync(graphDir(step, runDir), { recursive: true })
   }
+  if (step.phase === PHASES.kernel) fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -164,6 +169,15 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     const problem = readTraceProblem({ trace: readTrace, program: step.program, blockSize: step.blockSize, bytes: step.bytes, reads: output.reads })
     if (problem === null) writeFileAtomic(traceFile, summaryPart(text))
     else Object.assign(record, { ok: false, failure: problem })
+  }
+  // The profile stays whole beside the log, as the evidence of what the record says.
+  if (failure === null && step.phase === PHASES.kernel) {
+    record.rawFile = rawFileName(step)
+    const file = path.join(runDir, record.rawFile)
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+    const { problem, kernel } = kernelRecord(text, { program: step.program, reads: output.reads })
+    if (kernel) record.kernel = kernel
+    if (problem) Object.assign(record, { ok: false, failure: problem })
   }
   if (failure === null && step.phase === PHASES.gc) {
     record.rawFile = rawFileName(step)

@@ -19,8 +19,14 @@ const { skipRow, isWhole, isBoolean, isStrings } = require('../../lib/option-sch
 // nothing changed, of 16 in 11%, of 20 in 5% (docs/reproducibility.md); the pass takes
 // about 2.5 minutes.
 const PRESETS = {
-  default: { runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20 },
-  quick: { runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256, readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6 }
+  default: {
+    ...{ runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256 },
+    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6 }
+  },
+  quick: {
+    ...{ runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256 },
+    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1 }
+  }
 }
 const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
 const FEEDERS = ['fixed', 'matched', 'file']
@@ -109,6 +115,22 @@ const rows = [
     rerun: true
   },
   {
+    name: 'kernel-rounds',
+    type: 'string',
+    metavar: 'N',
+    field: 'kernelRounds',
+    takes: 'a whole number',
+    help: [
+      'rounds of the kernel pass: each reader\'s time inside read(2), from',
+      'eBPF probes, at the cost pass\'s sizes and on its CPU (default {default};',
+      '--quick {quick}; 6 or more for an interval)'
+    ],
+    parse: text => wholeNumber(text, 'kernel-rounds', 1),
+    preset: byPreset('kernelRounds'),
+    stored: WHOLE,
+    rerun: true
+  },
+  {
     name: 'warmup',
     type: 'string',
     metavar: 'N',
@@ -177,6 +199,7 @@ const rows = [
     rerun: true
   },
   skipRow('strace', 'skip the syscall profile pass'),
+  skipRow('kernel', 'skip the kernel pass (eBPF: time inside read(2))'),
   skipRow('gc', 'skip the GC trace pass'),
   skipRow('cost', 'skip the cost pass (the report then has no headline)')
 ]
@@ -191,6 +214,15 @@ const derivedStored = {
 }
 
 // Options added after runs had been measured: an older run lacks them, and ran as these say.
-const LATER_OPTIONS = { marginal: false, pin: false, nodeVersions: [], cost: false, costRounds: 1, costSizes: [] }
+const LATER_OPTIONS = {
+  marginal: false,
+  pin: false,
+  nodeVersions: [],
+  cost: false,
+  costRounds: 1,
+  costSizes: [],
+  kernel: false,
+  kernelRounds: 0
+}
 
 module.exports = { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion }

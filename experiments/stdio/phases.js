@@ -9,6 +9,10 @@ const PHASES = {
   cost: 'cost',
   // the fast-path check of each fastest reader (experiments/stdio/fastpath.js)
   fastPath: 'fastpath',
+  // the kernel pass (experiments/stdio/kernel.js): each read timed by eBPF probes, and C
+  // untraced beside it, for the probes' own cost
+  kernel: 'kernel',
+  kernelUntraced: 'kernel-untraced',
   strace: 'strace',
   gc: 'gc'
 }

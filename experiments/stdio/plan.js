@@ -6,6 +6,7 @@ const { runtimes } = require('../../lib/runtimes')
 const { feederBlockSize, inputLabel } = require('./measure')
 const { uncheckableReason } = require('./fastpath')
 const { COST_MAX_BYTES } = require('./cost')
+const { kernelSteps } = require('./kernel')
 
 const MiB = 1 << 20
 
@@ -49,7 +50,7 @@ function costBytes (options, blockSize) {
 // one profile) share a progress line and a rewrite of the derived files. A cell's
 // warm-up runs come before the first of its runs that this bench makes, so a resumed
 // cell is warmed again. The cost pass follows (costSteps), then the profiles.
-function plan (options, selected, { ptrace, placement, shuffle }) {
+function plan (options, selected, { ptrace, bpf, placement, shuffle }) {
   const costPin = placement.shared
   const timingPin = options.pin ? placement.apart : placement.shared
   const steps = []
@@ -71,6 +72,10 @@ function plan (options, selected, { ptrace, placement, shuffle }) {
     rounds(blockSize, [{ phase: PHASES.timing, bytes: bytesPerRun(options, blockSize) }, ...quarter])
   }
   steps.push(...costSteps(options, selected, costPin, shuffle))
+  if (options.kernel && bpf?.available) {
+    const bytesOf = blockSize => costBytes(options, blockSize)
+    steps.push(...kernelSteps(options, selected, { pin: costPin, shuffle, bytesOf }))
+  }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`
     steps.push({ ...step, run: 0, warmup: 0, pin: costPin, group, label: group })

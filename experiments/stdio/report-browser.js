@@ -255,6 +255,43 @@ function gc (part, { color, dashes }) {
 }
 
 // In the order the page draws them, the headline first.
-const drawings = { headline, throughput, time, cost, syscalls, resources, gc }
+// The kernel pass: per size, each reader's CPU per read as the kernel's time inside read(2)
+// and the rest, stacked; and the spread of its calls' time in the kernel (p10 to p90, the
+// median and p99 marked).
+const KERNEL_SUBTITLE = 'ns per read: inside the reading call (kernel), and the rest; ' +
+  'bars: one call\'s time in the kernel, p10 to p90, with its median and p99'
+
+function kernel (part, { color }) {
+  part.kernel.forEach((entry, index) => entry.charts.forEach(chart => {
+    const id = `chart-kernel-${index}-${chart.size}`
+    if (!document.getElementById(id)) return
+    Highcharts.chart(id, {
+      chart: { type: 'bar' },
+      title: { text: `At ${escapeHtml(sizeName(chart.size))}` },
+      subtitle: { text: KERNEL_SUBTITLE },
+      xAxis: { categories: chart.programs.map(escapeHtml) },
+      yAxis: { min: 0, title: { text: 'ns' } },
+      plotOptions: { bar: { stacking: 'normal' } },
+      tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
+      series: [
+        { name: 'kernel, per read', data: chart.kernel, color: color(0), stack: 'split' },
+        { name: 'rest, per read', data: chart.rest, color: color(1), stack: 'split' },
+        {
+          name: 'one call, p10–p90',
+          type: 'columnrange',
+          data: chart.spread,
+          color: color(2),
+          stacking: undefined,
+          grouping: false,
+          pointWidth: 4
+        },
+        { name: 'one call, median', type: 'scatter', data: chart.medians, color: color(3), marker: { symbol: 'diamond' } },
+        { name: 'one call, p99', type: 'scatter', data: chart.p99, color: color(4), marker: { symbol: 'triangle' } }
+      ]
+    })
+  }))
+}
+
+const drawings = { headline, kernel, throughput, time, cost, syscalls, resources, gc }
 
 module.exports = { drawings, lineTooltip }

@@ -12,6 +12,7 @@ const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn 
 const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../../lib/stats')
 const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('./repeatability')
 const { runtimeTitle } = require('../../lib/runtimes')
+const { kernelData } = require('./report-kernel')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -417,6 +418,7 @@ function cellRows (sets) {
       blockSize: cell.blockSize,
       ownChunk: ownChunk(set, cell.program),
       cost: set.results.headline?.cells.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize) ?? null,
+      kernel: set.results.kernel?.cells.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize) ?? null,
       bytes: cell.bytes,
       runs: cell.runs,
       bestWallNs: cell.best?.wallNs ?? null,
@@ -553,6 +555,9 @@ function shape (sets) {
     subtitle: `${programs.length} programs × ${sizes.length} block sizes, best of ${runs ?? '?'} runs, feeder ${feeder ?? '?'}, ${measuredOn(sets[0])}`,
     sizes,
     headline: headlineData(sets),
+    // each reader's time inside read(2) (experiments/stdio/report-kernel.js)
+    kernel: kernelData(sets),
+    kernelMissing: sets[0].context.bpf?.available === false ? sets[0].context.bpf.reason : null,
     programs: programs.map(program => programInfo(program, sets[0].context)),
     throughput: throughputSeries(sets, programs, compare),
     time: timeSeries(sets, programs, compare),

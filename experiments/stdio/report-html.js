@@ -8,6 +8,7 @@ const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('../../lib/report/format')
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelsText } = require('../../lib/stats')
+const { kernelSection } = require('./report-kernel')
 
 const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
 
@@ -409,6 +410,7 @@ function runContextSection (data) {
 const sections = [
   ['headline', 'What a read costs', headlineSection, data => ({ available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart })],
   ['findings', 'Findings', findingsSection],
+  ['kernel', 'Inside read(2)', kernelSection, data => ({ kernel: data.kernel })],
   ['fastpaths', 'Fast paths', fastPathSection],
   ['syscalls', 'Syscalls', syscallSection, data => data.syscalls],
   ['idiomatic', 'Idiomatic readers', idiomaticSection],

@@ -11,6 +11,7 @@ const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabi
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
 const { throughputOwnText } = require('./repeatability')
+const { kernelMarkdown, kernelTerminal } = require('./report-kernel')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
@@ -149,7 +150,7 @@ function idiomaticMarkdown (data) {
 }
 
 function stdioMarkdown (data) {
-  const out = [...headlineMarkdown(data)]
+  const out = [...headlineMarkdown(data), ...kernelMarkdown(data)]
   out.push('## Findings', '')
   out.push(...findingLines(data.findings, data.compare))
   if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
@@ -216,6 +217,16 @@ const CSV_COLUMNS = [
   ['costShareOfC', row => round(row.cost?.shareOfC?.estimate, 4)],
   ['costShareOfCLow', row => round(row.cost?.shareOfC?.low, 4)],
   ['costShareOfCHigh', row => round(row.cost?.shareOfC?.high, 4)],
+  // the kernel pass's, at the same sizes (experiments/stdio/kernel.js)
+  ['kernelPerReadNs', row => round(row.kernel?.kernelNs.estimate, 2)],
+  ['kernelPerReadLowNs', row => round(row.kernel?.kernelNs.interval?.low, 2)],
+  ['kernelPerReadHighNs', row => round(row.kernel?.kernelNs.interval?.high, 2)],
+  ['kernelRestNs', row => round(row.kernel?.restNs, 2)],
+  ['kernelShare', row => round(row.kernel?.kernelShare, 4)],
+  ['kernelCallsPerRead', row => round(row.kernel?.callsPerRead, 4)],
+  ['kernelCallP50Ns', row => round(row.kernel?.percentiles.p50, 2)],
+  ['kernelCallP99Ns', row => round(row.kernel?.percentiles.p99, 2)],
+  ['kernelFloorNs', row => round(row.kernel?.floorNs, 2)],
   ['ownChunk', row => row.ownChunk]
 ]
 
@@ -285,7 +296,8 @@ function fastPathTerminal (fastPaths = []) {
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.
 function terminal (results, sizes) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
-  const lines = [...headlineTerminal(results.headline), ...fastPathTerminal(results.fastPaths)]
+  const lines = [...headlineTerminal(results.headline), ...kernelTerminal(results.kernel),
+    ...fastPathTerminal(results.fastPaths)]
   for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]

@@ -13,6 +13,7 @@ const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { runtimeTitle } = require('../../lib/runtimes')
 const { uncheckableReason } = require('./fastpath')
+const { summariseKernel } = require('./kernel')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -302,6 +303,9 @@ function summariseResults (logged, context) {
     headline,
     // each fastest reader's fast-path check (experiments/stdio/fastpath.js)
     fastPaths,
+    // how much of each reader's CPU per read is read(2)'s, from the kernel (./kernel.js);
+    // null for runs without the pass
+    kernel: summariseKernel(records, headline),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',

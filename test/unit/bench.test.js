@@ -371,7 +371,7 @@ describe('results from the run log, computed by hand', () => {
 describe('the plan', () => {
   const programs = [{ name: 'a', runtime: 'native' }, { name: 'b', runtime: 'node' }]
   const options = { ...parseOptions(['--sizes', '256,4096', '--runs', '2', '--warmup', '1', '--mib', '1']), strace: false, gc: true }
-  const steps = plan(options, { runnable: programs }, { available: false })
+  const steps = plan(options, { runnable: programs }, { ptrace: { available: false } })
   const describeStep = step => `${step.phase} ${step.program.name} ${step.blockSize} run ${step.run} warmup ${step.warmup}`
 
   test('start-up and timing go in rounds: every program once per round; each cell carries its warm-up count', () => {
@@ -388,7 +388,7 @@ describe('the plan', () => {
   })
 
   test('--marginal: a quarter run after each full run, in the same round, in whole dd blocks', () => {
-    const marginal = plan({ ...options, marginal: true, gc: false }, { runnable: programs }, { available: false })
+    const marginal = plan({ ...options, marginal: true, gc: false }, { runnable: programs }, { ptrace: { available: false } })
     const at256 = marginal.filter(step => step.phase !== 'startup' && step.blockSize === 256).map(step => `${step.phase} ${step.program.name} ${step.bytes} ${step.group}`)
     // each full run and its quarter run together, the programs of a round in its own order
     const pairs = [0, 2, 4, 6].map(i => at256.slice(i, i + 2).join(' + '))
@@ -400,7 +400,7 @@ describe('the plan', () => {
     ])
     // 1 MiB of 256 KiB dd blocks: a quarter is one block, too few to fit a line through; refused with the fix
     assert.throws(() => parseOptions(['--marginal', '--feeder', 'matched', '--sizes', '262144', '--mib', '1']), /--marginal at 262144 B needs at least 8 of dd's 262144-byte blocks per run: give a larger --mib/)
-    assert.equal(plan({ ...parseOptions(['--marginal', '--feeder', 'file', '--sizes', '262144', '--mib', '1']), strace: false, gc: false }, { runnable: programs }, { available: false })
+    assert.equal(plan({ ...parseOptions(['--marginal', '--feeder', 'file', '--sizes', '262144', '--mib', '1']), strace: false, gc: false }, { runnable: programs }, { ptrace: { available: false } })
       .find(step => step.phase === 'timing-quarter').bytes, 262144)
   })
 
@@ -409,7 +409,7 @@ describe('the plan', () => {
     assert.deepEqual(steps.filter(step => step.phase === 'gc').map(describeStep), ['gc b 256 run 0 warmup 0', 'gc b 4096 run 0 warmup 0'])
     // a profile is its program's own group, even when programs share a block size
     assert.deepEqual(steps.filter(step => step.phase === 'gc').map(step => step.group), ['gc b @ 256', 'gc b @ 4096'])
-    const oneSize = plan({ ...options, sizes: [4096] }, { runnable: [{ name: 'a', runtime: 'node' }, { name: 'b', runtime: 'node' }] }, { available: false })
+    const oneSize = plan({ ...options, sizes: [4096] }, { runnable: [{ name: 'a', runtime: 'node' }, { name: 'b', runtime: 'node' }] }, { ptrace: { available: false } })
     assert.deepEqual(oneSize.filter(step => step.phase === 'gc').map(step => step.group), ['gc a @ 4096', 'gc b @ 4096'])
   })
 })

@@ -290,7 +290,7 @@ test('the plan runs the cost pass in rounds of the readers that honour the block
   const programs = [{ name: 'c', runtime: 'native', honoursBlockSize: true }, { name: 'coreutils', runtime: 'coreutils', honoursBlockSize: false }, { name: 'node-sync', runtime: 'node', honoursBlockSize: true }]
   const options = { ...parseOptions(['--sizes', '256,512,4096', '--rounds', '7']), strace: false, gc: false }
   assert.deepEqual(options.costSizes, [256, 4096])
-  const cost = plan(options, { runnable: programs }, { available: false }, placementPlan([2, 3])).filter(step => step.phase.startsWith('cost'))
+  const cost = plan(options, { runnable: programs }, { ptrace: { available: false } }, placementPlan([2, 3])).filter(step => step.phase.startsWith('cost'))
   assert.equal(cost.length, 2 * 7 * 2, 'two sizes, seven rounds, two readers, one sampled run each')
   assert.ok(cost.every(step => step.pin.reader === 3 && step.pin.feeder === 3 && step.warmup === 0 && step.sampleMs === 1 && step.phase === PHASE))
   assert.ok(!cost.some(step => step.program.name === 'coreutils'))
@@ -301,7 +301,7 @@ test('the plan runs the cost pass in rounds of the readers that honour the block
   assert.deepEqual(cost.map(step => step.run).filter((run, i, runs) => i === 0 || run !== runs[i - 1]), [0, 1, 2, 3, 4, 5, 6])
   assert.deepEqual(parseOptions(['--sizes', '512,1024']).costSizes, [512], 'none of 256, 4096, 65536 asked: the smallest size')
   assert.deepEqual(parseOptions(['--no-cost']).costSizes, [])
-  assert.equal(plan({ ...parseOptions(['--no-cost', '--sizes', '256']), strace: false, gc: false }, { runnable: programs }, { available: false }).filter(step => step.phase.startsWith('cost')).length, 0)
+  assert.equal(plan({ ...parseOptions(['--no-cost', '--sizes', '256']), strace: false, gc: false }, { runnable: programs }, { ptrace: { available: false } }).filter(step => step.phase.startsWith('cost')).length, 0)
   assert.throws(() => parseOptions(['--no-cost', '--rounds', '3']), /--rounds sets the cost pass, which --no-cost skips/)
   assert.throws(() => parseOptions(['--rounds', '0']), /--rounds/)
 })

@@ -1,0 +1,133 @@
+'use strict'
+// The kernel pass's part of the stdio report (experiments/stdio/kernel.js): each reader's
+// CPU per read split into its time inside read(2) and the rest, beside the headline; the
+// distribution of its reads' time in the kernel; and what the probes cost. In the
+// terminal, results.md and the page; results.csv takes its columns from the cells.
+const { sizeName, formatNumber, formatPercent, formatSigned } = require('../../lib/report/format')
+const { html } = require('../../lib/report/markup')
+const { textTable, markdownTable } = require('../../lib/report/plain')
+const { levelText } = require('../../lib/stats')
+
+const SPLIT_NOTE = 'Time inside the calls that read stdin (read(2); a ring reader\'s ' +
+  'io_uring_enter(2)), on the CPU from sys_enter to sys_exit, without the spells the reader ' +
+  'was switched out, and less the probes\' own floor (a null syscall\'s time under them), ' +
+  'per read; the rest of the headline\'s CPU per read is the runtime\'s own code and the ' +
+  'entry, exit and mitigations around the call. Median of the kernel pass\'s rounds ' +
+  '(eBPF probes, build/sysprof; docs/kernel.md).'
+// a split the traced run cannot support: more kernel time per read than the untraced
+// run's whole CPU per read (a reader whose kernel work depends on timing: a ring)
+const OVER_NOTE = 'more kernel time than the headline\'s whole CPU per read: the probes changed ' +
+  'how this reader\'s work falls, so its split is not quoted'
+
+function intervalOf (figure) {
+  const interval = figure?.interval
+  return interval ? `${formatNumber(interval.low)}–${formatNumber(interval.high)}` : null
+}
+
+// One row a cell, quoted as the page, results.md and the terminal print it.
+function splitRow (cell) {
+  const over = cell.restNs !== null && cell.restNs < 0
+  const vsC = cell.againstC
+    ? `${formatSigned(cell.againstC.estimate)} ` +
+      `(${formatSigned(cell.againstC.low)} to ${formatSigned(cell.againstC.high)})`
+    : null
+  return {
+    program: cell.program,
+    blockSize: cell.blockSize,
+    kernel: formatNumber(cell.kernelNs.estimate),
+    interval: intervalOf(cell.kernelNs),
+    cpu: cell.cpuPerReadNs === null ? null : formatNumber(cell.cpuPerReadNs),
+    rest: over || cell.restNs === null ? null : formatNumber(cell.restNs),
+    share: over || cell.kernelShare === null ? null : formatPercent(cell.kernelShare),
+    over,
+    vsC,
+    call: cell.readingCall,
+    callsPerRead: formatNumber(cell.callsPerRead),
+    p50: formatNumber(cell.percentiles.p50),
+    p99: formatNumber(cell.percentiles.p99),
+    switches: formatNumber(cell.switchesPerCall)
+  }
+}
+
+// The page's and results.md's data: each set's split, and its charts' series.
+function kernelData (sets) {
+  return sets.filter(set => set.results.kernel?.cells.length).map(set => {
+    const kernel = set.results.kernel
+    const sizes = [...new Set(kernel.cells.map(cell => cell.blockSize))]
+    const bySize = size => kernel.cells.filter(cell => cell.blockSize === size)
+    return {
+      set: set.label,
+      rows: kernel.cells.map(splitRow),
+      tracerCost: kernel.tracerCost,
+      charts: sizes.map(size => ({
+        size,
+        programs: bySize(size).map(cell => cell.program),
+        kernel: bySize(size).map(cell => cell.kernelNs.estimate),
+        rest: bySize(size).map(cell => (cell.restNs !== null && cell.restNs >= 0 ? cell.restNs : null)),
+        spread: bySize(size).map(cell => [cell.percentiles.p10, cell.percentiles.p90]),
+        medians: bySize(size).map(cell => cell.percentiles.p50),
+        p99: bySize(size).map(cell => cell.percentiles.p99)
+      })),
+      level: kernel.cells.map(cell => cell.kernelNs.interval?.level).find(Boolean) ?? null
+    }
+  })
+}
+
+function tracerCostText (costs) {
+  if (!costs?.length) return 'The probes\' cost on C was not measured in this run.'
+  const sizes = costs.map(cost => `${formatNumber(cost.addedNs.estimate)} ns per read at ` +
+    `${sizeName(cost.blockSize)} (${formatNumber(cost.untracedNs)} untraced, ` +
+    `${formatNumber(cost.tracedNs)} traced)`)
+  return `What the probes add to C's CPU per read (traced against untraced, round by round): ${sizes.join('; ')}.`
+}
+
+const HEADERS = ['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read', 'rest', 'kernel share',
+  'vs C\'s kernel', 'call', 'calls/read', 'p50 ns/call', 'p99 ns/call', 'switched out/call']
+const cellsOf = row => [row.program, sizeName(row.blockSize), row.kernel, row.interval ?? '–', row.cpu ?? '–',
+  row.over ? 'over' : row.rest ?? '–', row.share ?? '–', row.vsC ?? '–', row.call, row.callsPerRead,
+  row.p50, row.p99, row.switches]
+
+function kernelMarkdown (data) {
+  if (!data.kernel?.length) return []
+  const out = ['## Inside read(2): the kernel\'s time per read', '', SPLIT_NOTE, '']
+  for (const entry of data.kernel) {
+    if (data.kernel.length > 1) out.push(`### ${entry.set}`, '')
+    out.push(markdownTable(HEADERS, entry.rows.map(cellsOf), ['l', ...HEADERS.slice(1).map(() => 'r')]))
+    out.push('', `Intervals: the median's, at ${entry.level ? levelText(entry.level) : 'no level (too few rounds)'}; ` +
+      `"over": ${OVER_NOTE}.`, '', tracerCostText(entry.tracerCost), '')
+  }
+  return out
+}
+
+// bench.js's lines when a run is done.
+function kernelTerminal (kernel) {
+  if (!kernel?.cells.length) return []
+  const rows = kernel.cells.map(splitRow)
+  const table = [['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read', 'rest', 'share', 'vs C\'s kernel']]
+  for (const row of rows) table.push(cellsOf(row).slice(0, 8))
+  return ['', 'Inside read(2), from the kernel (eBPF; time on the CPU per read, less the probes\' floor; median of rounds):',
+    ...textTable(table, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), tracerCostText(kernel.tracerCost)]
+}
+
+function kernelSection (data) {
+  if (!data.kernel?.length) {
+    return html`<section id="kernel"><h2>Inside read(2)</h2>
+      <p class="why">No kernel pass in this run${data.kernelMissing ? `: ${data.kernelMissing}` : ''}.</p></section>`
+  }
+  return html`<section id="kernel">
+    <h2>Inside read(2): the kernel's time per read</h2>
+    <p class="note">${SPLIT_NOTE}</p>
+    ${data.kernel.map((entry, index) => html`
+      ${data.kernel.length > 1 ? html`<h3>${entry.set}</h3>` : ''}
+      <div class="grid two">
+        ${entry.charts.map(chart => html`<div class="chart" id="chart-kernel-${index}-${chart.size}"></div>`)}
+      </div>
+      <div class="table-wrap"><table>
+        <thead><tr>${HEADERS.map(header => html`<th>${header}</th>`)}</tr></thead>
+        <tbody>${entry.rows.map(row => html`<tr>${cellsOf(row).map(text => html`<td>${text}</td>`)}</tr>`)}</tbody>
+      </table></div>
+      <p class="note">Intervals: the median's, at ${entry.level ? levelText(entry.level) : 'no level (too few rounds)'}; "over": ${OVER_NOTE}. ${tracerCostText(entry.tracerCost)}</p>`)}
+  </section>`
+}
+
+module.exports = { kernelData, kernelMarkdown, kernelTerminal, kernelSection, splitRow, SPLIT_NOTE }
