@@ -30,14 +30,16 @@ struct task_struct {
 } __attribute__((preserve_access_index));
 
 /* Set by the loader before load: the fd whose reads are told apart (-1: none), and the
- * read family's numbers on this architecture, so that nothing here is x86's alone. */
+ * numbers on this architecture of the calls that read it (splice's first argument is the
+ * fd it reads too), so that nothing here is x86's alone. */
 struct config {
   long watch_fd;
   long read_nr;
   long readv_nr;
   long pread_nr;
+  long splice_nr;
 };
-const volatile struct config config = { -1, -1, -1, -1 };
+const volatile struct config config = { -1, -1, -1, -1, -1 };
 
 /* a call's class: on the watched fd, or not */
 #define ON_WATCHED_FD 1
@@ -47,6 +49,7 @@ const volatile struct config config = { -1, -1, -1, -1 };
 #define NOT_TRACED 2
 
 struct in_call {
+  __u64 generation;
   __u64 entered;
   __u64 switched_out;
   __u64 off_cpu;
@@ -124,6 +127,16 @@ struct {
   __type(value, __u64);
 } lost SEC(".maps");
 
+/* Bumped by the loader each time it adds a process to `traced`: a task's answer, kept in
+ * its storage, is asked again once the generation it was asked in has passed, so that a
+ * process added after its first call (the calibration child, a --pid) is not missed. */
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, __u64);
+} generation SEC(".maps");
+
 static void count_loss(void) {
   __u32 zero = 0;
   __u64 *n = bpf_map_lookup_elem(&lost, &zero);
@@ -146,7 +159,8 @@ static __u32 bucket_of(__u64 v) {
 }
 
 static int is_read(long nr) {
-  return nr == config.read_nr || nr == config.readv_nr || nr == config.pread_nr;
+  return nr == config.read_nr || nr == config.readv_nr || nr == config.pread_nr ||
+         nr == config.splice_nr;
 }
 
 SEC("tp_btf/sys_enter")
@@ -157,9 +171,13 @@ int BPF_PROG(sysprof_enter, struct pt_regs *regs, long id) {
     count_loss();
     return 0;
   }
-  if (call->traced == UNKNOWN) {
+  __u32 zero = 0;
+  __u64 *now_generation = bpf_map_lookup_elem(&generation, &zero);
+  __u64 current = now_generation ? *now_generation : 0;
+  if (call->traced == UNKNOWN || (call->traced == NOT_TRACED && call->generation != current)) {
     __u32 tgid = bpf_get_current_pid_tgid() >> 32;
     call->traced = bpf_map_lookup_elem(&traced, &tgid) ? TRACED : NOT_TRACED;
+    call->generation = current;
   }
   if (call->traced != TRACED) return 0;
   call->nr = id;

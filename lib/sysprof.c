@@ -17,7 +17,8 @@
  * --fd N tells the read family's calls on fd N apart from the rest (stdin's: 0).
  *
  * Nothing outlives it: the probes are attached through links that belong to this
- * process, and the kernel detaches them when it exits, however it exits.
+ * process, and the kernel detaches them when it exits, however it exits; with --pid it
+ * ends when its caller does.
  * When BPF is refused, one line on stderr says why and how to allow it, and the exit
  * status is REFUSED, before any command runs. */
 #define _GNU_SOURCE
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -109,8 +111,8 @@ static void load(const char *self, int watch_fd) {
   struct bpf_map *rodata = bpf_object__find_map_by_name(object, ".rodata");
   if (!rodata) refuse("%s has no .rodata: rebuild it with make", path);
   /* sysprof.bpf.c's struct config, its only constant */
-  struct { long watch_fd, read_nr, readv_nr, pread_nr; } config = {
-    watch_fd, SYS_read, SYS_readv, SYS_pread64
+  struct { long watch_fd, read_nr, readv_nr, pread_nr, splice_nr; } config = {
+    watch_fd, SYS_read, SYS_readv, SYS_pread64, SYS_splice
   };
   size_t size;
   if (!bpf_map__initial_value(rodata, &size) || size != sizeof config ||
@@ -142,9 +144,13 @@ static int map_fd(const char *name) {
 }
 
 static void trace_pid(pid_t pid) {
-  __u32 key = pid;
+  __u32 key = pid, zero = 0;
   __u8 yes = 1;
-  if (bpf_map_update_elem(map_fd("traced"), &key, &yes, BPF_ANY)) {
+  __u64 generation = 0;
+  bpf_map_lookup_elem(map_fd("generation"), &zero, &generation);
+  generation += 1;
+  if (bpf_map_update_elem(map_fd("traced"), &key, &yes, BPF_ANY) ||
+      bpf_map_update_elem(map_fd("generation"), &zero, &generation, BPF_ANY)) {
     fprintf(stderr, "sysprof: cannot trace %d: %s\n", pid, strerror(errno));
     exit(1);
   }
@@ -304,6 +310,10 @@ int main(int argc, char **argv) {
   sigaction(SIGTERM, &action, NULL);
   sigaction(SIGHUP, &action, NULL);
   if (npids) {
+    /* a window whose caller dies is over: nothing is left attached for want of a SIGINT */
+    pid_t caller = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != caller) return 1;
     load(argv[0], watch_fd);
     for (int i = 0; i < npids; i++) trace_tree(pids[i]);
     attach();

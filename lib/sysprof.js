@@ -36,9 +36,11 @@ function sysprofArgv (outFile, { fd = null } = {}) {
 // The tracer held on processes already running (a server, postgres and its backends) for
 // a window the caller opens and closes: start() resolves once the probes are attached;
 // stop() ends the window and resolves with the profile's text.
-async function traceProcesses (pids, outFile, { binary = SYSPROF } = {}) {
+// prefix: what runs it (taskset, to place it).
+async function traceProcesses (pids, outFile, { binary = SYSPROF, prefix = [] } = {}) {
   const args = [...pids.flatMap(pid => ['--pid', String(pid)]), '--out', outFile]
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const [command, ...rest] = [...prefix, binary, ...args]
+  const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', chunk => { stderr += chunk })
   const ended = new Promise(resolve => child.on('close', (code, signal) => resolve({ code, signal })))
