@@ -38,8 +38,8 @@ const KERNEL_PHASES = [PHASES.kernel, PHASES.kernelUntraced]
 
 const rawFileName = step => path.join('kernel', `${step.program.name}-${step.blockSize}-${step.run + 1}.json`)
 
-// The calls that do a reader's reading: read(2)s of stdin, or a ring reader's
-// io_uring_enter(2)s, which submit its reads and wait for them.
+// The calls that do a reader's reading: read(2)s of stdin (splice(2)s from it for
+// limit-splice), or a ring reader's io_uring_enter(2)s, which submit its reads and wait.
 const RING_CALL = 'io_uring_enter'
 const readingCalls = program => program.ring
   ? call => call.name === RING_CALL
@@ -69,7 +69,7 @@ function kernelRecord (text, { program, reads }) {
     lost: profile.lost,
     processes: profile.processes,
     threads: profile.threads,
-    readingCall: program.ring ? RING_CALL : 'read',
+    readingCall: [...new Set(profile.calls.filter(readingCalls(program)).map(call => call.name))].join(', '),
     calls,
     kernelPerReadNs: calls.kernelNs * calls.count / reads,
     // the reader's CPU per read under the probes, the tracer's own load left out
@@ -133,10 +133,17 @@ function summariseKernel (records, headline) {
       'io_uring_enter(2)), from sys_enter to sys_exit, less the probes\' own floor (a null ' +
       'syscall\'s time under them), per read of the reader\'s; median of rounds',
     pin: traced[0]?.pin ?? null,
-    cells: out.sort((a, b) => a.blockSize - b.blockSize),
+    cells: out.sort(inHeadlineOrder(headline)),
     tracerCost: tracerCost(records),
     failures: records.filter(record => KERNEL_PHASES.includes(record.phase) && !record.ok).length
   }
+}
+
+// The headline's order (C first, then by runtime), size by size; a reader it lacks last.
+function inHeadlineOrder (headline) {
+  const order = [...new Set((headline?.cells ?? []).map(cell => cell.program))]
+  const rank = program => (order.includes(program) ? order.indexOf(program) : order.length)
+  return (a, b) => a.blockSize - b.blockSize || rank(a.program) - rank(b.program) || a.program.localeCompare(b.program)
 }
 
 // Each percentile of a cell's reads, the median over its rounds.

@@ -14,10 +14,12 @@ const SPLIT_NOTE = 'Time inside the calls that read stdin (read(2); a ring reade
   'per read; the rest of the headline\'s CPU per read is the runtime\'s own code and the ' +
   'entry, exit and mitigations around the call. Median of the kernel pass\'s rounds ' +
   '(eBPF probes, build/sysprof; docs/kernel.md).'
-// a split the traced run cannot support: more kernel time per read than the untraced
-// run's whole CPU per read (a reader whose kernel work depends on timing: a ring)
-const OVER_NOTE = 'more kernel time than the headline\'s whole CPU per read: the probes changed ' +
-  'how this reader\'s work falls, so its split is not quoted'
+// a split the traced run cannot support: its kernel time per read is above the untraced
+// run's whole CPU per read, interval and all (a reader whose kernel work depends on
+// timing: a ring); within the interval, the rest is too small to tell from nothing
+const OVER_NOTE = 'more kernel time than the headline\'s whole CPU per read, beyond its ' +
+  'interval: the probes changed how this reader\'s work falls, so its split is not quoted'
+const NOTHING_NOTE = 'the rest is smaller than the kernel time\'s interval: not told apart from 0'
 
 function intervalOf (figure) {
   const interval = figure?.interval
@@ -26,7 +28,9 @@ function intervalOf (figure) {
 
 // One row a cell, quoted as the page, results.md and the terminal print it.
 function splitRow (cell) {
-  const over = cell.restNs !== null && cell.restNs < 0
+  const low = cell.kernelNs.interval?.low ?? cell.kernelNs.estimate
+  const over = cell.cpuPerReadNs !== null && low > cell.cpuPerReadNs
+  const withinNoise = !over && cell.cpuPerReadNs !== null && cell.restNs < 0
   const vsC = cell.againstC
     ? `${formatSigned(cell.againstC.estimate)} ` +
       `(${formatSigned(cell.againstC.low)} to ${formatSigned(cell.againstC.high)})`
@@ -37,8 +41,8 @@ function splitRow (cell) {
     kernel: formatNumber(cell.kernelNs.estimate),
     interval: intervalOf(cell.kernelNs),
     cpu: cell.cpuPerReadNs === null ? null : formatNumber(cell.cpuPerReadNs),
-    rest: over || cell.restNs === null ? null : formatNumber(cell.restNs),
-    share: over || cell.kernelShare === null ? null : formatPercent(cell.kernelShare),
+    rest: over || cell.restNs === null ? null : withinNoise ? '≈0' : formatNumber(cell.restNs),
+    share: over || cell.kernelShare === null ? null : formatPercent(Math.min(1, cell.kernelShare)),
     over,
     vsC,
     call: cell.readingCall,
@@ -73,6 +77,9 @@ function kernelData (sets) {
   })
 }
 
+const intervalNote = entry => `Intervals: the median's, at ${entry.level ? levelText(entry.level) : 'no level (too few rounds)'}` +
+  `; "over": ${OVER_NOTE}; "≈0": ${NOTHING_NOTE}`
+
 function tracerCostText (costs) {
   if (!costs?.length) return 'The probes\' cost on C was not measured in this run.'
   const sizes = costs.map(cost => `${formatNumber(cost.addedNs.estimate)} ns per read at ` +
@@ -93,8 +100,7 @@ function kernelMarkdown (data) {
   for (const entry of data.kernel) {
     if (data.kernel.length > 1) out.push(`### ${entry.set}`, '')
     out.push(markdownTable(HEADERS, entry.rows.map(cellsOf), ['l', ...HEADERS.slice(1).map(() => 'r')]))
-    out.push('', `Intervals: the median's, at ${entry.level ? levelText(entry.level) : 'no level (too few rounds)'}; ` +
-      `"over": ${OVER_NOTE}.`, '', tracerCostText(entry.tracerCost), '')
+    out.push('', `${intervalNote(entry)}.`, '', tracerCostText(entry.tracerCost), '')
   }
   return out
 }
@@ -126,7 +132,7 @@ function kernelSection (data) {
         <thead><tr>${HEADERS.map(header => html`<th>${header}</th>`)}</tr></thead>
         <tbody>${entry.rows.map(row => html`<tr>${cellsOf(row).map(text => html`<td>${text}</td>`)}</tr>`)}</tbody>
       </table></div>
-      <p class="note">Intervals: the median's, at ${entry.level ? levelText(entry.level) : 'no level (too few rounds)'}; "over": ${OVER_NOTE}. ${tracerCostText(entry.tracerCost)}</p>`)}
+      <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>`)}
   </section>`
 }
 
