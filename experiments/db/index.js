@@ -70,7 +70,8 @@ const rows = [
     },
     preset: { default: PRESETS.default.pool, quick: PRESETS.quick.pool }
   },
-  skipRow('strace', 'skip the syscall profile pass')
+  skipRow('strace', 'skip the syscall profile pass'),
+  skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)')
 ]
 
 const stored = {
@@ -98,8 +99,9 @@ function recorded (context) {
   return recordedRows(servers, names, { context, what: missing => `the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, source: 'experiments/db/servers.js' })
 }
 
-function plan (options, { runnable }, { ptrace, placement }) {
-  return planDb(runnable, { ...options, strace: options.strace && ptrace.available }, dbPin(placement.http))
+function plan (options, { runnable }, { ptrace, bpf, placement }) {
+  const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available }
+  return planDb(runnable, { ...options, ...passes }, dbPin(placement.http))
 }
 
 function cellKey (step) {
@@ -158,7 +160,7 @@ module.exports = {
   ],
   options: rows,
   stored,
-  later: {},
+  later: { kernel: false },
   configure,
   list: () => listing(),
   select,

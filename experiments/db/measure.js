@@ -33,11 +33,15 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
+const { traceProcesses, parseProfile, bySyscall, profileProblem } = require('../../lib/sysprof')
 const { servers } = require('./servers')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
 
 const PHASE = 'db'
 const STRACE_PHASE = 'db-strace'
+// The kernel pass (lib/sysprof.js, docs/kernel.md): one more wrk run of each cell in the
+// same server processes, the server's and its backends' syscalls counted by eBPF probes
+const KERNEL_PHASE = 'db-kernel'
 const MODE = 'keep-alive'
 const STRACE_CONNECTIONS = 16
 // /queries?q=20 traces a tenth of the requests /db does: twice the queries
@@ -70,6 +74,15 @@ function planDb (selected, options, pin) {
     for (const count of connections) {
       for (let run = 0; run < runs; run++) {
         for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) steps.push({ ...cell, phase: PHASE, peers: cells, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+      }
+    }
+    // under the probes, in the same server processes, each cell's load once more
+    if (options.kernel) {
+      for (const count of connections) {
+        for (const cell of cells) {
+          const label = `${cell.group}, kernel, ${count} connection${count === 1 ? '' : 's'}`
+          steps.push({ ...cell, phase: KERNEL_PHASE, peers: cells, connections: count, run: 0, label })
+        }
       }
     }
     // traced in the same server processes once the timed rounds are done; a request of
@@ -253,7 +266,7 @@ const serverEnv = (server, database, options) => ({ ...database.env, ...server.e
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
   const server = await session.serverFor(step, note)
-  const base = { phase: PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, blockSize: null, run: step.run }
+  const base = { phase: step.phase, program: step.server.name, endpoint: step.endpoint, connections: step.connections, blockSize: null, run: step.run }
   // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js loadFor)
   const load = { ...options.db, ...(server.warmupRates?.length ? loadFor(options.db, step.connections, server.warmupRates.at(-1)) : {}) }
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: load })
@@ -262,13 +275,20 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const cluster = { backends: session.backendsOf(step), upkeep: clusterProcesses(server.database.pid).upkeep }
   const cpus = [...new Set([step.pin.client, step.pin.server, step.pin.database])]
   const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus), steal: stealNs(cpus) })
+  const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, [pid, ...cluster.backends], runDir) : null
+  if (tracing && !tracing.ok) {
+    return { record: { ...base, ok: false, failure: `kernel pass: ${tracing.failure}`, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
+  }
   const before = readings()
   const windowStart = process.hrtime.bigint()
   const wrk = await runWrk(argv, load.seconds * 1000 + WRK_GRACE_MS)
+  const traced = tracing ? await tracing.stop() : null
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: load.seconds })
+  const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
+  let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
+    kernel?.problem ?? null
   if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
   if (failure) await session.closeServer(step)
   // a connection the server reopened during the run is its own, not the next server's
@@ -299,6 +319,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     // the measured CPUs' busy time that no measured process had: the kernel's network
     // work in softirq, the bench itself, anything else
     restCpuNs: serverCpu ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs : null,
+    ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
     at: new Date().toISOString()
   }
   if (serverCpu) {
@@ -310,6 +331,37 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   }
   if (record.ok && (serverCpu === null || backends.processes === 0)) Object.assign(record, { ok: false, failure: serverCpu === null ? 'the server\'s CPU time could not be read from /proc' : 'the server has no database backend: it opened no connection' })
   return { record, stopped: wrk.signal === 'SIGINT' }
+}
+
+// The probes on the server and its backends for one wrk run, sysprof on the server's CPU;
+// the profile is kept in runDir/kernel/.
+async function startTracing (step, pids, runDir) {
+  const rawFile = path.join('kernel', `db-${step.server.name}-${step.endpoint}-${step.connections}.json`)
+  fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
+  const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
+  const tracer = await traceProcesses(pids, path.join(runDir, rawFile), placed)
+  if (!tracer.ok) return tracer
+  return { ok: true, rawFile, stop: tracer.stop }
+}
+
+// A window's syscalls per request, the server's (its threads and children) apart from its
+// backends'; each call's count, failures and median time on the CPU in the kernel.
+function kernelCounts (traced, requests, backendPids) {
+  if (!traced.ok) return { problem: `kernel pass: ${traced.failure}` }
+  const profile = parseProfile(traced.text)
+  const problem = profileProblem(profile)
+  if (problem) return { problem }
+  const rows = keep => bySyscall(profile, keep).map(row => ({
+    name: row.name,
+    calls: row.count,
+    errors: row.errors,
+    onCpuNs: row.onCpuNs,
+    p50Ns: row.percentiles.p50
+  }))
+  const isBackend = call => backendPids.includes(call.tgid)
+  const server = { requests, syscalls: rows(call => !isBackend(call)) }
+  const backends = { requests, syscalls: rows(isBackend) }
+  return { counts: { requests, floorNs: profile.floorNs, server, backends } }
 }
 
 // One run of the strace pass, in the server process the cell's timed runs used (or a new
@@ -382,4 +434,16 @@ async function attachStrace (pids, file, timeoutMs) {
   }
 }
 
-module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, MODE, dbPin, connectionsAtOnce, planDb, dbSession, measureStep }
+module.exports = {
+  PHASE,
+  STRACE_PHASE,
+  KERNEL_PHASE,
+  STRACE_CONNECTIONS,
+  PRESETS,
+  MODE,
+  dbPin,
+  connectionsAtOnce,
+  planDb,
+  dbSession,
+  measureStep
+}

@@ -9,6 +9,7 @@ const { formatNumber, formatShare, escapeMarkdown: md } = require('../../lib/rep
 const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
+const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
 const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
 const { PARTS } = require('./summary')
@@ -122,7 +123,12 @@ function dbData (sets) {
         }
       }
     })
-    return { set: set.label, meaning: results.meaning, reference: results.reference, preset: results.preset, pin: results.pin, database: results.database, endpoints }
+    const { meaning, reference, preset, pin, database, kernel } = results
+    // the kernel pass's entries, the server's and then its backends' (named so)
+    const kernelEntries = kernel
+      ? [...kernel.server, ...kernel.backends.map(entry => ({ ...entry, server: `${entry.server} backends` }))]
+      : null
+    return { set: set.label, meaning, reference, preset, pin, database, endpoints, kernel, kernelEntries }
   })
 }
 
@@ -159,7 +165,7 @@ function dbSection (data) {
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
-    ${data.db.map(entry => entry.endpoints.map(endpoint => table(entry, endpoint)))}
+    ${data.db.map(entry => [...entry.endpoints.map(endpoint => table(entry, endpoint)), kernelHtml(entry.kernelEntries)])}
   </section>`
 }
 
@@ -186,7 +192,8 @@ function terminal (results) {
   const own = dbOwnText(results.db.repeatability)
   const variants = variantTable(sets)
   const variantLines = variants.rows.length ? ['', 'What the variants change, per client (CPU per request, the one variant\'s over the other\'s):', ...textTable([variants.header, ...variants.rows], variants.header.map((_, i) => (i ? 'r' : 'l'))).map(line => line.trimEnd())] : []
-  return [...answerText(dbAnswer(sets), ANSWER), ...variantLines, ...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
+  return [...answerText(dbAnswer(sets), ANSWER), ...variantLines, ...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]),
+    ...kernelTerminal(entry.kernelEntries), ...(own ? ['', own] : [])]
 }
 
 const DB_CSV_COLUMNS = [
@@ -215,7 +222,10 @@ const DB_CSV_COLUMNS = [
   ['serverSyscallsWork', row => round(row.syscalls?.self?.work, 3)],
   ['serverSyscallsUpkeep', row => round(row.syscalls?.self?.upkeep, 3)],
   ['backendSyscallsWork', row => round(row.syscalls?.backends?.work, 3)],
-  ['backendSyscallsUpkeep', row => round(row.syscalls?.backends?.upkeep, 3)]
+  ['backendSyscallsUpkeep', row => round(row.syscalls?.backends?.upkeep, 3)],
+  ...KERNEL_CSV_COLUMNS,
+  ['kernelBackendWorkPerRequest', row => round(row.kernelBackends?.work, 3)],
+  ['kernelBackendUpkeepPerRequest', row => round(row.kernelBackends?.upkeep, 3)]
 ]
 
 function repeatabilityData (sets) {
@@ -270,6 +280,9 @@ const sections = [
 function markdown (data) {
   const variants = data.variants.rows.length ? ['## What the variants change, per client', '', markdownTable(data.variants.header, data.variants.rows.map(row => row.map(md)), data.variants.header.map((_, i) => (i ? 'r' : 'l'))), ''] : []
   const out = [...answerMarkdown(data.answer, ANSWER), ...variants, ...data.db.flatMap(entry => dbTables(entry).flatMap(({ title, header, rows, align }) => [`## ${data.compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']))]
+  for (const entry of data.db) {
+    out.push(...kernelMarkdown(entry.kernelEntries, `${data.compare ? `${md(entry.set)}: ` : ''}Syscalls per request at full speed`))
+  }
   if (data.db.length) {
     out.push(...findingLines(data.findings, data.compare), '')
     out.push(...repeatabilityLines(data.repeatability.own, data.compare))
@@ -280,7 +293,13 @@ function markdown (data) {
 
 const csv = data => ({
   columns: DB_CSV_COLUMNS,
-  rows: data.db.flatMap(entry => entry.endpoints.flatMap(endpoint => endpoint.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscalls: row.syscalls })))))
+  rows: data.db.flatMap(entry => entry.endpoints.flatMap(endpoint => endpoint.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({
+    ...cell,
+    set: entry.set,
+    syscalls: row.syscalls,
+    kernel: kernelOf(entry.kernel?.server, cell),
+    kernelBackends: kernelOf(entry.kernel?.backends, cell)
+  })))))
 })
 
 const agreement = () => []

@@ -7,9 +7,9 @@
 const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
-const { pairCalls } = require('../http/summary')
+const { pairCalls, kernelPerRequest } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
-const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const { PHASE, STRACE_PHASE, KERNEL_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
 const { dbHalves } = require('./repeatability')
 
@@ -59,6 +59,16 @@ function summariseDb (records, context) {
     const self = pairCalls(pair, run => run.server)
     return { server, endpoint, queries: queriesOf(endpoint), connections: pair[0].connections, requests: self.requests, self, backends: pairCalls(pair, run => run.backends) }
   })
+  // the same at full speed, from the kernel: the server's, then its backends', each beside
+  // strace's (null without the pass)
+  const kernelRuns = records.filter(record => record.phase === KERNEL_PHASE)
+  const straced = run => syscalls.find(entry => entry.server === run.program && entry.endpoint === run.endpoint)
+  const kernel = kernelRuns.length
+    ? {
+        server: kernelPerRequest(kernelRuns, run => straced(run)?.self ?? null, run => run.kernel.server),
+        backends: kernelPerRequest(kernelRuns, run => straced(run)?.backends ?? null, run => run.kernel.backends)
+      }
+    : null
   const preset = context.options?.db ?? null
   return {
     meaning: MEANING,
@@ -69,6 +79,7 @@ function summariseDb (records, context) {
     database: context.database ?? null,
     cells,
     syscalls,
+    kernel,
     variants: variantDifferences(cells, against),
     repeatability: dbHalves(cells)
   }

@@ -45,7 +45,8 @@ const rows = [
     parse: text => connectionCounts(text),
     preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
   },
-  skipRow('strace', 'skip the syscall profile pass')
+  skipRow('strace', 'skip the syscall profile pass'),
+  skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)')
 ]
 
 const stored = {
@@ -77,8 +78,9 @@ function recorded (context) {
   return recordedRows(servers, names, { context, what: missing => `the server${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, source: 'experiments/http/servers.js' })
 }
 
-function plan (options, { runnable }, { ptrace, placement }) {
-  return planHttp(runnable, { ...options, strace: options.strace && ptrace.available }, placement.http)
+function plan (options, { runnable }, { ptrace, bpf, placement }) {
+  const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available }
+  return planHttp(runnable, { ...options, ...passes }, placement.http)
 }
 
 // A cell is a server, mode and count of connections; a strace run's, its count of requests too.
@@ -124,7 +126,7 @@ module.exports = {
   ],
   options: rows,
   stored,
-  later: {},
+  later: { kernel: false },
   configure,
   list: () => listing(),
   select,

@@ -36,9 +36,13 @@ const { MODES, serverArgv, freePort, startServer, apartPin } = require('./server
 const { checkLoad, sendRequests } = require('./client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
 const { processCpu, childrenUserNs, cpuBetween } = require('./cpu')
+const { traceProcesses, parseProfile, bySyscall, profileProblem } = require('../../lib/sysprof')
 
 const PHASE = 'http'
 const STRACE_PHASE = 'http-strace'
+// The kernel pass (lib/sysprof.js, docs/kernel.md): each cell's load once more, with the
+// server's syscalls counted by eBPF probes at full speed, in server processes of their own
+const KERNEL_PHASE = 'http-kernel'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
@@ -92,6 +96,34 @@ function planHttp (selected, options, pin = apartPin()) {
               label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
             })
           }
+        }
+      }
+    }
+  }
+  // after the timed runs: a generation of its own (a process number past the timed ones),
+  // started, checked and warmed up like theirs, then each cell's load under the probes
+  if (options.kernel) {
+    for (const mode of options.modes) {
+      for (const count of connections) {
+        for (const server of selected) {
+          const group = `kernel, ${mode}`
+          steps.push({
+            phase: KERNEL_PHASE,
+            program: server,
+            server,
+            mode,
+            connections: count,
+            warmupConnections,
+            blockSize: null,
+            process: processes,
+            round: 0,
+            run: 0,
+            warmup: 0,
+            pin,
+            peers: selected,
+            group,
+            label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
+          })
         }
       }
     }
@@ -251,7 +283,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
   const server = await session.serverFor(step, options, note)
   const base = {
-    phase: PHASE,
+    phase: step.phase,
     program: step.server.name,
     mode: step.mode,
     connections: step.connections,
@@ -271,15 +303,23 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const stealBefore = stealNs(cpus)
   const before = processCpu(pid)
   const wrkUserBefore = childrenUserNs()
+  const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, pid, runDir) : null
+  if (tracing && !tracing.ok) {
+    const record = { ...base, ok: false, failure: `kernel pass: ${tracing.failure}`, command, at: new Date().toISOString() }
+    return { record, stopped: false }
+  }
   const windowStart = process.hrtime.bigint()
   const wrk = await runWrk(wrkArgv(step, server.port, runOptions), runOptions.http.seconds * 1000 + WRK_GRACE_MS)
+  const traced = tracing ? await tracing.stop() : null
   const after = processCpu(pid)
   const wrkUserNs = childrenUserNs() - wrkUserBefore
   const userAfter = userNs(cpus)
   const stealAfter = stealNs(cpus)
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds })
+  const kernel = traced ? kernelCounts(traced, output.requests) : null
+  const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds }) ??
+    kernel?.problem ?? null
   if (failure) await session.failRun(step, failure)
   const record = {
     ...base,
@@ -299,6 +339,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
     server: before && after ? cpuBetween(before, after) : null,
+    ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
     at: new Date().toISOString()
   }
   // what else ran on wrk's and the server's CPUs meanwhile: bench.js measures such a run again
@@ -309,6 +350,34 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
   return { record, stopped: wrk.signal === 'SIGINT' }
+}
+
+// The probes on a server process and its children, for one wrk run: sysprof pinned where
+// the server runs (its calibration measures that CPU), its profile kept in runDir/kernel/.
+async function startTracing (step, pid, runDir) {
+  const rawFile = path.join('kernel', `http-${step.server.name}-${step.mode}-${step.connections}.json`)
+  fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
+  const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
+  const tracer = await traceProcesses([pid], path.join(runDir, rawFile), placed)
+  if (!tracer.ok) return tracer
+  return { ok: true, rawFile, stop: tracer.stop }
+}
+
+// A window's syscalls, every thread and child of the server, per request: each call's count,
+// failures and time on the CPU in the kernel (p50, the probes' floor included).
+function kernelCounts (traced, requests) {
+  if (!traced.ok) return { problem: `kernel pass: ${traced.failure}` }
+  const profile = parseProfile(traced.text)
+  const problem = profileProblem(profile)
+  if (problem) return { problem }
+  const syscalls = bySyscall(profile).map(row => ({
+    name: row.name,
+    calls: row.count,
+    errors: row.errors,
+    onCpuNs: row.onCpuNs,
+    p50Ns: row.percentiles.p50
+  }))
+  return { counts: { requests, floorNs: profile.floorNs, threads: profile.threads, processes: profile.processes, syscalls } }
 }
 
 // One run of the strace pass: the server under strace -f -c answers step.requests
@@ -340,4 +409,4 @@ async function measureStrace (step, options, runDir) {
   return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
 }
 
-module.exports = { PHASE, STRACE_PHASE, STRACE_CONNECTIONS, PRESETS, planHttp, httpSession, measureStep, warmUp }
+module.exports = { PHASE, STRACE_PHASE, KERNEL_PHASE, STRACE_CONNECTIONS, PRESETS, planHttp, httpSession, measureStep, warmUp }

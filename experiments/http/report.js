@@ -7,6 +7,7 @@ const { findings, headlineConnections } = require('./findings')
 const { formatNumber, formatPercent, formatShare, escapeMarkdown: md } = require('../../lib/report/format')
 const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
+const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
 const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
@@ -117,7 +118,8 @@ function httpData (sets) {
         }
       }
     })
-    return { set: set.label, meaning: results.meaning, reference: results.reference, preset: results.preset, pin: results.pin, modes }
+    const { meaning, reference, preset, pin, kernel } = results
+    return { set: set.label, meaning, reference, preset, pin, modes, kernel: kernel ?? null }
   })
 }
 
@@ -160,7 +162,7 @@ function httpSection (data) {
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. wrk runs one thread on CPU ${data.http[0].pin?.client ?? '?'}, the server is pinned to CPU ${data.http[0].pin?.server ?? '?'}.
       ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
-    ${data.http.map(entry => entry.modes.map(mode => table(entry, mode, index++)))}
+    ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), kernelHtml(entry.kernel)])}
   </section>`
 }
 
@@ -200,11 +202,13 @@ function terminal (results) {
   const sets = [{ label: results.runId, results }]
   const [entry] = httpData(sets)
   const own = httpOwnText(results.http.repeatability)
-  return [...answerText(httpAnswer(sets), ANSWER), ...httpTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]), ...(own ? ['', own] : [])]
+  return [...answerText(httpAnswer(sets), ANSWER), ...httpTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]),
+    ...kernelTerminal(entry.kernel), ...(own ? ['', own] : [])]
 }
 
 function httpMarkdown (entry, compare = false) {
-  return httpTables(entry).flatMap(({ title, header, rows, align }) => [`## ${compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), ''])
+  return [...httpTables(entry).flatMap(({ title, header, rows, align }) => [`## ${compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']),
+    ...kernelMarkdown(entry.kernel, `${compare ? `${md(entry.set)}: ` : ''}Syscalls per request at full speed`)]
 }
 
 // An http run's CSV: a cell (server, mode, connections) per row, and per set when runs
@@ -233,7 +237,8 @@ const HTTP_CSV_COLUMNS = [
   ['maxRssKiB', row => row.maxRssKiB],
   ['syscallsPerRequest', row => round(row.syscalls?.perRequest, 3)],
   ['syscallsWorkPerRequest', row => round(row.syscalls?.work, 3)],
-  ['syscallsUpkeepPerRequest', row => round(row.syscalls?.upkeep, 3)]
+  ['syscallsUpkeepPerRequest', row => round(row.syscalls?.upkeep, 3)],
+  ...KERNEL_CSV_COLUMNS
 ]
 
 // Whether the figures repeat: each set's own (its cells' interleaved halves), and each
@@ -305,7 +310,8 @@ function markdown (data) {
 // A cell (server, mode, connections) per row, with its server's syscalls per request in that mode.
 const csv = data => ({
   columns: HTTP_CSV_COLUMNS,
-  rows: data.http.flatMap(entry => entry.modes.flatMap(mode => mode.rows.flatMap(row => row.cells.filter(Boolean).map(cell => ({ ...cell, set: entry.set, syscalls: row.syscalls })))))
+  rows: data.http.flatMap(entry => entry.modes.flatMap(mode => mode.rows.flatMap(row => row.cells.filter(Boolean)
+    .map(cell => ({ ...cell, set: entry.set, syscalls: row.syscalls, kernel: kernelOf(entry.kernel, cell) })))))
 })
 
 // Two runs' agreement is in the report's notes (repeatabilityData), not on the terminal.

@@ -7,7 +7,7 @@ const { components } = require('../../lib/variance')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
 const { servers, MODES } = require('./servers')
-const { PHASE, STRACE_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const { PHASE, STRACE_PHASE, KERNEL_PHASE, STRACE_CONNECTIONS } = require('./measure')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
@@ -49,6 +49,7 @@ const MEANING = {
   processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
+  kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
 
@@ -74,6 +75,8 @@ function summariseHttp (records, context) {
     cell.cpuVsReference = mine ? against(cell, reference, cpuOf, inRounds) : null
   }
   const syscalls = syscallsPerRequest(traced)
+  const straceOf = run => syscalls.find(entry => entry.server === run.program && entry.mode === run.mode)
+  const kernel = kernelPerRequest(records.filter(record => record.phase === KERNEL_PHASE), straceOf)
   return {
     meaning: MEANING,
     reference: REFERENCE,
@@ -83,6 +86,8 @@ function summariseHttp (records, context) {
     cells,
     syscalls,
     floors: syscallFloors(syscalls),
+    // the same calls per request at full speed, from the kernel (null without the pass)
+    kernel,
     // how far CPU per request and requests/s moved between the interleaved halves of each
     // cell's runs: the run's own repeatability (experiments/http/repeatability.js)
     repeatability: httpHalves(cells)
@@ -232,6 +237,42 @@ function pairCalls (pair, calls = run => run) {
   return entry
 }
 
+// Each kernel-pass run's calls per request as work and upkeep (as pairCalls divides
+// strace's), and the strace pass's figures for the same server beside them (straceOf(run):
+// an entry of pairCalls's, or null): what strace's slowness changed. `countsOf(run)` gives
+// a run's { requests, syscalls } (the db experiment has a server's and its backends').
+function kernelPerRequest (runs, straceOf, countsOf = run => run.kernel) {
+  if (runs.length === 0) return null
+  return runs.map(run => {
+    const where = run.mode ?? run.endpoint
+    const entry = { server: run.program, where, connections: run.connections, ok: run.ok }
+    if (!run.ok) return { ...entry, failure: run.failure }
+    const { requests, syscalls } = countsOf(run)
+    const total = syscalls.reduce((sum, call) => sum + call.calls, 0)
+    const work = syscalls.filter(call => !UPKEEP_CALLS.has(call.name))
+      .reduce((sum, call) => sum + call.calls - call.errors, 0)
+    const byCall = syscalls.map(call => ({
+      name: call.name,
+      perRequest: call.calls / requests,
+      failed: call.errors / requests,
+      upkeep: UPKEEP_CALLS.has(call.name),
+      p50Ns: call.p50Ns
+    })).filter(call => call.perRequest >= MIN_SHOWN)
+    const strace = straceOf(run)
+    return {
+      ...entry,
+      requests,
+      perRequest: total / requests,
+      work: work / requests,
+      upkeep: (total - work) / requests,
+      byCall,
+      strace: strace?.perRequest == null
+        ? null
+        : { connections: strace.connections, perRequest: strace.perRequest, work: strace.work, upkeep: strace.upkeep }
+    }
+  })
+}
+
 // The fewest calls of work per request of a C server, by mode: the floor the others are
 // read against (their upkeep, which follows timing, is no floor).
 function syscallFloors (syscalls) {
@@ -243,4 +284,4 @@ function syscallFloors (syscalls) {
   return floors
 }
 
-module.exports = { summariseHttp, syscallsPerRequest, pairCalls, REFERENCE }
+module.exports = { summariseHttp, syscallsPerRequest, pairCalls, kernelPerRequest, REFERENCE }

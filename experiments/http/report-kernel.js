@@ -1,0 +1,70 @@
+'use strict'
+// The kernel pass's part of the http and db reports (experiments/http/summary.js
+// kernelPerRequest): each server's syscalls per request at full speed, counted by eBPF
+// probes under the cell's own load, beside the strace pass's, and what strace's slowness
+// changed. A table in the terminal, results.md and the page; columns in results.csv.
+const { formatNumber, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
+const { html } = require('../../lib/report/markup')
+const { markdownTable, textTable, round } = require('../../lib/report/plain')
+
+const NOTE = 'Syscalls per request at full speed: every call of the server\'s threads and ' +
+  'children over one wrk run at the cell\'s connections, counted by eBPF probes ' +
+  '(build/sysprof; docs/kernel.md), as work + upkeep; beside them strace\'s, from its ' +
+  'own slower pass, and how far strace moved each. Top calls: per request, with the median ' +
+  'time one spent on the CPU in the kernel (ns, the probes\' floor included).'
+const TOP_CALLS = 4
+
+const perRequest = ({ work, upkeep }) => `${formatNumber(work)} + ${formatNumber(upkeep)}`
+
+function rowOf (entry) {
+  if (!entry.ok) return [entry.server, entry.where, String(entry.connections), 'FAILED', '', '', entry.failure]
+  const strace = entry.strace
+  const top = entry.byCall.filter(call => call.perRequest > 0).slice(0, TOP_CALLS)
+    .map(call => `${call.name} ${formatNumber(call.perRequest)}${call.p50Ns ? ` (${formatNumber(call.p50Ns)} ns)` : ''}`)
+  return [
+    entry.server,
+    entry.where,
+    String(entry.connections),
+    perRequest(entry),
+    strace ? `${perRequest(strace)} @${strace.connections}` : 'not traced',
+    strace ? `${formatSigned(entry.work - strace.work)} / ${formatSigned(entry.upkeep - strace.upkeep)}` : '',
+    top.join(', ')
+  ]
+}
+
+const HEADER = ['server', 'cell', 'conn.', 'kernel: work + upkeep', 'strace: work + upkeep',
+  'kernel − strace: work / upkeep', 'top calls /req (p50 in kernel)']
+const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'l']
+
+function kernelTerminal (entries) {
+  if (!entries?.length) return []
+  return ['', 'Syscalls per request at full speed, from the kernel (eBPF), against strace\'s:',
+    ...textTable([HEADER, ...entries.map(rowOf)], ALIGN).map(line => line.trimEnd())]
+}
+
+function kernelMarkdown (entries, title = 'Syscalls per request at full speed') {
+  if (!entries?.length) return []
+  return [`## ${title}`, '', NOTE, '', markdownTable(HEADER, entries.map(entry => rowOf(entry).map(md)), ALIGN), '']
+}
+
+function kernelHtml (entries) {
+  if (!entries?.length) return ''
+  return html`<h3>Syscalls per request at full speed</h3>
+    <p class="note">${NOTE}</p>
+    <div class="table-wrap"><table>
+      <thead><tr>${HEADER.map(name => html`<th scope="col">${name}</th>`)}</tr></thead>
+      <tbody>${entries.map(entry => html`<tr>${rowOf(entry).map(text => html`<td>${text}</td>`)}</tr>`)}</tbody>
+    </table></div>`
+}
+
+// results.csv's columns for a cell, from its kernel-pass entry (row.kernel)
+const KERNEL_CSV_COLUMNS = [
+  ['kernelSyscallsPerRequest', row => round(row.kernel?.perRequest, 3)],
+  ['kernelWorkPerRequest', row => round(row.kernel?.work, 3)],
+  ['kernelUpkeepPerRequest', row => round(row.kernel?.upkeep, 3)]
+]
+
+const kernelOf = (entries, cell) => entries?.find(entry => entry.ok && entry.server === cell.server &&
+  entry.where === (cell.mode ?? cell.endpoint) && entry.connections === cell.connections) ?? null
+
+module.exports = { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS }
