@@ -29,16 +29,16 @@ const { experiments, byName } = require('./experiments')
 // experiments' sessions, (experiment, options, runDir, interrupted) → { measure(step,
 // run), close() }, which then start no reader and no server; `placement`, the CPUs
 // (lib/placement.js checkedPlacement's answer), given by a caller whose process bench
-// then leaves where it is; and `quiet(cpus)`, the wait for quiet CPUs before a disturbed
-// step is measured again.
-async function main (parsed, interrupted, { measurer = null, placement = null, quiet = undefined } = {}) {
+// then leaves where it is; `quiet(cpus)`, the wait for quiet CPUs before a disturbed
+// step is measured again; and `bpf`, whether the kernel pass may attach its probes.
+async function main (parsed, interrupted, { measurer = null, placement = null, quiet = undefined, bpf = null } = {}) {
   // a table an experiment loads (LAB_EXTRA_PROGRAMS) may be refused before anything runs
   for (const experiment of experiments) experiment.check?.()
   if (parsed.list) {
     printListing(byName(parsed.experiment).list(parsed.values), parsed.json)
     return 0
   }
-  const run = prepareRun(parsed, interrupted, { measurer, placement })
+  const run = prepareRun(parsed, interrupted, { measurer, placement, bpf })
   const done = await measurePending(run, interrupted, quiet)
   writeDerived(run.runDir, run.records, run.context)
   if (interrupted()) {
@@ -60,7 +60,7 @@ async function main (parsed, interrupted, { measurer = null, placement = null, q
 // Everything before the first run: the folder, what it measures and its lock, the
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
-function prepareRun (parsed, interrupted, { measurer, placement: given }) {
+function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf }) {
   const { runDir, options, resumed, recorded } = openRun(parsed)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
@@ -69,7 +69,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given }) {
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
   if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
   // only an experiment with a kernel pass has the option; the rest never probe
-  const bpf = options.kernel ? probeBpf() : { available: false, reason: 'skipped with --no-kernel' }
+  const bpf = options.kernel ? givenBpf ?? probeBpf() : { available: false, reason: 'skipped with --no-kernel' }
   if (options.kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
 
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })

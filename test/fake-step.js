@@ -17,7 +17,7 @@ const { summariseGc } = require('../experiments/stdio/gctrace')
 const { PHASES } = require('../experiments/stdio/phases')
 const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const ladder = require('../experiments/calls/ladder')
-const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE } = require('../experiments/http/measure')
+const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE } = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -28,6 +28,9 @@ const FIXTURES = path.join(__dirname, 'fixtures')
 // What a real step of each kind costs, roughly as the lab's machine measures it: C's read,
 // any other reader's, start-up, and a server's request.
 const READ_NS = { baseline: 250, other: 400 }
+// the share of a read that the fake kernel pass finds in read(2), and its probes' floor
+const KERNEL_SHARE = 0.6
+const FLOOR_NS = 150
 const STARTUP_CPU_NS = { baseline: 1e6, other: 40e6 }
 const REQUEST_CPU_NS = 8000
 const REQUESTS_PER_SECOND = 100000
@@ -74,7 +77,9 @@ function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAft
     waits.push(cpus)
     return 0
   }
-  return { measurer, interrupted: () => stopped, quiet, measured, waits }
+  // BPF as the kernel pass finds it: allowed, whatever this machine allows
+  const bpf = { available: true, reason: null }
+  return { measurer, interrupted: () => stopped, quiet, bpf, measured, waits }
 }
 
 function recordOf (step, run, options, jitter) {
@@ -140,6 +145,32 @@ function readerRun (step, run, options, jitter) {
     ...(step.phase === PHASES.strace ? straceProfile(step, reads) : {}),
     ...(step.phase === PHASES.gc ? { rawFile: path.join('gc', `${program.name}-${step.blockSize}.log`), gc: summariseGc([]) } : {}),
     ...(step.phase === PHASES.fastPath ? fastPathCheck(step) : {})
+  }
+}
+
+// A run of the kernel pass (experiments/stdio/kernel.js): the reader's run, with its
+// reads as the probes timed them, KERNEL_SHARE of each read in the kernel.
+function kernelRun (step, run, options, jitter) {
+  const record = readerRun(step, run, options, jitter)
+  const reads = record.output.reads
+  const readNs = READ_NS[isBaseline(step.program.name) ? 'baseline' : 'other'] * jitter()
+  const kernelNs = readNs * KERNEL_SHARE
+  const percentiles = { p10: kernelNs + FLOOR_NS - 10, p50: kernelNs + FLOOR_NS, p90: kernelNs + FLOOR_NS + 20, p99: 1000 }
+  return {
+    ...record,
+    rawFile: path.join('kernel', `${step.program.name}-${step.blockSize}-${run + 1}.json`),
+    kernel: {
+      floorNs: FLOOR_NS,
+      lost: 0,
+      processes: 1,
+      threads: 1,
+      readingCall: 'read',
+      calls: { count: reads + 1, onCpuNs: kernelNs + FLOOR_NS, kernelNs, wallNs: kernelNs + FLOOR_NS, switchesPerCall: 0, percentiles, buckets: [] },
+      kernelPerReadNs: kernelNs * (reads + 1) / reads,
+      // the probes' cost: what they add to C's read, a floor's worth on each side
+      tracedCpuPerReadNs: (record.reader.userUs + record.reader.sysUs) * 1000 / reads + 2 * FLOOR_NS,
+      syscalls: [{ name: 'read', count: reads + 1, errors: 0, onCpuNs: (kernelNs + FLOOR_NS) * (reads + 1), wallNs: 0, switches: 0 }]
+    }
   }
 }
 
@@ -230,6 +261,26 @@ function wrkRun (step, run, options, jitter) {
   }
 }
 
+// A wrk run of the kernel pass: the timed run's, with the server's calls as the probes
+// counted them: a read and a write a request, and an epoll_wait every tenth.
+function kernelWrkRun (step, run, options, jitter) {
+  const record = wrkRun(step, run, options, jitter)
+  const requests = record.wrk.requests
+  const calls = [['read', requests, 900], ['write', requests, 2000], ['epoll_wait', Math.round(requests / 10), 300]]
+  return {
+    ...record,
+    phase: HTTP_KERNEL_PHASE,
+    rawFile: path.join('kernel', `http-${step.server.name}-${step.mode}-${step.connections}.json`),
+    kernel: {
+      requests,
+      floorNs: FLOOR_NS,
+      threads: 1,
+      processes: 1,
+      syscalls: calls.map(([name, count, p50Ns]) => ({ name, calls: count, errors: 0, onCpuNs: count * p50Ns, p50Ns }))
+    }
+  }
+}
+
 // A server under strace -f -c answering step.requests requests: accept, read, write and
 // close each, and forty calls of start-up and exit.
 function serverTrace (step, run) {
@@ -258,9 +309,12 @@ const SHAPES = {
   [PHASES.strace]: readerRun,
   [PHASES.gc]: readerRun,
   [PHASES.fastPath]: readerRun,
+  [PHASES.kernel]: kernelRun,
+  [PHASES.kernelUntraced]: readerRun,
   [ladder.PHASE]: ladderRun,
   [HTTP_PHASE]: wrkRun,
-  [HTTP_STRACE_PHASE]: serverTrace
+  [HTTP_STRACE_PHASE]: serverTrace,
+  [HTTP_KERNEL_PHASE]: kernelWrkRun
 }
 
 // Runs `node bench.js ARGS` in this process, with env added to the environment, measured
@@ -283,7 +337,7 @@ async function runBench (args, { env = {}, step = fakeStep() } = {}) {
     const { main, parseOptions } = require(BENCH)
     const { usage } = require('../lib/bench-options')
     const { runTool } = require('../lib/cli')
-    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet }) }, args)
+    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet, bpf: step.bpf }) }, args)
   } finally {
     for (const handler of process.listeners('exit')) if (!saved.exitHandlers.includes(handler)) handler()
     for (const restore of restoreStreams) restore()

@@ -31,7 +31,7 @@ test('stdio: every pass summarised, the headline from the cost runs\' samples, C
 test('stdio\'s strace pass: one read a block, so syscalls per MiB are the reads a MiB takes', async () => {
   const runnable = programs.filter(program => ['c', 'coreutils'].includes(program.name))
   const options = { ...parseOptions(['--sizes', '4096', '--runs', '1', '--no-cost', '--no-gc']), strace: true }
-  const steps = plan(options, { runnable }, { available: true }, placementPlan([0, 1])).filter(step => step.phase === 'strace')
+  const steps = plan(options, { runnable }, { ptrace: { available: true } }, placementPlan([0, 1])).filter(step => step.phase === 'strace')
   const session = fakeStep().measurer(null, options)
   const records = []
   for (const step of steps) records.push((await session.measure(step, step.run)).record)
