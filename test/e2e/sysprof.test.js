@@ -1,0 +1,135 @@
+'use strict'
+// The kernel pass for real (lib/sysprof.c, its probes, and the passes that use them), where
+// this machine allows BPF; each test is skipped with the refusal's reason where it does not.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+const { probeBpf, parseProfile, callSummary, traceProcesses, SYSPROF, REFUSED } = require('../../lib/sysprof')
+const { bench, readJson, tempFolders, waitFor, childrenOf } = require('../helpers')
+
+const tempDir = tempFolders('sysprof-e2e-')
+const bpf = probeBpf()
+const skip = bpf.available ? false : `BPF is refused here: ${bpf.reason}`
+
+// The lab's probes attached anywhere on the machine, by name (bpftool's list).
+function attachedProbes () {
+  const listed = spawnSync('bpftool', ['-j', 'prog', 'show'], { encoding: 'utf8' })
+  if (listed.error) throw new Error('bpftool is not installed: ./setup.sh --test installs it')
+  return JSON.parse(listed.stdout).filter(prog => String(prog.name).startsWith('sysprof_')).map(prog => prog.name)
+}
+
+test('sysprof counts a command\'s calls, tells stdin\'s reads apart and ends as it ended', { skip }, () => {
+  const out = path.join(tempDir(), 'profile.json')
+  const script = 'head -c 10000 /dev/zero | dd bs=1000 iflag=fullblock status=none > /dev/null; exit 3'
+  const result = spawnSync(SYSPROF, ['--fd', '0', '--out', out, '--', 'sh', '-c', script], { encoding: 'utf8', input: 'twelve bytes' })
+  assert.equal(result.status, 3, result.stderr)
+  const profile = parseProfile(fs.readFileSync(out, 'utf8'))
+  assert.equal(profile.complete, true)
+  assert.ok(profile.floorNs > 0)
+  // sh, head and dd: the command and the children it forked
+  assert.ok(profile.processes >= 3, `${profile.processes} processes`)
+  assert.ok(new Set(profile.calls.map(call => call.comm)).has('dd'))
+  const writes = profile.calls.filter(call => call.comm === 'dd' && call.name === 'write')
+  assert.equal(writes.reduce((sum, call) => sum + call.count, 0), 10)
+  assert.ok(callSummary(profile, call => call.name === 'read').count > 10)
+})
+
+test('no probe outlives sysprof: an interrupt, and a kill', { skip }, async () => {
+  for (const signal of ['SIGINT', 'SIGKILL']) {
+    const out = path.join(tempDir(), 'profile.json')
+    const child = spawn(SYSPROF, ['--out', out, '--', 'sleep', '60'], { stdio: 'ignore' })
+    const ended = new Promise(resolve => child.on('exit', (code, signalled) => resolve({ code, signalled })))
+    // attached once sleep runs, which sysprof holds until its probes are
+    await waitFor(() => childrenOf(child.pid).length > 0 && attachedProbes().length === 4, 20000, 'sleep under sysprof')
+    const [sleeper] = childrenOf(child.pid)
+    child.kill(signal)
+    const { signalled } = await ended
+    if (signal === 'SIGINT') {
+      // passed on to the command, which it ends as
+      assert.equal(signalled, 'SIGINT')
+      assert.equal(parseProfile(fs.readFileSync(out, 'utf8')).complete, true)
+    } else {
+      process.kill(sleeper, 'SIGKILL')
+    }
+    await waitFor(() => attachedProbes().length === 0, 20000, `the probes gone after ${signal}`)
+  }
+})
+
+test('a window on running processes: their calls, and the tracer gone with its caller', { skip }, async () => {
+  const dir = tempDir()
+  const busy = spawn('sh', ['-c', 'while :; do cat /dev/null; done'], { stdio: 'ignore' })
+  try {
+    const out = path.join(dir, 'window.json')
+    const tracer = await traceProcesses([busy.pid], out)
+    assert.equal(tracer.ok, true, tracer.failure)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    const stopped = await tracer.stop()
+    assert.equal(stopped.ok, true, stopped.failure)
+    const profile = parseProfile(stopped.text)
+    // the loop's children, forked after the window opened, are traced with it
+    assert.ok(profile.calls.some(call => call.comm === 'cat' && call.name === 'execve'))
+    assert.equal(profile.commandCpuNs, null)
+    // a caller killed mid-window takes the tracer, and its probes, with it
+    const script = `require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'sysprof.js'))})` +
+      `.traceProcesses([${busy.pid}], ${JSON.stringify(path.join(dir, 'orphan.json'))})` +
+      '.then(() => { console.log("attached"); setInterval(() => {}, 1000) })'
+    const caller = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    await new Promise(resolve => caller.stdout.on('data', resolve))
+    assert.equal(attachedProbes().length, 4)
+    caller.kill('SIGKILL')
+    await waitFor(() => attachedProbes().length === 0, 20000, 'the probes gone with their caller')
+  } finally {
+    busy.kill('SIGKILL')
+  }
+})
+
+test('a refusal is one line and its own exit status, before the command runs', { skip }, () => {
+  const dir = tempDir()
+  const result = spawnSync(SYSPROF, ['--out', path.join(dir, 'p.json'), '--', 'touch', path.join(dir, 'ran')], {
+    encoding: 'utf8', env: { ...process.env, SYSPROF_OBJECT: path.join(dir, 'missing.bpf.o') }
+  })
+  assert.equal(result.status, REFUSED)
+  assert.match(result.stderr, /^sysprof: cannot open .*missing\.bpf\.o.*run make\n$/)
+  assert.equal(fs.existsSync(path.join(dir, 'ran')), false)
+  assert.equal(spawnSync(SYSPROF, ['--bogus'], { encoding: 'utf8' }).status, 2)
+  assert.match(spawnSync(SYSPROF, ['--help'], { encoding: 'utf8' }).stdout, /^usage: sysprof --check/)
+})
+
+test('the stdio kernel pass on C and Node: each read\'s kernel time and the rest of its CPU', { skip }, () => {
+  const out = tempDir()
+  const args = ['--only', 'c', '--only', 'node-sync', '--sizes', '256', '--runs', '1', '--warmup', '0', '--mib', '1',
+    '--no-strace', '--no-gc', '--rounds', '1', '--kernel-rounds', '1', '--out', out, '--id', 'k']
+  const result = bench(args)
+  assert.equal(result.status, 0, result.stdout + result.stderr)
+  assert.match(result.stdout, /Inside read\(2\), from the kernel/)
+  const { kernel } = readJson(path.join(out, 'k', 'results.json'))
+  assert.deepEqual(kernel.cells.map(cell => cell.program).sort(), ['c', 'node-sync'])
+  for (const cell of kernel.cells) {
+    assert.equal(cell.readingCall, 'read')
+    assert.ok(cell.kernelNs.estimate > 0, `${cell.program}: ${cell.kernelNs.estimate}`)
+    assert.equal(cell.restNs, cell.cpuPerReadNs - cell.kernelNs.estimate)
+    // one read(2) per read of the reader's, and the one that sees the end
+    assert.ok(cell.callsPerRead >= 1 && cell.callsPerRead < 1.001, `${cell.callsPerRead}`)
+  }
+  assert.equal(kernel.tracerCost.length, 1)
+  assert.equal(fs.readdirSync(path.join(out, 'k', 'kernel')).length, 2)
+  assert.deepEqual(attachedProbes(), [])
+})
+
+test('the http kernel pass: a server\'s calls per request under wrk, beside strace\'s', { skip }, () => {
+  const out = tempDir()
+  const result = bench(['--experiment', 'http', '--quick', '--only', 'c-epoll', '--out', out, '--id', 'h'])
+  assert.equal(result.status, 0, result.stdout + result.stderr)
+  const { http } = readJson(path.join(out, 'h', 'results.json'))
+  assert.equal(http.kernel.length, 2)
+  for (const entry of http.kernel) {
+    assert.equal(entry.ok, true, entry.failure)
+    // at least a read and a write per request; keep-alive's calls follow requests, not time
+    assert.ok(entry.work >= 2, `${entry.where}: ${entry.work}`)
+    assert.ok(entry.strace.work >= 2)
+    assert.ok(entry.byCall.some(call => call.name === 'write' || call.name === 'sendto'))
+  }
+  assert.match(result.stdout, /Syscalls per request at full speed/)
+})
