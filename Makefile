@@ -120,13 +120,18 @@ $(BUILD)/%.wasmu: $(BUILD)/%.wasm
 BPF_CC := $(firstword $(wildcard /usr/bin/clang-14))
 LIBBPF_H := $(wildcard /usr/include/bpf/libbpf.h)
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-sysprof: $(if $(and $(BPF_CC),$(LIBBPF_H)),$(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv)
+sysprof: $(if $(and $(BPF_CC),$(LIBBPF_H)),$(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv) \
+  $(BUILD)/read-kernel
 
 $(BUILD)/sysprof.bpf.o: lib/sysprof.bpf.c | $(BUILD)
 	$(BPF_CC) -g -O2 -target bpf -I/usr/include/$(MULTIARCH) -Wall -Werror -c -o $@ $<
 
 $(BUILD)/sysprof: lib/sysprof.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< -lbpf
+
+# studies/read-kernel.js's reader: C's with one thing changed at a time
+$(BUILD)/read-kernel: studies/read-kernel.c | $(BUILD)
+	$(CC) $(CFLAGS) -pthread -o $@ $<
 
 $(BUILD)/syscall-names.tsv: | $(BUILD)
 	echo '#include <sys/syscall.h>' | $(CC) -E -dM - \
@@ -144,7 +149,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 clean:
 	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/libladder-uring.so $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
 	rm -f $(BUILD)/ladder-c-yield $(BUILD)/*.wasm $(BUILD)/*.cwasm $(BUILD)/*.wasmu
-	rm -f $(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv
+	rm -f $(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv $(BUILD)/read-kernel
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))
 
 .PHONY: all uring ladder servers db host wasm sysprof clean
