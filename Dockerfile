@@ -4,13 +4,14 @@
 # npm, each at the version pinned below or in package.json.
 #
 #   docker build -t syscall-lab .
-#   docker run --rm --cap-add SYS_PTRACE -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
+#   docker run --rm --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON \
+#     -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
 #
 # One recipe: both stages run ./setup.sh, the script a bare machine runs, so the image
 # cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,
 # make); the last stage takes the built lab from there and runs `./setup.sh
 # --runtime-only`, which installs only what running it needs (Node, libnode108, strace, wrk,
-# PostgreSQL 15 and libpq for the db experiment, liburing, make, coreutils) and builds nothing, so no
+# PostgreSQL 15 and libpq for the db experiment, liburing, libbpf, make, coreutils) and builds nothing, so no
 # compiler, npm or headers stay in the image.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built

@@ -73,6 +73,10 @@ else
   apt_install python3
 fi
 
+# The kernel pass (lib/sysprof.c, docs/kernel.md): clang-14 (above) compiles its eBPF
+# probes, libbpf loads them; bpftool lists what is attached, for the tests and by hand.
+if [[ $runtime_only == 0 ]]; then apt_install libbpf-dev bpftool; else apt_install libbpf1; fi
+
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
 elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then
