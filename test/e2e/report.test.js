@@ -165,7 +165,9 @@ test('writes report.html, results.md and results.csv into --out', () => {
 
   const csv = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\r\n')
   assert.equal(csv[0], 'runId,program,blockSize,bytes,runs,bestWallNs,bestMBps,steadyMBps,medianWallNs,cv,costPerReadNs,cpuPerReadNs,vsC,vsCRaw,rankTestP,vsCAllRuns,vsCAllRunsLow,vsCAllRunsHigh,marginalMBps,marginalPerReadNs,vsCMarginal,flags,' +
-    'costCpuPerReadNs,costOverheadNs,costOverheadLowNs,costOverheadHighNs,costShareOfC,costShareOfCLow,costShareOfCHigh,ownChunk')
+    'costCpuPerReadNs,costOverheadNs,costOverheadLowNs,costOverheadHighNs,costShareOfC,costShareOfCLow,costShareOfCHigh,' +
+    'kernelPerReadNs,kernelPerReadLowNs,kernelPerReadHighNs,kernelRestNs,kernelShare,kernelCallsPerRead,' +
+    'kernelCallP50Ns,kernelCallP99Ns,kernelFloorNs,ownChunk')
   assert.equal(csv.length, 1 + 18)
   // results.json, c @ 256: best.wallNs 113797885, best MB/s 589.720, steady 596.041, wallNs.median 116489 …
   const c256 = csv[1].split(',')
@@ -182,7 +184,9 @@ test('writes report.html, results.md and results.csv into --out', () => {
     ...[cpuPerReadNs.estimate, overheadNs.estimate, overheadNs.low, overheadNs.high].map(ns => Number(ns.toFixed(2))),
     ...[shareOfC.estimate, shareOfC.low, shareOfC.high].map(share => Number(share.toFixed(4)))
   ])
-  assert.equal(bun256[29], 'false')
+  // the fixture has no kernel pass: its nine columns empty, not made-up numbers
+  assert.deepEqual(bun256.slice(29, 38), new Array(9).fill(''))
+  assert.equal(bun256[38], 'false')
   assert.equal(csv.find(line => line.startsWith('sample,node-stream,256,')).split(',').at(-1), 'true', 'own chunk, marked')
 
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
