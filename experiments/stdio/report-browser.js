@@ -258,37 +258,43 @@ function gc (part, { color, dashes }) {
 // The kernel pass: per size, each reader's CPU per read as the kernel's time inside read(2)
 // and the rest, stacked; and the spread of its calls' time in the kernel (p10 to p90, the
 // median and p99 marked).
-const KERNEL_SUBTITLE = 'ns per read: inside the reading call (kernel), and the rest; ' +
-  'bars: one call\'s time in the kernel, p10 to p90, with its median and p99'
-
+// The kernel pass, per size: each reader's CPU per read as shares, inside the reading call
+// and the rest (the table has the ns); and one call's time in the kernel, p10 to p90 with
+// its median and p99, on a log axis. A chart is as tall as its readers need.
 function kernel (part, { color }) {
   part.kernel.forEach((entry, index) => entry.charts.forEach(chart => {
-    const id = `chart-kernel-${index}-${chart.size}`
-    if (!document.getElementById(id)) return
-    Highcharts.chart(id, {
-      chart: { type: 'bar' },
-      title: { text: `At ${escapeHtml(sizeName(chart.size))}` },
-      subtitle: { text: KERNEL_SUBTITLE },
-      xAxis: { categories: chart.programs.map(escapeHtml) },
-      yAxis: { min: 0, title: { text: 'ns' } },
-      plotOptions: { bar: { stacking: 'normal' } },
-      tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
-      series: [
-        { name: 'kernel, per read', data: chart.kernel, color: color(0), stack: 'split' },
-        { name: 'rest, per read', data: chart.rest, color: color(1), stack: 'split' },
-        {
-          name: 'one call, p10–p90',
-          type: 'columnrange',
-          data: chart.spread,
-          color: color(2),
-          stacking: undefined,
-          grouping: false,
-          pointWidth: 4
-        },
-        { name: 'one call, median', type: 'scatter', data: chart.medians, color: color(3), marker: { symbol: 'diamond' } },
-        { name: 'one call, p99', type: 'scatter', data: chart.p99, color: color(4), marker: { symbol: 'triangle' } }
-      ]
-    })
+    const height = 90 + 24 * chart.programs.length
+    const categories = chart.programs.map(escapeHtml)
+    const split = `chart-kernel-split-${index}-${chart.size}`
+    if (document.getElementById(split)) {
+      Highcharts.chart(split, {
+        chart: { type: 'bar', height },
+        title: { text: `CPU per read at ${escapeHtml(sizeName(chart.size))}: inside the call, and the rest` },
+        xAxis: { categories },
+        yAxis: { min: 0, max: 100, title: { text: '% of the headline\'s CPU per read' } },
+        plotOptions: { bar: { stacking: 'percent' } },
+        tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
+        series: [
+          { name: 'rest', data: chart.rest, color: color(1) },
+          { name: 'kernel', data: chart.kernel, color: color(0) }
+        ]
+      })
+    }
+    const calls = `chart-kernel-calls-${index}-${chart.size}`
+    if (document.getElementById(calls)) {
+      Highcharts.chart(calls, {
+        chart: { type: 'columnrange', inverted: true, height },
+        title: { text: `One call's time in the kernel at ${escapeHtml(sizeName(chart.size))}` },
+        xAxis: { categories },
+        yAxis: { type: 'logarithmic', title: { text: 'ns on the CPU, probes\' floor included (log scale)' } },
+        tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
+        series: [
+          { name: 'p10 to p90', data: chart.spread, color: color(2) },
+          { name: 'median', type: 'scatter', data: chart.medians, color: color(3), marker: { symbol: 'diamond' } },
+          { name: 'p99', type: 'scatter', data: chart.p99, color: color(4), marker: { symbol: 'triangle' } }
+        ]
+      })
+    }
   }))
 }
 

@@ -66,7 +66,8 @@ function kernelData (sets) {
       charts: sizes.map(size => ({
         size,
         programs: bySize(size).map(cell => cell.program),
-        kernel: bySize(size).map(cell => cell.kernelNs.estimate),
+        // no bar for a split that is not quoted ("over"), none but the kernel's for "≈0"
+        kernel: bySize(size).map(cell => (splitRow(cell).over ? null : cell.kernelNs.estimate)),
         rest: bySize(size).map(cell => (cell.restNs !== null && cell.restNs >= 0 ? cell.restNs : null)),
         spread: bySize(size).map(cell => [cell.percentiles.p10, cell.percentiles.p90]),
         medians: bySize(size).map(cell => cell.percentiles.p50),
@@ -115,23 +116,29 @@ function kernelTerminal (kernel) {
     ...textTable(table, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), tracerCostText(kernel.tracerCost)]
 }
 
+// Per size: the split as shares of each reader's CPU per read, one call's time in the
+// kernel on a log axis, and the size's rows.
 function kernelSection (data) {
   if (!data.kernel?.length) {
     return html`<section id="kernel"><h2>Inside read(2)</h2>
       <p class="why">No kernel pass in this run${data.kernelMissing ? `: ${data.kernelMissing}` : ''}.</p></section>`
   }
+  const table = rows => html`<div class="table-wrap"><table>
+    <thead><tr>${HEADERS.map(header => html`<th>${header}</th>`)}</tr></thead>
+    <tbody>${rows.map(row => html`<tr>${cellsOf(row).map(text => html`<td>${text}</td>`)}</tr>`)}</tbody>
+  </table></div>`
   return html`<section id="kernel">
     <h2>Inside read(2): the kernel's time per read</h2>
     <p class="note">${SPLIT_NOTE}</p>
     ${data.kernel.map((entry, index) => html`
       ${data.kernel.length > 1 ? html`<h3>${entry.set}</h3>` : ''}
-      <div class="grid two">
-        ${entry.charts.map(chart => html`<div class="chart" id="chart-kernel-${index}-${chart.size}"></div>`)}
-      </div>
-      <div class="table-wrap"><table>
-        <thead><tr>${HEADERS.map(header => html`<th>${header}</th>`)}</tr></thead>
-        <tbody>${entry.rows.map(row => html`<tr>${cellsOf(row).map(text => html`<td>${text}</td>`)}</tr>`)}</tbody>
-      </table></div>
+      ${entry.charts.map(chart => html`
+        <h3>At ${sizeName(chart.size)}</h3>
+        <div class="grid two">
+          <div class="chart" id="chart-kernel-split-${index}-${chart.size}"></div>
+          <div class="chart" id="chart-kernel-calls-${index}-${chart.size}"></div>
+        </div>
+        ${table(entry.rows.filter(row => row.blockSize === chart.size))}`)}
       <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>`)}
   </section>`
 }
