@@ -62,6 +62,7 @@ function kernelData (sets) {
     return {
       set: set.label,
       rows: kernel.cells.map(splitRow),
+      figures: kernel.cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, kernelNs: cell.kernelNs.estimate })),
       tracerCost: kernel.tracerCost,
       charts: sizes.map(size => ({
         size,
@@ -143,4 +144,21 @@ function kernelSection (data) {
   </section>`
 }
 
-module.exports = { kernelData, kernelMarkdown, kernelTerminal, kernelSection, splitRow, SPLIT_NOTE }
+// Two runs compared (analyse.js A B): how far each cell's kernel time per read moved, from
+// the first set to the second. No goal is set for it; the moves are what they are.
+const KERNEL_MOVES = [0.05, 0.1]
+function kernelAgreement (data) {
+  const [first, second] = data.kernel ?? []
+  if (!first || !second) return []
+  const moves = first.figures.flatMap(a => {
+    const b = second.figures.find(cell => cell.program === a.program && cell.blockSize === a.blockSize)
+    return b ? [{ ...a, move: Math.abs(b.kernelNs - a.kernelNs) / a.kernelNs }] : []
+  })
+  if (moves.length === 0) return []
+  const largest = moves.reduce((top, cell) => (cell.move > top.move ? cell : top))
+  const within = KERNEL_MOVES.map(share => `${moves.filter(cell => cell.move <= share).length} within ${share * 100}%`)
+  return [`kernel time per read: of ${moves.length} cells, ${within.join(', ')} between ${first.set} and ${second.set}; ` +
+    `largest ${formatPercent(largest.move)} (${largest.program} @ ${largest.blockSize})`]
+}
+
+module.exports = { kernelData, kernelMarkdown, kernelTerminal, kernelSection, kernelAgreement, splitRow, SPLIT_NOTE }

@@ -11,7 +11,7 @@ const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabi
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
 const { throughputOwnText } = require('./repeatability')
-const { kernelMarkdown, kernelTerminal } = require('./report-kernel')
+const { kernelMarkdown, kernelTerminal, kernelAgreement } = require('./report-kernel')
 
 // Flags as one-character marks, so a table cell stays narrow: results.md's tables and
 // bench.js's terminal summary read the same legend.
@@ -333,10 +333,10 @@ function markdown (data) {
 // What analyse.js prints when runs are compared: how far their headlines agree.
 function agreement (data) {
   const repeatability = data.headline.repeatability
-  if (!repeatability?.total) return []
+  if (!repeatability?.total) return kernelAgreement(data)
   const order = repeatability.runtimeOrder
   const above = repeatability.cells.filter(cell => !cell.within)
-  return [
+  return [...kernelAgreement(data),
     `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${data.sets[0]} and ${data.sets[1]}, ` +
       `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
       `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`,
