@@ -62,11 +62,14 @@ function summariseDb (records, context) {
   // the same at full speed, from the kernel: the server's, then its backends', each beside
   // strace's (null without the pass)
   const kernelRuns = records.filter(record => record.phase === KERNEL_PHASE)
-  const straced = run => syscalls.find(entry => entry.server === run.program && entry.endpoint === run.endpoint)
+  const straced = (run, part) => {
+    const entry = syscalls.find(other => other.server === run.program && other.endpoint === run.endpoint)
+    return entry ? { ...entry[part], connections: entry.connections } : null
+  }
   const kernel = kernelRuns.length
     ? {
-        server: kernelPerRequest(kernelRuns, run => straced(run)?.self ?? null, run => run.kernel.server),
-        backends: kernelPerRequest(kernelRuns, run => straced(run)?.backends ?? null, run => run.kernel.backends)
+        server: kernelPerRequest(kernelRuns, run => straced(run, 'self'), run => run.kernel.server),
+        backends: kernelPerRequest(kernelRuns, run => straced(run, 'backends'), run => run.kernel.backends)
       }
     : null
   const preset = context.options?.db ?? null

@@ -128,6 +128,37 @@ test('the summary: CPU per request by process, the server\'s against the referen
   assert.equal(calls.backends.upkeep, 0)
 })
 
+test('the kernel pass: the server\'s calls and its backends\' per request at full speed, each beside strace\'s', () => {
+  const kernelRun = {
+    phase: 'db-kernel',
+    program: REFERENCE,
+    endpoint: 'db',
+    connections: 64,
+    run: 0,
+    ok: true,
+    kernel: {
+      requests: 1000,
+      server: { requests: 1000, syscalls: [{ name: 'read', calls: 1000, errors: 0, p50Ns: 900 }, { name: 'sendto', calls: 1000, errors: 0, p50Ns: 1500 }, { name: 'epoll_wait', calls: 1000, errors: 0, p50Ns: 800 }] },
+      backends: { requests: 1000, syscalls: [{ name: 'recvfrom', calls: 800, errors: 0, p50Ns: 1200 }, { name: 'sendto', calls: 1000, errors: 0, p50Ns: 1300 }, { name: 'epoll_wait', calls: 400, errors: 0, p50Ns: 3000 }] }
+    }
+  }
+  const records = [
+    ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
+    strace(REFERENCE, 'db', 1000, [{ name: 'read', calls: 2000, errors: 0 }, { name: 'sendto', calls: 2000, errors: 0 }], [{ name: 'recvfrom', calls: 2000, errors: 0 }, { name: 'sendto', calls: 1000, errors: 0 }, { name: 'epoll_wait', calls: 1000, errors: 0 }]),
+    strace(REFERENCE, 'db', 2000, [{ name: 'read', calls: 3000, errors: 0 }, { name: 'sendto', calls: 3000, errors: 0 }], [{ name: 'recvfrom', calls: 4000, errors: 0 }, { name: 'sendto', calls: 2000, errors: 0 }, { name: 'epoll_wait', calls: 2000, errors: 0 }]),
+    kernelRun
+  ]
+  const { kernel } = summariseDb(records, { options: { db: PRESETS.default } })
+  const [server] = kernel.server
+  assert.deepEqual([server.where, server.connections, server.work, server.upkeep], ['db', 64, 2, 1])
+  // strace's pair: 1000 more requests, 1000 more reads and sends, at its 16 connections
+  assert.deepEqual(server.strace, { connections: 16, perRequest: 2, work: 2, upkeep: 0 })
+  const [backends] = kernel.backends
+  assert.deepEqual([backends.work, backends.upkeep], [1.8, 0.4])
+  assert.deepEqual([backends.strace.work, backends.strace.upkeep], [3, 1])
+  assert.equal(summariseDb(records.slice(0, -1), { options: { db: PRESETS.default } }).kernel, null)
+})
+
 test('a run in rounds: each cell against the reference round by round, so that a drift moving both moves no ratio; a run from before rounds is not paired', () => {
   // the machine half as fast again in rounds 1 and 3, for both servers alike
   const drift = [1, 1.5, 1, 1.5]
