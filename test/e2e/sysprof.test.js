@@ -103,7 +103,7 @@ test('a window on running processes: their calls, and the tracer gone with its c
   }
 })
 
-test('a refusal is one line and its own exit status, before the command runs', { skip }, () => {
+test('a refusal is one line and its own exit status, before the command runs', { skip }, t => {
   const dir = tempDir()
   const result = spawnSync(SYSPROF, ['--out', path.join(dir, 'p.json'), '--', 'touch', path.join(dir, 'ran')], {
     encoding: 'utf8', env: { ...process.env, SYSPROF_OBJECT: path.join(dir, 'missing.bpf.o') }
@@ -111,6 +111,19 @@ test('a refusal is one line and its own exit status, before the command runs', {
   assert.equal(result.status, REFUSED)
   assert.match(result.stderr, /^sysprof: cannot open .*missing\.bpf\.o: No such file or directory \(run make\)\n$/)
   assert.equal(fs.existsSync(path.join(dir, 'ran')), false)
+  // a user without CAP_BPF (nobody, where it may run the lab's build): refused, and told
+  // how to allow it
+  const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups']
+  const reachable = process.getuid() === 0 &&
+    spawnSync('setpriv', [...asNobody, 'sh', '-c', 'test -x "$1" && test -r "$2"', 'sh', SYSPROF,
+      path.join(path.dirname(SYSPROF), 'sysprof.bpf.o')]).status === 0
+  if (!reachable) t.diagnostic(`not checked as an unprivileged user: nobody cannot run ${SYSPROF} here`)
+  else {
+    const user = spawnSync('setpriv', [...asNobody, SYSPROF, '--check'], { encoding: 'utf8' })
+    assert.equal(user.status, REFUSED, user.stderr)
+    assert.equal(user.stderr, 'sysprof: BPF refused while loading the probes (Operation not permitted): ' +
+      'run as root, or in Docker with --cap-add BPF --cap-add PERFMON\n')
+  }
   assert.equal(spawnSync(SYSPROF, ['--bogus'], { encoding: 'utf8' }).status, 2)
   assert.match(spawnSync(SYSPROF, ['--help'], { encoding: 'utf8' }).stdout, /^usage: sysprof --check/)
 })
