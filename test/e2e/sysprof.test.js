@@ -160,7 +160,9 @@ test('the http kernel pass: a server\'s calls per request under wrk, beside stra
     assert.equal(entry.ok, true, entry.failure)
     // at least a read and a write per request; keep-alive's calls follow requests, not time
     assert.ok(entry.work >= 2, `${entry.where}: ${entry.work}`)
-    assert.ok(entry.strace.work >= 2)
+    // a request takes the calls of work it takes, at full speed as under strace (whose
+    // pair of runs counts a few calls more or less than whole)
+    assert.ok(Math.abs(entry.strace.work - entry.work) < 0.05, `${entry.strace.work} against ${entry.work}`)
     assert.ok(entry.byCall.some(call => call.name === 'write' || call.name === 'sendto'))
   }
   assert.match(result.stdout, /Syscalls per request at full speed/)
