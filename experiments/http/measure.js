@@ -70,6 +70,24 @@ function planHttp (selected, options, pin = apartPin()) {
   const { runs, connections, straceRequests } = options.http
   const processes = options.http.processes ?? 1
   const warmupConnections = Math.max(...connections)
+  // one wrk run of a cell: its server at a count of connections, in a process and round
+  const cellStep = ({ phase, server, mode, count, process, round, run, group }) => ({
+    phase,
+    program: server,
+    server,
+    mode,
+    connections: count,
+    warmupConnections,
+    blockSize: null,
+    process,
+    round,
+    run,
+    warmup: 0,
+    pin,
+    peers: selected,
+    group,
+    label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
+  })
   for (const mode of options.modes) {
     for (let serverProcess = 0; serverProcess < processes; serverProcess++) {
       for (let round = 0; round < runs; round++) {
@@ -78,23 +96,7 @@ function planHttp (selected, options, pin = apartPin()) {
         const group = `${mode}: processes ${serverProcess + 1} of ${processes}, round ${round + 1} of ${runs}`
         for (const count of connections) {
           for (const server of order) {
-            steps.push({
-              phase: PHASE,
-              program: server,
-              server,
-              mode,
-              connections: count,
-              warmupConnections,
-              blockSize: null,
-              process: serverProcess,
-              round,
-              run,
-              warmup: 0,
-              pin,
-              peers: selected,
-              group,
-              label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
-            })
+            steps.push(cellStep({ phase: PHASE, server, mode, count, process: serverProcess, round, run, group }))
           }
         }
       }
@@ -106,24 +108,8 @@ function planHttp (selected, options, pin = apartPin()) {
     for (const mode of options.modes) {
       for (const count of connections) {
         for (const server of selected) {
-          const group = `kernel, ${mode}`
-          steps.push({
-            phase: KERNEL_PHASE,
-            program: server,
-            server,
-            mode,
-            connections: count,
-            warmupConnections,
-            blockSize: null,
-            process: processes,
-            round: 0,
-            run: 0,
-            warmup: 0,
-            pin,
-            peers: selected,
-            group,
-            label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
-          })
+          const where = { server, mode, count, process: processes, round: 0, run: 0 }
+          steps.push(cellStep({ phase: KERNEL_PHASE, ...where, group: `kernel, ${mode}` }))
         }
       }
     }
