@@ -112,11 +112,14 @@ function quantile (buckets, q) {
 }
 
 const PERCENTILES = [0.1, 0.5, 0.9, 0.99]
-const percentiles = buckets => Object.fromEntries(PERCENTILES.map(q => [`p${Math.round(q * 100)}`, quantile(buckets, q)]))
+const percentiles = buckets =>
+  Object.fromEntries(PERCENTILES.map(q => [`p${Math.round(q * 100)}`, quantile(buckets, q)]))
 
 function mergeBuckets (lists) {
   const merged = new Map()
-  for (const list of lists) for (const [bucket, count] of list) merged.set(bucket, (merged.get(bucket) ?? 0) + count)
+  for (const list of lists) {
+    for (const [bucket, count] of list) merged.set(bucket, (merged.get(bucket) ?? 0) + count)
+  }
   return [...merged].sort((a, b) => a[0] - b[0])
 }
 
@@ -144,7 +147,8 @@ function parseProfile (text) {
     switches: entry.switches
   }))
   const histograms = raw.histograms.filter(([tgid]) => tgid !== calibrator)
-    .map(([tgid, tid, nr, flags, bucket, count]) => ({ tgid, tid, name: syscallName(nr), watchedFd: flags === 1, bucket, count }))
+    .map(([tgid, tid, nr, flags, bucket, count]) =>
+      ({ tgid, tid, name: syscallName(nr), watchedFd: flags === 1, bucket, count }))
   return {
     lost: raw.lost,
     complete: raw.lost === 0,
@@ -164,7 +168,8 @@ function parseProfile (text) {
 function bySyscall (profile, keep = () => true) {
   const rows = new Map()
   for (const call of profile.calls.filter(keep)) {
-    const row = rows.get(call.name) ?? { name: call.name, count: 0, errors: 0, onCpuNs: 0, wallNs: 0, switches: 0 }
+    const row = rows.get(call.name) ??
+      { name: call.name, count: 0, errors: 0, onCpuNs: 0, wallNs: 0, switches: 0 }
     for (const field of ['count', 'errors', 'onCpuNs', 'wallNs', 'switches']) row[field] += call[field]
     rows.set(call.name, row)
   }
@@ -199,7 +204,9 @@ function callSummary (profile, keep) {
 
 // Why a profile cannot be quoted, or null: a count that lost events is never complete.
 function profileProblem (profile) {
-  if (!profile.complete) return `the kernel pass lost ${profile.lost} event(s) (a full map): its counts are incomplete`
+  if (!profile.complete) {
+    return `the kernel pass lost ${profile.lost} event(s) (a full map): its counts are incomplete`
+  }
   if (profile.floorNs === null) return 'the kernel pass has no calibration: its probes\' floor is unknown'
   return null
 }

@@ -24,10 +24,10 @@ function kernelSteps (options, selected, { pin, shuffle, bytesOf }) {
     for (const blockSize of sizes) {
       for (const program of shuffle(honouring)) {
         const where = { blockSize, bytes: bytesOf(blockSize), run, warmup: 0, pin, ownFeeder: true, group }
-        steps.push({ phase: PHASES.kernel, program, ...where, label: `${group}: ${program.name} @ ${blockSize}` })
+        const label = `${group}: ${program.name} @ ${blockSize}`
+        steps.push({ phase: PHASES.kernel, program, ...where, label })
         if (program.name !== BASELINE) continue
-        const label = `${group}: ${program.name} @ ${blockSize} (untraced)`
-        steps.push({ phase: PHASES.kernelUntraced, program, ...where, label })
+        steps.push({ phase: PHASES.kernelUntraced, program, ...where, label: `${label} (untraced)` })
       }
     }
   }
@@ -103,7 +103,8 @@ function summariseKernel (records, headline) {
   const out = []
   for (const cell of cells.values()) {
     const kernelNs = kernelOf(cell.runs)
-    const cpu = headline?.cells.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize)
+    const sameCell = entry => entry.program === cell.program && entry.blockSize === cell.blockSize
+    const cpu = headline?.cells.find(sameCell)
     const cpuPerReadNs = cpu?.cpuPerReadNs?.estimate ?? null
     const estimate = median(kernelNs)
     const base = cell.program === BASELINE ? null : cells.get(`${BASELINE}\t${cell.blockSize}`)
@@ -143,13 +144,15 @@ function summariseKernel (records, headline) {
 function inHeadlineOrder (headline) {
   const order = [...new Set((headline?.cells ?? []).map(cell => cell.program))]
   const rank = program => (order.includes(program) ? order.indexOf(program) : order.length)
-  return (a, b) => a.blockSize - b.blockSize || rank(a.program) - rank(b.program) || a.program.localeCompare(b.program)
+  return (a, b) => a.blockSize - b.blockSize || rank(a.program) - rank(b.program) ||
+    a.program.localeCompare(b.program)
 }
 
 // Each percentile of a cell's reads, the median over its rounds.
 function medianPercentiles (runs) {
   const names = Object.keys(runs[0].kernel.calls.percentiles)
-  return Object.fromEntries(names.map(name => [name, median(runs.map(run => run.kernel.calls.percentiles[name]))]))
+  const of = name => median(runs.map(run => run.kernel.calls.percentiles[name]))
+  return Object.fromEntries(names.map(name => [name, of(name)]))
 }
 
 // What the probes add to C's CPU per read, at each size: each round's traced run against

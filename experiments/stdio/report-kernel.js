@@ -62,7 +62,8 @@ function kernelData (sets) {
     return {
       set: set.label,
       rows: kernel.cells.map(splitRow),
-      figures: kernel.cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, kernelNs: cell.kernelNs.estimate })),
+      figures: kernel.cells.map(({ program, blockSize, kernelNs }) =>
+        ({ program, blockSize, kernelNs: kernelNs.estimate })),
       tracerCost: kernel.tracerCost,
       charts: sizes.map(size => ({
         size,
@@ -79,7 +80,8 @@ function kernelData (sets) {
   })
 }
 
-const intervalNote = entry => `Intervals: the median's, at ${entry.level ? levelText(entry.level) : 'no level (too few rounds)'}` +
+const levelOf = entry => (entry.level ? levelText(entry.level) : 'no level (too few rounds)')
+const intervalNote = entry => `Intervals: the median's, at ${levelOf(entry)}` +
   `; "over": ${OVER_NOTE}; "≈0": ${NOTHING_NOTE}`
 
 function tracerCostText (costs) {
@@ -87,7 +89,8 @@ function tracerCostText (costs) {
   const sizes = costs.map(cost => `${formatNumber(cost.addedNs.estimate)} ns per read at ` +
     `${sizeName(cost.blockSize)} (${formatNumber(cost.untracedNs)} untraced, ` +
     `${formatNumber(cost.tracedNs)} traced)`)
-  return `What the probes add to C's CPU per read (traced against untraced, round by round): ${sizes.join('; ')}.`
+  return 'What the probes add to C\'s CPU per read (traced against untraced, round by round): ' +
+    `${sizes.join('; ')}.`
 }
 
 const HEADERS = ['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read', 'rest', 'kernel share',
@@ -111,9 +114,12 @@ function kernelMarkdown (data) {
 function kernelTerminal (kernel) {
   if (!kernel?.cells.length) return []
   const rows = kernel.cells.map(splitRow)
-  const table = [['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read', 'rest', 'share', 'vs C\'s kernel']]
+  const table = [['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read', 'rest', 'share',
+    'vs C\'s kernel']]
   for (const row of rows) table.push(cellsOf(row).slice(0, 8))
-  return ['', 'Inside read(2), from the kernel (eBPF; time on the CPU per read, less the probes\' floor; median of rounds):',
+  const title = 'Inside read(2), from the kernel (eBPF; time on the CPU per read, less the probes\' ' +
+    'floor; median of rounds):'
+  return ['', title,
     ...textTable(table, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), tracerCostText(kernel.tracerCost)]
 }
 
@@ -156,9 +162,19 @@ function kernelAgreement (data) {
   })
   if (moves.length === 0) return []
   const largest = moves.reduce((top, cell) => (cell.move > top.move ? cell : top))
-  const within = KERNEL_MOVES.map(share => `${moves.filter(cell => cell.move <= share).length} within ${share * 100}%`)
-  return [`kernel time per read: of ${moves.length} cells, ${within.join(', ')} between ${first.set} and ${second.set}; ` +
+  const within = KERNEL_MOVES.map(share =>
+    `${moves.filter(cell => cell.move <= share).length} within ${share * 100}%`)
+  return [`kernel time per read: of ${moves.length} cells, ${within.join(', ')} ` +
+    `between ${first.set} and ${second.set}; ` +
     `largest ${formatPercent(largest.move)} (${largest.program} @ ${largest.blockSize})`]
 }
 
-module.exports = { kernelData, kernelMarkdown, kernelTerminal, kernelSection, kernelAgreement, splitRow, SPLIT_NOTE }
+module.exports = {
+  kernelData,
+  kernelMarkdown,
+  kernelTerminal,
+  kernelSection,
+  kernelAgreement,
+  splitRow,
+  SPLIT_NOTE
+}
