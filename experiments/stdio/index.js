@@ -17,10 +17,16 @@ const { summariseResults, summariseSyscalls, summariseGcResults } = require('./s
 
 function configure (options, values) {
   if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
+  if (values['kernel-rounds'] && !options.cost) {
+    throw new UsageError('--kernel-rounds sets the kernel pass, which runs at the cost pass\'s sizes and --no-cost skips: drop one of them')
+  }
   const preset = PRESETS[options.preset]
   const costSizes = options.sizes.filter(size => COST_SIZES.includes(size))
   Object.assign(options, {
     costSizes: options.cost ? (costSizes.length ? costSizes : [options.sizes[0]]) : [],
+    // the kernel pass runs at the cost pass's sizes: without them there is none, and BPF is
+    // not even asked
+    kernel: options.kernel && options.cost,
     minMiB: preset.minMiB,
     maxMiB: preset.maxMiB,
     readsPerRun: preset.readsPerRun,
