@@ -69,8 +69,9 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
   if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
   // only an experiment with a kernel pass has the option; the rest never probe
-  const bpf = options.kernel ? givenBpf ?? probeBpf() : { available: false, reason: 'skipped with --no-kernel' }
-  if (options.kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
+  const kernel = experiment.wantsKernel?.(options) ?? options.kernel
+  const bpf = kernel ? givenBpf ?? probeBpf() : { available: false, reason: 'skipped: no kernel pass asked for' }
+  if (kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
 
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const { runnable, skipped } = selection

@@ -8,6 +8,8 @@
 //   stored, later           how a resumed run's context.json must hold what the rows do
 //                           not, and the fields older runs lack
 //   check()                 (optional) throws a UsageError when a table it loads is bad
+//   wantsKernel(options)    (optional) whether its plan has a kernel pass to ask BPF for
+//                           (lib/sysprof.js); by default, its options' kernel
 //   configure(options, values)
 //                           the rest of its options, checked, once the rows are parsed
 //                           (values: parseArgs's)

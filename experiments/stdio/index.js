@@ -24,9 +24,6 @@ function configure (options, values) {
   const costSizes = options.sizes.filter(size => COST_SIZES.includes(size))
   Object.assign(options, {
     costSizes: options.cost ? (costSizes.length ? costSizes : [options.sizes[0]]) : [],
-    // the kernel pass runs at the cost pass's sizes: without them there is none, and BPF is
-    // not even asked
-    kernel: options.kernel && options.cost,
     minMiB: preset.minMiB,
     maxMiB: preset.maxMiB,
     readsPerRun: preset.readsPerRun,
@@ -131,6 +128,8 @@ module.exports = {
   passes: placementPasses,
   describe,
   derive,
+  // the kernel pass runs at the cost pass's sizes: without them there is none to ask BPF for
+  wantsKernel: options => options.kernel && options.costSizes.length > 0,
   derivedFiles: { syscalls: 'syscalls.json', gc: 'gc.json' },
   resultsProblem: results => Array.isArray(results.cells) ? null : 'no cells list',
   measured: results => results.cells.length > 0,
