@@ -266,7 +266,14 @@ const serverEnv = (server, database, options) => ({ ...database.env, ...server.e
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
   const server = await session.serverFor(step, note)
-  const base = { phase: step.phase, program: step.server.name, endpoint: step.endpoint, connections: step.connections, blockSize: null, run: step.run }
+  const base = {
+    phase: step.phase,
+    program: step.server.name,
+    endpoint: step.endpoint,
+    connections: step.connections,
+    blockSize: null,
+    run: step.run
+  }
   // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js loadFor)
   const load = { ...options.db, ...(server.warmupRates?.length ? loadFor(options.db, step.connections, server.warmupRates.at(-1)) : {}) }
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: load })
@@ -277,7 +284,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus), steal: stealNs(cpus) })
   const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, [pid, ...cluster.backends], runDir) : null
   if (tracing && !tracing.ok) {
-    return { record: { ...base, ok: false, failure: `kernel pass: ${tracing.failure}`, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
+    const failure = `kernel pass: ${tracing.failure}`
+    const record = { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() }
+    return { record, stopped: false }
   }
   const before = readings()
   const windowStart = process.hrtime.bigint()
@@ -287,7 +296,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
-  let failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
+  const exited = server.started.exited()
+  let failure = wrkFailure({ wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
     kernel?.problem ?? null
   if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
   if (failure) await session.closeServer(step)

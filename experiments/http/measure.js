@@ -291,7 +291,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const wrkUserBefore = childrenUserNs()
   const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, pid, runDir) : null
   if (tracing && !tracing.ok) {
-    const record = { ...base, ok: false, failure: `kernel pass: ${tracing.failure}`, command, at: new Date().toISOString() }
+    const failure = `kernel pass: ${tracing.failure}`
+    const record = { ...base, ok: false, failure, command, at: new Date().toISOString() }
     return { record, stopped: false }
   }
   const windowStart = process.hrtime.bigint()
@@ -304,7 +305,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const kernel = traced ? kernelCounts(traced, output.requests) : null
-  const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds }) ??
+  const ran = { wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose }
+  const failure = wrkFailure({ ...ran, connections: step.connections, seconds: runOptions.http.seconds }) ??
     kernel?.problem ?? null
   if (failure) await session.failRun(step, failure)
   const record = {
@@ -363,7 +365,8 @@ function kernelCounts (traced, requests) {
     onCpuNs: row.onCpuNs,
     p50Ns: row.percentiles.p50
   }))
-  return { counts: { requests, floorNs: profile.floorNs, threads: profile.threads, processes: profile.processes, syscalls } }
+  const { floorNs, threads, processes } = profile
+  return { counts: { requests, floorNs, threads, processes, syscalls } }
 }
 
 // One run of the strace pass: the server under strace -f -c answers step.requests
@@ -395,4 +398,14 @@ async function measureStrace (step, options, runDir) {
   return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
 }
 
-module.exports = { PHASE, STRACE_PHASE, KERNEL_PHASE, STRACE_CONNECTIONS, PRESETS, planHttp, httpSession, measureStep, warmUp }
+module.exports = {
+  PHASE,
+  STRACE_PHASE,
+  KERNEL_PHASE,
+  STRACE_CONNECTIONS,
+  PRESETS,
+  planHttp,
+  httpSession,
+  measureStep,
+  warmUp
+}
