@@ -180,6 +180,16 @@ function bySyscall (profile, keep = () => true) {
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
 }
 
+// A window's calls by syscall, as a server's kernel pass keeps them (strace's names for the
+// counts, so that both split alike): calls, failures, time on the CPU and the median call.
+const windowCalls = (profile, keep) => bySyscall(profile, keep).map(row => ({
+  name: row.name,
+  calls: row.count,
+  errors: row.errors,
+  onCpuNs: row.onCpuNs,
+  p50Ns: row.percentiles.p50
+}))
+
 // The calls `keep` picks (the reads of stdin: call => call.watchedFd), over every thread:
 // their count, their time on the CPU and on the wall per call, the probes' floor taken off
 // (kernelNs), how often one was switched out, and the distribution of their time on the CPU.
@@ -217,6 +227,7 @@ module.exports = {
   traceProcesses,
   parseProfile,
   bySyscall,
+  windowCalls,
   callSummary,
   profileProblem,
   bucketBounds,

@@ -33,7 +33,7 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
-const { traceProcesses, parseProfile, bySyscall, profileProblem } = require('../../lib/sysprof')
+const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 const { servers } = require('./servers')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
 
@@ -361,16 +361,9 @@ function kernelCounts (traced, requests, backendPids) {
   const profile = parseProfile(traced.text)
   const problem = profileProblem(profile)
   if (problem) return { problem }
-  const rows = keep => bySyscall(profile, keep).map(row => ({
-    name: row.name,
-    calls: row.count,
-    errors: row.errors,
-    onCpuNs: row.onCpuNs,
-    p50Ns: row.percentiles.p50
-  }))
   const isBackend = call => backendPids.includes(call.tgid)
-  const server = { requests, syscalls: rows(call => !isBackend(call)) }
-  const backends = { requests, syscalls: rows(isBackend) }
+  const server = { requests, syscalls: windowCalls(profile, call => !isBackend(call)) }
+  const backends = { requests, syscalls: windowCalls(profile, isBackend) }
   return { counts: { requests, floorNs: profile.floorNs, server, backends } }
 }
 

@@ -36,7 +36,7 @@ const { MODES, serverArgv, freePort, startServer, apartPin } = require('./server
 const { checkLoad, sendRequests } = require('./client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
 const { processCpu, childrenUserNs, cpuBetween } = require('./cpu')
-const { traceProcesses, parseProfile, bySyscall, profileProblem } = require('../../lib/sysprof')
+const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 
 const PHASE = 'http'
 const STRACE_PHASE = 'http-strace'
@@ -358,13 +358,7 @@ function kernelCounts (traced, requests) {
   const profile = parseProfile(traced.text)
   const problem = profileProblem(profile)
   if (problem) return { problem }
-  const syscalls = bySyscall(profile).map(row => ({
-    name: row.name,
-    calls: row.count,
-    errors: row.errors,
-    onCpuNs: row.onCpuNs,
-    p50Ns: row.percentiles.p50
-  }))
+  const syscalls = windowCalls(profile)
   const { floorNs, threads, processes } = profile
   return { counts: { requests, floorNs, threads, processes, syscalls } }
 }
