@@ -1,11 +1,13 @@
 'use strict'
 // What a result means depends on where it was measured: every run-id records the
 // machine, the kernel, each runtime's exact version, the compiler and the options.
+const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { ROOT, BUILD } = require('./paths')
+const { machineIdentity } = require('./machine')
 const { runtimes, runtimeVersion, binarySha256, compilerBuild } = require('./runtimes')
 
 function quietly (fn, fallback = null) {
@@ -24,9 +26,28 @@ function readText (file) {
   return quietly(() => fs.readFileSync(file, 'utf8').trim())
 }
 
+function cpuInfoField (name) {
+  const match = new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(readText('/proc/cpuinfo') || '')
+  return match ? match[1].trim() : null
+}
+
 function cpuModel () {
-  const match = /^model name\s*:\s*(.+)$/m.exec(readText('/proc/cpuinfo') || '')
-  return match ? match[1] : os.cpus()[0]?.model ?? 'unknown'
+  return cpuInfoField('model name') ?? os.cpus()[0]?.model ?? 'unknown'
+}
+
+// A VM's CPU often reports a generic model name ("Intel(R) Xeon(R) Processor"); its
+// family, model and stepping tell the generations apart.
+function cpuId () {
+  const vendor = cpuInfoField('vendor_id')
+  if (!vendor) return null
+  const number = name => (cpuInfoField(name) === null ? null : Number(cpuInfoField(name)))
+  return {
+    vendor,
+    family: number('cpu family'),
+    model: number('model'),
+    stepping: number('stepping'),
+    microcode: cpuInfoField('microcode')
+  }
 }
 
 function machine () {
@@ -40,8 +61,59 @@ function machine () {
     cpuGovernor: readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
     pipeMaxSize: Number(readText('/proc/sys/fs/pipe-max-size')) || null,
     container: fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv'),
-    ...syscallCostFactors()
+    cpu: cpuId(),
+    ...syscallCostFactors(),
+    ...speedFacts()
   }
+}
+
+// The hypervisor, from what an unprivileged process can read: the CPU's hypervisor
+// flag, then the paravirtual clock or the firmware's vendor that names it.
+const PARAVIRT_CLOCKS = { 'kvm-clock': 'KVM', xen: 'Xen', hyperv_clocksource_tsc_page: 'Hyper-V' }
+function hypervisor () {
+  const flags = cpuInfoField('flags') ?? ''
+  if (!/\bhypervisor\b/.test(flags)) return flags ? 'none' : null
+  const xen = readText('/sys/hypervisor/type')
+  if (xen) return xen
+  const clocks = (readText('/sys/devices/system/clocksource/clocksource0/available_clocksource') || '')
+    .split(/\s+/)
+  const named = clocks.map(clock => PARAVIRT_CLOCKS[clock]).find(Boolean)
+  if (named) return named
+  const vendor = readText('/sys/class/dmi/id/sys_vendor')
+  return vendor ? `unnamed (firmware: ${vendor})` : 'unnamed'
+}
+
+// Facts that explain a speed without defining the machine: caches, clock, the
+// governor, the kernel's tick, a PMU for counters, and a cgroup CPU quota (which
+// throttles a busy reader and bends its slope).
+function speedFacts () {
+  const cacheDir = '/sys/devices/system/cpu/cpu0/cache'
+  const caches = quietly(() => fs.readdirSync(cacheDir).filter(name => name.startsWith('index')), [])
+    .map(name => ({
+      level: Number(readText(path.join(cacheDir, name, 'level'))),
+      type: readText(path.join(cacheDir, name, 'type')),
+      size: readText(path.join(cacheDir, name, 'size')),
+      sharedWith: readText(path.join(cacheDir, name, 'shared_cpu_list'))
+    }))
+  const maxKHz = Number(readText('/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq'))
+  const mhz = Number(cpuInfoField('cpu MHz'))
+  return {
+    hypervisor: hypervisor(),
+    caches,
+    frequencyMHz: Number.isFinite(mhz) && mhz > 0 ? Math.round(mhz) : null,
+    maxFrequencyMHz: maxKHz > 0 ? Math.round(maxKHz / 1000) : null,
+    hz: kernelHz(),
+    pmu: ['cpu', 'cpu_core', 'cpu_atom'].some(name => fs.existsSync(`/sys/bus/event_source/devices/${name}`)) ||
+      quietly(() => fs.readdirSync('/sys/bus/event_source/devices').some(name => /^armv\d/.test(name)), false),
+    cpuQuota: readText('/sys/fs/cgroup/cpu.max')
+  }
+}
+
+// CONFIG_HZ from the kernel's own configuration, where it publishes one.
+function kernelHz () {
+  const config = command('sh', ['-c', 'zcat /proc/config.gz 2>/dev/null || cat /boot/config-$(uname -r)']) ?? ''
+  const match = /^CONFIG_HZ=(\d+)$/m.exec(config)
+  return match ? Number(match[1]) : null
 }
 
 // What makes one machine's syscall dearer than another's of the same CPU model: the
@@ -97,6 +169,17 @@ function justHost (programs) {
   }
 }
 
+function fileSha256 (file) {
+  return crypto.createHash('sha256').update(fs.readFileSync(path.join(ROOT, file))).digest('hex').slice(0, 16)
+}
+
+// The key analyse.js recomputes from the facts (lib/machine.js), written down so that
+// a folder of runs can be sorted by machine with grep.
+function withIdentity (facts) {
+  const { key, slug } = machineIdentity({ machine: facts })
+  return { ...facts, key, slug }
+}
+
 function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable, skipped }) {
   return {
     runId,
@@ -108,7 +191,7 @@ function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable,
       node: process.version,
       pinnedVersions: process.env.LAB_PINNED_VERSIONS || null
     },
-    machine: machine(),
+    machine: withIdentity(machine()),
     runtimes: runtimeVersions(programs),
     compiler: quietly(compilerBuild),
     host: justHost(programs),
@@ -128,6 +211,9 @@ function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable,
       ...(program.fastest ? { fastest: program.fastest } : {}),
       ...(program.wasi ? { wasi: true } : {}),
       ...(program.hostChunks ? { hostChunks: program.hostChunks } : {}),
+      // which code ran, so that runs of two lab commits compare a reader only where it
+      // is the same file (lib/report/machines.js)
+      ...(program.file ? { sourceSha256: quietly(() => fileSha256(program.file)) } : {}),
       note: program.note
     })),
     options

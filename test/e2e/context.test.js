@@ -5,12 +5,14 @@
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
 const { bench, ONE_RUN } = require('../helpers')
+const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
 const { BUILD } = require('../../lib/paths')
+const { machineIdentity } = require('../../lib/machine')
 const { runtimes, pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -98,5 +100,27 @@ describe('what makes one machine\'s syscall dearer than another\'s', () => {
     if (bootWords.some(word => word.startsWith('mitigations='))) assert.ok(machine.mitigationSwitches.some(word => word.startsWith('mitigations=')))
     assert.equal(machine.clockSource, fs.readFileSync('/sys/devices/system/clocksource/clocksource0/current_clocksource', 'utf8').trim())
     assert.match(machine.transparentHugePages, /^(always|madvise|never)$/)
+  }))
+
+  test('the machine\'s key, its CPU\'s id, the facts that explain its speed, and each reader\'s code', () => withTempDir(out => {
+    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'key'])
+    assert.equal(result.status, 0, result.stderr)
+    const context = readContext(out, 'key')
+    const { machine } = context
+    const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8')
+    assert.equal(machine.cpu.vendor, /^vendor_id\s*:\s*(.+)$/m.exec(cpuinfo)[1].trim())
+    assert.equal(machine.cpu.family, Number(/^cpu family\s*:\s*(.+)$/m.exec(cpuinfo)[1]))
+    const caches = fs.readdirSync('/sys/devices/system/cpu/cpu0/cache').filter(name => name.startsWith('index'))
+    assert.equal(machine.caches.length, caches.length)
+    for (const cache of machine.caches) assert.match(cache.size, /^\d+K$/)
+    assert.equal(typeof machine.pmu, 'boolean')
+    assert.ok(machine.hz === null || [100, 250, 300, 1000].includes(machine.hz), String(machine.hz))
+    assert.match(machine.hypervisor, /^(none|KVM|Xen|Hyper-V|unnamed.*|[a-z]+)$/)
+    // the key as analyse.js computes it from the facts
+    const identity = machineIdentity(context)
+    assert.deepEqual([machine.key, machine.slug, identity.missing], [identity.key, identity.slug, []])
+    const c = context.programs.find(program => program.name === 'c')
+    const digest = crypto.createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'wc', 'wc.c'))).digest('hex')
+    assert.equal(c.sourceSha256, digest.slice(0, 16))
   }))
 })

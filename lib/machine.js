@@ -1,0 +1,105 @@
+'use strict'
+// Which machine a run measured on. A syscall's price is set by the CPU, the kernel and
+// its mitigations, the hypervisor, the clock source and whether a container wraps the
+// process; two runs that agree on all of them are runs of one machine, whose figures
+// should repeat (the two-run criterion), and two that do not are a comparison of
+// machines, whose figures are expected to differ. The key is a digest of those facts
+// alone: runtime versions, memory and the lab's own commit are not part of it.
+const crypto = require('node:crypto')
+
+// The facts that set a syscall's price, in the order the key digests them. Each names
+// where context.json keeps it; `since` marks facts an older lab did not record.
+const KEY_FACTS = [
+  { name: 'cpuModel', label: 'CPU model', pick: machine => machine.cpuModel },
+  { name: 'cpuId', label: 'CPU family, model, stepping', pick: machine => cpuIdText(machine.cpu), since: true },
+  { name: 'cores', label: 'cores', pick: machine => machine.cores },
+  { name: 'kernel', label: 'kernel', pick: machine => machine.kernel },
+  { name: 'vulnerabilities', label: 'mitigations', pick: machine => machine.vulnerabilities },
+  { name: 'mitigationSwitches', label: 'mitigation switches', pick: machine => machine.mitigationSwitches },
+  { name: 'hypervisor', label: 'hypervisor', pick: machine => machine.hypervisor, since: true },
+  { name: 'clockSource', label: 'clock source', pick: machine => machine.clockSource },
+  { name: 'container', label: 'container', pick: machine => machine.container }
+]
+
+const cpuIdText = cpu => (cpu && cpu.vendor
+  ? `${cpu.vendor} family ${cpu.family} model ${cpu.model} stepping ${cpu.stepping}`
+  : undefined)
+
+// Stable whatever order a context's objects were written in.
+function canonical (value) {
+  if (Array.isArray(value)) return value.map(canonical)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map(name => [name, canonical(value[name])]))
+  }
+  return value
+}
+
+// A short, readable name for folders and columns: the CPU's words, the cores, and the
+// key's first digits, which tell two machines of one CPU model apart.
+function machineSlug (machine, digest) {
+  const words = String(machine.cpuModel ?? 'unknown cpu')
+    .replace(/\((R|TM|tm|r)\)/g, ' ')
+    .replace(/@.*$/, ' ')
+    .replace(/\b(Processor|CPU|with Radeon.*|\d+-Core)\b/gi, ' ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, 4)
+  return [...words, machine.cores ? `${machine.cores}c` : null, digest.slice(0, 8)]
+    .filter(Boolean).join('-')
+}
+
+// The machine a context names: its key (a digest of KEY_FACTS), a slug, the facts
+// themselves, and which of them the context lacked (a run from an older lab is keyed
+// from what it has, and says so).
+function machineIdentity (context) {
+  const machine = context?.machine ?? {}
+  const facts = {}
+  const missing = []
+  for (const fact of KEY_FACTS) {
+    const value = fact.pick(machine)
+    if (value === undefined) missing.push(fact.name)
+    else facts[fact.name] = value
+  }
+  const digest = crypto.createHash('sha256').update(JSON.stringify(canonical(facts)))
+    .digest('hex').slice(0, 12)
+  return {
+    key: digest,
+    slug: machineSlug(machine, digest),
+    facts,
+    missing,
+    olderLab: missing.some(name => KEY_FACTS.find(fact => fact.name === name).since)
+  }
+}
+
+// Whether two identities are one machine: every fact both recorded agrees. A fact only
+// one of them has (an older lab's run) cannot tell them apart, and is named.
+function sameMachine (a, b) {
+  const compared = KEY_FACTS.filter(fact => fact.name in a.facts && fact.name in b.facts)
+  const differing = compared.filter(fact =>
+    JSON.stringify(canonical(a.facts[fact.name])) !== JSON.stringify(canonical(b.facts[fact.name])))
+  const unknown = KEY_FACTS.filter(fact => !compared.includes(fact)).map(fact => fact.label)
+  return { same: differing.length === 0, differing: differing.map(fact => fact.label), unknown }
+}
+
+// Runs grouped by machine, in the order their first run was given; each set gains its
+// `machine` identity. Two runs join a group when sameMachine says so.
+function groupByMachine (sets) {
+  const groups = []
+  for (const set of sets) {
+    const identity = set.machine ?? machineIdentity(set.context)
+    const group = groups.find(candidate => sameMachine(candidate.identity, identity).same)
+    if (group) group.sets.push({ ...set, machine: identity })
+    else groups.push({ identity, sets: [{ ...set, machine: identity }] })
+  }
+  return groups
+}
+
+// The pairs the two-run criterion is for: each machine's first run against each of its
+// later runs. Runs of different machines are never such a pair.
+function repeatPairs (sets) {
+  return groupByMachine(sets).flatMap(group =>
+    group.sets.slice(1).map(other => [group.sets[0], other]))
+}
+
+module.exports = { KEY_FACTS, machineIdentity, sameMachine, groupByMachine, repeatPairs, machineSlug }
