@@ -7,6 +7,7 @@ const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../l
 const { BASELINE } = require('../stdio/programs')
 const { RING_FLOOR } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
+const { repeatPairs } = require('../../lib/machine')
 
 // The rows whose parts are taken against C's own ladder: neither a ring's nor WASI's.
 const direct = ladder => ladder.rows.filter(row => (row.floor ?? (row.ring ? RING_FLOOR : BASELINE)) === BASELINE)
@@ -89,8 +90,8 @@ function findings (sets) {
   }
   // two runs: whether the second repeated the first
   const ladders = sets.filter(set => set.results.ladder)
-  for (const other of ladders.slice(1)) {
-    const text = callsCriterionText(callsRepeatability(ladders[0].results.ladder, other.results.ladder), [ladders[0].label, other.label])
+  for (const [first, other] of repeatPairs(ladders)) {
+    const text = callsCriterionText(callsRepeatability(first.results.ladder, other.results.ladder), [first.label, other.label])
     if (text) out.push({ set: other.label, text })
   }
   return out

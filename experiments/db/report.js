@@ -12,6 +12,7 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
 const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
+const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
 const { callSeries, formatCallsPerRequest } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
@@ -231,9 +232,9 @@ const DB_CSV_COLUMNS = [
 function repeatabilityData (sets) {
   return {
     own: sets.map(set => ({ set: set.label, result: set.results.db?.repeatability ?? null, text: dbOwnText(set.results.db?.repeatability) })),
-    twoRuns: sets.slice(1).map(other => {
-      const labels = [sets[0].label, other.label]
-      const result = sets[0].results.db && other.results.db ? dbRepeatability(sets[0].results.db, other.results.db) : null
+    twoRuns: repeatPairs(sets).map(([first, other]) => {
+      const labels = [first.label, other.label]
+      const result = first.results.db && other.results.db ? dbRepeatability(first.results.db, other.results.db) : null
       return { sets: labels, result, text: result && dbCriterionText(result, labels) }
     })
   }
@@ -304,4 +305,4 @@ const csv = data => ({
 
 const agreement = () => []
 
-module.exports = { shape, contextRows, pinText, sections, browser: path.join(__dirname, 'report-browser.js'), markdown, csv, terminal, agreement }
+module.exports = { shape, contextRows, pinText, sections, browser: path.join(__dirname, 'report-browser.js'), markdown, csv, terminal, agreement, machineFigures: require('./machines').machineFigures }

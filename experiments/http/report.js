@@ -11,6 +11,7 @@ const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
 const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
+const { repeatPairs } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
 // The page's answer: per set and mode, at the most connections (each wake-up of a server
@@ -247,9 +248,9 @@ const HTTP_CSV_COLUMNS = [
 function repeatabilityData (sets) {
   return {
     own: sets.map(set => ({ set: set.label, result: set.results.http?.repeatability ?? null, text: httpOwnText(set.results.http?.repeatability) })),
-    twoRuns: sets.slice(1).map(other => {
-      const labels = [sets[0].label, other.label]
-      const result = sets[0].results.http && other.results.http ? httpRepeatability(sets[0].results.http, other.results.http) : null
+    twoRuns: repeatPairs(sets).map(([first, other]) => {
+      const labels = [first.label, other.label]
+      const result = first.results.http && other.results.http ? httpRepeatability(first.results.http, other.results.http) : null
       return { sets: labels, result, text: result && httpCriterionText(result, labels) }
     })
   }
@@ -328,5 +329,6 @@ module.exports = {
   markdown,
   csv,
   terminal,
-  agreement
+  agreement,
+  machineFigures: require('./machines').machineFigures
 }

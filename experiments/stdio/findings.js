@@ -6,6 +6,7 @@
 const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
+const { repeatPairs } = require('../../lib/machine')
 const { levelText, medianIntervalLevel } = require('../../lib/stats')
 
 function sizesOf (set) {
@@ -235,8 +236,8 @@ function findings (sets) {
       if (text) out.push({ set: set.label, text, headline: HEADLINE.includes(finding) })
     }
   }
-  for (const other of sets.slice(1)) {
-    const text = repeatability(sets[0], other)
+  for (const [first, other] of repeatPairs(sets)) {
+    const text = repeatability(first, other)
     if (text) out.push({ set: null, text, headline: true })
   }
   return out

@@ -5,6 +5,7 @@
 // results folder.
 const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { headlineRepeatability } = require('./cost')
+const { repeatPairs } = require('../../lib/machine')
 const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
 const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
@@ -138,7 +139,12 @@ function headlineData (sets) {
       })
     }
   }
-  const repeatability = available.length > 1 ? headlineRepeatability(sets[0].results.headline, sets[1].results.headline) : null
+  // two runs of one machine by the two-run criterion; runs of two machines are compared
+  // across machines instead (lib/report/machines.js)
+  const [pair] = repeatPairs(sets.filter(set => set.results.headline?.cells?.length))
+  const repeatability = pair
+    ? { ...headlineRepeatability(pair[0].results.headline, pair[1].results.headline), sets: pair.map(set => set.label) }
+    : null
   return { available: available.length > 0, sets: perSet, sizes, defaultSize: sizes[0] ?? null, chart, repeatability }
 }
 
@@ -503,9 +509,9 @@ function comparison (sets) {
 function repeatabilityData (sets) {
   return {
     own: sets.map(set => ({ set: set.label, result: set.results.throughputRepeatability ?? null, text: throughputOwnText(set.results.throughputRepeatability) })),
-    twoRuns: sets.slice(1).map(other => {
-      const labels = [sets[0].label, other.label]
-      const result = sets[0].results.cells?.length && other.results.cells?.length ? throughputRepeatability(sets[0].results, other.results) : null
+    twoRuns: repeatPairs(sets).map(([first, other]) => {
+      const labels = [first.label, other.label]
+      const result = first.results.cells?.length && other.results.cells?.length ? throughputRepeatability(first.results, other.results) : null
       return { sets: labels, result, text: result && throughputCriterionText(result, labels) }
     })
   }

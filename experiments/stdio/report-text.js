@@ -110,10 +110,10 @@ function headlineMarkdown (data) {
     out.push(`${data.compare ? `**${md(entry.set)}**: ` : ''}${md(ownRepeatabilityText(entry.repeatability))}.`, '')
   }
   const twoRuns = headline.repeatability
-  const criterion = headlineRepeatabilityText(twoRuns, data.sets)
+  const criterion = twoRuns && headlineRepeatabilityText(twoRuns, twoRuns.sets)
   if (criterion) {
     out.push(`${md(criterion)}.`, '')
-    out.push(markdownTable(['reader', 'block size', md(data.sets[0]), md(data.sets[1]), 'move, points', `within ${twoRuns.goal.points}`, 'shift (p)'],
+    out.push(markdownTable(['reader', 'block size', md(twoRuns.sets[0]), md(twoRuns.sets[1]), 'move, points', `within ${twoRuns.goal.points}`, 'shift (p)'],
       twoRuns.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.movePoints.toFixed(1), cell.within ? 'yes' : 'no', shiftText(cell)]),
       ['l', 'r', 'r', 'r', 'r', 'l', 'l']), '')
   }
@@ -337,7 +337,7 @@ function agreement (data) {
   const order = repeatability.runtimeOrder
   const above = repeatability.cells.filter(cell => !cell.within)
   return [...kernelAgreement(data),
-    `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${data.sets[0]} and ${data.sets[1]}, ` +
+    `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${repeatability.sets[0]} and ${repeatability.sets[1]}, ` +
       `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
       `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`,
     `runtimes at ${repeatability.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`
