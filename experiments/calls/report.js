@@ -169,5 +169,6 @@ module.exports = {
   markdown,
   csv,
   terminal,
-  agreement: stdio.agreement
+  agreement: stdio.agreement,
+  machineFigures: require('./machines').machineFigures
 }

@@ -13,12 +13,16 @@
 //   csv(data)            results.csv as { columns: [[name, pick(row)]], rows }
 //   terminal(results, sizes)
 //                        the lines bench.js prints when a run is done
-//   agreement(data)      the lines analyse.js prints when runs are compared: how far
-//                        they agree
+//   agreement(data)      the lines analyse.js prints when runs of one machine are
+//                        compared: how far they agree
+//   machineFigures(set)  its figures for a comparison of machines (lib/report/machines.js):
+//                        { what, unit, baseline, rows: [{ item, runtime, at, atLabel,
+//                        absolute, over, share }] }, each figure an interval
 const path = require('node:path')
 const { shape, contextRows, pinText } = require('./report-data')
 const { sections } = require('./report-html')
 const { markdown, csv, terminal, agreement } = require('./report-text')
+const { machineFigures } = require('./machines')
 
 module.exports = {
   shape,
@@ -29,5 +33,6 @@ module.exports = {
   markdown,
   csv,
   terminal,
-  agreement
+  agreement,
+  machineFigures
 }

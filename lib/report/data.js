@@ -6,6 +6,8 @@
 // results folder; reading files and writing the report live in analyse.js.
 const { byName, ofResults, DEFAULT_EXPERIMENT } = require('../../experiments')
 const { contextOf } = require('./context')
+const { groupByMachine } = require('../machine')
+const { compareMachines } = require('./machines')
 
 // Two machines' runs can share a run-id; the report needs a distinct name for each.
 function labelSets (sets) {
@@ -28,13 +30,19 @@ function experimentOf (sets) {
   return rest.every(experiment => experiment === first) ? first : byName(DEFAULT_EXPERIMENT)
 }
 
-function shapeReport (inputSets, { title } = {}) {
+function shapeReport (inputSets, { title, failedTargets = [] } = {}) {
   const sets = labelSets(inputSets)
   const experiment = experimentOf(sets)
+  // runs of one machine are checked for repeatability by their experiment's report;
+  // runs of several are a comparison of machines first
+  const acrossMachines = groupByMachine(sets).length > 1 && experiment.report.machineFigures
   return {
+    machines: acrossMachines ? compareMachines(sets, experiment.report.machineFigures) : null,
     ...experiment.report.shape(sets),
     title: title || `syscall-lab: ${sets.map(set => set.label).join(' vs ')}`,
     compare: sets.length > 1,
+    // fleet targets that measured nothing (analyse.js, fleet/): each with its reason
+    failedTargets,
     sets: sets.map(set => set.label),
     experiment: experiment.name,
     contexts: sets.map(set => contextOf(set, experimentOfResults(set.results).report))

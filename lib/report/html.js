@@ -9,6 +9,7 @@ const path = require('node:path')
 const { experiments, byName } = require('../../experiments')
 const { jsonForScript } = require('./format')
 const { Markup, html } = require('./markup')
+const { machinesHtml, failedTargetsHtml } = require('./machines-text')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 
@@ -122,7 +123,10 @@ function renderHtml (data, assets) {
   const { version, scripts } = assets.highcharts
   // A literal "</script" inside the library would end the element early.
   const library = scripts.map(script => `/* highcharts/${script.name} ${version} */\n${script.text.replace(/<\/script/gi, '<\\/script')}`).join('\n;\n')
-  const { sections } = byName(data.experiment).report
+  const experimentSections = byName(data.experiment).report.sections
+  const sections = data.machines
+    ? [['machines', 'Across machines', () => machinesHtml(data.machines)], ...experimentSections]
+    : experimentSections
   // The charts need only their series; the tables are already in the markup.
   const pageData = {
     experiment: data.experiment,
@@ -147,6 +151,7 @@ function renderHtml (data, assets) {
   </nav>
 </header>
 <main>
+${failedTargetsHtml(data.failedTargets)}
 ${sections.map(([, , render]) => render(data))}
 </main>
 <footer>Written by analyse.js from ${data.contexts.map(context => context.dir ?? context.label).join(', ')}. Charts: Highcharts ${version}, inlined; use a chart's menu to save it as PNG or SVG.</footer>

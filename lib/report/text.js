@@ -7,16 +7,25 @@
 const { byName } = require('../../experiments')
 const { experimentOfResults } = require('./data')
 const { escapeMarkdown: md, csvField } = require('./format')
+const { machinesMarkdown, machinesTerminal, machinesCsv, failedTargetsMarkdown } = require('./machines-text')
 
 function renderMarkdown (data) {
-  return [`# ${md(data.title)}`, '', ...byName(data.experiment).report.markdown(data)].join('\n')
+  const machines = data.machines ? machinesMarkdown(data.machines) : []
+  return [`# ${md(data.title)}`, '', ...failedTargetsMarkdown(data.failedTargets), ...machines, ...byName(data.experiment).report.markdown(data)].join('\n')
 }
+
+const csvText = (header, rows) =>
+  [header, ...rows].map(cells => cells.map(csvField).join(',')).join('\r\n') + '\r\n'
 
 function renderCsv (data) {
   const { columns, rows } = byName(data.experiment).report.csv(data)
-  const lines = [columns.map(([name]) => name).join(',')]
-  for (const row of rows) lines.push(columns.map(([, pick]) => csvField(pick(row))).join(','))
-  return lines.join('\r\n') + '\r\n'
+  return csvText(columns.map(([name]) => name), rows.map(row => columns.map(([, pick]) => pick(row))))
+}
+
+// machines.csv, beside results.csv when runs of several machines are compared.
+function renderMachinesCsv (data) {
+  const { columns, rows } = machinesCsv(data.machines)
+  return csvText(columns, rows)
 }
 
 // bench.js's summary when a run is done, as the run's experiment gives it.
@@ -26,7 +35,8 @@ function renderTerminal (results, sizes) {
 
 // What analyse.js prints beside the files when runs are compared: how far they agree.
 function renderAgreement (data) {
-  return byName(data.experiment).report.agreement(data)
+  const machines = data.machines ? machinesTerminal(data.machines) : []
+  return [...machines, ...byName(data.experiment).report.agreement(data)]
 }
 
-module.exports = { renderMarkdown, renderCsv, renderTerminal, renderAgreement }
+module.exports = { renderMarkdown, renderCsv, renderMachinesCsv, renderTerminal, renderAgreement }

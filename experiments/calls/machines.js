@@ -1,0 +1,29 @@
+'use strict'
+// The calls experiment's figures for a comparison of machines (lib/report/machines.js):
+// each variant's rungs, C's in ns, every other variant's over C's (a difference of two
+// medians, without an interval of its own) and as a share of C's (the reciprocal of the
+// ladder's ratio to C, with its interval).
+const { BASELINE } = require('../stdio/programs')
+const { difference, reciprocal } = require('../../lib/report/machines')
+const { RUNGS } = require('./ladder')
+
+function machineFigures (set) {
+  const rows = set.results.ladder?.rows ?? []
+  const base = rows.find(row => row.variant === BASELINE)
+  return {
+    what: 'CPU per call, the ladder\'s rungs',
+    unit: 'ns',
+    baseline: BASELINE,
+    rows: rows.flatMap(row => RUNGS.map(rung => ({
+      item: row.variant,
+      runtime: row.runtime,
+      at: rung,
+      atLabel: rung,
+      absolute: row.rungs?.[rung] ?? null,
+      over: row === base ? null : difference(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate),
+      share: row === base ? null : reciprocal(row.vsC?.[rung])
+    })))
+  }
+}
+
+module.exports = { machineFigures }

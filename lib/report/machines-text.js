@@ -1,0 +1,222 @@
+'use strict'
+// A comparison of machines (lib/report/machines.js) in words and tables: the tables are
+// built once, as header and rows of text, and each format (results.md, the page,
+// machines.csv, the terminal) lays them out.
+const { formatNumber, formatSigned, formatShare, escapeMarkdown: md, listJoin } = require('./format')
+const { markdownTable } = require('./plain')
+const { html } = require('./markup')
+
+const VERDICTS = {
+  both: 'both',
+  share: 'share of the baseline',
+  over: 'over the baseline',
+  neither: 'neither'
+}
+
+const withInterval = (value, text = formatNumber) => {
+  if (!value) return '–'
+  const interval = Number.isFinite(value.low) && Number.isFinite(value.high)
+    ? ` (${text(value.low)}–${text(value.high)})`
+    : ''
+  return `${text(value.estimate)}${interval}`
+}
+const share = value => (value ? formatShare(value) : '–')
+
+function criterionText (comparison) {
+  return 'A figure carries across machines when every two machines\' values lie within ' +
+    `${comparison.criterion.percent}% of the larger, or when all their intervals share a ` +
+    'point; the criterion was fixed before any machine\'s data was read. Several runs of ' +
+    'one machine are pooled: the median of their estimates, an interval spanning theirs.'
+}
+
+function summaryText (comparison) {
+  const { counts } = comparison
+  if (counts.total === 0) return 'No row was measured on two machines: nothing to test.'
+  return `Of ${counts.total} rows measured on ${comparison.machines.length} machines, ` +
+    `the share of ${comparison.baseline} carried in ${counts.share + counts.both}, ` +
+    `the ${comparison.unit} over ${comparison.baseline} in ${counts.over + counts.both} ` +
+    `(both in ${counts.both}), neither in ${counts.neither}.`
+}
+
+function applyText (comparison) {
+  return `To estimate a row on your own machine, measure ${comparison.baseline} there; ` +
+    `where the share carried, divide ${comparison.baseline}'s ${comparison.unit} by it; ` +
+    `where the ${comparison.unit} over ${comparison.baseline} carried, add them to it; ` +
+    'where neither carried, measure the row itself.'
+}
+
+function runtimeLines (comparison) {
+  return comparison.byRuntime.map(({ runtime, rows }) => {
+    const groups = Object.keys(VERDICTS).map(verdict => {
+      const where = rows.filter(row => row.verdict === verdict)
+        .map(row => `${row.item} @ ${row.atLabel}`)
+      return where.length ? `${VERDICTS[verdict]}: ${listJoin(where)}` : null
+    }).filter(Boolean)
+    return `${runtime}: ${groups.join('; ')}`
+  })
+}
+
+function machineTable (comparison) {
+  return {
+    header: ['machine', 'key', 'runs', 'recorded as'],
+    align: ['l', 'l', 'l', 'l'],
+    rows: comparison.machines.map(machine => [
+      machine.name,
+      machine.key,
+      machine.runs.join(', '),
+      machine.olderLab
+        ? `${machine.label}; an older lab's run, keyed from what its context has ` +
+          `(no ${machine.missing.join(', ')})`
+        : machine.label
+    ])
+  }
+}
+
+function baselineTable (comparison) {
+  const rows = comparison.rows.filter(row => row.baseline)
+  return {
+    header: ['', ...comparison.machines.map(machine => machine.name)],
+    align: ['l', ...comparison.machines.map(() => 'r')],
+    rows: rows.map(row => [`${row.item} @ ${row.atLabel}`, ...row.absolute.map(value => withInterval(value))])
+  }
+}
+
+function figureTable (comparison) {
+  const names = comparison.machines.map(machine => machine.name)
+  const rows = comparison.rows.filter(row => !row.baseline)
+  return {
+    header: ['row', 'at', ...names.map(name => `${comparison.unit}: ${name}`),
+      ...names.map(name => `over: ${name}`), ...names.map(name => `share: ${name}`),
+      'carried', 'versions'],
+    align: ['l', 'l', ...names.flatMap(() => ['r', 'r', 'r']), 'l', 'l'],
+    rows: rows.map(row => [
+      row.item,
+      row.atLabel,
+      ...row.absolute.map(value => withInterval(value)),
+      ...row.over.map(value => withInterval(value, formatSigned)),
+      ...row.share.map(share),
+      row.codeDiffers ? 'not tested: its code differs' : row.verdict ? VERDICTS[row.verdict] : 'one machine',
+      row.versions ? row.versions.map(version => version ?? '?').join(' / ') : ''
+    ])
+  }
+}
+
+function differenceTable (comparison) {
+  return {
+    header: ['', ...comparison.machines.map(machine => machine.name)],
+    align: ['l', ...comparison.machines.map(() => 'l')],
+    rows: comparison.differences.map(row => [row.label, ...row.values])
+  }
+}
+
+const TABLES = [
+  ['Machines', machineTable],
+  [comparison => `${comparison.baseline}, ${comparison.unit}`, baselineTable],
+  [comparison => `Over ${comparison.baseline} and as a share of it`, figureTable],
+  ['What differs between their records', differenceTable]
+]
+const titleOf = (title, comparison) => (typeof title === 'function' ? title(comparison) : title)
+
+function unknownText (comparison) {
+  const notes = []
+  if (comparison.unknown.length) {
+    notes.push(`Facts a run did not record could not tell its machine from another: ${listJoin(comparison.unknown)}.`)
+  }
+  if (comparison.codeUnknown) {
+    notes.push('The runs come from different commits of the lab, and an older one recorded no digest of ' +
+      'its readers\' code: a row may compare two versions of a reader (see lab commit below).')
+  }
+  return notes.length ? notes.join(' ') : null
+}
+
+function machinesMarkdown (comparison) {
+  const out = ['## Across machines', '',
+    `${md(comparison.what)}, one column per machine. ${md(criterionText(comparison))}`, '',
+    `**${md(summaryText(comparison))}** ${md(applyText(comparison))}`, '',
+    ...runtimeLines(comparison).map(line => `- ${md(line)}`), '']
+  const unknown = unknownText(comparison)
+  if (unknown) out.push(md(unknown), '')
+  for (const [title, build] of TABLES) {
+    const table = build(comparison)
+    if (table.rows.length === 0) continue
+    out.push(`### ${md(titleOf(title, comparison))}`, '',
+      markdownTable(table.header.map(md), table.rows.map(row => row.map(md)), table.align), '')
+  }
+  return out
+}
+
+function machinesHtml (comparison) {
+  const unknown = unknownText(comparison)
+  return html`<section id="machines">
+    <h2>Across machines</h2>
+    <p class="note">${comparison.what}, one column per machine. ${criterionText(comparison)}</p>
+    <p class="lead"><strong>${summaryText(comparison)}</strong> ${applyText(comparison)}</p>
+    <ul>${runtimeLines(comparison).map(line => html`<li>${line}</li>`)}</ul>
+    ${unknown ? html`<p class="note">${unknown}</p>` : ''}
+    ${TABLES.map(([title, build]) => {
+      const table = build(comparison)
+      if (table.rows.length === 0) return ''
+      return html`<div class="table-wrap"><table>
+        <caption>${titleOf(title, comparison)}</caption>
+        <thead><tr>${table.header.map((cell, i) =>
+          html`<th scope="col"${table.align[i] === 'r' ? html` class="num"` : ''}>${cell}</th>`)}</tr></thead>
+        <tbody>${table.rows.map(row => html`<tr>${row.map((cell, i) => (i === 0
+          ? html`<th scope="row">${cell}</th>`
+          : html`<td${table.align[i] === 'r' ? html` class="num"` : ''}>${cell}</td>`))}</tr>`)}</tbody>
+      </table></div>`
+    })}
+  </section>`
+}
+
+// What analyse.js prints: the answer, and per runtime which figure carried.
+function machinesTerminal (comparison) {
+  return [
+    `machines: ${comparison.machines.map(machine => `${machine.name} (${machine.runs.join(', ')})`).join(' against ')}; ` +
+      'a comparison of machines, not a repeatability check',
+    summaryText(comparison),
+    ...runtimeLines(comparison).map(line => `  ${line}`)
+  ]
+}
+
+// machines.csv: a row per figure per machine, for a spreadsheet.
+function machinesCsv (comparison) {
+  const columns = ['row', 'runtime', 'at', 'figure', 'machine', 'key', 'estimate', 'low', 'high', 'level', 'runs', 'carried', 'verdict']
+  const rows = []
+  for (const row of comparison.rows) {
+    for (const figure of ['absolute', 'over', 'share']) {
+      comparison.machines.forEach((machine, index) => {
+        const value = row[figure][index]
+        if (!value) return
+        const carried = row.carried[figure]
+        rows.push([row.item, row.runtime, row.atLabel, figure, machine.name, machine.key, value.estimate,
+          value.low, value.high, value.level, value.runs, carried ? carried.carries : '', row.verdict ?? ''])
+      })
+    }
+  }
+  return { columns, rows }
+}
+
+// Fleet targets that measured nothing (analyse.js reads their target-failed.json).
+const failedTargetLines = targets => targets.map(target => `${target.target}: ${target.reason}`)
+
+function failedTargetsMarkdown (targets) {
+  if (!targets?.length) return []
+  return ['## Fleet targets that measured nothing', '', ...failedTargetLines(targets).map(line => `- ${md(line)}`), '']
+}
+
+function failedTargetsHtml (targets) {
+  if (!targets?.length) return ''
+  return html`<section id="failed-targets"><h2>Fleet targets that measured nothing</h2>
+    <ul>${failedTargetLines(targets).map(line => html`<li>${line}</li>`)}</ul></section>`
+}
+
+module.exports = {
+  failedTargetsMarkdown,
+  failedTargetsHtml,
+  machinesMarkdown,
+  machinesHtml,
+  machinesTerminal,
+  machinesCsv,
+  summaryText,
+  VERDICTS
+}

@@ -1,0 +1,280 @@
+'use strict'
+// Runs from several machines side by side (analyse.js, when the runs' machine keys
+// differ: lib/machine.js). One column per machine, as Phoronix's merged results give one
+// entry per system; the baseline's absolute figure first (C's ns per read, C's rung, the
+// reference server's CPU per request), then every other row's figure over the baseline
+// and as a share of it. Then, per row, which of those two carries from one machine to
+// another, by a criterion fixed before any data was looked at (CARRY), so that a reader
+// can take the figure that carried and apply it to the baseline measured on their own
+// machine. Pure functions of the loaded sets; each experiment says what its figures are
+// (report.machineFigures(set)).
+const { groupByMachine, sameMachine, KEY_FACTS } = require('../machine')
+
+// The criterion, stated before looking: a figure carries across machines when every
+// two machines' values lie within 10% of the larger of them, or when all their
+// intervals share a point. Two machines in the same state would pass the first for
+// figures known to ±5% (the lab's repeatability goal), so 10% leaves room for the two
+// runs' own noise and no more.
+const CARRY = { percent: 10 }
+const EPSILON = 1e-9
+
+// A difference of two point figures (calls' rungs, http's CPU per request) has no
+// interval of its own: the experiments that need one say so by giving none.
+function difference (value, base) {
+  if (!Number.isFinite(value) || !Number.isFinite(base)) return null
+  return { estimate: value - base, low: null, high: null, level: null }
+}
+
+// A share of the baseline from a ratio over it (calls' vsC, http's cpuVsReference):
+// its reciprocal, the interval's ends swapped.
+function reciprocal (ratio) {
+  if (!ratio || !(ratio.estimate > 0)) return null
+  const flip = end => (end > 0 ? 1 / end : null)
+  return { estimate: 1 / ratio.estimate, low: flip(ratio.high), high: flip(ratio.low), level: ratio.level ?? null }
+}
+
+const hasInterval = value => Number.isFinite(value?.low) && Number.isFinite(value?.high)
+
+// Several runs of one machine: the median of their estimates, and an interval that spans
+// theirs (it holds the true value whenever any of theirs does, so its level is at least
+// the lowest of theirs).
+function pool (values) {
+  const present = values.filter(value => Number.isFinite(value?.estimate))
+  if (present.length === 0) return null
+  if (present.length === 1) return { ...present[0], runs: 1 }
+  const sorted = present.map(value => value.estimate).sort((a, b) => a - b)
+  const middle = sorted.length / 2
+  const estimate = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2
+  const spanned = present.every(hasInterval)
+  return {
+    estimate,
+    low: spanned ? Math.min(...present.map(value => value.low)) : null,
+    high: spanned ? Math.max(...present.map(value => value.high)) : null,
+    level: spanned ? Math.min(...present.map(value => value.level ?? 0)) || null : null,
+    runs: present.length
+  }
+}
+
+// Whether one figure carries across the machines that measured it (null below two).
+function carries (values) {
+  const present = values.filter(value => Number.isFinite(value?.estimate))
+  if (present.length < 2) return null
+  let spread = 0
+  for (const a of present) {
+    for (const b of present) {
+      const scale = Math.max(Math.abs(a.estimate), Math.abs(b.estimate))
+      if (scale > 0) spread = Math.max(spread, Math.abs(a.estimate - b.estimate) / scale * 100)
+    }
+  }
+  const close = spread <= CARRY.percent + EPSILON
+  const overlap = present.every(hasInterval) &&
+    Math.max(...present.map(value => value.low)) <= Math.min(...present.map(value => value.high)) + EPSILON
+  return { carries: close || overlap, spreadPercent: spread, close, overlap }
+}
+
+// Which of the two relative figures carried: 'both', 'share', 'over', 'neither'.
+function verdictOf (share, over) {
+  if (!share && !over) return null
+  const shareCarried = share?.carries === true
+  const overCarried = over?.carries === true
+  if (shareCarried && overCarried) return 'both'
+  if (shareCarried) return 'share'
+  if (overCarried) return 'over'
+  return 'neither'
+}
+
+// The runtime's version on each machine, where it differs (named beside its rows).
+function versionsOf (row, machines) {
+  const versions = machines.map(machine => {
+    const context = machine.sets[0].context ?? {}
+    return context.runtimes?.[row.runtime]?.version ?? null
+  })
+  const distinct = new Set(versions.filter(Boolean))
+  return distinct.size > 1 ? versions : null
+}
+
+// Whether the row's code differed between machines: true where two of them recorded
+// different digests of its file (lib/context.js), null where a run recorded none.
+function codeDiffers (row, machines) {
+  const digests = machines.map(machine =>
+    (machine.sets[0].context?.programs ?? []).find(program => program.name === row.item)?.sourceSha256)
+  if (digests.some(digest => !digest)) return null
+  return new Set(digests).size > 1
+}
+
+// The facts that differ between the machines' records: the key's, then the ones that
+// explain a speed, the lab and the options. Each row: [label, value per machine].
+const SPEED_FACTS = [
+  ['microcode', machine => machine.cpu?.microcode],
+  ['caches', machine => machine.caches?.map(cache => `L${cache.level} ${cache.type === 'Unified' ? '' : `${cache.type.toLowerCase()} `}${cache.size}`).join(', ')],
+  ['frequency, MHz', machine => machine.frequencyMHz],
+  ['cpu governor', machine => machine.cpuGovernor],
+  ['kernel HZ', machine => machine.hz],
+  ['hardware PMU', machine => machine.pmu],
+  ['CPU quota', machine => machine.cpuQuota],
+  ['memory, GiB', machine => (machine.memoryBytes ? Math.round(machine.memoryBytes / 2 ** 30 * 10) / 10 : undefined)],
+  ['os', machine => machine.os],
+  ['transparent huge pages', machine => machine.transparentHugePages]
+]
+
+const shown = value => {
+  if (value === undefined || value === null) return 'not recorded'
+  if (typeof value === 'object') {
+    return Array.isArray(value)
+      ? value.join(' ')
+      : Object.entries(value).map(([name, text]) => `${name}: ${text}`).join('; ')
+  }
+  return String(value)
+}
+
+function recordDifferences (machines) {
+  const rows = []
+  const push = (label, values) => {
+    const texts = values.map(shown)
+    if (new Set(texts).size > 1) rows.push({ label, values: texts })
+  }
+  for (const fact of KEY_FACTS) {
+    if (fact.name === 'vulnerabilities') {
+      // one row a vulnerability whose state differs, not one row of them all
+      const names = new Set(machines.flatMap(machine => Object.keys(machine.identity.facts.vulnerabilities ?? {})))
+      for (const name of [...names].sort()) {
+        push(`mitigation: ${name}`, machines.map(machine => machine.identity.facts.vulnerabilities?.[name]))
+      }
+      continue
+    }
+    push(fact.label, machines.map(machine => machine.identity.facts[fact.name]))
+  }
+  const recorded = machine => machine.sets[0].context?.machine ?? {}
+  for (const [label, pick] of SPEED_FACTS) push(label, machines.map(machine => pick(recorded(machine))))
+  const context = machine => machine.sets[0].context ?? {}
+  push('lab commit', machines.map(machine => context(machine).lab?.commit))
+  push('lab\'s Node', machines.map(machine => context(machine).lab?.node))
+  const runtimes = new Set(machines.flatMap(machine => Object.keys(context(machine).runtimes ?? {})))
+  for (const name of [...runtimes].sort()) {
+    push(`${name} version`, machines.map(machine => context(machine).runtimes?.[name]?.version))
+  }
+  const options = new Set(machines.flatMap(machine => Object.keys(context(machine).options ?? {})))
+  for (const name of [...options].sort().filter(name => !['out', 'id', 'report'].includes(name))) {
+    push(`option ${name}`, machines.map(machine => JSON.stringify(context(machine).options?.[name])))
+  }
+  return rows
+}
+
+// sets: labelled results sets, one experiment's; figuresOf: its report.machineFigures.
+function compareMachines (sets, figuresOf) {
+  const machines = groupByMachine(sets).map(group => ({
+    identity: group.identity,
+    name: group.identity.slug,
+    runs: group.sets.map(set => set.label),
+    sets: group.sets,
+    figures: group.sets.map(figuresOf)
+  }))
+  const [{ figures: [first] }] = machines
+  // every row any machine measured, in the first machine's order
+  const keys = []
+  for (const machine of machines) {
+    for (const figures of machine.figures) {
+      for (const row of figures.rows) {
+        if (!keys.some(key => key.item === row.item && key.at === row.at)) keys.push(row)
+      }
+    }
+  }
+  const valueOn = (machine, key, kind) => pool(machine.figures.map(figures =>
+    figures.rows.find(row => row.item === key.item && row.at === key.at)?.[kind]))
+  const rows = keys.map(key => {
+    const absolute = machines.map(machine => valueOn(machine, key, 'absolute'))
+    const over = machines.map(machine => valueOn(machine, key, 'over'))
+    const share = machines.map(machine => valueOn(machine, key, 'share'))
+    const carried = { over: carries(over), share: carries(share) }
+    const differs = codeDiffers(key, machines)
+    return {
+      item: key.item,
+      runtime: key.runtime,
+      at: key.at,
+      atLabel: key.atLabel,
+      baseline: key.item === first.baseline,
+      absolute,
+      over,
+      share,
+      carried,
+      // a reader whose code changed between the runs' labs is not tested: the change,
+      // not the machine, could have moved it
+      verdict: key.item === first.baseline || differs ? null : verdictOf(carried.share, carried.over),
+      codeDiffers: differs,
+      versions: versionsOf(key, machines)
+    }
+  })
+  const shared = rows.filter(row => row.verdict !== null)
+  return {
+    what: first.what,
+    unit: first.unit,
+    baseline: first.baseline,
+    criterion: CARRY,
+    machines: machines.map(machine => ({
+      name: machine.name,
+      key: machine.identity.key,
+      runs: machine.runs,
+      olderLab: machine.identity.olderLab,
+      missing: machine.identity.missing,
+      label: machineLabel(machine)
+    })),
+    rows,
+    counts: countVerdicts(shared),
+    byRuntime: byRuntime(shared),
+    differences: recordDifferences(machines),
+    // runs of different lab commits that recorded no digest of their readers' code
+    codeUnknown: new Set(machines.map(machine => machine.sets[0].context?.lab?.commit)).size > 1 &&
+      rows.some(row => row.codeDiffers === null && !row.baseline),
+    unknown: unknownFacts(machines)
+  }
+}
+
+function machineLabel (machine) {
+  const facts = machine.sets[0].context?.machine ?? {}
+  const cores = facts.cores ? `, ${facts.cores} cores` : ''
+  return `${facts.cpuModel ?? 'unknown CPU'}${cores}, ${facts.kernel ?? 'unknown kernel'}`
+}
+
+function countVerdicts (rows) {
+  const counts = { both: 0, share: 0, over: 0, neither: 0, total: 0 }
+  for (const row of rows) {
+    if (!row.verdict) continue
+    counts[row.verdict] += 1
+    counts.total += 1
+  }
+  return counts
+}
+
+// Per runtime, at each place it was measured (a size, a rung, a cell): the verdicts.
+function byRuntime (rows) {
+  const runtimes = [...new Set(rows.map(row => row.runtime))]
+  return runtimes.map(runtime => {
+    const own = rows.filter(row => row.runtime === runtime && row.verdict)
+    return { runtime, counts: countVerdicts(own), rows: own.map(row => ({ item: row.item, atLabel: row.atLabel, verdict: row.verdict })) }
+  })
+}
+
+// Facts that could not tell two of the machines apart because a run lacked them.
+function unknownFacts (machines) {
+  const unknown = new Set()
+  for (const a of machines) {
+    for (const b of machines) {
+      if (a !== b) for (const label of sameMachine(a.identity, b.identity).unknown) unknown.add(label)
+    }
+  }
+  return [...unknown]
+}
+
+// Why machines' runs cannot be compared, or null: no row was measured on two of them
+// (other sizes, rungs or cells chosen by their options).
+function incomparable (comparison) {
+  const shared = comparison.rows.some(row => row.absolute.filter(Boolean).length > 1)
+  if (shared) return null
+  const where = comparison.machines.map((machine, index) => {
+    const places = [...new Set(comparison.rows.filter(row => row.absolute[index]).map(row => row.atLabel))]
+    return `${machine.runs.join(', ')} at ${places.length ? places.join(', ') : 'nothing'}`
+  })
+  return `the runs share no measured figure (${where.join('; ')}); compare runs made with the same sizes, rungs or cells`
+}
+
+module.exports = { CARRY, compareMachines, incomparable, carries, pool, difference, reciprocal, verdictOf, recordDifferences }

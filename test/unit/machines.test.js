@@ -1,0 +1,199 @@
+'use strict'
+// Runs of several machines (lib/machine.js, lib/report/machines.js): the machine key and
+// the same/different decision, the pairs the two-run criterion is for, and the
+// comparison's arithmetic, every expected number worked out by hand beside it.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+
+const { machineIdentity, sameMachine, groupByMachine, repeatPairs } = require('../../lib/machine')
+const { compareMachines, carries, pool, difference, reciprocal, incomparable, CARRY } = require('../../lib/report/machines')
+const stdioFigures = require('../../experiments/stdio/machines').machineFigures
+const callsFigures = require('../../experiments/calls/machines').machineFigures
+
+const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
+
+const AMD = {
+  kernel: '6.18.44',
+  cpuModel: 'AMD EPYC',
+  cpu: { vendor: 'AuthenticAMD', family: 25, model: 17, stepping: 1, microcode: '0x1' },
+  cores: 2,
+  memoryBytes: 24 * 2 ** 30,
+  container: false,
+  vulnerabilities: { retbleed: 'Not affected', spectre_v2: 'Mitigation: Retpolines' },
+  mitigationSwitches: [],
+  hypervisor: 'KVM',
+  clockSource: 'tsc'
+}
+const INTEL = { ...AMD, cpuModel: 'Intel(R) Xeon(R) Processor', cpu: { ...AMD.cpu, vendor: 'GenuineIntel', family: 6, model: 106 }, vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }
+const context = (machine, extra = {}) => ({ machine, lab: { commit: 'abc' }, runtimes: { node: { version: 'v24.21.0' } }, ...extra })
+
+test('the machine key digests the facts that set a syscall\'s price, in any order, and nothing else', () => {
+  const a = machineIdentity(context(AMD))
+  // the same facts written in another order: the same key
+  const reordered = Object.fromEntries(Object.entries(AMD).reverse())
+  reordered.vulnerabilities = { spectre_v2: 'Mitigation: Retpolines', retbleed: 'Not affected' }
+  assert.equal(machineIdentity(context(reordered)).key, a.key)
+  // memory, microcode and the runtimes' versions are not the machine
+  const other = machineIdentity(context({ ...AMD, memoryBytes: 8 * 2 ** 30, cpu: { ...AMD.cpu, microcode: '0x2' } }, { runtimes: { node: { version: 'v26' } } }))
+  assert.equal(other.key, a.key)
+  // each fact of the key moves it
+  for (const change of [{ kernel: '6.1.0' }, { cores: 4 }, { clockSource: 'kvm-clock' }, { container: true }, { hypervisor: 'Xen' },
+    { mitigationSwitches: ['mitigations=off'] }, { vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }]) {
+    assert.notEqual(machineIdentity(context({ ...AMD, ...change })).key, a.key, JSON.stringify(change))
+  }
+  assert.match(a.key, /^[0-9a-f]{12}$/)
+  assert.equal(a.slug, `amd-epyc-2c-${a.key.slice(0, 8)}`)
+  assert.equal(machineIdentity(context(INTEL)).slug.startsWith('intel-xeon-2c-'), true)
+  assert.deepEqual([a.missing, a.olderLab], [[], false])
+})
+
+test('a run from an older lab is keyed from what its context has, and says so', () => {
+  const { cpu, hypervisor, ...older } = AMD
+  const identity = machineIdentity(context(older))
+  assert.deepEqual(identity.missing, ['cpuId', 'hypervisor'])
+  assert.equal(identity.olderLab, true)
+  // against a newer run of the same machine: the same by every fact both have, and the
+  // facts that could not be compared are named
+  const decision = sameMachine(identity, machineIdentity(context(AMD)))
+  assert.deepEqual(decision, { same: true, differing: [], unknown: ['CPU family, model, stepping', 'hypervisor'] })
+  // a context without any machine: keyed all the same, nothing refused
+  assert.deepEqual(machineIdentity({}).missing.length, 9)
+})
+
+test('same or different machine: the facts that differ are named', () => {
+  const decision = sameMachine(machineIdentity(context(AMD)), machineIdentity(context(INTEL)))
+  assert.deepEqual(decision, { same: false, differing: ['CPU model', 'CPU family, model, stepping', 'mitigations'], unknown: [] })
+})
+
+test('the two-run criterion pairs each machine\'s first run with its later ones, never two machines', () => {
+  const sets = ['a1', 'i1', 'a2', 'i2', 'a3'].map(label => ({ label, context: context(label[0] === 'a' ? AMD : INTEL) }))
+  assert.deepEqual(groupByMachine(sets).map(group => group.sets.map(set => set.label)), [['a1', 'a2', 'a3'], ['i1', 'i2']])
+  assert.deepEqual(repeatPairs(sets).map(pair => pair.map(set => set.label)), [['a1', 'a2'], ['a1', 'a3'], ['i1', 'i2']])
+  assert.deepEqual(repeatPairs(sets.slice(0, 2)), [])
+})
+
+test('carries: within 10% of the larger, or intervals sharing a point', () => {
+  assert.equal(CARRY.percent, 10)
+  const at = (estimate, low = null, high = null) => ({ estimate, low, high })
+  // +77 against +81: 4/81 = 4.9% apart
+  const near = carries([at(77), at(81)])
+  assert.equal(near.carries, true)
+  close(near.spreadPercent, 4 / 81 * 100, 'spread')
+  // exactly 10% apart carries, 10.1% does not
+  assert.equal(carries([at(90), at(100)]).carries, true)
+  assert.equal(carries([at(89.9), at(100)]).carries, false)
+  // +250 against +488: far apart, and intervals apart
+  assert.equal(carries([at(250, 240, 260), at(488, 470, 500)]).carries, false)
+  // far apart but intervals share a point (wide intervals): carries, by overlap
+  const wide = carries([at(100, 60, 130), at(125, 120, 140)])
+  assert.deepEqual([wide.carries, wide.close, wide.overlap], [true, false, true])
+  // three machines: every pair must be close; one outlier breaks it
+  assert.equal(carries([at(100), at(95), at(91)]).carries, true)
+  assert.equal(carries([at(100), at(95), at(80)]).carries, false)
+  // negative figures (a reader cheaper than C): by the larger magnitude
+  assert.equal(carries([at(-148), at(-140)]).carries, true)
+  // one machine, or none: nothing to test
+  assert.equal(carries([at(100), null]), null)
+})
+
+test('pool: one machine\'s runs as the median of their estimates and an interval spanning theirs', () => {
+  const pooled = pool([{ estimate: 10, low: 9, high: 11, level: 0.95 }, { estimate: 14, low: 13, high: 16, level: 0.959 }, null])
+  assert.deepEqual(pooled, { estimate: 12, low: 9, high: 16, level: 0.95, runs: 2 })
+  assert.deepEqual(pool([{ estimate: 3, low: null, high: null }, { estimate: 5, low: 4, high: 6 }]), { estimate: 4, low: null, high: null, level: null, runs: 2 })
+  assert.equal(pool([null, undefined]), null)
+  assert.deepEqual(difference(30.5, 24), { estimate: 6.5, low: null, high: null, level: null })
+  // a ratio over the baseline of 1.25 (0.8 to 2) is a share of 0.8 (0.5 to 1.25)
+  assert.deepEqual(reciprocal({ estimate: 1.25, low: 0.8, high: 2, level: 0.95 }), { estimate: 0.8, low: 0.5, high: 1.25, level: 0.95 })
+})
+
+// a stdio results set with the headline's cells as the comparison reads them
+const interval = (estimate, half) => ({ estimate, low: estimate - half, high: estimate + half, level: 0.95 })
+function stdioSet (label, machine, cells, extra = {}) {
+  return {
+    label,
+    context: context(machine, extra),
+    results: {
+      experiment: 'stdio',
+      headline: {
+        cells: cells.map(([program, runtime, blockSize, cpu, over, share]) => ({
+          program, runtime, blockSize, cpuPerReadNs: interval(cpu, 1), overheadNs: over === null ? null : interval(over, 2), shareOfC: share === null ? null : interval(share, 0.01)
+        }))
+      }
+    }
+  }
+}
+
+test('a comparison of machines: C\'s ns per machine, then each reader over C and as a share, and which carried', () => {
+  // AMD: C 292 ns, bun-ffi 373 (+81, 78%), node-sync 507 (+215, 58%)
+  // Intel: C 163 ns, bun-ffi 240 (+77, 68%), node-sync 346 (+183, 47%)
+  const amd = stdioSet('ref', AMD, [['c', 'native', 256, 292, null, null], ['bun-ffi', 'bun', 256, 373, 81, 0.78], ['node-sync', 'node', 256, 507, 215, 0.58]])
+  const intel = stdioSet('q1', INTEL, [['c', 'native', 256, 163, null, null], ['bun-ffi', 'bun', 256, 240, 77, 0.68], ['node-sync', 'node', 256, 346, 183, 0.47]], { runtimes: { node: { version: 'v22' } } })
+  const comparison = compareMachines([amd, intel], stdioFigures)
+  assert.deepEqual(comparison.machines.map(machine => machine.runs), [['ref'], ['q1']])
+  const row = item => comparison.rows.find(entry => entry.item === item)
+  assert.deepEqual(row('c').absolute.map(value => value.estimate), [292, 163])
+  assert.equal(row('c').verdict, null)
+  // bun-ffi: +81 and +77 are 4.9% apart: the ns carry; 78% and 68% are 12.8% apart,
+  // and their intervals (77–79, 67–69) share no point: the share does not
+  assert.equal(row('bun-ffi').verdict, 'over')
+  close(row('bun-ffi').carried.share.spreadPercent, 10 / 78 * 100, 'share spread')
+  // node-sync: +215 and +183 are 14.9% apart; 58% and 47% are 19% apart: neither
+  assert.equal(row('node-sync').verdict, 'neither')
+  close(row('node-sync').carried.over.spreadPercent, 32 / 215 * 100, 'over spread')
+  // the node versions differ: named beside node's rows, not bun's
+  assert.deepEqual(row('node-sync').versions, ['v24.21.0', 'v22'])
+  assert.equal(row('bun-ffi').versions, null)
+  assert.deepEqual(comparison.counts, { both: 0, share: 0, over: 1, neither: 1, total: 2 })
+  assert.deepEqual(comparison.byRuntime.map(entry => [entry.runtime, entry.counts.total]), [['bun', 1], ['node', 1]])
+  // what differs between the records: the CPU, its id and the mitigation, the node version
+  const labels = comparison.differences.map(entry => entry.label)
+  assert.deepEqual(labels, ['CPU model', 'CPU family, model, stepping', 'mitigation: retbleed', 'node version'])
+  assert.equal(incomparable(comparison), null)
+})
+
+test('a machine\'s second run is pooled into its column; a reader whose code changed is not tested', () => {
+  const amd = stdioSet('a1', AMD, [['c', 'native', 256, 290, null, null], ['just-sync', 'just', 256, 302, 12, 0.96]])
+  const amd2 = stdioSet('a2', AMD, [['c', 'native', 256, 294, null, null], ['just-sync', 'just', 256, 310, 16, 0.95]])
+  const digests = digest => ({ programs: [{ name: 'just-sync', sourceSha256: digest }] })
+  const intel = stdioSet('i1', INTEL, [['c', 'native', 256, 163, null, null], ['just-sync', 'just', 256, 177, 14, 0.92]])
+  const pooled = compareMachines([amd, intel, amd2], stdioFigures)
+  const row = pooled.rows.find(entry => entry.item === 'just-sync')
+  // AMD: median of 12 and 16 is 14, interval 10–18; Intel 14 (12–16): both carry the ns;
+  // shares 0.955 (0.94–0.97) and 0.92 (0.91–0.93): 3.7% apart, carry
+  assert.deepEqual(row.over.map(value => [value.estimate, value.low, value.high, value.runs]), [[14, 10, 18, 2], [14, 12, 16, 1]])
+  assert.equal(row.verdict, 'both')
+  const changed = compareMachines([{ ...amd, context: { ...amd.context, ...digests('aaaa') } }, { ...intel, context: { ...intel.context, ...digests('bbbb') } }], stdioFigures)
+  const changedRow = changed.rows.find(entry => entry.item === 'just-sync')
+  assert.deepEqual([changedRow.codeDiffers, changedRow.verdict, changed.counts.total], [true, null, 0])
+})
+
+test('runs that share no measured figure are not compared, with what each measured', () => {
+  const amd = stdioSet('a1', AMD, [['c', 'native', 256, 290, null, null]])
+  const intel = stdioSet('i1', INTEL, [['c', 'native', 4096, 500, null, null]])
+  assert.match(incomparable(compareMachines([amd, intel], stdioFigures)),
+    /^the runs share no measured figure \(a1 at 256 B; i1 at 4 KiB\); compare runs made with the same sizes/)
+})
+
+test('the ladder across machines: C\'s rung in ns, others over it and as the reciprocal of their ratio to C', () => {
+  const rung = estimate => ({ estimate, low: estimate - 1, high: estimate + 1, level: 0.978 })
+  const ladder = (c, node, ratio) => ({
+    results: {
+      experiment: 'calls',
+      ladder: {
+        rows: [
+          { variant: 'c', runtime: 'native', rungs: { noop: rung(2), syscall: rung(c), 'empty-read': rung(c), 'read-256': rung(c) } },
+          { variant: 'node', runtime: 'node', rungs: { noop: rung(10), syscall: rung(node), 'empty-read': rung(node), 'read-256': rung(node) }, vsC: { syscall: { estimate: ratio, low: ratio - 0.1, high: ratio + 0.1, level: 0.978 } } }
+        ]
+      }
+    }
+  })
+  const figures = callsFigures(ladder(175, 300, 1.6))
+  const syscall = figures.rows.find(row => row.item === 'node' && row.at === 'syscall')
+  // over C: 300 − 175 = 125, without an interval; share: 1/1.6 = 0.625 (1/1.7 to 1/1.5)
+  assert.deepEqual(syscall.over, { estimate: 125, low: null, high: null, level: null })
+  close(syscall.share.estimate, 0.625, 'share')
+  close(syscall.share.low, 1 / 1.7, 'low')
+  close(syscall.share.high, 1 / 1.5, 'high')
+  // a rung without a ratio: no share
+  assert.equal(figures.rows.find(row => row.item === 'node' && row.at === 'noop').share, null)
+})
