@@ -7,8 +7,9 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { shapeReport } = require('./lib/report/data')
+const { incomparable } = require('./lib/report/machines')
 const { renderHtml } = require('./lib/report/html')
-const { renderMarkdown, renderCsv, renderAgreement } = require('./lib/report/text')
+const { renderMarkdown, renderCsv, renderMachinesCsv, renderAgreement } = require('./lib/report/text')
 const { writeFileAtomic } = require('./lib/atomic')
 const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
@@ -28,11 +29,26 @@ const HIGHCHARTS_FILES = ['highcharts.js', 'highcharts-more.js', 'modules/export
 const FORMATS = {
   html: { file: 'report.html', render: renderHtml },
   md: { file: 'results.md', render: renderMarkdown },
-  csv: { file: 'results.csv', render: renderCsv }
+  csv: { file: 'results.csv', render: renderCsv },
+  // a row per figure per machine, when runs of several machines are compared
+  machines: { file: 'machines.csv', render: renderMachinesCsv, when: data => data.machines }
 }
 
+// What a fleet target that measured nothing leaves in its folder instead of a run
+// (fleet/playbook.yml): { target, reason, experiment? }.
+const FAILED_TARGET = 'target-failed.json'
+
 const rows = [
-  { name: 'out', type: 'string', metavar: 'DIR', takes: 'a folder', help: ['where the three files go (default: the first results folder)'] },
+  {
+    name: 'out',
+    type: 'string',
+    metavar: 'DIR',
+    takes: 'a folder',
+    help: [
+      'where the files go (default: a run\'s own folder; for a comparison, a folder of',
+      'its own under results/comparisons/)'
+    ]
+  },
   { name: 'title', type: 'string', metavar: 'TEXT', takes: 'a title', help: ['the report\'s title (default: syscall-lab: <run-ids>)'] },
   { name: 'incomplete', type: 'boolean', help: ['report a run cut short all the same; its title says how much it holds'] },
   {
@@ -48,10 +64,14 @@ const rows = [
 ]
 
 const USAGE = [
-  'usage: node analyse.js [options] [results/<run-id> ...]',
+  'usage: node analyse.js [options] [results/<run-id> | FOLDER-OF-RUNS ...]',
   '  Writes report.html, results.md and results.csv from one or more runs of bench.js.',
-  '  With no folder, analyses the newest run in results/. Several folders (two machines,',
-  '  two versions) are compared side by side.',
+  '  With no folder, analyses the newest run in results/. Several runs are compared side by',
+  '  side: runs of one machine by the two-run repeatability criterion, runs of several',
+  '  machines (their machine keys differ: CPU, kernel, mitigations, hypervisor, clock',
+  '  source, container) as a comparison of machines, one column each, with machines.csv.',
+  '  A folder of runs (a fleet\'s, results/fleet/<target>/<run-id>/) stands for every run',
+  '  under it, one report per experiment.',
   '  A run whose log holds fewer runs than its bench planned (stopped, or crashed) is',
   '  refused: finish it with node bench.js --resume, or report it as it is with --incomplete.',
   ...usageLines(rows)
@@ -145,8 +165,6 @@ function loadResultSet (dir) {
   const entries = listDir(dir)
   if (entries.length === 0) throw new AnalyseError(`${dir} is empty; run node bench.js to measure, or give another results folder`)
   if (!entries.includes('results.json')) {
-    const runs = runsIn(dir)
-    if (runs.length) throw new AnalyseError(`${dir} holds runs, not results; give one of them, e.g. ${runs[runs.length - 1]}`)
     throw new AnalyseError(`${dir} is not a results directory (no results.json); give a results/<run-id> folder that bench.js wrote`)
   }
   const file = name => path.join(dir, name)
@@ -214,15 +232,85 @@ function writeOutputs (outDir, rendered) {
   return written
 }
 
-// Every run folder given (else the newest), refused while a bench.js is writing it:
-// it would be reported half-measured, and its results.json may be rewritten mid-read.
+// The runs under a folder that holds runs, not results (a fleet's, results/ itself), a
+// few levels down, and the fleet targets that left a failure instead of a run.
+const FOLDER_DEPTH = 3
+function runsUnder (dir, depth = FOLDER_DEPTH) {
+  const found = { runs: [], failed: [] }
+  if (depth === 0) return found
+  for (const name of listDir(dir).sort()) {
+    const child = path.join(dir, name)
+    if (name === FAILED_TARGET) {
+      found.failed.push(failedTarget(child))
+      continue
+    }
+    let isDirectory = false
+    try {
+      isDirectory = fs.statSync(child).isDirectory()
+    } catch {}
+    if (!isDirectory) continue
+    if (isResultsDir(child)) {
+      found.runs.push(child)
+      continue
+    }
+    const below = runsUnder(child, depth - 1)
+    found.runs.push(...below.runs)
+    found.failed.push(...below.failed)
+  }
+  return found
+}
+
+function failedTarget (file) {
+  const fix = 'the fleet writes it when a target fails; run the fleet again, or delete it'
+  const value = readJson(file, { fix })
+  if (!value || typeof value.target !== 'string' || typeof value.reason !== 'string') {
+    throw new AnalyseError(`${file} is not a fleet target's failure (no target and reason); ${fix}`)
+  }
+  return { target: value.target, reason: value.reason, experiment: value.experiment ?? null }
+}
+
+// Every run folder given (else the newest), a folder of runs standing for the runs under
+// it; each refused while a bench.js is writing it: it would be reported half-measured,
+// and its results.json may be rewritten mid-read.
 function runDirs (options) {
-  const dirs = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [newestRun(RESULTS_ROOT)]
+  const given = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [newestRun(RESULTS_ROOT)]
+  const dirs = []
+  const folders = []
+  const failed = []
+  for (const dir of given) {
+    if (options.rederive || isResultsDir(dir) || listDir(dir).length === 0) {
+      dirs.push(dir)
+      continue
+    }
+    const found = runsUnder(dir)
+    if (found.runs.length === 0 && found.failed.length === 0) {
+      dirs.push(dir)
+      continue
+    }
+    if (found.runs.length === 0) {
+      const [first] = found.failed
+      throw new AnalyseError(`${dir} holds no run: every fleet target failed, ${first.target} with ${first.reason}; mend it and run the fleet again`)
+    }
+    folders.push(dir)
+    dirs.push(...found.runs)
+    failed.push(...found.failed)
+  }
   for (const dir of dirs) {
     const holder = busyHolder(dir)
     if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then ${options.rederive ? 'rederive' : 'analyse'} it`)
   }
-  return dirs
+  return { dirs, folders, failed }
+}
+
+// A comparison's own folder, so that no run's report is overwritten by it: named after
+// the folder of runs it was given, else after its runs.
+const COMPARISONS = path.join(RESULTS_ROOT, 'comparisons')
+function comparisonDir (dirs, folders) {
+  if (folders.length === 1 && dirs.every(dir => dir.startsWith(folders[0] + path.sep))) {
+    return path.join(COMPARISONS, path.basename(folders[0]))
+  }
+  const name = dirs.map(dir => path.basename(dir).replace(/[^\w.-]+/g, '_')).join('-vs-')
+  return path.join(COMPARISONS, name.length <= 80 ? name : `${name.slice(0, 60)}-and-${dirs.length - 1}-more`)
 }
 
 function run (options) {
@@ -231,39 +319,66 @@ function run (options) {
 
 // parse (lib/cli.js) → load the result sets → shape → render each format → write.
 function report (options) {
-  const dirs = runDirs(options)
+  const { dirs, folders, failed } = runDirs(options)
   // --out is checked before any work: on proc, say, recursive mkdir would retry for ever.
-  const outDir = path.resolve(options.out ?? dirs[0])
+  const compared = dirs.length > 1 || folders.length > 0
+  const outDir = path.resolve(options.out ?? (compared ? comparisonDir(dirs, folders) : dirs[0]))
   const checkOut = () => {
     const problem = outDirProblem(outDir)
     if (problem) throw new AnalyseError(`${options.out ? `--out ${options.out}` : `cannot write the report into ${outDir}`}: ${problem}`)
   }
   if (options.out) checkOut()
   const sets = dirs.map(loadResultSet)
-  // runs of two experiments share no figure to set side by side
-  const experimentOf = set => ofResults(set.results).name
-  const other = sets.find(set => experimentOf(set) !== experimentOf(sets[0]))
-  if (other) throw new AnalyseError(`${other.dir} is a run of the ${experimentOf(other)} experiment and ${sets[0].dir} of ${experimentOf(sets[0])}; compare runs of one experiment`)
+  const groups = byExperiment(sets)
+  // runs of two experiments share no figure to set side by side; a folder of runs gives
+  // a report for each experiment it holds
+  if (groups.length > 1 && folders.length === 0) {
+    const [first, other] = groups.map(group => group.sets[0])
+    throw new AnalyseError(`${other.dir} is a run of the ${group(other)} experiment and ${first.dir} of ${group(first)}; compare runs of one experiment`)
+  }
   const cutShort = sets.filter(isIncomplete)
   if (cutShort.length && !options.incomplete) {
     const [set] = cutShort
     throw new AnalyseError(`${set.dir} is incomplete: its log holds ${describeProgress(set.progress)}; finish it with node bench.js --resume ${displayPath(set.dir)}, or report it as it is with --incomplete`)
   }
   if (!options.out) checkOut()
-  const data = shapeReport(sets, { title: options.title })
-  if (cutShort.length) data.title += ` (incomplete: ${cutShort.map(set => `${set.name} holds ${describeProgress(set.progress)}`).join('; ')})`
   const assets = loadHighcharts()
-  const rendered = Object.values(FORMATS).map(format => [format.file, format.render(data, assets)])
-  const written = writeOutputs(outDir, rendered)
-  for (const file of written) console.log(`wrote ${displayPath(file)}`)
-  for (const line of renderAgreement(data)) console.log(line)
+  for (const { name, sets: experimentSets } of groups) {
+    const failedTargets = failed.filter(target => !target.experiment || target.experiment === name)
+    const data = shapeReport(experimentSets, { title: options.title, failedTargets })
+    const problem = data.machines && incomparable(data.machines)
+    if (problem) throw new AnalyseError(`${name}: ${problem}`)
+    const ownCutShort = cutShort.filter(set => experimentSets.includes(set))
+    if (ownCutShort.length) data.title += ` (incomplete: ${ownCutShort.map(set => `${set.name} holds ${describeProgress(set.progress)}`).join('; ')})`
+    const rendered = Object.values(FORMATS).filter(format => !format.when || format.when(data))
+      .map(format => [format.file, format.render(data, assets)])
+    const written = writeOutputs(groups.length > 1 ? path.join(outDir, name) : outDir, rendered)
+    if (groups.length > 1) console.log(`${name}: ${experimentSets.length} run${experimentSets.length > 1 ? 's' : ''}`)
+    for (const file of written) console.log(`wrote ${displayPath(file)}`)
+    for (const target of failedTargets) console.log(`fleet target ${target.target} failed: ${target.reason}`)
+    for (const line of renderAgreement(data)) console.log(line)
+  }
   return 0
+}
+
+const group = set => ofResults(set.results).name
+
+// The sets by experiment, in the order each was first given.
+function byExperiment (sets) {
+  const groups = []
+  for (const set of sets) {
+    const name = group(set)
+    const found = groups.find(entry => entry.name === name)
+    if (found) found.sets.push(set)
+    else groups.push({ name, sets: [set] })
+  }
+  return groups
 }
 
 // What bench.js writes after every group of runs, written again from the log alone: after
 // a change to an experiment's summary, or when a derived file was lost. Nothing is measured.
 function rederiveRuns (options) {
-  const dirs = runDirs(options)
+  const { dirs } = runDirs(options)
   for (const dir of dirs) {
     const entries = listDir(dir)
     if (!entries.includes(LOG_FILE)) throw new AnalyseError(`${dir} has no ${LOG_FILE}, the log the other files are derived from; give a run folder bench.js wrote`)

@@ -89,8 +89,19 @@ test('a folder that is not a results folder', () => {
   assertUsageError(analyse([other]), /is not a results directory \(no results\.json\)/)
 })
 
-test('the folder that holds the runs, instead of a run', () => {
-  assertUsageError(analyse([FIXTURES]), /holds runs, not results; give one of them, e\.g\. .*sample/)
+test('a folder of runs of several experiments: a report for each, in a folder of its own', () => {
+  const out = path.join(scratch, 'out-folder-of-runs')
+  const result = analyse([FIXTURES, '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  for (const experiment of ['stdio', 'calls', 'http', 'db']) {
+    for (const file of ['report.html', 'results.md', 'results.csv']) {
+      assert.ok(fs.existsSync(path.join(out, experiment, file)), `${experiment}/${file}`)
+    }
+  }
+  assert.match(result.stdout, /^calls: 1 run$/m)
+  // the two stdio samples come from one machine: the repeatability check, no machines.csv
+  assert.match(result.stdout, /^stdio: 2 runs$/m)
+  assert.equal(fs.existsSync(path.join(out, 'stdio', 'machines.csv')), false)
 })
 
 test('corrupt JSON names the file', () => {
@@ -219,11 +230,103 @@ test('two runs compared: per headline cell how many points its share moved, in t
   assert.equal((page.match(/<tr class="disagree">/g) ?? []).length, 1)
 })
 
-test('without --out, writes into the (first) results folder', () => {
+test('without --out, one run\'s report goes into its folder, a comparison into a folder of its own', () => {
   const run = copyOf(SAMPLE)
   const result = analyse([run])
   assert.equal(result.status, 0, result.stderr)
   for (const file of ['report.html', 'results.md', 'results.csv']) assert.ok(fs.existsSync(path.join(run, file)), file)
+  const [first, second] = [copyOf(SAMPLE, 'own-a'), copyOf(SAMPLE, 'own-b')]
+  const compared = analyse([first, second])
+  assert.equal(compared.status, 0, compared.stderr)
+  const own = path.join(ROOT, 'results', 'comparisons', `${path.basename(first)}-vs-${path.basename(second)}`)
+  try {
+    for (const file of ['report.html', 'results.md', 'results.csv']) assert.ok(fs.existsSync(path.join(own, file)), file)
+    // neither run's own folder gained a report
+    for (const dir of [first, second]) assert.equal(fs.existsSync(path.join(dir, 'report.html')), false, dir)
+  } finally {
+    fs.rmSync(own, { recursive: true, force: true })
+    // the comparisons folder too, unless it held comparisons before this test
+    try {
+      fs.rmdirSync(path.dirname(own))
+    } catch {}
+  }
+})
+
+// A copy of the stdio sample as if measured on another machine: an Intel CPU whose C
+// reads in 56% of the sample's time, every other reader adding what it added before.
+function otherMachine (name) {
+  const run = copyOf(SAMPLE, name)
+  const context = readJson(path.join(run, 'context.json'))
+  context.machine = { ...context.machine, cpuModel: 'Intel(R) Xeon(R) Processor', vulnerabilities: { ...context.machine.vulnerabilities, retbleed: 'Vulnerable' } }
+  fs.writeFileSync(path.join(run, 'context.json'), JSON.stringify(context))
+  const results = readJson(path.join(run, 'results.json'))
+  for (const blockSize of results.headline.sizes) {
+    const cells = results.headline.cells.filter(cell => cell.blockSize === blockSize)
+    const c = cells.find(cell => cell.program === 'c')
+    const scale = value => value && { ...value, estimate: value.estimate * 0.56, low: value.low * 0.56, high: value.high * 0.56 }
+    c.cpuPerReadNs = scale(c.cpuPerReadNs)
+  }
+  fs.writeFileSync(path.join(run, 'results.json'), JSON.stringify(results))
+  return run
+}
+
+test('runs of two machines: a comparison of machines, never a repeatability verdict', () => {
+  const intel = otherMachine('intel')
+  const out = path.join(scratch, 'out-machines')
+  const result = analyse([SAMPLE, intel, '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  assert.match(result.stdout, /^machines: amd-epyc-\d+c-[0-9a-f]{8} \(sample\) against intel-xeon-\d+c-[0-9a-f]{8} \(sample #2\); a comparison of machines, not a repeatability check$/m)
+  assert.doesNotMatch(result.stdout, /goal is|not met/)
+  const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
+  assert.match(md, /^## Across machines$/m)
+  assert.match(md, /A figure carries across machines when every two machines' values lie within 10% of the larger/)
+  assert.match(md, /\| CPU model \| AMD EPYC \| Intel\(R\) Xeon\(R\) Processor \|/)
+  assert.doesNotMatch(md, /not met/)
+  // the ns over C were left as they were: every reader's carries
+  const csv = fs.readFileSync(path.join(out, 'machines.csv'), 'utf8').trim().split('\r\n')
+  assert.equal(csv[0], 'row,runtime,at,figure,machine,key,estimate,low,high,level,runs,carried,verdict')
+  const overRows = csv.filter(line => line.split(',')[3] === 'over')
+  assert.ok(overRows.length > 0)
+  for (const line of overRows) assert.equal(line.split(',')[11], 'true', line)
+  const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
+  assert.match(page, /<section id="machines">/)
+})
+
+test('a fleet\'s folder: every target\'s runs merged, a target that failed named with its reason', () => {
+  const fleet = fs.mkdtempSync(path.join(scratch, 'fleet-'))
+  fs.cpSync(SAMPLE, path.join(fleet, 'amd', 'sample'), { recursive: true })
+  fs.cpSync(otherMachine('fleet-intel'), path.join(fleet, 'intel', 'q1'), { recursive: true })
+  fs.mkdirSync(path.join(fleet, 'gone'))
+  fs.writeFileSync(path.join(fleet, 'gone', 'target-failed.json'), JSON.stringify({ target: 'gone', reason: 'unreachable: ssh: connect to host gone port 22: Connection refused' }))
+  const out = path.join(scratch, 'out-fleet')
+  const result = analyse([fleet, '--out', out])
+  assert.equal(result.status, 0, result.stderr)
+  assert.match(result.stdout, /^fleet target gone failed: unreachable: ssh: connect to host gone port 22: Connection refused$/m)
+  const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
+  assert.match(md, /## Fleet targets that measured nothing\n\n- gone: unreachable/)
+  assert.match(md, /\| intel-xeon-[a-z0-9-]+ \| [0-9a-f]{12} \| sample #2 \|/)
+  assert.ok(fs.existsSync(path.join(out, 'machines.csv')))
+  // a fleet whose every target failed: one line
+  const dead = fs.mkdtempSync(path.join(scratch, 'fleet-dead-'))
+  fs.mkdirSync(path.join(dead, 'a'))
+  fs.writeFileSync(path.join(dead, 'a', 'target-failed.json'), JSON.stringify({ target: 'a', reason: 'bench.js exited 1' }))
+  assertUsageError(analyse([dead, '--out', out]), /holds no run: every fleet target failed, a with bench\.js exited 1; mend it/)
+  // a failure file that is not one
+  fs.writeFileSync(path.join(fleet, 'gone', 'target-failed.json'), '{"oops": 1}')
+  assertUsageError(analyse([fleet, '--out', out]), /target-failed\.json is not a fleet target's failure/)
+})
+
+test('runs of two machines that share no figure: one line saying what each measured', () => {
+  const intel = otherMachine('intel-4k')
+  const results = readJson(path.join(intel, 'results.json'))
+  results.headline.cells = results.headline.cells.filter(cell => cell.blockSize !== 256)
+  results.headline.sizes = results.headline.sizes.filter(size => size !== 256)
+  fs.writeFileSync(path.join(intel, 'results.json'), JSON.stringify(results))
+  const sample = copyOf(SAMPLE, 'only-256')
+  const own = readJson(path.join(sample, 'results.json'))
+  own.headline.cells = own.headline.cells.filter(cell => cell.blockSize === 256)
+  fs.writeFileSync(path.join(sample, 'results.json'), JSON.stringify(own))
+  assertUsageError(analyse([sample, intel, '--out', path.join(scratch, 'out-none')]), /stdio: the runs share no measured figure \(sample at 256 B; sample #2 at 4 KiB, 64 KiB\); compare runs made with the same sizes/)
 })
 
 test('the newest run is the one bench.js dated last', () => {
