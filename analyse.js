@@ -8,6 +8,7 @@ const path = require('node:path')
 
 const { shapeReport } = require('./lib/report/data')
 const { incomparable } = require('./lib/report/machines')
+const { groupByMachine } = require('./lib/machine')
 const { renderHtml } = require('./lib/report/html')
 const { renderMarkdown, renderCsv, renderMachinesCsv, renderAgreement } = require('./lib/report/text')
 const { writeFileAtomic } = require('./lib/atomic')
@@ -60,6 +61,15 @@ const rows = [
       'gc.json) from its all.jsonl with the lab\'s current code'
     ]
   },
+  {
+    name: 'machines',
+    type: 'boolean',
+    help: [
+      'report nothing: list the runs under each folder given (default: results/) by',
+      'machine, with each machine\'s key, so that a fleet\'s or a year\'s runs can be',
+      'picked for a comparison'
+    ]
+  },
   { name: 'help', type: 'boolean', help: ['this text'] }
 ]
 
@@ -84,12 +94,16 @@ function parseOptions (argv) {
   const { values, positionals } = parseCommandLine(argv, rows, { tool: 'analyse.js', positionals: true })
   refuseEmpty(values, rows)
   if (positionals.some(dir => dir.trim() === '')) throw new AnalyseError('a results folder named \'\' (empty); give a results/<run-id> folder that bench.js wrote')
+  if (values.machines && !values.help) {
+    const others = ['out', 'title', 'incomplete', 'rederive'].filter(name => values[name] !== undefined)
+    if (others.length) throw new AnalyseError(`--machines lists runs and writes nothing; drop ${others.map(name => `--${name}`).join(', ')}`)
+  }
   if (values.rederive && !values.help) {
     const others = ['out', 'title', 'incomplete'].filter(name => values[name] !== undefined)
     if (others.length) throw new AnalyseError(`--rederive rewrites a run's own files and writes no report; drop ${others.map(name => `--${name}`).join(', ')}`)
     if (positionals.length === 0) throw new AnalyseError('--rederive needs the results/<run-id> folders to rewrite')
   }
-  return { help: Boolean(values.help), out: values.out ?? null, title: values.title ?? null, incomplete: Boolean(values.incomplete), rederive: Boolean(values.rederive), dirs: positionals }
+  return { help: Boolean(values.help), machines: Boolean(values.machines), out: values.out ?? null, title: values.title ?? null, incomplete: Boolean(values.incomplete), rederive: Boolean(values.rederive), dirs: positionals }
 }
 
 // ---- loading ----
@@ -314,7 +328,36 @@ function comparisonDir (dirs, folders) {
 }
 
 function run (options) {
+  if (options.machines) return listMachines(options)
   return options.rederive ? rederiveRuns(options) : report(options)
+}
+
+// The index of runs by machine: computed from each run's context.json whenever asked,
+// so runs keep the paths they were written to (results/reference, results/<run-id>,
+// results/fleet/<id>/<target>/<run-id>) and an older lab's runs are keyed all the same.
+function listMachines (options) {
+  const folders = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [RESULTS_ROOT]
+  const runs = []
+  for (const folder of folders) {
+    if (!fs.existsSync(folder)) throw new AnalyseError(`no such directory: ${folder}; give a folder of runs, or run node bench.js first`)
+    runs.push(...(isResultsDir(folder) ? [folder] : runsUnder(folder).runs))
+  }
+  if (runs.length === 0) throw new AnalyseError(`no run under ${folders.join(', ')}; run node bench.js first, or name a folder of runs`)
+  const sets = runs.map(dir => {
+    const context = readJson(path.join(dir, 'context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+    const results = readJson(path.join(dir, 'results.json'), { fix: rederive(dir) })
+    return { dir, context, experiment: ofResults(results)?.name ?? '?' }
+  })
+  for (const group of groupByMachine(sets)) {
+    const { identity } = group
+    const machine = group.sets[0].context.machine ?? {}
+    const older = identity.olderLab ? `; keyed without ${identity.missing.join(', ')} (an older lab's run)` : ''
+    console.log(`${identity.slug}: ${machine.cpuModel ?? 'unknown CPU'}, ${machine.cores ?? '?'} cores, ${machine.kernel ?? 'unknown kernel'}; key ${identity.key}${older}`)
+    for (const set of group.sets) {
+      console.log(`  ${set.experiment.padEnd(6)} ${(set.context.date ?? '').slice(0, 10).padEnd(10)} ${displayPath(set.dir)}`)
+    }
+  }
+  return 0
 }
 
 // parse (lib/cli.js) → load the result sets → shape → render each format → write.

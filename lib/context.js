@@ -8,6 +8,7 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { ROOT, BUILD } = require('./paths')
 const { machineIdentity } = require('./machine')
+const { allowedCpus } = require('./placement')
 const { runtimes, runtimeVersion, binarySha256, compilerBuild } = require('./runtimes')
 
 function quietly (fn, fallback = null) {
@@ -57,6 +58,7 @@ function machine () {
     os: (/^PRETTY_NAME="?(.*?)"?$/m.exec(readText('/etc/os-release') || '') || [])[1] ?? null,
     cpuModel: cpuModel(),
     cores: os.cpus().length,
+    cpusAllowed: allowedCpus().join(','),
     memoryBytes: os.totalmem(),
     cpuGovernor: readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
     pipeMaxSize: Number(readText('/proc/sys/fs/pipe-max-size')) || null,

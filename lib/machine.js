@@ -13,6 +13,8 @@ const KEY_FACTS = [
   { name: 'cpuModel', label: 'CPU model', pick: machine => machine.cpuModel },
   { name: 'cpuId', label: 'CPU family, model, stepping', pick: machine => cpuIdText(machine.cpu), since: true },
   { name: 'cores', label: 'cores', pick: machine => machine.cores },
+  // a container's cpuset or a taskset: which CPUs the passes could be placed on
+  { name: 'cpusAllowed', label: 'CPUs allowed', pick: machine => machine.cpusAllowed, since: true },
   { name: 'kernel', label: 'kernel', pick: machine => machine.kernel },
   { name: 'vulnerabilities', label: 'mitigations', pick: machine => machine.vulnerabilities },
   { name: 'mitigationSwitches', label: 'mitigation switches', pick: machine => machine.mitigationSwitches },

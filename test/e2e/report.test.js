@@ -963,3 +963,20 @@ test('report.html tooltips show markup in names as written, escaped once', async
     await context.close()
   }
 })
+
+test('--machines: the runs under a folder listed by machine, each with its key; nothing written', () => {
+  const folder = fs.mkdtempSync(path.join(scratch, 'index-'))
+  fs.cpSync(SAMPLE, path.join(folder, 'a'), { recursive: true })
+  fs.cpSync(HTTP, path.join(folder, 'b'), { recursive: true })
+  fs.cpSync(otherMachine('index-intel'), path.join(folder, 'fleet', 'intel', 'q1'), { recursive: true })
+  const result = analyse(['--machines', folder])
+  assert.equal(result.status, 0, result.stderr)
+  const lines = result.stdout.trim().split('\n')
+  const heads = lines.filter(line => !line.startsWith('  '))
+  assert.equal(heads.length, 3, result.stdout)
+  assert.match(heads.find(line => line.startsWith('intel-xeon-')), /^intel-xeon-\d+c-[0-9a-f]{8}: Intel\(R\) Xeon\(R\) Processor, \d+ cores, .*; key [0-9a-f]{12}; keyed without .* \(an older lab's run\)$/)
+  assert.ok(lines.some(line => /^ {2}stdio +\d{4}-\d\d-\d\d .*fleet\/intel\/q1$/.test(line)), result.stdout)
+  assert.equal(fs.readdirSync(path.join(folder, 'a')).includes('report.html'), false)
+  assertUsageError(analyse(['--machines', '--out', folder]), /--machines lists runs and writes nothing; drop --out$/)
+  assertUsageError(analyse(['--machines', path.join(folder, 'nowhere')]), /no such directory: .*nowhere; give a folder of runs/)
+})

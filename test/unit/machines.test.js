@@ -17,6 +17,7 @@ const AMD = {
   cpuModel: 'AMD EPYC',
   cpu: { vendor: 'AuthenticAMD', family: 25, model: 17, stepping: 1, microcode: '0x1' },
   cores: 2,
+  cpusAllowed: '0,1',
   memoryBytes: 24 * 2 ** 30,
   container: false,
   vulnerabilities: { retbleed: 'Not affected', spectre_v2: 'Mitigation: Retpolines' },
@@ -37,7 +38,7 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
   const other = machineIdentity(context({ ...AMD, memoryBytes: 8 * 2 ** 30, cpu: { ...AMD.cpu, microcode: '0x2' } }, { runtimes: { node: { version: 'v26' } } }))
   assert.equal(other.key, a.key)
   // each fact of the key moves it
-  for (const change of [{ kernel: '6.1.0' }, { cores: 4 }, { clockSource: 'kvm-clock' }, { container: true }, { hypervisor: 'Xen' },
+  for (const change of [{ kernel: '6.1.0' }, { cores: 4 }, { cpusAllowed: '1' }, { clockSource: 'kvm-clock' }, { container: true }, { hypervisor: 'Xen' },
     { mitigationSwitches: ['mitigations=off'] }, { vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }]) {
     assert.notEqual(machineIdentity(context({ ...AMD, ...change })).key, a.key, JSON.stringify(change))
   }
@@ -48,16 +49,16 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
 })
 
 test('a run from an older lab is keyed from what its context has, and says so', () => {
-  const { cpu, hypervisor, ...older } = AMD
+  const { cpu, hypervisor, cpusAllowed, ...older } = AMD
   const identity = machineIdentity(context(older))
-  assert.deepEqual(identity.missing, ['cpuId', 'hypervisor'])
+  assert.deepEqual(identity.missing, ['cpuId', 'cpusAllowed', 'hypervisor'])
   assert.equal(identity.olderLab, true)
   // against a newer run of the same machine: the same by every fact both have, and the
   // facts that could not be compared are named
   const decision = sameMachine(identity, machineIdentity(context(AMD)))
-  assert.deepEqual(decision, { same: true, differing: [], unknown: ['CPU family, model, stepping', 'hypervisor'] })
+  assert.deepEqual(decision, { same: true, differing: [], unknown: ['CPU family, model, stepping', 'CPUs allowed', 'hypervisor'] })
   // a context without any machine: keyed all the same, nothing refused
-  assert.deepEqual(machineIdentity({}).missing.length, 9)
+  assert.deepEqual(machineIdentity({}).missing.length, 10)
 })
 
 test('same or different machine: the facts that differ are named', () => {
