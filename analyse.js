@@ -9,6 +9,7 @@ const path = require('node:path')
 const { shapeReport } = require('./lib/report/data')
 const { incomparable } = require('./lib/report/machines')
 const { groupByMachine } = require('./lib/machine')
+const { failedTargetLines } = require('./lib/report/machines-text')
 const { renderHtml } = require('./lib/report/html')
 const { renderMarkdown, renderCsv, renderMachinesCsv, renderAgreement } = require('./lib/report/text')
 const { writeFileAtomic } = require('./lib/atomic')
@@ -387,7 +388,11 @@ function report (options) {
   if (!options.out) checkOut()
   const assets = loadHighcharts()
   for (const { name, sets: experimentSets } of groups) {
-    const failedTargets = failed.filter(target => !target.experiment || target.experiment === name)
+    // a failure is shown with its experiment's report, or with every report when its
+    // experiment has none (its runs all failed)
+    const measured = groups.map(entry => entry.name)
+    const failedTargets = failed.filter(target =>
+      !target.experiment || target.experiment === name || !measured.includes(target.experiment))
     const data = shapeReport(experimentSets, { title: options.title, failedTargets })
     const problem = data.machines && incomparable(data.machines)
     if (problem) throw new AnalyseError(`${name}: ${problem}`)
@@ -398,7 +403,7 @@ function report (options) {
     const written = writeOutputs(groups.length > 1 ? path.join(outDir, name) : outDir, rendered)
     if (groups.length > 1) console.log(`${name}: ${experimentSets.length} run${experimentSets.length > 1 ? 's' : ''}`)
     for (const file of written) console.log(`wrote ${displayPath(file)}`)
-    for (const target of failedTargets) console.log(`fleet target ${target.target} failed: ${target.reason}`)
+    for (const line of failedTargetLines(failedTargets)) console.log(`fleet target ${line}`)
     for (const line of renderAgreement(data)) console.log(line)
   }
   return 0

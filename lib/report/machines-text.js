@@ -197,20 +197,22 @@ function machinesCsv (comparison) {
 }
 
 // Fleet targets that measured nothing (analyse.js reads their target-failed.json).
-const failedTargetLines = targets => targets.map(target => `${target.target}: ${target.reason}`)
+const failedTargetLines = targets => targets.map(target =>
+  `${target.target}${target.experiment ? ` (${target.experiment})` : ''} failed: ${target.reason}`)
 
 function failedTargetsMarkdown (targets) {
   if (!targets?.length) return []
-  return ['## Fleet targets that measured nothing', '', ...failedTargetLines(targets).map(line => `- ${md(line)}`), '']
+  return ['## Fleet targets that failed', '', ...failedTargetLines(targets).map(line => `- ${md(line)}`), '']
 }
 
 function failedTargetsHtml (targets) {
   if (!targets?.length) return ''
-  return html`<section id="failed-targets"><h2>Fleet targets that measured nothing</h2>
+  return html`<section id="failed-targets"><h2>Fleet targets that failed</h2>
     <ul>${failedTargetLines(targets).map(line => html`<li>${line}</li>`)}</ul></section>`
 }
 
 module.exports = {
+  failedTargetLines,
   failedTargetsMarkdown,
   failedTargetsHtml,
   machinesMarkdown,

@@ -303,7 +303,7 @@ test('a fleet\'s folder: every target\'s runs merged, a target that failed named
   assert.equal(result.status, 0, result.stderr)
   assert.match(result.stdout, /^fleet target gone failed: unreachable: ssh: connect to host gone port 22: Connection refused$/m)
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
-  assert.match(md, /## Fleet targets that measured nothing\n\n- gone: unreachable/)
+  assert.match(md, /## Fleet targets that failed\n\n- gone failed: unreachable/)
   assert.match(md, /\| intel-xeon-[a-z0-9-]+ \| [0-9a-f]{12} \| sample #2 \|/)
   assert.ok(fs.existsSync(path.join(out, 'machines.csv')))
   // a fleet whose every target failed: one line
