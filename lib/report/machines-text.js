@@ -32,10 +32,12 @@ function criterionText (comparison) {
 function summaryText (comparison) {
   const { counts } = comparison
   if (counts.total === 0) return 'No row was measured on two machines: nothing to test.'
+  const untested = kind => counts.total - counts.tested[kind]
+  const notGiven = kind => (untested(kind) ? ` (${untested(kind)} not tested: a run did not give it)` : '')
   return `Of ${counts.total} rows measured on ${comparison.machines.length} machines, ` +
-    `the share of ${comparison.baseline} carried in ${counts.share + counts.both}, ` +
-    `the ${comparison.unit} over ${comparison.baseline} in ${counts.over + counts.both} ` +
-    `(both in ${counts.both}), neither in ${counts.neither}.`
+    `the share of ${comparison.baseline} carried in ${counts.carried.share} of ${counts.tested.share}${notGiven('share')}, ` +
+    `the ${comparison.unit} over ${comparison.baseline} in ${counts.carried.over} of ${counts.tested.over}${notGiven('over')}; ` +
+    `both in ${counts.both}, neither in ${counts.neither}.`
 }
 
 function applyText (comparison) {
@@ -95,10 +97,18 @@ function figureTable (comparison) {
       ...row.absolute.map(value => withInterval(value)),
       ...row.over.map(value => withInterval(value, formatSigned)),
       ...row.share.map(share),
-      row.codeDiffers ? 'not tested: its code differs' : row.verdict ? VERDICTS[row.verdict] : 'one machine',
+      carriedText(row),
       row.versions ? row.versions.map(version => version ?? '?').join(' / ') : ''
     ])
   }
+}
+
+const UNTESTED = { share: 'no share', over: 'no difference' }
+function carriedText (row) {
+  if (row.codeDiffers) return 'not tested: its code differs'
+  if (!row.verdict) return 'one machine'
+  const untested = row.untested.map(kind => UNTESTED[kind])
+  return `${VERDICTS[row.verdict]}${untested.length ? ` (${untested.join(', ')} on every machine to test)` : ''}`
 }
 
 function differenceTable (comparison) {

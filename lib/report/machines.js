@@ -72,7 +72,8 @@ function carries (values) {
   return { carries: close || overlap, spreadPercent: spread, close, overlap }
 }
 
-// Which of the two relative figures carried: 'both', 'share', 'over', 'neither'.
+// Which of the two relative figures carried: 'both', 'share', 'over', 'neither', of
+// those tested (a figure some machine's run did not give is not tested: untestedOf).
 function verdictOf (share, over) {
   if (!share && !over) return null
   const shareCarried = share?.carries === true
@@ -201,6 +202,7 @@ function compareMachines (sets, figuresOf) {
       // not the machine, could have moved it
       verdict: key.item === first.baseline || differs ? null : verdictOf(carried.share, carried.over),
       codeDiffers: differs,
+      untested: untestedOf({ carried }),
       versions: versionsOf(key, machines)
     }
   })
@@ -235,12 +237,21 @@ function machineLabel (machine) {
   return `${facts.cpuModel ?? 'unknown CPU'}${cores}, ${facts.kernel ?? 'unknown kernel'}`
 }
 
+// The figures of a row that some machine's run did not give, so were not tested.
+const untestedOf = row => ['share', 'over'].filter(kind => row.carried[kind] === null)
+
+// How many rows each figure was tested in and carried in, and the verdicts.
 function countVerdicts (rows) {
-  const counts = { both: 0, share: 0, over: 0, neither: 0, total: 0 }
+  const counts = { both: 0, share: 0, over: 0, neither: 0, total: 0, tested: { share: 0, over: 0 }, carried: { share: 0, over: 0 } }
   for (const row of rows) {
     if (!row.verdict) continue
     counts[row.verdict] += 1
     counts.total += 1
+    for (const kind of ['share', 'over']) {
+      if (row.carried[kind] === null) continue
+      counts.tested[kind] += 1
+      if (row.carried[kind].carries) counts.carried[kind] += 1
+    }
   }
   return counts
 }
@@ -250,7 +261,11 @@ function byRuntime (rows) {
   const runtimes = [...new Set(rows.map(row => row.runtime))]
   return runtimes.map(runtime => {
     const own = rows.filter(row => row.runtime === runtime && row.verdict)
-    return { runtime, counts: countVerdicts(own), rows: own.map(row => ({ item: row.item, atLabel: row.atLabel, verdict: row.verdict })) }
+    return {
+      runtime,
+      counts: countVerdicts(own),
+      rows: own.map(row => ({ item: row.item, atLabel: row.atLabel, verdict: row.verdict, untested: row.untested }))
+    }
   })
 }
 

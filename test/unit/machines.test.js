@@ -144,7 +144,8 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
   // the node versions differ: named beside node's rows, not bun's
   assert.deepEqual(row('node-sync').versions, ['v24.21.0', 'v22'])
   assert.equal(row('bun-ffi').versions, null)
-  assert.deepEqual(comparison.counts, { both: 0, share: 0, over: 1, neither: 1, total: 2 })
+  assert.deepEqual(comparison.counts, { both: 0, share: 0, over: 1, neither: 1, total: 2, tested: { share: 2, over: 2 }, carried: { share: 0, over: 1 } })
+  assert.deepEqual(row('bun-ffi').untested, [])
   assert.deepEqual(comparison.byRuntime.map(entry => [entry.runtime, entry.counts.total]), [['bun', 1], ['node', 1]])
   // what differs between the records: the CPU, its id and the mitigation, the node version
   const labels = comparison.differences.map(entry => entry.label)
@@ -163,6 +164,13 @@ test('a machine\'s second run is pooled into its column; a reader whose code cha
   // shares 0.955 (0.94–0.97) and 0.92 (0.91–0.93): 3.7% apart, carry
   assert.deepEqual(row.over.map(value => [value.estimate, value.low, value.high, value.runs]), [[14, 10, 18, 2], [14, 12, 16, 1]])
   assert.equal(row.verdict, 'both')
+  // a run without a share (an older ladder had no ratio to C): the share untested, said so
+  const { shareOfC, ...noShare } = intel.results.headline.cells[1]
+  const older = { ...intel, results: { ...intel.results, headline: { cells: [intel.results.headline.cells[0], { ...noShare, shareOfC: null }] } } }
+  const untested = compareMachines([amd, older], stdioFigures)
+  const olderRow = untested.rows.find(entry => entry.item === 'just-sync')
+  assert.deepEqual([olderRow.verdict, olderRow.untested], ['over', ['share']])
+  assert.deepEqual([untested.counts.tested, untested.counts.carried], [{ share: 0, over: 1 }, { share: 0, over: 1 }])
   const changed = compareMachines([{ ...amd, context: { ...amd.context, ...digests('aaaa') } }, { ...intel, context: { ...intel.context, ...digests('bbbb') } }], stdioFigures)
   const changedRow = changed.rows.find(entry => entry.item === 'just-sync')
   assert.deepEqual([changedRow.codeDiffers, changedRow.verdict, changed.counts.total], [true, null, 0])
