@@ -2,9 +2,9 @@
 // The calls experiment's figures for a comparison of machines (lib/report/machines.js):
 // each variant's rungs, C's in ns, every other variant's over C's (a difference of two
 // medians, without an interval of its own) and as a share of C's (the reciprocal of the
-// ladder's ratio to C, with its interval).
+// ladder's ratio to C, with its interval; the ratio of the medians for an older ladder).
 const { BASELINE } = require('../stdio/programs')
-const { difference, reciprocal } = require('../../lib/report/machines')
+const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
 const { RUNGS } = require('./ladder')
 
 function machineFigures (set) {
@@ -21,7 +21,11 @@ function machineFigures (set) {
       atLabel: rung,
       absolute: row.rungs?.[rung] ?? null,
       over: row === base ? null : difference(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate),
-      share: row === base ? null : reciprocal(row.vsC?.[rung])
+      // a ladder from before the ratios to C: the ratio of the two medians
+      share: row === base
+        ? null
+        : reciprocal(row.vsC?.[rung]) ??
+          (row.vsC ? null : shareOfPoints(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate))
     })))
   }
 }

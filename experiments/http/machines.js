@@ -2,8 +2,9 @@
 // The http experiment's figures for a comparison of machines (lib/report/machines.js):
 // the server's CPU per request, the reference server's in µs, every other server's over
 // it (a difference of two medians, without an interval of its own) and as a share of it
-// (the reciprocal of cpuVsReference, with its interval), per mode and connections.
-const { difference, reciprocal } = require('../../lib/report/machines')
+// (the reciprocal of cpuVsReference, with its interval; the ratio of the medians for a
+// run without it), per mode and connections.
+const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
 
 function machineFigures (set) {
   const http = set.results.http ?? { cells: [] }
@@ -23,7 +24,10 @@ function machineFigures (set) {
         atLabel: where(cell),
         absolute: point(cell.cpuPerRequestUs),
         over: own ? null : difference(cell.cpuPerRequestUs, baseOf(cell)?.cpuPerRequestUs),
-        share: own ? null : reciprocal(cell.cpuVsReference)
+        // a run from before rounds paired the runs: the ratio of the two medians
+        share: own
+          ? null
+          : reciprocal(cell.cpuVsReference) ?? shareOfPoints(cell.cpuPerRequestUs, baseOf(cell)?.cpuPerRequestUs)
       }
     })
   }

@@ -33,6 +33,13 @@ function reciprocal (ratio) {
   return { estimate: 1 / ratio.estimate, low: flip(ratio.high), high: flip(ratio.low), level: ratio.level ?? null }
 }
 
+// A share of the baseline from two point figures, for runs whose lab paired no rounds
+// (an older ladder, http's runs before rounds): base over value, without an interval.
+function shareOfPoints (value, base) {
+  if (!(value > 0) || !(base > 0)) return null
+  return { estimate: base / value, low: null, high: null, level: null }
+}
+
 const hasInterval = value => Number.isFinite(value?.low) && Number.isFinite(value?.high)
 
 // Several runs of one machine: the median of their estimates, and an interval that spans
@@ -292,4 +299,4 @@ function incomparable (comparison) {
   return `the runs share no measured figure (${where.join('; ')}); compare runs made with the same sizes, rungs or cells`
 }
 
-module.exports = { CARRY, compareMachines, incomparable, carries, pool, difference, reciprocal, verdictOf, recordDifferences }
+module.exports = { CARRY, compareMachines, incomparable, carries, pool, difference, reciprocal, shareOfPoints, verdictOf, recordDifferences }

@@ -205,4 +205,9 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
   close(syscall.share.high, 1 / 1.5, 'high')
   // a rung without a ratio: no share
   assert.equal(figures.rows.find(row => row.item === 'node' && row.at === 'noop').share, null)
+  // an older ladder, without ratios to C: the ratio of the medians, 175/300, no interval
+  const older = ladder(175, 300, 1.6)
+  delete older.results.ladder.rows[1].vsC
+  const olderSyscall = callsFigures(older).rows.find(row => row.item === 'node' && row.at === 'syscall')
+  assert.deepEqual(olderSyscall.share, { estimate: 175 / 300, low: null, high: null, level: null })
 })
