@@ -6,34 +6,44 @@
 // run without it), per mode and connections.
 const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
 
-function machineFigures (set) {
-  const http = set.results.http ?? { cells: [] }
-  const where = cell => `${cell.mode}, ${cell.connections} conn.`
-  const baseOf = cell => http.cells.find(other =>
-    other.server === http.reference && other.mode === cell.mode && other.connections === cell.connections)
+// A median of runs quoted without an interval.
+const point = value => (Number.isFinite(value) ? { estimate: value, low: null, high: null, level: null } : null)
+
+// Servers' cells against their reference server's in the same place, as http's and db's
+// results hold them: where(cell) names the place, cpu(cell) its CPU per request and
+// ratio(cell) its ratio over the reference's.
+function serverFigures ({ cells, reference, what, where, cpu, ratio }) {
+  const baseOf = cell => cells.find(other => other.server === reference && where(other) === where(cell))
   return {
-    what: 'the server\'s CPU per request',
+    what,
     unit: 'µs',
-    baseline: http.reference,
-    rows: http.cells.map(cell => {
-      const own = cell.server === http.reference
+    baseline: reference,
+    rows: cells.map(cell => {
+      const own = cell.server === reference
       return {
         item: cell.server,
         runtime: cell.runtime,
         at: where(cell),
         atLabel: where(cell),
-        absolute: point(cell.cpuPerRequestUs),
-        over: own ? null : difference(cell.cpuPerRequestUs, baseOf(cell)?.cpuPerRequestUs),
+        absolute: point(cpu(cell)),
+        over: own ? null : difference(cpu(cell), cpu(baseOf(cell) ?? {})),
         // a run from before rounds paired the runs: the ratio of the two medians
-        share: own
-          ? null
-          : reciprocal(cell.cpuVsReference) ?? shareOfPoints(cell.cpuPerRequestUs, baseOf(cell)?.cpuPerRequestUs)
+        share: own ? null : reciprocal(ratio(cell)) ?? shareOfPoints(cpu(cell), cpu(baseOf(cell) ?? {}))
       }
     })
   }
 }
 
-// A median of runs quoted without an interval.
-const point = value => (Number.isFinite(value) ? { estimate: value, low: null, high: null, level: null } : null)
+function machineFigures (set) {
+  const http = set.results.http ?? { cells: [] }
+  return serverFigures({
+    cells: http.cells,
+    reference: http.reference,
+    what: 'the server\'s CPU per request',
+    where: cell => `${cell.mode}, ${cell.connections} conn.`,
+    cpu: cell => cell.cpuPerRequestUs,
+    ratio: cell => cell.cpuVsReference
+  })
+}
 
-module.exports = { machineFigures, point }
+module.exports = { machineFigures, serverFigures }

@@ -211,3 +211,21 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
   const olderSyscall = callsFigures(older).rows.find(row => row.item === 'node' && row.at === 'syscall')
   assert.deepEqual(olderSyscall.share, { estimate: 175 / 300, low: null, high: null, level: null })
 })
+
+test('http and db across machines: the reference server\'s µs, others over it and as a share', () => {
+  const httpFigures = require('../../experiments/http/machines').machineFigures
+  const dbFigures = require('../../experiments/db/machines').machineFigures
+  const cell = (server, cpuPerRequestUs, cpuVsReference) => ({ server, runtime: server.split('-')[0], mode: 'keep-alive', connections: 16, cpuPerRequestUs, cpuVsReference })
+  const http = httpFigures({ results: { http: { reference: 'c-epoll', cells: [cell('c-epoll', 24), cell('node-http', 52, { estimate: 2, low: 1.6, high: 2.5, level: 0.875 })] } } })
+  const node = http.rows.find(row => row.item === 'node-http')
+  // 52 − 24 = 28 µs over; the share the reciprocal of 2 (1/2.5 to 1/1.6)
+  assert.deepEqual([node.at, node.over.estimate, node.share.estimate, node.share.low, node.share.high], ['keep-alive, 16 conn.', 28, 0.5, 0.4, 0.625])
+  assert.deepEqual(http.rows[0].absolute, { estimate: 24, low: null, high: null, level: null })
+  // a run before rounds: no ratio, so 24/52 from the medians
+  const older = httpFigures({ results: { http: { reference: 'c-epoll', cells: [cell('c-epoll', 24), cell('node-http', 52)] } } })
+  close(older.rows[1].share.estimate, 24 / 52, 'share of the medians')
+  const dbCell = (server, own, ratio) => ({ server, runtime: 'node', endpoint: 'queries', queries: 20, connections: 64, cpuPerRequestUs: { server: own, backends: 9 }, serverVsReference: ratio })
+  const db = dbFigures({ results: { db: { reference: 'c-libpq', cells: [dbCell('c-libpq', 15), dbCell('node-pg', 27, { estimate: 1.8, low: 1.5, high: 3, level: 0.875 })] } } })
+  assert.deepEqual([db.rows[1].at, db.rows[1].over.estimate], ['/queries ×20, 64 conn.', 12])
+  close(db.rows[1].share.estimate, 1 / 1.8, 'db share')
+})
