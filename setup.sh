@@ -58,8 +58,9 @@ apt_install ca-certificates coreutils strace wrk
 # libpq serves the C server; the build needs its headers, the image only the library.
 apt_install postgresql-15
 # liburing serves the readers through io_uring (wc/uring.c): headers to build, the
-# library to run.
-if [[ $runtime_only == 1 ]]; then apt_install libpq5 liburing2; fi
+# library to run. The measured Nodes from npm link libatomic, which gcc brings along on a
+# machine that builds and nothing brings to one that only runs.
+if [[ $runtime_only == 1 ]]; then apt_install libpq5 liburing2 libatomic1; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead).
 if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev liburing-dev; fi
