@@ -14,8 +14,13 @@
 # cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,
 # make); the last stage takes the built lab from there and runs `./setup.sh
 # --runtime-only`, which installs only what running it needs (Node, libnode108, strace, wrk,
-# PostgreSQL 15 and libpq for the db experiment, liburing, libbpf, make, coreutils) and builds nothing, so no
-# compiler, npm or headers stay in the image.
+# python3 for wasmtime, liburing, libbpf, coreutils) and builds nothing, so no compiler, npm
+# or headers stay in the image.
+#
+# What only some runs need is left out, and the entry point installs it when a run asks
+# for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for --experiment db, from
+# Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes of --node but the
+# default, from npm's registry (about 150 MB each). Elsewhere their rows say how to get them.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
 # the C readers and the host, Bun and Deno come from npm. Debian keeps only the current version of a package, so its
