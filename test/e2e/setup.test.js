@@ -19,7 +19,7 @@ const lines = text => text.split('\n').filter(Boolean)
 
 describe('setup.sh', () => {
   test('setup.sh and the image\'s scripts are valid bash', () => {
-    for (const script of ['setup.sh', 'docker/entrypoint.sh', 'docker/versions.sh']) {
+    for (const script of ['setup.sh', 'docker/entrypoint.sh', 'docker/versions.sh', 'docker/slim.sh']) {
       const checked = run('bash', ['-n', script])
       assert.equal(checked.status, 0, `${script}: ${checked.stderr}`)
     }
