@@ -17,9 +17,10 @@
 # what running it needs (Node, libnode108, strace, wrk, python3 for wasmtime, liburing,
 # libbpf, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.
 #
-# What only some runs need is left out, and the entry point installs it when a run asks
-# for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for --experiment db, from
-# Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes of --node but the
+# 528 MB above the base, from 1.44 GB (docs/image.md has the sizes, layer by layer, and why
+# not less): what only some runs need is left out, and the entry point installs it when a run
+# asks for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for --experiment db,
+# from Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes of --node but the
 # default, from npm's registry (about 150 MB each). Elsewhere their rows say how to get them.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
