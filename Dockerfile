@@ -21,7 +21,7 @@
 # not less): what only some runs need is left out, and the entry point installs it when a run
 # asks for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for --experiment db,
 # from Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes of --node but the
-# default, from npm's registry (about 150 MB each). Elsewhere their rows say how to get them.
+# default, from npm's registry (125 MB or more each). Elsewhere their rows say how to get them.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
 # the C readers and the host, Bun and Deno come from npm. Debian keeps only the current version of a package, so its

@@ -73,8 +73,8 @@ apt_install ca-certificates coreutils strace wrk
 # PostgreSQL 15 answers the db experiment's servers: the bench makes a cluster of its own
 # per run (experiments/db/postgres.js) and leaves any cluster the package starts alone.
 # libpq serves the C server; the build needs its headers, a lab that only runs the library.
-# With its LLVM (for JIT), Perl and locales it is some 270 MB, more than half of the image,
-# for one experiment: --runtime-only installs it only with --db.
+# With its LLVM (for JIT), Perl and locales it is some 270 MB for one experiment:
+# --runtime-only installs it only with --db.
 if [[ $runtime_only == 0 ]]; then
   apt_install postgresql-15
 elif [[ $want_db == 1 ]]; then

@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
-# The Dockerfile's build stage, after ./setup.sh: takes out of /lab what a measuring run in
-# the image does not need, before the last stage copies /lab (docs/image.md has the sizes).
-# What goes, and how a run gets it back:
-#   build/node/ but the default Node    measuredNodeVersions[0], the one the default run
-#                                       measures; --node fetches the others (the entry
-#                                       point runs ./setup.sh --runtime-only --node V)
-#   the default Node's include/, share/, its headers, man pages and changelog: `node` runs
-#     and its docs                      without them
-#   build/host-obj/                     the host's object files, linked into build/just-host
-#   Highcharts but the files analyse.js the report inlines those four (HIGHCHARTS_FILES);
-#     reads                             the rest is 79 MB of modules and sources
-#   Bun's musl build                    Debian's npm 9 does not read package-lock.json's
-#                                       "libc" field and installs it (about 100 MB) beside
-#                                       the glibc one that Bun's postinstall picks: nothing
-#                                       runs it
-#   npm's and pip's caches
+# The Dockerfile's build stage, after ./setup.sh: takes out of /lab what no run in the image
+# needs, before the last stage copies /lab (docs/image.md has the sizes). What goes:
+# - build/node/'s other Nodes: the default run measures only measuredNodeVersions[0];
+#   --node fetches the others (the entry point runs ./setup.sh --runtime-only --node V)
+# - of the default Node, all but bin/node, its LICENSE and package.json: headers (include/),
+#   man pages and changelog, which `node` runs without
+# - build/host-obj/: the host's object files, linked into build/just-host already
+# - of Highcharts, all but the four files the report inlines (analyse.js's
+#   HIGHCHARTS_FILES), its package.json (the version) and licence: 73 MB of modules
+# - Bun's musl build: Debian's npm 9 does not read package-lock.json's "libc" field and
+#   installs it beside the glibc one that Bun's postinstall picks, and nothing runs it
+# - npm's and pip's caches
 # Nothing that runs is changed: the binaries the lab measures stay as npm served them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
