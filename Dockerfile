@@ -1,18 +1,27 @@
 # The lab in a container, for numbers that can be reproduced: Debian bookworm with
 # Debian's own Node 18 to run the lab and libnode (V8 10.2) for the just(js)-style host;
-# the Node versions it measures (package.json's measuredNodeVersions), Bun and Deno from
-# npm, each at the version pinned below or in package.json.
+# the Node the default run measures (package.json's first measuredNodeVersions), Bun and
+# Deno from npm, each at the version pinned below or in package.json.
 #
 #   docker build -t syscall-lab .
-#   docker run --rm --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON \
+#   docker run --rm --pid=host --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON \
 #     -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
+#
+# --pid=host for the kernel pass: its probes know processes by the kernel's pids, which a
+# container's own PID namespace renames (without it, bench skips that pass, saying why).
 #
 # One recipe: both stages run ./setup.sh, the script a bare machine runs, so the image
 # cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,
-# make); the last stage takes the built lab from there and runs `./setup.sh
-# --runtime-only`, which installs only what running it needs (Node, libnode108, strace, wrk,
-# PostgreSQL 15 and libpq for the db experiment, liburing, libbpf, make, coreutils) and builds nothing, so no
-# compiler, npm or headers stay in the image.
+# make), then docker/slim.sh takes out of it what no run in the image needs; the last stage
+# takes the built lab from there and runs `./setup.sh --runtime-only`, which installs only
+# what running it needs (Node, libnode108, strace, wrk, python3 for wasmtime, liburing,
+# libbpf, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.
+#
+# 528 MB above the base, from 1.44 GB (docs/image.md has the sizes, layer by layer, and why
+# not less): what only some runs need is left out, and the entry point installs it when a run
+# asks for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for --experiment db,
+# from Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes of --node but the
+# default, from npm's registry (125 MB or more each). Elsewhere their rows say how to get them.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
 # the C readers and the host, Bun and Deno come from npm. Debian keeps only the current version of a package, so its
@@ -37,11 +46,10 @@ WORKDIR /lab
 COPY docker/ca-certificates/ /usr/local/share/ca-certificates/
 ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 COPY . .
-# Debian's npm 9 does not read package-lock.json's "libc" field and installs Bun's musl
-# build (about 100 MB) beside the glibc one that Bun's postinstall picks: nothing runs it.
 RUN ./setup.sh \
  && docker/versions.sh build \
- && rm -rf node_modules/@oven/bun-linux-*-musl* /root/.npm /root/.cache/pip docker/ca-certificates/*.crt
+ && docker/slim.sh \
+ && rm -rf docker/ca-certificates/*.crt
 
 FROM debian:bookworm-slim
 ARG NODE_VERSION
@@ -50,10 +58,18 @@ ARG BUN_VERSION
 ARG DENO_VERSION
 WORKDIR /lab
 COPY --from=build /lab /lab
+# No docs, man pages, translations or TypeScript declarations (Debian's Node ships its
+# own) from Debian's packages: nothing here reads them (bookworm-slim leaves out the first
+# two already).
+RUN printf '%s\n' 'path-exclude=/usr/share/doc/*' 'path-include=/usr/share/doc/*/copyright' \
+  'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/info/*' 'path-exclude=/usr/share/locale/*' \
+  'path-exclude=/usr/share/nodejs/@types/*' > /etc/dpkg/dpkg.cfg.d/syscall-lab-slim
+# The check's one-run bench leaves Deno's cache in /root/.cache.
 RUN ./setup.sh --runtime-only \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
- && docker/versions.sh final
+ && docker/versions.sh final \
+ && rm -rf /root/.cache
 ENV LAB_PINNED_VERSIONS="node=${NODE_VERSION} libnode108=${NODE_VERSION} gcc=${GCC_VERSION} bun=${BUN_VERSION} deno=${DENO_VERSION}"
 # .git stays out of the build context; pass the commit the image is built from
 # (--build-arg LAB_COMMIT=$(git rev-parse --short HEAD)) so each run's context names it.

@@ -443,4 +443,4 @@ function rederiveRuns (options) {
 
 if (require.main === module) runCli({ name: 'analyse.js', usage: USAGE, parse: parseOptions, run })
 
-module.exports = { parseOptions, report, rederiveRuns, loadResultSet, newestRun, loadHighcharts, FORMATS, AnalyseError }
+module.exports = { parseOptions, report, rederiveRuns, loadResultSet, newestRun, loadHighcharts, FORMATS, AnalyseError, HIGHCHARTS_FILES }

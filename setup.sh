@@ -7,10 +7,16 @@
 #   ./setup.sh --wasm    also wasmer, built from Rust crates with cargo on Rust 1.81.0
 #                        through rustup (not Debian's): about 25 minutes on 2 cores, so not
 #                        by default; its rows say how to get it until then (docs/wasm.md)
-#   ./setup.sh --runtime-only
+#   ./setup.sh --runtime-only [--db] [--node V,...]
 #                        only what running an already built lab needs: no compiler, no npm,
-#                        nothing built or fetched (the Docker image's last stage, which gets
-#                        build/ and node_modules/ from a stage that ran ./setup.sh)
+#                        nothing built (the Docker image's last stage, which gets build/ and
+#                        node_modules/ from a stage that ran ./setup.sh); of the Nodes the lab
+#                        measures only the default, and no PostgreSQL, unless asked for:
+#                          --db          PostgreSQL 15 and libpq from Debian (the db experiment)
+#                          --node V,...  these of package.json's measuredNodeVersions too,
+#                                        fetched from npm's registry (the image has no npm)
+#                        (the image's entry point asks for them when a run needs them, as
+#                        docs/image.md explains: ./setup.sh installs them all)
 #
 # A runtime that cannot be installed is reported at the end and its rows are skipped
 # by bench.js, never faked.
@@ -20,18 +26,29 @@ cd "$(dirname "$0")"
 want_test_tools=0
 want_wasmer=0
 runtime_only=0
-usage='usage: ./setup.sh [--test] [--wasm] | --runtime-only'
-for arg in "$@"; do
-  case $arg in
+want_db=0
+extra_nodes=''
+usage='usage: ./setup.sh [--test] [--wasm] | --runtime-only [--db] [--node V,...]'
+while [[ $# -gt 0 ]]; do
+  case $1 in
     --test) want_test_tools=1 ;;
     --wasm) want_wasmer=1 ;;
     --runtime-only) runtime_only=1 ;;
-    --help) echo "$usage"; sed -n '/^#   \.\/setup\.sh /,/ran \.\/setup\.sh)$/s/^#//p' setup.sh; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' ($usage)" >&2; exit 2 ;;
+    --db) want_db=1 ;;
+    --node=*) extra_nodes=${1#--node=} ;;
+    --node)
+      [[ $# -gt 1 && $2 != -* ]] || { echo "setup.sh: --node needs Node versions such as 22,24 ($usage)" >&2; exit 2; }
+      extra_nodes=$2; shift ;;
+    --help) echo "$usage"; sed -n '/^#   \.\/setup\.sh /,/installs them all)$/s/^#//p' setup.sh; exit 0 ;;
+    *) echo "setup.sh: unknown option '$1' ($usage)" >&2; exit 2 ;;
   esac
+  shift
 done
 if [[ $runtime_only == 1 && $((want_test_tools + want_wasmer)) -gt 0 ]]; then
   echo "setup.sh: --test and --wasm need the build tools that --runtime-only leaves out; give one or the other" >&2; exit 2
+fi
+if [[ $runtime_only == 0 && ( $want_db == 1 || -n $extra_nodes ) ]]; then
+  echo "setup.sh: --db and --node add to --runtime-only what ./setup.sh installs anyway; drop them, or add --runtime-only" >&2; exit 2
 fi
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -55,11 +72,18 @@ apt_install() {
 apt_install ca-certificates coreutils strace wrk
 # PostgreSQL 15 answers the db experiment's servers: the bench makes a cluster of its own
 # per run (experiments/db/postgres.js) and leaves any cluster the package starts alone.
-# libpq serves the C server; the build needs its headers, the image only the library.
-apt_install postgresql-15
+# libpq serves the C server; the build needs its headers, a lab that only runs the library.
+# With its LLVM (for JIT), Perl and locales it is some 270 MB for one experiment:
+# --runtime-only installs it only with --db.
+if [[ $runtime_only == 0 ]]; then
+  apt_install postgresql-15
+elif [[ $want_db == 1 ]]; then
+  apt_install postgresql-15 libpq5
+fi
 # liburing serves the readers through io_uring (wc/uring.c): headers to build, the
-# library to run.
-if [[ $runtime_only == 1 ]]; then apt_install libpq5 liburing2; fi
+# library to run. The measured Nodes from npm link libatomic, which gcc brings along on a
+# machine that builds and nothing brings to one that only runs.
+if [[ $runtime_only == 1 ]]; then apt_install liburing2 libatomic1; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead).
 if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev liburing-dev; fi
@@ -140,23 +164,37 @@ fi
 # The Node the lab measures, pinned in package.json (measuredNodeVersions; the first is the
 # default, the others are measured side by side with bench.js --node), from npm's
 # node-linux-* packages: whichever Node runs the lab itself is not what it measures.
+# --runtime-only has the default from the stage that built the lab, and fetches those of
+# --node with lib/fetch-node.js, which needs no npm: npm and its packages are not in the image.
 node_arch=$(uname -m)
 case $node_arch in x86_64) node_arch=x64 ;; aarch64) node_arch=arm64 ;; esac
-for version in $(node -p "require('./package.json').measuredNodeVersions.join(' ')"); do
-  [[ -x build/node/$version/bin/node ]] && continue
-  if [[ $runtime_only == 1 ]]; then
-    echo "setup.sh: --runtime-only needs build/node/$version as ./setup.sh left it; run ./setup.sh first" >&2; exit 1
+if [[ $runtime_only == 1 ]]; then
+  default_node=$(node -p "require('./package.json').measuredNodeVersions[0]")
+  [[ -x build/node/$default_node/bin/node ]] \
+    || { echo "setup.sh: --runtime-only needs build/node/$default_node as ./setup.sh left it; run ./setup.sh first" >&2; exit 1; }
+  if [[ -n $extra_nodes ]]; then
+    # pinnedNodeVersion's one line names the pinned versions when one is not
+    versions=$(node -e "const { pinnedNodeVersion } = require('./lib/runtimes'); try { console.log(process.argv[1].split(',').map(pinnedNodeVersion).join(' ')) } catch (err) { console.error('setup.sh: --node: ' + err.message); process.exit(2) }" "$extra_nodes") || exit 2
+    for version in $versions; do
+      [[ -x build/node/$version/bin/node ]] && continue
+      say "installing Node $version to measure (node-linux-$node_arch from npm's registry) into build/node/$version"
+      node lib/fetch-node.js "$version" "build/node/$version" || exit 1
+    done
   fi
-  say "installing Node $version to measure (node-linux-$node_arch from npm) into build/node/$version"
-  download=$(mktemp -d)
-  if (cd "$download" && npm pack --silent --loglevel=error "node-linux-$node_arch@$version" >/dev/null 2>&1); then
-    mkdir -p "build/node/$version"
-    tar -xzf "$download"/*.tgz -C "build/node/$version" --strip-components=1
-  else
-    say "npm has no node-linux-$node_arch@$version: the Node rows for $version will be listed as unavailable"
-  fi
-  rm -rf "$download"
-done
+else
+  for version in $(node -p "require('./package.json').measuredNodeVersions.join(' ')"); do
+    [[ -x build/node/$version/bin/node ]] && continue
+    say "installing Node $version to measure (node-linux-$node_arch from npm) into build/node/$version"
+    download=$(mktemp -d)
+    if (cd "$download" && npm pack --silent --loglevel=error "node-linux-$node_arch@$version" >/dev/null 2>&1); then
+      mkdir -p "build/node/$version"
+      tar -xzf "$download"/*.tgz -C "build/node/$version" --strip-components=1
+    else
+      say "npm has no node-linux-$node_arch@$version: the Node rows for $version will be listed as unavailable"
+    fi
+    rm -rf "$download"
+  done
+fi
 
 # The wasmtime wheel requirements.txt pins, unless build/wasmtime-py has it.
 wasmtime_pin=$(sed -n 's/^wasmtime==//p' requirements.txt)

@@ -33,7 +33,8 @@ function measuredNode (version) {
     engine: 'v8',
     v8Flags: flags => flags,
     reopensClosedStdio: true,
-    install: `run ./setup.sh, which installs Node ${version} from npm into build/node/`
+    // the image carries only the default Node (docs/image.md)
+    install: `run ./setup.sh, which installs Node ${version} from npm into build/node/ (in the image: ./setup.sh --runtime-only --node ${nodeMajor(version)})`
   }
 }
 

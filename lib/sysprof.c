@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -99,8 +100,19 @@ static const char *object_path(const char *self) {
 static struct bpf_object *object;
 static struct bpf_link *links[PROGRAM_COUNT];
 
+/* The initial PID namespace's inode, fixed by the kernel (PROC_PID_INIT_INO). */
+#define INITIAL_PID_NAMESPACE 0xEFFFFFFCU
+
 static void load(const char *self, int watch_fd) {
   libbpf_set_print(keep_libbpf_message);
+  /* The probes know a process by the kernel's pid (bpf_get_current_pid_tgid); in a PID
+   * namespace of its own (a container's) this process knows it by another, so the probes
+   * would find none of the processes it names and every profile would be empty. */
+  struct stat pid_namespace;
+  if (stat("/proc/self/ns/pid", &pid_namespace) == 0 && pid_namespace.st_ino != INITIAL_PID_NAMESPACE) {
+    refuse("this is a PID namespace of its own (a container's), whose pids the probes do not "
+           "see: in Docker, run the container with --pid=host; strace's profiles still run");
+  }
   if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
     refuse("the kernel exposes no BTF (/sys/kernel/btf/vmlinux): "
            "it needs CONFIG_DEBUG_INFO_BTF=y; strace's profiles still run");

@@ -59,7 +59,8 @@ const postgresSettings = (connections = 0) => ({ ...SETTINGS, max_connections: S
 // Why no cluster can be made here, or null.
 function postgresReason () {
   const missing = ['initdb', 'postgres', 'psql'].map(program => path.join(BIN_DIR, program)).find(file => !isExecutable(file))
-  if (missing) return `PostgreSQL 15 is not installed: no ${missing} (apt-get install postgresql-15, or run ./setup.sh)`
+  // the image leaves it out unless a run asks for it (docs/image.md)
+  if (missing) return `PostgreSQL 15 is not installed: no ${missing} (apt-get install postgresql-15, or run ./setup.sh; in the image: ./setup.sh --runtime-only --db)`
   if (!findOnPath('setpriv')) return 'setpriv is not installed (apt-get install util-linux)'
   return null
 }

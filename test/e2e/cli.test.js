@@ -42,7 +42,7 @@ describe('--help', () => {
     ...['db-placement', 'disturb', 'timing-placement'].map(study => [`node studies/${study}.js`,
       [process.execPath, path.join(ROOT, 'studies', `${study}.js`)], new RegExp(`^usage: node studies/${study}\\.js`)]),
     ['build/just-host studies/call-cost.js', [path.join(ROOT, 'build', 'just-host'), path.join(ROOT, 'studies', 'call-cost.js')], /^usage: build\/just-host studies\/call-cost\.js/],
-    ['./setup.sh', [path.join(ROOT, 'setup.sh')], /^usage: \.\/setup\.sh \[--test\] \[--wasm\] \| --runtime-only\n.*--wasm.*--runtime-only/s],
+    ['./setup.sh', [path.join(ROOT, 'setup.sh')], /^usage: \.\/setup\.sh \[--test\] \[--wasm\] \| --runtime-only \[--db\] \[--node V,\.\.\.\]\n.*--wasm.*--runtime-only.*--db.*--node/s],
     ['test/fresh-machine.sh', [path.join(ROOT, 'test', 'fresh-machine.sh')], /^usage: test\/fresh-machine\.sh .*\n.*--logs DIR/s]
   ]
   for (const [name, [command, ...args], usage] of commands) {

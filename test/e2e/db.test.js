@@ -106,7 +106,7 @@ test('PostgreSQL missing: one line that names it and the fix, exit 2, nothing st
   assert.equal(result.status, 2, result.stderr + result.stdout)
   const lines = result.stderr.trim().split('\n')
   assert.equal(lines.length, 1)
-  assert.match(lines[0], /PostgreSQL 15 is not installed: no \/nonexistent\/bin\/initdb \(apt-get install postgresql-15, or run \.\/setup\.sh\)/)
+  assert.match(lines[0], /PostgreSQL 15 is not installed: no \/nonexistent\/bin\/initdb \(apt-get install postgresql-15, or run \.\/setup\.sh; in the image: \.\/setup\.sh --runtime-only --db\)/)
   assert.deepEqual(fs.readdirSync(scratch), [])
 })
 

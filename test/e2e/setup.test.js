@@ -10,6 +10,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
+const { MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
+
 const ROOT = path.resolve(__dirname, '..', '..')
 const run = (command, args, options = {}) =>
   spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 600000, stdio: ['ignore', 'pipe', 'pipe'], ...options })
@@ -17,7 +19,7 @@ const lines = text => text.split('\n').filter(Boolean)
 
 describe('setup.sh', () => {
   test('setup.sh and the image\'s scripts are valid bash', () => {
-    for (const script of ['setup.sh', 'docker/entrypoint.sh', 'docker/versions.sh']) {
+    for (const script of ['setup.sh', 'docker/entrypoint.sh', 'docker/versions.sh', 'docker/slim.sh']) {
       const checked = run('bash', ['-n', script])
       assert.equal(checked.status, 0, `${script}: ${checked.stderr}`)
     }
@@ -39,6 +41,25 @@ describe('setup.sh', () => {
     assert.match(refused.stderr, /--test .*--runtime-only/)
   })
 
+  test('--db and --node add to --runtime-only alone, and --node needs versions: exit 2 and one line', () => {
+    for (const [args, said] of [[['--db'], /--db and --node add to --runtime-only/], [['--node', '22'], /--db and --node add to --runtime-only/],
+      [['--runtime-only', '--node'], /--node needs Node versions/], [['--runtime-only', '--node', '--db'], /--node needs Node versions/]]) {
+      const refused = run('./setup.sh', args)
+      assert.equal(refused.status, 2, args.join(' '))
+      assert.equal(refused.stdout, '')
+      assert.equal(lines(refused.stderr).length, 1, refused.stderr)
+      assert.match(refused.stderr, said)
+    }
+  })
+
+  test('--runtime-only --node refuses a Node the lab does not pin, naming those it does, and fetches nothing', () => {
+    const refused = run('./setup.sh', ['--runtime-only', '--node', '19'])
+    assert.equal(refused.status, 2, refused.stdout + refused.stderr)
+    assert.doesNotMatch(refused.stdout, /installing/)
+    assert.equal(lines(refused.stderr).length, 1, refused.stderr)
+    assert.match(refused.stderr, /^setup\.sh: --node: Node 19 is not pinned by the lab; pick from \d+, \d+, \d+ \(package\.json measuredNodeVersions\)$/m)
+  })
+
   test('run again on a set-up machine, it installs nothing and lists every program', () => {
     const again = run('./setup.sh', [])
     assert.equal(again.status, 0, again.stderr)
@@ -53,6 +74,12 @@ describe('setup.sh', () => {
     assert.equal(runtime.status, 0, runtime.stderr)
     assert.doesNotMatch(runtime.stdout + runtime.stderr, /installing|building/)
     assert.match(runtime.stdout, /setup: programs and their runtimes:/)
+  })
+
+  test('--runtime-only --db --node, on a machine that has them, installs and fetches nothing', () => {
+    const runtime = run('./setup.sh', ['--runtime-only', '--db', `--node=${MEASURED_NODE_VERSIONS.map(version => version.split('.')[0]).join(',')}`])
+    assert.equal(runtime.status, 0, runtime.stderr)
+    assert.doesNotMatch(runtime.stdout + runtime.stderr, /installing|building/)
   })
 })
 

@@ -22,6 +22,13 @@ describe('Dockerfile', () => {
     assert.doesNotMatch(instructions, /apt-get install|npm (ci|install)/, 'installs belong to setup.sh (one recipe)')
   })
 
+  test('the build stage slims the lab (docker/slim.sh) before the last stage copies it', () => {
+    const dockerfile = read('Dockerfile')
+    const build = dockerfile.slice(dockerfile.indexOf('FROM '), dockerfile.lastIndexOf('FROM '))
+    assert.match(build, /^ && docker\/slim\.sh \\$/m)
+    assert.match(dockerfile.slice(dockerfile.lastIndexOf('FROM ')), /^COPY --from=build \/lab \/lab$/m)
+  })
+
   test('the Bun and Deno pins are package-lock.json\'s, and all pins reach LAB_PINNED_VERSIONS', () => {
     const dockerfile = read('Dockerfile')
     const arg = name => (new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile) || [])[1]
@@ -36,9 +43,9 @@ describe('Dockerfile', () => {
     }
   })
 
-  test('.dockerignore keeps results, dependencies and build output out of the build context', () => {
+  test('.dockerignore keeps results, dependencies, build output, docs and tests out of the build context', () => {
     const ignored = lines(read('.dockerignore')).filter(line => !line.startsWith('#'))
-    for (const entry of ['.git', 'results', 'results-container', 'node_modules', 'build']) {
+    for (const entry of ['.git', 'results', 'results-container', 'node_modules', 'build', 'docs', 'test']) {
       assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}`)
     }
   })

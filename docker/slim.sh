@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The Dockerfile's build stage, after ./setup.sh: takes out of /lab what no run in the image
+# needs, before the last stage copies /lab (docs/image.md has the sizes). What goes:
+# - build/node/'s other Nodes: the default run measures only measuredNodeVersions[0];
+#   --node fetches the others (the entry point runs ./setup.sh --runtime-only --node V)
+# - of the default Node, all but bin/node, its LICENSE and package.json: headers (include/),
+#   man pages and changelog, which `node` runs without
+# - build/host-obj/: the host's object files, linked into build/just-host already
+# - of Highcharts, all but the four files the report inlines (analyse.js's
+#   HIGHCHARTS_FILES), its package.json (the version) and licence: 73 MB of modules
+# - Bun's musl build: Debian's npm 9 does not read package-lock.json's "libc" field and
+#   installs it beside the glibc one that Bun's postinstall picks, and nothing runs it
+# - npm's and pip's caches
+# Nothing that runs is changed: the binaries the lab measures stay as npm served them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+default_node=$(node -p "require('./package.json').measuredNodeVersions[0]")
+[[ -x build/node/$default_node/bin/node ]] \
+  || { echo "docker/slim.sh: no build/node/$default_node/bin/node, the Node the default run measures; run ./setup.sh first" >&2; exit 1; }
+for dir in build/node/*/; do
+  [[ $dir == "build/node/$default_node/" ]] || rm -rf "$dir"
+done
+find "build/node/$default_node" -mindepth 1 -maxdepth 1 ! -name bin ! -name LICENSE ! -name package.json -exec rm -rf {} +
+
+rm -rf build/host-obj
+
+highcharts=node_modules/highcharts
+kept=$(mktemp -d)
+mapfile -t files < <(node -p "require('./analyse.js').HIGHCHARTS_FILES.join('\n')")
+for file in package.json LICENSE.txt "${files[@]}"; do
+  [[ -f $highcharts/$file ]] || { echo "docker/slim.sh: $highcharts/$file is missing; run ./setup.sh first" >&2; exit 1; }
+  mkdir -p "$kept/$(dirname "$file")"
+  cp "$highcharts/$file" "$kept/$file"
+done
+rm -rf "$highcharts"
+mv "$kept" "$highcharts"
+chmod 755 "$highcharts"
+
+rm -rf node_modules/@oven/bun-linux-*-musl* /root/.npm /root/.cache/pip
