@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A second fleet target on this machine, reached over ssh: the lab's image with an ssh
+# server, in a container of its own CPU set. It proves the fleet's ssh path where no
+# second machine is at hand (docs/fleet.md); a real fleet needs none of it.
+#
+#   fleet/local-target.sh start [CPUS]   build syscall-lab-ssh from the syscall-lab image,
+#                                        run it on CPUS (default: the last CPU) with sshd
+#                                        on port 2222, and print its inventory line
+#   fleet/local-target.sh stop           stop and remove the container
+#
+# Environment: ENGINE (podman or docker; default: whichever is installed), PORT (2222).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage='usage: fleet/local-target.sh start [CPUS] | stop'
+engine=${ENGINE:-$(command -v podman || command -v docker || true)}
+[[ -n $engine ]] || { echo "local-target.sh: neither podman nor docker is installed; apt-get install podman" >&2; exit 2; }
+port=${PORT:-2222}
+name=syscall-lab-target
+key=build/fleet/id_ed25519
+
+case ${1:-} in
+  start)
+    cpus=${2:-$(($(nproc) - 1))}
+    "$engine" image exists syscall-lab 2>/dev/null || "$engine" image inspect syscall-lab >/dev/null 2>&1 \
+      || { echo "local-target.sh: no syscall-lab image; build it first (docker build -t syscall-lab .)" >&2; exit 2; }
+    mkdir -p build/fleet
+    [[ -f $key ]] || ssh-keygen -q -t ed25519 -N '' -C syscall-lab-fleet -f "$key"
+    # the key is the only way in; the image's entrypoint is replaced by sshd
+    "$engine" build -q -t syscall-lab-ssh -f - build/fleet >/dev/null <<CONTAINERFILE
+FROM syscall-lab
+RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server \
+ && rm -rf /var/lib/apt/lists/* && mkdir -p /run/sshd /root/.ssh
+COPY id_ed25519.pub /root/.ssh/authorized_keys
+ENTRYPOINT ["/usr/sbin/sshd", "-D", "-e", "-p", "$port", "-o", "PasswordAuthentication=no"]
+CONTAINERFILE
+    "$engine" rm -f "$name" >/dev/null 2>&1 || true
+    # ptrace for strace, BPF, PERFMON and the host's pids for the kernel pass, as README's
+    # docker run
+    "$engine" run -d --name "$name" --network host --pid host --cpuset-cpus "$cpus" \
+      --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON syscall-lab-ssh >/dev/null
+    echo "box ansible_host=127.0.0.1 ansible_port=$port ansible_user=root" \
+      "ansible_ssh_private_key_file=$PWD/$key fleet_lab_dir=/lab" \
+      "ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'"
+    ;;
+  stop)
+    "$engine" rm -f "$name" >/dev/null 2>&1 || true
+    ;;
+  *) echo "local-target.sh: $usage" >&2; exit 2 ;;
+esac
