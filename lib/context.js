@@ -51,14 +51,14 @@ function cpuId () {
   }
 }
 
-function machine () {
+function machine (cpus = allowedCpus()) {
   return {
     kernel: os.release(),
     uname: command('uname', ['-srvm']),
     os: (/^PRETTY_NAME="?(.*?)"?$/m.exec(readText('/etc/os-release') || '') || [])[1] ?? null,
     cpuModel: cpuModel(),
     cores: os.cpus().length,
-    cpusAllowed: allowedCpus().join(','),
+    cpusAllowed: cpus.join(','),
     memoryBytes: os.totalmem(),
     cpuGovernor: readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
     pipeMaxSize: Number(readText('/proc/sys/fs/pipe-max-size')) || null,
@@ -182,7 +182,7 @@ function withIdentity (facts) {
   return { ...facts, key, slug }
 }
 
-function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable, skipped }) {
+function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable, skipped, cpus }) {
   return {
     runId,
     date: new Date().toISOString(),
@@ -193,7 +193,7 @@ function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable,
       node: process.version,
       pinnedVersions: process.env.LAB_PINNED_VERSIONS || null
     },
-    machine: withIdentity(machine()),
+    machine: withIdentity(machine(cpus)),
     runtimes: runtimeVersions(programs),
     compiler: quietly(compilerBuild),
     host: justHost(programs),

@@ -119,6 +119,10 @@ describe('what makes one machine\'s syscall dearer than another\'s', () => {
     // the key as analyse.js computes it from the facts
     const identity = machineIdentity(context)
     assert.deepEqual([machine.key, machine.slug, identity.missing], [identity.key, identity.slug, []])
+    // the CPUs the bench could place its passes on, not the one it pinned itself to
+    const allowed = /^Cpus_allowed_list:\s*(\S+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]
+    assert.deepEqual(machine.cpusAllowed.split(',').map(Number), context.placement.cpus)
+    assert.equal(context.placement.cpus.length, allowed.includes('-') ? Number(allowed.split('-')[1]) - Number(allowed.split('-')[0]) + 1 : allowed.split(',').length)
     const c = context.programs.find(program => program.name === 'c')
     const digest = crypto.createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'wc', 'wc.c'))).digest('hex')
     assert.equal(c.sourceSha256, digest.slice(0, 16))
