@@ -24,7 +24,7 @@ function playbook (dir, benches) {
   ].join('\n'))
   return spawnSync('ansible-playbook', ['-i', inventory, path.join(ROOT, 'fleet', 'playbook.yml'),
     '-e', 'fleet_id=f1', '-e', `fleet_results=${dir}/fleet`, '-e', `fleet_report=${dir}/report`,
-    '-e', `fleet_node=${process.execPath}`, '-e', JSON.stringify({ fleet_benches: benches })], {
+    '-e', `fleet_node=${process.execPath}`, '-e', 'fleet_poll=2', '-e', JSON.stringify({ fleet_benches: benches })], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 600000,
