@@ -34,9 +34,11 @@ function summaryText (comparison) {
   if (counts.total === 0) return 'No row was measured on two machines: nothing to test.'
   const untested = kind => counts.total - counts.tested[kind]
   const notGiven = kind => (untested(kind) ? ` (${untested(kind)} not tested: a run did not give it)` : '')
+  const { baseline, unit } = comparison
+  const share = `${counts.carried.share} of ${counts.tested.share}${notGiven('share')}`
+  const over = `${counts.carried.over} of ${counts.tested.over}${notGiven('over')}`
   return `Of ${counts.total} rows measured on ${comparison.machines.length} machines, ` +
-    `the share of ${comparison.baseline} carried in ${counts.carried.share} of ${counts.tested.share}${notGiven('share')}, ` +
-    `the ${comparison.unit} over ${comparison.baseline} in ${counts.carried.over} of ${counts.tested.over}${notGiven('over')}; ` +
+    `the share of ${baseline} carried in ${share}, the ${unit} over ${baseline} in ${over}; ` +
     `both in ${counts.both}, neither in ${counts.neither}.`
 }
 
@@ -190,7 +192,8 @@ function machinesTerminal (comparison) {
 
 // machines.csv: a row per figure per machine, for a spreadsheet.
 function machinesCsv (comparison) {
-  const columns = ['row', 'runtime', 'at', 'figure', 'machine', 'key', 'estimate', 'low', 'high', 'level', 'runs', 'carried', 'verdict']
+  const columns = ['row', 'runtime', 'at', 'figure', 'machine', 'key',
+    'estimate', 'low', 'high', 'level', 'runs', 'carried', 'verdict']
   const rows = []
   for (const row of comparison.rows) {
     for (const figure of ['absolute', 'over', 'share']) {

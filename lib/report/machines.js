@@ -114,7 +114,7 @@ function codeDiffers (row, machines) {
 // explain a speed, the lab and the options. Each row: [label, value per machine].
 const SPEED_FACTS = [
   ['microcode', machine => machine.cpu?.microcode],
-  ['caches', machine => machine.caches?.map(cache => `L${cache.level} ${cache.type === 'Unified' ? '' : `${cache.type.toLowerCase()} `}${cache.size}`).join(', ')],
+  ['caches', machine => machine.caches?.map(cacheText).join(', ')],
   ['frequency, MHz', machine => machine.frequencyMHz],
   ['cpu governor', machine => machine.cpuGovernor],
   ['kernel HZ', machine => machine.hz],
@@ -124,6 +124,10 @@ const SPEED_FACTS = [
   ['os', machine => machine.os],
   ['transparent huge pages', machine => machine.transparentHugePages]
 ]
+
+// "L1 data 32K", "L2 1024K"
+const cacheText = cache =>
+  `L${cache.level} ${cache.type === 'Unified' ? '' : `${cache.type.toLowerCase()} `}${cache.size}`
 
 const shown = value => {
   if (value === undefined || value === null) return 'not recorded'
@@ -249,7 +253,15 @@ const untestedOf = row => ['share', 'over'].filter(kind => row.carried[kind] ===
 
 // How many rows each figure was tested in and carried in, and the verdicts.
 function countVerdicts (rows) {
-  const counts = { both: 0, share: 0, over: 0, neither: 0, total: 0, tested: { share: 0, over: 0 }, carried: { share: 0, over: 0 } }
+  const counts = {
+    both: 0,
+    share: 0,
+    over: 0,
+    neither: 0,
+    total: 0,
+    tested: { share: 0, over: 0 },
+    carried: { share: 0, over: 0 }
+  }
   for (const row of rows) {
     if (!row.verdict) continue
     counts[row.verdict] += 1
@@ -299,4 +311,15 @@ function incomparable (comparison) {
   return `the runs share no measured figure (${where.join('; ')}); compare runs made with the same sizes, rungs or cells`
 }
 
-module.exports = { CARRY, compareMachines, incomparable, carries, pool, difference, reciprocal, shareOfPoints, verdictOf, recordDifferences }
+module.exports = {
+  CARRY,
+  compareMachines,
+  incomparable,
+  carries,
+  pool,
+  difference,
+  reciprocal,
+  shareOfPoints,
+  verdictOf,
+  recordDifferences
+}
