@@ -868,6 +868,23 @@ test('report.html without strace data: the syscall section says why, the rest dr
   }
 })
 
+test('report.html comparing two machines: the comparison first, then each run\'s charts, without errors', async () => {
+  const { page, context, problems } = await open(render([SAMPLE, otherMachine('page-intel')], 'report-machines'))
+  try {
+    // the first section and the first link of the page's navigation
+    assert.equal(await page.$eval('main > section', section => section.id), 'machines')
+    assert.equal(await page.$eval('header nav a', link => link.getAttribute('href')), '#machines')
+    assert.match(await page.textContent('#machines'), /Of 9 rows measured on 2 machines/)
+    assert.ok(await page.isVisible('#machines table'))
+    const charts = await chartsOf(page)
+    assert.ok(Object.keys(charts).length > 0)
+    await page.screenshot({ path: path.join(OUTPUT, 'report-machines.png'), fullPage: true })
+    assert.deepEqual(problems, [])
+  } finally {
+    await context.close()
+  }
+})
+
 test('report.html comparing two sets: a series per program and run', async () => {
   const { page, context, problems } = await open(render([SAMPLE, NO_STRACE], 'report-compare'))
   try {
