@@ -47,8 +47,8 @@ const rows = [
     metavar: 'DIR',
     takes: 'a folder',
     help: [
-      'where the files go (default: a run\'s own folder; for a comparison, a folder of',
-      'its own under results/comparisons/)'
+      'where the files go (default: a run\'s own folder; for a comparison,',
+      'a folder of its own under results/comparisons/)'
     ]
   },
   { name: 'title', type: 'string', metavar: 'TEXT', takes: 'a title', help: ['the report\'s title (default: syscall-lab: <run-ids>)'] },
@@ -66,9 +66,9 @@ const rows = [
     name: 'machines',
     type: 'boolean',
     help: [
-      'report nothing: list the runs under each folder given (default: results/) by',
-      'machine, with each machine\'s key, so that a fleet\'s or a year\'s runs can be',
-      'picked for a comparison'
+      'report nothing: list the runs under each folder given (default:',
+      'results/) by machine, with each machine\'s key, so that a fleet\'s or',
+      'a year\'s runs can be picked for a comparison'
     ]
   },
   { name: 'help', type: 'boolean', help: ['this text'] }
@@ -81,7 +81,7 @@ const USAGE = [
   '  side: runs of one machine by the two-run repeatability criterion, runs of several',
   '  machines (their machine keys differ: CPU, kernel, mitigations, hypervisor, clock',
   '  source, container) as a comparison of machines, one column each, with machines.csv.',
-  '  A folder of runs (a fleet\'s, results/fleet/<target>/<run-id>/) stands for every run',
+  '  A folder of runs (a fleet\'s, results/fleet/<id>/<target>/<run-id>/) stands for every run',
   '  under it, one report per experiment.',
   '  A run whose log holds fewer runs than its bench planned (stopped, or crashed) is',
   '  refused: finish it with node bench.js --resume, or report it as it is with --incomplete.',
