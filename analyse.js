@@ -148,23 +148,11 @@ function listDir (dir) {
   }
 }
 
-function runsIn (dir) {
-  const isDirectory = candidate => {
-    try {
-      return fs.statSync(candidate).isDirectory()
-    } catch {
-      return false
-    }
-  }
-  return listDir(dir)
-    .map(name => path.join(dir, name))
-    .filter(candidate => isDirectory(candidate) && isResultsDir(candidate))
-}
-
 // Newest by the date bench.js recorded: a fresh checkout gives every committed run
 // the same modification time.
 function newestRun (dir) {
-  const runs = fs.existsSync(dir) ? runsIn(dir) : []
+  // the runs directly in it, as bench.js writes them
+  const runs = fs.existsSync(dir) ? runsUnder(dir, 1).runs : []
   if (runs.length === 0) throw new AnalyseError(`no run to analyse in ${dir}; run node bench.js first, or name a results folder`)
   const dated = runs.map(run => {
     let date = null
