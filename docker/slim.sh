@@ -11,7 +11,11 @@
 # - Bun's musl build: Debian's npm 9 does not read package-lock.json's "libc" field and
 #   installs it beside the glibc one that Bun's postinstall picks, and nothing runs it
 # - npm's and pip's caches
-# Nothing that runs is changed: the binaries the lab measures stay as npm served them.
+# - the symbol tables and DWARF of the default Node (33 MB) and of wasmtime's library (6 MB),
+#   sections no process maps (Bun's and Deno's releases ship without them already).
+#   docker/loaded-bytes.js proves what is mapped is unchanged, byte for byte, and
+#   build/stripped.txt keeps its digests
+# Nothing that runs is changed: the code the lab measures is the code npm and PyPI served.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,3 +42,16 @@ mv "$kept" "$highcharts"
 chmod 755 "$highcharts"
 
 rm -rf node_modules/@oven/bun-linux-*-musl* /root/.npm /root/.cache/pip
+
+# `strip --strip-unneeded` keeps .dynsym, which addons, FFI and ctypes resolve against.
+: > build/stripped.txt
+for binary in "build/node/$default_node/bin/node" build/wasmtime-py/wasmtime/linux-x86_64/_libwasmtime.so; do
+  [[ -f $binary ]] || { echo "docker/slim.sh: $binary is missing; run ./setup.sh first" >&2; exit 1; }
+  before=$(node docker/loaded-bytes.js "$binary")
+  strip --strip-unneeded "$binary"
+  [[ $(node docker/loaded-bytes.js "$binary") == "$before" ]] \
+    || { echo "docker/slim.sh: strip changed what $binary loads; build without this step" >&2; exit 1; }
+  printf '%s\n%s\n' "$binary: symbols and DWARF stripped, loaded segments unchanged:" "$before" \
+    >> build/stripped.txt
+done
+
