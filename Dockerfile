@@ -17,11 +17,12 @@
 # what running it needs (Node, libnode108, strace, wrk, python3 for wasmtime, liburing,
 # libbpf, coreutils) and builds nothing, so no compiler, npm or headers stay in the image.
 #
-# 528 MB above the base, from 1.44 GB (docs/image.md has the sizes, layer by layer, and why
-# not less): what only some runs need is left out, and the entry point installs it when a run
-# asks for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for --experiment db,
-# from Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes of --node but the
-# default, from npm's registry (125 MB or more each). Elsewhere their rows say how to get them.
+# 490 MB above the base, from 1.44 GB (docs/image.md has the sizes, layer by layer).
+# Node's and wasmtime's symbol tables are stripped (docker/slim.sh checks that what they
+# map is unchanged). What only some runs need is left out, and the entry point installs it
+# when a run asks for it (./setup.sh --runtime-only --db or --node): PostgreSQL 15 for
+# --experiment db, from Debian (some 270 MB with its LLVM, Perl and locales), and the Nodes
+# of --node but the default, from npm's registry (125 MB or more each). Elsewhere their rows say how to get them.
 
 # Versions: Node (the one running the lab) and libnode are Debian's packages, gcc built
 # the C readers and the host, Bun and Deno come from npm. Debian keeps only the current version of a package, so its
