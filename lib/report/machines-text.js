@@ -5,6 +5,7 @@
 const { formatNumber, formatSigned, formatShare, escapeMarkdown: md, listJoin } = require('./format')
 const { markdownTable } = require('./plain')
 const { html } = require('./markup')
+const { carriedByIntervalsOnly } = require('./machines')
 
 const VERDICTS = {
   both: 'both',
@@ -39,7 +40,17 @@ function summaryText (comparison) {
   const over = `${counts.carried.over} of ${counts.tested.over}${notGiven('over')}`
   return `Of ${counts.total} rows measured on ${comparison.machines.length} machines, ` +
     `the share of ${baseline} carried in ${share}, the ${unit} over ${baseline} in ${over}; ` +
-    `both in ${counts.both}, neither in ${counts.neither}.`
+    `both in ${counts.both}, neither in ${counts.neither}.${intervalsOnlyText(comparison)}`
+}
+
+// What carried only because an interval was wide is not evidence that it carries.
+function intervalsOnlyText ({ counts, criterion, unit }) {
+  const { share, over } = counts.intervalsOnly
+  const parts = [share && `${share} of the shares`, over && `${over} of the differences in ${unit}`]
+  if (!share && !over) return ''
+  return ` Of what carried, ${listJoin(parts.filter(Boolean))} carried only by their ` +
+    `intervals, the values more than ${criterion.percent}% apart: intervals that wide cannot ` +
+    'tell the machines apart, so those rows are not known to carry.'
 }
 
 function applyText (comparison) {
@@ -110,8 +121,13 @@ function carriedText (row) {
   if (row.codeDiffers) return 'not tested: its code differs'
   if (!row.verdict) return 'one machine'
   const untested = row.untested.map(kind => UNTESTED[kind])
-  return `${VERDICTS[row.verdict]}${untested.length ? ` (${untested.join(', ')} on every machine to test)` : ''}`
+  const loose = ['share', 'over'].filter(kind => carriedByIntervalsOnly(row.carried[kind]))
+    .map(kind => LOOSE[kind])
+  return `${VERDICTS[row.verdict]}` +
+    `${loose.length ? ` (${listJoin(loose)} by intervals only)` : ''}` +
+    `${untested.length ? ` (${untested.join(', ')} on every machine to test)` : ''}`
 }
+const LOOSE = { share: 'the share', over: 'the difference' }
 
 function differenceTable (comparison) {
   return {
@@ -193,7 +209,7 @@ function machinesTerminal (comparison) {
 // machines.csv: a row per figure per machine, for a spreadsheet.
 function machinesCsv (comparison) {
   const columns = ['row', 'runtime', 'at', 'figure', 'machine', 'key',
-    'estimate', 'low', 'high', 'level', 'runs', 'carried', 'verdict']
+    'estimate', 'low', 'high', 'level', 'runs', 'carried', 'carriedBy', 'verdict']
   const rows = []
   for (const row of comparison.rows) {
     for (const figure of ['absolute', 'over', 'share']) {
@@ -202,11 +218,17 @@ function machinesCsv (comparison) {
         if (!value) return
         const carried = row.carried[figure]
         rows.push([row.item, row.runtime, row.atLabel, figure, machine.name, machine.key, value.estimate,
-          value.low, value.high, value.level, value.runs, carried ? carried.carries : '', row.verdict ?? ''])
+          value.low, value.high, value.level, value.runs, carried ? carried.carries : '',
+          carriedBy(carried), row.verdict ?? ''])
       })
     }
   }
   return { columns, rows }
+}
+
+const carriedBy = carried => {
+  if (!carried?.carries) return ''
+  return carried.close ? 'values' : 'intervals'
 }
 
 // Fleet targets that measured nothing (analyse.js reads their target-failed.json).

@@ -248,10 +248,14 @@ function machineLabel (machine) {
   return `${facts.cpuModel ?? 'unknown CPU'}${cores}, ${facts.kernel ?? 'unknown kernel'}`
 }
 
+const carriedByIntervalsOnly = carried => Boolean(carried?.carries && !carried.close)
+
 // The figures of a row that some machine's run did not give, so were not tested.
 const untestedOf = row => ['share', 'over'].filter(kind => row.carried[kind] === null)
 
-// How many rows each figure was tested in and carried in, and the verdicts.
+// How many rows each figure was tested in and carried in, and the verdicts. A figure
+// whose values lie more than 10% apart carries only by its intervals, which a noisy run
+// makes wide: counted apart, so that a report can say how much of what carried is that.
 function countVerdicts (rows) {
   const counts = {
     both: 0,
@@ -260,7 +264,8 @@ function countVerdicts (rows) {
     neither: 0,
     total: 0,
     tested: { share: 0, over: 0 },
-    carried: { share: 0, over: 0 }
+    carried: { share: 0, over: 0 },
+    intervalsOnly: { share: 0, over: 0 }
   }
   for (const row of rows) {
     if (!row.verdict) continue
@@ -270,6 +275,7 @@ function countVerdicts (rows) {
       if (row.carried[kind] === null) continue
       counts.tested[kind] += 1
       if (row.carried[kind].carries) counts.carried[kind] += 1
+      if (carriedByIntervalsOnly(row.carried[kind])) counts.intervalsOnly[kind] += 1
     }
   }
   return counts
@@ -321,5 +327,6 @@ module.exports = {
   reciprocal,
   shareOfPoints,
   verdictOf,
+  carriedByIntervalsOnly,
   recordDifferences
 }

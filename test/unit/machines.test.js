@@ -9,6 +9,7 @@ const { machineIdentity, sameMachine, groupByMachine, repeatPairs } = require('.
 const { compareMachines, carries, pool, difference, reciprocal, incomparable, CARRY } = require('../../lib/report/machines')
 const stdioFigures = require('../../experiments/stdio/machines').machineFigures
 const callsFigures = require('../../experiments/calls/machines').machineFigures
+const { summaryText, machinesMarkdown, machinesCsv } = require('../../lib/report/machines-text')
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 
@@ -144,13 +145,47 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
   // the node versions differ: named beside node's rows, not bun's
   assert.deepEqual(row('node-sync').versions, ['v24.21.0', 'v22'])
   assert.equal(row('bun-ffi').versions, null)
-  assert.deepEqual(comparison.counts, { both: 0, share: 0, over: 1, neither: 1, total: 2, tested: { share: 2, over: 2 }, carried: { share: 0, over: 1 } })
+  assert.deepEqual(comparison.counts, {
+    both: 0,
+    share: 0,
+    over: 1,
+    neither: 1,
+    total: 2,
+    tested: { share: 2, over: 2 },
+    carried: { share: 0, over: 1 },
+    intervalsOnly: { share: 0, over: 0 }
+  })
   assert.deepEqual(row('bun-ffi').untested, [])
   assert.deepEqual(comparison.byRuntime.map(entry => [entry.runtime, entry.counts.total]), [['bun', 1], ['node', 1]])
   // what differs between the records: the CPU, its id and the mitigation, the node version
   const labels = comparison.differences.map(entry => entry.label)
   assert.deepEqual(labels, ['CPU model', 'CPU family, model, stepping', 'mitigation: retbleed', 'node version'])
   assert.equal(incomparable(comparison), null)
+})
+
+test('a figure that carries only by wide intervals is counted apart, and said so', () => {
+  // deno-sync: 74% (interval 60–88%) on AMD and 61% (55–67%) on Intel are 17.6% apart, so
+  // beyond 10%, but their intervals share 60–67%: carried, by the intervals only. Its ns
+  // over C, +100 (98–102) and +104 (102–106), are 3.8% apart: carried by the values.
+  const amd = stdioSet('a1', AMD, [['c', 'native', 256, 290, null, null], ['deno-sync', 'deno', 256, 390, 100, 0.74]])
+  const intel = stdioSet('i1', INTEL, [['c', 'native', 256, 163, null, null], ['deno-sync', 'deno', 256, 267, 104, 0.61]])
+  amd.results.headline.cells[1].shareOfC = { estimate: 0.74, low: 0.60, high: 0.88, level: 0.95 }
+  intel.results.headline.cells[1].shareOfC = { estimate: 0.61, low: 0.55, high: 0.67, level: 0.95 }
+  const comparison = compareMachines([amd, intel], stdioFigures)
+  const row = comparison.rows.find(entry => entry.item === 'deno-sync')
+  assert.equal(row.verdict, 'both')
+  assert.deepEqual([row.carried.share.close, row.carried.share.overlap], [false, true])
+  close(row.carried.share.spreadPercent, 13 / 74 * 100, 'share spread')
+  assert.deepEqual(comparison.counts.intervalsOnly, { share: 1, over: 0 })
+  assert.match(summaryText(comparison), /Of what carried, 1 of the shares carried only by their intervals, the values more than 10% apart/)
+  const table = machinesMarkdown(comparison).join('\n')
+  assert.match(table, /\| both \(the share by intervals only\) \|/)
+  const csv = machinesCsv(comparison)
+  const carriedBy = csv.columns.indexOf('carriedBy')
+  const figureOf = csv.columns.indexOf('figure')
+  const denoRows = csv.rows.filter(line => line[0] === 'deno-sync')
+  assert.deepEqual([...new Set(denoRows.filter(line => line[figureOf] === 'share').map(line => line[carriedBy]))], ['intervals'])
+  assert.deepEqual([...new Set(denoRows.filter(line => line[figureOf] === 'over').map(line => line[carriedBy]))], ['values'])
 })
 
 test('a machine\'s second run is pooled into its column; a reader whose code changed is not tested', () => {
