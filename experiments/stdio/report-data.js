@@ -139,13 +139,22 @@ function headlineData (sets) {
       })
     }
   }
-  // two runs of one machine by the two-run criterion; runs of two machines are compared
-  // across machines instead (lib/report/machines.js)
-  const [pair] = repeatPairs(sets.filter(set => set.results.headline?.cells?.length))
-  const repeatability = pair
-    ? { ...headlineRepeatability(pair[0].results.headline, pair[1].results.headline), sets: pair.map(set => set.label) }
-    : null
-  return { available: available.length > 0, sets: perSet, sizes, defaultSize: sizes[0] ?? null, chart, repeatability }
+  // each machine's runs by the two-run criterion, its first against each later one (a
+  // fleet run twice gives a pair per machine); runs of two machines are compared across
+  // machines instead (lib/report/machines.js)
+  const pairs = repeatPairs(sets.filter(set => set.results.headline?.cells?.length))
+  const repeatabilities = pairs.map(([first, other]) => ({
+    ...headlineRepeatability(first.results.headline, other.results.headline),
+    sets: [first.label, other.label]
+  }))
+  return {
+    available: available.length > 0,
+    sets: perSet,
+    sizes,
+    defaultSize: sizes[0] ?? null,
+    chart,
+    repeatabilities
+  }
 }
 
 // The true levels of one size's intervals, each distinct one once, highest first: a cell

@@ -83,7 +83,8 @@ function headlineSection (data) {
     ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
     <div class="chart" id="chart-headline"></div>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
-    ${headline.repeatability?.total ? repeatabilityTable(headline.repeatability, headline.repeatability.sets) : ''}
+    ${headline.repeatabilities.filter(twoRuns => twoRuns.total)
+      .map(twoRuns => repeatabilityTable(twoRuns, twoRuns.sets))}
   </section>`
 }
 

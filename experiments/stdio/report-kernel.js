@@ -153,9 +153,8 @@ function kernelSection (data) {
 // Two runs compared (analyse.js A B): how far each cell's kernel time per read moved, from
 // the first set to the second. No goal is set for it; the moves are what they are.
 const KERNEL_MOVES = [0.05, 0.1]
-function kernelAgreement (data) {
-  // only the runs of one machine that the headline's two-run criterion pairs
-  const labels = data.headline?.repeatability?.sets ?? []
+function kernelAgreement (data, labels) {
+  // only two runs of one machine, as the headline's two-run criterion pairs them
   const [first, second] = labels.map(label => (data.kernel ?? []).find(entry => entry.set === label))
   if (!first || !second) return []
   const moves = first.figures.flatMap(a => {

@@ -109,9 +109,9 @@ function headlineMarkdown (data) {
   for (const entry of headline.sets.filter(set => set.repeatability)) {
     out.push(`${data.compare ? `**${md(entry.set)}**: ` : ''}${md(ownRepeatabilityText(entry.repeatability))}.`, '')
   }
-  const twoRuns = headline.repeatability
-  const criterion = twoRuns && headlineRepeatabilityText(twoRuns, twoRuns.sets)
-  if (criterion) {
+  for (const twoRuns of headline.repeatabilities) {
+    const criterion = headlineRepeatabilityText(twoRuns, twoRuns.sets)
+    if (!criterion) continue
     out.push(`${md(criterion)}.`, '')
     out.push(markdownTable(['reader', 'block size', md(twoRuns.sets[0]), md(twoRuns.sets[1]), 'move, points', `within ${twoRuns.goal.points}`, 'shift (p)'],
       twoRuns.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.movePoints.toFixed(1), cell.within ? 'yes' : 'no', shiftText(cell)]),
@@ -330,13 +330,16 @@ function markdown (data) {
   return [...stdioMarkdown(data), ...flaggedCellsMarkdown(data), ...failedRunsMarkdown(data.failures, data.compare), ...contextMarkdown(data)]
 }
 
-// What analyse.js prints when runs are compared: how far their headlines agree.
+// What analyse.js prints when runs are compared: how far each machine's runs agree.
 function agreement (data) {
-  const repeatability = data.headline.repeatability
-  if (!repeatability?.total) return kernelAgreement(data)
+  return data.headline.repeatabilities.flatMap(pairAgreement.bind(null, data))
+}
+
+function pairAgreement (data, repeatability) {
+  if (!repeatability.total) return kernelAgreement(data, repeatability.sets)
   const order = repeatability.runtimeOrder
   const above = repeatability.cells.filter(cell => !cell.within)
-  return [...kernelAgreement(data),
+  return [...kernelAgreement(data, repeatability.sets),
     `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${repeatability.sets[0]} and ${repeatability.sets[1]}, ` +
       `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
       `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`,

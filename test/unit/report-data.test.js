@@ -16,6 +16,7 @@ const findings = require('../../experiments/stdio/findings')
 const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../../lib/report/format')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'results')
+const { agreement } = require('../../experiments/stdio/report-text')
 const sample = () => loadResultSet(path.join(FIXTURES, 'sample'))
 const noStrace = () => loadResultSet(path.join(FIXTURES, 'sample-nostrace'))
 const PROGRAMS = ['c', 'coreutils', 'just-sync', 'node-stream', 'bun-ffi', 'deno-sync']
@@ -316,7 +317,7 @@ test('two sets side by side: series per program and run, a comparison table', ()
   assert.deepEqual(data.throughput.steady.slice(0, 2).map(series => series.name), ['c (sample)', 'just-sync (sample)'])
   assert.equal(data.throughput.steady[4].name, 'c (sample-nostrace)')
   // one headline only (sample-nostrace has no cost pass), so nothing to compare
-  assert.equal(data.headline.repeatability, null)
+  assert.deepEqual(data.headline.repeatabilities, [])
   assert.deepEqual(data.headline.sets.map(entry => entry.available), [true, false])
   assert.equal(data.syscalls.available, true)
   assert.deepEqual(data.syscalls.bySize[65536].categories, PROGRAMS.map(program => `${program} (sample)`))
@@ -325,6 +326,25 @@ test('two sets side by side: series per program and run, a comparison table', ()
   // c @ 64 KiB steady: 1611.59 MB/s in sample; 3032 in sample-nostrace.
   close(row.ratios[1], row.values[1].steadyMBps / 1611.5927907006233)
   assert.equal(row.ratios[0], 1)
+})
+
+test('runs of two machines, twice each: the two-run criterion for each machine\'s pair, none across', () => {
+  const elsewhere = set => ({
+    ...set,
+    context: { ...set.context, machine: { ...set.context.machine, cpuModel: 'Another CPU', cores: 64 } }
+  })
+  const data = shapeReport([sample(), elsewhere(sample()), sample(), elsewhere(sample())])
+  const pairs = data.headline.repeatabilities.map(entry => entry.sets)
+  assert.deepEqual(pairs, [['sample', 'sample #3'], ['sample #2', 'sample #4']])
+  // the same run read twice: every share the same, the goal met for both machines
+  for (const entry of data.headline.repeatabilities) {
+    assert.ok(entry.total > 0, 'no headline cell was compared')
+    assert.equal(entry.maxMovePoints, 0)
+    assert.equal(entry.met, true)
+  }
+  const lines = agreement(data).filter(line => line.startsWith('headline:'))
+  assert.deepEqual(lines.map(line => line.match(/between (.*?), largest/)[1]),
+    ['sample and sample #3', 'sample #2 and sample #4'])
 })
 
 test('two sets with the same run-id get distinct labels', () => {
