@@ -10,9 +10,9 @@
  * events. A map that is full is the only way to lose one; each loss is counted in `lost`,
  * and a profile with a loss is never reported as complete.
  *
- * BTF-typed tracepoints (tp_btf) need no tracefs and no kernel headers: the two kernel
- * structures read here are declared with only the fields used, and libbpf relocates
- * them against /sys/kernel/btf/vmlinux at load time (CO-RE). */
+ * BTF-typed tracepoints (tp_btf) need no tracefs and no kernel headers: the one kernel
+ * structure read here is declared with only the field used, and libbpf relocates it
+ * against /sys/kernel/btf/vmlinux at load time (CO-RE). */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -24,22 +24,25 @@ struct pt_regs {
   unsigned long di;
 } __attribute__((preserve_access_index));
 
-struct task_struct {
-  int pid;
-  int tgid;
-} __attribute__((preserve_access_index));
+/* only ever pointed to: a task's ids come from bpf_get_ns_current_pid_tgid */
+struct task_struct;
 
 /* Set by the loader before load: the fd whose reads are told apart (-1: none), and the
  * numbers on this architecture of the calls that read it (splice's first argument is the
- * fd it reads too), so that nothing here is x86's alone. */
+ * fd it reads too), so that nothing here is x86's alone; and the loader's PID namespace
+ * (its nsfs device and inode), whose pids are the ones it names and reads back. In a
+ * container's namespace of its own they are not the kernel's, so every pid here is the
+ * one that namespace gives (on a host the two are the same). */
 struct config {
   long watch_fd;
   long read_nr;
   long readv_nr;
   long pread_nr;
   long splice_nr;
+  __u64 pidns_dev;
+  __u64 pidns_ino;
 };
-const volatile struct config config = { -1, -1, -1, -1, -1 };
+const volatile struct config config = { -1, -1, -1, -1, -1, 0, 0 };
 
 /* a call's class: on the watched fd, or not */
 #define ON_WATCHED_FD 1
@@ -57,6 +60,9 @@ struct in_call {
   __u32 flags;
   __u32 switches;
   __u32 traced;
+  /* the task's process and thread ids in the loader's namespace; tid 0 until known */
+  __u32 tgid;
+  __u32 tid;
 };
 
 struct stat_key {
@@ -158,6 +164,16 @@ static __u32 bucket_of(__u64 v) {
   return e * 16 + ((v >> (e - 4)) & 15);
 }
 
+/* The current task's ids in the loader's PID namespace; non-zero for a task outside it,
+ * which the loader cannot have named. */
+static int namespace_ids(__u32 *tgid, __u32 *tid) {
+  struct bpf_pidns_info ids = {};
+  if (bpf_get_ns_current_pid_tgid(config.pidns_dev, config.pidns_ino, &ids, sizeof ids)) return -1;
+  *tgid = ids.tgid;
+  *tid = ids.pid;
+  return 0;
+}
+
 static int is_read(long nr) {
   return nr == config.read_nr || nr == config.readv_nr || nr == config.pread_nr ||
          nr == config.splice_nr;
@@ -175,11 +191,27 @@ int BPF_PROG(sysprof_enter, struct pt_regs *regs, long id) {
   __u64 *now_generation = bpf_map_lookup_elem(&generation, &zero);
   __u64 current = now_generation ? *now_generation : 0;
   if (call->traced == UNKNOWN || (call->traced == NOT_TRACED && call->generation != current)) {
-    __u32 tgid = bpf_get_current_pid_tgid() >> 32;
-    call->traced = bpf_map_lookup_elem(&traced, &tgid) ? TRACED : NOT_TRACED;
+    __u32 tgid, tid;
+    int named = namespace_ids(&tgid, &tid) == 0 && bpf_map_lookup_elem(&traced, &tgid);
+    call->traced = named ? TRACED : NOT_TRACED;
     call->generation = current;
+    if (named) {
+      call->tgid = tgid;
+      call->tid = tid;
+    }
   }
   if (call->traced != TRACED) return 0;
+  /* A child that sysprof_fork marked, at its first call: its ids, and its process traced
+   * by them, so that what it forks is traced in turn. */
+  if (!call->tid) {
+    if (namespace_ids(&call->tgid, &call->tid)) {
+      call->traced = NOT_TRACED;
+      return 0;
+    }
+    __u8 yes = 1;
+    if (!bpf_map_lookup_elem(&traced, &call->tgid) &&
+        bpf_map_update_elem(&traced, &call->tgid, &yes, BPF_ANY)) count_loss();
+  }
   call->nr = id;
   call->flags = 0;
   if (config.watch_fd >= 0 && is_read(id) && (long)regs->di == config.watch_fd) {
@@ -195,10 +227,9 @@ int BPF_PROG(sysprof_enter, struct pt_regs *regs, long id) {
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sysprof_exit, struct pt_regs *regs, long ret) {
   __u64 now = bpf_ktime_get_ns();
-  __u64 pid_tgid = bpf_get_current_pid_tgid();
-  __u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
   struct in_call *call = bpf_task_storage_get(&calls, bpf_get_current_task_btf(), 0, 0);
   if (!call || !call->entered) return 0;
+  __u32 tgid = call->tgid, tid = call->tid;
   __u64 wall = now - call->entered;
   __u64 on_cpu = wall > call->off_cpu ? wall - call->off_cpu : 0;
   struct stat_key key = { .tgid = tgid, .tid = tid, .nr = call->nr, .flags = call->flags };
@@ -252,13 +283,15 @@ int BPF_PROG(sysprof_switch, _Bool preempt, struct task_struct *prev, struct tas
   return 0;
 }
 
-/* A traced process's children are traced too: servers' workers, postgres's backends. */
+/* A traced process's children are traced too: servers' workers, postgres's backends.
+ * This runs in the parent; the child's ids in the loader's namespace are taken at its
+ * first call (sysprof_enter), which also puts its process in `traced` for its own
+ * children: a process makes a call before it can fork. */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(sysprof_fork, struct task_struct *parent, struct task_struct *child) {
-  __u32 parent_tgid = BPF_CORE_READ(parent, tgid), child_tgid = BPF_CORE_READ(child, tgid);
+  __u32 parent_tgid, parent_tid;
+  if (namespace_ids(&parent_tgid, &parent_tid)) return 0;
   if (!bpf_map_lookup_elem(&traced, &parent_tgid)) return 0;
-  __u8 yes = 1;
-  if (bpf_map_update_elem(&traced, &child_tgid, &yes, BPF_ANY)) count_loss();
   struct in_call *call = bpf_task_storage_get(&calls, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
   if (call) call->traced = TRACED;
   else count_loss();

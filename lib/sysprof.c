@@ -100,18 +100,14 @@ static const char *object_path(const char *self) {
 static struct bpf_object *object;
 static struct bpf_link *links[PROGRAM_COUNT];
 
-/* The initial PID namespace's inode, fixed by the kernel (PROC_PID_INIT_INO). */
-#define INITIAL_PID_NAMESPACE 0xEFFFFFFCU
-
 static void load(const char *self, int watch_fd) {
   libbpf_set_print(keep_libbpf_message);
-  /* The probes know a process by the kernel's pid (bpf_get_current_pid_tgid); in a PID
-   * namespace of its own (a container's) this process knows it by another, so the probes
-   * would find none of the processes it names and every profile would be empty. */
+  /* The probes know each process by its pid in this process's PID namespace, a
+   * container's own or the host's: the pids this process names and reads back. */
   struct stat pid_namespace;
-  if (stat("/proc/self/ns/pid", &pid_namespace) == 0 && pid_namespace.st_ino != INITIAL_PID_NAMESPACE) {
-    refuse("this is a PID namespace of its own (a container's), whose pids the probes do not "
-           "see: in Docker, run the container with --pid=host; strace's profiles still run");
+  if (stat("/proc/self/ns/pid", &pid_namespace) != 0) {
+    refuse("cannot read /proc/self/ns/pid (%s): mount /proc; strace's profiles still run",
+           strerror(errno));
   }
   if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
     refuse("the kernel exposes no BTF (/sys/kernel/btf/vmlinux): "
@@ -123,8 +119,12 @@ static void load(const char *self, int watch_fd) {
   struct bpf_map *rodata = bpf_object__find_map_by_name(object, ".rodata");
   if (!rodata) refuse("%s has no .rodata: rebuild it with make", path);
   /* sysprof.bpf.c's struct config, its only constant */
-  struct { long watch_fd, read_nr, readv_nr, pread_nr, splice_nr; } config = {
-    watch_fd, SYS_read, SYS_readv, SYS_pread64, SYS_splice
+  struct {
+    long watch_fd, read_nr, readv_nr, pread_nr, splice_nr;
+    __u64 pidns_dev, pidns_ino;
+  } config = {
+    watch_fd, SYS_read, SYS_readv, SYS_pread64, SYS_splice,
+    pid_namespace.st_dev, pid_namespace.st_ino
   };
   size_t size;
   if (!bpf_map__initial_value(rodata, &size) || size != sizeof config ||

@@ -103,6 +103,41 @@ test('a window on running processes: their calls, and the tracer gone with its c
   }
 })
 
+// A container's own PID namespace (unshare's, as Docker's or podman's without --pid=host):
+// the probes know its processes by that namespace's pids, which sysprof names and reads.
+const unshared = skip || (spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0
+  ? false
+  : 'unshare --pid cannot make a PID namespace here (it needs root)')
+
+test('in a PID namespace of its own: a command and a window, by that namespace\'s pids', { skip: unshared }, () => {
+  const dir = tempDir()
+  const out = path.join(dir, 'command.json')
+  const script = 'head -c 10000 /dev/zero | dd bs=1000 iflag=fullblock status=none > /dev/null; exit 3'
+  const command = spawnSync('unshare', ['--pid', '--fork', '--mount-proc',
+    SYSPROF, '--fd', '0', '--out', out, '--', 'sh', '-c', script], { encoding: 'utf8' })
+  assert.equal(command.status, 3, command.stderr)
+  const profile = parseProfile(fs.readFileSync(out, 'utf8'))
+  assert.equal(profile.complete, true)
+  assert.ok(profile.processes >= 3, `${profile.processes} processes`)
+  const writes = profile.calls.filter(call => call.comm === 'dd' && call.name === 'write')
+  assert.equal(writes.reduce((sum, call) => sum + call.count, 0), 10)
+  // the namespace's pids: sysprof is its first process, what it runs the next few
+  assert.ok(profile.calls.every(call => call.tgid > 1 && call.tgid < 100), 'not the namespace\'s pids')
+  // --pid: a process already running in the namespace, profiled in a window
+  const window = path.join(dir, 'window.json')
+  const windowed = [
+    'while :; do cat /dev/null; done & busy=$!',
+    '"$1" --out "$2" --pid $busy > "$3" & tracer=$!',
+    'tries=0; until grep -q ready "$3"; do sleep 0.05; tries=$((tries+1)); [ $tries -lt 400 ] || exit 9; done',
+    'sleep 0.3; kill -INT $tracer; wait $tracer; status=$?; kill -9 $busy; exit $status'
+  ].join('\n')
+  const traced = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'sh', '-c', windowed, 'sh',
+    SYSPROF, window, path.join(dir, 'ready')], { encoding: 'utf8' })
+  assert.equal(traced.status, 0, traced.stderr)
+  const seen = parseProfile(fs.readFileSync(window, 'utf8'))
+  assert.ok(callSummary(seen, call => call.comm === 'cat').count > 0, 'no call of the loop\'s cats')
+})
+
 test('a refusal is one line and its own exit status, before the command runs', { skip }, t => {
   const dir = tempDir()
   const result = spawnSync(SYSPROF, ['--out', path.join(dir, 'p.json'), '--', 'touch', path.join(dir, 'ran')], {
