@@ -4,11 +4,11 @@
 # Deno from npm, each at the version pinned below or in package.json.
 #
 #   docker build -t syscall-lab .
-#   docker run --rm --pid=host --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON \
+#   docker run --rm --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON \
 #     -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
 #
-# --pid=host for the kernel pass: its probes know processes by the kernel's pids, which a
-# container's own PID namespace renames (without it, bench skips that pass, saying why).
+# SYS_PTRACE for the strace pass, BPF and PERFMON for the kernel pass, whose probes know
+# processes by the container's own pids (docs/kernel.md): no --pid=host.
 #
 # One recipe: both stages run ./setup.sh, the script a bare machine runs, so the image
 # cannot drift from it. The build stage runs it whole (compiler, libnode-dev, npm packages,

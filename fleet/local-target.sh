@@ -34,9 +34,8 @@ COPY id_ed25519.pub /root/.ssh/authorized_keys
 ENTRYPOINT ["/usr/sbin/sshd", "-D", "-e", "-p", "$port", "-o", "PasswordAuthentication=no"]
 CONTAINERFILE
     "$engine" rm -f "$name" >/dev/null 2>&1 || true
-    # ptrace for strace, BPF, PERFMON and the host's pids for the kernel pass, as README's
-    # docker run
-    "$engine" run -d --name "$name" --network host --pid host --cpuset-cpus "$cpus" \
+    # ptrace for strace, BPF and PERFMON for the kernel pass, as README's docker run
+    "$engine" run -d --name "$name" --network host --cpuset-cpus "$cpus" \
       --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON syscall-lab-ssh >/dev/null
     echo "box ansible_host=127.0.0.1 ansible_port=$port ansible_user=root" \
       "ansible_ssh_private_key_file=$PWD/$key fleet_lab_dir=/lab" \
