@@ -105,9 +105,11 @@ test('a window on running processes: their calls, and the tracer gone with its c
 
 // A container's own PID namespace (unshare's, as Docker's or podman's without --pid=host):
 // the probes know its processes by that namespace's pids, which sysprof names and reads.
-const unshared = skip || (spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0
+const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { encoding: 'utf8' })
+const unshared = skip || (unshare.status === 0
   ? false
-  : 'unshare --pid cannot make a PID namespace here (it needs root)')
+  : `unshare --pid --mount-proc cannot make a PID namespace here: ${unshare.error?.message ??
+      unshare.stderr.trim().split('\n')[0]}`)
 
 test('in a PID namespace of its own: a command and a window, by that namespace\'s pids', { skip: unshared }, () => {
   const dir = tempDir()
