@@ -97,14 +97,25 @@ function parseOptions (argv) {
   if (positionals.some(dir => dir.trim() === '')) throw new AnalyseError('a results folder named \'\' (empty); give a results/<run-id> folder that bench.js wrote')
   if (values.machines && !values.help) {
     const others = ['out', 'title', 'incomplete', 'rederive'].filter(name => values[name] !== undefined)
-    if (others.length) throw new AnalyseError(`--machines lists runs and writes nothing; drop ${others.map(name => `--${name}`).join(', ')}`)
+    if (others.length) {
+      const dropped = others.map(name => `--${name}`).join(', ')
+      throw new AnalyseError(`--machines lists runs and writes nothing; drop ${dropped}`)
+    }
   }
   if (values.rederive && !values.help) {
     const others = ['out', 'title', 'incomplete'].filter(name => values[name] !== undefined)
     if (others.length) throw new AnalyseError(`--rederive rewrites a run's own files and writes no report; drop ${others.map(name => `--${name}`).join(', ')}`)
     if (positionals.length === 0) throw new AnalyseError('--rederive needs the results/<run-id> folders to rewrite')
   }
-  return { help: Boolean(values.help), machines: Boolean(values.machines), out: values.out ?? null, title: values.title ?? null, incomplete: Boolean(values.incomplete), rederive: Boolean(values.rederive), dirs: positionals }
+  return {
+    help: Boolean(values.help),
+    machines: Boolean(values.machines),
+    out: values.out ?? null,
+    title: values.title ?? null,
+    incomplete: Boolean(values.incomplete),
+    rederive: Boolean(values.rederive),
+    dirs: positionals
+  }
 }
 
 // ---- loading ----
@@ -292,7 +303,8 @@ function runDirs (options) {
     }
     if (found.runs.length === 0) {
       const [first] = found.failed
-      throw new AnalyseError(`${dir} holds no run: every fleet target failed, ${first.target} with ${first.reason}; mend it and run the fleet again`)
+      throw new AnalyseError(`${dir} holds no run: every fleet target failed, ` +
+        `${first.target} with ${first.reason}; mend it and run the fleet again`)
     }
     folders.push(dir)
     dirs.push(...found.runs)
@@ -328,12 +340,17 @@ function listMachines (options) {
   const folders = options.dirs.length ? options.dirs.map(dir => path.resolve(dir)) : [RESULTS_ROOT]
   const runs = []
   for (const folder of folders) {
-    if (!fs.existsSync(folder)) throw new AnalyseError(`no such directory: ${folder}; give a folder of runs, or run node bench.js first`)
+    if (!fs.existsSync(folder)) {
+      throw new AnalyseError(`no such directory: ${folder}; give a folder of runs, or run node bench.js first`)
+    }
     runs.push(...(isResultsDir(folder) ? [folder] : runsUnder(folder).runs))
   }
-  if (runs.length === 0) throw new AnalyseError(`no run under ${folders.join(', ')}; run node bench.js first, or name a folder of runs`)
+  if (runs.length === 0) {
+    throw new AnalyseError(`no run under ${folders.join(', ')}; run node bench.js first, or name a folder of runs`)
+  }
   const sets = runs.map(dir => {
-    const context = readJson(path.join(dir, 'context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+    const context = readJson(path.join(dir, 'context.json'),
+      { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
     const results = readJson(path.join(dir, 'results.json'), { fix: rederive(dir) })
     return { dir, context, experiment: ofResults(results)?.name ?? '?' }
   })
@@ -341,9 +358,12 @@ function listMachines (options) {
     const { identity } = group
     const machine = group.sets[0].context.machine ?? {}
     const older = identity.olderLab ? `; keyed without ${identity.missing.join(', ')} (an older lab's run)` : ''
-    console.log(`${identity.slug}: ${machine.cpuModel ?? 'unknown CPU'}, ${machine.cores ?? '?'} cores, ${machine.kernel ?? 'unknown kernel'}; key ${identity.key}${older}`)
+    const facts = `${machine.cpuModel ?? 'unknown CPU'}, ${machine.cores ?? '?'} cores, ` +
+      `${machine.kernel ?? 'unknown kernel'}`
+    console.log(`${identity.slug}: ${facts}; key ${identity.key}${older}`)
     for (const set of group.sets) {
-      console.log(`  ${set.experiment.padEnd(6)} ${(set.context.date ?? '').slice(0, 10).padEnd(10)} ${displayPath(set.dir)}`)
+      const day = (set.context.date ?? '').slice(0, 10)
+      console.log(`  ${set.experiment.padEnd(6)} ${day.padEnd(10)} ${displayPath(set.dir)}`)
     }
   }
   return 0
@@ -366,7 +386,8 @@ function report (options) {
   // a report for each experiment it holds
   if (groups.length > 1 && folders.length === 0) {
     const [first, other] = groups.map(group => group.sets[0])
-    throw new AnalyseError(`${other.dir} is a run of the ${group(other)} experiment and ${first.dir} of ${group(first)}; compare runs of one experiment`)
+    throw new AnalyseError(`${other.dir} is a run of the ${group(other)} experiment and ` +
+      `${first.dir} of ${group(first)}; compare runs of one experiment`)
   }
   const cutShort = sets.filter(isIncomplete)
   if (cutShort.length && !options.incomplete) {
@@ -385,7 +406,10 @@ function report (options) {
     const problem = data.machines && incomparable(data.machines)
     if (problem) throw new AnalyseError(`${name}: ${problem}`)
     const ownCutShort = cutShort.filter(set => experimentSets.includes(set))
-    if (ownCutShort.length) data.title += ` (incomplete: ${ownCutShort.map(set => `${set.name} holds ${describeProgress(set.progress)}`).join('; ')})`
+    if (ownCutShort.length) {
+      const held = ownCutShort.map(set => `${set.name} holds ${describeProgress(set.progress)}`)
+      data.title += ` (incomplete: ${held.join('; ')})`
+    }
     const rendered = Object.values(FORMATS).filter(format => !format.when || format.when(data))
       .map(format => [format.file, format.render(data, assets)])
     const written = writeOutputs(groups.length > 1 ? path.join(outDir, name) : outDir, rendered)
@@ -418,7 +442,8 @@ function rederiveRuns (options) {
   for (const dir of dirs) {
     const entries = listDir(dir)
     if (!entries.includes(LOG_FILE)) throw new AnalyseError(`${dir} has no ${LOG_FILE}, the log the other files are derived from; give a run folder bench.js wrote`)
-    const context = readJson(path.join(dir, 'context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+    const context = readJson(path.join(dir, 'context.json'),
+      { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
     const records = readLog(dir, { makeError: message => new AnalyseError(message) })
     const files = writeDerived(dir, records, context)

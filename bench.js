@@ -84,7 +84,16 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const cpuPlan = placement.plan
   const steps = plan(options, selection, { ptrace, bpf }, cpuPlan)
   // the CPUs the passes may use, as the plan found them before the bench pinned itself
-  const collected = { runId: path.basename(runDir), options, programs: runnable, ptrace, bpf, gcUnavailable, skipped, cpus: cpuPlan.cpus }
+  const collected = {
+    runId: path.basename(runDir),
+    options,
+    programs: runnable,
+    ptrace,
+    bpf,
+    gcUnavailable,
+    skipped,
+    cpus: cpuPlan.cpus
+  }
   const now = {
     ...collectContext(collected),
     placement: { cpus: cpuPlan.cpus, system: cpuPlan.system, driver: driverPinned ? cpuPlan.driver : null, passes: experiment.passes(options, cpuPlan), refused: placement.refused, unreliable: cpuPlan.unreliable, shuffleSeed: options.id },

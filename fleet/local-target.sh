@@ -13,7 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 usage='usage: fleet/local-target.sh start [CPUS] | stop'
 engine=${ENGINE:-$(command -v podman || command -v docker || true)}
-[[ -n $engine ]] || { echo "local-target.sh: neither podman nor docker is installed; apt-get install podman" >&2; exit 2; }
+if [[ -z $engine ]]; then
+  echo "local-target.sh: neither podman nor docker is installed; apt-get install podman" >&2
+  exit 2
+fi
 port=${PORT:-2222}
 name=syscall-lab-target
 key=build/fleet/id_ed25519

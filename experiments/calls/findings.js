@@ -91,7 +91,8 @@ function findings (sets) {
   // two runs: whether the second repeated the first
   const ladders = sets.filter(set => set.results.ladder)
   for (const [first, other] of repeatPairs(ladders)) {
-    const text = callsCriterionText(callsRepeatability(first.results.ladder, other.results.ladder), [first.label, other.label])
+    const result = callsRepeatability(first.results.ladder, other.results.ladder)
+    const text = callsCriterionText(result, [first.label, other.label])
     if (text) out.push({ set: other.label, text })
   }
   return out

@@ -305,4 +305,15 @@ const csv = data => ({
 
 const agreement = () => []
 
-module.exports = { shape, contextRows, pinText, sections, browser: path.join(__dirname, 'report-browser.js'), markdown, csv, terminal, agreement, machineFigures: require('./machines').machineFigures }
+module.exports = {
+  shape,
+  contextRows,
+  pinText,
+  sections,
+  browser: path.join(__dirname, 'report-browser.js'),
+  markdown,
+  csv,
+  terminal,
+  agreement,
+  machineFigures: require('./machines').machineFigures
+}

@@ -250,7 +250,8 @@ function repeatabilityData (sets) {
     own: sets.map(set => ({ set: set.label, result: set.results.http?.repeatability ?? null, text: httpOwnText(set.results.http?.repeatability) })),
     twoRuns: repeatPairs(sets).map(([first, other]) => {
       const labels = [first.label, other.label]
-      const result = first.results.http && other.results.http ? httpRepeatability(first.results.http, other.results.http) : null
+      const measured = first.results.http && other.results.http
+      const result = measured ? httpRepeatability(first.results.http, other.results.http) : null
       return { sets: labels, result, text: result && httpCriterionText(result, labels) }
     })
   }

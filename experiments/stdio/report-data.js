@@ -520,7 +520,8 @@ function repeatabilityData (sets) {
     own: sets.map(set => ({ set: set.label, result: set.results.throughputRepeatability ?? null, text: throughputOwnText(set.results.throughputRepeatability) })),
     twoRuns: repeatPairs(sets).map(([first, other]) => {
       const labels = [first.label, other.label]
-      const result = first.results.cells?.length && other.results.cells?.length ? throughputRepeatability(first.results, other.results) : null
+      const measured = first.results.cells?.length && other.results.cells?.length
+      const result = measured ? throughputRepeatability(first.results, other.results) : null
       return { sets: labels, result, text: result && throughputCriterionText(result, labels) }
     })
   }

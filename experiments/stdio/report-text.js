@@ -113,8 +113,13 @@ function headlineMarkdown (data) {
     const criterion = headlineRepeatabilityText(twoRuns, twoRuns.sets)
     if (!criterion) continue
     out.push(`${md(criterion)}.`, '')
-    out.push(markdownTable(['reader', 'block size', md(twoRuns.sets[0]), md(twoRuns.sets[1]), 'move, points', `within ${twoRuns.goal.points}`, 'shift (p)'],
-      twoRuns.cells.map(cell => [md(cell.program), sizeName(cell.blockSize), shareWithInterval(cell.a), shareWithInterval(cell.b), cell.movePoints.toFixed(1), cell.within ? 'yes' : 'no', shiftText(cell)]),
+    const [first, second] = twoRuns.sets.map(md)
+    const header = ['reader', 'block size', first, second, 'move, points',
+      `within ${twoRuns.goal.points}`, 'shift (p)']
+    out.push(markdownTable(header,
+      twoRuns.cells.map(cell => [md(cell.program), sizeName(cell.blockSize),
+        shareWithInterval(cell.a), shareWithInterval(cell.b), cell.movePoints.toFixed(1),
+        cell.within ? 'yes' : 'no', shiftText(cell)]),
       ['l', 'r', 'r', 'r', 'r', 'l', 'l']), '')
   }
   return out
@@ -332,7 +337,7 @@ function markdown (data) {
 
 // What analyse.js prints when runs are compared: how far each machine's runs agree.
 function agreement (data) {
-  return data.headline.repeatabilities.flatMap(pairAgreement.bind(null, data))
+  return data.headline.repeatabilities.flatMap(repeatability => pairAgreement(data, repeatability))
 }
 
 function pairAgreement (data, repeatability) {
@@ -340,7 +345,8 @@ function pairAgreement (data, repeatability) {
   const order = repeatability.runtimeOrder
   const above = repeatability.cells.filter(cell => !cell.within)
   return [...kernelAgreement(data, repeatability.sets),
-    `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ${repeatability.goal.points} points between ${repeatability.sets[0]} and ${repeatability.sets[1]}, ` +
+    `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ` +
+      `${repeatability.goal.points} points between ${repeatability.sets.join(' and ')}, ` +
       `largest ${repeatability.maxMovePoints.toFixed(1)}: the goal is ${repeatability.met ? 'met' : 'not met'}` +
       `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`,
     `runtimes at ${repeatability.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`

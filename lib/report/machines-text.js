@@ -199,7 +199,7 @@ function machinesHtml (comparison) {
 // What analyse.js prints: the answer, and per runtime which figure carried.
 function machinesTerminal (comparison) {
   return [
-    `machines: ${comparison.machines.map(machine => `${machine.name} (${machine.runs.join(', ')})`).join(' against ')}; ` +
+    `machines: ${comparison.machines.map(machineWithRuns).join(' against ')}; ` +
       'a comparison of machines, not a repeatability check',
     summaryText(comparison),
     ...runtimeLines(comparison).map(line => `  ${line}`)
@@ -230,6 +230,8 @@ const carriedBy = carried => {
   if (!carried?.carries) return ''
   return carried.close ? 'values' : 'intervals'
 }
+
+const machineWithRuns = machine => `${machine.name} (${machine.runs.join(', ')})`
 
 // Fleet targets that measured nothing (analyse.js reads their target-failed.json).
 const failedTargetLines = targets => targets.map(target =>

@@ -314,7 +314,8 @@ function incomparable (comparison) {
     const places = [...new Set(comparison.rows.filter(row => row.absolute[index]).map(row => row.atLabel))]
     return `${machine.runs.join(', ')} at ${places.length ? places.join(', ') : 'nothing'}`
   })
-  return `the runs share no measured figure (${where.join('; ')}); compare runs made with the same sizes, rungs or cells`
+  return `the runs share no measured figure (${where.join('; ')}); ` +
+    'compare runs made with the same sizes, rungs or cells'
 }
 
 module.exports = {

@@ -11,7 +11,9 @@ const { machinesMarkdown, machinesTerminal, machinesCsv, failedTargetsMarkdown }
 
 function renderMarkdown (data) {
   const machines = data.machines ? machinesMarkdown(data.machines) : []
-  return [`# ${md(data.title)}`, '', ...failedTargetsMarkdown(data.failedTargets), ...machines, ...byName(data.experiment).report.markdown(data)].join('\n')
+  const experiment = byName(data.experiment).report.markdown(data)
+  return [`# ${md(data.title)}`, '', ...failedTargetsMarkdown(data.failedTargets), ...machines, ...experiment]
+    .join('\n')
 }
 
 const csvText = (header, rows) =>
