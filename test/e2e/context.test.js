@@ -28,16 +28,24 @@ function withTempDir (fn) {
 }
 
 const ONE_SHORT_RUN = ['--sizes', '65536', ...ONE_RUN]
-const readContext = (out, id) => JSON.parse(fs.readFileSync(path.join(out, id, 'context.json'), 'utf8'))
+const readContext = (out, id) =>
+  JSON.parse(fs.readFileSync(path.join(out, id, 'context.json'), 'utf8'))
 
 describe('the Node the lab measures', () => {
   test('is pinned in package.json and installed by setup.sh into build/node/, not the Node running the lab', () => {
     assert.deepEqual(MEASURED_NODE_VERSIONS, PINNED)
     for (const version of PINNED) assert.match(version, /^\d+\.\d+\.\d+$/)
-    assert.equal(new Set(PINNED.map(version => version.split('.')[0])).size, PINNED.length, 'one pinned version per major')
+    assert.equal(
+      new Set(PINNED.map(version => version.split('.')[0])).size, PINNED.length,
+      'one pinned version per major'
+    )
     const env = { ...process.env }
     delete env.NODE
-    const located = spawnSync(process.execPath, ['-p', "require('./lib/runtimes').runtimes.node.locate()"], { cwd: ROOT, encoding: 'utf8', env })
+    const located = spawnSync(
+      process.execPath,
+      ['-p', "require('./lib/runtimes').runtimes.node.locate()"],
+      { cwd: ROOT, encoding: 'utf8', env }
+    )
     assert.equal(located.stdout.trim(), path.join(BUILD, 'node', PINNED[0], 'bin', 'node'))
     for (const version of PINNED) {
       const binary = runtimes[`node@${version.split('.')[0]}`].locate()
@@ -50,7 +58,11 @@ describe('the Node the lab measures', () => {
     const major = PINNED[1].split('.')[0]
     assert.equal(pinnedNodeVersion(major), PINNED[1])
     assert.equal(pinnedNodeVersion(PINNED[1]), PINNED[1])
-    assert.throws(() => pinnedNodeVersion('19'), new RegExp(`Node 19 is not pinned by the lab; pick from ${PINNED.map(version => version.split('.')[0]).join(', ')}`))
+    const majors = PINNED.map(version => version.split('.')[0]).join(', ')
+    assert.throws(
+      () => pinnedNodeVersion('19'),
+      new RegExp(`Node 19 is not pinned by the lab; pick from ${majors}`)
+    )
     const refused = bench(['--node', '19'])
     assert.equal(refused.status, 2)
     assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
@@ -65,66 +77,97 @@ describe('the commit a run was measured with', () => {
   test('comes from git and is not flagged', () => withTempDir(out => {
     const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'git'])
     assert.equal(result.status, 0, result.stderr)
-    const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim()
+    const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
+      .stdout.trim()
     assert.equal(readContext(out, 'git').lab.commit, head)
     assert.doesNotMatch(result.stdout, /commit is unknown/)
   }))
 
   test('without git, LAB_COMMIT names it', () => withTempDir(out => {
-    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'named'], { ...NO_GIT, LAB_COMMIT: 'abc1234' })
+    const result = bench(
+      ['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'named'],
+      { ...NO_GIT, LAB_COMMIT: 'abc1234' }
+    )
     assert.equal(result.status, 0, result.stderr)
     assert.equal(readContext(out, 'named').lab.commit, 'abc1234')
     assert.doesNotMatch(result.stdout, /commit is unknown/)
   }))
 
   test('unknown: recorded as null, and bench says how to name it', () => withTempDir(out => {
-    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'unknown'], { ...NO_GIT, LAB_COMMIT: '' })
+    const result = bench(
+      ['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'unknown'],
+      { ...NO_GIT, LAB_COMMIT: '' }
+    )
     assert.equal(result.status, 0, result.stderr)
     assert.equal(readContext(out, 'unknown').lab.commit, null)
-    assert.match(result.stdout, /^the lab's commit is unknown, .*install git \(apt-get install git\) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=\$\(git rev-parse --short HEAD\)$/m)
+    assert.match(
+      result.stdout,
+      /^the lab's commit is unknown, .*install git \(apt-get install git\) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=\$\(git rev-parse --short HEAD\)$/m
+    )
   }))
 })
 
 describe('what makes one machine\'s syscall dearer than another\'s', () => {
-  test('the context records the mitigations, their command-line switches, the clock source and THP', () => withTempDir(out => {
-    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'machine'])
-    assert.equal(result.status, 0, result.stderr)
-    const { machine } = readContext(out, 'machine')
-    const vulnerabilities = fs.readdirSync('/sys/devices/system/cpu/vulnerabilities')
-    assert.deepEqual(Object.keys(machine.vulnerabilities), [...vulnerabilities].sort())
-    for (const name of vulnerabilities) {
-      assert.equal(machine.vulnerabilities[name], fs.readFileSync(`/sys/devices/system/cpu/vulnerabilities/${name}`, 'utf8').trim(), name)
-    }
-    const bootWords = fs.readFileSync('/proc/cmdline', 'utf8').split(' -- ')[0].trim().split(/\s+/)
-    for (const word of machine.mitigationSwitches) assert.ok(bootWords.includes(word), `${word} is not on the kernel's command line`)
-    if (bootWords.some(word => word.startsWith('mitigations='))) assert.ok(machine.mitigationSwitches.some(word => word.startsWith('mitigations=')))
-    assert.equal(machine.clockSource, fs.readFileSync('/sys/devices/system/clocksource/clocksource0/current_clocksource', 'utf8').trim())
-    assert.match(machine.transparentHugePages, /^(always|madvise|never)$/)
-  }))
+  test('the context records the mitigations, their command-line switches, the clock source and THP',
+    () => withTempDir(out => {
+      const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'machine'])
+      assert.equal(result.status, 0, result.stderr)
+      const { machine } = readContext(out, 'machine')
+      const vulnerabilities = fs.readdirSync('/sys/devices/system/cpu/vulnerabilities')
+      assert.deepEqual(Object.keys(machine.vulnerabilities), [...vulnerabilities].sort())
+      for (const name of vulnerabilities) {
+        const file = `/sys/devices/system/cpu/vulnerabilities/${name}`
+        assert.equal(machine.vulnerabilities[name], fs.readFileSync(file, 'utf8').trim(), name)
+      }
+      const bootWords = fs.readFileSync('/proc/cmdline', 'utf8')
+        .split(' -- ')[0].trim().split(/\s+/)
+      for (const word of machine.mitigationSwitches) {
+        assert.ok(bootWords.includes(word), `${word} is not on the kernel's command line`)
+      }
+      if (bootWords.some(word => word.startsWith('mitigations='))) {
+        assert.ok(machine.mitigationSwitches.some(word => word.startsWith('mitigations=')))
+      }
+      const clockSourceFile = '/sys/devices/system/clocksource/clocksource0/current_clocksource'
+      assert.equal(machine.clockSource, fs.readFileSync(clockSourceFile, 'utf8').trim())
+      assert.match(machine.transparentHugePages, /^(always|madvise|never)$/)
+    }))
 
-  test('the machine\'s key, its CPU\'s id, the facts that explain its speed, and each reader\'s code', () => withTempDir(out => {
-    const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'key'])
-    assert.equal(result.status, 0, result.stderr)
-    const context = readContext(out, 'key')
-    const { machine } = context
-    const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8')
-    assert.equal(machine.cpu.vendor, /^vendor_id\s*:\s*(.+)$/m.exec(cpuinfo)[1].trim())
-    assert.equal(machine.cpu.family, Number(/^cpu family\s*:\s*(.+)$/m.exec(cpuinfo)[1]))
-    const caches = fs.readdirSync('/sys/devices/system/cpu/cpu0/cache').filter(name => name.startsWith('index'))
-    assert.equal(machine.caches.length, caches.length)
-    for (const cache of machine.caches) assert.match(cache.size, /^\d+K$/)
-    assert.equal(typeof machine.pmu, 'boolean')
-    assert.ok(machine.hz === null || [100, 250, 300, 1000].includes(machine.hz), String(machine.hz))
-    assert.match(machine.hypervisor, /^(none|KVM|Xen|Hyper-V|unnamed.*|[a-z]+)$/)
-    // the key as analyse.js computes it from the facts
-    const identity = machineIdentity(context)
-    assert.deepEqual([machine.key, machine.slug, identity.missing], [identity.key, identity.slug, []])
-    // the CPUs the bench could place its passes on, not the one it pinned itself to
-    const allowed = /^Cpus_allowed_list:\s*(\S+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]
-    assert.deepEqual(machine.cpusAllowed.split(',').map(Number), context.placement.cpus)
-    assert.equal(context.placement.cpus.length, allowed.includes('-') ? Number(allowed.split('-')[1]) - Number(allowed.split('-')[0]) + 1 : allowed.split(',').length)
-    const c = context.programs.find(program => program.name === 'c')
-    const digest = crypto.createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'wc', 'wc.c'))).digest('hex')
-    assert.equal(c.sourceSha256, digest.slice(0, 16))
-  }))
+  test('the machine\'s key, its CPU\'s id, the facts that explain its speed, and each reader\'s code',
+    () => withTempDir(out => {
+      const result = bench(['--only', 'c', ...ONE_SHORT_RUN, '--out', out, '--id', 'key'])
+      assert.equal(result.status, 0, result.stderr)
+      const context = readContext(out, 'key')
+      const { machine } = context
+      const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8')
+      assert.equal(machine.cpu.vendor, /^vendor_id\s*:\s*(.+)$/m.exec(cpuinfo)[1].trim())
+      assert.equal(machine.cpu.family, Number(/^cpu family\s*:\s*(.+)$/m.exec(cpuinfo)[1]))
+      const caches = fs.readdirSync('/sys/devices/system/cpu/cpu0/cache')
+        .filter(name => name.startsWith('index'))
+      assert.equal(machine.caches.length, caches.length)
+      for (const cache of machine.caches) assert.match(cache.size, /^\d+K$/)
+      assert.equal(typeof machine.pmu, 'boolean')
+      assert.ok(
+        machine.hz === null || [100, 250, 300, 1000].includes(machine.hz), String(machine.hz)
+      )
+      assert.match(machine.hypervisor, /^(none|KVM|Xen|Hyper-V|unnamed.*|[a-z]+)$/)
+      // the key as analyse.js computes it from the facts
+      const identity = machineIdentity(context)
+      assert.deepEqual(
+        [machine.key, machine.slug, identity.missing], [identity.key, identity.slug, []]
+      )
+      // the CPUs the bench could place its passes on, not the one it pinned itself to
+      const status = fs.readFileSync('/proc/self/status', 'utf8')
+      const allowed = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)[1]
+      assert.deepEqual(machine.cpusAllowed.split(',').map(Number), context.placement.cpus)
+      assert.equal(
+        context.placement.cpus.length,
+        allowed.includes('-')
+          ? Number(allowed.split('-')[1]) - Number(allowed.split('-')[0]) + 1
+          : allowed.split(',').length
+      )
+      const c = context.programs.find(program => program.name === 'c')
+      const source = fs.readFileSync(path.join(ROOT, 'wc', 'wc.c'))
+      const digest = crypto.createHash('sha256').update(source).digest('hex')
+      assert.equal(c.sourceSha256, digest.slice(0, 16))
+    }))
 })

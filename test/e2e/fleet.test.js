@@ -22,33 +22,51 @@ function playbook (dir, benches) {
     'gone ansible_host=127.0.0.1 ansible_port=1 ansible_user=root',
     ''
   ].join('\n'))
-  return spawnSync('ansible-playbook', ['-i', inventory, path.join(ROOT, 'fleet', 'playbook.yml'),
-    '-e', 'fleet_id=f1', '-e', `fleet_results=${dir}/fleet`, '-e', `fleet_report=${dir}/report`,
-    '-e', `fleet_node=${process.execPath}`, '-e', 'fleet_poll=2', '-e', JSON.stringify({ fleet_benches: benches })], {
+  return spawnSync('ansible-playbook', [
+    '-i', inventory, path.join(ROOT, 'fleet', 'playbook.yml'),
+    '-e', 'fleet_id=f1',
+    '-e', `fleet_results=${dir}/fleet`,
+    '-e', `fleet_report=${dir}/report`,
+    '-e', `fleet_node=${process.execPath}`,
+    '-e', 'fleet_poll=2',
+    '-e', JSON.stringify({ fleet_benches: benches })
+  ], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 600000,
-    env: { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_HOST_KEY_CHECKING: 'False', ANSIBLE_LOCAL_TEMP: path.join(dir, 'ansible') }
+    env: {
+      ...process.env,
+      ANSIBLE_NOCOLOR: '1',
+      ANSIBLE_HOST_KEY_CHECKING: 'False',
+      ANSIBLE_LOCAL_TEMP: path.join(dir, 'ansible')
+    }
   })
 }
 
 test('a fleet of two targets: one measured and merged, one unreachable, a failing bench named', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
-  const before = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('syscall-lab-fleet-'))
+  const before = fs.readdirSync(os.tmpdir())
+    .filter(name => name.startsWith('syscall-lab-fleet-'))
   try {
     const result = playbook(dir, [TINY.join(' '), '--experiment calls --bogus'])
     assert.equal(result.status, 0, result.stdout + result.stderr)
     const fleet = path.join(dir, 'fleet', 'f1')
     // this machine's stdio run, fetched whole
     const run = path.join(fleet, 'here', 'here-0-stdio')
-    for (const file of ['context.json', 'results.json', 'all.jsonl']) assert.ok(fs.existsSync(path.join(run, file)), file)
-    assert.equal(JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8')).runId, 'here-0-stdio')
+    for (const file of ['context.json', 'results.json', 'all.jsonl']) {
+      assert.ok(fs.existsSync(path.join(run, file)), file)
+    }
+    assert.equal(
+      JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8')).runId, 'here-0-stdio'
+    )
     // its failing bench, with the experiment and the bench's own words
-    const failed = JSON.parse(fs.readFileSync(path.join(fleet, 'here', 'here-1-calls', 'target-failed.json'), 'utf8'))
+    const failedFile = path.join(fleet, 'here', 'here-1-calls', 'target-failed.json')
+    const failed = JSON.parse(fs.readFileSync(failedFile, 'utf8'))
     assert.deepEqual([failed.target, failed.experiment], ['here', 'calls'])
     assert.match(failed.reason, /unknown option --bogus/)
     // the unreachable target
-    const gone = JSON.parse(fs.readFileSync(path.join(fleet, 'gone', 'target-failed.json'), 'utf8'))
+    const goneFile = path.join(fleet, 'gone', 'target-failed.json')
+    const gone = JSON.parse(fs.readFileSync(goneFile, 'utf8'))
     assert.equal(gone.target, 'gone')
     assert.match(gone.reason, /^unreachable: .*(refused|port 1)/)
     // merged: the report names both failures
@@ -56,9 +74,12 @@ test('a fleet of two targets: one measured and merged, one unreachable, a failin
     assert.match(md, /- gone failed: unreachable/)
     assert.match(md, /- here \(calls\) failed: .*unknown option --bogus/)
     // nothing left behind: no temporary run folder, no fetched archive
-    const after = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('syscall-lab-fleet-'))
+    const after = fs.readdirSync(os.tmpdir())
+      .filter(name => name.startsWith('syscall-lab-fleet-'))
     assert.deepEqual(after.filter(name => !before.includes(name)), [])
-    assert.deepEqual(fs.readdirSync(path.join(fleet, 'here')).filter(name => name.endsWith('.tar.gz')), [])
+    assert.deepEqual(
+      fs.readdirSync(path.join(fleet, 'here')).filter(name => name.endsWith('.tar.gz')), []
+    )
     // a fleet name already used is refused before anything runs
     const again = playbook(dir, [TINY.join(' ')])
     assert.notEqual(again.status, 0)

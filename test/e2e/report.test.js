@@ -240,7 +240,9 @@ test('without --out, one run\'s report goes into its folder, a comparison into a
   assert.equal(compared.status, 0, compared.stderr)
   const own = path.join(ROOT, 'results', 'comparisons', `${path.basename(first)}-vs-${path.basename(second)}`)
   try {
-    for (const file of ['report.html', 'results.md', 'results.csv']) assert.ok(fs.existsSync(path.join(own, file)), file)
+    for (const file of ['report.html', 'results.md', 'results.csv']) {
+      assert.ok(fs.existsSync(path.join(own, file)), file)
+    }
     // neither run's own folder gained a report
     for (const dir of [first, second]) assert.equal(fs.existsSync(path.join(dir, 'report.html')), false, dir)
   } finally {
@@ -257,13 +259,22 @@ test('without --out, one run\'s report goes into its folder, a comparison into a
 function otherMachine (name) {
   const run = copyOf(SAMPLE, name)
   const context = readJson(path.join(run, 'context.json'))
-  context.machine = { ...context.machine, cpuModel: 'Intel(R) Xeon(R) Processor', vulnerabilities: { ...context.machine.vulnerabilities, retbleed: 'Vulnerable' } }
+  context.machine = {
+    ...context.machine,
+    cpuModel: 'Intel(R) Xeon(R) Processor',
+    vulnerabilities: { ...context.machine.vulnerabilities, retbleed: 'Vulnerable' }
+  }
   fs.writeFileSync(path.join(run, 'context.json'), JSON.stringify(context))
   const results = readJson(path.join(run, 'results.json'))
   for (const blockSize of results.headline.sizes) {
     const cells = results.headline.cells.filter(cell => cell.blockSize === blockSize)
     const c = cells.find(cell => cell.program === 'c')
-    const scale = value => value && { ...value, estimate: value.estimate * 0.56, low: value.low * 0.56, high: value.high * 0.56 }
+    const scale = value => value && {
+      ...value,
+      estimate: value.estimate * 0.56,
+      low: value.low * 0.56,
+      high: value.high * 0.56
+    }
     c.cpuPerReadNs = scale(c.cpuPerReadNs)
   }
   fs.writeFileSync(path.join(run, 'results.json'), JSON.stringify(results))
@@ -275,7 +286,10 @@ test('runs of two machines: a comparison of machines, never a repeatability verd
   const out = path.join(scratch, 'out-machines')
   const result = analyse([SAMPLE, intel, '--out', out])
   assert.equal(result.status, 0, result.stderr)
-  assert.match(result.stdout, /^machines: amd-epyc-\d+c-[0-9a-f]{8} \(sample\) against intel-xeon-\d+c-[0-9a-f]{8} \(sample #2\); a comparison of machines, not a repeatability check$/m)
+  assert.match(
+    result.stdout,
+    /^machines: amd-epyc-\d+c-[0-9a-f]{8} \(sample\) against intel-xeon-\d+c-[0-9a-f]{8} \(sample #2\); a comparison of machines, not a repeatability check$/m
+  )
   assert.doesNotMatch(result.stdout, /goal is|not met/)
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /^## Across machines$/m)
@@ -297,11 +311,17 @@ test('a fleet\'s folder: every target\'s runs merged, a target that failed named
   fs.cpSync(SAMPLE, path.join(fleet, 'amd', 'sample'), { recursive: true })
   fs.cpSync(otherMachine('fleet-intel'), path.join(fleet, 'intel', 'q1'), { recursive: true })
   fs.mkdirSync(path.join(fleet, 'gone'))
-  fs.writeFileSync(path.join(fleet, 'gone', 'target-failed.json'), JSON.stringify({ target: 'gone', reason: 'unreachable: ssh: connect to host gone port 22: Connection refused' }))
+  fs.writeFileSync(path.join(fleet, 'gone', 'target-failed.json'), JSON.stringify({
+    target: 'gone',
+    reason: 'unreachable: ssh: connect to host gone port 22: Connection refused'
+  }))
   const out = path.join(scratch, 'out-fleet')
   const result = analyse([fleet, '--out', out])
   assert.equal(result.status, 0, result.stderr)
-  assert.match(result.stdout, /^fleet target gone failed: unreachable: ssh: connect to host gone port 22: Connection refused$/m)
+  assert.match(
+    result.stdout,
+    /^fleet target gone failed: unreachable: ssh: connect to host gone port 22: Connection refused$/m
+  )
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /## Fleet targets that failed\n\n- gone failed: unreachable/)
   assert.match(md, /\| intel-xeon-[a-z0-9-]+ \| [0-9a-f]{12} \| sample #2 \|/)
@@ -309,8 +329,14 @@ test('a fleet\'s folder: every target\'s runs merged, a target that failed named
   // a fleet whose every target failed: one line
   const dead = fs.mkdtempSync(path.join(scratch, 'fleet-dead-'))
   fs.mkdirSync(path.join(dead, 'a'))
-  fs.writeFileSync(path.join(dead, 'a', 'target-failed.json'), JSON.stringify({ target: 'a', reason: 'bench.js exited 1' }))
-  assertUsageError(analyse([dead, '--out', out]), /holds no run: every fleet target failed, a with bench\.js exited 1; mend it/)
+  fs.writeFileSync(
+    path.join(dead, 'a', 'target-failed.json'),
+    JSON.stringify({ target: 'a', reason: 'bench.js exited 1' })
+  )
+  assertUsageError(
+    analyse([dead, '--out', out]),
+    /holds no run: every fleet target failed, a with bench\.js exited 1; mend it/
+  )
   // a failure file that is not one
   fs.writeFileSync(path.join(fleet, 'gone', 'target-failed.json'), '{"oops": 1}')
   assertUsageError(analyse([fleet, '--out', out]), /target-failed\.json is not a fleet target's failure/)
@@ -326,7 +352,10 @@ test('runs of two machines that share no figure: one line saying what each measu
   const own = readJson(path.join(sample, 'results.json'))
   own.headline.cells = own.headline.cells.filter(cell => cell.blockSize === 256)
   fs.writeFileSync(path.join(sample, 'results.json'), JSON.stringify(own))
-  assertUsageError(analyse([sample, intel, '--out', path.join(scratch, 'out-none')]), /stdio: the runs share no measured figure \(sample at 256 B; sample #2 at 4 KiB, 64 KiB\); compare runs made with the same sizes/)
+  assertUsageError(
+    analyse([sample, intel, '--out', path.join(scratch, 'out-none')]),
+    /stdio: the runs share no measured figure \(sample at 256 B; sample #2 at 4 KiB, 64 KiB\); compare runs made with the same sizes/
+  )
 })
 
 test('the newest run is the one bench.js dated last', () => {
@@ -991,9 +1020,15 @@ test('--machines: the runs under a folder listed by machine, each with its key; 
   const lines = result.stdout.trim().split('\n')
   const heads = lines.filter(line => !line.startsWith('  '))
   assert.equal(heads.length, 3, result.stdout)
-  assert.match(heads.find(line => line.startsWith('intel-xeon-')), /^intel-xeon-\d+c-[0-9a-f]{8}: Intel\(R\) Xeon\(R\) Processor, \d+ cores, .*; key [0-9a-f]{12}; keyed without .* \(an older lab's run\)$/)
+  assert.match(
+    heads.find(line => line.startsWith('intel-xeon-')),
+    /^intel-xeon-\d+c-[0-9a-f]{8}: Intel\(R\) Xeon\(R\) Processor, \d+ cores, .*; key [0-9a-f]{12}; keyed without .* \(an older lab's run\)$/
+  )
   assert.ok(lines.some(line => /^ {2}stdio +\d{4}-\d\d-\d\d .*fleet\/intel\/q1$/.test(line)), result.stdout)
   assert.equal(fs.readdirSync(path.join(folder, 'a')).includes('report.html'), false)
   assertUsageError(analyse(['--machines', '--out', folder]), /--machines lists runs and writes nothing; drop --out$/)
-  assertUsageError(analyse(['--machines', path.join(folder, 'nowhere')]), /no such directory: .*nowhere; give a folder of runs/)
+  assertUsageError(
+    analyse(['--machines', path.join(folder, 'nowhere')]),
+    /no such directory: .*nowhere; give a folder of runs/
+  )
 })

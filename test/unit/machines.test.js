@@ -6,12 +6,15 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
 const { machineIdentity, sameMachine, groupByMachine, repeatPairs } = require('../../lib/machine')
-const { compareMachines, carries, pool, difference, reciprocal, incomparable, CARRY } = require('../../lib/report/machines')
+const {
+  compareMachines, carries, pool, difference, reciprocal, incomparable, CARRY
+} = require('../../lib/report/machines')
 const stdioFigures = require('../../experiments/stdio/machines').machineFigures
 const callsFigures = require('../../experiments/calls/machines').machineFigures
 const { summaryText, machinesMarkdown, machinesCsv } = require('../../lib/report/machines-text')
 
-const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
+const close = (actual, expected, message) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 
 const AMD = {
   kernel: '6.18.44',
@@ -26,8 +29,18 @@ const AMD = {
   hypervisor: 'KVM',
   clockSource: 'tsc'
 }
-const INTEL = { ...AMD, cpuModel: 'Intel(R) Xeon(R) Processor', cpu: { ...AMD.cpu, vendor: 'GenuineIntel', family: 6, model: 106 }, vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }
-const context = (machine, extra = {}) => ({ machine, lab: { commit: 'abc' }, runtimes: { node: { version: 'v24.21.0' } }, ...extra })
+const INTEL = {
+  ...AMD,
+  cpuModel: 'Intel(R) Xeon(R) Processor',
+  cpu: { ...AMD.cpu, vendor: 'GenuineIntel', family: 6, model: 106 },
+  vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' }
+}
+const context = (machine, extra = {}) => ({
+  machine,
+  lab: { commit: 'abc' },
+  runtimes: { node: { version: 'v24.21.0' } },
+  ...extra
+})
 
 test('the machine key digests the facts that set a syscall\'s price, in any order, and nothing else', () => {
   const a = machineIdentity(context(AMD))
@@ -36,12 +49,20 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
   reordered.vulnerabilities = { spectre_v2: 'Mitigation: Retpolines', retbleed: 'Not affected' }
   assert.equal(machineIdentity(context(reordered)).key, a.key)
   // memory, microcode and the runtimes' versions are not the machine
-  const other = machineIdentity(context({ ...AMD, memoryBytes: 8 * 2 ** 30, cpu: { ...AMD.cpu, microcode: '0x2' } }, { runtimes: { node: { version: 'v26' } } }))
+  const other = machineIdentity(context(
+    { ...AMD, memoryBytes: 8 * 2 ** 30, cpu: { ...AMD.cpu, microcode: '0x2' } },
+    { runtimes: { node: { version: 'v26' } } }
+  ))
   assert.equal(other.key, a.key)
   // each fact of the key moves it
-  for (const change of [{ kernel: '6.1.0' }, { cores: 4 }, { cpusAllowed: '1' }, { clockSource: 'kvm-clock' }, { container: true }, { hypervisor: 'Xen' },
-    { mitigationSwitches: ['mitigations=off'] }, { vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }]) {
-    assert.notEqual(machineIdentity(context({ ...AMD, ...change })).key, a.key, JSON.stringify(change))
+  for (const change of [
+    { kernel: '6.1.0' }, { cores: 4 }, { cpusAllowed: '1' }, { clockSource: 'kvm-clock' },
+    { container: true }, { hypervisor: 'Xen' }, { mitigationSwitches: ['mitigations=off'] },
+    { vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }
+  ]) {
+    assert.notEqual(
+      machineIdentity(context({ ...AMD, ...change })).key, a.key, JSON.stringify(change)
+    )
   }
   assert.match(a.key, /^[0-9a-f]{12}$/)
   assert.equal(a.slug, `amd-epyc-2c-${a.key.slice(0, 8)}`)
@@ -57,20 +78,35 @@ test('a run from an older lab is keyed from what its context has, and says so', 
   // against a newer run of the same machine: the same by every fact both have, and the
   // facts that could not be compared are named
   const decision = sameMachine(identity, machineIdentity(context(AMD)))
-  assert.deepEqual(decision, { same: true, differing: [], unknown: ['CPU family, model, stepping', 'CPUs allowed', 'hypervisor'] })
+  assert.deepEqual(decision, {
+    same: true,
+    differing: [],
+    unknown: ['CPU family, model, stepping', 'CPUs allowed', 'hypervisor']
+  })
   // a context without any machine: keyed all the same, nothing refused
   assert.deepEqual(machineIdentity({}).missing.length, 10)
 })
 
 test('same or different machine: the facts that differ are named', () => {
   const decision = sameMachine(machineIdentity(context(AMD)), machineIdentity(context(INTEL)))
-  assert.deepEqual(decision, { same: false, differing: ['CPU model', 'CPU family, model, stepping', 'mitigations'], unknown: [] })
+  assert.deepEqual(decision, {
+    same: false,
+    differing: ['CPU model', 'CPU family, model, stepping', 'mitigations'],
+    unknown: []
+  })
 })
 
 test('the two-run criterion pairs each machine\'s first run with its later ones, never two machines', () => {
-  const sets = ['a1', 'i1', 'a2', 'i2', 'a3'].map(label => ({ label, context: context(label[0] === 'a' ? AMD : INTEL) }))
-  assert.deepEqual(groupByMachine(sets).map(group => group.sets.map(set => set.label)), [['a1', 'a2', 'a3'], ['i1', 'i2']])
-  assert.deepEqual(repeatPairs(sets).map(pair => pair.map(set => set.label)), [['a1', 'a2'], ['a1', 'a3'], ['i1', 'i2']])
+  const sets = ['a1', 'i1', 'a2', 'i2', 'a3']
+    .map(label => ({ label, context: context(label[0] === 'a' ? AMD : INTEL) }))
+  assert.deepEqual(
+    groupByMachine(sets).map(group => group.sets.map(set => set.label)),
+    [['a1', 'a2', 'a3'], ['i1', 'i2']]
+  )
+  assert.deepEqual(
+    repeatPairs(sets).map(pair => pair.map(set => set.label)),
+    [['a1', 'a2'], ['a1', 'a3'], ['i1', 'i2']]
+  )
   assert.deepEqual(repeatPairs(sets.slice(0, 2)), [])
 })
 
@@ -99,17 +135,29 @@ test('carries: within 10% of the larger, or intervals sharing a point', () => {
 })
 
 test('pool: one machine\'s runs as the median of their estimates and an interval spanning theirs', () => {
-  const pooled = pool([{ estimate: 10, low: 9, high: 11, level: 0.95 }, { estimate: 14, low: 13, high: 16, level: 0.959 }, null])
+  const pooled = pool([
+    { estimate: 10, low: 9, high: 11, level: 0.95 },
+    { estimate: 14, low: 13, high: 16, level: 0.959 },
+    null
+  ])
   assert.deepEqual(pooled, { estimate: 12, low: 9, high: 16, level: 0.95, runs: 2 })
-  assert.deepEqual(pool([{ estimate: 3, low: null, high: null }, { estimate: 5, low: 4, high: 6 }]), { estimate: 4, low: null, high: null, level: null, runs: 2 })
+  assert.deepEqual(
+    pool([{ estimate: 3, low: null, high: null }, { estimate: 5, low: 4, high: 6 }]),
+    { estimate: 4, low: null, high: null, level: null, runs: 2 }
+  )
   assert.equal(pool([null, undefined]), null)
   assert.deepEqual(difference(30.5, 24), { estimate: 6.5, low: null, high: null, level: null })
   // a ratio over the baseline of 1.25 (0.8 to 2) is a share of 0.8 (0.5 to 1.25)
-  assert.deepEqual(reciprocal({ estimate: 1.25, low: 0.8, high: 2, level: 0.95 }), { estimate: 0.8, low: 0.5, high: 1.25, level: 0.95 })
+  assert.deepEqual(
+    reciprocal({ estimate: 1.25, low: 0.8, high: 2, level: 0.95 }),
+    { estimate: 0.8, low: 0.5, high: 1.25, level: 0.95 }
+  )
 })
 
 // a stdio results set with the headline's cells as the comparison reads them
-const interval = (estimate, half) => ({ estimate, low: estimate - half, high: estimate + half, level: 0.95 })
+const interval = (estimate, half) => ({
+  estimate, low: estimate - half, high: estimate + half, level: 0.95
+})
 function stdioSet (label, machine, cells, extra = {}) {
   return {
     label,
@@ -118,7 +166,12 @@ function stdioSet (label, machine, cells, extra = {}) {
       experiment: 'stdio',
       headline: {
         cells: cells.map(([program, runtime, blockSize, cpu, over, share]) => ({
-          program, runtime, blockSize, cpuPerReadNs: interval(cpu, 1), overheadNs: over === null ? null : interval(over, 2), shareOfC: share === null ? null : interval(share, 0.01)
+          program,
+          runtime,
+          blockSize,
+          cpuPerReadNs: interval(cpu, 1),
+          overheadNs: over === null ? null : interval(over, 2),
+          shareOfC: share === null ? null : interval(share, 0.01)
         }))
       }
     }
@@ -128,8 +181,16 @@ function stdioSet (label, machine, cells, extra = {}) {
 test('a comparison of machines: C\'s ns per machine, then each reader over C and as a share, and which carried', () => {
   // AMD: C 292 ns, bun-ffi 373 (+81, 78%), node-sync 507 (+215, 58%)
   // Intel: C 163 ns, bun-ffi 240 (+77, 68%), node-sync 346 (+183, 47%)
-  const amd = stdioSet('ref', AMD, [['c', 'native', 256, 292, null, null], ['bun-ffi', 'bun', 256, 373, 81, 0.78], ['node-sync', 'node', 256, 507, 215, 0.58]])
-  const intel = stdioSet('q1', INTEL, [['c', 'native', 256, 163, null, null], ['bun-ffi', 'bun', 256, 240, 77, 0.68], ['node-sync', 'node', 256, 346, 183, 0.47]], { runtimes: { node: { version: 'v22' } } })
+  const amd = stdioSet('ref', AMD, [
+    ['c', 'native', 256, 292, null, null],
+    ['bun-ffi', 'bun', 256, 373, 81, 0.78],
+    ['node-sync', 'node', 256, 507, 215, 0.58]
+  ])
+  const intel = stdioSet('q1', INTEL, [
+    ['c', 'native', 256, 163, null, null],
+    ['bun-ffi', 'bun', 256, 240, 77, 0.68],
+    ['node-sync', 'node', 256, 346, 183, 0.47]
+  ], { runtimes: { node: { version: 'v22' } } })
   const comparison = compareMachines([amd, intel], stdioFigures)
   assert.deepEqual(comparison.machines.map(machine => machine.runs), [['ref'], ['q1']])
   const row = item => comparison.rows.find(entry => entry.item === item)
@@ -156,10 +217,15 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
     intervalsOnly: { share: 0, over: 0 }
   })
   assert.deepEqual(row('bun-ffi').untested, [])
-  assert.deepEqual(comparison.byRuntime.map(entry => [entry.runtime, entry.counts.total]), [['bun', 1], ['node', 1]])
+  assert.deepEqual(
+    comparison.byRuntime.map(entry => [entry.runtime, entry.counts.total]),
+    [['bun', 1], ['node', 1]]
+  )
   // what differs between the records: the CPU, its id and the mitigation, the node version
   const labels = comparison.differences.map(entry => entry.label)
-  assert.deepEqual(labels, ['CPU model', 'CPU family, model, stepping', 'mitigation: retbleed', 'node version'])
+  assert.deepEqual(labels, [
+    'CPU model', 'CPU family, model, stepping', 'mitigation: retbleed', 'node version'
+  ])
   assert.equal(incomparable(comparison), null)
 })
 
@@ -167,8 +233,14 @@ test('a figure that carries only by wide intervals is counted apart, and said so
   // deno-sync: 74% (interval 60–88%) on AMD and 61% (55–67%) on Intel are 17.6% apart, so
   // beyond 10%, but their intervals share 60–67%: carried, by the intervals only. Its ns
   // over C, +100 (98–102) and +104 (102–106), are 3.8% apart: carried by the values.
-  const amd = stdioSet('a1', AMD, [['c', 'native', 256, 290, null, null], ['deno-sync', 'deno', 256, 390, 100, 0.74]])
-  const intel = stdioSet('i1', INTEL, [['c', 'native', 256, 163, null, null], ['deno-sync', 'deno', 256, 267, 104, 0.61]])
+  const amd = stdioSet('a1', AMD, [
+    ['c', 'native', 256, 290, null, null],
+    ['deno-sync', 'deno', 256, 390, 100, 0.74]
+  ])
+  const intel = stdioSet('i1', INTEL, [
+    ['c', 'native', 256, 163, null, null],
+    ['deno-sync', 'deno', 256, 267, 104, 0.61]
+  ])
   amd.results.headline.cells[1].shareOfC = { estimate: 0.74, low: 0.60, high: 0.88, level: 0.95 }
   intel.results.headline.cells[1].shareOfC = { estimate: 0.61, low: 0.55, high: 0.67, level: 0.95 }
   const comparison = compareMachines([amd, intel], stdioFigures)
@@ -177,38 +249,74 @@ test('a figure that carries only by wide intervals is counted apart, and said so
   assert.deepEqual([row.carried.share.close, row.carried.share.overlap], [false, true])
   close(row.carried.share.spreadPercent, 13 / 74 * 100, 'share spread')
   assert.deepEqual(comparison.counts.intervalsOnly, { share: 1, over: 0 })
-  assert.match(summaryText(comparison), /Of what carried, 1 of the shares carried only by their intervals, the values more than 10% apart/)
+  assert.match(
+    summaryText(comparison),
+    /Of what carried, 1 of the shares carried only by their intervals, the values more than 10% apart/
+  )
   const table = machinesMarkdown(comparison).join('\n')
   assert.match(table, /\| both \(the share by intervals only\) \|/)
   const csv = machinesCsv(comparison)
   const carriedBy = csv.columns.indexOf('carriedBy')
   const figureOf = csv.columns.indexOf('figure')
   const denoRows = csv.rows.filter(line => line[0] === 'deno-sync')
-  assert.deepEqual([...new Set(denoRows.filter(line => line[figureOf] === 'share').map(line => line[carriedBy]))], ['intervals'])
-  assert.deepEqual([...new Set(denoRows.filter(line => line[figureOf] === 'over').map(line => line[carriedBy]))], ['values'])
+  assert.deepEqual(
+    [...new Set(denoRows.filter(line => line[figureOf] === 'share').map(line => line[carriedBy]))],
+    ['intervals']
+  )
+  assert.deepEqual(
+    [...new Set(denoRows.filter(line => line[figureOf] === 'over').map(line => line[carriedBy]))],
+    ['values']
+  )
 })
 
 test('a machine\'s second run is pooled into its column; a reader whose code changed is not tested', () => {
-  const amd = stdioSet('a1', AMD, [['c', 'native', 256, 290, null, null], ['just-sync', 'just', 256, 302, 12, 0.96]])
-  const amd2 = stdioSet('a2', AMD, [['c', 'native', 256, 294, null, null], ['just-sync', 'just', 256, 310, 16, 0.95]])
+  const amd = stdioSet('a1', AMD, [
+    ['c', 'native', 256, 290, null, null],
+    ['just-sync', 'just', 256, 302, 12, 0.96]
+  ])
+  const amd2 = stdioSet('a2', AMD, [
+    ['c', 'native', 256, 294, null, null],
+    ['just-sync', 'just', 256, 310, 16, 0.95]
+  ])
   const digests = digest => ({ programs: [{ name: 'just-sync', sourceSha256: digest }] })
-  const intel = stdioSet('i1', INTEL, [['c', 'native', 256, 163, null, null], ['just-sync', 'just', 256, 177, 14, 0.92]])
+  const intel = stdioSet('i1', INTEL, [
+    ['c', 'native', 256, 163, null, null],
+    ['just-sync', 'just', 256, 177, 14, 0.92]
+  ])
   const pooled = compareMachines([amd, intel, amd2], stdioFigures)
   const row = pooled.rows.find(entry => entry.item === 'just-sync')
   // AMD: median of 12 and 16 is 14, interval 10–18; Intel 14 (12–16): both carry the ns;
   // shares 0.955 (0.94–0.97) and 0.92 (0.91–0.93): 3.7% apart, carry
-  assert.deepEqual(row.over.map(value => [value.estimate, value.low, value.high, value.runs]), [[14, 10, 18, 2], [14, 12, 16, 1]])
+  assert.deepEqual(
+    row.over.map(value => [value.estimate, value.low, value.high, value.runs]),
+    [[14, 10, 18, 2], [14, 12, 16, 1]]
+  )
   assert.equal(row.verdict, 'both')
   // a run without a share (an older ladder had no ratio to C): the share untested, said so
   const { shareOfC, ...noShare } = intel.results.headline.cells[1]
-  const older = { ...intel, results: { ...intel.results, headline: { cells: [intel.results.headline.cells[0], { ...noShare, shareOfC: null }] } } }
+  const older = {
+    ...intel,
+    results: {
+      ...intel.results,
+      headline: { cells: [intel.results.headline.cells[0], { ...noShare, shareOfC: null }] }
+    }
+  }
   const untested = compareMachines([amd, older], stdioFigures)
   const olderRow = untested.rows.find(entry => entry.item === 'just-sync')
   assert.deepEqual([olderRow.verdict, olderRow.untested], ['over', ['share']])
-  assert.deepEqual([untested.counts.tested, untested.counts.carried], [{ share: 0, over: 1 }, { share: 0, over: 1 }])
-  const changed = compareMachines([{ ...amd, context: { ...amd.context, ...digests('aaaa') } }, { ...intel, context: { ...intel.context, ...digests('bbbb') } }], stdioFigures)
+  assert.deepEqual(
+    [untested.counts.tested, untested.counts.carried],
+    [{ share: 0, over: 1 }, { share: 0, over: 1 }]
+  )
+  const changed = compareMachines([
+    { ...amd, context: { ...amd.context, ...digests('aaaa') } },
+    { ...intel, context: { ...intel.context, ...digests('bbbb') } }
+  ], stdioFigures)
   const changedRow = changed.rows.find(entry => entry.item === 'just-sync')
-  assert.deepEqual([changedRow.codeDiffers, changedRow.verdict, changed.counts.total], [true, null, 0])
+  assert.deepEqual(
+    [changedRow.codeDiffers, changedRow.verdict, changed.counts.total],
+    [true, null, 0]
+  )
 })
 
 test('runs that share no measured figure are not compared, with what each measured', () => {
@@ -225,8 +333,21 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
       experiment: 'calls',
       ladder: {
         rows: [
-          { variant: 'c', runtime: 'native', rungs: { noop: rung(2), syscall: rung(c), 'empty-read': rung(c), 'read-256': rung(c) } },
-          { variant: 'node', runtime: 'node', rungs: { noop: rung(10), syscall: rung(node), 'empty-read': rung(node), 'read-256': rung(node) }, vsC: { syscall: { estimate: ratio, low: ratio - 0.1, high: ratio + 0.1, level: 0.978 } } }
+          {
+            variant: 'c',
+            runtime: 'native',
+            rungs: { noop: rung(2), syscall: rung(c), 'empty-read': rung(c), 'read-256': rung(c) }
+          },
+          {
+            variant: 'node',
+            runtime: 'node',
+            rungs: {
+              noop: rung(10), syscall: rung(node), 'empty-read': rung(node), 'read-256': rung(node)
+            },
+            vsC: {
+              syscall: { estimate: ratio, low: ratio - 0.1, high: ratio + 0.1, level: 0.978 }
+            }
+          }
         ]
       }
     }
@@ -243,24 +364,65 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
   // an older ladder, without ratios to C: the ratio of the medians, 175/300, no interval
   const older = ladder(175, 300, 1.6)
   delete older.results.ladder.rows[1].vsC
-  const olderSyscall = callsFigures(older).rows.find(row => row.item === 'node' && row.at === 'syscall')
+  const olderSyscall = callsFigures(older).rows
+    .find(row => row.item === 'node' && row.at === 'syscall')
   assert.deepEqual(olderSyscall.share, { estimate: 175 / 300, low: null, high: null, level: null })
 })
 
 test('http and db across machines: the reference server\'s µs, others over it and as a share', () => {
   const httpFigures = require('../../experiments/http/machines').machineFigures
   const dbFigures = require('../../experiments/db/machines').machineFigures
-  const cell = (server, cpuPerRequestUs, cpuVsReference) => ({ server, runtime: server.split('-')[0], mode: 'keep-alive', connections: 16, cpuPerRequestUs, cpuVsReference })
-  const http = httpFigures({ results: { http: { reference: 'c-epoll', cells: [cell('c-epoll', 24), cell('node-http', 52, { estimate: 2, low: 1.6, high: 2.5, level: 0.875 })] } } })
+  const cell = (server, cpuPerRequestUs, cpuVsReference) => ({
+    server,
+    runtime: server.split('-')[0],
+    mode: 'keep-alive',
+    connections: 16,
+    cpuPerRequestUs,
+    cpuVsReference
+  })
+  const http = httpFigures({
+    results: {
+      http: {
+        reference: 'c-epoll',
+        cells: [
+          cell('c-epoll', 24),
+          cell('node-http', 52, { estimate: 2, low: 1.6, high: 2.5, level: 0.875 })
+        ]
+      }
+    }
+  })
   const node = http.rows.find(row => row.item === 'node-http')
   // 52 − 24 = 28 µs over; the share the reciprocal of 2 (1/2.5 to 1/1.6)
-  assert.deepEqual([node.at, node.over.estimate, node.share.estimate, node.share.low, node.share.high], ['keep-alive, 16 conn.', 28, 0.5, 0.4, 0.625])
+  assert.deepEqual(
+    [node.at, node.over.estimate, node.share.estimate, node.share.low, node.share.high],
+    ['keep-alive, 16 conn.', 28, 0.5, 0.4, 0.625]
+  )
   assert.deepEqual(http.rows[0].absolute, { estimate: 24, low: null, high: null, level: null })
   // a run before rounds: no ratio, so 24/52 from the medians
-  const older = httpFigures({ results: { http: { reference: 'c-epoll', cells: [cell('c-epoll', 24), cell('node-http', 52)] } } })
+  const older = httpFigures({
+    results: { http: { reference: 'c-epoll', cells: [cell('c-epoll', 24), cell('node-http', 52)] } }
+  })
   close(older.rows[1].share.estimate, 24 / 52, 'share of the medians')
-  const dbCell = (server, own, ratio) => ({ server, runtime: 'node', endpoint: 'queries', queries: 20, connections: 64, cpuPerRequestUs: { server: own, backends: 9 }, serverVsReference: ratio })
-  const db = dbFigures({ results: { db: { reference: 'c-libpq', cells: [dbCell('c-libpq', 15), dbCell('node-pg', 27, { estimate: 1.8, low: 1.5, high: 3, level: 0.875 })] } } })
+  const dbCell = (server, own, ratio) => ({
+    server,
+    runtime: 'node',
+    endpoint: 'queries',
+    queries: 20,
+    connections: 64,
+    cpuPerRequestUs: { server: own, backends: 9 },
+    serverVsReference: ratio
+  })
+  const db = dbFigures({
+    results: {
+      db: {
+        reference: 'c-libpq',
+        cells: [
+          dbCell('c-libpq', 15),
+          dbCell('node-pg', 27, { estimate: 1.8, low: 1.5, high: 3, level: 0.875 })
+        ]
+      }
+    }
+  })
   assert.deepEqual([db.rows[1].at, db.rows[1].over.estimate], ['/queries ×20, 64 conn.', 12])
   close(db.rows[1].share.estimate, 1 / 1.8, 'db share')
 })
