@@ -1,12 +1,13 @@
 // The call ladder in Bun: the no-op and getppid through bun:ffi into
 // build/libladder.so (calls/native.c), the reads through bun:ffi's libc read(2) as
-// wc/bun-ffi.js makes them (`ffi`); or, in `uring`, the syscall and the reads through
-// the ring of build/libladder-uring.so (calls/uring.c), as calls/c.c's c-uring makes
-// them. bun:jsc says whether JavaScriptCore's optimising tiers (DFG, FTL) compiled
-// each loop.
+// wc/bun-ffi.js makes them (`ffi`: read's declaration and the buffer from where that
+// reader takes them); or, in `uring`, the syscall and the reads through the ring of
+// build/libladder-uring.so (calls/uring.c), as calls/c.c's c-uring makes them. bun:jsc
+// says whether JavaScriptCore's optimising tiers (DFG, FTL) compiled each loop.
 import { dlopen, ptr } from 'bun:ffi'
 import { numberOfDFGCompiles } from 'bun:jsc'
 import { runLadder, noop, syscall, ringSymbols, ringRungs, BLOCK } from './ladder.mjs'
+import { readDeclaration, readBuffer } from '../wc/bun-ffi-read.js'
 
 const [form, ...argv] = Bun.argv.slice(2)
 const build = name => new URL(`../build/${name}`, import.meta.url).pathname
@@ -16,11 +17,11 @@ const ladder = dlopen(build('libladder.so'), {
   ladder_cpu_ns: { args: [], returns: 'f64' }
 }).symbols
 const libc = dlopen('libc.so.6', {
-  read: { args: ['i32', 'ptr', 'u64'], returns: 'i64_fast' },
+  read: readDeclaration,
   open: { args: ['cstring', 'i32'], returns: 'i32' }
 }).symbols
 const devNull = libc.open(Buffer.from('/dev/null\0'), 0)
-const buf = new Uint8Array(BLOCK)
+const buf = readBuffer(BLOCK)
 const bufPtr = ptr(buf)
 
 // The read loop, as noop and syscall in calls/ladder.mjs: what it calls as arguments,

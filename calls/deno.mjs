@@ -7,6 +7,7 @@
 // whether each loop was optimised.
 import process from 'node:process'
 import { runLadder, noop, syscall, ringSymbols, ringRungs, v8Compiled, BLOCK } from './ladder.mjs'
+import { readDeclaration, readBuffer } from '../wc/deno-ffi-read.js'
 
 const [form, ...argv] = Deno.args
 const build = name => new URL(`../build/${name}`, import.meta.url)
@@ -15,16 +16,16 @@ const ladder = Deno.dlopen(build('libladder.so'), {
   ladder_getppid: { parameters: [], result: 'i32' },
   ladder_cpu_ns: { parameters: [], result: 'f64' }
 }).symbols
-// read as wc/deno-ffi.js declares it: a pointer taken once and a BigInt length, which keep
-// Deno's fast call (its isize result is a BigInt too).
+// read declared where wc/deno-ffi.js declares it: a pointer taken once and a BigInt
+// length, which keep Deno's fast call (its isize result is a BigInt too).
 const libc = Deno.dlopen('libc.so.6', {
-  read: { parameters: ['i32', 'pointer', 'usize'], result: 'isize' },
+  read: readDeclaration,
   open: { parameters: ['buffer', 'i32'], result: 'i32' }
 }).symbols
 // Deno 2's files have no fd to give FFI, so the ffi form opens its own.
 const devNull = Deno.openSync('/dev/null')
 const devNullFd = libc.open(new TextEncoder().encode('/dev/null\0'), 0)
-const buf = new Uint8Array(BLOCK)
+const buf = readBuffer(BLOCK)
 const bufAddress = Deno.UnsafePointer.of(buf)
 const one = buf.subarray(0, 1)
 

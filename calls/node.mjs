@@ -12,8 +12,9 @@ import { runLadder, noop, syscall, v8Compiled, BLOCK } from './ladder.mjs'
 const require = createRequire(import.meta.url)
 const [form, ...argv] = process.argv.slice(2)
 const addon = require('../build/ladder.node')
+const { readDeclaration, readBuffer } = require('../wc/node-ffi-read.js')
 const devNull = fs.openSync('/dev/null', 'r')
-const buf = Buffer.allocUnsafeSlow(BLOCK)
+const buf = readBuffer(BLOCK)
 
 // The read loops, as noop and syscall in calls/ladder.mjs: what they call as arguments,
 // and a count of the calls that answered right.
@@ -33,16 +34,15 @@ const forms = {
     'empty-read': [readSync, fs.readSync, devNull, buf, 1, 0],
     'read-256': [readSync, fs.readSync, 0, buf, BLOCK, BLOCK]
   }),
-  // read as wc/node-ffi.js declares it: size_t as a BigInt uint64, the address taken once
+  // read declared where wc/node-ffi.js declares it: size_t as a BigInt uint64, the
+  // address taken once
   ffi: () => {
     const { dlopen, getRawPointer } = require('node:ffi')
     const ladder = dlopen(new URL('../build/libladder.so', import.meta.url).pathname, {
       ladder_noop: { arguments: ['int32'], return: 'int32' },
       ladder_getppid: { arguments: [], return: 'int32' }
     }).functions
-    const { read } = dlopen('libc.so.6', {
-      read: { arguments: ['int32', 'pointer', 'uint64'], return: 'int32' }
-    }).functions
+    const { read } = dlopen('libc.so.6', { read: readDeclaration }).functions
     const address = getRawPointer(buf)
     return {
       noop: [noop, ladder.ladder_noop],

@@ -1,15 +1,11 @@
 // node-ffi: libc read(2) through node:ffi (Node 26), in the form V8 calls fast: once
-// TurboFan compiles the loop, each call is a V8 fast API call straight into read
-// (doc/api/ffi.md, "Call paths"; nodejs/node PR 63068).
-// size_t is 64 bits, so the length is a uint64, given as a BigInt: 26.10 takes no Number
-// there (lib/internal/ffi/fast-api.js). The result is read as an int32, which holds any
-// count up to the block size and -1; rax's upper half is then unused.
-// A Buffer argument would be turned into its address by a slow call every time (the
-// fast path takes one only where it is the sole argument): the address is taken once,
-// of a buffer that Node allocates off V8's heap, where it does not move.
+// TurboFan compiles the loop, each call is a V8 fast API call straight into read, the
+// length a BigInt uint64, the address of a buffer off V8's heap taken once (read's
+// declaration and the buffer, and why: wc/node-ffi-read.js).
 const { dlopen, getRawPointer, getInt32 } = require('node:ffi')
+const { readDeclaration, readBuffer } = require('./node-ffi-read.js')
 const { functions: libc } = dlopen('libc.so.6', {
-  read: { arguments: ['int32', 'pointer', 'uint64'], return: 'int32' },
+  read: readDeclaration,
   __errno_location: { arguments: [], return: 'pointer' }
 })
 const { getSystemErrorMessage } = require('node:util')
@@ -29,7 +25,7 @@ function count (read, fd, address, length) {
 
 const blocksize = parseInt(process.argv[2] || 65536, 10)
 // At the top level, so that it lives as long as its address is used.
-const buf = Buffer.allocUnsafeSlow(blocksize)
+const buf = readBuffer(blocksize)
 const { size, reads, n } = count(libc.read, STDIN_FILENO, getRawPointer(buf), BigInt(blocksize))
 if (n < 0) {
   // errno before anything else can call into libc and overwrite it
