@@ -9,6 +9,7 @@ const { execFileSync } = require('node:child_process')
 const { ROOT, BUILD } = require('./paths')
 const { machineIdentity } = require('./machine')
 const { allowedCpus } = require('./placement')
+const { cpuQuota } = require('./cgroup')
 const { runtimes, runtimeVersion, binarySha256, compilerBuild } = require('./runtimes')
 
 function quietly (fn, fallback = null) {
@@ -107,7 +108,8 @@ function speedFacts () {
     hz: kernelHz(),
     pmu: ['cpu', 'cpu_core', 'cpu_atom'].some(name => fs.existsSync(`/sys/bus/event_source/devices/${name}`)) ||
       quietly(() => fs.readdirSync('/sys/bus/event_source/devices').some(name => /^armv\d/.test(name)), false),
-    cpuQuota: readText('/sys/fs/cgroup/cpu.max')
+    // cpu.max's form, the tightest on the process's cgroup path (lib/cgroup.js)
+    cpuQuota: cpuQuota()?.cpuMax ?? null
   }
 }
 
