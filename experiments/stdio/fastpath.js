@@ -10,7 +10,8 @@
 // not make fast is a generic API call there), and never deoptimised inside its loop
 // (--trace-deopt, against the loop's JumpLoop offset from --print-bytecode). Two deopts
 // are the normal course and allowed: Maglev's hand-over to TurboFan's on-stack entry, and
-// one after the loop, where code that never ran before compiling has no type feedback.
+// one after the loop, where code that never ran before compiling has no type feedback
+// (every recorded run has exactly one); a second one after the loop fails it.
 // JavaScriptCore (Bun): the loop function must be compiled by DFG or FTL with a CallFFI
 // node for its calls (JSC_dumpDFGDisassembly; a generic call is a Call node), its
 // optimised code never thrown away (Jettisoning), and no speculation failure but the one
@@ -104,16 +105,20 @@ function v8Graphs (dir, loop) {
 function v8Verdict ({ text, graphs, loop }) {
   const end = loopEnd(text)
   const deopts = v8Deopts(text, loop)
-  const inLoop = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason) &&
-    (end === null || deopt.offset <= end))
+  const fallen = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason))
+  const inLoop = fallen.filter(deopt => end === null || deopt.offset <= end)
+  const afterLoop = fallen.filter(deopt => end !== null && deopt.offset > end)
+  const where = deopt => `${deopt.reason} (${deopt.kind}, bytecode offset ${deopt.offset})`
   const evidence = { engine: 'V8', loop, loopEndOffset: end, graphs, deopts }
   const fail = reason => ({ engaged: false, reason, evidence })
   if (graphs.length === 0) return fail(`TurboFan never compiled ${loop}()`)
   if (end === null) return fail(`V8 printed no bytecode for ${loop}(), so its loop cannot be told apart`)
   if (inLoop.length) {
-    const first = inLoop[0]
-    const where = `${first.kind}, bytecode offset ${first.offset}`
-    return fail(`${loop}() deoptimised inside its loop ${inLoop.length} time(s), first: ${first.reason} (${where})`)
+    return fail(`${loop}() deoptimised inside its loop ${inLoop.length} time(s), first: ${where(inLoop[0])}`)
+  }
+  if (afterLoop.length > 1) {
+    return fail(`${loop}() deoptimised after its loop ${afterLoop.length} time(s), ` +
+      `where once is the normal course, first: ${where(afterLoop[0])}`)
   }
   if (graphs.some(graph => graph.fastCalls === 0)) return fail(`TurboFan compiled ${loop}() with no fast API call`)
   if (graphs.some(graph => graph.fastCalls === null)) return fail(`a TurboFan graph of ${loop}() was cut short`)
@@ -123,7 +128,7 @@ function v8Verdict ({ text, graphs, loop }) {
     reason: null,
     evidence,
     summary: `TurboFan compiled ${loop}() ${graphs.length} time(s) with ${calls} fast API call(s); ` +
-      'no deopt inside its loop'
+      `no deopt inside its loop, ${afterLoop.length} after it`
   }
 }
 

@@ -41,7 +41,17 @@ describe('V8: TurboFan compiled the loop with a fast call, and it never deoptimi
     const verdict = fastpath.v8Verdict({ text: trace('node-ffi'), graphs: ONE_FAST_GRAPH, loop: 'count' })
     assert.equal(verdict.engaged, true)
     assert.equal(verdict.summary,
-      'TurboFan compiled count() 1 time(s) with 1 fast API call(s); no deopt inside its loop')
+      'TurboFan compiled count() 1 time(s) with 1 fast API call(s); no deopt inside its loop, 1 after it')
+  })
+
+  test('a second deopt after the loop fails it: every real trace has one', () => {
+    const text = trace('node-ffi')
+    const afterLoop = text.split('\n').find(line => line.includes('bytecode offset 66'))
+    const again = afterLoop.replace('opt id 14', 'opt id 15').replace('offset 66', 'offset 70')
+    const verdict = fastpath.v8Verdict({ text: `${text}\n${again}\n`, graphs: ONE_FAST_GRAPH, loop: 'count' })
+    assert.equal(verdict.engaged, false)
+    assert.equal(verdict.reason, 'count() deoptimised after its loop 2 time(s), where once is the normal ' +
+      'course, first: Insufficient type feedback for generic named access (deopt-eager, bytecode offset 66)')
   })
 
   test('a deopt inside the loop fails it, with the first reason', () => {
