@@ -329,9 +329,9 @@ const MEANING = 'ns of CPU time per call (the process\'s, every thread; clock_ge
 
 // Each variant's rungs, its decomposition, and the check against the cost pass:
 // { meaning, counts, rows: [{ variant, runtime, boundary, read, processes, failedRuns,
-// rungs: { noop: { estimate, low, high, wide }, ... }, parts: { boundary, syscall,
-// readPath, kernelRead } , predicted, gap, addsUp, stdin: { program, cpuPerReadNs,
-// agrees } }] } or null when the run has no ladder.
+// rungs: { noop: { estimate, low, high, wide }, ... }, baseline, parts: { boundary,
+// syscall, readPath, kernelRead } , predicted, gap, addsUp, stdin: { program,
+// cpuPerReadNs, agrees } }] } or null when the run has no ladder.
 function summariseLadder (records, context, headline) {
   const runs = records.filter(record => record.phase === PHASE)
   if (runs.length === 0) return null
@@ -340,8 +340,9 @@ function summariseLadder (records, context, headline) {
   const c = rows.find(row => row.variant === BASELINE)
   for (const row of rows) {
     const variant = findVariant(row.variant)
-    if (variant?.yields) decompose(row, c, { yields: true })
-    else decompose(row, rows.find(other => other.variant === floorOf(variant)))
+    const floor = variant?.yields ? c : rows.find(other => other.variant === floorOf(variant))
+    row.baseline = row === floor
+    decompose(row, floor, { yields: variant?.yields })
   }
   for (const row of rows) compareWithCost(row, headline)
   for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
@@ -422,7 +423,9 @@ function ladderHalves (rows) {
 // predicted = their sum; the measured read-256 should be within 10% of it (addsUp):
 // the runtime adds to a 256-byte read what it adds to an empty one. A ring variant's
 // `c` is c-uring: its syscall part is a NOP's round trip through the ring, and its kernel
-// read the ring's.
+// read the ring's. The floor itself (C, c-uring) adds up by construction, its parts
+// summing to its own read: its addsUp is null and `baseline` true, so that no count of
+// what added up includes it.
 //
 // A variant whose syscall rung is sched_yield (yields: c-yield and the WASI variants) has no
 // getppid, and sched_yield does the scheduler's work besides (a host may even answer it
@@ -452,7 +455,8 @@ function decompose (row, c, { yields = false } = {}) {
       }
   const predicted = parts.boundary + parts.syscall + parts.readPath + parts.kernelRead
   const measured = at(row, 'read-256')
-  Object.assign(row, { parts, predicted, gap: measured - predicted, addsUp: Math.abs(measured - predicted) <= ADDS_UP_SHARE * measured })
+  const addsUp = row === c ? null : Math.abs(measured - predicted) <= ADDS_UP_SHARE * measured
+  Object.assign(row, { parts, predicted, gap: measured - predicted, addsUp })
 }
 
 // The ladder's read-256 against the cost pass's CPU per read at 256 B for the stdin

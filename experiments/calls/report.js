@@ -48,7 +48,7 @@ function ladderSection (data) {
       <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
       <td class="num">${rung(row.rungs.noop)}</td><td class="num">${rung(row.rungs.syscall)}</td><td class="num">${rung(row.rungs['empty-read'])}</td><td class="num">${rung(row.rungs['read-256'])}</td>
       <td class="num">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
-      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${row.addsUp ? '' : html`<span class="badge">over 10%</span>`}`}</td>
+      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${row.addsUp === false ? html`<span class="badge">over 10%</span>` : row.baseline ? 'the floor, by construction' : ''}`}</td>
       <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
     </tr>`)}</tbody>
   </table></div>`
@@ -78,7 +78,7 @@ function ladderRows (ladder) {
     row.variant,
     ...['noop', 'syscall', 'empty-read', 'read-256'].map(rung => rungText(row.rungs[rung])),
     row.parts ? `${['boundary', 'syscall', 'readPath', 'kernelRead'].map(name => part(row.parts[name])).join(' + ')} = ${formatNumber(row.predicted)}` : '',
-    row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${formatSigned(row.gap)})`,
+    row.baseline ? 'floor' : row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${formatSigned(row.gap)})`,
     row.stdin?.cpuPerReadNs ? `${row.stdin.program} ${nsWithInterval(row.stdin.cpuPerReadNs)}` : row.stdin ? `${row.stdin.program}: none` : '',
     row.stdin?.agrees === null || row.stdin?.agrees === undefined ? '' : row.stdin.agrees ? 'yes' : `no (${formatSigned(row.stdin.differenceNs)})`
   ])

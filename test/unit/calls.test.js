@@ -75,11 +75,14 @@ test('the summary: medians over processes with their intervals, the parts, the c
   assert.equal(node.addsUp, true, '35 of 805 is within 10%')
   assert.deepEqual(node.stdin, { program: 'node-sync', cpuPerReadNs: { estimate: 810, low: 790, high: 850 }, agrees: true, differenceNs: -5 })
 
-  // C's parts add up by construction; its cost pass cell is missing here
+  // C's parts add up by construction: the floor, not counted as adding up; its cost pass
+  // cell is missing here
   const c = row('c')
   close(c.parts.readPath, 0)
   close(c.predicted, 440)
-  assert.equal(c.addsUp, true)
+  assert.equal(c.baseline, true)
+  assert.equal(c.addsUp, null)
+  assert.equal(node.baseline, false)
   assert.deepEqual(c.stdin, { program: 'c', cpuPerReadNs: null, agrees: null })
 
   // deno-ffi: 5 + 205 + (320 - 25) + 240 = 745 against 900: off by 155, over 10%; outside 1150–1300
@@ -116,9 +119,10 @@ test('ring variants: their parts against c-uring\'s, the others\' against C\'s, 
   close(bun.parts.readPath, 8)
   close(bun.predicted, 650)
   assert.equal(bun.stdin, null)
-  // c-uring against itself adds up by construction, as C does against C
+  // c-uring against itself adds up by construction, as C does against C: both floors
   close(row('c-uring').parts.readPath, 0)
   close(row('c-uring').predicted, 640)
+  assert.deepEqual(ladder.rows.filter(entry => entry.baseline).map(entry => entry.variant), ['c', 'c-uring'])
   // node still against C
   close(row('node').parts.kernelRead, 240)
   const texts = findings([{ label: 'a', results: { ladder } }]).map(finding => finding.text)
@@ -139,6 +143,24 @@ test('a rung whose processes spread more than ±5% is wide; one failed everywher
   assert.equal(node.parts, null)
   assert.equal(node.addsUp, null)
   assert.equal(calls.summariseLadder([], { options: {} }, null), null)
+})
+
+test('what adds up is counted without the floors, and a variant with no rungs counts against it', () => {
+  const log = [
+    ...records('c', processes(3, 200, 225, 440)),
+    ...records('c-uring', processes(3, 260, 300, 640)),
+    ...records('just-uring', processes(8, 270, 315, 660)),
+    ...records('node', processes(30, 245, 555, 805)),
+    ...records('deno-ffi', processes(5, 210, 530, 900)),
+    ...records('bun-ffi', [], 3)
+  ]
+  const ladder = calls.summariseLadder(log, { options: { ladder: calls.PRESETS.default } }, null)
+  const text = findings([{ label: 'a', results: { ladder } }]).map(finding => finding.text)
+    .find(line => line.startsWith('The parts add up'))
+  // node and just-uring add up, deno-ffi is 155 ns off, bun-ffi has no rungs: 2 of 4
+  assert.equal(text, 'The parts add up to the measured 256-byte read within 10% for 2 of 4 variants ' +
+    '(not: deno-ffi +155 ns; missing: bun-ffi), c and c-uring, the floors the others are measured ' +
+    'from, adding up by construction.')
 })
 
 test('the plan: every variant\'s process p before any variant\'s p + 1, all on one CPU', () => {
