@@ -1,6 +1,7 @@
 'use strict'
 // The kernel pass for real (lib/sysprof.c, its probes, and the passes that use them), where
-// this machine allows BPF; each test is skipped with the refusal's reason where it does not.
+// this machine allows BPF; each test that needs BPF is skipped with the refusal's reason
+// where it does not. sysprof's refusals of its own arguments and files run everywhere.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -140,29 +141,56 @@ test('in a PID namespace of its own: a command and a window, by that namespace\'
   assert.ok(callSummary(seen, call => call.comm === 'cat').count > 0, 'no call of the loop\'s cats')
 })
 
-test('a refusal is one line and its own exit status, before the command runs', { skip }, t => {
-  const dir = tempDir()
-  const result = spawnSync(SYSPROF, ['--out', path.join(dir, 'p.json'), '--', 'touch', path.join(dir, 'ran')], {
-    encoding: 'utf8', env: { ...process.env, SYSPROF_OBJECT: path.join(dir, 'missing.bpf.o') }
+// What sysprof refuses before it asks the kernel for anything needs it built, not BPF:
+// these run wherever it is (probeBpf's reason, where it is not, names the fix).
+const unbuilt = fs.existsSync(SYSPROF) ? false : bpf.reason
+// It reads the kernel's BTF before it opens its object.
+const noBtf = unbuilt || (fs.existsSync('/sys/kernel/btf/vmlinux')
+  ? false
+  : 'sysprof refuses a kernel without BTF (/sys/kernel/btf/vmlinux) before it opens its object')
+
+test('a missing object is refused in one line and its own exit status, before the command runs',
+  { skip: noBtf }, () => {
+    const dir = tempDir()
+    const command = ['touch', path.join(dir, 'ran')]
+    const result = spawnSync(SYSPROF, ['--out', path.join(dir, 'p.json'), '--', ...command], {
+      encoding: 'utf8', env: { ...process.env, SYSPROF_OBJECT: path.join(dir, 'missing.bpf.o') }
+    })
+    assert.equal(result.status, REFUSED)
+    assert.match(result.stderr,
+      /^sysprof: cannot open .*missing\.bpf\.o: No such file or directory \(run make\)\n$/)
+    assert.equal(fs.existsSync(path.join(dir, 'ran')), false)
   })
-  assert.equal(result.status, REFUSED)
-  assert.match(result.stderr, /^sysprof: cannot open .*missing\.bpf\.o: No such file or directory \(run make\)\n$/)
-  assert.equal(fs.existsSync(path.join(dir, 'ran')), false)
-  // a user without CAP_BPF (nobody, where it may run the lab's build): refused, and told
-  // how to allow it
+
+test('an unknown flag is one line and exit 2; --help is the usage, exit 0', { skip: unbuilt }, () => {
+  const unknown = spawnSync(SYSPROF, ['--bogus'], { encoding: 'utf8' })
+  assert.equal(unknown.status, 2)
+  assert.equal(unknown.stderr,
+    'sysprof: unknown or incomplete argument \'--bogus\' (see sysprof --help)\n')
+  const help = spawnSync(SYSPROF, ['--help'], { encoding: 'utf8' })
+  assert.equal(help.status, 0)
+  assert.match(help.stdout, /^usage: sysprof --check/)
+})
+
+// Where root may not load the probes either, nobody's refusal could be for another reason
+// than the capability (no BTF, a locked-down kernel) and name another fix.
+const rootRefused = skip &&
+  (unbuilt || `root is refused too, so nobody's refusal would not be CAP_BPF's: ${bpf.reason}`)
+test('a user without CAP_BPF is refused, and told how to allow it', { skip: rootRefused }, t => {
+  // nobody, where it may run the lab's build
   const asNobody = ['--reuid=65534', '--regid=65534', '--clear-groups']
   const reachable = process.getuid() === 0 &&
     spawnSync('setpriv', [...asNobody, 'sh', '-c', 'test -x "$1" && test -r "$2"', 'sh', SYSPROF,
       path.join(path.dirname(SYSPROF), 'sysprof.bpf.o')]).status === 0
-  if (!reachable) t.diagnostic(`not checked as an unprivileged user: nobody cannot run ${SYSPROF} here`)
-  else {
-    const user = spawnSync('setpriv', [...asNobody, SYSPROF, '--check'], { encoding: 'utf8' })
-    assert.equal(user.status, REFUSED, user.stderr)
-    assert.equal(user.stderr, 'sysprof: BPF refused while loading the probes (Operation not permitted): ' +
-      'run as root, or in Docker with --cap-add BPF --cap-add PERFMON\n')
+  if (!reachable) {
+    t.skip(`nobody cannot run ${SYSPROF} here`)
+    return
   }
-  assert.equal(spawnSync(SYSPROF, ['--bogus'], { encoding: 'utf8' }).status, 2)
-  assert.match(spawnSync(SYSPROF, ['--help'], { encoding: 'utf8' }).stdout, /^usage: sysprof --check/)
+  const user = spawnSync('setpriv', [...asNobody, SYSPROF, '--check'], { encoding: 'utf8' })
+  assert.equal(user.status, REFUSED, user.stderr)
+  assert.equal(user.stderr,
+    'sysprof: BPF refused while loading the probes (Operation not permitted): ' +
+    'run as root, or in Docker with --cap-add BPF --cap-add PERFMON\n')
 })
 
 test('the stdio kernel pass on C and Node: each read\'s kernel time and the rest of its CPU', { skip }, async () => {
