@@ -33,7 +33,7 @@ function cgroupMounts (root) {
     return [{
       cgroup: fields[3],
       // mountinfo writes a space in a path as \040
-      point: fields[4].replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8))),
+      point: fields[4].replace(/\\([0-7]{3})/g, (_, code) => String.fromCharCode(parseInt(code, 8))),
       controllers: type === 'cgroup2' ? ['cgroup2'] : fields[separator + 3].split(',')
     }]
   })

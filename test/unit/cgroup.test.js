@@ -36,7 +36,8 @@ test('cgroup v2: the quota of the process\'s own cgroup, not the root\'s', () =>
     'sys/fs/cgroup/user.slice/cpu.max': 'max 100000\n',
     'sys/fs/cgroup/user.slice/session-1.scope/cpu.max': '50000 100000\n'
   })
-  assert.deepEqual(cpuQuota(root), { cpuMax: '50000 100000', cgroup: '/user.slice/session-1.scope' })
+  const own = { cpuMax: '50000 100000', cgroup: '/user.slice/session-1.scope' }
+  assert.deepEqual(cpuQuota(root), own)
 })
 
 test('cgroup v2 without a quota anywhere: max, with the own cgroup\'s period', () => {
@@ -100,7 +101,8 @@ test('cgroup v1 beside an empty v2 hierarchy (hybrid): v1\'s cpu, wherever it is
 test('a container\'s v1 mount shows only its own cgroup: read there, not above it', () => {
   const root = fakeRoot({
     'proc/self/cgroup': '3:cpu,cpuacct:/docker/abc\n',
-    'proc/self/mountinfo': mountinfo([['/docker/abc', '/sys/fs/cgroup/cpu,cpuacct', 'cgroup', 'cpu,cpuacct']]),
+    'proc/self/mountinfo':
+      mountinfo([['/docker/abc', '/sys/fs/cgroup/cpu,cpuacct', 'cgroup', 'cpu,cpuacct']]),
     'sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '150000\n',
     'sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000\n'
   })
