@@ -25,24 +25,51 @@ function nearestRank (values, share) {
   return sorted[Math.max(0, Math.ceil(share * sorted.length - EPSILON) - 1)]
 }
 
-// cells: [{ ..., a, b }] of the figure in run a and in run b; goal: { percent, share }
-// (the lab's GOAL unless an experiment quotes its figure closer, as the ladder does).
+// cells: [{ name, ..., a, b }] of the figure in run a and in run b, every cell either run
+// has; goal: { percent, share } (the lab's GOAL unless an experiment quotes its figure
+// closer, as the ladder does). A cell one run failed or lacks (no figure; for a, none
+// but zero, which no move can be taken from) stays in the total, is listed in missing
+// with the runs it is missing in, and fails the goal: left out, it would make a run that
+// lost its worst cells look better.
 function criterion (cells, goal = GOAL) {
-  const rows = cells.map(cell => {
+  const absentIn = cell => [['a', usable(cell.a) && cell.a !== 0], ['b', usable(cell.b)]]
+    .filter(([, present]) => !present).map(([side]) => side)
+  const missing = cells.filter(cell => absentIn(cell).length).map(cell => ({ ...cell, in: absentIn(cell) }))
+  const rows = cells.filter(cell => absentIn(cell).length === 0).map(cell => {
     const move = movePercent(cell.a, cell.b)
     return { ...cell, movePercent: move, within: move <= goal.percent + EPSILON }
   })
   const moves = rows.map(row => row.movePercent)
   const within = rows.filter(row => row.within).length
+  const total = cells.length
   return {
     cells: rows,
+    missing,
     within,
-    total: rows.length,
+    total,
     medianMovePercent: moves.length ? median(moves) : null,
     maxMovePercent: moves.length ? Math.max(...moves) : null,
     goal: { ...goal },
-    met: rows.length ? within >= goal.share * rows.length - EPSILON : null
+    met: total ? missing.length === 0 && within >= goal.share * total - EPSILON : null
   }
+}
+
+// Two runs' cells by key: [a's or undefined, b's or undefined] for every key either has,
+// a's order first.
+function pairByKey (cellsA = [], cellsB = [], key) {
+  const others = new Map(cellsB.map(cell => [key(cell), cell]))
+  const keys = new Set(cellsA.map(key))
+  return [
+    ...cellsA.map(cell => [cell, others.get(key(cell))]),
+    ...cellsB.filter(cell => !keys.has(key(cell))).map(cell => [undefined, cell])
+  ]
+}
+
+// The cells a criterion counted that either run failed or lacks, in words: "y in h2, z in
+// h1 and h2"; labels name the two runs.
+function missingText (missing, labels = ['a', 'b']) {
+  return missing.map(cell => `${cell.name} in ${cell.in.map(side => labels[side === 'a' ? 0 : 1]).join(' and ')}`)
+    .join(', ')
 }
 
 // A cell's runs in two interleaved halves, even and odd run indices, so that a slow spell
@@ -71,10 +98,37 @@ function ownText (what, percent, goalPercent = GOAL.percent) {
     : `This machine was too noisy to quote ${what} (±${formatNumber(percent)}%, goal ±${goalPercent}%).`
 }
 
-// The two-run criteria in a sentence each.
-function criterionText (what, result) {
+// The two-run criteria in a sentence each; labels name the two runs.
+function criterionText (what, result, labels) {
   if (!result || result.total === 0) return null
-  return `${what} moved by at most ${result.goal.percent}% in ${result.within} of ${result.total} cells (goal: ${Math.round(result.goal.share * 100)}%): ${result.met ? 'met' : 'not met'}; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%.`
+  const missing = result.missing?.length ? `; ${result.missing.length} missing: ${missingText(result.missing, labels)}` : ''
+  const moves = result.cells.length
+    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
+    : ''
+  return `${what} moved by at most ${result.goal.percent}% in ${result.within} of ${result.total} cells ` +
+    `(goal: ${Math.round(result.goal.share * 100)}%)${missing}: ${result.met ? 'met' : 'not met'}${moves}.`
 }
 
-module.exports = { GOAL, EPSILON, movePercent, withinGoal, usable, nearestRank, criterion, interleavedHalves, ownText, criterionText }
+// The calls-of-work criterion in a sentence (http's and db's: their experiments' repeatability.js).
+function workText (moved, goal, work, labels, unit = '') {
+  if (!work.total) return null
+  const missing = work.missing?.length ? `; ${work.missing.length} missing: ${missingText(work.missing, labels)}` : ''
+  const most = work.maxMove === null ? 'nothing' : `${formatNumber(work.maxMove)}${unit}`
+  return `${moved} ${most} ${goal}, ${work.within} of ${work.total} within${missing}): ${work.met ? 'met' : 'not met'}.`
+}
+
+module.exports = {
+  GOAL,
+  EPSILON,
+  movePercent,
+  withinGoal,
+  usable,
+  nearestRank,
+  criterion,
+  pairByKey,
+  missingText,
+  interleavedHalves,
+  ownText,
+  criterionText,
+  workText
+}

@@ -3,7 +3,7 @@
 // every other variant's as its ratio to C's, process by process of the same round (the
 // machine's drift between two runs moves C's rungs, and cancels in the ratios).
 const { formatNumber } = require('../../lib/report/format')
-const { EPSILON, usable, nearestRank, criterion } = require('../../lib/repeatability')
+const { EPSILON, nearestRank, criterion, pairByKey, missingText } = require('../../lib/repeatability')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
 
@@ -14,15 +14,14 @@ const figureOf = (row, rung) => row.variant === BASELINE ? row.rungs[rung]?.esti
 
 // Two runs' ladders: { cells: [{ variant, rung, a, b, movePercent, within }], within,
 // total, maxMovePercent, medianMovePercent, goal, met }.
+// A variant or rung either run failed or lacks is a missing cell (lib/repeatability.js).
 function callsRepeatability (ladderA, ladderB) {
-  const cells = []
-  for (const row of ladderA?.rows ?? []) {
-    const other = ladderB?.rows.find(entry => entry.variant === row.variant)
-    for (const rung of RUNGS) {
-      const [a, b] = [figureOf(row, rung), other && figureOf(other, rung)]
-      if (usable(a) && usable(b) && a !== 0) cells.push({ variant: row.variant, rung, a, b })
-    }
-  }
+  const cells = pairByKey(ladderA?.rows, ladderB?.rows, row => row.variant).flatMap(([row, other]) =>
+    RUNGS.map(rung => {
+      const variant = (row ?? other).variant
+      const [a, b] = [row && figureOf(row, rung), other && figureOf(other, rung)]
+      return { variant, rung, name: `${variant} ${rung}`, a, b }
+    }))
   return criterion(cells, GOAL)
 }
 
@@ -53,8 +52,13 @@ function callsCriterionText (result, labels) {
   if (!result || result.total === 0) return null
   const what = `${labels[1]} against ${labels[0]}: C's rungs in ns and every other variant's against C's`
   const moved = `moved by at most ${GOAL.percent}% in ${result.within} of ${result.total} rungs (goal: every rung)`
-  const spread = `median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
-  return `${what} ${moved}: ${result.met ? 'met' : 'not met'}; ${spread}.`
+  const missing = result.missing.length
+    ? `; ${result.missing.length} missing: ${missingText(result.missing, labels)}`
+    : ''
+  const spread = result.cells.length
+    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
+    : ''
+  return `${what} ${moved}${missing}: ${result.met ? 'met' : 'not met'}${spread}.`
 }
 
 function reachableText (reach) {

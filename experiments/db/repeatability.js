@@ -5,8 +5,7 @@
 // of one (lib/repeatability.js), and the server's calls of work per request between two
 // runs. The machine's drift moves the CPU per request of every server of a round alike,
 // and their ratios not at all.
-const { formatNumber } = require('../../lib/report/format')
-const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, ownText, criterionText } = require('../../lib/repeatability')
+const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText } = require('../../lib/repeatability')
 
 // Calls of work are whole calls per query, or a share of one where queries share a
 // flush: a move of more than this per query is more than timing. Per query, so that a
@@ -14,29 +13,36 @@ const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, ownText, crit
 const WORK_GOAL_CALLS = 0.1
 
 const cellKey = cell => `${cell.server}\t${cell.endpoint}\t${cell.connections}`
-const where = cell => ({ server: cell.server, endpoint: cell.endpoint, connections: cell.connections })
+const where = cell => ({ server: cell.server, endpoint: cell.endpoint, connections: cell.connections, name: `${cell.server} /${cell.endpoint} ${cell.connections} conn.` })
 
+// A cell or a traced server either run failed or lacks is a missing cell
+// (lib/repeatability.js); serverVsReference only where a run gave the cell one (the
+// reference server has none against itself).
 function dbRepeatability (dbA, dbB) {
-  const others = new Map((dbB?.cells ?? []).map(cell => [cellKey(cell), cell]))
-  const pairs = (dbA?.cells ?? []).map(cell => [cell, others.get(cellKey(cell))]).filter(([, other]) => other)
-  const part = pick => criterion(pairs.filter(([x, y]) => usable(pick(x)) && pick(x) > 0 && usable(pick(y))).map(([x, y]) => ({ ...where(x), a: pick(x), b: pick(y) })))
-  const vsReference = part(cell => cell.serverVsReference?.estimate)
+  const pairs = pairByKey(dbA?.cells, dbB?.cells, cellKey)
+  const part = (pick, among = pairs) => criterion(among.map(([x, y]) => ({ ...where(x ?? y), a: x ? pick(x) : null, b: y ? pick(y) : null })))
+  const vsReference = part(cell => cell.serverVsReference?.estimate, pairs.filter(pair => pair.some(cell => cell?.serverVsReference)))
   const cpu = part(cell => cell.cpuPerRequestUs?.server)
   const total = part(cell => cell.cpuPerRequestUs ? Object.values(cell.cpuPerRequestUs).reduce((sum, value) => sum + value, 0) : null)
-  const traced = (dbA?.syscalls ?? []).map(x => [x, (dbB?.syscalls ?? []).find(y => y.server === x.server && y.endpoint === x.endpoint)])
-    .filter(([x, y]) => usable(x.self?.work) && usable(y?.self?.work))
+  const traced = pairByKey(dbA?.syscalls, dbB?.syscalls, entry => `${entry.server}\t${entry.endpoint}`)
   const workCells = traced.map(([x, y]) => {
-    const move = Math.abs(y.self.work - x.self.work)
-    const queries = x.queries ?? 1
-    return { server: x.server, endpoint: x.endpoint, a: x.self.work, b: y.self.work, move, perQuery: move / queries, within: move / queries <= WORK_GOAL_CALLS + EPSILON }
+    const { server, endpoint } = x ?? y
+    const [a, b] = [x?.self?.work, y?.self?.work]
+    const move = usable(a) && usable(b) ? Math.abs(b - a) : null
+    const queries = (x ?? y).queries ?? 1
+    return { server, endpoint, name: `${server} /${endpoint}`, a, b, move, perQuery: move === null ? null : move / queries, within: move !== null && move / queries <= WORK_GOAL_CALLS + EPSILON }
   })
+  const movedWork = workCells.filter(cell => cell.move !== null)
+  const missingWork = workCells.filter(cell => cell.move === null)
+    .map(cell => ({ ...cell, in: ['a', 'b'].filter(side => !usable(cell[side])) }))
   const work = {
-    cells: workCells,
-    within: workCells.filter(cell => cell.within).length,
+    cells: movedWork,
+    missing: missingWork,
+    within: movedWork.filter(cell => cell.within).length,
     total: workCells.length,
-    maxMove: workCells.length ? Math.max(...workCells.map(cell => cell.perQuery)) : null,
+    maxMove: movedWork.length ? Math.max(...movedWork.map(cell => cell.perQuery)) : null,
     goal: { calls: WORK_GOAL_CALLS },
-    met: workCells.length ? workCells.every(cell => cell.within) : null
+    met: workCells.length ? missingWork.length === 0 && movedWork.every(cell => cell.within) : null
   }
   const judged = [vsReference.met, cpu.met, total.met, work.met].filter(met => met !== null)
   return { vsReference, cpu, total, work, met: judged.length ? judged.every(Boolean) : null }
@@ -76,10 +82,10 @@ function dbOwnText (own) {
 function dbCriterionText (result, labels) {
   if (!result) return null
   const parts = [
-    criterionText(`${labels[1]} against ${labels[0]}: the server's CPU per request against the reference's`, result.vsReference),
-    criterionText('The server\'s CPU per request', result.cpu),
-    criterionText('All CPU per request', result.total),
-    result.work.total ? `The server's calls of work moved by at most ${formatNumber(result.work.maxMove)} a query (goal: ${WORK_GOAL_CALLS} for every server and endpoint, ${result.work.within} of ${result.work.total} within): ${result.work.met ? 'met' : 'not met'}.` : null
+    criterionText(`${labels[1]} against ${labels[0]}: the server's CPU per request against the reference's`, result.vsReference, labels),
+    criterionText('The server\'s CPU per request', result.cpu, labels),
+    criterionText('All CPU per request', result.total, labels),
+    workText('The server\'s calls of work moved by at most', `a query (goal: ${WORK_GOAL_CALLS} for every server and endpoint`, result.work, labels)
   ].filter(Boolean)
   return parts.length ? parts.join(' ') : null
 }

@@ -2,8 +2,7 @@
 // Whether the http experiment's figures repeat: CPU per request, requests/s where the
 // server set the pace, and calls of work per request, between two runs and between the
 // halves of one (lib/repeatability.js).
-const { formatNumber } = require('../../lib/report/format')
-const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, ownText, criterionText } = require('../../lib/repeatability')
+const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText } = require('../../lib/repeatability')
 
 // Calls of work per request are a whole number of calls each request takes, which two runs
 // on the lab's VM agreed on within 0.02 (docs/http.md); more than 0.05 is a server doing
@@ -12,28 +11,36 @@ const WORK_GOAL_CALLS = 0.05
 // Two http runs: CPU per request in every cell, requests/s only where neither run was
 // client-bound (there it measures wrk as much as the server), and calls of work per
 // request per server and mode, which must all move by at most WORK_GOAL_CALLS.
+// A cell or a traced server either run failed or lacks is a missing cell
+// (lib/repeatability.js).
 function httpRepeatability (httpA, httpB) {
   const key = cell => `${cell.server}\t${cell.mode}\t${cell.connections}`
-  const others = new Map((httpB?.cells ?? []).map(cell => [key(cell), cell]))
-  const pairs = (httpA?.cells ?? []).map(cell => [cell, others.get(key(cell))]).filter(([, other]) => other)
-  const where = cell => ({ server: cell.server, mode: cell.mode, connections: cell.connections })
-  const cpu = criterion(pairs.filter(([x, y]) => usable(x.cpuPerRequestUs) && x.cpuPerRequestUs > 0 && usable(y.cpuPerRequestUs))
-    .map(([x, y]) => ({ ...where(x), a: x.cpuPerRequestUs, b: y.cpuPerRequestUs })))
-  const rate = criterion(pairs.filter(([x, y]) => x.requestsPerSecond?.median > 0 && y.requestsPerSecond && x.clientBound === false && y.clientBound === false)
-    .map(([x, y]) => ({ ...where(x), a: x.requestsPerSecond.median, b: y.requestsPerSecond.median })))
-  const traced = (httpA?.syscalls ?? []).map(x => [x, (httpB?.syscalls ?? []).find(y => y.server === x.server && y.mode === x.mode)])
-    .filter(([x, y]) => usable(x.work) && usable(y?.work))
+  const pairs = pairByKey(httpA?.cells, httpB?.cells, key)
+  const where = cell => ({ server: cell.server, mode: cell.mode, connections: cell.connections, name: `${cell.server} ${cell.mode} ${cell.connections} conn.` })
+  const cpuOf = cell => (usable(cell?.cpuPerRequestUs) && cell.cpuPerRequestUs > 0 ? cell.cpuPerRequestUs : null)
+  const cpu = criterion(pairs.map(([x, y]) => ({ ...where(x ?? y), a: cpuOf(x), b: cpuOf(y) })))
+  // requests/s where no run that measured the cell was client-bound
+  const serverPaced = pairs.filter(pair => pair.every(cell => !cell || cell.clientBound === false))
+  const rateOf = cell => (cell?.requestsPerSecond?.median > 0 ? cell.requestsPerSecond.median : null)
+  const rate = criterion(serverPaced.map(([x, y]) => ({ ...where(x ?? y), a: rateOf(x), b: rateOf(y) })))
+  const traced = pairByKey(httpA?.syscalls, httpB?.syscalls, entry => `${entry.server}\t${entry.mode}`)
   const workCells = traced.map(([x, y]) => {
-    const move = Math.abs(y.work - x.work)
-    return { server: x.server, mode: x.mode, a: x.work, b: y.work, move, within: move <= WORK_GOAL_CALLS + EPSILON }
+    const { server, mode } = x ?? y
+    const [a, b] = [x?.work, y?.work]
+    const move = usable(a) && usable(b) ? Math.abs(b - a) : null
+    return { server, mode, name: `${server} ${mode}`, a, b, move, within: move !== null && move <= WORK_GOAL_CALLS + EPSILON }
   })
+  const missingWork = workCells.filter(cell => cell.move === null)
+    .map(cell => ({ ...cell, in: ['a', 'b'].filter(side => !usable(cell[side])) }))
+  const movedWork = workCells.filter(cell => cell.move !== null)
   const work = {
-    cells: workCells,
-    within: workCells.filter(cell => cell.within).length,
+    cells: movedWork,
+    missing: missingWork,
+    within: movedWork.filter(cell => cell.within).length,
     total: workCells.length,
-    maxMove: workCells.length ? Math.max(...workCells.map(cell => cell.move)) : null,
+    maxMove: movedWork.length ? Math.max(...movedWork.map(cell => cell.move)) : null,
     goal: { calls: WORK_GOAL_CALLS },
-    met: workCells.length ? workCells.every(cell => cell.within) : null
+    met: workCells.length ? missingWork.length === 0 && movedWork.every(cell => cell.within) : null
   }
   // a part with no cells to judge (every cell client-bound, no strace pass) neither meets nor fails
   const judged = [cpu.met, rate.met, work.met].filter(met => met !== null)
@@ -72,9 +79,9 @@ function httpOwnText (own) {
 function httpCriterionText (result, labels) {
   if (!result) return null
   const parts = [
-    criterionText(`${labels[1]} against ${labels[0]}: CPU per request`, result.cpu),
-    criterionText('Requests/s, cells neither run was client-bound in,', result.rate),
-    result.work.total ? `Calls of work per request moved by at most ${formatNumber(result.work.maxMove)} (goal: ${WORK_GOAL_CALLS} for every server and mode, ${result.work.within} of ${result.work.total} within): ${result.work.met ? 'met' : 'not met'}.` : null
+    criterionText(`${labels[1]} against ${labels[0]}: CPU per request`, result.cpu, labels),
+    criterionText('Requests/s, cells neither run was client-bound in,', result.rate, labels),
+    workText('Calls of work per request moved by at most', `(goal: ${WORK_GOAL_CALLS} for every server and mode`, result.work, labels)
   ].filter(Boolean)
   return parts.length ? parts.join(' ') : null
 }

@@ -39,6 +39,7 @@ const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
 const { runtimeTitle } = require('../../lib/runtimes')
+const { missingText } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
 const QUARTER_PHASE = 'cost-quarter'
@@ -260,36 +261,56 @@ function allButAllowance (moves) {
 function headlineRepeatability (a, b) {
   if (!a?.cells || !b?.cells) return null
   const cells = []
-  for (const left of a.cells) {
-    const right = b.cells.find(cell => cell.program === left.program && cell.blockSize === left.blockSize)
-    if (!right?.shareOfC || !left.shareOfC) continue
+  // a cell failed or absent in either run stays in the count, named, and fails the goal
+  const missing = []
+  for (const [left, right] of cellPairs(a, b)) {
+    const absentIn = [['a', left], ['b', right]].filter(([, cell]) => !cell?.shareOfC).map(([side]) => side)
+    if (absentIn.length) {
+      const { program, blockSize } = left ?? right
+      missing.push({ program, blockSize, name: `${program} @ ${sizeName(blockSize)}`, in: absentIn })
+      continue
+    }
     const movePoints = Math.abs(left.shareOfC.estimate - right.shareOfC.estimate) * 100
     const shift = shiftTest(left, right)
     cells.push({ program: left.program, blockSize: left.blockSize, a: left.shareOfC, b: right.shareOfC, movePoints, within: movePoints <= GOAL.points + EPSILON, shifted: shift ? shift.p < SIGNIFICANCE : null, p: shift?.p ?? null })
   }
-  const total = cells.length
+  const total = cells.length + missing.length
   const moves = cells.map(cell => cell.movePoints)
-  const smallest = total ? Math.min(...cells.map(cell => cell.blockSize)) : null
+  const smallest = cells.length ? Math.min(...cells.map(cell => cell.blockSize)) : null
   const ranked = cells.filter(cell => cell.blockSize === smallest).map(cell => cell.program)
   const runtimeOrder = smallest === null ? null : compareOrders(rankAt(a, ranked, smallest, true), rankAt(b, ranked, smallest, true))
   const within2 = cells.filter(cell => cell.within).length
-  const maxMovePoints = total ? Math.max(...moves) : null
+  const maxMovePoints = cells.length ? Math.max(...moves) : null
   const goal = { points: GOAL.points, cellsAllowedAbove: allowedAbove(total), never: GOAL.never }
   const tested = cells.filter(cell => cell.p !== null)
   return {
     cells,
+    missing,
     within2,
     total,
     maxMovePoints,
-    medianMovePoints: total ? median(moves) : null,
+    medianMovePoints: cells.length ? median(moves) : null,
     goal,
-    met: total > 0 && total - within2 <= goal.cellsAllowedAbove && maxMovePoints <= GOAL.never + EPSILON && runtimeOrder.same,
+    met: cells.length > 0 && missing.length === 0 && total - within2 <= goal.cellsAllowedAbove &&
+      maxMovePoints <= GOAL.never + EPSILON && runtimeOrder.same,
     blockSize: smallest,
     runtimeOrder,
     readerOrder: smallest === null ? null : compareOrders(rankAt(a, ranked, smallest, false), rankAt(b, ranked, smallest, false)),
     // at SIGNIFICANCE, about that share of the tested cells is called shifted by chance alone
     shift: { significance: SIGNIFICANCE, tested: tested.length, shifted: tested.filter(cell => cell.shifted).length, expectedByChance: tested.length * SIGNIFICANCE }
   }
+}
+
+// Every reader and size either run has, the baseline's left out (it has no share of
+// itself): [a's cell or undefined, b's cell or undefined], in a's order, then b's.
+function cellPairs (a, b) {
+  const same = (x, y) => x.program === y.program && x.blockSize === y.blockSize
+  const readers = cell => cell.program !== (a.baseline ?? BASELINE)
+  return [
+    ...a.cells.filter(readers).map(left => [left, b.cells.find(right => same(left, right))]),
+    ...b.cells.filter(readers).filter(right => !a.cells.some(left => same(left, right)))
+      .map(right => [undefined, right])
+  ]
 }
 
 // Whether a cell's share moved between two runs by more than their rounds' noise: the
@@ -361,11 +382,15 @@ function ownRepeatabilityText (own) {
 function headlineRepeatabilityText (result, labels) {
   if (!result || result.total === 0) return null
   const { goal, runtimeOrder: order, shift } = result
+  const missing = result.missing?.length ? `; ${result.missing.length} missing: ${missingText(result.missing, labels)}` : ''
+  if (result.cells.length === 0) {
+    return `No headline share of C was measured in both ${labels[0]} and ${labels[1]}${missing}: the repeatability goal is not met`
+  }
   const ranking = order.same
     ? `the runtimes rank the same at ${sizeName(result.blockSize)}`
     : `the runtimes rank differently at ${sizeName(result.blockSize)} (${order.a.join(' > ')} against ${order.b.join(' > ')})`
   const shifts = shift.tested ? `; ${shift.shifted} of ${shift.tested} shares shifted beyond their rounds' noise (rank test at ${shift.significance}, about ${shift.expectedByChance.toFixed(1)} by chance)` : ''
-  return `${result.within2} of ${result.total} headline shares of C moved by at most ${goal.points} points between ${labels[0]} and ${labels[1]} ` +
+  return `${result.within2} of ${result.total} headline shares of C moved by at most ${goal.points} points between ${labels[0]} and ${labels[1]}${missing} ` +
     `(median ${result.medianMovePoints.toFixed(1)}, largest ${result.maxMovePoints.toFixed(1)}) and ${ranking}: the repeatability goal (${goal.cellsAllowedAbove ? `all but ${goal.cellsAllowedAbove}` : 'every share'} within ${goal.points} points, ` +
     `none beyond ${goal.never}, the same order) is ${result.met ? 'met' : 'not met'}${shifts}`
 }

@@ -3,8 +3,8 @@
 // whose reader honours the block size, between two runs and between the halves of one
 // (lib/repeatability.js).
 const { median } = require('../../lib/stats')
-const { formatNumber } = require('../../lib/report/format')
-const { GOAL, withinGoal, usable, nearestRank, criterion, ownText, criterionText } = require('../../lib/repeatability')
+const { formatNumber, sizeName } = require('../../lib/report/format')
+const { GOAL, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText } = require('../../lib/repeatability')
 const { findProgram } = require('./programs')
 
 // A program that reads the block size it is given; a Node row measured per version
@@ -17,16 +17,18 @@ function honoursBlockSize (program) {
 // (end-to-end where start-up could not be taken out) in one against the other.
 function throughputRepeatability (resultsA, resultsB) {
   const figure = cell => cell?.best?.steadyThroughputMBps ?? cell?.best?.throughputMBps ?? null
-  const cells = []
-  for (const cell of resultsA.cells ?? []) {
-    if (!honoursBlockSize(cell.program)) continue
-    const other = (resultsB.cells ?? []).find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize)
-    const [a, b] = [figure(cell), figure(other)]
-    if (usable(a) && a > 0 && usable(b)) cells.push({ program: cell.program, blockSize: cell.blockSize, a, b })
-  }
+  // a cell either run failed or lacks is a missing cell (lib/repeatability.js)
+  const honoured = cells => (cells ?? []).filter(cell => honoursBlockSize(cell.program))
+  const pairs = pairByKey(honoured(resultsA.cells), honoured(resultsB.cells), cell => `${cell.program}\t${cell.blockSize}`)
+  const cells = pairs.map(([x, y]) => {
+    const { program, blockSize } = x ?? y
+    const a = figure(x)
+    return { program, blockSize, name: `${program} @ ${sizeName(blockSize)}`, a: a > 0 ? a : null, b: figure(y) }
+  })
+  const measured = cells.filter(cell => usable(cell.a) && usable(cell.b))
   // The moves signed: where most cells moved one way, the machine's speed moved (the
   // host's load, its clock), which absolute MB/s cannot cancel and shares of C do
-  const signed = cells.map(cell => (cell.b - cell.a) / cell.a * 100)
+  const signed = measured.map(cell => (cell.b - cell.a) / cell.a * 100)
   return { ...criterion(cells), signedMovePercent: signed.length ? median(signed) : null }
 }
 
@@ -57,7 +59,7 @@ function throughputOwnText (own) {
 }
 
 function throughputCriterionText (result, labels) {
-  const text = criterionText(`${labels[1]} against ${labels[0]}: the best run's steady-state MB/s of the honoured cells`, result)
+  const text = criterionText(`${labels[1]} against ${labels[0]}: the best run's steady-state MB/s of the honoured cells`, result, labels)
   const signed = result?.signedMovePercent
   if (!text || signed === null || signed === undefined) return text
   return `${text} Signed, the median move was ${signed >= 0 ? '+' : ''}${formatNumber(signed)}%${Math.abs(signed) > result.goal.percent / 2 ? ': most cells moved one way, so the machine itself ran at another speed' : ''}.`

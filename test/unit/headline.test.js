@@ -368,3 +368,17 @@ test('a cost run kept still disturbed flags its headline cell', () => {
   const headline = summariseHeadline(records, context)
   assert.deepEqual(headline.cells.map(cell => [cell.program, cell.flags.includes('disturbed')]), [['c', false], ['node-sync', true]])
 })
+
+test('a cell failed or missing in either run is named, stays in the count and fails the goal', () => {
+  const a = { baseline: 'c', cells: [shareCell('c', 'native', 256, null), shareCell('r0', 'node', 256, 0.5), shareCell('r1', 'node', 256, 0.6), { program: 'r2', runtime: 'node', blockSize: 256, shareOfC: null, flags: ['failed'] }] }
+  a.cells[0].shareOfC = null
+  // r1 is not in b at all; r2 failed in a
+  const b = { baseline: 'c', cells: [a.cells[0], shareCell('r0', 'node', 256, 0.505), shareCell('r2', 'node', 256, 0.7)] }
+  const result = headlineRepeatability(a, b)
+  assert.deepEqual([result.within2, result.total], [1, 3], 'the two missing cells count in the total, not as within')
+  assert.deepEqual(result.missing.map(cell => [cell.program, cell.blockSize, cell.in]), [['r1', 256, ['b']], ['r2', 256, ['a']]])
+  assert.equal(result.met, false, 'a goal with a missing cell is not met')
+  assert.match(headlineRepeatabilityText(result, ['a', 'b']), /^1 of 3 headline shares of C moved by at most 2 points between a and b; 2 missing: r1 @ 256 B in b, r2 @ 256 B in a \(median 0\.5, largest 0\.5\).* is not met/)
+  // the baseline has no share of itself: never missing
+  assert.equal(headlineRepeatability(b, b).missing.length, 0)
+})

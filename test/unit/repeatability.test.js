@@ -18,13 +18,14 @@ const timingCell = (program, blockSize, steadyThroughputMBps) => ({ program, blo
 test('throughput, two runs: the best run\'s steady MB/s of each honoured cell; 4.9% is within 5%, 5.1% is not', () => {
   const a = { cells: [timingCell('c', 256, 100), timingCell('just-sync', 256, 100), timingCell('coreutils', 65536, 100), timingCell('node-sync', 4096, 200)] }
   // coreutils chooses its own chunk size: not a cell of the criterion, however far it moves;
-  // node-sync failed in b (no best run): no pair
+  // node-sync failed in b (no best run): missing, counted, and the goal not met
   const b = { cells: [timingCell('c', 256, 104.9), timingCell('just-sync', 256, 105.1), timingCell('coreutils', 65536, 150), { program: 'node-sync', blockSize: 4096, flags: ['failed'] }] }
   const result = repeatability.throughputRepeatability(a, b)
   assert.deepEqual(result.cells.map(cell => [cell.program, cell.blockSize, cell.a, cell.b, cell.within]), [['c', 256, 100, 104.9, true], ['just-sync', 256, 100, 105.1, false]])
   close(result.cells[0].movePercent, 4.9, 'c')
   close(result.cells[1].movePercent, 5.1, 'just-sync')
-  assert.deepEqual([result.within, result.total, result.goal, result.met], [1, 2, { percent: 5, share: 0.9 }, false])
+  assert.deepEqual([result.within, result.total, result.goal, result.met], [1, 3, { percent: 5, share: 0.9 }, false])
+  assert.deepEqual(result.missing.map(cell => [cell.name, cell.in]), [['node-sync @ 4 KiB', ['b']]])
   close(result.medianMovePercent, 5, 'median of 4.9 and 5.1')
   close(result.maxMovePercent, 5.1, 'max')
   // 9 of 10 cells within is the goal's 90%; 8 of 10 is not; exactly 5% counts as within
@@ -243,4 +244,48 @@ test('the throughput criterion says which way the cells moved: the machine\'s ow
   assert.match(throughputCriterionText(result, ['a', 'b']), /Signed, the median move was -5%: most cells moved one way, so the machine itself ran at another speed\.$/)
   const steady = throughputRepeatability(a, { cells: a.cells })
   assert.match(throughputCriterionText(steady, ['a', 'b']), /Signed, the median move was \+0%\.$/)
+})
+
+test('a cell failed or missing in either run stays in every criterion\'s count, named, and fails its goal', () => {
+  const { criterion, criterionText } = repeatability
+  // three cells: one within, one absent from b, one failed in a (no figure)
+  const result = criterion([
+    { name: 'x', a: 100, b: 101 },
+    { name: 'y', a: 100, b: undefined },
+    { name: 'z', a: null, b: 100 }
+  ])
+  assert.deepEqual([result.within, result.total, result.met], [1, 3, false])
+  assert.deepEqual(result.missing.map(cell => [cell.name, cell.in]), [['y', ['b']], ['z', ['a']]])
+  assert.equal(
+    criterionText('CPU per request', result, ['h1', 'h2']),
+    'CPU per request moved by at most 5% in 1 of 3 cells (goal: 90%); 2 missing: y in h2, z in h1: ' +
+      'not met; median 1%, at most 1%.'
+  )
+  // 9 of 10 within meets the goal; 9 of 10 within and an eleventh missing does not
+  const nine = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, a: 100, b: i ? 101 : 120 }))
+  assert.equal(criterion(nine).met, true)
+  assert.equal(criterion([...nine, { name: 'gone', a: 100, b: null }]).met, false)
+  // http: bun measured in a only, its calls of work traced in a only; node-net client-bound
+  // in a, so it was never a cell of the rate criterion, present or not
+  const http = repeatability.httpRepeatability(
+    { cells: [httpCell('c-epoll', 16, 1e5, 6, false), httpCell('bun', 16, 8e4, 10, false), httpCell('node-net', 16, 7e4, 9, true)], syscalls: [syscalls('c-epoll', 2), syscalls('bun', 2)] },
+    { cells: [httpCell('c-epoll', 16, 1e5, 6, false)], syscalls: [syscalls('c-epoll', 2)] })
+  assert.deepEqual(http.cpu.missing.map(cell => [cell.name, cell.in]), [['bun keep-alive 16 conn.', ['b']], ['node-net keep-alive 16 conn.', ['b']]])
+  assert.deepEqual(http.rate.missing.map(cell => cell.name), ['bun keep-alive 16 conn.'])
+  assert.deepEqual([http.work.total, http.work.missing.map(cell => cell.name), http.work.met], [2, ['bun keep-alive'], false])
+  assert.equal(http.met, false)
+  // the ladder: a variant absent from b misses its four rungs
+  const { callsRepeatability } = require('../../experiments/calls/repeatability')
+  const rungs = ns => Object.fromEntries(['noop', 'syscall', 'empty-read', 'read-256'].map(rung => [rung, { estimate: ns }]))
+  const ratios = Object.fromEntries(['noop', 'syscall', 'empty-read', 'read-256'].map(rung => [rung, { estimate: 2 }]))
+  const ladderA = { rows: [{ variant: 'c', rungs: rungs(100) }, { variant: 'node', rungs: rungs(200), vsC: ratios }] }
+  const ladderB = { rows: [{ variant: 'c', rungs: rungs(100) }] }
+  const calls = callsRepeatability(ladderA, ladderB)
+  assert.deepEqual([calls.within, calls.total, calls.met], [4, 8, false])
+  assert.deepEqual(calls.missing.map(cell => cell.name), ['node noop', 'node syscall', 'node empty-read', 'node read-256'])
+  // db: a server's cell absent from b
+  const { dbRepeatability } = require('../../experiments/db/repeatability')
+  const dbCell = (server, cpu) => ({ server, endpoint: 'db', connections: 16, cpuPerRequestUs: { server: cpu, wrk: 1 }, serverVsReference: { estimate: cpu / 10 } })
+  const db = dbRepeatability({ cells: [dbCell('c-libpq', 10), dbCell('node-pg', 20)] }, { cells: [dbCell('c-libpq', 10)] })
+  assert.deepEqual([db.cpu.total, db.cpu.missing.map(cell => cell.name), db.met], [2, ['node-pg /db 16 conn.'], false])
 })
