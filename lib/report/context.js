@@ -55,7 +55,7 @@ function contextRows (context, measured, pinText) {
     ['V8 host', context.host?.version ? `${context.host.version} (${context.host.selectedBy ?? ''})` : null],
     ['skipped programs', context.skipped.length ? context.skipped.map(skip => `${skip.program}: ${skip.reason}`).join('; ') : null],
     ['resumed', context.resumedAt.length ? context.resumedAt.map(describeResume).join('; ') : null],
-    ['lab commit', context.lab ? `${context.lab.commit ?? '?'}${context.lab.dirty ? ' (uncommitted changes)' : ''}` : null],
+    ['lab commit', labCommitText(context.lab)],
     ['bench.js arguments', context.lab?.bench ? context.lab.bench.join(' ') : null]
   ]
   return lines.filter(([, value]) => value !== null && value !== undefined && value !== '')
@@ -118,7 +118,19 @@ function syscallsMissingReason (set) {
   return 'the strace pass recorded no profile (every strace run failed; see the failures)'
 }
 
-// The date a one-set report's heading gives.
-const measuredOn = set => `measured ${set.context?.date ?? 'on an unrecorded date'}`
+// The lab's commit a run was measured at, and whether its tree had changes no commit
+// holds: a figure from such a run cannot be traced to code anyone can check out.
+function labCommitText (lab) {
+  if (!lab) return null
+  return `${lab.commit ?? '?'}${lab.dirty ? ' (uncommitted changes)' : ''}`
+}
 
-module.exports = { contextOf, straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn }
+// The date and commit a one-set report's heading gives.
+function measuredOn (set) {
+  const commit = labCommitText(set.context?.lab)
+  return `measured ${set.context?.date ?? 'on an unrecorded date'}${commit ? ` at lab commit ${commit}` : ''}`
+}
+
+module.exports = {
+  contextOf, straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn, labCommitText
+}

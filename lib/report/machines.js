@@ -9,6 +9,7 @@
 // machine. Pure functions of the loaded sets; each experiment says what its figures are
 // (report.machineFigures(set)).
 const { groupByMachine, sameMachine, KEY_FACTS } = require('../machine')
+const { labCommitText } = require('./context')
 
 // The criterion, stated before looking: a figure carries across machines when every
 // two machines' values lie within 10% of the larger of them, or when all their
@@ -159,7 +160,7 @@ function recordDifferences (machines) {
   const recorded = machine => machine.sets[0].context?.machine ?? {}
   for (const [label, pick] of SPEED_FACTS) push(label, machines.map(machine => pick(recorded(machine))))
   const context = machine => machine.sets[0].context ?? {}
-  push('lab commit', machines.map(machine => context(machine).lab?.commit))
+  push('lab commit', machines.map(machine => labCommitText(context(machine).lab)))
   push('lab\'s Node', machines.map(machine => context(machine).lab?.node))
   const runtimes = new Set(machines.flatMap(machine => Object.keys(context(machine).runtimes ?? {})))
   for (const name of [...runtimes].sort()) {

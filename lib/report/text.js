@@ -12,8 +12,10 @@ const { machinesMarkdown, machinesTerminal, machinesCsv, failedTargetsMarkdown }
 function renderMarkdown (data) {
   const machines = data.machines ? machinesMarkdown(data.machines) : []
   const experiment = byName(data.experiment).report.markdown(data)
-  return [`# ${md(data.title)}`, '', ...failedTargetsMarkdown(data.failedTargets), ...machines, ...experiment]
-    .join('\n')
+  // one run's heading says when and from which commit it was measured, as the page does
+  const heading = data.compare || !data.subtitle ? [] : [md(data.subtitle), '']
+  return [`# ${md(data.title)}`, '', ...heading, ...failedTargetsMarkdown(data.failedTargets), ...machines,
+    ...experiment].join('\n')
 }
 
 const csvText = (header, rows) =>

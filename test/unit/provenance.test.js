@@ -1,0 +1,51 @@
+'use strict'
+// A run measured from a tree with uncommitted changes says so wherever the report names the
+// commit it came from: its heading, its context table, a resume and the machines
+// comparison. Such a figure cannot be traced to code anyone can check out.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+
+const { measuredOn, labCommitText, contextOf } = require('../../lib/report/context')
+const { recordDifferences } = require('../../lib/report/machines')
+
+const DIRTY = { commit: '52edd10', dirty: true }
+const CLEAN = { commit: '52edd10', dirty: false }
+
+test('the heading names the commit and its uncommitted changes', () => {
+  assert.equal(measuredOn({ context: { date: '2026-11-27', lab: DIRTY } }),
+    'measured 2026-11-27 at lab commit 52edd10 (uncommitted changes)')
+  assert.equal(measuredOn({ context: { date: '2026-11-27', lab: CLEAN } }),
+    'measured 2026-11-27 at lab commit 52edd10')
+  assert.equal(measuredOn({ context: { date: '2026-11-27' } }), 'measured 2026-11-27')
+  assert.equal(labCommitText(null), null)
+})
+
+test('the context table and a resume say so too', () => {
+  const report = { contextRows: () => [], pinText: () => '' }
+  const set = {
+    label: 'a',
+    results: {},
+    context: { date: '2026-11-27', lab: DIRTY, resumedAt: [{ date: '2026-11-28', lab: DIRTY }] }
+  }
+  const rows = Object.fromEntries(contextOf(set, report).rows)
+  assert.equal(rows['lab commit'], '52edd10 (uncommitted changes)')
+  assert.equal(rows.resumed, '2026-11-28 (lab commit 52edd10, uncommitted changes)')
+})
+
+test('the machines comparison tells a dirty tree from its clean commit', () => {
+  const machine = lab => ({ identity: { facts: {} }, sets: [{ context: { lab } }] })
+  const rows = recordDifferences([machine(DIRTY), machine(CLEAN)])
+  assert.deepEqual(rows.find(row => row.label === 'lab commit')?.values,
+    ['52edd10 (uncommitted changes)', '52edd10'])
+})
+
+test('results.md opens with the heading of the page: the date and the dirty commit', () => {
+  const path = require('node:path')
+  const { loadResultSet } = require('../../analyse')
+  const { shapeReport } = require('../../lib/report/data')
+  const { renderMarkdown } = require('../../lib/report/text')
+  const set = loadResultSet(path.join(__dirname, '..', 'fixtures', 'results', 'sample'))
+  set.context = { ...set.context, date: '2026-11-27', lab: DIRTY }
+  const lines = renderMarkdown(shapeReport([set])).split('\n')
+  assert.match(lines[2], /measured 2026-11-27 at lab commit 52edd10 \(uncommitted changes\)$/)
+})
