@@ -12,11 +12,12 @@
 // are the normal course and allowed: Maglev's hand-over to TurboFan's on-stack entry, and
 // one after the loop, where code that never ran before compiling has no type feedback
 // (every recorded run has exactly one); a second one after the loop fails it.
-// JavaScriptCore (Bun): the loop function must be compiled by DFG or FTL with a CallFFI
-// node for its calls (JSC_dumpDFGDisassembly; a generic call is a Call node), its
-// optimised code never thrown away (Jettisoning), and no speculation failure but the one
-// after its last call, where code that never ran before compiling exits
-// (InadequateCoverage). BUN_JSC_<option> sets JavaScriptCore's options.
+// JavaScriptCore (Bun): the loop function must be compiled by DFG or FTL, each compile
+// calling through a CallFFI node at the loop's call site (JSC_dumpDFGDisassembly; a
+// generic call is a Call node), its optimised code never thrown away (Jettisoning), and
+// no speculation failure but the one after its last call, where code that never ran
+// before compiling exits (InadequateCoverage). BUN_JSC_<option> sets JavaScriptCore's
+// options.
 const fs = require('node:fs')
 const path = require('node:path')
 const { runtimes } = require('../../lib/runtimes')
@@ -133,55 +134,92 @@ function v8Verdict ({ text, graphs, loop }) {
 }
 
 const JSC_COMPILED = /^Optimized (\S+?)#\S+ .* using (DFG|FTL|FTLForOSREntry) with/
+// A dump of a compile's graph or code: the DFG tier's, or the graph an FTL compile lowers
+// ("61: DFG for", numbered by phase) and then its code, whose DFG lines name no block.
 const JSC_SECTION = /^(?:Generated (?:DFG JIT|FTL|FTLForOSREntry) code for|\s*\d+: DFG for) (\S+?)#/
-const JSC_CALL_FFI = /\bCallFFI\(.*?\bbc#(\d+)/
-const JSC_GENERIC_CALL = /\b(?:Call|DirectCall|TailCall)\((?:.*?)\bbc#(\d+)/
+const JSC_ANY_SECTION = /^(?:Generated |Optimized |\s*\d+: DFG for )/
+const JSC_BLOCK = /\bBlock #\d+ \(bc#\d+\)/
+// Printed under a block's header, before its nodes, where the block is in a loop.
+const JSC_IN_LOOP = /^[\s\d]*:?\s*Containing loop headers:/
+// A node (D@79:<!3:loc10>\tCallFFI(…, bc#62, …)) of any call kind, its origin the first
+// bc#: an inlined callee's index follows its caller's.
+const JSC_CALL = /\bD@\d+:<[^>]*>\s+((?:Direct)?(?:Call|Construct|TailCall)\w*)\(.*?\bbc#(\d+)/
 const JSC_JETTISON = /^Jettisoning (\S+?)#/
 const JSC_FAILURE = /^Speculation failure in (\S+?)#.*?@ exit #\d+ \(bc#(\d+), (\w+)\)/
 
-// The verdict from JavaScriptCore's dumps: { engaged, reason, evidence }.
-function jscVerdict ({ text, loop }) {
-  const tiers = new Set()
+// Each DFG or FTL compile of `loop` in order: { tier, calls: [{ kind, offset, inLoop }] },
+// inLoop null where the line names no block (an FTL compile's code repeats its graph's
+// nodes). A compile is known by its "Optimized" line; one the process ended before is
+// left out.
+function jscCompiles (lines, loop) {
+  const compiles = []
+  let calls = []
   let section = null
-  let callFFI = 0
-  let lastCallOffset = null
-  let genericCalls = 0
-  let jettisons = 0
-  const failures = []
-  for (const line of text.split('\n')) {
-    let match = JSC_COMPILED.exec(line)
-    if (match) {
-      if (match[1] === loop) tiers.add(match[2])
-      section = null
-      continue
+  let inLoop = null
+  for (const line of lines) {
+    const compiled = JSC_COMPILED.exec(line)
+    if (compiled?.[1] === loop) {
+      compiles.push({ tier: compiled[2], calls })
+      calls = []
     }
-    if ((match = JSC_SECTION.exec(line))) {
-      section = match[1]
+    if (JSC_ANY_SECTION.test(line)) {
+      section = JSC_SECTION.exec(line)?.[1] ?? null
+      inLoop = null
       continue
-    }
-    if ((match = JSC_JETTISON.exec(line)) && match[1] === loop) jettisons++
-    if ((match = JSC_FAILURE.exec(line)) && match[1] === loop) {
-      failures.push({ offset: Number(match[2]), kind: match[3] })
     }
     if (section !== loop) continue
-    if ((match = JSC_CALL_FFI.exec(line))) {
-      callFFI++
-      lastCallOffset = Math.max(lastCallOffset ?? 0, Number(match[1]))
-    } else if (JSC_GENERIC_CALL.test(line)) {
-      genericCalls++
-    }
+    const call = JSC_CALL.exec(line)
+    if (JSC_BLOCK.test(line)) inLoop = false
+    else if (JSC_IN_LOOP.test(line)) inLoop = true
+    else if (call) calls.push({ kind: call[1], offset: Number(call[2]), inLoop })
   }
+  return compiles
+}
+
+// The verdict from JavaScriptCore's dumps: { engaged, reason, evidence }. The loop's call
+// sites are the bytecode indices of the calls any compile places inside a loop; every
+// compile must call through CallFFI there, at each node. A call before the loop is not
+// asked: it runs once a call, and not at all in optimised code entered at the loop
+// (on-stack entry); bun-ffi's, having run once when they compile, is a generic Call in its
+// DFG and FTL compiles and absent from FTLForOSREntry's, which begins at the loop.
+function jscVerdict ({ text, loop }) {
+  const lines = text.split('\n')
+  const compiles = jscCompiles(lines, loop)
+  const jettisons = lines.filter(line => JSC_JETTISON.exec(line)?.[1] === loop).length
+  const failures = lines.map(line => JSC_FAILURE.exec(line))
+    .filter(match => match && match[1] === loop)
+    .map(match => ({ offset: Number(match[2]), kind: match[3] }))
+  const loopCallSites = [...new Set(compiles.flatMap(compile => compile.calls)
+    .filter(call => call.inLoop).map(call => call.offset))].sort((a, b) => a - b)
+  const lastCallOffset = loopCallSites.length ? Math.max(...loopCallSites) : null
   // what never ran before compiling exits once the loop is done, after its last call
   const afterLoop = failure => failure.kind === 'InadequateCoverage' && lastCallOffset !== null &&
     failure.offset > lastCallOffset
   const bad = failures.filter(failure => !afterLoop(failure))
+  const tiers = [...new Set(compiles.map(compile => compile.tier))].sort()
   const evidence = {
-    engine: 'JavaScriptCore', loop, tiers: [...tiers].sort(), callFFI, genericCalls, jettisons, failures
+    engine: 'JavaScriptCore',
+    loop,
+    tiers,
+    loopCallSites,
+    compiles: compiles.map(({ tier, calls }) => ({
+      tier, loopCalls: calls.filter(call => loopCallSites.includes(call.offset))
+    })),
+    jettisons,
+    failures
   }
   const fail = reason => ({ engaged: false, reason, evidence })
-  if (tiers.size === 0) return fail(`neither DFG nor FTL compiled ${loop}()`)
-  if (callFFI === 0) {
-    return fail(`${loop}()'s optimised code calls through no CallFFI node (${genericCalls} generic call(s))`)
+  if (compiles.length === 0) return fail(`neither DFG nor FTL compiled ${loop}()`)
+  if (loopCallSites.length === 0) return fail(`no compile of ${loop}() holds a call inside its loop`)
+  const sites = loopCallSites.map(offset => `bc#${offset}`).join(', ')
+  for (const [index, { tier, loopCalls }] of evidence.compiles.entries()) {
+    const which = `its ${tier} compile (${index + 1} of ${compiles.length})`
+    const other = loopCalls.find(call => call.kind !== 'CallFFI')
+    if (other) {
+      return fail(`${loop}()'s loop calls through ${other.kind}, not CallFFI, ` +
+        `at bc#${other.offset} in ${which}`)
+    }
+    if (loopCalls.length === 0) return fail(`${loop}()'s loop has no call at ${sites} in ${which}`)
   }
   if (jettisons) return fail(`${loop}()'s optimised code was thrown away ${jettisons} time(s) (Jettisoning)`)
   if (bad.length) {
@@ -192,8 +230,9 @@ function jscVerdict ({ text, loop }) {
     engaged: true,
     reason: null,
     evidence,
-    summary: `${[...tiers].sort().join(', ')} compiled ${loop}() with ${callFFI} CallFFI node(s); ` +
-      'never thrown away, no speculation failure inside its loop'
+    summary: `${tiers.join(', ')} compiled ${loop}() ${compiles.length} time(s), its loop calling ` +
+      `through CallFFI at ${sites} each time; never thrown away, ` +
+      'no speculation failure inside its loop'
   }
 }
 
@@ -205,5 +244,14 @@ function verdict (program, text, dir) {
 }
 
 module.exports = {
-  checkArgv, verdict, v8Verdict, jscVerdict, v8Deopts, loopEnd, v8Graphs, engineOf, uncheckableReason
+  checkArgv,
+  verdict,
+  v8Verdict,
+  jscVerdict,
+  jscCompiles,
+  v8Deopts,
+  loopEnd,
+  v8Graphs,
+  engineOf,
+  uncheckableReason
 }

@@ -102,6 +102,56 @@ describe('JavaScriptCore: DFG or FTL compiled the loop with CallFFI, and never t
     assert.equal(verdict.engaged, true)
     assert.deepEqual(verdict.evidence.failures, [{ offset: 77, kind: 'InadequateCoverage' }])
     assert.deepEqual(verdict.evidence.tiers, ['DFG', 'FTL', 'FTLForOSREntry'])
+    assert.equal(verdict.summary, 'DFG, FTL, FTLForOSREntry compiled count() 3 time(s), its loop ' +
+      'calling through CallFFI at bc#62 each time; never thrown away, ' +
+      'no speculation failure inside its loop')
+  })
+
+  test('the loop\'s call site is the call inside a loop; the call before it may stay generic', () => {
+    const lines = trace('bun-ffi').split('\n')
+    const compiles = fastpath.jscCompiles(lines, 'count')
+    const sites = compiles.map(({ tier, calls }) =>
+      [tier, calls.map(call => `${call.kind}@${call.offset}${call.inLoop ? ' in loop' : ''}`)])
+    assert.deepEqual(sites, [
+      ['DFG', ['Call@28', 'CallFFI@62 in loop']],
+      ['FTLForOSREntry', ['CallFFI@62 in loop', 'CallFFI@62']],
+      ['FTL', ['Call@28', 'CallFFI@62 in loop', 'Call@28', 'CallFFI@62']]
+    ])
+    const { evidence } = fastpath.jscVerdict({ text: lines.join('\n'), loop: 'count' })
+    assert.deepEqual(evidence.loopCallSites, [62])
+  })
+
+  test('the loop\'s call a generic Call in any compile but the first: failed, naming it', () => {
+    let seen = 0
+    const doctored = trace('bun-ffi').replace(/\bCallFFI\(/g, call => seen++ === 0 ? call : 'Call(')
+    assert.ok(seen > 2, 'the recorded trace holds the loop\'s call in more than one compile')
+    const verdict = fastpath.jscVerdict({ text: doctored, loop: 'count' })
+    assert.equal(verdict.engaged, false)
+    assert.equal(verdict.reason, 'count()\'s loop calls through Call, not CallFFI, ' +
+      'at bc#62 in its FTLForOSREntry compile (2 of 3)')
+  })
+
+  test('any other call node at the loop\'s call site, in the last compile alone, fails it', () => {
+    const text = trace('bun-ffi')
+    const ftl = text.lastIndexOf('65: DFG for count#')
+    for (const kind of ['TailCall', 'Construct', 'CallVarargs', 'DirectCall']) {
+      const doctored = text.slice(0, ftl) + text.slice(ftl).replace(/\bCallFFI\(/g, `${kind}(`)
+      assert.equal(fastpath.jscVerdict({ text: doctored, loop: 'count' }).reason,
+        `count()'s loop calls through ${kind}, not CallFFI, at bc#62 in its FTL compile (3 of 3)`)
+    }
+  })
+
+  test('a compile with no call at the loop\'s site, or no call inside a loop at all, fails it', () => {
+    const text = trace('bun-ffi')
+    const ftl = text.lastIndexOf('65: DFG for count#')
+    const dropped = text.slice(0, ftl) + text.slice(ftl).split('\n')
+      .filter(line => !line.includes('CallFFI(')).join('\n')
+    assert.equal(fastpath.jscVerdict({ text: dropped, loop: 'count' }).reason,
+      'count()\'s loop has no call at bc#62 in its FTL compile (3 of 3)')
+    const noLoops = text.split('\n')
+      .filter(line => !line.includes('Containing loop headers')).join('\n')
+    assert.equal(fastpath.jscVerdict({ text: noLoops, loop: 'count' }).reason,
+      'no compile of count() holds a call inside its loop')
   })
 
   test('an overflow exit inside the loop throws the code away: failed', () => {
@@ -112,7 +162,8 @@ describe('JavaScriptCore: DFG or FTL compiled the loop with CallFFI, and never t
 
   test('calls compiled as generic calls (JSC_useFFICallInDFG=0): failed', () => {
     const verdict = fastpath.jscVerdict({ text: trace('bun-no-call-ffi'), loop: 'count' })
-    assert.equal(verdict.reason, 'count()\'s optimised code calls through no CallFFI node (8 generic call(s))')
+    assert.equal(verdict.reason,
+      'count()\'s loop calls through DirectCall, not CallFFI, at bc#62 in its DFG compile (1 of 3)')
   })
 
   test('never compiled, or a speculation failure before the last call, fails it', () => {
