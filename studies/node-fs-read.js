@@ -2,10 +2,26 @@
 // Node reading stdin through libuv's file path: fs.read, asynchronous, one block at a
 // time, from the file's position, or with `positioned` at explicit offsets (a file only).
 // For studies/node-libuv-uring.sh, which asks whether libuv takes io_uring for it.
-//   node studies/node-fs-read.js [blocksize] [positioned]
+//   node studies/node-fs-read.js [BLOCKSIZE] [positioned]
 const fs = require('node:fs')
-const blocksize = parseInt(process.argv[2] || '65536', 10)
-const positioned = process.argv[3] === 'positioned'
+
+// It is run by each measured Node, bare: its arguments checked by hand, as lib/cli.js would.
+const USAGE = 'usage: node studies/node-fs-read.js [BLOCKSIZE] [positioned]\n' +
+  '  Reads stdin with fs.read, BLOCKSIZE bytes at a time (default 65536), from the file\'s\n' +
+  '  position, or with positioned at explicit offsets; prints the bytes and reads.'
+const args = process.argv.slice(2)
+if (args[0] === '--help') {
+  console.log(USAGE)
+  process.exit(0)
+}
+const blocksize = Number(args[0] ?? 65536)
+if (!/^\d+$/.test(args[0] ?? '1') || !(blocksize >= 1 && blocksize <= 2 ** 30) ||
+    !['positioned', undefined].includes(args[1]) || args.length > 2) {
+  console.error('node-fs-read.js: give BLOCKSIZE as bytes from 1 to 2**30, then positioned or ' +
+    `nothing (${USAGE.split('\n')[0]})`)
+  process.exit(2)
+}
+const positioned = args[1] === 'positioned'
 const buf = Buffer.allocUnsafe(blocksize)
 let size = 0
 let reads = 0
