@@ -7,6 +7,10 @@
 # 0x2; a read through a ring shows as io_uring_enter calls or, with SQPOLL, none).
 #   studies/node-libuv-uring.sh
 set -euo pipefail
+usage='usage: studies/node-libuv-uring.sh
+  Whether each Node in build/node/ reads stdin through io_uring (fs.read, under strace -f).'
+if [[ ${1-} == --help ]]; then echo "$usage"; exit 0; fi
+if (($#)); then echo "node-libuv-uring.sh: it takes no arguments, not '$1' (see --help)" >&2; exit 2; fi
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
