@@ -25,19 +25,29 @@
 // a deoptimised loop is not the loop it means to time); size and reads, every byte and
 // read of the run.
 const { print, error, exit, sys, net, host } = just
-if (typeof host?.readLoop !== 'function' || typeof net.readRaw !== 'function') {
-  error('paired-reads.js: needs the lab\'s build/just-host (just.host.readLoop, just.net.readRaw)')
-  exit(2)
-}
 // Each form and the binding whose slow calls betray a loop not (yet) compiled. C's loop
 // makes none, so its warm-up ends after one pair; its harness runs the same statements
 // as the others'.
 const FORMS = { fast: 'net.readRaw', sync: 'net.read', c: 'net.readRaw' }
+// It runs in the host, not Node: it answers --help and bad arguments by hand, as
+// lib/cli.js does for the Node tools.
+const USAGE = `usage: build/just-host studies/paired-reads.js ${Object.keys(FORMS).join('|')} BLOCKSIZE \
+SEGMENT_BYTES WARMUP_MAX PAIRS
+  Segments of a JS loop's reads of stdin and C's, alternated, each timed; one JSON line.
+  The driver, studies/paired-cost.js, runs it with stdin a pipe from dd.`
+if (just.args[2] === '--help') {
+  print(USAGE)
+  exit(0)
+}
+if (typeof host?.readLoop !== 'function' || typeof net.readRaw !== 'function') {
+  error('paired-reads.js: needs the lab\'s build/just-host (just.host.readLoop, just.net.readRaw)')
+  exit(2)
+}
 const [form, ...numbers] = just.args.slice(2)
 const [blocksize, segmentBytes, warmupMax, pairs] = numbers.map(Number)
 if (!Object.hasOwn(FORMS, form) || numbers.length !== 4 || !numbers.every(text => /^\d{1,15}$/.test(text)) ||
     !(blocksize > 0 && blocksize <= 2 ** 30 && segmentBytes > 0 && pairs > 0)) {
-  error(`paired-reads.js: usage: build/just-host studies/paired-reads.js ${Object.keys(FORMS).join('|')} BLOCKSIZE SEGMENT_BYTES WARMUP_MAX PAIRS (BLOCKSIZE at most 2**30)`)
+  error(`paired-reads.js: ${USAGE.split('\n')[0]} (BLOCKSIZE at most 2**30)`)
   exit(2)
 }
 
