@@ -6,6 +6,8 @@
 const { BASELINE } = require('../stdio/programs')
 const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
 const { RUNGS } = require('./ladder')
+const { median, pairedRatio } = require('../../lib/stats')
+const { estimate } = require('../stdio/cost')
 
 function machineFigures (set) {
   const rows = set.results.ladder?.rows ?? []
@@ -25,8 +27,28 @@ function machineFigures (set) {
       share: row === base
         ? null
         : reciprocal(row.vsC?.[rung]) ??
-          (row.vsC ? null : shareOfPoints(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate))
-    })))
+          (row.vsC ? null : shareOfPoints(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate)),
+      // each process's median, for pooling several runs of one machine
+      rounds: row.byProcess?.[rung] && (row === base || base?.byProcess?.[rung])
+        ? { mine: row.byProcess[rung], base: row === base ? null : base.byProcess[rung] }
+        : null
+    }))),
+    fromRounds
+  }
+}
+
+// The rung's figures from its processes, as the ladder makes them from one run's: the
+// median with the sign test's interval, the difference of the medians, and the share
+// from the ratios of each process to C's of the same process (pooled keys name the run
+// too, so a process is paired only within its run).
+function fromRounds (mine, base) {
+  const values = Object.values(mine)
+  if (!base) return { absolute: estimate(values), over: null, share: null }
+  const pairs = Object.keys(mine).filter(process => process in base)
+  return {
+    absolute: estimate(values),
+    over: values.length ? difference(median(values), median(Object.values(base))) : null,
+    share: reciprocal(pairedRatio(pairs.map(process => mine[process]), pairs.map(process => base[process])))
   }
 }
 

@@ -422,6 +422,8 @@ function cellRatio (cell, against) {
 
 module.exports = {
   summariseHeadline,
+  estimate,
+  againstC,
   headlineCell,
   cellRatio,
   slopePerRead,

@@ -1,12 +1,15 @@
 'use strict'
 // The stdio experiment's figures for a comparison of machines (lib/report/machines.js):
 // the headline's CPU per read, C's in ns and every other reader's over C and as a share
-// of C, each with the interval its run gave it.
+// of C, each with the interval its run gave it, and the rounds they came from, so that
+// several runs of one machine can be pooled round by round.
 const { BASELINE } = require('./programs')
 const { sizeName } = require('../../lib/report/format')
+const { estimate, againstC } = require('./cost')
 
 function machineFigures (set) {
   const cells = set.results.headline?.cells ?? []
+  const baseOf = cell => cells.find(other => other.program === BASELINE && other.blockSize === cell.blockSize)
   return {
     what: 'CPU per read(2), the headline',
     unit: 'ns',
@@ -18,8 +21,29 @@ function machineFigures (set) {
       atLabel: sizeName(cell.blockSize),
       absolute: cell.cpuPerReadNs ?? null,
       over: cell.program === BASELINE ? null : cell.overheadNs ?? null,
-      share: cell.program === BASELINE ? null : cell.shareOfC ?? null
-    }))
+      share: cell.program === BASELINE ? null : cell.shareOfC ?? null,
+      rounds: roundsOf(cell, cell.program === BASELINE ? null : baseOf(cell))
+    })),
+    fromRounds
+  }
+}
+
+// A cell's rounds and C's at its size, by round, for pooling several runs of one machine
+// (lib/report/machines.js); none from a results.json from before the lab kept them.
+function roundsOf (cell, base) {
+  const byRun = entry => Object.fromEntries(entry.byRound.map(round => [round.run, round.cpuPerReadNs]))
+  if (!cell.byRound || (base && !base.byRound)) return null
+  return { mine: byRun(cell), base: base ? byRun(base) : null }
+}
+
+// The headline's figures from rounds, as cost.js makes them from one run's.
+function fromRounds (mine, base) {
+  const values = Object.values(mine)
+  const baseValues = base ? Object.values(base) : null
+  return {
+    absolute: estimate(values),
+    over: baseValues ? againstC(values, baseValues, 'difference') : null,
+    share: baseValues ? againstC(values, baseValues, 'ratio') : null
   }
 }
 

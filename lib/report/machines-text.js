@@ -26,31 +26,38 @@ const share = value => (value ? formatShare(value) : '–')
 function criterionText (comparison) {
   return 'A figure carries across machines when every two machines\' values lie within ' +
     `${comparison.criterion.percent}% of the larger, or when all their intervals share a ` +
-    'point; the criterion was fixed before any machine\'s data was read. Several runs of ' +
-    'one machine are pooled: the median of their estimates, an interval spanning theirs.'
+    'point; the criterion was fixed before any machine\'s data was read. Only what carried by ' +
+    'its values counts as carried. Several runs of one machine are pooled: their rounds ' +
+    'together, one interval computed from them as for one run; where a run kept no rounds, ' +
+    'the median of their estimates, without an interval.'
 }
 
 function summaryText (comparison) {
-  const { counts } = comparison
+  const { counts, baseline, unit } = comparison
   if (counts.total === 0) return 'No row was measured on two machines: nothing to test.'
-  const untested = kind => counts.total - counts.tested[kind]
+  const untested = kind => counts.total - counts.missing.length - counts.tested[kind]
   const notGiven = kind => (untested(kind) ? ` (${untested(kind)} not tested: a run did not give it)` : '')
-  const { baseline, unit } = comparison
-  const share = `${counts.carried.share} of ${counts.tested.share}${notGiven('share')}`
-  const over = `${counts.carried.over} of ${counts.tested.over}${notGiven('over')}`
-  return `Of ${counts.total} rows measured on ${comparison.machines.length} machines, ` +
-    `the share of ${baseline} carried in ${share}, the ${unit} over ${baseline} in ${over}; ` +
-    `both in ${counts.both}, neither in ${counts.neither}.${intervalsOnlyText(comparison)}`
+  const figure = (what, kind) => `${what} carried by value: ${counts.carried[kind]} of ${counts.total}` +
+    `${notGiven(kind)}; by intervals only: ${counts.intervalsOnly[kind]}.`
+  return `Of ${counts.total} rows on ${comparison.machines.length} machines, ` +
+    `${figure(`the share of ${baseline}`, 'share')} ${figure(`The ${unit} over ${baseline}`, 'over')} ` +
+    `By value, both carried in ${counts.both}, neither in ${counts.neither}.` +
+    `${missingText(comparison)}${intervalsOnlyText(comparison)}`
 }
 
+// Rows some machine failed or lacks: in every count above, carried nowhere.
+function missingText ({ counts }) {
+  if (!counts.missing.length) return ''
+  return ` ${counts.missing.length} missing: ${counts.missing.map(missingRow).join(', ')}.`
+}
+const missingRow = row => `${row.item} @ ${row.atLabel} (not on ${listJoin(row.missingOn)})`
+
 // What carried only because an interval was wide is not evidence that it carries.
-function intervalsOnlyText ({ counts, criterion, unit }) {
+function intervalsOnlyText ({ counts, criterion }) {
   const { share, over } = counts.intervalsOnly
-  const parts = [share && `${share} of the shares`, over && `${over} of the differences in ${unit}`]
   if (!share && !over) return ''
-  return ` Of what carried, ${listJoin(parts.filter(Boolean))} carried only by their ` +
-    `intervals, the values more than ${criterion.percent}% apart: intervals that wide cannot ` +
-    'tell the machines apart, so those rows are not known to carry.'
+  return ` A figure carried by intervals only has values more than ${criterion.percent}% apart: ` +
+    'intervals that wide cannot tell the machines apart, so it is not known to carry.'
 }
 
 function applyText (comparison) {
@@ -67,6 +74,8 @@ function runtimeLines (comparison) {
         .map(row => `${row.item} @ ${row.atLabel}`)
       return where.length ? `${VERDICTS[verdict]}: ${listJoin(where)}` : null
     }).filter(Boolean)
+    const missing = rows.filter(row => row.missingOn?.length).map(missingRow)
+    if (missing.length) groups.push(`missing: ${listJoin(missing)}`)
     return `${runtime}: ${groups.join('; ')}`
   })
 }
@@ -119,6 +128,7 @@ function figureTable (comparison) {
 const UNTESTED = { share: 'no share', over: 'no difference' }
 function carriedText (row) {
   if (row.codeDiffers) return 'not tested: its code differs'
+  if (row.missingOn?.length) return `missing on ${listJoin(row.missingOn)}`
   if (!row.verdict) return 'one machine'
   const untested = row.untested.map(kind => UNTESTED[kind])
   const loose = ['share', 'over'].filter(kind => carriedByIntervalsOnly(row.carried[kind]))
@@ -209,7 +219,7 @@ function machinesTerminal (comparison) {
 // machines.csv: a row per figure per machine, for a spreadsheet.
 function machinesCsv (comparison) {
   const columns = ['row', 'runtime', 'at', 'figure', 'machine', 'key',
-    'estimate', 'low', 'high', 'level', 'runs', 'carried', 'carriedBy', 'verdict']
+    'estimate', 'low', 'high', 'level', 'runs', 'pooled', 'carried', 'carriedBy', 'verdict']
   const rows = []
   for (const row of comparison.rows) {
     for (const figure of ['absolute', 'over', 'share']) {
@@ -218,7 +228,7 @@ function machinesCsv (comparison) {
         if (!value) return
         const carried = row.carried[figure]
         rows.push([row.item, row.runtime, row.atLabel, figure, machine.name, machine.key, value.estimate,
-          value.low, value.high, value.level, value.runs, carried ? carried.carries : '',
+          value.low, value.high, value.level, value.runs, value.pooled ?? '', carried ? carried.carries : '',
           carriedBy(carried), row.verdict ?? ''])
       })
     }

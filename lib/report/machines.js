@@ -9,6 +9,7 @@
 // machine. Pure functions of the loaded sets; each experiment says what its figures are
 // (report.machineFigures(set)).
 const { groupByMachine, sameMachine, KEY_FACTS } = require('../machine')
+const { median } = require('../stats')
 const { labCommitText } = require('./context')
 
 // The criterion, stated before looking: a figure carries across machines when every
@@ -43,24 +44,48 @@ function shareOfPoints (value, base) {
 
 const hasInterval = value => Number.isFinite(value?.low) && Number.isFinite(value?.high)
 
-// Several runs of one machine: the median of their estimates, and an interval that spans
-// theirs (it holds the true value whenever any of theirs does, so its level is at least
-// the lowest of theirs).
+// Several runs of one machine whose figures came without their rounds (results.json from
+// before the lab kept them, http's cells): the median of their estimates, without an
+// interval. The union of the runs' intervals would widen with every run, so that more runs
+// would make carrying easier; and no interval can be computed without the rounds. Without
+// one, the pooled figure can carry only by its value, which more runs cannot loosen.
 function pool (values) {
   const present = values.filter(value => Number.isFinite(value?.estimate))
   if (present.length === 0) return null
   if (present.length === 1) return { ...present[0], runs: 1 }
-  const sorted = present.map(value => value.estimate).sort((a, b) => a - b)
-  const middle = sorted.length / 2
-  const estimate = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2
-  const spanned = present.every(hasInterval)
   return {
-    estimate,
-    low: spanned ? Math.min(...present.map(value => value.low)) : null,
-    high: spanned ? Math.max(...present.map(value => value.high)) : null,
-    level: spanned ? Math.min(...present.map(value => value.level ?? 0)) || null : null,
-    runs: present.length
+    estimate: median(present.map(value => value.estimate)),
+    low: null,
+    high: null,
+    level: null,
+    runs: present.length,
+    pooled: 'estimates'
   }
+}
+
+const KINDS = ['absolute', 'over', 'share']
+const sameRow = key => row => row.item === key.item && row.at === key.at
+
+// One machine's figures for a row, from each of its runs' figures: the one run's own; or,
+// where every run kept the row's rounds (row.rounds: { mine, base }, each value by round),
+// one figure from all their rounds pooled, computed as the experiment computes one run's
+// (figures.fromRounds), round keys prefixed with the run so that a round pairs only with
+// its own run's baseline; else pool's median of the estimates.
+function pooledRow (runs, key) {
+  const found = runs.map(figures => ({ figures, row: figures.rows.find(sameRow(key)) }))
+    .filter(entry => entry.row)
+  const byKind = pick => Object.fromEntries(KINDS.map(kind => [kind, pick(kind)]))
+  if (found.length <= 1) return byKind(kind => pool([found[0]?.row[kind]]))
+  const fromRounds = found[0].figures.fromRounds
+  if (fromRounds && found.every(entry => entry.row.rounds)) {
+    const merged = side => found.every(entry => entry.row.rounds[side])
+      ? Object.fromEntries(found.flatMap((entry, run) =>
+        Object.entries(entry.row.rounds[side]).map(([round, value]) => [`${run}:${round}`, value])))
+      : null
+    const figures = fromRounds(merged('mine'), merged('base'))
+    return byKind(kind => (figures[kind] ? { ...figures[kind], runs: found.length, pooled: 'rounds' } : null))
+  }
+  return byKind(kind => pool(found.map(entry => entry.row[kind])))
 }
 
 // Whether one figure carries across the machines that measured it (null below two).
@@ -80,12 +105,14 @@ function carries (values) {
   return { carries: close || overlap, spreadPercent: spread, close, overlap }
 }
 
-// Which of the two relative figures carried: 'both', 'share', 'over', 'neither', of
-// those tested (a figure some machine's run did not give is not tested: untestedOf).
+// Which of the two relative figures carried by its values: 'both', 'share', 'over',
+// 'neither', of those tested (a figure some machine's run did not give is not tested:
+// untestedOf). A figure that carried only by its intervals is not known to carry, so it
+// is no part of the verdict; carriedText names it beside.
 function verdictOf (share, over) {
   if (!share && !over) return null
-  const shareCarried = share?.carries === true
-  const overCarried = over?.carries === true
+  const shareCarried = share?.close === true
+  const overCarried = over?.close === true
   if (shareCarried && overCarried) return 'both'
   if (shareCarried) return 'share'
   if (overCarried) return 'over'
@@ -192,33 +219,37 @@ function compareMachines (sets, figuresOf) {
       }
     }
   }
-  const valueOn = (machine, key, kind) => pool(machine.figures.map(figures =>
-    figures.rows.find(row => row.item === key.item && row.at === key.at)?.[kind]))
   const rows = keys.map(key => {
-    const absolute = machines.map(machine => valueOn(machine, key, 'absolute'))
-    const over = machines.map(machine => valueOn(machine, key, 'over'))
-    const share = machines.map(machine => valueOn(machine, key, 'share'))
-    const carried = { over: carries(over), share: carries(share) }
+    const pooled = machines.map(machine => pooledRow(machine.figures, key))
+    const [absolute, over, share] = KINDS.map(kind => pooled.map(figures => figures[kind]))
+    const baseline = key.item === first.baseline
+    // a machine that has neither relative figure (the row failed there, or was not run)
+    const missingOn = baseline
+      ? []
+      : machines.filter((machine, index) => !over[index] && !share[index]).map(machine => machine.name)
+    const carried = missingOn.length ? { over: null, share: null } : { over: carries(over), share: carries(share) }
     const differs = codeDiffers(key, machines)
     return {
       item: key.item,
       runtime: key.runtime,
       at: key.at,
       atLabel: key.atLabel,
-      baseline: key.item === first.baseline,
+      baseline,
       absolute,
       over,
       share,
       carried,
       // a reader whose code changed between the runs' labs is not tested: the change,
       // not the machine, could have moved it
-      verdict: key.item === first.baseline || differs ? null : verdictOf(carried.share, carried.over),
+      verdict: baseline || differs ? null : verdictOf(carried.share, carried.over),
       codeDiffers: differs,
+      missingOn,
       untested: untestedOf({ carried }),
       versions: versionsOf(key, machines)
     }
   })
-  const shared = rows.filter(row => row.verdict !== null)
+  // the rows judged, and those some machine failed or lacks, which count against them
+  const shared = rows.filter(row => row.verdict !== null || (!row.baseline && row.missingOn.length))
   return {
     what: first.what,
     unit: first.unit,
@@ -254,9 +285,10 @@ const carriedByIntervalsOnly = carried => Boolean(carried?.carries && !carried.c
 // The figures of a row that some machine's run did not give, so were not tested.
 const untestedOf = row => ['share', 'over'].filter(kind => row.carried[kind] === null)
 
-// How many rows each figure was tested in and carried in, and the verdicts. A figure
-// whose values lie more than 10% apart carries only by its intervals, which a noisy run
-// makes wide: counted apart, so that a report can say how much of what carried is that.
+// How many rows each figure was tested in and carried in by its values, and the verdicts.
+// A figure whose values lie more than 10% apart carries only by its intervals, which a
+// noisy run makes wide: counted apart, not as carried. A row some machine failed or lacks
+// counts in the total, named in missing, and carried nothing.
 function countVerdicts (rows) {
   const counts = {
     both: 0,
@@ -266,16 +298,22 @@ function countVerdicts (rows) {
     total: 0,
     tested: { share: 0, over: 0 },
     carried: { share: 0, over: 0 },
-    intervalsOnly: { share: 0, over: 0 }
+    intervalsOnly: { share: 0, over: 0 },
+    missing: []
   }
   for (const row of rows) {
+    if (row.missingOn?.length) {
+      counts.total += 1
+      counts.missing.push({ item: row.item, atLabel: row.atLabel, missingOn: row.missingOn })
+      continue
+    }
     if (!row.verdict) continue
     counts[row.verdict] += 1
     counts.total += 1
     for (const kind of ['share', 'over']) {
       if (row.carried[kind] === null) continue
       counts.tested[kind] += 1
-      if (row.carried[kind].carries) counts.carried[kind] += 1
+      if (row.carried[kind].close) counts.carried[kind] += 1
       if (carriedByIntervalsOnly(row.carried[kind])) counts.intervalsOnly[kind] += 1
     }
   }
@@ -286,11 +324,13 @@ function countVerdicts (rows) {
 function byRuntime (rows) {
   const runtimes = [...new Set(rows.map(row => row.runtime))]
   return runtimes.map(runtime => {
-    const own = rows.filter(row => row.runtime === runtime && row.verdict)
+    const own = rows.filter(row => row.runtime === runtime)
     return {
       runtime,
       counts: countVerdicts(own),
-      rows: own.map(row => ({ item: row.item, atLabel: row.atLabel, verdict: row.verdict, untested: row.untested }))
+      rows: own.map(row => ({
+        item: row.item, atLabel: row.atLabel, verdict: row.verdict, untested: row.untested, missingOn: row.missingOn
+      }))
     }
   })
 }

@@ -298,10 +298,10 @@ test('runs of two machines: a comparison of machines, never a repeatability verd
   assert.doesNotMatch(md, /not met/)
   // the ns over C were left as they were: every reader's carries
   const csv = fs.readFileSync(path.join(out, 'machines.csv'), 'utf8').trim().split('\r\n')
-  assert.equal(csv[0], 'row,runtime,at,figure,machine,key,estimate,low,high,level,runs,carried,carriedBy,verdict')
+  assert.equal(csv[0], 'row,runtime,at,figure,machine,key,estimate,low,high,level,runs,pooled,carried,carriedBy,verdict')
   const overRows = csv.filter(line => line.split(',')[3] === 'over')
   assert.ok(overRows.length > 0)
-  for (const line of overRows) assert.equal(line.split(',')[11], 'true', line)
+  for (const line of overRows) assert.equal(line.split(',')[12], 'true', line)
   const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
   assert.match(page, /<section id="machines">/)
 })
@@ -903,7 +903,7 @@ test('report.html comparing two machines: the comparison first, then each run\'s
     // the first section and the first link of the page's navigation
     assert.equal(await page.$eval('main > section', section => section.id), 'machines')
     assert.equal(await page.$eval('header nav a', link => link.getAttribute('href')), '#machines')
-    assert.match(await page.textContent('#machines'), /Of 9 rows measured on 2 machines/)
+    assert.match(await page.textContent('#machines'), /Of 9 rows on 2 machines, the share of c carried by value: \d+ of 9/)
     assert.ok(await page.isVisible('#machines table'))
     const charts = await chartsOf(page)
     assert.ok(Object.keys(charts).length > 0)

@@ -134,17 +134,21 @@ test('carries: within 10% of the larger, or intervals sharing a point', () => {
   assert.equal(carries([at(100), null]), null)
 })
 
-test('pool: one machine\'s runs as the median of their estimates and an interval spanning theirs', () => {
+test('pool without rounds: the median of the runs\' estimates and no interval, never the union of theirs', () => {
+  // an interval spanning theirs would widen with every run, and carry more the more runs
+  // there were; with no rounds to compute one from, the pooled figure has none and can
+  // carry only by its value
   const pooled = pool([
     { estimate: 10, low: 9, high: 11, level: 0.95 },
     { estimate: 14, low: 13, high: 16, level: 0.959 },
     null
   ])
-  assert.deepEqual(pooled, { estimate: 12, low: 9, high: 16, level: 0.95, runs: 2 })
+  assert.deepEqual(pooled, { estimate: 12, low: null, high: null, level: null, runs: 2, pooled: 'estimates' })
   assert.deepEqual(
     pool([{ estimate: 3, low: null, high: null }, { estimate: 5, low: 4, high: 6 }]),
-    { estimate: 4, low: null, high: null, level: null, runs: 2 }
+    { estimate: 4, low: null, high: null, level: null, runs: 2, pooled: 'estimates' }
   )
+  assert.deepEqual(pool([{ estimate: 3, low: 2, high: 4, level: 0.95 }]), { estimate: 3, low: 2, high: 4, level: 0.95, runs: 1 })
   assert.equal(pool([null, undefined]), null)
   assert.deepEqual(difference(30.5, 24), { estimate: 6.5, low: null, high: null, level: null })
   // a ratio over the baseline of 1.25 (0.8 to 2) is a share of 0.8 (0.5 to 1.25)
@@ -214,7 +218,8 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
     total: 2,
     tested: { share: 2, over: 2 },
     carried: { share: 0, over: 1 },
-    intervalsOnly: { share: 0, over: 0 }
+    intervalsOnly: { share: 0, over: 0 },
+    missing: []
   })
   assert.deepEqual(row('bun-ffi').untested, [])
   assert.deepEqual(
@@ -227,6 +232,87 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
     'CPU model', 'CPU family, model, stepping', 'mitigation: retbleed', 'node version'
   ])
   assert.equal(incomparable(comparison), null)
+})
+
+// a stdio set whose cells keep their rounds: [program, runtime, blockSize, ns of each round];
+// each cell's own figures are the run's (cost.js), from those rounds
+function stdioRoundsSet (label, machine, cells) {
+  const { estimate, againstC } = require('../../experiments/stdio/cost')
+  const cRounds = cells.find(([program]) => program === 'c')[3]
+  return {
+    label,
+    context: context(machine),
+    results: {
+      experiment: 'stdio',
+      headline: {
+        cells: cells.map(([program, runtime, blockSize, rounds]) => ({
+          program,
+          runtime,
+          blockSize,
+          cpuPerReadNs: estimate(rounds),
+          overheadNs: program === 'c' ? null : againstC(rounds, cRounds, 'difference'),
+          shareOfC: program === 'c' ? null : againstC(rounds, cRounds, 'ratio'),
+          byRound: rounds.map((ns, run) => ({ run, cpuPerReadNs: ns, shareOfC: cRounds[run] / ns }))
+        }))
+      }
+    }
+  }
+}
+
+test('several runs of one machine: their rounds pooled, one interval computed from them', () => {
+  const { medianInterval, differenceInterval, ratioInterval } = require('../../lib/stats')
+  const c = [100, 101, 102, 103, 104, 105]
+  // AMD ran bun-ffi 50 ns over C, then 60: each run's interval about its own, their union
+  // about 45 to 65; Intel's +64 lies more than 10% from the pooled +55
+  const amd1 = stdioRoundsSet('a1', AMD, [['c', 'native', 256, c], ['bun-ffi', 'bun', 256, c.map(ns => ns + 50)]])
+  const amd2 = stdioRoundsSet('a2', AMD, [['c', 'native', 256, c], ['bun-ffi', 'bun', 256, c.map(ns => ns + 60)]])
+  const intel = stdioRoundsSet('i1', INTEL, [['c', 'native', 256, c], ['bun-ffi', 'bun', 256, c.map(ns => ns + 64)]])
+  const comparison = compareMachines([amd1, intel, amd2], stdioFigures)
+  const row = comparison.rows.find(entry => entry.item === 'bun-ffi')
+  const mine = [...c.map(ns => ns + 50), ...c.map(ns => ns + 60)]
+  const base = [...c, ...c]
+  const runs = interval => ({ ...interval, runs: 2, pooled: 'rounds' })
+  assert.deepEqual(row.absolute[0], runs(medianInterval(mine)))
+  assert.deepEqual(row.over[0], runs(differenceInterval(mine, base)))
+  assert.deepEqual(row.share[0], runs(ratioInterval(base, mine)))
+  // the one interval is narrower than the union of the runs' (45 to 65)
+  const [one, two] = [amd1, amd2].map(set => set.results.headline.cells[1].overheadNs)
+  assert.ok(row.over[0].low > Math.min(one.low, two.low) && row.over[0].high < Math.max(one.high, two.high))
+  // and misses Intel's, which the union met: a second run no longer makes carrying easier
+  assert.ok(Math.max(one.high, two.high) >= intel.results.headline.cells[1].overheadNs.low)
+  assert.equal(row.carried.over.carries, false)
+  // Intel's single run keeps its own figures
+  assert.deepEqual(row.over[1], { ...intel.results.headline.cells[1].overheadNs, runs: 1 })
+  // a run without rounds (an older results.json): the estimates' median, no interval
+  delete amd2.results.headline.cells[1].byRound
+  const older = compareMachines([amd1, intel, amd2], stdioFigures).rows.find(entry => entry.item === 'bun-ffi')
+  assert.deepEqual([older.over[0].low, older.over[0].pooled, older.over[0].runs], [null, 'estimates', 2])
+})
+
+test('the ladder pools its runs\' processes: the share pairs each process with C\'s of the same run', () => {
+  const { pairedRatio, medianInterval } = require('../../lib/stats')
+  const ladder = (label, machine, c, node) => {
+    const rows = [['c', 'native', c], ['node', 'node', node]].map(([variant, runtime, ns]) => ({
+      variant,
+      runtime,
+      rungs: Object.fromEntries(['noop', 'syscall', 'empty-read', 'read-256'].map(rung => [rung, medianInterval(ns)])),
+      byProcess: Object.fromEntries(['noop', 'syscall', 'empty-read', 'read-256']
+        .map(rung => [rung, Object.fromEntries(ns.map((value, process) => [process, value]))]))
+    }))
+    rows[1].vsC = Object.fromEntries(['noop', 'syscall', 'empty-read', 'read-256'].map(rung => [rung, pairedRatio(node, c)]))
+    return { label, context: context(machine), results: { experiment: 'calls', ladder: { rows } } }
+  }
+  const c1 = [100, 102, 104, 106, 108, 110]
+  const c2 = c1.map(ns => ns * 1.1)
+  const comparison = compareMachines([
+    ladder('a1', AMD, c1, c1.map(ns => 2 * ns)),
+    ladder('a2', AMD, c2, c2.map(ns => 2 * ns)),
+    ladder('i1', INTEL, c1, c1.map(ns => 2 * ns))
+  ], callsFigures)
+  const row = comparison.rows.find(entry => entry.item === 'node' && entry.at === 'syscall')
+  // every process of either run is twice C's of the same run: the share is 1/2 exactly
+  assert.deepEqual([row.share[0].estimate, row.share[0].low, row.share[0].high, row.share[0].pooled], [0.5, 0.5, 0.5, 'rounds'])
+  assert.equal(row.absolute[0].estimate, medianInterval([...c1, ...c2].map(ns => 2 * ns)).estimate)
 })
 
 test('a figure that carries only by wide intervals is counted apart, and said so', () => {
@@ -245,16 +331,16 @@ test('a figure that carries only by wide intervals is counted apart, and said so
   intel.results.headline.cells[1].shareOfC = { estimate: 0.61, low: 0.55, high: 0.67, level: 0.95 }
   const comparison = compareMachines([amd, intel], stdioFigures)
   const row = comparison.rows.find(entry => entry.item === 'deno-sync')
-  assert.equal(row.verdict, 'both')
+  // the verdict is by value: the ns over C carried, the share only by its intervals
+  assert.equal(row.verdict, 'over')
   assert.deepEqual([row.carried.share.close, row.carried.share.overlap], [false, true])
   close(row.carried.share.spreadPercent, 13 / 74 * 100, 'share spread')
+  assert.deepEqual(comparison.counts.carried, { share: 0, over: 1 })
   assert.deepEqual(comparison.counts.intervalsOnly, { share: 1, over: 0 })
-  assert.match(
-    summaryText(comparison),
-    /Of what carried, 1 of the shares carried only by their intervals, the values more than 10% apart/
-  )
+  assert.match(summaryText(comparison), /the share of c carried by value: 0 of 1; by intervals only: 1\./)
+  assert.match(summaryText(comparison), /The ns over c carried by value: 1 of 1; by intervals only: 0\./)
   const table = machinesMarkdown(comparison).join('\n')
-  assert.match(table, /\| both \(the share by intervals only\) \|/)
+  assert.match(table, /\| over the baseline \(the share by intervals only\) \|/)
   const csv = machinesCsv(comparison)
   const carriedBy = csv.columns.indexOf('carriedBy')
   const figureOf = csv.columns.indexOf('figure')
@@ -285,11 +371,11 @@ test('a machine\'s second run is pooled into its column; a reader whose code cha
   ])
   const pooled = compareMachines([amd, intel, amd2], stdioFigures)
   const row = pooled.rows.find(entry => entry.item === 'just-sync')
-  // AMD: median of 12 and 16 is 14, interval 10–18; Intel 14 (12–16): both carry the ns;
-  // shares 0.955 (0.94–0.97) and 0.92 (0.91–0.93): 3.7% apart, carry
+  // AMD, runs without rounds: the median of 12 and 16 is 14, without an interval; Intel
+  // 14 (12–16): the ns carry by value; shares 0.955 and 0.92: 3.7% apart, carry
   assert.deepEqual(
     row.over.map(value => [value.estimate, value.low, value.high, value.runs]),
-    [[14, 10, 18, 2], [14, 12, 16, 1]]
+    [[14, null, null, 2], [14, 12, 16, 1]]
   )
   assert.equal(row.verdict, 'both')
   // a run without a share (an older ladder had no ratio to C): the share untested, said so
@@ -303,10 +389,11 @@ test('a machine\'s second run is pooled into its column; a reader whose code cha
   }
   const untested = compareMachines([amd, older], stdioFigures)
   const olderRow = untested.rows.find(entry => entry.item === 'just-sync')
-  assert.deepEqual([olderRow.verdict, olderRow.untested], ['over', ['share']])
+  // a1's +12 against i1's +14 are 14% apart: the ns carry by their intervals only
+  assert.deepEqual([olderRow.verdict, olderRow.untested], ['neither', ['share']])
   assert.deepEqual(
-    [untested.counts.tested, untested.counts.carried],
-    [{ share: 0, over: 1 }, { share: 0, over: 1 }]
+    [untested.counts.tested, untested.counts.carried, untested.counts.intervalsOnly],
+    [{ share: 0, over: 1 }, { share: 0, over: 0 }, { share: 0, over: 1 }]
   )
   const changed = compareMachines([
     { ...amd, context: { ...amd.context, ...digests('aaaa') } },
@@ -317,6 +404,25 @@ test('a machine\'s second run is pooled into its column; a reader whose code cha
     [changedRow.codeDiffers, changedRow.verdict, changed.counts.total],
     [true, null, 0]
   )
+})
+
+test('a row measured on one machine only is named, counted in every total, and given no verdict', () => {
+  const amd = stdioSet('a1', AMD, [
+    ['c', 'native', 256, 290, null, null],
+    ['bun-ffi', 'bun', 256, 373, 81, 0.78],
+    ['node-ffi', 'node', 256, 400, 110, 0.72]
+  ])
+  const intel = stdioSet('i1', INTEL, [
+    ['c', 'native', 256, 163, null, null],
+    ['bun-ffi', 'bun', 256, 240, 77, 0.68]
+  ])
+  const comparison = compareMachines([amd, intel], stdioFigures)
+  const row = comparison.rows.find(entry => entry.item === 'node-ffi')
+  assert.deepEqual([row.verdict, row.missingOn], [null, [comparison.machines[1].name]])
+  assert.equal(comparison.counts.total, 2)
+  assert.deepEqual(comparison.counts.missing.map(entry => [entry.item, entry.atLabel]), [['node-ffi', '256 B']])
+  assert.match(summaryText(comparison), /carried by value: 1 of 2; by intervals only: 0\./)
+  assert.match(summaryText(comparison), new RegExp(`1 missing: node-ffi @ 256 B \\(not on ${comparison.machines[1].name}\\)`))
 })
 
 test('runs that share no measured figure are not compared, with what each measured', () => {
