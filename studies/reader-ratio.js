@@ -10,21 +10,36 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { levelText } = require('../lib/stats')
 const { headlineCell, cellRatio } = require('../experiments/stdio/cost')
+const { UsageError } = require('../lib/options')
+const { runCli } = require('../lib/cli')
 
-function main (args) {
-  if (args.length !== 3) throw new Error('usage: node studies/reader-ratio.js RUN READER AGAINST (a stdio run\'s folder and two of its readers)')
+const USAGE = `usage: node studies/reader-ratio.js RUN READER AGAINST
+  READER's CPU per read as a share of AGAINST's at each block size, from the cost pass of
+  the stdio run in the folder RUN`
+
+function parse (args) {
+  if (args.includes('--help')) return { help: true }
+  const flag = args.find(arg => arg.startsWith('-'))
+  if (flag) throw new UsageError(`unknown option ${flag}; see node studies/reader-ratio.js --help`)
+  if (args.length !== 3) {
+    throw new UsageError(`give a stdio run's folder and two of its readers (${USAGE.split('\n')[0]})`)
+  }
   const [run, reader, against] = args
+  return { run, reader, against }
+}
+
+function main ({ run, reader, against }) {
   const file = path.join(run, 'results.json')
   let results
   try {
     results = JSON.parse(fs.readFileSync(file, 'utf8'))
   } catch (err) {
-    throw new Error(`cannot read ${file} (${err.code ?? err.message}); give the folder of a stdio run`)
+    throw new UsageError(`cannot read ${file} (${err.code ?? err.message}); give the folder of a stdio run`)
   }
   const cells = results.headline?.cells
-  if (!Array.isArray(cells)) throw new Error(`${file} has no cost pass (a stdio run without --no-cost)`)
+  if (!Array.isArray(cells)) throw new UsageError(`${file} has no cost pass (a stdio run without --no-cost)`)
   for (const name of [reader, against]) {
-    if (!cells.some(cell => cell.program === name)) throw new Error(`${run} measured no ${name}; it measured ${[...new Set(cells.map(cell => cell.program))].join(', ')}`)
+    if (!cells.some(cell => cell.program === name)) throw new UsageError(`${run} measured no ${name}; it measured ${[...new Set(cells.map(cell => cell.program))].join(', ')}`)
   }
   console.log(`${reader}'s CPU per read against ${against}'s, ${run}:`)
   for (const blockSize of [...new Set(cells.map(cell => cell.blockSize))].sort((a, b) => a - b)) {
@@ -40,9 +55,4 @@ function main (args) {
   }
 }
 
-try {
-  main(process.argv.slice(2))
-} catch (err) {
-  console.error(`reader-ratio.js: ${err.message}`)
-  process.exit(2)
-}
+runCli({ name: 'reader-ratio.js', usage: USAGE, parse, run: options => { main(options); return 0 } })
