@@ -2,7 +2,7 @@
  * what makes read(2) cost one reader more than another in the kernel
  * (studies/read-kernel.js, docs/kernel.md):
  *
- *   read-kernel BLOCKSIZE [threads N] [spin N] [offset B] [touch KIB]
+ *   build/read-kernel BLOCKSIZE [threads N] [spin N] [offset B] [touch KIB]
  *
  * threads N: N idle threads beside the reader, sharing its file table, as a runtime's
  *            helper threads do;
@@ -23,7 +23,15 @@ static void *idle(void *unused) {
   return NULL;
 }
 
+static const char usage[] =
+    "usage: build/read-kernel BLOCKSIZE [threads N] [spin N] [offset B < 4096] [touch KIB]\n";
+
 int main(int argc, char *argv[]) {
+  if (argc == 2 && !strcmp(argv[1], "--help")) {
+    fputs(usage, stdout);
+    fputs("  C's stdin reader with one thing changed at a time (studies/read-kernel.js).\n", stdout);
+    return 0;
+  }
   size_t blocksize = argc > 1 ? strtoul(argv[1], NULL, 10) : 0;
   unsigned long threads = 0, spin = 0, offset = 0, touch = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
@@ -35,8 +43,7 @@ int main(int argc, char *argv[]) {
     else blocksize = 0;
   }
   if (blocksize == 0 || argc % 2 != 0 || offset >= 4096) {
-    fprintf(stderr, "usage: %s BLOCKSIZE [threads N] [spin N] [offset B < 4096] [touch KIB]\n",
-            argv[0]);
+    fputs(usage, stderr);
     return 2;
   }
   for (unsigned long i = 0; i < threads; i++) {
