@@ -12,6 +12,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { programs, unavailableReason, fileFeedReason } = require('../../experiments/stdio/programs')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('../../experiments/stdio/summary')
 const { acquireRunLock } = require('../../lib/run-lock')
+const { runtimes } = require('../../lib/runtimes')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const BENCH = path.join(ROOT, 'bench.js')
@@ -31,22 +32,64 @@ before(() => {
   assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
 })
 
+// Every study is a command, run as its header's usage line says: by node, the host
+// (build/just-host), bun or deno, itself (a .sh, by bash), or, for a .c, as its program in
+// build/. Every file of studies/ but those named here: a new one cannot escape --help.
+const STUDIES = path.join(ROOT, 'studies')
+const NOT_COMMANDS = {
+  'per-read.js': 'what the per-read tools share',
+  'uring-windows.js': 'extra rows of bench.js (LAB_EXTRA_PROGRAMS)'
+}
+const RUNNERS = {
+  node: process.execPath,
+  'build/just-host': runtimes.just.locate(),
+  bun: runtimes.bun.locate(),
+  deno: runtimes.deno.locate()
+}
+const escaped = text => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+// [invocation, [command, ...args]]: invocation as the header's usage line has it, which
+// the study's own usage line starts with
+function studyCommands () {
+  const runners = Object.keys(RUNNERS).map(escaped).join('|')
+  return fs.readdirSync(STUDIES).filter(file => !Object.hasOwn(NOT_COMMANDS, file)).sort().map(file => {
+    const own = file.endsWith('.c') ? `build/${file.slice(0, -2)}` : `studies/${file}`
+    const header = fs.readFileSync(path.join(STUDIES, file), 'utf8').split('\n').slice(0, 40).join('\n')
+    // "node studies/x.js" anywhere in it, or a comment line that starts "studies/x.sh"
+    const line = new RegExp(`(?:^|\\s)(${runners}) ${escaped(own)}(?: |$)`, 'm').exec(header) ??
+      new RegExp(`^\\s*(?://|#|/?\\*)\\s+()${escaped(own)}(?: |$)`, 'm').exec(header)
+    assert.ok(line, `studies/${file}: its header has no usage line saying what runs ${own}`)
+    const runner = line[1]
+    return [runner ? `${runner} ${own}` : own, [...(runner ? [RUNNERS[runner]] : []), path.join(ROOT, own)]]
+  })
+}
+// A study's program in build/ is made only where its toolchain is (the Makefile says).
+const unbuilt = ([command]) => fs.existsSync(command) ? false : `${command} is not built here`
+
+describe('a study given an unknown flag', () => {
+  for (const [invocation, [command, ...args]] of studyCommands()) {
+    const skip = unbuilt([command])
+    test(`${invocation} --bogus: one line on stderr, a non-zero exit, nothing run`, { skip }, () => {
+      const result = spawnSync(command, [...args, '--bogus'], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      assert.notEqual(result.status, 0, result.stdout)
+      assert.equal(result.stdout, '')
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, /--bogus|usage/)
+    })
+  }
+})
+
 describe('--help', () => {
   const commands = [
     ['node bench.js', [process.execPath, BENCH], /^usage: node bench\.js/],
     ['node analyse.js', [process.execPath, ANALYSE], /^usage: node analyse\.js/],
-    ['node studies/file-cost.js', [process.execPath, FILE_COST], /^usage: node studies\/file-cost\.js/],
-    ['node studies/instr-cost.js', [process.execPath, path.join(ROOT, 'studies', 'instr-cost.js')], /^usage: node studies\/instr-cost\.js/],
-    ['node studies/paired-cost.js', [process.execPath, path.join(ROOT, 'studies', 'paired-cost.js')], /^usage: node studies\/paired-cost\.js/],
-    ['node studies/placement.js', [process.execPath, path.join(ROOT, 'studies', 'placement.js')], /^usage: node studies\/placement\.js/],
-    ...['db-placement', 'disturb', 'timing-placement'].map(study => [`node studies/${study}.js`,
-      [process.execPath, path.join(ROOT, 'studies', `${study}.js`)], new RegExp(`^usage: node studies/${study}\\.js`)]),
-    ['build/just-host studies/call-cost.js', [path.join(ROOT, 'build', 'just-host'), path.join(ROOT, 'studies', 'call-cost.js')], /^usage: build\/just-host studies\/call-cost\.js/],
+    ...studyCommands().map(([invocation, command]) =>
+      [invocation, command, new RegExp(`^usage: ${escaped(invocation)}`), unbuilt(command)]),
     ['./setup.sh', [path.join(ROOT, 'setup.sh')], /^usage: \.\/setup\.sh \[--test\] \[--wasm\] \| --runtime-only \[--db\] \[--node V,\.\.\.\]\n.*--wasm.*--runtime-only.*--db.*--node/s],
     ['test/fresh-machine.sh', [path.join(ROOT, 'test', 'fresh-machine.sh')], /^usage: test\/fresh-machine\.sh .*\n.*--logs DIR/s]
   ]
-  for (const [name, [command, ...args], usage] of commands) {
-    test(`${name} --help prints its usage on stdout and exits 0, doing nothing else`, () => {
+  for (const [name, [command, ...args], usage, skip = false] of commands) {
+    test(`${name} --help prints its usage on stdout and exits 0, doing nothing else`, { skip }, () => {
       // VALGRIND pointing nowhere: --help must not need it
       const before = fs.readdirSync(scratch)
       const result = spawnSync(command, [...args, '--help'], { cwd: scratch, encoding: 'utf8', timeout: 60000, env: { ...process.env, VALGRIND: '/nonexistent/valgrind' } })
