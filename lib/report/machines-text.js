@@ -48,9 +48,17 @@ function summaryText (comparison) {
 // Rows some machine failed or lacks: in every count above, carried nowhere.
 function missingText ({ counts }) {
   if (!counts.missing.length) return ''
-  return ` ${counts.missing.length} missing: ${counts.missing.map(missingRow).join(', ')}.`
+  return ` ${counts.missing.length} missing: ${missingRows(counts.missing)}.`
 }
-const missingRow = row => `${row.item} @ ${row.atLabel} (not on ${listJoin(row.missingOn)})`
+// "c-uring @ 256 B and just-uring @ 256 B (not on amd-…)", grouped by the machines lacking them
+function missingRows (rows) {
+  const groups = new Map()
+  for (const row of rows) {
+    const on = listJoin(row.missingOn)
+    groups.set(on, [...(groups.get(on) ?? []), `${row.item} @ ${row.atLabel}`])
+  }
+  return [...groups].map(([on, names]) => `${listJoin(names)} (not on ${on})`).join('; ')
+}
 
 // What carried only because an interval was wide is not evidence that it carries.
 function intervalsOnlyText ({ counts, criterion }) {
@@ -74,8 +82,8 @@ function runtimeLines (comparison) {
         .map(row => `${row.item} @ ${row.atLabel}`)
       return where.length ? `${VERDICTS[verdict]}: ${listJoin(where)}` : null
     }).filter(Boolean)
-    const missing = rows.filter(row => row.missingOn?.length).map(missingRow)
-    if (missing.length) groups.push(`missing: ${listJoin(missing)}`)
+    const missing = rows.filter(row => row.missingOn?.length)
+    if (missing.length) groups.push(`missing: ${missingRows(missing)}`)
     return `${runtime}: ${groups.join('; ')}`
   })
 }
