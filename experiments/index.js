@@ -18,8 +18,11 @@
 //                           what a run measures, and what a resumed one measured
 //   plan(options, selection, { ptrace, placement, shuffle })
 //                           every step, in order; cellKey(step or record) names its cell;
-//                           failureKey (optional): where a failure will recur, so that
-//                           the rest of its steps are skipped (stdio's: the cell)
+//                           recurring (optional): where a failure will recur, so that the
+//                           steps there are logged failed, not run: keys(step), the places
+//                           a step is at; at(record), [{ key, reason }], those where a
+//                           failed record's failure comes again (stdio's: its cell, and a
+//                           hang's reader and size)
 //   session(options, runDir, interrupted)
 //                           { measure(step, run), close() }: runs one step to a record
 //   context(options, selection, placement), passes(options, placement),

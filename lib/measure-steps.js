@@ -13,42 +13,51 @@ const { waitForQuiet, MAX_REMEASURES } = require('./foreign')
 // and steps are no longer measured again: a run on it would otherwise never end.
 const BUSY_STEPS = 5
 
-// The fields that name a record's cell, which a skipped step's record keeps from the
-// failure that it repeats.
+// The fields that name a record's cell, which a skipped step's record takes from the step.
 const CELL_FIELDS = [
   'phase', 'program', 'blockSize', 'bytes', 'straceMode', 'mode', 'connections', 'endpoint', 'requests'
 ]
 
-// A step not measured because its cell failed before: logged failed, with that reason
-// and command, and marked skipped, so that the failure is listed once.
-function skippedRecord (step, failed) {
-  const cell = Object.fromEntries(CELL_FIELDS.filter(field => field in failed).map(field => [field, failed[field]]))
-  const { failure, command } = failed
-  return { ...cell, run: step.run, ok: false, skipped: true, failure, command, at: new Date().toISOString() }
+// A step not measured because it would fail as a run failed before (`failed`, whose
+// command shows it): logged failed with `reason`, and marked skipped, so that the failure
+// is listed once for its cell.
+function skippedRecord (step, { failed, reason }) {
+  const cell = Object.fromEntries(CELL_FIELDS.filter(field => field in step).map(field => [field, step[field]]))
+  cell.program = step.program.name ?? step.program
+  const at = new Date().toISOString()
+  return { ...cell, run: step.run, ok: false, skipped: true, failure: reason, command: failed.command, at }
 }
 
 // Measures the pending runs in order, appending each to the log; a stop ends it at the
 // run in flight, which is not logged. Returns how many runs it logged. A cell's warm-up
 // runs come before the first of its runs that this bench makes. `quiet(cpus)` waits until
 // the CPUs are quiet (lib/foreign.js waitForQuiet; the tests' fake step waits for nothing).
-// Where the experiment names a step's `failureKey`, a failure there will recur (a reader
-// that hangs, crashes or miscounts does so again): the rest of that key's steps are
-// skipped with its reason, and the run keeps its usual time.
+// Where the experiment says where a failure will recur (`recurring`: a reader that hangs,
+// crashes or miscounts does so again), the steps there are skipped with its reason, and
+// the run keeps its usual time. A warm-up run that fails is its step's failure: the step's
+// own run would fail alike, and one hang costs one timeout.
 async function measurePending (run, interrupted, quiet = waitForQuiet) {
-  const { runDir, context, records, pending, session, cellKey, failureKey = null } = run
+  const { runDir, context, records, pending, session, cellKey, recurring = null } = run
   const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
   const warmed = new Set()
   // steps in a row still disturbed when kept
   let busySteps = 0
-  // the first failure at each failure key, this bench's or a resumed run's
+  // where a failure will recur, from the first failure there, this bench's or a resumed
+  // run's: { failed, reason }; skipped steps' records repeat one logged before them
   const failedAt = new Map()
-  const failures = failureKey ? records.filter(record => !record.ok && !record.superseded) : []
-  for (const record of failures) if (!failedAt.has(failureKey(record))) failedAt.set(failureKey(record), record)
+  const remember = record => {
+    if (recurring === null || record.ok || record.superseded || record.skipped) return
+    for (const { key, reason } of recurring.at(record)) {
+      if (!failedAt.has(key)) failedAt.set(key, { failed: record, reason })
+    }
+  }
+  records.forEach(remember)
   const log = record => {
     fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
     records.push(record)
+    remember(record)
   }
   try {
     for (const [index, step] of pending.entries()) {
@@ -58,18 +67,26 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       progress({ ...line, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
       // what a step does before its run (starting and warming up servers) shows as it goes
       const note = text => progress({ ...line, label: `${step.group}: ${text}`, groupStarts: true })
-      const key = failureKey ? failureKey(step) : null
-      if (key !== null && failedAt.has(key)) {
-        log(skippedRecord(step, failedAt.get(key)))
+      const measure = runIndex => session.measure(step, runIndex, note)
+      const known = recurring?.keys(step).map(key => failedAt.get(key)).find(Boolean)
+      if (known) {
+        log(skippedRecord(step, known))
         done++
         continue
       }
+      let warmupFailed = null
       if (!warmed.has(cellKey(step))) {
         warmed.add(cellKey(step))
-        for (let w = 0; w < step.warmup && !interrupted(); w++) await session.measure(step, -1, note)
+        for (let w = 0; w < step.warmup && !interrupted() && warmupFailed === null; w++) {
+          const warmup = await measure(-1)
+          if (warmup.stopped || warmup.record.ok) continue
+          warmupFailed = { ...warmup.record, run: step.run, warmup: true }
+        }
       }
       if (interrupted()) break
-      let { record, stopped } = await session.measure(step, step.run, note)
+      let { record, stopped } = warmupFailed
+        ? { record: warmupFailed, stopped: false }
+        : await measure(step.run)
       // A step that something else shared its CPUs with is kept in the log, superseded,
       // and measured again once its CPUs are quiet (lib/foreign.js); on a machine that
       // stays busy, steps are kept flagged instead, and the run says so.
@@ -77,13 +94,12 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < retries; retry++) {
         log({ ...record, superseded: true })
         await quiet(record.foreign.cpus ?? [])
-        ;({ record, stopped } = await session.measure(step, step.run, note))
+        ;({ record, stopped } = await measure(step.run))
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
       if (busySteps === BUSY_STEPS) console.log(`\nthe measured CPUs stayed busy with other work over ${BUSY_STEPS} steps in a row: steps are no longer measured again but kept, flagged 'disturbed'`)
       if (stopped || interrupted()) break
       log(record)
-      if (key !== null && !record.ok) failedAt.set(key, record)
       done++
       // The last group, and one cut short by a stop, are written once after the loop.
       if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)

@@ -8,12 +8,19 @@ const { DEFAULT_EXPERIMENT } = require('../experiments/default')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
 // fields that name its cell beyond its program (stdio's block size, http's mode ...).
-// The steps a failure made the run skip (lib/measure-steps.js) are counted with it.
+// The steps a failure made the run skip (lib/measure-steps.js) are counted with the first
+// failure of their cell; a cell whose steps were all skipped (its reader hung in another
+// pass) is listed by its first, so that no failed cell goes unlisted.
 function failuresOf (records, cellFields = []) {
   const where = record => [record.phase, record.program, ...cellFields.map(field => record[field] ?? null)].join('\t')
-  const skipped = new Map()
-  for (const record of records.filter(entry => entry.skipped)) skipped.set(where(record), (skipped.get(where(record)) ?? 0) + 1)
-  return records.filter(record => !record.ok && !record.skipped).map(record => {
+  const listed = new Map()
+  const failures = []
+  for (const record of records.filter(entry => !entry.ok)) {
+    const first = listed.get(where(record))
+    if (record.skipped && first) {
+      first.skippedSteps = (first.skippedSteps ?? 0) + 1
+      continue
+    }
     const failure = {
       phase: record.phase,
       program: record.program,
@@ -22,13 +29,10 @@ function failuresOf (records, cellFields = []) {
       command: record.command,
       ...Object.fromEntries(cellFields.map(field => [field, record[field] ?? null]))
     }
-    // the first failure of a cell carries its skipped steps
-    if (skipped.has(where(record))) {
-      failure.skippedSteps = skipped.get(where(record))
-      skipped.delete(where(record))
-    }
-    return failure
-  })
+    if (!first) listed.set(where(record), failure)
+    failures.push(failure)
+  }
+  return failures
 }
 
 // `logged`: the whole log, superseded tries too, which only the disturbance counts.

@@ -154,7 +154,7 @@ module.exports = {
   recorded,
   plan,
   cellKey: stdio.cellKey,
-  failureKey: stdio.cellKey,
+  recurring: stdio.recurring,
   session,
   context,
   passes: (options, placement) => ({ ladder: placement.shared, cost: placement.shared, fastPath: placement.shared }),

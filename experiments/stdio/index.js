@@ -13,6 +13,7 @@ const { plan, costSteps, cellKey, quarterBytes, COST_SIZES } = require('./plan')
 const { select, recorded } = require('./select')
 const { PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
+const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
 
 function configure (options, values) {
@@ -121,8 +122,8 @@ module.exports = {
   plan: (options, { runnable }, environment) => plan(options, runnable, environment),
   costSteps,
   cellKey,
-  // a reader that failed at a cell fails there again: its other steps there are skipped
-  failureKey: cellKey,
+  // a reader that failed at a cell, or hung at a size, is not run there again
+  recurring,
   session,
   context,
   passes: placementPasses,

@@ -52,11 +52,15 @@ function readerArgv (step, runDir) {
   return [...profileArgv(path.join(runDir, rawFileName(step))), ...argv]
 }
 
+// A run stopped by --timeout: its reason, and whether a run's failure is that one.
+const timedOutAfter = seconds => `timed out after ${seconds} s`
+const isTimeout = failure => typeof failure === 'string' && /^timed out after \d+ s$/.test(failure)
+
 // Why a pipeline did not end as a finished run should (`who` names its reader in the
 // reason), or null: every tool that reads stdin through pipe-run asks this first.
 function pipelineFailure (result, timeoutSeconds, who = 'reader') {
   if (result.stoppedBy) return 'interrupted'
-  if (result.timedOut) return `timed out after ${timeoutSeconds} s`
+  if (result.timedOut) return timedOutAfter(timeoutSeconds)
   // pipe-run killed them; a reader whose work goes on after it exits has not finished
   if (result.leftBehind) return `${who} left ${result.leftBehind} process(es) running after it exited`
   if (result.reader.signal) return `${who} killed by signal ${result.reader.signal}`
@@ -204,4 +208,4 @@ function checkFastPath (step, result, record, runDir) {
   if (!found.engaged) Object.assign(record, { ok: false, failure: `fast path not taken: ${found.reason}` })
 }
 
-module.exports = { measure, verify, pipelineFailure, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }
+module.exports = { measure, verify, pipelineFailure, isTimeout, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }

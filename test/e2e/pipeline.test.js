@@ -15,7 +15,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
 
 const ROOT = path.resolve(__dirname, '..', '..')
-const { waitFor } = require('../helpers')
+const { waitFor, readRuns } = require('../helpers')
 const FIXTURES = path.join(__dirname, '..', 'fixtures')
 const EXTRA = path.join(FIXTURES, 'extra-programs.js')
 const LEAVES_CHILD = path.join(FIXTURES, 'wc-leaves-child.sh')
@@ -75,20 +75,24 @@ async function pipelineMarked (marker, options) {
   }
 }
 
-function benchArgs (only, out, extra = []) {
-  return [path.join(ROOT, 'bench.js'), '--only', only, '--sizes', '4096', '--runs', '1', '--warmup', '0', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'run', ...extra]
+// extra: options added to the run's own; those named in `instead` (sizes, runs, warmup, the
+// cost pass's options) replace its
+function benchArgs (only, out, extra = [], instead = {}) {
+  const { sizes = '4096', runs = '1', warmup = '0', cost = ['--no-cost'] } = instead
+  const own = ['--sizes', sizes, '--runs', runs, '--warmup', warmup, '--no-strace', '--no-gc', ...cost]
+  return [path.join(ROOT, 'bench.js'), '--only', only, ...own, '--out', out, '--id', 'run', ...extra]
 }
 
 function benchEnv (marker) {
   return { ...process.env, LAB_EXTRA_PROGRAMS: EXTRA, LAB_TEST_MARKER: marker }
 }
 
-function benchSync (run, only, extra) {
-  return spawnSync(process.execPath, benchArgs(only, run.dir, extra), { cwd: ROOT, encoding: 'utf8', env: benchEnv(run.marker), timeout: 50000, killSignal: 'SIGKILL' })
+function benchSync (run, only, extra, instead) {
+  return spawnSync(process.execPath, benchArgs(only, run.dir, extra, instead), { cwd: ROOT, encoding: 'utf8', env: benchEnv(run.marker), timeout: 50000, killSignal: 'SIGKILL' })
 }
 
-function benchAsync (run, only, extra) {
-  const child = spawn(process.execPath, benchArgs(only, run.dir, extra), { cwd: ROOT, env: benchEnv(run.marker), stdio: ['ignore', 'pipe', 'pipe'] })
+function benchAsync (run, only, extra, instead) {
+  const child = spawn(process.execPath, benchArgs(only, run.dir, extra, instead), { cwd: ROOT, env: benchEnv(run.marker), stdio: ['ignore', 'pipe', 'pipe'] })
   run.children.push(child)
   child.output = ''
   child.stdout.on('data', chunk => { child.output += chunk })
@@ -108,6 +112,8 @@ function closedWithin (child, deadlineMs, what) {
 
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'))
 const failures = run => readJson(path.join(run.dir, 'run', 'results.json')).failures.map(failure => [failure.phase, failure.reason])
+// why a step of a reader that hung before at its size was not run
+const hungAt = (blockSize, phase) => `hung at ${blockSize} B in the ${phase} pass: not run again`
 
 before(() => {
   const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
@@ -169,7 +175,77 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
     const run = fresh()
     const result = benchSync(run, 'fixture-hangs', ['--timeout', '2'])
     assert.equal(result.status, 1, result.stderr + result.stdout)
-    assert.deepEqual(failures(run), [['startup', 'timed out after 2 s'], ['timing', 'timed out after 2 s']])
+    assert.deepEqual(failures(run), [['startup', 'timed out after 2 s'], ['timing', hungAt(4096, 'startup')]])
+    assert.deepEqual(marked(run.marker), [])
+  })
+
+  // Start-up runs at the largest size, so a reader that hangs at both sizes times out there
+  // at 65536 B and first in the timing pass at 4096 B, each time in the cell's warm-up run;
+  // every other step of it is not run.
+  const TWO_SIZES = { sizes: '4096,65536', runs: '2', warmup: '1', cost: ['--rounds', '2', '--no-kernel'] }
+  const EVERY_PASS = ['--marginal', '--mib', '1', '--timeout', '1']
+  const notRun = [
+    ['startup', 65536, 1, hungAt(65536, 'startup')],
+    ['timing-quarter', 4096, 0, hungAt(4096, 'timing')],
+    ['timing', 4096, 1, hungAt(4096, 'timing')], ['timing-quarter', 4096, 1, hungAt(4096, 'timing')],
+    ['timing', 65536, 0, hungAt(65536, 'startup')], ['timing-quarter', 65536, 0, hungAt(65536, 'startup')],
+    ['timing', 65536, 1, hungAt(65536, 'startup')], ['timing-quarter', 65536, 1, hungAt(65536, 'startup')],
+    ['cost', 4096, 0, hungAt(4096, 'timing')], ['cost', 65536, 0, hungAt(65536, 'startup')],
+    ['cost', 4096, 1, hungAt(4096, 'timing')], ['cost', 65536, 1, hungAt(65536, 'startup')]
+  ]
+  const timeouts = log => log.filter(record => !record.skipped)
+    .map(record => [record.phase, record.blockSize, record.failure])
+  const notRunIn = log => log.filter(record => record.skipped)
+    .map(record => [record.phase, record.blockSize, record.run, record.failure])
+  const oneTimeoutEachSize = [['startup', 65536, 'timed out after 1 s'], ['timing', 4096, 'timed out after 1 s']]
+
+  test('a reader that hangs costs one timeout a size, whatever the pass: the rest fail unrun', DEADLINE, () => {
+    const run = fresh()
+    const result = benchSync(run, 'fixture-hangs', [...EVERY_PASS, '--report'], TWO_SIZES)
+    assert.equal(result.status, 1, result.stderr + result.stdout)
+    const log = readRuns(path.join(run.dir, 'run', 'all.jsonl'))
+    assert.deepEqual(timeouts(log), oneTimeoutEachSize)
+    const hung = log.filter(record => !record.skipped)
+    assert.ok(hung.every(record => record.warmup === true && record.run === 0), 'a warm-up\'s hang is its step\'s')
+    assert.deepEqual(notRunIn(log), notRun)
+    assert.ok(log.every(record => record.ok === false))
+    // each cell the skipped steps leave failed is listed once, and counted failed in its pass
+    const results = readJson(path.join(run.dir, 'run', 'results.json'))
+    const listed = results.failures.map(failure => [failure.phase, failure.blockSize, failure.reason, failure.skippedSteps])
+    assert.deepEqual(listed, [
+      ['startup', 65536, 'timed out after 1 s', 1], ['timing', 4096, 'timed out after 1 s', 1],
+      ['timing-quarter', 4096, hungAt(4096, 'timing'), 1], ['timing', 65536, hungAt(65536, 'startup'), 1],
+      ['timing-quarter', 65536, hungAt(65536, 'startup'), 1],
+      ['cost', 4096, hungAt(4096, 'timing'), 1], ['cost', 65536, hungAt(65536, 'startup'), 1]
+    ])
+    const failedCells = cells => cells.map(cell => [cell.blockSize, cell.flags.includes('failed'), cell.failedRuns])
+    assert.deepEqual(failedCells(results.cells), [[4096, true, 2], [65536, true, 2]])
+    assert.deepEqual(failedCells(results.headline.cells), [[4096, true, 2], [65536, true, 2]])
+    assert.match(result.stdout, /- timing fixture-hangs @ 65536: hung at 65536 B in the startup pass: not run again/)
+    const report = fs.readFileSync(path.join(run.dir, 'run', 'results.md'), 'utf8')
+    assert.match(report, /cost fixture-hangs at 4 KiB, run 0: hung at 4096 B in the timing pass: not run again/)
+    assert.deepEqual(marked(run.marker), [])
+  })
+
+  test('a resumed run remembers where its reader hung: no second timeout at a size', DEADLINE, async () => {
+    const run = fresh()
+    const child = benchAsync(run, 'fixture-hangs', EVERY_PASS, TWO_SIZES)
+    const logFile = path.join(run.dir, 'run', 'all.jsonl')
+    // stopped in the timing run at 4096 B, after the start-up's timeout was logged
+    // whole lines only: a line being appended may be cut
+    const startupLogged = () => fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').split('\n').length - 1 === 2
+    await waitFor(startupLogged, 30000, 'the start-up runs logged')
+    child.kill('SIGTERM')
+    const { code } = await closedWithin(child, 5000, 'SIGTERM')
+    assert.equal(code, 130, child.output)
+    const resume = [path.join(ROOT, 'bench.js'), '--resume', path.join(run.dir, 'run')]
+    const resumed = spawnSync(process.execPath, resume, {
+      cwd: ROOT, encoding: 'utf8', env: benchEnv(run.marker), timeout: 40000, killSignal: 'SIGKILL'
+    })
+    assert.equal(resumed.status, 1, resumed.stderr + resumed.stdout)
+    const log = readRuns(logFile)
+    assert.deepEqual(timeouts(log), oneTimeoutEachSize)
+    assert.deepEqual(notRunIn(log), notRun)
     assert.deepEqual(marked(run.marker), [])
   })
 
@@ -191,7 +267,8 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
     const run = fresh()
     // The start-up run (empty input, so dd is gone at once) times out; in the timing run dd
     // blocks on the pipe the reader never reads, for long enough to be seen.
-    const child = benchAsync(run, 'fixture-hangs', ['--timeout', '3'])
+    // two sizes: start-up at the larger, so that the reader is run again at the smaller
+    const child = benchAsync(run, 'fixture-hangs', ['--timeout', '3'], { sizes: '4096,65536' })
     const everyone = ['dd', 'pipe-run', 'sleep', 'sleep']
     await waitFor(() => {
       const seen = names(marked(run.marker)).filter(name => name !== 'node').sort()
