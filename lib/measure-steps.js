@@ -37,7 +37,7 @@ function skippedRecord (step, { failed, reason }) {
 // the run keeps its usual time. A warm-up run that fails is its step's failure: the step's
 // own run would fail alike, and one hang costs one timeout.
 async function measurePending (run, interrupted, quiet = waitForQuiet) {
-  const { runDir, context, records, pending, session, cellKey, recurring = null } = run
+  const { runDir, context, records, pending, session, cellKey, recurring = null, options } = run
   const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
@@ -67,7 +67,10 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       progress({ ...line, label: process.stdout.isTTY ? step.label : step.group, groupStarts })
       // what a step does before its run (starting and warming up servers) shows as it goes
       const note = text => progress({ ...line, label: `${step.group}: ${text}`, groupStarts: true })
-      const measure = runIndex => session.measure(step, runIndex, note)
+      // what each try of the step waits for, once it has waited long, shows as it goes
+      const waiting = (label, logged) => progress({ ...line, label: `${step.group}: ${label}`, groupStarts: logged })
+      const measure = runIndex => whileWaiting(step, options?.timeoutSeconds, waiting,
+        () => session.measure(step, runIndex, note))
       const known = recurring?.keys(step).map(key => failedAt.get(key)).find(Boolean)
       if (known) {
         log(skippedRecord(step, known))
@@ -116,15 +119,59 @@ function formatDuration (ms) {
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`
 }
 
+function progressLine ({ runsDone, runsTotal, elapsedMs, label }) {
+  const eta = runsDone > 0 ? formatDuration((elapsedMs / runsDone) * (runsTotal - runsDone)) : '?'
+  return `step ${runsDone + 1} of ${runsTotal}, ${formatDuration(elapsedMs)} elapsed, ETA ${eta}  ${label}`
+}
+
 // A terminal keeps one line, rewritten before every run; a log gets one line per group,
 // so a ten-minute bench leaves a log that can be read.
 function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
   if (!process.stdout.isTTY && !groupStarts) return
-  const elapsed = Date.now() - startedAt
-  const eta = runsDone > 0 ? formatDuration((elapsed / runsDone) * (runsTotal - runsDone)) : '?'
-  const line = `step ${runsDone + 1} of ${runsTotal}, ${formatDuration(elapsed)} elapsed, ETA ${eta}  ${label}`
+  const line = progressLine({ runsDone, runsTotal, elapsedMs: Date.now() - startedAt, label })
   if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
   else process.stdout.write(line + '\n')
 }
 
-module.exports = { measurePending, BUSY_STEPS }
+// A try of a step that has run this long is shown waiting, on a terminal every second, in a
+// log every WAITING_LOGGED_EVERY_S: a reader that hangs holds the bench for its whole
+// timeout, and the line says which one and how long it has left.
+const WAITING_SHOWN_AFTER_S = 10
+const WAITING_LOGGED_EVERY_S = 30
+
+// The reader a step runs, at its block size where it has one: 'node-sync@256'.
+function stepReader (step) {
+  const name = step.program?.name ?? step.program ?? step.phase
+  return step.blockSize == null ? name : `${name}@${step.blockSize}`
+}
+
+// What a try of a step that has run for `seconds` waits on. A try may hold more than one
+// run (a cost run too short for a slope is run again longer), each with its own timeout.
+function waitingLabel (step, seconds, timeoutSeconds) {
+  const waited = `waiting on ${stepReader(step)}: ${seconds} s`
+  if (!timeoutSeconds) return waited
+  return seconds <= timeoutSeconds ? `${waited} of ${timeoutSeconds} s` : `${waited} (each run times out at ${timeoutSeconds} s)`
+}
+
+// Runs measureTry(), and once it has run for WAITING_SHOWN_AFTER_S, shows what it waits
+// on every second: show(label, logged), logged when a log's line is due too.
+async function whileWaiting (step, timeoutSeconds, show, measureTry) {
+  const startedAt = Date.now()
+  // the log's lines so far, one each WAITING_LOGGED_EVERY_S, however late a tick comes
+  let logged = 0
+  const ticker = setInterval(() => {
+    const seconds = Math.floor((Date.now() - startedAt) / 1000)
+    if (seconds < WAITING_SHOWN_AFTER_S) return
+    const due = Math.floor(seconds / WAITING_LOGGED_EVERY_S) > logged
+    if (due) logged = Math.floor(seconds / WAITING_LOGGED_EVERY_S)
+    show(waitingLabel(step, seconds, timeoutSeconds), due)
+  }, 1000)
+  ticker.unref()
+  try {
+    return await measureTry()
+  } finally {
+    clearInterval(ticker)
+  }
+}
+
+module.exports = { measurePending, progressLine, waitingLabel, whileWaiting, BUSY_STEPS }
