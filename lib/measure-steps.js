@@ -155,22 +155,32 @@ function waitingLabel (step, seconds, timeoutSeconds) {
 
 // Runs measureTry(), and once it has run for WAITING_SHOWN_AFTER_S, shows what it waits
 // on every second: show(label, logged), logged when a log's line is due too.
-async function whileWaiting (step, timeoutSeconds, show, measureTry) {
-  const startedAt = Date.now()
+// The wall clock and a repeating timer; a test hands in its own, which Node 18's test runner
+// cannot mock.
+const REAL_CLOCK = {
+  now: () => Date.now(),
+  every (ms, tick) {
+    const ticker = setInterval(tick, ms)
+    ticker.unref()
+    return () => clearInterval(ticker)
+  }
+}
+
+async function whileWaiting (step, timeoutSeconds, show, measureTry, clock = REAL_CLOCK) {
+  const startedAt = clock.now()
   // the log's lines so far, one each WAITING_LOGGED_EVERY_S, however late a tick comes
   let logged = 0
-  const ticker = setInterval(() => {
-    const seconds = Math.floor((Date.now() - startedAt) / 1000)
+  const stop = clock.every(1000, () => {
+    const seconds = Math.floor((clock.now() - startedAt) / 1000)
     if (seconds < WAITING_SHOWN_AFTER_S) return
     const due = Math.floor(seconds / WAITING_LOGGED_EVERY_S) > logged
     if (due) logged = Math.floor(seconds / WAITING_LOGGED_EVERY_S)
     show(waitingLabel(step, seconds, timeoutSeconds), due)
-  }, 1000)
-  ticker.unref()
+  })
   try {
     return await measureTry()
   } finally {
-    clearInterval(ticker)
+    stop()
   }
 }
 

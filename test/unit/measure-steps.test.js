@@ -1,7 +1,7 @@
 'use strict'
 // The progress line of the measuring loop (lib/measure-steps.js) while a step waits: which
 // reader it waits on, and for how long of its timeout.
-const { test, mock } = require('node:test')
+const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
 const { progressLine, waitingLabel, whileWaiting } = require('../../lib/measure-steps')
@@ -24,14 +24,16 @@ test('a step of a server, without a block size, names the server; past one run\'
   assert.equal(waitingLabel(nodeAt256, 130, 120), longer)
 })
 
-test('the waiting line: from 10 s on, every second, a log\'s every 30 s; none after the try', async (t) => {
-  mock.timers.enable({ apis: ['setInterval', 'Date'] })
-  t.after(() => mock.timers.reset())
+test('the waiting line: from 10 s on, every second, a log\'s every 30 s; none after the try', async () => {
+  // a clock that moves only when the test says: one tick a second, while the timer runs
+  let now = 0
+  let tick = null
+  const clock = { now: () => now, every: (ms, fn) => { tick = fn; return () => { tick = null } } }
   let finish
   const shown = []
   const show = (label, logged) => shown.push([label, logged])
-  const waiting = whileWaiting(nodeAt256, 120, show, () => new Promise(resolve => { finish = resolve }))
-  const seconds = count => { for (let s = 0; s < count; s++) mock.timers.tick(1000) }
+  const waiting = whileWaiting(nodeAt256, 120, show, () => new Promise(resolve => { finish = resolve }), clock)
+  const seconds = count => { for (let s = 0; s < count; s++) { now += 1000; tick?.() } }
   seconds(9)
   assert.deepEqual(shown, [])
   seconds(21)
@@ -41,6 +43,7 @@ test('the waiting line: from 10 s on, every second, a log\'s every 30 s; none af
   assert.deepEqual(logged, [['waiting on node-sync@256: 30 s of 120 s', true]])
   finish('the record')
   assert.equal(await waiting, 'the record')
+  assert.equal(tick, null, 'the timer stopped with the try')
   seconds(5)
   assert.equal(shown.length, 21)
 })
