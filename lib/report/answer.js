@@ -6,7 +6,7 @@
 const { formatNumber, listJoin, escapeMarkdown: md } = require('./format')
 const { html } = require('./markup')
 const { markdownTable, textTable } = require('./plain')
-const { levelText } = require('../stats')
+const { levelText, levelsText } = require('../stats')
 
 const times = value => `${formatNumber(value)}×`
 // whether an interval has its ends (a ratio of too few pairs has its estimate alone)
@@ -66,6 +66,12 @@ function answerTable (shaped) {
   return { header, rows, align: header.map((_, i) => (i ? 'r' : 'l')) }
 }
 
+// The table's note with the level its intervals carry, which a cell has no room to say.
+function captionOf (shaped, note) {
+  const levels = levelsText(shaped.groups.flatMap(group => group.entries.map(entry => entry.interval)), null)
+  return levels ? `${note}; intervals at ${levels}` : note
+}
+
 const heading = group => html`<th scope="col" class="num">${group.label}</th>`
 const cell = text => html`<td class="num">${text}</td>`
 const row = ([name, ...cells]) => html`<tr><th scope="row">${name}</th>${cells.map(cell)}</tr>`
@@ -76,7 +82,7 @@ function answerHtml (shaped, { id, title, note }) {
     <ul class="answer">${shaped.groups.map(group => html`<li>${group.sentence}</li>`)}</ul>
     <div class="chart" id="chart-${id}"></div>
     <div class="table-wrap"><table class="answer">
-      <caption>${note}</caption>
+      <caption>${captionOf(shaped, note)}</caption>
       <thead><tr><th scope="col">server</th>${shaped.groups.map(heading)}</tr></thead>
       <tbody>${answerTable(shaped).rows.map(row)}</tbody>
     </table></div>
@@ -87,13 +93,14 @@ function answerMarkdown (shaped, { title, note }) {
   const { header, rows, align } = answerTable(shaped)
   const sentences = shaped.groups.map(group => `- ${md(group.sentence)}`)
   const table = markdownTable(header, rows.map(cells => cells.map(md)), align)
-  return [`## ${md(title)}`, '', ...sentences, '', md(note), '', table, '']
+  return [`## ${md(title)}`, '', ...sentences, '', md(captionOf(shaped, note)), '', table, '']
 }
 
-function answerText (shaped, { title }) {
+function answerText (shaped, { title, note = 'the table' }) {
   const { header, rows, align } = answerTable(shaped)
   const table = textTable([header, ...rows], align).map(line => line.trimEnd())
-  return ['', `${title}:`, ...shaped.groups.map(group => `- ${group.sentence}`), '', ...table]
+  return ['', `${title}:`, ...shaped.groups.map(group => `- ${group.sentence}`), '',
+    `${captionOf(shaped, note)}:`, ...table]
 }
 
 // What the page's chart draws: a series per group, a bar per server (its estimate, the

@@ -28,6 +28,9 @@ test('the sentence: the closest and farthest runtime with their intervals, a tie
   assert.ok(md.includes('| c-blocking | 2.7× (2.6–2.9) |'))
   assert.ok(md.includes('| node-net | not quoted: no steady state |'))
   assert.equal(answerText(shaped, { title: 'The answer' })[1], 'The answer:')
+  // a cell has no room for its interval's level: the table's note says it, once
+  assert.ok(md.includes('\nratios; intervals at 87.5%\n'), md)
+  assert.ok(answerText(shaped, { title: 'The answer', note: 'ratios' }).includes('ratios; intervals at 87.5%:'))
   // the chart: a bar per server, the unquoted empty, whiskers the intervals
   const chart = answerChart(shaped, { title: 't', axis: 'a' })
   assert.deepEqual(chart.categories, ['c-blocking', 'node-http', 'bun', 'deno', 'node-net'])
