@@ -20,9 +20,13 @@ const KINDS = ['flat', 'warm-up', 'slowdown', 'no steady state']
 // so that one slow run in a short sequence is noise, not a level.
 const PENALTY_PER_LOG_N = 4
 // A segment needs this many runs; the last one this share of the sequence too (Barrett
-// et al.: a changepoint in the last 500 of 2,000 iterations leaves no steady state).
+// et al.: a changepoint in the last 500 of 2,000 iterations leaves no steady state), and
+// at least MIN_STEADY_RUNS: two runs at a new level at the end are a process still moving
+// as far as anyone can tell. With the share alone, a sequence of 8 runs or fewer could
+// never be found without a steady state, its last segment never shorter than 2.
 const MIN_SEGMENT = 2
 const MIN_STEADY_SHARE = 0.25
+const MIN_STEADY_RUNS = 3
 // Adjacent segments whose levels differ by less than this share of the level are one: a
 // 1% step in a run's CPU per request is inside what the lab quotes.
 const ALIKE_SHARE = 0.02
@@ -31,7 +35,8 @@ const ALIKE_SHARE = 0.02
 // machine, two runs of one level can land a step apart, and a segment of two runs is
 // weak evidence of a level of its own.
 const ALIKE_ERRORS = 2.5
-// At fewer runs there is nothing to classify: the process is unclassified.
+// At fewer runs there is nothing to classify, a level needing two runs on each side of a
+// change: the process is unclassified, "too short to classify", never "flat".
 const MIN_RUNS = 4
 // A run this many noise deviations from both its neighbours, which agree with each
 // other, is a spike (a slow spell of the VM, a collection) and left out of the levels, as
@@ -106,7 +111,7 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
   const length = steady.to - steady.from
   let kind
   if (segments.length === 1) kind = 'flat'
-  else if (length < Math.max(MIN_SEGMENT, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
+  else if (length < Math.max(MIN_STEADY_RUNS, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
   else {
     const before = segments.at(-2).level
     kind = (steady.level < before) === lowerIsBetter ? 'warm-up' : 'slowdown'

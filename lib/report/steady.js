@@ -3,21 +3,25 @@
 // findings print: how many of each class, the runs left out, and the sequences of those
 // that reached no steady state, which a cell is then not quoted without.
 const { formatNumber, listJoin } = require('./format')
-const { runProcesses } = require('../steady')
+const { runProcesses, MIN_RUNS } = require('../steady')
 
 // cells: an experiment's summary cells; whereOf(cell) names a cell's process group
 // ("bun (close)", "bun /db"); unit: the sequence's unit.
 function steadinessFindings (cells, whereOf, unit = 'µs') {
-  const processes = runProcesses(cells, whereOf).filter(entry => entry.kind !== null)
-  if (processes.length === 0) return []
+  const all = runProcesses(cells, whereOf)
+  const processes = all.filter(entry => entry.kind !== null)
+  // a sequence too short to classify is said so, never counted as flat nor dropped
+  const short = all.length - processes.length
+  const tooShort = short ? `, and ${short} had too few values to classify (under ${MIN_RUNS})` : ''
+  if (all.length === 0) return []
   const count = kind => processes.filter(entry => entry.kind === kind).length
   const before = cells.reduce((sum, cell) => sum + (cell.beforeSteady ?? 0), 0)
   const classes = `${count('flat')} ran flat, ${count('warm-up')} warmed up, ${count('slowdown')} slowed down and ` +
-    `${count('no steady state')} reached no steady state`
+    `${count('no steady state')} reached no steady state${tooShort}`
   const source = 'Barrett et al.\'s classes, from each process\'s CPU per request over its warm-up and ' +
     'its runs at the most connections'
   const left = before ? `; ${before} runs from before a process's steady state are left out of the figures.` : '.'
-  const lines = [`Of ${processes.length} server processes, ${classes} (${source})${left}`]
+  const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes} (${source})${left}`]
   const moving = processes.filter(entry => entry.kind === 'no steady state')
   if (moving.length) {
     const unquoted = cells.filter(cell => cell.steadiness?.steady === false).length

@@ -77,6 +77,23 @@ test('classify: flat, warm-up, slowdown and no steady state, each from a sequenc
   assert.equal(classify([1, 2, 3]).kind, null)
 })
 
+test('classify: a step in the last two runs leaves no steady state at 6, 7 and 10 values', () => {
+  // the lengths the http and db processes have (6 to 8 values a process) and a longer one
+  const level = [100, 101, 99, 100, 101, 99, 100, 100]
+  for (const n of [6, 7, 10]) {
+    const before = Array.from({ length: n - 2 }, (_, i) => level[i % level.length])
+    const moving = classify([...before, 130, 131])
+    assert.equal(moving.kind, 'no steady state', `${n} values: ${moving.kind}`)
+    assert.equal(moving.steadyFrom, null)
+    // the same step at the start is a warm-up, its level the steady state
+    const warm = classify([130, 131, ...before])
+    assert.equal(warm.kind, 'warm-up', `${n} values`)
+    assert.equal(warm.steadyFrom, 2)
+    // and three runs at a new level are a steady state
+    assert.equal(classify([...before.slice(1), 130, 131, 129]).kind, 'slowdown', `${n} values`)
+  }
+})
+
 test('classify: one slow run is noise, and a 1% step is one level', () => {
   assert.equal(classify([100, 101, 99, 140, 100, 101, 99, 100]).kind, 'flat')
   assert.equal(classify([100, 100, 100, 100, 101, 101, 101, 101]).kind, 'flat')
@@ -90,4 +107,20 @@ test('cellSteadiness: steady only when every classified process reached a steady
   assert.equal(of('flat', 'warm-up', null).steady, true)
   assert.equal(of('flat', 'no steady state').steady, false)
   assert.equal(of(null).steady, null)
+})
+
+test('the findings count a process too short to classify apart, never as flat', () => {
+  const { steadinessFindings } = require('../../lib/report/steady')
+  const cells = [{
+    server: 'bun',
+    processClasses: [
+      { process: 0, kind: 'flat', sequence: [100, 101, 99, 100, 100, 101] },
+      { process: 1, kind: null, sequence: [100, 101, 99] }
+    ]
+  }]
+  const [line] = steadinessFindings(cells, cell => cell.server)
+  assert.match(line, /^Of 2 server processes, 1 ran flat, 0 warmed up, 0 slowed down and 0 reached no steady state, and 1 had too few values to classify \(under 4\) /)
+  // only unclassified processes: still said
+  const [only] = steadinessFindings([{ server: 'bun', processClasses: [cells[0].processClasses[1]] }], cell => cell.server)
+  assert.match(only, /^Of 1 server process, 0 ran flat, .* and 1 had too few values to classify/)
 })
