@@ -90,14 +90,7 @@ function hypervisor () {
 // governor, the kernel's tick, a PMU for counters, and a cgroup CPU quota (which
 // throttles a busy reader and bends its slope).
 function speedFacts () {
-  const cacheDir = '/sys/devices/system/cpu/cpu0/cache'
-  const caches = quietly(() => fs.readdirSync(cacheDir).filter(name => name.startsWith('index')), [])
-    .map(name => ({
-      level: Number(readText(path.join(cacheDir, name, 'level'))),
-      type: readText(path.join(cacheDir, name, 'type')),
-      size: readText(path.join(cacheDir, name, 'size')),
-      sharedWith: readText(path.join(cacheDir, name, 'shared_cpu_list'))
-    }))
+  const caches = cpuCaches()
   const maxKHz = Number(readText('/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq'))
   const mhz = Number(cpuInfoField('cpu MHz'))
   return {
@@ -111,6 +104,27 @@ function speedFacts () {
     // cpu.max's form, the tightest on the process's cgroup path (lib/cgroup.js)
     cpuQuota: cpuQuota()?.cpuMax ?? null
   }
+}
+
+// CPU 0's caches as sysfs lists them: [{ level, type, size ("266240K"), sharedWith }].
+function cpuCaches (cacheDir = '/sys/devices/system/cpu/cpu0/cache') {
+  return quietly(() => fs.readdirSync(cacheDir).filter(name => name.startsWith('index')), [])
+    .map(name => ({
+      level: Number(readText(path.join(cacheDir, name, 'level'))),
+      type: readText(path.join(cacheDir, name, 'type')),
+      size: readText(path.join(cacheDir, name, 'size')),
+      sharedWith: readText(path.join(cacheDir, name, 'shared_cpu_list'))
+    }))
+}
+
+// The last-level cache's size in bytes, or null where sysfs names none.
+function lastLevelCacheBytes (caches = cpuCaches()) {
+  const UNITS = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }
+  const sized = caches.map(cache => ({ ...cache, match: /^(\d+)([KMG]?)$/.exec(cache.size ?? '') }))
+    .filter(cache => cache.match && cache.type !== 'Instruction')
+  if (sized.length === 0) return null
+  const last = sized.reduce((a, b) => (b.level > a.level ? b : a))
+  return Number(last.match[1]) * UNITS[last.match[2]]
 }
 
 // CONFIG_HZ from the kernel's own configuration, where it publishes one.
@@ -224,4 +238,4 @@ function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable,
   }
 }
 
-module.exports = { collectContext }
+module.exports = { collectContext, cpuCaches, lastLevelCacheBytes }

@@ -1,30 +1,52 @@
 'use strict'
-// The lab's light disturbance (docs/reproducibility.md): a busy loop for --busy seconds
-// of every --every, on CPU 0 and CPU 1 in turn, for --for seconds: what a user's machine
-// does at times (an editor's indexer, a build, a cron job) while the lab measures. The
-// goals must hold under it: bench.js finds the steps it lands on and measures them again.
+// The lab's disturbances (docs/reproducibility.md), two kinds of what a machine does while
+// the lab measures:
+//   busy     a busy loop for --busy seconds of every --every, on CPU 0 and CPU 1 in turn:
+//            what a user's machine does at times (an editor's indexer, a build, a cron
+//            job). The lab sees it as foreign CPU time and measures those steps again.
+//   memory   on each CPU of --cpus, a process at idle priority (SCHED_IDLE) copying between
+//            two buffers that together are 4 times the last-level cache, for --for seconds:
+//            it runs only where nothing else wants the CPU, so it takes little CPU time
+//            from what the lab measures, but it takes the shared cache and the memory
+//            bandwidth, as another tenant of the host does, where the lab cannot see it.
 //
-//   node studies/disturb.js [--every 30] [--busy 3] [--for 600] [--cpus 0,1]
+//   node studies/disturb.js [--mode busy|memory] [--every 30] [--busy 3] [--for 600]
+//                           [--cpus 0,1] [--mib N]
 const { spawn } = require('node:child_process')
 const { runCli } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
+const { lastLevelCacheBytes } = require('../lib/context')
+const { statFields, CLK_TCK } = require('../lib/procfs')
 
-const USAGE = `usage: node studies/disturb.js [--every S] [--busy S] [--for S] [--cpus A,B,...]
-  --every S        a burst every S seconds (default 30)
-  --busy S         each burst a busy loop of S seconds, less than --every (default 3)
+const MiB = 2 ** 20
+// The least the memory mode streams, in last-level caches: past it, every pass misses.
+const CACHES_STREAMED = 4
+
+const USAGE = `usage: node studies/disturb.js [--mode busy|memory] [options]
+  --mode M         busy (default): a busy loop of --busy seconds every --every seconds,
+                   on --cpus in turn; memory: on each of --cpus, a process at idle priority
+                   (SCHED_IDLE) streaming through --mib of memory: the caches and memory
+                   bandwidth taken, little CPU time
+  --every S        busy: a burst every S seconds (default 30)
+  --busy S         busy: each burst a busy loop of S seconds, less than --every (default 3)
   --for S          stop after S seconds (default 600)
-  --cpus A,B,...   the CPUs the bursts take in turn (default 0,1)
+  --cpus A,B,...   the CPUs (default: busy 0,1; memory 0)
+  --mib N          memory: MiB streamed, at least 4 times the last-level cache (default:
+                   4 times it)
   --help           this text`
 
-function parseOptions (argv) {
+function parseOptions (argv, llcBytes = lastLevelCacheBytes()) {
   const text = { type: 'string' }
-  const spec = { every: text, busy: text, for: text, cpus: text }
+  const spec = { mode: text, every: text, busy: text, for: text, cpus: text, mib: text }
   return parseStudyOptions(argv, spec, USAGE, values => {
+    const mode = values.mode ?? 'busy'
+    if (!['busy', 'memory'].includes(mode)) throw new Error(`--mode takes busy or memory, not '${mode}'`)
     const options = {
+      mode,
       every: Number(values.every ?? 30),
       busy: Number(values.busy ?? 3),
       total: Number(values.for ?? 600),
-      cpus: (values.cpus ?? '0,1').split(',').map(Number)
+      cpus: (values.cpus ?? (mode === 'busy' ? '0,1' : '0')).split(',').map(Number)
     }
     const seconds = [options.every, options.busy, options.total]
     if (!seconds.every(value => value > 0) || options.busy >= options.every ||
@@ -32,17 +54,35 @@ function parseOptions (argv) {
       throw new Error('--every, --busy and --for take seconds (--busy less than --every), ' +
         '--cpus CPU numbers such as 0,1')
     }
-    return options
+    if (mode === 'busy') {
+      if (values.mib !== undefined) throw new Error('--mib is the memory mode\'s: add --mode memory')
+      return options
+    }
+    return { ...options, bytes: streamedBytes(values.mib, llcBytes) }
   })
+}
+
+// The bytes the memory mode streams: --mib, or 4 last-level caches, never fewer.
+function streamedBytes (mib, llcBytes) {
+  if (llcBytes === null) {
+    if (mib === undefined) throw new Error('this machine names no last-level cache in sysfs: give --mib')
+  }
+  const least = llcBytes === null ? 0 : CACHES_STREAMED * llcBytes
+  if (mib === undefined) return least
+  const bytes = Number(mib) * MiB
+  if (!Number.isInteger(Number(mib)) || bytes <= 0) throw new Error(`--mib takes a whole number of MiB, not '${mib}'`)
+  if (bytes < least) {
+    throw new Error(`--mib ${mib} is less than ${CACHES_STREAMED} times the last-level cache ` +
+      `(${llcBytes / MiB} MiB): give at least ${least / MiB}`)
+  }
+  return bytes
 }
 
 const sleep = seconds => new Promise(resolve => setTimeout(resolve, seconds * 1000))
 
-async function disturb ({ every, busy, total, cpus }) {
+async function busyLoops ({ every, busy, total, cpus }, stopping) {
   let loop = null
-  const stop = () => { loop?.kill('SIGKILL'); process.exit(0) }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  stopping(() => loop?.kill('SIGKILL'))
   const started = Date.now()
   for (let burst = 0; (Date.now() - started) / 1000 + every <= total; burst++) {
     await sleep(every - busy)
@@ -53,7 +93,69 @@ async function disturb ({ every, busy, total, cpus }) {
     loop.kill('SIGKILL')
     loop = null
   }
+}
+
+// Two buffers of half the bytes each, copied into each other for ever: a read and a write
+// stream through memory (memcpy, inside Buffer.copy), every page touched first.
+const STREAM = 'const half = Math.floor(Number(process.argv[1]) / 2);' +
+  'const a = Buffer.alloc(half, 1); const b = Buffer.alloc(half, 2);' +
+  'for (;;) { a.copy(b); b.copy(a) }'
+
+// The CPU seconds a process has had, or null once it is gone.
+function cpuSeconds (pid) {
+  try {
+    const fields = statFields(pid)
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
+  } catch {
+    return null
+  }
+}
+
+async function memoryStreams ({ total, cpus, bytes }, stopping) {
+  const streams = cpus.map(cpu => ({
+    cpu,
+    child: spawn('chrt', ['--idle', '0', 'taskset', '-c', String(cpu), process.execPath, '-e', STREAM,
+      String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
+  }))
+  const started = Date.now()
+  // chrt and taskset exec what they run: the pid is the streamer's
+  const report = () => {
+    const wall = (Date.now() - started) / 1000
+    for (const { cpu, child } of streams) {
+      const cpuTime = cpuSeconds(child.pid)
+      const share = cpuTime === null ? 'gone' : `${cpuTime.toFixed(1)} s of CPU, ${(100 * cpuTime / wall).toFixed(0)}%`
+      console.log(`${new Date().toISOString()} streamer on CPU ${cpu}: ${share} in ${wall.toFixed(0)} s`)
+    }
+  }
+  const stop = () => {
+    report()
+    for (const { child } of streams) child.kill('SIGKILL')
+  }
+  stopping(stop)
+  console.log(`${new Date().toISOString()} streaming ${Math.round(bytes / MiB)} MiB at idle priority ` +
+    `(SCHED_IDLE) on CPU ${cpus.join(', ')} for ${total} s`)
+  const failed = await Promise.race([
+    ...streams.map(({ cpu, child }) => new Promise(resolve => {
+      child.on('error', err => resolve(`the streamer on CPU ${cpu} did not start: ${err.message}`))
+      child.on('exit', (code, signal) => resolve(`the streamer on CPU ${cpu} ended (${signal ?? code})`))
+    })),
+    sleep(total).then(() => null)
+  ])
+  stop()
+  if (failed) throw new Error(`${failed}: chrt and taskset (util-linux) must run it`)
+}
+
+async function disturb (options) {
+  const stops = []
+  const stopAll = () => { for (const stop of stops.splice(0)) stop() }
+  const onSignal = () => { stopAll(); process.exit(0) }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const run = options.mode === 'busy' ? busyLoops : memoryStreams
+  await run(options, stop => stops.push(stop))
   return 0
 }
 
-runCli({ name: 'disturb.js', usage: USAGE, parse: parseOptions, run: disturb })
+if (require.main === module) runCli({ name: 'disturb.js', usage: USAGE, parse: parseOptions, run: disturb })
+
+module.exports = { parseOptions, streamedBytes }

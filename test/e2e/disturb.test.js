@@ -1,0 +1,48 @@
+'use strict'
+// studies/disturb.js --mode memory for real: a streamer at idle priority on the CPU asked
+// for, its CPU time reported, and nothing left running when it stops, on time or by signal.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const path = require('node:path')
+const fs = require('node:fs')
+const { spawn, spawnSync } = require('node:child_process')
+
+const DISTURB = path.join(__dirname, '..', '..', 'studies', 'disturb.js')
+
+// The streamers' pids from the lines the study prints are not given, so look for the
+// stream's script among the processes: none may outlive the study.
+const streamers = () => spawnSync('pgrep', ['-f', 'a.copy\\(b\\); b.copy\\(a\\)'], { encoding: 'utf8' })
+  .stdout.split('\n').filter(Boolean)
+
+test('memory: streams at idle priority for --for seconds, says its CPU time, leaves nothing', () => {
+  const result = spawnSync(process.execPath, [DISTURB, '--mode', 'memory', '--for', '3', '--cpus', '0'],
+    { encoding: 'utf8', timeout: 60_000 })
+  assert.equal(result.status, 0, result.stderr)
+  const lines = result.stdout.trim().split('\n')
+  assert.match(lines[0], /streaming \d+ MiB at idle priority \(SCHED_IDLE\) on CPU 0 for 3 s$/)
+  assert.match(lines.at(-1), /streamer on CPU 0: \d+\.\d s of CPU, \d+% in 3 s$/)
+  assert.deepEqual(streamers(), [])
+})
+
+test('memory: a streamer runs under SCHED_IDLE on its CPU, and SIGTERM stops it', async () => {
+  const study = spawn(process.execPath, [DISTURB, '--mode', 'memory', '--for', '60', '--cpus', '1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  study.stdout.on('data', chunk => { out += chunk })
+  // wait for the streamer to be there
+  let pids = []
+  for (let tries = 0; tries < 100 && pids.length === 0; tries++) {
+    await new Promise(resolve => setTimeout(resolve, 100))
+    pids = streamers()
+  }
+  assert.equal(pids.length, 1, 'one streamer')
+  const policy = spawnSync('chrt', ['-p', pids[0]], { encoding: 'utf8' }).stdout
+  assert.match(policy, /SCHED_IDLE/)
+  const status = fs.readFileSync(`/proc/${pids[0]}/status`, 'utf8')
+  assert.match(status, /^Cpus_allowed_list:\s+1$/m)
+  study.kill('SIGTERM')
+  const code = await new Promise(resolve => study.on('exit', resolve))
+  assert.equal(code, 0)
+  assert.match(out, /streamer on CPU 1: /)
+  assert.deepEqual(streamers(), [])
+})

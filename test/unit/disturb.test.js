@@ -1,0 +1,33 @@
+'use strict'
+// studies/disturb.js's options: the memory mode streams at least 4 last-level caches, and
+// says what is wrong, with the fix, where it cannot.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { parseOptions } = require('../../studies/disturb')
+
+const MiB = 2 ** 20
+const LLC = 32 * MiB
+
+test('busy is the default, on CPUs 0 and 1 in turn', () => {
+  const options = parseOptions([], LLC)
+  assert.deepEqual(options, { mode: 'busy', every: 30, busy: 3, total: 600, cpus: [0, 1] })
+})
+
+test('memory streams 4 last-level caches by default, on CPU 0, and never fewer', () => {
+  const options = parseOptions(['--mode', 'memory', '--for', '60'], LLC)
+  assert.equal(options.bytes, 128 * MiB)
+  assert.deepEqual(options.cpus, [0])
+  assert.equal(options.total, 60)
+  assert.equal(parseOptions(['--mode', 'memory', '--mib', '200', '--cpus', '0,1'], LLC).bytes, 200 * MiB)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', '100'], LLC),
+    /--mib 100 is less than 4 times the last-level cache \(32 MiB\): give at least 128 \(usage: /)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', 'lots'], LLC), /--mib takes a whole number/)
+  // where sysfs names no cache, the size must be given
+  assert.throws(() => parseOptions(['--mode', 'memory'], null), /names no last-level cache in sysfs: give --mib/)
+  assert.equal(parseOptions(['--mode', 'memory', '--mib', '64'], null).bytes, 64 * MiB)
+})
+
+test('a wrong mode, or --mib without the memory mode, is refused in one line', () => {
+  assert.throws(() => parseOptions(['--mode', 'cache'], LLC), /--mode takes busy or memory, not 'cache'/)
+  assert.throws(() => parseOptions(['--mib', '200'], LLC), /--mib is the memory mode's: add --mode memory/)
+})
