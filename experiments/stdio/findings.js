@@ -7,7 +7,7 @@ const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJo
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
-const { levelText, medianIntervalLevel } = require('../../lib/stats')
+const { levelText, medianIntervalLevel, median } = require('../../lib/stats')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)
@@ -62,6 +62,47 @@ function readCost (set) {
   const level = base.cpuPerReadNs.level ?? medianIntervalLevel(base.rounds)
   const interval = low === null ? '' : ` (${levelText(level)} interval ${formatNumber(low)}–${ns(high)})`
   return `At ${sizeName(blockSize)}, one read(2) of the pipe costs C ${ns(estimate)} of CPU${interval}.`
+}
+
+// 1b. The machine's own speed through the run. C runs the same code in every round of the
+// cost pass, so its rounds are a probe of the machine: where they move, the host's other
+// tenants (cache, memory bandwidth, a shared core) moved it, though no steal or foreign CPU
+// time shows. A round within CALM_SHARE of C's median at its size is calm; the finding says
+// how far C's rounds spread, and which rounds (in the order they ran) were calm.
+const CALM_SHARE = 0.05
+function machineSpeed (set) {
+  const parts = []
+  let moved = false
+  for (const blockSize of headlineSizes(set)) {
+    const rounds = (baselineAt(set, blockSize)?.byRound ?? [])
+      .filter(round => Number.isFinite(round.cpuPerReadNs)).sort((a, b) => a.run - b.run)
+    if (rounds.length < 2) continue
+    const values = rounds.map(round => round.cpuPerReadNs)
+    const middle = median(values)
+    const calm = rounds.map((round, i) => Math.abs(values[i] / middle - 1) <= CALM_SHARE ? i + 1 : null)
+      .filter(index => index !== null)
+    const spread = (Math.max(...values) - Math.min(...values)) / middle
+    parts.push(`at ${sizeName(blockSize)} ${formatNumber(Math.min(...values))} to ${ns(Math.max(...values))} ` +
+      `across ${rounds.length} rounds, a spread of ${formatPercent(spread)} of its median (${ns(middle)}), ` +
+      `calm (within ±${formatPercent(CALM_SHARE)} of it): ${calmText(calm)}`)
+    moved = moved || spread > 2 * CALM_SHARE
+  }
+  if (parts.length === 0) return null
+  return `The machine's own speed ${moved ? 'moved' : 'held'} through the run, as C's rounds show, ` +
+    `which run the same code each time: C's read took ${parts.join('; ')}.`
+}
+
+const calmText = calm => (calm.length ? `round${calm.length === 1 ? '' : 's'} ${rangesText(calm)}` : 'none')
+
+// [1, 2, 3, 5, 7, 8] → "1–3, 5, 7–8"
+function rangesText (indices) {
+  const ranges = []
+  for (const index of indices) {
+    const last = ranges.at(-1)
+    if (last && index === last[1] + 1) last[1] = index
+    else ranges.push([index, index])
+  }
+  return ranges.map(([from, to]) => (from === to ? `${from}` : `${from}–${to}`)).join(', ')
 }
 
 // 2. The answer: each runtime's fastest reader, over C per read, at the smallest size.
@@ -214,8 +255,8 @@ function dataQuality (set) {
   return `${headlinePart}; ${noisy.length} of ${set.results.cells.length} timing cells are noisy (wall time varied by more than 10%).`
 }
 
-const PER_SET = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize, extraSyscalls,
-  idiomaticReaders, startupTimes, garbage, dataQuality]
+const PER_SET = [readCost, machineSpeed, overheadByRuntime, ringReads, wasiReads, largestSize,
+  extraSyscalls, idiomaticReaders, startupTimes, garbage, dataQuality]
 // the ones that answer the lab's question, which the report puts beside its chart
 const HEADLINE = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize]
 
@@ -281,6 +322,7 @@ module.exports = {
   ownChunk,
   gcByProgram,
   readCost,
+  machineSpeed,
   overheadByRuntime,
   ringReads,
   wasiReads,
