@@ -11,16 +11,8 @@
 // cannot be seen from inside.
 //
 // root is where / is, so that a test can lay out a fake /proc and /sys.
-const fs = require('node:fs')
 const path = require('node:path')
-
-function readText (file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return ''
-  }
-}
+const { readText } = require('./procfs')
 
 // /proc/self/mountinfo's cgroup mounts: the cgroup each shows at its mount point, and
 // the controllers it holds ('cgroup2' for the unified hierarchy).
