@@ -110,7 +110,8 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const alreadyDone = steps.length - pending.length
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
-  return { runDir, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring: experiment.recurring ?? null }
+  const recurring = experiment.recurring ?? null
+  return { runDir, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring }
 }
 
 // Every step of a run, in order: the experiment's plan on the CPUs of lib/placement.js,

@@ -150,7 +150,8 @@ function stepReader (step) {
 function waitingLabel (step, seconds, timeoutSeconds) {
   const waited = `waiting on ${stepReader(step)}: ${seconds} s`
   if (!timeoutSeconds) return waited
-  return seconds <= timeoutSeconds ? `${waited} of ${timeoutSeconds} s` : `${waited} (each run times out at ${timeoutSeconds} s)`
+  if (seconds <= timeoutSeconds) return `${waited} of ${timeoutSeconds} s`
+  return `${waited} (each run times out at ${timeoutSeconds} s)`
 }
 
 // Runs measureTry(), and once it has run for WAITING_SHOWN_AFTER_S, shows what it waits

@@ -65,11 +65,13 @@ function pairByKey (cellsA = [], cellsB = [], key) {
   ]
 }
 
-// The cells a criterion counted that either run failed or lacks, in words: "y in h2, z in
-// h1 and h2"; labels name the two runs.
-function missingText (missing, labels = ['a', 'b']) {
-  return missing.map(cell => `${cell.name} in ${cell.in.map(side => labels[side === 'a' ? 0 : 1]).join(' and ')}`)
-    .join(', ')
+// The cells a criterion counted that either run failed or lacks, as the clause a criterion's
+// sentence carries: "; 2 missing: y in h2, z in h1 and h2", or '' with none; labels name
+// the two runs.
+function missingClause (missing = [], labels = ['a', 'b']) {
+  if (missing.length === 0) return ''
+  const where = cell => cell.in.map(side => labels[side === 'a' ? 0 : 1]).join(' and ')
+  return `; ${missing.length} missing: ${missing.map(cell => `${cell.name} in ${where(cell)}`).join(', ')}`
 }
 
 // A cell's runs in two interleaved halves, even and odd run indices, so that a slow spell
@@ -101,7 +103,7 @@ function ownText (what, percent, goalPercent = GOAL.percent) {
 // The two-run criteria in a sentence each; labels name the two runs.
 function criterionText (what, result, labels) {
   if (!result || result.total === 0) return null
-  const missing = result.missing?.length ? `; ${result.missing.length} missing: ${missingText(result.missing, labels)}` : ''
+  const missing = missingClause(result.missing, labels)
   const moves = result.cells.length
     ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
     : ''
@@ -112,7 +114,7 @@ function criterionText (what, result, labels) {
 // The calls-of-work criterion in a sentence (http's and db's: their experiments' repeatability.js).
 function workText (moved, goal, work, labels, unit = '') {
   if (!work.total) return null
-  const missing = work.missing?.length ? `; ${work.missing.length} missing: ${missingText(work.missing, labels)}` : ''
+  const missing = missingClause(work.missing, labels)
   const most = work.maxMove === null ? 'nothing' : `${formatNumber(work.maxMove)}${unit}`
   return `${moved} ${most} ${goal}, ${work.within} of ${work.total} within${missing}): ${work.met ? 'met' : 'not met'}.`
 }
@@ -126,7 +128,7 @@ module.exports = {
   nearestRank,
   criterion,
   pairByKey,
-  missingText,
+  missingClause,
   interleavedHalves,
   ownText,
   criterionText,

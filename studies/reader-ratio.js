@@ -39,7 +39,9 @@ function main ({ run, reader, against }) {
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new UsageError(`${file} has no cost pass (a stdio run without --no-cost)`)
   for (const name of [reader, against]) {
-    if (!cells.some(cell => cell.program === name)) throw new UsageError(`${run} measured no ${name}; it measured ${[...new Set(cells.map(cell => cell.program))].join(', ')}`)
+    if (cells.some(cell => cell.program === name)) continue
+    const measured = [...new Set(cells.map(cell => cell.program))].join(', ')
+    throw new UsageError(`${run} measured no ${name}; it measured ${measured}`)
   }
   console.log(`${reader}'s CPU per read against ${against}'s, ${run}:`)
   for (const blockSize of [...new Set(cells.map(cell => cell.blockSize))].sort((a, b) => a - b)) {

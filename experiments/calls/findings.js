@@ -81,8 +81,11 @@ const LADDER_FINDINGS = [
     const disagree = compared.filter(row => !row.stdin.agrees).map(row => `${row.variant} ${formatNumber(row.rungs['read-256'].estimate)} against ${row.stdin.program}'s ${formatNumber(row.stdin.cpuPerReadNs.estimate)} ns`)
     const exceptions = [off.length && `not: ${off.join(', ')}`, missing.length && `missing: ${missing.join(', ')}`]
       .filter(Boolean)
-    return `The parts add up to the measured 256-byte read within 10% for ${decomposed.length - off.length} of ${tested.length} variants` +
-      `${exceptions.length ? ` (${exceptions.join('; ')})` : ''}, ${baselines.join(' and ')}, the floor${baselines.length > 1 ? 's' : ''} the others are measured from, adding up by construction` +
+    const floors = `${baselines.join(' and ')}, the floor${baselines.length > 1 ? 's' : ''} the others are ` +
+      'measured from, adding up by construction'
+    return 'The parts add up to the measured 256-byte read within 10% for ' +
+      `${decomposed.length - off.length} of ${tested.length} variants` +
+      `${exceptions.length ? ` (${exceptions.join('; ')})` : ''}, ${floors}` +
       (compared.length ? `; the ladder's read lies inside the cost pass's interval for ${compared.length - disagree.length} of ${compared.length}${disagree.length ? ` (not: ${disagree.join('; ')})` : ''}.` : '.')
   }
 ]

@@ -3,7 +3,7 @@
 // every other variant's as its ratio to C's, process by process of the same round (the
 // machine's drift between two runs moves C's rungs, and cancels in the ratios).
 const { formatNumber } = require('../../lib/report/format')
-const { EPSILON, nearestRank, criterion, pairByKey, missingText } = require('../../lib/repeatability')
+const { EPSILON, nearestRank, criterion, pairByKey, missingClause } = require('../../lib/repeatability')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
 
@@ -52,9 +52,7 @@ function callsCriterionText (result, labels) {
   if (!result || result.total === 0) return null
   const what = `${labels[1]} against ${labels[0]}: C's rungs in ns and every other variant's against C's`
   const moved = `moved by at most ${GOAL.percent}% in ${result.within} of ${result.total} rungs (goal: every rung)`
-  const missing = result.missing.length
-    ? `; ${result.missing.length} missing: ${missingText(result.missing, labels)}`
-    : ''
+  const missing = missingClause(result.missing, labels)
   const spread = result.cells.length
     ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
     : ''

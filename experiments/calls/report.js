@@ -48,7 +48,9 @@ function ladderSection (data) {
       <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
       <td class="num">${rung(row.rungs.noop)}</td><td class="num">${rung(row.rungs.syscall)}</td><td class="num">${rung(row.rungs['empty-read'])}</td><td class="num">${rung(row.rungs['read-256'])}</td>
       <td class="num">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
-      <td class="num">${row.predicted === null ? '' : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${row.addsUp === false ? html`<span class="badge">over 10%</span>` : row.baseline ? 'the floor, by construction' : ''}`}</td>
+      <td class="num">${row.predicted === null
+        ? ''
+        : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${addsUpNote(row)}`}</td>
       <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
     </tr>`)}</tbody>
   </table></div>`
@@ -67,6 +69,13 @@ function ladderSection (data) {
 // The call ladder as a table (terminal and markdown): a variant per row, its rungs' ns per
 // call with intervals, the four parts and what they predict against the measured read,
 // and the cost pass's CPU per read of its stdin reader at 256 B.
+// Beside the predicted read: a badge where it does not add up; the floors add up by
+// construction.
+function addsUpNote (row) {
+  if (row.addsUp === false) return html`<span class="badge">over 10%</span>`
+  return row.baseline ? 'the floor, by construction' : ''
+}
+
 const LADDER_HEADER = ['variant', 'no-op', 'getppid (ring: NOP; WASI: sched_yield)', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
 const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
 const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')

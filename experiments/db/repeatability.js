@@ -5,7 +5,9 @@
 // of one (lib/repeatability.js), and the server's calls of work per request between two
 // runs. The machine's drift moves the CPU per request of every server of a round alike,
 // and their ratios not at all.
-const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText } = require('../../lib/repeatability')
+const {
+  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText
+} = require('../../lib/repeatability')
 
 // Calls of work are whole calls per query, or a share of one where queries share a
 // flush: a move of more than this per query is more than timing. Per query, so that a
@@ -13,15 +15,18 @@ const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ow
 const WORK_GOAL_CALLS = 0.1
 
 const cellKey = cell => `${cell.server}\t${cell.endpoint}\t${cell.connections}`
-const where = cell => ({ server: cell.server, endpoint: cell.endpoint, connections: cell.connections, name: `${cell.server} /${cell.endpoint} ${cell.connections} conn.` })
+const where = ({ server, endpoint, connections }) =>
+  ({ server, endpoint, connections, name: `${server} /${endpoint} ${connections} conn.` })
 
 // A cell or a traced server either run failed or lacks is a missing cell
 // (lib/repeatability.js); serverVsReference only where a run gave the cell one (the
 // reference server has none against itself).
 function dbRepeatability (dbA, dbB) {
   const pairs = pairByKey(dbA?.cells, dbB?.cells, cellKey)
-  const part = (pick, among = pairs) => criterion(among.map(([x, y]) => ({ ...where(x ?? y), a: x ? pick(x) : null, b: y ? pick(y) : null })))
-  const vsReference = part(cell => cell.serverVsReference?.estimate, pairs.filter(pair => pair.some(cell => cell?.serverVsReference)))
+  const part = (pick, among = pairs) =>
+    criterion(among.map(([x, y]) => ({ ...where(x ?? y), a: x ? pick(x) : null, b: y ? pick(y) : null })))
+  const referenced = pairs.filter(pair => pair.some(cell => cell?.serverVsReference))
+  const vsReference = part(cell => cell.serverVsReference?.estimate, referenced)
   const cpu = part(cell => cell.cpuPerRequestUs?.server)
   const total = part(cell => cell.cpuPerRequestUs ? Object.values(cell.cpuPerRequestUs).reduce((sum, value) => sum + value, 0) : null)
   const traced = pairByKey(dbA?.syscalls, dbB?.syscalls, entry => `${entry.server}\t${entry.endpoint}`)
@@ -30,7 +35,9 @@ function dbRepeatability (dbA, dbB) {
     const [a, b] = [x?.self?.work, y?.self?.work]
     const move = usable(a) && usable(b) ? Math.abs(b - a) : null
     const queries = (x ?? y).queries ?? 1
-    return { server, endpoint, name: `${server} /${endpoint}`, a, b, move, perQuery: move === null ? null : move / queries, within: move !== null && move / queries <= WORK_GOAL_CALLS + EPSILON }
+    const perQuery = move === null ? null : move / queries
+    const within = perQuery !== null && perQuery <= WORK_GOAL_CALLS + EPSILON
+    return { server, endpoint, name: `${server} /${endpoint}`, a, b, move, perQuery, within }
   })
   const movedWork = workCells.filter(cell => cell.move !== null)
   const missingWork = workCells.filter(cell => cell.move === null)
@@ -82,10 +89,12 @@ function dbOwnText (own) {
 function dbCriterionText (result, labels) {
   if (!result) return null
   const parts = [
-    criterionText(`${labels[1]} against ${labels[0]}: the server's CPU per request against the reference's`, result.vsReference, labels),
+    criterionText(`${labels[1]} against ${labels[0]}: the server's CPU per request against the reference's`,
+      result.vsReference, labels),
     criterionText('The server\'s CPU per request', result.cpu, labels),
     criterionText('All CPU per request', result.total, labels),
-    workText('The server\'s calls of work moved by at most', `a query (goal: ${WORK_GOAL_CALLS} for every server and endpoint`, result.work, labels)
+    workText('The server\'s calls of work moved by at most',
+      `a query (goal: ${WORK_GOAL_CALLS} for every server and endpoint`, result.work, labels)
   ].filter(Boolean)
   return parts.length ? parts.join(' ') : null
 }

@@ -2,7 +2,9 @@
 // Whether the http experiment's figures repeat: CPU per request, requests/s where the
 // server set the pace, and calls of work per request, between two runs and between the
 // halves of one (lib/repeatability.js).
-const { GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText } = require('../../lib/repeatability')
+const {
+  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText
+} = require('../../lib/repeatability')
 
 // Calls of work per request are a whole number of calls each request takes, which two runs
 // on the lab's VM agreed on within 0.02 (docs/http.md); more than 0.05 is a server doing
@@ -16,7 +18,8 @@ const WORK_GOAL_CALLS = 0.05
 function httpRepeatability (httpA, httpB) {
   const key = cell => `${cell.server}\t${cell.mode}\t${cell.connections}`
   const pairs = pairByKey(httpA?.cells, httpB?.cells, key)
-  const where = cell => ({ server: cell.server, mode: cell.mode, connections: cell.connections, name: `${cell.server} ${cell.mode} ${cell.connections} conn.` })
+  const where = ({ server, mode, connections }) =>
+    ({ server, mode, connections, name: `${server} ${mode} ${connections} conn.` })
   const cpuOf = cell => (usable(cell?.cpuPerRequestUs) && cell.cpuPerRequestUs > 0 ? cell.cpuPerRequestUs : null)
   const cpu = criterion(pairs.map(([x, y]) => ({ ...where(x ?? y), a: cpuOf(x), b: cpuOf(y) })))
   // requests/s where no run that measured the cell was client-bound
@@ -28,7 +31,8 @@ function httpRepeatability (httpA, httpB) {
     const { server, mode } = x ?? y
     const [a, b] = [x?.work, y?.work]
     const move = usable(a) && usable(b) ? Math.abs(b - a) : null
-    return { server, mode, name: `${server} ${mode}`, a, b, move, within: move !== null && move <= WORK_GOAL_CALLS + EPSILON }
+    const within = move !== null && move <= WORK_GOAL_CALLS + EPSILON
+    return { server, mode, name: `${server} ${mode}`, a, b, move, within }
   })
   const missingWork = workCells.filter(cell => cell.move === null)
     .map(cell => ({ ...cell, in: ['a', 'b'].filter(side => !usable(cell[side])) }))
@@ -81,7 +85,8 @@ function httpCriterionText (result, labels) {
   const parts = [
     criterionText(`${labels[1]} against ${labels[0]}: CPU per request`, result.cpu, labels),
     criterionText('Requests/s, cells neither run was client-bound in,', result.rate, labels),
-    workText('Calls of work per request moved by at most', `(goal: ${WORK_GOAL_CALLS} for every server and mode`, result.work, labels)
+    workText('Calls of work per request moved by at most',
+      `(goal: ${WORK_GOAL_CALLS} for every server and mode`, result.work, labels)
   ].filter(Boolean)
   return parts.length ? parts.join(' ') : null
 }

@@ -39,7 +39,7 @@ const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
 const { runtimeTitle } = require('../../lib/runtimes')
-const { missingText } = require('../../lib/repeatability')
+const { missingClause } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
 const QUARTER_PHASE = 'cost-quarter'
@@ -382,15 +382,17 @@ function ownRepeatabilityText (own) {
 function headlineRepeatabilityText (result, labels) {
   if (!result || result.total === 0) return null
   const { goal, runtimeOrder: order, shift } = result
-  const missing = result.missing?.length ? `; ${result.missing.length} missing: ${missingText(result.missing, labels)}` : ''
+  const missing = missingClause(result.missing, labels)
   if (result.cells.length === 0) {
-    return `No headline share of C was measured in both ${labels[0]} and ${labels[1]}${missing}: the repeatability goal is not met`
+    return `No headline share of C was measured in both ${labels[0]} and ${labels[1]}${missing}: ` +
+      'the repeatability goal is not met'
   }
   const ranking = order.same
     ? `the runtimes rank the same at ${sizeName(result.blockSize)}`
     : `the runtimes rank differently at ${sizeName(result.blockSize)} (${order.a.join(' > ')} against ${order.b.join(' > ')})`
   const shifts = shift.tested ? `; ${shift.shifted} of ${shift.tested} shares shifted beyond their rounds' noise (rank test at ${shift.significance}, about ${shift.expectedByChance.toFixed(1)} by chance)` : ''
-  return `${result.within2} of ${result.total} headline shares of C moved by at most ${goal.points} points between ${labels[0]} and ${labels[1]}${missing} ` +
+  return `${result.within2} of ${result.total} headline shares of C moved by at most ${goal.points} points ` +
+    `between ${labels[0]} and ${labels[1]}${missing} ` +
     `(median ${result.medianMovePoints.toFixed(1)}, largest ${result.maxMovePoints.toFixed(1)}) and ${ranking}: the repeatability goal (${goal.cellsAllowedAbove ? `all but ${goal.cellsAllowedAbove}` : 'every share'} within ${goal.points} points, ` +
     `none beyond ${goal.never}, the same order) is ${result.met ? 'met' : 'not met'}${shifts}`
 }

@@ -4,7 +4,9 @@
 // (lib/repeatability.js).
 const { median } = require('../../lib/stats')
 const { formatNumber, sizeName } = require('../../lib/report/format')
-const { GOAL, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText } = require('../../lib/repeatability')
+const {
+  GOAL, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText
+} = require('../../lib/repeatability')
 const { findProgram } = require('./programs')
 
 // A program that reads the block size it is given; a Node row measured per version
@@ -19,7 +21,8 @@ function throughputRepeatability (resultsA, resultsB) {
   const figure = cell => cell?.best?.steadyThroughputMBps ?? cell?.best?.throughputMBps ?? null
   // a cell either run failed or lacks is a missing cell (lib/repeatability.js)
   const honoured = cells => (cells ?? []).filter(cell => honoursBlockSize(cell.program))
-  const pairs = pairByKey(honoured(resultsA.cells), honoured(resultsB.cells), cell => `${cell.program}\t${cell.blockSize}`)
+  const key = cell => `${cell.program}\t${cell.blockSize}`
+  const pairs = pairByKey(honoured(resultsA.cells), honoured(resultsB.cells), key)
   const cells = pairs.map(([x, y]) => {
     const { program, blockSize } = x ?? y
     const a = figure(x)
@@ -59,7 +62,8 @@ function throughputOwnText (own) {
 }
 
 function throughputCriterionText (result, labels) {
-  const text = criterionText(`${labels[1]} against ${labels[0]}: the best run's steady-state MB/s of the honoured cells`, result, labels)
+  const what = `${labels[1]} against ${labels[0]}: the best run's steady-state MB/s of the honoured cells`
+  const text = criterionText(what, result, labels)
   const signed = result?.signedMovePercent
   if (!text || signed === null || signed === undefined) return text
   return `${text} Signed, the median move was ${signed >= 0 ? '+' : ''}${formatNumber(signed)}%${Math.abs(signed) > result.goal.percent / 2 ? ': most cells moved one way, so the machine itself ran at another speed' : ''}.`

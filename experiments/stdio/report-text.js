@@ -6,7 +6,7 @@
 // done, from results.json.
 const { WARM_QUARTER_READS } = require('./summary')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
-const { missingText } = require('../../lib/repeatability')
+const { missingClause } = require('../../lib/repeatability')
 const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md } = require('../../lib/report/format')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
@@ -350,12 +350,14 @@ function pairAgreement (data, repeatability) {
   return [...kernelAgreement(data, repeatability.sets),
     `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ` +
       `${repeatability.goal.points} points between ${repeatability.sets.join(' and ')}` +
-      `${missing.length ? `; ${missing.length} missing: ${missingText(missing, repeatability.sets)}` : ''}` +
+      missingClause(missing, repeatability.sets) +
       `${repeatability.cells.length ? `, largest ${repeatability.maxMovePoints.toFixed(1)}` : ''}` +
       `: the goal is ${repeatability.met ? 'met' : 'not met'}` +
       `${above.length ? `; above: ${above.map(cell => `${cell.program} @ ${cell.blockSize} (${cell.movePoints.toFixed(1)}${cell.shifted ? ', shifted' : ''})`).join(', ')}` : ''}`,
     ...(order
-      ? [`runtimes at ${repeatability.blockSize} B: ${order.same ? `the same order, ${order.a.join(' > ')}` : `${order.a.join(' > ')} against ${order.b.join(' > ')}`}`]
+      ? [`runtimes at ${repeatability.blockSize} B: ` + (order.same
+          ? `the same order, ${order.a.join(' > ')}`
+          : `${order.a.join(' > ')} against ${order.b.join(' > ')}`)]
       : [])
   ]
 }
