@@ -44,7 +44,8 @@ test('calls: the ladder and its cost pass summarised, each variant\'s parts addi
   const result = await runBench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '6', '--rounds', '2', '--out', out, '--id', 'calls'])
   assert.equal(result.status, 0, result.stderr + result.stdout)
   const { ladder, headline } = readJson(path.join(out, 'calls', 'results.json'))
-  assert.deepEqual(ladder.rows.map(row => [row.variant, row.processes, row.addsUp]), [['c', 6, null], ['just-fast', 6, true]])
+  assert.deepEqual(ladder.rows.map(row => [row.variant, row.processes, row.addsUp]),
+    [['c', 6, null], ['just-fast', 6, true]])
   assert.deepEqual(headline.cells.map(cell => cell.program), ['c', 'just-fast'])
 })
 

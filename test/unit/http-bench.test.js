@@ -290,7 +290,8 @@ test('summariseHttp in rounds: ratios paired round by round, each process classi
     // still at 30 µs, then settled at 12 for three: a warm-up whose steady state starts at
     // round 1 (two runs at the new level would be a process still moving)
     ...[100000, 110000, 120000].map((rate, round) => timed('bun', 0, round, rate * 0.9, 12, [12, 12])),
-    ...[90000, 100000, 95000, 105000].map((rate, round) => timed('bun', 1, round, rate * 0.9, round === 0 ? 30 : 12, [30, 30])),
+    ...[90000, 100000, 95000, 105000]
+      .map((rate, round) => timed('bun', 1, round, rate * 0.9, round === 0 ? 30 : 12, [30, 30])),
     // deno: level through its warm-up, then 20 µs in its last two runs: no steady state
     ...[100000, 100000].map((rate, round) => timed('deno', 0, round + 1, rate, 20, [10, 10, 10, 10, 10, 10, 10]))
   ]

@@ -9,7 +9,8 @@ const { machineSpeed } = require('../../experiments/stdio/findings')
 // A set whose headline has C at 256 B with these rounds, in the order given by `run`.
 function setWith (perRound, blockSize = 256) {
   const byRound = perRound.map((cpuPerReadNs, run) => ({ run, cpuPerReadNs, shareOfC: null }))
-  const c = { program: 'c', blockSize, rounds: perRound.length, cpuPerReadNs: { estimate: 300, low: 290, high: 310 }, byRound }
+  const cpuPerReadNs = { estimate: 300, low: 290, high: 310 }
+  const c = { program: 'c', blockSize, rounds: perRound.length, cpuPerReadNs, byRound }
   return { label: 'a', context: {}, results: { cells: [], headline: { sizes: [blockSize], cells: [c] } } }
 }
 const speed = set => machineSpeed(set)
