@@ -4,21 +4,26 @@ const fs = require('node:fs')
 const { CLK_TCK, statFields } = require('../../lib/procfs')
 
 // The CPU time of each thread of `pid` (each task's schedstat: ns on a CPU, user and
-// system alike, exact where /proc/PID/stat counts ticks of 10 ms), the process's user and
-// system ticks (which keep the time of threads that have ended), its threads and its peak
-// resident memory; null once it has gone.
+// system alike, exact where /proc/PID/stat counts ticks of 10 ms) and its count of
+// timeslices (schedstat's third field: each time the thread was put on a CPU, after a
+// wake-up or a preemption), the process's user and system ticks (which keep the time of
+// threads that have ended), its threads and its peak resident memory; null once it has gone.
 function processCpu (pid) {
   try {
     const taskNs = {}
+    const taskSlices = {}
     for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
       try {
-        taskNs[task] = Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+        const fields = fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')
+        taskNs[task] = Number(fields[0])
+        taskSlices[task] = Number(fields[2])
       } catch {} // a thread that ended between the listing and the read
     }
     const fields = statFields(pid)
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
     return {
       taskNs,
+      taskSlices,
       userTicks: Number(fields[11]),
       systemTicks: Number(fields[12]),
       threads: Object.keys(taskNs).length,
@@ -51,10 +56,16 @@ function cpuBetween (before, after) {
   const ticks = (after.userTicks + after.systemTicks) - (before.userTicks + before.systemTicks)
   const threadsNs = Object.entries(after.taskNs).reduce((sum, [task, ns]) => sum + ns - (before.taskNs[task] ?? 0), 0)
   const fromTicks = ended.length > 0 || ticks * (1e9 / CLK_TCK) > threadsNs + TICKS_SLACK * (1e9 / CLK_TCK)
+  // timeslices of the threads alive at both readings (a reading from before they were
+  // counted has none)
+  const slices = before.taskSlices && after.taskSlices
+    ? Object.entries(after.taskSlices).reduce((sum, [task, count]) => sum + count - (before.taskSlices[task] ?? 0), 0)
+    : null
   return {
     cpuNs: fromTicks ? ticks * (1e9 / CLK_TCK) : threadsNs,
     cpuFrom: fromTicks ? 'ticks' : 'schedstat',
     threadsEnded: ended.length,
+    slices,
     userTicks: after.userTicks - before.userTicks,
     systemTicks: after.systemTicks - before.systemTicks,
     clkTck: CLK_TCK,

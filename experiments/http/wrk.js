@@ -62,7 +62,9 @@ function loadFor ({ seconds }, connections, rate) {
 function wrkArgv (step, port, options) {
   const timeout = options.http.timeoutSeconds ?? WRK_TIMEOUT_SECONDS
   const load = [`-c${step.connections}`, `-d${options.http.seconds}s`, '--timeout', `${timeout}s`]
-  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', ...load, '--latency',
+  // step.wrkScript: a Lua script of wrk's (studies/http-placement.js paces its requests so)
+  const script = step.wrkScript ? ['-s', step.wrkScript] : []
+  return ['taskset', '-c', String(step.pin.client), 'wrk', '-t1', ...load, ...script, '--latency',
     ...(step.mode === 'close' ? ['-H', 'Connection: close'] : []), `http://127.0.0.1:${port}${step.path ?? '/'}`]
 }
 

@@ -1,0 +1,179 @@
+'use strict'
+// Where should wrk and an http server run so that the server's CPU per request holds
+// still? Per placement, a session: every server started, checked and warmed up as
+// bench.js does, then rounds of one 1 s wrk run of every server at every count of
+// connections, keep-alive, in one order and the next round in the other. Every placement
+// is measured in `--sessions` sessions, placement after placement, so that what a cell
+// moved between two sessions minutes apart is the placement's repeatability:
+//
+//   shared   wrk and the server on one CPU, the last (as the cost pass puts dd and the
+//            reader), closed loop: wrk sends a request as an answer comes back
+//   apart    wrk on CPU 0, the server on the last, closed loop (bench.js until now)
+//   paced    apart, each connection pausing between requests (wrk's Lua delay()) so
+//            that the load offered is about --rate requests/s: no longer saturating,
+//            though still closed-loop per connection
+//
+// Per placement, server and count: CPU per request (µs, median of the rounds), the CV of
+// the rounds, the ratio to c-epoll's CPU per request round by round (median and CV),
+// requests per wake-up of the server (requests over the timeslices its threads were
+// given), its share of a CPU, and what each figure moved between sessions.
+//
+//   node studies/http-placement.js [--rounds 6] [--sessions 2] [--rate 10000] [--raw FILE]
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { runCli, RunFailed } = require('../lib/cli')
+const { wholeNumber } = require('../lib/options')
+const { allowedCpus, placementPlan } = require('../lib/placement')
+const { parseStudyOptions } = require('./per-read')
+const { httpSession, measureStep, PRESETS } = require('../experiments/http/measure')
+const { servers } = require('../experiments/http/servers')
+const { median, summarise } = require('../lib/stats')
+
+const SERVERS = ['c-epoll', 'just-epoll', 'node-net', 'bun', 'deno']
+const COUNTS = [16, 128]
+
+const USAGE = `usage: node studies/http-placement.js [--rounds N] [--sessions N] [--rate N] [--raw FILE]
+  --rounds N     rounds of every server at every count per session (default 6)
+  --sessions N   sessions per placement, placement after placement (default 2)
+  --rate N       the paced placement's offered requests/s (default 10000)
+  --raw FILE     every run's record, a JSON line each
+  --help         this text`
+
+function parseOptions (argv) {
+  const spec = { rounds: { type: 'string' }, sessions: { type: 'string' }, rate: { type: 'string' }, raw: { type: 'string' } }
+  return parseStudyOptions(argv, spec, USAGE, values => ({
+    rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
+    sessions: wholeNumber(values.sessions ?? '2', 'sessions', 1),
+    rate: wholeNumber(values.rate ?? '10000', 'rate', 1),
+    raw: values.raw ?? null
+  }))
+}
+
+// wrk's delay() pauses a connection this many ms before each request: `connections`
+// connections offer about `rate` requests/s (wrk takes whole milliseconds)
+function pacingScript (dir, connections, rate) {
+  const file = path.join(dir, `paced-${connections}.lua`)
+  fs.writeFileSync(file, `function delay()\n  return ${Math.max(1, Math.round(1000 * connections / rate))}\nend\n`)
+  return file
+}
+
+function placementsOf (cpus) {
+  const { client, server } = placementPlan(cpus).http
+  return {
+    shared: { pin: { client: server, server } },
+    apart: { pin: { client, server } },
+    paced: { pin: { client, server }, paced: true }
+  }
+}
+
+const cv = values => values.length > 1 ? 100 * summarise(values).cv : null
+const movePercent = (a, b) => 100 * Math.abs(a - b) / Math.min(a, b)
+
+// Per server and count, this session's figures from its records.
+function sessionFigures (records) {
+  const figures = new Map()
+  const cpuOf = record => record.server.cpuNs / record.wrk.requests / 1000
+  for (const name of SERVERS) {
+    for (const connections of COUNTS) {
+      const own = records.filter(record => record.program === name && record.connections === connections)
+      const reference = records.filter(record => record.program === SERVERS[0] && record.connections === connections)
+      const ratios = own.map(record => cpuOf(record) / cpuOf(reference.find(other => other.round === record.round)))
+      figures.set(`${name}\t${connections}`, {
+        cpuUs: median(own.map(cpuOf)),
+        cpuCv: cv(own.map(cpuOf)),
+        ratio: name === SERVERS[0] ? null : median(ratios),
+        ratioCv: name === SERVERS[0] ? null : cv(ratios),
+        perWakeUp: median(own.map(record => record.wrk.requests / record.server.slices)),
+        share: median(own.map(record => record.server.cpuNs / record.wallNs)),
+        rate: median(own.map(record => record.wrk.requestsPerSecond))
+      })
+    }
+  }
+  return figures
+}
+
+async function measurePlacement ({ name, pin, paced }, { rounds, rate, sessionIndex, dir }) {
+  const options = { timeoutSeconds: 60, http: { ...PRESETS.default } }
+  const session = httpSession()
+  const picked = SERVERS.map(serverName => servers.find(server => server.name === serverName))
+  const records = []
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? picked : [...picked].reverse()
+      for (const connections of COUNTS) {
+        for (const server of order) {
+          const step = {
+            phase: 'http',
+            program: server,
+            server,
+            mode: 'keep-alive',
+            connections,
+            warmupConnections: Math.max(...COUNTS),
+            process: sessionIndex,
+            round,
+            run: round,
+            pin,
+            peers: picked,
+            wrkScript: paced ? pacingScript(dir, connections, rate) : null
+          }
+          const { record } = await measureStep(step, options, session, dir)
+          if (!record.ok) throw new RunFailed(`${name}, ${server.name}, ${connections} connections: ${record.failure}`)
+          records.push({ ...record, placement: name, session: sessionIndex })
+        }
+      }
+    }
+  } finally {
+    await session.close()
+  }
+  return records
+}
+
+const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
+
+async function main ({ rounds, sessions, rate, raw }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'http-placement-'))
+  fs.mkdirSync(path.join(dir, 'strace'))
+  const placements = placementsOf(allowedCpus())
+  const results = {}
+  try {
+    for (let sessionIndex = 0; sessionIndex < sessions; sessionIndex++) {
+      for (const [name, placement] of Object.entries(placements)) {
+        process.stderr.write(`session ${sessionIndex + 1} of ${sessions}: ${name} (wrk on CPU ${placement.pin.client}, the server on CPU ${placement.pin.server})\n`)
+        const records = await measurePlacement({ name, ...placement }, { rounds, rate, sessionIndex, dir })
+        if (raw) fs.appendFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
+        results[name] ??= []
+        results[name].push(sessionFigures(records))
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  console.log(`${rounds} rounds per session, ${sessions} sessions; paced at about ${rate} req/s`)
+  console.log('placement server       conns  CPU µs/req (CV%)       ratio to c-epoll (CV%)   req/wake-up  CPU share  req/s     move: CPU  ratio')
+  for (const [name, figures] of Object.entries(results)) {
+    const moves = { cpu: [], ratio: [] }
+    for (const key of figures[0].keys()) {
+      const [server, connections] = key.split('\t')
+      const each = figures.map(session => session.get(key))
+      const cpuMove = each.length > 1 ? movePercent(each[0].cpuUs, each[1].cpuUs) : null
+      const ratioMove = each.length > 1 && each[0].ratio !== null ? movePercent(each[0].ratio, each[1].ratio) : null
+      if (cpuMove !== null) moves.cpu.push(cpuMove)
+      if (ratioMove !== null) moves.ratio.push(ratioMove)
+      console.log([name.padEnd(9), server.padEnd(12), connections.padStart(5),
+        each.map(figure => `${fixed(figure.cpuUs, 2)} (${fixed(figure.cpuCv, 1)})`).join('; ').padEnd(22),
+        each.map(figure => `${fixed(figure.ratio, 2)} (${fixed(figure.ratioCv, 1)})`).join('; ').padEnd(24),
+        each.map(figure => fixed(figure.perWakeUp, 1)).join('; ').padStart(12),
+        each.map(figure => fixed(figure.share, 2)).join('; ').padStart(10),
+        each.map(figure => String(Math.round(figure.rate))).join('; ').padStart(14),
+        `${fixed(cpuMove, 1)}%`.padStart(7), `${fixed(ratioMove, 1)}%`.padStart(7)].join(' '))
+    }
+    if (moves.cpu.length) {
+      const within = (list, goal) => `${list.filter(move => move <= goal).length} of ${list.length}`
+      console.log(`  ${name}: CPU per request within 5% between sessions in ${within(moves.cpu, 5)} cells (median move ${fixed(median(moves.cpu), 1)}%); ratio to c-epoll in ${within(moves.ratio, 5)} (median ${fixed(median(moves.ratio), 1)}%)`)
+    }
+  }
+  return 0
+}
+
+runCli({ name: 'http-placement.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
