@@ -12,13 +12,16 @@
 //   paced    apart, each connection pausing between requests (wrk's Lua delay()) so
 //            that the load offered is about --rate requests/s: no longer saturating,
 //            though still closed-loop per connection
+//   interleaved  shared, every server's run beside c-epoll's, the two pairs taking turns
+//            in slices of 50 ms (experiments/http/interleave.js): C in the same moment
 //
 // Per placement, server and count: CPU per request (µs, median of the rounds), the CV of
 // the rounds, the ratio to c-epoll's CPU per request round by round (median and CV),
 // requests per wake-up of the server (requests over the timeslices its threads were
 // given), its share of a CPU, and what each figure moved between sessions.
 //
-//   node studies/http-placement.js [--rounds 6] [--sessions 2] [--rate 10000] [--raw FILE]
+//   node studies/http-placement.js [--rounds 6] [--sessions 2] [--rate 10000]
+//     [--placements interleaved,shared,apart,paced] [--raw FILE]
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -33,19 +36,21 @@ const { median, summarise } = require('../lib/stats')
 const SERVERS = ['c-epoll', 'just-epoll', 'node-net', 'bun', 'deno']
 const COUNTS = [16, 128]
 
-const USAGE = `usage: node studies/http-placement.js [--rounds N] [--sessions N] [--rate N] [--raw FILE]
+const USAGE = `usage: node studies/http-placement.js [--rounds N] [--sessions N] [--rate N] [--placements A,B] [--raw FILE]
   --rounds N     rounds of every server at every count per session (default 6)
+  --placements A,B  of interleaved, shared, apart and paced (default all)
   --sessions N   sessions per placement, placement after placement (default 2)
   --rate N       the paced placement's offered requests/s (default 10000)
   --raw FILE     every run's record, a JSON line each
   --help         this text`
 
 function parseOptions (argv) {
-  const spec = { rounds: { type: 'string' }, sessions: { type: 'string' }, rate: { type: 'string' }, raw: { type: 'string' } }
+  const spec = { rounds: { type: 'string' }, sessions: { type: 'string' }, rate: { type: 'string' }, placements: { type: 'string' }, raw: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, values => ({
     rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
     sessions: wholeNumber(values.sessions ?? '2', 'sessions', 1),
     rate: wholeNumber(values.rate ?? '10000', 'rate', 1),
+    placements: placementNames(values.placements),
     raw: values.raw ?? null
   }))
 }
@@ -61,10 +66,19 @@ function pacingScript (dir, connections, rate) {
 function placementsOf (cpus) {
   const { client, server } = placementPlan(cpus).http
   return {
+    interleaved: { pin: { client: server, server }, interleaved: true },
     shared: { pin: { client: server, server } },
     apart: { pin: { client, server } },
     paced: { pin: { client, server }, paced: true }
   }
+}
+
+const PLACEMENT_NAMES = Object.keys(placementsOf([0, 1]))
+function placementNames (text = PLACEMENT_NAMES.join(',')) {
+  const names = text.split(',')
+  const unknown = names.find(name => !PLACEMENT_NAMES.includes(name))
+  if (unknown !== undefined) throw new Error(`--placements takes ${PLACEMENT_NAMES.join(', ')}, not '${unknown}'`)
+  return names
 }
 
 const cv = values => values.length > 1 ? 100 * summarise(values).cv : null
@@ -78,7 +92,11 @@ function sessionFigures (records) {
     for (const connections of COUNTS) {
       const own = records.filter(record => record.program === name && record.connections === connections)
       const reference = records.filter(record => record.program === SERVERS[0] && record.connections === connections)
-      const ratios = own.map(record => cpuOf(record) / cpuOf(reference.find(other => other.round === record.round)))
+      // interleaved: against the c-epoll pair that took turns with it; else its round's run
+      const referenceCpu = record => record.partner
+        ? record.partner.server.cpuNs / record.partner.wrk.requests / 1000
+        : cpuOf(reference.find(other => other.round === record.round))
+      const ratios = own.map(record => cpuOf(record) / referenceCpu(record))
       figures.set(`${name}\t${connections}`, {
         cpuUs: median(own.map(cpuOf)),
         cpuCv: cv(own.map(cpuOf)),
@@ -86,14 +104,14 @@ function sessionFigures (records) {
         ratioCv: name === SERVERS[0] ? null : cv(ratios),
         perWakeUp: median(own.map(record => record.wrk.requests / record.server.slices)),
         share: median(own.map(record => record.server.cpuNs / record.wallNs)),
-        rate: median(own.map(record => record.wrk.requestsPerSecond))
+        rate: median(own.map(record => record.runningNs ? record.wrk.requests / (record.runningNs / 1e9) : record.wrk.requestsPerSecond))
       })
     }
   }
   return figures
 }
 
-async function measurePlacement ({ name, pin, paced }, { rounds, rate, sessionIndex, dir }) {
+async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, rate, sessionIndex, dir }) {
   const options = { timeoutSeconds: 60, http: { ...PRESETS.default } }
   const session = httpSession()
   const picked = SERVERS.map(serverName => servers.find(server => server.name === serverName))
@@ -115,6 +133,7 @@ async function measurePlacement ({ name, pin, paced }, { rounds, rate, sessionIn
             run: round,
             pin,
             peers: picked,
+            partner: interleaved && server !== picked[0] ? picked[0] : null,
             wrkScript: paced ? pacingScript(dir, connections, rate) : null
           }
           const { record } = await measureStep(step, options, session, dir)
@@ -131,10 +150,10 @@ async function measurePlacement ({ name, pin, paced }, { rounds, rate, sessionIn
 
 const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
 
-async function main ({ rounds, sessions, rate, raw }) {
+async function main ({ rounds, sessions, rate, placements: names, raw }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'http-placement-'))
   fs.mkdirSync(path.join(dir, 'strace'))
-  const placements = placementsOf(allowedCpus())
+  const placements = Object.fromEntries(Object.entries(placementsOf(allowedCpus())).filter(([name]) => names.includes(name)))
   const results = {}
   try {
     for (let sessionIndex = 0; sessionIndex < sessions; sessionIndex++) {

@@ -3,12 +3,12 @@
 // 127.0.0.1, keep-alive and Connection: close: requests/s, latency, CPU and syscalls per
 // request. Its interface is the one experiments/stdio/index.js describes.
 const path = require('node:path')
-const { wholeNumber, makeDirs } = require('../../lib/options')
+const { wholeNumber, makeDirs, UsageError } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
-const { servers, MODES, loadReason, listing, httpContext } = require('./servers')
+const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } = require('./servers')
 const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
 const { connectionCounts } = require('./wrk')
@@ -45,6 +45,25 @@ const rows = [
     parse: text => connectionCounts(text),
     preset: { default: PRESETS.default.connections, quick: PRESETS.quick.connections }
   },
+  {
+    name: 'placement',
+    type: 'string',
+    metavar: 'WHERE',
+    takes: 'interleaved, shared or apart',
+    help: [
+      'where wrk runs: interleaved, on the server\'s CPU, c-epoll\'s pair beside it, the',
+      'two pairs taking turns in slices of 50 ms (each server against C in the same',
+      'moment: the steadiest); shared, on the server\'s CPU, one server at a time; or',
+      'apart, on another CPU (requests/s at the server\'s capacity) (default {default})'
+    ],
+    parse: text => {
+      if (!PLACEMENTS.includes(text)) throw new UsageError(`--placement must be interleaved, shared or apart, not '${text}'`)
+      return text
+    },
+    preset: { default: 'interleaved', quick: 'interleaved' },
+    stored: [value => PLACEMENTS.includes(value), 'interleaved, shared or apart'],
+    rerun: true
+  },
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)')
 ]
@@ -80,7 +99,7 @@ function recorded (context) {
 
 function plan (options, { runnable }, { ptrace, bpf, placement }) {
   const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available }
-  return planHttp(runnable, { ...options, ...passes }, placement.http)
+  return planHttp(runnable, { ...options, ...passes }, loadPin(placement.http, options.placement))
 }
 
 // A cell is a server, mode and count of connections; a strace run's, its count of requests too.
@@ -136,8 +155,15 @@ module.exports = {
   session,
   // runs measured in rounds of every server, which the summary pairs round by round
   // (a run from before rounds lacks httpRounds and is not paired)
-  context: (options, { runnable }, placement) => ({ ...httpContext(runnable, placement.http), httpRounds: true }),
-  passes: (options, placement) => ({ http: { wrk: placement.http.client, server: placement.http.server } }),
+  context: (options, { runnable }, placement) => ({
+    ...httpContext(runnable, loadPin(placement.http, options.placement)),
+    httpPlacement: options.placement,
+    httpRounds: true
+  }),
+  passes: (options, placement) => {
+    const pin = loadPin(placement.http, options.placement)
+    return { http: { wrk: pin.client, server: pin.server } }
+  },
   describe,
   derive,
   resultsProblem: results => results.http === undefined ? 'no http summary' : null,

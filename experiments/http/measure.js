@@ -18,8 +18,10 @@
 // and V8's young generation take seconds of load to settle: node-http with Connection:
 // close went 9.3k, 13.5k, 16.5k, 19.1k, 21.9k req/s over its first five 1 s runs. The
 // warm-up's runs are timed too (CPU per request), so that what each process did over
-// its runs can be classified (lib/steady.js). Servers are pinned to one CPU and wrk to
-// the other, so neither takes the other's time.
+// its runs can be classified (lib/steady.js). Where wrk and the server run is the run's
+// placement (servers.js PLACEMENTS; docs/placement.md): by default both on one CPU, and
+// every server's run beside c-epoll's, the two pairs taking turns in slices
+// (interleave.js), so that each ratio to C is taken in the same moment.
 //
 // The strace pass: per server and mode, the server under `strace -f -c` answers a count
 // of requests from sendRequests at STRACE_CONNECTIONS, once at `small` and once at
@@ -32,7 +34,8 @@ const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary } = require('../../lib/strace')
 const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
-const { MODES, serverArgv, freePort, startServer, apartPin } = require('./servers')
+const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
+const { runInterleaved, SLICE_MS } = require('./interleave')
 const { checkLoad, sendRequests } = require('./client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
 const { processCpu, childrenUserNs, cpuBetween } = require('./cpu')
@@ -70,6 +73,9 @@ function planHttp (selected, options, pin = apartPin()) {
   const { runs, connections, straceRequests } = options.http
   const processes = options.http.processes ?? 1
   const warmupConnections = Math.max(...connections)
+  // placement interleaved: every timed run of a server but the reference's has the
+  // reference's pair beside it, taking turns (experiments/http/interleave.js)
+  const reference = options.placement === 'interleaved' ? selected.find(server => server.name === REFERENCE) : null
   // one wrk run of a cell: its server at a count of connections, in a process and round
   const cellStep = ({ phase, server, mode, count, process, round, run, group }) => ({
     phase,
@@ -85,8 +91,9 @@ function planHttp (selected, options, pin = apartPin()) {
     warmup: 0,
     pin,
     peers: selected,
+    partner: phase === PHASE && reference && server !== reference ? reference : null,
     group,
-    label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}`
+    label: `${group}: ${server.name}, ${count} connection${count === 1 ? '' : 's'}${phase === PHASE && reference && server !== reference ? `, beside ${REFERENCE}` : ''}`
   })
   for (const mode of options.modes) {
     for (let serverProcess = 0; serverProcess < processes; serverProcess++) {
@@ -278,16 +285,27 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     round: step.round ?? step.run,
     run: step.run
   }
-  // the load this step's connections need at the rate its warm-up found (wrk.js loadFor)
-  const load = server.warmupRates?.length ? loadFor(options.http, step.connections, server.warmupRates.at(-1)) : null
+  // placement interleaved: the reference's server, its pair taking turns with this one's
+  const partnerStep = step.partner ? { ...step, server: step.partner, program: step.partner } : null
+  const partner = partnerStep ? await session.serverFor(partnerStep, options, note) : null
+  // the load this step's connections need at the rate its warm-up found (wrk.js loadFor),
+  // the longer of the two where a pair runs beside it, so that both run the same time
+  const loadOf = started => started?.warmupRates?.length ? loadFor(options.http, step.connections, started.warmupRates.at(-1)) : null
+  const loads = [loadOf(server), loadOf(partner)].filter(Boolean)
+  const load = loads.length
+    ? { seconds: Math.max(...loads.map(each => each.seconds)), timeoutSeconds: Math.max(...loads.map(each => each.timeoutSeconds)) }
+    : null
   const runOptions = { ...options, http: { ...options.http, ...load } }
   const command = shellQuote(wrkArgv(step, server.port ?? '{port}', runOptions))
-  if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command, at: new Date().toISOString() }, stopped: false }
+  const failed = failure => ({ record: { ...base, ok: false, failure, command, at: new Date().toISOString() }, stopped: false })
+  if (server.failure) return failed(server.failure)
+  if (partner?.failure) return failed(`${REFERENCE}, which runs beside it, failed: ${partner.failure}`)
   const pid = server.started.pid
   const cpus = [...new Set([step.pin.client, step.pin.server])]
   const userBefore = userNs(cpus)
   const stealBefore = stealNs(cpus)
   const before = processCpu(pid)
+  const partnerBefore = partner ? processCpu(partner.started.pid) : null
   const wrkUserBefore = childrenUserNs()
   const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, pid, runDir) : null
   if (tracing && !tracing.ok) {
@@ -296,9 +314,16 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     return { record, stopped: false }
   }
   const windowStart = process.hrtime.bigint()
-  const wrk = await runWrk(wrkArgv(step, server.port, runOptions), runOptions.http.seconds * 1000 + WRK_GRACE_MS)
+  const timeoutMs = runOptions.http.seconds * 1000 + WRK_GRACE_MS
+  const [wrk, partnerWrk = null] = partner
+    ? await runInterleaved([
+      { argv: wrkArgv(step, server.port, runOptions), serverPid: pid },
+      { argv: wrkArgv(partnerStep, partner.port, runOptions), serverPid: partner.started.pid }
+    ], { timeoutMs })
+    : [await runWrk(wrkArgv(step, server.port, runOptions), timeoutMs)]
   const traced = tracing ? await tracing.stop() : null
   const after = processCpu(pid)
+  const partnerAfter = partner ? processCpu(partner.started.pid) : null
   const wrkUserNs = childrenUserNs() - wrkUserBefore
   const userAfter = userNs(cpus)
   const stealAfter = stealNs(cpus)
@@ -306,7 +331,13 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const output = parseWrk(wrk.stdout)
   const kernel = traced ? kernelCounts(traced, output.requests) : null
   const ran = { wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose }
+  const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
+  const partnerFailure = partner
+    ? wrkFailure({ wrk: partnerWrk, output: partnerOutput, exited: partner.started.exited(), unannouncedClose: partner.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds })
+    : null
+  if (partnerFailure) await session.failRun(partnerStep, partnerFailure)
   const failure = wrkFailure({ ...ran, connections: step.connections, seconds: runOptions.http.seconds }) ??
+    (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null) ??
     kernel?.problem ?? null
   if (failure) await session.failRun(step, failure)
   const record = {
@@ -327,16 +358,32 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
     server: before && after ? cpuBetween(before, after) : null,
+    // placement interleaved: the time this pair was let run, and the reference's pair beside
+    // it, measured alike (its wrk's command is this one's with the reference's port)
+    ...(partner
+      ? {
+          runningNs: wrk.runningNs,
+          interleaved: { sliceMs: SLICE_MS, turns: wrk.turns },
+          partner: {
+            program: REFERENCE,
+            wrk: partnerOutput,
+            server: partnerBefore && partnerAfter ? cpuBetween(partnerBefore, partnerAfter) : null,
+            runningNs: partnerWrk.runningNs
+          }
+        }
+      : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
     at: new Date().toISOString()
   }
   // what else ran on wrk's and the server's CPUs meanwhile: bench.js measures such a run again
+  // (the reference's pair beside it is no one else)
   if (record.server) {
-    const serverUserNs = record.server.userTicks * (1e9 / CLK_TCK)
+    const serverUserNs = (record.server.userTicks + (record.partner?.server?.userTicks ?? 0)) * (1e9 / CLK_TCK)
     const ownUserNs = cpus.map(cpu => (cpu === step.pin.client ? wrkUserNs : 0) + (cpu === step.pin.server ? serverUserNs : 0))
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
+  if (record.ok && partner && record.partner.server === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 

@@ -22,7 +22,13 @@ const ANSWER = {
   id: 'answer',
   title: 'The answer: what a request costs the server against C',
   axis: 'CPU per request, × c-epoll\'s',
-  note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of the ratios of runs of the same round, and its interval'
+  note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of the ratios of its runs to c-epoll\'s taken in turns with them (placement interleaved), else of the same round, and its interval'
+}
+
+const PLACEMENT_WORDS = {
+  interleaved: 'in turns with c-epoll on one CPU',
+  shared: 'wrk on the server\'s CPU',
+  apart: 'wrk on another CPU'
 }
 
 function httpAnswer (sets) {
@@ -34,7 +40,7 @@ function httpAnswer (sets) {
       const reference = cells.find(cell => cell.server === results.reference)
       const interval = cell => cell.cpuVsReference ?? (reference?.cpuPerRequestUs && cell.cpuPerRequestUs !== null ? { estimate: cell.cpuPerRequestUs / reference.cpuPerRequestUs, low: null, high: null } : null)
       return {
-        label: `${sets.length > 1 ? `${set.label}: ` : ''}${mode === 'close' ? 'Connection: close' : 'keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`,
+        label: `${sets.length > 1 ? `${set.label}: ` : ''}${mode === 'close' ? 'Connection: close' : 'keep-alive'}, ${count} connection${count === 1 ? '' : 's'}, ${PLACEMENT_WORDS[results.placement ?? 'apart']}`,
         reference: results.reference,
         figure: 'CPU per request',
         entries: cells.filter(cell => cell !== reference).map(cell => ({
@@ -119,9 +125,21 @@ function httpData (sets) {
         }
       }
     })
-    const { meaning, reference, preset, pin, kernel } = results
-    return { set: set.label, meaning, reference, preset, pin, modes, kernel: kernel ?? null }
+    const { meaning, reference, preset, pin, placement, kernel } = results
+    return { set: set.label, meaning, reference, preset, pin, placement: placement ?? 'apart', modes, kernel: kernel ?? null }
   })
+}
+
+// Where wrk and the server ran, in words: what the figures measure depends on it.
+function placementText ({ pin, placement }) {
+  if (!pin) return 'Where wrk and the server ran was not recorded'
+  if (placement === 'interleaved') {
+    return `wrk runs one thread on CPU ${pin.client}, beside the server, pinned there too, and every server's runs take turns with c-epoll's and its wrk's on that CPU, in slices of 50 ms (placement interleaved): each ratio to c-epoll is taken in the same moment, each server alone with its wrk in its slices; no latency is quoted from such runs, which hold the stops`
+  }
+  if (placement === 'shared' || pin.client === pin.server) {
+    return `wrk runs one thread on CPU ${pin.client}, beside the server, pinned there too (placement shared): each takes its turn on the CPU, so a request costs no wake-up across CPUs, and requests/s measure the two together`
+  }
+  return `wrk runs one thread on CPU ${pin.client}, the server is pinned alone to CPU ${pin.server} (placement apart): each request wakes a process on the other CPU, and requests/s measure the server's capacity`
 }
 
 // The http experiment (bench.js --experiment http): its findings, then per mode the
@@ -134,7 +152,8 @@ function httpSection (data) {
     if (!cell.requestsPerSecond) return 'failed'
     const share = cell.vsReference ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
     const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
-    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+    const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
+    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
@@ -160,8 +179,8 @@ function httpSection (data) {
   return html`<section id="http">
     <h2>What a request costs: hello-world servers under wrk</h2>
     ${leadFindings(data.findings, data.compare)}
-    <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. wrk runs one thread on CPU ${data.http[0].pin?.client ?? '?'}, the server is pinned to CPU ${data.http[0].pin?.server ?? '?'}.
-      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+    <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
+      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), kernelHtml(entry.kernel)])}
   </section>`
@@ -234,6 +253,7 @@ const HTTP_CSV_COLUMNS = [
   ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
+  ['requestsPerWakeUp', row => round(row.requestsPerWakeUp, 2)],
   ['threads', row => row.threads],
   ['maxRssKiB', row => row.maxRssKiB],
   ['syscallsPerRequest', row => round(row.syscalls?.perRequest, 3)],
@@ -276,7 +296,7 @@ function contextRows (set) {
   const preset = context.options?.http ?? null
   const { wrk = null, httpPin: pin = null, loopback = null } = context
   return [
-    ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the server pinned to CPU ${pin.server}` : ''}`],
+    ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the server pinned to CPU ${pin.server} (placement ${context.httpPlacement ?? 'apart'})` : ''}`],
     ['runs per cell', preset ? `${(preset.processes ?? 1) === 1 ? 'one server process' : `${preset.processes} server processes`}, ${preset.runs} wrk runs of ${preset.seconds} s each, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
     ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
     ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null],
@@ -285,7 +305,7 @@ function contextRows (set) {
 }
 
 // Where its pass ran (lib/placement.js): wrk's CPU and the server's.
-const pinText = pin => `wrk on CPU ${pin.wrk}, the server on CPU ${pin.server}`
+const pinText = pin => pin.wrk === pin.server ? `wrk and the server on CPU ${pin.server}` : `wrk on CPU ${pin.wrk}, the server on CPU ${pin.server}`
 
 // The context, then the runs that failed; the cells' marks (client-bound, unsteady,
 // disturbed) are in their tables.

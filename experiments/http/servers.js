@@ -151,6 +151,20 @@ function apartPin (status) {
   return placementPlan(allowedCpus(status)).http
 }
 
+// The server every other is set against: the ceiling of keep-alive.
+const REFERENCE = 'c-epoll'
+
+// Where wrk and the server run (docs/placement.md, studies/http-placement.js):
+// interleaved  wrk on the server's CPU, and REFERENCE's pair there too, the two pairs
+//              taking turns in slices (experiments/http/interleave.js): a server and C in
+//              the same moment, the steadiest ratio on a noisy VM
+// shared       wrk on the server's CPU, one server at a time: no cross-CPU wake-up per request
+// apart        wrk on the CPU before it: the server alone on its CPU, requests/s at its capacity
+const PLACEMENTS = ['interleaved', 'shared', 'apart']
+function loadPin (plan, placement) {
+  return placement === 'apart' ? plan : { client: plan.server, server: plan.server }
+}
+
 // Why the load cannot be made here (wrk or taskset missing), or null.
 function loadReason () {
   for (const [tool, fix] of [['wrk', 'apt-get install wrk, or run ./setup.sh'], ['taskset', 'apt-get install util-linux']]) {
@@ -199,4 +213,4 @@ function httpContext (runnable, pin = apartPin()) {
   }
 }
 
-module.exports = { servers, MODES, BODY, serverArgv, freePort, startServer, apartPin, loadReason, listing, httpContext }
+module.exports = { servers, MODES, BODY, REFERENCE, PLACEMENTS, serverArgv, freePort, startServer, apartPin, loadPin, loadReason, listing, httpContext }

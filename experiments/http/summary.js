@@ -6,14 +6,12 @@ const { interleavedHalves, movePercent } = require('../../lib/repeatability')
 const { components } = require('../../lib/variance')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
-const { servers, MODES } = require('./servers')
+const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, STRACE_CONNECTIONS } = require('./measure')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
 const CLIENT_BOUND_SHARE = 0.9
-// The server every other is set against, by mode: the ceiling of keep-alive.
-const REFERENCE = 'c-epoll'
 
 // Calls whose count follows timing, not how many requests there are: a wait returns once
 // for however many requests are ready, a futex or a sleep wakes a thread for however many
@@ -42,13 +40,14 @@ const CALL_ROLES = {
 }
 
 const MEANING = {
-  requestsPerSecond: 'wrk\'s requests/s, one thread on its own CPU, the server on the other; best, median and range of the runs of a process\'s steady state, from preset.processes server processes per server and mode, each checked and warmed up (wrk runs until two agree within 5%)',
-  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run of the same round (measured seconds apart), and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
+  requestsPerSecond: 'wrk\'s requests/s, one thread, on the server\'s CPU (placements interleaved and shared: the two together, each taking its part of the CPU; interleaved, over the time the pair was let run) or on its own (apart: the server\'s capacity); best, median and range of the runs of a process\'s steady state, from preset.processes server processes per server and mode, each checked and warmed up (wrk runs until two agree within 5%)',
+  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
   processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
-  serverCpuShare: `that CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound)`,
+  serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
+  requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
@@ -65,13 +64,14 @@ function summariseHttp (records, context) {
   for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
     const [mode, connections, server] = key.split('\t')
     const own = runs.filter(run => `${run.mode}\t${run.connections}\t${run.program}` === key)
-    cells.push(httpCell(server, mode, Number(connections), own, classes.get(`${server}\t${mode}`)))
+    const placement = context.httpPlacement ?? 'apart'
+    cells.push(httpCell(server, mode, Number(connections), own, classes.get(`${server}\t${mode}`), placement))
   }
   for (const cell of cells) {
     const reference = cells.find(other => other.server === REFERENCE && other.mode === cell.mode && other.connections === cell.connections)
     const mine = reference && cell.server !== REFERENCE
     const inRounds = context.httpRounds === true
-    cell.vsReference = mine ? against(cell, reference, run => run.wrk.requestsPerSecond, inRounds) : null
+    cell.vsReference = mine ? against(cell, reference, rateOf, inRounds) : null
     cell.cpuVsReference = mine ? against(cell, reference, cpuOf, inRounds) : null
   }
   const syscalls = syscallsPerRequest(traced)
@@ -83,6 +83,8 @@ function summariseHttp (records, context) {
     preset: context.options.http ?? null,
     modes: context.options.modes ?? MODES,
     pin: context.httpPin ?? null,
+    // runs from before --placement ran wrk apart
+    placement: context.httpPlacement ?? 'apart',
     cells,
     syscalls,
     floors: syscallFloors(syscalls),
@@ -95,16 +97,25 @@ function summariseHttp (records, context) {
 }
 
 const cpuOf = run => run.server.cpuNs / run.wrk.requests / 1000
+// requests/s: over the time the run's pair was let run where it took turns with the
+// reference's (placement interleaved), else wrk's own
+const rateOf = run => run.runningNs > 0 ? run.wrk.requests / (run.runningNs / 1e9) : run.wrk.requestsPerSecond
+// the reference's pair that ran beside a run, as a run of its own
+const partnerRun = run => ({ ...run, program: run.partner.program, wrk: run.partner.wrk, server: run.partner.server, runningNs: run.partner.runningNs })
 // a run's process and its round in it; runs from before processes came from one process
 const processOf = run => run.process ?? 0
 const roundOf = run => run.round ?? run.run ?? 0
 // runs kept for a cell's figures, by cell: those of its processes' steady states
 const quotedRuns = new WeakMap()
 
-// This cell's runs against the reference's: paired round by round when the run measured
-// in rounds (the same process and round: measured seconds apart), else every pair.
+// This cell's runs against the reference's: each against the reference's pair that ran
+// beside it where they took turns (the same moment), else paired round by round when the
+// run measured in rounds (the same process and round: measured seconds apart), else every pair.
 function against (cell, reference, value, inRounds) {
   const mine = quotedRuns.get(cell)
+  if (mine.length > 0 && mine.every(run => run.partner)) {
+    return pairedRatio(mine.map(value), mine.map(run => value(partnerRun(run))))
+  }
   const theirs = quotedRuns.get(reference)
   if (!inRounds) return ratioInterval(mine.map(value), theirs.map(value))
   const when = run => `${processOf(run)}\t${roundOf(run)}`
@@ -113,12 +124,14 @@ function against (cell, reference, value, inRounds) {
   return pairedRatio(pairs.map(value), pairs.map(run => value(byRound.get(when(run)))))
 }
 
-function httpCell (server, mode, connections, runs, classes) {
+function httpCell (server, mode, connections, runs, classes, placement) {
   const ok = runs.filter(run => run.ok)
   const kept = steadyRuns(ok, classes, { processOf, roundOf })
-  const rates = kept.map(run => run.wrk.requestsPerSecond)
+  const rates = kept.map(rateOf)
   const at = values => (values.length ? median(values) : null)
-  const shares = kept.map(run => run.server.cpuNs / run.wallNs)
+  const shares = kept.map(run => run.server.cpuNs / (run.runningNs ?? run.wallNs))
+  // a run stopped in turns has the stops in its latency: none is quoted from it
+  const timedAlone = kept.filter(run => !run.partner)
   const byProcess = [...new Set(kept.map(processOf))].map(process => kept.filter(run => processOf(run) === process))
   const steadiness = cellSteadiness(classes)
   const cell = {
@@ -132,10 +145,12 @@ function httpCell (server, mode, connections, runs, classes) {
     processes: byProcess.length,
     rates,
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
-    latencyUs: kept.length ? { p50: at(kept.map(run => run.wrk.latencyUs.p50)), p99: at(kept.map(run => run.wrk.latencyUs.p99)), max: Math.max(...kept.map(run => run.wrk.latencyUs.max)) } : null,
+    latencyUs: timedAlone.length ? { p50: at(timedAlone.map(run => run.wrk.latencyUs.p50)), p99: at(timedAlone.map(run => run.wrk.latencyUs.p99)), max: Math.max(...timedAlone.map(run => run.wrk.latencyUs.max)) } : null,
     cpuPerRequestUs: at(kept.map(cpuOf)),
     serverCpuShare: at(shares),
-    clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
+    clientBound: shares.length && placement === 'apart' ? median(shares) < CLIENT_BOUND_SHARE : null,
+    // runs from before wake-ups were counted have no slices
+    requestsPerWakeUp: at(kept.filter(run => run.server.slices > 0).map(run => run.wrk.requests / run.server.slices)),
     threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
     maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
     unannouncedClose: kept.some(run => run.unannouncedClose),
@@ -147,7 +162,7 @@ function httpCell (server, mode, connections, runs, classes) {
     flags: kept.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
     halves: {
       cpu: processHalves(kept, cpuOf),
-      rate: processHalves(kept, run => run.wrk.requestsPerSecond)
+      rate: processHalves(kept, rateOf)
     }
   }
   quotedRuns.set(cell, kept)

@@ -41,6 +41,7 @@ test('bench.js --experiment http: options it does not take, bad connection count
   assertRefused(bench(['--experiment', 'http', '--connections', '']), /^bench\.js: --connections is empty; give connection counts such as 1,16,128/)
   assertRefused(bench(['--experiment', 'http', '--only', 'nope']), /^bench\.js: --only nope matches no server of the http experiment; they are: c-blocking, c-epoll, /)
   assertRefused(bench(['--experiment', 'http', '--runs', '0']), /^bench\.js: --runs must be a whole number of at least 1, not '0'$/)
+  assertRefused(bench(['--experiment', 'http', '--placement', 'together']), /^bench\.js: --placement must be shared or apart, not 'together'$/)
   assertRefused(bench(['--connections', '16']), /^bench\.js: --connections is an option of the http and db experiments, not of stdio: add --experiment http or db, or drop --connections; see node bench\.js --help$/)
 })
 
@@ -64,6 +65,14 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
     assert.equal(results.failures.length, 0)
     const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
     assert.deepEqual(context.httpServers.map(server => server.name), ['c-blocking', 'c-epoll'])
+    // the default placement: wrk on the server's CPU, recorded with the pass's CPUs
+    assert.equal(context.httpPlacement, 'shared')
+    assert.equal(context.httpPin.client, context.httpPin.server)
+    assert.deepEqual(context.placement.passes.http, { wrk: context.httpPin.client, server: context.httpPin.server })
+    assert.equal(results.http.placement, 'shared')
+    for (const cell of results.http.cells) {
+      assert.ok(cell.requestsPerWakeUp > 0 && cell.clientBound === null, JSON.stringify(cell))
+    }
     assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)
     const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
     assert.ok(page.includes('id="http"') && page.includes('id="chart-http-syscalls-1"'))

@@ -135,7 +135,9 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   const before = reading({ 100: 5e8, 101: 2e8 }, 40, 30)
   // both threads lived on, a third was born: (9e8 - 5e8) + (3e8 - 2e8) + 5e7
   const grown = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 80, 45))
-  assert.deepEqual(grown, { cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, maxRssKiB: 4096 })
+  assert.deepEqual(grown, {
+    cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, maxRssKiB: 4096
+  })
   // a thread born and ended between the readings: the ticks (80 of 10 ms) beyond the
   // threads' sum (5.5e8) by more than 2 ticks count
   const passing = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 100, 50))
@@ -144,7 +146,30 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   assert.equal(http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 82, 45)).cpuFrom, 'schedstat')
   // thread 101 ended and took its schedstat with it: the ticks keep its time, 55 of 10 ms
   const shrunk = http.cpuBetween(before, reading({ 100: 9e8 }, 80, 45))
-  assert.deepEqual(shrunk, { cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, maxRssKiB: 4096 })
+  assert.deepEqual(shrunk, {
+    cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, maxRssKiB: 4096
+  })
+})
+
+test('the server\'s wake-ups between two readings: each living thread\'s timeslices, a new thread\'s all', () => {
+  const reading = (taskSlices, taskNs) => ({ taskNs, taskSlices, userTicks: 0, systemTicks: 0, threads: 1, maxRssKiB: 1 })
+  const before = reading({ 100: 40, 101: 7 }, { 100: 1e6, 101: 1e6 })
+  // thread 100 was put on a CPU 25 more times, 101 3 more, 102 (born between) 5
+  const after = reading({ 100: 65, 101: 10, 102: 5 }, { 100: 2e6, 101: 2e6, 102: 1e6 })
+  assert.equal(http.cpuBetween(before, after).slices, 33)
+  // this process's own threads, read from /proc: a count, growing
+  const own = http.processCpu(process.pid)
+  assert.ok(Object.values(own.taskSlices).every(count => Number.isInteger(count) && count > 0), JSON.stringify(own.taskSlices))
+})
+
+test('where wrk runs: shared puts it on the server\'s CPU, apart keeps the plan\'s own', () => {
+  const plan = { client: 0, server: 1 }
+  assert.deepEqual(http.loadPin(plan, 'shared'), { client: 1, server: 1 })
+  assert.equal(http.loadPin(plan, 'apart'), plan)
+  const steps = http.planHttp([http.servers[0]], { http: { runs: 1, connections: [16], straceRequests: { small: 1, large: 2 } }, modes: ['keep-alive'], strace: true }, http.loadPin(plan, 'shared'))
+  assert.ok(steps.every(step => step.pin.client === 1 && step.pin.server === 1))
+  // wrk's command line pins it so
+  assert.deepEqual(http.wrkArgv(steps[0], 8080, { http: { seconds: 1 } }).slice(0, 4), ['taskset', '-c', '1', 'wrk'])
 })
 
 test('syscalls over the floor: by job, so sendto for write is no call more; upkeep said apart', () => {
@@ -208,6 +233,28 @@ test('summariseHttp: medians, best and range, the share of c-epoll with its inte
   assert.equal(bun.vsReference.high, 117000 / 100000)
   assert.deepEqual(summary.floors, { close: { server: 'c-epoll', work: 6, perRequest: 6.2375 } })
   assert.equal(http.summariseHttp([], { options: {} }), null)
+  // a run from before --placement ran wrk apart; no slices were counted then
+  assert.equal(summary.placement, 'apart')
+  assert.equal(c.requestsPerWakeUp, null)
+})
+
+test('summariseHttp, wrk on the server\'s CPU: no cell client-bound, requests per wake-up from the timeslices', () => {
+  const sliced = (server, rate, slices) => {
+    const record = run(server, rate, { cpuNs: 0.5e9 })
+    return { ...record, server: { ...record.server, slices } }
+  }
+  const records = [
+    ...[100000, 110000, 120000, 130000].map(rate => sliced('c-epoll', rate, rate * 1.1 / 4)),
+    ...[50000, 55000, 60000, 65000].map(rate => sliced('bun', rate, rate * 1.1 / 2))
+  ]
+  const context = { options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'shared', httpPin: { client: 1, server: 1 } }
+  const summary = http.summariseHttp(records, context)
+  assert.equal(summary.placement, 'shared')
+  const [c, bun] = summary.cells
+  // the server used under half the CPU, wrk the rest: by design, not a client-bound cell
+  assert.ok(c.serverCpuShare < 0.9)
+  assert.deepEqual([c.clientBound, bun.clientBound], [null, null])
+  assert.deepEqual([c.requestsPerWakeUp, bun.requestsPerWakeUp], [4, 2])
 })
 
 test('the plan: mode by mode, process by process, rounds of every server at every count, then the strace pass', () => {

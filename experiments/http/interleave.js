@@ -1,0 +1,99 @@
+'use strict'
+// Two servers measured in the same moment: each under its own wrk, all four processes on
+// one CPU, the two pairs taking turns in slices of SLICE_MS. While one pair runs, the
+// other is stopped (SIGSTOP, every thread), so each server has the CPU to itself and its
+// wrk, as in a run of its own, and whatever the host does to this VM lands on both pairs
+// within one slice of each other. On the lab's 2-core Intel VM on a noisy day
+// (docs/placement.md), runs of 1 s one after another put the ratio of node-net's or bun's
+// CPU per request to c-epoll's in a CV of 9-15% (c-epoll's own moved by 12%); slices of
+// 50 ms held it to 3.3%, slices of 200 ms 6.9%: the host's noise moves within a second.
+// Both pairs at once, unstopped, held the ratio within 2-3% too, but there four processes
+// share the CPU's caches at every switch of the scheduler, and bun's ratio rose from 1.7 to
+// 2.0: a server's cost beside another, not its own.
+const { spawn } = require('node:child_process')
+const { childrenOf } = require('../../lib/procfs')
+
+const SLICE_MS = 50
+
+// The processes a stop must reach: a server and its children (a runtime's launcher).
+const family = pid => [pid, ...childrenOf(pid)]
+
+function signal (pids, name) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name)
+    } catch {} // it has exited
+  }
+}
+
+// pairs: [{ argv (wrk's, pinned), serverPid }]. Runs every wrk at once, one pair let run at
+// a time, turn by turn, until every wrk has exited or `timeoutMs`. Resolves to one entry
+// per pair: { code, signal, timedOut, stdout, stderr, wallNs, runningNs (the time its pair
+// was let run while its wrk lived), turns }. Every process is continued before it resolves,
+// whatever happened: a server left stopped would hang the next run.
+function runInterleaved (pairs, { timeoutMs, sliceMs = SLICE_MS }) {
+  return new Promise(resolve => {
+    const started = process.hrtime.bigint()
+    const results = pairs.map(() => ({ code: null, signal: null, timedOut: false, stdout: '', stderr: '', wallNs: null, runningNs: 0, turns: 0 }))
+    let left = pairs.length
+    let turn = 0
+    let turnStarted = started
+    // taskset execs wrk: the child's pid is wrk's
+    const children = pairs.map((pair, i) => {
+      const child = spawn(pair.argv[0], pair.argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+      child.stdout.on('data', chunk => { results[i].stdout += chunk })
+      child.stderr.on('data', chunk => { results[i].stderr += chunk })
+      child.on('error', err => { results[i].stderr += err.message })
+      child.on('close', (code, name) => {
+        Object.assign(results[i], { code, signal: name, wallNs: Number(process.hrtime.bigint() - started) })
+        if (--left === 0) finish()
+      })
+      return child
+    })
+    const groups = pairs.map((pair, i) => [...family(pair.serverPid), children[i].pid].filter(Boolean))
+    const live = i => results[i].wallNs === null
+    // the time since the turn began goes to the pair that had it, while its wrk lived
+    const account = () => {
+      const now = process.hrtime.bigint()
+      if (live(turn)) results[turn].runningNs += Number(now - turnStarted)
+      turnStarted = now
+    }
+    groups.forEach((group, i) => { if (i !== turn) signal(group, 'SIGSTOP') })
+    results[turn].turns++
+    const switcher = setInterval(() => {
+      account()
+      const next = (turn + 1) % pairs.length
+      if (next === turn) return
+      signal(groups[turn], 'SIGSTOP')
+      turn = next
+      signal(groups[turn], 'SIGCONT')
+      results[turn].turns++
+    }, sliceMs)
+    const timer = setTimeout(() => {
+      children.forEach((child, i) => {
+        if (live(i)) {
+          results[i].timedOut = true
+          signal(groups[i], 'SIGCONT')
+          child.kill('SIGKILL')
+        }
+      })
+    }, timeoutMs)
+    function finish () {
+      account()
+      clearInterval(switcher)
+      clearTimeout(timer)
+      groups.forEach(group => signal(group, 'SIGCONT'))
+      resolve(results)
+    }
+    // once one wrk has exited the other runs on alone: no pair is left stopped
+    children.forEach((child, i) => child.on('exit', () => {
+      clearInterval(switcher)
+      account()
+      groups.forEach(group => signal(group, 'SIGCONT'))
+      const other = pairs.findIndex((_, j) => j !== i && live(j))
+      if (other >= 0) turn = other
+    }))
+  })
+}
+
+module.exports = { runInterleaved, SLICE_MS }
