@@ -17,7 +17,7 @@ const { summariseGc } = require('../experiments/stdio/gctrace')
 const { PHASES } = require('../experiments/stdio/phases')
 const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const ladder = require('../experiments/calls/ladder')
-const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE } = require('../experiments/http/measure')
+const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE } = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -233,7 +233,9 @@ function ladderRun (step, run, options, jitter) {
   }
 }
 
-// A timed wrk run against a server process that was checked and warmed up.
+// A timed wrk run against a server process that was checked and warmed up (or a capacity
+// run); beside the reference's pair, taking turns with it, where the step says so: each
+// pair let run half the time.
 function wrkRun (step, run, options, jitter) {
   const seconds = options.http.seconds
   const rate = REQUESTS_PER_SECOND * jitter()
@@ -241,8 +243,16 @@ function wrkRun (step, run, options, jitter) {
   const cpuNs = requests * REQUEST_CPU_NS
   const wallNs = Math.round(seconds * 1e9)
   const ticks = Math.round(cpuNs * CLK_TCK / 1e9)
+  const server = { cpuNs, cpuFrom: 'schedstat', threadsEnded: 0, slices: Math.round(requests / 4), userTicks: Math.round(ticks / 5), systemTicks: ticks - Math.round(ticks / 5), clkTck: CLK_TCK, threads: 1, maxRssKiB: 4096 }
+  const turns = step.partner
+    ? {
+        runningNs: wallNs / 2,
+        interleaved: { sliceMs: 50, turns: 10 },
+        partner: { program: step.partner.name, wrk: { requests: Math.round(requests / 2), requestsPerSecond: rate / 2 }, server: { ...server, cpuNs: cpuNs / 2.4 }, runningNs: wallNs / 2 }
+      }
+    : {}
   return {
-    phase: HTTP_PHASE,
+    phase: step.phase,
     program: step.server.name,
     mode: step.mode,
     connections: step.connections,
@@ -256,7 +266,8 @@ function wrkRun (step, run, options, jitter) {
     unannouncedClose: false,
     warmupRates: [rate, rate],
     warmupAgreed: true,
-    server: { cpuNs, cpuFrom: 'schedstat', threadsEnded: 0, userTicks: Math.round(ticks / 5), systemTicks: ticks - Math.round(ticks / 5), clkTck: CLK_TCK, threads: 1, maxRssKiB: 4096 },
+    server,
+    ...turns,
     foreign: quietCpus(step.pin, wallNs, cpuNs, 'stat').foreign
   }
 }
@@ -313,6 +324,7 @@ const SHAPES = {
   [PHASES.kernelUntraced]: readerRun,
   [ladder.PHASE]: ladderRun,
   [HTTP_PHASE]: wrkRun,
+  [HTTP_CAPACITY_PHASE]: wrkRun,
   [HTTP_STRACE_PHASE]: serverTrace,
   [HTTP_KERNEL_PHASE]: kernelWrkRun
 }

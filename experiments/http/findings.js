@@ -117,6 +117,24 @@ const HTTP_FINDINGS = [
       `A process costs about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${seconds} s; ${advice} (${design}).` +
       reachText(http.repeatability, preset, 'CPU per request', spend)
   },
+  // what the placement changes: the timed runs against the capacity runs, keep-alive
+  function placement (http) {
+    if (!http.capacity || http.placement === 'apart') return null
+    const mode = http.capacity.some(run => run.mode === 'keep-alive') ? 'keep-alive' : http.capacity[0].mode
+    const apart = http.capacity.filter(run => run.ok && run.mode === mode && run.cpuVsReference != null)
+    const timed = run => http.cells.find(cell => cell.server === run.server && cell.mode === mode && cell.connections === run.connections)
+    const shown = apart.filter(run => timed(run)?.cpuVsReference?.estimate != null && timed(run).requestsPerWakeUp != null && run.requestsPerWakeUp != null)
+    if (shown.length === 0) return null
+    const reference = http.capacity.find(run => run.ok && run.server === http.reference && run.mode === mode)
+    const referenceTimed = reference ? timed(reference) : null
+    const wakeUps = run => `${formatNumber(timed(run).requestsPerWakeUp)} against ${formatNumber(run.requestsPerWakeUp)}`
+    const ratios = shown.map(run => `${run.server} ${formatNumber(timed(run).cpuVsReference.estimate)}× against ${formatNumber(run.cpuVsReference)}×`)
+    const turns = http.placement === 'interleaved' ? 'taking turns with c-epoll\'s on one CPU' : 'on one CPU'
+    return `Where wrk runs changes the figure, not only its spread (${mode}, ${shown[0].connections} connections): with wrk and the server ${turns}, each server answers a few requests per wake-up ` +
+      `(${referenceTimed?.requestsPerWakeUp != null ? `${http.reference} ${formatNumber(referenceTimed.requestsPerWakeUp)} against ${formatNumber(reference.requestsPerWakeUp)} with wrk on another CPU; ` : ''}${shown.map(run => `${run.server} ${wakeUps(run)}`).join(', ')}), ` +
+      `and what each wake-up costs a runtime weighs on every request: CPU per request against C's is ${listJoin(ratios)} in the capacity run. ` +
+      'Both are the server\'s own CPU time; the first is a server whose loop wakes often, the second one that batches at saturation: a different figure, not a better one. The timed runs are the answer because they hold still (docs/placement.md).'
+  },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
     if (servers.length === 0) return null

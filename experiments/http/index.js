@@ -99,7 +99,7 @@ function recorded (context) {
 
 function plan (options, { runnable }, { ptrace, bpf, placement }) {
   const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available }
-  return planHttp(runnable, { ...options, ...passes }, loadPin(placement.http, options.placement))
+  return planHttp(runnable, { ...options, ...passes }, loadPin(placement.http, options.placement), placement.http)
 }
 
 // A cell is a server, mode and count of connections; a strace run's, its count of requests too.

@@ -46,6 +46,11 @@ const STRACE_PHASE = 'http-strace'
 // The kernel pass (lib/sysprof.js, docs/kernel.md): each cell's load once more, with the
 // server's syscalls counted by eBPF probes at full speed, in server processes of their own
 const KERNEL_PHASE = 'http-kernel'
+// Where wrk shares the server's CPU, one run more of every server and mode at the most
+// connections with wrk on another CPU, in the last server processes: requests/s at the
+// server's capacity, and what CPU per request is when a busy server answers many requests
+// per wake-up (docs/placement.md: a different figure, not a better one)
+const CAPACITY_PHASE = 'http-capacity'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
@@ -68,7 +73,7 @@ const PRESETS = {
   }
 }
 
-function planHttp (selected, options, pin = apartPin()) {
+function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()) {
   const steps = []
   const { runs, connections, straceRequests } = options.http
   const processes = options.http.processes ?? 1
@@ -106,6 +111,13 @@ function planHttp (selected, options, pin = apartPin()) {
             steps.push(cellStep({ phase: PHASE, server, mode, count, process: serverProcess, round, run, group }))
           }
         }
+      }
+    }
+    // the capacity runs: the last processes still up, wrk moved to its own CPU
+    if (capacityPin.client !== pin.client && capacityPin.client !== capacityPin.server) {
+      for (const server of selected) {
+        const where = { server, mode, count: warmupConnections, process: processes - 1, round: 0, run: 0 }
+        steps.push({ ...cellStep({ phase: CAPACITY_PHASE, ...where, group: `capacity, ${mode}` }), pin: capacityPin })
       }
     }
   }
@@ -443,6 +455,7 @@ module.exports = {
   PHASE,
   STRACE_PHASE,
   KERNEL_PHASE,
+  CAPACITY_PHASE,
   STRACE_CONNECTIONS,
   PRESETS,
   planHttp,

@@ -25,11 +25,7 @@ const ANSWER = {
   note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of the ratios of its runs to c-epoll\'s taken in turns with them (placement interleaved), else of the same round, and its interval'
 }
 
-const PLACEMENT_WORDS = {
-  interleaved: 'in turns with c-epoll on one CPU',
-  shared: 'wrk on the server\'s CPU',
-  apart: 'wrk on another CPU'
-}
+const PLACEMENT_WORDS = { interleaved: 'in turns with C', shared: 'wrk beside it', apart: 'wrk apart' }
 
 function httpAnswer (sets) {
   const groups = sets.filter(set => set.results.http).flatMap(set => {
@@ -125,9 +121,20 @@ function httpData (sets) {
         }
       }
     })
-    const { meaning, reference, preset, pin, placement, kernel } = results
-    return { set: set.label, meaning, reference, preset, pin, placement: placement ?? 'apart', modes, kernel: kernel ?? null }
+    const { meaning, reference, preset, pin, placement, kernel, capacity } = results
+    return { set: set.label, meaning, reference, preset, pin, placement: placement ?? 'apart', modes, kernel: kernel ?? null, capacity: capacity ?? null }
   })
+}
+
+// The capacity runs as a table of the page, with what they mean.
+function capacityHtml (entry) {
+  if (!entry.capacity) return ''
+  const { title, header, rows } = capacityTable(entry)
+  return html`<div class="table-wrap"><table class="http">
+    <caption>${title}. ${entry.meaning.capacity ?? ''}</caption>
+    <thead><tr>${header.map((name, i) => html`<th scope="col"${i ? html` class="num"` : ''}>${name}</th>`)}</tr></thead>
+    <tbody>${rows.map(([server, ...cells]) => html`<tr><th scope="row">${server}</th>${cells.map(cell => html`<td class="num">${cell}</td>`)}</tr>`)}</tbody>
+  </table></div>`
 }
 
 // Where wrk and the server ran, in words: what the figures measure depends on it.
@@ -182,7 +189,7 @@ function httpSection (data) {
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
       ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
-    ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), kernelHtml(entry.kernel)])}
+    ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), kernelHtml(entry.kernel)])}
   </section>`
 }
 
@@ -213,7 +220,32 @@ function httpTables (entry) {
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU and syscalls per request`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
-  })
+  }).concat(entry.capacity ? [capacityTable(entry)] : [])
+}
+
+// The capacity runs beside the timed ones: per server, each mode's requests/s with wrk on
+// another CPU, its CPU per request against the reference's, and requests per wake-up there
+// and in the timed runs (at the same connections).
+function capacityTable (entry) {
+  const modes = entry.modes.map(mode => mode.mode).filter(mode => entry.capacity.some(run => run.mode === mode))
+  const servers = [...new Set(entry.capacity.map(run => run.server))]
+  const timed = (server, mode, connections) => entry.modes.find(each => each.mode === mode)?.rows
+    .find(row => row.server === server)?.cells.find(cell => cell?.connections === connections) ?? null
+  const header = ['server', ...modes.flatMap(mode => [`${mode} req/s`, `${mode} CPU × ${entry.reference}`, `${mode} req/wake-up: apart, timed`])]
+  const rows = servers.map(server => [server, ...modes.flatMap(mode => {
+    const run = entry.capacity.find(each => each.server === server && each.mode === mode)
+    if (!run) return ['', '', '']
+    if (!run.ok) return ['FAILED', '', '']
+    const inTurns = timed(server, mode, run.connections)
+    return [
+      `${formatNumber(Math.round(run.requestsPerSecond))}${run.clientBound ? ' c' : ''}`,
+      run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '',
+      `${run.requestsPerWakeUp != null ? formatNumber(run.requestsPerWakeUp) : '?'}, ${inTurns?.requestsPerWakeUp != null ? formatNumber(inTurns.requestsPerWakeUp) : '?'}`
+    ]
+  })])
+  const connections = entry.capacity[0].connections
+  const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU (c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run (one run each, no interval); requests per wake-up there and in the timed runs`
+  return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
 }
 
 // bench.js's summary when a run is done: a table per mode, then how well it repeats.

@@ -7,7 +7,7 @@ const { components } = require('../../lib/variance')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
 const { servers, MODES, REFERENCE } = require('./servers')
-const { PHASE, STRACE_PHASE, KERNEL_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
@@ -47,6 +47,7 @@ const MEANING = {
   processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
+  capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
@@ -77,6 +78,7 @@ function summariseHttp (records, context) {
   const syscalls = syscallsPerRequest(traced)
   const straceOf = run => syscalls.find(entry => entry.server === run.program && entry.mode === run.mode)
   const kernel = kernelPerRequest(records.filter(record => record.phase === KERNEL_PHASE), straceOf)
+  const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE))
   return {
     meaning: MEANING,
     reference: REFERENCE,
@@ -90,6 +92,8 @@ function summariseHttp (records, context) {
     floors: syscallFloors(syscalls),
     // the same calls per request at full speed, from the kernel (null without the pass)
     kernel,
+    // one run per server and mode with wrk on another CPU (null where wrk ran there anyway)
+    capacity,
     // how far CPU per request and requests/s moved between the interleaved halves of each
     // cell's runs: the run's own repeatability (experiments/http/repeatability.js)
     repeatability: httpHalves(cells)
@@ -162,7 +166,9 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     flags: kept.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
     halves: {
       cpu: processHalves(kept, cpuOf),
-      rate: processHalves(kept, rateOf)
+      rate: processHalves(kept, rateOf),
+      // each run against the reference's pair beside it (placement interleaved)
+      ratio: kept.length && kept.every(run => run.partner) ? processHalves(kept, run => cpuOf(run) / cpuOf(partnerRun(run))) : null
     }
   }
   quotedRuns.set(cell, kept)
@@ -179,6 +185,32 @@ function processHalves (runs, value) {
   if (halves.some(half => half.length === 0)) return null
   const [a, b] = halves.map(median)
   return a > 0 ? { a, b, movePercent: movePercent(a, b), runs: halves.map(half => half.length) } : null
+}
+
+// The capacity runs (wrk on its own CPU, one per server and mode at the most connections):
+// per run { server, mode, connections, ok, failure, requestsPerSecond, cpuPerRequestUs,
+// serverCpuShare, clientBound, requestsPerWakeUp, cpuVsReference (the ratio to the
+// reference's run in the same mode: one run each, no interval) }; null without the runs.
+function capacityRuns (runs) {
+  if (runs.length === 0) return null
+  const entries = runs.map(run => {
+    const entry = { server: run.program, mode: run.mode, connections: run.connections, ok: run.ok }
+    if (!run.ok) return { ...entry, failure: run.failure }
+    const share = run.server.cpuNs / run.wallNs
+    return {
+      ...entry,
+      requestsPerSecond: run.wrk.requestsPerSecond,
+      cpuPerRequestUs: cpuOf(run),
+      serverCpuShare: share,
+      clientBound: share < CLIENT_BOUND_SHARE,
+      requestsPerWakeUp: run.server.slices > 0 ? run.wrk.requests / run.server.slices : null
+    }
+  })
+  for (const entry of entries) {
+    const reference = entries.find(other => other.server === REFERENCE && other.mode === entry.mode && other.ok)
+    entry.cpuVsReference = entry.ok && reference && entry.server !== REFERENCE ? entry.cpuPerRequestUs / reference.cpuPerRequestUs : null
+  }
+  return entries
 }
 
 // Per server and mode, from its two strace runs: { server, mode, connections, requests:

@@ -166,10 +166,25 @@ test('where wrk runs: shared puts it on the server\'s CPU, apart keeps the plan\
   const plan = { client: 0, server: 1 }
   assert.deepEqual(http.loadPin(plan, 'shared'), { client: 1, server: 1 })
   assert.equal(http.loadPin(plan, 'apart'), plan)
-  const steps = http.planHttp([http.servers[0]], { http: { runs: 1, connections: [16], straceRequests: { small: 1, large: 2 } }, modes: ['keep-alive'], strace: true }, http.loadPin(plan, 'shared'))
-  assert.ok(steps.every(step => step.pin.client === 1 && step.pin.server === 1))
+  const options = { http: { runs: 1, connections: [1, 16], straceRequests: { small: 1, large: 2 } }, modes: ['keep-alive', 'close'], strace: true }
+  const steps = http.planHttp(http.servers.slice(0, 2), options, http.loadPin(plan, 'shared'), plan)
+  const capacity = steps.filter(step => step.phase === http.CAPACITY_PHASE)
+  assert.ok(steps.filter(step => step.phase !== http.CAPACITY_PHASE).every(step => step.pin.client === 1 && step.pin.server === 1))
   // wrk's command line pins it so
   assert.deepEqual(http.wrkArgv(steps[0], 8080, { http: { seconds: 1 } }).slice(0, 4), ['taskset', '-c', '1', 'wrk'])
+  // then one capacity run per server and mode at the most connections, wrk on its own CPU,
+  // in the same server processes as the mode's last timed runs
+  assert.deepEqual(capacity.map(step => [step.mode, step.server.name, step.connections, step.pin]), [
+    ['keep-alive', http.servers[0].name, 16, plan], ['keep-alive', http.servers[1].name, 16, plan],
+    ['close', http.servers[0].name, 16, plan], ['close', http.servers[1].name, 16, plan]
+  ])
+  const lastTimed = mode => steps.filter(step => step.phase === http.PHASE && step.mode === mode).at(-1)
+  assert.ok(capacity.every(step => step.process === lastTimed(step.mode).process))
+  assert.equal(steps.indexOf(capacity[1]) + 1, steps.findIndex(step => step.mode === 'close'))
+  // wrk apart already, or on one CPU: no capacity runs
+  assert.equal(http.planHttp(http.servers.slice(0, 2), options, plan, plan).some(step => step.phase === http.CAPACITY_PHASE), false)
+  const one = { client: 0, server: 0 }
+  assert.equal(http.planHttp(http.servers.slice(0, 2), options, one, one).some(step => step.phase === http.CAPACITY_PHASE), false)
 })
 
 test('syscalls over the floor: by job, so sendto for write is no call more; upkeep said apart', () => {
@@ -255,6 +270,87 @@ test('summariseHttp, wrk on the server\'s CPU: no cell client-bound, requests pe
   assert.ok(c.serverCpuShare < 0.9)
   assert.deepEqual([c.clientBound, bun.clientBound], [null, null])
   assert.deepEqual([c.requestsPerWakeUp, bun.requestsPerWakeUp], [4, 2])
+})
+
+test('summariseHttp, interleaved: each run against the c-epoll pair beside it, rates over running time, no latency', () => {
+  // bun's CPU per request is 1.5 × the c-epoll beside it in every run, while the machine's
+  // speed moves both by half: the ratio holds, the rounds' runs do not
+  const turns = (cpuNs, partnerCpuNs, round) => {
+    const record = run('bun', 50000, { cpuNs })
+    return {
+      ...record,
+      round,
+      run: round,
+      runningNs: 0.55e9,
+      interleaved: { sliceMs: 50, turns: 11 },
+      partner: { program: 'c-epoll', wrk: { ...record.wrk }, server: { cpuNs: partnerCpuNs, threads: 1, maxRssKiB: 1 }, runningNs: 0.55e9 }
+    }
+  }
+  const records = [
+    ...[0.4e9, 0.6e9, 0.4e9, 0.6e9].map((cpuNs, round) => ({ ...run('c-epoll', 100000, { cpuNs: cpuNs * 2 }), round, run: round })),
+    ...[0.6e9, 0.9e9, 0.45e9, 0.75e9].map((cpuNs, round) => turns(cpuNs, cpuNs / 1.5, round))
+  ]
+  const context = { options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'interleaved', httpRounds: true }
+  const summary = http.summariseHttp(records, context)
+  const bun = summary.cells.find(cell => cell.server === 'bun')
+  assert.ok(Math.abs(bun.cpuVsReference.estimate - 1.5) < 1e-9 && Math.abs(bun.cpuVsReference.high - 1.5) < 1e-9, JSON.stringify(bun.cpuVsReference))
+  // 55,000 requests over the 0.55 s the pair ran
+  assert.ok(Math.abs(bun.requestsPerSecond.median - 100000) < 1e-6)
+  assert.ok(Math.abs(bun.serverCpuShare - 0.675e9 / 0.55e9) < 1e-9)
+  assert.equal(bun.latencyUs, null)
+  // c-epoll's own runs, alone, keep their latency
+  assert.equal(summary.cells.find(cell => cell.server === 'c-epoll').latencyUs.p99, 300)
+})
+
+test('capacity runs: requests/s and CPU per request with wrk apart, and the finding that sets them beside the timed runs', () => {
+  const { findings } = require('../../experiments/http/findings')
+  const withSlices = (record, slices, extra = {}) => ({ ...record, ...extra, server: { ...record.server, slices } })
+  const inTurns = (server, cpuNs, partnerCpuNs, round) => {
+    const record = run(server, 50000, { cpuNs })
+    return {
+      ...withSlices(record, record.wrk.requests / 4, { round, run: round, runningNs: 0.55e9 }),
+      partner: { program: 'c-epoll', wrk: record.wrk, server: { cpuNs: partnerCpuNs }, runningNs: 0.55e9 }
+    }
+  }
+  const capacity = (server, rate, cpuNs, perWakeUp) => {
+    const record = run(server, rate, { cpuNs })
+    return withSlices({ ...record, phase: http.CAPACITY_PHASE }, record.wrk.requests / perWakeUp)
+  }
+  const records = [
+    ...[0, 1, 2, 3].map(round => withSlices({ ...run('c-epoll', 50000, { cpuNs: 0.2e9 }), round, run: round }, 55000 / 4)),
+    ...[0, 1, 2, 3].map(round => inTurns('bun', 0.34e9, 0.2e9, round)),
+    capacity('c-epoll', 150000, 0.9e9, 20),
+    capacity('bun', 120000, 1.0e9, 300),
+    { ...run('bun', 1, { ok: false }), phase: http.CAPACITY_PHASE, mode: 'close' }
+  ]
+  const context = { options: { http: http.PRESETS.default, modes: ['keep-alive', 'close'] }, httpPlacement: 'interleaved', httpRounds: true }
+  const summary = http.summariseHttp(records, context)
+  const [c, bun, failed] = summary.capacity
+  assert.deepEqual([c.server, c.requestsPerSecond, c.clientBound, c.cpuVsReference], ['c-epoll', 150000, true, null])
+  assert.ok(Math.abs(c.requestsPerWakeUp - 20) < 1e-9 && Math.abs(bun.requestsPerWakeUp - 300) < 1e-9)
+  // bun's 1.0e9 ns over 132,000 requests against c-epoll's 0.9e9 over 165,000
+  assert.ok(Math.abs(bun.cpuVsReference - (1.0e9 / 132000) / (0.9e9 / 165000)) < 1e-9)
+  assert.equal(bun.clientBound, false)
+  assert.deepEqual([failed.ok, failed.failure], [false, 'broken'])
+  // the timed runs' ratio (1.7) beside the capacity run's, requests per wake-up beside each other
+  const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
+  assert.match(text, /c-epoll 4 against 20 with wrk on another CPU; bun 4 against 300\)/)
+  assert.match(text, /CPU per request against C's is bun 1\.7× against 1\.39× in the capacity run/)
+  assert.match(text, /a different figure, not a better one/)
+  // without capacity runs (wrk apart all along), no such finding
+  const apart = http.summariseHttp(records.filter(record => record.phase !== http.CAPACITY_PHASE), context)
+  assert.equal(apart.capacity, null)
+})
+
+test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {
+  const [reference] = http.servers.filter(server => server.name === 'c-epoll')
+  const other = http.servers.find(server => server.name !== 'c-epoll')
+  const options = { http: { runs: 1, connections: [16], straceRequests: { small: 1, large: 2 } }, modes: ['keep-alive'], strace: true, placement: 'interleaved' }
+  const steps = http.planHttp([reference, other], options, { client: 1, server: 1 })
+  const timed = steps.filter(step => step.phase === http.PHASE)
+  assert.deepEqual(timed.map(step => [step.server.name, step.partner?.name ?? null]), [['c-epoll', null], [other.name, 'c-epoll']])
+  assert.ok(steps.filter(step => step.phase !== http.PHASE).every(step => !step.partner))
+  assert.ok(http.planHttp([reference, other], { ...options, placement: 'shared' }, { client: 1, server: 1 }).every(step => !step.partner))
 })
 
 test('the plan: mode by mode, process by process, rounds of every server at every count, then the strace pass', () => {

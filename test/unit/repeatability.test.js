@@ -203,6 +203,45 @@ test('http, two runs: CPU per request in every cell, requests/s where neither ru
   assert.deepEqual([bound.rate.total, bound.rate.met, bound.work.met, bound.met], [0, null, null, true])
 })
 
+test('http, two runs taken in turns with C: the ratio to c-epoll judged too, and a cell without one missing', () => {
+  const withRatio = (cell, estimate) => ({ ...cell, cpuVsReference: estimate === null ? null : { estimate, low: null, high: null } })
+  // the machine ran 20% slower in b: CPU per request moved, the ratios did not
+  const a = {
+    reference: 'c-epoll',
+    cells: [withRatio(httpCell('c-epoll', 16, 1, 5, null), null), withRatio(httpCell('bun', 16, 1, 8.5, null), 1.7), withRatio(httpCell('deno', 16, 1, 7.4, null), 1.48)],
+    syscalls: []
+  }
+  const b = {
+    reference: 'c-epoll',
+    cells: [withRatio(httpCell('c-epoll', 16, 1, 6, null), null), withRatio(httpCell('bun', 16, 1, 10.3, null), 1.72), withRatio(httpCell('deno', 16, 1, 8.9, null), null)],
+    syscalls: []
+  }
+  const result = repeatability.httpRepeatability(a, b)
+  assert.equal(result.cpu.met, false)
+  // bun's 1.7 against 1.72 is within; deno has none in b: missing, so the goal is not met
+  assert.deepEqual(result.ratio.cells.map(cell => [cell.server, cell.within]), [['bun', true]])
+  assert.deepEqual([result.ratio.missing.map(cell => [cell.server, cell.in]), result.ratio.total, result.ratio.met], [[['deno', ['b']]], 2, false])
+  assert.match(repeatability.httpCriterionText(result, ['a', 'b']), /Its ratio to c-epoll's moved by at most 5% in 1 of 2 cells/)
+  // runs with no ratios at all (too few rounds for one) are not judged on them
+  const none = repeatability.httpRepeatability({ ...a, cells: a.cells.map(cell => withRatio(cell, null)) }, b)
+  assert.equal(none.ratio, null)
+})
+
+test('an http run\'s own figure, taken in turns: the ratio\'s halves decide, CPU per request said beside', () => {
+  const cell = (server, cpuMove, ratioMove) => ({
+    server,
+    mode: 'keep-alive',
+    connections: 16,
+    clientBound: null,
+    halves: { cpu: { movePercent: cpuMove }, rate: null, ratio: ratioMove === null ? null : { movePercent: ratioMove } }
+  })
+  const own = repeatability.httpHalves([cell('c-epoll', 12, null), cell('bun', 15, 2), cell('deno', 9, 3)])
+  assert.deepEqual([own.ratioQuotedPercent, own.ratioQuotable, own.cpuQuotable, own.quotable], [3, true, false, true])
+  assert.match(repeatability.httpOwnText(own), /^On this machine, today, the ratio of each server's CPU per request to c-epoll's \(taken in turns\) repeats within ±3% .* This machine was too noisy to quote CPU per request \(±15%/)
+  const noisy = repeatability.httpHalves([cell('bun', 1, 8)])
+  assert.deepEqual([noisy.cpuQuotable, noisy.quotable], [true, false])
+})
+
 test('an http run\'s own figure: the medians of runs 0, 2 against 1, 3; requests/s only where the server set the pace', () => {
   const records = [
     // c-epoll: busy 95% of its CPU (not client-bound); CPU per request run by run 9.5, 10, 9.5, 10.5 µs
