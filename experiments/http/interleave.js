@@ -1,22 +1,22 @@
 'use strict'
 // Two servers measured in the same moment: each under its own wrk, all four processes on
 // one CPU, the two pairs taking turns in slices of SLICE_MS. While one pair runs, the
-// other is stopped (SIGSTOP, every thread), so each server has the CPU to itself and its
-// wrk, as in a run of its own, and whatever the host does to this VM lands on both pairs
-// within one slice of each other. On the lab's 2-core Intel VM on a noisy day
-// (docs/placement.md), runs of 1 s one after another put the ratio of node-net's or bun's
-// CPU per request to c-epoll's in a CV of 9-15% (c-epoll's own moved by 12%); slices of
-// 50 ms held it to 3.3%, slices of 200 ms 6.9%: the host's noise moves within a second.
-// Both pairs at once, unstopped, held the ratio within 2-3% too, but there four processes
-// share the CPU's caches at every switch of the scheduler, and bun's ratio rose from 1.7 to
-// 2.0: a server's cost beside another, not its own.
+// other's wrk is stopped (SIGSTOP): its server, sent nothing, answers what it had and
+// sleeps, so each server has the CPU to itself and its wrk, as in a run of its own, and
+// whatever the host does to this VM lands on both pairs within one slice of each other.
+// The servers are never stopped: on Linux a stop and continue makes a blocked epoll_wait
+// or accept return EINTR even without a handler (signal(7)), which not every server
+// retries (wasmer's WASIX server stopped answering after its first stop). wrk's loop
+// (ae) takes an EINTR as a turn with no events. On the lab's 2-core Intel VM on a noisy
+// day (docs/placement.md), runs of 1 s one after another put the ratio of node-net's or
+// bun's CPU per request to c-epoll's in a CV of 9-15% (c-epoll's own moved by 12%);
+// slices of 50 ms held it to 3.3%, slices of 200 ms 6.9%: the host's noise moves within a
+// second. Both pairs at once, unstopped, held the ratio within 2-3% too, but there four
+// processes share the CPU's caches at every switch of the scheduler, and bun's ratio rose
+// from 1.7 to 2.0: a server's cost beside another, not its own.
 const { spawn } = require('node:child_process')
-const { childrenOf } = require('../../lib/procfs')
 
 const SLICE_MS = 50
-
-// The processes a stop must reach: a server and its children (a runtime's launcher).
-const family = pid => [pid, ...childrenOf(pid)]
 
 function signal (pids, name) {
   for (const pid of pids) {
@@ -26,11 +26,10 @@ function signal (pids, name) {
   }
 }
 
-// pairs: [{ argv (wrk's, pinned), serverPid }]. Runs every wrk at once, one pair let run at
-// a time, turn by turn, until every wrk has exited or `timeoutMs`. Resolves to one entry
-// per pair: { code, signal, timedOut, stdout, stderr, wallNs, runningNs (the time its pair
-// was let run while its wrk lived), turns }. Every process is continued before it resolves,
-// whatever happened: a server left stopped would hang the next run.
+// pairs: [{ argv (wrk's, pinned) }]. Runs every wrk at once, one let run at a time, turn
+// by turn, until every wrk has exited or `timeoutMs`. Resolves to one entry per pair:
+// { code, signal, timedOut, stdout, stderr, wallNs, runningNs (the time its wrk was let run
+// while it lived), turns }. Every wrk is continued before it is killed or left to end.
 function runInterleaved (pairs, { timeoutMs, sliceMs = SLICE_MS }) {
   return new Promise(resolve => {
     const started = process.hrtime.bigint()
@@ -38,7 +37,6 @@ function runInterleaved (pairs, { timeoutMs, sliceMs = SLICE_MS }) {
     let left = pairs.length
     let turn = 0
     let turnStarted = started
-    // taskset execs wrk: the child's pid is wrk's
     const children = pairs.map((pair, i) => {
       const child = spawn(pair.argv[0], pair.argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
       child.stdout.on('data', chunk => { results[i].stdout += chunk })
@@ -50,7 +48,8 @@ function runInterleaved (pairs, { timeoutMs, sliceMs = SLICE_MS }) {
       })
       return child
     })
-    const groups = pairs.map((pair, i) => [...family(pair.serverPid), children[i].pid].filter(Boolean))
+    // taskset execs wrk: the child's pid is wrk's
+    const groups = children.map(child => [child.pid].filter(Boolean))
     const live = i => results[i].wallNs === null
     // the time since the turn began goes to the pair that had it, while its wrk lived
     const account = () => {

@@ -205,7 +205,11 @@ function httpSession (interrupted = () => false) {
         if (mode === step.mode) fresh.unannouncedClose = unannouncedCloses > 0
       }
       note(`${what}: warming up at ${step.warmupConnections ?? step.connections} connections`)
-      fresh.warmupAgreed = await warmUp(fresh, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted)
+      // in turns with the reference's pair where its timed runs will be (placement
+      // interleaved), so that its warm-up and its runs are one sequence of ratios to C
+      const partner = step.partner ? running.get(processOf({ ...step, server: step.partner })) : null
+      const inTurns = partner?.started && !partner.failure ? { server: partner, step: { ...step, server: step.partner, program: step.partner } } : null
+      fresh.warmupAgreed = await warmUp(fresh, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted, inTurns)
     } catch (err) {
       fresh.failure = err.message
       failedStarts.set(serverOf(step), { count: (failedStarts.get(serverOf(step))?.count ?? 0) + 1, reason: err.message })
@@ -221,8 +225,9 @@ function httpSession (interrupted = () => false) {
       }
     }
     // every server of the generation started, checked and warmed up before its first
-    // round, so that no timed run has a server starting just before it
-    const peers = step.peers ?? [step.server]
+    // round, so that no timed run has a server starting just before it; the reference
+    // first where the others warm up in turns with it
+    const peers = [...(step.peers ?? [step.server])].sort((a, b) => (b === step.partner) - (a === step.partner))
     for (const [i, peer] of peers.entries()) {
       if (interrupted()) break
       const peerStep = { ...step, server: peer, program: peer }
@@ -248,17 +253,29 @@ function httpSession (interrupted = () => false) {
 // answers nothing, or answers too late for wrk, was too short for its load (wrk.js
 // loadFor): it is run again, twice as long, up to LONGEST_RUN_SECONDS.
 // `preset`: the experiment's { seconds, warmup } (the db experiment's servers warm up so too).
-async function warmUp (server, step, preset, interrupted) {
+// `inTurns`: { server, step } of the reference's pair to take turns with (interleave.js);
+// then the rates are over the time this pair ran, and each run's CPU per request over the
+// reference's goes to server.warmupRatios.
+async function warmUp (server, step, preset, interrupted, inTurns = null) {
   const rates = server.warmupRates
   server.warmupCpuUs ??= []
+  server.warmupRatios ??= []
   // the next run's duration and wrk's timeout: the preset's, longer where a run was too short
   let runLoad = { seconds: preset.seconds, timeoutSeconds: undefined }
   const { min, max } = preset.warmup ?? PRESETS.default.warmup
   while (rates.length < max && !interrupted()) {
     const load = { ...preset, ...runLoad }
+    const timeoutMs = load.seconds * 1000 + WRK_GRACE_MS
     const before = processCpu(server.started.pid)
-    const wrk = await runWrk(wrkArgv(step, server.port, { http: load }), load.seconds * 1000 + WRK_GRACE_MS)
+    const partnerBefore = inTurns ? processCpu(inTurns.server.started.pid) : null
+    const [wrk, partnerWrk] = inTurns
+      ? await runInterleaved([
+        { argv: wrkArgv(step, server.port, { http: load }) },
+        { argv: wrkArgv(inTurns.step, inTurns.server.port, { http: load }) }
+      ], { timeoutMs })
+      : [await runWrk(wrkArgv(step, server.port, { http: load }), timeoutMs)]
     const after = processCpu(server.started.pid)
+    const partnerAfter = inTurns ? processCpu(inTurns.server.started.pid) : null
     const output = parseWrk(wrk.stdout)
     const failure = wrkFailure({ wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose ?? false, connections: step.connections, seconds: load.seconds })
     // a run too short for its load answers nothing, or answers late: the next is longer
@@ -271,9 +288,19 @@ async function warmUp (server, step, preset, interrupted) {
       continue
     }
     if (failure) throw new Error(`warm-up run ${rates.length + 1}: ${failure}`)
-    rates.push(output.requestsPerSecond)
-    server.warmupCpuUs.push(before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null)
-    runLoad = loadFor(preset, step.connections, output.requestsPerSecond)
+    const rate = inTurns && wrk.runningNs > 0 ? output.requests / (wrk.runningNs / 1e9) : output.requestsPerSecond
+    rates.push(rate)
+    const cpuUs = before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null
+    server.warmupCpuUs.push(cpuUs)
+    if (inTurns) {
+      // the reference's side of the turn: a ratio only where its run answered
+      const theirs = parseWrk(partnerWrk.stdout)
+      const theirCpuUs = partnerBefore && partnerAfter && theirs.requests > 0
+        ? cpuBetween(partnerBefore, partnerAfter).cpuNs / theirs.requests / 1000
+        : null
+      server.warmupRatios.push(cpuUs !== null && theirCpuUs ? cpuUs / theirCpuUs : null)
+    }
+    runLoad = loadFor(preset, step.connections, rate)
     const [previous, last] = rates.slice(-2)
     if (rates.length >= min && rates.length < 2) return null
     if (rates.length >= min && Math.abs(last - previous) <= WARMUP_AGREE * previous) return true
@@ -329,8 +356,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const timeoutMs = runOptions.http.seconds * 1000 + WRK_GRACE_MS
   const [wrk, partnerWrk = null] = partner
     ? await runInterleaved([
-      { argv: wrkArgv(step, server.port, runOptions), serverPid: pid },
-      { argv: wrkArgv(partnerStep, partner.port, runOptions), serverPid: partner.started.pid }
+      { argv: wrkArgv(step, server.port, runOptions) },
+      { argv: wrkArgv(partnerStep, partner.port, runOptions) }
     ], { timeoutMs })
     : [await runWrk(wrkArgv(step, server.port, runOptions), timeoutMs)]
   const traced = tracing ? await tracing.stop() : null
@@ -368,6 +395,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     // whether its last two agreed
     warmupRates: server.warmupRates,
     warmupCpuUs: server.warmupCpuUs,
+    // placement interleaved: its warm-up runs' CPU per request over the reference's beside it
+    ...(partner ? { warmupRatios: server.warmupRatios } : {}),
     warmupAgreed: server.warmupAgreed,
     server: before && after ? cpuBetween(before, after) : null,
     // placement interleaved: the time this pair was let run, and the reference's pair beside

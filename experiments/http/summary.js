@@ -44,7 +44,7 @@ const MEANING = {
   vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
-  processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
+  processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request, or where it ran in turns with c-epoll by its ratio to c-epoll\'s, warm-up in turns too (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
@@ -60,7 +60,12 @@ function summariseHttp (records, context) {
   const cells = []
   const classes = new Map()
   for (const key of [...new Set(runs.map(run => `${run.program}\t${run.mode}`))]) {
-    classes.set(key, processClasses(runs.filter(run => `${run.program}\t${run.mode}` === key), { value: cpuOf, processOf, roundOf }))
+    const own = runs.filter(run => `${run.program}\t${run.mode}` === key)
+    // runs in turns with the reference's are classified by their ratio to it, which the
+    // machine's own drift does not move (warm-up and runs alike)
+    const byRatio = own.some(run => run.partner)
+    const figures = byRatio ? { value: ratioOf, warmupOf: run => run.warmupRatios } : { value: cpuOf }
+    classes.set(key, processClasses(own, { ...figures, processOf, roundOf }))
   }
   for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
     const [mode, connections, server] = key.split('\t')
@@ -106,6 +111,8 @@ const cpuOf = run => run.server.cpuNs / run.wrk.requests / 1000
 const rateOf = run => run.runningNs > 0 ? run.wrk.requests / (run.runningNs / 1e9) : run.wrk.requestsPerSecond
 // the reference's pair that ran beside a run, as a run of its own
 const partnerRun = run => ({ ...run, program: run.partner.program, wrk: run.partner.wrk, server: run.partner.server, runningNs: run.partner.runningNs })
+// a run's CPU per request over the reference's beside it (null for a run alone)
+const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0 ? cpuOf(run) / cpuOf(partnerRun(run)) : null
 // a run's process and its round in it; runs from before processes came from one process
 const processOf = run => run.process ?? 0
 const roundOf = run => run.round ?? run.run ?? 0
@@ -168,7 +175,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
       cpu: processHalves(kept, cpuOf),
       rate: processHalves(kept, rateOf),
       // each run against the reference's pair beside it (placement interleaved)
-      ratio: kept.length && kept.every(run => run.partner) ? processHalves(kept, run => cpuOf(run) / cpuOf(partnerRun(run))) : null
+      ratio: kept.length && kept.every(run => run.partner) ? processHalves(kept, ratioOf) : null
     }
   }
   quotedRuns.set(cell, kept)

@@ -342,6 +342,31 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.equal(apart.capacity, null)
 })
 
+test('summariseHttp, interleaved: a process is classified by its ratio to C, warm-up in turns too, not by the machine\'s drift', () => {
+  // the machine slows by a third after the warm-up: CPU per request jumps, the ratio to
+  // the c-epoll beside it stays at 1.5
+  const warmupCpuUs = [6, 6, 6, 6]
+  const turns = (cpuNs, round) => ({
+    ...run('deno', 50000, { connections: 128, cpuNs }),
+    round,
+    run: round,
+    runningNs: 0.55e9,
+    warmupCpuUs,
+    warmupRatios: [1.5, 1.5, 1.5, 1.5],
+    partner: { program: 'c-epoll', wrk: { requests: 55000 }, server: { cpuNs: cpuNs / 1.5 }, runningNs: 0.55e9 }
+  })
+  const records = [0, 1, 2, 3, 4, 5].map(round => turns(round < 3 ? 0.33e9 : 0.44e9, round))
+  const context = { options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'interleaved', httpRounds: true }
+  const [deno] = http.summariseHttp(records, context).cells
+  assert.deepEqual(deno.processClasses.map(entry => [entry.kind, entry.sequence.length]), [['flat', 10]])
+  assert.equal(deno.unsteady, false)
+  assert.ok(deno.processClasses[0].sequence.every(ratio => Math.abs(ratio - 1.5) < 1e-9))
+  // the same runs alone, by CPU per request, see the step
+  const alone = records.map(({ partner, warmupRatios, runningNs, ...record }) => record)
+  const [byCpu] = http.summariseHttp(alone, { ...context, httpPlacement: 'shared' }).cells
+  assert.notEqual(byCpu.processClasses[0].kind, 'flat')
+})
+
 test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {
   const [reference] = http.servers.filter(server => server.name === 'c-epoll')
   const other = http.servers.find(server => server.name !== 'c-epoll')
