@@ -120,14 +120,13 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
         steps.push({ ...cellStep({ phase: CAPACITY_PHASE, ...where, group: `capacity, ${mode}` }), pin: capacityPin })
       }
     }
-  }
-  // after the timed runs: a generation of its own (a process number past the timed ones),
-  // started, checked and warmed up like theirs, then each cell's load under the probes
-  if (options.kernel) {
-    for (const mode of options.modes) {
+    // then each cell's load once more under the probes, in those processes too (warmed
+    // up, their timed runs done): a generation of their own cost the default run 2.6 minutes
+    // of starts and warm-ups
+    if (options.kernel) {
       for (const count of connections) {
         for (const server of selected) {
-          const where = { server, mode, count, process: processes, round: 0, run: 0 }
+          const where = { server, mode, count, process: processes - 1, round: 0, run: 0 }
           steps.push(cellStep({ phase: KERNEL_PHASE, ...where, group: `kernel, ${mode}` }))
         }
       }
@@ -207,7 +206,9 @@ function httpSession (interrupted = () => false) {
       note(`${what}: warming up at ${step.warmupConnections ?? step.connections} connections`)
       // in turns with the reference's pair where its timed runs will be (placement
       // interleaved), so that its warm-up and its runs are one sequence of ratios to C
-      const partner = step.partner ? running.get(processOf({ ...step, server: step.partner })) : null
+      // (a peer started for another's step carries that step's partner: the reference
+      // itself warms up alone)
+      const partner = step.partner && step.partner !== step.server ? running.get(processOf({ ...step, server: step.partner })) : null
       const inTurns = partner?.started && !partner.failure ? { server: partner, step: { ...step, server: step.partner, program: step.partner } } : null
       fresh.warmupAgreed = await warmUp(fresh, { ...step, connections: step.warmupConnections ?? step.connections }, options.http, interrupted, inTurns)
     } catch (err) {
