@@ -178,17 +178,16 @@ function unsteadyCell (steadiness, runs) {
   return steadiness.classified === 0 && runs.some(run => run.warmupAgreed === false)
 }
 
-// What each server process did: its warm-up's figures (`warmupOf(run)`, by default
-// run.warmupCpuUs, which every run of the process carries), then its runs at its most
-// connections, in the order it ran them, classified. `value(run)` is a run's figure, of
-// the same kind as the warm-up's, `processOf` and `roundOf` where it ran.
+// What each server process did: its warm-up's figures (run.warmupCpuUs, which every run
+// of the process carries), then its runs at its most connections, in the order it ran
+// them, classified. `value(run)` is a run's figure, `processOf` and `roundOf` where it ran.
 // [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
 // the warm-up reached it, null with none), spikes, warmupRuns, sequence }].
-function processClasses (runs, { value, processOf, roundOf, warmupOf = run => run.warmupCpuUs }) {
+function processClasses (runs, { value, processOf, roundOf }) {
   const byProcess = new Map()
   for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
   return [...byProcess].map(([process, own]) => {
-    const warmup = (own.map(warmupOf).find(Array.isArray) ?? []).filter(figure => figure !== null)
+    const warmup = (own.find(run => Array.isArray(run.warmupCpuUs))?.warmupCpuUs ?? []).filter(figure => figure !== null)
     const most = Math.max(...own.map(run => run.connections))
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]

@@ -41,7 +41,7 @@ test('bench.js --experiment http: options it does not take, bad connection count
   assertRefused(bench(['--experiment', 'http', '--connections', '']), /^bench\.js: --connections is empty; give connection counts such as 1,16,128/)
   assertRefused(bench(['--experiment', 'http', '--only', 'nope']), /^bench\.js: --only nope matches no server of the http experiment; they are: c-blocking, c-epoll, /)
   assertRefused(bench(['--experiment', 'http', '--runs', '0']), /^bench\.js: --runs must be a whole number of at least 1, not '0'$/)
-  assertRefused(bench(['--experiment', 'http', '--placement', 'together']), /^bench\.js: --placement must be shared or apart, not 'together'$/)
+  assertRefused(bench(['--experiment', 'http', '--placement', 'together']), /^bench\.js: --placement must be interleaved, shared or apart, not 'together'$/)
   assertRefused(bench(['--connections', '16']), /^bench\.js: --connections is an option of the http and db experiments, not of stdio: add --experiment http or db, or drop --connections; see node bench\.js --help$/)
 })
 
@@ -65,13 +65,26 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
     assert.equal(results.failures.length, 0)
     const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
     assert.deepEqual(context.httpServers.map(server => server.name), ['c-blocking', 'c-epoll'])
-    // the default placement: wrk on the server's CPU, recorded with the pass's CPUs
-    assert.equal(context.httpPlacement, 'shared')
+    // the default placement: wrk on the server's CPU, c-blocking in turns with c-epoll,
+    // recorded with the pass's CPUs
+    assert.equal(context.httpPlacement, 'interleaved')
     assert.equal(context.httpPin.client, context.httpPin.server)
     assert.deepEqual(context.placement.passes.http, { wrk: context.httpPin.client, server: context.httpPin.server })
-    assert.equal(results.http.placement, 'shared')
+    assert.equal(results.http.placement, 'interleaved')
     for (const cell of results.http.cells) {
       assert.ok(cell.requestsPerWakeUp > 0 && cell.clientBound === null, JSON.stringify(cell))
+      // in turns: no latency quoted, a ratio to c-epoll from the pair beside it
+      assert.equal(cell.latencyUs === null, cell.server === 'c-blocking', JSON.stringify(cell))
+    }
+    const records = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    const inTurns = records.filter(record => record.phase === 'http' && record.program === 'c-blocking')
+    assert.ok(inTurns.length > 0 && inTurns.every(record => record.partner.program === 'c-epoll' && record.runningNs > 0 && record.interleaved.turns >= 2), JSON.stringify(inTurns[0]))
+    // and, where there is another CPU, a capacity run per server and mode with wrk on it
+    if (context.placement.cpus.length >= 2) {
+      assert.deepEqual(results.http.capacity.map(entry => `${entry.mode} ${entry.server} ${entry.ok}`).sort(),
+        ['close c-blocking true', 'close c-epoll true', 'keep-alive c-blocking true', 'keep-alive c-epoll true'])
+    } else {
+      assert.equal(results.http.capacity, null)
     }
     assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)
     const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
