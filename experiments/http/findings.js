@@ -130,10 +130,10 @@ const HTTP_FINDINGS = [
     const wakeUps = run => `${formatNumber(timed(run).requestsPerWakeUp)} against ${formatNumber(run.requestsPerWakeUp)}`
     const ratios = shown.map(run => `${run.server} ${formatNumber(timed(run).cpuVsReference.estimate)}× against ${formatNumber(run.cpuVsReference)}×`)
     const turns = http.placement === 'interleaved' ? 'taking turns with c-epoll\'s on one CPU' : 'on one CPU'
-    return `Where wrk runs changes the figure, not only its spread (${mode}, ${shown[0].connections} connections): with wrk and the server ${turns}, each server answers a few requests per wake-up ` +
-      `(${referenceTimed?.requestsPerWakeUp != null ? `${http.reference} ${formatNumber(referenceTimed.requestsPerWakeUp)} against ${formatNumber(reference.requestsPerWakeUp)} with wrk on another CPU; ` : ''}${shown.map(run => `${run.server} ${wakeUps(run)}`).join(', ')}), ` +
-      `and what each wake-up costs a runtime weighs on every request: CPU per request against C's is ${listJoin(ratios)} in the capacity run. ` +
-      'Both are the server\'s own CPU time; the first is a server whose loop wakes often, the second one that batches at saturation: a different figure, not a better one. The timed runs are the answer because they hold still (docs/placement.md).'
+    return `Where wrk runs changes what is measured (${mode}, ${shown[0].connections} connections): with wrk and the server ${turns}, a server answers few requests per wake-up, ` +
+      `and with wrk on another CPU a busy one batches (timed runs against the capacity run: ${referenceTimed?.requestsPerWakeUp != null ? `${http.reference} ${formatNumber(referenceTimed.requestsPerWakeUp)} against ${formatNumber(reference.requestsPerWakeUp)}, ` : ''}${shown.map(run => `${run.server} ${wakeUps(run)}`).join(', ')}). ` +
+      `CPU per request against C's, timed runs against the capacity run (one run each, no interval): ${listJoin(ratios)}. ` +
+      'Both are the server\'s own CPU time in two regimes: a different figure, not a better one. The timed runs are the answer because they hold still (docs/placement.md).'
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]

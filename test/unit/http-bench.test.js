@@ -334,8 +334,8 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.deepEqual([failed.ok, failed.failure], [false, 'broken'])
   // the timed runs' ratio (1.7) beside the capacity run's, requests per wake-up beside each other
   const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
-  assert.match(text, /c-epoll 4 against 20 with wrk on another CPU; bun 4 against 300\)/)
-  assert.match(text, /CPU per request against C's is bun 1\.7× against 1\.39× in the capacity run/)
+  assert.match(text, /timed runs against the capacity run: c-epoll 4 against 20, bun 4 against 300\)/)
+  assert.match(text, /CPU per request against C's, timed runs against the capacity run \(one run each, no interval\): bun 1\.7× against 1\.39×\./)
   assert.match(text, /a different figure, not a better one/)
   // without capacity runs (wrk apart all along), no such finding
   const apart = http.summariseHttp(records.filter(record => record.phase !== http.CAPACITY_PHASE), context)
