@@ -9,11 +9,12 @@
 // retries (wasmer's WASIX server stopped answering after its first stop). wrk's loop
 // (ae) takes an EINTR as a turn with no events. On the lab's 2-core Intel VM on a noisy
 // day (docs/placement.md), runs of 1 s one after another put the ratio of node-net's or
-// bun's CPU per request to c-epoll's in a CV of 9-15% (c-epoll's own moved by 12%);
-// slices of 50 ms held it to 3.3%, slices of 200 ms 6.9%: the host's noise moves within a
-// second. Both pairs at once, unstopped, held the ratio within 2-3% too, but there four
-// processes share the CPU's caches at every switch of the scheduler, and bun's ratio rose
-// from 1.7 to 2.0: a server's cost beside another, not its own.
+// bun's CPU per request to c-epoll's in a CV of 9-15% (c-epoll's own moved by 12%); turns
+// of 50 ms held bun's to 1.7% (3.3% with the servers stopped too), turns of 200 ms to
+// 6.9%: the host's noise moves within a second. Both pairs at once, unstopped, held the
+// ratio within 2-3% too, but there four processes share the CPU's caches at every switch
+// of the scheduler, and bun's ratio rose from 1.7 to 2.0: a server's cost beside another,
+// not its own.
 const { spawn } = require('node:child_process')
 
 const SLICE_MS = 50
