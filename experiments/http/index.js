@@ -145,7 +145,8 @@ module.exports = {
   ],
   options: rows,
   stored,
-  later: { kernel: false },
+  // runs from before the kernel pass had none; runs from before --placement ran wrk apart
+  later: { kernel: false, placement: 'apart' },
   configure,
   list: () => listing(),
   select,

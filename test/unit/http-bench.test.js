@@ -366,6 +366,16 @@ test('summariseHttp, interleaved: a process is classified by its own CPU per req
   assert.ok(Math.abs(deno.cpuVsReference.estimate - 1.5) < 1e-9)
 })
 
+test('a resumed http run from before --placement goes on with wrk apart, as it began', () => {
+  const { storedProblem, resumedOptions } = require('../../lib/bench-options')
+  const { parseOptions } = require('../../bench')
+  const { placement, ...older } = parseOptions(['--experiment', 'http', '--quick'])
+  assert.equal(placement, 'interleaved')
+  assert.equal(storedProblem(older), null)
+  assert.equal(resumedOptions(older).placement, 'apart')
+  assert.match(storedProblem({ ...older, placement: 'nowhere' }), /^has options\.placement "nowhere", not interleaved, shared or apart$/)
+})
+
 test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {
   const [reference] = http.servers.filter(server => server.name === 'c-epoll')
   const other = http.servers.find(server => server.name !== 'c-epoll')
