@@ -72,6 +72,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const kernel = experiment.wantsKernel?.(options) ?? options.kernel
   const bpf = kernel ? givenBpf ?? probeBpf() : { available: false, reason: 'skipped: no kernel pass asked for' }
   if (kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
+  for (const line of experiment.planNotes?.(options) ?? []) console.log(line)
 
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
   const { runnable, skipped } = selection

@@ -211,6 +211,20 @@ if [[ ! -d build/wasmtime-py/wasmtime-$wasmtime_pin.dist-info ]]; then
   fi
 fi
 
+# oha, the http experiment's load at fixed rates (experiments/http/oha.js): from the Rust
+# crates registry, by cargo --locked (its own lock file), into build/oha. It needs Rust 1.88
+# or newer: bookworm's cargo is 1.63, but Debian's cargo-web (1.96, kept for Firefox's
+# builds) serves, where no newer cargo is found. About 6 minutes on 2 cores; the build
+# folder goes once oha is installed.
+oha_version=$(node -p "require('./experiments/http/oha').OHA_VERSION")
+if [[ $runtime_only == 0 && ! -x build/oha/bin/oha ]]; then
+  cargo_minor=$(cargo --version 2>/dev/null | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
+  if [[ -z $cargo_minor || $cargo_minor -lt 88 ]]; then apt_install cargo-web; fi
+  say "building oha $oha_version with cargo into build/oha (about 6 minutes on 2 cores)"
+  CARGO_TARGET_DIR=build/oha-build cargo install --quiet --locked "oha@$oha_version" --root build/oha
+  rm -rf build/oha-build build/oha/.crates.toml build/oha/.crates2.json
+fi
+
 # wasmer 4.4.0, the last to build with LLVM 15 (bookworm's newest with its static
 # libraries), with Cranelift, LLVM and WASIX's host networking, from crates.io, by cargo
 # --locked (its own lock file: newer crates of the same major break its build), on the Rust

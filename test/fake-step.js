@@ -13,11 +13,11 @@ const { BASELINE, commandLine } = require('../experiments/stdio/programs')
 const { ddFeeder, shellQuote } = require('../lib/pipeline')
 const { runSteal } = require('../lib/steal')
 const { foreignTime } = require('../lib/foreign')
-const { summariseGc } = require('../experiments/stdio/gctrace')
+const { summariseGc } = require('../lib/gctrace')
 const { PHASES } = require('../experiments/stdio/phases')
 const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const ladder = require('../experiments/calls/ladder')
-const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE } = require('../experiments/http/measure')
+const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE, LATENCY_PHASE: HTTP_LATENCY_PHASE } = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -292,6 +292,45 @@ function kernelWrkRun (step, run, options, jitter) {
   }
 }
 
+// A latency pass run: oha at the step's share of a 50,000 req/s capacity, every request
+// answered, a collection per 1,000 requests for a server on V8.
+const LATENCY_CAPACITY = 50000
+function ohaRun (step, run, options, jitter) {
+  const { seconds } = options.http.latency
+  const rate = Math.round(step.rateShare * LATENCY_CAPACITY)
+  const answered = rate * seconds
+  const cpuNs = answered * REQUEST_CPU_NS * 4 * jitter()
+  const onV8 = ['node', 'deno', 'just'].includes(step.server.runtime)
+  const collections = onV8 ? Math.round(answered / 1000) : 0
+  return {
+    phase: step.phase,
+    program: step.server.name,
+    mode: step.mode,
+    connections: step.connections,
+    blockSize: null,
+    process: step.process,
+    round: 0,
+    run,
+    rateShare: step.rateShare,
+    rate,
+    capacity: { program: 'c-epoll', requestsPerSecond: LATENCY_CAPACITY, connections: step.warmupConnections },
+    pin: step.pin,
+    seconds,
+    command: `oha -q ${rate} -c ${step.connections}`,
+    ok: true,
+    failure: null,
+    wallNs: seconds * 1e9,
+    oha: { answered, statusCodes: { 200: answered }, errors: {}, seconds, requestsPerSecond: rate, latencyMs: { p50: 0.1, p90: 0.2, p99: 0.4 * jitter(), p999: 1.5, max: 2 } },
+    holdsRate: true,
+    server: { cpuNs, cpuFrom: 'schedstat', threadsEnded: 0, slices: answered, userTicks: 1, systemTicks: 1, clkTck: CLK_TCK, threads: 1, maxRssKiB: 4096 },
+    ohaCpuNs: answered * 12000,
+    steal: quietCpus(step.pin, seconds * 1e9, cpuNs).steal,
+    gc: onV8
+      ? { how: 'V8 --trace-gc', collections, perThousandRequests: collections / answered * 1000, pausedShare: collections * 0.5e6 / (seconds * 1e9), totalPauseMs: collections * 0.5, longestPauseMs: 0.9, byKind: {} }
+      : { how: null, reason: 'no garbage collector' }
+  }
+}
+
 // A server under strace -f -c answering step.requests requests: accept, read, write and
 // close each, and forty calls of start-up and exit.
 function serverTrace (step, run) {
@@ -326,7 +365,8 @@ const SHAPES = {
   [HTTP_PHASE]: wrkRun,
   [HTTP_CAPACITY_PHASE]: wrkRun,
   [HTTP_STRACE_PHASE]: serverTrace,
-  [HTTP_KERNEL_PHASE]: kernelWrkRun
+  [HTTP_KERNEL_PHASE]: kernelWrkRun,
+  [HTTP_LATENCY_PHASE]: ohaRun
 }
 
 // Runs `node bench.js ARGS` in this process, with env added to the environment, measured

@@ -12,6 +12,7 @@ const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } 
 const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
 const { connectionCounts } = require('./wrk')
+const { ohaReason, ohaVersion } = require('./oha')
 
 const rows = [
   {
@@ -65,7 +66,8 @@ const rows = [
     rerun: true
   },
   skipRow('strace', 'skip the syscall profile pass'),
-  skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)')
+  skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
+  skipRow('latency', 'skip the latency pass (oha at fixed rates: latency, CPU and GC per request)')
 ]
 
 const stored = {
@@ -98,13 +100,14 @@ function recorded (context) {
 }
 
 function plan (options, { runnable }, { ptrace, bpf, placement }) {
-  const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available }
+  const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available, latency: options.latency && ohaReason() === null }
   return planHttp(runnable, { ...options, ...passes }, loadPin(placement.http, options.placement), placement.http)
 }
 
-// A cell is a server, mode and count of connections; a strace run's, its count of requests too.
+// A cell is a server, mode and count of connections; a strace run's, its count of requests
+// too; a latency run's, its rate (a share of the reference's capacity).
 function cellKey (step) {
-  return [step.phase, step.program.name ?? step.program, step.mode, step.connections, step.requests ?? ''].join('\t')
+  return [step.phase, step.program.name ?? step.program, step.mode, step.connections, step.requests ?? '', step.rateShare ?? ''].join('\t')
 }
 
 // strace's summaries go to the run's strace/ folder.
@@ -159,8 +162,14 @@ module.exports = {
   context: (options, { runnable }, placement) => ({
     ...httpContext(runnable, loadPin(placement.http, options.placement)),
     httpPlacement: options.placement,
-    httpRounds: true
+    httpRounds: true,
+    // the latency pass's load and where it ran, or why there was none
+    httpLatency: options.latency
+      ? (ohaReason() === null ? { oha: ohaVersion(), pin: placement.http, ...options.http.latency } : { skipped: ohaReason() })
+      : { skipped: 'skipped with --no-latency' }
   }),
+  // what the run leaves out that it was asked for, said before it starts
+  planNotes: options => options.latency && ohaReason() ? [`no latency pass: ${ohaReason()}`] : [],
   passes: (options, placement) => {
     const pin = loadPin(placement.http, options.placement)
     return { http: { wrk: pin.client, server: pin.server } }

@@ -38,7 +38,10 @@ const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = requir
 const { runInterleaved, SLICE_MS } = require('./interleave')
 const { checkLoad, sendRequests } = require('./client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
-const { processCpu, childrenUserNs, cpuBetween } = require('./cpu')
+const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
+const { ohaArgv, parseOha, ohaFailure, holdsRate } = require('./oha')
+const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
+const { runtimes } = require('../../lib/runtimes')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 
 const PHASE = 'http'
@@ -51,6 +54,14 @@ const KERNEL_PHASE = 'http-kernel'
 // server's capacity, and what CPU per request is when a busy server answers many requests
 // per wake-up (docs/placement.md: a different figure, not a better one)
 const CAPACITY_PHASE = 'http-capacity'
+// The latency pass (experiments/http/oha.js, docs/http.md): per mode, server processes of
+// their own, each started with its collector traced (V8's --trace-gc, JavaScriptCore's
+// log) and warmed up with wrk on another CPU; then, server by server, oha at each count of
+// connections and each rate, oha on that other CPU too, so that the load's own CPU
+// time does not queue the server's answers. The rates are the same for every server of
+// a mode: shares of what c-epoll answered at the end of its warm-up there (its capacity),
+// two significant digits.
+const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
@@ -60,7 +71,9 @@ const PRESETS = {
     seconds: 1,
     connections: [1, 16, 128],
     warmup: { min: 2, max: 8 },
-    straceRequests: { small: 1000, large: 4000 }
+    straceRequests: { small: 1000, large: 4000 },
+    // the thttpd study's 20, 100 and 1000 connections; a light rate and a heavy one
+    latency: { connections: [20, 100, 1000], rateShares: [0.1, 0.4], seconds: 2 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
   quick: {
@@ -69,7 +82,8 @@ const PRESETS = {
     seconds: 1,
     connections: [16],
     warmup: { min: 1, max: 1 },
-    straceRequests: { small: 250, large: 1000 }
+    straceRequests: { small: 250, large: 1000 },
+    latency: { connections: [20], rateShares: [0.1], seconds: 1 }
   }
 }
 
@@ -128,6 +142,25 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
         for (const server of selected) {
           const where = { server, mode, count, process: processes - 1, round: 0, run: 0 }
           steps.push(cellStep({ phase: KERNEL_PHASE, ...where, group: `kernel, ${mode}` }))
+        }
+      }
+    }
+  }
+  if (options.latency) {
+    const { connections: counts, rateShares } = options.http.latency ?? PRESETS.default.latency
+    for (const mode of options.modes) {
+      for (const server of selected) {
+        for (const count of counts) {
+          for (const rateShare of rateShares) {
+            const where = { server, mode, count, process: processes, round: 0, run: 0, group: `latency, ${mode}` }
+            steps.push({
+              ...cellStep({ phase: LATENCY_PHASE, ...where }),
+              pin: capacityPin,
+              rateShare,
+              gcTrace: true,
+              label: `latency, ${mode}: ${server.name}, ${count} connections, ${rateShare * 100}% of ${REFERENCE}'s capacity`
+            })
+          }
         }
       }
     }
@@ -196,7 +229,14 @@ function httpSession (interrupted = () => false) {
     try {
       fresh.port = await freePort()
       note(`${what}: starting`)
-      fresh.started = await startServer(step.server, { port: fresh.port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000 })
+      const traced = step.gcTrace ? gcTraceOf(step.server) : null
+      fresh.started = await startServer(step.server, {
+        port: fresh.port,
+        prefix: ['taskset', '-c', String(step.pin.server)],
+        timeoutMs: options.timeoutSeconds * 1000,
+        v8Flags: traced?.v8Flags ?? [],
+        env: traced?.env ?? {}
+      })
       note(`${what}: checking its answers`)
       for (const mode of MODES) {
         const { problem, unannouncedCloses } = await checkLoad(fresh.port, mode)
@@ -314,6 +354,7 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
 // servers' start-up and warm-up as they go.
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
+  if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
   const server = await session.serverFor(step, options, note)
   const base = {
     phase: step.phase,
@@ -429,6 +470,117 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
+// How the latency pass traces a server's collector: V8's --trace-gc (Node, Deno, the host),
+// JavaScriptCore's log (Bun), or null where there is no collector or no trace of it.
+function gcTraceOf (server) {
+  const runtime = runtimes[server.runtime]
+  if (runtime.v8Flags && server.command.includes('{v8flags}')) {
+    return { how: 'V8 --trace-gc', v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
+  }
+  if (runtime.engine === 'jsc') return { how: 'BUN_JSC_logGC=1', v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog }
+  return null
+}
+
+// Why a server's row has no GC figures.
+function noGcReason (server) {
+  return runtimes[server.runtime].noGcTrace ?? (server.runtime === 'native' ? 'C: no garbage collector' : 'no trace of its collector')
+}
+
+// Collections in a window of a run: their count per 1,000 answered requests, the share of
+// the window the world was stopped, the longest pause, and counts by kind.
+function gcInWindow (events, answered, windowNs) {
+  const { collections, totalPauseMs, maxPauseMs, byKind } = summariseGc(events)
+  return {
+    collections,
+    perThousandRequests: answered > 0 ? collections / answered * 1000 : null,
+    pausedShare: totalPauseMs * 1e6 / windowNs,
+    totalPauseMs,
+    // JavaScriptCore's cycles stop the world in increments: the longest increment
+    longestPauseMs: events.some(event => event.longestPauseMs != null)
+      ? Math.max(...events.map(event => event.longestPauseMs ?? event.pauseMs))
+      : maxPauseMs,
+    byKind
+  }
+}
+
+// A latency pass run: oha at the step's rate and connections, the server's CPU and its
+// collections over the run. The rate is step.rateShare of what the reference answered at
+// the end of its warm-up in this generation (wrk on another CPU, at the most connections).
+async function measureLatency (step, options, session, note) {
+  const server = await session.serverFor(step, options, note)
+  const referenceRow = step.peers.find(peer => peer.name === REFERENCE)
+  const reference = referenceRow ? await session.serverFor({ ...step, server: referenceRow, program: referenceRow }, options, note) : null
+  const capacity = reference?.warmupRates?.at(-1) ?? null
+  const rate = capacity ? roundRate(step.rateShare * capacity) : null
+  const { seconds } = options.http.latency ?? PRESETS.default.latency
+  const argv = ohaArgv({ cpu: step.pin.client, rate: rate ?? '{rate}', connections: step.connections, seconds, mode: step.mode, port: server.port ?? '{port}' })
+  const base = {
+    phase: LATENCY_PHASE,
+    program: step.server.name,
+    mode: step.mode,
+    connections: step.connections,
+    blockSize: null,
+    process: step.process,
+    round: 0,
+    run: 0,
+    rateShare: step.rateShare,
+    rate,
+    // the rates' source: the reference's last warm-up run in this generation
+    capacity: capacity ? { program: REFERENCE, requestsPerSecond: capacity, connections: step.warmupConnections } : null,
+    pin: step.pin,
+    seconds,
+    command: shellQuote(argv)
+  }
+  const failed = failure => ({ record: { ...base, ok: false, failure, at: new Date().toISOString() }, stopped: false })
+  if (server.failure) return failed(server.failure)
+  if (!capacity) return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${reference?.failure ? `failed: ${reference.failure}` : 'did not run'}`)
+  const traced = gcTraceOf(step.server)
+  // how the server was started: its collector's trace among its flags or its environment
+  base.serverCommand = `${Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}` +
+    shellQuote(['taskset', '-c', String(step.pin.server), ...serverArgv(step.server, server.port, traced?.v8Flags ?? [])])
+  const printed = server.started.output()
+  const cpus = [...new Set([step.pin.client, step.pin.server])]
+  const stealBefore = stealNs(cpus)
+  const before = processCpu(server.started.pid)
+  const ohaBefore = childrenCpuNs()
+  const windowStart = process.hrtime.bigint()
+  const run = await runWrk(argv, seconds * 1000 + WRK_GRACE_MS)
+  const windowNs = Number(process.hrtime.bigint() - windowStart)
+  const after = processCpu(server.started.pid)
+  const ohaCpuNs = childrenCpuNs() - ohaBefore
+  const stealAfter = stealNs(cpus)
+  const output = parseOha(run.stdout)
+  const exited = server.started.exited()
+  const failure = ohaFailure({ run, output, exited }) ??
+    (before && after ? null : 'the server\'s CPU time could not be read from /proc')
+  if (exited) await session.failRun(step, failure)
+  const now = server.started.output()
+  const trace = traced ? traced.parse(`${now.stdout.slice(printed.stdout.length)}\n${now.stderr.slice(printed.stderr.length)}`) : null
+  const record = {
+    ...base,
+    ok: failure === null,
+    failure,
+    wallNs: windowNs,
+    oha: output,
+    holdsRate: output && failure === null ? holdsRate(output, rate, seconds) : null,
+    server: before && after ? cpuBetween(before, after) : null,
+    // oha's own CPU time (user and system, 10 ms ticks): what the load cost
+    ohaCpuNs,
+    // what the hypervisor took from oha's and the server's CPUs meanwhile: a VM descheduled
+    // for milliseconds puts them into every request then in flight (lib/steal.js)
+    steal: stealBetween(cpus, stealBefore, stealAfter),
+    gc: trace ? { how: traced.how, ...gcInWindow(trace, output?.answered ?? 0, windowNs) } : { how: null, reason: noGcReason(step.server) },
+    at: new Date().toISOString()
+  }
+  return { record, stopped: run.signal === 'SIGINT' }
+}
+
+// A rate to two significant digits: 12,345 req/s is asked as 12,000.
+function roundRate (rate) {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(rate)) - 1)
+  return Math.max(1, Math.round(rate / unit) * unit)
+}
+
 // The probes on a server process and its children, for one wrk run: sysprof pinned where
 // the server runs (its calibration measures that CPU), its profile kept in runDir/kernel/.
 async function startTracing (step, pid, runDir) {
@@ -486,10 +638,13 @@ module.exports = {
   STRACE_PHASE,
   KERNEL_PHASE,
   CAPACITY_PHASE,
+  LATENCY_PHASE,
   STRACE_CONNECTIONS,
   PRESETS,
   planHttp,
   httpSession,
   measureStep,
-  warmUp
+  warmUp,
+  roundRate,
+  gcInWindow
 }

@@ -8,6 +8,7 @@ const { formatNumber, formatPercent, formatShare, escapeMarkdown: md } = require
 const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
+const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-latency')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
 const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
@@ -121,8 +122,8 @@ function httpData (sets) {
         }
       }
     })
-    const { meaning, reference, preset, pin, placement, kernel, capacity } = results
-    return { set: set.label, meaning, reference, preset, pin, placement: placement ?? 'apart', modes, kernel: kernel ?? null, capacity: capacity ?? null }
+    const { meaning, reference, preset, pin, placement, kernel, capacity, latency } = results
+    return { set: set.label, meaning, reference, preset, pin, placement: placement ?? 'apart', modes, kernel: kernel ?? null, capacity: capacity ?? null, latency: latency ?? null }
   })
 }
 
@@ -189,7 +190,7 @@ function httpSection (data) {
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
       ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
-    ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), kernelHtml(entry.kernel)])}
+    ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), latencyHtml(entry.latency, entry.meaning.latency, entry.reference), kernelHtml(entry.kernel)])}
   </section>`
 }
 
@@ -255,11 +256,12 @@ function terminal (results) {
   const [entry] = httpData(sets)
   const own = httpOwnText(results.http.repeatability)
   return [...answerText(httpAnswer(sets), ANSWER), ...httpTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]),
-    ...kernelTerminal(entry.kernel), ...(own ? ['', own] : [])]
+    ...latencyTerminal(entry.latency, entry.reference), ...kernelTerminal(entry.kernel), ...(own ? ['', own] : [])]
 }
 
 function httpMarkdown (entry, compare = false) {
   return [...httpTables(entry).flatMap(({ title, header, rows, align }) => [`## ${compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']),
+    ...latencyMarkdown(entry.latency, entry.meaning.latency, entry.reference, compare ? `${md(entry.set)}: ` : ''),
     ...kernelMarkdown(entry.kernel, `${compare ? `${md(entry.set)}: ` : ''}Syscalls per request at full speed`)]
 }
 

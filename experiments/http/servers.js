@@ -11,23 +11,25 @@ const { expandCommand, unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
-const { findOnPath } = require('../../lib/runtimes')
+const { findOnPath, runtimes } = require('../../lib/runtimes')
 const { childrenOf } = require('../../lib/procfs')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
 const MODES = ['keep-alive', 'close']
 
-// {port} is the port the server must listen on.
+// {port} is the port the server must listen on; {v8flags}, where a V8 server takes them,
+// the V8 flags of a run that asks for them (the latency pass's --trace-gc), in the form its
+// runtime takes (lib/runtimes.js), and nothing otherwise.
 const servers = [
   { name: 'c-blocking', runtime: 'native', file: 'http/c-blocking.c', command: ['{build}/http-c-blocking', '{port}'], note: 'the classic listing: accept, read, write, close, one connection at a time; says Connection: close' },
   { name: 'c-epoll', runtime: 'native', file: 'http/c-epoll.c', command: ['{build}/http-c-epoll', '{port}'], note: 'the ceiling: one thread, epoll, keep-alive, each readable connection answered in one write' },
-  { name: 'just-blocking', runtime: 'just', file: 'http/just-blocking.js', command: ['{runtime}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm'], note: 'c-blocking on the lab\'s V8 host, call for call: net.accept4, net.read, net.write, net.close as fast API calls' },
-  { name: 'just-epoll', runtime: 'just', file: 'http/just-epoll.js', command: ['{runtime}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm', 'factory.loop'], note: 'c-epoll on the lab\'s V8 host, call for call: the host\'s epoll loop calling a JS callback per readable connection' },
-  { name: 'node-http', runtime: 'node', file: 'http/node-http.js', command: ['{runtime}', '{file}', '{port}'], note: 'http.createServer' },
-  { name: 'node-net', runtime: 'node', file: 'http/node-net.js', command: ['{runtime}', '{file}', '{port}'], note: 'net sockets, no HTTP layer' },
+  { name: 'just-blocking', runtime: 'just', file: 'http/just-blocking.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm'], note: 'c-blocking on the lab\'s V8 host, call for call: net.accept4, net.read, net.write, net.close as fast API calls' },
+  { name: 'just-epoll', runtime: 'just', file: 'http/just-epoll.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm', 'factory.loop'], note: 'c-epoll on the lab\'s V8 host, call for call: the host\'s epoll loop calling a JS callback per readable connection' },
+  { name: 'node-http', runtime: 'node', file: 'http/node-http.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], note: 'http.createServer' },
+  { name: 'node-net', runtime: 'node', file: 'http/node-net.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], note: 'net sockets, no HTTP layer' },
   { name: 'bun', runtime: 'bun', file: 'http/bun.js', command: ['{runtime}', '{file}', '{port}'], note: 'Bun.serve' },
-  { name: 'deno', runtime: 'deno', file: 'http/deno.js', command: ['{runtime}', 'run', '--allow-net', '{file}', '{port}'], note: 'Deno.serve' },
+  { name: 'deno', runtime: 'deno', file: 'http/deno.js', command: ['{runtime}', 'run', '{v8flags}', '--allow-net', '{file}', '{port}'], note: 'Deno.serve' },
   // WebAssembly through WASIX on wasmer (docs/wasm.md): c-blocking as a text module of the
   // lab's, its sockets wasmer's host networking (--net). wasmer 4.4 passes no signal on to
   // a module (SIGTERM and SIGINT end it where they land), so the module cannot exit 0:
@@ -62,8 +64,9 @@ const servers = [
   }
 ]
 
-function serverArgv (server, port) {
-  return expandCommand(server, { '{port}': String(port) })
+function serverArgv (server, port, v8Flags = []) {
+  const flags = v8Flags.length && runtimes[server.runtime].v8Flags ? runtimes[server.runtime].v8Flags(v8Flags) : []
+  return expandCommand(server, { '{port}': String(port), '{v8flags}': flags })
 }
 
 // A port of 127.0.0.1 that nothing listens on now: the kernel's choice for port 0.
@@ -87,9 +90,11 @@ const STOP_MS = 5000
 
 // prefix: what the server's command runs under (taskset, strace); with `traced` the
 // server is the child of that prefix's process (strace's tracee), and stop() signals it;
-// env: variables added to this process's (the db experiment's database and variant).
-function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {} }) {
-  const [command, ...args] = [...prefix, ...serverArgv(server, port)]
+// env: variables added to this process's (the db experiment's database and variant);
+// v8Flags: V8 flags for a server that takes them ({v8flags}). output() gives what the
+// server has printed so far, { stdout, stderr } (a GC trace among them).
+function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {}, v8Flags = [] }) {
+  const [command, ...args] = [...prefix, ...serverArgv(server, port, v8Flags)]
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
@@ -108,8 +113,10 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
     child.stderr.on('data', chunk => { stderr += chunk })
     child.stdout.on('data', chunk => {
       stdout += chunk
+      // once settled, a server's output (a GC trace) is only kept
+      if (settled) return
       const ready = READY_LINE.exec(stdout)
-      if (!ready || settled) return
+      if (!ready) return
       if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
       settled = true
       clearTimeout(timer)
@@ -117,6 +124,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
         child,
         pid: traced ? childPid(child.pid) : child.pid,
         exited: () => child.exitCode !== null || child.signalCode !== null,
+        output: () => ({ stdout, stderr }),
         stop: () => stopServer(child, exited, traced, server.endsBySigterm === true)
       })
     })

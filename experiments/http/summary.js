@@ -7,7 +7,9 @@ const { components } = require('../../lib/variance')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
 const { servers, MODES, REFERENCE } = require('./servers')
-const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const { HOLDS_SHARE } = require('./oha')
+const { stealShare, STEAL_SHARE } = require('../../lib/steal')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
@@ -49,6 +51,7 @@ const MEANING = {
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
+  latency: `oha at fixed rates, the same for every server of a mode (shares of what ${REFERENCE} answered at the end of its warm-up there, wrk on another CPU at the most connections), requests sent on schedule whether or not answers have come back, spread over the connections, oha on the other CPU: latency from each request's intended send time (--latency-correction), so a stall is charged to every request that waited behind it; one run per server, count of connections and rate, in server processes of their own, warmed up, their collectors traced; a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests its rate asked "cannot sustain" it, and its latency is not quoted; GC: collections per 1,000 requests, the share of the run the world was stopped and the longest pause (V8's --trace-gc, JavaScriptCore's BUN_JSC_logGC); steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of the two CPUs' time over the run, which every request then in flight waited out`,
   kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
@@ -56,7 +59,7 @@ const MEANING = {
 function summariseHttp (records, context) {
   const runs = records.filter(record => record.phase === PHASE)
   const traced = records.filter(record => record.phase === STRACE_PHASE)
-  if (runs.length === 0 && traced.length === 0) return null
+  if (runs.length === 0 && traced.length === 0 && !records.some(record => record.phase === LATENCY_PHASE)) return null
   const cells = []
   const classes = new Map()
   for (const key of [...new Set(runs.map(run => `${run.program}\t${run.mode}`))]) {
@@ -86,6 +89,7 @@ function summariseHttp (records, context) {
   const straceOf = run => syscalls.find(entry => entry.server === run.program && entry.mode === run.mode)
   const kernel = kernelPerRequest(records.filter(record => record.phase === KERNEL_PHASE), straceOf)
   const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE))
+  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency)
   return {
     meaning: MEANING,
     reference: REFERENCE,
@@ -101,6 +105,8 @@ function summariseHttp (records, context) {
     kernel,
     // one run per server and mode with wrk on another CPU (null where wrk ran there anyway)
     capacity,
+    // the latency pass: oha at fixed rates (null without it)
+    latency,
     // how far CPU per request and requests/s moved between the interleaved halves of each
     // cell's runs: the run's own repeatability (experiments/http/repeatability.js)
     repeatability: httpHalves(cells)
@@ -220,6 +226,38 @@ function capacityRuns (runs) {
     entry.cpuVsReference = entry.ok && reference && entry.server !== REFERENCE ? entry.cpuPerRequestUs / reference.cpuPerRequestUs : null
   }
   return entries
+}
+
+// The latency pass: { tool, pin, seconds, rates ({ mode: { rates, capacity } }), runs },
+// each run { server, mode, connections, rateShare, rate, ok, failure, holdsRate, answered,
+// asked, latencyMs, cpuPerRequestUs, ohaCpuPerRequestUs, stealShare, steal (above
+// STEAL_SHARE), gc }; null without the pass's runs.
+function latencyRuns (runs, setup = null) {
+  if (runs.length === 0) return null
+  const rates = {}
+  for (const run of runs.filter(each => each.capacity)) {
+    const mode = rates[run.mode] ??= { capacity: run.capacity, rates: [] }
+    if (!mode.rates.some(each => each.rateShare === run.rateShare)) mode.rates.push({ rateShare: run.rateShare, rate: run.rate })
+  }
+  for (const mode of Object.values(rates)) mode.rates.sort((a, b) => a.rateShare - b.rateShare)
+  const entries = runs.map(run => {
+    const entry = { server: run.program, mode: run.mode, connections: run.connections, rateShare: run.rateShare, rate: run.rate, ok: run.ok }
+    if (!run.ok) return { ...entry, failure: run.failure }
+    const share = stealShare([run])
+    return {
+      ...entry,
+      holdsRate: run.holdsRate,
+      answered: run.oha.answered,
+      asked: Math.round(run.rate * run.seconds),
+      latencyMs: run.oha.latencyMs,
+      cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,
+      ohaCpuPerRequestUs: run.ohaCpuNs / run.oha.answered / 1000,
+      stealShare: share,
+      steal: share !== null && share > STEAL_SHARE,
+      gc: run.gc
+    }
+  })
+  return { tool: setup?.oha ?? null, pin: runs[0].pin ?? null, seconds: runs[0].seconds, rates, runs: entries }
 }
 
 // Per server and mode, from its two strace runs: { server, mode, connections, requests:

@@ -86,11 +86,28 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
     } else {
       assert.equal(results.http.capacity, null)
     }
+    // the latency pass: oha at one rate per mode, the same for both servers, from c-epoll's
+    // warm-up in that pass's own processes
+    assert.match(context.httpLatency.oha, /^oha \d+\.\d+\.\d+$/)
+    const latency = results.http.latency
+    assert.deepEqual(latency.runs.map(run => `${run.mode} ${run.server} ${run.connections} ${run.ok}`).sort(),
+      ['close c-blocking 20 true', 'close c-epoll 20 true', 'keep-alive c-blocking 20 true', 'keep-alive c-epoll 20 true'])
+    for (const mode of ['keep-alive', 'close']) {
+      const runs = latency.runs.filter(run => run.mode === mode)
+      assert.equal(new Set(runs.map(run => run.rate)).size, 1)
+      assert.equal(latency.rates[mode].capacity.program, 'c-epoll')
+    }
+    for (const run of latency.runs) {
+      assert.ok(run.rate > 0 && run.answered > 0 && run.latencyMs.p50 <= run.latencyMs.p999 && run.latencyMs.p999 <= run.latencyMs.max, JSON.stringify(run))
+      assert.equal(run.gc.how, null)
+    }
+    assert.match(result.stdout, /^Latency at fixed rates, keep-alive: p50 \/ p99 \/ p99\.9 \/ max in ms/m)
     assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)
     const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
     assert.ok(page.includes('id="http"') && page.includes('id="chart-http-syscalls-1"'))
     assert.ok(!page.includes('id="throughput"') && !page.includes('id="headline"'), 'no stdio sections')
     assert.match(fs.readFileSync(path.join(run, 'results.md'), 'utf8'), /^## Keep-alive: median requests\/s/m)
+    assert.ok(page.includes('Latency at fixed rates, keep-alive'))
     assert.match(fs.readFileSync(path.join(run, 'results.csv'), 'utf8'), /^runId,server,runtime,mode,connections,/)
 
     // cut short after two runs, as by Ctrl-C: a resume measures the rest, and only that

@@ -9,7 +9,7 @@ const path = require('node:path')
 
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, pairedRatioInterval, medianInterval, MEDIAN_INTERVAL_MIN } = require('../../lib/stats')
 const { parseStraceSummary } = require('../../lib/strace')
-const { parseGcTrace, summariseGc } = require('../../experiments/stdio/gctrace')
+const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { summariseResults } = require('../../experiments/stdio/summary')
 const { parseOptions, plan } = require('../../bench')
 const { close, readRuns: readLog, readJson, tempFolders, FIXTURES } = require('../helpers')

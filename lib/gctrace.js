@@ -46,4 +46,42 @@ function summariseGc (events) {
   }
 }
 
-module.exports = { parseGcTrace, summariseGc }
+// JavaScriptCore's collections as Bun prints them with BUN_JSC_logGC=1 (on stderr), one
+// cycle from its START line to its END line:
+//   [GC<0x…>: START M 8838kb => EdenCollection, … p=2.259251ms (max 2.259251)...]
+//   [GC<0x…>: M a=0kb … p=0.765427ms (max 2.259251)...]
+//   [GC<0x…>: M … => 6508kb, p=3.043772ms (max 3.043772), cycle 9.366561ms END]
+// JavaScriptCore collects concurrently: the world stops only in a cycle's increments, each
+// p= one such pause, so a cycle's pause is their sum, and its longest the largest. No
+// timestamps: atMs is null.
+const JSC_START = /START \S+ (\d+)kb => (\w+)Collection/
+const JSC_PAUSE = /\bp=([\d.]+)ms/g
+const JSC_END = /=> (\d+)kb, p=[\d.]+ms .*cycle ([\d.]+)ms END\]/
+function parseJscGcLog (text) {
+  const events = []
+  let cycle = null
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('[GC<')) continue
+    const start = JSC_START.exec(line)
+    if (start) cycle = { kind: `${start[2]} collection`, heapBeforeMB: Number(start[1]) / 1024, pauses: [] }
+    if (!cycle) continue
+    for (const pause of line.matchAll(JSC_PAUSE)) cycle.pauses.push(Number(pause[1]))
+    const end = JSC_END.exec(line)
+    if (!end) continue
+    events.push({
+      atMs: null,
+      kind: cycle.kind,
+      generation: cycle.kind.startsWith('Eden') ? 'young' : 'old',
+      heapBeforeMB: cycle.heapBeforeMB,
+      heapAfterMB: Number(end[1]) / 1024,
+      pauseMs: cycle.pauses.reduce((sum, pause) => sum + pause, 0),
+      longestPauseMs: Math.max(...cycle.pauses),
+      cycleMs: Number(end[2]),
+      reason: ''
+    })
+    cycle = null
+  }
+  return events
+}
+
+module.exports = { parseGcTrace, parseJscGcLog, summariseGc }

@@ -1,0 +1,169 @@
+'use strict'
+// The http experiment's latency pass without a server: oha's command line and report,
+// what fails a run and what only says the server cannot sustain its rate, the plan's steps,
+// the collections of a window, and the summary and tables the report makes of them.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
+const { planHttp, roundRate, gcInWindow, PRESETS, LATENCY_PHASE } = require('../../experiments/http/measure')
+const { servers, serverArgv } = require('../../experiments/http/servers')
+const { summariseHttp } = require('../../experiments/http/summary')
+const { latencyTables } = require('../../experiments/http/report-latency')
+const { parseJscGcLog } = require('../../lib/gctrace')
+const experiment = require('../../experiments/http')
+
+const fixture = name => fs.readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8')
+const row = name => servers.find(server => server.name === name)
+
+test('ohaArgv: a fixed rate over the connections, latency from intended send times, pinned', () => {
+  const argv = ohaArgv({ cpu: 0, rate: 7200, connections: 100, seconds: 2, mode: 'keep-alive', port: 8080 })
+  assert.deepEqual(argv.slice(0, 3), ['taskset', '-c', '0'])
+  const text = argv.join(' ')
+  assert.match(text, / --no-tui --output-format json --worker-threads 1 -q 7200 --latency-correction -w -c 100 -z 2s http:\/\/127\.0\.0\.1:8080\/$/)
+  assert.ok(!argv.includes('--disable-keepalive'))
+  assert.ok(ohaArgv({ cpu: 0, rate: 1, connections: 1, seconds: 1, mode: 'close', port: 1 }).includes('--disable-keepalive'))
+})
+
+test('parseOha: answers, errors, rate and percentiles in ms; anything else is no report', () => {
+  const report = parseOha(fixture('oha-report.json'))
+  assert.equal(report.answered, 19992)
+  assert.deepEqual(report.errors, {})
+  assert.ok(Math.abs(report.latencyMs.p50 - 0.142491) < 1e-9)
+  assert.ok(Math.abs(report.latencyMs.p999 - 3.633748) < 1e-9)
+  assert.ok(Math.abs(report.latencyMs.max - 3.694596) < 1e-9)
+  assert.ok(report.latencyMs.p50 < report.latencyMs.p99 && report.latencyMs.p99 < report.latencyMs.p999)
+  assert.equal(parseOha('not json'), null)
+  assert.equal(parseOha('{"summary": {}}'), null)
+})
+
+test('ohaFailure: a wrong status, failed requests, no report or an exit fail the run; too few answers do not', () => {
+  const run = { code: 0, signal: null, timedOut: false, stdout: '', stderr: '' }
+  const good = parseOha(fixture('oha-report.json'))
+  assert.equal(ohaFailure({ run, output: good, exited: false }), null)
+  assert.equal(ohaFailure({ run, output: good, exited: true }), 'the server exited during the run')
+  assert.equal(ohaFailure({ run, output: null, exited: false }), 'oha printed no report: ""')
+  assert.equal(ohaFailure({ run: { ...run, code: 2, stderr: 'error: bad\n' }, output: null, exited: false }), 'oha exited 2: error: bad')
+  assert.equal(ohaFailure({ run, output: { ...good, statusCodes: { 200: 10, 404: 3 } }, exited: false }), 'answers with status 404 (3)')
+  assert.equal(ohaFailure({ run, output: { ...good, errors: { 'connection reset': 4 } }, exited: false }), '4 requests failed: connection reset (4)')
+  // 19,992 of 20,000 asked holds 10,000 req/s for 2 s; half of them does not
+  assert.equal(holdsRate(good, 10000, 2), true)
+  assert.equal(holdsRate({ ...good, answered: 10000 }, 10000, 2), false)
+  assert.equal(holdsRate({ ...good, answered: Math.ceil(HOLDS_SHARE * 20000) }, 10000, 2), true)
+})
+
+test('roundRate: two significant digits', () => {
+  assert.equal(roundRate(72243 * 0.1), 7200)
+  assert.equal(roundRate(12345), 12000)
+  assert.equal(roundRate(987), 990)
+  assert.equal(roundRate(42), 42)
+  assert.equal(roundRate(0.2), 1)
+})
+
+test('planHttp: the latency pass, per mode, a generation of its own with collectors traced, load apart', () => {
+  const selected = [row('c-epoll'), row('node-net')]
+  const options = { http: PRESETS.default, modes: ['keep-alive', 'close'], latency: true, placement: 'interleaved' }
+  const pin = { client: 1, server: 1 }
+  const apart = { client: 0, server: 1 }
+  const steps = planHttp(selected, options, pin, apart).filter(step => step.phase === LATENCY_PHASE)
+  const { connections, rateShares } = PRESETS.default.latency
+  assert.deepEqual(connections, [20, 100, 1000])
+  assert.equal(steps.length, 2 * selected.length * connections.length * rateShares.length)
+  for (const step of steps) {
+    assert.deepEqual(step.pin, apart)
+    assert.equal(step.gcTrace, true)
+    assert.equal(step.partner, null)
+    assert.equal(step.process, PRESETS.default.processes)
+    assert.equal(step.peers, selected)
+  }
+  // every step its own cell, so a resume knows which ran
+  assert.equal(new Set(steps.map(experiment.cellKey)).size, steps.length)
+  // server by server, so that one server's runs follow one another
+  assert.deepEqual(steps.slice(0, 6).map(step => step.server.name), Array(6).fill('c-epoll'))
+  assert.equal(planHttp(selected, { ...options, latency: false }, pin, apart).filter(step => step.phase === LATENCY_PHASE).length, 0)
+})
+
+test('serverArgv: V8 flags where a server\'s runtime takes them, in its form; nothing elsewhere', () => {
+  const flags = ['--trace-gc']
+  assert.ok(serverArgv(row('node-net'), 1, flags).slice(1, 2).includes('--trace-gc'))
+  assert.deepEqual(serverArgv(row('deno'), 1, flags).slice(1, 3), ['run', '--v8-flags=--trace-gc'])
+  assert.ok(!serverArgv(row('node-net'), 1).includes('--trace-gc'))
+  assert.ok(!serverArgv(row('node-net'), 1).some(part => part.includes('{v8flags}')))
+  assert.equal(serverArgv(row('c-epoll'), 1, flags).length, serverArgv(row('c-epoll'), 1).length)
+})
+
+test('parseJscGcLog: a cycle from START to END, its pause the sum of its increments', () => {
+  const events = parseJscGcLog(fixture('gc/bun-logGC.txt'))
+  assert.deepEqual(events.map(event => event.kind), ['Eden collection', 'Full collection', 'Eden collection', 'Eden collection'])
+  assert.deepEqual(events.map(event => event.generation), ['young', 'old', 'young', 'young'])
+  // the first cycle's three increments: p=2.015478, 0.794346 and 3.403736 ms
+  assert.ok(Math.abs(events[0].pauseMs - (2.015478 + 0.794346 + 3.403736)) < 1e-9)
+  assert.equal(events[0].longestPauseMs, 3.403736)
+  assert.ok(Math.abs(events[0].heapBeforeMB - 8838 / 1024) < 1e-9)
+  assert.deepEqual(parseJscGcLog('no collections here\n'), [])
+})
+
+test('gcInWindow: per 1,000 requests, the share paused, the longest pause', () => {
+  const events = [{ kind: 'Scavenge', pauseMs: 1 }, { kind: 'Scavenge', pauseMs: 3 }, { kind: 'Mark-Compact', pauseMs: 6 }]
+  const gc = gcInWindow(events, 4000, 2e9)
+  assert.equal(gc.collections, 3)
+  assert.equal(gc.perThousandRequests, 0.75)
+  assert.equal(gc.pausedShare, 10 / 2000)
+  assert.equal(gc.longestPauseMs, 6)
+  assert.deepEqual(gc.byKind.Scavenge, { count: 2, totalPauseMs: 4, maxPauseMs: 3 })
+  // JavaScriptCore's: the longest increment, not the longest cycle
+  assert.equal(gcInWindow([{ kind: 'Eden collection', pauseMs: 6, longestPauseMs: 3.4 }], 1000, 1e9).longestPauseMs, 3.4)
+})
+
+test('the summary and its tables: the same rates for every server, "cannot sustain" never quoted as latency', () => {
+  const capacity = { program: 'c-epoll', requestsPerSecond: 72000, connections: 128 }
+  const latency = { p50: 0.1, p90: 0.2, p99: 0.5, p999: 3, max: 4 }
+  const record = (program, connections, answered, extra = {}) => ({
+    phase: LATENCY_PHASE,
+    program,
+    mode: 'keep-alive',
+    connections,
+    rateShare: 0.1,
+    rate: 7200,
+    capacity,
+    seconds: 2,
+    pin: { client: 0, server: 1 },
+    ok: true,
+    failure: null,
+    wallNs: 2e9,
+    holdsRate: answered >= 0.98 * 14400,
+    oha: { answered, latencyMs: latency },
+    server: { cpuNs: answered * 5000 },
+    ohaCpuNs: answered * 12000,
+    steal: { cpus: [0, 1], ticks: 0, clkTck: 100 },
+    gc: { how: null, reason: 'C: no garbage collector' },
+    ...extra
+  })
+  const records = [
+    record('c-epoll', 20, 14400),
+    record('node-net', 20, 7000, { gc: { how: 'V8 --trace-gc', collections: 3, perThousandRequests: 0.43, pausedShare: 0.001, longestPauseMs: 0.6 } }),
+    { phase: LATENCY_PHASE, program: 'bun', mode: 'keep-alive', connections: 20, rateShare: 0.1, rate: 7200, capacity, ok: false, failure: '3 requests failed: connection reset (3)' }
+  ]
+  const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.16.0' } }
+  const { latency: summary } = summariseHttp(records, context)
+  assert.equal(summary.tool, 'oha 1.16.0')
+  assert.deepEqual(summary.rates['keep-alive'], { capacity, rates: [{ rateShare: 0.1, rate: 7200 }] })
+  const [epoll, node, bun] = summary.runs
+  assert.equal(epoll.holdsRate, true)
+  assert.equal(epoll.cpuPerRequestUs, 5)
+  assert.equal(epoll.ohaCpuPerRequestUs, 12)
+  assert.equal(epoll.steal, false)
+  assert.equal(node.holdsRate, false)
+  assert.equal(bun.failure, '3 requests failed: connection reset (3)')
+  const [table] = latencyTables(summary)
+  assert.deepEqual(table.header.slice(0, 2), ['server', '7200 req/s, 20 conn.'])
+  const cell = server => table.rows.find(each => each[0] === server)[1]
+  assert.equal(cell('c-epoll'), '0.1 / 0.5 / 3 / 4')
+  assert.match(cell('node-net'), /^cannot sustain \(answered 49%\)$/)
+  assert.match(cell('bun'), /^FAILED: 3 requests failed/)
+  assert.equal(table.rows.find(each => each[0] === 'c-epoll').at(-1), 'C: no garbage collector')
+  assert.match(table.rows.find(each => each[0] === 'node-net').at(-1), /^0\.43 \/ 0\.1% \/ 0\.6 ms$/)
+  // no pass, no summary
+  assert.equal(summariseHttp([record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 })), context).latency, null)
+})
