@@ -135,6 +135,32 @@ const HTTP_FINDINGS = [
       `CPU per request against C's, timed runs against the capacity run (one run each, no interval): ${listJoin(ratios)}. ` +
       'Both are the server\'s own CPU time in two regimes: a different figure, not a better one. The timed runs are the answer because they hold still (docs/placement.md).'
   },
+  // the latency pass at its heavier rate and the middle count of connections, per mode:
+  // the tail each server kept, the ones that could not keep the rate, and the collectors'
+  // longest pauses beside them
+  function latencyAtRates (http) {
+    if (!http.latency) return null
+    const lines = Object.entries(http.latency.rates).map(([mode, { capacity, rates }]) => {
+      const runs = http.latency.runs.filter(run => run.mode === mode)
+      const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)
+      const { rate, rateShare } = rates.at(-1)
+      const connections = counts[Math.floor((counts.length - 1) / 2)]
+      const cell = runs.filter(run => run.rate === rate && run.connections === connections)
+      const held = cell.filter(run => run.ok && run.holdsRate).sort((a, b) => a.latencyMs.p999 - b.latencyMs.p999)
+      const lost = cell.filter(run => run.ok && !run.holdsRate)
+      const failed = cell.filter(run => !run.ok)
+      const paused = cell.filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
+        .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
+      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${rateText(rate)} ` +
+        `(${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ${capacity.program} answered), ${connections} connections`
+      const tails = held.length ? `p99.9 ${held.map(run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${run.steal ? ' (steal)' : ''}`).join(', ')}` : 'no server held the rate'
+      const cannot = lost.length ? `; cannot sustain it: ${listJoin(lost.map(run => `${run.server} (answered ${formatPercent(run.answered / run.asked)})`))}` : ''
+      const broke = failed.length ? `; failed: ${listJoin(failed.map(run => run.server))}` : ''
+      const gc = paused.length ? `. Longest GC pause there: ${paused.map(run => `${run.server} ${formatNumber(run.gc.longestPauseMs)} ms`).join(', ')}` : ''
+      return `${where}: ${tails}${cannot}${broke}${gc}.`
+    })
+    return lines.length ? `Latency at fixed rates, from intended send times (oha): ${lines.join(' ')}` : null
+  },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]
     if (servers.length === 0) return null

@@ -164,6 +164,10 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   assert.match(cell('bun'), /^FAILED: 3 requests failed/)
   assert.equal(table.rows.find(each => each[0] === 'c-epoll').at(-1), 'C: no garbage collector')
   assert.match(table.rows.find(each => each[0] === 'node-net').at(-1), /^0\.43 \/ 0\.1% \/ 0\.6 ms$/)
+  // the finding: the tail of those that held the rate, who could not, who failed
+  const { findings } = require('../../experiments/http/findings')
+  const text = findings([{ label: 'run', results: { http: summariseHttp(records, context) } }]).map(finding => finding.text).find(line => line.startsWith('Latency'))
+  assert.match(text, /Keep-alive at 7200 req\/s \(10% of the 72000 req\/s c-epoll answered\), 20 connections: p99\.9 c-epoll 3 ms; cannot sustain it: node-net \(answered 49%\); failed: bun\. Longest GC pause there: node-net 0\.6 ms\.$/)
   // no pass, no summary
   assert.equal(summariseHttp([record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 })), context).latency, null)
 })
