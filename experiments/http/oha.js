@@ -6,17 +6,18 @@
 // sends a connection's next request only after its answer: a stall of 1 s held back 20
 // requests, not the 2,000 a rate of 2,000 req/s meant to send (docs/http.md).
 //
-// oha 1.16.0 comes from the Rust crates registry, built by ./setup.sh with Debian's
-// cargo-web (bookworm's cargo is too old for it); Debian has no open-loop generator
-// that keeps connections open (httperf sends on schedule, but a new connection per
-// request, and its histogram has 1 ms bins).
+// oha 1.11.0 comes from the Rust crates registry, built by ./setup.sh with Debian's
+// cargo-web (bookworm's cargo, 1.63, is too old for it; bookworm's cargo-web is 1.85, and
+// oha 1.12 on needs 1.86); Debian has no open-loop generator that keeps connections open
+// (httperf sends on schedule, but a new connection per request, and its histogram has
+// 1 ms bins).
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { BUILD } = require('../../lib/paths')
 const { findOnPath, isExecutable } = require('../../lib/runtimes')
 
 const OHA = path.join(BUILD, 'oha', 'bin', 'oha')
-const OHA_VERSION = '1.16.0'
+const OHA_VERSION = '1.11.0'
 const INSTALL = `run ./setup.sh, which builds oha ${OHA_VERSION} from the Rust crates registry into build/oha, or set OHA=/path/to/oha`
 
 function ohaBinary () {
@@ -37,12 +38,13 @@ function ohaVersion () {
 }
 
 // One run: `rate` requests/s spread over `connections` connections for `seconds`, from
-// one worker thread pinned to `cpu`; the requests still out when the time is up are
-// waited for (-w), the ones not yet sent are not.
+// one worker thread (oha counts physical cores, not the CPUs taskset leaves it) pinned to
+// `cpu`; the requests still out when the time is up are waited for (-w), the ones not yet
+// sent are not.
 function ohaArgv ({ cpu, rate, connections, seconds, mode, port, path: urlPath = '/' }) {
   return [
-    'taskset', '-c', String(cpu), ohaBinary() ?? 'oha', '--no-tui', '--output-format', 'json',
-    '--worker-threads', '1', '-q', String(rate), '--latency-correction', '-w',
+    'taskset', '-c', String(cpu), 'env', 'TOKIO_WORKER_THREADS=1', ohaBinary() ?? 'oha',
+    '--no-tui', '--output-format', 'json', '-q', String(rate), '--latency-correction', '-w',
     '-c', String(connections), '-z', `${seconds}s`,
     ...(mode === 'close' ? ['--disable-keepalive'] : []),
     `http://127.0.0.1:${port}${urlPath}`

@@ -60,6 +60,8 @@ th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: le
 thead th { background: #f7f8fb; font-weight: 600; border-bottom: 2px solid var(--line); }
 tbody tr:nth-child(even) { background: #fafbfd; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+/* cells of a wide table that may take two lines rather than push it past the page */
+.num.wraps { white-space: normal; }
 tbody th[scope=row], tbody th[scope=rowgroup] { white-space: nowrap; }
 table.context th[scope=row] { width: 210px; color: var(--muted); font-weight: 500; white-space: normal; }
 table.grouped tbody tr { background: none; }
