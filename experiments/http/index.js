@@ -122,7 +122,10 @@ function session (options, runDir, interrupted) {
 
 function describe (options, { runnable }) {
   const { processes, runs, seconds, connections } = options.http
-  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ${processes} server processes of ${runs} wrk runs of ${seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
+  const latency = options.latency && ohaReason() === null ? options.http.latency : null
+  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ${processes} server processes of ${runs} wrk runs of ${seconds} s per cell` +
+    (latency ? `, the latency pass (oha at ${latency.rateShares.map(share => `${share * 100}%`).join(' and ')} of c-epoll's capacity, connections ${latency.connections.join(',')})` : '') +
+    (options.strace ? ', and the strace pass' : '')
 }
 
 function derive (logged, context) {
