@@ -215,19 +215,22 @@ fi
 # crates registry, by cargo --locked (its own lock file), into build/oha. It needs Rust 1.85
 # or newer: bookworm's cargo is 1.63, but Debian's cargo-web (1.85 in bookworm, 1.96 in its
 # security updates; kept for Firefox's builds) serves where there is no cargo (oha 1.12 and
-# later need 1.86 and more, which bookworm itself lacks). About 6 minutes on 2 cores; the build
+# later need 1.86 and more, which bookworm itself lacks). About 7 minutes on 2 cores; the build
 # folder goes once oha is installed, and so does its symbol table (17 MB left of 21).
 oha_version=$(node -p "require('./experiments/http/oha').OHA_VERSION")
 if [[ $runtime_only == 0 && ! -x build/oha/bin/oha ]]; then
-  # cargo-web conflicts with Debian's cargo and rustup: installed only where there is no cargo
-  if ! command -v cargo >/dev/null; then apt_install cargo-web; fi
-  cargo_minor=$(cargo --version 2>/dev/null | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
+  # cargo-web conflicts with Debian's cargo and rustup: installed only where there is no cargo,
+  # and only by root; oha is the latency pass's alone, so its lack stops nothing else
+  if ! command -v cargo >/dev/null && [[ $(id -u) == 0 ]]; then apt_install cargo-web; fi
+  cargo_minor=$( (cargo --version 2>/dev/null || true) | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
   if [[ -z $cargo_minor || $cargo_minor -lt 85 ]]; then
-    say "no oha: its build needs cargo 1.85 or newer, and this machine's is $(cargo --version); the http runs will say there is no latency pass (install rustup's cargo, or replace Debian's cargo with cargo-web, and run again)"
+    say "no oha: its build needs cargo 1.85 or newer ($( (cargo --version 2>/dev/null || echo 'none here') | head -1)); the http runs will say there is no latency pass (as root, apt-get install cargo-web where Debian's cargo is not installed, or install rustup's, and run again)"
   else
-    say "building oha $oha_version with cargo into build/oha (about 6 minutes on 2 cores)"
-    CARGO_TARGET_DIR=build/oha-build CARGO_PROFILE_RELEASE_STRIP=symbols \
-      cargo install --quiet --locked "oha@$oha_version" --root build/oha
+    say "building oha $oha_version with cargo into build/oha (about 7 minutes on 2 cores)"
+    if ! CARGO_TARGET_DIR=build/oha-build CARGO_PROFILE_RELEASE_STRIP=symbols \
+      cargo install --quiet --locked "oha@$oha_version" --root build/oha; then
+      say "oha $oha_version did not build (cargo's messages above): the http runs will say there is no latency pass"
+    fi
     rm -rf build/oha-build build/oha/.crates.toml build/oha/.crates2.json
   fi
 fi

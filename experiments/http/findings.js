@@ -143,15 +143,15 @@ const HTTP_FINDINGS = [
     const lines = Object.entries(http.latency.rates).map(([mode, { capacity, rates }]) => {
       const runs = http.latency.runs.filter(run => run.mode === mode)
       const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)
-      const { rate, rateShare } = rates.at(-1)
+      const { rate, rateShare, others = [] } = rates.at(-1)
       const connections = counts[Math.floor((counts.length - 1) / 2)]
-      const cell = runs.filter(run => run.rate === rate && run.connections === connections)
+      const cell = runs.filter(run => run.rateShare === rateShare && run.connections === connections)
       const held = cell.filter(run => run.ok && run.holdsRate).sort((a, b) => a.latencyMs.p999 - b.latencyMs.p999)
       const lost = cell.filter(run => run.ok && !run.holdsRate)
       const failed = cell.filter(run => !run.ok)
       const paused = cell.filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
         .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
-      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${rateText(rate)} ` +
+      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${[rate, ...others].map(rateText).join(' and ')} ` +
         `(${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ${capacity.program} answered), ${connections} connections`
       const tails = held.length ? `p99.9 ${held.map(run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${run.steal ? ' (steal)' : ''}`).join(', ')}` : 'no server held the rate'
       const cannot = lost.length ? `; cannot sustain it: ${listJoin(lost.map(run => `${run.server} (answered ${formatPercent(run.answered / run.asked)})`))}` : ''

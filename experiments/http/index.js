@@ -9,7 +9,7 @@ const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } = require('./servers')
-const { PHASE, STRACE_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
+const { PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
 const { connectionCounts } = require('./wrk')
 const { ohaReason, ohaVersion } = require('./oha')
@@ -129,18 +129,21 @@ function describe (options, { runnable }) {
 }
 
 function derive (logged, context) {
-  return { 'results.json': { ...sharedResults(logged, context, ['mode', 'connections', 'requests']), http: summariseHttp(dataPoints(logged), context) } }
+  return { 'results.json': { ...sharedResults(logged, context, ['mode', 'connections', 'requests', 'rateShare']), http: summariseHttp(dataPoints(logged), context) } }
 }
 
 // A failed cell measured again: its server with c-epoll's, at its count of connections
 // (a failed strace run: at the run's counts), both modes.
 function rerun (options, { phase, program, connections }) {
   const args = program !== REFERENCE ? ['--only', program] : []
-  args.push('--connections', phase === STRACE_PHASE ? options.http.connections.join(',') : connections, ...rerunArgs(options, rows, options.preset))
+  // a strace or latency run's connections are its pass's own, not a --connections of the timed runs
+  const ownCounts = phase === STRACE_PHASE || phase === LATENCY_PHASE
+  args.push('--connections', ownCounts ? options.http.connections.join(',') : connections, ...rerunArgs(options, rows, options.preset))
   return { env: '', args }
 }
 
-const failureLabel = failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`
+const failureLabel = failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}` +
+  (failure.rateShare ? `, at ${failure.rateShare * 100}% of ${REFERENCE}'s capacity` : '')
 
 module.exports = {
   name: 'http',
@@ -151,8 +154,9 @@ module.exports = {
   ],
   options: rows,
   stored,
-  // runs from before the kernel pass had none; runs from before --placement ran wrk apart
-  later: { kernel: false, placement: 'apart' },
+  // runs from before the kernel pass had none; runs from before --placement ran wrk apart;
+  // runs from before the latency pass had none
+  later: { kernel: false, placement: 'apart', latency: false },
   configure,
   list: () => listing(),
   select,

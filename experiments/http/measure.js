@@ -233,7 +233,7 @@ function httpSession (interrupted = () => false) {
       const traced = step.gcTrace ? gcTraceOf(step.server) : null
       fresh.started = await startServer(step.server, {
         port: fresh.port,
-        prefix: ['taskset', '-c', String(step.pin.server)],
+        prefix: ['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? [])],
         timeoutMs: options.timeoutSeconds * 1000,
         v8Flags: traced?.v8Flags ?? [],
         env: traced?.env ?? {}
@@ -475,11 +475,23 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
 // JavaScriptCore's log (Bun), or null where there is no collector or no trace of it.
 function gcTraceOf (server) {
   const runtime = runtimes[server.runtime]
+  // V8 prints its trace with C's stdio, which holds 4 KiB at a time in a pipe: a run would
+  // take the lines of runs before it. Line-buffered, each line leaves as it is printed.
   if (runtime.v8Flags && server.command.includes('{v8flags}')) {
-    return { how: 'V8 --trace-gc', v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
+    return { how: 'V8 --trace-gc', prefix: ['stdbuf', '-oL', '-eL'], v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
   }
-  if (runtime.engine === 'jsc') return { how: 'BUN_JSC_logGC=1', v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog }
+  // JavaScriptCore's log goes to stderr, unbuffered
+  if (runtime.engine === 'jsc') return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog }
   return null
+}
+
+// The whole lines a server has printed since `from` ({ stdout, stderr } offsets into what it
+// printed), and where the next read starts: a line cut by a read is read whole next time.
+function printedSince (started, from = { stdout: 0, stderr: 0 }) {
+  const now = started.output()
+  const end = (text, start) => Math.max(start, text.lastIndexOf('\n') + 1)
+  const to = { stdout: end(now.stdout, from.stdout), stderr: end(now.stderr, from.stderr) }
+  return { text: now.stdout.slice(from.stdout, to.stdout) + now.stderr.slice(from.stderr, to.stderr), to }
 }
 
 // Why a server's row has no GC figures.
@@ -538,25 +550,27 @@ async function measureLatency (step, options, session, note) {
   const traced = gcTraceOf(step.server)
   // how the server was started: its collector's trace among its flags or its environment
   base.serverCommand = `${Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}` +
-    shellQuote(['taskset', '-c', String(step.pin.server), ...serverArgv(step.server, server.port, traced?.v8Flags ?? [])])
-  const printed = server.started.output()
+    shellQuote(['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? []), ...serverArgv(step.server, server.port, traced?.v8Flags ?? [])])
+  // the run's own collections: what the server printed before it (between other servers'
+  // runs) is passed over; a failed run stops the process, so its output is kept by hand
+  const started = server.started
+  const { to: printed } = printedSince(started)
   const cpus = [...new Set([step.pin.client, step.pin.server])]
   const stealBefore = stealNs(cpus)
-  const before = processCpu(server.started.pid)
+  const before = processCpu(started.pid)
   const ohaBefore = childrenCpuNs()
   const windowStart = process.hrtime.bigint()
   const run = await runWrk(argv, seconds * 1000 + WRK_GRACE_MS)
   const windowNs = Number(process.hrtime.bigint() - windowStart)
-  const after = processCpu(server.started.pid)
+  const after = processCpu(started.pid)
   const ohaCpuNs = childrenCpuNs() - ohaBefore
   const stealAfter = stealNs(cpus)
   const output = parseOha(run.stdout)
-  const exited = server.started.exited()
-  const failure = ohaFailure({ run, output, exited }) ??
+  const failure = ohaFailure({ run, output, exited: started.exited() }) ??
     (before && after ? null : 'the server\'s CPU time could not be read from /proc')
-  if (exited) await session.failRun(step, failure)
-  const now = server.started.output()
-  const trace = traced ? traced.parse(`${now.stdout.slice(printed.stdout.length)}\n${now.stderr.slice(printed.stderr.length)}`) : null
+  const trace = traced ? traced.parse(printedSince(started, printed).text) : null
+  // as the timed runs do: a process that answered wrongly, hung or died serves no more runs
+  if (failure) await session.failRun(step, failure)
   const record = {
     ...base,
     ok: failure === null,

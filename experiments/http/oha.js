@@ -26,7 +26,10 @@ function ohaBinary () {
 
 // Why the latency pass cannot run here, or null.
 function ohaReason () {
-  return ohaBinary() === null ? `oha is not installed: ${INSTALL}` : null
+  const binary = ohaBinary()
+  if (binary === null) return `oha is not installed: ${INSTALL}`
+  if (!isExecutable(binary)) return `OHA=${binary} is not an executable file: ${INSTALL}`
+  return null
 }
 
 // What the binary says it is ("oha 1.16.0"), or null.

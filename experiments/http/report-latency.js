@@ -37,7 +37,7 @@ function gcText (run) {
 // the server's CPU per request and its collections at the most connections.
 function latencyTables (latency) {
   if (!latency) return []
-  return Object.entries(latency.rates).flatMap(([mode, { capacity, rates }]) => rates.map(({ rateShare, rate }) => {
+  return Object.entries(latency.rates).flatMap(([mode, { capacity, rates }]) => rates.map(({ rateShare, rate, others = [] }) => {
     const runs = latency.runs.filter(run => run.mode === mode && run.rateShare === rateShare)
     const servers = [...new Set(runs.map(run => run.server))]
     const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)
@@ -46,7 +46,7 @@ function latencyTables (latency) {
     const header = ['server', ...counts.map(count => `${count} conn.`), `CPU µs/req @${most}`, `GC @${most}: /1k req, paused, longest`]
     const rows = servers.map(server => [server, ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
-    const title = `Latency at ${formatNumber(rate)} req/s, ${modeName(mode)} (${formatPercent(rateShare)} of the ` +
+    const title = `Latency at ${[rate, ...others].map(formatNumber).join(' and ')} req/s, ${modeName(mode)} (${formatPercent(rateShare)} of the ` +
       `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered at ${capacity.connections} connections): ` +
       `p50 / p99 / p99.9 / max in ms from intended send times (oha, one run of ${latency.seconds} s a cell; ` +
       '*: the hypervisor took over 2% of the CPUs meanwhile)'

@@ -235,9 +235,13 @@ function capacityRuns (runs) {
 function latencyRuns (runs, setup = null) {
   if (runs.length === 0) return null
   const rates = {}
+  // a share's rate is one per mode, but a process of the reference started again (a resume, a
+  // failed start) measures its capacity again: then `others` lists the rates beside it
   for (const run of runs.filter(each => each.capacity)) {
     const mode = rates[run.mode] ??= { capacity: run.capacity, rates: [] }
-    if (!mode.rates.some(each => each.rateShare === run.rateShare)) mode.rates.push({ rateShare: run.rateShare, rate: run.rate })
+    const share = mode.rates.find(each => each.rateShare === run.rateShare)
+    if (!share) mode.rates.push({ rateShare: run.rateShare, rate: run.rate, others: [] })
+    else if (run.rate !== share.rate && !share.others.includes(run.rate)) share.others.push(run.rate)
   }
   for (const mode of Object.values(rates)) mode.rates.sort((a, b) => a.rateShare - b.rateShare)
   const entries = runs.map(run => {

@@ -101,13 +101,13 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
       assert.ok(run.rate > 0 && run.answered > 0 && run.latencyMs.p50 <= run.latencyMs.p999 && run.latencyMs.p999 <= run.latencyMs.max, JSON.stringify(run))
       assert.equal(run.gc.how, null)
     }
-    assert.match(result.stdout, /^Latency at fixed rates, keep-alive: p50 \/ p99 \/ p99\.9 \/ max in ms/m)
+    assert.match(result.stdout, /^Latency at \d+ req\/s, keep-alive \(5% of the \d+ req\/s c-epoll answered at 2 connections\): p50 \/ p99 \/ p99\.9 \/ max in ms/m)
     assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)
     const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
     assert.ok(page.includes('id="http"') && page.includes('id="chart-http-syscalls-1"'))
     assert.ok(!page.includes('id="throughput"') && !page.includes('id="headline"'), 'no stdio sections')
     assert.match(fs.readFileSync(path.join(run, 'results.md'), 'utf8'), /^## Keep-alive: median requests\/s/m)
-    assert.ok(page.includes('Latency at fixed rates, keep-alive'))
+    assert.ok(page.includes('<h3>Latency at fixed rates</h3>') && /<caption>Latency at \d+ req\/s, Connection: close/.test(page))
     assert.match(fs.readFileSync(path.join(run, 'results.csv'), 'utf8'), /^runId,server,runtime,mode,connections,/)
 
     // cut short after two runs, as by Ctrl-C: a resume measures the rest, and only that

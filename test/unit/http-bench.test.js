@@ -376,6 +376,15 @@ test('a resumed http run from before --placement goes on with wrk apart, as it b
   assert.match(storedProblem({ ...older, placement: 'nowhere' }), /^has options\.placement "nowhere", not interleaved, shared or apart$/)
 })
 
+test('a resumed http run from before the latency pass goes on without it, as it began', () => {
+  const { storedProblem, resumedOptions } = require('../../lib/bench-options')
+  const { parseOptions } = require('../../bench')
+  const { latency, ...older } = parseOptions(['--experiment', 'http', '--quick'])
+  assert.equal(latency, true)
+  assert.equal(storedProblem(older), null)
+  assert.equal(resumedOptions(older).latency, false)
+})
+
 test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {
   const [reference] = http.servers.filter(server => server.name === 'c-epoll')
   const other = http.servers.find(server => server.name !== 'c-epoll')

@@ -148,7 +148,7 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.16.0' } }
   const { latency: summary } = summariseHttp(records, context)
   assert.equal(summary.tool, 'oha 1.16.0')
-  assert.deepEqual(summary.rates['keep-alive'], { capacity, rates: [{ rateShare: 0.1, rate: 7200 }] })
+  assert.deepEqual(summary.rates['keep-alive'], { capacity, rates: [{ rateShare: 0.1, rate: 7200, others: [] }] })
   const [epoll, node, bun] = summary.runs
   assert.equal(epoll.holdsRate, true)
   assert.equal(epoll.cpuPerRequestUs, 5)
@@ -169,6 +169,10 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const { findings } = require('../../experiments/http/findings')
   const text = findings([{ label: 'run', results: { http: summariseHttp(records, context) } }]).map(finding => finding.text).find(line => line.startsWith('Latency'))
   assert.match(text, /Keep-alive at 7200 req\/s \(10% of the 72000 req\/s c-epoll answered\), 20 connections: p99\.9 c-epoll 3 ms; cannot sustain it: node-net \(answered 49%\); failed: bun\. Longest GC pause there: node-net 0\.6 ms\.$/)
+  // c-epoll started again (a resume): its capacity measured anew, the other rate beside the first
+  const again = summariseHttp([...records, record('node-http', 20, 14000, { rate: 7000, capacity: { ...capacity, requestsPerSecond: 70000 } })], context).latency
+  assert.deepEqual(again.rates['keep-alive'].rates, [{ rateShare: 0.1, rate: 7200, others: [7000] }])
+  assert.match(latencyTables(again)[0].title, /^Latency at 7200 and 7000 req\/s, keep-alive/)
   // no pass, no summary
   assert.equal(summariseHttp([record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 })), context).latency, null)
 })
