@@ -7,7 +7,7 @@ const [a, b] = process.argv.slice(2).filter(arg => arg !== '--calm').map(load)
 const key = run => `${run.server}\t${run.mode}\t${run.connections}\t${run.rateShare}`
 const other = new Map(b.runs.map(run => [key(run), run]))
 const moves = { p50: [], p99: [], p999: [] }
-let held = 0; let disagree = []; let both = 0
+let held = 0; const disagree = []; let both = 0
 for (const run of a.runs) {
   const twin = other.get(key(run))
   if (!twin || !run.ok || !twin.ok || (calm && (run.steal || twin.steal))) continue
