@@ -176,3 +176,21 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   // no pass, no summary
   assert.equal(summariseHttp([record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 })), context).latency, null)
 })
+
+test('without oha the run says so in one line, and plans no latency run', () => {
+  const saved = process.env.OHA
+  process.env.OHA = '/nonexistent/oha'
+  try {
+    const [line] = experiment.planNotes({ latency: true })
+    assert.match(line, /^no latency pass: OHA=\/nonexistent\/oha is not an executable file: run \.\/setup\.sh, which builds oha [\d.]+ /)
+    assert.deepEqual(experiment.planNotes({ latency: false }), [])
+    const selected = [row('c-epoll')]
+    const options = { ...PRESETS.quick, http: PRESETS.quick, modes: ['keep-alive'], latency: true, strace: false, kernel: false, placement: 'interleaved' }
+    const pin = { client: 0, server: 1 }
+    const steps = experiment.plan(options, { runnable: selected }, { ptrace: { available: false }, bpf: null, placement: { http: pin } })
+    assert.equal(steps.filter(step => step.phase === LATENCY_PHASE).length, 0)
+  } finally {
+    if (saved === undefined) delete process.env.OHA
+    else process.env.OHA = saved
+  }
+})
