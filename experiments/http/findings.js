@@ -151,12 +151,16 @@ const HTTP_FINDINGS = [
       const failed = cell.filter(run => !run.ok)
       const paused = cell.filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
         .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
-      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${[rate, ...others].map(rateText).join(' and ')} ` +
-        `(${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ${capacity.program} answered), ${connections} connections`
-      const tails = held.length ? `p99.9 ${held.map(run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${run.steal ? ' (steal)' : ''}`).join(', ')}` : 'no server held the rate'
-      const cannot = lost.length ? `; cannot sustain it: ${listJoin(lost.map(run => `${run.server} (answered ${formatPercent(run.answered / run.asked)})`))}` : ''
+      const asked = [rate, ...others].map(rateText).join(' and ')
+      const share = `${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ${capacity.program} answered`
+      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ${connections} connections`
+      const tail = run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${run.steal ? ' (steal)' : ''}`
+      const tails = held.length ? `p99.9 ${held.map(tail).join(', ')}` : 'no server held the rate'
+      const answered = run => `${run.server} (answered ${formatPercent(run.answered / run.asked)})`
+      const cannot = lost.length ? `; cannot sustain it: ${listJoin(lost.map(answered))}` : ''
       const broke = failed.length ? `; failed: ${listJoin(failed.map(run => run.server))}` : ''
-      const gc = paused.length ? `. Longest GC pause there: ${paused.map(run => `${run.server} ${formatNumber(run.gc.longestPauseMs)} ms`).join(', ')}` : ''
+      const pause = run => `${run.server} ${formatNumber(run.gc.longestPauseMs)} ms`
+      const gc = paused.length ? `. Longest GC pause there: ${paused.map(pause).join(', ')}` : ''
       return `${where}: ${tails}${cannot}${broke}${gc}.`
     })
     return lines.length ? `Latency at fixed rates, from intended send times (oha): ${lines.join(' ')}` : null

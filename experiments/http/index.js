@@ -100,14 +100,19 @@ function recorded (context) {
 }
 
 function plan (options, { runnable }, { ptrace, bpf, placement }) {
-  const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available, latency: options.latency && ohaReason() === null }
+  const passes = {
+    strace: options.strace && ptrace.available,
+    kernel: options.kernel && bpf?.available,
+    latency: options.latency && ohaReason() === null
+  }
   return planHttp(runnable, { ...options, ...passes }, loadPin(placement.http, options.placement), placement.http)
 }
 
 // A cell is a server, mode and count of connections; a strace run's, its count of requests
 // too; a latency run's, its rate (a share of the reference's capacity).
 function cellKey (step) {
-  return [step.phase, step.program.name ?? step.program, step.mode, step.connections, step.requests ?? '', step.rateShare ?? ''].join('\t')
+  const program = step.program.name ?? step.program
+  return [step.phase, program, step.mode, step.connections, step.requests ?? '', step.rateShare ?? ''].join('\t')
 }
 
 // strace's summaries go to the run's strace/ folder.
@@ -123,13 +128,16 @@ function session (options, runDir, interrupted) {
 function describe (options, { runnable }) {
   const { processes, runs, seconds, connections } = options.http
   const latency = options.latency && ohaReason() === null ? options.http.latency : null
-  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ${processes} server processes of ${runs} wrk runs of ${seconds} s per cell` +
-    (latency ? `, the latency pass (oha at ${latency.rateShares.map(share => `${share * 100}%`).join(' and ')} of c-epoll's capacity, connections ${latency.connections.join(',')})` : '') +
+  const shares = latency?.rateShares.map(share => `${share * 100}%`).join(' and ')
+  return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ` +
+    `${processes} server processes of ${runs} wrk runs of ${seconds} s per cell` +
+    (latency ? `, the latency pass (oha at ${shares} of c-epoll's capacity, connections ${latency.connections.join(',')})` : '') +
     (options.strace ? ', and the strace pass' : '')
 }
 
 function derive (logged, context) {
-  return { 'results.json': { ...sharedResults(logged, context, ['mode', 'connections', 'requests', 'rateShare']), http: summariseHttp(dataPoints(logged), context) } }
+  const shared = sharedResults(logged, context, ['mode', 'connections', 'requests', 'rateShare'])
+  return { 'results.json': { ...shared, http: summariseHttp(dataPoints(logged), context) } }
 }
 
 // A failed cell measured again: its server with c-epoll's, at its count of connections
@@ -138,11 +146,20 @@ function rerun (options, { phase, program, connections }) {
   const args = program !== REFERENCE ? ['--only', program] : []
   // a strace or latency run's connections are its pass's own, not a --connections of the timed runs
   const ownCounts = phase === STRACE_PHASE || phase === LATENCY_PHASE
-  args.push('--connections', ownCounts ? options.http.connections.join(',') : connections, ...rerunArgs(options, rows, options.preset))
+  const counts = ownCounts ? options.http.connections.join(',') : connections
+  args.push('--connections', counts, ...rerunArgs(options, rows, options.preset))
   return { env: '', args }
 }
 
-const failureLabel = failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}` +
+// The latency pass's load and where it ran, or why there was none.
+function latencyContext (options, placement) {
+  if (!options.latency) return { skipped: 'skipped with --no-latency' }
+  const reason = ohaReason()
+  return reason === null ? { oha: ohaVersion(), pin: placement.http, ...options.http.latency } : { skipped: reason }
+}
+
+const failureLabel = failure => `${failure.mode}, ${failure.connections} connections` +
+  (failure.requests ? `, ${failure.requests} requests` : '') +
   (failure.rateShare ? `, at ${failure.rateShare * 100}% of ${REFERENCE}'s capacity` : '')
 
 module.exports = {
@@ -170,10 +187,7 @@ module.exports = {
     ...httpContext(runnable, loadPin(placement.http, options.placement)),
     httpPlacement: options.placement,
     httpRounds: true,
-    // the latency pass's load and where it ran, or why there was none
-    httpLatency: options.latency
-      ? (ohaReason() === null ? { oha: ohaVersion(), pin: placement.http, ...options.http.latency } : { skipped: ohaReason() })
-      : { skipped: 'skipped with --no-latency' }
+    httpLatency: latencyContext(options, placement)
   }),
   // what the run leaves out that it was asked for, said before it starts
   planNotes: options => options.latency && ohaReason() ? [`no latency pass: ${ohaReason()}`] : [],

@@ -159,7 +159,8 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
               pin: capacityPin,
               rateShare,
               gcTrace: true,
-              label: `latency, ${mode}: ${server.name}, ${count} connections, ${rateShare * 100}% of ${REFERENCE}'s capacity`
+              label: `latency, ${mode}: ${server.name}, ${count} connections, ` +
+                `${rateShare * 100}% of ${REFERENCE}'s capacity`
             })
           }
         }
@@ -478,10 +479,13 @@ function gcTraceOf (server) {
   // V8 prints its trace with C's stdio, which holds 4 KiB at a time in a pipe: a run would
   // take the lines of runs before it. Line-buffered, each line leaves as it is printed.
   if (runtime.v8Flags && server.command.includes('{v8flags}')) {
-    return { how: 'V8 --trace-gc', prefix: ['stdbuf', '-oL', '-eL'], v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
+    const prefix = ['stdbuf', '-oL', '-eL']
+    return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
   }
   // JavaScriptCore's log goes to stderr, unbuffered
-  if (runtime.engine === 'jsc') return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog }
+  if (runtime.engine === 'jsc') {
+    return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog }
+  }
   return null
 }
 
@@ -496,7 +500,7 @@ function printedSince (started, from = { stdout: 0, stderr: 0 }) {
 
 // Why a server's row has no GC figures.
 function noGcReason (server) {
-  return runtimes[server.runtime].noGcTrace ?? (server.runtime === 'native' ? 'C: no garbage collector' : 'no trace of its collector')
+  return runtimes[server.runtime].noGcTrace ?? 'no trace of its collector'
 }
 
 // Collections in a window of a run: their count per 1,000 answered requests, the share of
@@ -522,11 +526,19 @@ function gcInWindow (events, answered, windowNs) {
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, options, note)
   const referenceRow = step.peers.find(peer => peer.name === REFERENCE)
-  const reference = referenceRow ? await session.serverFor({ ...step, server: referenceRow, program: referenceRow }, options, note) : null
+  const referenceStep = referenceRow ? { ...step, server: referenceRow, program: referenceRow } : null
+  const reference = referenceStep ? await session.serverFor(referenceStep, options, note) : null
   const capacity = reference?.warmupRates?.at(-1) ?? null
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
   const { seconds } = options.http.latency ?? PRESETS.default.latency
-  const argv = ohaArgv({ cpu: step.pin.client, rate: rate ?? '{rate}', connections: step.connections, seconds, mode: step.mode, port: server.port ?? '{port}' })
+  const argv = ohaArgv({
+    cpu: step.pin.client,
+    rate: rate ?? '{rate}',
+    connections: step.connections,
+    seconds,
+    mode: step.mode,
+    port: server.port ?? '{port}'
+  })
   const base = {
     phase: LATENCY_PHASE,
     program: step.server.name,
@@ -539,18 +551,24 @@ async function measureLatency (step, options, session, note) {
     rateShare: step.rateShare,
     rate,
     // the rates' source: the reference's last warm-up run in this generation
-    capacity: capacity ? { program: REFERENCE, requestsPerSecond: capacity, connections: step.warmupConnections } : null,
+    capacity: capacity
+      ? { program: REFERENCE, requestsPerSecond: capacity, connections: step.warmupConnections }
+      : null,
     pin: step.pin,
     seconds,
     command: shellQuote(argv)
   }
   const failed = failure => ({ record: { ...base, ok: false, failure, at: new Date().toISOString() }, stopped: false })
   if (server.failure) return failed(server.failure)
-  if (!capacity) return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${reference?.failure ? `failed: ${reference.failure}` : 'did not run'}`)
+  if (!capacity) {
+    const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
+    return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${why}`)
+  }
   const traced = gcTraceOf(step.server)
   // how the server was started: its collector's trace among its flags or its environment
   base.serverCommand = `${Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}` +
-    shellQuote(['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? []), ...serverArgv(step.server, server.port, traced?.v8Flags ?? [])])
+    shellQuote(['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? []),
+      ...serverArgv(step.server, server.port, traced?.v8Flags ?? [])])
   // the run's own collections: what the server printed before it (between other servers'
   // runs) is passed over; a failed run stops the process, so its output is kept by hand
   const started = server.started
@@ -584,7 +602,9 @@ async function measureLatency (step, options, session, note) {
     // what the hypervisor took from oha's and the server's CPUs meanwhile: a VM descheduled
     // for milliseconds puts them into every request then in flight (lib/steal.js)
     steal: stealBetween(cpus, stealBefore, stealAfter),
-    gc: trace ? { how: traced.how, ...gcInWindow(trace, output?.answered ?? 0, windowNs) } : { how: null, reason: noGcReason(step.server) },
+    gc: trace
+      ? { how: traced.how, ...gcInWindow(trace, output?.answered ?? 0, windowNs) }
+      : { how: null, reason: noGcReason(step.server) },
     at: new Date().toISOString()
   }
   return { record, stopped: run.signal === 'SIGINT' }

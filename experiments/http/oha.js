@@ -18,7 +18,8 @@ const { findOnPath, isExecutable } = require('../../lib/runtimes')
 
 const OHA = path.join(BUILD, 'oha', 'bin', 'oha')
 const OHA_VERSION = '1.11.0'
-const INSTALL = `run ./setup.sh, which builds oha ${OHA_VERSION} from the Rust crates registry into build/oha, or set OHA=/path/to/oha`
+const INSTALL = `run ./setup.sh, which builds oha ${OHA_VERSION} from the Rust crates registry ` +
+  'into build/oha, or set OHA=/path/to/oha'
 
 function ohaBinary () {
   return process.env.OHA || (isExecutable(OHA) ? OHA : findOnPath('oha'))
@@ -90,13 +91,18 @@ function ohaFailure ({ run, output, exited }) {
   if (run.signal === 'SIGINT') return 'interrupted'
   if (run.timedOut) return 'oha did not finish within its duration and its grace'
   if (exited) return 'the server exited during the run'
-  if (run.code !== 0) return `oha exited ${run.signal ?? run.code}: ${run.stderr.trim().split('\n').pop() || 'no message'}`
+  if (run.code !== 0) {
+    return `oha exited ${run.signal ?? run.code}: ${run.stderr.trim().split('\n').pop() || 'no message'}`
+  }
   if (output === null) return `oha printed no report: ${JSON.stringify(run.stdout.slice(0, 200))}`
   if (output.answered === 0) return 'oha had no answer'
   const wrong = Object.entries(output.statusCodes).filter(([code]) => code !== '200')
   if (wrong.length) return `answers with status ${wrong.map(([code, count]) => `${code} (${count})`).join(', ')}`
   const errors = Object.entries(output.errors)
-  if (errors.length) return `${errors.reduce((sum, [, count]) => sum + count, 0)} requests failed: ${errors.map(([message, count]) => `${message} (${count})`).join('; ')}`
+  if (errors.length) {
+    const failed = errors.reduce((sum, [, count]) => sum + count, 0)
+    return `${failed} requests failed: ${errors.map(([message, count]) => `${message} (${count})`).join('; ')}`
+  }
   return null
 }
 
@@ -109,4 +115,14 @@ function holdsRate (output, rate, seconds) {
   return output.answered >= HOLDS_SHARE * rate * seconds
 }
 
-module.exports = { OHA_VERSION, HOLDS_SHARE, ohaBinary, ohaReason, ohaVersion, ohaArgv, parseOha, ohaFailure, holdsRate }
+module.exports = {
+  OHA_VERSION,
+  HOLDS_SHARE,
+  ohaBinary,
+  ohaReason,
+  ohaVersion,
+  ohaArgv,
+  parseOha,
+  ohaFailure,
+  holdsRate
+}

@@ -30,24 +30,29 @@ function gcText (run) {
   if (!run.gc?.how) return /no garbage collector/.test(run.gc?.reason ?? '') ? 'no collector' : 'not traced'
   const { perThousandRequests, pausedShare, longestPauseMs } = run.gc
   // a share of a percent or less is what a server's collections usually take
-  return `${formatNumber(perThousandRequests)} / ${formatNumber(pausedShare * 100)}% / ${formatNumber(longestPauseMs)} ms`
+  const paused = `${formatNumber(pausedShare * 100)}%`
+  return `${formatNumber(perThousandRequests)} / ${paused} / ${formatNumber(longestPauseMs)} ms`
 }
 
 // One table per mode and rate: a server per row, a column per count of connections, then
 // the server's CPU per request and its collections at the most connections.
 function latencyTables (latency) {
   if (!latency) return []
-  return Object.entries(latency.rates).flatMap(([mode, { capacity, rates }]) => rates.map(({ rateShare, rate, others = [] }) => {
+  const modes = Object.entries(latency.rates)
+  return modes.flatMap(([mode, { capacity, rates }]) => rates.map(({ rateShare, rate, others = [] }) => {
     const runs = latency.runs.filter(run => run.mode === mode && run.rateShare === rateShare)
     const servers = [...new Set(runs.map(run => run.server))]
     const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)
     const most = counts.at(-1)
     const at = (server, connections) => runs.find(run => run.server === server && run.connections === connections)
-    const header = ['server', ...counts.map(count => `${count} conn.`), `CPU µs/req @${most}`, `GC @${most}: /1k req, paused, longest`]
+    const header = ['server', ...counts.map(count => `${count} conn.`), `CPU µs/req @${most}`,
+      `GC @${most}: /1k req, paused, longest`]
     const rows = servers.map(server => [server, ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
-    const title = `Latency at ${[rate, ...others].map(formatNumber).join(' and ')} req/s, ${modeName(mode)} (${formatPercent(rateShare)} of the ` +
-      `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered at ${capacity.connections} connections): ` +
+    const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
+    const capacityText = `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered ` +
+      `at ${capacity.connections} connections`
+    const title = `Latency at ${rated}, ${modeName(mode)} (${formatPercent(rateShare)} of the ${capacityText}): ` +
       `p50 / p99 / p99.9 / max in ms from intended send times (oha, one run of ${latency.seconds} s a cell; ` +
       '*: the hypervisor took over 2% of the CPUs meanwhile)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
@@ -61,7 +66,8 @@ function toolText (latency, reference) {
   if (!own.length) return ''
   const cost = own.map(run => run.ohaCpuPerRequestUs).sort((a, b) => a - b)
   const held = own.map(run => run.answered / run.asked).sort((a, b) => a - b)
-  return `${latency.tool ?? 'oha'} on CPU ${latency.pin?.client ?? '?'}, the servers on CPU ${latency.pin?.server ?? '?'}: ` +
+  const where = `on CPU ${latency.pin?.client ?? '?'}, the servers on CPU ${latency.pin?.server ?? '?'}`
+  return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs; ${reference} answered ` +
     `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked.`
 }
@@ -79,14 +85,18 @@ function latencyMarkdown (latency, meaning, reference, prefix = '') {
   md(`${meaning}. ${toolText(latency, reference)}`), '']
 }
 
+// a cell of figures stays on one line; one of words ("cannot sustain ...") may take two
+const cellHtml = cell => html`<td class="num${/^\d/.test(cell) ? '' : ' wraps'}">${cell}</td>`
+
 function latencyHtml (latency, meaning, reference) {
   if (!latency) return ''
   return html`<h3>Latency at fixed rates</h3>
     <p class="note">${meaning}. ${toolText(latency, reference)}</p>
     ${latencyTables(latency).map(({ title, header, rows }) => html`<div class="table-wrap"><table class="http">
       <caption>${title}</caption>
-      <thead><tr>${header.map((name, i) => html`<th scope="col"${i ? html` class="num wraps"` : ''}>${name}</th>`)}</tr></thead>
-      <tbody>${rows.map(([server, ...cells]) => html`<tr><th scope="row">${server}</th>${cells.map(cell => html`<td class="num${/^\d/.test(cell) ? '' : ' wraps'}">${cell}</td>`)}</tr>`)}</tbody>
+      <thead><tr>${header.map((name, i) => html`<th scope="col"${i ? html` class="num wraps"` : ''}>${name}</th>`)}
+      </tr></thead>
+      <tbody>${rows.map(([server, ...cells]) => html`<tr><th scope="row">${server}</th>${cells.map(cellHtml)}</tr>`)}</tbody>
     </table></div>`)}`
 }
 

@@ -51,7 +51,19 @@ const MEANING = {
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
-  latency: `oha at fixed rates, the same for every server of a mode (shares of what ${REFERENCE} answered at the end of its warm-up there, wrk on another CPU at the most connections), requests sent on schedule whether or not answers have come back, spread over the connections, oha on the other CPU: latency from each request's intended send time (--latency-correction), so a stall is charged to every request that waited behind it; one run per server, count of connections and rate, in server processes of their own, warmed up, their collectors traced; a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests its rate asked "cannot sustain" it, and its latency is not quoted; GC: collections per 1,000 requests, the share of the run the world was stopped and the longest pause (V8's --trace-gc, JavaScriptCore's BUN_JSC_logGC); steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of the two CPUs' time over the run, which every request then in flight waited out. One run a cell, which says nothing of how it repeats: on a noisy VM two runs back to back moved p99.9 by a median factor of 1.5 in cells calm in both (docs/http.md)`,
+  latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
+    `${REFERENCE} answered at the end of its warm-up there, wrk on another CPU at the most ` +
+    'connections), requests sent on schedule whether or not answers have come back, spread over ' +
+    'the connections, oha on the other CPU: latency from each request\'s intended send time ' +
+    '(--latency-correction), so a stall is charged to every request that waited behind it; one ' +
+    'run per server, count of connections and rate, in server processes of their own, warmed up, ' +
+    `their collectors traced; a server that answered fewer than ${HOLDS_SHARE * 100}% of the ` +
+    'requests its rate asked "cannot sustain" it, and its latency is not quoted; GC: collections ' +
+    'per 1,000 requests, the share of the run the world was stopped and the longest pause (V8\'s ' +
+    '--trace-gc, JavaScriptCore\'s BUN_JSC_logGC); steal: marked where the hypervisor took more ' +
+    `than ${STEAL_SHARE * 100}% of the two CPUs' time over the run, which every request then in ` +
+    'flight waited out. One run a cell, which says nothing of how it repeats: on a noisy VM two ' +
+    'runs back to back moved p99.9 by a median factor of 1.5 in cells calm in both (docs/http.md)',
   kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
@@ -245,7 +257,8 @@ function latencyRuns (runs, setup = null) {
   }
   for (const mode of Object.values(rates)) mode.rates.sort((a, b) => a.rateShare - b.rateShare)
   const entries = runs.map(run => {
-    const entry = { server: run.program, mode: run.mode, connections: run.connections, rateShare: run.rateShare, rate: run.rate, ok: run.ok }
+    const { mode, connections, rateShare, rate, ok } = run
+    const entry = { server: run.program, mode, connections, rateShare, rate, ok }
     if (!run.ok) return { ...entry, failure: run.failure }
     const share = stealShare([run])
     return {
