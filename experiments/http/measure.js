@@ -566,9 +566,8 @@ async function measureLatency (step, options, session, note) {
   }
   const traced = gcTraceOf(step.server)
   // how the server was started: its collector's trace among its flags or its environment
-  base.serverCommand = `${Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}` +
-    shellQuote(['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? []),
-      ...serverArgv(step.server, server.port, traced?.v8Flags ?? [])])
+  const environment = Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')
+  base.serverCommand = environment + shellQuote(server.started.argv)
   // the run's own collections: what the server printed before it (between other servers'
   // runs) is passed over; a failed run stops the process, so its output is kept by hand
   const started = server.started

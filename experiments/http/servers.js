@@ -92,9 +92,10 @@ const STOP_MS = 5000
 // server is the child of that prefix's process (strace's tracee), and stop() signals it;
 // env: variables added to this process's (the db experiment's database and variant);
 // v8Flags: V8 flags for a server that takes them ({v8flags}). output() gives what the
-// server has printed so far, { stdout, stderr } (a GC trace among them).
+// server has printed so far, { stdout, stderr } (a GC trace among them); argv, what ran.
 function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {}, v8Flags = [] }) {
-  const [command, ...args] = [...prefix, ...serverArgv(server, port, v8Flags)]
+  const argv = [...prefix, ...serverArgv(server, port, v8Flags)]
+  const [command, ...args] = argv
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
@@ -125,6 +126,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
         pid: traced ? childPid(child.pid) : child.pid,
         exited: () => child.exitCode !== null || child.signalCode !== null,
         output: () => ({ stdout, stderr }),
+        argv,
         stop: () => stopServer(child, exited, traced, server.endsBySigterm === true)
       })
     })
