@@ -10,7 +10,12 @@ const { ohaArgv, ohaReason, parseOha, ohaFailure, holdsRate } = require('../../e
 const { startServer, freePort } = require('../../experiments/http/servers')
 const { runWrk } = require('../../experiments/http/wrk')
 
-const stalling = { name: 'stalls-once', runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{file}', 'stalls-once', '{port}'] }
+const stalling = {
+  name: 'stalls-once',
+  runtime: 'node',
+  file: 'test/fixtures/http-broken.js',
+  command: ['{runtime}', '{file}', 'stalls-once', '{port}']
+}
 
 test('oha at a fixed rate charges a 1 s stall to the requests sent during it, and holds its rate', async () => {
   assert.equal(ohaReason(), null, 'oha is built by ./setup.sh')
@@ -48,7 +53,8 @@ test('the latency pass: rates from c-epoll\'s warm-up, the same for every server
   try {
     const records = []
     for (const step of steps) records.push((await http.measureStep(step, options, session, null)).record)
-    assert.deepEqual(records.map(record => [record.program, record.ok]), [['c-epoll', true], ['node-net', true], ['bun', true]], JSON.stringify(records.map(record => record.failure)))
+    assert.deepEqual(records.map(record => [record.program, record.ok]),
+      [['c-epoll', true], ['node-net', true], ['bun', true]], JSON.stringify(records.map(record => record.failure)))
     const [epoll, node, bun] = records
     assert.equal(new Set(records.map(record => record.rate)).size, 1)
     assert.equal(epoll.rate, http.roundRate(epoll.capacity.requestsPerSecond * http.PRESETS.quick.latency.rateShares[0]))
@@ -70,9 +76,15 @@ test('the latency pass: rates from c-epoll\'s warm-up, the same for every server
 // A server of the test's own beside c-epoll, through the pass's steps as the bench takes them.
 async function latencyRecords (behaviour, runs = 1) {
   const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
-  const row = { name: behaviour, runtime: 'node', file: 'test/fixtures/http-broken.js', command: ['{runtime}', '{v8flags}', '{file}', behaviour, '{port}'] }
+  const row = {
+    name: behaviour,
+    runtime: 'node',
+    file: 'test/fixtures/http-broken.js',
+    command: ['{runtime}', '{v8flags}', '{file}', behaviour, '{port}']
+  }
   const selected = [http.servers.find(server => server.name === 'c-epoll'), row]
-  const preset = { ...http.PRESETS.quick, latency: { connections: [20], rateShares: Array.from({ length: runs }, (_, i) => 0.05 + i * 0.01), seconds: 1 } }
+  const rateShares = Array.from({ length: runs }, (_, i) => 0.05 + i * 0.01)
+  const preset = { ...http.PRESETS.quick, latency: { connections: [20], rateShares, seconds: 1 } }
   const options = { http: preset, modes: ['keep-alive'], latency: true, timeoutSeconds: 20 }
   const steps = http.planHttp(selected, options, http.apartPin(), http.apartPin())
     .filter(step => step.phase === http.LATENCY_PHASE && step.server === row)

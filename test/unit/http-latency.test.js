@@ -44,9 +44,12 @@ test('ohaFailure: a wrong status, failed requests, no report or an exit fail the
   assert.equal(ohaFailure({ run, output: good, exited: false }), null)
   assert.equal(ohaFailure({ run, output: good, exited: true }), 'the server exited during the run')
   assert.equal(ohaFailure({ run, output: null, exited: false }), 'oha printed no report: ""')
-  assert.equal(ohaFailure({ run: { ...run, code: 2, stderr: 'error: bad\n' }, output: null, exited: false }), 'oha exited 2: error: bad')
-  assert.equal(ohaFailure({ run, output: { ...good, statusCodes: { 200: 10, 404: 3 } }, exited: false }), 'answers with status 404 (3)')
-  assert.equal(ohaFailure({ run, output: { ...good, errors: { 'connection reset': 4 } }, exited: false }), '4 requests failed: connection reset (4)')
+  const exitedTwo = { ...run, code: 2, stderr: 'error: bad\n' }
+  assert.equal(ohaFailure({ run: exitedTwo, output: null, exited: false }), 'oha exited 2: error: bad')
+  const notFound = { ...good, statusCodes: { 200: 10, 404: 3 } }
+  assert.equal(ohaFailure({ run, output: notFound, exited: false }), 'answers with status 404 (3)')
+  const reset = { ...good, errors: { 'connection reset': 4 } }
+  assert.equal(ohaFailure({ run, output: reset, exited: false }), '4 requests failed: connection reset (4)')
   // 19,992 of 20,000 asked holds 10,000 req/s for 2 s; half of them does not
   assert.equal(holdsRate(good, 10000, 2), true)
   assert.equal(holdsRate({ ...good, answered: 10000 }, 10000, 2), false)
@@ -142,8 +145,20 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   })
   const records = [
     record('c-epoll', 20, 14400),
-    record('node-net', 20, 7000, { gc: { how: 'V8 --trace-gc', collections: 3, perThousandRequests: 0.43, pausedShare: 0.001, longestPauseMs: 0.6 } }),
-    { phase: LATENCY_PHASE, program: 'bun', mode: 'keep-alive', connections: 20, rateShare: 0.1, rate: 7200, capacity, ok: false, failure: '3 requests failed: connection reset (3)' }
+    record('node-net', 20, 7000, {
+      gc: { how: 'V8 --trace-gc', collections: 3, perThousandRequests: 0.43, pausedShare: 0.001, longestPauseMs: 0.6 }
+    }),
+    {
+      phase: LATENCY_PHASE,
+      program: 'bun',
+      mode: 'keep-alive',
+      connections: 20,
+      rateShare: 0.1,
+      rate: 7200,
+      capacity,
+      ok: false,
+      failure: '3 requests failed: connection reset (3)'
+    }
   ]
   const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.16.0' } }
   const { latency: summary } = summariseHttp(records, context)
@@ -174,7 +189,8 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   assert.deepEqual(again.rates['keep-alive'].rates, [{ rateShare: 0.1, rate: 7200, others: [7000] }])
   assert.match(latencyTables(again)[0].title, /^Latency at 7200 and 7000 req\/s, keep-alive/)
   // no pass, no summary
-  assert.equal(summariseHttp([record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 })), context).latency, null)
+  const straceOnly = [record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 }))
+  assert.equal(summariseHttp(straceOnly, context).latency, null)
 })
 
 test('without oha the run says so in one line, and plans no latency run', () => {
