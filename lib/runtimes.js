@@ -16,6 +16,8 @@ const JUST_HOST = path.join(BUILD, 'just-host')
 // installs from PyPI (requirements.txt pins it), and the wasmer ./setup.sh --wasm builds.
 const WASMTIME_PY = path.join(BUILD, 'wasmtime-py')
 const WASMER_BIN = path.join(BUILD, 'wasmer', 'bin', 'wasmer')
+// Debian's nginx and mini-httpd, unpacked by ./setup.sh (the http experiment's servers)
+const DEBIAN_SERVERS = path.join(BUILD, 'debian')
 
 function nodeBinary (version) {
   return path.join(BUILD, 'node', version, 'bin', 'node')
@@ -143,6 +145,28 @@ const runtimes = {
     install: 'run ./setup.sh --wasm, which builds wasmer 4.4.0 with cargo (about 11 minutes on ' +
       '2 cores, docs/wasm.md), or set WASMER=/path/to/wasmer'
   },
+  // Servers users know, from Debian's packages, which ./setup.sh unpacks into build/debian
+  // rather than installs: installing them would start them as services on port 80, and at
+  // every boot. NGINX and MINI_HTTPD point the lab at others.
+  nginx: {
+    label: 'nginx',
+    locate: () => process.env.NGINX || debianServer('nginx'),
+    // nginx -v answers on stderr: "nginx version: nginx/1.22.1"
+    version: bin => spawnSync(bin, ['-v'], { encoding: 'utf8', timeout: 20000 }).stderr.trim().replace(/^nginx version: /, ''),
+    v8Flags: null,
+    noGcTrace: 'native code: no garbage collector',
+    reopensClosedStdio: false,
+    install: 'run ./setup.sh, which unpacks Debian\'s nginx into build/debian, or set NGINX=/path/to/nginx'
+  },
+  'mini-httpd': {
+    label: 'mini_httpd',
+    locate: () => process.env.MINI_HTTPD || debianServer('mini_httpd'),
+    version: bin => firstLine(bin, ['-V']),
+    v8Flags: null,
+    noGcTrace: 'native code: no garbage collector',
+    reopensClosedStdio: false,
+    install: 'run ./setup.sh, which unpacks Debian\'s mini-httpd into build/debian, or set MINI_HTTPD=/path/to/mini_httpd'
+  },
   // A JavaScript runtime on wasmer. No registry this lab can reach serves it (docs/wasm.md),
   // so it is never found: its row says why.
   winterjs: {
@@ -157,6 +181,14 @@ const runtimes = {
     install: 'no registry here serves it (npm and PyPI have no winterjs; crates.io\'s winterjs ' +
       '0.1.0 is an empty placeholder; wasmer\'s registry is out of reach; docs/wasm.md)'
   }
+}
+
+// A server unpacked from Debian's package by ./setup.sh, else one on PATH, or null.
+function debianServer (name) {
+  const unpacked = path.join(DEBIAN_SERVERS, 'usr', 'sbin', name)
+  if (isExecutable(unpacked)) return unpacked
+  // an installed one: /usr/sbin is on root's PATH, not always on a user's
+  return findOnPath(name) ?? (isExecutable(path.join('/usr/sbin', name)) ? path.join('/usr/sbin', name) : null)
 }
 
 // python3 itself, as it names itself: a python3 on PATH may be a script in front of it

@@ -1,14 +1,35 @@
 'use strict'
-// A server's CPU time from /proc, thread by thread, and wrk's from its parent's.
+// A server's CPU time from /proc, thread by thread and process by process, and wrk's from
+// its parent's.
 const fs = require('node:fs')
-const { CLK_TCK, statFields } = require('../../lib/procfs')
+const { CLK_TCK, statFields, readText } = require('../../lib/procfs')
+
+// The CPU time of a server: of `pid` and of every process under it (nginx's worker beside
+// its master, mini_httpd's child per connection), or null once `pid` has gone. Each is read
+// as readProcess reads it, under `descendants` by pid.
+function processCpu (pid) {
+  const root = readProcess(pid)
+  if (!root) return null
+  const descendants = {}
+  const waiting = childrenOfProcess(pid)
+  while (waiting.length) {
+    const child = waiting.shift()
+    const reading = readProcess(child)
+    if (!reading) continue // it ended between the listing and the read
+    descendants[child] = reading
+    waiting.push(...childrenOfProcess(child))
+  }
+  return { ...root, descendants }
+}
 
 // The CPU time of each thread of `pid` (each task's schedstat: ns on a CPU, user and
 // system alike, exact where /proc/PID/stat counts ticks of 10 ms) and its count of
 // timeslices (schedstat's third field: each time the thread was put on a CPU, after a
 // wake-up or a preemption), the process's user and system ticks (which keep the time of
-// threads that have ended), its threads and its peak resident memory; null once it has gone.
-function processCpu (pid) {
+// threads that have ended), those of its children it has waited for (`reaped`: cutime and
+// cstime, which keep the whole time of processes that have ended), its threads and its peak
+// resident memory; null once it has gone.
+function readProcess (pid) {
   try {
     const taskNs = {}
     const taskSlices = {}
@@ -26,11 +47,23 @@ function processCpu (pid) {
       taskSlices,
       userTicks: Number(fields[11]),
       systemTicks: Number(fields[12]),
+      reapedUserTicks: Number(fields[13]),
+      reapedSystemTicks: Number(fields[14]),
       threads: Object.keys(taskNs).length,
       maxRssKiB: Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? NaN)
     }
   } catch {
     return null
+  }
+}
+
+// The children of every thread of `pid` (a child belongs to the thread that forked it).
+function childrenOfProcess (pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).flatMap(task =>
+      readText(`/proc/${pid}/task/${task}/children`).trim().split(/\s+/).filter(Boolean).map(Number))
+  } catch {
+    return []
   }
 }
 
@@ -46,16 +79,50 @@ function childrenCpuNs () {
   return (Number(fields[13]) + Number(fields[14])) * (1e9 / CLK_TCK)
 }
 
-// The server's CPU time between two readings of processCpu. A thread that ended between
-// them takes its schedstat with it, so then the process's ticks count instead: they keep
-// an ended thread's time, to 10 ms. A thread born and ended between the readings is in
-// neither list: ticks beyond the threads' sum by more than TICKS_SLACK say it was there.
-const TICKS_SLACK = 2
+// The server's CPU time between two readings of processCpu: each process's, as ownBetween
+// takes it, and the whole time of the processes that ended between them, which the kernel
+// adds to their parent's reaped ticks when it waits for them (to 10 ms: `cpuFrom` is then
+// 'ticks'); what an ended process had at the first reading is taken off, since its reaped
+// time holds it again. Processes born and ended between the readings are only in the reaped
+// ticks, with their timeslices: where any process ended, `slices` is null, not known.
+const NO_PROCESS = { taskNs: {}, taskSlices: {}, userTicks: 0, systemTicks: 0, reapedUserTicks: 0, reapedSystemTicks: 0 }
 function cpuBetween (before, after) {
-  const ended = Object.keys(before.taskNs).filter(task => !(task in after.taskNs))
+  const processes = [[before, after], ...Object.entries(after.descendants ?? {})
+    .map(([pid, reading]) => [before.descendants?.[pid] ?? NO_PROCESS, reading])]
+  const ended = Object.entries(before.descendants ?? {}).filter(([pid]) => !(pid in (after.descendants ?? {})))
+  const own = processes.map(([was, is]) => ownBetween(was, is))
+  const reaped = field => processes.reduce((sum, [was, is]) => sum + (is[field] ?? 0) - (was[field] ?? 0), 0) -
+    ended.reduce((sum, [, was]) => sum + (was[field] ?? 0), 0)
+  const reapedTicks = reaped('reapedUserTicks') + reaped('reapedSystemTicks')
+  const endedNs = ended.reduce((sum, [, was]) => sum + sumOf(was.taskNs), 0)
+  const sum = key => own.reduce((total, part) => total + part[key], 0)
+  const sliceKnown = ended.length === 0 && reapedTicks === 0 && own.every(part => part.slices !== null)
+  return {
+    cpuNs: sum('cpuNs') + reapedTicks * (1e9 / CLK_TCK) - endedNs,
+    cpuFrom: reapedTicks !== 0 || own.some(part => part.fromTicks) ? 'ticks' : 'schedstat',
+    threadsEnded: sum('threadsEnded'),
+    slices: sliceKnown ? sum('slices') : null,
+    userTicks: sum('userTicks') + reaped('reapedUserTicks') - ended.reduce((total, [, was]) => total + was.userTicks, 0),
+    systemTicks: sum('systemTicks') + reaped('reapedSystemTicks') - ended.reduce((total, [, was]) => total + was.systemTicks, 0),
+    clkTck: CLK_TCK,
+    threads: processes.reduce((total, [, is]) => total + is.threads, 0),
+    processes: processes.length,
+    processesEnded: ended.length,
+    // a process that has ended but is not yet waited for (a zombie) has no memory to say
+    maxRssKiB: processes.reduce((total, [, is]) => total + (Number.isFinite(is.maxRssKiB) ? is.maxRssKiB : 0), 0)
+  }
+}
+
+// One process's CPU time between two readings. A thread that ended between them takes its
+// schedstat with it, so then the process's ticks count instead: they keep an ended thread's
+// time, to 10 ms. A thread born and ended between the readings is in neither list: ticks
+// beyond the threads' sum by more than TICKS_SLACK say it was there.
+const TICKS_SLACK = 2
+function ownBetween (before, after) {
+  const threadsEnded = Object.keys(before.taskNs).filter(task => !(task in after.taskNs)).length
   const ticks = (after.userTicks + after.systemTicks) - (before.userTicks + before.systemTicks)
   const threadsNs = Object.entries(after.taskNs).reduce((sum, [task, ns]) => sum + ns - (before.taskNs[task] ?? 0), 0)
-  const fromTicks = ended.length > 0 || ticks * (1e9 / CLK_TCK) > threadsNs + TICKS_SLACK * (1e9 / CLK_TCK)
+  const fromTicks = threadsEnded > 0 || ticks * (1e9 / CLK_TCK) > threadsNs + TICKS_SLACK * (1e9 / CLK_TCK)
   // timeslices of the threads alive at both readings (a reading from before they were
   // counted has none)
   const slices = before.taskSlices && after.taskSlices
@@ -63,15 +130,14 @@ function cpuBetween (before, after) {
     : null
   return {
     cpuNs: fromTicks ? ticks * (1e9 / CLK_TCK) : threadsNs,
-    cpuFrom: fromTicks ? 'ticks' : 'schedstat',
-    threadsEnded: ended.length,
+    fromTicks,
+    threadsEnded,
     slices,
     userTicks: after.userTicks - before.userTicks,
-    systemTicks: after.systemTicks - before.systemTicks,
-    clkTck: CLK_TCK,
-    threads: after.threads,
-    maxRssKiB: after.maxRssKiB
+    systemTicks: after.systemTicks - before.systemTicks
   }
 }
+
+const sumOf = values => Object.values(values).reduce((sum, value) => sum + value, 0)
 
 module.exports = { processCpu, childrenUserNs, childrenCpuNs, cpuBetween }

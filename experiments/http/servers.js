@@ -6,6 +6,8 @@
 // listens, and exits 0 on SIGTERM.
 const fs = require('node:fs')
 const net = require('node:net')
+const os = require('node:os')
+const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { expandCommand, unavailableReason } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
@@ -13,6 +15,7 @@ const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
 const { findOnPath, runtimes } = require('../../lib/runtimes')
 const { childrenOf } = require('../../lib/procfs')
+const { ROOT } = require('../../lib/paths')
 
 const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
@@ -54,6 +57,30 @@ const servers = [
     endsBySigterm: true,
     note: 'wasmer-wasix compiled ahead of time by LLVM (wasmer compile --llvm)'
   },
+  // Servers users know, from Debian's packages (./setup.sh unpacks them into build/debian),
+  // each as its documentation sets it up; what the lab changes and why is in
+  // http/nginx.conf and docs/http.md. Neither prints a ready line: the bench waits for the
+  // port to take a connection. Each runs in a folder of its own per start ({dir}).
+  {
+    name: 'nginx',
+    runtime: 'nginx',
+    file: 'http/nginx.conf',
+    command: ['{runtime}', '-p', '{dir}', '-c', '{dir}/nginx.conf', '-e', 'stderr', '-g', 'daemon off;'],
+    prepare: (dir, port, file) => fs.writeFileSync(path.join(dir, 'nginx.conf'),
+      fs.readFileSync(file, 'utf8').replaceAll('{dir}', dir).replaceAll('{port}', String(port))),
+    readyByConnect: true,
+    note: 'nginx from Debian: one worker process beside its master, epoll, the body from its configuration (return 200)'
+  },
+  {
+    name: 'mini-httpd',
+    runtime: 'mini-httpd',
+    command: ['{runtime}', '-D', '-h', '127.0.0.1', '-p', '{port}', '-d', '{dir}'],
+    prepare: dir => fs.writeFileSync(path.join(dir, 'index.html'), BODY),
+    readyByConnect: true,
+    // mini_httpd's handler of SIGTERM logs "exiting due to signal 15" and exits 1
+    sigtermExitCode: 1,
+    note: 'mini_httpd from Debian, by thttpd\'s author: a process forked per connection, the body read from index.html; says Connection: close'
+  },
   // Listed so that its absence is said, with what was tried: it has no server file until a
   // Winter.js can be had to run one.
   {
@@ -64,9 +91,19 @@ const servers = [
   }
 ]
 
-function serverArgv (server, port, v8Flags = []) {
+// {dir} is the folder a server that keeps files (its configuration, its pages) runs in.
+function serverArgv (server, port, v8Flags = [], dir = '{dir}') {
   const flags = v8Flags.length && runtimes[server.runtime].v8Flags ? runtimes[server.runtime].v8Flags(v8Flags) : []
-  return expandCommand(server, { '{port}': String(port), '{v8flags}': flags })
+  return expandCommand(server, { '{port}': String(port), '{v8flags}': flags, '{dir}': dir })
+}
+
+// A folder of its own for a server that keeps files, written by its row's prepare(dir,
+// port, file); readable by all, since a server started as root reads it as nobody.
+function serverFolder (server, port) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `syscall-lab-${server.name}-`))
+  fs.chmodSync(dir, 0o755)
+  server.prepare(dir, port, server.file ? path.resolve(ROOT, server.file) : null)
+  return dir
 }
 
 // A port of 127.0.0.1 that nothing listens on now: the kernel's choice for port 0.
@@ -81,12 +118,15 @@ function freePort () {
   })
 }
 
-// Starts a server and resolves once it has printed its ready line for `port`, to
-// { child, pid, exited() (whether it has ended since), stop }; rejects, having killed
-// it, when it exits first or stays silent for timeoutMs. stop() sends SIGTERM and resolves
-// to { code, signal, clean }, clean when it exited 0 within STOP_MS (or, for a row that
-// endsBySigterm, was ended by it), else it is killed.
+// Starts a server and resolves once it has printed its ready line for `port` (or, for a row
+// that prints none, readyByConnect, once the port takes a connection), to { child, pid,
+// exited() (whether it has ended since), stop }; rejects, having killed it, when it exits
+// first or stays silent for timeoutMs. stop() sends SIGTERM and resolves to { code, signal,
+// clean }, clean when it exited 0 (or its row's sigtermExitCode) within STOP_MS (or, for a
+// row that endsBySigterm, was ended by it), else it is killed. Its folder, if it has one,
+// goes once it has exited.
 const STOP_MS = 5000
+const CONNECT_POLL_MS = 20
 
 // prefix: what the server's command runs under (taskset, strace); with `traced` the
 // server is the child of that prefix's process (strace's tracee), and stop() signals it;
@@ -94,7 +134,8 @@ const STOP_MS = 5000
 // v8Flags: V8 flags for a server that takes them ({v8flags}). output() gives what the
 // server has printed so far, { stdout, stderr } (a GC trace among them); argv, what ran.
 function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {}, v8Flags = [] }) {
-  const argv = [...prefix, ...serverArgv(server, port, v8Flags)]
+  const dir = server.prepare ? serverFolder(server, port) : undefined
+  const argv = [...prefix, ...serverArgv(server, port, v8Flags, dir)]
   const [command, ...args] = argv
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
@@ -102,6 +143,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
     let stderr = ''
     let settled = false
     const exited = new Promise(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
+    if (dir) exited.then(() => fs.rmSync(dir, { recursive: true, force: true }))
     const fail = reason => {
       if (settled) return
       settled = true
@@ -109,16 +151,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       signalServer(child, traced, 'SIGKILL')
       reject(new Error(reason))
     }
-    const timer = setTimeout(() => fail(`${server.name} printed no ready line within ${timeoutMs / 1000} s (stdout: ${JSON.stringify(stdout.slice(0, 200))})`), timeoutMs)
-    child.on('error', err => fail(`cannot start ${server.name}: ${err.message}`))
-    child.stderr.on('data', chunk => { stderr += chunk })
-    child.stdout.on('data', chunk => {
-      stdout += chunk
-      // once settled, a server's output (a GC trace) is only kept
-      if (settled) return
-      const ready = READY_LINE.exec(stdout)
-      if (!ready) return
-      if (Number(ready[1]) !== port) return fail(`${server.name} says it listens on port ${ready[1]}, not ${port}`)
+    const ready = () => {
       settled = true
       clearTimeout(timer)
       resolve({
@@ -127,17 +160,47 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
         exited: () => child.exitCode !== null || child.signalCode !== null,
         output: () => ({ stdout, stderr }),
         argv,
-        stop: () => stopServer(child, exited, traced, server.endsBySigterm === true)
+        stop: () => stopServer(child, exited, traced, server)
       })
+    }
+    const silence = server.readyByConnect ? 'took no connection on its port' : 'printed no ready line'
+    const timer = setTimeout(() => fail(`${server.name} ${silence} within ${timeoutMs / 1000} s (stdout: ${JSON.stringify(stdout.slice(0, 200))}, stderr: ${JSON.stringify(stderr.slice(-200))})`), timeoutMs)
+    child.on('error', err => fail(`cannot start ${server.name}: ${err.message}`))
+    child.stderr.on('data', chunk => { stderr += chunk })
+    child.stdout.on('data', chunk => {
+      stdout += chunk
+      // once settled, a server's output (a GC trace) is only kept
+      if (settled || server.readyByConnect) return
+      const line = READY_LINE.exec(stdout)
+      if (!line) return
+      if (Number(line[1]) !== port) return fail(`${server.name} says it listens on port ${line[1]}, not ${port}`)
+      ready()
     })
+    if (server.readyByConnect) awaitPort(port, () => settled).then(open => open && !settled && ready())
     exited.then(({ code, signal }) => fail(`${server.name} exited ${signal ?? code} before it listened: ${stderr.trim().split('\n').pop() || 'no message'}`))
   })
 }
 
-async function stopServer (child, exited, traced, endsBySigterm) {
+// Resolves to true once 127.0.0.1:port takes a connection, or to false once given up
+// (`givenUp()`, checked between tries).
+async function awaitPort (port, givenUp) {
+  while (!givenUp()) {
+    const open = await new Promise(resolve => {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.once('connect', () => { socket.destroy(); resolve(true) })
+      socket.once('error', () => resolve(false))
+    })
+    if (open) return true
+    await new Promise(resolve => setTimeout(resolve, CONNECT_POLL_MS))
+  }
+  return false
+}
+
+async function stopServer (child, exited, traced, server) {
   if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
   const { done, value: result } = await within(exited, STOP_MS)
-  if (done) return { ...result, clean: result.code === 0 || (endsBySigterm && result.signal === 'SIGTERM') }
+  const cleanCode = result?.code === 0 || result?.code === server.sigtermExitCode
+  if (done) return { ...result, clean: cleanCode || (server.endsBySigterm === true && result.signal === 'SIGTERM') }
   signalServer(child, traced, 'SIGKILL')
   return { ...(await exited), clean: false }
 }

@@ -25,9 +25,11 @@ async function withServer (server, run) {
 }
 
 for (const server of http.servers) {
-  // wasmer passes no signal on to its module: SIGTERM ends it, which is its clean stop
-  const stopped = server.endsBySigterm ? { code: null, signal: 'SIGTERM', clean: true } : { code: 0, signal: null, clean: true }
-  const ends = server.endsBySigterm ? 'is ended by SIGTERM' : 'exits 0 on SIGTERM'
+  // wasmer passes no signal on to its module: SIGTERM ends it, which is its clean stop;
+  // mini_httpd exits 1 on SIGTERM, by its own handler
+  const code = server.sigtermExitCode ?? 0
+  const stopped = server.endsBySigterm ? { code: null, signal: 'SIGTERM', clean: true } : { code, signal: null, clean: true }
+  const ends = server.endsBySigterm ? 'is ended by SIGTERM' : `exits ${code} on SIGTERM`
   test(`${server.name} answers every request right, keep-alive and Connection: close, and ${ends}`, async (t) => {
     const reason = unavailableReason(server)
     // a runtime that only an optional set-up installs, or none here can (Winter.js): skipped, with why
@@ -42,6 +44,33 @@ for (const server of http.servers) {
     } finally {
       assert.deepEqual(await started.stop(), stopped)
     }
+  })
+}
+
+// nginx answers in a worker beside its master, mini_httpd in a child per connection: a
+// server's CPU time must hold all of them. Checked against the kernel's own sum, which this
+// process gets in its children's time once it has waited for the server: the server's
+// whole life, of which the readings around the load leave out only start and stop.
+for (const name of ['nginx', 'mini-httpd']) {
+  test(`${name}'s CPU time holds every process it answers in`, async () => {
+    const server = http.servers.find(row => row.name === name)
+    const reason = unavailableReason(server)
+    if (reason) assert.fail(`${name} cannot run: ${reason}`)
+    const lifeBefore = http.childrenCpuNs()
+    const port = await http.freePort()
+    const started = await http.startServer(server, { port })
+    const before = http.processCpu(started.pid)
+    const load = await http.sendRequests(port, { mode: 'close', connections: 4, requests: 2000 })
+    const after = http.processCpu(started.pid)
+    assert.equal((await started.stop()).clean, true)
+    assert.equal(load.problem, null)
+    const life = http.childrenCpuNs() - lifeBefore
+    const between = http.cpuBetween(before, after)
+    assert.ok(between.processes >= 2, `${between.processes} processes`)
+    // the kernel's sum is in ticks of 10 ms; starting and stopping take a few ms more
+    const tick = 1e7
+    assert.ok(between.cpuNs <= life + tick && between.cpuNs >= life - 5 * tick,
+      `${between.cpuNs / 1e6} ms between the readings, ${life / 1e6} ms in the server's life`)
   })
 }
 

@@ -136,7 +136,7 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // both threads lived on, a third was born: (9e8 - 5e8) + (3e8 - 2e8) + 5e7
   const grown = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 80, 45))
   assert.deepEqual(grown, {
-    cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, maxRssKiB: 4096
+    cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, processes: 1, processesEnded: 0, maxRssKiB: 4096
   })
   // a thread born and ended between the readings: the ticks (80 of 10 ms) beyond the
   // threads' sum (5.5e8) by more than 2 ticks count
@@ -147,8 +147,36 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // thread 101 ended and took its schedstat with it: the ticks keep its time, 55 of 10 ms
   const shrunk = http.cpuBetween(before, reading({ 100: 9e8 }, 80, 45))
   assert.deepEqual(shrunk, {
-    cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, maxRssKiB: 4096
+    cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, processes: 1, processesEnded: 0, maxRssKiB: 4096
   })
+})
+
+test('a server of many processes: each one\'s CPU time, and the whole time of those that ended', () => {
+  const proc = (taskNs, ticks, reapedTicks = 0, slices = 10) => ({
+    taskNs,
+    taskSlices: Object.fromEntries(Object.keys(taskNs).map(task => [task, slices])),
+    userTicks: ticks,
+    systemTicks: 0,
+    reapedUserTicks: reapedTicks,
+    reapedSystemTicks: 0,
+    threads: Object.keys(taskNs).length,
+    maxRssKiB: 1000
+  })
+  // nginx: a master and its worker, both alive at both readings: their schedstat alone
+  const master = { ...proc({ 10: 1e7 }, 1), descendants: { 11: proc({ 11: 2e8 }, 20) } }
+  const later = { ...proc({ 10: 1.1e7 }, 1, 0, 11), descendants: { 11: proc({ 11: 6e8 }, 60, 0, 50) } }
+  const nginx = http.cpuBetween(master, later)
+  assert.deepEqual([nginx.cpuNs, nginx.cpuFrom, nginx.slices, nginx.processes, nginx.maxRssKiB], [4.01e8, 'schedstat', 41, 2, 2000])
+  // mini_httpd: child 21 (3e6 at the first reading) ended and was waited for, 22 was born
+  // and is alive, and others came and went: the parent's reaped ticks grew by 30 (3e8 ns),
+  // child 21's whole time among them
+  const parent = { ...proc({ 20: 5e7 }, 5, 100), descendants: { 21: proc({ 21: 3e6 }, 0) } }
+  const after = { ...proc({ 20: 6e7 }, 6, 130), descendants: { 22: { ...proc({ 22: 2e6 }, 0), maxRssKiB: NaN } } }
+  const forking = http.cpuBetween(parent, after)
+  assert.equal(forking.cpuNs, 1e7 + 2e6 + 3e8 - 3e6)
+  assert.deepEqual([forking.cpuFrom, forking.slices, forking.processes, forking.processesEnded, forking.userTicks], ['ticks', null, 2, 1, 31])
+  // a zombie not yet waited for says no memory: the others' still count
+  assert.equal(forking.maxRssKiB, 1000)
 })
 
 test('the server\'s wake-ups between two readings: each living thread\'s timeslices, a new thread\'s all', () => {

@@ -275,6 +275,20 @@ describe('the WebAssembly rows', () => {
     assert.match(unavailableReason(winter), /^Winter\.js not found: no registry here serves it \(npm and PyPI have no winterjs/)
   })
 
+  test('nginx and mini_httpd pointed at a binary that is not there say so and how to get one', () => {
+    for (const [name, variable] of [['nginx', 'NGINX'], ['mini-httpd', 'MINI_HTTPD']]) {
+      const saved = process.env[variable]
+      process.env[variable] = '/nonexistent/server'
+      try {
+        const reason = unavailableReason(servers.find(row => row.name === name))
+        assert.match(reason, new RegExp(`^\\S+ not found at /nonexistent/server: run \\./setup\\.sh, which unpacks Debian's \\S+ into build/debian, or set ${variable}=`))
+      } finally {
+        if (saved === undefined) delete process.env[variable]
+        else process.env[variable] = saved
+      }
+    }
+  })
+
   test('every WASI row runs wc/wc.c\'s module, and no JavaScript ranking counts it', () => {
     const { programInfo } = require('../../experiments/stdio/report-programs')
     const wasi = programs.filter(program => program.wasi)
