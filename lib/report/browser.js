@@ -77,17 +77,32 @@ function drawReport (drawings) {
 }
 
 // An experiment's answer (lib/report/answer.js answerChart): a bar per server and group,
-// its figure against the reference's, whiskers its interval, the reference at 1×.
+// its figure against the reference's, whiskers its interval, the reference at 1×. Where the
+// ratios span more than LOG_SPAN (mini_httpd at 100× beside servers at 0.7×), the axis is
+// logarithmic and the bars grow from 1×, so that 0.5× and 2× are as far from it and no bar
+// is a sliver beside the largest.
+const LOG_SPAN = 10
 function drawAnswer (id, chart, { color, copy }) {
+  const values = chart.series.flatMap(series => [...series.data, ...series.whiskers.flat()])
+    .filter(value => typeof value === 'number' && value > 0)
+  const logarithmic = values.length > 0 && Math.max(...values) / Math.min(...values, 1) > LOG_SPAN
+  // as tall as its bars need, and its box with it: a box of the pages' usual height would
+  // hide the bars, the axis and the legend below it
+  const height = Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length))
+  document.getElementById(id).style.height = `${height}px`
   Highcharts.chart(id, {
-    chart: { type: 'bar', height: Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length)) },
+    chart: { type: 'bar', height },
     title: { text: escapeHtml(chart.title) },
-    subtitle: { text: 'median of the ratios, whiskers: its interval; 1× is the reference; lower is better' },
+    subtitle: { text: `median of the ratios, whiskers: its interval; 1× is the reference; lower is better${logarithmic ? '; a logarithmic axis' : ''}` },
     xAxis: { categories: chart.categories.map(escapeHtml) },
-    yAxis: { min: 0, title: { text: escapeHtml(chart.axis) }, plotLines: [{ value: 1, width: 2, color: '#444', zIndex: 4 }] },
+    yAxis: {
+      ...(logarithmic ? { type: 'logarithmic' } : { min: 0 }),
+      title: { text: escapeHtml(chart.axis) + (logarithmic ? ' (logarithmic)' : '') },
+      plotLines: [{ value: 1, width: 2, color: '#444', zIndex: 4 }]
+    },
     tooltip: { formatter () { return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(this.y)}×` } },
     series: chart.series.flatMap((series, i) => [
-      { id: `answer-${i}`, name: escapeHtml(series.name), data: copy(series.data), color: color(i) },
+      { id: `answer-${i}`, name: escapeHtml(series.name), data: copy(series.data), color: color(i), ...(logarithmic ? { threshold: 1 } : {}) },
       { name: `${escapeHtml(series.name)}, interval`, type: 'errorbar', linkedTo: `answer-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
     ])
   })

@@ -11,7 +11,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { countTooltip, drawReport } = require('../../lib/report/browser')
+const { countTooltip, drawReport, drawAnswer } = require('../../lib/report/browser')
 const { lineTooltip } = require('../../experiments/stdio/report-browser')
 const { experiments } = require('../../experiments')
 const { formatNumber, sizeName, escapeHtml } = require('../../lib/report/format')
@@ -39,6 +39,26 @@ test('a bar\'s tooltip: its category (this.key, not the index this.x), its serie
   assert.equal(stacked, `<b>${NAME}</b><br><span style="color:#abc">●</span> read: <b>4096</b> calls<br>total: 4131`)
   const single = countTooltip('s').formatter.call({ key: 'c', x: 0, color: '#abc', series: { name: 'user' }, y: 1.234 })
   assert.equal(single, '<b>c</b><br><span style="color:#abc">●</span> user: <b>1.23</b> s')
+})
+
+test('the answer chart: a logarithmic axis from 1× where ratios span over 10×, its box as tall as the chart', () => {
+  const drawn = []
+  const box = { style: {} }
+  global.Highcharts = { chart: (id, options) => drawn.push(options) }
+  global.document = { getElementById: () => box }
+  try {
+    const kit = { color: () => '#123', copy: rows => rows }
+    const chart = (data, whiskers) => ({ title: 't', axis: 'CPU', categories: ['a', 'b'], series: [{ name: 's', data, whiskers }] })
+    drawAnswer('chart-answer', chart([0.66, 104], [[0.59, 0.7], [101, 113]]), kit)
+    drawAnswer('chart-answer', chart([1.1, 4.1], [null, [3.8, 7.5]]), kit)
+    const [wide, narrow] = drawn
+    assert.deepEqual([wide.yAxis.type, wide.series[0].threshold, wide.yAxis.title.text], ['logarithmic', 1, 'CPU (logarithmic)'])
+    assert.deepEqual([narrow.yAxis.type, narrow.yAxis.min, narrow.series[0].threshold], [undefined, 0, undefined])
+    assert.equal(box.style.height, `${narrow.chart.height}px`)
+  } finally {
+    delete global.Highcharts
+    delete global.document
+  }
 })
 
 // The page's modules: the shell's two, then each experiment's.

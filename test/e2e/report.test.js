@@ -478,6 +478,28 @@ function chartsOf (page) {
   }])))
 }
 
+// The answer chart's geometry: its box, its drawing, and what of its labels, axis title and
+// legend lies outside the box (clipped): a box shorter than the chart hides them.
+function answerGeometry (page) {
+  return page.evaluate(() => {
+    const box = document.getElementById('chart-answer').getBoundingClientRect()
+    const chart = Highcharts.charts.find(each => each?.renderTo.id === 'chart-answer')
+    const inside = element => {
+      const rect = element.getBoundingClientRect()
+      return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1 && rect.left >= box.left - 1 && rect.right <= box.right + 1
+    }
+    const labels = Object.values(chart.xAxis[0].ticks).map(tick => tick.label?.element).filter(Boolean)
+    return {
+      boxHeight: Math.round(box.height),
+      chartHeight: chart.chartHeight,
+      hiddenLabels: labels.filter(label => !inside(label)).map(label => label.textContent),
+      axisTitleShown: inside(chart.yAxis[0].axisTitle.element),
+      legendShown: inside(chart.legend.group.element),
+      axisType: chart.yAxis[0].options.type ?? 'linear'
+    }
+  })
+}
+
 const mainSeries = chart => chart.series.filter(series => !series.linked)
 const bySize = (a, b) => a.blockSize - b.blockSize
 
@@ -691,6 +713,10 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
       mainSeries(answer)[i].ys.forEach((y, j) => assert.ok(Math.abs(y - at(others[j]) / at('c-epoll')) < 1e-9, `${others[j]} ${mode}`))
     }
     assert.match(await page.textContent('#answer'), /keep-alive, 128 connections, wrk apart: \S+ is closest to c-epoll's CPU per request, [\d.]+×; \S+ farthest, [\d.]+×\./)
+    // every server, both axes and the legend within the chart's box
+    const geometry = await answerGeometry(page)
+    assert.deepEqual([geometry.hiddenLabels, geometry.axisTitleShown, geometry.legendShown], [[], true, true], JSON.stringify(geometry))
+    assert.equal(geometry.boxHeight, geometry.chartHeight)
     for (const [index, mode] of ['keep-alive', 'close'].entries()) {
       const rate = charts[`chart-http-rate-${index}`]
       assert.deepEqual(rate.categories, servers)
@@ -751,6 +777,8 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     const ratio = cells.find(cell => cell.server === 'just-pg-prepared-pipelined' && cell.endpoint === 'db').serverVsReference.estimate
     assert.equal(mainSeries(answer)[0].ys[answer.categories.indexOf('just-pg-prepared-pipelined')], ratio)
     assert.match(await page.textContent('#answer'), /\/db, 64 connections: \S+ is closest to c-libpq-prepared-pipelined's server CPU per request, [\d.]+× \([\d.]+–[\d.]+×, [\d.]+%\)/)
+    const geometry = await answerGeometry(page)
+    assert.deepEqual([geometry.hiddenLabels, geometry.axisTitleShown, geometry.legendShown], [[], true, true], JSON.stringify(geometry))
     for (const [index, endpoint] of endpoints.entries()) {
       // each server's stack is its CPU per request, process by process
       const cpu = charts[`chart-db-cpu-${index}`]
