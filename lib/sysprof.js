@@ -6,6 +6,7 @@
 // the arithmetic on what it wrote: counts per syscall, and the time each call spent on the
 // CPU between sys_enter and sys_exit, as a histogram, a median and a total.
 const fs = require('node:fs')
+const zlib = require('node:zlib')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { BUILD } = require('./paths')
@@ -35,7 +36,9 @@ function sysprofArgv (outFile, { fd = null } = {}) {
 
 // The tracer held on processes already running (a server, postgres and its backends) for
 // a window the caller opens and closes: start() resolves once the probes are attached;
-// stop() ends the window and resolves with the profile's text.
+// stop() ends the window and resolves with the profile's text, which stays beside the run
+// gzipped, as outFile + '.gz': a server that forks per connection (mini_httpd) leaves a
+// row per process and call, megabytes a window.
 // prefix: what runs it (taskset, to place it).
 async function traceProcesses (pids, outFile, { binary = SYSPROF, prefix = [] } = {}) {
   const args = [...pids.flatMap(pid => ['--pid', String(pid)]), '--out', outFile]
@@ -60,7 +63,10 @@ async function traceProcesses (pids, outFile, { binary = SYSPROF, prefix = [] } 
       child.kill('SIGINT')
       const { code } = await ended
       if (code !== 0) return { ok: false, failure: await failure() }
-      return { ok: true, text: fs.readFileSync(outFile, 'utf8') }
+      const text = fs.readFileSync(outFile, 'utf8')
+      fs.writeFileSync(`${outFile}.gz`, zlib.gzipSync(text))
+      fs.rmSync(outFile)
+      return { ok: true, text }
     },
     // an interrupted window: the tracer goes, and its probes with it
     kill: () => child.kill('SIGKILL')

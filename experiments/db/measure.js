@@ -344,14 +344,14 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
 }
 
 // The probes on the server and its backends for one wrk run, sysprof on the server's CPU;
-// the profile is kept in runDir/kernel/.
+// the profile is kept in runDir/kernel/, gzipped.
 async function startTracing (step, pids, runDir) {
   const rawFile = path.join('kernel', `db-${step.server.name}-${step.endpoint}-${step.connections}.json`)
   fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
   const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
   const tracer = await traceProcesses(pids, path.join(runDir, rawFile), placed)
   if (!tracer.ok) return tracer
-  return { ok: true, rawFile, stop: tracer.stop }
+  return { ok: true, rawFile: `${rawFile}.gz`, stop: tracer.stop }
 }
 
 // A window's syscalls per request, the server's (its threads and children) apart from its

@@ -616,14 +616,14 @@ function roundRate (rate) {
 }
 
 // The probes on a server process and its children, for one wrk run: sysprof pinned where
-// the server runs (its calibration measures that CPU), its profile kept in runDir/kernel/.
+// the server runs (its calibration measures that CPU), its profile kept in runDir/kernel/, gzipped.
 async function startTracing (step, pid, runDir) {
   const rawFile = path.join('kernel', `http-${step.server.name}-${step.mode}-${step.connections}.json`)
   fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
   const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
   const tracer = await traceProcesses([pid], path.join(runDir, rawFile), placed)
   if (!tracer.ok) return tracer
-  return { ok: true, rawFile, stop: tracer.stop }
+  return { ok: true, rawFile: `${rawFile}.gz`, stop: tracer.stop }
 }
 
 // A window's syscalls, every thread and child of the server, per request: each call's count,

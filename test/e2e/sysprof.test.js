@@ -5,6 +5,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
+const zlib = require('node:zlib')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { probeBpf, parseProfile, callSummary, traceProcesses, SYSPROF, REFUSED } = require('../../lib/sysprof')
@@ -84,6 +85,9 @@ test('a window on running processes: their calls, and the tracer gone with its c
     assert.equal(stopped.ok, true, stopped.failure)
     await waitFor(() => loadedProbes().every(id => !first.includes(id)), RELEASE_MS, 'the probes gone after the window')
     const profile = parseProfile(stopped.text)
+    // the profile stays beside the run gzipped, the text as it was read
+    assert.equal(fs.existsSync(out), false)
+    assert.equal(zlib.gunzipSync(fs.readFileSync(`${out}.gz`)).toString(), stopped.text)
     // the loop's children, forked after the window opened, are traced with it
     assert.ok(profile.calls.some(call => call.comm === 'cat' && call.name === 'execve'))
     assert.equal(profile.commandCpuNs, null)
