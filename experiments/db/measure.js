@@ -30,7 +30,7 @@ const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require('../http/wrk')
-const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
+const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -111,9 +111,10 @@ function clusterProcesses (postmaster) {
 }
 
 // The CPU time of a set of processes between two readings, summed; a process gone by the
-// second reading counts what it had at the first, so none is counted twice.
+// second reading counts what it had at the first, so none is counted twice. Each is read
+// alone: the postmaster's processes are its backends and upkeep, counted apart.
 function readGroup (pids) {
-  return new Map(pids.map(pid => [pid, processCpu(pid)]).filter(([, cpu]) => cpu))
+  return new Map(pids.map(pid => [pid, readProcess(pid)]).filter(([, cpu]) => cpu))
 }
 function groupBetween (before, after) {
   let cpuNs = 0

@@ -86,13 +86,20 @@ function childrenCpuNs () {
 // time holds it again. Processes born and ended between the readings are only in the reaped
 // ticks, with their timeslices: where any process ended, `slices` is null, not known.
 const NO_PROCESS = { taskNs: {}, taskSlices: {}, userTicks: 0, systemTicks: 0, reapedUserTicks: 0, reapedSystemTicks: 0 }
+// Readings of one process alone (readProcess: a database's backends, each its own) count no
+// reaped time: the children a process waits for are not its own work there (a postmaster's
+// backends).
 function cpuBetween (before, after) {
+  const tree = 'descendants' in after
   const processes = [[before, after], ...Object.entries(after.descendants ?? {})
     .map(([pid, reading]) => [before.descendants?.[pid] ?? NO_PROCESS, reading])]
   const ended = Object.entries(before.descendants ?? {}).filter(([pid]) => !(pid in (after.descendants ?? {})))
   const own = processes.map(([was, is]) => ownBetween(was, is))
-  const reaped = field => processes.reduce((sum, [was, is]) => sum + (is[field] ?? 0) - (was[field] ?? 0), 0) -
-    ended.reduce((sum, [, was]) => sum + (was[field] ?? 0), 0)
+  const reaped = field => {
+    if (!tree) return 0
+    return processes.reduce((sum, [was, is]) => sum + (is[field] ?? 0) - (was[field] ?? 0), 0) -
+      ended.reduce((sum, [, was]) => sum + (was[field] ?? 0), 0)
+  }
   const reapedTicks = reaped('reapedUserTicks') + reaped('reapedSystemTicks')
   const endedNs = ended.reduce((sum, [, was]) => sum + sumOf(was.taskNs), 0)
   const sum = key => own.reduce((total, part) => total + part[key], 0)
@@ -140,4 +147,4 @@ function ownBetween (before, after) {
 
 const sumOf = values => Object.values(values).reduce((sum, value) => sum + value, 0)
 
-module.exports = { processCpu, childrenUserNs, childrenCpuNs, cpuBetween }
+module.exports = { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween }

@@ -177,6 +177,11 @@ test('a server of many processes: each one\'s CPU time, and the whole time of th
   assert.deepEqual([forking.cpuFrom, forking.slices, forking.processes, forking.processesEnded, forking.userTicks], ['ticks', null, 2, 1, 31])
   // a zombie not yet waited for says no memory: the others' still count
   assert.equal(forking.maxRssKiB, 1000)
+  // a process read alone (readProcess: a postmaster among the database's upkeep) counts its
+  // own time, not its children's: those are read apart
+  const { descendants: _before, ...alone } = parent
+  const { descendants: _after, ...aloneLater } = after
+  assert.deepEqual([http.cpuBetween(alone, aloneLater).cpuNs, http.cpuBetween(alone, aloneLater).cpuFrom], [1e7, 'schedstat'])
 })
 
 test('the server\'s wake-ups between two readings: each living thread\'s timeslices, a new thread\'s all', () => {
