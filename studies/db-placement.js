@@ -3,50 +3,66 @@
 // interleaved rounds of one 1 s wrk run of /db each (one server process per placement and
 // server, checked and warmed up as bench.js does), and per cell: the median requests/s, the
 // server's and the backends' CPU per request, how far the interleaved halves of the runs
-// moved apart (the run's own repeatability), and how much of its CPU the server used.
+// moved apart (the run's own repeatability), how much of its CPU the server used, and the
+// server's CPU per request against C's: its median, its CV over the rounds and how far its
+// halves moved.
 //
-//   alone     the server alone on CPU 1; wrk and the database on CPU 0 (bench.js's)
-//   with-db   the server and the database on CPU 1; wrk alone on CPU 0
-//   with-wrk  the server and wrk on CPU 1; the database alone on CPU 0
+//   alone        the server alone on CPU 1; wrk and the database on CPU 0
+//   with-db      the server and the database on CPU 1; wrk alone on CPU 0
+//   with-wrk     the server and wrk on CPU 1; the database alone on CPU 0
+//   interleaved  alone's CPUs, each run taking turns with C's in slices of 50 ms (bench.js's)
 //
-//   node studies/db-placement.js [--runs 8] [--connections 64] [--raw FILE]
+//   node studies/db-placement.js [--runs 8] [--connections 64] [--placements a,b] [--raw FILE]
 const fs = require('node:fs')
 const { runCli, RunFailed } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { wholeNumber, UsageError } = require('../lib/options')
 const { parseStudyOptions } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
-const { servers } = require('../experiments/db/servers')
-const { median } = require('../lib/stats')
+const { servers, REFERENCE } = require('../experiments/db/servers')
+const { median, summarise } = require('../lib/stats')
 const { interleavedHalves } = require('../lib/repeatability')
 
 const PLACEMENTS = {
-  alone: { client: 0, server: 1, database: 0 },
-  'with-db': { client: 0, server: 1, database: 1 },
-  'with-wrk': { client: 1, server: 1, database: 0 }
+  alone: { pin: { client: 0, server: 1, database: 0 } },
+  'with-db': { pin: { client: 0, server: 1, database: 1 } },
+  'with-wrk': { pin: { client: 1, server: 1, database: 0 } },
+  interleaved: { pin: { client: 0, server: 1, database: 0 }, turns: true }
 }
 const SERVERS = ['c-libpq-prepared-pipelined', 'c-libpq-prepared-serial', 'node-pg-prepared-serial', 'node-postgres-prepared-pipelined']
 
-const USAGE = `usage: node studies/db-placement.js [--runs N] [--connections N] [--raw FILE]
+const USAGE = `usage: node studies/db-placement.js [--runs N] [--connections N] [--placements A,B] [--raw FILE]
   --runs N           interleaved rounds per placement and server (default 8)
   --connections N    wrk's connections (default 64)
+  --placements A,B   some of ${Object.keys(PLACEMENTS).join(', ')} (default all)
   --raw FILE         every run's record, a JSON line each
   --help             this text`
 
 function parseOptions (argv) {
-  const spec = { runs: { type: 'string' }, connections: { type: 'string' }, raw: { type: 'string' } }
+  const spec = { runs: { type: 'string' }, connections: { type: 'string' }, placements: { type: 'string' }, raw: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, values => ({
     runs: wholeNumber(values.runs ?? '8', 'runs'),
     connections: wholeNumber(values.connections ?? '64', 'connections'),
+    placements: placementsOf(values.placements),
     raw: values.raw ?? null
   }))
 }
 
-async function main ({ runs, connections, raw }) {
+function placementsOf (text) {
+  if (text === undefined) return Object.keys(PLACEMENTS)
+  const names = text.split(',').map(name => name.trim())
+  const unknown = names.find(name => !(name in PLACEMENTS))
+  if (unknown !== undefined) throw new UsageError(`--placements ${JSON.stringify(unknown)} is no placement; give some of ${Object.keys(PLACEMENTS).join(', ')}`)
+  return names
+}
+
+async function main ({ runs, connections, placements, raw }) {
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
   const records = []
   const runDir = fs.mkdtempSync('/tmp/db-placement-')
   fs.mkdirSync(`${runDir}/strace`)
-  for (const [placement, pin] of Object.entries(PLACEMENTS)) {
+  const reference = servers.find(row => row.name === REFERENCE)
+  for (const placement of placements) {
+    const { pin, turns = false } = PLACEMENTS[placement]
     // one database per placement, pinned as the placement says; a server process per
     // server, kept across the interleaved rounds
     const session = dbSession(options)
@@ -54,7 +70,8 @@ async function main ({ runs, connections, raw }) {
       for (let run = 0; run < runs; run++) {
         for (const name of SERVERS) {
           const server = servers.find(row => row.name === name)
-          const step = { phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin }
+          const partner = turns && name !== REFERENCE ? reference : null
+          const step = { phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin, partner }
           const { record } = await measureStep(step, options, session, runDir)
           if (!record.ok) throw new RunFailed(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
@@ -66,19 +83,36 @@ async function main ({ runs, connections, raw }) {
   }
   if (raw) fs.writeFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
   fs.rmSync(runDir, { recursive: true, force: true })
-  console.log('placement  server                              req/s  server µs  backends µs  halves: server  backends  server CPU share')
-  for (const placement of Object.keys(PLACEMENTS)) {
+  console.log('placement    server                              req/s  server µs  backends µs  halves: server  backends  server CPU share' +
+    '  × C  CV of × C  halves: × C')
+  for (const placement of placements) {
     for (const name of SERVERS) {
       const cell = records.filter(record => record.placement === placement && record.program === name)
       const per = pick => cell.map(record => pick(record) / record.wrk.requests / 1000)
       const halves = pick => interleavedHalves(cell, record => pick(record) / record.wrk.requests / 1000, median)?.movePercent
-      console.log([placement.padEnd(9), name.padEnd(34), String(Math.round(median(cell.map(record => record.wrk.requestsPerSecond)))).padStart(6),
+      const ratios = cell.map(record => ratioToC(record, records))
+      const ratioHalves = interleavedHalves(cell, record => ratioToC(record, records), median)?.movePercent
+      const rate = record => record.partner ? record.wrk.requests / (record.runningNs / 1e9) : record.wrk.requestsPerSecond
+      const share = record => record.server.cpuNs / (record.partner ? record.runningNs : record.wallNs)
+      console.log([placement.padEnd(11), name.padEnd(34), String(Math.round(median(cell.map(rate)))).padStart(6),
         median(per(record => record.server.cpuNs)).toFixed(2).padStart(9), median(per(record => record.backends.cpuNs)).toFixed(2).padStart(11),
         `${halves(record => record.server.cpuNs).toFixed(1)}%`.padStart(14), `${halves(record => record.backends.cpuNs).toFixed(1)}%`.padStart(9),
-        median(cell.map(record => record.server.cpuNs / record.wallNs)).toFixed(2).padStart(17)].join(' '))
+        median(cell.map(share)).toFixed(2).padStart(17),
+        name === REFERENCE ? '' : median(ratios).toFixed(3).padStart(5),
+        name === REFERENCE ? '' : `${(100 * summarise(ratios).cv).toFixed(1)}%`.padStart(10),
+        name === REFERENCE ? '' : `${ratioHalves.toFixed(1)}%`.padStart(12)].join(' '))
     }
   }
   return 0
+}
+
+// A run's server CPU per request against C's: the C run beside it (in turns), else C's run
+// of the same round in the same placement.
+function ratioToC (record, records) {
+  const perRequest = run => run.server.cpuNs / run.wrk.requests
+  if (record.partner) return perRequest(record) / (record.partner.server.cpuNs / record.partner.wrk.requests)
+  const c = records.find(other => other.placement === record.placement && other.program === REFERENCE && other.run === record.run)
+  return perRequest(record) / perRequest(c)
 }
 
 runCli({ name: 'db-placement.js', usage: USAGE, parse: parseOptions, run: main, measures: true })

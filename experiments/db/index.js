@@ -13,7 +13,7 @@ const { dataPoints } = require('../../lib/run-log')
 const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
-const { PHASE, STRACE_PHASE, PRESETS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep } = require('./measure')
+const { PHASE, STRACE_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep } = require('./measure')
 const { postgresVersion, postgresSettings } = require('./postgres')
 const { ENDPOINTS } = require('./check')
 const { summariseDb } = require('./summary')
@@ -70,6 +70,24 @@ const rows = [
     },
     preset: { default: PRESETS.default.pool, quick: PRESETS.quick.pool }
   },
+  {
+    name: 'placement',
+    type: 'string',
+    metavar: 'HOW',
+    takes: PLACEMENTS.join(' or '),
+    help: [
+      `how the servers take the server's CPU: interleaved, each run beside ${REFERENCE}'s,`,
+      'the two servers\' loads taking turns in slices of 50 ms (each server against C in the',
+      'same moment); or alone, one server at a time (default {default})'
+    ],
+    parse: text => {
+      if (!PLACEMENTS.includes(text)) throw new UsageError(`--placement must be ${PLACEMENTS.join(' or ')}, not '${text}'`)
+      return text
+    },
+    preset: { default: 'interleaved', quick: 'interleaved' },
+    stored: [value => PLACEMENTS.includes(value), PLACEMENTS.join(' or ')],
+    rerun: true
+  },
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)')
 ]
@@ -124,6 +142,7 @@ function context (options, { runnable }, placement) {
   return {
     dbServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, prepared: server.prepared, pipelined: server.pipelined, command: `${Object.entries(server.env).map(([name, value]) => `${name}=${value}`).join(' ')} DB_POOL=${options.db.pool} ${shellQuote(serverArgv(server, '{port}'))}` })),
     dbPin: dbPin(placement.http),
+    dbPlacement: options.placement,
     // runs measured in rounds of every server, which the summary pairs round by round
     // (a run from before rounds lacks it and is not paired)
     dbRounds: true,
@@ -134,7 +153,8 @@ function context (options, { runnable }, placement) {
 }
 
 function describe (options, { runnable }) {
-  return `${runnable.length} servers, endpoints ${options.db.endpoints.join(', ')}, connections ${options.db.connections.join(',')}, a pool of ${options.db.pool}, ${options.runs} wrk runs of ${options.db.seconds} s per cell${options.strace ? ', and the strace pass' : ''}`
+  const turns = options.placement === 'interleaved' ? `, each in turns with ${REFERENCE}'s` : ''
+  return `${runnable.length} servers, endpoints ${options.db.endpoints.join(', ')}, connections ${options.db.connections.join(',')}, a pool of ${options.db.pool}, ${options.runs} wrk runs of ${options.db.seconds} s per cell${turns}${options.strace ? ', and the strace pass' : ''}`
 }
 
 function derive (logged, context) {
@@ -160,7 +180,7 @@ module.exports = {
   ],
   options: rows,
   stored,
-  later: { kernel: false },
+  later: { kernel: false, placement: 'alone' },
   configure,
   list: () => listing(),
   select,

@@ -30,11 +30,12 @@ const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require('../http/wrk')
+const { runInterleaved, SLICE_MS } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
-const { servers } = require('./servers')
+const { servers, REFERENCE } = require('./servers')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
 
 const PHASE = 'db'
@@ -56,12 +57,20 @@ const PRESETS = {
 // wrk and the database on one CPU, the server alone on the other (docs/db.md says why).
 const dbPin = httpPin => ({ client: httpPin.client, server: httpPin.server, database: httpPin.client })
 
+// How the servers share the server's CPU (docs/db.md):
+// interleaved  each timed run beside REFERENCE's, both servers on the server's CPU and both
+//              wrks with the database on the other, the two loads taking turns in slices
+//              (experiments/http/interleave.js): a server and C in the same moment
+// alone        one server at a time
+const PLACEMENTS = ['interleaved', 'alone']
+
 function planDb (selected, options, pin) {
   const steps = []
   const { runs, connections, endpoints, straceRequests } = options.db
   // /fortunes with one variant per client, its first: the page costs the same to render
   // whichever statement fetched its rows
   const firsts = selected.filter(server => selected.find(other => other.server === server.server) === server)
+  const reference = selected.find(server => server.name === REFERENCE) ?? null
   for (const endpoint of endpoints) {
     const cells = (endpoint === 'fortunes' ? firsts : selected).map(server => {
       const group = `${endpoint}: ${server.name}`
@@ -73,7 +82,10 @@ function planDb (selected, options, pin) {
     // weighs on every server alike.
     for (const count of connections) {
       for (let run = 0; run < runs; run++) {
-        for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) steps.push({ ...cell, phase: PHASE, peers: cells, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}` })
+        for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) {
+          const partner = options.placement === 'interleaved' && reference && cell.server !== reference ? reference : null
+          steps.push({ ...cell, phase: PHASE, peers: cells, partner, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}${partner ? `, in turns with ${REFERENCE}` : ''}` })
+        }
       }
     }
     // under the probes, in the same server processes, each cell's load once more
@@ -275,14 +287,34 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     blockSize: null,
     run: step.run
   }
-  // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js loadFor)
-  const load = { ...options.db, ...(server.warmupRates?.length ? loadFor(options.db, step.connections, server.warmupRates.at(-1)) : {}) }
+  // placement interleaved: the reference's server of this endpoint, its load taking turns
+  // with this one's
+  const partnerStep = step.partner ? { ...step, server: step.partner, program: step.partner, partner: null } : null
+  const partner = partnerStep ? await session.serverFor(partnerStep, note) : null
+  // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js
+  // loadFor), the longer of the two where the reference's runs beside it
+  const loads = [server, partner].filter(each => each?.warmupRates?.length)
+    .map(each => loadFor(options.db, step.connections, each.warmupRates.at(-1)))
+  const load = { ...options.db, ...(loads.length ? { seconds: Math.max(...loads.map(each => each.seconds)), timeoutSeconds: Math.max(...loads.map(each => each.timeoutSeconds)) } : {}) }
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: load })
-  if (server.failure) return { record: { ...base, ok: false, failure: server.failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false }
+  const failed = failure => ({ record: { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false })
+  if (server.failure) return failed(server.failure)
+  if (partner?.failure) return failed(`${REFERENCE}, which runs beside it, failed: ${partner.failure}`)
   const pid = server.started.pid
   const cluster = { backends: session.backendsOf(step), upkeep: clusterProcesses(server.database.pid).upkeep }
+  const theirs = partner ? { pid: partner.started.pid, backends: session.backendsOf(partnerStep) } : null
   const cpus = [...new Set([step.pin.client, step.pin.server, step.pin.database])]
-  const readings = () => ({ server: processCpu(pid), backends: readGroup(cluster.backends), upkeep: readGroup(cluster.upkeep), children: childrenCpuNs(), childrenUser: childrenUserNs(), user: userNs(cpus), busy: busyNs(cpus), steal: stealNs(cpus) })
+  const readings = () => ({
+    server: processCpu(pid),
+    backends: readGroup(cluster.backends),
+    upkeep: readGroup(cluster.upkeep),
+    partner: theirs ? { server: processCpu(theirs.pid), backends: readGroup(theirs.backends) } : null,
+    children: childrenCpuNs(),
+    childrenUser: childrenUserNs(),
+    user: userNs(cpus),
+    busy: busyNs(cpus),
+    steal: stealNs(cpus)
+  })
   const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, [pid, ...cluster.backends], runDir) : null
   if (tracing && !tracing.ok) {
     const failure = `kernel pass: ${tracing.failure}`
@@ -291,14 +323,23 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   }
   const before = readings()
   const windowStart = process.hrtime.bigint()
-  const wrk = await runWrk(argv, load.seconds * 1000 + WRK_GRACE_MS)
+  const timeoutMs = load.seconds * 1000 + WRK_GRACE_MS
+  const [wrk, partnerWrk = null] = partner
+    ? await runInterleaved([{ argv }, { argv: wrkArgv({ ...partnerStep, mode: MODE }, partner.port, { http: load }) }], { timeoutMs })
+    : [await runWrk(argv, timeoutMs)]
   const traced = tracing ? await tracing.stop() : null
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
   const exited = server.started.exited()
+  const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
+  const partnerFailure = partner
+    ? wrkFailure({ wrk: partnerWrk, output: partnerOutput, exited: partner.started.exited(), unannouncedClose: false, connections: step.connections, seconds: load.seconds })
+    : null
+  if (partnerFailure) await session.closeServer(partnerStep)
   let failure = wrkFailure({ wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
+    (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null) ??
     kernel?.problem ?? null
   if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
   if (failure) await session.closeServer(step)
@@ -307,6 +348,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const serverCpu = before.server && after.server ? cpuBetween(before.server, after.server) : null
   const backends = groupBetween(before.backends, after.backends)
   const upkeep = groupBetween(before.upkeep, after.upkeep)
+  const partnerCpu = partner && before.partner.server && after.partner.server
+    ? { server: cpuBetween(before.partner.server, after.partner.server), backends: groupBetween(before.partner.backends, after.partner.backends) }
+    : null
   const wrkNs = after.children - before.children
   const busy = after.busy.reduce((sum, ns, i) => sum + ns - before.busy[i], 0)
   const record = {
@@ -326,21 +370,35 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     pool: options.db.pool,
     backends,
     databaseUpkeep: upkeep,
+    // wrk's CPU time: both wrks' where the reference's ran beside it
     wrkCpuNs: wrkNs,
     // the measured CPUs' busy time that no measured process had: the kernel's network
     // work in softirq, the bench itself, anything else
-    restCpuNs: serverCpu ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs : null,
+    restCpuNs: serverCpu ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs - (partnerCpu ? partnerCpu.server.cpuNs + partnerCpu.backends.cpuNs : 0) : null,
+    // placement interleaved: the time this server's load was let run, and the reference's
+    // beside it, measured alike (its wrk's command is this one's with the reference's port)
+    ...(partner
+      ? {
+          runningNs: wrk.runningNs,
+          interleaved: { sliceMs: SLICE_MS, turns: wrk.turns },
+          partner: { program: REFERENCE, wrk: partnerOutput, server: partnerCpu?.server ?? null, backends: partnerCpu?.backends ?? null, runningNs: partnerWrk.runningNs }
+        }
+      : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
     at: new Date().toISOString()
   }
   if (serverCpu) {
     const tick = 1e9 / CLK_TCK
-    const own = cpu => (cpu === step.pin.server ? serverCpu.userTicks * tick : 0) + (cpu === step.pin.database ? (backends.userTicks + upkeep.userTicks) * tick : 0)
+    // the reference's server and backends beside it are no one else
+    const serversTicks = serverCpu.userTicks + (partnerCpu?.server.userTicks ?? 0)
+    const databaseTicks = backends.userTicks + upkeep.userTicks + (partnerCpu?.backends.userTicks ?? 0)
+    const own = cpu => (cpu === step.pin.server ? serversTicks * tick : 0) + (cpu === step.pin.database ? databaseTicks * tick : 0)
     // wrk has been waited for by now: its user time is in this process's cutime
     const wrkUser = after.childrenUser - before.childrenUser
     record.foreign = userForeign({ cpus, before: before.user, after: after.user, windowNs, ownUserNs: cpus.map(cpu => own(cpu) + (cpu === step.pin.client ? wrkUser : 0)) })
   }
   if (record.ok && (serverCpu === null || backends.processes === 0)) Object.assign(record, { ok: false, failure: serverCpu === null ? 'the server\'s CPU time could not be read from /proc' : 'the server has no database backend: it opened no connection' })
+  if (record.ok && partner && partnerCpu === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
@@ -444,6 +502,7 @@ module.exports = {
   KERNEL_PHASE,
   STRACE_CONNECTIONS,
   PRESETS,
+  PLACEMENTS,
   MODE,
   dbPin,
   connectionsAtOnce,

@@ -24,7 +24,7 @@ const ANSWER = {
   id: 'answer',
   title: 'The answer: what a query costs the server against C',
   axis: 'server CPU per request, × C\'s',
-  note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most connections: the median of the ratios of runs of the same round, and its interval'
+  note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most connections: the median of the ratios of its runs to C\'s taken in turns with them (placement interleaved), else of the same round, and its interval'
 }
 
 // The variants' questions per client (experiments/db/summary.js variantDifferences): an
@@ -74,7 +74,7 @@ function dbAnswer (sets) {
       const cells = results.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count)
       const reference = cells.find(cell => cell.server === results.reference)
       return {
-        label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections`,
+        label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections${results.placement === 'interleaved' ? ', in turns with C' : ''}`,
         reference: results.reference,
         figure: 'server CPU per request',
         entries: cells.filter(cell => cell !== reference).map(cell => ({
@@ -124,12 +124,12 @@ function dbData (sets) {
         }
       }
     })
-    const { meaning, reference, preset, pin, database, kernel } = results
+    const { meaning, reference, preset, pin, placement, database, kernel } = results
     // the kernel pass's entries, the server's and then its backends' (named so)
     const kernelEntries = kernel
       ? [...kernel.server, ...kernel.backends.map(entry => ({ ...entry, server: `${entry.server} backends` }))]
       : null
-    return { set: set.label, meaning, reference, preset, pin, database, endpoints, kernel, kernelEntries }
+    return { set: set.label, meaning, reference, preset, pin, placement, database, endpoints, kernel, kernelEntries }
   })
 }
 
@@ -162,7 +162,7 @@ function dbSection (data) {
   return html`<section id="db">
     <h2>What a database query costs: servers answering from PostgreSQL</h2>
     ${leadFindings(data.findings, data.compare)}
-    <p class="note">Every server's answers to /db, /queries and /fortunes were checked against the database's rows and TechEmpower's exact fortunes page before it was timed. ${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; the server is pinned alone to CPU ${first.pin?.server ?? '?'}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix socket.
+    <p class="note">Every server's answers to /db, /queries and /fortunes were checked against the database's rows and TechEmpower's exact fortunes page before it was timed. ${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; ${first.placement === 'interleaved' ? html`each server is pinned to CPU ${first.pin?.server ?? '?'}, where every timed run of it takes turns with a run of ${first.reference} in slices of 50 ms (both wrks stopped and continued in turn, the servers never)` : html`the server is pinned alone to CPU ${first.pin?.server ?? '?'}`}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix socket.
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}

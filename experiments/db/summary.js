@@ -17,19 +17,29 @@ const { dbHalves } = require('./repeatability')
 // database, which share the other CPU. Requests/s then measure that CPU, not the server.
 const CLIENT_BOUND_SHARE = 0.9
 
-// CPU per request, each process's part: µs of CPU over the requests wrk completed.
+// CPU per request, each process's part: µs of CPU over the requests wrk completed. In a
+// run beside the reference's (placement interleaved) the server and its backends are its
+// own, and what the two loads shared (the database's upkeep, both wrks, the rest) is
+// split by the time each load was let run.
+const ownShare = run => run.partner && run.runningNs > 0 ? run.runningNs / (run.runningNs + run.partner.runningNs) : 1
 const PARTS = [
   ['server', run => run.server.cpuNs],
   ['backends', run => run.backends.cpuNs],
-  ['databaseUpkeep', run => run.databaseUpkeep.cpuNs],
-  ['wrk', run => run.wrkCpuNs],
-  ['rest', run => Math.max(0, run.restCpuNs)]
+  ['databaseUpkeep', run => run.databaseUpkeep.cpuNs * ownShare(run)],
+  ['wrk', run => run.wrkCpuNs * ownShare(run)],
+  ['rest', run => Math.max(0, run.restCpuNs) * ownShare(run)]
 ]
 
+// A run's requests/s: over the time its load was let run where it took turns.
+const rateOf = run => run.partner && run.runningNs > 0 ? run.wrk.requests / (run.runningNs / 1e9) : run.wrk.requestsPerSecond
+// The reference's side of a run that took turns with it, as a run of its own.
+const partnerRun = run => ({ ...run, program: run.partner.program, wrk: run.partner.wrk, server: run.partner.server, backends: run.partner.backends, runningNs: run.partner.runningNs })
+const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0 ? serverCpuPerRequest(run) / serverCpuPerRequest(partnerRun(run)) : null
+
 const MEANING = {
-  requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the server alone on the other; best, median and range of the runs, against one server process per server and endpoint, checked and warmed up (wrk runs until two agree within 5%)',
-  cpuPerRequestUs: 'CPU time over a run over the requests wrk completed, median of the runs, by process: the server (every thread), the backends serving its connections, the database\'s upkeep processes, wrk, and the rest of the two CPUs\' busy time (the kernel\'s network work, the bench)',
-  serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run of the same round (measured a few seconds apart), and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
+  requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the server alone on the other (placement interleaved: over the time its load was let run, taking turns with the reference\'s); best, median and range of the runs, against one server process per server and endpoint, checked and warmed up (wrk runs until two agree within 5%)',
+  cpuPerRequestUs: 'CPU time over a run over the requests wrk completed, median of the runs, by process: the server (every thread), the backends serving its connections, the database\'s upkeep processes, wrk, and the rest of the two CPUs\' busy time (the kernel\'s network work, the bench); in turns with the reference, the parts both loads shared (upkeep, wrk, the rest) split by the time each load ran',
+  serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, for the server and, by a second strace attached to them, its backends; as work (the calls that succeed, but for waits, futexes and memory calls) plus upkeep (those, and failed calls)`
 }
@@ -48,6 +58,12 @@ function summariseDb (records, context) {
   for (const cell of cells) {
     const reference = cells.find(other => other.server === REFERENCE && other.endpoint === cell.endpoint && other.connections === cell.connections)
     const mine = reference && cell.server !== REFERENCE
+    if (cell.inTurns) {
+      // each run against the reference's load beside it, in the same moment
+      cell.serverVsReference = pairedRatio(cell.serverCpu, cell.partnerServerCpu)
+      cell.halves.vsReference = interleavedHalves(cell.keptRuns.filter(run => ratioOf(run) !== null), ratioOf, median)
+      continue
+    }
     cell.serverVsReference = mine ? against(cell, reference, serverCpuOf) : null
     cell.halves.vsReference = mine && inRounds ? interleavedHalves(sameRounds(cell, reference, serverCpuOf), pair => pair.a / pair.b, median) : null
   }
@@ -73,12 +89,15 @@ function summariseDb (records, context) {
       }
     : null
   const preset = context.options?.db ?? null
+  for (const cell of cells) delete cell.keptRuns
   return {
     meaning: MEANING,
     reference: REFERENCE,
     preset,
     endpoints: preset?.endpoints ?? Object.keys(ENDPOINTS),
     pin: context.dbPin ?? null,
+    // runs from before --placement took one server at a time
+    placement: context.dbPlacement ?? 'alone',
     database: context.database ?? null,
     cells,
     syscalls,
@@ -113,10 +132,14 @@ function dbCell (server, endpoint, connections, runs) {
   const steadiness = cellSteadiness(classes)
   // the runs of the process's steady state, when it reached one
   const ok = steadyRuns(all, classes, where)
-  const rates = ok.map(run => run.wrk.requestsPerSecond)
+  const rates = ok.map(rateOf)
   const at = values => (values.length ? median(values) : null)
   const perRequest = pick => ok.map(run => pick(run) / run.wrk.requests / 1000)
-  const shares = ok.map(run => run.server.cpuNs / run.wallNs)
+  // its CPU over the time its load ran: in turns, the time its load was let run
+  const shares = ok.map(run => run.server.cpuNs / (run.partner ? run.runningNs : run.wallNs))
+  // placement interleaved: every kept run took turns with the reference's, whose server
+  // CPU per request in the same run it is set against
+  const inTurns = ok.length > 0 && ok.every(run => ratioOf(run) !== null)
   const row = servers.find(item => item.name === server)
   return {
     server,
@@ -138,6 +161,13 @@ function dbCell (server, endpoint, connections, runs) {
     rounds: ok.map(run => run.run),
     serverCpu: perRequest(run => run.server.cpuNs),
     backendCpu: perRequest(run => run.backends.cpuNs),
+    inTurns,
+    ...(inTurns
+      ? {
+          partnerServerCpu: ok.map(run => serverCpuPerRequest(partnerRun(run))),
+          partnerBackendCpu: ok.map(run => run.partner.backends.cpuNs / run.partner.wrk.requests / 1000)
+        }
+      : {}),
     cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
     serverCpuShare: at(shares),
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
@@ -153,8 +183,10 @@ function dbCell (server, endpoint, connections, runs) {
     halves: {
       cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
       total: interleavedHalves(ok, run => PARTS.reduce((sum, [, pick]) => sum + pick(run), 0) / run.wrk.requests / 1000, median),
-      rate: interleavedHalves(ok, run => run.wrk.requestsPerSecond, median)
-    }
+      rate: interleavedHalves(ok, rateOf, median)
+    },
+    // not in results.json: the runs behind the halves of the ratio
+    keptRuns: ok
   }
 }
 

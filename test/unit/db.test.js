@@ -185,6 +185,35 @@ test('a run in rounds: each cell against the reference round by round, so that a
   assert.deepEqual([twice.vsReference.within, twice.vsReference.total, twice.vsReference.met], [1, 1, true])
 })
 
+test('a run in turns with the reference: each run against the reference\'s load beside it; what both loads shared split by the time each ran', () => {
+  // the machine slower by half in runs 1 and 3, for both loads of a run alike
+  const drift = [1, 1.5, 1, 1.5]
+  const own = [1.06, 1.08, 1.07, 1.09]
+  const host = runs('just-pg-prepared-pipelined', 'db', { serverNs: drift.map((d, i) => 1e8 * d * own[i]), backendNs: drift.map(d => 2e8 * d) })
+    .map((run, i) => ({
+      ...run,
+      // its load ran 0.5 s of the run, the reference's 0.25 s: 5,000 and 2,500 requests
+      wrk: { ...run.wrk, requests: 5000 },
+      runningNs: 5e8,
+      partner: { program: REFERENCE, wrk: { requests: 2500 }, server: { cpuNs: 2.5e7 * drift[i] }, backends: { cpuNs: 5e7 * drift[i] }, runningNs: 2.5e8 }
+    }))
+  const summary = summariseDb(host, { options: { db: PRESETS.default }, dbRounds: true, dbPlacement: 'interleaved' })
+  assert.equal(summary.placement, 'interleaved')
+  const cell = summary.cells[0]
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} against ${expected}`)
+  // its CPU per request (20 µs × drift × own) over the reference's (10 µs × drift)
+  assert.equal(cell.inTurns, true)
+  close(cell.serverVsReference.estimate, 2 * 1.075)
+  close(cell.serverVsReference.low, 2 * 1.06)
+  close(cell.serverVsReference.high, 2 * 1.09)
+  close(cell.halves.vsReference.movePercent, (1.085 / 1.065 - 1) * 100)
+  // requests/s over the time its load ran: 5,000 in 0.5 s
+  assert.deepEqual(cell.rates, [10000, 10000, 10000, 10000])
+  // wrk's 50 ms of CPU were both loads': two thirds of it to this one, over its 5,000
+  close(cell.cpuPerRequestUs.wrk, 50e6 * (2 / 3) / 5000 / 1000)
+  assert.equal(cell.keptRuns, undefined, 'the runs behind the halves stay out of results.json')
+})
+
 test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {
   const summaryOf = scale => summariseDb([
     ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8].map(ns => ns * scale), backendNs: [2e8, 2e8, 2e8, 2e8] })
@@ -215,6 +244,15 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
   assert.ok(steps.filter(step => step.phase === 'db').every(step => step.peers.map(peer => peer.server.name).join() === (step.endpoint === 'db' ? chosen : chosen.slice(0, 1)).map(server => server.name).join()))
   // a server's timed runs and its strace runs are one group: one server process
   assert.equal(new Set(steps.filter(step => step.endpoint === 'db' && step.server === chosen[0]).map(step => step.group)).size, 1)
+  assert.ok(steps.every(step => !step.partner), 'one server at a time unless the placement says turns')
+  // placement interleaved: every timed run but the reference's takes turns with it
+  const inTurns = planDb(chosen, { strace: true, kernel: true, placement: 'interleaved', db: { ...PRESETS.default, runs: 2, endpoints: ['db'] } }, pin)
+  assert.deepEqual(inTurns.map(step => `${step.phase} ${step.server.name} ${step.partner?.name ?? '-'}`), [
+    'db c-libpq-prepared-pipelined -', 'db c-libpq-prepared-serial c-libpq-prepared-pipelined',
+    'db c-libpq-prepared-serial c-libpq-prepared-pipelined', 'db c-libpq-prepared-pipelined -',
+    'db-kernel c-libpq-prepared-pipelined -', 'db-kernel c-libpq-prepared-serial -',
+    'db-strace c-libpq-prepared-pipelined -', 'db-strace c-libpq-prepared-pipelined -', 'db-strace c-libpq-prepared-serial -', 'db-strace c-libpq-prepared-serial -'
+  ])
 })
 
 test('the default servers: every client\'s variants but its unnamed statements one at a time where it pipelines them', () => {
