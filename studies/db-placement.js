@@ -11,6 +11,8 @@
 //   with-db      the server and the database on CPU 1; wrk alone on CPU 0
 //   with-wrk     the server and wrk on CPU 1; the database alone on CPU 0
 //   interleaved  alone's CPUs, each run taking turns with C's in slices of 50 ms (bench.js's)
+//   one-cpu      the server, wrk and the database on CPU 1: no wake-up crosses CPUs
+//   one-cpu-interleaved  one-cpu's CPU, each run taking turns with C's
 //
 //   node studies/db-placement.js [--runs 8] [--connections 64] [--placements a,b] [--raw FILE]
 const fs = require('node:fs')
@@ -26,7 +28,9 @@ const PLACEMENTS = {
   alone: { pin: { client: 0, server: 1, database: 0 } },
   'with-db': { pin: { client: 0, server: 1, database: 1 } },
   'with-wrk': { pin: { client: 1, server: 1, database: 0 } },
-  interleaved: { pin: { client: 0, server: 1, database: 0 }, turns: true }
+  interleaved: { pin: { client: 0, server: 1, database: 0 }, turns: true },
+  'one-cpu': { pin: { client: 1, server: 1, database: 1 } },
+  'one-cpu-interleaved': { pin: { client: 1, server: 1, database: 1 }, turns: true }
 }
 const SERVERS = ['c-libpq-prepared-pipelined', 'c-libpq-prepared-serial', 'node-pg-prepared-serial', 'node-postgres-prepared-pipelined']
 
@@ -83,7 +87,7 @@ async function main ({ runs, connections, placements, raw }) {
   }
   if (raw) fs.writeFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
   fs.rmSync(runDir, { recursive: true, force: true })
-  console.log('placement    server                              req/s  server µs  backends µs  halves: server  backends  server CPU share' +
+  console.log('placement            server                              req/s  server µs  backends µs  halves: server  backends  server CPU share' +
     '  × C  CV of × C  halves: × C')
   for (const placement of placements) {
     for (const name of SERVERS) {
@@ -94,7 +98,7 @@ async function main ({ runs, connections, placements, raw }) {
       const ratioHalves = interleavedHalves(cell, record => ratioToC(record, records), median)?.movePercent
       const rate = record => record.partner ? record.wrk.requests / (record.runningNs / 1e9) : record.wrk.requestsPerSecond
       const share = record => record.server.cpuNs / (record.partner ? record.runningNs : record.wallNs)
-      console.log([placement.padEnd(11), name.padEnd(34), String(Math.round(median(cell.map(rate)))).padStart(6),
+      console.log([placement.padEnd(19), name.padEnd(34), String(Math.round(median(cell.map(rate)))).padStart(6),
         median(per(record => record.server.cpuNs)).toFixed(2).padStart(9), median(per(record => record.backends.cpuNs)).toFixed(2).padStart(11),
         `${halves(record => record.server.cpuNs).toFixed(1)}%`.padStart(14), `${halves(record => record.backends.cpuNs).toFixed(1)}%`.padStart(9),
         median(cell.map(share)).toFixed(2).padStart(17),

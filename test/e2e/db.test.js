@@ -195,6 +195,15 @@ test('a session starts every server of an endpoint before its rounds, keeps them
         pids.set(row.name, pid)
       }
     }
+    // placement interleaved: the second server's run takes turns with the first's, each
+    // server and its backends measured apart, in the same processes
+    const inTurns = (await measureStep({ ...step(rows[1], 'db', 2), partner: rows[0] }, options, session, runDir)).record
+    assert.equal(inTurns.ok, true, inTurns.failure)
+    assert.equal(inTurns.partner.program, rows[0].name)
+    assert.deepEqual([inTurns.backends.processes, inTurns.partner.backends.processes], [options.db.pool, options.db.pool])
+    assert.ok(inTurns.partner.wrk.requests > 0 && inTurns.partner.server.cpuNs > 0 && inTurns.partner.backends.cpuNs > 0)
+    assert.ok(inTurns.interleaved.turns >= 2 && inTurns.runningNs > 0 && inTurns.partner.runningNs > 0, JSON.stringify(inTurns.interleaved))
+    assert.equal((await session.serverFor(step(rows[0], 'db', 2))).started.pid, pids.get(rows[0].name), 'the partner is the first server\'s own process')
     const owned = rows.map(row => session.backendsOf(step(row, 'db', 2)))
     assert.deepEqual(owned.map(pidsOf => pidsOf.length), [options.db.pool, options.db.pool])
     assert.equal(owned[0].filter(pid => owned[1].includes(pid)).length, 0, 'no backend is both servers\'')
@@ -224,8 +233,14 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
     assert.ok(entry.self.work >= 2, `${entry.server} ${entry.endpoint}: its server's work ${entry.self.work}`)
     assert.ok(entry.backends.work >= 1, `${entry.server} ${entry.endpoint}: its backends' work ${entry.backends.work}`)
   }
+  // by default each server's runs take turns with the reference's
+  assert.equal(results.db.placement, 'interleaved')
+  const serial = results.db.cells.find(cell => cell.server === 'c-libpq-prepared-serial' && cell.endpoint === 'db')
+  assert.equal(serial.inTurns, true)
+  assert.ok(serial.serverVsReference.estimate > 0)
   const context = JSON.parse(fs.readFileSync(path.join(scratch, 'quick', 'context.json'), 'utf8'))
   assert.deepEqual(context.placement.passes.db, { wrk: 0, database: 0, server: 1 })
+  assert.equal(context.dbPlacement, 'interleaved')
   assert.match(context.database.version, /PostgreSQL\) 15/)
   assert.deepEqual(leftovers(), [])
 })
