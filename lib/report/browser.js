@@ -41,7 +41,13 @@ function drawReport (drawings) {
 
   Highcharts.setOptions({
     accessibility: { enabled: false },
-    chart: { style: { fontFamily: 'inherit' }, spacing: [14, 14, 14, 14] },
+    chart: {
+      style: { fontFamily: 'inherit' },
+      spacing: [14, 14, 14, 14],
+      // a chart drawn taller than its box (its height follows its categories) grows the box:
+      // the box's overflow would hide its last bars, its axis and its legend
+      events: { render () { growBox(this) } }
+    },
     credits: { enabled: false },
     title: { style: { fontSize: '15px', fontWeight: '600' } },
     subtitle: { style: { fontSize: '12px' } },
@@ -76,6 +82,11 @@ function drawReport (drawings) {
   document.body.dataset.chartsReady = 'true'
 }
 
+// A chart's box at least as tall as the chart.
+function growBox (chart) {
+  if (chart.renderTo.clientHeight < chart.chartHeight) chart.renderTo.style.height = `${chart.chartHeight}px`
+}
+
 // An experiment's answer (lib/report/answer.js answerChart): a bar per server and group,
 // its figure against the reference's, whiskers its interval, the reference at 1×. Where the
 // ratios span more than LOG_SPAN (mini_httpd at 100× beside servers at 0.7×), the axis is
@@ -86,10 +97,8 @@ function drawAnswer (id, chart, { color, copy }) {
   const values = chart.series.flatMap(series => [...series.data, ...series.whiskers.flat()])
     .filter(value => typeof value === 'number' && value > 0)
   const logarithmic = values.length > 0 && Math.max(...values) / Math.min(...values, 1) > LOG_SPAN
-  // as tall as its bars need, and its box with it: a box of the pages' usual height would
-  // hide the bars, the axis and the legend below it
+  // as tall as its bars need (its box grows with it: growBox)
   const height = Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length))
-  document.getElementById(id).style.height = `${height}px`
   Highcharts.chart(id, {
     chart: { type: 'bar', height },
     title: { text: escapeHtml(chart.title) },

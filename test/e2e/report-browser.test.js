@@ -41,11 +41,9 @@ test('a bar\'s tooltip: its category (this.key, not the index this.x), its serie
   assert.equal(single, '<b>c</b><br><span style="color:#abc">●</span> user: <b>1.23</b> s')
 })
 
-test('the answer chart: a logarithmic axis from 1× where ratios span over 10×, its box as tall as the chart', () => {
+test('the answer chart: a logarithmic axis from 1× where ratios span over 10×', () => {
   const drawn = []
-  const box = { style: {} }
   global.Highcharts = { chart: (id, options) => drawn.push(options) }
-  global.document = { getElementById: () => box }
   try {
     const kit = { color: () => '#123', copy: rows => rows }
     const chart = (data, whiskers) => ({ title: 't', axis: 'CPU', categories: ['a', 'b'], series: [{ name: 's', data, whiskers }] })
@@ -54,10 +52,8 @@ test('the answer chart: a logarithmic axis from 1× where ratios span over 10×,
     const [wide, narrow] = drawn
     assert.deepEqual([wide.yAxis.type, wide.series[0].threshold, wide.yAxis.title.text], ['logarithmic', 1, 'CPU (logarithmic)'])
     assert.deepEqual([narrow.yAxis.type, narrow.yAxis.min, narrow.series[0].threshold], [undefined, 0, undefined])
-    assert.equal(box.style.height, `${narrow.chart.height}px`)
   } finally {
     delete global.Highcharts
-    delete global.document
   }
 })
 

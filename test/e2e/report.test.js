@@ -500,6 +500,13 @@ function answerGeometry (page) {
   })
 }
 
+// The charts drawn taller than their box, which hides their last bars, axis and legend.
+function clippedCharts (page) {
+  return page.evaluate(() => Highcharts.charts.filter(Boolean)
+    .filter(chart => chart.renderTo.getBoundingClientRect().height + 1 < chart.chartHeight)
+    .map(chart => `${chart.renderTo.id}: ${chart.chartHeight} px in a box of ${chart.renderTo.getBoundingClientRect().height}`))
+}
+
 const mainSeries = chart => chart.series.filter(series => !series.linked)
 const bySize = (a, b) => a.blockSize - b.blockSize
 
@@ -634,6 +641,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     }
 
     await page.screenshot({ path: path.join(OUTPUT, 'report.png'), fullPage: true })
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [], 'the page fetched nothing from the network')
   } finally {
@@ -670,6 +678,7 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
     assert.match(await page.textContent('#ladder'), /A no-op call into C costs 3\.12 ns from C, 1\.88 from bun-ffi/)
     assert.match(await page.textContent('#ladder'), /The parts add up to the measured 256-byte read within 10% for 8 of 8 variants/)
     await page.screenshot({ path: path.join(OUTPUT, 'calls.png'), fullPage: true })
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -716,7 +725,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     // every server, both axes and the legend within the chart's box
     const geometry = await answerGeometry(page)
     assert.deepEqual([geometry.hiddenLabels, geometry.axisTitleShown, geometry.legendShown], [[], true, true], JSON.stringify(geometry))
-    assert.equal(geometry.boxHeight, geometry.chartHeight)
+    assert.ok(geometry.boxHeight >= geometry.chartHeight, JSON.stringify(geometry))
     for (const [index, mode] of ['keep-alive', 'close'].entries()) {
       const rate = charts[`chart-http-rate-${index}`]
       assert.deepEqual(rate.categories, servers)
@@ -741,6 +750,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 137274 req\/s \(median\); the most of the others, deno, 103% of it, the fewest, \S+, \d+%\./)
     assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
     await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -808,6 +818,7 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     assert.ok(variants.includes('c-libpq'), variants.join(', '))
     assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
     await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -851,6 +862,7 @@ test('report.html of an http run without strace: requests/s drawn, the syscall c
       Array(2).fill('No syscalls per request: strace did not run: skipped with --no-strace.'))
     const syscallColumn = await page.$$eval('#http table.http tbody tr td:nth-last-child(2)', all => [...new Set(all.map(cell => cell.textContent))])
     assert.deepEqual(syscallColumn, ['not traced'])
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -906,6 +918,7 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
     // the share of C over all runs: a row only for just-sync, the one program with an interval
     const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
     assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90.0–104.0%)'])
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -922,6 +935,7 @@ test('report.html without strace data: the syscall section says why, the rest dr
     // a run from before the cost pass: the headline says why it is missing, and no chart
     assert.ok(!('chart-headline' in charts))
     assert.match(await page.textContent('#headline .why'), /No headline: this run has no cost pass/)
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -940,6 +954,7 @@ test('report.html comparing two machines: the comparison first, then each run\'s
     const charts = await chartsOf(page)
     assert.ok(Object.keys(charts).length > 0)
     await page.screenshot({ path: path.join(OUTPUT, 'report-machines.png'), fullPage: true })
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -957,6 +972,7 @@ test('report.html comparing two sets: a series per program and run', async () =>
     assert.equal(charts['chart-gc-heap'].series.length, 2)
     assert.match(await page.textContent('#summary'), /Side by side/)
     await page.screenshot({ path: path.join(OUTPUT, 'report-compare.png'), fullPage: true })
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -984,6 +1000,7 @@ test('report.html with a failed cell: a gap in the lines, the cell flagged, the 
     assert.equal(await page.locator('#summary .flag-failed').count(), 1)
     assert.equal(await page.locator('#context ul.failures li').count(), 2)
     assert.match(await page.textContent('#context ul.failures'), /timing deno-sync at 4 KiB, run 0: reader exited 1: boom/)
+    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
