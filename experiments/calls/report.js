@@ -35,12 +35,12 @@ function ladderData (sets) {
   })
 }
 
-// The call ladder (bench.js --experiment calls): its findings, a stacked bar per variant
-// of where a 256-byte read's ns go, and the table of rungs.
+// The call ladder (bench.js --experiment calls): a stacked bar per variant of where a
+// 256-byte read's ns go, its findings, and the table of rungs.
 function ladderSection (data) {
   const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
-  const table = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
-  <div class="table-wrap"><table class="ladder">
+  const chart = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>`
+  const table = entry => html`<div class="table-wrap"><table class="ladder">
     <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${ladderLevels(entry)}</caption>
     <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid (ring: NOP; WASI: sched_yield)</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
@@ -54,15 +54,17 @@ function ladderSection (data) {
       <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
     </tr>`)}</tbody>
   </table></div>`
+  // the answer first, at the top of the page; what it means and its numbers after it
   return html`<section id="ladder">
     <h2>Where a read's time goes: the call ladder</h2>
+    ${data.ladder.map(chart)}
     ${leadFindings(data.ladderFindings, data.compare)}
     <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.
       The parts: the no-op; getppid less the no-op; the runtime's empty read less its getppid, beyond C's; C's 256-byte read less C's getppid (the kernel's work, the same everywhere).
       A ring variant (c-uring, just-uring, bun-uring, deno-uring) climbs the rungs through io_uring: an IORING_OP_NOP in getppid's place, IORING_OP_READs for the reads, each handed over and waited for by one io_uring_enter, and its parts are taken against c-uring's; c-uring, bun-uring and deno-uring call one ring, build/libladder-uring.so.
       A WASI variant runs C's ladder built for wasm32-wasi under a WASI host: args_sizes_get (a WASI call with no syscall) for the no-op, sched_yield in getppid's place (c-yield is C's ladder with it), fd_read for the reads; its syscall part is C's, and its read path its empty read less its no-op, beyond C's (docs/wasm.md).
       Their sum predicts the 256-byte read (marked when more than 10% off); the cost pass column is the stdin reader that reads the same way, measured at 256 B in this run (marked when the ladder's read is outside its interval).</p>
-    ${data.ladder.map((entry, index) => table(entry, index))}
+    ${data.ladder.map(table)}
   </section>`
 }
 

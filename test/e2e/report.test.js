@@ -657,6 +657,9 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
   try {
     const sections = await page.evaluate(() => [...document.querySelectorAll('main section')].map(section => section.id))
     assert.deepEqual(sections, ['ladder', 'headline', 'context'])
+    // the answer opens the page: the ladder's chart starts on the first screen of 1280×800
+    const ladderTop = await page.evaluate(() => document.getElementById('chart-ladder-0').getBoundingClientRect().top + window.scrollY)
+    assert.ok(ladderTop < 800, `the ladder's chart starts ${ladderTop} px down`)
     const charts = await chartsOf(page)
     assert.deepEqual(Object.keys(charts).sort(), ['chart-headline', 'chart-ladder-0'])
     const ladder = charts['chart-ladder-0']
