@@ -75,13 +75,15 @@ function headlineSection (data) {
       </tbody>
     </table></div>`
   }
+  // the answer first, at the top of the page, and how far it can be trusted; then what it
+  // means and its numbers
   return html`<section id="headline">
     <h2>What a read costs, against C</h2>
-    ${leadFindings(lead, data.compare)}
-    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
-    ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
     ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
     <div class="chart" id="chart-headline"></div>
+    ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
+    ${leadFindings(lead, data.compare)}
+    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
     ${headline.repeatabilities.filter(twoRuns => twoRuns.total)
       .map(twoRuns => repeatabilityTable(twoRuns, twoRuns.sets))}

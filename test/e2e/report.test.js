@@ -540,6 +540,9 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     // read over C's at 256 B, best first, with its interval as whiskers
     assert.equal(await page.evaluate(() => document.querySelector('main section').id), 'headline')
     assert.equal(await page.evaluate(() => document.querySelector('.chart').id), 'chart-headline')
+    // before the findings: its top on the first screen of 1280×800
+    const headlineTop = await page.evaluate(() => document.getElementById('chart-headline').getBoundingClientRect().top + window.scrollY)
+    assert.ok(headlineTop < 800, `the headline chart starts ${headlineTop} px down`)
     const headline256 = results.headline.cells.filter(cell => cell.blockSize === 256 && cell.program !== 'c').sort((a, b) => b.shareOfC.estimate - a.shareOfC.estimate)
     assert.deepEqual(charts['chart-headline'].categories, ['just-sync', 'bun-ffi', 'deno-sync'])
     assert.deepEqual(mainSeries(charts['chart-headline'])[0].ys, headline256.map(cell => cell.overheadNs.estimate))
