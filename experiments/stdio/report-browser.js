@@ -6,6 +6,7 @@
 // lib/report/format.js and the experiments' page modules. Highcharts and document are
 // the page's globals.
 const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('../../lib/report/format')
+const { outlierCut, cutBarLabels } = require('../../lib/report/browser')
 
 // Line charts against block size: one row per series that has a point there.
 function lineTooltip (unit) {
@@ -57,17 +58,21 @@ function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 
 // 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
 function headline (part, { color, shade, copy }) {
   if (!part.available) return
+  // a few readers far past the rest (wasmer's WASI reads) would leave the others slivers:
+  // the axis ends past the rest, and their bars run to its edge with their value on them
+  const cutOf = size => outlierCut(part.chart[size].series.flatMap(series => series.data))
   const headlineSeries = size => part.chart[size].series.flatMap(series => [
-    { id: `headline:${series.setIndex}`, name: escapeHtml(series.name), type: 'bar', data: series.data.map((y, i) => ({ y, share: series.shares[i], cpu: series.cpu[i], baseNs: series.baseNs })), color: shade(color(0), series.setIndex * 0.35) },
+    { id: `headline:${series.setIndex}`, name: escapeHtml(series.name), type: 'bar', data: series.data.map((y, i) => ({ y, share: series.shares[i], cpu: series.cpu[i], baseNs: series.baseNs })), color: shade(color(0), series.setIndex * 0.35), dataLabels: cutBarLabels(cutOf(size).max, 'ns') },
     { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
   ])
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
+  const axisTitle = size => `ns of CPU per read over C's${cutOf(size).max !== null ? ' (the axis ends before the longest bars, whose value is written on them)' : ''}`
   const headlineChart = Highcharts.chart('chart-headline', {
     chart: { type: 'bar', height: Math.max(300, 170 + part.chart[part.defaultSize].categories.length * 34 * part.chart[part.defaultSize].series.length) },
     title: { text: escapeHtml(headlineTitle(part.defaultSize)) },
     subtitle: { text: `ns more than C per read(2), lower is better; whiskers: ${part.chart[part.defaultSize].series[0].level} interval` },
     xAxis: { categories: part.chart[part.defaultSize].categories.map(escapeHtml) },
-    yAxis: { title: { text: 'ns of CPU per read over C\'s' }, plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }] },
+    yAxis: { max: cutOf(part.defaultSize).max, title: { text: axisTitle(part.defaultSize) }, plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }] },
     legend: { enabled: part.chart[part.defaultSize].series.length > 1 },
     tooltip: {
       formatter () {
@@ -80,7 +85,7 @@ function headline (part, { color, shade, copy }) {
     series: headlineSeries(part.defaultSize)
   })
   return {
-    headline: size => headlineChart.update({ title: { text: escapeHtml(headlineTitle(size)) }, xAxis: { categories: part.chart[size].categories.map(escapeHtml) }, series: headlineSeries(size) }, true, true)
+    headline: size => headlineChart.update({ title: { text: escapeHtml(headlineTitle(size)) }, xAxis: { categories: part.chart[size].categories.map(escapeHtml) }, yAxis: { max: cutOf(size).max, title: { text: axisTitle(size) } }, series: headlineSeries(size) }, true, true)
   }
 }
 

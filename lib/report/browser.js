@@ -82,6 +82,34 @@ function drawReport (drawings) {
   document.body.dataset.chartsReady = 'true'
 }
 
+// An axis's end that leaves out a few values far past the rest (wasmer's +7,500 ns a read
+// beside readers within +400): past OUTLIER_FACTOR times the 75th percentile of the values'
+// sizes. Returns the axis's max (null: the values' own) and the values left past it, whose
+// bars run to the edge with their value written on them (cutBarLabels).
+const OUTLIER_FACTOR = 5
+function outlierCut (values) {
+  const sizes = values.filter(value => typeof value === 'number').map(Math.abs).sort((a, b) => a - b)
+  if (sizes.length < 4) return { max: null, past: [] }
+  const limit = OUTLIER_FACTOR * sizes[Math.floor(0.75 * (sizes.length - 1))]
+  const kept = sizes.filter(size => size <= limit)
+  const past = values.filter(value => typeof value === 'number' && Math.abs(value) > limit)
+  if (past.length === 0 || kept.length === 0) return { max: null, past: [] }
+  return { max: 1.25 * Math.max(...kept), past }
+}
+
+// The data labels of bars that run past an axis cut: their value, inside the bar's end.
+function cutBarLabels (max, unit) {
+  return {
+    enabled: true,
+    inside: true,
+    align: 'right',
+    crop: false,
+    overflow: 'allow',
+    style: { color: '#ffffff', fontWeight: '600', textOutline: 'none' },
+    formatter () { return max !== null && this.y > max ? `${formatNumber(this.y)} ${unit} →` : null }
+  }
+}
+
 // A chart's box at least as tall as the chart.
 function growBox (chart) {
   if (chart.renderTo.clientHeight < chart.chartHeight) chart.renderTo.style.height = `${chart.chartHeight}px`
@@ -117,4 +145,4 @@ function drawAnswer (id, chart, { color, copy }) {
   })
 }
 
-module.exports = { drawReport, countTooltip, drawAnswer }
+module.exports = { drawReport, countTooltip, drawAnswer, outlierCut, cutBarLabels }

@@ -11,7 +11,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { countTooltip, drawReport, drawAnswer } = require('../../lib/report/browser')
+const { countTooltip, drawReport, drawAnswer, outlierCut, cutBarLabels } = require('../../lib/report/browser')
 const { lineTooltip } = require('../../experiments/stdio/report-browser')
 const { experiments } = require('../../experiments')
 const { formatNumber, sizeName, escapeHtml } = require('../../lib/report/format')
@@ -55,6 +55,18 @@ test('the answer chart: a logarithmic axis from 1× where ratios span over 10×'
   } finally {
     delete global.Highcharts
   }
+})
+
+test('an axis cut before a few values far past the rest, their bars labelled with their value', () => {
+  // wasmer's WASI reads beside readers within +400 ns
+  const cut = outlierCut([-90, 5, 10, 13, 40, 60, 270, 400, 7435, null, 7507])
+  assert.deepEqual(cut, { max: 1.25 * 400, past: [7435, 7507] })
+  const label = cutBarLabels(cut.max, 'ns').formatter
+  assert.equal(label.call({ y: 7435 }), `${formatNumber(7435)} ns →`)
+  assert.equal(label.call({ y: 400 }), null, 'a bar within the axis has no label')
+  // values of one scale, or too few to tell: the axis is the values' own
+  assert.deepEqual(outlierCut([5, 10, 13, 40, 60]), { max: null, past: [] })
+  assert.deepEqual(outlierCut([1, 500]), { max: null, past: [] })
 })
 
 // The page's modules: the shell's two, then each experiment's.
