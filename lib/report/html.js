@@ -63,6 +63,12 @@ tbody tr:nth-child(even) { background: #fafbfd; }
 /* cells of a wide table that may take two lines rather than push it past the page */
 .num.wraps { white-space: normal; }
 tbody th[scope=row], tbody th[scope=rowgroup] { white-space: nowrap; }
+/* a table wider than the page scrolls sideways under its first column, which stays, so that
+   every row keeps its name */
+.table-wrap tr > :first-child { position: sticky; left: 0; z-index: 1; background: var(--panel); }
+.table-wrap thead tr > :first-child { background: #f7f8fb; }
+.table-wrap tbody tr:nth-child(even) > :first-child { background: #fafbfd; }
+.table-wrap tr.disagree > :first-child { background: #fff4e5; }
 table.context th[scope=row] { width: 210px; color: var(--muted); font-weight: 500; white-space: normal; }
 table.grouped tbody tr { background: none; }
 tr.group-start > * { border-top: 2px solid var(--line); }

@@ -732,6 +732,22 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     const geometry = await answerGeometry(page)
     assert.deepEqual([geometry.hiddenLabels, geometry.axisTitleShown, geometry.legendShown], [[], true, true], JSON.stringify(geometry))
     assert.ok(geometry.boxHeight >= geometry.chartHeight, JSON.stringify(geometry))
+    // a table too wide for the page scrolls sideways under its first column, which stays
+    const sideways = await page.evaluate(() => {
+      const wrap = document.querySelector('#http .table-wrap')
+      wrap.style.width = '420px'
+      const name = wrap.querySelector('tbody th')
+      const second = wrap.querySelector('tbody tr > :nth-child(2)')
+      const at = () => ({ name: name.getBoundingClientRect().left, second: second.getBoundingClientRect().left })
+      const before = at()
+      wrap.scrollLeft = 150
+      const after = at()
+      wrap.style.width = ''
+      wrap.scrollLeft = 0
+      return { before, after, left: wrap.getBoundingClientRect().left }
+    })
+    assert.equal(Math.round(sideways.after.name), Math.round(sideways.before.name), JSON.stringify(sideways))
+    assert.ok(sideways.after.second < sideways.before.second - 100, JSON.stringify(sideways))
     for (const [index, mode] of ['keep-alive', 'close'].entries()) {
       const rate = charts[`chart-http-rate-${index}`]
       assert.deepEqual(rate.categories, servers)
