@@ -35,9 +35,9 @@ function sizeAxis (sizes) {
   }
 }
 
-function lineSeries (list, { color, dashes, copy }) {
+function lineSeries (list, { color, dash, copy }) {
   return list.flatMap(series => [
-    { id: series.id, name: escapeHtml(series.name), type: 'line', data: copy(series.data), color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { symbol: 'circle', radius: 4 }, zIndex: 2 },
+    { id: series.id, name: escapeHtml(series.name), type: 'line', data: copy(series.data), color: color(series.colorIndex), dashStyle: dash(series.setIndex, series.colorIndex), marker: { symbol: 'circle', radius: 4 }, zIndex: 2 },
     ...(series.band ? [{ id: `${series.id}:band`, name: `${escapeHtml(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color: color(series.colorIndex), fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
   ])
 }
@@ -247,7 +247,7 @@ function resources (part, { palette, color, shade, copy, countTooltip }) {
 }
 
 // 7. GC: heap over time from a trace.
-function gc (part, { color, dashes }) {
+function gc (part, { color, dash }) {
   if (!document.getElementById('chart-gc-heap')) return
   Highcharts.chart('chart-gc-heap', {
     chart: { type: 'line' },
@@ -255,7 +255,7 @@ function gc (part, { color, dashes }) {
     xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
     yAxis: { min: 0, title: { text: 'MB used' } },
     tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
-    series: part.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dashes[series.setIndex % dashes.length], marker: { enabled: true, symbol: 'circle', radius: 3 } }))
+    series: part.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dash(series.setIndex, series.colorIndex), marker: { enabled: true, symbol: 'circle', radius: 3 } }))
   })
 }
 

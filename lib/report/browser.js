@@ -28,7 +28,12 @@ function countTooltip (unit) {
 function drawReport (drawings) {
   const data = JSON.parse(document.getElementById('report-data').textContent)
   const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e', '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
-  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash']
+  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash', 'Dot', 'LongDashDot', 'ShortDashDot', 'LongDashDotDot']
+  // A line's dash: its set's (a comparison's second run is dashed), and past the palette's
+  // colours, which come round again, the next of its set's: no two lines of a chart alike
+  // for up to WRAPS times the palette's colours in each of three sets.
+  const WRAPS = 3
+  const dash = (setIndex, colorIndex) => dashes[(setIndex * WRAPS + Math.min(WRAPS - 1, Math.floor(colorIndex / palette.length))) % dashes.length]
   // Highcharts writes point updates back into the arrays it was given: hand it copies
   // so that the page's data stays as loaded and the toggles can switch back.
   const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
@@ -62,7 +67,7 @@ function drawReport (drawings) {
     plotOptions: { series: { animation: false } }
   })
 
-  const kit = { palette, dashes, copy, color, shade, setPressed, countTooltip }
+  const kit = { palette, dashes, dash, copy, color, shade, setPressed, countTooltip }
   const redraws = {}
   for (const [id, draw] of Object.entries(drawings[data.experiment])) {
     if (id in data.charts) Object.assign(redraws, draw(data.charts[id], kit))

@@ -1103,3 +1103,34 @@ test('--machines: the runs under a folder listed by machine, each with its key; 
     /no such directory: .*nowhere; give a folder of runs/
   )
 })
+
+// The committed reference runs, as a user opens them: each page's first chart on the first
+// screen of 1280×800, every chart whole in its box, no two series of a chart alike (colour
+// and dash), no error. Their screenshots go where LAB_TEST_OUTPUT points.
+for (const reference of ['reference', 'reference-calls', 'reference-http', 'reference-db']) {
+  test(`${reference} in Chromium: its answer on the first screen, every chart whole, no two series alike`, async () => {
+    const report = render([path.join(ROOT, 'results', reference)], `committed-${reference}`)
+    const { page, context, problems, network } = await open(report)
+    try {
+      const firstTop = await page.evaluate(() => document.querySelector('.chart').getBoundingClientRect().top + window.scrollY)
+      assert.ok(firstTop < 800, `the first chart starts ${firstTop} px down`)
+      assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+      const alike = await page.evaluate(() => Highcharts.charts.filter(Boolean).flatMap(chart => {
+        const seen = new Map()
+        return chart.series.filter(series => !series.options.linkedTo && series.visible !== false && series.type !== 'errorbar')
+          .flatMap(series => {
+            const look = `${series.color} ${series.options.dashStyle ?? 'Solid'} ${series.type}`
+            const other = seen.get(look)
+            seen.set(look, series.name)
+            return other ? [`${chart.renderTo.id}: ${other} and ${series.name} (${look})`] : []
+          })
+      }))
+      assert.deepEqual(alike, [])
+      await page.screenshot({ path: path.join(OUTPUT, `committed-${reference}.png`) })
+      assert.deepEqual(problems, [])
+      assert.deepEqual(network, [])
+    } finally {
+      await context.close()
+    }
+  })
+}
