@@ -83,8 +83,11 @@ function planDb (selected, options, pin) {
     for (const count of connections) {
       for (let run = 0; run < runs; run++) {
         for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) {
-          const partner = options.placement === 'interleaved' && reference && cell.server !== reference ? reference : null
-          steps.push({ ...cell, phase: PHASE, peers: cells, partner, connections: count, run, label: `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, run ${run + 1} of ${runs}${partner ? `, in turns with ${REFERENCE}` : ''}` })
+          const inTurns = options.placement === 'interleaved' && reference && cell.server !== reference
+          const partner = inTurns ? reference : null
+          const label = `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, ` +
+            `run ${run + 1} of ${runs}${partner ? `, in turns with ${REFERENCE}` : ''}`
+          steps.push({ ...cell, phase: PHASE, peers: cells, partner, connections: count, run, label })
         }
       }
     }
@@ -289,15 +292,24 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   }
   // placement interleaved: the reference's server of this endpoint, its load taking turns
   // with this one's
-  const partnerStep = step.partner ? { ...step, server: step.partner, program: step.partner, partner: null } : null
+  const partnerStep = step.partner
+    ? { ...step, server: step.partner, program: step.partner, partner: null }
+    : null
   const partner = partnerStep ? await session.serverFor(partnerStep, note) : null
   // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js
   // loadFor), the longer of the two where the reference's runs beside it
   const loads = [server, partner].filter(each => each?.warmupRates?.length)
     .map(each => loadFor(options.db, step.connections, each.warmupRates.at(-1)))
-  const load = { ...options.db, ...(loads.length ? { seconds: Math.max(...loads.map(each => each.seconds)), timeoutSeconds: Math.max(...loads.map(each => each.timeoutSeconds)) } : {}) }
+  const longest = key => Math.max(...loads.map(each => each[key]))
+  const load = {
+    ...options.db,
+    ...(loads.length ? { seconds: longest('seconds'), timeoutSeconds: longest('timeoutSeconds') } : {})
+  }
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: load })
-  const failed = failure => ({ record: { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() }, stopped: false })
+  const failed = failure => ({
+    record: { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() },
+    stopped: false
+  })
   if (server.failure) return failed(server.failure)
   if (partner?.failure) return failed(`${REFERENCE}, which runs beside it, failed: ${partner.failure}`)
   const pid = server.started.pid
@@ -325,7 +337,10 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const windowStart = process.hrtime.bigint()
   const timeoutMs = load.seconds * 1000 + WRK_GRACE_MS
   const [wrk, partnerWrk = null] = partner
-    ? await runInterleaved([{ argv }, { argv: wrkArgv({ ...partnerStep, mode: MODE }, partner.port, { http: load }) }], { timeoutMs })
+    ? await runInterleaved([
+      { argv },
+      { argv: wrkArgv({ ...partnerStep, mode: MODE }, partner.port, { http: load }) }
+    ], { timeoutMs })
     : [await runWrk(argv, timeoutMs)]
   const traced = tracing ? await tracing.stop() : null
   const after = readings()
@@ -335,7 +350,14 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const exited = server.started.exited()
   const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
   const partnerFailure = partner
-    ? wrkFailure({ wrk: partnerWrk, output: partnerOutput, exited: partner.started.exited(), unannouncedClose: false, connections: step.connections, seconds: load.seconds })
+    ? wrkFailure({
+      wrk: partnerWrk,
+      output: partnerOutput,
+      exited: partner.started.exited(),
+      unannouncedClose: false,
+      connections: step.connections,
+      seconds: load.seconds
+    })
     : null
   if (partnerFailure) await session.closeServer(partnerStep)
   let failure = wrkFailure({ wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
@@ -349,7 +371,10 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const backends = groupBetween(before.backends, after.backends)
   const upkeep = groupBetween(before.upkeep, after.upkeep)
   const partnerCpu = partner && before.partner.server && after.partner.server
-    ? { server: cpuBetween(before.partner.server, after.partner.server), backends: groupBetween(before.partner.backends, after.partner.backends) }
+    ? {
+        server: cpuBetween(before.partner.server, after.partner.server),
+        backends: groupBetween(before.partner.backends, after.partner.backends)
+      }
     : null
   const wrkNs = after.children - before.children
   const busy = after.busy.reduce((sum, ns, i) => sum + ns - before.busy[i], 0)
@@ -374,14 +399,23 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     wrkCpuNs: wrkNs,
     // the measured CPUs' busy time that no measured process had: the kernel's network
     // work in softirq, the bench itself, anything else
-    restCpuNs: serverCpu ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs - (partnerCpu ? partnerCpu.server.cpuNs + partnerCpu.backends.cpuNs : 0) : null,
+    restCpuNs: serverCpu
+      ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs -
+        (partnerCpu ? partnerCpu.server.cpuNs + partnerCpu.backends.cpuNs : 0)
+      : null,
     // placement interleaved: the time this server's load was let run, and the reference's
     // beside it, measured alike (its wrk's command is this one's with the reference's port)
     ...(partner
       ? {
           runningNs: wrk.runningNs,
           interleaved: { sliceMs: SLICE_MS, turns: wrk.turns },
-          partner: { program: REFERENCE, wrk: partnerOutput, server: partnerCpu?.server ?? null, backends: partnerCpu?.backends ?? null, runningNs: partnerWrk.runningNs }
+          partner: {
+            program: REFERENCE,
+            wrk: partnerOutput,
+            server: partnerCpu?.server ?? null,
+            backends: partnerCpu?.backends ?? null,
+            runningNs: partnerWrk.runningNs
+          }
         }
       : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
@@ -392,13 +426,17 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     // the reference's server and backends beside it are no one else
     const serversTicks = serverCpu.userTicks + (partnerCpu?.server.userTicks ?? 0)
     const databaseTicks = backends.userTicks + upkeep.userTicks + (partnerCpu?.backends.userTicks ?? 0)
-    const own = cpu => (cpu === step.pin.server ? serversTicks * tick : 0) + (cpu === step.pin.database ? databaseTicks * tick : 0)
+    const own = cpu => (cpu === step.pin.server ? serversTicks * tick : 0) +
+      (cpu === step.pin.database ? databaseTicks * tick : 0)
     // wrk has been waited for by now: its user time is in this process's cutime
     const wrkUser = after.childrenUser - before.childrenUser
     record.foreign = userForeign({ cpus, before: before.user, after: after.user, windowNs, ownUserNs: cpus.map(cpu => own(cpu) + (cpu === step.pin.client ? wrkUser : 0)) })
   }
   if (record.ok && (serverCpu === null || backends.processes === 0)) Object.assign(record, { ok: false, failure: serverCpu === null ? 'the server\'s CPU time could not be read from /proc' : 'the server has no database backend: it opened no connection' })
-  if (record.ok && partner && partnerCpu === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
+  if (record.ok && partner && partnerCpu === null) {
+    const failure = `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc`
+    Object.assign(record, { ok: false, failure })
+  }
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 

@@ -21,7 +21,9 @@ const CLIENT_BOUND_SHARE = 0.9
 // run beside the reference's (placement interleaved) the server and its backends are its
 // own, and what the two loads shared (the database's upkeep, both wrks, the rest) is
 // split by the time each load was let run.
-const ownShare = run => run.partner && run.runningNs > 0 ? run.runningNs / (run.runningNs + run.partner.runningNs) : 1
+const ownShare = run => run.partner && run.runningNs > 0
+  ? run.runningNs / (run.runningNs + run.partner.runningNs)
+  : 1
 const PARTS = [
   ['server', run => run.server.cpuNs],
   ['backends', run => run.backends.cpuNs],
@@ -31,10 +33,21 @@ const PARTS = [
 ]
 
 // A run's requests/s: over the time its load was let run where it took turns.
-const rateOf = run => run.partner && run.runningNs > 0 ? run.wrk.requests / (run.runningNs / 1e9) : run.wrk.requestsPerSecond
+const rateOf = run => run.partner && run.runningNs > 0
+  ? run.wrk.requests / (run.runningNs / 1e9)
+  : run.wrk.requestsPerSecond
 // The reference's side of a run that took turns with it, as a run of its own.
-const partnerRun = run => ({ ...run, program: run.partner.program, wrk: run.partner.wrk, server: run.partner.server, backends: run.partner.backends, runningNs: run.partner.runningNs })
-const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0 ? serverCpuPerRequest(run) / serverCpuPerRequest(partnerRun(run)) : null
+const partnerRun = run => ({
+  ...run,
+  program: run.partner.program,
+  wrk: run.partner.wrk,
+  server: run.partner.server,
+  backends: run.partner.backends,
+  runningNs: run.partner.runningNs
+})
+const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0
+  ? serverCpuPerRequest(run) / serverCpuPerRequest(partnerRun(run))
+  : null
 
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the server alone on the other (placement interleaved: over the time its load was let run, taking turns with the reference\'s); best, median and range of the runs, against one server process per server and endpoint, checked and warmed up (wrk runs until two agree within 5%)',
