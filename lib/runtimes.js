@@ -152,7 +152,8 @@ const runtimes = {
     label: 'nginx',
     locate: () => process.env.NGINX || debianServer('nginx'),
     // nginx -v answers on stderr: "nginx version: nginx/1.22.1"
-    version: bin => spawnSync(bin, ['-v'], { encoding: 'utf8', timeout: 20000 }).stderr.trim().replace(/^nginx version: /, ''),
+    version: bin => spawnSync(bin, ['-v'], { encoding: 'utf8', timeout: 20000 })
+      .stderr.trim().replace(/^nginx version: /, ''),
     v8Flags: null,
     noGcTrace: 'native code: no garbage collector',
     reopensClosedStdio: false,
@@ -165,7 +166,8 @@ const runtimes = {
     v8Flags: null,
     noGcTrace: 'native code: no garbage collector',
     reopensClosedStdio: false,
-    install: 'run ./setup.sh, which unpacks Debian\'s mini-httpd into build/debian, or set MINI_HTTPD=/path/to/mini_httpd'
+    install: 'run ./setup.sh, which unpacks Debian\'s mini-httpd into build/debian, or set ' +
+      'MINI_HTTPD=/path/to/mini_httpd'
   },
   // A JavaScript runtime on wasmer. No registry this lab can reach serves it (docs/wasm.md),
   // so it is never found: its row says why.

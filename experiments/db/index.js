@@ -81,7 +81,9 @@ const rows = [
       'same moment); or alone, one server at a time (default {default})'
     ],
     parse: text => {
-      if (!PLACEMENTS.includes(text)) throw new UsageError(`--placement must be ${PLACEMENTS.join(' or ')}, not '${text}'`)
+      if (!PLACEMENTS.includes(text)) {
+        throw new UsageError(`--placement must be ${PLACEMENTS.join(' or ')}, not '${text}'`)
+      }
       return text
     },
     // alone: on this lab's VMs turns did not steady db's ratios as they did http's

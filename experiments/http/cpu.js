@@ -85,7 +85,9 @@ function childrenCpuNs () {
 // 'ticks'); what an ended process had at the first reading is taken off, since its reaped
 // time holds it again. Processes born and ended between the readings are only in the reaped
 // ticks, with their timeslices: where any process ended, `slices` is null, not known.
-const NO_PROCESS = { taskNs: {}, taskSlices: {}, userTicks: 0, systemTicks: 0, reapedUserTicks: 0, reapedSystemTicks: 0 }
+const NO_PROCESS = {
+  taskNs: {}, taskSlices: {}, userTicks: 0, systemTicks: 0, reapedUserTicks: 0, reapedSystemTicks: 0
+}
 // Readings of one process alone (readProcess: a database's backends, each its own) count no
 // reaped time: the children a process waits for are not its own work there (a postmaster's
 // backends).
@@ -103,14 +105,15 @@ function cpuBetween (before, after) {
   const reapedTicks = reaped('reapedUserTicks') + reaped('reapedSystemTicks')
   const endedNs = ended.reduce((sum, [, was]) => sum + sumOf(was.taskNs), 0)
   const sum = key => own.reduce((total, part) => total + part[key], 0)
+  const endedSum = key => ended.reduce((total, [, was]) => total + was[key], 0)
   const sliceKnown = ended.length === 0 && reapedTicks === 0 && own.every(part => part.slices !== null)
   return {
     cpuNs: sum('cpuNs') + reapedTicks * (1e9 / CLK_TCK) - endedNs,
     cpuFrom: reapedTicks !== 0 || own.some(part => part.fromTicks) ? 'ticks' : 'schedstat',
     threadsEnded: sum('threadsEnded'),
     slices: sliceKnown ? sum('slices') : null,
-    userTicks: sum('userTicks') + reaped('reapedUserTicks') - ended.reduce((total, [, was]) => total + was.userTicks, 0),
-    systemTicks: sum('systemTicks') + reaped('reapedSystemTicks') - ended.reduce((total, [, was]) => total + was.systemTicks, 0),
+    userTicks: sum('userTicks') + reaped('reapedUserTicks') - endedSum('userTicks'),
+    systemTicks: sum('systemTicks') + reaped('reapedSystemTicks') - endedSum('systemTicks'),
     clkTck: CLK_TCK,
     threads: processes.reduce((total, [, is]) => total + is.threads, 0),
     processes: processes.length,

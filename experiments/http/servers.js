@@ -69,7 +69,8 @@ const servers = [
     prepare: (dir, port, file) => fs.writeFileSync(path.join(dir, 'nginx.conf'),
       fs.readFileSync(file, 'utf8').replaceAll('{dir}', dir).replaceAll('{port}', String(port))),
     readyByConnect: true,
-    note: 'nginx from Debian: one worker process beside its master, epoll, the body from its configuration (return 200)'
+    note: 'nginx from Debian: one worker process beside its master, epoll, the body from its ' +
+      'configuration (return 200)'
   },
   {
     name: 'mini-httpd',
@@ -79,7 +80,8 @@ const servers = [
     readyByConnect: true,
     // mini_httpd's handler of SIGTERM logs "exiting due to signal 15" and exits 1
     sigtermExitCode: 1,
-    note: 'mini_httpd from Debian, by thttpd\'s author: a process forked per connection, the body read from index.html; says Connection: close'
+    note: 'mini_httpd from Debian, by thttpd\'s author: a process forked per connection, the body ' +
+      'read from index.html; says Connection: close'
   },
   // Listed so that its absence is said, with what was tried: it has no server file until a
   // Winter.js can be had to run one.
@@ -164,7 +166,9 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
       })
     }
     const silence = server.readyByConnect ? 'took no connection on its port' : 'printed no ready line'
-    const timer = setTimeout(() => fail(`${server.name} ${silence} within ${timeoutMs / 1000} s (stdout: ${JSON.stringify(stdout.slice(0, 200))}, stderr: ${JSON.stringify(stderr.slice(-200))})`), timeoutMs)
+    const silent = () => `${server.name} ${silence} within ${timeoutMs / 1000} s (stdout: ` +
+      `${JSON.stringify(stdout.slice(0, 200))}, stderr: ${JSON.stringify(stderr.slice(-200))})`
+    const timer = setTimeout(() => fail(silent()), timeoutMs)
     child.on('error', err => fail(`cannot start ${server.name}: ${err.message}`))
     child.stderr.on('data', chunk => { stderr += chunk })
     child.stdout.on('data', chunk => {
@@ -200,7 +204,8 @@ async function stopServer (child, exited, traced, server) {
   if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
   const { done, value: result } = await within(exited, STOP_MS)
   const cleanCode = result?.code === 0 || result?.code === server.sigtermExitCode
-  if (done) return { ...result, clean: cleanCode || (server.endsBySigterm === true && result.signal === 'SIGTERM') }
+  const endedBySigterm = server.endsBySigterm === true && result?.signal === 'SIGTERM'
+  if (done) return { ...result, clean: cleanCode || endedBySigterm }
   signalServer(child, traced, 'SIGKILL')
   return { ...(await exited), clean: false }
 }

@@ -66,7 +66,9 @@ function headline (part, { color, shade, copy }) {
     { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
   ])
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
-  const axisTitle = size => `ns of CPU per read over C's${cutOf(size).max !== null ? ' (the axis ends before the longest bars, whose value is written on them)' : ''}`
+  const axisTitle = size => 'ns of CPU per read over C\'s' + (cutOf(size).max !== null
+    ? ' (the axis ends before the longest bars, whose value is written on them)'
+    : '')
   const headlineChart = Highcharts.chart('chart-headline', {
     chart: { type: 'bar', height: Math.max(300, 170 + part.chart[part.defaultSize].categories.length * 34 * part.chart[part.defaultSize].series.length) },
     title: { text: escapeHtml(headlineTitle(part.defaultSize)) },

@@ -28,12 +28,16 @@ function countTooltip (unit) {
 function drawReport (drawings) {
   const data = JSON.parse(document.getElementById('report-data').textContent)
   const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e', '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
-  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash', 'Dot', 'LongDashDot', 'ShortDashDot', 'LongDashDotDot']
+  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash', 'Dot', 'LongDashDot',
+    'ShortDashDot', 'LongDashDotDot']
   // A line's dash: its set's (a comparison's second run is dashed), and past the palette's
   // colours, which come round again, the next of its set's: no two lines of a chart alike
   // for up to WRAPS times the palette's colours in each of three sets.
   const WRAPS = 3
-  const dash = (setIndex, colorIndex) => dashes[(setIndex * WRAPS + Math.min(WRAPS - 1, Math.floor(colorIndex / palette.length))) % dashes.length]
+  const dash = (setIndex, colorIndex) => {
+    const wrap = Math.min(WRAPS - 1, Math.floor(colorIndex / palette.length))
+    return dashes[(setIndex * WRAPS + wrap) % dashes.length]
+  }
   // Highcharts writes point updates back into the arrays it was given: hand it copies
   // so that the page's data stays as loaded and the toggles can switch back.
   const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
@@ -135,7 +139,10 @@ function drawAnswer (id, chart, { color, copy }) {
   Highcharts.chart(id, {
     chart: { type: 'bar', height },
     title: { text: escapeHtml(chart.title) },
-    subtitle: { text: `median of the ratios, whiskers: its interval; 1× is the reference; lower is better${logarithmic ? '; a logarithmic axis' : ''}` },
+    subtitle: {
+      text: 'median of the ratios, whiskers: its interval; 1× is the reference; lower is better' +
+        (logarithmic ? '; a logarithmic axis' : '')
+    },
     xAxis: { categories: chart.categories.map(escapeHtml) },
     yAxis: {
       ...(logarithmic ? { type: 'logarithmic' } : { min: 0 }),
@@ -144,7 +151,13 @@ function drawAnswer (id, chart, { color, copy }) {
     },
     tooltip: { formatter () { return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(this.y)}×` } },
     series: chart.series.flatMap((series, i) => [
-      { id: `answer-${i}`, name: escapeHtml(series.name), data: copy(series.data), color: color(i), ...(logarithmic ? { threshold: 1 } : {}) },
+      {
+        id: `answer-${i}`,
+        name: escapeHtml(series.name),
+        data: copy(series.data),
+        color: color(i),
+        ...(logarithmic ? { threshold: 1 } : {})
+      },
       { name: `${escapeHtml(series.name)}, interval`, type: 'errorbar', linkedTo: `answer-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
     ])
   })
