@@ -30,7 +30,7 @@ const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require('../http/wrk')
-const { runInterleaved, SLICE_MS } = require('../http/interleave')
+const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
 const { startPostgres, USER, DATABASE } = require('./postgres')
@@ -406,17 +406,12 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     // placement interleaved: the time this server's load was let run, and the reference's
     // beside it, measured alike (its wrk's command is this one's with the reference's port)
     ...(partner
-      ? {
-          runningNs: wrk.runningNs,
-          interleaved: { sliceMs: SLICE_MS, turns: wrk.turns },
-          partner: {
-            program: REFERENCE,
-            wrk: partnerOutput,
-            server: partnerCpu?.server ?? null,
-            backends: partnerCpu?.backends ?? null,
-            runningNs: partnerWrk.runningNs
-          }
-        }
+      ? turnsRecord(wrk, partnerWrk, {
+        program: REFERENCE,
+        wrk: partnerOutput,
+        server: partnerCpu?.server ?? null,
+        backends: partnerCpu?.backends ?? null
+      })
       : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
     at: new Date().toISOString()

@@ -96,4 +96,14 @@ function runInterleaved (pairs, { timeoutMs, sliceMs = SLICE_MS }) {
   })
 }
 
-module.exports = { runInterleaved, SLICE_MS }
+// What a run that took turns records of them: the time its load was let run, its turns, and
+// the reference's side (`side`: its wrk's output and CPU readings) with the time that ran.
+function turnsRecord (mine, theirs, side) {
+  return {
+    runningNs: mine.runningNs,
+    interleaved: { sliceMs: SLICE_MS, turns: mine.turns },
+    partner: { ...side, runningNs: theirs.runningNs }
+  }
+}
+
+module.exports = { runInterleaved, turnsRecord, SLICE_MS }

@@ -35,7 +35,7 @@ const { parseStraceSummary } = require('../../lib/strace')
 const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
-const { runInterleaved, SLICE_MS } = require('./interleave')
+const { runInterleaved, turnsRecord } = require('./interleave')
 const { checkLoad, sendRequests } = require('./client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
@@ -446,16 +446,11 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     // placement interleaved: the time this pair was let run, and the reference's pair beside
     // it, measured alike (its wrk's command is this one's with the reference's port)
     ...(partner
-      ? {
-          runningNs: wrk.runningNs,
-          interleaved: { sliceMs: SLICE_MS, turns: wrk.turns },
-          partner: {
-            program: REFERENCE,
-            wrk: partnerOutput,
-            server: partnerBefore && partnerAfter ? cpuBetween(partnerBefore, partnerAfter) : null,
-            runningNs: partnerWrk.runningNs
-          }
-        }
+      ? turnsRecord(wrk, partnerWrk, {
+        program: REFERENCE,
+        wrk: partnerOutput,
+        server: partnerBefore && partnerAfter ? cpuBetween(partnerBefore, partnerAfter) : null
+      })
       : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
     at: new Date().toISOString()
