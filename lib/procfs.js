@@ -23,9 +23,17 @@ function readText (file) {
   }
 }
 
-// The pids of process `pid`'s children (its main thread's); none once it has gone.
+// The pids of process `pid`'s children, of every thread (a child belongs to the thread that
+// forked it); none once it has gone.
 function childrenOf (pid) {
-  return readText(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number)
+  let tasks
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  return tasks.flatMap(task =>
+    readText(`/proc/${pid}/task/${task}/children`).trim().split(/\s+/).filter(Boolean).map(Number))
 }
 
 // A process's command line, its arguments joined by spaces; '' once it has gone.

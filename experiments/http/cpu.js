@@ -2,7 +2,7 @@
 // A server's CPU time from /proc, thread by thread and process by process, and wrk's from
 // its parent's.
 const fs = require('node:fs')
-const { CLK_TCK, statFields, readText } = require('../../lib/procfs')
+const { CLK_TCK, statFields, childrenOf } = require('../../lib/procfs')
 
 // The CPU time of a server: of `pid` and of every process under it (nginx's worker beside
 // its master, mini_httpd's child per connection), or null once `pid` has gone. Each is read
@@ -11,13 +11,13 @@ function processCpu (pid) {
   const root = readProcess(pid)
   if (!root) return null
   const descendants = {}
-  const waiting = childrenOfProcess(pid)
+  const waiting = childrenOf(pid)
   while (waiting.length) {
     const child = waiting.shift()
     const reading = readProcess(child)
     if (!reading) continue // it ended between the listing and the read
     descendants[child] = reading
-    waiting.push(...childrenOfProcess(child))
+    waiting.push(...childrenOf(child))
   }
   return { ...root, descendants }
 }
@@ -54,16 +54,6 @@ function readProcess (pid) {
     }
   } catch {
     return null
-  }
-}
-
-// The children of every thread of `pid` (a child belongs to the thread that forked it).
-function childrenOfProcess (pid) {
-  try {
-    return fs.readdirSync(`/proc/${pid}/task`).flatMap(task =>
-      readText(`/proc/${pid}/task/${task}/children`).trim().split(/\s+/).filter(Boolean).map(Number))
-  } catch {
-    return []
   }
 }
 
