@@ -29,7 +29,7 @@ const { CLK_TCK, readText, childrenOf, commandLine } = require('../../lib/procfs
 const { within } = require('../../lib/wait')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
-const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, WRK_GRACE_MS } = require('../http/wrk')
+const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const { warmUp } = require('../http/measure')
@@ -298,13 +298,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const partner = partnerStep ? await session.serverFor(partnerStep, note) : null
   // the load this step's connections need at the rate its warm-up found (experiments/http/wrk.js
   // loadFor), the longer of the two where the reference's runs beside it
-  const loads = [server, partner].filter(each => each?.warmupRates?.length)
-    .map(each => loadFor(options.db, step.connections, each.warmupRates.at(-1)))
-  const longest = key => Math.max(...loads.map(each => each[key]))
-  const load = {
-    ...options.db,
-    ...(loads.length ? { seconds: longest('seconds'), timeoutSeconds: longest('timeoutSeconds') } : {})
-  }
+  const load = { ...options.db, ...sharedLoad(options.db, step.connections, [server, partner]) }
   const argv = wrkArgv({ ...step, mode: MODE }, server.port ?? '{port}', { http: load })
   const failed = failure => ({
     record: { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() },

@@ -37,7 +37,7 @@ const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { runInterleaved, turnsRecord } = require('./interleave')
 const { checkLoad, sendRequests } = require('./client')
-const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
+const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
 const { ohaArgv, parseOha, ohaFailure, holdsRate } = require('./oha')
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
@@ -373,11 +373,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const partner = partnerStep ? await session.serverFor(partnerStep, options, note) : null
   // the load this step's connections need at the rate its warm-up found (wrk.js loadFor),
   // the longer of the two where a pair runs beside it, so that both run the same time
-  const loadOf = started => started?.warmupRates?.length ? loadFor(options.http, step.connections, started.warmupRates.at(-1)) : null
-  const loads = [loadOf(server), loadOf(partner)].filter(Boolean)
-  const load = loads.length
-    ? { seconds: Math.max(...loads.map(each => each.seconds)), timeoutSeconds: Math.max(...loads.map(each => each.timeoutSeconds)) }
-    : null
+  const load = sharedLoad(options.http, step.connections, [server, partner])
   const runOptions = { ...options, http: { ...options.http, ...load } }
   const command = shellQuote(wrkArgv(step, server.port ?? '{port}', runOptions))
   const failed = failure => ({ record: { ...base, ok: false, failure, command, at: new Date().toISOString() }, stopped: false })

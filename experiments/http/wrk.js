@@ -57,6 +57,17 @@ function loadFor ({ seconds }, connections, rate) {
   }
 }
 
+// loadFor for servers whose runs take turns (placement interleaved), each at the rate its
+// warm-up found: the longest of their loads, so that both run the same time; null where none
+// has warmed up.
+function sharedLoad (preset, connections, servers) {
+  const loads = servers.filter(server => server?.warmupRates?.length)
+    .map(server => loadFor(preset, connections, server.warmupRates.at(-1)))
+  if (loads.length === 0) return null
+  const longest = key => Math.max(...loads.map(load => load[key]))
+  return { seconds: longest('seconds'), timeoutSeconds: longest('timeoutSeconds') }
+}
+
 // step.path: the request's path, / unless the step names one (the db experiment's endpoints).
 // options.http: the run's { seconds, timeoutSeconds (wrk's own, WRK_TIMEOUT_SECONDS unless given) }.
 function wrkArgv (step, port, options) {
@@ -141,6 +152,7 @@ module.exports = {
   openFileLimit,
   connectionCounts,
   loadFor,
+  sharedLoad,
   wrkArgv,
   runWrk,
   parseWrk,

@@ -558,3 +558,12 @@ test('loadFor: a run long enough for its connections to be answered, wrk waiting
   // nothing answered: the longest
   assert.deepEqual(loadFor({ seconds: 1 }, 1000, 0), { seconds: 16, timeoutSeconds: 16 })
 })
+
+test('sharedLoad: servers taking turns run the longest of their loads; none warmed up, none', () => {
+  const { sharedLoad } = require('../../experiments/http/wrk')
+  const slow = { warmupRates: [300, 400] }
+  const fast = { warmupRates: [100000] }
+  assert.deepEqual(sharedLoad({ seconds: 1 }, 1000, [fast, slow]), { seconds: 8, timeoutSeconds: 5 })
+  assert.deepEqual(sharedLoad({ seconds: 1 }, 128, [fast, null]), { seconds: 1, timeoutSeconds: 2 })
+  assert.equal(sharedLoad({ seconds: 1 }, 128, [{ warmupRates: [] }, null]), null)
+})
