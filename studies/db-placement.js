@@ -21,6 +21,7 @@ const { wholeNumber, UsageError } = require('../lib/options')
 const { parseStudyOptions } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers, REFERENCE } = require('../experiments/db/servers')
+const { rateOf, ratioOf, serverShare } = require('../experiments/db/summary')
 const { median, summarise } = require('../lib/stats')
 const { interleavedHalves } = require('../lib/repeatability')
 
@@ -42,7 +43,12 @@ const USAGE = `usage: node studies/db-placement.js [--runs N] [--connections N] 
   --help             this text`
 
 function parseOptions (argv) {
-  const spec = { runs: { type: 'string' }, connections: { type: 'string' }, placements: { type: 'string' }, raw: { type: 'string' } }
+  const spec = {
+    runs: { type: 'string' },
+    connections: { type: 'string' },
+    placements: { type: 'string' },
+    raw: { type: 'string' }
+  }
   return parseStudyOptions(argv, spec, USAGE, values => ({
     runs: wholeNumber(values.runs ?? '8', 'runs'),
     connections: wholeNumber(values.connections ?? '64', 'connections'),
@@ -55,7 +61,10 @@ function placementsOf (text) {
   if (text === undefined) return Object.keys(PLACEMENTS)
   const names = text.split(',').map(name => name.trim())
   const unknown = names.find(name => !(name in PLACEMENTS))
-  if (unknown !== undefined) throw new UsageError(`--placements ${JSON.stringify(unknown)} is no placement; give some of ${Object.keys(PLACEMENTS).join(', ')}`)
+  if (unknown !== undefined) {
+    const known = Object.keys(PLACEMENTS).join(', ')
+    throw new UsageError(`--placements ${JSON.stringify(unknown)} is no placement; give some of ${known}`)
+  }
   return names
 }
 
@@ -75,7 +84,9 @@ async function main ({ runs, connections, placements, raw }) {
         for (const name of SERVERS) {
           const server = servers.find(row => row.name === name)
           const partner = turns && name !== REFERENCE ? reference : null
-          const step = { phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin, partner }
+          const step = {
+            phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin, partner
+          }
           const { record } = await measureStep(step, options, session, runDir)
           if (!record.ok) throw new RunFailed(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
@@ -87,21 +98,22 @@ async function main ({ runs, connections, placements, raw }) {
   }
   if (raw) fs.writeFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
   fs.rmSync(runDir, { recursive: true, force: true })
-  console.log('placement            server                              req/s  server µs  backends µs  halves: server  backends  server CPU share' +
-    '  × C  CV of × C  halves: × C')
+  console.log('placement            server                              req/s  server µs  backends µs' +
+    '  halves: server  backends  server CPU share  × C  CV of × C  halves: × C')
   for (const placement of placements) {
     for (const name of SERVERS) {
       const cell = records.filter(record => record.placement === placement && record.program === name)
       const per = pick => cell.map(record => pick(record) / record.wrk.requests / 1000)
-      const halves = pick => interleavedHalves(cell, record => pick(record) / record.wrk.requests / 1000, median)?.movePercent
+      const moved = value => interleavedHalves(cell, value, median)?.movePercent
+      const halves = pick => moved(record => pick(record) / record.wrk.requests / 1000)
       const ratios = cell.map(record => ratioToC(record, records))
-      const ratioHalves = interleavedHalves(cell, record => ratioToC(record, records), median)?.movePercent
-      const rate = record => record.partner ? record.wrk.requests / (record.runningNs / 1e9) : record.wrk.requestsPerSecond
-      const share = record => record.server.cpuNs / (record.partner ? record.runningNs : record.wallNs)
-      console.log([placement.padEnd(19), name.padEnd(34), String(Math.round(median(cell.map(rate)))).padStart(6),
-        median(per(record => record.server.cpuNs)).toFixed(2).padStart(9), median(per(record => record.backends.cpuNs)).toFixed(2).padStart(11),
-        `${halves(record => record.server.cpuNs).toFixed(1)}%`.padStart(14), `${halves(record => record.backends.cpuNs).toFixed(1)}%`.padStart(9),
-        median(cell.map(share)).toFixed(2).padStart(17),
+      const ratioHalves = moved(record => ratioToC(record, records))
+      console.log([placement.padEnd(19), name.padEnd(34), String(Math.round(median(cell.map(rateOf)))).padStart(6),
+        median(per(record => record.server.cpuNs)).toFixed(2).padStart(9),
+        median(per(record => record.backends.cpuNs)).toFixed(2).padStart(11),
+        `${halves(record => record.server.cpuNs).toFixed(1)}%`.padStart(14),
+        `${halves(record => record.backends.cpuNs).toFixed(1)}%`.padStart(9),
+        median(cell.map(serverShare)).toFixed(2).padStart(17),
         name === REFERENCE ? '' : median(ratios).toFixed(3).padStart(5),
         name === REFERENCE ? '' : `${(100 * summarise(ratios).cv).toFixed(1)}%`.padStart(10),
         name === REFERENCE ? '' : `${ratioHalves.toFixed(1)}%`.padStart(12)].join(' '))
@@ -113,9 +125,10 @@ async function main ({ runs, connections, placements, raw }) {
 // A run's server CPU per request against C's: the C run beside it (in turns), else C's run
 // of the same round in the same placement.
 function ratioToC (record, records) {
+  if (record.partner) return ratioOf(record)
   const perRequest = run => run.server.cpuNs / run.wrk.requests
-  if (record.partner) return perRequest(record) / (record.partner.server.cpuNs / record.partner.wrk.requests)
-  const c = records.find(other => other.placement === record.placement && other.program === REFERENCE && other.run === record.run)
+  const c = records.find(other => other.placement === record.placement &&
+    other.program === REFERENCE && other.run === record.run)
   return perRequest(record) / perRequest(c)
 }
 

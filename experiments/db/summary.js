@@ -36,6 +36,8 @@ const PARTS = [
 const rateOf = run => run.partner && run.runningNs > 0
   ? run.wrk.requests / (run.runningNs / 1e9)
   : run.wrk.requestsPerSecond
+// The server's CPU over the time its load ran: in turns, the time its load was let run.
+const serverShare = run => run.server.cpuNs / (run.partner ? run.runningNs : run.wallNs)
 // The reference's side of a run that took turns with it, as a run of its own.
 const partnerRun = run => ({
   ...run,
@@ -148,8 +150,7 @@ function dbCell (server, endpoint, connections, runs) {
   const rates = ok.map(rateOf)
   const at = values => (values.length ? median(values) : null)
   const perRequest = pick => ok.map(run => pick(run) / run.wrk.requests / 1000)
-  // its CPU over the time its load ran: in turns, the time its load was let run
-  const shares = ok.map(run => run.server.cpuNs / (run.partner ? run.runningNs : run.wallNs))
+  const shares = ok.map(serverShare)
   // placement interleaved: every kept run took turns with the reference's, whose server
   // CPU per request in the same run it is set against
   const inTurns = ok.length > 0 && ok.every(run => ratioOf(run) !== null)
@@ -240,4 +241,4 @@ function difference (question, better, other, against) {
   }
 }
 
-module.exports = { summariseDb, PARTS, CLIENT_BOUND_SHARE }
+module.exports = { summariseDb, PARTS, CLIENT_BOUND_SHARE, rateOf, ratioOf, serverShare }
