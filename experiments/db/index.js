@@ -13,7 +13,9 @@ const { dataPoints } = require('../../lib/run-log')
 const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
-const { PHASE, STRACE_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep } = require('./measure')
+const {
+  PHASE, STRACE_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep
+} = require('./measure')
 const { postgresVersion, postgresSettings } = require('./postgres')
 const { ENDPOINTS } = require('./check')
 const { summariseDb } = require('./summary')
@@ -158,7 +160,10 @@ function context (options, { runnable }, placement) {
 
 function describe (options, { runnable }) {
   const turns = options.placement === 'interleaved' ? `, each in turns with ${REFERENCE}'s` : ''
-  return `${runnable.length} servers, endpoints ${options.db.endpoints.join(', ')}, connections ${options.db.connections.join(',')}, a pool of ${options.db.pool}, ${options.runs} wrk runs of ${options.db.seconds} s per cell${turns}${options.strace ? ', and the strace pass' : ''}`
+  const { endpoints, connections, pool, seconds } = options.db
+  return `${runnable.length} servers, endpoints ${endpoints.join(', ')}, connections ` +
+    `${connections.join(',')}, a pool of ${pool}, ${options.runs} wrk runs of ${seconds} s per cell` +
+    `${turns}${options.strace ? ', and the strace pass' : ''}`
 }
 
 function derive (logged, context) {

@@ -24,7 +24,9 @@ const ANSWER = {
   id: 'answer',
   title: 'The answer: what a query costs the server against C',
   axis: 'server CPU per request, × C\'s',
-  note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most connections: the median of the ratios of its runs to C\'s taken in turns with them (placement interleaved), else of the same round, and its interval'
+  note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most ' +
+    'connections: the median of the ratios of its runs to C\'s taken in turns with them (placement ' +
+    'interleaved), else of the same round, and its interval'
 }
 
 // The variants' questions per client (experiments/db/summary.js variantDifferences): an
@@ -74,7 +76,8 @@ function dbAnswer (sets) {
       const cells = results.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count)
       const reference = cells.find(cell => cell.server === results.reference)
       return {
-        label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections${results.placement === 'interleaved' ? ', in turns with C' : ''}`,
+        label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections` +
+          (results.placement === 'interleaved' ? ', in turns with C' : ''),
         reference: results.reference,
         figure: 'server CPU per request',
         entries: cells.filter(cell => cell !== reference).map(cell => ({

@@ -152,8 +152,10 @@ const HTTP_FINDINGS = [
       const paused = cell.filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
         .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
       const asked = [rate, ...others].map(rateText).join(' and ')
-      const share = `${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ${capacity.program} answered`
-      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ${connections} connections`
+      const share = `${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ` +
+        `${capacity.program} answered`
+      const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ` +
+        `${connections} connections`
       const tail = run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${run.steal ? ' (steal)' : ''}`
       const tails = held.length ? `p99.9 ${held.map(tail).join(', ')}` : 'no server held the rate'
       const answered = run => `${run.server} (answered ${formatPercent(run.answered / run.asked)})`

@@ -131,7 +131,10 @@ function describe (options, { runnable }) {
   const shares = latency?.rateShares.map(share => `${share * 100}%`).join(' and ')
   return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ` +
     `${processes} server processes of ${runs} wrk runs of ${seconds} s per cell` +
-    (latency ? `, the latency pass (oha at ${shares} of c-epoll's capacity, connections ${latency.connections.join(',')})` : '') +
+    (latency
+      ? `, the latency pass (oha at ${shares} of c-epoll's capacity, connections ` +
+        `${latency.connections.join(',')})`
+      : '') +
     (options.strace ? ', and the strace pass' : '')
 }
 

@@ -37,7 +37,9 @@ const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { runInterleaved, turnsRecord } = require('./interleave')
 const { checkLoad, sendRequests } = require('./client')
-const { wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS } = require('./wrk')
+const {
+  wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS
+} = require('./wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
 const { ohaArgv, parseOha, ohaFailure, holdsRate } = require('./oha')
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')

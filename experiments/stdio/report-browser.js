@@ -37,7 +37,16 @@ function sizeAxis (sizes) {
 
 function lineSeries (list, { color, dash, copy }) {
   return list.flatMap(series => [
-    { id: series.id, name: escapeHtml(series.name), type: 'line', data: copy(series.data), color: color(series.colorIndex), dashStyle: dash(series.setIndex, series.colorIndex), marker: { symbol: 'circle', radius: 4 }, zIndex: 2 },
+    {
+      id: series.id,
+      name: escapeHtml(series.name),
+      type: 'line',
+      data: copy(series.data),
+      color: color(series.colorIndex),
+      dashStyle: dash(series.setIndex, series.colorIndex),
+      marker: { symbol: 'circle', radius: 4 },
+      zIndex: 2
+    },
     ...(series.band ? [{ id: `${series.id}:band`, name: `${escapeHtml(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color: color(series.colorIndex), fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
   ])
 }
@@ -62,7 +71,19 @@ function headline (part, { color, shade, copy }) {
   // the axis ends past the rest, and their bars run to its edge with their value on them
   const cutOf = size => outlierCut(part.chart[size].series.flatMap(series => series.data))
   const headlineSeries = size => part.chart[size].series.flatMap(series => [
-    { id: `headline:${series.setIndex}`, name: escapeHtml(series.name), type: 'bar', data: series.data.map((y, i) => ({ y, share: series.shares[i], cpu: series.cpu[i], baseNs: series.baseNs })), color: shade(color(0), series.setIndex * 0.35), dataLabels: cutBarLabels(cutOf(size).max, 'ns') },
+    {
+      id: `headline:${series.setIndex}`,
+      name: escapeHtml(series.name),
+      type: 'bar',
+      data: series.data.map((y, i) => ({
+        y,
+        share: series.shares[i],
+        cpu: series.cpu[i],
+        baseNs: series.baseNs
+      })),
+      color: shade(color(0), series.setIndex * 0.35),
+      dataLabels: cutBarLabels(cutOf(size).max, 'ns')
+    },
     { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
   ])
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
@@ -74,7 +95,17 @@ function headline (part, { color, shade, copy }) {
     title: { text: escapeHtml(headlineTitle(part.defaultSize)) },
     subtitle: { text: `ns more than C per read(2), lower is better; whiskers: ${part.chart[part.defaultSize].series[0].level} interval` },
     xAxis: { categories: part.chart[part.defaultSize].categories.map(escapeHtml) },
-    yAxis: { max: cutOf(part.defaultSize).max, title: { text: axisTitle(part.defaultSize) }, plotLines: [{ value: 0, width: 1.5, color: '#1d2330', zIndex: 3, label: { text: 'C', align: 'right', style: { color: '#1d2330' } } }] },
+    yAxis: {
+      max: cutOf(part.defaultSize).max,
+      title: { text: axisTitle(part.defaultSize) },
+      plotLines: [{
+        value: 0,
+        width: 1.5,
+        color: '#1d2330',
+        zIndex: 3,
+        label: { text: 'C', align: 'right', style: { color: '#1d2330' } }
+      }]
+    },
     legend: { enabled: part.chart[part.defaultSize].series.length > 1 },
     tooltip: {
       formatter () {
@@ -87,7 +118,12 @@ function headline (part, { color, shade, copy }) {
     series: headlineSeries(part.defaultSize)
   })
   return {
-    headline: size => headlineChart.update({ title: { text: escapeHtml(headlineTitle(size)) }, xAxis: { categories: part.chart[size].categories.map(escapeHtml) }, yAxis: { max: cutOf(size).max, title: { text: axisTitle(size) } }, series: headlineSeries(size) }, true, true)
+    headline: size => headlineChart.update({
+      title: { text: escapeHtml(headlineTitle(size)) },
+      xAxis: { categories: part.chart[size].categories.map(escapeHtml) },
+      yAxis: { max: cutOf(size).max, title: { text: axisTitle(size) } },
+      series: headlineSeries(size)
+    }, true, true)
   }
 }
 
@@ -257,7 +293,13 @@ function gc (part, { color, dash }) {
     xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
     yAxis: { min: 0, title: { text: 'MB used' } },
     tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
-    series: part.timeline.map(series => ({ name: escapeHtml(series.name), data: series.data, color: color(series.colorIndex), dashStyle: dash(series.setIndex, series.colorIndex), marker: { enabled: true, symbol: 'circle', radius: 3 } }))
+    series: part.timeline.map(series => ({
+      name: escapeHtml(series.name),
+      data: series.data,
+      color: color(series.colorIndex),
+      dashStyle: dash(series.setIndex, series.colorIndex),
+      marker: { enabled: true, symbol: 'circle', radius: 3 }
+    }))
   })
 }
 
