@@ -46,18 +46,23 @@ function foreignTime ({ source, windowNs, perCpu }) {
 
 // A pipeline's foreign time (runPipeline's result, pinned by `pin`): each pinned CPU's
 // busy time (pipe-run's `cpu_idle`) less what the reader and the feeder pinned there
-// took, and the VM's steal of that CPU.
-function pipelineForeign (result, pin) {
-  const idle = result.cpuIdle
-  if (!idle || !pin || !result.reader || !result.feeder || idle.idle_ns.some(ns => ns < 0)) return null
+// took, and the VM's steal of that CPU. Two pipelines that took turns on the same CPUs
+// (`alongside`: the other's result) are one step: the longer's window holds nearly all
+// of the shorter's, and both pipelines' time is the step's own.
+function pipelineForeign (result, pin, alongside = null) {
+  if (alongside && !(alongside.reader && alongside.feeder)) return null
+  const [longer, shorter] = alongside?.wallNs > result.wallNs ? [alongside, result] : [result, alongside]
+  const idle = longer.cpuIdle
+  if (!idle || !pin || !longer.reader || !longer.feeder || idle.idle_ns.some(ns => ns < 0)) return null
   const usageNs = usage => (usage.userUs + usage.sysUs) * 1000
-  const tickNs = result.clkTck ? 1e9 / result.clkTck : 0
+  const tickNs = longer.clkTck ? 1e9 / longer.clkTck : 0
+  const pipelinesNs = (cpu, run) => (pin.reader === cpu ? usageNs(run.reader) : 0) + (pin.feeder === cpu ? usageNs(run.feeder) : 0)
   const perCpu = idle.cpus.map((cpu, i) => ({
     cpu,
-    busyNs: result.wallNs - idle.idle_ns[i],
-    ownNs: (pin.reader === cpu ? usageNs(result.reader) : 0) + (pin.feeder === cpu ? usageNs(result.feeder) : 0) + (result.stealTicks?.[cpu] ?? 0) * tickNs
+    busyNs: longer.wallNs - idle.idle_ns[i],
+    ownNs: pipelinesNs(cpu, longer) + (shorter ? pipelinesNs(cpu, shorter) : 0) + (longer.stealTicks?.[cpu] ?? 0) * tickNs
   }))
-  return foreignTime({ source: idle.source, windowNs: result.wallNs, perCpu })
+  return foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
 }
 
 // Each CPU's user-space time so far, from /proc/stat (user and nice, ns): where the

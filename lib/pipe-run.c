@@ -5,6 +5,9 @@
  *            [--parent-pid PID] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N]
  *            -- FEEDER ARGS... -- READER ARGS...
  *
+ * SIGUSR1 pauses the pipeline (SIGSTOP to its process group) and SIGUSR2 resumes it:
+ * lib/pipeline.js's runAlternating takes turns between two pipelines on one CPU that way.
+ *
  * The reader inherits this process's stdout and stderr; the feeder's stdout is
  * the pipe and its stderr is ours. One JSON line goes to the result fd (default 3).
  * Timing lives here rather than in the calling Node process so that its event
@@ -238,9 +241,11 @@ static int read_proc(const char *path, char *text, size_t size) {
  * and warm-up outside the window (lib/headline.js). The feeder's count, not the reader's
  * rchar: rchar also counts the files a runtime reads as it starts, and nothing of what
  * splice(2) moves, while dd writes nothing but the pipe, which holds at most 64 KiB the
- * reader has not taken yet. pipe-run reads them from its own CPU, not the reader's. */
+ * reader has not taken yet. pipe-run reads them from its own CPU, not the reader's.
+ * Each sample carries its CLOCK_MONOTONIC time, so that two pipelines run side by side
+ * can be cut to the span both ran in (experiments/stdio/cost.js). */
 struct sample {
-  long long cpu_ns, written;
+  long long cpu_ns, written, at_ns;
 };
 static struct sample *samples;
 static size_t sample_count, sample_cap;
@@ -271,6 +276,7 @@ static void take_sample(pid_t pid, pid_t feeder) {
   }
   samples[sample_count].cpu_ns = cpu;
   samples[sample_count].written = strtoll(wchar + 6, NULL, 10);
+  samples[sample_count].at_ns = now_ns();
   sample_count++;
 }
 
@@ -419,6 +425,8 @@ int main(int argc, char *argv[]) {
   sigaddset(&wanted, SIGINT);
   sigaddset(&wanted, SIGTERM);
   sigaddset(&wanted, SIGHUP);
+  sigaddset(&wanted, SIGUSR1);
+  sigaddset(&wanted, SIGUSR2);
   sigprocmask(SIG_BLOCK, &wanted, &saved);
   signal(SIGPIPE, SIG_DFL);
 
@@ -447,7 +455,7 @@ int main(int argc, char *argv[]) {
   close(fds[1]);
 
   long long deadline = timeout_ms > 0 ? start + timeout_ms * 1000000LL : 0;
-  int timed_out = 0, stopped_by = 0;
+  int timed_out = 0, stopped_by = 0, paused = 0;
   long long next_sample = sample_ms > 0 ? start + sample_ms * 1000000LL : 0;
   while (!reader.done || !feeder.done) {
     long long until = deadline ? deadline : now_ns() + 1000000000LL;
@@ -456,8 +464,13 @@ int main(int argc, char *argv[]) {
     if (left <= 0) left = 0;
     struct timespec wait = {left / 1000000000LL, left % 1000000000LL};
     int sig = sigtimedwait(&wanted, NULL, &wait);
+    if (sig == SIGUSR1 || sig == SIGUSR2) {
+      paused = sig == SIGUSR1;
+      kill(-reader.pid, paused ? SIGSTOP : SIGCONT);
+    }
+    /* a paused pipeline makes no progress: its samples would only repeat the last */
     if (next_sample && !reader.done && !feeder.done && now_ns() >= next_sample) {
-      take_sample(reader.pid, feeder.pid);
+      if (!paused) take_sample(reader.pid, feeder.pid);
       while (next_sample <= now_ns()) next_sample += sample_ms * 1000000LL;
     }
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
@@ -510,7 +523,8 @@ int main(int argc, char *argv[]) {
   if (sample_ms > 0) {
     fputs("\"samples\":[", result);
     for (size_t k = 0; k < sample_count; k++)
-      fprintf(result, "%s[%lld,%lld]", k ? "," : "", samples[k].cpu_ns, samples[k].written);
+      fprintf(result, "%s[%lld,%lld,%lld]", k ? "," : "", samples[k].cpu_ns, samples[k].written,
+              samples[k].at_ns);
     fputs("],", result);
   }
   print_child(result, "reader", &reader);

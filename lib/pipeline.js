@@ -2,16 +2,21 @@
 // Runs one `feeder | reader` pipeline through build/pipe-run, which times it and
 // reports each process's rusage on fd 3.
 const path = require('node:path')
+const fs = require('node:fs')
 const { spawn } = require('node:child_process')
+const { setTimeout: delay } = require('node:timers/promises')
 const { BUILD } = require('./paths')
 const { allowedCpus, placementPlan } = require('./placement')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
 // The feeder: `dd if=/dev/zero` writing `bytes` in blocks of feederBlockSize (the
-// byte count is always a whole number of feeder blocks: bench chooses it so).
-function ddFeeder (bytes, feederBlockSize) {
-  return ['dd', 'if=/dev/zero', `bs=${feederBlockSize}`, `count=${bytes / feederBlockSize}`, 'status=none']
+// byte count is always a whole number of feeder blocks: bench chooses it so). A pipeline
+// that will be paused (runAlternating) reads whole blocks: a stop that lands inside dd's
+// read of /dev/zero cuts that block short, and dd counts it as one all the same.
+function ddFeeder (bytes, feederBlockSize, paused = false) {
+  const argv = ['dd', 'if=/dev/zero', `bs=${feederBlockSize}`, `count=${bytes / feederBlockSize}`]
+  return [...argv, ...(paused ? ['iflag=fullblock'] : []), 'status=none']
 }
 
 // A command line as a shell would take it back: for the re-run lines of failed runs.
@@ -33,7 +38,8 @@ function sharedCpuPin (status) {
 // this bounds the wait should anything it could not kill still hold them.
 const STDIO_GRACE_MS = 1000
 
-let current = null
+// The pipelines under way (two while runAlternating takes turns): what a stop stops.
+const current = new Set()
 
 // Resolves to { wallNs, timedOut, stoppedBy, leftBehind, stealTicks, clkTck, reader, feeder,
 // stdout, stderr }: leftBehind counts the processes still running when reader and feeder
@@ -41,14 +47,19 @@ let current = null
 // ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js); cpuIdle the
 // pinned CPUs' idle time during the run (null unpinned; lib/foreign.js); samples, with
 // sampleMs, [the reader's CPU ns, the bytes dd has written] every sampleMs ms (experiments/stdio/cost.js).
-function runPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
+function runPipeline (spec) {
+  return startPipeline(spec).done
+}
+
+// runPipeline's pipe-run, started: { child (pipe-run), done (its result, as above) }.
+function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
   if (sampleMs) args.push('--sample-ms', String(sampleMs))
   args.push('--', ...feeder, '--', ...reader)
-  return new Promise((resolve, reject) => {
-    const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
-    current = child
+  const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+  current.add(child)
+  const done = new Promise((resolve, reject) => {
     const out = { stdout: [], stderr: [], result: [] }
     child.stdout.on('data', chunk => out.stdout.push(chunk))
     child.stderr.on('data', chunk => out.stderr.push(chunk))
@@ -61,7 +72,7 @@ function runPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
     })
     child.on('close', (code, signal) => {
       clearTimeout(grace)
-      current = null
+      current.delete(child)
       const text = Buffer.concat(out.result).toString()
       // A stop that lands before pipe-run has masked signals (it is still starting)
       // kills it outright: nothing ran, so there is nothing to report but the stop.
@@ -90,6 +101,50 @@ function runPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
       })
     })
   })
+  return { child, done }
+}
+
+// pipe-run takes SIGUSR1 (pause) and SIGUSR2 (resume) once it has blocked them; before
+// that either would end it. It blocks them before it starts the pipeline, so a child of
+// its own says it has. (Its SigBlk cannot: sigtimedwait unblocks what it waits for.)
+function takesTurns (pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() !== ''
+  } catch {
+    return false
+  }
+}
+
+// Two pipelines on one CPU, taking turns: each runs for sliceMs while the other is
+// paused (experiments/stdio/cost.js says why), the first to start given by `first`,
+// until one ends; the other then runs to its end alone. Resolves to both results, in
+// the order given, each with turns: how many slices it was given. sliceMs 0 pauses
+// neither: the two share the CPU as its scheduler sees fit (turns: null).
+async function runAlternating (specs, sliceMs, first = 0) {
+  const started = specs.map(spec => startPipeline(spec))
+  if (sliceMs === 0) return (await Promise.all(started.map(({ done }) => done))).map(result => ({ ...result, turns: null }))
+  const ended = started.map(() => false)
+  const turns = [0, 0]
+  started.forEach(({ done }, i) => done.then(() => { ended[i] = true }, () => { ended[i] = true }))
+  const signal = (i, name) => {
+    if (!ended[i]) started[i].child.kill(name)
+  }
+  // Both run at once only until both can take turns: a few ms of start-up, before any window.
+  while (!started.every(({ child }, i) => ended[i] || takesTurns(child.pid))) await delay(1)
+  let turn = first
+  signal(1 - turn, 'SIGUSR1')
+  turns[turn]++
+  while (!ended[0] && !ended[1]) {
+    await delay(sliceMs)
+    if (ended[0] || ended[1]) break
+    signal(turn, 'SIGUSR1')
+    turn = 1 - turn
+    signal(turn, 'SIGUSR2')
+    turns[turn]++
+  }
+  started.forEach((_, i) => signal(i, 'SIGUSR2'))
+  const results = await Promise.all(started.map(({ done }) => done))
+  return results.map((result, i) => ({ ...result, turns: turns[i] }))
 }
 
 function camelUsage (usage) {
@@ -106,9 +161,10 @@ function camelUsage (usage) {
 
 // Ctrl-C: pipe-run kills the whole pipeline's process group and still reports.
 function stopCurrentPipeline () {
-  if (!current) return
-  current.stopRequested = true
-  current.kill('SIGTERM')
+  for (const child of current) {
+    child.stopRequested = true
+    child.kill('SIGTERM')
+  }
 }
 
 // Ctrl-C or SIGTERM from now on stops the pipeline under way instead of the process, so
@@ -125,4 +181,4 @@ function stopOnSignals () {
   return () => requested
 }
 
-module.exports = { shellQuote, runPipeline, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART, sharedCpuPin }
+module.exports = { shellQuote, runPipeline, runAlternating, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART, sharedCpuPin }

@@ -42,18 +42,29 @@ const { runtimeTitle } = require('../../lib/runtimes')
 const { missingClause } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
+// How long each of two pipelines runs before the other takes its turn, under
+// --cost-pairing slices: short against the machine's slow spells, which on the lab's VM
+// last from tens of ms up (docs/method.md), long against a turn's own cost (a few µs of
+// caches warmed again). Measured at 5, 20 and 50 ms: 50 spread the pairs' ratios 3 times
+// as far.
+const SLICE_MS = 10
 const QUARTER_PHASE = 'cost-quarter'
 
 // What the figures mean, with the levels their intervals truly have at this many rounds.
-function headlineMeaning (rounds, slope = true) {
+function headlineMeaning (rounds, slope = true, paired = false) {
   const interval = level => (level === null ? 'no interval at so few rounds' : `its ${levelText(level)} interval`)
+  const againstC = paired
+    ? `overhead over C and share of C (C's CPU per read / the reader's) round by round, each ` +
+      `round's reader taking turns of ${SLICE_MS} ms with a run of C on its CPU, both over the ` +
+      `span they took turns in; the median with ${interval(medianIntervalLevel(rounds))} (sign test)`
+    : 'overhead over C and share of C ' +
+      '(C\'s CPU per read / the reader\'s) from every pair of one of its rounds and one of C\'s ' +
+      `(Hodges-Lehmann), with ${interval(pairwiseIntervalLevel(rounds, rounds))} (rank test)`
   return (slope
     ? `CPU time per read(2): the slope of the reader's CPU time over the bytes dd fed it, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
     : 'CPU time per read(2) of the bytes between a quarter run and a full run, ') +
     'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU; ' +
-    `median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); overhead over C and share of C ` +
-    '(C\'s CPU per read / the reader\'s) from every pair of one of its rounds and one of C\'s ' +
-    `(Hodges-Lehmann), with ${interval(pairwiseIntervalLevel(rounds, rounds))} (rank test)`
+    `median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
 }
 
 // The lab's repeatability goal, in the unit users quote, points of share of C: between two
@@ -93,13 +104,15 @@ function longerCostBytes (run, unit) {
   return Math.min(COST_MAX_BYTES, Math.ceil(run.bytes * factor / unit) * unit)
 }
 
-// CPU ns per read of one run from its samples ([reader's CPU ns, bytes dd has written]):
-// the least-squares slope of CPU time over bytes in the window, times the bytes of a
-// read; null with too few samples there.
-function slopePerRead (run) {
+// CPU ns per read of one run from its samples ([reader's CPU ns, bytes dd has written,
+// monotonic ns]): the least-squares slope of CPU time over bytes in the window, times
+// the bytes of a read; null with too few samples there. With a span ({ fromNs, toNs }),
+// only the window's samples taken within it.
+function slopePerRead (run, span = null) {
   const samples = run.samples
   if (!Array.isArray(samples) || samples.length === 0 || !(run.output?.reads > 0)) return null
-  const window = samples.filter(([, written]) => inWindow(written, run.bytes))
+  const inSpan = at => span === null || (at >= span.fromNs && at <= span.toNs)
+  const window = samples.filter(([, written, at]) => inWindow(written, run.bytes) && inSpan(at))
   if (window.length < MIN_WINDOW_SAMPLES) return null
   const meanBytes = window.reduce((sum, [, bytes]) => sum + bytes, 0) / window.length
   const meanCpu = window.reduce((sum, [cpu]) => sum + cpu, 0) / window.length
@@ -113,6 +126,38 @@ function slopePerRead (run) {
   return covariance / variance * (run.bytes / run.output.reads)
 }
 
+// A run that took turns with a run of C on its CPU (--cost-pairing slices: lib/pipeline.js
+// runAlternating) holds C's run as its `partner`. Paused, a pipeline takes no samples, so
+// its samples are its own turns'; the two pipelines took turns from the later's first
+// sample to the earlier's last, and only that span is compared: after it one ran alone.
+function sharedSpan (run) {
+  const [mine, theirs] = [run.samples, run.partner?.samples]
+  if (!mine?.length || !theirs?.length || mine[0].length < 3 || theirs[0].length < 3) return null
+  const fromNs = Math.max(mine[0][2], theirs[0][2])
+  const toNs = Math.min(mine[mine.length - 1][2], theirs[theirs.length - 1][2])
+  return toNs > fromNs ? { fromNs, toNs } : null
+}
+
+// A paired run's CPU per read, the reader's and C's, each over the span both ran in;
+// null where either gives no slope there.
+function pairFigures (run) {
+  const span = sharedSpan(run)
+  if (span === null || !run.partner.ok) return null
+  const ns = slopePerRead(run, span)
+  const cNs = slopePerRead(run.partner, span)
+  return ns === null || cNs === null ? null : { ns, cNs }
+}
+
+// The partner's bytes that would end with the reader's run: C's bytes as many times the
+// reader's as C's read is cheaper than the reader's (each run's whole window), in whole
+// blocks of `unit`, at most COST_MAX_BYTES; null when either gave no slope.
+function partnerBytesToMatch (run, unit) {
+  const ns = slopePerRead(run)
+  const cNs = run.partner?.ok ? slopePerRead(run.partner) : null
+  if (!(ns > 0) || !(cNs > 0)) return null
+  return Math.min(COST_MAX_BYTES, Math.max(unit, Math.ceil(run.bytes * ns / cNs / unit) * unit))
+}
+
 // Each round's CPU time per read of one cell, by round number: the slope of its run, or
 // for a run logged before the slope, the marginal cost between its full and quarter run.
 // A round whose run failed, or gave no slope, has none.
@@ -120,6 +165,11 @@ function perRound (full, quarter) {
   const rounds = new Map()
   for (const run of full) {
     if (!run.ok) continue
+    if (run.partner) {
+      const pair = pairFigures(run)
+      if (pair !== null) rounds.set(run.run, pair.ns)
+      continue
+    }
     if (run.samples) {
       const perRead = slopePerRead(run)
       if (perRead !== null) rounds.set(run.run, perRead)
@@ -148,6 +198,22 @@ function againstC (mine, base, compare) {
   return { estimate: median(all), low: null, high: null, level: null }
 }
 
+// The C of each round that took turns with C, by round number (pairFigures).
+function partnerRounds (full) {
+  const rounds = new Map()
+  for (const run of full) {
+    const pair = run.ok && run.partner ? pairFigures(run) : null
+    if (pair !== null) rounds.set(run.run, pair.cNs)
+  }
+  return rounds
+}
+
+// A figure of each round against its own C (`of(reader's ns, C's ns)`): the median and
+// its interval (sign test).
+function pairwise (mine, base, of) {
+  return estimate([...mine].filter(([run]) => base.has(run)).map(([run, ns]) => of(ns, base.get(run))))
+}
+
 // Each round's figures, for what compares rounds across readers or runs: the tie test
 // between two readers of a run and the shift test between two runs. A round's share of C
 // is C's figure of the same round over the reader's; the headline's own share does not
@@ -168,10 +234,13 @@ function summariseHeadline (records, context, rejected = new Map()) {
   }
   if (cells.size === 0) return null
   const rounds = new Map([...cells].map(([key, cell]) => [key, rejected.has(key) ? new Map() : perRound(cell.full, cell.quarter)]))
+  // by cell, the rounds that took turns with C: each round's C, from the same moments
+  const partnered = new Map([...cells].map(([key, cell]) => [key, rejected.has(key) ? new Map() : partnerRounds(cell.full)]))
   const out = []
   for (const [key, cell] of cells) {
     const mine = rounds.get(key)
-    const baseRounds = cell.program === BASELINE ? null : rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
+    const pairs = partnered.get(key)
+    const baseRounds = cell.program === BASELINE ? null : pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
     const base = [...(baseRounds ?? new Map()).values()]
     const runs = [...cell.full, ...cell.quarter]
     const runtime = runtimeOf(cell.program, context)
@@ -184,8 +253,11 @@ function summariseHeadline (records, context, rejected = new Map()) {
       rounds: mine.size,
       failedRuns: runs.filter(run => !run.ok).length,
       cpuPerReadNs: estimate([...mine.values()]),
-      overheadNs: againstC([...mine.values()], base, 'difference'),
-      shareOfC: againstC([...mine.values()], base, 'ratio'),
+      // taken in turns with C: pair by pair (the sign test over rounds); else every round
+      // of the reader's against every one of C's
+      pairing: pairs.size ? 'slices' : 'rounds',
+      overheadNs: pairs.size ? pairwise(mine, pairs, (ns, cNs) => ns - cNs) : againstC([...mine.values()], base, 'difference'),
+      shareOfC: pairs.size ? pairwise(mine, pairs, (ns, cNs) => cNs / ns) : againstC([...mine.values()], base, 'ratio'),
       stealShare: stealShare(runs.filter(run => run.ok)),
       byRound: roundFigures(mine, baseRounds),
       flags: []
@@ -203,13 +275,14 @@ function summariseHeadline (records, context, rejected = new Map()) {
   const sizes = [...new Set(out.map(cell => cell.blockSize))].sort((a, b) => a - b)
   const planned = context.options?.costRounds ?? null
   return {
-    meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)), records.some(record => record.phase === PHASE && record.samples)),
+    meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)), records.some(record => record.phase === PHASE && record.samples),
+      records.some(record => record.phase === PHASE && record.partner)),
     pin: context.costPin ?? null,
     sizes,
     rounds: planned,
     baseline: BASELINE,
     cells: out.sort(byTableOrder(context)).sort((a, b) => a.blockSize - b.blockSize),
-    repeatability: ownRepeatability(out, rounds)
+    repeatability: ownRepeatability(out, rounds, partnered)
   }
 }
 
@@ -227,16 +300,22 @@ function summariseHeadline (records, context, rejected = new Map()) {
 const HALF_ROUNDS_MIN = 4
 const half = (rounds, parity) => [...rounds].filter(([run]) => run % 2 === parity).map(([, ns]) => ns)
 
-function ownRepeatability (cells, rounds) {
+function ownRepeatability (cells, rounds, partnered = new Map()) {
   const predictedMovePoints = []
   for (const cell of cells) {
     if (cell.program === BASELINE) continue
-    const mine = rounds.get(`${cell.program}\t${cell.blockSize}`)
-    const base = rounds.get(`${BASELINE}\t${cell.blockSize}`)
+    const key = `${cell.program}\t${cell.blockSize}`
+    const mine = rounds.get(key)
+    const pairs = partnered.get(key) ?? new Map()
+    const base = pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`)
     if (!base) continue
     const [even, odd] = [0, 1].map(parity => [half(base, parity), half(mine, parity)])
     if ([...even, ...odd].some(values => values.length < HALF_ROUNDS_MIN)) continue
-    const halvesPoints = Math.abs(ratioInterval(...even).estimate - ratioInterval(...odd).estimate) * 100
+    // a paired half's share is the median of its pairs', as the cell's is
+    const shareOf = parity => pairs.size
+      ? median([...mine].filter(([run]) => run % 2 === parity && pairs.has(run)).map(([run, ns]) => pairs.get(run) / ns))
+      : ratioInterval(...(parity ? odd : even)).estimate
+    const halvesPoints = Math.abs(shareOf(0) - shareOf(1)) * 100
     predictedMovePoints.push({ program: cell.program, blockSize: cell.blockSize, points: halvesPoints / Math.SQRT2 })
   }
   if (predictedMovePoints.length === 0) return null
@@ -424,6 +503,9 @@ function cellRatio (cell, against) {
 
 module.exports = {
   summariseHeadline,
+  SLICE_MS,
+  partnerBytesToMatch,
+  pairFigures,
   estimate,
   againstC,
   headlineCell,

@@ -8,14 +8,14 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
-const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../../lib/pipeline')
+const { runPipeline, runAlternating, ddFeeder, PIN_APART, shellQuote } = require('../../lib/pipeline')
 const { withStdinFrom } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
-const { slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES } = require('./cost')
+const { slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES, SLICE_MS, pairFigures, partnerBytesToMatch } = require('./cost')
 const { checkArgv, verdict } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
 const { sysprofArgv } = require('../../lib/sysprof')
@@ -112,13 +112,16 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
       ? `${shellQuote(argv)} < /dev/null`
       : `head -c ${step.bytes} /dev/zero > /dev/shm/zeros && ${shellQuote(argv)} < /dev/shm/zeros`
   } else {
-    feeder = ddFeeder(step.bytes, feederBlock)
+    feeder = ddFeeder(step.bytes, feederBlock, Boolean(step.partner))
     reader = argv
     command = `${shellQuote(feeder)} | ${shellQuote(reader)}`
   }
   // every step of an experiment's plan is pinned; the studies' tools pin with --pin
   const pin = step.pin ?? (options.pin ? PIN_APART : null)
-  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin, sampleMs: step.sampleMs ?? 0 })
+  const spec = { feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin, sampleMs: step.sampleMs ?? 0 }
+  const { result, partner } = step.partner
+    ? await runWithPartner(step, spec, options)
+    : { result: await runPipeline(spec), partner: null }
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
   const record = {
@@ -136,13 +139,36 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     steal: runSteal(result.stealTicks, result.clkTck, pin),
     // what else ran on the pinned CPUs meanwhile (lib/foreign.js): bench.js measures a
     // disturbed step again. The profile passes count calls and collections, not time.
-    foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase) ? null : pipelineForeign(result, pin),
+    foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase) ? null : pipelineForeign(result, pin, partner?.result),
     reader: result.reader,
     feeder: result.feeder,
     output,
     // the cost pass's: [the reader's CPU ns, the bytes dd has written] every step.sampleMs ms
     ...(step.sampleMs ? { samples: result.samples } : {}),
+    ...(partner ? { sliceMs: step.sliceMs ?? SLICE_MS, turns: result.turns, partner: partner.record } : {}),
     at: new Date().toISOString()
+  }
+  if (failure === null && partner && !partner.record.ok) {
+    Object.assign(record, { ok: false, failure: `its partner, C, failed: ${partner.record.failure}` })
+  }
+  // Turns that did not cover both windows: the partner's bytes were a guess (the first
+  // round of a cell) or the machine changed pace. The pair runs again at once with C's
+  // bytes matched to what this pair measured, once.
+  if (record.ok && partner && pairFigures(record) === null && !step.partnerRetried) {
+    const matched = partnerBytesToMatch(record, FIXED_FEEDER_BLOCK)
+    if (matched !== null) {
+      partnerBytesByCell.set(partnerCell(step), matched)
+      const again = await measure({ ...step, partnerRetried: true }, runIndex, options, runDir, zeroFiles)
+      again.record.pairTries = [{ partnerBytes: partner.record.bytes, turns: record.turns }]
+      return again
+    }
+  }
+  if (record.ok && partner) {
+    const matched = partnerBytesToMatch(record, FIXED_FEEDER_BLOCK)
+    if (matched !== null) partnerBytesByCell.set(partnerCell(step), matched)
+  }
+  if (record.ok && partner && pairFigures(record) === null) {
+    Object.assign(record, { ok: false, failure: 'its turns with C left too few samples for a slope of either' })
   }
   // Too few samples for a slope: the run was too short for this CPU, or other work kept the
   // sampler from sampling. Either way it runs again at once, longer (longerCostBytes): a
@@ -194,6 +220,40 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
   }
   return { record, stopped: Boolean(result.stoppedBy) }
+}
+
+// --cost-pairing slices (experiments/stdio/cost.js): the cost run and a run of C take turns
+// on its CPU. C is fed as many bytes as should last as long as the reader's run: what the
+// cell's last pair measured, the reader's own bytes before that.
+const partnerBytesByCell = new Map()
+const partnerCell = step => `${step.program.name}\t${step.blockSize}`
+
+// Resolves to { result (the reader's pipe-run result, with its turns), partner: { result,
+// record } }: C's run, verified as any run is.
+async function runWithPartner (step, spec, options) {
+  const bytes = partnerBytesByCell.get(partnerCell(step)) ?? step.bytes
+  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
+  const reader = commandLine(step.partner, step.blockSize)
+  // which of the two goes first alternates by round
+  const first = step.run % 2
+  const sliceMs = step.sliceMs ?? SLICE_MS
+  const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], sliceMs, first)
+  const output = parseOutput(step.partner, partnerResult.stdout)
+  const failure = verify({ ...step, program: step.partner, bytes, timeoutSeconds: options.timeoutSeconds }, partnerResult, output)
+  const record = {
+    program: step.partner.name,
+    bytes,
+    ok: failure === null,
+    failure,
+    command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
+    wallNs: partnerResult.wallNs,
+    turns: partnerResult.turns,
+    reader: partnerResult.reader,
+    feeder: partnerResult.feeder,
+    output,
+    samples: partnerResult.samples
+  }
+  return { result, partner: { result: partnerResult, record } }
 }
 
 // A fastest reader whose fast path did not engage fails the run, and every cell of its

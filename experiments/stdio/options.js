@@ -30,6 +30,7 @@ const PRESETS = {
 }
 const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
 const FEEDERS = ['fixed', 'matched', 'file']
+const COST_PAIRINGS = ['slices', 'rounds']
 
 function parseBlockSizeOption (text) {
   try {
@@ -160,6 +161,26 @@ const rows = [
     rerun: true
   },
   {
+    name: 'cost-pairing',
+    type: 'string',
+    metavar: 'MODE',
+    takes: 'slices or rounds',
+    help: [
+      'slices: each cost run takes turns with a run of C on its CPU, 10 ms each,',
+      'and its share of C is taken pair by pair (default; docs/method.md)',
+      'rounds: readers and C in separate runs, compared across rounds'
+    ],
+    parse: text => {
+      if (!COST_PAIRINGS.includes(text)) {
+        throw new UsageError(`--cost-pairing must be slices or rounds, not '${text}'`)
+      }
+      return text
+    },
+    preset: { default: 'slices', quick: 'slices' },
+    stored: [value => COST_PAIRINGS.includes(value), 'slices or rounds'],
+    rerun: true
+  },
+  {
     name: 'mib',
     type: 'string',
     metavar: 'N',
@@ -221,6 +242,7 @@ const LATER_OPTIONS = {
   cost: false,
   costRounds: 1,
   costSizes: [],
+  costPairing: 'rounds',
   kernel: false,
   kernelRounds: 0
 }

@@ -7,6 +7,7 @@ const { feederBlockSize, inputLabel } = require('./measure')
 const { uncheckableReason } = require('./fastpath')
 const { COST_MAX_BYTES } = require('./cost')
 const { kernelSteps } = require('./kernel')
+const { findProgram, BASELINE } = require('./programs')
 
 const MiB = 1 << 20
 
@@ -114,7 +115,10 @@ function costSteps (options, selected, costPin, shuffle) {
     for (const blockSize of costSizes) {
       const bytes = costBytes(options, blockSize)
       for (const program of shuffle(honouring)) {
-        steps.push({ phase: PHASES.cost, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS, group, label: `${group}: ${program.name} @ ${blockSize}` })
+        // --cost-pairing slices: every reader but C takes turns with a run of C
+        const partner = options.costPairing === 'slices' && program.name !== BASELINE ? findProgram(BASELINE) : null
+        const label = `${group}: ${program.name} @ ${blockSize}${partner ? ', in turns with C' : ''}`
+        steps.push({ phase: PHASES.cost, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS, partner, group, label })
       }
     }
   }

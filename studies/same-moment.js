@@ -1,0 +1,115 @@
+'use strict'
+// Which way of setting a reader's cost run beside C's holds the share of C still on a
+// machine whose speed moves (issue 47; docs/method.md, "In the same moment as C"). Each
+// trial measures the reader and C once in every design, the designs in an order that
+// turns from trial to trial, all on the cost pass's CPU with the cost pass's own code
+// (experiments/stdio/measure.js, cost.js):
+//   rounds     C's run, then the reader's: separate runs, moments apart (--cost-pairing
+//              rounds, less its Hodges-Lehmann over rounds)
+//   together   both pipelines at once on the CPU, its scheduler sharing it out
+//   slices-N   both at once, taking turns of N ms, the other paused (--cost-pairing slices)
+// A design's figure is how far one trial's share of C strays: the spread (coefficient of
+// variation) of the trials' shares, with C's own spread beside it, which is the machine's.
+// What each design measures shows in C's CPU per read beside its spread: a design in
+// which C's read costs other than alone measures another thing.
+//
+//   node studies/same-moment.js [--only node-sync] [--sizes 256] [--trials 10]
+//                               [--designs rounds,together,slices-5,slices-10,slices-20]
+const os = require('node:os')
+const { findProgram, BASELINE } = require('../experiments/stdio/programs')
+const { measure } = require('../experiments/stdio/measure')
+const { slopePerRead, pairFigures } = require('../experiments/stdio/cost')
+const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
+const { wholeNumber, UsageError } = require('../lib/options')
+const { runCli, RunFailed } = require('../lib/cli')
+const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
+const { stopOnSignals } = require('../lib/pipeline')
+const { median } = require('../lib/stats')
+
+const USAGE = `usage: node studies/same-moment.js [options]
+  the share of C of each reader, measured by each design in turn, and how far it strays
+  --only NAME      a reader to set beside C (repeatable; default node-sync)
+  --sizes LIST     block sizes (default 256)
+  --trials N       trials; every design once in each (default 10)
+  --designs LIST   rounds, together, slices-N (N ms turns) (default
+                   rounds,together,slices-5,slices-10,slices-20)`
+const DEFAULTS = { only: ['node-sync'], sizes: '256', trials: 10, designs: 'rounds,together,slices-5,slices-10,slices-20' }
+// the cost pass's: at least 64 MiB or 2^17 reads (experiments/stdio/plan.js), and its sampling
+const COST_SAMPLE_MS = 1
+const costBytes = blockSize => Math.max(64 << 20, blockSize << 17)
+
+function options (values) {
+  const designs = (values.designs ?? DEFAULTS.designs).split(',').map(design => {
+    if (design === 'rounds' || design === 'together') return design
+    const match = /^slices-(\d+)$/.exec(design)
+    if (match && Number(match[1]) > 0) return design
+    throw new Error(`--designs takes rounds, together or slices-N (N ms, at least 1), not '${design}'`)
+  })
+  const { readers } = readersAgainstC(values.only ?? DEFAULTS.only)
+  return {
+    readers: readers.filter(program => program.name !== BASELINE),
+    sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
+    trials: wholeNumber(values.trials ?? String(DEFAULTS.trials), 'trials', 3),
+    designs
+  }
+}
+
+// One design's share of C for one reader: { share, cNs, ns }, or the failure.
+async function trial (design, program, blockSize, run, pin) {
+  const step = { phase: 'cost', program, blockSize, bytes: costBytes(blockSize), run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+  const runOptions = { timeoutSeconds: 120, feeder: 'fixed' }
+  if (design === 'rounds') {
+    const c = (await measure({ ...step, program: findProgram(BASELINE) }, run, runOptions, os.tmpdir())).record
+    const mine = (await measure(step, run, runOptions, os.tmpdir())).record
+    if (!c.ok || !mine.ok) throw new RunFailed(`${design}: ${c.failure ?? mine.failure}`)
+    const [cNs, ns] = [slopePerRead(c), slopePerRead(mine)]
+    return { share: cNs / ns, cNs, ns }
+  }
+  const sliceMs = design === 'together' ? 0 : Number(design.slice('slices-'.length))
+  const { record } = await measure({ ...step, partner: findProgram(BASELINE), sliceMs }, run, runOptions, os.tmpdir())
+  if (!record.ok) throw new RunFailed(`${design}: ${record.failure}`)
+  const pair = pairFigures(record)
+  return { share: pair.cNs / pair.ns, cNs: pair.cNs, ns: pair.ns }
+}
+
+const spread = values => {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1)
+  return Math.sqrt(variance) / mean
+}
+const percent = (value, digits = 1) => `${(value * 100).toFixed(digits)}%`
+
+async function main ({ readers, sizes, trials, designs }) {
+  const plan = placementPlan(allowedCpus())
+  pinSelf(plan)
+  const pin = { feeder: plan.shared, reader: plan.shared }
+  const stopped = stopOnSignals()
+  console.log(`dd and both readers on CPU ${plan.shared}; this tool on CPU ${plan.driver}; ${trials} trials`)
+  for (const program of readers) {
+    for (const blockSize of sizes) {
+      const results = new Map(designs.map(design => [design, []]))
+      for (let run = 0; run < trials && !stopped(); run++) {
+        // each trial starts one design further on, so none is always first or last
+        const order = designs.map((_, i) => designs[(i + run) % designs.length])
+        for (const design of order) results.get(design).push(await trial(design, program, blockSize, run, pin))
+        console.log(`  trial ${run + 1}: ` + designs.map(design => `${design} ${percent(results.get(design).at(-1).share)}`).join(', '))
+      }
+      console.log(`${program.name} @ ${blockSize} B against C, ${results.get(designs[0]).length} trials:`)
+      console.log('  design        share of C (median)  its spread  C ns/read (median, spread)  reader ns/read')
+      for (const [design, rows] of results) {
+        const shares = rows.map(row => row.share)
+        const cNs = rows.map(row => row.cNs)
+        console.log(`  ${design.padEnd(12)}  ${percent(median(shares)).padStart(19)}  ${percent(spread(shares)).padStart(10)}` +
+          `  ${`${median(cNs).toFixed(0)} (${percent(spread(cNs))})`.padStart(26)}  ${median(rows.map(row => row.ns)).toFixed(0).padStart(14)}`)
+      }
+    }
+  }
+  return stopped() ? 130 : 0
+}
+
+runCli({
+  name: 'same-moment.js',
+  usage: USAGE,
+  parse: argv => parseStudyOptions(argv, { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, trials: { type: 'string' }, designs: { type: 'string' } }, USAGE, options),
+  run: main
+})
