@@ -18,10 +18,12 @@
 const os = require('node:os')
 const { findProgram, BASELINE } = require('../experiments/stdio/programs')
 const { measure } = require('../experiments/stdio/measure')
+const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
+const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, pairFigures } = require('../experiments/stdio/cost')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
 const { wholeNumber, UsageError } = require('../lib/options')
-const { runCli, RunFailed } = require('../lib/cli')
+const { runCli } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
 const { stopOnSignals } = require('../lib/pipeline')
 const { median } = require('../lib/stats')
@@ -34,9 +36,6 @@ const USAGE = `usage: node studies/same-moment.js [options]
   --designs LIST   rounds, together, slices-N (N ms turns) (default
                    rounds,together,slices-5,slices-10,slices-20)`
 const DEFAULTS = { only: ['node-sync'], sizes: '256', trials: 10, designs: 'rounds,together,slices-5,slices-10,slices-20' }
-// the cost pass's: at least 64 MiB or 2^17 reads (experiments/stdio/plan.js), and its sampling
-const COST_SAMPLE_MS = 1
-const costBytes = blockSize => Math.max(64 << 20, blockSize << 17)
 
 function options (values) {
   const designs = (values.designs ?? DEFAULTS.designs).split(',').map(design => {
@@ -54,20 +53,20 @@ function options (values) {
   }
 }
 
-// One design's share of C for one reader: { share, cNs, ns }, or the failure.
+// One design's share of C for one reader: { share, cNs, ns }, or { failure }.
 async function trial (design, program, blockSize, run, pin) {
-  const step = { phase: 'cost', program, blockSize, bytes: costBytes(blockSize), run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+  const step = { phase: 'cost', program, blockSize, bytes: costBytes(PRESETS.default, blockSize), run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
   const runOptions = { timeoutSeconds: 120, feeder: 'fixed' }
   if (design === 'rounds') {
     const c = (await measure({ ...step, program: findProgram(BASELINE) }, run, runOptions, os.tmpdir())).record
     const mine = (await measure(step, run, runOptions, os.tmpdir())).record
-    if (!c.ok || !mine.ok) throw new RunFailed(`${design}: ${c.failure ?? mine.failure}`)
+    if (!c.ok || !mine.ok) return { failure: c.failure ?? mine.failure }
     const [cNs, ns] = [slopePerRead(c), slopePerRead(mine)]
     return { share: cNs / ns, cNs, ns }
   }
   const sliceMs = design === 'together' ? 0 : Number(design.slice('slices-'.length))
   const { record } = await measure({ ...step, partner: findProgram(BASELINE), sliceMs }, run, runOptions, os.tmpdir())
-  if (!record.ok) throw new RunFailed(`${design}: ${record.failure}`)
+  if (!record.ok) return { failure: record.failure }
   const pair = pairFigures(record)
   return { share: pair.cNs / pair.ns, cNs: pair.cNs, ns: pair.ns }
 }
@@ -82,9 +81,9 @@ const percent = (value, digits = 1) => `${(value * 100).toFixed(digits)}%`
 async function main ({ readers, sizes, trials, designs }) {
   const plan = placementPlan(allowedCpus())
   pinSelf(plan)
-  const pin = { feeder: plan.shared, reader: plan.shared }
+  const pin = plan.shared
   const stopped = stopOnSignals()
-  console.log(`dd and both readers on CPU ${plan.shared}; this tool on CPU ${plan.driver}; ${trials} trials`)
+  console.log(`dd and both readers on CPU ${pin.reader}; this tool on CPU ${plan.driver}; ${trials} trials`)
   for (const program of readers) {
     for (const blockSize of sizes) {
       const results = new Map(designs.map(design => [design, []]))
@@ -92,15 +91,23 @@ async function main ({ readers, sizes, trials, designs }) {
         // each trial starts one design further on, so none is always first or last
         const order = designs.map((_, i) => designs[(i + run) % designs.length])
         for (const design of order) results.get(design).push(await trial(design, program, blockSize, run, pin))
-        console.log(`  trial ${run + 1}: ` + designs.map(design => `${design} ${percent(results.get(design).at(-1).share)}`).join(', '))
+        const shareText = row => (row.failure ? `failed (${row.failure})` : percent(row.share))
+        console.log(`  trial ${run + 1}: ` + designs.map(design => `${design} ${shareText(results.get(design).at(-1))}`).join(', '))
       }
       console.log(`${program.name} @ ${blockSize} B against C, ${results.get(designs[0]).length} trials:`)
-      console.log('  design        share of C (median)  its spread  C ns/read (median, spread)  reader ns/read')
-      for (const [design, rows] of results) {
+      console.log('  design        share of C (median)  its spread  C ns/read (median, spread)  reader ns/read  failed')
+      for (const [design, all] of results) {
+        // a failed trial counts against its design, named in the last column
+        const rows = all.filter(row => !row.failure)
+        if (rows.length < 2) {
+          console.log(`  ${design.padEnd(12)}  too few trials measured: ${all.length - rows.length} failed`)
+          continue
+        }
         const shares = rows.map(row => row.share)
         const cNs = rows.map(row => row.cNs)
         console.log(`  ${design.padEnd(12)}  ${percent(median(shares)).padStart(19)}  ${percent(spread(shares)).padStart(10)}` +
-          `  ${`${median(cNs).toFixed(0)} (${percent(spread(cNs))})`.padStart(26)}  ${median(rows.map(row => row.ns)).toFixed(0).padStart(14)}`)
+          `  ${`${median(cNs).toFixed(0)} (${percent(spread(cNs))})`.padStart(26)}  ${median(rows.map(row => row.ns)).toFixed(0).padStart(14)}` +
+          `  ${String(all.length - rows.length).padStart(6)}`)
       }
     }
   }

@@ -162,4 +162,4 @@ function straceBytes (options, blockSize) {
   return { small, large: 3 * small }
 }
 
-module.exports = { plan, costSteps, cellKey, bytesPerRun, quarterBytes, COST_SIZES }
+module.exports = { plan, costSteps, costBytes, COST_SAMPLE_MS, cellKey, bytesPerRun, quarterBytes, COST_SIZES }

@@ -8,7 +8,7 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
   summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
-  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE
+  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerBytesToMatch
 } = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
@@ -381,4 +381,78 @@ test('a cell failed or missing in either run is named, stays in the count and fa
   assert.match(headlineRepeatabilityText(result, ['a', 'b']), /^1 of 3 headline shares of C moved by at most 2 points between a and b; 2 missing: r1 @ 256 B in b, r2 @ 256 B in a \(median 0\.5, largest 0\.5\).* is not met/)
   // the baseline has no share of itself: never missing
   assert.equal(headlineRepeatability(b, b).missing.length, 0)
+})
+
+// A run that took turns with C (--cost-pairing slices): its samples and its partner's each
+// carry the ms they were taken at; `from` and `to` bound each one's, and a pipeline paused
+// for the other's turn takes none. Each part of a run costs as `nsPerByte(ms)` says there.
+function pairedRun (run, { mine, c, mineMs = [0, 100], cMs = [0, 100] }) {
+  const timed = (nsPerByte, [from, to]) => {
+    const samples = []
+    let cpu = 0
+    for (let ms = from; ms <= to; ms++) {
+      const read = Math.round(100000 * (ms - from) / (to - from))
+      if (samples.length) cpu += nsPerByte(ms) * (read - samples[samples.length - 1][1])
+      samples.push([cpu, read, ms * 1e6])
+    }
+    return { ok: true, bytes: 100000, output: { size: 100000, reads: 1000, blockSize: 100 }, samples }
+  }
+  return { ...timed(mine, mineMs), phase: PHASE, program: 'node-sync', blockSize: 256, run, wallNs: 1e8, reader: { userUs: 1, sysUs: 1 }, turns: 5, sliceMs: 10, partner: { program: 'c', ...timed(c, cMs) } }
+}
+
+test('a run in turns with C: both slopes over the span they shared, its share of C from that pair', () => {
+  // the machine twice as slow from 50 ms on: both pay it, so the pair's ratio holds at 2
+  const slow = base => ms => (ms > 50 ? 2 * base : base)
+  const pair = pairFigures(pairedRun(0, { mine: slow(4), c: slow(2) }))
+  close(pair.cNs / pair.ns, 0.5, 'C at half the reader\'s cost whatever the machine did')
+  // C ended at 60 ms; the reader ran on alone, at 10 ns a byte: only the span both ran in
+  // (0 to 60 ms) counts, and there the reader cost 4 ns a byte
+  const longer = pairedRun(0, { mine: ms => (ms > 60 ? 10 : 4), c: () => 2, cMs: [0, 60] })
+  const figures = pairFigures(longer)
+  close(figures.ns, 400, 'the reader over the shared span: 4 ns a byte, 100 bytes a read')
+  close(figures.cNs, 200, 'C over its whole window')
+  // spans that do not meet, or a partner that failed, give no pair
+  assert.equal(pairFigures(pairedRun(0, { mine: () => 4, c: () => 2, mineMs: [0, 100], cMs: [200, 300] })), null)
+  const failed = pairedRun(0, { mine: () => 4, c: () => 2 })
+  failed.partner.ok = false
+  assert.equal(pairFigures(failed), null)
+  // samples from before the timestamps (two fields) have no span
+  const old = pairedRun(0, { mine: () => 4, c: () => 2 })
+  old.samples = old.samples.map(([cpu, read]) => [cpu, read])
+  assert.equal(pairFigures(old), null)
+})
+
+test('the partner\'s bytes are matched to end with the reader: as many times as its read is cheaper', () => {
+  // the reader at 4 ns a byte, C at 1: C needs 4 times the bytes, in whole blocks
+  assert.equal(partnerBytesToMatch(pairedRun(0, { mine: () => 4, c: () => 1 }), 65536), 7 * 65536, 'rounded up')
+  assert.equal(partnerBytesToMatch(pairedRun(0, { mine: () => 4, c: () => 1 }), 100), 400000)
+  const slowest = pairedRun(0, { mine: () => 20000, c: () => 1 })
+  assert.equal(partnerBytesToMatch(slowest, 65536), COST_MAX_BYTES, 'never past the longest a cost run reads')
+  const failed = pairedRun(0, { mine: () => 4, c: () => 1 })
+  failed.partner.ok = false
+  assert.equal(partnerBytesToMatch(failed, 100), null)
+})
+
+test('a cost pass in turns with C: the share of C is the median of the pairs\', with its sign-test interval', () => {
+  // each round's machine a different speed (1x to 1.5x), paid by both of a pair alike
+  const speeds = [1, 1.5, 1.2, 1.1, 1.4, 1.3, 1, 1.25]
+  const shares = [0.5, 0.48, 0.52, 0.5, 0.49, 0.51, 0.5, 0.47]
+  const records = speeds.flatMap((speed, run) => [
+    { ...sampledRun(2 * speed), phase: PHASE, program: 'c', blockSize: 256, run, wallNs: 1e8, reader: { userUs: 1, sysUs: 1 } },
+    pairedRun(run, { mine: () => 4 * speed * 0.5 / shares[run], c: () => 2 * speed })
+  ])
+  const headline = summariseHeadline(records, context)
+  const node = headline.cells.find(cell => cell.program === 'node-sync')
+  assert.equal(node.pairing, 'slices')
+  close(node.shareOfC.estimate, 0.5, 'the median of the eight pairs\' shares')
+  close(node.shareOfC.low, 0.47, 'the lowest of 8, at the sign test\'s rank there')
+  close(node.shareOfC.high, 0.52, 'the highest')
+  close(node.shareOfC.level, medianIntervalLevel(8), 'the sign test\'s level at 8')
+  assert.deepEqual(node.byRound.map(round => Math.round(round.shareOfC * 100)), shares.map(share => share * 100))
+  assert.equal(headline.cells.find(cell => cell.program === 'c').pairing, 'rounds', 'C has no partner: its own rounds')
+  assert.match(headline.meaning, /round by round, each round's reader taking turns of 10 ms with a run of C/)
+  // its own repeatability from its halves' medians of pairs: 0.5 (even rounds 0.5, 0.52,
+  // 0.49, 0.5) against 0.49 (odd 0.48, 0.5, 0.51, 0.47): a point, over √2
+  const predicted = headline.repeatability.predictedMovePoints.find(cell => cell.program === 'node-sync')
+  close(predicted.points, 1 / Math.SQRT2, 'a point between the halves')
 })
