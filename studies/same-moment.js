@@ -14,7 +14,7 @@
 // which C's read costs other than alone measures another thing.
 //
 //   node studies/same-moment.js [--only node-sync] [--sizes 256] [--trials 10]
-//                               [--designs rounds,together,slices-5,slices-10,slices-20]
+//                               [--designs rounds,together,slices-2,slices-5,slices-10]
 const os = require('node:os')
 const { findProgram, BASELINE } = require('../experiments/stdio/programs')
 const { measure } = require('../experiments/stdio/measure')
@@ -22,7 +22,7 @@ const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
 const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, pairFigures } = require('../experiments/stdio/cost')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
-const { wholeNumber, UsageError } = require('../lib/options')
+const { wholeNumber } = require('../lib/options')
 const { runCli } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
 const { stopOnSignals } = require('../lib/pipeline')
@@ -34,8 +34,8 @@ const USAGE = `usage: node studies/same-moment.js [options]
   --sizes LIST     block sizes (default 256)
   --trials N       trials; every design once in each (default 10)
   --designs LIST   rounds, together, slices-N (N ms turns) (default
-                   rounds,together,slices-5,slices-10,slices-20)`
-const DEFAULTS = { only: ['node-sync'], sizes: '256', trials: 10, designs: 'rounds,together,slices-5,slices-10,slices-20' }
+                   rounds,together,slices-2,slices-5,slices-10)`
+const DEFAULTS = { only: ['node-sync'], sizes: '256', trials: 10, designs: 'rounds,together,slices-2,slices-5,slices-10' }
 
 function options (values) {
   const designs = (values.designs ?? DEFAULTS.designs).split(',').map(design => {

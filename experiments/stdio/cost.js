@@ -43,18 +43,21 @@ const { missingClause } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
 // How long each of two pipelines runs before the other takes its turn, under
-// --cost-pairing slices: short against the machine's slow spells, which on the lab's VM
-// last from tens of ms up (docs/method.md), long against a turn's own cost (a few µs of
-// caches warmed again). Measured at 5, 20 and 50 ms: 50 spread the pairs' ratios 3 times
-// as far.
-const SLICE_MS = 10
+// --cost-pairing slices. Measured by studies/same-moment.js (docs/method.md) on a noisy
+// VM, 9 cells of 12 pairs: one pair's share of C spread by 1.7-3.9% at 2 ms turns, 1.8-6.1%
+// at 5, 1.8-9.1% at 10, and 9.6-17.3% in separate runs. Each turn begins with the caches
+// the other left, a cost the reader (more code, more data) pays more of: shares fell by
+// 0.7 to 2.3 points for every 100 more turns a second (bun-ffi at 4 KiB: 86.5% at 10 ms,
+// 85.1% at 5, 82.0% at 2), so 5 ms, 100 turns a second each, leaves a share of C about 1 to
+// 2 points below an unpaused one: a bias each run shares, where spread is each run's own.
+const SLICE_MS = 5
 const QUARTER_PHASE = 'cost-quarter'
 
 // What the figures mean, with the levels their intervals truly have at this many rounds.
 function headlineMeaning (rounds, slope = true, paired = false) {
   const interval = level => (level === null ? 'no interval at so few rounds' : `its ${levelText(level)} interval`)
   const againstC = paired
-    ? `overhead over C and share of C (C's CPU per read / the reader's) round by round, each ` +
+    ? 'overhead over C and share of C (C\'s CPU per read / the reader\'s) round by round, each ' +
       `round's reader taking turns of ${SLICE_MS} ms with a run of C on its CPU, both over the ` +
       `span they took turns in; the median with ${interval(medianIntervalLevel(rounds))} (sign test)`
     : 'overhead over C and share of C ' +
@@ -148,14 +151,19 @@ function pairFigures (run) {
   return ns === null || cNs === null ? null : { ns, cNs }
 }
 
-// The partner's bytes that would end with the reader's run: C's bytes as many times the
-// reader's as C's read is cheaper than the reader's (each run's whole window), in whole
-// blocks of `unit`, at most COST_MAX_BYTES; null when either gave no slope.
-function partnerBytesToMatch (run, unit) {
+// How many times the reader's bytes C reads in as long: as many times as C's read is
+// cheaper than the reader's (each run's whole window); null when either gave no slope.
+function partnerRatio (run) {
   const ns = slopePerRead(run)
   const cNs = run.partner?.ok ? slopePerRead(run.partner) : null
-  if (!(ns > 0) || !(cNs > 0)) return null
-  return Math.min(COST_MAX_BYTES, Math.max(unit, Math.ceil(run.bytes * ns / cNs / unit) * unit))
+  return ns > 0 && cNs > 0 ? ns / cNs : null
+}
+
+// C's bytes beside a reader's run of `bytes`: `ratio` times as many (partnerRatio), in whole
+// blocks of `unit`, at most COST_MAX_BYTES; as many as the reader's with no ratio yet.
+function partnerBytes (bytes, ratio, unit) {
+  if (ratio === null) return bytes
+  return Math.min(COST_MAX_BYTES, Math.max(unit, Math.ceil(bytes * ratio / unit) * unit))
 }
 
 // Each round's CPU time per read of one cell, by round number: the slope of its run, or
@@ -504,7 +512,8 @@ function cellRatio (cell, against) {
 module.exports = {
   summariseHeadline,
   SLICE_MS,
-  partnerBytesToMatch,
+  partnerRatio,
+  partnerBytes,
   pairFigures,
   estimate,
   againstC,

@@ -88,8 +88,11 @@ function machineSpeed (set) {
     moved = moved || spread > 2 * CALM_SHARE
   }
   if (parts.length === 0) return null
+  // --cost-pairing slices: each share was taken against C in the same moments
+  const paired = set.results.headline.cells.some(cell => cell.pairing === 'slices')
   return `The machine's own speed ${moved ? 'moved' : 'held'} through the run, as C's rounds show, ` +
-    `which run the same code each time: C's read took ${parts.join('; ')}.`
+    `which run the same code each time: C's read took ${parts.join('; ')}.` +
+    (paired ? ' Each share of C was taken in turns with a run of C, so whatever moved C moved both sides of it.' : '')
 }
 
 const calmText = calm => (calm.length ? `round${calm.length === 1 ? '' : 's'} ${rangesText(calm)}` : 'none')

@@ -15,7 +15,10 @@ const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
-const { slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES, SLICE_MS, pairFigures, partnerBytesToMatch } = require('./cost')
+const {
+  slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures, partnerRatio,
+  partnerBytes
+} = require('./cost')
 const { checkArgv, verdict } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
 const { sysprofArgv } = require('../../lib/sysprof')
@@ -146,29 +149,27 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     // the cost pass's: [the reader's CPU ns, the bytes dd has written] every step.sampleMs ms
     ...(step.sampleMs ? { samples: result.samples } : {}),
     ...(partner ? { sliceMs: step.sliceMs ?? SLICE_MS, turns: result.turns, partner: partner.record } : {}),
+    ...(step.pairTries ? { pairTries: step.pairTries } : {}),
     at: new Date().toISOString()
   }
   if (failure === null && partner && !partner.record.ok) {
     Object.assign(record, { ok: false, failure: `its partner, C, failed: ${partner.record.failure}` })
   }
-  // Turns that did not cover both windows: the partner's bytes were a guess (the first
-  // round of a cell) or the machine changed pace. The pair runs again at once with C's
-  // bytes matched to what this pair measured, once.
-  if (record.ok && partner && pairFigures(record) === null && !step.partnerRetried) {
-    const matched = partnerBytesToMatch(record, FIXED_FEEDER_BLOCK)
-    if (matched !== null) {
-      partnerBytesByCell.set(partnerCell(step), matched)
-      const again = await measure({ ...step, partnerRetried: true }, runIndex, options, runDir, zeroFiles)
-      again.record.pairTries = [{ partnerBytes: partner.record.bytes, turns: record.turns }]
-      return again
-    }
-  }
+  // Turns that did not give both a slope over the span they shared: C's bytes were a
+  // guess (a cell's first pair), or both runs were too short for this CPU. The pair runs
+  // again at once: first with C's bytes matched to what it measured, then with twice the
+  // bytes, up to the longest a cost run reads. The record keeps the tries (pairTries).
   if (record.ok && partner) {
-    const matched = partnerBytesToMatch(record, FIXED_FEEDER_BLOCK)
-    if (matched !== null) partnerBytesByCell.set(partnerCell(step), matched)
-  }
-  if (record.ok && partner && pairFigures(record) === null) {
-    Object.assign(record, { ok: false, failure: 'its turns with C left too few samples for a slope of either' })
+    const ratio = partnerRatio(record)
+    if (ratio !== null) partnerRatios.set(partnerCell(step), ratio)
+    if (pairFigures(record) === null) {
+      const tries = [...(step.pairTries ?? []), { bytes: step.bytes, partnerBytes: partner.record.bytes, turns: record.turns }]
+      const bytes = tries.length === 1 && ratio !== null ? step.bytes : Math.min(COST_MAX_BYTES, 2 * step.bytes)
+      if (tries.length <= MAX_PAIR_RETRIES && !(tries.length > 1 && bytes === step.bytes)) {
+        return measure({ ...step, bytes, pairTries: tries }, runIndex, options, runDir, zeroFiles)
+      }
+      Object.assign(record, { ok: false, failure: `its turns with C left too few samples for a slope of both, in ${tries.length} tries` })
+    }
   }
   // Too few samples for a slope: the run was too short for this CPU, or other work kept the
   // sampler from sampling. Either way it runs again at once, longer (longerCostBytes): a
@@ -223,15 +224,16 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
 }
 
 // --cost-pairing slices (experiments/stdio/cost.js): the cost run and a run of C take turns
-// on its CPU. C is fed as many bytes as should last as long as the reader's run: what the
-// cell's last pair measured, the reader's own bytes before that.
-const partnerBytesByCell = new Map()
+// on its CPU. C is fed as many bytes as should last as long as the reader's run, by the
+// ratio of the two that the cell's last pair measured (the reader's own bytes before that).
+const partnerRatios = new Map()
 const partnerCell = step => `${step.program.name}\t${step.blockSize}`
+const MAX_PAIR_RETRIES = 3
 
 // Resolves to { result (the reader's pipe-run result, with its turns), partner: { result,
 // record } }: C's run, verified as any run is.
 async function runWithPartner (step, spec, options) {
-  const bytes = partnerBytesByCell.get(partnerCell(step)) ?? step.bytes
+  const bytes = partnerBytes(step.bytes, partnerRatios.get(partnerCell(step)) ?? null, FIXED_FEEDER_BLOCK)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
   const reader = commandLine(step.partner, step.blockSize)
   // which of the two goes first alternates by round

@@ -166,7 +166,7 @@ const rows = [
     metavar: 'MODE',
     takes: 'slices or rounds',
     help: [
-      'slices: each cost run takes turns with a run of C on its CPU, 10 ms each,',
+      'slices: each cost run takes turns with a run of C on its CPU, 5 ms each,',
       'and its share of C is taken pair by pair (default; docs/method.md)',
       'rounds: readers and C in separate runs, compared across rounds'
     ],

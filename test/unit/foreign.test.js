@@ -45,6 +45,22 @@ test('a pipeline\'s own time is its reader\'s and feeder\'s on the CPU each was 
   assert.equal(pipelineForeign(result, null), null, 'an unpinned run')
 })
 
+test('two pipelines that took turns are one step: the longer\'s window, both pipelines\' time its own', () => {
+  const usage = (userUs, sysUs) => ({ userUs, sysUs })
+  const pin = { feeder: 1, reader: 1 }
+  // the reader's run: 100 ms, CPU 1 idle 5 ms of it; C's run beside it: 60 ms
+  const mine = { wallNs: 100e6, cpuIdle: { source: 'cpuidle', cpus: [1], idle_ns: [5e6] }, stealTicks: [0, 0], clkTck: 100, reader: usage(40000, 10000), feeder: usage(0, 10000) }
+  const partner = { wallNs: 60e6, cpuIdle: { source: 'cpuidle', cpus: [1], idle_ns: [2e6] }, stealTicks: [0, 0], clkTck: 100, reader: usage(10000, 15000), feeder: usage(0, 5000) }
+  const alone = pipelineForeign(mine, pin)
+  assert.equal(alone.disturbed, true, 'alone, C\'s 30 ms would be foreign')
+  const pair = pipelineForeign(mine, pin, partner)
+  assert.equal(pair.windowNs, 100e6, 'the longer window')
+  assert.equal(pair.ownNs, 60e6 + 30e6)
+  assert.equal(pair.foreignNs, 5e6, '95 ms busy, 90 of it the two pipelines\'')
+  assert.deepEqual(pipelineForeign(partner, pin, mine), pair, 'whichever is given first')
+  assert.equal(pipelineForeign(mine, pin, { ...partner, reader: null }), null, 'a partner that never ran')
+})
+
 test('http\'s foreign time is the user time of its CPUs beyond wrk\'s and the server\'s', () => {
   const text = 'cpu  1 2 3 4\ncpu0 100 20 7 9 0 0 0 0 0 0\ncpu1 300 0 9 9 0 0 0 0 0 0\nintr 5\n'
   assert.deepEqual(userNs([0, 1], text), [120 * 1e9 / CLK_TCK, 300 * 1e9 / CLK_TCK])

@@ -8,7 +8,7 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
   summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
-  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerBytesToMatch
+  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes
 } = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
@@ -424,13 +424,15 @@ test('a run in turns with C: both slopes over the span they shared, its share of
 
 test('the partner\'s bytes are matched to end with the reader: as many times as its read is cheaper', () => {
   // the reader at 4 ns a byte, C at 1: C needs 4 times the bytes, in whole blocks
-  assert.equal(partnerBytesToMatch(pairedRun(0, { mine: () => 4, c: () => 1 }), 65536), 7 * 65536, 'rounded up')
-  assert.equal(partnerBytesToMatch(pairedRun(0, { mine: () => 4, c: () => 1 }), 100), 400000)
-  const slowest = pairedRun(0, { mine: () => 20000, c: () => 1 })
-  assert.equal(partnerBytesToMatch(slowest, 65536), COST_MAX_BYTES, 'never past the longest a cost run reads')
+  const ratio = partnerRatio(pairedRun(0, { mine: () => 4, c: () => 1 }))
+  close(ratio, 4, 'the reader\'s read 4 times C\'s')
+  assert.equal(partnerBytes(100000, ratio, 65536), 7 * 65536, 'rounded up')
+  assert.equal(partnerBytes(100000, ratio, 100), 400000)
+  assert.equal(partnerBytes(100000, 20000, 65536), COST_MAX_BYTES, 'never past the longest a cost run reads')
+  assert.equal(partnerBytes(100000, null, 65536), 100000, 'no ratio yet: the reader\'s own bytes')
   const failed = pairedRun(0, { mine: () => 4, c: () => 1 })
   failed.partner.ok = false
-  assert.equal(partnerBytesToMatch(failed, 100), null)
+  assert.equal(partnerRatio(failed), null)
 })
 
 test('a cost pass in turns with C: the share of C is the median of the pairs\', with its sign-test interval', () => {
@@ -450,9 +452,20 @@ test('a cost pass in turns with C: the share of C is the median of the pairs\', 
   close(node.shareOfC.level, medianIntervalLevel(8), 'the sign test\'s level at 8')
   assert.deepEqual(node.byRound.map(round => Math.round(round.shareOfC * 100)), shares.map(share => share * 100))
   assert.equal(headline.cells.find(cell => cell.program === 'c').pairing, 'rounds', 'C has no partner: its own rounds')
-  assert.match(headline.meaning, /round by round, each round's reader taking turns of 10 ms with a run of C/)
+  assert.match(headline.meaning, /round by round, each round's reader taking turns of 5 ms with a run of C/)
   // its own repeatability from its halves' medians of pairs: 0.5 (even rounds 0.5, 0.52,
   // 0.49, 0.5) against 0.49 (odd 0.48, 0.5, 0.51, 0.47): a point, over √2
   const predicted = headline.repeatability.predictedMovePoints.find(cell => cell.program === 'node-sync')
   close(predicted.points, 1 / Math.SQRT2, 'a point between the halves')
+})
+
+test('the plan: by default every reader\'s cost run but C\'s takes turns with C; --cost-pairing rounds, none', () => {
+  const programs = [{ name: 'c', runtime: 'native', honoursBlockSize: true }, { name: 'node-sync', runtime: 'node', honoursBlockSize: true }]
+  const costOf = args => plan({ ...parseOptions(['--sizes', '256', '--rounds', '6', ...args]), strace: false, gc: false }, { runnable: programs }, { ptrace: { available: false } }, placementPlan([0, 1]))
+    .filter(step => step.phase === PHASE)
+  const paired = costOf([])
+  assert.deepEqual([...new Set(paired.map(step => `${step.program.name}: ${step.partner?.name ?? 'alone'}`))].sort(), ['c: alone', 'node-sync: c'])
+  assert.ok(paired.filter(step => step.partner).every(step => / in turns with C$/.test(step.label)))
+  assert.ok(costOf(['--cost-pairing', 'rounds']).every(step => step.partner === null))
+  assert.throws(() => parseOptions(['--cost-pairing', 'duet']), /--cost-pairing must be slices or rounds, not 'duet'/)
 })

@@ -29,3 +29,10 @@ test('rounds within ±5% say it held; no rounds kept, no finding', () => {
   none.results.headline.cells[0].byRound = undefined
   assert.equal(speed(none), null)
 })
+
+test('a run whose shares were taken in turns with C says the machine moved both sides of them', () => {
+  const set = setWith([300, 310, 290, 400])
+  assert.doesNotMatch(speed(set), /in turns with a run of C/)
+  set.results.headline.cells.push({ program: 'node-sync', blockSize: 256, pairing: 'slices' })
+  assert.match(speed(set), /Each share of C was taken in turns with a run of C, so whatever moved C moved both sides of it\.$/)
+})

@@ -1,0 +1,76 @@
+'use strict'
+// Two pipelines taking turns on one CPU, for real (lib/pipeline.js runAlternating, pipe-run's
+// SIGUSR1 and SIGUSR2): each pauses while the other runs, samples only its own turns, counts
+// every byte, and the two are one step to the foreign-time check. Then a cost run of the
+// stdio experiment in turns with C, through its own measure.
+const { test, before } = require('node:test')
+const assert = require('node:assert/strict')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { runAlternating, ddFeeder, sharedCpuPin } = require('../../lib/pipeline')
+const { pipelineForeign } = require('../../lib/foreign')
+const { findProgram } = require('../../experiments/stdio/programs')
+const { measure } = require('../../experiments/stdio/measure')
+const { pairFigures } = require('../../experiments/stdio/cost')
+
+const ROOT = path.join(__dirname, '..', '..')
+const WC_C = path.join(ROOT, 'build', 'wc-c')
+
+before(() => {
+  const made = spawnSync('make', ['-s', 'all'], { cwd: ROOT, encoding: 'utf8' })
+  assert.equal(made.status, 0, `make failed (run ./setup.sh first): ${made.stderr}`)
+})
+
+const pipeline = (bytes, pin) => ({ feeder: ddFeeder(bytes, 65536, true), reader: [WC_C, '256'], timeoutMs: 60000, pin, sampleMs: 1 })
+
+test('two pipelines take turns: each paused in the other\'s, every byte counted, samples their own', async () => {
+  const pin = sharedCpuPin()
+  const [a, b] = await runAlternating([pipeline(256 << 20, pin), pipeline(256 << 20, pin)], 5)
+  for (const result of [a, b]) {
+    assert.equal(result.reader.exit, 0, result.stderr)
+    assert.equal(result.feeder.exit, 0)
+    assert.match(result.stdout, new RegExp(`^size ${256 << 20} `), 'every byte read, whatever the pauses cut')
+    assert.ok(result.turns >= 3, `${result.turns} turns`)
+    assert.equal(result.samples[0].length, 3, 'each sample with its time')
+  }
+  // the turns interleave: a sample of one falls between two of the other's, more than a
+  // turn apart, many times over (pipe-run takes none while its pipeline is paused)
+  const times = [...a.samples.map(([, , at]) => [at, 'a']), ...b.samples.map(([, , at]) => [at, 'b'])].sort((x, y) => x[0] - y[0])
+  const switches = times.filter((entry, i) => i > 0 && entry[1] !== times[i - 1][1]).length
+  assert.ok(switches >= 4, `${switches} switches between the two pipelines' samples`)
+  // one step to the foreign-time check: the other's time is the step's own
+  const foreign = pipelineForeign(a, pin, b)
+  if (foreign !== null) assert.equal(foreign.disturbed, false, JSON.stringify(foreign))
+})
+
+test('turns of 0 ms run both at once, unpaused', async () => {
+  const pin = sharedCpuPin()
+  const results = await runAlternating([pipeline(32 << 20, pin), pipeline(32 << 20, pin)], 0)
+  assert.deepEqual(results.map(result => [result.reader.exit, result.turns]), [[0, null], [0, null]])
+})
+
+test('a cost run in turns with C: both verified, C\'s bytes its own, a share from the span both ran', async () => {
+  const step = {
+    phase: 'cost',
+    program: findProgram('c'),
+    partner: findProgram('c'),
+    blockSize: 256,
+    bytes: 64 << 20,
+    run: 0,
+    warmup: 0,
+    pin: sharedCpuPin(),
+    ownFeeder: true,
+    sampleMs: 1
+  }
+  const { record } = await measure(step, 0, { timeoutSeconds: 60, feeder: 'fixed' }, os.tmpdir())
+  assert.equal(record.ok, true, record.failure)
+  assert.equal(record.partner.ok, true)
+  assert.equal(record.partner.output.size, record.partner.bytes, 'C counted every byte it was sent')
+  assert.match(record.command, /iflag=fullblock/, 'a paused dd still sends whole blocks')
+  assert.ok(record.sliceMs > 0 && record.turns >= 1)
+  const pair = pairFigures(record)
+  assert.ok(pair !== null, 'a slope of each over the span both ran')
+  // C against itself: the same program in the same moments
+  assert.ok(Math.abs(pair.cNs / pair.ns - 1) < 0.5, `C against C: ${pair.cNs} and ${pair.ns} ns`)
+})
