@@ -11,6 +11,7 @@ const stdio = require('../stdio')
 const ladder = require('./ladder')
 
 const BASELINE = stdio.BASELINE
+const LADDER_PAIRINGS = ['slices', 'processes']
 
 const rows = [
   {
@@ -23,6 +24,24 @@ const rows = [
     preset: { default: ladder.PRESETS.default.processes, quick: ladder.PRESETS.quick.processes },
     rerun: true,
     get: options => options.ladder.processes
+  },
+  {
+    name: 'ladder-pairing',
+    type: 'string',
+    metavar: 'MODE',
+    takes: 'slices or processes',
+    help: [
+      'slices: each variant\'s ladder takes turns with one of C\'s on its CPU, 5 ms each,',
+      'and its rungs are set against that one\'s (default; docs/calls.md)',
+      'processes: every ladder apart, each against C\'s process of the same index'
+    ],
+    parse: text => {
+      if (!LADDER_PAIRINGS.includes(text)) throw new UsageError(`--ladder-pairing must be slices or processes, not '${text}'`)
+      return text
+    },
+    preset: { default: 'slices', quick: 'slices' },
+    stored: [value => LADDER_PAIRINGS.includes(value), 'slices or processes'],
+    rerun: true
   },
   {
     ...stdio.options.find(row => row.name === 'rounds'),
@@ -147,7 +166,7 @@ module.exports = {
   ],
   options: rows,
   stored,
-  later: {},
+  later: { ladderPairing: 'processes' },
   configure,
   list: () => ladder.listing(ladder.PRESETS.default),
   select,

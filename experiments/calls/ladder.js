@@ -26,7 +26,8 @@ const path = require('node:path')
 const { BUILD } = require('../../lib/paths')
 const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
-const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { runPipeline, runAlternating, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { SLICE_MS } = require('../stdio/cost')
 const { median, medianInterval, pairedRatio } = require('../../lib/stats')
 const { components } = require('../../lib/variance')
 const { runSteal } = require('../../lib/steal')
@@ -251,11 +252,15 @@ function checkCounts (counts) {
 async function measureLadder (step, options) {
   const counts = options.ladder
   const bytes = ladderBytes(counts)
-  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
+  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, Boolean(step.partner))
   const reader = ladderArgv(step.variant, counts)
-  const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: step.pin })
+  const spec = { feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: step.pin }
+  const { result, partner } = step.partner
+    ? await runWithPartner(step, spec, options)
+    : { result: await runPipeline(spec), partner: null }
   const output = parseLadder(result.stdout)
-  const failure = ladderFailure({ result, output, counts, bytes, timeoutSeconds: options.timeoutSeconds })
+  let failure = ladderFailure({ result, output, counts, bytes, timeoutSeconds: options.timeoutSeconds })
+  if (failure === null && partner && !partner.record.ok) failure = `its partner, ${partner.record.program}, failed: ${partner.record.failure}`
   const record = {
     phase: PHASE,
     program: step.variant.name,
@@ -267,14 +272,52 @@ async function measureLadder (step, options) {
     command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
     wallNs: result.wallNs,
     steal: runSteal(result.stealTicks, result.clkTck, step.pin),
-    foreign: pipelineForeign(result, step.pin),
+    foreign: pipelineForeign(result, step.pin, partner?.result),
     reader: result.reader,
     compiled: output.compiled,
     rounds: output.rounds,
     output: output.total,
+    ...(partner ? { sliceMs: SLICE_MS, turns: result.turns, partner: partner.record } : {}),
     at: new Date().toISOString()
   }
-  return { record, stopped: Boolean(result.stoppedBy) }
+  if (record.ok && partner) partnerRatios.set(step.variant.name, cpuNs(result) / cpuNs(partner.result) * partner.record.roundsAsked)
+  return { record, stopped: Boolean(result.stoppedBy) || Boolean(partner?.result.stoppedBy) }
+}
+
+// --ladder-pairing slices: a variant's ladder takes turns of SLICE_MS with a ladder of C's
+// on its CPU (experiments/stdio/cost.js says why, and how long a turn), C's given as many
+// rounds as should last as long as the variant's whole process (its start-up and warm-up
+// too: the span both run in): the ratio of the two processes' CPU time the variant's last
+// pair measured, times the rounds C ran then; the variant's own rounds before that.
+// A process's rungs are then set against its partner's medians, whose rounds spread over
+// the same second or so.
+const partnerRatios = new Map()
+const MAX_PARTNER_ROUNDS = 40
+const cpuNs = result => (result.reader.userUs + result.reader.sysUs) * 1000
+
+async function runWithPartner (step, spec, options) {
+  const counts = options.ladder
+  const guess = partnerRatios.get(step.variant.name) ?? counts.rounds
+  const rounds = Math.max(1, Math.min(MAX_PARTNER_ROUNDS, Math.round(guess)))
+  const partnerCounts = { ...counts, rounds }
+  const bytes = ladderBytes(partnerCounts)
+  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
+  const reader = ladderArgv(step.partner, partnerCounts)
+  const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], SLICE_MS, step.run % 2)
+  const output = parseLadder(partnerResult.stdout)
+  const failure = ladderFailure({ result: partnerResult, output, counts: partnerCounts, bytes, timeoutSeconds: options.timeoutSeconds })
+  const record = {
+    program: step.partner.name,
+    roundsAsked: rounds,
+    ok: failure === null,
+    failure,
+    command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
+    wallNs: partnerResult.wallNs,
+    turns: partnerResult.turns,
+    reader: partnerResult.reader,
+    rounds: output.rounds
+  }
+  return { result, partner: { result: partnerResult, record } }
 }
 
 const ROUND_LINE = new RegExp(`^round (\\d+) ${RUNGS.map(rung => `${rung} (\\d+(?:\\.\\d+)?)`).join(' ')}$`)
@@ -312,11 +355,18 @@ function ladderFailure ({ result, output, counts, bytes, timeoutSeconds }) {
 
 // The calls experiment's plan for the ladder: `processes` processes of each variant, in rounds
 // (process p of every variant before process p + 1 of any), on one CPU.
+// With options.ladderPairing 'slices', every variant's process but C's takes turns with
+// one of C's (runWithPartner).
 function planLadder (selected, options, pin) {
   const steps = []
+  const c = findVariant(BASELINE)
   for (let run = 0; run < options.ladder.processes; run++) {
     const group = `ladder, process ${run + 1} of ${options.ladder.processes}`
-    for (const variant of selected) steps.push({ phase: PHASE, program: variant, variant, blockSize: BLOCK, run, warmup: 0, pin, group, label: `${group}: ${variant.name}` })
+    for (const variant of selected) {
+      const partner = options.ladderPairing === 'slices' && variant !== c ? c : null
+      const label = `${group}: ${variant.name}${partner ? ', in turns with C' : ''}`
+      steps.push({ phase: PHASE, program: variant, variant, blockSize: BLOCK, run, warmup: 0, pin, partner, group, label })
+    }
   }
   return steps
 }
@@ -346,17 +396,24 @@ function summariseLadder (records, context, headline) {
   }
   for (const row of rows) compareWithCost(row, headline)
   for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
-  return { meaning: MEANING, vsCMeaning: VS_C_MEANING, counts: context.options.ladder, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
+  const vsCMeaning = rows.some(row => row.pairing === 'slices') ? VS_C_PAIRED_MEANING : VS_C_MEANING
+  return { meaning: MEANING, vsCMeaning, counts: context.options.ladder, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
 }
 
 const VS_C_MEANING = 'each rung against C\'s, process by process of the same round (process p of every variant runs before process p + 1 of any, seconds apart): the median of the ratios and its interval, so that the machine\'s drift over the run moves neither side of a ratio'
 
-// A variant's rungs against C's, process by process: { rung: interval of the ratios }.
+const VS_C_PAIRED_MEANING = 'each rung against C\'s, process by process, each process of a variant taking turns of ' +
+  `${SLICE_MS} ms with a ladder of C's on its CPU, set against that ladder's medians: the median of the ratios and ` +
+  'its interval, so that what moves the machine within the second or so both ran moves neither side of a ratio'
+
+// A variant's rungs against C's, process by process: { rung: interval of the ratios }. Each
+// process's C is its partner's where it took turns with one, else C's process of its index.
 function againstC (row, c) {
-  if (!c) return null
+  const cOf = rung => row.pairing === 'slices' ? row.partnerByProcess[rung] : c?.byProcess[rung]
+  if (!c && row.pairing !== 'slices') return null
   return Object.fromEntries(RUNGS.map(rung => {
-    const pairs = Object.keys(row.byProcess[rung]).filter(run => run in c.byProcess[rung])
-    return [rung, pairedRatio(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => c.byProcess[rung][run]))]
+    const pairs = Object.keys(row.byProcess[rung]).filter(run => run in cOf(rung))
+    return [rung, pairedRatio(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => cOf(rung)[run]))]
   }))
 }
 
@@ -366,9 +423,13 @@ function ladderRow (name, runs) {
   const rungs = {}
   const byProcess = {}
   const variance = {}
+  // each process's partner, C's ladder in turns with it: its median by the process's index
+  const partnerByProcess = {}
   for (const rung of RUNGS) {
     const perProcess = ok.map(run => median(run.rounds.map(round => round[rung])))
     byProcess[rung] = Object.fromEntries(ok.map((run, i) => [run.run, perProcess[i]]))
+    partnerByProcess[rung] = Object.fromEntries(ok.filter(run => run.partner?.rounds?.length)
+      .map(run => [run.run, median(run.partner.rounds.map(round => round[rung]))]))
     variance[rung] = components(ok.map(run => run.rounds.map(round => round[rung])))
     const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
     rungs[rung] = interval && { ...interval, best: Math.min(...ok.flatMap(run => run.rounds.map(round => round[rung]))), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
@@ -388,6 +449,8 @@ function ladderRow (name, runs) {
     rungs,
     // each process's median by its index, and where the rung's variance lives
     byProcess,
+    pairing: ok.some(run => run.partner) ? 'slices' : 'processes',
+    partnerByProcess,
     variance
   }
 }
@@ -400,8 +463,9 @@ function ladderHalves (rows) {
   const cells = []
   for (const row of rows) {
     for (const rung of RUNGS) {
-      const runs = Object.keys(row.byProcess[rung]).filter(run => row === c || (c && run in c.byProcess[rung]))
-      const value = run => row === c ? row.byProcess[rung][run] : row.byProcess[rung][run] / c.byProcess[rung][run]
+      const cOf = row.pairing === 'slices' ? row.partnerByProcess[rung] : c?.byProcess[rung]
+      const runs = Object.keys(row.byProcess[rung]).filter(run => row === c || (cOf && run in cOf))
+      const value = run => row === c ? row.byProcess[rung][run] : row.byProcess[rung][run] / cOf[run]
       const halves = [0, 1].map(half => runs.filter(run => Number(run) % 2 === half).map(value))
       if (halves.some(half => half.length === 0)) continue
       const [a, b] = halves.map(median)

@@ -258,3 +258,36 @@ test('a WASI variant\'s parts: C\'s syscall, its read path from its empty read l
   // the WASI rows stay out of the findings about calls into C
   assert.ok(!texts.find(text => text.startsWith('A no-op call into C')).includes('node-wasi'))
 })
+
+test('a ladder in turns with C\'s: each process against its own partner, whatever C\'s processes apart did', () => {
+  // the machine's speed differs process by process (1x to 1.5x); each node process and the
+  // C ladder beside it meet the same speed, and node costs twice C there
+  const speeds = [1, 1.5, 1.2, 1.1, 1.4, 1.3]
+  const base = { noop: 3, syscall: 200, 'empty-read': 225, 'read-256': 440 }
+  const scaled = (factor) => Object.fromEntries(Object.entries(base).map(([rung, ns]) => [rung, ns * factor]))
+  const node = records('node', speeds.map(speed => scaled(2 * speed)))
+  node.forEach((record, i) => {
+    record.partner = { program: 'c', ok: true, rounds: [0.9, 1, 1.1, 1.2].map(scale => scaled(speeds[i] * scale)) }
+  })
+  // C's own processes, apart, at a speed of their own
+  const c = records('c', speeds.map(speed => scaled(1 / speed)))
+  const ladder = calls.summariseLadder([...c, ...node], { options: { ladder: { processes: 6, rounds: 3 } } }, null)
+  const row = ladder.rows.find(entry => entry.variant === 'node')
+  assert.equal(row.pairing, 'slices')
+  // the partner's median round is 1.05 × the speed: node's process (2 × speed) over it
+  for (const rung of calls.RUNGS) {
+    assert.ok(Math.abs(row.vsC[rung].estimate - 2 / 1.05) < 1e-9, `${rung}: ${row.vsC[rung].estimate}`)
+    assert.ok(Math.abs(row.vsC[rung].high - row.vsC[rung].low) < 1e-9, 'every process the same ratio')
+  }
+  assert.match(ladder.vsCMeaning, /taking turns of 5 ms with a ladder of C's/)
+  assert.ok(ladder.halves.filter(cell => cell.variant === 'node').every(cell => cell.movePercent < 1e-9))
+  assert.equal(ladder.rows.find(entry => entry.variant === 'c').pairing, 'processes')
+})
+
+test('the ladder\'s plan: by default every variant but C takes turns with C; --ladder-pairing processes, none', () => {
+  const c = calls.findVariant('c')
+  const node = calls.findVariant('node')
+  const steps = pairing => calls.planLadder([c, node], { ladder: { processes: 2 }, ladderPairing: pairing }, { feeder: 1, reader: 1 })
+  assert.deepEqual(steps('slices').map(step => `${step.variant.name}: ${step.partner?.name ?? 'alone'}`), ['c: alone', 'node: c', 'c: alone', 'node: c'])
+  assert.ok(steps('processes').every(step => step.partner === null))
+})
