@@ -160,10 +160,14 @@ function partnerRatio (run) {
 }
 
 // C's bytes beside a reader's run of `bytes`: `ratio` times as many (partnerRatio), in whole
-// blocks of `unit`, at most COST_MAX_BYTES; as many as the reader's with no ratio yet.
+// blocks of `unit`, at most PARTNER_MAX_BYTES; as many as the reader's with no ratio yet.
+// C's run may be far longer than a cost run: beside wasmer's 512 MiB at 4 KiB, whose reads
+// cost 12 times C's, C reads 6 GiB in the same time (a run of 2026-11-28 that capped it
+// at 1 GiB lost wasmer's and wasmtime's slowest cells: C ended before their windows began).
+const PARTNER_MAX_BYTES = 16 * COST_MAX_BYTES
 function partnerBytes (bytes, ratio, unit) {
   if (ratio === null) return bytes
-  return Math.min(COST_MAX_BYTES, Math.max(unit, Math.ceil(bytes * ratio / unit) * unit))
+  return Math.min(PARTNER_MAX_BYTES, Math.max(unit, Math.ceil(bytes * ratio / unit) * unit))
 }
 
 // Each round's CPU time per read of one cell, by round number: the slope of its run, or
@@ -523,6 +527,7 @@ module.exports = {
   longerCostBytes,
   windowSamples,
   COST_MAX_BYTES,
+  PARTNER_MAX_BYTES,
   MIN_WINDOW_SAMPLES,
   headlineRepeatability,
   headlineRepeatabilityText,

@@ -8,7 +8,7 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
   summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
-  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes
+  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes, PARTNER_MAX_BYTES
 } = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
@@ -428,7 +428,8 @@ test('the partner\'s bytes are matched to end with the reader: as many times as 
   close(ratio, 4, 'the reader\'s read 4 times C\'s')
   assert.equal(partnerBytes(100000, ratio, 65536), 7 * 65536, 'rounded up')
   assert.equal(partnerBytes(100000, ratio, 100), 400000)
-  assert.equal(partnerBytes(100000, 20000, 65536), COST_MAX_BYTES, 'never past the longest a cost run reads')
+  assert.equal(partnerBytes(100000, 20000, 65536), 1953152 * 1024, 'C\'s run longer than a cost run may be')
+  assert.equal(partnerBytes(COST_MAX_BYTES, 30, 65536), PARTNER_MAX_BYTES, 'but not past 16 GiB')
   assert.equal(partnerBytes(100000, null, 65536), 100000, 'no ratio yet: the reader\'s own bytes')
   const failed = pairedRun(0, { mine: () => 4, c: () => 1 })
   failed.partner.ok = false
