@@ -36,7 +36,9 @@ const rows = [
       'processes: every ladder apart, each against C\'s process of the same index'
     ],
     parse: text => {
-      if (!LADDER_PAIRINGS.includes(text)) throw new UsageError(`--ladder-pairing must be slices or processes, not '${text}'`)
+      if (!LADDER_PAIRINGS.includes(text)) {
+        throw new UsageError(`--ladder-pairing must be slices or processes, not '${text}'`)
+      }
       return text
     },
     preset: { default: 'slices', quick: 'slices' },
@@ -65,6 +67,8 @@ function configure (options) {
     runs: 0,
     cost: true,
     costSizes: [ladder.BLOCK],
+    // its shares of C as the stdin bench takes them (docs/method.md)
+    costPairing: 'slices',
     ladder: { ...ladder.PRESETS[options.preset], processes },
     warmup: 0,
     feeder: 'fixed',

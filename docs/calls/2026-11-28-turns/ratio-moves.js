@@ -1,0 +1,15 @@
+'use strict'
+// How far each variant's rungs against C's moved between two calls runs:
+//   node ratio-moves.js RUN-A RUN-B
+const path = require('node:path')
+const [a, b] = process.argv.slice(2).map(dir => require(path.resolve(dir, 'results.json')).ladder)
+const moves = []
+for (const row of a.rows) {
+  if (!row.vsC) continue
+  const other = b.rows.find(r => r.variant === row.variant)
+  for (const rung of Object.keys(row.vsC)) moves.push({ v: row.variant, rung, m: Math.abs(other.vsC[rung].estimate / row.vsC[rung].estimate - 1) * 100 })
+}
+const m = moves.map(x => x.m).sort((x, y) => x - y)
+const q = p => m[Math.ceil(p * m.length) - 1]
+console.log(`${m.length} ratios: within 1% ${m.filter(x => x <= 1).length}, within 2% ${m.filter(x => x <= 2).length}, median ${q(0.5).toFixed(2)}%, p90 ${q(0.9).toFixed(2)}%, max ${m.at(-1).toFixed(2)}%`)
+console.log(moves.filter(x => x.m > 5).map(x => `${x.v} ${x.rung} ${x.m.toFixed(1)}`).join('; '))
