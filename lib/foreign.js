@@ -56,11 +56,13 @@ function pipelineForeign (result, pin, alongside = null) {
   if (!idle || !pin || !longer.reader || !longer.feeder || idle.idle_ns.some(ns => ns < 0)) return null
   const usageNs = usage => (usage.userUs + usage.sysUs) * 1000
   const tickNs = longer.clkTck ? 1e9 / longer.clkTck : 0
-  const pipelinesNs = (cpu, run) => (pin.reader === cpu ? usageNs(run.reader) : 0) + (pin.feeder === cpu ? usageNs(run.feeder) : 0)
+  const pipelinesNs = (cpu, run) =>
+    (pin.reader === cpu ? usageNs(run.reader) : 0) + (pin.feeder === cpu ? usageNs(run.feeder) : 0)
   const perCpu = idle.cpus.map((cpu, i) => ({
     cpu,
     busyNs: longer.wallNs - idle.idle_ns[i],
-    ownNs: pipelinesNs(cpu, longer) + (shorter ? pipelinesNs(cpu, shorter) : 0) + (longer.stealTicks?.[cpu] ?? 0) * tickNs
+    ownNs: pipelinesNs(cpu, longer) + (shorter ? pipelinesNs(cpu, shorter) : 0) +
+      (longer.stealTicks?.[cpu] ?? 0) * tickNs
   }))
   return foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
 }

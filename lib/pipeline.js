@@ -122,7 +122,10 @@ function takesTurns (pid) {
 // neither: the two share the CPU as its scheduler sees fit (turns: null).
 async function runAlternating (specs, sliceMs, first = 0) {
   const started = specs.map(spec => startPipeline(spec))
-  if (sliceMs === 0) return (await Promise.all(started.map(({ done }) => done))).map(result => ({ ...result, turns: null }))
+  if (sliceMs === 0) {
+    const results = await Promise.all(started.map(({ done }) => done))
+    return results.map(result => ({ ...result, turns: null }))
+  }
   const ended = started.map(() => false)
   const turns = [0, 0]
   started.forEach(({ done }, i) => done.then(() => { ended[i] = true }, () => { ended[i] = true }))
@@ -159,6 +162,21 @@ function camelUsage (usage) {
   }
 }
 
+// The record of runAlternating's partner pipeline, as an experiment logs it beside its own
+// run: its program, whether it ran cleanly and why not, its command line, its time and
+// turns, its reader's usage; the experiment adds what its kind of run has.
+function partnerRecord (program, { feeder, reader }, result, failure) {
+  return {
+    program,
+    ok: failure === null,
+    failure,
+    command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
+    wallNs: result.wallNs,
+    turns: result.turns,
+    reader: result.reader
+  }
+}
+
 // Ctrl-C: pipe-run kills the whole pipeline's process group and still reports.
 function stopCurrentPipeline () {
   for (const child of current) {
@@ -181,4 +199,4 @@ function stopOnSignals () {
   return () => requested
 }
 
-module.exports = { shellQuote, runPipeline, runAlternating, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART, sharedCpuPin }
+module.exports = { shellQuote, runPipeline, runAlternating, partnerRecord, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART, sharedCpuPin }

@@ -26,7 +26,7 @@ const path = require('node:path')
 const { BUILD } = require('../../lib/paths')
 const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
-const { runPipeline, runAlternating, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { runPipeline, runAlternating, partnerRecord, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { SLICE_MS } = require('../stdio/cost')
 const { median, medianInterval, pairedRatio } = require('../../lib/stats')
 const { components } = require('../../lib/variance')
@@ -260,7 +260,9 @@ async function measureLadder (step, options) {
     : { result: await runPipeline(spec), partner: null }
   const output = parseLadder(result.stdout)
   let failure = ladderFailure({ result, output, counts, bytes, timeoutSeconds: options.timeoutSeconds })
-  if (failure === null && partner && !partner.record.ok) failure = `its partner, ${partner.record.program}, failed: ${partner.record.failure}`
+  if (failure === null && partner && !partner.record.ok) {
+    failure = `its partner, ${partner.record.program}, failed: ${partner.record.failure}`
+  }
   const record = {
     phase: PHASE,
     program: step.variant.name,
@@ -280,7 +282,9 @@ async function measureLadder (step, options) {
     ...(partner ? { sliceMs: SLICE_MS, turns: result.turns, partner: partner.record } : {}),
     at: new Date().toISOString()
   }
-  if (record.ok && partner) partnerRatios.set(step.variant.name, cpuNs(result) / cpuNs(partner.result) * partner.record.roundsAsked)
+  if (record.ok && partner) {
+    partnerRatios.set(step.variant.name, cpuNs(result) / cpuNs(partner.result) * partner.record.roundsAsked)
+  }
   return { record, stopped: Boolean(result.stoppedBy) || Boolean(partner?.result.stoppedBy) }
 }
 
@@ -305,16 +309,11 @@ async function runWithPartner (step, spec, options) {
   const reader = ladderArgv(step.partner, partnerCounts)
   const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], SLICE_MS, step.run % 2)
   const output = parseLadder(partnerResult.stdout)
-  const failure = ladderFailure({ result: partnerResult, output, counts: partnerCounts, bytes, timeoutSeconds: options.timeoutSeconds })
+  const { timeoutSeconds } = options
+  const failure = ladderFailure({ result: partnerResult, output, counts: partnerCounts, bytes, timeoutSeconds })
   const record = {
-    program: step.partner.name,
+    ...partnerRecord(step.partner.name, { feeder, reader }, partnerResult, failure),
     roundsAsked: rounds,
-    ok: failure === null,
-    failure,
-    command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
-    wallNs: partnerResult.wallNs,
-    turns: partnerResult.turns,
-    reader: partnerResult.reader,
     rounds: output.rounds
   }
   return { result, partner: { result: partnerResult, record } }
@@ -365,7 +364,8 @@ function planLadder (selected, options, pin) {
     for (const variant of selected) {
       const partner = options.ladderPairing === 'slices' && variant !== c ? c : null
       const label = `${group}: ${variant.name}${partner ? ', in turns with C' : ''}`
-      steps.push({ phase: PHASE, program: variant, variant, blockSize: BLOCK, run, warmup: 0, pin, partner, group, label })
+      const where = { blockSize: BLOCK, run, warmup: 0, pin }
+      steps.push({ phase: PHASE, program: variant, variant, ...where, partner, group, label })
     }
   }
   return steps
@@ -397,14 +397,16 @@ function summariseLadder (records, context, headline) {
   for (const row of rows) compareWithCost(row, headline)
   for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
   const vsCMeaning = rows.some(row => row.pairing === 'slices') ? VS_C_PAIRED_MEANING : VS_C_MEANING
-  return { meaning: MEANING, vsCMeaning, counts: context.options.ladder, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
+  const counts = context.options.ladder
+  return { meaning: MEANING, vsCMeaning, counts, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
 }
 
 const VS_C_MEANING = 'each rung against C\'s, process by process of the same round (process p of every variant runs before process p + 1 of any, seconds apart): the median of the ratios and its interval, so that the machine\'s drift over the run moves neither side of a ratio'
 
-const VS_C_PAIRED_MEANING = 'each rung against C\'s, process by process, each process of a variant taking turns of ' +
-  `${SLICE_MS} ms with a ladder of C's on its CPU, set against that ladder's medians: the median of the ratios and ` +
-  'its interval, so that what moves the machine within the second or so both ran moves neither side of a ratio'
+const VS_C_PAIRED_MEANING = 'each rung against C\'s, process by process, each process of a variant ' +
+  `taking turns of ${SLICE_MS} ms with a ladder of C's on its CPU, set against that ladder's ` +
+  'medians: the median of the ratios and its interval, so that what moves the machine within ' +
+  'the second or so both ran moves neither side of a ratio'
 
 // A variant's rungs against C's, process by process: { rung: interval of the ratios }. Each
 // process's C is its partner's where it took turns with one, else C's process of its index.

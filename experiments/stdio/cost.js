@@ -247,12 +247,14 @@ function summariseHeadline (records, context, rejected = new Map()) {
   if (cells.size === 0) return null
   const rounds = new Map([...cells].map(([key, cell]) => [key, rejected.has(key) ? new Map() : perRound(cell.full, cell.quarter)]))
   // by cell, the rounds that took turns with C: each round's C, from the same moments
-  const partnered = new Map([...cells].map(([key, cell]) => [key, rejected.has(key) ? new Map() : partnerRounds(cell.full)]))
+  const partnered = new Map([...cells].map(([key, cell]) =>
+    [key, rejected.has(key) ? new Map() : partnerRounds(cell.full)]))
   const out = []
   for (const [key, cell] of cells) {
     const mine = rounds.get(key)
     const pairs = partnered.get(key)
-    const baseRounds = cell.program === BASELINE ? null : pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
+    const cRounds = rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
+    const baseRounds = cell.program === BASELINE ? null : pairs.size ? pairs : cRounds
     const base = [...(baseRounds ?? new Map()).values()]
     const runs = [...cell.full, ...cell.quarter]
     const runtime = runtimeOf(cell.program, context)
@@ -268,8 +270,12 @@ function summariseHeadline (records, context, rejected = new Map()) {
       // taken in turns with C: pair by pair (the sign test over rounds); else every round
       // of the reader's against every one of C's
       pairing: pairs.size ? 'slices' : 'rounds',
-      overheadNs: pairs.size ? pairwise(mine, pairs, (ns, cNs) => ns - cNs) : againstC([...mine.values()], base, 'difference'),
-      shareOfC: pairs.size ? pairwise(mine, pairs, (ns, cNs) => cNs / ns) : againstC([...mine.values()], base, 'ratio'),
+      overheadNs: pairs.size
+        ? pairwise(mine, pairs, (ns, cNs) => ns - cNs)
+        : againstC([...mine.values()], base, 'difference'),
+      shareOfC: pairs.size
+        ? pairwise(mine, pairs, (ns, cNs) => cNs / ns)
+        : againstC([...mine.values()], base, 'ratio'),
       stealShare: stealShare(runs.filter(run => run.ok)),
       byRound: roundFigures(mine, baseRounds),
       flags: []
@@ -287,7 +293,8 @@ function summariseHeadline (records, context, rejected = new Map()) {
   const sizes = [...new Set(out.map(cell => cell.blockSize))].sort((a, b) => a - b)
   const planned = context.options?.costRounds ?? null
   return {
-    meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)), records.some(record => record.phase === PHASE && record.samples),
+    meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)),
+      records.some(record => record.phase === PHASE && record.samples),
       records.some(record => record.phase === PHASE && record.partner)),
     pin: context.costPin ?? null,
     sizes,
@@ -324,8 +331,10 @@ function ownRepeatability (cells, rounds, partnered = new Map()) {
     const [even, odd] = [0, 1].map(parity => [half(base, parity), half(mine, parity)])
     if ([...even, ...odd].some(values => values.length < HALF_ROUNDS_MIN)) continue
     // a paired half's share is the median of its pairs', as the cell's is
+    const pairShares = parity => [...mine].filter(([run]) => run % 2 === parity && pairs.has(run))
+      .map(([run, ns]) => pairs.get(run) / ns)
     const shareOf = parity => pairs.size
-      ? median([...mine].filter(([run]) => run % 2 === parity && pairs.has(run)).map(([run, ns]) => pairs.get(run) / ns))
+      ? median(pairShares(parity))
       : ratioInterval(...(parity ? odd : even)).estimate
     const halvesPoints = Math.abs(shareOf(0) - shareOf(1)) * 100
     predictedMovePoints.push({ program: cell.program, blockSize: cell.blockSize, points: halvesPoints / Math.SQRT2 })

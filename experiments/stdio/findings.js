@@ -70,6 +70,8 @@ function readCost (set) {
 // time shows. A round within CALM_SHARE of C's median at its size is calm; the finding says
 // how far C's rounds spread, and which rounds (in the order they ran) were calm.
 const CALM_SHARE = 0.05
+const PAIRED_SPEED_NOTE = ' Each share of C was taken in turns with a run of C, so whatever moved C ' +
+  'moved both sides of it.'
 function machineSpeed (set) {
   const parts = []
   let moved = false
@@ -92,7 +94,7 @@ function machineSpeed (set) {
   const paired = set.results.headline.cells.some(cell => cell.pairing === 'slices')
   return `The machine's own speed ${moved ? 'moved' : 'held'} through the run, as C's rounds show, ` +
     `which run the same code each time: C's read took ${parts.join('; ')}.` +
-    (paired ? ' Each share of C was taken in turns with a run of C, so whatever moved C moved both sides of it.' : '')
+    (paired ? PAIRED_SPEED_NOTE : '')
 }
 
 const calmText = calm => (calm.length ? `round${calm.length === 1 ? '' : 's'} ${rangesText(calm)}` : 'none')

@@ -8,7 +8,9 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
-const { runPipeline, runAlternating, ddFeeder, PIN_APART, shellQuote } = require('../../lib/pipeline')
+const {
+  runPipeline, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
+} = require('../../lib/pipeline')
 const { withStdinFrom } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
@@ -16,8 +18,8 @@ const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
 const {
-  slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures, partnerRatio,
-  partnerBytes
+  slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures,
+  partnerRatio, partnerBytes
 } = require('./cost')
 const { checkArgv, verdict } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
@@ -142,7 +144,9 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     steal: runSteal(result.stealTicks, result.clkTck, pin),
     // what else ran on the pinned CPUs meanwhile (lib/foreign.js): bench.js measures a
     // disturbed step again. The profile passes count calls and collections, not time.
-    foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase) ? null : pipelineForeign(result, pin, partner?.result),
+    foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase)
+      ? null
+      : pipelineForeign(result, pin, partner?.result),
     reader: result.reader,
     feeder: result.feeder,
     output,
@@ -163,12 +167,14 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     const ratio = partnerRatio(record)
     if (ratio !== null) partnerRatios.set(partnerCell(step), ratio)
     if (pairFigures(record) === null) {
-      const tries = [...(step.pairTries ?? []), { bytes: step.bytes, partnerBytes: partner.record.bytes, turns: record.turns }]
+      const thisTry = { bytes: step.bytes, partnerBytes: partner.record.bytes, turns: record.turns }
+      const tries = [...(step.pairTries ?? []), thisTry]
       const bytes = tries.length === 1 && ratio !== null ? step.bytes : Math.min(COST_MAX_BYTES, 2 * step.bytes)
       if (tries.length <= MAX_PAIR_RETRIES && !(tries.length > 1 && bytes === step.bytes)) {
         return measure({ ...step, bytes, pairTries: tries }, runIndex, options, runDir, zeroFiles)
       }
-      Object.assign(record, { ok: false, failure: `its turns with C left too few samples for a slope of both, in ${tries.length} tries` })
+      const failure = `its turns with C left too few samples for a slope of both, in ${tries.length} tries`
+      Object.assign(record, { ok: false, failure })
     }
   }
   // Too few samples for a slope: the run was too short for this CPU, or other work kept the
@@ -241,16 +247,11 @@ async function runWithPartner (step, spec, options) {
   const sliceMs = step.sliceMs ?? SLICE_MS
   const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], sliceMs, first)
   const output = parseOutput(step.partner, partnerResult.stdout)
-  const failure = verify({ ...step, program: step.partner, bytes, timeoutSeconds: options.timeoutSeconds }, partnerResult, output)
+  const partnerStep = { ...step, program: step.partner, bytes, timeoutSeconds: options.timeoutSeconds }
+  const failure = verify(partnerStep, partnerResult, output)
   const record = {
-    program: step.partner.name,
+    ...partnerRecord(step.partner.name, { feeder, reader }, partnerResult, failure),
     bytes,
-    ok: failure === null,
-    failure,
-    command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
-    wallNs: partnerResult.wallNs,
-    turns: partnerResult.turns,
-    reader: partnerResult.reader,
     feeder: partnerResult.feeder,
     output,
     samples: partnerResult.samples

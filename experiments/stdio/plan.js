@@ -116,9 +116,11 @@ function costSteps (options, selected, costPin, shuffle) {
       const bytes = costBytes(options, blockSize)
       for (const program of shuffle(honouring)) {
         // --cost-pairing slices: every reader but C takes turns with a run of C
-        const partner = options.costPairing === 'slices' && program.name !== BASELINE ? findProgram(BASELINE) : null
+        const paired = options.costPairing === 'slices' && program.name !== BASELINE
+        const partner = paired ? findProgram(BASELINE) : null
         const label = `${group}: ${program.name} @ ${blockSize}${partner ? ', in turns with C' : ''}`
-        steps.push({ phase: PHASES.cost, program, blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS, partner, group, label })
+        const where = { blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+        steps.push({ phase: PHASES.cost, program, ...where, partner, group, label })
       }
     }
   }
