@@ -36,6 +36,12 @@ const USAGE = `usage: node studies/same-moment.js [options]
   --designs LIST   rounds, together, slices-N (N ms turns) (default
                    rounds,together,slices-2,slices-5,slices-10)`
 const DEFAULTS = { only: ['node-sync'], sizes: '256', trials: 10, designs: 'rounds,together,slices-2,slices-5,slices-10' }
+const SPEC = {
+  only: { type: 'string', multiple: true },
+  sizes: { type: 'string' },
+  trials: { type: 'string' },
+  designs: { type: 'string' }
+}
 
 function options (values) {
   const designs = (values.designs ?? DEFAULTS.designs).split(',').map(design => {
@@ -55,7 +61,8 @@ function options (values) {
 
 // One design's share of C for one reader: { share, cNs, ns }, or { failure }.
 async function trial (design, program, blockSize, run, pin) {
-  const step = { phase: 'cost', program, blockSize, bytes: costBytes(PRESETS.default, blockSize), run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+  const bytes = costBytes(PRESETS.default, blockSize)
+  const step = { phase: 'cost', program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
   const runOptions = { timeoutSeconds: 120, feeder: 'fixed' }
   if (design === 'rounds') {
     const c = (await measure({ ...step, program: findProgram(BASELINE) }, run, runOptions, os.tmpdir())).record
@@ -65,7 +72,8 @@ async function trial (design, program, blockSize, run, pin) {
     return { share: cNs / ns, cNs, ns }
   }
   const sliceMs = design === 'together' ? 0 : Number(design.slice('slices-'.length))
-  const { record } = await measure({ ...step, partner: findProgram(BASELINE), sliceMs }, run, runOptions, os.tmpdir())
+  const paired = { ...step, partner: findProgram(BASELINE), sliceMs }
+  const { record } = await measure(paired, run, runOptions, os.tmpdir())
   if (!record.ok) return { failure: record.failure }
   const pair = pairFigures(record)
   return { share: pair.cNs / pair.ns, cNs: pair.cNs, ns: pair.ns }
@@ -92,10 +100,12 @@ async function main ({ readers, sizes, trials, designs }) {
         const order = designs.map((_, i) => designs[(i + run) % designs.length])
         for (const design of order) results.get(design).push(await trial(design, program, blockSize, run, pin))
         const shareText = row => (row.failure ? `failed (${row.failure})` : percent(row.share))
-        console.log(`  trial ${run + 1}: ` + designs.map(design => `${design} ${shareText(results.get(design).at(-1))}`).join(', '))
+        const last = design => `${design} ${shareText(results.get(design).at(-1))}`
+        console.log(`  trial ${run + 1}: ${designs.map(last).join(', ')}`)
       }
       console.log(`${program.name} @ ${blockSize} B against C, ${results.get(designs[0]).length} trials:`)
-      console.log('  design        share of C (median)  its spread  C ns/read (median, spread)  reader ns/read  failed')
+      console.log('  design        share of C (median)  its spread  C ns/read (median, spread)' +
+        '  reader ns/read  failed')
       for (const [design, all] of results) {
         // a failed trial counts against its design, named in the last column
         const rows = all.filter(row => !row.failure)
@@ -105,8 +115,10 @@ async function main ({ readers, sizes, trials, designs }) {
         }
         const shares = rows.map(row => row.share)
         const cNs = rows.map(row => row.cNs)
-        console.log(`  ${design.padEnd(12)}  ${percent(median(shares)).padStart(19)}  ${percent(spread(shares)).padStart(10)}` +
-          `  ${`${median(cNs).toFixed(0)} (${percent(spread(cNs))})`.padStart(26)}  ${median(rows.map(row => row.ns)).toFixed(0).padStart(14)}` +
+        const cText = `${median(cNs).toFixed(0)} (${percent(spread(cNs))})`
+        const readerNs = median(rows.map(row => row.ns)).toFixed(0)
+        console.log(`  ${design.padEnd(12)}  ${percent(median(shares)).padStart(19)}` +
+          `  ${percent(spread(shares)).padStart(10)}  ${cText.padStart(26)}  ${readerNs.padStart(14)}` +
           `  ${String(all.length - rows.length).padStart(6)}`)
       }
     }
@@ -117,6 +129,6 @@ async function main ({ readers, sizes, trials, designs }) {
 runCli({
   name: 'same-moment.js',
   usage: USAGE,
-  parse: argv => parseStudyOptions(argv, { only: { type: 'string', multiple: true }, sizes: { type: 'string' }, trials: { type: 'string' }, designs: { type: 'string' } }, USAGE, options),
+  parse: argv => parseStudyOptions(argv, SPEC, USAGE, options),
   run: main
 })
