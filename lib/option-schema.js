@@ -128,4 +128,24 @@ function skipRow (pass, help) {
   return { name: `no-${pass}`, type: 'boolean', field: pass, help: [help], parse: () => false, preset: { default: true, quick: true }, stored: [isBoolean, 'true or false'], rerun: true }
 }
 
-module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, skipRow, isWhole, isBoolean, isStrings }
+// An option that takes one of `choices` (the first the default), refused otherwise in one
+// line that names them all: --feeder, --cost-pairing, --ladder-pairing.
+function choiceRow ({ name, choices, help }) {
+  const takes = `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`
+  return {
+    name,
+    type: 'string',
+    metavar: 'MODE',
+    takes,
+    help,
+    parse: text => {
+      if (!choices.includes(text)) throw new UsageError(`--${name} must be ${takes}, not '${text}'`)
+      return text
+    },
+    preset: { default: choices[0], quick: choices[0] },
+    stored: [value => choices.includes(value), takes],
+    rerun: true
+  }
+}
+
+module.exports = { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, skipRow, choiceRow, isWhole, isBoolean, isStrings }

@@ -6,7 +6,7 @@
 const { UsageError, wholeNumber } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
-const { rerunArgs, isWhole } = require('../../lib/option-schema')
+const { rerunArgs, choiceRow, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
 const ladder = require('./ladder')
 
@@ -25,26 +25,15 @@ const rows = [
     rerun: true,
     get: options => options.ladder.processes
   },
-  {
+  choiceRow({
     name: 'ladder-pairing',
-    type: 'string',
-    metavar: 'MODE',
-    takes: 'slices or processes',
+    choices: LADDER_PAIRINGS,
     help: [
       'slices: each variant\'s ladder takes turns with one of C\'s on its CPU, 5 ms each,',
       'and its rungs are set against that one\'s (default; docs/calls.md)',
       'processes: every ladder apart, each against C\'s process of the same index'
-    ],
-    parse: text => {
-      if (!LADDER_PAIRINGS.includes(text)) {
-        throw new UsageError(`--ladder-pairing must be slices or processes, not '${text}'`)
-      }
-      return text
-    },
-    preset: { default: 'slices', quick: 'slices' },
-    stored: [value => LADDER_PAIRINGS.includes(value), 'slices or processes'],
-    rerun: true
-  },
+    ]
+  }),
   {
     ...stdio.options.find(row => row.name === 'rounds'),
     help: ['rounds of the cost pass at 256 B (default {default}; --quick {quick})']

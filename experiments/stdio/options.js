@@ -4,7 +4,7 @@
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./blocksize')
 const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
 const { UsageError, wholeNumber } = require('../../lib/options')
-const { skipRow, isWhole, isBoolean, isStrings } = require('../../lib/option-schema')
+const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib/option-schema')
 
 // Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
 // is a small part of the run, few enough that the whole default lab fits in about
@@ -142,44 +142,24 @@ const rows = [
     stored: [isWhole(0), 'a whole number'],
     rerun: true
   },
-  {
+  choiceRow({
     name: 'feeder',
-    type: 'string',
-    metavar: 'MODE',
-    takes: 'fixed, matched or file',
+    choices: FEEDERS,
     help: [
       'fixed: dd writes 64 KiB blocks whatever the reader reads (default)',
       'matched: dd\'s block size equals the reader\'s, as in the original study',
       'file: no pipe and no dd: the reader\'s stdin is a file of zeros in tmpfs'
-    ],
-    parse: text => {
-      if (!FEEDERS.includes(text)) throw new UsageError(`--feeder must be fixed, matched or file, not '${text}'`)
-      return text
-    },
-    preset: { default: 'fixed', quick: 'fixed' },
-    stored: [value => FEEDERS.includes(value), 'fixed, matched or file'],
-    rerun: true
-  },
-  {
+    ]
+  }),
+  choiceRow({
     name: 'cost-pairing',
-    type: 'string',
-    metavar: 'MODE',
-    takes: 'slices or rounds',
+    choices: COST_PAIRINGS,
     help: [
       'slices: each cost run takes turns with a run of C on its CPU, 5 ms each,',
       'and its share of C is taken pair by pair (default; docs/method.md)',
       'rounds: readers and C in separate runs, compared across rounds'
-    ],
-    parse: text => {
-      if (!COST_PAIRINGS.includes(text)) {
-        throw new UsageError(`--cost-pairing must be slices or rounds, not '${text}'`)
-      }
-      return text
-    },
-    preset: { default: 'slices', quick: 'slices' },
-    stored: [value => COST_PAIRINGS.includes(value), 'slices or rounds'],
-    rerun: true
-  },
+    ]
+  }),
   {
     name: 'mib',
     type: 'string',
