@@ -35,7 +35,12 @@ const USAGE = `usage: node studies/same-moment.js [options]
   --trials N       trials; every design once in each (default 10)
   --designs LIST   rounds, together, slices-N (N ms turns) (default
                    rounds,together,slices-2,slices-5,slices-10)`
-const DEFAULTS = { only: ['node-sync'], sizes: '256', trials: 10, designs: 'rounds,together,slices-2,slices-5,slices-10' }
+const DEFAULTS = {
+  only: ['node-sync'],
+  sizes: '256',
+  trials: 10,
+  designs: 'rounds,together,slices-2,slices-5,slices-10'
+}
 const SPEC = {
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },
@@ -62,7 +67,8 @@ function options (values) {
 // One design's share of C for one reader: { share, cNs, ns }, or { failure }.
 async function trial (design, program, blockSize, run, pin) {
   const bytes = costBytes(PRESETS.default, blockSize)
-  const step = { phase: 'cost', program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+  const where = { blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+  const step = { phase: 'cost', program, ...where }
   const runOptions = { timeoutSeconds: 120, feeder: 'fixed' }
   if (design === 'rounds') {
     const c = (await measure({ ...step, program: findProgram(BASELINE) }, run, runOptions, os.tmpdir())).record

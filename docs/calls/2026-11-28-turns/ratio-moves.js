@@ -7,9 +7,14 @@ const moves = []
 for (const row of a.rows) {
   if (!row.vsC) continue
   const other = b.rows.find(r => r.variant === row.variant)
-  for (const rung of Object.keys(row.vsC)) moves.push({ v: row.variant, rung, m: Math.abs(other.vsC[rung].estimate / row.vsC[rung].estimate - 1) * 100 })
+  for (const rung of Object.keys(row.vsC)) {
+    const move = Math.abs(other.vsC[rung].estimate / row.vsC[rung].estimate - 1) * 100
+    moves.push({ v: row.variant, rung, m: move })
+  }
 }
 const m = moves.map(x => x.m).sort((x, y) => x - y)
 const q = p => m[Math.ceil(p * m.length) - 1]
-console.log(`${m.length} ratios: within 1% ${m.filter(x => x <= 1).length}, within 2% ${m.filter(x => x <= 2).length}, median ${q(0.5).toFixed(2)}%, p90 ${q(0.9).toFixed(2)}%, max ${m.at(-1).toFixed(2)}%`)
+const within = limit => m.filter(x => x <= limit).length
+console.log(`${m.length} ratios: within 1% ${within(1)}, within 2% ${within(2)}, ` +
+  `median ${q(0.5).toFixed(2)}%, p90 ${q(0.9).toFixed(2)}%, max ${m.at(-1).toFixed(2)}%`)
 console.log(moves.filter(x => x.m > 5).map(x => `${x.v} ${x.rung} ${x.m.toFixed(1)}`).join('; '))
