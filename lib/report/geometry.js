@@ -1,0 +1,118 @@
+'use strict'
+/* global Node, NodeFilter */
+// What a reader sees of a report at a glance, measured in the browser: how far down the
+// answer (the first chart) starts and how many words come before it, the charts that hide
+// part of themselves, the series a reader cannot tell apart, a runtime's hue from chart to
+// chart, and what scrolls sideways. The page tests and
+// studies/pages.js measure with it; page is a Playwright page with the report loaded.
+
+// Runs in the page: every figure is read from the laid-out page, none from the report's data.
+function measureInPage () {
+  // the answer: the first chart, or the note that says why the page opens without one
+  // (a run without a cost pass)
+  const answer = document.querySelector('.chart, main > section:first-of-type > .why')
+  const visible = element => element && element.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+
+  // the words a reader passes before the first chart, header included
+  let wordsBefore = 0
+  if (answer) {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (answer.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) break
+      if (answer.contains(node) || !visible(node.parentElement)) continue
+      if (node.parentElement.closest('script, style')) continue
+      wordsBefore += (node.textContent.match(/\S+/g) ?? []).length
+    }
+  }
+
+  const inside = (box, element) => {
+    const rect = element.getBoundingClientRect()
+    if (rect.width === 0 && rect.height === 0) return true
+    return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1 &&
+      rect.left >= box.left - 1 && rect.right <= box.right + 1
+  }
+  const charts = Highcharts.charts.filter(Boolean)
+  // a chart hides what its box cuts off: category and value labels, axis titles, its legend
+  const clipped = charts.flatMap(chart => {
+    const box = chart.renderTo.getBoundingClientRect()
+    const parts = chart.axes.flatMap(axis => [
+      ...Object.values(axis.ticks).map(tick => tick.label?.element),
+      axis.axisTitle?.element
+    ]).filter(element => element && visible(element))
+    const cut = parts.filter(element => !inside(box, element)).map(element => element.textContent)
+    // the legend by the place it is given: a paged legend's group holds its hidden pages too
+    const legend = chart.legend
+    if (legend?.display && legend.group) {
+      const svg = chart.container.getBoundingClientRect()
+      const left = svg.left + legend.group.translateX
+      const top = svg.top + legend.group.translateY
+      if (left < box.left - 1 || top < box.top - 1 || left + legend.legendWidth > box.right + 1 ||
+        top + legend.legendHeight > box.bottom + 1) cut.push('the legend')
+    }
+    const taller = box.height + 1 < chart.chartHeight
+    return taller || cut.length > 0
+      ? [`${chart.renderTo.id}: ${taller ? `${chart.chartHeight} px in a box of ${Math.round(box.height)}; ` : ''}` +
+        `${cut.length} parts cut${cut.length ? ` (${cut.slice(0, 3).join(', ')})` : ''}`]
+      : []
+  })
+  // two series of one chart drawn alike: same colour, dash, marker and kind
+  const alike = charts.flatMap(chart => {
+    const seen = new Map()
+    return chart.series
+      .filter(series => !series.options.linkedTo && series.visible !== false && series.type !== 'errorbar')
+      .flatMap(series => {
+        const marker = series.options.marker?.symbol ?? series.symbol ?? ''
+        const look = `${series.color} ${series.options.dashStyle ?? 'Solid'} ${series.type} ${marker}`
+        const other = seen.get(look)
+        seen.set(look, series.name)
+        return other ? [`${chart.renderTo.id}: ${other} and ${series.name} (${look})`] : []
+      })
+  })
+  // a runtime's hue: the same in every chart (its first set or group: later ones are
+  // lighter), and no two families in one hue
+  const huesOf = new Map()
+  const familiesOf = new Map()
+  for (const chart of charts) {
+    for (const series of chart.series) {
+      const points = series.points.filter(point => point.options.custom?.runtime)
+        .map(point => ({ custom: point.options.custom, color: point.color }))
+      const drawn = series.options.custom?.runtime
+        ? [{ custom: series.options.custom, color: series.color }]
+        : points
+      for (const { custom, color } of drawn.filter(each => each.custom.group === 0)) {
+        huesOf.set(custom.runtime, (huesOf.get(custom.runtime) ?? new Set()).add(color))
+        familiesOf.set(color, (familiesOf.get(color) ?? new Set()).add(custom.family))
+      }
+    }
+  }
+  const hues = [
+    ...[...huesOf].filter(([, colors]) => colors.size > 1)
+      .map(([runtime, colors]) => `${runtime} drawn in ${[...colors].join(', ')}`),
+    ...[...familiesOf].filter(([, families]) => families.size > 1)
+      .map(([color, families]) => `${[...families].join(' and ')} share ${color}`)
+  ]
+  // tables wider than their place, so that some columns are out of sight
+  const scrollingTables = [...document.querySelectorAll('table')]
+    .filter(table => visible(table))
+    .filter(table => {
+      const place = table.closest('.table-wrap') ?? table.parentElement
+      return place.scrollWidth > place.clientWidth + 1
+    }).length
+  return {
+    answerTop: answer ? Math.round(answer.getBoundingClientRect().top + window.scrollY) : null,
+    wordsBefore,
+    charts: charts.length,
+    clipped,
+    alike,
+    runtimesWithHues: huesOf.size,
+    hues,
+    pageScrollsSideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
+    scrollingTables
+  }
+}
+
+function measurePage (page) {
+  return page.evaluate(measureInPage)
+}
+
+module.exports = { measurePage }

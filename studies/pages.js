@@ -1,0 +1,107 @@
+'use strict'
+// The reports as a new reader opens them (issue 49): each run's report.html made by
+// analyse.js, opened from disk in Chromium at each width, and measured where it is laid out
+// (lib/report/geometry.js): how far down the first chart starts and how many words come
+// before it, the charts that hide part of themselves, series drawn alike, what scrolls
+// sideways, and every console warning or error. A screenshot of each page's first screen
+// goes into --out.
+//
+//   node studies/pages.js [--out DIR] [--widths 1280,390] [RESULTS_FOLDER ...]
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { pathToFileURL } = require('node:url')
+const { parseCommandLine } = require('../lib/option-schema')
+const { UsageError } = require('../lib/options')
+const { runCli, RunFailed } = require('../lib/cli')
+const { measurePage } = require('../lib/report/geometry')
+
+const ROOT = path.resolve(__dirname, '..')
+const CHROMIUM = '/usr/bin/chromium'
+const REFERENCES = ['reference', 'reference-calls', 'reference-http', 'reference-db']
+  .map(name => path.join(ROOT, 'results', name))
+const HEIGHT = 800
+
+const USAGE = `usage: node studies/pages.js [options] [RESULTS_FOLDER ...]
+  each run's report measured in Chromium as a reader sees it (default: the four references)
+  --out DIR        where the reports and screenshots go (default: a folder in /tmp)
+  --widths LIST    the window's widths in px, 800 px tall (default 1280,390)`
+
+function parse (argv) {
+  const rows = [{ name: 'out', type: 'string', takes: 'a folder' },
+    { name: 'widths', type: 'string', takes: 'widths in px, such as 1280,390' },
+    { name: 'help', type: 'boolean' }]
+  const { values, positionals } = parseCommandLine(argv, rows, { tool: 'studies/pages.js', positionals: true })
+  if (values.help) return { help: true }
+  const widths = (values.widths ?? '1280,390').split(',').map(Number)
+  if (widths.some(width => !Number.isInteger(width) || width < 200)) {
+    throw new UsageError(`--widths takes whole numbers of px of at least 200, not '${values.widths}'`)
+  }
+  for (const folder of positionals) {
+    if (!fs.existsSync(path.join(folder, 'results.json'))) {
+      throw new UsageError(`${folder} has no results.json; name a run's folder`)
+    }
+  }
+  if (!fs.existsSync(CHROMIUM)) throw new UsageError(`${CHROMIUM} is missing: apt-get install -y chromium`)
+  return {
+    folders: positionals.length ? positionals.map(folder => path.resolve(folder)) : REFERENCES,
+    out: path.resolve(values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'))),
+    widths
+  }
+}
+
+function report (folder, out) {
+  const target = path.join(out, path.basename(folder))
+  const made = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), folder, '--out', target], { encoding: 'utf8' })
+  if (made.status !== 0) throw new RunFailed(`analyse.js ${folder} failed: ${made.stderr.trim()}`)
+  return path.join(target, 'report.html')
+}
+
+async function run ({ folders, out, widths }) {
+  const { chromium } = require('playwright-core')
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+  const rows = []
+  try {
+    for (const folder of folders) {
+      const file = report(folder, out)
+      for (const width of widths) {
+        const context = await browser.newContext({ viewport: { width, height: HEIGHT } })
+        const page = await context.newPage()
+        const said = []
+        page.on('console', message => {
+          if (['warning', 'error'].includes(message.type())) said.push(`${message.type()}: ${message.text()}`)
+        })
+        page.on('pageerror', err => said.push(`page error: ${err.message}`))
+        await page.goto(pathToFileURL(file).href)
+        await page.waitForFunction(() => document.body.dataset.chartsReady === 'true', null, { timeout: 30000 })
+        const shot = path.join(out, `${path.basename(folder)}-${width}.png`)
+        await page.screenshot({ path: shot })
+        rows.push({ page: path.basename(folder), width, ...(await measurePage(page)), said, shot })
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+  }
+  print(rows)
+  return 0
+}
+
+function print (rows) {
+  const head = ['page', 'width', 'words before', 'answer at', 'charts', 'clipped', 'alike',
+    'runtimes coloured', 'hue faults', 'page scrolls', 'tables scroll', 'console']
+  const lines = rows.map(row => [row.page, row.width, row.wordsBefore, `${row.answerTop} px`, row.charts,
+    row.clipped.length, row.alike.length, row.runtimesWithHues, row.hues.length, row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables,
+    row.said.length])
+  const table = [head, head.map(() => '--:'), ...lines].map(cells => `| ${cells.join(' | ')} |`)
+  process.stdout.write(`${table.join('\n')}\n`)
+  for (const row of rows) {
+    const details = [...row.clipped.map(line => `clipped ${line}`), ...row.alike.map(line => `alike ${line}`),
+      ...row.hues.map(line => `hue ${line}`), ...row.said]
+    if (details.length) process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)
+  }
+  process.stdout.write(`\nscreenshots: ${path.dirname(rows[0]?.shot ?? '.')}\n`)
+}
+
+if (require.main === module) runCli({ name: 'pages', usage: USAGE, parse, run })
