@@ -7,7 +7,7 @@ const { drawAnswer } = require('../../lib/report/browser')
 // Per set and mode: requests/s by server, a column per count of connections (whiskers:
 // the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
 // by call.
-function http (entries, { color, copy, countTooltip }) {
+function http (entries, { color, copy, countTooltip, runtimePoints, groupColor, familyLegend }) {
   let httpIndex = 0
   // one colour per syscall on the whole page, whichever mode's chart it is in
   const callColours = new Map()
@@ -34,9 +34,14 @@ function http (entries, { color, copy, countTooltip }) {
           }
         },
         series: mode.chart.rate.flatMap((series, i) => [
-          { id: `http-rate-${index}-${i}`, name: escapeHtml(series.name), data: series.data.map((y, j) => ({ y, cpu: series.cpu[j] })), color: color(i) },
+          {
+            id: `http-rate-${index}-${i}`,
+            name: escapeHtml(series.name),
+            data: runtimePoints(mode.chart.categories, series.data.map((y, j) => ({ y, cpu: series.cpu[j] })), i),
+            color: groupColor(i)
+          },
           { name: `${escapeHtml(series.name)}, range of runs`, type: 'errorbar', linkedTo: `http-rate-${index}-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
-        ])
+        ]).concat(familyLegend(mode.chart.categories))
       })
       if (mode.chart.syscalls.missing) continue
       Highcharts.chart(`chart-http-syscalls-${index}`, {

@@ -35,20 +35,33 @@ function sizeAxis (sizes) {
   }
 }
 
-function lineSeries (list, { color, dash, copy }) {
-  return list.flatMap(series => [
-    {
-      id: series.id,
-      name: escapeHtml(series.name),
-      type: 'line',
-      data: copy(series.data),
-      color: color(series.colorIndex),
-      dashStyle: dash(series.setIndex, series.colorIndex),
-      marker: { symbol: 'circle', radius: 4 },
-      zIndex: 2
-    },
-    ...(series.band ? [{ id: `${series.id}:band`, name: `${escapeHtml(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color: color(series.colorIndex), fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
-  ])
+// A program's line in its runtime's look (lib/report/looks.js); a comparison's later sets
+// lighter.
+function lineLook (series, { look, shade }) {
+  const { color, dashStyle, marker, family } = look(series.program)
+  const custom = { runtime: series.program, family, group: series.setIndex }
+  return { color: shade(color, series.setIndex * 0.35), dashStyle, marker, custom }
+}
+
+function lineSeries (list, kit) {
+  const { copy } = kit
+  return list.flatMap(series => {
+    const { color, dashStyle, marker, custom } = lineLook(series, kit)
+    return [
+      {
+        id: series.id,
+        name: escapeHtml(series.name),
+        type: 'line',
+        data: copy(series.data),
+        color,
+        dashStyle,
+        custom,
+        marker: { symbol: marker, radius: 4 },
+        zIndex: 2
+      },
+      ...(series.band ? [{ id: `${series.id}:band`, name: `${escapeHtml(series.name)} min–max`, type: 'arearange', linkedTo: series.id, data: copy(series.band), color, fillOpacity: 0.14, lineWidth: 0, marker: { enabled: false }, enableMouseTracking: false, zIndex: 1 }] : [])
+    ]
+  })
 }
 
 function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 'linear', yMin = 0, plotLines }, kit) {
@@ -65,7 +78,7 @@ function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 
 }
 
 // 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
-function headline (part, { color, shade, copy }) {
+function headline (part, { copy, runtimePoints, groupColor, familyLegend }) {
   if (!part.available) return
   // a few readers far past the rest (wasmer's WASI reads) would leave the others slivers:
   // the axis ends past the rest, and their bars run to its edge with their value on them
@@ -75,17 +88,18 @@ function headline (part, { color, shade, copy }) {
       id: `headline:${series.setIndex}`,
       name: escapeHtml(series.name),
       type: 'bar',
-      data: series.data.map((y, i) => ({
+      data: runtimePoints(part.chart[size].categories, series.data.map((y, i) => ({
         y,
         share: series.shares[i],
         cpu: series.cpu[i],
         baseNs: series.baseNs
-      })),
-      color: shade(color(0), series.setIndex * 0.35),
+      })), series.setIndex),
+      color: groupColor(series.setIndex),
+      showInLegend: part.chart[size].series.length > 1,
       dataLabels: cutBarLabels(cutOf(size).max, 'ns')
     },
     { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
-  ])
+  ]).concat(familyLegend(part.chart[size].categories))
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
   const axisTitle = size => 'ns of CPU per read over C\'s' + (cutOf(size).max !== null
     ? ' (the axis ends before the longest bars, whose value is written on them)'
@@ -106,7 +120,6 @@ function headline (part, { color, shade, copy }) {
         label: { text: 'C', align: 'right', style: { color: '#1d2330' } }
       }]
     },
-    legend: { enabled: part.chart[part.defaultSize].series.length > 1 },
     tooltip: {
       formatter () {
         const point = this.point
@@ -148,11 +161,6 @@ function throughput (part, kit) {
       yTitle: throughputTitles.steady.y,
       unit: 'MB/s'
     }, kit)
-    for (const line of series.filter(entry => entry.program === part.baseline && entry.family !== family.name)) {
-      chart.get(line.id).update({ dashStyle: 'Dash', color: '#1d2330' }, false)
-      chart.get(`${line.id}:band`)?.update({ color: '#1d2330' }, false)
-    }
-    chart.redraw()
     return { family, chart }
   })
   const modeGroup = document.getElementById('throughput-mode')
@@ -244,7 +252,7 @@ function syscalls (part, { color, copy, countTooltip }) {
 }
 
 // 6. Memory, CPU, start-up: one bar per program, laid sideways so names stay readable.
-function resources (part, { palette, color, shade, copy, countTooltip }) {
+function resources (part, { copy, countTooltip, runtimePoints, groupColor, familyLegend }) {
   const categories = part.categories.map(escapeHtml)
   const barHeight = Math.max(320, 150 + categories.length * (part.startup.length > 1 ? 44 : 30))
   Highcharts.chart('chart-memory', {
@@ -253,11 +261,13 @@ function resources (part, { palette, color, shade, copy, countTooltip }) {
     xAxis: { categories },
     yAxis: { min: 0, title: { text: 'MiB' } },
     tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> MiB` } },
-    series: part.memory.map((series, i) => ({ name: escapeHtml(series.name), data: series.data, color: shade(color(series.setIndex), i % 2 ? 0.35 : 0) }))
+    series: part.memory.map((series, i) => ({ name: escapeHtml(series.name), data: runtimePoints(part.categories, series.data, i), color: groupColor(i) }))
+      .concat(familyLegend(part.categories))
   })
-  const cpuSeries = size => part.cpu.bySize[size].map(series => ({
-    id: `cpu:${series.setIndex}:${series.kind}`, name: escapeHtml(series.name), stack: escapeHtml(series.stack), data: copy(series.data), color: shade(series.kind === 'user' ? '#19a979' : '#e8743b', series.setIndex * 0.3)
-  }))
+  // user time filled, system time lighter, in each runtime's hue; a later set's likewise
+  const cpuSeries = size => part.cpu.bySize[size].map((series, i) => ({
+    id: `cpu:${series.setIndex}:${series.kind}`, name: escapeHtml(series.name), stack: escapeHtml(series.stack), data: runtimePoints(part.categories, copy(series.data), i), color: groupColor(i)
+  })).concat(familyLegend(part.categories))
   const cpu = Highcharts.chart('chart-cpu', {
     chart: { type: 'bar', height: barHeight },
     title: { text: escapeHtml(`CPU time at ${sizeName(part.cpu.defaultSize)}`) },
@@ -275,9 +285,9 @@ function resources (part, { palette, color, shade, copy, countTooltip }) {
     plotOptions: { bar: { grouping: true } },
     tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ms` } },
     series: part.startup.flatMap((series, i) => [
-      { id: `startup:${i}`, name: escapeHtml(series.name), type: 'bar', data: series.data, color: palette[i % palette.length] },
+      { id: `startup:${i}`, name: escapeHtml(series.name), type: 'bar', data: runtimePoints(part.categories, series.data, i), color: groupColor(i) },
       { name: `${escapeHtml(series.name)} min–max`, type: 'errorbar', linkedTo: `startup:${i}`, data: series.range, enableMouseTracking: false }
-    ])
+    ]).concat(familyLegend(part.categories))
   })
   return {
     cpu: size => cpu.update({ title: { text: escapeHtml(`CPU time at ${sizeName(size)}`) }, series: cpuSeries(size) }, true, true)
@@ -285,7 +295,7 @@ function resources (part, { palette, color, shade, copy, countTooltip }) {
 }
 
 // 7. GC: heap over time from a trace.
-function gc (part, { color, dash }) {
+function gc (part, kit) {
   if (!document.getElementById('chart-gc-heap')) return
   Highcharts.chart('chart-gc-heap', {
     chart: { type: 'line' },
@@ -293,24 +303,17 @@ function gc (part, { color, dash }) {
     xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
     yAxis: { min: 0, title: { text: 'MB used' } },
     tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
-    series: part.timeline.map(series => ({
-      name: escapeHtml(series.name),
-      data: series.data,
-      color: color(series.colorIndex),
-      dashStyle: dash(series.setIndex, series.colorIndex),
-      marker: { enabled: true, symbol: 'circle', radius: 3 }
-    }))
+    series: part.timeline.map(series => {
+      const { color, dashStyle, marker, custom } = lineLook(series, kit)
+      return { name: escapeHtml(series.name), data: series.data, color, dashStyle, custom, marker: { enabled: true, symbol: marker, radius: 3 } }
+    })
   })
 }
 
-// In the order the page draws them, the headline first.
-// The kernel pass: per size, each reader's CPU per read as the kernel's time inside read(2)
-// and the rest, stacked; and the spread of its calls' time in the kernel (p10 to p90, the
-// median and p99 marked).
 // The kernel pass, per size: each reader's CPU per read as shares, inside the reading call
 // and the rest (the table has the ns); and one call's time in the kernel, p10 to p90 with
 // its median and p99, on a log axis. A chart is as tall as its readers need.
-function kernel (part, { color }) {
+function kernel (part, { runtimePoints, groupColor, familyLegend }) {
   part.kernel.forEach((entry, index) => entry.charts.forEach(chart => {
     const height = 90 + 24 * chart.programs.length
     const categories = chart.programs.map(escapeHtml)
@@ -324,8 +327,9 @@ function kernel (part, { color }) {
         plotOptions: { bar: { stacking: 'percent' } },
         tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
         series: [
-          { name: 'rest', data: chart.rest, color: color(1) },
-          { name: 'kernel', data: chart.kernel, color: color(0) }
+          { name: 'rest', data: runtimePoints(chart.programs, chart.rest, 1), color: groupColor(1) },
+          { name: 'kernel', data: runtimePoints(chart.programs, chart.kernel, 0), color: groupColor(0) },
+          ...familyLegend(chart.programs)
         ]
       })
     }
@@ -338,15 +342,17 @@ function kernel (part, { color }) {
         yAxis: { type: 'logarithmic', title: { text: 'ns on the CPU, probes\' floor included (log scale)' } },
         tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
         series: [
-          { name: 'p10 to p90', data: chart.spread, color: color(2) },
-          { name: 'median', type: 'scatter', data: chart.medians, color: color(3), marker: { symbol: 'diamond' } },
-          { name: 'p99', type: 'scatter', data: chart.p99, color: color(4), marker: { symbol: 'triangle' } }
+          { name: 'p10 to p90', data: runtimePoints(chart.programs, chart.spread, 1), color: groupColor(1) },
+          { name: 'median', type: 'scatter', data: chart.medians, color: '#1d2330', marker: { symbol: 'diamond' } },
+          { name: 'p99', type: 'scatter', data: chart.p99, color: '#1d2330', marker: { symbol: 'triangle' } },
+          ...familyLegend(chart.programs)
         ]
       })
     }
   }))
 }
 
+// In the order the page draws them, the headline first.
 const drawings = { headline, kernel, throughput, time, cost, syscalls, resources, gc }
 
 module.exports = { drawings, lineTooltip }

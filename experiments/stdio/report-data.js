@@ -14,6 +14,7 @@ const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../.
 const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('./repeatability')
 const { runtimeTitle } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
+const { FAMILIES, familyOf } = require('../../lib/report/looks')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -57,9 +58,8 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
         id: `${idPrefix}:${setIndex}:${program}`,
         name: seriesName(program, set, compare),
         program,
-        family: familyOf(program, set),
+        family: familyOf(program).key,
         set: set.label,
-        colorIndex: programs.indexOf(program),
         setIndex,
         data: picked.map(point => [point.blockSize, point.value?.y ?? null]),
         band: withBand
@@ -71,20 +71,11 @@ function lineSeries (sets, programs, compare, idPrefix, pick, { keepEmpty = true
   return series
 }
 
-// The runtime family a program's line is drawn with in the throughput's small multiples:
-// its runtime without the variant ('just-wcb' is the host, 'node@22' is Node).
-function familyOf (program, set) {
-  const runtime = programInfo(program, set.context).runtime
-  return runtime === null ? 'other' : runtime.split(/[-@]/)[0]
-}
-
-const FAMILY_LABELS = { native: 'C (native)', just: 'the V8 host (just)', node: 'Node', bun: 'Bun', deno: 'Deno', other: 'other' }
-
-// The small multiples' panels: one per family of the series, C's own first, each drawn
-// with C as its yardstick.
+// The small multiples' panels: one per runtime family of the series (lib/report/looks.js),
+// C's own first, each drawn with C as its yardstick.
 function families (series) {
-  const names = [...new Set(series.map(entry => entry.family))]
-  return names.map(name => ({ name, label: FAMILY_LABELS[name] ?? name }))
+  const keys = [...new Set(series.map(entry => entry.family))]
+  return keys.map(key => ({ name: key, label: FAMILIES.find(family => family.key === key)?.label ?? key }))
 }
 
 // ---- the headline ----
@@ -369,7 +360,6 @@ function gcData (sets, programs, compare) {
           set: set.label,
           blockSize: busiest.blockSize,
           traceFile: busiest.traceFile,
-          colorIndex: programs.indexOf(program),
           setIndex,
           data: sawtooth(busiest.timeline)
         })

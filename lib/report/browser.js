@@ -6,6 +6,7 @@
 // modules, behind a require() that knows those, so the page formats numbers and escapes
 // names with the same functions as the rest of the report.
 const { formatNumber, escapeHtml } = require('./format')
+const { pageLooks, familyOf, FAMILIES, OTHER } = require('./looks')
 
 // Highcharts reads names and labels as markup: the page escapes them once, where a
 // series or axis is made. A tooltip takes this.series.name and this.key (a bar's
@@ -42,12 +43,46 @@ function drawReport (drawings) {
   // so that the page's data stays as loaded and the toggles can switch back.
   const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
   const color = index => palette[((index % palette.length) + palette.length) % palette.length]
-  // A second result set wears a lighter shade of the same colour.
-  const shade = (base, amount) => (amount ? Highcharts.color(base).brighten(amount).get() : base)
+  // A lighter tint of the same hue (a second result set, a later group): mixed with white,
+  // which keeps the hue where brightening would turn orange to yellow and blue to cyan.
+  const shade = (base, amount) => (amount ? Highcharts.color(base).tweenTo(Highcharts.color('#ffffff'), Math.min(amount, 0.9)) : base)
+  // A runtime's look (lib/report/looks.js), the same in every chart of the page.
+  const look = pageLooks()
+  // Bars that stand for runtimes wear their runtime's hue. Where a chart has a series per
+  // group (a mode, an endpoint, a count of connections), the first group's bars are filled,
+  // the next ones' lighter and outlined in the hue; the legend shows the groups in grey.
+  const GROUP_FILLS = [0, 0.5, 0.75, 0.25, 0.62, 0.88]
+  const groupFill = (base, group) => shade(base, GROUP_FILLS[Math.min(group, GROUP_FILLS.length - 1)])
+  const groupColor = group => groupFill('#5b6475', group)
+  const runtimePoints = (names, data, group = 0) => data.map((value, i) => {
+    const point = value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : { y: value }
+    const { color: hue, family } = look(names[i])
+    // custom: what the page tests read back (lib/report/geometry.js)
+    return { ...point, color: groupFill(hue, group), borderColor: hue, borderWidth: group ? 1 : 0, custom: { runtime: names[i], family, group } }
+  })
+  // The key to the hues of bars coloured by runtime: a legend entry per family among the
+  // names, a series with no points (a scatter's, which takes no bar's room in a group).
+  const familyLegend = names => [...FAMILIES, OTHER]
+    .filter(family => names.some(name => familyOf(name) === family))
+    .map(family => ({
+      name: escapeHtml(family.label),
+      type: 'scatter',
+      data: [],
+      color: family.hue,
+      marker: { symbol: 'square', radius: 6 },
+      enableMouseTracking: false,
+      events: { legendItemClick: () => false }
+    }))
   const setPressed = (group, button) => {
     for (const other of group.querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button))
   }
 
+  // The page offers PNG and SVG, not PDF (the chart menu below), and loads nothing from the
+  // network: Highcharts' warning that PDF would need libraries from exporting.libURL speaks
+  // of nothing the page offers, and would be the one line in a clean console.
+  Highcharts.addEvent(Highcharts, 'displayError', event => {
+    if (/exporting\.libURL/.test(event.message)) event.preventDefault()
+  })
   Highcharts.setOptions({
     accessibility: { enabled: false },
     chart: {
@@ -71,9 +106,10 @@ function drawReport (drawings) {
     plotOptions: { series: { animation: false } }
   })
 
-  const kit = { palette, dashes, dash, copy, color, shade, setPressed, countTooltip }
+  const kit = { palette, dashes, dash, copy, color, shade, look, runtimePoints, groupColor, familyLegend, setPressed, countTooltip }
   const redraws = {}
-  for (const [id, draw] of Object.entries(drawings[data.experiment])) {
+  // the sections every experiment's page may have, then the experiment's own
+  for (const [id, draw] of Object.entries({ machines: drawMachines, ...drawings[data.experiment] })) {
     if (id in data.charts) Object.assign(redraws, draw(data.charts[id], kit))
   }
 
@@ -130,7 +166,7 @@ function growBox (chart) {
 // logarithmic and the bars grow from 1×, so that 0.5× and 2× are as far from it and no bar
 // is a sliver beside the largest.
 const LOG_SPAN = 10
-function drawAnswer (id, chart, { color, copy }) {
+function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend }) {
   const values = chart.series.flatMap(series => [...series.data, ...series.whiskers.flat()])
     .filter(value => typeof value === 'number' && value > 0)
   const logarithmic = values.length > 0 && Math.max(...values) / Math.min(...values, 1) > LOG_SPAN
@@ -154,12 +190,29 @@ function drawAnswer (id, chart, { color, copy }) {
       {
         id: `answer-${i}`,
         name: escapeHtml(series.name),
-        data: copy(series.data),
-        color: color(i),
+        data: runtimePoints(chart.categories, series.data, i),
+        color: groupColor(i),
         ...(logarithmic ? { threshold: 1 } : {})
       },
       { name: `${escapeHtml(series.name)}, interval`, type: 'errorbar', linkedTo: `answer-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
-    ])
+    ]).concat(familyLegend(chart.categories))
+  })
+}
+
+// Across machines (lib/report/machines-text.js machinesChart): a bar per row and machine,
+// whiskers its interval, in the row's runtime's hue, a machine's bars in its own fill.
+function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend }) {
+  Highcharts.chart('chart-machines', {
+    chart: { type: 'bar', height: Math.max(300, 150 + chart.categories.length * 18 * Math.max(1, chart.series.length)) },
+    title: { text: escapeHtml(chart.title) },
+    subtitle: { text: 'each machine\'s runs pooled; whiskers: the interval; higher is better' },
+    xAxis: { categories: chart.categories.map(escapeHtml) },
+    yAxis: { min: 0, title: { text: escapeHtml(chart.axis) } },
+    tooltip: { formatter () { return `<b>${this.key}</b>, ${this.series.name}<br>${formatNumber(this.y)}%` } },
+    series: chart.series.flatMap((series, i) => [
+      { id: `machines-${i}`, name: escapeHtml(series.name), data: runtimePoints(chart.runtimes, series.data, i), color: groupColor(i) },
+      { name: `${escapeHtml(series.name)}, interval`, type: 'errorbar', linkedTo: `machines-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
+    ]).concat(familyLegend(chart.runtimes))
   })
 }
 

@@ -45,7 +45,7 @@ test('the answer chart: a logarithmic axis from 1× where ratios span over 10×'
   const drawn = []
   global.Highcharts = { chart: (id, options) => drawn.push(options) }
   try {
-    const kit = { color: () => '#123', copy: rows => rows }
+    const kit = { copy: rows => rows, runtimePoints: (names, data) => data, groupColor: () => '#123', familyLegend: () => [] }
     const chart = (data, whiskers) => ({ title: 't', axis: 'CPU', categories: ['a', 'b'], series: [{ name: 's', data, whiskers }] })
     drawAnswer('chart-answer', chart([0.66, 104], [[0.59, 0.7], [101, 113]]), kit)
     drawAnswer('chart-answer', chart([1.1, 4.1], [null, [3.8, 7.5]]), kit)

@@ -63,8 +63,8 @@ test('one set: programs, sizes and series names come from the results', () => {
   // coreutils and node-stream read chunks of their own size: no line against block size
   assert.deepEqual(data.throughput.steady.map(series => series.name), ['c', 'just-sync', 'bun-ffi', 'deno-sync'])
   // the small multiples: a panel per runtime family, C's first
-  assert.deepEqual(data.throughput.families.map(family => family.name), ['native', 'just', 'bun', 'deno'])
-  assert.deepEqual(data.throughput.steady.map(series => series.family), ['native', 'just', 'bun', 'deno'])
+  assert.deepEqual(data.throughput.families.map(family => family.name), ['c', 'host', 'bun', 'deno'])
+  assert.deepEqual(data.throughput.steady.map(series => series.family), ['c', 'host', 'bun', 'deno'])
   assert.deepEqual(data.throughput.raw.map(series => series.id), data.throughput.steady.map(series => series.id))
   const nodeStream = data.programs.find(program => program.name === 'node-stream')
   assert.deepEqual([nodeStream.runtime, nodeStream.runtimeLabel, nodeStream.honoursBlockSize, nodeStream.javascript], ['node', 'Node.js', false, true])
