@@ -39,19 +39,21 @@ function ladderData (sets) {
 // 256-byte read's ns go, its findings, and the table of rungs.
 function ladderSection (data) {
   const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
+  // the rungs' cells take two lines (the figure, then its interval) so that every column,
+  // the 256-byte read's among them, fits the page
   const chart = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>`
   const table = entry => html`<div class="table-wrap"><table class="ladder">
     <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${ladderLevels(entry)}</caption>
     <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid (ring: NOP; WASI: sched_yield)</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
-      <th scope="row">${row.variant}</th><td>${row.boundary ?? ''}; ${row.read ?? ''}</td>
-      <td class="num">${rung(row.rungs.noop)}</td><td class="num">${rung(row.rungs.syscall)}</td><td class="num">${rung(row.rungs['empty-read'])}</td><td class="num">${rung(row.rungs['read-256'])}</td>
-      <td class="num">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
-      <td class="num">${row.predicted === null
+      <th scope="row">${row.variant}</th><td class="describes">${row.boundary ?? ''}; ${row.read ?? ''}</td>
+      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}</td>
+      <td class="num wraps">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
+      <td class="num wraps">${row.predicted === null
         ? ''
         : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${addsUpNote(row)}`}</td>
-      <td class="num">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
+      <td class="num wraps">${row.stdin?.cpuPerReadNs ? html`${row.stdin.program} ${formatNumber(row.stdin.cpuPerReadNs.estimate)}${intervalText(row.stdin.cpuPerReadNs)}${row.stdin.agrees === false ? html` <span class="badge">outside</span>` : ''}` : row.stdin ? html`${row.stdin.program}: not measured` : 'no stdin reader'}</td>
     </tr>`)}</tbody>
   </table></div>`
   // the answer first, at the top of the page; what it means and its numbers after it

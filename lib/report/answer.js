@@ -1,7 +1,7 @@
 'use strict'
 // The answer an experiment's page opens with: per group (an http mode, a db endpoint),
-// each server's figure against the reference's with its interval, one short sentence
-// (who is closest, who is farthest, and how sure), a chart and a table. The experiment
+// each server's figure against the reference's with its interval: a chart first, then one
+// short sentence per group (who is closest, who is farthest, and how sure) and a table. The experiment
 // says what its groups and figures are; this file only lays them out.
 const { formatNumber, listJoin, escapeMarkdown: md } = require('./format')
 const { html } = require('./markup')
@@ -79,8 +79,8 @@ const row = ([name, ...cells]) => html`<tr><th scope="row">${name}</th>${cells.m
 function answerHtml (shaped, { id, title, note }) {
   return html`<section id="${id}">
     <h2>${title}</h2>
-    <ul class="answer">${shaped.groups.map(group => html`<li>${group.sentence}</li>`)}</ul>
     <div class="chart" id="chart-${id}"></div>
+    <ul class="answer">${shaped.groups.map(group => html`<li>${group.sentence}</li>`)}</ul>
     <div class="table-wrap"><table class="answer">
       <caption>${captionOf(shaped, note)}</caption>
       <thead><tr><th scope="col">server</th>${shaped.groups.map(heading)}</tr></thead>

@@ -9,7 +9,7 @@ const path = require('node:path')
 const { experiments, byName } = require('../../experiments')
 const { jsonForScript } = require('./format')
 const { Markup, html } = require('./markup')
-const { machinesHtml, failedTargetsHtml } = require('./machines-text')
+const { machinesHtml, machinesChart, failedTargetsHtml } = require('./machines-text')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 
@@ -35,16 +35,16 @@ h3 { margin: 18px 0 6px; font-size: 16px; }
 .chart.small { height: auto; min-height: 320px; }
 .chart.tall { height: 460px; }
 .grid { display: grid; gap: 18px; }
-.grid.two { grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); }
-.grid.three { grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); }
+.grid.two { grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr)); }
+.grid.three { grid-template-columns: repeat(auto-fit, minmax(min(340px, 100%), 1fr)); }
 #chart-headline { height: auto; }
-.grid.multiples { grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); }
+.grid.multiples { grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); }
 .grid.multiples .chart { height: 340px; }
 ul.findings.lead { font-size: 1.05em; }
 tr.baseline th, tr.baseline td { font-weight: 600; }
 tr.disagree td, tr.disagree th { background: #fff4e5; }
 .never-collected { margin: 8px 0; }
-.toggle { display: inline-flex; align-items: center; gap: 0; margin: 4px 0 10px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.toggle { display: inline-flex; flex-wrap: wrap; max-width: 100%; align-items: center; gap: 0; margin: 4px 0 10px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
 .toggle-label { padding: 4px 10px; color: var(--muted); font-size: 13px; background: #f7f8fb; border-right: 1px solid var(--line); }
 .toggle button { font: inherit; font-size: 14px; border: 0; border-right: 1px solid var(--line); background: #fff; color: var(--ink); padding: 5px 14px; cursor: pointer; }
 .toggle button:last-child { border-right: 0; }
@@ -79,6 +79,11 @@ td.failed { color: #a4262c; }
 .interval { color: var(--muted); margin-left: 4px; font-size: 13px; }
 .unit { color: var(--muted); font-size: 12px; }
 .set { color: var(--muted); font-weight: 400; font-size: 12px; }
+td.describes { min-width: 12em; max-width: 16em; font-size: 13px; }
+.num.wraps .interval { display: block; margin-left: 0; }
+/* a long column heading takes two lines rather than widen its column past its figures */
+thead th.num { white-space: normal; min-width: 5em; }
+.badge { display: inline-block; font-size: 11px; line-height: 1.5; padding: 0 6px; margin-left: 4px; border-radius: 9px; background: #fff1cc; color: #7a5600; white-space: nowrap; }
 .flag { display: inline-block; font-size: 11px; line-height: 1.5; padding: 0 6px; margin-left: 6px; border-radius: 9px; background: #eef0f4; color: #444c5c; white-space: nowrap; }
 .flag-noisy { background: #fff1cc; color: #7a5600; }
 .flag-feeder-bound { background: #e3ecff; color: #1f4fa8; }
@@ -89,6 +94,13 @@ td.failed { color: #a4262c; }
 .flag-ok { background: #e2f4ec; color: #1d6b4a; }
 ul.failures code { font-size: 12px; color: var(--muted); word-break: break-all; }
 footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24px 30px; }
+/* a phone's width: one column, less padding, so that the charts keep the room */
+@media (max-width: 600px) {
+  header { padding: 18px 16px 14px; }
+  main { padding: 12px 8px 24px; }
+  section { padding: 14px 12px; }
+  header h1 { font-size: 21px; overflow-wrap: anywhere; }
+}
 `
 
 // The page's own script: lib/report/format.js, lib/report/browser.js and every
@@ -96,7 +108,7 @@ footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24
 // that gives it the modules it names (resolved here: the page has no files to look
 // in), then drawReport() on the page's data with each experiment's drawings.
 function pageScript () {
-  const files = [path.join(__dirname, 'format.js'), path.join(__dirname, 'browser.js'), ...experiments.map(experiment => experiment.report.browser)]
+  const files = [path.join(__dirname, 'format.js'), path.join(__dirname, 'looks.js'), path.join(__dirname, 'browser.js'), ...experiments.map(experiment => experiment.report.browser)]
   const idOf = file => path.relative(ROOT, file)
   const modules = files.map(file => {
     const source = fs.readFileSync(file, 'utf8')
@@ -133,7 +145,7 @@ function renderHtml (data, assets) {
   const library = scripts.map(script => `/* highcharts/${script.name} ${version} */\n${script.text.replace(/<\/script/gi, '<\\/script')}`).join('\n;\n')
   const experimentSections = byName(data.experiment).report.sections
   const sections = data.machines
-    ? [['machines', 'Across machines', () => machinesHtml(data.machines)], ...experimentSections]
+    ? [['machines', 'Across machines', () => machinesHtml(data.machines), () => machinesChart(data.machines)], ...experimentSections]
     : experimentSections
   // The charts need only their series; the tables are already in the markup.
   const pageData = {

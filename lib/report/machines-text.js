@@ -191,13 +191,17 @@ function machinesMarkdown (comparison) {
   return out
 }
 
+// The answer first: what carried, then the chart of each row's figure over the baseline on
+// every machine, then how the criterion reads and the tables.
 function machinesHtml (comparison) {
   const unknown = unknownText(comparison)
   return html`<section id="machines">
     <h2>Across machines</h2>
-    <p class="note">${comparison.what}, one column per machine. ${criterionText(comparison)}</p>
-    <p class="lead"><strong>${summaryText(comparison)}</strong> ${applyText(comparison)}</p>
+    <p class="lead"><strong>${summaryText(comparison)}</strong></p>
+    <div class="chart" id="chart-machines"></div>
+    <p>${applyText(comparison)}</p>
     <ul>${runtimeLines(comparison).map(line => html`<li>${line}</li>`)}</ul>
+    <p class="note">${comparison.what}, one column per machine. ${criterionText(comparison)}</p>
     ${unknown ? html`<p class="note">${unknown}</p>` : ''}
     ${TABLES.map(([title, build]) => {
       const table = build(comparison)
@@ -212,6 +216,29 @@ function machinesHtml (comparison) {
       </table></div>`
     })}
   </section>`
+}
+
+// What the page's chart draws: a bar per row and machine, the row's share of the baseline
+// in percent (a figure of one scale at every block size or load; whiskers its interval), in
+// the row's runtime's hue.
+function machinesChart (comparison) {
+  const rows = comparison.rows.filter(row => !row.baseline)
+  const percent = value => (Number.isFinite(value) ? value * 100 : null)
+  const ends = value => (value && Number.isFinite(value.low) && Number.isFinite(value.high)
+    ? [percent(value.low), percent(value.high)]
+    : null)
+  const baseline = comparison.rows.find(row => row.baseline)?.item ?? 'the baseline'
+  return {
+    title: `Share of ${baseline}, per machine`,
+    axis: `% of ${baseline}'s speed`,
+    categories: rows.map(row => `${row.item} @ ${row.atLabel}`),
+    runtimes: rows.map(row => row.item),
+    series: comparison.machines.map((machine, index) => ({
+      name: machine.name,
+      data: rows.map(row => percent(row.share[index]?.estimate)),
+      whiskers: rows.map(row => ends(row.share[index]))
+    }))
+  }
 }
 
 // What analyse.js prints: the answer, and per runtime which figure carried.
@@ -267,6 +294,7 @@ function failedTargetsHtml (targets) {
 }
 
 module.exports = {
+  machinesChart,
   failedTargetLines,
   failedTargetsMarkdown,
   failedTargetsHtml,

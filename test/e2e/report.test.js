@@ -12,6 +12,7 @@ const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 const { newestRun, AnalyseError } = require('../../analyse')
+const { measurePage } = require('../../lib/report/geometry')
 const { summariseResults } = require('../../experiments/stdio/summary')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -446,7 +447,9 @@ async function open (file) {
   const page = await context.newPage()
   const problems = []
   const network = []
-  page.on('console', message => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
+  page.on('console', message => {
+    if (['error', 'warning'].includes(message.type())) problems.push(`console ${message.type()}: ${message.text()}`)
+  })
   page.on('pageerror', err => problems.push(`page error: ${err.message}`))
   page.on('dialog', dialog => {
     problems.push(`dialog: ${dialog.message()}`)
@@ -471,6 +474,8 @@ function chartsOf (page) {
       name: series.name,
       type: series.type,
       linked: Boolean(series.options.linkedTo),
+      // a legend entry for a runtime family's hue, with no points of its own
+      key: series.points.length === 0 && series.options.enableMouseTracking === false,
       points: series.points.length,
       drawn: series.points.filter(point => point.y !== null && point.y !== undefined && !point.isNull).length,
       ys: series.points.map(point => point.y)
@@ -500,14 +505,33 @@ function answerGeometry (page) {
   })
 }
 
-// The charts drawn taller than their box, which hides their last bars, axis and legend.
-function clippedCharts (page) {
-  return page.evaluate(() => Highcharts.charts.filter(Boolean)
-    .filter(chart => chart.renderTo.getBoundingClientRect().height + 1 < chart.chartHeight)
-    .map(chart => `${chart.renderTo.id}: ${chart.chartHeight} px in a box of ${chart.renderTo.getBoundingClientRect().height}`))
+// What a reader sees at a glance (lib/report/geometry.js), at 1280 px and at a phone's
+// 390: the first chart on the first screen of 800 px with at most 100 words before it,
+// every chart whole (its labels, axis titles and legend inside its box), no two series of a
+// chart alike, a runtime in one hue throughout and no two families in one, and no page
+// that scrolls sideways. The screenshots go where LAB_TEST_OUTPUT points.
+async function assertAtAGlance (page, shot) {
+  for (const width of [1280, 390]) {
+    // opened at that width, as a reader would, rather than resized after drawing
+    await page.setViewportSize({ width, height: 800 })
+    await page.reload()
+    await page.waitForFunction(() => document.body.dataset.chartsReady === 'true', null, { timeout: 20000 })
+    const seen = await measurePage(page)
+    const at = `at ${width} px`
+    assert.ok(seen.answerTop < 800, `the answer (the first chart, or why there is none) starts ${seen.answerTop} px down ${at}`)
+    assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
+    assert.deepEqual(seen.clipped, [], `every chart whole ${at}`)
+    assert.deepEqual(seen.alike, [], `no two series of a chart alike ${at}`)
+    assert.deepEqual(seen.hues, [], 'a runtime in one hue, a hue for one family')
+    assert.equal(seen.pageScrollsSideways, false, `the page scrolls sideways ${at}`)
+    if (shot) await page.screenshot({ path: path.join(OUTPUT, `${shot}-${width}.png`) })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.reload()
+  await page.waitForFunction(() => document.body.dataset.chartsReady === 'true', null, { timeout: 20000 })
 }
 
-const mainSeries = chart => chart.series.filter(series => !series.linked)
+const mainSeries = chart => chart.series.filter(series => !series.linked && !series.key)
 const bySize = (a, b) => a.blockSize - b.blockSize
 
 function render (args, outName) {
@@ -518,7 +542,7 @@ function render (args, outName) {
 }
 
 // The throughput's small multiples: a chart per runtime family (experiments/stdio/report-data.js).
-const THROUGHPUT_PANELS = ['chart-throughput-bun', 'chart-throughput-deno', 'chart-throughput-just', 'chart-throughput-native']
+const THROUGHPUT_PANELS = ['chart-throughput-bun', 'chart-throughput-c', 'chart-throughput-deno', 'chart-throughput-host']
 
 test('report.html in Chromium: the headline chart first, every chart draws the fixture, offline, without errors', async () => {
   const results = readJson(path.join(SAMPLE, 'results.json'))
@@ -560,10 +584,10 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     assert.deepEqual(lines.map(series => series.name), honouring)
     for (const series of lines) assert.equal(series.points, cellsOf(series.name).length, `chart-time ${series.name}`)
     assert.equal(charts['chart-time'].series.filter(series => series.linked && series.type === 'arearange').length, honouring.length, 'chart-time bands')
-    assert.deepEqual(THROUGHPUT_PANELS.map(id => mainSeries(charts[id]).map(series => series.name)), [['c', 'bun-ffi'], ['c', 'deno-sync'], ['c', 'just-sync'], ['c']])
+    assert.deepEqual(THROUGHPUT_PANELS.map(id => mainSeries(charts[id]).map(series => series.name)), [['c', 'bun-ffi'], ['c'], ['c', 'deno-sync'], ['c', 'just-sync']])
     for (const id of THROUGHPUT_PANELS) assert.equal(charts[id].series.filter(series => series.linked && series.type === 'arearange').length, mainSeries(charts[id]).length, `${id} bands`)
     const steadyC = cellsOf('c').map(cell => cell.best.steadyThroughputMBps)
-    assert.deepEqual(mainSeries(charts['chart-throughput-native'])[0].ys, steadyC)
+    assert.deepEqual(mainSeries(charts['chart-throughput-c'])[0].ys, steadyC)
     assert.deepEqual(mainSeries(charts['chart-throughput-deno'])[1].ys, cellsOf('deno-sync').map(cell => cell.best.steadyThroughputMBps))
     assert.deepEqual(mainSeries(charts['chart-time'])[0].ys, cellsOf('c').map(cell => cell.best.wallNs / 1e6))
 
@@ -587,9 +611,9 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
 
     // 5: memory, CPU, start-up, a bar per program.
     assert.deepEqual(charts['chart-memory'].categories, programs)
-    assert.deepEqual(charts['chart-memory'].series.map(series => series.points), [programs.length, programs.length])
+    assert.deepEqual(mainSeries(charts['chart-memory']).map(series => series.points), [programs.length, programs.length])
     assert.equal(charts['chart-memory'].series[0].ys[programs.indexOf('node-stream')], Math.max(...cellsOf('node-stream').map(cell => cell.reader.maxRssKb)) / 1024)
-    assert.deepEqual(charts['chart-cpu'].series.map(series => series.name), ['user', 'sys'])
+    assert.deepEqual(mainSeries(charts['chart-cpu']).map(series => series.name), ['user', 'sys'])
     assert.deepEqual(charts['chart-cpu'].series[1].ys, programs.map(program => cellsOf(program).at(-1).reader.sysUs / 1e6))
     assert.deepEqual(mainSeries(charts['chart-startup']).map(series => series.ys), [programs.map(program => results.startup[program].medianNs / 1e6)])
 
@@ -608,7 +632,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     assert.equal(await page.getAttribute('#throughput-mode button[data-mode="raw"]', 'aria-pressed'), 'true')
     await page.click('#throughput-mode button[data-mode="steady"]')
     after = await chartsOf(page)
-    assert.deepEqual(mainSeries(after['chart-throughput-just'])[0].ys, steadyC)
+    assert.deepEqual(mainSeries(after['chart-throughput-host'])[0].ys, steadyC)
     assert.equal(await page.locator('#throughput-mode button[data-mode="marginal"]').count(), 0, 'no marginal mode without --marginal runs')
 
     // The block-size buttons redraw the syscall profiles and swap the table.
@@ -644,7 +668,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     }
 
     await page.screenshot({ path: path.join(OUTPUT, 'report.png'), fullPage: true })
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [], 'the page fetched nothing from the network')
   } finally {
@@ -684,7 +708,7 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
     assert.match(await page.textContent('#ladder'), /A no-op call into C costs 3\.12 ns from C, 1\.88 from bun-ffi/)
     assert.match(await page.textContent('#ladder'), /The parts add up to the measured 256-byte read within 10% for 8 of 8 variants/)
     await page.screenshot({ path: path.join(OUTPUT, 'calls.png'), fullPage: true })
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -772,7 +796,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 137274 req\/s \(median\); the most of the others, deno, 103% of it, the fewest, \S+, \d+%\./)
     assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
     await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -840,7 +864,7 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     assert.ok(variants.includes('c-libpq'), variants.join(', '))
     assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
     await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -884,7 +908,7 @@ test('report.html of an http run without strace: requests/s drawn, the syscall c
       Array(2).fill('No syscalls per request: strace did not run: skipped with --no-strace.'))
     const syscallColumn = await page.$$eval('#http table.http tbody tr td:nth-last-child(2)', all => [...new Set(all.map(cell => cell.textContent))])
     assert.deepEqual(syscallColumn, ['not traced'])
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -940,7 +964,7 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
     // the share of C over all runs: a row only for just-sync, the one program with an interval
     const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
     assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90.0–104.0%)'])
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -952,12 +976,12 @@ test('report.html without strace data: the syscall section says why, the rest dr
   try {
     const charts = await chartsOf(page)
     assert.ok(!('chart-syscalls-main' in charts) && !('chart-syscalls-all' in charts))
-    assert.ok('chart-throughput-native' in charts && 'chart-gc-heap' in charts)
+    assert.ok('chart-throughput-c' in charts && 'chart-gc-heap' in charts)
     assert.match(await page.textContent('#syscalls .why'), /sample-nostrace: strace did not run: skipped with --no-strace\./)
     // a run from before the cost pass: the headline says why it is missing, and no chart
     assert.ok(!('chart-headline' in charts))
     assert.match(await page.textContent('#headline .why'), /No headline: this run has no cost pass/)
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -976,7 +1000,7 @@ test('report.html comparing two machines: the comparison first, then each run\'s
     const charts = await chartsOf(page)
     assert.ok(Object.keys(charts).length > 0)
     await page.screenshot({ path: path.join(OUTPUT, 'report-machines.png'), fullPage: true })
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -988,13 +1012,13 @@ test('report.html comparing two sets: a series per program and run', async () =>
   try {
     const charts = await chartsOf(page)
     const programs = [...new Set(readJson(path.join(SAMPLE, 'results.json')).cells.map(cell => cell.program))]
-    assert.deepEqual(mainSeries(charts['chart-throughput-just']).map(series => series.name),
+    assert.deepEqual(mainSeries(charts['chart-throughput-host']).map(series => series.name),
       ['c (sample)', 'just-sync (sample)', 'c (sample-nostrace)', 'just-sync (sample-nostrace)'])
     assert.deepEqual(charts['chart-syscalls-main'].categories, programs.map(program => `${program} (sample)`))
     assert.equal(charts['chart-gc-heap'].series.length, 2)
     assert.match(await page.textContent('#summary'), /Side by side/)
     await page.screenshot({ path: path.join(OUTPUT, 'report-compare.png'), fullPage: true })
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -1022,7 +1046,7 @@ test('report.html with a failed cell: a gap in the lines, the cell flagged, the 
     assert.equal(await page.locator('#summary .flag-failed').count(), 1)
     assert.equal(await page.locator('#context ul.failures li').count(), 2)
     assert.match(await page.textContent('#context ul.failures'), /timing deno-sync at 4 KiB, run 0: reader exited 1: boom/)
-    assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
+    await assertAtAGlance(page)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -1112,21 +1136,7 @@ for (const reference of ['reference', 'reference-calls', 'reference-http', 'refe
     const report = render([path.join(ROOT, 'results', reference)], `committed-${reference}`)
     const { page, context, problems, network } = await open(report)
     try {
-      const firstTop = await page.evaluate(() => document.querySelector('.chart').getBoundingClientRect().top + window.scrollY)
-      assert.ok(firstTop < 800, `the first chart starts ${firstTop} px down`)
-      assert.deepEqual(await clippedCharts(page), [], 'every chart whole in its box')
-      const alike = await page.evaluate(() => Highcharts.charts.filter(Boolean).flatMap(chart => {
-        const seen = new Map()
-        return chart.series.filter(series => !series.options.linkedTo && series.visible !== false && series.type !== 'errorbar')
-          .flatMap(series => {
-            const look = `${series.color} ${series.options.dashStyle ?? 'Solid'} ${series.type}`
-            const other = seen.get(look)
-            seen.set(look, series.name)
-            return other ? [`${chart.renderTo.id}: ${other} and ${series.name} (${look})`] : []
-          })
-      }))
-      assert.deepEqual(alike, [])
-      await page.screenshot({ path: path.join(OUTPUT, `committed-${reference}.png`) })
+      await assertAtAGlance(page, `committed-${reference}`)
       assert.deepEqual(problems, [])
       assert.deepEqual(network, [])
     } finally {
@@ -1134,3 +1144,39 @@ for (const reference of ['reference', 'reference-calls', 'reference-http', 'refe
     }
   })
 }
+
+// The glance's measures find each fault they look for: a chart cut by its box, two series
+// alike, a runtime in two hues, two families in one, a page wider than the window.
+test('the at-a-glance measures catch each fault on a page made faulty', async () => {
+  const { page, context } = await open(render([HTTP], 'glance-faults'))
+  try {
+    const clean = await measurePage(page)
+    assert.deepEqual([clean.clipped, clean.alike, clean.hues, clean.pageScrollsSideways], [[], [], [], false])
+    const faulty = await page.evaluate(() => {
+      const answer = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-answer')
+      answer.renderTo.style.height = '200px'
+      answer.renderTo.style.overflow = 'hidden'
+      const rate = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-http-rate-0')
+      const [first, second] = rate.series.filter(series => !series.options.linkedTo)
+      second.update({ color: first.color }, false)
+      // c-epoll's bar in Node's green; and Bun's in Node's green as well
+      const nodeGreen = rate.series[0].points.find(point => point.options.custom?.family === 'node').color
+      for (const point of rate.series[0].points) {
+        if (['c-epoll', 'bun'].includes(point.options.custom?.runtime)) point.update({ color: nodeGreen }, false)
+      }
+      rate.redraw()
+      document.querySelector('main').style.minWidth = '2000px'
+      return true
+    })
+    assert.ok(faulty)
+    const seen = await measurePage(page)
+    assert.match(seen.clipped.join('\n'), /^chart-answer: \d+ px in a box of 200; \d+ parts cut/m)
+    assert.equal(seen.alike.length, 1, seen.alike.join('\n'))
+    assert.match(seen.alike[0], /^chart-http-rate-0: /)
+    assert.ok(seen.hues.some(line => /^c-epoll drawn in /.test(line)), seen.hues.join('\n'))
+    assert.ok(seen.hues.some(line => /share /.test(line) && /node/.test(line) && /bun/.test(line)), seen.hues.join('\n'))
+    assert.equal(seen.pageScrollsSideways, true)
+  } finally {
+    await context.close()
+  }
+})
