@@ -369,6 +369,11 @@ function syscallCell (program, blockSize, runs, rejected) {
     if (noise.length) perMiB.noise = `${noise.join('; ')}: run-to-run noise, not a rate`
     Object.assign(perMiB, rates)
   }
+  const perRead = small === null
+    ? null
+    : Object.fromEntries(['mainThread', 'allThreads'].map(field => [field, perMiB[field] === null || perMiB[field] === undefined
+      ? null
+      : steadyCalls(profile(small, field === 'mainThread' ? 'main' : 'all'), profile(large, field === 'mainThread' ? 'main' : 'all'), small / blockSize, large / blockSize)]))
   return {
     program,
     blockSize,
@@ -378,11 +383,29 @@ function syscallCell (program, blockSize, runs, rejected) {
     allThreads,
     threads: allThreads ? allThreads.threadsStarted + 1 : null,
     syscallsPerMiB: perMiB,
+    syscallsPerRead: perRead,
     ...(rejected ? { rejected } : {}),
     rawFiles: ok.map(run => run.rawFile),
     // what each run's reads of stdin returned, by syscall: { bytes: { '4096': 256, '0': 1 } }
     stdinReads: ok.filter(run => run.readTrace).map(run => ({ bytes: run.bytes, returned: Object.fromEntries(Object.entries(run.readTrace.stdin).map(([name, entry]) => [name, entry.returned])) }))
   }
+}
+
+// Each syscall's calls per read of the block size in the steady state, and the calls a run
+// makes whatever it reads (start-up and exit): from two runs of one reader, one of more
+// reads than the other, as a line through both (calls = startup + perRead × reads). A
+// name the larger run made fewer of is noise, not a rate, and counts 0 per read. For a
+// reader of its own chunk size, a "read" is a block of input of the size asked for.
+function steadyCalls (before, after, readsBefore, readsAfter) {
+  const between = readsAfter - readsBefore
+  const countOf = (profile, name) => profile.syscalls.find(row => row.name === name)?.calls ?? 0
+  const names = [...new Set([...before.syscalls, ...after.syscalls].map(row => row.name))]
+  const calls = names
+    .map(name => ({ name, calls: Math.max(0, countOf(after, name) - countOf(before, name)) / between }))
+    .filter(row => row.calls > 0)
+    .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name))
+  const perRead = calls.reduce((sum, row) => sum + row.calls, 0)
+  return { calls, perRead, startup: Math.max(0, Math.round(before.totalCalls - perRead * readsBefore)) }
 }
 
 const sizeLabel = bytes => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`)

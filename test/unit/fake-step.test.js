@@ -37,6 +37,16 @@ test('stdio\'s strace pass: one read a block, so syscalls per MiB are the reads 
   for (const step of steps) records.push((await session.measure(step, step.run)).record)
   const { cells } = summariseSyscalls(records, { runId: 'fake', options, ptrace: { available: true } })
   assert.deepEqual(cells.map(cell => [cell.program, cell.syscallsPerMiB.mainThread, cell.syscallsPerMiB.allThreads, cell.threads]), [['c', 256, 256, 1], ['coreutils', 16, 16, 1]])
+  // per read of 4 KiB: C one read; wc -c reads 64 KiB at a time, a sixteenth of a read per
+  // block; start-up's calls, made in both runs, apart
+  const perRead = cells.map(cell => [cell.program, cell.syscallsPerRead.allThreads.perRead, cell.syscallsPerRead.allThreads.calls.map(row => row.name)])
+  assert.deepEqual(perRead, [['c', 1, ['read']], ['coreutils', 1 / 16, ['read']]])
+  // the larger run lies on the line: start-up's calls and a rate per read of 4 KiB
+  for (const cell of cells) {
+    const { startup, perRead } = cell.syscallsPerRead.allThreads
+    assert.equal(startup + perRead * cell.bytes / 4096, cell.allThreads.totalCalls, cell.program)
+    assert.ok(startup > 0, `${cell.program} makes calls before it reads`)
+  }
 })
 
 test('calls: the ladder and its cost pass summarised, each variant\'s parts adding up', async () => {
