@@ -205,11 +205,14 @@ function cost (part, kit) {
   }
 }
 
-// 5. Syscall profiles at the chosen block size.
-function syscalls (part, { color, copy, countTooltip }) {
+// 5. Syscall profiles at the chosen block size: each reader's syscalls per read in the
+// steady state, stacked by call, against C's (a line); the calls a run makes whatever it
+// reads (start-up and exit) apart, in the runtime's hue.
+function syscalls (part, { color, copy, countTooltip, runtimePoints, groupColor, familyLegend }) {
+  if (!part.available || !part.perRead) return {}
   // One colour per syscall name across both charts and every block size.
   const syscallColors = new Map()
-  for (const size of [...(part.sizes ?? [])].reverse()) {
+  for (const size of [...part.sizes].reverse()) {
     for (const mode of ['main', 'all']) {
       for (const series of part.bySize[size][mode]) {
         if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
@@ -217,36 +220,60 @@ function syscalls (part, { color, copy, countTooltip }) {
     }
   }
   const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
-  const syscallCharts = []
-  if (part.available) {
-    for (const [mode, title] of [['main', 'Main thread'], ['all', 'All threads (strace -f)']]) {
-      const profile = part.bySize[part.defaultSize]
-      syscallCharts.push({
-        mode,
-        chart: Highcharts.chart(`chart-syscalls-${mode}`, {
-          title: { text: escapeHtml(`${title} at ${sizeName(part.defaultSize)}`) },
-          xAxis: { categories: profile.categories.map(escapeHtml) },
-          chart: { type: 'bar', spacingRight: 28 },
-          yAxis: { min: 0, title: { text: 'syscalls in the strace run' }, reversedStacks: false, labels: { overflow: 'allow' } },
-          legend: { enabled: true },
-          plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
-          tooltip: countTooltip('calls'),
-          series: syscallSeries(profile[mode])
-        }),
-        title
-      })
-    }
+  const cLine = value => (value === null
+    ? []
+    : [{ value, width: 1.5, color: '#1d2330', zIndex: 4, label: { text: `C: ${formatNumber(value)}`, rotation: 0, x: 4, y: 12, style: { color: '#1d2330' } } }])
+  // a reader whose two runs gave no rate (the larger made fewer calls: noise) is marked, not blank
+  const noRate = (size, mode) => {
+    const data = part.bySize[size].categories.map((_, i) => (part.bySize[size][mode].every(series => series.data[i] === null) ? 0 : null))
+    return data.some(value => value === 0)
+      ? [{ name: 'no rate: run-to-run noise (the table says why)', type: 'scatter', data, color: '#a4262c', marker: { symbol: 'diamond', radius: 5 } }]
+      : []
   }
+  const modes = [['main', 'mainThread', 'Main thread'], ['all', 'allThreads', 'Every thread (strace -f)']]
+  const height = size => Math.max(360, 150 + part.bySize[size].categories.length * 26)
+  const perReadOptions = (size, field, title) => ({
+    title: { text: escapeHtml(`${title} at ${sizeName(size)}: syscalls per read`) },
+    xAxis: { categories: part.bySize[size].categories.map(escapeHtml) },
+    yAxis: { min: 0, title: { text: 'syscalls per read, steady state' }, reversedStacks: false, plotLines: cLine(part.bySize[size].baseline[field]) }
+  })
+  const charts = modes.map(([mode, field, title]) => ({
+    mode,
+    field,
+    title,
+    chart: Highcharts.chart(`chart-syscalls-${mode}`, {
+      ...perReadOptions(part.defaultSize, field, title),
+      chart: { type: 'bar', height: height(part.defaultSize), spacingRight: 28 },
+      subtitle: { text: 'two runs\' calls apart over their reads apart, so that start-up cancels; the line: C\'s' },
+      legend: { enabled: true },
+      plotOptions: { bar: { stacking: 'normal', borderWidth: 0 } },
+      tooltip: countTooltip('calls per read'),
+      series: [...syscallSeries(part.bySize[part.defaultSize][mode]), ...noRate(part.defaultSize, mode)]
+    })
+  }))
+  const startupSeries = size => part.bySize[size].startup
+    .map((series, i) => ({ name: escapeHtml(series.name), data: runtimePoints(part.bySize[size].categories, series.data, i), color: groupColor(i) }))
+    .concat(familyLegend(part.bySize[size].categories))
+  const startupTitle = size => `Start-up and exit at ${sizeName(size)}: calls a run makes whatever it reads`
+  const startup = Highcharts.chart('chart-syscalls-startup', {
+    chart: { type: 'bar', height: height(part.defaultSize) },
+    title: { text: escapeHtml(startupTitle(part.defaultSize)) },
+    subtitle: { text: 'the line through the two runs at no reads' },
+    xAxis: { categories: part.bySize[part.defaultSize].categories.map(escapeHtml) },
+    yAxis: { min: 0, title: { text: 'syscalls per run' } },
+    tooltip: countTooltip('calls'),
+    series: startupSeries(part.defaultSize)
+  })
   return {
     syscalls: size => {
-      const profile = part.bySize[size]
-      for (const { mode, chart, title } of syscallCharts) {
-        chart.update({
-          title: { text: escapeHtml(`${title} at ${sizeName(size)}`) },
-          xAxis: { categories: profile.categories.map(escapeHtml) },
-          series: syscallSeries(profile[mode])
-        }, true, true)
+      for (const { mode, field, title, chart } of charts) {
+        chart.update({ ...perReadOptions(size, field, title), chart: { height: height(size) }, series: [...syscallSeries(part.bySize[size][mode]), ...noRate(size, mode)] }, true, true)
       }
+      startup.update({
+        title: { text: escapeHtml(startupTitle(size)) },
+        xAxis: { categories: part.bySize[size].categories.map(escapeHtml) },
+        series: startupSeries(size)
+      }, true, true)
     }
   }
 }

@@ -218,16 +218,19 @@ function topOf (profile, count) {
   return profile ? profile.syscalls.slice(0, count).map(row => ({ name: row.name, calls: row.calls })) : []
 }
 
-function stackedSyscalls (entries, mode) {
+// Calls per read in the steady state, stacked by syscall: the commonest TOP_SYSCALLS names
+// over every program, the rest as 'other'; null where a program has no rate (one run, noise).
+function stackedPerRead (entries, field) {
+  const rateOf = entry => entry.cell.syscallsPerRead?.[field] ?? null
   const totals = new Map()
   for (const entry of entries) {
-    for (const row of entry.cell[mode]?.syscalls ?? []) totals.set(row.name, (totals.get(row.name) ?? 0) + row.calls)
+    for (const row of rateOf(entry)?.calls ?? []) totals.set(row.name, (totals.get(row.name) ?? 0) + row.calls)
   }
   const top = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_SYSCALLS).map(([name]) => name)
-  const calls = (entry, name) => entry.cell[mode]?.syscalls.find(row => row.name === name)?.calls ?? 0
-  const series = top.map(name => ({ name, data: entries.map(entry => (entry.cell[mode] ? calls(entry, name) : null)) }))
-  const other = entries.map(entry => (entry.cell[mode] ? entry.cell[mode].totalCalls - top.reduce((sum, name) => sum + calls(entry, name), 0) : null))
-  if (other.some(value => value > 0)) series.push({ name: 'other', data: other })
+  const calls = (entry, name) => rateOf(entry).calls.find(row => row.name === name)?.calls ?? 0
+  const series = top.map(name => ({ name, data: entries.map(entry => (rateOf(entry) ? calls(entry, name) : null)) }))
+  const other = entries.map(entry => (rateOf(entry) ? rateOf(entry).perRead - top.reduce((sum, name) => sum + calls(entry, name), 0) : null))
+  if (other.some(value => value > 1e-9)) series.push({ name: 'other', data: other })
   return series
 }
 
@@ -249,8 +252,15 @@ function syscallData (sets, programs, compare) {
       categories: entries.map(entry => seriesName(entry.program, entry.set, compare)),
       bytes: [...new Set(entries.map(entry => entry.cell.bytes))],
       smallBytes: [...new Set(entries.map(entry => entry.cell.smallBytes).filter(bytes => typeof bytes === 'number'))],
-      main: stackedSyscalls(entries, 'mainThread'),
-      all: stackedSyscalls(entries, 'allThreads'),
+      main: stackedPerRead(entries, 'mainThread'),
+      all: stackedPerRead(entries, 'allThreads'),
+      // C's calls per read, the line every bar is read against
+      baseline: Object.fromEntries(['mainThread', 'allThreads'].map(field => [field,
+        entries.find(entry => entry.program === BASELINE)?.cell.syscallsPerRead?.[field]?.perRead ?? null])),
+      startup: ['mainThread', 'allThreads'].map(field => ({
+        name: field === 'mainThread' ? 'main thread' : 'every thread',
+        data: entries.map(entry => entry.cell.syscallsPerRead?.[field]?.startup ?? null)
+      })),
       table: entries.map(entry => ({
         program: entry.program,
         set: entry.set.label,
@@ -260,14 +270,27 @@ function syscallData (sets, programs, compare) {
         perMiBMain: entry.cell.syscallsPerMiB?.mainThread ?? null,
         perMiBAll: entry.cell.syscallsPerMiB?.allThreads ?? null,
         perMiBNoise: entry.cell.syscallsPerMiB?.noise ?? null,
+        perReadAll: entry.cell.syscallsPerRead?.allThreads?.perRead ?? null,
         rejected: entry.cell.rejected ?? null,
         topMain: topOf(entry.cell.mainThread, TOP_SYSCALLS_IN_TABLE),
         topAll: topOf(entry.cell.allThreads, TOP_SYSCALLS_IN_TABLE)
       }))
     }
   }
+  // Runs summarised before per-read counts have only the raw counts, which the table shows.
+  const perRead = withData.some(set => set.syscalls.cells.some(cell => cell.syscallsPerRead))
+  const older = withData.filter(set => !set.syscalls.cells.some(cell => cell.syscallsPerRead))
+  for (const set of older) {
+    const oneRun = set.syscalls.cells.every(cell => typeof cell.smallBytes !== 'number')
+    notes.push({
+      set: set.label,
+      reason: oneRun
+        ? 'an older lab profiled one run per cell, so calls per read cannot be told from start-up\'s: the table has the run\'s own counts'
+        : 'its syscalls.json predates calls per read: node analyse.js --rederive on its folder counts them'
+    })
+  }
   // The largest block size shows the most varied profile: at small sizes read() is nearly all of it.
-  return { available: true, notes, sizes, defaultSize: sizes[sizes.length - 1], bySize }
+  return { available: true, perRead, notes, sizes, defaultSize: sizes[sizes.length - 1], bySize }
 }
 
 // ---- memory, CPU, start-up ----

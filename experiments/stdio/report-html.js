@@ -170,6 +170,7 @@ function syscallTable (entry, compare) {
     <td class="num">${formatNumber(entry.totalMain)}</td>
     <td class="num">${formatNumber(entry.totalAll)}</td>
     <td class="num">${perMiBText(entry)}</td>
+    <td class="num">${entry.perReadAll === null ? '–' : formatNumber(entry.perReadAll)}</td>
     <td>${top(entry.topMain)}</td>
     <td>${top(entry.topAll)}</td>
   </tr>`
@@ -179,8 +180,10 @@ function syscallTable (entry, compare) {
 function methodNote (syscalls) {
   const twoSizes = Object.values(syscalls.bySize).some(profile => profile.smallBytes.length)
   if (!twoSizes) return 'strace -c counts of every syscall in one run per cell: the main thread alone, then every thread (strace -f). Per MiB: the run\'s calls over its MiB.'
-  return 'Counts of every syscall in the larger of two runs per cell under strace -C -f: the main thread\'s own, and every thread\'s. ' +
-    'The other run read a third of the bytes: per MiB is the difference in calls over the MiB between the two, so start-up\'s calls, in both, cancel. ' +
+  return 'Two runs per cell under strace -C -f, the main thread\'s calls and every thread\'s; the smaller run read a third of the bytes. ' +
+    'Per read (the charts) and per MiB are the difference in calls over the reads or MiB between the two, so start-up\'s calls, in both, cancel; ' +
+    'start-up and exit are the line through both runs at no reads. For a reader of its own chunk size, a read is a block of input of the size given. ' +
+    'The table keeps each larger run\'s own counts. ' +
     'A difference below zero, or an all-threads rate below the main thread\'s, is run-to-run noise and shows as "noise"; a reader that strace saw read otherwise than it says is "not counted".'
 }
 
@@ -196,14 +199,17 @@ function syscallSection (data) {
     <h2>Syscall profiles</h2>
     <p class="note">${methodNote(syscalls)} The ${syscalls.sizes.length > 1 ? 'block size buttons switch both charts and the table' : 'profile is at the only block size measured'}.</p>
     ${sizeButtons('syscalls', syscalls.sizes, syscalls.defaultSize)}
-    <div class="grid two">
+    ${syscalls.perRead
+      ? html`<div class="grid two">
       <div class="chart tall" id="chart-syscalls-main"></div>
       <div class="chart tall" id="chart-syscalls-all"></div>
     </div>
+    <div class="chart" id="chart-syscalls-startup"></div>`
+      : ''}
     ${syscalls.sizes.map(size => html`<div class="table-wrap" data-size-panel="syscalls" data-size="${size}"${size === syscalls.defaultSize ? '' : new Markup(' hidden')}>
       <table>
         <caption>Top syscalls at ${sizeName(size)} (${syscalls.bySize[size].bytes.map(sizeName).join(', ')} through strace${syscalls.bySize[size].smallBytes.length ? `; per MiB against ${syscalls.bySize[size].smallBytes.map(sizeName).join(', ')}` : ''})</caption>
-        <thead><tr><th scope="col">program</th><th scope="col">threads</th><th scope="col">calls, main thread</th><th scope="col">calls, all threads</th><th scope="col">per MiB, all threads</th><th scope="col">top, main thread</th><th scope="col">top, all threads</th></tr></thead>
+        <thead><tr><th scope="col">program</th><th scope="col">threads</th><th scope="col">calls, main thread</th><th scope="col">calls, all threads</th><th scope="col">per MiB, all threads</th><th scope="col">per read, all threads</th><th scope="col">top, main thread</th><th scope="col">top, all threads</th></tr></thead>
         <tbody>${syscalls.bySize[size].table.map(entry => syscallTable(entry, data.compare))}</tbody>
       </table>
     </div>`)}

@@ -120,7 +120,8 @@ function drawReport (drawings) {
       if (!button) return
       const size = Number(button.dataset.size)
       setPressed(group, button)
-      redraws[group.dataset.sizeGroup](size)
+      // a group whose charts are not drawn (no data for them) swaps its tables alone
+      redraws[group.dataset.sizeGroup]?.(size)
       for (const panel of document.querySelectorAll(`[data-size-panel="${group.dataset.sizeGroup}"]`)) panel.hidden = Number(panel.dataset.size) !== size
     })
   }

@@ -546,7 +546,6 @@ const THROUGHPUT_PANELS = ['chart-throughput-bun', 'chart-throughput-c', 'chart-
 
 test('report.html in Chromium: the headline chart first, every chart draws the fixture, offline, without errors', async () => {
   const results = readJson(path.join(SAMPLE, 'results.json'))
-  const syscalls = readJson(path.join(SAMPLE, 'syscalls.json'))
   const gc = readJson(path.join(SAMPLE, 'gc.json'))
   const programs = [...new Set(results.cells.map(cell => cell.program))]
   // coreutils and node-stream choose their own chunk size: no line against block size
@@ -558,7 +557,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
   try {
     const charts = await chartsOf(page)
     assert.deepEqual(Object.keys(charts).sort(), ['chart-cost', 'chart-cpu', 'chart-gc-heap', 'chart-headline', 'chart-memory', 'chart-overhead', 'chart-startup',
-      'chart-syscalls-all', 'chart-syscalls-main', ...THROUGHPUT_PANELS, 'chart-time'])
+      ...THROUGHPUT_PANELS, 'chart-time'])
 
     // 0: the headline is the page's first section and first chart: each reader's CPU per
     // read over C's at 256 B, best first, with its interval as whiskers
@@ -596,18 +595,11 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     for (const series of charts['chart-cost'].series) assert.equal(series.drawn, cellsOf(series.name).filter(cell => cell.costPerReadNs !== null).length)
     assert.deepEqual(charts['chart-overhead'].series.map(series => series.name), honouring.filter(program => program !== 'c'))
 
-    // 4: stacked syscalls at 64 KiB; each stack adds up to strace's total for the program.
-    const straceAt = size => syscalls.cells.filter(cell => cell.blockSize === size)
-    for (const [id, mode] of [['chart-syscalls-main', 'mainThread'], ['chart-syscalls-all', 'allThreads']]) {
-      const chart = charts[id]
-      assert.deepEqual(chart.categories, straceAt(65536).map(cell => cell.program), id)
-      assert.ok(chart.series.some(series => series.name === 'read'), `${id} has read`)
-      for (const series of chart.series) assert.equal(series.points, chart.categories.length)
-      chart.categories.forEach((program, i) => {
-        const total = chart.series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
-        assert.equal(total, straceAt(65536)[i][mode].totalCalls, `${id} ${program}`)
-      })
-    }
+    // 4: an older lab's one strace run per cell: no calls per read, which two runs give; the
+    // table keeps the run's own counts, and the section says why
+    assert.ok(!('chart-syscalls-all' in charts) && !('chart-syscalls-startup' in charts))
+    assert.match(await page.textContent('#syscalls'), /an older lab profiled one run per cell/)
+    assert.ok(await page.isVisible('#syscalls [data-size-panel]:not([hidden]) table'))
 
     // 5: memory, CPU, start-up, a bar per program.
     assert.deepEqual(charts['chart-memory'].categories, programs)
@@ -635,12 +627,8 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     assert.deepEqual(mainSeries(after['chart-throughput-host'])[0].ys, steadyC)
     assert.equal(await page.locator('#throughput-mode button[data-mode="marginal"]').count(), 0, 'no marginal mode without --marginal runs')
 
-    // The block-size buttons redraw the syscall profiles and swap the table.
+    // The block-size buttons swap the syscall table.
     await page.click('[data-size-group="syscalls"] button[data-size="256"]')
-    after = await chartsOf(page)
-    after['chart-syscalls-main'].categories.forEach((program, i) => {
-      assert.equal(after['chart-syscalls-main'].series.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0), straceAt(256)[i].mainThread.totalCalls)
-    })
     assert.equal(await page.isVisible('[data-size-panel="syscalls"][data-size="256"]'), true)
     assert.equal(await page.isVisible('[data-size-panel="syscalls"][data-size="65536"]'), false)
     await page.click('[data-size-group="cpu"] button[data-size="256"]')
@@ -1014,7 +1002,8 @@ test('report.html comparing two sets: a series per program and run', async () =>
     const programs = [...new Set(readJson(path.join(SAMPLE, 'results.json')).cells.map(cell => cell.program))]
     assert.deepEqual(mainSeries(charts['chart-throughput-host']).map(series => series.name),
       ['c (sample)', 'just-sync (sample)', 'c (sample-nostrace)', 'just-sync (sample-nostrace)'])
-    assert.deepEqual(charts['chart-syscalls-main'].categories, programs.map(program => `${program} (sample)`))
+    assert.match(await page.textContent('#syscalls'), /sample: an older lab profiled one run per cell/)
+    assert.equal(await page.locator('#syscalls [data-size-panel]:not([hidden]) tbody tr').count(), programs.length)
     assert.equal(charts['chart-gc-heap'].series.length, 2)
     assert.match(await page.textContent('#summary'), /Side by side/)
     await page.screenshot({ path: path.join(OUTPUT, 'report-compare.png'), fullPage: true })
@@ -1093,7 +1082,7 @@ test('report.html tooltips show markup in names as written, escaped once', async
     }, EVIL_PROGRAM)
     // (the GC heap chart draws other programs than this one)
     assert.deepEqual(Object.keys(tooltips).sort(), ['chart-cost', 'chart-cpu', 'chart-headline', 'chart-memory', 'chart-overhead', 'chart-startup',
-      'chart-syscalls-all', 'chart-syscalls-main', 'chart-throughput-other', 'chart-time'])
+      'chart-throughput-other', 'chart-time'])
     for (const [id, text] of Object.entries(tooltips)) {
       assert.ok(text.includes(EVIL_PROGRAM), `${id}: ${text}`)
       assert.ok(!text.includes('&lt;') && !text.includes('&amp;'), `${id} shows an entity: ${text}`)
@@ -1176,6 +1165,44 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
     assert.ok(seen.hues.some(line => /^c-epoll drawn in /.test(line)), seen.hues.join('\n'))
     assert.ok(seen.hues.some(line => /share /.test(line) && /node/.test(line) && /bun/.test(line)), seen.hues.join('\n'))
     assert.equal(seen.pageScrollsSideways, true)
+  } finally {
+    await context.close()
+  }
+})
+
+// stdio's syscalls as users read them, on the committed reference (two strace runs a cell):
+// each reader's calls per read stacked by call, adding up to its rate; C's rate the line every
+// bar is read against; start-up's calls apart, in the runtime's hue.
+test('reference: syscalls per read in the steady state, C\'s as a line, start-up apart', async () => {
+  const dir = path.join(ROOT, 'results', 'reference')
+  const cells = readJson(path.join(dir, 'syscalls.json')).cells.filter(cell => cell.blockSize === 65536)
+  const { page, context, problems } = await open(render([dir], 'reference-syscalls'))
+  try {
+    const charts = await chartsOf(page)
+    for (const [id, field] of [['chart-syscalls-main', 'mainThread'], ['chart-syscalls-all', 'allThreads']]) {
+      const chart = charts[id]
+      assert.deepEqual(chart.categories, cells.map(cell => cell.program), id)
+      const stacks = chart.series.filter(series => series.type === 'bar')
+      chart.categories.forEach((program, i) => {
+        const rate = cells[i].syscallsPerRead[field]
+        const total = stacks.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
+        if (rate === null) assert.ok(stacks.every(series => series.ys[i] === null), `${id} ${program}: no rate, no bar`)
+        else assert.ok(Math.abs(total - rate.perRead) < 1e-9, `${id} ${program}: ${total} against ${rate.perRead}`)
+      })
+      // the readers with no rate are marked, not left blank
+      const marked = chart.series.find(series => series.type === 'scatter')
+      const noRate = cells.filter(cell => cell.syscallsPerRead[field] === null).map(cell => cell.program)
+      if (noRate.length) assert.deepEqual(chart.categories.filter((_, i) => marked.ys[i] === 0), noRate, id)
+    }
+    const lines = await page.evaluate(() => ['chart-syscalls-main', 'chart-syscalls-all'].map(id =>
+      Highcharts.charts.find(chart => chart?.renderTo.id === id).yAxis[0].options.plotLines.map(line => line.value)))
+    const c = cells.find(cell => cell.program === 'c').syscallsPerRead
+    assert.deepEqual(lines, [[c.mainThread.perRead], [c.allThreads.perRead]])
+    const startup = charts['chart-syscalls-startup']
+    assert.deepEqual(mainSeries(startup).map(series => series.ys),
+      ['mainThread', 'allThreads'].map(field => cells.map(cell => cell.syscallsPerRead[field]?.startup ?? null)))
+    assert.ok(startup.series.some(series => series.key && series.name === 'Node'), 'the hues\' key')
+    assert.deepEqual(problems, [])
   } finally {
     await context.close()
   }
