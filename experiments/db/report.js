@@ -122,8 +122,8 @@ function dbData (sets) {
         rows,
         chart: {
           cpu: { categories: measured.map(row => row.server), series: PARTS.map(([part]) => ({ name: PART_NAMES[part], part, data: measured.map(row => row.cell.cpuPerRequestUs[part]) })) },
-          serverCalls: callSeries(rows, row => row.syscalls?.self, missing, TOP_CALLS),
-          backendCalls: callSeries(rows, row => row.syscalls?.backends, missing, TOP_CALLS)
+          serverCalls: callSeries(rows, row => row.syscalls?.self, missing, TOP_CALLS, results.reference),
+          backendCalls: callSeries(rows, row => row.syscalls?.backends, missing, TOP_CALLS, results.reference)
         }
       }
     })

@@ -69,20 +69,25 @@ const HTTP_TOP_CALLS = 10
 // calls that succeeded) stacked, the top `top` by name, the rest as other, then the
 // upkeep in one piece, which follows timing (a piece below zero is noise and shows as
 // none); `missing` says why there are none.
-function callSeries (rows, pick, missing, top) {
+// reference: the server whose stacked total the chart draws as a line to read every bar
+// against (C's), when it was traced.
+function callSeries (rows, pick, missing, top, reference) {
   const traced = rows.filter(row => pick(row)?.perRequest != null)
   const workOf = call => (call.upkeep ? 0 : Math.max(0, call.perRequest - call.failed))
   const totals = new Map()
   for (const row of traced) for (const call of pick(row).byCall) totals.set(call.name, (totals.get(call.name) ?? 0) + workOf(call))
   const names = [...totals].filter(([, work]) => work > 0).sort((a, b) => b[1] - a[1]).slice(0, top).map(([name]) => name)
   const callOf = (row, name) => { const call = pick(row).byCall.find(item => item.name === name); return call ? workOf(call) : 0 }
+  const series = [
+    ...names.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
+    { name: 'other', kind: 'other', data: traced.map(row => pick(row).byCall.filter(call => !names.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
+    { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, pick(row).upkeep)) }
+  ].filter(each => each.data.some(value => value > 0))
+  const at = traced.findIndex(row => row.server === reference)
   return {
     categories: traced.map(row => row.server),
-    series: [
-      ...names.map(name => ({ name, data: traced.map(row => callOf(row, name)) })),
-      { name: 'other', kind: 'other', data: traced.map(row => pick(row).byCall.filter(call => !names.includes(call.name)).reduce((sum, call) => sum + workOf(call), 0)) },
-      { name: 'upkeep: waits, failed tries, memory', kind: 'upkeep', data: traced.map(row => Math.max(0, pick(row).upkeep)) }
-    ].filter(series => series.data.some(value => value > 0)),
+    series,
+    reference: at === -1 ? null : { name: reference, total: series.reduce((sum, each) => sum + each.data[at], 0) },
     missing: traced.length ? null : missing
   }
 }
@@ -118,7 +123,7 @@ function httpData (sets) {
             whiskers: rows.map(row => (row.cells[index]?.requestsPerSecond ? [row.cells[index].requestsPerSecond.min, row.cells[index].requestsPerSecond.max] : null)),
             cpu: rows.map(row => row.cells[index]?.cpuPerRequestUs ?? null)
           })),
-          syscalls: callSeries(rows, row => row.syscalls, syscallsMissingReason(set), HTTP_TOP_CALLS)
+          syscalls: callSeries(rows, row => row.syscalls, syscallsMissingReason(set), HTTP_TOP_CALLS, results.reference)
         }
       }
     })

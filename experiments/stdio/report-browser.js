@@ -6,7 +6,7 @@
 // lib/report/format.js and the experiments' page modules. Highcharts and document are
 // the page's globals.
 const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('../../lib/report/format')
-const { outlierCut, cutBarLabels } = require('../../lib/report/browser')
+const { outlierCut, cutBarLabels, referenceLine } = require('../../lib/report/browser')
 
 // Line charts against block size: one row per series that has a point there.
 function lineTooltip (unit) {
@@ -220,9 +220,7 @@ function syscalls (part, { color, copy, countTooltip, runtimePoints, groupColor,
     }
   }
   const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
-  const cLine = value => (value === null
-    ? []
-    : [{ value, width: 1.5, color: '#1d2330', zIndex: 4, label: { text: `C: ${formatNumber(value)}`, rotation: 0, x: 4, y: 12, style: { color: '#1d2330' } } }])
+  const cLine = value => referenceLine(value, 'C')
   // a reader whose two runs gave no rate (the larger made fewer calls: noise) is marked, not blank
   const noRate = (size, mode) => {
     const data = part.bySize[size].categories.map((_, i) => (part.bySize[size][mode].every(series => series.data[i] === null) ? 0 : null))

@@ -156,6 +156,12 @@ function cutBarLabels (max, unit) {
   }
 }
 
+// The line every bar of a chart is read against: the reference's figure (C's), labelled.
+function referenceLine (value, name) {
+  if (value === null || value === undefined) return []
+  return [{ value, width: 1.5, color: '#1d2330', zIndex: 4, label: { text: `${escapeHtml(name)}: ${formatNumber(value)}`, rotation: 0, x: 4, y: 12, style: { color: '#1d2330' } } }]
+}
+
 // A chart's box at least as tall as the chart.
 function growBox (chart) {
   if (chart.renderTo.clientHeight < chart.chartHeight) chart.renderTo.style.height = `${chart.chartHeight}px`
@@ -217,4 +223,4 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
   })
 }
 
-module.exports = { drawReport, countTooltip, drawAnswer, outlierCut, cutBarLabels }
+module.exports = { drawReport, referenceLine, countTooltip, drawAnswer, outlierCut, cutBarLabels }
