@@ -29,8 +29,10 @@
 //   describe(options, selection)
 //                           what context.json adds for it, where each pass runs, and
 //                           the run's first line
-//   derive(records, context) the files derived from the log, by name; derivedFiles:
-//                           those beside results.json that a report reads
+//   derive(records, context, runDir)
+//                           the files derived from the log (and the run's raw files),
+//                           by name; derivedFiles: those beside results.json that a
+//                           report reads
 //   resultsProblem(results), measured(results), outdated(results)
 //                           whether a results.json is its experiment's, holds a measured
 //                           cell, and was summarised by a lab that summarised otherwise

@@ -7,7 +7,7 @@ const { writeJsonAtomic } = require('./atomic')
 const { byName, DEFAULT_EXPERIMENT } = require('../experiments')
 
 function writeDerived (runDir, records, context) {
-  const files = byName(context.options.experiment ?? DEFAULT_EXPERIMENT).derive(records, context)
+  const files = byName(context.options.experiment ?? DEFAULT_EXPERIMENT).derive(records, context, runDir)
   for (const [file, content] of Object.entries(files)) writeJsonAtomic(path.join(runDir, file), content)
   return Object.keys(files)
 }

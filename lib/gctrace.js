@@ -42,7 +42,8 @@ function summariseGc (events) {
     totalPauseMs: pauses.reduce((sum, pause) => sum + pause, 0),
     maxPauseMs: pauses.length ? Math.max(...pauses) : 0,
     maxHeapMB: events.length ? Math.max(...events.map(event => event.heapBeforeMB)) : 0,
-    timeline: events.map(event => [event.atMs, event.heapBeforeMB, event.heapAfterMB])
+    // [ms since the isolate started, heap before, heap after (MB), pause (ms), 'young' | 'old']
+    timeline: events.map(event => [event.atMs, event.heapBeforeMB, event.heapAfterMB, event.pauseMs, event.generation])
   }
 }
 

@@ -134,8 +134,8 @@ function describe (options, { runnable, variants }) {
 }
 
 // stdio's files, its results with the ladder checked against its headline.
-function derive (records, context) {
-  const files = stdio.derive(records, context)
+function derive (records, context, runDir) {
+  const files = stdio.derive(records, context, runDir)
   const results = files['results.json']
   return { ...files, 'results.json': { ...results, ladder: ladder.summariseLadder(records, context, results.headline) } }
 }

@@ -84,11 +84,12 @@ function describe (options, { runnable }) {
   return `${runnable.length} programs, sizes ${options.sizes.join(',')}, ${options.runs} runs, feeder ${options.feeder}`
 }
 
-function derive (records, context) {
+// runDir: the run's folder, whose raw files (the GC traces) fill what older records lack.
+function derive (records, context, runDir) {
   return {
     'results.json': summariseResults(records, context),
     'syscalls.json': summariseSyscalls(records, context),
-    'gc.json': summariseGcResults(records, context)
+    'gc.json': summariseGcResults(records, context, runDir)
   }
 }
 

@@ -2,7 +2,10 @@
 // Turns the append-only log of runs (all.jsonl) into the per-cell results that the
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
+const fs = require('node:fs')
+const path = require('node:path')
 const { PHASES } = require('./phases')
+const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
@@ -470,11 +473,21 @@ function summariseSyscalls (records, context) {
   }
 }
 
-function summariseGcResults (records, context) {
+// A record from before each collection's pause and kind were kept has them in its trace,
+// which the run's folder keeps: read again, its timeline is whole.
+function fullerTimeline (record, runDir) {
+  const timeline = record.gc?.timeline
+  if (!runDir || !record.rawFile || !timeline?.some(entry => entry.length < 5)) return {}
+  const file = path.join(runDir, record.rawFile)
+  if (!fs.existsSync(file)) return {}
+  return { timeline: summariseGc(parseGcTrace(fs.readFileSync(file, 'utf8'))).timeline }
+}
+
+function summariseGcResults (records, context, runDir) {
   const cells = []
   for (const record of records) {
     if (record.phase !== PHASES.gc) continue
-    cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc })
+    cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc, ...fullerTimeline(record, runDir) })
   }
   return { unavailable: context.gcUnavailable, cells }
 }

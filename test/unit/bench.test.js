@@ -10,7 +10,7 @@ const path = require('node:path')
 const { summarise, median, twoSizeFit, rankTest, ratioInterval, pairedRatioInterval, medianInterval, MEDIAN_INTERVAL_MIN } = require('../../lib/stats')
 const { parseStraceSummary } = require('../../lib/strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
-const { summariseResults } = require('../../experiments/stdio/summary')
+const { summariseResults, summariseGcResults } = require('../../experiments/stdio/summary')
 const { parseOptions, plan } = require('../../bench')
 const { close, readRuns: readLog, readJson, tempFolders, FIXTURES } = require('../helpers')
 const { fakeStep, runBench } = require('../fake-step')
@@ -185,7 +185,22 @@ describe('V8 --trace-gc parser, on captured traces', () => {
     close(summary.totalPauseMs, pauses.reduce((a, b) => a + b, 0))
     assert.equal(summary.maxPauseMs, Math.max(...pauses))
     assert.equal(summary.timeline.length, 20)
-    assert.deepEqual(summary.timeline[0], [events[0].atMs, events[0].heapBeforeMB, events[0].heapAfterMB])
+    assert.deepEqual(summary.timeline[0], [events[0].atMs, events[0].heapBeforeMB, events[0].heapAfterMB, events[0].pauseMs, events[0].generation])
+    assert.deepEqual(new Set(summary.timeline.map(entry => entry[4])), new Set(events.map(event => event.generation)))
+  })
+
+  test('an older run\'s GC records, derived again, take each collection\'s pause and kind from the traces it kept', () => {
+    const dir = path.join(FIXTURES, 'results', 'sample')
+    const records = readLog(path.join(dir, 'all.jsonl'))
+    const gcRecords = records.filter(record => record.phase === 'gc' && record.gc?.collections > 0)
+    assert.ok(gcRecords.length > 0 && gcRecords.every(record => record.gc.timeline.every(entry => entry.length === 3)))
+    const fuller = summariseGcResults(records, {}, dir).cells.filter(cell => cell.collections > 0)
+    for (const cell of fuller) {
+      const events = parseGcTrace(fs.readFileSync(path.join(dir, cell.traceFile), 'utf8'))
+      assert.deepEqual(cell.timeline, events.map(event => [event.atMs, event.heapBeforeMB, event.heapAfterMB, event.pauseMs, event.generation]))
+    }
+    // without the run's folder, the records' own timelines
+    assert.deepEqual(summariseGcResults(records, {}).cells.filter(cell => cell.collections > 0).map(cell => cell.timeline), gcRecords.map(record => record.gc.timeline))
   })
 
   test('lines that are not GC events are ignored', () => {
