@@ -319,18 +319,53 @@ function resources (part, { copy, countTooltip, runtimePoints, groupColor, famil
   }
 }
 
-// 7. GC: heap over time from a trace.
+// 7. GC as pictures: each collection of the busiest trace per program (when, how long,
+// scavenge or mark-compact), GC's pause per MiB read across block sizes, and the heap at
+// each collection, its drops joined and the gaps between them left open.
 function gc (part, kit) {
+  if (document.getElementById('chart-gc-pauses')) {
+    Highcharts.chart('chart-gc-pauses', {
+      chart: { type: 'scatter' },
+      title: { text: 'Each collection\'s pause over the run' },
+      subtitle: { text: 'the trace with the most collections per program; filled: scavenge (young), hollow: mark-compact (old)' },
+      xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
+      yAxis: { min: 0, title: { text: 'pause, ms' } },
+      tooltip: { formatter () { return `<b>${this.series.name}</b><br>at ${formatNumber(this.x)} ms: ${this.point.options.generation === 'old' ? 'mark-compact' : 'scavenge'}, ${formatNumber(this.y)} ms` } },
+      series: part.timeline.filter(series => series.pauses.length).map(series => {
+        // the program's marker in its hue; a mark-compact's hollow and larger
+        const { color, marker, custom } = lineLook(series, kit)
+        const old = { fillColor: '#ffffff', lineColor: color, lineWidth: 2, radius: 7 }
+        return {
+          name: escapeHtml(series.name),
+          color,
+          custom,
+          data: series.pauses.map(point => (point.generation === 'old' ? { ...point, marker: old } : point)),
+          marker: { symbol: marker, radius: 5 }
+        }
+      })
+    })
+  }
+  if (document.getElementById('chart-gc-per-mib')) {
+    lineChart('chart-gc-per-mib', {
+      sizes: part.sizes,
+      title: 'GC\'s pause per MiB read',
+      subtitle: 'every collection\'s pause in the run, over the MiB it read',
+      series: part.perMiB,
+      yTitle: 'ms of pause per MiB read, lower is better',
+      unit: 'ms per MiB'
+    }, kit)
+  }
   if (!document.getElementById('chart-gc-heap')) return
   Highcharts.chart('chart-gc-heap', {
     chart: { type: 'line' },
-    title: { text: 'Heap used during the GC trace' },
+    title: { text: 'Heap used at each collection' },
+    subtitle: { text: 'before and after each collection, joined by its drop; between collections the trace says nothing' },
     xAxis: { min: 0, title: { text: 'ms since the isolate started' } },
     yAxis: { min: 0, title: { text: 'MB used' } },
     tooltip: { formatter () { return `<b>${this.series.name}</b><br>${formatNumber(this.x)} ms: ${formatNumber(this.y)} MB` } },
     series: part.timeline.map(series => {
       const { color, dashStyle, marker, custom } = lineLook(series, kit)
-      return { name: escapeHtml(series.name), data: series.data, color, dashStyle, custom, marker: { enabled: true, symbol: marker, radius: 3 } }
+      return { name: escapeHtml(series.name), data: series.data, color, dashStyle, custom, connectNulls: false, marker: { enabled: true, symbol: marker, radius: 3 } }
     })
   })
 }

@@ -38,6 +38,7 @@ const FLAG_MEANINGS = {
 }
 
 const byBlockSize = (a, b) => a.blockSize - b.blockSize
+const MiB = 1024 * 1024
 
 function seriesName (program, set, compare) {
   return compare ? `${program} (${set.label})` : program
@@ -330,9 +331,38 @@ function resourceData (sets, programs, compare) {
 
 // ---- GC ----
 
-// One sawtooth per trace: the heap grows to heapBefore, the collection drops it to heapAfter.
-function sawtooth (timeline) {
-  return timeline.flatMap(([atMs, before, after]) => [[atMs, before], [atMs, after]])
+// The heap as the trace saw it: at each collection, the heap before it and after it, joined
+// by the drop; between collections the trace says nothing, so the line breaks (a null) rather
+// than join samples tens or hundreds of ms apart.
+function heapDrops (timeline) {
+  return timeline.flatMap(([atMs, before, after], i) => [...(i ? [[atMs, null]] : []), [atMs, before], [atMs, after]])
+}
+
+// Each collection as a point: when (ms since the isolate started), how long it paused, and
+// its generation (young: a scavenge; old: a mark-compact). Older records kept no pause.
+function pausePoints (timeline) {
+  return timeline.filter(entry => entry.length >= 5)
+    .map(([atMs, , , pauseMs, generation]) => ({ x: atMs, y: pauseMs, generation }))
+}
+
+// GC's pause per MiB read, a line per program across block sizes, as lineSeries shapes them.
+function pausePerMiBSeries (sets, compare) {
+  const series = sets.flatMap((set, setIndex) => {
+    const cells = set.gc?.cells ?? []
+    return [...new Set(cells.map(cell => cell.program))].map(program => ({
+      id: `gc-per-mib:${setIndex}:${program}`,
+      name: seriesName(program, set, compare),
+      program,
+      family: familyOf(program).key,
+      set: set.label,
+      setIndex,
+      data: cells.filter(cell => cell.program === program).sort(byBlockSize)
+        .map(cell => [cell.blockSize, cell.ok && cell.bytes ? cell.totalPauseMs / (cell.bytes / MiB) : null]),
+      band: null
+    }))
+  })
+  // a program that never collected is named once under the table, not drawn as a line of zeros
+  return series.filter(entry => entry.data.some(([, pause]) => pause > 0))
 }
 
 function gcMissingReason (set) {
@@ -384,7 +414,8 @@ function gcData (sets, programs, compare) {
           blockSize: busiest.blockSize,
           traceFile: busiest.traceFile,
           setIndex,
-          data: sawtooth(busiest.timeline)
+          data: heapDrops(busiest.timeline),
+          pauses: pausePoints(busiest.timeline)
         })
       }
     }
@@ -399,7 +430,22 @@ function gcData (sets, programs, compare) {
         ? `None of the ${traced.length} traced runs collected garbage: the readers allocated too little for V8 to start a collection.`
         : 'No run was traced, so there is no heap timeline.')
     : null
-  return { available: rows.length > 0, rows: collectedRows, never, unavailable, notes, timeline, timelineNote }
+  const sizes = [...new Set(sets.flatMap(set => (set.gc?.cells ?? []).map(cell => cell.blockSize)))].sort((a, b) => a - b)
+  const pausesKept = timeline.some(series => series.pauses.length)
+  return {
+    available: rows.length > 0,
+    rows: collectedRows,
+    never,
+    unavailable,
+    notes,
+    timeline,
+    timelineNote,
+    pausesNote: timeline.length && !pausesKept
+      ? 'this run\'s gc.json predates each collection\'s pause: node analyse.js --rederive on its folder reads them from the traces'
+      : null,
+    sizes,
+    perMiB: pausePerMiBSeries(sets, compare)
+  }
 }
 
 // ---- tables ----
@@ -619,4 +665,4 @@ function fastPathRows (set) {
   }))
 }
 
-module.exports = { shape, contextRows, pinText, sawtooth }
+module.exports = { shape, contextRows, pinText, heapDrops }

@@ -255,9 +255,19 @@ function gcSection (data) {
       : html`<td colspan="6" class="failed">trace failed: ${row.failure ?? 'no reason recorded'}</td>`}
   </tr>`)
   const unavailable = gc.unavailable.map(entry => html`<li><strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}: ${entry.reason}</li>`)
+  const pictures = gc.timeline.length
+    ? html`${gc.pausesNote
+        ? html`<p class="why">No pause timeline: ${gc.pausesNote}.</p>`
+        : ''}<div class="grid two">
+        ${gc.pausesNote ? '' : html`<div class="chart" id="chart-gc-pauses"></div>`}
+        <div class="chart" id="chart-gc-per-mib"></div>
+      </div>
+      <div class="chart" id="chart-gc-heap"></div>`
+    : html`<p class="why">No GC pictures: ${gc.timelineNote}</p>`
   return html`<section id="gc">
     <h2>Garbage collection</h2>
-    <p class="note">One run per V8 program and block size with --trace-gc: collections by kind, their pauses, and the largest heap before a collection, for the programs that collected.</p>
+    <p class="note">One run per V8 program and block size with --trace-gc. The pictures: each collection of the trace with the most collections per program, GC's pause per MiB read at every block size, and the heap at each collection; the table: collections by kind, their pauses, and the largest heap before a collection, for the programs that collected.</p>
+    ${pictures}
     ${gc.rows.length
       ? html`<div class="table-wrap"><table class="grouped">
           <thead><tr><th scope="col">program</th><th scope="col">block size</th><th scope="col">collections</th><th scope="col">by kind</th><th scope="col">total pause, ms</th><th scope="col">max pause, ms</th><th scope="col">max heap, MB</th><th scope="col">trace</th></tr></thead>
@@ -267,10 +277,6 @@ function gcSection (data) {
     ${gc.never.length ? html`<p class="never-collected">Never collected garbage in any traced run: ${gc.never.map((entry, i) => html`${i ? ', ' : ''}<strong>${entry.program}</strong>${data.compare ? html` <span class="set">${entry.set}</span>` : ''}`)}.</p>` : ''}
     ${unavailable.length ? html`<h3>No GC trace</h3><ul class="plain">${unavailable}</ul>` : ''}
     ${why(gc.notes)}
-    ${gc.timeline.length
-      ? html`<div class="chart" id="chart-gc-heap"></div>
-        <p class="note">Heap used over the life of the process, from the trace with the most collections for each program: it climbs to the size before a collection and drops to the size after.</p>`
-      : html`<p class="why">No heap timeline: ${gc.timelineNote}</p>`}
   </section>`
 }
 
@@ -424,7 +430,7 @@ const sections = [
   ['syscalls', 'Syscalls', syscallSection, data => data.syscalls],
   ['idiomatic', 'Idiomatic readers', idiomaticSection],
   ['resources', 'Memory, CPU, start-up', resourceSection, data => data.resources],
-  ['gc', 'GC', gcSection, data => ({ timeline: data.gc.timeline })],
+  ['gc', 'GC', gcSection, data => ({ timeline: data.gc.timeline, sizes: data.gc.sizes, perMiB: data.gc.perMiB })],
   ['throughput', 'Throughput', throughputSection, data => ({ sizes: data.sizes, ...data.throughput })],
   ['time', 'Time', timeSection, data => ({ sizes: data.sizes, series: data.time })],
   ['cost', 'Wall time per read', costSection, data => ({ sizes: data.sizes, perRead: data.cost.perRead, overhead: data.cost.overhead })],

@@ -556,7 +556,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
   const { page, context, problems, network } = await open(report)
   try {
     const charts = await chartsOf(page)
-    assert.deepEqual(Object.keys(charts).sort(), ['chart-cost', 'chart-cpu', 'chart-gc-heap', 'chart-headline', 'chart-memory', 'chart-overhead', 'chart-startup',
+    assert.deepEqual(Object.keys(charts).sort(), ['chart-cost', 'chart-cpu', 'chart-gc-heap', 'chart-gc-per-mib', 'chart-headline', 'chart-memory', 'chart-overhead', 'chart-startup',
       ...THROUGHPUT_PANELS, 'chart-time'])
 
     // 0: the headline is the page's first section and first chart: each reader's CPU per
@@ -609,10 +609,17 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     assert.deepEqual(charts['chart-cpu'].series[1].ys, programs.map(program => cellsOf(program).at(-1).reader.sysUs / 1e6))
     assert.deepEqual(mainSeries(charts['chart-startup']).map(series => series.ys), [programs.map(program => results.startup[program].medianNs / 1e6)])
 
-    // 6: the heap timeline of the busiest trace: two points (before, after) per collection.
+    // 6: the heap at each collection of the busiest trace: before and after, and a gap (a
+    // null) between collections; this older run kept no pauses, and the page says so
     const busiest = [...gc.cells].filter(cell => cell.collections > 0)
       .sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
-    assert.deepEqual(charts['chart-gc-heap'].series.map(series => [series.name, series.points]), [[`${busiest.program} @ 64K`, busiest.timeline.length * 2]])
+    assert.deepEqual(charts['chart-gc-heap'].series.map(series => [series.name, series.points, series.drawn]),
+      [[`${busiest.program} @ 64K`, busiest.timeline.length * 3 - 1, busiest.timeline.length * 2]])
+    assert.match(await page.textContent('#gc'), /No pause timeline: .*--rederive/)
+    const perMiB = mainSeries(charts['chart-gc-per-mib'])
+    assert.deepEqual(perMiB.map(series => series.name), ['node-stream'])
+    assert.deepEqual(perMiB[0].ys, gc.cells.filter(cell => cell.program === 'node-stream').sort(bySize)
+      .map(cell => cell.totalPauseMs / (cell.bytes / 1024 / 1024)))
 
     // The toggle swaps steady-state for end-to-end figures, and back.
     await page.click('#throughput-mode button[data-mode="raw"]')
@@ -1173,7 +1180,7 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
 // stdio's syscalls as users read them, on the committed reference (two strace runs a cell):
 // each reader's calls per read stacked by call, adding up to its rate; C's rate the line every
 // bar is read against; start-up's calls apart, in the runtime's hue.
-test('reference: syscalls per read in the steady state, C\'s as a line, start-up apart', async () => {
+test('reference: syscalls per read against C\'s line, start-up apart; GC\'s pauses over the run', async () => {
   const dir = path.join(ROOT, 'results', 'reference')
   const cells = readJson(path.join(dir, 'syscalls.json')).cells.filter(cell => cell.blockSize === 65536)
   const { page, context, problems } = await open(render([dir], 'reference-syscalls'))
@@ -1202,6 +1209,16 @@ test('reference: syscalls per read in the steady state, C\'s as a line, start-up
     assert.deepEqual(mainSeries(startup).map(series => series.ys),
       ['mainThread', 'allThreads'].map(field => cells.map(cell => cell.syscallsPerRead[field]?.startup ?? null)))
     assert.ok(startup.series.some(series => series.key && series.name === 'Node'), 'the hues\' key')
+    // GC: each collection of each program's busiest trace, when and how long
+    const gcCells = readJson(path.join(dir, 'gc.json')).cells
+    for (const series of charts['chart-gc-pauses'].series) {
+      const [program, size] = series.name.split(' @ ')
+      const cell = gcCells.filter(each => each.program === program && each.collections > 0)
+        .sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
+      assert.equal(size, cell.blockSize >= 1024 ? `${cell.blockSize / 1024}K` : String(cell.blockSize), series.name)
+      assert.deepEqual(series.ys, cell.timeline.map(entry => entry[3]), series.name)
+    }
+    assert.ok(charts['chart-gc-pauses'].series.length >= 4)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()

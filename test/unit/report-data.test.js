@@ -11,7 +11,7 @@ const path = require('node:path')
 const { loadResultSet } = require('../../analyse')
 const { shapeReport, labelSets } = require('../../lib/report/data')
 const { BASELINE } = require('../../experiments/stdio/programs')
-const { sawtooth } = require('../../experiments/stdio/report-data')
+const { heapDrops } = require('../../experiments/stdio/report-data')
 const findings = require('../../experiments/stdio/findings')
 const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../../lib/report/format')
 
@@ -211,29 +211,47 @@ test('cost per read only for programs that honour the block size; overhead over 
   assert.equal(overhead.band, null)
 })
 
-test('syscalls: stacked counts per program at each block size, main thread and all threads', () => {
+test('syscalls of an older lab\'s one run per cell: its counts in the table, no calls per read', () => {
   const data = shapeReport([sample()])
   assert.equal(data.syscalls.available, true)
+  assert.equal(data.syscalls.perRead, false)
+  assert.match(data.syscalls.notes[0].reason, /an older lab profiled one run per cell/)
   assert.deepEqual(data.syscalls.sizes, [256, 4096, 65536])
   assert.equal(data.syscalls.defaultSize, 65536)
   const profile = data.syscalls.bySize[65536]
   assert.deepEqual(profile.categories, PROGRAMS)
   assert.deepEqual(profile.bytes, [2 * MiB])
-  // The 8 most-called syscalls over all programs' main threads at 64 KiB, then the rest.
-  assert.deepEqual(profile.main.map(series => series.name), ['read', 'mmap', 'openat', 'mprotect', 'close', 'munmap', 'madvise', 'newfstatat', 'other'])
-  // strace/c-65536-main.txt: read 34, mmap 8, openat 2, mprotect 3, close 2, munmap 1, newfstatat 3 of 67 calls.
-  assert.deepEqual(profile.main.map(series => series.data[0]), [34, 8, 2, 3, 2, 1, 0, 3, 67 - 53])
-  // Each stack adds up to the program's total.
-  for (const [i, program] of PROGRAMS.entries()) {
-    const row = profile.table.find(entry => entry.program === program)
-    assert.equal(profile.main.reduce((sum, series) => sum + series.data[i], 0), row.totalMain, program)
-    assert.equal(profile.all.reduce((sum, series) => sum + series.data[i], 0), row.totalAll, program)
-  }
+  assert.ok(profile.main.every(series => series.data.every(value => value === null)))
   const deno = profile.table.find(entry => entry.program === 'deno-sync')
   assert.equal(deno.threads, 6)
   assert.equal(deno.totalAll, 968)
   assert.equal(deno.perMiBAll, 968 / 2)
+  assert.equal(deno.perReadAll, null)
   assert.deepEqual(deno.topAll[0], { name: 'fcntl', calls: 118 })
+})
+
+test('syscalls per read, stacked by call, from two runs a cell (the committed reference)', () => {
+  const set = loadResultSet(path.join(__dirname, '..', '..', 'results', 'reference'))
+  const data = shapeReport([set])
+  assert.equal(data.syscalls.perRead, true)
+  const profile = data.syscalls.bySize[65536]
+  const cells = set.syscalls.cells.filter(cell => cell.blockSize === 65536)
+  assert.deepEqual(profile.categories, cells.map(cell => cell.program))
+  for (const [field, mode] of [['mainThread', 'main'], ['allThreads', 'all']]) {
+    // the 8 commonest calls, then the rest; each stack adds up to the reader's rate
+    assert.ok(profile[mode].length <= 9 && profile[mode].some(series => series.name === 'read'))
+    cells.forEach((cell, i) => {
+      const rate = cell.syscallsPerRead[field]
+      const total = profile[mode].reduce((sum, series) => sum + (series.data[i] ?? 0), 0)
+      if (rate === null) assert.ok(profile[mode].every(series => series.data[i] === null), cell.program)
+      else close(total, rate.perRead, `${mode} ${cell.program}`)
+    })
+    assert.equal(profile.baseline[field], cells.find(cell => cell.program === 'c').syscallsPerRead[field].perRead)
+  }
+  // C reads once per read, and makes no other call once reading
+  assert.deepEqual(cells.find(cell => cell.program === 'c').syscallsPerRead.allThreads.calls, [{ name: 'read', calls: 1 }])
+  assert.deepEqual(profile.startup.map(series => series.name), ['main thread', 'every thread'])
+  assert.deepEqual(profile.startup[1].data, cells.map(cell => cell.syscallsPerRead.allThreads?.startup ?? null))
 })
 
 test('a set without strace says why instead of drawing', () => {
@@ -275,9 +293,18 @@ test('GC: a row per traced cell of the programs that collected, one line for the
   // Every node-stream trace has 2 collections: the tie goes to the largest block size.
   assert.equal(gc.timeline.length, 1)
   assert.equal(gc.timeline[0].name, 'node-stream @ 64K')
-  // gc.json timeline [[41, 4.1, 3.3], [63, 4.1, 3.4]].
-  assert.deepEqual(gc.timeline[0].data, [[41, 4.1], [41, 3.3], [63, 4.1], [63, 3.4]])
-  assert.deepEqual(sawtooth([]), [])
+  // gc.json timeline [[41, 4.1, 3.3], [63, 4.1, 3.4]]: each collection's drop, and no line
+  // across the 22 ms between them, of which the trace says nothing
+  assert.deepEqual(gc.timeline[0].data, [[41, 4.1], [41, 3.3], [63, null], [63, 4.1], [63, 3.4]])
+  assert.deepEqual(heapDrops([]), [])
+  // an older record kept no pauses: no points, and the page says how to read them
+  assert.deepEqual(gc.timeline[0].pauses, [])
+  assert.match(gc.pausesNote, /--rederive/)
+  assert.deepEqual(heapDrops([[10, 5, 4, 0.5, 'young']]), [[10, 5], [10, 4]])
+  // GC's pause per MiB read, per program and block size
+  const perMiB = gc.perMiB.find(series => series.program === 'node-stream')
+  const cell = sample().gc.cells.find(each => each.program === 'node-stream' && each.blockSize === 65536)
+  assert.deepEqual(perMiB.data.at(-1), [65536, cell.totalPauseMs / (cell.bytes / 1024 / 1024)])
 })
 
 test('summary, flags and CSV rows', () => {
@@ -321,7 +348,7 @@ test('two sets side by side: series per program and run, a comparison table', ()
   assert.deepEqual(data.headline.sets.map(entry => entry.available), [true, false])
   assert.equal(data.syscalls.available, true)
   assert.deepEqual(data.syscalls.bySize[65536].categories, PROGRAMS.map(program => `${program} (sample)`))
-  assert.deepEqual(data.syscalls.notes.map(note => note.set), ['sample-nostrace'])
+  assert.deepEqual(data.syscalls.notes.map(note => note.set), ['sample-nostrace', 'sample'])
   const row = data.comparison.rows.find(r => r.program === 'c' && r.blockSize === 65536)
   // c @ 64 KiB steady: 1611.59 MB/s in sample; 3032 in sample-nostrace.
   close(row.ratios[1], row.values[1].steadyMBps / 1611.5927907006233)
