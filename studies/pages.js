@@ -89,15 +89,15 @@ async function run ({ folders, out, widths }) {
 }
 
 function print (rows) {
-  const head = ['page', 'width', 'words before', 'answer at', 'charts', 'clipped', 'alike',
+  const head = ['page', 'width', 'words before', 'answer at', 'charts', 'clipped', 'untitled axes', 'alike',
     'runtimes coloured', 'hue faults', 'page scrolls', 'tables scroll', 'console']
   const lines = rows.map(row => [row.page, row.width, row.wordsBefore, `${row.answerTop} px`, row.charts,
-    row.clipped.length, row.alike.length, row.runtimesWithHues, row.hues.length, row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables,
+    row.clipped.length, row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length, row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables,
     row.said.length])
   const table = [head, head.map(() => '--:'), ...lines].map(cells => `| ${cells.join(' | ')} |`)
   process.stdout.write(`${table.join('\n')}\n`)
   for (const row of rows) {
-    const details = [...row.clipped.map(line => `clipped ${line}`), ...row.alike.map(line => `alike ${line}`),
+    const details = [...row.clipped.map(line => `clipped ${line}`), ...row.untitled.map(line => `untitled ${line}`), ...row.alike.map(line => `alike ${line}`),
       ...row.hues.map(line => `hue ${line}`), ...row.said]
     if (details.length) process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)
   }

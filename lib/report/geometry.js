@@ -55,6 +55,11 @@ function measureInPage () {
         `${cut.length} parts cut${cut.length ? ` (${cut.slice(0, 3).join(', ')})` : ''}`]
       : []
   })
+  // a value axis (not one of categories) without a title says no unit
+  const untitled = charts.flatMap(chart => chart.axes
+    .filter(axis => !axis.categories && axis.visible !== false && axis.options.visible !== false)
+    .filter(axis => !axis.axisTitle?.textStr)
+    .map(axis => `${chart.renderTo.id}: its ${axis.isXAxis ? 'x' : 'y'} axis`))
   // two series of one chart drawn alike: same colour, dash, marker and kind
   const alike = charts.flatMap(chart => {
     const seen = new Map()
@@ -104,6 +109,7 @@ function measureInPage () {
     charts: charts.length,
     clipped,
     alike,
+    untitled,
     runtimesWithHues: huesOf.size,
     hues,
     pageScrollsSideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,

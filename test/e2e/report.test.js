@@ -521,6 +521,7 @@ async function assertAtAGlance (page, shot) {
     assert.ok(seen.answerTop < 800, `the answer (the first chart, or why there is none) starts ${seen.answerTop} px down ${at}`)
     assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
     assert.deepEqual(seen.clipped, [], `every chart whole ${at}`)
+    assert.deepEqual(seen.untitled, [], 'every value axis titled with its unit')
     assert.deepEqual(seen.alike, [], `no two series of a chart alike ${at}`)
     assert.deepEqual(seen.hues, [], 'a runtime in one hue, a hue for one family')
     assert.equal(seen.pageScrollsSideways, false, `the page scrolls sideways ${at}`)
@@ -1141,8 +1142,9 @@ for (const reference of ['reference', 'reference-calls', 'reference-http', 'refe
   })
 }
 
-// The glance's measures find each fault they look for: a chart cut by its box, two series
-// alike, a runtime in two hues, two families in one, a page wider than the window.
+// The glance's measures find each fault they look for: a chart cut by its box, an axis
+// without its title, two series alike, a runtime in two hues, two families in one, a page
+// wider than the window.
 test('the at-a-glance measures catch each fault on a page made faulty', async () => {
   const { page, context } = await open(render([HTTP], 'glance-faults'))
   try {
@@ -1161,12 +1163,14 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
         if (['c-epoll', 'bun'].includes(point.options.custom?.runtime)) point.update({ color: nodeGreen }, false)
       }
       rate.redraw()
+      rate.yAxis[0].setTitle({ text: null })
       document.querySelector('main').style.minWidth = '2000px'
       return true
     })
     assert.ok(faulty)
     const seen = await measurePage(page)
     assert.match(seen.clipped.join('\n'), /^chart-answer: \d+ px in a box of 200; \d+ parts cut/m)
+    assert.deepEqual(seen.untitled, ['chart-http-rate-0: its y axis'])
     assert.equal(seen.alike.length, 1, seen.alike.join('\n'))
     assert.match(seen.alike[0], /^chart-http-rate-0: /)
     assert.ok(seen.hues.some(line => /^c-epoll drawn in /.test(line)), seen.hues.join('\n'))
