@@ -18,7 +18,7 @@ const { busyHolder, busyMessage } = require('./lib/run-lock')
 const { readLog, planProgress, LOG_FILE } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
 const { parseCommandLine, refuseEmpty, usageLines } = require('./lib/option-schema')
-const { ofResults } = require('./experiments')
+const { ofResults, byName, DEFAULT_EXPERIMENT } = require('./experiments')
 const { runCli } = require('./lib/cli')
 const { displayPath } = require('./lib/paths')
 
@@ -207,7 +207,8 @@ function loadResultSet (dir) {
   }
   // without its log (a folder of derived files alone) a run cannot tell how much it holds
   const progress = entries.includes(LOG_FILE) ? planProgress(context, readLog(dir, { makeError: message => new AnalyseError(message) })) : null
-  return { dir, name: path.basename(dir), context, results, ...derived, missing, progress }
+  // the set's experiment goes with it to the shared code that shapes and renders it
+  return { dir, name: path.basename(dir), context, results, ...derived, missing, progress, experiment }
 }
 
 const isIncomplete = set => set.progress !== null && set.progress.logged < set.progress.planned
@@ -421,7 +422,7 @@ function report (options) {
   return 0
 }
 
-const group = set => ofResults(set.results).name
+const group = set => set.experiment.name
 
 // The sets by experiment, in the order each was first given.
 function byExperiment (sets) {
@@ -446,7 +447,9 @@ function rederiveRuns (options) {
       { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
     const records = readLog(dir, { makeError: message => new AnalyseError(message) })
-    const files = writeDerived(dir, records, context)
+    const experiment = byName(context.options.experiment ?? DEFAULT_EXPERIMENT)
+    if (!experiment) throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
+    const files = writeDerived(dir, records, context, experiment)
     console.log(`rewrote ${files.join(', ').replace(/, ([^,]+)$/, ' and $1')} in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
     const progress = planProgress(context, records)
     if (progress && progress.logged < progress.planned) console.log(`note: it holds ${describeProgress(progress)}; finish it with node bench.js --resume ${displayPath(dir)}`)

@@ -10,7 +10,7 @@ const { displayPath } = require('./lib/paths')
 const { runtimes } = require('./lib/runtimes')
 const { UsageError } = require('./lib/options')
 const { runCli } = require('./lib/cli')
-const { parseOptions, usage, rerunCommand } = require('./lib/bench-options')
+const { benchOptions } = require('./lib/bench-options')
 const { openRun, lockRun, resumedContext } = require('./lib/run-folder')
 const { readLog, dataPoints, runsByPhase } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
@@ -23,7 +23,13 @@ const { collectContext } = require('./lib/context')
 const { seededShuffle } = require('./lib/stats')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report/text')
-const { experiments, byName } = require('./experiments')
+const registry = require('./experiments')
+
+// The experiments, handed to the shared code that needs them (lib/ knows none by itself),
+// with bench.js's options of them.
+const lab = { ...registry, ...benchOptions(registry) }
+const { experiments, byName } = lab
+const { parseOptions, usage, rerunCommand } = lab
 
 // What the tests' fake step (test/fake-step.js) stands in for: `measurer`, the
 // experiments' sessions, (experiment, options, runDir, interrupted) → { measure(step,
@@ -40,16 +46,16 @@ async function main (parsed, interrupted, { measurer = null, placement = null, q
   }
   const run = prepareRun(parsed, interrupted, { measurer, placement, bpf })
   const done = await measurePending(run, interrupted, quiet)
-  writeDerived(run.runDir, run.records, run.context)
+  writeDerived(run.runDir, run.records, run.context, run.experiment)
   if (interrupted()) {
     console.log(`\ninterrupted: ${run.alreadyDone + done} of ${run.steps.length} runs measured and kept in ${run.runDir}`)
     console.log(`resume with: node bench.js --resume ${displayPath(run.runDir)}`)
     return 130
   }
   const results = readJson(path.join(run.runDir, 'results.json'))
-  console.log(renderTerminal(results, run.options.sizes))
+  console.log(renderTerminal(results, run.options.sizes, run.experiment))
   printDisturbance(results.disturbance)
-  printFailures(results.failures, run.runDir, run.options, run.selection.runnable)
+  printFailures(results.failures, run.runDir, run.options, run.selection.runnable, lab)
   console.log(`\nresults: ${displayPath(run.runDir)}`)
   if (parsed.report) writeReport(run.runDir)
   else console.log(`report: node analyse.js ${displayPath(run.runDir)}`)
@@ -61,7 +67,7 @@ async function main (parsed, interrupted, { measurer = null, placement = null, q
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
 function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf }) {
-  const { runDir, options, resumed, recorded } = openRun(parsed)
+  const { runDir, options, resumed, recorded } = openRun(parsed, lab)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
   lockRun(runDir, resumed)
@@ -112,7 +118,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
   const recurring = experiment.recurring ?? null
-  return { runDir, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring }
+  return { runDir, experiment, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring }
 }
 
 // Every step of a run, in order: the experiment's plan on the CPUs of lib/placement.js,
@@ -140,4 +146,4 @@ function readJson (file) {
 
 if (require.main === module) runCli({ name: 'bench.js', usage: usage(), parse: parseOptions, run: main, measures: true })
 
-module.exports = { main, parseOptions, plan, cellCommand: rerunCommand }
+module.exports = { main, parseOptions, usage, plan, cellCommand: rerunCommand }

@@ -1,8 +1,9 @@
 'use strict'
-// The lab's experiments, each in a folder of its own behind one interface. Shared code
-// (bench.js, analyse.js, lib/) finds an experiment here and never asks which one it
-// holds; a new experiment is a folder with an index.js that exports the interface below,
-// and one line in the list under it:
+// The lab's experiments, each in a folder of its own behind one interface. The drivers
+// (bench.js, analyse.js) find an experiment here and hand it to the shared code (lib/),
+// which imports nothing from experiments/ and never asks which one it holds. A new
+// experiment is a folder with an index.js that exports the interface below, and one line
+// in the list under it:
 //   name, about             its --experiment name and its lines in --help
 //   options                 its option rows (lib/option-schema.js)
 //   stored, later           how a resumed run's context.json must hold what the rows do
@@ -39,7 +40,28 @@
 //   rerun(options, failure, runnable), failureLabel(failure)
 //                           the arguments of the bench that measures a failed cell
 //                           again ({ env, args }), and the cell's name in the list
-//   report                  its part of the report (its report.js)
+//   report                  its part of the report (its report.js), which lib/report/
+//                           (the page, results.md, results.csv, the terminal) loops over:
+//     shape(sets)           its part of the report's data, from labelled results sets; it
+//                           holds the page's subtitle
+//     contextRows(set)      the context's rows on how a run measured (its traces' included)
+//     pinText(pin)          where one of its passes ran, for the context's placement
+//     sections              the page's sections, in order: [id, title, render(data), and
+//                           for a section with charts the data its page module draws them
+//                           from]
+//     browser               that page module's file: its `drawings`, a drawing function
+//                           per charted section's id (lib/report/browser.js); the page
+//                           carries it and every module it requires
+//     markdown(data)        results.md after its title
+//     csv(data)             results.csv as { columns: [[name, pick(row)]], rows }
+//     terminal(results, sizes)
+//                           the lines bench.js prints when a run is done
+//     agreement(data)       the lines analyse.js prints when runs of one machine are
+//                           compared: how far they agree
+//     machineFigures(set)   its figures for a comparison of machines
+//                           (lib/report/machines.js): { what, unit, baseline, rows: [{
+//                           item, runtime, at, atLabel, absolute, over, share }] }, each
+//                           figure an interval
 // An experiment may build on another's modules, as calls builds on stdio's: its readers'
 // table, its cost pass and its headline's report.
 const experiments = [require('./stdio'), require('./calls'), require('./http'), require('./db')]

@@ -3,8 +3,6 @@
 // work disturbed the measured CPUs, and each failed run with the commands that re-run it.
 const path = require('node:path')
 const { LOG_FILE } = require('./run-log')
-const { rerunCommand } = require('./bench-options')
-const { byName } = require('../experiments')
 
 function printListing (rows, json) {
   if (json) {
@@ -30,17 +28,18 @@ function printDisturbance (disturbance) {
 // Each failure with the pipeline that reproduces it, then, once per failed cell, the
 
 // Each failure with the pipeline that reproduces it, then, once per failed cell, the
-// bench that measures that cell again as this run did.
-function printFailures (failures, runDir, options, runnable) {
+// bench that measures that cell again as this run did. lab: the experiments' registry with
+// bench.js's options of it (lib/bench-options.js).
+function printFailures (failures, runDir, options, runnable, lab) {
   if (failures.length === 0) return
-  const experiment = byName(options.experiment)
+  const experiment = lab.byName(options.experiment)
   console.log(`\n${failures.length} failed run(s); each is excluded from the results (details in ${path.join(runDir, LOG_FILE)}):`)
   for (const failure of failures) {
     const skipped = failure.skippedSteps ? ` (its ${failure.skippedSteps} later step${failure.skippedSteps === 1 ? '' : 's'} at this cell skipped: the failure would recur)` : ''
     console.log(`- ${failure.phase} ${failure.program} ${experiment.failureLabel(failure)}: ${failure.reason}${skipped}`)
     console.log(`  re-run: ${failure.command}`)
   }
-  const commands = [...new Set(failures.map(failure => rerunCommand(options, failure, runnable)))]
+  const commands = [...new Set(failures.map(failure => lab.rerunCommand(options, failure, runnable)))]
   console.log(`measure ${commands.length === 1 ? 'the failed cell' : 'a failed cell'} again in the lab:`)
   for (const command of commands) console.log(`  ${command}`)
 }

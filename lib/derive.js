@@ -4,10 +4,10 @@
 // bench.js after every group of runs, and by analyse.js --rederive.
 const path = require('node:path')
 const { writeJsonAtomic } = require('./atomic')
-const { byName, DEFAULT_EXPERIMENT } = require('../experiments')
 
-function writeDerived (runDir, records, context) {
-  const files = byName(context.options.experiment ?? DEFAULT_EXPERIMENT).derive(records, context, runDir)
+// experiment: the run's (experiments/<name>/index.js), which its caller hands over.
+function writeDerived (runDir, records, context, experiment) {
+  const files = experiment.derive(records, context, runDir)
   for (const [file, content] of Object.entries(files)) writeJsonAtomic(path.join(runDir, file), content)
   return Object.keys(files)
 }

@@ -37,7 +37,7 @@ function skippedRecord (step, { failed, reason }) {
 // the run keeps its usual time. A warm-up run that fails is its step's failure: the step's
 // own run would fail alike, and one hang costs one timeout.
 async function measurePending (run, interrupted, quiet = waitForQuiet) {
-  const { runDir, context, records, pending, session, cellKey, recurring = null, options } = run
+  const { runDir, experiment, context, records, pending, session, cellKey, recurring = null, options } = run
   const logFile = path.join(runDir, LOG_FILE)
   const startedAt = Date.now()
   let done = 0
@@ -105,7 +105,7 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       log(record)
       done++
       // The last group, and one cut short by a stop, are written once after the loop.
-      if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context)
+      if (index < pending.length - 1 && pending[index + 1].group !== step.group) writeDerived(runDir, records, context, experiment)
     }
   } finally {
     await session.close()

@@ -4,7 +4,6 @@
 const { stealShare } = require('./steal')
 const { disturbanceOf } = require('./foreign')
 const { dataPoints } = require('./run-log')
-const { DEFAULT_EXPERIMENT } = require('../experiments/default')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
 // fields that name its cell beyond its program (stdio's block size, http's mode ...).
@@ -35,12 +34,14 @@ function failuresOf (records, cellFields = []) {
   return failures
 }
 
-// `logged`: the whole log, superseded tries too, which only the disturbance counts.
-function sharedResults (logged, context, cellFields = []) {
+// `logged`: the whole log, superseded tries too, which only the disturbance counts;
+// `experiment`: the name of the experiment that summarises, which a run from before runs
+// recorded their experiment was a run of.
+function sharedResults (logged, context, cellFields, experiment) {
   const records = dataPoints(logged)
   return {
     runId: context.runId,
-    experiment: context.options.experiment ?? DEFAULT_EXPERIMENT,
+    experiment: context.options.experiment ?? experiment,
     // the steal of every run that succeeded and measured it (an http or db strace run
     // does not: it is not timed), whatever its phase, over its CPUs' time
     stealShare: stealShare(records.filter(record => record.ok && 'steal' in record)),

@@ -6,15 +6,14 @@ const path = require('node:path')
 const { ROOT, displayPath } = require('./paths')
 const { UsageError, SAFE_NAME, outDirProblem, makeDirs } = require('./options')
 const { acquireRunLock } = require('./run-lock')
-const { storedProblem, resumedOptions } = require('./bench-options')
 const { isStrings } = require('./option-schema')
-const { byName } = require('../experiments')
 
 // Where the run goes and with what options, all checked before anything is written:
 // a new run's folder must be one bench may make and hold no run yet; a resumed run's
 // context must hold every option bench needs and name programs the table still has.
-function openRun (parsed) {
-  if (parsed.resume) return openResumed(parsed.resume)
+// lab: the experiments' registry with bench.js's options of it (lib/bench-options.js).
+function openRun (parsed, lab) {
+  if (parsed.resume) return openResumed(parsed.resume, lab)
   const problem = outDirProblem(parsed.out)
   if (problem) throw new UsageError(`--out ${parsed.out}: ${problem}`)
   const runDir = path.join(parsed.out, parsed.id)
@@ -29,7 +28,7 @@ function refuseHeldRun (runDir) {
   }
 }
 
-function openResumed (given) {
+function openResumed (given, lab) {
   let runDir
   if (fs.existsSync(given)) runDir = path.resolve(given)
   else if (SAFE_NAME.test(given)) runDir = path.join(ROOT, 'results', given)
@@ -43,23 +42,23 @@ function openResumed (given) {
   } catch (err) {
     throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message.split('\n')[0]}); start a new run`)
   }
-  const problem = resumedContextProblem(context)
+  const problem = resumedContextProblem(context, lab)
   if (problem) throw new UsageError(`--resume: ${contextFile} ${problem}: it is not a whole context of bench.js's; restore it, or start a new run`)
   const folderProblem = outDirProblem(runDir)
   if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
-  const options = resumedOptions(context.options)
-  const recorded = byName(options.experiment).recorded(context, options)
+  const options = lab.resumedOptions(context.options)
+  const recorded = lab.byName(options.experiment).recorded(context, options)
   return { runDir, options, resumed: true, recorded }
 }
 
 // What a resume takes from context.json, checked at the start, so that a context cut
 // short or edited by hand is refused there, not met as a TypeError mid-run: the options
 // by the schema's rows and the experiment's stored fields, and the programs it measured.
-function resumedContextProblem (context) {
+function resumedContextProblem (context, lab) {
   if (!context || typeof context !== 'object' || Array.isArray(context)) return 'is not an object'
   const options = context.options
   if (!options || typeof options !== 'object' || Array.isArray(options)) return 'has no options'
-  const problem = storedProblem(options)
+  const problem = lab.storedProblem(options)
   if (problem) return problem
   if (!Array.isArray(context.programs) || context.programs.length === 0) return 'has no list of the programs it measured'
   const badProgram = context.programs.find(program => typeof program?.name !== 'string' || !SAFE_NAME.test(program.name))

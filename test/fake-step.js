@@ -386,8 +386,7 @@ async function runBench (args, { env = {}, step = fakeStep() } = {}) {
   try {
     forgetLab()
     const { placementPlan } = require('../lib/placement')
-    const { main, parseOptions } = require(BENCH)
-    const { usage } = require('../lib/bench-options')
+    const { main, parseOptions, usage } = require(BENCH)
     const { runTool } = require('../lib/cli')
     status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet, bpf: step.bpf }) }, args)
   } finally {

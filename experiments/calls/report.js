@@ -1,7 +1,7 @@
 'use strict'
 // The calls experiment's report: the call ladder first (where a 256-byte read's ns go,
 // rung by rung), then the cost pass at 256 B as the stdio experiment reports it, whose
-// report (experiments/stdio/report.js) this one builds on. The interface is stdio's.
+// report (experiments/stdio/report.js) this one builds on. Its interface: experiments/index.js.
 const path = require('node:path')
 const stdio = require('../stdio/report')
 const { findings } = require('./findings')

@@ -167,7 +167,7 @@ function describe (options, { runnable }) {
 }
 
 function derive (logged, context) {
-  return { 'results.json': { ...sharedResults(logged, context, ['endpoint', 'connections', 'requests']), db: summariseDb(dataPoints(logged), context) } }
+  return { 'results.json': { ...sharedResults(logged, context, ['endpoint', 'connections', 'requests'], 'db'), db: summariseDb(dataPoints(logged), context) } }
 }
 
 // A failed cell measured again: its server with the reference, its endpoint, at its

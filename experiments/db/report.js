@@ -2,7 +2,7 @@
 // The db experiment's report: per endpoint, a row per server with its requests/s, its CPU
 // per request split between the server, its database backends and the rest, and the
 // syscalls per request of the server and of its backends; the findings say it in words.
-// The interface is stdio's (experiments/stdio/report.js).
+// Its interface: experiments/index.js.
 const path = require('node:path')
 const { findings } = require('./findings')
 const { formatNumber, formatShare, escapeMarkdown: md } = require('../../lib/report/format')

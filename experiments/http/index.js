@@ -139,7 +139,7 @@ function describe (options, { runnable }) {
 }
 
 function derive (logged, context) {
-  const shared = sharedResults(logged, context, ['mode', 'connections', 'requests', 'rateShare'])
+  const shared = sharedResults(logged, context, ['mode', 'connections', 'requests', 'rateShare'], 'http')
   return { 'results.json': { ...shared, http: summariseHttp(dataPoints(logged), context) } }
 }
 

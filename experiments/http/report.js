@@ -1,7 +1,7 @@
 'use strict'
 // The http experiment's report: hello-world servers under wrk, by mode, a row per
 // server with its requests/s by connections, its CPU and syscalls per request, and the
-// findings that say it in words. The interface is stdio's (experiments/stdio/report.js).
+// findings that say it in words. Its interface: experiments/index.js.
 const path = require('node:path')
 const { findings, headlineConnections } = require('./findings')
 const { formatNumber, formatPercent, formatShare, escapeMarkdown: md } = require('../../lib/report/format')

@@ -299,7 +299,7 @@ function summariseResults (logged, context) {
   // the lab's answer, from the cost pass (experiments/stdio/cost.js); null for runs without one
   const fastPaths = summariseFastPaths(records, context)
   const headline = markUnproven(summariseHeadline(records, context, rejected), fastPaths)
-  const shared = sharedResults(logged, context, ['blockSize'])
+  const shared = sharedResults(logged, context, ['blockSize'], 'stdio')
   return {
     runId: shared.runId,
     experiment: shared.experiment,

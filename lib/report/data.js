@@ -3,8 +3,8 @@
 // what the report shows: the part their experiment shapes (the series of every chart,
 // the tables, the findings: experiments/<name>/report.js shape) and each run's context.
 // Pure functions of the parsed JSON, so every number can be checked by hand against a
-// results folder; reading files and writing the report live in analyse.js.
-const { byName, ofResults, DEFAULT_EXPERIMENT } = require('../../experiments')
+// results folder; reading files and writing the report live in analyse.js, which hands
+// each set over with its experiment (set.experiment: experiments/<name>/index.js).
 const { contextOf } = require('./context')
 const { groupByMachine } = require('../machine')
 const { compareMachines } = require('./machines')
@@ -20,14 +20,14 @@ function labelSets (sets) {
   })
 }
 
-// The experiment whose run made a results.json; one the lab does not know is reported
-// as the default's.
-const experimentOfResults = results => ofResults(results) ?? byName(DEFAULT_EXPERIMENT)
-
-// The experiment a report shows: the one every set is a run of, else the default.
+// The experiment a report shows: the one every set is a run of (analyse.js refuses to
+// compare runs of two).
 function experimentOf (sets) {
-  const [first, ...rest] = sets.map(set => experimentOfResults(set.results))
-  return rest.every(experiment => experiment === first) ? first : byName(DEFAULT_EXPERIMENT)
+  const [first, ...rest] = sets.map(set => set.experiment)
+  if (!first || rest.some(experiment => experiment !== first)) {
+    throw new Error('a report shows runs of one experiment, each set handed over with it')
+  }
+  return first
 }
 
 function shapeReport (inputSets, { title, failedTargets = [] } = {}) {
@@ -45,8 +45,11 @@ function shapeReport (inputSets, { title, failedTargets = [] } = {}) {
     failedTargets,
     sets: sets.map(set => set.label),
     experiment: experiment.name,
-    contexts: sets.map(set => contextOf(set, experimentOfResults(set.results).report))
+    // the experiment's report module, which renders the shaped data (lib/report/html.js,
+    // text.js)
+    report: experiment.report,
+    contexts: sets.map(set => contextOf(set, experiment.report))
   }
 }
 
-module.exports = { shapeReport, labelSets, experimentOfResults }
+module.exports = { shapeReport, labelSets }

@@ -6,7 +6,6 @@
 // network (the page's Content-Security-Policy forbids any fetch).
 const fs = require('node:fs')
 const path = require('node:path')
-const { experiments, byName } = require('../../experiments')
 const { jsonForScript } = require('./format')
 const { Markup, html } = require('./markup')
 const { machinesHtml, machinesChart, failedTargetsHtml } = require('./machines-text')
@@ -103,23 +102,34 @@ footer { color: var(--muted); font-size: 13px; text-align: center; padding: 0 24
 }
 `
 
-// The page's own script: lib/report/format.js, lib/report/browser.js and every
-// experiment's page module, each wrapped as the CommonJS module it is with a require()
-// that gives it the modules it names (resolved here: the page has no files to look
-// in), then drawReport() on the page's data with each experiment's drawings.
-function pageScript () {
-  const files = [path.join(__dirname, 'format.js'), path.join(__dirname, 'looks.js'), path.join(__dirname, 'browser.js'), ...experiments.map(experiment => experiment.report.browser)]
+// The page's own script: lib/report/browser.js, the experiment's page module
+// (report.browser) and every module they require, each wrapped as the CommonJS module it is
+// with a require() that gives it the modules it names (resolved here: the page has no files
+// to look in), then drawReport() on the page's data with the experiment's drawings.
+function pageScript (experiment, browserModule) {
+  const entry = path.join(__dirname, 'browser.js')
   const idOf = file => path.relative(ROOT, file)
-  const modules = files.map(file => {
+  // every module the two reach, by the require() calls in their sources
+  const files = []
+  const sources = new Map()
+  const visit = file => {
+    if (sources.has(file)) return
     const source = fs.readFileSync(file, 'utf8')
-    const requires = Object.fromEntries([...source.matchAll(/require\('([^']+)'\)/g)].map(([, name]) => {
-      const required = require.resolve(name, { paths: [path.dirname(file)] })
-      if (!files.includes(required)) throw new Error(`${idOf(file)} requires ${name}, which the page does not carry`)
-      return [name, idOf(required)]
-    }))
+    sources.set(file, source)
+    for (const [, name] of source.matchAll(/require\('([^']+)'\)/g)) {
+      if (!name.startsWith('.')) throw new Error(`${idOf(file)} requires ${name}, which the page cannot carry`)
+      visit(require.resolve(name, { paths: [path.dirname(file)] }))
+    }
+    files.push(file)
+  }
+  visit(entry)
+  visit(browserModule)
+  const modules = files.map(file => {
+    const source = sources.get(file)
+    const requires = Object.fromEntries([...source.matchAll(/require\('([^']+)'\)/g)]
+      .map(([, name]) => [name, idOf(require.resolve(name, { paths: [path.dirname(file)] }))]))
     return `modules[${JSON.stringify(idOf(file))}] = { requires: ${JSON.stringify(requires)}, run: (module, require) => {\n${source}\n} }`
   })
-  const drawings = experiments.map(experiment => `${JSON.stringify(experiment.name)}: load(${JSON.stringify(idOf(experiment.report.browser))}).drawings`)
   const script = `(() => {
 const modules = {}
 const load = id => {
@@ -131,7 +141,7 @@ const load = id => {
   return entry.module.exports
 }
 ${modules.join('\n')}
-load(${JSON.stringify(idOf(path.join(__dirname, 'browser.js')))}).drawReport({ ${drawings.join(', ')} })
+load(${JSON.stringify(idOf(entry))}).drawReport({ ${JSON.stringify(experiment)}: load(${JSON.stringify(idOf(browserModule))}).drawings })
 })()`
   // "<script" and "</script" in the sources' comments and strings would change how the
   // page's parser reads the element: in a string or a regular expression \x73 reads as
@@ -143,7 +153,7 @@ function renderHtml (data, assets) {
   const { version, scripts } = assets.highcharts
   // A literal "</script" inside the library would end the element early.
   const library = scripts.map(script => `/* highcharts/${script.name} ${version} */\n${script.text.replace(/<\/script/gi, '<\\/script')}`).join('\n;\n')
-  const experimentSections = byName(data.experiment).report.sections
+  const experimentSections = data.report.sections
   const sections = data.machines
     ? [['machines', 'Across machines', () => machinesHtml(data.machines), () => machinesChart(data.machines)], ...experimentSections]
     : experimentSections
@@ -177,7 +187,7 @@ ${sections.map(([, , render]) => render(data))}
 <footer>Written by analyse.js from ${data.contexts.map(context => context.dir ?? context.label).join(', ')}. Charts: Highcharts ${version}, inlined; use a chart's menu to save it as PNG or SVG.</footer>
 <script type="application/json" id="report-data">${new Markup(jsonForScript(pageData))}</script>
 <script>${new Markup(library)}</script>
-<script>${new Markup(pageScript())}</script>
+<script>${new Markup(pageScript(data.experiment, data.report.browser))}</script>
 </body>
 </html>
 `

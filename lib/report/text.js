@@ -3,15 +3,13 @@
 // report.js): results.md (its figures, findings and the context, for a README or an
 // issue) and results.csv (a row per cell, for a spreadsheet), both from the data
 // lib/report/data.js shaped; and the tables bench.js prints when a run is done, from
-// results.json.
-const { byName } = require('../../experiments')
-const { experimentOfResults } = require('./data')
+// results.json. The data carries its experiment's report module (data.report).
 const { escapeMarkdown: md, csvField } = require('./format')
 const { machinesMarkdown, machinesTerminal, machinesCsv, failedTargetsMarkdown } = require('./machines-text')
 
 function renderMarkdown (data) {
   const machines = data.machines ? machinesMarkdown(data.machines) : []
-  const experiment = byName(data.experiment).report.markdown(data)
+  const experiment = data.report.markdown(data)
   // one run's heading says when and from which commit it was measured, as the page does
   const heading = data.compare || !data.subtitle ? [] : [md(data.subtitle), '']
   return [`# ${md(data.title)}`, '', ...heading, ...failedTargetsMarkdown(data.failedTargets), ...machines,
@@ -22,7 +20,7 @@ const csvText = (header, rows) =>
   [header, ...rows].map(cells => cells.map(csvField).join(',')).join('\r\n') + '\r\n'
 
 function renderCsv (data) {
-  const { columns, rows } = byName(data.experiment).report.csv(data)
+  const { columns, rows } = data.report.csv(data)
   return csvText(columns.map(([name]) => name), rows.map(row => columns.map(([, pick]) => pick(row))))
 }
 
@@ -32,15 +30,15 @@ function renderMachinesCsv (data) {
   return csvText(columns, rows)
 }
 
-// bench.js's summary when a run is done, as the run's experiment gives it.
-function renderTerminal (results, sizes) {
-  return experimentOfResults(results).report.terminal(results, sizes).join('\n')
+// bench.js's summary when a run is done, as the run's experiment (its caller's) gives it.
+function renderTerminal (results, sizes, experiment) {
+  return experiment.report.terminal(results, sizes).join('\n')
 }
 
 // What analyse.js prints beside the files when runs are compared: how far they agree.
 function renderAgreement (data) {
   const machines = data.machines ? machinesTerminal(data.machines) : []
-  return [...machines, ...byName(data.experiment).report.agreement(data)]
+  return [...machines, ...data.report.agreement(data)]
 }
 
 module.exports = { renderMarkdown, renderCsv, renderMachinesCsv, renderTerminal, renderAgreement }

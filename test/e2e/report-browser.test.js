@@ -70,7 +70,16 @@ test('an axis cut before a few values far past the rest, their bars labelled wit
 })
 
 // The page's modules: the shell's two, then each experiment's.
-const PAGE_MODULES = ['lib/report/format.js', 'lib/report/browser.js', 'experiments/stdio/report-browser.js', 'experiments/calls/report-browser.js', 'experiments/http/report-browser.js', 'experiments/db/report-browser.js']
+// What a page carries: the shared page code, and its experiment's page module with what that
+// requires (calls draws its cost pass with stdio's); no other experiment's.
+const SHARED_PAGE_MODULES = ['lib/report/format.js', 'lib/report/looks.js', 'lib/report/browser.js']
+const PAGE_MODULES = {
+  stdio: ['experiments/stdio/report-browser.js'],
+  calls: ['experiments/calls/report-browser.js', 'experiments/stdio/report-browser.js'],
+  http: ['experiments/http/report-browser.js'],
+  db: ['experiments/db/report-browser.js']
+}
+const FIXTURE_OF = { stdio: 'sample', calls: 'calls-sample', http: 'http-sample', db: 'db-sample' }
 
 test('each experiment draws every section of its page that has charts, and no other', () => {
   for (const { name, report } of experiments) {
@@ -80,22 +89,27 @@ test('each experiment draws every section of its page that has charts, and no ot
 })
 
 test('the page runs these modules as they are, and nothing else formats or escapes', () => {
-  assert.deepEqual(experiments.map(({ report }) => path.relative(ROOT, report.browser)), PAGE_MODULES.slice(2), 'every experiment\'s page module is in the list')
+  assert.deepEqual(experiments.map(({ name, report }) => [name, path.relative(ROOT, report.browser)]),
+    Object.entries(PAGE_MODULES).map(([name, modules]) => [name, modules[0]]), 'every experiment\'s page module is in the list')
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-report-browser-'))
   try {
-    const made = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), path.join(ROOT, 'test', 'fixtures', 'results', 'sample'), '--out', out], { encoding: 'utf8', timeout: 60000 })
-    assert.equal(made.status, 0, made.stderr)
-    const page = fs.readFileSync(path.join(out, 'report.html'), 'utf8')
-    const script = page.slice(page.lastIndexOf('<script>') + '<script>'.length, page.lastIndexOf('</script>'))
-    for (const name of PAGE_MODULES) {
-      const source = fs.readFileSync(path.join(ROOT, name), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
-      assert.ok(script.includes(source), `${name} is not in the page as it is`)
+    for (const [name, own] of Object.entries(PAGE_MODULES)) {
+      const made = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), path.join(ROOT, 'test', 'fixtures', 'results', FIXTURE_OF[name]), '--out', path.join(out, name)], { encoding: 'utf8', timeout: 60000 })
+      assert.equal(made.status, 0, made.stderr)
+      const page = fs.readFileSync(path.join(out, name, 'report.html'), 'utf8')
+      const script = page.slice(page.lastIndexOf('<script>') + '<script>'.length, page.lastIndexOf('</script>'))
+      const carried = [...script.matchAll(/^modules\["([^"]+)"\]/gm)].map(match => match[1]).sort()
+      assert.deepEqual(carried, [...SHARED_PAGE_MODULES, ...own].sort(), `${name}'s page carries its own modules and no other`)
+      for (const file of [...SHARED_PAGE_MODULES, ...own]) {
+        const source = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/<(\/?)script/gi, '<$1\\x73cript')
+        assert.ok(script.includes(source), `${file} is not in ${name}'s page as it is`)
+      }
+      assert.ok(script.includes(drawReport.toString()))
+      for (const helper of ['formatNumber', 'sizeName', 'sizeLabel', 'escapeHtml']) {
+        assert.equal(script.split(`function ${helper} (`).length - 1, 1, `${helper} is defined once, in lib/report/format.js`)
+      }
+      assert.doesNotMatch(script, /const (esc|fmt|sizeName|sizeLabel) =/, 'no local copy of a formatting helper')
     }
-    assert.ok(script.includes(drawReport.toString()))
-    for (const helper of ['formatNumber', 'sizeName', 'sizeLabel', 'escapeHtml']) {
-      assert.equal(script.split(`function ${helper} (`).length - 1, 1, `${helper} is defined once, in lib/report/format.js`)
-    }
-    assert.doesNotMatch(script, /const (esc|fmt|sizeName|sizeLabel) =/, 'no local copy of a formatting helper')
   } finally {
     fs.rmSync(out, { recursive: true, force: true })
   }

@@ -315,7 +315,7 @@ describe('what the report says of the checks', () => {
     assert.equal(title, 'Fast paths')
     const page = String(render(data))
     assert.match(page, /<span class="flag flag-failed">not taken<\/span>/)
-    const lines = renderTerminal(set.results, [256]).split('\n')
+    const lines = renderTerminal(set.results, [256], set.experiment).split('\n')
     assert.ok(lines.some(line => /^deno-ffi\s+deno\s+not taken\s+count\(\) deoptimised/.test(line)), lines.join('\n'))
   })
 })

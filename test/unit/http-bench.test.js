@@ -6,6 +6,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
+const { benchOptions } = require('../../lib/bench-options')
 const path = require('node:path')
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
@@ -400,7 +401,7 @@ test('summariseHttp, interleaved: a process is classified by its own CPU per req
 })
 
 test('a resumed http run from before --placement goes on with wrk apart, as it began', () => {
-  const { storedProblem, resumedOptions } = require('../../lib/bench-options')
+  const { storedProblem, resumedOptions } = benchOptions(require('../../experiments'))
   const { parseOptions } = require('../../bench')
   const { placement, ...older } = parseOptions(['--experiment', 'http', '--quick'])
   assert.equal(placement, 'interleaved')
@@ -410,7 +411,7 @@ test('a resumed http run from before --placement goes on with wrk apart, as it b
 })
 
 test('a resumed http run from before the latency pass goes on without it, as it began', () => {
-  const { storedProblem, resumedOptions } = require('../../lib/bench-options')
+  const { storedProblem, resumedOptions } = benchOptions(require('../../experiments'))
   const { parseOptions } = require('../../bench')
   const { latency, ...older } = parseOptions(['--experiment', 'http', '--quick'])
   assert.equal(latency, true)

@@ -122,7 +122,8 @@ test('a share of C is printed only where this cell\'s halves and C\'s agree with
   close(cell('node-sync').vsC.steadyThroughput, steadyOf(121e6) / steadyOf(101e6), 'node-sync share kept')
   assert.ok(cell('node-sync').vsC.steadyShare, 'its interval kept')
   // the terminal: just-sync's share printed, node-sync's reason in its place
-  const lines = renderTerminal(results, [4096]).split('\n')
+  const stdio = require('../../experiments/stdio')
+  const lines = renderTerminal(results, [4096], stdio).split('\n')
   const row = name => lines.filter(line => line.startsWith(`${name} `))
   assert.match(row('just-sync')[0], /\s\d+ 91%(≈)?$/)
   assert.match(row('node-sync')[0], /\s\d+ \(noisy\)$/)
@@ -131,7 +132,7 @@ test('a share of C is printed only where this cell\'s halves and C\'s agree with
   assert.match(row('bun-ffi')[0], /\s\d+ \(too few runs\)$/)
   assert.ok(lines.includes('This machine was too noisy to quote the best run\'s steady-state MB/s (±7.69%, goal ±5%).'), lines.join('\n'))
   // results.md and the report's data: the same
-  const data = shapeReport([{ label: 'shares', context: { runId: 'shares', options: { feeder: 'fixed', runs: 4 } }, results }])
+  const data = shapeReport([{ label: 'shares', context: { runId: 'shares', options: { feeder: 'fixed', runs: 4 } }, results, experiment: stdio }])
   const md = renderMarkdown(data)
   assert.match(md, /\| node-sync \| \d+ \(noisy\) \|/)
   assert.match(md, /\| just-sync \| \d+ \(91%(≈)?\) \|/)

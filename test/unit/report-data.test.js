@@ -487,7 +487,7 @@ test('a failed cell: a gap in the lines, a flag and the failures', () => {
 test('the terminal summary bench.js prints: a program per row, a size per column, best steady MB/s, % of C and flag marks', () => {
   const { renderTerminal } = require('../../lib/report/text')
   const results = sample().results
-  const all = renderTerminal(results, [256, 4096, 65536]).split('\n')
+  const all = renderTerminal(results, [256, 4096, 65536], sample().experiment).split('\n')
   // the headline first: C's ns per read, then each reader's, its overhead and share of C with the interval
   assert.equal(all[0], '')
   assert.match(all[1], /^Per read, CPU time against C/)
