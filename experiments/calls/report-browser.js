@@ -1,27 +1,56 @@
 'use strict'
 // The calls experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js), whose headline chart shows the cost pass here too.
-const { escapeHtml } = require('../../lib/report/format')
+const { escapeHtml, formatNumber } = require('../../lib/report/format')
+const { outlierCut } = require('../../lib/report/browser')
 const stdio = require('../stdio/report-browser')
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
 // measured read beside it (a dot, whiskers its interval) and the cost pass's figure.
-function ladder (entries, { color, copy, countTooltip }) {
+function ladder (entries, { color, copy, countTooltip, runtimeAxis }) {
   for (const [index, entry] of entries.entries()) {
+    // a few variants far past the rest (the WASI hosts' empty reads, 7 to 16 µs) would leave
+    // the others slivers: the axis ends past the rest, and their figures are written at its edge
+    const totals = entry.chart.categories.map((_, i) => entry.chart.parts.reduce((sum, part) => sum + (part.data[i] ?? 0), 0))
+    const { max } = outlierCut(totals)
+    const past = max === null
+      ? []
+      : [{
+          name: 'past the axis',
+          type: 'scatter',
+          data: totals.map((total, i) => (total > max ? { y: max, total, measured: entry.chart.measured[i] } : null)),
+          marker: { enabled: false },
+          showInLegend: false,
+          enableMouseTracking: false,
+          dataLabels: {
+            enabled: true,
+            align: 'right',
+            x: -6,
+            crop: false,
+            overflow: 'allow',
+            style: { color: '#1d2330', textOutline: '2px #ffffff' },
+            formatter () { return `parts ${formatNumber(this.point.total)} ns, read ${formatNumber(this.point.measured)} ns →` }
+          }
+        }]
     Highcharts.chart(`chart-ladder-${index}`, {
       chart: { type: 'bar', height: Math.max(300, 150 + entry.chart.categories.length * 44) },
       title: { text: escapeHtml(`${entries.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
       subtitle: { text: `ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: ${entry.chart.level} interval), diamond: the stdin bench's cost pass` },
-      xAxis: { categories: entry.chart.categories.map(escapeHtml) },
+      xAxis: runtimeAxis(entry.chart.categories),
       // reversedStacks off: the parts run left to right in the order of a call, boundary first
-      yAxis: { title: { text: 'ns of CPU per call' }, reversedStacks: false },
+      yAxis: {
+        max,
+        title: { text: `ns of CPU per call${max === null ? '' : ' (the axis ends before the longest bars, whose figures are written at its edge)'}` },
+        reversedStacks: false
+      },
       plotOptions: { bar: { stacking: 'normal' } },
       tooltip: countTooltip('ns'),
       series: [
         ...entry.chart.parts.map((part, i) => ({ name: escapeHtml(part.name), data: copy(part.data), color: color(i) })),
         { id: `ladder-measured-${index}`, name: 'measured 256-byte read', type: 'scatter', data: copy(entry.chart.measured), color: '#1d2330', marker: { symbol: 'circle' } },
         { name: `measured, ${entry.chart.level} interval`, type: 'errorbar', linkedTo: `ladder-measured-${index}`, data: copy(entry.chart.whiskers), enableMouseTracking: false },
-        { name: 'cost pass, 256 B', type: 'scatter', data: copy(entry.chart.costPass), color: '#bf399e', marker: { symbol: 'diamond' } }
+        { name: 'cost pass, 256 B', type: 'scatter', data: copy(entry.chart.costPass), color: '#bf399e', marker: { symbol: 'diamond' } },
+        ...past
       ]
     })
   }

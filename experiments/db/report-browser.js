@@ -6,7 +6,7 @@ const { drawAnswer, referenceLine } = require('../../lib/report/browser')
 
 // Per set and endpoint: CPU per request stacked by process, and the server's syscalls
 // per request stacked by call.
-function db (entries, { color, copy, countTooltip }) {
+function db (entries, { color, copy, countTooltip, runtimeAxis }) {
   let index = 0
   const callColours = new Map()
   const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
@@ -24,7 +24,7 @@ function db (entries, { color, copy, countTooltip }) {
         chart: { type: 'bar', height: Math.max(470, 150 + cpu.categories.length * 32) },
         title: { text: escapeHtml(`${prefix}: CPU per request`) },
         subtitle: { text: 'µs by process, median of the runs at the most connections; lower is better' },
-        xAxis: { categories: cpu.categories.map(escapeHtml) },
+        xAxis: runtimeAxis(cpu.categories),
         yAxis: { min: 0, title: { text: 'µs of CPU per request' }, reversedStacks: false },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('µs per request'),
@@ -36,7 +36,7 @@ function db (entries, { color, copy, countTooltip }) {
         chart: { type: 'bar', height: Math.max(470, 150 + calls.categories.length * 32) },
         title: { text: escapeHtml(`${prefix}: the server's syscalls per request`) },
         subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls); lower is better' },
-        xAxis: { categories: calls.categories.map(escapeHtml) },
+        xAxis: runtimeAxis(calls.categories),
         yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(calls.reference?.total, calls.reference?.name) },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('calls per request'),

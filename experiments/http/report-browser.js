@@ -7,7 +7,7 @@ const { drawAnswer, referenceLine } = require('../../lib/report/browser')
 // Per set and mode: requests/s by server, a column per count of connections (whiskers:
 // the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
 // by call.
-function http (entries, { color, copy, countTooltip, runtimePoints, groupColor, familyLegend }) {
+function http (entries, { color, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
   let httpIndex = 0
   // one colour per syscall on the whole page, whichever mode's chart it is in
   const callColours = new Map()
@@ -48,7 +48,7 @@ function http (entries, { color, copy, countTooltip, runtimePoints, groupColor, 
         chart: { type: 'bar', height: Math.max(470, 150 + mode.chart.syscalls.categories.length * 40) },
         title: { text: escapeHtml(`${prefix}: syscalls per request`) },
         subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls), which follows timing; lower is better' },
-        xAxis: { categories: mode.chart.syscalls.categories.map(escapeHtml) },
+        xAxis: runtimeAxis(mode.chart.syscalls.categories),
         yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(mode.chart.syscalls.reference?.total, mode.chart.syscalls.reference?.name) },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('calls per request'),

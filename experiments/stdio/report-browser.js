@@ -208,7 +208,7 @@ function cost (part, kit) {
 // 5. Syscall profiles at the chosen block size: each reader's syscalls per read in the
 // steady state, stacked by call, against C's (a line); the calls a run makes whatever it
 // reads (start-up and exit) apart, in the runtime's hue.
-function syscalls (part, { color, copy, countTooltip, runtimePoints, groupColor, familyLegend }) {
+function syscalls (part, { color, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
   if (!part.available || !part.perRead) return {}
   // One colour per syscall name across both charts and every block size.
   const syscallColors = new Map()
@@ -232,7 +232,7 @@ function syscalls (part, { color, copy, countTooltip, runtimePoints, groupColor,
   const height = size => Math.max(360, 150 + part.bySize[size].categories.length * 26)
   const perReadOptions = (size, field, title) => ({
     title: { text: escapeHtml(`${title} at ${sizeName(size)}: syscalls per read`) },
-    xAxis: { categories: part.bySize[size].categories.map(escapeHtml) },
+    xAxis: runtimeAxis(part.bySize[size].categories),
     yAxis: { min: 0, title: { text: 'syscalls per read, steady state' }, reversedStacks: false, plotLines: cLine(part.bySize[size].baseline[field]) }
   })
   const charts = modes.map(([mode, field, title]) => ({

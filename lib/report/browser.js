@@ -60,6 +60,17 @@ function drawReport (drawings) {
     // custom: what the page tests read back (lib/report/geometry.js)
     return { ...point, color: groupFill(hue, group), borderColor: hue, borderWidth: group ? 1 : 0, custom: { runtime: names[i], family, group } }
   })
+  // A category axis of runtimes whose bars are coloured by something else (a syscall, a
+  // rung, a process): each name marked with its runtime's hue.
+  const runtimeAxis = names => ({
+    categories: names.map(escapeHtml),
+    labels: {
+      formatter () {
+        const name = names[this.pos]
+        return name === undefined ? this.value : `<span style="color:${look(name).color}">■</span> ${this.value}`
+      }
+    }
+  })
   // The key to the hues of bars coloured by runtime: a legend entry per family among the
   // names, a series with no points (a scatter's, which takes no bar's room in a group).
   const familyLegend = names => [...FAMILIES, OTHER]
@@ -106,7 +117,7 @@ function drawReport (drawings) {
     plotOptions: { series: { animation: false } }
   })
 
-  const kit = { palette, dashes, dash, copy, color, shade, look, runtimePoints, groupColor, familyLegend, setPressed, countTooltip }
+  const kit = { palette, dashes, dash, copy, color, shade, look, runtimePoints, runtimeAxis, groupColor, familyLegend, setPressed, countTooltip }
   const redraws = {}
   // the sections every experiment's page may have, then the experiment's own
   for (const [id, draw] of Object.entries({ machines: drawMachines, ...drawings[data.experiment] })) {
