@@ -58,7 +58,8 @@ for (const variant of calls.variants.filter(variant => variant.wasi)) {
     const counts = { rounds: 1, calls: 1000, reads: 256 }
     const bytes = calls.ladderBytes(counts)
     const script = 'summary=$(mktemp) && trap \'rm -f "$summary"\' EXIT && ' +
-      `head -c ${bytes} /dev/zero | strace -f -c --seccomp-bpf -e trace=sched_yield -o "$summary" ` +
+      // timeout: spawnSync's own would stop bash alone, and wait on a hung tracee for ever
+      `head -c ${bytes} /dev/zero | timeout -k 5 100 strace -f -c --seccomp-bpf -e trace=sched_yield -o "$summary" ` +
       `${shellQuote(calls.ladderArgv(variant, counts))} > /dev/null && cat "$summary"`
     const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 120000 })
     assert.equal(run.status, 0, run.stderr)

@@ -664,7 +664,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     }
 
     await page.screenshot({ path: path.join(OUTPUT, 'report.png'), fullPage: true })
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-stdio')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [], 'the page fetched nothing from the network')
   } finally {
@@ -704,7 +704,7 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
     assert.match(await page.textContent('#ladder'), /A no-op call into C costs 3\.12 ns from C, 1\.88 from bun-ffi/)
     assert.match(await page.textContent('#ladder'), /The parts add up to the measured 256-byte read within 10% for 8 of 8 variants/)
     await page.screenshot({ path: path.join(OUTPUT, 'calls.png'), fullPage: true })
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-calls')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -792,7 +792,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     assert.match(await page.textContent('#http'), /Keep-alive, 16 connections: c-epoll answers 137274 req\/s \(median\); the most of the others, deno, 103% of it, the fewest, \S+, \d+%\./)
     assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
     await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-http')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -860,7 +860,7 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     assert.ok(variants.includes('c-libpq'), variants.join(', '))
     assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
     await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-db')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -904,7 +904,7 @@ test('report.html of an http run without strace: requests/s drawn, the syscall c
       Array(2).fill('No syscalls per request: strace did not run: skipped with --no-strace.'))
     const syscallColumn = await page.$$eval('#http table.http tbody tr td:nth-last-child(2)', all => [...new Set(all.map(cell => cell.textContent))])
     assert.deepEqual(syscallColumn, ['not traced'])
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-http-nostrace')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -960,7 +960,7 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
     // the share of C over all runs: a row only for just-sync, the one program with an interval
     const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
     assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90.0–104.0%)'])
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-marginal')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -977,7 +977,7 @@ test('report.html without strace data: the syscall section says why, the rest dr
     // a run from before the cost pass: the headline says why it is missing, and no chart
     assert.ok(!('chart-headline' in charts))
     assert.match(await page.textContent('#headline .why'), /No headline: this run has no cost pass/)
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-stdio-nostrace')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
   } finally {
@@ -996,7 +996,7 @@ test('report.html comparing two machines: the comparison first, then each run\'s
     const charts = await chartsOf(page)
     assert.ok(Object.keys(charts).length > 0)
     await page.screenshot({ path: path.join(OUTPUT, 'report-machines.png'), fullPage: true })
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-machines')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -1015,7 +1015,7 @@ test('report.html comparing two sets: a series per program and run', async () =>
     assert.equal(charts['chart-gc-heap'].series.length, 2)
     assert.match(await page.textContent('#summary'), /Side by side/)
     await page.screenshot({ path: path.join(OUTPUT, 'report-compare.png'), fullPage: true })
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-compare')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
@@ -1043,7 +1043,7 @@ test('report.html with a failed cell: a gap in the lines, the cell flagged, the 
     assert.equal(await page.locator('#summary .flag-failed').count(), 1)
     assert.equal(await page.locator('#context ul.failures li').count(), 2)
     assert.match(await page.textContent('#context ul.failures'), /timing deno-sync at 4 KiB, run 0: reader exited 1: boom/)
-    await assertAtAGlance(page)
+    await assertAtAGlance(page, 'glance-failed-cell')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
