@@ -1,0 +1,61 @@
+'use strict'
+// perf (Debian's linux-perf) as the lab uses it: a command sampled by timer (cpu-clock: these
+// VMs have no hardware counters) with its call graphs, then each sample's stack as `perf
+// script` prints it. JIT code is named by the runtimes' own maps, which perf script reads
+// from /tmp/perf-PID.map: V8's --perf-basic-prof (Node, Deno, the host).
+const { spawnSync } = require('node:child_process')
+
+const PERF = process.env.PERF || 'perf'
+// samples a second: enough for a bucket of a few percent in a run of a second or two
+const FREQUENCY = 4999
+
+function perfRecordArgv (dataFile, { frequency = FREQUENCY } = {}) {
+  return [PERF, 'record', '-q', '-e', 'cpu-clock', '-F', String(frequency), '-g', '-o', dataFile, '--']
+}
+
+function perfScriptArgv (dataFile) {
+  return [PERF, 'script', '-i', dataFile, '-F', 'comm,pid,tid,time,ip,sym,dso']
+}
+
+// Whether perf can sample here, or one line that says why not and how to fix it.
+function probePerf () {
+  const version = spawnSync(PERF, ['--version'], { encoding: 'utf8' })
+  if (version.error) {
+    return { available: false, reason: `${PERF} is not installed: apt-get install linux-perf (./setup.sh --test installs it), or point PERF= at one` }
+  }
+  const tried = spawnSync(PERF, ['record', '-q', '-e', 'cpu-clock', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' })
+  if (tried.status !== 0) {
+    const said = `${tried.stderr}`.split('\n').find(line => line.trim()) ?? `exit ${tried.status}`
+    return {
+      available: false,
+      reason: `perf may not sample here (${said.trim()}): run as root, or sysctl kernel.perf_event_paranoid=1; ` +
+        'in a container, allow perf_event_open (docker run --cap-add PERFMON, or --privileged)'
+    }
+  }
+  return { available: true, version: version.stdout.trim() }
+}
+
+// perf script's text, as -F comm,pid,tid,time,ip,sym,dso prints it:
+//   node 20318/20318 56256.982884:
+//       ffffffff8168b961 get_mem_cgroup_from_mm ([kernel.kallsyms])
+//           7f45b54f2ad7 [unknown] ([unknown])
+// → [{ comm, pid, tid, timeS, frames: [{ symbol, dso }] }], each stack leaf first.
+const HEADER = /^(\S.*?)\s+(\d+)\/(\d+)\s+([\d.]+):/
+const FRAME = /^\s+[0-9a-f]+\s+(.*?)\s+\(([^()]*)\)$/
+function parsePerfScript (text) {
+  const samples = []
+  let sample = null
+  for (const line of text.split('\n')) {
+    const header = HEADER.exec(line)
+    if (header) {
+      sample = { comm: header[1], pid: Number(header[2]), tid: Number(header[3]), timeS: Number(header[4]), frames: [] }
+      samples.push(sample)
+      continue
+    }
+    const frame = FRAME.exec(line)
+    if (frame && sample) sample.frames.push({ symbol: frame[1].replace(/\+0x[0-9a-f]+$/, ''), dso: frame[2] })
+  }
+  return samples
+}
+
+module.exports = { PERF, FREQUENCY, perfRecordArgv, perfScriptArgv, probePerf, parsePerfScript }

@@ -1,0 +1,98 @@
+'use strict'
+// Where a read's ns go (issue 50): perf script's text read back (lib/perf.js), and each
+// sample put in the bucket its stack says (experiments/stdio/profile.js), on profiles recorded
+// on the lab's VM (test/fixtures/perf: C's reader and node-sync at 256 B, dd on the other
+// CPU, perf record -e cpu-clock -F 997 -g; node-sync with V8's --perf-basic-prof).
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const zlib = require('node:zlib')
+const { spawnSync } = require('node:child_process')
+const { parsePerfScript } = require('../../lib/perf')
+const { BUCKETS, bucketOf, readWindow, attribute } = require('../../experiments/stdio/profile')
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'perf')
+const fixture = name => parsePerfScript(zlib.gunzipSync(fs.readFileSync(path.join(FIXTURES, `${name}.txt.gz`))).toString())
+const K = symbol => ({ symbol, dso: '[kernel.kallsyms]' })
+const U = (symbol, dso = '/work/main/build/node/26.12.1/bin/node') => ({ symbol, dso })
+const NODE = { binary: 'node', native: false }
+
+test('perf script read back: a sample per header, its frames leaf first, offsets dropped', () => {
+  const samples = fixture('c-256')
+  assert.equal(samples.length, 440)
+  const [first] = samples
+  assert.equal(first.comm, 'wc-c')
+  assert.ok(first.pid > 0 && first.tid === first.pid && first.timeS > 0)
+  assert.ok(samples.every(sample => sample.frames.length > 0))
+  assert.ok(samples.every((sample, i) => i === 0 || sample.timeS >= samples[i - 1].timeS), 'in time order')
+  const reading = samples.find(sample => sample.frames.some(frame => frame.symbol === 'vfs_read'))
+  // leaf first: the kernel's frames, then libc's wrapper that entered it
+  const firstUser = reading.frames.findIndex(frame => frame.dso !== '[kernel.kallsyms]')
+  assert.ok(firstUser > 0 && reading.frames[0].dso === '[kernel.kallsyms]')
+  assert.match(reading.frames[firstUser].dso, /libc/)
+  assert.ok(samples.flatMap(sample => sample.frames).every(frame => !/\+0x/.test(frame.symbol)))
+})
+
+test('a stack\'s bucket: the kernel by what it was doing, user space by the nearest frame that says whose', () => {
+  const read = [K('_copy_to_iter'), K('anon_pipe_read'), K('vfs_read'), K('ksys_read'), K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe'), U('read', '/usr/lib/x86_64-linux-gnu/libc.so.6')]
+  assert.deepEqual(bucketOf(read, NODE), { key: 'kernelRead', frame: 'vfs_read' })
+  // the reader waiting on an empty pipe is switching, whatever called the wait
+  assert.equal(bucketOf([K('finish_task_switch.isra.0'), K('__schedule'), K('schedule'), K('anon_pipe_read'), K('vfs_read')], NODE).key, 'switching')
+  assert.deepEqual(bucketOf([K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe'), U('read', 'libc.so.6')], NODE), { key: 'entryExit', frame: 'do_syscall_64' })
+  assert.deepEqual(bucketOf([K('do_madvise'), K('__x64_sys_madvise'), K('do_syscall_64')], NODE), { key: 'other', frame: 'syscall madvise' })
+  assert.deepEqual(bucketOf([K('clear_page_erms'), K('exc_page_fault'), K('asm_exc_page_fault')], NODE), { key: 'other', frame: 'kernel: asm_exc_page_fault' })
+  assert.deepEqual(bucketOf([U('read', '/usr/lib/x86_64-linux-gnu/libc.so.6'), U('uv__fs_work')], NODE), { key: 'entryExit', frame: 'read' })
+  // strcmp says nothing: its caller, Node's tracing check, is the binding's
+  assert.deepEqual(bucketOf([U('__strcmp_evex', 'libc.so.6'), U('v8::platform::tracing::TracingController::GetCategoryGroupEnabled'), U('node::fs::Read')], NODE),
+    { key: 'binding', frame: 'v8::platform::tracing::TracingController::GetCategoryGroupEnabled' })
+  assert.equal(bucketOf([U('v8::internal::Scavenger::Process'), U('v8::internal::Heap::Scavenge')], NODE).key, 'gc')
+  assert.equal(bucketOf([U('v8::internal::JSTypedArray::GetBuffer'), U('node::fs::Read')], NODE).key, 'buffer')
+  assert.deepEqual(bucketOf([U('JS:o* /work/main/wc/node-sync.js:1:1', '/tmp/perf-1.map')], NODE), { key: 'loop', frame: 'JS:o* /work/main/wc/node-sync.js:1:1' })
+  assert.equal(bucketOf([U('Builtins_LoadIC')], NODE).key, 'loop')
+  assert.equal(bucketOf([U('Builtins_CallApiCallbackOptimizedNoProfiling')], NODE).key, 'binding')
+  // C's own binary is its loop, not a runtime's binding
+  assert.deepEqual(bucketOf([U('main', '/work/main/build/wc-c')], { binary: 'wc-c', native: true }), { key: 'loop', frame: 'main' })
+  assert.deepEqual(bucketOf([U('[unknown]', '[unknown]')], NODE), { key: 'other', frame: 'unknown frames' })
+})
+
+test('the read loop\'s window cuts start-up and exit: from the first read of stdin to the last', () => {
+  const samples = fixture('node-sync-256')
+  const window = readWindow(samples)
+  assert.ok(window.length > 200 && window.length < samples.length, `${window.length} of ${samples.length}`)
+  const isRead = sample => sample.frames.some(frame => frame.symbol === 'vfs_read' || frame.symbol === 'ksys_read')
+  assert.ok(isRead(window[0]) && isRead(window.at(-1)))
+  assert.ok(!samples.slice(0, samples.indexOf(window[0])).some(isRead), 'no read before the window')
+  assert.deepEqual(readWindow([{ timeS: 1, frames: [U('main', 'wc-c')] }]), [])
+})
+
+test('C\'s read is the kernel\'s and the syscall\'s: no binding, no GC, little else', () => {
+  const { samples, buckets } = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
+  assert.equal(samples, 440)
+  assert.deepEqual(Object.keys(buckets), BUCKETS.map(bucket => bucket.key))
+  assert.equal(Object.values(buckets).reduce((sum, bucket) => sum + bucket.samples, 0), samples)
+  assert.ok(buckets.kernelRead.share > 0.6, `kernel ${buckets.kernelRead.share}`)
+  assert.ok(buckets.entryExit.share > 0.1)
+  assert.equal(buckets.binding.samples + buckets.gc.samples + buckets.buffer.samples, 0)
+  assert.ok(buckets.other.share < 0.05)
+  assert.equal(buckets.kernelRead.top[0][0], 'vfs_read')
+})
+
+test('node-sync\'s read: Node\'s fs binding, its JavaScript from V8\'s perf map, the buffer\'s checks', () => {
+  const { buckets } = attribute(fixture('node-sync-256'), NODE)
+  assert.ok(buckets.binding.share > 0.1, `binding ${buckets.binding.share}`)
+  assert.equal(buckets.binding.top[0][0], 'node::fs::Read')
+  assert.ok(buckets.loop.top.some(([frame]) => frame.startsWith('JS:')), 'JavaScript named by the perf map')
+  assert.ok(buckets.buffer.samples > 0)
+  const named = Object.entries(buckets).filter(([key]) => key !== 'other').reduce((sum, [, bucket]) => sum + bucket.samples, 0)
+  assert.ok(buckets.other.samples / (named + buckets.other.samples) < 0.05, 'almost every sample named')
+})
+
+test('perf missing: one line that names the fix', () => {
+  const probe = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'],
+    { cwd: path.join(__dirname, '..', '..'), env: { ...process.env, PERF: '/nowhere/perf' }, encoding: 'utf8' })
+  const answer = JSON.parse(probe.stdout)
+  assert.equal(answer.available, false)
+  assert.match(answer.reason, /^\/nowhere\/perf is not installed: apt-get install linux-perf/)
+  assert.ok(!answer.reason.includes('\n'))
+})
