@@ -71,11 +71,13 @@ function profiledArgv (program, blockSize, dataFile) {
 // One profiled run: dd and the reader under perf on the cost pass's CPU; its samples in
 // buckets, and the perf script text kept gzipped.
 function profiledRun (program, blockSize, bytes, pin, keepAs) {
-  const dataFile = path.join(os.tmpdir(), `profile-${process.pid}-${program.name}.data`)
+  // a folder of its own: V8 with its perf flags may leave isolate logs where it runs
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'profile-run-'))
+  const dataFile = path.join(scratch, 'perf.data')
   const feeder = `taskset -c ${pin.feeder} ${shellQuote(ddFeeder(bytes, FIXED_FEEDER_BLOCK))}`
   const reader = `taskset -c ${pin.reader} ${shellQuote(profiledArgv(program, blockSize, dataFile))}`
   try {
-    const ran = spawnSync('sh', ['-c', `${feeder} | ${reader}`], { encoding: 'utf8', timeout: 300000 })
+    const ran = spawnSync('sh', ['-c', `${feeder} | ${reader}`], { cwd: scratch, encoding: 'utf8', timeout: 300000 })
     if (ran.status !== 0) throw new RunFailed(`${program.name} under perf failed (exit ${ran.status}): ${ran.stderr.trim().split('\n')[0]}`)
     const [perf, ...args] = perfScriptArgv(dataFile)
     const script = spawnSync(perf, args, { encoding: 'utf8', maxBuffer: 1 << 30 })
@@ -84,7 +86,7 @@ function profiledRun (program, blockSize, bytes, pin, keepAs) {
     const binary = path.basename(commandLine(program, blockSize)[0])
     return attribute(parsePerfScript(script.stdout), { binary, native: program.runtime === 'native' })
   } finally {
-    fs.rmSync(dataFile, { force: true })
+    fs.rmSync(scratch, { recursive: true, force: true })
   }
 }
 
