@@ -83,8 +83,11 @@ function profiledRun (program, blockSize, bytes, pin, keepAs) {
     const script = spawnSync(perf, args, { encoding: 'utf8', maxBuffer: 1 << 30 })
     if (script.status !== 0) throw new RunFailed(`perf script failed: ${script.stderr.trim().split('\n')[0]}`)
     fs.writeFileSync(keepAs, zlib.gzipSync(script.stdout))
+    const samples = parsePerfScript(script.stdout)
+    // V8's perf maps, read now, are left in /tmp by every process that wrote one
+    for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
     const binary = path.basename(commandLine(program, blockSize)[0])
-    return attribute(parsePerfScript(script.stdout), { binary, native: program.runtime === 'native' })
+    return attribute(samples, { binary, native: program.runtime === 'native' })
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
   }
