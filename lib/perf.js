@@ -21,7 +21,7 @@ function perfScriptArgv (dataFile) {
 function probePerf () {
   const version = spawnSync(PERF, ['--version'], { encoding: 'utf8' })
   if (version.error) {
-    return { available: false, reason: `${PERF} is not installed: apt-get install linux-perf (./setup.sh --test installs it), or point PERF= at one` }
+    return { available: false, reason: `${PERF} is not installed: apt-get install linux-perf, or point PERF= at one` }
   }
   const tried = spawnSync(PERF, ['record', '-q', '-e', 'cpu-clock', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' })
   if (tried.status !== 0) {
