@@ -172,27 +172,32 @@ function partnerBytes (bytes, ratio, unit) {
 
 // Each round's CPU time per read of one cell, by round number: the slope of its run, or
 // for a run logged before the slope, the marginal cost between its full and quarter run.
-// A round whose run failed, or gave no slope, has none.
+// A round whose run failed, or gave no slope, has none. A round that took turns with C
+// (pairFigures) gives C's figure of the same moments too: { mine, partner }, two Maps.
 function perRound (full, quarter) {
-  const rounds = new Map()
+  const mine = new Map()
+  const partner = new Map()
   for (const run of full) {
     if (!run.ok) continue
     if (run.partner) {
       const pair = pairFigures(run)
-      if (pair !== null) rounds.set(run.run, pair.ns)
+      if (pair !== null) {
+        mine.set(run.run, pair.ns)
+        partner.set(run.run, pair.cNs)
+      }
       continue
     }
     if (run.samples) {
       const perRead = slopePerRead(run)
-      if (perRead !== null) rounds.set(run.run, perRead)
+      if (perRead !== null) mine.set(run.run, perRead)
       continue
     }
     const small = quarter.find(entry => entry.run === run.run)
     if (!small?.ok) continue
     const reads = run.output.reads - small.output.reads
-    if (reads > 0) rounds.set(run.run, (cpuNs(run) - cpuNs(small)) / reads)
+    if (reads > 0) mine.set(run.run, (cpuNs(run) - cpuNs(small)) / reads)
   }
-  return rounds
+  return { mine, partner }
 }
 
 // The median with its interval, or the median alone when too few rounds give one.
@@ -208,16 +213,6 @@ function againstC (mine, base, compare) {
   if (interval) return interval
   const all = compare === 'ratio' ? base.flatMap(c => mine.map(x => c / x)) : mine.flatMap(x => base.map(c => x - c))
   return { estimate: median(all), low: null, high: null, level: null }
-}
-
-// The C of each round that took turns with C, by round number (pairFigures).
-function partnerRounds (full) {
-  const rounds = new Map()
-  for (const run of full) {
-    const pair = run.ok && run.partner ? pairFigures(run) : null
-    if (pair !== null) rounds.set(run.run, pair.cNs)
-  }
-  return rounds
 }
 
 // A figure of each round against its own C (`of(reader's ns, C's ns)`): the median and
@@ -245,15 +240,13 @@ function summariseHeadline (records, context, rejected = new Map()) {
     cells.get(key)[record.phase === PHASE ? 'full' : 'quarter'].push(record)
   }
   if (cells.size === 0) return null
-  const rounds = new Map([...cells].map(([key, cell]) => [key, rejected.has(key) ? new Map() : perRound(cell.full, cell.quarter)]))
-  // by cell, the rounds that took turns with C: each round's C, from the same moments
-  const partnered = new Map([...cells].map(([key, cell]) =>
-    [key, rejected.has(key) ? new Map() : partnerRounds(cell.full)]))
+  // by cell, its rounds, and those that took turns with C: each round's C, from the same moments
+  const none = { mine: new Map(), partner: new Map() }
+  const rounds = new Map([...cells].map(([key, cell]) => [key, rejected.has(key) ? none : perRound(cell.full, cell.quarter)]))
   const out = []
   for (const [key, cell] of cells) {
-    const mine = rounds.get(key)
-    const pairs = partnered.get(key)
-    const cRounds = rounds.get(`${BASELINE}\t${cell.blockSize}`) ?? null
+    const { mine, partner: pairs } = rounds.get(key)
+    const cRounds = rounds.get(`${BASELINE}\t${cell.blockSize}`)?.mine ?? null
     const baseRounds = cell.program === BASELINE ? null : pairs.size ? pairs : cRounds
     const base = [...(baseRounds ?? new Map()).values()]
     const runs = [...cell.full, ...cell.quarter]
@@ -301,7 +294,7 @@ function summariseHeadline (records, context, rejected = new Map()) {
     rounds: planned,
     baseline: BASELINE,
     cells: out.sort(byTableOrder(context)).sort((a, b) => a.blockSize - b.blockSize),
-    repeatability: ownRepeatability(out, rounds, partnered)
+    repeatability: ownRepeatability(out, rounds)
   }
 }
 
@@ -319,14 +312,14 @@ function summariseHeadline (records, context, rejected = new Map()) {
 const HALF_ROUNDS_MIN = 4
 const half = (rounds, parity) => [...rounds].filter(([run]) => run % 2 === parity).map(([, ns]) => ns)
 
-function ownRepeatability (cells, rounds, partnered = new Map()) {
+// rounds: by cell, its rounds and those that took turns with C (perRound)
+function ownRepeatability (cells, rounds) {
   const predictedMovePoints = []
   for (const cell of cells) {
     if (cell.program === BASELINE) continue
     const key = `${cell.program}\t${cell.blockSize}`
-    const mine = rounds.get(key)
-    const pairs = partnered.get(key) ?? new Map()
-    const base = pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`)
+    const { mine, partner: pairs } = rounds.get(key)
+    const base = pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`)?.mine
     if (!base) continue
     const [even, odd] = [0, 1].map(parity => [half(base, parity), half(mine, parity)])
     if ([...even, ...odd].some(values => values.length < HALF_ROUNDS_MIN)) continue
