@@ -18,6 +18,7 @@ const { measurePending } = require('./lib/measure-steps')
 const { printListing, printDisturbance, printFailures } = require('./lib/bench-print')
 const { probePtrace } = require('./lib/strace')
 const { probeBpf } = require('./lib/sysprof')
+const { probePerf } = require('./lib/perf')
 const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
 const { collectContext } = require('./lib/context')
 const { seededShuffle } = require('./lib/stats')
@@ -36,15 +37,16 @@ const { parseOptions, usage, rerunCommand } = lab
 // run), close() }, which then start no reader and no server; `placement`, the CPUs
 // (lib/placement.js checkedPlacement's answer), given by a caller whose process bench
 // then leaves where it is; `quiet(cpus)`, the wait for quiet CPUs before a disturbed
-// step is measured again; and `bpf`, whether the kernel pass may attach its probes.
-async function main (parsed, interrupted, { measurer = null, placement = null, quiet = undefined, bpf = null } = {}) {
+// step is measured again; `bpf`, whether the kernel pass may attach its probes; and `perf`,
+// whether the profile pass may sample.
+async function main (parsed, interrupted, { measurer = null, placement = null, quiet = undefined, bpf = null, perf = null } = {}) {
   // a table an experiment loads (LAB_EXTRA_PROGRAMS) may be refused before anything runs
   for (const experiment of experiments) experiment.check?.()
   if (parsed.list) {
     printListing(byName(parsed.experiment).list(parsed.values), parsed.json)
     return 0
   }
-  const run = prepareRun(parsed, interrupted, { measurer, placement, bpf })
+  const run = prepareRun(parsed, interrupted, { measurer, placement, bpf, perf })
   const done = await measurePending(run, interrupted, quiet)
   writeDerived(run.runDir, run.records, run.context, run.experiment)
   if (interrupted()) {
@@ -66,7 +68,7 @@ async function main (parsed, interrupted, { measurer = null, placement = null, q
 // Everything before the first run: the folder, what it measures and its lock, the
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
-function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf }) {
+function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf, perf: givenPerf }) {
   const { runDir, options, resumed, recorded } = openRun(parsed, lab)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
@@ -78,6 +80,9 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const kernel = experiment.wantsKernel?.(options) ?? options.kernel
   const bpf = kernel ? givenBpf ?? probeBpf() : { available: false, reason: 'skipped: no kernel pass asked for' }
   if (kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
+  const profiled = experiment.wantsProfile?.(options) ?? false
+  const perf = profiled ? givenPerf ?? probePerf() : { available: false, reason: 'skipped: no profile pass asked for' }
+  if (profiled && !perf.available) console.log(`no profile pass: ${perf.reason}`)
   for (const line of experiment.planNotes?.(options) ?? []) console.log(line)
 
   const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
@@ -89,7 +94,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   if (note) console.log(note)
   const driverPinned = given ? false : pinSelf(placement.plan)
   const cpuPlan = placement.plan
-  const steps = plan(options, selection, { ptrace, bpf }, cpuPlan)
+  const steps = plan(options, selection, { ptrace, bpf, perf }, cpuPlan)
   // the CPUs the passes may use, as the plan found them before the bench pinned itself
   const collected = {
     runId: path.basename(runDir),
@@ -97,6 +102,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
     programs: runnable,
     ptrace,
     bpf,
+    perf,
     gcUnavailable,
     skipped,
     cpus: cpuPlan.cpus

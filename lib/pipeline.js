@@ -52,12 +52,13 @@ function runPipeline (spec) {
 }
 
 // runPipeline's pipe-run, started: { child (pipe-run), done (its result, as above) }.
-function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0 }) {
+// cwd: where the pipeline runs (a folder of its own for a reader that leaves files behind)
+function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, cwd }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
   if (sampleMs) args.push('--sample-ms', String(sampleMs))
   args.push('--', ...feeder, '--', ...reader)
-  const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+  const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) })
   current.add(child)
   const done = new Promise((resolve, reject) => {
     const out = { stdout: [], stderr: [], result: [] }

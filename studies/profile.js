@@ -1,8 +1,8 @@
 'use strict'
-// Where each reader's ns per read go, against C's (issue 50): in each round, every reader
-// runs twice with the cost pass's bytes and dd's fixed 64 KiB blocks, dd on the other CPU:
-// once as the cost pass measures it, for its CPU per read, and once under perf (lib/perf.js),
-// whose samples of the read loop fall into the same buckets for every runtime
+// Where each reader's ns per read go, against C's (issue 50), in rounds of the stdio profile
+// pass's two runs: every reader with the cost pass's bytes and dd's fixed 64 KiB blocks, dd on
+// the other CPU, once as the cost pass measures it, for its CPU per read, and once under perf
+// (lib/perf.js), whose samples of the read loop fall into the same buckets for every runtime
 // (experiments/stdio/profile.js). A bucket's ns per read is its share of the samples times
 // the unprofiled run's CPU per read; the rounds' spread says how well it repeats.
 // Apart, not on the cost pass's one CPU: there the reader sleeps each time the pipe empties,
@@ -15,22 +15,18 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const zlib = require('node:zlib')
-const { spawnSync } = require('node:child_process')
-const { BASELINE, commandLine } = require('../experiments/stdio/programs')
+const { BASELINE } = require('../experiments/stdio/programs')
+const { PHASES } = require('../experiments/stdio/phases')
+const { probePerf } = require('../lib/perf')
 const { measure } = require('../experiments/stdio/measure')
 const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
 const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead } = require('../experiments/stdio/cost')
-const { BUCKETS, attribute } = require('../experiments/stdio/profile')
-const { perfRecordArgv, perfScriptArgv, parsePerfScript, probePerf } = require('../lib/perf')
-const { runtimes } = require('../lib/runtimes')
+const { BUCKETS } = require('../experiments/stdio/profile')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
 const { wholeNumber, UsageError } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
-const { shellQuote, ddFeeder } = require('../lib/pipeline')
-const { FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const { median } = require('../lib/stats')
 
 const USAGE = `usage: node studies/profile.js [options]
@@ -45,8 +41,6 @@ const SPEC = {
   rounds: { type: 'string' },
   out: { type: 'string' }
 }
-// V8's own perf map names its JIT code; its interpreted frames get native ones
-const V8_PERF_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack']
 
 function options (values) {
   const perf = probePerf()
@@ -62,35 +56,14 @@ function options (values) {
   }
 }
 
-// The reader's command line under perf, with V8's perf flags where its runtime takes them.
-function profiledArgv (program, blockSize, dataFile) {
-  const flags = runtimes[program.runtime].v8Flags ? V8_PERF_FLAGS : []
-  return [...perfRecordArgv(dataFile), ...commandLine(program, blockSize, flags)]
-}
-
-// One profiled run: dd and the reader under perf on the cost pass's CPU; its samples in
-// buckets, and the perf script text kept gzipped.
-function profiledRun (program, blockSize, bytes, pin, keepAs) {
-  // a folder of its own: V8 with its perf flags may leave isolate logs where it runs
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'profile-run-'))
-  const dataFile = path.join(scratch, 'perf.data')
-  const feeder = `taskset -c ${pin.feeder} ${shellQuote(ddFeeder(bytes, FIXED_FEEDER_BLOCK))}`
-  const reader = `taskset -c ${pin.reader} ${shellQuote(profiledArgv(program, blockSize, dataFile))}`
-  try {
-    const ran = spawnSync('sh', ['-c', `${feeder} | ${reader}`], { cwd: scratch, encoding: 'utf8', timeout: 300000 })
-    if (ran.status !== 0) throw new RunFailed(`${program.name} under perf failed (exit ${ran.status}): ${ran.stderr.trim().split('\n')[0]}`)
-    const [perf, ...args] = perfScriptArgv(dataFile)
-    const script = spawnSync(perf, args, { encoding: 'utf8', maxBuffer: 1 << 30 })
-    if (script.status !== 0) throw new RunFailed(`perf script failed: ${script.stderr.trim().split('\n')[0]}`)
-    fs.writeFileSync(keepAs, zlib.gzipSync(script.stdout))
-    const samples = parsePerfScript(script.stdout)
-    // V8's perf maps, read now, are left in /tmp by every process that wrote one
-    for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
-    const binary = path.basename(commandLine(program, blockSize)[0])
-    return attribute(samples, { binary, native: program.runtime === 'native' })
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true })
-  }
+// One profiled run, as the profile pass makes it (experiments/stdio/measure.js): its read
+// loop's samples in buckets, its perf script text kept gzipped in `out`, named by its round.
+async function profiledRun (program, blockSize, bytes, run, pin, out) {
+  const step = { phase: PHASES.profile, program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true }
+  const { record } = await measure(step, run, { timeoutSeconds: 300, feeder: 'fixed' }, out)
+  if (!record.ok) throw new RunFailed(`${program.name} @ ${blockSize} under perf failed: ${record.failure}`)
+  fs.renameSync(path.join(out, record.rawFile), path.join(out, `${program.name}-${blockSize}-${run + 1}.txt.gz`))
+  return record.profile
 }
 
 async function costRun (program, blockSize, bytes, run, pin) {
@@ -114,7 +87,7 @@ async function main ({ readers, sizes, rounds, out }) {
     for (let run = 0; run < rounds; run++) {
       for (const program of readers) {
         const cpuNs = await costRun(program, blockSize, bytes, run, pin)
-        const profile = profiledRun(program, blockSize, bytes, pin, path.join(out, `${program.name}-${blockSize}-${run + 1}.txt.gz`))
+        const profile = await profiledRun(program, blockSize, bytes, run, pin, out)
         const buckets = Object.fromEntries(BUCKETS.map(({ key }) => [key, (profile.buckets[key].share ?? 0) * cpuNs]))
         results.get(program.name).push({ cpuNs, samples: profile.samples, buckets, top: profile.buckets })
       }
@@ -155,5 +128,3 @@ function print (blockSize, readers, results) {
 if (require.main === module) {
   runCli({ name: 'profile.js', usage: USAGE, parse: argv => parseStudyOptions(argv, SPEC, USAGE, options), run: main, measures: true })
 }
-
-module.exports = { profiledArgv }

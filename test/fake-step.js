@@ -79,7 +79,9 @@ function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAft
   }
   // BPF as the kernel pass finds it: allowed, whatever this machine allows
   const bpf = { available: true, reason: null }
-  return { measurer, interrupted: () => stopped, quiet, bpf, measured, waits }
+  // the profile pass samples real stacks, which a fake step has none of (test/e2e/profile.test.js)
+  const perf = { available: false, reason: 'the fake step has no stacks to sample' }
+  return { measurer, interrupted: () => stopped, quiet, bpf, perf, measured, waits }
 }
 
 function recordOf (step, run, options, jitter) {
@@ -388,7 +390,7 @@ async function runBench (args, { env = {}, step = fakeStep() } = {}) {
     const { placementPlan } = require('../lib/placement')
     const { main, parseOptions, usage } = require(BENCH)
     const { runTool } = require('../lib/cli')
-    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet, bpf: step.bpf }) }, args)
+    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet, bpf: step.bpf, perf: step.perf }) }, args)
   } finally {
     for (const handler of process.listeners('exit')) if (!saved.exitHandlers.includes(handler)) handler()
     for (const restore of restoreStreams) restore()

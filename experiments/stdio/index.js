@@ -15,6 +15,9 @@ const { PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
+const { summariseProfile } = require('./profile')
+const { dataPoints } = require('../../lib/run-log')
+const { slopePerRead } = require('./cost')
 
 function configure (options, values) {
   if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
@@ -89,7 +92,8 @@ function derive (records, context, runDir) {
   return {
     'results.json': summariseResults(records, context),
     'syscalls.json': summariseSyscalls(records, context),
-    'gc.json': summariseGcResults(records, context, runDir)
+    'gc.json': summariseGcResults(records, context, runDir),
+    'profile.json': summariseProfile(dataPoints(records), slopePerRead)
   }
 }
 
@@ -132,7 +136,9 @@ module.exports = {
   derive,
   // the kernel pass runs at the cost pass's sizes: without them there is none to ask BPF for
   wantsKernel: options => options.kernel && options.costSizes.length > 0,
-  derivedFiles: { syscalls: 'syscalls.json', gc: 'gc.json' },
+  // the profile pass runs at the cost pass's smallest size: perf is asked for only then
+  wantsProfile: options => options.profile && options.costSizes.length > 0,
+  derivedFiles: { syscalls: 'syscalls.json', gc: 'gc.json', profile: 'profile.json' },
   resultsProblem: results => Array.isArray(results.cells) ? null : 'no cells list',
   measured: results => results.cells.length > 0,
   rerun,

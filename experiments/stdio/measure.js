@@ -6,6 +6,8 @@
 const { PHASES } = require('./phases')
 const fs = require('node:fs')
 const path = require('node:path')
+const zlib = require('node:zlib')
+const { spawnSync } = require('node:child_process')
 const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
 const {
@@ -24,6 +26,9 @@ const {
 const { checkArgv, verdict } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
 const { sysprofArgv } = require('../../lib/sysprof')
+const { perfRecordArgv, perfScriptArgv, parsePerfScript, V8_PERF_FLAGS } = require('../../lib/perf')
+const { attribute } = require('./profile')
+const { runtimes } = require('../../lib/runtimes')
 
 const MiB = 1 << 20
 // dd's block with the fixed feeder, whatever the reader reads: large enough that dd
@@ -40,14 +45,23 @@ function rawFileName (step) {
   if (step.phase === PHASES.kernel) return kernelFileName(step)
   if (step.phase === PHASES.gc) return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
   if (step.phase === PHASES.fastPath) return path.join(PHASES.fastPath, `${step.program.name}-${step.blockSize}.txt`)
+  if (step.phase === PHASES.profile) return path.join('profile', `${step.program.name}-${step.blockSize}.txt.gz`)
   return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
 }
 
 // The folder V8 writes a fast-path check's graphs to, removed once they are read.
 const graphDir = (step, runDir) => path.join(runDir, PHASES.fastPath, `${step.program.name}-${step.blockSize}.graphs`)
 
+// perf's data of a profiled run, and the folder it runs in, both removed once read
+const profileData = (step, runDir) => path.join(runDir, 'profile', `${step.program.name}-${step.blockSize}.data`)
+const profileCwd = (step, runDir) => path.join(runDir, 'profile', `${step.program.name}-${step.blockSize}.cwd`)
+
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
+  if (step.phase === PHASES.profile) {
+    const flags = runtimes[step.program.runtime].v8Flags ? V8_PERF_FLAGS : []
+    return [...perfRecordArgv(profileData(step, runDir)), ...commandLine(step.program, step.blockSize, flags)]
+  }
   if (step.phase === PHASES.fastPath) {
     return checkArgv(step.program, step.blockSize, graphDir(step, runDir), commandLine)
   }
@@ -102,6 +116,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     fs.mkdirSync(graphDir(step, runDir), { recursive: true })
   }
   if (step.phase === PHASES.kernel) fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
+  if (step.phase === PHASES.profile) fs.mkdirSync(profileCwd(step, runDir), { recursive: true })
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -123,7 +138,8 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   }
   // every step of an experiment's plan is pinned; the studies' tools pin with --pin
   const pin = step.pin ?? (options.pin ? PIN_APART : null)
-  const spec = { feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin, sampleMs: step.sampleMs ?? 0 }
+  const cwd = step.phase === PHASES.profile ? profileCwd(step, runDir) : undefined
+  const spec = { feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin, sampleMs: step.sampleMs ?? 0, cwd }
   const { result, partner } = step.partner
     ? await runWithPartner(step, spec, options)
     : { result: await runPipeline(spec), partner: null }
@@ -222,11 +238,38 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     writeFileAtomic(path.join(runDir, record.rawFile), trace)
     record.gc = summariseGc(parseGcTrace(trace))
   }
+  if (step.phase === PHASES.profile) profileRecord(step, record, runDir)
   if (step.phase === PHASES.fastPath) {
     if (failure === null) checkFastPath(step, result, record, runDir)
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
   }
   return { record, stopped: Boolean(result.stoppedBy) }
+}
+
+// A profiled run's samples: perf script's text kept gzipped beside the log (for speedscope,
+// Firefox Profiler, FlameGraph), and in the record the read loop's samples in buckets
+// (experiments/stdio/profile.js). perf's data, the run's folder and V8's perf maps go.
+function profileRecord (step, record, runDir) {
+  const dataFile = profileData(step, runDir)
+  try {
+    if (!record.ok) return
+    const [perf, ...args] = perfScriptArgv(dataFile)
+    const script = spawnSync(perf, args, { encoding: 'utf8', maxBuffer: 1 << 30 })
+    if (script.status !== 0) {
+      Object.assign(record, { ok: false, failure: `perf script failed: ${`${script.stderr}`.trim().split('\n')[0]}` })
+      return
+    }
+    record.rawFile = rawFileName(step)
+    fs.writeFileSync(path.join(runDir, record.rawFile), zlib.gzipSync(script.stdout))
+    const samples = parsePerfScript(script.stdout)
+    for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
+    const binary = path.basename(commandLine(step.program, step.blockSize)[0])
+    record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' })
+    if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
+  } finally {
+    fs.rmSync(dataFile, { force: true })
+    fs.rmSync(profileCwd(step, runDir), { recursive: true, force: true })
+  }
 }
 
 // --cost-pairing slices (experiments/stdio/cost.js): the cost run and a run of C take turns

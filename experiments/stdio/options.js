@@ -202,6 +202,7 @@ const rows = [
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: time inside read(2))'),
   skipRow('gc', 'skip the GC trace pass'),
+  skipRow('profile', 'skip the profile pass (perf: where each read\'s ns go)'),
   skipRow('cost', 'skip the cost pass (the report then has no headline)')
 ]
 
@@ -224,7 +225,8 @@ const LATER_OPTIONS = {
   costSizes: [],
   costPairing: 'rounds',
   kernel: false,
-  kernelRounds: 0
+  kernelRounds: 0,
+  profile: false
 }
 
 module.exports = { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion }

@@ -14,7 +14,11 @@ const PHASES = {
   kernel: 'kernel',
   kernelUntraced: 'kernel-untraced',
   strace: 'strace',
-  gc: 'gc'
+  gc: 'gc',
+  // the profile pass (experiments/stdio/profile.js): each reader under perf, and unprofiled
+  // beside it in the same placement, for the CPU per read its samples' shares divide
+  profile: 'profile',
+  profileCpu: 'profile-cpu'
 }
 
 module.exports = { PHASES }

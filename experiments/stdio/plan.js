@@ -7,6 +7,7 @@ const { feederBlockSize, inputLabel } = require('./measure')
 const { uncheckableReason } = require('./fastpath')
 const { COST_MAX_BYTES } = require('./cost')
 const { kernelSteps } = require('./kernel')
+const { profileSteps } = require('./profile')
 const { findProgram, BASELINE } = require('./programs')
 
 const MiB = 1 << 20
@@ -51,7 +52,7 @@ function costBytes (options, blockSize) {
 // one profile) share a progress line and a rewrite of the derived files. A cell's
 // warm-up runs come before the first of its runs that this bench makes, so a resumed
 // cell is warmed again. The cost pass follows (costSteps), then the profiles.
-function plan (options, selected, { ptrace, bpf, placement, shuffle }) {
+function plan (options, selected, { ptrace, bpf, perf, placement, shuffle }) {
   const costPin = placement.shared
   const timingPin = options.pin ? placement.apart : placement.shared
   const steps = []
@@ -76,6 +77,12 @@ function plan (options, selected, { ptrace, bpf, placement, shuffle }) {
   if (options.kernel && bpf?.available) {
     const bytesOf = blockSize => costBytes(options, blockSize)
     steps.push(...kernelSteps(options, selected, { pin: costPin, shuffle, bytesOf }))
+  }
+  if (options.profile && perf?.available) {
+    // C is every profile's yardstick, measured whether or not --only names it
+    const yardstick = selected.some(program => program.name === BASELINE) ? [] : [findProgram(BASELINE)]
+    const bytes = costBytes(options, Math.min(...options.costSizes))
+    steps.push(...profileSteps(options, [...yardstick, ...selected], { pin: placement.apart, bytes, sampleMs: COST_SAMPLE_MS }))
   }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`

@@ -8,6 +8,25 @@
 // GC, buffer handling, the reader's own loop, the runtime's binding). A frame that says
 // nothing (strcmp, malloc, an unnamed one) leaves the sample to its caller.
 
+const { PHASES } = require('./phases')
+
+// The profile pass's steps: at the cost pass's smallest size, every reader that honours the
+// block size, C first, on its own (dd on the other CPU: a timer's samples on one CPU pile up
+// where the reader is switched back in, docs/profile.md): its run under perf, then its run
+// unprofiled in the same placement, whose CPU per read the samples' shares divide.
+function profileSteps (options, selected, { pin, bytes, sampleMs }) {
+  const blockSize = Math.min(...(options.costSizes ?? []))
+  if (!Number.isFinite(blockSize)) return []
+  const group = `profile @ ${blockSize}`
+  return selected.filter(program => program.honoursBlockSize).flatMap(program => {
+    const where = { program, blockSize, bytes, run: 0, warmup: 0, pin, ownFeeder: true, group }
+    return [
+      { phase: PHASES.profile, ...where, label: `${group}: ${program.name}` },
+      { phase: PHASES.profileCpu, ...where, sampleMs, label: `${group}: ${program.name} (unprofiled)` }
+    ]
+  })
+}
+
 const BUCKETS = [
   { key: 'kernelRead', label: 'the kernel\'s read(2)' },
   { key: 'entryExit', label: 'syscall entry and exit, libc\'s wrapper' },
@@ -102,4 +121,31 @@ function attribute (samples, reader) {
   }
 }
 
-module.exports = { BUCKETS, bucketOf, readWindow, attribute }
+// profile.json: per reader at the profile pass's size, its buckets in ns per read (each
+// bucket's share of the read loop's samples × the unprofiled run's CPU per read), their
+// samples and top frames, and the perf script text it came from (traceFile).
+function summariseProfile (records, slopePerRead) {
+  const cells = []
+  for (const record of records.filter(entry => entry.phase === PHASES.profile)) {
+    const beside = records.find(entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
+      entry.blockSize === record.blockSize && entry.ok)
+    const cpuPerReadNs = beside ? slopePerRead(beside) : null
+    const failure = record.ok ? (cpuPerReadNs === null ? 'its unprofiled run gave no CPU per read' : null) : record.failure
+    const cell = { program: record.program, blockSize: record.blockSize, ok: failure === null, failure, traceFile: record.rawFile ?? null }
+    if (record.profile) {
+      Object.assign(cell, {
+        samples: record.profile.samples,
+        windowS: record.profile.windowS,
+        cpuPerReadNs,
+        buckets: Object.fromEntries(Object.entries(record.profile.buckets).map(([key, bucket]) => [key, {
+          ...bucket,
+          ns: cpuPerReadNs === null || bucket.share === null ? null : bucket.share * cpuPerReadNs
+        }]))
+      })
+    }
+    cells.push(cell)
+  }
+  return { buckets: BUCKETS, cells }
+}
+
+module.exports = { BUCKETS, bucketOf, readWindow, attribute, profileSteps, summariseProfile }

@@ -412,7 +412,30 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
   }))
 }
 
+// Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every
+// bar is read against.
+// a bucket's colour, the same on every page; everything else in grey
+const BUCKET_COLOURS = { kernelRead: '#2f6fde', entryExit: '#e8743b', switching: '#6c8893', binding: '#ed4a7b', loop: '#19a979', buffer: '#13a4b4', gc: '#9b8b2f', other: '#b8bfcc' }
+function profile (part, { runtimeAxis }) {
+  part.entries.forEach((entry, index) => {
+    Highcharts.chart(`chart-profile-${index}`, {
+      chart: { type: 'bar', height: Math.max(300, 150 + entry.rows.length * 30) },
+      title: { text: escapeHtml(`Where a read's ns go at ${sizeName(entry.blockSize)}`) },
+      subtitle: { text: 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × the CPU per read; the line: C\'s' },
+      xAxis: runtimeAxis(entry.rows.map(row => row.program)),
+      yAxis: { min: 0, title: { text: 'ns of CPU per read' }, reversedStacks: false, plotLines: referenceLine(entry.baseNs, 'C') },
+      plotOptions: { bar: { stacking: 'normal' } },
+      tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ns per read` } },
+      series: entry.buckets.map(bucket => ({
+        name: escapeHtml(bucket.label),
+        data: entry.rows.map(row => row.ns[bucket.key]),
+        color: BUCKET_COLOURS[bucket.key]
+      }))
+    })
+  })
+}
+
 // In the order the page draws them, the headline first.
-const drawings = { headline, kernel, throughput, time, cost, syscalls, resources, gc }
+const drawings = { headline, profile, kernel, throughput, time, cost, syscalls, resources, gc }
 
 module.exports = { drawings, lineTooltip }

@@ -15,6 +15,7 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
+const { BUCKETS: PROFILE_BUCKETS } = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -448,6 +449,52 @@ function gcData (sets, programs, compare) {
   }
 }
 
+// ---- where the ns go (the profile pass) ----
+
+// Per set with a profile pass: its readers, C first, each bucket's ns per read, and what each
+// reader's buckets add over C's with the frames behind them; or why there is none.
+function profileData (sets) {
+  const entries = []
+  const notes = []
+  for (const set of sets) {
+    const cells = set.profile?.cells ?? []
+    if (cells.length === 0) {
+      const refused = set.context?.perf && !set.context.perf.available && set.context.options?.profile ? set.context.perf.reason : null
+      notes.push({
+        set: set.label,
+        reason: refused
+          ? `perf could not sample: ${refused}`
+          : set.context?.options?.profile === false
+            ? 'the profile pass was skipped (--no-profile)'
+            : 'this run has no profile pass (measured before the lab had one)'
+      })
+      continue
+    }
+    const measured = cells.filter(cell => cell.ok)
+    const base = measured.find(cell => cell.program === BASELINE) ?? null
+    const rows = [...measured].sort((a, b) => (a.program === BASELINE ? -1 : b.program === BASELINE ? 1 : a.cpuPerReadNs - b.cpuPerReadNs))
+    entries.push({
+      set: set.label,
+      blockSize: cells[0].blockSize,
+      buckets: PROFILE_BUCKETS,
+      baseNs: base?.cpuPerReadNs ?? null,
+      rows: rows.map(cell => ({
+        program: cell.program,
+        cpuPerReadNs: cell.cpuPerReadNs,
+        samples: cell.samples,
+        traceFile: cell.traceFile,
+        ns: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns])),
+        overC: base && cell !== base
+          ? Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns - base.buckets[key].ns]))
+          : null,
+        top: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].top]))
+      })),
+      failed: cells.filter(cell => !cell.ok).map(cell => ({ program: cell.program, reason: cell.failure }))
+    })
+  }
+  return { available: entries.length > 0, entries, notes }
+}
+
 // ---- tables ----
 
 // Readers of their own chunk size have a row in the idiomatic table, not here.
@@ -632,6 +679,7 @@ function shape (sets) {
     headline: headlineData(sets),
     // each reader's time inside read(2) (experiments/stdio/report-kernel.js)
     kernel: kernelData(sets),
+    profile: profileData(sets),
     kernelMissing: sets[0].context.bpf?.available === false ? sets[0].context.bpf.reason : null,
     programs: programs.map(program => programInfo(program, sets[0].context)),
     throughput: throughputSeries(sets, programs, compare),

@@ -5,7 +5,7 @@
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
 const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
-const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio } = require('../../lib/report/format')
+const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned } = require('../../lib/report/format')
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
@@ -422,10 +422,40 @@ function runContextSection (data) {
 
 // The page's sections in order: [id, its link's title, render(data), and for a section
 // with charts the data experiments/stdio/report-browser.js draws them from].
+// The profile pass: each reader's CPU per read in the same buckets as C's (a stacked bar
+// each), then a table of what each bucket adds over C's and the frames behind the most.
+function profileSection (data) {
+  const { profile } = data
+  const bucketCell = (row, key) => html`<td class="num">${formatNumber(row.ns[key])}${row.overC
+    ? html`<span class="interval">${formatSigned(row.overC[key])}</span>`
+    : ''}</td>`
+  const most = row => {
+    if (!row.overC) return ''
+    const [key] = Object.entries(row.overC).sort((a, b) => b[1] - a[1])[0]
+    const label = profile.entries[0].buckets.find(bucket => bucket.key === key).label
+    return html`${label}: ${row.top[key].map(([frame, count], i) => html`${i ? ', ' : ''}<code>${frame}</code> ${count}`)}`
+  }
+  const tables = profile.entries.map((entry, index) => html`<div class="chart small" id="chart-profile-${index}"></div>
+    <div class="table-wrap"><table>
+      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, over C's beside each; the frames behind the bucket that adds most</caption>
+      <thead><tr><th scope="col">reader</th><th scope="col" class="num">CPU per read</th>${entry.buckets.map(bucket => html`<th scope="col" class="num">${bucket.label}</th>`)}<th scope="col">most over C, its top frames (samples)</th></tr></thead>
+      <tbody>${entry.rows.map(row => html`<tr><th scope="row">${row.program}</th><td class="num">${formatNumber(row.cpuPerReadNs)}</td>${entry.buckets.map(bucket => bucketCell(row, bucket.key))}<td class="describes">${most(row)}</td></tr>`)}</tbody>
+    </table></div>
+    ${entry.failed.length ? why(entry.failed.map(failed => ({ set: failed.program, reason: failed.reason }))) : ''}`)
+  return html`<section id="profile">
+    <h2>Where the ns go</h2>
+    ${profile.available
+      ? html`${tables}<p class="note">Each reader once under perf (cpu-clock samples with call graphs; V8's perf map names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is switched back in (docs/profile.md). The read loop's samples, from its first read of stdin to its last, go in buckets the same for every runtime; a bucket's ns per read is its share of them times the CPU per read of an unprofiled run beside it. One run per reader: no interval. The perf script texts are in the run's profile/ folder.</p>`
+      : ''}
+    ${why(profile.notes)}
+  </section>`
+}
+
 const sections = [
   ['headline', 'What a read costs', headlineSection, data => ({ available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart })],
   ['findings', 'Findings', findingsSection],
   ['kernel', 'Inside read(2)', kernelSection, data => ({ kernel: data.kernel })],
+  ['profile', 'Where the ns go', profileSection, data => data.profile],
   ['fastpaths', 'Fast paths', fastPathSection],
   ['syscalls', 'Syscalls', syscallSection, data => data.syscalls],
   ['idiomatic', 'Idiomatic readers', idiomaticSection],

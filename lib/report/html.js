@@ -79,6 +79,7 @@ td.failed { color: #a4262c; }
 .unit { color: var(--muted); font-size: 12px; }
 .set { color: var(--muted); font-weight: 400; font-size: 12px; }
 td.describes { min-width: 12em; max-width: 16em; font-size: 13px; }
+td.describes code { word-break: break-all; }
 .num.wraps .interval { display: block; margin-left: 0; }
 /* a long column heading takes two lines rather than widen its column past its figures */
 thead th.num { white-space: normal; min-width: 5em; }

@@ -255,7 +255,7 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     const before = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8')
     const result = node([ANALYSE, '--rederive', run])
     assert.equal(result.status, 0, result.stderr)
-    assert.equal(result.stdout, `rewrote results.json, syscalls.json and gc.json in ${run} from the 237 runs of its all.jsonl\n`)
+    assert.equal(result.stdout, `rewrote results.json, syscalls.json, gc.json and profile.json in ${run} from the 237 runs of its all.jsonl\n`)
     assert.equal(fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8'), before, 'the log is left as it was')
     const records = readLog(path.join(run, 'all.jsonl'))
     const context = readJson(path.join(run, 'context.json'))
@@ -263,7 +263,9 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     assert.deepEqual(readJson(path.join(run, 'syscalls.json')), JSON.parse(JSON.stringify(summariseSyscalls(records, context))))
     // the GC timelines read again from the traces the run kept (each pause and its kind)
     assert.deepEqual(readJson(path.join(run, 'gc.json')), JSON.parse(JSON.stringify(summariseGcResults(records, context, run))))
-    assert.deepEqual(fs.readdirSync(run).sort(), fs.readdirSync(SAMPLE).sort(), 'no report, no other file')
+    // an older run had no profile pass: its profile.json is written, with no cells
+    assert.deepEqual(readJson(path.join(run, 'profile.json')).cells, [])
+    assert.deepEqual(fs.readdirSync(run).sort(), [...fs.readdirSync(SAMPLE), 'profile.json'].sort(), 'no report, no other file')
     assert.equal(analyse([run, '--out', folder('rederived')]).status, 0)
   })
 

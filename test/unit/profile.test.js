@@ -96,3 +96,44 @@ test('perf missing: one line that names the fix', () => {
   assert.match(answer.reason, /^\/nowhere\/perf is not installed: apt-get install linux-perf/)
   assert.ok(!answer.reason.includes('\n'))
 })
+
+test('the profile pass\'s plan: C and every honouring reader at the smallest cost size, dd apart; none without perf', () => {
+  const { parseOptions, plan } = require('../../bench')
+  const { placementPlan } = require('../../lib/placement')
+  const options = parseOptions(['--only', 'node-sync', '--only', 'coreutils', '--quick'])
+  const selection = require('../../experiments/stdio').select(options, null)
+  const probes = perf => ({ ptrace: { available: false }, bpf: { available: false }, perf })
+  const placement = placementPlan([0, 1])
+  const steps = plan(options, selection, probes({ available: true }), placement)
+    .filter(step => step.phase.startsWith('profile'))
+  // coreutils reads in its own chunks: no cost per read of a size, no profile
+  assert.deepEqual(steps.map(step => [step.phase, step.program.name, step.blockSize]), [
+    ['profile', 'c', 256], ['profile-cpu', 'c', 256], ['profile', 'node-sync', 256], ['profile-cpu', 'node-sync', 256]])
+  assert.ok(steps.every(step => step.pin.feeder !== step.pin.reader), 'dd on the other CPU')
+  assert.ok(steps.filter(step => step.phase === 'profile-cpu').every(step => step.sampleMs > 0), 'the unprofiled run sampled for its slope')
+  assert.deepEqual(plan(options, selection, probes({ available: false, reason: 'no perf' }), placement)
+    .filter(step => step.phase.startsWith('profile')), [])
+  const skipped = parseOptions(['--only', 'node-sync', '--quick', '--no-profile'])
+  assert.deepEqual(plan(skipped, selection, probes({ available: true }), placement).filter(step => step.phase.startsWith('profile')), [])
+})
+
+test('profile.json: each bucket\'s ns per read is its share times the unprofiled run\'s CPU per read', () => {
+  const { summariseProfile } = require('../../experiments/stdio/profile')
+  const profile = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
+  const records = [
+    { phase: 'profile', program: 'c', blockSize: 256, ok: true, rawFile: 'profile/c-256.txt.gz', profile },
+    { phase: 'profile-cpu', program: 'c', blockSize: 256, ok: true, cpu: 250 },
+    { phase: 'profile', program: 'node-sync', blockSize: 256, ok: false, failure: 'perf sampled no read of stdin' }
+  ]
+  const { buckets, cells } = summariseProfile(records, record => record.cpu)
+  assert.deepEqual(buckets.map(bucket => bucket.key), BUCKETS.map(bucket => bucket.key))
+  const [c, node] = cells
+  assert.equal(c.ok, true)
+  assert.equal(c.cpuPerReadNs, 250)
+  for (const [key, bucket] of Object.entries(c.buckets)) assert.equal(bucket.ns, profile.buckets[key].share * 250, key)
+  assert.ok(Math.abs(Object.values(c.buckets).reduce((sum, bucket) => sum + bucket.ns, 0) - 250) < 1e-9, 'the buckets add up to the CPU per read')
+  assert.deepEqual([node.ok, node.failure], [false, 'perf sampled no read of stdin'])
+  // a profile without its unprofiled run has no ns to share out
+  const alone = summariseProfile(records.filter(record => record.phase === 'profile'), () => 1).cells[0]
+  assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
+})
