@@ -2,7 +2,7 @@
 // The calls experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js), whose headline chart shows the cost pass here too.
 const { escapeHtml, formatNumber } = require('../../lib/report/format')
-const { outlierCut } = require('../../lib/report/browser')
+const { stackCut } = require('../../lib/report/browser')
 const stdio = require('../stdio/report-browser')
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
@@ -12,26 +12,8 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis }) {
     // a few variants far past the rest (the WASI hosts' empty reads, 7 to 16 µs) would leave
     // the others slivers: the axis ends past the rest, and their figures are written at its edge
     const totals = entry.chart.categories.map((_, i) => entry.chart.parts.reduce((sum, part) => sum + (part.data[i] ?? 0), 0))
-    const { max } = outlierCut(totals)
-    const past = max === null
-      ? []
-      : [{
-          name: 'past the axis',
-          type: 'scatter',
-          data: totals.map((total, i) => (total > max ? { y: max, total, measured: entry.chart.measured[i] } : null)),
-          marker: { enabled: false },
-          showInLegend: false,
-          enableMouseTracking: false,
-          dataLabels: {
-            enabled: true,
-            align: 'right',
-            x: -6,
-            crop: false,
-            overflow: 'allow',
-            style: { color: '#1d2330', textOutline: '2px #ffffff' },
-            formatter () { return `parts ${formatNumber(this.point.total)} ns, read ${formatNumber(this.point.measured)} ns →` }
-          }
-        }]
+    const { max, series: past } = stackCut(totals,
+      point => `parts ${formatNumber(point.total)} ns, read ${formatNumber(entry.chart.measured[point.index])} ns →`)
     Highcharts.chart(`chart-ladder-${index}`, {
       chart: { type: 'bar', height: Math.max(300, 150 + entry.chart.categories.length * 44) },
       title: { text: escapeHtml(`${entries.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },

@@ -6,7 +6,7 @@
 // lib/report/format.js and the experiments' page modules. Highcharts and document are
 // the page's globals.
 const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('../../lib/report/format')
-const { outlierCut, cutBarLabels, referenceLine } = require('../../lib/report/browser')
+const { outlierCut, cutBarLabels, referenceLine, stackCut } = require('../../lib/report/browser')
 
 // Line charts against block size: one row per series that has a point there.
 function lineTooltip (unit) {
@@ -418,19 +418,27 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
 const BUCKET_COLOURS = { kernelRead: '#2f6fde', entryExit: '#e8743b', switching: '#6c8893', binding: '#ed4a7b', loop: '#19a979', buffer: '#13a4b4', gc: '#9b8b2f', other: '#b8bfcc' }
 function profile (part, { runtimeAxis }) {
   part.entries.forEach((entry, index) => {
+    const totals = entry.rows.map(row => row.cpuPerReadNs)
+    const { max, series: past } = stackCut(totals, point => `${formatNumber(point.total)} ns →`)
     Highcharts.chart(`chart-profile-${index}`, {
       chart: { type: 'bar', height: Math.max(300, 150 + entry.rows.length * 30) },
       title: { text: escapeHtml(`Where a read's ns go at ${sizeName(entry.blockSize)}`) },
       subtitle: { text: 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × the CPU per read; the line: C\'s' },
       xAxis: runtimeAxis(entry.rows.map(row => row.program)),
-      yAxis: { min: 0, title: { text: 'ns of CPU per read' }, reversedStacks: false, plotLines: referenceLine(entry.baseNs, 'C') },
+      yAxis: {
+        min: 0,
+        max,
+        title: { text: `ns of CPU per read${max === null ? '' : ' (the axis ends before the longest bars, whose figures are written at its edge)'}` },
+        reversedStacks: false,
+        plotLines: referenceLine(entry.baseNs, 'C')
+      },
       plotOptions: { bar: { stacking: 'normal' } },
       tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ns per read` } },
       series: entry.buckets.map(bucket => ({
         name: escapeHtml(bucket.label),
         data: entry.rows.map(row => row.ns[bucket.key]),
         color: BUCKET_COLOURS[bucket.key]
-      }))
+      })).concat(past)
     })
   })
 }

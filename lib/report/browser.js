@@ -173,6 +173,35 @@ function referenceLine (value, name) {
   return [{ value, width: 1.5, color: '#1d2330', zIndex: 4, label: { text: `${escapeHtml(name)}: ${formatNumber(value)}`, rotation: 0, x: 4, y: 12, style: { color: '#1d2330' } } }]
 }
 
+// Stacked bars of which a few run far past the rest (the WASI hosts' reads): the axis ends
+// past the rest (outlierCut of the stacks' totals) and a label at its edge gives each long
+// bar's figure, text(point) → its words. Returns { max (null: no cut), series (the labels',
+// none without a cut) }.
+function stackCut (totals, text) {
+  const { max } = outlierCut(totals)
+  if (max === null) return { max, series: [] }
+  return {
+    max,
+    series: [{
+      name: 'past the axis',
+      type: 'scatter',
+      data: totals.map((total, i) => (total > max ? { y: max, total, index: i } : null)),
+      marker: { enabled: false },
+      showInLegend: false,
+      enableMouseTracking: false,
+      dataLabels: {
+        enabled: true,
+        align: 'right',
+        x: -6,
+        crop: false,
+        overflow: 'allow',
+        style: { color: '#1d2330', textOutline: '2px #ffffff' },
+        formatter () { return text(this.point) }
+      }
+    }]
+  }
+}
+
 // A chart's box at least as tall as the chart.
 function growBox (chart) {
   if (chart.renderTo.clientHeight < chart.chartHeight) chart.renderTo.style.height = `${chart.chartHeight}px`
@@ -234,4 +263,4 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
   })
 }
 
-module.exports = { drawReport, referenceLine, countTooltip, drawAnswer, outlierCut, cutBarLabels }
+module.exports = { drawReport, referenceLine, stackCut, countTooltip, drawAnswer, outlierCut, cutBarLabels }
