@@ -39,14 +39,27 @@ const BUCKETS = [
 ]
 
 const KERNEL = '[kernel.kallsyms]'
-const SCHEDULER = /^(finish_task_switch|__schedule|schedule|schedule_timeout|__switch_to|context_switch|pipe_wait|prepare_to_wait_event|asm_sysvec_reschedule_ipi|sysvec_reschedule_ipi)\b/
-const READ_HANDLER = /^(ksys_read|vfs_read|__x64_sys_read|__x64_sys_readv|do_readv|vfs_readv|__x64_sys_splice|__do_sys_splice|do_splice|__do_splice|__do_sys_io_uring_enter|__x64_sys_io_uring_enter|io_issue_sqe|io_read)$/
+// a pattern that matches any of `names` (each may hold \w* and the like), whole or as a word
+const anyOf = (names, { whole = true } = {}) => new RegExp(`^(${names.join('|')})${whole ? '$' : '\\b'}`)
+const SCHEDULER = anyOf(['finish_task_switch', '__schedule', 'schedule', 'schedule_timeout', '__switch_to',
+  'context_switch', 'pipe_wait', 'prepare_to_wait_event', 'asm_sysvec_reschedule_ipi', 'sysvec_reschedule_ipi'],
+{ whole: false })
+const READ_HANDLER = anyOf(['ksys_read', 'vfs_read', '__x64_sys_read', '__x64_sys_readv', 'do_readv', 'vfs_readv',
+  '__x64_sys_splice', '__do_sys_splice', 'do_splice', '__do_splice', '__do_sys_io_uring_enter',
+  '__x64_sys_io_uring_enter', 'io_issue_sqe', 'io_read'])
 const SYSCALL_HANDLER = /^(__x64_sys_|__do_sys_|__se_sys_)(\w+)$/
 // the way in and out of every syscall, the mitigations' thunks among them
-const ENTRY_EXIT = /^(do_syscall_64|entry_SYSCALL_64\w*|syscall_exit_to_user_mode\w*|x64_sys_call|exit_to_user_mode\w*|syscall_return_via_sysret|srso_\w+|__pfx_\w+|__x86_indirect_thunk_\w+|__x86_return_thunk|entry_untrain_ret|clear_bhb_loop|fpregs_restore_userregs|switch_fpu_return|restore_fpregs_from_fpstate)$/
+const ENTRY_EXIT = anyOf(['do_syscall_64', 'entry_SYSCALL_64\\w*', 'syscall_exit_to_user_mode\\w*', 'x64_sys_call',
+  'exit_to_user_mode\\w*', 'syscall_return_via_sysret', 'srso_\\w+', '__pfx_\\w+', '__x86_indirect_thunk_\\w+',
+  '__x86_return_thunk', 'entry_untrain_ret', 'clear_bhb_loop', 'fpregs_restore_userregs', 'switch_fpu_return',
+  'restore_fpregs_from_fpstate'])
 // libc's (and liburing's) side of a syscall: the wrapper that enters the kernel
-const LIBC_SYSCALL = /^(read|__libc_read|__read|__GI___libc_read|__read_nocancel|readv|splice|syscall|__GI___pthread_(en|dis)able_asynccancel|__pthread_(en|dis)able_asynccancel|io_uring_enter|__sys_io_uring_enter2?|__io_uring_submit_and_wait|io_uring_submit_and_wait)$/
-const GC = /(v8::internal::(Heap|Scavenger|ScavengerCollector|MarkCompact|MinorMarkSweep|GCTracer|ConcurrentMarking|IncrementalMarking|MarkingVisitor|MemoryAllocator|PagedSpace|NewSpace|SemiSpace)|Builtins_RecordWrite|JSC::(Heap|SlotVisitor|MarkedSpace|MarkedBlock|GCActivityCallback))/
+const LIBC_SYSCALL = anyOf(['read', '__libc_read', '__read', '__GI___libc_read', '__read_nocancel', 'readv', 'splice',
+  'syscall', '__GI___pthread_(en|dis)able_asynccancel', '__pthread_(en|dis)able_asynccancel', 'io_uring_enter',
+  '__sys_io_uring_enter2?', '__io_uring_submit_and_wait', 'io_uring_submit_and_wait'])
+const GC = new RegExp('(v8::internal::(Heap|Scavenger|ScavengerCollector|MarkCompact|MinorMarkSweep|GCTracer|' +
+  'ConcurrentMarking|IncrementalMarking|MarkingVisitor|MemoryAllocator|PagedSpace|NewSpace|SemiSpace)|' +
+  'Builtins_RecordWrite|JSC::(Heap|SlotVisitor|MarkedSpace|MarkedBlock|GCActivityCallback))')
 const BUFFER = /(ArrayBuffer|TypedArray|ArrayBufferView|BackingStore|Uint8Array|memcpy|memmove|memset)/
 // JIT code named by a perf map, and V8's builtins that run JavaScript (ICs, the interpreter)
 const JS_SYMBOL = /^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegExp:|Builtins_(?!CallApiCallback|CEntry|CallFunction_ReceiverIsAny))/
@@ -54,7 +67,8 @@ const JIT_DSO = /(perf-\d+\.map|\[JIT\]|jitted-)/
 // the runtime's side of a call into native code: V8's API callbacks, Node's bindings,
 // libuv, FFI trampolines
 const BINDING = /^(node::|uv_|uv__|v8::|napi_|ffi_|Builtins_CallApiCallback|Builtins_CEntry|Builtins_CallFunction|just::|deno_|op_|Deno|JSC::|FFI|bun)/
-const MEANINGLESS = /^(\[unknown\]|__strcmp\w*|strcmp@plt|__errno_location(@plt)?|malloc|free|cfree|_int_malloc|_int_free|__libc_malloc|__libc_free|operator new|operator delete)$/
+const MEANINGLESS = anyOf(['\\[unknown\\]', '__strcmp\\w*', 'strcmp@plt', '__errno_location(@plt)?', 'malloc', 'free', 'cfree',
+  '_int_malloc', '_int_free', '__libc_malloc', '__libc_free', 'operator new', 'operator delete'])
 
 // A sample's bucket and the frame that decided it (the name "everything else" shows).
 // binary: the reader's executable's file name; native: whether that binary is the reader's

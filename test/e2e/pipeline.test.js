@@ -13,6 +13,7 @@ const crypto = require('node:crypto')
 const { spawn, spawnSync } = require('node:child_process')
 
 const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
+const { probePerf } = require('../../lib/perf')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const { waitFor, readRuns } = require('../helpers')
@@ -193,9 +194,15 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
     ['cost', 4096, 0, hungAt(4096, 'timing')], ['cost', 65536, 0, hungAt(65536, 'startup')],
     ['cost', 4096, 1, hungAt(4096, 'timing')], ['cost', 65536, 1, hungAt(65536, 'startup')]
   ]
-  const timeouts = log => log.filter(record => !record.skipped)
+  // the profile pass (where perf may sample) profiles C beside the reader, as its yardstick:
+  // the hanging reader's steps there are not run either
+  if (probePerf().available) {
+    notRun.push(['profile', 4096, 0, hungAt(4096, 'timing')], ['profile-cpu', 4096, 0, hungAt(4096, 'timing')])
+  }
+  const hangs = log => log.filter(record => record.program === 'fixture-hangs')
+  const timeouts = log => hangs(log).filter(record => !record.skipped)
     .map(record => [record.phase, record.blockSize, record.failure])
-  const notRunIn = log => log.filter(record => record.skipped)
+  const notRunIn = log => hangs(log).filter(record => record.skipped)
     .map(record => [record.phase, record.blockSize, record.run, record.failure])
   const oneTimeoutEachSize = [['startup', 65536, 'timed out after 1 s'], ['timing', 4096, 'timed out after 1 s']]
 
@@ -205,10 +212,13 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
     assert.equal(result.status, 1, result.stderr + result.stdout)
     const log = readRuns(path.join(run.dir, 'run', 'all.jsonl'))
     assert.deepEqual(timeouts(log), oneTimeoutEachSize)
-    const hung = log.filter(record => !record.skipped)
+    const hung = hangs(log).filter(record => !record.skipped)
     assert.ok(hung.every(record => record.warmup === true && record.run === 0), 'a warm-up\'s hang is its step\'s')
     assert.deepEqual(notRunIn(log), notRun)
-    assert.ok(log.every(record => record.ok === false))
+    assert.ok(hangs(log).every(record => record.ok === false))
+    // C's profile, beside it, is C's own: run, and kept
+    const yardstick = log.filter(record => record.program === 'c' && !record.superseded)
+    assert.deepEqual(yardstick.map(record => [record.phase, record.ok]), probePerf().available ? [['profile', true], ['profile-cpu', true]] : [])
     // each cell the skipped steps leave failed is listed once, and counted failed in its pass
     const results = readJson(path.join(run.dir, 'run', 'results.json'))
     const listed = results.failures.map(failure => [failure.phase, failure.blockSize, failure.reason, failure.skippedSteps])
@@ -216,7 +226,11 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
       ['startup', 65536, 'timed out after 1 s', 1], ['timing', 4096, 'timed out after 1 s', 1],
       ['timing-quarter', 4096, hungAt(4096, 'timing'), 1], ['timing', 65536, hungAt(65536, 'startup'), 1],
       ['timing-quarter', 65536, hungAt(65536, 'startup'), 1],
-      ['cost', 4096, hungAt(4096, 'timing'), 1], ['cost', 65536, hungAt(65536, 'startup'), 1]
+      ['cost', 4096, hungAt(4096, 'timing'), 1], ['cost', 65536, hungAt(65536, 'startup'), 1],
+      // its profile at the cost pass's smallest size, where perf may sample: one step each
+      ...(probePerf().available
+        ? [['profile', 4096, hungAt(4096, 'timing'), undefined], ['profile-cpu', 4096, hungAt(4096, 'timing'), undefined]]
+        : [])
     ])
     const failedCells = cells => cells.map(cell => [cell.blockSize, cell.flags.includes('failed'), cell.failedRuns])
     assert.deepEqual(failedCells(results.cells), [[4096, true, 2], [65536, true, 2]])
