@@ -412,10 +412,20 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
   }))
 }
 
+// a profile bucket's colour, the same on every page; everything else in grey
+const BUCKET_COLOURS = {
+  kernelRead: '#2f6fde',
+  entryExit: '#e8743b',
+  switching: '#6c8893',
+  binding: '#ed4a7b',
+  loop: '#19a979',
+  buffer: '#13a4b4',
+  gc: '#9b8b2f',
+  other: '#b8bfcc'
+}
+
 // Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every
 // bar is read against.
-// a bucket's colour, the same on every page; everything else in grey
-const BUCKET_COLOURS = { kernelRead: '#2f6fde', entryExit: '#e8743b', switching: '#6c8893', binding: '#ed4a7b', loop: '#19a979', buffer: '#13a4b4', gc: '#9b8b2f', other: '#b8bfcc' }
 function profile (part, { runtimeAxis }) {
   part.entries.forEach((entry, index) => {
     const totals = entry.rows.map(row => row.cpuPerReadNs)

@@ -28,24 +28,17 @@ function countTooltip (unit) {
 // with the kit below and returns, by block-size group, what that group's buttons redraw.
 function drawReport (drawings) {
   const data = JSON.parse(document.getElementById('report-data').textContent)
-  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e', '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
-  const dashes = ['Solid', 'ShortDash', 'ShortDot', 'DashDot', 'LongDash', 'Dot', 'LongDashDot',
-    'ShortDashDot', 'LongDashDotDot']
-  // A line's dash: its set's (a comparison's second run is dashed), and past the palette's
-  // colours, which come round again, the next of its set's: no two lines of a chart alike
-  // for up to WRAPS times the palette's colours in each of three sets.
-  const WRAPS = 3
-  const dash = (setIndex, colorIndex) => {
-    const wrap = Math.min(WRAPS - 1, Math.floor(colorIndex / palette.length))
-    return dashes[(setIndex * WRAPS + wrap) % dashes.length]
-  }
+  // for what is not a runtime (a syscall, a rung, a process): runtimes wear lib/report/looks.js's
+  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e',
+    '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
   // Highcharts writes point updates back into the arrays it was given: hand it copies
   // so that the page's data stays as loaded and the toggles can switch back.
   const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
   const color = index => palette[((index % palette.length) + palette.length) % palette.length]
   // A lighter tint of the same hue (a second result set, a later group): mixed with white,
   // which keeps the hue where brightening would turn orange to yellow and blue to cyan.
-  const shade = (base, amount) => (amount ? Highcharts.color(base).tweenTo(Highcharts.color('#ffffff'), Math.min(amount, 0.9)) : base)
+  const white = Highcharts.color('#ffffff')
+  const shade = (base, amount) => (amount ? Highcharts.color(base).tweenTo(white, Math.min(amount, 0.9)) : base)
   // A runtime's look (lib/report/looks.js), the same in every chart of the page.
   const look = pageLooks()
   // Bars that stand for runtimes wear their runtime's hue. Where a chart has a series per
@@ -117,7 +110,7 @@ function drawReport (drawings) {
     plotOptions: { series: { animation: false } }
   })
 
-  const kit = { palette, dashes, dash, copy, color, shade, look, runtimePoints, runtimeAxis, groupColor, familyLegend, setPressed, countTooltip }
+  const kit = { copy, color, shade, look, runtimePoints, runtimeAxis, groupColor, familyLegend, setPressed, countTooltip }
   const redraws = {}
   // the sections every experiment's page may have, then the experiment's own
   for (const [id, draw] of Object.entries({ machines: drawMachines, ...drawings[data.experiment] })) {
