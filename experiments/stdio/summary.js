@@ -339,6 +339,9 @@ const MiB = 1 << 20
 // every thread's in each run, but the helper threads can make fewer in the larger run),
 // is that noise, not a rate: that figure is not given (for a main-thread rate above the
 // all-threads one, the all-threads one) and `noise` says what happened.
+// a cell's two counts: each field of its figures, strace's mode, and its name in a reason
+const THREAD_MODES = [['mainThread', 'main', 'the main thread'], ['allThreads', 'all', 'every thread']]
+
 function syscallCell (program, blockSize, runs, rejected) {
   const ok = runs.filter(run => run.ok)
   const sizes = [...new Set(ok.map(run => run.bytes))].sort((a, b) => a - b)
@@ -357,7 +360,7 @@ function syscallCell (program, blockSize, runs, rejected) {
     const mibBetween = (large - small) / MiB
     const rates = {}
     const noise = []
-    for (const [field, mode, label] of [['mainThread', 'main', 'the main thread'], ['allThreads', 'all', 'every thread']]) {
+    for (const [field, mode, label] of THREAD_MODES) {
       const [before, after] = [profile(small, mode), profile(large, mode)]
       if (!before || !after) continue
       const between = after.totalCalls - before.totalCalls
@@ -372,11 +375,12 @@ function syscallCell (program, blockSize, runs, rejected) {
     if (noise.length) perMiB.noise = `${noise.join('; ')}: run-to-run noise, not a rate`
     Object.assign(perMiB, rates)
   }
+  // per read where there is a rate per MiB: the same two runs, what each call adds a read
   const perRead = small === null
     ? null
-    : Object.fromEntries(['mainThread', 'allThreads'].map(field => [field, perMiB[field] === null || perMiB[field] === undefined
-      ? null
-      : steadyCalls(profile(small, field === 'mainThread' ? 'main' : 'all'), profile(large, field === 'mainThread' ? 'main' : 'all'), small / blockSize, large / blockSize)]))
+    : Object.fromEntries(THREAD_MODES.map(([field, mode]) => [field, typeof perMiB[field] === 'number'
+      ? steadyCalls(profile(small, mode), profile(large, mode), small / blockSize, large / blockSize)
+      : null]))
   return {
     program,
     blockSize,
