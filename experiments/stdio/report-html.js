@@ -420,10 +420,17 @@ function runContextSection (data) {
     ${failedRuns(data.failures, data.compare)}`)
 }
 
-// The page's sections in order: [id, its link's title, render(data), and for a section
-// with charts the data experiments/stdio/report-browser.js draws them from].
 // The profile pass: each reader's CPU per read in the same buckets as C's (a stacked bar
 // each), then a table of what each bucket adds over C's and the frames behind the most.
+const PROFILE_NOTE = 'Each reader once under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
+  'names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is ' +
+  'switched back in (docs/profile.md). The read loop\'s samples, from its first read of stdin to its ' +
+  'last, go in buckets the same for every runtime; a bucket\'s ns per read is its share of them times ' +
+  'the CPU per read of an unprofiled run beside it. One run per reader: no interval. The perf script ' +
+  'texts are in the run\'s profile/ folder.'
+
+const FRAME_CHARS = 40
+
 function profileSection (data) {
   const { profile } = data
   const bucketCell = (row, key) => html`<td class="num">${formatNumber(row.ns[key])}${row.overC
@@ -433,24 +440,36 @@ function profileSection (data) {
     if (!row.overC) return ''
     const [key] = Object.entries(row.overC).sort((a, b) => b[1] - a[1])[0]
     const label = profile.entries[0].buckets.find(bucket => bucket.key === key).label
-    return html`${label}: ${row.top[key].map(([frame, count], i) => html`${i ? ', ' : ''}<code>${frame}</code> ${count}`)}`
+    // the three most sampled, a long C++ name cut short (whole in its tooltip and the raw text)
+    const short = frame => (frame.length > FRAME_CHARS ? `${frame.slice(0, FRAME_CHARS - 1)}…` : frame)
+    const frames = row.top[key].slice(0, 3)
+      .map(([frame, count], i) => html`${i ? ', ' : ''}<code title="${frame}">${short(frame)}</code> ${count}`)
+    return html`${label}: ${frames}`
   }
+  const heading = label => html`<th scope="col" class="num">${label}</th>`
+  const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
+    <td class="num">${formatNumber(row.cpuPerReadNs)}</td>
+    ${entry.buckets.map(bucket => bucketCell(row, bucket.key))}
+    <td class="describes">${most(row)}</td></tr>`
+  const failed = entry => why(entry.failed.map(cell => ({ set: cell.program, reason: cell.reason })))
   const tables = profile.entries.map((entry, index) => html`<div class="chart small" id="chart-profile-${index}"></div>
     <div class="table-wrap"><table>
-      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, over C's beside each; the frames behind the bucket that adds most</caption>
-      <thead><tr><th scope="col">reader</th><th scope="col" class="num">CPU per read</th>${entry.buckets.map(bucket => html`<th scope="col" class="num">${bucket.label}</th>`)}<th scope="col">most over C, its top frames (samples)</th></tr></thead>
-      <tbody>${entry.rows.map(row => html`<tr><th scope="row">${row.program}</th><td class="num">${formatNumber(row.cpuPerReadNs)}</td>${entry.buckets.map(bucket => bucketCell(row, bucket.key))}<td class="describes">${most(row)}</td></tr>`)}</tbody>
+      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket,
+        over C's beside each; the frames behind the bucket that adds most</caption>
+      <thead><tr><th scope="col">reader</th>${heading('CPU per read')}${entry.buckets.map(bucket => heading(bucket.label))}
+        <th scope="col">most over C, its top frames (samples)</th></tr></thead>
+      <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
-    ${entry.failed.length ? why(entry.failed.map(failed => ({ set: failed.program, reason: failed.reason }))) : ''}`)
+    ${entry.failed.length ? failed(entry) : ''}`)
   return html`<section id="profile">
     <h2>Where the ns go</h2>
-    ${profile.available
-      ? html`${tables}<p class="note">Each reader once under perf (cpu-clock samples with call graphs; V8's perf map names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is switched back in (docs/profile.md). The read loop's samples, from its first read of stdin to its last, go in buckets the same for every runtime; a bucket's ns per read is its share of them times the CPU per read of an unprofiled run beside it. One run per reader: no interval. The perf script texts are in the run's profile/ folder.</p>`
-      : ''}
+    ${profile.available ? html`${tables}<p class="note">${PROFILE_NOTE}</p>` : ''}
     ${why(profile.notes)}
   </section>`
 }
 
+// The page's sections in order: [id, its link's title, render(data), and for a section
+// with charts the data experiments/stdio/report-browser.js draws them from].
 const sections = [
   ['headline', 'What a read costs', headlineSection, data => ({ available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart })],
   ['findings', 'Findings', findingsSection],
