@@ -26,7 +26,8 @@ function probePerf () {
   if (version.error) {
     return { available: false, reason: `${PERF} is not installed: apt-get install linux-perf, or point PERF= at one` }
   }
-  const tried = spawnSync(PERF, ['record', '-q', '-e', 'cpu-clock', '-o', '/dev/null', '--', 'true'], { encoding: 'utf8' })
+  const record = ['record', '-q', '-e', 'cpu-clock', '-o', '/dev/null', '--', 'true']
+  const tried = spawnSync(PERF, record, { encoding: 'utf8' })
   if (tried.status !== 0) {
     const said = `${tried.stderr}`.split('\n').find(line => line.trim()) ?? `exit ${tried.status}`
     return {

@@ -53,14 +53,16 @@ function parse (argv) {
 
 function report (folder, out) {
   const target = path.join(out, path.basename(folder))
-  const made = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), folder, '--out', target], { encoding: 'utf8' })
+  const argv = [path.join(ROOT, 'analyse.js'), folder, '--out', target]
+  const made = spawnSync(process.execPath, argv, { encoding: 'utf8' })
   if (made.status !== 0) throw new RunFailed(`analyse.js ${folder} failed: ${made.stderr.trim()}`)
   return path.join(target, 'report.html')
 }
 
 async function run ({ folders, out, widths }) {
   const { chromium } = require('playwright-core')
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+  const args = ['--headless', '--no-sandbox', '--disable-gpu']
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args })
   const rows = []
   try {
     for (const folder of folders) {
@@ -92,14 +94,15 @@ function print (rows) {
   const head = ['page', 'width', 'words before', 'answer at', 'charts', 'clipped', 'untitled axes', 'alike',
     'runtimes coloured', 'hue faults', 'page scrolls', 'tables scroll', 'console']
   const lines = rows.map(row => [row.page, row.width, row.wordsBefore, `${row.answerTop} px`, row.charts,
-    row.clipped.length, row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length, row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables,
-    row.said.length])
+    row.clipped.length, row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length,
+    row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables, row.said.length])
   const table = [head, head.map(() => '--:'), ...lines].map(cells => `| ${cells.join(' | ')} |`)
   process.stdout.write(`${table.join('\n')}\n`)
   for (const row of rows) {
-    const details = [...row.clipped.map(line => `clipped ${line}`), ...row.untitled.map(line => `untitled ${line}`), ...row.alike.map(line => `alike ${line}`),
-      ...row.hues.map(line => `hue ${line}`), ...row.said]
-    if (details.length) process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)
+    const details = [['clipped', row.clipped], ['untitled', row.untitled], ['alike', row.alike], ['hue', row.hues]]
+      .flatMap(([kind, lines]) => lines.map(line => `${kind} ${line}`)).concat(row.said)
+    if (details.length === 0) continue
+    process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)
   }
   process.stdout.write(`\nscreenshots: ${path.dirname(rows[0]?.shot ?? '.')}\n`)
 }

@@ -67,7 +67,10 @@ async function profiledRun (program, blockSize, bytes, run, pin, out) {
 }
 
 async function costRun (program, blockSize, bytes, run, pin) {
-  const step = { phase: 'cost', program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+  // the pass's run beside each profile, whose CPU per read its samples' shares divide
+  const step = {
+    phase: PHASES.profileCpu, program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs: COST_SAMPLE_MS
+  }
   const { record } = await measure(step, run, { timeoutSeconds: 120, feeder: 'fixed' }, os.tmpdir())
   if (!record.ok) throw new RunFailed(`${program.name} @ ${blockSize} failed: ${record.failure}`)
   return slopePerRead(record)
@@ -79,7 +82,8 @@ async function main ({ readers, sizes, rounds, out }) {
   const plan = placementPlan(allowedCpus())
   pinSelf(plan)
   const pin = plan.apart
-  console.log(`dd on CPU ${pin.feeder}, each reader on CPU ${pin.reader}; this tool on CPU ${plan.driver}; ${rounds} rounds; profiles in ${out}`)
+  console.log(`dd on CPU ${pin.feeder}, each reader on CPU ${pin.reader}; this tool on CPU ${plan.driver}; ` +
+    `${rounds} rounds; profiles in ${out}`)
   for (const blockSize of sizes) {
     const bytes = costBytes(PRESETS.default, blockSize)
     // per reader, per round: { cpuNs, buckets: { key: ns } }
@@ -99,13 +103,17 @@ async function main ({ readers, sizes, rounds, out }) {
 
 function print (blockSize, readers, results) {
   const medianOf = (name, key) => median(results.get(name).map(round => round.buckets[key]))
-  console.log(`\n${blockSize} B: ns per read by bucket, median of the rounds (each round: the share of perf's samples × the cost-pass run's CPU per read)`)
-  console.log(`  ${'bucket'.padEnd(46)}${readers.map(program => program.name.padStart(16)).join('')}`)
-  for (const { key, label } of BUCKETS) {
-    console.log(`  ${label.padEnd(46)}${readers.map(program => ns(medianOf(program.name, key)).padStart(16)).join('')}`)
+  console.log(`\n${blockSize} B: ns per read by bucket, median of the rounds ` +
+    '(each round: the share of perf\'s samples × the cost-pass run\'s CPU per read)')
+  // a row of the table: its label, then each reader's figure
+  const row = (label, text) => {
+    console.log(`  ${label.padEnd(46)}${readers.map(program => text(program).padStart(16)).join('')}`)
   }
-  console.log(`  ${'CPU per read (cost pass)'.padEnd(46)}${readers.map(program => ns(median(results.get(program.name).map(round => round.cpuNs))).padStart(16)).join('')}`)
-  console.log(`  ${'samples in the read loop'.padEnd(46)}${readers.map(program => String(median(results.get(program.name).map(round => round.samples))).padStart(16)).join('')}`)
+  row('bucket', program => program.name)
+  for (const { key, label } of BUCKETS) row(label, program => ns(medianOf(program.name, key)))
+  const medianRound = (program, field) => median(results.get(program.name).map(round => round[field]))
+  row('CPU per read (cost pass)', program => ns(medianRound(program, 'cpuNs')))
+  row('samples in the read loop', program => String(medianRound(program, 'samples')))
   for (const program of readers.filter(program => program.name !== BASELINE)) {
     console.log(`\n  ${program.name} against C: ${BUCKETS.map(({ key, label }) => {
       const difference = medianOf(program.name, key) - medianOf(BASELINE, key)
@@ -121,10 +129,13 @@ function print (blockSize, readers, results) {
       const values = results.get(program.name).map(round => round.buckets[key])
       return [key, Math.max(...values) - Math.min(...values)]
     }).filter(([, move]) => move >= 1)
-    if (results.get(program.name).length > 1) console.log(`    rounds apart by: ${moves.map(([key, move]) => `${key} ${move.toFixed(0)} ns`).join(', ')}`)
+    if (results.get(program.name).length > 1) {
+      console.log(`    rounds apart by: ${moves.map(([key, move]) => `${key} ${move.toFixed(0)} ns`).join(', ')}`)
+    }
   }
 }
 
 if (require.main === module) {
-  runCli({ name: 'profile.js', usage: USAGE, parse: argv => parseStudyOptions(argv, SPEC, USAGE, options), run: main, measures: true })
+  const parse = argv => parseStudyOptions(argv, SPEC, USAGE, options)
+  runCli({ name: 'profile.js', usage: USAGE, parse, run: main, measures: true })
 }

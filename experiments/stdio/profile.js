@@ -62,13 +62,15 @@ const GC = new RegExp('(v8::internal::(Heap|Scavenger|ScavengerCollector|MarkCom
   'Builtins_RecordWrite|JSC::(Heap|SlotVisitor|MarkedSpace|MarkedBlock|GCActivityCallback))')
 const BUFFER = /(ArrayBuffer|TypedArray|ArrayBufferView|BackingStore|Uint8Array|memcpy|memmove|memset)/
 // JIT code named by a perf map, and V8's builtins that run JavaScript (ICs, the interpreter)
-const JS_SYMBOL = /^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegExp:|Builtins_(?!CallApiCallback|CEntry|CallFunction_ReceiverIsAny))/
+const JS_SYMBOL = new RegExp('^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegExp:|' +
+  'Builtins_(?!CallApiCallback|CEntry|CallFunction_ReceiverIsAny))')
 const JIT_DSO = /(perf-\d+\.map|\[JIT\]|jitted-)/
 // the runtime's side of a call into native code: V8's API callbacks, Node's bindings,
 // libuv, FFI trampolines
-const BINDING = /^(node::|uv_|uv__|v8::|napi_|ffi_|Builtins_CallApiCallback|Builtins_CEntry|Builtins_CallFunction|just::|deno_|op_|Deno|JSC::|FFI|bun)/
-const MEANINGLESS = anyOf(['\\[unknown\\]', '__strcmp\\w*', 'strcmp@plt', '__errno_location(@plt)?', 'malloc', 'free', 'cfree',
-  '_int_malloc', '_int_free', '__libc_malloc', '__libc_free', 'operator new', 'operator delete'])
+const BINDING = new RegExp('^(node::|uv_|uv__|v8::|napi_|ffi_|Builtins_CallApiCallback|Builtins_CEntry|' +
+  'Builtins_CallFunction|just::|deno_|op_|Deno|JSC::|FFI|bun)')
+const MEANINGLESS = anyOf(['\\[unknown\\]', '__strcmp\\w*', 'strcmp@plt', '__errno_location(@plt)?', 'malloc',
+  'free', 'cfree', '_int_malloc', '_int_free', '__libc_malloc', '__libc_free', 'operator new', 'operator delete'])
 
 // A sample's bucket and the frame that decided it (the name "everything else" shows).
 // binary: the reader's executable's file name; native: whether that binary is the reader's
@@ -105,7 +107,8 @@ function bucketOf (frames, { binary, native }) {
 // The steady read loop: the samples from the first that reads stdin (a read handler in the
 // kernel) to the last, so that start-up and exit are cut away.
 function readWindow (samples) {
-  const reading = samples.filter(sample => sample.frames.some(frame => frame.dso === KERNEL && READ_HANDLER.test(frame.symbol)))
+  const readsStdin = frame => frame.dso === KERNEL && READ_HANDLER.test(frame.symbol)
+  const reading = samples.filter(sample => sample.frames.some(readsStdin))
   if (reading.length === 0) return []
   const [first, last] = [reading[0].timeS, reading.at(-1).timeS]
   return samples.filter(sample => sample.timeS >= first && sample.timeS <= last)
@@ -144,8 +147,15 @@ function summariseProfile (records, slopePerRead) {
     const beside = records.find(entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
       entry.blockSize === record.blockSize && entry.ok)
     const cpuPerReadNs = beside ? slopePerRead(beside) : null
-    const failure = record.ok ? (cpuPerReadNs === null ? 'its unprofiled run gave no CPU per read' : null) : record.failure
-    const cell = { program: record.program, blockSize: record.blockSize, ok: failure === null, failure, traceFile: record.rawFile ?? null }
+    const unscaled = cpuPerReadNs === null ? 'its unprofiled run gave no CPU per read' : null
+    const failure = record.ok ? unscaled : record.failure
+    const cell = {
+      program: record.program,
+      blockSize: record.blockSize,
+      ok: failure === null,
+      failure,
+      traceFile: record.rawFile ?? null
+    }
     if (record.profile) {
       Object.assign(cell, {
         samples: record.profile.samples,

@@ -13,7 +13,8 @@ const { parsePerfScript } = require('../../lib/perf')
 const { BUCKETS, bucketOf, readWindow, attribute } = require('../../experiments/stdio/profile')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'perf')
-const fixture = name => parsePerfScript(zlib.gunzipSync(fs.readFileSync(path.join(FIXTURES, `${name}.txt.gz`))).toString())
+const fixture = name =>
+  parsePerfScript(zlib.gunzipSync(fs.readFileSync(path.join(FIXTURES, `${name}.txt.gz`))).toString())
 const K = symbol => ({ symbol, dso: '[kernel.kallsyms]' })
 const U = (symbol, dso = '/work/main/build/node/26.12.1/bin/node') => ({ symbol, dso })
 const NODE = { binary: 'node', native: false }
@@ -35,25 +36,39 @@ test('perf script read back: a sample per header, its frames leaf first, offsets
 })
 
 test('a stack\'s bucket: the kernel by what it was doing, user space by the nearest frame that says whose', () => {
-  const read = [K('_copy_to_iter'), K('anon_pipe_read'), K('vfs_read'), K('ksys_read'), K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe'), U('read', '/usr/lib/x86_64-linux-gnu/libc.so.6')]
-  assert.deepEqual(bucketOf(read, NODE), { key: 'kernelRead', frame: 'vfs_read' })
-  // the reader waiting on an empty pipe is switching, whatever called the wait
-  assert.equal(bucketOf([K('finish_task_switch.isra.0'), K('__schedule'), K('schedule'), K('anon_pipe_read'), K('vfs_read')], NODE).key, 'switching')
-  assert.deepEqual(bucketOf([K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe'), U('read', 'libc.so.6')], NODE), { key: 'entryExit', frame: 'do_syscall_64' })
-  assert.deepEqual(bucketOf([K('do_madvise'), K('__x64_sys_madvise'), K('do_syscall_64')], NODE), { key: 'other', frame: 'syscall madvise' })
-  assert.deepEqual(bucketOf([K('clear_page_erms'), K('exc_page_fault'), K('asm_exc_page_fault')], NODE), { key: 'other', frame: 'kernel: asm_exc_page_fault' })
-  assert.deepEqual(bucketOf([U('read', '/usr/lib/x86_64-linux-gnu/libc.so.6'), U('uv__fs_work')], NODE), { key: 'entryExit', frame: 'read' })
-  // strcmp says nothing: its caller, Node's tracing check, is the binding's
-  assert.deepEqual(bucketOf([U('__strcmp_evex', 'libc.so.6'), U('v8::platform::tracing::TracingController::GetCategoryGroupEnabled'), U('node::fs::Read')], NODE),
-    { key: 'binding', frame: 'v8::platform::tracing::TracingController::GetCategoryGroupEnabled' })
-  assert.equal(bucketOf([U('v8::internal::Scavenger::Process'), U('v8::internal::Heap::Scavenge')], NODE).key, 'gc')
-  assert.equal(bucketOf([U('v8::internal::JSTypedArray::GetBuffer'), U('node::fs::Read')], NODE).key, 'buffer')
-  assert.deepEqual(bucketOf([U('JS:o* /work/main/wc/node-sync.js:1:1', '/tmp/perf-1.map')], NODE), { key: 'loop', frame: 'JS:o* /work/main/wc/node-sync.js:1:1' })
-  assert.equal(bucketOf([U('Builtins_LoadIC')], NODE).key, 'loop')
-  assert.equal(bucketOf([U('Builtins_CallApiCallbackOptimizedNoProfiling')], NODE).key, 'binding')
-  // C's own binary is its loop, not a runtime's binding
-  assert.deepEqual(bucketOf([U('main', '/work/main/build/wc-c')], { binary: 'wc-c', native: true }), { key: 'loop', frame: 'main' })
-  assert.deepEqual(bucketOf([U('[unknown]', '[unknown]')], NODE), { key: 'other', frame: 'unknown frames' })
+  const libc = '/usr/lib/x86_64-linux-gnu/libc.so.6'
+  const tracing = 'v8::platform::tracing::TracingController::GetCategoryGroupEnabled'
+  const js = 'JS:o* /work/main/wc/node-sync.js:1:1'
+  const C_READER = { binary: 'wc-c', native: true }
+  // [stack, leaf first; its bucket (a key alone, or { key, frame }); the reader, Node's by default]
+  const cases = [
+    [[K('_copy_to_iter'), K('anon_pipe_read'), K('vfs_read'), K('ksys_read'), K('do_syscall_64'),
+      K('entry_SYSCALL_64_after_hwframe'), U('read', libc)], { key: 'kernelRead', frame: 'vfs_read' }],
+    // the reader waiting on an empty pipe is switching, whatever called the wait
+    [[K('finish_task_switch.isra.0'), K('__schedule'), K('schedule'), K('anon_pipe_read'), K('vfs_read')], 'switching'],
+    [[K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe'), U('read', 'libc.so.6')],
+      { key: 'entryExit', frame: 'do_syscall_64' }],
+    [[K('do_madvise'), K('__x64_sys_madvise'), K('do_syscall_64')], { key: 'other', frame: 'syscall madvise' }],
+    [[K('clear_page_erms'), K('exc_page_fault'), K('asm_exc_page_fault')],
+      { key: 'other', frame: 'kernel: asm_exc_page_fault' }],
+    [[U('read', libc), U('uv__fs_work')], { key: 'entryExit', frame: 'read' }],
+    // strcmp says nothing: its caller, Node's tracing check, is the binding's
+    [[U('__strcmp_evex', 'libc.so.6'), U(tracing), U('node::fs::Read')], { key: 'binding', frame: tracing }],
+    [[U('v8::internal::Scavenger::Process'), U('v8::internal::Heap::Scavenge')], 'gc'],
+    [[U('v8::internal::JSTypedArray::GetBuffer'), U('node::fs::Read')], 'buffer'],
+    [[U(js, '/tmp/perf-1.map')], { key: 'loop', frame: js }],
+    [[U('Builtins_LoadIC')], 'loop'],
+    [[U('Builtins_CallApiCallbackOptimizedNoProfiling')], 'binding'],
+    // C's own binary is its loop, not a runtime's binding
+    [[U('main', '/work/main/build/wc-c')], { key: 'loop', frame: 'main' }, C_READER],
+    [[U('[unknown]', '[unknown]')], { key: 'other', frame: 'unknown frames' }]
+  ]
+  for (const [stack, expected, reader = NODE] of cases) {
+    const bucket = bucketOf(stack, reader)
+    const leaf = stack[0].symbol
+    if (typeof expected === 'string') assert.equal(bucket.key, expected, leaf)
+    else assert.deepEqual(bucket, expected, leaf)
+  }
 })
 
 test('the read loop\'s window cuts start-up and exit: from the first read of stdin to the last', () => {
@@ -84,7 +99,8 @@ test('node-sync\'s read: Node\'s fs binding, its JavaScript from V8\'s perf map,
   assert.equal(buckets.binding.top[0][0], 'node::fs::Read')
   assert.ok(buckets.loop.top.some(([frame]) => frame.startsWith('JS:')), 'JavaScript named by the perf map')
   assert.ok(buckets.buffer.samples > 0)
-  const named = Object.entries(buckets).filter(([key]) => key !== 'other').reduce((sum, [, bucket]) => sum + bucket.samples, 0)
+  const named = Object.entries(buckets).filter(([key]) => key !== 'other')
+    .reduce((sum, [, bucket]) => sum + bucket.samples, 0)
   assert.ok(buckets.other.samples / (named + buckets.other.samples) < 0.05, 'almost every sample named')
 })
 
@@ -97,7 +113,7 @@ test('perf missing: one line that names the fix', () => {
   assert.ok(!answer.reason.includes('\n'))
 })
 
-test('the profile pass\'s plan: C and every honouring reader at the smallest cost size, dd apart; none without perf', () => {
+test('the profile pass\'s plan: C and every honouring reader at the least cost size, dd apart; none without perf', () => {
   const { parseOptions, plan } = require('../../bench')
   const { placementPlan } = require('../../lib/placement')
   const options = parseOptions(['--only', 'node-sync', '--only', 'coreutils', '--quick'])
@@ -110,11 +126,14 @@ test('the profile pass\'s plan: C and every honouring reader at the smallest cos
   assert.deepEqual(steps.map(step => [step.phase, step.program.name, step.blockSize]), [
     ['profile', 'c', 256], ['profile-cpu', 'c', 256], ['profile', 'node-sync', 256], ['profile-cpu', 'node-sync', 256]])
   assert.ok(steps.every(step => step.pin.feeder !== step.pin.reader), 'dd on the other CPU')
-  assert.ok(steps.filter(step => step.phase === 'profile-cpu').every(step => step.sampleMs > 0), 'the unprofiled run sampled for its slope')
+  const unprofiled = steps.filter(step => step.phase === 'profile-cpu')
+  assert.ok(unprofiled.every(step => step.sampleMs > 0), 'the unprofiled run sampled for its slope')
   assert.deepEqual(plan(options, selection, probes({ available: false, reason: 'no perf' }), placement)
     .filter(step => step.phase.startsWith('profile')), [])
   const skipped = parseOptions(['--only', 'node-sync', '--quick', '--no-profile'])
-  assert.deepEqual(plan(skipped, selection, probes({ available: true }), placement).filter(step => step.phase.startsWith('profile')), [])
+  const profiledSteps = plan(skipped, selection, probes({ available: true }), placement)
+    .filter(step => step.phase.startsWith('profile'))
+  assert.deepEqual(profiledSteps, [])
 })
 
 test('profile.json: each bucket\'s ns per read is its share times the unprofiled run\'s CPU per read', () => {
@@ -131,7 +150,8 @@ test('profile.json: each bucket\'s ns per read is its share times the unprofiled
   assert.equal(c.ok, true)
   assert.equal(c.cpuPerReadNs, 250)
   for (const [key, bucket] of Object.entries(c.buckets)) assert.equal(bucket.ns, profile.buckets[key].share * 250, key)
-  assert.ok(Math.abs(Object.values(c.buckets).reduce((sum, bucket) => sum + bucket.ns, 0) - 250) < 1e-9, 'the buckets add up to the CPU per read')
+  const total = Object.values(c.buckets).reduce((sum, bucket) => sum + bucket.ns, 0)
+  assert.ok(Math.abs(total - 250) < 1e-9, 'the buckets add up to the CPU per read')
   assert.deepEqual([node.ok, node.failure], [false, 'perf sampled no read of stdin'])
   // a profile without its unprofiled run has no ns to share out
   const alone = summariseProfile(records.filter(record => record.phase === 'profile'), () => 1).cells[0]
