@@ -196,7 +196,9 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
   ]
   // the profile pass (where perf may sample) profiles C beside the reader, as its yardstick:
   // the hanging reader's steps there are not run either
-  if (probePerf().available) {
+  // whether perf samples here: asked once (each probe runs perf record, a second or more)
+  const perfSamples = probePerf().available
+  if (perfSamples) {
     notRun.push(['profile', 4096, 0, hungAt(4096, 'timing')], ['profile-cpu', 4096, 0, hungAt(4096, 'timing')])
   }
   const hangs = log => log.filter(record => record.program === 'fixture-hangs')
@@ -218,7 +220,8 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
     assert.ok(hangs(log).every(record => record.ok === false))
     // C's profile, beside it, is C's own: run, and kept
     const yardstick = log.filter(record => record.program === 'c' && !record.superseded)
-    assert.deepEqual(yardstick.map(record => [record.phase, record.ok]), probePerf().available ? [['profile', true], ['profile-cpu', true]] : [])
+    const profiled = perfSamples ? [['profile', true], ['profile-cpu', true]] : []
+    assert.deepEqual(yardstick.map(record => [record.phase, record.ok]), profiled)
     // each cell the skipped steps leave failed is listed once, and counted failed in its pass
     const results = readJson(path.join(run.dir, 'run', 'results.json'))
     const listed = results.failures.map(failure => [failure.phase, failure.blockSize, failure.reason, failure.skippedSteps])
@@ -228,7 +231,7 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
       ['timing-quarter', 65536, hungAt(65536, 'startup'), 1],
       ['cost', 4096, hungAt(4096, 'timing'), 1], ['cost', 65536, hungAt(65536, 'startup'), 1],
       // its profile at the cost pass's smallest size, where perf may sample: one step each
-      ...(probePerf().available
+      ...(perfSamples
         ? [['profile', 4096, hungAt(4096, 'timing'), undefined], ['profile-cpu', 4096, hungAt(4096, 'timing'), undefined]]
         : [])
     ])
