@@ -3,6 +3,7 @@
  *
  *   pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] [--result-fd FD]
  *            [--parent-pid PID] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N]
+ *            [--sample-below 1]
  *            -- FEEDER ARGS... -- READER ARGS...
  *
  * SIGUSR1 pauses the pipeline (SIGSTOP to its process group) and SIGUSR2 resumes it:
@@ -66,7 +67,7 @@ static void die(const char *what) {
 
 static void usage(void) {
   fprintf(stderr, "usage: pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] "
-                  "[--result-fd FD] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N] "
+                  "[--result-fd FD] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N] [--sample-below 1] "
                   "-- FEEDER... -- READER...\n");
   exit(125);
 }
@@ -250,20 +251,42 @@ struct sample {
 static struct sample *samples;
 static size_t sample_count, sample_cap;
 
-static void take_sample(pid_t pid, pid_t feeder) {
+/* A process's CPU time (every thread's schedstat, ns), or with `below` its descendants'
+ * instead: the children each of its threads lists, theirs, and so on. */
+static long long cpu_of(pid_t pid, int below, int depth) {
   char path[96];
   snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
   DIR *dir = opendir(path);
-  if (dir == NULL) return;
+  if (dir == NULL) return 0;
   long long cpu = 0;
   struct dirent *entry;
   while ((entry = readdir(dir)) != NULL) {
     if (entry->d_name[0] == '.') continue;
-    char file[320], text[128];
-    snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", (int)pid, entry->d_name);
-    if (read_proc(file, text, sizeof text)) cpu += strtoll(text, NULL, 10);
+    char file[320], text[1024];
+    if (!below) {
+      snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", (int)pid, entry->d_name);
+      if (read_proc(file, text, sizeof text)) cpu += strtoll(text, NULL, 10);
+      continue;
+    }
+    snprintf(file, sizeof file, "/proc/%d/task/%s/children", (int)pid, entry->d_name);
+    if (depth > 8 || !read_proc(file, text, sizeof text)) continue;
+    char *at = text, *end;
+    for (long child = strtol(at, &end, 10); end != at; at = end, child = strtol(at, &end, 10))
+      cpu += cpu_of((pid_t)child, 0, 0) + cpu_of((pid_t)child, 1, depth + 1);
   }
   closedir(dir);
+  return cpu;
+}
+
+/* --sample-below 1: the reader is a wrapper (perf record), and its descendants' CPU time,
+ * not its own, is the reader's. */
+static int sample_below = 0;
+
+static void take_sample(pid_t pid, pid_t feeder) {
+  char path[96];
+  long long cpu = cpu_of(pid, sample_below, 0);
+  /* a descendant reaped takes its CPU time out of the sum: that sample says nothing */
+  if (sample_below && sample_count && cpu < samples[sample_count - 1].cpu_ns) return;
   snprintf(path, sizeof path, "/proc/%d/io", (int)feeder);
   char text[512];
   if (!read_proc(path, text, sizeof text)) return;
@@ -403,6 +426,7 @@ int main(int argc, char *argv[]) {
     else if (strcmp(argv[i], "--proc-stat") == 0) proc_stat = argv[i + 1];
     else if (strcmp(argv[i], "--cpuidle") == 0) cpuidle_root = argv[i + 1];
     else if (strcmp(argv[i], "--sample-ms") == 0) sample_ms = atol(argv[i + 1]);
+    else if (strcmp(argv[i], "--sample-below") == 0) sample_below = atoi(argv[i + 1]);
     else usage();
   }
   if (i >= argc) usage();

@@ -52,11 +52,13 @@ function runPipeline (spec) {
 }
 
 // runPipeline's pipe-run, started: { child (pipe-run), done (its result, as above) }.
-// cwd: where the pipeline runs (a folder of its own for a reader that leaves files behind)
-function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, cwd }) {
+// cwd: where the pipeline runs (a folder of its own for a reader that leaves files behind);
+// sampleBelow: the reader is a wrapper (perf record), and what it runs is sampled, not it.
+function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBelow = false, cwd }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
   if (sampleMs) args.push('--sample-ms', String(sampleMs))
+  if (sampleMs && sampleBelow) args.push('--sample-below', '1')
   args.push('--', ...feeder, '--', ...reader)
   const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) })
   current.add(child)

@@ -74,3 +74,21 @@ test('pipe-run --sample-ms: the reader\'s CPU ns and the bytes dd wrote, rising 
   const unsampled = await runPipeline({ feeder: ['true'], reader: ['true'], timeoutMs: 60000 })
   assert.equal(unsampled.samples, null)
 })
+
+// The profile pass's: the reader is perf record, and what it runs is what is sampled.
+test('pipe-run --sample-below: the CPU ns of what the reader runs, not the wrapper\'s own', async () => {
+  const wcC = path.join(ROOT, 'build', 'wc-c')
+  // a shell that waits for its reader: its own CPU time is nearly nil, its child's is the read
+  const reader = ['sh', '-c', `${wcC} 256; true`]
+  const spec = { feeder: ddFeeder(32 << 20, 65536), reader, timeoutMs: 60000, pin: sharedCpuPin(), sampleMs: 1 }
+  const below = await runPipeline({ ...spec, sampleBelow: true })
+  const own = await runPipeline(spec)
+  assert.equal(below.reader.exit, 0, below.stderr)
+  for (let i = 1; i < below.samples.length; i++) {
+    assert.ok(below.samples[i][0] >= below.samples[i - 1][0], 'CPU time never falls, the child reaped or not')
+  }
+  const readerNs = (below.reader.userUs + below.reader.sysUs) * 1000
+  const lastBelow = below.samples.at(-1)[0]
+  assert.ok(lastBelow > 0.5 * readerNs, `the child's CPU seen: ${lastBelow} of ${readerNs} ns`)
+  assert.ok(own.samples.at(-1)[0] < 0.1 * lastBelow, `the shell's own: ${own.samples.at(-1)[0]} ns`)
+})
