@@ -12,12 +12,17 @@ const FREQUENCY = 4999
 // native ones. With them V8 leaves an isolate log where it runs.
 const V8_PERF_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack']
 
+// --no-bpf-event: perf's side-band thread for BPF programs waits out a poll of a second as
+// perf exits, which a run of a fraction of one would spend idle. -k CLOCK_MONOTONIC: each
+// sample's time on the clock pipe-run's samples carry, so that both cut the same window.
 function perfRecordArgv (dataFile, { frequency = FREQUENCY } = {}) {
-  return [PERF, 'record', '-q', '-e', 'cpu-clock', '-F', String(frequency), '-g', '-o', dataFile, '--']
+  return [PERF, 'record', '-q', '--no-bpf-event', '-k', 'CLOCK_MONOTONIC', '-e', 'cpu-clock', '-F', String(frequency),
+    '-g', '-o', dataFile, '--']
 }
 
+// period: the CPU ns each sample stands for (cpu-clock's unit), which perf's frequency sets
 function perfScriptArgv (dataFile) {
-  return [PERF, 'script', '-i', dataFile, '-F', 'comm,pid,tid,time,ip,sym,dso']
+  return [PERF, 'script', '-i', dataFile, '-F', 'comm,pid,tid,time,period,ip,sym,dso']
 }
 
 // Whether perf can sample here, or one line that says why not and how to fix it.
@@ -39,12 +44,14 @@ function probePerf () {
   return { available: true, version: version.stdout.trim() }
 }
 
-// perf script's text, as -F comm,pid,tid,time,ip,sym,dso prints it:
-//   node 20318/20318 56256.982884:
+// perf script's text, as -F comm,pid,tid,time,period,ip,sym,dso prints it (without period
+// in runs from before it was asked for):
+//   node 20318/20318 56256.982884:     200040
 //       ffffffff8168b961 get_mem_cgroup_from_mm ([kernel.kallsyms])
 //           7f45b54f2ad7 [unknown] ([unknown])
-// → [{ comm, pid, tid, timeS, frames: [{ symbol, dso }] }], each stack leaf first.
-const HEADER = /^(\S.*?)\s+(\d+)\/(\d+)\s+([\d.]+):/
+// → [{ comm, pid, tid, timeS, periodNs (null without), frames: [{ symbol, dso }] }], each
+// stack leaf first.
+const HEADER = /^(\S.*?)\s+(\d+)\/(\d+)\s+([\d.]+):\s*(\d+)?/
 const FRAME = /^\s+[0-9a-f]+\s+(.*?)\s+\(([^()]*)\)$/
 function parsePerfScript (text) {
   const samples = []
@@ -52,7 +59,15 @@ function parsePerfScript (text) {
   for (const line of text.split('\n')) {
     const header = HEADER.exec(line)
     if (header) {
-      sample = { comm: header[1], pid: Number(header[2]), tid: Number(header[3]), timeS: Number(header[4]), frames: [] }
+      const [, comm, pid, tid, time, period] = header
+      sample = {
+        comm,
+        pid: Number(pid),
+        tid: Number(tid),
+        timeS: Number(time),
+        periodNs: period === undefined ? null : Number(period),
+        frames: []
+      }
       samples.push(sample)
       continue
     }

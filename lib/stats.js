@@ -186,10 +186,16 @@ function binomialHalfCdf (k, n) {
 // which holds their median unless every ratio lies on one side of it: at its true level,
 // 1 - 2 / 2^n (87.5% at 4 pairs). Null below 4 pairs, as ratioInterval.
 function pairedRatioInterval (a, b) {
-  const ratios = a.map((x, i) => x / b[i])
-  if (ratios.length < MIN_RUNS_A_SIDE) return null
-  if (ratios.length >= MEDIAN_INTERVAL_MIN) return medianInterval(ratios)
-  return { estimate: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios), level: 1 - 2 * 0.5 ** ratios.length }
+  return fewValuesInterval(a.map((x, i) => x / b[i]))
+}
+
+// medianInterval, or below MEDIAN_INTERVAL_MIN values the range, at its true level, as
+// pairedRatioInterval says; null below 4 values.
+function fewValuesInterval (values) {
+  if (values.length < MIN_RUNS_A_SIDE) return null
+  if (values.length >= MEDIAN_INTERVAL_MIN) return medianInterval(values)
+  const level = 1 - 2 * 0.5 ** values.length
+  return { estimate: median(values), low: Math.min(...values), high: Math.max(...values), level }
 }
 
 // pairedRatioInterval, or with 1 to 3 pairs (runs left out before a steady state, or
@@ -285,6 +291,7 @@ module.exports = {
   signTest,
   ratioInterval,
   pairedRatioInterval,
+  fewValuesInterval,
   pairedRatio,
   differenceInterval,
   medianInterval,

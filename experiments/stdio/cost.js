@@ -111,6 +111,16 @@ function longerCostBytes (run, unit) {
 // monotonic ns]): the least-squares slope of CPU time over bytes in the window, times
 // the bytes of a read; null with too few samples there. With a span ({ fromNs, toNs }),
 // only the window's samples taken within it.
+// The span of a run the slope is taken over, by the clock its samples carry: { fromNs, toNs,
+// cpuNs (the reader's CPU time in it), reads (the reads of the bytes fed in it) }, or null.
+function windowSpan (run) {
+  const window = (run.samples ?? []).filter(([, written]) => inWindow(written, run.bytes))
+  if (window.length < MIN_WINDOW_SAMPLES || window[0].length < 3 || !(run.output?.reads > 0)) return null
+  const [first, last] = [window[0], window.at(-1)]
+  const reads = (last[1] - first[1]) * run.output.reads / run.bytes
+  return { fromNs: first[2], toNs: last[2], cpuNs: last[0] - first[0], reads }
+}
+
 function slopePerRead (run, span = null) {
   const samples = run.samples
   if (!Array.isArray(samples) || samples.length === 0 || !(run.output?.reads > 0)) return null
@@ -531,6 +541,7 @@ module.exports = {
   COST_MAX_BYTES,
   PARTNER_MAX_BYTES,
   MIN_WINDOW_SAMPLES,
+  windowSpan,
   headlineRepeatability,
   headlineRepeatabilityText,
   ownRepeatabilityText,

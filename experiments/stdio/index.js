@@ -17,7 +17,7 @@ const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
 const { summariseProfile } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
-const { slopePerRead } = require('./cost')
+const { slopePerRead, windowSpan } = require('./cost')
 
 function configure (options, values) {
   if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
@@ -71,6 +71,9 @@ function placementPasses (options, placement) {
     startup: timing,
     timing,
     ...(options.cost ? { cost: placement.shared, fastPath: placement.shared } : {}),
+    ...(options.kernel ? { kernel: placement.shared } : {}),
+    // under a timer's samples one CPU lies: the reader's are taken as it is switched back in
+    ...(options.profile ? { profile: placement.apart } : {}),
     ...(options.strace || options.gc ? { profiles: placement.shared } : {})
   }
 }
@@ -93,7 +96,7 @@ function derive (records, context, runDir) {
     'results.json': summariseResults(records, context),
     'syscalls.json': summariseSyscalls(records, context),
     'gc.json': summariseGcResults(records, context, runDir),
-    'profile.json': summariseProfile(dataPoints(records), slopePerRead)
+    'profile.json': summariseProfile(dataPoints(records), slopePerRead, windowSpan)
   }
 }
 

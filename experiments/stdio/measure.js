@@ -20,7 +20,7 @@ const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
 const {
-  slopePerRead, longerCostBytes, windowSamples, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures,
+  slopePerRead, longerCostBytes, windowSamples, windowSpan, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures,
   partnerRatio, partnerBytes
 } = require('./cost')
 const { checkArgv, verdict } = require('./fastpath')
@@ -45,19 +45,21 @@ function rawFileName (step) {
   if (step.phase === PHASES.kernel) return kernelFileName(step)
   if (step.phase === PHASES.gc) return path.join('gc', `${step.program.name}-${step.blockSize}.log`)
   if (step.phase === PHASES.fastPath) return path.join(PHASES.fastPath, `${step.program.name}-${step.blockSize}.txt`)
-  if (step.phase === PHASES.profile) return path.join('profile', `${step.program.name}-${step.blockSize}.txt.gz`)
+  if (step.phase === PHASES.profile) return path.join('profile', `${profileName(step)}.txt.gz`)
   return path.join('strace', `${step.program.name}-${step.blockSize}-${inputLabel(step.bytes)}.txt`)
 }
 
 // The folder V8 writes a fast-path check's graphs to, removed once they are read.
 const graphDir = (step, runDir) => path.join(runDir, PHASES.fastPath, `${step.program.name}-${step.blockSize}.graphs`)
 
-// perf record's own time around its command: 1.2 s for a C reader of 1 MiB here
+// perf record's own time around its command: 0.3 s for a C reader of 64 MiB here
 const PERF_ALLOWANCE_MS = 5000
 
-// perf's data of a profiled run, and the folder it runs in, both removed once read
-const profileData = (step, runDir) => path.join(runDir, 'profile', `${step.program.name}-${step.blockSize}.data`)
-const profileCwd = (step, runDir) => path.join(runDir, 'profile', `${step.program.name}-${step.blockSize}.cwd`)
+// A profiled run's files, one set per round. perf's data and the folder it runs in are
+// removed once read.
+const profileName = step => `${step.program.name}-${step.blockSize}-${step.run + 1}`
+const profileData = (step, runDir) => path.join(runDir, 'profile', `${profileName(step)}.data`)
+const profileCwd = (step, runDir) => path.join(runDir, 'profile', `${profileName(step)}.cwd`)
 
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
@@ -145,7 +147,9 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   // perf record adds its own second or so around the reader (PERF_ALLOWANCE_MS), which a
   // short --timeout must not count as a hang
   const timeoutMs = options.timeoutSeconds * 1000 + (step.phase === PHASES.profile ? PERF_ALLOWANCE_MS : 0)
-  const spec = { feeder, reader, timeoutMs, pin, sampleMs: step.sampleMs ?? 0, cwd }
+  // a profiled run's CPU time is its reader's, below perf: what perf's own costs per read
+  const sampleBelow = step.phase === PHASES.profile
+  const spec = { feeder, reader, timeoutMs, pin, sampleMs: step.sampleMs ?? 0, sampleBelow, cwd }
   const { result, partner } = step.partner
     ? await runWithPartner(step, spec, options)
     : { result: await runPipeline(spec), partner: null }
@@ -168,7 +172,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     // disturbed step again. The profile passes count calls and collections, not time.
     foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase)
       ? null
-      : pipelineForeign(result, pin, partner?.result),
+      : pipelineForeign(result, pin, partner?.result, judgedCpus(step, pin)),
     reader: result.reader,
     feeder: result.feeder,
     output,
@@ -252,6 +256,15 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   return { record, stopped: Boolean(result.stoppedBy) }
 }
 
+// The CPUs whose foreign time makes a step disturbed: all it pinned, but for the profile
+// pass's, whose dd has a CPU apart: on two CPUs the bench and pipe-run's 1 ms sampler share
+// it (15-30% of it, more than the 3% a step may lose), and what dd's CPU does reaches the
+// reader's CPU time per read only through an empty pipe, where the reader does not run.
+function judgedCpus (step, pin) {
+  const apart = pin && pin.feeder !== pin.reader
+  return apart && [PHASES.profile, PHASES.profileCpu].includes(step.phase) ? [pin.reader] : null
+}
+
 // A profiled run's samples: perf script's text kept gzipped beside the log (for speedscope,
 // Firefox Profiler, FlameGraph), and in the record the read loop's samples in buckets
 // (experiments/stdio/profile.js). perf's data, the run's folder and V8's perf maps go.
@@ -270,7 +283,8 @@ function profileRecord (step, record, runDir) {
     const samples = parsePerfScript(script.stdout)
     for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
     const binary = path.basename(commandLine(step.program, step.blockSize)[0])
-    record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' })
+    // the window the profiled run's own slope is taken over, the steady read loop
+    record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' }, windowSpan(record))
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
   } finally {
     fs.rmSync(dataFile, { force: true })

@@ -21,11 +21,11 @@ const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib
 const PRESETS = {
   default: {
     ...{ runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256 },
-    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6 }
+    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6, profileRounds: 6 }
   },
   quick: {
     ...{ runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256 },
-    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1 }
+    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1, profileRounds: 1 }
   }
 }
 const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
@@ -132,6 +132,22 @@ const rows = [
     rerun: true
   },
   {
+    name: 'profile-rounds',
+    type: 'string',
+    metavar: 'N',
+    field: 'profileRounds',
+    takes: 'a whole number',
+    help: [
+      'rounds of the profile pass: each reader under perf, and unprofiled, at',
+      'the cost pass\'s smallest size, dd on the other CPU (default {default};',
+      '--quick {quick}; 6 or more for an interval)'
+    ],
+    parse: text => wholeNumber(text, 'profile-rounds', 1),
+    preset: byPreset('profileRounds'),
+    stored: WHOLE,
+    rerun: true
+  },
+  {
     name: 'warmup',
     type: 'string',
     metavar: 'N',
@@ -226,7 +242,8 @@ const LATER_OPTIONS = {
   costPairing: 'rounds',
   kernel: false,
   kernelRounds: 0,
-  profile: false
+  profile: false,
+  profileRounds: 1
 }
 
 module.exports = { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion }

@@ -82,7 +82,7 @@ function plan (options, selected, { ptrace, bpf, perf, placement, shuffle }) {
     // C is every profile's yardstick, measured whether or not --only names it
     const yardstick = selected.some(program => program.name === BASELINE) ? [] : [findProgram(BASELINE)]
     const bytes = costBytes(options, Math.min(...options.costSizes))
-    steps.push(...profileSteps(options, [...yardstick, ...selected], { pin: placement.apart, bytes, sampleMs: COST_SAMPLE_MS }))
+    steps.push(...profileSteps(options, [...yardstick, ...selected], { pin: placement.apart, bytes, sampleMs: COST_SAMPLE_MS, shuffle }))
   }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`

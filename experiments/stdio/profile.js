@@ -9,22 +9,32 @@
 // nothing (strcmp, malloc, an unnamed one) leaves the sample to its caller.
 
 const { PHASES } = require('./phases')
+const { BASELINE } = require('./programs')
+const { median, fewValuesInterval } = require('../../lib/stats')
 
 // The profile pass's steps: at the cost pass's smallest size, every reader that honours the
-// block size, C first, on its own (dd on the other CPU: a timer's samples on one CPU pile up
-// where the reader is switched back in, docs/profile.md): its run under perf, then its run
-// unprofiled in the same placement, whose CPU per read the samples' shares divide.
-function profileSteps (options, selected, { pin, bytes, sampleMs }) {
+// block size, C among them, on its own (dd on the other CPU: a timer's samples on one CPU pile up
+// where the reader is switched back in, docs/profile.md), in rounds: in each, every reader's
+// run under perf and its run unprofiled in the same placement, whose CPU per read the
+// samples' shares divide. Which of the two goes first alternates by round.
+function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list => list }) {
   const blockSize = Math.min(...(options.costSizes ?? []))
   if (!Number.isFinite(blockSize)) return []
-  const group = `profile @ ${blockSize}`
-  return selected.filter(program => program.honoursBlockSize).flatMap(program => {
-    const where = { program, blockSize, bytes, run: 0, warmup: 0, pin, ownFeeder: true, group }
-    return [
-      { phase: PHASES.profile, ...where, label: `${group}: ${program.name}` },
-      { phase: PHASES.profileCpu, ...where, sampleMs, label: `${group}: ${program.name} (unprofiled)` }
-    ]
-  })
+  const rounds = options.profileRounds ?? 1
+  const honouring = selected.filter(program => program.honoursBlockSize)
+  const steps = []
+  for (let run = 0; run < rounds; run++) {
+    const group = `profile @ ${blockSize}, round ${run + 1} of ${rounds}`
+    for (const program of shuffle(honouring)) {
+      const where = { program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs, group }
+      const pair = [
+        { phase: PHASES.profile, ...where, label: `${group}: ${program.name}` },
+        { phase: PHASES.profileCpu, ...where, label: `${group}: ${program.name} (unprofiled)` }
+      ]
+      steps.push(...(run % 2 ? pair.reverse() : pair))
+    }
+  }
+  return steps
 }
 
 const BUCKETS = [
@@ -115,11 +125,44 @@ function readWindow (samples) {
 }
 
 const TOP_FRAMES = 5
+// A flame graph keeps the frames of at least this share of the window's samples: the rest
+// are too thin to see, and would make each run's record heavy
+const TREE_MIN_SHARE = 0.002
 
-// A run's samples in buckets: { samples, windowS, buckets: { key: { samples, share, top:
-// [[frame, samples]] } } }, over the read loop's window.
-function attribute (samples, reader) {
-  const window = readWindow(samples)
+// The window's stacks as a tree, root first: [name, samples, bucket index, kernel (1 or 0),
+// children], each frame's children the stacks that went on from it. A frame's bucket is the
+// one a sample that ended in it would go to (bucketOf on its path): the colour that says
+// whose code it is. A frame with fewer samples than `least` is left out.
+function stackTree (window, reader, least) {
+  const root = { children: new Map() }
+  for (const sample of window) {
+    let node = root
+    const path = []
+    for (const frame of [...sample.frames].reverse()) {
+      path.unshift(frame)
+      const name = frame.symbol === '[unknown]' ? `[unknown] (${frame.dso.split('/').pop()})` : frame.symbol
+      if (!node.children.has(name)) {
+        const bucket = BUCKETS.findIndex(({ key }) => key === bucketOf(path, reader).key)
+        node.children.set(name, { samples: 0, kernel: frame.dso === KERNEL, bucket, children: new Map() })
+      }
+      node = node.children.get(name)
+      node.samples++
+    }
+  }
+  const shape = children => [...children].filter(([, node]) => node.samples >= least)
+    .sort((a, b) => b[1].samples - a[1].samples)
+    .map(([name, node]) => [name, node.samples, node.bucket, node.kernel ? 1 : 0, shape(node.children)])
+  return shape(root.children)
+}
+
+// A run's samples in buckets: { samples, periodNs (the CPU time they stand for, null from
+// perf texts without it), window ('slope' or 'reads': which), windowS, buckets: { key: { samples, share, top: [[frame, samples]] } },
+// tree (stackTree's) }, over the read loop's window: `span` (the slope's, by the clock
+// perf was told to use), or from the first sample that reads stdin to the last.
+function attribute (samples, reader, span = null) {
+  const window = span
+    ? samples.filter(sample => sample.timeS * 1e9 >= span.fromNs && sample.timeS * 1e9 <= span.toNs)
+    : readWindow(samples)
   const buckets = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, { samples: 0, frames: new Map() }]))
   for (const sample of window) {
     const { key, frame } = bucketOf(sample.frames, reader)
@@ -127,49 +170,170 @@ function attribute (samples, reader) {
     buckets[key].frames.set(frame, (buckets[key].frames.get(frame) ?? 0) + 1)
   }
   const total = window.length
+  const periods = window.map(sample => sample.periodNs)
   return {
+    window: span ? 'slope' : 'reads',
     samples: total,
+    periodNs: periods.every(Number.isFinite) ? periods.reduce((sum, ns) => sum + ns, 0) : null,
     windowS: total ? window.at(-1).timeS - window[0].timeS : 0,
     buckets: Object.fromEntries(Object.entries(buckets).map(([key, bucket]) => [key, {
       samples: bucket.samples,
       share: total ? bucket.samples / total : null,
       top: [...bucket.frames].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
-    }]))
+    }])),
+    tree: stackTree(window, reader, Math.max(1, Math.ceil(TREE_MIN_SHARE * total)))
   }
 }
 
-// profile.json: per reader at the profile pass's size, its buckets in ns per read (each
-// bucket's share of the read loop's samples × the unprofiled run's CPU per read), their
-// samples and top frames, and the perf script text it came from (traceFile).
-function summariseProfile (records, slopePerRead) {
-  const cells = []
-  for (const record of records.filter(entry => entry.phase === PHASES.profile)) {
-    const beside = records.find(entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
-      entry.blockSize === record.blockSize && entry.ok)
-    const cpuPerReadNs = beside ? slopePerRead(beside) : null
-    const unscaled = cpuPerReadNs === null ? 'its unprofiled run gave no CPU per read' : null
-    const failure = record.ok ? unscaled : record.failure
+// One round of a reader: its profiled run and the unprofiled run of the same round (any
+// round's, for a log from before the pass had rounds) → { run, cpuPerReadNs (unprofiled),
+// profiledNs (the profiled run's own, perf's cost in it), sampledNs (what perf's samples stand
+// for, per read of the window), profile } or a failure.
+function roundOf (record, records, slopePerRead, windowSpan) {
+  const sameCell = entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
+    entry.blockSize === record.blockSize && entry.ok
+  const beside = records.find(entry => sameCell(entry) && entry.run === record.run) ?? records.find(sameCell)
+  const cpuPerReadNs = beside ? slopePerRead(beside) : null
+  if (!record.ok) return { run: record.run, failure: record.failure }
+  if (cpuPerReadNs === null) return { run: record.run, failure: 'its unprofiled run gave no CPU per read' }
+  const span = windowSpan(record)
+  const { periodNs } = record.profile
+  return {
+    run: record.run,
+    traceFile: record.rawFile ?? null,
+    cpuPerReadNs,
+    profiledNs: slopePerRead(record),
+    sampledNs: span && periodNs !== null && record.profile.window === 'slope' ? periodNs / span.reads : null,
+    profile: record.profile
+  }
+}
+
+// ns to a hundredth: a flame graph's frames need no more, and profile.json stays small
+const round = ns => Math.round(ns * 100) / 100
+
+// Rounds' trees as one, each frame in ns per read: its share of all the rounds' samples of
+// the window × the CPU per read the cell quotes. [name, ns, bucket, kernel, children].
+function mergeTrees (rounds, cpuPerReadNs) {
+  const merged = new Map()
+  const add = (into, tree) => {
+    for (const [name, samples, bucket, kernel, children] of tree) {
+      if (!into.has(name)) into.set(name, { samples: 0, bucket, kernel, children: new Map() })
+      const node = into.get(name)
+      node.samples += samples
+      add(node.children, children)
+    }
+  }
+  for (const round of rounds) add(merged, round.profile.tree ?? [])
+  const nsPerSample = cpuPerReadNs / rounds.reduce((sum, round) => sum + round.profile.samples, 0)
+  const shape = nodes => [...nodes].sort((a, b) => b[1].samples - a[1].samples).map(([name, node]) =>
+    [name, round(node.samples * nsPerSample), node.bucket, node.kernel, shape(node.children)])
+  return shape(merged)
+}
+
+// A frame's key for comparing two runtimes' trees: the kernel's frames by their path from
+// the kernel's first frame (a read's path through the kernel is the same under any runtime);
+// user space's by name: the paths to libc's read differ from runtime to runtime, and the
+// frames above it are each runtime's own.
+const frameKey = (name, kernelPath) => (kernelPath ? `k${kernelPath}` : `u${name}`)
+function keyedNs (tree, into = new Map(), kernelPath = null) {
+  for (const [name, ns, , kernel, children] of tree) {
+    const inKernel = kernel ? `${kernelPath ?? ''}/${name}` : null
+    const key = frameKey(name, inKernel)
+    into.set(key, (into.get(key) ?? 0) + ns)
+    keyedNs(children, into, inKernel)
+  }
+  return into
+}
+
+// The reader's tree with each frame's ns over C's at the same key (the frames of a
+// differential flame graph: grown where positive, shrunk where negative), and C's frames
+// that shrank most.
+function againstC (tree, cTree) {
+  const cNs = keyedNs(cTree)
+  const seen = new Map()
+  const mark = (nodes, kernelPath = null) => nodes.map(([name, ns, bucket, kernel, children]) => {
+    const inKernel = kernel ? `${kernelPath ?? ''}/${name}` : null
+    const key = frameKey(name, inKernel)
+    // a key met again (the same kernel path under two callers) takes what C's first met left
+    const c = Math.max(0, (cNs.get(key) ?? 0) - (seen.get(key) ?? 0))
+    seen.set(key, (seen.get(key) ?? 0) + c)
+    return [name, ns, bucket, kernel, mark(children, inKernel), round(ns - c)]
+  })
+  const marked = mark(tree)
+  const mine = keyedNs(tree)
+  const shrank = [...cNs].map(([key, ns]) => [key, (mine.get(key) ?? 0) - ns])
+    .filter(([, change]) => change < -1).sort((a, b) => a[1] - b[1]).slice(0, TOP_FRAMES)
+    .map(([key, change]) => [key.slice(1).split('/').pop(), round(change)])
+  return { tree: marked, shrank }
+}
+
+const PROFILE_FIGURES = ['cpuPerReadNs', 'profiledNs', 'sampledNs']
+
+// profile.json: per reader at the profile pass's size, over its rounds (experiments/stdio/
+// profile.js's runs, one profiled and one not in each): each bucket's ns per read (its share of
+// the read loop's samples × the unprofiled run's CPU per read of the round), the median of the
+// rounds with an interval (fewValuesInterval); the CPU per read, profiled and not, and what
+// perf's samples stand for, for the profiler's cost and how much of the CPU the samples saw;
+// the frames behind each bucket, the flame graph's tree in ns per read (C's beside it as
+// a differential one), and the perf script texts it came from.
+function summariseProfile (records, slopePerRead, windowSpan) {
+  const profiled = records.filter(entry => entry.phase === PHASES.profile)
+  const cellKeys = [...new Set(profiled.map(entry => `${entry.program}\t${entry.blockSize}`))]
+  const cells = cellKeys.map(key => {
+    const mine = profiled.filter(entry => `${entry.program}\t${entry.blockSize}` === key)
+    const all = mine.map(record => roundOf(record, records, slopePerRead, windowSpan))
+    const rounds = all.filter(round => !round.failure)
+    const failures = all.filter(round => round.failure)
     const cell = {
-      program: record.program,
-      blockSize: record.blockSize,
-      ok: failure === null,
-      failure,
-      traceFile: record.rawFile ?? null
+      program: mine[0].program,
+      blockSize: mine[0].blockSize,
+      ok: rounds.length > 0,
+      failure: rounds.length ? null : failures[0].failure,
+      failedRounds: failures.map(round => ({ run: round.run, failure: round.failure })),
+      rounds: rounds.length,
+      traceFiles: rounds.map(round => round.traceFile).filter(Boolean)
     }
-    if (record.profile) {
-      Object.assign(cell, {
-        samples: record.profile.samples,
-        windowS: record.profile.windowS,
-        cpuPerReadNs,
-        buckets: Object.fromEntries(Object.entries(record.profile.buckets).map(([key, bucket]) => [key, {
-          ...bucket,
-          ns: cpuPerReadNs === null || bucket.share === null ? null : bucket.share * cpuPerReadNs
-        }]))
-      })
+    if (rounds.length === 0) return cell
+    const figure = values => {
+      const present = values.filter(Number.isFinite)
+      return present.length ? { ns: median(present), interval: fewValuesInterval(present) } : { ns: null, interval: null }
     }
-    cells.push(cell)
+    const cost = figure(rounds.map(round => (round.profiledNs === null ? null : round.profiledNs - round.cpuPerReadNs)))
+    const figures = Object.fromEntries(PROFILE_FIGURES.map(name => [name, figure(rounds.map(round => round[name]))]))
+    const seen = rounds.filter(round => round.sampledNs !== null && round.profiledNs !== null)
+    return Object.assign(cell, {
+      samples: median(rounds.map(round => round.profile.samples)),
+      cpuPerReadNs: figures.cpuPerReadNs.ns,
+      cpuPerReadInterval: figures.cpuPerReadNs.interval,
+      profiledNs: figures.profiledNs.ns,
+      profilerCostNs: cost.ns,
+      profilerCostInterval: cost.interval,
+      // what share of the profiled run's measured CPU perf's samples of its window stand for
+      sampledShare: seen.length ? median(seen.map(round => round.sampledNs / round.profiledNs)) : null,
+      buckets: Object.fromEntries(BUCKETS.map(({ key }) => {
+        const perRound = rounds.map(round => (round.profile.buckets[key].share ?? 0) * round.cpuPerReadNs)
+        const top = new Map()
+        for (const round of rounds) {
+          for (const [frame, samples] of round.profile.buckets[key].top) top.set(frame, (top.get(frame) ?? 0) + samples)
+        }
+        return [key, {
+          ns: median(perRound),
+          interval: fewValuesInterval(perRound),
+          samples: rounds.reduce((sum, round) => sum + round.profile.buckets[key].samples, 0),
+          share: median(rounds.map(round => round.profile.buckets[key].share ?? 0)),
+          top: [...top].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
+        }]
+      })),
+      tree: mergeTrees(rounds, figures.cpuPerReadNs.ns)
+    })
+  })
+  const base = cells.find(cell => cell.program === BASELINE && cell.ok)
+  for (const cell of cells.filter(cell => cell.ok && cell.tree)) {
+    if (!base || cell === base) continue
+    const { tree, shrank } = againstC(cell.tree, base.tree)
+    Object.assign(cell, { tree, shrankAgainstC: shrank })
   }
   return { buckets: BUCKETS, cells }
 }
 
-module.exports = { BUCKETS, bucketOf, readWindow, attribute, profileSteps, summariseProfile }
+module.exports = { BUCKETS, bucketOf, readWindow, attribute, stackTree, againstC, profileSteps, summariseProfile }

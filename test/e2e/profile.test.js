@@ -15,9 +15,9 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const tempDir = tempFolders('profile-e2e-')
 const perf = probePerf()
 const skip = perf.available ? false : `perf may not sample here: ${perf.reason}`
-// one cost round at 256 B, the profile pass, and nothing else
+// one cost round at 256 B, two rounds of the profile pass, and nothing else
 const ARGS = ['--only', 'node-sync', '--sizes', '256', '--runs', '1', '--warmup', '0', '--mib', '1', '--rounds', '1',
-  '--no-strace', '--no-gc', '--no-kernel']
+  '--profile-rounds', '2', '--no-strace', '--no-gc', '--no-kernel']
 
 const isolateLogs = dir => fs.readdirSync(dir).filter(name => /^isolate-.*\.log$/.test(name))
 
@@ -45,13 +45,23 @@ test('C and node-sync profiled: ns per read in buckets that add up, samples kept
     assert.ok(Math.abs(total - cell.cpuPerReadNs) < 1e-6 * cell.cpuPerReadNs,
       `${cell.program}: ${total} against ${cell.cpuPerReadNs}`)
     assert.ok(cell.buckets.kernelRead.ns > 0 && cell.samples > 100, cell.program)
-    // the perf script text it came from, kept gzipped
-    const text = zlib.gunzipSync(fs.readFileSync(path.join(run, cell.traceFile))).toString()
-    const samples = parsePerfScript(text)
-    assert.ok(samples.length >= cell.samples)
-    // V8's perf maps were read and removed
-    for (const pid of new Set(samples.map(sample => sample.pid))) {
-      assert.ok(!fs.existsSync(`/tmp/perf-${pid}.map`), `perf-${pid}.map left`)
+    assert.equal(cell.rounds, 2)
+    // perf's own cost measured, and its samples of the slope's window stand for the CPU the
+    // profiled run's own slope measured there
+    assert.ok(Number.isFinite(cell.profilerCostNs) && Number.isFinite(cell.profiledNs), cell.program)
+    assert.ok(cell.sampledShare > 0.8 && cell.sampledShare < 1.2, `${cell.program}: ${cell.sampledShare}`)
+    // the flame graph's tree: roots that add up to the CPU per read, or a little less
+    const rootNs = cell.tree.reduce((sum, node) => sum + node[1], 0)
+    assert.ok(rootNs <= cell.cpuPerReadNs + 0.1 && rootNs > 0.95 * cell.cpuPerReadNs, `${cell.program}: ${rootNs}`)
+    // the perf script texts it came from, one a round, kept gzipped
+    assert.deepEqual(cell.traceFiles, [1, 2].map(round => `profile/${cell.program}-256-${round}.txt.gz`))
+    for (const traceFile of cell.traceFiles) {
+      const samples = parsePerfScript(zlib.gunzipSync(fs.readFileSync(path.join(run, traceFile))).toString())
+      assert.ok(samples.length >= cell.samples / 2 && samples.every(sample => sample.periodNs > 0))
+      // V8's perf maps were read and removed
+      for (const pid of new Set(samples.map(sample => sample.pid))) {
+        assert.ok(!fs.existsSync(`/tmp/perf-${pid}.map`), `perf-${pid}.map left`)
+      }
     }
   }
   const [c, node] = cells
@@ -62,9 +72,16 @@ test('C and node-sync profiled: ns per read in buckets that add up, samples kept
   assert.ok(node.buckets.loop.top.some(([frame]) => frame.startsWith('JS:')), 'its JavaScript named by V8\'s perf map')
   // V8's isolate logs went with the run's own folder, nowhere else
   assert.deepEqual(isolateLogs(ROOT), before)
-  assert.deepEqual(fs.readdirSync(path.join(run, 'profile')).sort(), ['c-256.txt.gz', 'node-sync-256.txt.gz'])
+  assert.deepEqual(fs.readdirSync(path.join(run, 'profile')).sort(),
+    ['c-256-1.txt.gz', 'c-256-2.txt.gz', 'node-sync-256-1.txt.gz', 'node-sync-256-2.txt.gz'])
+  // against C: Node's binding is all growth, the kernel's read path is C's too
+  const frames = nodes => nodes.flatMap(node => [node, ...frames(node[4])])
+  const fsRead = frames(node.tree).find(frame => frame[0] === 'node::fs::Read')
+  assert.equal(fsRead[5], fsRead[1], 'a frame C has not grew by all of its ns')
+  assert.ok(frames(node.tree).some(frame => frame[3] === 1 && frame[5] < frame[1]), 'kernel frames C has too')
   const page = reportOf(run, out)
   assert.match(page, /id="chart-profile-0"/)
+  assert.match(page, /id="chart-flame-0"/)
   assert.match(page, /node::fs::Read|node::/)
 })
 

@@ -122,9 +122,13 @@ test('the profile pass\'s plan: C and every honouring reader at the least cost s
   const placement = placementPlan([0, 1])
   const steps = plan(options, selection, probes({ available: true }), placement)
     .filter(step => step.phase.startsWith('profile'))
-  // coreutils reads in its own chunks: no cost per read of a size, no profile
-  assert.deepEqual(steps.map(step => [step.phase, step.program.name, step.blockSize]), [
-    ['profile', 'c', 256], ['profile-cpu', 'c', 256], ['profile', 'node-sync', 256], ['profile-cpu', 'node-sync', 256]])
+  // coreutils reads in its own chunks: no cost per read of a size, no profile; the readers'
+  // order within a round is shuffled, a reader's two runs are side by side
+  const pairs = steps.map(step => [step.phase, step.program.name, step.blockSize, step.run])
+  assert.deepEqual([...pairs].sort(), [
+    ['profile', 'c', 256, 0], ['profile', 'node-sync', 256, 0],
+    ['profile-cpu', 'c', 256, 0], ['profile-cpu', 'node-sync', 256, 0]])
+  assert.equal(steps[0].program, steps[1].program)
   assert.ok(steps.every(step => step.pin.feeder !== step.pin.reader), 'dd on the other CPU')
   const unprofiled = steps.filter(step => step.phase === 'profile-cpu')
   assert.ok(unprofiled.every(step => step.sampleMs > 0), 'the unprofiled run sampled for its slope')
@@ -136,24 +140,101 @@ test('the profile pass\'s plan: C and every honouring reader at the least cost s
   assert.deepEqual(profiledSteps, [])
 })
 
-test('profile.json: each bucket\'s ns per read is its share times the unprofiled run\'s CPU per read', () => {
+test('profile rounds: each reader\'s two runs in every round, which goes first alternating', () => {
+  const { profileSteps } = require('../../experiments/stdio/profile')
+  const programs = [{ name: 'c', honoursBlockSize: true }, { name: 'node-sync', honoursBlockSize: true },
+    { name: 'coreutils', honoursBlockSize: false }]
+  const steps = profileSteps({ costSizes: [4096, 256], profileRounds: 2 }, programs, { pin: { feeder: 0, reader: 1 }, bytes: 1 << 20, sampleMs: 1 })
+  assert.deepEqual(steps.map(step => [step.run, step.program.name, step.phase, step.blockSize]), [
+    [0, 'c', 'profile', 256], [0, 'c', 'profile-cpu', 256], [0, 'node-sync', 'profile', 256], [0, 'node-sync', 'profile-cpu', 256],
+    [1, 'c', 'profile-cpu', 256], [1, 'c', 'profile', 256], [1, 'node-sync', 'profile-cpu', 256], [1, 'node-sync', 'profile', 256]])
+  assert.ok(steps.every(step => step.sampleMs === 1), 'both runs sampled: the profiled one for perf\'s own cost')
+  assert.deepEqual(profileSteps({ costSizes: [], profileRounds: 2 }, programs, { pin: {}, bytes: 1, sampleMs: 1 }), [])
+})
+
+test('perf script\'s period: the CPU ns a sample stands for, null in texts without it', () => {
+  const [sample] = parsePerfScript('wc-c 25865/25865 64007.878623:     200040 \n\t    164a2 main (/w/wc-c)\n')
+  assert.deepEqual([sample.timeS, sample.periodNs, sample.frames], [64007.878623, 200040, [{ symbol: 'main', dso: '/w/wc-c' }]])
+  assert.equal(fixture('c-256')[0].periodNs, null)
+})
+
+test('a window by time: the samples of the slope\'s span, on the clock perf was told to use', () => {
+  const samples = fixture('c-256')
+  const [from, to] = [samples[100].timeS, samples[200].timeS]
+  const profile = attribute(samples, { binary: 'wc-c', native: true }, { fromNs: from * 1e9, toNs: to * 1e9 })
+  assert.equal(profile.window, 'slope')
+  assert.equal(profile.samples, samples.filter(sample => sample.timeS >= from && sample.timeS <= to).length)
+  assert.equal(profile.periodNs, null, 'no periods in this older text')
+  assert.equal(attribute(samples, { binary: 'wc-c', native: true }).window, 'reads')
+})
+
+test('the flame graph\'s tree: frames root first, as wide as their samples, coloured by whose code', () => {
+  const { stackTree } = require('../../experiments/stdio/profile')
+  const window = readWindow(fixture('node-sync-256'))
+  const tree = stackTree(window, NODE, 1)
+  // a frame's samples are at least its children's: the gap is its own
+  const check = nodes => nodes.forEach(([name, samples, , , children]) => {
+    assert.ok(children.reduce((sum, child) => sum + child[1], 0) <= samples, name)
+    check(children)
+  })
+  check(tree)
+  assert.equal(tree.reduce((sum, node) => sum + node[1], 0), window.length, 'every sample under one root or another')
+  const find = (nodes, name) => nodes.flatMap(node => (node[0] === name ? [node] : find(node[4], name)))
+  const bucket = name => BUCKETS[find(tree, name)[0][2]].key
+  assert.equal(bucket('node::fs::Read'), 'binding')
+  assert.equal(bucket('vfs_read'), 'kernelRead')
+  assert.equal(find(tree, 'vfs_read')[0][3], 1, 'a kernel frame says so')
+  assert.equal(find(tree, 'node::fs::Read')[0][3], 0)
+  // a frame below the least samples is left out
+  const pruned = stackTree(window, NODE, 20)
+  const all = nodes => nodes.flatMap(node => [node, ...all(node[4])])
+  assert.ok(all(pruned).every(node => node[1] >= 20) && all(pruned).length < all(tree).length)
+})
+
+test('against C: the kernel\'s frames by their path from the syscall, user frames by name', () => {
+  const { againstC } = require('../../experiments/stdio/profile')
+  // [name, ns, bucket, kernel, children]
+  const kernel = (ns, pipe) => ['entry_SYSCALL_64', ns, 1, 1, [['vfs_read', ns - 10, 0, 1, [['pipe_read', pipe, 0, 1, []]]]]]
+  const cTree = [['main', 300, 4, 0, [['read', 290, 1, 0, [kernel(280, 200)]]]]]
+  const nodeTree = [['node::Start', 800, 3, 0, [['node::fs::Read', 700, 3, 0, [['read', 400, 1, 0, [kernel(390, 150)]]]]]]]
+  const { tree, shrank } = againstC(nodeTree, cTree)
+  const change = (nodes, name) => nodes.flatMap(node => (node[0] === name ? [node[5]] : change(node[4], name)))
+  assert.deepEqual(change(tree, 'node::fs::Read'), [700], 'a frame C has not: all of it grew')
+  assert.deepEqual(change(tree, 'read'), [110], 'libc\'s read, by name under any caller')
+  assert.deepEqual(change(tree, 'vfs_read'), [110])
+  assert.deepEqual(change(tree, 'pipe_read'), [-50], 'the same kernel path, shrunk')
+  assert.deepEqual(shrank, [['main', -300], ['pipe_read', -50]])
+})
+
+test('profile.json: each bucket\'s ns per read is its share times the unprofiled run\'s CPU per read, over rounds', () => {
   const { summariseProfile } = require('../../experiments/stdio/profile')
   const profile = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
-  const records = [
-    { phase: 'profile', program: 'c', blockSize: 256, ok: true, rawFile: 'profile/c-256.txt.gz', profile },
-    { phase: 'profile-cpu', program: 'c', blockSize: 256, ok: true, cpu: 250 },
-    { phase: 'profile', program: 'node-sync', blockSize: 256, ok: false, failure: 'perf sampled no read of stdin' }
-  ]
-  const { buckets, cells } = summariseProfile(records, record => record.cpu)
+  // four rounds of C: the profiled run's own CPU per read (perf's cost) and the unprofiled one's
+  const cpus = [250, 260, 240, 255]
+  const records = cpus.flatMap((cpu, run) => [
+    { phase: 'profile', program: 'c', blockSize: 256, run, ok: true, rawFile: `profile/c-256-${run + 1}.txt.gz`, profile, cpu: cpu + 30 },
+    { phase: 'profile-cpu', program: 'c', blockSize: 256, run, ok: true, cpu }
+  ]).concat({ phase: 'profile', program: 'node-sync', blockSize: 256, run: 0, ok: false, failure: 'perf sampled no read of stdin' })
+  const { buckets, cells } = summariseProfile(records, record => record.cpu, () => null)
   assert.deepEqual(buckets.map(bucket => bucket.key), BUCKETS.map(bucket => bucket.key))
   const [c, node] = cells
   assert.equal(c.ok, true)
-  assert.equal(c.cpuPerReadNs, 250)
-  for (const [key, bucket] of Object.entries(c.buckets)) assert.equal(bucket.ns, profile.buckets[key].share * 250, key)
+  assert.equal(c.rounds, 4)
+  assert.equal(c.cpuPerReadNs, 252.5, 'the median of the rounds')
+  assert.deepEqual([c.cpuPerReadInterval.low, c.cpuPerReadInterval.high], [240, 260])
+  assert.ok(c.cpuPerReadInterval.level > 0.87 && c.cpuPerReadInterval.level < 0.88, 'four rounds\' range: 87.5%')
+  assert.equal(c.profilerCostNs, 30, 'perf\'s own cost: profiled against not, round by round')
+  assert.equal(c.sampledShare, null, 'no periods, no span: nothing to say how much of the CPU the samples saw')
+  assert.deepEqual(c.traceFiles, [1, 2, 3, 4].map(run => `profile/c-256-${run}.txt.gz`))
+  for (const [key, bucket] of Object.entries(c.buckets)) {
+    assert.ok(Math.abs(bucket.ns - profile.buckets[key].share * 252.5) < 1e-9, key)
+  }
   const total = Object.values(c.buckets).reduce((sum, bucket) => sum + bucket.ns, 0)
-  assert.ok(Math.abs(total - 250) < 1e-9, 'the buckets add up to the CPU per read')
+  assert.ok(Math.abs(total - 252.5) < 1e-9, 'the buckets add up to the CPU per read')
+  const rootNs = c.tree.reduce((sum, node) => sum + node[1], 0)
+  assert.ok(rootNs <= 252.5 + 0.05 && rootNs > 0.99 * 252.5, `the flame graph's roots add up to it too: ${rootNs}`)
   assert.deepEqual([node.ok, node.failure], [false, 'perf sampled no read of stdin'])
   // a profile without its unprofiled run has no ns to share out
-  const alone = summariseProfile(records.filter(record => record.phase === 'profile'), () => 1).cells[0]
+  const alone = summariseProfile(records.filter(record => record.phase === 'profile'), () => null, () => null).cells[0]
   assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
 })
