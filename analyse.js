@@ -24,9 +24,11 @@ const { displayPath } = require('./lib/paths')
 
 const RESULTS_ROOT = path.join(__dirname, 'results')
 const HIGHCHARTS_DIR = path.join(__dirname, 'node_modules', 'highcharts')
-// highcharts-more draws the min–max bands and error bars; offline-exporting lets a
-// reader save a chart as PNG or SVG without the Highcharts export server.
-const HIGHCHARTS_FILES = ['highcharts.js', 'highcharts-more.js', 'modules/exporting.js', 'modules/offline-exporting.js']
+// highcharts-more draws the min–max bands and error bars; xrange the flame graphs;
+// offline-exporting lets a reader save a chart as PNG or SVG without the Highcharts export
+// server.
+const HIGHCHARTS_FILES = ['highcharts.js', 'highcharts-more.js', 'modules/xrange.js', 'modules/exporting.js',
+  'modules/offline-exporting.js']
 
 const FORMATS = {
   html: { file: 'report.html', render: renderHtml },

@@ -425,7 +425,7 @@ const BUCKET_COLOURS = {
 }
 
 // Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every
-// bar is read against.
+// bar is read against; then the flame graph of the reader the page's select names.
 function profile (part, { runtimeAxis }) {
   part.entries.forEach((entry, index) => {
     const totals = entry.rows.map(row => row.cpuPerReadNs)
@@ -443,14 +443,151 @@ function profile (part, { runtimeAxis }) {
         plotLines: referenceLine(entry.baseNs, 'C')
       },
       plotOptions: { bar: { stacking: 'normal' } },
-      tooltip: { formatter () { return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b> ns per read` } },
+      tooltip: {
+        formatter () {
+          const interval = entry.rows[this.point.index].intervals?.[this.series.options.custom?.key]
+          const range = interval && Number.isFinite(interval.low) ? ` (${formatNumber(interval.low)}–${formatNumber(interval.high)})` : ''
+          return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b>${range} ns per read`
+        }
+      },
       series: entry.buckets.map(bucket => ({
         name: escapeHtml(bucket.label),
         data: entry.rows.map(row => row.ns[bucket.key]),
-        color: BUCKET_COLOURS[bucket.key]
+        color: BUCKET_COLOURS[bucket.key],
+        custom: { key: bucket.key }
       })).concat(past)
     })
+    flameGraph(entry, index)
   })
+}
+
+const GREW = [215, 48, 39]
+const SHRANK = [33, 102, 172]
+// a frame's colour against C: white at no change, deeper as its change nears the largest
+function changeColour (change, largest) {
+  const strength = Math.min(1, Math.abs(change) / (largest || 1))
+  const [r, g, b] = change >= 0 ? GREW : SHRANK
+  const mix = (channel) => Math.round(255 - (255 - channel) * (0.15 + 0.85 * strength))
+  return Math.abs(change) < 0.5 ? '#eceff4' : `rgb(${mix(r)},${mix(g)},${mix(b)})`
+}
+
+// One frame a row: a frame is as wide as its ns per read (its own and its callees'), its
+// callers below it. Click a frame to widen it to the chart; "Reset zoom" goes back.
+const FLAME_ROW_PX = 17
+// a trunk of more frames than this is drawn as one
+const FOLDED_TRUNK = 2
+function flameGraph (entry, index) {
+  const select = document.querySelector(`[data-flame-reader="${index}"]`)
+  const modes = document.querySelector(`[data-flame-mode="${index}"]`)
+  if (!select) return
+  let mode = 'buckets'
+  const buckets = entry.buckets
+  const draw = () => {
+    const row = entry.rows.find(candidate => candidate.program === select.value)
+    const points = []
+    let depth = 0
+    let largest = 0
+    const walk = (nodes, from, level) => {
+      let x = from
+      for (const [name, ns, bucket, , children, change = null] of nodes) {
+        points.push({ x, x2: x + ns, y: level, name, custom: { ns, bucket, change } })
+        if (change !== null) largest = Math.max(largest, Math.abs(change))
+        depth = Math.max(depth, level + 1)
+        walk(children, x, level + 1)
+        x += ns
+      }
+    }
+    // the trunk every sample shares (start-up's frames down to the read loop) as one frame
+    const trunk = []
+    let nodes = row.tree
+    while (nodes.length === 1 && nodes[0][4].length > 0) {
+      trunk.push(nodes[0])
+      nodes = nodes[0][4]
+    }
+    if (trunk.length > FOLDED_TRUNK) {
+      const [first, last] = [trunk[0], trunk.at(-1)]
+      const name = `${trunk.length} frames every sample shares: ${first[0]} … ${last[0]}`
+      points.push({ x: 0, x2: first[1], y: 0, name, custom: { ns: first[1], bucket: last[2], change: last[5] ?? null, trunk: trunk.map(node => node[0]) } })
+      walk(nodes, 0, 1)
+    } else {
+      walk(row.tree, 0, 0)
+    }
+    // C's own tree has nothing to be against
+    const diff = mode === 'diff' && row.tree.some(node => node.length > 5)
+    for (const point of points) {
+      point.color = diff ? changeColour(point.custom.change ?? 0, largest) : BUCKET_COLOURS[buckets[point.custom.bucket].key]
+    }
+    const total = row.tree.reduce((sum, node) => sum + node[1], 0)
+    Highcharts.chart(`chart-flame-${index}`, {
+      chart: { type: 'xrange', height: 130 + depth * FLAME_ROW_PX, zooming: { type: 'x' } },
+      title: { text: escapeHtml(`${row.program}: its read loop's stacks, ${diff ? 'against C\'s' : 'by bucket'}`) },
+      subtitle: { text: diff ? 'red: ns over C\'s in that frame, blue: under (the kernel\'s frames by their path from the syscall, user frames by name); click a frame to widen it' : 'each frame as wide as its ns per read with its callees\', callers below; click a frame to widen it' },
+      legend: { enabled: false },
+      xAxis: { type: 'linear', min: 0, max: total, title: { text: 'ns of CPU per read' } },
+      // a category per depth, so that a frame is one row high
+      yAxis: {
+        title: { text: 'stack depth, callers below' },
+        categories: Array.from({ length: depth }, () => ''),
+        labels: { enabled: false },
+        gridLineWidth: 0,
+        reversed: false,
+        min: 0,
+        max: depth - 1
+      },
+      tooltip: {
+        formatter () {
+          const { ns, bucket, change, trunk: folded } = this.point.custom
+          const over = diff && change !== null ? `<br>${change >= 0 ? '+' : ''}${formatNumber(change)} ns over C's` : ''
+          const frames = folded ? `<br>${folded.map(escapeHtml).join('<br>')}` : ''
+          return `<b>${escapeHtml(this.point.name)}</b><br>${formatNumber(ns)} ns per read (${formatNumber(100 * ns / total)}% of the read loop)<br>${escapeHtml(buckets[bucket].label)}${over}${frames}`
+        }
+      },
+      plotOptions: {
+        xrange: {
+          borderWidth: 0.5,
+          borderColor: '#ffffff',
+          pointPadding: 0,
+          groupPadding: 0,
+          dataLabels: {
+            enabled: true,
+            inside: true,
+            align: 'left',
+            verticalAlign: 'middle',
+            style: { fontSize: '10px', fontWeight: 'normal', textOutline: 'none', color: '#1d2330' },
+            formatter () {
+              // as many of the name's characters as its frame has room for
+              const room = Math.floor(((this.point.shapeArgs?.width ?? 0) - 6) / 6)
+              if (room < 4) return ''
+              return escapeHtml(this.point.name.length > room ? `${this.point.name.slice(0, room - 1)}…` : this.point.name)
+            }
+          },
+          point: {
+            events: {
+              click () {
+                this.series.chart.xAxis[0].setExtremes(this.x, this.x2)
+                this.series.chart.showResetZoom()
+              }
+            }
+          }
+        }
+      },
+      series: [{ name: escapeHtml(row.program), data: points, turboThreshold: 0 }]
+    })
+    const note = document.getElementById(`flame-note-${index}`)
+    const shrank = row.shrank.map(([name, change]) => `${name} ${formatNumber(change)} ns`).join(', ')
+    note.textContent = diff
+      ? `C's frames that shrank most under ${row.program}: ${shrank || 'none by more than 1 ns'}.`
+      : `${formatNumber(total)} ns per read in frames of at least 0.2% of the read loop's samples; the gap under a frame is its own time.`
+  }
+  select.addEventListener('change', draw)
+  modes.addEventListener('click', event => {
+    const button = event.target.closest('button[data-mode]')
+    if (!button) return
+    mode = button.dataset.mode
+    for (const other of modes.querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button))
+    draw()
+  })
+  draw()
 }
 
 // In the order the page draws them, the headline first.

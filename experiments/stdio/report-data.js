@@ -481,9 +481,19 @@ function profileData (sets) {
       rows: rows.map(cell => ({
         program: cell.program,
         cpuPerReadNs: cell.cpuPerReadNs,
+        cpuPerReadInterval: cell.cpuPerReadInterval ?? null,
         samples: cell.samples,
-        traceFile: cell.traceFile,
+        rounds: cell.rounds ?? 1,
+        // the profiler's own cost per read, and what share of the profiled CPU perf's samples saw
+        profilerCostNs: cell.profilerCostNs ?? null,
+        profilerCostInterval: cell.profilerCostInterval ?? null,
+        profiledNs: cell.profiledNs ?? null,
+        sampledShare: cell.sampledShare ?? null,
+        traceFiles: cell.traceFiles ?? (cell.traceFile ? [cell.traceFile] : []),
         ns: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns])),
+        intervals: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].interval ?? null])),
+        tree: cell.tree ?? null,
+        shrank: cell.shrankAgainstC ?? [],
         overC: base && cell !== base
           ? Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns - base.buckets[key].ns]))
           : null,

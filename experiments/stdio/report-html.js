@@ -9,6 +9,7 @@ const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, form
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
+const { BASELINE } = require('./programs')
 
 const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
 
@@ -421,20 +422,30 @@ function runContextSection (data) {
 }
 
 // The profile pass: each reader's CPU per read in the same buckets as C's (a stacked bar
-// each), then a table of what each bucket adds over C's and the frames behind the most.
-const PROFILE_NOTE = 'Each reader once under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
+// each), a flame graph of any reader, plain or against C's, then a table of what each
+// bucket adds over C's, the frames behind the most, and what the profiler cost.
+const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
   'names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is ' +
-  'switched back in (docs/profile.md). The read loop\'s samples, from its first read of stdin to its ' +
-  'last, go in buckets the same for every runtime; a bucket\'s ns per read is its share of them times ' +
-  'the CPU per read of an unprofiled run beside it. One run per reader: no interval. The perf script ' +
-  'texts are in the run\'s profile/ folder.'
+  'switched back in (docs/profile.md). The samples of the window the CPU per read is measured over ' +
+  '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
+  'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
+  'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph.'
 
 const FRAME_CHARS = 40
+// a bucket's interval is printed where its rounds gave one and it is worth reading
+const INTERVAL_FROM_NS = 5
+
+// "123 (118–130)" in ns, or the figure alone without an interval
+const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && Number.isFinite(interval.low)
+  ? html`<span class="interval">${formatNumber(interval.low)}–${formatNumber(interval.high)}</span>`
+  : ''}`
 
 function profileSection (data) {
   const { profile } = data
-  const bucketCell = (row, key) => html`<td class="num">${formatNumber(row.ns[key])}${row.overC
-    ? html`<span class="interval">${formatSigned(row.overC[key])}</span>`
+  const bucketCell = (row, key) => html`<td class="num">${row.ns[key] >= INTERVAL_FROM_NS
+    ? nsWithInterval(row.ns[key], row.intervals[key])
+    : formatNumber(row.ns[key])}${row.overC
+    ? html`<span class="interval">${formatSigned(row.overC[key])} over C</span>`
     : ''}</td>`
   const most = row => {
     if (!row.overC) return ''
@@ -446,18 +457,43 @@ function profileSection (data) {
       .map(([frame, count], i) => html`${i ? ', ' : ''}<code title="${frame}">${short(frame)}</code> ${count}`)
     return html`${label}: ${frames}`
   }
+  // perf's own cost per read (profiled against not, the same round), and how much of the
+  // profiled run's measured CPU its samples stand for
+  const perfCell = row => html`<td class="num">${row.profilerCostNs === null
+    ? '–'
+    : html`${formatSigned(row.profilerCostNs)}${row.sampledShare === null
+      ? ''
+      : html`<span class="interval">samples: ${formatPercent(row.sampledShare)} of its CPU</span>`}`}</td>`
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
-    <td class="num">${formatNumber(row.cpuPerReadNs)}</td>
+    <td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}</td>
     ${entry.buckets.map(bucket => bucketCell(row, bucket.key))}
+    ${perfCell(row)}
     <td class="describes">${most(row)}</td></tr>`
   const failed = entry => why(entry.failed.map(cell => ({ set: cell.program, reason: cell.reason })))
+  const levels = entry => levelsText(entry.rows.flatMap(row => Object.values(row.intervals)), 'no')
+  const flameControls = (entry, index) => {
+    const flamed = entry.rows.filter(row => row.tree)
+    if (flamed.length === 0) return ''
+    const chosen = flameDefault(flamed)
+    return html`<div class="flame-controls" data-flame="${index}">
+      <label>flame graph of <select data-flame-reader="${index}">${flamed.map(row => html`<option value="${row.program}"${row.program === chosen ? new Markup(' selected') : ''}>${row.program}</option>`)}</select></label>
+      <div class="toggle" role="group" aria-label="colour by" data-flame-mode="${index}">
+        <button type="button" data-mode="buckets" aria-pressed="true">By bucket</button>
+        <button type="button" data-mode="diff" aria-pressed="false">Against C</button>
+      </div>
+    </div>
+    <div class="chart flame" id="chart-flame-${index}"></div>
+    <p class="note" id="flame-note-${index}"></p>`
+  }
   const tables = profile.entries.map((entry, index) => html`<div class="chart small" id="chart-profile-${index}"></div>
+    ${flameControls(entry, index)}
     <div class="table-wrap"><table>
-      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket,
-        over C's beside each; the frames behind the bucket that adds most</caption>
+      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
+        median of ${entry.rows[0]?.rounds ?? 1} round(s) (intervals: ${levels(entry)}), over C's beside each; what
+        perf cost per read; the frames behind the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}${entry.buckets.map(bucket => heading(bucket.label))}
-        <th scope="col">most over C, its top frames (samples)</th></tr></thead>
+        ${heading('perf\'s own cost')}<th scope="col">most over C, its top frames (samples)</th></tr></thead>
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.failed.length ? failed(entry) : ''}`)
@@ -467,6 +503,11 @@ function profileSection (data) {
     ${why(profile.notes)}
   </section>`
 }
+
+// The flame graph a page opens on: Node's synchronous reader, the lab's best known, or the
+// first after C.
+const flameDefault = rows => (rows.find(row => row.program === 'node-sync') ??
+  rows.find(row => row.program !== BASELINE) ?? rows[0]).program
 
 // The page's sections in order: [id, its link's title, render(data), and for a section
 // with charts the data experiments/stdio/report-browser.js draws them from].

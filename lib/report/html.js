@@ -33,6 +33,9 @@ h3 { margin: 18px 0 6px; font-size: 16px; }
 .chart { height: 440px; min-width: 0; }
 .chart.small { height: auto; min-height: 320px; }
 .chart.tall { height: 460px; }
+.chart.flame { height: auto; min-height: 300px; }
+.flame-controls { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 16px 0 0; }
+.flame-controls select { font: inherit; font-size: 14px; padding: 3px 6px; }
 .grid { display: grid; gap: 18px; }
 .grid.two { grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr)); }
 .grid.three { grid-template-columns: repeat(auto-fit, minmax(min(340px, 100%), 1fr)); }
