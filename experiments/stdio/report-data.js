@@ -451,6 +451,20 @@ function gcData (sets, programs, compare) {
 
 // ---- where the ns go (the profile pass) ----
 
+// The kernel's read(2) bucket against what the kernel pass measured inside read(2) for the
+// reader at the size (eBPF, on the CPU from sys_enter to sys_exit): { ns, ratio, disagrees
+// (by more than KERNEL_AGREEMENT) }, or null without a kernel pass. They are taken in two
+// placements (the profile's dd apart, the kernel pass's on the reader's CPU), so a
+// disagreement says how much the placement moves the kernel's part, as well as any fault.
+const KERNEL_AGREEMENT = 0.2
+function kernelCheck (cell, kernel) {
+  const passCell = kernel?.cells?.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize)
+  const ns = passCell?.kernelNs?.estimate
+  if (!Number.isFinite(ns) || !(ns > 0)) return null
+  const ratio = cell.buckets.kernelRead.ns / ns
+  return { ns, ratio, disagrees: Math.abs(ratio - 1) > KERNEL_AGREEMENT }
+}
+
 // Per set with a profile pass: its readers, C first, each bucket's ns per read, and what each
 // reader's buckets add over C's with the frames behind them; or why there is none.
 function profileData (sets) {
@@ -494,6 +508,7 @@ function profileData (sets) {
         intervals: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].interval ?? null])),
         tree: cell.tree ?? null,
         shrank: cell.shrankAgainstC ?? [],
+        kernelPass: kernelCheck(cell, set.results?.kernel),
         overC: base && cell !== base
           ? Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns - base.buckets[key].ns]))
           : null,

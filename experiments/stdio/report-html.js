@@ -429,7 +429,10 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'switched back in (docs/profile.md). The samples of the window the CPU per read is measured over ' +
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
   'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
-  'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph.'
+  'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph. ' +
+  'Beneath the kernel\'s bucket, the kernel pass\'s time inside read(2) for the reader, ≠ where the two are ' +
+  'more than a fifth apart: that pass puts dd on the reader\'s CPU, where a read never wakes a writer on ' +
+  'another CPU. perf\'s own cost: the profiled run\'s CPU per read less the unprofiled run\'s, round by round.'
 
 const FRAME_CHARS = 40
 // a bucket's interval is printed where its rounds gave one and it is worth reading
@@ -442,11 +445,18 @@ const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && N
 
 function profileSection (data) {
   const { profile } = data
-  const bucketCell = (row, key) => html`<td class="num">${row.ns[key] >= INTERVAL_FROM_NS
+  // the kernel's bucket with the kernel pass's time inside read(2) beneath, marked where the
+  // two disagree by more than a fifth
+  const kernelPass = (row, key) => {
+    if (key !== 'kernelRead' || !row.kernelPass) return ''
+    const { ns, ratio, disagrees } = row.kernelPass
+    return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="the kernel pass (eBPF, dd on the reader's CPU): ${formatNumber(ns)} ns inside read(2); this bucket is ${formatPercent(ratio)} of it">kernel pass: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}</span>`
+  }
+  const bucketCell = (row, key) => html`<td class="num wraps">${row.ns[key] >= INTERVAL_FROM_NS
     ? nsWithInterval(row.ns[key], row.intervals[key])
     : formatNumber(row.ns[key])}${row.overC
     ? html`<span class="interval">${formatSigned(row.overC[key])} over C</span>`
-    : ''}</td>`
+    : ''}${kernelPass(row, key)}</td>`
   const most = row => {
     if (!row.overC) return ''
     const [key] = Object.entries(row.overC).sort((a, b) => b[1] - a[1])[0]
@@ -459,7 +469,7 @@ function profileSection (data) {
   }
   // perf's own cost per read (profiled against not, the same round), and how much of the
   // profiled run's measured CPU its samples stand for
-  const perfCell = row => html`<td class="num">${row.profilerCostNs === null
+  const perfCell = row => html`<td class="num wraps">${row.profilerCostNs === null
     ? '–'
     : html`${formatSigned(row.profilerCostNs)}${row.sampledShare === null
       ? ''

@@ -84,6 +84,7 @@ td.failed { color: #a4262c; }
 td.describes { min-width: 12em; max-width: 16em; font-size: 13px; }
 td.describes code { word-break: break-all; }
 .num.wraps .interval { display: block; margin-left: 0; }
+.interval.disagrees { color: #a4262c; }
 /* a long column heading takes two lines rather than widen its column past its figures */
 thead th.num { white-space: normal; min-width: 5em; }
 .badge { display: inline-block; font-size: 11px; line-height: 1.5; padding: 0 6px; margin-left: 4px; border-radius: 9px; background: #fff1cc; color: #7a5600; white-space: nowrap; }
