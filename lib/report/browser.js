@@ -197,7 +197,31 @@ function stackCut (totals, text) {
 
 // A chart's box at least as tall as the chart.
 function growBox (chart) {
-  if (chart.renderTo.clientHeight < chart.chartHeight) chart.renderTo.style.height = `${chart.chartHeight}px`
+  fitContent(chart)
+  // and a box taller than a chart given its own height would leave a blank below it
+  if (Math.abs(chart.renderTo.clientHeight - chart.chartHeight) > 1) chart.renderTo.style.height = `${chart.chartHeight}px`
+}
+
+// A chart grows by what its content lacks, whatever height it was given: its titles and
+// legend take more of it in a narrow window (the legend wraps, titles break), where a bar
+// chart sized by its categories would be left a plot too thin for its bars, and a legend
+// more than half the chart's height goes into pages that hide their keys.
+const CATEGORY_PX = 22
+const MAX_FITS = 3
+function fitContent (chart) {
+  chart.fits = chart.fits ?? 0
+  if (chart.fits >= MAX_FITS) return
+  const bars = chart.axes.filter(axis => axis.isXAxis && !axis.horiz && axis.categories?.length)
+  const plotLacks = Math.max(0, ...bars.map(axis => axis.categories.length * CATEGORY_PX - axis.len))
+  const legend = chart.legend
+  // Highcharts pages a horizontal legend taller than half the chart's spacing box
+  const legendLacks = legend?.display && legend.pages?.length > 1
+    ? 2 * (legend.fullHeight + legend.padding) - chart.spacingBox.height + 2
+    : 0
+  const lacks = Math.ceil(Math.max(plotLacks, legendLacks))
+  if (lacks <= 0) return
+  chart.fits++
+  chart.setSize(null, chart.chartHeight + lacks, false)
 }
 
 // An experiment's answer (lib/report/answer.js answerChart): a bar per server and group,

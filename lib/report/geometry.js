@@ -8,6 +8,8 @@
 
 // Runs in the page: every figure is read from the laid-out page, none from the report's data.
 function measureInPage () {
+  // the fewest px of plot a category (a bar and its gap) is readable in
+  const MIN_CATEGORY_PX = 12
   // the answer: the first chart, or the note that says why the page opens without one
   // (a run without a cost pass)
   const answer = document.querySelector('.chart, main > section:first-of-type > .why')
@@ -49,6 +51,11 @@ function measureInPage () {
       if (left < box.left - 1 || top < box.top - 1 || left + legend.legendWidth > box.right + 1 ||
         top + legend.legendHeight > box.bottom + 1) cut.push('the legend')
     }
+    // a plot squeezed by its titles and legend: too little of it a category to read a bar by
+    const squeezed = chart.axes.filter(axis => axis.categories?.length && axis.len / axis.categories.length < MIN_CATEGORY_PX)
+    for (const axis of squeezed) cut.push(`${Math.round(axis.len)} px of plot for ${axis.categories.length} categories`)
+    // a legend in pages hides the keys of its other pages
+    if (legend?.display && legend.pages?.length > 1) cut.push(`the legend, in ${legend.pages.length} pages`)
     const taller = box.height + 1 < chart.chartHeight
     return taller || cut.length > 0
       ? [`${chart.renderTo.id}: ${taller ? `${chart.chartHeight} px in a box of ${Math.round(box.height)}; ` : ''}` +
