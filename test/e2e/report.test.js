@@ -1164,12 +1164,21 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
       }
       rate.redraw()
       rate.yAxis[0].setTitle({ text: null })
+      // a legend in pages, and bars squeezed into a plot too thin, past what the page grows a
+      // chart by (lib/report/browser.js fitContent)
+      rate.fits = Infinity
+      rate.update({ legend: { maxHeight: 24 } })
+      const syscalls = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-http-syscalls-0')
+      syscalls.fits = Infinity
+      syscalls.setSize(null, 200, false)
       document.querySelector('main').style.minWidth = '2000px'
       return true
     })
     assert.ok(faulty)
     const seen = await measurePage(page)
     assert.match(seen.clipped.join('\n'), /^chart-answer: \d+ px in a box of 200; \d+ parts cut/m)
+    assert.match(seen.clipped.join('\n'), /^chart-http-rate-0: .*the legend, in \d+ pages/m)
+    assert.match(seen.clipped.join('\n'), /^chart-http-syscalls-0: .*\d+ px of plot for 8 categories/m)
     assert.deepEqual(seen.untitled, ['chart-http-rate-0: its y axis'])
     assert.equal(seen.alike.length, 1, seen.alike.join('\n'))
     assert.match(seen.alike[0], /^chart-http-rate-0: /)
@@ -1223,6 +1232,82 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
       assert.deepEqual(series.ys, cell.timeline.map(entry => entry[3]), series.name)
     }
     assert.ok(charts['chart-gc-pauses'].series.length >= 4)
+    assert.deepEqual(problems, [])
+  } finally {
+    await context.close()
+  }
+})
+
+// A run with the profile pass (issue 50): C, the host, Node, Deno and Bun, two rounds, made by
+// `node bench.js --only node-sync --only deno-sync --only bun-ffi --only just-fast --sizes 256
+// --runs 1 --warmup 0 --rounds 1 --kernel-rounds 1 --profile-rounds 2 --mib 1 --no-strace
+// --no-gc` (its raw perf texts left out).
+const PROFILED = path.join(__dirname, '..', 'fixtures', 'profiled', 'profile-sample')
+
+test('the profile section: buckets per reader, a flame graph of any reader, plain or against C', async () => {
+  const { cells } = readJson(path.join(PROFILED, 'profile.json'))
+  const { page, context, problems } = await open(render([PROFILED], 'profile-sample'))
+  try {
+    await assertAtAGlance(page, 'glance-profile')
+    const charts = await chartsOf(page)
+    const stack = charts['chart-profile-0']
+    const bars = stack.series.filter(series => series.type === 'bar' && !series.linked)
+    stack.categories.forEach((program, i) => {
+      const cell = cells.find(entry => entry.program === program)
+      const total = bars.reduce((sum, series) => sum + (series.ys[i] ?? 0), 0)
+      assert.ok(Math.abs(total - cell.cpuPerReadNs) < 1e-6, `${program}: ${total} against ${cell.cpuPerReadNs}`)
+    })
+    // the flame graph: one bar a frame, as wide as its ns, each on its caller, each label in its bar
+    const flame = () => page.evaluate(() => {
+      const chart = Highcharts.charts.find(each => each?.renderTo.id === 'chart-flame-0')
+      const points = chart.series[0].points.map(point => {
+        const label = point.dataLabel?.getBBox()
+        const inPlot = point.dataLabel ? point.dataLabel.element.getBoundingClientRect() : null
+        const box = point.graphic.element.getBoundingClientRect()
+        return {
+          name: point.name,
+          x: point.x,
+          x2: point.x2,
+          y: point.y,
+          color: point.color,
+          label: label && label.width > 0 && point.dataLabel.visibility !== 'hidden'
+            ? { left: inPlot.left, right: inPlot.right, top: inPlot.top, bottom: inPlot.bottom }
+            : null,
+          box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom }
+        }
+      })
+      return { title: chart.title.textStr, points }
+    })
+    const plain = await flame()
+    assert.match(plain.title, /^node-sync: /)
+    const node = cells.find(cell => cell.program === 'node-sync')
+    const roots = plain.points.filter(point => point.y === 0)
+    assert.ok(Math.abs(roots.at(-1).x2 - node.tree.reduce((sum, frame) => sum + frame[1], 0)) < 1e-6)
+    for (const point of plain.points.filter(each => each.y > 0)) {
+      const callers = plain.points.filter(each => each.y === point.y - 1 && each.x <= point.x + 1e-9 && each.x2 >= point.x2 - 1e-9)
+      assert.equal(callers.length, 1, `${point.name} stands on one caller`)
+    }
+    for (const point of plain.points.filter(each => each.label)) {
+      assert.ok(point.label.left >= point.box.left - 1 && point.label.right <= point.box.right + 1, `${point.name}'s label in its bar`)
+      assert.ok(point.label.top >= point.box.top - 2 && point.label.bottom <= point.box.bottom + 2, `${point.name}'s label in its row`)
+    }
+    assert.ok(plain.points.filter(point => point.label).length >= 8, 'the wide frames named')
+    // against C: Node's binding is new, all red; some kernel frame is C's too, lighter
+    await page.click('[data-flame-mode="0"] button[data-mode="diff"]')
+    const diff = await flame()
+    assert.match(diff.title, /against C/)
+    const colourOf = (points, name) => points.find(point => point.name === name).color
+    assert.notEqual(colourOf(diff.points, 'node::fs::Read'), colourOf(plain.points, 'node::fs::Read'))
+    assert.match(await page.textContent('#flame-note-0'), /^C's frames that shrank most under node-sync: /)
+    // another reader: its own tree
+    await page.selectOption('[data-flame-reader="0"]', 'deno-sync')
+    const deno = await flame()
+    assert.match(deno.title, /^deno-sync: .*against C/)
+    assert.ok(!deno.points.some(point => point.name === 'node::fs::Read'))
+    // the table: the kernel's bucket beside the kernel pass's time inside read(2)
+    const table = await page.textContent('#profile table')
+    assert.match(table, /kernel pass: \d+/)
+    assert.match(table, /perf's own cost/)
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
