@@ -37,6 +37,21 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
   return steps
 }
 
+// A profile run's bytes: enough for PROFILE_WINDOW_S of the reader's CPU in the slope's window
+// at the CPU per read the cost pass measured for it (cpuPerReadNs; null before it has), in
+// whole 64 KiB blocks, never more than the cost run's `bytes` nor fewer than PROFILE_MIN_BYTES.
+// The slow readers need far fewer: wasmer's 10 µs reads of 64 MiB took 1.7 s a run, 110 s of
+// a 6-round pass's 347, for 11,000 samples a round where 1,000 do.
+const PROFILE_WINDOW_S = 0.2
+const PROFILE_MIN_BYTES = 8 << 20
+const WINDOW_SHARE = 0.68
+function profileBytes (step, cpuPerReadNs) {
+  if (!(cpuPerReadNs > 0)) return step.bytes
+  const reads = PROFILE_WINDOW_S * 1e9 / cpuPerReadNs / WINDOW_SHARE
+  const bytes = Math.ceil(reads * step.blockSize / 65536) * 65536
+  return Math.min(step.bytes, Math.max(PROFILE_MIN_BYTES, bytes))
+}
+
 const BUCKETS = [
   { key: 'kernelRead', label: 'the kernel\'s read(2)' },
   { key: 'entryExit', label: 'syscall entry and exit, libc\'s wrapper' },
@@ -114,6 +129,17 @@ function bucketOf (frames, { binary, native }) {
   return { key: 'other', frame: named ? `${named.symbol} (${named.dso.split('/').pop()})` : 'unknown frames' }
 }
 
+// A runtime's helper thread whose stack names nothing (JavaScriptCore's JITWorker, whose code
+// has no symbols) is named by the name the runtime gave the thread; a GC helper's goes to GC.
+const GC_THREAD = /(heap|gc|marking|sweep|scaveng)/i
+const THREAD_START = /^(start_thread|clone3?|__clone3?) \(/
+function sampleBucket (sample, reader) {
+  const found = bucketOf(sample.frames, reader)
+  const nameless = found.frame === 'unknown frames' || THREAD_START.test(found.frame)
+  if (found.key !== 'other' || !sample.comm || sample.tid === sample.pid || !nameless) return found
+  return { key: GC_THREAD.test(sample.comm) ? 'gc' : 'other', frame: `thread ${sample.comm}` }
+}
+
 // The steady read loop: the samples from the first that reads stdin (a read handler in the
 // kernel) to the last, so that start-up and exit are cut away.
 function readWindow (samples) {
@@ -165,7 +191,7 @@ function attribute (samples, reader, span = null) {
     : readWindow(samples)
   const buckets = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, { samples: 0, frames: new Map() }]))
   for (const sample of window) {
-    const { key, frame } = bucketOf(sample.frames, reader)
+    const { key, frame } = sampleBucket(sample, reader)
     buckets[key].samples++
     buckets[key].frames.set(frame, (buckets[key].frames.get(frame) ?? 0) + 1)
   }
@@ -336,4 +362,4 @@ function summariseProfile (records, slopePerRead, windowSpan) {
   return { buckets: BUCKETS, cells }
 }
 
-module.exports = { BUCKETS, bucketOf, readWindow, attribute, stackTree, againstC, profileSteps, summariseProfile }
+module.exports = { BUCKETS, profileBytes, bucketOf, readWindow, attribute, stackTree, againstC, profileSteps, summariseProfile }

@@ -238,3 +238,26 @@ test('profile.json: each bucket\'s ns per read is its share times the unprofiled
   const alone = summariseProfile(records.filter(record => record.phase === 'profile'), () => null, () => null).cells[0]
   assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
 })
+
+test('a helper thread whose stack names nothing is named by its thread: JSC\'s JITWorker; a GC helper\'s is GC', () => {
+  const libc = '/usr/lib/x86_64-linux-gnu/libc.so.6'
+  const unnamed = [U('[unknown]', '[unknown]'), U('start_thread', libc)]
+  const sample = (comm, tid) => ({ comm, pid: 10, tid, timeS: 1, periodNs: 200000, frames: unnamed })
+  const reading = { comm: 'bun', pid: 10, tid: 10, timeS: 1, periodNs: 200000, frames: [K('vfs_read'), U('read', libc)] }
+  const { buckets } = attribute([reading, sample('JITWorker', 11), sample('HeapHelper', 12), sample('bun', 10), reading],
+    { binary: 'bun', native: false })
+  assert.deepEqual(buckets.other.top, [['thread JITWorker', 1], ['start_thread (libc.so.6)', 1]],
+    'the main thread\'s nameless stack stays as it is')
+  assert.deepEqual(buckets.gc.top, [['thread HeapHelper', 1]])
+})
+
+test('a profile run\'s bytes: 0.2 s of the reader\'s CPU in the window, between 8 MiB and the cost run\'s', () => {
+  const { profileBytes } = require('../../experiments/stdio/profile')
+  const step = { blockSize: 256, bytes: 64 << 20 }
+  assert.equal(profileBytes(step, null), 64 << 20, 'before the cost pass has measured it: the cost run\'s')
+  assert.equal(profileBytes(step, 400), 64 << 20, 'C: more than the cost run would take')
+  assert.equal(profileBytes(step, 10000), 8 << 20, 'wasmer: the least')
+  const bytes = profileBytes(step, 1300)
+  assert.ok(bytes > 8 << 20 && bytes < 64 << 20 && bytes % 65536 === 0)
+  assert.ok(Math.abs(bytes / 256 * 0.68 * 1300e-9 - 0.2) < 0.001, 'a fifth of a second of the window')
+})
