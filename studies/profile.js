@@ -33,11 +33,14 @@ const USAGE = `usage: node studies/profile.js [options]
   --only NAME      a reader to set beside C (repeatable; default node-sync)
   --sizes LIST     block sizes (default 256)
   --rounds N       rounds; every reader once, profiled and not, in each (default 2)
+  --ladder RUN     a calls run's folder: each reader's call into its runtime against the
+                   ladder's no-op call of the same variant
   --out DIR        where the gzipped perf script texts go (default: a folder in /tmp)`
 const SPEC = {
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },
   rounds: { type: 'string' },
+  ladder: { type: 'string' },
   out: { type: 'string' }
 }
 
@@ -51,15 +54,31 @@ function options (values) {
     readers,
     sizes: blockSizes(values.sizes ?? '256'),
     rounds: wholeNumber(values.rounds ?? '2', 'rounds', 1),
+    ladder: values.ladder === undefined ? null : ladderRows(values.ladder),
     out
   }
+}
+
+// A calls run's ladder: its rows by variant, or a one-line refusal.
+function ladderRows (dir) {
+  const file = path.join(path.resolve(dir), 'results.json')
+  let results
+  try {
+    results = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`--ladder: cannot read ${file} (${err.code ?? err.message}): name a calls run's folder`)
+  }
+  if (!Array.isArray(results.ladder?.rows)) {
+    throw new UsageError(`--ladder: ${file} holds no call ladder: name a run of node bench.js --experiment calls`)
+  }
+  return new Map(results.ladder.rows.map(row => [row.variant, row]))
 }
 
 const ns = value => (value === null || value === undefined ? '–' : value.toFixed(0))
 const range = interval => (interval && Number.isFinite(interval.low) ? `${ns(interval.low)}–${ns(interval.high)}` : '')
 
 // The pass's own steps and summary (experiments/stdio/profile.js), every run in `out`
-async function main ({ readers, sizes, rounds, out }) {
+async function main ({ readers, sizes, rounds, ladder, out }) {
   const plan = placementPlan(allowedCpus())
   pinSelf(plan)
   const pin = plan.apart
@@ -75,7 +94,9 @@ async function main ({ readers, sizes, rounds, out }) {
       if (!record.ok) throw new RunFailed(`${step.label} failed: ${record.failure}`)
       records.push(record)
     }
-    print(blockSize, readers, summariseProfile(records, slopePerRead, windowSpan))
+    const summary = summariseProfile(records, slopePerRead, windowSpan)
+    print(blockSize, readers, summary)
+    if (ladder) printLadder(summary, ladder)
   }
   return 0
 }
@@ -108,6 +129,29 @@ function print (blockSize, readers, { cells }) {
     if (cell.shrankAgainstC?.length) {
       console.log(`    C's frames that shrank: ${cell.shrankAgainstC.map(([frame, change]) => `${frame} ${ns(change)}`).join(', ')}`)
     }
+  }
+}
+
+// The runtime's side of a read's call (its binding and its loop: Bun's and Deno's FFI
+// trampolines are JIT code) over C's, against the ladder's no-op call over C's: the same
+// boundary crossed with nothing to do. Where they are more than a fifth apart, the read's
+// call does more than cross it (converts a buffer, checks its arguments).
+const LADDER_AGREEMENT = 0.2
+function printLadder ({ cells }, ladder) {
+  const base = cells.find(cell => cell.program === BASELINE)
+  const cNoop = ladder.get(BASELINE)?.rungs.noop?.estimate
+  const side = cell => cell.buckets.binding.ns + cell.buckets.loop.ns
+  console.log('\n  the call into the runtime, over C\'s: the profile\'s binding and loop against the ladder\'s no-op call')
+  for (const cell of cells.filter(each => each !== base)) {
+    const noop = ladder.get(cell.program)?.rungs.noop?.estimate
+    if (!Number.isFinite(noop) || !Number.isFinite(cNoop)) {
+      console.log(`    ${cell.program}: no ladder variant of that name`)
+      continue
+    }
+    const [profiled, laddered] = [side(cell) - side(base), noop - cNoop]
+    const apart = Math.abs(profiled - laddered) > LADDER_AGREEMENT * Math.max(Math.abs(laddered), 5)
+    console.log(`    ${cell.program}: ${ns(profiled)} ns in the profile, ${laddered.toFixed(1)} in the ladder` +
+      `${apart ? ': more than a fifth apart' : ''} (${ladder.get(cell.program).boundary})`)
   }
 }
 
