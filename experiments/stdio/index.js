@@ -15,7 +15,7 @@ const { PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
-const { summariseProfile } = require('./profile')
+const { summariseProfile, profileBytes } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
 const { slopePerRead, windowSpan } = require('./cost')
 
@@ -54,8 +54,17 @@ function session (options, runDir) {
   makeDirs(path.join(runDir, PHASES.gc))
   makeDirs(path.join(runDir, PHASES.fastPath))
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
+  // each reader's CPU per read from this run's cost pass, which sizes its profile runs
+  const costs = new Map()
+  const cell = step => `${step.program.name}\t${step.blockSize}`
   return {
-    measure: (step, run) => measure(step, run, options, runDir, zeroFiles),
+    measure: async (step, run) => {
+      const profiled = [PHASES.profile, PHASES.profileCpu].includes(step.phase)
+      const sized = profiled ? { ...step, bytes: profileBytes(step, costs.get(cell(step)) ?? null) } : step
+      const measured = await measure(sized, run, options, runDir, zeroFiles)
+      if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))
+      return measured
+    },
     close: async () => {
       zeroFiles.whole.remove()
       zeroFiles.quarter.remove()

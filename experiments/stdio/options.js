@@ -18,10 +18,13 @@ const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib
 // repeatability goal (every share within 2 points but one in 30) in 37% of pairs with
 // nothing changed, of 16 in 11%, of 20 in 5% (docs/reproducibility.md); the pass takes
 // about 2.5 minutes.
+// The profile pass's 4 rounds give each bucket the range of 4 as its interval (87.5%) in
+// about 3 minutes for the 24 readers that honour a block size; 6 rounds (96.9%) took 5 min
+// 47 s (docs/profile.md).
 const PRESETS = {
   default: {
     ...{ runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256 },
-    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6, profileRounds: 6 }
+    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6, profileRounds: 4 }
   },
   quick: {
     ...{ runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256 },
@@ -140,7 +143,7 @@ const rows = [
     help: [
       'rounds of the profile pass: each reader under perf, and unprofiled, at',
       'the cost pass\'s smallest size, dd on the other CPU (default {default};',
-      '--quick {quick}; 6 or more for an interval)'
+      '--quick {quick}; 4 or more for an interval)'
     ],
     parse: text => wholeNumber(text, 'profile-rounds', 1),
     preset: byPreset('profileRounds'),
