@@ -135,8 +135,10 @@ function print (blockSize, readers, { cells }) {
 // The runtime's side of a read's call (its binding and its loop: Bun's and Deno's FFI
 // trampolines are JIT code) over C's, against the ladder's no-op call over C's: the same
 // boundary crossed with nothing to do. Where they are more than a fifth apart, the read's
-// call does more than cross it (converts a buffer, checks its arguments).
+// call does more than cross it (converts a buffer, checks its arguments). Within 5 ns the two
+// are not told apart: a bucket's interval is about that wide.
 const LADDER_AGREEMENT = 0.2
+const LADDER_NOISE_NS = 5
 function printLadder ({ cells }, ladder) {
   const base = cells.find(cell => cell.program === BASELINE)
   const cNoop = ladder.get(BASELINE)?.rungs.noop?.estimate
@@ -149,7 +151,7 @@ function printLadder ({ cells }, ladder) {
       continue
     }
     const [profiled, laddered] = [side(cell) - side(base), noop - cNoop]
-    const apart = Math.abs(profiled - laddered) > LADDER_AGREEMENT * Math.max(Math.abs(laddered), 5)
+    const apart = Math.abs(profiled - laddered) > Math.max(LADDER_AGREEMENT * Math.abs(laddered), LADDER_NOISE_NS)
     console.log(`    ${cell.program}: ${ns(profiled)} ns in the profile, ${laddered.toFixed(1)} in the ladder` +
       `${apart ? ': more than a fifth apart' : ''} (${ladder.get(cell.program).boundary})`)
   }
