@@ -55,7 +55,7 @@ async function main (parsed, interrupted, { measurer = null, placement = null, q
     return 130
   }
   const results = readJson(path.join(run.runDir, 'results.json'))
-  console.log(renderTerminal(results, run.options.sizes, run.experiment))
+  console.log(renderTerminal(results, run.options.sizes, run.experiment, run.runDir))
   printDisturbance(results.disturbance)
   printFailures(results.failures, run.runDir, run.options, run.selection.runnable, lab)
   console.log(`\nresults: ${displayPath(run.runDir)}`)

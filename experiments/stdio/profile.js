@@ -53,14 +53,14 @@ function profileBytes (step, cpuPerReadNs) {
 }
 
 const BUCKETS = [
-  { key: 'kernelRead', label: 'the kernel\'s read(2)' },
-  { key: 'entryExit', label: 'syscall entry and exit, libc\'s wrapper' },
-  { key: 'switching', label: 'switching: the pipe empty, the feeder\'s turn' },
-  { key: 'binding', label: 'the runtime\'s binding or FFI' },
-  { key: 'loop', label: 'the reader\'s own loop (JavaScript, or C\'s)' },
-  { key: 'buffer', label: 'buffer handling' },
-  { key: 'gc', label: 'GC' },
-  { key: 'other', label: 'everything else' }
+  { key: 'kernelRead', label: 'the kernel\'s read(2)', short: 'kernel read' },
+  { key: 'entryExit', label: 'syscall entry and exit, libc\'s wrapper', short: 'entry, exit' },
+  { key: 'switching', label: 'switching: the pipe empty, the feeder\'s turn', short: 'switching' },
+  { key: 'binding', label: 'the runtime\'s binding or FFI', short: 'binding' },
+  { key: 'loop', label: 'the reader\'s own loop (JavaScript, or C\'s)', short: 'loop' },
+  { key: 'buffer', label: 'buffer handling', short: 'buffer' },
+  { key: 'gc', label: 'GC', short: 'GC' },
+  { key: 'other', label: 'everything else', short: 'other' }
 ]
 
 const KERNEL = '[kernel.kallsyms]'

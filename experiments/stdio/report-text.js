@@ -3,11 +3,15 @@
 // summary tables, the findings and the context, for a README or an issue) and of
 // results.csv (one row per cell, for a spreadsheet), both from the data
 // experiments/stdio/report-data.js shaped; and the tables bench.js prints when a run is
-// done, from results.json.
+// done, from results.json and profile.json.
 const { WARM_QUARTER_READS } = require('./summary')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const { missingClause } = require('../../lib/repeatability')
-const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeMarkdown: md } = require('../../lib/report/format')
+const fs = require('node:fs')
+const path = require('node:path')
+const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
+const { BASELINE } = require('./programs')
+const { BUCKETS } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
@@ -299,11 +303,39 @@ function fastPathTerminal (fastPaths = []) {
   return ['', title, ...textTable(table, ['l', 'l', 'l', 'l'])]
 }
 
+// The profile pass's answer (profile.json): each reader's CPU per read and where its ns over
+// C's go, the largest buckets first, with the frame behind the largest.
+function profileTerminal (profile) {
+  const cells = (profile?.cells ?? []).filter(cell => cell.ok)
+  const base = cells.find(cell => cell.program === BASELINE)
+  if (!base) return []
+  const labels = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, bucket.short]))
+  const table = [['program', 'CPU ns/read', 'over C', 'perf\'s cost', 'where its ns over C\'s go']]
+  for (const cell of [base, ...cells.filter(cell => cell !== base).sort((a, b) => a.cpuPerReadNs - b.cpuPerReadNs)]) {
+    const largest = Object.keys(cell.buckets).map(key => [key, cell.buckets[key].ns - base.buckets[key].ns])
+      .filter(([, ns]) => ns >= 5).sort((a, b) => b[1] - a[1]).slice(0, 3)
+    const where = largest.map(([key, ns], i) => `+${round(ns)} ${labels[key]}${i === 0 && cell.buckets[key].top[0]
+      ? ` (${cell.buckets[key].top[0][0].slice(0, 32)})`
+      : ''}`).join('; ')
+    const cost = Number.isFinite(cell.profilerCostNs) ? formatSigned(cell.profilerCostNs) : ''
+    const over = cell === base ? '' : formatSigned(cell.cpuPerReadNs - base.cpuPerReadNs)
+    table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, where])
+  }
+  const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, dd on the other CPU; ` +
+    `median of ${base.rounds ?? 1} round(s); the page has each reader's flame graph):`
+  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l'])]
+}
+
+function readProfile (runDir) {
+  const file = runDir && path.join(runDir, 'profile.json')
+  return file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+}
+
 // bench.js's summary when a run is done: the headline, then the timing pass's tables.
-function terminal (results, sizes) {
+function terminal (results, sizes, runDir = null) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
   const lines = [...headlineTerminal(results.headline), ...kernelTerminal(results.kernel),
-    ...fastPathTerminal(results.fastPaths)]
+    ...profileTerminal(readProfile(runDir)), ...fastPathTerminal(results.fastPaths)]
   for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]

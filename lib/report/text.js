@@ -31,8 +31,9 @@ function renderMachinesCsv (data) {
 }
 
 // bench.js's summary when a run is done, as the run's experiment (its caller's) gives it.
-function renderTerminal (results, sizes, experiment) {
-  return experiment.report.terminal(results, sizes).join('\n')
+// runDir: the run's folder, whose derived files beside results.json an experiment may print
+function renderTerminal (results, sizes, experiment, runDir = null) {
+  return experiment.report.terminal(results, sizes, runDir).join('\n')
 }
 
 // What analyse.js prints beside the files when runs are compared: how far they agree.

@@ -261,3 +261,17 @@ test('a profile run\'s bytes: 0.2 s of the reader\'s CPU in the window, between 
   assert.ok(bytes > 8 << 20 && bytes < 64 << 20 && bytes % 65536 === 0)
   assert.ok(Math.abs(bytes / 256 * 0.68 * 1300e-9 - 0.2) < 0.001, 'a fifth of a second of the window')
 })
+
+test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the largest buckets first', () => {
+  const { terminal } = require('../../experiments/stdio/report-text')
+  const run = path.join(__dirname, '..', 'fixtures', 'profiled', 'profile-sample')
+  const results = JSON.parse(fs.readFileSync(path.join(run, 'results.json'), 'utf8'))
+  const lines = terminal(results, [256], run)
+  const at = lines.findIndex(line => line.startsWith('Where a read\'s ns go at 256 B'))
+  assert.ok(at > 0, 'the profile\'s table is printed')
+  const rows = lines.slice(at + 2, at + 7).map(line => line.trim().split(/\s+/)[0])
+  assert.deepEqual(rows, ['c', 'just-fast', 'bun-ffi', 'deno-sync', 'node-sync'], 'C, then by CPU per read')
+  assert.match(lines[at + 6], /^node-sync .* \+\d+ binding \(node::fs::Read\)/)
+  // a run without a profile pass prints none
+  assert.ok(!terminal(results, [256], null).some(line => line.startsWith('Where a read')))
+})
