@@ -21,7 +21,7 @@ const { probePerf } = require('../lib/perf')
 const { measure } = require('../experiments/stdio/measure')
 const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
 const { PRESETS } = require('../experiments/stdio/options')
-const { slopePerRead, windowSpan } = require('../experiments/stdio/cost')
+const { slopePerRead, windowSpan, pairFigures } = require('../experiments/stdio/cost')
 const { BUCKETS, profileSteps, summariseProfile } = require('../experiments/stdio/profile')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
 const { wholeNumber, UsageError } = require('../lib/options')
@@ -94,7 +94,7 @@ async function main ({ readers, sizes, rounds, ladder, out }) {
       if (!record.ok) throw new RunFailed(`${step.label} failed: ${record.failure}`)
       records.push(record)
     }
-    const summary = summariseProfile(records, slopePerRead, windowSpan)
+    const summary = summariseProfile(records, { slopePerRead, windowSpan, pairFigures })
     print(blockSize, readers, summary)
     if (ladder) printLadder(summary, ladder)
   }

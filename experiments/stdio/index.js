@@ -17,7 +17,7 @@ const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
 const { summariseProfile, profileBytes } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
-const { slopePerRead, windowSpan } = require('./cost')
+const { slopePerRead, windowSpan, pairFigures } = require('./cost')
 
 function configure (options, values) {
   if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
@@ -105,7 +105,7 @@ function derive (records, context, runDir) {
     'results.json': summariseResults(records, context),
     'syscalls.json': summariseSyscalls(records, context),
     'gc.json': summariseGcResults(records, context, runDir),
-    'profile.json': summariseProfile(dataPoints(records), slopePerRead, windowSpan)
+    'profile.json': summariseProfile(dataPoints(records), { slopePerRead, windowSpan, pairFigures })
   }
 }
 

@@ -82,7 +82,9 @@ function plan (options, selected, { ptrace, bpf, perf, placement, shuffle }) {
     // C is every profile's yardstick, measured whether or not --only names it
     const yardstick = selected.some(program => program.name === BASELINE) ? [] : [findProgram(BASELINE)]
     const bytes = costBytes(options, Math.min(...options.costSizes))
-    steps.push(...profileSteps(options, [...yardstick, ...selected], { pin: placement.apart, bytes, sampleMs: COST_SAMPLE_MS, shuffle }))
+    const partner = options.costPairing === 'slices' ? findProgram(BASELINE) : null
+    const where = { pin: placement.apart, bytes, sampleMs: COST_SAMPLE_MS, shuffle, partner }
+    steps.push(...profileSteps(options, [...yardstick, ...selected], where))
   }
   const profile = step => {
     const group = `${step.phase} ${step.program.name} @ ${step.blockSize}${step.phase === PHASES.strace ? ` (${inputLabel(step.bytes)})` : ''}`

@@ -17,7 +17,9 @@ const { median, fewValuesInterval } = require('../../lib/stats')
 // where the reader is switched back in, docs/profile.md), in rounds: in each, every reader's
 // run under perf and its run unprofiled in the same placement, whose CPU per read the
 // samples' shares divide. Which of the two goes first alternates by round.
-function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list => list }) {
+// partner: C's program where the unprofiled runs take turns with a run of C (--cost-pairing
+// slices), so that each reader's CPU per read is set against C's of the same moments.
+function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list => list, partner = null }) {
   const blockSize = Math.min(...(options.costSizes ?? []))
   if (!Number.isFinite(blockSize)) return []
   const rounds = options.profileRounds ?? 1
@@ -27,9 +29,10 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
     const group = `profile @ ${blockSize}, round ${run + 1} of ${rounds}`
     for (const program of shuffle(honouring)) {
       const where = { program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs, group }
+      const turns = partner && program.name !== partner.name ? { partner } : {}
       const pair = [
         { phase: PHASES.profile, ...where, label: `${group}: ${program.name}` },
-        { phase: PHASES.profileCpu, ...where, label: `${group}: ${program.name} (unprofiled)` }
+        { phase: PHASES.profileCpu, ...where, ...turns, label: `${group}: ${program.name} (unprofiled${turns.partner ? ', in turns with C' : ''})` }
       ]
       steps.push(...(run % 2 ? pair.reverse() : pair))
     }
@@ -212,22 +215,29 @@ function attribute (samples, reader, span = null) {
 }
 
 // One round of a reader: its profiled run and the unprofiled run of the same round (any
-// round's, for a log from before the pass had rounds) → { run, cpuPerReadNs (unprofiled),
-// profiledNs (the profiled run's own, perf's cost in it), sampledNs (what perf's samples stand
-// for, per read of the window), profile } or a failure.
-function roundOf (record, records, slopePerRead, windowSpan) {
+// round's, for a log from before the pass had rounds) → { run, cpuPerReadNs (unprofiled, at
+// C's pace: see below), ownNs (unprofiled, as measured), profiledNs (the profiled run's own,
+// perf's cost in it), sampledNs (what perf's samples stand for, per read of the window),
+// profile } or a failure. An unprofiled run that took turns with C gives its CPU per read
+// against C's of the same moments; times cPace (C's median over the pass's turns) it is the
+// reader's CPU per read at the pass's pace, so that a host's load that slowed the round slows
+// neither. C's own is cPace.
+function roundOf (record, records, { slopePerRead, windowSpan, pairFigures }, cPace) {
   const sameCell = entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
     entry.blockSize === record.blockSize && entry.ok
   const beside = records.find(entry => sameCell(entry) && entry.run === record.run) ?? records.find(sameCell)
-  const cpuPerReadNs = beside ? slopePerRead(beside) : null
+  const pair = beside?.partner ? pairFigures(beside) : null
+  const ownNs = pair ? pair.ns : beside ? slopePerRead(beside) : null
+  const paced = cPace === null ? ownNs : record.program === BASELINE ? cPace : pair ? pair.ns / pair.cNs * cPace : null
   if (!record.ok) return { run: record.run, failure: record.failure }
-  if (cpuPerReadNs === null) return { run: record.run, failure: 'its unprofiled run gave no CPU per read' }
+  if (ownNs === null || paced === null) return { run: record.run, failure: 'its unprofiled run gave no CPU per read' }
   const span = windowSpan(record)
   const { periodNs } = record.profile
   return {
     run: record.run,
     traceFile: record.rawFile ?? null,
-    cpuPerReadNs,
+    cpuPerReadNs: paced,
+    ownNs,
     profiledNs: slopePerRead(record),
     sampledNs: span && periodNs !== null && record.profile.window === 'slope' ? periodNs / span.reads : null,
     profile: record.profile
@@ -293,7 +303,7 @@ function againstC (tree, cTree) {
   return { tree: marked, shrank }
 }
 
-const PROFILE_FIGURES = ['cpuPerReadNs', 'profiledNs', 'sampledNs']
+const PROFILE_FIGURES = ['cpuPerReadNs', 'ownNs', 'profiledNs', 'sampledNs']
 
 // profile.json: per reader at the profile pass's size, over its rounds (experiments/stdio/
 // profile.js's runs, one profiled and one not in each): each bucket's ns per read (its share of
@@ -302,12 +312,16 @@ const PROFILE_FIGURES = ['cpuPerReadNs', 'profiledNs', 'sampledNs']
 // perf's samples stand for, for the profiler's cost and how much of the CPU the samples saw;
 // the frames behind each bucket, the flame graph's tree in ns per read (C's beside it as
 // a differential one), and the perf script texts it came from.
-function summariseProfile (records, slopePerRead, windowSpan) {
+function summariseProfile (records, tools) {
   const profiled = records.filter(entry => entry.phase === PHASES.profile)
   const cellKeys = [...new Set(profiled.map(entry => `${entry.program}\t${entry.blockSize}`))]
+  // C's CPU per read in every reader's turns, the pace the paired rounds are set at
+  const cTurns = records.filter(entry => entry.phase === PHASES.profileCpu && entry.ok && entry.partner)
+    .map(tools.pairFigures).filter(Boolean).map(pair => pair.cNs)
+  const cPace = cTurns.length ? median(cTurns) : null
   const cells = cellKeys.map(key => {
     const mine = profiled.filter(entry => `${entry.program}\t${entry.blockSize}` === key)
-    const all = mine.map(record => roundOf(record, records, slopePerRead, windowSpan))
+    const all = mine.map(record => roundOf(record, records, tools, cPace))
     const rounds = all.filter(round => !round.failure)
     const failures = all.filter(round => round.failure)
     const cell = {
@@ -324,13 +338,18 @@ function summariseProfile (records, slopePerRead, windowSpan) {
       const present = values.filter(Number.isFinite)
       return present.length ? { ns: median(present), interval: fewValuesInterval(present) } : { ns: null, interval: null }
     }
-    const cost = figure(rounds.map(round => (round.profiledNs === null ? null : round.profiledNs - round.cpuPerReadNs)))
+    const cost = figure(rounds.map(round => (round.profiledNs === null ? null : round.profiledNs - round.ownNs)))
     const figures = Object.fromEntries(PROFILE_FIGURES.map(name => [name, figure(rounds.map(round => round[name]))]))
+    // C at the pass's pace: the interval of its figure is that of its turns beside every reader
+    if (cell.program === BASELINE && cPace !== null) figures.cpuPerReadNs.interval = fewValuesInterval(cTurns)
     const seen = rounds.filter(round => round.sampledNs !== null && round.profiledNs !== null)
     return Object.assign(cell, {
       samples: median(rounds.map(round => round.profile.samples)),
       cpuPerReadNs: figures.cpuPerReadNs.ns,
       cpuPerReadInterval: figures.cpuPerReadNs.interval,
+      // the unprofiled runs' own figure, before the pace of C's turns set it
+      ownNs: figures.ownNs.ns,
+      pacedByC: cPace !== null,
       profiledNs: figures.profiledNs.ns,
       profilerCostNs: cost.ns,
       profilerCostInterval: cost.interval,

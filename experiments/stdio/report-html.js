@@ -428,7 +428,9 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is ' +
   'switched back in (docs/profile.md). The samples of the window the CPU per read is measured over ' +
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
-  'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
+  'share of them times the CPU per read of an unprofiled run in the same round, which took turns of ' +
+  '5 ms with a run of C: its ratio to C\'s in the same moments, times C\'s median over the pass, so ' +
+  'that the host\'s load in one round moves neither. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph. ' +
   'Beneath the kernel\'s bucket, the kernel pass\'s time inside read(2) for the reader, ≠ where the two are ' +
   'more than a fifth apart: that pass puts dd on the reader\'s CPU, where a read never wakes a writer on ' +

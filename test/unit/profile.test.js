@@ -132,6 +132,12 @@ test('the profile pass\'s plan: C and every honouring reader at the least cost s
   assert.ok(steps.every(step => step.pin.feeder !== step.pin.reader), 'dd on the other CPU')
   const unprofiled = steps.filter(step => step.phase === 'profile-cpu')
   assert.ok(unprofiled.every(step => step.sampleMs > 0), 'the unprofiled run sampled for its slope')
+  // every reader's unprofiled run takes turns with C (--cost-pairing slices, the default); C's not
+  assert.deepEqual(unprofiled.map(step => [step.program.name, step.partner?.name ?? null]).sort(),
+    [['c', null], ['node-sync', 'c']])
+  const rounds = parseOptions(['--only', 'node-sync', '--quick', '--cost-pairing', 'rounds'])
+  assert.ok(plan(rounds, selection, probes({ available: true }), placement)
+    .filter(step => step.phase === 'profile-cpu').every(step => !step.partner), 'or none, with rounds')
   assert.deepEqual(plan(options, selection, probes({ available: false, reason: 'no perf' }), placement)
     .filter(step => step.phase.startsWith('profile')), [])
   const skipped = parseOptions(['--only', 'node-sync', '--quick', '--no-profile'])
@@ -215,7 +221,8 @@ test('profile.json: each bucket\'s ns per read is its share times the unprofiled
     { phase: 'profile', program: 'c', blockSize: 256, run, ok: true, rawFile: `profile/c-256-${run + 1}.txt.gz`, profile, cpu: cpu + 30 },
     { phase: 'profile-cpu', program: 'c', blockSize: 256, run, ok: true, cpu }
   ]).concat({ phase: 'profile', program: 'node-sync', blockSize: 256, run: 0, ok: false, failure: 'perf sampled no read of stdin' })
-  const { buckets, cells } = summariseProfile(records, record => record.cpu, () => null)
+  const tools = { slopePerRead: record => record.cpu, windowSpan: () => null, pairFigures: () => null }
+  const { buckets, cells } = summariseProfile(records, tools)
   assert.deepEqual(buckets.map(bucket => bucket.key), BUCKETS.map(bucket => bucket.key))
   const [c, node] = cells
   assert.equal(c.ok, true)
@@ -235,7 +242,7 @@ test('profile.json: each bucket\'s ns per read is its share times the unprofiled
   assert.ok(rootNs <= 252.5 + 0.05 && rootNs > 0.99 * 252.5, `the flame graph's roots add up to it too: ${rootNs}`)
   assert.deepEqual([node.ok, node.failure], [false, 'perf sampled no read of stdin'])
   // a profile without its unprofiled run has no ns to share out
-  const alone = summariseProfile(records.filter(record => record.phase === 'profile'), () => null, () => null).cells[0]
+  const alone = summariseProfile(records.filter(record => record.phase === 'profile'), { ...tools, slopePerRead: () => null }).cells[0]
   assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
 })
 
@@ -274,4 +281,25 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
   assert.match(lines[at + 6], /^node-sync .* \+\d+ binding \(node::fs::Read\)/)
   // a run without a profile pass prints none
   assert.ok(!terminal(results, [256], null).some(line => line.startsWith('Where a read')))
+})
+
+test('paced by C: each round\'s CPU per read against C\'s in its turns, at C\'s pace over the pass', () => {
+  const { summariseProfile } = require('../../experiments/stdio/profile')
+  const c = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
+  const node = attribute(fixture('node-sync-256'), NODE)
+  // a host that slowed the second round by half: the reader's and C's turns alike
+  const turns = [{ ns: 800, cNs: 400 }, { ns: 1200, cNs: 600 }]
+  const records = [0, 1].flatMap(run => [
+    { phase: 'profile', program: 'c', blockSize: 256, run, ok: true, profile: c, cpu: 450 },
+    { phase: 'profile-cpu', program: 'c', blockSize: 256, run, ok: true, cpu: [400, 600][run] },
+    { phase: 'profile', program: 'node-sync', blockSize: 256, run, ok: true, profile: node, cpu: 1300 },
+    { phase: 'profile-cpu', program: 'node-sync', blockSize: 256, run, ok: true, partner: { ok: true }, turn: turns[run] }
+  ])
+  const tools = { slopePerRead: record => record.cpu ?? null, windowSpan: () => null, pairFigures: record => record.turn ?? null }
+  const [cCell, nodeCell] = summariseProfile(records, tools).cells
+  assert.equal(cCell.cpuPerReadNs, 500, 'C at the pace of its turns: their median')
+  assert.deepEqual([nodeCell.cpuPerReadNs, nodeCell.pacedByC], [1000, true], 'twice C\'s in both rounds: twice the pace')
+  assert.equal(nodeCell.ownNs, 1000, 'as measured: 800 and 1200')
+  assert.equal(nodeCell.profilerCostNs, 300, 'perf\'s cost against the runs as measured')
+  assert.ok(Math.abs(nodeCell.buckets.binding.ns - node.buckets.binding.share * 1000) < 1e-9)
 })
