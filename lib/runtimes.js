@@ -121,6 +121,8 @@ const runtimes = {
     version: bin => `wasmtime ${wheelVersion('wasmtime')} (PyPI wheel, ${firstLine(bin, ['--version'])})`,
     engine: 'wasm',
     v8Flags: null,
+    // under perf: the module's code named in /tmp/perf-PID.map (wc/wasi.py sets the profiler)
+    perfEnv: { LAB_WASM_PROFILER: 'perfmap' },
     noGcTrace: 'WebAssembly on wasmtime: no garbage collector',
     // wc/wasi.py puts a closed stdin on /dev/null, as Node, Bun and Deno do
     reopensClosedStdio: true,

@@ -7,6 +7,8 @@ the process's stdin, stdout and stderr; with --dev, /dev as a preopened folder (
 reads /dev/null); and, if it imports lab.cpu_ns, the process's CPU time in ns, which
 wasmtime's WASI clock refuses (calls/wasi.c). The module's exit code is the process's.
 The wheel is ./setup.sh's, in build/wasmtime-py (requirements.txt pins it).
+LAB_WASM_PROFILER (perfmap, jitdump) turns on wasmtime's profiler support, as the lab's perf
+profile pass does.
 """
 import os
 import sys
@@ -20,7 +22,7 @@ except OSError:
     os.open('/dev/null', os.O_RDONLY)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'wasmtime-py'))
-from wasmtime import (Engine, ExitTrap, Func, FuncType, Linker, Module, Store, Trap,  # noqa: E402
+from wasmtime import (Config, Engine, ExitTrap, Func, FuncType, Linker, Module, Store, Trap,  # noqa: E402
                       ValType, WasiConfig, WasmtimeError)
 
 USAGE = 'usage: python3 wc/wasi.py [--dev] MODULE [ARGS...] | --precompile IN.wasm OUT.cwasm'
@@ -54,7 +56,11 @@ def run(engine, file, args, dev):
 
 
 def main(argv):
-    engine = Engine()
+    # LAB_WASM_PROFILER=perfmap: the module's compiled code named for perf (the lab's profile pass)
+    config = Config()
+    if os.environ.get('LAB_WASM_PROFILER'):
+        config.profiler = os.environ['LAB_WASM_PROFILER']
+    engine = Engine(config)
     if argv[:1] == ['--precompile']:
         if len(argv) != 3:
             print(USAGE, file=sys.stderr)

@@ -64,8 +64,11 @@ const profileCwd = (step, runDir) => path.join(runDir, 'profile', `${profileName
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
   if (step.phase === PHASES.profile) {
-    const flags = runtimes[step.program.runtime].v8Flags ? V8_PERF_FLAGS : []
-    return [...perfRecordArgv(profileData(step, runDir)), ...commandLine(step.program, step.blockSize, flags)]
+    // each runtime's way to name its JIT code for perf: V8's flags, or the environment
+    const { v8Flags, perfEnv = {} } = runtimes[step.program.runtime]
+    const env = Object.entries(perfEnv).map(([name, value]) => `${name}=${value}`)
+    return [...perfRecordArgv(profileData(step, runDir)), ...(env.length ? ['env', ...env] : []),
+      ...commandLine(step.program, step.blockSize, v8Flags ? V8_PERF_FLAGS : [])]
   }
   if (step.phase === PHASES.fastPath) {
     return checkArgv(step.program, step.blockSize, graphDir(step, runDir), commandLine)

@@ -97,6 +97,10 @@ const JIT_DSO = /(perf-\d+\.map|\[JIT\]|jitted-)/
 // libuv, FFI trampolines
 const BINDING = new RegExp('^(node::|uv_|uv__|v8::|napi_|ffi_|Builtins_CallApiCallback|Builtins_CEntry|' +
   'Builtins_CallFunction|just::|deno_|op_|Deno|JSC::|FFI|bun)')
+// a WebAssembly host's own code, which implements WASI's calls for the module: the binding
+// between the module and the kernel (wasmtime's Rust, its tokio stdin worker, uvwasi), by
+// its name or by the library it is in (wasmtime's _libwasmtime.so holds its crates' code too)
+const WASI_HOST = /(wasmtime|wasmer|tokio|uvwasi|wasi_common|cranelift)/
 const MEANINGLESS = anyOf(['\\[unknown\\]', '__strcmp\\w*', 'strcmp@plt', '__errno_location(@plt)?', 'malloc',
   'free', 'cfree', '_int_malloc', '_int_free', '__libc_malloc', '__libc_free', 'operator new', 'operator delete'])
 
@@ -126,7 +130,7 @@ function bucketOf (frames, { binary, native }) {
     if (MEANINGLESS.test(symbol)) continue
     const own = binary && dso.split('/').pop() === binary
     if (own && native) return { key: 'loop', frame: symbol }
-    if (BINDING.test(symbol) || own) return { key: 'binding', frame: symbol }
+    if (BINDING.test(symbol) || WASI_HOST.test(symbol) || WASI_HOST.test(dso) || own) return { key: 'binding', frame: symbol }
   }
   const named = frames.find(frame => !MEANINGLESS.test(frame.symbol))
   return { key: 'other', frame: named ? `${named.symbol} (${named.dso.split('/').pop()})` : 'unknown frames' }

@@ -61,7 +61,14 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
     [[U('Builtins_CallApiCallbackOptimizedNoProfiling')], 'binding'],
     // C's own binary is its loop, not a runtime's binding
     [[U('main', '/work/main/build/wc-c')], { key: 'loop', frame: 'main' }, C_READER],
-    [[U('[unknown]', '[unknown]')], { key: 'other', frame: 'unknown frames' }]
+    [[U('[unknown]', '[unknown]')], { key: 'other', frame: 'unknown frames' }],
+    // a WebAssembly host's code that carries out WASI's calls is its binding; the module's
+    // compiled code, named by wasmtime's perf map, its loop
+    [[U('<wasmtime_wasi::cli::worker_thread_stdin::WasiStdin as InputStream>::read', '_libwasmtime.so')],
+      'binding', { binary: 'python3', native: false }],
+    [[U('<bytes::bytes_mut::BytesMut>::split_to', '/w/build/wasmtime-py/wasmtime/linux-x86_64/_libwasmtime.so')],
+      'binding', { binary: 'python3', native: false }],
+    [[U('wasm[0]::function[12]', '/tmp/perf-7.map')], 'loop', { binary: 'python3', native: false }]
   ]
   for (const [stack, expected, reader = NODE] of cases) {
     const bucket = bucketOf(stack, reader)
