@@ -75,7 +75,8 @@ function ladderRows (dir) {
 }
 
 const ns = value => (value === null || value === undefined ? '–' : value.toFixed(0))
-const range = interval => (interval && Number.isFinite(interval.low) ? `${ns(interval.low)}–${ns(interval.high)}` : '')
+const range = interval =>
+  (interval && Number.isFinite(interval.low) ? `${ns(interval.low)}–${ns(interval.high)}` : '')
 
 // The pass's own steps and summary (experiments/stdio/profile.js), every run in `out`
 async function main ({ readers, sizes, rounds, ladder, out }) {
@@ -127,7 +128,8 @@ function print (blockSize, readers, { cells }) {
       console.log(`    ${label}: ${cell.buckets[key].top.map(([frame, count]) => `${frame} ${count}`).join(', ')}`)
     }
     if (cell.shrankAgainstC?.length) {
-      console.log(`    C's frames that shrank: ${cell.shrankAgainstC.map(([frame, change]) => `${frame} ${ns(change)}`).join(', ')}`)
+      const shrank = cell.shrankAgainstC.map(([frame, change]) => `${frame} ${ns(change)}`).join(', ')
+      console.log(`    C's frames that shrank: ${shrank}`)
     }
   }
 }
@@ -143,7 +145,8 @@ function printLadder ({ cells }, ladder) {
   const base = cells.find(cell => cell.program === BASELINE)
   const cNoop = ladder.get(BASELINE)?.rungs.noop?.estimate
   const side = cell => cell.buckets.binding.ns + cell.buckets.loop.ns
-  console.log('\n  the call into the runtime, over C\'s: the profile\'s binding and loop against the ladder\'s no-op call')
+  console.log('\n  the call into the runtime, over C\'s: the profile\'s binding and loop against the ' +
+    'ladder\'s no-op call')
   for (const cell of cells.filter(each => each !== base)) {
     const noop = ladder.get(cell.program)?.rungs.noop?.estimate
     if (!Number.isFinite(noop) || !Number.isFinite(cNoop)) {

@@ -1,7 +1,7 @@
 'use strict'
 // Where a reader's CPU time per read goes (issue 50): each sample of a reader's run under
-// perf (lib/perf.js), from its first read of stdin to its last, put in one of a few buckets
-// that are the same for every runtime, so that a runtime's buckets stand beside C's.
+// perf (lib/perf.js) in the cost pass's window (30% to 98% of stdin), put in one of a few
+// buckets that are the same for every runtime, so that a runtime's buckets stand beside C's.
 // A sample's bucket is decided by its stack: in the kernel by what the kernel was doing (the
 // read, a switch to the feeder and back, a syscall's entry and exit, something else); in user
 // space by the frame nearest the leaf that says whose code it is (libc's syscall wrapper,
@@ -30,9 +30,10 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
     for (const program of shuffle(honouring)) {
       const where = { program, blockSize, bytes, run, warmup: 0, pin, ownFeeder: true, sampleMs, group }
       const turns = partner && program.name !== partner.name ? { partner } : {}
+      const unprofiled = `${group}: ${program.name} (unprofiled${turns.partner ? ', in turns with C' : ''})`
       const pair = [
         { phase: PHASES.profile, ...where, label: `${group}: ${program.name}` },
-        { phase: PHASES.profileCpu, ...where, ...turns, label: `${group}: ${program.name} (unprofiled${turns.partner ? ', in turns with C' : ''})` }
+        { phase: PHASES.profileCpu, ...where, ...turns, label: unprofiled }
       ]
       steps.push(...(run % 2 ? pair.reverse() : pair))
     }
@@ -130,7 +131,8 @@ function bucketOf (frames, { binary, native }) {
     if (MEANINGLESS.test(symbol)) continue
     const own = binary && dso.split('/').pop() === binary
     if (own && native) return { key: 'loop', frame: symbol }
-    if (BINDING.test(symbol) || WASI_HOST.test(symbol) || WASI_HOST.test(dso) || own) return { key: 'binding', frame: symbol }
+    const runtimes = BINDING.test(symbol) || WASI_HOST.test(symbol) || WASI_HOST.test(dso)
+    if (runtimes || own) return { key: 'binding', frame: symbol }
   }
   const named = frames.find(frame => !MEANINGLESS.test(frame.symbol))
   return { key: 'other', frame: named ? `${named.symbol} (${named.dso.split('/').pop()})` : 'unknown frames' }
@@ -189,7 +191,8 @@ function stackTree (window, reader, least) {
 }
 
 // A run's samples in buckets: { samples, periodNs (the CPU time they stand for, null from
-// perf texts without it), window ('slope' or 'reads': which), windowS, buckets: { key: { samples, share, top: [[frame, samples]] } },
+// perf texts without it), window ('slope' or 'reads': which), windowS,
+// buckets: { key: { samples, share, top: [[frame, samples]] } },
 // tree (stackTree's) }, over the read loop's window: `span` (the slope's, by the clock
 // perf was told to use), or from the first sample that reads stdin to the last.
 function attribute (samples, reader, span = null) {
@@ -340,7 +343,8 @@ function summariseProfile (records, tools) {
     if (rounds.length === 0) return cell
     const figure = values => {
       const present = values.filter(Number.isFinite)
-      return present.length ? { ns: median(present), interval: fewValuesInterval(present) } : { ns: null, interval: null }
+      if (present.length === 0) return { ns: null, interval: null }
+      return { ns: median(present), interval: fewValuesInterval(present) }
     }
     const cost = figure(rounds.map(round => (round.profiledNs === null ? null : round.profiledNs - round.ownNs)))
     const figures = Object.fromEntries(PROFILE_FIGURES.map(name => [name, figure(rounds.map(round => round[name]))]))
@@ -385,4 +389,6 @@ function summariseProfile (records, tools) {
   return { buckets: BUCKETS, cells }
 }
 
-module.exports = { BUCKETS, profileBytes, bucketOf, readWindow, attribute, stackTree, againstC, profileSteps, summariseProfile }
+module.exports = {
+  BUCKETS, profileBytes, bucketOf, readWindow, attribute, stackTree, againstC, profileSteps, summariseProfile
+}

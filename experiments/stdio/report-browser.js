@@ -446,7 +446,9 @@ function profile (part, { runtimeAxis }) {
       tooltip: {
         formatter () {
           const interval = entry.rows[this.point.index].intervals?.[this.series.options.custom?.key]
-          const range = interval && Number.isFinite(interval.low) ? ` (${formatNumber(interval.low)}–${formatNumber(interval.high)})` : ''
+          const range = interval && Number.isFinite(interval.low)
+            ? ` (${formatNumber(interval.low)}–${formatNumber(interval.high)})`
+            : ''
           return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b>${range} ns per read`
         }
       },
@@ -474,6 +476,10 @@ function changeColour (change, largest) {
 // One frame a row: a frame is as wide as its ns per read (its own and its callees'), its
 // callers below it. Click a frame to widen it to the chart; "Reset zoom" goes back.
 const FLAME_ROW_PX = 17
+const FLAME_PLAIN = 'each frame as wide as its ns per read with its callees\', callers below; ' +
+  'click a frame to widen it'
+const FLAME_AGAINST_C = 'red: ns over C\'s in that frame, blue: under (the kernel\'s frames by their ' +
+  'path from the syscall, user frames by name); click a frame to widen it'
 // a trunk of more frames than this is drawn as one
 const FOLDED_TRUNK = 2
 function flameGraph (entry, index) {
@@ -507,7 +513,8 @@ function flameGraph (entry, index) {
     if (trunk.length > FOLDED_TRUNK) {
       const [first, last] = [trunk[0], trunk.at(-1)]
       const name = `${trunk.length} frames every sample shares: ${first[0]} … ${last[0]}`
-      points.push({ x: 0, x2: first[1], y: 0, name, custom: { ns: first[1], bucket: last[2], change: last[5] ?? null, trunk: trunk.map(node => node[0]) } })
+      const custom = { ns: first[1], bucket: last[2], change: last[5] ?? null, trunk: trunk.map(node => node[0]) }
+      points.push({ x: 0, x2: first[1], y: 0, name, custom })
       walk(nodes, 0, 1)
     } else {
       walk(row.tree, 0, 0)
@@ -515,13 +522,15 @@ function flameGraph (entry, index) {
     // C's own tree has nothing to be against
     const diff = mode === 'diff' && row.tree.some(node => node.length > 5)
     for (const point of points) {
-      point.color = diff ? changeColour(point.custom.change ?? 0, largest) : BUCKET_COLOURS[buckets[point.custom.bucket].key]
+      point.color = diff
+        ? changeColour(point.custom.change ?? 0, largest)
+        : BUCKET_COLOURS[buckets[point.custom.bucket].key]
     }
     const total = row.tree.reduce((sum, node) => sum + node[1], 0)
     Highcharts.chart(`chart-flame-${index}`, {
       chart: { type: 'xrange', height: 130 + depth * FLAME_ROW_PX, zooming: { type: 'x' } },
       title: { text: escapeHtml(`${row.program}: its read loop's stacks, ${diff ? 'against C\'s' : 'by bucket'}`) },
-      subtitle: { text: diff ? 'red: ns over C\'s in that frame, blue: under (the kernel\'s frames by their path from the syscall, user frames by name); click a frame to widen it' : 'each frame as wide as its ns per read with its callees\', callers below; click a frame to widen it' },
+      subtitle: { text: diff ? FLAME_AGAINST_C : FLAME_PLAIN },
       legend: { enabled: false },
       xAxis: { type: 'linear', min: 0, max: total, title: { text: 'ns of CPU per read' } },
       // a category per depth, so that a frame is one row high
@@ -539,7 +548,9 @@ function flameGraph (entry, index) {
           const { ns, bucket, change, trunk: folded } = this.point.custom
           const over = diff && change !== null ? `<br>${change >= 0 ? '+' : ''}${formatNumber(change)} ns over C's` : ''
           const frames = folded ? `<br>${folded.map(escapeHtml).join('<br>')}` : ''
-          return `<b>${escapeHtml(this.point.name)}</b><br>${formatNumber(ns)} ns per read (${formatNumber(100 * ns / total)}% of the read loop)<br>${escapeHtml(buckets[bucket].label)}${over}${frames}`
+          const share = `${formatNumber(100 * ns / total)}% of the read loop`
+          return `<b>${escapeHtml(this.point.name)}</b><br>${formatNumber(ns)} ns per read (${share})<br>` +
+            `${escapeHtml(buckets[bucket].label)}${over}${frames}`
         }
       },
       plotOptions: {
@@ -558,7 +569,8 @@ function flameGraph (entry, index) {
               // as many of the name's characters as its frame has room for
               const room = Math.floor(((this.point.shapeArgs?.width ?? 0) - 6) / 6)
               if (room < 4) return ''
-              return escapeHtml(this.point.name.length > room ? `${this.point.name.slice(0, room - 1)}…` : this.point.name)
+              const { name } = this.point
+              return escapeHtml(name.length > room ? `${name.slice(0, room - 1)}…` : name)
             }
           },
           point: {
@@ -577,7 +589,8 @@ function flameGraph (entry, index) {
     const shrank = row.shrank.map(([name, change]) => `${name} ${formatNumber(change)} ns`).join(', ')
     note.textContent = diff
       ? `C's frames that shrank most under ${row.program}: ${shrank || 'none by more than 1 ns'}.`
-      : `${formatNumber(total)} ns per read in frames of at least 0.2% of the read loop's samples; the gap under a frame is its own time.`
+      : `${formatNumber(total)} ns per read in frames of at least 0.2% of the read loop's samples; ` +
+        'the gap under a frame is its own time.'
   }
   select.addEventListener('change', draw)
   modes.addEventListener('click', event => {

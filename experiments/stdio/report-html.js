@@ -452,7 +452,10 @@ function profileSection (data) {
   const kernelPass = (row, key) => {
     if (key !== 'kernelRead' || !row.kernelPass) return ''
     const { ns, ratio, disagrees } = row.kernelPass
-    return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="the kernel pass (eBPF, dd on the reader's CPU): ${formatNumber(ns)} ns inside read(2); this bucket is ${formatPercent(ratio)} of it">kernel pass: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}</span>`
+    const title = `the kernel pass (eBPF, dd on the reader's CPU): ${formatNumber(ns)} ns inside read(2); ` +
+      `this bucket is ${formatPercent(ratio)} of it`
+    const text = `kernel pass: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}`
+    return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
   }
   const bucketCell = (row, key) => html`<td class="num wraps">${row.ns[key] >= INTERVAL_FROM_NS
     ? nsWithInterval(row.ns[key], row.intervals[key])
@@ -489,7 +492,8 @@ function profileSection (data) {
     if (flamed.length === 0) return ''
     const chosen = flameDefault(flamed)
     return html`<div class="flame-controls" data-flame="${index}">
-      <label>flame graph of <select data-flame-reader="${index}">${flamed.map(row => html`<option value="${row.program}"${row.program === chosen ? new Markup(' selected') : ''}>${row.program}</option>`)}</select></label>
+      <label>flame graph of <select data-flame-reader="${index}">
+        ${flamed.map(row => option(row.program, chosen))}</select></label>
       <div class="toggle" role="group" aria-label="colour by" data-flame-mode="${index}">
         <button type="button" data-mode="buckets" aria-pressed="true">By bucket</button>
         <button type="button" data-mode="diff" aria-pressed="false">Against C</button>
@@ -515,6 +519,9 @@ function profileSection (data) {
     ${why(profile.notes)}
   </section>`
 }
+
+const option = (value, chosen) =>
+  html`<option value="${value}"${value === chosen ? new Markup(' selected') : ''}>${value}</option>`
 
 // The flame graph a page opens on: Node's synchronous reader, the lab's best known, or the
 // first after C.

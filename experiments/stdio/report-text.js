@@ -9,7 +9,9 @@ const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const { missingClause } = require('../../lib/repeatability')
 const fs = require('node:fs')
 const path = require('node:path')
-const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
+const {
+  sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, escapeMarkdown: md
+} = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
 const { BUCKETS } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')

@@ -199,7 +199,8 @@ function stackCut (totals, text) {
 function growBox (chart) {
   fitContent(chart)
   // and a box taller than a chart given its own height would leave a blank below it
-  if (Math.abs(chart.renderTo.clientHeight - chart.chartHeight) > 1) chart.renderTo.style.height = `${chart.chartHeight}px`
+  const box = chart.renderTo
+  if (Math.abs(box.clientHeight - chart.chartHeight) > 1) box.style.height = `${chart.chartHeight}px`
 }
 
 // A chart grows by what its content lacks, whatever height it was given: its titles and

@@ -52,7 +52,8 @@ function measureInPage () {
         top + legend.legendHeight > box.bottom + 1) cut.push('the legend')
     }
     // a plot squeezed by its titles and legend: too little of it a category to read a bar by
-    const squeezed = chart.axes.filter(axis => axis.categories?.length && axis.len / axis.categories.length < MIN_CATEGORY_PX)
+    const squeezed = chart.axes
+      .filter(axis => axis.categories?.length && axis.len / axis.categories.length < MIN_CATEGORY_PX)
     for (const axis of squeezed) cut.push(`${Math.round(axis.len)} px of plot for ${axis.categories.length} categories`)
     // a legend in pages hides the keys of its other pages
     if (legend?.display && legend.pages?.length > 1) cut.push(`the legend, in ${legend.pages.length} pages`)
