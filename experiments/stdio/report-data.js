@@ -496,6 +496,7 @@ function profileData (sets) {
         program: cell.program,
         cpuPerReadNs: cell.cpuPerReadNs,
         cpuPerReadInterval: cell.cpuPerReadInterval ?? null,
+        pacedByC: cell.pacedByC ?? false,
         samples: cell.samples,
         rounds: cell.rounds ?? 1,
         // the profiler's own cost per read, and what share of the profiled CPU perf's samples saw

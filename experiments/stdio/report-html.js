@@ -428,13 +428,14 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is ' +
   'switched back in (docs/profile.md). The samples of the window the CPU per read is measured over ' +
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
-  'share of them times the CPU per read of an unprofiled run in the same round, which took turns of ' +
-  '5 ms with a run of C: its ratio to C\'s in the same moments, times C\'s median over the pass, so ' +
-  'that the host\'s load in one round moves neither. The perf script ' +
+  'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph. ' +
   'Beneath the kernel\'s bucket, the kernel pass\'s time inside read(2) for the reader, ≠ where the two are ' +
   'more than a fifth apart: that pass puts dd on the reader\'s CPU, where a read never wakes a writer on ' +
   'another CPU. perf\'s own cost: the profiled run\'s CPU per read less the unprofiled run\'s, round by round.'
+// where the unprofiled runs took turns with C (--cost-pairing slices)
+const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio to ' +
+  'C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round moves neither.'
 
 const FRAME_CHARS = 40
 // a bucket's interval is printed where its rounds gave one and it is worth reading
@@ -447,6 +448,7 @@ const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && N
 
 function profileSection (data) {
   const { profile } = data
+  const paced = profile.entries.some(entry => entry.rows.some(row => row.pacedByC))
   // the kernel's bucket with the kernel pass's time inside read(2) beneath, marked where the
   // two disagree by more than a fifth
   const kernelPass = (row, key) => {
@@ -482,10 +484,12 @@ function profileSection (data) {
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
     <td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}</td>
-    ${entry.buckets.map(bucket => bucketCell(row, bucket.key))}
+    ${shown(entry).map(bucket => bucketCell(row, bucket.key))}
     ${perfCell(row)}
     <td class="describes">${most(row)}</td></tr>`
   const failed = entry => why(entry.failed.map(cell => ({ set: cell.program, reason: cell.reason })))
+  // a bucket no reader spent a ns in (GC, often) has no column: the chart keeps its key
+  const shown = entry => entry.buckets.filter(bucket => entry.rows.some(row => row.ns[bucket.key] >= 1))
   const levels = entry => levelsText(entry.rows.flatMap(row => Object.values(row.intervals)), 'no')
   const flameControls = (entry, index) => {
     const flamed = entry.rows.filter(row => row.tree)
@@ -508,14 +512,14 @@ function profileSection (data) {
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
         median of ${entry.rows[0]?.rounds ?? 1} round(s) (intervals: ${levels(entry)}), over C's beside each; what
         perf cost per read; the frames behind the bucket that adds most</caption>
-      <thead><tr><th scope="col">reader</th>${heading('CPU per read')}${entry.buckets.map(bucket => heading(bucket.label))}
+      <thead><tr><th scope="col">reader</th>${heading('CPU per read')}${shown(entry).map(bucket => heading(bucket.label))}
         ${heading('perf\'s own cost')}<th scope="col">most over C, its top frames (samples)</th></tr></thead>
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.failed.length ? failed(entry) : ''}`)
   return html`<section id="profile">
     <h2>Where the ns go</h2>
-    ${profile.available ? html`${tables}<p class="note">${PROFILE_NOTE}</p>` : ''}
+    ${profile.available ? html`${tables}<p class="note">${PROFILE_NOTE}${paced ? ` ${PACED_NOTE}` : ''}</p>` : ''}
     ${why(profile.notes)}
   </section>`
 }
