@@ -7,7 +7,7 @@ const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headl
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned } = require('../../lib/report/format')
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
-const { levelsText } = require('../../lib/stats')
+const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
 const { BASELINE } = require('./programs')
 
@@ -430,15 +430,16 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
   'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph. ' +
-  'Beneath the kernel\'s bucket, the kernel pass\'s time inside read(2) for the reader, ≠ where the two are ' +
+  'Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the reader, ≠ where the two are ' +
   'more than a fifth apart: that pass puts dd on the reader\'s CPU, where a read never wakes a writer on ' +
-  'another CPU. perf\'s own cost: the profiled run\'s CPU per read less the unprofiled run\'s, round by round.'
+  'another CPU. perf\'s own cost: the profiled run\'s CPU per read less the unprofiled run\'s, round by round; ' +
+  'beneath it ("seen"), the share of the profiled run\'s measured CPU that perf\'s samples stand for.'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
 const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio to ' +
   'C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round moves neither.'
 
 const FRAME_CHARS = 40
-// a bucket's interval is printed where its rounds gave one and it is worth reading
+// a bucket's interval is given where its rounds gave one and it is worth reading
 const INTERVAL_FROM_NS = 5
 
 // "123 (118–130)" in ns, or the figure alone without an interval
@@ -456,21 +457,27 @@ function profileSection (data) {
     const { ns, ratio, disagrees } = row.kernelPass
     const title = `the kernel pass (eBPF, dd on the reader's CPU): ${formatNumber(ns)} ns inside read(2); ` +
       `this bucket is ${formatPercent(ratio)} of it`
-    const text = `kernel pass: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}`
+    const text = `eBPF: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}`
     return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
   }
-  const bucketCell = (row, key) => html`<td class="num wraps">${row.ns[key] >= INTERVAL_FROM_NS
-    ? nsWithInterval(row.ns[key], row.intervals[key])
-    : formatNumber(row.ns[key])}${row.overC
-    ? html`<span class="interval">${formatSigned(row.overC[key])} over C</span>`
-    : ''}${kernelPass(row, key)}</td>`
+  // a bucket's ns and its ns over C's beneath; its interval in the cell's tooltip, where its
+  // rounds gave one and it is worth reading
+  const bucketCell = (row, key) => {
+    const interval = row.intervals[key]
+    const title = row.ns[key] >= INTERVAL_FROM_NS && interval && Number.isFinite(interval.low)
+      ? `interval: ${formatNumber(interval.low)}–${formatNumber(interval.high)} ns (${levelText(interval.level)})`
+      : ''
+    const overC = row.overC ? html`<span class="interval">${formatSigned(row.overC[key])}</span>` : ''
+    return html`<td class="num wraps" title="${title}">${formatNumber(row.ns[key])}${overC}${kernelPass(row, key)}</td>`
+  }
   const most = row => {
     if (!row.overC) return ''
     const [key] = Object.entries(row.overC).sort((a, b) => b[1] - a[1])[0]
     const label = profile.entries[0].buckets.find(bucket => bucket.key === key).label
-    // the three most sampled, a long C++ name cut short (whole in its tooltip and the raw text)
+    // the most sampled, a long C++ name cut short (whole in its tooltip, the rest in the flame
+    // graph and the raw text)
     const short = frame => (frame.length > FRAME_CHARS ? `${frame.slice(0, FRAME_CHARS - 1)}…` : frame)
-    const frames = row.top[key].slice(0, 3)
+    const frames = row.top[key].slice(0, 1)
       .map(([frame, count], i) => html`${i ? ', ' : ''}<code title="${frame}">${short(frame)}</code> ${count}`)
     return html`${label}: ${frames}`
   }
@@ -480,7 +487,7 @@ function profileSection (data) {
     ? '–'
     : html`${formatSigned(row.profilerCostNs)}${row.sampledShare === null
       ? ''
-      : html`<span class="interval">samples: ${formatPercent(row.sampledShare)} of its CPU</span>`}`}</td>`
+      : html`<span class="interval" title="perf's samples of the window stand for this share of the profiled run's measured CPU">seen ${formatPercent(row.sampledShare)}</span>`}`}</td>`
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
     <td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}</td>
@@ -510,10 +517,10 @@ function profileSection (data) {
     ${flameControls(entry, index)}
     <div class="table-wrap"><table>
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
-        median of ${entry.rows[0]?.rounds ?? 1} round(s) (intervals: ${levels(entry)}), over C's beside each; what
-        perf cost per read; the frames behind the bucket that adds most</caption>
+        median of ${entry.rows[0]?.rounds ?? 1} round(s), over C's beneath each (its interval, ${levels(entry)},
+        in its tooltip); what perf cost per read; the frames behind the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}${shown(entry).map(bucket => heading(bucket.label))}
-        ${heading('perf\'s own cost')}<th scope="col">most over C, its top frames (samples)</th></tr></thead>
+        ${heading('perf\'s own cost')}<th scope="col">most over C, its top frame (samples)</th></tr></thead>
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.failed.length ? failed(entry) : ''}`)

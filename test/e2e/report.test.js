@@ -1306,7 +1306,7 @@ test('the profile section: buckets per reader, a flame graph of any reader, plai
     assert.ok(!deno.points.some(point => point.name === 'node::fs::Read'))
     // the table: the kernel's bucket beside the kernel pass's time inside read(2)
     const table = await page.textContent('#profile table')
-    assert.match(table, /kernel pass: \d+/)
+    assert.match(table, /eBPF: \d+/)
     assert.match(table, /perf's own cost/)
     assert.deepEqual(problems, [])
   } finally {
