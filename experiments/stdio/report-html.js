@@ -429,15 +429,18 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'switched back in (docs/profile.md). The samples of the window the CPU per read is measured over ' +
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
   'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
-  'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or FlameGraph. ' +
-  'Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the reader, ≠ where the two are ' +
-  'more than a fifth apart: that pass puts dd on the reader\'s CPU, where a read never wakes a writer on ' +
-  'another CPU. perf\'s own cost: the profiled run\'s CPU per read less the unprofiled run\'s, round by round; ' +
-  'beneath it ("seen"), the share of the profiled run\'s measured CPU that perf\'s samples stand for.'
+  'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or ' +
+  'FlameGraph. Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the ' +
+  'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU, where ' +
+  'a read never wakes a writer on another CPU. perf\'s own cost: the profiled run\'s CPU per read less ' +
+  'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the profiled run\'s ' +
+  'measured CPU that perf\'s samples stand for.'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
-const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio to ' +
-  'C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round moves neither.'
+const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio ' +
+  'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +
+  'moves neither.'
 
+const SEEN = 'perf\'s samples of the window stand for this share of the profiled run\'s measured CPU'
 const FRAME_CHARS = 40
 // a bucket's interval is given where its rounds gave one and it is worth reading
 const INTERVAL_FROM_NS = 5
@@ -487,7 +490,7 @@ function profileSection (data) {
     ? '–'
     : html`${formatSigned(row.profilerCostNs)}${row.sampledShare === null
       ? ''
-      : html`<span class="interval" title="perf's samples of the window stand for this share of the profiled run's measured CPU">seen ${formatPercent(row.sampledShare)}</span>`}`}</td>`
+      : html`<span class="interval" title="${SEEN}">seen ${formatPercent(row.sampledShare)}</span>`}`}</td>`
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
     <td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}</td>
@@ -519,7 +522,8 @@ function profileSection (data) {
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
         median of ${entry.rows[0]?.rounds ?? 1} round(s), over C's beneath each (its interval, ${levels(entry)},
         in its tooltip); what perf cost per read; the frames behind the bucket that adds most</caption>
-      <thead><tr><th scope="col">reader</th>${heading('CPU per read')}${shown(entry).map(bucket => heading(bucket.label))}
+      <thead><tr><th scope="col">reader</th>${heading('CPU per read')}
+        ${shown(entry).map(bucket => heading(bucket.label))}
         ${heading('perf\'s own cost')}<th scope="col">most over C, its top frame (samples)</th></tr></thead>
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
