@@ -11,7 +11,7 @@ const { ZeroFile } = require('./zero-file')
 const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
 const { plan, costSteps, cellKey, quarterBytes, COST_SIZES } = require('./plan')
 const { select, recorded } = require('./select')
-const { PHASES } = require('./phases')
+const { PHASES, PROFILE_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
@@ -59,7 +59,7 @@ function session (options, runDir) {
   const cell = step => `${step.program.name}\t${step.blockSize}`
   return {
     measure: async (step, run) => {
-      const profiled = [PHASES.profile, PHASES.profileCpu].includes(step.phase)
+      const profiled = PROFILE_PHASES.includes(step.phase)
       const sized = profiled ? { ...step, bytes: profileBytes(step, costs.get(cell(step)) ?? null) } : step
       const measured = await measure(sized, run, options, runDir, zeroFiles)
       if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))

@@ -3,7 +3,7 @@
 // it, what makes the run a data point (verify), and what its profile passes keep.
 // bench.js plans the runs and logs them; the studies' tools time runs of their own and
 // verify them here too.
-const { PHASES } = require('./phases')
+const { PHASES, PROFILE_PHASES } = require('./phases')
 const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
@@ -265,7 +265,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
 // reader's CPU time per read only through an empty pipe, where the reader does not run.
 function judgedCpus (step, pin) {
   const apart = pin && pin.feeder !== pin.reader
-  return apart && [PHASES.profile, PHASES.profileCpu].includes(step.phase) ? [pin.reader] : null
+  return apart && PROFILE_PHASES.includes(step.phase) ? [pin.reader] : null
 }
 
 // A profiled run's samples: perf script's text kept gzipped beside the log (for speedscope,

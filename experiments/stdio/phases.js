@@ -21,4 +21,7 @@ const PHASES = {
   profileCpu: 'profile-cpu'
 }
 
-module.exports = { PHASES }
+// the profile pass's two runs, which share its placement and its bytes
+const PROFILE_PHASES = [PHASES.profile, PHASES.profileCpu]
+
+module.exports = { PHASES, PROFILE_PHASES }
