@@ -39,7 +39,8 @@ const { parseOptions, usage, rerunCommand } = lab
 // then leaves where it is; `quiet(cpus)`, the wait for quiet CPUs before a disturbed
 // step is measured again; `bpf`, whether the kernel pass may attach its probes; and `perf`,
 // whether the profile pass may sample.
-async function main (parsed, interrupted, { measurer = null, placement = null, quiet = undefined, bpf = null, perf = null } = {}) {
+async function main (parsed, interrupted,
+  { measurer = null, placement = null, quiet = undefined, bpf = null, perf = null } = {}) {
   // a table an experiment loads (LAB_EXTRA_PROGRAMS) may be refused before anything runs
   for (const experiment of experiments) experiment.check?.()
   if (parsed.list) {

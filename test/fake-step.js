@@ -390,7 +390,15 @@ async function runBench (args, { env = {}, step = fakeStep() } = {}) {
     const { placementPlan } = require('../lib/placement')
     const { main, parseOptions, usage } = require(BENCH)
     const { runTool } = require('../lib/cli')
-    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run: parsed => main(parsed, step.interrupted, { measurer: step.measurer, placement: { plan: placementPlan([0, 1]), refused: [] }, quiet: step.quiet, bpf: step.bpf, perf: step.perf }) }, args)
+    const given = {
+      measurer: step.measurer,
+      placement: { plan: placementPlan([0, 1]), refused: [] },
+      quiet: step.quiet,
+      bpf: step.bpf,
+      perf: step.perf
+    }
+    const run = parsed => main(parsed, step.interrupted, given)
+    status = await runTool({ name: 'bench.js', usage: usage(), parse: parseOptions, run }, args)
   } finally {
     for (const handler of process.listeners('exit')) if (!saved.exitHandlers.includes(handler)) handler()
     for (const restore of restoreStreams) restore()

@@ -424,6 +424,10 @@ const BUCKET_COLOURS = {
   other: '#b8bfcc'
 }
 
+const STACK_SUBTITLE = 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × ' +
+  'the CPU per read; the line: C\'s'
+const AXIS_CUT = ' (the axis ends before the longest bars, whose figures are written at its edge)'
+
 // Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every
 // bar is read against; then the flame graph of the reader the page's select names.
 function profile (part, { runtimeAxis }) {
@@ -433,12 +437,12 @@ function profile (part, { runtimeAxis }) {
     Highcharts.chart(`chart-profile-${index}`, {
       chart: { type: 'bar', height: Math.max(300, 150 + entry.rows.length * 30) },
       title: { text: escapeHtml(`Where a read's ns go at ${sizeName(entry.blockSize)}`) },
-      subtitle: { text: 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × the CPU per read; the line: C\'s' },
+      subtitle: { text: STACK_SUBTITLE },
       xAxis: runtimeAxis(entry.rows.map(row => row.program)),
       yAxis: {
         min: 0,
         max,
-        title: { text: `ns of CPU per read${max === null ? '' : ' (the axis ends before the longest bars, whose figures are written at its edge)'}` },
+        title: { text: `ns of CPU per read${max === null ? '' : AXIS_CUT}` },
         reversedStacks: false,
         plotLines: referenceLine(entry.baseNs, 'C')
       },

@@ -473,7 +473,8 @@ function profileData (sets) {
   for (const set of sets) {
     const cells = set.profile?.cells ?? []
     if (cells.length === 0) {
-      const refused = set.context?.perf && !set.context.perf.available && set.context.options?.profile ? set.context.perf.reason : null
+      const perf = set.context?.perf
+      const refused = perf && !perf.available && set.context.options?.profile ? perf.reason : null
       notes.push({
         set: set.label,
         reason: refused
@@ -486,7 +487,9 @@ function profileData (sets) {
     }
     const measured = cells.filter(cell => cell.ok)
     const base = measured.find(cell => cell.program === BASELINE) ?? null
-    const rows = [...measured].sort((a, b) => (a.program === BASELINE ? -1 : b.program === BASELINE ? 1 : a.cpuPerReadNs - b.cpuPerReadNs))
+    // C first, then by CPU per read
+    const rank = cell => (cell.program === BASELINE ? -Infinity : cell.cpuPerReadNs)
+    const rows = [...measured].sort((a, b) => rank(a) - rank(b))
     entries.push({
       set: set.label,
       blockSize: cells[0].blockSize,

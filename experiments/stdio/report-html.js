@@ -5,7 +5,9 @@
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
 const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
-const { sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned } = require('../../lib/report/format')
+const {
+  sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned
+} = require('../../lib/report/format')
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')

@@ -110,7 +110,9 @@ function drawReport (drawings) {
     plotOptions: { series: { animation: false } }
   })
 
-  const kit = { copy, color, shade, look, runtimePoints, runtimeAxis, groupColor, familyLegend, setPressed, countTooltip }
+  const kit = {
+    copy, color, shade, look, runtimePoints, runtimeAxis, groupColor, familyLegend, setPressed, countTooltip
+  }
   const redraws = {}
   // the sections every experiment's page may have, then the experiment's own
   for (const [id, draw] of Object.entries({ machines: drawMachines, ...drawings[data.experiment] })) {

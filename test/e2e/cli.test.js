@@ -255,7 +255,8 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     const before = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8')
     const result = node([ANALYSE, '--rederive', run])
     assert.equal(result.status, 0, result.stderr)
-    assert.equal(result.stdout, `rewrote results.json, syscalls.json, gc.json and profile.json in ${run} from the 237 runs of its all.jsonl\n`)
+    const derived = 'results.json, syscalls.json, gc.json and profile.json'
+    assert.equal(result.stdout, `rewrote ${derived} in ${run} from the 237 runs of its all.jsonl\n`)
     assert.equal(fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8'), before, 'the log is left as it was')
     const records = readLog(path.join(run, 'all.jsonl'))
     const context = readJson(path.join(run, 'context.json'))
@@ -265,7 +266,8 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     assert.deepEqual(readJson(path.join(run, 'gc.json')), JSON.parse(JSON.stringify(summariseGcResults(records, context, run))))
     // an older run had no profile pass: its profile.json is written, with no cells
     assert.deepEqual(readJson(path.join(run, 'profile.json')).cells, [])
-    assert.deepEqual(fs.readdirSync(run).sort(), [...fs.readdirSync(SAMPLE), 'profile.json'].sort(), 'no report, no other file')
+    const files = [...fs.readdirSync(SAMPLE), 'profile.json'].sort()
+    assert.deepEqual(fs.readdirSync(run).sort(), files, 'no report, no other file')
     assert.equal(analyse([run, '--out', folder('rederived')]).status, 0)
   })
 

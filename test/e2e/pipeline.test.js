@@ -183,7 +183,9 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
   // Start-up runs at the largest size, so a reader that hangs at both sizes times out there
   // at 65536 B and first in the timing pass at 4096 B, each time in the cell's warm-up run;
   // every other step of it is not run.
-  const TWO_SIZES = { sizes: '4096,65536', runs: '2', warmup: '1', cost: ['--rounds', '2', '--no-kernel', '--profile-rounds', '1'] }
+  const TWO_SIZES = {
+    sizes: '4096,65536', runs: '2', warmup: '1', cost: ['--rounds', '2', '--no-kernel', '--profile-rounds', '1']
+  }
   const EVERY_PASS = ['--marginal', '--mib', '1', '--timeout', '1']
   const notRun = [
     ['startup', 65536, 1, hungAt(65536, 'startup')],
@@ -232,7 +234,7 @@ describe('bench.js with a reader that leaves processes or hangs', () => {
       ['cost', 4096, hungAt(4096, 'timing'), 1], ['cost', 65536, hungAt(65536, 'startup'), 1],
       // its profile at the cost pass's smallest size, where perf may sample: one step each
       ...(perfSamples
-        ? [['profile', 4096, hungAt(4096, 'timing'), undefined], ['profile-cpu', 4096, hungAt(4096, 'timing'), undefined]]
+        ? ['profile', 'profile-cpu'].map(phase => [phase, 4096, hungAt(4096, 'timing'), undefined])
         : [])
     ])
     const failedCells = cells => cells.map(cell => [cell.blockSize, cell.flags.includes('failed'), cell.failedRuns])

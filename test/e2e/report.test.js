@@ -1284,12 +1284,14 @@ test('the profile section: buckets per reader, a flame graph of any reader, plai
     const roots = plain.points.filter(point => point.y === 0)
     assert.ok(Math.abs(roots.at(-1).x2 - node.tree.reduce((sum, frame) => sum + frame[1], 0)) < 1e-6)
     for (const point of plain.points.filter(each => each.y > 0)) {
-      const callers = plain.points.filter(each => each.y === point.y - 1 && each.x <= point.x + 1e-9 && each.x2 >= point.x2 - 1e-9)
+      const under = each => each.x <= point.x + 1e-9 && each.x2 >= point.x2 - 1e-9
+      const callers = plain.points.filter(each => each.y === point.y - 1 && under(each))
       assert.equal(callers.length, 1, `${point.name} stands on one caller`)
     }
     for (const point of plain.points.filter(each => each.label)) {
-      assert.ok(point.label.left >= point.box.left - 1 && point.label.right <= point.box.right + 1, `${point.name}'s label in its bar`)
-      assert.ok(point.label.top >= point.box.top - 2 && point.label.bottom <= point.box.bottom + 2, `${point.name}'s label in its row`)
+      const { label, box } = point
+      assert.ok(label.left >= box.left - 1 && label.right <= box.right + 1, `${point.name}'s label in its bar`)
+      assert.ok(label.top >= box.top - 2 && label.bottom <= box.bottom + 2, `${point.name}'s label in its row`)
     }
     assert.ok(plain.points.filter(point => point.label).length >= 8, 'the wide frames named')
     // against C: Node's binding is new, all red; some kernel frame is C's too, lighter

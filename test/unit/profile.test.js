@@ -120,7 +120,7 @@ test('perf missing: one line that names the fix', () => {
   assert.ok(!answer.reason.includes('\n'))
 })
 
-test('the profile pass\'s plan: C and every honouring reader at the least cost size, dd apart; none without perf', () => {
+test('the profile pass\'s plan: C and every honouring reader at the least size, dd apart; none without perf', () => {
   const { parseOptions, plan } = require('../../bench')
   const { placementPlan } = require('../../lib/placement')
   const options = parseOptions(['--only', 'node-sync', '--only', 'coreutils', '--quick'])
@@ -157,17 +157,21 @@ test('profile rounds: each reader\'s two runs in every round, which goes first a
   const { profileSteps } = require('../../experiments/stdio/profile')
   const programs = [{ name: 'c', honoursBlockSize: true }, { name: 'node-sync', honoursBlockSize: true },
     { name: 'coreutils', honoursBlockSize: false }]
-  const steps = profileSteps({ costSizes: [4096, 256], profileRounds: 2 }, programs, { pin: { feeder: 0, reader: 1 }, bytes: 1 << 20, sampleMs: 1 })
+  const where = { pin: { feeder: 0, reader: 1 }, bytes: 1 << 20, sampleMs: 1 }
+  const steps = profileSteps({ costSizes: [4096, 256], profileRounds: 2 }, programs, where)
   assert.deepEqual(steps.map(step => [step.run, step.program.name, step.phase, step.blockSize]), [
-    [0, 'c', 'profile', 256], [0, 'c', 'profile-cpu', 256], [0, 'node-sync', 'profile', 256], [0, 'node-sync', 'profile-cpu', 256],
-    [1, 'c', 'profile-cpu', 256], [1, 'c', 'profile', 256], [1, 'node-sync', 'profile-cpu', 256], [1, 'node-sync', 'profile', 256]])
+    [0, 'c', 'profile', 256], [0, 'c', 'profile-cpu', 256],
+    [0, 'node-sync', 'profile', 256], [0, 'node-sync', 'profile-cpu', 256],
+    [1, 'c', 'profile-cpu', 256], [1, 'c', 'profile', 256],
+    [1, 'node-sync', 'profile-cpu', 256], [1, 'node-sync', 'profile', 256]])
   assert.ok(steps.every(step => step.sampleMs === 1), 'both runs sampled: the profiled one for perf\'s own cost')
   assert.deepEqual(profileSteps({ costSizes: [], profileRounds: 2 }, programs, { pin: {}, bytes: 1, sampleMs: 1 }), [])
 })
 
 test('perf script\'s period: the CPU ns a sample stands for, null in texts without it', () => {
   const [sample] = parsePerfScript('wc-c 25865/25865 64007.878623:     200040 \n\t    164a2 main (/w/wc-c)\n')
-  assert.deepEqual([sample.timeS, sample.periodNs, sample.frames], [64007.878623, 200040, [{ symbol: 'main', dso: '/w/wc-c' }]])
+  assert.deepEqual([sample.timeS, sample.periodNs, sample.frames],
+    [64007.878623, 200040, [{ symbol: 'main', dso: '/w/wc-c' }]])
   assert.equal(fixture('c-256')[0].periodNs, null)
 })
 
@@ -207,9 +211,11 @@ test('the flame graph\'s tree: frames root first, as wide as their samples, colo
 test('against C: the kernel\'s frames by their path from the syscall, user frames by name', () => {
   const { againstC } = require('../../experiments/stdio/profile')
   // [name, ns, bucket, kernel, children]
-  const kernel = (ns, pipe) => ['entry_SYSCALL_64', ns, 1, 1, [['vfs_read', ns - 10, 0, 1, [['pipe_read', pipe, 0, 1, []]]]]]
+  const pipeRead = ns => ['pipe_read', ns, 0, 1, []]
+  const kernel = (ns, pipe) => ['entry_SYSCALL_64', ns, 1, 1, [['vfs_read', ns - 10, 0, 1, [pipeRead(pipe)]]]]
   const cTree = [['main', 300, 4, 0, [['read', 290, 1, 0, [kernel(280, 200)]]]]]
-  const nodeTree = [['node::Start', 800, 3, 0, [['node::fs::Read', 700, 3, 0, [['read', 400, 1, 0, [kernel(390, 150)]]]]]]]
+  const libcRead = ['read', 400, 1, 0, [kernel(390, 150)]]
+  const nodeTree = [['node::Start', 800, 3, 0, [['node::fs::Read', 700, 3, 0, [libcRead]]]]]
   const { tree, shrank } = againstC(nodeTree, cTree)
   const change = (nodes, name) => nodes.flatMap(node => (node[0] === name ? [node[5]] : change(node[4], name)))
   assert.deepEqual(change(tree, 'node::fs::Read'), [700], 'a frame C has not: all of it grew')
@@ -219,15 +225,20 @@ test('against C: the kernel\'s frames by their path from the syscall, user frame
   assert.deepEqual(shrank, [['main', -300], ['pipe_read', -50]])
 })
 
-test('profile.json: each bucket\'s ns per read is its share times the unprofiled run\'s CPU per read, over rounds', () => {
+test('profile.json: a bucket\'s ns per read, its share times the unprofiled CPU per read, over rounds', () => {
   const { summariseProfile } = require('../../experiments/stdio/profile')
   const profile = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
   // four rounds of C: the profiled run's own CPU per read (perf's cost) and the unprofiled one's
   const cpus = [250, 260, 240, 255]
   const records = cpus.flatMap((cpu, run) => [
-    { phase: 'profile', program: 'c', blockSize: 256, run, ok: true, rawFile: `profile/c-256-${run + 1}.txt.gz`, profile, cpu: cpu + 30 },
+    {
+      ...{ phase: 'profile', program: 'c', blockSize: 256, run, ok: true },
+      ...{ rawFile: `profile/c-256-${run + 1}.txt.gz`, profile, cpu: cpu + 30 }
+    },
     { phase: 'profile-cpu', program: 'c', blockSize: 256, run, ok: true, cpu }
-  ]).concat({ phase: 'profile', program: 'node-sync', blockSize: 256, run: 0, ok: false, failure: 'perf sampled no read of stdin' })
+  ]).concat({
+    phase: 'profile', program: 'node-sync', blockSize: 256, run: 0, ok: false, failure: 'perf sampled no read of stdin'
+  })
   const tools = { slopePerRead: record => record.cpu, windowSpan: () => null, pairFigures: () => null }
   const { buckets, cells } = summariseProfile(records, tools)
   assert.deepEqual(buckets.map(bucket => bucket.key), BUCKETS.map(bucket => bucket.key))
@@ -249,7 +260,8 @@ test('profile.json: each bucket\'s ns per read is its share times the unprofiled
   assert.ok(rootNs <= 252.5 + 0.05 && rootNs > 0.99 * 252.5, `the flame graph's roots add up to it too: ${rootNs}`)
   assert.deepEqual([node.ok, node.failure], [false, 'perf sampled no read of stdin'])
   // a profile without its unprofiled run has no ns to share out
-  const alone = summariseProfile(records.filter(record => record.phase === 'profile'), { ...tools, slopePerRead: () => null }).cells[0]
+  const profiledOnly = records.filter(record => record.phase === 'profile')
+  const alone = summariseProfile(profiledOnly, { ...tools, slopePerRead: () => null }).cells[0]
   assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
 })
 
@@ -257,8 +269,9 @@ test('a helper thread whose stack names nothing is named by its thread: JSC\'s J
   const libc = '/usr/lib/x86_64-linux-gnu/libc.so.6'
   const unnamed = [U('[unknown]', '[unknown]'), U('start_thread', libc)]
   const sample = (comm, tid) => ({ comm, pid: 10, tid, timeS: 1, periodNs: 200000, frames: unnamed })
-  const reading = { comm: 'bun', pid: 10, tid: 10, timeS: 1, periodNs: 200000, frames: [K('vfs_read'), U('read', libc)] }
-  const { buckets } = attribute([reading, sample('JITWorker', 11), sample('HeapHelper', 12), sample('bun', 10), reading],
+  const reading = { ...sample('bun', 10), frames: [K('vfs_read'), U('read', libc)] }
+  const window = [reading, sample('JITWorker', 11), sample('HeapHelper', 12), sample('bun', 10), reading]
+  const { buckets } = attribute(window,
     { binary: 'bun', native: false })
   assert.deepEqual(buckets.other.top, [['thread JITWorker', 1], ['start_thread (libc.so.6)', 1]],
     'the main thread\'s nameless stack stays as it is')
@@ -300,12 +313,17 @@ test('paced by C: each round\'s CPU per read against C\'s in its turns, at C\'s 
     { phase: 'profile', program: 'c', blockSize: 256, run, ok: true, profile: c, cpu: 450 },
     { phase: 'profile-cpu', program: 'c', blockSize: 256, run, ok: true, cpu: [400, 600][run] },
     { phase: 'profile', program: 'node-sync', blockSize: 256, run, ok: true, profile: node, cpu: 1300 },
-    { phase: 'profile-cpu', program: 'node-sync', blockSize: 256, run, ok: true, partner: { ok: true }, turn: turns[run] }
+    {
+      phase: 'profile-cpu', program: 'node-sync', blockSize: 256, run, ok: true, partner: { ok: true }, turn: turns[run]
+    }
   ])
-  const tools = { slopePerRead: record => record.cpu ?? null, windowSpan: () => null, pairFigures: record => record.turn ?? null }
+  const tools = {
+    slopePerRead: record => record.cpu ?? null, windowSpan: () => null, pairFigures: record => record.turn ?? null
+  }
   const [cCell, nodeCell] = summariseProfile(records, tools).cells
   assert.equal(cCell.cpuPerReadNs, 500, 'C at the pace of its turns: their median')
-  assert.deepEqual([nodeCell.cpuPerReadNs, nodeCell.pacedByC], [1000, true], 'twice C\'s in both rounds: twice the pace')
+  assert.deepEqual([nodeCell.cpuPerReadNs, nodeCell.pacedByC], [1000, true],
+    'twice C\'s in both rounds: twice the pace')
   assert.equal(nodeCell.ownNs, 1000, 'as measured: 800 and 1200')
   assert.equal(nodeCell.profilerCostNs, 300, 'perf\'s cost against the runs as measured')
   assert.ok(Math.abs(nodeCell.buckets.binding.ns - node.buckets.binding.share * 1000) < 1e-9)
