@@ -13,6 +13,20 @@ const { PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, planHttp, httpSession, meas
 const { summariseHttp, REFERENCE } = require('./summary')
 const { connectionCounts } = require('./wrk')
 const { ohaReason, ohaVersion } = require('./oha')
+const { formatPercent } = require('../../lib/report/format')
+
+// --rates 5,20: whole per cents, 1 to 100, each once, in order
+function ratePercents (text) {
+  const percents = text.split(',').map(part => {
+    if (!/^\d+$/.test(part) || Number(part) < 1 || Number(part) > 100) {
+      throw new UsageError(`--rates takes whole per cents from 1 to 100, such as 5,20, not '${part}'`)
+    }
+    return Number(part)
+  })
+  return [...new Set(percents)].sort((a, b) => a - b)
+}
+const percentsOf = shares => shares.map(share => Math.round(share * 100))
+
 
 const rows = [
   {
@@ -65,6 +79,17 @@ const rows = [
     stored: [value => PLACEMENTS.includes(value), 'interleaved, shared or apart'],
     rerun: true
   },
+  {
+    name: 'rates',
+    type: 'string',
+    metavar: 'P,Q,...',
+    takes: 'rates in whole per cent of c-epoll\'s capacity, such as 5,20',
+    help: ['the latency pass\'s rates, in per cent of what c-epoll answers at the most', 'connections, the same for every server (default {default}, --quick {quick})'],
+    parse: text => ratePercents(text),
+    preset: { default: percentsOf(PRESETS.default.latency.rateShares), quick: percentsOf(PRESETS.quick.latency.rateShares) },
+    rerun: true,
+    get: options => options.http.latency && percentsOf(options.http.latency.rateShares)
+  },
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
   skipRow('latency', 'skip the latency pass (oha at fixed rates: latency, CPU and GC per request)')
@@ -77,8 +102,10 @@ const stored = {
 
 // The counts go with the preset's duration, warm-up and strace load in options.http.
 function configure (options) {
-  const { connections, processes, ...rest } = options
-  return { ...rest, http: { ...PRESETS[options.preset], connections, processes, runs: options.runs }, modes: MODES }
+  const { connections, processes, rates, ...rest } = options
+  const preset = PRESETS[options.preset]
+  const latency = { ...preset.latency, rateShares: rates.map(percent => percent / 100) }
+  return { ...rest, http: { ...preset, connections, processes, runs: options.runs, latency }, modes: MODES }
 }
 
 // The servers --only picks, c-epoll's always: every other server's requests/s is set
@@ -128,7 +155,7 @@ function session (options, runDir, interrupted) {
 function describe (options, { runnable }) {
   const { processes, runs, seconds, connections } = options.http
   const latency = options.latency && ohaReason() === null ? options.http.latency : null
-  const shares = latency?.rateShares.map(share => `${share * 100}%`).join(' and ')
+  const shares = latency?.rateShares.map(formatPercent).join(' and ')
   return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ` +
     `${processes} server processes of ${runs} wrk runs of ${seconds} s per cell` +
     (latency
@@ -163,7 +190,7 @@ function latencyContext (options, placement) {
 
 const failureLabel = failure => `${failure.mode}, ${failure.connections} connections` +
   (failure.requests ? `, ${failure.requests} requests` : '') +
-  (failure.rateShare ? `, at ${failure.rateShare * 100}% of ${REFERENCE}'s capacity` : '')
+  (failure.rateShare ? `, at ${formatPercent(failure.rateShare)} of ${REFERENCE}'s capacity` : '')
 
 module.exports = {
   name: 'http',

@@ -419,6 +419,26 @@ test('a resumed http run from before the latency pass goes on without it, as it 
   assert.equal(resumedOptions(older).latency, false)
 })
 
+test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacity, re-run as given', () => {
+  const { parseOptions, cellCommand } = require('../../bench')
+  assert.deepEqual(parseOptions(['--experiment', 'http']).http.latency.rateShares, http.PRESETS.default.latency.rateShares)
+  const options = parseOptions(['--experiment', 'http', '--rates', '20,5,20'])
+  assert.deepEqual(options.http.latency.rateShares, [0.05, 0.2])
+  // the preset's other latency settings stay
+  assert.deepEqual(options.http.latency.connections, http.PRESETS.default.latency.connections)
+  const latencySteps = http.planHttp(http.servers.slice(0, 1), { ...options, latency: true, strace: false, kernel: false }, { client: 0, server: 1 })
+    .filter(step => step.phase === http.LATENCY_PHASE)
+  assert.deepEqual([...new Set(latencySteps.map(step => step.rateShare))], [0.05, 0.2])
+  assert.match(latencySteps[0].label, /, 5% of c-epoll's capacity$/)
+  // a failed latency cell is measured again at the run's rates; the preset's are not repeated
+  const failed = { phase: http.LATENCY_PHASE, program: 'bun', connections: 20 }
+  assert.match(cellCommand(options, failed, []), / --rates 5,20( |$)/)
+  assert.doesNotMatch(cellCommand(parseOptions(['--experiment', 'http']), failed, []), /--rates/)
+  for (const text of ['0', '101', '1.5', '5,x']) {
+    assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message: `--rates takes whole per cents from 1 to 100, such as 5,20, not '${text.split(',').pop()}'` })
+  }
+})
+
 test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {
   const [reference] = http.servers.filter(server => server.name === 'c-epoll')
   const other = http.servers.find(server => server.name !== 'c-epoll')
