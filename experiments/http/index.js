@@ -27,7 +27,6 @@ function ratePercents (text) {
 }
 const percentsOf = shares => shares.map(share => Math.round(share * 100))
 
-
 const rows = [
   {
     name: 'processes',
