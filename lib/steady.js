@@ -183,18 +183,18 @@ function unsteadyCell (steadiness, runs) {
 // them, classified. `value(run)` is a run's figure, `processOf` and `roundOf` where it ran.
 // [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
 // the warm-up reached it, null with none), spikes, warmupRuns, sequence }].
-function processClasses (runs, { value, processOf, roundOf }) {
+function processClasses (runs, { value, processOf, roundOf, warmupOf = run => run.warmupCpuUs, basis = 'own' }) {
   const byProcess = new Map()
   for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
   return [...byProcess].map(([process, own]) => {
-    const warmup = (own.find(run => Array.isArray(run.warmupCpuUs))?.warmupCpuUs ?? []).filter(figure => figure !== null)
+    const warmup = (warmupOf(own.find(run => Array.isArray(warmupOf(run))) ?? {}) ?? []).filter(figure => figure !== null)
     const most = Math.max(...own.map(run => run.connections))
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]
     const { kind, steadyFrom, spikes } = classify(sequence)
     let steadyRound = null
     if (steadyFrom !== null) steadyRound = steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
-    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence }
+    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence, basis }
   })
 }
 

@@ -7,6 +7,7 @@ const { GOAL } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
+const { REFERENCE } = require('./servers')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -86,7 +87,7 @@ const HTTP_FINDINGS = [
     return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
   function steadiness (http) {
-    const lines = steadinessFindings(http.cells, cell => `${cell.server} (${cell.mode})`)
+    const lines = steadinessFindings(http.cells, cell => `${cell.server} (${cell.mode})`, { reference: `${REFERENCE}'s` })
     return lines.length ? lines.join(' ') : null
   },
   function variance (http) {

@@ -46,7 +46,7 @@ const MEANING = {
   vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
-  processes: 'what each server process did over its warm-up and its runs at the most connections, by CPU per request (warm-up in turns too, where its runs were) (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state; a cell is quoted only when every classified process reached a steady state, from the runs in it',
+  processes: `what each server process did over its warm-up and its runs at the most connections (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state, by its CPU per request over ${REFERENCE}'s beside it where all of them were taken in turns with ${REFERENCE} (placement interleaved, since 2026-11-29), else by its own CPU per request; a cell is quoted only when every classified process reached a steady state, from the runs in it`,
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
@@ -75,14 +75,16 @@ function summariseHttp (records, context) {
   const cells = []
   const classes = new Map()
   for (const key of [...new Set(runs.map(run => `${run.program}\t${run.mode}`))]) {
-    // by the server's own CPU per request, warm-up and runs alike. Not by its ratio to the
-    // reference's, though that would not move with the machine: in keep-alive, the ratios
-    // of warm-up runs taken in turns came out about 0.7× the timed runs' (c-epoll's CPU per
-    // request 5-6 µs beside a warming server, 4.0-4.3 in the timed turns; with Connection:
-    // close they agreed), not yet understood, and every process was called unsteady
-    // (docs/placement.md). The records keep those ratios (warmupRatios).
+    // by its CPU per request over the reference's beside it, warm-up and runs alike, where
+    // every figure of the process was taken in turns with the reference: a ratio in the same
+    // moment does not move with the machine, where the server's own CPU per request moved
+    // by 17% between two runs minutes apart and made flat processes look unsteady
+    // (docs/http.md, 2026-11-29). Else (the reference itself; placements shared and apart)
+    // by the server's own CPU per request.
     const own = runs.filter(run => `${run.program}\t${run.mode}` === key)
-    classes.set(key, processClasses(own, { value: cpuOf, processOf, roundOf }))
+    classes.set(key, processClasses(own, inTurnsThroughout(own)
+      ? { value: ratioOf, warmupOf: run => run.warmupRatios, processOf, roundOf, basis: 'ratio' }
+      : { value: cpuOf, processOf, roundOf }))
   }
   for (const key of [...new Set(runs.map(run => `${run.mode}\t${run.connections}\t${run.program}`))]) {
     const [mode, connections, server] = key.split('\t')
@@ -133,6 +135,10 @@ const rateOf = run => run.runningNs > 0 ? run.wrk.requests / (run.runningNs / 1e
 const partnerRun = run => ({ ...run, program: run.partner.program, wrk: run.partner.wrk, server: run.partner.server, runningNs: run.partner.runningNs })
 // a run's CPU per request over the reference's beside it (null for a run alone)
 const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0 ? cpuOf(run) / cpuOf(partnerRun(run)) : null
+// every run of a process beside the reference's pair, and every warm-up run too (runs
+// from before 2026-11-28 kept no warm-up ratios)
+const inTurnsThroughout = runs => runs.some(run => run.ok) && runs.filter(run => run.ok).every(run => ratioOf(run) !== null && Array.isArray(run.warmupRatios) &&
+  run.warmupRatios.length === (run.warmupCpuUs ?? []).length && run.warmupRatios.every(ratio => ratio !== null))
 // a run's process and its round in it; runs from before processes came from one process
 const processOf = run => run.process ?? 0
 const roundOf = run => run.round ?? run.run ?? 0

@@ -6,8 +6,9 @@ const { formatNumber, listJoin } = require('./format')
 const { runProcesses, MIN_RUNS } = require('../steady')
 
 // cells: an experiment's summary cells; whereOf(cell) names a cell's process group
-// ("bun (close)", "bun /db"); unit: the sequence's unit.
-function steadinessFindings (cells, whereOf, unit = 'µs') {
+// ("bun (close)", "bun /db"); unit: a sequence's unit; reference: what a sequence of
+// ratios (basis 'ratio') is taken over ("c-epoll's").
+function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the reference\'s' } = {}) {
   const all = runProcesses(cells, whereOf)
   const processes = all.filter(entry => entry.kind !== null)
   // a sequence too short to classify is said so, never counted as flat nor dropped
@@ -18,17 +19,21 @@ function steadinessFindings (cells, whereOf, unit = 'µs') {
   const before = cells.reduce((sum, cell) => sum + (cell.beforeSteady ?? 0), 0)
   const classes = `${count('flat')} ran flat, ${count('warm-up')} warmed up, ${count('slowdown')} slowed down and ` +
     `${count('no steady state')} reached no steady state${tooShort}`
-  const source = 'Barrett et al.\'s classes, from each process\'s CPU per request over its warm-up and ' +
-    'its runs at the most connections'
+  const overReference = processes.some(entry => entry.basis === 'ratio')
+    ? ` (over ${reference} beside it, where every one was taken in turns with it)`
+    : ''
+  const source = 'Barrett et al.\'s classes, from each process\'s CPU per request' + overReference +
+    ' over its warm-up and its runs at the most connections'
   const left = before ? `; ${before} runs from before a process's steady state are left out of the figures.` : '.'
   const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes} (${source})${left}`]
   const moving = processes.filter(entry => entry.kind === 'no steady state')
   if (moving.length) {
     const unquoted = cells.filter(cell => cell.steadiness?.steady === false).length
-    const sequenceOf = entry => entry.sequence.map(value => formatNumber(value)).join(', ')
+    const unitOf = entry => entry.basis === 'ratio' ? `× ${reference}` : unit
+    const sequenceOf = entry => `${entry.sequence.map(value => formatNumber(value)).join(', ')} ${unitOf(entry)}`
     const sequences = moving.map(entry => `${entry.where} process ${entry.process + 1}: ${sequenceOf(entry)}`)
     const whose = `whose server process${moving.length === 1 ? '' : 'es'} reached no steady state`
-    const order = `CPU per request in ${unit}, in order: ${listJoin(sequences)}`
+    const order = `CPU per request, in order: ${listJoin(sequences)}`
     lines.push(`Not quoted as one number: ${unquoted} cell${unquoted === 1 ? '' : 's'}, ${whose} (${order}).`)
   }
   return lines

@@ -376,28 +376,38 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.equal(apart.capacity, null)
 })
 
-test('summariseHttp, interleaved: a process is classified by its own CPU per request, its warm-up in turns too', () => {
-  // a server that settles after its warm-up: 6 µs a request, then 4.4; its ratios to the
-  // c-epoll beside it are kept in the record, not classified
-  const turns = (cpuNs, round) => ({
-    ...run('deno', 50000, { connections: 128, cpuNs }),
+test('summariseHttp, interleaved: a process is classified by its ratio to the c-epoll beside it, its warm-up in turns too', () => {
+  // a server that settles after its warm-up (2.4, 1.8 then 1.5× c-epoll's) on a machine whose
+  // speed moves: both servers' own CPU per request swing by a third from run to run
+  const speed = round => [1, 1.35, 0.9, 1.3, 1, 1.4][round]
+  const turns = (round, warmupRatios = [2.4, 1.8, 1.5, 1.5]) => ({
+    ...run('deno', 50000, { connections: 128, cpuNs: 0.3e9 * speed(round) }),
     round,
     run: round,
     runningNs: 0.55e9,
-    warmupCpuUs: [8, 6, 4.4, 4.4],
-    warmupRatios: [1, 1, 1, 1],
-    partner: { program: 'c-epoll', wrk: { requests: 55000 }, server: { cpuNs: cpuNs / 1.5 }, runningNs: 0.55e9 }
+    warmupCpuUs: warmupRatios.map((_, i) => [12, 9, 7.5][i] ?? 7.5),
+    warmupRatios,
+    partner: { program: 'c-epoll', wrk: { requests: 55000 }, server: { cpuNs: 0.2e9 * speed(round) }, runningNs: 0.55e9 }
   })
-  const records = [
-    ...[0, 1, 2, 3, 4, 5].map(round => ({ ...run('c-epoll', 50000, { connections: 128, cpuNs: 0.2e9 }), round, run: round })),
-    ...[0, 1, 2, 3, 4, 5].map(round => turns(0.242e9, round))
-  ]
+  const reference = [0, 1, 2, 3, 4, 5].map(round => ({ ...run('c-epoll', 50000, { connections: 128, cpuNs: 0.2e9 }), round, run: round }))
   const context = { options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'interleaved', httpRounds: true }
-  const deno = http.summariseHttp(records, context).cells.find(cell => cell.server === 'deno')
-  assert.deepEqual(deno.processClasses.map(entry => [entry.kind, entry.sequence.length, entry.steadyRound]), [['warm-up', 10, 0]])
-  assert.ok(deno.processClasses[0].sequence.slice(4).every(cpu => Math.abs(cpu - 4.4) < 1e-9))
+  const denoOf = records => http.summariseHttp([...reference, ...records], context).cells.find(cell => cell.server === 'deno')
+  const deno = denoOf([0, 1, 2, 3, 4, 5].map(round => turns(round)))
+  assert.deepEqual(deno.processClasses.map(entry => [entry.kind, entry.sequence.length, entry.steadyRound, entry.basis]), [['warm-up', 10, 0, 'ratio']])
+  assert.ok(deno.processClasses[0].sequence.slice(4).every(ratio => Math.abs(ratio - 1.5) < 1e-9))
   assert.equal(deno.unsteady, false)
   assert.ok(Math.abs(deno.cpuVsReference.estimate - 1.5) < 1e-9)
+  // by its own CPU per request the same process would have moved with the machine
+  const own = denoOf([0, 1, 2, 3, 4, 5].map(round => turns(round, [null, null, null, null])))
+  assert.equal(own.processClasses[0].basis, 'own')
+  const ownCpuUs = [0, 1, 2, 3, 4, 5].map(round => 0.3e9 * speed(round) / 55000 / 1000)
+  assert.ok(own.processClasses[0].sequence.slice(4).every((cpu, round) => Math.abs(cpu - ownCpuUs[round]) < 1e-9))
+  // the findings say which sequences are ratios
+  const { findings } = require('../../experiments/http/findings')
+  const summary = http.summariseHttp([...reference, ...[0, 1].map(round => turns(round, [1, 1, 1, 1, 1, 1]))], context)
+  const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Of '))
+  assert.match(text, /over c-epoll's beside it, where every one was taken in turns with it/)
+  assert.match(text, /deno \(keep-alive\) process 1: 1, 1, 1, 1, 1, 1, 1\.5, 1\.5 × c-epoll's/)
 })
 
 test('a resumed http run from before --placement goes on with wrk apart, as it began', () => {
