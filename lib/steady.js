@@ -178,16 +178,19 @@ function unsteadyCell (steadiness, runs) {
   return steadiness.classified === 0 && runs.some(run => run.warmupAgreed === false)
 }
 
-// What each server process did: its warm-up's figures (run.warmupCpuUs, which every run
-// of the process carries), then its runs at its most connections, in the order it ran
-// them, classified. `value(run)` is a run's figure, `processOf` and `roundOf` where it ran.
+// What each server process did: its warm-up's figures (warmupOf(run), by default
+// run.warmupCpuUs, which every run of the process carries), then its runs at its most
+// connections, in the order it ran them, classified. `value(run)` is a run's figure, in the
+// warm-up's unit, `processOf` and `roundOf` where it ran; `basis` names what the figures
+// are ('own': the server's CPU per request; 'ratio': over a reference's beside it).
 // [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
-// the warm-up reached it, null with none), spikes, warmupRuns, sequence }].
+// the warm-up reached it, null with none), spikes, warmupRuns, sequence, basis }].
 function processClasses (runs, { value, processOf, roundOf, warmupOf = run => run.warmupCpuUs, basis = 'own' }) {
   const byProcess = new Map()
   for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
   return [...byProcess].map(([process, own]) => {
-    const warmup = (warmupOf(own.find(run => Array.isArray(warmupOf(run))) ?? {}) ?? []).filter(figure => figure !== null)
+    const carrier = own.find(run => Array.isArray(warmupOf(run)))
+    const warmup = (carrier ? warmupOf(carrier) : []).filter(figure => figure !== null)
     const most = Math.max(...own.map(run => run.connections))
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]

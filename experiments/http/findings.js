@@ -87,7 +87,8 @@ const HTTP_FINDINGS = [
     return `The warm-up of ${listJoin(servers)} never had two wrk runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose rate drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
   function steadiness (http) {
-    const lines = steadinessFindings(http.cells, cell => `${cell.server} (${cell.mode})`, { reference: `${REFERENCE}'s` })
+    const whereOf = cell => `${cell.server} (${cell.mode})`
+    const lines = steadinessFindings(http.cells, whereOf, { reference: `${REFERENCE}'s` })
     return lines.length ? lines.join(' ') : null
   },
   function variance (http) {

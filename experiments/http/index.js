@@ -15,15 +15,13 @@ const { connectionCounts } = require('./wrk')
 const { ohaReason, ohaVersion } = require('./oha')
 const { formatPercent } = require('../../lib/report/format')
 
-// --rates 5,20: whole per cents, 1 to 100, each once, in order
+// --rates 5,20: whole per cents of c-epoll's capacity, each once, in order; at most all of
+// it, the most c-epoll itself was seen to answer
 function ratePercents (text) {
-  const percents = text.split(',').map(part => {
-    if (!/^\d+$/.test(part) || Number(part) < 1 || Number(part) > 100) {
-      throw new UsageError(`--rates takes whole per cents from 1 to 100, such as 5,20, not '${part}'`)
-    }
-    return Number(part)
-  })
-  return [...new Set(percents)].sort((a, b) => a - b)
+  const percents = [...new Set(text.split(',').map(part => wholeNumber(part, 'rates', 1)))].sort((a, b) => a - b)
+  const most = percents.at(-1)
+  if (most > 100) throw new UsageError(`--rates ${most} is more than c-epoll's capacity; give per cents from 1 to 100`)
+  return percents
 }
 const percentsOf = shares => shares.map(share => Math.round(share * 100))
 
@@ -83,11 +81,18 @@ const rows = [
     type: 'string',
     metavar: 'P,Q,...',
     takes: 'rates in whole per cent of c-epoll\'s capacity, such as 5,20',
-    help: ['the latency pass\'s rates, in per cent of what c-epoll answers at the most', 'connections, the same for every server (default {default}, --quick {quick})'],
+    help: [
+      'the latency pass\'s rates, in per cent of what c-epoll answers at the most',
+      'connections, the same for every server (default {default}, --quick {quick})'
+    ],
     parse: text => ratePercents(text),
-    preset: { default: percentsOf(PRESETS.default.latency.rateShares), quick: percentsOf(PRESETS.quick.latency.rateShares) },
+    preset: {
+      default: percentsOf(PRESETS.default.latency.rateShares),
+      quick: percentsOf(PRESETS.quick.latency.rateShares)
+    },
     rerun: true,
-    get: options => options.http.latency && percentsOf(options.http.latency.rateShares)
+    // a run without the pass re-runs without its rates
+    get: options => options.latency && options.http.latency ? percentsOf(options.http.latency.rateShares) : undefined
   },
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
@@ -171,12 +176,19 @@ function derive (logged, context) {
 
 // A failed cell measured again: its server with c-epoll's, at its count of connections
 // (a failed strace run: at the run's counts), both modes.
-function rerun (options, { phase, program, connections }) {
+function rerun (options, { phase, program, connections, rateShare }) {
   const args = program !== REFERENCE ? ['--only', program] : []
   // a strace or latency run's connections are its pass's own, not a --connections of the timed runs
   const ownCounts = phase === STRACE_PHASE || phase === LATENCY_PHASE
   const counts = ownCounts ? options.http.connections.join(',') : connections
-  args.push('--connections', counts, ...rerunArgs(options, rows, options.preset))
+  const others = rerunArgs(options, rows, options.preset)
+  // a latency cell again at its own rate, not every rate of the run
+  if (phase === LATENCY_PHASE && rateShare) {
+    const at = others.indexOf('--rates')
+    if (at >= 0) others.splice(at, 2)
+    others.push('--rates', String(percentsOf([rateShare])[0]))
+  }
+  args.push('--connections', counts, ...others)
   return { env: '', args }
 }
 

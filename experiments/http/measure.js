@@ -77,10 +77,10 @@ const PRESETS = {
     connections: [128],
     warmup: { min: 2, max: 8 },
     straceRequests: { small: 1000, large: 4000 },
-    // the thttpd study's 20, 100 and 1000 connections at one rate (--rates 5,20: the two
-    // the lab ran before), where oha's own CPU (12-40 µs a request, docs/http.md) stays
-    // under half of its CPU: 10% of c-epoll's capacity, which the blocking servers hold
-    // and wasmer's and mini_httpd's may not
+    // the thttpd study's 20, 100 and 1000 connections at one rate, 10% of c-epoll's
+    // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
+    // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
+    // rates the lab ran until 2026-11-29.
     latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 2 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
@@ -562,13 +562,21 @@ async function measureLatency (step, options, session, note) {
     const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
     return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${why}`)
   }
+  const failRun = failure => session.failRun(step, failure)
+  return ohaAtRate(step, server.started, argv, base, { seconds, rate, failRun })
+}
+
+// One oha run against a warmed-up server process (the http and db latency passes): its
+// latency from intended send times, the server's CPU and its collections over the run, oha's
+// own CPU and the hypervisor's steal. `base`: the record's fields so far; `failRun`: what
+// to do with a process that answered wrongly, hung or died (it serves no more runs).
+async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun }) {
   const traced = gcTraceOf(step.server)
   // how the server was started: its collector's trace among its flags or its environment
   const environment = Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')
-  base.serverCommand = environment + shellQuote(server.started.argv)
+  const record = { ...base, serverCommand: environment + shellQuote(started.argv) }
   // the run's own collections: what the server printed before it (between other servers'
   // runs) is passed over; a failed run stops the process, so its output is kept by hand
-  const started = server.started
   const { to: printed } = printedSince(started)
   const cpus = [...new Set([step.pin.client, step.pin.server])]
   const stealBefore = stealNs(cpus)
@@ -584,10 +592,8 @@ async function measureLatency (step, options, session, note) {
   const failure = ohaFailure({ run, output, exited: started.exited() }) ??
     (before && after ? null : 'the server\'s CPU time could not be read from /proc')
   const trace = traced ? traced.parse(printedSince(started, printed).text) : null
-  // as the timed runs do: a process that answered wrongly, hung or died serves no more runs
-  if (failure) await session.failRun(step, failure)
-  const record = {
-    ...base,
+  if (failure) await failRun(failure)
+  Object.assign(record, {
     ok: failure === null,
     failure,
     wallNs: windowNs,
@@ -603,7 +609,7 @@ async function measureLatency (step, options, session, note) {
       ? { how: traced.how, ...gcInWindow(trace, output?.answered ?? 0, windowNs) }
       : { how: null, reason: noGcReason(step.server) },
     at: new Date().toISOString()
-  }
+  })
   return { record, stopped: run.signal === 'SIGINT' }
 }
 
@@ -678,5 +684,7 @@ module.exports = {
   measureStep,
   warmUp,
   roundRate,
-  gcInWindow
+  gcInWindow,
+  gcTraceOf,
+  ohaAtRate
 }

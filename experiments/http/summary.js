@@ -46,7 +46,11 @@ const MEANING = {
   vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
-  processes: `what each server process did over its warm-up and its runs at the most connections (lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state, by its CPU per request over ${REFERENCE}'s beside it where all of them were taken in turns with ${REFERENCE} (placement interleaved, since 2026-11-29), else by its own CPU per request; a cell is quoted only when every classified process reached a steady state, from the runs in it`,
+  processes: 'what each server process did over its warm-up and its runs at the most connections ' +
+    '(lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state, by its CPU per ' +
+    `request over ${REFERENCE}'s beside it where all of them were taken in turns with ${REFERENCE} at ` +
+    'one count of connections, else by its own CPU per request; a cell is quoted only when every ' +
+    'classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
@@ -76,11 +80,13 @@ function summariseHttp (records, context) {
   const classes = new Map()
   for (const key of [...new Set(runs.map(run => `${run.program}\t${run.mode}`))]) {
     // by its CPU per request over the reference's beside it, warm-up and runs alike, where
-    // every figure of the process was taken in turns with the reference: a ratio in the same
-    // moment does not move with the machine, where the server's own CPU per request moved
-    // by 17% between two runs minutes apart and made flat processes look unsteady
-    // (docs/http.md, 2026-11-29). Else (the reference itself; placements shared and apart)
-    // by the server's own CPU per request.
+    // its warm-up and its runs were one regime: all in turns with the reference, at one
+    // count of connections. A ratio in the same moment does not move with the machine, where
+    // the server's own CPU per request moved by 17% between two runs minutes apart and made
+    // flat processes look unsteady. Where each round also ran fewer connections (the grid
+    // before 2026-11-29), the runs at the most connections came out at 1.44-1.58× the
+    // warm-up's ratio in keep-alive, not yet understood (docs/placement.md). Else by the
+    // server's own CPU per request.
     const own = runs.filter(run => `${run.program}\t${run.mode}` === key)
     classes.set(key, processClasses(own, inTurnsThroughout(own)
       ? { value: ratioOf, warmupOf: run => run.warmupRatios, processOf, roundOf, basis: 'ratio' }
@@ -135,10 +141,15 @@ const rateOf = run => run.runningNs > 0 ? run.wrk.requests / (run.runningNs / 1e
 const partnerRun = run => ({ ...run, program: run.partner.program, wrk: run.partner.wrk, server: run.partner.server, runningNs: run.partner.runningNs })
 // a run's CPU per request over the reference's beside it (null for a run alone)
 const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0 ? cpuOf(run) / cpuOf(partnerRun(run)) : null
-// every run of a process beside the reference's pair, and every warm-up run too (runs
-// from before 2026-11-28 kept no warm-up ratios)
-const inTurnsThroughout = runs => runs.some(run => run.ok) && runs.filter(run => run.ok).every(run => ratioOf(run) !== null && Array.isArray(run.warmupRatios) &&
-  run.warmupRatios.length === (run.warmupCpuUs ?? []).length && run.warmupRatios.every(ratio => ratio !== null))
+// every run of a server's processes beside the reference's pair at one count of connections
+// (the warm-up's), and every warm-up run too (runs from before 2026-11-28 kept no warm-up ratios)
+function inTurnsThroughout (runs) {
+  const ok = runs.filter(run => run.ok)
+  const warmedInTurns = run => Array.isArray(run.warmupRatios) && run.warmupRatios.every(ratio => ratio !== null) &&
+    run.warmupRatios.length === (run.warmupCpuUs ?? []).length
+  return ok.length > 0 && new Set(runs.map(run => run.connections)).size === 1 &&
+    ok.every(run => ratioOf(run) !== null && warmedInTurns(run))
+}
 // a run's process and its round in it; runs from before processes came from one process
 const processOf = run => run.process ?? 0
 const roundOf = run => run.round ?? run.run ?? 0
@@ -401,4 +412,4 @@ function syscallFloors (syscalls) {
   return floors
 }
 
-module.exports = { summariseHttp, syscallsPerRequest, pairCalls, kernelPerRequest, REFERENCE }
+module.exports = { summariseHttp, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, REFERENCE }

@@ -19,11 +19,11 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   const before = cells.reduce((sum, cell) => sum + (cell.beforeSteady ?? 0), 0)
   const classes = `${count('flat')} ran flat, ${count('warm-up')} warmed up, ${count('slowdown')} slowed down and ` +
     `${count('no steady state')} reached no steady state${tooShort}`
-  const overReference = processes.some(entry => entry.basis === 'ratio')
-    ? ` (over ${reference} beside it, where every one was taken in turns with it)`
+  const asRatio = processes.some(entry => entry.basis === 'ratio')
+    ? `, as a ratio to ${reference} beside it where every one was taken in turns with it,`
     : ''
-  const source = 'Barrett et al.\'s classes, from each process\'s CPU per request' + overReference +
-    ' over its warm-up and its runs at the most connections'
+  const source = `Barrett et al.'s classes, from each process's CPU per request${asRatio} ` +
+    'through its warm-up and its runs at the most connections'
   const left = before ? `; ${before} runs from before a process's steady state are left out of the figures.` : '.'
   const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes} (${source})${left}`]
   const moving = processes.filter(entry => entry.kind === 'no steady state')

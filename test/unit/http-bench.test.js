@@ -392,21 +392,25 @@ test('summariseHttp, interleaved: a process is classified by its ratio to the c-
   const reference = [0, 1, 2, 3, 4, 5].map(round => ({ ...run('c-epoll', 50000, { connections: 128, cpuNs: 0.2e9 }), round, run: round }))
   const context = { options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'interleaved', httpRounds: true }
   const denoOf = records => http.summariseHttp([...reference, ...records], context).cells.find(cell => cell.server === 'deno')
+  const { findings } = require('../../experiments/http/findings')
   const deno = denoOf([0, 1, 2, 3, 4, 5].map(round => turns(round)))
   assert.deepEqual(deno.processClasses.map(entry => [entry.kind, entry.sequence.length, entry.steadyRound, entry.basis]), [['warm-up', 10, 0, 'ratio']])
   assert.ok(deno.processClasses[0].sequence.slice(4).every(ratio => Math.abs(ratio - 1.5) < 1e-9))
   assert.equal(deno.unsteady, false)
   assert.ok(Math.abs(deno.cpuVsReference.estimate - 1.5) < 1e-9)
-  // by its own CPU per request the same process would have moved with the machine
+  // without its warm-up's ratios, by its own CPU per request, which moves with the machine
   const own = denoOf([0, 1, 2, 3, 4, 5].map(round => turns(round, [null, null, null, null])))
   assert.equal(own.processClasses[0].basis, 'own')
+  // runs at several counts of connections each round (the grid before 2026-11-29) are not
+  // one regime with the warm-up: by the server's own CPU per request
+  const grid = [0, 1, 2, 3, 4, 5].flatMap(round => [turns(round), { ...turns(round), connections: 16 }])
+  assert.equal(denoOf(grid).processClasses[0].basis, 'own')
   const ownCpuUs = [0, 1, 2, 3, 4, 5].map(round => 0.3e9 * speed(round) / 55000 / 1000)
   assert.ok(own.processClasses[0].sequence.slice(4).every((cpu, round) => Math.abs(cpu - ownCpuUs[round]) < 1e-9))
   // the findings say which sequences are ratios
-  const { findings } = require('../../experiments/http/findings')
   const summary = http.summariseHttp([...reference, ...[0, 1].map(round => turns(round, [1, 1, 1, 1, 1, 1]))], context)
   const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Of '))
-  assert.match(text, /over c-epoll's beside it, where every one was taken in turns with it/)
+  assert.match(text, /as a ratio to c-epoll's beside it where every one was taken in turns with it/)
   assert.match(text, /deno \(keep-alive\) process 1: 1, 1, 1, 1, 1, 1, 1\.5, 1\.5 × c-epoll's/)
 })
 
@@ -440,13 +444,20 @@ test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacit
     .filter(step => step.phase === http.LATENCY_PHASE)
   assert.deepEqual([...new Set(latencySteps.map(step => step.rateShare))], [0.05, 0.2])
   assert.match(latencySteps[0].label, /, 5% of c-epoll's capacity$/)
-  // a failed latency cell is measured again at the run's rates; the preset's are not repeated
-  const failed = { phase: http.LATENCY_PHASE, program: 'bun', connections: 20 }
-  assert.match(cellCommand(options, failed, []), / --rates 5,20( |$)/)
-  assert.doesNotMatch(cellCommand(parseOptions(['--experiment', 'http']), failed, []), /--rates/)
-  for (const text of ['0', '101', '1.5', '5,x']) {
-    assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message: `--rates takes whole per cents from 1 to 100, such as 5,20, not '${text.split(',').pop()}'` })
+  // a failed latency cell is measured again at its own rate alone
+  const failed = { phase: http.LATENCY_PHASE, program: 'bun', connections: 20, rateShare: 0.2 }
+  assert.match(cellCommand(options, failed, []), / --rates 20( |$)/)
+  assert.doesNotMatch(cellCommand(options, failed, []), /--rates 5/)
+  // a timed cell keeps the run's rates; the preset's, and a run without the pass, none
+  const timed = { phase: http.PHASE, program: 'bun', connections: 128 }
+  assert.match(cellCommand(options, timed, []), / --rates 5,20( |$)/)
+  assert.doesNotMatch(cellCommand(parseOptions(['--experiment', 'http']), timed, []), /--rates/)
+  const skipped = parseOptions(['--experiment', 'http', '--rates', '30', '--no-latency'])
+  assert.doesNotMatch(cellCommand(skipped, timed, []), /--rates/)
+  for (const text of ['0', '1.5', '5,x']) {
+    assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message: `--rates must be a whole number of at least 1, not '${text.split(',').pop()}'` })
   }
+  assert.throws(() => parseOptions(['--experiment', 'http', '--rates', '5,101']), { message: '--rates 101 is more than c-epoll\'s capacity; give per cents from 1 to 100' })
 })
 
 test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {

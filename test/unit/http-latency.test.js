@@ -66,11 +66,13 @@ test('roundRate: two significant digits', () => {
 
 test('planHttp: the latency pass, per mode, a generation of its own with collectors traced, load apart', () => {
   const selected = [row('c-epoll'), row('node-net')]
-  const options = { http: PRESETS.default, modes: ['keep-alive', 'close'], latency: true, placement: 'interleaved' }
+  // two rates, so that a cell's key must tell them apart
+  const http = { ...PRESETS.default, latency: { ...PRESETS.default.latency, rateShares: [0.05, 0.2] } }
+  const options = { http, modes: ['keep-alive', 'close'], latency: true, placement: 'interleaved' }
   const pin = { client: 1, server: 1 }
   const apart = { client: 0, server: 1 }
   const steps = planHttp(selected, options, pin, apart).filter(step => step.phase === LATENCY_PHASE)
-  const { connections, rateShares } = PRESETS.default.latency
+  const { connections, rateShares } = http.latency
   assert.deepEqual(connections, [20, 100, 1000])
   assert.equal(steps.length, 2 * selected.length * connections.length * rateShares.length)
   for (const step of steps) {

@@ -126,3 +126,19 @@ test('the findings count a process too short to classify apart, never as flat', 
   const [only] = steadinessFindings(unclassified, cell => cell.server)
   assert.match(only, /^Of 1 server process, 0 ran flat, .* and 1 had too few values to classify/)
 })
+
+test('the findings print each unsteady sequence in its own unit: µs, or a ratio to the reference', () => {
+  const { steadinessFindings } = require('../../lib/report/steady')
+  const unsteady = (process, sequence, basis) => ({ process, kind: 'no steady state', sequence, basis })
+  const cells = [
+    { server: 'c', processClasses: [unsteady(0, [4.1, 3.9, 2.6, 3.0], 'own')] },
+    { server: 'bun', processClasses: [unsteady(0, [1.68, 1.66, 1.58, 1.58], 'ratio')] }
+  ]
+  const [head, sequences] = steadinessFindings(cells, cell => cell.server, { reference: 'c\'s' })
+  assert.match(head, /CPU per request, as a ratio to c's beside it where every one was taken in turns with it,/)
+  assert.match(sequences, /c process 1: 4\.1, 3\.9, 2\.6, 3 µs and bun process 1: 1\.68, 1\.66, 1\.58, 1\.58 × c's\)\.$/)
+  // no ratios (the db experiment): the unit alone, and no word of a reference
+  const [own, ownSequences] = steadinessFindings(cells.slice(0, 1), cell => cell.server)
+  assert.doesNotMatch(own, /ratio/)
+  assert.match(ownSequences, /c process 1: 4\.1, 3\.9, 2\.6, 3 µs\)\.$/)
+})
