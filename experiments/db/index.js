@@ -14,8 +14,10 @@ const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
-  PHASE, STRACE_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep
+  PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep
 } = require('./measure')
+const { ohaReason, ohaVersion } = require('../http/oha')
+const { formatPercent } = require('../../lib/report/format')
 const { postgresVersion, postgresSettings } = require('./postgres')
 const { ENDPOINTS } = require('./check')
 const { summariseDb } = require('./summary')
@@ -95,7 +97,8 @@ const rows = [
     rerun: true
   },
   skipRow('strace', 'skip the syscall profile pass'),
-  skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)')
+  skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
+  skipRow('latency', 'skip the latency pass (oha on /db at a fixed rate: latency, CPU and GC per request)')
 ]
 
 const stored = {
@@ -124,12 +127,17 @@ function recorded (context) {
 }
 
 function plan (options, { runnable }, { ptrace, bpf, placement }) {
-  const passes = { strace: options.strace && ptrace.available, kernel: options.kernel && bpf?.available }
+  const passes = {
+    strace: options.strace && ptrace.available,
+    kernel: options.kernel && bpf?.available,
+    latency: options.latency && ohaReason() === null
+  }
   return planDb(runnable, { ...options, ...passes }, dbPin(placement.http))
 }
 
 function cellKey (step) {
-  return [step.phase, step.program.name ?? step.program, step.endpoint, step.connections, step.requests ?? ''].join('\t')
+  const program = step.program.name ?? step.program
+  return [step.phase, program, step.endpoint, step.connections, step.requests ?? '', step.rateShare ?? ''].join('\t')
 }
 
 function session (options, runDir, interrupted) {
@@ -154,8 +162,21 @@ function context (options, { runnable }, placement) {
     dbRounds: true,
     wrk,
     loopback,
-    database: { version: postgresVersion(), settings: postgresSettings(connectionsAtOnce(options)), transport: 'Unix socket', pool: options.db.pool }
+    database: {
+      version: postgresVersion(),
+      settings: postgresSettings(connectionsAtOnce(options)),
+      transport: 'Unix socket',
+      pool: options.db.pool
+    },
+    dbLatency: latencyContext(options, placement)
   }
+}
+
+// The latency pass's load and where it ran, or why there was none.
+function latencyContext (options, placement) {
+  if (!options.latency) return { skipped: 'skipped with --no-latency' }
+  const reason = ohaReason()
+  return reason === null ? { oha: ohaVersion(), pin: placement.http, ...options.db.latency } : { skipped: reason }
 }
 
 function describe (options, { runnable }) {
@@ -163,22 +184,33 @@ function describe (options, { runnable }) {
   const { endpoints, connections, pool, seconds } = options.db
   return `${runnable.length} servers, endpoints ${endpoints.join(', ')}, connections ` +
     `${connections.join(',')}, a pool of ${pool}, ${options.runs} wrk runs of ${seconds} s per cell` +
-    `${turns}${options.strace ? ', and the strace pass' : ''}`
+    `${turns}${options.latency && ohaReason() === null ? latencyText(options.db.latency) : ''}` +
+    `${options.strace ? ', and the strace pass' : ''}`
 }
 
+const latencyText = ({ rateShares, connections }) => ', the latency pass (oha on /db at ' +
+  `${rateShares.map(formatPercent).join(' and ')} of ${REFERENCE}'s capacity, connections ${connections.join(',')})`
+
 function derive (logged, context) {
-  return { 'results.json': { ...sharedResults(logged, context, ['endpoint', 'connections', 'requests'], 'db'), db: summariseDb(dataPoints(logged), context) } }
+  const shared = sharedResults(logged, context, ['endpoint', 'connections', 'requests', 'rateShare'], 'db')
+  return { 'results.json': { ...shared, db: summariseDb(dataPoints(logged), context) } }
 }
 
 // A failed cell measured again: its server with the reference, its endpoint, at its
 // count of connections (a failed strace run: at the run's counts), with the run's pool.
 function rerun (options, { phase, program, endpoint, connections }) {
   const args = program !== REFERENCE ? ['--only', program] : []
-  args.push('--endpoints', endpoint, '--connections', phase === STRACE_PHASE ? options.db.connections.join(',') : connections, '--pool', String(options.db.pool), ...rerunArgs(options, rows, options.preset))
+  // a strace or latency run's connections are its pass's own, not a --connections of the timed runs
+  const ownCounts = phase === STRACE_PHASE || phase === LATENCY_PHASE
+  const counts = ownCounts ? options.db.connections.join(',') : connections
+  args.push('--endpoints', endpoint, '--connections', counts, '--pool', String(options.db.pool),
+    ...rerunArgs(options, rows, options.preset))
   return { env: '', args }
 }
 
-const failureLabel = failure => `${failure.endpoint}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`
+const failureLabel = failure => `${failure.endpoint}, ${failure.connections} connections` +
+  (failure.requests ? `, ${failure.requests} requests` : '') +
+  (failure.rateShare ? `, at ${formatPercent(failure.rateShare)} of ${REFERENCE}'s capacity` : '')
 
 module.exports = {
   name: 'db',
@@ -189,7 +221,10 @@ module.exports = {
   ],
   options: rows,
   stored,
-  later: { kernel: false, placement: 'alone' },
+  // runs from before the latency pass had none
+  later: { kernel: false, placement: 'alone', latency: false },
+  // what the run leaves out that it was asked for, said before it starts
+  planNotes: options => options.latency && ohaReason() ? [`no latency pass: ${ohaReason()}`] : [],
   configure,
   list: () => listing(),
   select,

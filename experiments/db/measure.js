@@ -32,7 +32,9 @@ const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
-const { warmUp } = require('../http/measure')
+const { warmUp, gcTraceOf, ohaAtRate, roundRate } = require('../http/measure')
+const { ohaArgv } = require('../http/oha')
+const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 const { servers, REFERENCE } = require('./servers')
@@ -43,15 +45,41 @@ const STRACE_PHASE = 'db-strace'
 // The kernel pass (lib/sysprof.js, docs/kernel.md): one more wrk run of each cell in the
 // same server processes, the server's and its backends' syscalls counted by eBPF probes
 const KERNEL_PHASE = 'db-kernel'
+// The latency pass (as the http experiment's, docs/http.md): after the timed runs, each
+// client's first variant in a server process of its own, its collector traced, warmed up;
+// then oha on /db at fixed rates, the same for every server (a share of what the reference
+// answered at the end of its warm-up there), on the client's CPU beside the database
+const LATENCY_PHASE = 'db-latency'
+const LATENCY_ENDPOINT = 'db'
 const MODE = 'keep-alive'
 const STRACE_CONNECTIONS = 16
 // /queries?q=20 traces a tenth of the requests /db does: twice the queries
 const STRACE_QUERIES_SCALE = 10
 // At most 3 warm-up runs a server: 4 took the default run past its 6 minutes; a server
 // whose last two did not agree within 5% is marked unsteady.
+// The latency pass's load (--no-latency skips it): the http experiment's connections and
+// seconds (experiments/http/measure.js), on /db, at one share of the reference's capacity
 const PRESETS = {
-  default: { runs: 4, seconds: 1, connections: [64], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 2, max: 3 }, straceRequests: { small: 300, large: 1200 } },
-  quick: { runs: 1, seconds: 1, connections: [16], endpoints: ['db', 'queries', 'fortunes'], pool: 4, warmup: { min: 1, max: 1 }, straceRequests: { small: 100, large: 400 } }
+  default: {
+    runs: 4,
+    seconds: 1,
+    connections: [64],
+    endpoints: ['db', 'queries', 'fortunes'],
+    pool: 4,
+    warmup: { min: 2, max: 3 },
+    straceRequests: { small: 300, large: 1200 },
+    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 2 }
+  },
+  quick: {
+    runs: 1,
+    seconds: 1,
+    connections: [16],
+    endpoints: ['db', 'queries', 'fortunes'],
+    pool: 4,
+    warmup: { min: 1, max: 1 },
+    straceRequests: { small: 100, large: 400 },
+    latency: { connections: [20], rateShares: [0.1], seconds: 1 }
+  }
 }
 
 // wrk and the database on one CPU, the server alone on the other (docs/db.md says why).
@@ -108,6 +136,35 @@ function planDb (selected, options, pin) {
       for (const requests of [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label: `${cell.group}, strace, ${requests} requests` })
     }
   }
+  if (options.latency) {
+    const { connections: counts, rateShares } = options.db.latency
+    // each client's first variant; the reference's client by the reference, whose capacity
+    // sets the rates
+    const rows = firsts.map(server => reference && server.server === reference.server ? reference : server)
+    const cells = rows.map(server => ({
+      program: server,
+      server,
+      endpoint: LATENCY_ENDPOINT,
+      path: ENDPOINTS[LATENCY_ENDPOINT].path,
+      blockSize: null,
+      warmup: 0,
+      pin,
+      // server processes of their own, apart from the timed runs'
+      generation: LATENCY_PHASE,
+      gcTrace: true,
+      group: `latency: ${server.name}`,
+      warmupConnections: Math.max(...connections)
+    }))
+    for (const cell of cells) {
+      for (const count of counts) {
+        for (const rateShare of rateShares) {
+          const label = `${cell.group}, /${LATENCY_ENDPOINT}, ${count} connections, ` +
+            `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
+          steps.push({ ...cell, phase: LATENCY_PHASE, peers: cells, connections: count, rateShare, run: 0, label })
+        }
+      }
+    }
+  }
   return steps
 }
 
@@ -144,7 +201,9 @@ function groupBetween (before, after) {
   return { cpuNs, userTicks, processes: before.size }
 }
 
-const processOf = step => `${step.server.name}\t${step.endpoint}`
+// a server's process: one per endpoint, and those of the latency pass apart
+const generationOf = step => step.generation ?? step.endpoint
+const processOf = step => `${step.server.name}\t${generationOf(step)}`
 const SERVER_STARTS = 2
 // How long a stopped server's backends may take to notice and exit.
 const BACKENDS_EXIT_MS = 5000
@@ -221,7 +280,7 @@ function dbSession (options, interrupted = () => false) {
   }
   const usable = server => server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive()
   const serverFor = async (step, note = () => {}) => {
-    for (const other of [...running.values()]) if (other.endpoint !== step.endpoint) await stopServer(other.key)
+    for (const other of [...running.values()]) if (other.generation !== generationOf(step)) await stopServer(other.key)
     // every server of the endpoint started, checked and warmed up before its rounds
     // begin, so that no timed run has a server starting just before it
     const peers = step.peers ?? []
@@ -236,7 +295,15 @@ function dbSession (options, interrupted = () => false) {
     const server = running.get(key)
     if (server && usable(server)) return server
     await stopServer(key)
-    const current = { key, endpoint: step.endpoint, failure: null, started: null, warmupRates: [], warmupCpuUs: [], warmupAgreed: null }
+    const current = {
+      key,
+      generation: generationOf(step),
+      failure: null,
+      started: null,
+      warmupRates: [],
+      warmupCpuUs: [],
+      warmupAgreed: null
+    }
     running.set(key, current)
     const what = `/${step.endpoint}: ${step.server.name}`
     try {
@@ -246,7 +313,15 @@ function dbSession (options, interrupted = () => false) {
       const port = await freePort()
       current.port = port
       note(`${what}: starting`)
-      current.started = await startServer(step.server, { port, prefix: ['taskset', '-c', String(step.pin.server)], timeoutMs: options.timeoutSeconds * 1000, env: serverEnv(step.server, database, options) })
+      // the latency pass's processes with their collector traced (V8's --trace-gc, Bun's log)
+      const traced = step.gcTrace ? gcTraceOf(step.server) : null
+      current.started = await startServer(step.server, {
+        port,
+        prefix: ['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? [])],
+        timeoutMs: options.timeoutSeconds * 1000,
+        v8Flags: traced?.v8Flags ?? [],
+        env: { ...serverEnv(step.server, database, options), ...(traced?.env ?? {}) }
+      })
       note(`${what}: checking every endpoint`)
       const problem = await checkDbServer(port, database.world, { timeoutMs: options.timeoutSeconds * 1000 })
       if (problem) throw new Error(problem)
@@ -281,6 +356,7 @@ const serverEnv = (server, database, options) => ({ ...database.env, ...server.e
 // One step: a timed wrk run of a cell, or a run of the strace pass.
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
+  if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
   const server = await session.serverFor(step, note)
   const base = {
     phase: step.phase,
@@ -429,6 +505,60 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
+// A latency pass run: oha on /db at the step's rate and connections (experiments/http/oha.js),
+// the server's CPU and collections over the run. The rate is step.rateShare of what the
+// reference answered at the end of its warm-up in the latency pass's processes.
+async function measureLatency (step, options, session, note) {
+  const server = await session.serverFor(step, note)
+  const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)
+  const referenceStep = referenceRow ? { ...step, server: referenceRow, program: referenceRow } : null
+  const reference = referenceStep ? await session.serverFor(referenceStep, note) : null
+  const capacity = reference?.warmupRates?.at(-1) ?? null
+  const rate = capacity ? roundRate(step.rateShare * capacity) : null
+  const { seconds } = options.db.latency
+  const argv = ohaArgv({
+    cpu: step.pin.client,
+    rate: rate ?? '{rate}',
+    connections: step.connections,
+    seconds,
+    mode: MODE,
+    port: server.port ?? '{port}',
+    path: step.path
+  })
+  const base = {
+    phase: LATENCY_PHASE,
+    program: step.server.name,
+    endpoint: step.endpoint,
+    mode: MODE,
+    connections: step.connections,
+    blockSize: null,
+    run: 0,
+    rateShare: step.rateShare,
+    rate,
+    // the rates' source: the reference's last warm-up run in these processes
+    capacity: capacity
+      ? { program: REFERENCE, requestsPerSecond: capacity, connections: step.warmupConnections }
+      : null,
+    pin: step.pin,
+    seconds,
+    command: shellQuote(argv)
+  }
+  const failed = failure => ({ record: { ...base, ok: false, failure, at: new Date().toISOString() }, stopped: false })
+  if (server.failure) return failed(server.failure)
+  if (!capacity) {
+    const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
+    return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${why}`)
+  }
+  const { record, stopped } = await ohaAtRate({ ...step, mode: MODE }, server.started, argv, base, {
+    seconds,
+    rate,
+    failRun: () => session.closeServer(step)
+  })
+  // a connection the server reopened during the run is its own, not the next server's
+  if (record.ok) session.backendsOf(step)
+  return { record, stopped }
+}
+
 // The probes on the server and its backends for one wrk run, sysprof on the server's CPU;
 // the profile is kept in runDir/kernel/, gzipped.
 async function startTracing (step, pids, runDir) {
@@ -527,6 +657,7 @@ module.exports = {
   PHASE,
   STRACE_PHASE,
   KERNEL_PHASE,
+  LATENCY_PHASE,
   STRACE_CONNECTIONS,
   PRESETS,
   PLACEMENTS,

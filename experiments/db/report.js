@@ -10,6 +10,7 @@ const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, fai
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
+const { latencyTerminal, latencyMarkdown, latencyHtml } = require('../http/report-latency')
 const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
@@ -127,12 +128,24 @@ function dbData (sets) {
         }
       }
     })
-    const { meaning, reference, preset, pin, placement, database, kernel } = results
+    const { meaning, reference, preset, pin, placement, database, kernel, latency } = results
     // the kernel pass's entries, the server's and then its backends' (named so)
     const kernelEntries = kernel
       ? [...kernel.server, ...kernel.backends.map(entry => ({ ...entry, server: `${entry.server} backends` }))]
       : null
-    return { set: set.label, meaning, reference, preset, pin, placement, database, endpoints, kernel, kernelEntries }
+    return {
+      set: set.label,
+      meaning,
+      reference,
+      preset,
+      pin,
+      placement,
+      database,
+      endpoints,
+      kernel,
+      kernelEntries,
+      latency: latency ?? null
+    }
   })
 }
 
@@ -169,7 +182,11 @@ function dbSection (data) {
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
-    ${data.db.map(entry => [...entry.endpoints.map(endpoint => table(entry, endpoint)), kernelHtml(entry.kernelEntries)])}
+    ${data.db.map(entry => [
+      ...entry.endpoints.map(endpoint => table(entry, endpoint)),
+      latencyHtml(entry.latency, entry.meaning.latency, entry.reference),
+      kernelHtml(entry.kernelEntries)
+    ])}
   </section>`
 }
 
@@ -197,7 +214,8 @@ function terminal (results) {
   const variants = variantTable(sets)
   const variantLines = variants.rows.length ? ['', 'What the variants change, per client (CPU per request, the one variant\'s over the other\'s):', ...textTable([variants.header, ...variants.rows], variants.header.map((_, i) => (i ? 'r' : 'l'))).map(line => line.trimEnd())] : []
   return [...answerText(dbAnswer(sets), ANSWER), ...variantLines, ...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]),
-    ...kernelTerminal(entry.kernelEntries), ...(own ? ['', own] : [])]
+    ...latencyTerminal(entry.latency, entry.reference), ...kernelTerminal(entry.kernelEntries),
+    ...(own ? ['', own] : [])]
 }
 
 const DB_CSV_COLUMNS = [
@@ -285,6 +303,8 @@ function markdown (data) {
   const variants = data.variants.rows.length ? ['## What the variants change, per client', '', markdownTable(data.variants.header, data.variants.rows.map(row => row.map(md)), data.variants.header.map((_, i) => (i ? 'r' : 'l'))), ''] : []
   const out = [...answerMarkdown(data.answer, ANSWER), ...variants, ...data.db.flatMap(entry => dbTables(entry).flatMap(({ title, header, rows, align }) => [`## ${data.compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']))]
   for (const entry of data.db) {
+    const prefix = data.compare ? `${md(entry.set)}: ` : ''
+    out.push(...latencyMarkdown(entry.latency, entry.meaning.latency, entry.reference, prefix))
     out.push(...kernelMarkdown(entry.kernelEntries, `${data.compare ? `${md(entry.set)}: ` : ''}Syscalls per request at full speed`))
   }
   if (data.db.length) {

@@ -17,14 +17,61 @@ const BOTH = [[true, true], [true, false], [false, true], [false, false]]
 // its Bind/Execute/Sync: an unnamed query is never pipelined.
 const NO_UNNAMED_PIPELINE = [[true, true], [true, false], [false, false]]
 const clients = [
-  { server: 'c-libpq', runtime: 'native', file: 'db/c-libpq.c', command: ['{build}/db-c-libpq', '{port}'], variants: BOTH, note: 'the floor: one thread, epoll, libpq non-blocking, its pipeline mode when pipelined' },
-  { server: 'just-pg', runtime: 'just', file: 'db/just-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: BOTH, needs: ['net.connect', 'factory.loop'], note: 'just-epoll with the lab\'s own PostgreSQL wire client in JavaScript (db/pg.js)' },
-  { server: 'node-pg', runtime: 'node', file: 'db/node-pg.js', command: ['{runtime}', '{file}', '{port}'], variants: BOTH, note: 'node:http and pg (its pipeline option when pipelined)' },
-  { server: 'node-postgres', runtime: 'node', file: 'db/node-postgres.js', command: ['{runtime}', '{file}', '{port}'], variants: NO_UNNAMED_PIPELINE, note: 'node:http and postgres.js' },
+  {
+    server: 'c-libpq',
+    runtime: 'native',
+    file: 'db/c-libpq.c',
+    command: ['{build}/db-c-libpq', '{port}'],
+    variants: BOTH,
+    note: 'the floor: one thread, epoll, libpq non-blocking, its pipeline mode when pipelined'
+  },
+  {
+    server: 'just-pg',
+    runtime: 'just',
+    file: 'db/just-pg.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{port}'],
+    variants: BOTH,
+    needs: ['net.connect', 'factory.loop'],
+    note: 'just-epoll with the lab\'s own PostgreSQL wire client in JavaScript (db/pg.js)'
+  },
+  {
+    server: 'node-pg',
+    runtime: 'node',
+    file: 'db/node-pg.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{port}'],
+    variants: BOTH,
+    note: 'node:http and pg (its pipeline option when pipelined)'
+  },
+  {
+    server: 'node-postgres',
+    runtime: 'node',
+    file: 'db/node-postgres.js',
+    command: ['{runtime}', '{v8flags}', '{file}', '{port}'],
+    variants: NO_UNNAMED_PIPELINE,
+    note: 'node:http and postgres.js'
+  },
   // Bun.sql pipelines a prepared query unless told otherwise by a variable it reads at
   // start, and never pipelines an unnamed one
-  { server: 'bun', runtime: 'bun', file: 'db/bun.js', command: ['{runtime}', '{file}', '{port}'], variants: NO_UNNAMED_PIPELINE, serialEnv: { BUN_FEATURE_FLAG_DISABLE_SQL_AUTO_PIPELINING: '1' }, note: 'Bun.serve and Bun.sql' },
-  { server: 'deno', runtime: 'deno', file: 'db/deno.js', command: ['{runtime}', 'run', '--no-lock', '--cached-only', '--allow-net', '--allow-env', '--allow-read', '--allow-write', '{file}', '{port}'], variants: NO_UNNAMED_PIPELINE, note: 'Deno.serve and postgres.js from npm' }
+  {
+    server: 'bun',
+    runtime: 'bun',
+    file: 'db/bun.js',
+    command: ['{runtime}', '{file}', '{port}'],
+    variants: NO_UNNAMED_PIPELINE,
+    serialEnv: { BUN_FEATURE_FLAG_DISABLE_SQL_AUTO_PIPELINING: '1' },
+    note: 'Bun.serve and Bun.sql'
+  },
+  {
+    server: 'deno',
+    runtime: 'deno',
+    file: 'db/deno.js',
+    command: [
+      '{runtime}', 'run', '{v8flags}', '--no-lock', '--cached-only', '--allow-net', '--allow-env',
+      '--allow-read', '--allow-write', '{file}', '{port}'
+    ],
+    variants: NO_UNNAMED_PIPELINE,
+    note: 'Deno.serve and postgres.js from npm'
+  }
 ]
 
 const variantName = (prepared, pipelined) => `${prepared ? 'prepared' : 'unnamed'}-${pipelined ? 'pipelined' : 'serial'}`

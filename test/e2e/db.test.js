@@ -14,7 +14,8 @@ const { spawn, spawnSync } = require('node:child_process')
 const { startPostgres, postgresVersion, sweepStale, worldNumbers, FOLDER_PREFIX, BIN_DIR } = require('../../experiments/db/postgres')
 const { checkDbServer, ENDPOINTS } = require('../../experiments/db/check')
 const { servers, serverReason } = require('../../experiments/db/servers')
-const { dbSession, measureStep, PRESETS } = require('../../experiments/db/measure')
+const { dbSession, measureStep, planDb, PRESETS, LATENCY_PHASE } = require('../../experiments/db/measure')
+const { ohaReason } = require('../../experiments/http/oha')
 const { freePort, startServer } = require('../../experiments/http/servers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -218,6 +219,48 @@ test('a session starts every server of an endpoint before its rounds, keeps them
   assert.deepEqual(leftovers(), [])
 })
 
+test('the latency pass: oha on /db at a share of the reference\'s capacity, in processes of their own, a V8 server\'s collector traced', { skip: ohaReason() ?? false }, async () => {
+  const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
+  fs.mkdirSync(path.join(runDir, 'strace'))
+  const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } }, latency: true }
+  const rows = [servers.find(row => row.name === 'c-libpq-prepared-pipelined'), servers.find(row => row.name === 'node-pg-prepared-pipelined')]
+  const reason = serverReason(rows[1])
+  assert.equal(reason, null, `node-pg cannot run here: ${reason}`)
+  const pin = { client: 0, server: 1, database: 0 }
+  const steps = planDb(rows, options, pin)
+  const latency = steps.filter(step => step.phase === LATENCY_PHASE)
+  // one run per client, count of connections and rate, on /db, after the timed runs
+  assert.deepEqual(latency.map(step => [step.server.name, step.endpoint, step.connections, step.rateShare]),
+    rows.map(row => [row.name, 'db', PRESETS.quick.latency.connections[0], PRESETS.quick.latency.rateShares[0]]))
+  assert.ok(steps.indexOf(latency[0]) > steps.findLastIndex(step => step.phase === 'db'))
+  const session = dbSession(options)
+  try {
+    const timed = (await measureStep(steps.find(step => step.phase === 'db' && step.server === rows[1]), options, session, runDir)).record
+    assert.equal(timed.ok, true, timed.failure)
+    const timedPid = (await session.serverFor(steps.find(step => step.phase === 'db' && step.server === rows[1]))).started.pid
+    const records = []
+    for (const step of latency) records.push((await measureStep(step, options, session, runDir)).record)
+    for (const record of records) {
+      assert.equal(record.ok, true, `${record.program}: ${record.failure}`)
+      assert.ok(record.capacity.requestsPerSecond > 0 && record.rate > 0)
+      assert.equal(record.rate, records[0].rate, 'the same rate for every server')
+      assert.match(record.command, /-q \d+ --latency-correction .*\/db$/)
+      assert.ok(record.oha.answered > 0 && record.server.cpuNs > 0 && typeof record.holdsRate === 'boolean')
+    }
+    assert.deepEqual(records[0].gc, { how: null, reason: records[0].gc.reason })
+    assert.equal(records[1].gc.how, 'V8 --trace-gc')
+    assert.match(records[1].serverCommand, /--trace-gc/)
+    assert.ok(records[1].gc.collections >= 0 && records[1].gc.pausedShare >= 0)
+    // a process of its own: the timed run's is gone
+    const latencyPid = (await session.serverFor(latency[1])).started.pid
+    assert.notEqual(latencyPid, timedPid)
+    assert.equal(fs.existsSync(`/proc/${timedPid}`), false)
+  } finally {
+    await session.close()
+  }
+  assert.deepEqual(leftovers(), [])
+})
+
 test('bench --experiment db --quick: every endpoint measured, syscalls of server and backends, nothing left running', () => {
   const result = spawnSync(process.execPath, [BENCH, '--experiment', 'db', '--quick', '--only', 'c-libpq-prepared-serial', '--out', scratch, '--id', 'quick'], { cwd: ROOT, encoding: 'utf8', timeout: 240000 })
   assert.equal(result.status, 0, result.stderr + result.stdout)
@@ -240,6 +283,14 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
   assert.deepEqual(context.placement.passes.db, { wrk: 0, database: 0, server: 1 })
   assert.equal(context.dbPlacement, 'alone')
   assert.match(context.database.version, /PostgreSQL\) 15/)
+  // the latency pass: the reference on /db, the run's one rate, or the one line saying why not
+  if (ohaReason() === null) {
+    assert.deepEqual(results.db.latency.runs.map(run => [run.server, run.ok]), [['c-libpq-prepared-pipelined', true]])
+    assert.equal(context.dbLatency.rateShares[0], PRESETS.quick.latency.rateShares[0])
+  } else {
+    assert.equal(results.db.latency, null)
+    assert.match(result.stdout + result.stderr, /no latency pass: oha is not installed/)
+  }
   assert.deepEqual(leftovers(), [])
 })
 
