@@ -39,7 +39,7 @@ function gcText (run) {
 function latencyTables (latency) {
   if (!latency) return []
   const modes = Object.entries(latency.rates)
-  return modes.flatMap(([mode, { capacity, rates }]) => rates.map(({ rateShare, rate, others = [] }) => {
+  return modes.flatMap(([mode, { capacity, rates, endpoint }]) => rates.map(({ rateShare, rate, others = [] }) => {
     const runs = latency.runs.filter(run => run.mode === mode && run.rateShare === rateShare)
     const servers = [...new Set(runs.map(run => run.server))]
     const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)
@@ -52,7 +52,8 @@ function latencyTables (latency) {
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
     const capacityText = `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered ` +
       `at ${capacity.connections} connections`
-    const title = `Latency at ${rated}, ${modeName(mode)} (${formatPercent(rateShare)} of the ${capacityText}): ` +
+    const where = endpoint ? `/${endpoint}, ${modeName(mode)}` : modeName(mode)
+    const title = `Latency at ${rated}, ${where} (${formatPercent(rateShare)} of the ${capacityText}): ` +
       `p50 / p99 / p99.9 / max in ms from intended send times (oha, one run of ${latency.seconds} s a cell; ` +
       '*: the hypervisor took over 2% of the CPUs meanwhile)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }

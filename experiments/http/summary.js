@@ -267,7 +267,9 @@ function latencyRuns (runs, setup = null) {
   // a share's rate is one per mode, but a process of the reference started again (a resume, a
   // failed start) measures its capacity again: then `others` lists the rates beside it
   for (const run of runs.filter(each => each.capacity)) {
-    const mode = rates[run.mode] ??= { capacity: run.capacity, rates: [] }
+    // the db experiment's runs name their endpoint
+    const named = run.endpoint ? { endpoint: run.endpoint } : {}
+    const mode = rates[run.mode] ??= { capacity: run.capacity, rates: [], ...named }
     const share = mode.rates.find(each => each.rateShare === run.rateShare)
     if (!share) mode.rates.push({ rateShare: run.rateShare, rate: run.rate, others: [] })
     else if (run.rate !== share.rate && !share.others.includes(run.rate)) share.others.push(run.rate)
