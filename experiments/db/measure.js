@@ -32,8 +32,7 @@ const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
-const { warmUp, gcTraceOf, ohaAtRate, roundRate } = require('../http/measure')
-const { ohaArgv } = require('../http/oha')
+const { warmUp, gcTraceOf, runAtShare } = require('../http/measure')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -513,45 +512,13 @@ async function measureLatency (step, options, session, note) {
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)
   const referenceStep = referenceRow ? { ...step, server: referenceRow, program: referenceRow } : null
   const reference = referenceStep ? await session.serverFor(referenceStep, note) : null
-  const capacity = reference?.warmupRates?.at(-1) ?? null
-  const rate = capacity ? roundRate(step.rateShare * capacity) : null
-  const { seconds } = options.db.latency
-  const argv = ohaArgv({
-    cpu: step.pin.client,
-    rate: rate ?? '{rate}',
-    connections: step.connections,
-    seconds,
-    mode: MODE,
-    port: server.port ?? '{port}',
-    path: step.path
-  })
-  const base = {
-    phase: LATENCY_PHASE,
-    program: step.server.name,
-    endpoint: step.endpoint,
-    mode: MODE,
-    connections: step.connections,
-    blockSize: null,
-    run: 0,
-    rateShare: step.rateShare,
-    rate,
-    // the rates' source: the reference's last warm-up run in these processes
-    capacity: capacity
-      ? { program: REFERENCE, requestsPerSecond: capacity, connections: step.warmupConnections }
-      : null,
-    pin: step.pin,
-    seconds,
-    command: shellQuote(argv)
-  }
-  const failed = failure => ({ record: { ...base, ok: false, failure, at: new Date().toISOString() }, stopped: false })
-  if (server.failure) return failed(server.failure)
-  if (!capacity) {
-    const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
-    return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${why}`)
-  }
-  const { record, stopped } = await ohaAtRate({ ...step, mode: MODE }, server.started, argv, base, {
-    seconds,
-    rate,
+  const { record, stopped } = await runAtShare({ ...step, mode: MODE }, {
+    server,
+    reference,
+    referenceName: REFERENCE,
+    seconds: options.db.latency.seconds,
+    path: step.path,
+    fields: { phase: LATENCY_PHASE, program: step.server.name, endpoint: step.endpoint, mode: MODE },
     failRun: () => session.closeServer(step)
   })
   // a connection the server reopened during the run is its own, not the next server's

@@ -526,31 +526,43 @@ async function measureLatency (step, options, session, note) {
   const referenceRow = step.peers.find(peer => peer.name === REFERENCE)
   const referenceStep = referenceRow ? { ...step, server: referenceRow, program: referenceRow } : null
   const reference = referenceStep ? await session.serverFor(referenceStep, options, note) : null
+  const { seconds } = options.http.latency ?? PRESETS.default.latency
+  return runAtShare(step, {
+    server,
+    reference,
+    referenceName: REFERENCE,
+    seconds,
+    fields: { phase: LATENCY_PHASE, program: step.server.name, mode: step.mode, process: step.process, round: 0 },
+    failRun: failure => session.failRun(step, failure)
+  })
+}
+
+// A latency pass run (the http and db experiments'): its rate, step.rateShare of what the
+// reference's process of the pass (`reference`, warmed up) answered at the end of its
+// warm-up, the same for every server; oha's command; then the run, or why there was none.
+// `referenceName`: whose capacity it is; `fields`: the record's own; `path`: the page asked for.
+async function runAtShare (step, { server, reference, referenceName, seconds, path: urlPath = '/', fields, failRun }) {
   const capacity = reference?.warmupRates?.at(-1) ?? null
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
-  const { seconds } = options.http.latency ?? PRESETS.default.latency
   const argv = ohaArgv({
     cpu: step.pin.client,
     rate: rate ?? '{rate}',
     connections: step.connections,
     seconds,
     mode: step.mode,
-    port: server.port ?? '{port}'
+    port: server.port ?? '{port}',
+    path: urlPath
   })
   const base = {
-    phase: LATENCY_PHASE,
-    program: step.server.name,
-    mode: step.mode,
+    ...fields,
     connections: step.connections,
     blockSize: null,
-    process: step.process,
-    round: 0,
     run: 0,
     rateShare: step.rateShare,
     rate,
-    // the rates' source: the reference's last warm-up run in this generation
+    // the rates' source: the reference's last warm-up run in the pass's processes
     capacity: capacity
-      ? { program: REFERENCE, requestsPerSecond: capacity, connections: step.warmupConnections }
+      ? { program: referenceName, requestsPerSecond: capacity, connections: step.warmupConnections }
       : null,
     pin: step.pin,
     seconds,
@@ -560,9 +572,8 @@ async function measureLatency (step, options, session, note) {
   if (server.failure) return failed(server.failure)
   if (!capacity) {
     const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
-    return failed(`no rate: ${REFERENCE}'s warm-up, whose requests/s set the rates, ${why}`)
+    return failed(`no rate: ${referenceName}'s warm-up, whose requests/s set the rates, ${why}`)
   }
-  const failRun = failure => session.failRun(step, failure)
   return ohaAtRate(step, server.started, argv, base, { seconds, rate, failRun })
 }
 
@@ -686,5 +697,5 @@ module.exports = {
   roundRate,
   gcInWindow,
   gcTraceOf,
-  ohaAtRate
+  runAtShare
 }
