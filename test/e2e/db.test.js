@@ -219,11 +219,14 @@ test('a session starts every server of an endpoint before its rounds, keeps them
   assert.deepEqual(leftovers(), [])
 })
 
-test('the latency pass: oha on /db at a share of the reference\'s capacity, in processes of their own, a V8 server\'s collector traced', { skip: ohaReason() ?? false }, async () => {
+const LATENCY_TITLE = 'the latency pass: oha on /db at a share of the reference\'s capacity, in processes ' +
+  'of their own, a V8 server\'s collector traced'
+test(LATENCY_TITLE, { skip: ohaReason() ?? false }, async () => {
   const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
   fs.mkdirSync(path.join(runDir, 'strace'))
   const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } }, latency: true }
-  const rows = [servers.find(row => row.name === 'c-libpq-prepared-pipelined'), servers.find(row => row.name === 'node-pg-prepared-pipelined')]
+  const rows = ['c-libpq-prepared-pipelined', 'node-pg-prepared-pipelined']
+    .map(name => servers.find(row => row.name === name))
   const reason = serverReason(rows[1])
   assert.equal(reason, null, `node-pg cannot run here: ${reason}`)
   const pin = { client: 0, server: 1, database: 0 }
@@ -235,9 +238,10 @@ test('the latency pass: oha on /db at a share of the reference\'s capacity, in p
   assert.ok(steps.indexOf(latency[0]) > steps.findLastIndex(step => step.phase === 'db'))
   const session = dbSession(options)
   try {
-    const timed = (await measureStep(steps.find(step => step.phase === 'db' && step.server === rows[1]), options, session, runDir)).record
+    const timedStep = steps.find(step => step.phase === 'db' && step.server === rows[1])
+    const timed = (await measureStep(timedStep, options, session, runDir)).record
     assert.equal(timed.ok, true, timed.failure)
-    const timedPid = (await session.serverFor(steps.find(step => step.phase === 'db' && step.server === rows[1]))).started.pid
+    const timedPid = (await session.serverFor(timedStep)).started.pid
     const records = []
     for (const step of latency) records.push((await measureStep(step, options, session, runDir)).record)
     for (const record of records) {

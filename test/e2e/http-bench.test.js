@@ -42,9 +42,11 @@ test('bench.js --experiment http: options it does not take, bad connection count
   assertRefused(bench(['--experiment', 'http', '--only', 'nope']), /^bench\.js: --only nope matches no server of the http experiment; they are: c-blocking, c-epoll, /)
   assertRefused(bench(['--experiment', 'http', '--runs', '0']), /^bench\.js: --runs must be a whole number of at least 1, not '0'$/)
   assertRefused(bench(['--experiment', 'http', '--placement', 'together']), /^bench\.js: --placement must be interleaved, shared or apart, not 'together'$/)
-  assertRefused(bench(['--experiment', 'http', '--rates', '0']), /^bench\.js: --rates must be a whole number of at least 1, not '0'$/)
-  assertRefused(bench(['--experiment', 'http', '--rates', '150']), /^bench\.js: --rates 150 is more than c-epoll's capacity; give per cents from 1 to 100$/)
-  assertRefused(bench(['--experiment', 'http', '--rates', '']), /^bench\.js: --rates is empty; give rates in whole per cent of c-epoll's capacity, such as 5,20, or leave --rates out for its default$/)
+  const rates = value => bench(['--experiment', 'http', '--rates', value])
+  assertRefused(rates('0'), /^bench\.js: --rates must be a whole number of at least 1, not '0'$/)
+  assertRefused(rates('150'), /^bench\.js: --rates 150 is more than c-epoll's capacity; give per cents from 1 to 100$/)
+  assertRefused(rates(''), new RegExp('^bench\\.js: --rates is empty; give rates in whole per cent of ' +
+    'c-epoll\'s capacity, such as 5,20, or leave --rates out for its default$'))
   assertRefused(bench(['--connections', '16']), /^bench\.js: --connections is an option of the http and db experiments, not of stdio: add --experiment http or db, or drop --connections; see node bench\.js --help$/)
 })
 

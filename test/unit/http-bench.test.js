@@ -376,7 +376,8 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.equal(apart.capacity, null)
 })
 
-test('summariseHttp, interleaved: a process is classified by its ratio to the c-epoll beside it, its warm-up in turns too', () => {
+test('summariseHttp, interleaved: a process is classified by its ratio to the c-epoll beside it, ' +
+  'its warm-up in turns too', () => {
   // a server that settles after its warm-up (2.4, 1.8 then 1.5× c-epoll's) on a machine whose
   // speed moves: both servers' own CPU per request swing by a third from run to run
   const speed = round => [1, 1.35, 0.9, 1.3, 1, 1.4][round]
@@ -387,14 +388,22 @@ test('summariseHttp, interleaved: a process is classified by its ratio to the c-
     runningNs: 0.55e9,
     warmupCpuUs: warmupRatios.map((_, i) => [12, 9, 7.5][i] ?? 7.5),
     warmupRatios,
-    partner: { program: 'c-epoll', wrk: { requests: 55000 }, server: { cpuNs: 0.2e9 * speed(round) }, runningNs: 0.55e9 }
+    partner: {
+      program: 'c-epoll',
+      wrk: { requests: 55000 },
+      server: { cpuNs: 0.2e9 * speed(round) },
+      runningNs: 0.55e9
+    }
   })
-  const reference = [0, 1, 2, 3, 4, 5].map(round => ({ ...run('c-epoll', 50000, { connections: 128, cpuNs: 0.2e9 }), round, run: round }))
+  const reference = [0, 1, 2, 3, 4, 5]
+    .map(round => ({ ...run('c-epoll', 50000, { connections: 128, cpuNs: 0.2e9 }), round, run: round }))
   const context = { options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'interleaved', httpRounds: true }
-  const denoOf = records => http.summariseHttp([...reference, ...records], context).cells.find(cell => cell.server === 'deno')
+  const denoOf = records => http.summariseHttp([...reference, ...records], context).cells
+    .find(cell => cell.server === 'deno')
   const { findings } = require('../../experiments/http/findings')
   const deno = denoOf([0, 1, 2, 3, 4, 5].map(round => turns(round)))
-  assert.deepEqual(deno.processClasses.map(entry => [entry.kind, entry.sequence.length, entry.steadyRound, entry.basis]), [['warm-up', 10, 0, 'ratio']])
+  const classOf = entry => [entry.kind, entry.sequence.length, entry.steadyRound, entry.basis]
+  assert.deepEqual(deno.processClasses.map(classOf), [['warm-up', 10, 0, 'ratio']])
   assert.ok(deno.processClasses[0].sequence.slice(4).every(ratio => Math.abs(ratio - 1.5) < 1e-9))
   assert.equal(deno.unsteady, false)
   assert.ok(Math.abs(deno.cpuVsReference.estimate - 1.5) < 1e-9)
@@ -409,7 +418,8 @@ test('summariseHttp, interleaved: a process is classified by its ratio to the c-
   assert.ok(own.processClasses[0].sequence.slice(4).every((cpu, round) => Math.abs(cpu - ownCpuUs[round]) < 1e-9))
   // the findings say which sequences are ratios
   const summary = http.summariseHttp([...reference, ...[0, 1].map(round => turns(round, [1, 1, 1, 1, 1, 1]))], context)
-  const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Of '))
+  const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }])
+    .map(finding => finding.text).find(line => line.startsWith('Of '))
   assert.match(text, /as a ratio to c-epoll's beside it where every one was taken in turns with it/)
   assert.match(text, /deno \(keep-alive\) process 1: 1, 1, 1, 1, 1, 1, 1\.5, 1\.5 × c-epoll's/)
 })
@@ -435,12 +445,14 @@ test('a resumed http run from before the latency pass goes on without it, as it 
 
 test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacity, re-run as given', () => {
   const { parseOptions, cellCommand } = require('../../bench')
-  assert.deepEqual(parseOptions(['--experiment', 'http']).http.latency.rateShares, http.PRESETS.default.latency.rateShares)
+  const byDefault = parseOptions(['--experiment', 'http']).http.latency.rateShares
+  assert.deepEqual(byDefault, http.PRESETS.default.latency.rateShares)
   const options = parseOptions(['--experiment', 'http', '--rates', '20,5,20'])
   assert.deepEqual(options.http.latency.rateShares, [0.05, 0.2])
   // the preset's other latency settings stay
   assert.deepEqual(options.http.latency.connections, http.PRESETS.default.latency.connections)
-  const latencySteps = http.planHttp(http.servers.slice(0, 1), { ...options, latency: true, strace: false, kernel: false }, { client: 0, server: 1 })
+  const passes = { latency: true, strace: false, kernel: false }
+  const latencySteps = http.planHttp(http.servers.slice(0, 1), { ...options, ...passes }, { client: 0, server: 1 })
     .filter(step => step.phase === http.LATENCY_PHASE)
   assert.deepEqual([...new Set(latencySteps.map(step => step.rateShare))], [0.05, 0.2])
   assert.match(latencySteps[0].label, /, 5% of c-epoll's capacity$/)
@@ -455,9 +467,11 @@ test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacit
   const skipped = parseOptions(['--experiment', 'http', '--rates', '30', '--no-latency'])
   assert.doesNotMatch(cellCommand(skipped, timed, []), /--rates/)
   for (const text of ['0', '1.5', '5,x']) {
-    assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message: `--rates must be a whole number of at least 1, not '${text.split(',').pop()}'` })
+    const message = `--rates must be a whole number of at least 1, not '${text.split(',').pop()}'`
+    assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message })
   }
-  assert.throws(() => parseOptions(['--experiment', 'http', '--rates', '5,101']), { message: '--rates 101 is more than c-epoll\'s capacity; give per cents from 1 to 100' })
+  const tooMuch = '--rates 101 is more than c-epoll\'s capacity; give per cents from 1 to 100'
+  assert.throws(() => parseOptions(['--experiment', 'http', '--rates', '5,101']), { message: tooMuch })
 })
 
 test('interleaved plans put c-epoll beside every other server\'s timed run, and only there', () => {

@@ -86,7 +86,8 @@ test('planHttp: the latency pass, per mode, a generation of its own with collect
   assert.equal(new Set(steps.map(experiment.cellKey)).size, steps.length)
   // server by server, so that one server's runs follow one another
   const perServer = connections.length * rateShares.length
-  assert.deepEqual(steps.slice(0, 2 * perServer).map(step => step.server.name), [...Array(perServer).fill('c-epoll'), ...Array(perServer).fill('node-net')])
+  assert.deepEqual(steps.slice(0, 2 * perServer).map(step => step.server.name),
+    [...Array(perServer).fill('c-epoll'), ...Array(perServer).fill('node-net')])
   assert.equal(planHttp(selected, { ...options, latency: false }, pin, apart).filter(step => step.phase === LATENCY_PHASE).length, 0)
 })
 

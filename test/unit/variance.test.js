@@ -136,7 +136,8 @@ test('the findings print each unsteady sequence in its own unit: µs, or a ratio
   ]
   const [head, sequences] = steadinessFindings(cells, cell => cell.server, { reference: 'c\'s' })
   assert.match(head, /CPU per request, as a ratio to c's beside it where every one was taken in turns with it,/)
-  assert.match(sequences, /c process 1: 4\.1, 3\.9, 2\.6, 3 µs and bun process 1: 1\.68, 1\.66, 1\.58, 1\.58 × c's\)\.$/)
+  assert.match(sequences, /c process 1: 4\.1, 3\.9, 2\.6, 3 µs and /)
+  assert.match(sequences, / and bun process 1: 1\.68, 1\.66, 1\.58, 1\.58 × c's\)\.$/)
   // no ratios (the db experiment): the unit alone, and no word of a reference
   const [own, ownSequences] = steadinessFindings(cells.slice(0, 1), cell => cell.server)
   assert.doesNotMatch(own, /ratio/)
