@@ -16,7 +16,7 @@ const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
   PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep
 } = require('./measure')
-const { ohaReason, ohaVersion } = require('../http/oha')
+const { ohaReason, latencyContext, latencyPlanNotes } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
 const { postgresVersion, postgresSettings } = require('./postgres')
 const { ENDPOINTS } = require('./check')
@@ -168,15 +168,8 @@ function context (options, { runnable }, placement) {
       transport: 'Unix socket',
       pool: options.db.pool
     },
-    dbLatency: latencyContext(options, placement)
+    dbLatency: latencyContext(options.latency, options.db.latency, placement.http)
   }
-}
-
-// The latency pass's load and where it ran, or why there was none.
-function latencyContext (options, placement) {
-  if (!options.latency) return { skipped: 'skipped with --no-latency' }
-  const reason = ohaReason()
-  return reason === null ? { oha: ohaVersion(), pin: placement.http, ...options.db.latency } : { skipped: reason }
 }
 
 function describe (options, { runnable }) {
@@ -224,7 +217,7 @@ module.exports = {
   // runs from before the latency pass had none
   later: { kernel: false, placement: 'alone', latency: false },
   // what the run leaves out that it was asked for, said before it starts
-  planNotes: options => options.latency && ohaReason() ? [`no latency pass: ${ohaReason()}`] : [],
+  planNotes: options => latencyPlanNotes(options.latency),
   configure,
   list: () => listing(),
   select,

@@ -12,7 +12,7 @@ const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } 
 const { PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
 const { connectionCounts } = require('./wrk')
-const { ohaReason, ohaVersion } = require('./oha')
+const { ohaReason, latencyContext, latencyPlanNotes } = require('./oha')
 const { formatPercent } = require('../../lib/report/format')
 
 // --rates 5,20: whole per cents of c-epoll's capacity, each once, in order; at most all of
@@ -181,22 +181,12 @@ function rerun (options, { phase, program, connections, rateShare }) {
   // a strace or latency run's connections are its pass's own, not a --connections of the timed runs
   const ownCounts = phase === STRACE_PHASE || phase === LATENCY_PHASE
   const counts = ownCounts ? options.http.connections.join(',') : connections
-  const others = rerunArgs(options, rows, options.preset)
   // a latency cell again at its own rate, not every rate of the run
-  if (phase === LATENCY_PHASE && rateShare) {
-    const at = others.indexOf('--rates')
-    if (at >= 0) others.splice(at, 2)
-    others.push('--rates', String(percentsOf([rateShare])[0]))
-  }
-  args.push('--connections', counts, ...others)
+  const own = phase === LATENCY_PHASE && rateShare
+    ? { ...options, http: { ...options.http, latency: { ...options.http.latency, rateShares: [rateShare] } } }
+    : options
+  args.push('--connections', counts, ...rerunArgs(own, rows, options.preset))
   return { env: '', args }
-}
-
-// The latency pass's load and where it ran, or why there was none.
-function latencyContext (options, placement) {
-  if (!options.latency) return { skipped: 'skipped with --no-latency' }
-  const reason = ohaReason()
-  return reason === null ? { oha: ohaVersion(), pin: placement.http, ...options.http.latency } : { skipped: reason }
 }
 
 const failureLabel = failure => `${failure.mode}, ${failure.connections} connections` +
@@ -228,10 +218,10 @@ module.exports = {
     ...httpContext(runnable, loadPin(placement.http, options.placement)),
     httpPlacement: options.placement,
     httpRounds: true,
-    httpLatency: latencyContext(options, placement)
+    httpLatency: latencyContext(options.latency, options.http.latency, placement.http)
   }),
   // what the run leaves out that it was asked for, said before it starts
-  planNotes: options => options.latency && ohaReason() ? [`no latency pass: ${ohaReason()}`] : [],
+  planNotes: options => latencyPlanNotes(options.latency),
   passes: (options, placement) => {
     const pin = loadPin(placement.http, options.placement)
     return { http: { wrk: pin.client, server: pin.server } }

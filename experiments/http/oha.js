@@ -115,7 +115,20 @@ function holdsRate (output, rate, seconds) {
   return output.answered >= HOLDS_SHARE * rate * seconds
 }
 
+// What a run records of its latency pass (the http and db experiments'): `load` (its
+// connections, rates and seconds) and where oha ran, or why there was no pass.
+function latencyContext (wanted, load, pin) {
+  if (!wanted) return { skipped: 'skipped with --no-latency' }
+  const reason = ohaReason()
+  return reason === null ? { oha: ohaVersion(), pin, ...load } : { skipped: reason }
+}
+
+// The line a run asked for the pass says before it starts, where oha is missing.
+const latencyPlanNotes = wanted => wanted && ohaReason() ? [`no latency pass: ${ohaReason()}`] : []
+
 module.exports = {
+  latencyContext,
+  latencyPlanNotes,
   OHA_VERSION,
   HOLDS_SHARE,
   ohaBinary,
