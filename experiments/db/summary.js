@@ -7,9 +7,7 @@
 const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
-const { pairCalls, kernelPerRequest, latencyRuns } = require('../http/summary')
-const { HOLDS_SHARE } = require('../http/oha')
-const { STEAL_SHARE } = require('../../lib/steal')
+const { pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
@@ -66,17 +64,11 @@ const MEANING = {
   serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
   latency: `oha on /db at fixed rates, the same for every server (shares of what ${REFERENCE} ` +
-    'answered at the end of its warm-up there, wrk at the most connections), requests sent on ' +
-    'schedule whether or not answers have come back, spread over the connections, oha on the ' +
-    'database\'s CPU: latency from each request\'s intended send time (--latency-correction), so a ' +
-    'stall is charged to every request that waited behind it; one run per client (its first ' +
-    'variant), count of connections and rate, in server processes of their own, warmed up, their ' +
-    `collectors traced; a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests ` +
-    'its rate asked "cannot sustain" it, and its latency is not quoted; CPU per request is the ' +
-    'server\'s alone, not its backends\'; GC: collections per 1,000 requests, the share of the run ' +
-    'the world was stopped and the longest pause (V8\'s --trace-gc, JavaScriptCore\'s ' +
-    `BUN_JSC_logGC); steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of ` +
-    'the two CPUs\' time over the run. One run a cell, which says nothing of how it repeats',
+    `answered at the end of its warm-up there, wrk at the most connections), ${LATENCY_WORDS.onSchedule}, ` +
+    `oha on the database's CPU: ${LATENCY_WORDS.fromIntended}; one run per client (its first variant), ` +
+    `count of connections and rate, ${LATENCY_WORDS.processes}; ${LATENCY_WORDS.cannotSustain}; CPU per ` +
+    `request is the server's alone, not its backends'; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ` +
+    LATENCY_WORDS.once,
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, for the server and, by a second strace attached to them, its backends; as work (the calls that succeed, but for waits, futexes and memory calls) plus upkeep (those, and failed calls)`
 }
 

@@ -41,6 +41,21 @@ const CALL_ROLES = {
   sendmsg: 'send'
 }
 
+// The latency pass's method, in the words both the http and the db meaning use.
+const LATENCY_WORDS = {
+  onSchedule: 'requests sent on schedule whether or not answers have come back, spread over the connections',
+  fromIntended: 'latency from each request\'s intended send time (--latency-correction), so a stall is ' +
+    'charged to every request that waited behind it',
+  processes: 'in server processes of their own, warmed up, their collectors traced',
+  cannotSustain: `a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests its rate asked ` +
+    '"cannot sustain" it, and its latency is not quoted',
+  gc: 'GC: collections per 1,000 requests, the share of the run the world was stopped and the longest ' +
+    'pause (V8\'s --trace-gc, JavaScriptCore\'s BUN_JSC_logGC)',
+  steal: `steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of the two CPUs' time ` +
+    'over the run, which every request then in flight waited out',
+  once: 'One run a cell, which says nothing of how it repeats'
+}
+
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread, on the server\'s CPU (placements interleaved and shared: the two together, each taking its part of the CPU; interleaved, over the time the pair was let run) or on its own (apart: the server\'s capacity); best, median and range of the runs of a process\'s steady state, from preset.processes server processes per server and mode, each checked and warmed up (wrk runs until two agree within 5%)',
   vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
@@ -57,17 +72,11 @@ const MEANING = {
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered at the end of its warm-up there, wrk on another CPU at the most ` +
-    'connections), requests sent on schedule whether or not answers have come back, spread over ' +
-    'the connections, oha on the other CPU: latency from each request\'s intended send time ' +
-    '(--latency-correction), so a stall is charged to every request that waited behind it; one ' +
-    'run per server, count of connections and rate, in server processes of their own, warmed up, ' +
-    `their collectors traced; a server that answered fewer than ${HOLDS_SHARE * 100}% of the ` +
-    'requests its rate asked "cannot sustain" it, and its latency is not quoted; GC: collections ' +
-    'per 1,000 requests, the share of the run the world was stopped and the longest pause (V8\'s ' +
-    '--trace-gc, JavaScriptCore\'s BUN_JSC_logGC); steal: marked where the hypervisor took more ' +
-    `than ${STEAL_SHARE * 100}% of the two CPUs' time over the run, which every request then in ` +
-    'flight waited out. One run a cell, which says nothing of how it repeats: on a noisy VM two ' +
-    'runs back to back moved p99.9 by a median factor of 1.5 in cells calm in both (docs/http.md)',
+    `connections), ${LATENCY_WORDS.onSchedule}, oha on the other CPU: ${LATENCY_WORDS.fromIntended}; ` +
+    `one run per server, count of connections and rate, ${LATENCY_WORDS.processes}; ` +
+    `${LATENCY_WORDS.cannotSustain}; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ${LATENCY_WORDS.once}: ` +
+    'on a noisy VM two runs back to back moved p99.9 by a median factor of 1.5 in cells calm in both ' +
+    '(docs/http.md)',
   kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
@@ -414,4 +423,6 @@ function syscallFloors (syscalls) {
   return floors
 }
 
-module.exports = { summariseHttp, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, REFERENCE }
+module.exports = {
+  summariseHttp, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS, REFERENCE
+}
