@@ -44,10 +44,11 @@ const STRACE_PHASE = 'db-strace'
 // The kernel pass (lib/sysprof.js, docs/kernel.md): one more wrk run of each cell in the
 // same server processes, the server's and its backends' syscalls counted by eBPF probes
 const KERNEL_PHASE = 'db-kernel'
-// The latency pass (as the http experiment's, docs/http.md): after the timed runs, each
-// client's first variant in a server process of its own, its collector traced, warmed up;
-// then oha on /db at fixed rates, the same for every server (a share of what the reference
-// answered at the end of its warm-up there), on the client's CPU beside the database
+// The latency pass (as the http experiment's, docs/http.md): after /db's timed and kernel
+// runs, in the same server processes (each started with its collector traced), each
+// client's first variant under oha on /db at fixed rates, the same for every server (a share
+// of what the reference answered at the end of its warm-up there), on the client's CPU beside
+// the database. Processes of their own cost a default run 20 s of starts and warm-ups.
 const LATENCY_PHASE = 'db-latency'
 const LATENCY_ENDPOINT = 'db'
 const MODE = 'keep-alive'
@@ -101,7 +102,9 @@ function planDb (selected, options, pin) {
   for (const endpoint of endpoints) {
     const cells = (endpoint === 'fortunes' ? firsts : selected).map(server => {
       const group = `${endpoint}: ${server.name}`
-      return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, warmupConnections: Math.max(...connections) }
+      // every server process with its collector traced, so that the latency pass can run in
+      // the /db processes (a line per collection: docs/http.md)
+      return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, gcTrace: true, warmupConnections: Math.max(...connections) }
     })
     // Rounds of one run per server, every server started before the first and kept
     // running: the servers a table compares share the machine's drift, run for run. Each
@@ -127,6 +130,7 @@ function planDb (selected, options, pin) {
         }
       }
     }
+    if (options.latency && endpoint === LATENCY_ENDPOINT) steps.push(...latencySteps(cells, reference, options.db.latency))
     // traced in the same server processes once the timed rounds are done; a request of
     // many queries takes as many calls as that many requests of one, so fewer are sent
     if (!options.strace) continue
@@ -135,32 +139,22 @@ function planDb (selected, options, pin) {
       for (const requests of [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label: `${cell.group}, strace, ${requests} requests` })
     }
   }
-  if (options.latency) {
-    const { connections: counts, rateShares } = options.db.latency
-    // each client's first variant; the reference's client by the reference, whose capacity
-    // sets the rates
-    const rows = firsts.map(server => reference && server.server === reference.server ? reference : server)
-    const cells = rows.map(server => ({
-      program: server,
-      server,
-      endpoint: LATENCY_ENDPOINT,
-      path: ENDPOINTS[LATENCY_ENDPOINT].path,
-      blockSize: null,
-      warmup: 0,
-      pin,
-      // server processes of their own, apart from the timed runs'
-      generation: LATENCY_PHASE,
-      gcTrace: true,
-      group: `latency: ${server.name}`,
-      warmupConnections: Math.max(...connections)
-    }))
-    for (const cell of cells) {
-      for (const count of counts) {
-        for (const rateShare of rateShares) {
-          const label = `${cell.group}, /${LATENCY_ENDPOINT}, ${count} connections, ` +
-            `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
-          steps.push({ ...cell, phase: LATENCY_PHASE, peers: cells, connections: count, rateShare, run: 0, label })
-        }
+  return steps
+}
+
+// The latency pass's runs in the endpoint's server processes, once its timed and kernel runs
+// are done: each client's first variant, the reference's client by the reference, whose
+// capacity sets the rates.
+function latencySteps (cells, reference, { connections: counts, rateShares }) {
+  const firsts = cells.filter(cell => cells.find(other => other.server.server === cell.server.server) === cell)
+  const rows = firsts.map(cell => reference && cell.server.server === reference.server ? cells.find(other => other.server === reference) : cell)
+  const steps = []
+  for (const cell of rows) {
+    for (const count of counts) {
+      for (const rateShare of rateShares) {
+        const label = `latency: ${cell.server.name}, /${LATENCY_ENDPOINT}, ${count} connections, ` +
+          `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
+        steps.push({ ...cell, phase: LATENCY_PHASE, peers: cells, connections: count, rateShare, run: 0, rateFrom: 'warm-up', label })
       }
     }
   }
@@ -200,8 +194,8 @@ function groupBetween (before, after) {
   return { cpuNs, userTicks, processes: before.size }
 }
 
-// a server's process: one per endpoint, and those of the latency pass apart
-const generationOf = step => step.generation ?? step.endpoint
+// a server's process: one per endpoint
+const generationOf = step => step.endpoint
 const processOf = step => `${step.server.name}\t${generationOf(step)}`
 const SERVER_STARTS = 2
 // How long a stopped server's backends may take to notice and exit.
@@ -506,7 +500,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
 
 // A latency pass run: oha on /db at the step's rate and connections (experiments/http/oha.js),
 // the server's CPU and collections over the run. The rate is step.rateShare of what the
-// reference answered at the end of its warm-up in the latency pass's processes.
+// reference answered at the end of its warm-up in the /db processes.
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, note)
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)

@@ -57,13 +57,15 @@ const KERNEL_PHASE = 'http-kernel'
 // server's capacity, and what CPU per request is when a busy server answers many requests
 // per wake-up (docs/placement.md: a different figure, not a better one)
 const CAPACITY_PHASE = 'http-capacity'
-// The latency pass (experiments/http/oha.js, docs/http.md): per mode, server processes of
-// their own, each started with its collector traced (V8's --trace-gc, JavaScriptCore's
-// log) and warmed up with wrk on another CPU; then, server by server, oha at each count of
-// connections and each rate, oha on that other CPU too, so that the load's own CPU
-// time does not queue the server's answers. The rates are the same for every server of
-// a mode: shares of what c-epoll answered at the end of its warm-up there (its capacity),
-// two significant digits.
+// The latency pass (experiments/http/oha.js, docs/http.md): per mode, after the capacity
+// runs, in the last timed server processes (every server process starts with its collector
+// traced: V8's --trace-gc, JavaScriptCore's log; a line per collection, which moved no
+// server's CPU per request in a test in turns, docs/http.md); then, server by server, oha at
+// each count of connections and each rate, oha on the capacity runs' other CPU, so that the
+// load's own CPU time does not queue the server's answers. The rates are the same for every
+// server of a mode: shares of what c-epoll answered in its capacity run there (at the end
+// of its warm-up where there was none), two significant digits. Processes of their own
+// cost a default run 1.6 minutes of starts and warm-ups.
 const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
@@ -117,6 +119,8 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
     run,
     warmup: 0,
     pin,
+    // every server process, so that the latency pass can run in the last timed ones
+    gcTrace: true,
     peers: selected,
     partner: phase === PHASE && reference && server !== reference ? reference : null,
     group,
@@ -136,7 +140,8 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
       }
     }
     // the capacity runs: the last processes still up, wrk moved to its own CPU
-    if (capacityPin.client !== pin.client && capacityPin.client !== capacityPin.server) {
+    const capacityRuns = capacityPin.client !== pin.client && capacityPin.client !== capacityPin.server
+    if (capacityRuns) {
       for (const server of selected) {
         const where = { server, mode, count: warmupConnections, process: processes - 1, round: 0, run: 0 }
         steps.push({ ...cellStep({ phase: CAPACITY_PHASE, ...where, group: `capacity, ${mode}` }), pin: capacityPin })
@@ -153,19 +158,19 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
         }
       }
     }
-  }
-  if (options.latency) {
-    const { connections: counts, rateShares } = options.http.latency ?? PRESETS.default.latency
-    for (const mode of options.modes) {
+    if (options.latency) {
+      const { connections: counts, rateShares } = options.http.latency ?? PRESETS.default.latency
       for (const server of selected) {
         for (const count of counts) {
           for (const rateShare of rateShares) {
-            const where = { server, mode, count, process: processes, round: 0, run: 0, group: `latency, ${mode}` }
+            const where = { server, mode, count, process: processes - 1, round: 0, run: 0, group: `latency, ${mode}` }
             steps.push({
               ...cellStep({ phase: LATENCY_PHASE, ...where }),
               pin: capacityPin,
               rateShare,
-              gcTrace: true,
+              // where the timed runs' wrk shared the server's CPU, its warm-up's rate is not
+              // the server's capacity
+              rateFrom: capacityRuns ? CAPACITY_PHASE : 'warm-up',
               label: `latency, ${mode}: ${server.name}, ${count} connections, ` +
                 `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
             })
@@ -466,6 +471,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
+  // the latency pass's rates are shares of the reference's
+  if (record.ok && step.phase === CAPACITY_PHASE) server.capacityRate = output.requestsPerSecond
   if (record.ok && partner && record.partner.server === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
@@ -538,11 +545,13 @@ async function measureLatency (step, options, session, note) {
 }
 
 // A latency pass run (the http and db experiments'): its rate, step.rateShare of what the
-// reference's process of the pass (`reference`, warmed up) answered at the end of its
-// warm-up, the same for every server; oha's command; then the run, or why there was none.
-// `referenceName`: whose capacity it is; `fields`: the record's own; `path`: the page asked for.
+// reference's process (`reference`, warmed up) answered in its capacity run (step.rateFrom
+// CAPACITY_PHASE) or at the end of its warm-up, the same for every server; oha's command;
+// then the run, or why there was none. `referenceName`: whose capacity it is; `fields`: the
+// record's own; `path`: the page asked for.
 async function runAtShare (step, { server, reference, referenceName, seconds, path: urlPath = '/', fields, failRun }) {
-  const capacity = reference?.warmupRates?.at(-1) ?? null
+  const fromCapacityRun = step.rateFrom === CAPACITY_PHASE
+  const capacity = (fromCapacityRun ? reference?.capacityRate : reference?.warmupRates?.at(-1)) ?? null
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
   const argv = ohaArgv({
     cpu: step.pin.client,
@@ -560,9 +569,9 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
     run: 0,
     rateShare: step.rateShare,
     rate,
-    // the rates' source: the reference's last warm-up run in the pass's processes
+    // the rates' source: the reference's capacity run or last warm-up run, in its process
     capacity: capacity
-      ? { program: referenceName, requestsPerSecond: capacity, connections: step.warmupConnections }
+      ? { program: referenceName, requestsPerSecond: capacity, connections: step.warmupConnections, from: fromCapacityRun ? 'capacity' : 'warm-up' }
       : null,
     pin: step.pin,
     seconds,
@@ -572,7 +581,8 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
   if (server.failure) return failed(server.failure)
   if (!capacity) {
     const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
-    return failed(`no rate: ${referenceName}'s warm-up, whose requests/s set the rates, ${why}`)
+    const source = fromCapacityRun ? 'capacity run' : 'warm-up'
+    return failed(`no rate: ${referenceName}'s ${source}, whose requests/s set the rates, ${why}`)
   }
   return ohaAtRate(step, server.started, argv, base, { seconds, rate, failRun })
 }

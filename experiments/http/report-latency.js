@@ -50,8 +50,10 @@ function latencyTables (latency) {
     const rows = servers.map(server => [server, ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
+    // runs before 2026-11-29 took it from the reference's warm-up
+    const source = capacity.from === 'capacity' ? 'in its capacity run' : 'at the end of its warm-up'
     const capacityText = `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered ` +
-      `at ${capacity.connections} connections`
+      `${source} at ${capacity.connections} connections`
     const where = endpoint ? `/${endpoint}, ${modeName(mode)}` : modeName(mode)
     const title = `Latency at ${rated}, ${where} (${formatPercent(rateShare)} of the ${capacityText}): ` +
       `p50 / p99 / p99.9 / max in ms from intended send times (oha, one run of ${latency.seconds} s a cell; ` +

@@ -42,21 +42,34 @@ test('oha at a fixed rate charges a 1 s stall to the requests sent during it, an
   }
 })
 
-test('the latency pass: rates from c-epoll\'s warm-up, the same for every server, collectors traced', async () => {
+test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s, the same for every server, ' +
+  'collectors traced', async () => {
   const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
   const pick = name => http.servers.find(server => server.name === name)
   const selected = [pick('c-epoll'), pick('node-net'), pick('bun')]
-  const options = { http: http.PRESETS.quick, modes: ['keep-alive'], latency: true, timeoutSeconds: 20 }
-  const steps = http.planHttp(selected, options, http.apartPin(), http.apartPin())
-    .filter(step => step.phase === http.LATENCY_PHASE)
+  const options = { http: http.PRESETS.quick, modes: ['keep-alive'], latency: true, timeoutSeconds: 20, placement: 'shared' }
+  const apart = http.apartPin()
+  const shared = { client: apart.server, server: apart.server }
+  const steps = http.planHttp(selected, options, shared, apart)
+  const capacitySteps = steps.filter(step => step.phase === http.CAPACITY_PHASE)
+  const latencySteps = steps.filter(step => step.phase === http.LATENCY_PHASE)
   const session = http.httpSession()
   try {
+    const capacity = []
+    for (const step of capacitySteps) capacity.push((await http.measureStep(step, options, session, null)).record)
+    assert.ok(capacity.every(record => record.ok), JSON.stringify(capacity.map(record => record.failure)))
+    const pids = async () => Promise.all(latencySteps.map(async step => (await session.serverFor(step, options)).started.pid))
+    const before = await pids()
     const records = []
-    for (const step of steps) records.push((await http.measureStep(step, options, session, null)).record)
+    for (const step of latencySteps) records.push((await http.measureStep(step, options, session, null)).record)
     assert.deepEqual(records.map(record => [record.program, record.ok]),
       [['c-epoll', true], ['node-net', true], ['bun', true]], JSON.stringify(records.map(record => record.failure)))
+    // the processes the capacity runs measured, not new ones
+    assert.deepEqual(await pids(), before)
     const [epoll, node, bun] = records
     assert.equal(new Set(records.map(record => record.rate)).size, 1)
+    assert.equal(epoll.capacity.from, 'capacity')
+    assert.equal(epoll.capacity.requestsPerSecond, capacity[0].wrk.requestsPerSecond)
     assert.equal(epoll.rate, http.roundRate(epoll.capacity.requestsPerSecond * http.PRESETS.quick.latency.rateShares[0]))
     assert.equal(epoll.gc.how, null)
     assert.match(epoll.gc.reason, /no garbage collector/)

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
-const { planHttp, roundRate, gcInWindow, PRESETS, LATENCY_PHASE } = require('../../experiments/http/measure')
+const { planHttp, roundRate, gcInWindow, PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
 const { summariseHttp } = require('../../experiments/http/summary')
 const { latencyTables } = require('../../experiments/http/report-latency')
@@ -64,24 +64,36 @@ test('roundRate: two significant digits', () => {
   assert.equal(roundRate(0.2), 1)
 })
 
-test('planHttp: the latency pass, per mode, a generation of its own with collectors traced, load apart', () => {
+test('planHttp: the latency pass, per mode, in the last timed processes after their capacity runs, load apart', () => {
   const selected = [row('c-epoll'), row('node-net')]
   // two rates, so that a cell's key must tell them apart
   const http = { ...PRESETS.default, latency: { ...PRESETS.default.latency, rateShares: [0.05, 0.2] } }
   const options = { http, modes: ['keep-alive', 'close'], latency: true, placement: 'interleaved' }
   const pin = { client: 1, server: 1 }
   const apart = { client: 0, server: 1 }
-  const steps = planHttp(selected, options, pin, apart).filter(step => step.phase === LATENCY_PHASE)
+  const plan = planHttp(selected, options, pin, apart)
+  const steps = plan.filter(step => step.phase === LATENCY_PHASE)
   const { connections, rateShares } = http.latency
   assert.deepEqual(connections, [20, 100, 1000])
   assert.equal(steps.length, 2 * selected.length * connections.length * rateShares.length)
   for (const step of steps) {
     assert.deepEqual(step.pin, apart)
-    assert.equal(step.gcTrace, true)
     assert.equal(step.partner, null)
-    assert.equal(step.process, PRESETS.default.processes)
+    assert.equal(step.process, PRESETS.default.processes - 1)
     assert.equal(step.peers, selected)
+    assert.equal(step.rateFrom, CAPACITY_PHASE)
   }
+  // every server process starts traced: the pass runs in processes the timed runs started
+  assert.ok(plan.filter(step => step.server && step.phase !== 'http-strace').every(step => step.gcTrace === true))
+  // a mode's pass after that mode's capacity runs (its rates come from c-epoll's) and
+  // before the next mode's timed runs, whose processes replace these
+  for (const mode of options.modes) {
+    const at = (phase, which) => plan[which](step => step.phase === phase && step.mode === mode)
+    assert.ok(plan.findLastIndex(step => step.phase === CAPACITY_PHASE && step.mode === mode) < at(LATENCY_PHASE, 'findIndex'))
+    assert.ok(plan.findLastIndex(step => step.phase === PHASE && step.mode === mode) < at(LATENCY_PHASE, 'findIndex'))
+  }
+  const lastKeepAlive = plan.findLastIndex(step => step.phase === LATENCY_PHASE && step.mode === 'keep-alive')
+  assert.ok(lastKeepAlive < plan.findIndex(step => step.phase === PHASE && step.mode === 'close'))
   // every step its own cell, so a resume knows which ran
   assert.equal(new Set(steps.map(experiment.cellKey)).size, steps.length)
   // server by server, so that one server's runs follow one another
@@ -89,6 +101,10 @@ test('planHttp: the latency pass, per mode, a generation of its own with collect
   assert.deepEqual(steps.slice(0, 2 * perServer).map(step => step.server.name),
     [...Array(perServer).fill('c-epoll'), ...Array(perServer).fill('node-net')])
   assert.equal(planHttp(selected, { ...options, latency: false }, pin, apart).filter(step => step.phase === LATENCY_PHASE).length, 0)
+  // wrk apart from the server already (no capacity runs): the rates from the warm-up
+  const apartPlan = planHttp(selected, { ...options, placement: 'apart' }, apart, apart)
+  assert.equal(apartPlan.some(step => step.phase === CAPACITY_PHASE), false)
+  assert.ok(apartPlan.filter(step => step.phase === LATENCY_PHASE).every(step => step.rateFrom === 'warm-up'))
 })
 
 test('serverArgv: V8 flags where a server\'s runtime takes them, in its form; nothing elsewhere', () => {
@@ -124,7 +140,7 @@ test('gcInWindow: per 1,000 requests, the share paused, the longest pause', () =
 })
 
 test('the summary and its tables: the same rates for every server, "cannot sustain" never quoted as latency', () => {
-  const capacity = { program: 'c-epoll', requestsPerSecond: 72000, connections: 128 }
+  const capacity = { program: 'c-epoll', requestsPerSecond: 72000, connections: 128, from: 'capacity' }
   const latency = { p50: 0.1, p90: 0.2, p99: 0.5, p999: 3, max: 4 }
   const record = (program, connections, answered, extra = {}) => ({
     phase: LATENCY_PHASE,
@@ -177,7 +193,10 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   assert.equal(bun.failure, '3 requests failed: connection reset (3)')
   const [table] = latencyTables(summary)
   assert.deepEqual(table.header, ['server', '20 conn.', 'CPU µs/req @20', 'GC @20: /1k req, paused, longest'])
-  assert.match(table.title, /^Latency at 7200 req\/s, keep-alive \(10% of the 72000 req\/s c-epoll answered at 128 connections\)/)
+  assert.match(table.title, /^Latency at 7200 req\/s, keep-alive \(10% of the 72000 req\/s c-epoll answered in its capacity run at 128 connections\)/)
+  // runs whose pass took its rates from c-epoll's warm-up say so
+  const older = { ...summary, rates: { 'keep-alive': { ...summary.rates['keep-alive'], capacity: { ...capacity, from: undefined } } } }
+  assert.match(latencyTables(older)[0].title, /of the 72000 req\/s c-epoll answered at the end of its warm-up at 128 connections/)
   const cell = server => table.rows.find(each => each[0] === server)[1]
   assert.equal(cell('c-epoll'), '0.1 / 0.5 / 3 / 4')
   assert.match(cell('node-net'), /^cannot sustain \(answered 49%\)$/)
