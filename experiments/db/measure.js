@@ -32,7 +32,7 @@ const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
-const { warmUp, gcTraceOf, runAtShare } = require('../http/measure')
+const { warmUp, processTrace, runAtShare } = require('../http/measure')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -45,7 +45,8 @@ const STRACE_PHASE = 'db-strace'
 // same server processes, the server's and its backends' syscalls counted by eBPF probes
 const KERNEL_PHASE = 'db-kernel'
 // The latency pass (as the http experiment's, docs/http.md): after /db's timed and kernel
-// runs, in the same server processes (each started with its collector traced), each
+// runs, in the same server processes (started with their collectors traced; Bun's, whose
+// trace costs CPU, in a traced process of its own: processTrace), each
 // client's first variant under oha on /db at fixed rates, the same for every server (a share
 // of what the reference answered at the end of its warm-up there), on the client's CPU beside
 // the database. Processes of their own cost a default run 20 s of starts and warm-ups.
@@ -102,8 +103,8 @@ function planDb (selected, options, pin) {
   for (const endpoint of endpoints) {
     const cells = (endpoint === 'fortunes' ? firsts : selected).map(server => {
       const group = `${endpoint}: ${server.name}`
-      // every server process with its collector traced, so that the latency pass can run in
-      // the /db processes (a line per collection: docs/http.md)
+      // every server process with its collector traced where that costs nothing measurable
+      // (processTrace), so that the latency pass can run in the /db processes
       return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, gcTrace: true, warmupConnections: Math.max(...connections) }
     })
     // Rounds of one run per server, every server started before the first and kept
@@ -194,9 +195,11 @@ function groupBetween (before, after) {
   return { cpuNs, userTicks, processes: before.size }
 }
 
-// a server's process: one per endpoint
+// a server's process: one per endpoint, and a traced one beside it for a latency run whose
+// trace would cost the timed runs CPU (processTrace)
 const generationOf = step => step.endpoint
-const processOf = step => `${step.server.name}\t${generationOf(step)}`
+const processOf = step => `${step.server.name}\t${generationOf(step)}` +
+  (processTrace(step, LATENCY_PHASE).apart ? '\ttraced' : '')
 const SERVER_STARTS = 2
 // How long a stopped server's backends may take to notice and exit.
 const BACKENDS_EXIT_MS = 5000
@@ -306,8 +309,8 @@ function dbSession (options, interrupted = () => false) {
       const port = await freePort()
       current.port = port
       note(`${what}: starting`)
-      // the latency pass's processes with their collector traced (V8's --trace-gc, Bun's log)
-      const traced = step.gcTrace ? gcTraceOf(step.server) : null
+      // its collector traced (V8's --trace-gc; Bun's log in the latency pass's process)
+      const traced = processTrace(step, LATENCY_PHASE).trace
       current.started = await startServer(step.server, {
         port,
         prefix: ['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? [])],

@@ -58,14 +58,15 @@ const KERNEL_PHASE = 'http-kernel'
 // per wake-up (docs/placement.md: a different figure, not a better one)
 const CAPACITY_PHASE = 'http-capacity'
 // The latency pass (experiments/http/oha.js, docs/http.md): per mode, after the capacity
-// runs, in the last timed server processes (every server process starts with its collector
-// traced: V8's --trace-gc, JavaScriptCore's log; a line per collection, which moved no
-// server's CPU per request in a test in turns, docs/http.md); then, server by server, oha at
-// each count of connections and each rate, oha on the capacity runs' other CPU, so that the
-// load's own CPU time does not queue the server's answers. The rates are the same for every
-// server of a mode: shares of what c-epoll answered in its capacity run there (at the end
-// of its warm-up where there was none), two significant digits. Processes of their own
-// cost a default run 1.6 minutes of starts and warm-ups.
+// runs, in the last timed server processes (every server process starts with V8's
+// --trace-gc, a line per collection, which moved no server's CPU per request in a test in
+// turns; Bun, whose log costs it CPU, runs the pass in a traced process of its own:
+// processTrace); then, server by server, oha at each count of connections and each rate,
+// oha on the capacity runs' other CPU, so that the load's own CPU time does not queue the
+// server's answers. The rates are the same for every server of a mode: shares of what
+// c-epoll answered in its capacity run there (at the end of its warm-up where there was
+// none), two significant digits. Processes of their own cost a default run 1.6 minutes of
+// starts and warm-ups.
 const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
@@ -119,7 +120,8 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
     run,
     warmup: 0,
     pin,
-    // every server process, so that the latency pass can run in the last timed ones
+    // every server process (processTrace says how), so that the latency pass can run in the
+    // last timed ones
     gcTrace: true,
     peers: selected,
     partner: phase === PHASE && reference && server !== reference ? reference : null,
@@ -192,7 +194,9 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
   return steps
 }
 
-const processOf = step => `${step.server.name}\t${step.mode}\t${step.process ?? 0}`
+// a latency run whose trace would cost its timed runs CPU: a traced process beside them
+const processOf = step => `${step.server.name}\t${step.mode}\t${step.process ?? 0}` +
+  (processTrace(step, LATENCY_PHASE).apart ? '\ttraced' : '')
 const serverOf = step => `${step.server.name}\t${step.mode}`
 const generationOf = step => `${step.mode}\t${step.process ?? 0}`
 const SERVER_STARTS = 2
@@ -243,7 +247,7 @@ function httpSession (interrupted = () => false) {
     try {
       fresh.port = await freePort()
       note(`${what}: starting`)
-      const traced = step.gcTrace ? gcTraceOf(step.server) : null
+      const traced = processTrace(step, LATENCY_PHASE).trace
       fresh.started = await startServer(step.server, {
         port: fresh.port,
         prefix: ['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? [])],
@@ -487,11 +491,22 @@ function gcTraceOf (server) {
     const prefix = ['stdbuf', '-oL', '-eL']
     return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
   }
-  // JavaScriptCore's log goes to stderr, unbuffered
+  // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 2-6% of its CPU per request
+  // at 128 connections, every pair of processes alike (studies/gc-trace-cost.js, docs/http.md):
+  // V8's trace, nothing measurable.
   if (runtime.engine === 'jsc') {
-    return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog }
+    return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog, costsCpu: true }
   }
   return null
+}
+
+// How a step's server process traces its collector (step.gcTrace): every process where the
+// trace costs nothing measurable; where it does, the timed runs' processes run untraced and
+// the latency pass (`latencyPhase`) starts a traced process of its own (`apart`).
+function processTrace (step, latencyPhase) {
+  const trace = step.gcTrace ? gcTraceOf(step.server) : null
+  if (!trace?.costsCpu) return { trace, apart: false }
+  return step.phase === latencyPhase ? { trace, apart: true } : { trace: null, apart: false }
 }
 
 // The whole lines a server has printed since `from` ({ stdout, stderr } offsets into what it
@@ -707,5 +722,6 @@ module.exports = {
   roundRate,
   gcInWindow,
   gcTraceOf,
+  processTrace,
   runAtShare
 }

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
-const { planHttp, roundRate, gcInWindow, PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE } = require('../../experiments/http/measure')
+const { planHttp, roundRate, gcInWindow, processTrace, PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
 const { summariseHttp } = require('../../experiments/http/summary')
 const { latencyTables } = require('../../experiments/http/report-latency')
@@ -232,4 +232,16 @@ test('without oha the run says so in one line, and plans no latency run', () => 
     if (saved === undefined) delete process.env.OHA
     else process.env.OHA = saved
   }
+})
+
+test('processTrace: V8 servers traced in every process; Bun\'s log, which costs it CPU, only in a latency process of its own', () => {
+  const step = (name, phase) => ({ server: row(name), phase, gcTrace: true })
+  assert.deepEqual(processTrace(step('node-net', PHASE), LATENCY_PHASE).trace.v8Flags, ['--trace-gc'])
+  assert.equal(processTrace(step('node-net', LATENCY_PHASE), LATENCY_PHASE).apart, false)
+  assert.deepEqual(processTrace(step('bun', PHASE), LATENCY_PHASE), { trace: null, apart: false })
+  const bun = processTrace(step('bun', LATENCY_PHASE), LATENCY_PHASE)
+  assert.equal(bun.apart, true)
+  assert.deepEqual(bun.trace.env, { BUN_JSC_logGC: '1' })
+  assert.deepEqual(processTrace(step('c-epoll', LATENCY_PHASE), LATENCY_PHASE), { trace: null, apart: false })
+  assert.deepEqual(processTrace({ ...step('node-net', PHASE), gcTrace: false }, LATENCY_PHASE), { trace: null, apart: false })
 })
