@@ -1,0 +1,150 @@
+'use strict'
+// What tracing a server's collector costs its CPU per request. The http and db experiments
+// start every server process with its collector traced (V8's --trace-gc line-buffered,
+// JavaScriptCore's BUN_JSC_logGC), so that the latency pass can run in the timed runs'
+// processes (docs/http.md). Per server with a collector and mode, --pairs times: two
+// processes of it on the server's CPU, one traced as the bench traces it and one not, each
+// checked and warmed up, then rounds in which each runs under its own wrk on that CPU, the
+// two taking turns in slices of 50 ms (experiments/http/interleave.js), so that both see the
+// same moment of the machine; every other round the other goes first. Per round, the traced
+// process's CPU per request over the plain one's. Two processes of one server differ by a
+// few per cent whatever their flags (the http experiment's process variance), so one pair
+// cannot tell tracing from that: pairs of fresh processes can. Printed per server and mode:
+// the median ratio over every round and its interval (the sign test's, at the level it
+// carries), each pair's median, and the trace's lines per 1,000 requests.
+//
+//   node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--connections N] [--only A,B]
+const { runCli, RunFailed } = require('../lib/cli')
+const { wholeNumber } = require('../lib/options')
+const { allowedCpus, placementPlan } = require('../lib/placement')
+const { median, medianInterval } = require('../lib/stats')
+const { parseStudyOptions } = require('./per-read')
+const { servers, MODES, freePort, startServer } = require('../experiments/http/servers')
+const { checkLoad } = require('../experiments/http/client')
+const { runInterleaved } = require('../experiments/http/interleave')
+const { wrkArgv, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../experiments/http/wrk')
+const { processCpu, cpuBetween } = require('../experiments/http/cpu')
+const { warmUp, gcTraceOf, PRESETS } = require('../experiments/http/measure')
+const { unavailableReason } = require('../lib/rows')
+
+const USAGE = `usage: node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--connections N] [--only A,B]
+  --pairs N        pairs of fresh processes, traced and plain, per server and mode (default 3)
+  --rounds N       rounds of a pair's two processes in turns (default 6)
+  --connections N  wrk's connections (default 128, the http experiment's)
+  --only A,B       servers with a collector (default node-http, node-net, deno, bun, just-epoll)
+  --help           this text`
+
+const DEFAULT_SERVERS = ['node-http', 'node-net', 'deno', 'bun', 'just-epoll']
+
+function parseOptions (argv) {
+  const spec = { pairs: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } }
+  return parseStudyOptions(argv, spec, USAGE, values => ({
+    pairs: wholeNumber(values.pairs ?? '3', 'pairs', 1),
+    rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
+    connections: wholeNumber(values.connections ?? '128', 'connections', 1),
+    only: tracedServers(values.only ? values.only.split(',') : DEFAULT_SERVERS)
+  }))
+}
+
+// The servers asked for: each must exist, run here and have a trace of its collector.
+function tracedServers (names) {
+  return names.map(name => {
+    const server = servers.find(row => row.name === name)
+    if (!server) throw new Error(`--only ${name} is no http server; they are: ${servers.map(row => row.name).join(', ')}`)
+    const reason = unavailableReason(server)
+    if (reason) throw new Error(`${name} cannot run here: ${reason}`)
+    if (!gcTraceOf(server)) throw new Error(`${name} has no trace of its collector: leave it out`)
+    return server
+  })
+}
+
+// A process of `server`, traced or not, on the server's CPU: started, checked, warmed up.
+async function started (server, mode, { traced, pin, connections, stopped }) {
+  const trace = traced ? gcTraceOf(server) : null
+  const port = await freePort()
+  const process = await startServer(server, {
+    port,
+    prefix: ['taskset', '-c', String(pin.server), ...(trace?.prefix ?? [])],
+    v8Flags: trace?.v8Flags ?? [],
+    env: trace?.env ?? {}
+  })
+  const entry = { started: process, port, unannouncedClose: false, warmupRates: [], warmupCpuUs: [] }
+  try {
+    // a server that closes without saying so (bun with Connection: close) is measured as
+    // the bench measures it
+    const { problem, unannouncedCloses } = await checkLoad(port, mode)
+    if (problem) throw new Error(problem)
+    entry.unannouncedClose = unannouncedCloses > 0
+    await warmUp(entry, { server, mode, connections, pin }, PRESETS.default, stopped)
+  } catch (err) {
+    await process.stop()
+    throw new RunFailed(`${server.name}, ${mode}${traced ? ', traced' : ''}: ${err.message}`)
+  }
+  return entry
+}
+
+const lines = text => text.split('\n').length - 1
+const printedLines = entry => lines(entry.started.output().stdout) + lines(entry.started.output().stderr)
+
+// One round: both processes under their wrks in turns. Their CPU per request (µs) and the
+// traced one's lines printed.
+async function round ({ plain, traced }, step, firstTraced) {
+  const pairs = firstTraced ? [traced, plain] : [plain, traced]
+  const load = { seconds: PRESETS.default.seconds }
+  const before = pairs.map(entry => processCpu(entry.started.pid))
+  const linesBefore = printedLines(traced)
+  const runs = await runInterleaved(pairs.map(entry => ({ argv: wrkArgv(step, entry.port, { http: load }) })),
+    { timeoutMs: load.seconds * 1000 + WRK_GRACE_MS })
+  const after = pairs.map(entry => processCpu(entry.started.pid))
+  const perRequest = pairs.map((entry, i) => {
+    const output = parseWrk(runs[i].stdout)
+    const failure = wrkFailure({ wrk: runs[i], output, exited: entry.started.exited(), unannouncedClose: entry.unannouncedClose, connections: step.connections, seconds: load.seconds })
+    if (failure) throw new RunFailed(`${step.server.name}, ${step.mode}: ${failure}`)
+    return { cpuUs: cpuBetween(before[i], after[i]).cpuNs / output.requests / 1000, requests: output.requests }
+  })
+  const [tracedRun, plainRun] = firstTraced ? perRequest : [perRequest[1], perRequest[0]]
+  return { ratio: tracedRun.cpuUs / plainRun.cpuUs, linesPerThousand: (printedLines(traced) - linesBefore) / tracedRun.requests * 1000 }
+}
+
+const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
+
+async function main ({ pairs, rounds, connections, only }, stopped) {
+  const { server: cpu } = placementPlan(allowedCpus()).http
+  const pin = { client: cpu, server: cpu }
+  console.log(`${pairs} pairs of processes, ${rounds} rounds of ${PRESETS.default.seconds} s each, per server and ` +
+    `mode; ${connections} connections; every process and wrk on CPU ${cpu}`)
+  console.log('server        mode        traced/plain CPU per request (interval, level)  each pair\'s median   ' +
+    'trace lines per 1k requests')
+  for (const server of only) {
+    for (const mode of MODES) {
+      const step = { server, mode, connections, pin }
+      const results = []
+      const pairMedians = []
+      for (let pair = 0; pair < pairs && !stopped(); pair++) {
+        const processes = {}
+        try {
+          processes.plain = await started(server, mode, { traced: false, pin, connections, stopped })
+          processes.traced = await started(server, mode, { traced: true, pin, connections, stopped })
+          const own = []
+          for (let i = 0; i < rounds && !stopped(); i++) own.push(await round(processes, step, i % 2 === 1))
+          results.push(...own)
+          pairMedians.push(median(own.map(result => result.ratio)))
+        } finally {
+          for (const entry of Object.values(processes)) await entry.started.stop()
+        }
+      }
+      const interval = medianInterval(results.map(result => result.ratio))
+      const spread = interval
+        ? `${fixed(interval.estimate, 3)} (${fixed(interval.low, 3)}-${fixed(interval.high, 3)}, ${fixed(interval.level * 100, 1)}%)`
+        : '-'
+      const linesPerThousand = results.length ? median(results.map(result => result.linesPerThousand)) : null
+      console.log([server.name.padEnd(13), mode.padEnd(11), spread.padEnd(47),
+        pairMedians.map(value => fixed(value, 3)).join(' ').padEnd(20), fixed(linesPerThousand, 2)].join(' '))
+    }
+  }
+  return 0
+}
+
+if (require.main === module) runCli({ name: 'gc-trace-cost.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
+
+module.exports = { parseOptions }
