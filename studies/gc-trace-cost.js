@@ -37,7 +37,8 @@ const USAGE = `usage: node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--
 const DEFAULT_SERVERS = ['node-http', 'node-net', 'deno', 'bun', 'just-epoll']
 
 function parseOptions (argv) {
-  const spec = { pairs: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } }
+  const text = { type: 'string' }
+  const spec = { pairs: text, rounds: text, connections: text, only: text }
   return parseStudyOptions(argv, spec, USAGE, values => ({
     pairs: wholeNumber(values.pairs ?? '3', 'pairs', 1),
     rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
@@ -50,7 +51,8 @@ function parseOptions (argv) {
 function tracedServers (names) {
   return names.map(name => {
     const server = servers.find(row => row.name === name)
-    if (!server) throw new Error(`--only ${name} is no http server; they are: ${servers.map(row => row.name).join(', ')}`)
+    const names = servers.map(row => row.name).join(', ')
+    if (!server) throw new Error(`--only ${name} is no http server; they are: ${names}`)
     const reason = unavailableReason(server)
     if (reason) throw new Error(`${name} cannot run here: ${reason}`)
     if (!gcTraceOf(server)) throw new Error(`${name} has no trace of its collector: leave it out`)
@@ -98,12 +100,20 @@ async function round ({ plain, traced }, step, firstTraced) {
   const after = pairs.map(entry => processCpu(entry.started.pid))
   const perRequest = pairs.map((entry, i) => {
     const output = parseWrk(runs[i].stdout)
-    const failure = wrkFailure({ wrk: runs[i], output, exited: entry.started.exited(), unannouncedClose: entry.unannouncedClose, connections: step.connections, seconds: load.seconds })
+    const failure = wrkFailure({
+      wrk: runs[i],
+      output,
+      exited: entry.started.exited(),
+      unannouncedClose: entry.unannouncedClose,
+      connections: step.connections,
+      seconds: load.seconds
+    })
     if (failure) throw new RunFailed(`${step.server.name}, ${step.mode}: ${failure}`)
     return { cpuUs: cpuBetween(before[i], after[i]).cpuNs / output.requests / 1000, requests: output.requests }
   })
   const [tracedRun, plainRun] = firstTraced ? perRequest : [perRequest[1], perRequest[0]]
-  return { ratio: tracedRun.cpuUs / plainRun.cpuUs, linesPerThousand: (printedLines(traced) - linesBefore) / tracedRun.requests * 1000 }
+  const linesPerThousand = (printedLines(traced) - linesBefore) / tracedRun.requests * 1000
+  return { ratio: tracedRun.cpuUs / plainRun.cpuUs, linesPerThousand }
 }
 
 const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
@@ -134,9 +144,8 @@ async function main ({ pairs, rounds, connections, only }, stopped) {
         }
       }
       const interval = medianInterval(results.map(result => result.ratio))
-      const spread = interval
-        ? `${fixed(interval.estimate, 3)} (${fixed(interval.low, 3)}-${fixed(interval.high, 3)}, ${fixed(interval.level * 100, 1)}%)`
-        : '-'
+      const range = interval && `${fixed(interval.low, 3)}-${fixed(interval.high, 3)}`
+      const spread = interval ? `${fixed(interval.estimate, 3)} (${range}, ${fixed(interval.level * 100, 1)}%)` : '-'
       const linesPerThousand = results.length ? median(results.map(result => result.linesPerThousand)) : null
       console.log([server.name.padEnd(13), mode.padEnd(11), spread.padEnd(47),
         pairMedians.map(value => fixed(value, 3)).join(' ').padEnd(20), fixed(linesPerThousand, 2)].join(' '))
@@ -145,6 +154,8 @@ async function main ({ pairs, rounds, connections, only }, stopped) {
   return 0
 }
 
-if (require.main === module) runCli({ name: 'gc-trace-cost.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
+if (require.main === module) {
+  runCli({ name: 'gc-trace-cost.js', usage: USAGE, parse: parseOptions, run: main, measures: true })
+}
 
 module.exports = { parseOptions }

@@ -46,10 +46,10 @@ const STRACE_PHASE = 'db-strace'
 const KERNEL_PHASE = 'db-kernel'
 // The latency pass (as the http experiment's, docs/http.md): after /db's timed and kernel
 // runs, in the same server processes (started with their collectors traced; Bun's, whose
-// trace costs CPU, in a traced process of its own: processTrace), each
-// client's first variant under oha on /db at fixed rates, the same for every server (a share
-// of what the reference answered at the end of its warm-up there), on the client's CPU beside
-// the database. Processes of their own cost a default run 20 s of starts and warm-ups.
+// trace costs CPU, in a traced process of its own: processTrace), each client's first
+// variant under oha on /db at fixed rates, the same for every server (a share of what the
+// reference answered at the end of its warm-up there), on the client's CPU beside the
+// database. Processes of their own cost a default run 20 s of starts and warm-ups.
 const LATENCY_PHASE = 'db-latency'
 const LATENCY_ENDPOINT = 'db'
 const MODE = 'keep-alive'
@@ -103,9 +103,11 @@ function planDb (selected, options, pin) {
   for (const endpoint of endpoints) {
     const cells = (endpoint === 'fortunes' ? firsts : selected).map(server => {
       const group = `${endpoint}: ${server.name}`
+      const where = { endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group }
+      const cell = { program: server, server, ...where }
       // every server process with its collector traced where that costs nothing measurable
       // (processTrace), so that the latency pass can run in the /db processes
-      return { program: server, server, endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, gcTrace: true, warmupConnections: Math.max(...connections) }
+      return { ...cell, gcTrace: true, warmupConnections: Math.max(...connections) }
     })
     // Rounds of one run per server, every server started before the first and kept
     // running: the servers a table compares share the machine's drift, run for run. Each
@@ -131,7 +133,9 @@ function planDb (selected, options, pin) {
         }
       }
     }
-    if (options.latency && endpoint === LATENCY_ENDPOINT) steps.push(...latencySteps(cells, reference, options.db.latency))
+    if (options.latency && endpoint === LATENCY_ENDPOINT) {
+      steps.push(...latencySteps(cells, reference, options.db.latency))
+    }
     // traced in the same server processes once the timed rounds are done; a request of
     // many queries takes as many calls as that many requests of one, so fewer are sent
     if (!options.strace) continue
@@ -147,15 +151,18 @@ function planDb (selected, options, pin) {
 // are done: each client's first variant, the reference's client by the reference, whose
 // capacity sets the rates.
 function latencySteps (cells, reference, { connections: counts, rateShares }) {
-  const firsts = cells.filter(cell => cells.find(other => other.server.server === cell.server.server) === cell)
-  const rows = firsts.map(cell => reference && cell.server.server === reference.server ? cells.find(other => other.server === reference) : cell)
+  const clientOf = cell => cell.server.server
+  const firsts = cells.filter(cell => cells.find(other => clientOf(other) === clientOf(cell)) === cell)
+  const referenceCell = cells.find(cell => cell.server === reference)
+  const rows = firsts.map(cell => referenceCell && clientOf(cell) === clientOf(referenceCell) ? referenceCell : cell)
   const steps = []
   for (const cell of rows) {
     for (const count of counts) {
       for (const rateShare of rateShares) {
         const label = `latency: ${cell.server.name}, /${LATENCY_ENDPOINT}, ${count} connections, ` +
           `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
-        steps.push({ ...cell, phase: LATENCY_PHASE, peers: cells, connections: count, rateShare, run: 0, rateFrom: 'warm-up', label })
+        const where = { connections: count, rateShare, run: 0, rateFrom: 'warm-up' }
+        steps.push({ ...cell, ...where, phase: LATENCY_PHASE, peers: cells, label })
       }
     }
   }

@@ -491,11 +491,12 @@ function gcTraceOf (server) {
     const prefix = ['stdbuf', '-oL', '-eL']
     return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
   }
-  // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 2-6% of its CPU per request
-  // at 128 connections, every pair of processes alike (studies/gc-trace-cost.js, docs/http.md):
-  // V8's trace, nothing measurable.
+  // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 6% of its CPU per request
+  // with keep-alive at 128 connections, in every pair of processes of two runs of
+  // studies/gc-trace-cost.js (docs/http.md); V8's trace, nothing measurable.
   if (runtime.engine === 'jsc') {
-    return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env: { BUN_JSC_logGC: '1' }, parse: parseJscGcLog, costsCpu: true }
+    const env = { BUN_JSC_logGC: '1' }
+    return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env, parse: parseJscGcLog, costsCpu: true }
   }
   return null
 }
@@ -586,7 +587,12 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
     rate,
     // the rates' source: the reference's capacity run or last warm-up run, in its process
     capacity: capacity
-      ? { program: referenceName, requestsPerSecond: capacity, connections: step.warmupConnections, from: fromCapacityRun ? 'capacity' : 'warm-up' }
+      ? {
+          program: referenceName,
+          requestsPerSecond: capacity,
+          connections: step.warmupConnections,
+          from: fromCapacityRun ? 'capacity' : 'warm-up'
+        }
       : null,
     pin: step.pin,
     seconds,

@@ -50,7 +50,7 @@ function latencyTables (latency) {
     const rows = servers.map(server => [server, ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
-    // runs before 2026-11-29 took it from the reference's warm-up
+    // runs before commit 0aceafe took it from the reference's warm-up
     const source = capacity.from === 'capacity' ? 'in its capacity run' : 'at the end of its warm-up'
     const capacityText = `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered ` +
       `${source} at ${capacity.connections} connections`

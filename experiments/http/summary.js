@@ -46,9 +46,9 @@ const LATENCY_WORDS = {
   onSchedule: 'requests sent on schedule whether or not answers have come back, spread over the connections',
   fromIntended: 'latency from each request\'s intended send time (--latency-correction), so a stall is ' +
     'charged to every request that waited behind it',
-  processes: 'in the last timed server processes, V8\'s collectors traced from their start, Bun\'s in ' +
-    'a traced process of its own, whose log costs it CPU (until commit 0aceafe, every server in processes ' +
-    'of their own, warmed up)',
+  processes: 'in timed server processes after their timed runs, V8\'s collectors traced from their ' +
+    'start, Bun\'s in a traced process of its own, whose log costs it CPU (until commit 0aceafe, every ' +
+    'server in processes of their own, warmed up)',
   cannotSustain: `a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests its rate asked ` +
     '"cannot sustain" it, and its latency is not quoted',
   gc: 'GC: collections per 1,000 requests, the share of the run the world was stopped and the longest ' +
@@ -74,7 +74,8 @@ const MEANING = {
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; until ` +
-    `commit 0aceafe, at the end of its warm-up), ${LATENCY_WORDS.onSchedule}, oha on the other CPU: ${LATENCY_WORDS.fromIntended}; ` +
+    `commit 0aceafe, at the end of its warm-up), ${LATENCY_WORDS.onSchedule}, oha on the other CPU: ` +
+    `${LATENCY_WORDS.fromIntended}; ` +
     `one run per server, count of connections and rate, ${LATENCY_WORDS.processes}; ` +
     `${LATENCY_WORDS.cannotSustain}; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ${LATENCY_WORDS.once}: ` +
     'on a noisy VM two runs back to back moved p99.9 by a median factor of 1.5 in cells calm in both ' +

@@ -47,7 +47,9 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
   const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
   const pick = name => http.servers.find(server => server.name === name)
   const selected = [pick('c-epoll'), pick('node-net'), pick('bun')]
-  const options = { http: http.PRESETS.quick, modes: ['keep-alive'], latency: true, timeoutSeconds: 20, placement: 'shared' }
+  const options = {
+    http: http.PRESETS.quick, modes: ['keep-alive'], latency: true, timeoutSeconds: 20, placement: 'shared'
+  }
   const apart = http.apartPin()
   const shared = { client: apart.server, server: apart.server }
   const steps = http.planHttp(selected, options, shared, apart)

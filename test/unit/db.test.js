@@ -257,13 +257,15 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
   // client's first variant, the reference for its own client, rates from its warm-up
   const withNode = [...chosen.slice().reverse(), servers.find(server => server.name === 'node-pg-prepared-pipelined')]
   const latency = { connections: [20, 100], rateShares: [0.1], seconds: 2 }
-  const withPass = planDb(withNode, { strace: true, kernel: true, latency: true, placement: 'interleaved', db: { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'], latency } }, pin)
+  const db = { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'], latency }
+  const withPass = planDb(withNode, { strace: true, kernel: true, latency: true, placement: 'interleaved', db }, pin)
   const phases = withPass.filter(step => step.endpoint === 'db').map(step => step.phase)
   assert.deepEqual([...new Set(phases)], ['db', 'db-kernel', 'db-latency', 'db-strace'])
   assert.equal(phases.lastIndexOf('db-kernel') + 1, phases.indexOf('db-latency'))
   const passSteps = withPass.filter(step => step.phase === 'db-latency')
   assert.deepEqual(passSteps.map(step => `${step.server.name} ${step.connections}`), [
-    'c-libpq-prepared-pipelined 20', 'c-libpq-prepared-pipelined 100', 'node-pg-prepared-pipelined 20', 'node-pg-prepared-pipelined 100'
+    'c-libpq-prepared-pipelined 20', 'c-libpq-prepared-pipelined 100',
+    'node-pg-prepared-pipelined 20', 'node-pg-prepared-pipelined 100'
   ])
   assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === 'warm-up' && step.peers.length === 3))
   // every server process starts with its collector traced, the pass's and the others alike
