@@ -481,8 +481,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
-// How the latency pass traces a server's collector: V8's --trace-gc (Node, Deno, the host),
-// JavaScriptCore's log (Bun), or null where there is no collector or no trace of it.
+// How a server process traces its collector (processTrace says which processes do): V8's
+// --trace-gc (Node, Deno, the host), JavaScriptCore's log (Bun), or null where there is no
+// collector or no trace of it.
 function gcTraceOf (server) {
   const runtime = runtimes[server.runtime]
   // V8 prints its trace with C's stdio, which holds 4 KiB at a time in a pipe: a run would
@@ -491,9 +492,9 @@ function gcTraceOf (server) {
     const prefix = ['stdbuf', '-oL', '-eL']
     return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
   }
-  // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 6% of its CPU per request
-  // with keep-alive at 128 connections, in every pair of processes of two runs of
-  // studies/gc-trace-cost.js (docs/http.md); V8's trace, nothing measurable.
+  // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 2-8% of its CPU per request
+  // with keep-alive at 128 connections in each of the six pairs of processes of two runs of
+  // studies/gc-trace-cost.js (docs/http.md); V8's trace, nothing its pairs could tell.
   if (runtime.engine === 'jsc') {
     const env = { BUN_JSC_logGC: '1' }
     return { how: 'BUN_JSC_logGC=1', prefix: [], v8Flags: [], env, parse: parseJscGcLog, costsCpu: true }
@@ -542,13 +543,20 @@ function gcInWindow (events, answered, windowNs) {
 }
 
 // A latency pass run: oha at the step's rate and connections, the server's CPU and its
-// collections over the run. The rate is step.rateShare of what the reference answered at
-// the end of its warm-up in this generation (wrk on another CPU, at the most connections).
+// collections over the run. The rate is step.rateShare of what the reference answered in
+// its capacity run in this generation (step.rateFrom), else at the end of its warm-up.
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, options, note)
   const referenceRow = step.peers.find(peer => peer.name === REFERENCE)
   const referenceStep = referenceRow ? { ...step, server: referenceRow, program: referenceRow } : null
   const reference = referenceStep ? await session.serverFor(referenceStep, options, note) : null
+  // a resumed run's processes did not run the reference's capacity run, which the log has:
+  // it runs once more, unlogged, for the rates (the record's capacity says what it read)
+  if (step.rateFrom === CAPACITY_PHASE && reference && !reference.failure && reference.capacityRate == null) {
+    note(`${REFERENCE}: its capacity once more, for the rates`)
+    const capacityStep = { ...referenceStep, phase: CAPACITY_PHASE, connections: step.warmupConnections, partner: null }
+    await measureStep(capacityStep, options, session, null, note)
+  }
   const { seconds } = options.http.latency ?? PRESETS.default.latency
   return runAtShare(step, {
     server,

@@ -73,8 +73,9 @@ const MEANING = {
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
-    `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; until ` +
-    `commit 0aceafe, at the end of its warm-up), ${LATENCY_WORDS.onSchedule}, oha on the other CPU: ` +
+    `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
+    'of its warm-up where there was no capacity run, and until commit 0aceafe), ' +
+    `${LATENCY_WORDS.onSchedule}, oha on the other CPU: ` +
     `${LATENCY_WORDS.fromIntended}; ` +
     `one run per server, count of connections and rate, ${LATENCY_WORDS.processes}; ` +
     `${LATENCY_WORDS.cannotSustain}; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ${LATENCY_WORDS.once}: ` +
@@ -277,7 +278,8 @@ function latencyRuns (runs, setup = null) {
   if (runs.length === 0) return null
   const rates = {}
   // a share's rate is one per mode, but a process of the reference started again (a resume, a
-  // failed start) measures its capacity again: then `others` lists the rates beside it
+  // failed start) measures its capacity again (http: a capacity run once more, unlogged):
+  // then `others` lists the rates beside it
   for (const run of runs.filter(each => each.capacity)) {
     // the db experiment's runs name their endpoint
     const named = run.endpoint ? { endpoint: run.endpoint } : {}
