@@ -9,15 +9,18 @@
 // same moment of the machine; every other round the other goes first. Per round, the traced
 // process's CPU per request over the plain one's. Two processes of one server differ by a
 // few per cent whatever their flags (the http experiment's process variance), so one pair
-// cannot tell tracing from that: pairs of fresh processes can. Printed per server and mode:
-// the median ratio over every round and its interval (the sign test's, at the level it
-// carries), each pair's median, and the trace's lines per 1,000 requests.
+// cannot tell tracing from that: pairs of fresh processes can, and the pair is the unit.
+// Printed per server and mode: the median of the pairs' medians and its interval
+// (lib/stats.js fewValuesInterval: the range at 1 - 2/2^n below 6 pairs, none below 4),
+// each pair's median, and the trace's lines per 1,000 requests. The runs in
+// docs/http/2026-11-29/ printed an interval over every round instead, as if the rounds of a
+// pair were independent: it overstated its level.
 //
 //   node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--connections N] [--only A,B]
 const { runCli, RunFailed } = require('../lib/cli')
 const { wholeNumber } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
-const { median, medianInterval } = require('../lib/stats')
+const { median, fewValuesInterval } = require('../lib/stats')
 const { parseStudyOptions } = require('./per-read')
 const { servers, MODES, freePort, startServer } = require('../experiments/http/servers')
 const { checkLoad } = require('../experiments/http/client')
@@ -28,7 +31,7 @@ const { warmUp, gcTraceOf, PRESETS } = require('../experiments/http/measure')
 const { unavailableReason } = require('../lib/rows')
 
 const USAGE = `usage: node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--connections N] [--only A,B]
-  --pairs N        pairs of fresh processes, traced and plain, per server and mode (default 3)
+  --pairs N        pairs of fresh processes, traced and plain, per server and mode (default 4)
   --rounds N       rounds of a pair's two processes in turns (default 6)
   --connections N  wrk's connections (default 128, the http experiment's)
   --only A,B       servers with a collector (default node-http, node-net, deno, bun, just-epoll)
@@ -40,7 +43,7 @@ function parseOptions (argv) {
   const text = { type: 'string' }
   const spec = { pairs: text, rounds: text, connections: text, only: text }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    pairs: wholeNumber(values.pairs ?? '3', 'pairs', 1),
+    pairs: wholeNumber(values.pairs ?? '4', 'pairs', 1),
     rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
     connections: wholeNumber(values.connections ?? '128', 'connections', 1),
     only: tracedServers(values.only ? values.only.split(',') : DEFAULT_SERVERS)
@@ -123,8 +126,8 @@ async function main ({ pairs, rounds, connections, only }, stopped) {
   const pin = { client: cpu, server: cpu }
   console.log(`${pairs} pairs of processes, ${rounds} rounds of ${PRESETS.default.seconds} s each, per server and ` +
     `mode; ${connections} connections; every process and wrk on CPU ${cpu}`)
-  console.log('server        mode        traced/plain CPU per request (interval, level)  each pair\'s median   ' +
-    'trace lines per 1k requests')
+  console.log('server        mode        traced/plain CPU per request, pairs (interval, level)  each pair\'s median' +
+    '          trace lines per 1k requests')
   for (const server of only) {
     for (const mode of MODES) {
       const step = { server, mode, connections, pin }
@@ -143,12 +146,14 @@ async function main ({ pairs, rounds, connections, only }, stopped) {
           for (const entry of Object.values(processes)) await entry.started.stop()
         }
       }
-      const interval = medianInterval(results.map(result => result.ratio))
+      const interval = fewValuesInterval(pairMedians)
       const range = interval && `${fixed(interval.low, 3)}-${fixed(interval.high, 3)}`
-      const spread = interval ? `${fixed(interval.estimate, 3)} (${range}, ${fixed(interval.level * 100, 1)}%)` : '-'
+      const spread = interval
+        ? `${fixed(interval.estimate, 3)} (${range}, ${fixed(interval.level * 100, 1)}%)`
+        : `${fixed(pairMedians.length ? median(pairMedians) : null, 3)} (too few pairs for an interval)`
       const linesPerThousand = results.length ? median(results.map(result => result.linesPerThousand)) : null
-      console.log([server.name.padEnd(13), mode.padEnd(11), spread.padEnd(47),
-        pairMedians.map(value => fixed(value, 3)).join(' ').padEnd(20), fixed(linesPerThousand, 2)].join(' '))
+      console.log([server.name.padEnd(13), mode.padEnd(11), spread.padEnd(54),
+        pairMedians.map(value => fixed(value, 3)).join(' ').padEnd(30), fixed(linesPerThousand, 2)].join(' '))
     }
   }
   return 0
