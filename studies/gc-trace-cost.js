@@ -54,8 +54,9 @@ function parseOptions (argv) {
 function tracedServers (names) {
   return names.map(name => {
     const server = servers.find(row => row.name === name)
-    const names = servers.map(row => row.name).join(', ')
-    if (!server) throw new Error(`--only ${name} is no http server; they are: ${names}`)
+    if (!server) {
+      throw new Error(`--only ${name} is no http server; they are: ${servers.map(row => row.name).join(', ')}`)
+    }
     const reason = unavailableReason(server)
     if (reason) throw new Error(`${name} cannot run here: ${reason}`)
     if (!gcTraceOf(server)) throw new Error(`${name} has no trace of its collector: leave it out`)
@@ -67,13 +68,13 @@ function tracedServers (names) {
 async function started (server, mode, { traced, pin, connections, stopped }) {
   const trace = traced ? gcTraceOf(server) : null
   const port = await freePort()
-  const process = await startServer(server, {
+  const child = await startServer(server, {
     port,
     prefix: ['taskset', '-c', String(pin.server), ...(trace?.prefix ?? [])],
     v8Flags: trace?.v8Flags ?? [],
     env: trace?.env ?? {}
   })
-  const entry = { started: process, port, unannouncedClose: false, warmupRates: [], warmupCpuUs: [] }
+  const entry = { started: child, port, unannouncedClose: false, warmupRates: [], warmupCpuUs: [] }
   try {
     // a server that closes without saying so (bun with Connection: close) is measured as
     // the bench measures it
@@ -82,7 +83,7 @@ async function started (server, mode, { traced, pin, connections, stopped }) {
     entry.unannouncedClose = unannouncedCloses > 0
     await warmUp(entry, { server, mode, connections, pin }, PRESETS.default, stopped)
   } catch (err) {
-    await process.stop()
+    await child.stop()
     throw new RunFailed(`${server.name}, ${mode}${traced ? ', traced' : ''}: ${err.message}`)
   }
   return entry
@@ -94,14 +95,14 @@ const printedLines = entry => lines(entry.started.output().stdout) + lines(entry
 // One round: both processes under their wrks in turns. Their CPU per request (µs) and the
 // traced one's lines printed.
 async function round ({ plain, traced }, step, firstTraced) {
-  const pairs = firstTraced ? [traced, plain] : [plain, traced]
+  const order = firstTraced ? [traced, plain] : [plain, traced]
   const load = { seconds: PRESETS.default.seconds }
-  const before = pairs.map(entry => processCpu(entry.started.pid))
+  const before = order.map(entry => processCpu(entry.started.pid))
   const linesBefore = printedLines(traced)
-  const runs = await runInterleaved(pairs.map(entry => ({ argv: wrkArgv(step, entry.port, { http: load }) })),
+  const runs = await runInterleaved(order.map(entry => ({ argv: wrkArgv(step, entry.port, { http: load }) })),
     { timeoutMs: load.seconds * 1000 + WRK_GRACE_MS })
-  const after = pairs.map(entry => processCpu(entry.started.pid))
-  const perRequest = pairs.map((entry, i) => {
+  const after = order.map(entry => processCpu(entry.started.pid))
+  const perRequest = order.map((entry, i) => {
     const output = parseWrk(runs[i].stdout)
     const failure = wrkFailure({
       wrk: runs[i],
