@@ -433,11 +433,13 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     })
     : null
   if (partnerFailure) await session.closeServer(partnerStep)
-  let failure = wrkFailure({ wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
-    (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null) ??
-    kernel?.problem ?? null
-  if (!failure && !server.database.alive()) failure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
-  if (failure) await session.closeServer(step)
+  let serverFailure = wrkFailure({ wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
+    (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null)
+  if (!serverFailure && !server.database.alive()) serverFailure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
+  // the tracer's own problem fails this run, not the process, whose later runs (the latency
+  // pass's, the strace pass's) are as good as they were
+  const failure = serverFailure ?? kernel?.problem ?? null
+  if (serverFailure) await session.closeServer(step)
   // a connection the server reopened during the run is its own, not the next server's
   else session.backendsOf(step)
   const serverCpu = before.server && after.server ? cpuBetween(before.server, after.server) : null

@@ -431,10 +431,12 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     ? wrkFailure({ wrk: partnerWrk, output: partnerOutput, exited: partner.started.exited(), unannouncedClose: partner.unannouncedClose, connections: step.connections, seconds: runOptions.http.seconds })
     : null
   if (partnerFailure) await session.failRun(partnerStep, partnerFailure)
-  const failure = wrkFailure({ ...ran, connections: step.connections, seconds: runOptions.http.seconds }) ??
-    (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null) ??
-    kernel?.problem ?? null
-  if (failure) await session.failRun(step, failure)
+  const serverFailure = wrkFailure({ ...ran, connections: step.connections, seconds: runOptions.http.seconds }) ??
+    (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null)
+  // the tracer's own problem fails this run, not the process, whose later runs (the latency
+  // pass's) are as good as they were
+  const failure = serverFailure ?? kernel?.problem ?? null
+  if (serverFailure) await session.failRun(step, serverFailure)
   const record = {
     ...base,
     ok: failure === null,
