@@ -524,7 +524,14 @@ async function measureLatency (step, options, session, note) {
     referenceName: REFERENCE,
     seconds: options.db.latency.seconds,
     path: step.path,
-    fields: { phase: LATENCY_PHASE, program: step.server.name, endpoint: step.endpoint, mode: MODE },
+    // tracedApart: run in a traced process beside the timed one, not in it
+    fields: {
+      phase: LATENCY_PHASE,
+      program: step.server.name,
+      endpoint: step.endpoint,
+      mode: MODE,
+      tracedApart: processTrace(step, LATENCY_PHASE).apart
+    },
     failRun: () => session.closeServer(step)
   })
   // a connection the server reopened during the run is its own, not the next server's

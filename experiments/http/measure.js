@@ -565,7 +565,15 @@ async function measureLatency (step, options, session, note) {
     reference,
     referenceName: REFERENCE,
     seconds,
-    fields: { phase: LATENCY_PHASE, program: step.server.name, mode: step.mode, process: step.process, round: 0 },
+    // process: the timed one the pass ran in, or, apart, the traced one beside it
+    fields: {
+      phase: LATENCY_PHASE,
+      program: step.server.name,
+      mode: step.mode,
+      process: step.process,
+      tracedApart: processTrace(step, LATENCY_PHASE).apart,
+      round: 0
+    },
     failRun: failure => session.failRun(step, failure)
   })
 }

@@ -254,6 +254,7 @@ test(LATENCY_TITLE, { skip: ohaReason() ?? false }, async () => {
     assert.deepEqual(records[0].gc, { how: null, reason: records[0].gc.reason })
     assert.equal(records[1].gc.how, 'V8 --trace-gc')
     assert.match(records[1].serverCommand, /--trace-gc/)
+    assert.deepEqual(records.map(record => record.tracedApart), [false, false])
     assert.ok(records[1].gc.collections >= 0 && records[1].gc.pausedShare >= 0)
     // the timed run's process, still up
     const latencyPid = (await session.serverFor(latency[1])).started.pid

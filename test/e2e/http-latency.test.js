@@ -94,6 +94,7 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
     assert.equal(node.gc.how, 'V8 --trace-gc')
     assert.match(node.serverCommand, / --trace-gc .*http\/node-net\.js \d+$/)
     assert.equal(bun.gc.how, 'BUN_JSC_logGC=1')
+    assert.deepEqual(records.map(record => record.tracedApart), [false, false, true])
     assert.match(bun.serverCommand, /^BUN_JSC_logGC=1 taskset /)
     for (const record of records) {
       assert.ok(record.oha.answered > 0 && record.server.cpuNs > 0 && record.ohaCpuNs >= 0, JSON.stringify(record))
