@@ -6,7 +6,10 @@
 //    99.17    0.081532           4     16385         1 read
 // The errors column is blank when a syscall never failed. And whether strace may trace
 // here. The stdio pass's traces of each call: experiments/stdio/strace.js.
-const { execFileSync } = require('node:child_process')
+const fs = require('node:fs')
+const { execFileSync, spawn } = require('node:child_process')
+const { readText } = require('./procfs')
+const { within } = require('./wait')
 
 // strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
 function probePtrace () {
@@ -54,4 +57,38 @@ function parseStraceSummary (text) {
   }
 }
 
-module.exports = { probePtrace, parseStraceSummary }
+const attachArgv = (pids, file) => ['strace', '-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])]
+
+// strace -f -c attached to running processes, every thread of each; resolves once all are
+// traced (their TracerPid set), to { detach() }, which stops strace with SIGINT, so that
+// it detaches and writes its summary, and resolves once it has.
+// prefix: what runs strace (taskset, to place it).
+async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
+  const [command, ...args] = [...prefix, ...attachArgv(pids, file)]
+  const child = spawn(command, args, { stdio: 'ignore' })
+  const exited = new Promise(resolve => child.on('exit', resolve))
+  child.on('error', () => {})
+  const started = Date.now()
+  const tasks = pids.flatMap(pid => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/task`).map(task => `/proc/${pid}/task/${task}/status`)
+    } catch {
+      return []
+    }
+  })
+  while (!tasks.every(status => /^TracerPid:\s*[1-9]/m.test(readText(status)))) {
+    if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+      child.kill('SIGKILL')
+      throw new Error(`strace could not attach to ${pids.join(', ')} within ${timeoutMs / 1000} s`)
+    }
+    await new Promise(resolve => setTimeout(resolve, 10))
+  }
+  return {
+    detach: async () => {
+      child.kill('SIGINT')
+      if (!(await within(exited, timeoutMs)).done) child.kill('SIGKILL')
+    }
+  }
+}
+
+module.exports = { probePtrace, parseStraceSummary, attachArgv, attachStrace }

@@ -21,12 +21,10 @@
 // of the counts over the difference of requests.
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { shellQuote } = require('../../lib/pipeline')
-const { parseStraceSummary } = require('../../lib/strace')
+const { parseStraceSummary, attachArgv, attachStrace } = require('../../lib/strace')
 const { userNs, busyNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
-const { CLK_TCK, readText, childrenOf, commandLine } = require('../../lib/procfs')
-const { within } = require('../../lib/wait')
+const { CLK_TCK, childrenOf, commandLine } = require('../../lib/procfs')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
@@ -573,7 +571,7 @@ async function measureStrace (step, options, session, runDir) {
   const files = { server: path.join(runDir, 'strace', `${name}.txt`), backends: path.join(runDir, 'strace', `${name}-backends.txt`) }
   const server = await session.serverFor(step)
   const pid = server.started?.pid ?? '{pid}'
-  const base = { phase: STRACE_PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote(['strace', '-qq', '-f', '-c', '-o', files.server, '-p', String(pid)]) }
+  const base = { phase: STRACE_PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote(attachArgv([pid], files.server)) }
   if (server.failure) return { ...base, ok: false, failure: server.failure, at: new Date().toISOString() }
   const timeoutMs = options.timeoutSeconds * 1000
   const tracers = []
@@ -601,36 +599,6 @@ async function measureStrace (step, options, session, runDir) {
   }
   const calls = failure ? {} : { server: read(files.server), backends: read(files.backends) }
   return { ...base, ok: failure === null, failure, server: calls.server ?? null, backends: calls.backends ?? null, at: new Date().toISOString() }
-}
-
-// strace -f -c attached to running processes, every thread of each; resolves once all are
-// traced (their TracerPid set), to { detach() }, which stops strace with SIGINT, so that
-// it detaches and writes its summary, and resolves once it has.
-async function attachStrace (pids, file, timeoutMs) {
-  const child = spawn('strace', ['-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])], { stdio: 'ignore' })
-  const exited = new Promise(resolve => child.on('exit', resolve))
-  child.on('error', () => {})
-  const started = Date.now()
-  const tasks = pids.flatMap(pid => {
-    try {
-      return fs.readdirSync(`/proc/${pid}/task`).map(task => `/proc/${pid}/task/${task}/status`)
-    } catch {
-      return []
-    }
-  })
-  while (!tasks.every(status => /^TracerPid:\s*[1-9]/m.test(readText(status)))) {
-    if (child.exitCode !== null || Date.now() - started > timeoutMs) {
-      child.kill('SIGKILL')
-      throw new Error(`strace could not attach to ${pids.join(', ')} within ${timeoutMs / 1000} s`)
-    }
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
-  return {
-    detach: async () => {
-      child.kill('SIGINT')
-      if (!(await within(exited, timeoutMs)).done) child.kill('SIGKILL')
-    }
-  }
 }
 
 module.exports = {
