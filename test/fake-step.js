@@ -311,6 +311,7 @@ function ohaRun (step, run, options, jitter) {
     connections: step.connections,
     blockSize: null,
     process: step.process,
+    tracedApart: step.server.runtime === 'bun',
     round: 0,
     run,
     rateShare: step.rateShare,

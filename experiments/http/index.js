@@ -218,9 +218,6 @@ module.exports = {
     ...httpContext(runnable, loadPin(placement.http, options.placement)),
     httpPlacement: options.placement,
     httpRounds: true,
-    // the strace pass attached to the last timed processes (runs from before 2026-11-29
-    // started a process per strace run)
-    httpStraceAttached: true,
     httpLatency: latencyContext(options.latency, options.http.latency, placement.http)
   }),
   // what the run leaves out that it was asked for, said before it starts

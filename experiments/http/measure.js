@@ -31,10 +31,10 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
-const { parseStraceSummary, attachArgv, attachStrace } = require('../../lib/strace')
+const { parseStraceSummary } = require('../../lib/strace')
 const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
-const { MODES, REFERENCE, freePort, startServer, apartPin } = require('./servers')
+const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { runInterleaved, turnsRecord } = require('./interleave')
 const { checkLoad, sendRequests } = require('./client')
 const {
@@ -50,7 +50,7 @@ const { formatPercent } = require('../../lib/report/format')
 const PHASE = 'http'
 const STRACE_PHASE = 'http-strace'
 // The kernel pass (lib/sysprof.js, docs/kernel.md): each cell's load once more, with the
-// server's syscalls counted by eBPF probes at full speed, in server processes of their own
+// server's syscalls counted by eBPF probes at full speed, in the last timed processes
 const KERNEL_PHASE = 'http-kernel'
 // Where wrk shares the server's CPU, one run more of every server and mode at the most
 // connections with wrk on another CPU, in the last server processes: requests/s at the
@@ -79,9 +79,7 @@ const PRESETS = {
     // two thirds of the timed runs and the kernel pass, 4.3 of a run's 21 minutes (docs/http.md)
     connections: [128],
     warmup: { min: 2, max: 8 },
-    // strace attached to the warm process: 750 requests between the two runs resolve a
-    // call per request to 0.0013
-    straceRequests: { small: 250, large: 1000 },
+    straceRequests: { small: 1000, large: 4000 },
     // the thttpd study's 20, 100 and 1000 connections at one rate, 10% of c-epoll's
     // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
     // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
@@ -95,7 +93,7 @@ const PRESETS = {
     seconds: 1,
     connections: [16],
     warmup: { min: 1, max: 1 },
-    straceRequests: { small: 100, large: 400 },
+    straceRequests: { small: 250, large: 1000 },
     latency: { connections: [20], rateShares: [0.05], seconds: 1 }
   }
 }
@@ -182,14 +180,13 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
         }
       }
     }
-    // last, strace attached to those processes, warm: what a fresh process would count
-    // is its start-up's and its JIT's
-    if (options.strace) {
+  }
+  if (options.strace) {
+    for (const mode of options.modes) {
       for (const server of selected) {
         for (const requests of [straceRequests.small, straceRequests.large]) {
-          const where = { server, mode, count: STRACE_CONNECTIONS, process: processes - 1, round: 0, run: 0 }
           const group = `strace ${server.name}, ${mode}`
-          steps.push({ ...cellStep({ phase: STRACE_PHASE, ...where, group }), requests, label: `${group}, ${requests} requests` })
+          steps.push({ phase: STRACE_PHASE, program: server, server, mode, connections: STRACE_CONNECTIONS, requests, blockSize: null, run: 0, warmup: 0, pin, group, label: `${group}, ${requests} requests` })
         }
       }
     }
@@ -374,7 +371,7 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
 // { record, stopped } as experiments/stdio/measure.js's measure does; `note` shows the
 // servers' start-up and warm-up as they go.
 async function measureStep (step, options, session, runDir, note = () => {}) {
-  if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir, note), stopped: false }
+  if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
   const server = await session.serverFor(step, options, note)
   const base = {
@@ -705,56 +702,33 @@ function kernelCounts (traced, requests) {
   return { counts: { requests, floorNs, threads, processes, syscalls } }
 }
 
-// One run of the strace pass: strace -f -c attached to the step's server process (the last
-// timed one, warm), placed where it runs, while it answers step.requests requests; detached,
-// it writes its summary, kept in runDir/strace/. Attaching and detaching are in both runs of
-// a server and mode, whose difference cancels them.
-async function measureStrace (step, options, session, runDir, note) {
+// One run of the strace pass: the server under strace -f -c answers step.requests
+// requests, then gets SIGTERM; its summary is kept in runDir/strace/.
+async function measureStrace (step, options, runDir) {
   const file = path.join(runDir, 'strace', `http-${step.server.name}-${step.mode}-${step.requests}.txt`)
-  const server = await session.serverFor(step, options, note)
-  const pid = server.started?.pid ?? '{pid}'
-  const base = {
-    phase: STRACE_PHASE,
-    program: step.server.name,
-    mode: step.mode,
-    connections: step.connections,
-    requests: step.requests,
-    blockSize: null,
-    process: step.process,
-    run: step.run,
-    command: shellQuote(attachArgv([pid], file))
-  }
-  const record = (failure, summary = null) => ({
-    ...base,
-    ok: failure === null,
-    failure,
-    syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null,
-    totalCalls: summary?.totalCalls ?? null,
-    at: new Date().toISOString()
-  })
-  if (server.failure) return record(server.failure)
-  const timeoutMs = options.timeoutSeconds * 1000
+  const prefix = ['taskset', '-c', String(step.pin.server), 'strace', '-qq', '-f', '-c', '-o', file, '--']
+  const port = await freePort()
+  const base = { phase: STRACE_PHASE, program: step.server.name, mode: step.mode, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote([...prefix, ...serverArgv(step.server, port)]) }
+  let started = null
   let failure = null
-  let tracer = null
   try {
-    tracer = await attachStrace([pid], file, timeoutMs, { prefix: ['taskset', '-c', String(step.pin.server)] })
-    const { mode, connections, requests } = step
-    const load = await sendRequests(server.port, { mode, connections, requests, timeoutMs })
+    started = await startServer(step.server, { port, prefix, traced: true, timeoutMs: options.timeoutSeconds * 1000 })
+    const load = await sendRequests(port, { mode: step.mode, connections: step.connections, requests: step.requests, timeoutMs: options.timeoutSeconds * 1000 })
     if (load.problem) failure = load.problem
   } catch (err) {
     failure = err.message
   }
-  await tracer?.detach()
-  if (!failure && server.started.exited()) failure = 'the server exited during the strace run'
-  if (failure) {
-    await session.failRun(step, failure)
-    return record(failure)
+  const stopped = started ? await started.stop() : null
+  if (!failure && stopped && !stopped.clean) failure = `the server did not exit 0 on SIGTERM under strace (${stopped.signal ?? stopped.code})`
+  let summary = null
+  if (!failure) {
+    try {
+      summary = parseStraceSummary(fs.readFileSync(file, 'utf8'))
+    } catch (err) {
+      failure = `no strace summary: ${err.message}`
+    }
   }
-  try {
-    return record(null, parseStraceSummary(fs.readFileSync(file, 'utf8')))
-  } catch (err) {
-    return record(`no strace summary: ${err.message}`)
-  }
+  return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
 }
 
 module.exports = {

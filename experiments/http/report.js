@@ -334,11 +334,10 @@ function contextRows (set) {
   const context = set.context ?? {}
   const preset = context.options?.http ?? null
   const { wrk = null, httpPin: pin = null, loopback = null } = context
-  const straceWhere = context.httpStraceAttached ? 'strace attached to its last timed process, warm' : 'each in a new process'
   return [
     ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the server pinned to CPU ${pin.server} (placement ${context.httpPlacement ?? 'apart'})` : ''}`],
     ['runs per cell', preset ? `${(preset.processes ?? 1) === 1 ? 'one server process' : `${preset.processes} server processes`}, ${preset.runs} wrk runs of ${preset.seconds} s each, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
-    ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, ${straceWhere}` : null],
+    ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
     ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null],
     straceRow(context)
   ]

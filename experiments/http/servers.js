@@ -14,6 +14,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
 const { findOnPath, runtimes } = require('../../lib/runtimes')
+const { childrenOf } = require('../../lib/procfs')
 const { ROOT } = require('../../lib/paths')
 
 const BODY = 'Hello, World!'
@@ -129,11 +130,12 @@ function freePort () {
 const STOP_MS = 5000
 const CONNECT_POLL_MS = 20
 
-// prefix: what the server's command runs under (taskset; a prefix that forks would
-// leave its child unsignalled); env: variables added to this process's (the db experiment's database and variant);
+// prefix: what the server's command runs under (taskset, strace); with `traced` the
+// server is the child of that prefix's process (strace's tracee), and stop() signals it;
+// env: variables added to this process's (the db experiment's database and variant);
 // v8Flags: V8 flags for a server that takes them ({v8flags}). output() gives what the
 // server has printed so far, { stdout, stderr } (a GC trace among them); argv, what ran.
-function startServer (server, { port, timeoutMs = 10000, prefix = [], env = {}, v8Flags = [] }) {
+function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {}, v8Flags = [] }) {
   const dir = server.prepare ? serverFolder(server, port) : undefined
   const argv = [...prefix, ...serverArgv(server, port, v8Flags, dir)]
   const [command, ...args] = argv
@@ -148,7 +150,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], env = {}, 
       if (settled) return
       settled = true
       clearTimeout(timer)
-      child.kill('SIGKILL')
+      signalServer(child, traced, 'SIGKILL')
       reject(new Error(reason))
     }
     const ready = () => {
@@ -156,11 +158,11 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], env = {}, 
       clearTimeout(timer)
       resolve({
         child,
-        pid: child.pid,
+        pid: traced ? childPid(child.pid) : child.pid,
         exited: () => child.exitCode !== null || child.signalCode !== null,
         output: () => ({ stdout, stderr }),
         argv,
-        stop: () => stopServer(child, exited, server)
+        stop: () => stopServer(child, exited, traced, server)
       })
     }
     const silence = server.readyByConnect ? 'took no connection on its port' : 'printed no ready line'
@@ -198,15 +200,28 @@ async function awaitPort (port, givenUp) {
   return false
 }
 
-async function stopServer (child, exited, server) {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+async function stopServer (child, exited, traced, server) {
+  if (child.exitCode === null && child.signalCode === null) signalServer(child, traced, 'SIGTERM')
   const { done, value: result } = await within(exited, STOP_MS)
   const cleanCode = result?.code === 0 || result?.code === server.sigtermExitCode
   const endedBySigterm = server.endsBySigterm === true && result?.signal === 'SIGTERM'
   if (done) return { ...result, clean: cleanCode || endedBySigterm }
-  child.kill('SIGKILL')
+  signalServer(child, traced, 'SIGKILL')
   return { ...(await exited), clean: false }
 }
+
+// A traced server is signalled itself: strace follows its tracee out, but strace killed
+// leaves its tracee running, so SIGKILL goes to both, the server first.
+function signalServer (child, traced, signal) {
+  const tracee = traced ? childPid(child.pid) : null
+  try {
+    if (tracee) process.kill(tracee, signal)
+  } catch {} // it has just exited
+  if (!tracee || signal === 'SIGKILL') child.kill(signal)
+}
+
+// The first child of process `pid` (strace's tracee), or null.
+const childPid = pid => childrenOf(pid)[0] ?? null
 
 // Server and client CPUs (lib/placement.js): the last this process may use, and the one
 // before it (one CPU: both).

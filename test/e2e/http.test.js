@@ -121,6 +121,15 @@ test('a server that never gets ready, dies at start or names another port is ref
   assert.ok(await nothingListens(port), 'wrong-port left listening')
 })
 
+test('a server refused under strace is killed with strace: no tracee left behind', async () => {
+  const port = await http.freePort()
+  const prefix = ['strace', '-qq', '-f', '-o', '/dev/null', '--']
+  await assert.rejects(http.startServer(broken('wrong-port'), { port, prefix, traced: true }), new RegExp(`^Error: broken-wrong-port says it listens on port ${port + 1}, not ${port}$`))
+  assert.ok(await nothingListens(port), 'the tracee was left listening')
+  await assert.rejects(http.startServer(broken('never-ready'), { port, prefix, traced: true, timeoutMs: 1000 }), /printed no ready line/)
+  assert.ok(await nothingListens(port), 'the tracee was left listening')
+})
+
 test('a server that fails to start is started once more, then its steps fail without a start', async () => {
   const starts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'http-starts-')), 'starts')
   process.env.HTTP_BROKEN_STARTS = starts
