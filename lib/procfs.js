@@ -36,7 +36,20 @@ function childrenOf (pid) {
     readText(`/proc/${pid}/task/${task}/children`).trim().split(/\s+/).filter(Boolean).map(Number))
 }
 
+// The pids of every process under `pid` (nginx's worker under its master, mini_httpd's child
+// per connection), parents before their children; one that ends meanwhile is left out.
+function descendantsOf (pid) {
+  const found = []
+  const waiting = childrenOf(pid)
+  while (waiting.length) {
+    const child = waiting.shift()
+    found.push(child)
+    waiting.push(...childrenOf(child))
+  }
+  return found
+}
+
 // A process's command line, its arguments joined by spaces; '' once it has gone.
 const commandLine = pid => readText(`/proc/${pid}/cmdline`).replaceAll('\0', ' ')
 
-module.exports = { CLK_TCK, statFields, readText, childrenOf, commandLine }
+module.exports = { CLK_TCK, statFields, readText, childrenOf, descendantsOf, commandLine }

@@ -8,7 +8,7 @@
 // here. The stdio pass's traces of each call: experiments/stdio/strace.js.
 const fs = require('node:fs')
 const { execFileSync, spawn } = require('node:child_process')
-const { readText } = require('./procfs')
+const { readText, descendantsOf } = require('./procfs')
 const { within } = require('./wait')
 
 // strace needs ptrace, which a container without SYS_PTRACE refuses: find out once.
@@ -59,27 +59,38 @@ function parseStraceSummary (text) {
 
 const attachArgv = (pids, file) => ['strace', '-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])]
 
-// strace -f -c attached to running processes, every thread of each; resolves once all are
-// traced (their TracerPid set), to { detach() }, which stops strace with SIGINT, so that
-// it detaches and writes its summary, and resolves once it has.
+// Whether every thread of `pids` is traced by `tracer` (its TracerPid); a thread that has
+// ended (its status gone) needs no tracer. The threads are listed anew each time.
+const allTraced = (pids, tracer) => pids.every(pid => {
+  let tasks
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return true
+  }
+  return tasks.every(task => {
+    const status = readText(`/proc/${pid}/task/${task}/status`)
+    return status === '' || /^TracerPid:\s*(\d+)/m.exec(status)?.[1] === String(tracer)
+  })
+})
+
+// strace -f -c attached to running processes, every thread of each and of every process
+// under each (nginx's worker under its master; -f follows those forked later); resolves
+// once all are traced, to { detach() }, which stops strace with SIGINT, so that it detaches
+// and writes its summary, and resolves once it has.
 // prefix: what runs strace (taskset, to place it).
 async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
-  const [command, ...args] = [...prefix, ...attachArgv(pids, file)]
+  const every = [...new Set(pids.flatMap(pid => [pid, ...descendantsOf(pid)]))]
+  const [command, ...args] = [...prefix, ...attachArgv(every, file)]
   const child = spawn(command, args, { stdio: 'ignore' })
   const exited = new Promise(resolve => child.on('exit', resolve))
   child.on('error', () => {})
   const started = Date.now()
-  const tasks = pids.flatMap(pid => {
-    try {
-      return fs.readdirSync(`/proc/${pid}/task`).map(task => `/proc/${pid}/task/${task}/status`)
-    } catch {
-      return []
-    }
-  })
-  while (!tasks.every(status => /^TracerPid:\s*[1-9]/m.test(readText(status)))) {
+  // taskset, where it places strace, runs it in its own process
+  while (!allTraced(every, child.pid)) {
     if (child.exitCode !== null || Date.now() - started > timeoutMs) {
       child.kill('SIGKILL')
-      throw new Error(`strace could not attach to ${pids.join(', ')} within ${timeoutMs / 1000} s`)
+      throw new Error(`strace could not attach to ${every.join(', ')} within ${timeoutMs / 1000} s`)
     }
     await new Promise(resolve => setTimeout(resolve, 10))
   }
@@ -91,4 +102,31 @@ async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
   }
 }
 
-module.exports = { probePtrace, parseStraceSummary, attachArgv, attachStrace }
+// strace attached to each target ({ pids, file, prefix: what runs its strace }) while `work` runs, and detached from all
+// however it ended. Resolves to { tracerFailure: strace's own problem (then work did not
+// run), workFailure: what work resolved to or threw (null when it went right) }: a server
+// that answered wrongly is the server's failure, a strace that could not attach is not.
+async function straceDuring (targets, work, { timeoutMs }) {
+  const tracers = []
+  let tracerFailure = null
+  let workFailure = null
+  try {
+    for (const { pids, file, prefix } of targets) tracers.push(await attachStrace(pids, file, timeoutMs, { prefix }))
+  } catch (err) {
+    tracerFailure = err.message
+  }
+  if (!tracerFailure) {
+    try {
+      workFailure = await work()
+    } catch (err) {
+      workFailure = err.message
+    }
+  }
+  for (const tracer of tracers) await tracer.detach()
+  return { tracerFailure, workFailure }
+}
+
+// A summary's calls as records keep them: [{ name, calls, errors }].
+const callCounts = summary => summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors }))
+
+module.exports = { probePtrace, parseStraceSummary, attachArgv, straceDuring, callCounts }

@@ -22,7 +22,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
-const { parseStraceSummary, attachArgv, attachStrace } = require('../../lib/strace')
+const { parseStraceSummary, attachArgv, straceDuring, callCounts } = require('../../lib/strace')
 const { userNs, busyNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK, childrenOf, commandLine } = require('../../lib/procfs')
 const { freePort, startServer } = require('../http/servers')
@@ -564,43 +564,56 @@ function kernelCounts (traced, requests, backendPids) {
 }
 
 // One run of the strace pass, in the server process the cell's timed runs used (or a new
-// one, checked and warmed up alike): strace -f -c attached to every thread of the server,
-// a second to its backends; step.requests requests; both detached, which writes their
-// summaries to runDir/strace/. Start-up and exit are in no count, and what attaching and
-// detaching cost is in both runs of a pair, so the difference cancels it.
+// one, checked and warmed up alike): strace -f -c attached to every thread of the server and
+// the processes under it, on the server's CPU, a second to its backends, on the database's;
+// step.requests requests; both detached, which writes their summaries to runDir/strace/.
+// Start-up and exit are in no count, and what attaching and detaching cost is in both runs
+// of a pair, so the difference cancels it. A server that answers wrongly or exits is closed;
+// a strace that cannot attach fails this run alone.
 async function measureStrace (step, options, session, runDir) {
   const name = `db-${step.server.name}-${step.endpoint}-${step.requests}`
   const files = { server: path.join(runDir, 'strace', `${name}.txt`), backends: path.join(runDir, 'strace', `${name}-backends.txt`) }
   const server = await session.serverFor(step)
   const pid = server.started?.pid ?? '{pid}'
-  const base = { phase: STRACE_PHASE, program: step.server.name, endpoint: step.endpoint, connections: step.connections, requests: step.requests, blockSize: null, run: step.run, command: shellQuote(attachArgv([pid], files.server)) }
-  if (server.failure) return { ...base, ok: false, failure: server.failure, at: new Date().toISOString() }
+  const prefix = cpu => ['taskset', '-c', String(cpu)]
+  const base = {
+    phase: STRACE_PHASE,
+    program: step.server.name,
+    endpoint: step.endpoint,
+    connections: step.connections,
+    requests: step.requests,
+    blockSize: null,
+    run: step.run,
+    command: shellQuote([...prefix(step.pin.server), ...attachArgv([pid], files.server)])
+  }
+  const failed = failure => ({ ...base, ok: false, failure, server: null, backends: null, at: new Date().toISOString() })
+  if (server.failure) return failed(server.failure)
+  const backends = session.backendsOf(step)
+  if (backends.length === 0) {
+    await session.closeServer(step)
+    return failed('the server has no database backend: it opened no connection')
+  }
   const timeoutMs = options.timeoutSeconds * 1000
-  const tracers = []
-  let failure = null
+  const targets = [
+    { pids: [pid], file: files.server, prefix: prefix(step.pin.server) },
+    { pids: backends, file: files.backends, prefix: prefix(step.pin.database) }
+  ]
+  const check = endpointCheck(step.endpoint, server.database.world)
+  const { tracerFailure, workFailure } = await straceDuring(targets, async () => (await sendRequests(server.port,
+    { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs, path: step.path, check })).problem,
+  { timeoutMs })
+  const serverFailure = workFailure ?? (server.started.exited() ? 'the server exited during the strace run' : null)
+  if (serverFailure) await session.closeServer(step)
+  if (serverFailure || tracerFailure) return failed(serverFailure ?? tracerFailure)
   try {
-    const backends = session.backendsOf(step)
-    if (backends.length === 0) throw new Error('the server has no database backend: it opened no connection')
-    tracers.push(await attachStrace([pid], files.server, timeoutMs), await attachStrace(backends, files.backends, timeoutMs))
-    const load = await sendRequests(server.port, { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs, path: step.path, check: endpointCheck(step.endpoint, server.database.world) })
-    if (load.problem) failure = load.problem
-  } catch (err) {
-    failure = err.message
-  }
-  for (const tracer of tracers) await tracer.detach()
-  if (!failure && server.started.exited()) failure = 'the server exited during the strace run'
-  if (failure) await session.closeServer(step)
-  const read = file => {
-    try {
+    const read = file => {
       const summary = parseStraceSummary(fs.readFileSync(file, 'utf8'))
-      return { syscalls: summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })), totalCalls: summary.totalCalls }
-    } catch (err) {
-      failure ??= `no strace summary: ${err.message}`
-      return null
+      return { syscalls: callCounts(summary), totalCalls: summary.totalCalls }
     }
+    return { ...base, ok: true, failure: null, server: read(files.server), backends: read(files.backends), at: new Date().toISOString() }
+  } catch (err) {
+    return failed(`no strace summary: ${err.message}`)
   }
-  const calls = failure ? {} : { server: read(files.server), backends: read(files.backends) }
-  return { ...base, ok: failure === null, failure, server: calls.server ?? null, backends: calls.backends ?? null, at: new Date().toISOString() }
 }
 
 module.exports = {

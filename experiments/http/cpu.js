@@ -2,7 +2,7 @@
 // A server's CPU time from /proc, thread by thread and process by process, and wrk's from
 // its parent's.
 const fs = require('node:fs')
-const { CLK_TCK, statFields, childrenOf } = require('../../lib/procfs')
+const { CLK_TCK, statFields, descendantsOf } = require('../../lib/procfs')
 
 // The CPU time of a server: of `pid` and of every process under it (nginx's worker beside
 // its master, mini_httpd's child per connection), or null once `pid` has gone. Each is read
@@ -11,13 +11,9 @@ function processCpu (pid) {
   const root = readProcess(pid)
   if (!root) return null
   const descendants = {}
-  const waiting = childrenOf(pid)
-  while (waiting.length) {
-    const child = waiting.shift()
+  for (const child of descendantsOf(pid)) {
     const reading = readProcess(child)
-    if (!reading) continue // it ended between the listing and the read
-    descendants[child] = reading
-    waiting.push(...childrenOf(child))
+    if (reading) descendants[child] = reading // else it ended between the listing and the read
   }
   return { ...root, descendants }
 }
