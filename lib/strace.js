@@ -57,7 +57,8 @@ function parseStraceSummary (text) {
   }
 }
 
-const attachArgv = (pids, file) => ['strace', '-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])]
+const attachArgv = (pids, file) =>
+  ['strace', '-qq', '-f', '-c', '-o', file, ...pids.flatMap(pid => ['-p', String(pid)])]
 
 // Whether every thread of `pids` is traced by `tracer` (its TracerPid); a thread that has
 // ended (its status gone) needs no tracer. The threads are listed anew each time.
@@ -89,7 +90,9 @@ async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
   // taskset, where it places strace, runs it in its own process
   while (!allTraced(every, child.pid)) {
     if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+      // gone before this throws: nothing started is left behind
       child.kill('SIGKILL')
+      await exited
       throw new Error(`strace could not attach to ${every.join(', ')} within ${timeoutMs / 1000} s`)
     }
     await new Promise(resolve => setTimeout(resolve, 10))
@@ -102,8 +105,8 @@ async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
   }
 }
 
-// strace attached to each target ({ pids, file, prefix: what runs its strace }) while `work` runs, and detached from all
-// however it ended. Resolves to { tracerFailure: strace's own problem (then work did not
+// strace attached to each target ({ pids, file, prefix: what runs its strace }) while `work`
+// runs, and detached from all however it ended. Resolves to { tracerFailure: strace's own problem (then work did not
 // run), workFailure: what work resolved to or threw (null when it went right) }: a server
 // that answered wrongly is the server's failure, a strace that could not attach is not.
 async function straceDuring (targets, work, { timeoutMs }) {

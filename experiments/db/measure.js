@@ -433,9 +433,12 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     })
     : null
   if (partnerFailure) await session.closeServer(partnerStep)
-  let serverFailure = wrkFailure({ wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }) ??
+  const served = { wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }
+  let serverFailure = wrkFailure(served) ??
     (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null)
-  if (!serverFailure && !server.database.alive()) serverFailure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
+  if (!serverFailure && !server.database.alive()) {
+    serverFailure = `PostgreSQL exited during the run: ${server.database.logTail() || 'no log'}`
+  }
   // the tracer's own problem fails this run, not the process, whose later runs (the latency
   // pass's, the strace pass's) are as good as they were
   const failure = serverFailure ?? kernel?.problem ?? null
@@ -586,12 +589,19 @@ async function measureStrace (step, options, session, runDir) {
     run: step.run,
     command: shellQuote([...prefix(step.pin.server), ...attachArgv([pid], files.server)])
   }
-  const failed = failure => ({ ...base, ok: false, failure, server: null, backends: null, at: new Date().toISOString() })
-  if (server.failure) return failed(server.failure)
+  const record = (failure, calls = {}) => ({
+    ...base,
+    ok: failure === null,
+    failure,
+    server: calls.server ?? null,
+    backends: calls.backends ?? null,
+    at: new Date().toISOString()
+  })
+  if (server.failure) return record(server.failure)
   const backends = session.backendsOf(step)
   if (backends.length === 0) {
     await session.closeServer(step)
-    return failed('the server has no database backend: it opened no connection')
+    return record('the server has no database backend: it opened no connection')
   }
   const timeoutMs = options.timeoutSeconds * 1000
   const targets = [
@@ -604,15 +614,15 @@ async function measureStrace (step, options, session, runDir) {
   { timeoutMs })
   const serverFailure = workFailure ?? (server.started.exited() ? 'the server exited during the strace run' : null)
   if (serverFailure) await session.closeServer(step)
-  if (serverFailure || tracerFailure) return failed(serverFailure ?? tracerFailure)
+  if (serverFailure || tracerFailure) return record(serverFailure ?? tracerFailure)
   try {
     const read = file => {
       const summary = parseStraceSummary(fs.readFileSync(file, 'utf8'))
       return { syscalls: callCounts(summary), totalCalls: summary.totalCalls }
     }
-    return { ...base, ok: true, failure: null, server: read(files.server), backends: read(files.backends), at: new Date().toISOString() }
+    return record(null, { server: read(files.server), backends: read(files.backends) })
   } catch (err) {
-    return failed(`no strace summary: ${err.message}`)
+    return record(`no strace summary: ${err.message}`)
   }
 }
 

@@ -17,7 +17,12 @@ const skip = client === server ? 'one CPU: no capacity runs' : false
 test('a failed kernel run leaves its server process to the latency pass', { skip }, async () => {
   const selected = [http.servers.find(row => row.name === 'c-epoll')]
   const options = {
-    http: http.PRESETS.quick, modes: ['keep-alive'], kernel: true, latency: true, timeoutSeconds: 20, placement: 'shared'
+    http: http.PRESETS.quick,
+    modes: ['keep-alive'],
+    kernel: true,
+    latency: true,
+    timeoutSeconds: 20,
+    placement: 'shared'
   }
   const apart = http.apartPin()
   const steps = http.planHttp(selected, options, { client: apart.server, server: apart.server }, apart)

@@ -10,14 +10,16 @@ const { unavailableReason } = require('../../lib/rows')
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
 
 const nginx = http.servers.find(server => server.name === 'nginx')
-test('strace counts nginx\'s worker: a read and a write a request', { skip: unavailableReason(nginx) ?? false }, async () => {
+const skip = unavailableReason(nginx) ?? false
+test('strace counts nginx\'s worker: a read and a write a request', { skip }, async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'http-strace-'))
   fs.mkdirSync(path.join(out, 'strace'))
   const options = { http: { ...http.PRESETS.quick, runs: 1 }, modes: ['keep-alive'], strace: true, timeoutSeconds: 20 }
   const session = http.httpSession()
   try {
     const traced = []
-    for (const step of http.planHttp([nginx], options, http.apartPin()).filter(step => step.phase === http.STRACE_PHASE)) {
+    const steps = http.planHttp([nginx], options, http.apartPin()).filter(step => step.phase === http.STRACE_PHASE)
+    for (const step of steps) {
       traced.push((await http.measureStep(step, options, session, out)).record)
     }
     assert.deepEqual(traced.map(record => [record.ok, record.failure]), [[true, null], [true, null]])

@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
 const { straceDuring, parseStraceSummary } = require('../../lib/strace')
-const { childrenOf } = require('../../lib/procfs')
+const { childrenOf, readText } = require('../../lib/procfs')
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'strace-attach-'))
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }))
@@ -18,11 +18,13 @@ process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }))
 // The straces writing into `dir` (other tests may run strace meanwhile).
 function tracesOf (dir) {
   try {
-    return execFileSync('pgrep', ['-f', `^strace .*${dir}`], { encoding: 'utf8' }).trim()
+    return execFileSync('pgrep', ['-a', '-f', `^strace .*${dir}`], { encoding: 'utf8' }).trim()
   } catch {
     return '' // pgrep exits 1 when nothing matches
   }
 }
+
+const tracerOf = pid => /^TracerPid:\s*(\d+)/m.exec(readText(`/proc/${pid}/status`))?.[1] ?? null
 
 const until = async (ready, ms = 5000) => {
   const end = Date.now() + ms
@@ -31,12 +33,13 @@ const until = async (ready, ms = 5000) => {
 }
 
 test('a process and the one under it, started before strace attached, are both counted', async () => {
-  // a shell that waits on its child, which stats / every 5 ms: the shell makes no call
-  // while strace is attached, the child many
-  const child = 'setInterval(() => require("fs").statSync("/"), 5); setTimeout(() => {}, 30000)'
+  // a shell that waits on its child, which stats / every 5 ms once it says so: the shell
+  // makes no call while strace is attached, the child many
+  const ready = path.join(scratch, 'ready')
+  const child = `setInterval(() => require("fs").statSync("/"), 5); require("fs").writeFileSync("${ready}", "")`
   const parent = spawn('sh', ['-c', `${process.execPath} -e '${child}' & wait`], { stdio: 'ignore', detached: true })
   try {
-    assert.ok(await until(() => childrenOf(parent.pid).length === 1), 'the shell started no child')
+    assert.ok(await until(() => fs.existsSync(ready), 20000), 'the shell\'s child never started')
     const file = path.join(scratch, 'tree.txt')
     const worked = await straceDuring([{ pids: [parent.pid], file }], async () => {
       await new Promise(resolve => setTimeout(resolve, 300))
@@ -58,8 +61,11 @@ test('a strace that cannot attach is its own failure: the work does not run', as
   const held = spawn('strace', ['-qq', '-o', '/dev/null', 'sleep', '30'], { stdio: 'ignore' })
   let heldPid = null
   try {
-    assert.ok(await until(() => childrenOf(held.pid).length === 1), 'strace started no sleep')
-    heldPid = childrenOf(held.pid)[0]
+    // its child, once strace traces it and it runs sleep
+    const tracedSleep = () => childrenOf(held.pid).find(pid =>
+      tracerOf(pid) === String(held.pid) && readText(`/proc/${pid}/cmdline`).startsWith('sleep'))
+    assert.ok(await until(() => tracedSleep() !== undefined, 20000), 'strace started no sleep')
+    heldPid = tracedSleep()
     let ran = false
     const worked = await straceDuring([
       { pids: [sleeper.pid], file: path.join(scratch, 'sleeper.txt') },
@@ -70,11 +76,14 @@ test('a strace that cannot attach is its own failure: the work does not run', as
     assert.equal(ran, false)
     // the first strace, attached, was detached
     assert.equal(tracesOf(scratch), '')
-    assert.equal(fs.readFileSync(`/proc/${sleeper.pid}/status`, 'utf8').match(/^TracerPid:\s*(\d+)/m)[1], '0')
+    assert.equal(tracerOf(sleeper.pid), '0')
   } finally {
     sleeper.kill('SIGKILL')
     held.kill('SIGKILL')
-    if (heldPid) process.kill(heldPid, 'SIGKILL') // a tracee its tracer left goes on
+    // strace kills what it started as it dies, but not always before this
+    try {
+      if (heldPid) process.kill(heldPid, 'SIGKILL')
+    } catch {}
   }
 })
 
