@@ -37,7 +37,7 @@ function childrenOf (pid) {
 }
 
 // The pids of every process under `pid` (nginx's worker under its master, mini_httpd's child
-// per connection), parents before their children; one that ends meanwhile is left out.
+// per connection), parents before their children; one may have just ended.
 function descendantsOf (pid) {
   const found = []
   const waiting = childrenOf(pid)

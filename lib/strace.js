@@ -87,12 +87,13 @@ async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
   const exited = new Promise(resolve => child.on('exit', resolve))
   child.on('error', () => {})
   const started = Date.now()
-  // taskset, where it places strace, runs it in its own process
+  // child.pid is strace's own: taskset, which places it, execs it (a prefix that forked
+  // would leave strace's pid unknown here)
   while (!allTraced(every, child.pid)) {
-    if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() - started > timeoutMs) {
       // gone before this throws: nothing started is left behind
       child.kill('SIGKILL')
-      await exited
+      await within(exited, timeoutMs)
       throw new Error(`strace could not attach to ${every.join(', ')} within ${timeoutMs / 1000} s`)
     }
     await new Promise(resolve => setTimeout(resolve, 10))

@@ -31,7 +31,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
-const { parseStraceSummary } = require('../../lib/strace')
+const { parseStraceSummary, callCounts } = require('../../lib/strace')
 const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
@@ -728,7 +728,7 @@ async function measureStrace (step, options, runDir) {
       failure = `no strace summary: ${err.message}`
     }
   }
-  return { ...base, ok: failure === null, failure, syscalls: summary?.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors })) ?? null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
+  return { ...base, ok: failure === null, failure, syscalls: summary ? callCounts(summary) : null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
 }
 
 module.exports = {

@@ -1,6 +1,6 @@
 'use strict'
 // A kernel pass whose tracer fails is that run's failure, not its server process's: the
-// latency pass, which runs next in the same process, is measured as if it had not happened.
+// latency pass, which runs next, still runs, in the same process.
 const path = require('node:path')
 // before lib/sysprof is loaded, which reads it once
 process.env.SYSPROF = path.join(__dirname, '..', 'fixtures', 'sysprof-loses-events.sh')

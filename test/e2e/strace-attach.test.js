@@ -32,7 +32,7 @@ const until = async (ready, ms = 5000) => {
   return ready()
 }
 
-test('a process and the one under it, started before strace attached, are both counted', async () => {
+test('the process under a traced one, started before strace attached, is traced too', async () => {
   // a shell that waits on its child, which stats / every 5 ms once it says so: the shell
   // makes no call while strace is attached, the child many
   const ready = path.join(scratch, 'ready')
