@@ -107,15 +107,18 @@ async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
 }
 
 // strace attached to each target ({ pids, file, prefix: what runs its strace }) while `work`
-// runs, and detached from all however it ended. Resolves to { tracerFailure: strace's own problem (then work did not
-// run), workFailure: what work resolved to or threw (null when it went right) }: a server
-// that answered wrongly is the server's failure, a strace that could not attach is not.
+// runs, and detached from all however it ended. Resolves to { tracerFailure: strace's own
+// problem (then work did not run), workFailure: what work resolved to or threw (null when it
+// went right) }: a server that answered wrongly is the server's failure, a strace that could
+// not attach is not.
 async function straceDuring (targets, work, { timeoutMs }) {
   const tracers = []
   let tracerFailure = null
   let workFailure = null
   try {
-    for (const { pids, file, prefix } of targets) tracers.push(await attachStrace(pids, file, timeoutMs, { prefix }))
+    for (const { pids, file, prefix } of targets) {
+      tracers.push(await attachStrace(pids, file, timeoutMs, { prefix }))
+    }
   } catch (err) {
     tracerFailure = err.message
   }
@@ -131,6 +134,7 @@ async function straceDuring (targets, work, { timeoutMs }) {
 }
 
 // A summary's calls as records keep them: [{ name, calls, errors }].
-const callCounts = summary => summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors }))
+const callCounts = summary =>
+  summary.syscalls.map(({ name, calls, errors }) => ({ name, calls, errors }))
 
 module.exports = { probePtrace, parseStraceSummary, attachArgv, straceDuring, callCounts }

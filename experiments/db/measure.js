@@ -608,10 +608,16 @@ async function measureStrace (step, options, session, runDir) {
     { pids: [pid], file: files.server, prefix: prefix(step.pin.server) },
     { pids: backends, file: files.backends, prefix: prefix(step.pin.database) }
   ]
-  const check = endpointCheck(step.endpoint, server.database.world)
-  const { tracerFailure, workFailure } = await straceDuring(targets, async () => (await sendRequests(server.port,
-    { mode: MODE, connections: step.connections, requests: step.requests, timeoutMs, path: step.path, check })).problem,
-  { timeoutMs })
+  const load = {
+    mode: MODE,
+    connections: step.connections,
+    requests: step.requests,
+    timeoutMs,
+    path: step.path,
+    check: endpointCheck(step.endpoint, server.database.world)
+  }
+  const answered = async () => (await sendRequests(server.port, load)).problem
+  const { tracerFailure, workFailure } = await straceDuring(targets, answered, { timeoutMs })
   const serverFailure = workFailure ?? (server.started.exited() ? 'the server exited during the strace run' : null)
   if (serverFailure) await session.closeServer(step)
   if (serverFailure || tracerFailure) return record(serverFailure ?? tracerFailure)

@@ -282,7 +282,10 @@ function contextRows (set) {
     ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the database on CPU ${pin.database}, the server pinned to CPU ${pin.server}` : ''}`],
     ['database', database ? `${database.version ?? 'PostgreSQL (version not recorded)'}, a cluster of the run's own over a ${database.transport}: ${Object.entries(database.settings ?? {}).map(([name, value]) => `${name}=${value}`).join(', ')}` : null],
     ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process with a pool of ${preset.pool}, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
-    ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and endpoint, strace attached to the timed server process and its backends` : null],
+    ['strace pass', preset
+      ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and endpoint, ` +
+        'strace attached to the timed server process and its backends'
+      : null],
     straceRow(context)
   ]
 }

@@ -728,7 +728,9 @@ async function measureStrace (step, options, runDir) {
       failure = `no strace summary: ${err.message}`
     }
   }
-  return { ...base, ok: failure === null, failure, syscalls: summary ? callCounts(summary) : null, totalCalls: summary?.totalCalls ?? null, at: new Date().toISOString() }
+  const syscalls = summary ? callCounts(summary) : null
+  const totalCalls = summary?.totalCalls ?? null
+  return { ...base, ok: failure === null, failure, syscalls, totalCalls, at: new Date().toISOString() }
 }
 
 module.exports = {
