@@ -328,6 +328,44 @@ function profileTerminal (profile) {
   return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l'])]
 }
 
+// Two runs compared (analyse.js A B): each reader's buckets of more than PROFILE_GOAL.floorNs
+// in either run, and how far each moved, against the smaller of the two (so that the move
+// reads the same whichever run comes first). Issue 50's goal is every such bucket within
+// PROFILE_GOAL.share; a reader measured in one run only counts against it.
+const PROFILE_GOAL = { floorNs: 20, share: 0.1 }
+const PROFILE_LISTED = 6
+function profileAgreement (data, labels) {
+  const [first, second] = labels.map(label => (data.profile?.entries ?? []).find(entry => entry.set === label))
+  if (!first || !second) return []
+  const short = Object.fromEntries(first.buckets.map(bucket => [bucket.key, bucket.short]))
+  const programs = entry => [...entry.rows.map(row => row.program), ...entry.failed.map(cell => cell.program)]
+  const missing = [...new Set([...programs(first), ...programs(second)])].flatMap(program =>
+    [first, second].filter(entry => !entry.rows.some(row => row.program === program))
+      .map(entry => `${program} in ${entry.set}`))
+  const moves = first.rows.flatMap(a => {
+    const b = second.rows.find(row => row.program === a.program)
+    if (!b) return []
+    return Object.keys(short).filter(key => Math.max(a.ns[key], b.ns[key]) > PROFILE_GOAL.floorNs).map(key => {
+      const [from, to] = [a.ns[key], b.ns[key]]
+      const smaller = Math.min(from, to)
+      const move = smaller > 0 ? Math.abs(to - from) / smaller : Infinity
+      return { program: a.program, bucket: short[key], from, to, move }
+    })
+  })
+  if (moves.length === 0 && missing.length === 0) return []
+  const above = moves.filter(cell => cell.move > PROFILE_GOAL.share).sort((a, b) => b.move - a.move)
+  const met = above.length === 0 && missing.length === 0
+  const listed = above.slice(0, PROFILE_LISTED).map(cell =>
+    `${cell.program} ${cell.bucket} ${round(cell.from)} → ${round(cell.to)} ns` +
+    ` (${Number.isFinite(cell.move) ? formatPercent(cell.move) : 'from none'})`)
+  const more = above.length > PROFILE_LISTED ? ` and ${above.length - PROFILE_LISTED} more` : ''
+  return [`profile: ${moves.length - above.length} of ${moves.length} buckets over ${PROFILE_GOAL.floorNs} ns ` +
+    `per read moved by at most ${PROFILE_GOAL.share * 100}% between ${first.set} and ${second.set}` +
+    `${missing.length ? `; ${missing.length} reader(s) missing: ${missing.join(', ')}` : ''}` +
+    `: the goal (every one) is ${met ? 'met' : 'not met'}` +
+    `${listed.length ? `; most moved: ${listed.join(', ')}${more}` : ''}`]
+}
+
 function readProfile (runDir) {
   const file = runDir && path.join(runDir, 'profile.json')
   return file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
@@ -376,12 +414,13 @@ function agreement (data) {
 }
 
 function pairAgreement (data, repeatability) {
-  if (!repeatability.total) return kernelAgreement(data, repeatability.sets)
+  const passes = [...kernelAgreement(data, repeatability.sets), ...profileAgreement(data, repeatability.sets)]
+  if (!repeatability.total) return passes
   const order = repeatability.runtimeOrder
   const above = repeatability.cells.filter(cell => !cell.within)
   // results from before the check named its missing cells have none
   const missing = repeatability.missing ?? []
-  return [...kernelAgreement(data, repeatability.sets),
+  return [...passes,
     `headline: ${repeatability.within2} of ${repeatability.total} shares of C moved by at most ` +
       `${repeatability.goal.points} points between ${repeatability.sets.join(' and ')}` +
       missingClause(missing, repeatability.sets) +

@@ -509,3 +509,33 @@ test('the terminal summary bench.js prints: a program per row, a size per column
   assert.equal(row('just-sync')[3], `${Math.round(justSync.best.steadyThroughputMBps)} ${Math.round(justSync.vsC.steadyThroughput * 100)}%°~`)
   assert.deepEqual(justSync.flags, ['startup-dominated', 'noisy'])
 })
+
+// The profile pass's fixture (test/fixtures/profiled): C, the host, Node, Deno and Bun at 256 B.
+test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing reader against the goal', () => {
+  const profiled = () => loadResultSet(path.join(FIXTURES, '..', 'profiled', 'profile-sample'))
+  const profileLine = sets => agreement(shapeReport(sets)).filter(line => line.startsWith('profile:'))
+  const same = profileLine([profiled(), profiled()])
+  assert.equal(same.length, 1)
+  assert.match(same[0], new RegExp('^profile: (\\d+) of \\1 buckets over 20 ns per read moved by at most 10% ' +
+    'between profile-sample and profile-sample #2: the goal \\(every one\\) is met$'))
+
+  // the second run's Node binding 10.5% slower, its GC bucket new, and Bun's reader failed
+  const moved = profiled()
+  const node = moved.profile.cells.find(cell => cell.program === 'node-sync')
+  const binding = node.buckets.binding.ns
+  node.buckets = {
+    ...node.buckets,
+    binding: { ...node.buckets.binding, ns: binding * 1.105 },
+    gc: { ...node.buckets.gc, ns: 30 }
+  }
+  const bun = moved.profile.cells.find(cell => cell.program === 'bun-ffi')
+  Object.assign(bun, { ok: false, failure: 'made up' })
+  const [line] = profileLine([profiled(), moved])
+  const counted = line.match(/^profile: (\d+) of (\d+) buckets/).slice(1).map(Number)
+  assert.equal(counted[1] - counted[0], 2, line)
+  assert.match(line, /; 1 reader\(s\) missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
+  assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
+    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)$`))
+  // a run with no profile pass: no line
+  assert.deepEqual(profileLine([sample(), sample()]), [])
+})
