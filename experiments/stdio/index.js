@@ -60,7 +60,8 @@ function session (options, runDir) {
   return {
     measure: async (step, run) => {
       const profiled = PROFILE_PHASES.includes(step.phase)
-      const sized = profiled ? { ...step, bytes: profileBytes(step, costs.get(cell(step)) ?? null) } : step
+      const bytes = profiled && profileBytes(step, costs.get(cell(step)) ?? null, options.profileMs / 1000)
+      const sized = profiled ? { ...step, bytes } : step
       const measured = await measure(sized, run, options, runDir, zeroFiles)
       if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))
       return measured

@@ -5,6 +5,7 @@ const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./blocksize')
 const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
 const { UsageError, wholeNumber } = require('../../lib/options')
 const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib/option-schema')
+const { PROFILE_WINDOW_S } = require('./profile')
 
 // Bytes per timed run, by block size: enough reads that start-up (~0.1 s for Node)
 // is a small part of the run, few enough that the whole default lab fits in about
@@ -20,15 +21,18 @@ const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib
 // about 2.5 minutes.
 // The profile pass's 4 rounds give each bucket the range of 4 as its interval (87.5%) in
 // about 3 minutes for the 24 readers that honour a block size; 6 rounds (96.9%) took 5 min
-// 47 s (docs/profile.md).
+// 47 s (docs/profile.md). Each profiled run samples 200 ms of its reader's CPU in the read
+// loop's window, about 1,000 samples: with 4 rounds a bucket's sampling noise alone moves it
+// by about 10% between runs where it is a sixth of a read (docs/profile.md).
+const PROFILE_MS = PROFILE_WINDOW_S * 1000
 const PRESETS = {
   default: {
     ...{ runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256 },
-    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6, profileRounds: 4 }
+    ...{ readsPerRun: 1 << 18, straceMiB: 4, costRounds: 20, kernelRounds: 6, profileRounds: 4, profileMs: PROFILE_MS }
   },
   quick: {
     ...{ runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256 },
-    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1, profileRounds: 1 }
+    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1, profileRounds: 1, profileMs: PROFILE_MS }
   }
 }
 const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
@@ -151,6 +155,21 @@ const rows = [
     rerun: true
   },
   {
+    name: 'profile-ms',
+    type: 'string',
+    metavar: 'MS',
+    field: 'profileMs',
+    takes: 'a whole number of milliseconds',
+    help: [
+      'the reader\'s CPU time each profiled run samples in its read loop, in ms',
+      '(default {default}): more for more samples, in proportion'
+    ],
+    parse: text => wholeNumber(text, 'profile-ms', 10),
+    preset: byPreset('profileMs'),
+    stored: WHOLE,
+    rerun: true
+  },
+  {
     name: 'warmup',
     type: 'string',
     metavar: 'N',
@@ -246,7 +265,8 @@ const LATER_OPTIONS = {
   kernel: false,
   kernelRounds: 0,
   profile: false,
-  profileRounds: 1
+  profileRounds: 1,
+  profileMs: PROFILE_MS
 }
 
 module.exports = { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion }

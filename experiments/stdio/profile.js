@@ -41,19 +41,22 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
   return steps
 }
 
-// A profile run's bytes: enough for PROFILE_WINDOW_S of the reader's CPU in the slope's window
-// at the CPU per read the cost pass measured for it (cpuPerReadNs; null before it has), in
-// whole 64 KiB blocks, never more than the cost run's `bytes` nor fewer than PROFILE_MIN_BYTES.
+// A profile run's bytes: enough for `windowS` of the reader's CPU in the slope's window at
+// the CPU per read the cost pass measured for it (cpuPerReadNs; null before it has), in whole
+// 64 KiB blocks, between PROFILE_MIN_BYTES and the cost run's `bytes`, both scaled by
+// windowS / PROFILE_WINDOW_S so that --profile-ms scales every reader's samples alike.
 // The slow readers need far fewer: wasmer's 10 µs reads of 64 MiB took 1.7 s a run, 110 s of
 // a 6-round pass's 347, for 11,000 samples a round where 1,000 do.
 const PROFILE_WINDOW_S = 0.2
 const PROFILE_MIN_BYTES = 8 << 20
 const WINDOW_SHARE = 0.68
-function profileBytes (step, cpuPerReadNs) {
-  if (!(cpuPerReadNs > 0)) return step.bytes
-  const reads = PROFILE_WINDOW_S * 1e9 / cpuPerReadNs / WINDOW_SHARE
-  const bytes = Math.ceil(reads * step.blockSize / 65536) * 65536
-  return Math.min(step.bytes, Math.max(PROFILE_MIN_BYTES, bytes))
+const wholeBlocks = bytes => Math.ceil(bytes / 65536) * 65536
+function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S) {
+  const scale = windowS / PROFILE_WINDOW_S
+  const [least, most] = [wholeBlocks(PROFILE_MIN_BYTES * scale), wholeBlocks(step.bytes * scale)]
+  if (!(cpuPerReadNs > 0)) return most
+  const reads = windowS * 1e9 / cpuPerReadNs / WINDOW_SHARE
+  return Math.min(most, Math.max(least, wholeBlocks(reads * step.blockSize)))
 }
 
 const BUCKETS = [
@@ -390,5 +393,14 @@ function summariseProfile (records, tools) {
 }
 
 module.exports = {
-  BUCKETS, profileBytes, bucketOf, readWindow, attribute, stackTree, againstC, profileSteps, summariseProfile
+  BUCKETS,
+  PROFILE_WINDOW_S,
+  profileBytes,
+  bucketOf,
+  readWindow,
+  attribute,
+  stackTree,
+  againstC,
+  profileSteps,
+  summariseProfile
 }

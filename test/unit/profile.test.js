@@ -287,6 +287,12 @@ test('a profile run\'s bytes: 0.2 s of the reader\'s CPU in the window, between 
   const bytes = profileBytes(step, 1300)
   assert.ok(bytes > 8 << 20 && bytes < 64 << 20 && bytes % 65536 === 0)
   assert.ok(Math.abs(bytes / 256 * 0.68 * 1300e-9 - 0.2) < 0.001, 'a fifth of a second of the window')
+  // --profile-ms 1000: five times the samples for every reader, the floor and the cap too
+  const longer = profileBytes(step, 1300, 1)
+  assert.ok(longer % 65536 === 0 && Math.abs(longer - 5 * bytes) <= 5 * 65536, `${longer} against ${5 * bytes}`)
+  assert.equal(profileBytes(step, 400, 1), 5 * (64 << 20))
+  assert.equal(profileBytes(step, 10000, 1), 5 * (8 << 20))
+  assert.equal(profileBytes(step, null, 1), 5 * (64 << 20))
 })
 
 test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the largest buckets first', () => {
