@@ -15,7 +15,7 @@ const { PHASES, PROFILE_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
-const { summariseProfile, profileBytes } = require('./profile')
+const { summariseProfile, profileBytes, PROFILE_WINDOW_S } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
 const { slopePerRead, windowSpan, pairFigures } = require('./cost')
 
@@ -60,7 +60,10 @@ function session (options, runDir) {
   return {
     measure: async (step, run) => {
       const profiled = PROFILE_PHASES.includes(step.phase)
-      const bytes = profiled && profileBytes(step, costs.get(cell(step)) ?? null, options.profileMs / 1000)
+      // only the run under perf needs --profile-ms's samples; the unprofiled run beside it
+      // measures the CPU per read they are scaled by, which its default length measures well
+      const windowS = step.phase === PHASES.profile ? options.profileMs / 1000 : PROFILE_WINDOW_S
+      const bytes = profiled && profileBytes(step, costs.get(cell(step)) ?? null, windowS)
       const sized = profiled ? { ...step, bytes } : step
       const measured = await measure(sized, run, options, runDir, zeroFiles)
       if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))

@@ -33,10 +33,17 @@ function reportOf (run, out) {
 test('C and node-sync profiled: ns per read in buckets that add up, samples kept, nothing left', { skip }, () => {
   const out = tempDir()
   const before = isolateLogs(ROOT)
-  const result = bench([...ARGS, '--out', out, '--id', 'profiled'])
+  const result = bench([...ARGS, '--profile-ms', '400', '--out', out, '--id', 'profiled'])
   assert.equal(result.status, 0, result.stderr + result.stdout)
   const run = path.join(out, 'profiled')
   assert.equal(readJson(path.join(run, 'context.json')).perf.available, true)
+  // --profile-ms 400: the runs under perf twice as long as the default's, the unprofiled
+  // runs beside them as long as ever (here both C and node-sync at the default's cap, the
+  // cost run's 64 MiB)
+  const records = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const bytesOf = phase => [...new Set(records.filter(record => record.phase === phase).map(record => record.bytes))]
+  assert.deepEqual(bytesOf('profile-cpu'), [64 << 20])
+  assert.deepEqual(bytesOf('profile'), [128 << 20])
   const { cells } = readJson(path.join(run, 'profile.json'))
   assert.deepEqual(cells.map(cell => [cell.program, cell.blockSize, cell.ok]),
     [['c', 256, true], ['node-sync', 256, true]])
