@@ -19,12 +19,13 @@ const { PROFILE_WINDOW_S } = require('./profile')
 // repeatability goal (every share within 2 points but one in 30) in 37% of pairs with
 // nothing changed, of 16 in 11%, of 20 in 5% (docs/reproducibility.md); the pass takes
 // about 2.5 minutes.
-// The profile pass's 4 rounds give each bucket the range of 4 as its interval (87.5%) in
-// about 3 minutes for the 24 readers that honour a block size; 6 rounds (96.9%) took 5 min
-// 47 s (docs/profile.md). Each profiled run samples 200 ms of its reader's CPU in the read
-// loop's window, about 1,000 samples: with 4 rounds a bucket's sampling noise alone moves it
-// by about 10% between runs where it is a sixth of a read (docs/profile.md).
-const PROFILE_MS = PROFILE_WINDOW_S * 1000
+// The profile pass's 4 rounds give each bucket the range of 4 as its interval (87.5%); 6
+// rounds (96.9%) took 5 min 47 s (docs/profile.md). Each run under perf samples 600 ms of its
+// reader's CPU in the read loop, 1,400 to 2,400 samples for the fast readers: at 200 ms (the
+// unprofiled runs' length, and --quick's) 57 of 82 buckets over 20 ns repeated within 10%,
+// at 600 ms 71, the pass 2 min 53 s for 23 readers and C on a quiet 2-core VM
+// (docs/profile.md, 2026-11-29 afternoon).
+const PROFILE_MS = 600
 const PRESETS = {
   default: {
     ...{ runs: 10, warmup: 1, sizes: DEFAULT_BLOCK_SIZES, minMiB: 64, maxMiB: 256 },
@@ -32,7 +33,8 @@ const PRESETS = {
   },
   quick: {
     ...{ runs: 3, warmup: 1, sizes: [256, 4096, 65536], minMiB: 64, maxMiB: 256 },
-    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1, profileRounds: 1, profileMs: PROFILE_MS }
+    ...{ readsPerRun: 1 << 18, straceMiB: 1, costRounds: 6, kernelRounds: 1, profileRounds: 1 },
+    profileMs: PROFILE_WINDOW_S * 1000
   }
 }
 const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
@@ -161,8 +163,8 @@ const rows = [
     field: 'profileMs',
     takes: 'a whole number of milliseconds',
     help: [
-      'the reader\'s CPU time each profiled run samples in its read loop, in ms',
-      '(default {default}): more for more samples, in proportion'
+      'the reader\'s CPU time each run under perf samples in its read loop, in ms',
+      '(default {default}; --quick {quick}): more for more samples, in proportion'
     ],
     parse: text => wholeNumber(text, 'profile-ms', 10),
     preset: byPreset('profileMs'),
@@ -266,7 +268,7 @@ const LATER_OPTIONS = {
   kernelRounds: 0,
   profile: false,
   profileRounds: 1,
-  profileMs: PROFILE_MS
+  profileMs: PROFILE_WINDOW_S * 1000
 }
 
 module.exports = { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion }
