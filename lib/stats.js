@@ -285,6 +285,7 @@ function seededShuffle (seed) {
 module.exports = {
   median,
   mean,
+  normalCdf,
   summarise,
   twoSizeFit,
   rankTest,
