@@ -57,7 +57,8 @@ for (const key of a.keys()) {
   medianMoves.push(Math.abs(median(x) - median(y)))
 }
 const percent = value => `${(100 * value).toFixed(1)}%`
-console.log(`${within.length} cells; one run's log ratio to C's within a process: SD ${percent(Math.sqrt(mean(within)))}; ` +
+console.log(`${within.length} cells; one run's log ratio to C's within a process: ` +
+  `SD ${percent(Math.sqrt(mean(within)))}; ` +
   `the processes' means beyond it: SD ${percent(Math.sqrt(Math.max(0, mean(beyond))))}`)
 const inside = medianMoves.filter(move => move <= WITHIN).length
 const spread = spreadFor(inside / medianMoves.length)

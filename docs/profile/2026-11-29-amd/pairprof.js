@@ -2,7 +2,16 @@
 const fs = require('fs')
 const [a, b] = process.argv.slice(2).map(dir => JSON.parse(fs.readFileSync(`${dir}/profile.json`)))
 const keys = a.buckets.map(bucket => bucket.key)
-const short = { kernelRead: 'kernel', entryExit: 'entry', switching: 'switch', binding: 'binding', loop: 'loop', buffer: 'buffer', gc: 'gc', other: 'other' }
+const short = {
+  kernelRead: 'kernel',
+  entryExit: 'entry',
+  switching: 'switch',
+  binding: 'binding',
+  loop: 'loop',
+  buffer: 'buffer',
+  gc: 'gc',
+  other: 'other'
+}
 const c = [a, b].map(run => run.cells.find(cell => cell.program === 'c'))
 const rows = []
 let moved = 0; let compared = 0
@@ -22,7 +31,13 @@ for (const cell of a.cells) {
   // goals: ns over C named (not [unknown]), other ≤ 15% of ns over C, sampled share within 10%
   const over = [cell, other].map((run, i) => run.cpuPerReadNs - c[i].cpuPerReadNs)
   const otherShare = [cell, other].map((run, i) => run.buckets.other.ns / over[i])
-  rows.push(`${cell.program.padEnd(18)} cpu ${cell.cpuPerReadNs.toFixed(0)}/${other.cpuPerReadNs.toFixed(0)} over C ${over.map(v => v.toFixed(0)).join('/')} | ${figs.join(' ')} | other/over ${otherShare.map(v => (100 * v).toFixed(0) + '%').join('/')} | seen ${[cell, other].map(run => run.sampledShare === null ? '-' : (100 * run.sampledShare).toFixed(0) + '%').join('/')} | perf +${[cell, other].map(run => run.profilerCostNs?.toFixed(0)).join('/')} | samples ${cell.samples}`)
+  const both = [cell, other]
+  const percent = v => (100 * v).toFixed(0) + '%'
+  rows.push(`${cell.program.padEnd(18)} cpu ${cell.cpuPerReadNs.toFixed(0)}/${other.cpuPerReadNs.toFixed(0)} ` +
+    `over C ${over.map(v => v.toFixed(0)).join('/')} | ${figs.join(' ')} | ` +
+    `other/over ${otherShare.map(percent).join('/')} | ` +
+    `seen ${both.map(run => run.sampledShare === null ? '-' : percent(run.sampledShare)).join('/')} | ` +
+    `perf +${both.map(run => run.profilerCostNs?.toFixed(0)).join('/')} | samples ${cell.samples}`)
 }
 console.log(rows.join('\n'))
 console.log(`buckets over 20 ns: ${compared}, moved more than 10%: ${moved}`)
