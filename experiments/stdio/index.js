@@ -59,12 +59,12 @@ function session (options, runDir) {
   const cell = step => `${step.program.name}\t${step.blockSize}`
   return {
     measure: async (step, run) => {
-      const profiled = PROFILE_PHASES.includes(step.phase)
       // only the run under perf needs --profile-ms's samples; the unprofiled run beside it
       // measures the CPU per read they are scaled by, which its default length measures well
       const windowS = step.phase === PHASES.profile ? options.profileMs / 1000 : PROFILE_WINDOW_S
-      const bytes = profiled && profileBytes(step, costs.get(cell(step)) ?? null, windowS)
-      const sized = profiled ? { ...step, bytes } : step
+      const sized = PROFILE_PHASES.includes(step.phase)
+        ? { ...step, bytes: profileBytes(step, costs.get(cell(step)) ?? null, windowS) }
+        : step
       const measured = await measure(sized, run, options, runDir, zeroFiles)
       if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))
       return measured
