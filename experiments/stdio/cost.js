@@ -38,7 +38,7 @@ const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, rati
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
-const { runtimeTitle } = require('../../lib/runtimes')
+const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { missingClause } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
@@ -81,7 +81,8 @@ const allowedAbove = cells => Math.floor(cells / GOAL.cellsPerAllowance)
 const cpuNs = run => (run.reader.userUs + run.reader.sysUs) * 1000
 
 // The steady middle of a run, in shares of stdin's bytes: the JIT's warm-up (done by
-// 32768 reads, host/README.md; a cost run makes at least 2^17) before it, the exit after.
+// 32768 reads, host/README.md; a cost run makes at least 2^17, or keeps the warm-up's
+// reads before its window: costRunBytes) before it, the exit after.
 const WINDOW = { from: 0.3, to: 0.98 }
 const MIN_WINDOW_SAMPLES = 8
 const inWindow = (written, bytes) => written >= WINDOW.from * bytes && written <= WINDOW.to * bytes
@@ -89,6 +90,33 @@ const inWindow = (written, bytes) => written >= WINDOW.from * bytes && written <
 // The most a cost run reads (plan.js sizes each run to at most this much), and so the
 // longest a run too short for its slope is made.
 const COST_MAX_BYTES = 1 << 30
+
+// The bytes, in whole 64 KiB blocks, whose reads take a reader `windowS` seconds of CPU in
+// a run's window at `cpuPerReadNs` a read.
+const wholeBlocks = bytes => Math.ceil(bytes / 65536) * 65536
+function windowBytes (windowS, cpuPerReadNs, blockSize) {
+  return wholeBlocks(windowS * 1e9 / cpuPerReadNs / (WINDOW.to - WINDOW.from) * blockSize)
+}
+
+// A cost run's bytes once its cell's last run measured its CPU per read: the planned bytes,
+// but no more than COST_WINDOW_S of the reader's CPU in its window. The slow WASI hosts
+// need far less than the reads the plan gives every reader: wasmer's reads of 256 B cost
+// 11 µs, and its 64 MiB took 3 s of CPU a run, 6 minutes of a 23-minute cost pass (stdio-q1,
+// 2026-11-29) where every other cell took at most 0.53 s. 0.4 s in the window (0.6 s a run)
+// leaves every other reader's runs as they were; a run it makes too short for a slope runs
+// again longer (longerCostBytes). A runtime whose JIT compiles as it runs (V8,
+// JavaScriptCore) keeps its warm-up's reads before the window; wasmtime and wasmer compile
+// a module whole before it runs: wasmer's reads in a shortened run's window cost 0.98-1.00
+// of those in the whole run's, the median of each cell's rounds (docs/method.md).
+const COST_WINDOW_S = 0.4
+const JIT_WARMUP_READS = 32768
+// a runtime the lab does not know (LAB_EXTRA_PROGRAMS) is taken to be one that warms up
+const compilesAsItRuns = ({ runtime }) => !runtimes[runtime] || ['v8', 'jsc'].includes(runtimes[runtime].engine)
+function costRunBytes (step, cpuPerReadNs, windowS = COST_WINDOW_S) {
+  if (!(cpuPerReadNs > 0)) return step.bytes
+  const warmup = compilesAsItRuns(step.program) ? wholeBlocks(JIT_WARMUP_READS / WINDOW.from * step.blockSize) : 0
+  return Math.min(step.bytes, Math.max(warmup, windowBytes(windowS, cpuPerReadNs, step.blockSize)))
+}
 
 // How many of a run's samples fall in its window.
 function windowSamples (run) {
@@ -537,6 +565,9 @@ module.exports = {
   cellRatio,
   slopePerRead,
   longerCostBytes,
+  costRunBytes,
+  windowBytes,
+  wholeBlocks,
   windowSamples,
   COST_MAX_BYTES,
   PARTNER_MAX_BYTES,

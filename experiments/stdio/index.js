@@ -17,7 +17,7 @@ const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
 const { summariseProfile, profileBytes, PROFILE_WINDOW_S } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
-const { slopePerRead, windowSpan, pairFigures } = require('./cost')
+const { slopePerRead, windowSpan, pairFigures, costRunBytes } = require('./cost')
 
 function configure (options, values) {
   if (values.rounds && !options.cost) throw new UsageError('--rounds sets the cost pass, which --no-cost skips: drop one of them')
@@ -54,7 +54,8 @@ function session (options, runDir) {
   makeDirs(path.join(runDir, PHASES.gc))
   makeDirs(path.join(runDir, PHASES.fastPath))
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
-  // each reader's CPU per read from this run's cost pass, which sizes its profile runs
+  // each reader's CPU per read from this run's cost pass, which sizes its later cost runs,
+  // its kernel runs and its profile runs
   const costs = new Map()
   const cell = step => `${step.program.name}\t${step.blockSize}`
   return {
@@ -62,9 +63,13 @@ function session (options, runDir) {
       // only the run under perf needs --profile-ms's samples; the unprofiled run beside it
       // measures the CPU per read they are scaled by, which its default length measures well
       const windowS = step.phase === PHASES.profile ? options.profileMs / 1000 : PROFILE_WINDOW_S
+      const cpuPerReadNs = costs.get(cell(step)) ?? null
+      // the cost and kernel passes' runs of the slowest readers, shortened (costRunBytes)
       const sized = PROFILE_PHASES.includes(step.phase)
-        ? { ...step, bytes: profileBytes(step, costs.get(cell(step)) ?? null, windowS) }
-        : step
+        ? { ...step, bytes: profileBytes(step, cpuPerReadNs, windowS) }
+        : [PHASES.cost, PHASES.kernel].includes(step.phase)
+            ? { ...step, bytes: costRunBytes(step, cpuPerReadNs) }
+            : step
       const measured = await measure(sized, run, options, runDir, zeroFiles)
       if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))
       return measured

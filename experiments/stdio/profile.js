@@ -11,6 +11,7 @@
 const { PHASES } = require('./phases')
 const { BASELINE } = require('./programs')
 const { median, fewValuesInterval } = require('../../lib/stats')
+const { windowBytes, wholeBlocks } = require('./cost')
 
 // The profile pass's steps: at the cost pass's smallest size, every reader that honours the
 // block size, C among them, on its own (dd on the other CPU: a timer's samples on one CPU pile up
@@ -49,14 +50,11 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
 // a 6-round pass's 347, for 11,000 samples a round where 1,000 do.
 const PROFILE_WINDOW_S = 0.2
 const PROFILE_MIN_BYTES = 8 << 20
-const WINDOW_SHARE = 0.68
-const wholeBlocks = bytes => Math.ceil(bytes / 65536) * 65536
 function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S) {
   const scale = windowS / PROFILE_WINDOW_S
   const [least, most] = [wholeBlocks(PROFILE_MIN_BYTES * scale), wholeBlocks(step.bytes * scale)]
   if (!(cpuPerReadNs > 0)) return most
-  const reads = windowS * 1e9 / cpuPerReadNs / WINDOW_SHARE
-  return Math.min(most, Math.max(least, wholeBlocks(reads * step.blockSize)))
+  return Math.min(most, Math.max(least, windowBytes(windowS, cpuPerReadNs, step.blockSize)))
 }
 
 const BUCKETS = [

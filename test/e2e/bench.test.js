@@ -45,6 +45,36 @@ describe('a cost run too short for its slope', () => {
   })
 })
 
+describe('a reader slow on CPU', () => {
+  test('its later cost and kernel runs last 0.4 s of its CPU in the window, C\'s with them', () => {
+    const { costRunBytes } = require('../../experiments/stdio/cost')
+    const out = tempDir()
+    // 64 MiB of 64 KiB blocks at 2 ms a read: 2 s of CPU, where 0.4 s in the window will do
+    const args = ['--only', 'fixture-burns', '--sizes', '65536', '--mib', '64', '--runs', '1', '--warmup', '0',
+      '--rounds', '2', '--kernel-rounds', '1', '--no-strace', '--no-gc', '--no-profile', '--out', out, '--id', 'burns']
+    const result = bench(args, { LAB_EXTRA_PROGRAMS: EXTRA })
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const log = readLog(path.join(out, 'burns', 'all.jsonl'))
+    const [first, second] = log.filter(record => record.phase === 'cost' && record.program === 'fixture-burns')
+    assert.equal(first.ok && second.ok, true, first.failure ?? second.failure)
+    assert.equal(first.bytes, 64 << 20, 'the first round, before its CPU per read is known: the planned bytes')
+    const program = { runtime: 'native' }
+    assert.equal(second.bytes, costRunBytes({ program, blockSize: 65536, bytes: 64 << 20 }, slopePerRead(first)))
+    assert.ok(second.bytes < 24 << 20 && second.bytes % 65536 === 0, `${second.bytes}`)
+    // C in turns with it: as long as the shortened run, not as the first
+    assert.ok(second.partner.bytes < first.partner.bytes / 2, `${second.partner.bytes} against ${first.partner.bytes}`)
+    assert.notEqual(pairFigures(second), null)
+    // the kernel pass's run too, by the cost pass's last figure, where BPF may run
+    const kernel = log.filter(record => record.phase === 'kernel' && record.program === 'fixture-burns')
+    if (readJson(path.join(out, 'burns', 'context.json')).bpf.available) {
+      assert.equal(kernel.length, 1)
+      assert.equal(kernel[0].bytes, costRunBytes({ program, blockSize: 65536, bytes: 64 << 20 }, slopePerRead(second)))
+    } else {
+      assert.equal(kernel.length, 0)
+    }
+  })
+})
+
 describe('the pipeline timer', () => {
   test('one pipeline: wall time, each side\'s rusage and the reader\'s output', async () => {
     const result = await runPipeline({ feeder: ddFeeder(1 << 20, 65536), reader: [path.join(ROOT, 'build', 'wc-c'), '4096'], timeoutMs: 60000, pin: null })

@@ -470,3 +470,18 @@ test('the plan: by default every reader\'s cost run but C\'s takes turns with C;
   assert.ok(costOf(['--cost-pairing', 'rounds']).every(step => step.partner === null))
   assert.throws(() => parseOptions(['--cost-pairing', 'duet']), /--cost-pairing must be slices or rounds, not 'duet'/)
 })
+
+test('a cost run\'s bytes: at most 0.4 s of the reader\'s CPU in the window, a JIT\'s warm-up kept', () => {
+  const { costRunBytes } = require('../../experiments/stdio/cost')
+  const wasmer = { program: { runtime: 'wasmer' }, blockSize: 256, bytes: 64 << 20 }
+  assert.equal(costRunBytes(wasmer, null), 64 << 20, 'before its cell\'s first run: the planned bytes')
+  assert.equal(costRunBytes({ ...wasmer, program: { runtime: 'native' } }, 380), 64 << 20, 'C: as planned')
+  const bytes = costRunBytes(wasmer, 11500)
+  assert.ok(bytes % 65536 === 0 && Math.abs(bytes / 256 * 0.68 * 11500e-9 - 0.4) < 0.001, `${bytes}`)
+  // a V8 reader as slow keeps 32768 reads before the window: 109,227 reads of 256 B
+  const node = costRunBytes({ ...wasmer, program: { runtime: 'node' } }, 11500)
+  assert.equal(node, Math.ceil(32768 / 0.3 * 256 / 65536) * 65536)
+  // a runtime the lab does not know is taken to warm up; at 64 KiB the warm-up is more than planned
+  assert.equal(costRunBytes({ ...wasmer, program: { runtime: 'unknown' } }, 11500), node)
+  assert.equal(costRunBytes({ program: { runtime: 'bun' }, blockSize: 65536, bytes: 1 << 30 }, 1e6), 1 << 30)
+})
