@@ -1,0 +1,64 @@
+'use strict'
+// What shortening the slowest readers' cost runs would have measured (docs/method.md,
+// "Shorter runs for the slowest readers"), from a run's log made before it: for each round
+// whose run was longer than 0.4 s of the reader's CPU in its window, the reader's CPU per read
+// and its share of C (C's slope over the same moments) over the window the shortened run would
+// have had (30% to 98% of its bytes), against the whole run's.
+// node docs/method/cost-window.js RUN_DIR
+const fs = require('node:fs')
+const path = require('node:path')
+const { median } = require('../../lib/stats')
+
+const WINDOW_S = 0.4
+const [from, to] = [0.3, 0.98]
+const records = fs.readFileSync(path.join(process.argv[2], 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
+  .map(line => JSON.parse(line)).filter(run => run.phase === 'cost' && run.ok && run.samples && run.partner)
+
+// the least-squares slope of CPU ns over bytes of the samples kept, per read; null with fewer than 8
+function perRead (run, keep) {
+  const kept = run.samples.filter(keep)
+  if (kept.length < 8) return null
+  const meanBytes = kept.reduce((sum, [, bytes]) => sum + bytes, 0) / kept.length
+  const meanCpu = kept.reduce((sum, [cpu]) => sum + cpu, 0) / kept.length
+  let covariance = 0
+  let variance = 0
+  for (const [cpu, bytes] of kept) {
+    covariance += (bytes - meanBytes) * (cpu - meanCpu)
+    variance += (bytes - meanBytes) ** 2
+  }
+  return covariance / variance * run.bytes / run.output.reads
+}
+
+// the reader's ns per read over its bytes lo..hi, and C's over the same moments (C past its start)
+function figures (run, lo, hi) {
+  const mine = run.samples.filter(([, bytes]) => bytes >= lo && bytes <= hi)
+  const fromNs = Math.max(mine[0][2], run.partner.samples[0][2])
+  const toNs = Math.min(mine.at(-1)[2], run.partner.samples.at(-1)[2])
+  const ns = perRead(run, ([, bytes, at]) => bytes >= lo && bytes <= hi && at >= fromNs && at <= toNs)
+  const cNs = perRead(run.partner, ([, bytes, at]) => bytes > 0 && at >= fromNs && at <= toNs)
+  return { ns, share: ns && cNs ? cNs / ns : null }
+}
+
+const cells = new Map()
+for (const run of records) {
+  const whole = figures(run, from * run.bytes, to * run.bytes)
+  const bytes = Math.ceil(WINDOW_S * 1e9 / whole.ns / (to - from) * run.blockSize / 65536) * 65536
+  if (bytes >= run.bytes) continue
+  const short = figures(run, from * bytes, to * bytes)
+  const key = `${run.program} @ ${run.blockSize}`
+  if (!cells.has(key)) cells.set(key, { bytes, ratios: [], whole: [], short: [] })
+  const cell = cells.get(key)
+  cell.ratios.push(short.ns / whole.ns)
+  cell.whole.push(whole.share)
+  cell.short.push(short.share)
+}
+const MiB = 1 << 20
+console.log(`# node docs/method/cost-window.js ${process.argv[2]}`)
+console.log('cell, a shortened run\'s bytes; its window\'s ns per read / the whole window\'s (median, range of ' +
+  'the rounds); share of C, median of the rounds: whole window, shortened')
+for (const [key, cell] of cells) {
+  const shares = [cell.whole, cell.short].map(values => (100 * median(values.filter(Boolean))).toFixed(2) + '%')
+  console.log(`${key}: ${(cell.bytes / MiB).toFixed(0)} MiB; ${median(cell.ratios).toFixed(3)} ` +
+    `(${Math.min(...cell.ratios).toFixed(3)}-${Math.max(...cell.ratios).toFixed(3)}, ${cell.ratios.length} rounds); ` +
+    `${shares[0]}, ${shares[1]}`)
+}
