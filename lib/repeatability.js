@@ -25,19 +25,30 @@ function nearestRank (values, share) {
   return sorted[Math.max(0, Math.ceil(share * sorted.length - EPSILON) - 1)]
 }
 
+// How far a cell's figure moved between runs a and b, in percent, or null where no move can
+// be taken: against a's figure, so none from a zero; or against the smaller of the two, the
+// same whichever run comes first, where a figure that grew from zero moved without bound.
+const moveFromA = (a, b) => (a === 0 ? null : movePercent(a, b))
+function moveFromSmaller (a, b) {
+  const smaller = Math.min(a, b)
+  return smaller > 0 ? Math.abs(b - a) / smaller * 100 : a === b ? 0 : Infinity
+}
+
 // cells: [{ name, ..., a, b }] of the figure in run a and in run b, every cell either run
 // has; goal: { percent, share } (the lab's GOAL unless an experiment quotes its figure
-// closer, as the ladder does). A cell one run failed or lacks (no figure; for a, none
-// but zero, which no move can be taken from) stays in the total, is listed in missing
-// with the runs it is missing in, and fails the goal: left out, it would make a run that
-// lost its worst cells look better.
-function criterion (cells, goal = GOAL) {
-  const absentIn = cell => [['a', usable(cell.a) && cell.a !== 0], ['b', usable(cell.b)]]
+// closer, as the ladder does); move: moveFromA or moveFromSmaller. A cell one run failed or
+// lacks (no figure; for a, none that a move can be taken from) stays in the total, is
+// listed in missing with the runs it is missing in, and fails the goal: left out, it would
+// make a run that lost its worst cells look better.
+function criterion (cells, goal = GOAL, move = moveFromA) {
+  // a's figure is missing too where no move can be taken from it (moveFromA's zero)
+  const fromA = cell => usable(cell.a) && move(cell.a, usable(cell.b) ? cell.b : cell.a) !== null
+  const absentIn = cell => [['a', fromA(cell)], ['b', usable(cell.b)]]
     .filter(([, present]) => !present).map(([side]) => side)
   const missing = cells.filter(cell => absentIn(cell).length).map(cell => ({ ...cell, in: absentIn(cell) }))
   const rows = cells.filter(cell => absentIn(cell).length === 0).map(cell => {
-    const move = movePercent(cell.a, cell.b)
-    return { ...cell, movePercent: move, within: move <= goal.percent + EPSILON }
+    const moved = move(cell.a, cell.b)
+    return { ...cell, movePercent: moved, within: moved <= goal.percent + EPSILON }
   })
   const moves = rows.map(row => row.movePercent)
   const within = rows.filter(row => row.within).length
@@ -127,6 +138,7 @@ module.exports = {
   usable,
   nearestRank,
   criterion,
+  moveFromSmaller,
   pairByKey,
   missingClause,
   interleavedHalves,

@@ -329,3 +329,22 @@ test('a cell failed or missing in either run stays in every criterion\'s count, 
   const db = dbRepeatability({ cells: [dbCell('c-libpq', 10), dbCell('node-pg', 20)] }, { cells: [dbCell('c-libpq', 10)] })
   assert.deepEqual([db.cpu.total, db.cpu.missing.map(cell => cell.name), db.met], [2, ['node-pg /db 16 conn.'], false])
 })
+
+test('a move from a zero: missing against run a\'s figure, without bound against the smaller', () => {
+  const { criterion, moveFromSmaller } = repeatability
+  const cells = [{ name: 'new', a: 0, b: 30 }, { name: 'gone', a: 30, b: 0 }, { name: 'up', a: 100, b: 110 },
+    { name: 'down', a: 110, b: 100 }, { name: 'zero, failed in b', a: 0, b: null }]
+  // against a (the default): no move from a zero, so that cell is missing in a (and in b, failed)
+  const fromA = criterion(cells)
+  assert.deepEqual(fromA.missing.map(cell => [cell.name, cell.in]), [['new', ['a']], ['zero, failed in b', ['a', 'b']]])
+  assert.deepEqual(fromA.cells.map(cell => [cell.name, Math.round(cell.movePercent * 100) / 100]),
+    [['gone', 100], ['up', 10], ['down', 9.09]])
+  // against the smaller: the same whichever run comes first, a bucket new or gone moved without bound
+  const fromSmaller = criterion(cells, { percent: 10, share: 1 }, moveFromSmaller)
+  assert.deepEqual(fromSmaller.missing.map(cell => [cell.name, cell.in]), [['zero, failed in b', ['b']]])
+  // 10% up and 10% down from the smaller, each within 10% however the floats round
+  assert.deepEqual(fromSmaller.cells.map(cell => [cell.name, Math.round(cell.movePercent * 100) / 100, cell.within]),
+    [['new', Infinity, false], ['gone', Infinity, false], ['up', 10, true], ['down', 10, true]])
+  assert.deepEqual([fromSmaller.within, fromSmaller.total, fromSmaller.met], [2, 5, false])
+  assert.equal(moveFromSmaller(20, 20), 0)
+})
