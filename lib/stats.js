@@ -33,6 +33,19 @@ function summarise (values) {
   }
 }
 
+// The least-squares slope of y over x through points [[x, y], ...]; null where x does not vary.
+function leastSquaresSlope (points) {
+  const meanX = mean(points.map(([x]) => x))
+  const meanY = mean(points.map(([, y]) => y))
+  let covariance = 0
+  let variance = 0
+  for (const [x, y] of points) {
+    covariance += (x - meanX) * (y - meanY)
+    variance += (x - meanX) ** 2
+  }
+  return variance === 0 ? null : covariance / variance
+}
+
 // What one more unit (a read, a byte) costs, from runs of two sizes of the same work:
 // (median of the large runs - median of the small runs) / the units between them, so
 // whatever every run pays once (start-up, compiling, first touches) cancels out.
@@ -288,6 +301,7 @@ module.exports = {
   normalCdf,
   summarise,
   twoSizeFit,
+  leastSquaresSlope,
   rankTest,
   signTest,
   ratioInterval,

@@ -7,7 +7,7 @@
 // node docs/method/cost-window.js RUN_DIR
 const fs = require('node:fs')
 const path = require('node:path')
-const { median } = require('../../lib/stats')
+const { median, leastSquaresSlope } = require('../../lib/stats')
 
 const WINDOW_S = 0.4
 const [from, to] = [0.3, 0.98]
@@ -17,16 +17,8 @@ const records = fs.readFileSync(path.join(process.argv[2], 'all.jsonl'), 'utf8')
 // the least-squares slope of CPU ns over bytes of the samples kept, per read; null with fewer than 8
 function perRead (run, keep) {
   const kept = run.samples.filter(keep)
-  if (kept.length < 8) return null
-  const meanBytes = kept.reduce((sum, [, bytes]) => sum + bytes, 0) / kept.length
-  const meanCpu = kept.reduce((sum, [cpu]) => sum + cpu, 0) / kept.length
-  let covariance = 0
-  let variance = 0
-  for (const [cpu, bytes] of kept) {
-    covariance += (bytes - meanBytes) * (cpu - meanCpu)
-    variance += (bytes - meanBytes) ** 2
-  }
-  return covariance / variance * run.bytes / run.output.reads
+  const cpuPerByte = kept.length < 8 ? null : leastSquaresSlope(kept.map(([cpu, bytes]) => [bytes, cpu]))
+  return cpuPerByte === null ? null : cpuPerByte * run.bytes / run.output.reads
 }
 
 // the reader's ns per read over its bytes lo..hi, and C's over the same moments (C past its start)

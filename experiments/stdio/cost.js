@@ -34,7 +34,7 @@
 // interval carries its true level, which its whole k makes other than 95%: 97.9% and
 // 95.7% at 10 rounds.
 const { PHASES } = require('./phases')
-const { median, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('../../lib/stats')
+const { median, leastSquaresSlope, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
@@ -155,16 +155,8 @@ function slopePerRead (run, span = null) {
   const inSpan = at => span === null || (at >= span.fromNs && at <= span.toNs)
   const window = samples.filter(([, written, at]) => inWindow(written, run.bytes) && inSpan(at))
   if (window.length < MIN_WINDOW_SAMPLES) return null
-  const meanBytes = window.reduce((sum, [, bytes]) => sum + bytes, 0) / window.length
-  const meanCpu = window.reduce((sum, [cpu]) => sum + cpu, 0) / window.length
-  let covariance = 0
-  let variance = 0
-  for (const [cpu, bytes] of window) {
-    covariance += (bytes - meanBytes) * (cpu - meanCpu)
-    variance += (bytes - meanBytes) ** 2
-  }
-  if (variance === 0) return null
-  return covariance / variance * (run.bytes / run.output.reads)
+  const cpuPerByte = leastSquaresSlope(window.map(([cpu, bytes]) => [bytes, cpu]))
+  return cpuPerByte === null ? null : cpuPerByte * (run.bytes / run.output.reads)
 }
 
 // A run that took turns with a run of C on its CPU (--cost-pairing slices: lib/pipeline.js

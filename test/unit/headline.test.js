@@ -485,3 +485,11 @@ test('a cost run\'s bytes: at most 0.4 s of the reader\'s CPU in the window, a J
   assert.equal(costRunBytes({ ...wasmer, program: { runtime: 'unknown' } }, 11500), node)
   assert.equal(costRunBytes({ program: { runtime: 'bun' }, blockSize: 65536, bytes: 1 << 30 }, 1e6), 1 << 30)
 })
+
+test('the least-squares slope under every cost run\'s: y over x, none where x does not vary', () => {
+  const { leastSquaresSlope } = require('../../lib/stats')
+  assert.equal(leastSquaresSlope([[0, 1], [1, 3], [2, 5]]), 2)
+  // (0, 1), (1, 2), (2, 7): mean y 3.33, (−1·−2.33 + 0 + 1·3.67) / 2 = 3
+  assert.ok(Math.abs(leastSquaresSlope([[0, 1], [1, 2], [2, 7]]) - 3) < 1e-9)
+  assert.equal(leastSquaresSlope([[4, 1], [4, 9]]), null)
+})

@@ -5,7 +5,7 @@
 // goal (experiments/stdio/cost.js GOAL: all but one cell in 30 within 2 points, none over 3).
 // node docs/reproducibility/2026-11-29-amd/resample-rounds.js RUN_A RUN_B (each a run's folder)
 const path = require('node:path')
-const { median } = require('../../../lib/stats')
+const { median, seededShuffle } = require('../../../lib/stats')
 const { GOAL } = require('../../../experiments/stdio/cost')
 
 const [a, b] = process.argv.slice(2, 4).map(dir => require(path.resolve(dir, 'results.json')).headline.cells)
@@ -16,20 +16,9 @@ const pairs = a.filter(cell => cell.program !== 'c' && inB.has(key(cell)))
   .map(cell => ({ a: sharesOf(cell), b: sharesOf(inB.get(key(cell))) }))
   .filter(pair => pair.a.length && pair.b.length)
 
-// a seeded generator, so that the output repeats
-let seed = 1
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2147483648
-  return seed / 2147483648
-}
-function draw (values, k) {
-  const shuffled = [...values]
-  for (let i = shuffled.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]]
-  }
-  return shuffled.slice(0, k)
-}
+// a seeded shuffle, so that the output repeats
+const shuffle = seededShuffle('resample-rounds')
+const draw = (values, k) => shuffle(values).slice(0, k)
 
 console.log(`# node docs/reproducibility/2026-11-29-amd/resample-rounds.js ${process.argv.slice(2, 4).join(' ')}`)
 const TRIALS = 2000
