@@ -34,7 +34,10 @@
 // interval carries its true level, which its whole k makes other than 95%: 97.9% and
 // 95.7% at 10 rounds.
 const { PHASES } = require('./phases')
-const { median, leastSquaresSlope, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval, differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE } = require('../../lib/stats')
+const {
+  median, leastSquaresSlope, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval,
+  differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE
+} = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
@@ -101,12 +104,12 @@ function windowBytes (windowS, cpuPerReadNs, blockSize) {
 // A cost run's bytes once its cell's last run measured its CPU per read: the planned bytes,
 // but no more than COST_WINDOW_S of the reader's CPU in its window. The slow WASI hosts
 // need far less than the reads the plan gives every reader: wasmer's reads of 256 B cost
-// 11 µs, and its 64 MiB took 3 s of CPU a run, 6 minutes of a 23-minute cost pass (stdio-q1,
-// 2026-11-29) where every other cell took at most 0.53 s. 0.4 s in the window (0.6 s a run)
+// 11 µs, and its 64 MiB took 3 s of CPU a run; its two rows took 8.5 minutes of a 23-minute
+// cost pass (stdio-q1, 2026-11-29), where every other cell's run took at most 0.53 s. 0.4 s in the window (0.6 s a run)
 // leaves every other reader's runs as they were; a run it makes too short for a slope runs
 // again longer (longerCostBytes). A runtime whose JIT compiles as it runs (V8,
 // JavaScriptCore) keeps its warm-up's reads before the window; wasmtime and wasmer compile
-// a module whole before it runs: wasmer's reads in a shortened run's window cost 0.98-1.00
+// a module whole before it runs: wasmer's reads in a shortened run's window cost 0.97-1.00
 // of those in the whole run's, the median of each cell's rounds (docs/method.md).
 const COST_WINDOW_S = 0.4
 const JIT_WARMUP_READS = 32768
