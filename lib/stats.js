@@ -298,6 +298,7 @@ function seededShuffle (seed) {
 module.exports = {
   median,
   mean,
+  standardDeviation,
   normalCdf,
   summarise,
   twoSizeFit,

@@ -1,23 +1,24 @@
 'use strict'
 // What shortening the slowest readers' cost runs would have measured (docs/method.md,
 // "Shorter runs for the slowest readers"), from a run's log made before it: for each round
-// whose run was longer than 0.4 s of the reader's CPU in its window, the reader's CPU per read
+// whose run the cost pass would now shorten (costRunBytes, by the round's own CPU per read), the reader's CPU per read
 // and its share of C (C's slope over the same moments) over the window the shortened run would
 // have had (30% to 98% of its bytes), against the whole run's.
 // node docs/method/cost-window.js RUN_DIR
 const fs = require('node:fs')
 const path = require('node:path')
 const { median, leastSquaresSlope } = require('../../lib/stats')
+const { costRunBytes, MIN_WINDOW_SAMPLES } = require('../../experiments/stdio/cost')
+const { findProgram } = require('../../experiments/stdio/programs')
 
-const WINDOW_S = 0.4
 const [from, to] = [0.3, 0.98]
 const records = fs.readFileSync(path.join(process.argv[2], 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
   .map(line => JSON.parse(line)).filter(run => run.phase === 'cost' && run.ok && run.samples && run.partner)
 
-// the least-squares slope of CPU ns over bytes of the samples kept, per read; null with fewer than 8
+// the least-squares slope of CPU ns over bytes of the samples kept, per read; null with too few
 function perRead (run, keep) {
   const kept = run.samples.filter(keep)
-  const cpuPerByte = kept.length < 8 ? null : leastSquaresSlope(kept.map(([cpu, bytes]) => [bytes, cpu]))
+  const cpuPerByte = kept.length < MIN_WINDOW_SAMPLES ? null : leastSquaresSlope(kept.map(([cpu, bytes]) => [bytes, cpu]))
   return cpuPerByte === null ? null : cpuPerByte * run.bytes / run.output.reads
 }
 
@@ -34,7 +35,8 @@ function figures (run, lo, hi) {
 const cells = new Map()
 for (const run of records) {
   const whole = figures(run, from * run.bytes, to * run.bytes)
-  const bytes = Math.ceil(WINDOW_S * 1e9 / whole.ns / (to - from) * run.blockSize / 65536) * 65536
+  // what the cost pass now gives the round after one that measured `whole.ns` a read
+  const bytes = costRunBytes({ program: findProgram(run.program), blockSize: run.blockSize, bytes: run.bytes }, whole.ns)
   if (bytes >= run.bytes) continue
   const short = figures(run, from * bytes, to * bytes)
   const key = `${run.program} @ ${run.blockSize}`

@@ -7,7 +7,7 @@
 // differ beyond what those runs explain.
 const fs = require('node:fs')
 const zlib = require('node:zlib')
-const { median, mean, normalCdf } = require('../../../lib/stats')
+const { median, mean, standardDeviation, normalCdf } = require('../../../lib/stats')
 
 const REF = 'c-libpq-prepared-pipelined'
 const WITHIN = Math.log(1.05)
@@ -27,7 +27,7 @@ function load (file) {
   return runs
 }
 
-const variance = values => values.reduce((sum, x) => sum + (x - mean(values)) ** 2, 0) / (values.length - 1)
+const variance = values => standardDeviation(values) ** 2
 // the spread (one standard deviation) of a normal move that leaves `share` of moves within 5%
 function spreadFor (share) {
   let [low, high] = [0, 10]
