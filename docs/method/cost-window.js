@@ -18,7 +18,8 @@ const records = fs.readFileSync(path.join(process.argv[2], 'all.jsonl'), 'utf8')
 // the least-squares slope of CPU ns over bytes of the samples kept, per read; null with too few
 function perRead (run, keep) {
   const kept = run.samples.filter(keep)
-  const cpuPerByte = kept.length < MIN_WINDOW_SAMPLES ? null : leastSquaresSlope(kept.map(([cpu, bytes]) => [bytes, cpu]))
+  if (kept.length < MIN_WINDOW_SAMPLES) return null
+  const cpuPerByte = leastSquaresSlope(kept.map(([cpu, bytes]) => [bytes, cpu]))
   return cpuPerByte === null ? null : cpuPerByte * run.bytes / run.output.reads
 }
 
@@ -36,7 +37,8 @@ const cells = new Map()
 for (const run of records) {
   const whole = figures(run, from * run.bytes, to * run.bytes)
   // what the cost pass now gives the round after one that measured `whole.ns` a read
-  const bytes = costRunBytes({ program: findProgram(run.program), blockSize: run.blockSize, bytes: run.bytes }, whole.ns)
+  const step = { program: findProgram(run.program), blockSize: run.blockSize, bytes: run.bytes }
+  const bytes = costRunBytes(step, whole.ns)
   if (bytes >= run.bytes) continue
   const short = figures(run, from * bytes, to * bytes)
   const key = `${run.program} @ ${run.blockSize}`
