@@ -2,7 +2,10 @@
 // perf (Debian's linux-perf) as the lab uses it: a command sampled by timer (cpu-clock: these
 // VMs have no hardware counters) with its call graphs, then each sample's stack as `perf
 // script` prints it. JIT code is named by the runtimes' own maps, which perf script reads
-// from /tmp/perf-PID.map: V8's --perf-basic-prof (Node, Deno, the host).
+// from /tmp/perf-PID.map: V8's --perf-basic-prof (Node, Deno, the host), and JavaScriptCore's
+// jitdump (Bun) turned into one.
+const fs = require('node:fs')
+const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
 const PERF = process.env.PERF || 'perf'
@@ -77,4 +80,64 @@ function parsePerfScript (text) {
   return samples
 }
 
-module.exports = { PERF, FREQUENCY, V8_PERF_FLAGS, perfRecordArgv, perfScriptArgv, probePerf, parsePerfScript }
+// A jitdump (the format of perf's tools/perf/Documentation/jitdump-specification.txt, which
+// JavaScriptCore writes under BUN_JSC_useJITDump=1) → { pid, code: [{ start, size, name }] }:
+// the code it says is loaded at the end, each range's latest load (JIT memory freed and used
+// again for other code leaves the earlier entry stale). Little-endian files only.
+// Debian's perf 6.1 cannot inject it (`perf inject --jit` takes jit-PID.dump, JavaScriptCore
+// writes jit-TID-PID.dump), so the lab gives perf script the same names as a perf map.
+const JITDUMP_MAGIC = 0x4A695444
+const JIT_CODE_LOAD = 0
+const JIT_CODE_MOVE = 1
+const RECORD_HEADER_BYTES = 16
+function readJitdump (buffer) {
+  if (buffer.length < 40 || buffer.readUInt32LE(0) !== JITDUMP_MAGIC) throw new Error('not a little-endian jitdump')
+  const pid = buffer.readUInt32LE(20)
+  let code = []
+  for (let at = buffer.readUInt32LE(8); at + RECORD_HEADER_BYTES <= buffer.length;) {
+    const [id, size] = [buffer.readUInt32LE(at), buffer.readUInt32LE(at + 4)]
+    if (size < RECORD_HEADER_BYTES || at + size > buffer.length) break // the writer stopped mid-record
+    const body = at + RECORD_HEADER_BYTES
+    if (id === JIT_CODE_LOAD) {
+      const start = buffer.readBigUInt64LE(body + 16)
+      const codeSize = buffer.readBigUInt64LE(body + 24)
+      const nameEnd = buffer.indexOf(0, body + 40)
+      const name = buffer.toString('utf8', body + 40, nameEnd)
+      code = code.filter(entry => entry.start + entry.size <= start || entry.start >= start + codeSize)
+      code.push({ start, size: codeSize, name, index: buffer.readBigUInt64LE(body + 32) })
+    } else if (id === JIT_CODE_MOVE) {
+      const index = buffer.readBigUInt64LE(body + 40)
+      const moved = code.find(entry => entry.index === index)
+      if (moved) moved.start = buffer.readBigUInt64LE(body + 24)
+    }
+    at += size
+  }
+  return { pid, code: code.map(({ start, size, name }) => ({ start, size, name })) }
+}
+
+// perf script reads a process's JIT names from /tmp/perf-PID.map: each jitdump in `dir`
+// written as one, unless the process has one already. → the maps written.
+function perfMapsFromJitdumps (dir) {
+  const written = []
+  for (const file of fs.readdirSync(dir).filter(name => /^jit-[\d-]+\.dump$/.test(name))) {
+    const { pid, code } = readJitdump(fs.readFileSync(path.join(dir, file)))
+    const mapFile = `/tmp/perf-${pid}.map`
+    if (fs.existsSync(mapFile)) continue
+    fs.writeFileSync(mapFile, code.map(({ start, size, name }) =>
+      `${start.toString(16)} ${size.toString(16)} ${name}\n`).join(''))
+    written.push(mapFile)
+  }
+  return written
+}
+
+module.exports = {
+  PERF,
+  FREQUENCY,
+  V8_PERF_FLAGS,
+  perfRecordArgv,
+  perfScriptArgv,
+  probePerf,
+  parsePerfScript,
+  readJitdump,
+  perfMapsFromJitdumps
+}

@@ -100,6 +100,9 @@ const runtimes = {
     version: bin => firstLine(bin, ['--version']),
     engine: 'jsc',
     v8Flags: null,
+    // under perf: JavaScriptCore's jitdump in the run's folder (Bun hands BUN_JSC_ options to
+    // it), which the lab turns into a perf map (lib/perf.js)
+    perfEnv: { BUN_JSC_useJITDump: '1', BUN_JSC_jitDumpDirectory: '.' },
     noGcTrace: 'Bun runs JavaScriptCore, which has no --trace-gc',
     reopensClosedStdio: true,
     install: 'run ./setup.sh (npm installs bun), or set BUN=/path/to/bun'

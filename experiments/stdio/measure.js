@@ -26,7 +26,9 @@ const {
 const { checkArgv, verdict } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
 const { sysprofArgv } = require('../../lib/sysprof')
-const { perfRecordArgv, perfScriptArgv, parsePerfScript, V8_PERF_FLAGS } = require('../../lib/perf')
+const {
+  perfRecordArgv, perfScriptArgv, parsePerfScript, perfMapsFromJitdumps, V8_PERF_FLAGS
+} = require('../../lib/perf')
 const { attribute } = require('./profile')
 const { runtimes } = require('../../lib/runtimes')
 
@@ -59,7 +61,13 @@ const PERF_ALLOWANCE_MS = 5000
 // removed once read.
 const profileName = step => `${step.program.name}-${step.blockSize}-${step.run + 1}`
 const profileData = (step, runDir) => path.join(runDir, 'profile', `${profileName(step)}.data`)
-const profileCwd = (step, runDir) => path.join(runDir, 'profile', `${profileName(step)}.cwd`)
+// The folder a profiled run works in is on tmpfs where there is one: JavaScriptCore writes its
+// jitdump there and syncs each record to disk, and on disk its writer thread took 28-35 of the
+// samples of a 64 MiB run of bun-ffi, on tmpfs 3.
+const SCRATCH = fs.existsSync('/dev/shm') ? '/dev/shm' : null
+const profileCwd = (step, runDir) => (SCRATCH
+  ? path.join(SCRATCH, `syscall-lab-${process.pid}-${path.basename(runDir)}-${profileName(step)}`)
+  : path.join(runDir, 'profile', `${profileName(step)}.cwd`))
 
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
@@ -124,7 +132,9 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     fs.mkdirSync(graphDir(step, runDir), { recursive: true })
   }
   if (step.phase === PHASES.kernel) fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
-  if (step.phase === PHASES.profile) fs.mkdirSync(profileCwd(step, runDir), { recursive: true })
+  if (step.phase === PHASES.profile) {
+    for (const dir of [path.join(runDir, 'profile'), profileCwd(step, runDir)]) fs.mkdirSync(dir, { recursive: true })
+  }
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -270,11 +280,19 @@ function judgedCpus (step, pin) {
 
 // A profiled run's samples: perf script's text kept gzipped beside the log (for speedscope,
 // Firefox Profiler, FlameGraph), and in the record the read loop's samples in buckets
-// (experiments/stdio/profile.js). perf's data, the run's folder and V8's perf maps go.
+// (experiments/stdio/profile.js). perf's data, the run's folder and the perf maps go: V8's,
+// and those made of JavaScriptCore's jitdumps for perf script.
 function profileRecord (step, record, runDir) {
   const dataFile = profileData(step, runDir)
+  let jitMaps = []
   try {
     if (!record.ok) return
+    try {
+      jitMaps = perfMapsFromJitdumps(profileCwd(step, runDir))
+    } catch (err) {
+      Object.assign(record, { ok: false, failure: `its JIT's names for perf could not be read: ${err.message}` })
+      return
+    }
     const [perf, ...args] = perfScriptArgv(dataFile)
     const script = spawnSync(perf, args, { encoding: 'utf8', maxBuffer: 1 << 30 })
     if (script.status !== 0) {
@@ -285,11 +303,14 @@ function profileRecord (step, record, runDir) {
     fs.writeFileSync(path.join(runDir, record.rawFile), zlib.gzipSync(script.stdout))
     const samples = parsePerfScript(script.stdout)
     for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
-    const binary = path.basename(commandLine(step.program, step.blockSize)[0])
+    // the file perf names: npm's bun and deno are links to their binaries
+    const command = commandLine(step.program, step.blockSize)[0]
+    const binary = path.basename(fs.existsSync(command) ? fs.realpathSync(command) : command)
     // the window the profiled run's own slope is taken over, the steady read loop
     record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' }, windowSpan(record))
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
   } finally {
+    for (const map of jitMaps) fs.rmSync(map, { force: true })
     fs.rmSync(dataFile, { force: true })
     fs.rmSync(profileCwd(step, runDir), { recursive: true, force: true })
   }
