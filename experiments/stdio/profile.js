@@ -129,8 +129,11 @@ function bucketOf (frames, { binary, native }) {
     if (GC.test(symbol)) return { key: 'gc', frame: symbol }
     if (BUFFER.test(symbol)) return { key: 'buffer', frame: symbol }
     if (JS_SYMBOL.test(symbol) || JIT_DSO.test(dso)) return { key: 'loop', frame: symbol }
-    if (MEANINGLESS.test(symbol)) continue
     const own = binary && dso.split('/').pop() === binary
+    // a frame with no name in a runtime's own stripped binary (Bun's, Deno's) is still the
+    // runtime's native code, not the JavaScript that called it
+    if (symbol === '[unknown]' && own && !native) return { key: 'binding', frame: `[unknown] (${binary})` }
+    if (MEANINGLESS.test(symbol)) continue
     if (own && native) return { key: 'loop', frame: symbol }
     const runtimes = BINDING.test(symbol) || WASI_HOST.test(symbol) || WASI_HOST.test(dso)
     if (runtimes || own) return { key: 'binding', frame: symbol }
@@ -145,8 +148,8 @@ const GC_THREAD = /(heap|gc|marking|sweep|scaveng)/i
 const THREAD_START = /^(start_thread|clone3?|__clone3?) \(/
 function sampleBucket (sample, reader) {
   const found = bucketOf(sample.frames, reader)
-  const nameless = found.frame === 'unknown frames' || THREAD_START.test(found.frame)
-  if (found.key !== 'other' || !sample.comm || sample.tid === sample.pid || !nameless) return found
+  const nameless = found.frame === 'unknown frames' || THREAD_START.test(found.frame) || found.frame.startsWith('[unknown]')
+  if (!sample.comm || sample.tid === sample.pid || !nameless) return found
   return { key: GC_THREAD.test(sample.comm) ? 'gc' : 'other', frame: `thread ${sample.comm}` }
 }
 
@@ -194,18 +197,25 @@ function stackTree (window, reader, least) {
 // A run's samples in buckets: { samples, periodNs (the CPU time they stand for, null from
 // perf texts without it), window ('slope' or 'reads': which), windowS,
 // buckets: { key: { samples, share, top: [[frame, samples]] } },
-// tree (stackTree's) }, over the read loop's window: `span` (the slope's, by the clock
-// perf was told to use), or from the first sample that reads stdin to the last.
+// unnamed: { samples, share, top: [[file, samples]] } (the samples whose own frame has no
+// name: a stripped binary, JIT code no map names), tree (stackTree's) }, over the read loop's
+// window: `span` (the slope's, by the clock perf was told to use), or from the first sample
+// that reads stdin to the last.
 function attribute (samples, reader, span = null) {
   const window = span
     ? samples.filter(sample => sample.timeS * 1e9 >= span.fromNs && sample.timeS * 1e9 <= span.toNs)
     : readWindow(samples)
   const buckets = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, { samples: 0, frames: new Map() }]))
+  const unnamed = new Map()
+  const count = (counts, name) => counts.set(name, (counts.get(name) ?? 0) + 1)
   for (const sample of window) {
     const { key, frame } = sampleBucket(sample, reader)
     buckets[key].samples++
-    buckets[key].frames.set(frame, (buckets[key].frames.get(frame) ?? 0) + 1)
+    count(buckets[key].frames, frame)
+    const leaf = sample.frames[0]
+    if (!leaf || leaf.symbol === '[unknown]') count(unnamed, leaf ? leaf.dso.split('/').pop() : 'no frames')
   }
+  const unnamedSamples = [...unnamed.values()].reduce((sum, samples) => sum + samples, 0)
   const total = window.length
   const periods = window.map(sample => sample.periodNs)
   return {
@@ -218,6 +228,11 @@ function attribute (samples, reader, span = null) {
       share: total ? bucket.samples / total : null,
       top: [...bucket.frames].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
     }])),
+    unnamed: {
+      samples: unnamedSamples,
+      share: total ? unnamedSamples / total : null,
+      top: [...unnamed].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
+    },
     tree: stackTree(window, reader, Math.max(1, Math.ceil(TREE_MIN_SHARE * total)))
   }
 }
@@ -313,6 +328,13 @@ function againstC (tree, cTree) {
 
 const PROFILE_FIGURES = ['cpuPerReadNs', 'ownNs', 'profiledNs', 'sampledNs']
 
+// Rounds' [[name, samples]] lists as one, the most sampled first.
+function topOf (lists) {
+  const top = new Map()
+  for (const [name, samples] of lists.flat()) top.set(name, (top.get(name) ?? 0) + samples)
+  return [...top].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
+}
+
 // profile.json: per reader at the profile pass's size, over its rounds (experiments/stdio/
 // profile.js's runs, one profiled and one not in each): each bucket's ns per read (its share of
 // the read loop's samples × the unprofiled run's CPU per read of the round), the median of the
@@ -352,6 +374,8 @@ function summariseProfile (records, tools) {
     // C at the pass's pace: the interval of its figure is that of its turns beside every reader
     if (cell.program === BASELINE && cPace !== null) figures.cpuPerReadNs.interval = fewValuesInterval(cTurns)
     const seen = rounds.filter(round => round.sampledNs !== null && round.profiledNs !== null)
+    // runs from before the pass counted samples without a name have none
+    const withUnnamed = rounds.filter(round => round.profile.unnamed)
     return Object.assign(cell, {
       samples: median(rounds.map(round => round.profile.samples)),
       cpuPerReadNs: figures.cpuPerReadNs.ns,
@@ -366,18 +390,21 @@ function summariseProfile (records, tools) {
       sampledShare: seen.length ? median(seen.map(round => round.sampledNs / round.profiledNs)) : null,
       buckets: Object.fromEntries(BUCKETS.map(({ key }) => {
         const perRound = rounds.map(round => (round.profile.buckets[key].share ?? 0) * round.cpuPerReadNs)
-        const top = new Map()
-        for (const round of rounds) {
-          for (const [frame, samples] of round.profile.buckets[key].top) top.set(frame, (top.get(frame) ?? 0) + samples)
-        }
         return [key, {
           ns: median(perRound),
           interval: fewValuesInterval(perRound),
           samples: rounds.reduce((sum, round) => sum + round.profile.buckets[key].samples, 0),
           share: median(rounds.map(round => round.profile.buckets[key].share ?? 0)),
-          top: [...top].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
+          top: topOf(rounds.map(round => round.profile.buckets[key].top))
         }]
       })),
+      // ns per read in frames with no name, and the files they are in
+      unnamed: withUnnamed.length
+        ? {
+            ns: median(withUnnamed.map(round => (round.profile.unnamed.share ?? 0) * round.cpuPerReadNs)),
+            top: topOf(withUnnamed.map(round => round.profile.unnamed.top))
+          }
+        : null,
       tree: mergeTrees(rounds, figures.cpuPerReadNs.ns)
     })
   })

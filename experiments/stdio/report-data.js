@@ -507,6 +507,7 @@ function profileData (sets) {
         profilerCostInterval: cell.profilerCostInterval ?? null,
         profiledNs: cell.profiledNs ?? null,
         sampledShare: cell.sampledShare ?? null,
+        unnamed: cell.unnamed ?? null,
         traceFiles: cell.traceFiles ?? (cell.traceFile ? [cell.traceFile] : []),
         ns: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns])),
         intervals: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].interval ?? null])),

@@ -443,6 +443,7 @@ const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its 
   'moves neither.'
 
 const SEEN = 'perf\'s samples of the window stand for this share of the profiled run\'s measured CPU'
+const UNNAMED = 'ns per read in frames with no name (a stripped binary, JIT code no map names), and the file most are in'
 const FRAME_CHARS = 40
 // a bucket's interval is given where its rounds gave one and it is worth reading
 const INTERVAL_FROM_NS = 5
@@ -488,11 +489,15 @@ function profileSection (data) {
   }
   // perf's own cost per read (profiled against not, the same round), and how much of the
   // profiled run's measured CPU its samples stand for
+  // and the ns per read in frames with no name
   const perfCell = row => html`<td class="num wraps">${row.profilerCostNs === null
     ? '–'
     : html`${formatSigned(row.profilerCostNs)}${row.sampledShare === null
       ? ''
-      : html`<span class="interval" title="${SEEN}">seen ${formatPercent(row.sampledShare)}</span>`}`}</td>`
+      : html`<span class="interval" title="${SEEN}">seen ${formatPercent(row.sampledShare)}</span>`}`}${
+    row.unnamed && row.unnamed.ns >= 1
+      ? html`<span class="interval" title="${UNNAMED}: ${row.unnamed.top[0]?.[0] ?? ''}">unnamed ${formatNumber(row.unnamed.ns)}</span>`
+      : ''}</td>`
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
     <td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}</td>
@@ -523,7 +528,8 @@ function profileSection (data) {
     <div class="table-wrap"><table>
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
         median of ${entry.rows[0]?.rounds ?? 1} round(s), over C's beneath each (its interval, ${levels(entry)},
-        in its tooltip); what perf cost per read; the frames behind the bucket that adds most</caption>
+        in its tooltip); what perf cost per read, and the ns in frames with no name; the frames behind
+        the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}
         ${shown(entry).map(bucket => heading(bucket.label))}
         ${heading('perf\'s own cost')}<th scope="col">most over C, its top frame (samples)</th></tr></thead>

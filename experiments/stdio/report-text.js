@@ -312,7 +312,7 @@ function profileTerminal (profile) {
   const base = cells.find(cell => cell.program === BASELINE)
   if (!base) return []
   const labels = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, bucket.short]))
-  const table = [['program', 'CPU ns/read', 'over C', 'perf\'s cost', 'where its ns over C\'s go']]
+  const table = [['program', 'CPU ns/read', 'over C', 'perf\'s cost', 'unnamed', 'where its ns over C\'s go']]
   for (const cell of [base, ...cells.filter(cell => cell !== base).sort((a, b) => a.cpuPerReadNs - b.cpuPerReadNs)]) {
     const largest = Object.keys(cell.buckets).map(key => [key, cell.buckets[key].ns - base.buckets[key].ns])
       .filter(([, ns]) => ns >= 5).sort((a, b) => b[1] - a[1]).slice(0, 3)
@@ -321,11 +321,17 @@ function profileTerminal (profile) {
       : ''}`).join('; ')
     const cost = Number.isFinite(cell.profilerCostNs) ? formatSigned(cell.profilerCostNs) : ''
     const over = cell === base ? '' : formatSigned(cell.cpuPerReadNs - base.cpuPerReadNs)
-    table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, where])
+    table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])
   }
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, dd on the other CPU; ` +
     `median of ${base.rounds ?? 1} round(s); the page has each reader's flame graph):`
-  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l'])]
+  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l'])]
+}
+
+// ns per read in frames with no name, and the file most of them are in: "12 (bun.exe)"
+function unnamedText (unnamed) {
+  if (!unnamed || round(unnamed.ns) === 0) return ''
+  return `${round(unnamed.ns)}${unnamed.top[0] ? ` (${unnamed.top[0][0].slice(0, 16)})` : ''}`
 }
 
 // Two runs compared (analyse.js A B): each reader's buckets of more than PROFILE_GOAL.floorNs

@@ -10,6 +10,7 @@ const zlib = require('node:zlib')
 const { spawnSync } = require('node:child_process')
 const { probePerf, parsePerfScript } = require('../../lib/perf')
 const { bench, readJson, tempFolders } = require('../helpers')
+const { runtimes } = require('../../lib/runtimes')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const tempDir = tempFolders('profile-e2e-')
@@ -90,6 +91,32 @@ test('C and node-sync profiled: ns per read in buckets that add up, samples kept
   assert.match(page, /id="chart-profile-0"/)
   assert.match(page, /id="chart-flame-0"/)
   assert.match(page, /node::fs::Read|node::/)
+})
+
+const skipBun = skip || (runtimes.bun.locate() ? false : 'Bun is not installed: run ./setup.sh')
+test('bun-ffi profiled: its JIT code named by JavaScriptCore\'s jitdump, the dump and its map gone', { skip: skipBun }, () => {
+  const out = tempDir()
+  const scratch = () => fs.readdirSync('/dev/shm').filter(name => name.startsWith('syscall-lab-'))
+  const before = scratch()
+  const args = ARGS.map(arg => (arg === 'node-sync' ? 'bun-ffi' : arg))
+  const result = bench([...args, '--profile-ms', '200', '--out', out, '--id', 'bun'])
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const run = path.join(out, 'bun')
+  const bun = readJson(path.join(run, 'profile.json')).cells.find(cell => cell.program === 'bun-ffi')
+  assert.equal(bun.ok, true, bun.failure)
+  // the loop's own code, compiled by JavaScriptCore, named as its jitdump names it
+  assert.ok(bun.buckets.loop.top.some(([frame]) => /^JSC-(Baseline|DFG|FTL): count#/.test(frame)),
+    JSON.stringify(bun.buckets.loop.top))
+  assert.ok(bun.unnamed.ns < 0.1 * bun.cpuPerReadNs, `unnamed: ${JSON.stringify(bun.unnamed)}`)
+  for (const traceFile of bun.traceFiles) {
+    const samples = parsePerfScript(zlib.gunzipSync(fs.readFileSync(path.join(run, traceFile))).toString())
+    for (const pid of new Set(samples.map(sample => sample.pid))) {
+      assert.ok(!fs.existsSync(`/tmp/perf-${pid}.map`), `perf-${pid}.map left`)
+    }
+  }
+  // the folders the profiled runs worked in, their jitdumps with them, are gone
+  assert.deepEqual(scratch(), before)
+  assert.deepEqual(fs.readdirSync(path.join(run, 'profile')).filter(name => !name.endsWith('.txt.gz')), [])
 })
 
 test('perf missing: one line says so and how to fix it, and the run goes on without the pass', () => {

@@ -2,14 +2,16 @@
 // Where a read's ns go (issue 50): perf script's text read back (lib/perf.js), and each
 // sample put in the bucket its stack says (experiments/stdio/profile.js), on profiles recorded
 // on the lab's VM (test/fixtures/perf: C's reader and node-sync at 256 B, dd on the other
-// CPU, perf record -e cpu-clock -F 997 -g; node-sync with V8's --perf-basic-prof).
+// CPU, perf record -e cpu-clock -F 997 -g; node-sync with V8's --perf-basic-prof; bun-ffi's
+// at -F 4999, a quarter of its read loop, its JIT code named by its jitdump, the jitdump of
+// another run beside it).
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
 const { spawnSync } = require('node:child_process')
-const { parsePerfScript } = require('../../lib/perf')
+const { parsePerfScript, readJitdump, perfMapsFromJitdumps } = require('../../lib/perf')
 const { BUCKETS, bucketOf, readWindow, attribute } = require('../../experiments/stdio/profile')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'perf')
@@ -62,6 +64,9 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
     // C's own binary is its loop, not a runtime's binding
     [[U('main', '/work/main/build/wc-c')], { key: 'loop', frame: 'main' }, C_READER],
     [[U('[unknown]', '[unknown]')], { key: 'other', frame: 'unknown frames' }],
+    // a stripped runtime's own code is its binding, not the JavaScript that called it
+    [[U('[unknown]', '/w/node_modules/deno/deno'), U('[unknown]', '/w/node_modules/deno/deno'), U(js, '/tmp/perf-1.map')],
+      { key: 'binding', frame: '[unknown] (deno)' }, { binary: 'deno', native: false }],
     // a WebAssembly host's code that carries out WASI's calls is its binding; the module's
     // compiled code, named by wasmtime's perf map, its loop
     [[U('<wasmtime_wasi::cli::worker_thread_stdin::WasiStdin as InputStream>::read', '_libwasmtime.so')],
@@ -109,6 +114,74 @@ test('node-sync\'s read: Node\'s fs binding, its JavaScript from V8\'s perf map,
   const named = Object.entries(buckets).filter(([key]) => key !== 'other')
     .reduce((sum, [, bucket]) => sum + bucket.samples, 0)
   assert.ok(buckets.other.samples / (named + buckets.other.samples) < 0.05, 'almost every sample named')
+})
+
+test('bun-ffi\'s read: its loop JavaScriptCore\'s FTL code, named by its jitdump; its stripped binary the binding', () => {
+  const { samples, buckets, unnamed } = attribute(fixture('bun-ffi-256'), { binary: 'bun.exe', native: false })
+  assert.equal(samples, 683)
+  assert.deepEqual(buckets.loop.top[0], ['JSC-FTL: count#CNuZhZ', 12])
+  assert.deepEqual(buckets.binding.top, [['[unknown] (bun.exe)', 2]])
+  assert.deepEqual(unnamed, { samples: 2, share: 2 / 683, top: [['bun.exe', 2]] })
+  assert.ok(buckets.kernelRead.share > 0.7)
+})
+
+// A jitdump of records built here: a code load (its name, then code bytes), a move.
+function jitdump (records, pid = 42) {
+  const header = Buffer.alloc(40)
+  header.writeUInt32LE(0x4A695444, 0)
+  header.writeUInt32LE(1, 4)
+  header.writeUInt32LE(40, 8)
+  header.writeUInt32LE(pid, 20)
+  const record = ({ move, start, size = 0x10, name = '', index, to }) => {
+    const body = Buffer.alloc(move ? 48 : 40 + name.length + 1 + size)
+    body.writeBigUInt64LE(BigInt(index), move ? 40 : 32)
+    body.writeBigUInt64LE(BigInt(start), 16) // a load's address, or where a move is from
+    if (move) body.writeBigUInt64LE(BigInt(to), 24)
+    else {
+      body.writeBigUInt64LE(BigInt(size), 24)
+      body.write(name, 40)
+    }
+    const head = Buffer.alloc(16)
+    head.writeUInt32LE(move ? 1 : 0, 0)
+    head.writeUInt32LE(16 + body.length, 4)
+    return Buffer.concat([head, body])
+  }
+  return Buffer.concat([header, ...records.map(record)])
+}
+
+test('a jitdump read back: the code loaded at its end, each range\'s latest load, moves followed', () => {
+  const recorded = readJitdump(zlib.gunzipSync(fs.readFileSync(path.join(FIXTURES, 'bun-ffi-256.jit.dump.gz'))))
+  assert.equal(recorded.pid, 15508)
+  assert.equal(recorded.code.length, 111)
+  assert.deepEqual(recorded.code.filter(code => code.name.includes('count#')).map(code => code.name.split(':')[0]),
+    ['JSC-Baseline', 'JSC-DFG', 'JSC-FTL', 'JSC-FTL'])
+  const built = readJitdump(jitdump([
+    { start: 0x1000, name: 'a', index: 1 },
+    { start: 0x2000, name: 'b', index: 2 },
+    { start: 0x1008, name: 'c', index: 3 }, // a's memory used again
+    { move: true, start: 0x2000, to: 0x3000, index: 2 }
+  ]))
+  assert.deepEqual(built, { pid: 42, code: [{ start: 0x3000n, size: 0x10n, name: 'b' }, { start: 0x1008n, size: 0x10n, name: 'c' }] })
+  // a writer stopped in the middle of a record leaves what it finished
+  const whole = jitdump([{ start: 0x1000, name: 'a', index: 1 }, { start: 0x2000, name: 'b', index: 2 }])
+  assert.deepEqual(readJitdump(whole.subarray(0, whole.length - 5)).code.map(code => code.name), ['a'])
+  assert.throws(() => readJitdump(Buffer.alloc(64)), /not a little-endian jitdump/)
+})
+
+test('jitdumps as perf maps: one per process, none over a map the process wrote itself', t => {
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'jitdump-'))
+  const pids = [4000000 + process.pid % 100000, 4100000 + process.pid % 100000]
+  t.after(() => {
+    fs.rmSync(dir, { recursive: true, force: true })
+    for (const pid of pids) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
+  })
+  fs.writeFileSync(path.join(dir, `jit-7-${pids[0]}.dump`), jitdump([{ start: 0xabc0, size: 0x20, name: 'JSC-FTL: f', index: 1 }], pids[0]))
+  fs.writeFileSync(path.join(dir, `jit-8-${pids[1]}.dump`), jitdump([{ start: 0x10, name: 'g', index: 1 }], pids[1]))
+  fs.writeFileSync(`/tmp/perf-${pids[1]}.map`, 'V8\'s own\n')
+  fs.writeFileSync(path.join(dir, 'isolate-0x1-v8.log'), '')
+  assert.deepEqual(perfMapsFromJitdumps(dir), [`/tmp/perf-${pids[0]}.map`])
+  assert.equal(fs.readFileSync(`/tmp/perf-${pids[0]}.map`, 'utf8'), 'abc0 20 JSC-FTL: f\n')
+  assert.equal(fs.readFileSync(`/tmp/perf-${pids[1]}.map`, 'utf8'), 'V8\'s own\n')
 })
 
 test('perf missing: one line that names the fix', () => {
@@ -254,6 +327,13 @@ test('profile.json: a bucket\'s ns per read, its share times the unprofiled CPU 
   for (const [key, bucket] of Object.entries(c.buckets)) {
     assert.ok(Math.abs(bucket.ns - profile.buckets[key].share * 252.5) < 1e-9, key)
   }
+  // the ns per read in frames with no name: their share of the samples times the CPU per read
+  assert.deepEqual(c.unnamed, { ns: 0, top: [] })
+  const bun = attribute(fixture('bun-ffi-256'), { binary: 'bun.exe', native: false })
+  const withBun = records.map(record => (record.profile ? { ...record, profile: bun } : record))
+  const { unnamed } = summariseProfile(withBun, tools).cells[0]
+  assert.ok(Math.abs(unnamed.ns - 2 / 683 * 252.5) < 1e-9, `${unnamed.ns}`)
+  assert.deepEqual(unnamed.top, [['bun.exe', 8]], 'over the rounds')
   const total = Object.values(c.buckets).reduce((sum, bucket) => sum + bucket.ns, 0)
   assert.ok(Math.abs(total - 252.5) < 1e-9, 'the buckets add up to the CPU per read')
   const rootNs = c.tree.reduce((sum, node) => sum + node[1], 0)
@@ -263,6 +343,9 @@ test('profile.json: a bucket\'s ns per read, its share times the unprofiled CPU 
   const profiledOnly = records.filter(record => record.phase === 'profile')
   const alone = summariseProfile(profiledOnly, { ...tools, slopePerRead: () => null }).cells[0]
   assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
+  // a run from before the pass counted samples with no name says nothing of them
+  const before = records.map(record => (record.profile ? { ...record, profile: { ...profile, unnamed: undefined } } : record))
+  assert.equal(summariseProfile(before, tools).cells[0].unnamed, null)
 })
 
 test('a helper thread whose stack names nothing is named by its thread: JSC\'s JITWorker; a GC helper\'s is GC', () => {
@@ -276,6 +359,13 @@ test('a helper thread whose stack names nothing is named by its thread: JSC\'s J
   assert.deepEqual(buckets.other.top, [['thread JITWorker', 1], ['start_thread (libc.so.6)', 1]],
     'the main thread\'s nameless stack stays as it is')
   assert.deepEqual(buckets.gc.top, [['thread HeapHelper', 1]])
+  // in a stripped binary too: the helper's stack has no name but its file's
+  const stripped = [U('[unknown]', '/w/bun.exe'), U('start_thread', libc)]
+  const helper = { ...sample('JITWorker', 11), frames: stripped }
+  const main = { ...sample('bun', 10), frames: stripped }
+  const inBinary = attribute([reading, helper, main, reading], { binary: 'bun.exe', native: false }).buckets
+  assert.deepEqual(inBinary.other.top, [['thread JITWorker', 1]])
+  assert.deepEqual(inBinary.binding.top, [['[unknown] (bun.exe)', 1]])
 })
 
 test('a profile run\'s bytes: 0.2 s of the reader\'s CPU in the window, between 8 MiB and the cost run\'s', () => {
