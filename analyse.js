@@ -56,6 +56,16 @@ const rows = [
   { name: 'title', type: 'string', metavar: 'TEXT', takes: 'a title', help: ['the report\'s title (default: syscall-lab: <run-ids>)'] },
   { name: 'incomplete', type: 'boolean', help: ['report a run cut short all the same; its title says how much it holds'] },
   {
+    name: 'ladder',
+    type: 'string',
+    metavar: 'RUN',
+    takes: 'a calls run\'s folder',
+    help: [
+      'a calls run\'s folder: a stdio report\'s profile table sets each reader\'s',
+      'call into its runtime against that ladder\'s no-op call of the same variant'
+    ]
+  },
+  {
     name: 'rederive',
     type: 'boolean',
     help: [
@@ -98,14 +108,14 @@ function parseOptions (argv) {
   refuseEmpty(values, rows)
   if (positionals.some(dir => dir.trim() === '')) throw new AnalyseError('a results folder named \'\' (empty); give a results/<run-id> folder that bench.js wrote')
   if (values.machines && !values.help) {
-    const others = ['out', 'title', 'incomplete', 'rederive'].filter(name => values[name] !== undefined)
+    const others = ['out', 'title', 'incomplete', 'rederive', 'ladder'].filter(name => values[name] !== undefined)
     if (others.length) {
       const dropped = others.map(name => `--${name}`).join(', ')
       throw new AnalyseError(`--machines lists runs and writes nothing; drop ${dropped}`)
     }
   }
   if (values.rederive && !values.help) {
-    const others = ['out', 'title', 'incomplete'].filter(name => values[name] !== undefined)
+    const others = ['out', 'title', 'incomplete', 'ladder'].filter(name => values[name] !== undefined)
     if (others.length) throw new AnalyseError(`--rederive rewrites a run's own files and writes no report; drop ${others.map(name => `--${name}`).join(', ')}`)
     if (positionals.length === 0) throw new AnalyseError('--rederive needs the results/<run-id> folders to rewrite')
   }
@@ -115,6 +125,7 @@ function parseOptions (argv) {
     out: values.out ?? null,
     title: values.title ?? null,
     incomplete: Boolean(values.incomplete),
+    ladder: values.ladder ?? null,
     rederive: Boolean(values.rederive),
     dirs: positionals
   }
@@ -398,6 +409,7 @@ function report (options) {
     throw new AnalyseError(`${set.dir} is incomplete: its log holds ${describeProgress(set.progress)}; finish it with node bench.js --resume ${displayPath(set.dir)}, or report it as it is with --incomplete`)
   }
   if (!options.out) checkOut()
+  const beside = besideRuns(options, groups)
   const assets = loadHighcharts()
   for (const { name, sets: experimentSets } of groups) {
     // a failure is shown with its experiment's report, or with every report when its
@@ -405,7 +417,7 @@ function report (options) {
     const measured = groups.map(entry => entry.name)
     const failedTargets = failed.filter(target =>
       !target.experiment || target.experiment === name || !measured.includes(target.experiment))
-    const data = shapeReport(experimentSets, { title: options.title, failedTargets })
+    const data = shapeReport(experimentSets, { title: options.title, failedTargets, beside })
     const problem = data.machines && incomparable(data.machines)
     if (problem) throw new AnalyseError(`${name}: ${problem}`)
     const ownCutShort = cutShort.filter(set => experimentSets.includes(set))
@@ -425,6 +437,25 @@ function report (options) {
 }
 
 const group = set => set.experiment.name
+
+// Runs of another experiment that a report sets its figures against (an experiment's
+// report.beside: { option: the experiment whose run it takes }): --ladder's calls run, for
+// stdio's profile table. → { option: its result set }.
+function besideRuns (options, groups) {
+  if (!options.ladder) return {}
+  const takers = groups.filter(entry => entry.sets[0].experiment.report.beside?.ladder)
+  if (takers.length === 0) {
+    throw new AnalyseError('--ladder sets a calls run against a stdio run\'s profile pass, and these are runs of ' +
+      `${groups.map(entry => entry.name).join(' and ')}; give it with a stdio run`)
+  }
+  const wanted = takers[0].sets[0].experiment.report.beside.ladder
+  const set = loadResultSet(path.resolve(options.ladder))
+  if (group(set) !== wanted) {
+    throw new AnalyseError(`--ladder ${options.ladder} is a run of the ${group(set)} experiment; ` +
+      `give a run of node bench.js --experiment ${wanted}`)
+  }
+  return { ladder: set }
+}
 
 // The sets by experiment, in the order each was first given.
 function byExperiment (sets) {

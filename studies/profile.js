@@ -22,7 +22,7 @@ const { measure } = require('../experiments/stdio/measure')
 const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
 const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, windowSpan, pairFigures } = require('../experiments/stdio/cost')
-const { BUCKETS, profileSteps, summariseProfile } = require('../experiments/stdio/profile')
+const { BUCKETS, profileSteps, summariseProfile, ladderCheck } = require('../experiments/stdio/profile')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
 const { wholeNumber, UsageError } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
@@ -59,7 +59,7 @@ function options (values) {
   }
 }
 
-// A calls run's ladder: its rows by variant, or a one-line refusal.
+// A calls run's ladder: its rows, or a one-line refusal.
 function ladderRows (dir) {
   const file = path.join(path.resolve(dir), 'results.json')
   let results
@@ -71,7 +71,7 @@ function ladderRows (dir) {
   if (!Array.isArray(results.ladder?.rows)) {
     throw new UsageError(`--ladder: ${file} holds no call ladder: name a run of node bench.js --experiment calls`)
   }
-  return new Map(results.ladder.rows.map(row => [row.variant, row]))
+  return results.ladder.rows
 }
 
 const ns = value => (value === null || value === undefined ? '–' : value.toFixed(0))
@@ -134,29 +134,20 @@ function print (blockSize, readers, { cells }) {
   }
 }
 
-// The runtime's side of a read's call (its binding and its loop: Bun's and Deno's FFI
-// trampolines are JIT code) over C's, against the ladder's no-op call over C's: the same
-// boundary crossed with nothing to do. Where they are more than a fifth apart, the read's
-// call does more than cross it (converts a buffer, checks its arguments). Within 5 ns the two
-// are not told apart: a bucket's interval is about that wide.
-const LADDER_AGREEMENT = 0.2
-const LADDER_NOISE_NS = 5
+// Each reader's call into its runtime against the ladder's no-op call
+// (experiments/stdio/profile.js's ladderCheck, which the page's profile table shows too)
 function printLadder ({ cells }, ladder) {
   const base = cells.find(cell => cell.program === BASELINE)
-  const cNoop = ladder.get(BASELINE)?.rungs.noop?.estimate
-  const side = cell => cell.buckets.binding.ns + cell.buckets.loop.ns
   console.log('\n  the call into the runtime, over C\'s: the profile\'s binding and loop against the ' +
     'ladder\'s no-op call')
   for (const cell of cells.filter(each => each !== base)) {
-    const noop = ladder.get(cell.program)?.rungs.noop?.estimate
-    if (!Number.isFinite(noop) || !Number.isFinite(cNoop)) {
+    const check = ladderCheck(cell, base, ladder)
+    if (!check) {
       console.log(`    ${cell.program}: no ladder variant of that name`)
       continue
     }
-    const [profiled, laddered] = [side(cell) - side(base), noop - cNoop]
-    const apart = Math.abs(profiled - laddered) > Math.max(LADDER_AGREEMENT * Math.abs(laddered), LADDER_NOISE_NS)
-    console.log(`    ${cell.program}: ${ns(profiled)} ns in the profile, ${laddered.toFixed(1)} in the ladder` +
-      `${apart ? ': more than a fifth apart' : ''} (${ladder.get(cell.program).boundary})`)
+    console.log(`    ${cell.program}: ${ns(check.profiledNs)} ns in the profile, ${check.ladderNs.toFixed(1)} in the ` +
+      `ladder${check.disagrees ? ': more than a fifth apart' : ''} (${check.boundary})`)
   }
 }
 

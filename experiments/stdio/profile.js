@@ -417,8 +417,29 @@ function summariseProfile (records, tools) {
   return { buckets: BUCKETS, cells }
 }
 
+// The runtime's side of a read's call (its binding and its loop: Bun's and Deno's FFI
+// trampolines are JIT code) over C's, against a calls run's no-op call over C's: the same
+// boundary crossed with nothing to do. Where they are more than a fifth apart, the read's call
+// does more than cross it (converts a buffer, checks its arguments). Within 5 ns the two are
+// not told apart: a bucket's interval is about that wide.
+// ladder: the calls run's rows ({ variant, boundary, rungs: { noop: { estimate } } }).
+// → { profiledNs, ladderNs, boundary, disagrees }, or null where the ladder has no such variant.
+const LADDER_AGREEMENT = 0.2
+const LADDER_NOISE_NS = 5
+function ladderCheck (cell, base, ladder) {
+  const noopOf = variant => ladder.find(row => row.variant === variant)
+  const [own, c] = [noopOf(cell.program), noopOf(BASELINE)]
+  const [ownNs, cNs] = [own?.rungs?.noop?.estimate, c?.rungs?.noop?.estimate]
+  if (!base || cell === base || !Number.isFinite(ownNs) || !Number.isFinite(cNs)) return null
+  const side = each => each.buckets.binding.ns + each.buckets.loop.ns
+  const [profiledNs, ladderNs] = [side(cell) - side(base), ownNs - cNs]
+  const disagrees = Math.abs(profiledNs - ladderNs) > Math.max(LADDER_AGREEMENT * Math.abs(ladderNs), LADDER_NOISE_NS)
+  return { profiledNs, ladderNs, boundary: own.boundary ?? null, disagrees }
+}
+
 module.exports = {
   BUCKETS,
+  ladderCheck,
   PROFILE_WINDOW_S,
   profileBytes,
   bucketOf,

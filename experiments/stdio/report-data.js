@@ -15,7 +15,7 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
-const { BUCKETS: PROFILE_BUCKETS } = require('./profile')
+const { BUCKETS: PROFILE_BUCKETS, ladderCheck } = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -466,8 +466,10 @@ function kernelCheck (cell, kernel) {
 }
 
 // Per set with a profile pass: its readers, C first, each bucket's ns per read, and what each
-// reader's buckets add over C's with the frames behind them; or why there is none.
-function profileData (sets) {
+// reader's buckets add over C's with the frames behind them; or why there is none. With a
+// calls run beside (ladder), each reader's call into its runtime against its no-op call.
+function profileData (sets, ladder = null) {
+  const rungs = ladder?.results?.ladder?.rows ?? null
   const entries = []
   const notes = []
   for (const set of sets) {
@@ -514,6 +516,7 @@ function profileData (sets) {
         tree: cell.tree ?? null,
         shrank: cell.shrankAgainstC ?? [],
         kernelPass: kernelCheck(cell, set.results?.kernel),
+        ladderCall: rungs ? ladderCheck(cell, base, rungs) : null,
         overC: base && cell !== base
           ? Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].ns - base.buckets[key].ns]))
           : null,
@@ -522,7 +525,8 @@ function profileData (sets) {
       failed: cells.filter(cell => !cell.ok).map(cell => ({ program: cell.program, reason: cell.failure }))
     })
   }
-  return { available: entries.length > 0, entries, notes }
+  const ladderRun = rungs ? ladder.context?.runId ?? ladder.name : null
+  return { available: entries.length > 0, entries, notes, ladderRun }
 }
 
 // ---- tables ----
@@ -697,8 +701,9 @@ function contextRows (set) {
 // Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
 const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`)
 
-// sets: labelled results sets ({ label, context, results, syscalls, gc }).
-function shape (sets) {
+// sets: labelled results sets ({ label, context, results, syscalls, gc }); ladder: a calls
+// run's set, beside them (analyse.js --ladder).
+function shape (sets, { ladder = null } = {}) {
   const compare = sets.length > 1
   const programs = [...new Set(sets.flatMap(programsOf))]
   const sizes = [...new Set(sets.flatMap(set => set.results.cells.map(cell => cell.blockSize)))].sort((a, b) => a - b)
@@ -709,7 +714,7 @@ function shape (sets) {
     headline: headlineData(sets),
     // each reader's time inside read(2) (experiments/stdio/report-kernel.js)
     kernel: kernelData(sets),
-    profile: profileData(sets),
+    profile: profileData(sets, ladder),
     kernelMissing: sets[0].context.bpf?.available === false ? sets[0].context.bpf.reason : null,
     programs: programs.map(program => programInfo(program, sets[0].context)),
     throughput: throughputSeries(sets, programs, compare),

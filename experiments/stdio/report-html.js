@@ -437,6 +437,11 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'a read never wakes a writer on another CPU. perf\'s own cost: the profiled run\'s CPU per read less ' +
   'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the profiled run\'s ' +
   'measured CPU that perf\'s samples stand for.'
+// with a calls run beside (analyse.js --ladder)
+const LADDER_NOTE = run => `Beneath the binding's bucket ("ladder"), the no-op call of ${run}'s call ladder ` +
+  '(docs/calls.md) over C\'s, across the boundary the reader\'s read crosses, ≠ where the reader\'s binding ' +
+  'and loop over C\'s are more than a fifth and 5 ns from it: its read does more than cross (converts a buffer, ' +
+  'checks its arguments).'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
 const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio ' +
   'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +
@@ -466,6 +471,17 @@ function profileSection (data) {
     const text = `eBPF: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}`
     return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
   }
+  // the binding's bucket with a calls run's no-op call over C's beneath (analyse.js --ladder),
+  // marked where the reader's binding and loop over C's are more than a fifth (and 5 ns) from it
+  const ladderCall = (row, key) => {
+    if (key !== 'binding' || !row.ladderCall) return ''
+    const { profiledNs, ladderNs, boundary, disagrees } = row.ladderCall
+    const title = `binding and loop over C's: ${formatSigned(profiledNs)} ns; the no-op call of ` +
+      `${profile.ladderRun}'s ladder (${boundary}) over C's: ${formatSigned(ladderNs)} ns` +
+      `${disagrees ? ': more than a fifth apart' : ''}`
+    const text = `ladder: ${formatSigned(ladderNs)}${disagrees ? ' ≠' : ''}`
+    return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
+  }
   // a bucket's ns and its ns over C's beneath; its interval in the cell's tooltip, where its
   // rounds gave one and it is worth reading
   const bucketCell = (row, key) => {
@@ -474,7 +490,8 @@ function profileSection (data) {
       ? `interval: ${formatNumber(interval.low)}–${formatNumber(interval.high)} ns (${levelText(interval.level)})`
       : ''
     const overC = row.overC ? html`<span class="interval">${formatSigned(row.overC[key])}</span>` : ''
-    return html`<td class="num wraps" title="${title}">${formatNumber(row.ns[key])}${overC}${kernelPass(row, key)}</td>`
+    return html`<td class="num wraps" title="${title}">${formatNumber(row.ns[key])}${overC}${kernelPass(row, key)}${
+      ladderCall(row, key)}</td>`
   }
   const most = row => {
     if (!row.overC) return ''
@@ -536,9 +553,10 @@ function profileSection (data) {
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.failed.length ? failed(entry) : ''}`)
+  const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '', profile.ladderRun ? LADDER_NOTE(profile.ladderRun) : '']
   return html`<section id="profile">
     <h2>Where the ns go</h2>
-    ${profile.available ? html`${tables}<p class="note">${PROFILE_NOTE}${paced ? ` ${PACED_NOTE}` : ''}</p>` : ''}
+    ${profile.available ? html`${tables}<p class="note">${notes.filter(Boolean).join(' ')}</p>` : ''}
     ${why(profile.notes)}
   </section>`
 }

@@ -30,7 +30,8 @@ function experimentOf (sets) {
   return first
 }
 
-function shapeReport (inputSets, { title, failedTargets = [] } = {}) {
+// beside: runs of other experiments the report sets its figures against, by name (analyse.js)
+function shapeReport (inputSets, { title, failedTargets = [], beside = {} } = {}) {
   const sets = labelSets(inputSets)
   const experiment = experimentOf(sets)
   // runs of one machine are checked for repeatability by their experiment's report;
@@ -38,7 +39,7 @@ function shapeReport (inputSets, { title, failedTargets = [] } = {}) {
   const acrossMachines = groupByMachine(sets).length > 1 && experiment.report.machineFigures
   return {
     machines: acrossMachines ? compareMachines(sets, experiment.report.machineFigures) : null,
-    ...experiment.report.shape(sets),
+    ...experiment.report.shape(sets, beside),
     title: title || `syscall-lab: ${sets.map(set => set.label).join(' vs ')}`,
     compare: sets.length > 1,
     // fleet targets that measured nothing (analyse.js, fleet/): each with its reason

@@ -1244,6 +1244,38 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
 // --no-gc` (its raw perf texts left out).
 const PROFILED = path.join(__dirname, '..', 'fixtures', 'profiled', 'profile-sample')
 
+test('--ladder: each reader\'s call into its runtime against a calls run\'s no-op call, beneath its binding', () => {
+  const page = fs.readFileSync(render([PROFILED, '--ladder', CALLS], 'profile-ladder'), 'utf8')
+  const { cells } = readJson(path.join(PROFILED, 'profile.json'))
+  const rows = readJson(path.join(CALLS, 'results.json')).ladder.rows
+  const noop = variant => rows.find(row => row.variant === variant).rungs.noop.estimate
+  const c = cells.find(cell => cell.program === 'c')
+  const side = cell => cell.buckets.binding.ns + cell.buckets.loop.ns
+  // a reader the ladder has a variant of, and none for node-sync (the ladder's Node is an addon)
+  const MARK = new RegExp('<span class="interval( disagrees)?" title="binding and loop over C&#39;s: ([^"]*)">' +
+    'ladder: ([^<]*)</span>', 'g')
+  const marks = [...page.matchAll(MARK)]
+  assert.equal(marks.length, cells.filter(cell => cell !== c && rows.some(row => row.variant === cell.program)).length)
+  for (const program of ['just-fast', 'bun-ffi', 'deno-sync']) {
+    const cell = cells.find(each => each.program === program)
+    const [profiled, laddered] = [side(cell) - side(c), noop(program) - noop('c')]
+    const boundary = rows.find(row => row.variant === program).boundary.replace(/'/g, '&#39;')
+    const mark = marks.find(match => match[2].includes(`(${boundary})`))
+    assert.ok(mark, program)
+    const apart = Math.abs(profiled - laddered) > Math.max(0.2 * Math.abs(laddered), 5)
+    assert.equal(Boolean(mark[1]), apart, `${program}: ${profiled} against ${laddered}`)
+    assert.equal(mark[3].endsWith(' ≠'), apart)
+  }
+  assert.match(page, /Beneath the binding&#39;s bucket \(&quot;ladder&quot;\), the no-op call of calls-b&#39;s call/)
+  // refused: a run of another experiment, or a report with no profile to set it against
+  assertUsageError(analyse([PROFILED, '--ladder', PROFILED, '--out', path.join(OUTPUT, 'x')]),
+    /--ladder .*profile-sample is a run of the stdio experiment; give a run of node bench.js --experiment calls$/)
+  assertUsageError(analyse([HTTP, '--ladder', CALLS, '--out', path.join(OUTPUT, 'y')]),
+    /--ladder sets a calls run against a stdio run's profile pass, .* runs of http; give it with a stdio run$/)
+  assertUsageError(analyse([PROFILED, '--ladder', path.join(OUTPUT, 'nowhere'), '--out', path.join(OUTPUT, 'z')]),
+    /nowhere/)
+})
+
 test('the profile section: buckets per reader, a flame graph of any reader, plain or against C', async () => {
   const { cells } = readJson(path.join(PROFILED, 'profile.json'))
   const { page, context, problems } = await open(render([PROFILED], 'profile-sample'))

@@ -184,6 +184,21 @@ test('jitdumps as perf maps: one per process, none over a map the process wrote 
   assert.equal(fs.readFileSync(`/tmp/perf-${pids[1]}.map`, 'utf8'), 'V8\'s own\n')
 })
 
+test('against the ladder: a reader\'s binding and loop over C\'s, against its no-op call over C\'s', () => {
+  const { ladderCheck } = require('../../experiments/stdio/profile')
+  const cellOf = (program, binding, loop) => ({ program, buckets: { binding: { ns: binding }, loop: { ns: loop } } })
+  const c = cellOf('c', 0, 8)
+  const rung = (variant, ns, boundary) => ({ variant, boundary, rungs: { noop: { estimate: ns } } })
+  const ladder = [rung('c', 3, 'a direct call'), rung('node-ffi', 30, 'node:ffi'), rung('bun-ffi', 2, 'bun:ffi')]
+  assert.deepEqual(ladderCheck(cellOf('node-ffi', 0, 130), c, ladder),
+    { profiledNs: 122, ladderNs: 27, boundary: 'node:ffi', disagrees: true }, 'the read converts its buffer')
+  assert.equal(ladderCheck(cellOf('node-ffi', 0, 40), c, ladder).disagrees, false, '32 against 27: within a fifth')
+  assert.equal(ladderCheck(cellOf('bun-ffi', 3, 9), c, ladder).disagrees, false, '4 against −1: within 5 ns')
+  assert.equal(ladderCheck(cellOf('bun-ffi', 3, 10), c, ladder).disagrees, true, '5 against −1')
+  assert.equal(ladderCheck(cellOf('deno-sync', 0, 40), c, ladder), null, 'no such variant')
+  assert.equal(ladderCheck(c, c, ladder), null, 'C against itself')
+})
+
 test('perf missing: one line that names the fix', () => {
   const probe = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'],
     { cwd: path.join(__dirname, '..', '..'), env: { ...process.env, PERF: '/nowhere/perf' }, encoding: 'utf8' })
