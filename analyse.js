@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const { shapeReport } = require('./lib/report/data')
 const { incomparable } = require('./lib/report/machines')
-const { groupByMachine } = require('./lib/machine')
+const { groupByMachine, machineIdentity, sameMachine } = require('./lib/machine')
 const { failedTargetLines } = require('./lib/report/machines-text')
 const { renderHtml } = require('./lib/report/html')
 const { renderMarkdown, renderCsv, renderMachinesCsv, renderAgreement } = require('./lib/report/text')
@@ -453,6 +453,13 @@ function besideRuns (options, groups) {
   if (group(set) !== wanted) {
     throw new AnalyseError(`--ladder ${options.ladder} is a run of the ${group(set)} experiment; ` +
       `give a run of node bench.js --experiment ${wanted}`)
+  }
+  // another machine's ns say nothing of this one's
+  const [own] = takers[0].sets
+  const machines = sameMachine(machineIdentity(own.context), machineIdentity(set.context))
+  if (!machines.same) {
+    throw new AnalyseError(`--ladder ${options.ladder} ran on another machine than ${own.name} (its ` +
+      `${machines.differing.join(', ')} differ); give a calls run of the same machine`)
   }
   return { ladder: set }
 }

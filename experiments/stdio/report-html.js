@@ -436,7 +436,8 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU, where ' +
   'a read never wakes a writer on another CPU. perf\'s own cost: the profiled run\'s CPU per read less ' +
   'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the profiled run\'s ' +
-  'measured CPU that perf\'s samples stand for.'
+  'measured CPU that perf\'s samples stand for, and ("unnamed") the ns per read in frames with no name ' +
+  '(a stripped binary, JIT code no map names).'
 // with a calls run beside (analyse.js --ladder)
 const LADDER_NOTE = run => `Beneath the binding's bucket ("ladder"), the no-op call of ${run}'s call ladder ` +
   '(docs/calls.md) over C\'s, across the boundary the reader\'s read crosses, ≠ where the reader\'s binding ' +

@@ -1245,9 +1245,14 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
 const PROFILED = path.join(__dirname, '..', 'fixtures', 'profiled', 'profile-sample')
 
 test('--ladder: each reader\'s call into its runtime against a calls run\'s no-op call, beneath its binding', () => {
-  const page = fs.readFileSync(render([PROFILED, '--ladder', CALLS], 'profile-ladder'), 'utf8')
+  // the calls fixture made a run of the profiled fixture's machine
+  const ladderRun = copyOf(CALLS)
+  const contextFile = path.join(ladderRun, 'context.json')
+  const machine = readJson(path.join(PROFILED, 'context.json')).machine
+  fs.writeFileSync(contextFile, JSON.stringify({ ...readJson(contextFile), machine }))
+  const page = fs.readFileSync(render([PROFILED, '--ladder', ladderRun], 'profile-ladder'), 'utf8')
   const { cells } = readJson(path.join(PROFILED, 'profile.json'))
-  const rows = readJson(path.join(CALLS, 'results.json')).ladder.rows
+  const rows = readJson(path.join(ladderRun, 'results.json')).ladder.rows
   const noop = variant => rows.find(row => row.variant === variant).rungs.noop.estimate
   const c = cells.find(cell => cell.program === 'c')
   const side = cell => cell.buckets.binding.ns + cell.buckets.loop.ns
@@ -1274,6 +1279,8 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
     /--ladder sets a calls run against a stdio run's profile pass, .* runs of http; give it with a stdio run$/)
   assertUsageError(analyse([PROFILED, '--ladder', path.join(OUTPUT, 'nowhere'), '--out', path.join(OUTPUT, 'z')]),
     /nowhere/)
+  assertUsageError(analyse([PROFILED, '--ladder', CALLS, '--out', path.join(OUTPUT, 'w')]),
+    /--ladder .*calls-sample ran on another machine than profile-sample \(its CPU model, kernel, mitigations differ\); /)
 })
 
 test('the profile section: buckets per reader, a flame graph of any reader, plain or against C', async () => {
