@@ -439,8 +439,9 @@ function report (options) {
 const group = set => set.experiment.name
 
 // Runs of another experiment that a report sets its figures against (an experiment's
-// report.beside: { option: the experiment whose run it takes }): --ladder's calls run, for
-// stdio's profile table. → { option: its result set }.
+// report.beside: { option: { experiment whose run it takes, problem(set, own sets) } }):
+// --ladder's calls run, for stdio's profile table, of the same machine as every run it is
+// set beside. → { option: its result set }.
 function besideRuns (options, groups) {
   if (!options.ladder) return {}
   const takers = groups.filter(entry => entry.sets[0].experiment.report.beside?.ladder)
@@ -448,18 +449,22 @@ function besideRuns (options, groups) {
     throw new AnalyseError('--ladder sets a calls run against a stdio run\'s profile pass, and these are runs of ' +
       `${groups.map(entry => entry.name).join(' and ')}; give it with a stdio run`)
   }
-  const wanted = takers[0].sets[0].experiment.report.beside.ladder
+  const [{ sets: own }] = takers
+  const wanted = own[0].experiment.report.beside.ladder
   const set = loadResultSet(path.resolve(options.ladder))
-  if (group(set) !== wanted) {
+  if (group(set) !== wanted.experiment) {
     throw new AnalyseError(`--ladder ${options.ladder} is a run of the ${group(set)} experiment; ` +
-      `give a run of node bench.js --experiment ${wanted}`)
+      `give a run of node bench.js --experiment ${wanted.experiment}`)
   }
+  const problem = wanted.problem(set, own)
+  if (problem) throw new AnalyseError(`--ladder: ${problem}`)
   // another machine's ns say nothing of this one's
-  const [own] = takers[0].sets
-  const machines = sameMachine(machineIdentity(own.context), machineIdentity(set.context))
-  if (!machines.same) {
-    throw new AnalyseError(`--ladder ${options.ladder} ran on another machine than ${own.name} (its ` +
-      `${machines.differing.join(', ')} differ); give a calls run of the same machine`)
+  for (const run of own) {
+    const machines = sameMachine(machineIdentity(run.context), machineIdentity(set.context))
+    if (!machines.same) {
+      throw new AnalyseError(`--ladder ${options.ladder} ran on another machine than ${run.name} (its ` +
+        `${machines.differing.join(', ')} differ); give a calls run of the same machine`)
+    }
   }
   return { ladder: set }
 }

@@ -83,49 +83,64 @@ function parsePerfScript (text) {
 // A jitdump (the format of perf's tools/perf/Documentation/jitdump-specification.txt, which
 // JavaScriptCore writes under BUN_JSC_useJITDump=1) → { pid, code: [{ start, size, name }] }:
 // the code it says is loaded at the end, each range's latest load (JIT memory freed and used
-// again for other code leaves the earlier entry stale). Little-endian files only.
+// again for other code leaves the earlier entry stale). Little-endian files only; a record
+// the writer did not finish, or one too short for its kind, ends the reading.
 // Debian's perf 6.1 cannot inject it (`perf inject --jit` takes jit-PID.dump, JavaScriptCore
 // writes jit-TID-PID.dump), so the lab gives perf script the same names as a perf map.
 const JITDUMP_MAGIC = 0x4A695444
 const JIT_CODE_LOAD = 0
 const JIT_CODE_MOVE = 1
 const RECORD_HEADER_BYTES = 16
+// a load's fixed fields before its name (pid, tid, vma, address, size, index), a move's all
+const LOAD_FIELDS_BYTES = 40
+const MOVE_FIELDS_BYTES = 48
 function readJitdump (buffer) {
   if (buffer.length < 40 || buffer.readUInt32LE(0) !== JITDUMP_MAGIC) throw new Error('not a little-endian jitdump')
   const pid = buffer.readUInt32LE(20)
   let code = []
+  const overlaps = (entry, start, size) => entry.start < start + size && start < entry.start + entry.size
   for (let at = buffer.readUInt32LE(8); at + RECORD_HEADER_BYTES <= buffer.length;) {
     const [id, size] = [buffer.readUInt32LE(at), buffer.readUInt32LE(at + 4)]
-    if (size < RECORD_HEADER_BYTES || at + size > buffer.length) break // the writer stopped mid-record
-    const body = at + RECORD_HEADER_BYTES
+    if (size < RECORD_HEADER_BYTES || at + size > buffer.length) break
+    const [body, end] = [at + RECORD_HEADER_BYTES, at + size]
     if (id === JIT_CODE_LOAD) {
+      const nameEnd = buffer.indexOf(0, body + LOAD_FIELDS_BYTES)
+      if (body + LOAD_FIELDS_BYTES > end || nameEnd < 0 || nameEnd >= end) break
       const start = buffer.readBigUInt64LE(body + 16)
       const codeSize = buffer.readBigUInt64LE(body + 24)
-      const nameEnd = buffer.indexOf(0, body + 40)
-      const name = buffer.toString('utf8', body + 40, nameEnd)
-      code = code.filter(entry => entry.start + entry.size <= start || entry.start >= start + codeSize)
+      code = code.filter(entry => !overlaps(entry, start, codeSize))
+      const name = buffer.toString('utf8', body + LOAD_FIELDS_BYTES, nameEnd)
       code.push({ start, size: codeSize, name, index: buffer.readBigUInt64LE(body + 32) })
     } else if (id === JIT_CODE_MOVE) {
-      const index = buffer.readBigUInt64LE(body + 40)
+      if (body + MOVE_FIELDS_BYTES > end) break
+      const [to, index] = [buffer.readBigUInt64LE(body + 24), buffer.readBigUInt64LE(body + 40)]
       const moved = code.find(entry => entry.index === index)
-      if (moved) moved.start = buffer.readBigUInt64LE(body + 24)
+      if (moved) {
+        code = code.filter(entry => entry === moved || !overlaps(entry, to, moved.size))
+        moved.start = to
+      }
     }
-    at += size
+    at = end
   }
   return { pid, code: code.map(({ start, size, name }) => ({ start, size, name })) }
 }
 
 // perf script reads a process's JIT names from /tmp/perf-PID.map: each jitdump in `dir`
-// written as one, unless the process has one already. → the maps written.
+// written as one → the maps written. A map already there for the pid is an earlier process's
+// (JavaScriptCore writes none), so it is replaced. On a failure the maps written go too.
 function perfMapsFromJitdumps (dir) {
   const written = []
-  for (const file of fs.readdirSync(dir).filter(name => /^jit-[\d-]+\.dump$/.test(name))) {
-    const { pid, code } = readJitdump(fs.readFileSync(path.join(dir, file)))
-    const mapFile = `/tmp/perf-${pid}.map`
-    if (fs.existsSync(mapFile)) continue
-    fs.writeFileSync(mapFile, code.map(({ start, size, name }) =>
-      `${start.toString(16)} ${size.toString(16)} ${name}\n`).join(''))
-    written.push(mapFile)
+  try {
+    for (const file of fs.readdirSync(dir).filter(name => /^jit-[\d-]+\.dump$/.test(name))) {
+      const { pid, code } = readJitdump(fs.readFileSync(path.join(dir, file)))
+      const mapFile = `/tmp/perf-${pid}.map`
+      written.push(mapFile)
+      fs.writeFileSync(mapFile, code.map(({ start, size, name }) =>
+        `${start.toString(16)} ${size.toString(16)} ${name}\n`).join(''))
+    }
+  } catch (err) {
+    for (const mapFile of written) fs.rmSync(mapFile, { force: true })
+    throw err
   }
   return written
 }

@@ -143,7 +143,8 @@ function printLadder ({ cells }, ladder) {
   for (const cell of cells.filter(each => each !== base)) {
     const check = ladderCheck(cell, base, ladder)
     if (!check) {
-      console.log(`    ${cell.program}: no ladder variant of that name`)
+      console.log(`    ${cell.program}: not set against it (its read crosses another boundary than its ` +
+        'namesake\'s no-op, or the ladder has no such variant or no C)')
       continue
     }
     console.log(`    ${cell.program}: ${ns(check.profiledNs)} ns in the profile, ${check.ladderNs.toFixed(1)} in the ` +

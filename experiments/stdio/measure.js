@@ -13,7 +13,7 @@ const { UsageError } = require('../../lib/options')
 const {
   runPipeline, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
 } = require('../../lib/pipeline')
-const { withStdinFrom } = require('./zero-file')
+const { withStdinFrom, SCRATCH_PARENT } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { writeFileAtomic } = require('../../lib/atomic')
@@ -61,13 +61,14 @@ const PERF_ALLOWANCE_MS = 5000
 // removed once read.
 const profileName = step => `${step.program.name}-${step.blockSize}-${step.run + 1}`
 const profileData = (step, runDir) => path.join(runDir, 'profile', `${profileName(step)}.data`)
-// The folder a profiled run works in is on tmpfs where there is one: JavaScriptCore writes its
-// jitdump there and syncs each record to disk, and on disk its writer thread took 28-35 of the
-// samples of a 64 MiB run of bun-ffi, on tmpfs 3.
-const SCRATCH = fs.existsSync('/dev/shm') ? '/dev/shm' : null
-const profileCwd = (step, runDir) => (SCRATCH
-  ? path.join(SCRATCH, `syscall-lab-${process.pid}-${path.basename(runDir)}-${profileName(step)}`)
-  : path.join(runDir, 'profile', `${profileName(step)}.cwd`))
+// The folder a profiled run works in, one for each run, made and removed by measure: on tmpfs
+// where there is one (SCRATCH_PARENT), since JavaScriptCore writes its jitdump there and syncs
+// each record to disk: on disk its writer thread took 28-35 of the samples of a 64 MiB run of
+// bun-ffi, on tmpfs 3.
+const PROFILE_PREFIX = 'syscall-lab-profile-'
+const profileWorkDir = () => fs.mkdtempSync(path.join(SCRATCH_PARENT, PROFILE_PREFIX))
+// The folders profiled runs work in and have not yet removed.
+const profileWorkDirs = () => fs.readdirSync(SCRATCH_PARENT).filter(name => name.startsWith(PROFILE_PREFIX))
 
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])
@@ -119,12 +120,24 @@ function verify (step, result, output) {
   return null
 }
 
+// One run of a step → { record, stopped }; a profiled run in a folder of its own, removed
+// when the run is done, however it ends.
+async function measure (step, runIndex, options, runDir, zeroFiles) {
+  const workDir = step.phase === PHASES.profile ? profileWorkDir() : null
+  try {
+    return await measureIn(step, runIndex, options, runDir, zeroFiles, workDir)
+  } finally {
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
 // With --feeder file the reader's stdin is a file of zeros (/dev/null when empty):
 // one for quarter runs, one for the rest, so alternating runs do not rewrite it; and
 // pipe-run's own pipe goes unused ("true" writes nothing to it).
 // The cost pass (step.ownFeeder) has its own feeder whatever --feeder says: dd's fixed
 // blocks through the pipe, on the reader's CPU (experiments/stdio/cost.js).
-async function measure (step, runIndex, options, runDir, zeroFiles) {
+// workDir: the folder a profiled run works in (profileWorkDir), else null.
+async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
   const fromFile = options.feeder === 'file' && !step.ownFeeder
   const feederBlock = fromFile ? null : step.bytes === 0 || step.ownFeeder ? FIXED_FEEDER_BLOCK : feederBlockSize(options, step.blockSize)
   if (step.phase === PHASES.fastPath) {
@@ -132,9 +145,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     fs.mkdirSync(graphDir(step, runDir), { recursive: true })
   }
   if (step.phase === PHASES.kernel) fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
-  if (step.phase === PHASES.profile) {
-    for (const dir of [path.join(runDir, 'profile'), profileCwd(step, runDir)]) fs.mkdirSync(dir, { recursive: true })
-  }
+  if (step.phase === PHASES.profile) fs.mkdirSync(path.join(runDir, 'profile'), { recursive: true })
   const argv = readerArgv(step, runDir)
   let feeder, reader, command
   if (fromFile) {
@@ -156,7 +167,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
   }
   // every step of an experiment's plan is pinned; the studies' tools pin with --pin
   const pin = step.pin ?? (options.pin ? PIN_APART : null)
-  const cwd = step.phase === PHASES.profile ? profileCwd(step, runDir) : undefined
+  const cwd = workDir ?? undefined
   // perf record adds its own second or so around the reader (PERF_ALLOWANCE_MS), which a
   // short --timeout must not count as a hang
   const timeoutMs = options.timeoutSeconds * 1000 + (step.phase === PHASES.profile ? PERF_ALLOWANCE_MS : 0)
@@ -261,7 +272,7 @@ async function measure (step, runIndex, options, runDir, zeroFiles) {
     writeFileAtomic(path.join(runDir, record.rawFile), trace)
     record.gc = summariseGc(parseGcTrace(trace))
   }
-  if (step.phase === PHASES.profile) profileRecord(step, record, runDir)
+  if (step.phase === PHASES.profile) profileRecord(step, record, runDir, workDir)
   if (step.phase === PHASES.fastPath) {
     if (failure === null) checkFastPath(step, result, record, runDir)
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
@@ -280,15 +291,15 @@ function judgedCpus (step, pin) {
 
 // A profiled run's samples: perf script's text kept gzipped beside the log (for speedscope,
 // Firefox Profiler, FlameGraph), and in the record the read loop's samples in buckets
-// (experiments/stdio/profile.js). perf's data, the run's folder and the perf maps go: V8's,
-// and those made of JavaScriptCore's jitdumps for perf script.
-function profileRecord (step, record, runDir) {
+// (experiments/stdio/profile.js). perf's data and the perf maps go: V8's, and those made of
+// JavaScriptCore's jitdumps (in workDir, the run's folder) for perf script.
+function profileRecord (step, record, runDir, workDir) {
   const dataFile = profileData(step, runDir)
   let jitMaps = []
   try {
     if (!record.ok) return
     try {
-      jitMaps = perfMapsFromJitdumps(profileCwd(step, runDir))
+      jitMaps = perfMapsFromJitdumps(workDir)
     } catch (err) {
       Object.assign(record, { ok: false, failure: `its JIT's names for perf could not be read: ${err.message}` })
       return
@@ -303,16 +314,20 @@ function profileRecord (step, record, runDir) {
     fs.writeFileSync(path.join(runDir, record.rawFile), zlib.gzipSync(script.stdout))
     const samples = parsePerfScript(script.stdout)
     for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
-    // the file perf names: npm's bun and deno are links to their binaries
+    // the file perf names: npm's bun and deno are links to their binaries (and Debian's
+    // python3, which runs wasmtime, to python3.11)
     const command = commandLine(step.program, step.blockSize)[0]
-    const binary = path.basename(fs.existsSync(command) ? fs.realpathSync(command) : command)
+    let binary = path.basename(command)
+    try {
+      binary = path.basename(fs.realpathSync(command))
+    } catch {} // a command found on the PATH by name: its name is all there is
+
     // the window the profiled run's own slope is taken over, the steady read loop
     record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' }, windowSpan(record))
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
   } finally {
     for (const map of jitMaps) fs.rmSync(map, { force: true })
     fs.rmSync(dataFile, { force: true })
-    fs.rmSync(profileCwd(step, runDir), { recursive: true, force: true })
   }
 }
 
@@ -358,4 +373,6 @@ function checkFastPath (step, result, record, runDir) {
   if (!found.engaged) Object.assign(record, { ok: false, failure: `fast path not taken: ${found.reason}` })
 }
 
-module.exports = { measure, verify, pipelineFailure, isTimeout, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK }
+module.exports = {
+  measure, verify, pipelineFailure, isTimeout, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK, profileWorkDirs
+}

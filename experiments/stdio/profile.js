@@ -6,7 +6,8 @@
 // read, a switch to the feeder and back, a syscall's entry and exit, something else); in user
 // space by the frame nearest the leaf that says whose code it is (libc's syscall wrapper,
 // GC, buffer handling, the reader's own loop, the runtime's binding). A frame that says
-// nothing (strcmp, malloc, an unnamed one) leaves the sample to its caller.
+// nothing (strcmp, malloc, an unnamed one) leaves the sample to its caller, but for an unnamed
+// one in the runtime's own stripped binary (Bun's, Deno's), which is the runtime's binding.
 
 const { PHASES } = require('./phases')
 const { BASELINE } = require('./programs')
@@ -148,7 +149,8 @@ const GC_THREAD = /(heap|gc|marking|sweep|scaveng)/i
 const THREAD_START = /^(start_thread|clone3?|__clone3?) \(/
 function sampleBucket (sample, reader) {
   const found = bucketOf(sample.frames, reader)
-  const nameless = found.frame === 'unknown frames' || THREAD_START.test(found.frame) || found.frame.startsWith('[unknown]')
+  const nameless = found.frame === 'unknown frames' || THREAD_START.test(found.frame) ||
+    found.frame.startsWith('[unknown]')
   if (!sample.comm || sample.tid === sample.pid || !nameless) return found
   return { key: GC_THREAD.test(sample.comm) ? 'gc' : 'other', frame: `thread ${sample.comm}` }
 }
@@ -194,6 +196,12 @@ function stackTree (window, reader, least) {
   return shape(root.children)
 }
 
+// Whether a reader's ns in frames with no name are worth a line: they round to 1 ns or more.
+const shownUnnamed = unnamed => unnamed?.ns >= 0.5
+
+// The file an unnamed frame is in, JIT code under one name whatever its process's pid.
+const unnamedIn = dso => (JIT_DSO.test(dso) ? 'JIT code (perf map)' : dso.split('/').pop())
+
 // A run's samples in buckets: { samples, periodNs (the CPU time they stand for, null from
 // perf texts without it), window ('slope' or 'reads': which), windowS,
 // buckets: { key: { samples, share, top: [[frame, samples]] } },
@@ -213,7 +221,7 @@ function attribute (samples, reader, span = null) {
     buckets[key].samples++
     count(buckets[key].frames, frame)
     const leaf = sample.frames[0]
-    if (!leaf || leaf.symbol === '[unknown]') count(unnamed, leaf ? leaf.dso.split('/').pop() : 'no frames')
+    if (!leaf || leaf.symbol === '[unknown]') count(unnamed, leaf ? unnamedIn(leaf.dso) : 'no frames')
   }
   const unnamedSamples = [...unnamed.values()].reduce((sum, samples) => sum + samples, 0)
   const total = window.length
@@ -422,11 +430,19 @@ function summariseProfile (records, tools) {
 // boundary crossed with nothing to do. Where they are more than a fifth apart, the read's call
 // does more than cross it (converts a buffer, checks its arguments). Within 5 ns the two are
 // not told apart: a bucket's interval is about that wide.
+// Only a reader whose read crosses the boundary its namesake variant's no-op crosses
+// (experiments/calls/ladder.js) is set against it: the host's fast API calls and the FFIs.
+// Deno's readSync goes through an op where the ladder's deno-sync no-op goes through
+// Deno.dlopen; Node's fs.readSync through its own binding where the ladder's Node no-op goes
+// through Node-API (its variant is named node); a WASI host's no-op is another WASI call
+// (args_sizes_get), taken against another floor.
 // ladder: the calls run's rows ({ variant, boundary, rungs: { noop: { estimate } } }).
-// → { profiledNs, ladderNs, boundary, disagrees }, or null where the ladder has no such variant.
+// → { profiledNs, ladderNs, boundary, disagrees }, or null for a reader it does not take.
 const LADDER_AGREEMENT = 0.2
 const LADDER_NOISE_NS = 5
+const CROSSES_LADDER_BOUNDARY = ['just-fast', 'just-sync', 'node-ffi', 'bun-ffi', 'deno-ffi']
 function ladderCheck (cell, base, ladder) {
+  if (!CROSSES_LADDER_BOUNDARY.includes(cell.program)) return null
   const noopOf = variant => ladder.find(row => row.variant === variant)
   const [own, c] = [noopOf(cell.program), noopOf(BASELINE)]
   const [ownNs, cNs] = [own?.rungs?.noop?.estimate, c?.rungs?.noop?.estimate]
@@ -440,6 +456,7 @@ function ladderCheck (cell, base, ladder) {
 module.exports = {
   BUCKETS,
   ladderCheck,
+  shownUnnamed,
   PROFILE_WINDOW_S,
   profileBytes,
   bucketOf,

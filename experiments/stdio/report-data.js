@@ -701,6 +701,16 @@ function contextRows (set) {
 // Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
 const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`)
 
+// Why a calls run (ladder, a measured one: analyse.js loads no other) cannot be set beside
+// these stdio runs' profiles (analyse.js --ladder), or null: none of them had a profile pass.
+function ladderProblem (ladder, sets) {
+  if (!sets.some(set => set.profile?.cells?.some(cell => cell.ok))) {
+    return `${sets.map(set => set.name).join(', ')} profiled no reader (no profile pass); give a stdio run that ` +
+      'had one (perf must sample: docs/profile.md)'
+  }
+  return null
+}
+
 // sets: labelled results sets ({ label, context, results, syscalls, gc }); ladder: a calls
 // run's set, beside them (analyse.js --ladder).
 function shape (sets, { ladder = null } = {}) {
@@ -748,4 +758,4 @@ function fastPathRows (set) {
   }))
 }
 
-module.exports = { shape, contextRows, pinText, heapDrops }
+module.exports = { shape, contextRows, pinText, heapDrops, ladderProblem }

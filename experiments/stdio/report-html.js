@@ -12,6 +12,7 @@ const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, conte
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
 const { BASELINE } = require('./programs')
+const { shownUnnamed } = require('./profile')
 
 const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
 
@@ -436,20 +437,21 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU, where ' +
   'a read never wakes a writer on another CPU. perf\'s own cost: the profiled run\'s CPU per read less ' +
   'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the profiled run\'s ' +
-  'measured CPU that perf\'s samples stand for, and ("unnamed") the ns per read in frames with no name ' +
-  '(a stripped binary, JIT code no map names).'
+  'measured CPU that perf\'s samples stand for. Beneath the CPU per read ("unnamed"), its ns in frames ' +
+  'with no name (a stripped binary, JIT code no map names).'
 // with a calls run beside (analyse.js --ladder)
-const LADDER_NOTE = run => `Beneath the binding's bucket ("ladder"), the no-op call of ${run}'s call ladder ` +
-  '(docs/calls.md) over C\'s, across the boundary the reader\'s read crosses, ≠ where the reader\'s binding ' +
-  'and loop over C\'s are more than a fifth and 5 ns from it: its read does more than cross (converts a buffer, ' +
-  'checks its arguments).'
+const LADDER_NOTE = run => 'Beneath the binding\'s bucket, the reader\'s call (its binding and loop over ' +
+  `C's) and the no-op call of ${run}'s call ladder (docs/calls.md) over C's, for the readers whose read ` +
+  'crosses the boundary that no-op crosses (the host\'s fast calls, the FFIs); ≠ where the two are more ' +
+  'than a fifth and 5 ns apart: the read does more than cross (converts a buffer, checks its arguments).'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
 const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio ' +
   'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +
   'moves neither.'
 
 const SEEN = 'perf\'s samples of the window stand for this share of the profiled run\'s measured CPU'
-const UNNAMED = 'ns per read in frames with no name (a stripped binary, JIT code no map names), and the file most are in'
+const UNNAMED = 'ns per read in frames with no name (a stripped binary, JIT code no map names), ' +
+  'and the file most are in'
 const FRAME_CHARS = 40
 // a bucket's interval is given where its rounds gave one and it is worth reading
 const INTERVAL_FROM_NS = 5
@@ -480,7 +482,7 @@ function profileSection (data) {
     const title = `binding and loop over C's: ${formatSigned(profiledNs)} ns; the no-op call of ` +
       `${profile.ladderRun}'s ladder (${boundary}) over C's: ${formatSigned(ladderNs)} ns` +
       `${disagrees ? ': more than a fifth apart' : ''}`
-    const text = `ladder: ${formatSigned(ladderNs)}${disagrees ? ' ≠' : ''}`
+    const text = `call ${formatSigned(profiledNs)}, ladder ${formatSigned(ladderNs)}${disagrees ? ' ≠' : ''}`
     return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
   }
   // a bucket's ns and its ns over C's beneath; its interval in the cell's tooltip, where its
@@ -507,18 +509,22 @@ function profileSection (data) {
   }
   // perf's own cost per read (profiled against not, the same round), and how much of the
   // profiled run's measured CPU its samples stand for
-  // and the ns per read in frames with no name
   const perfCell = row => html`<td class="num wraps">${row.profilerCostNs === null
     ? '–'
     : html`${formatSigned(row.profilerCostNs)}${row.sampledShare === null
       ? ''
-      : html`<span class="interval" title="${SEEN}">seen ${formatPercent(row.sampledShare)}</span>`}`}${
-    row.unnamed && row.unnamed.ns >= 1
-      ? html`<span class="interval" title="${UNNAMED}: ${row.unnamed.top[0]?.[0] ?? ''}">unnamed ${formatNumber(row.unnamed.ns)}</span>`
-      : ''}</td>`
+      : html`<span class="interval" title="${SEEN}">seen ${formatPercent(row.sampledShare)}</span>`}`}</td>`
+  // the CPU per read with its interval, and beneath them its ns in frames with no name
+  const cpuCell = row => {
+    const unnamed = shownUnnamed(row.unnamed)
+      ? html`<br><span class="interval" title="${UNNAMED}: ${row.unnamed.top[0]?.[0] ?? ''}">unnamed ${
+        formatNumber(row.unnamed.ns)}</span>`
+      : ''
+    return html`<td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}${unnamed}</td>`
+  }
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
-    <td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}</td>
+    ${cpuCell(row)}
     ${shown(entry).map(bucket => bucketCell(row, bucket.key))}
     ${perfCell(row)}
     <td class="describes">${most(row)}</td></tr>`
@@ -546,8 +552,8 @@ function profileSection (data) {
     <div class="table-wrap"><table>
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
         median of ${entry.rows[0]?.rounds ?? 1} round(s), over C's beneath each (its interval, ${levels(entry)},
-        in its tooltip); what perf cost per read, and the ns in frames with no name; the frames behind
-        the bucket that adds most</caption>
+        in its tooltip); the ns in frames with no name beneath the CPU per read; what perf cost per read;
+        the frames behind the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}
         ${shown(entry).map(bucket => heading(bucket.label))}
         ${heading('perf\'s own cost')}<th scope="col">most over C, its top frame (samples)</th></tr></thead>

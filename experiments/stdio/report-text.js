@@ -13,7 +13,7 @@ const {
   sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
-const { BUCKETS } = require('./profile')
+const { BUCKETS, shownUnnamed } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
@@ -330,8 +330,8 @@ function profileTerminal (profile) {
 
 // ns per read in frames with no name, and the file most of them are in: "12 (bun.exe)"
 function unnamedText (unnamed) {
-  if (!unnamed || round(unnamed.ns) === 0) return ''
-  return `${round(unnamed.ns)}${unnamed.top[0] ? ` (${unnamed.top[0][0].slice(0, 16)})` : ''}`
+  if (!shownUnnamed(unnamed)) return ''
+  return `${round(unnamed.ns)}${unnamed.top[0] ? ` (${unnamed.top[0][0].slice(0, 20)})` : ''}`
 }
 
 // Two runs compared (analyse.js A B): each reader's buckets of more than PROFILE_GOAL.floorNs

@@ -8,6 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const CHUNK = Buffer.alloc(2 ** 20)
+// where the lab's scratch folders go (the profile pass's too: experiments/stdio/measure.js)
 const PARENT = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
 const PREFIX = 'syscall-lab-zeros-'
 
@@ -58,4 +59,4 @@ function withStdinFrom (input, argv) {
   return ['sh', '-c', 'exec "$@" < "$0"', input, ...argv]
 }
 
-module.exports = { ZeroFile, withStdinFrom, zeroFileFolders }
+module.exports = { ZeroFile, withStdinFrom, zeroFileFolders, SCRATCH_PARENT: PARENT }

@@ -11,6 +11,7 @@ const { spawnSync } = require('node:child_process')
 const { probePerf, parsePerfScript } = require('../../lib/perf')
 const { bench, readJson, tempFolders } = require('../helpers')
 const { runtimes } = require('../../lib/runtimes')
+const { profileWorkDirs } = require('../../experiments/stdio/measure')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const tempDir = tempFolders('profile-e2e-')
@@ -94,10 +95,9 @@ test('C and node-sync profiled: ns per read in buckets that add up, samples kept
 })
 
 const skipBun = skip || (runtimes.bun.locate() ? false : 'Bun is not installed: run ./setup.sh')
-test('bun-ffi profiled: its JIT code named by JavaScriptCore\'s jitdump, the dump and its map gone', { skip: skipBun }, () => {
+test('bun-ffi profiled: its JIT named by its jitdump; the dump and its map gone', { skip: skipBun }, () => {
   const out = tempDir()
-  const scratch = () => fs.readdirSync('/dev/shm').filter(name => name.startsWith('syscall-lab-'))
-  const before = scratch()
+  const before = profileWorkDirs()
   const args = ARGS.map(arg => (arg === 'node-sync' ? 'bun-ffi' : arg))
   const result = bench([...args, '--profile-ms', '200', '--out', out, '--id', 'bun'])
   assert.equal(result.status, 0, result.stderr + result.stdout)
@@ -115,7 +115,7 @@ test('bun-ffi profiled: its JIT code named by JavaScriptCore\'s jitdump, the dum
     }
   }
   // the folders the profiled runs worked in, their jitdumps with them, are gone
-  assert.deepEqual(scratch(), before)
+  assert.deepEqual(profileWorkDirs(), before)
   assert.deepEqual(fs.readdirSync(path.join(run, 'profile')).filter(name => !name.endsWith('.txt.gz')), [])
 })
 

@@ -4,7 +4,7 @@
 // on the lab's VM (test/fixtures/perf: C's reader and node-sync at 256 B, dd on the other
 // CPU, perf record -e cpu-clock -F 997 -g; node-sync with V8's --perf-basic-prof; bun-ffi's
 // at -F 4999, a quarter of its read loop, its JIT code named by its jitdump, the jitdump of
-// another run beside it).
+// another run beside it; deno-sync's, a sixth of its loop, at -F 4999 with V8's perf map).
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -65,7 +65,7 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
     [[U('main', '/work/main/build/wc-c')], { key: 'loop', frame: 'main' }, C_READER],
     [[U('[unknown]', '[unknown]')], { key: 'other', frame: 'unknown frames' }],
     // a stripped runtime's own code is its binding, not the JavaScript that called it
-    [[U('[unknown]', '/w/node_modules/deno/deno'), U('[unknown]', '/w/node_modules/deno/deno'), U(js, '/tmp/perf-1.map')],
+    [[U('[unknown]', '/w/deno/deno'), U('[unknown]', '/w/deno/deno'), U(js, '/tmp/perf-1.map')],
       { key: 'binding', frame: '[unknown] (deno)' }, { binary: 'deno', native: false }],
     // a WebAssembly host's code that carries out WASI's calls is its binding; the module's
     // compiled code, named by wasmtime's perf map, its loop
@@ -116,13 +116,22 @@ test('node-sync\'s read: Node\'s fs binding, its JavaScript from V8\'s perf map,
   assert.ok(buckets.other.samples / (named + buckets.other.samples) < 0.05, 'almost every sample named')
 })
 
-test('bun-ffi\'s read: its loop JavaScriptCore\'s FTL code, named by its jitdump; its stripped binary the binding', () => {
+test('bun-ffi\'s read: its loop JSC\'s FTL code, named by its jitdump; its stripped binary the binding', () => {
   const { samples, buckets, unnamed } = attribute(fixture('bun-ffi-256'), { binary: 'bun.exe', native: false })
   assert.equal(samples, 683)
   assert.deepEqual(buckets.loop.top[0], ['JSC-FTL: count#CNuZhZ', 12])
   assert.deepEqual(buckets.binding.top, [['[unknown] (bun.exe)', 2]])
   assert.deepEqual(unnamed, { samples: 2, share: 2 / 683, top: [['bun.exe', 2]] })
   assert.ok(buckets.kernelRead.share > 0.7)
+})
+
+test('deno-sync\'s read: its op in Deno\'s stripped binary the binding, its JavaScript named by V8\'s map', () => {
+  const { samples, buckets, unnamed } = attribute(fixture('deno-sync-256'), { binary: 'deno', native: false })
+  assert.equal(samples, 486)
+  assert.deepEqual(buckets.binding.top, [['[unknown] (deno)', 64]])
+  assert.deepEqual(unnamed, { samples: 64, share: 64 / 486, top: [['deno', 64]] })
+  assert.ok(buckets.loop.top[0][0].startsWith('JS:o* file:///'), 'the loop, named by the map')
+  assert.equal(buckets.gc.samples + buckets.other.samples, 1)
 })
 
 // A jitdump of records built here: a code load (its name, then code bytes), a move.
@@ -161,27 +170,50 @@ test('a jitdump read back: the code loaded at its end, each range\'s latest load
     { start: 0x1008, name: 'c', index: 3 }, // a's memory used again
     { move: true, start: 0x2000, to: 0x3000, index: 2 }
   ]))
-  assert.deepEqual(built, { pid: 42, code: [{ start: 0x3000n, size: 0x10n, name: 'b' }, { start: 0x1008n, size: 0x10n, name: 'c' }] })
+  assert.deepEqual(built, {
+    pid: 42,
+    code: [{ start: 0x3000n, size: 0x10n, name: 'b' }, { start: 0x1008n, size: 0x10n, name: 'c' }]
+  })
+  // code moved onto another's memory leaves only the moved code there
+  const onto = readJitdump(jitdump([
+    { start: 0x1000, name: 'a', index: 1 },
+    { start: 0x2000, name: 'b', index: 2 },
+    { move: true, start: 0x1000, to: 0x2008, index: 1 }
+  ]))
+  assert.deepEqual(onto.code, [{ start: 0x2008n, size: 0x10n, name: 'a' }])
   // a writer stopped in the middle of a record leaves what it finished
   const whole = jitdump([{ start: 0x1000, name: 'a', index: 1 }, { start: 0x2000, name: 'b', index: 2 }])
   assert.deepEqual(readJitdump(whole.subarray(0, whole.length - 5)).code.map(code => code.name), ['a'])
+  // a record whose size is too short for its fields, or whose name runs past it, ends the reading
+  const short = Buffer.from(whole)
+  short.writeUInt32LE(16 + 30, 40 + 4)
+  assert.deepEqual(readJitdump(short).code, [])
+  const unended = jitdump([{ start: 0x1000, name: 'a', index: 1 }])
+  unended.fill(0x61, 40 + 16 + 40)
+  assert.deepEqual(readJitdump(unended).code, [])
   assert.throws(() => readJitdump(Buffer.alloc(64)), /not a little-endian jitdump/)
 })
 
-test('jitdumps as perf maps: one per process, none over a map the process wrote itself', t => {
+test('jitdumps as perf maps: one per process, an earlier process\'s map of the pid replaced', t => {
   const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'jitdump-'))
   const pids = [4000000 + process.pid % 100000, 4100000 + process.pid % 100000]
   t.after(() => {
     fs.rmSync(dir, { recursive: true, force: true })
     for (const pid of pids) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
   })
-  fs.writeFileSync(path.join(dir, `jit-7-${pids[0]}.dump`), jitdump([{ start: 0xabc0, size: 0x20, name: 'JSC-FTL: f', index: 1 }], pids[0]))
+  const load = { start: 0xabc0, size: 0x20, name: 'JSC-FTL: f', index: 1 }
+  fs.writeFileSync(path.join(dir, `jit-7-${pids[0]}.dump`), jitdump([load], pids[0]))
   fs.writeFileSync(path.join(dir, `jit-8-${pids[1]}.dump`), jitdump([{ start: 0x10, name: 'g', index: 1 }], pids[1]))
-  fs.writeFileSync(`/tmp/perf-${pids[1]}.map`, 'V8\'s own\n')
+  fs.writeFileSync(`/tmp/perf-${pids[1]}.map`, 'a stale line\n')
   fs.writeFileSync(path.join(dir, 'isolate-0x1-v8.log'), '')
-  assert.deepEqual(perfMapsFromJitdumps(dir), [`/tmp/perf-${pids[0]}.map`])
+  assert.deepEqual(perfMapsFromJitdumps(dir).sort(), pids.map(pid => `/tmp/perf-${pid}.map`))
   assert.equal(fs.readFileSync(`/tmp/perf-${pids[0]}.map`, 'utf8'), 'abc0 20 JSC-FTL: f\n')
-  assert.equal(fs.readFileSync(`/tmp/perf-${pids[1]}.map`, 'utf8'), 'V8\'s own\n')
+  assert.equal(fs.readFileSync(`/tmp/perf-${pids[1]}.map`, 'utf8'), '10 10 g\n')
+  // a dump that cannot be read takes the maps written before it with it
+  for (const pid of pids) fs.rmSync(`/tmp/perf-${pid}.map`)
+  fs.writeFileSync(path.join(dir, 'jit-9-9.dump'), Buffer.alloc(64))
+  assert.throws(() => perfMapsFromJitdumps(dir), /not a little-endian jitdump/)
+  assert.deepEqual(pids.filter(pid => fs.existsSync(`/tmp/perf-${pid}.map`)), [])
 })
 
 test('against the ladder: a reader\'s binding and loop over C\'s, against its no-op call over C\'s', () => {
@@ -189,13 +221,17 @@ test('against the ladder: a reader\'s binding and loop over C\'s, against its no
   const cellOf = (program, binding, loop) => ({ program, buckets: { binding: { ns: binding }, loop: { ns: loop } } })
   const c = cellOf('c', 0, 8)
   const rung = (variant, ns, boundary) => ({ variant, boundary, rungs: { noop: { estimate: ns } } })
-  const ladder = [rung('c', 3, 'a direct call'), rung('node-ffi', 30, 'node:ffi'), rung('bun-ffi', 2, 'bun:ffi')]
+  const ladder = [rung('c', 3, 'a direct call'), rung('node-ffi', 30, 'node:ffi'), rung('bun-ffi', 2, 'bun:ffi'),
+    rung('deno-sync', 5, 'Deno.dlopen'), rung('node-wasi', 26, 'node:wasi: args_sizes_get')]
   assert.deepEqual(ladderCheck(cellOf('node-ffi', 0, 130), c, ladder),
     { profiledNs: 122, ladderNs: 27, boundary: 'node:ffi', disagrees: true }, 'the read converts its buffer')
   assert.equal(ladderCheck(cellOf('node-ffi', 0, 40), c, ladder).disagrees, false, '32 against 27: within a fifth')
   assert.equal(ladderCheck(cellOf('bun-ffi', 3, 9), c, ladder).disagrees, false, '4 against −1: within 5 ns')
   assert.equal(ladderCheck(cellOf('bun-ffi', 3, 10), c, ladder).disagrees, true, '5 against −1')
-  assert.equal(ladderCheck(cellOf('deno-sync', 0, 40), c, ladder), null, 'no such variant')
+  // a read that crosses another boundary than its namesake's no-op: Deno's op, a WASI call
+  assert.equal(ladderCheck(cellOf('deno-sync', 0, 40), c, ladder), null, 'an op, not Deno.dlopen')
+  assert.equal(ladderCheck(cellOf('node-wasi', 120, 40), c, ladder), null, 'fd_read, not args_sizes_get')
+  assert.equal(ladderCheck(cellOf('just-fast', 5, 8), c, ladder), null, 'no such variant in this ladder')
   assert.equal(ladderCheck(c, c, ladder), null, 'C against itself')
 })
 
@@ -359,7 +395,8 @@ test('profile.json: a bucket\'s ns per read, its share times the unprofiled CPU 
   const alone = summariseProfile(profiledOnly, { ...tools, slopePerRead: () => null }).cells[0]
   assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
   // a run from before the pass counted samples with no name says nothing of them
-  const before = records.map(record => (record.profile ? { ...record, profile: { ...profile, unnamed: undefined } } : record))
+  const before = records.map(record =>
+    (record.profile ? { ...record, profile: { ...profile, unnamed: undefined } } : record))
   assert.equal(summariseProfile(before, tools).cells[0].unnamed, null)
 })
 
