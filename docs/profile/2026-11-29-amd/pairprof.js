@@ -31,11 +31,14 @@ for (const cell of a.cells) {
   // goals: ns over C named (not [unknown]), other ≤ 15% of ns over C, sampled share within 10%
   const over = [cell, other].map((run, i) => run.cpuPerReadNs - c[i].cpuPerReadNs)
   const otherShare = [cell, other].map((run, i) => run.buckets.other.ns / over[i])
+  // the share of the ns over C in named frames (runs from before the pass counted unnamed: -)
+  const named = [cell, other].map((run, i) => (run.unnamed ? 1 - run.unnamed.ns / over[i] : null))
   const both = [cell, other]
   const percent = v => (100 * v).toFixed(0) + '%'
   rows.push(`${cell.program.padEnd(18)} cpu ${cell.cpuPerReadNs.toFixed(0)}/${other.cpuPerReadNs.toFixed(0)} ` +
     `over C ${over.map(v => v.toFixed(0)).join('/')} | ${figs.join(' ')} | ` +
     `other/over ${otherShare.map(percent).join('/')} | ` +
+    `named ${named.map(share => (share === null ? '-' : percent(share))).join('/')} | ` +
     `seen ${both.map(run => run.sampledShare === null ? '-' : percent(run.sampledShare)).join('/')} | ` +
     `perf +${both.map(run => run.profilerCostNs?.toFixed(0)).join('/')} | samples ${cell.samples}`)
 }
