@@ -88,6 +88,7 @@ function parsePerfScript (text) {
 // Debian's perf 6.1 cannot inject it (`perf inject --jit` takes jit-PID.dump, JavaScriptCore
 // writes jit-TID-PID.dump), so the lab gives perf script the same names as a perf map.
 const JITDUMP_MAGIC = 0x4A695444
+const FILE_HEADER_BYTES = 40
 const JIT_CODE_LOAD = 0
 const JIT_CODE_MOVE = 1
 const RECORD_HEADER_BYTES = 16
@@ -95,7 +96,9 @@ const RECORD_HEADER_BYTES = 16
 const LOAD_FIELDS_BYTES = 40
 const MOVE_FIELDS_BYTES = 48
 function readJitdump (buffer) {
-  if (buffer.length < 40 || buffer.readUInt32LE(0) !== JITDUMP_MAGIC) throw new Error('not a little-endian jitdump')
+  if (buffer.length < FILE_HEADER_BYTES || buffer.readUInt32LE(0) !== JITDUMP_MAGIC) {
+    throw new Error('not a little-endian jitdump')
+  }
   const pid = buffer.readUInt32LE(20)
   let code = []
   const overlaps = (entry, start, size) => entry.start < start + size && start < entry.start + entry.size

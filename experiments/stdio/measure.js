@@ -321,7 +321,6 @@ function profileRecord (step, record, runDir, workDir) {
     try {
       binary = path.basename(fs.realpathSync(command))
     } catch {} // a command found on the PATH by name: its name is all there is
-
     // the window the profiled run's own slope is taken over, the steady read loop
     record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' }, windowSpan(record))
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
