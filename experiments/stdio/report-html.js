@@ -461,6 +461,10 @@ const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && N
   ? html`<span class="interval">${formatNumber(interval.low)}–${formatNumber(interval.high)}</span>`
   : ''}`
 
+// A figure checked against another pass's beneath a bucket: red, and marked ≠, where they disagree.
+const checkMark = (text, title, disagrees) =>
+  html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}${disagrees ? ' ≠' : ''}</span>`
+
 function profileSection (data) {
   const { profile } = data
   const paced = profile.entries.some(entry => entry.rows.some(row => row.pacedByC))
@@ -471,8 +475,7 @@ function profileSection (data) {
     const { ns, ratio, disagrees } = row.kernelPass
     const title = `the kernel pass (eBPF, dd on the reader's CPU): ${formatNumber(ns)} ns inside read(2); ` +
       `this bucket is ${formatPercent(ratio)} of it`
-    const text = `eBPF: ${formatNumber(ns)}${disagrees ? ' ≠' : ''}`
-    return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
+    return checkMark(`eBPF: ${formatNumber(ns)}`, title, disagrees)
   }
   // the binding's bucket with a calls run's no-op call over C's beneath (analyse.js --ladder),
   // marked where the reader's binding and loop over C's are more than a fifth (and 5 ns) from it
@@ -482,8 +485,7 @@ function profileSection (data) {
     const title = `binding and loop over C's: ${formatSigned(profiledNs)} ns; the no-op call of ` +
       `${profile.ladderRun}'s ladder (${boundary}) over C's: ${formatSigned(ladderNs)} ns` +
       `${disagrees ? ': more than a fifth apart' : ''}`
-    const text = `call ${formatSigned(profiledNs)}, ladder ${formatSigned(ladderNs)}${disagrees ? ' ≠' : ''}`
-    return html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}</span>`
+    return checkMark(`call ${formatSigned(profiledNs)}, ladder ${formatSigned(ladderNs)}`, title, disagrees)
   }
   // a bucket's ns and its ns over C's beneath; its interval in the cell's tooltip, where its
   // rounds gave one and it is worth reading
