@@ -439,7 +439,8 @@ function report (options) {
 const group = set => set.experiment.name
 
 // Runs of another experiment that a report sets its figures against (an experiment's
-// report.beside: { option: { experiment whose run it takes, problem(set, own sets) } }):
+// report.beside: { option: { experiment whose run it takes, problem(own sets): why they take
+// none } }):
 // --ladder's calls run, for stdio's profile table, of the same machine as every run it is
 // set beside. → { option: its result set }.
 function besideRuns (options, groups) {
@@ -451,13 +452,13 @@ function besideRuns (options, groups) {
   }
   const [{ sets: own }] = takers
   const wanted = own[0].experiment.report.beside.ladder
+  const problem = wanted.problem(own)
+  if (problem) throw new AnalyseError(`--ladder: ${problem}`)
   const set = loadResultSet(path.resolve(options.ladder))
   if (group(set) !== wanted.experiment) {
     throw new AnalyseError(`--ladder ${options.ladder} is a run of the ${group(set)} experiment; ` +
       `give a run of node bench.js --experiment ${wanted.experiment}`)
   }
-  const problem = wanted.problem(set, own)
-  if (problem) throw new AnalyseError(`--ladder: ${problem}`)
   // another machine's ns say nothing of this one's
   for (const run of own) {
     const machines = sameMachine(machineIdentity(run.context), machineIdentity(set.context))

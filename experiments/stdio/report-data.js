@@ -701,9 +701,9 @@ function contextRows (set) {
 // Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
 const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`)
 
-// Why a calls run (ladder, a measured one: analyse.js loads no other) cannot be set beside
-// these stdio runs' profiles (analyse.js --ladder), or null: none of them had a profile pass.
-function ladderProblem (ladder, sets) {
+// Why no calls run can be set beside these stdio runs' profiles (analyse.js --ladder), or
+// null: none of them had a profile pass.
+function ladderProblem (sets) {
   if (!sets.some(set => set.profile?.cells?.some(cell => cell.ok))) {
     return `${sets.map(set => set.name).join(', ')} profiled no reader (no profile pass); give a stdio run that ` +
       'had one (perf must sample: docs/profile.md)'
