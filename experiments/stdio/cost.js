@@ -105,11 +105,11 @@ function windowBytes (windowS, cpuPerReadNs, blockSize) {
 // but no more than COST_WINDOW_S of the reader's CPU in its window. The slow WASI hosts
 // need far less than the reads the plan gives every reader: wasmer's reads of 256 B cost
 // 11 µs, and its 64 MiB took 3 s of CPU a run; its two rows took 8.5 minutes of a 23-minute
-// cost pass (stdio-q1, 2026-11-29), where every other cell's run took at most 0.53 s. 0.4 s in the window (0.6 s a run)
-// leaves every other reader's runs as they were; a run it makes too short for a slope runs
-// again longer (longerCostBytes). A runtime whose JIT compiles as it runs (V8,
-// JavaScriptCore) keeps its warm-up's reads before the window; wasmtime and wasmer compile
-// a module whole before it runs: wasmer's reads in a shortened run's window cost 0.97-1.00
+// cost pass (stdio-q1, 2026-11-29), where every other cell's run took at most 0.53 s. 0.4 s in
+// the window (0.6 s a run) leaves every other reader's runs as they were; a run it makes too
+// short for a slope runs again longer (longerCostBytes). A runtime whose JIT compiles as it
+// runs (V8, JavaScriptCore) keeps its warm-up's reads before the window; wasmtime and wasmer
+// compile a module whole before it runs: wasmer's reads in a shortened run's window cost 0.97-1.00
 // of those in the whole run's, the median of each cell's rounds (docs/method.md).
 const COST_WINDOW_S = 0.4
 const JIT_WARMUP_READS = 32768
