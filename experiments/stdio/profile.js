@@ -455,6 +455,7 @@ function ladderCheck (cell, base, ladder) {
 
 module.exports = {
   BUCKETS,
+  CROSSES_LADDER_BOUNDARY,
   ladderCheck,
   shownUnnamed,
   PROFILE_WINDOW_S,

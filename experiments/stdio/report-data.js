@@ -15,7 +15,7 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
-const { BUCKETS: PROFILE_BUCKETS, ladderCheck } = require('./profile')
+const { BUCKETS: PROFILE_BUCKETS, CROSSES_LADDER_BOUNDARY, ladderCheck } = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -526,7 +526,10 @@ function profileData (sets, ladder = null) {
     })
   }
   const ladderRun = rungs ? ladder.context?.runId ?? ladder.name : null
-  return { available: entries.length > 0, entries, notes, ladderRun }
+  // without a calls run, the readers whose call the ladder could check: the page says how to
+  const shown = new Set(entries.flatMap(entry => entry.rows.map(row => row.program)))
+  const unchecked = rungs ? [] : CROSSES_LADDER_BOUNDARY.filter(program => shown.has(program))
+  return { available: entries.length > 0, entries, notes, ladderRun, unchecked }
 }
 
 // ---- tables ----

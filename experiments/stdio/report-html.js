@@ -444,6 +444,10 @@ const LADDER_NOTE = run => 'Beneath the binding\'s bucket, the reader\'s call (i
   `C's) and the no-op call of ${run}'s call ladder (docs/calls.md) over C's, for the readers whose read ` +
   'crosses the boundary that no-op crosses (the host\'s fast calls, the FFIs); ≠ where the two are more ' +
   'than a fifth and 5 ns apart: the read does more than cross (converts a buffer, checks its arguments).'
+// without one, for the readers it would check
+const NO_LADDER_NOTE = programs => `The binding's bucket of ${programs.join(', ')} is not set against the ` +
+  'call ladder\'s no-op call of the same boundary: give a calls run of this machine (node bench.js ' +
+  '--experiment calls), then node analyse.js RUN --ladder CALLS-RUN.'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
 const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio ' +
   'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +
@@ -562,7 +566,10 @@ function profileSection (data) {
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.failed.length ? failed(entry) : ''}`)
-  const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '', profile.ladderRun ? LADDER_NOTE(profile.ladderRun) : '']
+  const ladderNote = profile.ladderRun
+    ? LADDER_NOTE(profile.ladderRun)
+    : profile.unchecked.length ? NO_LADDER_NOTE(profile.unchecked) : ''
+  const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '', ladderNote]
   return html`<section id="profile">
     <h2>Where the ns go</h2>
     ${profile.available ? html`${tables}<p class="note">${notes.filter(Boolean).join(' ')}</p>` : ''}
