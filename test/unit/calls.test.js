@@ -291,3 +291,51 @@ test('the ladder\'s plan: by default every variant but C takes turns with C; --l
   assert.deepEqual(steps('slices').map(step => `${step.variant.name}: ${step.partner?.name ?? 'alone'}`), ['c: alone', 'node: c', 'c: alone', 'node: c'])
   assert.ok(steps('processes').every(step => step.partner === null))
 })
+
+// calls/ladder.mjs's harness, shared by Node, Bun and Deno, on a clock this test moves: each
+// call of a rung costs it `costNs` ns; `wrongAt`: the rung and call that answers wrong.
+async function harnessRun ({ costNs = 1000, rounds = 2, compiled = () => 'yes', wrongAt = null } = {}) {
+  const { runLadder, WARMUP_CALLS, WARMUP_COUNT } = await import('../../calls/ladder.mjs')
+  let now = 0
+  const counted = { noop: 0, syscall: 0, 'empty-read': 0, 'read-256': 0 }
+  const loop = name => count => {
+    const right = wrongAt?.rung === name && counted[name] + count > wrongAt.call ? wrongAt.call - counted[name] : count
+    counted[name] += count
+    now += count * costNs
+    return right
+  }
+  const rungs = Object.fromEntries(Object.keys(counted).map(name => [name, [loop(name)]]))
+  const lines = []
+  const fail = message => { throw new Error(message) }
+  const run = () => runLadder({ argv: [String(rounds), '1000', '64'], rungs, cpuNs: () => now, compiled, drain: () => 0, print: line => lines.push(line), fail })
+  return { run, counted, lines, warmup: WARMUP_CALLS * WARMUP_COUNT }
+}
+
+test('the harness: each rung warmed, then timed in rounds of its count; the pipe read as dd sends it', async () => {
+  const { run, counted, lines, warmup } = await harnessRun()
+  run()
+  assert.deepEqual(counted, {
+    noop: warmup + 2 * 10 * 1000,
+    syscall: warmup + 2 * 1000,
+    'empty-read': warmup + 2 * 1000,
+    'read-256': warmup + 2 * 64
+  })
+  assert.deepEqual(lines, [
+    'compiled noop yes syscall yes empty-read yes read-256 yes',
+    'round 1 noop 1000.000 syscall 1000.000 empty-read 1000.000 read-256 1000.000',
+    'round 2 noop 1000.000 syscall 1000.000 empty-read 1000.000 read-256 1000.000',
+    `size ${(warmup + 2 * 64) * 256} reads ${warmup + 2 * 64} blocksize 256`
+  ])
+  // what experiments/calls/ladder.js sends and checks is what the harness reads
+  assert.equal((warmup + 2 * 64) * 256, calls.ladderBytes({ rounds: 2, reads: 64 }))
+})
+
+test('the harness fails a rung still cold after its extra warm-ups, and a wrong answer, naming them', async () => {
+  const cold = await harnessRun({ compiled: name => (name === 'syscall' ? 'no' : 'yes') })
+  assert.throws(cold.run, /^Error: syscall: its loop was not compiled by the optimising tier after warm-up$/)
+  // the cold rung was warmed 16 times more; the pipe's rung never more than dd sends for
+  assert.equal(cold.counted.syscall, 17 * cold.warmup)
+  assert.equal(cold.counted['read-256'], cold.warmup)
+  const wrong = await harnessRun({ wrongAt: { rung: 'empty-read', call: 5 } })
+  assert.throws(wrong.run, /^Error: empty-read: call 6 of 128 returned the wrong answer$/)
+})
