@@ -6,7 +6,7 @@
 const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const {
-  sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned
+  sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned, listJoin
 } = require('../../lib/report/format')
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
@@ -445,7 +445,7 @@ const LADDER_NOTE = run => 'Beneath the binding\'s bucket, the reader\'s call (i
   'crosses the boundary that no-op crosses (the host\'s fast calls, the FFIs); ≠ where the two are more ' +
   'than a fifth and 5 ns apart: the read does more than cross (converts a buffer, checks its arguments).'
 // without one, for the readers it would check
-const NO_LADDER_NOTE = programs => `The binding's bucket of ${programs.join(', ')} is not set against the ` +
+const NO_LADDER_NOTE = programs => `The binding's bucket of ${listJoin(programs)} is not set against the ` +
   'call ladder\'s no-op call of the same boundary: give a calls run of this machine (node bench.js ' +
   '--experiment calls), then node analyse.js RUN --ladder CALLS-RUN.'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
@@ -569,10 +569,13 @@ function profileSection (data) {
   const ladderNote = profile.ladderRun
     ? LADDER_NOTE(profile.ladderRun)
     : profile.unchecked.length ? NO_LADDER_NOTE(profile.unchecked) : ''
-  const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '', ladderNote]
+  const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '']
+  // the ladder's check, or how to get it, in a paragraph of its own: what a reader acts on
   return html`<section id="profile">
     <h2>Where the ns go</h2>
-    ${profile.available ? html`${tables}<p class="note">${notes.filter(Boolean).join(' ')}</p>` : ''}
+    ${profile.available
+      ? html`${tables}<p class="note">${notes.filter(Boolean).join(' ')}</p>${ladderNote ? html`<p class="note">${ladderNote}</p>` : ''}`
+      : ''}
     ${why(profile.notes)}
   </section>`
 }
