@@ -571,11 +571,10 @@ function profileSection (data) {
     : profile.unchecked.length ? NO_LADDER_NOTE(profile.unchecked) : ''
   const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '']
   // the ladder's check, or how to get it, in a paragraph of its own: what a reader acts on
+  const ladderParagraph = ladderNote ? html`<p class="note">${ladderNote}</p>` : ''
   return html`<section id="profile">
     <h2>Where the ns go</h2>
-    ${profile.available
-      ? html`${tables}<p class="note">${notes.filter(Boolean).join(' ')}</p>${ladderNote ? html`<p class="note">${ladderNote}</p>` : ''}`
-      : ''}
+    ${profile.available ? html`${tables}<p class="note">${notes.filter(Boolean).join(' ')}</p>${ladderParagraph}` : ''}
     ${why(profile.notes)}
   </section>`
 }

@@ -307,7 +307,9 @@ async function harnessRun ({ costNs = 1000, rounds = 2, compiled = () => 'yes', 
   const rungs = Object.fromEntries(Object.keys(counted).map(name => [name, [loop(name)]]))
   const lines = []
   const fail = message => { throw new Error(message) }
-  const run = () => runLadder({ argv: [String(rounds), '1000', '64'], rungs, cpuNs: () => now, compiled, drain: () => 0, print: line => lines.push(line), fail })
+  const print = line => lines.push(line)
+  const argv = [String(rounds), '1000', '64']
+  const run = () => runLadder({ argv, rungs, cpuNs: () => now, compiled, drain: () => 0, print, fail })
   return { run, counted, lines, warmup: WARMUP_CALLS * WARMUP_COUNT }
 }
 
