@@ -3,10 +3,12 @@
 // syscalls, idiomatic readers, memory and CPU, GC, throughput, time, cost per read, the
 // summary tables and the context. Each section's chart is drawn in the page by
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
-const { MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, headlineLevelsText, shiftText } = require('./report-text')
+const {
+  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, headlineLevelsText, shiftText
+} = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const {
-  sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned, listJoin
+  sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned
 } = require('../../lib/report/format')
 const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
@@ -439,15 +441,6 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the profiled run\'s ' +
   'measured CPU that perf\'s samples stand for. Beneath the CPU per read ("unnamed"), its ns in frames ' +
   'with no name (a stripped binary, JIT code no map names).'
-// with a calls run beside (analyse.js --ladder)
-const LADDER_NOTE = run => 'Beneath the binding\'s bucket, the reader\'s call (its binding and loop over ' +
-  `C's) and the no-op call of ${run}'s call ladder (docs/calls.md) over C's, for the readers whose read ` +
-  'crosses the boundary that no-op crosses (the host\'s fast calls, the FFIs); ≠ where the two are more ' +
-  'than a fifth and 5 ns apart: the read does more than cross (converts a buffer, checks its arguments).'
-// without one, for the readers it would check
-const NO_LADDER_NOTE = programs => `The binding's bucket of ${listJoin(programs)} is not set against the ` +
-  'call ladder\'s no-op call of the same boundary: give a calls run of this machine (node bench.js ' +
-  '--experiment calls), then node analyse.js RUN --ladder CALLS-RUN.'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
 const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio ' +
   'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +
@@ -566,9 +559,7 @@ function profileSection (data) {
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.failed.length ? failed(entry) : ''}`)
-  const ladderNote = profile.ladderRun
-    ? LADDER_NOTE(profile.ladderRun)
-    : profile.unchecked.length ? NO_LADDER_NOTE(profile.unchecked) : ''
+  const ladderNote = ladderNoteText(profile, 'Beneath the binding\'s bucket')
   const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '']
   // the ladder's check, or how to get it, in a paragraph of its own: what a reader acts on
   const ladderParagraph = ladderNote ? html`<p class="note">${ladderNote}</p>` : ''

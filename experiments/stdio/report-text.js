@@ -10,7 +10,8 @@ const { missingClause, criterion, moveFromSmaller } = require('../../lib/repeata
 const fs = require('node:fs')
 const path = require('node:path')
 const {
-  sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, escapeMarkdown: md
+  sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, listJoin,
+  escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
 const { BUCKETS, shownUnnamed } = require('./profile')
@@ -162,7 +163,7 @@ function idiomaticMarkdown (data) {
 }
 
 function stdioMarkdown (data) {
-  const out = [...headlineMarkdown(data), ...kernelMarkdown(data)]
+  const out = [...headlineMarkdown(data), ...kernelMarkdown(data), ...profileMarkdown(data)]
   out.push('## Findings', '')
   out.push(...findingLines(data.findings, data.compare))
   if (data.findings.length === 0) out.push('No finding: the results hold too little to compare.')
@@ -305,20 +306,26 @@ function fastPathTerminal (fastPaths = []) {
   return ['', title, ...textTable(table, ['l', 'l', 'l', 'l'])]
 }
 
+// Where a reader's ns over C's go, in words: its three largest buckets over C's (of 5 ns or
+// more), the largest with the frame behind it. overC and top: by bucket key.
+const BUCKET_SHORT = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, bucket.short]))
+function whereOverC (overC, top) {
+  const largest = Object.entries(overC).filter(([, ns]) => ns >= 5).sort((a, b) => b[1] - a[1]).slice(0, 3)
+  return largest.map(([key, ns], i) => `+${round(ns)} ${BUCKET_SHORT[key]}${i === 0 && top[key]?.[0]
+    ? ` (${top[key][0][0].slice(0, 32)})`
+    : ''}`).join('; ')
+}
+
 // The profile pass's answer (profile.json): each reader's CPU per read and where its ns over
 // C's go, the largest buckets first, with the frame behind the largest.
 function profileTerminal (profile) {
   const cells = (profile?.cells ?? []).filter(cell => cell.ok)
   const base = cells.find(cell => cell.program === BASELINE)
   if (!base) return []
-  const labels = Object.fromEntries(BUCKETS.map(bucket => [bucket.key, bucket.short]))
   const table = [['program', 'CPU ns/read', 'over C', 'perf\'s cost', 'unnamed', 'where its ns over C\'s go']]
   for (const cell of [base, ...cells.filter(cell => cell !== base).sort((a, b) => a.cpuPerReadNs - b.cpuPerReadNs)]) {
-    const largest = Object.keys(cell.buckets).map(key => [key, cell.buckets[key].ns - base.buckets[key].ns])
-      .filter(([, ns]) => ns >= 5).sort((a, b) => b[1] - a[1]).slice(0, 3)
-    const where = largest.map(([key, ns], i) => `+${round(ns)} ${labels[key]}${i === 0 && cell.buckets[key].top[0]
-      ? ` (${cell.buckets[key].top[0][0].slice(0, 32)})`
-      : ''}`).join('; ')
+    const byBucket = value => Object.fromEntries(Object.keys(cell.buckets).map(key => [key, value(key)]))
+    const where = whereOverC(byBucket(key => cell.buckets[key].ns - base.buckets[key].ns), byBucket(key => cell.buckets[key].top))
     const cost = Number.isFinite(cell.profilerCostNs) ? formatSigned(cell.profilerCostNs) : ''
     const over = cell === base ? '' : formatSigned(cell.cpuPerReadNs - base.cpuPerReadNs)
     table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])
@@ -327,6 +334,58 @@ function profileTerminal (profile) {
     `median of ${base.rounds ?? 1} round(s); the page has each reader's flame graph):`
   return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l'])]
 }
+
+// results.md's part of the profile pass (report-data.js profileData): per run, each reader's CPU
+// per read, where its ns over C's go, the ns no frame names, perf's own cost and, with a calls
+// run beside (analyse.js --ladder), its call against the ladder's no-op call; or how to get it.
+function profileMarkdown (data) {
+  const { profile } = data
+  if (!profile?.available) return []
+  const out = ['## Where the ns go', '', PROFILE_MARKDOWN_NOTE, '']
+  const ladderColumn = profile.ladderRun !== null
+  for (const entry of profile.entries) {
+    out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(entry.blockSize)}, the median of ` +
+      `${entry.rows[0]?.rounds ?? 1} round(s)`, '')
+    const header = ['reader', 'CPU ns per read', 'over C', 'where its ns over C\'s go', 'unnamed', 'perf\'s own cost',
+      ...(ladderColumn ? ['call against the ladder\'s no-op, over C\'s'] : [])]
+    const rows = entry.rows.map(row => [
+      md(row.program),
+      String(round(row.cpuPerReadNs)),
+      row.overC && Number.isFinite(entry.baseNs) ? formatSigned(row.cpuPerReadNs - entry.baseNs) : '',
+      row.overC ? md(whereOverC(row.overC, row.top)) : '',
+      md(unnamedText(row.unnamed)),
+      Number.isFinite(row.profilerCostNs) ? formatSigned(row.profilerCostNs) : '',
+      ...(ladderColumn ? [ladderText(row.ladderCall)] : [])
+    ])
+    out.push(markdownTable(header, rows, ['l', 'r', 'r', 'l', 'l', 'r', ...(ladderColumn ? ['l'] : [])]), '')
+  }
+  const ladderNote = ladderNoteText(profile, 'In the last column')
+  if (ladderNote) out.push(md(ladderNote), '')
+  return out
+}
+
+// The ladder's check (analyse.js --ladder) said in words, `where` the table gives it, or how to
+// get it; '' where no reader shown would take it.
+const ladderNoteText = (profile, where) => (profile.ladderRun
+  ? LADDER_NOTE(profile.ladderRun, where)
+  : profile.unchecked.length ? NO_LADDER_NOTE(profile.unchecked) : '')
+
+const ladderText = check => (check
+  ? `call ${formatSigned(check.profiledNs)}, ladder ${formatSigned(check.ladderNs)}${check.disagrees ? ' ≠' : ''}`
+  : '')
+const PROFILE_MARKDOWN_NOTE = 'Each reader under perf (cpu-clock samples with call graphs), dd on the other CPU; ' +
+  'a bucket\'s ns per read is its share of the samples in the read loop\'s window times the CPU per read of an ' +
+  'unprofiled run in the same round. The buckets, each one\'s frames and the flame graphs are on the page ' +
+  '(report.html); the perf script texts in the run\'s profile/ folder.'
+// with a calls run beside (analyse.js --ladder)
+const LADDER_NOTE = (run, where) => `${where}, the reader's call (its binding and loop over ` +
+  `C's) and the no-op call of ${run}'s call ladder (docs/calls.md) over C's, for the readers whose read ` +
+  'crosses the boundary that no-op crosses (the host\'s fast calls, the FFIs); ≠ where the two are more ' +
+  'than a fifth and 5 ns apart: the read does more than cross (converts a buffer, checks its arguments).'
+// without one, for the readers it would check
+const NO_LADDER_NOTE = programs => `The binding's bucket of ${listJoin(programs)} is not set against the ` +
+  'call ladder\'s no-op call of the same boundary: give a calls run of this machine (node bench.js ' +
+  '--experiment calls), then node analyse.js RUN --ladder CALLS-RUN.'
 
 // ns per read in frames with no name, and the file most of them are in: "12 (bun.exe)"
 function unnamedText (unnamed) {
@@ -441,4 +500,17 @@ function pairAgreement (data, repeatability) {
 // results.csv: every cell of every set, a row each.
 const csv = data => ({ columns: CSV_COLUMNS, rows: data.cells })
 
-module.exports = { markdown, csv, terminal, agreement, headlineLevelsText, shiftText, MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS }
+module.exports = {
+  markdown,
+  csv,
+  terminal,
+  agreement,
+  headlineLevelsText,
+  shiftText,
+  MARGINAL_NOTE,
+  SHARE_NOTE,
+  WITHHELD_NOTE,
+  WITHIN_NOISE,
+  FEW_READS,
+  ladderNoteText
+}

@@ -1251,7 +1251,9 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
   const contextFile = path.join(ladderRun, 'context.json')
   const machine = readJson(path.join(PROFILED, 'context.json')).machine
   fs.writeFileSync(contextFile, JSON.stringify({ ...readJson(contextFile), machine }))
-  const page = fs.readFileSync(render([PROFILED, '--ladder', ladderRun], 'profile-ladder'), 'utf8')
+  const report = render([PROFILED, '--ladder', ladderRun], 'profile-ladder')
+  const page = fs.readFileSync(report, 'utf8')
+  const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
   const { cells } = readJson(path.join(PROFILED, 'profile.json'))
   const rows = readJson(path.join(ladderRun, 'results.json')).ladder.rows
   const noop = variant => rows.find(row => row.variant === variant).rungs.noop.estimate
@@ -1275,14 +1277,30 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
     assert.equal(mark.ladder, `${signed(laddered)}${apart ? ' ≠' : ''}`, program)
     assert.deepEqual([mark.call, mark.titleCall, mark.titleLadder],
       [signed(profiled), signed(profiled), signed(laddered)])
+    // results.md: the same check in the profile table's last column
+    const line = markdown.split('\n').find(each => each.startsWith(`| ${program} | ${Math.round(cell.cpuPerReadNs)} |`))
+    assert.ok(line, `${program}'s row in results.md's profile table`)
+    assert.equal(line.split(' | ').at(-1), `call ${signed(profiled)}, ladder ${signed(laddered)}${apart ? ' ≠' : ''} |`)
   }
+  assert.match(markdown, /^## Where the ns go$/m)
+  assert.match(markdown, /^In the last column, the reader's call .* no-op call of calls-b's call ladder/m)
   assert.match(page, /Beneath the binding&#39;s bucket, the reader&#39;s call .* no-op call of calls-b&#39;s call/)
   assert.doesNotMatch(page, /is not set against the call ladder/)
   // without --ladder: no marks, and the page names the readers left unchecked and the command
-  const plain = fs.readFileSync(render([PROFILED], 'profile-no-ladder'), 'utf8')
+  const plainReport = render([PROFILED], 'profile-no-ladder')
+  const plain = fs.readFileSync(plainReport, 'utf8')
   assert.equal([...plain.matchAll(MARK)].length, 0)
   assert.match(plain, new RegExp('The binding&#39;s bucket of just-fast and bun-ffi is not set against the call ' +
     'ladder&#39;s no-op call .*node analyse\\.js RUN --ladder CALLS-RUN\\.'))
+  // results.md too: every profiled reader's row, no ladder column, and how to get one
+  const plainMarkdown = fs.readFileSync(path.join(path.dirname(plainReport), 'results.md'), 'utf8')
+  const profileRows = plainMarkdown.split('## Where the ns go')[1].split('\n## ')[0].split('\n')
+    .filter(line => line.startsWith('| ') && !line.startsWith('| reader') && !line.startsWith('| :--'))
+  assert.deepEqual(profileRows.map(line => line.split(' | ')[0].slice(2)).sort(), cells.map(cell => cell.program).sort())
+  assert.ok(profileRows.every(line => line.split(' | ').length === 6), profileRows.join('\n'))
+  const nodeRow = profileRows.find(line => line.startsWith('| node-sync |'))
+  assert.match(nodeRow, /\| \+\d+ binding \(node::fs::Read\)/)
+  assert.match(plainMarkdown, /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/m)
   // two runs of the machine, each with its marks
   const twice = fs.readFileSync(render([PROFILED, PROFILED, '--ladder', ladderRun], 'profile-ladder-2'), 'utf8')
   assert.equal([...twice.matchAll(MARK)].length, 2 * marks.length)
