@@ -325,7 +325,8 @@ function profileTerminal (profile) {
   const table = [['program', 'CPU ns/read', 'over C', 'perf\'s cost', 'unnamed', 'where its ns over C\'s go']]
   for (const cell of [base, ...cells.filter(cell => cell !== base).sort((a, b) => a.cpuPerReadNs - b.cpuPerReadNs)]) {
     const byBucket = value => Object.fromEntries(Object.keys(cell.buckets).map(key => [key, value(key)]))
-    const where = whereOverC(byBucket(key => cell.buckets[key].ns - base.buckets[key].ns), byBucket(key => cell.buckets[key].top))
+    const overC = byBucket(key => cell.buckets[key].ns - base.buckets[key].ns)
+    const where = whereOverC(overC, byBucket(key => cell.buckets[key].top))
     const cost = Number.isFinite(cell.profilerCostNs) ? formatSigned(cell.profilerCostNs) : ''
     const over = cell === base ? '' : formatSigned(cell.cpuPerReadNs - base.cpuPerReadNs)
     table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])

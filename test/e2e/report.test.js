@@ -1280,7 +1280,8 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
     // results.md: the same check in the profile table's last column
     const line = markdown.split('\n').find(each => each.startsWith(`| ${program} | ${Math.round(cell.cpuPerReadNs)} |`))
     assert.ok(line, `${program}'s row in results.md's profile table`)
-    assert.equal(line.split(' | ').at(-1), `call ${signed(profiled)}, ladder ${signed(laddered)}${apart ? ' ≠' : ''} |`)
+    const check = `call ${signed(profiled)}, ladder ${signed(laddered)}${apart ? ' ≠' : ''}`
+    assert.equal(line.split(' | ').at(-1), `${check} |`)
   }
   assert.match(markdown, /^## Where the ns go$/m)
   assert.match(markdown, /^In the last column, the reader's call .* no-op call of calls-b's call ladder/m)
@@ -1296,11 +1297,13 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
   const plainMarkdown = fs.readFileSync(path.join(path.dirname(plainReport), 'results.md'), 'utf8')
   const profileRows = plainMarkdown.split('## Where the ns go')[1].split('\n## ')[0].split('\n')
     .filter(line => line.startsWith('| ') && !line.startsWith('| reader') && !line.startsWith('| :--'))
-  assert.deepEqual(profileRows.map(line => line.split(' | ')[0].slice(2)).sort(), cells.map(cell => cell.program).sort())
+  const readers = profileRows.map(line => line.split(' | ')[0].slice(2))
+  assert.deepEqual(readers.sort(), cells.map(cell => cell.program).sort())
   assert.ok(profileRows.every(line => line.split(' | ').length === 6), profileRows.join('\n'))
   const nodeRow = profileRows.find(line => line.startsWith('| node-sync |'))
   assert.match(nodeRow, /\| \+\d+ binding \(node::fs::Read\)/)
-  assert.match(plainMarkdown, /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/m)
+  assert.match(plainMarkdown,
+    /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/m)
   // two runs of the machine, each with its marks
   const twice = fs.readFileSync(render([PROFILED, PROFILED, '--ladder', ladderRun], 'profile-ladder-2'), 'utf8')
   assert.equal([...twice.matchAll(MARK)].length, 2 * marks.length)
