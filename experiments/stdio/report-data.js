@@ -526,8 +526,10 @@ function profileData (sets, ladder = null) {
     })
   }
   const ladderRun = rungs ? ladder.context?.runId ?? ladder.name : null
-  // without a calls run, the readers whose call the ladder could check: the page says how to
-  const shown = new Set(entries.flatMap(entry => entry.rows.map(row => row.program)))
+  // without a calls run, the readers whose call the ladder could check (against a C of their
+  // own run, which ladderCheck needs): the page says how to
+  const withC = entries.filter(entry => entry.baseNs !== null)
+  const shown = new Set(withC.flatMap(entry => entry.rows.map(row => row.program)))
   const unchecked = rungs ? [] : CROSSES_LADDER_BOUNDARY.filter(program => shown.has(program))
   return { available: entries.length > 0, entries, notes, ladderRun, unchecked }
 }
