@@ -293,7 +293,8 @@ test('the ladder\'s plan: by default every variant but C takes turns with C; --l
 })
 
 // calls/ladder.mjs's harness, shared by Node, Bun and Deno, on a clock this test moves: each
-// call of a rung costs it `costNs` ns; `wrongAt`: the rung and call that answers wrong.
+// call of a rung costs it `costNs` ns; `wrongAt`: the rung, and the index (from 0) of its call
+// that answers wrong.
 async function harnessRun ({ costNs = 1000, rounds = 2, compiled = () => 'yes', wrongAt = null } = {}) {
   const { runLadder, WARMUP_CALLS, WARMUP_COUNT } = await import('../../calls/ladder.mjs')
   let now = 0
