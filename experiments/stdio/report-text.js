@@ -14,7 +14,7 @@ const {
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
-const { BUCKETS, shownUnnamed } = require('./profile')
+const { BUCKETS, CROSSES_LADDER_BOUNDARY, shownUnnamed } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
@@ -333,7 +333,10 @@ function profileTerminal (profile) {
   }
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, dd on the other CPU; ` +
     `median of ${base.rounds ?? 1} round(s); the page has each reader's flame graph):`
-  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l'])]
+  // a run has no calls run beside it: how to set the fast calls against one
+  const checkable = CROSSES_LADDER_BOUNDARY.filter(program => cells.some(cell => cell.program === program))
+  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l']),
+    ...(checkable.length ? [NO_LADDER_NOTE(checkable)] : [])]
 }
 
 // results.md's part of the profile pass (report-data.js profileData): per run, each reader's CPU

@@ -447,6 +447,9 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
   const rows = lines.slice(at + 2, at + 7).map(line => line.trim().split(/\s+/)[0])
   assert.deepEqual(rows, ['c', 'just-fast', 'bun-ffi', 'deno-sync', 'node-sync'], 'C, then by CPU per read')
   assert.match(lines[at + 6], /^node-sync .* \+\d+ binding \(node::fs::Read\)/)
+  // then how to set the fast calls against a calls run's ladder
+  assert.match(lines[at + 7],
+    /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/)
   // a run without a profile pass prints none
   assert.ok(!terminal(results, [256], null).some(line => line.startsWith('Where a read')))
 })
