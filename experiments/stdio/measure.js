@@ -13,7 +13,7 @@ const { UsageError } = require('../../lib/options')
 const {
   runPipeline, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
 } = require('../../lib/pipeline')
-const { withStdinFrom, SCRATCH_PARENT } = require('./zero-file')
+const { withStdinFrom, scratchFolder, scratchFolders } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
 const { writeFileAtomic } = require('../../lib/atomic')
@@ -62,13 +62,13 @@ const PERF_ALLOWANCE_MS = 5000
 const profileName = step => `${step.program.name}-${step.blockSize}-${step.run + 1}`
 const profileData = (step, runDir) => path.join(runDir, 'profile', `${profileName(step)}.data`)
 // The folder a profiled run works in, one for each run, made and removed by measure: on tmpfs
-// where there is one (SCRATCH_PARENT), since JavaScriptCore writes its jitdump there and syncs
-// each record to disk: on disk its writer thread took 28-35 of the samples of a 64 MiB run of
-// bun-ffi, on tmpfs 3.
+// where there is one (zero-file.js's scratchFolder), since JavaScriptCore writes its jitdump
+// there and syncs each record to disk: on disk its writer thread took 28-35 of the samples of
+// a 64 MiB run of bun-ffi, on tmpfs 3.
 const PROFILE_PREFIX = 'syscall-lab-profile-'
-const profileWorkDir = () => fs.mkdtempSync(path.join(SCRATCH_PARENT, PROFILE_PREFIX))
+const profileWorkDir = () => scratchFolder(PROFILE_PREFIX)
 // The folders profiled runs work in and have not yet removed.
-const profileWorkDirs = () => fs.readdirSync(SCRATCH_PARENT).filter(name => name.startsWith(PROFILE_PREFIX))
+const profileWorkDirs = () => scratchFolders(PROFILE_PREFIX)
 
 function readerArgv (step, runDir) {
   if (step.phase === PHASES.gc) return commandLine(step.program, step.blockSize, ['--trace-gc'])

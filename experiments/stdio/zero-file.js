@@ -12,6 +12,11 @@ const CHUNK = Buffer.alloc(2 ** 20)
 const PARENT = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
 const PREFIX = 'syscall-lab-zeros-'
 
+// A scratch folder of its own, whose name no one can guess, under PARENT; and the ones of a
+// kind not yet removed (each maker removes its own when done).
+const scratchFolder = prefix => fs.mkdtempSync(path.join(PARENT, prefix))
+const scratchFolders = prefix => fs.readdirSync(PARENT).filter(name => name.startsWith(prefix))
+
 class ZeroFile {
   constructor () {
     this.dir = null
@@ -22,7 +27,7 @@ class ZeroFile {
   // The path of a file of `bytes` zeros, (re)written when the size changes.
   async of (bytes) {
     if (this.bytes === bytes) return this.file
-    this.dir ??= fs.mkdtempSync(path.join(PARENT, PREFIX))
+    this.dir ??= scratchFolder(PREFIX)
     this.file = path.join(this.dir, 'zeros')
     this.bytes = null
     fs.rmSync(this.file, { force: true })
@@ -50,13 +55,11 @@ class ZeroFile {
 }
 
 // The folders ZeroFile has made and not yet removed (it removes its own when done).
-function zeroFileFolders () {
-  return fs.readdirSync(PARENT).filter(name => name.startsWith(PREFIX))
-}
+const zeroFileFolders = () => scratchFolders(PREFIX)
 
 // argv run with `input` as its stdin, for pipe-run, whose own pipe then goes unread.
 function withStdinFrom (input, argv) {
   return ['sh', '-c', 'exec "$@" < "$0"', input, ...argv]
 }
 
-module.exports = { ZeroFile, withStdinFrom, zeroFileFolders, SCRATCH_PARENT: PARENT }
+module.exports = { ZeroFile, withStdinFrom, zeroFileFolders, scratchFolder, scratchFolders }
