@@ -453,10 +453,13 @@ function ladderCheck (cell, base, ladder) {
   return { profiledNs, ladderNs, boundary: own.boundary ?? null, disagrees }
 }
 
+// Of `programs`, those ladderCheck would set against a calls run's ladder, in a fixed order.
+const ladderCheckable = programs => CROSSES_LADDER_BOUNDARY.filter(program => programs.includes(program))
+
 module.exports = {
   BUCKETS,
-  CROSSES_LADDER_BOUNDARY,
   ladderCheck,
+  ladderCheckable,
   shownUnnamed,
   PROFILE_WINDOW_S,
   profileBytes,

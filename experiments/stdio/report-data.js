@@ -15,7 +15,7 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
-const { BUCKETS: PROFILE_BUCKETS, CROSSES_LADDER_BOUNDARY, ladderCheck } = require('./profile')
+const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable } = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -529,8 +529,7 @@ function profileData (sets, ladder = null) {
   // without a calls run, the readers whose call the ladder could check (against a C of their
   // own run, which ladderCheck needs): the page says how to
   const withC = entries.filter(entry => entry.baseNs !== null)
-  const shown = new Set(withC.flatMap(entry => entry.rows.map(row => row.program)))
-  const unchecked = rungs ? [] : CROSSES_LADDER_BOUNDARY.filter(program => shown.has(program))
+  const unchecked = rungs ? [] : ladderCheckable(withC.flatMap(entry => entry.rows.map(row => row.program)))
   return { available: entries.length > 0, entries, notes, ladderRun, unchecked }
 }
 

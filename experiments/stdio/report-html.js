@@ -4,7 +4,8 @@
 // summary tables and the context. Each section's chart is drawn in the page by
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
 const {
-  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, headlineLevelsText, shiftText
+  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText, headlineLevelsText,
+  shiftText
 } = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const {
@@ -482,7 +483,7 @@ function profileSection (data) {
     const title = `binding and loop over C's: ${formatSigned(profiledNs)} ns; the no-op call of ` +
       `${profile.ladderRun}'s ladder (${boundary}) over C's: ${formatSigned(ladderNs)} ns` +
       `${disagrees ? ': more than a fifth apart' : ''}`
-    return checkMark(`call ${formatSigned(profiledNs)}, ladder ${formatSigned(ladderNs)}`, title, disagrees)
+    return checkMark(ladderCallText(row.ladderCall), title, disagrees)
   }
   // a bucket's ns and its ns over C's beneath; its interval in the cell's tooltip, where its
   // rounds gave one and it is worth reading

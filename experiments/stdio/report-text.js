@@ -14,7 +14,7 @@ const {
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
-const { BUCKETS, CROSSES_LADDER_BOUNDARY, shownUnnamed } = require('./profile')
+const { BUCKETS, ladderCheckable, shownUnnamed } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
@@ -334,7 +334,7 @@ function profileTerminal (profile) {
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, dd on the other CPU; ` +
     `median of ${base.rounds ?? 1} round(s); the page has each reader's flame graph):`
   // a run has no calls run beside it: how to set the fast calls against one
-  const checkable = CROSSES_LADDER_BOUNDARY.filter(program => cells.some(cell => cell.program === program))
+  const checkable = ladderCheckable(cells.map(cell => cell.program))
   return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l']),
     ...(checkable.length ? [NO_LADDER_NOTE(checkable)] : [])]
 }
@@ -374,9 +374,9 @@ const ladderNoteText = (profile, where) => (profile.ladderRun
   ? LADDER_NOTE(profile.ladderRun, where)
   : profile.unchecked.length ? NO_LADDER_NOTE(profile.unchecked) : '')
 
-const ladderText = check => (check
-  ? `call ${formatSigned(check.profiledNs)}, ladder ${formatSigned(check.ladderNs)}${check.disagrees ? ' ≠' : ''}`
-  : '')
+// ladderCheck's finding in words, without its mark ("call +20, ladder +2.1"); and with it
+const ladderCallText = check => `call ${formatSigned(check.profiledNs)}, ladder ${formatSigned(check.ladderNs)}`
+const ladderText = check => (check ? `${ladderCallText(check)}${check.disagrees ? ' ≠' : ''}` : '')
 const PROFILE_MARKDOWN_NOTE = 'Each reader under perf (cpu-clock samples with call graphs), dd on the other CPU; ' +
   'a bucket\'s ns per read is its share of the samples in the read loop\'s window times the CPU per read of an ' +
   'unprofiled run in the same round. The buckets, each one\'s frames and the flame graphs are on the page ' +
@@ -516,5 +516,6 @@ module.exports = {
   WITHHELD_NOTE,
   WITHIN_NOISE,
   FEW_READS,
-  ladderNoteText
+  ladderNoteText,
+  ladderCallText
 }
