@@ -30,7 +30,7 @@ const { sendRequests } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
-const { warmUp, processTrace, runAtShare } = require('../http/measure')
+const { warmUp, processTrace, runAtShare, collectionsFrom } = require('../http/measure')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -406,6 +406,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const record = { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() }
     return { record, stopped: false }
   }
+  // the run's collections where its process traces them (processTrace)
+  const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
   const before = readings()
   const windowStart = process.hrtime.bigint()
   const timeoutMs = load.seconds * 1000 + WRK_GRACE_MS
@@ -419,6 +421,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
+  const gc = collections.end(output.requests ?? 0, windowNs)
   const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
   const exited = server.started.exited()
   const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
@@ -492,6 +495,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
       })
       : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
+    ...(gc ? { gc } : {}),
     at: new Date().toISOString()
   }
   if (serverCpu) {

@@ -408,6 +408,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const record = { ...base, ok: false, failure, command, at: new Date().toISOString() }
     return { record, stopped: false }
   }
+  // the run's collections where its process traces them (processTrace)
+  const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
   const windowStart = process.hrtime.bigint()
   const timeoutMs = runOptions.http.seconds * 1000 + WRK_GRACE_MS
   const [wrk, partnerWrk = null] = partner
@@ -424,6 +426,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const stealAfter = stealNs(cpus)
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
+  const gc = collections.end(output.requests ?? 0, windowNs)
   const kernel = traced ? kernelCounts(traced, output.requests) : null
   const ran = { wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose }
   const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
@@ -467,6 +470,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
       })
       : {}),
     ...(kernel?.counts ? { kernel: kernel.counts, rawFile: tracing.rawFile } : {}),
+    ...(gc ? { gc } : {}),
     at: new Date().toISOString()
   }
   // what else ran on wrk's and the server's CPUs meanwhile: bench.js measures such a run again
@@ -520,6 +524,20 @@ function printedSince (started, from = { stdout: 0, stderr: 0 }) {
   const end = (text, start) => Math.max(start, text.lastIndexOf('\n') + 1)
   const to = { stdout: end(now.stdout, from.stdout), stderr: end(now.stderr, from.stderr) }
   return { text: now.stdout.slice(from.stdout, to.stdout) + now.stderr.slice(from.stderr, to.stderr), to }
+}
+
+// The collections a traced server process prints from now on (`traced`: gcTraceOf's, or
+// null): what it printed before, between other servers' runs, is passed over.
+// `end(answered, windowNs)` gives the window's figures (gcInWindow) and how they were traced,
+// or null for a process whose collector is not traced.
+function collectionsFrom (started, traced) {
+  const { to: printed } = traced ? printedSince(started) : { to: null }
+  const end = (answered, windowNs) => {
+    if (!traced) return null
+    const events = traced.parse(printedSince(started, printed).text)
+    return { how: traced.how, ...gcInWindow(events, answered, windowNs) }
+  }
+  return { end }
 }
 
 // Why a server's row has no GC figures.
@@ -635,9 +653,8 @@ async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun })
   // how the server was started: its collector's trace among its flags or its environment
   const environment = Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')
   const record = { ...base, serverCommand: environment + shellQuote(started.argv) }
-  // the run's own collections: what the server printed before it (between other servers'
-  // runs) is passed over; a failed run stops the process, so its output is kept by hand
-  const { to: printed } = printedSince(started)
+  // the run's own collections, read before a failed run stops the process
+  const collections = collectionsFrom(started, traced)
   const cpus = [...new Set([step.pin.client, step.pin.server])]
   const stealBefore = stealNs(cpus)
   const before = processCpu(started.pid)
@@ -651,7 +668,7 @@ async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun })
   const output = parseOha(run.stdout)
   const failure = ohaFailure({ run, output, exited: started.exited() }) ??
     (before && after ? null : 'the server\'s CPU time could not be read from /proc')
-  const trace = traced ? traced.parse(printedSince(started, printed).text) : null
+  const gc = collections.end(output?.answered ?? 0, windowNs)
   if (failure) await failRun(failure)
   Object.assign(record, {
     ok: failure === null,
@@ -665,9 +682,7 @@ async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun })
     // what the hypervisor took from oha's and the server's CPUs meanwhile: a VM descheduled
     // for milliseconds puts them into every request then in flight (lib/steal.js)
     steal: stealBetween(cpus, stealBefore, stealAfter),
-    gc: trace
-      ? { how: traced.how, ...gcInWindow(trace, output?.answered ?? 0, windowNs) }
-      : { how: null, reason: noGcReason(step.server) },
+    gc: gc ?? { how: null, reason: noGcReason(step.server) },
     at: new Date().toISOString()
   })
   return { record, stopped: run.signal === 'SIGINT' }
@@ -748,6 +763,7 @@ module.exports = {
   roundRate,
   gcInWindow,
   gcTraceOf,
+  collectionsFrom,
   processTrace,
   runAtShare
 }

@@ -22,8 +22,8 @@ const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
 const MODES = ['keep-alive', 'close']
 
 // {port} is the port the server must listen on; {v8flags}, where a V8 server takes them,
-// the V8 flags of a run that asks for them (the latency pass's --trace-gc), in the form its
-// runtime takes (lib/runtimes.js), and nothing otherwise.
+// SERVER_V8_FLAGS and the V8 flags of a run that asks for them (the latency pass's
+// --trace-gc), in the form its runtime takes (lib/runtimes.js), and nothing otherwise.
 const servers = [
   { name: 'c-blocking', runtime: 'native', file: 'http/c-blocking.c', command: ['{build}/http-c-blocking', '{port}'], note: 'the classic listing: accept, read, write, close, one connection at a time; says Connection: close' },
   { name: 'c-epoll', runtime: 'native', file: 'http/c-epoll.c', command: ['{build}/http-c-epoll', '{port}'], note: 'the ceiling: one thread, epoll, keep-alive, each readable connection answered in one write' },
@@ -93,9 +93,19 @@ const servers = [
   }
 ]
 
+// Every V8 server runs without V8's memory reducer. It watches for "the transition of the
+// mutator from high allocation phase to low allocation phase" (src/heap/memory-reducer.h)
+// and then shrinks the heap, young generation included. The lab's rounds leave a server
+// idle for up to 40 s between its runs, which a server under load never is; after such a
+// gap Deno's heap had shrunk from 67 to 9 MB, and its next /db run, growing it back with 30
+// collections instead of 8, cost 40-60% more CPU per request (docs/db.md, "The memory
+// reducer").
+const SERVER_V8_FLAGS = ['--no-memory-reducer']
+
 // {dir} is the folder a server that keeps files (its configuration, its pages) runs in.
 function serverArgv (server, port, v8Flags = [], dir = '{dir}') {
-  const flags = v8Flags.length && runtimes[server.runtime].v8Flags ? runtimes[server.runtime].v8Flags(v8Flags) : []
+  const takesFlags = runtimes[server.runtime].v8Flags
+  const flags = takesFlags ? takesFlags([...SERVER_V8_FLAGS, ...v8Flags]) : []
   return expandCommand(server, { '{port}': String(port), '{v8flags}': flags, '{dir}': dir })
 }
 
@@ -291,4 +301,4 @@ function httpContext (runnable, pin = apartPin()) {
   }
 }
 
-module.exports = { servers, MODES, BODY, REFERENCE, PLACEMENTS, serverArgv, freePort, startServer, apartPin, loadPin, loadReason, listing, httpContext }
+module.exports = { servers, MODES, BODY, REFERENCE, PLACEMENTS, SERVER_V8_FLAGS, serverArgv, freePort, startServer, apartPin, loadPin, loadReason, listing, httpContext }

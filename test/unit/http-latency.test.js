@@ -11,6 +11,7 @@ const {
   planHttp, roundRate, gcInWindow, processTrace, PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
 } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
+const { servers: dbServers } = require('../../experiments/db/servers')
 const { summariseHttp } = require('../../experiments/http/summary')
 const { latencyTables } = require('../../experiments/http/report-latency')
 const { parseJscGcLog } = require('../../lib/gctrace')
@@ -112,11 +113,23 @@ test('planHttp: the latency pass, per mode, in the last timed processes after th
 
 test('serverArgv: V8 flags where a server\'s runtime takes them, in its form; nothing elsewhere', () => {
   const flags = ['--trace-gc']
-  assert.ok(serverArgv(row('node-net'), 1, flags).slice(1, 2).includes('--trace-gc'))
-  assert.deepEqual(serverArgv(row('deno'), 1, flags).slice(1, 3), ['run', '--v8-flags=--trace-gc'])
+  assert.deepEqual(serverArgv(row('node-net'), 1, flags).slice(1, 3), ['--no-memory-reducer', '--trace-gc'])
+  assert.deepEqual(serverArgv(row('deno'), 1, flags).slice(1, 3), ['run', '--v8-flags=--no-memory-reducer,--trace-gc'])
   assert.ok(!serverArgv(row('node-net'), 1).includes('--trace-gc'))
   assert.ok(!serverArgv(row('node-net'), 1).some(part => part.includes('{v8flags}')))
   assert.equal(serverArgv(row('c-epoll'), 1, flags).length, serverArgv(row('c-epoll'), 1).length)
+})
+
+test('every V8 server, http\'s and db\'s, runs without the memory reducer, whatever else it is given', () => {
+  const v8Rows = [...servers, ...dbServers].filter(server => server.command.includes('{v8flags}'))
+  assert.deepEqual([...new Set(v8Rows.map(server => server.runtime))].sort(), ['deno', 'just', 'node'])
+  for (const server of v8Rows) {
+    const argv = serverArgv(server, 1).join(' ')
+    assert.match(argv, server.runtime === 'deno' ? / --v8-flags=--no-memory-reducer / : / --no-memory-reducer /, server.name)
+  }
+  for (const server of [...servers, ...dbServers].filter(server => !v8Rows.includes(server))) {
+    assert.ok(!serverArgv(server, 1).join(' ').includes('memory-reducer'), server.name)
+  }
 })
 
 test('parseJscGcLog: a cycle from START to END, its pause the sum of its increments', () => {
