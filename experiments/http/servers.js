@@ -96,10 +96,10 @@ const servers = [
 // Every V8 server runs without V8's memory reducer. It watches for "the transition of the
 // mutator from high allocation phase to low allocation phase" (src/heap/memory-reducer.h)
 // and then shrinks the heap, young generation included. The lab's rounds leave a server
-// idle for up to 40 s between its runs, which a server under load never is; after such a
-// gap Deno's heap had shrunk from 67 to 9 MB, and its next /db run, growing it back with 30
-// collections instead of 8, cost 40-60% more CPU per request (docs/db.md, "The memory
-// reducer").
+// idle for up to 40 s between its runs, which a server under load never is. After such a
+// gap Deno's heap had shrunk from 67 to 9 MB committed, and its next /db run cost 40-60%
+// more CPU per request; without the reducer, a run after 34 s idle cost what one after 2 s
+// did (docs/db.md, "The memory reducer").
 const SERVER_V8_FLAGS = ['--no-memory-reducer']
 
 // {dir} is the folder a server that keeps files (its configuration, its pages) runs in.
