@@ -127,6 +127,18 @@ test('the findings count a process too short to classify apart, never as flat', 
   assert.match(only, /^Of 1 server process, 0 ran flat, .* and 1 had too few values to classify/)
 })
 
+test('the findings count the runs left out before a steady state in words that agree', () => {
+  const { steadinessFindings } = require('../../lib/report/steady')
+  const warmed = beforeSteady => [{
+    server: 'bun',
+    beforeSteady,
+    processClasses: [{ process: 0, kind: 'warm-up', sequence: [130, 101, 99, 100, 100, 101] }]
+  }]
+  assert.match(steadinessFindings(warmed(1), cell => cell.server)[0], /; 1 run from before a process's steady state is left out/)
+  assert.match(steadinessFindings(warmed(3), cell => cell.server)[0], /; 3 runs from before a process's steady state are left out/)
+  assert.match(steadinessFindings(warmed(0), cell => cell.server)[0], /\)\.$/)
+})
+
 test('the findings print each unsteady sequence in its own unit: µs, or a ratio to the reference', () => {
   const { steadinessFindings } = require('../../lib/report/steady')
   const unsteady = (process, sequence, basis) => ({ process, kind: 'no steady state', sequence, basis })
