@@ -96,10 +96,10 @@ const servers = [
 // Every V8 server runs without V8's memory reducer. It watches for "the transition of the
 // mutator from high allocation phase to low allocation phase" (src/heap/memory-reducer.h)
 // and then shrinks the heap, young generation included. The lab's rounds leave a server
-// idle for up to 40 s between its runs, which a server under load never is. After such a
-// gap Deno's heap had shrunk from 67 to 9 MB committed, and its next /db run cost 40-60%
-// more CPU per request; without the reducer, a run after 34 s idle cost what one after 2 s
-// did (docs/db.md, "The memory reducer").
+// idle for tens of seconds between its runs, which a server under steady load never is.
+// After 35-39 s idle Deno's heap had shrunk from 67 to 9 MB committed, and its next /db run
+// cost 23-53% more CPU per request than its others; without the reducer, a run after 34 s
+// idle cost what one after 2 s did (docs/db.md, "The memory reducer").
 const SERVER_V8_FLAGS = ['--no-memory-reducer']
 
 // {dir} is the folder a server that keeps files (its configuration, its pages) runs in.
@@ -301,4 +301,19 @@ function httpContext (runnable, pin = apartPin()) {
   }
 }
 
-module.exports = { servers, MODES, BODY, REFERENCE, PLACEMENTS, SERVER_V8_FLAGS, serverArgv, freePort, startServer, apartPin, loadPin, loadReason, listing, httpContext }
+module.exports = {
+  servers,
+  MODES,
+  BODY,
+  REFERENCE,
+  PLACEMENTS,
+  SERVER_V8_FLAGS,
+  serverArgv,
+  freePort,
+  startServer,
+  apartPin,
+  loadPin,
+  loadReason,
+  listing,
+  httpContext
+}

@@ -25,7 +25,8 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   const source = `Barrett et al.'s classes, from each process's CPU per request${asRatio} ` +
     'through its warm-up and its runs at the most connections'
   const runs = before === 1 ? '1 run' : `${before} runs`
-  const left = before ? `; ${runs} from before a process's steady state ${before === 1 ? 'is' : 'are'} left out of the figures.` : '.'
+  const leftOut = `${runs} from before a process's steady state ${before === 1 ? 'is' : 'are'} left out`
+  const left = before ? `; ${leftOut} of the figures.` : '.'
   const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes} (${source})${left}`]
   const moving = processes.filter(entry => entry.kind === 'no steady state')
   if (moving.length) {

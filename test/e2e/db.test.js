@@ -247,7 +247,8 @@ test(LATENCY_TITLE, { skip: ohaReason() ?? false }, async () => {
     // the timed run's own collections: the check's and the warm-up's, printed before, are not its
     const printed = parseGcTrace(timedServer.started.output().stdout + timedServer.started.output().stderr)
     assert.equal(timed.gc.how, 'V8 --trace-gc')
-    assert.ok(timed.gc.collections > 0 && timed.gc.collections < printed.length, `${timed.gc.collections} of ${printed.length}`)
+    assert.ok(timed.gc.collections > 0 && timed.gc.collections < printed.length,
+      `${timed.gc.collections} of ${printed.length}`)
     const records = []
     for (const step of latency) records.push((await measureStep(step, options, session, runDir)).record)
     for (const record of records) {

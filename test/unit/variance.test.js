@@ -134,9 +134,10 @@ test('the findings count the runs left out before a steady state in words that a
     beforeSteady,
     processClasses: [{ process: 0, kind: 'warm-up', sequence: [130, 101, 99, 100, 100, 101] }]
   }]
-  assert.match(steadinessFindings(warmed(1), cell => cell.server)[0], /; 1 run from before a process's steady state is left out/)
-  assert.match(steadinessFindings(warmed(3), cell => cell.server)[0], /; 3 runs from before a process's steady state are left out/)
-  assert.match(steadinessFindings(warmed(0), cell => cell.server)[0], /\)\.$/)
+  const [one, three, none] = [1, 3, 0].map(count => steadinessFindings(warmed(count), cell => cell.server)[0])
+  assert.match(one, /; 1 run from before a process's steady state is left out/)
+  assert.match(three, /; 3 runs from before a process's steady state are left out/)
+  assert.match(none, /\)\.$/)
 })
 
 test('the findings print each unsteady sequence in its own unit: µs, or a ratio to the reference', () => {

@@ -9,7 +9,10 @@ const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { parseArgs } = require('node:util')
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { only: { type: 'string', multiple: true } } })
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { only: { type: 'string', multiple: true } }
+})
 if (positionals.length !== 1) {
   console.error('usage: node docs/db/2026-11-30/gaps.js RUN/all.jsonl[.gz] [--only NAME]...')
   process.exit(2)
@@ -32,7 +35,8 @@ console.log('per run: idle seconds before it, the server\'s µs per request [col
 for (const [key, runs] of byProcess) {
   const cells = runs.map((run, i) => {
     // `at` is when a run's record was written, just after it ended
-    const idle = i === 0 ? '-' : ((Date.parse(run.at) - Date.parse(runs[i - 1].at)) / 1000 - run.wallNs / 1e9).toFixed(0)
+    const sinceLast = i === 0 ? null : (Date.parse(run.at) - Date.parse(runs[i - 1].at)) / 1000
+    const idle = sinceLast === null ? '-' : (sinceLast - run.wallNs / 1e9).toFixed(0)
     const us = (run.server.cpuNs / run.wrk.requests / 1000).toFixed(1)
     const gc = run.gc ? ` [${run.gc.collections}]` : ''
     return `${idle.padStart(3)}s ${us.padStart(6)}${gc}`

@@ -26,7 +26,8 @@ for (const file of files) {
   console.log(file)
   for (const endpoint of [...new Set(records.map(record => record.endpoint))]) {
     const line = [['C', true], ['the others', false]].map(([label, isC]) => {
-      const runs = records.filter(record => record.endpoint === endpoint && record.program.startsWith('c-libpq') === isC)
+      const runs = records.filter(record =>
+        record.endpoint === endpoint && record.program.startsWith('c-libpq') === isC)
       const parts = [
         runs.map(run => perRequestUs(run.server.cpuNs, run)),
         runs.map(run => perRequestUs(run.backends.cpuNs, run)),
