@@ -15,7 +15,7 @@ const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
-const { callSeries, formatCallsPerRequest } = require('../http/report')
+const { callSeries, formatCallsPerRequest, v8FlagsRow } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
 // The page's answer: per set and endpoint, at the most connections, each server's CPU per
@@ -286,6 +286,7 @@ function contextRows (set) {
       ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and endpoint, ` +
         'strace attached to the timed server process and its backends'
       : null],
+    v8FlagsRow(context.dbServers),
     straceRow(context)
   ]
 }

@@ -10,6 +10,7 @@ const { markdownTable, textTable, round, findingLines, repeatabilityLines, faile
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-latency')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
+const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
 const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
@@ -339,8 +340,21 @@ function contextRows (set) {
     ['runs per cell', preset ? `${(preset.processes ?? 1) === 1 ? 'one server process' : `${preset.processes} server processes`}, ${preset.runs} wrk runs of ${preset.seconds} s each, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
     ['strace pass', preset ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and mode, each in a new process` : null],
     ['loopback', loopback ? `listen backlog limit (somaxconn) ${loopback.somaxconn}, client ports ${loopback.ipLocalPortRange?.join('–') ?? '?'}, tcp_tw_reuse ${loopback.tcpTwReuse}` : null],
+    v8FlagsRow(context.httpServers),
     straceRow(context)
   ]
+}
+
+// Which servers ran with a V8 default changed (SERVER_V8_FLAGS), read from the commands the
+// run recorded, so that a reader of the page sees it beside the figures; runs from before
+// the flags have none.
+function v8FlagsRow (servers = []) {
+  const flagged = servers.filter(server => SERVER_V8_FLAGS.some(flag => server.command?.includes(flag)))
+  if (!flagged.length) return ['V8 servers\' flags', null]
+  const flags = SERVER_V8_FLAGS.filter(flag => flagged.some(server => server.command.includes(flag)))
+  return ['V8 servers\' flags', `${flags.join(' ')} (${flagged.map(server => server.name).join(', ')}): ` +
+    'the lab\'s rounds leave each server idle between its runs, which a server under steady load ' +
+    'never is (docs/db.md, "The memory reducer")']
 }
 
 // Where its pass ran (lib/placement.js): wrk's CPU and the server's.
@@ -383,6 +397,7 @@ module.exports = {
   formatCallsPerRequest,
   shape,
   contextRows,
+  v8FlagsRow,
   pinText,
   sections,
   browser: path.join(__dirname, 'report-browser.js'),

@@ -8,7 +8,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
 const {
-  planHttp, roundRate, gcInWindow, processTrace, PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
+  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf,
+  PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
 } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
 const { servers: dbServers } = require('../../experiments/db/servers')
@@ -125,11 +126,44 @@ test('every V8 server, http\'s and db\'s, runs without the memory reducer, whate
   assert.deepEqual([...new Set(v8Rows.map(server => server.runtime))].sort(), ['deno', 'just', 'node'])
   for (const server of v8Rows) {
     const argv = serverArgv(server, 1).join(' ')
-    assert.match(argv, server.runtime === 'deno' ? / --v8-flags=--no-memory-reducer / : / --no-memory-reducer /, server.name)
+    const flag = server.runtime === 'deno' ? / --v8-flags=--no-memory-reducer / : / --no-memory-reducer /
+    assert.match(argv, flag, server.name)
   }
   for (const server of [...servers, ...dbServers].filter(server => !v8Rows.includes(server))) {
     assert.ok(!serverArgv(server, 1).join(' ').includes('memory-reducer'), server.name)
   }
+})
+
+test('the report\'s context names the V8 servers that ran with a default changed, from their recorded commands', () => {
+  const { v8FlagsRow } = require('../../experiments/http/report')
+  const recorded = ['c-epoll', 'node-net', 'deno', 'bun']
+    .map(name => ({ name, runtime: row(name).runtime, command: serverArgv(row(name), '{port}').join(' ') }))
+  const [label, text] = v8FlagsRow(recorded)
+  assert.equal(label, 'V8 servers\' flags')
+  assert.match(text, /^--no-memory-reducer \(node-net, deno\): /)
+  // a run from before the flag, or one with no V8 server: no row
+  const withoutFlags = command => command.replace(/--v8-flags=\S*|--no-memory-reducer/, '')
+  const unflagged = recorded.map(server => ({ ...server, command: withoutFlags(server.command) }))
+  assert.equal(v8FlagsRow(unflagged)[1], null)
+  assert.equal(v8FlagsRow(undefined)[1], null)
+})
+
+test('collectionsFrom: a run\'s own collections, none printed before it, a line cut at its start read whole', () => {
+  const lines = fixture('gc/node-alloc.log').split('\n').filter(line => line.startsWith('['))
+  const printed = { stdout: '', stderr: '' }
+  const started = { output: () => ({ ...printed }) }
+  const traced = gcTraceOf(row('node-net'))
+  // two collections between other servers' runs, and half of a third still being written
+  printed.stdout = `${lines[0]}\n${lines[1]}\n${lines[2].slice(0, 20)}`
+  const window = collectionsFrom(started, traced)
+  printed.stdout += `${lines[2].slice(20)}\n${lines[3]}\nlistening 127.0.0.1:1\n${lines[4].slice(0, 10)}`
+  const gc = window.end(2000, 1e9)
+  assert.equal(gc.how, 'V8 --trace-gc')
+  // the cut line is whole in the window, the line still being written is left to the next
+  assert.equal(gc.collections, 2)
+  assert.equal(gc.perThousandRequests, 1)
+  // a process whose collector is not traced: nothing to say
+  assert.equal(collectionsFrom(started, null).end(2000, 1e9), null)
 })
 
 test('parseJscGcLog: a cycle from START to END, its pause the sum of its increments', () => {
