@@ -4,8 +4,8 @@
 // summary tables and the context. Each section's chart is drawn in the page by
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
 const {
-  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText, headlineLevelsText,
-  shiftText
+  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText,
+  headlineLevelsText, shiftText
 } = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const {

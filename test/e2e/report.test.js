@@ -1278,7 +1278,8 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
     assert.deepEqual([mark.call, mark.titleCall, mark.titleLadder],
       [signed(profiled), signed(profiled), signed(laddered)])
     // results.md: the same check in the profile table's last column
-    const line = markdown.split('\n').find(each => each.startsWith(`| ${program} | ${Math.round(cell.cpuPerReadNs)} |`))
+    const rowStart = `| ${program} | ${Math.round(cell.cpuPerReadNs)} |`
+    const line = markdown.split('\n').find(each => each.startsWith(rowStart))
     assert.ok(line, `${program}'s row in results.md's profile table`)
     const check = `call ${signed(profiled)}, ladder ${signed(laddered)}${apart ? ' ≠' : ''}`
     assert.equal(line.split(' | ').at(-1), `${check} |`)

@@ -134,7 +134,7 @@ test('every V8 server, http\'s and db\'s, runs without the memory reducer, whate
   }
 })
 
-test('the report\'s context names the V8 servers that ran with a default changed, from their recorded commands', () => {
+test('the report\'s context names the V8 servers run with a default changed, from their commands', () => {
   const { v8FlagsRow } = require('../../experiments/http/report')
   const recorded = ['c-epoll', 'node-net', 'deno', 'bun']
     .map(name => ({ name, runtime: row(name).runtime, command: serverArgv(row(name), '{port}').join(' ') }))

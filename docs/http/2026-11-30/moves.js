@@ -29,6 +29,7 @@ for (const [part, label] of [['ratio', 'ratio to c-epoll\'s'], ['cpu', 'CPU per 
     `largest ${Math.max(...moves).toFixed(2)}%`)
   for (const cell of cells) {
     const mark = cell.within ? '' : '  over 5%'
-    console.log(`  ${cell.name.padEnd(36)} ${cell.a.toFixed(3)} ${cell.b.toFixed(3)} ${cell.movePercent.toFixed(2)}%${mark}`)
+    const figures = `${cell.a.toFixed(3)} ${cell.b.toFixed(3)} ${cell.movePercent.toFixed(2)}%`
+    console.log(`  ${cell.name.padEnd(36)} ${figures}${mark}`)
   }
 }
