@@ -234,6 +234,42 @@ function signTestRank (n) {
   return Math.floor(n / 2 - 0.5 - Z_TWO_SIDED * Math.sqrt(n) / 2) + 1
 }
 
+// Whether values taken in order keep rising or falling: Kendall's S (Mann 1945; Kendall,
+// "Rank Correlation Methods"), the pairs that rise minus those that fall, with its two-sided
+// p exact under no trend (every order of the values alike likely: the share of the n!
+// orders with as many inversions or as few, from their counts, the Mahonian numbers); a
+// tie counts as neither. With the Theil-Sen slope (the median of the pairwise slopes, Sen
+// 1968), which one wild value cannot move: { s, p, slope } per place in the order.
+function trendTest (values) {
+  const n = values.length
+  let s = 0
+  const slopes = []
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      s += Math.sign(values[j] - values[i])
+      slopes.push((values[j] - values[i]) / (j - i))
+    }
+  }
+  const slope = slopes.length ? median(slopes) : 0
+  if (n < 2) return { s, p: 1, slope }
+  // orders by inversions, built one value at a time: the k-th value adds 0 to k - 1
+  let orders = [1]
+  for (let k = 2; k <= n; k++) {
+    const next = new Array(orders.length + k - 1).fill(0)
+    orders.forEach((count, inversions) => {
+      for (let added = 0; added < k; added++) next[inversions + added] += count
+    })
+    orders = next
+  }
+  const total = orders.reduce((sum, count) => sum + count, 0)
+  const pairs = n * (n - 1) / 2
+  // S = pairs - 2 × inversions: as far from 0 as |S| means at most (pairs - |S|) / 2
+  // inversions, or as many more
+  const fewest = Math.floor((pairs - Math.abs(s)) / 2)
+  const tail = orders.slice(0, fewest + 1).reduce((sum, count) => sum + count, 0) / total
+  return { s, p: Math.min(1, 2 * tail), slope }
+}
+
 // The level at which the lab calls two sets of runs different, the standard normal
 // quantile at 1 - SIGNIFICANCE / 2 that ratioInterval needs, and the confidence the
 // intervals aim at as it is printed. Z is checked against SIGNIFICANCE below, so
@@ -305,6 +341,7 @@ module.exports = {
   leastSquaresSlope,
   rankTest,
   signTest,
+  trendTest,
   ratioInterval,
   pairedRatioInterval,
   fewValuesInterval,

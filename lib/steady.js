@@ -5,14 +5,15 @@
 //   flat              one segment: the process ran at one level throughout
 //   warm-up           the last segment is better than the one before it
 //   slowdown          the last segment is worse than the one before it
-//   no steady state   the last segment is too short to be one: the process was still
-//                     moving when it stopped
+//   no steady state   the last segment is too short to be one, or its runs keep rising
+//                     or falling: the process was still moving when it stopped
 // The first three reached a steady state, the last segment, which is what a cell quotes.
 // Barrett et al. ran 2,000 in-process iterations; a lab's process runs tens at most, so
 // the changepoints are PELT's (Killick et al., 2012) for shifts of the mean, with the
 // noise taken from the sequence's own successive differences, which a shift moves once
-// and noise every time.
-const { median, mean } = require('./stats')
+// and noise every time. A drift moves every one of them alike, so changepoints cannot see
+// it: a last segment whose runs keep rising or falling (trendOf) is no steady state either.
+const { median, mean, trendTest, SIGNIFICANCE } = require('./stats')
 
 const KINDS = ['flat', 'warm-up', 'slowdown', 'no steady state']
 // The penalty a changepoint pays, in units of the noise's variance, times ln(n): above
@@ -38,6 +39,16 @@ const ALIKE_ERRORS = 2.5
 // At fewer runs there is nothing to classify, a level needing two runs on each side of a
 // change: the process is unclassified, "too short to classify", never "flat".
 const MIN_RUNS = 4
+// A steady state holds still: its runs may not keep moving one way (Kendall's test at
+// SIGNIFICANCE) by more than this share of their level from its first run to its last
+// (the Theil-Sen slope). A cost that grows with the requests a process has served (a
+// queue that is never compacted, in postgres.js: docs/db-clients.md) rose 51% over the 7
+// runs of a process the changepoints called flat. On noise alone, 1-3% of sequences of 5
+// to 8 runs with a spread of 3-12% pass both (simulated, 20,000 each).
+const TREND_SHARE = 0.1
+// ... tested where the segment has this many runs: below it no order is rare enough
+// (4 runs rising every time: p = 2/4! = 0.083)
+const MIN_TREND_RUNS = 5
 // A run this many noise deviations from both its neighbours, which agree with each
 // other, is a spike (a slow spell of the VM, a collection) and left out of the levels, as
 // Barrett et al. leave out their outliers before looking for changepoints.
@@ -93,11 +104,12 @@ function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
 }
 
 // { kind, segments: [{ from, to, level }] (to exclusive), steadyFrom (the first run of
-// the steady state, null without one), spikes (the runs left out of the levels) } of a
+// the steady state, null without one), spikes (the runs left out of the levels), trend
+// (trendOf's drift of the last segment, or null) } of a
 // process's values in the order it ran them. `lowerIsBetter`: a time or CPU per request
 // (true) against a rate (false).
 function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = {}) {
-  if (values.length < MIN_RUNS) return { kind: null, segments: [], steadyFrom: null, spikes: [], values }
+  if (values.length < MIN_RUNS) return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null }
   const spikes = spikesOf(values)
   // a spike takes its neighbours' level, so that indices stay the runs'
   const levelled = values.map((value, i) => spikes.includes(i) ? (values[i - 1] + values[i + 1]) / 2 : value)
@@ -107,16 +119,47 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
     return { from, to, level: mean(levelled.slice(from, to)) }
   })
   segments = mergeAlike(segments, levelled, alikeShare)
+  const { trend, segments: split } = holdingStill(segments, levelled)
+  segments = split
   const steady = segments.at(-1)
   const length = steady.to - steady.from
   let kind
-  if (segments.length === 1) kind = 'flat'
+  if (trend) kind = 'no steady state'
+  else if (segments.length === 1) kind = 'flat'
   else if (length < Math.max(MIN_STEADY_RUNS, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
   else {
     const before = segments.at(-2).level
     kind = (steady.level < before) === lowerIsBetter ? 'warm-up' : 'slowdown'
   }
-  return { kind, segments, steadyFrom: kind === 'no steady state' ? null : steady.from, spikes, values }
+  return { kind, segments, steadyFrom: kind === 'no steady state' ? null : steady.from, spikes, values, trend }
+}
+
+// Segments whose last one holds still: where its runs drift, its latest stretch that does
+// not, of MIN_TREND_RUNS runs or more, split from the rest of it (a slow warm-up's tail);
+// { segments, trend: null }, or { segments, trend } of the whole last segment where no
+// such stretch is left.
+function holdingStill (segments, values) {
+  const last = segments.at(-1)
+  const trend = trendOf(values.slice(last.from, last.to))
+  if (!trend) return { segments, trend: null }
+  for (let from = last.from + 1; last.to - from >= MIN_TREND_RUNS; from++) {
+    if (trendOf(values.slice(from, last.to))) continue
+    const before = { from: last.from, to: from, level: mean(values.slice(last.from, from)) }
+    const after = { from, to: last.to, level: mean(values.slice(from, last.to)) }
+    return { segments: [...segments.slice(0, -1), before, after], trend: null }
+  }
+  return { segments, trend }
+}
+
+// The drift of a segment's runs, or null where they hold still (TREND_SHARE): { direction
+// ('rising' or 'falling'), share (the Theil-Sen change from its first run to its last, over
+// its median level), runs, p }.
+function trendOf (values) {
+  if (values.length < MIN_TREND_RUNS) return null
+  const { p, slope } = trendTest(values)
+  const share = slope * (values.length - 1) / Math.abs(median(values))
+  if (p >= SIGNIFICANCE || Math.abs(share) <= TREND_SHARE) return null
+  return { direction: share > 0 ? 'rising' : 'falling', share, runs: values.length, p }
 }
 
 // The indices of the runs inside the sequence that stand alone (SPIKE_DEVIATIONS).
@@ -184,7 +227,7 @@ function unsteadyCell (steadiness, runs) {
 // warm-up's unit, `processOf` and `roundOf` where it ran; `basis` names what the figures
 // are ('own': the server's CPU per request; 'ratio': over a reference's beside it).
 // [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
-// the warm-up reached it, null with none), spikes, warmupRuns, sequence, basis }].
+// the warm-up reached it, null with none), spikes, warmupRuns, sequence, basis, trend }].
 function processClasses (runs, { value, processOf, roundOf, warmupOf = run => run.warmupCpuUs, basis = 'own' }) {
   const byProcess = new Map()
   for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
@@ -194,10 +237,10 @@ function processClasses (runs, { value, processOf, roundOf, warmupOf = run => ru
     const most = Math.max(...own.map(run => run.connections))
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]
-    const { kind, steadyFrom, spikes } = classify(sequence)
+    const { kind, steadyFrom, spikes, trend } = classify(sequence)
     let steadyRound = null
     if (steadyFrom !== null) steadyRound = steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
-    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence, basis }
+    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence, basis, trend }
   })
 }
 

@@ -32,7 +32,12 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   if (moving.length) {
     const unquoted = cells.filter(cell => cell.steadiness?.steady === false).length
     const unitOf = entry => entry.basis === 'ratio' ? `× ${reference}` : unit
-    const sequenceOf = entry => `${entry.sequence.map(value => formatNumber(value)).join(', ')} ${unitOf(entry)}`
+    // a drift is said as what it did: the runs' Theil-Sen change over the level they ran at
+    const driftOf = ({ trend }) => trend
+      ? `, still ${trend.direction} (${formatNumber(Math.abs(trend.share) * 100)}% over its last ${trend.runs} runs)`
+      : ''
+    const sequenceOf = entry =>
+      `${entry.sequence.map(value => formatNumber(value)).join(', ')} ${unitOf(entry)}${driftOf(entry)}`
     const sequences = moving.map(entry => `${entry.where} process ${entry.process + 1}: ${sequenceOf(entry)}`)
     const whose = `whose server process${moving.length === 1 ? '' : 'es'} reached no steady state`
     const order = `CPU per request, in order: ${listJoin(sequences)}`

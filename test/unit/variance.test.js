@@ -101,6 +101,43 @@ test('classify: one slow run is noise, and a 1% step is one level', () => {
   assert.deepEqual(changepoints([5, 5, 5, 5, 5]), [0])
 })
 
+test('classify: runs that keep rising or falling are no steady state, though no changepoint splits them', () => {
+  // postgres.js pipelined, db-n3's /db: its cost grows with the queries it has served
+  const rising = classify([56.9, 35.1, 42.9, 55.1, 58.3, 61.5, 68.0])
+  assert.equal(rising.kind, 'no steady state')
+  assert.equal(rising.steadyFrom, null)
+  assert.equal(rising.trend.direction, 'rising')
+  assert.equal(rising.trend.runs, 7)
+  assert.ok(rising.trend.share > 0.4 && rising.trend.p < 0.05, JSON.stringify(rising.trend))
+  // the same drift the other way: a process still warming up when it stopped
+  const falling = classify([56.9, 35.1, 42.9, 55.1, 58.3, 61.5, 68.0].map(value => 125 - value))
+  assert.equal(falling.kind, 'no steady state')
+  assert.equal(falling.trend.direction, 'falling')
+  // a slow warm-up whose tail holds still: steady from where it does, not unsteady
+  const warm = classify([42.9, 26.2, 25.1, 25.9, 23.4, 23.4, 23.5])
+  assert.equal(warm.kind, 'warm-up')
+  assert.equal(warm.steadyFrom, 1)
+  assert.equal(warm.trend, null)
+  // noise, and a drift within TREND_SHARE (10% from first run to last), hold still
+  assert.equal(classify([100, 104, 97, 101, 99, 103, 98, 102]).kind, 'flat')
+  assert.equal(classify([100, 104, 103, 107, 106, 110, 109, 113]).kind, 'flat')
+  // four runs cannot show a drift (p = 2/4! at best): a last segment that short is judged as before
+  assert.equal(classify([100, 101, 99, 100, 100, 120, 125, 130, 135]).kind, 'slowdown')
+})
+
+test('trendTest: Kendall\'s S with its exact two-sided p, and the Theil-Sen slope', () => {
+  const { trendTest } = require('../../lib/stats')
+  // every order of 5 alike likely: rising every time is 1 of 120, either way 2 of 120
+  assert.deepEqual(trendTest([1, 2, 3, 4, 5]), { s: 10, p: 2 / 120, slope: 1 })
+  // 7 values with 3 inversions or fewer: 1 + 6 + 20 + 49 of 5,040 orders, each way
+  const { s, p } = trendTest([56.9, 35.1, 42.9, 55.1, 58.3, 61.5, 68.0])
+  assert.equal(s, 15)
+  assert.ok(Math.abs(p - 2 * 76 / 5040) < 1e-12, p)
+  assert.equal(trendTest([3, 1, 2]).p, 1)
+  // one wild value does not move the slope
+  assert.equal(trendTest([10, 11, 12, 1000, 14, 15]).slope, 1)
+})
+
 test('cellSteadiness: steady only when every classified process reached a steady state, unknown with none classified', () => {
   const of = (...kinds) => cellSteadiness(kinds.map(kind => ({ kind })))
   assert.deepEqual(of('flat', 'warm-up', null).counts, { flat: 1, 'warm-up': 1, slowdown: 0, 'no steady state': 0 })
@@ -151,6 +188,16 @@ test('the findings print each unsteady sequence in its own unit: µs, or a ratio
   assert.match(head, /CPU per request, as a ratio to c's beside it where every one was taken in turns with it,/)
   assert.match(sequences, /c process 1: 4\.1, 3\.9, 2\.6, 3 µs and /)
   assert.match(sequences, / and bun process 1: 1\.68, 1\.66, 1\.58, 1\.58 × c's\)\.$/)
+  // a drift is said with the sequence
+  const drifting = [{
+    server: 'deno',
+    processClasses: [{
+      ...unsteady(0, [34, 29.7, 35.9, 39.2, 47.2, 52.6, 58.4], 'own'),
+      trend: { direction: 'rising', share: 0.51, runs: 7, p: 0.03 }
+    }]
+  }]
+  const [, driftLine] = steadinessFindings(drifting, cell => cell.server)
+  assert.match(driftLine, /58\.4 µs, still rising \(51% over its last 7 runs\)\)\.$/)
   // no ratios (the db experiment): the unit alone, and no word of a reference
   const [own, ownSequences] = steadinessFindings(cells.slice(0, 1), cell => cell.server)
   assert.doesNotMatch(own, /ratio/)
