@@ -42,9 +42,10 @@ const MIN_RUNS = 4
 // A steady state holds still: its runs may not keep moving one way (Kendall's test at
 // SIGNIFICANCE) by more than this share of their level from its first run to its last
 // (the Theil-Sen slope). A cost that grows with the requests a process has served (a
-// queue that is never compacted, in postgres.js: docs/db-clients.md) rose 51% over the 7
-// runs of a process the changepoints called flat. On noise alone, 1-3% of sequences of 5
-// to 8 runs with a spread of 3-12% pass both (simulated, 20,000 each).
+// queue that is never compacted, in postgres.js: docs/db-clients.md) rose 58% over the 6
+// runs after its first in a process the changepoints called flat. On noise alone, 0-1.1%
+// of sequences of 6 to 9 runs with a spread of 3-12% are called drifting
+// (docs/db/2026-11-30/drift-noise.js, 20,000 each).
 const TREND_SHARE = 0.1
 // ... tested where the segment has this many runs: below it no order is rare enough
 // (4 runs rising every time: p = 2/4! = 0.083)
@@ -119,12 +120,14 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
     return { from, to, level: mean(levelled.slice(from, to)) }
   })
   segments = mergeAlike(segments, levelled, alikeShare)
-  const { trend, segments: split } = holdingStill(segments, levelled)
+  const { trend, settled, segments: split } = holdingStill(segments, levelled)
   segments = split
   const steady = segments.at(-1)
   const length = steady.to - steady.from
   let kind
   if (trend) kind = 'no steady state'
+  // a drift that settled: its way says which, the levels of its two ends being a drift apart
+  else if (settled) kind = (settled === 'falling') === lowerIsBetter ? 'warm-up' : 'slowdown'
   else if (segments.length === 1) kind = 'flat'
   else if (length < Math.max(MIN_STEADY_RUNS, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
   else {
@@ -134,21 +137,25 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
   return { kind, segments, steadyFrom: kind === 'no steady state' ? null : steady.from, spikes, values, trend }
 }
 
-// Segments whose last one holds still: where its runs drift, its latest stretch that does
-// not, of MIN_TREND_RUNS runs or more, split from the rest of it (a slow warm-up's tail);
-// { segments, trend: null }, or { segments, trend } of the whole last segment where no
-// such stretch is left.
+// Segments whose last one holds still: where its runs (the first run of all aside) drift,
+// its latest stretch that does not, of MIN_TREND_RUNS runs or more, split from the rest of
+// it (a slow warm-up's tail), with the way the runs had drifted: { segments, trend: null,
+// settled: null, 'rising' or 'falling' }, or { segments, trend } of the whole last segment
+// where no such stretch is left.
 function holdingStill (segments, values) {
   const last = segments.at(-1)
-  const trend = trendOf(values.slice(last.from, last.to))
-  if (!trend) return { segments, trend: null }
-  for (let from = last.from + 1; last.to - from >= MIN_TREND_RUNS; from++) {
+  // a process's first run carries its start (code compiled, connections opened): a drift is
+  // looked for in the runs after it
+  const first = Math.max(last.from, 1)
+  const trend = trendOf(values.slice(first, last.to))
+  if (!trend) return { segments, trend: null, settled: null }
+  for (let from = first + 1; last.to - from >= MIN_TREND_RUNS; from++) {
     if (trendOf(values.slice(from, last.to))) continue
     const before = { from: last.from, to: from, level: mean(values.slice(last.from, from)) }
     const after = { from, to: last.to, level: mean(values.slice(from, last.to)) }
-    return { segments: [...segments.slice(0, -1), before, after], trend: null }
+    return { segments: [...segments.slice(0, -1), before, after], trend: null, settled: trend.direction }
   }
-  return { segments, trend }
+  return { segments, trend, settled: null }
 }
 
 // The drift of a segment's runs, or null where they hold still (TREND_SHARE): { direction

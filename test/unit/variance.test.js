@@ -107,17 +107,19 @@ test('classify: runs that keep rising or falling are no steady state, though no 
   assert.equal(rising.kind, 'no steady state')
   assert.equal(rising.steadyFrom, null)
   assert.equal(rising.trend.direction, 'rising')
-  assert.equal(rising.trend.runs, 7)
+  // its first run, the process's start, aside
+  assert.equal(rising.trend.runs, 6)
   assert.ok(rising.trend.share > 0.4 && rising.trend.p < 0.05, JSON.stringify(rising.trend))
   // the same drift the other way: a process still warming up when it stopped
   const falling = classify([56.9, 35.1, 42.9, 55.1, 58.3, 61.5, 68.0].map(value => 125 - value))
   assert.equal(falling.kind, 'no steady state')
   assert.equal(falling.trend.direction, 'falling')
-  // a slow warm-up whose tail holds still: steady from where it does, not unsteady
-  const warm = classify([42.9, 26.2, 25.1, 25.9, 23.4, 23.4, 23.5])
-  assert.equal(warm.kind, 'warm-up')
-  assert.equal(warm.steadyFrom, 1)
-  assert.equal(warm.trend, null)
+  // a slow warm-up whose tail holds still: steady from where it does, not unsteady; and a
+  // drift up that settles, a slowdown, whatever the start's run did
+  const warm = classify([60, 44, 42, 40, 38, 36, 35.5, 36, 35.8, 36.2, 35.9])
+  assert.deepEqual([warm.kind, warm.steadyFrom, warm.trend], ['warm-up', 3, null])
+  const slow = classify([60, 30, 32, 34, 36, 38, 38.5, 38, 38.2, 37.8, 38.1])
+  assert.deepEqual([slow.kind, slow.steadyFrom, slow.trend], ['slowdown', 3, null])
   // noise, and a drift within TREND_SHARE (10% from first run to last), hold still
   assert.equal(classify([100, 104, 97, 101, 99, 103, 98, 102]).kind, 'flat')
   assert.equal(classify([100, 104, 103, 107, 106, 110, 109, 113]).kind, 'flat')
