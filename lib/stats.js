@@ -234,23 +234,33 @@ function signTestRank (n) {
   return Math.floor(n / 2 - 0.5 - Z_TWO_SIDED * Math.sqrt(n) / 2) + 1
 }
 
+// The Theil-Sen slope of [x, y] points (Sen 1968): the median of the pairwise slopes, which
+// a few wild points cannot move as they move a least-squares line; null below two distinct x.
+function theilSenSlope (points) {
+  const slopes = []
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const [[x1, y1], [x2, y2]] = [points[i], points[j]]
+      if (x2 !== x1) slopes.push((y2 - y1) / (x2 - x1))
+    }
+  }
+  return slopes.length ? median(slopes) : null
+}
+
 // Whether values taken in order keep rising or falling: Kendall's S (Mann 1945; Kendall,
 // "Rank Correlation Methods"), the pairs that rise minus those that fall, with its two-sided
-// p exact under no trend (every order of the values alike likely: the share of the n!
-// orders with as many inversions or as few, from their counts, the Mahonian numbers); a
-// tie counts as neither. With the Theil-Sen slope (the median of the pairwise slopes, Sen
-// 1968), which one wild value cannot move: { s, p, slope } per place in the order.
+// p under no trend (every order of the values alike likely: the share of the n! orders with
+// as many inversions or as few, from their counts, the Mahonian numbers), exact without
+// ties; a tie counts as neither, and the half inversion an odd count of ties leaves is
+// counted whole, so that p errs high, never low. With the Theil-Sen slope per place in the
+// order: { s, p, slope }.
 function trendTest (values) {
   const n = values.length
   let s = 0
-  const slopes = []
   for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      s += Math.sign(values[j] - values[i])
-      slopes.push((values[j] - values[i]) / (j - i))
-    }
+    for (let j = i + 1; j < n; j++) s += Math.sign(values[j] - values[i])
   }
-  const slope = slopes.length ? median(slopes) : 0
+  const slope = theilSenSlope(values.map((value, i) => [i, value])) ?? 0
   if (n < 2) return { s, p: 1, slope }
   // orders by inversions, built one value at a time: the k-th value adds 0 to k - 1
   let orders = [1]
@@ -265,7 +275,7 @@ function trendTest (values) {
   const pairs = n * (n - 1) / 2
   // S = pairs - 2 × inversions: as far from 0 as |S| means at most (pairs - |S|) / 2
   // inversions, or as many more
-  const fewest = Math.floor((pairs - Math.abs(s)) / 2)
+  const fewest = Math.ceil((pairs - Math.abs(s)) / 2)
   const tail = orders.slice(0, fewest + 1).reduce((sum, count) => sum + count, 0) / total
   return { s, p: Math.min(1, 2 * tail), slope }
 }
@@ -342,6 +352,7 @@ module.exports = {
   rankTest,
   signTest,
   trendTest,
+  theilSenSlope,
   ratioInterval,
   pairedRatioInterval,
   fewValuesInterval,

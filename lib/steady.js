@@ -43,8 +43,8 @@ const MIN_RUNS = 4
 // SIGNIFICANCE) by more than this share of their level from its first run to its last
 // (the Theil-Sen slope). A cost that grows with the requests a process has served (a
 // queue that is never compacted, in postgres.js: docs/db-clients.md) rose 58% over the 6
-// runs after its first in a process the changepoints called flat. On noise alone, 0-1.1%
-// of sequences of 6 to 9 runs with a spread of 3-12% are called drifting
+// runs after its first in a process the changepoints called flat. On noise alone the rule
+// fires on at most 2.2% of sequences of 6 to 9 runs with a spread of 3-12%
 // (docs/db/2026-11-30/drift-noise.js, 20,000 each).
 const TREND_SHARE = 0.1
 // ... tested where the segment has this many runs: below it no order is rare enough
@@ -106,11 +106,13 @@ function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
 
 // { kind, segments: [{ from, to, level }] (to exclusive), steadyFrom (the first run of
 // the steady state, null without one), spikes (the runs left out of the levels), trend
-// (trendOf's drift of the last segment, or null) } of a
-// process's values in the order it ran them. `lowerIsBetter`: a time or CPU per request
-// (true) against a rate (false).
+// (the drift of a last segment that never held still, or null), settled (the way the runs
+// drifted before a steady state, or null) } of a process's values in the order it ran
+// them. `lowerIsBetter`: a time or CPU per request (true) against a rate (false).
 function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = {}) {
-  if (values.length < MIN_RUNS) return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null }
+  if (values.length < MIN_RUNS) {
+    return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null, settled: null }
+  }
   const spikes = spikesOf(values)
   // a spike takes its neighbours' level, so that indices stay the runs'
   const levelled = values.map((value, i) => spikes.includes(i) ? (values[i - 1] + values[i + 1]) / 2 : value)
@@ -126,7 +128,8 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
   const length = steady.to - steady.from
   let kind
   if (trend) kind = 'no steady state'
-  // a drift that settled: its way says which, the levels of its two ends being a drift apart
+  // a drift that settled is named by its way: the mean levels either side of where it
+  // settled can be a drift's noise apart, and say nothing
   else if (settled) kind = (settled === 'falling') === lowerIsBetter ? 'warm-up' : 'slowdown'
   else if (segments.length === 1) kind = 'flat'
   else if (length < Math.max(MIN_STEADY_RUNS, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
@@ -134,14 +137,15 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
     const before = segments.at(-2).level
     kind = (steady.level < before) === lowerIsBetter ? 'warm-up' : 'slowdown'
   }
-  return { kind, segments, steadyFrom: kind === 'no steady state' ? null : steady.from, spikes, values, trend }
+  const steadyFrom = kind === 'no steady state' ? null : steady.from
+  return { kind, segments, steadyFrom, spikes, values, trend, settled }
 }
 
 // Segments whose last one holds still: where its runs (the first run of all aside) drift,
-// its latest stretch that does not, of MIN_TREND_RUNS runs or more, split from the rest of
-// it (a slow warm-up's tail), with the way the runs had drifted: { segments, trend: null,
-// settled: null, 'rising' or 'falling' }, or { segments, trend } of the whole last segment
-// where no such stretch is left.
+// its longest tail of MIN_TREND_RUNS runs or more that moves by TREND_SHARE at most (shown
+// still, not merely too short for Kendall's test to see it move) becomes the last segment
+// (a slow warm-up's end), `settled` giving the way the runs had drifted; where no tail
+// holds still, `trend` is the whole segment's drift. { segments, trend, settled }.
 function holdingStill (segments, values) {
   const last = segments.at(-1)
   // a process's first run carries its start (code compiled, connections opened): a drift is
@@ -150,7 +154,7 @@ function holdingStill (segments, values) {
   const trend = trendOf(values.slice(first, last.to))
   if (!trend) return { segments, trend: null, settled: null }
   for (let from = first + 1; last.to - from >= MIN_TREND_RUNS; from++) {
-    if (trendOf(values.slice(from, last.to))) continue
+    if (Math.abs(driftShare(values.slice(from, last.to))) > TREND_SHARE) continue
     const before = { from: last.from, to: from, level: mean(values.slice(last.from, from)) }
     const after = { from, to: last.to, level: mean(values.slice(from, last.to)) }
     return { segments: [...segments.slice(0, -1), before, after], trend: null, settled: trend.direction }
@@ -163,11 +167,14 @@ function holdingStill (segments, values) {
 // its median level), runs, p }.
 function trendOf (values) {
   if (values.length < MIN_TREND_RUNS) return null
-  const { p, slope } = trendTest(values)
-  const share = slope * (values.length - 1) / Math.abs(median(values))
+  const { p } = trendTest(values)
+  const share = driftShare(values)
   if (p >= SIGNIFICANCE || Math.abs(share) <= TREND_SHARE) return null
   return { direction: share > 0 ? 'rising' : 'falling', share, runs: values.length, p }
 }
+
+// The Theil-Sen change of runs from the first to the last, over their median.
+const driftShare = values => trendTest(values).slope * (values.length - 1) / Math.abs(median(values))
 
 // The indices of the runs inside the sequence that stand alone (SPIKE_DEVIATIONS).
 function spikesOf (values) {
@@ -234,7 +241,8 @@ function unsteadyCell (steadiness, runs) {
 // warm-up's unit, `processOf` and `roundOf` where it ran; `basis` names what the figures
 // are ('own': the server's CPU per request; 'ratio': over a reference's beside it).
 // [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
-// the warm-up reached it, null with none), spikes, warmupRuns, sequence, basis, trend }].
+// the warm-up reached it, null with none), spikes, warmupRuns, sequence, basis, trend,
+// settled }].
 function processClasses (runs, { value, processOf, roundOf, warmupOf = run => run.warmupCpuUs, basis = 'own' }) {
   const byProcess = new Map()
   for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
@@ -244,10 +252,11 @@ function processClasses (runs, { value, processOf, roundOf, warmupOf = run => ru
     const most = Math.max(...own.map(run => run.connections))
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]
-    const { kind, steadyFrom, spikes, trend } = classify(sequence)
+    const { kind, steadyFrom, spikes, trend, settled } = classify(sequence)
     let steadyRound = null
     if (steadyFrom !== null) steadyRound = steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
-    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns: warmup.length, sequence, basis, trend }
+    const warmupRuns = warmup.length
+    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns, sequence, basis, trend, settled }
   })
 }
 

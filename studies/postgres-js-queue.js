@@ -19,7 +19,7 @@ const { wholeNumber } = require('../lib/options')
 const { parseStudyOptions } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers, serverReason } = require('../experiments/db/servers')
-const { trendTest, median } = require('../lib/stats')
+const { trendTest, theilSenSlope, median } = require('../lib/stats')
 
 const COMPACTED = 'node-postgres-prepared-pipelined, queue compacted'
 const PRELOAD = path.join(__dirname, 'postgres-js-compacting-queue.js')
@@ -29,8 +29,10 @@ const compacted = () => ({
   name: COMPACTED,
   env: { ...row('node-postgres-prepared-pipelined').env, NODE_OPTIONS: `--require ${PRELOAD}` }
 })
-const SERVERS = () => [row('node-pg-prepared-pipelined'), row('node-postgres-prepared-pipelined'), compacted(),
-  row('deno-prepared-pipelined')]
+const SERVERS = () => [
+  row('node-pg-prepared-pipelined'), row('node-postgres-prepared-pipelined'), compacted(),
+  row('deno-prepared-pipelined')
+]
 // the db experiment's placement: wrk and the database on CPU 0, the server alone on CPU 1
 const PIN = { client: 0, server: 1, database: 0 }
 
@@ -87,10 +89,11 @@ async function main ({ runs, raw }) {
       return point
     })
     const perRequest = points.map(point => point.us)
-    const { p, slope } = trendTest(perRequest)
-    const perRun = median(own.map(record => record.wrk.requests))
-    const drift = slope * (100000 / perRun) / median(perRequest)
-    console.log(`\n${server.name}: drift ${(100 * drift).toFixed(1)}% per 100,000 requests (p = ${p.toFixed(4)})`)
+    const { p } = trendTest(perRequest)
+    // against the requests served, not the run's place: a slowing server serves fewer a run
+    const drift = theilSenSlope(points.map(point => [point.served, point.us])) * 100000 / median(perRequest)
+    console.log(`\n${server.name}: drift ${(100 * drift).toFixed(1)}% per 100,000 requests ` +
+      `(Kendall's p = ${p.toFixed(4)})`)
     console.log(points.map(point => `  ${(point.served / 1000).toFixed(0).padStart(5)}k served: ` +
       `${point.us.toFixed(1)} µs`).join('\n'))
   }

@@ -32,10 +32,13 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   if (moving.length) {
     const unquoted = cells.filter(cell => cell.steadiness?.steady === false).length
     const unitOf = entry => entry.basis === 'ratio' ? `× ${reference}` : unit
-    // a drift is said as what it did: the runs' Theil-Sen change over the level they ran at
-    const driftOf = ({ trend }) => trend
-      ? `, still ${trend.direction} (${formatNumber(Math.abs(trend.share) * 100)}% over its last ${trend.runs} runs)`
-      : ''
+    // a process unsteady for a drift, not a late step, says so: the two call for different
+    // readings (a cost that grows with use, a warm-up not yet done)
+    const driftOf = ({ trend }) => {
+      if (!trend) return ''
+      const share = formatNumber(Math.abs(trend.share) * 100)
+      return `, still ${trend.direction} (${share}% over its last ${trend.runs} runs)`
+    }
     const sequenceOf = entry =>
       `${entry.sequence.map(value => formatNumber(value)).join(', ')} ${unitOf(entry)}${driftOf(entry)}`
     const sequences = moving.map(entry => `${entry.where} process ${entry.process + 1}: ${sequenceOf(entry)}`)

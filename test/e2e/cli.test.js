@@ -38,6 +38,7 @@ before(() => {
 const STUDIES = path.join(ROOT, 'studies')
 const NOT_COMMANDS = {
   'per-read.js': 'what the per-read tools share',
+  'postgres-js-compacting-queue.js': 'what studies/postgres-js-queue.js preloads into a server',
   'uring-windows.js': 'extra rows of bench.js (LAB_EXTRA_PROGRAMS)'
 }
 const RUNNERS = {

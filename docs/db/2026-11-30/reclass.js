@@ -17,9 +17,11 @@ for (const file of process.argv.slice(2)) {
       const now = classify(entry.sequence)
       if (now.kind === entry.kind) continue
       changed++
-      const drift = now.trend ? ` (${now.trend.direction} ${(100 * now.trend.share).toFixed(0)}%, p ${now.trend.p.toFixed(3)})` : ''
+      const { trend } = now
+      const drift = trend ? ` (${trend.direction} ${(100 * trend.share).toFixed(0)}%, p ${trend.p.toFixed(3)})` : ''
       const where = `${path.basename(path.dirname(file))} ${cell.server ?? cell.program} ${cell.endpoint ?? cell.mode}`
-      console.log(`${where}: ${entry.kind} -> ${now.kind}${drift}: ${entry.sequence.map(value => value.toFixed(1)).join(' ')}`)
+      const sequence = entry.sequence.map(value => value.toFixed(1)).join(' ')
+      console.log(`${where}: ${entry.kind} -> ${now.kind}${drift}: ${sequence}`)
     }
   }
 }

@@ -12,7 +12,8 @@ for (const file of process.argv.slice(2)) {
   const text = file.endsWith('.gz') ? zlib.gunzipSync(bytes).toString('utf8') : bytes.toString('utf8')
   for (const line of text.split('\n').filter(Boolean)) {
     const run = JSON.parse(line)
-    if (run.phase !== 'db' || run.endpoint !== 'db' || run.connections !== 64 || !run.ok || !run.wrkCpuNs) continue
+    const timedDb = run.phase === 'db' && run.endpoint === 'db' && run.connections === 64
+    if (!timedDb || !run.ok || !run.wrkCpuNs) continue
     const requests = run.wrk.requests
     const pairs = byServer.get(run.program) ?? []
     pairs.push([Math.log(run.server.cpuNs / requests), Math.log(run.wrkCpuNs / requests)])
@@ -22,7 +23,8 @@ for (const file of process.argv.slice(2)) {
 const pearson = pairs => {
   const [mx, my] = [mean(pairs.map(([x]) => x)), mean(pairs.map(([, y]) => y))]
   const sum = f => pairs.reduce((total, pair) => total + f(pair), 0)
-  return sum(([x, y]) => (x - mx) * (y - my)) / Math.sqrt(sum(([x]) => (x - mx) ** 2) * sum(([, y]) => (y - my) ** 2))
+  const spread = Math.sqrt(sum(([x]) => (x - mx) ** 2) * sum(([, y]) => (y - my) ** 2))
+  return sum(([x, y]) => (x - mx) * (y - my)) / spread
 }
 const rs = []
 for (const [server, pairs] of byServer) {
