@@ -9,7 +9,8 @@
 // process's CPU per request run by run, with the queries it had served by then. The row
 // "queue compacted" is the same Node server with postgres.js's Queue replaced by one that
 // drops the slots it has passed (studies/postgres-js-compacting-queue.js): if the growth is
-// the queue's, that row holds still. node-pg, pipelined, is the control.
+// the queue's, that row holds still. node-pg, pipelined, is the control; node-postgres one
+// query at a time, the same client without the busy queue's round trips.
 //
 //   node studies/postgres-js-queue.js [--runs 12] [--raw FILE]
 const fs = require('node:fs')
@@ -29,9 +30,11 @@ const compacted = () => ({
   name: COMPACTED,
   env: { ...row('node-postgres-prepared-pipelined').env, NODE_OPTIONS: `--require ${PRELOAD}` }
 })
+// one query in flight, postgres.js never takes a busy connection: its waiting queries queue
+// instead (handler() and onopen() in src/index.js), which nothing searches
 const SERVERS = () => [
   row('node-pg-prepared-pipelined'), row('node-postgres-prepared-pipelined'), compacted(),
-  row('deno-prepared-pipelined')
+  row('deno-prepared-pipelined'), row('node-postgres-prepared-serial')
 ]
 // the db experiment's placement: wrk and the database on CPU 0, the server alone on CPU 1
 const PIN = { client: 0, server: 1, database: 0 }
