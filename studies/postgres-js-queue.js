@@ -9,8 +9,8 @@
 // process's CPU per request run by run, with the queries it had served by then. The row
 // "queue compacted" is the same Node server with postgres.js's Queue replaced by one that
 // drops the slots it has passed (studies/postgres-js-compacting-queue.js): if the growth is
-// the queue's, that row holds still. node-pg, pipelined, is the control; node-postgres one
-// query at a time, the same client without the busy queue's round trips.
+// the queue's, that row holds still. node-pg, pipelined, is the control; node-postgres with
+// one query in flight is the same client whose pool never shifts a busy connection.
 //
 //   node studies/postgres-js-queue.js [--runs 12] [--raw FILE]
 const fs = require('node:fs')
