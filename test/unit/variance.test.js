@@ -114,8 +114,9 @@ test('classify: runs that keep rising or falling are no steady state, though no 
   const falling = classify([56.9, 35.1, 42.9, 55.1, 58.3, 61.5, 68.0].map(value => 125 - value))
   assert.equal(falling.kind, 'no steady state')
   assert.equal(falling.trend.direction, 'falling')
-  // a slow warm-up whose tail holds still: steady from where it does, not unsteady; and a
-  // drift up that settles, a slowdown by its way, whatever the start's run did
+  // a slow warm-up whose tail moves by less than 10%: steady from the changepoint, the tail's
+  // slow slide included, not unsteady; and a drift up that settles, a slowdown by its way,
+  // whatever the start's run did
   const warm = classify([60, 44, 42, 40, 38, 36, 35.5, 36, 35.8, 36.2, 35.9])
   assert.deepEqual([warm.kind, warm.steadyFrom, warm.trend], ['warm-up', 2, null])
   const slow = classify([60, 30, 32, 34, 36, 38, 38.5, 38, 38.2, 37.8, 38.1])
