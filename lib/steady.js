@@ -13,7 +13,7 @@
 // noise taken from the sequence's own successive differences, which a shift moves once
 // and noise every time. A drift moves every one of them alike, so changepoints cannot see
 // it: a last segment whose runs keep rising or falling (trendOf) is no steady state either.
-const { median, mean, trendTest, SIGNIFICANCE } = require('./stats')
+const { median, mean, trendTest, theilSenSlope, SIGNIFICANCE } = require('./stats')
 
 const KINDS = ['flat', 'warm-up', 'slowdown', 'no steady state']
 // The penalty a changepoint pays, in units of the noise's variance, times ln(n): above
@@ -173,8 +173,12 @@ function trendOf (values) {
   return { direction: share > 0 ? 'rising' : 'falling', share, runs: values.length, p }
 }
 
-// The Theil-Sen change of runs from the first to the last, over their median.
-const driftShare = values => trendTest(values).slope * (values.length - 1) / Math.abs(median(values))
+// The Theil-Sen change of runs from the first to the last, over their median: the slope
+// alone, without trendTest's count of orders, which the search for a still tail needs not.
+function driftShare (values) {
+  const slope = theilSenSlope(values.map((value, i) => [i, value])) ?? 0
+  return slope * (values.length - 1) / Math.abs(median(values))
+}
 
 // The indices of the runs inside the sequence that stand alone (SPIKE_DEVIATIONS).
 function spikesOf (values) {
