@@ -14,7 +14,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
-  PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep
+  PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, ORDERS, dbPin, connectionsAtOnce, planDb, dbSession, measureStep
 } = require('./measure')
 const { ohaReason, latencyContext, latencyPlanNotes } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
@@ -23,8 +23,10 @@ const { ENDPOINTS } = require('./check')
 const { summariseDb } = require('./summary')
 const { connectionCounts } = require('../http/wrk')
 
-// Every server of an endpoint holds its pool at once: 21 servers of 64 are 1,344 backends.
+// Every server of an endpoint holds its pool at once: 21 servers of 64 are 1,344 backends,
+// as many as a run may hold open (with --order spread, every endpoint's servers at once).
 const MAX_POOL = 64
+const MAX_BACKENDS = servers.length * MAX_POOL
 
 const rows = [
   {
@@ -96,6 +98,23 @@ const rows = [
     stored: [value => PLACEMENTS.includes(value), PLACEMENTS.join(' or ')],
     rerun: true
   },
+  {
+    name: 'order',
+    type: 'string',
+    metavar: 'HOW',
+    takes: ORDERS.join(' or '),
+    help: [
+      'when each endpoint\'s rounds run: spread, every round taking every endpoint in turn (all',
+      'server processes up at once); or endpoint, each endpoint\'s rounds together (default {default})'
+    ],
+    parse: text => {
+      if (!ORDERS.includes(text)) throw new UsageError(`--order must be ${ORDERS.join(' or ')}, not '${text}'`)
+      return text
+    },
+    preset: { default: 'endpoint', quick: 'endpoint' },
+    stored: [value => ORDERS.includes(value), ORDERS.join(' or ')],
+    rerun: true
+  },
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
   skipRow('latency', 'skip the latency pass (oha on /db at a fixed rate: latency, CPU and GC per request)')
@@ -107,7 +126,14 @@ const stored = {
 
 function configure (options) {
   const { connections, endpoints, pool, ...rest } = options
-  return { ...rest, db: { ...PRESETS[options.preset], connections, endpoints, pool, runs: options.runs } }
+  const configured = { ...rest, db: { ...PRESETS[options.preset], connections, endpoints, pool, runs: options.runs } }
+  const backends = connectionsAtOnce(configured)
+  if (backends > MAX_BACKENDS) {
+    throw new UsageError(`--pool ${pool} with --order spread holds ${backends} database connections ` +
+      `open at once, more than ${MAX_BACKENDS}; give --pool ${Math.floor(MAX_BACKENDS / (backends / pool))} ` +
+      'or less, or --order endpoint')
+  }
+  return configured
 }
 
 // The servers --only picks, the reference's always: every other is set against it.
@@ -157,6 +183,7 @@ function context (options, { runnable }, placement) {
     dbServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, prepared: server.prepared, pipelined: server.pipelined, command: `${Object.entries(server.env).map(([name, value]) => `${name}=${value}`).join(' ')} DB_POOL=${options.db.pool} ${shellQuote(serverArgv(server, '{port}'))}` })),
     dbPin: dbPin(placement.http),
     dbPlacement: options.placement,
+    dbOrder: options.order,
     // runs measured in rounds of every server, which the summary pairs round by round
     // (a run from before rounds lacks it and is not paired)
     dbRounds: true,
@@ -173,7 +200,8 @@ function context (options, { runnable }, placement) {
 }
 
 function describe (options, { runnable }) {
-  const turns = options.placement === 'interleaved' ? `, each in turns with ${REFERENCE}'s` : ''
+  const turns = (options.placement === 'interleaved' ? `, each in turns with ${REFERENCE}'s` : '') +
+    (options.order === 'spread' ? ', every round over every endpoint' : '')
   const { endpoints, connections, pool, seconds } = options.db
   return `${runnable.length} servers, endpoints ${endpoints.join(', ')}, connections ` +
     `${connections.join(',')}, a pool of ${pool}, ${options.runs} wrk runs of ${seconds} s per cell` +
@@ -215,7 +243,7 @@ module.exports = {
   options: rows,
   stored,
   // runs from before the latency pass had none
-  later: { kernel: false, placement: 'alone', latency: false },
+  later: { kernel: false, placement: 'alone', latency: false, order: 'endpoint' },
   // what the run leaves out that it was asked for, said before it starts
   planNotes: options => latencyPlanNotes(options.latency),
   configure,

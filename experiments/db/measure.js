@@ -3,12 +3,13 @@
 //
 // One PostgreSQL serves the whole run (experiments/db/postgres.js), started by the first
 // step and stopped with the session. A cell is a server (a client and its variant), an
-// endpoint and a count of connections. Cells run endpoint by endpoint, in rounds of one
-// run of every server, so that the servers one table compares are measured alike as the
-// machine's speed drifts; every server of an endpoint keeps running across its rounds,
-// one process per server, started, checked on every endpoint (experiments/db/check.js)
-// and warmed up as the http experiment's are. Each server's backends are told apart from
-// the others' by when they opened (databaseKeeper).
+// endpoint and a count of connections. Cells run in rounds of one run of every server, so
+// that the servers one table compares are measured alike as the machine's speed drifts;
+// each round takes every endpoint in turn (order spread) or each endpoint's rounds come
+// together (order endpoint). Every server keeps running across its rounds, one process per
+// server and endpoint, started, checked on every endpoint (experiments/db/check.js) and
+// warmed up as the http experiment's are. Each server's backends are told apart from the
+// others' by when they opened (databaseKeeper).
 //
 // CPU per request is split by process: the server (every thread), the database's
 // backends that serve the server's connections, the database's own upkeep (postmaster,
@@ -93,26 +94,37 @@ const dbPin = httpPin => ({ client: httpPin.client, server: httpPin.server, data
 // alone        one server at a time
 const PLACEMENTS = ['interleaved', 'alone']
 
+// When each endpoint's rounds run (docs/db.md):
+// spread    each round takes every endpoint in turn, so that a slow minute falls on one
+//           round of every endpoint, not on every round of one; every server process of
+//           the run is up from the first round to the last
+// endpoint  each endpoint's rounds together, its processes stopped before the next's start
+const ORDERS = ['spread', 'endpoint']
+
 function planDb (selected, options, pin) {
   const steps = []
   const { runs, connections, endpoints, straceRequests } = options.db
+  const spread = options.order === 'spread'
   // /fortunes with one variant per client, its first: the page costs the same to render
   // whichever statement fetched its rows
   const firsts = selected.filter(server => selected.find(other => other.server === server.server) === server)
   const reference = selected.find(server => server.name === REFERENCE) ?? null
-  for (const endpoint of endpoints) {
-    const cells = (endpoint === 'fortunes' ? firsts : selected).map(server => {
-      const group = `${endpoint}: ${server.name}`
-      const where = { endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group }
-      const cell = { program: server, server, ...where }
-      // every server process with its collector traced where that costs nothing measurable
-      // (processTrace), so that the latency pass can run in the /db processes
-      return { ...cell, gcTrace: true, warmupConnections: Math.max(...connections) }
-    })
-    // Rounds of one run per server, every server started before the first and kept
-    // running: the servers a table compares share the machine's drift, run for run. Each
-    // round goes the other way from the one before, so that a drift across the rounds
-    // weighs on every server alike.
+  const cellsOf = new Map(endpoints.map(endpoint => [endpoint, (endpoint === 'fortunes' ? firsts : selected).map(server => {
+    const group = `${endpoint}: ${server.name}`
+    // the servers kept up together: the whole run's (spread) or the endpoint's
+    const generation = spread ? 'run' : endpoint
+    const where = { endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, generation }
+    const cell = { program: server, server, ...where }
+    // every server process with its collector traced where that costs nothing measurable
+    // (processTrace), so that the latency pass can run in the /db processes
+    return { ...cell, gcTrace: true, warmupConnections: Math.max(...connections) }
+  })]))
+  const everyCell = [...cellsOf.values()].flat()
+  // Rounds of one run per server, every server started before the first and kept
+  // running: the servers a table compares share the machine's drift, run for run. Each
+  // round goes the other way from the one before, so that a drift across the rounds
+  // weighs on every server alike.
+  const timedRounds = (cells, peers) => {
     for (const count of connections) {
       for (let run = 0; run < runs; run++) {
         for (const cell of run % 2 === 0 ? cells : [...cells].reverse()) {
@@ -120,21 +132,26 @@ function planDb (selected, options, pin) {
           const partner = inTurns ? reference : null
           const label = `${cell.group}, ${count} connection${count === 1 ? '' : 's'}, ` +
             `run ${run + 1} of ${runs}${partner ? `, in turns with ${REFERENCE}` : ''}`
-          steps.push({ ...cell, phase: PHASE, peers: cells, partner, connections: count, run, label })
+          steps.push({ ...cell, phase: PHASE, peers, partner, connections: count, run, label })
         }
       }
     }
+  }
+  if (spread) timedRounds(everyCell, everyCell)
+  for (const [endpoint, cells] of cellsOf) {
+    const peers = spread ? everyCell : cells
+    if (!spread) timedRounds(cells, peers)
     // under the probes, in the same server processes, each cell's load once more
     if (options.kernel) {
       for (const count of connections) {
         for (const cell of cells) {
           const label = `${cell.group}, kernel, ${count} connection${count === 1 ? '' : 's'}`
-          steps.push({ ...cell, phase: KERNEL_PHASE, peers: cells, connections: count, run: 0, label })
+          steps.push({ ...cell, phase: KERNEL_PHASE, peers, connections: count, run: 0, label })
         }
       }
     }
     if (options.latency && endpoint === LATENCY_ENDPOINT) {
-      steps.push(...latencySteps(cells, reference, options.db.latency))
+      steps.push(...latencySteps(cells, peers, reference, options.db.latency))
     }
     // traced in the same server processes once the timed rounds are done; a request of
     // many queries takes as many calls as that many requests of one, so fewer are sent
@@ -150,7 +167,7 @@ function planDb (selected, options, pin) {
 // The latency pass's runs in the endpoint's server processes, once its timed and kernel runs
 // are done: each client's first variant, the reference's client by the reference, whose
 // capacity sets the rates.
-function latencySteps (cells, reference, { connections: counts, rateShares }) {
+function latencySteps (cells, peers, reference, { connections: counts, rateShares }) {
   const clientOf = cell => cell.server.server
   const firsts = cells.filter(cell => cells.find(other => clientOf(other) === clientOf(cell)) === cell)
   const referenceCell = cells.find(cell => cell.server === reference)
@@ -162,7 +179,7 @@ function latencySteps (cells, reference, { connections: counts, rateShares }) {
         const label = `latency: ${cell.server.name}, /${LATENCY_ENDPOINT}, ${count} connections, ` +
           `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
         const where = { connections: count, rateShare, run: 0, rateFrom: 'warm-up' }
-        steps.push({ ...cell, ...where, phase: LATENCY_PHASE, peers: cells, label })
+        steps.push({ ...cell, ...where, phase: LATENCY_PHASE, peers, label })
       }
     }
   }
@@ -203,16 +220,18 @@ function groupBetween (before, after) {
 }
 
 // a server's process: one per endpoint, and a traced one beside it for a latency run whose
-// trace would cost the timed runs CPU (processTrace)
-const generationOf = step => step.endpoint
-const processOf = step => `${step.server.name}\t${generationOf(step)}` +
+// trace would cost the timed runs CPU (processTrace); the processes of a generation are up
+// together (planDb)
+const generationOf = step => step.generation ?? step.endpoint
+const processOf = step => `${step.server.name}\t${step.endpoint}` +
   (processTrace(step, LATENCY_PHASE).apart ? '\ttraced' : '')
 const SERVER_STARTS = 2
 // How long a stopped server's backends may take to notice and exit.
 const BACKENDS_EXIT_MS = 5000
 
-// Every server of an endpoint keeps its pool open while the endpoint's rounds run.
-const connectionsAtOnce = options => servers.length * options.db.pool
+// Every server process of a generation keeps its pool open while its rounds run.
+const connectionsAtOnce = options => servers.length * options.db.pool *
+  (options.order === 'spread' ? options.db.endpoints.length : 1)
 
 // The run's database: started by the first step that needs it, pinned where that step
 // says, and started afresh when it has died (failure() then says how it ended). It knows
@@ -644,6 +663,7 @@ module.exports = {
   STRACE_CONNECTIONS,
   PRESETS,
   PLACEMENTS,
+  ORDERS,
   MODE,
   dbPin,
   connectionsAtOnce,

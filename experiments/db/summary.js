@@ -127,6 +127,8 @@ function summariseDb (records, context) {
     pin: context.dbPin ?? null,
     // runs from before --placement took one server at a time
     placement: context.dbPlacement ?? 'alone',
+    // runs from before --order ran each endpoint's rounds together
+    order: context.dbOrder ?? 'endpoint',
     database: context.database ?? null,
     cells,
     syscalls,

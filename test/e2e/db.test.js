@@ -220,6 +220,40 @@ test('a session starts every server of an endpoint before its rounds, keeps them
   assert.deepEqual(leftovers(), [])
 })
 
+test('order spread: every round takes every endpoint in turn, in processes per server and endpoint kept up from the first round to the last', async () => {
+  const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
+  fs.mkdirSync(path.join(runDir, 'strace'))
+  const db = { ...PRESETS.quick, runs: 2, endpoints: ['db', 'queries'], warmup: { min: 1, max: 1 } }
+  const options = { timeoutSeconds: 20, order: 'spread', db }
+  const rows = servers.filter(row => row.server === 'c-libpq').slice(0, 2)
+  const steps = planDb(rows, options, { client: 0, server: 1, database: 0 })
+  assert.deepEqual(steps.map(step => `${step.endpoint} ${step.run}`),
+    ['db 0', 'db 0', 'queries 0', 'queries 0', 'queries 1', 'queries 1', 'db 1', 'db 1'])
+  const session = dbSession(options)
+  const pids = new Map()
+  try {
+    for (const step of steps) {
+      const { record } = await measureStep(step, options, session, runDir)
+      assert.equal(record.ok, true, record.failure)
+      assert.equal(record.backends.processes, db.pool, `${step.group}: its own backends only`)
+      const pid = (await session.serverFor(step)).started.pid
+      const key = `${step.endpoint} ${step.server.name}`
+      if (pids.has(key)) assert.equal(pid, pids.get(key), `${key}: one process across the rounds`)
+      pids.set(key, pid)
+      // the first step started every process of the run, each with its own pool
+      if (step === steps[0]) {
+        for (const peer of step.peers) assert.equal(session.backendsOf(peer).length, db.pool, `${peer.group} is up`)
+      }
+    }
+    assert.equal(new Set(pids.values()).size, 4, 'a process per server and endpoint')
+    assert.ok([...pids.values()].every(pid => fs.existsSync(`/proc/${pid}`)), 'every process up to the last round')
+  } finally {
+    await session.close()
+  }
+  assert.deepEqual([...pids.values()].filter(pid => fs.existsSync(`/proc/${pid}`)), [], 'stopped with the session')
+  assert.deepEqual(leftovers(), [])
+})
+
 const LATENCY_TITLE = 'the latency pass: oha on /db at a share of the reference\'s capacity, in the /db ' +
   'processes after their timed runs, a V8 server\'s collector traced from its start'
 test(LATENCY_TITLE, { skip: ohaReason() ?? false }, async () => {

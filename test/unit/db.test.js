@@ -12,7 +12,7 @@ const { firstDifference } = require('../../experiments/db/check')
 const { summariseDb } = require('../../experiments/db/summary')
 const { dbRepeatability } = require('../../experiments/db/repeatability')
 const { servers, REFERENCE } = require('../../experiments/db/servers')
-const { planDb, PRESETS } = require('../../experiments/db/measure')
+const { planDb, PRESETS, connectionsAtOnce } = require('../../experiments/db/measure')
 const db = require('../../experiments/db')
 const { parseOptions } = require('../../bench')
 
@@ -272,6 +272,37 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
   assert.ok(withPass.every(step => step.gcTrace === true))
 })
 
+test('the plan in order spread: every round takes every endpoint in turn, one way then back, the passes after every round; all processes one generation', () => {
+  const chosen = servers.filter(server => server.server === 'c-libpq').slice(0, 2)
+  const pin = { client: 0, server: 1, database: 0 }
+  const db = { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'] }
+  const steps = planDb(chosen, { strace: true, kernel: true, order: 'spread', db }, pin)
+  const [first, second] = chosen.map(server => server.name)
+  assert.deepEqual(steps.filter(step => step.phase === 'db').map(step => `${step.endpoint} ${step.server.name} ${step.run}`), [
+    `db ${first} 0`, `db ${second} 0`, `fortunes ${first} 0`,
+    `fortunes ${first} 1`, `db ${second} 1`, `db ${first} 1`
+  ])
+  // the kernel and strace passes once every timed round is done, endpoint by endpoint
+  const lastTimed = steps.findLastIndex(step => step.phase === 'db')
+  assert.equal(lastTimed, 5)
+  assert.deepEqual(steps.slice(lastTimed + 1).map(step => `${step.phase} ${step.endpoint}`), [
+    'db-kernel db', 'db-kernel db', 'db-strace db', 'db-strace db', 'db-strace db', 'db-strace db',
+    'db-kernel fortunes', 'db-strace fortunes', 'db-strace fortunes'
+  ])
+  // one generation: every server process of the run is up from the first round, one per
+  // server and endpoint
+  assert.deepEqual([...new Set(steps.map(step => step.generation))], ['run'])
+  for (const step of steps.filter(step => step.phase !== 'db-strace')) {
+    assert.deepEqual(step.peers.map(peer => `${peer.endpoint} ${peer.server.name}`), [`db ${first}`, `db ${second}`, `fortunes ${first}`])
+  }
+  // order endpoint: each endpoint a generation of its own
+  const together = planDb(chosen, { order: 'endpoint', db }, pin)
+  assert.deepEqual([...new Set(together.map(step => `${step.endpoint} ${step.generation}`))], ['db db', 'fortunes fortunes'])
+  // every endpoint's pools open at once: the database's connections say so
+  assert.equal(connectionsAtOnce({ order: 'spread', db }), servers.length * db.pool * 2)
+  assert.equal(connectionsAtOnce({ order: 'endpoint', db }), servers.length * db.pool)
+})
+
 test('the default servers: every client\'s variants but its unnamed statements one at a time where it pipelines them', () => {
   const names = db.select({ only: [] }).runnable.map(server => server.name)
   assert.ok(!names.includes('c-libpq-unnamed-serial') && !names.includes('node-pg-unnamed-serial'))
@@ -285,6 +316,11 @@ test('options: bad endpoints, pools and counts are one line each; a failed cell\
   assert.throws(() => parse(['--pool', '0']), /--pool/)
   assert.throws(() => parse(['--pool', '65']), /--pool 65 is more than 64; give 1 to 64/)
   assert.throws(() => parse(['--connections', '2000']), /--connections 2000 is more than 1024/)
+  assert.throws(() => parse(['--order', 'random']), /--order must be spread or endpoint, not 'random'/)
+  // every endpoint's pools at once: the run's ceiling on database connections holds
+  assert.throws(() => parse(['--order', 'spread', '--pool', '64']),
+    /--pool 64 with --order spread holds \d+ database connections open at once, more than \d+; give --pool 21 or less, or --order endpoint/)
+  assert.equal(parse(['--order', 'spread', '--pool', '21']).order, 'spread')
   const options = parse(['--endpoints', 'fortunes,db', '--pool', '8'])
   assert.deepEqual(options.db.endpoints, ['db', 'fortunes'])
   assert.equal(options.db.pool, 8)
