@@ -109,16 +109,19 @@ function planDb (selected, options, pin) {
   // whichever statement fetched its rows
   const firsts = selected.filter(server => selected.find(other => other.server === server.server) === server)
   const reference = selected.find(server => server.name === REFERENCE) ?? null
-  const cellsOf = new Map(endpoints.map(endpoint => [endpoint, (endpoint === 'fortunes' ? firsts : selected).map(server => {
+  // the servers kept up together: the whole run's (spread) or the endpoint's
+  const cellOf = (endpoint, server) => {
     const group = `${endpoint}: ${server.name}`
-    // the servers kept up together: the whole run's (spread) or the endpoint's
     const generation = spread ? 'run' : endpoint
-    const where = { endpoint, path: ENDPOINTS[endpoint].path, blockSize: null, warmup: 0, pin, group, generation }
-    const cell = { program: server, server, ...where }
+    const { path } = ENDPOINTS[endpoint]
+    const where = { endpoint, path, blockSize: null, warmup: 0, pin, group, generation }
     // every server process with its collector traced where that costs nothing measurable
     // (processTrace), so that the latency pass can run in the /db processes
-    return { ...cell, gcTrace: true, warmupConnections: Math.max(...connections) }
-  })]))
+    const warmupConnections = Math.max(...connections)
+    return { program: server, server, ...where, gcTrace: true, warmupConnections }
+  }
+  const cellsOf = new Map(endpoints.map(endpoint =>
+    [endpoint, (endpoint === 'fortunes' ? firsts : selected).map(server => cellOf(endpoint, server))]))
   const everyCell = [...cellsOf.values()].flat()
   // Rounds of one run per server, every server started before the first and kept
   // running: the servers a table compares share the machine's drift, run for run. Each
@@ -229,9 +232,10 @@ const SERVER_STARTS = 2
 // How long a stopped server's backends may take to notice and exit.
 const BACKENDS_EXIT_MS = 5000
 
-// Every server process of a generation keeps its pool open while its rounds run.
-const connectionsAtOnce = options => servers.length * options.db.pool *
-  (options.order === 'spread' ? options.db.endpoints.length : 1)
+// Every server process of a generation keeps its pool open while its rounds run, and the
+// latency pass's traced process (processTrace) its own beside them: at most one per run.
+const connectionsAtOnce = options => options.db.pool *
+  (servers.length * (options.order === 'spread' ? options.db.endpoints.length : 1) + 1)
 
 // The run's database: started by the first step that needs it, pinned where that step
 // says, and started afresh when it has died (failure() then says how it ended). It knows
@@ -280,8 +284,9 @@ function databaseKeeper (options) {
 }
 
 // The running servers of the steps being measured, one process per server and endpoint,
-// kept until the steps move to another endpoint, with the database. A server that failed to
-// start, its check or its warm-up gets one more start before the rest of its steps fail.
+// kept until the steps move to another generation (planDb), with the database. A server that
+// failed to start, its check or its warm-up gets one more start before the rest of its steps
+// fail.
 function dbSession (options, interrupted = () => false) {
   const databases = databaseKeeper(options)
   const running = new Map()
@@ -303,7 +308,7 @@ function dbSession (options, interrupted = () => false) {
   const usable = server => server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive()
   const serverFor = async (step, note = () => {}) => {
     for (const other of [...running.values()]) if (other.generation !== generationOf(step)) await stopServer(other.key)
-    // every server of the endpoint started, checked and warmed up before its rounds
+    // every server of the generation started, checked and warmed up before its rounds
     // begin, so that no timed run has a server starting just before it
     const peers = step.peers ?? []
     for (const [i, peer] of peers.entries()) {

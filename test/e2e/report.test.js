@@ -859,6 +859,8 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     const variants = await page.$$eval('#db table.variants tbody tr th', all => all.map(th => th.textContent))
     assert.ok(variants.includes('c-libpq'), variants.join(', '))
     assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
+    // a run from before --order: each endpoint's rounds together, as it ran
+    assert.match(await page.textContent('#db'), /Each endpoint's rounds run together, its server processes stopped/)
     await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
     await assertAtAGlance(page, 'glance-db')
     assert.deepEqual(problems, [])
