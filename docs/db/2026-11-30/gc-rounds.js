@@ -1,6 +1,6 @@
 'use strict'
 // How a V8 server's collections go with its CPU per request, run by run, within one process:
-// per server and endpoint, its kept timed runs' collections per 1,000 requests (V8's
+// per server and endpoint, its ok timed runs' collections per 1,000 requests (V8's
 // --trace-gc) and CPU per request, and their Pearson r; per run, the median r.
 // Usage: node docs/db/2026-11-30/gc-rounds.js RUN.jsonl[.gz]... [--each]
 const fs = require('node:fs')

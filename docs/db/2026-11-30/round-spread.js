@@ -2,23 +2,24 @@
 // Whether a db pair moved as far as its runs' own rounds foretell: per cell, the spread of one
 // round's ratio to C within each run (the standard deviation of its log over the rounds both
 // kept), the move of the cell's figure (the median of those ratios) that this spread alone
-// would give between two runs, and the move seen; the rounds a cell would need for 90% of
-// cells to stay within 5% if that spread were all; and how the servers' own CPU per request
-// spreads over their rounds, C's and the others'.
+// would give between two runs, and the move seen; the rounds a cell that spreads as the median
+// cell does would need to stay within 5% nine times in ten; and how the servers' own CPU per
+// request spreads over their rounds, C's and the others'.
 // Usage: node docs/db/2026-11-30/round-spread.js A/results.json B/results.json
 const fs = require('node:fs')
 const { median } = require('../../../lib/stats')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
+const keyOf = (cell, server = cell.server) => `${cell.endpoint}\t${cell.connections}\t${server}`
 const cellsOf = file => new Map(JSON.parse(fs.readFileSync(file, 'utf8')).db.cells
-  .map(cell => [`${cell.endpoint}\t${cell.server}`, cell]))
+  .map(cell => [keyOf(cell), cell]))
 const deviation = values => {
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length
   return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1))
 }
 // a round's log ratio: the server's run against C's run of the same round, as the figure pairs them
 function logRatios (cells, cell) {
-  const reference = cells.get(`${cell.endpoint}\t${REFERENCE}`)
+  const reference = cells.get(keyOf(cell, REFERENCE))
   const cpuOf = (row, round) => row.serverCpu[row.rounds.indexOf(round)]
   return cell.rounds.filter(round => reference.rounds.includes(round))
     .map(round => Math.log(cpuOf(cell, round) / cpuOf(reference, round)))
@@ -61,7 +62,7 @@ for (const [key, first] of a) {
 }
 const percent = value => `${(100 * value).toFixed(1)}%`
 const spread = median(rows.map(row => row.spread))
-// 90% within 5%: a pair's difference with a deviation of ln(1.05) / 1.645
+// within 5% nine times in ten: a pair's difference with a deviation of ln(1.05) / 1.645
 const allowed = Math.log(1.05) / 1.645
 let rounds = 2
 while (Math.SQRT2 * spread * medianDeviationOf(rounds) > allowed && rounds < 100) rounds++
@@ -69,7 +70,7 @@ console.log(`${rows.length} cells with a ratio to C in both runs and 2 rounds or
 console.log(`one round's ratio to C within a run: a deviation of ${percent(spread)} (the median cell)`)
 console.log(`the figure's move between the runs: median ${percent(median(rows.map(row => row.moved)))}, ` +
   `foretold by the rounds' spread alone ${percent(median(rows.map(row => row.foretold)))}`)
-console.log(`rounds a cell needs for 90% within 5% at that spread: ${rounds}`)
+console.log(`rounds a cell at that spread needs to stay within 5% nine times in ten: ${rounds}`)
 // the servers' own CPU per request over their kept rounds, the deviation of its log
 const ownSpreads = (cells, wanted) => [...cells.values()].filter(cell => wanted(cell.server))
   .filter(cell => cell.serverCpu.length >= 2).map(cell => deviation(cell.serverCpu.map(Math.log)))
