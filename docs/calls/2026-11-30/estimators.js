@@ -1,0 +1,55 @@
+'use strict'
+// Which figure over a ladder's processes holds best between two calls runs: each variant's rung
+// against C's is, per process, its median over C's in turns with it; the run's figure is the
+// median of those over the processes. Here the median against the mean, the Hodges-Lehmann
+// estimate and the 20% trimmed mean, each rung's move between the runs, and how many held
+// within 2% (the goal). Bun's no-op is bimodal across processes (docs/calls.md), which a mean
+// would seem to suit.
+// Usage: node docs/calls/2026-11-30/estimators.js RUN-A/results.json[.gz] RUN-B/results.json[.gz]
+const fs = require('node:fs')
+const zlib = require('node:zlib')
+const { median } = require('../../../lib/stats')
+
+const load = file => {
+  const bytes = fs.readFileSync(file)
+  return JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).ladder
+}
+const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
+// the median of every pair's mean, each value with itself too (Hodges and Lehmann 1963)
+function hodgesLehmann (values) {
+  const averages = []
+  values.forEach((x, i) => values.slice(i).forEach(y => averages.push((x + y) / 2)))
+  return median(averages)
+}
+function trimmedMean (values, share = 0.2) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const cut = Math.floor(sorted.length * share)
+  return mean(sorted.slice(cut, sorted.length - cut))
+}
+const ESTIMATORS = { median, mean, 'Hodges-Lehmann': hodgesLehmann, '20% trimmed mean': trimmedMean }
+
+// each rung's ratio per process, the variant's against its partner's (C's, in turns with it)
+function processRatios (ladder) {
+  const ratios = new Map()
+  for (const row of ladder.rows) {
+    if (!row.vsC || row.pairing !== 'slices') continue
+    for (const rung of Object.keys(row.vsC)) {
+      const partner = row.partnerByProcess[rung]
+      const runs = Object.keys(row.byProcess[rung]).filter(run => run in partner)
+      ratios.set(`${row.variant} ${rung}`, runs.map(run => row.byProcess[rung][run] / partner[run]))
+    }
+  }
+  return ratios
+}
+
+const [a, b] = process.argv.slice(2).map(file => processRatios(load(file)))
+for (const [name, estimate] of Object.entries(ESTIMATORS)) {
+  const moves = [...a].filter(([key, values]) => values.length >= 4 && b.get(key)?.length >= 4)
+    .map(([key, values]) => ({ key, move: Math.abs(estimate(b.get(key)) / estimate(values) - 1) }))
+  const above = moves.filter(({ move }) => move > 0.02)
+  const percent = value => `${(100 * value).toFixed(1)}%`
+  console.log(`${name}: ${moves.length - above.length} of ${moves.length} within 2%, median move ` +
+    `${percent(median(moves.map(({ move }) => move)))}, largest ` +
+    `${percent(Math.max(...moves.map(({ move }) => move)))}; above 2%: ` +
+    above.map(({ key, move }) => `${key} ${percent(move)}`).join(', '))
+}
