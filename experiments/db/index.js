@@ -7,7 +7,7 @@
 const path = require('node:path')
 const { UsageError, wholeNumber, makeDirs } = require('../../lib/options')
 const { pickRows, recordedRows } = require('../../lib/rows')
-const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
+const { rerunArgs, skipRow, choiceRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { shellQuote } = require('../../lib/pipeline')
@@ -99,25 +99,14 @@ const rows = [
     stored: [value => PLACEMENTS.includes(value), PLACEMENTS.join(' or ')],
     rerun: true
   },
-  {
+  choiceRow({
     name: 'order',
-    type: 'string',
-    metavar: 'HOW',
-    takes: ORDERS.join(' or '),
+    choices: ORDERS,
     help: [
-      'when each endpoint\'s rounds run: spread, every round taking every endpoint in turn (all',
-      'server processes up at once); or endpoint, each endpoint\'s rounds together (default {default})'
-    ],
-    parse: text => {
-      if (!ORDERS.includes(text)) {
-        throw new UsageError(`--order must be ${ORDERS.join(' or ')}, not '${text}'`)
-      }
-      return text
-    },
-    preset: { default: 'endpoint', quick: 'endpoint' },
-    stored: [value => ORDERS.includes(value), ORDERS.join(' or ')],
-    rerun: true
-  },
+      'when each endpoint\'s rounds run: endpoint, each endpoint\'s rounds together (default); or',
+      'spread, every round taking every endpoint in turn, all server processes up at once'
+    ]
+  }),
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
   skipRow('latency', 'skip the latency pass (oha on /db at a fixed rate: latency, CPU and GC per request)')

@@ -311,7 +311,7 @@ test('a resumed db run from before --order goes on with each endpoint\'s rounds 
   assert.equal(order, 'endpoint')
   assert.equal(storedProblem(older), null)
   assert.equal(resumedOptions(older).order, 'endpoint')
-  assert.match(storedProblem({ ...older, order: 'random' }), /^has options\.order "random", not spread or endpoint$/)
+  assert.match(storedProblem({ ...older, order: 'random' }), /^has options\.order "random", not endpoint or spread$/)
 })
 
 test('the default servers: every client\'s variants but its unnamed statements one at a time where it pipelines them', () => {
@@ -327,7 +327,7 @@ test('options: bad endpoints, pools and counts are one line each; a failed cell\
   assert.throws(() => parse(['--pool', '0']), /--pool/)
   assert.throws(() => parse(['--pool', '65']), /--pool 65 is more than 64; give 1 to 64/)
   assert.throws(() => parse(['--connections', '2000']), /--connections 2000 is more than 1024/)
-  assert.throws(() => parse(['--order', 'random']), /--order must be spread or endpoint, not 'random'/)
+  assert.throws(() => parse(['--order', 'random']), /--order must be endpoint or spread, not 'random'/)
   // every endpoint's pools at once: the run's ceiling on database connections holds
   assert.throws(() => parse(['--order', 'spread', '--pool', '64']),
     /--pool 64 with --order spread may hold up to 4096 database connections open at once, more than 1408; give --pool 22 or less, or --order endpoint/)
