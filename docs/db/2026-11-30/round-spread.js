@@ -17,8 +17,10 @@ const deviation = values => {
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length
   return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1))
 }
-// a round's log ratio: the server's run against C's run of the same round, as the figure pairs them
+// a round's log ratio as the figure pairs them: against C's run in turns with it (placement
+// interleaved), else against C's run of the same round
 function logRatios (cells, cell) {
+  if (cell.inTurns) return cell.serverCpu.map((cpu, i) => Math.log(cpu / cell.partnerServerCpu[i]))
   const reference = cells.get(keyOf(cell, REFERENCE))
   const cpuOf = (row, round) => row.serverCpu[row.rounds.indexOf(round)]
   return cell.rounds.filter(round => reference.rounds.includes(round))
