@@ -220,7 +220,9 @@ test('a session starts every server of an endpoint before its rounds, keeps them
   assert.deepEqual(leftovers(), [])
 })
 
-test('order spread: every round takes every endpoint in turn, in processes per server and endpoint kept up from the first round to the last', async () => {
+const SPREAD_TITLE = 'order spread: every round takes every endpoint in turn, in processes per server ' +
+  'and endpoint kept up from the first round to the last'
+test(SPREAD_TITLE, async () => {
   const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
   fs.mkdirSync(path.join(runDir, 'strace'))
   const db = { ...PRESETS.quick, runs: 2, endpoints: ['db', 'queries'], warmup: { min: 1, max: 1 } }

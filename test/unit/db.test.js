@@ -273,13 +273,16 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
   assert.ok(withPass.every(step => step.gcTrace === true))
 })
 
-test('the plan in order spread: every round takes every endpoint in turn, one way then back, the passes after every round; all processes one generation', () => {
+const SPREAD_PLAN = 'the plan in order spread: every round takes every endpoint in turn, one way then ' +
+  'back, the passes after every round; all processes one generation'
+test(SPREAD_PLAN, () => {
   const chosen = servers.filter(server => server.server === 'c-libpq').slice(0, 2)
   const pin = { client: 0, server: 1, database: 0 }
   const db = { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'] }
   const steps = planDb(chosen, { strace: true, kernel: true, order: 'spread', db }, pin)
   const [first, second] = chosen.map(server => server.name)
-  assert.deepEqual(steps.filter(step => step.phase === 'db').map(step => `${step.endpoint} ${step.server.name} ${step.run}`), [
+  const timed = steps.filter(step => step.phase === 'db')
+  assert.deepEqual(timed.map(step => `${step.endpoint} ${step.server.name} ${step.run}`), [
     `db ${first} 0`, `db ${second} 0`, `fortunes ${first} 0`,
     `fortunes ${first} 1`, `db ${second} 1`, `db ${first} 1`
   ])
@@ -294,11 +297,13 @@ test('the plan in order spread: every round takes every endpoint in turn, one wa
   // server and endpoint
   assert.deepEqual([...new Set(steps.map(step => step.generation))], ['run'])
   for (const step of steps.filter(step => step.phase !== 'db-strace')) {
-    assert.deepEqual(step.peers.map(peer => `${peer.endpoint} ${peer.server.name}`), [`db ${first}`, `db ${second}`, `fortunes ${first}`])
+    assert.deepEqual(step.peers.map(peer => `${peer.endpoint} ${peer.server.name}`),
+      [`db ${first}`, `db ${second}`, `fortunes ${first}`])
   }
   // order endpoint: each endpoint a generation of its own
   const together = planDb(chosen, { order: 'endpoint', db }, pin)
-  assert.deepEqual([...new Set(together.map(step => `${step.endpoint} ${step.generation}`))], ['db db', 'fortunes fortunes'])
+  const generations = new Set(together.map(step => `${step.endpoint} ${step.generation}`))
+  assert.deepEqual([...generations], ['db db', 'fortunes fortunes'])
   // every endpoint's pools open at once: the database's connections say so
   // (and the latency pass's traced process beside them)
   assert.equal(connectionsAtOnce({ order: 'spread', db }), (servers.length * 2 + 1) * db.pool)
@@ -330,7 +335,8 @@ test('options: bad endpoints, pools and counts are one line each; a failed cell\
   assert.throws(() => parse(['--order', 'random']), /--order must be endpoint or spread, not 'random'/)
   // every endpoint's pools at once: the run's ceiling on database connections holds
   assert.throws(() => parse(['--order', 'spread', '--pool', '64']),
-    /--pool 64 with --order spread may hold up to 4096 database connections open at once, more than 1408; give --pool 22 or less, or --order endpoint/)
+    new RegExp('--pool 64 with --order spread may hold up to 4096 database connections open at once, ' +
+      'more than 1408; give --pool 22 or less, or --order endpoint'))
   assert.equal(parse(['--order', 'spread', '--pool', '22']).order, 'spread')
   assert.equal(parse(['--pool', '64']).order, 'endpoint')
   const options = parse(['--endpoints', 'fortunes,db', '--pool', '8'])
