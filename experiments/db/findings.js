@@ -3,7 +3,9 @@
 // side of a query costs against C with libpq, what the database's side costs, what
 // prepared statements and pipelining change, and the syscalls per request against the
 // floor the protocol allows.
-const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
+const {
+  formatNumber, formatSigned, formatPercent, listJoin, roundsText
+} = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
 const { steadinessFindings } = require('../../lib/report/steady')
 
@@ -21,6 +23,40 @@ function variantRange (db, question, endpoint, lead, what) {
   return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} of ${what}; each client's, with its interval, is in the table of variants.`
 }
 
+// The machine's own speed through the run (summary.js machineSpeed), per endpoint: which rounds
+// were calm (within CALM_SHARE of the servers' own medians) and how far the rounds' offsets
+// spread. An endpoint whose rounds were calm but for a quarter or fewer held: one slow round
+// is each cell's median's to absorb.
+const CALM_SHARE = 0.05
+const CALM_MOST = 0.75
+const signedPercent = ratio => {
+  const whole = Math.round(100 * ratio)
+  return whole === 0 ? '0%' : `${formatSigned(whole)}%`
+}
+function machineSpeed (db) {
+  const groups = db.machineSpeed ?? []
+  if (groups.length === 0) return null
+  const severalConnections = new Set(groups.map(group => group.connections)).size > 1
+  let moved = false
+  const parts = groups.map(({ endpoint, connections, rounds }) => {
+    const offsets = rounds.map(round => round.offset)
+    const calm = rounds.map((round, i) => (Math.abs(round.offset) <= CALM_SHARE ? i + 1 : null))
+      .filter(number => number !== null)
+    const held = calm.length >= CALM_MOST * rounds.length
+    moved = moved || !held
+    const where = `/${endpoint}${severalConnections ? ` at ${connections} connections` : ''}`
+    return `${where} ${held ? 'held' : 'moved'}, ${calm.length} of ${rounds.length} rounds calm ` +
+      `(${roundsText(calm)}), from ${signedPercent(Math.min(...offsets))} to ` +
+      signedPercent(Math.max(...offsets))
+  })
+  return 'The machine\'s own speed through the run, as the servers show it together (a round: the ' +
+    'median server\'s CPU per request in it against the server\'s own median; calm within ' +
+    `±${formatPercent(CALM_SHARE)}): ${parts.join('; ')}.` + (moved
+    ? ' A busy host does not slow every server alike, so a ratio to C from rounds that moved ' +
+      'is the host\'s as much as the server\'s (docs/db.md).'
+    : '')
+}
+
 const DB_FINDINGS = [
   function steadiness (db) {
     const lines = steadinessFindings(db.cells, cell => `${cell.server} /${cell.endpoint}`)
@@ -28,6 +64,7 @@ const DB_FINDINGS = [
     if (spread.length) lines.push(`The server's CPU per request varies by ${formatNumber(median(spread))}% between the runs of its process at the median cell (standard deviation over the mean, ${spread.length} cells); what varies between processes shows only between runs (analyse.js A B).`)
     return lines.length ? lines.join(' ') : null
   },
+  machineSpeed,
   // the variants' questions in a sentence each, their range over the clients; each
   // client's ratios with intervals are in the page's table of variants
   function preparedStatements (db) {
@@ -50,4 +87,4 @@ function findings (sets) {
   return sets.filter(set => set.results.db).flatMap(set => DB_FINDINGS.map(finding => finding(set.results.db)).filter(Boolean).map(text => ({ set: set.label, text })))
 }
 
-module.exports = { findings }
+module.exports = { findings, machineSpeed }

@@ -63,6 +63,9 @@ const MEANING = {
     'split by the time each load ran',
   serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
+  machineSpeed: 'per endpoint and connections, each round\'s offset: the median over the servers ' +
+    'of a server\'s CPU per request in that round against its own median over the rounds (every ok ' +
+    'run, warm-up included): where the servers grew dearer together, the host was busier',
   latency: `oha on /db at fixed rates, the same for every server (shares of what ${REFERENCE} ` +
     `answered at the end of its warm-up there, wrk at the most connections), ${LATENCY_WORDS.onSchedule}, ` +
     `oha on the database's CPU: ${LATENCY_WORDS.fromIntended}; one run per client (its first variant), ` +
@@ -136,8 +139,42 @@ function summariseDb (records, context) {
     // the latency pass: oha on /db at fixed rates (null without it)
     latency,
     variants: variantDifferences(cells, against),
-    repeatability: dbHalves(cells)
+    repeatability: dbHalves(cells),
+    machineSpeed: machineSpeedByRound(runs)
   }
+}
+
+// The machine's own speed, round by round: every server runs the same code in each round of
+// its endpoint, so a round that found the servers dearer together found the host busier
+// (cache, memory bandwidth, a shared core), though no steal or foreign CPU time shows. Per
+// endpoint and connections, each round's offset: the median, over the servers with two rounds
+// or more, of the server's CPU per request in that round against its own median over the
+// rounds. Every ok run counts, warm-up and drift included: a server's steady state is its own
+// question, the machine's speed is this one. [{ endpoint, connections, rounds: [{ round,
+// offset, servers }] }], rounds in the order they ran.
+function machineSpeedByRound (runs) {
+  const groups = new Map()
+  for (const run of runs.filter(each => each.ok && each.wrk?.requests > 0)) {
+    const key = `${run.endpoint}\t${run.connections}`
+    if (!groups.has(key)) groups.set(key, new Map())
+    const byServer = groups.get(key)
+    if (!byServer.has(run.program)) byServer.set(run.program, new Map())
+    byServer.get(run.program).set(run.run, Math.log(serverCpuPerRequest(run)))
+  }
+  return [...groups].map(([key, byServer]) => {
+    const [endpoint, connections] = key.split('\t')
+    const deviations = new Map()
+    for (const byRound of byServer.values()) {
+      if (byRound.size < 2) continue
+      const own = median([...byRound.values()])
+      for (const [round, value] of byRound) {
+        deviations.set(round, [...(deviations.get(round) ?? []), value - own])
+      }
+    }
+    const rounds = [...deviations].sort((a, b) => a[0] - b[0])
+      .map(([round, each]) => ({ round, offset: Math.exp(median(each)) - 1, servers: each.length }))
+    return { endpoint, connections: Number(connections), rounds }
+  }).filter(group => group.rounds.length >= 2)
 }
 
 const queriesOf = endpoint => ENDPOINTS[endpoint]?.rows ?? 1
@@ -259,4 +296,6 @@ function difference (question, better, other, against) {
   }
 }
 
-module.exports = { summariseDb, PARTS, CLIENT_BOUND_SHARE, rateOf, ratioOf, serverShare }
+module.exports = {
+  summariseDb, machineSpeedByRound, PARTS, CLIENT_BOUND_SHARE, rateOf, ratioOf, serverShare
+}

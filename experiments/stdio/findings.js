@@ -3,7 +3,9 @@
 // asks (what a read costs, by runtime, against C; where it goes; then the rest), each
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
-const { sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin } = require('../../lib/report/format')
+const {
+  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText
+} = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
@@ -86,7 +88,7 @@ function machineSpeed (set) {
     const spread = (Math.max(...values) - Math.min(...values)) / middle
     parts.push(`at ${sizeName(blockSize)} ${formatNumber(Math.min(...values))} to ${ns(Math.max(...values))} ` +
       `across ${rounds.length} rounds, a spread of ${formatPercent(spread)} of its median (${ns(middle)}), ` +
-      `calm (within ±${formatPercent(CALM_SHARE)} of it): ${calmText(calm)}`)
+      `calm (within ±${formatPercent(CALM_SHARE)} of it): ${roundsText(calm)}`)
     moved = moved || spread > 2 * CALM_SHARE
   }
   if (parts.length === 0) return null
@@ -95,19 +97,6 @@ function machineSpeed (set) {
   return `The machine's own speed ${moved ? 'moved' : 'held'} through the run, as C's rounds show, ` +
     `which run the same code each time: C's read took ${parts.join('; ')}.` +
     (paired ? PAIRED_SPEED_NOTE : '')
-}
-
-const calmText = calm => (calm.length ? `round${calm.length === 1 ? '' : 's'} ${rangesText(calm)}` : 'none')
-
-// [1, 2, 3, 5, 7, 8] → "1–3, 5, 7–8"
-function rangesText (indices) {
-  const ranges = []
-  for (const index of indices) {
-    const last = ranges.at(-1)
-    if (last && index === last[1] + 1) last[1] = index
-    else ranges.push([index, index])
-  }
-  return ranges.map(([from, to]) => (from === to ? `${from}` : `${from}–${to}`)).join(', ')
 }
 
 // 2. The answer: each runtime's fastest reader, over C per read, at the smallest size.

@@ -94,6 +94,20 @@ function jsonForScript (value) {
     .replace(/\u2029/g, '\\u2029')
 }
 
+// Rounds by their numbers, runs of them as ranges: [1, 2, 3, 5, 7, 8] → "rounds 1–3, 5, 7–8";
+// [] → "none"
+function roundsText (numbers) {
+  if (numbers.length === 0) return 'none'
+  const ranges = []
+  for (const number of numbers) {
+    const last = ranges.at(-1)
+    if (last && number === last[1] + 1) last[1] = number
+    else ranges.push([number, number])
+  }
+  const text = ranges.map(([from, to]) => (from === to ? `${from}` : `${from}–${to}`)).join(', ')
+  return `round${numbers.length === 1 ? '' : 's'} ${text}`
+}
+
 // Markdown renders inline HTML and splits table cells on '|'.
 function escapeMarkdown (value) {
   return String(value ?? '')
@@ -124,6 +138,7 @@ module.exports = {
   formatShare,
   formatRatio,
   listJoin,
+  roundsText,
   escapeHtml,
   jsonForScript,
   escapeMarkdown,

@@ -36,3 +36,69 @@ test('a run whose shares were taken in turns with C says the machine moved both 
   set.results.headline.cells.push({ program: 'node-sync', blockSize: 256, pairing: 'slices' })
   assert.match(speed(set), /Each share of C was taken in turns with a run of C, so whatever moved C moved both sides of it\.$/)
 })
+
+// The db experiment's: every server's rounds together (experiments/db/summary.js), each
+// round's offset the median over the servers of its CPU per request against their own median.
+const { machineSpeedByRound } = require('../../experiments/db/summary')
+const dbFindings = require('../../experiments/db/findings')
+
+// one ok wrk run of `program` in round `run`: `us` µs of server CPU a request, 1,000 requests
+function dbRun (program, run, us, { endpoint = 'db', connections = 64, ok = true } = {}) {
+  const server = { cpuNs: us * 1e6 }
+  return { phase: 'db', program, endpoint, connections, run, ok, wrk: { requests: 1000 }, server }
+}
+
+test('db: a round that found every server dearer is the machine\'s; one server alone is not', () => {
+  // three servers, four rounds: in round 2 all three cost 20% more; in round 3 only c does
+  const runs = []
+  for (const [program, us] of [['c', 10], ['node', 30], ['bun', 20]]) {
+    for (let round = 0; round < 4; round++) {
+      const busy = round === 2 ? 1.2 : 1
+      const alone = round === 3 && program === 'c' ? 1.5 : 1
+      runs.push(dbRun(program, round, us * busy * alone))
+    }
+  }
+  // a failed run and a server with a single run count for nothing
+  runs.push(dbRun('deno', 0, 99), dbRun('node', 4, 1, { ok: false }))
+  const [group] = machineSpeedByRound(runs)
+  assert.equal(group.endpoint, 'db')
+  assert.equal(group.connections, 64)
+  assert.deepEqual(group.rounds.map(round => round.round), [0, 1, 2, 3])
+  assert.deepEqual(group.rounds.map(round => round.servers), [3, 3, 3, 3])
+  // node's and bun's own medians are their quiet figures, c's 1.1 of its: round 2 is +20% for
+  // two servers of three, round 3's 50% is c's alone, and the median leaves it out
+  const offsets = group.rounds.map(round => Number(round.offset.toFixed(3)))
+  assert.deepEqual(offsets, [0, 0, 0.2, 0])
+})
+
+// eight rounds of /db, one (the fourth) 15% dearer
+const DB_OFFSETS = [0, 0.01, -0.02, 0.15, 0, 0.01, 0.02, -0.01]
+test('db: per endpoint, whether the machine held, which rounds were calm, how far', () => {
+  const rounds = offsets => offsets.map((offset, round) => ({ round, offset, servers: 3 }))
+  const db = {
+    machineSpeed: [
+      { endpoint: 'db', connections: 64, rounds: rounds(DB_OFFSETS) },
+      { endpoint: 'queries', connections: 64, rounds: rounds([0, 0.2, 0.12, -0.08]) }
+    ]
+  }
+  assert.equal(dbFindings.machineSpeed(db), 'The machine\'s own speed through the run, as the ' +
+    'servers show it together (a round: the median server\'s CPU per request in it against the ' +
+    'server\'s own median; calm within ±5%): /db held, 7 of 8 rounds calm (rounds 1–3, 5–8), ' +
+    'from −2% to +15%; /queries moved, 1 of 4 rounds calm (round 1), from −8% to +20%. A busy ' +
+    'host does not slow every server alike, so a ratio to C from rounds that moved is the ' +
+    'host\'s as much as the server\'s (docs/db.md).')
+  db.machineSpeed.pop()
+  assert.doesNotMatch(dbFindings.machineSpeed(db), /busy host/)
+  assert.equal(dbFindings.machineSpeed({ machineSpeed: [] }), null)
+  // a run from before the probe has none
+  assert.equal(dbFindings.machineSpeed({}), null)
+})
+
+test('db: several connection counts are told apart', () => {
+  const rounds = [{ round: 0, offset: 0, servers: 2 }, { round: 1, offset: 0, servers: 2 }]
+  const text = dbFindings.machineSpeed({
+    machineSpeed: [16, 64].map(connections => ({ endpoint: 'db', connections, rounds }))
+  })
+  assert.match(text, /\/db at 16 connections held, 2 of 2 rounds calm \(rounds 1–2\), from 0% to 0%/)
+  assert.match(text, /; \/db at 64 connections held/)
+})
