@@ -1,0 +1,28 @@
+'use strict'
+// Within one run: each server's CPU per request in the rounds the machine's speed calls calm
+// (the db page's finding: within ±5% of the servers' own medians) against the other rounds.
+// Usage: node docs/db/2026-11-30/busy-rounds.js RUN-DIR [ENDPOINT, default db]
+const fs = require('node:fs')
+const path = require('node:path')
+const { summariseDb } = require('../../../experiments/db/summary')
+const { median } = require('../../../lib/stats')
+
+const [dir, endpoint = 'db'] = process.argv.slice(2)
+const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
+  .map(line => JSON.parse(line)).filter(record => !record.superseded)
+const db = summariseDb(records, JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8')))
+const group = db.machineSpeed.find(each => each.endpoint === endpoint)
+const calm = new Set(group.rounds.filter(round => Math.abs(round.offset) <= 0.05).map(round => round.round))
+const runs = records.filter(record => record.phase === 'db' && record.ok && record.endpoint === endpoint)
+const perRequest = run => run.server.cpuNs / run.wrk.requests / 1000
+console.log(`${path.basename(dir)} /${endpoint}: ${calm.size} calm rounds of ${group.rounds.length}; ` +
+  'each server\'s median µs a request in them, in the others, and the difference')
+for (const server of new Set(runs.map(run => run.program))) {
+  const mine = runs.filter(run => run.program === server)
+  const [quiet, busy] = [mine.filter(run => calm.has(run.run)), mine.filter(run => !calm.has(run.run))]
+    .map(some => some.map(perRequest))
+  if (quiet.length === 0 || busy.length === 0) continue
+  const change = 100 * (median(busy) / median(quiet) - 1)
+  console.log(`  ${server.padEnd(34)} ${median(quiet).toFixed(1).padStart(6)}  ${median(busy).toFixed(1).padStart(6)}  ` +
+    `${change >= 0 ? '+' : ''}${change.toFixed(1)}%`)
+}

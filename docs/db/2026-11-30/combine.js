@@ -1,0 +1,21 @@
+'use strict'
+// As if a run had two processes a cell: two runs' figures for each cell (the geometric mean of
+// their ratios to C) against two other runs', and how many cells agree within 5%.
+// Usage: node docs/db/2026-11-30/combine.js A/results.json+B/results.json C/results.json+D/results.json
+const fs = require('node:fs')
+
+const figuresOf = file => new Map(JSON.parse(fs.readFileSync(file, 'utf8')).db.cells
+  .filter(cell => cell.serverVsReference?.estimate)
+  .map(cell => [`/${cell.endpoint} ${cell.server}`, Math.log(cell.serverVsReference.estimate)]))
+function combined (files) {
+  const runs = files.map(figuresOf)
+  const out = new Map()
+  for (const key of runs[0].keys()) {
+    const logs = runs.map(run => run.get(key))
+    if (logs.every(value => value !== undefined)) out.set(key, logs.reduce((sum, value) => sum + value, 0) / logs.length)
+  }
+  return out
+}
+const [a, b] = process.argv.slice(2).map(side => combined(side.split('+')))
+const moves = [...a].filter(([key]) => b.has(key)).map(([key, value]) => Math.abs(b.get(key) - value))
+console.log(`${moves.filter(move => move <= Math.log(1.05)).length} of ${moves.length} cells within 5%`)
