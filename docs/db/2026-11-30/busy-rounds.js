@@ -1,6 +1,7 @@
 'use strict'
 // Within one run: each server's CPU per request in the rounds the machine's speed calls calm
-// (the db page's finding: within ±5% of the servers' own medians) against the other rounds.
+// (the db page's finding: within ±5% of the servers' own medians) against the rounds that found
+// the servers dearer together (above +5%); the rounds below −5% are left out.
 // Usage: node docs/db/2026-11-30/busy-rounds.js RUN-DIR [ENDPOINT, default db]
 const fs = require('node:fs')
 const path = require('node:path')
@@ -12,14 +13,15 @@ const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n')
   .map(line => JSON.parse(line)).filter(record => !record.superseded)
 const db = summariseDb(records, JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8')))
 const group = db.machineSpeed.find(each => each.endpoint === endpoint)
-const calm = new Set(group.rounds.filter(round => Math.abs(round.offset) <= 0.05).map(round => round.round))
+const roundsWhere = test => new Set(group.rounds.filter(round => test(round.offset)).map(round => round.round))
+const [calm, dearer] = [roundsWhere(offset => Math.abs(offset) <= 0.05), roundsWhere(offset => offset > 0.05)]
 const runs = records.filter(record => record.phase === 'db' && record.ok && record.endpoint === endpoint)
 const perRequest = run => run.server.cpuNs / run.wrk.requests / 1000
-console.log(`${path.basename(dir)} /${endpoint}: ${calm.size} calm rounds of ${group.rounds.length}; ` +
-  'each server\'s median µs a request in them, in the others, and the difference')
+console.log(`${path.basename(dir)} /${endpoint}: ${calm.size} calm rounds of ${group.rounds.length}, ` +
+  `${dearer.size} dearer; each server's median µs a request in the calm ones, in the dearer, and the difference`)
 for (const server of new Set(runs.map(run => run.program))) {
   const mine = runs.filter(run => run.program === server)
-  const [quiet, busy] = [mine.filter(run => calm.has(run.run)), mine.filter(run => !calm.has(run.run))]
+  const [quiet, busy] = [mine.filter(run => calm.has(run.run)), mine.filter(run => dearer.has(run.run))]
     .map(some => some.map(perRequest))
   if (quiet.length === 0 || busy.length === 0) continue
   const change = 100 * (median(busy) / median(quiet) - 1)
