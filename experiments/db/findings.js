@@ -23,10 +23,11 @@ function variantRange (db, question, endpoint, lead, what) {
   return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} of ${what}; each client's, with its interval, is in the table of variants.`
 }
 
-// The machine's own speed through the run (summary.js machineSpeed), per endpoint: which rounds
-// were calm (within CALM_SHARE of the servers' own medians) and how far the rounds' offsets
-// spread. An endpoint whose rounds were calm but for a quarter or fewer held: one slow round
-// is each cell's median's to absorb.
+// The machine's own speed through the run (summary.js machineSpeedByRound), per endpoint:
+// which rounds were calm (within CALM_SHARE of the servers' own medians) and how far the
+// rounds' offsets spread. An endpoint whose rounds were calm but for a quarter or fewer held:
+// one slow round is each cell's median's to absorb. The more rounds were slow, the higher the
+// servers' medians, so quiet rounds can read as cheaper.
 const CALM_SHARE = 0.05
 const CALM_MOST = 0.75
 const signedPercent = ratio => {
@@ -40,8 +41,9 @@ function machineSpeed (db) {
   let moved = false
   const parts = groups.map(({ endpoint, connections, rounds }) => {
     const offsets = rounds.map(round => round.offset)
-    const calm = rounds.map((round, i) => (Math.abs(round.offset) <= CALM_SHARE ? i + 1 : null))
-      .filter(number => number !== null)
+    // rounds by the numbers the page gives them, counted from 1
+    const calm = rounds.filter(round => Math.abs(round.offset) <= CALM_SHARE)
+      .map(round => round.round + 1)
     const held = calm.length >= CALM_MOST * rounds.length
     moved = moved || !held
     const where = `/${endpoint}${severalConnections ? ` at ${connections} connections` : ''}`

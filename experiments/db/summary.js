@@ -140,7 +140,8 @@ function summariseDb (records, context) {
     latency,
     variants: variantDifferences(cells, against),
     repeatability: dbHalves(cells),
-    machineSpeed: machineSpeedByRound(runs)
+    // runs from before rounds numbered each cell's runs apart: no round was shared
+    machineSpeed: inRounds ? machineSpeedByRound(runs) : []
   }
 }
 
@@ -149,8 +150,9 @@ function summariseDb (records, context) {
 // (cache, memory bandwidth, a shared core), though no steal or foreign CPU time shows. Per
 // endpoint and connections, each round's offset: the median, over the servers with two rounds
 // or more, of the server's CPU per request in that round against its own median over the
-// rounds. Every ok run counts, warm-up and drift included: a server's steady state is its own
-// question, the machine's speed is this one. [{ endpoint, connections, rounds: [{ round,
+// rounds; a round that fewer than two servers ran says nothing of the machine. Every ok run
+// counts, warm-up and drift included: a server's steady state is its own question, the
+// machine's speed is this one. [{ endpoint, connections, rounds: [{ round,
 // offset, servers }] }], rounds in the order they ran.
 function machineSpeedByRound (runs) {
   const groups = new Map()
@@ -172,6 +174,7 @@ function machineSpeedByRound (runs) {
       }
     }
     const rounds = [...deviations].sort((a, b) => a[0] - b[0])
+      .filter(([, each]) => each.length >= 2)
       .map(([round, each]) => ({ round, offset: Math.exp(median(each)) - 1, servers: each.length }))
     return { endpoint, connections: Number(connections), rounds }
   }).filter(group => group.rounds.length >= 2)

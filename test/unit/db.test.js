@@ -182,6 +182,15 @@ test('a run in rounds: each cell against the reference round by round, so that a
   const before = summariseDb(records, { options: { db: PRESETS.default } }).cells.find(cell => cell.server === 'just-pg-prepared-pipelined')
   assert.ok(before.serverVsReference.low < 0.8 && before.serverVsReference.high > 1.5, JSON.stringify(before.serverVsReference))
   assert.equal(before.halves.vsReference, null)
+  // the drift is the machine's speed: both servers' rounds 1.5 apart, each side of their own
+  // medians (√1.5 from either, on a log scale) in the same rounds; the runs cell after cell
+  // shared no rounds, and say nothing
+  const offsets = inRounds.machineSpeed[0].rounds.map(round => round.offset)
+  const expected = [1 / Math.sqrt(1.5) - 1, Math.sqrt(1.5) - 1]
+  for (const [i, offset] of offsets.entries()) {
+    assert.ok(Math.abs(offset - expected[i % 2]) < 0.01, `${offsets}`)
+  }
+  assert.deepEqual(summariseDb(records, { options: { db: PRESETS.default } }).machineSpeed, [])
   const twice = dbRepeatability(inRounds, inRounds)
   assert.deepEqual([twice.vsReference.within, twice.vsReference.total, twice.vsReference.met], [1, 1, true])
 })

@@ -58,8 +58,11 @@ test('db: a round that found every server dearer is the machine\'s; one server a
       runs.push(dbRun(program, round, us * busy * alone))
     }
   }
-  // a failed run and a server with a single run count for nothing
+  // a failed run, a run that answered nothing, a server with a single run and a round that one
+  // server ran alone count for nothing
   runs.push(dbRun('deno', 0, 99), dbRun('node', 4, 1, { ok: false }))
+  runs.push({ ...dbRun('bun', 4, 1), wrk: { requests: 0 } })
+  runs.push(dbRun('c', 5, 30))
   const [group] = machineSpeedByRound(runs)
   assert.equal(group.endpoint, 'db')
   assert.equal(group.connections, 64)
@@ -87,6 +90,11 @@ test('db: per endpoint, whether the machine held, which rounds were calm, how fa
     'from −2% to +15%; /queries moved, 1 of 4 rounds calm (round 1), from −8% to +20%. A busy ' +
     'host does not slow every server alike, so a ratio to C from rounds that moved is the ' +
     'host\'s as much as the server\'s (docs/db.md).')
+  // rounds named by their numbers, one missing between them
+  const gapped = [0, 1, 3].map(round => ({ round, offset: 0, servers: 3 }))
+  const gappedRun = { machineSpeed: [{ endpoint: 'db', connections: 64, rounds: gapped }] }
+  const gappedText = dbFindings.machineSpeed(gappedRun)
+  assert.match(gappedText, /3 of 3 rounds calm \(rounds 1–2, 4\)/)
   db.machineSpeed.pop()
   assert.doesNotMatch(dbFindings.machineSpeed(db), /busy host/)
   assert.equal(dbFindings.machineSpeed({ machineSpeed: [] }), null)
