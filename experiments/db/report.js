@@ -179,10 +179,20 @@ function dbSection (data) {
   const orderText = first.order === 'spread'
     ? 'Every round takes each endpoint in turn, every server process up from the first round to the last'
     : 'Each endpoint\'s rounds run together, its server processes stopped before the next endpoint\'s start'
+  const serverPin = first.pin?.server ?? '?'
+  const pinnedText = first.placement === 'interleaved'
+    ? `each server is pinned to CPU ${serverPin}, where every timed run of it takes turns with a run of ` +
+      `${first.reference} in slices of 50 ms (both wrks stopped and continued in turn, the servers never)`
+    : `the server is pinned alone to CPU ${serverPin}`
+  const methodText = 'Every server\'s answers to /db, /queries and /fortunes were checked against the ' +
+    'database\'s rows and TechEmpower\'s exact fortunes page before it was timed. ' +
+    `${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; ` +
+    `${pinnedText}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix ` +
+    `socket. ${orderText}.`
   return html`<section id="db">
     <h2>What a database query costs: servers answering from PostgreSQL</h2>
     ${leadFindings(data.findings, data.compare)}
-    <p class="note">Every server's answers to /db, /queries and /fortunes were checked against the database's rows and TechEmpower's exact fortunes page before it was timed. ${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; ${first.placement === 'interleaved' ? html`each server is pinned to CPU ${first.pin?.server ?? '?'}, where every timed run of it takes turns with a run of ${first.reference} in slices of 50 ms (both wrks stopped and continued in turn, the servers never)` : html`the server is pinned alone to CPU ${first.pin?.server ?? '?'}`}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix socket. ${orderText}.
+    <p class="note">${methodText}
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
