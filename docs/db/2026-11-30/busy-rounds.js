@@ -25,6 +25,6 @@ for (const server of new Set(runs.map(run => run.program))) {
     .map(some => some.map(perRequest))
   if (quiet.length === 0 || busy.length === 0) continue
   const change = 100 * (median(busy) / median(quiet) - 1)
-  console.log(`  ${server.padEnd(34)} ${median(quiet).toFixed(1).padStart(6)}  ${median(busy).toFixed(1).padStart(6)}  ` +
-    `${change >= 0 ? '+' : ''}${change.toFixed(1)}%`)
+  const us = values => median(values).toFixed(1).padStart(6)
+  console.log(`  ${server.padEnd(34)} ${us(quiet)}  ${us(busy)}  ${change >= 0 ? '+' : ''}${change.toFixed(1)}%`)
 }

@@ -12,7 +12,8 @@ function combined (files) {
   const out = new Map()
   for (const key of runs[0].keys()) {
     const logs = runs.map(run => run.get(key))
-    if (logs.every(value => value !== undefined)) out.set(key, logs.reduce((sum, value) => sum + value, 0) / logs.length)
+    if (logs.some(value => value === undefined)) continue
+    out.set(key, logs.reduce((sum, value) => sum + value, 0) / logs.length)
   }
   return out
 }
