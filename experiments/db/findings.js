@@ -4,7 +4,7 @@
 // prepared statements and pipelining change, and the syscalls per request against the
 // floor the protocol allows.
 const {
-  formatNumber, formatSigned, formatPercent, listJoin, roundsText
+  formatNumber, formatPercent, listJoin, roundsText, CALM_SHARE, calmRoundNumbers, formatSignedPercent
 } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
 const { steadinessFindings } = require('../../lib/report/steady')
@@ -28,12 +28,7 @@ function variantRange (db, question, endpoint, lead, what) {
 // rounds' offsets spread. An endpoint whose rounds were calm but for a quarter or fewer held:
 // one slow round is each cell's median's to absorb. The more rounds were slow, the higher the
 // servers' medians, so quiet rounds can read as cheaper.
-const CALM_SHARE = 0.05
 const CALM_MOST = 0.75
-const signedPercent = ratio => {
-  const whole = Math.round(100 * ratio)
-  return whole === 0 ? '0%' : `${formatSigned(whole)}%`
-}
 function machineSpeed (db) {
   const groups = db.machineSpeed ?? []
   if (groups.length === 0) return null
@@ -42,14 +37,13 @@ function machineSpeed (db) {
   const parts = groups.map(({ endpoint, connections, rounds }) => {
     const offsets = rounds.map(round => round.offset)
     // rounds by the numbers the page gives them, counted from 1
-    const calm = rounds.filter(round => Math.abs(round.offset) <= CALM_SHARE)
-      .map(round => round.round + 1)
+    const calm = calmRoundNumbers(rounds.map(round => ({ number: round.round + 1, offset: round.offset })))
     const held = calm.length >= CALM_MOST * rounds.length
     moved = moved || !held
     const where = `/${endpoint}${severalConnections ? ` at ${connections} connections` : ''}`
     return `${where} ${held ? 'held' : 'moved'}, ${calm.length} of ${rounds.length} rounds calm ` +
-      `(${roundsText(calm)}), from ${signedPercent(Math.min(...offsets))} to ` +
-      signedPercent(Math.max(...offsets))
+      `(${roundsText(calm)}), from ${formatSignedPercent(Math.min(...offsets))} to ` +
+      formatSignedPercent(Math.max(...offsets))
   })
   return 'The machine\'s own speed through the run, as the servers show it together (a round: the ' +
     'median server\'s CPU per request in it against the server\'s own median; calm within ' +

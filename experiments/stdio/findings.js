@@ -4,7 +4,8 @@
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const {
-  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText
+  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText,
+  CALM_SHARE, calmRoundNumbers
 } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
@@ -71,7 +72,6 @@ function readCost (set) {
 // tenants (cache, memory bandwidth, a shared core) moved it, though no steal or foreign CPU
 // time shows. A round within CALM_SHARE of C's median at its size is calm; the finding says
 // how far C's rounds spread, and which rounds (in the order they ran) were calm.
-const CALM_SHARE = 0.05
 const PAIRED_SPEED_NOTE = ' Each share of C was taken in turns with a run of C, so whatever moved C ' +
   'moved both sides of it.'
 function machineSpeed (set) {
@@ -83,8 +83,7 @@ function machineSpeed (set) {
     if (rounds.length < 2) continue
     const values = rounds.map(round => round.cpuPerReadNs)
     const middle = median(values)
-    const calm = rounds.map((round, i) => Math.abs(values[i] / middle - 1) <= CALM_SHARE ? i + 1 : null)
-      .filter(index => index !== null)
+    const calm = calmRoundNumbers(values.map((value, i) => ({ number: i + 1, offset: value / middle - 1 })))
     const spread = (Math.max(...values) - Math.min(...values)) / middle
     parts.push(`at ${sizeName(blockSize)} ${formatNumber(Math.min(...values))} to ${ns(Math.max(...values))} ` +
       `across ${rounds.length} rounds, a spread of ${formatPercent(spread)} of its median (${ns(middle)}), ` +

@@ -5,6 +5,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const { machineSpeed } = require('../../experiments/stdio/findings')
+const { calmRoundNumbers } = require('../../lib/report/format')
 
 // A set whose headline has C at 256 B with these rounds, in the order given by `run`.
 function setWith (perRound, blockSize = 256) {
@@ -14,6 +15,12 @@ function setWith (perRound, blockSize = 256) {
   return { label: 'a', context: {}, results: { cells: [], headline: { sizes: [blockSize], cells: [c] } } }
 }
 const speed = set => machineSpeed(set)
+
+test('a round is calm within ±5% of the middle, either way, the edge included', () => {
+  const rounds = [0.05, -0.05, 0.0501, -0.06, 0].map((offset, i) => ({ number: i + 1, offset }))
+  assert.deepEqual(calmRoundNumbers(rounds), [1, 2, 5])
+  assert.deepEqual(calmRoundNumbers([]), [])
+})
 
 test('rounds that spread say the machine moved, by how much, and which rounds were calm', () => {
   // median of the eight 300; within ±5% (285–315): rounds 1, 2, 3, 5 and 8
