@@ -10,7 +10,8 @@ const { missingClause, criterion, moveFromSmaller } = require('../../lib/repeata
 const fs = require('node:fs')
 const path = require('node:path')
 const {
-  sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned, listJoin,
+  sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned,
+  formatSignedPercent, listJoin,
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
@@ -421,6 +422,7 @@ function profileAgreement (data, labels) {
   })
   if (cells.length === 0 && missing.length === 0) return []
   const { within, total, cells: moved, met } = criterion(cells, PROFILE_GOAL, moveFromSmaller)
+  const pace = atCsPace(cells, first.baseNs, second.baseNs, [first.set, second.set])
   const above = moved.filter(cell => !cell.within).sort((x, y) => y.movePercent - x.movePercent)
   const listed = above.slice(0, PROFILE_LISTED).map(cell => `${cell.name} ${round(cell.a)} → ${round(cell.b)} ns` +
     ` (${Number.isFinite(cell.movePercent) ? formatPercent(cell.movePercent / 100) : 'from none'})`)
@@ -429,7 +431,19 @@ function profileAgreement (data, labels) {
     `per read moved by at most ${PROFILE_GOAL.percent}% between ${first.set} and ${second.set}` +
     `${missing.length ? `; ${missing.length} reader(s) missing: ${missing.join(', ')}` : ''}` +
     `: the goal (every one) is ${met && missing.length === 0 ? 'met' : 'not met'}` +
-    `${listed.length ? `; most moved: ${listed.join(', ')}${more}` : ''}`]
+    `${listed.length ? `; most moved: ${listed.join(', ')}${more}` : ''}${pace}`]
+}
+
+// A host's speed moves a run's buckets together, C's read too (2026-11-30: C's read 484 ns in
+// one run, 570 in the next). Each bucket as a share of its run's C read (the pass's pace of
+// C, taken in the same moments as the readers'): how many held once the host's speed is out.
+function atCsPace (cells, firstC, secondC, sets) {
+  if (!(firstC > 0 && secondC > 0)) return ''
+  const { within, total } = criterion(cells.map(cell => ({ ...cell, a: cell.a / firstC, b: cell.b / secondC })),
+    PROFILE_GOAL, moveFromSmaller)
+  return `. C's read took ${round(firstC)} ns in ${sets[0]} and ${round(secondC)} in ${sets[1]} ` +
+    `(${formatSignedPercent(secondC / firstC - 1)}); as shares of it, ${within} of ${total} ` +
+    `moved by at most ${PROFILE_GOAL.percent}%`
 }
 
 function readProfile (runDir) {

@@ -517,7 +517,21 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   const same = profileLine([profiled(), profiled()])
   assert.equal(same.length, 1)
   assert.match(same[0], new RegExp('^profile: (\\d+) of \\1 buckets over 20 ns per read moved by at most 10% ' +
-    'between profile-sample and profile-sample #2: the goal \\(every one\\) is met$'))
+    'between profile-sample and profile-sample #2: the goal \\(every one\\) is met\\. C\'s read took ' +
+    '(\\d+) ns in profile-sample and \\2 in profile-sample #2 \\(0%\\); as shares of it, \\1 of \\1 ' +
+    'moved by at most 10%$'))
+
+  // the host 18% slower in the second run, C's read and every bucket alike: in ns every bucket
+  // moved, as shares of C's read none did
+  const slower = profiled()
+  for (const cell of slower.profile.cells.filter(cell => cell.ok)) {
+    cell.cpuPerReadNs *= 1.18
+    for (const bucket of Object.values(cell.buckets)) bucket.ns *= 1.18
+  }
+  const [slowLine] = profileLine([profiled(), slower])
+  const [, total] = slowLine.match(/^profile: 0 of (\d+) buckets over 20 ns/) ?? []
+  assert.ok(Number(total) > 10, slowLine)
+  assert.match(slowLine, new RegExp(`\\(\\+18%\\); as shares of it, ${total} of ${total} moved by at most 10%$`))
 
   // the second run's Node binding 10.5% slower, its GC bucket new, and Bun's reader failed
   const moved = profiled()
@@ -535,7 +549,7 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   assert.equal(counted[1] - counted[0], 2, line)
   assert.match(line, /; 1 reader\(s\) missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
   assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
-    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)$`))
+    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. C's read`))
   // a run with no profile pass: no line
   assert.deepEqual(profileLine([sample(), sample()]), [])
 })
