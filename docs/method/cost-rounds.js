@@ -1,0 +1,62 @@
+// node docs/method/cost-rounds.js K,K... RUN_A RUN_B [RUN_C RUN_D ...]: what fewer rounds of the
+// cost pass would have given. Each run's log is cut to its first K rounds of the cost pass (a
+// round runs every reader and size once, in turn, so its first K rounds are what a run of K
+// would have logged, a little earlier), its derived files written anew by the lab's own code
+// (analyse.js --rederive), then each pair compared as analyse.js compares two runs. Prints per K
+// what each run said of itself (± points a share of C repeats within) and each pair's line.
+'use strict'
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+
+const lab = path.join(__dirname, '..', '..')
+const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'analyse.js'), ...args],
+  { encoding: 'utf8', cwd: lab })
+
+function firstRounds (run, k, out) {
+  fs.mkdirSync(out, { recursive: true })
+  const lines = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n')
+  const kept = lines.filter(line => { const record = JSON.parse(line); return record.phase !== 'cost' || record.run < k })
+  fs.writeFileSync(path.join(out, 'all.jsonl'), kept.join('\n') + '\n')
+  const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
+  context.plannedRuns.cost = Math.round(context.plannedRuns.cost * k / context.options.costRounds)
+  context.options.costRounds = k
+  context.runId = `${context.runId}-k${k}`
+  fs.writeFileSync(path.join(out, 'context.json'), JSON.stringify(context, null, 2))
+  // the passes' folders (perf and strace texts) are read in place; every derived file is new
+  for (const name of fs.readdirSync(run)) {
+    if (fs.statSync(path.join(run, name)).isDirectory()) fs.symlinkSync(path.resolve(run, name), path.join(out, name))
+  }
+  analyse('--rederive', out)
+  return out
+}
+
+const [ks, ...runs] = process.argv.slice(2)
+if (!ks || runs.length < 2 || runs.length % 2) {
+  console.error('usage: node docs/method/cost-rounds.js K,K... RUN_A RUN_B [RUN_C RUN_D ...]')
+  process.exit(2)
+}
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-rounds-'))
+try {
+  for (const k of ks.split(',').map(Number)) {
+    // a run in two pairs is cut once
+    const cutOnce = new Map()
+    const cut = runs.map(run => {
+      if (!cutOnce.has(run)) cutOnce.set(run, firstRounds(run, k, path.join(scratch, `${path.basename(run)}-k${k}`)))
+      return cutOnce.get(run)
+    })
+    const said = [...cutOnce.values()].map(dir => {
+      const own = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')).headline.repeatability
+      return `${path.basename(dir)} ${own ? `±${own.quotedPoints.toFixed(2)}` : 'says nothing (too few rounds)'}`
+    })
+    console.log(`${k} rounds: each run said ${said.join(', ')}`)
+    for (let i = 0; i < cut.length; i += 2) {
+      const out = path.join(scratch, `cmp-${i}-k${k}`)
+      const line = analyse(cut[i], cut[i + 1], '--out', out).split('\n').find(text => text.startsWith('headline:'))
+      console.log(`  ${line}`)
+    }
+  }
+} finally {
+  fs.rmSync(scratch, { recursive: true, force: true })
+}
