@@ -130,9 +130,19 @@ function workText (moved, goal, work, labels, unit = '') {
   return `${moved} ${most} ${goal}, ${work.within} of ${work.total} within${missing}): ${work.met ? 'met' : 'not met'}.`
 }
 
+// The machine's own speed, as a probe run in every round shows it (stdio: C's rounds; db: the
+// servers' together): a round within CALM_SHARE of the probe's middle is calm, the edge
+// included. [{ number, offset }], offset the round's departure from the middle as a ratio
+// (0.03: 3% dearer) → the calm rounds' numbers.
+const CALM_SHARE = 0.05
+const calmRoundNumbers = rounds =>
+  rounds.filter(({ offset }) => Math.abs(offset) <= CALM_SHARE + EPSILON).map(({ number }) => number)
+
 module.exports = {
   GOAL,
   EPSILON,
+  CALM_SHARE,
+  calmRoundNumbers,
   movePercent,
   withinGoal,
   usable,

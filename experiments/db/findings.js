@@ -4,9 +4,10 @@
 // prepared statements and pipelining change, and the syscalls per request against the
 // floor the protocol allows.
 const {
-  formatNumber, formatPercent, listJoin, roundsText, CALM_SHARE, calmRoundNumbers, formatSignedPercent
+  formatNumber, formatPercent, listJoin, roundsText, formatSignedPercent
 } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
+const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 
 // "costs the servers 1.04× to 1.6× (client a to client b) and their backends ... of `what`".

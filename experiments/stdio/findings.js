@@ -4,13 +4,13 @@
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const {
-  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText,
-  CALM_SHARE, calmRoundNumbers
+  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText
 } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
 const { levelText, medianIntervalLevel, median } = require('../../lib/stats')
+const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 
 function sizesOf (set) {
   return [...new Set(set.results.cells.map(cell => cell.blockSize))].sort((a, b) => a - b)

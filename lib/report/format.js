@@ -100,14 +100,6 @@ function jsonForScript (value) {
     .replace(/\u2029/g, '\\u2029')
 }
 
-// The machine's own speed, as a probe run in every round shows it (stdio: C's rounds; db: the
-// servers' together): a round within CALM_SHARE of the probe's middle is calm. [{ number,
-// offset }], offset the round's departure from the middle as a ratio (0.03: 3% dearer) →
-// the calm rounds' numbers.
-const CALM_SHARE = 0.05
-const calmRoundNumbers = rounds =>
-  rounds.filter(({ offset }) => Math.abs(offset) <= CALM_SHARE).map(({ number }) => number)
-
 // Rounds by their numbers, runs of them as ranges: [1, 2, 3, 5, 7, 8] → "rounds 1–3, 5, 7–8";
 // [] → "none"
 function roundsText (numbers) {
@@ -154,8 +146,6 @@ module.exports = {
   listJoin,
   roundsText,
   formatSignedPercent,
-  CALM_SHARE,
-  calmRoundNumbers,
   escapeHtml,
   jsonForScript,
   escapeMarkdown,
