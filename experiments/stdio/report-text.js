@@ -434,14 +434,16 @@ function profileAgreement (data, labels) {
     `${listed.length ? `; most moved: ${listed.join(', ')}${more}` : ''}${pace}`]
 }
 
-// A host's speed moves a run's buckets together, C's read too (2026-11-30: C's read 484 ns in
-// one run, 570 in the next). Each bucket as a share of its run's C read (the pass's pace of
-// C, taken in the same moments as the readers'): how many held once the host's speed is out.
+// A host's speed moves a run's buckets together, C's read too (2026-11-30: C's read at the
+// pass's pace 484 ns in one run, 570 in the next). A bucket over its run's pace of C (the
+// median of C's turns in the pass) is its share of the samples times the reader's CPU per read
+// against C's in the same moments: how many held once the host's speed is out.
 function atCsPace (cells, firstC, secondC, sets) {
   if (!(firstC > 0 && secondC > 0)) return ''
   const { within, total } = criterion(cells.map(cell => ({ ...cell, a: cell.a / firstC, b: cell.b / secondC })),
     PROFILE_GOAL, moveFromSmaller)
-  return `. C's read took ${round(firstC)} ns in ${sets[0]} and ${round(secondC)} in ${sets[1]} ` +
+  if (total === 0) return ''
+  return `. C's read at the pass's pace took ${round(firstC)} ns in ${sets[0]} and ${round(secondC)} in ${sets[1]} ` +
     `(${formatSignedPercent(secondC / firstC - 1)}); as shares of it, ${within} of ${total} ` +
     `moved by at most ${PROFILE_GOAL.percent}%`
 }

@@ -517,7 +517,8 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   const same = profileLine([profiled(), profiled()])
   assert.equal(same.length, 1)
   assert.match(same[0], new RegExp('^profile: (\\d+) of \\1 buckets over 20 ns per read moved by at most 10% ' +
-    'between profile-sample and profile-sample #2: the goal \\(every one\\) is met\\. C\'s read took ' +
+    'between profile-sample and profile-sample #2: the goal \\(every one\\) is met\\. C\'s read at the ' +
+    'pass\'s pace took ' +
     '(\\d+) ns in profile-sample and \\2 in profile-sample #2 \\(0%\\); as shares of it, \\1 of \\1 ' +
     'moved by at most 10%$'))
 
@@ -549,7 +550,7 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   assert.equal(counted[1] - counted[0], 2, line)
   assert.match(line, /; 1 reader\(s\) missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
   assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
-    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. C's read`))
+    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. C's read at the pass's pace`))
   // a run with no profile pass: no line
   assert.deepEqual(profileLine([sample(), sample()]), [])
 })
