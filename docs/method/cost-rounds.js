@@ -15,11 +15,14 @@ const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'ana
   { encoding: 'utf8', cwd: lab })
 
 function firstRounds (run, k, out) {
+  const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
+  if (!(k >= 1 && k <= context.options.costRounds)) {
+    throw new Error(`${run} ran ${context.options.costRounds} cost rounds; ask for 1 to as many, not ${k}`)
+  }
   fs.mkdirSync(out, { recursive: true })
   const lines = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n')
   const kept = lines.filter(line => { const record = JSON.parse(line); return record.phase !== 'cost' || record.run < k })
   fs.writeFileSync(path.join(out, 'all.jsonl'), kept.join('\n') + '\n')
-  const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
   context.plannedRuns.cost = Math.round(context.plannedRuns.cost * k / context.options.costRounds)
   context.options.costRounds = k
   context.runId = `${context.runId}-k${k}`

@@ -9,8 +9,9 @@ console.log('run, start (UTC), C\'s ns per read | perf\'s cost, ns per read | sa
 for (const run of process.argv.slice(2)) {
   const profile = JSON.parse(fs.readFileSync(path.join(run, 'profile.json'), 'utf8'))
   const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
-  const cell = Object.fromEntries(profile.cells.map(each => [each.program, each]))
-  const each = field => order.map(program => Math.round(field(cell[program]))).join(' ')
+  const cell = Object.fromEntries(profile.cells.filter(each => each.ok).map(each => [each.program, each]))
+  // a reader that failed in this run: "-"
+  const each = field => order.map(program => (cell[program] ? Math.round(field(cell[program])) : '-')).join(' ')
   console.log(`${path.basename(run).padEnd(4)} ${context.date.slice(11, 19)} C ${cell.c.cpuPerReadNs.toFixed(0)} | ` +
     `${each(c => c.profilerCostNs)} | ${each(c => c.samples)} | ` +
     `${Math.round(cell.c.buckets.kernelRead.ns)} ${Math.round(cell['node-sync'].buckets.kernelRead.ns)}`)
