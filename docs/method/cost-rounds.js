@@ -21,7 +21,10 @@ function firstRounds (run, k, out) {
   }
   fs.mkdirSync(out, { recursive: true })
   const lines = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n')
-  const kept = lines.filter(line => { const record = JSON.parse(line); return record.phase !== 'cost' || record.run < k })
+  const kept = lines.filter(line => {
+    const record = JSON.parse(line)
+    return record.phase !== 'cost' || record.run < k
+  })
   fs.writeFileSync(path.join(out, 'all.jsonl'), kept.join('\n') + '\n')
   context.plannedRuns.cost = Math.round(context.plannedRuns.cost * k / context.options.costRounds)
   context.options.costRounds = k

@@ -550,7 +550,8 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   assert.equal(counted[1] - counted[0], 2, line)
   assert.match(line, /; 1 reader\(s\) missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
   assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
-    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. C's read at the pass's pace`))
+    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. ` +
+    'C\'s read at the pass\'s pace'))
   // a run with no profile pass: no line
   assert.deepEqual(profileLine([sample(), sample()]), [])
 })

@@ -12,6 +12,7 @@ for (const run of process.argv.slice(2)) {
     .filter(record => record.phase === 'profile-cpu' && record.ok && record.partner)
     .map(pairFigures).filter(Boolean).map(pair => pair.cNs)
   const slow = turns.filter(ns => ns > 530).length
-  console.log(`${path.basename(run)}: ${turns.length} turns, ${slow} over 530 ns, median ${median(turns).toFixed(0)}; ` +
+  console.log(`${path.basename(run)}: ${turns.length} turns, ${slow} over 530 ns, ` +
+    `median ${median(turns).toFixed(0)}; ` +
     `in order: ${turns.map(ns => ns.toFixed(0)).join(' ')}`)
 }
