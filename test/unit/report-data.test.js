@@ -552,6 +552,20 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
     `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. ` +
     'C\'s read at the pass\'s pace'))
+  // no bucket over 20 ns to compare (C's all small, every other reader failed in the second
+  // run), though both runs have C's pace: no count as shares of C
+  const smallC = set => {
+    const c = set.profile.cells.find(cell => cell.program === 'c')
+    for (const bucket of Object.values(c.buckets)) bucket.ns = Math.min(bucket.ns, 1)
+    return set
+  }
+  const failed = smallC(profiled())
+  for (const cell of failed.profile.cells.filter(cell => cell.program !== 'c')) {
+    Object.assign(cell, { ok: false, failure: 'made up' })
+  }
+  const [noneLine] = profileLine([smallC(profiled()), failed])
+  assert.match(noneLine, /^profile: 0 of 0 buckets .* reader\(s\) missing: /)
+  assert.doesNotMatch(noneLine, /as shares/)
   // a run with no profile pass: no line
   assert.deepEqual(profileLine([sample(), sample()]), [])
 })
