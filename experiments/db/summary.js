@@ -170,7 +170,8 @@ function machineSpeedByRound (runs) {
       if (byRound.size < 2) continue
       const own = median([...byRound.values()])
       for (const [round, value] of byRound) {
-        deviations.set(round, [...(deviations.get(round) ?? []), value - own])
+        if (!deviations.has(round)) deviations.set(round, [])
+        deviations.get(round).push(value - own)
       }
     }
     const rounds = [...deviations].sort((a, b) => a[0] - b[0])
