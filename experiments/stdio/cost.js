@@ -36,7 +36,7 @@
 const { PHASES } = require('./phases')
 const {
   median, leastSquaresSlope, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval,
-  differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE
+  differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE, trendTest, theilSenSlope
 } = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
@@ -548,6 +548,37 @@ function cellRatio (cell, against) {
   return ratioInterval(rounds(cell), rounds(against))
 }
 
+// Whether a cell's share of C moved with the machine's speed. Each round took the reader in
+// turns with a run of C, so C's pace in those turns is the reader's ns per read times its
+// share; ordered by that pace, do the shares keep falling or rising (Kendall's test)? A host
+// that slows every reader as it slows C leaves the share where it was; one whose noise lands
+// more on the reader's code than on C's (docs/method.md, 2026-11-30) makes it lower where C
+// ran slower. C's own measurement noise moves the two the same way (a C run that reads slow
+// raises the share), so a fall cannot be that, where a rise may be. A fall may still be a
+// reader whose slow rounds slowed C's turns after them less than its own, or a drift of both
+// through the run (the rounds are in time order, which the test takes as interchangeable).
+// Asked only where C's pace spread by PACE_SPREAD or more between its second fastest and
+// second slowest rounds (a spread one odd round cannot set), with MIN_PACE_ROUNDS rounds or
+// more. Paces are continuous, so ties among them, which the test would count in round order,
+// are left aside. null where not asked, else { falls, rises, p, pointsPer10Percent, spread }:
+// the slope (Theil-Sen) in points of share per 10% slower C, which a fall's must share.
+const PACE_SPREAD = 0.1
+const MIN_PACE_ROUNDS = 8
+const PACE_SIGNIFICANCE = 0.01
+function shareAgainstPace (cell) {
+  const rounds = (cell?.pairing === 'slices' ? cell.byRound ?? [] : [])
+    .filter(round => round.shareOfC > 0 && round.cpuPerReadNs > 0)
+    .map(round => ({ pace: round.cpuPerReadNs * round.shareOfC, share: 100 * round.shareOfC }))
+    .sort((a, b) => a.pace - b.pace)
+  if (rounds.length < MIN_PACE_ROUNDS) return null
+  const spread = rounds.at(-2).pace / rounds[1].pace - 1
+  if (spread < PACE_SPREAD) return null
+  const { s, p } = trendTest(rounds.map(round => round.share))
+  const pointsPer10Percent = theilSenSlope(rounds.map(round => [Math.log(round.pace) / Math.log(1.1), round.share]))
+  const moved = p < PACE_SIGNIFICANCE
+  return { falls: moved && s < 0 && pointsPer10Percent < 0, rises: moved && s > 0, p, pointsPer10Percent, spread }
+}
+
 module.exports = {
   summariseHeadline,
   SLICE_MS,
@@ -558,6 +589,9 @@ module.exports = {
   againstC,
   headlineCell,
   cellRatio,
+  shareAgainstPace,
+  PACE_SPREAD,
+  PACE_SIGNIFICANCE,
   slopePerRead,
   longerCostBytes,
   costRunBytes,

@@ -7,7 +7,10 @@ const {
   sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText
 } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
-const { headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio } = require('./cost')
+const {
+  headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio, shareAgainstPace, PACE_SPREAD,
+  PACE_SIGNIFICANCE
+} = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
 const { levelText, medianIntervalLevel, median } = require('../../lib/stats')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
@@ -67,13 +70,38 @@ function readCost (set) {
   return `At ${sizeName(blockSize)}, one read(2) of the pipe costs C ${ns(estimate)} of CPU${interval}.`
 }
 
+// Where the shares were taken in turns with C, whatever moved C moved both sides of each; the
+// cells whose share was lower in the rounds where C ran slower (shareAgainstPace) show where
+// the host's noise may have landed more on the reader's code than on C's.
+const PACE_NAMED = 3
+function pairedSpeedNote (set) {
+  const cells = set.results.headline.cells.filter(cell => cell.pairing === 'slices')
+  if (cells.length === 0) return ''
+  const note = ' Each share of C was taken in turns with a run of C, so whatever moved C moved both sides of it'
+  const asked = cells.map(cell => ({ cell, trend: shareAgainstPace(cell) })).filter(({ trend }) => trend)
+  if (asked.length === 0) return `${note}.`
+  const cellsAsked = `${asked.length} cells whose C ran ${formatPercent(PACE_SPREAD)} slower or more in some ` +
+    'rounds than in others'
+  const test = `Kendall's test at ${formatPercent(PACE_SIGNIFICANCE)}`
+  const fell = asked.filter(({ trend }) => trend.falls)
+    .sort((a, b) => a.trend.pointsPer10Percent - b.trend.pointsPer10Percent)
+  if (fell.length === 0) {
+    return `${note}; in none of the ${cellsAsked} was the share lower where C ran slower (${test}).`
+  }
+  const unit = i => i === 0 ? ' points per 10% slower C' : ''
+  const named = fell.slice(0, PACE_NAMED).map(({ cell, trend }, i) => `${cell.program} at ` +
+    `${sizeName(cell.blockSize)} (${formatSigned(trend.pointsPer10Percent)}${unit(i)})`)
+  const list = fell.length > PACE_NAMED ? `${named.join(', ')} and ${fell.length - PACE_NAMED} more` : listJoin(named)
+  return `${note}, but not alike: in ${fell.length} of the ${cellsAsked}, the share was lower in the ` +
+    `rounds where C ran slower (${test}): ${list}, as where the host's noise lands more on a reader's ` +
+    'code than on C\'s (docs/method.md).'
+}
+
 // 1b. The machine's own speed through the run. C runs the same code in every round of the
 // cost pass, so its rounds are a probe of the machine: where they move, the host's other
 // tenants (cache, memory bandwidth, a shared core) moved it, though no steal or foreign CPU
 // time shows. A round within CALM_SHARE of C's median at its size is calm; the finding says
 // how far C's rounds spread, and which rounds (in the order they ran) were calm.
-const PAIRED_SPEED_NOTE = ' Each share of C was taken in turns with a run of C, so whatever moved C ' +
-  'moved both sides of it.'
 function machineSpeed (set) {
   const parts = []
   let moved = false
@@ -91,11 +119,8 @@ function machineSpeed (set) {
     moved = moved || spread > 2 * CALM_SHARE
   }
   if (parts.length === 0) return null
-  // --cost-pairing slices: each share was taken against C in the same moments
-  const paired = set.results.headline.cells.some(cell => cell.pairing === 'slices')
   return `The machine's own speed ${moved ? 'moved' : 'held'} through the run, as C's rounds show, ` +
-    `which run the same code each time: C's read took ${parts.join('; ')}.` +
-    (paired ? PAIRED_SPEED_NOTE : '')
+    `which run the same code each time: C's read took ${parts.join('; ')}.` + pairedSpeedNote(set)
 }
 
 // 2. The answer: each runtime's fastest reader, over C per read, at the smallest size.

@@ -47,6 +47,66 @@ test('a run whose shares were taken in turns with C says the machine moved both 
   assert.match(speed(set), /Each share of C was taken in turns with a run of C, so whatever moved C moved both sides of it\.$/)
 })
 
+// A reader's cell taken in turns with C: its rounds' shares, each with C's pace in its turns.
+function turnsCell (program, paces, shares, blockSize = 256) {
+  const byRound = paces.map((pace, run) => ({ run, cpuPerReadNs: pace / shares[run], shareOfC: shares[run] }))
+  return { program, blockSize, pairing: 'slices', rounds: byRound.length, byRound }
+}
+// eight rounds, C 10% slower every two: 400 ns to 1.1^3.5 times it (its second fastest to its
+// second slowest, 1.1^2.5: a spread of 27%)
+const PACES = [0, 1, 2, 3, 4, 5, 6, 7].map(i => 400 * 1.1 ** (i / 2))
+const FALLING = PACES.map((_, i) => 0.6 - 0.01 * i) // a point every half step: 2 per 10%
+const RISING = PACES.map((_, i) => 0.5 + 0.01 * i)
+const FLAT = [0.8, 0.82, 0.79, 0.81, 0.8, 0.82, 0.79, 0.81]
+const LOWER_BY_CHANCE = [0.6, 0.59, 0.61, 0.58, 0.6, 0.57, 0.58, 0.56] // Kendall's S −16, p 0.061
+const paceNote = set => speed(set).replace(/^.*?\. Each share/, 'Each share')
+const inTurns = (...cells) => {
+  const set = setWith([300, 310, 290, 400])
+  set.results.headline.cells.push(...cells)
+  return set
+}
+
+test('a share lower where C ran slower is named, with its slope; a rise or a chance fall is not', () => {
+  const falling = turnsCell('node-sync', PACES, FALLING)
+  falling.byRound.push({ run: 8, cpuPerReadNs: 900, shareOfC: null }) // a round without a share
+  const set = inTurns(falling, turnsCell('bun-ffi', PACES, FLAT), turnsCell('c-uring', PACES, RISING),
+    turnsCell('deno-sync', PACES, LOWER_BY_CHANCE))
+  assert.equal(paceNote(set), 'Each share of C was taken in turns with a run of C, so whatever moved C moved ' +
+    'both sides of it, but not alike: in 1 of the 4 cells whose C ran 10% slower or more in some rounds than ' +
+    'in others, the share was lower in the rounds where C ran slower (Kendall\'s test at 1%): node-sync at ' +
+    '256 B (−2 points per 10% slower C), as where the host\'s noise lands more on a reader\'s code than on ' +
+    'C\'s (docs/method.md).')
+  const { shareAgainstPace } = require('../../experiments/stdio/cost')
+  assert.equal(shareAgainstPace(set.results.headline.cells[3]).rises, true, 'the rise was seen, not named')
+  const chance = shareAgainstPace(set.results.headline.cells[4])
+  assert.ok(chance.pointsPer10Percent < 0 && chance.p > 0.01 && !chance.falls, 'lower, but by chance')
+})
+
+test('the falls are named steepest first, three of them and a count of the rest', () => {
+  const cells = ['a', 'b', 'c', 'd', 'e'].map((program, i) =>
+    turnsCell(program, PACES, PACES.map((_, k) => 0.6 - 0.002 * (i + 1) * k)))
+  assert.match(paceNote(inTurns(...cells)), new RegExp('in 5 of the 5 cells .*: e at 256 B \\(−2 points ' +
+    'per 10% slower C\\), d at 256 B \\(−1\\.6\\), c at 256 B \\(−1\\.2\\) and 2 more, as where'))
+})
+
+test('no fall, or no range to see one in, or too few rounds, names none', () => {
+  const flat = inTurns(turnsCell('bun-ffi', PACES, FLAT), turnsCell('c-uring', PACES, RISING))
+  assert.equal(paceNote(flat), 'Each share of C was taken in turns with a run of C, so whatever moved C moved ' +
+    'both sides of it; in none of the 2 cells whose C ran 10% slower or more in some rounds than in others ' +
+    'was the share lower where C ran slower (Kendall\'s test at 1%).')
+  // C's pace within 5.6% from its second fastest round to its second slowest: no range to see
+  // a trend in
+  const narrow = inTurns(turnsCell('node-sync', PACES.map(pace => 400 + (pace - 400) / 5), FALLING))
+  assert.match(paceNote(narrow), /moved both sides of it\.$/)
+  // one odd round alone cannot give the range: the rest within 5.6%, the slowest 50% over
+  const odd = turnsCell('node-sync', PACES.map(pace => 400 + (pace - 400) / 5), FALLING)
+  odd.byRound[7].cpuPerReadNs = 600 / odd.byRound[7].shareOfC
+  assert.match(paceNote(inTurns(odd)), /moved both sides of it\.$/)
+  // seven rounds, every one falling: too few to ask
+  assert.match(paceNote(inTurns(turnsCell('node-sync', PACES.slice(0, 7), FALLING.slice(0, 7)))),
+    /moved both sides of it\.$/)
+})
+
 // The db experiment's: every server's rounds together (experiments/db/summary.js), each
 // round's offset the median over the servers of its CPU per request against their own median.
 const { machineSpeedByRound } = require('../../experiments/db/summary')
