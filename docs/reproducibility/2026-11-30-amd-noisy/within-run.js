@@ -1,0 +1,48 @@
+'use strict'
+// Within one run: does a reader's share of C move with the machine's speed? Each round of a cell
+// took the reader in turns with a run of C; C's pace in those moments is the reader's ns per read
+// times its share. Per cell, the least-squares slope of the share (points) over the log of C's
+// pace, given per 10% slower C, and Spearman's rank correlation between the two. C's own
+// measurement noise alone makes the correlation positive (a C run that reads slow raises the
+// share), so a negative one is the machine's, where C's pace spread widely enough to show it.
+//   node within-run.js RUN-DIR [BLOCK-SIZE]
+const path = require('node:path')
+
+const [dir, size = '256'] = process.argv.slice(2)
+if (!dir) {
+  console.error('usage: node within-run.js RUN-DIR [BLOCK-SIZE]')
+  process.exit(2)
+}
+const results = require(path.resolve(dir, 'results.json'))
+const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
+function slopeAndCorrelation (x, y) {
+  const [mx, my] = [mean(x), mean(y)]
+  const sum = f => x.reduce((total, _, i) => total + f(i), 0)
+  const sxy = sum(i => (x[i] - mx) * (y[i] - my))
+  const [sxx, syy] = [sum(i => (x[i] - mx) ** 2), sum(i => (y[i] - my) ** 2)]
+  return { slope: sxy / sxx, r: sxy / Math.sqrt(sxx * syy) }
+}
+const ranks = values => {
+  const order = values.map((value, i) => [value, i]).sort((a, b) => a[0] - b[0])
+  const out = []
+  order.forEach(([, i], rank) => { out[i] = rank })
+  return out
+}
+
+console.log(`${results.runId}, ${size} B: each reader's share of C against C's pace in its turns, round by round`)
+let negative = 0
+let cells = 0
+for (const cell of results.headline.cells.filter(c => c.blockSize === Number(size) && c.pairing === 'slices')) {
+  const rounds = cell.byRound.filter(round => round.shareOfC)
+  if (rounds.length < 6) continue
+  const logPace = rounds.map(round => Math.log(round.cpuPerReadNs * round.shareOfC))
+  const share = rounds.map(round => 100 * round.shareOfC)
+  const { slope } = slopeAndCorrelation(logPace, share)
+  const rho = slopeAndCorrelation(ranks(logPace), ranks(share)).r
+  const [low, high] = [Math.min(...logPace), Math.max(...logPace)].map(Math.exp)
+  cells++
+  if (rho <= -0.5) negative++
+  console.log(`${cell.program.padEnd(16)} C ${low.toFixed(0)}-${high.toFixed(0)} ns  ` +
+    `${(slope * Math.log(1.1)).toFixed(2).padStart(6)} points per 10% slower C  rho ${rho.toFixed(2)}`)
+}
+console.log(`${negative} of ${cells} cells with a rank correlation of -0.5 or below`)
