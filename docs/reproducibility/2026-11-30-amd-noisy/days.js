@@ -3,15 +3,12 @@
 // (whole points; its interval to a tenth), a quiet day's pair beside a noisy day's, and how far
 // the mean of each pair moved from the one day to the other, in points.
 //   node days.js QUIET-A.txt QUIET-B.txt NOISY-A.txt NOISY-B.txt
-const fs = require('node:fs')
+const { tableLines } = require('./terminal')
 
 // the cost pass's table: "program runtime  256: ns/read, over C, % of C  4K: ...  64K: ..."
 function shares (file) {
-  const lines = fs.readFileSync(file, 'utf8').split('\n')
-  const start = lines.findIndex(line => line.startsWith('Per read, CPU time against C'))
   const byProgram = new Map()
-  for (const line of lines.slice(start + 2)) {
-    if (line.trim() === '' || line.startsWith('On this machine')) break
+  for (const line of tableLines(file, 'Per read, CPU time against C')) {
     const program = line.split(/\s+/)[0]
     const cells = [...line.matchAll(/(\d+), [+-][\d.]+, (\d+)% \(([\d.]+)–([\d.]+)%\)/g)]
     byProgram.set(program, program === 'c'

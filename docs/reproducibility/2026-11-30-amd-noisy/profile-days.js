@@ -3,14 +3,11 @@
 // (its three largest, in ns per read at the pass's pace), a quiet day's run beside a noisy
 // day's, also as shares of C's read at the same pace (the buckets' ns over C's CPU per read).
 //   node profile-days.js QUIET.txt NOISY.txt
-const fs = require('node:fs')
+const { tableLines } = require('./terminal')
 
 function buckets (file) {
-  const lines = fs.readFileSync(file, 'utf8').split('\n')
-  const start = lines.findIndex(line => line.startsWith('Where a read\'s ns go'))
   const byProgram = new Map()
-  for (const line of lines.slice(start + 2)) {
-    if (line.trim() === '') break
+  for (const line of tableLines(file, 'Where a read\'s ns go')) {
     const [program, cpu] = line.trim().split(/\s+/)
     const named = Object.fromEntries([...line.matchAll(/\+(\d+) ([a-z][a-z ,]*?[a-z])(?= \(|;|\s*$)/g)]
       .map(match => [match[2], Number(match[1])]))
