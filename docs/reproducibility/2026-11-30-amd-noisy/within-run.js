@@ -7,6 +7,7 @@
 // share), so a negative one is the machine's, where C's pace spread widely enough to show it.
 //   node within-run.js RUN-DIR [BLOCK-SIZE]
 const path = require('node:path')
+const { mean, leastSquaresSlope } = require('../../../lib/stats')
 
 const [dir, size = '256'] = process.argv.slice(2)
 if (!dir) {
@@ -14,13 +15,11 @@ if (!dir) {
   process.exit(2)
 }
 const results = require(path.resolve(dir, 'results.json'))
-const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
-function slopeAndCorrelation (x, y) {
+// Pearson's correlation; over ranks, Spearman's
+function correlation (x, y) {
   const [mx, my] = [mean(x), mean(y)]
   const sum = f => x.reduce((total, _, i) => total + f(i), 0)
-  const sxy = sum(i => (x[i] - mx) * (y[i] - my))
-  const [sxx, syy] = [sum(i => (x[i] - mx) ** 2), sum(i => (y[i] - my) ** 2)]
-  return { slope: sxy / sxx, r: sxy / Math.sqrt(sxx * syy) }
+  return sum(i => (x[i] - mx) * (y[i] - my)) / Math.sqrt(sum(i => (x[i] - mx) ** 2) * sum(i => (y[i] - my) ** 2))
 }
 const ranks = values => {
   const order = values.map((value, i) => [value, i]).sort((a, b) => a[0] - b[0])
@@ -37,8 +36,8 @@ for (const cell of results.headline.cells.filter(c => c.blockSize === Number(siz
   if (rounds.length < 6) continue
   const logPace = rounds.map(round => Math.log(round.cpuPerReadNs * round.shareOfC))
   const share = rounds.map(round => 100 * round.shareOfC)
-  const { slope } = slopeAndCorrelation(logPace, share)
-  const rho = slopeAndCorrelation(ranks(logPace), ranks(share)).r
+  const slope = leastSquaresSlope(logPace.map((x, i) => [x, share[i]]))
+  const rho = correlation(ranks(logPace), ranks(share))
   const [low, high] = [Math.min(...logPace), Math.max(...logPace)].map(Math.exp)
   cells++
   if (rho <= -0.5) negative++
