@@ -1,0 +1,15 @@
+#!/bin/sh
+# quiet and memory-streamer turns, C, node-sync, deno-sync, bun-ffi at 256 B
+cd /work/main
+ARGS="--only c --only node-sync --only deno-sync --only bun-ffi --only just-fast --sizes 256 --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"
+for i in 1 2 3 4; do
+  echo "quiet $i $(date +%T)"
+  node bench.js $ARGS --out /tmp/w/mem --id q$i > /tmp/w/mem/q$i.txt 2>&1
+  node studies/disturb.js --mode memory --for 40 > /tmp/w/mem/d$i.log 2>&1 &
+  D=$!
+  sleep 3
+  echo "memory $i $(date +%T)"
+  node bench.js $ARGS --out /tmp/w/mem --id m$i > /tmp/w/mem/m$i.txt 2>&1
+  kill $D 2>/dev/null; wait $D
+done
+echo end $(date +%T)
