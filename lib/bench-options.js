@@ -11,6 +11,7 @@ const { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE } = require('./option
 const { parseCommandLine, refuseEmpty, optionsFrom, usageLines, storedOptionsProblem, rerunArgs, isWhole, isStrings } = require('./option-schema')
 
 const DEFAULT_TIMEOUT_SECONDS = 120
+const MAX_TIMEOUT_SECONDS = 86400
 
 function benchOptions ({ experiments, byName, DEFAULT_EXPERIMENT }) {
   const sharedRows = [
@@ -44,7 +45,8 @@ function benchOptions ({ experiments, byName, DEFAULT_EXPERIMENT }) {
       field: 'timeoutSeconds',
       takes: 'a whole number of seconds',
       help: ['seconds before one run counts as hung (default {default})'],
-      parse: text => wholeNumber(text, 'timeout', 1),
+      // a day: pipe-run counts the timeout in ns in a 64-bit integer
+      parse: text => wholeNumber(text, 'timeout', 1, MAX_TIMEOUT_SECONDS),
       preset: { default: DEFAULT_TIMEOUT_SECONDS, quick: DEFAULT_TIMEOUT_SECONDS },
       stored: [isWhole(1), 'a whole number of at least 1'],
       rerun: true

@@ -33,8 +33,9 @@ function parseArgsSpec (rows) {
 // negative number, so that the option's check refuses it in its own words.
 function parseCommandLine (argv, rows, { tool, positionals = false }) {
   const takes = name => rows.find(row => row.name === name)?.takes ?? 'a value'
+  let parsed
   try {
-    return parseArgs({ args: argv, options: parseArgsSpec(rows), strict: true, allowPositionals: positionals })
+    parsed = parseArgs({ args: argv, options: parseArgsSpec(rows), strict: true, allowPositionals: positionals, tokens: true })
   } catch (err) {
     const unknown = /Unknown option '([^']+)'/.exec(err.message)
     if (unknown) throw new UsageError(`unknown option ${unknown[1]}; see node ${tool} --help`)
@@ -48,6 +49,23 @@ function parseCommandLine (argv, rows, { tool, positionals = false }) {
       throw new UsageError(`--${ambiguous[1]} needs ${takes(ambiguous[1])}, not '${value}'; a value that begins with '-' is written --${ambiguous[1]}=${value}`)
     }
     throw new UsageError(`${err.message.split('\n')[0].split('.')[0]}; see node ${tool} --help`)
+  }
+  refuseRepeats(parsed.tokens, rows)
+  return { values: parsed.values, positionals: parsed.positionals }
+}
+
+// parseArgs keeps the last of an option given twice: `--experiment stdio --experiment http`
+// would run http, and `--runs 0 --runs 3` would hide its refused first value. An option
+// that is not a list is given once.
+function refuseRepeats (tokens, rows) {
+  const seen = new Map()
+  for (const token of tokens.filter(each => each.kind === 'option')) {
+    if (rows.find(row => row.name === token.name)?.multiple) continue
+    const value = token.value === undefined ? `--${token.name}` : `'${token.value}'`
+    if (seen.has(token.name)) {
+      throw new UsageError(`--${token.name} is given twice (${seen.get(token.name)} and ${value}); give it once`)
+    }
+    seen.set(token.name, value)
   }
 }
 

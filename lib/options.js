@@ -8,8 +8,11 @@ const path = require('node:path')
 
 class UsageError extends Error {}
 
-function wholeNumber (text, name, min = 1) {
+// Digits alone, so that 1e3, 0x10 and 1.0 are refused; at most `max`, and never beyond what
+// a double holds exactly (a timeout of 1e20 s once reached pipe-run as 1 ms).
+function wholeNumber (text, name, min = 1, max = Number.MAX_SAFE_INTEGER) {
   if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not '${text}'`)
+  if (Number(text) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${text}'`)
   return Number(text)
 }
 

@@ -38,6 +38,9 @@ describe('options: an empty or negative value is refused, not taken for the defa
     [['--runs=-1'], /^bench\.js: --runs must be a whole number of at least 1, not '-1'$/],
     [['--warmup', '-1'], /^bench\.js: --warmup must be a whole number of at least 0, not '-1'$/],
     [['--timeout', '-5'], /^bench\.js: --timeout must be a whole number of at least 1, not '-5'$/],
+    // a timeout of 1e20 s once reached pipe-run as 1 ms, and every run was logged as hung
+    [['--timeout', '99999999999999999999'], /^bench\.js: --timeout must be a whole number from 1 to 86400, not '99999999999999999999'$/],
+    [['--runs', '99999999999999999999'], /^bench\.js: --runs must be a whole number from 1 to 9007199254740991, not/],
     [['--runs'], /^bench\.js: --runs needs a whole number; see node bench\.js --help$/],
     [['--out', '--id', 'x'], /^bench\.js: --out needs a folder, not '--id'; a value that begins with '-' is written --out=--id$/],
     [['--id', '..'], /^bench\.js: --id '\.\.' names a folder: use letters, digits, '-', '_', '\.' and '@', not starting with '\.'$/],
@@ -47,6 +50,23 @@ describe('options: an empty or negative value is refused, not taken for the defa
   for (const [args, message] of cases) {
     test(args.map(arg => arg || "''").join(' '), () => assertRefused(bench(args), message))
   }
+})
+
+describe('options: one given twice is refused, not the last taken', () => {
+  // --experiment stdio --experiment http once started an http run
+  test('bench.js --experiment stdio --experiment http', () => {
+    assertRefused(bench(['--experiment', 'stdio', '--experiment', 'http']),
+      /^bench\.js: --experiment is given twice \('stdio' and 'http'\); give it once$/)
+  })
+  test('bench.js --runs 0 --runs 3: the refused value is not hidden', () => {
+    assertRefused(bench(['--runs', '0', '--runs', '3']), /^bench\.js: --runs is given twice \('0' and '3'\); give it once$/)
+  })
+  test('a flag twice, and analyse.js alike; a list option (--only) may repeat', () => {
+    assertRefused(bench(['--no-strace', '--no-strace']), /^bench\.js: --no-strace is given twice \(--no-strace and --no-strace\); give it once$/)
+    assertRefused(analyse(['--incomplete', '--incomplete', 'test/fixtures/results/sample']), /^analyse\.js: --incomplete is given twice/)
+    const listed = bench(['--only', 'c', '--only', 'coreutils', '--help'])
+    assert.equal(listed.status, 0, listed.stderr)
+  })
 })
 
 describe('--out: a folder bench and analyse.js may make and write in, checked before anything is written', () => {
