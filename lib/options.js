@@ -88,6 +88,15 @@ function outDirProblem (dir) {
   return null
 }
 
+// Why `file` cannot be written (a study's --raw log), as outDirProblem says it of a folder,
+// or null: its folder must be one that can be written in, and it must not be a folder
+// itself. Asked before anything is measured, so that a bad path loses nothing.
+function outFileProblem (file) {
+  if (file === '') return 'is empty; give a file'
+  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) return `${file} is a folder; give a file in it`
+  return outDirProblem(path.dirname(path.resolve(file)))
+}
+
 // Makes dir and its missing parents one at a time, outermost first: a loop bounded by
 // the path's depth, where recursive mkdir retries for ever on a filesystem whose mkdir
 // answers ENOENT.
@@ -103,4 +112,4 @@ function makeDirs (dir) {
   }
 }
 
-module.exports = { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, makeDirs }
+module.exports = { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, outFileProblem, makeDirs }

@@ -68,12 +68,24 @@ function placementsOf (text) {
   return names
 }
 
-async function main ({ runs, connections, placements, raw }) {
+async function main ({ runs, connections, placements, raw }, stopped) {
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
   const records = []
+  // each record written as it is measured, so that a stop or a failure loses none
+  if (raw) fs.writeFileSync(raw, '')
   const runDir = fs.mkdtempSync('/tmp/db-placement-')
   fs.mkdirSync(`${runDir}/strace`)
   const reference = servers.find(row => row.name === REFERENCE)
+  try {
+    await measurePlacements({ runs, connections, placements, raw }, { options, records, runDir, reference, stopped })
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true })
+  }
+  printTable(placements, records)
+  return 0
+}
+
+async function measurePlacements ({ runs, connections, placements, raw }, { options, records, runDir, reference, stopped }) {
   for (const placement of placements) {
     const { pin, turns = false } = PLACEMENTS[placement]
     // one database per placement, pinned as the placement says; a server process per
@@ -87,17 +99,20 @@ async function main ({ runs, connections, placements, raw }) {
           const step = {
             phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin, partner
           }
+          if (stopped()) throw new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
           const { record } = await measureStep(step, options, session, runDir)
           if (!record.ok) throw new RunFailed(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
+          if (raw) fs.appendFileSync(raw, JSON.stringify(records[records.length - 1]) + '\n')
         }
       }
     } finally {
       await session.close()
     }
   }
-  if (raw) fs.writeFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
-  fs.rmSync(runDir, { recursive: true, force: true })
+}
+
+function printTable (placements, records) {
   console.log('placement            server                              req/s  server µs  backends µs' +
     '  halves: server  backends  server CPU share  × C  CV of × C  halves: × C')
   for (const placement of placements) {
@@ -119,7 +134,6 @@ async function main ({ runs, connections, placements, raw }) {
         name === REFERENCE ? '' : `${ratioHalves.toFixed(1)}%`.padStart(12)].join(' '))
     }
   }
-  return 0
 }
 
 // A run's server CPU per request against C's: the C run beside it (in turns), else C's run

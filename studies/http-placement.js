@@ -111,7 +111,7 @@ function sessionFigures (records) {
   return figures
 }
 
-async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, rate, sessionIndex, dir }) {
+async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, rate, sessionIndex, dir, stopped }) {
   const options = { timeoutSeconds: 60, http: { ...PRESETS.default } }
   const session = httpSession()
   const picked = SERVERS.map(serverName => servers.find(server => server.name === serverName))
@@ -121,6 +121,7 @@ async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, ra
       const order = round % 2 === 0 ? picked : [...picked].reverse()
       for (const connections of COUNTS) {
         for (const server of order) {
+          if (stopped()) return records
           const step = {
             phase: 'http',
             program: server,
@@ -150,17 +151,21 @@ async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, ra
 
 const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
 
-async function main ({ rounds, sessions, rate, placements: names, raw }) {
+async function main ({ rounds, sessions, rate, placements: names, raw }, stopped) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'http-placement-'))
   fs.mkdirSync(path.join(dir, 'strace'))
   const placements = Object.fromEntries(Object.entries(placementsOf(allowedCpus())).filter(([name]) => names.includes(name)))
   const results = {}
+  let kept = 0
   try {
     for (let sessionIndex = 0; sessionIndex < sessions; sessionIndex++) {
       for (const [name, placement] of Object.entries(placements)) {
         process.stderr.write(`session ${sessionIndex + 1} of ${sessions}: ${name} (wrk on CPU ${placement.pin.client}, the server on CPU ${placement.pin.server})\n`)
-        const records = await measurePlacement({ name, ...placement }, { rounds, rate, sessionIndex, dir })
-        if (raw) fs.appendFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
+        const records = await measurePlacement({ name, ...placement }, { rounds, rate, sessionIndex, dir, stopped })
+        if (raw && records.length) fs.appendFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
+        kept += records.length
+        // the stop's own line (lib/cli.js) says what was kept
+        if (stopped()) throw new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
         results[name] ??= []
         results[name].push(sessionFigures(records))
       }

@@ -5,18 +5,23 @@
 // usage line, exit 2 (lib/cli.js).
 const { programs, findProgram, unavailableReason, BASELINE } = require('../experiments/stdio/programs')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
-const { UsageError, matchOnly } = require('../lib/options')
-const { parseCommandLine } = require('../lib/option-schema')
+const { UsageError, matchOnly, outFileProblem } = require('../lib/options')
+const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
 
 // The command line read as bench.js reads its own (lib/option-schema.js), with --help,
 // then `options(values)`: { help: true }, or the tool's options. An error in the tool's
 // own checks is a UsageError ending with the usage's first line.
+// An empty value is refused, as bench.js refuses one; a --raw log is checked before
+// anything is measured, since the records are written as they come.
 function parseStudyOptions (argv, spec, usage, options) {
   const rows = Object.entries({ ...spec, help: { type: 'boolean' } }).map(([name, row]) => ({ name, ...row }))
   const tool = /^usage: node (\S+)/.exec(usage)?.[1] ?? 'the tool'
   const { values } = parseCommandLine(argv, rows, { tool })
   if (values.help) return { help: true }
   try {
+    refuseEmpty(values, rows)
+    const rawProblem = values.raw === undefined ? null : outFileProblem(values.raw)
+    if (rawProblem) throw new UsageError(`--raw ${values.raw}: ${rawProblem}`)
     return options(values)
   } catch (err) {
     throw new UsageError(`${err.message} (${usage.split('\n')[0]})`)

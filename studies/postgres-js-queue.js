@@ -51,13 +51,15 @@ function parseOptions (argv) {
   }))
 }
 
-async function main ({ runs, raw }) {
+async function main ({ runs, raw }, stopped) {
   const chosen = SERVERS()
   for (const server of chosen) {
     const reason = serverReason(server)
     if (reason) throw new RunFailed(`${server.name} cannot run here: ${reason}`)
   }
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
+  // each record written as it is measured, so that a stop or a failure loses none
+  if (raw) fs.writeFileSync(raw, '')
   const runDir = fs.mkdtempSync('/tmp/postgres-js-queue-')
   const records = []
   const session = dbSession(options)
@@ -69,16 +71,17 @@ async function main ({ runs, raw }) {
         const step = {
           phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections: 64, run, pin: PIN
         }
+        if (stopped()) throw new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
         const { record } = await measureStep(step, options, session, runDir)
         if (!record.ok) throw new RunFailed(`${server.name}, run ${run + 1}: ${record.failure}`)
         records.push(record)
+        if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
       }
     }
   } finally {
     await session.close()
     fs.rmSync(runDir, { recursive: true, force: true })
   }
-  if (raw) fs.writeFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
   console.log(`CPU per request of each server process over ${runs} runs of 1 s of /db at 64 connections, ` +
     'in the order it ran them; served: the thousands of requests it had answered before the run ' +
     '(its warm-up not counted); drift: the Theil-Sen change per 100,000 requests, over the median, ' +

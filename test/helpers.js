@@ -48,7 +48,16 @@ async function waitFor (check, deadlineMs, what) {
 // The command names of pid's children, from /proc (a child gone between the listing
 // and the read is skipped).
 function childrenOf (pid) {
-  const names = []
+  return children(pid).map(child => child.name)
+}
+
+// The pids of pid's children.
+function childrenPids (pid) {
+  return children(pid).map(child => child.pid)
+}
+
+function children (pid) {
+  const found = []
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     let stat
@@ -59,9 +68,9 @@ function childrenOf (pid) {
     }
     const close = stat.lastIndexOf(')')
     const [, ppid] = stat.slice(close + 2).split(' ')
-    if (Number(ppid) === pid) names.push(stat.slice(stat.indexOf('(') + 1, close))
+    if (Number(ppid) === pid) found.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close) })
   }
-  return names
+  return found
 }
 
 // A run's log as its summaries read it: a disturbed try that bench measured again is kept
@@ -93,4 +102,4 @@ function tempFolders (prefix) {
   }
 }
 
-module.exports = { bench, assertRefused, waitFor, childrenOf, readRuns, readJson, close, tempFolders, FIXTURES, ONE_RUN, TINY, TINY_LADDER }
+module.exports = { bench, assertRefused, waitFor, childrenOf, childrenPids, readRuns, readJson, close, tempFolders, FIXTURES, ONE_RUN, TINY, TINY_LADDER }

@@ -4,7 +4,7 @@
 // measures a failed cell again, and analyse.js on a run cut short and with --rederive.
 const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused, readRuns: readLog, readJson, tempFolders } = require('../helpers')
+const { assertRefused, readRuns: readLog, readJson, tempFolders, waitFor, childrenPids } = require('../helpers')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
@@ -161,6 +161,45 @@ describe('lib/cli.js: parse → run → exit code', () => {
     } })`)
     child.stdout.once('data', () => child.kill('SIGINT'))
     assert.deepEqual(await finished(child), { code: 130, stdout: 'measuring\n', stderr: 't: stopped (cannot write the zero file: interrupted)\n' })
+  })
+})
+
+describe('a study that logs its runs (--raw FILE)', () => {
+  const logging = studyCommands().filter(([invocation, command]) => !unbuilt(command) &&
+    spawnSync(command[0], [...command.slice(1), '--help'], { encoding: 'utf8' }).stdout.includes('--raw FILE'))
+
+  test('refuses a --raw it could not write, before it measures anything', () => {
+    assert.ok(logging.length >= 5, logging.map(([invocation]) => invocation).join(', '))
+    for (const [invocation, [command, ...args]] of logging) {
+      const result = spawnSync(command, [...args, '--raw', '/proc/x'], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      assert.equal(result.status, 2, `${invocation}: ${result.stderr}`)
+      assert.match(result.stderr, /^\S+: --raw \/proc\/x: \/proc is on proc, .* \(usage: /, invocation)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      const empty = spawnSync(command, [...args, '--raw', ''], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      assert.match(empty.stderr, /--raw is empty; give a value, or leave --raw out/, invocation)
+    }
+  })
+
+  // db-placement.js once went on measuring after Ctrl-C, and lost its log when killed
+  test('studies/db-placement.js stopped by SIGTERM: exit 130, every run measured in its log, nothing left running', async () => {
+    const raw = path.join(scratch, 'db-placement.jsonl')
+    const child = spawn(process.execPath, [path.join(STUDIES, 'db-placement.js'), '--runs', '3', '--placements', 'alone', '--raw', raw],
+      { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', chunk => { stderr += chunk })
+    const exited = new Promise(resolve => child.on('close', code => resolve(code)))
+    const logged = () => fs.existsSync(raw) ? fs.readFileSync(raw, 'utf8').split('\n').filter(Boolean).length : 0
+    await waitFor(() => logged() >= 1 || child.exitCode !== null, 120000, 'a first run in the log')
+    const descendants = pid => childrenPids(pid).flatMap(child => [child, ...descendants(child)])
+    const started = descendants(child.pid)
+    assert.ok(started.length > 0, 'the study runs a database and servers')
+    child.kill('SIGTERM')
+    assert.equal(await exited, 130, stderr)
+    const runs = logged()
+    assert.equal(stderr.trim().split('\n').pop(), `db-placement.js: stopped (${runs} runs measured, in ${raw})`)
+    for (const line of fs.readFileSync(raw, 'utf8').trim().split('\n')) assert.equal(JSON.parse(line).ok, true)
+    const alive = started.filter(pid => fs.existsSync(`/proc/${pid}`))
+    assert.deepEqual(alive, [], 'every process it started has ended')
   })
 })
 
