@@ -12,8 +12,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { pathToFileURL } = require('node:url')
-const { parseCommandLine } = require('../lib/option-schema')
-const { UsageError } = require('../lib/options')
+const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
+const { UsageError, outDirProblem } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { measurePage } = require('../lib/report/geometry')
 
@@ -43,10 +43,14 @@ function parse (argv) {
       throw new UsageError(`${folder} has no results.json; name a run's folder`)
     }
   }
+  // an empty --out was once the current folder: the reports went into the checkout
+  refuseEmpty(values, rows)
+  const outProblem = values.out === undefined ? null : outDirProblem(values.out)
+  if (outProblem) throw new UsageError(`--out ${values.out}: ${outProblem}`)
   if (!fs.existsSync(CHROMIUM)) throw new UsageError(`${CHROMIUM} is missing: apt-get install -y chromium`)
   return {
     folders: positionals.length ? positionals.map(folder => path.resolve(folder)) : REFERENCES,
-    out: path.resolve(values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'))),
+    out: values.out === undefined ? null : path.resolve(values.out),
     widths
   }
 }
@@ -59,7 +63,9 @@ function report (folder, out) {
   return path.join(target, 'report.html')
 }
 
-async function run ({ folders, out, widths }) {
+async function run ({ folders, out: given, widths }) {
+  // made when the work starts, so that a refused command leaves no folder behind
+  const out = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'))
   const { chromium } = require('playwright-core')
   const args = ['--headless', '--no-sandbox', '--disable-gpu']
   const browser = await chromium.launch({ executablePath: CHROMIUM, args })

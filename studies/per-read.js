@@ -14,7 +14,9 @@ const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
 // An empty value is refused, as bench.js refuses one; a --raw log is checked before
 // anything is measured, since the records are written as they come.
 function parseStudyOptions (argv, spec, usage, options) {
-  const rows = Object.entries({ ...spec, help: { type: 'boolean' } }).map(([name, row]) => ({ name, ...row }))
+  // --raw is every study's log file (checked below); other rows may say what they take
+  const rows = Object.entries({ ...spec, help: { type: 'boolean' } })
+    .map(([name, row]) => ({ name, ...(name === 'raw' ? { takes: 'a file' } : {}), ...row }))
   const tool = /^usage: node (\S+)/.exec(usage)?.[1] ?? 'the tool'
   const { values } = parseCommandLine(argv, rows, { tool })
   if (values.help) return { help: true }

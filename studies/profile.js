@@ -24,7 +24,7 @@ const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, windowSpan, pairFigures } = require('../experiments/stdio/cost')
 const { BUCKETS, profileSteps, summariseProfile, ladderCheck } = require('../experiments/stdio/profile')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
-const { wholeNumber, UsageError } = require('../lib/options')
+const { wholeNumber, UsageError, outDirProblem, makeDirs } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
 
@@ -41,15 +41,17 @@ const SPEC = {
   sizes: { type: 'string' },
   rounds: { type: 'string' },
   ladder: { type: 'string' },
-  out: { type: 'string' }
+  out: { type: 'string', takes: 'a folder' }
 }
 
 function options (values) {
   const perf = probePerf()
   if (!perf.available) throw new UsageError(`no profile: ${perf.reason}`)
   const { readers } = readersAgainstC(values.only ?? ['node-sync'])
-  const out = path.resolve(values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'profile-')))
-  fs.mkdirSync(out, { recursive: true })
+  // checked here, made when the work starts: a refused command leaves no folder behind
+  const outProblem = values.out === undefined ? null : outDirProblem(values.out)
+  if (outProblem) throw new UsageError(`--out ${values.out}: ${outProblem}`)
+  const out = values.out === undefined ? null : path.resolve(values.out)
   return {
     readers,
     sizes: blockSizes(values.sizes ?? '256'),
@@ -79,7 +81,9 @@ const range = interval =>
   (interval && Number.isFinite(interval.low) ? `${ns(interval.low)}–${ns(interval.high)}` : '')
 
 // The pass's own steps and summary (experiments/stdio/profile.js), every run in `out`
-async function main ({ readers, sizes, rounds, ladder, out }) {
+async function main ({ readers, sizes, rounds, ladder, out: given }) {
+  const out = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'profile-'))
+  makeDirs(out)
   const plan = placementPlan(allowedCpus())
   pinSelf(plan)
   const pin = plan.apart

@@ -6,6 +6,7 @@ const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
 const { assertRefused, readRuns: readLog, readJson, tempFolders, waitFor, childrenPids } = require('../helpers')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
@@ -176,7 +177,7 @@ describe('a study that logs its runs (--raw FILE)', () => {
       assert.match(result.stderr, /^\S+: --raw \/proc\/x: \/proc is on proc, .* \(usage: /, invocation)
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
       const empty = spawnSync(command, [...args, '--raw', ''], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
-      assert.match(empty.stderr, /--raw is empty; give a value, or leave --raw out/, invocation)
+      assert.match(empty.stderr, /--raw is empty; give a file, or leave --raw out/, invocation)
     }
   })
 
@@ -201,6 +202,25 @@ describe('a study that logs its runs (--raw FILE)', () => {
     const alive = started.filter(pid => fs.existsSync(`/proc/${pid}`))
     assert.deepEqual(alive, [], 'every process it started has ended')
   })
+})
+
+describe('a study that writes into a folder (--out DIR)', () => {
+  // pages.js --out '' once wrote its reports into the checkout, and profile.js --out /proc/x
+  // spun for ever in a recursive mkdir
+  for (const study of ['pages.js', 'profile.js']) {
+    test(`studies/${study}: an empty --out, one on /proc or a file is refused, and no folder is left`, () => {
+      const madeBefore = fs.readdirSync(os.tmpdir()).filter(name => /^(pages|profile)-/.test(name)).length
+      const file = path.join(scratch, 'a-file')
+      fs.writeFileSync(file, '')
+      for (const [out, message] of [['', /--out is empty; give a folder/], ['/proc/x/y', /--out \/proc\/x\/y: \/proc is on proc/],
+        [file, /is a file, not a folder/]]) {
+        assertRefused(spawnSync(process.execPath, [path.join(STUDIES, study), '--out', out], { cwd: scratch, encoding: 'utf8', timeout: 20000 }), message)
+      }
+      assertRefused(spawnSync(process.execPath, [path.join(STUDIES, study), '--widths', 'x', '--only', 'x'], { cwd: scratch, encoding: 'utf8', timeout: 20000 }), /./)
+      assert.equal(fs.readdirSync(os.tmpdir()).filter(name => /^(pages|profile)-/.test(name)).length, madeBefore)
+      assert.deepEqual(fs.readdirSync(scratch).filter(name => name !== 'a-file' && !name.endsWith('.jsonl')), [])
+    })
+  }
 })
 
 describe('--only: names and patterns', () => {
