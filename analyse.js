@@ -205,6 +205,14 @@ function loadResultSet (dir) {
   if (outdated) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${entries.includes(LOG_FILE) ? rederive(dir) : `without its ${LOG_FILE} it cannot be rewritten: measure it again`}`)
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
+  // a results.json copied in from another run would be reported under this run's name
+  const ran = context.options?.experiment ?? DEFAULT_EXPERIMENT
+  if (ran !== experiment.name) {
+    throw new AnalyseError(`${file('results.json')} is of the ${experiment.name} experiment but ${file('context.json')} of ${ran}: they are not of one run; ${rederive(dir)}`)
+  }
+  if (results.runId && context.runId && results.runId !== context.runId) {
+    throw new AnalyseError(`${file('results.json')} is of the run ${results.runId} but ${file('context.json')} of ${context.runId}: they are not of one run; ${rederive(dir)}`)
+  }
   // the experiment's other derived files, each with a cells list
   const missing = {}
   const derived = {}

@@ -264,6 +264,23 @@ describe('a failed cell', () => {
   })
 })
 
+describe('analyse.js: a results.json of another run', () => {
+  // one once came out as a db report under an http run's name, exit 0
+  test('is refused, naming both files and the fix', () => {
+    const mixed = path.join(scratch, 'mixed')
+    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample'), mixed, { recursive: true })
+    fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'results', 'db-sample', 'results.json'), path.join(mixed, 'results.json'))
+    assertRefused(analyse([mixed, '--out', path.join(scratch, 'mixed-report')]),
+      new RegExp(`^analyse\\.js: ${escaped(mixed)}/results\\.json is of the db experiment but ${escaped(mixed)}/context\\.json of http: they are not of one run; node analyse\\.js --rederive ${escaped(mixed)} rewrites it from all\\.jsonl$`))
+    const renamed = path.join(scratch, 'renamed')
+    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample'), renamed, { recursive: true })
+    const results = readJson(path.join(renamed, 'results.json'))
+    fs.writeFileSync(path.join(renamed, 'results.json'), JSON.stringify({ ...results, runId: 'another' }))
+    assertRefused(analyse([renamed, '--out', path.join(scratch, 'renamed-report')]), /results\.json is of the run another but .*context\.json of b: they are not of one run/)
+    assert.equal(fs.existsSync(path.join(scratch, 'mixed-report')), false)
+  })
+})
+
 describe('analyse.js: a run cut short, and --rederive', () => {
   const copyOf = dir => {
     const copy = path.join(folder('copy'), path.basename(dir))
