@@ -117,7 +117,8 @@ function benchOptions ({ experiments, byName, DEFAULT_EXPERIMENT }) {
     if (values.resume) {
       const others = Object.keys(values).filter(key => !['resume', 'report', 'experiment'].includes(key))
       if (others.length) throw new UsageError(`--resume continues a run with its own options; drop ${others.map(key => `--${key}`).join(', ')}`)
-      return { resume: values.resume, report: Boolean(values.report) }
+      // --experiment may be given with it, but must name the run's (lib/run-folder.js)
+      return { resume: values.resume, report: Boolean(values.report), experiment: values.experiment ?? null }
     }
     const preset = values.quick ? 'quick' : 'default'
     const id = values.id ?? `${name === DEFAULT_EXPERIMENT ? '' : `${name}-`}${new Date().toISOString().replace(/\.\d+Z$/, '').replace(/[:T]/g, '-')}`

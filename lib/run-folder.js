@@ -13,7 +13,7 @@ const { isStrings } = require('./option-schema')
 // context must hold every option bench needs and name programs the table still has.
 // lab: the experiments' registry with bench.js's options of it (lib/bench-options.js).
 function openRun (parsed, lab) {
-  if (parsed.resume) return openResumed(parsed.resume, lab)
+  if (parsed.resume) return openResumed(parsed.resume, lab, parsed.experiment)
   const problem = outDirProblem(parsed.out)
   if (problem) throw new UsageError(`--out ${parsed.out}: ${problem}`)
   const runDir = path.join(parsed.out, parsed.id)
@@ -28,7 +28,7 @@ function refuseHeldRun (runDir) {
   }
 }
 
-function openResumed (given, lab) {
+function openResumed (given, lab, experiment = null) {
   let runDir
   if (fs.existsSync(given)) runDir = path.resolve(given)
   else if (SAFE_NAME.test(given)) runDir = path.join(ROOT, 'results', given)
@@ -47,6 +47,9 @@ function openResumed (given, lab) {
   const folderProblem = outDirProblem(runDir)
   if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
   const options = lab.resumedOptions(context.options)
+  if (experiment !== null && experiment !== options.experiment) {
+    throw new UsageError(`--resume ${given} is a run of the ${options.experiment} experiment, not of ${experiment}: drop --experiment, or resume another run`)
+  }
   const recorded = lab.byName(options.experiment).recorded(context, options)
   return { runDir, options, resumed: true, recorded }
 }

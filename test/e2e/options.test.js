@@ -69,6 +69,24 @@ describe('options: one given twice is refused, not the last taken', () => {
   })
 })
 
+describe('options that contradict each other are refused, not one of them ignored', () => {
+  const cases = [
+    [['--rounds', '5', '--no-cost'], /^bench\.js: --rounds sets the cost pass, which --no-cost skips: drop one of them$/],
+    [['--no-kernel', '--kernel-rounds', '3'], /^bench\.js: --kernel-rounds sets the kernel pass, which --no-kernel skips: drop one of them$/],
+    [['--no-profile', '--profile-rounds', '3'], /^bench\.js: --profile-rounds sets the profile pass, which --no-profile skips: drop one of them$/],
+    [['--no-profile', '--profile-ms', '100'], /^bench\.js: --profile-ms sets the profile pass, which --no-profile skips/],
+    [['--pin', '--feeder', 'file'], /^bench\.js: --pin places dd, which --feeder file does not run: drop one of them$/],
+    [['--experiment', 'http', '--rates', '5', '--no-latency'], /^bench\.js: --rates sets the latency pass, which --no-latency skips: drop one of them$/]
+  ]
+  for (const [args, message] of cases) test(args.join(' '), () => assertRefused(bench(args), message))
+
+  test('--resume with the --experiment of another run', () => {
+    const run = path.join(ROOT, 'test', 'fixtures', 'results', 'calls-sample')
+    assertRefused(bench(['--resume', run, '--experiment', 'http']),
+      new RegExp(`^bench\\.js: --resume ${run.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a run of the calls experiment, not of http: drop --experiment, or resume another run$`))
+  })
+})
+
 describe('--out: a folder bench and analyse.js may make and write in, checked before anything is written', () => {
   test('--out /proc/x is refused at once (recursive mkdir spun there for ever)', () => {
     assertRefused(bench([...TINY, '--out', '/proc/x']), /^bench\.js: --out \/proc\/x: \/proc is on proc, a filesystem of the kernel's, not of files; give a folder on a disk or tmpfs$/)
