@@ -464,8 +464,11 @@ test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacit
   const timed = { phase: http.PHASE, program: 'bun', connections: 128 }
   assert.match(cellCommand(options, timed, []), / --rates 5,20( |$)/)
   assert.doesNotMatch(cellCommand(parseOptions(['--experiment', 'http']), timed, []), /--rates/)
-  const skipped = parseOptions(['--experiment', 'http', '--rates', '30', '--no-latency'])
+  const skipped = parseOptions(['--experiment', 'http', '--no-latency'])
   assert.doesNotMatch(cellCommand(skipped, timed, []), /--rates/)
+  // rates for a pass that is skipped are a contradiction, not ignored
+  assert.throws(() => parseOptions(['--experiment', 'http', '--rates', '30', '--no-latency']),
+    { message: '--rates sets the latency pass, which --no-latency skips: drop one of them' })
   for (const text of ['0', '1.5', '5,x']) {
     const message = `--rates must be a whole number of at least 1, not '${text.split(',').pop()}'`
     assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message })
