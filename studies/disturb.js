@@ -17,6 +17,8 @@ const { runCli } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 const { lastLevelCacheBytes } = require('../lib/context')
 const { statFields, CLK_TCK } = require('../lib/procfs')
+const { wholeNumber } = require('../lib/options')
+const { allowedCpus } = require('../lib/placement')
 
 const MiB = 2 ** 20
 // The least the memory mode streams, in last-level caches: past it, every pass misses.
@@ -43,16 +45,18 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes()) {
     if (!['busy', 'memory'].includes(mode)) throw new Error(`--mode takes busy or memory, not '${mode}'`)
     const options = {
       mode,
-      every: Number(values.every ?? 30),
-      busy: Number(values.busy ?? 3),
-      total: Number(values.for ?? 600),
-      cpus: (values.cpus ?? (mode === 'busy' ? '0,1' : '0')).split(',').map(Number)
+      every: wholeNumber(values.every ?? '30', 'every'),
+      busy: wholeNumber(values.busy ?? '3', 'busy'),
+      total: wholeNumber(values.for ?? '600', 'for'),
+      cpus: (values.cpus ?? (mode === 'busy' ? '0,1' : '0')).split(',').map(cpu => wholeNumber(cpu, 'cpus', 0))
     }
-    const seconds = [options.every, options.busy, options.total]
-    if (!seconds.every(value => value > 0) || options.busy >= options.every ||
-      options.cpus.some(cpu => !Number.isInteger(cpu) || cpu < 0)) {
-      throw new Error('--every, --busy and --for take seconds (--busy less than --every), ' +
-        '--cpus CPU numbers such as 0,1')
+    if (options.busy >= options.every) throw new Error('--busy must be less than --every')
+    // taskset's refusal of a CPU the process may not use went unseen: nothing was disturbed
+    const usable = allowedCpus()
+    const unusable = options.cpus.find(cpu => !usable.includes(cpu))
+    if (unusable !== undefined) throw new Error(`--cpus ${unusable} is not a CPU this process may use; these are ${usable.join(',')}`)
+    if (mode === 'busy' && options.total < options.every) {
+      throw new Error(`--for ${options.total} ends before the first burst, at --every ${options.every}: give a longer --for`)
     }
     if (mode === 'busy') {
       if (values.mib !== undefined) throw new Error('--mib is the memory mode\'s: add --mode memory')

@@ -22,7 +22,7 @@ const { parseProfile, SYSPROF } = require('../lib/sysprof')
 const { BUILD } = require('../lib/paths')
 const { parseStudyOptions } = require('./per-read')
 const { runCli } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { wholeNumber, UsageError } = require('../lib/options')
 
 const USAGE = 'usage: node studies/tracer-cost.js [--rounds N] [--mib N] [--size B]'
 const BPFTRACE_SCRIPT = `tracepoint:raw_syscalls:sys_enter /comm == "wc-c"/ { @start[tid] = nsecs; }
@@ -81,7 +81,7 @@ async function run (options, stopped) {
     bpftrace: { reader, hold: () => holdTracer(['stdbuf', '-oL', 'bpftrace', script], 'Attaching', tracerCpu) }
   }
   const missing = ['syscount', 'bpftrace'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-  if (missing.length) throw new Error(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
+  if (missing.length) throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
   const shuffle = seededShuffle('tracer-cost')
   const perRead = Object.fromEntries(Object.keys(tracers).map(name => [name, []]))
   try {

@@ -31,3 +31,13 @@ test('a wrong mode, or --mib without the memory mode, is refused in one line', (
   assert.throws(() => parseOptions(['--mode', 'cache'], LLC), /--mode takes busy or memory, not 'cache'/)
   assert.throws(() => parseOptions(['--mib', '200'], LLC), /--mib is the memory mode's: add --mode memory/)
 })
+
+// A busy loop on a CPU taskset refused once ran nowhere, and the tool said it had run
+test('a CPU this process may not use, a burst that never comes, or seconds that are not whole: refused', () => {
+  assert.throws(() => parseOptions(['--cpus', '99'], LLC), /--cpus 99 is not a CPU this process may use; these are [\d,]+ \(usage: /)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--cpus', '99'], LLC), /--cpus 99 is not a CPU this process may use/)
+  assert.throws(() => parseOptions(['--cpus', '0', '--for', '10'], LLC), /--for 10 ends before the first burst, at --every 30: give a longer --for/)
+  assert.throws(() => parseOptions(['--every', 'Infinity'], LLC), /--every must be a whole number of at least 1, not 'Infinity'/)
+  assert.throws(() => parseOptions(['--busy', '3', '--every', '3'], LLC), /--busy must be less than --every/)
+  assert.equal(parseOptions(['--mode', 'memory', '--for', '3', '--cpus', '0'], LLC).total, 3)
+})
