@@ -332,6 +332,10 @@ function runDirs (options) {
     dirs.push(...found.runs)
     failed.push(...found.failed)
   }
+  // a run set against itself would agree with itself, and say it repeats
+  const real = dir => fs.existsSync(dir) ? fs.realpathSync(dir) : dir
+  const twice = dirs.find((dir, i) => dirs.slice(0, i).some(other => real(other) === real(dir)))
+  if (twice) throw new AnalyseError(`${twice} is given twice; compare two different runs`)
   for (const dir of dirs) {
     const holder = busyHolder(dir)
     if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then ${options.rederive ? 'rederive' : 'analyse'} it`)

@@ -279,6 +279,11 @@ describe('analyse.js: a results.json of another run', () => {
     assertRefused(analyse([renamed, '--out', path.join(scratch, 'renamed-report')]), /results\.json is of the run another but .*context\.json of b: they are not of one run/)
     assert.equal(fs.existsSync(path.join(scratch, 'mixed-report')), false)
   })
+
+  test('one run given twice is refused: it would agree with itself', () => {
+    const run = path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample')
+    assertRefused(analyse([run, `${run}/`, '--out', path.join(scratch, 'twice')]), new RegExp(`^analyse\\.js: ${escaped(run)} is given twice; compare two different runs$`))
+  })
 })
 
 describe('analyse.js: a run cut short, and --rederive', () => {
