@@ -30,8 +30,9 @@ function skippedRecord (step, { failed, reason }) {
 
 // Measures the pending runs in order, appending each to the log; a stop ends it at the
 // run in flight, which is not logged. Returns how many runs it logged. A cell's warm-up
-// runs come before the first of its runs that this bench makes. `quiet(cpus)` waits until
-// the CPUs are quiet (lib/foreign.js waitForQuiet; the tests' fake step waits for nothing).
+// runs come before the first of its runs that this bench makes. `quiet(cpus, stopped)` waits until
+// the CPUs are quiet or a stop comes (lib/foreign.js waitForQuiet; the tests' fake step
+// waits for nothing).
 // Where the experiment says where a failure will recur (`recurring`: a reader that hangs,
 // crashes or miscounts does so again), the steps there are skipped with its reason, and
 // the run keeps its usual time. A warm-up run that fails is its step's failure: the step's
@@ -96,7 +97,8 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       const retries = busySteps < BUSY_STEPS ? MAX_REMEASURES : 0
       for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < retries; retry++) {
         log({ ...record, superseded: true })
-        await quiet(record.foreign.cpus ?? [])
+        await quiet(record.foreign.cpus ?? [], interrupted)
+        if (interrupted()) break
         ;({ record, stopped } = await measure(step.run))
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0

@@ -39,7 +39,7 @@ const REQUESTS_PER_SECOND = 100000
 const COST_SAMPLES = 50
 const CLK_TCK = 100
 
-// fakeStep({ seed, fail, disturb, stopAfter }) → { measurer, interrupted, quiet, measured, waits }
+// fakeStep({ seed, fail, disturb, stopAfter, stopInQuiet }) → { measurer, interrupted, quiet, measured, waits }
 //   measurer     main's measurer: (experiment, options, runDir, interrupted) →
 //                { measure(step, run), close() }, as an experiment's session
 //   fail         (step, run) → a reason the step's run fails with, or null
@@ -48,8 +48,9 @@ const CLK_TCK = 100
 //   quiet        main's wait for quiet CPUs, which returns at once; waits lists its CPUs
 //   stopAfter    after this many runs logged, the next is stopped in flight, as by Ctrl-C:
 //                it resolves stopped and interrupted() is true from then on
+//   stopInQuiet  a stop comes during the first wait for quiet CPUs
 //   measured     every run measured, warm-ups (run -1) too: { phase, program, blockSize, run }
-function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAfter = Infinity } = {}) {
+function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAfter = Infinity, stopInQuiet = false } = {}) {
   const random = seededRandom(seed)
   const measured = []
   const waits = []
@@ -75,6 +76,7 @@ function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAft
   })
   const quiet = async cpus => {
     waits.push(cpus)
+    if (stopInQuiet) stopped = true
     return 0
   }
   // BPF as the kernel pass finds it: allowed, whatever this machine allows

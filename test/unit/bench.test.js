@@ -486,6 +486,18 @@ describe('other work on the measured CPUs', () => {
     assert.match(result.stdout, /^foreign CPU time: 1 try of 4 steps shared their CPUs with other work \(over 3% of their CPU time\); 1 measured again once the CPUs were quiet$/m)
   })
 
+  // a stop once waited out the quiet wait and then measured the step again
+  test('a stop during the wait for quiet CPUs ends the run there: no try after it', async () => {
+    const out = tempDir()
+    const step = fakeStep({ disturb: () => true, stopInQuiet: true })
+    const result = await runBench(args(out, 'stopped-quiet', 2), { step })
+    assert.equal(result.status, 130, result.stderr + result.stdout)
+    assert.equal(step.waits.length, 1)
+    assert.equal(step.measured.filter(run => run.run >= 0).length, 1, 'the disturbed try only')
+    const logged = everyTry(path.join(out, 'stopped-quiet', 'all.jsonl'))
+    assert.deepEqual(logged.map(record => Boolean(record.superseded)), [true])
+  })
+
   test(`a machine busy for ${BUSY_STEPS} kept steps in a row: the rest are measured once, kept and flagged`, async () => {
     const out = tempDir()
     const step = fakeStep({ disturb: () => true })

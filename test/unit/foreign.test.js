@@ -112,3 +112,16 @@ test('steal of a step that is no one pipeline: /proc/stat\'s steal column at bot
   // a CPU /proc/stat has no line for: no record rather than a made-up one
   assert.equal(stealBetween([0, 7], stealNs([0, 7], stat(5)), stealNs([0, 7], stat(8))), null)
 })
+
+// A stop once waited out the whole quiet wait (4 s), longer than a caller's grace before
+// SIGKILL, which left the run's lock behind.
+test('the wait for quiet CPUs samples them until a stop comes, and not after', async () => {
+  const { waitForQuiet } = require('../../lib/foreign')
+  let slept = 0
+  const sleep = async () => { slept++ }
+  await waitForQuiet([0], () => false, sleep)
+  assert.ok(slept >= 1, 'it samples the CPUs')
+  slept = 0
+  await waitForQuiet([0], () => true, sleep)
+  assert.equal(slept, 0, 'a stop ends it before its first sample')
+})
