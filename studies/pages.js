@@ -113,4 +113,4 @@ function print (rows) {
   process.stdout.write(`\nscreenshots: ${path.dirname(rows[0]?.shot ?? '.')}\n`)
 }
 
-if (require.main === module) runCli({ name: 'pages', usage: USAGE, parse, run })
+if (require.main === module) runCli({ name: 'pages.js', usage: USAGE, parse, run })

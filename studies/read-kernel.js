@@ -99,4 +99,4 @@ async function run (options, stopped) {
   return 0
 }
 
-if (require.main === module) runCli({ name: 'read-kernel', usage: USAGE, parse, run, measures: true })
+if (require.main === module) runCli({ name: 'read-kernel.js', usage: USAGE, parse, run, measures: true })

@@ -116,4 +116,4 @@ async function run (options, stopped) {
   return 0
 }
 
-if (require.main === module) runCli({ name: 'tracer-cost', usage: USAGE, parse, run, measures: true })
+if (require.main === module) runCli({ name: 'tracer-cost.js', usage: USAGE, parse, run, measures: true })
