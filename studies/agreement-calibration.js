@@ -24,6 +24,7 @@ const { summariseHeadline, headlineRepeatability, PHASE, QUARTER_PHASE } = requi
 const { median, mean, seededRandom, SIGNIFICANCE } = require('../lib/stats')
 const { wholeNumber, UsageError } = require('../lib/options')
 const { runCli } = require('../lib/cli')
+const { parseStudyOptions } = require('./per-read')
 
 const ROOT = path.join(__dirname, '..')
 // The kept runs, by pair: each run's cost-pass records and its context.
@@ -44,24 +45,21 @@ const USAGE = `usage: node studies/agreement-calibration.js [--resamples N] [--r
   --seed N        seed of the draws (default ${DEFAULTS.seed}); one seed, the same figures
   --pool pair     a pool is both runs of a kept pair (default); run: each kept run alone`
 
+// The command line read as the other studies read theirs (studies/per-read.js): --opt=value
+// too, and every refusal one line that names the fix.
 function parseOptions (argv) {
-  const options = { ...DEFAULTS }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    if (arg === '--help' || arg === '-h') return { help: true }
-    const name = arg.replace(/^--/, '')
-    if (!arg.startsWith('--') || !(name in DEFAULTS)) throw new UsageError(`unknown option '${arg}'; see --help`)
-    if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`)
-    options[name] = argv[++i]
-  }
-  if (!['pair', 'run'].includes(options.pool)) throw new UsageError(`--pool must be pair or run, not '${options.pool}'`)
-  return {
-    resamples: wholeNumber(options.resamples, 'resamples'),
-    // rankTest needs 4 rounds a side, the halves 8 rounds
-    rounds: wholeNumber(options.rounds, 'rounds', 4),
-    seed: wholeNumber(options.seed, 'seed', 0),
-    pool: options.pool
-  }
+  const text = { type: 'string' }
+  return parseStudyOptions(argv, { resamples: text, rounds: text, seed: text, pool: text }, USAGE, values => {
+    const options = { ...DEFAULTS, ...values }
+    if (!['pair', 'run'].includes(options.pool)) throw new UsageError(`--pool must be pair or run, not '${options.pool}'`)
+    return {
+      resamples: wholeNumber(options.resamples, 'resamples'),
+      // rankTest needs 4 rounds a side, the halves 8 rounds
+      rounds: wholeNumber(options.rounds, 'rounds', 4),
+      seed: wholeNumber(options.seed, 'seed', 0),
+      pool: options.pool
+    }
+  })
 }
 
 function readRun ([name, log, context]) {
