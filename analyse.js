@@ -208,10 +208,12 @@ function loadResultSet (dir) {
   // a results.json copied in from another run would be reported under this run's name
   const ran = context.options?.experiment ?? DEFAULT_EXPERIMENT
   if (ran !== experiment.name) {
-    throw new AnalyseError(`${file('results.json')} is of the ${experiment.name} experiment but ${file('context.json')} of ${ran}: they are not of one run; ${rederive(dir)}`)
+    throw new AnalyseError(`${file('results.json')} is of the ${experiment.name} experiment but ` +
+      `${file('context.json')} of ${ran}: they are not of one run; ${rederive(dir)}`)
   }
   if (results.runId && context.runId && results.runId !== context.runId) {
-    throw new AnalyseError(`${file('results.json')} is of the run ${results.runId} but ${file('context.json')} of ${context.runId}: they are not of one run; ${rederive(dir)}`)
+    throw new AnalyseError(`${file('results.json')} is of the run ${results.runId} but ` +
+      `${file('context.json')} of ${context.runId}: they are not of one run; ${rederive(dir)}`)
   }
   // the experiment's other derived files, each with a cells list
   const missing = {}

@@ -129,7 +129,8 @@ const QUIET_WAIT_MS = 4000
 // Waits until no CPU of `cpus` spent more than DISTURBED_SHARE of a sample in user space
 // (nothing of the lab's runs then), at most QUIET_WAIT_MS, or until `stopped()` (Ctrl-C:
 // a stop waited out the 4 s and outlasted a caller's grace); resolves to the ms waited.
-async function waitForQuiet (cpus, stopped = () => false, sleep = ms => new Promise(resolve => setTimeout(resolve, ms))) {
+const pause = ms => new Promise(resolve => setTimeout(resolve, ms))
+async function waitForQuiet (cpus, stopped = () => false, sleep = pause) {
   const started = Date.now()
   while (Date.now() - started < QUIET_WAIT_MS && !stopped()) {
     const before = userNs(cpus)

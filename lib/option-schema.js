@@ -35,7 +35,8 @@ function parseCommandLine (argv, rows, { tool, positionals = false }) {
   const takes = name => rows.find(row => row.name === name)?.takes ?? 'a value'
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options: parseArgsSpec(rows), strict: true, allowPositionals: positionals, tokens: true })
+    const spec = { args: argv, options: parseArgsSpec(rows), strict: true, allowPositionals: positionals }
+    parsed = parseArgs({ ...spec, tokens: true })
   } catch (err) {
     const unknown = /Unknown option '([^']+)'/.exec(err.message)
     if (unknown) throw new UsageError(`unknown option ${unknown[1]}; see node ${tool} --help`)

@@ -112,4 +112,6 @@ function makeDirs (dir) {
   }
 }
 
-module.exports = { UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, outFileProblem, makeDirs }
+module.exports = {
+  UsageError, wholeNumber, SAFE_NAME, SAFE_NAME_RULE, matchOnly, outDirProblem, outFileProblem, makeDirs
+}

@@ -48,7 +48,8 @@ function openResumed (given, lab, experiment = null) {
   if (folderProblem) throw new UsageError(`--resume ${given}: ${folderProblem}`)
   const options = lab.resumedOptions(context.options)
   if (experiment !== null && experiment !== options.experiment) {
-    throw new UsageError(`--resume ${given} is a run of the ${options.experiment} experiment, not of ${experiment}: drop --experiment, or resume another run`)
+    throw new UsageError(`--resume ${given} is a run of the ${options.experiment} experiment, not of ` +
+      `${experiment}: drop --experiment, or resume another run`)
   }
   const recorded = lab.byName(options.experiment).recorded(context, options)
   return { runDir, options, resumed: true, recorded }

@@ -51,7 +51,9 @@ function parseOptions (argv) {
   const text = { type: 'string' }
   return parseStudyOptions(argv, { resamples: text, rounds: text, seed: text, pool: text }, USAGE, values => {
     const options = { ...DEFAULTS, ...values }
-    if (!['pair', 'run'].includes(options.pool)) throw new UsageError(`--pool must be pair or run, not '${options.pool}'`)
+    if (!['pair', 'run'].includes(options.pool)) {
+      throw new UsageError(`--pool must be pair or run, not '${options.pool}'`)
+    }
     return {
       resamples: wholeNumber(options.resamples, 'resamples'),
       // rankTest needs 4 rounds a side, the halves 8 rounds

@@ -85,7 +85,8 @@ async function main ({ runs, connections, placements, raw }, stopped) {
   return 0
 }
 
-async function measurePlacements ({ runs, connections, placements, raw }, { options, records, runDir, reference, stopped }) {
+async function measurePlacements ({ runs, connections, placements, raw }, during) {
+  const { options, records, runDir, reference, stopped } = during
   for (const placement of placements) {
     const { pin, turns = false } = PLACEMENTS[placement]
     // one database per placement, pinned as the placement says; a server process per

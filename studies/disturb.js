@@ -54,9 +54,12 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes()) {
     // taskset's refusal of a CPU the process may not use went unseen: nothing was disturbed
     const usable = allowedCpus()
     const unusable = options.cpus.find(cpu => !usable.includes(cpu))
-    if (unusable !== undefined) throw new Error(`--cpus ${unusable} is not a CPU this process may use; these are ${usable.join(',')}`)
+    if (unusable !== undefined) {
+      throw new Error(`--cpus ${unusable} is not a CPU this process may use; these are ${usable.join(',')}`)
+    }
     if (mode === 'busy' && options.total < options.every) {
-      throw new Error(`--for ${options.total} ends before the first burst, at --every ${options.every}: give a longer --for`)
+      throw new Error(`--for ${options.total} ends before the first burst, at --every ${options.every}: ` +
+        'give a longer --for')
     }
     if (mode === 'busy') {
       if (values.mib !== undefined) throw new Error('--mib is the memory mode\'s: add --mode memory')

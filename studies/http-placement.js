@@ -162,7 +162,8 @@ async function main ({ rounds, sessions, rate, placements: names, raw }, stopped
       for (const [name, placement] of Object.entries(placements)) {
         process.stderr.write(`session ${sessionIndex + 1} of ${sessions}: ${name} (wrk on CPU ${placement.pin.client}, the server on CPU ${placement.pin.server})\n`)
         const records = await measurePlacement({ name, ...placement }, { rounds, rate, sessionIndex, dir, stopped })
-        if (raw && records.length) fs.appendFileSync(raw, records.map(record => JSON.stringify(record)).join('\n') + '\n')
+        const lines = records.map(record => JSON.stringify(record) + '\n').join('')
+        if (raw && lines) fs.appendFileSync(raw, lines)
         kept += records.length
         // the stop's own line (lib/cli.js) says what was kept
         if (stopped()) throw new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)

@@ -81,7 +81,9 @@ async function run (options, stopped) {
     bpftrace: { reader, hold: () => holdTracer(['stdbuf', '-oL', 'bpftrace', script], 'Attaching', tracerCpu) }
   }
   const missing = ['syscount', 'bpftrace'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-  if (missing.length) throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
+  if (missing.length) {
+    throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
+  }
   const shuffle = seededShuffle('tracer-cost')
   const perRead = Object.fromEntries(Object.keys(tracers).map(name => [name, []]))
   try {

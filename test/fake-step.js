@@ -50,7 +50,8 @@ const CLK_TCK = 100
 //                it resolves stopped and interrupted() is true from then on
 //   stopInQuiet  a stop comes during the first wait for quiet CPUs
 //   measured     every run measured, warm-ups (run -1) too: { phase, program, blockSize, run }
-function fakeStep ({ seed = 1, fail = () => null, disturb = () => false, stopAfter = Infinity, stopInQuiet = false } = {}) {
+function fakeStep (behaviour = {}) {
+  const { seed = 1, fail = () => null, disturb = () => false, stopAfter = Infinity, stopInQuiet = false } = behaviour
   const random = seededRandom(seed)
   const measured = []
   const waits = []

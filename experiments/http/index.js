@@ -106,7 +106,9 @@ const stored = {
 
 // The counts go with the preset's duration, warm-up and strace load in options.http.
 function configure (options, values) {
-  if (values.rates !== undefined && !options.latency) throw new UsageError('--rates sets the latency pass, which --no-latency skips: drop one of them')
+  if (values.rates !== undefined && !options.latency) {
+    throw new UsageError('--rates sets the latency pass, which --no-latency skips: drop one of them')
+  }
   const { connections, processes, rates, ...rest } = options
   const preset = PRESETS[options.preset]
   const latency = { ...preset.latency, rateShares: rates.map(percent => percent / 100) }

@@ -26,9 +26,13 @@ function configure (options, values) {
   }
   for (const [pass, rows] of [['kernel', ['kernel-rounds']], ['profile', ['profile-rounds', 'profile-ms']]]) {
     const given = rows.find(name => values[name] !== undefined)
-    if (given && !options[pass]) throw new UsageError(`--${given} sets the ${pass} pass, which --no-${pass} skips: drop one of them`)
+    if (given && !options[pass]) {
+      throw new UsageError(`--${given} sets the ${pass} pass, which --no-${pass} skips: drop one of them`)
+    }
   }
-  if (options.pin && options.feeder === 'file') throw new UsageError('--pin places dd, which --feeder file does not run: drop one of them')
+  if (options.pin && options.feeder === 'file') {
+    throw new UsageError('--pin places dd, which --feeder file does not run: drop one of them')
+  }
   const preset = PRESETS[options.preset]
   const costSizes = options.sizes.filter(size => COST_SIZES.includes(size))
   Object.assign(options, {

@@ -28,7 +28,8 @@ for (const name of runs) {
 }
 console.log('\nmedian (range) by what ran on CPU 0:')
 for (const [key, { c, shares }] of byNeighbour) {
-  const range = values => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`
+  const range = values =>
+    `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`
   console.log(`${key.padEnd(12)} runs ${c.length}: C ${range(c)} ns; ` +
     [...shares].map(([program, values]) => `${program} ${range(values)}%`).join('; '))
 }
