@@ -1307,8 +1307,8 @@ test('--ladder: each reader\'s call into its runtime against a calls run\'s no-o
   assert.match(nodeRow, /\| \+\d+ binding \(node::fs::Read\)/)
   assert.match(plainMarkdown,
     /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/m)
-  // two runs of the machine, each with its marks
-  const twice = fs.readFileSync(render([PROFILED, PROFILED, '--ladder', ladderRun], 'profile-ladder-2'), 'utf8')
+  // two runs of the machine, each with its marks (a copy: one folder given twice is refused)
+  const twice = fs.readFileSync(render([PROFILED, copyOf(PROFILED), '--ladder', ladderRun], 'profile-ladder-2'), 'utf8')
   assert.equal([...twice.matchAll(MARK)].length, 2 * marks.length)
   // refused: a run of another experiment, a calls run with no ladder, a report with no profile
   // to set it against, another machine's ladder
