@@ -12,7 +12,10 @@ class UsageError extends Error {}
 // a double holds exactly (a timeout of 1e20 s once reached pipe-run as 1 ms).
 function wholeNumber (text, name, min = 1, max = Number.MAX_SAFE_INTEGER) {
   if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not '${text}'`)
-  if (Number(text) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${text}'`)
+  if (Number(text) > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min} and under 2^53` : `from ${min} to ${max}`
+    throw new UsageError(`--${name} must be a whole number ${range}, not '${text}'`)
+  }
   return Number(text)
 }
 
@@ -94,7 +97,12 @@ function outDirProblem (dir) {
 function outFileProblem (file) {
   if (file === '') return 'is empty; give a file'
   if (fs.existsSync(file) && fs.statSync(file).isDirectory()) return `${file} is a folder; give a file in it`
-  return outDirProblem(path.dirname(path.resolve(file)))
+  const folder = path.dirname(path.resolve(file))
+  const problem = outDirProblem(folder)
+  if (problem) return problem
+  // nothing makes the folder of a log: its first write would fail mid-study
+  if (!fs.existsSync(folder)) return `${folder} does not exist; make it, or give a file in a folder that does`
+  return null
 }
 
 // Makes dir and its missing parents one at a time, outermost first: a loop bounded by

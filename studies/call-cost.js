@@ -14,6 +14,11 @@ if (just.args[2] === '--help') {
   just.print(USAGE)
   just.exit(0)
 }
+const flag = just.args.slice(2).find(arg => arg.startsWith('-'))
+if (flag !== undefined) {
+  just.error(`call-cost.js: unknown option ${flag}; it takes ROUNDS and CALLS only (${USAGE.split('\n')[0]})`)
+  just.exit(2)
+}
 const ROUNDS = Number(just.args[2] || 8)
 const CALLS = Number(just.args[3] || 10_000_000)
 if (!(Number.isSafeInteger(ROUNDS) && ROUNDS > 0 && Number.isSafeInteger(CALLS) && CALLS > 0)) {

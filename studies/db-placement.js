@@ -91,7 +91,7 @@ async function measurePlacements ({ runs, connections, placements, raw }, during
     const { pin, turns = false } = PLACEMENTS[placement]
     // one database per placement, pinned as the placement says; a server process per
     // server, kept across the interleaved rounds
-    const session = dbSession(options)
+    const session = dbSession(options, stopped)
     try {
       for (let run = 0; run < runs; run++) {
         for (const name of SERVERS) {
@@ -100,9 +100,11 @@ async function measurePlacements ({ runs, connections, placements, raw }, during
           const step = {
             phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin, partner
           }
-          if (stopped()) throw new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
+          const kept = () => new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
+          if (stopped()) throw kept()
           const { record } = await measureStep(step, options, session, runDir)
-          if (!record.ok) throw new RunFailed(`${placement} ${name}: ${record.failure}`)
+          // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
+          if (!record.ok) throw stopped() ? kept() : new RunFailed(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
           if (raw) fs.appendFileSync(raw, JSON.stringify(records[records.length - 1]) + '\n')
         }

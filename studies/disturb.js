@@ -32,12 +32,13 @@ const USAGE = `usage: node studies/disturb.js [--mode busy|memory] [options]
   --every S        busy: a burst every S seconds (default 30)
   --busy S         busy: each burst a busy loop of S seconds, less than --every (default 3)
   --for S          stop after S seconds (default 600)
-  --cpus A,B,...   the CPUs (default: busy 0,1; memory 0)
+  --cpus A,B,...   the CPUs (default: busy the first two it may use; memory the first)
   --mib N          memory: MiB streamed, at least 4 times the last-level cache (default:
                    4 times it)
   --help           this text`
 
-function parseOptions (argv, llcBytes = lastLevelCacheBytes()) {
+// llcBytes and usable (the CPUs this process may run on) are this machine's unless given.
+function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedCpus()) {
   const text = { type: 'string' }
   const spec = { mode: text, every: text, busy: text, for: text, cpus: text, mib: text }
   return parseStudyOptions(argv, spec, USAGE, values => {
@@ -48,11 +49,15 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes()) {
       every: wholeNumber(values.every ?? '30', 'every'),
       busy: wholeNumber(values.busy ?? '3', 'busy'),
       total: wholeNumber(values.for ?? '600', 'for'),
-      cpus: (values.cpus ?? (mode === 'busy' ? '0,1' : '0')).split(',').map(cpu => wholeNumber(cpu, 'cpus', 0))
+      // by default the first two CPUs it may use in turn (busy), or the first (memory)
+      cpus: values.cpus === undefined
+        ? usable.slice(0, mode === 'busy' ? 2 : 1)
+        : values.cpus.split(',').map(cpu => wholeNumber(cpu, 'cpus', 0))
     }
-    if (options.busy >= options.every) throw new Error('--busy must be less than --every')
+    if (options.busy >= options.every) {
+      throw new Error(`--busy ${options.busy} must be less than --every ${options.every}: give a shorter --busy or a longer --every`)
+    }
     // taskset's refusal of a CPU the process may not use went unseen: nothing was disturbed
-    const usable = allowedCpus()
     const unusable = options.cpus.find(cpu => !usable.includes(cpu))
     if (unusable !== undefined) {
       throw new Error(`--cpus ${unusable} is not a CPU this process may use; these are ${usable.join(',')}`)

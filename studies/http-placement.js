@@ -111,9 +111,11 @@ function sessionFigures (records) {
   return figures
 }
 
-async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, rate, sessionIndex, dir, stopped }) {
+// log(record) keeps each run as it is measured; stoppedAt() is the error a stop ends it with.
+async function measurePlacement ({ name, pin, paced, interleaved }, during) {
+  const { rounds, rate, sessionIndex, dir, stopped, log, stoppedAt } = during
   const options = { timeoutSeconds: 60, http: { ...PRESETS.default } }
-  const session = httpSession()
+  const session = httpSession(stopped)
   const picked = SERVERS.map(serverName => servers.find(server => server.name === serverName))
   const records = []
   try {
@@ -121,7 +123,7 @@ async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, ra
       const order = round % 2 === 0 ? picked : [...picked].reverse()
       for (const connections of COUNTS) {
         for (const server of order) {
-          if (stopped()) return records
+          if (stopped()) throw stoppedAt()
           const step = {
             phase: 'http',
             program: server,
@@ -138,8 +140,13 @@ async function measurePlacement ({ name, pin, paced, interleaved }, { rounds, ra
             wrkScript: paced ? pacingScript(dir, connections, rate) : null
           }
           const { record } = await measureStep(step, options, session, dir)
+          if (record.ok) {
+            records.push({ ...record, placement: name, session: sessionIndex })
+            log(records[records.length - 1])
+          }
+          // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
+          if (stopped()) throw stoppedAt()
           if (!record.ok) throw new RunFailed(`${name}, ${server.name}, ${connections} connections: ${record.failure}`)
-          records.push({ ...record, placement: name, session: sessionIndex })
         }
       }
     }
@@ -156,17 +163,21 @@ async function main ({ rounds, sessions, rate, placements: names, raw }, stopped
   fs.mkdirSync(path.join(dir, 'strace'))
   const placements = Object.fromEntries(Object.entries(placementsOf(allowedCpus())).filter(([name]) => names.includes(name)))
   const results = {}
+  // each record written as it is measured, so that a stop or a failure loses none
+  if (raw) fs.writeFileSync(raw, '')
   let kept = 0
+  const log = record => {
+    if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
+    kept++
+  }
+  // the stop's own line (lib/cli.js) says what was kept
+  const stoppedAt = () => new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
   try {
     for (let sessionIndex = 0; sessionIndex < sessions; sessionIndex++) {
       for (const [name, placement] of Object.entries(placements)) {
         process.stderr.write(`session ${sessionIndex + 1} of ${sessions}: ${name} (wrk on CPU ${placement.pin.client}, the server on CPU ${placement.pin.server})\n`)
-        const records = await measurePlacement({ name, ...placement }, { rounds, rate, sessionIndex, dir, stopped })
-        const lines = records.map(record => JSON.stringify(record) + '\n').join('')
-        if (raw && lines) fs.appendFileSync(raw, lines)
-        kept += records.length
-        // the stop's own line (lib/cli.js) says what was kept
-        if (stopped()) throw new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
+        const during = { rounds, rate, sessionIndex, dir, stopped, log, stoppedAt }
+        const records = await measurePlacement({ name, ...placement }, during)
         results[name] ??= []
         results[name].push(sessionFigures(records))
       }

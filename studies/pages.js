@@ -34,6 +34,8 @@ function parse (argv) {
     { name: 'help', type: 'boolean' }]
   const { values, positionals } = parseCommandLine(argv, rows, { tool: 'studies/pages.js', positionals: true })
   if (values.help) return { help: true }
+  // an empty --out was once the current folder: the reports went into the checkout
+  refuseEmpty(values, rows)
   const widths = (values.widths ?? '1280,390').split(',').map(Number)
   if (widths.some(width => !Number.isInteger(width) || width < 200)) {
     throw new UsageError(`--widths takes whole numbers of px of at least 200, not '${values.widths}'`)
@@ -43,8 +45,6 @@ function parse (argv) {
       throw new UsageError(`${folder} has no results.json; name a run's folder`)
     }
   }
-  // an empty --out was once the current folder: the reports went into the checkout
-  refuseEmpty(values, rows)
   const outProblem = values.out === undefined ? null : outDirProblem(values.out)
   if (outProblem) throw new UsageError(`--out ${values.out}: ${outProblem}`)
   if (!fs.existsSync(CHROMIUM)) throw new UsageError(`${CHROMIUM} is missing: apt-get install -y chromium`)

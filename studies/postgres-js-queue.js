@@ -62,7 +62,7 @@ async function main ({ runs, raw }, stopped) {
   if (raw) fs.writeFileSync(raw, '')
   const runDir = fs.mkdtempSync('/tmp/postgres-js-queue-')
   const records = []
-  const session = dbSession(options)
+  const session = dbSession(options, stopped)
   try {
     for (let run = 0; run < runs; run++) {
       // each round the other way, as the db experiment's, so that no server always follows another
@@ -71,9 +71,11 @@ async function main ({ runs, raw }, stopped) {
         const step = {
           phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections: 64, run, pin: PIN
         }
-        if (stopped()) throw new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
+        const kept = () => new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
+        if (stopped()) throw kept()
         const { record } = await measureStep(step, options, session, runDir)
-        if (!record.ok) throw new RunFailed(`${server.name}, run ${run + 1}: ${record.failure}`)
+        // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
+        if (!record.ok) throw stopped() ? kept() : new RunFailed(`${server.name}, run ${run + 1}: ${record.failure}`)
         records.push(record)
         if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
       }

@@ -44,21 +44,21 @@ const SPEC = {
   out: { type: 'string', takes: 'a folder' }
 }
 
+// What the command line says is checked before what the machine allows, so that a mistake
+// in it is named wherever perf may not sample.
 function options (values) {
-  const perf = probePerf()
-  if (!perf.available) throw new UsageError(`no profile: ${perf.reason}`)
-  const { readers } = readersAgainstC(values.only ?? ['node-sync'])
   // checked here, made when the work starts: a refused command leaves no folder behind
   const outProblem = values.out === undefined ? null : outDirProblem(values.out)
   if (outProblem) throw new UsageError(`--out ${values.out}: ${outProblem}`)
-  const out = values.out === undefined ? null : path.resolve(values.out)
-  return {
-    readers,
+  const given = {
     sizes: blockSizes(values.sizes ?? '256'),
     rounds: wholeNumber(values.rounds ?? '2', 'rounds', 1),
     ladder: values.ladder === undefined ? null : ladderRows(values.ladder),
-    out
+    out: values.out === undefined ? null : path.resolve(values.out)
   }
+  const perf = probePerf()
+  if (!perf.available) throw new UsageError(`no profile: ${perf.reason}`)
+  return { readers: readersAgainstC(values.only ?? ['node-sync']).readers, ...given }
 }
 
 // A calls run's ladder: its rows, or a one-line refusal.

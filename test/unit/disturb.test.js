@@ -7,37 +7,43 @@ const { parseOptions } = require('../../studies/disturb')
 
 const MiB = 2 ** 20
 const LLC = 32 * MiB
+// the CPUs the tool may use, given as a machine would, so that no test depends on this one's
+const CPUS = [0, 1]
 
 test('busy is the default, on CPUs 0 and 1 in turn', () => {
-  const options = parseOptions([], LLC)
+  const options = parseOptions([], LLC, CPUS)
   assert.deepEqual(options, { mode: 'busy', every: 30, busy: 3, total: 600, cpus: [0, 1] })
 })
 
 test('memory streams 4 last-level caches by default, on CPU 0, and never fewer', () => {
-  const options = parseOptions(['--mode', 'memory', '--for', '60'], LLC)
+  const options = parseOptions(['--mode', 'memory', '--for', '60'], LLC, CPUS)
   assert.equal(options.bytes, 128 * MiB)
   assert.deepEqual(options.cpus, [0])
   assert.equal(options.total, 60)
-  assert.equal(parseOptions(['--mode', 'memory', '--mib', '200', '--cpus', '0,1'], LLC).bytes, 200 * MiB)
-  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', '100'], LLC),
+  assert.equal(parseOptions(['--mode', 'memory', '--mib', '200', '--cpus', '0,1'], LLC, CPUS).bytes, 200 * MiB)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', '100'], LLC, CPUS),
     /--mib 100 is less than 4 times the last-level cache \(32 MiB\): give at least 128 \(usage: /)
-  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', 'lots'], LLC), /--mib takes a whole number/)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', 'lots'], LLC, CPUS), /--mib takes a whole number/)
   // where sysfs names no cache, the size must be given
-  assert.throws(() => parseOptions(['--mode', 'memory'], null), /names no last-level cache in sysfs: give --mib/)
-  assert.equal(parseOptions(['--mode', 'memory', '--mib', '64'], null).bytes, 64 * MiB)
+  assert.throws(() => parseOptions(['--mode', 'memory'], null, CPUS), /names no last-level cache in sysfs: give --mib/)
+  assert.equal(parseOptions(['--mode', 'memory', '--mib', '64'], null, CPUS).bytes, 64 * MiB)
 })
 
 test('a wrong mode, or --mib without the memory mode, is refused in one line', () => {
-  assert.throws(() => parseOptions(['--mode', 'cache'], LLC), /--mode takes busy or memory, not 'cache'/)
-  assert.throws(() => parseOptions(['--mib', '200'], LLC), /--mib is the memory mode's: add --mode memory/)
+  assert.throws(() => parseOptions(['--mode', 'cache'], LLC, CPUS), /--mode takes busy or memory, not 'cache'/)
+  assert.throws(() => parseOptions(['--mib', '200'], LLC, CPUS), /--mib is the memory mode's: add --mode memory/)
 })
 
 // A busy loop on a CPU taskset refused once ran nowhere, and the tool said it had run
 test('a CPU this process may not use, a burst that never comes, or seconds that are not whole: refused', () => {
-  assert.throws(() => parseOptions(['--cpus', '99'], LLC), /--cpus 99 is not a CPU this process may use; these are [\d,]+ \(usage: /)
-  assert.throws(() => parseOptions(['--mode', 'memory', '--cpus', '99'], LLC), /--cpus 99 is not a CPU this process may use/)
-  assert.throws(() => parseOptions(['--cpus', '0', '--for', '10'], LLC), /--for 10 ends before the first burst, at --every 30: give a longer --for/)
-  assert.throws(() => parseOptions(['--every', 'Infinity'], LLC), /--every must be a whole number of at least 1, not 'Infinity'/)
-  assert.throws(() => parseOptions(['--busy', '3', '--every', '3'], LLC), /--busy must be less than --every/)
-  assert.equal(parseOptions(['--mode', 'memory', '--for', '3', '--cpus', '0'], LLC).total, 3)
+  assert.throws(() => parseOptions(['--cpus', '99'], LLC, CPUS), /--cpus 99 is not a CPU this process may use; these are [\d,]+ \(usage: /)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--cpus', '99'], LLC, CPUS), /--cpus 99 is not a CPU this process may use/)
+  assert.throws(() => parseOptions(['--cpus', '0', '--for', '10'], LLC, CPUS), /--for 10 ends before the first burst, at --every 30: give a longer --for/)
+  assert.throws(() => parseOptions(['--every', 'Infinity'], LLC, CPUS), /--every must be a whole number of at least 1, not 'Infinity'/)
+  assert.throws(() => parseOptions(['--busy', '3', '--every', '3'], LLC, CPUS), /--busy 3 must be less than --every 3: give a shorter --busy or a longer --every/)
+  assert.equal(parseOptions(['--mode', 'memory', '--for', '3', '--cpus', '0'], LLC, CPUS).total, 3)
+  // by default the CPUs it may use: the first two in turn, or the first for the streamer
+  assert.deepEqual(parseOptions([], LLC, [2, 5, 7]).cpus, [2, 5])
+  assert.deepEqual(parseOptions(['--mode', 'memory'], LLC, [2, 5, 7]).cpus, [2])
+  assert.throws(() => parseOptions(['--cpus', '0'], LLC, [2, 5]), /--cpus 0 is not a CPU this process may use; these are 2,5/)
 })
