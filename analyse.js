@@ -207,13 +207,15 @@ function loadResultSet (dir) {
   if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
   // a results.json copied in from another run would be reported under this run's name
   const ran = context.options?.experiment ?? DEFAULT_EXPERIMENT
+  const restore = 'put back the run\'s own files' +
+    (entries.includes(LOG_FILE) ? ` (${rederive(dir)}, if context.json is the run's)` : ', or measure it again')
   if (ran !== experiment.name) {
     throw new AnalyseError(`${file('results.json')} is of the ${experiment.name} experiment but ` +
-      `${file('context.json')} of ${ran}: they are not of one run; ${rederive(dir)}`)
+      `${file('context.json')} of ${ran}: they are not of one run; ${restore}`)
   }
   if (results.runId && context.runId && results.runId !== context.runId) {
     throw new AnalyseError(`${file('results.json')} is of the run ${results.runId} but ` +
-      `${file('context.json')} of ${context.runId}: they are not of one run; ${rederive(dir)}`)
+      `${file('context.json')} of ${context.runId}: they are not of one run; ${restore}`)
   }
   // the experiment's other derived files, each with a cells list
   const missing = {}
@@ -506,11 +508,17 @@ function rederiveRuns (options) {
     const context = readJson(path.join(dir, 'context.json'),
       { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
-    const records = readLog(dir, { makeError: message => new AnalyseError(message) })
+    // a cut last line is a run the log lost: the derived files are rewritten without it
+    let cutBytes = 0
+    const records = readLog(dir, { makeError: message => new AnalyseError(message), onCutTail: bytes => { cutBytes = bytes } })
     const experiment = byName(context.options.experiment ?? DEFAULT_EXPERIMENT)
     if (!experiment) throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
     const files = writeDerived(dir, records, context, experiment)
     console.log(`rewrote ${files.join(', ').replace(/, ([^,]+)$/, ' and $1')} in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
+    if (cutBytes) {
+      console.log(`note: the last line of its ${LOG_FILE} was cut off mid-write (${cutBytes} bytes) and is left out; ` +
+        `node bench.js --resume ${displayPath(dir)} measures that run again`)
+    }
     const progress = planProgress(context, records)
     if (progress && progress.logged < progress.planned) console.log(`note: it holds ${describeProgress(progress)}; finish it with node bench.js --resume ${displayPath(dir)}`)
   }

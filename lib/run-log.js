@@ -8,8 +8,9 @@ const LOG_FILE = 'all.jsonl'
 
 // The log's records ([] when there is none). Only its last line can be cut short (a bench
 // killed mid-append): it is left out, and with `repair` (for the writer about to append)
-// cut off the file. A bad line elsewhere is corruption: throws makeError(message).
-function readLog (runDir, { makeError, repair = false }) {
+// cut off the file; onCutTail(bytes) hears of it, for a reader that should say so. A bad
+// line elsewhere is corruption: throws makeError(message).
+function readLog (runDir, { makeError, repair = false, onCutTail = () => {} }) {
   const file = path.join(runDir, LOG_FILE)
   if (!fs.existsSync(file)) return []
   const text = fs.readFileSync(file, 'utf8')
@@ -24,6 +25,7 @@ function readLog (runDir, { makeError, repair = false }) {
     } catch {
       if (i === lines.length - 1) {
         if (repair) fs.truncateSync(file, Buffer.byteLength(text) - Buffer.byteLength(lines[i]))
+        onCutTail(Buffer.byteLength(lines[i]))
         break
       }
       throw makeError(`${file} is corrupt at line ${i + 1}; move it aside and start a new run`)

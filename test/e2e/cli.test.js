@@ -6,7 +6,6 @@ const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
 const { assertRefused, readRuns: readLog, readJson, tempFolders, waitFor, childrenPids } = require('../helpers')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 
@@ -178,14 +177,21 @@ describe('a study that logs its runs (--raw FILE)', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
       const empty = spawnSync(command, [...args, '--raw', ''], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
       assert.match(empty.stderr, /--raw is empty; give a file, or leave --raw out/, invocation)
+      // nothing makes a log's folder: its first write would fail mid-study
+      const missing = path.join(scratch, 'missing', 'runs.jsonl')
+      const unmade = spawnSync(command, [...args, '--raw', missing], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      assert.equal(unmade.status, 2, `${invocation}: ${unmade.stderr}`)
+      assert.match(unmade.stderr, new RegExp(`--raw ${escaped(missing)}: ${escaped(path.dirname(missing))} does not exist; make it`))
     }
   })
 
-  // db-placement.js once went on measuring after Ctrl-C, and lost its log when killed
-  test('studies/db-placement.js stopped by SIGTERM: exit 130, every run measured in its log, nothing left running', async () => {
+  // db-placement.js once went on measuring after Ctrl-C, and lost its log when killed. A
+  // terminal's Ctrl-C reaches the whole process group, wrk and the servers too, so the run in
+  // flight fails: that is a stop, not a failure.
+  test('studies/db-placement.js stopped by Ctrl-C: exit 130, every run measured in its log, nothing left running', async () => {
     const raw = path.join(scratch, 'db-placement.jsonl')
-    const child = spawn(process.execPath, [path.join(STUDIES, 'db-placement.js'), '--runs', '3', '--placements', 'alone', '--raw', raw],
-      { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] })
+    const args = [path.join(STUDIES, 'db-placement.js'), '--runs', '3', '--placements', 'alone', '--raw', raw]
+    const child = spawn(process.execPath, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let stderr = ''
     child.stderr.on('data', chunk => { stderr += chunk })
     const exited = new Promise(resolve => child.on('close', code => resolve(code)))
@@ -194,7 +200,7 @@ describe('a study that logs its runs (--raw FILE)', () => {
     const descendants = pid => childrenPids(pid).flatMap(child => [child, ...descendants(child)])
     const started = descendants(child.pid)
     assert.ok(started.length > 0, 'the study runs a database and servers')
-    child.kill('SIGTERM')
+    process.kill(-child.pid, 'SIGINT')
     assert.equal(await exited, 130, stderr)
     const runs = logged()
     assert.equal(stderr.trim().split('\n').pop(), `db-placement.js: stopped (${runs} runs measured, in ${raw})`)
@@ -205,20 +211,24 @@ describe('a study that logs its runs (--raw FILE)', () => {
 })
 
 describe('a study that writes into a folder (--out DIR)', () => {
-  // pages.js --out '' once wrote its reports into the checkout, and profile.js --out /proc/x
-  // spun for ever in a recursive mkdir
-  for (const study of ['pages.js', 'profile.js']) {
+  // pages.js --out '' once wrote its reports into the checkout, profile.js --out /proc/x spun
+  // for ever in a recursive mkdir, and profile.js made its folder before checking the rest
+  const refusals = {
+    'pages.js': [[path.join(scratch, 'no-run')], /no-run has no results\.json; name a run's folder/],
+    'profile.js': [['--rounds', '0'], /--rounds must be a whole number of at least 1, not '0'/]
+  }
+  for (const [study, [later, laterMessage]] of Object.entries(refusals)) {
     test(`studies/${study}: an empty --out, one on /proc or a file is refused, and no folder is left`, () => {
-      const madeBefore = fs.readdirSync(os.tmpdir()).filter(name => /^(pages|profile)-/.test(name)).length
       const file = path.join(scratch, 'a-file')
       fs.writeFileSync(file, '')
-      for (const [out, message] of [['', /--out is empty; give a folder/], ['/proc/x/y', /--out \/proc\/x\/y: \/proc is on proc/],
-        [file, /is a file, not a folder/]]) {
-        assertRefused(spawnSync(process.execPath, [path.join(STUDIES, study), '--out', out], { cwd: scratch, encoding: 'utf8', timeout: 20000 }), message)
-      }
-      assertRefused(spawnSync(process.execPath, [path.join(STUDIES, study), '--widths', 'x', '--only', 'x'], { cwd: scratch, encoding: 'utf8', timeout: 20000 }), /./)
-      assert.equal(fs.readdirSync(os.tmpdir()).filter(name => /^(pages|profile)-/.test(name)).length, madeBefore)
-      assert.deepEqual(fs.readdirSync(scratch).filter(name => name !== 'a-file' && !name.endsWith('.jsonl')), [])
+      const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'))
+      const run = args => spawnSync(process.execPath, [path.join(STUDIES, study), ...args],
+        { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, TMPDIR: tmp } })
+      assertRefused(run(['--out', '']), /--out is empty; give a folder/)
+      assertRefused(run(['--out', '/proc/x/y']), /--out \/proc\/x\/y: \/proc is on proc/)
+      assertRefused(run(['--out', file]), /is a file, not a folder/)
+      assertRefused(run(later), laterMessage)
+      assert.deepEqual(fs.readdirSync(tmp), [], 'no folder made for a refused command')
     })
   }
 })
@@ -271,7 +281,8 @@ describe('analyse.js: a results.json of another run', () => {
     fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample'), mixed, { recursive: true })
     fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'results', 'db-sample', 'results.json'), path.join(mixed, 'results.json'))
     assertRefused(analyse([mixed, '--out', path.join(scratch, 'mixed-report')]),
-      new RegExp(`^analyse\\.js: ${escaped(mixed)}/results\\.json is of the db experiment but ${escaped(mixed)}/context\\.json of http: they are not of one run; node analyse\\.js --rederive ${escaped(mixed)} rewrites it from all\\.jsonl$`))
+      new RegExp(`^analyse\\.js: ${escaped(mixed)}/results\\.json is of the db experiment but ` +
+        `${escaped(mixed)}/context\\.json of http: they are not of one run; put back the run's own files, or measure it again$`))
     const renamed = path.join(scratch, 'renamed')
     fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample'), renamed, { recursive: true })
     const results = readJson(path.join(renamed, 'results.json'))
@@ -351,6 +362,21 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     const files = [...fs.readdirSync(SAMPLE), 'profile.json'].sort()
     assert.deepEqual(fs.readdirSync(run).sort(), files, 'no report, no other file')
     assert.equal(analyse([run, '--out', folder('rederived')]).status, 0)
+  })
+
+  // a log cut mid-write once lost its last run without a word
+  test('--rederive says when its log\'s last line was cut off mid-write, and leaves it out', () => {
+    const run = copyOf(SAMPLE)
+    const log = path.join(run, 'all.jsonl')
+    const text = fs.readFileSync(log, 'utf8')
+    const cut = text.slice(0, text.length - 40)
+    fs.writeFileSync(log, cut)
+    const result = node([ANALYSE, '--rederive', run])
+    assert.equal(result.status, 0, result.stderr)
+    const lastLine = cut.slice(cut.lastIndexOf('\n') + 1)
+    assert.equal(result.stdout.split('\n')[1], 'note: the last line of its all.jsonl was cut off mid-write ' +
+      `(${Buffer.byteLength(lastLine)} bytes) and is left out; node bench.js --resume ${run} measures that run again`)
+    assert.match(result.stdout, /from the 236 runs of its all\.jsonl/)
   })
 
   test('--rederive refuses a run being measured, a folder without a log, and options of a report', () => {
