@@ -36,7 +36,7 @@ const { parseOptions, usage, rerunCommand } = lab
 // experiments' sessions, (experiment, options, runDir, interrupted) → { measure(step,
 // run), close() }, which then start no reader and no server; `placement`, the CPUs
 // (lib/placement.js checkedPlacement's answer), given by a caller whose process bench
-// then leaves where it is; `quiet(cpus)`, the wait for quiet CPUs before a disturbed
+// then leaves where it is; `quiet(cpus, stopped)`, the wait for quiet CPUs before a disturbed
 // step is measured again; `bpf`, whether the kernel pass may attach its probes; and `perf`,
 // whether the profile pass may sample.
 async function main (parsed, interrupted,

@@ -45,7 +45,8 @@ function benchOptions ({ experiments, byName, DEFAULT_EXPERIMENT }) {
       field: 'timeoutSeconds',
       takes: 'a whole number of seconds',
       help: ['seconds before one run counts as hung (default {default})'],
-      // a day: pipe-run counts the timeout in ns in a 64-bit integer
+      // a day: a run hung longer is a mistake, and 1e20 s once reached pipe-run as "1e+23" ms,
+      // which it read as 1
       parse: text => wholeNumber(text, 'timeout', 1, MAX_TIMEOUT_SECONDS),
       preset: { default: DEFAULT_TIMEOUT_SECONDS, quick: DEFAULT_TIMEOUT_SECONDS },
       stored: [isWhole(1), 'a whole number of at least 1'],

@@ -75,9 +75,11 @@ function fakeStep (behaviour = {}) {
     measure: async (step, run) => measure(step, run, options),
     close: async () => {}
   })
-  const quiet = async cpus => {
+  // as lib/foreign.js's, it is told of a stop by the function it is given
+  const quiet = async (cpus, interrupted) => {
     waits.push(cpus)
     if (stopInQuiet) stopped = true
+    if (stopInQuiet && !interrupted()) throw new Error('the wait for quiet CPUs cannot hear of a stop')
     return 0
   }
   // BPF as the kernel pass finds it: allowed, whatever this machine allows

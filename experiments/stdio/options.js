@@ -138,7 +138,9 @@ const rows = [
     parse: text => wholeNumber(text, 'kernel-rounds', 1),
     preset: byPreset('kernelRounds'),
     stored: WHOLE,
-    rerun: true
+    rerun: true,
+    // a run without the pass re-runs without its rounds (with both, bench refuses)
+    get: options => options.kernel === false ? undefined : options.kernelRounds
   },
   {
     name: 'profile-rounds',
@@ -154,7 +156,8 @@ const rows = [
     parse: text => wholeNumber(text, 'profile-rounds', 1),
     preset: byPreset('profileRounds'),
     stored: WHOLE,
-    rerun: true
+    rerun: true,
+    get: options => options.profile === false ? undefined : options.profileRounds
   },
   {
     name: 'profile-ms',
@@ -169,7 +172,8 @@ const rows = [
     parse: text => wholeNumber(text, 'profile-ms', 10),
     preset: byPreset('profileMs'),
     stored: WHOLE,
-    rerun: true
+    rerun: true,
+    get: options => options.profile === false ? undefined : options.profileMs
   },
   {
     name: 'warmup',
@@ -237,7 +241,9 @@ const rows = [
     parse: () => true,
     preset: { default: false, quick: false },
     stored: BOOLEAN,
-    rerun: true
+    rerun: true,
+    // runs before 2026-11-30 took it with the file feeder, which runs no dd: it did nothing
+    get: options => options.feeder === 'file' ? undefined : options.pin
   },
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: time inside read(2))'),

@@ -536,3 +536,25 @@ describe('bad input: one line that names the fix, exit 2', () => {
     assert.match(again.stderr, new RegExp(`already holds a run; continue it with --resume ${path.join(out, 'bad')}, or pick another --id`))
   })
 })
+
+// A run made before bench refused these pairs (--pin with the file feeder did nothing; a
+// skipped pass's rounds were ignored) must still print a command bench takes.
+test('the command that measures a failed cell again gives no pair bench refuses', () => {
+  const { parseOptions, cellCommand } = require('../../bench')
+  const old = {
+    ...parseOptions(['--feeder', 'file', '--no-kernel', '--no-profile']),
+    pin: true,
+    kernelRounds: 9,
+    profileRounds: 5,
+    profileMs: 900
+  }
+  const command = cellCommand(old, { program: 'c', blockSize: 4096 }, [])
+  assert.doesNotMatch(command, /--pin|--kernel-rounds|--profile-rounds|--profile-ms/)
+  assert.match(command, /--feeder file/)
+  assert.match(command, /--no-kernel/)
+  assert.doesNotThrow(() => parseOptions(command.split(' ').slice(2)))
+  // where the pass runs, its rounds are repeated
+  const kept = cellCommand({ ...parseOptions([]), kernelRounds: 9, pin: true }, { program: 'c', blockSize: 4096 }, [])
+  assert.match(kept, /--kernel-rounds 9/)
+  assert.match(kept, /--pin/)
+})

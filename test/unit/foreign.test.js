@@ -118,7 +118,8 @@ test('steal of a step that is no one pipeline: /proc/stat\'s steal column at bot
 test('the wait for quiet CPUs samples them until a stop comes, and not after', async () => {
   const { waitForQuiet } = require('../../lib/foreign')
   let slept = 0
-  const sleep = async () => { slept++ }
+  // a few ms a sample, as a real one takes: a window of µs can look busy for its whole wait
+  const sleep = ms => { slept++; return new Promise(resolve => setTimeout(resolve, Math.min(ms, 5))) }
   await waitForQuiet([0], () => false, sleep)
   assert.ok(slept >= 1, 'it samples the CPUs')
   slept = 0
