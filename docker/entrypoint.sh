@@ -42,6 +42,8 @@ fetch_missing() {
 case ${1:-} in
   bench) shift; fetch_missing "$@"; exec node bench.js "$@" ;;
   analyse | analyze) shift; exec node analyse.js "$@" ;;
-  '' | -*) fetch_missing "$@"; exec node bench.js --report "$@" ;;
+  # the report by default; given again, bench.js would refuse --report as given twice
+  '' | -*) fetch_missing "$@"; if [[ " $* " == *' --report '* ]]; then exec node bench.js "$@"; fi
+    exec node bench.js --report "$@" ;;
   *) exec "$@" ;;
 esac

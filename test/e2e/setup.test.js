@@ -120,6 +120,9 @@ describe('docker/entrypoint.sh', () => {
     const wrong = run(entrypoint, ['--bogus'])
     assert.equal(wrong.status, 2)
     assert.match(wrong.stderr, /bench\.js: unknown option --bogus/)
+    // the entrypoint's own --report beside the user's would be refused as given twice
+    const reported = run(entrypoint, ['--report', '--help'])
+    assert.equal(reported.status, 0, reported.stderr)
   })
 
   test('any other command runs as given', () => {
