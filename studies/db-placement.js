@@ -24,6 +24,7 @@ const { servers, REFERENCE } = require('../experiments/db/servers')
 const { rateOf, ratioOf, serverShare } = require('../experiments/db/summary')
 const { median, summarise } = require('../lib/stats')
 const { interleavedHalves } = require('../lib/repeatability')
+const { connectionCount } = require('../experiments/http/wrk')
 
 const PLACEMENTS = {
   alone: { pin: { client: 0, server: 1, database: 0 } },
@@ -51,7 +52,7 @@ function parseOptions (argv) {
   }
   return parseStudyOptions(argv, spec, USAGE, values => ({
     runs: wholeNumber(values.runs ?? '8', 'runs'),
-    connections: wholeNumber(values.connections ?? '64', 'connections'),
+    connections: connectionCount(values.connections ?? '64'),
     placements: placementsOf(values.placements),
     raw: values.raw ?? null
   }))

@@ -25,7 +25,7 @@ const { parseStudyOptions } = require('./per-read')
 const { servers, MODES, freePort, startServer } = require('../experiments/http/servers')
 const { checkLoad } = require('../experiments/http/client')
 const { runInterleaved } = require('../experiments/http/interleave')
-const { wrkArgv, parseWrk, wrkFailure, WRK_GRACE_MS } = require('../experiments/http/wrk')
+const { wrkArgv, parseWrk, wrkFailure, WRK_GRACE_MS, connectionCount } = require('../experiments/http/wrk')
 const { processCpu, cpuBetween } = require('../experiments/http/cpu')
 const { warmUp, gcTraceOf, PRESETS } = require('../experiments/http/measure')
 const { unavailableReason } = require('../lib/rows')
@@ -45,7 +45,7 @@ function parseOptions (argv) {
   return parseStudyOptions(argv, spec, USAGE, values => ({
     pairs: wholeNumber(values.pairs ?? '4', 'pairs', 1),
     rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
-    connections: wholeNumber(values.connections ?? '128', 'connections', 1),
+    connections: connectionCount(values.connections ?? '128'),
     only: tracedServers(values.only ? values.only.split(',') : DEFAULT_SERVERS)
   }))
 }

@@ -41,6 +41,13 @@ function connectionCounts (text, limit = openFileLimit()) {
   return counts
 }
 
+// --connections N where a tool takes one count (the studies): connectionCounts's rule.
+function connectionCount (text) {
+  const counts = connectionCounts(text)
+  if (counts.length > 1) throw new UsageError(`--connections takes one count here, not '${text}'`)
+  return counts[0]
+}
+
 // A run long enough for its load: with many connections to a slow server (1000 of them to
 // one that answers /queries 400 times a second) a request waits connections / rate
 // seconds, past a 1 s run and wrk's 2 s timeout, and a run of 1 s answers none. So a run
@@ -151,6 +158,7 @@ module.exports = {
   WRK_GRACE_MS,
   openFileLimit,
   connectionCounts,
+  connectionCount,
   loadFor,
   sharedLoad,
   wrkArgv,
