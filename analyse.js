@@ -510,7 +510,10 @@ function rederiveRuns (options) {
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
     // a cut last line is a run the log lost: the derived files are rewritten without it
     let cutBytes = 0
-    const records = readLog(dir, { makeError: message => new AnalyseError(message), onCutTail: bytes => { cutBytes = bytes } })
+    const records = readLog(dir, {
+      makeError: message => new AnalyseError(message),
+      onCutTail: bytes => { cutBytes = bytes }
+    })
     const experiment = byName(context.options.experiment ?? DEFAULT_EXPERIMENT)
     if (!experiment) throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
     const files = writeDerived(dir, records, context, experiment)

@@ -55,7 +55,8 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedC
         : values.cpus.split(',').map(cpu => wholeNumber(cpu, 'cpus', 0))
     }
     if (options.busy >= options.every) {
-      throw new Error(`--busy ${options.busy} must be less than --every ${options.every}: give a shorter --busy or a longer --every`)
+      throw new Error(`--busy ${options.busy} must be less than --every ${options.every}: ` +
+        'give a shorter --busy or a longer --every')
     }
     // taskset's refusal of a CPU the process may not use went unseen: nothing was disturbed
     const unusable = options.cpus.find(cpu => !usable.includes(cpu))

@@ -6,7 +6,8 @@ const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
 
-const read = file => JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file, 'utf8'))
+const read = file =>
+  JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file, 'utf8'))
 const [fileA, fileB] = process.argv.slice(2)
 if (!fileB) {
   console.error('usage: node pair-moves.js A/results.json B/results.json')
