@@ -429,7 +429,11 @@ function optionalMissing (runtimeName) {
 // A --node value, a major ("22") or an exact version, as the pinned version it names.
 function pinnedNodeVersion (text) {
   const version = MEASURED_NODE_VERSIONS.find(pinned => pinned === text || nodeMajor(pinned) === text)
-  if (!version) throw new Error(`Node ${text} is not pinned by the lab; pick from ${MEASURED_NODE_VERSIONS.map(nodeMajor).join(', ')} (package.json measuredNodeVersions)`)
+  if (!version) {
+    // an empty name (--node 22,,24) shown as such, not as a double space
+    throw new Error(`Node ${text === '' ? "''" : text} is not pinned by the lab; pick from ` +
+      `${MEASURED_NODE_VERSIONS.map(nodeMajor).join(', ')} (package.json measuredNodeVersions)`)
+  }
   return version
 }
 

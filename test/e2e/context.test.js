@@ -67,6 +67,8 @@ describe('the Node the lab measures', () => {
     assert.equal(refused.status, 2)
     assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
     assert.match(refused.stderr, /^bench\.js: --node: Node 19 is not pinned by the lab/)
+    // an empty name in the list is named as empty
+    assert.throws(() => pinnedNodeVersion(''), /^Error: Node '' is not pinned by the lab/)
   })
 })
 
