@@ -317,6 +317,8 @@ function runDirs (options) {
   const dirs = []
   const folders = []
   const failed = []
+  // a run found under a folder of runs, by that folder: where a run given twice came from
+  const under = new Map()
   for (const dir of given) {
     if (options.rederive || isResultsDir(dir) || listDir(dir).length === 0) {
       dirs.push(dir)
@@ -334,12 +336,17 @@ function runDirs (options) {
     }
     folders.push(dir)
     dirs.push(...found.runs)
+    for (const run of found.runs) under.set(run, dir)
     failed.push(...found.failed)
   }
   // a run set against itself would agree with itself, and say it repeats
   const real = dir => fs.existsSync(dir) ? fs.realpathSync(dir) : dir
   const twice = dirs.find((dir, i) => dirs.slice(0, i).some(other => real(other) === real(dir)))
-  if (twice) throw new AnalyseError(`${twice} is given twice; compare two different runs`)
+  if (twice) {
+    const found = [...new Set(dirs.filter(dir => real(dir) === real(twice)).map(dir => under.get(dir)).filter(Boolean))]
+    const where = found.length ? ` (found under ${found.join(' and ')})` : ''
+    throw new AnalyseError(`${twice} is given twice${where}; compare two different runs`)
+  }
   for (const dir of dirs) {
     const holder = busyHolder(dir)
     if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then ${options.rederive ? 'rederive' : 'analyse'} it`)

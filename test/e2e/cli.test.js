@@ -294,6 +294,11 @@ describe('analyse.js: a results.json of another run', () => {
   test('one run given twice is refused: it would agree with itself', () => {
     const run = path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample')
     assertRefused(analyse([run, `${run}/`, '--out', path.join(scratch, 'twice')]), new RegExp(`^analyse\\.js: ${escaped(run)} is given twice; compare two different runs$`))
+    // and where one of them came from, when it was found in a folder of runs
+    const runs = path.join(scratch, 'runs')
+    fs.cpSync(run, path.join(runs, 'http-sample'), { recursive: true })
+    assertRefused(analyse([runs, path.join(runs, 'http-sample'), '--out', path.join(scratch, 'twice-2')]),
+      new RegExp(`^analyse\\.js: ${escaped(runs)}/http-sample is given twice \\(found under ${escaped(runs)}\\); compare two different runs$`))
   })
 })
 
