@@ -210,6 +210,15 @@ describe('a study that logs its runs (--raw FILE)', () => {
   })
 })
 
+// db-placement.js once took --connections 99999999999999999999, and wrk ran out of memory
+test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () => {
+  const study = name => (...args) => spawnSync(process.execPath, [path.join(STUDIES, name), ...args],
+    { cwd: scratch, encoding: 'utf8', timeout: 20000 })
+  assertRefused(study('db-placement.js')('--connections', '2000'), /^db-placement\.js: --connections 2000 is more than 1024; give counts from 1 to 1024 \(usage: /)
+  assertRefused(study('db-placement.js')('--connections', '64,128'), /^db-placement\.js: --connections takes one count here, not '64,128' \(usage: /)
+  assertRefused(study('gc-trace-cost.js')('--connections', '0'), /^gc-trace-cost\.js: --connections must be a whole number of at least 1, not '0'/)
+})
+
 describe('a study that writes into a folder (--out DIR)', () => {
   // pages.js --out '' once wrote its reports into the checkout, profile.js --out /proc/x spun
   // for ever in a recursive mkdir, and profile.js made its folder before checking the rest
