@@ -18,7 +18,7 @@
 const fs = require('node:fs')
 const { runCli, RunFailed } = require('../lib/cli')
 const { wholeNumber, UsageError } = require('../lib/options')
-const { parseStudyOptions } = require('./per-read')
+const { parseStudyOptions, studyLog } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers, REFERENCE } = require('../experiments/db/servers')
 const { rateOf, ratioOf, serverShare } = require('../experiments/db/summary')
@@ -72,13 +72,12 @@ function placementsOf (text) {
 async function main ({ runs, connections, placements, raw }, stopped) {
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
   const records = []
-  // each record written as it is measured, so that a stop or a failure loses none
-  if (raw) fs.writeFileSync(raw, '')
+  const log = studyLog(raw)
   const runDir = fs.mkdtempSync('/tmp/db-placement-')
   fs.mkdirSync(`${runDir}/strace`)
   const reference = servers.find(row => row.name === REFERENCE)
   try {
-    await measurePlacements({ runs, connections, placements, raw }, { options, records, runDir, reference, stopped })
+    await measurePlacements({ runs, connections, placements }, { options, records, log, runDir, reference, stopped })
   } finally {
     fs.rmSync(runDir, { recursive: true, force: true })
   }
@@ -86,8 +85,8 @@ async function main ({ runs, connections, placements, raw }, stopped) {
   return 0
 }
 
-async function measurePlacements ({ runs, connections, placements, raw }, during) {
-  const { options, records, runDir, reference, stopped } = during
+async function measurePlacements ({ runs, connections, placements }, during) {
+  const { options, records, log, runDir, reference, stopped } = during
   for (const placement of placements) {
     const { pin, turns = false } = PLACEMENTS[placement]
     // one database per placement, pinned as the placement says; a server process per
@@ -101,13 +100,12 @@ async function measurePlacements ({ runs, connections, placements, raw }, during
           const step = {
             phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections, run, pin, partner
           }
-          const kept = () => new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
-          if (stopped()) throw kept()
+          if (stopped()) throw log.stopped()
           const { record } = await measureStep(step, options, session, runDir)
           // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
-          if (!record.ok) throw stopped() ? kept() : new RunFailed(`${placement} ${name}: ${record.failure}`)
+          if (!record.ok) throw stopped() ? log.stopped() : new RunFailed(`${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
-          if (raw) fs.appendFileSync(raw, JSON.stringify(records[records.length - 1]) + '\n')
+          log.keep(records[records.length - 1])
         }
       }
     } finally {

@@ -28,7 +28,7 @@ const path = require('node:path')
 const { runCli, RunFailed } = require('../lib/cli')
 const { wholeNumber } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
-const { parseStudyOptions } = require('./per-read')
+const { parseStudyOptions, studyLog } = require('./per-read')
 const { httpSession, measureStep, PRESETS } = require('../experiments/http/measure')
 const { servers } = require('../experiments/http/servers')
 const { median, summarise } = require('../lib/stats')
@@ -111,9 +111,9 @@ function sessionFigures (records) {
   return figures
 }
 
-// log(record) keeps each run as it is measured; stoppedAt() is the error a stop ends it with.
+// log: the study's --raw log (studies/per-read.js studyLog), which keeps each run as it is measured.
 async function measurePlacement ({ name, pin, paced, interleaved }, during) {
-  const { rounds, rate, sessionIndex, dir, stopped, log, stoppedAt } = during
+  const { rounds, rate, sessionIndex, dir, stopped, log } = during
   const options = { timeoutSeconds: 60, http: { ...PRESETS.default } }
   const session = httpSession(stopped)
   const picked = SERVERS.map(serverName => servers.find(server => server.name === serverName))
@@ -123,7 +123,7 @@ async function measurePlacement ({ name, pin, paced, interleaved }, during) {
       const order = round % 2 === 0 ? picked : [...picked].reverse()
       for (const connections of COUNTS) {
         for (const server of order) {
-          if (stopped()) throw stoppedAt()
+          if (stopped()) throw log.stopped()
           const step = {
             phase: 'http',
             program: server,
@@ -142,10 +142,10 @@ async function measurePlacement ({ name, pin, paced, interleaved }, during) {
           const { record } = await measureStep(step, options, session, dir)
           if (record.ok) {
             records.push({ ...record, placement: name, session: sessionIndex })
-            log(records[records.length - 1])
+            log.keep(records[records.length - 1])
           }
           // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
-          if (stopped()) throw stoppedAt()
+          if (stopped()) throw log.stopped()
           if (!record.ok) throw new RunFailed(`${name}, ${server.name}, ${connections} connections: ${record.failure}`)
         }
       }
@@ -163,20 +163,12 @@ async function main ({ rounds, sessions, rate, placements: names, raw }, stopped
   fs.mkdirSync(path.join(dir, 'strace'))
   const placements = Object.fromEntries(Object.entries(placementsOf(allowedCpus())).filter(([name]) => names.includes(name)))
   const results = {}
-  // each record written as it is measured, so that a stop or a failure loses none
-  if (raw) fs.writeFileSync(raw, '')
-  let kept = 0
-  const log = record => {
-    if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
-    kept++
-  }
-  // the stop's own line (lib/cli.js) says what was kept
-  const stoppedAt = () => new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
+  const log = studyLog(raw)
   try {
     for (let sessionIndex = 0; sessionIndex < sessions; sessionIndex++) {
       for (const [name, placement] of Object.entries(placements)) {
         process.stderr.write(`session ${sessionIndex + 1} of ${sessions}: ${name} (wrk on CPU ${placement.pin.client}, the server on CPU ${placement.pin.server})\n`)
-        const during = { rounds, rate, sessionIndex, dir, stopped, log, stoppedAt }
+        const during = { rounds, rate, sessionIndex, dir, stopped, log }
         const records = await measurePlacement({ name, ...placement }, during)
         results[name] ??= []
         results[name].push(sessionFigures(records))

@@ -13,7 +13,8 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { pathToFileURL } = require('node:url')
 const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
-const { UsageError, outDirProblem } = require('../lib/options')
+const { UsageError } = require('../lib/options')
+const { outFolderOption } = require('./per-read')
 const { runCli, RunFailed } = require('../lib/cli')
 const { measurePage } = require('../lib/report/geometry')
 
@@ -45,12 +46,11 @@ function parse (argv) {
       throw new UsageError(`${folder} has no results.json; name a run's folder`)
     }
   }
-  const outProblem = values.out === undefined ? null : outDirProblem(values.out)
-  if (outProblem) throw new UsageError(`--out ${values.out}: ${outProblem}`)
+  const out = outFolderOption(values.out)
   if (!fs.existsSync(CHROMIUM)) throw new UsageError(`${CHROMIUM} is missing: apt-get install -y chromium`)
   return {
     folders: positionals.length ? positionals.map(folder => path.resolve(folder)) : REFERENCES,
-    out: values.out === undefined ? null : path.resolve(values.out),
+    out,
     widths
   }
 }

@@ -5,8 +5,11 @@
 // usage line, exit 2 (lib/cli.js).
 const { programs, findProgram, unavailableReason, BASELINE } = require('../experiments/stdio/programs')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
-const { UsageError, matchOnly, outFileProblem } = require('../lib/options')
+const fs = require('node:fs')
+const path = require('node:path')
+const { UsageError, matchOnly, outDirProblem, outFileProblem } = require('../lib/options')
 const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
+const { RunFailed } = require('../lib/cli')
 
 // The command line read as bench.js reads its own (lib/option-schema.js), with --help,
 // then `options(values)`: { help: true }, or the tool's options. An error in the tool's
@@ -27,6 +30,30 @@ function parseStudyOptions (argv, spec, usage, options) {
     return options(values)
   } catch (err) {
     throw new UsageError(`${err.message} (${usage.split('\n')[0]})`)
+  }
+}
+
+// A study's --out DIR: checked as bench.js checks its own, and made only when the work
+// starts, so that a refused command leaves no folder behind. The folder's path, or null.
+function outFolderOption (dir) {
+  if (dir === undefined) return null
+  const problem = outDirProblem(dir)
+  if (problem) throw new UsageError(`--out ${dir}: ${problem}`)
+  return path.resolve(dir)
+}
+
+// A study's --raw FILE log (null: none): emptied as the study starts, each run written as
+// it is measured, so that a stop or a failure loses none. stopped() is the error a stop
+// ends the study with, which lib/cli.js prints as "stopped (N runs measured, in FILE)".
+function studyLog (raw) {
+  if (raw) fs.writeFileSync(raw, '')
+  let kept = 0
+  return {
+    keep (record) {
+      if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
+      kept++
+    },
+    stopped: () => new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
   }
 }
 
@@ -70,4 +97,4 @@ function printAgainstC (rows, { heading, cost, versus }) {
 
 const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(digits)}`
 
-module.exports = { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed }
+module.exports = { parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, printAgainstC, signed }

@@ -17,7 +17,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runCli, RunFailed } = require('../lib/cli')
 const { wholeNumber } = require('../lib/options')
-const { parseStudyOptions } = require('./per-read')
+const { parseStudyOptions, studyLog } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers, serverReason } = require('../experiments/db/servers')
 const { trendTest, theilSenSlope, median } = require('../lib/stats')
@@ -58,8 +58,7 @@ async function main ({ runs, raw }, stopped) {
     if (reason) throw new RunFailed(`${server.name} cannot run here: ${reason}`)
   }
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
-  // each record written as it is measured, so that a stop or a failure loses none
-  if (raw) fs.writeFileSync(raw, '')
+  const log = studyLog(raw)
   const runDir = fs.mkdtempSync('/tmp/postgres-js-queue-')
   const records = []
   const session = dbSession(options, stopped)
@@ -71,13 +70,14 @@ async function main ({ runs, raw }, stopped) {
         const step = {
           phase: 'db', program: server, server, endpoint: 'db', path: '/db', connections: 64, run, pin: PIN
         }
-        const kept = () => new RunFailed(`${records.length} runs measured${raw ? `, in ${raw}` : ''}`)
-        if (stopped()) throw kept()
+        if (stopped()) throw log.stopped()
         const { record } = await measureStep(step, options, session, runDir)
         // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
-        if (!record.ok) throw stopped() ? kept() : new RunFailed(`${server.name}, run ${run + 1}: ${record.failure}`)
+        if (!record.ok) {
+          throw stopped() ? log.stopped() : new RunFailed(`${server.name}, run ${run + 1}: ${record.failure}`)
+        }
         records.push(record)
-        if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
+        log.keep(record)
       }
     }
   } finally {

@@ -23,8 +23,8 @@ const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
 const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, windowSpan, pairFigures } = require('../experiments/stdio/cost')
 const { BUCKETS, profileSteps, summariseProfile, ladderCheck } = require('../experiments/stdio/profile')
-const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
-const { wholeNumber, UsageError, outDirProblem, makeDirs } = require('../lib/options')
+const { parseStudyOptions, outFolderOption, readersAgainstC, blockSizes } = require('./per-read')
+const { wholeNumber, UsageError, makeDirs } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
 
@@ -47,14 +47,12 @@ const SPEC = {
 // What the command line says is checked before what the machine allows, so that a mistake
 // in it is named wherever perf may not sample.
 function options (values) {
-  // checked here, made when the work starts: a refused command leaves no folder behind
-  const outProblem = values.out === undefined ? null : outDirProblem(values.out)
-  if (outProblem) throw new UsageError(`--out ${values.out}: ${outProblem}`)
+  const out = outFolderOption(values.out)
   const given = {
     sizes: blockSizes(values.sizes ?? '256'),
     rounds: wholeNumber(values.rounds ?? '2', 'rounds', 1),
     ladder: values.ladder === undefined ? null : ladderRows(values.ladder),
-    out: values.out === undefined ? null : path.resolve(values.out)
+    out
   }
   const perf = probePerf()
   if (!perf.available) throw new UsageError(`no profile: ${perf.reason}`)
