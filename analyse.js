@@ -340,12 +340,13 @@ function runDirs (options) {
     failed.push(...found.failed)
   }
   // a run set against itself would agree with itself, and say it repeats
-  const real = dir => fs.existsSync(dir) ? fs.realpathSync(dir) : dir
-  const twice = dirs.find((dir, i) => dirs.slice(0, i).some(other => real(other) === real(dir)))
-  if (twice) {
-    const found = [...new Set(dirs.filter(dir => real(dir) === real(twice)).map(dir => under.get(dir)).filter(Boolean))]
+  const real = dirs.map(dir => fs.existsSync(dir) ? fs.realpathSync(dir) : dir)
+  const twice = real.findIndex((dir, i) => real.indexOf(dir) !== i)
+  if (twice !== -1) {
+    const same = dirs.filter((dir, i) => real[i] === real[twice])
+    const found = [...new Set(same.map(dir => under.get(dir)).filter(Boolean))]
     const where = found.length ? ` (found under ${found.join(' and ')})` : ''
-    throw new AnalyseError(`${twice} is given twice${where}; compare two different runs`)
+    throw new AnalyseError(`${dirs[twice]} is given twice${where}; compare two different runs`)
   }
   for (const dir of dirs) {
     const holder = busyHolder(dir)
