@@ -34,6 +34,9 @@ function assertRefused (result, message) {
   assert.match(result.stderr.trim(), message)
 }
 
+// text as a RegExp matches it, literally: a path in a message the test expects.
+const escaped = text => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 // Polls every 20 ms until check() returns something truthy, failing after deadlineMs.
 async function waitFor (check, deadlineMs, what) {
   const giveUp = Date.now() + deadlineMs
@@ -102,4 +105,19 @@ function tempFolders (prefix) {
   }
 }
 
-module.exports = { bench, assertRefused, waitFor, childrenOf, childrenPids, readRuns, readJson, close, tempFolders, FIXTURES, ONE_RUN, TINY, TINY_LADDER }
+module.exports = {
+  bench,
+  assertRefused,
+  escaped,
+  waitFor,
+  childrenOf,
+  childrenPids,
+  readRuns,
+  readJson,
+  close,
+  tempFolders,
+  FIXTURES,
+  ONE_RUN,
+  TINY,
+  TINY_LADDER
+}

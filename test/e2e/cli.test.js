@@ -4,7 +4,9 @@
 // measures a failed cell again, and analyse.js on a run cut short and with --rederive.
 const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused, readRuns: readLog, readJson, tempFolders, waitFor, childrenPids } = require('../helpers')
+const {
+  assertRefused, escaped, readRuns: readLog, readJson, tempFolders, waitFor, childrenPids
+} = require('../helpers')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
@@ -47,7 +49,6 @@ const RUNNERS = {
   bun: runtimes.bun.locate(),
   deno: runtimes.deno.locate()
 }
-const escaped = text => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 // [invocation, [command, ...args]]: invocation as the header's usage line has it, which
 // the study's own usage line starts with
@@ -171,7 +172,8 @@ describe('a study that logs its runs (--raw FILE)', () => {
   test('refuses a --raw it could not write, before it measures anything', () => {
     assert.ok(logging.length >= 5, logging.map(([invocation]) => invocation).join(', '))
     for (const [invocation, [command, ...args]] of logging) {
-      const result = spawnSync(command, [...args, '--raw', '/proc/x'], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      const result = spawnSync(command, [...args, '--raw', '/proc/x'],
+        { cwd: scratch, encoding: 'utf8', timeout: 60000 })
       assert.equal(result.status, 2, `${invocation}: ${result.stderr}`)
       assert.match(result.stderr, /^\S+: --raw \/proc\/x: \/proc is on proc, .* \(usage: /, invocation)
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
@@ -181,14 +183,17 @@ describe('a study that logs its runs (--raw FILE)', () => {
       const missing = path.join(scratch, 'missing', 'runs.jsonl')
       const unmade = spawnSync(command, [...args, '--raw', missing], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
       assert.equal(unmade.status, 2, `${invocation}: ${unmade.stderr}`)
-      assert.match(unmade.stderr, new RegExp(`--raw ${escaped(missing)}: ${escaped(path.dirname(missing))} does not exist; make it`))
+      assert.match(unmade.stderr,
+        new RegExp(`--raw ${escaped(missing)}: ${escaped(path.dirname(missing))} does not exist; make it`))
     }
   })
 
   // db-placement.js once went on measuring after Ctrl-C, and lost its log when killed. A
   // terminal's Ctrl-C reaches the whole process group, wrk and the servers too, so the run in
   // flight fails: that is a stop, not a failure.
-  test('studies/db-placement.js stopped by Ctrl-C: exit 130, every run measured in its log, nothing left running', async () => {
+  const stopTitle = 'studies/db-placement.js stopped by Ctrl-C: exit 130, every run measured in its log, ' +
+    'nothing left running'
+  test(stopTitle, async () => {
     const raw = path.join(scratch, 'db-placement.jsonl')
     const args = [path.join(STUDIES, 'db-placement.js'), '--runs', '3', '--placements', 'alone', '--raw', raw]
     const child = spawn(process.execPath, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
@@ -214,9 +219,12 @@ describe('a study that logs its runs (--raw FILE)', () => {
 test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () => {
   const study = name => (...args) => spawnSync(process.execPath, [path.join(STUDIES, name), ...args],
     { cwd: scratch, encoding: 'utf8', timeout: 20000 })
-  assertRefused(study('db-placement.js')('--connections', '2000'), /^db-placement\.js: --connections 2000 is more than 1024; give counts from 1 to 1024 \(usage: /)
-  assertRefused(study('db-placement.js')('--connections', '64,128'), /^db-placement\.js: --connections takes one count here, not '64,128' \(usage: /)
-  assertRefused(study('gc-trace-cost.js')('--connections', '0'), /^gc-trace-cost\.js: --connections must be a whole number of at least 1, not '0'/)
+  assertRefused(study('db-placement.js')('--connections', '2000'),
+    /^db-placement\.js: --connections 2000 is more than 1024; give counts from 1 to 1024 \(usage: /)
+  assertRefused(study('db-placement.js')('--connections', '64,128'),
+    /^db-placement\.js: --connections takes one count here, not '64,128' \(usage: /)
+  assertRefused(study('gc-trace-cost.js')('--connections', '0'),
+    /^gc-trace-cost\.js: --connections must be a whole number of at least 1, not '0'/)
 })
 
 describe('a study that writes into a folder (--out DIR)', () => {
@@ -284,30 +292,35 @@ describe('a failed cell', () => {
 })
 
 describe('analyse.js: a results.json of another run', () => {
+  const fixture = name => path.join(ROOT, 'test', 'fixtures', 'results', name)
   // one once came out as a db report under an http run's name, exit 0
   test('is refused, naming both files and the fix', () => {
     const mixed = path.join(scratch, 'mixed')
-    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample'), mixed, { recursive: true })
-    fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'results', 'db-sample', 'results.json'), path.join(mixed, 'results.json'))
+    fs.cpSync(fixture('http-sample'), mixed, { recursive: true })
+    fs.copyFileSync(path.join(fixture('db-sample'), 'results.json'), path.join(mixed, 'results.json'))
     assertRefused(analyse([mixed, '--out', path.join(scratch, 'mixed-report')]),
       new RegExp(`^analyse\\.js: ${escaped(mixed)}/results\\.json is of the db experiment but ` +
-        `${escaped(mixed)}/context\\.json of http: they are not of one run; put back the run's own files, or measure it again$`))
+        `${escaped(mixed)}/context\\.json of http: they are not of one run; ` +
+        'put back the run\'s own files, or measure it again$'))
     const renamed = path.join(scratch, 'renamed')
-    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample'), renamed, { recursive: true })
+    fs.cpSync(fixture('http-sample'), renamed, { recursive: true })
     const results = readJson(path.join(renamed, 'results.json'))
     fs.writeFileSync(path.join(renamed, 'results.json'), JSON.stringify({ ...results, runId: 'another' }))
-    assertRefused(analyse([renamed, '--out', path.join(scratch, 'renamed-report')]), /results\.json is of the run another but .*context\.json of b: they are not of one run/)
+    assertRefused(analyse([renamed, '--out', path.join(scratch, 'renamed-report')]),
+      /results\.json is of the run another but .*context\.json of b: they are not of one run/)
     assert.equal(fs.existsSync(path.join(scratch, 'mixed-report')), false)
   })
 
   test('one run given twice is refused: it would agree with itself', () => {
-    const run = path.join(ROOT, 'test', 'fixtures', 'results', 'http-sample')
-    assertRefused(analyse([run, `${run}/`, '--out', path.join(scratch, 'twice')]), new RegExp(`^analyse\\.js: ${escaped(run)} is given twice; compare two different runs$`))
+    const run = fixture('http-sample')
+    assertRefused(analyse([run, `${run}/`, '--out', path.join(scratch, 'twice')]),
+      new RegExp(`^analyse\\.js: ${escaped(run)} is given twice; compare two different runs$`))
     // and where one of them came from, when it was found in a folder of runs
     const runs = path.join(scratch, 'runs')
     fs.cpSync(run, path.join(runs, 'http-sample'), { recursive: true })
     assertRefused(analyse([runs, path.join(runs, 'http-sample'), '--out', path.join(scratch, 'twice-2')]),
-      new RegExp(`^analyse\\.js: ${escaped(runs)}/http-sample is given twice \\(found under ${escaped(runs)}\\); compare two different runs$`))
+      new RegExp(`^analyse\\.js: ${escaped(runs)}/http-sample is given twice ` +
+        `\\(found under ${escaped(runs)}\\); compare two different runs$`))
   })
 })
 

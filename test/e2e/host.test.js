@@ -109,7 +109,9 @@ if (ev.count !== 1) throw new Error('count after add is ' + ev.count)
 // A build/ reached through a symlink (a git worktree's) once gave the host an absolute path
 // to the worktree's libnode, and the host failed to start when the worktree was removed.
 test('the host finds a libnode unpacked in build/ beside itself, wherever build/ is', () => {
-  const unpacked = path.join(ROOT, 'build', 'libnode', 'usr', 'lib', spawnSync('gcc', ['-print-multiarch'], { encoding: 'utf8' }).stdout.trim())
+  const libnode = path.join(ROOT, 'build', 'libnode')
+  const multiarch = spawnSync('gcc', ['-print-multiarch'], { encoding: 'utf8' }).stdout.trim()
+  const unpacked = path.join(libnode, 'usr', 'lib', multiarch)
   if (!fs.existsSync(path.join(unpacked, 'libnode.so.108'))) {
     // libnode-dev installed system-wide: the loader's own paths find it
     const ldd = spawnSync('ldd', [HOST], { encoding: 'utf8' })
@@ -120,14 +122,14 @@ test('the host finds a libnode unpacked in build/ beside itself, wherever build/
   fs.mkdirSync(elsewhere)
   fs.copyFileSync(HOST, path.join(elsewhere, 'just-host'))
   fs.chmodSync(path.join(elsewhere, 'just-host'), 0o755)
-  fs.symlinkSync(path.join(ROOT, 'build', 'libnode'), path.join(elsewhere, 'libnode'))
+  fs.symlinkSync(libnode, path.join(elsewhere, 'libnode'))
   const r = spawnSync(path.join(elsewhere, 'just-host'), ['--version'], {
     encoding: 'utf8', env: { ...process.env, LD_DEBUG: 'libs' }
   })
   assert.equal(r.status, 0, r.stderr)
   const opened = r.stderr.match(/calling init: (\S*libnode\.so\.108)/)
   assert.ok(opened, r.stderr.slice(0, 2000))
-  assert.equal(opened[1], path.join(elsewhere, 'libnode', path.relative(path.join(ROOT, 'build', 'libnode'), unpacked), 'libnode.so.108'))
+  assert.equal(opened[1], path.join(elsewhere, 'libnode', path.relative(libnode, unpacked), 'libnode.so.108'))
 })
 
 test('--version and -v print host and V8 versions', () => {

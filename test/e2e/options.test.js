@@ -4,7 +4,7 @@
 // over. Every refusal is one line naming the fix, exit 2.
 const { test, describe } = require('node:test')
 const assert = require('node:assert/strict')
-const { assertRefused, readRuns: readLog, readJson, tempFolders, TINY } = require('../helpers')
+const { assertRefused, escaped, readRuns: readLog, readJson, tempFolders, TINY } = require('../helpers')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -39,8 +39,10 @@ describe('options: an empty or negative value is refused, not taken for the defa
     [['--warmup', '-1'], /^bench\.js: --warmup must be a whole number of at least 0, not '-1'$/],
     [['--timeout', '-5'], /^bench\.js: --timeout must be a whole number of at least 1, not '-5'$/],
     // a timeout of 1e20 s once reached pipe-run as 1 ms, and every run was logged as hung
-    [['--timeout', '99999999999999999999'], /^bench\.js: --timeout must be a whole number from 1 to 86400, not '99999999999999999999'$/],
-    [['--runs', '99999999999999999999'], /^bench\.js: --runs must be a whole number of at least 1 and under 2\^53, not/],
+    [['--timeout', '99999999999999999999'],
+      /^bench\.js: --timeout must be a whole number from 1 to 86400, not '99999999999999999999'$/],
+    [['--runs', '99999999999999999999'],
+      /^bench\.js: --runs must be a whole number of at least 1 and under 2\^53, not/],
     [['--runs'], /^bench\.js: --runs needs a whole number; see node bench\.js --help$/],
     [['--out', '--id', 'x'], /^bench\.js: --out needs a folder, not '--id'; a value that begins with '-' is written --out=--id$/],
     [['--id', '..'], /^bench\.js: --id '\.\.' names a folder: use letters, digits, '-', '_', '\.' and '@', not starting with '\.'$/],
@@ -59,31 +61,40 @@ describe('options: one given twice is refused, not the last taken', () => {
       /^bench\.js: --experiment is given twice \('stdio' and 'http'\); give it once$/)
   })
   test('bench.js --runs 0 --runs 3: the refused value is not hidden', () => {
-    assertRefused(bench(['--runs', '0', '--runs', '3']), /^bench\.js: --runs is given twice \('0' and '3'\); give it once$/)
+    assertRefused(bench(['--runs', '0', '--runs', '3']),
+      /^bench\.js: --runs is given twice \('0' and '3'\); give it once$/)
   })
   test('a flag twice, and analyse.js alike; a list option (--only) may repeat', () => {
-    assertRefused(bench(['--no-strace', '--no-strace']), /^bench\.js: --no-strace is given twice \(--no-strace and --no-strace\); give it once$/)
-    assertRefused(analyse(['--incomplete', '--incomplete', 'test/fixtures/results/sample']), /^analyse\.js: --incomplete is given twice/)
+    assertRefused(bench(['--no-strace', '--no-strace']),
+      /^bench\.js: --no-strace is given twice \(--no-strace and --no-strace\); give it once$/)
+    assertRefused(analyse(['--incomplete', '--incomplete', 'test/fixtures/results/sample']),
+      /^analyse\.js: --incomplete is given twice/)
     const listed = bench(['--only', 'c', '--only', 'coreutils', '--help'])
     assert.equal(listed.status, 0, listed.stderr)
   })
 })
 
 describe('options that contradict each other are refused, not one of them ignored', () => {
-  const cases = [
-    [['--rounds', '5', '--no-cost'], /^bench\.js: --rounds sets the cost pass, which --no-cost skips: drop one of them$/],
-    [['--no-kernel', '--kernel-rounds', '3'], /^bench\.js: --kernel-rounds sets the kernel pass, which --no-kernel skips: drop one of them$/],
-    [['--no-profile', '--profile-rounds', '3'], /^bench\.js: --profile-rounds sets the profile pass, which --no-profile skips: drop one of them$/],
-    [['--no-profile', '--profile-ms', '100'], /^bench\.js: --profile-ms sets the profile pass, which --no-profile skips/],
-    [['--pin', '--feeder', 'file'], /^bench\.js: --pin places dd, which --feeder file does not run: drop one of them$/],
-    [['--experiment', 'http', '--rates', '5', '--no-latency'], /^bench\.js: --rates sets the latency pass, which --no-latency skips: drop one of them$/]
+  // [the command line, the option given, the pass its --no- skips]
+  const skipped = [
+    [['--rounds', '5', '--no-cost'], 'rounds', 'cost'],
+    [['--no-kernel', '--kernel-rounds', '3'], 'kernel-rounds', 'kernel'],
+    [['--no-profile', '--profile-rounds', '3'], 'profile-rounds', 'profile'],
+    [['--no-profile', '--profile-ms', '100'], 'profile-ms', 'profile'],
+    [['--experiment', 'http', '--rates', '5', '--no-latency'], 'rates', 'latency']
   ]
-  for (const [args, message] of cases) test(args.join(' '), () => assertRefused(bench(args), message))
+  for (const [args, given, pass] of skipped) {
+    test(args.join(' '), () => assertRefused(bench(args),
+      new RegExp(`^bench\\.js: --${given} sets the ${pass} pass, which --no-${pass} skips: drop one of them$`)))
+  }
+  test('--pin --feeder file', () => assertRefused(bench(['--pin', '--feeder', 'file']),
+    /^bench\.js: --pin places dd, which --feeder file does not run: drop one of them$/))
 
   test('--resume with the --experiment of another run', () => {
     const run = path.join(ROOT, 'test', 'fixtures', 'results', 'calls-sample')
     assertRefused(bench(['--resume', run, '--experiment', 'http']),
-      new RegExp(`^bench\\.js: --resume ${run.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a run of the calls experiment, not of http: drop --experiment, or resume another run$`))
+      new RegExp(`^bench\\.js: --resume ${escaped(run)} is a run of the calls experiment, not of http: ` +
+        'drop --experiment, or resume another run$'))
   })
 })
 

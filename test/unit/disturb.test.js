@@ -36,14 +36,16 @@ test('a wrong mode, or --mib without the memory mode, is refused in one line', (
 
 // A busy loop on a CPU taskset refused once ran nowhere, and the tool said it had run
 test('a CPU this process may not use, a burst that never comes, or seconds that are not whole: refused', () => {
-  assert.throws(() => parseOptions(['--cpus', '99'], LLC, CPUS), /--cpus 99 is not a CPU this process may use; these are [\d,]+ \(usage: /)
-  assert.throws(() => parseOptions(['--mode', 'memory', '--cpus', '99'], LLC, CPUS), /--cpus 99 is not a CPU this process may use/)
-  assert.throws(() => parseOptions(['--cpus', '0', '--for', '10'], LLC, CPUS), /--for 10 ends before the first burst, at --every 30: give a longer --for/)
-  assert.throws(() => parseOptions(['--every', 'Infinity'], LLC, CPUS), /--every must be a whole number of at least 1, not 'Infinity'/)
-  assert.throws(() => parseOptions(['--busy', '3', '--every', '3'], LLC, CPUS), /--busy 3 must be less than --every 3: give a shorter --busy or a longer --every/)
+  const refused = (args, message, usable = CPUS) => assert.throws(() => parseOptions(args, LLC, usable), message)
+  refused(['--cpus', '99'], /--cpus 99 is not a CPU this process may use; these are [\d,]+ \(usage: /)
+  refused(['--mode', 'memory', '--cpus', '99'], /--cpus 99 is not a CPU this process may use/)
+  refused(['--cpus', '0', '--for', '10'], /--for 10 ends before the first burst, at --every 30: give a longer --for/)
+  refused(['--every', 'Infinity'], /--every must be a whole number of at least 1, not 'Infinity'/)
+  refused(['--busy', '3', '--every', '3'],
+    /--busy 3 must be less than --every 3: give a shorter --busy or a longer --every/)
   assert.equal(parseOptions(['--mode', 'memory', '--for', '3', '--cpus', '0'], LLC, CPUS).total, 3)
   // by default the CPUs it may use: the first two in turn, or the first for the streamer
   assert.deepEqual(parseOptions([], LLC, [2, 5, 7]).cpus, [2, 5])
   assert.deepEqual(parseOptions(['--mode', 'memory'], LLC, [2, 5, 7]).cpus, [2])
-  assert.throws(() => parseOptions(['--cpus', '0'], LLC, [2, 5]), /--cpus 0 is not a CPU this process may use; these are 2,5/)
+  refused(['--cpus', '0'], /--cpus 0 is not a CPU this process may use; these are 2,5/, [2, 5])
 })

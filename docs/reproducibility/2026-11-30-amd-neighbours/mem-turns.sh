@@ -2,7 +2,8 @@
 # Turns quiet and beside the memory streamer on CPU 0, at 256 B: C, just-fast, node-sync,
 # bun-ffi and deno-sync
 cd "$(dirname "$0")/../../.."
-ARGS="--only c --only node-sync --only deno-sync --only bun-ffi --only just-fast --sizes 256 --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"
+ARGS="--only c --only node-sync --only deno-sync --only bun-ffi --only just-fast --sizes 256"
+ARGS="$ARGS --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"
 mkdir -p /tmp/w/mem
 for i in 1 2 3 4; do
   echo "quiet $i $(date +%T)"

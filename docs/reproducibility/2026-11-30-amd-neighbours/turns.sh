@@ -2,7 +2,8 @@
 # Turns of C, node-sync and deno-sync at 256 B (cost pass, 6 rounds): CPU 0 idle, CPU 0 busy with a
 # spinner at SCHED_IDLE, CPU 0 busy with the memory streamer at SCHED_IDLE.
 cd "$(dirname "$0")/../../.."
-ARGS="--only c --only node-sync --only deno-sync --sizes 256 --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"
+ARGS="--only c --only node-sync --only deno-sync --sizes 256"
+ARGS="$ARGS --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"
 OUT=/tmp/w/spin
 mkdir -p $OUT
 for i in 1 2 3 4; do
