@@ -47,4 +47,12 @@ function runCli (tool) {
   runTool(tool, process.argv.slice(2)).then(code => { process.exitCode = code })
 }
 
-module.exports = { runCli, runTool, RunFailed }
+// A file beside the tools that is not one (a shared module, a preload, a table of rows),
+// run by hand, with --help or anything else: one line saying what it is and what to run
+// instead, exit 2, as a tool given a wrong command line ends.
+function notACommand (name, whatInstead) {
+  process.stderr.write(`${name} is not a command: ${whatInstead}\n`)
+  process.exitCode = EXIT.usage
+}
+
+module.exports = { runCli, runTool, RunFailed, notACommand }

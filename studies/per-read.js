@@ -9,7 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError, matchOnly, outDirProblem, outFileProblem } = require('../lib/options')
 const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
-const { RunFailed } = require('../lib/cli')
+const { RunFailed, notACommand } = require('../lib/cli')
 
 // The command line read as bench.js reads its own (lib/option-schema.js), with --help,
 // then `options(values)`: { help: true }, or the tool's options. An error in the tool's
@@ -98,3 +98,8 @@ function printAgainstC (rows, { heading, cost, versus }) {
 const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(digits)}`
 
 module.exports = { parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, printAgainstC, signed }
+
+if (require.main === module) {
+  notACommand('per-read.js', 'it holds what studies/file-cost.js, instr-cost.js and paired-cost.js ' +
+    'share; run one of them')
+}

@@ -38,5 +38,11 @@ function CompactingQueue (initial = []) {
   }
 }
 
-require(queuePath)
-require.cache[queuePath].exports = CompactingQueue
+if (require.main === module) {
+  // lib/cli.js only here: what a preload requires loads into the server it measures
+  require('../lib/cli').notACommand('postgres-js-compacting-queue.js',
+    'studies/postgres-js-queue.js preloads it into a server with `node --require`; run that study')
+} else {
+  require(queuePath)
+  require.cache[queuePath].exports = CompactingQueue
+}

@@ -13,3 +13,8 @@ module.exports = [4, 8, 16, 32, 64].map(kib => ({
   ringWindow: kib * 1024,
   note: `c-uring-fixed with ${kib} KiB of reads in flight`
 }))
+
+if (require.main === module) {
+  require('../lib/cli').notACommand('uring-windows.js', 'it is a table of extra rows for bench.js; run ' +
+    'LAB_EXTRA_PROGRAMS=studies/uring-windows.js node bench.js --only \'study-uring-window-*\' ...')
+}

@@ -103,6 +103,18 @@ describe('--help', () => {
   }
 })
 
+describe('a file of studies/ that is not a command', () => {
+  for (const file of Object.keys(NOT_COMMANDS)) {
+    test(`node studies/${file} --help: one line saying what it is, exit 2, nothing else`, () => {
+      const result = spawnSync(process.execPath, [path.join(STUDIES, file), '--help'],
+        { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      assert.equal(result.status, 2, result.stderr)
+      assert.equal(result.stdout, '')
+      assert.match(result.stderr, new RegExp(`^${escaped(file)} is not a command: .*\\brun\\b.*\n$`))
+    })
+  }
+})
+
 describe('lib/cli.js: parse → run → exit code', () => {
   // A tool made of lib/cli.js and the given parse and run, in a process of its own.
   function tool (body) {
