@@ -13,6 +13,7 @@
 //   node studies/disturb.js [--mode busy|memory] [--every 30] [--busy 3] [--for 600]
 //                           [--cpus 0,1] [--mib N]
 const { spawn } = require('node:child_process')
+const os = require('node:os')
 const { runCli } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 const { lastLevelCacheBytes } = require('../lib/context')
@@ -82,8 +83,8 @@ function streamedBytes (mib, llcBytes) {
   }
   const least = llcBytes === null ? 0 : CACHES_STREAMED * llcBytes
   if (mib === undefined) return least
-  const bytes = Number(mib) * MiB
-  if (!Number.isInteger(Number(mib)) || bytes <= 0) throw new Error(`--mib takes a whole number of MiB, not '${mib}'`)
+  // no more than the machine's memory: the streamer's buffers would not be had
+  const bytes = wholeNumber(mib, 'mib', 1, Math.floor(os.totalmem() / MiB)) * MiB
   if (bytes < least) {
     throw new Error(`--mib ${mib} is less than ${CACHES_STREAMED} times the last-level cache ` +
       `(${llcBytes / MiB} MiB): give at least ${least / MiB}`)

@@ -3,6 +3,7 @@
 // says what is wrong, with the fix, where it cannot.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
+const os = require('node:os')
 const { parseOptions } = require('../../studies/disturb')
 
 const MiB = 2 ** 20
@@ -23,7 +24,13 @@ test('memory streams 4 last-level caches by default, on CPU 0, and never fewer',
   assert.equal(parseOptions(['--mode', 'memory', '--mib', '200', '--cpus', '0,1'], LLC, CPUS).bytes, 200 * MiB)
   assert.throws(() => parseOptions(['--mode', 'memory', '--mib', '100'], LLC, CPUS),
     /--mib 100 is less than 4 times the last-level cache \(32 MiB\): give at least 128 \(usage: /)
-  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', 'lots'], LLC, CPUS), /--mib takes a whole number/)
+  for (const bad of ['lots', '1e3', '0x100', '200.0', '-200']) {
+    assert.throws(() => parseOptions(['--mode', 'memory', '--mib', bad], LLC, CPUS),
+      new RegExp(`--mib must be a whole number of at least 1.*, not '${bad}'`))
+  }
+  const tooMuch = String(Math.floor(os.totalmem() / MiB) + 1)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--mib', tooMuch], LLC, CPUS),
+    new RegExp(`--mib must be a whole number from 1 to \\d+, not '${tooMuch}'`))
   // where sysfs names no cache, the size must be given
   assert.throws(() => parseOptions(['--mode', 'memory'], null, CPUS), /names no last-level cache in sysfs: give --mib/)
   assert.equal(parseOptions(['--mode', 'memory', '--mib', '64'], null, CPUS).bytes, 64 * MiB)
