@@ -192,6 +192,18 @@ function binomialHalfCdf (k, n) {
   return sum
 }
 
+// A proportion of `trials` independent samples (`successes` of them counted) with Wilson's
+// score interval at 95% (Wilson 1927), which keeps to [0, 1] and holds its level near 0 and
+// 1 and at tens of samples, where the normal approximation's does not. Null with no trials.
+function proportionInterval (successes, trials) {
+  if (!(trials > 0)) return null
+  const p = successes / trials
+  const z2 = Z_TWO_SIDED ** 2
+  const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+  const half = Z_TWO_SIDED / (1 + z2 / trials) * Math.sqrt(p * (1 - p) / trials + z2 / (4 * trials ** 2))
+  return { estimate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half), level: 1 - SIGNIFICANCE }
+}
+
 // How many times b's values a's are, where a[i] and b[i] were measured together (the same
 // round): the median of the ratios a[i] / b[i], so that a drift of the machine that moves
 // both of a pair moves neither ratio, with medianInterval's interval. Below
@@ -359,6 +371,7 @@ module.exports = {
   differenceInterval,
   medianInterval,
   medianIntervalLevel,
+  proportionInterval,
   pairwiseIntervalLevel,
   MEDIAN_INTERVAL_MIN,
   SIGNIFICANCE,

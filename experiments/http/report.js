@@ -133,6 +133,14 @@ function httpData (sets) {
   })
 }
 
+// Where a cell's CPU per request went by its ticks: "49% user"; '' where its runs hold none.
+const userShareText = userShare => (userShare ? `${formatPercent(userShare.share)} user` : '')
+const userShareTitle = ({ share, ticks, interval }) =>
+  `${formatPercent(share)} of the server's ${ticks} clock ticks of 10 ms over these runs fell in user space, ` +
+  `the rest in the kernel on its behalf${interval
+    ? `; ${formatPercent(interval.level)} interval ${formatPercent(interval.low)}–${formatPercent(interval.high)}`
+    : ''}`
+
 // The capacity runs as a table of the page, with what they mean.
 function capacityHtml (entry) {
   if (!entry.capacity) return ''
@@ -165,7 +173,7 @@ function httpSection (data) {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
     const share = cell.vsReference ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
-    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval">${formatNumber(cell.cpuPerRequestUs)} µs CPU</span>` : ''
+    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval"${cell.userShare ? html` title="${userShareTitle(cell.userShare)}"` : ''}>${formatNumber(cell.cpuPerRequestUs)} µs CPU${cell.userShare ? `, ${userShareText(cell.userShare)}` : ''}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
     return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
@@ -178,7 +186,7 @@ function httpSection (data) {
       : html`<div class="chart small" id="chart-http-syscalls-${index}"></div>`}
   </div>
   <div class="table-wrap"><table class="http">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.processes ?? 1} process${(entry.preset?.processes ?? 1) === 1 ? '' : 'es'} × ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval) and the server's CPU per request; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.processes ?? 1} process${(entry.preset?.processes ?? 1) === 1 ? '' : 'es'} × ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval), the server's CPU per request and the share of it in user space; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
     <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
@@ -194,7 +202,7 @@ function httpSection (data) {
     <h2>What a request costs: hello-world servers under wrk</h2>
     ${leadFindings(data.findings, data.compare)}
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
-      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}${data.http[0].meaning.userShare ? `; its user share: ${data.http[0].meaning.userShare}` : ''}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), latencyHtml(entry.latency, entry.meaning.latency, entry.reference), kernelHtml(entry.kernel)])}
   </section>`
@@ -211,7 +219,7 @@ function httpTables (entry) {
     // wake-ups per request), latency at the count the findings quote
     const busiest = mode.connections.length - 1
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
-    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]}`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + upkeep', 'threads']
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]} and user share`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + upkeep', 'threads']
     const rows = mode.rows.map(row => [
       row.server,
       ...row.cells.map(cell => {
@@ -220,7 +228,10 @@ function httpTables (entry) {
         const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
         return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
       }),
-      row.cells[busiest]?.cpuPerRequestUs != null ? formatNumber(row.cells[busiest].cpuPerRequestUs) : '',
+      row.cells[busiest]?.cpuPerRequestUs != null
+        ? [formatNumber(row.cells[busiest].cpuPerRequestUs), userShareText(row.cells[busiest].userShare)]
+            .filter(Boolean).join(', ')
+        : '',
       row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
@@ -291,6 +302,8 @@ const HTTP_CSV_COLUMNS = [
   ['latencyP99Us', row => round(row.latencyUs?.p99, 1)],
   ['latencyMaxUs', row => round(row.latencyUs?.max, 1)],
   ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
+  ['userShare', row => round(row.userShare?.share, 3)],
+  ['userShareTicks', row => row.userShare?.ticks],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['requestsPerWakeUp', row => round(row.requestsPerWakeUp, 2)],

@@ -87,6 +87,18 @@ describe('statistics', () => {
     assert.equal(ratioInterval([1, 2, 3], [4, 5, 6, 7]), null)
   })
 
+  test('a proportion\'s interval: Wilson\'s score interval at 95%, inside [0, 1] at its ends', () => {
+    const { proportionInterval } = require('../../lib/stats')
+    const rounded = interval => Object.fromEntries(Object.entries(interval).map(([key, x]) => [key, Math.round(x * 1e4) / 1e4]))
+    // 40 of 100, by hand: centre (0.4 + 1.96²/200) / (1 + 1.96²/100) = 0.4037, half-width
+    // 1.96 / 1.0384 · sqrt(0.0024 + 1.96²/40000) = 0.0943
+    assert.deepEqual(rounded(proportionInterval(40, 100)), { estimate: 0.4, low: 0.3094, high: 0.498, level: 0.95 })
+    // none of 10 and all of 10: the bound at the end stays there, the other is Wilson's 0.2775
+    assert.deepEqual(rounded(proportionInterval(0, 10)), { estimate: 0, low: 0, high: 0.2775, level: 0.95 })
+    assert.deepEqual(rounded(proportionInterval(10, 10)), { estimate: 1, low: 0.7225, high: 1, level: 0.95 })
+    assert.equal(proportionInterval(0, 0), null)
+  })
+
   test('median interval (inverting the sign test), computed by hand against the exact binomial table', () => {
     // n = 20: k = floor(10 - 0.5 - 1.96·sqrt(20)/2) + 1 = floor(5.12) + 1 = 6, the table's
     // [x(6), x(15)] (P(X <= 5) = 0.021 for X ~ Bin(20, 1/2)); given unsorted

@@ -287,6 +287,45 @@ test('summariseHttp: medians, best and range, the share of c-epoll with its inte
   assert.equal(c.requestsPerWakeUp, null)
 })
 
+test('where a server\'s CPU went: its ticks pooled over the kept runs, in the tables and on the page', () => {
+  const ticked = (server, rate, userTicks, systemTicks) => {
+    const record = run(server, rate, { cpuNs: 0.5e9 })
+    return { ...record, server: { ...record.server, userTicks, systemTicks } }
+  }
+  // bun's four runs: 10 + 20 + 0 + 10 user ticks of 100 in all, each run's share far from
+  // the pooled 40%; c-epoll's runs from before ticks were kept
+  const records = [
+    ...[100000, 110000, 120000, 130000].map(rate => run('c-epoll', rate, { cpuNs: 0.5e9 })),
+    ticked('bun', 90000, 10, 15), ticked('bun', 95000, 20, 5), ticked('bun', 99000, 0, 25), ticked('bun', 97000, 10, 15)
+  ]
+  const summary = http.summariseHttp(records, { options: { http: http.PRESETS.default, modes: ['keep-alive'] } })
+  const [c, bun] = summary.cells
+  assert.equal(c.userShare, null)
+  assert.deepEqual([bun.userShare.share, bun.userShare.ticks], [0.4, 100])
+  // Wilson's interval at 95%: 0.4 of 100 is 0.309 to 0.498
+  const { low, high, level } = bun.userShare.interval
+  assert.deepEqual([low, high, level].map(x => Math.round(x * 1000) / 1000), [0.309, 0.498, 0.95])
+  assert.match(summary.meaning.userShare, /units of 10 ms.*user space.*Wilson's at 95%/)
+  const lines = require('../../experiments/http/report').terminal({ runId: 'r', http: summary })
+  assert.ok(lines.some(line => /CPU µs\/req @16 and user share/.test(line)), lines.join('\n'))
+  // the table's rows, after the answer's
+  const row = server => lines.filter(line => line.startsWith(`${server} `)).at(-1)
+  assert.match(row('bun'), /\d, 40% user +\S/)
+  assert.doesNotMatch(row('c-epoll'), /user/)
+  // on the page, beside the cell's CPU per request, with how many ticks it rests on
+  const report = require('../../experiments/http/report')
+  const page = String(report.sections.find(([id]) => id === 'http')[2](report.shape([{ label: 'r', results: { runId: 'r', http: summary } }])))
+  const shown = page.match(/<span class="interval"[^>]*>[^<]*µs CPU[^<]*<\/span>/g)
+  assert.equal(shown.length, 2)
+  assert.match(shown.find(span => /user/.test(span)), /title="40% of the server&#39;s 100 clock ticks .*; 95% interval 31%–50%">[\d.]+ µs CPU, 40% user</)
+  // and in the CSV, a column each for the share and the ticks behind it
+  const { columns, rows } = report.csv(report.shape([{ label: 'r', results: { runId: 'r', http: summary } }]))
+  const column = name => columns.find(([each]) => each === name)[1]
+  const bunRow = rows.find(each => each.server === 'bun')
+  assert.deepEqual([column('userShare')(bunRow), column('userShareTicks')(bunRow)], [0.4, 100])
+  assert.equal(column('userShare')(rows.find(each => each.server === 'c-epoll')), null)
+})
+
 test('summariseHttp, wrk on the server\'s CPU: no cell client-bound, requests per wake-up from the timeslices', () => {
   const sliced = (server, rate, slices) => {
     const record = run(server, rate, { cpuNs: 0.5e9 })
