@@ -67,4 +67,13 @@ function userShareOfTicks (spans) {
   return ticks > 0 ? { share: user / ticks, ticks, interval: proportionInterval(user, ticks) } : null
 }
 
-module.exports = { CLK_TCK, statFields, readText, childrenOf, descendantsOf, commandLine, userShareOfTicks }
+// What userShareOfTicks's share is, for a run's meanings.
+const USER_SHARE_MEANING = 'where that CPU time went: the share of the process\'s clock ticks over ' +
+  'the runs (/proc/PID/stat\'s utime and stime, every thread, in units of 10 ms; the kernel counts ' +
+  'each of its ticks whole where it fell) that fell in user space, its own code and its runtime\'s, ' +
+  'the rest in the kernel on its behalf (its system calls, the network stack\'s work done as it ran); ' +
+  'interval: Wilson\'s at 95% over the ticks, which are no more than the kernel\'s samples'
+
+module.exports = {
+  CLK_TCK, statFields, readText, childrenOf, descendantsOf, commandLine, userShareOfTicks, USER_SHARE_MEANING
+}

@@ -5,7 +5,7 @@
 // Its interface: experiments/index.js.
 const path = require('node:path')
 const { findings } = require('./findings')
-const { formatNumber, formatShare, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatShare, escapeMarkdown: md, userShareText, userShareTitle } = require('../../lib/report/format')
 const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
@@ -96,6 +96,12 @@ function dbAnswer (sets) {
 const PART_NAMES = { server: 'server', backends: 'database backends', databaseUpkeep: 'database upkeep', wrk: 'wrk', rest: 'rest (kernel, bench)' }
 const TOP_CALLS = 8
 
+// A cell's CPU per request of one part (server, backends, ...) in µs, and the server's with the
+// share of it in user space: ['29.4', '62% user'].
+const partTexts = (cell, part) => (cell?.cpuPerRequestUs
+  ? [formatNumber(cell.cpuPerRequestUs[part]), part === 'server' ? userShareText(cell.serverUserShare) : ''].filter(Boolean)
+  : [])
+
 // "4 + 0.3": calls of work, then upkeep (waits, failed tries, memory), which follows timing.
 const callsText = entry => entry?.perRequest != null ? formatCallsPerRequest(entry) : entry?.noise ? 'noise' : 'not traced'
 
@@ -163,12 +169,12 @@ function dbSection (data) {
     ${endpoint.chart.serverCalls.missing ? why([{ set: 'No syscalls per request', reason: endpoint.chart.serverCalls.missing }]) : html`<div class="chart small" id="chart-db-calls-${at}"></div>`}
   </div>
   <div class="table-wrap"><table class="db">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the CPU per request by process in µs, and the server's against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval); syscalls per request, work + upkeep</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the CPU per request by process in µs (the server's with the share of it in user space), and the server's against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval); syscalls per request, work + upkeep</caption>
     <thead><tr><th scope="col">server</th>${endpoint.connections.map(count => html`<th scope="col" class="num">${count} conn. req/s</th>`)}${PARTS.map(([part]) => html`<th scope="col" class="num">${PART_NAMES[part]} µs</th>`)}<th scope="col" class="num">server vs ${entry.reference}</th><th scope="col" class="num">server syscalls</th><th scope="col" class="num">backend syscalls</th></tr></thead>
     <tbody>${endpoint.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num">${!cell ? '' : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
-      ${PARTS.map(([part]) => html`<td class="num">${row.cell?.cpuPerRequestUs ? formatNumber(row.cell.cpuPerRequestUs[part]) : ''}</td>`)}
+      ${PARTS.map(([part]) => html`<td class="num"${part === 'server' && row.cell?.serverUserShare ? html` title="${userShareTitle(row.cell.serverUserShare, 'the server\'s')}"` : ''}>${partTexts(row.cell, part).map((text, i) => (i ? html`<br><span class="interval">${text}</span>` : text))}</td>`)}
       <td class="num">${row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
@@ -210,7 +216,7 @@ function dbTables (entry) {
     const rows = endpoint.rows.map(row => [
       row.server,
       ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${formatNumber(Math.round(cell.requestsPerSecond.median))}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
-      ...PARTS.map(([part]) => row.cell?.cpuPerRequestUs ? formatNumber(row.cell.cpuPerRequestUs[part]) : ''),
+      ...PARTS.map(([part]) => partTexts(row.cell, part).join(', ')),
       row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
@@ -253,6 +259,8 @@ const DB_CSV_COLUMNS = [
   ['serverVsReference', row => round(row.serverVsReference?.estimate, 4)],
   ['serverVsReferenceLow', row => round(row.serverVsReference?.low, 4)],
   ['serverVsReferenceHigh', row => round(row.serverVsReference?.high, 4)],
+  ['serverUserShare', row => round(row.serverUserShare?.share, 3)],
+  ['serverUserShareTicks', row => row.serverUserShare?.ticks],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['serverSyscallsWork', row => round(row.syscalls?.self?.work, 3)],

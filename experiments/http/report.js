@@ -4,7 +4,7 @@
 // findings that say it in words. Its interface: experiments/index.js.
 const path = require('node:path')
 const { findings, headlineConnections } = require('./findings')
-const { formatNumber, formatPercent, formatShare, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatPercent, formatShare, escapeMarkdown: md, userShareText, userShareTitle } = require('../../lib/report/format')
 const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
@@ -133,14 +133,6 @@ function httpData (sets) {
   })
 }
 
-// Where a cell's CPU per request went by its ticks: "49% user"; '' where its runs hold none.
-const userShareText = userShare => (userShare ? `${formatPercent(userShare.share)} user` : '')
-const userShareTitle = ({ share, ticks, interval }) =>
-  `${formatPercent(share)} of the server's ${ticks} clock ticks of 10 ms over these runs fell in user space, ` +
-  `the rest in the kernel on its behalf${interval
-    ? `; ${formatPercent(interval.level)} interval ${formatPercent(interval.low)}–${formatPercent(interval.high)}`
-    : ''}`
-
 // The capacity runs as a table of the page, with what they mean.
 function capacityHtml (entry) {
   if (!entry.capacity) return ''
@@ -173,7 +165,7 @@ function httpSection (data) {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
     const share = cell.vsReference ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
-    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval"${cell.userShare ? html` title="${userShareTitle(cell.userShare)}"` : ''}>${formatNumber(cell.cpuPerRequestUs)} µs CPU${cell.userShare ? `, ${userShareText(cell.userShare)}` : ''}</span>` : ''
+    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval"${cell.userShare ? html` title="${userShareTitle(cell.userShare, 'the server\'s')}"` : ''}>${formatNumber(cell.cpuPerRequestUs)} µs CPU${cell.userShare ? `, ${userShareText(cell.userShare)}` : ''}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
     return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }

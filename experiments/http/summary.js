@@ -10,7 +10,7 @@ const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { HOLDS_SHARE } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
-const { userShareOfTicks } = require('../../lib/procfs')
+const { userShareOfTicks, USER_SHARE_MEANING } = require('../../lib/procfs')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
@@ -70,11 +70,7 @@ const MEANING = {
     'one count of connections, else by its own CPU per request; a cell is quoted only when every ' +
     'classified process reached a steady state, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
-  userShare: 'where that CPU time went: the share of the server\'s clock ticks over the runs ' +
-    '(/proc/PID/stat\'s utime and stime, every thread, in units of 10 ms; the kernel counts each of ' +
-    'its ticks whole where it fell) that fell in user space, its own code and its runtime\'s, the ' +
-    'rest in the kernel on its behalf (its system calls, the network stack\'s work done as it ran); ' +
-    'interval: Wilson\'s at 95% over the ticks, which are no more than the kernel\'s samples',
+  userShare: USER_SHARE_MEANING,
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
   capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',

@@ -134,7 +134,18 @@ function csvField (value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+// Where a process's CPU went by its ticks (lib/procfs.js userShareOfTicks): "49% user", ''
+// where its runs hold none; and the tooltip that says what the share rests on.
+const userShareText = userShare => (userShare ? `${formatPercent(userShare.share)} user` : '')
+const userShareTitle = ({ share, ticks, interval }, whose) =>
+  `${formatPercent(share)} of ${whose} ${ticks} clock ticks of 10 ms over these runs fell in user space, ` +
+  `the rest in the kernel on its behalf${interval
+    ? `; ${formatPercent(interval.level)} interval ${formatPercent(interval.low)}–${formatPercent(interval.high)}`
+    : ''}`
+
 module.exports = {
+  userShareText,
+  userShareTitle,
   sizeLabel,
   sizeName,
   formatNumber,
