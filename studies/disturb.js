@@ -83,8 +83,12 @@ function streamedBytes (mib, llcBytes) {
   }
   const least = llcBytes === null ? 0 : CACHES_STREAMED * llcBytes
   if (mib === undefined) return least
-  // no more than the machine's memory: the streamer's buffers would not be had
-  const bytes = wholeNumber(mib, 'mib', 1, Math.floor(os.totalmem() / MiB)) * MiB
+  const bytes = wholeNumber(mib, 'mib') * MiB
+  // the streamer allocates them all at once: more than the machine has free fails, or swaps
+  const available = Math.floor(os.freemem() / MiB)
+  if (bytes > available * MiB) {
+    throw new Error(`--mib ${mib} is more than this machine's available memory (${available} MiB): give less`)
+  }
   if (bytes < least) {
     throw new Error(`--mib ${mib} is less than ${CACHES_STREAMED} times the last-level cache ` +
       `(${llcBytes / MiB} MiB): give at least ${least / MiB}`)

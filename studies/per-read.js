@@ -100,6 +100,6 @@ const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(di
 module.exports = { parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, printAgainstC, signed }
 
 if (require.main === module) {
-  notACommand('per-read.js', 'it holds what studies/file-cost.js, instr-cost.js and paired-cost.js ' +
-    'share; run one of them')
+  notACommand('per-read.js', 'it holds what the studies share (their options, their readers against ' +
+    'C); run one of them, as node studies/file-cost.js')
 }

@@ -6,9 +6,6 @@
 // only when a shift takes its last item, which a pool that always has a busy connection
 // never does, and its remove() searches every slot it ever had.
 const path = require('node:path')
-// beside the module db/node-postgres.js loads (the package exports no subpath)
-const entry = require.resolve('postgres', { paths: [path.join(__dirname, '..', 'db')] })
-const queuePath = path.join(path.dirname(entry), 'queue.js')
 
 function CompactingQueue (initial = []) {
   let items = initial.slice()
@@ -43,6 +40,9 @@ if (require.main === module) {
   require('../lib/cli').notACommand('postgres-js-compacting-queue.js',
     'studies/postgres-js-queue.js preloads it into a server with `node --require`; run that study')
 } else {
+  // beside the module db/node-postgres.js loads (the package exports no subpath)
+  const entry = require.resolve('postgres', { paths: [path.join(__dirname, '..', 'db')] })
+  const queuePath = path.join(path.dirname(entry), 'queue.js')
   require(queuePath)
   require.cache[queuePath].exports = CompactingQueue
 }

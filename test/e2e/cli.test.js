@@ -39,7 +39,7 @@ before(() => {
 // build/. Every file of studies/ but those named here: a new one cannot escape --help.
 const STUDIES = path.join(ROOT, 'studies')
 const NOT_COMMANDS = {
-  'per-read.js': 'what the per-read tools share',
+  'per-read.js': 'what the studies share',
   'postgres-js-compacting-queue.js': 'what studies/postgres-js-queue.js preloads into a server',
   'uring-windows.js': 'extra rows of bench.js (LAB_EXTRA_PROGRAMS)'
 }
