@@ -193,8 +193,10 @@ function binomialHalfCdf (k, n) {
 }
 
 // A proportion of `trials` independent samples (`successes` of them counted) with Wilson's
-// score interval at 95% (Wilson 1927), which keeps to [0, 1] and holds its level near 0 and
-// 1 and at tens of samples, where the normal approximation's does not. Null with no trials.
+// score interval at 95% (Wilson 1927): it keeps to [0, 1] and comes nearer its level at tens
+// of samples and near 0 and 1 than the normal approximation's does, though its coverage
+// still dips below 95% for one or two successes (Brown, Cai and DasGupta 2001). Null with no
+// trials.
 function proportionInterval (successes, trials) {
   if (!(trials > 0)) return null
   const p = successes / trials

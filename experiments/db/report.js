@@ -5,7 +5,9 @@
 // Its interface: experiments/index.js.
 const path = require('node:path')
 const { findings } = require('./findings')
-const { formatNumber, formatShare, escapeMarkdown: md, userShareText, userShareTitle } = require('../../lib/report/format')
+const {
+  formatNumber, formatPercent, formatShare, escapeMarkdown: md, withUserShare, userShareTitle
+} = require('../../lib/report/format')
 const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
@@ -96,11 +98,22 @@ function dbAnswer (sets) {
 const PART_NAMES = { server: 'server', backends: 'database backends', databaseUpkeep: 'database upkeep', wrk: 'wrk', rest: 'rest (kernel, bench)' }
 const TOP_CALLS = 8
 
-// A cell's CPU per request of one part (server, backends, ...) in µs, and the server's with the
-// share of it in user space: ['29.4', '62% user'].
-const partTexts = (cell, part) => (cell?.cpuPerRequestUs
-  ? [formatNumber(cell.cpuPerRequestUs[part]), part === 'server' ? userShareText(cell.serverUserShare) : ''].filter(Boolean)
-  : [])
+// A cell's CPU per request of one part (server, backends, ...) in µs, the server's with the
+// share of it in user space: "29.4, 62% user".
+const partText = (cell, part) => {
+  if (!cell?.cpuPerRequestUs) return ''
+  const us = formatNumber(cell.cpuPerRequestUs[part])
+  return part === 'server' ? withUserShare(us, cell.serverUserShare) : us
+}
+
+// The same as a cell of the page: the server's share on a line of its own, what it rests on
+// in its tooltip.
+function partCell (cell, part) {
+  const userShare = part === 'server' ? cell?.serverUserShare : null
+  if (!userShare) return html`<td class="num">${partText(cell, part)}</td>`
+  return html`<td class="num" title="${userShareTitle(userShare)}">${formatNumber(cell.cpuPerRequestUs.server)}<br>
+    <span class="interval">${formatPercent(userShare.share)} user</span></td>`
+}
 
 // "4 + 0.3": calls of work, then upkeep (waits, failed tries, memory), which follows timing.
 const callsText = entry => entry?.perRequest != null ? formatCallsPerRequest(entry) : entry?.noise ? 'noise' : 'not traced'
@@ -174,7 +187,7 @@ function dbSection (data) {
     <tbody>${endpoint.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num">${!cell ? '' : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
-      ${PARTS.map(([part]) => html`<td class="num"${part === 'server' && row.cell?.serverUserShare ? html` title="${userShareTitle(row.cell.serverUserShare, 'the server\'s')}"` : ''}>${partTexts(row.cell, part).map((text, i) => (i ? html`<br><span class="interval">${text}</span>` : text))}</td>`)}
+      ${PARTS.map(([part]) => partCell(row.cell, part))}
       <td class="num">${row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
@@ -199,7 +212,7 @@ function dbSection (data) {
     <h2>What a database query costs: servers answering from PostgreSQL</h2>
     ${leadFindings(data.findings, data.compare)}
     <p class="note">${methodText}
-      ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
+      ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}${first.meaning.serverUserShare ? `; the server's user share: ${first.meaning.serverUserShare}` : ''}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
     ${data.db.map(entry => [
@@ -212,16 +225,16 @@ function dbSection (data) {
 
 function dbTables (entry) {
   return entry.endpoints.map(endpoint => {
-    const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`), ...PARTS.map(([part]) => `${PART_NAMES[part]} µs`), 'server vs ref.', 'server syscalls', 'backend syscalls']
+    const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`), ...PARTS.map(([part]) => `${PART_NAMES[part]} µs${part === 'server' ? ', user share' : ''}`), 'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
       ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${formatNumber(Math.round(cell.requestsPerSecond.median))}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
-      ...PARTS.map(([part]) => partTexts(row.cell, part).join(', ')),
+      ...PARTS.map(([part]) => partText(row.cell, part)),
       row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
-    const title = `${endpointTitle(endpoint)}: median requests/s (c: client-bound, the server used under 90% of its CPU; u: unsteady; d: disturbed), CPU per request by process at ${endpoint.busiest} connections, the server's against ${entry.reference}'s, syscalls per request (work + upkeep)`
+    const title = `${endpointTitle(endpoint)}: median requests/s (c: client-bound, the server used under 90% of its CPU; u: unsteady; d: disturbed), CPU per request by process at ${endpoint.busiest} connections (the server's with the share of it in user space), the server's against ${entry.reference}'s, syscalls per request (work + upkeep)`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
 }
@@ -260,7 +273,7 @@ const DB_CSV_COLUMNS = [
   ['serverVsReferenceLow', row => round(row.serverVsReference?.low, 4)],
   ['serverVsReferenceHigh', row => round(row.serverVsReference?.high, 4)],
   ['serverUserShare', row => round(row.serverUserShare?.share, 3)],
-  ['serverUserShareTicks', row => row.serverUserShare?.ticks],
+  ['serverUserShareCpuSeconds', row => row.serverUserShare?.cpuSeconds],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['serverSyscallsWork', row => round(row.syscalls?.self?.work, 3)],

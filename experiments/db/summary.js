@@ -11,7 +11,7 @@ const { pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS } = require('../
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
-const { userShareOfTicks, USER_SHARE_MEANING } = require('../../lib/procfs')
+const { userShareOfRuns, USER_SHARE_MEANING } = require('../http/cpu')
 const { dbHalves } = require('./repeatability')
 
 // Below this share of its CPU over a wrk run, the server waited: for wrk or for the
@@ -63,7 +63,7 @@ const MEANING = {
     'the bench); in turns with the reference, the parts both loads shared (upkeep, wrk, the rest) ' +
     'split by the time each load ran',
   serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
-  serverUserShare: `the server's CPU time per request, ${USER_SHARE_MEANING}`,
+  serverUserShare: USER_SHARE_MEANING,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
   machineSpeed: 'per endpoint and connections, each round\'s offset: the median over the servers ' +
     'of a server\'s CPU per request in that round against its own median over the rounds (every ok ' +
@@ -245,7 +245,7 @@ function dbCell (server, endpoint, connections, runs) {
       : {}),
     cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
     serverCpuShare: at(shares),
-    serverUserShare: userShareOfTicks(ok.map(run => run.server)),
+    serverUserShare: userShareOfRuns(ok.map(run => run.server)),
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,

@@ -3,6 +3,7 @@
 // its parent's.
 const fs = require('node:fs')
 const { CLK_TCK, statFields, descendantsOf } = require('../../lib/procfs')
+const { proportionInterval } = require('../../lib/stats')
 
 // The CPU time of a server: of `pid` and of every process under it (nginx's worker beside
 // its master, mini_httpd's child per connection), or null once `pid` has gone. Each is read
@@ -136,4 +137,32 @@ function ownBetween (before, after) {
 
 const sumOf = values => Object.values(values).reduce((sum, value) => sum + value, 0)
 
-module.exports = { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween }
+// Where a server's CPU time went, user space or the kernel, over the runs of a cell
+// (cpuBetween's readings): their utime and stime pooled. Those are not counts of ticks: the
+// kernel (tick accounting, as Debian builds it) splits a process's exact run time between
+// user and system in the ratio of its timer's samples there (CONFIG_HZ a second, at least 100;
+// each counted whole where it fell), in units of 10 ms. So a thread that lives through the
+// runs has at least as many samples as units, and Wilson's interval over the units is about
+// 95% or wider (the units' truncation aside). A process its timer never sampled is booked
+// whole as user time: where processes or threads began or ended within a run (mini_httpd's
+// fork per connection, a thread that ended: `cpuFrom` 'ticks'), null, as where the runs hold
+// no units.
+function userShareOfRuns (readings) {
+  if (readings.length === 0 || !readings.every(reading => reading?.cpuFrom === 'schedstat')) return null
+  const user = readings.reduce((sum, reading) => sum + reading.userTicks, 0)
+  const units = user + readings.reduce((sum, reading) => sum + reading.systemTicks, 0)
+  if (units === 0) return null
+  return { share: user / units, cpuSeconds: units / CLK_TCK, interval: proportionInterval(user, units) }
+}
+
+const USER_SHARE_MEANING = 'where the server\'s CPU time went (every process and thread): the ' +
+  'share of its utime in its utime and stime over the runs (/proc/PID/stat, in units of 10 ms), ' +
+  'user space, its own code and its runtime\'s, against the kernel\'s work on its behalf (its system ' +
+  'calls, the network stack\'s work done as it ran); the kernel splits the exact run time in the ' +
+  'ratio of its timer\'s samples, so the interval is Wilson\'s at about 95% over the units; none ' +
+  'where processes or threads began or ended within a run, as mini_httpd\'s do, since the kernel ' +
+  'books one its timer never sampled as user time'
+
+module.exports = {
+  processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween, userShareOfRuns, USER_SHARE_MEANING
+}

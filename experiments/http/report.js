@@ -4,7 +4,9 @@
 // findings that say it in words. Its interface: experiments/index.js.
 const path = require('node:path')
 const { findings, headlineConnections } = require('./findings')
-const { formatNumber, formatPercent, formatShare, escapeMarkdown: md, userShareText, userShareTitle } = require('../../lib/report/format')
+const {
+  formatNumber, formatPercent, formatShare, escapeMarkdown: md, withUserShare, userShareTitle
+} = require('../../lib/report/format')
 const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
@@ -165,7 +167,11 @@ function httpSection (data) {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
     const share = cell.vsReference ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
-    const cpu = cell.cpuPerRequestUs !== null ? html`<br><span class="interval"${cell.userShare ? html` title="${userShareTitle(cell.userShare, 'the server\'s')}"` : ''}>${formatNumber(cell.cpuPerRequestUs)} µs CPU${cell.userShare ? `, ${userShareText(cell.userShare)}` : ''}</span>` : ''
+    const title = cell.userShare ? html` title="${userShareTitle(cell.userShare)}"` : ''
+    const cpuText = cell.cpuPerRequestUs !== null
+      ? withUserShare(`${formatNumber(cell.cpuPerRequestUs)} µs CPU`, cell.userShare)
+      : null
+    const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
     return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
@@ -194,7 +200,7 @@ function httpSection (data) {
     <h2>What a request costs: hello-world servers under wrk</h2>
     ${leadFindings(data.findings, data.compare)}
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
-      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}${data.http[0].meaning.userShare ? `; its user share: ${data.http[0].meaning.userShare}` : ''}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}${data.http[0].meaning.userShare ? `; the server's user share: ${data.http[0].meaning.userShare}` : ''}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), latencyHtml(entry.latency, entry.meaning.latency, entry.reference), kernelHtml(entry.kernel)])}
   </section>`
@@ -221,14 +227,13 @@ function httpTables (entry) {
         return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
       }),
       row.cells[busiest]?.cpuPerRequestUs != null
-        ? [formatNumber(row.cells[busiest].cpuPerRequestUs), userShareText(row.cells[busiest].userShare)]
-            .filter(Boolean).join(', ')
+        ? withUserShare(formatNumber(row.cells[busiest].cpuPerRequestUs), row.cells[busiest].userShare)
         : '',
       row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
     ])
-    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU and syscalls per request`
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU per request with the share of it in user space, and syscalls per request`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }).concat(entry.capacity ? [capacityTable(entry)] : [])
 }
@@ -295,7 +300,7 @@ const HTTP_CSV_COLUMNS = [
   ['latencyMaxUs', row => round(row.latencyUs?.max, 1)],
   ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
   ['userShare', row => round(row.userShare?.share, 3)],
-  ['userShareTicks', row => row.userShare?.ticks],
+  ['userShareCpuSeconds', row => row.userShare?.cpuSeconds],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['requestsPerWakeUp', row => round(row.requestsPerWakeUp, 2)],

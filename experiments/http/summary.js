@@ -10,7 +10,7 @@ const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { HOLDS_SHARE } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
-const { userShareOfTicks, USER_SHARE_MEANING } = require('../../lib/procfs')
+const { userShareOfRuns, USER_SHARE_MEANING } = require('./cpu')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
@@ -210,7 +210,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
     latencyUs: timedAlone.length ? { p50: at(timedAlone.map(run => run.wrk.latencyUs.p50)), p99: at(timedAlone.map(run => run.wrk.latencyUs.p99)), max: Math.max(...timedAlone.map(run => run.wrk.latencyUs.max)) } : null,
     cpuPerRequestUs: at(kept.map(cpuOf)),
-    userShare: userShareOfTicks(kept.map(run => run.server)),
+    userShare: userShareOfRuns(kept.map(run => run.server)),
     serverCpuShare: at(shares),
     clientBound: shares.length && placement === 'apart' ? median(shares) < CLIENT_BOUND_SHARE : null,
     // runs from before wake-ups were counted have no slices

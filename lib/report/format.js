@@ -134,17 +134,17 @@ function csvField (value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
-// Where a process's CPU went by its ticks (lib/procfs.js userShareOfTicks): "49% user", ''
-// where its runs hold none; and the tooltip that says what the share rests on.
-const userShareText = userShare => (userShare ? `${formatPercent(userShare.share)} user` : '')
-const userShareTitle = ({ share, ticks, interval }, whose) =>
-  `${formatPercent(share)} of ${whose} ${ticks} clock ticks of 10 ms over these runs fell in user space, ` +
-  `the rest in the kernel on its behalf${interval
-    ? `; ${formatPercent(interval.level)} interval ${formatPercent(interval.low)}–${formatPercent(interval.high)}`
-    : ''}`
+// A server's CPU per request with the share of it in user space (experiments/http/cpu.js
+// userShareOfRuns): "29.4, 62% user", or "29.4" where it has none; and the tooltip that
+// says what the share rests on.
+const withUserShare = (cpu, userShare) => (userShare ? `${cpu}, ${formatPercent(userShare.share)} user` : cpu)
+const userShareTitle = ({ share, cpuSeconds, interval }) =>
+  `${formatPercent(share)} of the server's ${formatNumber(cpuSeconds)} s of CPU over these runs was user time, ` +
+  'the rest the kernel\'s on its behalf, as the kernel splits it by its timer\'s samples; about ' +
+  `${formatPercent(interval.level)} interval ${formatInterval(interval)}`
 
 module.exports = {
-  userShareText,
+  withUserShare,
   userShareTitle,
   sizeLabel,
   sizeName,

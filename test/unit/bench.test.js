@@ -89,7 +89,8 @@ describe('statistics', () => {
 
   test('a proportion\'s interval: Wilson\'s score interval at 95%, inside [0, 1] at its ends', () => {
     const { proportionInterval } = require('../../lib/stats')
-    const rounded = interval => Object.fromEntries(Object.entries(interval).map(([key, x]) => [key, Math.round(x * 1e4) / 1e4]))
+    const rounded = interval =>
+      Object.fromEntries(Object.entries(interval).map(([key, x]) => [key, Math.round(x * 1e4) / 1e4]))
     // 40 of 100, by hand: centre (0.4 + 1.96²/200) / (1 + 1.96²/100) = 0.4037, half-width
     // 1.96 / 1.0384 · sqrt(0.0024 + 1.96²/40000) = 0.0943
     assert.deepEqual(rounded(proportionInterval(40, 100)), { estimate: 0.4, low: 0.3094, high: 0.498, level: 0.95 })

@@ -224,31 +224,38 @@ test('a run in turns with the reference: each run against the reference\'s load 
   assert.equal(cell.keptRuns, undefined, 'the runs behind the halves stay out of results.json')
 })
 
-test('where the server\'s CPU went: its ticks pooled over the runs, in the tables, on the page and in the CSV', () => {
-  const ticked = (records, userTicks, systemTicks) =>
-    records.map(record => ({ ...record, server: { ...record.server, userTicks, systemTicks } }))
+test('where the server\'s CPU went: its utime and stime pooled over its runs, in tables, page and CSV', () => {
+  const timed = (records, units, cpuFrom = () => 'schedstat') => records.map((record, i) =>
+    ({ ...record, server: { ...record.server, userTicks: units[i][0], systemTicks: units[i][1], cpuFrom: cpuFrom(i) } })
+  )
+  const nodePg = runs('node-pg-prepared-pipelined', 'db', { serverNs: [3e8, 3e8, 3e8, 3e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
   const records = [
-    // the reference from before ticks were kept; the server 6 user ticks of 10 in each run
-    ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
-    ...ticked(runs('node-pg-prepared-pipelined', 'db', { serverNs: [3e8, 3e8, 3e8, 3e8], backendNs: [2e8, 2e8, 2e8, 2e8] }), 6, 4)
+    // the reference: a run with a process that began and ended within it
+    ...timed(runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
+      [[1, 9], [1, 9], [1, 9], [1, 9]], i => (i === 3 ? 'ticks' : 'schedstat')),
+    // 24 user units of 50 over runs whose own shares (0.9, 0.3, 0.5, 0.35) have a mean of 0.51
+    // and a median of 0.43
+    ...timed(nodePg, [[9, 1], [3, 7], [5, 5], [7, 13]])
   ]
   const summary = summariseDb(records, { options: { db: PRESETS.default } })
   const cell = name => summary.cells.find(item => item.server === name)
   assert.equal(cell(REFERENCE).serverUserShare, null)
-  const { share, ticks, interval } = cell('node-pg-prepared-pipelined').serverUserShare
-  assert.deepEqual([share, ticks, interval.level], [0.6, 40, 0.95])
-  assert.match(summary.meaning.serverUserShare, /^the server's CPU time per request, where that CPU time went: .*Wilson's at 95%/)
+  const { share, cpuSeconds, interval } = cell('node-pg-prepared-pipelined').serverUserShare
+  assert.deepEqual([share, cpuSeconds, interval.level], [0.48, 0.5, 0.95])
+  assert.match(summary.meaning.serverUserShare, /^where the server's CPU time went .*Wilson's at about 95%/)
   const lines = db.report.terminal({ runId: 'r', db: summary })
   const row = server => lines.filter(line => line.startsWith(`${server} `)).at(-1)
-  assert.match(row('node-pg-prepared-pipelined'), / 30, 60% user /)
+  assert.match(row('node-pg-prepared-pipelined'), / 30, 48% user /)
   assert.doesNotMatch(row(REFERENCE), /user/)
   const sets = [{ label: 'r', results: { runId: 'r', db: summary } }]
   const page = String(db.report.sections.find(([id]) => id === 'db')[2](db.report.shape(sets)))
-  assert.match(page, /<td class="num" title="60% of the server&#39;s 40 clock ticks of 10 ms over these runs fell in user space, the rest in the kernel on its behalf; 95% interval 45%–74%">30<br><span class="interval">60% user<\/span><\/td>/)
+  assert.match(page, new RegExp('<td class="num" title="48% of the server&#39;s 0.5 s of CPU over these runs ' +
+    'was user time, ' +
+    '[^"]*; about 95% interval 34.7–61.5%">30<br>\\s*<span class="interval">48% user</span></td>'))
   const { columns, rows } = db.report.csv(db.report.shape(sets))
   const column = name => columns.find(([each]) => each === name)[1]
   const mine = rows.find(each => each.server === 'node-pg-prepared-pipelined')
-  assert.deepEqual([column('serverUserShare')(mine), column('serverUserShareTicks')(mine)], [0.6, 40])
+  assert.deepEqual([column('serverUserShare')(mine), column('serverUserShareCpuSeconds')(mine)], [0.48, 0.5])
 })
 
 test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {

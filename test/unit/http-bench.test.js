@@ -287,42 +287,67 @@ test('summariseHttp: medians, best and range, the share of c-epoll with its inte
   assert.equal(c.requestsPerWakeUp, null)
 })
 
-test('where a server\'s CPU went: its ticks pooled over the kept runs, in the tables and on the page', () => {
-  const ticked = (server, rate, userTicks, systemTicks) => {
+test('where a server\'s CPU went: its utime and stime pooled over its kept runs, in tables, page and CSV', () => {
+  const timed = (server, rate, userTicks, systemTicks, cpuFrom = 'schedstat') => {
     const record = run(server, rate, { cpuNs: 0.5e9 })
-    return { ...record, server: { ...record.server, userTicks, systemTicks } }
+    return { ...record, server: { ...record.server, userTicks, systemTicks, cpuFrom } }
   }
-  // bun's four runs: 10 + 20 + 0 + 10 user ticks of 100 in all, each run's share far from
-  // the pooled 40%; c-epoll's runs from before ticks were kept
+  // bun's four runs, each beside a c-epoll that took turns with it (placement interleaved),
+  // whose 90 user units of 100 are c-epoll's, not bun's: bun's own 60 of 160 units, 0.375,
+  // where the runs' shares (0.75, 0.1, 0.5, 0.3) have a mean of 0.41 and a median of 0.4
+  const turns = (record, round) => ({
+    ...record,
+    round,
+    run: round,
+    runningNs: 0.55e9,
+    interleaved: { sliceMs: 50, turns: 11 },
+    partner: {
+      program: 'c-epoll',
+      wrk: { ...record.wrk },
+      server: { cpuNs: 0.5e9, threads: 1, maxRssKiB: 1, userTicks: 90, systemTicks: 10, cpuFrom: 'schedstat' },
+      runningNs: 0.55e9
+    }
+  })
   const records = [
-    ...[100000, 110000, 120000, 130000].map(rate => run('c-epoll', rate, { cpuNs: 0.5e9 })),
-    ticked('bun', 90000, 10, 15), ticked('bun', 95000, 20, 5), ticked('bun', 99000, 0, 25), ticked('bun', 97000, 10, 15)
+    // c-epoll's own runs: one of them with a process that began and ended within it
+    ...[100000, 110000, 120000, 130000].map((rate, round) =>
+      ({ ...timed('c-epoll', rate, 5, 45, round === 2 ? 'ticks' : 'schedstat'), round, run: round })),
+    ...[[30, 10], [5, 45], [10, 10], [15, 35]]
+      .map(([user, system], round) => turns(timed('bun', 50000, user, system), round)),
+    // a failed run's units are not the cell's
+    { ...run('bun', 1, { ok: false }), server: { userTicks: 100, systemTicks: 0, cpuFrom: 'schedstat' } }
   ]
-  const summary = http.summariseHttp(records, { options: { http: http.PRESETS.default, modes: ['keep-alive'] } })
-  const [c, bun] = summary.cells
+  const context = {
+    options: { http: http.PRESETS.default, modes: ['keep-alive'] }, httpPlacement: 'interleaved', httpRounds: true
+  }
+  const summary = http.summariseHttp(records, context)
+  const [c, bun] = ['c-epoll', 'bun'].map(server => summary.cells.find(cell => cell.server === server))
   assert.equal(c.userShare, null)
-  assert.deepEqual([bun.userShare.share, bun.userShare.ticks], [0.4, 100])
-  // Wilson's interval at 95%: 0.4 of 100 is 0.309 to 0.498
+  assert.deepEqual([bun.userShare.share, bun.userShare.cpuSeconds], [0.375, 1.6])
+  // Wilson's interval at 95%, over 160 units: 0.304 to 0.452
   const { low, high, level } = bun.userShare.interval
-  assert.deepEqual([low, high, level].map(x => Math.round(x * 1000) / 1000), [0.309, 0.498, 0.95])
-  assert.match(summary.meaning.userShare, /units of 10 ms.*user space.*Wilson's at 95%/)
-  const lines = require('../../experiments/http/report').terminal({ runId: 'r', http: summary })
+  assert.deepEqual([low, high, level].map(x => Math.round(x * 1000) / 1000), [0.304, 0.452, 0.95])
+  assert.match(summary.meaning.userShare, /utime in its utime and stime.*Wilson's at about 95%.*mini_httpd/)
+  const report = require('../../experiments/http/report')
+  const lines = report.terminal({ runId: 'r', http: summary })
   assert.ok(lines.some(line => /CPU µs\/req @16 and user share/.test(line)), lines.join('\n'))
   // the table's rows, after the answer's
   const row = server => lines.filter(line => line.startsWith(`${server} `)).at(-1)
-  assert.match(row('bun'), /\d, 40% user +\S/)
+  assert.match(row('bun'), /\d, 38% user +\S/)
   assert.doesNotMatch(row('c-epoll'), /user/)
-  // on the page, beside the cell's CPU per request, with how many ticks it rests on
-  const report = require('../../experiments/http/report')
-  const page = String(report.sections.find(([id]) => id === 'http')[2](report.shape([{ label: 'r', results: { runId: 'r', http: summary } }])))
+  // on the page, beside the cell's CPU per request, with what it rests on
+  const sets = [{ label: 'r', results: { runId: 'r', http: summary } }]
+  const page = String(report.sections.find(([id]) => id === 'http')[2](report.shape(sets)))
   const shown = page.match(/<span class="interval"[^>]*>[^<]*µs CPU[^<]*<\/span>/g)
   assert.equal(shown.length, 2)
-  assert.match(shown.find(span => /user/.test(span)), /title="40% of the server&#39;s 100 clock ticks .*; 95% interval 31%–50%">[\d.]+ µs CPU, 40% user</)
-  // and in the CSV, a column each for the share and the ticks behind it
-  const { columns, rows } = report.csv(report.shape([{ label: 'r', results: { runId: 'r', http: summary } }]))
+  assert.match(shown.find(span => /user/.test(span)), new RegExp('title="38% of the server&#39;s 1.6 s of CPU ' +
+    'over these ' +
+    'runs was user time, .*; about 95% interval 30.3–45.3%">[\\d.]+ µs CPU, 38% user<'))
+  // and in the CSV, a column each for the share and the CPU time behind it
+  const { columns, rows } = report.csv(report.shape(sets))
   const column = name => columns.find(([each]) => each === name)[1]
   const bunRow = rows.find(each => each.server === 'bun')
-  assert.deepEqual([column('userShare')(bunRow), column('userShareTicks')(bunRow)], [0.4, 100])
+  assert.deepEqual([column('userShare')(bunRow), column('userShareCpuSeconds')(bunRow)], [0.375, 1.6])
   assert.equal(column('userShare')(rows.find(each => each.server === 'c-epoll')), null)
 })
 
