@@ -246,7 +246,8 @@ function capacityTable (entry) {
   const servers = [...new Set(entry.capacity.map(run => run.server))]
   const timed = (server, mode, connections) => entry.modes.find(each => each.mode === mode)?.rows
     .find(row => row.server === server)?.cells.find(cell => cell?.connections === connections) ?? null
-  const header = ['server', ...modes.flatMap(mode => [`${mode} req/s`, `${mode} CPU × ${entry.reference}`, `${mode} req/wake-up: apart, timed`])]
+  const header = ['server', ...modes.flatMap(mode => [`${mode} req/s`, `${mode} CPU × ${entry.reference}, user share`,
+    `${mode} req/wake-up: apart, timed`])]
   const rows = servers.map(server => [server, ...modes.flatMap(mode => {
     const run = entry.capacity.find(each => each.server === server && each.mode === mode)
     if (!run) return ['', '', '']
@@ -254,12 +255,12 @@ function capacityTable (entry) {
     const inTurns = timed(server, mode, run.connections)
     return [
       `${formatNumber(Math.round(run.requestsPerSecond))}${run.clientBound ? ' c' : ''}`,
-      run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '',
+      withUserShare(run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '', run.userShare),
       `${run.requestsPerWakeUp != null ? formatNumber(run.requestsPerWakeUp) : '?'}, ${inTurns?.requestsPerWakeUp != null ? formatNumber(inTurns.requestsPerWakeUp) : '?'}`
     ]
   })])
   const connections = entry.capacity[0].connections
-  const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU (c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run (one run each, no interval); requests per wake-up there and in the timed runs`
+  const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU (c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run (one run each, no interval) and the share of the server's in user space; requests per wake-up there and in the timed runs`
   return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
 }
 

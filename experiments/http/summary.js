@@ -249,8 +249,8 @@ function processHalves (runs, value) {
 
 // The capacity runs (wrk on its own CPU, one per server and mode at the most connections):
 // per run { server, mode, connections, ok, failure, requestsPerSecond, cpuPerRequestUs,
-// serverCpuShare, clientBound, requestsPerWakeUp, cpuVsReference (the ratio to the
-// reference's run in the same mode: one run each, no interval) }; null without the runs.
+// serverCpuShare, clientBound, requestsPerWakeUp, userShare, cpuVsReference (the ratio to
+// the reference's run in the same mode: one run each, no interval) }; null without the runs.
 function capacityRuns (runs) {
   if (runs.length === 0) return null
   const entries = runs.map(run => {
@@ -263,7 +263,8 @@ function capacityRuns (runs) {
       cpuPerRequestUs: cpuOf(run),
       serverCpuShare: share,
       clientBound: share < CLIENT_BOUND_SHARE,
-      requestsPerWakeUp: run.server.slices > 0 ? run.wrk.requests / run.server.slices : null
+      requestsPerWakeUp: run.server.slices > 0 ? run.wrk.requests / run.server.slices : null,
+      userShare: userShareOfRuns([run.server])
     }
   })
   for (const entry of entries) {

@@ -410,14 +410,14 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
       partner: { program: 'c-epoll', wrk: record.wrk, server: { cpuNs: partnerCpuNs }, runningNs: 0.55e9 }
     }
   }
-  const capacity = (server, rate, cpuNs, perWakeUp) => {
-    const record = run(server, rate, { cpuNs })
-    return withSlices({ ...record, phase: http.CAPACITY_PHASE }, record.wrk.requests / perWakeUp)
+  const capacity = (server, rate, cpuNs, perWakeUp, units = {}) => {
+    const record = withSlices(run(server, rate, { cpuNs }), run(server, rate).wrk.requests / perWakeUp)
+    return { ...record, phase: http.CAPACITY_PHASE, server: { ...record.server, ...units } }
   }
   const records = [
     ...[0, 1, 2, 3].map(round => withSlices({ ...run('c-epoll', 50000, { cpuNs: 0.2e9 }), round, run: round }, 55000 / 4)),
     ...[0, 1, 2, 3].map(round => inTurns('bun', 0.34e9, 0.2e9, round)),
-    capacity('c-epoll', 150000, 0.9e9, 20),
+    capacity('c-epoll', 150000, 0.9e9, 20, { userTicks: 9, systemTicks: 81, cpuFrom: 'schedstat' }),
     capacity('bun', 120000, 1.0e9, 300),
     { ...run('bun', 1, { ok: false }), phase: http.CAPACITY_PHASE, mode: 'close' }
   ]
@@ -430,6 +430,14 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.ok(Math.abs(bun.cpuVsReference - (1.0e9 / 132000) / (0.9e9 / 165000)) < 1e-9)
   assert.equal(bun.clientBound, false)
   assert.deepEqual([failed.ok, failed.failure], [false, 'broken'])
+  // where the capacity run's CPU went, in its table: c-epoll's 9 user units of 90; bun's run
+  // from before units were kept has none
+  assert.deepEqual([c.userShare.share, c.userShare.cpuSeconds, bun.userShare], [0.1, 0.9, null])
+  const table = require('../../experiments/http/report').terminal({ runId: 'a', http: summary })
+  const capacityRow = server =>
+    table.slice(table.findIndex(line => line.startsWith('Capacity'))).find(line => line.startsWith(`${server} `))
+  assert.match(capacityRow('c-epoll'), /^c-epoll +150000 c +10% user +20, 4$/)
+  assert.match(capacityRow('bun'), /^bun +120000 +1\.39× +300, 4\b/)
   // the timed runs' ratio (1.7) beside the capacity run's, requests per wake-up beside each other
   const text = findings([{ label: 'a', results: { experiment: 'http', http: summary } }]).map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
   assert.match(text, /timed runs against the capacity run: c-epoll 4 against 20, bun 4 against 300\)/)
