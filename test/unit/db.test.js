@@ -228,7 +228,8 @@ test('where the server\'s CPU went: its utime and stime pooled over its runs, in
   const timed = (records, units, cpuFrom = () => 'schedstat') => records.map((record, i) =>
     ({ ...record, server: { ...record.server, userTicks: units[i][0], systemTicks: units[i][1], cpuFrom: cpuFrom(i) } })
   )
-  const nodePg = runs('node-pg-prepared-pipelined', 'db', { serverNs: [3e8, 3e8, 3e8, 3e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
+  const nodePg = runs('node-pg-prepared-pipelined', 'db',
+    { serverNs: [3e8, 3e8, 3e8, 3e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
   const records = [
     // the reference: a run with a process that began and ended within it
     ...timed(runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),

@@ -30,8 +30,11 @@ for (const cell of quiet.cells) {
   const base = split(cell)
   if (!base) continue
   const others = noisy.map(http => split(find(http, cell)))
-  const text = others.map(other => other
-    ? `${other.user.toFixed(2)} + ${other.system.toFixed(2)} (${times(other.user, base.user)}, ${times(other.system, base.system)})`
-    : 'no share').join('; ')
-  console.log(`${`${cell.server}, ${cell.mode}`.padEnd(31)} ${base.user.toFixed(2)} + ${base.system.toFixed(2)}; ${text}`)
+  const text = others.map(other => {
+    if (!other) return 'no share'
+    const against = `${times(other.user, base.user)}, ${times(other.system, base.system)}`
+    return `${other.user.toFixed(2)} + ${other.system.toFixed(2)} (${against})`
+  }).join('; ')
+  const name = `${cell.server}, ${cell.mode}`.padEnd(31)
+  console.log(`${name} ${base.user.toFixed(2)} + ${base.system.toFixed(2)}; ${text}`)
 }
