@@ -1,7 +1,9 @@
 'use strict'
-// Where a noisy host's extra CPU per request landed, per server and mode: each cell's CPU per
+// Where a noisy host's extra CPU per request landed, per server and cell: the server's CPU per
 // request split by its user share (experiments/http/cpu.js userShareOfRuns) into user and
 // system µs, in a quiet run and in noisy ones, and how many times the quiet figure each is.
+// Runs of the http experiment (a cell per server, mode and connections) or of the db
+// experiment (per server, endpoint and connections: the server's own CPU, not its backends').
 //
 //   node docs/http/2026-11-30-noisy/user-system.js QUIET/results.json NOISY/results.json...
 const fs = require('node:fs')
@@ -12,29 +14,36 @@ if (files.length < 2) {
   console.error('usage: node docs/http/2026-11-30-noisy/user-system.js QUIET/results.json NOISY/results.json...')
   process.exit(2)
 }
-const load = file => {
+// each cell as { key, cpu, share }: the http experiment's or the db experiment's
+const cellsOf = file => {
   const raw = fs.readFileSync(file)
-  return JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw).http
+  const results = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw)
+  if (results.http) {
+    return results.http.cells.map(cell =>
+      ({ key: `${cell.server}, ${cell.mode}, ${cell.connections}`, cpu: cell.cpuPerRequestUs, share: cell.userShare }))
+  }
+  return results.db.cells.map(cell => ({
+    key: `${cell.server}, /${cell.endpoint}, ${cell.connections}`,
+    cpu: cell.cpuPerRequestUs?.server,
+    share: cell.serverUserShare
+  }))
 }
-const [quiet, ...noisy] = files.map(load)
+const [quiet, ...noisy] = files.map(cellsOf)
 // µs of user and of system time per request, or null where the cell has no share
-const split = cell => cell?.userShare && cell.cpuPerRequestUs
-  ? { user: cell.cpuPerRequestUs * cell.userShare.share, system: cell.cpuPerRequestUs * (1 - cell.userShare.share) }
+const split = cell => cell?.share && cell.cpu
+  ? { user: cell.cpu * cell.share.share, system: cell.cpu * (1 - cell.share.share) }
   : null
-const find = (http, { server, mode, connections }) =>
-  http.cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === connections)
 const times = (value, base) => `${(value / base).toFixed(2)}×`
 console.log(`quiet: ${files[0]}; noisy: ${files.slice(1).join(', ')}`)
-console.log('server, mode: quiet user + system µs/req; each noisy run\'s user + system, and each against the quiet')
-for (const cell of quiet.cells) {
+console.log('server, cell: quiet user + system µs/req; each noisy run\'s user + system, and each against the quiet')
+for (const cell of quiet) {
   const base = split(cell)
   if (!base) continue
-  const others = noisy.map(http => split(find(http, cell)))
-  const text = others.map(other => {
+  const text = noisy.map(cells => {
+    const other = split(cells.find(each => each.key === cell.key))
     if (!other) return 'no share'
     const against = `${times(other.user, base.user)}, ${times(other.system, base.system)}`
     return `${other.user.toFixed(2)} + ${other.system.toFixed(2)} (${against})`
   }).join('; ')
-  const name = `${cell.server}, ${cell.mode}`.padEnd(31)
-  console.log(`${name} ${base.user.toFixed(2)} + ${base.system.toFixed(2)}; ${text}`)
+  console.log(`${cell.key.padEnd(36)} ${base.user.toFixed(2)} + ${base.system.toFixed(2)}; ${text}`)
 }
