@@ -6,7 +6,7 @@
 const path = require('node:path')
 const { findings } = require('./findings')
 const {
-  formatNumber, formatPercent, formatShare, escapeMarkdown: md, withUserShare, userShareTitle
+  formatNumber, formatShare, escapeMarkdown: md, userShareText, withUserShare, userShareTitle
 } = require('../../lib/report/format')
 const { Markup, html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
@@ -112,7 +112,7 @@ function partCell (cell, part) {
   const userShare = part === 'server' ? cell?.serverUserShare : null
   if (!userShare) return html`<td class="num">${partText(cell, part)}</td>`
   return html`<td class="num" title="${userShareTitle(userShare)}">${formatNumber(cell.cpuPerRequestUs.server)}<br>
-    <span class="interval">${formatPercent(userShare.share)} user</span></td>`
+    <span class="interval">${userShareText(userShare)}</span></td>`
 }
 
 // "4 + 0.3": calls of work, then upkeep (waits, failed tries, memory), which follows timing.
@@ -177,12 +177,17 @@ function dbSection (data) {
   let index = 0
   const table = (entry, endpoint) => {
     const at = index++
+    const caption = `${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} ` +
+      `wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the ` +
+      'CPU per request by process in µs (the server\'s with the share of it in user space), and the server\'s ' +
+      `against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} ` +
+      'interval); syscalls per request, work + upkeep'
     return html`<div class="grid two">
     <div class="chart small" id="chart-db-cpu-${at}"></div>
     ${endpoint.chart.serverCalls.missing ? why([{ set: 'No syscalls per request', reason: endpoint.chart.serverCalls.missing }]) : html`<div class="chart small" id="chart-db-calls-${at}"></div>`}
   </div>
   <div class="table-wrap"><table class="db">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the CPU per request by process in µs (the server's with the share of it in user space), and the server's against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval); syscalls per request, work + upkeep</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${caption}</caption>
     <thead><tr><th scope="col">server</th>${endpoint.connections.map(count => html`<th scope="col" class="num">${count} conn. req/s</th>`)}${PARTS.map(([part]) => html`<th scope="col" class="num">${PART_NAMES[part]} µs</th>`)}<th scope="col" class="num">server vs ${entry.reference}</th><th scope="col" class="num">server syscalls</th><th scope="col" class="num">backend syscalls</th></tr></thead>
     <tbody>${endpoint.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
@@ -208,11 +213,15 @@ function dbSection (data) {
     `${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; ` +
     `${pinnedText}; each server opens ${first.database?.pool ?? '?'} database connections over a Unix ` +
     `socket. ${orderText}.`
+  const userShareNote = first.meaning.serverUserShare
+    ? `; the server's user share: ${first.meaning.serverUserShare}`
+    : ''
   return html`<section id="db">
     <h2>What a database query costs: servers answering from PostgreSQL</h2>
     ${leadFindings(data.findings, data.compare)}
     <p class="note">${methodText}
-      ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}${first.meaning.serverUserShare ? `; the server's user share: ${first.meaning.serverUserShare}` : ''}; marked client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
+      ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}${userShareNote}; marked
+      client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
     ${data.db.map(entry => [
@@ -225,7 +234,9 @@ function dbSection (data) {
 
 function dbTables (entry) {
   return entry.endpoints.map(endpoint => {
-    const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`), ...PARTS.map(([part]) => `${PART_NAMES[part]} µs${part === 'server' ? ', user share' : ''}`), 'server vs ref.', 'server syscalls', 'backend syscalls']
+    const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`),
+      ...PARTS.map(([part]) => `${PART_NAMES[part]} µs${part === 'server' ? ', user share' : ''}`),
+      'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
       ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${formatNumber(Math.round(cell.requestsPerSecond.median))}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
@@ -234,7 +245,10 @@ function dbTables (entry) {
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
-    const title = `${endpointTitle(endpoint)}: median requests/s (c: client-bound, the server used under 90% of its CPU; u: unsteady; d: disturbed), CPU per request by process at ${endpoint.busiest} connections (the server's with the share of it in user space), the server's against ${entry.reference}'s, syscalls per request (work + upkeep)`
+    const title = `${endpointTitle(endpoint)}: median requests/s (c: client-bound, the server used under 90% of ` +
+      `its CPU; u: unsteady; d: disturbed), CPU per request by process at ${endpoint.busiest} connections (the ` +
+      `server's with the share of it in user space), the server's against ${entry.reference}'s, syscalls per ` +
+      'request (work + upkeep)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
 }

@@ -177,6 +177,13 @@ function httpSection (data) {
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
+    const processes = entry.preset?.processes ?? 1
+    const caption = `${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: ` +
+      `per count of connections, requests/s (median of ${processes} process${processes === 1 ? '' : 'es'} × ` +
+      `${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ` +
+      `${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} ` +
+      'interval), the server\'s CPU per request and the share of it in user space; latency p50 / p99 / max in µs ' +
+      `at ${mode.connections[quoted]} connections`
     return html`<div class="grid two">
     <div class="chart small" id="chart-http-rate-${index}"></div>
     ${mode.chart.syscalls.missing
@@ -184,7 +191,7 @@ function httpSection (data) {
       : html`<div class="chart small" id="chart-http-syscalls-${index}"></div>`}
   </div>
   <div class="table-wrap"><table class="http">
-    <caption>${data.compare ? html`${entry.set}: ` : ''}${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: per count of connections, requests/s (median of ${entry.preset?.processes ?? 1} process${(entry.preset?.processes ?? 1) === 1 ? '' : 'es'} × ${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} interval), the server's CPU per request and the share of it in user space; latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections</caption>
+    <caption>${data.compare ? html`${entry.set}: ` : ''}${caption}</caption>
     <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
@@ -196,11 +203,15 @@ function httpSection (data) {
   </table></div>`
   }
   let index = 0
+  const { meaning } = data.http[0]
+  const userShareNote = meaning.userShare ? `; the server's user share: ${meaning.userShare}` : ''
   return html`<section id="http">
     <h2>What a request costs: hello-world servers under wrk</h2>
     ${leadFindings(data.findings, data.compare)}
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
-      ${data.http[0].meaning.requestsPerSecond}. CPU per request: ${data.http[0].meaning.cpuPerRequestUs}${data.http[0].meaning.userShare ? `; the server's user share: ${data.http[0].meaning.userShare}` : ''}; marked client-bound where ${data.http[0].meaning.serverCpuShare}. Requests per wake-up: ${data.http[0].meaning.requestsPerWakeUp ?? 'not counted in this run'}. Syscalls per request: ${data.http[0].meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
+      ${meaning.requestsPerSecond}. CPU per request: ${meaning.cpuPerRequestUs}${userShareNote}; marked client-bound
+      where ${meaning.serverCpuShare}. Requests per wake-up: ${meaning.requestsPerWakeUp ?? 'not counted in this run'}.
+      Syscalls per request: ${meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), latencyHtml(entry.latency, entry.meaning.latency, entry.reference), kernelHtml(entry.kernel)])}
   </section>`
@@ -217,7 +228,9 @@ function httpTables (entry) {
     // wake-ups per request), latency at the count the findings quote
     const busiest = mode.connections.length - 1
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
-    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`), `CPU µs/req @${mode.connections[busiest]} and user share`, `p99 µs @${mode.connections[quoted]}`, 'syscalls/req, work + upkeep', 'threads']
+    const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`),
+      `CPU µs/req @${mode.connections[busiest]} and user share`, `p99 µs @${mode.connections[quoted]}`,
+      'syscalls/req, work + upkeep', 'threads']
     const rows = mode.rows.map(row => [
       row.server,
       ...row.cells.map(cell => {
@@ -233,7 +246,10 @@ function httpTables (entry) {
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
     ])
-    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes' CPU time on its CPUs), CPU per request with the share of it in user space, and syscalls per request`
+    const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: ` +
+      `median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: ` +
+      'unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes\' CPU ' +
+      'time on its CPUs), CPU per request with the share of it in user space, and syscalls per request'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }).concat(entry.capacity ? [capacityTable(entry)] : [])
 }
@@ -260,7 +276,10 @@ function capacityTable (entry) {
     ]
   })])
   const connections = entry.capacity[0].connections
-  const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU (c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run (one run each, no interval) and the share of the server's in user space; requests per wake-up there and in the timed runs`
+  const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU ` +
+    `(c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run ` +
+    '(one run each, no interval) and the share of the server\'s in user space; requests per wake-up there and in ' +
+    'the timed runs'
   return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
 }
 

@@ -137,14 +137,15 @@ function csvField (value) {
 // A server's CPU per request with the share of it in user space (experiments/http/cpu.js
 // userShareOfRuns): "29.4, 62% user", "29.4" where it has none, "62% user" with no figure
 // before it; and the tooltip that says what the share rests on.
-const withUserShare = (cpu, userShare) =>
-  [cpu, userShare ? `${formatPercent(userShare.share)} user` : ''].filter(Boolean).join(', ')
+const userShareText = userShare => (userShare ? `${formatPercent(userShare.share)} user` : '')
+const withUserShare = (cpu, userShare) => [cpu, userShareText(userShare)].filter(Boolean).join(', ')
 const userShareTitle = ({ share, cpuSeconds, interval }) =>
   `${formatPercent(share)} of the server's ${formatNumber(cpuSeconds)} s of CPU over these runs was user time, ` +
   'the rest the kernel\'s on its behalf, as the kernel splits it by its timer\'s samples; about ' +
   `${formatPercent(interval.level)} interval ${formatInterval(interval)}`
 
 module.exports = {
+  userShareText,
   withUserShare,
   userShareTitle,
   sizeLabel,
