@@ -101,7 +101,7 @@ function print (rows) {
     'runtimes coloured', 'hue faults', 'page scrolls', 'tables scroll', 'console']
   const lines = rows.map(row => [row.page, row.width, row.wordsBefore, `${row.answerTop} px`, row.charts,
     row.clipped.length, row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length,
-    row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables, row.said.length])
+    row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables.length, row.said.length])
   const table = [head, head.map(() => '--:'), ...lines].map(cells => `| ${cells.join(' | ')} |`)
   process.stdout.write(`${table.join('\n')}\n`)
   for (const row of rows) {

@@ -9,9 +9,9 @@ const {
 } = require('./report-text')
 const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const {
-  sizeName, formatNumber, formatPercent, formatInterval, formatRatio, formatSigned
+  sizeName, formatNumber, formatPercent, formatRatio, formatSigned
 } = require('../../lib/report/format')
-const { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const { Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
 const { BASELINE } = require('./programs')
@@ -51,8 +51,6 @@ function findingsSection (data) {
   </section>`
 }
 
-const shareText = interval => (interval ? html`${formatPercent(interval.estimate)}${interval.low !== null ? html` <span class="interval">(${formatInterval(interval)})</span>` : ''}` : '')
-
 // The lab's answer first: what a read costs each reader against C, the findings that say
 // it in words, the chart of the overhead with its interval, the table behind it.
 function headlineSection (data) {
@@ -76,7 +74,7 @@ function headlineSection (data) {
           <th scope="row">${row.program}</th><td>${row.runtimeLabel ?? ''}</td>
           <td class="num">${row.cpuPerReadNs ? html`${formatNumber(row.cpuPerReadNs.estimate)}${intervalText(row.cpuPerReadNs)}` : ''}</td>
           <td class="num">${row.overheadNs ? html`${formatNumber(row.overheadNs.estimate)}${intervalText(row.overheadNs)}` : ''}</td>
-          <td class="num">${shareText(row.shareOfC)}</td>
+          <td class="num">${shareHtml(row.shareOfC)}</td>
           <td>${flagBadges(row.flags, HEADLINE_FLAGS)}${row.rejected ? html` <span class="why">${row.rejected}</span>` : ''}</td>
         </tr>`)}
       </tbody>
@@ -114,7 +112,7 @@ function repeatabilityTable (result, sets) {
     <caption>${headlineRepeatabilityText(result, sets)}</caption>
     <thead><tr><th scope="col">reader</th><th scope="col" class="num">block size</th><th scope="col" class="num">${sets[0]}</th><th scope="col" class="num">${sets[1]}</th><th scope="col" class="num">move, points</th><th scope="col">within ${result.goal.points}</th><th scope="col">shift (p)</th></tr></thead>
     <tbody>${result.cells.map(cell => html`<tr${cell.within ? '' : new Markup(' class="disagree"')}>
-      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareText(cell.a)}</td><td class="num">${shareText(cell.b)}</td><td class="num">${cell.movePoints.toFixed(1)}</td><td>${cell.within ? 'yes' : 'no'}</td><td>${shiftText(cell)}</td>
+      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareHtml(cell.a)}</td><td class="num">${shareHtml(cell.b)}</td><td class="num">${cell.movePoints.toFixed(1)}</td><td>${cell.within ? 'yes' : 'no'}</td><td>${shiftText(cell)}</td>
     </tr>`)}</tbody>
   </table></div>`
 }
@@ -305,7 +303,7 @@ const SUMMARY_FIGURES = {
   share: {
     caption: summary => `Share of C over all runs, ${levelsText(summary.rows.flatMap(row => Object.values(row.cells).map(cell => cell?.share)))} interval`,
     marksFailed: false,
-    cell: cell => (!cell.share ? null : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : html`<span class="pct">${formatPercent(cell.share.estimate)}</span> <span class="interval">(${formatInterval(cell.share)})</span>`)
+    cell: cell => (!cell.share ? null : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : shareHtml(cell.share))
   }
 }
 
@@ -329,12 +327,12 @@ function summaryTableHtml (summary, data, figure = 'steady') {
       return contents(cell, data)
     })
   })).filter(row => row.cells.some(cell => cell !== null))
-  return html`<div class="table-wrap"><table class="summary" data-figure="${figure}">
+  return html`<div class="table-wrap"><table class="summary dense" data-figure="${figure}">
     ${data.compare || caption ? html`<caption>${caption}${data.compare && caption ? ': ' : ''}${data.compare ? summary.set : ''}</caption>` : ''}
     <thead><tr><th scope="col">program</th>${summary.sizes.map(size => html`<th scope="col" class="num">${sizeName(size)}</th>`)}</tr></thead>
     <tbody>${rows.map(row => html`<tr>
       <th scope="row">${row.program}</th>
-      ${row.cells.map(cell => (cell === null ? html`<td></td>` : html`<td class="num">${cell}</td>`))}
+      ${row.cells.map(cell => (cell === null ? html`<td></td>` : html`<td class="num wraps">${cell}</td>`))}
     </tr>`)}</tbody>
   </table></div>`
 }
@@ -461,7 +459,7 @@ const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && N
 
 // A figure checked against another pass's beneath a bucket: red, and marked ≠, where they disagree.
 const checkMark = (text, title, disagrees) =>
-  html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}${disagrees ? ' ≠' : ''}</span>`
+  html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}${disagrees ? '\u00a0≠' : ''}</span>`
 
 function profileSection (data) {
   const { profile } = data
@@ -520,7 +518,7 @@ function profileSection (data) {
       ? html`<br><span class="interval" title="${UNNAMED}: ${row.unnamed.top[0]?.[0] ?? ''}">unnamed ${
         formatNumber(row.unnamed.ns)}</span>`
       : ''
-    return html`<td class="num">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}${unnamed}</td>`
+    return html`<td class="num wraps">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}${unnamed}</td>`
   }
   const heading = label => html`<th scope="col" class="num">${label}</th>`
   const readerRow = (entry, row) => html`<tr><th scope="row">${row.program}</th>
@@ -549,7 +547,7 @@ function profileSection (data) {
   }
   const tables = profile.entries.map((entry, index) => html`<div class="chart small" id="chart-profile-${index}"></div>
     ${flameControls(entry, index)}
-    <div class="table-wrap"><table>
+    <div class="table-wrap"><table class="dense">
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
         median of ${entry.rows[0]?.rounds ?? 1} round(s), over C's beneath each (its interval, ${levels(entry)},
         in its tooltip); the ns in frames with no name beneath the CPU per read; what perf cost per read;

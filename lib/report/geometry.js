@@ -104,13 +104,16 @@ function measureInPage () {
     ...[...familiesOf].filter(([, families]) => families.size > 1)
       .map(([color, families]) => `${[...families].join(' and ')} share ${color}`)
   ]
-  // tables wider than their place, so that some columns are out of sight
+  // tables wider than their place, so that some columns are out of sight (and a caption as
+  // wide as its table cut off mid-word), each named by its caption or its first heading
   const scrollingTables = [...document.querySelectorAll('table')]
     .filter(table => visible(table))
     .filter(table => {
       const place = table.closest('.table-wrap') ?? table.parentElement
       return place.scrollWidth > place.clientWidth + 1
-    }).length
+    })
+    .map(table => (table.caption?.textContent ?? table.querySelector('th')?.textContent ?? '')
+      .replace(/\s+/g, ' ').trim().slice(0, 80))
   return {
     answerTop: answer ? Math.round(answer.getBoundingClientRect().top + window.scrollY) : null,
     wordsBefore,

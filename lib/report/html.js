@@ -84,6 +84,13 @@ td.failed { color: #a4262c; }
 td.describes { min-width: 12em; max-width: 16em; font-size: 13px; }
 td.describes code { word-break: break-all; }
 .num.wraps .interval { display: block; margin-left: 0; }
+/* an interval of a share, "(90.8–96.6%)", or a size, "256 B", read as one: never broken */
+.interval.whole, td.whole { white-space: nowrap; }
+.num.wraps .flag { margin-left: 0; }
+/* a table of many figures a row (nine block sizes, a dozen buckets): closer columns, so that
+   it fits a laptop's page without scrolling */
+table.dense th, table.dense td { padding: 6px 6px; }
+table.dense .interval { font-size: 12px; }
 .interval.disagrees { color: #a4262c; }
 /* a long column heading takes two lines rather than widen its column past its figures */
 thead th.num { white-space: normal; min-width: 5em; }

@@ -121,6 +121,8 @@ function figureTable (comparison) {
       ...names.map(name => `over: ${name}`), ...names.map(name => `share: ${name}`),
       'carried', 'versions'],
     align: ['l', 'l', ...names.flatMap(() => ['r', 'r', 'r']), 'l', 'l'],
+    // where the row was measured ("256 B"), kept on one line on the page
+    whole: [1],
     rows: rows.map(row => [
       row.item,
       row.atLabel,
@@ -193,6 +195,13 @@ function machinesMarkdown (comparison) {
 
 // The answer first: what carried, then the chart of each row's figure over the baseline on
 // every machine, then how the criterion reads and the tables.
+// A figure's text, "548 (442–777)", with its interval in a span a wrapping cell sets whole on
+// a line of its own: the tables are built once as text for every format.
+function figureHtml (text) {
+  const at = text.indexOf(' (')
+  return at < 0 ? text : html`${text.slice(0, at)} <span class="interval whole">${text.slice(at + 1)}</span>`
+}
+
 function machinesHtml (comparison) {
   const unknown = unknownText(comparison)
   return html`<section id="machines">
@@ -206,13 +215,15 @@ function machinesHtml (comparison) {
     ${TABLES.map(([title, build]) => {
       const table = build(comparison)
       if (table.rows.length === 0) return ''
-      return html`<div class="table-wrap"><table>
+      return html`<div class="table-wrap"><table class="dense">
         <caption>${titleOf(title, comparison)}</caption>
         <thead><tr>${table.header.map((cell, i) =>
           html`<th scope="col"${table.align[i] === 'r' ? html` class="num"` : ''}>${cell}</th>`)}</tr></thead>
         <tbody>${table.rows.map(row => html`<tr>${row.map((cell, i) => (i === 0
           ? html`<th scope="row">${cell}</th>`
-          : html`<td${table.align[i] === 'r' ? html` class="num"` : ''}>${cell}</td>`))}</tr>`)}</tbody>
+          : table.align[i] === 'r'
+            ? html`<td class="num wraps">${figureHtml(cell)}</td>`
+            : html`<td${table.whole?.includes(i) ? html` class="whole"` : ''}>${cell}</td>`))}</tr>`)}</tbody>
       </table></div>`
     })}
   </section>`

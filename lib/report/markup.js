@@ -2,7 +2,7 @@
 // The report page's markup, as every experiment's sections write it: safe-by-default
 // templating, and the pieces several sections share (a note of why something is
 // missing, the lead findings, the repeatability notes, the context section).
-const { escapeHtml, formatNumber } = require('./format')
+const { escapeHtml, formatNumber, formatPercent, formatInterval } = require('./format')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -34,6 +34,14 @@ function why (notes) {
 
 // After an estimate, its interval where it has one.
 const intervalText = interval => (interval && interval.low !== null ? html` <span class="interval">(${formatNumber(interval.low)}–${formatNumber(interval.high)})</span>` : '')
+
+// A share (of C, of a reference) with its interval in a span, which a wrapping cell sets whole
+// on a line of its own.
+const shareHtml = interval => (interval
+  ? html`${formatPercent(interval.estimate)}${[interval.low, interval.high].every(Number.isFinite)
+    ? html` <span class="interval whole">(${formatInterval(interval)})</span>`
+    : ''}`
+  : '')
 
 // The findings a section gives beside its chart, each headed by its set when sets are compared.
 function leadFindings (findings, compare) {
@@ -79,4 +87,4 @@ function failedRuns (failures, compare) {
     ${items.length ? html`<ul class="plain failures">${items}</ul>` : html`<p class="note">No run failed.</p>`}`
 }
 
-module.exports = { Markup, html, why, intervalText, leadFindings, repeatabilityNotes, contextSection, failedRuns }
+module.exports = { Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns }
