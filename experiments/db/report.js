@@ -8,7 +8,9 @@ const { findings } = require('./findings')
 const {
   formatNumber, formatShare, escapeMarkdown: md, userShareText, withUserShare, userShareTitle
 } = require('../../lib/report/format')
-const { Markup, html, why, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const {
+  Markup, html, why, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns
+} = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
@@ -191,9 +193,14 @@ function dbSection (data) {
     <thead><tr><th scope="col">server</th>${endpoint.connections.map(count => html`<th scope="col" class="num">${count} conn. req/s</th>`)}${PARTS.map(([part]) => html`<th scope="col" class="num">${PART_NAMES[part]} µs</th>`)}<th scope="col" class="num">server vs ${entry.reference}</th><th scope="col" class="num">server syscalls</th><th scope="col" class="num">backend syscalls</th></tr></thead>
     <tbody>${endpoint.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
-      ${row.cells.map(cell => html`<td class="num wraps">${!cell ? '' : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
+      ${row.cells.map(cell => html`<td class="num wraps">${!cell
+        ? ''
+        : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${
+        cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
       ${PARTS.map(([part]) => partCell(row.cell, part))}
-      <td class="num wraps">${row.cell?.serverVsReference ? shareHtml(row.cell.serverVsReference) : row.server === entry.reference ? 'reference' : ''}</td>
+      <td class="num wraps">${row.cell?.serverVsReference
+        ? shareHtml(row.cell.serverVsReference)
+        : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
     </tr>`)}</tbody>

@@ -11,7 +11,9 @@ const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
 const {
   sizeName, formatNumber, formatPercent, formatRatio, formatSigned
 } = require('../../lib/report/format')
-const { Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const {
+  Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns
+} = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
 const { BASELINE } = require('./programs')
@@ -112,7 +114,10 @@ function repeatabilityTable (result, sets) {
     <caption>${headlineRepeatabilityText(result, sets)}</caption>
     <thead><tr><th scope="col">reader</th><th scope="col" class="num">block size</th><th scope="col" class="num">${sets[0]}</th><th scope="col" class="num">${sets[1]}</th><th scope="col" class="num">move, points</th><th scope="col">within ${result.goal.points}</th><th scope="col">shift (p)</th></tr></thead>
     <tbody>${result.cells.map(cell => html`<tr${cell.within ? '' : new Markup(' class="disagree"')}>
-      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td><td class="num">${shareHtml(cell.a)}</td><td class="num">${shareHtml(cell.b)}</td><td class="num">${cell.movePoints.toFixed(1)}</td><td>${cell.within ? 'yes' : 'no'}</td><td>${shiftText(cell)}</td>
+      <th scope="row">${cell.program}</th><td class="num">${sizeName(cell.blockSize)}</td>
+      <td class="num">${shareHtml(cell.a)}</td><td class="num">${shareHtml(cell.b)}</td>
+      <td class="num">${cell.movePoints.toFixed(1)}</td><td>${cell.within ? 'yes' : 'no'}</td>
+      <td>${shiftText(cell)}</td>
     </tr>`)}</tbody>
   </table></div>`
 }
@@ -303,7 +308,9 @@ const SUMMARY_FIGURES = {
   share: {
     caption: summary => `Share of C over all runs, ${levelsText(summary.rows.flatMap(row => Object.values(row.cells).map(cell => cell?.share)))} interval`,
     marksFailed: false,
-    cell: cell => (!cell.share ? null : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : shareHtml(cell.share))
+    cell: cell => (!cell.share
+      ? null
+      : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : shareHtml(cell.share))
   }
 }
 
@@ -459,7 +466,8 @@ const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && N
 
 // A figure checked against another pass's beneath a bucket: red, and marked ≠, where they disagree.
 const checkMark = (text, title, disagrees) =>
-  html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}${disagrees ? '\u00a0≠' : ''}</span>`
+  html`<span class="interval${disagrees ? ' disagrees' : ''}" title="${title}">${text}${
+    disagrees ? '\u00a0≠' : ''}</span>`
 
 function profileSection (data) {
   const { profile } = data

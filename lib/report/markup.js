@@ -87,4 +87,6 @@ function failedRuns (failures, compare) {
     ${items.length ? html`<ul class="plain failures">${items}</ul>` : html`<p class="note">No run failed.</p>`}`
 }
 
-module.exports = { Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns }
+module.exports = {
+  Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns
+}
