@@ -97,10 +97,11 @@ async function run ({ folders, out: given, widths }) {
 }
 
 function print (rows) {
-  const head = ['page', 'width', 'words before', 'answer at', 'charts', 'clipped', 'untitled axes', 'alike',
-    'runtimes coloured', 'hue faults', 'page scrolls', 'tables scroll', 'console']
-  const lines = rows.map(row => [row.page, row.width, row.wordsBefore, `${row.answerTop} px`, row.charts,
-    row.clipped.length, row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length,
+  const head = ['page', 'width', 'words before', 'answer at', 'its key ends', 'its scale ends', 'charts',
+    'clipped', 'untitled axes', 'alike', 'runtimes coloured', 'hue faults', 'page scrolls', 'tables scroll', 'console']
+  const px = value => (value === null ? '–' : `${value} px`)
+  const lines = rows.map(row => [row.page, row.width, row.wordsBefore, px(row.answerTop), px(row.answerKeyEnds),
+    px(row.answerScaleEnds), row.charts, row.clipped.length, row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length,
     row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables.length, row.said.length])
   const table = [head, head.map(() => '--:'), ...lines].map(cells => `| ${cells.join(' | ')} |`)
   process.stdout.write(`${table.join('\n')}\n`)

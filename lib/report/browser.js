@@ -111,7 +111,17 @@ function drawReport (drawings) {
   })
 
   const kit = {
-    copy, color, shade, look, runtimePoints, runtimeAxis, groupColor, familyLegend, setPressed, countTooltip
+    copy,
+    color,
+    shade,
+    look,
+    runtimePoints,
+    runtimeAxis,
+    groupColor,
+    familyLegend,
+    setPressed,
+    countTooltip,
+    withScaleAbove
   }
   const redraws = {}
   // the sections every experiment's page may have, then the experiment's own
@@ -227,6 +237,20 @@ function fitContent (chart) {
   chart.setSize(null, chart.chartHeight + lacks, false)
 }
 
+// A value axis drawn above a tall chart's bars as well as below them, with the same ticks,
+// so that a reader sees the scale on the first screen, before the axis below is in sight.
+function withScaleAbove (axis) {
+  return [axis, {
+    linkedTo: 0,
+    opposite: true,
+    ...(axis.type ? { type: axis.type } : {}),
+    // the ticks of the scale below, not ones of its own beyond the plot's ends
+    tickPositioner () { return this.linkedParent?.tickPositions },
+    ...(axis.labels ? { labels: axis.labels } : {}),
+    title: { text: null }
+  }]
+}
+
 // An experiment's answer (lib/report/answer.js answerChart): a bar per server and group,
 // its figure against the reference's, whiskers its interval, the reference at 1×. Where the
 // ratios span more than LOG_SPAN (mini_httpd at 100× beside servers at 0.7×), the axis is
@@ -247,11 +271,13 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
         (logarithmic ? '; a logarithmic axis' : '')
     },
     xAxis: { categories: chart.categories.map(escapeHtml) },
-    yAxis: {
+    // the chart runs below the first screen: its key above the bars (and its scale: withScaleAbove)
+    legend: { verticalAlign: 'top' },
+    yAxis: withScaleAbove({
       ...(logarithmic ? { type: 'logarithmic' } : { min: 0 }),
       title: { text: escapeHtml(chart.axis) + (logarithmic ? ' (logarithmic)' : '') },
       plotLines: [{ value: 1, width: 2, color: '#444', zIndex: 4 }]
-    },
+    }),
     tooltip: { formatter () { return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(this.y)}×` } },
     series: chart.series.flatMap((series, i) => [
       {
@@ -274,7 +300,9 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
     title: { text: escapeHtml(chart.title) },
     subtitle: { text: 'each machine\'s runs pooled; whiskers: the interval; higher is better' },
     xAxis: { categories: chart.categories.map(escapeHtml) },
-    yAxis: { min: 0, title: { text: escapeHtml(chart.axis) } },
+    // the page's answer when machines are compared: its key and scale above its bars too
+    legend: { verticalAlign: 'top' },
+    yAxis: withScaleAbove({ min: 0, title: { text: escapeHtml(chart.axis) } }),
     tooltip: { formatter () { return `<b>${this.key}</b>, ${this.series.name}<br>${formatNumber(this.y)}%` } },
     series: chart.series.flatMap((series, i) => [
       { id: `machines-${i}`, name: escapeHtml(series.name), data: runtimePoints(chart.runtimes, series.data, i), color: groupColor(i) },

@@ -63,9 +63,11 @@ function measureInPage () {
         `${cut.length} parts cut${cut.length ? ` (${cut.slice(0, 3).join(', ')})` : ''}`]
       : []
   })
-  // a value axis (not one of categories) without a title says no unit
+  // a value axis (not one of categories) without a title says no unit; one linked to
+  // another repeats that one's scale, whose title says it
   const untitled = charts.flatMap(chart => chart.axes
     .filter(axis => !axis.categories && axis.visible !== false && axis.options.visible !== false)
+    .filter(axis => axis.options.linkedTo === undefined)
     .filter(axis => !axis.axisTitle?.textStr)
     .map(axis => `${chart.renderTo.id}: its ${axis.isXAxis ? 'x' : 'y'} axis`))
   // two series of one chart drawn alike: same colour, dash, marker and kind
@@ -114,8 +116,21 @@ function measureInPage () {
     })
     .map(table => (table.caption?.textContent ?? table.querySelector('th')?.textContent ?? '')
       .replace(/\s+/g, ' ').trim().slice(0, 80))
+  // how far down the answer chart's key (its legend) and its value scale (the highest row of
+  // a value axis's labels) end: a reader needs both to read the bars on the first screen
+  const answerChart = charts.find(chart => chart.renderTo === answer)
+  const pageBottom = element => Math.round(element.getBoundingClientRect().bottom + window.scrollY)
+  const answerKeyEnds = answerChart?.legend?.display && answerChart.legend.group
+    ? pageBottom(answerChart.legend.group.element)
+    : null
+  const scaleRows = (answerChart?.axes ?? [])
+    .filter(axis => !axis.categories && axis.visible !== false && axis.labelGroup)
+    .map(axis => pageBottom(axis.labelGroup.element))
+  const answerScaleEnds = scaleRows.length ? Math.min(...scaleRows) : null
   return {
     answerTop: answer ? Math.round(answer.getBoundingClientRect().top + window.scrollY) : null,
+    answerKeyEnds,
+    answerScaleEnds,
     wordsBefore,
     charts: charts.length,
     clipped,

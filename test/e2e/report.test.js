@@ -519,6 +519,10 @@ async function assertAtAGlance (page, shot) {
     const seen = await measurePage(page)
     const at = `at ${width} px`
     assert.ok(seen.answerTop < 800, `the answer (the first chart, or why there is none) starts ${seen.answerTop} px down ${at}`)
+    // a chart as tall as its rows runs past the first screen: its key and scale must not
+    for (const [part, ends] of [['key', seen.answerKeyEnds], ['scale', seen.answerScaleEnds]]) {
+      if (ends !== null) assert.ok(ends <= 800, `the answer's ${part} ends ${ends} px down ${at}`)
+    }
     assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
     assert.deepEqual(seen.clipped, [], `every chart whole ${at}`)
     assert.deepEqual(seen.untitled, [], 'every value axis titled with its unit')
@@ -1154,8 +1158,14 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
   try {
     const clean = await measurePage(page)
     assert.deepEqual([clean.clipped, clean.alike, clean.hues, clean.pageScrollsSideways], [[], [], [], false])
+    assert.ok(clean.answerKeyEnds <= 800 && clean.answerScaleEnds <= 800, JSON.stringify(clean))
     const faulty = await page.evaluate(() => {
       const answer = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-answer')
+      // a tall answer with its key and its only scale below its bars, past the first screen
+      answer.update({ legend: { verticalAlign: 'bottom' } }, false)
+      answer.yAxis[1].update({ visible: false }, false)
+      answer.fits = Infinity
+      answer.setSize(null, 1200, false)
       answer.renderTo.style.height = '200px'
       answer.renderTo.style.overflow = 'hidden'
       const rate = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-http-rate-0')
@@ -1181,6 +1191,7 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
     assert.ok(faulty)
     const seen = await measurePage(page)
     assert.match(seen.clipped.join('\n'), /^chart-answer: \d+ px in a box of 200; \d+ parts cut/m)
+    assert.ok(seen.answerKeyEnds > 800 && seen.answerScaleEnds > 800, JSON.stringify(seen))
     assert.match(seen.clipped.join('\n'), /^chart-http-rate-0: .*the legend, in \d+ pages/m)
     assert.match(seen.clipped.join('\n'), /^chart-http-syscalls-0: .*\d+ px of plot for 8 categories/m)
     assert.deepEqual(seen.untitled, ['chart-http-rate-0: its y axis'])
