@@ -136,7 +136,8 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, withSc
     headline: size => headlineChart.update({
       title: { text: escapeHtml(headlineTitle(size)) },
       xAxis: { categories: part.chart[size].categories.map(escapeHtml) },
-      yAxis: { max: cutOf(size).max, title: { text: axisTitle(size) } },
+      // both axes, the scale above kept: one to one, an axis not given would be removed
+      yAxis: [{ max: cutOf(size).max, title: { text: axisTitle(size) } }, {}],
       series: headlineSeries(size)
     }, true, true)
   }

@@ -581,6 +581,11 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     await page.click('[data-size-group="headline"] button[data-size="4096"]')
     const at4k = await chartsOf(page)
     assert.deepEqual(at4k['chart-headline'].categories, ['bun-ffi', 'just-sync', 'deno-sync'], 'the order at 4 KiB, best first')
+    // the scale above the bars follows the one below to the new size, not left at 256 B's
+    const scales = await page.evaluate(() => Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-headline')
+      .yAxis.map(axis => [axis.max, axis.tickPositions.join(' ')]))
+    assert.equal(scales.length, 2)
+    assert.deepEqual(scales[1], scales[0])
     assert.equal(await page.isVisible('[data-size-panel="headline"][data-size="4096"]'), true)
     assert.equal(await page.isVisible('[data-size-panel="headline"][data-size="256"]'), false)
 
