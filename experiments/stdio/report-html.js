@@ -523,7 +523,7 @@ function profileSection (data) {
   // the CPU per read with its interval, and beneath them its ns in frames with no name
   const cpuCell = row => {
     const unnamed = shownUnnamed(row.unnamed)
-      ? html`<br><span class="interval" title="${UNNAMED}: ${row.unnamed.top[0]?.[0] ?? ''}">unnamed ${
+      ? html`<span class="interval" title="${UNNAMED}: ${row.unnamed.top[0]?.[0] ?? ''}">unnamed ${
         formatNumber(row.unnamed.ns)}</span>`
       : ''
     return html`<td class="num wraps">${nsWithInterval(row.cpuPerReadNs, row.cpuPerReadInterval)}${unnamed}</td>`

@@ -245,7 +245,7 @@ function withScaleAbove (axis) {
     opposite: true,
     ...(axis.type ? { type: axis.type } : {}),
     // the ticks of the scale below, not ones of its own beyond the plot's ends
-    tickPositioner () { return this.linkedParent?.tickPositions },
+    tickPositioner () { return this.linkedParent?.tickPositions?.slice() },
     ...(axis.labels ? { labels: axis.labels } : {}),
     title: { text: null }
   }]

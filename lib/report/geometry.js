@@ -124,7 +124,7 @@ function measureInPage () {
     ? pageBottom(answerChart.legend.group.element)
     : null
   const scaleRows = (answerChart?.axes ?? [])
-    .filter(axis => !axis.categories && axis.visible !== false && axis.labelGroup)
+    .filter(axis => !axis.categories && axis.visible !== false && axis.labelGroup?.element.childElementCount > 0)
     .map(axis => pageBottom(axis.labelGroup.element))
   const answerScaleEnds = scaleRows.length ? Math.min(...scaleRows) : null
   return {

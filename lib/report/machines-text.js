@@ -193,15 +193,17 @@ function machinesMarkdown (comparison) {
   return out
 }
 
-// The answer first: what carried, then the chart of each row's figure over the baseline on
-// every machine, then how the criterion reads and the tables.
 // A figure's text, "548 (442–777)", with its interval in a span a wrapping cell sets whole on
 // a line of its own: the tables are built once as text for every format.
 function figureHtml (text) {
-  const at = text.indexOf(' (')
-  return at < 0 ? text : html`${text.slice(0, at)} <span class="interval whole">${text.slice(at + 1)}</span>`
+  const at = text.lastIndexOf(' (')
+  return at < 0 || !text.endsWith(')')
+    ? text
+    : html`${text.slice(0, at)} <span class="interval whole">${text.slice(at + 1)}</span>`
 }
 
+// The answer first: what carried, then the chart of each row's figure over the baseline on
+// every machine, then how the criterion reads and the tables.
 function machinesHtml (comparison) {
   const unknown = unknownText(comparison)
   return html`<section id="machines">

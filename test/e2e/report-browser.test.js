@@ -50,8 +50,14 @@ test('the answer chart: a logarithmic axis from 1× where ratios span over 10×'
     drawAnswer('chart-answer', chart([0.66, 104], [[0.59, 0.7], [101, 113]]), kit)
     drawAnswer('chart-answer', chart([1.1, 4.1], [null, [3.8, 7.5]]), kit)
     const [wide, narrow] = drawn
-    assert.deepEqual([wide.yAxis.type, wide.series[0].threshold, wide.yAxis.title.text], ['logarithmic', 1, 'CPU (logarithmic)'])
-    assert.deepEqual([narrow.yAxis.type, narrow.yAxis.min, narrow.series[0].threshold], [undefined, 0, undefined])
+    // the scale below, then the one above the bars, linked to it and of its type
+    const [wideBelow, wideAbove] = wide.yAxis
+    const [narrowBelow, narrowAbove] = narrow.yAxis
+    assert.deepEqual([wideBelow.type, wide.series[0].threshold, wideBelow.title.text],
+      ['logarithmic', 1, 'CPU (logarithmic)'])
+    assert.deepEqual([narrowBelow.type, narrowBelow.min, narrow.series[0].threshold], [undefined, 0, undefined])
+    assert.deepEqual([wideAbove.linkedTo, wideAbove.opposite, wideAbove.type], [0, true, 'logarithmic'])
+    assert.deepEqual([narrowAbove.linkedTo, narrowAbove.type], [0, undefined])
   } finally {
     delete global.Highcharts
   }

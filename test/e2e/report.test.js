@@ -508,8 +508,9 @@ function answerGeometry (page) {
 // What a reader sees at a glance (lib/report/geometry.js), at 1280 px and at a phone's
 // 390: the first chart on the first screen of 800 px with at most 100 words before it,
 // every chart whole (its labels, axis titles and legend inside its box), no two series of a
-// chart alike, a runtime in one hue throughout and no two families in one, no page
-// that scrolls sideways, and at 1280 px no table either. The screenshots go where LAB_TEST_OUTPUT points.
+// chart alike, a runtime in one hue throughout and no two families in one, the answer's key
+// and value scale on that first screen too, no page that scrolls sideways, and at 1280 px no
+// table either. The screenshots go where LAB_TEST_OUTPUT points.
 async function assertAtAGlance (page, shot) {
   for (const width of [1280, 390]) {
     // opened at that width, as a reader would, rather than resized after drawing
@@ -1163,6 +1164,7 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
   try {
     const clean = await measurePage(page)
     assert.deepEqual([clean.clipped, clean.alike, clean.hues, clean.pageScrollsSideways], [[], [], [], false])
+    assert.ok(clean.answerKeyEnds !== null && clean.answerScaleEnds !== null, JSON.stringify(clean))
     assert.ok(clean.answerKeyEnds <= 800 && clean.answerScaleEnds <= 800, JSON.stringify(clean))
     const faulty = await page.evaluate(() => {
       const answer = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-answer')
