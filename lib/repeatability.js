@@ -111,6 +111,17 @@ function ownText (what, percent, goalPercent = GOAL.percent) {
     : `This machine was too noisy to quote ${what} (±${formatNumber(percent)}%, goal ±${goalPercent}%).`
 }
 
+// A run's own figure for the page's trust line (lib/report/markup.js trustLine): what a
+// second run would move nine of the answer's figures in ten by, against the goal.
+function ownTrust (what, percent, goalPercent = GOAL.percent) {
+  if (percent === null || percent === undefined) return { quotable: false, moves: null, goal: null }
+  return {
+    quotable: withinGoal(percent),
+    moves: `9 ${what} in 10 by up to ±${formatNumber(percent)}%`,
+    goal: `±${goalPercent}%`
+  }
+}
+
 // The two-run criteria in a sentence each; labels name the two runs.
 function criterionText (what, result, labels) {
   if (!result || result.total === 0) return null
@@ -139,6 +150,7 @@ const calmRoundNumbers = rounds =>
   rounds.filter(({ offset }) => Math.abs(offset) <= CALM_SHARE + EPSILON).map(({ number }) => number)
 
 module.exports = {
+  ownTrust,
   GOAL,
   EPSILON,
   CALM_SHARE,

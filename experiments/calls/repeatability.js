@@ -76,4 +76,14 @@ function reachableText (reach) {
     `at about ${times} times the ladder's time.`
 }
 
-module.exports = { callsRepeatability, reachable, callsCriterionText, reachableText, GOAL }
+// The ladder's trust line: every rung within the goal, its worst rung's foretold move.
+function callsTrust (reach) {
+  if (!reach) return null
+  return {
+    quotable: reach.reachable,
+    moves: `every rung by up to ±${formatNumber(reach.worst.movePercent)}%`,
+    goal: `±${GOAL.percent}%`
+  }
+}
+
+module.exports = { callsRepeatability, reachable, callsCriterionText, reachableText, callsTrust, GOAL }

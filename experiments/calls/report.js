@@ -6,7 +6,8 @@ const path = require('node:path')
 const stdio = require('../stdio/report')
 const { findings } = require('./findings')
 const { formatNumber, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
-const { Markup, html, intervalText, leadFindings } = require('../../lib/report/markup')
+const { Markup, html, intervalText, trustLine, leadFindings } = require('../../lib/report/markup')
+const { reachable, callsTrust } = require('./repeatability')
 const { markdownTable, textTable, round, nsWithInterval, findingLines } = require('../../lib/report/plain')
 const { measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
@@ -59,6 +60,7 @@ function ladderSection (data) {
   // the answer first, at the top of the page; what it means and its numbers after it
   return html`<section id="ladder">
     <h2>Where a read's time goes: the call ladder</h2>
+    ${trustLine(data.ladder.map(entry => ({ set: entry.set, ...callsTrust(reachable(entry)) })), data.compare)}
     ${data.ladder.map(chart)}
     ${leadFindings(data.ladderFindings, data.compare)}
     <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.

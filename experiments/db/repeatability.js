@@ -6,7 +6,7 @@
 // runs. The machine's drift moves the CPU per request of every server of a round alike,
 // and their ratios not at all.
 const {
-  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText
+  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, ownTrust, criterionText, workText
 } = require('../../lib/repeatability')
 
 // Calls of work are whole calls per query, or a share of one where queries share a
@@ -86,6 +86,9 @@ function dbOwnText (own) {
   ].filter(Boolean).join(' ') || null
 }
 
+// The answer's trust line: its lead figure, each server's CPU against the reference's.
+const dbTrust = own => (own ? ownTrust('ratios', own.vsReferenceQuotedPercent, own.goalPercent) : null)
+
 function dbCriterionText (result, labels) {
   if (!result) return null
   const parts = [
@@ -99,4 +102,4 @@ function dbCriterionText (result, labels) {
   return parts.length ? parts.join(' ') : null
 }
 
-module.exports = { dbRepeatability, dbHalves, dbOwnText, dbCriterionText }
+module.exports = { dbRepeatability, dbHalves, dbOwnText, dbTrust, dbCriterionText }

@@ -9,14 +9,14 @@ const {
   formatNumber, formatShare, escapeMarkdown: md, userShareText, withUserShare, userShareTitle
 } = require('../../lib/report/format')
 const {
-  Markup, html, why, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup, html, why, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
 } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('../http/report-latency')
 const { levelsText } = require('../../lib/stats')
-const { dbRepeatability, dbOwnText, dbCriterionText } = require('./repeatability')
+const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
 const { callSeries, formatCallsPerRequest, v8FlagsRow } = require('../http/report')
@@ -353,8 +353,12 @@ function runContextSection (data) {
   return contextSection(data, failedRuns(data.failures, data.compare))
 }
 
+const answerTrust = data => trustLine(data.repeatability.own
+  .map(entry => entry.result && { set: entry.set, ...dbTrust(entry.result) }), data.compare)
+
 const sections = [
-  ['answer', 'The answer', data => answerHtml(data.answer, ANSWER), data => answerChart(data.answer, ANSWER)],
+  ['answer', 'The answer', data => answerHtml(data.answer, { ...ANSWER, trust: answerTrust(data) }),
+    data => answerChart(data.answer, ANSWER)],
   ['db', 'What a query costs', dbSection, data => data.db.map(entry => ({ set: entry.set, endpoints: entry.endpoints.map(endpoint => ({ endpoint: endpoint.endpoint, chart: endpoint.chart })) }))],
   ['context', 'Context', runContextSection]
 ]

@@ -3,7 +3,7 @@
 // server set the pace, and calls of work per request, between two runs and between the
 // halves of one (lib/repeatability.js).
 const {
-  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, workText
+  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, ownTrust, criterionText, workText
 } = require('../../lib/repeatability')
 
 // Calls of work per request are a whole number of calls each request takes, which two runs
@@ -101,6 +101,14 @@ function httpHalves (cells) {
   }
 }
 
+// The answer's trust line: its ratios to c-epoll's, or CPU per request where a run took none.
+function httpTrust (own) {
+  if (!own) return null
+  return own.ratioQuotedPercent !== null
+    ? ownTrust('ratios', own.ratioQuotedPercent, own.goalPercent)
+    : ownTrust('figures', own.cpuQuotedPercent, own.goalPercent)
+}
+
 function httpOwnText (own) {
   if (!own) return null
   return [
@@ -122,4 +130,4 @@ function httpCriterionText (result, labels) {
   return parts.length ? parts.join(' ') : null
 }
 
-module.exports = { httpRepeatability, httpHalves, httpOwnText, httpCriterionText }
+module.exports = { httpRepeatability, httpHalves, httpOwnText, httpTrust, httpCriterionText }

@@ -7,14 +7,14 @@ const { findings, headlineConnections } = require('./findings')
 const {
   formatNumber, formatPercent, formatShare, escapeMarkdown: md, withUserShare, userShareTitle
 } = require('../../lib/report/format')
-const { html, why, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const { html, why, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-latency')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
-const { httpRepeatability, httpOwnText, httpCriterionText } = require('./repeatability')
+const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
@@ -396,8 +396,12 @@ function runContextSection (data) {
   return contextSection(data, failedRuns(data.failures, data.compare))
 }
 
+const answerTrust = data => trustLine(data.repeatability.own
+  .map(entry => entry.result && { set: entry.set, ...httpTrust(entry.result) }), data.compare)
+
 const sections = [
-  ['answer', 'The answer', data => answerHtml(data.answer, ANSWER), data => answerChart(data.answer, ANSWER)],
+  ['answer', 'The answer', data => answerHtml(data.answer, { ...ANSWER, trust: answerTrust(data) }),
+    data => answerChart(data.answer, ANSWER)],
   ['http', 'What a request costs', httpSection, data => data.http.map(entry => ({ set: entry.set, reference: entry.reference, modes: entry.modes.map(mode => ({ mode: mode.mode, chart: mode.chart })) }))],
   ['context', 'Context', runContextSection]
 ]

@@ -504,6 +504,17 @@ function ownRepeatabilityText (own) {
     : `This machine was too noisy to quote: a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs (goal ±${own.goalPoints}; ${basis})`
 }
 
+// The headline's trust line (lib/report/markup.js trustLine) from the run's own figure.
+function ownTrust (own) {
+  if (!own) return null
+  if (own.quotedPoints === null || own.quotedPoints === undefined) return { quotable: false, moves: null, goal: null }
+  return {
+    quotable: own.quotable,
+    moves: `all but ${allowedAbove(own.cells)} of ${own.cells} shares of C by up to ±${boundText(own.quotedPoints)} points`,
+    goal: `±${own.goalPoints} points`
+  }
+}
+
 // Two runs by the criterion in a sentence (no full stop), or null; labels: the two runs' names.
 function headlineRepeatabilityText (result, labels) {
   if (!result || result.total === 0) return null
@@ -581,6 +592,7 @@ function shareAgainstPace (cell) {
 
 module.exports = {
   summariseHeadline,
+  ownTrust,
   SLICE_MS,
   partnerRatio,
   partnerBytes,

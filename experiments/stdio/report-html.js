@@ -7,12 +7,12 @@ const {
   MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText,
   headlineLevelsText, shiftText
 } = require('./report-text')
-const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
+const { ownRepeatabilityText, ownTrust, headlineRepeatabilityText } = require('./cost')
 const {
   sizeName, formatNumber, formatPercent, formatRatio, formatSigned
 } = require('../../lib/report/format')
 const {
-  Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
 } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
@@ -86,6 +86,8 @@ function headlineSection (data) {
   // means and its numbers
   return html`<section id="headline">
     <h2>What a read costs, against C</h2>
+    ${trustLine(headline.sets.map(entry => entry.repeatability && { set: entry.set, ...ownTrust(entry.repeatability) }),
+      data.compare)}
     ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
     <div class="chart" id="chart-headline"></div>
     ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}

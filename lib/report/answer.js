@@ -76,9 +76,11 @@ const heading = group => html`<th scope="col" class="num">${group.label}</th>`
 const cell = text => html`<td class="num">${text}</td>`
 const row = ([name, ...cells]) => html`<tr><th scope="row">${name}</th>${cells.map(cell)}</tr>`
 
-function answerHtml (shaped, { id, title, note }) {
+// trust: the line that says how far the answer can be trusted (markup.js trustLine)
+function answerHtml (shaped, { id, title, note, trust = '' }) {
   return html`<section id="${id}">
     <h2>${title}</h2>
+    ${trust}
     <div class="chart" id="chart-${id}"></div>
     <ul class="answer">${shaped.groups.map(group => html`<li>${group.sentence}</li>`)}</ul>
     <div class="table-wrap"><table class="answer">

@@ -127,10 +127,14 @@ function measureInPage () {
     .filter(axis => !axis.categories && axis.visible !== false && axis.labelGroup?.element.childElementCount > 0)
     .map(axis => pageBottom(axis.labelGroup.element))
   const answerScaleEnds = scaleRows.length ? Math.min(...scaleRows) : null
+  // and the line that says how far the answer can be trusted (lib/report/markup.js trustLine)
+  const trust = document.querySelector('main > section:first-of-type > p.trust')
+  const trustEnds = trust ? pageBottom(trust) : null
   return {
     answerTop: answer ? Math.round(answer.getBoundingClientRect().top + window.scrollY) : null,
     answerKeyEnds,
     answerScaleEnds,
+    trustEnds,
     wordsBefore,
     charts: charts.length,
     clipped,

@@ -29,6 +29,8 @@ section { background: var(--panel); border: 1px solid var(--line); border-radius
 h2 { margin: 0 0 8px; font-size: 20px; }
 h3 { margin: 18px 0 6px; font-size: 16px; }
 .note { color: var(--muted); font-size: 14px; margin: 4px 0 12px; }
+/* how far the answer can be trusted, under its heading */
+p.trust { margin: 0 0 10px; }
 .why { background: #fff8e6; border-left: 4px solid #e0a800; padding: 8px 12px; margin: 10px 0; }
 .chart { height: 440px; min-width: 0; }
 .chart.small { height: auto; min-height: 320px; }

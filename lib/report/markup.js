@@ -43,6 +43,23 @@ const shareHtml = interval => (interval
     : ''}`
   : '')
 
+// How far the page's answer can be trusted on the machine that measured it, in a line above
+// its chart: each set's own figure, what a second run would move the answer by, against the
+// goal. entries: [{ set, quotable, moves, goal }] ("9 ratios in 10 by up to ±4.6%", "±5%"),
+// an entry without moves for a run too short to say.
+function trustLine (entries, compare) {
+  const shown = entries.filter(Boolean)
+  if (shown.length === 0) return ''
+  const says = entry => {
+    if (!entry.moves) return 'from too few runs to say how far it repeats'
+    const verdict = entry.quotable ? 'quotable' : 'too noisy to quote'
+    return html`<strong>${verdict}</strong>: a second run would move ${entry.moves} (goal ${entry.goal})`
+  }
+  return html`<p class="trust">${compare
+    ? shown.map((entry, i) => html`${i ? '; ' : ''}<span class="set">${entry.set}</span> ${says(entry)}`)
+    : html`On the machine that measured it, the answer is ${says(shown[0])}`}.</p>`
+}
+
 // The findings a section gives beside its chart, each headed by its set when sets are compared.
 function leadFindings (findings, compare) {
   return findings.length ? html`<ul class="findings lead">${findings.map(finding => html`<li>${compare && finding.set ? html`<span class="set">${finding.set}</span> ` : ''}${finding.text}</li>`)}</ul>` : ''
@@ -88,5 +105,5 @@ function failedRuns (failures, compare) {
 }
 
 module.exports = {
-  Markup, html, why, intervalText, shareHtml, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
 }

@@ -521,7 +521,8 @@ async function assertAtAGlance (page, shot) {
     const at = `at ${width} px`
     assert.ok(seen.answerTop < 800, `the answer (the first chart, or why there is none) starts ${seen.answerTop} px down ${at}`)
     // a chart as tall as its rows runs past the first screen: its key and scale must not
-    for (const [part, ends] of [['key', seen.answerKeyEnds], ['scale', seen.answerScaleEnds]]) {
+    const parts = [['key', seen.answerKeyEnds], ['scale', seen.answerScaleEnds], ['trust line', seen.trustEnds]]
+    for (const [part, ends] of parts) {
       if (ends !== null) assert.ok(ends <= 800, `the answer's ${part} ends ${ends} px down ${at}`)
     }
     assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
@@ -1148,6 +1149,9 @@ for (const reference of ['reference', 'reference-calls', 'reference-http', 'refe
     const { page, context, problems, network } = await open(report)
     try {
       await assertAtAGlance(page, `committed-${reference}`)
+      // every committed run says how far its answer can be trusted, above its chart
+      assert.match(await page.textContent('main > section:first-of-type > p.trust'),
+        /^On the machine that measured it, the answer is (quotable|too noisy to quote): a second run would move /)
       assert.deepEqual(problems, [])
       assert.deepEqual(network, [])
     } finally {
