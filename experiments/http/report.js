@@ -7,7 +7,9 @@ const { findings, headlineConnections } = require('./findings')
 const {
   formatNumber, formatPercent, formatShare, escapeMarkdown: md, withUserShare, userShareTitle
 } = require('../../lib/report/format')
-const { html, why, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns } = require('../../lib/report/markup')
+const {
+  html, why, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
+} = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-latency')

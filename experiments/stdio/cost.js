@@ -510,7 +510,8 @@ function ownTrust (own) {
   if (own.quotedPoints === null || own.quotedPoints === undefined) return { quotable: false, moves: null, goal: null }
   return {
     quotable: own.quotable,
-    moves: `all but ${allowedAbove(own.cells)} of ${own.cells} shares of C by up to ±${boundText(own.quotedPoints)} points`,
+    moves: `all but ${allowedAbove(own.cells)} of ${own.cells} shares of C by up to ` +
+      `±${boundText(own.quotedPoints)} points`,
     goal: `±${own.goalPoints} points`
   }
 }
