@@ -7,7 +7,7 @@ const stdio = require('../stdio/report-browser')
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
 // measured read beside it (a dot, whiskers its interval) and the cost pass's figure.
-function ladder (entries, { color, copy, countTooltip, runtimeAxis, withScaleAbove }) {
+function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleAbove }) {
   for (const [index, entry] of entries.entries()) {
     // a few variants far past the rest (the WASI hosts' empty reads, 7 to 16 µs) would leave
     // the others slivers: the axis ends past the rest, and their figures are written at its edge
@@ -19,10 +19,9 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, withScaleAbo
       title: { text: escapeHtml(`${entries.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
       subtitle: { text: `ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: ${entry.chart.level} interval), diamond: the stdin bench's cost pass` },
       xAxis: runtimeAxis(entry.chart.categories),
-      // taller than the first screen: its key and scale above the bars too
-      legend: { verticalAlign: 'top' },
-      // reversedStacks off: the parts run left to right in the order of a call, boundary first
-      yAxis: withScaleAbove({
+      // taller than the first screen; reversedStacks off: the parts run left to right in the
+      // order of a call, boundary first
+      ...keyAndScaleAbove({
         max,
         title: { text: `ns of CPU per call${max === null ? '' : ' (the axis ends before the longest bars, whose figures are written at its edge)'}` },
         reversedStacks: false

@@ -78,7 +78,7 @@ function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 
 }
 
 // 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
-function headline (part, { copy, runtimePoints, groupColor, familyLegend, withScaleAbove }) {
+function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAndScaleAbove }) {
   if (!part.available) return
   // a few readers far past the rest (wasmer's WASI reads) would leave the others slivers:
   // the axis ends past the rest, and their bars run to its edge with their value on them
@@ -109,9 +109,8 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, withSc
     title: { text: escapeHtml(headlineTitle(part.defaultSize)) },
     subtitle: { text: `ns more than C per read(2), lower is better; whiskers: ${part.chart[part.defaultSize].series[0].level} interval` },
     xAxis: { categories: part.chart[part.defaultSize].categories.map(escapeHtml) },
-    // taller than the first screen: its key and scale above the bars too
-    legend: { verticalAlign: 'top' },
-    yAxis: withScaleAbove({
+    // taller than the first screen
+    ...keyAndScaleAbove({
       max: cutOf(part.defaultSize).max,
       title: { text: axisTitle(part.defaultSize) },
       plotLines: [{

@@ -121,7 +121,7 @@ function drawReport (drawings) {
     familyLegend,
     setPressed,
     countTooltip,
-    withScaleAbove
+    keyAndScaleAbove
   }
   const redraws = {}
   // the sections every experiment's page may have, then the experiment's own
@@ -237,18 +237,22 @@ function fitContent (chart) {
   chart.setSize(null, chart.chartHeight + lacks, false)
 }
 
-// A value axis drawn above a tall chart's bars as well as below them, with the same ticks,
-// so that a reader sees the scale on the first screen, before the axis below is in sight.
-function withScaleAbove (axis) {
-  return [axis, {
-    linkedTo: 0,
-    opposite: true,
-    ...(axis.type ? { type: axis.type } : {}),
-    // the ticks of the scale below, not ones of its own beyond the plot's ends
-    tickPositioner () { return this.linkedParent?.tickPositions?.slice() },
-    ...(axis.labels ? { labels: axis.labels } : {}),
-    title: { text: null }
-  }]
+// A tall chart's key above its bars, and its value axis drawn above them as well as below,
+// with the same ticks, so that a reader sees what the bars are and how long on the first
+// screen, before the axis below is in sight: options to spread into the chart's.
+function keyAndScaleAbove (axis) {
+  return {
+    legend: { verticalAlign: 'top' },
+    yAxis: [axis, {
+      linkedTo: 0,
+      opposite: true,
+      ...(axis.type ? { type: axis.type } : {}),
+      // the ticks of the scale below, not ones of its own beyond the plot's ends
+      tickPositioner () { return this.linkedParent?.tickPositions?.slice() },
+      ...(axis.labels ? { labels: axis.labels } : {}),
+      title: { text: null }
+    }]
+  }
 }
 
 // An experiment's answer (lib/report/answer.js answerChart): a bar per server and group,
@@ -271,9 +275,8 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
         (logarithmic ? '; a logarithmic axis' : '')
     },
     xAxis: { categories: chart.categories.map(escapeHtml) },
-    // the chart runs below the first screen: its key above the bars (and its scale: withScaleAbove)
-    legend: { verticalAlign: 'top' },
-    yAxis: withScaleAbove({
+    // the chart runs below the first screen
+    ...keyAndScaleAbove({
       ...(logarithmic ? { type: 'logarithmic' } : { min: 0 }),
       title: { text: escapeHtml(chart.axis) + (logarithmic ? ' (logarithmic)' : '') },
       plotLines: [{ value: 1, width: 2, color: '#444', zIndex: 4 }]
@@ -300,9 +303,8 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
     title: { text: escapeHtml(chart.title) },
     subtitle: { text: 'each machine\'s runs pooled; whiskers: the interval; higher is better' },
     xAxis: { categories: chart.categories.map(escapeHtml) },
-    // the page's answer when machines are compared: its key and scale above its bars too
-    legend: { verticalAlign: 'top' },
-    yAxis: withScaleAbove({ min: 0, title: { text: escapeHtml(chart.axis) } }),
+    // the page's answer when machines are compared
+    ...keyAndScaleAbove({ min: 0, title: { text: escapeHtml(chart.axis) } }),
     tooltip: { formatter () { return `<b>${this.key}</b>, ${this.series.name}<br>${formatNumber(this.y)}%` } },
     series: chart.series.flatMap((series, i) => [
       { id: `machines-${i}`, name: escapeHtml(series.name), data: runtimePoints(chart.runtimes, series.data, i), color: groupColor(i) },
