@@ -60,7 +60,7 @@ function ladderSection (data) {
   // the answer first, at the top of the page; what it means and its numbers after it
   return html`<section id="ladder">
     <h2>Where a read's time goes: the call ladder</h2>
-    ${trustLine(data.ladder.map(entry => ({ set: entry.set, ...callsTrust(reachable(entry)) })), data.compare)}
+    ${trustLine(data.ladder, entry => callsTrust(reachable(entry)), data.compare)}
     ${data.ladder.map(chart)}
     ${leadFindings(data.ladderFindings, data.compare)}
     <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.

@@ -353,12 +353,10 @@ function runContextSection (data) {
   return contextSection(data, failedRuns(data.failures, data.compare))
 }
 
-const answerTrust = data => trustLine(data.repeatability.own
-  .map(entry => entry.result && { set: entry.set, ...dbTrust(entry.result) }), data.compare)
-
 const sections = [
-  ['answer', 'The answer', data => answerHtml(data.answer, { ...ANSWER, trust: answerTrust(data) }),
-    data => answerChart(data.answer, ANSWER)],
+  ['answer', 'The answer', data => answerHtml(data.answer, {
+    ...ANSWER, trust: trustLine(data.repeatability.own, own => dbTrust(own.result), data.compare)
+  }), data => answerChart(data.answer, ANSWER)],
   ['db', 'What a query costs', dbSection, data => data.db.map(entry => ({ set: entry.set, endpoints: entry.endpoints.map(endpoint => ({ endpoint: endpoint.endpoint, chart: endpoint.chart })) }))],
   ['context', 'Context', runContextSection]
 ]

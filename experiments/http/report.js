@@ -398,12 +398,10 @@ function runContextSection (data) {
   return contextSection(data, failedRuns(data.failures, data.compare))
 }
 
-const answerTrust = data => trustLine(data.repeatability.own
-  .map(entry => entry.result && { set: entry.set, ...httpTrust(entry.result) }), data.compare)
-
 const sections = [
-  ['answer', 'The answer', data => answerHtml(data.answer, { ...ANSWER, trust: answerTrust(data) }),
-    data => answerChart(data.answer, ANSWER)],
+  ['answer', 'The answer', data => answerHtml(data.answer, {
+    ...ANSWER, trust: trustLine(data.repeatability.own, own => httpTrust(own.result), data.compare)
+  }), data => answerChart(data.answer, ANSWER)],
   ['http', 'What a request costs', httpSection, data => data.http.map(entry => ({ set: entry.set, reference: entry.reference, modes: entry.modes.map(mode => ({ mode: mode.mode, chart: mode.chart })) }))],
   ['context', 'Context', runContextSection]
 ]

@@ -505,7 +505,7 @@ function ownRepeatabilityText (own) {
 }
 
 // The headline's trust line (lib/report/markup.js trustLine) from the run's own figure.
-function ownTrust (own) {
+function headlineTrust (own) {
   if (!own) return null
   if (own.quotedPoints === null || own.quotedPoints === undefined) return { quotable: false, moves: null, goal: null }
   return {
@@ -593,7 +593,7 @@ function shareAgainstPace (cell) {
 
 module.exports = {
   summariseHeadline,
-  ownTrust,
+  headlineTrust,
   SLICE_MS,
   partnerRatio,
   partnerBytes,

@@ -7,7 +7,7 @@ const {
   MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText,
   headlineLevelsText, shiftText
 } = require('./report-text')
-const { ownRepeatabilityText, ownTrust, headlineRepeatabilityText } = require('./cost')
+const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText } = require('./cost')
 const {
   sizeName, formatNumber, formatPercent, formatRatio, formatSigned
 } = require('../../lib/report/format')
@@ -86,8 +86,7 @@ function headlineSection (data) {
   // means and its numbers
   return html`<section id="headline">
     <h2>What a read costs, against C</h2>
-    ${trustLine(headline.sets.map(entry => entry.repeatability && { set: entry.set, ...ownTrust(entry.repeatability) }),
-      data.compare)}
+    ${trustLine(headline.sets, entry => headlineTrust(entry.repeatability), data.compare)}
     ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
     <div class="chart" id="chart-headline"></div>
     ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
