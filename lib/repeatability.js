@@ -103,20 +103,22 @@ function interleavedHalves (runs, value, pick) {
   return { a, b, movePercent: movePercent(a, b), runs: halves.map(half => half.length) }
 }
 
-// What a run says of its own repeatability, in a sentence; null without a figure.
-function ownText (what, percent, goalPercent = GOAL.percent) {
+// What a run says of its own repeatability, in a sentence; null without a figure. quotable:
+// the verdict the experiment's own figures already carry (percent within the goal).
+function ownText (what, percent, quotable, goalPercent = GOAL.percent) {
   if (percent === null || percent === undefined) return null
-  return withinGoal(percent)
+  return quotable
     ? `On this machine, today, ${what} repeats within ±${formatNumber(percent)}% (the 90th percentile of the moves between each cell's interleaved halves of runs; goal ±${goalPercent}%).`
     : `This machine was too noisy to quote ${what} (±${formatNumber(percent)}%, goal ±${goalPercent}%).`
 }
 
 // A run's own figure for the page's trust line (lib/report/markup.js trustLine): what a
-// second run would move nine of the answer's figures in ten by, against the goal.
-function ownTrust (what, percent, goalPercent = GOAL.percent) {
+// second run would move nine of the answer's figures in ten by, against the goal; quotable as
+// for ownText.
+function ownTrust (what, percent, quotable, goalPercent = GOAL.percent) {
   if (percent === null || percent === undefined) return { quotable: false, moves: null, goal: null }
   return {
-    quotable: withinGoal(percent),
+    quotable,
     moves: `9 ${what} in 10 by up to ±${formatNumber(percent)}%`,
     goal: `±${goalPercent}%`
   }

@@ -80,14 +80,17 @@ function dbHalves (cells) {
 function dbOwnText (own) {
   if (!own) return null
   return [
-    ownText('the server\'s CPU per request against the reference\'s', own.vsReferenceQuotedPercent, own.goalPercent),
-    ownText('the server\'s CPU per request', own.cpuQuotedPercent, own.goalPercent),
-    ownText('all CPU per request (server, database, wrk, rest)', own.totalQuotedPercent, own.goalPercent)
+    ownText('the server\'s CPU per request against the reference\'s', own.vsReferenceQuotedPercent,
+      own.vsReferenceQuotable, own.goalPercent),
+    ownText('the server\'s CPU per request', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),
+    ownText('all CPU per request (server, database, wrk, rest)', own.totalQuotedPercent, own.totalQuotable,
+      own.goalPercent)
   ].filter(Boolean).join(' ') || null
 }
 
 // The answer's trust line: its lead figure, each server's CPU against the reference's.
-const dbTrust = own => (own ? ownTrust('ratios', own.vsReferenceQuotedPercent, own.goalPercent) : null)
+const dbTrust = own =>
+  (own ? ownTrust('ratios', own.vsReferenceQuotedPercent, own.vsReferenceQuotable, own.goalPercent) : null)
 
 function dbCriterionText (result, labels) {
   if (!result) return null

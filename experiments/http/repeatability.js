@@ -105,16 +105,18 @@ function httpHalves (cells) {
 function httpTrust (own) {
   if (!own) return null
   return own.ratioQuotedPercent !== null
-    ? ownTrust('ratios', own.ratioQuotedPercent, own.goalPercent)
-    : ownTrust('figures', own.cpuQuotedPercent, own.goalPercent)
+    ? ownTrust('ratios', own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent)
+    : ownTrust('figures', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent)
 }
 
 function httpOwnText (own) {
   if (!own) return null
   return [
-    ownText('the ratio of each server\'s CPU per request to c-epoll\'s (taken in turns)', own.ratioQuotedPercent, own.goalPercent),
-    ownText('CPU per request', own.cpuQuotedPercent, own.goalPercent),
-    ownText('requests/s where the server was the limit', own.rateQuotedPercent, own.goalPercent)
+    ownText('the ratio of each server\'s CPU per request to c-epoll\'s (taken in turns)',
+      own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent),
+    ownText('CPU per request', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),
+    ownText('requests/s where the server was the limit', own.rateQuotedPercent, own.rateQuotable,
+      own.goalPercent)
   ].filter(Boolean).join(' ') || null
 }
 

@@ -58,7 +58,8 @@ function throughputHalves (cells) {
 }
 
 function throughputOwnText (own) {
-  return own ? ownText('the best run\'s steady-state MB/s', own.quotedPercent, own.goalPercent) : null
+  if (!own) return null
+  return ownText('the best run\'s steady-state MB/s', own.quotedPercent, own.quotable, own.goalPercent)
 }
 
 function throughputCriterionText (result, labels) {

@@ -51,21 +51,29 @@ test('one runtime, none, and an estimate without an interval', () => {
 test('the trust line: quotable or too noisy by the run\'s own figure, against its goal', () => {
   const { trustLine } = require('../../lib/report/markup')
   const { ownTrust } = require('../../lib/repeatability')
-  const { dbTrust } = require('../../experiments/db/repeatability')
-  const { httpTrust } = require('../../experiments/http/repeatability')
+  const { dbTrust, dbHalves } = require('../../experiments/db/repeatability')
+  const { httpTrust, httpHalves } = require('../../experiments/http/repeatability')
   const { callsTrust } = require('../../experiments/calls/repeatability')
   const { headlineTrust } = require('../../experiments/stdio/cost')
   const text = markup => String(markup).replace(/<[^>]+>/g, '')
   // one set, its figure from trustOf
   const line = (trust, compare = false) => text(trustLine([{ set: 'a' }], () => trust, compare))
-  assert.equal(line(ownTrust('ratios', 4.84)),
+  assert.equal(line(ownTrust('ratios', 4.84, true)),
     'On the machine that measured it, the answer is quotable: a second run would move 9 ratios in 10 ' +
     'by up to ±4.84% (goal ±5%).')
-  assert.equal(line(dbTrust({ vsReferenceQuotedPercent: 40.4, goalPercent: 5 })),
+  // the verdict is the one the experiment's own figures carry (dbHalves, httpHalves)
+  const moved = percent => ({ movePercent: percent })
+  const dbCell = {
+    server: 'node', endpoint: 'db', halves: { vsReference: moved(40.4), cpu: moved(3), total: moved(3) }
+  }
+  assert.equal(line(dbTrust(dbHalves([dbCell]))),
     'On the machine that measured it, the answer is too noisy to quote: a second run would move 9 ratios ' +
     'in 10 by up to ±40.4% (goal ±5%).')
   // http's answer is its ratios; a run without them (no interleaving) falls back to CPU per request
-  assert.match(line(httpTrust({ ratioQuotedPercent: null, cpuQuotedPercent: 6, goalPercent: 5 })),
+  const httpCell = {
+    server: 'node', mode: 'keep-alive', connections: 16, clientBound: true, halves: { cpu: moved(6) }
+  }
+  assert.match(line(httpTrust(httpHalves([httpCell]))),
     /too noisy to quote: a second run would move 9 figures in 10 by up to ±6% \(goal ±5%\)/)
   assert.match(line(callsTrust({ reachable: false, worst: { movePercent: 11.7 } })),
     /too noisy to quote: a second run would move every rung by up to ±11.7% \(goal ±1%\)/)
@@ -75,7 +83,7 @@ test('the trust line: quotable or too noisy by the run\'s own figure, against it
   assert.match(line(headlineTrust({ ...own, quotable: false, quotedPoints: null })),
     /the answer is from too few runs to say how far it repeats\.$/)
   // sets compared: each named, a set with no figure left out
-  const figures = { a: ownTrust('ratios', 3), c: ownTrust('ratios', 7.5) }
+  const figures = { a: ownTrust('ratios', 3, true), c: ownTrust('ratios', 7.5, false) }
   assert.equal(text(trustLine([{ set: 'a' }, { set: 'b' }, { set: 'c' }], entry => figures[entry.set] ?? null, true)),
     'a quotable: a second run would move 9 ratios in 10 by up to ±3% (goal ±5%); c too noisy to quote: ' +
     'a second run would move 9 ratios in 10 by up to ±7.5% (goal ±5%).')
