@@ -1,7 +1,7 @@
 'use strict'
 // A comparison of machines (lib/report/machines.js) in words and tables: the tables are
-// built once, as header and rows of text, and each format (results.md, the page,
-// machines.csv, the terminal) lays them out.
+// built once, as header and rows of cells (text, or a figure with its interval apart), and
+// each format (results.md, the page, machines.csv, the terminal) lays them out.
 const { formatNumber, formatSigned, formatShare, escapeMarkdown: md, listJoin } = require('./format')
 const { markdownTable } = require('./plain')
 const { html } = require('./markup')
@@ -14,13 +14,20 @@ const VERDICTS = {
   neither: 'neither'
 }
 
+// A figure with its interval, kept apart ({ figure, interval }) so that the page can set the
+// interval whole on a line of its own; a figure without one is its text alone.
 const withInterval = (value, text = formatNumber) => {
   if (!value) return '–'
-  const interval = Number.isFinite(value.low) && Number.isFinite(value.high)
-    ? ` (${text(value.low)}–${text(value.high)})`
-    : ''
-  return `${text(value.estimate)}${interval}`
+  const figure = text(value.estimate)
+  return Number.isFinite(value.low) && Number.isFinite(value.high)
+    ? { figure, interval: `(${text(value.low)}–${text(value.high)})` }
+    : figure
 }
+// A table's cell as text ("548 (442–777)") and on the page, its interval in a span.
+const cellText = cell => (typeof cell === 'string' ? cell : `${cell.figure} ${cell.interval}`)
+const cellHtml = cell => (typeof cell === 'string'
+  ? cell
+  : html`${cell.figure} <span class="interval whole">${cell.interval}</span>`)
 const share = value => (value ? formatShare(value) : '–')
 
 function criterionText (comparison) {
@@ -188,18 +195,10 @@ function machinesMarkdown (comparison) {
     const table = build(comparison)
     if (table.rows.length === 0) continue
     out.push(`### ${md(titleOf(title, comparison))}`, '',
-      markdownTable(table.header.map(md), table.rows.map(row => row.map(md)), table.align), '')
+      markdownTable(table.header.map(md), table.rows.map(row => row.map(cell => md(cellText(cell)))),
+        table.align), '')
   }
   return out
-}
-
-// A figure's text, "548 (442–777)", with its interval in a span a wrapping cell sets whole on
-// a line of its own: the tables are built once as text for every format.
-function figureHtml (text) {
-  const at = text.lastIndexOf(' (')
-  return at < 0 || !text.endsWith(')')
-    ? text
-    : html`${text.slice(0, at)} <span class="interval whole">${text.slice(at + 1)}</span>`
 }
 
 // The answer first: what carried, then the chart of each row's figure over the baseline on
@@ -224,8 +223,8 @@ function machinesHtml (comparison) {
         <tbody>${table.rows.map(row => html`<tr>${row.map((cell, i) => (i === 0
           ? html`<th scope="row">${cell}</th>`
           : table.align[i] === 'r'
-            ? html`<td class="num wraps">${figureHtml(cell)}</td>`
-            : html`<td${table.whole?.includes(i) ? html` class="whole"` : ''}>${cell}</td>`))}</tr>`)}</tbody>
+            ? html`<td class="num wraps">${cellHtml(cell)}</td>`
+            : html`<td${table.whole?.includes(i) ? html` class="whole"` : ''}>${cellHtml(cell)}</td>`))}</tr>`)}</tbody>
       </table></div>`
     })}
   </section>`

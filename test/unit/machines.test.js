@@ -11,7 +11,7 @@ const {
 } = require('../../lib/report/machines')
 const stdioFigures = require('../../experiments/stdio/machines').machineFigures
 const callsFigures = require('../../experiments/calls/machines').machineFigures
-const { summaryText, machinesMarkdown, machinesCsv } = require('../../lib/report/machines-text')
+const { summaryText, machinesMarkdown, machinesHtml, machinesCsv } = require('../../lib/report/machines-text')
 
 const close = (actual, expected, message) =>
   assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
@@ -232,6 +232,13 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
     'CPU model', 'CPU family, model, stepping', 'mitigation: retbleed', 'node version'
   ])
   assert.equal(incomparable(comparison), null)
+  // a figure's interval: beside it in results.md, in a span of its own on the page, which a
+  // narrow cell sets whole on a line beneath the figure (the tables are built once for both)
+  assert.match(machinesMarkdown(comparison).join('\n'),
+    /\| bun-ffi \| 256 B \| 373 \(372–374\) \| 240 \(239–241\) \| \+81 \(\+79–\+83\) \|/)
+  const page = String(machinesHtml(comparison))
+  assert.match(page, /<td class="num wraps">373 <span class="interval whole">\(372–374\)<\/span><\/td>/)
+  assert.match(page, /<td class="num wraps">\+81 <span class="interval whole">\(\+79–\+83\)<\/span><\/td>/)
 })
 
 // a stdio set whose cells keep their rounds: [program, runtime, blockSize, ns of each round];
