@@ -2,7 +2,7 @@
 // A comparison of machines (lib/report/machines.js) in words and tables: the tables are
 // built once, as header and rows of cells (text, or a figure with its interval apart), and
 // each format (results.md, the page, machines.csv, the terminal) lays them out.
-const { formatNumber, formatSigned, formatShare, escapeMarkdown: md, listJoin } = require('./format')
+const { formatNumber, formatSigned, formatPercent, formatInterval, escapeMarkdown: md, listJoin } = require('./format')
 const { markdownTable } = require('./plain')
 const { html } = require('./markup')
 const { carriedByIntervalsOnly } = require('./machines')
@@ -16,19 +16,18 @@ const VERDICTS = {
 
 // A figure with its interval, kept apart ({ figure, interval }) so that the page can set the
 // interval whole on a line of its own; a figure without one is its text alone.
-const withInterval = (value, text = formatNumber) => {
+const withInterval = (value, text = formatNumber, span = ({ low, high }) => `${text(low)}–${text(high)}`) => {
   if (!value) return '–'
   const figure = text(value.estimate)
-  return Number.isFinite(value.low) && Number.isFinite(value.high)
-    ? { figure, interval: `(${text(value.low)}–${text(value.high)})` }
-    : figure
+  return [value.low, value.high].every(Number.isFinite) ? { figure, interval: `(${span(value)})` } : figure
 }
+// a share's interval as the lab writes one everywhere: "84.5–86.2%"
+const share = value => withInterval(value, formatPercent, formatInterval)
 // A table's cell as text ("548 (442–777)") and on the page, its interval in a span.
 const cellText = cell => (typeof cell === 'string' ? cell : `${cell.figure} ${cell.interval}`)
 const cellHtml = cell => (typeof cell === 'string'
   ? cell
   : html`${cell.figure} <span class="interval whole">${cell.interval}</span>`)
-const share = value => (value ? formatShare(value) : '–')
 
 function criterionText (comparison) {
   return 'A figure carries across machines when every two machines\' values lie within ' +
