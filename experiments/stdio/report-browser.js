@@ -29,7 +29,9 @@ function sizeAxis (sizes) {
     type: 'logarithmic',
     tickPositions: ticks,
     title: { text: 'block size, bytes (log₂ scale)' },
-    labels: { formatter () { return sizeLabel(Math.round(this.value)) } },
+    // whole: on a phone's width a size ("16K") is a little wider than Highcharts' slot for it
+    // less its padding, and fits beside the next all the same
+    labels: { style: { textOverflow: 'none' }, formatter () { return sizeLabel(Math.round(this.value)) } },
     gridLineWidth: 1,
     gridLineColor: '#eef0f4'
   }
@@ -113,13 +115,8 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
     ...keyAndScaleAbove({
       max: cutOf(part.defaultSize).max,
       title: { text: axisTitle(part.defaultSize) },
-      plotLines: [{
-        value: 0,
-        width: 1.5,
-        color: '#1d2330',
-        zIndex: 3,
-        label: { text: 'C', align: 'right', style: { color: '#1d2330' } }
-      }]
+      // C's line, its name upright beside it ("C: 0")
+      plotLines: referenceLine(0, 'C')
     }),
     tooltip: {
       formatter () {

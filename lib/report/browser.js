@@ -58,9 +58,13 @@ function drawReport (drawings) {
   const runtimeAxis = names => ({
     categories: names.map(escapeHtml),
     labels: {
+      // a long name ("■ c-libpq-prepared-pipelined") on the lines its chart gives a bar room
+      // for (db's: 32 px for two, 56 for four), a little less than Highcharts asks for them
+      style: { lineClamp: 4 },
       formatter () {
         const name = names[this.pos]
-        return name === undefined ? this.value : `<span style="color:${look(name).color}">■</span> ${this.value}`
+        const text = breakAfterHyphens(String(this.value))
+        return name === undefined ? text : `<span style="color:${look(name).color}">■</span> ${text}`
       }
     }
   })
@@ -91,7 +95,9 @@ function drawReport (drawings) {
     accessibility: { enabled: false },
     chart: {
       style: { fontFamily: 'inherit' },
-      spacing: [14, 14, 14, 14],
+      // on the right, room for half of a value axis's last label ("1,700"), which sits at
+      // the plot's edge
+      spacing: [14, 26, 14, 14],
       // a chart drawn taller than its box (its height follows its categories) grows the box:
       // the box's overflow would hide its last bars, its axis and its legend
       events: { render () { growBox(this) } }
@@ -99,7 +105,9 @@ function drawReport (drawings) {
     credits: { enabled: false },
     title: { style: { fontSize: '15px', fontWeight: '600' } },
     subtitle: { style: { fontSize: '12px' } },
-    legend: { itemStyle: { fontWeight: '500', fontSize: '12px' } },
+    // a key's entries run on as words do: in aligned columns a long entry ("upkeep: waits,
+    // failed tries, memory") sets every column's width, and a key of ten takes ten rows
+    legend: { alignColumns: false, itemStyle: { fontWeight: '500', fontSize: '12px' } },
     // Saving a chart must not reach the Highcharts export server: the page works offline.
     exporting: {
       fallbackToExportServer: false,
@@ -107,6 +115,22 @@ function drawReport (drawings) {
       sourceHeight: 560,
       buttons: { contextButton: { menuItems: ['downloadPNG', 'downloadSVG', 'separator', 'viewFullscreen'] } }
     },
+    // A category's name may break after its hyphens ("node-fs-" over "binding") where a
+    // narrow chart has no room for it whole; Highcharts would cut it to "node-fs-…".
+    xAxis: {
+      labels: {
+        // as many lines as the name takes: Highcharts would allow one where a category has
+        // less than two lines' height, and the bars of a category leave room beside them
+        style: { lineClamp: 0 },
+        formatter () {
+          const text = this.axis.defaultLabelFormatter.call(this)
+          return this.axis.categories ? breakAfterHyphens(text) : text
+        }
+      }
+    },
+    // A value axis's last label sits at the plot's edge, half of it past; Highcharts would
+    // cut it to fit ("8…" for 850) where the chart's spacing (above) has room for the rest.
+    yAxis: { labels: { overflow: 'allow' } },
     plotOptions: { series: { animation: false } }
   })
 
@@ -240,6 +264,9 @@ function fitContent (chart) {
 // A tall chart's key above its bars, and its value axis drawn above them as well as below,
 // with the same ticks, so that a reader sees what the bars are and how long on the first
 // screen, before the axis below is in sight: options to spread into the chart's.
+// A zero-width space after each hyphen of a label's text: where its name may break.
+const breakAfterHyphens = text => text.replace(/-/g, '-\u200b')
+
 function keyAndScaleAbove (axis) {
   return {
     legend: { verticalAlign: 'top' },

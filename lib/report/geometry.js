@@ -2,8 +2,8 @@
 /* global Node, NodeFilter */
 // What a reader sees of a report at a glance, measured in the browser: how far down the
 // answer (the first chart) starts and how many words come before it, the charts that hide
-// part of themselves, the series a reader cannot tell apart, a runtime's hue from chart to
-// chart, and what scrolls sideways. The page tests and
+// part of themselves, the labels cut short, the series a reader cannot tell apart, a
+// runtime's hue from chart to chart, and what scrolls sideways. The page tests and
 // studies/pages.js measure with it; page is a Playwright page with the report loaded.
 
 // Runs in the page: every figure is read from the laid-out page, none from the report's data.
@@ -63,6 +63,13 @@ function measureInPage () {
         `${cut.length} parts cut${cut.length ? ` (${cut.slice(0, 3).join(', ')})` : ''}`]
       : []
   })
+  // a tick's label Highcharts shortened to fit ("8…" for 850, "node-fs-…" for node-fs-binding):
+  // a scale or a name that cannot be read
+  const shortened = charts.flatMap(chart => chart.axes.flatMap(axis => Object.values(axis.ticks)
+    .map(tick => tick.label)
+    .filter(label => label?.element && visible(label.element))
+    .filter(label => label.element.textContent.endsWith('…') && !String(label.textStr ?? '').endsWith('…'))
+    .map(label => `${chart.renderTo.id}: "${String(label.textStr).replace(/<[^>]*>|\u200b/g, '')}"`)))
   // a value axis (not one of categories) without a title says no unit; one linked to
   // another repeats that one's scale, whose title says it
   const untitled = charts.flatMap(chart => chart.axes
@@ -138,6 +145,7 @@ function measureInPage () {
     wordsBefore,
     charts: charts.length,
     clipped,
+    shortened,
     alike,
     untitled,
     runtimesWithHues: huesOf.size,
