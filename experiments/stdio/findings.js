@@ -4,7 +4,7 @@
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const {
-  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, listJoin, roundsText
+  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, formatRange, listJoin, roundsText
 } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const {
@@ -151,7 +151,7 @@ function ringReads (set) {
   }
   const endSizes = [...new Set([sizes[0], sizes[sizes.length - 1]])]
   const ends = program => endSizes.map(blockSize => costAt(program, blockSize)).filter(Boolean)
-  const interval = value => (value.low === null ? '' : ` (${formatPercent(value.low)}–${formatPercent(value.high)})`)
+  const interval = value => (value.low === null ? '' : ` (${formatRange(value.low, value.high, formatPercent)})`)
   const word = cost => (cost.low > 1 ? 'more' : cost.high !== null && cost.high < 1 ? 'less' : 'not clearly more or less')
   // one word when every end agrees, else the word at each end
   const verdict = costs => {

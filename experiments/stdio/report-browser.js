@@ -5,7 +5,7 @@
 // buttons redraw. The page inlines this module as it is, behind a require() that knows
 // lib/report/format.js and the experiments' page modules. Highcharts and document are
 // the page's globals.
-const { sizeLabel, sizeName, formatNumber, escapeHtml } = require('../../lib/report/format')
+const { sizeLabel, sizeName, formatNumber, escapeHtml, formatRange } = require('../../lib/report/format')
 const { outlierCut, cutBarLabels, referenceLine, stackCut } = require('../../lib/report/browser')
 
 // Line charts against block size: one row per series that has a point there.
@@ -450,7 +450,7 @@ function profile (part, { runtimeAxis }) {
         formatter () {
           const interval = entry.rows[this.point.index].intervals?.[this.series.options.custom?.key]
           const range = interval && Number.isFinite(interval.low)
-            ? ` (${formatNumber(interval.low)}–${formatNumber(interval.high)})`
+            ? ` (${formatRange(interval.low, interval.high)})`
             : ''
           return `<b>${this.key}</b><br>${this.series.name}: <b>${formatNumber(this.y)}</b>${range} ns per read`
         }

@@ -9,7 +9,7 @@ const {
 } = require('./report-text')
 const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText } = require('./cost')
 const {
-  sizeName, formatNumber, formatPercent, formatRatio, formatSigned
+  sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange
 } = require('../../lib/report/format')
 const {
   Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
@@ -462,7 +462,7 @@ const INTERVAL_FROM_NS = 5
 
 // "123 (118–130)" in ns, or the figure alone without an interval
 const nsWithInterval = (ns, interval) => html`${formatNumber(ns)}${interval && Number.isFinite(interval.low)
-  ? html`<span class="interval">${formatNumber(interval.low)}–${formatNumber(interval.high)}</span>`
+  ? html`<span class="interval">${formatRange(interval.low, interval.high)}</span>`
   : ''}`
 
 // A figure checked against another pass's beneath a bucket: red, and marked ≠, where they disagree.
@@ -497,7 +497,7 @@ function profileSection (data) {
   const bucketCell = (row, key) => {
     const interval = row.intervals[key]
     const title = row.ns[key] >= INTERVAL_FROM_NS && interval && Number.isFinite(interval.low)
-      ? `interval: ${formatNumber(interval.low)}–${formatNumber(interval.high)} ns (${levelText(interval.level)})`
+      ? `interval: ${formatRange(interval.low, interval.high)} ns (${levelText(interval.level)})`
       : ''
     const overC = row.overC ? html`<span class="interval">${formatSigned(row.overC[key])}</span>` : ''
     return html`<td class="num wraps" title="${title}">${formatNumber(row.ns[key])}${overC}${kernelPass(row, key)}${

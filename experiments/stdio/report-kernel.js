@@ -3,7 +3,7 @@
 // CPU per read split into its time inside read(2) and the rest, beside the headline; the
 // distribution of its reads' time in the kernel; and what the probes cost. In the
 // terminal, results.md and the page; results.csv takes its columns from the cells.
-const { sizeName, formatNumber, formatPercent, formatSigned } = require('../../lib/report/format')
+const { sizeName, formatNumber, formatPercent, formatSigned, formatRange } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { textTable, markdownTable } = require('../../lib/report/plain')
 const { levelText } = require('../../lib/stats')
@@ -23,7 +23,7 @@ const NOTHING_NOTE = 'the rest is smaller than the kernel time\'s interval: not 
 
 function intervalOf (figure) {
   const interval = figure?.interval
-  return interval ? `${formatNumber(interval.low)}–${formatNumber(interval.high)}` : null
+  return interval ? formatRange(interval.low, interval.high) : null
 }
 
 // One row a cell, quoted as the page, results.md and the terminal print it.
@@ -33,7 +33,7 @@ function splitRow (cell) {
   const withinNoise = !over && cell.cpuPerReadNs !== null && cell.restNs < 0
   const vsC = cell.againstC
     ? `${formatSigned(cell.againstC.estimate)} ` +
-      `(${formatSigned(cell.againstC.low)} to ${formatSigned(cell.againstC.high)})`
+      `(${formatRange(cell.againstC.low, cell.againstC.high, formatSigned)})`
     : null
   return {
     program: cell.program,

@@ -3,7 +3,7 @@
 // each server's figure against the reference's with its interval: a chart first, then one
 // short sentence per group (who is closest, who is farthest, and how sure) and a table. The experiment
 // says what its groups and figures are; this file only lays them out.
-const { formatNumber, listJoin, escapeMarkdown: md } = require('./format')
+const { formatNumber, listJoin, escapeMarkdown: md, formatRange } = require('./format')
 const { html } = require('./markup')
 const { markdownTable, textTable } = require('./plain')
 const { levelText, levelsText } = require('../stats')
@@ -11,7 +11,7 @@ const { levelText, levelsText } = require('../stats')
 const times = value => `${formatNumber(value)}×`
 // whether an interval has its ends (a ratio of too few pairs has its estimate alone)
 const hasEnds = interval => interval.low !== null && interval.low !== undefined
-const ends = interval => `${formatNumber(interval.low)}–${formatNumber(interval.high)}`
+const ends = interval => formatRange(interval.low, interval.high)
 const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelText(interval.level)})` : ''
 
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),

@@ -31,6 +31,13 @@ function formatNumber (value) {
   return trimZeros(value.toPrecision(2))
 }
 
+// An interval's ends, "569–620"; "−151 to −147" where an end carries a sign, which a dash
+// between two would read as a third. text: how each end is written (formatSigned, formatPercent).
+function formatRange (low, high, text = formatNumber) {
+  const [from, to] = [text(low), text(high)]
+  return /^[-+−]/.test(from) || /^[-+−]/.test(to) ? `${from} to ${to}` : `${from}–${to}`
+}
+
 // A difference with its sign always written: +5.2, −12 (a minus sign, not a hyphen).
 function formatSigned (value) {
   return `${value >= 0 ? '+' : '−'}${formatNumber(Math.abs(value))}`
@@ -152,6 +159,7 @@ module.exports = {
   sizeName,
   formatNumber,
   formatSigned,
+  formatRange,
   formatPercent,
   formatInterval,
   formatShare,

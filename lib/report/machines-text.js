@@ -2,7 +2,9 @@
 // A comparison of machines (lib/report/machines.js) in words and tables: the tables are
 // built once, as header and rows of cells (text, or a figure with its interval apart), and
 // each format (results.md, the page, machines.csv, the terminal) lays them out.
-const { formatNumber, formatSigned, formatPercent, formatInterval, escapeMarkdown: md, listJoin } = require('./format')
+const {
+  formatNumber, formatSigned, formatPercent, formatInterval, formatRange, escapeMarkdown: md, listJoin
+} = require('./format')
 const { markdownTable } = require('./plain')
 const { html } = require('./markup')
 const { carriedByIntervalsOnly } = require('./machines')
@@ -16,7 +18,7 @@ const VERDICTS = {
 
 // A figure with its interval, kept apart ({ figure, interval }) so that the page can set the
 // interval whole on a line of its own; a figure without one is its text alone.
-const withInterval = (value, text = formatNumber, span = ({ low, high }) => `${text(low)}–${text(high)}`) => {
+const withInterval = (value, text = formatNumber, span = ({ low, high }) => formatRange(low, high, text)) => {
   if (!value) return '–'
   const figure = text(value.estimate)
   return [value.low, value.high].every(Number.isFinite) ? { figure, interval: `(${span(value)})` } : figure

@@ -2,7 +2,7 @@
 // The report page's markup, as every experiment's sections write it: safe-by-default
 // templating, and the pieces several sections share (a note of why something is
 // missing, the lead findings, the repeatability notes, the context section).
-const { escapeHtml, formatNumber, formatPercent, formatInterval } = require('./format')
+const { escapeHtml, formatPercent, formatInterval, formatRange } = require('./format')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -33,7 +33,9 @@ function why (notes) {
 }
 
 // After an estimate, its interval where it has one.
-const intervalText = interval => (interval && interval.low !== null ? html` <span class="interval">(${formatNumber(interval.low)}–${formatNumber(interval.high)})</span>` : '')
+const intervalText = interval => (interval && interval.low !== null
+  ? html` <span class="interval">(${formatRange(interval.low, interval.high)})</span>`
+  : '')
 
 // A share (of C, of a reference) with its interval in a span, which a wrapping cell sets whole
 // on a line of its own.

@@ -2,7 +2,7 @@
 // The report's plain text, as every experiment's results.md, results.csv and terminal
 // summary write it: tables, the CSV's rounding, and the pieces several experiments share
 // (findings as a list, repeatability, failed runs, the context).
-const { formatNumber, escapeMarkdown: md } = require('./format')
+const { formatNumber, escapeMarkdown: md, formatRange } = require('./format')
 
 function markdownTable (header, rows, align) {
   const line = cells => `| ${cells.join(' | ')} |`
@@ -21,7 +21,9 @@ function round (value, digits) {
 }
 
 // An estimate with its interval where it has one: "589 (569–620)".
-const nsWithInterval = value => (value ? `${formatNumber(value.estimate)}${value.low !== null ? ` (${formatNumber(value.low)}–${formatNumber(value.high)})` : ''}` : '')
+const nsWithInterval = value => (value
+  ? `${formatNumber(value.estimate)}${value.low !== null ? ` (${formatRange(value.low, value.high)})` : ''}`
+  : '')
 
 // Findings as a list, each headed by its set when sets are compared.
 function findingLines (findings, compare) {

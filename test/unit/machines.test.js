@@ -235,10 +235,10 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
   // a figure's interval: beside it in results.md, in a span of its own on the page, which a
   // narrow cell sets whole on a line beneath the figure (the tables are built once for both)
   assert.match(machinesMarkdown(comparison).join('\n'),
-    /\| bun-ffi \| 256 B \| 373 \(372–374\) \| 240 \(239–241\) \| \+81 \(\+79–\+83\) \|/)
+    /\| bun-ffi \| 256 B \| 373 \(372–374\) \| 240 \(239–241\) \| \+81 \(\+79 to \+83\) \|/)
   const page = String(machinesHtml(comparison))
   assert.match(page, /<td class="num wraps">373 <span class="interval whole">\(372–374\)<\/span><\/td>/)
-  assert.match(page, /<td class="num wraps">\+81 <span class="interval whole">\(\+79–\+83\)<\/span><\/td>/)
+  assert.match(page, /<td class="num wraps">\+81 <span class="interval whole">\(\+79 to \+83\)<\/span><\/td>/)
   assert.match(page, /<td class="num wraps">78% <span class="interval whole">\(77(\.0)?–79(\.0)?%\)<\/span><\/td>/)
 })
 

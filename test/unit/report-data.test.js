@@ -13,7 +13,10 @@ const { shapeReport, labelSets } = require('../../lib/report/data')
 const { BASELINE } = require('../../experiments/stdio/programs')
 const { heapDrops } = require('../../experiments/stdio/report-data')
 const findings = require('../../experiments/stdio/findings')
-const { sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, escapeHtml, jsonForScript, escapeMarkdown, csvField } = require('../../lib/report/format')
+const {
+  sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatRange, formatSigned,
+  escapeHtml, jsonForScript, escapeMarkdown, csvField
+} = require('../../lib/report/format')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'results')
 const { agreement } = require('../../experiments/stdio/report-text')
@@ -38,6 +41,12 @@ test('block sizes read as the study wrote them', () => {
   // a high end of 99.03% as 100%; exact tenths stay put
   assert.equal(formatShare({ estimate: 0.984, low: 0.9696, high: 0.9903 }), '98% (96.9–99.1%)')
   assert.equal(formatShare({ estimate: 1, low: 0.97, high: 1.001 }), '100% (97.0–100.1%)')
+  // an interval's ends joined by a dash, or by "to" where an end has a sign a dash would join
+  assert.equal(formatRange(569.4, 620.2), '569–620')
+  assert.equal(formatRange(-151.2, -147.3), '-151 to -147')
+  assert.equal(formatRange(-3, 8.5), '-3 to 8.5')
+  assert.equal(formatRange(6.03, 8.07, formatSigned), '+6.03 to +8.07')
+  assert.equal(formatRange(0.91, 0.945, formatPercent), '91%–95%')
 })
 
 test('escaping: HTML, script-embedded JSON, Markdown and CSV', () => {
