@@ -15,16 +15,13 @@ function db (entries, { color, copy, countTooltip, runtimeAxis }) {
     if (!callColours.has(series.name)) callColours.set(series.name, color(callColours.size))
     return callColours.get(series.name)
   }
-  // a category's px: a server's name ("■ node-postgres-prepared-pipelined") takes two lines
-  // in a chart of a laptop's page and up to four in a phone's
-  const rowPx = id => (document.getElementById(id).clientWidth < 480 ? 56 : 32)
   for (const entry of entries) {
     for (const endpoint of entry.endpoints) {
       const at = index++
       const prefix = `${entries.length > 1 ? `${entry.set}: ` : ''}/${endpoint.endpoint}`
       const cpu = endpoint.chart.cpu
       Highcharts.chart(`chart-db-cpu-${at}`, {
-        chart: { type: 'bar', height: Math.max(470, 150 + cpu.categories.length * rowPx(`chart-db-cpu-${at}`)) },
+        chart: { type: 'bar', height: Math.max(470, 150 + cpu.categories.length * 32) },
         title: { text: escapeHtml(`${prefix}: CPU per request`) },
         subtitle: { text: 'µs by process, median of the runs at the most connections; lower is better' },
         xAxis: runtimeAxis(cpu.categories),
@@ -36,9 +33,7 @@ function db (entries, { color, copy, countTooltip, runtimeAxis }) {
       const calls = endpoint.chart.serverCalls
       if (calls.missing) continue
       Highcharts.chart(`chart-db-calls-${at}`, {
-        // 100 px more than the CPU chart's: its subtitle and key of calls take them from the
-        // plot, where a category needs its rowPx to set a long name on its lines
-        chart: { type: 'bar', height: Math.max(470, 250 + calls.categories.length * rowPx(`chart-db-calls-${at}`)) },
+        chart: { type: 'bar', height: Math.max(470, 150 + calls.categories.length * 32) },
         title: { text: escapeHtml(`${prefix}: the server's syscalls per request`) },
         subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls); lower is better' },
         xAxis: runtimeAxis(calls.categories),

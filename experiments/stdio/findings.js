@@ -66,7 +66,7 @@ function readCost (set) {
   const { estimate, low, high } = base.cpuPerReadNs
   // results.json from before intervals carried their level: the level of its rounds
   const level = base.cpuPerReadNs.level ?? medianIntervalLevel(base.rounds)
-  const interval = low === null ? '' : ` (${levelText(level)} interval ${formatNumber(low)}–${ns(high)})`
+  const interval = low === null ? '' : ` (${levelText(level)} interval ${formatRange(low, high)} ns)`
   return `At ${sizeName(blockSize)}, one read(2) of the pipe costs C ${ns(estimate)} of CPU${interval}.`
 }
 

@@ -58,13 +58,9 @@ function drawReport (drawings) {
   const runtimeAxis = names => ({
     categories: names.map(escapeHtml),
     labels: {
-      // a long name ("■ c-libpq-prepared-pipelined") on the lines its chart gives a bar room
-      // for (db's: 32 px for two, 56 for four), a little less than Highcharts asks for them
-      style: { lineClamp: 4 },
       formatter () {
         const name = names[this.pos]
-        const text = breakAfterHyphens(String(this.value))
-        return name === undefined ? text : `<span style="color:${look(name).color}">■</span> ${text}`
+        return name === undefined ? this.value : `<span style="color:${look(name).color}">■</span> ${this.value}`
       }
     }
   })
@@ -115,19 +111,10 @@ function drawReport (drawings) {
       sourceHeight: 560,
       buttons: { contextButton: { menuItems: ['downloadPNG', 'downloadSVG', 'separator', 'viewFullscreen'] } }
     },
-    // A category's name may break after its hyphens ("node-fs-" over "binding") where a
-    // narrow chart has no room for it whole; Highcharts would cut it to "node-fs-…".
-    xAxis: {
-      labels: {
-        // as many lines as the name takes: Highcharts would allow one where a category has
-        // less than two lines' height, and the bars of a category leave room beside them
-        style: { lineClamp: 0 },
-        formatter () {
-          const text = this.axis.defaultLabelFormatter.call(this)
-          return this.axis.categories ? breakAfterHyphens(text) : text
-        }
-      }
-    },
+    // A category's name on as many lines as it takes, broken after its hyphens ("node-fs-"
+    // over "binding"), where Highcharts would allow it the lines its category has room for
+    // and cut the rest to "node-fs-…"; fitContent then makes the room.
+    xAxis: { labels: { style: { lineClamp: 0 } } },
     // A value axis's last label sits at the plot's edge, half of it past; Highcharts would
     // cut it to fit ("8…" for 850) where the chart's spacing (above) has room for the rest.
     yAxis: { labels: { overflow: 'allow' } },
@@ -241,15 +228,19 @@ function growBox (chart) {
 
 // A chart grows by what its content lacks, whatever height it was given: its titles and
 // legend take more of it in a narrow window (the legend wraps, titles break), where a bar
-// chart sized by its categories would be left a plot too thin for its bars, and a legend
-// more than half the chart's height goes into pages that hide their keys.
+// chart sized by its categories would be left a plot too thin for its bars, or for its
+// longest name set on its lines (LABEL_GAP_PX apart), and a legend more than half the chart's
+// height goes into pages that hide their keys.
 const CATEGORY_PX = 22
+const LABEL_GAP_PX = 4
 const MAX_FITS = 3
 function fitContent (chart) {
   chart.fits = chart.fits ?? 0
   if (chart.fits >= MAX_FITS) return
   const bars = chart.axes.filter(axis => axis.isXAxis && !axis.horiz && axis.categories?.length)
-  const plotLacks = Math.max(0, ...bars.map(axis => axis.categories.length * CATEGORY_PX - axis.len))
+  const tallestLabel = axis => Math.max(0, ...Object.values(axis.ticks).map(tick => tick.label?.getBBox().height ?? 0))
+  const categoryPx = axis => Math.max(CATEGORY_PX, tallestLabel(axis) + LABEL_GAP_PX)
+  const plotLacks = Math.max(0, ...bars.map(axis => axis.categories.length * categoryPx(axis) - axis.len))
   const legend = chart.legend
   // Highcharts pages a horizontal legend taller than half the chart's spacing box
   const legendLacks = legend?.display && legend.pages?.length > 1
@@ -264,9 +255,6 @@ function fitContent (chart) {
 // A tall chart's key above its bars, and its value axis drawn above them as well as below,
 // with the same ticks, so that a reader sees what the bars are and how long on the first
 // screen, before the axis below is in sight: options to spread into the chart's.
-// A zero-width space after each hyphen of a label's text: where its name may break.
-const breakAfterHyphens = text => text.replace(/-/g, '-\u200b')
-
 function keyAndScaleAbove (axis) {
   return {
     legend: { verticalAlign: 'top' },

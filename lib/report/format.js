@@ -31,8 +31,9 @@ function formatNumber (value) {
   return trimZeros(value.toPrecision(2))
 }
 
-// An interval's ends, "569–620"; "−151 to −147" where an end carries a sign, which a dash
-// between two would read as a third. text: how each end is written (formatSigned, formatPercent).
+// An interval's ends, "569–620"; "-151 to -147" where an end carries a sign, which a dash
+// between two would read as a third. text: how each end is written (formatNumber's minus is a
+// hyphen, formatSigned's "+6.03 to +8.07" a minus sign).
 function formatRange (low, high, text = formatNumber) {
   const [from, to] = [text(low), text(high)]
   return /^[-+−]/.test(from) || /^[-+−]/.test(to) ? `${from} to ${to}` : `${from}–${to}`

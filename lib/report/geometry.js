@@ -2,8 +2,8 @@
 /* global Node, NodeFilter */
 // What a reader sees of a report at a glance, measured in the browser: how far down the
 // answer (the first chart) starts and how many words come before it, the charts that hide
-// part of themselves, the labels cut short, the series a reader cannot tell apart, a
-// runtime's hue from chart to chart, and what scrolls sideways. The page tests and
+// part of themselves, the labels cut short or written over each other, the series a reader
+// cannot tell apart, a runtime's hue from chart to chart, and what scrolls sideways. The page tests and
 // studies/pages.js measure with it; page is a Playwright page with the report loaded.
 
 // Runs in the page: every figure is read from the laid-out page, none from the report's data.
@@ -63,13 +63,39 @@ function measureInPage () {
         `${cut.length} parts cut${cut.length ? ` (${cut.slice(0, 3).join(', ')})` : ''}`]
       : []
   })
-  // a tick's label Highcharts shortened to fit ("8…" for 850, "node-fs-…" for node-fs-binding):
-  // a scale or a name that cannot be read
+  // a tick's label Highcharts shortened to fit, to "…" ("8…" for 850, "node-fs-…" for
+  // node-fs-binding) or by the lines past its clamp ("■" for "■ c-blocking"): a scale or a name
+  // that cannot be read. Its full text is markup (a name's hue, escaped characters); a label
+  // cut short keeps it in a title, which is not shown.
+  const textOf = markup => {
+    const holder = document.createElement('div')
+    holder.innerHTML = markup
+    return holder.textContent
+  }
+  const letters = text => text.replace(/[\s\u200b]+/g, '')
+  const shownText = element => [...element.childNodes]
+    .filter(node => node.nodeName !== 'title').map(node => node.textContent).join('')
   const shortened = charts.flatMap(chart => chart.axes.flatMap(axis => Object.values(axis.ticks)
     .map(tick => tick.label)
     .filter(label => label?.element && visible(label.element))
-    .filter(label => label.element.textContent.endsWith('…') && !String(label.textStr ?? '').endsWith('…'))
-    .map(label => `${chart.renderTo.id}: "${String(label.textStr).replace(/<[^>]*>|\u200b/g, '')}"`)))
+    .map(label => ({ full: textOf(String(label.textStr ?? '')), shown: shownText(label.element) }))
+    .filter(({ full, shown }) => letters(shown) !== letters(full))
+    .map(({ full }) => `${chart.renderTo.id}: "${full}"`)))
+  // a category's label that runs into the next one's: names written over each other (a name
+  // set on more lines than its category has room for). Slanted labels' boxes overlap where
+  // their text does not, and Highcharts spaces those itself.
+  const upright = axis => axis.categories && !axis.labelRotation
+  const overlapping = charts.flatMap(chart => chart.axes.filter(upright).flatMap(axis => {
+    const boxes = Object.values(axis.ticks).map(tick => tick.label?.element)
+      .filter(element => element && visible(element))
+      .map(element => ({ text: element.textContent, box: element.getBoundingClientRect() }))
+      .sort((a, b) => (axis.horiz ? a.box.left - b.box.left : a.box.top - b.box.top))
+    return boxes.slice(1).flatMap((label, i) => {
+      const before = boxes[i].box
+      const into = axis.horiz ? before.right - label.box.left : before.bottom - label.box.top
+      return into > 1 ? [`${chart.renderTo.id}: "${boxes[i].text}" into "${label.text}" by ${Math.round(into)} px`] : []
+    })
+  }))
   // a value axis (not one of categories) without a title says no unit; one linked to
   // another repeats that one's scale, whose title says it
   const untitled = charts.flatMap(chart => chart.axes
@@ -146,6 +172,7 @@ function measureInPage () {
     charts: charts.length,
     clipped,
     shortened,
+    overlapping,
     alike,
     untitled,
     runtimesWithHues: huesOf.size,

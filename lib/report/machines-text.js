@@ -26,10 +26,11 @@ const withInterval = (value, text = formatNumber, span = ({ low, high }) => form
 // a share's interval as the lab writes one everywhere: "84.5–86.2%"
 const share = value => withInterval(value, formatPercent, formatInterval)
 // A table's cell as text ("548 (442–777)") and on the page, its interval in a span.
-const cellText = cell => (typeof cell === 'string' ? cell : `${cell.figure} ${cell.interval}`)
-const cellHtml = cell => (typeof cell === 'string'
-  ? cell
-  : html`${cell.figure} <span class="interval whole">${cell.interval}</span>`)
+const hasInterval = cell => cell !== null && typeof cell === 'object' && 'interval' in cell
+const cellText = cell => (hasInterval(cell) ? `${cell.figure} ${cell.interval}` : String(cell ?? ''))
+const cellHtml = cell => (hasInterval(cell)
+  ? html`${cell.figure} <span class="interval whole">${cell.interval}</span>`
+  : String(cell ?? ''))
 
 function criterionText (comparison) {
   return 'A figure carries across machines when every two machines\' values lie within ' +

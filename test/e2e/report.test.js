@@ -507,10 +507,10 @@ function answerGeometry (page) {
 
 // What a reader sees at a glance (lib/report/geometry.js), at 1280 px and at a phone's
 // 390: the first chart on the first screen of 800 px with at most 100 words before it,
-// every chart whole (its labels, axis titles and legend inside its box, no label cut short),
-// no two series of a chart alike, a runtime in one hue throughout and no two families in
-// one, the answer's key and value scale on that first screen too, no page that scrolls
-// sideways, and at 1280 px no table either. The screenshots go where LAB_TEST_OUTPUT points.
+// every chart whole (its labels, axis titles and legend inside its box, no label cut short or
+// written over another), no two series of a chart alike, a runtime in one hue throughout and
+// no two families in one, the answer's key and value scale on that first screen too, no page
+// that scrolls sideways, and at 1280 px no table either. The screenshots go where LAB_TEST_OUTPUT points.
 async function assertAtAGlance (page, shot) {
   for (const width of [1280, 390]) {
     // opened at that width, as a reader would, rather than resized after drawing
@@ -528,6 +528,7 @@ async function assertAtAGlance (page, shot) {
     assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
     assert.deepEqual(seen.clipped, [], `every chart whole ${at}`)
     assert.deepEqual(seen.shortened, [], `every axis label whole ${at}`)
+    assert.deepEqual(seen.overlapping, [], `no two names written over each other ${at}`)
     assert.deepEqual(seen.untitled, [], 'every value axis titled with its unit')
     assert.deepEqual(seen.alike, [], `no two series of a chart alike ${at}`)
     assert.deepEqual(seen.hues, [], 'a runtime in one hue, a hue for one family')
@@ -1162,14 +1163,14 @@ for (const reference of ['reference', 'reference-calls', 'reference-http', 'refe
 }
 
 // The glance's measures find each fault they look for: a chart cut by its box, a label cut
-// short, an axis without its title, two series alike, a runtime in two hues, two families in one, a page
-// wider than the window.
+// short, names written over each other, an axis without its title, two series alike, a
+// runtime in two hues, two families in one, a page wider than the window.
 test('the at-a-glance measures catch each fault on a page made faulty', async () => {
   const { page, context } = await open(render([HTTP], 'glance-faults'))
   try {
     const clean = await measurePage(page)
-    assert.deepEqual([clean.clipped, clean.shortened, clean.alike, clean.hues, clean.pageScrollsSideways],
-      [[], [], [], [], false])
+    const faults = ['clipped', 'shortened', 'overlapping', 'alike', 'hues'].map(name => clean[name])
+    assert.deepEqual([...faults, clean.pageScrollsSideways], [[], [], [], [], [], false])
     assert.ok(clean.answerKeyEnds !== null && clean.answerScaleEnds !== null, JSON.stringify(clean))
     assert.ok(clean.answerKeyEnds <= 800 && clean.answerScaleEnds <= 800, JSON.stringify(clean))
     const faulty = await page.evaluate(() => {
@@ -1200,6 +1201,10 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
       syscalls.setSize(null, 200, false)
       // the servers' names given 30 px on one line: Highcharts cuts each to "c-…"
       syscalls.xAxis[0].update({ labels: { style: { width: '30px', lineClamp: 1 } } })
+      // the other mode's names on as many lines as 30 px make of them, in a plot not grown for them
+      const closing = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-http-syscalls-1')
+      closing.fits = Infinity
+      closing.xAxis[0].update({ labels: { style: { width: '30px' } } })
       document.querySelector('main').style.minWidth = '2000px'
       return true
     })
@@ -1210,6 +1215,7 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
     assert.match(seen.clipped.join('\n'), /^chart-http-rate-0: .*the legend, in \d+ pages/m)
     assert.match(seen.clipped.join('\n'), /^chart-http-syscalls-0: .*\d+ px of plot for 8 categories/m)
     assert.match(seen.shortened.join('\n'), /^chart-http-syscalls-0: "■ c-blocking"$/m)
+    assert.match(seen.overlapping.join('\n'), /^chart-http-syscalls-1: ".+" into ".+" by \d+ px$/m)
     assert.deepEqual(seen.untitled, ['chart-http-rate-0: its y axis'])
     assert.equal(seen.alike.length, 1, seen.alike.join('\n'))
     assert.match(seen.alike[0], /^chart-http-rate-0: /)
