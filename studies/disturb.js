@@ -97,12 +97,15 @@ function streamedBytes (mib, llcBytes) {
 }
 
 const sleep = seconds => new Promise(resolve => setTimeout(resolve, seconds * 1000))
+// Now, in seconds of the monotonic clock: this VM's wall clock jumped 8 s during a streamer's
+// 3 s run, which then said "27% in 11 s" (test/e2e/disturb.test.js, 2026-12-01).
+const secondsNow = () => performance.now() / 1000
 
 async function busyLoops ({ every, busy, total, cpus }, stopping) {
   let loop = null
   stopping(() => loop?.kill('SIGKILL'))
-  const started = Date.now()
-  for (let burst = 0; (Date.now() - started) / 1000 + every <= total; burst++) {
+  const started = secondsNow()
+  for (let burst = 0; secondsNow() - started + every <= total; burst++) {
     await sleep(every - busy)
     const cpu = cpus[burst % cpus.length]
     console.log(`${new Date().toISOString()} busy loop on CPU ${cpu} for ${busy} s`)
@@ -135,10 +138,10 @@ async function memoryStreams ({ total, cpus, bytes }, stopping) {
     child: spawn('chrt', ['--idle', '0', 'taskset', '-c', String(cpu), process.execPath, '-e', STREAM,
       String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
   }))
-  const started = Date.now()
+  const started = secondsNow()
   // chrt and taskset exec what they run: the pid is the streamer's
   const report = () => {
-    const wall = (Date.now() - started) / 1000
+    const wall = secondsNow() - started
     for (const { cpu, child } of streams) {
       const cpuTime = cpuSeconds(child.pid)
       const share = cpuTime === null ? 'gone' : `${cpuTime.toFixed(1)} s of CPU, ${(100 * cpuTime / wall).toFixed(0)}%`
