@@ -131,15 +131,15 @@ const QUIET_WAIT_MS = 4000
 // a stop waited out the 4 s and outlasted a caller's grace); resolves to the ms waited.
 const pause = ms => new Promise(resolve => setTimeout(resolve, ms))
 async function waitForQuiet (cpus, stopped = () => false, sleep = pause) {
-  const started = Date.now()
-  while (Date.now() - started < QUIET_WAIT_MS && !stopped()) {
+  const started = performance.now()
+  while (performance.now() - started < QUIET_WAIT_MS && !stopped()) {
     const before = userNs(cpus)
     const t0 = process.hrtime.bigint()
     await sleep(QUIET_SAMPLE_MS)
     const sample = userForeign({ cpus, before, after: userNs(cpus), windowNs: Number(process.hrtime.bigint() - t0), ownUserNs: cpus.map(() => 0) })
     if (sample === null || !sample.disturbed) break
   }
-  return Date.now() - started
+  return performance.now() - started
 }
 
 // A run's steps: how many were measured, how many of those saw foreign time, how many

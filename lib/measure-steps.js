@@ -40,7 +40,7 @@ function skippedRecord (step, { failed, reason }) {
 async function measurePending (run, interrupted, quiet = waitForQuiet) {
   const { runDir, experiment, context, records, pending, session, cellKey, recurring = null, options } = run
   const logFile = path.join(runDir, LOG_FILE)
-  const startedAt = Date.now()
+  const startedAt = performance.now()
   let done = 0
   const warmed = new Set()
   // steps in a row still disturbed when kept
@@ -130,7 +130,7 @@ function progressLine ({ runsDone, runsTotal, elapsedMs, label }) {
 // so a ten-minute bench leaves a log that can be read.
 function progress ({ runsDone, runsTotal, startedAt, label, groupStarts }) {
   if (!process.stdout.isTTY && !groupStarts) return
-  const line = progressLine({ runsDone, runsTotal, elapsedMs: Date.now() - startedAt, label })
+  const line = progressLine({ runsDone, runsTotal, elapsedMs: performance.now() - startedAt, label })
   if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}`)
   else process.stdout.write(line + '\n')
 }
@@ -158,10 +158,10 @@ function waitingLabel (step, seconds, timeoutSeconds) {
 
 // Runs measureTry(), and once it has run for WAITING_SHOWN_AFTER_S, shows what it waits
 // on every second: show(label, logged), logged when a log's line is due too.
-// The wall clock and a repeating timer; a test hands in its own, which Node 18's test runner
-// cannot mock.
+// The monotonic clock (ms; the VM's wall clock has jumped by seconds mid-run) and a repeating
+// timer; a test hands in its own, which Node 18's test runner cannot mock.
 const REAL_CLOCK = {
-  now: () => Date.now(),
+  now: () => performance.now(),
   every (ms, tick) {
     const ticker = setInterval(tick, ms)
     ticker.unref()

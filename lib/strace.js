@@ -86,11 +86,11 @@ async function attachStrace (pids, file, timeoutMs, { prefix = [] } = {}) {
   const child = spawn(command, args, { stdio: 'ignore' })
   const exited = new Promise(resolve => child.on('exit', resolve))
   child.on('error', () => {})
-  const started = Date.now()
+  const started = performance.now()
   // child.pid is strace's own: taskset, which places it, execs it (a prefix that forked
   // would leave strace's pid unknown here)
   while (!allTraced(every, child.pid)) {
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() - started > timeoutMs) {
+    if (child.exitCode !== null || child.signalCode !== null || performance.now() - started > timeoutMs) {
       // gone before this throws: nothing started is left behind
       child.kill('SIGKILL')
       await within(exited, timeoutMs)

@@ -271,8 +271,8 @@ function databaseKeeper (options) {
     // for the next server's.
     async release (key) {
       const pids = [...owners].filter(([, owner]) => owner === key).map(([pid]) => pid)
-      const started = Date.now()
-      while (pids.some(pid => commandLine(pid) !== '') && Date.now() - started < BACKENDS_EXIT_MS) await new Promise(resolve => setTimeout(resolve, 10))
+      const started = performance.now()
+      while (pids.some(pid => commandLine(pid) !== '') && performance.now() - started < BACKENDS_EXIT_MS) await new Promise(resolve => setTimeout(resolve, 10))
       for (const pid of pids) owners.delete(pid)
     },
     async close () {

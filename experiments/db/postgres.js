@@ -160,11 +160,11 @@ async function startPostgres ({ cpu = null, timeoutMs = READY_MS, connections = 
 // Waits for the log's ready line; a postmaster that exits or stays silent fails with
 // the log's last line.
 async function waitReady (database, logFile, timeoutMs) {
-  const started = Date.now()
+  const started = performance.now()
   for (;;) {
     if (/database system is ready to accept connections/.test(readText(logFile))) return
     if (!database.alive()) throw new Error(`PostgreSQL exited at start: ${logTail(logFile) || 'no log'}`)
-    if (Date.now() - started > timeoutMs) throw new Error(`PostgreSQL was not ready within ${timeoutMs / 1000} s: ${logTail(logFile) || 'no log'}`)
+    if (performance.now() - started > timeoutMs) throw new Error(`PostgreSQL was not ready within ${timeoutMs / 1000} s: ${logTail(logFile) || 'no log'}`)
     await new Promise(resolve => setTimeout(resolve, 25))
   }
 }
