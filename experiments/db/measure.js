@@ -272,7 +272,9 @@ function databaseKeeper (options) {
     async release (key) {
       const pids = [...owners].filter(([, owner]) => owner === key).map(([pid]) => pid)
       const started = performance.now()
-      while (pids.some(pid => commandLine(pid) !== '') && performance.now() - started < BACKENDS_EXIT_MS) await new Promise(resolve => setTimeout(resolve, 10))
+      while (pids.some(pid => commandLine(pid) !== '') && performance.now() - started < BACKENDS_EXIT_MS) {
+        await new Promise(resolve => setTimeout(resolve, 10))
+      }
       for (const pid of pids) owners.delete(pid)
     },
     async close () {

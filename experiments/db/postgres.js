@@ -164,7 +164,9 @@ async function waitReady (database, logFile, timeoutMs) {
   for (;;) {
     if (/database system is ready to accept connections/.test(readText(logFile))) return
     if (!database.alive()) throw new Error(`PostgreSQL exited at start: ${logTail(logFile) || 'no log'}`)
-    if (performance.now() - started > timeoutMs) throw new Error(`PostgreSQL was not ready within ${timeoutMs / 1000} s: ${logTail(logFile) || 'no log'}`)
+    if (performance.now() - started > timeoutMs) {
+      throw new Error(`PostgreSQL was not ready within ${timeoutMs / 1000} s: ${logTail(logFile) || 'no log'}`)
+    }
     await new Promise(resolve => setTimeout(resolve, 25))
   }
 }
