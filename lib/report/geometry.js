@@ -3,8 +3,8 @@
 // What a reader sees of a report at a glance, measured in the browser: how far down the
 // answer (the first chart) starts and how many words come before it, the charts that hide
 // part of themselves, the labels cut short or written over each other, the series a reader
-// cannot tell apart, a runtime's hue from chart to chart, and what scrolls sideways. The page tests and
-// studies/pages.js measure with it; page is a Playwright page with the report loaded.
+// cannot tell apart, a runtime's hue from chart to chart, and what scrolls sideways. The page
+// tests and studies/pages.js measure with it; page is a Playwright page with the report loaded.
 
 // Runs in the page: every figure is read from the laid-out page, none from the report's data.
 function measureInPage () {
@@ -72,6 +72,7 @@ function measureInPage () {
     holder.innerHTML = markup
     return holder.textContent
   }
+  // Highcharts writes a zero-width space where it breaks a name after a hyphen
   const letters = text => text.replace(/[\s\u200b]+/g, '')
   const shownText = element => [...element.childNodes]
     .filter(node => node.nodeName !== 'title').map(node => node.textContent).join('')
@@ -88,7 +89,7 @@ function measureInPage () {
   const overlapping = charts.flatMap(chart => chart.axes.filter(upright).flatMap(axis => {
     const boxes = Object.values(axis.ticks).map(tick => tick.label?.element)
       .filter(element => element && visible(element))
-      .map(element => ({ text: element.textContent, box: element.getBoundingClientRect() }))
+      .map(element => ({ text: shownText(element), box: element.getBoundingClientRect() }))
       .sort((a, b) => (axis.horiz ? a.box.left - b.box.left : a.box.top - b.box.top))
     return boxes.slice(1).flatMap((label, i) => {
       const before = boxes[i].box

@@ -6,7 +6,7 @@ const {
   formatNumber, formatSigned, formatPercent, formatInterval, formatRange, escapeMarkdown: md, listJoin
 } = require('./format')
 const { markdownTable } = require('./plain')
-const { html } = require('./markup')
+const { html, figureWithInterval } = require('./markup')
 const { carriedByIntervalsOnly } = require('./machines')
 
 const VERDICTS = {
@@ -28,9 +28,7 @@ const share = value => withInterval(value, formatPercent, formatInterval)
 // A table's cell as text ("548 (442–777)") and on the page, its interval in a span.
 const hasInterval = cell => cell !== null && typeof cell === 'object' && 'interval' in cell
 const cellText = cell => (hasInterval(cell) ? `${cell.figure} ${cell.interval}` : String(cell ?? ''))
-const cellHtml = cell => (hasInterval(cell)
-  ? html`${cell.figure} <span class="interval whole">${cell.interval}</span>`
-  : String(cell ?? ''))
+const cellHtml = cell => (hasInterval(cell) ? figureWithInterval(cell.figure, cell.interval) : String(cell ?? ''))
 
 function criterionText (comparison) {
   return 'A figure carries across machines when every two machines\' values lie within ' +

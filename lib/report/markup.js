@@ -37,13 +37,18 @@ const intervalText = interval => (interval && interval.low !== null
   ? html` <span class="interval">(${formatRange(interval.low, interval.high)})</span>`
   : '')
 
-// A share (of C, of a reference) with its interval in a span, which a wrapping cell sets whole
-// on a line of its own.
-const shareHtml = interval => (interval
-  ? html`${formatPercent(interval.estimate)}${[interval.low, interval.high].every(Number.isFinite)
-    ? html` <span class="interval whole">(${formatInterval(interval)})</span>`
-    : ''}`
-  : '')
+// A figure and its interval's text ("(442–777)") in a span, which a wrapping cell sets whole on
+// a line of its own.
+const figureWithInterval = (figure, interval) => html`${figure} <span class="interval whole">${interval}</span>`
+
+// A share (of C, of a reference) with its interval, as figureWithInterval sets it.
+const shareHtml = interval => {
+  if (!interval) return ''
+  const figure = formatPercent(interval.estimate)
+  return [interval.low, interval.high].every(Number.isFinite)
+    ? figureWithInterval(figure, `(${formatInterval(interval)})`)
+    : html`${figure}`
+}
 
 // How far the page's answer can be trusted on the machine that measured it, in a line above
 // its chart: each set's own figure, what a second run would move the answer by, against the
@@ -109,5 +114,5 @@ function failedRuns (failures, compare) {
 }
 
 module.exports = {
-  Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup, html, why, intervalText, figureWithInterval, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
 }
