@@ -114,5 +114,15 @@ function failedRuns (failures, compare) {
 }
 
 module.exports = {
-  Markup, html, why, intervalText, figureWithInterval, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup,
+  html,
+  why,
+  intervalText,
+  figureWithInterval,
+  shareHtml,
+  trustLine,
+  leadFindings,
+  repeatabilityNotes,
+  contextSection,
+  failedRuns
 }
