@@ -21,6 +21,7 @@ const { probeBpf } = require('./lib/sysprof')
 const { probePerf } = require('./lib/perf')
 const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
 const { collectContext } = require('./lib/context')
+const { machineName } = require('./lib/machine')
 const { seededShuffle } = require('./lib/stats')
 const { writeJsonAtomic } = require('./lib/atomic')
 const { renderTerminal } = require('./lib/report/text')
@@ -113,7 +114,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
     placement: { cpus: cpuPlan.cpus, system: cpuPlan.system, driver: driverPinned ? cpuPlan.driver : null, passes: experiment.passes(options, cpuPlan), refused: placement.refused, unreliable: cpuPlan.unreliable, shuffleSeed: options.id },
     ...experiment.context(options, selection, cpuPlan)
   }
-  const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now), plannedRuns: runsByPhase(steps) }
+  const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now, runDir) : now), plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
@@ -122,7 +123,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   for (const record of dataPoints(records)) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
-  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
+  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir} on ${machineName(now)}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
   const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
   const recurring = experiment.recurring ?? null
   return { runDir, experiment, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring }

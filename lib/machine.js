@@ -74,6 +74,14 @@ function machineIdentity (context) {
   }
 }
 
+// The machine as a run's heading and banner name it: its slug, and the CPU's family and
+// model, which tell two VMs sold under one CPU name apart (an AMD EPYC of Zen 3 or Zen 4).
+function machineName (context) {
+  const { slug } = machineIdentity(context)
+  const cpu = context?.machine?.cpu
+  return cpu?.family === undefined ? slug : `${slug} (CPU family ${cpu.family} model ${cpu.model})`
+}
+
 // Whether two identities are one machine: every fact both recorded agrees. A fact only
 // one of them has (an older lab's run) cannot tell them apart, and is named.
 function sameMachine (a, b) {
@@ -104,4 +112,6 @@ function repeatPairs (sets) {
     group.sets.slice(1).map(other => [group.sets[0], other]))
 }
 
-module.exports = { KEY_FACTS, machineIdentity, sameMachine, groupByMachine, repeatPairs, machineSlug }
+module.exports = {
+  KEY_FACTS, machineIdentity, machineName, sameMachine, groupByMachine, repeatPairs, machineSlug
+}

@@ -7,6 +7,7 @@ const { ROOT, displayPath } = require('./paths')
 const { UsageError, SAFE_NAME, outDirProblem, makeDirs } = require('./options')
 const { acquireRunLock } = require('./run-lock')
 const { isStrings } = require('./option-schema')
+const { machineIdentity, sameMachine } = require('./machine')
 
 // Where the run goes and with what options, all checked before anything is written:
 // a new run's folder must be one bench may make and hold no run yet; a resumed run's
@@ -86,10 +87,24 @@ function lockRun (runDir, resumed) {
 // its first runs were measured so) and adds each resume: when, with which commit, and
 // which runtimes' versions differ from the start, since runs from both now sit side
 // by side.
-function resumedContext (original, now) {
+function resumedContext (original, now, runDir) {
+  refuseOtherMachine(original, now, runDir)
   const runtimesChanged = Object.keys(now.runtimes ?? {}).filter(name => JSON.stringify(now.runtimes[name]) !== JSON.stringify(original.runtimes?.[name]))
   const resume = { date: now.date, lab: now.lab, runtimesChanged }
   return { ...original, resumedAt: [...(original.resumedAt ?? []), resume] }
+}
+
+// A run resumed on another machine would hold two machines' figures in one table, where no
+// page could tell them apart; and the VM a session lands on can change between two sittings
+// (docs/reproducibility.md, the correction of 2026-12-01).
+function refuseOtherMachine (original, now, runDir) {
+  const began = machineIdentity(original)
+  const here = machineIdentity(now)
+  const { same, differing } = sameMachine(began, here)
+  if (same) return
+  throw new UsageError(`--resume ${displayPath(runDir)}: the run began on ${began.slug} and this machine is ` +
+    `${here.slug} (${differing.join(', ')} ${differing.length === 1 ? 'differs' : 'differ'}), so its figures ` +
+    'would mix two machines; start a new run')
 }
 
 module.exports = { openRun, lockRun, resumedContext }

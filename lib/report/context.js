@@ -4,6 +4,7 @@
 // the rows on how it measured and says where each of its passes ran.
 const { formatNumber } = require('./format')
 const { STEAL_SHARE } = require('../steal')
+const { machineIdentity } = require('../machine')
 
 // One resume of a run: older runs logged only its date.
 function describeResume (resume) {
@@ -125,10 +126,13 @@ function labCommitText (lab) {
   return `${lab.commit ?? '?'}${lab.dirty ? ' (uncommitted changes)' : ''}`
 }
 
-// The date and commit a one-set report's heading gives.
+// The date, machine and commit a one-set report's heading gives: the machine there, since two
+// runs of one name (an "AMD EPYC VM") may be two machines whose figures differ. Its key's slug
+// tells them apart; the context table says how.
 function measuredOn (set) {
   const commit = labCommitText(set.context?.lab)
-  return `measured ${set.context?.date ?? 'on an unrecorded date'}${commit ? ` at lab commit ${commit}` : ''}`
+  const machine = set.context?.machine ? ` on ${machineIdentity(set.context).slug}` : ''
+  return `measured ${set.context?.date ?? 'on an unrecorded date'}${machine}${commit ? ` at lab commit ${commit}` : ''}`
 }
 
 module.exports = {

@@ -203,9 +203,11 @@ test('writes report.html, results.md and results.csv into --out', () => {
 
   const md = fs.readFileSync(path.join(out, 'results.md'), 'utf8')
   assert.match(md, /^# Fixture report\n/)
-  // the heading the page gives: when, and at which commit (the fixture's tree was dirty)
+  // the heading the page gives: when, on which machine, and at which commit (the fixture's
+  // tree was dirty)
   assert.match(md, new RegExp('^# Fixture report\n\n6 programs × 3 block sizes, best of 2 runs, feeder fixed, ' +
-    'measured \\S+ at lab commit c1c9da7 \\(uncommitted changes\\)\n\n## What a read costs, against C\n'))
+    'measured \\S+ on \\S+-[0-9a-f]{8} at lab commit c1c9da7 \\(uncommitted changes\\)' +
+    '\n\n## What a read costs, against C\n'))
   assert.match(md, /\| bun-ffi \| Bun \| 589 \(569–620\) \| 87\.1 \(11–128\) \| 85% \(79\.0–98\.2%\) \| {2}\|/)
   assert.match(md, /## Findings\n\n- At 256 B, one read\(2\) of the pipe costs C 493 ns of CPU/)
   assert.match(md, /\| just-sync \| 505 \(85%\)~ \| 1730 \(82%\) \| 2842 \(176%\)°~ \|/)
@@ -814,7 +816,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     await context.close()
   }
   const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
-  assert.match(markdown, new RegExp('^# .*\n\n.* servers under wrk, .*, measured \\S+ at lab commit 31a8157\n\n' +
+  assert.match(markdown, new RegExp('^# .*\n\n.* servers under wrk, .*, measured \\S+ on \\S+ at lab commit 31a8157\n\n' +
     '## The answer: what a request costs the server against C\n'))
   assert.match(markdown, /^## Keep-alive: median requests\/s/m)
   assert.ok(!markdown.includes('## Steady-state throughput'), 'no stdio tables')

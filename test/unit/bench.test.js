@@ -473,6 +473,28 @@ describe('a run cut short, and --resume', () => {
     assert.deepEqual(context.resumedAt[0].lab.bench, ['--resume', dir])
     assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
   })
+
+  test('--resume on another machine is refused, and the run is left as it was', async () => {
+    const out = tempDir()
+    const dir = path.join(out, 'moved')
+    const args = ['--only', 'c', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'moved']
+    const stopped = await runBench(args, { step: fakeStep({ stopAfter: 2 }) })
+    assert.equal(stopped.status, 130, stopped.stderr + stopped.stdout)
+    assert.match(stopped.stdout, /^writing \S+ on \S+-[0-9a-f]{8}( \(CPU family \d+ model \d+\))?: /m)
+    // as if the folder were carried to another VM: the one the run began on ran another kernel
+    const contextFile = path.join(dir, 'context.json')
+    const context = readJson(contextFile)
+    context.machine.kernel = `${context.machine.kernel}-another`
+    fs.writeFileSync(contextFile, JSON.stringify(context))
+    const logBefore = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8')
+    const resume = fakeStep()
+    const resumed = await runBench(['--resume', dir], { step: resume })
+    assert.equal(resumed.status, 2, resumed.stderr + resumed.stdout)
+    assert.match(resumed.stderr, /--resume \S+moved: the run began on \S+ and this machine is \S+ \(kernel differs\), so its figures would mix two machines; start a new run/)
+    assert.deepEqual(resume.measured, [], 'nothing measured')
+    assert.equal(fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8'), logBefore)
+    assert.deepEqual(readJson(contextFile), context)
+  })
 })
 
 // Every try as logged, superseded ones too (readLog keeps the data points only).

@@ -20,6 +20,27 @@ test('the heading names the commit and its uncommitted changes', () => {
   assert.equal(labCommitText(null), null)
 })
 
+test('the heading names the machine by its key, which two VMs of one CPU name differ in', () => {
+  const machine = model => ({
+    cpuModel: 'AMD EPYC', cores: 2, kernel: '6.18.44', cpu: { vendor: 'AuthenticAMD', family: 25, model, stepping: 1 }
+  })
+  const zen3 = measuredOn({ context: { date: '2026-12-01', lab: CLEAN, machine: machine(1) } })
+  const zen4 = measuredOn({ context: { date: '2026-12-01', lab: CLEAN, machine: machine(17) } })
+  assert.match(zen3, /^measured 2026-12-01 on amd-epyc-2c-[0-9a-f]{8} at lab commit 52edd10$/)
+  assert.match(zen4, /^measured 2026-12-01 on amd-epyc-2c-[0-9a-f]{8} at lab commit 52edd10$/)
+  assert.notEqual(zen3.split(' ')[3], zen4.split(' ')[3], 'the two keys differ')
+  assert.match(measuredOn({ context: { date: '2026-11-20', machine: { cpuModel: 'AMD EPYC', cores: 2 } } }),
+    /^measured 2026-11-20 on amd-epyc-2c-[0-9a-f]{8}$/)
+})
+
+test('the bench names the machine with the CPU model its key digests', () => {
+  const { machineName } = require('../../lib/machine')
+  const cpu = { vendor: 'AuthenticAMD', family: 25, model: 1, stepping: 1 }
+  assert.match(machineName({ machine: { cpuModel: 'AMD EPYC', cores: 2, cpu } }),
+    /^amd-epyc-2c-[0-9a-f]{8} \(CPU family 25 model 1\)$/)
+  assert.match(machineName({ machine: { cpuModel: 'AMD EPYC', cores: 2 } }), /^amd-epyc-2c-[0-9a-f]{8}$/)
+})
+
 test('the context table and a resume say so too', () => {
   const report = { contextRows: () => [], pinText: () => '' }
   const set = {
@@ -47,5 +68,5 @@ test('results.md opens with the heading of the page: the date and the dirty comm
   const set = loadResultSet(path.join(__dirname, '..', 'fixtures', 'results', 'sample'))
   set.context = { ...set.context, date: '2026-11-27', lab: DIRTY }
   const lines = renderMarkdown(shapeReport([set])).split('\n')
-  assert.match(lines[2], /measured 2026-11-27 at lab commit 52edd10 \(uncommitted changes\)$/)
+  assert.match(lines[2], /measured 2026-11-27 on \S+ at lab commit 52edd10 \(uncommitted changes\)$/)
 })
