@@ -64,23 +64,36 @@ function session (options, runDir) {
   makeDirs(path.join(runDir, PHASES.fastPath))
   const zeroFiles = { whole: new ZeroFile(), quarter: new ZeroFile() }
   // each reader's CPU per read from this run's cost pass, which sizes its later cost runs,
-  // its kernel runs and its profile runs
+  // its kernel runs and its profile runs: the figure of the try the log kept of its last cost
+  // step. A try that shared its CPUs with other work is measured again (lib/measure-steps.js),
+  // so a try's figure counts only once the next step begins; the try that replaces it is
+  // given the bytes the first had.
   const costs = new Map()
+  const lastTry = new Map()
+  const bytesGiven = new Map()
   const cell = step => `${step.program.name}\t${step.blockSize}`
   return {
     measure: async (step, run) => {
+      const tryKey = `${step.phase}\t${cell(step)}\t${run}`
+      const pending = lastTry.get(cell(step))
+      if (pending && pending.tryKey !== tryKey) {
+        costs.set(cell(step), pending.cpuPerReadNs)
+        lastTry.delete(cell(step))
+      }
       // only the run under perf needs --profile-ms's samples; the unprofiled run beside it
       // measures the CPU per read they are scaled by, which its default length measures well
       const windowS = step.phase === PHASES.profile ? options.profileMs / 1000 : PROFILE_WINDOW_S
       const cpuPerReadNs = costs.get(cell(step)) ?? null
       // the cost and kernel passes' runs of the slowest readers, shortened (costRunBytes)
-      const sized = PROFILE_PHASES.includes(step.phase)
-        ? { ...step, bytes: profileBytes(step, cpuPerReadNs, windowS) }
-        : [PHASES.cost, PHASES.kernel].includes(step.phase)
-            ? { ...step, bytes: costRunBytes(step, cpuPerReadNs) }
-            : step
+      const bytes = bytesGiven.get(tryKey) ?? (PROFILE_PHASES.includes(step.phase)
+        ? profileBytes(step, cpuPerReadNs, windowS)
+        : [PHASES.cost, PHASES.kernel].includes(step.phase) ? costRunBytes(step, cpuPerReadNs) : undefined)
+      bytesGiven.set(tryKey, bytes)
+      const sized = bytes === undefined ? step : { ...step, bytes }
       const measured = await measure(sized, run, options, runDir, zeroFiles)
-      if (step.phase === PHASES.cost && measured.record.ok) costs.set(cell(step), slopePerRead(measured.record))
+      if (step.phase === PHASES.cost && measured.record.ok) {
+        lastTry.set(cell(step), { tryKey, cpuPerReadNs: slopePerRead(measured.record) })
+      }
       return measured
     },
     close: async () => {
