@@ -1,33 +1,48 @@
 'use strict'
-// Which machine each committed run of the AMD VMs measured on: every context the repository
-// keeps (context.json, NAME-context.json, and the contexts inside results.json.gz), with its
-// date, the CPU's family and model, its L2 a core, its clock, the kernel build and the lab's
-// machine key. node docs/reproducibility/2026-12-01-amd/machines.js (from the repository's root)
+// Which machine each committed run of the AMD VMs measured on: every context.json (or
+// NAME-context.json) the repository keeps, with its date, the CPU's family and model, its L2 a
+// core, its clock, the kernel build and the lab's machine key; then, by the lab's own test
+// (lib/machine.js sameMachine: every fact both recorded agrees), whether it is the machine of
+// results/reference (Zen 4) and of stdio-n1 (Zen 3). A context of an older lab lacks some facts,
+// and its key is digested from fewer, so its slug differs even where the machine is the same.
+//   node docs/reproducibility/2026-12-01-amd/machines.js      (from the repository's root)
 const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { execFileSync } = require('node:child_process')
-const { machineIdentity } = require('../../../lib/machine')
+const { machineIdentity, sameMachine } = require('../../../lib/machine')
+
+const readContext = file => JSON.parse(fs.readFileSync(file, 'utf8'))
+const zen4 = machineIdentity(readContext('results/reference/context.json'))
+const zen3 = machineIdentity(readContext('docs/reproducibility/2026-11-30-amd-noisy/stdio-n1-context.json'))
+const verdict = (identity, against) => {
+  const { same, differing } = sameMachine(identity, against)
+  return same ? 'same' : `no: ${differing.join(', ')}`
+}
 
 const files = execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n')
   .filter(file => /(^|\/|-)context\.json$/.test(file) && !file.startsWith('test/'))
 const rows = []
 for (const file of files) {
-  const context = JSON.parse(fs.readFileSync(file, 'utf8'))
+  const context = readContext(file)
   const machine = context.machine ?? {}
   if (!/AMD/i.test(machine.cpuModel ?? '')) continue
-  const l2 = machine.caches?.find(cache => cache.level === 2)?.size ?? '?'
-  rows.push([String(context.date ?? '?').slice(0, 16), file, machine.cpu ? `${machine.cpu.family}/${machine.cpu.model}` : '?',
-    l2, machine.frequencyMHz ?? '?', machine.kernel ?? '?', machineIdentity(context).slug])
+  const identity = machineIdentity(context)
+  rows.push({
+    date: String(context.date ?? '?').slice(0, 16),
+    file,
+    model: machine.cpu ? `${machine.cpu.family}/${machine.cpu.model}` : '?',
+    l2: machine.caches?.find(cache => cache.level === 2)?.size ?? '?',
+    mhz: machine.frequencyMHz ?? '?',
+    kernel: machine.kernel ?? '?',
+    slug: identity.slug,
+    zen4: verdict(identity, zen4),
+    zen3: verdict(identity, zen3)
+  })
 }
-rows.sort((a, b) => a[0].localeCompare(b[0]))
-console.log('date (UTC)        family/model  L2 a core  MHz  kernel           machine key            run')
-for (const [date, file, model, l2, mhz, kernel, slug] of rows) {
-  console.log(`${date.padEnd(17)} ${model.padEnd(13)} ${String(l2).padEnd(10)} ${String(mhz).padEnd(4)} ` +
-    `${kernel.padEnd(16)} ${slug.padEnd(22)} ${file}`)
+rows.sort((a, b) => a.date.localeCompare(b.date))
+console.log('date (UTC)        family/model L2    MHz  kernel           machine key           run')
+console.log('                  the Zen 4 reference\'s machine?  stdio-n1\'s (Zen 3)?')
+for (const row of rows) {
+  console.log(`${row.date.padEnd(17)} ${row.model.padEnd(12)} ${String(row.l2).padEnd(5)} ${String(row.mhz).padEnd(4)} ` +
+    `${row.kernel.padEnd(16)} ${row.slug.padEnd(21)} ${row.file}`)
+  console.log(`${' '.repeat(18)}${row.zen4.padEnd(31)} ${row.zen3}`)
 }
-// results.json.gz of runs kept without their context say nothing of the machine
-const unknown = execFileSync('git', ['ls-files'], { encoding: 'utf8' }).split('\n')
-  .filter(file => file.endsWith('results.json.gz'))
-  .filter(file => !JSON.parse(zlib.gunzipSync(fs.readFileSync(file))).context)
-console.log(`\n${unknown.length} results.json.gz kept without a context: their machine is known from the ` +
-  'session that ran them, not from the file')
