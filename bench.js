@@ -11,7 +11,7 @@ const { runtimes } = require('./lib/runtimes')
 const { UsageError } = require('./lib/options')
 const { runCli } = require('./lib/cli')
 const { benchOptions } = require('./lib/bench-options')
-const { openRun, lockRun, resumedContext } = require('./lib/run-folder')
+const { openRun, lockRun, resumedContext, refuseOtherMachine } = require('./lib/run-folder')
 const { readLog, dataPoints, runsByPhase } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
 const { measurePending } = require('./lib/measure-steps')
@@ -20,7 +20,7 @@ const { probePtrace } = require('./lib/strace')
 const { probeBpf } = require('./lib/sysprof')
 const { probePerf } = require('./lib/perf')
 const { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf } = require('./lib/placement')
-const { collectContext } = require('./lib/context')
+const { collectContext, machineFacts } = require('./lib/context')
 const { machineName } = require('./lib/machine')
 const { seededShuffle } = require('./lib/stats')
 const { writeJsonAtomic } = require('./lib/atomic')
@@ -71,9 +71,12 @@ async function main (parsed, interrupted,
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
 function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf, perf: givenPerf }) {
-  const { runDir, options, resumed, recorded } = openRun(parsed, lab)
+  const { runDir, options, resumed, recorded, began } = openRun(parsed, lab)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
+  const placement = given ?? checkedPlacement()
+  const machineNote = resumed ? refuseOtherMachine(began, machineFacts(placement.plan.cpus), runDir) : null
+  if (machineNote) console.log(`note: ${machineNote}`)
   lockRun(runDir, resumed)
   for (const skip of selection.skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
@@ -91,7 +94,6 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const { runnable, skipped } = selection
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))
-  const placement = given ?? checkedPlacement()
   const note = placementNote(placement)
   if (note) console.log(note)
   const driverPinned = given ? false : pinSelf(placement.plan)
@@ -114,7 +116,8 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
     placement: { cpus: cpuPlan.cpus, system: cpuPlan.system, driver: driverPinned ? cpuPlan.driver : null, passes: experiment.passes(options, cpuPlan), refused: placement.refused, unreliable: cpuPlan.unreliable, shuffleSeed: options.id },
     ...experiment.context(options, selection, cpuPlan)
   }
-  const context = { ...(resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now, runDir) : now), plannedRuns: runsByPhase(steps) }
+  const begun = resumed ? resumedContext(readJson(path.join(runDir, 'context.json')), now) : now
+  const context = { ...begun, plannedRuns: runsByPhase(steps) }
   if (now.lab.commit === null) console.log('the lab\'s commit is unknown, so the run cannot say which code measured it: install git (apt-get install git) or set LAB_COMMIT=<commit>; in Docker, build the image with --build-arg LAB_COMMIT=$(git rev-parse --short HEAD)')
   writeJsonAtomic(path.join(runDir, 'context.json'), context)
 
@@ -123,7 +126,9 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   for (const record of dataPoints(records)) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
-  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir} on ${machineName(now)}: ${experiment.describe(options, selection)}${alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''}`)
+  const doneText = alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''
+  console.log(`${resumed ? 'resuming' : 'writing'} ${runDir} on ${machineName(now)}: ` +
+    `${experiment.describe(options, selection)}${doneText}`)
   const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
   const recurring = experiment.recurring ?? null
   return { runDir, experiment, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring }

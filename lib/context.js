@@ -198,6 +198,9 @@ function withIdentity (facts) {
   return { ...facts, key, slug }
 }
 
+// This machine as a context records it, on the CPUs the passes may use.
+const machineFacts = cpus => withIdentity(machine(cpus))
+
 function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavailable, skipped, cpus }) {
   return {
     runId,
@@ -209,7 +212,7 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
       node: process.version,
       pinnedVersions: process.env.LAB_PINNED_VERSIONS || null
     },
-    machine: withIdentity(machine(cpus)),
+    machine: machineFacts(cpus),
     runtimes: runtimeVersions(programs),
     compiler: quietly(compilerBuild),
     host: justHost(programs),
@@ -239,4 +242,4 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
   }
 }
 
-module.exports = { collectContext, cpuCaches, lastLevelCacheBytes }
+module.exports = { collectContext, machineFacts, cpuCaches, lastLevelCacheBytes }

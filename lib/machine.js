@@ -74,12 +74,12 @@ function machineIdentity (context) {
   }
 }
 
-// The machine as a run's heading and banner name it: its slug, and the CPU's family and
-// model, which tell two VMs sold under one CPU name apart (an AMD EPYC of Zen 3 or Zen 4).
+// The machine as bench's first line names it: its slug, and the CPU's family and model, which
+// tell two VMs sold under one CPU name apart (an AMD EPYC of Zen 3 or of Zen 4).
 function machineName (context) {
   const { slug } = machineIdentity(context)
   const cpu = context?.machine?.cpu
-  return cpu?.family === undefined ? slug : `${slug} (CPU family ${cpu.family} model ${cpu.model})`
+  return cpu?.family == null ? slug : `${slug} (CPU family ${cpu.family} model ${cpu.model})`
 }
 
 // Whether two identities are one machine: every fact both recorded agrees. A fact only

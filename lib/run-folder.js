@@ -53,7 +53,7 @@ function openResumed (given, lab, experiment = null) {
       `${experiment}: drop --experiment, or resume another run`)
   }
   const recorded = lab.byName(options.experiment).recorded(context, options)
-  return { runDir, options, resumed: true, recorded }
+  return { runDir, options, resumed: true, recorded, began: context }
 }
 
 // What a resume takes from context.json, checked at the start, so that a context cut
@@ -87,8 +87,7 @@ function lockRun (runDir, resumed) {
 // its first runs were measured so) and adds each resume: when, with which commit, and
 // which runtimes' versions differ from the start, since runs from both now sit side
 // by side.
-function resumedContext (original, now, runDir) {
-  refuseOtherMachine(original, now, runDir)
+function resumedContext (original, now) {
   const runtimesChanged = Object.keys(now.runtimes ?? {}).filter(name => JSON.stringify(now.runtimes[name]) !== JSON.stringify(original.runtimes?.[name]))
   const resume = { date: now.date, lab: now.lab, runtimesChanged }
   return { ...original, resumedAt: [...(original.resumedAt ?? []), resume] }
@@ -96,15 +95,21 @@ function resumedContext (original, now, runDir) {
 
 // A run resumed on another machine would hold two machines' figures in one table, where no
 // page could tell them apart; and the VM a session lands on can change between two sittings
-// (docs/reproducibility.md, the correction of 2026-12-01).
-function refuseOtherMachine (original, now, runDir) {
-  const began = machineIdentity(original)
-  const here = machineIdentity(now)
-  const { same, differing } = sameMachine(began, here)
-  if (same) return
-  throw new UsageError(`--resume ${displayPath(runDir)}: the run began on ${began.slug} and this machine is ` +
-    `${here.slug} (${differing.join(', ')} ${differing.length === 1 ? 'differs' : 'differ'}), so its figures ` +
+// (docs/reproducibility.md, the correction of 2026-12-01). Called before the run is locked or
+// its log repaired, so that a refused run is left as it was. here: this machine's facts, as
+// lib/context.js machineFacts records them. Returns a note where the run's context records no
+// machine (an older lab's), which no check can then tell.
+function refuseOtherMachine (began, here, runDir) {
+  const beganOn = machineIdentity(began)
+  if (Object.keys(beganOn.facts).length === 0) {
+    return `${displayPath(runDir)} records no machine, so whether it is resumed on the one it began on cannot be told`
+  }
+  const hereOn = machineIdentity({ machine: here })
+  const { same, differing } = sameMachine(beganOn, hereOn)
+  if (same) return null
+  throw new UsageError(`--resume ${displayPath(runDir)}: the run began on ${beganOn.slug} and this machine is ` +
+    `${hereOn.slug} (${differing.join(', ')} ${differing.length === 1 ? 'differs' : 'differ'}), so its figures ` +
     'would mix two machines; start a new run')
 }
 
-module.exports = { openRun, lockRun, resumedContext }
+module.exports = { openRun, lockRun, resumedContext, refuseOtherMachine }

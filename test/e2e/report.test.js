@@ -816,7 +816,8 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
     await context.close()
   }
   const markdown = fs.readFileSync(path.join(path.dirname(report), 'results.md'), 'utf8')
-  assert.match(markdown, new RegExp('^# .*\n\n.* servers under wrk, .*, measured \\S+ on \\S+ at lab commit 31a8157\n\n' +
+  assert.match(markdown, new RegExp('^# .*\n\n.* servers under wrk, .*, measured \\S+ on \\S+ ' +
+    'at lab commit 31a8157\n\n' +
     '## The answer: what a request costs the server against C\n'))
   assert.match(markdown, /^## Keep-alive: median requests\/s/m)
   assert.ok(!markdown.includes('## Steady-state throughput'), 'no stdio tables')

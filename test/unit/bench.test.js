@@ -474,26 +474,51 @@ describe('a run cut short, and --resume', () => {
     assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
   })
 
-  test('--resume on another machine is refused, and the run is left as it was', async () => {
+  // a run stopped after two of its steps, its context as `edit` leaves it, and a last line
+  // cut short as a kill leaves it
+  async function stoppedRun (id, edit) {
     const out = tempDir()
-    const dir = path.join(out, 'moved')
-    const args = ['--only', 'c', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'moved']
+    const dir = path.join(out, id)
+    const args = ['--only', 'c', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1',
+      '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', id]
     const stopped = await runBench(args, { step: fakeStep({ stopAfter: 2 }) })
     assert.equal(stopped.status, 130, stopped.stderr + stopped.stdout)
     assert.match(stopped.stdout, /^writing \S+ on \S+-[0-9a-f]{8}( \(CPU family \d+ model \d+\))?: /m)
-    // as if the folder were carried to another VM: the one the run began on ran another kernel
     const contextFile = path.join(dir, 'context.json')
     const context = readJson(contextFile)
-    context.machine.kernel = `${context.machine.kernel}-another`
+    edit(context)
     fs.writeFileSync(contextFile, JSON.stringify(context))
+    fs.appendFileSync(path.join(dir, 'all.jsonl'), '{"phase":"startup","program":"c","bl')
+    return { dir, contextFile, context }
+  }
+
+  test('--resume on another machine is refused, and the run is left as it was', async () => {
+    // as if the folder were carried to another VM: the one the run began on ran another kernel,
+    // and (an older lab's context) did not record the CPU's family and model
+    const { dir, contextFile, context } = await stoppedRun('moved', context => {
+      context.machine.kernel = `${context.machine.kernel}-another`
+      delete context.machine.cpu
+    })
     const logBefore = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8')
     const resume = fakeStep()
     const resumed = await runBench(['--resume', dir], { step: resume })
     assert.equal(resumed.status, 2, resumed.stderr + resumed.stdout)
-    assert.match(resumed.stderr, /--resume \S+moved: the run began on \S+ and this machine is \S+ \(kernel differs\), so its figures would mix two machines; start a new run/)
+    assert.match(resumed.stderr, new RegExp('--resume \\S+moved: the run began on \\S+ and this machine is \\S+ ' +
+      '\\(kernel differs\\), so its figures would mix two machines; start a new run'))
     assert.deepEqual(resume.measured, [], 'nothing measured')
+    // refused before the lock and before the log's repair: the cut line is still there
     assert.equal(fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8'), logBefore)
     assert.deepEqual(readJson(contextFile), context)
+    assert.equal(fs.existsSync(path.join(dir, 'bench.lock')), false)
+  })
+
+  test('--resume of a run that records no machine goes on, and says it cannot tell', async () => {
+    const { dir } = await stoppedRun('unknown', context => { delete context.machine })
+    const resumed = await runBench(['--resume', dir], { step: fakeStep() })
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+    assert.match(resumed.stdout, new RegExp('^note: \\S+unknown records no machine, so whether it is ' +
+      'resumed on the one it began on cannot be told$', 'm'))
+    assert.match(resumed.stdout, /^resuming .*, 2 of 6 runs already done$/m)
   })
 })
 

@@ -42,7 +42,8 @@ rows.sort((a, b) => a.date.localeCompare(b.date))
 console.log('date (UTC)        family/model L2    MHz  kernel           machine key           run')
 console.log('                  the Zen 4 reference\'s machine?  stdio-n1\'s (Zen 3)?')
 for (const row of rows) {
-  console.log(`${row.date.padEnd(17)} ${row.model.padEnd(12)} ${String(row.l2).padEnd(5)} ${String(row.mhz).padEnd(4)} ` +
+  const facts = [row.date.padEnd(17), row.model.padEnd(12), String(row.l2).padEnd(5), String(row.mhz).padEnd(4)]
+  console.log(`${facts.join(' ')} ` +
     `${row.kernel.padEnd(16)} ${row.slug.padEnd(21)} ${row.file}`)
   console.log(`${' '.repeat(18)}${row.zen4.padEnd(31)} ${row.zen3}`)
 }
