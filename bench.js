@@ -75,7 +75,9 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
   const placement = given ?? checkedPlacement()
-  const machineNote = resumed ? refuseOtherMachine(began, machineFacts(placement.plan.cpus), runDir) : null
+  // read once: the refusal and the context must describe the same machine
+  const here = machineFacts(placement.plan.cpus)
+  const machineNote = resumed ? refuseOtherMachine(began, here, runDir) : null
   if (machineNote) console.log(`note: ${machineNote}`)
   lockRun(runDir, resumed)
   for (const skip of selection.skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
@@ -99,7 +101,8 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const driverPinned = given ? false : pinSelf(placement.plan)
   const cpuPlan = placement.plan
   const steps = plan(options, selection, { ptrace, bpf, perf }, cpuPlan)
-  // the CPUs the passes may use, as the plan found them before the bench pinned itself
+  // the machine read on the CPUs the passes may use, as the plan found them before the bench
+  // pinned itself
   const collected = {
     runId: path.basename(runDir),
     options,
@@ -109,7 +112,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
     perf,
     gcUnavailable,
     skipped,
-    cpus: cpuPlan.cpus
+    machine: here
   }
   const now = {
     ...collectContext(collected),

@@ -201,7 +201,8 @@ function withIdentity (facts) {
 // This machine as a context records it, on the CPUs the passes may use.
 const machineFacts = cpus => withIdentity(machine(cpus))
 
-function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavailable, skipped, cpus }) {
+// machine: machineFacts(cpus), read by the caller, which checks it before the run begins
+function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavailable, skipped, machine }) {
   return {
     runId,
     date: new Date().toISOString(),
@@ -212,7 +213,7 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
       node: process.version,
       pinnedVersions: process.env.LAB_PINNED_VERSIONS || null
     },
-    machine: machineFacts(cpus),
+    machine,
     runtimes: runtimeVersions(programs),
     compiler: quietly(compilerBuild),
     host: justHost(programs),
