@@ -103,6 +103,23 @@ function interleavedHalves (runs, value, pick) {
   return { a, b, movePercent: movePercent(a, b), runs: halves.map(half => half.length) }
 }
 
+// The cells a run measured but could not halve while others could (every run failed, or too
+// few were kept): they count against the run's own figure as against the two-run criterion,
+// so that a run that lost its worst cells does not read as steadier. Their names, [] where
+// no cell could be halved (the run had too few runs for any figure).
+function lostCells (cells, halved, name) {
+  return cells.some(halved) ? cells.filter(cell => !halved(cell)).map(name) : []
+}
+
+// The sentence that leads a run's own repeatability where it lost cells; null where none.
+function lostText (lost = []) {
+  if (lost.length === 0) return null
+  const cells = `${lost.length} ${lost.length === 1 ? 'cell' : 'cells'}`
+  return `This run lost ${cells} (every run failed, or too few were kept to halve: ${lost.join(', ')}), ` +
+    'and a lost cell counts against the goal: the run is not quotable, and what follows speaks for the ' +
+    'other cells only.'
+}
+
 // What a run says of its own repeatability, in a sentence; null without a figure. quotable:
 // the verdict the experiment's own figures already carry (percent within the goal).
 function ownText (what, percent, quotable, goalPercent = GOAL.percent) {
@@ -115,10 +132,11 @@ function ownText (what, percent, quotable, goalPercent = GOAL.percent) {
 // A run's own figure for the page's trust line (lib/report/markup.js trustLine): what a
 // second run would move nine of the answer's figures in ten by, against the goal; quotable as
 // for ownText.
-function ownTrust (what, percent, quotable, goalPercent = GOAL.percent) {
+function ownTrust (what, percent, quotable, goalPercent = GOAL.percent, lost = []) {
   if (percent === null || percent === undefined) return { quotable: false, moves: null, goal: null }
   return {
-    quotable,
+    quotable: quotable && lost.length === 0,
+    lost: lost.length,
     moves: `9 ${what} in 10 by up to ±${formatNumber(percent)}%`,
     goal: `±${goalPercent}%`
   }
@@ -166,6 +184,8 @@ module.exports = {
   pairByKey,
   missingClause,
   interleavedHalves,
+  lostCells,
+  lostText,
   ownText,
   criterionText,
   workText

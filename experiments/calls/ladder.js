@@ -31,6 +31,7 @@ const { SLICE_MS } = require('../stdio/cost')
 const { median, medianInterval, pairedRatio } = require('../../lib/stats')
 const { components } = require('../../lib/variance')
 const { runSteal } = require('../../lib/steal')
+const { lostCells } = require('../../lib/repeatability')
 const { pipelineForeign } = require('../../lib/foreign')
 const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('../stdio/measure')
 
@@ -398,7 +399,12 @@ function summariseLadder (records, context, headline) {
   for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
   const vsCMeaning = rows.some(row => row.pairing === 'slices') ? VS_C_PAIRED_MEANING : VS_C_MEANING
   const counts = context.options.ladder
-  return { meaning: MEANING, vsCMeaning, counts, pin: context.costPin ?? null, rows, halves: ladderHalves(rows) }
+  const halves = ladderHalves(rows)
+  // a rung the run measured and could not halve (its processes failed) counts against it
+  const halved = new Set(halves.map(cell => `${cell.variant} ${cell.rung}`))
+  const rungs = rows.flatMap(row => RUNGS.map(rung => `${row.variant} ${rung}`))
+  const halvesLost = lostCells(rungs, rung => halved.has(rung), rung => rung)
+  return { meaning: MEANING, vsCMeaning, counts, pin: context.costPin ?? null, rows, halves, halvesLost }
 }
 
 const VS_C_MEANING = 'each rung against C\'s, process by process of the same round (process p of every variant runs before process p + 1 of any, seconds apart): the median of the ratios and its interval, so that the machine\'s drift over the run moves neither side of a ratio'

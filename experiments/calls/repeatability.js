@@ -3,7 +3,7 @@
 // every other variant's as its ratio to C's, process by process of the same round (the
 // machine's drift between two runs moves C's rungs, and cancels in the ratios).
 const { formatNumber } = require('../../lib/report/format')
-const { EPSILON, nearestRank, criterion, pairByKey, missingClause } = require('../../lib/repeatability')
+const { EPSILON, nearestRank, criterion, pairByKey, missingClause, lostText } = require('../../lib/repeatability')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
 
@@ -37,6 +37,7 @@ function reachable (ladder) {
   const { processes, rounds } = ladder.counts ?? {}
   const rungs = (ladder.halves ?? []).map(cell => ({ ...cell, movePercent: cell.movePercent / Math.SQRT2 }))
   if (!processes || rungs.length === 0) return null
+  const lost = ladder.halvesLost ?? []
   const worst = rungs.reduce((a, b) => (b.movePercent > a.movePercent ? b : a))
   const processesNeeded = Math.ceil(processes * Math.max(1, (worst.movePercent / GOAL.percent) ** 2))
   return {
@@ -44,7 +45,8 @@ function reachable (ladder) {
     rounds,
     quotedPercent: nearestRank(rungs.map(entry => entry.movePercent), 0.9),
     worst: { ...worst, processesNeeded },
-    reachable: worst.movePercent <= GOAL.percent + EPSILON
+    reachable: worst.movePercent <= GOAL.percent + EPSILON && lost.length === 0,
+    lost
   }
 }
 
@@ -65,6 +67,10 @@ function reachableText (reach) {
   const where = `${worst.variant}'s ${worst.rung}`
   const foretold = 'foretold from this run\'s halves of processes'
   const most = `±${formatNumber(worst.movePercent)}%`
+  if (reach.lost?.length) {
+    return `${lostText(reach.lost)} A second run would move 9 of its rungs in 10 by up to ` +
+      `±${formatNumber(reach.quotedPercent)}% and ${where} by up to ${most} (${foretold}).`
+  }
   if (reach.reachable) {
     return `On this machine, today, a second run of ${reach.processes} processes would keep every rung within ` +
       `±${GOAL.percent}% (at most ${most}, ${where}; ${foretold}).`
@@ -81,6 +87,7 @@ function callsTrust (reach) {
   if (!reach) return null
   return {
     quotable: reach.reachable,
+    lost: reach.lost?.length ?? 0,
     moves: `every rung by up to ±${formatNumber(reach.worst.movePercent)}%`,
     goal: `±${GOAL.percent}%`
   }

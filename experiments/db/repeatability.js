@@ -6,7 +6,8 @@
 // runs. The machine's drift moves the CPU per request of every server of a round alike,
 // and their ratios not at all.
 const {
-  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, ownTrust, criterionText, workText
+  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, lostCells, lostText, ownText, ownTrust,
+  criterionText, workText
 } = require('../../lib/repeatability')
 
 // Calls of work are whole calls per query, or a share of one where queries share a
@@ -57,8 +58,13 @@ function dbRepeatability (dbA, dbB) {
 
 // The run's own: how far the halves of each cell's runs moved, the server's CPU against the
 // reference's, server CPU and all CPU per request, quoted at the goal's share of cells.
+// A cell it measured and could not halve (its runs failed) is lost, and keeps the run from
+// being quoted as repeating (lib/repeatability.js lostCells).
 function dbHalves (cells) {
-  const rows = cells.filter(cell => cell.halves?.vsReference || cell.halves?.cpu || cell.halves?.total).map(cell => ({ ...where(cell), vsReference: cell.halves.vsReference ?? null, cpu: cell.halves.cpu, total: cell.halves.total }))
+  const halved = cell => Boolean(cell.halves?.vsReference || cell.halves?.cpu || cell.halves?.total)
+  const lost = lostCells(cells, halved, cell => where(cell).name)
+  const rows = cells.filter(halved).map(cell =>
+    ({ ...where(cell), vsReference: cell.halves.vsReference ?? null, cpu: cell.halves.cpu, total: cell.halves.total }))
   const quoted = part => nearestRank(rows.filter(row => row[part]).map(row => row[part].movePercent), GOAL.share)
   const quotable = percent => percent !== null && withinGoal(percent)
   const vsReferenceQuotedPercent = quoted('vsReference')
@@ -72,7 +78,9 @@ function dbHalves (cells) {
     vsReferenceQuotable: quotable(vsReferenceQuotedPercent),
     cpuQuotable: quotable(cpuQuotedPercent),
     totalQuotable: quotable(totalQuotedPercent),
-    quotable: [vsReferenceQuotedPercent, cpuQuotedPercent, totalQuotedPercent].every(percent => percent === null || quotable(percent)) && cpuQuotedPercent !== null,
+    quotable: [vsReferenceQuotedPercent, cpuQuotedPercent, totalQuotedPercent]
+      .every(percent => percent === null || quotable(percent)) && cpuQuotedPercent !== null && lost.length === 0,
+    lost,
     cells: rows
   }
 }
@@ -80,6 +88,7 @@ function dbHalves (cells) {
 function dbOwnText (own) {
   if (!own) return null
   return [
+    lostText(own.lost),
     ownText('the server\'s CPU per request against the reference\'s', own.vsReferenceQuotedPercent,
       own.vsReferenceQuotable, own.goalPercent),
     ownText('the server\'s CPU per request', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),
@@ -90,7 +99,7 @@ function dbOwnText (own) {
 
 // The answer's trust line: its lead figure, each server's CPU against the reference's.
 const dbTrust = own =>
-  (own ? ownTrust('ratios', own.vsReferenceQuotedPercent, own.vsReferenceQuotable, own.goalPercent) : null)
+  (own ? ownTrust('ratios', own.vsReferenceQuotedPercent, own.vsReferenceQuotable, own.goalPercent, own.lost) : null)
 
 function dbCriterionText (result, labels) {
   if (!result) return null

@@ -3,7 +3,8 @@
 // server set the pace, and calls of work per request, between two runs and between the
 // halves of one (lib/repeatability.js).
 const {
-  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, ownTrust, criterionText, workText
+  GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, lostCells, lostText, ownText, ownTrust,
+  criterionText, workText
 } = require('../../lib/repeatability')
 
 // Calls of work per request are a whole number of calls each request takes, which two runs
@@ -31,8 +32,9 @@ function httpRepeatability (httpA, httpB) {
   const ratio = hasRatios(httpA) && hasRatios(httpB)
     ? criterion(compared.map(([x, y]) => ({ ...where(x ?? y), a: ratioOf(x), b: ratioOf(y) })))
     : null
-  // requests/s where no run that measured the cell was client-bound
-  const serverPaced = pairs.filter(pair => pair.every(cell => !cell || cell.clientBound === false))
+  // requests/s where no run that measured the cell was client-bound; a cell a run failed
+  // (clientBound null there) stays, and counts as missing
+  const serverPaced = pairs.filter(pair => pair.every(cell => cell?.clientBound !== true))
   const rateOf = cell => (cell?.requestsPerSecond?.median > 0 ? cell.requestsPerSecond.median : null)
   const rate = criterion(serverPaced.map(([x, y]) => ({ ...where(x ?? y), a: rateOf(x), b: rateOf(y) })))
   const traced = pairByKey(httpA?.syscalls, httpB?.syscalls, entry => `${entry.server}\t${entry.mode}`)
@@ -70,8 +72,12 @@ function httpRepeatability (httpA, httpB) {
 // Where the runs took turns with the reference's (placement interleaved), the halves of
 // each cell's ratios to it too: the page's answer. Then the ratio decides whether the run
 // can be quoted, and CPU per request, which moves with the machine's own speed, is said beside it.
+// A cell the run measured and could not halve (its runs failed) is lost, and keeps the run
+// from being quoted as repeating (lib/repeatability.js lostCells).
 function httpHalves (cells) {
-  const rows = cells.filter(cell => cell.halves?.cpu || cell.halves?.rate || cell.halves?.ratio).map(cell => ({
+  const halved = cell => Boolean(cell.halves?.cpu || cell.halves?.rate || cell.halves?.ratio)
+  const lost = lostCells(cells, halved, cell => `${cell.server} ${cell.mode} ${cell.connections} conn.`)
+  const rows = cells.filter(halved).map(cell => ({
     server: cell.server,
     mode: cell.mode,
     connections: cell.connections,
@@ -87,7 +93,7 @@ function httpHalves (cells) {
   const cpuQuotable = cpuQuotedPercent !== null && withinGoal(cpuQuotedPercent)
   const ratioQuotable = ratioQuotedPercent === null ? null : withinGoal(ratioQuotedPercent)
   const rateQuotable = rateQuotedPercent === null ? null : withinGoal(rateQuotedPercent)
-  const answerQuotable = ratioQuotable ?? cpuQuotable
+  const answerQuotable = (ratioQuotable ?? cpuQuotable) && lost.length === 0
   return {
     cpuQuotedPercent,
     ratioQuotedPercent,
@@ -97,6 +103,7 @@ function httpHalves (cells) {
     ratioQuotable,
     rateQuotable,
     quotable: answerQuotable && rateQuotable !== false,
+    lost,
     cells: rows
   }
 }
@@ -105,13 +112,14 @@ function httpHalves (cells) {
 function httpTrust (own) {
   if (!own) return null
   return own.ratioQuotedPercent !== null
-    ? ownTrust('ratios', own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent)
-    : ownTrust('figures', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent)
+    ? ownTrust('ratios', own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent, own.lost)
+    : ownTrust('figures', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent, own.lost)
 }
 
 function httpOwnText (own) {
   if (!own) return null
   return [
+    lostText(own.lost),
     ownText('the ratio of each server\'s CPU per request to c-epoll\'s (taken in turns)',
       own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent),
     ownText('CPU per request', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),

@@ -42,7 +42,7 @@ const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
-const { missingClause } = require('../../lib/repeatability')
+const { missingClause, lostText } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
 // How long each of two pipelines runs before the other takes its turn, under
@@ -346,16 +346,21 @@ const HALF_ROUNDS_MIN = 4
 const half = (rounds, parity) => [...rounds].filter(([run]) => run % 2 === parity).map(([, ns]) => ns)
 
 // rounds: by cell, its rounds and those that took turns with C (perRound)
+// A cell it could not halve where others could (failed, rejected, or too few rounds kept) is
+// lost, and keeps the run from being quoted (lib/repeatability.js lostCells).
 function ownRepeatability (cells, rounds) {
   const predictedMovePoints = []
+  const unhalved = []
   for (const cell of cells) {
     if (cell.program === BASELINE) continue
     const key = `${cell.program}\t${cell.blockSize}`
     const { mine, partner: pairs } = rounds.get(key)
     const base = pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`)?.mine
-    if (!base) continue
-    const [even, odd] = [0, 1].map(parity => [half(base, parity), half(mine, parity)])
-    if ([...even, ...odd].some(values => values.length < HALF_ROUNDS_MIN)) continue
+    const [even, odd] = [0, 1].map(parity => [half(base ?? new Map(), parity), half(mine, parity)])
+    if ([...even, ...odd].some(values => values.length < HALF_ROUNDS_MIN)) {
+      unhalved.push(`${cell.program} @ ${sizeName(cell.blockSize)}`)
+      continue
+    }
     // a paired half's share is the median of its pairs', as the cell's is
     const pairShares = parity => [...mine].filter(([run]) => run % 2 === parity && pairs.has(run))
       .map(([run, ns]) => pairs.get(run) / ns)
@@ -367,7 +372,14 @@ function ownRepeatability (cells, rounds) {
   }
   if (predictedMovePoints.length === 0) return null
   const quotedPoints = allButAllowance(predictedMovePoints.map(cell => cell.points))
-  return { predictedMovePoints, quotedPoints, goalPoints: GOAL.points, quotable: quotedPoints <= GOAL.points + EPSILON, cells: predictedMovePoints.length }
+  return {
+    predictedMovePoints,
+    quotedPoints,
+    goalPoints: GOAL.points,
+    quotable: quotedPoints <= GOAL.points + EPSILON && unhalved.length === 0,
+    cells: predictedMovePoints.length,
+    lost: unhalved
+  }
 }
 
 // The move that all cells but the goal's allowance stay within.
@@ -499,6 +511,10 @@ const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
 function ownRepeatabilityText (own) {
   if (!own) return null
   const basis = `the move a second run would make, foretold from this run's interleaved halves, in all but ${allowedAbove(own.cells)} of ${own.cells} cells`
+  if (own.lost?.length) {
+    const rest = `a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs`
+    return `${lostText(own.lost).slice(0, -1)}; there ${rest} (goal ±${own.goalPoints}; ${basis})`
+  }
   return own.quotable
     ? `On this machine, today, a share of C repeats within ±${boundText(own.quotedPoints)} points (${basis}; goal ±${own.goalPoints})`
     : `This machine was too noisy to quote: a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs (goal ±${own.goalPoints}; ${basis})`
@@ -510,6 +526,7 @@ function headlineTrust (own) {
   if (own.quotedPoints === null || own.quotedPoints === undefined) return { quotable: false, moves: null, goal: null }
   return {
     quotable: own.quotable,
+    lost: own.lost?.length ?? 0,
     moves: `all but ${allowedAbove(own.cells)} of ${own.cells} shares of C by up to ` +
       `±${boundText(own.quotedPoints)} points`,
     goal: `±${own.goalPoints} points`

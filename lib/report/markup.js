@@ -53,14 +53,19 @@ const shareHtml = interval => {
 // How far the page's answer can be trusted on the machine that measured it, in a line above
 // its chart: each set's own figure, what a second run would move the answer by, against the
 // goal. sets: the page's sets, each with its label in `set`; trustOf(set): its figure as
-// { quotable, moves, goal } ("9 ratios in 10 by up to ±4.6%", "±5%"), without moves for a
-// run too short to say, or null for a set with none.
+// { quotable, moves, goal, lost } ("9 ratios in 10 by up to ±4.6%", "±5%", the cells it lost),
+// without moves for a run too short to say, or null for a set with none.
 function trustLine (sets, trustOf, compare) {
   const shown = sets.map(entry => ({ set: entry.set, trust: trustOf(entry) })).filter(entry => entry.trust)
     .map(({ set, trust }) => ({ set, ...trust }))
   if (shown.length === 0) return ''
   const says = entry => {
     if (!entry.moves) return 'from too few runs to say how far it repeats'
+    if (entry.lost) {
+      const lost = `${entry.lost} of its cells failed or kept too few runs to halve, and a lost cell ` +
+        `counts against the goal; a second run would move the rest ${entry.moves} (goal ${entry.goal})`
+      return html`<strong>not quotable</strong>: ${lost}`
+    }
     const verdict = entry.quotable ? 'quotable' : 'too noisy to quote'
     return html`<strong>${verdict}</strong>: a second run would move ${entry.moves} (goal ${entry.goal})`
   }

@@ -82,6 +82,12 @@ test('the trust line: quotable or too noisy by the run\'s own figure, against it
     /quotable: a second run would move all but 2 of 69 shares of C by up to ±1.0 points \(goal ±2 points\)/)
   assert.match(line(headlineTrust({ ...own, quotable: false, quotedPoints: null })),
     /the answer is from too few runs to say how far it repeats\.$/)
+  // a run that lost a cell is not quotable, whatever the rest moved
+  assert.equal(line(ownTrust('ratios', 3, true, 5, ['bun /db 64 conn.'])),
+    'On the machine that measured it, the answer is not quotable: 1 of its cells failed or kept too few ' +
+    'runs to halve, and a lost cell counts against the goal; a second run would move the rest 9 ratios in 10 ' +
+    'by up to ±3% (goal ±5%).')
+  assert.match(line(headlineTrust({ ...own, quotable: false, lost: ['bun-ffi @ 256 B'] })), /not quotable: 1 of its cells failed/)
   // sets compared: each named, a set with no figure left out
   const figures = { a: ownTrust('ratios', 3, true), c: ownTrust('ratios', 7.5, false) }
   assert.equal(text(trustLine([{ set: 'a' }, { set: 'b' }, { set: 'c' }], entry => figures[entry.set] ?? null, true)),

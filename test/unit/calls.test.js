@@ -224,6 +224,16 @@ test('the ladder against C, process by process; where its variance lives; its ha
   assert.equal(reach.reachable, false)
   assert.equal(reach.worst.variant, 'c')
   assert.equal(reach.worst.processesNeeded, 12)
+  assert.deepEqual(reach.lost, [])
+  // bun's every process failed: its four rungs are lost, and the ladder is not quotable
+  const { reachableText, callsTrust } = require('../../experiments/calls/repeatability')
+  const steady = c.map(() => c[0])
+  const lost = calls.summariseLadder([...records('c', steady), ...records('node', steady), ...records('bun', [], 6)],
+    { options: { ladder: { processes: 6, rounds: 3 } } }, null)
+  assert.deepEqual(lost.halvesLost, calls.RUNGS.map(rung => `bun ${rung}`))
+  const lostReach = reachable(lost)
+  assert.deepEqual([lostReach.reachable, lostReach.lost.length, callsTrust(lostReach).lost], [false, 4, 4])
+  assert.match(reachableText(lostReach), /^This run lost 4 cells \(every run failed, or too few were kept to halve: bun noop, .*A second run would move 9 of its rungs in 10 by up to ±0%/)
 })
 
 test('a WASI variant\'s parts: C\'s syscall, its read path from its empty read less its no-op; sched_yield beside c-yield\'s', () => {

@@ -281,7 +281,13 @@ test('a run\'s own repeatability: each cell\'s share from its even and its odd r
   close(quiet.quotedPoints, (5 / 6 - 100 / 121) * 100 / Math.SQRT2, 'quoted')
   assert.equal(quiet.quotable, true)
   assert.match(ownRepeatabilityText(quiet), /^On this machine, today, a share of C repeats within ±0\.5 points/)
-  // 6 rounds are 3 a half, fewer than the 4 a half needs
+  // bun-ffi's every run failed: it is lost, and the run cannot be quoted, however still the rest
+  const lostRun = summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', [600, 605, 610, 605, 590, 605, 600, 605]),
+    ...rounds('bun-ffi', Array(8).fill(550), 256, { ok: false, quarterOk: false })],
+  { ...context, programs: [...context.programs, { name: 'bun-ffi', runtime: 'bun' }], options: { costRounds: 8 } }).repeatability
+  assert.deepEqual([lostRun.cells, lostRun.lost, lostRun.quotable], [1, ['bun-ffi @ 256 B'], false])
+  assert.match(ownRepeatabilityText(lostRun), /^This run lost 1 cell \(every run failed, or too few were kept to halve: bun-ffi @ 256 B\), and a lost cell counts against the goal: .*; there a share of C would move by up to ±0\.5 points/)
+  // 6 rounds are 3 a half, fewer than the 4 a half needs: no figure, and nothing lost
   assert.equal(summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS)], context).repeatability, null)
   assert.equal(ownRepeatabilityText(null), null)
 })

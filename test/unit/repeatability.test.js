@@ -241,6 +241,30 @@ test('an http run\'s own figure, taken in turns: the ratio\'s halves decide, CPU
   assert.match(repeatability.httpOwnText(own), /^On this machine, today, the ratio of each server's CPU per request to c-epoll's \(taken in turns\) repeats within ±3% .* This machine was too noisy to quote CPU per request \(±15%/)
   const noisy = repeatability.httpHalves([cell('bun', 1, 8)])
   assert.deepEqual([noisy.cpuQuotable, noisy.quotable], [true, false])
+  // a cell whose every run failed has no halves: lost, and the run is not quotable
+  const failed = { server: 'node-net', mode: 'keep-alive', connections: 16, clientBound: null, halves: null }
+  const lost = repeatability.httpHalves([cell('c-epoll', 1, null), cell('bun', 1, 2), failed])
+  assert.deepEqual([lost.ratioQuotable, lost.quotable, lost.lost], [true, false, ['node-net keep-alive 16 conn.']])
+  assert.match(repeatability.httpOwnText(lost), /^This run lost 1 cell \(every run failed, or too few were kept to halve: node-net keep-alive 16 conn\.\), and a lost cell counts against the goal: the run is not quotable, .* On this machine, today, the ratio/)
+  // a run too short to halve any cell loses none
+  assert.deepEqual(repeatability.httpHalves([{ ...failed, server: 'bun' }, failed]).lost, [])
+})
+
+test('a db run\'s own figure: a cell whose runs all failed is lost, and the run not quotable', () => {
+  const moved = percent => ({ movePercent: percent })
+  const fine = server => ({ server, endpoint: 'db', connections: 64, halves: { vsReference: moved(1), cpu: moved(2), total: moved(2) } })
+  const { dbHalves, dbOwnText } = require('../../experiments/db/repeatability')
+  const own = dbHalves([fine('c-libpq'), fine('node-pg'), { server: 'bun', endpoint: 'db', connections: 64, halves: null }])
+  assert.deepEqual([own.vsReferenceQuotable, own.quotable, own.lost], [true, false, ['bun /db 64 conn.']])
+  assert.match(dbOwnText(own), /^This run lost 1 cell \(every run failed, or too few were kept to halve: bun \/db 64 conn\.\)/)
+  assert.equal(dbHalves([fine('c-libpq'), fine('node-pg')]).quotable, true)
+})
+
+test('http, two runs: a cell one run failed stays in the requests/s criterion, missing there', () => {
+  const failed = { server: 'bun', mode: 'keep-alive', connections: 16, requestsPerSecond: null, cpuPerRequestUs: null, clientBound: null }
+  const a = { cells: [httpCell('c-epoll', 16, 100000, 6, false), httpCell('bun', 16, 80000, 10, false)], syscalls: [] }
+  const result = repeatability.httpRepeatability(a, { cells: [httpCell('c-epoll', 16, 100000, 6, false), failed], syscalls: [] })
+  assert.deepEqual([result.rate.total, result.rate.missing.map(cell => [cell.server, cell.in]), result.rate.met], [2, [['bun', ['b']]], false])
 })
 
 test('an http run\'s own figure: the medians of runs 0, 2 against 1, 3; requests/s only where the server set the pace', () => {
