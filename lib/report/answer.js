@@ -1,7 +1,7 @@
 'use strict'
 // The answer an experiment's page opens with: per group (an http mode, a db endpoint),
 // each server's figure against the reference's with its interval: a chart first, then one
-// short sentence per group (who is closest, who is farthest, and how sure) and a table. The experiment
+// short sentence per group (the lowest ratio, the highest, and how sure) and a table. The experiment
 // says what its groups and figures are; this file only lays them out.
 const { formatNumber, listJoin, escapeMarkdown: md, formatRange } = require('./format')
 const { html } = require('./markup')
@@ -17,7 +17,7 @@ const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelText
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),
 // entries: [{ name, interval: { estimate, low, high, level } | null, unquoted: reason | null,
 // native (C itself, another of the reference's kind: in the table and chart, but no
-// contender for closest or farthest) }] }].
+// contender for lowest or highest) }] }].
 // → { groups: [{ ...group, quoted (sorted by estimate), unquoted, sentence }], names }
 function answer (groups) {
   const shaped = groups.map(group => {
@@ -31,22 +31,24 @@ function answer (groups) {
   return { groups: shaped, names }
 }
 
-// "Keep-alive, 128 connections: just-epoll is closest to c-epoll's CPU per request, 1.05×
-// (1.01–1.09×, 87.5%); node-http farthest, 2.4× (...). Not quoted: deno (no steady state)."
+// "Keep-alive, 128 connections: just-epoll has the lowest ratio to c-epoll's CPU per request,
+// 1.05× (1.01–1.09×, 87.5%); node-http the highest, 2.4× (...). Not quoted: deno (no steady
+// state)." Lowest, not closest: a server cheaper than the reference (0.7×) is no nearer to it
+// than one at 1.01×.
 function sentence (group, quoted, unquoted) {
-  // quoted: the contenders, closest first
+  // quoted: the contenders, lowest first
   const reasons = unquoted.map(entry => `${entry.name} (${entry.unquoted})`)
   const skipped = unquoted.length ? ` Not quoted: ${listJoin(reasons)}.` : ''
   if (quoted.length === 0) return `${group.label}: no server measured against ${group.reference}.${skipped}`
-  const [closest] = quoted
-  const farthest = quoted.at(-1)
+  const [lowest] = quoted
+  const highest = quoted.at(-1)
   const sure = entry => `${times(entry.interval.estimate)}${span(entry.interval)}`
-  const last = quoted.length > 1 ? `; ${farthest.name} farthest, ${sure(farthest)}` : ''
+  const last = quoted.length > 1 ? `; ${highest.name} the highest, ${sure(highest)}` : ''
   // two servers whose intervals overlap cannot be told apart at their level
   const tied = quoted.length > 1 && overlaps(quoted[0].interval, quoted[1].interval)
   const tie = tied ? ` (${quoted[1].name}'s interval overlaps: the run cannot tell them apart)` : ''
-  const lead = `${closest.name} is closest to ${group.reference}'s ${group.figure}`
-  return `${group.label}: ${lead}, ${sure(closest)}${tie}${last}.${skipped}`
+  const lead = `${lowest.name} has the lowest ratio to ${group.reference}'s ${group.figure}`
+  return `${group.label}: ${lead}, ${sure(lowest)}${tie}${last}.${skipped}`
 }
 
 const overlaps = (a, b) => hasEnds(a) && hasEnds(b) && a.high >= b.low && b.high >= a.low

@@ -72,10 +72,15 @@ function formatInterval (interval) {
   return `${tenths(interval.low, Math.floor)}–${tenths(interval.high, Math.ceil)}%`
 }
 
-// A share with its interval, "98% (93–104%)"; "98%" where it has none (too few pairs).
+// A share beside an interval printed to a tenth, itself to a tenth, "68.5%": a whole percent
+// (68%) could fall outside its own interval (68.1–69.1%).
+const formatPercentTenth = ratio =>
+  (ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '–' : `${(ratio * 100).toFixed(1)}%`)
+
+// A share with its interval, "98.4% (93.2–104.1%)"; "98%" where it has none (too few pairs).
 function formatShare (interval) {
   if (![interval.low, interval.high].every(Number.isFinite)) return formatPercent(interval.estimate)
-  return `${formatPercent(interval.estimate)} (${formatInterval(interval)})`
+  return `${formatPercentTenth(interval.estimate)} (${formatInterval(interval)})`
 }
 
 // "1.9×" for ratios near one, "14×" once the difference is an order of magnitude.
@@ -164,6 +169,7 @@ module.exports = {
   formatPercent,
   formatInterval,
   formatShare,
+  formatPercentTenth,
   formatRatio,
   listJoin,
   roundsText,

@@ -2,7 +2,7 @@
 // The report page's markup, as every experiment's sections write it: safe-by-default
 // templating, and the pieces several sections share (a note of why something is
 // missing, the lead findings, the repeatability notes, the context section).
-const { escapeHtml, formatPercent, formatInterval, formatRange } = require('./format')
+const { escapeHtml, formatPercent, formatPercentTenth, formatInterval, formatRange } = require('./format')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -44,10 +44,9 @@ const figureWithInterval = (figure, interval) => html`${figure} <span class="int
 // A share (of C, of a reference) with its interval, as figureWithInterval sets it.
 const shareHtml = interval => {
   if (!interval) return ''
-  const figure = formatPercent(interval.estimate)
   return [interval.low, interval.high].every(Number.isFinite)
-    ? figureWithInterval(figure, `(${formatInterval(interval)})`)
-    : html`${figure}`
+    ? figureWithInterval(formatPercentTenth(interval.estimate), `(${formatInterval(interval)})`)
+    : html`${formatPercent(interval.estimate)}`
 }
 
 // How far the page's answer can be trusted on the machine that measured it, in a line above

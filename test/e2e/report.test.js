@@ -764,7 +764,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
       const at = server => cells.find(cell => cell.server === server && cell.mode === mode && cell.connections === 128).cpuPerRequestUs
       mainSeries(answer)[i].ys.forEach((y, j) => assert.ok(Math.abs(y - at(others[j]) / at('c-epoll')) < 1e-9, `${others[j]} ${mode}`))
     }
-    assert.match(await page.textContent('#answer'), /keep-alive, 128 connections, wrk apart: \S+ is closest to c-epoll's CPU per request, [\d.]+×; \S+ farthest, [\d.]+×\./)
+    assert.match(await page.textContent('#answer'), /keep-alive, 128 connections, wrk apart: \S+ has the lowest ratio to c-epoll's CPU per request, [\d.]+×; \S+ the highest, [\d.]+×\./)
     // every server, both axes and the legend within the chart's box
     const geometry = await answerGeometry(page)
     assert.deepEqual([geometry.hiddenLabels, geometry.axisTitleShown, geometry.legendShown], [[], true, true], JSON.stringify(geometry))
@@ -846,7 +846,7 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     assert.deepEqual(mainSeries(answer).map(series => series.name), endpoints.map(endpoint => `/${endpoint}, 64 connections`))
     const ratio = cells.find(cell => cell.server === 'just-pg-prepared-pipelined' && cell.endpoint === 'db').serverVsReference.estimate
     assert.equal(mainSeries(answer)[0].ys[answer.categories.indexOf('just-pg-prepared-pipelined')], ratio)
-    assert.match(await page.textContent('#answer'), /\/db, 64 connections: \S+ is closest to c-libpq-prepared-pipelined's server CPU per request, [\d.]+× \([\d.]+–[\d.]+×, [\d.]+%\)/)
+    assert.match(await page.textContent('#answer'), /\/db, 64 connections: \S+ has the lowest ratio to c-libpq-prepared-pipelined's server CPU per request, [\d.]+× \([\d.]+–[\d.]+×, [\d.]+%\)/)
     const geometry = await answerGeometry(page)
     assert.deepEqual([geometry.hiddenLabels, geometry.axisTitleShown, geometry.legendShown], [[], true, true], JSON.stringify(geometry))
     for (const [index, endpoint] of endpoints.entries()) {
@@ -979,7 +979,7 @@ test('report.html with --marginal figures and share intervals: a Marginal mode d
     assert.match(await page.textContent('table.summary[data-figure="marginal"]'), /Marginal throughput/)
     // the share of C over all runs: a row only for just-sync, the one program with an interval
     const shareRows = await page.locator('table.summary[data-figure="share"] tbody tr').allTextContents()
-    assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97% (90.0–104.0%)'])
+    assert.deepEqual(shareRows.map(row => row.replace(/\s+/g, ' ').trim()), ['just-sync 97.0% (90.0–104.0%)'])
     await assertAtAGlance(page, 'glance-marginal')
     assert.deepEqual(problems, [])
   } finally {

@@ -1,5 +1,5 @@
 'use strict'
-// The answer a page opens with (lib/report/answer.js): closest and farthest among the
+// The answer a page opens with (lib/report/answer.js): lowest and highest ratio among the
 // runtimes, how sure, what is not quoted, and the table, chart and text that follow.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
@@ -19,10 +19,10 @@ const group = {
   ]
 }
 
-test('the sentence: the closest and farthest runtime with their intervals, a tie said, C left out, the unquoted named', () => {
+test('the sentence: the lowest and highest ratio with their intervals, a tie said, C left out, the unquoted named', () => {
   const shaped = answer([group])
   assert.equal(shaped.groups[0].sentence,
-    'keep-alive, 128 connections: bun is closest to c-epoll\'s CPU per request, 1.3× (1.2–1.4×, 87.5%) (deno\'s interval overlaps: the run cannot tell them apart); node-http farthest, 2.4× (2.2–2.6×, 87.5%). Not quoted: node-net (no steady state).')
+    'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.3× (1.2–1.4×, 87.5%) (deno\'s interval overlaps: the run cannot tell them apart); node-http the highest, 2.4× (2.2–2.6×, 87.5%). Not quoted: node-net (no steady state).')
   // the table keeps C's other server and the unquoted, in the entries' order
   const md = answerMarkdown(shaped, { title: 'The answer', note: 'ratios' }).join('\n')
   assert.ok(md.includes('| c-blocking | 2.7× (2.6–2.9) |'))
@@ -40,7 +40,7 @@ test('the sentence: the closest and farthest runtime with their intervals, a tie
 
 test('one runtime, none, and an estimate without an interval', () => {
   const one = answer([{ ...group, entries: [{ name: 'bun', interval: { estimate: 1.3, low: null, high: null } }] }])
-  assert.equal(one.groups[0].sentence, 'keep-alive, 128 connections: bun is closest to c-epoll\'s CPU per request, 1.3×.')
+  assert.equal(one.groups[0].sentence, 'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.3×.')
   const none = answer([{ ...group, entries: [] }])
   assert.equal(none.groups[0].sentence, 'keep-alive, 128 connections: no server measured against c-epoll.')
 })

@@ -128,7 +128,7 @@ test('a share of C is printed only where this cell\'s halves and C\'s agree with
   assert.match(row('just-sync')[0], /\s\d+ 91%(≈)?$/)
   assert.match(row('node-sync')[0], /\s\d+ \(noisy\)$/)
   assert.match(row('node-sync')[1], /\snoisy$/, 'the share over all runs: its reason')
-  assert.match(row('just-sync')[1], /\s\d+%.*\(.*\)$/, 'the share over all runs with its interval')
+  assert.match(row('just-sync')[1], /\s\d+\.\d%.*\(.*\)$/, 'the share over all runs with its interval')
   assert.match(row('bun-ffi')[0], /\s\d+ \(too few runs\)$/)
   assert.ok(lines.includes('This machine was too noisy to quote the best run\'s steady-state MB/s (±7.69%, goal ±5%).'), lines.join('\n'))
   // results.md and the report's data: the same

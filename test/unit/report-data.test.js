@@ -39,8 +39,10 @@ test('block sizes read as the study wrote them', () => {
   assert.equal(formatRatio(1.1139), '1.11×')
   // an interval rounds outwards to a tenth, so a low end of 96.96% never prints as 97.0% nor
   // a high end of 99.03% as 100%; exact tenths stay put
-  assert.equal(formatShare({ estimate: 0.984, low: 0.9696, high: 0.9903 }), '98% (96.9–99.1%)')
-  assert.equal(formatShare({ estimate: 1, low: 0.97, high: 1.001 }), '100% (97.0–100.1%)')
+  assert.equal(formatShare({ estimate: 0.984, low: 0.9696, high: 0.9903 }), '98.4% (96.9–99.1%)')
+  // to a tenth, so that it never falls outside its own interval as a whole percent would
+  assert.equal(formatShare({ estimate: 0.6846, low: 0.6817, high: 0.69 }), '68.5% (68.1–69.0%)')
+  assert.equal(formatShare({ estimate: 1, low: 0.97, high: 1.001 }), '100.0% (97.0–100.1%)')
   // an interval's ends joined by a dash, or by "to" where an end has a sign a dash would join
   assert.equal(formatRange(569.4, 620.2), '569–620')
   assert.equal(formatRange(-151.2, -147.3), '-151 to -147')
@@ -175,7 +177,7 @@ test('the share of C over all runs: its own table (no row for C), three CSV colu
   assert.equal(data.summaries[0].shares, true)
   const md = renderMarkdown(data)
   const table = md.slice(md.indexOf('## Share of C over all runs'), md.indexOf('## Context'))
-  assert.match(table, /\| just-sync \| 96% \(91\.4–100\.6%\) \| {2}\| {2}\|/)
+  assert.match(table, /\| just-sync \| 96\.0% \(91\.4–100\.6%\) \| {2}\| {2}\|/)
   assert.ok(!/\| c \|/.test(table), 'C has no share of C: no row')
   assert.ok(!/\| deno-sync \|/.test(table), 'a program with no interval anywhere: no row')
   const csv = renderCsv(data).split('\r\n')
@@ -503,7 +505,7 @@ test('the terminal summary bench.js prints: a program per row, a size per column
   // each reader's runtime with its version beside it; a run from before kept only the runtime's name
   assert.match(all[2], /^program\s+runtime\s+256: ns\/read, over C, % of C\s+4K: ns\/read, over C, % of C\s+64K: ns\/read, over C, % of C$/)
   assert.deepEqual(all[3].trim().split(/\s{2,}/), ['c', 'native', '493', '1274', '10966'])
-  assert.equal(all[5].trim().split(/\s{2,}/)[2], '589, +87.1, 85% (79.0–98.2%)', 'bun-ffi at 256 B')
+  assert.equal(all[5].trim().split(/\s{2,}/)[2], '589, +87.1, 84.9% (79.0–98.2%)', 'bun-ffi at 256 B')
   const lines = all.slice(all.indexOf('', 1))
   assert.equal(lines[0], '')
   assert.match(lines[1], /^Best steady-state throughput, MB\/s, and % of C at the same block size \(≈ .*; ~ noisy, ! feeder-bound, \^ reader-waited, ° startup-dominated, \$ steal, \? some-runs-failed, # disturbed; \(noisy\) in place of a share of C .*\):$/)
