@@ -47,8 +47,11 @@ function drawReport (drawings) {
   const GROUP_FILLS = [0, 0.5, 0.75, 0.25, 0.62, 0.88]
   const groupFill = (base, group) => shade(base, GROUP_FILLS[Math.min(group, GROUP_FILLS.length - 1)])
   const groupColor = group => groupFill('#5b6475', group)
+  // a value: a number, a point's options, or [low, high] for a range series's bar
   const runtimePoints = (names, data, group = 0) => data.map((value, i) => {
-    const point = value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : { y: value }
+    const point = Array.isArray(value)
+      ? { low: value[0], high: value[1] }
+      : value !== null && typeof value === 'object' ? { ...value } : { y: value }
     const { color: hue, family } = look(names[i])
     // custom: what the page tests read back (lib/report/geometry.js)
     return { ...point, color: groupFill(hue, group), borderColor: hue, borderWidth: group ? 1 : 0, custom: { runtime: names[i], family, group } }

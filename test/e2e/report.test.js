@@ -1272,6 +1272,17 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
       assert.deepEqual(series.ys, cell.timeline.map(entry => entry[3]), series.name)
     }
     assert.ok(charts['chart-gc-pauses'].series.length >= 4)
+    // the kernel pass: one call's p10 to p90 drawn as a bar for every reader that has them
+    const ranges = await page.evaluate(() => Highcharts.charts
+      .filter(chart => chart?.renderTo.id.startsWith('chart-kernel-calls-'))
+      .map(chart => chart.series.find(series => series.name === 'p10 to p90').points
+        .map(point => ({ low: point.low, high: point.high, length: point.shapeArgs?.height ?? 0 }))))
+    assert.equal(ranges.length, 3, 'a chart per size')
+    for (const points of ranges) {
+      const ranged = points.filter(point => Number.isFinite(point.low))
+      assert.ok(ranged.length >= 10, `${ranged.length} readers with a range`)
+      for (const point of ranged) assert.ok(point.high > point.low && point.length > 0, JSON.stringify(point))
+    }
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
