@@ -14,7 +14,7 @@ const { select, recorded } = require('./select')
 const { PHASES, PROFILE_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
-const { summariseResults, summariseSyscalls, summariseGcResults } = require('./summary')
+const { summariseResults, summariseSyscalls, summariseGcResults, rejectedCells } = require('./summary')
 const { summariseProfile, profileBytes, PROFILE_WINDOW_S } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
 const { slopePerRead, windowSpan, pairFigures, costRunBytes } = require('./cost')
@@ -136,7 +136,8 @@ function derive (records, context, runDir) {
     'results.json': summariseResults(records, context),
     'syscalls.json': summariseSyscalls(records, context),
     'gc.json': summariseGcResults(records, context, runDir),
-    'profile.json': summariseProfile(dataPoints(records), { slopePerRead, windowSpan, pairFigures })
+    'profile.json': summariseProfile(dataPoints(records), { slopePerRead, windowSpan, pairFigures },
+      rejectedCells(dataPoints(records)))
   }
 }
 

@@ -90,14 +90,19 @@ const cpuPerRead = record => record.phase === PHASES.kernel
 // the median of its rounds with the interval of that median (lib/stats.js), the rest of its
 // CPU per read, and how it stands against C's kernel time at the size. And what the probes
 // cost C per read (traced against untraced, round by round).
-function summariseKernel (records, headline) {
-  const traced = records.filter(record => record.phase === PHASES.kernel && record.ok)
+// rejected: the cells whose reader was caught reading otherwise than it says, or whose fast
+// path was not taken (summary.js rejectedCells), by cell: left out with their reason, as the
+// headline fails them, so that no figure of this pass stands for a reader that failed.
+function summariseKernel (records, headline, rejected = new Map()) {
+  const key = record => `${record.program}\t${record.blockSize}`
+  const traced = records.filter(record => record.phase === PHASES.kernel && record.ok && !rejected.has(key(record)))
   if (!records.some(record => record.phase === PHASES.kernel)) return null
+  const left = [...new Map(records.filter(record => record.phase === PHASES.kernel && rejected.has(key(record)))
+    .map(record => [key(record), { program: record.program, blockSize: record.blockSize, reason: rejected.get(key(record)) }])).values()]
   const cells = new Map()
   for (const record of traced) {
-    const key = `${record.program}\t${record.blockSize}`
-    if (!cells.has(key)) cells.set(key, { program: record.program, blockSize: record.blockSize, runs: [] })
-    cells.get(key).runs.push(record)
+    if (!cells.has(key(record))) cells.set(key(record), { program: record.program, blockSize: record.blockSize, runs: [] })
+    cells.get(key(record)).runs.push(record)
   }
   const kernelOf = runs => runs.map(run => run.kernel.kernelPerReadNs)
   const out = []
@@ -136,7 +141,8 @@ function summariseKernel (records, headline) {
     pin: traced[0]?.pin ?? null,
     cells: out.sort(inHeadlineOrder(headline)),
     tracerCost: tracerCost(records),
-    failures: records.filter(record => KERNEL_PHASES.includes(record.phase) && !record.ok).length
+    failures: records.filter(record => KERNEL_PHASES.includes(record.phase) && !record.ok).length,
+    rejected: left
   }
 }
 

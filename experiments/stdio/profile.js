@@ -350,7 +350,9 @@ function topOf (lists) {
 // perf's samples stand for, for the profiler's cost and how much of the CPU the samples saw;
 // the frames behind each bucket, the flame graph's tree in ns per read (C's beside it as
 // a differential one), and the perf script texts it came from.
-function summariseProfile (records, tools) {
+// rejected: as the kernel pass's (kernel.js summariseKernel): a cell whose reader failed the
+// lab's checks is a failed cell here too, with the reason, never buckets.
+function summariseProfile (records, tools, rejected = new Map()) {
   const profiled = records.filter(entry => entry.phase === PHASES.profile)
   const cellKeys = [...new Set(profiled.map(entry => `${entry.program}\t${entry.blockSize}`))]
   // C's CPU per read in every reader's turns, the pace the paired rounds are set at
@@ -362,16 +364,17 @@ function summariseProfile (records, tools) {
     const all = mine.map(record => roundOf(record, records, tools, cPace))
     const rounds = all.filter(round => !round.failure)
     const failures = all.filter(round => round.failure)
+    const refused = rejected.get(key) ?? null
     const cell = {
       program: mine[0].program,
       blockSize: mine[0].blockSize,
-      ok: rounds.length > 0,
-      failure: rounds.length ? null : failures[0].failure,
+      ok: rounds.length > 0 && refused === null,
+      failure: refused ?? (rounds.length ? null : failures[0].failure),
       failedRounds: failures.map(round => ({ run: round.run, failure: round.failure })),
       rounds: rounds.length,
       traceFiles: rounds.map(round => round.traceFile).filter(Boolean)
     }
-    if (rounds.length === 0) return cell
+    if (!cell.ok) return cell
     const figure = values => {
       const present = values.filter(Number.isFinite)
       if (present.length === 0) return { ns: null, interval: null }

@@ -75,10 +75,17 @@ function kernelData (sets) {
         medians: bySize(size).map(cell => cell.percentiles.p50),
         p99: bySize(size).map(cell => cell.percentiles.p99)
       })),
-      level: kernel.cells.map(cell => cell.kernelNs.interval?.level).find(Boolean) ?? null
+      level: kernel.cells.map(cell => cell.kernelNs.interval?.level).find(Boolean) ?? null,
+      rejected: kernel.rejected ?? []
     }
   })
 }
+
+// The cells left out because their reader failed the lab's checks, in a sentence, or ''.
+const rejectedText = entry => (entry.rejected.length
+  ? `Left out, as the headline fails them: ${entry.rejected.map(cell =>
+    `${cell.program} at ${sizeName(cell.blockSize)} (${cell.reason})`).join('; ')}.`
+  : '')
 
 const levelOf = entry => (entry.level ? levelText(entry.level) : 'no level (too few rounds)')
 const intervalNote = entry => `Intervals: the median's, at ${levelOf(entry)}` +
@@ -106,6 +113,7 @@ function kernelMarkdown (data) {
     if (data.kernel.length > 1) out.push(`### ${entry.set}`, '')
     out.push(markdownTable(HEADERS, entry.rows.map(cellsOf), ['l', ...HEADERS.slice(1).map(() => 'r')]))
     out.push('', `${intervalNote(entry)}.`, '', tracerCostText(entry.tracerCost), '')
+    if (entry.rejected.length) out.push(rejectedText(entry), '')
   }
   return out
 }
@@ -146,7 +154,8 @@ function kernelSection (data) {
           <div class="chart" id="chart-kernel-calls-${index}-${chart.size}"></div>
         </div>
         ${table(entry.rows.filter(row => row.blockSize === chart.size))}`)}
-      <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>`)}
+      <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>
+      ${entry.rejected.length ? html`<p class="why">${rejectedText(entry)}</p>` : ''}`)}
   </section>`
 }
 

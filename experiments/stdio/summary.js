@@ -308,7 +308,7 @@ function summariseResults (logged, context) {
     fastPaths,
     // how much of each reader's CPU per read is read(2)'s, from the kernel (./kernel.js);
     // null for runs without the pass
-    kernel: summariseKernel(records, headline),
+    kernel: summariseKernel(records, headline, rejected),
     feeder: context.options.feeder,
     runsPerCell: context.options.runs,
     throughputUnit: 'MB/s (10^6 bytes per second)',
@@ -496,4 +496,4 @@ function summariseGcResults (records, context, runDir) {
   return { unavailable: context.gcUnavailable, cells }
 }
 
-module.exports = { summariseResults, summariseSyscalls, summariseGcResults, chunkSizes, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS, STEAL_SHARE }
+module.exports = { rejectedCells, summariseResults, summariseSyscalls, summariseGcResults, chunkSizes, NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, WARM_QUARTER_READS, STEAL_SHARE }

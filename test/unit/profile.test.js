@@ -478,4 +478,9 @@ test('paced by C: each round\'s CPU per read against C\'s in its turns, at C\'s 
   assert.equal(nodeCell.ownNs, 1000, 'as measured: 800 and 1200')
   assert.equal(nodeCell.profilerCostNs, 300, 'perf\'s cost against the runs as measured')
   assert.ok(Math.abs(nodeCell.buckets.binding.ns - node.buckets.binding.share * 1000) < 1e-9)
+  // a reader the lab rejected is a failed cell, with the reason, and no buckets
+  const refused = summariseProfile(records, tools, new Map([[`${nodeCell.program}\t${nodeCell.blockSize}`, 'its fast path was not taken']]))
+  const refusedNode = refused.cells.find(cell => cell.program === nodeCell.program)
+  assert.deepEqual([refusedNode.ok, refusedNode.failure, refusedNode.buckets], [false, 'its fast path was not taken', undefined])
+  assert.equal(refused.cells.find(cell => cell.program === cCell.program).ok, true)
 })

@@ -158,6 +158,11 @@ test('the split: the median of rounds, the rest of the headline\'s CPU per read,
   // the probes' cost on C: traced (600 + run) against untraced 400, round by round
   assert.deepEqual(kernel.tracerCost.map(cost => [cost.blockSize, cost.pairs, cost.addedNs.estimate]), [[256, 6, 202.5]])
   assert.equal(summariseKernel([], headline), null)
+  // a reader the lab rejected (its fast path not taken) is left out with its reason
+  const refused = summariseKernel(records, headline, new Map([['node-sync\t256', 'its fast path was not taken']]))
+  assert.deepEqual(refused.cells.map(cell => cell.program), ['c'])
+  assert.deepEqual(refused.rejected, [{ program: 'node-sync', blockSize: 256, reason: 'its fast path was not taken' }])
+  assert.deepEqual(kernel.rejected, [])
 })
 
 test('the kernel pass plans rounds of every honouring reader at the cost sizes, C untraced beside', () => {
