@@ -11,6 +11,10 @@ const HTML_TYPE = /^text\/html;\s*charset=utf-8$/i
 // or draws from a narrow range, fails; 32 draws of 10,000 repeat at most a few.
 const RANDOM_DRAWS = 32
 const DISTINCT_IDS = 24
+// Within one /queries answer of 20 rows or more, at least this share distinct: a server that
+// ran one query and repeated its row would look 20 times cheaper. 20 draws of 10,000 repeat
+// one id in 2% of answers; 500 draws repeat about 12.
+const DISTINCT_SHARE = 0.75
 
 // The endpoints of a run: name, path and what a right answer holds.
 const ENDPOINTS = {
@@ -62,6 +66,10 @@ function answerCheck ({ type, rows, html }, world, seen) {
       const problem = rowProblem(row, world)
       if (problem) return `${what}: ${problem}`
       seen.push(row.id)
+    }
+    const distinct = new Set(list.map(row => row.id)).size
+    if (rows !== null && rows >= 20 && distinct < Math.ceil(DISTINCT_SHARE * rows)) {
+      return `${what} holds only ${distinct} distinct ids in its ${rows} rows: each row must come from a query of its own, its id random in 1..${WORLD_ROWS}`
     }
     return null
   }

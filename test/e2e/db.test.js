@@ -130,6 +130,7 @@ test('the checks: a right server passes; each wrong answer fails with what diffe
     count: /^GET \/queries\?q=20: answer 1 has 19 rows, not 20 rows$/,
     type: /^GET \/db: answer \d+ has Content-Type "text\/plain", not application\/json$/,
     fixed: /^GET \/db: 32 answers drew only 1 distinct ids: the ids must be random in 1\.\.10000$/,
+    repeated: /^GET \/queries\?q=20: answer 1 holds only 1 distinct ids in its 20 rows: each row must come from a query of its own/,
     status: /^GET \/db: answer \d+ has status 500, not 200$/,
     exit: /^GET \/fortunes: .*(closed|socket error)/
   }
