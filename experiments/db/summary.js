@@ -7,7 +7,7 @@
 const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
-const { pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS } = require('../http/summary')
+const { pairCalls, kernelPerRequest, latencyRuns, wrkLatency, LATENCY_WORDS } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
@@ -231,7 +231,7 @@ function dbCell (server, endpoint, connections, runs) {
     beforeSteady: all.length - ok.length,
     rates,
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
-    latencyUs: ok.length ? { p50: at(ok.map(run => run.wrk.latencyUs.p50)), p99: at(ok.map(run => run.wrk.latencyUs.p99)), max: Math.max(...ok.map(run => run.wrk.latencyUs.max)) } : null,
+    latencyUs: wrkLatency(ok),
     // each run's server CPU per request, for the intervals against other cells, by round
     rounds: ok.map(run => run.run),
     serverCpu: perRequest(run => run.server.cpuNs),

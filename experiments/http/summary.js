@@ -187,14 +187,22 @@ function against (cell, reference, value, inRounds) {
   return pairedRatio(pairs.map(value), pairs.map(run => value(byRound.get(when(run)))))
 }
 
+// wrk's latency over a cell's kept runs: the medians of their p50s and p99s, the longest. A
+// run stopped in turns has the stops in its latency: none is quoted from it. Null without
+// a run timed alone.
+function wrkLatency (kept) {
+  const alone = kept.filter(run => !run.partner)
+  if (alone.length === 0) return null
+  const of = field => alone.map(run => run.wrk.latencyUs[field])
+  return { p50: median(of('p50')), p99: median(of('p99')), max: Math.max(...of('max')) }
+}
+
 function httpCell (server, mode, connections, runs, classes, placement) {
   const ok = runs.filter(run => run.ok)
   const kept = steadyRuns(ok, classes, { processOf, roundOf })
   const rates = kept.map(rateOf)
   const at = values => (values.length ? median(values) : null)
   const shares = kept.map(run => run.server.cpuNs / (run.runningNs ?? run.wallNs))
-  // a run stopped in turns has the stops in its latency: none is quoted from it
-  const timedAlone = kept.filter(run => !run.partner)
   const byProcess = [...new Set(kept.map(processOf))].map(process => kept.filter(run => processOf(run) === process))
   const steadiness = cellSteadiness(classes)
   const cell = {
@@ -208,7 +216,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     processes: byProcess.length,
     rates,
     requestsPerSecond: rates.length ? { best: Math.max(...rates), median: median(rates), min: Math.min(...rates), max: Math.max(...rates) } : null,
-    latencyUs: timedAlone.length ? { p50: at(timedAlone.map(run => run.wrk.latencyUs.p50)), p99: at(timedAlone.map(run => run.wrk.latencyUs.p99)), max: Math.max(...timedAlone.map(run => run.wrk.latencyUs.max)) } : null,
+    latencyUs: wrkLatency(kept),
     cpuPerRequestUs: at(kept.map(cpuOf)),
     userShare: userShareOfRuns(kept.map(run => run.server)),
     serverCpuShare: at(shares),
@@ -433,5 +441,5 @@ function syscallFloors (syscalls) {
 }
 
 module.exports = {
-  summariseHttp, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS, REFERENCE
+  summariseHttp, wrkLatency, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS, REFERENCE
 }

@@ -222,6 +222,8 @@ test('a run in turns with the reference: each run against the reference\'s load 
   // wrk's 50 ms of CPU were both loads': two thirds of it to this one, over its 5,000
   close(cell.cpuPerRequestUs.wrk, 50e6 * (2 / 3) / 5000 / 1000)
   assert.equal(cell.keptRuns, undefined, 'the runs behind the halves stay out of results.json')
+  // a run stopped in turns has the stops in its latency: none quoted, as in http
+  assert.equal(cell.latencyUs, null)
 })
 
 test('where the server\'s CPU went: its utime and stime pooled over its runs, in tables, page and CSV', () => {
