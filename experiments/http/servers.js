@@ -14,7 +14,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
 const { findOnPath, runtimes } = require('../../lib/runtimes')
-const { childrenOf } = require('../../lib/procfs')
+const { childrenOf, descendantsOf } = require('../../lib/procfs')
 const { ROOT } = require('../../lib/paths')
 
 const BODY = 'Hello, World!'
@@ -221,12 +221,17 @@ async function stopServer (child, exited, traced, server) {
 }
 
 // A traced server is signalled itself: strace follows its tracee out, but strace killed
-// leaves its tracee running, so SIGKILL goes to both, the server first.
+// leaves its tracee running, so SIGKILL goes to both, the server first. SIGKILL, for a
+// server that hung or failed, goes to every process under it too (nginx's workers outlive
+// their master killed), found before any is killed: once orphaned, they are no one's.
 function signalServer (child, traced, signal) {
   const tracee = traced ? childPid(child.pid) : null
-  try {
-    if (tracee) process.kill(tracee, signal)
-  } catch {} // it has just exited
+  const targets = signal === 'SIGKILL' ? new Set([tracee, ...descendantsOf(child.pid)]) : [tracee]
+  for (const pid of targets) {
+    try {
+      if (pid) process.kill(pid, signal)
+    } catch {} // it has just exited
+  }
   if (!tracee || signal === 'SIGKILL') child.kill(signal)
 }
 

@@ -153,3 +153,16 @@ test('a server that ignores SIGTERM is killed, and its stop says it was not clea
   const stopped = await started.stop()
   assert.deepEqual(stopped, { code: null, signal: 'SIGKILL', clean: false })
 })
+
+test('a server killed takes every process under it along: no worker is left running', { timeout: 20000 }, async () => {
+  const port = await http.freePort()
+  const started = await http.startServer(broken('worker-ignores-sigterm'), { port })
+  const worker = Number(/worker (\d+)/.exec(started.output().stdout)[1])
+  assert.doesNotThrow(() => process.kill(worker, 0), 'the worker runs')
+  assert.equal((await started.stop()).signal, 'SIGKILL')
+  const gone = () => { try { process.kill(worker, 0); return false } catch { return true } }
+  for (let tries = 0; tries < 40 && !gone(); tries++) await new Promise(resolve => setTimeout(resolve, 50))
+  const outlived = !gone()
+  if (outlived) process.kill(worker, 'SIGKILL')
+  assert.ok(!outlived, `worker ${worker} outlived its server`)
+})
