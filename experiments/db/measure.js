@@ -307,7 +307,10 @@ function dbSession (options, interrupted = () => false) {
     running.delete(key)
     if (server) await stopProcess(server)
   }
-  const usable = server => server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive()
+  // a process that failed a run stays failed (failRun); one that failed its start is given
+  // SERVER_STARTS; a running one is usable while its database is the one up
+  const usable = server => server.failedRun ||
+    (server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive())
   const serverFor = async (step, note = () => {}) => {
     for (const other of [...running.values()]) if (other.generation !== generationOf(step)) await stopServer(other.key)
     // every server of the generation started, checked and warmed up before its rounds
@@ -372,7 +375,15 @@ function dbSession (options, interrupted = () => false) {
     backendsOf: step => databases.claim(processOf(step)),
     ensureDatabase: pin => databases.ensure(pin),
     get database () { return databases.current },
-    closeServer: step => stopServer(processOf(step)),
+    // a process whose run failed is stopped, and its remaining runs fail with its reason, as
+    // http's do (experiments/http/measure.js): a process started again after a crash would
+    // carry on its cell's sequence as if it were the one the sequence began with
+    failRun: async (step, failure) => {
+      const server = running.get(processOf(step))
+      if (!server) return
+      await stopProcess(server)
+      Object.assign(server, { failure: `it failed a run before this one: ${failure}`, failedRun: true })
+    },
     close: async () => {
       for (const key of [...running.keys()]) await stopServer(key)
       await databases.close()
@@ -461,7 +472,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
       seconds: load.seconds
     })
     : null
-  if (partnerFailure) await session.closeServer(partnerStep)
+  if (partnerFailure) await session.failRun(partnerStep, partnerFailure)
   const served = { wrk, output, exited, unannouncedClose: false, connections: step.connections, seconds: load.seconds }
   let serverFailure = wrkFailure(served) ??
     (partnerFailure ? `${REFERENCE}, which ran beside it: ${partnerFailure}` : null)
@@ -471,7 +482,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   // the tracer's own problem fails this run, not the process, whose later runs (the latency
   // pass's, the strace pass's) are as good as they were
   const failure = serverFailure ?? kernel?.problem ?? null
-  if (serverFailure) await session.closeServer(step)
+  if (serverFailure) await session.failRun(step, serverFailure)
   // a connection the server reopened during the run is its own, not the next server's
   else session.backendsOf(step)
   const serverCpu = before.server && after.server ? cpuBetween(before.server, after.server) : null
@@ -565,7 +576,7 @@ async function measureLatency (step, options, session, note) {
       mode: MODE,
       tracedApart: processTrace(step, LATENCY_PHASE).apart
     },
-    failRun: () => session.closeServer(step)
+    failRun: failure => session.failRun(step, failure)
   })
   // a connection the server reopened during the run is its own, not the next server's
   if (record.ok) session.backendsOf(step)
@@ -630,8 +641,9 @@ async function measureStrace (step, options, session, runDir) {
   if (server.failure) return record(server.failure)
   const backends = session.backendsOf(step)
   if (backends.length === 0) {
-    await session.closeServer(step)
-    return record('the server has no database backend: it opened no connection')
+    const failure = 'the server has no database backend: it opened no connection'
+    await session.failRun(step, failure)
+    return record(failure)
   }
   const timeoutMs = options.timeoutSeconds * 1000
   const targets = [
@@ -649,7 +661,7 @@ async function measureStrace (step, options, session, runDir) {
   const answered = async () => (await sendRequests(server.port, load)).problem
   const { tracerFailure, workFailure } = await straceDuring(targets, answered, { timeoutMs })
   const serverFailure = workFailure ?? (server.started.exited() ? 'the server exited during the strace run' : null)
-  if (serverFailure) await session.closeServer(step)
+  if (serverFailure) await session.failRun(step, serverFailure)
   if (serverFailure || tracerFailure) return record(serverFailure ?? tracerFailure)
   try {
     const read = file => {

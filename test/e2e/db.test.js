@@ -170,6 +170,10 @@ test('a database that dies mid-run: the cells fail with its reason, the next ser
     const third = await measureStep(step(other, 0), options, session, runDir)
     assert.equal(third.record.ok, true, third.record.failure)
     assert.notEqual(session.database.folder, folder, 'a new cluster')
+    // the process whose run failed is not started again: its remaining runs fail with its reason
+    const fourth = await measureStep(step(server, 2), options, session, runDir)
+    assert.equal(fourth.record.ok, false)
+    assert.match(fourth.record.failure, /^it failed a run before this one: (PostgreSQL exited|.*server exited|.*database)/i)
   } finally {
     await session.close()
   }
