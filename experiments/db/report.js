@@ -19,7 +19,7 @@ const { levelsText } = require('../../lib/stats')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
-const { callSeries, formatCallsPerRequest, v8FlagsRow } = require('../http/report')
+const { callSeries, formatCallsPerRequest, v8FlagsRow, requestsText } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
 // The page's answer: per set and endpoint, at the most connections, each server's CPU per
@@ -195,7 +195,7 @@ function dbSection (data) {
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num wraps">${!cell
         ? ''
-        : !cell.requestsPerSecond ? 'failed' : formatNumber(Math.round(cell.requestsPerSecond.median))}${
+        : !cell.requestsPerSecond ? 'failed' : requestsText(cell)}${
         cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
       ${PARTS.map(([part]) => partCell(row.cell, part))}
       <td class="num wraps">${row.cell?.serverVsReference
@@ -246,7 +246,7 @@ function dbTables (entry) {
       'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
-      ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${formatNumber(Math.round(cell.requestsPerSecond.median))}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
+      ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
       row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
       callsText(row.syscalls?.self),

@@ -60,6 +60,13 @@ function httpAnswer (sets) {
 // An http server's syscalls per request as its calls of work plus its upkeep (waits,
 // failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
 // timing, not a count.
+// A cell's requests/s as a table shows it: the median of its runs, or, where a server
+// process reached no steady state (unsteady), the range of its runs, which no one number
+// stands for.
+const requestsText = cell => (cell.unsteady
+  ? `${formatNumber(Math.round(cell.requestsPerSecond.min))}–${formatNumber(Math.round(cell.requestsPerSecond.max))}`
+  : formatNumber(Math.round(cell.requestsPerSecond.median)))
+
 function formatCallsPerRequest ({ work, upkeep }) {
   return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
 }
@@ -168,14 +175,14 @@ function httpSection (data) {
   const rate = cell => {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
-    const share = cell.vsReference ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
+    const share = cell.vsReference && !cell.unsteady ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
     const title = cell.userShare ? html` title="${userShareTitle(cell.userShare)}"` : ''
     const cpuText = cell.cpuPerRequestUs !== null
       ? withUserShare(`${formatNumber(cell.cpuPerRequestUs)} µs CPU`, cell.userShare)
       : null
     const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
-    return html`${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+    return html`${requestsText(cell)}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
@@ -238,8 +245,8 @@ function httpTables (entry) {
       ...row.cells.map(cell => {
         if (!cell) return ''
         if (!cell.requestsPerSecond) return 'FAILED'
-        const share = cell.vsReference ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
-        return `${formatNumber(Math.round(cell.requestsPerSecond.median))}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
+        const share = cell.vsReference && !cell.unsteady ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
+        return `${requestsText(cell)}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
       }),
       row.cells[busiest]?.cpuPerRequestUs != null
         ? withUserShare(formatNumber(row.cells[busiest].cpuPerRequestUs), row.cells[busiest].userShare)
@@ -428,6 +435,7 @@ const agreement = () => []
 
 module.exports = {
   callSeries,
+  requestsText,
   formatCallsPerRequest,
   shape,
   contextRows,

@@ -698,3 +698,16 @@ test('sharedLoad: servers taking turns run the longest of their loads; none warm
   assert.deepEqual(sharedLoad({ seconds: 1 }, 128, [fast, null]), { seconds: 1, timeoutSeconds: 2 })
   assert.equal(sharedLoad({ seconds: 1 }, 128, [{ warmupRates: [] }, null]), null)
 })
+
+test('an unsteady cell is never quoted as one number: its range in the tables, left out of the finding', () => {
+  const { findings } = require('../../experiments/http/findings')
+  const { requestsText } = require('../../experiments/http/report')
+  const cell = (server, median, unsteady) => ({
+    server, mode: 'keep-alive', connections: 128, requestsPerSecond: { median, min: median * 0.8, max: median * 1.1 }, unsteady
+  })
+  const cells = [cell('c-epoll', 100000, false), cell('bun', 90000, false), cell('deno', 20000, true)]
+  const texts = findings([{ label: 'a', results: { http: { modes: ['keep-alive'], reference: 'c-epoll', cells, floors: {}, syscalls: [] } } }])
+    .map(finding => finding.text)
+  assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median); the most of the others, bun, 90% of it.')
+  assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
+})
