@@ -48,7 +48,11 @@ test('a fleet of two targets: one measured and merged, one unreachable, a failin
   const before = fs.readdirSync(os.tmpdir())
     .filter(name => name.startsWith('syscall-lab-fleet-'))
   try {
-    const result = playbook(dir, [TINY.join(' '), '--experiment calls --bogus'])
+    // the third bench measures, but its 256 B cell cannot finish 4 GiB in a second: bench.js
+    // exits 1, and the run is fetched with its failure in it
+    const timesOut = '--only c --sizes 256,65536 --runs 1 --warmup 0 --no-strace --no-gc --no-kernel ' +
+      '--no-profile --no-cost --mib 4096 --timeout 1'
+    const result = playbook(dir, [TINY.join(' '), '--experiment calls --bogus', timesOut])
     assert.equal(result.status, 0, result.stdout + result.stderr)
     const fleet = path.join(dir, 'fleet', 'f1')
     // this machine's stdio run, fetched whole
@@ -64,6 +68,10 @@ test('a fleet of two targets: one measured and merged, one unreachable, a failin
     const failed = JSON.parse(fs.readFileSync(failedFile, 'utf8'))
     assert.deepEqual([failed.target, failed.experiment], ['here', 'calls'])
     assert.match(failed.reason, /unknown option --bogus/)
+    // a bench with a failed cell is a measured run, fetched whole, its failure in the report
+    const partial = path.join(fleet, 'here', 'here-2-stdio')
+    assert.ok(fs.existsSync(path.join(partial, 'results.json')), 'the run whose cell failed, fetched')
+    assert.ok(!fs.existsSync(path.join(partial, 'target-failed.json')))
     // the unreachable target
     const goneFile = path.join(fleet, 'gone', 'target-failed.json')
     const gone = JSON.parse(fs.readFileSync(goneFile, 'utf8'))
@@ -73,6 +81,7 @@ test('a fleet of two targets: one measured and merged, one unreachable, a failin
     const md = fs.readFileSync(path.join(dir, 'report', 'results.md'), 'utf8')
     assert.match(md, /- gone failed: unreachable/)
     assert.match(md, /- here \(calls\) failed: .*unknown option --bogus/)
+    assert.match(md, /\*\*failed\*\* .*: c at 256 B/)
     // nothing left behind: no temporary run folder, no fetched archive
     const after = fs.readdirSync(os.tmpdir())
       .filter(name => name.startsWith('syscall-lab-fleet-'))
