@@ -188,9 +188,10 @@ function stopCurrentPipeline () {
   }
 }
 
-// Ctrl-C or SIGTERM from now on stops the pipeline under way instead of the process, so
-// a tool can keep what it measured and say so; the function returned tells whether a
-// stop came.
+// Ctrl-C, SIGTERM or a hangup (its terminal or ssh gone) from now on stops the pipeline
+// under way instead of the process, so a tool can keep what it measured, stop what it
+// started, and say so; the function returned tells whether a stop came. A closed output
+// (`bench.js | head`) stops it too: what it would print goes nowhere.
 function stopOnSignals () {
   let requested = false
   const onSignal = () => {
@@ -199,6 +200,13 @@ function stopOnSignals () {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+  process.on('SIGHUP', onSignal)
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', err => {
+      if (err.code !== 'EPIPE' && err.code !== 'EIO') throw err
+      onSignal()
+    })
+  }
   return () => requested
 }
 

@@ -42,11 +42,11 @@ function outFolderOption (dir) {
   return path.resolve(dir)
 }
 
-// A study's --raw FILE log (null: none): emptied as the study starts, each run written as
-// it is measured, so that a stop or a failure loses none. stopped() is the error a stop
-// ends the study with, which lib/cli.js prints as "stopped (N runs measured, in FILE)".
+// A study's --raw FILE log (null: none): each run appended as it is measured, so that a stop
+// or a failure loses none, and a log that exists (a committed one, a study's earlier session)
+// keeps what it holds, as the other studies' logs do. stopped() is the error a stop ends the
+// study with, which lib/cli.js prints as "stopped (N runs measured, in FILE)".
 function studyLog (raw) {
-  if (raw) fs.writeFileSync(raw, '')
   let kept = 0
   return {
     keep (record) {

@@ -148,9 +148,11 @@ const CONNECT_POLL_MS = 20
 function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {}, v8Flags = [] }) {
   const dir = server.prepare ? serverFolder(server, port) : undefined
   const argv = [...prefix, ...serverArgv(server, port, v8Flags, dir)]
-  const [command, ...args] = argv
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+    // killed with the bench (SIGKILL, an OOM kill), where no handler of its can stop the
+    // server: setpriv asks the kernel to kill it when its parent dies (as postgres.js does)
+    const child = spawn('setpriv', ['--pdeathsig', 'KILL', ...argv],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
     let stderr = ''
     let settled = false

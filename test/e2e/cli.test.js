@@ -166,6 +166,29 @@ describe('lib/cli.js: parse → run → exit code', () => {
     assert.deepEqual(await finished(child), { code: 130, stdout: 'measuring\n', stderr: 't: interrupted; nothing was measured\n' })
   })
 
+  test('a hangup, or a closed output, stops a measuring tool as Ctrl-C does', async () => {
+    const waits = `run: async (options, stopped) => {
+      console.log('measuring')
+      await new Promise(resolve => { const poll = setInterval(() => { if (stopped()) { clearInterval(poll); resolve() } }, 10) })
+      console.error('t: interrupted; nothing was measured')
+      return 0
+    } })`
+    const hup = tool(`runCli({ name: 't', usage: '', measures: true, parse: () => ({}), ${waits}`)
+    hup.stdout.once('data', () => hup.kill('SIGHUP'))
+    assert.deepEqual(await finished(hup), { code: 130, stdout: 'measuring\n', stderr: 't: interrupted; nothing was measured\n' })
+    // its reader gone (bench.js | head): the next line it prints stops it, with no stack
+    const closed = tool(`runCli({ name: 't', usage: '', measures: true, parse: () => ({}), run: async (options, stopped) => {
+      console.log('measuring')
+      await new Promise(resolve => setTimeout(resolve, 200))
+      while (!stopped()) { console.log('more'); await new Promise(resolve => setTimeout(resolve, 10)) }
+      console.error('t: interrupted')
+      return 0
+    } })`)
+    closed.stdout.once('data', () => closed.stdout.destroy())
+    const result = await finished(closed)
+    assert.deepEqual([result.code, result.stderr], [130, 't: interrupted\n'])
+  })
+
   test('Ctrl-C that makes the work in flight throw is still a stop: exit 130, not 1 or 2', async () => {
     const child = tool(`runCli({ name: 't', usage: '', measures: true, parse: () => ({}), run: async (options, stopped) => {
       console.log('measuring')
@@ -207,21 +230,26 @@ describe('a study that logs its runs (--raw FILE)', () => {
     'nothing left running'
   test(stopTitle, async () => {
     const raw = path.join(scratch, 'db-placement.jsonl')
+    // a log that holds an earlier session's runs keeps them: the new runs follow
+    const earlier = JSON.stringify({ ok: true, earlier: true })
+    fs.writeFileSync(raw, `${earlier}\n`)
     const args = [path.join(STUDIES, 'db-placement.js'), '--runs', '3', '--placements', 'alone', '--raw', raw]
     const child = spawn(process.execPath, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let stderr = ''
     child.stderr.on('data', chunk => { stderr += chunk })
     const exited = new Promise(resolve => child.on('close', code => resolve(code)))
     const logged = () => fs.existsSync(raw) ? fs.readFileSync(raw, 'utf8').split('\n').filter(Boolean).length : 0
-    await waitFor(() => logged() >= 1 || child.exitCode !== null, 120000, 'a first run in the log')
+    await waitFor(() => logged() >= 2 || child.exitCode !== null, 120000, 'a first run in the log')
     const descendants = pid => childrenPids(pid).flatMap(child => [child, ...descendants(child)])
     const started = descendants(child.pid)
     assert.ok(started.length > 0, 'the study runs a database and servers')
     process.kill(-child.pid, 'SIGINT')
     assert.equal(await exited, 130, stderr)
-    const runs = logged()
+    const runs = logged() - 1
     assert.equal(stderr.trim().split('\n').pop(), `db-placement.js: stopped (${runs} runs measured, in ${raw})`)
-    for (const line of fs.readFileSync(raw, 'utf8').trim().split('\n')) assert.equal(JSON.parse(line).ok, true)
+    const lines = fs.readFileSync(raw, 'utf8').trim().split('\n')
+    assert.equal(lines[0], earlier)
+    for (const line of lines) assert.equal(JSON.parse(line).ok, true)
     const alive = started.filter(pid => fs.existsSync(`/proc/${pid}`))
     assert.deepEqual(alive, [], 'every process it started has ended')
   })
