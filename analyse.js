@@ -192,6 +192,13 @@ function loadResultSet (dir) {
   const entries = listDir(dir)
   if (entries.length === 0) throw new AnalyseError(`${dir} is empty; run node bench.js to measure, or give another results folder`)
   if (!entries.includes('results.json')) {
+    // a run stopped before its first results were written still holds its context and log
+    if (entries.includes('context.json')) {
+      throw new AnalyseError(`${dir} holds a run stopped before its first results (no results.json); node bench.js --resume ${dir} measures the rest`)
+    }
+    if (entries.includes('results.json.gz')) {
+      throw new AnalyseError(`${dir} holds results.json.gz, not results.json; gunzip it (gunzip -k ${path.join(dir, 'results.json.gz')}) and give the folder again`)
+    }
     throw new AnalyseError(`${dir} is not a results directory (no results.json); give a results/<run-id> folder that bench.js wrote`)
   }
   const file = name => path.join(dir, name)
@@ -524,6 +531,9 @@ function rederiveRuns (options) {
     })
     const experiment = byName(context.options.experiment ?? DEFAULT_EXPERIMENT)
     if (!experiment) throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
+    // its files are rewritten in place: a folder this user cannot write in is said before
+    const unwritable = outDirProblem(dir)
+    if (unwritable) throw new AnalyseError(`--rederive ${dir}: ${unwritable}`)
     const files = writeDerived(dir, records, context, experiment)
     console.log(`rewrote ${files.join(', ').replace(/, ([^,]+)$/, ' and $1')} in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
     if (cutBytes) {

@@ -13,7 +13,12 @@ const LOG_FILE = 'all.jsonl'
 function readLog (runDir, { makeError, repair = false, onCutTail = () => {} }) {
   const file = path.join(runDir, LOG_FILE)
   if (!fs.existsSync(file)) return []
-  const text = fs.readFileSync(file, 'utf8')
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    throw makeError(`cannot read ${file} (${err.code ?? err.message}); give this user read access to it, or run as its owner`)
+  }
   const lines = text.split('\n')
   const records = []
   for (let i = 0; i < lines.length; i++) {

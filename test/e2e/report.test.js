@@ -88,6 +88,13 @@ test('a folder that is not a results folder', () => {
   const other = fs.mkdtempSync(path.join(scratch, 'other-'))
   fs.writeFileSync(path.join(other, 'notes.txt'), 'hello\n')
   assertUsageError(analyse([other]), /is not a results directory \(no results\.json\)/)
+  // a run stopped before its first results: the fix is --resume
+  fs.writeFileSync(path.join(other, 'context.json'), '{}')
+  assertUsageError(analyse([other]), /holds a run stopped before its first results \(no results\.json\); node bench\.js --resume .* measures the rest/)
+  // results gzipped, as the docs keep them
+  const zipped = fs.mkdtempSync(path.join(scratch, 'zipped-'))
+  fs.writeFileSync(path.join(zipped, 'results.json.gz'), '')
+  assertUsageError(analyse([zipped]), /holds results\.json\.gz, not results\.json; gunzip it/)
 })
 
 test('a folder of runs of several experiments: a report for each, in a folder of its own', () => {
@@ -153,6 +160,25 @@ test('a results file without read permission', () => {
   const withoutOverride = process.getuid() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--'] : []
   const [command, ...args] = [...withoutOverride, process.execPath, ANALYSE, run]
   assertUsageError(spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' }), /cannot read .*results\.json \(EACCES\); check that it is a file you may read/)
+})
+
+test('an unreadable log, and --rederive into a folder it may not write in: one line each', () => {
+  const run = copyOf(SAMPLE)
+  fs.renameSync(path.join(run, 'all.jsonl'), path.join(run, 'all.jsonl.moved'))
+  fs.mkdirSync(path.join(run, 'all.jsonl'))
+  assertUsageError(analyse([run, '--out', path.join(scratch, 'unreadable-log')]), /cannot read .*all\.jsonl \(EISDIR\); give this user read access to it/)
+  fs.rmdirSync(path.join(run, 'all.jsonl'))
+  fs.renameSync(path.join(run, 'all.jsonl.moved'), path.join(run, 'all.jsonl'))
+  fs.chmodSync(run, 0o555)
+  try {
+    // as root, without the capabilities that let root write anywhere (as above)
+    const withoutOverride = process.getuid() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--'] : []
+    const [command, ...args] = [...withoutOverride, process.execPath, ANALYSE, '--rederive', run]
+    assertUsageError(spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' }),
+      /--rederive .*: cannot write in .* \(EACCES\); give a folder you may write to/)
+  } finally {
+    fs.chmodSync(run, 0o755)
+  }
 })
 
 test('an unknown option, and an option without its value', () => {
