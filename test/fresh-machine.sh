@@ -22,8 +22,10 @@ only=""
 logs=""
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --only) only=${2:-}; shift 2 || true ;;
-    --logs) logs=${2:-}; shift 2 || true ;;
+    --only|--logs)
+      [[ $# -ge 2 && -n $2 ]] || { echo "fresh-machine.sh: $1 needs a value (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2; exit 2; }
+      if [[ $1 == --only ]]; then only=$2; else logs=$2; fi
+      shift 2 ;;
     --help) echo 'usage: test/fresh-machine.sh [--only main|test] [--logs DIR]'; sed -n '/^#   --only main/,/^#   --logs/s/^#//p' test/fresh-machine.sh; exit 0 ;;
     *) echo "fresh-machine.sh: unknown option '$1' (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2; exit 2 ;;
   esac

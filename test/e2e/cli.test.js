@@ -103,6 +103,15 @@ describe('--help', () => {
   }
 })
 
+// it once looped for ever on an option given last without its value
+test('test/fresh-machine.sh: an option without its value, one line and exit 2', () => {
+  for (const option of ['--only', '--logs']) {
+    const result = spawnSync(path.join(ROOT, 'test', 'fresh-machine.sh'), [option], { cwd: scratch, encoding: 'utf8', timeout: 10000 })
+    assert.equal(result.status, 2, `${option}: ${result.stderr}`)
+    assert.match(result.stderr, new RegExp(`^fresh-machine\\.sh: ${option} needs a value \\(usage: .*\\)\n$`))
+  }
+})
+
 describe('a file of studies/ that is not a command', () => {
   for (const file of Object.keys(NOT_COMMANDS)) {
     test(`node studies/${file} --help: one line saying what it is, exit 2, nothing else`, () => {
