@@ -30,6 +30,13 @@ function configure (options, values) {
       throw new UsageError(`--${given} sets the ${pass} pass, which --no-${pass} skips: drop one of them`)
     }
   }
+  // a profiled run reads for --profile-ms, and starts, stops and pays perf's cost besides:
+  // one whose window alone is --timeout or longer fails every profiled cell
+  if (options.profile && options.profileMs >= options.timeoutSeconds * 1000) {
+    throw new UsageError(`--profile-ms ${options.profileMs}: a profiled run reads that long, so it cannot end ` +
+      `within --timeout ${options.timeoutSeconds} s; give a --timeout of more than ${options.profileMs / 1000} ` +
+      '(twice that is safe) or a shorter --profile-ms')
+  }
   if (options.pin && options.feeder === 'file') {
     throw new UsageError('--pin places dd, which --feeder file does not run: drop one of them')
   }

@@ -38,6 +38,8 @@ describe('options: an empty or negative value is refused, not taken for the defa
     [['--runs=-1'], /^bench\.js: --runs must be a whole number of at least 1, not '-1'$/],
     [['--warmup', '-1'], /^bench\.js: --warmup must be a whole number of at least 0, not '-1'$/],
     [['--timeout', '-5'], /^bench\.js: --timeout must be a whole number of at least 1, not '-5'$/],
+    // a profiled run's window as long as the timeout: every profiled cell would time out
+    [['--profile-ms', '30000', '--timeout', '2'], /^bench\.js: --profile-ms 30000: a profiled run reads that long, so it cannot end within --timeout 2 s; give a --timeout of more than 30/],
     // a timeout of 1e20 s once reached pipe-run as 1 ms, and every run was logged as hung
     [['--timeout', '99999999999999999999'],
       /^bench\.js: --timeout must be a whole number from 1 to 86400, not '99999999999999999999'$/],
