@@ -50,6 +50,13 @@ fi
 if [[ $runtime_only == 0 && ( $want_db == 1 || -n $extra_nodes ) ]]; then
   echo "setup.sh: --db and --node add to --runtime-only what ./setup.sh installs anyway; drop them, or add --runtime-only" >&2; exit 2
 fi
+# --node's versions, checked before anything is installed (pinnedNodeVersion's one line names
+# the pinned versions when one is not); --runtime-only runs where ./setup.sh left the lab's Node
+versions=''
+if [[ -n $extra_nodes ]]; then
+  command -v node >/dev/null || { echo "setup.sh: --runtime-only needs the Node ./setup.sh installed on PATH; run ./setup.sh first" >&2; exit 1; }
+  versions=$(node -e "const { pinnedNodeVersion } = require('./lib/runtimes'); try { console.log(process.argv[1].split(',').map(pinnedNodeVersion).join(' ')) } catch (err) { console.error('setup.sh: --node: ' + err.message); process.exit(2) }" "$extra_nodes") || exit 2
+fi
 
 say() { printf 'setup: %s\n' "$*"; }
 have_package() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
@@ -190,9 +197,7 @@ if [[ $runtime_only == 1 ]]; then
   default_node=$(node -p "require('./package.json').measuredNodeVersions[0]")
   [[ -x build/node/$default_node/bin/node ]] \
     || { echo "setup.sh: --runtime-only needs build/node/$default_node as ./setup.sh left it; run ./setup.sh first" >&2; exit 1; }
-  if [[ -n $extra_nodes ]]; then
-    # pinnedNodeVersion's one line names the pinned versions when one is not
-    versions=$(node -e "const { pinnedNodeVersion } = require('./lib/runtimes'); try { console.log(process.argv[1].split(',').map(pinnedNodeVersion).join(' ')) } catch (err) { console.error('setup.sh: --node: ' + err.message); process.exit(2) }" "$extra_nodes") || exit 2
+  if [[ -n $versions ]]; then
     for version in $versions; do
       [[ -x build/node/$version/bin/node ]] && continue
       say "installing Node $version to measure (node-linux-$node_arch from npm's registry) into build/node/$version"

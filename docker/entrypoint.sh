@@ -17,6 +17,9 @@ cd "$(dirname "$0")/.."
 # npm's registry). A container starts from the image each time, so such a run fetches them
 # again. Not for --list or --help, which say what is missing and how to get it.
 fetch_missing() {
+  # bench's own checks first: a bad value is refused before anything is installed for it
+  node -e "try { require('./bench').parseOptions(process.argv.slice(1)) } catch (err) {
+    console.error('bench.js: ' + err.message); process.exit(2) }" -- "$@" || exit 2
   local experiment=stdio nodes='' args=("$@") i
   for ((i = 0; i < ${#args[@]}; i++)); do
     case ${args[i]} in

@@ -120,6 +120,13 @@ describe('docker/entrypoint.sh', () => {
     const wrong = run(entrypoint, ['--bogus'])
     assert.equal(wrong.status, 2)
     assert.match(wrong.stderr, /bench\.js: unknown option --bogus/)
+    // a bad value is refused before anything is fetched for the run it would be
+    for (const args of [['--experiment', 'db', '--runs', '0'], ['--node', '99']]) {
+      const refused = run(entrypoint, args)
+      assert.equal(refused.status, 2, args.join(' '))
+      assert.equal(refused.stdout, '', 'nothing installed, nothing said of it')
+      assert.match(refused.stderr, /^bench\.js: --(runs|node)\b.*\n$/)
+    }
     // the entrypoint's own --report beside the user's would be refused as given twice
     const reported = run(entrypoint, ['--report', '--help'])
     assert.equal(reported.status, 0, reported.stderr)
