@@ -6,6 +6,12 @@
 // (stdin must be readable; the best of ROUNDS rounds is printed.)
 // It runs in the host, not Node, so it answers --help and bad arguments as lib/cli.js
 // does for the Node tools, by hand.
+// Run by Node, not the host: one line that says what runs it, as lib/cli.js's notACommand.
+if (typeof just === 'undefined') {
+  process.stderr.write('call-cost.js runs in the lab\'s V8 host, not Node: build/just-host studies/call-cost.js ' +
+    '(build/just-host studies/call-cost.js --help says how)\n')
+  process.exit(2)
+}
 const { net, sys } = just
 const USAGE = `usage: build/just-host studies/call-cost.js [ROUNDS [CALLS]] < /dev/null
   ns per zero-byte read of stdin through net.readRaw and net.read, the best of ROUNDS
@@ -14,9 +20,9 @@ if (just.args[2] === '--help') {
   just.print(USAGE)
   just.exit(0)
 }
-const flag = just.args.slice(2).find(arg => arg.startsWith('-'))
+const flag = just.args.slice(2).find(arg => arg.startsWith('-')) ?? just.args[4]
 if (flag !== undefined) {
-  just.error(`call-cost.js: unknown option ${flag}; it takes ROUNDS and CALLS only (${USAGE.split('\n')[0]})`)
+  just.error(`call-cost.js: unknown argument ${flag}; it takes ROUNDS and CALLS only (${USAGE.split('\n')[0]})`)
   just.exit(2)
 }
 const ROUNDS = Number(just.args[2] || 8)

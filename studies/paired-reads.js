@@ -24,6 +24,12 @@
 // reads that did not take the fast call (the driver refuses timed segments with any:
 // a deoptimised loop is not the loop it means to time); size and reads, every byte and
 // read of the run.
+// Run by Node, not the host: one line that says what runs it, as lib/cli.js's notACommand.
+if (typeof just === 'undefined') {
+  process.stderr.write('paired-reads.js runs in the lab\'s V8 host, not Node: build/just-host studies/paired-reads.js ' +
+    '(build/just-host studies/paired-reads.js --help says how)\n')
+  process.exit(2)
+}
 const { print, error, exit, sys, net, host } = just
 // Each form and the binding whose slow calls betray a loop not (yet) compiled. C's loop
 // makes none, so its warm-up ends after one pair; its harness runs the same statements

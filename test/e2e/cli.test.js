@@ -68,6 +68,19 @@ function studyCommands () {
 // A study's program in build/ is made only where its toolchain is (the Makefile says).
 const unbuilt = ([command]) => fs.existsSync(command) ? false : `${command} is not built here`
 
+// call-cost.js and paired-reads.js, run by Node, once died on `just` with a stack
+describe('a study of the V8 host run by Node', () => {
+  for (const [invocation] of studyCommands().filter(([invocation]) => invocation.startsWith('build/just-host '))) {
+    const file = invocation.split(' ')[1]
+    test(`node ${file}: one line saying what runs it, exit 2`, () => {
+      const result = spawnSync(process.execPath, [path.join(ROOT, file), '--help'], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+      assert.equal(result.status, 2, result.stderr)
+      assert.equal(result.stdout, '')
+      assert.match(result.stderr, new RegExp(`^${escaped(path.basename(file))} runs in the lab's V8 host, not Node: build/just-host ${escaped(file)} .*\n$`))
+    })
+  }
+})
+
 describe('a study given an unknown flag', () => {
   for (const [invocation, [command, ...args]] of studyCommands()) {
     const skip = unbuilt([command])
