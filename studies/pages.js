@@ -38,8 +38,9 @@ function parse (argv) {
   // an empty --out was once the current folder: the reports went into the checkout
   refuseEmpty(values, rows)
   const widths = (values.widths ?? '1280,390').split(',').map(Number)
-  if (widths.some(width => !Number.isInteger(width) || width < 200)) {
-    throw new UsageError(`--widths takes whole numbers of px of at least 200, not '${values.widths}'`)
+  // Chromium refuses a window much wider than a screen with a protocol error
+  if (widths.some(width => !Number.isInteger(width) || width < 200 || width > 7680)) {
+    throw new UsageError(`--widths takes whole numbers of px from 200 to 7680, not '${values.widths}'`)
   }
   for (const folder of positionals) {
     if (!fs.existsSync(path.join(folder, 'results.json'))) {

@@ -287,6 +287,9 @@ test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () 
     /^db-placement\.js: --connections takes one count here, not '64,128' \(usage: /)
   assertRefused(study('gc-trace-cost.js')('--connections', '0'),
     /^gc-trace-cost\.js: --connections must be a whole number of at least 1, not '0'/)
+  // a width Chromium cannot open once ended in a protocol error's stack
+  assertRefused(study('pages.js')('--widths', '99999999', path.join(ROOT, 'results', 'reference')),
+    /--widths takes whole numbers of px from 200 to 7680, not '99999999'/)
 })
 
 describe('a study that writes into a folder (--out DIR)', () => {
