@@ -72,6 +72,8 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedC
       if (values.mib !== undefined) throw new Error('--mib is the memory mode\'s: add --mode memory')
       return options
     }
+    const busyOnly = ['every', 'busy'].find(name => values[name] !== undefined)
+    if (busyOnly) throw new Error(`--${busyOnly} is the busy mode's: the memory mode streams all along; drop it`)
     return { ...options, bytes: streamedBytes(values.mib, llcBytes) }
   })
 }

@@ -39,6 +39,8 @@ test('memory streams 4 last-level caches by default, on CPU 0, and never fewer',
 test('a wrong mode, or --mib without the memory mode, is refused in one line', () => {
   assert.throws(() => parseOptions(['--mode', 'cache'], LLC, CPUS), /--mode takes busy or memory, not 'cache'/)
   assert.throws(() => parseOptions(['--mib', '200'], LLC, CPUS), /--mib is the memory mode's: add --mode memory/)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--busy', '1'], LLC, CPUS), /--busy is the busy mode's: the memory mode streams all along; drop it/)
+  assert.throws(() => parseOptions(['--mode', 'memory', '--every', '10'], LLC, CPUS), /--every is the busy mode's/)
 })
 
 // A busy loop on a CPU taskset refused once ran nowhere, and the tool said it had run
