@@ -345,8 +345,8 @@ function topOf (lists) {
 
 // profile.json: per reader at the profile pass's size, over its rounds (experiments/stdio/
 // profile.js's runs, one profiled and one not in each): each bucket's ns per read (its share of
-// the read loop's samples × the unprofiled run's CPU per read of the round), the median of the
-// rounds with an interval (fewValuesInterval); the CPU per read, profiled and not, and what
+// the read loop's samples of every round × the cell's CPU per read, the median of the rounds'
+// unprofiled runs) with the interval of its rounds' own figures (fewValuesInterval); the CPU per read, profiled and not, and what
 // perf's samples stand for, for the profiler's cost and how much of the CPU the samples saw;
 // the frames behind each bucket, the flame graph's tree in ns per read (C's beside it as
 // a differential one), and the perf script texts it came from.
@@ -387,6 +387,7 @@ function summariseProfile (records, tools, rejected = new Map()) {
     const seen = rounds.filter(round => round.sampledNs !== null && round.profiledNs !== null)
     // runs from before the pass counted samples without a name have none
     const withUnnamed = rounds.filter(round => round.profile.unnamed)
+    const allSamples = rounds.reduce((sum, round) => sum + round.profile.samples, 0)
     return Object.assign(cell, {
       samples: median(rounds.map(round => round.profile.samples)),
       cpuPerReadNs: figures.cpuPerReadNs.ns,
@@ -399,13 +400,19 @@ function summariseProfile (records, tools, rejected = new Map()) {
       profilerCostInterval: cost.interval,
       // what share of the profiled run's measured CPU perf's samples of its window stand for
       sampledShare: seen.length ? median(seen.map(round => round.sampledNs / round.profiledNs)) : null,
+      // each bucket's share of all the rounds' samples times the cell's CPU per read, so that
+      // the buckets add up to it, as the flame graph's frames do (mergeTrees): medians of
+      // each bucket taken apart do not add up to the median of their sums. Its interval is
+      // that of its rounds' own figures.
       buckets: Object.fromEntries(BUCKETS.map(({ key }) => {
         const perRound = rounds.map(round => (round.profile.buckets[key].share ?? 0) * round.cpuPerReadNs)
+        const samples = rounds.reduce((sum, round) => sum + round.profile.buckets[key].samples, 0)
+        const share = allSamples ? samples / allSamples : null
         return [key, {
-          ns: median(perRound),
+          ns: share === null ? median(perRound) : share * figures.cpuPerReadNs.ns,
           interval: fewValuesInterval(perRound),
-          samples: rounds.reduce((sum, round) => sum + round.profile.buckets[key].samples, 0),
-          share: median(rounds.map(round => round.profile.buckets[key].share ?? 0)),
+          samples,
+          share: share ?? median(rounds.map(round => round.profile.buckets[key].share ?? 0)),
           top: topOf(rounds.map(round => round.profile.buckets[key].top))
         }]
       })),

@@ -484,3 +484,22 @@ test('paced by C: each round\'s CPU per read against C\'s in its turns, at C\'s 
   assert.deepEqual([refusedNode.ok, refusedNode.failure, refusedNode.buckets], [false, 'its fast path was not taken', undefined])
   assert.equal(refused.cells.find(cell => cell.program === cCell.program).ok, true)
 })
+
+test('the buckets add up to the CPU per read: each its share of every round\'s samples', () => {
+  const { summariseProfile } = require('../../experiments/stdio/profile')
+  const c = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
+  const node = attribute(fixture('node-sync-256'), NODE)
+  // two rounds whose samples split unlike each other: medians of buckets taken apart would
+  // not add up
+  const records = [[node, 900], [c, 1100]].flatMap(([profile, cpu], run) => [
+    { phase: 'profile', program: 'node-sync', blockSize: 256, run, ok: true, profile, cpu: cpu + 100 },
+    { phase: 'profile-cpu', program: 'node-sync', blockSize: 256, run, ok: true, cpu }
+  ])
+  const tools = { slopePerRead: record => record.cpu ?? null, windowSpan: () => null, pairFigures: () => null }
+  const [cell] = summariseProfile(records, tools).cells
+  assert.equal(cell.cpuPerReadNs, 1000)
+  const sum = Object.values(cell.buckets).reduce((total, bucket) => total + bucket.ns, 0)
+  assert.ok(Math.abs(sum - 1000) < 1e-9, `the buckets add up to ${sum}`)
+  const pooled = (node.buckets.binding.samples + c.buckets.binding.samples) / (node.samples + c.samples)
+  assert.ok(Math.abs(cell.buckets.binding.ns - pooled * 1000) < 1e-9)
+})
