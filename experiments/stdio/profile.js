@@ -246,7 +246,7 @@ function attribute (samples, reader, span = null) {
 }
 
 // One round of a reader: its profiled run and the unprofiled run of the same round (any
-// round's, for a log from before the pass had rounds) → { run, cpuPerReadNs (unprofiled, at
+// round's, for a log from before the pass numbered its rounds) → { run, cpuPerReadNs (unprofiled, at
 // C's pace: see below), ownNs (unprofiled, as measured), profiledNs (the profiled run's own,
 // perf's cost in it), sampledNs (what perf's samples stand for, per read of the window),
 // profile } or a failure. An unprofiled run that took turns with C gives its CPU per read
@@ -256,12 +256,19 @@ function attribute (samples, reader, span = null) {
 function roundOf (record, records, { slopePerRead, windowSpan, pairFigures }, cPace) {
   const sameCell = entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
     entry.blockSize === record.blockSize && entry.ok
-  const beside = records.find(entry => sameCell(entry) && entry.run === record.run) ?? records.find(sameCell)
+  // another round's run stands in only in a log whose runs have no round numbers: else one
+  // round's figure would count twice in the median and its interval
+  const numbered = records.some(entry => entry.phase === PHASES.profileCpu && entry.program === record.program &&
+    entry.blockSize === record.blockSize && Number.isInteger(entry.run))
+  const beside = records.find(entry => sameCell(entry) && entry.run === record.run) ??
+    (numbered ? null : records.find(sameCell))
   const pair = beside?.partner ? pairFigures(beside) : null
   const ownNs = pair ? pair.ns : beside ? slopePerRead(beside) : null
   const paced = cPace === null ? ownNs : record.program === BASELINE ? cPace : pair ? pair.ns / pair.cNs * cPace : null
   if (!record.ok) return { run: record.run, failure: record.failure }
-  if (ownNs === null || paced === null) return { run: record.run, failure: 'its unprofiled run gave no CPU per read' }
+  if (ownNs === null || paced === null) {
+    return { run: record.run, failure: 'its round\'s unprofiled run failed, or gave no CPU per read' }
+  }
   const span = windowSpan(record)
   const { periodNs } = record.profile
   return {

@@ -393,7 +393,7 @@ test('profile.json: a bucket\'s ns per read, its share times the unprofiled CPU 
   // a profile without its unprofiled run has no ns to share out
   const profiledOnly = records.filter(record => record.phase === 'profile')
   const alone = summariseProfile(profiledOnly, { ...tools, slopePerRead: () => null }).cells[0]
-  assert.deepEqual([alone.ok, alone.failure], [false, 'its unprofiled run gave no CPU per read'])
+  assert.deepEqual([alone.ok, alone.failure], [false, 'its round\'s unprofiled run failed, or gave no CPU per read'])
   // a run from before the pass counted samples with no name says nothing of them
   const before = records.map(record =>
     (record.profile ? { ...record, profile: { ...profile, unnamed: undefined } } : record))
@@ -502,4 +502,7 @@ test('the buckets add up to the CPU per read: each its share of every round\'s s
   assert.ok(Math.abs(sum - 1000) < 1e-9, `the buckets add up to ${sum}`)
   const pooled = (node.buckets.binding.samples + c.buckets.binding.samples) / (node.samples + c.samples)
   assert.ok(Math.abs(cell.buckets.binding.ns - pooled * 1000) < 1e-9)
+  // a round whose unprofiled run is missing fails: another round's never stands in for it
+  const lacking = summariseProfile(records.filter(record => !(record.phase === 'profile-cpu' && record.run === 1)), tools).cells[0]
+  assert.deepEqual([lacking.rounds, lacking.cpuPerReadNs, lacking.failedRounds.map(round => round.run)], [1, 900, [1]])
 })
