@@ -176,7 +176,9 @@ function partnerRecord (program, { feeder, reader }, result, failure) {
     command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
     wallNs: result.wallNs,
     turns: result.turns,
-    reader: result.reader
+    reader: result.reader,
+    // dd's own usage: whether it set the pace, and what the disturbance check can be audited by
+    feeder: result.feeder
   }
 }
 

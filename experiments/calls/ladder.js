@@ -277,6 +277,7 @@ async function measureLadder (step, options) {
     steal: runSteal(result.stealTicks, result.clkTck, step.pin),
     foreign: pipelineForeign(result, step.pin, partner?.result),
     reader: result.reader,
+    feeder: result.feeder,
     compiled: output.compiled,
     rounds: output.rounds,
     output: output.total,

@@ -353,7 +353,6 @@ async function runWithPartner (step, spec, options) {
   const record = {
     ...partnerRecord(step.partner.name, { feeder, reader }, partnerResult, failure),
     bytes,
-    feeder: partnerResult.feeder,
     output,
     samples: partnerResult.samples
   }

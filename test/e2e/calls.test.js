@@ -44,6 +44,8 @@ for (const variant of calls.variants) {
       for (const rung of calls.RUNGS) assert.ok(round[rung] > 0, `${rung}: ${round[rung]} ns`)
     }
     assert.deepEqual(record.output, { size: calls.ladderBytes(TINY), reads: calls.WARMUP_READS + TINY.rounds * TINY.reads, blockSize: 256 })
+    // dd's own CPU time, as the stdio runs record it: whether it set the pace
+    assert.ok(record.feeder && record.feeder.userUs + record.feeder.sysUs >= 0, JSON.stringify(record.feeder))
   })
 }
 
