@@ -19,20 +19,18 @@
 //   difference undivided: on the lab's VM C's rounds at 4 KiB spread by 21% that way and
 //   by 5-8% as a slope, node-sync's at 64 KiB by 25% and 2-5% (docs/reproducibility.md).
 //   Runs logged before keep their quarter runs, and are derived as they were measured.
-// - In rounds: each round runs every reader at one block size, C among them, so a slow
-//   spell of the machine falls on every reader alike. The rounds are not paired with
-//   C's, though: in the four kept runs (docs/reproducibility) a reader's round and C's
-//   round of the same number hardly correlate (r = 0.05, the mean over 120 cells), so a
-//   share taken round by round only adds C's round-to-round noise to the reader's. Paired
-//   shares moved between back-to-back runs as much as Hodges-Lehmann's (2.38 and 1.41
-//   points rms over two pairs, against 2.33 and 1.35) with intervals a third wider (6.5
-//   points at 97.9% against 4.9 at 95.7%, the median cell; about 5.8 at the same level),
-//   so a reader's overhead and share of C compare every one of its rounds with every one
-//   of C's (Hodges-Lehmann).
-// CPU per read is the median of the rounds with its interval (sign test); overhead and
-// share of C come with the interval that inverts the rank test (lib/stats.js). Each
-// interval carries its true level, which its whole k makes other than 95%: 97.9% and
-// 95.7% at 10 rounds.
+// - In turns with C (the default since 2026-11-28): each round of a reader runs in slices of
+//   SLICE_MS beside a run of C on the same CPU, so that whatever slows the machine in those
+//   seconds lands on both; the round's share of C is C's figure of the same moments over
+//   the reader's, and the cell's the median of its rounds' pairs, with the sign test's
+//   interval (docs/method.md, "In the same moment as C"). Rounds apart from C's (--pairing
+//   rounds, and runs logged before) are not paired: there a reader's round and C's round
+//   of the same number hardly correlate (r = 0.05 over 120 cells of four runs), so the
+//   overhead and the share compare every one of the reader's rounds with every one of C's
+//   (Hodges-Lehmann), with the interval that inverts the rank test.
+// CPU per read is the median of the rounds with its interval (sign test) (lib/stats.js).
+// Each interval carries its true level, which its whole k makes other than 95%: 95.9% for
+// the median of 20 rounds, 97.9% of 10; 95.7% for Hodges-Lehmann at 10 against 10.
 const { PHASES } = require('./phases')
 const {
   median, leastSquaresSlope, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval,
