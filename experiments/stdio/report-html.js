@@ -91,7 +91,7 @@ function headlineSection (data) {
     <div class="chart" id="chart-headline"></div>
     ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
     ${leadFindings(lead, data.compare)}
-    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives. Readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives.${idiomaticLink(data, ' Readers that choose their own chunk size are under ')}</p>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
     ${headline.repeatabilities.filter(twoRuns => twoRuns.total)
       .map(twoRuns => repeatabilityTable(twoRuns, twoRuns.sets))}
@@ -135,7 +135,7 @@ function throughputSection (data) {
       ${data.throughput.marginal ? html`<button type="button" data-mode="marginal" aria-pressed="false">Marginal</button>` : ''}
     </div>
     <div class="grid multiples" id="chart-throughput">${data.throughput.families.map(family => html`<div class="chart small" id="chart-throughput-${family.name}" data-family="${family.name}"></div>`)}</div>
-    <p class="note">One panel per runtime family, each with C (dashed) as its yardstick; readers that choose their own chunk size are under <a href="#idiomatic">Idiomatic readers</a>.</p>
+    <p class="note">One panel per runtime family, each with C (dashed) as its yardstick${idiomaticLink(data, '; readers that choose their own chunk size are under ')}.</p>
   </section>`
 }
 
@@ -358,6 +358,11 @@ function comparisonTable (comparison) {
     </tr>`)}</tbody>
   </table></div>`
 }
+
+// The pointer to the idiomatic readers' section, only where the page has one (a calls run's
+// cost pass has none): `lead` and the link, or nothing.
+const idiomaticLink = (data, lead) =>
+  (data.idiomatic.length ? html`${lead}<a href="#idiomatic">Idiomatic readers</a>${lead.startsWith(';') ? '' : '.'}` : '')
 
 // Readers that choose their own chunk size, each at the block size nearest its chunk:
 // the summary's per-size tables would set them at sizes they never read.

@@ -561,6 +561,10 @@ async function assertAtAGlance (page, shot) {
     assert.deepEqual(seen.alike, [], `no two series of a chart alike ${at}`)
     assert.deepEqual(seen.hues, [], 'a runtime in one hue, a hue for one family')
     assert.equal(seen.pageScrollsSideways, false, `the page scrolls sideways ${at}`)
+    // every link within the page leads somewhere on it
+    const dangling = await page.evaluate(() => [...document.querySelectorAll('a[href^="#"]')]
+      .map(link => link.getAttribute('href').slice(1)).filter(id => id && !document.getElementById(id)))
+    assert.deepEqual(dangling, [], `links to nothing on the page ${at}`)
     // a phone's width may scroll a wide table under its sticky first column; a laptop's not
     if (width === 1280) assert.deepEqual(seen.scrollingTables, [], `every table whole ${at}`)
     if (shot) await page.screenshot({ path: path.join(OUTPUT, `${shot}-${width}.png`) })
