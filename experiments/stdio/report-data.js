@@ -694,7 +694,9 @@ function contextRows (set) {
   return [
     ['feeder', FEEDER_MEANINGS[options.feeder ?? 'fixed'] ?? options.feeder],
     ['bytes per run', bytesPerRun.map(sizeName).join(', ')],
-    ['runs per cell', options.warmup !== null ? `${options.runs} (after ${options.warmup} warm-up)` : options.runs],
+    // a run with no timing pass (a calls run's cost pass beside its ladder) times no cell in runs
+    ['runs per cell', set.results.cells.length === 0 ? null
+      : options.warmup !== null ? `${options.runs} (after ${options.warmup} warm-up)` : options.runs],
     ['block sizes', options.sizes.map(sizeName).join(', ')],
     ['pinned to CPUs', set.context?.placement ? null : options.pin === null ? null : options.pin ? 'yes: dd on CPU 0, the reader on CPU 1' : 'no'],
     straceRow(set.context ?? {}),
