@@ -309,9 +309,9 @@ const SUMMARY_FIGURES = {
   share: {
     caption: summary => `Share of C over all runs, ${levelsText(summary.rows.flatMap(row => Object.values(row.cells).map(cell => cell?.share)))} interval`,
     marksFailed: false,
-    cell: cell => (!cell.share
+    cell: (cell, data) => (!cell.share
       ? null
-      : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : shareHtml(cell.share))
+      : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : html`${shareHtml(cell.share)} ${flagBadges(cell.flags, data.flagMeanings)}`)
   }
 }
 

@@ -177,7 +177,8 @@ test('the share of C over all runs: its own table (no row for C), three CSV colu
   assert.equal(data.summaries[0].shares, true)
   const md = renderMarkdown(data)
   const table = md.slice(md.indexOf('## Share of C over all runs'), md.indexOf('## Context'))
-  assert.match(table, /\| just-sync \| 96\.0% \(91\.4–100\.6%\) \| {2}\| {2}\|/)
+  // its marks as in the steady-state table: just-sync's runs at 256 B are noisy
+  assert.match(table, /\| just-sync \| 96\.0% \(91\.4–100\.6%\)~ \| {2}\| {2}\|/)
   assert.ok(!/\| c \|/.test(table), 'C has no share of C: no row')
   assert.ok(!/\| deno-sync \|/.test(table), 'a program with no interval anywhere: no row')
   const csv = renderCsv(data).split('\r\n')
