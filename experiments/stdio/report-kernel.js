@@ -138,9 +138,15 @@ function kernelSection (data) {
     return html`<section id="kernel"><h2>Inside read(2)</h2>
       <p class="why">No kernel pass in this run${data.kernelMissing ? `: ${data.kernelMissing}` : ''}.</p></section>`
   }
-  const table = rows => html`<div class="table-wrap"><table>
-    <thead><tr>${HEADERS.map(header => html`<th>${header}</th>`)}</tr></thead>
-    <tbody>${rows.map(row => html`<tr>${cellsOf(row).map(text => html`<td>${text}</td>`)}</tr>`)}</tbody>
+  // a table per size, which its caption names with its intervals' level (the note below the
+  // last says it for all): no size column, and the reader's name whole on its line
+  const withoutSize = cells => cells.filter((_, i) => i !== 1)
+  const table = (rows, entry, size) => html`<div class="table-wrap"><table>
+    <caption>Inside read(2) at ${sizeName(size)}: intervals the median's, at ${levelOf(entry)}</caption>
+    <thead><tr>${withoutSize(HEADERS).map((header, i) => html`<th scope="col"${i ? html` class="num"` : ''}>${header}</th>`)}</tr></thead>
+    <tbody>${rows.map(row => html`<tr>${withoutSize(cellsOf(row)).map((text, i) => (i === 0
+      ? html`<th scope="row">${text}</th>`
+      : html`<td class="num wraps">${text}</td>`))}</tr>`)}</tbody>
   </table></div>`
   return html`<section id="kernel">
     <h2>Inside read(2): the kernel's time per read</h2>
@@ -153,7 +159,7 @@ function kernelSection (data) {
           <div class="chart" id="chart-kernel-split-${index}-${chart.size}"></div>
           <div class="chart" id="chart-kernel-calls-${index}-${chart.size}"></div>
         </div>
-        ${table(entry.rows.filter(row => row.blockSize === chart.size))}`)}
+        ${table(entry.rows.filter(row => row.blockSize === chart.size), entry, chart.size)}`)}
       <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>
       ${entry.rejected.length ? html`<p class="why">${rejectedText(entry)}</p>` : ''}`)}
   </section>`

@@ -70,8 +70,10 @@ function answerTable (shaped) {
 
 // The table's note with the level its intervals carry, which a cell has no room to say.
 function captionOf (shaped, note) {
-  const levels = levelsText(shaped.groups.flatMap(group => group.entries.map(entry => entry.interval)), null)
-  return levels ? `${note}; intervals at ${levels}` : note
+  const intervals = shaped.groups.flatMap(group => group.entries.map(entry => entry.interval)).filter(Boolean)
+  const levels = levelsText(intervals, null)
+  const bare = intervals.some(interval => !hasEnds(interval)) ? ' (none where a ratio rests on too few runs)' : ''
+  return levels ? `${note}; intervals at ${levels}${bare}` : note
 }
 
 const heading = group => html`<th scope="col" class="num">${group.label}</th>`
@@ -110,9 +112,13 @@ function answerText (shaped, { title, note = 'the table' }) {
 // What the page's chart draws: a series per group, a bar per server (its estimate, the
 // interval as whiskers), the reference's 1× as a line.
 function answerChart (shaped, { title, axis }) {
+  const intervals = shaped.groups.flatMap(group => group.quoted.map(entry => entry.interval))
   return {
     title,
     axis,
+    // the whiskers' level, for the chart to say; whether a bar goes without (too few runs)
+    levels: levelsText(intervals, null),
+    bareBars: intervals.some(interval => !hasEnds(interval)),
     categories: shaped.names,
     series: shaped.groups.map(group => {
       const intervals = shaped.names.map(name => group.quoted.find(item => item.name === name)?.interval ?? null)

@@ -289,8 +289,9 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
     chart: { type: 'bar', height },
     title: { text: escapeHtml(chart.title) },
     subtitle: {
-      text: 'median of the ratios, whiskers: its interval; 1× is the reference; lower is better' +
-        (logarithmic ? '; a logarithmic axis' : '')
+      text: `median of the ratios, whiskers: its ${chart.levels ? `${escapeHtml(chart.levels)} ` : ''}interval` +
+        (chart.bareBars ? ' (none on a ratio of too few runs)' : '') +
+        '; 1× is the reference; lower is better' + (logarithmic ? '; a logarithmic axis' : '')
     },
     xAxis: { categories: chart.categories.map(escapeHtml) },
     // the chart runs below the first screen

@@ -177,6 +177,9 @@ function renderHtml (data, assets) {
     charts: Object.fromEntries(sections.filter(([, , , charts]) => charts).map(([id, , , charts]) => [id, charts(data)]))
   }
   const subtitle = data.compare ? `${data.sets.length} result sets compared: ${data.sets.join(', ')}` : data.subtitle
+  // a section with nothing to show renders nothing, and gets no link
+  const rendered = sections.map(([id, name, render]) => ({ id, name, markup: render(data) }))
+  const shown = rendered.filter(section => String(section.markup?.text ?? section.markup ?? '').trim() !== '')
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -191,12 +194,12 @@ function renderHtml (data, assets) {
   <h1>${data.title}</h1>
   <p>${subtitle}</p>
   <nav aria-label="sections">
-    ${sections.map(([id, name]) => html`<a href="#${id}">${name}</a>`)}
+    ${shown.map(({ id, name }) => html`<a href="#${id}">${name}</a>`)}
   </nav>
 </header>
 <main>
 ${failedTargetsHtml(data.failedTargets)}
-${sections.map(([, , render]) => render(data))}
+${shown.map(section => section.markup)}
 </main>
 <footer>Written by analyse.js from ${data.contexts.map(context => context.dir ?? context.label).join(', ')}. Charts: Highcharts ${version}, inlined; use a chart's menu to save it as PNG or SVG.</footer>
 <script type="application/json" id="report-data">${new Markup(jsonForScript(pageData))}</script>
