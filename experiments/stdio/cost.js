@@ -502,13 +502,16 @@ function tiedInRun (x, y) {
   return signTest(common.map(round => round.cpuPerReadNs), common.map(round => theirs.get(round.run))).p >= SIGNIFICANCE
 }
 
+// "all but 2 of 69", or "all 16" where the goal allows none above
+const allBut = cells => (allowedAbove(cells) ? `all but ${allowedAbove(cells)} of ${cells}` : `all ${cells}`)
+
 // A quoted move is a bound, so it is rounded up to a tenth: 2.04 points print as 2.1, not 2.0.
 const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
 
 // A run's own repeatability in a sentence (no full stop), or null.
 function ownRepeatabilityText (own) {
   if (!own) return null
-  const basis = `the move a second run would make, foretold from this run's interleaved halves, in all but ${allowedAbove(own.cells)} of ${own.cells} cells`
+  const basis = `the move a second run would make, foretold from this run's interleaved halves, in ${allBut(own.cells)} cells`
   if (own.lost?.length) {
     const rest = `a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs`
     return `${lostText(own.lost).slice(0, -1)}; there ${rest} (goal ±${own.goalPoints}; ${basis})`
@@ -525,7 +528,7 @@ function headlineTrust (own) {
   return {
     quotable: own.quotable,
     lost: own.lost?.length ?? 0,
-    moves: `all but ${allowedAbove(own.cells)} of ${own.cells} shares of C by up to ` +
+    moves: `${allBut(own.cells)} shares of C by up to ` +
       `±${boundText(own.quotedPoints)} points`,
     goal: `±${own.goalPoints} points`
   }

@@ -21,6 +21,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { runtimes } = require('../../lib/runtimes')
+const { counted } = require('../../lib/report/format')
 
 // Maglev's tier-up into TurboFan's OSR code: a hand-over, not a fall to slower code.
 const OSR_HANDOVER = /prepare for on stack replacement/
@@ -115,10 +116,10 @@ function v8Verdict ({ text, graphs, loop }) {
   if (graphs.length === 0) return fail(`TurboFan never compiled ${loop}()`)
   if (end === null) return fail(`V8 printed no bytecode for ${loop}(), so its loop cannot be told apart`)
   if (inLoop.length) {
-    return fail(`${loop}() deoptimised inside its loop ${inLoop.length} time(s), first: ${where(inLoop[0])}`)
+    return fail(`${loop}() deoptimised inside its loop ${counted(inLoop.length, 'time')}, first: ${where(inLoop[0])}`)
   }
   if (afterLoop.length > 1) {
-    return fail(`${loop}() deoptimised after its loop ${afterLoop.length} time(s), ` +
+    return fail(`${loop}() deoptimised after its loop ${counted(afterLoop.length, 'time')}, ` +
       `where once is the normal course, first: ${where(afterLoop[0])}`)
   }
   if (graphs.some(graph => graph.fastCalls === 0)) return fail(`TurboFan compiled ${loop}() with no fast API call`)
@@ -128,7 +129,7 @@ function v8Verdict ({ text, graphs, loop }) {
     engaged: true,
     reason: null,
     evidence,
-    summary: `TurboFan compiled ${loop}() ${graphs.length} time(s) with ${calls} fast API call(s); ` +
+    summary: `TurboFan compiled ${loop}() ${counted(graphs.length, 'time')} with ${calls} fast API ${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; ` +
       `no deopt inside its loop, ${afterLoop.length} after it`
   }
 }
@@ -221,16 +222,16 @@ function jscVerdict ({ text, loop }) {
     }
     if (loopCalls.length === 0) return fail(`${loop}()'s loop has no call at ${sites} in ${which}`)
   }
-  if (jettisons) return fail(`${loop}()'s optimised code was thrown away ${jettisons} time(s) (Jettisoning)`)
+  if (jettisons) return fail(`${loop}()'s optimised code was thrown away ${counted(jettisons, 'time')} (Jettisoning)`)
   if (bad.length) {
     const first = `${bad[0].kind} at bc#${bad[0].offset}`
-    return fail(`${loop}() failed a speculation inside its loop ${bad.length} time(s), first: ${first}`)
+    return fail(`${loop}() failed a speculation inside its loop ${counted(bad.length, 'time')}, first: ${first}`)
   }
   return {
     engaged: true,
     reason: null,
     evidence,
-    summary: `${tiers.join(', ')} compiled ${loop}() ${compiles.length} time(s), its loop calling ` +
+    summary: `${tiers.join(', ')} compiled ${loop}() ${counted(compiles.length, 'time')}, its loop calling ` +
       `through CallFFI at ${sites} each time; never thrown away, ` +
       'no speculation failure inside its loop'
   }

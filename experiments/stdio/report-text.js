@@ -11,7 +11,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const {
   sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned,
-  formatSignedPercent, listJoin,
+  formatSignedPercent, listJoin, counted,
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
@@ -335,7 +335,7 @@ function profileTerminal (profile) {
     table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])
   }
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, dd on the other CPU; ` +
-    `median of ${base.rounds ?? 1} round(s); the page has each reader's flame graph):`
+    `median of ${counted(base.rounds ?? 1, 'round')}; the page has each reader's flame graph):`
   // a run has no calls run beside it: how to set the fast calls against one
   const checkable = ladderCheckable(cells.map(cell => cell.program))
   return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l']),
@@ -352,7 +352,7 @@ function profileMarkdown (data) {
   const ladderColumn = profile.ladderRun !== null
   for (const entry of profile.entries) {
     out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(entry.blockSize)}, the median of ` +
-      `${entry.rows[0]?.rounds ?? 1} round(s)`, '')
+      counted(entry.rows[0]?.rounds ?? 1, 'round'), '')
     const header = ['reader', 'CPU ns per read', 'over C', 'where its ns over C\'s go', 'unnamed', 'perf\'s own cost',
       ...(ladderColumn ? ['call against the ladder\'s no-op, over C\'s'] : [])]
     const rows = entry.rows.map(row => [
@@ -431,7 +431,7 @@ function profileAgreement (data, labels) {
   const more = above.length > PROFILE_LISTED ? ` and ${above.length - PROFILE_LISTED} more` : ''
   return [`profile: ${within} of ${total} buckets over ${PROFILE_GOAL.floorNs} ns ` +
     `per read moved by at most ${PROFILE_GOAL.percent}% between ${first.set} and ${second.set}` +
-    `${missing.length ? `; ${missing.length} reader(s) missing: ${missing.join(', ')}` : ''}` +
+    `${missing.length ? `; ${counted(missing.length, 'reader')} missing: ${missing.join(', ')}` : ''}` +
     `: the goal (every one) is ${met && missing.length === 0 ? 'met' : 'not met'}` +
     `${listed.length ? `; most moved: ${listed.join(', ')}${more}` : ''}${pace}`]
 }

@@ -157,7 +157,11 @@ const userShareTitle = ({ share, cpuSeconds, interval }) =>
   'the rest the kernel\'s on its behalf, as the kernel splits it by its timer\'s samples; about ' +
   `${formatPercent(interval.level)} interval ${formatInterval(interval)}`
 
+// "1 round", "3 rounds": a count and its noun, singular or plural (the noun's plural with -s)
+const counted = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`
+
 module.exports = {
+  counted,
   userShareText,
   withUserShare,
   userShareTitle,

@@ -41,7 +41,7 @@ describe('V8: TurboFan compiled the loop with a fast call, and it never deoptimi
     const verdict = fastpath.v8Verdict({ text: trace('node-ffi'), graphs: ONE_FAST_GRAPH, loop: 'count' })
     assert.equal(verdict.engaged, true)
     assert.equal(verdict.summary,
-      'TurboFan compiled count() 1 time(s) with 1 fast API call(s); no deopt inside its loop, 1 after it')
+      'TurboFan compiled count() 1 time with 1 fast API call; no deopt inside its loop, 1 after it')
   })
 
   test('a second deopt after the loop fails it: every real trace has one', () => {
@@ -50,14 +50,14 @@ describe('V8: TurboFan compiled the loop with a fast call, and it never deoptimi
     const again = afterLoop.replace('opt id 14', 'opt id 15').replace('offset 66', 'offset 70')
     const verdict = fastpath.v8Verdict({ text: `${text}\n${again}\n`, graphs: ONE_FAST_GRAPH, loop: 'count' })
     assert.equal(verdict.engaged, false)
-    assert.equal(verdict.reason, 'count() deoptimised after its loop 2 time(s), where once is the normal ' +
+    assert.equal(verdict.reason, 'count() deoptimised after its loop 2 times, where once is the normal ' +
       'course, first: Insufficient type feedback for generic named access (deopt-eager, bytecode offset 66)')
   })
 
   test('a deopt inside the loop fails it, with the first reason', () => {
     const verdict = fastpath.v8Verdict({ text: trace('node-deopt'), graphs: ONE_FAST_GRAPH, loop: 'count' })
     assert.equal(verdict.engaged, false)
-    assert.equal(verdict.reason, 'count() deoptimised inside its loop 1 time(s), first: ' +
+    assert.equal(verdict.reason, 'count() deoptimised inside its loop 1 time, first: ' +
       'Insufficient type feedback for binary operation (deopt-eager, bytecode offset 25)')
   })
 
@@ -65,7 +65,7 @@ describe('V8: TurboFan compiled the loop with a fast call, and it never deoptimi
     const verdict = fastpath.v8Verdict({ text: trace('deno-number-length'), graphs: ONE_FAST_GRAPH, loop: 'count' })
     assert.equal(verdict.engaged, false)
     assert.equal(verdict.reason,
-      'count() deoptimised inside its loop 8 time(s), first: not a BigInt (deopt-eager, bytecode offset 39)')
+      'count() deoptimised inside its loop 8 times, first: not a BigInt (deopt-eager, bytecode offset 39)')
   })
 
   test('no graph, a graph with no fast call, a graph cut short, no bytecode: each fails with its reason', () => {
@@ -102,7 +102,7 @@ describe('JavaScriptCore: DFG or FTL compiled the loop with CallFFI, and never t
     assert.equal(verdict.engaged, true)
     assert.deepEqual(verdict.evidence.failures, [{ offset: 77, kind: 'InadequateCoverage' }])
     assert.deepEqual(verdict.evidence.tiers, ['DFG', 'FTL', 'FTLForOSREntry'])
-    assert.equal(verdict.summary, 'DFG, FTL, FTLForOSREntry compiled count() 3 time(s), its loop ' +
+    assert.equal(verdict.summary, 'DFG, FTL, FTLForOSREntry compiled count() 3 times, its loop ' +
       'calling through CallFFI at bc#62 each time; never thrown away, ' +
       'no speculation failure inside its loop')
   })
@@ -157,7 +157,7 @@ describe('JavaScriptCore: DFG or FTL compiled the loop with CallFFI, and never t
   test('an overflow exit inside the loop throws the code away: failed', () => {
     const verdict = fastpath.jscVerdict({ text: trace('bun-deopt'), loop: 'count' })
     assert.equal(verdict.engaged, false)
-    assert.equal(verdict.reason, 'count()\'s optimised code was thrown away 1 time(s) (Jettisoning)')
+    assert.equal(verdict.reason, 'count()\'s optimised code was thrown away 1 time (Jettisoning)')
   })
 
   test('calls compiled as generic calls (JSC_useFFICallInDFG=0): failed', () => {
@@ -170,7 +170,7 @@ describe('JavaScriptCore: DFG or FTL compiled the loop with CallFFI, and never t
     assert.equal(fastpath.jscVerdict({ text: '', loop: 'count' }).reason, 'neither DFG nor FTL compiled count()')
     const early = trace('bun-ffi').replace('(bc#77, InadequateCoverage)', '(bc#40, BadType)')
     assert.equal(fastpath.jscVerdict({ text: early, loop: 'count' }).reason,
-      'count() failed a speculation inside its loop 1 time(s), first: BadType at bc#40')
+      'count() failed a speculation inside its loop 1 time, first: BadType at bc#40')
   })
 })
 
@@ -221,7 +221,7 @@ describe('the check run and what a run makes of it', () => {
   }
   const notTaken = {
     engaged: false,
-    reason: 'count() deoptimised inside its loop 1 time(s), first: not a BigInt (deopt-eager, bytecode offset 39)'
+    reason: 'count() deoptimised inside its loop 1 time, first: not a BigInt (deopt-eager, bytecode offset 39)'
   }
   const records = [
     record('fastpath', 'node-ffi', 256,
@@ -300,7 +300,7 @@ describe('what the report says of the checks', () => {
         source: 'PR 23983',
         loop: 'count',
         verdict: 'not taken',
-        reason: 'count() deoptimised inside its loop 8 time(s), first: not a BigInt'
+        reason: 'count() deoptimised inside its loop 8 times, first: not a BigInt'
       }
     ]
     const data = shapeReport([set])
@@ -310,7 +310,7 @@ describe('what the report says of the checks', () => {
     assert.ok(markdown.includes(bunRow), markdown)
     // a summary without the runtime's title: the report names it from the run's context
     assert.match(markdown, new RegExp('\\| deno-ffi \\| Deno \\d+\\.\\d+\\.\\d+ \\| not taken \\| ' +
-      'count\\(\\) deoptimised inside its loop 8 time\\(s\\), first: not a BigInt \\| PR 23983 \\|'))
+      'count\\(\\) deoptimised inside its loop 8 times, first: not a BigInt \\| PR 23983 \\|'))
     const [, title, render] = sections.find(([id]) => id === 'fastpaths')
     assert.equal(title, 'Fast paths')
     const page = String(render(data))

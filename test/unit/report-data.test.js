@@ -560,7 +560,7 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   const [line] = profileLine([profiled(), moved])
   const counted = line.match(/^profile: (\d+) of (\d+) buckets/).slice(1).map(Number)
   assert.equal(counted[1] - counted[0], 2, line)
-  assert.match(line, /; 1 reader\(s\) missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
+  assert.match(line, /; 1 reader missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
   assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
     `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. ` +
     'C\'s read at the pass\'s pace'))
@@ -576,7 +576,7 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
     Object.assign(cell, { ok: false, failure: 'made up' })
   }
   const [noneLine] = profileLine([smallC(profiled()), failed])
-  assert.match(noneLine, /^profile: 0 of 0 buckets .* reader\(s\) missing: /)
+  assert.match(noneLine, /^profile: 0 of 0 buckets .* readers missing: /)
   assert.doesNotMatch(noneLine, /as shares/)
   // a run with no profile pass: no line
   assert.deepEqual(profileLine([sample(), sample()]), [])

@@ -84,7 +84,7 @@ test('a recorded profile: stdin\'s reads, their time per call and the floor take
 test('a profile that lost events is never complete, and says so', () => {
   const lossy = parseProfile(JSON.stringify({ ...raw, lost: 3 }))
   assert.equal(lossy.complete, false)
-  assert.match(profileProblem(lossy), /lost 3 event\(s\).*incomplete/)
+  assert.match(profileProblem(lossy), /lost 3 events.*incomplete/)
   const record = kernelRecord(JSON.stringify({ ...raw, lost: 3 }), { program: { name: 'c' }, reads: 256 })
   assert.match(record.problem, /lost 3/)
   assert.throws(() => parseProfile('{"tool":"strace"}'), /not a sysprof profile/)
