@@ -77,6 +77,8 @@ const runtimes = {
   // and label would then be wrong for this binary, which is always the lab's.
   'just-wcb': {
     label: 'just-host single binary (wc.js embedded)',
+    // the host itself, its script built in: ranked among the host's readers, not as a runtime
+    rankedAs: 'just',
     locate: () => path.join(BUILD, 'wcb'),
     version: bin => firstLine(bin, ['--version']),
     engine: 'v8',

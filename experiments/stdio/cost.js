@@ -466,7 +466,8 @@ function rankAt (headline, programs, blockSize, byRuntime) {
   for (const cell of headline.cells) {
     if (cell.blockSize !== blockSize || !programs.includes(cell.program)) continue
     if (byRuntime && cell.runtime === baselineRuntime) continue
-    const name = byRuntime ? cell.runtime : cell.program
+    // a runtime's other build (the host's single binary) ranks as that runtime
+    const name = byRuntime ? runtimes[cell.runtime]?.rankedAs ?? cell.runtime : cell.program
     if (!best.has(name) || cell.shareOfC.estimate > best.get(name).shareOfC.estimate) best.set(name, cell)
   }
   return [...best].sort((x, y) => y[1].shareOfC.estimate - x[1].shareOfC.estimate)

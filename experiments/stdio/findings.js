@@ -7,6 +7,7 @@ const {
   sizeName, formatNumber, formatSigned, formatPercent, formatRatio, formatRange, listJoin, roundsText
 } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
+const { runtimes } = require('../../lib/runtimes')
 const {
   headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio, shareAgainstPace, PACE_SPREAD,
   PACE_SIGNIFICANCE
@@ -45,7 +46,8 @@ function fastestByRuntime (set, blockSize) {
   for (const cell of headlineAt(set, blockSize)) {
     const info = programInfo(cell.program, set.context)
     if (!info.javascript) continue
-    if (!best.has(info.runtime)) best.set(info.runtime, cell)
+    const runtime = runtimes[info.runtime]?.rankedAs ?? info.runtime
+    if (!best.has(runtime)) best.set(runtime, cell)
   }
   return [...best.values()]
 }
