@@ -402,6 +402,12 @@ test('findings: the headline first, what a read costs C and each runtime\'s fast
   assert.equal(findings.largestSize(set), 'At 64 KiB, where copying the block weighs most, the runtime farthest from C reads at 46% of its speed (just-sync, its fastest reader).')
   // own-chunk readers (coreutils, node-stream) have no headline cell, so none of them is ranked
   assert.ok(set.results.headline.cells.every(cell => !['coreutils', 'node-stream'].includes(cell.program)))
+  // the host's single binary is the host: its reader ranks among the host's, not as a runtime
+  const cells = set.results.headline.cells
+  const justSync = cells.find(cell => cell.program === 'just-sync' && cell.blockSize === 256)
+  const wcb = { ...justSync, program: 'just-wcb', runtime: 'just-wcb', overheadNs: { ...justSync.overheadNs, estimate: 20 }, shareOfC: { ...justSync.shareOfC, estimate: 0.96 } }
+  const withWcb = { ...set, results: { ...set.results, headline: { ...set.results.headline, cells: [...cells, wcb] } } }
+  assert.match(findings.overheadByRuntime(withWcb), /fastest reader: just-wcb \+20 ns \(96% of C's speed\), bun-ffi/)
 })
 
 test('findings: reads through io_uring against read(2), and a JavaScript ring reader against C\'s, with their intervals', () => {
