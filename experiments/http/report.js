@@ -149,7 +149,7 @@ function capacityHtml (entry) {
   if (!entry.capacity) return ''
   const { title, header, rows } = capacityTable(entry)
   return html`<div class="table-wrap"><table class="http">
-    <caption>${title}. ${entry.meaning.capacity ?? ''}</caption>
+    <caption>${title}</caption>
     <thead><tr>${header.map((name, i) => html`<th scope="col"${i ? html` class="num"` : ''}>${name}</th>`)}</tr></thead>
     <tbody>${rows.map(([server, ...cells]) => html`<tr><th scope="row">${server}</th>${cells.map(cell => html`<td class="num">${cell}</td>`)}</tr>`)}</tbody>
   </table></div>`
