@@ -122,7 +122,11 @@ function httpOwnText (own) {
     lostText(own.lost),
     ownText('the ratio of each server\'s CPU per request to c-epoll\'s (taken in turns)',
       own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent),
-    ownText('CPU per request', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),
+    // beside ratios, CPU per request is not the answer: it moves with the machine's own speed
+    ownText(own.ratioQuotedPercent === null
+      ? 'CPU per request'
+      : 'CPU per request in µs, which moves with the machine\'s own speed (the answer is its ratio to c-epoll, above)',
+    own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),
     ownText('requests/s where the server was the limit', own.rateQuotedPercent, own.rateQuotable,
       own.goalPercent)
   ].filter(Boolean).join(' ') || null
