@@ -380,12 +380,13 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
     if (document.getElementById(split)) {
       // a reader whose time in the call is over its CPU per read (a ring's, the table says) has
       // no split to draw: its row says so rather than stay blank
-      const noSplit = chart.kernel.flatMap((ns, i) => (ns === null ? [{
+      const band = i => ({
         from: i - 0.5,
         to: i + 0.5,
         color: 'rgba(0, 0, 0, 0.03)',
         label: { text: 'over its CPU per read: no split (the table)', align: 'left', x: 8, style: { color: '#5b6475', fontSize: '11px' } }
-      }] : []))
+      })
+      const noSplit = chart.kernel.flatMap((ns, i) => (ns === null ? [band(i)] : []))
       Highcharts.chart(split, {
         chart: { type: 'bar', height },
         title: { text: `CPU per read at ${escapeHtml(sizeName(chart.size))}: inside the call, and the rest` },
