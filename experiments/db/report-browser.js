@@ -2,7 +2,7 @@
 // The db experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js).
 const { escapeHtml } = require('../../lib/report/format')
-const { drawAnswer, referenceLine } = require('../../lib/report/browser')
+const { drawAnswer, referenceLine, referenceNote } = require('../../lib/report/browser')
 
 // Per set and endpoint: CPU per request stacked by process, and the server's syscalls
 // per request stacked by call.
@@ -35,9 +35,9 @@ function db (entries, { color, copy, countTooltip, runtimeAxis }) {
       Highcharts.chart(`chart-db-calls-${at}`, {
         chart: { type: 'bar', height: Math.max(470, 150 + calls.categories.length * 32) },
         title: { text: escapeHtml(`${prefix}: the server's syscalls per request`) },
-        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls); lower is better' },
+        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls); lower is better' + referenceNote(calls.reference?.total, calls.reference?.name) },
         xAxis: runtimeAxis(calls.categories),
-        yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(calls.reference?.total, calls.reference?.name) },
+        yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(calls.reference?.total, calls.reference?.name, { labelled: false }) },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('calls per request'),
         series: calls.series.map(series => ({ name: escapeHtml(series.name), data: copy(series.data), color: callColour(series) }))

@@ -2,7 +2,7 @@
 // The http experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js).
 const { formatNumber, escapeHtml } = require('../../lib/report/format')
-const { drawAnswer, referenceLine } = require('../../lib/report/browser')
+const { drawAnswer, referenceLine, referenceNote } = require('../../lib/report/browser')
 
 // Per set and mode: requests/s by server, a column per count of connections (whiskers:
 // the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
@@ -47,9 +47,9 @@ function http (entries, { color, copy, countTooltip, runtimePoints, runtimeAxis,
       Highcharts.chart(`chart-http-syscalls-${index}`, {
         chart: { type: 'bar', height: Math.max(470, 150 + mode.chart.syscalls.categories.length * 40) },
         title: { text: escapeHtml(`${prefix}: syscalls per request`) },
-        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls), which follows timing; lower is better' },
+        subtitle: { text: 'every thread, strace -f -c: the difference of two counts of requests; each call that succeeded, then the upkeep (waits, failed tries, memory calls), which follows timing; lower is better' + referenceNote(mode.chart.syscalls.reference?.total, mode.chart.syscalls.reference?.name) },
         xAxis: runtimeAxis(mode.chart.syscalls.categories),
-        yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(mode.chart.syscalls.reference?.total, mode.chart.syscalls.reference?.name) },
+        yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(mode.chart.syscalls.reference?.total, mode.chart.syscalls.reference?.name, { labelled: false }) },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('calls per request'),
         series: mode.chart.syscalls.series.map(series => ({ name: escapeHtml(series.name), data: copy(series.data), color: callColour(series) }))

@@ -187,10 +187,19 @@ function cutBarLabels (max, unit) {
 }
 
 // The line every bar of a chart is read against: the reference's figure (C's), labelled.
-function referenceLine (value, name) {
+// labelled: false where the label would sit on a bar (a stack's first row beside the line):
+// the chart's subtitle names the line instead (referenceNote)
+function referenceLine (value, name, { labelled = true } = {}) {
   if (value === null || value === undefined) return []
-  return [{ value, width: 1.5, color: '#1d2330', zIndex: 4, label: { text: `${escapeHtml(name)}: ${formatNumber(value)}`, rotation: 0, x: 4, y: 12, style: { color: '#1d2330' } } }]
+  const label = labelled
+    ? { text: `${escapeHtml(name)}: ${formatNumber(value)}`, rotation: 0, x: 4, y: 12, style: { color: '#1d2330' } }
+    : undefined
+  return [{ value, width: 1.5, color: '#1d2330', zIndex: 4, label }]
 }
+
+// The subtitle's words for an unlabelled reference line, or '' without one.
+const referenceNote = (value, name) =>
+  (value === null || value === undefined ? '' : `; the black line: ${escapeHtml(name)}'s ${formatNumber(value)}`)
 
 // Stacked bars of which a few run far past the rest (the WASI hosts' reads): the axis ends
 // past the rest (outlierCut of the stacks' totals) and a label at its edge gives each long
@@ -332,4 +341,4 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
   })
 }
 
-module.exports = { drawReport, referenceLine, stackCut, countTooltip, drawAnswer, outlierCut, cutBarLabels }
+module.exports = { drawReport, referenceLine, referenceNote, stackCut, countTooltip, drawAnswer, outlierCut, cutBarLabels }
