@@ -12,6 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage='usage: fleet/local-target.sh start [CPUS] | stop'
+if [[ ${1:-} == --help ]]; then
+  echo "$usage"; sed -n '/^#   fleet\/local-target.sh start/,/^#   fleet\/local-target.sh stop/s/^#//p' "$0"; exit 0
+fi
 engine=${ENGINE:-$(command -v podman || command -v docker || true)}
 if [[ -z $engine ]]; then
   echo "local-target.sh: neither podman nor docker is installed; apt-get install podman" >&2
@@ -47,5 +50,5 @@ CONTAINERFILE
   stop)
     "$engine" rm -f "$name" >/dev/null 2>&1 || true
     ;;
-  *) echo "local-target.sh: $usage" >&2; exit 2 ;;
+  *) echo "local-target.sh: ${1:+unknown command '$1'; }give start or stop ($usage)" >&2; exit 2 ;;
 esac
