@@ -211,7 +211,10 @@ function loadResultSet (dir) {
   const outdated = experiment.outdated?.(results)
   if (outdated) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${entries.includes(LOG_FILE) ? rederive(dir) : `without its ${LOG_FILE} it cannot be rewritten: measure it again`}`)
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
-  if (!context || typeof context !== 'object') throw new AnalyseError(`${file('context.json')} is not a bench.js context file; restore it, or measure again`)
+  // the same test --rederive makes: a context without its options says nothing of the run
+  if (!context || typeof context !== 'object' || typeof context.options !== 'object' || context.options === null) {
+    throw new AnalyseError(`${file('context.json')} is not a bench.js context file (no options); restore it, or measure again`)
+  }
   // a results.json copied in from another run would be reported under this run's name
   const ran = context.options?.experiment ?? DEFAULT_EXPERIMENT
   const restore = 'put back the run\'s own files' +

@@ -181,6 +181,14 @@ test('an unreadable log, and --rederive into a folder it may not write in: one l
   }
 })
 
+test('a context without its options is no run\'s: one line, as --rederive says it', () => {
+  const run = copyOf(SAMPLE)
+  for (const text of ['{}', '[]']) {
+    fs.writeFileSync(path.join(run, 'context.json'), text)
+    assertUsageError(analyse([run, '--out', path.join(scratch, 'no-options')]), /context\.json is not a bench\.js context file \(no options\); restore it, or measure again/)
+  }
+})
+
 test('an unknown option, and an option without its value', () => {
   assertUsageError(analyse(['--bogus', SAMPLE]), /^analyse\.js: unknown option --bogus; see node analyse\.js --help$/)
   assertUsageError(analyse([SAMPLE, '--out']), /--out needs a folder/)
