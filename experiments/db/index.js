@@ -233,7 +233,8 @@ module.exports = {
   about: [
     'servers answering TechEmpower\'s /db, /queries and /fortunes from a PostgreSQL',
     'the bench starts: requests/s, CPU per request split between server, database',
-    `and the rest, syscalls per request (clients: ${[...new Set(servers.map(server => server.server))].join(', ')})`
+    'and the rest, syscalls per request; --only takes a server\'s whole name or a pattern',
+    `of its client: ${[...new Set(servers.map(server => `${server.server}-*`))].join(', ')} (--list names them all)`
   ],
   options: rows,
   stored,
