@@ -202,13 +202,18 @@ const shownUnnamed = unnamed => unnamed?.ns >= 0.5
 // The file an unnamed frame is in, JIT code under one name whatever its process's pid.
 const unnamedIn = dso => (JIT_DSO.test(dso) ? 'JIT code (perf map)' : dso.split('/').pop())
 
+// V8's way into a C++ API function that is no fast API call: a fast call goes from the
+// JIT code into the function itself, with none of these frames between.
+const V8_SLOW_API_CALL = /^Builtins_CallApiCallback/
+
 // A run's samples in buckets: { samples, periodNs (the CPU time they stand for, null from
 // perf texts without it), window ('slope' or 'reads': which), windowS,
 // buckets: { key: { samples, share, top: [[frame, samples]] } },
 // unnamed: { samples, share, top: [[file, samples]] } (the samples whose own frame has no
 // name: a stripped binary, JIT code no map names), tree (stackTree's) }, over the read loop's
 // window: `span` (the slope's, by the clock perf was told to use), or from the first sample
-// that reads stdin to the last.
+// that reads stdin to the last. slowApiCalls: the window's samples in V8's slow API calls
+// (V8_SLOW_API_CALL), which a fastest reader's loop makes none of where its fast path holds.
 function attribute (samples, reader, span = null) {
   const window = span
     ? samples.filter(sample => sample.timeS * 1e9 >= span.fromNs && sample.timeS * 1e9 <= span.toNs)
@@ -225,6 +230,7 @@ function attribute (samples, reader, span = null) {
   }
   const unnamedSamples = [...unnamed.values()].reduce((sum, samples) => sum + samples, 0)
   const total = window.length
+  const slow = window.filter(sample => sample.frames.some(frame => V8_SLOW_API_CALL.test(frame.symbol))).length
   const periods = window.map(sample => sample.periodNs)
   return {
     window: span ? 'slope' : 'reads',
@@ -241,6 +247,7 @@ function attribute (samples, reader, span = null) {
       share: total ? unnamedSamples / total : null,
       top: [...unnamed].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
     },
+    slowApiCalls: { samples: slow, share: total ? slow / total : null },
     tree: stackTree(window, reader, Math.max(1, Math.ceil(TREE_MIN_SHARE * total)))
   }
 }
@@ -473,7 +480,38 @@ function ladderCheck (cell, base, ladder) {
 // Of `programs`, those ladderCheck would set against a calls run's ladder, in a fixed order.
 const ladderCheckable = programs => CROSSES_LADDER_BOUNDARY.filter(program => programs.includes(program))
 
+// Past this share of its read loop's samples in V8's slow API calls, a fastest reader's fast
+// path did not hold: the forms the lab calls fastest show none in the window (0 of 1,600 to
+// 2,500 samples each, results/reference), node-ffi passing its Buffer every call 31%.
+const SLOW_API_SHARE = 0.05
+
+// Why the profile pass says a fastest reader's fast path did not hold, or null: its profiled
+// rounds' samples pooled, where its engine is V8. The fast-path check reads the compiled
+// graph, which can hold a fast call while a slow one runs beside it every turn.
+function slowPathReason (records, program) {
+  const found = slowApiShare(records, program)
+  if (found === null || found.share <= SLOW_API_SHARE) return null
+  return `the profile pass found ${slowApiText(found)} (${V8_SLOW_API_CALL.source.slice(1)}…), over ` +
+    `${SLOW_API_SHARE * 100}%: a slow call runs beside its fast one`
+}
+
+// A reader's profiled rounds' samples pooled: { share, samples } in V8's slow API calls, or
+// null where no round counted them (no profile pass, or one from before it did)
+function slowApiShare (records, program) {
+  const rounds = records.filter(record => record.phase === PHASES.profile && record.program === program &&
+    record.ok && record.profile?.slowApiCalls)
+  const samples = rounds.reduce((sum, record) => sum + record.profile.samples, 0)
+  const slow = rounds.reduce((sum, record) => sum + record.profile.slowApiCalls.samples, 0)
+  return samples ? { share: slow / samples, samples } : null
+}
+
+const slowApiText = ({ share, samples }) =>
+  `${(100 * share).toFixed(1)}% of the ${samples} samples of its read loop in V8's slow API calls`
+
 module.exports = {
+  slowPathReason,
+  slowApiShare,
+  slowApiText,
   BUCKETS,
   ladderCheck,
   ladderCheckable,

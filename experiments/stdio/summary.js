@@ -14,9 +14,10 @@ const { GOAL, interleavedHalves } = require('../../lib/repeatability')
 const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
-const { runtimeTitle } = require('../../lib/runtimes')
+const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { uncheckableReason } = require('./fastpath')
 const { summariseKernel } = require('./kernel')
+const { slowPathReason, slowApiShare, slowApiText } = require('./profile')
 
 const NOISY_CV = 0.10
 const FEEDER_BOUND_SHARE = 0.9
@@ -223,6 +224,7 @@ function shareWithheld (cell, base) {
 // as a failure.
 // A fastest reader whose fast path did not engage (experiments/stdio/fastpath.js) at
 // any size has every cell rejected: its code is the same at every size.
+// So has one whose profile found its loop in V8's slow API calls (profile.js slowPathReason).
 function rejectedCells (records) {
   const rejected = new Map()
   for (const [key, runs] of byCell(records, PHASES.strace)) {
@@ -234,6 +236,11 @@ function rejectedCells (records) {
     if (record.phase === PHASES.fastPath && record.fastPath?.engaged === false && !slow.has(record.program)) {
       slow.set(record.program, `${record.failure} (checked at ${record.blockSize} B)`)
     }
+  }
+  for (const program of new Set(records.filter(record => record.phase === PHASES.fastPath).map(record => record.program))) {
+    const profiled = records.find(record => record.phase === PHASES.profile && record.program === program)
+    const reason = slow.has(program) ? null : slowPathReason(records, program)
+    if (reason) slow.set(program, `fast path not held: ${reason} (profiled at ${profiled.blockSize} B)`)
   }
   for (const record of records) {
     const key = `${record.program}\t${record.blockSize}`
@@ -261,10 +268,19 @@ function summariseFastPaths (records, context) {
     if (notTaken) {
       return { ...entry, verdict: 'not taken', reason: notTaken.fastPath.reason, blockSize: notTaken.blockSize }
     }
+    // the graph held a fast call, but the profile found a slow one beside it in the loop
+    const slowPath = checks.length ? slowPathReason(records, program.name) : null
+    if (slowPath) {
+      const profiled = records.find(record => record.phase === PHASES.profile && record.program === program.name)
+      return { ...entry, verdict: 'not taken', reason: slowPath, blockSize: profiled.blockSize }
+    }
     const engaged = checks.filter(check => check.fastPath?.engaged === true)
     if (checks.length && engaged.length === checks.length) {
       const sizes = engaged.map(check => check.blockSize)
-      return { ...entry, verdict: 'engaged', summary: engaged[0].fastPath.summary, sizes }
+      // and where V8 ran it, what the profile pass saw of slow calls in its loop
+      const profiled = runtimes[program.runtime]?.engine === 'v8' ? slowApiShare(records, program.name) : null
+      const summary = engaged[0].fastPath.summary + (profiled ? `; the profile pass found ${slowApiText(profiled)}` : '')
+      return { ...entry, verdict: 'engaged', summary, sizes }
     }
     const failed = checks.find(check => !check.ok)
     const reason = failed
@@ -324,8 +340,27 @@ function summariseResults (logged, context) {
     disturbance: shared.disturbance,
     // readers that choose their own chunk size, and the size strace saw them read in
     chunkSizes: chunkSizes(records),
-    failures: shared.failures
+    // with a fast path the profile found not held, which no run's own check failed
+    failures: [...shared.failures, ...slowPathFailures(records, fastPaths)]
   }
+}
+
+// A fastest reader whose fast path the profile pass found not held (summariseFastPaths): a
+// failure of the check's, listed as its profiled run, so that bench.js exits 1 for it too.
+function slowPathFailures (records, fastPaths) {
+  return fastPaths.filter(entry => entry.verdict === 'not taken' &&
+    !records.some(record => record.phase === PHASES.fastPath && record.program === entry.program && !record.ok))
+    .map(entry => {
+      const profiled = records.find(record => record.phase === PHASES.profile && record.program === entry.program)
+      return {
+        phase: PHASES.fastPath,
+        program: entry.program,
+        run: profiled.run,
+        reason: `fast path not held: ${entry.reason}`,
+        command: profiled.command,
+        blockSize: profiled.blockSize
+      }
+    })
 }
 
 const MiB = 1 << 20

@@ -15,6 +15,8 @@ const findings = require('../../experiments/stdio/findings')
 const ROOT = path.resolve(__dirname, '..', '..')
 const SLOW_PATHS = path.join(__dirname, '..', 'fixtures', 'slow-path-programs.js')
 const FASTEST = ['just-fast', 'node-ffi', 'bun-ffi', 'deno-ffi']
+// whether perf samples here, so that the profile pass runs: asked once
+const perfSamples = require('../../lib/perf').probePerf().available
 
 const tempDirs = []
 after(() => {
@@ -47,6 +49,10 @@ describe('the fastest readers through the real bench', () => {
     for (const entry of fastPaths) {
       assert.deepEqual(entry.sizes, [256])
       assert.match(entry.summary, /compiled count\(\)/)
+      // where perf sampled them, V8's readers' loops made no slow API call
+      if (perfSamples && entry.program !== 'bun-ffi') {
+        assert.match(entry.summary, /; the profile pass found 0\.0% of the \d+ samples of its read loop in V8's slow API calls$/)
+      }
       assert.ok(fs.statSync(path.join(dir, 'fastpath', `${entry.program}-256.txt`)).size > 0)
       const graphs = path.join(dir, 'fastpath', `${entry.program}-256.graphs`)
       assert.equal(fs.existsSync(graphs), false, 'the graphs are read and removed')
@@ -88,6 +94,27 @@ describe('readers written to deoptimise', () => {
     for (const text of quoted) assert.match(text, /^Start-up on empty input/, text)
     const trace = fs.readFileSync(path.join(dir, 'fastpath', 'fixture-deopt-bun-256.txt'), 'utf8')
     assert.ok(trace.includes('Jettisoning count#'))
+  })
+})
+
+// Its graph holds a fast API call, so the check of the graph passes it; each call also turns
+// its Buffer into an address by a slow one, which the profile pass finds in its loop.
+describe('a fastest reader whose fast call runs beside a slow one', () => {
+  const row = require(SLOW_PATHS).find(entry => entry.name === 'fixture-buffer-node')
+  const skip = unavailableReason(row) ?? (!perfSamples && 'perf samples nothing here: no profile pass')
+  test('the profile pass fails its cells with the reason, and bench.js exits 1', { skip }, () => {
+    const args = ['--only', 'c', '--only', 'fixture-buffer-node', ...SHORT, '--no-kernel', '--profile-rounds', '1']
+    const { result, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
+    assert.equal(result.status, 1, result.stderr + result.stdout)
+    const results = json('results.json')
+    const check = results.fastPaths.find(entry => entry.program === 'fixture-buffer-node')
+    assert.equal(check.verdict, 'not taken')
+    assert.match(check.reason, /^the profile pass found \d+\.\d% of the \d+ samples of its read loop in V8's slow API calls \(Builtins_CallApiCallback…\), over 5%/)
+    const cell = results.headline.cells.find(entry => entry.program === 'fixture-buffer-node')
+    assert.deepEqual(cell.flags.filter(flag => flag !== 'steal'), ['failed'])
+    assert.equal(cell.rejected, `fast path not held: ${check.reason} (profiled at 256 B)`)
+    assert.ok(results.failures.some(failure => failure.program === 'fixture-buffer-node' && failure.reason === `fast path not held: ${check.reason}`))
+    assert.equal(json('profile.json').cells.find(entry => entry.program === 'fixture-buffer-node').ok, false)
   })
 })
 

@@ -506,3 +506,18 @@ test('the buckets add up to the CPU per read: each its share of every round\'s s
   const lacking = summariseProfile(records.filter(record => !(record.phase === 'profile-cpu' && record.run === 1)), tools).cells[0]
   assert.deepEqual([lacking.rounds, lacking.cpuPerReadNs, lacking.failedRounds.map(round => round.run)], [1, 900, [1]])
 })
+
+test('a loop\'s samples in V8\'s slow API calls: node-sync\'s binding is one, C has none', () => {
+  const { slowPathReason } = require('../../experiments/stdio/profile')
+  const node = attribute(fixture('node-sync-256'), NODE)
+  const c = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
+  // fs.readSync's binding is a C++ callback with no fast function: nearly every sample of its loop
+  assert.ok(node.slowApiCalls.share > 0.5, JSON.stringify(node.slowApiCalls))
+  assert.deepEqual(c.slowApiCalls, { samples: 0, share: 0 })
+  const records = profile => [{ phase: 'profile', program: 'x', blockSize: 256, run: 0, ok: true, profile }]
+  assert.match(slowPathReason(records(node), 'x'),
+    /^the profile pass found \d+\.\d% of the \d+ samples of its read loop in V8's slow API calls \(Builtins_CallApiCallback…\), over 5%: a slow call runs beside its fast one$/)
+  assert.equal(slowPathReason(records(c), 'x'), null)
+  // a profile from before the pass counted them says nothing
+  assert.equal(slowPathReason(records({ ...node, slowApiCalls: undefined }), 'x'), null)
+})
