@@ -1,3 +1,10 @@
+// deno-ffi with its loop in a function (docs/calls.md, the loop-in-a-function runs).
+// Run by Node, not Deno: one line that says what runs it (lib/cli.js notACommand).
+if (typeof Deno === 'undefined') {
+  require('../../lib/cli').notACommand('deno-ffi-fn.js', 'it is a reader bench.js runs in Deno, a row of docs/calls/extra.js; run ' +
+    'LAB_EXTRA_PROGRAMS=docs/calls/extra.js node bench.js --only deno-ffi-fn ... (by hand: deno run --allow-ffi docs/calls/deno-ffi-fn.js BLOCKSIZE < FILE)')
+  process.exit()
+}
 const libc = Deno.dlopen('libc.so.6', { read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' } }).symbols
 function count (read, fd, buf, blocksize) {
   let size = 0

@@ -1,5 +1,12 @@
 // wc/wc.js as the body of a function (docs/calls.md, "What is left"): its top-level
 // let and const become the function's locals instead of the script context's slots.
+// Run by Node, not the host: one line that says what runs it (lib/cli.js notACommand).
+if (typeof just === 'undefined') {
+  require('../../lib/cli').notACommand('wc-in-a-function.js', 'it is a reader bench.js runs in the lab\'s V8 host, a row of ' +
+    'docs/calls/extra-wrapped.js; run LAB_EXTRA_PROGRAMS=docs/calls/extra-wrapped.js node bench.js --only just-sync-wrapped ... ' +
+    '(by hand: build/just-host docs/calls/wc-in-a-function.js BLOCKSIZE < FILE)')
+  process.exit()
+}
 (function () {
 // just-sync: the study's listing. Blocking read(2) on stdin into one ArrayBuffer.
 // read() gets all four arguments: just(js) 0.1.x reads 0 bytes when given only (fd, buf).

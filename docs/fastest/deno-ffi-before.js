@@ -3,6 +3,12 @@
 // deno-ffi: libc read(2) called through Deno.dlopen into one preallocated buffer.
 // errno is read through __errno_location right after the call, before any other
 // libc call on this thread can overwrite it.
+// Run by Node, not Deno: one line that says what runs it (lib/cli.js notACommand).
+if (typeof Deno === 'undefined') {
+  require('../../lib/cli').notACommand('deno-ffi-before.js', 'it is a reader bench.js runs in Deno, a row of docs/fastest/extra.js; run ' +
+    'LAB_EXTRA_PROGRAMS=docs/fastest/extra.js node bench.js --only deno-ffi-before ... (by hand: deno run --allow-ffi docs/fastest/deno-ffi-before.js BLOCKSIZE < FILE)')
+  process.exit()
+}
 const libc = Deno.dlopen('libc.so.6', {
   read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' },
   __errno_location: { parameters: [], result: 'pointer' },

@@ -1,6 +1,12 @@
 // deno-ffi with its loop at the top level: the fast form of wc/deno-ffi.js (a pointer taken
 // once, a BigInt length), the loop not in a function. For docs/programs.md's measurement of
 // where the loop belongs.
+// Run by Node, not Deno: one line that says what runs it (lib/cli.js notACommand).
+if (typeof Deno === 'undefined') {
+  require('../../lib/cli').notACommand('deno-ffi-top.js', 'it is a reader bench.js runs in Deno, a row of docs/fastest/extra.js; run ' +
+    'LAB_EXTRA_PROGRAMS=docs/fastest/extra.js node bench.js --only deno-ffi-top ... (by hand: deno run --allow-ffi docs/fastest/deno-ffi-top.js BLOCKSIZE < FILE)')
+  process.exit()
+}
 const libc = Deno.dlopen('libc.so.6', {
   read: { parameters: ['i32', 'pointer', 'usize'], result: 'isize' }
 }).symbols

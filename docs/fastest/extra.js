@@ -9,3 +9,8 @@ module.exports = [
   row('deno-ffi-top', 'deno', 'deno-ffi-top.js', DENO, 'deno-ffi\'s fast form, the loop at the top level'),
   row('bun-ffi-top', 'bun', 'bun-ffi-top.js', ['{runtime}', '{file}', '{bs}'], 'bun-ffi\'s form, the loop at the top level')
 ]
+
+if (require.main === module) {
+  require('../../lib/cli').notACommand('extra.js', 'it is a table of extra rows for bench.js; run ' +
+    'LAB_EXTRA_PROGRAMS=docs/fastest/extra.js node bench.js --only \'*-before\' --only \'*-top\' ...')
+}

@@ -1,14 +1,16 @@
-// node docs/method/cost-rounds.js K,K... RUN_A RUN_B [RUN_C RUN_D ...]: what fewer rounds of the
-// cost pass would have given. Each run's log is cut to its first K rounds of the cost pass (a
-// round runs every reader and size once, in turn, so its first K rounds are what a run of K
-// would have logged, a little earlier), its derived files written anew by the lab's own code
-// (analyse.js --rederive), then each pair compared as analyse.js compares two runs. Prints per K
-// what each run said of itself (± points a share of C repeats within) and each pair's line.
+// What fewer rounds of the cost pass would have given. Each run's log is cut to its first K
+// rounds of the cost pass (a round runs every reader and size once, in turn, so its first K
+// rounds are what a run of K would have logged, a little earlier), its derived files written
+// anew by the lab's own code (analyse.js --rederive), then each pair compared as analyse.js
+// compares two runs. Prints per K what each run said of itself (± points a share of C repeats
+// within) and each pair's line.
+//   node docs/method/cost-rounds.js K,K... RUN_A RUN_B [RUN_C RUN_D ...]
 'use strict'
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
+const { runScript, folderWith, wholeArgument, UsageError } = require('../script-args')
 
 const lab = path.join(__dirname, '..', '..')
 const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'analyse.js'), ...args],
@@ -16,9 +18,6 @@ const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'ana
 
 function firstRounds (run, k, out) {
   const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
-  if (!(k >= 1 && k <= context.options.costRounds)) {
-    throw new Error(`${run} ran ${context.options.costRounds} cost rounds; ask for 1 to as many, not ${k}`)
-  }
   fs.mkdirSync(out, { recursive: true })
   const lines = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n')
   const kept = lines.filter(line => {
@@ -38,31 +37,44 @@ function firstRounds (run, k, out) {
   return out
 }
 
-const [ks, ...runs] = process.argv.slice(2)
-if (!ks || runs.length < 2 || runs.length % 2) {
-  console.error('usage: node docs/method/cost-rounds.js K,K... RUN_A RUN_B [RUN_C RUN_D ...]')
-  process.exit(2)
-}
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-rounds-'))
-try {
-  for (const k of ks.split(',').map(Number)) {
-    // a run in two pairs is cut once
-    const cutOnce = new Map()
-    const cut = runs.map(run => {
-      if (!cutOnce.has(run)) cutOnce.set(run, firstRounds(run, k, path.join(scratch, `${path.basename(run)}-k${k}`)))
-      return cutOnce.get(run)
-    })
-    const said = [...cutOnce.values()].map(dir => {
-      const own = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')).headline.repeatability
-      return `${path.basename(dir)} ${own ? `±${own.quotedPoints.toFixed(2)}` : 'says nothing (too few rounds)'}`
-    })
-    console.log(`${k} rounds: each run said ${said.join(', ')}`)
-    for (let i = 0; i < cut.length; i += 2) {
-      const out = path.join(scratch, `cmp-${i}-k${k}`)
-      const line = analyse(cut[i], cut[i + 1], '--out', out).split('\n').find(text => text.startsWith('headline:'))
-      console.log(`  ${line}`)
-    }
+// Before any run is cut: every K a whole number, the runs in pairs, each run a stdio run's
+// folder that ran K cost rounds or more.
+function check ([ks, ...runs]) {
+  const counts = ks.split(',').map(k => wholeArgument(k, 'K'))
+  if (runs.length % 2) throw new UsageError(`${runs.length} runs given; give them in pairs, each pair compared`)
+  for (const run of runs) {
+    folderWith(['context.json', 'all.jsonl'], 'a stdio run\'s folder')(run)
+    const { costRounds } = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8')).options ?? {}
+    if (!costRounds) throw new UsageError(`${run} ran no cost pass; give a stdio run's folder`)
+    const over = counts.find(k => k > costRounds)
+    if (over) throw new UsageError(`${run} ran ${costRounds} cost rounds; ask for 1 to as many, not ${over}`)
   }
-} finally {
-  fs.rmSync(scratch, { recursive: true, force: true })
 }
+
+function main ([ks, ...runs]) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-rounds-'))
+  try {
+    for (const k of ks.split(',').map(Number)) {
+      // a run in two pairs is cut once
+      const cutOnce = new Map()
+      const cut = runs.map(run => {
+        if (!cutOnce.has(run)) cutOnce.set(run, firstRounds(run, k, path.join(scratch, `${path.basename(run)}-k${k}`)))
+        return cutOnce.get(run)
+      })
+      const said = [...cutOnce.values()].map(dir => {
+        const own = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')).headline.repeatability
+        return `${path.basename(dir)} ${own ? `±${own.quotedPoints.toFixed(2)}` : 'says nothing (too few rounds)'}`
+      })
+      console.log(`${k} rounds: each run said ${said.join(', ')}`)
+      for (let i = 0; i < cut.length; i += 2) {
+        const out = path.join(scratch, `cmp-${i}-k${k}`)
+        const line = analyse(cut[i], cut[i + 1], '--out', out).split('\n').find(text => text.startsWith('headline:'))
+        console.log(`  ${line}`)
+      }
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+runScript(module, { args: [3, Infinity], check, run: main })

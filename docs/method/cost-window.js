@@ -10,10 +10,9 @@ const path = require('node:path')
 const { median, leastSquaresSlope } = require('../../lib/stats')
 const { costRunBytes, MIN_WINDOW_SAMPLES } = require('../../experiments/stdio/cost')
 const { findProgram } = require('../../experiments/stdio/programs')
+const { runScript, folderWith } = require('../script-args')
 
 const [from, to] = [0.3, 0.98]
-const records = fs.readFileSync(path.join(process.argv[2], 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
-  .map(line => JSON.parse(line)).filter(run => run.phase === 'cost' && run.ok && run.samples && run.partner)
 
 // the least-squares slope of CPU ns over bytes of the samples kept, per read; null with too few
 function perRead (run, keep) {
@@ -33,28 +32,34 @@ function figures (run, lo, hi) {
   return { ns, share: ns && cNs ? cNs / ns : null }
 }
 
-const cells = new Map()
-for (const run of records) {
-  const whole = figures(run, from * run.bytes, to * run.bytes)
-  // what the cost pass now gives the round after one that measured `whole.ns` a read
-  const step = { program: findProgram(run.program), blockSize: run.blockSize, bytes: run.bytes }
-  const bytes = costRunBytes(step, whole.ns)
-  if (bytes >= run.bytes) continue
-  const short = figures(run, from * bytes, to * bytes)
-  const key = `${run.program} @ ${run.blockSize}`
-  if (!cells.has(key)) cells.set(key, { bytes, ratios: [], whole: [], short: [] })
-  const cell = cells.get(key)
-  cell.ratios.push(short.ns / whole.ns)
-  cell.whole.push(whole.share)
-  cell.short.push(short.share)
+function main ([dir]) {
+  const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
+    .map(line => JSON.parse(line)).filter(run => run.phase === 'cost' && run.ok && run.samples && run.partner)
+  const cells = new Map()
+  for (const run of records) {
+    const whole = figures(run, from * run.bytes, to * run.bytes)
+    // what the cost pass now gives the round after one that measured `whole.ns` a read
+    const step = { program: findProgram(run.program), blockSize: run.blockSize, bytes: run.bytes }
+    const bytes = costRunBytes(step, whole.ns)
+    if (bytes >= run.bytes) continue
+    const short = figures(run, from * bytes, to * bytes)
+    const key = `${run.program} @ ${run.blockSize}`
+    if (!cells.has(key)) cells.set(key, { bytes, ratios: [], whole: [], short: [] })
+    const cell = cells.get(key)
+    cell.ratios.push(short.ns / whole.ns)
+    cell.whole.push(whole.share)
+    cell.short.push(short.share)
+  }
+  const MiB = 1 << 20
+  console.log(`# node docs/method/cost-window.js ${dir}`)
+  console.log('cell, a shortened run\'s bytes; its window\'s ns per read / the whole window\'s (median, range of ' +
+    'the rounds); share of C, median of the rounds: whole window, shortened')
+  for (const [key, cell] of cells) {
+    const shares = [cell.whole, cell.short].map(values => (100 * median(values.filter(Boolean))).toFixed(2) + '%')
+    console.log(`${key}: ${(cell.bytes / MiB).toFixed(0)} MiB; ${median(cell.ratios).toFixed(3)} ` +
+      `(${Math.min(...cell.ratios).toFixed(3)}-${Math.max(...cell.ratios).toFixed(3)}, ${cell.ratios.length} rounds); ` +
+      `${shares[0]}, ${shares[1]}`)
+  }
 }
-const MiB = 1 << 20
-console.log(`# node docs/method/cost-window.js ${process.argv[2]}`)
-console.log('cell, a shortened run\'s bytes; its window\'s ns per read / the whole window\'s (median, range of ' +
-  'the rounds); share of C, median of the rounds: whole window, shortened')
-for (const [key, cell] of cells) {
-  const shares = [cell.whole, cell.short].map(values => (100 * median(values.filter(Boolean))).toFixed(2) + '%')
-  console.log(`${key}: ${(cell.bytes / MiB).toFixed(0)} MiB; ${median(cell.ratios).toFixed(3)} ` +
-    `(${Math.min(...cell.ratios).toFixed(3)}-${Math.max(...cell.ratios).toFixed(3)}, ${cell.ratios.length} rounds); ` +
-    `${shares[0]}, ${shares[1]}`)
-}
+
+runScript(module, { args: [1, 1], each: folderWith(['all.jsonl'], 'a stdio run\'s folder'), run: main })

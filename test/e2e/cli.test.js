@@ -101,7 +101,8 @@ describe('--help', () => {
     ...studyCommands().map(([invocation, command]) =>
       [invocation, command, new RegExp(`^usage: ${escaped(invocation)}`), unbuilt(command)]),
     ['./setup.sh', [path.join(ROOT, 'setup.sh')], /^usage: \.\/setup\.sh \[--test\] \[--wasm\] \| --runtime-only \[--db\] \[--node V,\.\.\.\]\n.*--wasm.*--runtime-only.*--db.*--node/s],
-    ['test/fresh-machine.sh', [path.join(ROOT, 'test', 'fresh-machine.sh')], /^usage: test\/fresh-machine\.sh .*\n.*--logs DIR/s]
+    ['test/fresh-machine.sh', [path.join(ROOT, 'test', 'fresh-machine.sh')], /^usage: test\/fresh-machine\.sh .*\n.*--logs DIR/s],
+    ['fleet/local-target.sh', [path.join(ROOT, 'fleet', 'local-target.sh')], /^usage: fleet\/local-target\.sh start \[CPUS\] \| stop\n.*stop and remove the container/s]
   ]
   for (const [name, [command, ...args], usage, skip = false] of commands) {
     test(`${name} --help prints its usage on stdout and exits 0, doing nothing else`, { skip }, () => {
@@ -485,4 +486,32 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     assertRefused(node([ANALYSE, '--rederive']), /^analyse\.js: --rederive needs the results\/<run-id> folders to rewrite$/)
     assertRefused(node([ANALYSE, '--rederive', run, '--out', scratch]), /^analyse\.js: --rederive rewrites a run's own files and writes no report; drop --out$/)
   })
+})
+
+// The analysis scripts kept beside the dated studies are commands too: every file of docs/
+// whose header runs it as `node docs/...` (found by its header, as the studies are) answers
+// --help, and refuses a flag it does not take in one line (docs/script-args.js).
+test('a script of docs/ run by node docs/...: --help prints its usage, exit 0; --bogus one line on stderr, exit 2', () => {
+  const scripts = fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
+    .filter(file => file.endsWith('.js')).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
+    .filter(own => {
+      const header = fs.readFileSync(path.join(ROOT, own), 'utf8').split('\n').slice(0, 40).join('\n')
+      return new RegExp(`(?:^|\\s)node ${escaped(own)}(?: |$)`, 'm').test(header)
+    })
+  assert.notEqual(scripts.length, 0, 'no script of docs/ says it is run by node')
+  const before = fs.readdirSync(scratch)
+  const failures = []
+  for (const own of scripts) {
+    const run = flag => spawnSync(process.execPath, [path.join(ROOT, own), flag], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
+    const help = run('--help')
+    if (help.status !== 0 || help.stderr !== '' || !new RegExp(`^usage: node ${escaped(own)}(?: |\n)`).test(help.stdout)) {
+      failures.push(`${own} --help: exit ${help.status}, stdout ${JSON.stringify(help.stdout.slice(0, 120))}, stderr ${JSON.stringify(help.stderr.slice(0, 300))}`)
+    }
+    const bogus = run('--bogus')
+    if (bogus.status !== 2 || bogus.stdout !== '' || !/^[^\n]*--bogus[^\n]*\n$/.test(bogus.stderr)) {
+      failures.push(`${own} --bogus: exit ${bogus.status}, stdout ${JSON.stringify(bogus.stdout.slice(0, 120))}, stderr ${JSON.stringify(bogus.stderr.slice(0, 300))}`)
+    }
+  }
+  assert.deepEqual(failures, [])
+  assert.deepEqual(fs.readdirSync(scratch), before, 'nothing written where they ran')
 })

@@ -1,20 +1,26 @@
 'use strict'
-// How far each variant's rungs against C's moved between two calls runs:
-//   node ratio-moves.js RUN-A RUN-B
+// How far each variant's rungs against C's moved between two calls runs, given their folders.
+//   node docs/calls/2026-11-28-turns/ratio-moves.js RUN-A RUN-B
 const path = require('node:path')
-const [a, b] = process.argv.slice(2).map(dir => require(path.resolve(dir, 'results.json')).ladder)
-const moves = []
-for (const row of a.rows) {
-  if (!row.vsC) continue
-  const other = b.rows.find(r => r.variant === row.variant)
-  for (const rung of Object.keys(row.vsC)) {
-    const move = Math.abs(other.vsC[rung].estimate / row.vsC[rung].estimate - 1) * 100
-    moves.push({ v: row.variant, rung, m: move })
+const { runScript, folderWith } = require('../../script-args')
+
+function main (dirs) {
+  const [a, b] = dirs.map(dir => require(path.resolve(dir, 'results.json')).ladder)
+  const moves = []
+  for (const row of a.rows) {
+    if (!row.vsC) continue
+    const other = b.rows.find(r => r.variant === row.variant)
+    for (const rung of Object.keys(row.vsC)) {
+      const move = Math.abs(other.vsC[rung].estimate / row.vsC[rung].estimate - 1) * 100
+      moves.push({ v: row.variant, rung, m: move })
+    }
   }
+  const m = moves.map(x => x.m).sort((x, y) => x - y)
+  const q = p => m[Math.ceil(p * m.length) - 1]
+  const within = limit => m.filter(x => x <= limit).length
+  console.log(`${m.length} ratios: within 1% ${within(1)}, within 2% ${within(2)}, ` +
+    `median ${q(0.5).toFixed(2)}%, p90 ${q(0.9).toFixed(2)}%, max ${m.at(-1).toFixed(2)}%`)
+  console.log(moves.filter(x => x.m > 5).map(x => `${x.v} ${x.rung} ${x.m.toFixed(1)}`).join('; '))
 }
-const m = moves.map(x => x.m).sort((x, y) => x - y)
-const q = p => m[Math.ceil(p * m.length) - 1]
-const within = limit => m.filter(x => x <= limit).length
-console.log(`${m.length} ratios: within 1% ${within(1)}, within 2% ${within(2)}, ` +
-  `median ${q(0.5).toFixed(2)}%, p90 ${q(0.9).toFixed(2)}%, max ${m.at(-1).toFixed(2)}%`)
-console.log(moves.filter(x => x.m > 5).map(x => `${x.v} ${x.rung} ${x.m.toFixed(1)}`).join('; '))
+
+runScript(module, { args: [2, 2], each: folderWith(['results.json'], 'a calls run\'s folder'), run: main })

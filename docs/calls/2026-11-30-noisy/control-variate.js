@@ -9,6 +9,7 @@
 const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
+const { runScript, readableFile } = require('../../script-args')
 
 const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']
 
@@ -44,24 +45,23 @@ function figures (file) {
   return out
 }
 
-const [fileA, fileB] = process.argv.slice(2)
-if (!fileB) {
-  console.error('usage: node docs/calls/2026-11-30-noisy/control-variate.js A.jsonl[.gz] B.jsonl[.gz]')
-  process.exit(2)
+function main ([fileA, fileB]) {
+  const a = figures(fileA)
+  const b = figures(fileB)
+  const keys = [...a.keys()].filter(key => b.has(key))
+  for (const kind of ['lab', 'adjusted']) {
+    const moves = keys.map(key => 100 * Math.abs(a.get(key)[kind] / b.get(key)[kind] - 1))
+    console.log(`${kind.padEnd(8)}: within 1% ${moves.filter(m => m <= 1).length}, within 2% ` +
+      `${moves.filter(m => m <= 2).length} of ${moves.length}; median move ${median(moves).toFixed(2)}%, ` +
+      `largest ${Math.max(...moves).toFixed(1)}%`)
+  }
+  console.log('variant rung             lab: A, B        adjusted: A, B     slope β: A, B')
+  for (const key of keys) {
+    const [x, y] = [a.get(key), b.get(key)]
+    console.log(`${key.padEnd(22)} ${x.lab.toFixed(3).padStart(7)} ${y.lab.toFixed(3).padStart(7)}   ` +
+      `${x.adjusted.toFixed(3).padStart(7)} ${y.adjusted.toFixed(3).padStart(7)}   ` +
+      `${x.slope.toFixed(2).padStart(5)} ${y.slope.toFixed(2).padStart(5)}`)
+  }
 }
-const a = figures(fileA)
-const b = figures(fileB)
-const keys = [...a.keys()].filter(key => b.has(key))
-for (const kind of ['lab', 'adjusted']) {
-  const moves = keys.map(key => 100 * Math.abs(a.get(key)[kind] / b.get(key)[kind] - 1))
-  console.log(`${kind.padEnd(8)}: within 1% ${moves.filter(m => m <= 1).length}, within 2% ` +
-    `${moves.filter(m => m <= 2).length} of ${moves.length}; median move ${median(moves).toFixed(2)}%, ` +
-    `largest ${Math.max(...moves).toFixed(1)}%`)
-}
-console.log('variant rung             lab: A, B        adjusted: A, B     slope β: A, B')
-for (const key of keys) {
-  const [x, y] = [a.get(key), b.get(key)]
-  console.log(`${key.padEnd(22)} ${x.lab.toFixed(3).padStart(7)} ${y.lab.toFixed(3).padStart(7)}   ` +
-    `${x.adjusted.toFixed(3).padStart(7)} ${y.adjusted.toFixed(3).padStart(7)}   ` +
-    `${x.slope.toFixed(2).padStart(5)} ${y.slope.toFixed(2).padStart(5)}`)
-}
+
+runScript(module, { args: [2, 2], each: readableFile, run: main })

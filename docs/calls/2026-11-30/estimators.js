@@ -9,6 +9,7 @@
 const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
+const { runScript, readableFile } = require('../../script-args')
 
 const load = file => {
   const bytes = fs.readFileSync(file)
@@ -42,14 +43,18 @@ function processRatios (ladder) {
   return ratios
 }
 
-const [a, b] = process.argv.slice(2).map(file => processRatios(load(file)))
-for (const [name, estimate] of Object.entries(ESTIMATORS)) {
-  const moves = [...a].filter(([key, values]) => values.length >= 4 && b.get(key)?.length >= 4)
-    .map(([key, values]) => ({ key, move: Math.abs(estimate(b.get(key)) / estimate(values) - 1) }))
-  const above = moves.filter(({ move }) => move > 0.02)
-  const percent = value => `${(100 * value).toFixed(1)}%`
-  console.log(`${name}: ${moves.length - above.length} of ${moves.length} within 2%, median move ` +
-    `${percent(median(moves.map(({ move }) => move)))}, largest ` +
-    `${percent(Math.max(...moves.map(({ move }) => move)))}; above 2%: ` +
-    above.map(({ key, move }) => `${key} ${percent(move)}`).join(', '))
+function main (files) {
+  const [a, b] = files.map(file => processRatios(load(file)))
+  for (const [name, estimate] of Object.entries(ESTIMATORS)) {
+    const moves = [...a].filter(([key, values]) => values.length >= 4 && b.get(key)?.length >= 4)
+      .map(([key, values]) => ({ key, move: Math.abs(estimate(b.get(key)) / estimate(values) - 1) }))
+    const above = moves.filter(({ move }) => move > 0.02)
+    const percent = value => `${(100 * value).toFixed(1)}%`
+    console.log(`${name}: ${moves.length - above.length} of ${moves.length} within 2%, median move ` +
+      `${percent(median(moves.map(({ move }) => move)))}, largest ` +
+      `${percent(Math.max(...moves.map(({ move }) => move)))}; above 2%: ` +
+      above.map(({ key, move }) => `${key} ${percent(move)}`).join(', '))
+  }
 }
+
+runScript(module, { args: [2, 2], each: readableFile, run: main })

@@ -1,13 +1,15 @@
 'use strict'
 // How much of a db pair's moves the runs within a process explain, and how many runs a cell
-// the goal (90% of cells within 5%) would take:  node spread.js A B, each a run's all.jsonl,
-// gzipped or not (db-m1.jsonl.gz and db-m2.jsonl.gz beside this file are db-m1's and db-m2's).
+// the goal (90% of cells within 5%) would take. A and B are each a run's all.jsonl, gzipped or
+// not (db-m1.jsonl.gz and db-m2.jsonl.gz beside this file are db-m1's and db-m2's).
 // Each run's log ratio to C's run of the same round; per cell, the variance of one run's log
 // ratio within each process (pooled over the two), and how far the two processes' means
 // differ beyond what those runs explain.
+//   node docs/db/2026-11-29/spread.js A B
 const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { median, mean, standardDeviation, normalCdf } = require('../../../lib/stats')
+const { runScript, readableFile } = require('../../script-args')
 
 const REF = 'c-libpq-prepared-pipelined'
 const WITHIN = Math.log(1.05)
@@ -39,31 +41,35 @@ function spreadFor (share) {
   return WITHIN / low
 }
 
-const [a, b] = process.argv.slice(2).map(load)
-const within = []
-const beyond = []
-const medianMoves = []
-for (const key of a.keys()) {
-  const [program, endpoint] = key.split(' ')
-  if (program === REF || !b.has(key)) continue
-  const logRatios = set => {
-    const c = set.get(`${REF} ${endpoint}`)
-    return [...set.get(key)].filter(([run]) => c.has(run)).map(([run, ns]) => Math.log(ns / c.get(run)))
+function main (files) {
+  const [a, b] = files.map(load)
+  const within = []
+  const beyond = []
+  const medianMoves = []
+  for (const key of a.keys()) {
+    const [program, endpoint] = key.split(' ')
+    if (program === REF || !b.has(key)) continue
+    const logRatios = set => {
+      const c = set.get(`${REF} ${endpoint}`)
+      return [...set.get(key)].filter(([run]) => c.has(run)).map(([run, ns]) => Math.log(ns / c.get(run)))
+    }
+    const [x, y] = [logRatios(a), logRatios(b)]
+    const w = (variance(x) + variance(y)) / 2
+    within.push(w)
+    beyond.push((mean(x) - mean(y)) ** 2 / 2 - w / x.length)
+    medianMoves.push(Math.abs(median(x) - median(y)))
   }
-  const [x, y] = [logRatios(a), logRatios(b)]
-  const w = (variance(x) + variance(y)) / 2
-  within.push(w)
-  beyond.push((mean(x) - mean(y)) ** 2 / 2 - w / x.length)
-  medianMoves.push(Math.abs(median(x) - median(y)))
+  const percent = value => `${(100 * value).toFixed(1)}%`
+  console.log(`${within.length} cells; one run's log ratio to C's within a process: ` +
+    `SD ${percent(Math.sqrt(mean(within)))}; ` +
+    `the processes' means beyond it: SD ${percent(Math.sqrt(Math.max(0, mean(beyond))))}`)
+  const inside = medianMoves.filter(move => move <= WITHIN).length
+  const spread = spreadFor(inside / medianMoves.length)
+  const needed = spreadFor(0.9)
+  const runs = a.get(`${REF} db`).size
+  console.log(`medians of ${runs} runs: ${inside} of ${medianMoves.length} within 5%, a spread of ${percent(spread)} ` +
+    `(one SD of the pair's move); 90% within 5% needs ${percent(needed)}: about ` +
+    `${Math.ceil(runs * (spread / needed) ** 2)} runs a cell, if the spread falls as the square root of the runs`)
 }
-const percent = value => `${(100 * value).toFixed(1)}%`
-console.log(`${within.length} cells; one run's log ratio to C's within a process: ` +
-  `SD ${percent(Math.sqrt(mean(within)))}; ` +
-  `the processes' means beyond it: SD ${percent(Math.sqrt(Math.max(0, mean(beyond))))}`)
-const inside = medianMoves.filter(move => move <= WITHIN).length
-const spread = spreadFor(inside / medianMoves.length)
-const needed = spreadFor(0.9)
-const runs = a.get(`${REF} db`).size
-console.log(`medians of ${runs} runs: ${inside} of ${medianMoves.length} within 5%, a spread of ${percent(spread)} ` +
-  `(one SD of the pair's move); 90% within 5% needs ${percent(needed)}: about ` +
-  `${Math.ceil(runs * (spread / needed) ** 2)} runs a cell, if the spread falls as the square root of the runs`)
+
+runScript(module, { args: [2, 2], each: readableFile, run: main })

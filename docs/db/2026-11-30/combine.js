@@ -3,6 +3,7 @@
 // their ratios to C) against two other runs', and how many cells agree within 5%.
 // Usage: node docs/db/2026-11-30/combine.js A/results.json+B/results.json C/results.json+D/results.json
 const fs = require('node:fs')
+const { runScript, readableFile } = require('../../script-args')
 
 const figuresOf = file => new Map(JSON.parse(fs.readFileSync(file, 'utf8')).db.cells
   .filter(cell => cell.serverVsReference?.estimate)
@@ -17,6 +18,11 @@ function combined (files) {
   }
   return out
 }
-const [a, b] = process.argv.slice(2).map(side => combined(side.split('+')))
-const moves = [...a].filter(([key]) => b.has(key)).map(([key, value]) => Math.abs(b.get(key) - value))
-console.log(`${moves.filter(move => move <= Math.log(1.05)).length} of ${moves.length} cells within 5%`)
+
+function main (sides) {
+  const [a, b] = sides.map(side => combined(side.split('+')))
+  const moves = [...a].filter(([key]) => b.has(key)).map(([key, value]) => Math.abs(b.get(key) - value))
+  console.log(`${moves.filter(move => move <= Math.log(1.05)).length} of ${moves.length} cells within 5%`)
+}
+
+runScript(module, { args: [2, 2], each: side => side.split('+').forEach(readableFile), run: main })

@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { summariseDb } = require('../../../experiments/db/summary')
 const { median } = require('../../../lib/stats')
+const { runScript, folderWith } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
 function cellsOf (dir) {
@@ -28,32 +29,35 @@ function logRatios (cells, cell) {
     .map(round => Math.log(at(cell, round) / at(reference, round)))
 }
 
-const dirs = process.argv.slice(2)
-const runs = dirs.map(cellsOf)
-const rows = []
-for (const first of runs[0].filter(cell => cell.server !== REFERENCE)) {
-  const each = runs.map(cells => cells.find(cell => cell.endpoint === first.endpoint && cell.server === first.server))
-  if (!each.every(cell => cell?.serverVsReference?.estimate)) continue
-  const ratios = each.map((cell, i) => logRatios(runs[i], cell))
-  if (!ratios.every(logs => logs.length >= 2)) continue
-  const between = deviation(each.map(cell => Math.log(cell.serverVsReference.estimate)))
-  // a median of n has about 1.2533 / √n of their spread (15% less at 4: an upper bound)
-  const fromRounds = median(ratios.map(logs => 1.2533 * deviation(logs) / Math.sqrt(logs.length)))
-  const processPart = Math.sqrt(Math.max(0, between ** 2 - fromRounds ** 2))
-  rows.push({ where: `/${first.endpoint} ${first.server}`, between, fromRounds, processPart })
+function main (dirs) {
+  const runs = dirs.map(cellsOf)
+  const rows = []
+  for (const first of runs[0].filter(cell => cell.server !== REFERENCE)) {
+    const each = runs.map(cells => cells.find(cell => cell.endpoint === first.endpoint && cell.server === first.server))
+    if (!each.every(cell => cell?.serverVsReference?.estimate)) continue
+    const ratios = each.map((cell, i) => logRatios(runs[i], cell))
+    if (!ratios.every(logs => logs.length >= 2)) continue
+    const between = deviation(each.map(cell => Math.log(cell.serverVsReference.estimate)))
+    // a median of n has about 1.2533 / √n of their spread (15% less at 4: an upper bound)
+    const fromRounds = median(ratios.map(logs => 1.2533 * deviation(logs) / Math.sqrt(logs.length)))
+    const processPart = Math.sqrt(Math.max(0, between ** 2 - fromRounds ** 2))
+    rows.push({ where: `/${first.endpoint} ${first.server}`, between, fromRounds, processPart })
+  }
+  const percent = value => `${(100 * value).toFixed(1)}%`
+  const [between, fromRounds, processPart] = ['between', 'fromRounds', 'processPart']
+    .map(key => median(rows.map(row => row[key])))
+  // two runs within 5% nine times in ten: each run's figure a deviation of ln(1.05) / 1.645 / √2
+  const allowed = Math.log(1.05) / 1.645 / Math.SQRT2
+  console.log(`${dirs.map(dir => path.basename(dir)).join(', ')}: ${rows.length} cells with a figure in every run`)
+  console.log(`a run's figure between the runs: a deviation of ${percent(between)} (the median cell); ` +
+    `the rounds' spread explains ${percent(fromRounds)}, the process's and the run's ${percent(processPart)}`)
+  console.log(`a run's figure may deviate by ${percent(allowed)}: at the median cell, processes of these ` +
+    `rounds a cell needs: ${Math.ceil((processPart ** 2 + fromRounds ** 2) / allowed ** 2)}`)
+  console.log('the cells with most left for the process and the run:')
+  for (const row of rows.sort((a, b) => b.processPart - a.processPart).slice(0, 6)) {
+    console.log(`  ${row.where.padEnd(36)} between ${percent(row.between)}, rounds ${percent(row.fromRounds)}, ` +
+      `the rest ${percent(row.processPart)}`)
+  }
 }
-const percent = value => `${(100 * value).toFixed(1)}%`
-const [between, fromRounds, processPart] = ['between', 'fromRounds', 'processPart']
-  .map(key => median(rows.map(row => row[key])))
-// two runs within 5% nine times in ten: each run's figure a deviation of ln(1.05) / 1.645 / √2
-const allowed = Math.log(1.05) / 1.645 / Math.SQRT2
-console.log(`${dirs.map(dir => path.basename(dir)).join(', ')}: ${rows.length} cells with a figure in every run`)
-console.log(`a run's figure between the runs: a deviation of ${percent(between)} (the median cell); ` +
-  `the rounds' spread explains ${percent(fromRounds)}, the process's and the run's ${percent(processPart)}`)
-console.log(`a run's figure may deviate by ${percent(allowed)}: at the median cell, processes of these ` +
-  `rounds a cell needs: ${Math.ceil((processPart ** 2 + fromRounds ** 2) / allowed ** 2)}`)
-console.log('the cells with most left for the process and the run:')
-for (const row of rows.sort((a, b) => b.processPart - a.processPart).slice(0, 6)) {
-  console.log(`  ${row.where.padEnd(36)} between ${percent(row.between)}, rounds ${percent(row.fromRounds)}, ` +
-    `the rest ${percent(row.processPart)}`)
-}
+
+runScript(module, { args: [2, Infinity], each: folderWith(['all.jsonl', 'context.json'], 'a db run\'s folder'), run: main })

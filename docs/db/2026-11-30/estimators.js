@@ -10,6 +10,7 @@
 // Usage: node docs/db/2026-11-30/estimators.js A/results.json,B/results.json ...
 const fs = require('node:fs')
 const { median } = require('../../../lib/stats')
+const { runScript, readableFile, UsageError } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
 const groupOf = cell => `${cell.endpoint}\t${cell.connections}`
@@ -65,17 +66,29 @@ function figuresOf (file, figure) {
   }
   return out
 }
-const pairs = process.argv.slice(2).map(pair => pair.split(','))
-for (const [name, figure] of Object.entries(FIGURES)) {
-  let [within, cells] = [0, 0]
-  const each = pairs.map(([a, b]) => {
-    const [first, second] = [figuresOf(a, figure), figuresOf(b, figure)]
-    const moves = [...first].filter(([key]) => second.has(key))
-      .map(([key, value]) => Math.abs(Math.log(second.get(key) / value)))
-    const held = moves.filter(move => move <= Math.log(1.05)).length
-    within += held
-    cells += moves.length
-    return held
-  })
-  console.log(`${name.padEnd(22)} ${within} of ${cells} cells within 5% (by pair: ${each.join(', ')})`)
+
+// A,B: two runs' results.json, joined by a comma
+function pairOfFiles (pair) {
+  const files = pair.split(',')
+  if (files.length !== 2) throw new UsageError(`'${pair}' is not two files joined by a comma; give A/results.json,B/results.json`)
+  files.forEach(readableFile)
 }
+
+function main (given) {
+  const pairs = given.map(pair => pair.split(','))
+  for (const [name, figure] of Object.entries(FIGURES)) {
+    let [within, cells] = [0, 0]
+    const each = pairs.map(([a, b]) => {
+      const [first, second] = [figuresOf(a, figure), figuresOf(b, figure)]
+      const moves = [...first].filter(([key]) => second.has(key))
+        .map(([key, value]) => Math.abs(Math.log(second.get(key) / value)))
+      const held = moves.filter(move => move <= Math.log(1.05)).length
+      within += held
+      cells += moves.length
+      return held
+    })
+    console.log(`${name.padEnd(22)} ${within} of ${cells} cells within 5% (by pair: ${each.join(', ')})`)
+  }
+}
+
+runScript(module, { args: [1, Infinity], each: pairOfFiles, run: main })

@@ -7,39 +7,34 @@
 //   node docs/db/2026-11-30/gaps.js RUN/all.jsonl[.gz] [--only NAME]...
 const fs = require('node:fs')
 const zlib = require('node:zlib')
-const { parseArgs } = require('node:util')
+const { runScript, readableFile } = require('../../script-args')
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { only: { type: 'string', multiple: true } }
-})
-if (positionals.length !== 1) {
-  console.error('usage: node docs/db/2026-11-30/gaps.js RUN/all.jsonl[.gz] [--only NAME]...')
-  process.exit(2)
-}
-const file = positionals[0]
-const raw = fs.readFileSync(file)
-const text = file.endsWith('.gz') ? zlib.gunzipSync(raw).toString() : raw.toString()
-const records = text.trim().split('\n').map(line => JSON.parse(line))
-  // a try that shared its CPUs with other work was measured again: its second try counts
-  .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
-  .filter(record => !values.only || values.only.includes(record.program))
+function main ([file], values) {
+  const raw = fs.readFileSync(file)
+  const text = file.endsWith('.gz') ? zlib.gunzipSync(raw).toString() : raw.toString()
+  const records = text.trim().split('\n').map(line => JSON.parse(line))
+    // a try that shared its CPUs with other work was measured again: its second try counts
+    .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
+    .filter(record => !values.only || values.only.includes(record.program))
 
-const byProcess = new Map()
-for (const record of records) {
-  const key = `${record.program} /${record.endpoint}`
-  if (!byProcess.has(key)) byProcess.set(key, [])
-  byProcess.get(key).push(record)
+  const byProcess = new Map()
+  for (const record of records) {
+    const key = `${record.program} /${record.endpoint}`
+    if (!byProcess.has(key)) byProcess.set(key, [])
+    byProcess.get(key).push(record)
+  }
+  console.log('per run: idle seconds before it, the server\'s µs per request [collections in the run]')
+  for (const [key, runs] of byProcess) {
+    const cells = runs.map((run, i) => {
+      // `at` is when a run's record was written, just after it ended
+      const sinceLast = i === 0 ? null : (Date.parse(run.at) - Date.parse(runs[i - 1].at)) / 1000
+      const idle = sinceLast === null ? '-' : (sinceLast - run.wallNs / 1e9).toFixed(0)
+      const us = (run.server.cpuNs / run.wrk.requests / 1000).toFixed(1)
+      const gc = run.gc ? ` [${run.gc.collections}]` : ''
+      return `${idle.padStart(3)}s ${us.padStart(6)}${gc}`
+    })
+    console.log(`${key.padEnd(42)} ${cells.join('  ')}`)
+  }
 }
-console.log('per run: idle seconds before it, the server\'s µs per request [collections in the run]')
-for (const [key, runs] of byProcess) {
-  const cells = runs.map((run, i) => {
-    // `at` is when a run's record was written, just after it ended
-    const sinceLast = i === 0 ? null : (Date.parse(run.at) - Date.parse(runs[i - 1].at)) / 1000
-    const idle = sinceLast === null ? '-' : (sinceLast - run.wallNs / 1e9).toFixed(0)
-    const us = (run.server.cpuNs / run.wrk.requests / 1000).toFixed(1)
-    const gc = run.gc ? ` [${run.gc.collections}]` : ''
-    return `${idle.padStart(3)}s ${us.padStart(6)}${gc}`
-  })
-  console.log(`${key.padEnd(42)} ${cells.join('  ')}`)
-}
+
+runScript(module, { args: [1, 1], each: readableFile, flags: { only: { type: 'string', multiple: true, takes: 'a server\'s name' } }, run: main })

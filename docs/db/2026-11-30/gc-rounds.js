@@ -6,6 +6,7 @@
 const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
+const { runScript, readableFile } = require('../../script-args')
 
 const records = file => {
   const bytes = fs.readFileSync(file)
@@ -23,28 +24,31 @@ function pearson (xs, ys) {
   })
   return sxy / Math.sqrt(sxx * syy)
 }
-const args = process.argv.slice(2)
-const each = args.includes('--each')
-for (const file of args.filter(arg => arg !== '--each')) {
-  // a run measured again (its CPUs shared) is not kept; its replacement is
-  const kept = records(file).filter(record => record.phase === 'db' && record.ok &&
-    !record.superseded && record.gc?.how)
-  const processes = new Map()
-  for (const record of kept) {
-    const key = `${record.program} /${record.endpoint}`
-    processes.set(key, [...(processes.get(key) ?? []), record])
+
+function main (files, { each }) {
+  for (const file of files) {
+    // a run measured again (its CPUs shared) is not kept; its replacement is
+    const kept = records(file).filter(record => record.phase === 'db' && record.ok &&
+      !record.superseded && record.gc?.how)
+    const processes = new Map()
+    for (const record of kept) {
+      const key = `${record.program} /${record.endpoint}`
+      processes.set(key, [...(processes.get(key) ?? []), record])
+    }
+    const lines = []
+    const rs = []
+    for (const [key, runs] of processes) {
+      if (runs.length < 3) continue
+      const collections = runs.map(run => run.gc.perThousandRequests)
+      const cpuUs = runs.map(run => run.server.cpuNs / run.wrk.requests / 1000)
+      const r = pearson(collections, cpuUs)
+      if (Number.isFinite(r)) rs.push(r)
+      lines.push(`${key.padEnd(42)} r ${Number.isFinite(r) ? r.toFixed(2) : '-'}  collections per 1,000: ` +
+        `${collections.map(value => value.toFixed(2)).join(' ')}  µs: ${cpuUs.map(value => value.toFixed(1)).join(' ')}`)
+    }
+    console.log(`${file}: median r ${median(rs).toFixed(2)} over ${rs.length} V8 server processes`)
+    if (each) console.log(lines.join('\n'))
   }
-  const lines = []
-  const rs = []
-  for (const [key, runs] of processes) {
-    if (runs.length < 3) continue
-    const collections = runs.map(run => run.gc.perThousandRequests)
-    const cpuUs = runs.map(run => run.server.cpuNs / run.wrk.requests / 1000)
-    const r = pearson(collections, cpuUs)
-    if (Number.isFinite(r)) rs.push(r)
-    lines.push(`${key.padEnd(42)} r ${Number.isFinite(r) ? r.toFixed(2) : '-'}  collections per 1,000: ` +
-      `${collections.map(value => value.toFixed(2)).join(' ')}  µs: ${cpuUs.map(value => value.toFixed(1)).join(' ')}`)
-  }
-  console.log(`${file}: median r ${median(rs).toFixed(2)} over ${rs.length} V8 server processes`)
-  if (each) console.log(lines.join('\n'))
 }
+
+runScript(module, { args: [1, Infinity], each: readableFile, flags: { each: { type: 'boolean' } }, run: main })

@@ -8,6 +8,7 @@
 // Usage: node docs/db/2026-11-30/round-spread.js A/results.json B/results.json
 const fs = require('node:fs')
 const { median } = require('../../../lib/stats')
+const { runScript, readableFile } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
 const keyOf = (cell, server = cell.server) => `${cell.endpoint}\t${cell.connections}\t${server}`
@@ -47,39 +48,43 @@ const medianDeviationOf = n => {
   return medianDeviations.get(n)
 }
 
-const [a, b] = process.argv.slice(2).map(cellsOf)
-const rows = []
-for (const [key, first] of a) {
-  const second = b.get(key)
-  if (first.server === REFERENCE || !second) continue
-  if (!first.serverVsReference?.estimate || !second.serverVsReference?.estimate) continue
-  const [ratiosA, ratiosB] = [logRatios(a, first), logRatios(b, second)]
-  if (ratiosA.length < 2 || ratiosB.length < 2) continue
-  const spread = Math.sqrt((deviation(ratiosA) ** 2 + deviation(ratiosB) ** 2) / 2)
-  // the median of |a normal| is 0.6745 of its deviation
-  const foretold = 0.6745 * spread *
-    Math.hypot(medianDeviationOf(ratiosA.length), medianDeviationOf(ratiosB.length))
-  const moved = Math.abs(Math.log(second.serverVsReference.estimate / first.serverVsReference.estimate))
-  rows.push({ spread, foretold, moved })
+function main (files) {
+  const [a, b] = files.map(cellsOf)
+  const rows = []
+  for (const [key, first] of a) {
+    const second = b.get(key)
+    if (first.server === REFERENCE || !second) continue
+    if (!first.serverVsReference?.estimate || !second.serverVsReference?.estimate) continue
+    const [ratiosA, ratiosB] = [logRatios(a, first), logRatios(b, second)]
+    if (ratiosA.length < 2 || ratiosB.length < 2) continue
+    const spread = Math.sqrt((deviation(ratiosA) ** 2 + deviation(ratiosB) ** 2) / 2)
+    // the median of |a normal| is 0.6745 of its deviation
+    const foretold = 0.6745 * spread *
+      Math.hypot(medianDeviationOf(ratiosA.length), medianDeviationOf(ratiosB.length))
+    const moved = Math.abs(Math.log(second.serverVsReference.estimate / first.serverVsReference.estimate))
+    rows.push({ spread, foretold, moved })
+  }
+  const percent = value => `${(100 * value).toFixed(1)}%`
+  const spread = median(rows.map(row => row.spread))
+  // within 5% nine times in ten: a pair's difference with a deviation of ln(1.05) / 1.645
+  const allowed = Math.log(1.05) / 1.645
+  let rounds = 2
+  while (Math.SQRT2 * spread * medianDeviationOf(rounds) > allowed && rounds < 100) rounds++
+  console.log(`${rows.length} cells with a ratio to C in both runs and 2 rounds or more in each`)
+  console.log(`one round's ratio to C within a run: a deviation of ${percent(spread)} (the median cell)`)
+  console.log(`the figure's move between the runs: median ${percent(median(rows.map(row => row.moved)))}, ` +
+    `foretold by the rounds' spread alone ${percent(median(rows.map(row => row.foretold)))}`)
+  console.log(`rounds a cell at that spread needs to stay within 5% nine times in ten: ${rounds}`)
+  // the servers' own CPU per request over their kept rounds, the deviation of its log
+  const ownSpreads = (cells, wanted) => [...cells.values()].filter(cell => wanted(cell.server))
+    .filter(cell => cell.serverCpu.length >= 2).map(cell => deviation(cell.serverCpu.map(Math.log)))
+  for (const [name, cells] of [['A', a], ['B', b]]) {
+    const own = ownSpreads(cells, server => server === REFERENCE)
+    const others = ownSpreads(cells, server => server !== REFERENCE)
+    console.log(`${name}: the server's own CPU per request over its rounds, a deviation of ` +
+      `${own.map(percent).join(', ')} for ${REFERENCE} (by endpoint); the others' ` +
+      `${percent(Math.min(...others))} to ${percent(Math.max(...others))}, median ${percent(median(others))}`)
+  }
 }
-const percent = value => `${(100 * value).toFixed(1)}%`
-const spread = median(rows.map(row => row.spread))
-// within 5% nine times in ten: a pair's difference with a deviation of ln(1.05) / 1.645
-const allowed = Math.log(1.05) / 1.645
-let rounds = 2
-while (Math.SQRT2 * spread * medianDeviationOf(rounds) > allowed && rounds < 100) rounds++
-console.log(`${rows.length} cells with a ratio to C in both runs and 2 rounds or more in each`)
-console.log(`one round's ratio to C within a run: a deviation of ${percent(spread)} (the median cell)`)
-console.log(`the figure's move between the runs: median ${percent(median(rows.map(row => row.moved)))}, ` +
-  `foretold by the rounds' spread alone ${percent(median(rows.map(row => row.foretold)))}`)
-console.log(`rounds a cell at that spread needs to stay within 5% nine times in ten: ${rounds}`)
-// the servers' own CPU per request over their kept rounds, the deviation of its log
-const ownSpreads = (cells, wanted) => [...cells.values()].filter(cell => wanted(cell.server))
-  .filter(cell => cell.serverCpu.length >= 2).map(cell => deviation(cell.serverCpu.map(Math.log)))
-for (const [name, cells] of [['A', a], ['B', b]]) {
-  const own = ownSpreads(cells, server => server === REFERENCE)
-  const others = ownSpreads(cells, server => server !== REFERENCE)
-  console.log(`${name}: the server's own CPU per request over its rounds, a deviation of ` +
-    `${own.map(percent).join(', ')} for ${REFERENCE} (by endpoint); the others' ` +
-    `${percent(Math.min(...others))} to ${percent(Math.max(...others))}, median ${percent(median(others))}`)
-}
+
+runScript(module, { args: [2, 2], each: readableFile, run: main })

@@ -7,6 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
+const { runScript, readableFile } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
 const deviation = values => {
@@ -14,17 +15,22 @@ const deviation = values => {
   return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1))
 }
 const percent = value => `${(100 * value).toFixed(1)}%`
-for (const file of process.argv.slice(2)) {
-  const bytes = fs.readFileSync(file)
-  const cells = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).db.cells
-  const reference = cells.find(cell => cell.server === REFERENCE)
-  const cpuOf = (cell, round) => cell.serverCpu[cell.rounds.indexOf(round)]
-  console.log(`${path.basename(file).startsWith('results') ? path.basename(path.dirname(file)) : path.basename(file)}:`)
-  for (const cell of cells.filter(each => each !== reference)) {
-    const rounds = cell.rounds.filter(round => reference.rounds.includes(round))
-    const ratios = rounds.map(round => Math.log(cpuOf(cell, round) / cpuOf(reference, round)))
-    console.log(`  ${cell.server.padEnd(26)} ${String(cell.serverCpu.length).padStart(2)} rounds kept, ` +
-      `own CPU per request ${percent(deviation(cell.serverCpu.map(Math.log)))}, ` +
-      `its ratio to C ${percent(deviation(ratios))}, figure ${cell.serverVsReference?.estimate?.toFixed(2) ?? '-'}×`)
+
+function main (files) {
+  for (const file of files) {
+    const bytes = fs.readFileSync(file)
+    const cells = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).db.cells
+    const reference = cells.find(cell => cell.server === REFERENCE)
+    const cpuOf = (cell, round) => cell.serverCpu[cell.rounds.indexOf(round)]
+    console.log(`${path.basename(file).startsWith('results') ? path.basename(path.dirname(file)) : path.basename(file)}:`)
+    for (const cell of cells.filter(each => each !== reference)) {
+      const rounds = cell.rounds.filter(round => reference.rounds.includes(round))
+      const ratios = rounds.map(round => Math.log(cpuOf(cell, round) / cpuOf(reference, round)))
+      console.log(`  ${cell.server.padEnd(26)} ${String(cell.serverCpu.length).padStart(2)} rounds kept, ` +
+        `own CPU per request ${percent(deviation(cell.serverCpu.map(Math.log)))}, ` +
+        `its ratio to C ${percent(deviation(ratios))}, figure ${cell.serverVsReference?.estimate?.toFixed(2) ?? '-'}×`)
+    }
   }
 }
+
+runScript(module, { args: [1, Infinity], each: readableFile, run: main })

@@ -9,32 +9,32 @@
 const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
+const { runScript, readableFile } = require('../../script-args')
 
-const files = process.argv.slice(2)
-if (files.length === 0 || files.includes('--help')) {
-  console.error('usage: node docs/db/2026-11-30/sides.js RUN/all.jsonl[.gz]...')
-  process.exit(files.length === 0 ? 2 : 0)
-}
-const perRequestUs = (ns, record) => ns / record.wrk.requests / 1000
-console.log('median µs per request over the timed runs: server, backends, wrk')
-for (const file of files) {
-  const raw = fs.readFileSync(file)
-  const text = file.endsWith('.gz') ? zlib.gunzipSync(raw).toString() : raw.toString()
-  const records = text.trim().split('\n').map(line => JSON.parse(line))
-    // a try that shared its CPUs with other work was measured again: its second try counts
-    .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
-  console.log(file)
-  for (const endpoint of [...new Set(records.map(record => record.endpoint))]) {
-    const line = [['C', true], ['the others', false]].map(([label, isC]) => {
-      const runs = records.filter(record =>
-        record.endpoint === endpoint && record.program.startsWith('c-libpq') === isC)
-      const parts = [
-        runs.map(run => perRequestUs(run.server.cpuNs, run)),
-        runs.map(run => perRequestUs(run.backends.cpuNs, run)),
-        runs.map(run => perRequestUs(run.wrkCpuNs, run))
-      ].map(values => median(values).toFixed(2))
-      return `${label} ${parts.join(', ')}`
-    })
-    console.log(`  /${endpoint}: ${line.join('; ')}`)
+function main (files) {
+  const perRequestUs = (ns, record) => ns / record.wrk.requests / 1000
+  console.log('median µs per request over the timed runs: server, backends, wrk')
+  for (const file of files) {
+    const raw = fs.readFileSync(file)
+    const text = file.endsWith('.gz') ? zlib.gunzipSync(raw).toString() : raw.toString()
+    const records = text.trim().split('\n').map(line => JSON.parse(line))
+      // a try that shared its CPUs with other work was measured again: its second try counts
+      .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
+    console.log(file)
+    for (const endpoint of [...new Set(records.map(record => record.endpoint))]) {
+      const line = [['C', true], ['the others', false]].map(([label, isC]) => {
+        const runs = records.filter(record =>
+          record.endpoint === endpoint && record.program.startsWith('c-libpq') === isC)
+        const parts = [
+          runs.map(run => perRequestUs(run.server.cpuNs, run)),
+          runs.map(run => perRequestUs(run.backends.cpuNs, run)),
+          runs.map(run => perRequestUs(run.wrkCpuNs, run))
+        ].map(values => median(values).toFixed(2))
+        return `${label} ${parts.join(', ')}`
+      })
+      console.log(`  /${endpoint}: ${line.join('; ')}`)
+    }
   }
 }
+
+runScript(module, { args: [1, Infinity], each: readableFile, run: main })

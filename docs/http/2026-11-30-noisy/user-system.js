@@ -8,12 +8,8 @@
 //   node docs/http/2026-11-30-noisy/user-system.js QUIET/results.json NOISY/results.json...
 const fs = require('node:fs')
 const zlib = require('node:zlib')
+const { runScript, readableFile } = require('../../script-args')
 
-const files = process.argv.slice(2)
-if (files.length < 2) {
-  console.error('usage: node docs/http/2026-11-30-noisy/user-system.js QUIET/results.json NOISY/results.json...')
-  process.exit(2)
-}
 // each cell as { key, cpu, share }: the http experiment's or the db experiment's
 const cellsOf = file => {
   const raw = fs.readFileSync(file)
@@ -28,22 +24,27 @@ const cellsOf = file => {
     share: cell.serverUserShare
   }))
 }
-const [quiet, ...noisy] = files.map(cellsOf)
-// µs of user and of system time per request, or null where the cell has no share
-const split = cell => cell?.share && cell.cpu
-  ? { user: cell.cpu * cell.share.share, system: cell.cpu * (1 - cell.share.share) }
-  : null
-const times = (value, base) => `${(value / base).toFixed(2)}×`
-console.log(`quiet: ${files[0]}; noisy: ${files.slice(1).join(', ')}`)
-console.log('server, cell: quiet user + system µs/req; each noisy run\'s user + system, and each against the quiet')
-for (const cell of quiet) {
-  const base = split(cell)
-  if (!base) continue
-  const text = noisy.map(cells => {
-    const other = split(cells.find(each => each.key === cell.key))
-    if (!other) return 'no share'
-    const against = `${times(other.user, base.user)}, ${times(other.system, base.system)}`
-    return `${other.user.toFixed(2)} + ${other.system.toFixed(2)} (${against})`
-  }).join('; ')
-  console.log(`${cell.key.padEnd(36)} ${base.user.toFixed(2)} + ${base.system.toFixed(2)}; ${text}`)
+
+function main (files) {
+  const [quiet, ...noisy] = files.map(cellsOf)
+  // µs of user and of system time per request, or null where the cell has no share
+  const split = cell => cell?.share && cell.cpu
+    ? { user: cell.cpu * cell.share.share, system: cell.cpu * (1 - cell.share.share) }
+    : null
+  const times = (value, base) => `${(value / base).toFixed(2)}×`
+  console.log(`quiet: ${files[0]}; noisy: ${files.slice(1).join(', ')}`)
+  console.log('server, cell: quiet user + system µs/req; each noisy run\'s user + system, and each against the quiet')
+  for (const cell of quiet) {
+    const base = split(cell)
+    if (!base) continue
+    const text = noisy.map(cells => {
+      const other = split(cells.find(each => each.key === cell.key))
+      if (!other) return 'no share'
+      const against = `${times(other.user, base.user)}, ${times(other.system, base.system)}`
+      return `${other.user.toFixed(2)} + ${other.system.toFixed(2)} (${against})`
+    }).join('; ')
+    console.log(`${cell.key.padEnd(36)} ${base.user.toFixed(2)} + ${base.system.toFixed(2)}; ${text}`)
+  }
 }
+
+runScript(module, { args: [2, Infinity], each: readableFile, run: main })

@@ -8,28 +8,29 @@ const fs = require('node:fs')
 const zlib = require('node:zlib')
 const { httpRepeatability } = require('../../../experiments/http/repeatability')
 const { nearestRank } = require('../../../lib/repeatability')
+const { runScript, readableFile } = require('../../script-args')
 
-const files = process.argv.slice(2)
-if (files.length !== 2) {
-  console.error('usage: node docs/http/2026-11-30/moves.js A/results.json[.gz] B/results.json[.gz]')
-  process.exit(2)
-}
 const load = file => {
   const raw = fs.readFileSync(file)
   const results = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw)
   return results.http ?? results
 }
-const judged = httpRepeatability(load(files[0]), load(files[1]))
-console.log(`${files[0]} against ${files[1]}`)
-for (const [part, label] of [['ratio', 'ratio to c-epoll\'s'], ['cpu', 'CPU per request']]) {
-  const { cells, within, total } = judged[part]
-  const moves = cells.map(cell => cell.movePercent)
-  const p90 = nearestRank(moves, 0.9)
-  console.log(`${label}: ${within} of ${total} within 5%, 90th percentile ${p90.toFixed(2)}%, ` +
-    `largest ${Math.max(...moves).toFixed(2)}%`)
-  for (const cell of cells) {
-    const mark = cell.within ? '' : '  over 5%'
-    const figures = `${cell.a.toFixed(3)} ${cell.b.toFixed(3)} ${cell.movePercent.toFixed(2)}%`
-    console.log(`  ${cell.name.padEnd(36)} ${figures}${mark}`)
+
+function main (files) {
+  const judged = httpRepeatability(load(files[0]), load(files[1]))
+  console.log(`${files[0]} against ${files[1]}`)
+  for (const [part, label] of [['ratio', 'ratio to c-epoll\'s'], ['cpu', 'CPU per request']]) {
+    const { cells, within, total } = judged[part]
+    const moves = cells.map(cell => cell.movePercent)
+    const p90 = nearestRank(moves, 0.9)
+    console.log(`${label}: ${within} of ${total} within 5%, 90th percentile ${p90.toFixed(2)}%, ` +
+      `largest ${Math.max(...moves).toFixed(2)}%`)
+    for (const cell of cells) {
+      const mark = cell.within ? '' : '  over 5%'
+      const figures = `${cell.a.toFixed(3)} ${cell.b.toFixed(3)} ${cell.movePercent.toFixed(2)}%`
+      console.log(`  ${cell.name.padEnd(36)} ${figures}${mark}`)
+    }
   }
 }
+
+runScript(module, { args: [2, 2], each: readableFile, run: main })

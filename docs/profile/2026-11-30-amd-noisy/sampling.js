@@ -9,39 +9,39 @@
 //   node docs/profile/2026-11-30-amd-noisy/sampling.js RUN-A RUN-B
 const fs = require('node:fs')
 const path = require('node:path')
+const { runScript, folderWith } = require('../../script-args')
 
-const dirs = process.argv.slice(2)
-if (dirs.length !== 2) {
-  console.error('usage: node docs/profile/2026-11-30-amd-noisy/sampling.js RUN-A RUN-B (run folders with profile.json)')
-  process.exit(2)
-}
-const [first, second] = dirs.map(dir => JSON.parse(fs.readFileSync(path.join(dir, 'profile.json'), 'utf8')))
-const at256 = profile => profile.cells.filter(cell => cell.ok && cell.blockSize === 256)
-const FLOOR_NS = 20
-const GOAL = 0.10
-let total = 0
-const held = []
-const misses = []
-for (const a of at256(first)) {
-  const b = at256(second).find(cell => cell.program === a.program)
-  if (!b) continue
-  for (const key of Object.keys(a.buckets)) {
-    const [x, y] = [a.buckets[key], b.buckets[key]]
-    if (!x || !y || Math.max(x.ns, y.ns) <= FLOOR_NS) continue
-    total++
-    const move = Math.abs(y.ns - x.ns) / Math.min(x.ns, y.ns)
-    const sd = Math.sqrt(1 / Math.max(x.samples, 1) + 1 / Math.max(y.samples, 1))
-    const z = Math.abs(Math.log(y.ns / x.ns)) / sd
-    const line = `${a.program} ${key} ${x.ns.toFixed(0)} → ${y.ns.toFixed(0)} ns (${(100 * move).toFixed(0)}%), ` +
-      `samples ${x.samples} and ${y.samples}, sampling's sd ${(100 * sd).toFixed(1)}%, z ${z.toFixed(1)}`
-    if (move <= GOAL) held.push(z)
-    else misses.push({ z, line })
+function main (dirs) {
+  const [first, second] = dirs.map(dir => JSON.parse(fs.readFileSync(path.join(dir, 'profile.json'), 'utf8')))
+  const at256 = profile => profile.cells.filter(cell => cell.ok && cell.blockSize === 256)
+  const FLOOR_NS = 20
+  const GOAL = 0.10
+  let total = 0
+  const held = []
+  const misses = []
+  for (const a of at256(first)) {
+    const b = at256(second).find(cell => cell.program === a.program)
+    if (!b) continue
+    for (const key of Object.keys(a.buckets)) {
+      const [x, y] = [a.buckets[key], b.buckets[key]]
+      if (!x || !y || Math.max(x.ns, y.ns) <= FLOOR_NS) continue
+      total++
+      const move = Math.abs(y.ns - x.ns) / Math.min(x.ns, y.ns)
+      const sd = Math.sqrt(1 / Math.max(x.samples, 1) + 1 / Math.max(y.samples, 1))
+      const z = Math.abs(Math.log(y.ns / x.ns)) / sd
+      const line = `${a.program} ${key} ${x.ns.toFixed(0)} → ${y.ns.toFixed(0)} ns (${(100 * move).toFixed(0)}%), ` +
+        `samples ${x.samples} and ${y.samples}, sampling's sd ${(100 * sd).toFixed(1)}%, z ${z.toFixed(1)}`
+      if (move <= GOAL) held.push(z)
+      else misses.push({ z, line })
+    }
   }
+  const zs = [...held, ...misses.map(miss => miss.z)].sort((p, q) => p - q)
+  const sampling = misses.filter(miss => miss.z < 2).length
+  console.log(`${dirs[0]} against ${dirs[1]}: ${held.length} of ${total} buckets within 10%; of the ${misses.length} ` +
+    `misses, ${sampling} within 2 of sampling's standard deviations (z < 2)`)
+  console.log(`z over every bucket: median ${zs[zs.length >> 1].toFixed(2)}, 90th percentile ` +
+    `${zs[Math.floor(zs.length * 0.9)].toFixed(2)} (sampling alone: 0.67 and 1.64)`)
+  for (const { line } of misses.sort((p, q) => q.z - p.z)) console.log(`  ${line}`)
 }
-const zs = [...held, ...misses.map(miss => miss.z)].sort((p, q) => p - q)
-const sampling = misses.filter(miss => miss.z < 2).length
-console.log(`${dirs[0]} against ${dirs[1]}: ${held.length} of ${total} buckets within 10%; of the ${misses.length} ` +
-  `misses, ${sampling} within 2 of sampling's standard deviations (z < 2)`)
-console.log(`z over every bucket: median ${zs[zs.length >> 1].toFixed(2)}, 90th percentile ` +
-  `${zs[Math.floor(zs.length * 0.9)].toFixed(2)} (sampling alone: 0.67 and 1.64)`)
-for (const { line } of misses.sort((p, q) => q.z - p.z)) console.log(`  ${line}`)
+
+runScript(module, { args: [2, 2], each: folderWith(['profile.json'], 'a stdio run\'s folder'), run: main })

@@ -1,18 +1,24 @@
 'use strict'
-// node turns.js RUN...: C's CPU per read in each of its turns beside the readers' unprofiled
-// runs of the profile pass (the pace the pass sets every reader at is their median), in the
-// order they ran, and how many took over 530 ns
+// C's CPU per read in each of its turns beside the readers' unprofiled runs of the profile pass
+// (the pace the pass sets every reader at is their median), in the order they ran, and how many
+// took over 530 ns.
+//   node docs/profile/2026-11-30-amd/turns.js RUN...
 const fs = require('node:fs')
 const path = require('node:path')
 const { pairFigures } = require('../../../experiments/stdio/cost')
 const { median } = require('../../../lib/stats')
+const { runScript, folderWith } = require('../../script-args')
 
-for (const run of process.argv.slice(2)) {
-  const turns = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
-    .filter(record => record.phase === 'profile-cpu' && record.ok && record.partner)
-    .map(pairFigures).filter(Boolean).map(pair => pair.cNs)
-  const slow = turns.filter(ns => ns > 530).length
-  console.log(`${path.basename(run)}: ${turns.length} turns, ${slow} over 530 ns, ` +
-    `median ${median(turns).toFixed(0)}; ` +
-    `in order: ${turns.map(ns => ns.toFixed(0)).join(' ')}`)
+function main (runs) {
+  for (const run of runs) {
+    const turns = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+      .filter(record => record.phase === 'profile-cpu' && record.ok && record.partner)
+      .map(pairFigures).filter(Boolean).map(pair => pair.cNs)
+    const slow = turns.filter(ns => ns > 530).length
+    console.log(`${path.basename(run)}: ${turns.length} turns, ${slow} over 530 ns, ` +
+      `median ${median(turns).toFixed(0)}; ` +
+      `in order: ${turns.map(ns => ns.toFixed(0)).join(' ')}`)
+  }
 }
+
+runScript(module, { args: [1, Infinity], each: folderWith(['all.jsonl'], 'a stdio run\'s folder'), run: main })

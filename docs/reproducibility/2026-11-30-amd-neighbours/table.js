@@ -4,6 +4,7 @@
 //   node docs/reproducibility/2026-11-30-amd-neighbours/table.js
 const path = require('node:path')
 const { median } = require('../../../lib/stats')
+const { runScript } = require('../../script-args')
 
 const runs = [
   ...[1, 2, 3, 4].flatMap(i => [`mem-q${i}`, `mem-m${i}`]),
@@ -12,24 +13,29 @@ const runs = [
 const neighbour = name => name.startsWith('mem-q') || name.startsWith('idle')
   ? 'none'
   : name.startsWith('spin') ? 'a busy loop' : 'the streamer'
-const byNeighbour = new Map()
-for (const name of runs) {
-  const { headline } = require(path.join(__dirname, `${name}.json`))
-  const c = headline.cells.find(cell => cell.program === 'c').cpuPerReadNs.estimate
-  const shares = headline.cells.filter(cell => cell.program !== 'c')
-    .map(cell => [cell.program, 100 * cell.shareOfC.estimate])
-  console.log(`${name.padEnd(9)} CPU 0: ${neighbour(name).padEnd(12)} C ${c.toFixed(0)} ns  ` +
-    shares.map(([program, share]) => `${program} ${share.toFixed(1)}%`).join('  '))
-  const key = neighbour(name)
-  if (!byNeighbour.has(key)) byNeighbour.set(key, { c: [], shares: new Map() })
-  const group = byNeighbour.get(key)
-  group.c.push(c)
-  for (const [program, share] of shares) group.shares.set(program, [...(group.shares.get(program) ?? []), share])
+
+function main () {
+  const byNeighbour = new Map()
+  for (const name of runs) {
+    const { headline } = require(path.join(__dirname, `${name}.json`))
+    const c = headline.cells.find(cell => cell.program === 'c').cpuPerReadNs.estimate
+    const shares = headline.cells.filter(cell => cell.program !== 'c')
+      .map(cell => [cell.program, 100 * cell.shareOfC.estimate])
+    console.log(`${name.padEnd(9)} CPU 0: ${neighbour(name).padEnd(12)} C ${c.toFixed(0)} ns  ` +
+      shares.map(([program, share]) => `${program} ${share.toFixed(1)}%`).join('  '))
+    const key = neighbour(name)
+    if (!byNeighbour.has(key)) byNeighbour.set(key, { c: [], shares: new Map() })
+    const group = byNeighbour.get(key)
+    group.c.push(c)
+    for (const [program, share] of shares) group.shares.set(program, [...(group.shares.get(program) ?? []), share])
+  }
+  console.log('\nmedian (range) by what ran on CPU 0:')
+  for (const [key, { c, shares }] of byNeighbour) {
+    const range = values =>
+      `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`
+    console.log(`${key.padEnd(12)} runs ${c.length}: C ${range(c)} ns; ` +
+      [...shares].map(([program, values]) => `${program} ${range(values)}%`).join('; '))
+  }
 }
-console.log('\nmedian (range) by what ran on CPU 0:')
-for (const [key, { c, shares }] of byNeighbour) {
-  const range = values =>
-    `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`
-  console.log(`${key.padEnd(12)} runs ${c.length}: C ${range(c)} ns; ` +
-    [...shares].map(([program, values]) => `${program} ${range(values)}%`).join('; '))
-}
+
+runScript(module, { run: main })

@@ -2,8 +2,9 @@
 // Each reader's share of C at 256 B, 4 KiB and 64 KiB as the runs' terminal output printed it
 // (whole points; its interval to a tenth), a quiet day's pair beside a noisy day's, and how far
 // the mean of each pair moved from the one day to the other, in points.
-//   node days.js QUIET-A.txt QUIET-B.txt NOISY-A.txt NOISY-B.txt
+//   node docs/reproducibility/2026-11-30-amd-noisy/days.js QUIET-A.txt QUIET-B.txt NOISY-A.txt NOISY-B.txt
 const { tableLines } = require('./terminal')
+const { runScript, readableFile } = require('../../script-args')
 
 // the cost pass's table: "program runtime  256: ns/read, over C, % of C  4K: ...  64K: ..."
 function shares (file) {
@@ -18,30 +19,29 @@ function shares (file) {
   return byProgram
 }
 
-const files = process.argv.slice(2)
-if (files.length !== 4) {
-  console.error('usage: node days.js QUIET-A.txt QUIET-B.txt NOISY-A.txt NOISY-B.txt')
-  process.exit(2)
+function main (files) {
+  const runs = files.map(shares)
+  const sizes = ['256 B', '4 KiB', '64 KiB']
+  const mean = (a, b) => (a + b) / 2
+  console.log('C\'s ns per read (256 B, 4 KiB, 64 KiB): ' +
+    runs.map((run, i) => `${files[i].replace(/.*\//, '')} ${run.get('c').ns.join(', ')}`).join('; '))
+  console.log('reader'.padEnd(16) + sizes.map(size => `${size}: quiet pair, noisy pair, move`.padEnd(44)).join(''))
+  const moves = []
+  for (const program of runs[0].keys()) {
+    if (program === 'c' || runs.some(run => !run.get(program)?.shares.length)) continue
+    const cells = sizes.map((_, i) => {
+      const [qa, qb, na, nb] = runs.map(run => run.get(program).shares[i])
+      const move = mean(na, nb) - mean(qa, qb)
+      moves.push({ program, size: sizes[i], move })
+      return `${qa}, ${qb}  ${na}, ${nb}  ${move >= 0 ? '+' : ''}${move.toFixed(1)}`.padEnd(44)
+    })
+    console.log(program.padEnd(16) + cells.join(''))
+  }
+  const absolute = moves.map(({ move }) => Math.abs(move)).sort((a, b) => a - b)
+  const within = limit => absolute.filter(move => move <= limit).length
+  console.log(`${moves.length} shares: the noisy pair's mean within 2 points of the quiet pair's in ` +
+    `${within(2)}, within 5 in ${within(5)}; the median move ${absolute[absolute.length >> 1].toFixed(1)}` +
+    `, the largest ${absolute.at(-1).toFixed(1)} points (whole points as printed)`)
 }
-const runs = files.map(shares)
-const sizes = ['256 B', '4 KiB', '64 KiB']
-const mean = (a, b) => (a + b) / 2
-console.log('C\'s ns per read (256 B, 4 KiB, 64 KiB): ' +
-  runs.map((run, i) => `${files[i].replace(/.*\//, '')} ${run.get('c').ns.join(', ')}`).join('; '))
-console.log('reader'.padEnd(16) + sizes.map(size => `${size}: quiet pair, noisy pair, move`.padEnd(44)).join(''))
-const moves = []
-for (const program of runs[0].keys()) {
-  if (program === 'c' || runs.some(run => !run.get(program)?.shares.length)) continue
-  const cells = sizes.map((_, i) => {
-    const [qa, qb, na, nb] = runs.map(run => run.get(program).shares[i])
-    const move = mean(na, nb) - mean(qa, qb)
-    moves.push({ program, size: sizes[i], move })
-    return `${qa}, ${qb}  ${na}, ${nb}  ${move >= 0 ? '+' : ''}${move.toFixed(1)}`.padEnd(44)
-  })
-  console.log(program.padEnd(16) + cells.join(''))
-}
-const absolute = moves.map(({ move }) => Math.abs(move)).sort((a, b) => a - b)
-const within = limit => absolute.filter(move => move <= limit).length
-console.log(`${moves.length} shares: the noisy pair's mean within 2 points of the quiet pair's in ` +
-  `${within(2)}, within 5 in ${within(5)}; the median move ${absolute[absolute.length >> 1].toFixed(1)}` +
-  `, the largest ${absolute.at(-1).toFixed(1)} points (whole points as printed)`)
+
+runScript(module, { args: [4, 4], each: readableFile, run: main })

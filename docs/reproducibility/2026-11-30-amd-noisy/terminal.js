@@ -11,3 +11,8 @@ function tableLines (file, title) {
 }
 
 module.exports = { tableLines }
+
+if (require.main === module) {
+  require('../../../lib/cli').notACommand('terminal.js', 'it holds what days.js and profile-days.js share; run ' +
+    'one of them, as node docs/reproducibility/2026-11-30-amd-noisy/days.js --help')
+}

@@ -5,16 +5,11 @@
 // pace, given per 10% slower C, and Spearman's rank correlation between the two. C's own
 // measurement noise alone makes the correlation positive (a C run that reads slow raises the
 // share), so a negative one is the machine's, where C's pace spread widely enough to show it.
-//   node within-run.js RUN-DIR [BLOCK-SIZE]
+//   node docs/reproducibility/2026-11-30-amd-noisy/within-run.js RUN-DIR [BLOCK-SIZE]
 const path = require('node:path')
 const { mean, leastSquaresSlope } = require('../../../lib/stats')
+const { runScript, folderWith, wholeArgument } = require('../../script-args')
 
-const [dir, size = '256'] = process.argv.slice(2)
-if (!dir) {
-  console.error('usage: node within-run.js RUN-DIR [BLOCK-SIZE]')
-  process.exit(2)
-}
-const results = require(path.resolve(dir, 'results.json'))
 // Pearson's correlation; over ranks, Spearman's
 function correlation (x, y) {
   const [mx, my] = [mean(x), mean(y)]
@@ -28,20 +23,29 @@ const ranks = values => {
   return out
 }
 
-console.log(`${results.runId}, ${size} B: each reader's share of C against C's pace in its turns, round by round`)
-let negative = 0
-let cells = 0
-for (const cell of results.headline.cells.filter(c => c.blockSize === Number(size) && c.pairing === 'slices')) {
-  const rounds = cell.byRound.filter(round => round.shareOfC)
-  if (rounds.length < 6) continue
-  const logPace = rounds.map(round => Math.log(round.cpuPerReadNs * round.shareOfC))
-  const share = rounds.map(round => 100 * round.shareOfC)
-  const slope = leastSquaresSlope(logPace.map((x, i) => [x, share[i]]))
-  const rho = correlation(ranks(logPace), ranks(share))
-  const [low, high] = [Math.min(...logPace), Math.max(...logPace)].map(Math.exp)
-  cells++
-  if (rho <= -0.5) negative++
-  console.log(`${cell.program.padEnd(16)} C ${low.toFixed(0)}-${high.toFixed(0)} ns  ` +
-    `${(slope * Math.log(1.1)).toFixed(2).padStart(6)} points per 10% slower C  rho ${rho.toFixed(2)}`)
+function main ([dir, size = '256']) {
+  const results = require(path.resolve(dir, 'results.json'))
+  console.log(`${results.runId}, ${size} B: each reader's share of C against C's pace in its turns, round by round`)
+  let negative = 0
+  let cells = 0
+  for (const cell of results.headline.cells.filter(c => c.blockSize === Number(size) && c.pairing === 'slices')) {
+    const rounds = cell.byRound.filter(round => round.shareOfC)
+    if (rounds.length < 6) continue
+    const logPace = rounds.map(round => Math.log(round.cpuPerReadNs * round.shareOfC))
+    const share = rounds.map(round => 100 * round.shareOfC)
+    const slope = leastSquaresSlope(logPace.map((x, i) => [x, share[i]]))
+    const rho = correlation(ranks(logPace), ranks(share))
+    const [low, high] = [Math.min(...logPace), Math.max(...logPace)].map(Math.exp)
+    cells++
+    if (rho <= -0.5) negative++
+    console.log(`${cell.program.padEnd(16)} C ${low.toFixed(0)}-${high.toFixed(0)} ns  ` +
+      `${(slope * Math.log(1.1)).toFixed(2).padStart(6)} points per 10% slower C  rho ${rho.toFixed(2)}`)
+  }
+  console.log(`${negative} of ${cells} cells with a rank correlation of -0.5 or below`)
 }
-console.log(`${negative} of ${cells} cells with a rank correlation of -0.5 or below`)
+
+runScript(module, {
+  args: [1, 2],
+  each: [folderWith(['results.json'], 'a stdio run\'s folder'), size => wholeArgument(size, 'BLOCK-SIZE')],
+  run: main
+})

@@ -1,6 +1,7 @@
 'use strict'
 // What the host's noise slows: reads noise.c's output (a line per cycle of fixed pieces of work,
 // each in ns of the thread's CPU time) and says how the pieces move together.
+// Usage: node docs/reproducibility/2026-12-01-amd/probes.js spread|states FILE | windows FILE START WINDOWS | both CPU0 CPU1
 //   node probes.js spread PROBE.txt                  each piece's spread, Spearman's rho between
 //   node probes.js states PROBE.txt                  each piece's median when syscalls were fast
 //                                                    (getppid under 235 ns) and slow (over 255)
@@ -10,6 +11,7 @@
 //   node probes.js both CPU0.txt CPU1.txt            two probes at once, one per CPU: rho between
 //                                                    the CPUs' cycles nearest in time
 const fs = require('node:fs')
+const { runScript, readableFile, UsageError } = require('../../script-args')
 
 const FAST_SYSCALL_NS = 235
 const SLOW_SYSCALL_NS = 255
@@ -117,12 +119,21 @@ function both (cpu0, cpu1) {
   }
 }
 
-const [command, ...files] = process.argv.slice(2)
-if (command === 'spread') spread(readProbe(files[0]))
-else if (command === 'states') states(readProbe(files[0]))
-else if (command === 'windows') windows(readProbe(files[0]), files[1], files[2])
-else if (command === 'both') both(readProbe(files[0]), readProbe(files[1]))
-else {
-  console.error('usage: node probes.js spread|states FILE | windows FILE START WINDOWS | both CPU0 CPU1')
-  process.exit(1)
+// each command and the files it reads
+const FILES = { spread: 1, states: 1, windows: 3, both: 2 }
+
+function check ([command, ...files]) {
+  if (!Object.hasOwn(FILES, command)) throw new UsageError(`'${command}' is not a command of it; give spread, states, windows or both`)
+  const count = FILES[command]
+  if (files.length !== count) throw new UsageError(`${command} reads ${count} file${count === 1 ? '' : 's'}, not ${files.length}; give ${count}`)
+  files.forEach(readableFile)
 }
+
+function main ([command, ...files]) {
+  if (command === 'spread') spread(readProbe(files[0]))
+  else if (command === 'states') states(readProbe(files[0]))
+  else if (command === 'windows') windows(readProbe(files[0]), files[1], files[2])
+  else if (command === 'both') both(readProbe(files[0]), readProbe(files[1]))
+}
+
+runScript(module, { args: [1, 4], check, run: main })

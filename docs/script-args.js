@@ -1,0 +1,128 @@
+'use strict'
+// What the analysis scripts beside the dated studies share in reading their command line, so
+// that each answers as the lab's tools do (lib/cli.js): --help prints its usage, and a flag it
+// does not take, the wrong number of arguments, a bad value or a file it cannot read is one
+// line, `NAME: what is wrong; how to fix (usage: ...)`, exit 2.
+//
+// A script's usage is the first line of its header comment that runs it as `node docs/...`
+// (up to a gap of two spaces, where a note may follow): the header stays its one source.
+// --help prints that line, then the rest of the header.
+//
+//   runScript(module, { args, each, flags, check, run })
+//     args    [min, max]: how many arguments it takes (max Infinity: no bound)
+//     each    a check of every argument (readableFile, or folderWith(names)), or a list of
+//             checks by position
+//     flags   its flags as lib/option-schema.js rows take them: { calm: { type: 'boolean' } }
+//     check   (args, flags) => throws a UsageError for a bad value, before run
+//     run     (args, flags) => the script's work; a UsageError it throws ends it as above
+const fs = require('node:fs')
+const path = require('node:path')
+const { UsageError, wholeNumber } = require('../lib/options')
+const { parseCommandLine } = require('../lib/option-schema')
+const { runCli, notACommand } = require('../lib/cli')
+
+const LAB = path.join(__dirname, '..')
+
+// The header's comment lines (past a 'use strict'), and the usage line among them.
+function headerOf (file) {
+  const own = `node ${path.relative(LAB, file).split(path.sep).join('/')}`
+  const lines = []
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '\'use strict\'') continue
+    if (!line.startsWith('//')) break
+    lines.push(line.replace(/^\/\/ ?/, ''))
+  }
+  const at = lines.findIndex(line => line.includes(`${own} `) || line.endsWith(own))
+  if (at === -1) throw new Error(`${file}: its header has no line that runs it as ${own}`)
+  const usage = lines[at].slice(lines[at].indexOf(own)).split(/\s{2,}/)[0].trim()
+  // the usage line itself is not said twice; one with a note or other words is kept
+  const alone = lines[at].trim().replace(/^usage:\s*/i, '') === usage
+  const rest = lines.filter((line, i) => !(alone && i === at))
+  while (rest.length && rest[rest.length - 1].trim() === '') rest.pop()
+  return { usage, help: [`usage: ${usage}`, ...rest.map(line => line.trim() ? `  ${line}` : '')].join('\n') }
+}
+
+// Why `file` cannot be read as a file, or null.
+function problemOf (file) {
+  try {
+    if (fs.statSync(file).isDirectory()) return `${file} is a folder`
+    fs.accessSync(file, fs.constants.R_OK)
+    return null
+  } catch (err) {
+    return `cannot read ${file} (${err.code ?? err.message})`
+  }
+}
+
+// The checks of an argument: each returns it, or throws a UsageError that names the fix.
+function readableFile (file) {
+  const problem = problemOf(file)
+  if (problem) throw new UsageError(`${problem}; give a file that exists and may be read`)
+  return file
+}
+
+// A folder that holds `names` (a run's results.json, its all.jsonl ...); `what` says which.
+function folderWith (names, what = `a folder that holds ${names.join(' and ')}`) {
+  return dir => {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(`${dir} is not a folder; give ${what}`)
+    }
+    for (const name of names) {
+      const problem = problemOf(path.join(dir, name))
+      if (problem) throw new UsageError(`${problem}; give ${what}`)
+    }
+    return dir
+  }
+}
+
+// A whole number given as an argument, by lib/options.js's rule (its message names the
+// argument, not a flag).
+function wholeArgument (text, name, min = 1) {
+  try {
+    return wholeNumber(text, name, min)
+  } catch (err) {
+    throw new UsageError(err.message.replace(`--${name}`, name))
+  }
+}
+
+// Why `args` are too few or too many for [min, max], or null.
+function countProblem (args, [min, max]) {
+  if (args.length >= min && args.length <= max) return null
+  const count = min === max ? `${min}` : max === Infinity ? `${min} or more` : `${min} ${max === min + 1 ? 'or' : 'to'} ${max}`
+  const takes = max === 0 ? 'no arguments' : `${count} argument${max === 1 ? '' : 's'}`
+  const fix = args.length < min ? 'add what is missing' : `drop ${args.slice(max).map(arg => `'${arg}'`).join(' ')}`
+  return `takes ${takes}, not ${args.length}; ${fix}`
+}
+
+function runScript (script, { args: range = [0, 0], each = null, flags = {}, check = () => {}, run }) {
+  const file = script.filename
+  const name = path.basename(file)
+  const { usage, help } = headerOf(file)
+  const tool = usage.split(' ')[1]
+  const rows = Object.entries({ ...flags, help: { type: 'boolean' } }).map(([flag, row]) => ({ name: flag, ...row }))
+  // every refusal ends with the usage, which says what to give
+  const withUsage = work => (...inputs) => {
+    try {
+      return work(...inputs)
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${err.message} (usage: ${usage})`)
+      throw err
+    }
+  }
+  const parse = argv => {
+    const { values, positionals } = parseCommandLine(argv, rows, { tool, positionals: true })
+    if (values.help) return { help: true }
+    const problem = countProblem(positionals, range)
+    if (problem) throw new UsageError(problem)
+    positionals.forEach((arg, i) => (Array.isArray(each) ? each[i] : each)?.(arg))
+    check(positionals, values)
+    return { args: positionals, flags: values }
+  }
+  runCli({ name, usage: help, parse: withUsage(parse), run: withUsage(({ args, flags }) => run(args, flags)) })
+}
+
+module.exports = { runScript, readableFile, folderWith, wholeArgument, UsageError }
+
+if (require.main === module) {
+  notACommand('script-args.js', 'it holds what the scripts of docs/ share in reading their command line; ' +
+    'run one of them, as node docs/db/2026-11-30/common.js --help')
+}
