@@ -5,6 +5,7 @@
 const { formatNumber } = require('./format')
 const { STEAL_SHARE } = require('../steal')
 const { machineIdentity } = require('../machine')
+const { displayPath } = require('../paths')
 
 // One resume of a run: older runs logged only its date.
 function describeResume (resume) {
@@ -19,7 +20,8 @@ function contextOf (set, report) {
   const shaped = {
     label: set.label,
     runId: context.runId ?? set.results.runId ?? null,
-    dir: set.dir ?? null,
+    // as the user would type it: a committed page names results/reference, not this clone's path
+    dir: set.dir ? displayPath(set.dir) : null,
     date: context.date ?? null,
     resumedAt: context.resumedAt ?? [],
     lab: context.lab ?? null,
