@@ -620,7 +620,7 @@ test('two http runs compared: requests/s, CPU and syscalls per request apart, an
   const other = set('b', cell('bun', 96, 15, { estimate: 0.85, low: 0.78, high: 1 }), 2, 0.35)
   other.results.http.cells[0] = cell('c-epoll', 110, 9, null)
   const text = findings([first, other]).find(finding => finding.set === null).text
-  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; calls of work per request by at most 0, upkeep by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, which counts one server process\'s runs only).')
+  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 18%, at most 25%; calls of work per request by at most 0, upkeep by at most 0.25; 1 of 1 shares of c-epoll agree (each inside the other run\'s interval, over all its processes\' runs).')
 })
 
 test('summariseHttp in rounds: ratios paired round by round, each process classified, runs before its steady state left out', () => {
