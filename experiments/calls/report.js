@@ -101,9 +101,21 @@ function ladderRows (ladder) {
 
 // The intervals' levels: the rungs' (the sign test's over the processes: 97.9% for 10)
 // and the cost pass column's (over its rounds, which --rounds sets apart from --processes).
+// A variant that kept another count of processes (a failed one, one measured again) has
+// another level: the ones apart from the most common are named, with their processes.
 function ladderLevels (ladder) {
   const cost = levelsText(ladder.rows.map(row => row.stdin?.cpuPerReadNs), null)
-  return `${levelsText(ladder.rows.flatMap(row => Object.values(row.rungs ?? {})))} interval${cost ? `; the cost pass's, ${cost}` : ''}`
+  const levelOf = row => levelsText(Object.values(row.rungs ?? {}), null)
+  const byLevel = new Map()
+  for (const row of ladder.rows) {
+    const level = levelOf(row)
+    if (level) byLevel.set(level, [...(byLevel.get(level) ?? []), row])
+  }
+  const [common, ...others] = [...byLevel].sort((a, b) => b[1].length - a[1].length)
+  const apart = others.map(([level, rows]) =>
+    `${level} for ${rows.map(row => `${row.variant} (${row.processes} processes)`).join(', ')}`)
+  const rungs = common ? `${common[0]} interval${apart.length ? `, ${apart.join('; ')}` : ''}` : 'no interval'
+  return `${rungs}${cost ? `; the cost pass's, ${cost}` : ''}`
 }
 
 const ladderTitle = ladder => `The call ladder: ns of CPU per call (median of processes, ${ladderLevels(ladder)}), and where a 256-byte read's ns go`
@@ -177,6 +189,7 @@ const terminal = (results, sizes) => [...ladderTerminal(results.ladder), ...stdi
 
 module.exports = {
   shape,
+  ladderLevels,
   contextRows: stdio.contextRows,
   pinText: stdio.pinText,
   sections,

@@ -193,6 +193,15 @@ test('the ladder labels its rungs\' and its cost pass\'s intervals each at their
   assert.equal(levelText(ladder.rows[0].stdin.cpuPerReadNs.level), cost)
 })
 
+test('a variant that kept another count of processes is named with its level', () => {
+  const { ladderLevels } = require('../../experiments/calls/report')
+  const six = processes(3, 200, 225, 440)
+  const ladder = calls.summariseLadder([...records('c', six), ...records('node', six), ...records('deno', [...six, six[0]])],
+    { options: { ladder: { processes: 6, rounds: 3 } } }, null)
+  const [usual, seven] = [medianIntervalLevel(6), medianIntervalLevel(7)].map(levelText)
+  assert.equal(ladderLevels(ladder), `${usual} interval, ${seven} for deno (7 processes)`)
+})
+
 test('the ladder against C, process by process; where its variance lives; its halves and two runs', () => {
   const { callsRepeatability, reachable } = require('../../experiments/calls/repeatability')
   // C drifts up process by process, node is 2× C's in every process and rung
