@@ -29,8 +29,10 @@ function countTooltip (unit) {
 function drawReport (drawings) {
   const data = JSON.parse(document.getElementById('report-data').textContent)
   // for what is not a runtime (a syscall, a rung, a process): runtimes wear lib/report/looks.js's
-  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#525df4', '#bf399e',
-    '#6c8893', '#ee6868', '#9b8b2f', '#2c4a9e', '#d4a300']
+  // (the 7th and 10th once a second blue and a second orange: write and accept4, read and splice
+  // were hard to tell apart in the syscall charts)
+  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#882d17', '#bf399e',
+    '#6c8893', '#8db600', '#9b8b2f', '#2c4a9e', '#d4a300']
   // Highcharts writes point updates back into the arrays it was given: hand it copies
   // so that the page's data stays as loaded and the toggles can switch back.
   const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
