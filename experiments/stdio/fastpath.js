@@ -129,8 +129,8 @@ function v8Verdict ({ text, graphs, loop }) {
     engaged: true,
     reason: null,
     evidence,
-    summary: `TurboFan compiled ${loop}() ${counted(graphs.length, 'time')} with ${calls} fast API ${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; ` +
-      `no deopt inside its loop, ${afterLoop.length} after it`
+    summary: `TurboFan compiled ${loop}() ${counted(graphs.length, 'time')} with ${calls} fast API ` +
+      `${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; no deopt inside its loop, ${afterLoop.length} after it`
   }
 }
 

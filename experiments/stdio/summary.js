@@ -237,7 +237,8 @@ function rejectedCells (records) {
       slow.set(record.program, `${record.failure} (checked at ${record.blockSize} B)`)
     }
   }
-  for (const program of new Set(records.filter(record => record.phase === PHASES.fastPath).map(record => record.program))) {
+  const checked = new Set(records.filter(record => record.phase === PHASES.fastPath).map(record => record.program))
+  for (const program of checked) {
     const profiled = records.find(record => record.phase === PHASES.profile && record.program === program)
     const reason = slow.has(program) ? null : slowPathReason(records, program)
     if (reason) slow.set(program, `fast path not held: ${reason} (profiled at ${profiled.blockSize} B)`)
