@@ -4,7 +4,7 @@
 // which a reader of one results folder can quote without a second run beside it). What
 // each experiment's figures are: its repeatability.js.
 const { median } = require('./stats')
-const { formatNumber } = require('./report/format')
+const { formatNumber, counted } = require('./report/format')
 
 // A figure repeats when it moves by at most GOAL.percent in at least GOAL.share of the
 // cells: one cell caught by a slow spell of the VM does not fail a run, a machine whose
@@ -114,8 +114,7 @@ function lostCells (cells, halved, name) {
 // The sentence that leads a run's own repeatability where it lost cells; null where none.
 function lostText (lost = []) {
   if (lost.length === 0) return null
-  const cells = `${lost.length} ${lost.length === 1 ? 'cell' : 'cells'}`
-  return `This run lost ${cells} (every run failed, or too few were kept to halve: ${lost.join(', ')}), ` +
+  return `This run lost ${counted(lost.length, 'cell')} (every run failed, or too few were kept to halve: ${lost.join(', ')}), ` +
     'and a lost cell counts against the goal: the run is not quotable, and what follows speaks for the ' +
     'other cells only.'
 }

@@ -95,14 +95,19 @@ const cpuPerRead = record => record.phase === PHASES.kernel
 // headline fails them, so that no figure of this pass stands for a reader that failed.
 function summariseKernel (records, headline, rejected = new Map()) {
   const key = record => `${record.program}\t${record.blockSize}`
-  const traced = records.filter(record => record.phase === PHASES.kernel && record.ok && !rejected.has(key(record)))
-  if (!records.some(record => record.phase === PHASES.kernel)) return null
-  const left = [...new Map(records.filter(record => record.phase === PHASES.kernel && rejected.has(key(record)))
-    .map(record => [key(record), { program: record.program, blockSize: record.blockSize, reason: rejected.get(key(record)) }])).values()]
+  const passRuns = records.filter(record => record.phase === PHASES.kernel)
+  if (passRuns.length === 0) return null
+  const traced = passRuns.filter(record => record.ok && !rejected.has(key(record)))
+  const left = new Map()
+  for (const { program, blockSize } of passRuns) {
+    const cell = key({ program, blockSize })
+    if (rejected.has(cell) && !left.has(cell)) left.set(cell, { program, blockSize, reason: rejected.get(cell) })
+  }
   const cells = new Map()
   for (const record of traced) {
-    if (!cells.has(key(record))) cells.set(key(record), { program: record.program, blockSize: record.blockSize, runs: [] })
-    cells.get(key(record)).runs.push(record)
+    const cell = key(record)
+    if (!cells.has(cell)) cells.set(cell, { program: record.program, blockSize: record.blockSize, runs: [] })
+    cells.get(cell).runs.push(record)
   }
   const kernelOf = runs => runs.map(run => run.kernel.kernelPerReadNs)
   const out = []
@@ -142,7 +147,7 @@ function summariseKernel (records, headline, rejected = new Map()) {
     cells: out.sort(inHeadlineOrder(headline)),
     tracerCost: tracerCost(records),
     failures: records.filter(record => KERNEL_PHASES.includes(record.phase) && !record.ok).length,
-    rejected: left
+    rejected: [...left.values()]
   }
 }
 

@@ -239,9 +239,8 @@ function rejectedCells (records) {
   }
   const checked = new Set(records.filter(record => record.phase === PHASES.fastPath).map(record => record.program))
   for (const program of checked) {
-    const profiled = records.find(record => record.phase === PHASES.profile && record.program === program)
-    const reason = slow.has(program) ? null : slowPathReason(records, program)
-    if (reason) slow.set(program, `fast path not held: ${reason} (profiled at ${profiled.blockSize} B)`)
+    const found = slow.has(program) ? null : slowPathOf(records, program)
+    if (found) slow.set(program, `fast path not held: ${found.reason} (profiled at ${found.profiled.blockSize} B)`)
   }
   for (const record of records) {
     const key = `${record.program}\t${record.blockSize}`
@@ -270,11 +269,8 @@ function summariseFastPaths (records, context) {
       return { ...entry, verdict: 'not taken', reason: notTaken.fastPath.reason, blockSize: notTaken.blockSize }
     }
     // the graph held a fast call, but the profile found a slow one beside it in the loop
-    const slowPath = checks.length ? slowPathReason(records, program.name) : null
-    if (slowPath) {
-      const profiled = records.find(record => record.phase === PHASES.profile && record.program === program.name)
-      return { ...entry, verdict: 'not taken', reason: slowPath, blockSize: profiled.blockSize }
-    }
+    const slowPath = checks.length ? slowPathOf(records, program.name) : null
+    if (slowPath) return { ...entry, verdict: 'not taken', reason: slowPath.reason, blockSize: slowPath.profiled.blockSize }
     const engaged = checks.filter(check => check.fastPath?.engaged === true)
     if (checks.length && engaged.length === checks.length) {
       const sizes = engaged.map(check => check.blockSize)
@@ -352,16 +348,18 @@ function slowPathFailures (records, fastPaths) {
   return fastPaths.filter(entry => entry.verdict === 'not taken' &&
     !records.some(record => record.phase === PHASES.fastPath && record.program === entry.program && !record.ok))
     .map(entry => {
-      const profiled = records.find(record => record.phase === PHASES.profile && record.program === entry.program)
-      return {
-        phase: PHASES.fastPath,
-        program: entry.program,
-        run: profiled.run,
-        reason: `fast path not held: ${entry.reason}`,
-        command: profiled.command,
-        blockSize: profiled.blockSize
-      }
+      const { profiled } = slowPathOf(records, entry.program)
+      const { run, command, blockSize } = profiled
+      return { phase: PHASES.fastPath, program: entry.program, run, reason: `fast path not held: ${entry.reason}`, command, blockSize }
     })
+}
+
+// Why the profile pass says `program`'s fast path did not hold (profile.js slowPathReason),
+// with its first profiled run, or null.
+function slowPathOf (records, program) {
+  const reason = slowPathReason(records, program)
+  if (reason === null) return null
+  return { reason, profiled: records.find(record => record.phase === PHASES.profile && record.program === program) }
 }
 
 const MiB = 1 << 20
