@@ -194,10 +194,12 @@ function loadResultSet (dir) {
   if (!entries.includes('results.json')) {
     // a run stopped before its first results were written still holds its context and log
     if (entries.includes('context.json')) {
-      throw new AnalyseError(`${dir} holds a run stopped before its first results (no results.json); node bench.js --resume ${dir} measures the rest`)
+      throw new AnalyseError(`${dir} holds a run stopped before its first results (no results.json); ` +
+        `node bench.js --resume ${dir} measures the rest`)
     }
     if (entries.includes('results.json.gz')) {
-      throw new AnalyseError(`${dir} holds results.json.gz, not results.json; gunzip it (gunzip -k ${path.join(dir, 'results.json.gz')}) and give the folder again`)
+      throw new AnalyseError(`${dir} holds results.json.gz, not results.json; gunzip it ` +
+        `(gunzip -k ${path.join(dir, 'results.json.gz')}) and give the folder again`)
     }
     throw new AnalyseError(`${dir} is not a results directory (no results.json); give a results/<run-id> folder that bench.js wrote`)
   }
@@ -213,7 +215,8 @@ function loadResultSet (dir) {
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   // the same test --rederive makes: a context without its options says nothing of the run
   if (!context || typeof context !== 'object' || typeof context.options !== 'object' || context.options === null) {
-    throw new AnalyseError(`${file('context.json')} is not a bench.js context file (no options); restore it, or measure again`)
+    throw new AnalyseError(`${file('context.json')} is not a bench.js context file (no options); ` +
+      'restore it, or measure again')
   }
   // a results.json copied in from another run would be reported under this run's name
   const ran = context.options?.experiment ?? DEFAULT_EXPERIMENT

@@ -34,7 +34,8 @@ function printDisturbance (disturbance) {
 function printFailures (failures, runDir, options, runnable, lab) {
   if (failures.length === 0) return
   const experiment = lab.byName(options.experiment)
-  console.log(`\n${counted(failures.length, 'failed run')}; each is excluded from the results (details in ${path.join(runDir, LOG_FILE)}):`)
+  console.log(`\n${counted(failures.length, 'failed run')}; each is excluded from the results ` +
+    `(details in ${path.join(runDir, LOG_FILE)}):`)
   for (const failure of failures) {
     const skipped = failure.skippedSteps ? ` (its ${failure.skippedSteps} later step${failure.skippedSteps === 1 ? '' : 's'} at this cell skipped: the failure would recur)` : ''
     console.log(`- ${failure.phase} ${failure.program} ${experiment.failureLabel(failure)}: ${failure.reason}${skipped}`)

@@ -114,7 +114,8 @@ function lostCells (cells, halved, name) {
 // The sentence that leads a run's own repeatability where it lost cells; null where none.
 function lostText (lost = []) {
   if (lost.length === 0) return null
-  return `This run lost ${counted(lost.length, 'cell')} (every run failed, or too few were kept to halve: ${lost.join(', ')}), ` +
+  return `This run lost ${counted(lost.length, 'cell')} ` +
+    `(every run failed, or too few were kept to halve: ${lost.join(', ')}), ` +
     'and a lost cell counts against the goal: the run is not quotable, and what follows speaks for the ' +
     'other cells only.'
 }

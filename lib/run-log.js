@@ -17,7 +17,8 @@ function readLog (runDir, { makeError, repair = false, onCutTail = () => {} }) {
   try {
     text = fs.readFileSync(file, 'utf8')
   } catch (err) {
-    throw makeError(`cannot read ${file} (${err.code ?? err.message}); give this user read access to it, or run as its owner`)
+    throw makeError(`cannot read ${file} (${err.code ?? err.message}); ` +
+      'give this user read access to it, or run as its owner')
   }
   const lines = text.split('\n')
   const records = []

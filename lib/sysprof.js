@@ -221,7 +221,8 @@ function callSummary (profile, keep) {
 // Why a profile cannot be quoted, or null: a count that lost events is never complete.
 function profileProblem (profile) {
   if (!profile.complete) {
-    return `the kernel pass lost ${profile.lost} ${profile.lost === 1 ? 'event' : 'events'} (a full map): its counts are incomplete`
+    const lost = `${profile.lost} ${profile.lost === 1 ? 'event' : 'events'}`
+    return `the kernel pass lost ${lost} (a full map): its counts are incomplete`
   }
   if (profile.floorNs === null) return 'the kernel pass has no calibration: its probes\' floor is unknown'
   return null

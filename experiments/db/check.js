@@ -69,7 +69,8 @@ function answerCheck ({ type, rows, html }, world, seen) {
     }
     const distinct = new Set(list.map(row => row.id)).size
     if (rows !== null && rows >= 20 && distinct < Math.ceil(DISTINCT_SHARE * rows)) {
-      return `${what} holds only ${distinct} distinct ids in its ${rows} rows: each row must come from a query of its own, its id random in 1..${WORLD_ROWS}`
+      return `${what} holds only ${distinct} distinct ids in its ${rows} rows: each row must come from a ` +
+        `query of its own, its id random in 1..${WORLD_ROWS}`
     }
     return null
   }

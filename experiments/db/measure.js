@@ -309,8 +309,9 @@ function dbSession (options, interrupted = () => false) {
   }
   // a process that failed a run stays failed (failRun); one that failed its start is given
   // SERVER_STARTS; a running one is usable while its database is the one up
-  const usable = server => server.failedRun ||
-    (server.failure ? failedStarts.get(server.key) >= SERVER_STARTS : server.database === databases.current && server.database.alive())
+  const usable = server => server.failedRun || (server.failure
+    ? failedStarts.get(server.key) >= SERVER_STARTS
+    : server.database === databases.current && server.database.alive())
   const serverFor = async (step, note = () => {}) => {
     for (const other of [...running.values()]) if (other.generation !== generationOf(step)) await stopServer(other.key)
     // every server of the generation started, checked and warmed up before its rounds

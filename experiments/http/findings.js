@@ -217,7 +217,10 @@ function httpAgreement (first, other) {
   return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
     (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
     (traced.length ? `; calls of work per request by at most ${formatNumber(Math.max(...work))}, upkeep by at most ${formatNumber(Math.max(...upkeep))}` : '') +
-    (shared.length ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree (each inside the other run's interval, over all its processes' runs).` : '.')
+    (shared.length
+      ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree ` +
+        '(each inside the other run\'s interval, over all its processes\' runs).'
+      : '.')
 }
 
 // sets: labelled results sets; each set's findings, then each later set's against the first.

@@ -512,7 +512,8 @@ const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
 // A run's own repeatability in a sentence (no full stop), or null.
 function ownRepeatabilityText (own) {
   if (!own) return null
-  const basis = `the move a second run would make, foretold from this run's interleaved halves, in ${allBut(own.cells)} cells`
+  const basis = 'the move a second run would make, foretold from this run\'s interleaved halves, ' +
+    `in ${allBut(own.cells)} cells`
   if (own.lost?.length) {
     const rest = `a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs`
     return `${lostText(own.lost).slice(0, -1)}; there ${rest} (goal ±${own.goalPoints}; ${basis})`

@@ -130,7 +130,8 @@ function v8Verdict ({ text, graphs, loop }) {
     reason: null,
     evidence,
     summary: `TurboFan compiled ${loop}() ${counted(graphs.length, 'time')} with ${calls} fast API ` +
-      `${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; no deopt inside its loop, ${afterLoop.length} after it`
+      `${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; ` +
+      `no deopt inside its loop, ${afterLoop.length} after it`
   }
 }
 

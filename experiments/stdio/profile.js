@@ -360,7 +360,8 @@ function topOf (lists) {
 // profile.json: per reader at the profile pass's size, over its rounds (experiments/stdio/
 // profile.js's runs, one profiled and one not in each): each bucket's ns per read (its share of
 // the read loop's samples of every round × the cell's CPU per read, the median of the rounds'
-// unprofiled runs) with the interval of its rounds' own figures (fewValuesInterval); the CPU per read, profiled and not, and what
+// unprofiled runs) with the interval of its rounds' own figures (fewValuesInterval); the CPU
+// per read, profiled and not, and what
 // perf's samples stand for, for the profiler's cost and how much of the CPU the samples saw;
 // the frames behind each bucket, the flame graph's tree in ns per read (C's beside it as
 // a differential one), and the perf script texts it came from.

@@ -384,7 +384,12 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
         from: i - 0.5,
         to: i + 0.5,
         color: 'rgba(0, 0, 0, 0.03)',
-        label: { text: 'over its CPU per read: no split (the table)', align: 'left', x: 8, style: { color: '#5b6475', fontSize: '11px' } }
+        label: {
+          text: 'over its CPU per read: no split (the table)',
+          align: 'left',
+          x: 8,
+          style: { color: '#5b6475', fontSize: '11px' }
+        }
       })
       const noSplit = chart.kernel.flatMap((ns, i) => (ns === null ? [band(i)] : []))
       Highcharts.chart(split, {

@@ -177,7 +177,8 @@ function throughputSeries (sets, programs, compare) {
   // a run shorter than twice the start-up has no steady state to speak of: its point would
   // rest on the start-up taken away (bun-wasi's 245% of C at 64 KiB), so it is left out here,
   // flagged in the tables, and drawn end-to-end
-  const steady = lineSeries(sets, programs, compare, 'throughput', cell => (cell.best && !cell.flags?.includes('startup-dominated')
+  const steadyState = cell => cell.best && !cell.flags?.includes('startup-dominated')
+  const steady = lineSeries(sets, programs, compare, 'throughput', cell => (steadyState(cell)
     ? { y: cell.best.steadyThroughputMBps, low: cell.steadyThroughputMBps?.min ?? null, high: cell.steadyThroughputMBps?.max ?? null }
     : null))
   return {

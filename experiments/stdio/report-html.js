@@ -311,7 +311,9 @@ const SUMMARY_FIGURES = {
     marksFailed: false,
     cell: (cell, data) => (!cell.share
       ? null
-      : cell.withheld ? withheldShare(cell.withheld, cell.withheldWhy) : html`${shareHtml(cell.share)} ${flagBadges(cell.flags, data.flagMeanings)}`)
+      : cell.withheld
+        ? withheldShare(cell.withheld, cell.withheldWhy)
+        : html`${shareHtml(cell.share)} ${flagBadges(cell.flags, data.flagMeanings)}`)
   }
 }
 
@@ -362,7 +364,9 @@ function comparisonTable (comparison) {
 // The pointer to the idiomatic readers' section, only where the page has one (a calls run's
 // cost pass has none): `lead` and the link, or nothing.
 const idiomaticLink = (data, lead) =>
-  (data.idiomatic.length ? html`${lead}<a href="#idiomatic">Idiomatic readers</a>${lead.startsWith(';') ? '' : '.'}` : '')
+  (data.idiomatic.length
+    ? html`${lead}<a href="#idiomatic">Idiomatic readers</a>${lead.startsWith(';') ? '' : '.'}`
+    : '')
 
 // Readers that choose their own chunk size, each at the block size nearest its chunk:
 // the summary's per-size tables would set them at sizes they never read.

@@ -143,7 +143,8 @@ function kernelSection (data) {
   const withoutSize = cells => cells.filter((_, i) => i !== 1)
   const table = (rows, entry, size) => html`<div class="table-wrap"><table>
     <caption>Inside read(2) at ${sizeName(size)}: intervals the median's, at ${levelOf(entry)}</caption>
-    <thead><tr>${withoutSize(HEADERS).map((header, i) => html`<th scope="col"${i ? html` class="num"` : ''}>${header}</th>`)}</tr></thead>
+    <thead><tr>${withoutSize(HEADERS).map((header, i) =>
+      html`<th scope="col"${i ? html` class="num"` : ''}>${header}</th>`)}</tr></thead>
     <tbody>${rows.map(row => html`<tr>${withoutSize(cellsOf(row)).map((text, i) => (i === 0
       ? html`<th scope="row">${text}</th>`
       : html`<td class="num wraps">${text}</td>`))}</tr>`)}</tbody>

@@ -59,7 +59,8 @@ const SHARE_NOTE = 'Steady-state throughput as a share of C\'s at the same block
   'the median of all ratios of a run of the program to a run of C (Hodges-Lehmann), and in brackets its interval, at the level the table\'s title gives ' +
   '(rounded outwards to a tenth), the shares the rank test would not tell from the runs. A goal such as 97% of C is met where the interval\'s ' +
   'low end reaches it and not resolved by the runs while the interval straddles it. A cell has none (a blank) where it or C at its ' +
-  'size has fewer than 4 runs with a steady-state figure, or failed. Marks as in the steady-state table. The CSV holds the interval unrounded.'
+  'size has fewer than 4 runs with a steady-state figure, or failed. Marks as in the steady-state table. ' +
+  'The CSV holds the interval unrounded.'
 
 // Blank for a failed cell (the steady-state table marks it), so C, which has no share of
 // C, never gets a row.

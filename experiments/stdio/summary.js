@@ -270,13 +270,16 @@ function summariseFastPaths (records, context) {
     }
     // the graph held a fast call, but the profile found a slow one beside it in the loop
     const slowPath = checks.length ? slowPathOf(records, program.name) : null
-    if (slowPath) return { ...entry, verdict: 'not taken', reason: slowPath.reason, blockSize: slowPath.profiled.blockSize }
+    if (slowPath) {
+      return { ...entry, verdict: 'not taken', reason: slowPath.reason, blockSize: slowPath.profiled.blockSize }
+    }
     const engaged = checks.filter(check => check.fastPath?.engaged === true)
     if (checks.length && engaged.length === checks.length) {
       const sizes = engaged.map(check => check.blockSize)
       // and where V8 ran it, what the profile pass saw of slow calls in its loop
       const profiled = runtimes[program.runtime]?.engine === 'v8' ? slowApiShare(records, program.name) : null
-      const summary = engaged[0].fastPath.summary + (profiled ? `; the profile pass found ${slowApiText(profiled)}` : '')
+      const seen = profiled ? `; the profile pass found ${slowApiText(profiled)}` : ''
+      const summary = engaged[0].fastPath.summary + seen
       return { ...entry, verdict: 'engaged', summary, sizes }
     }
     const failed = checks.find(check => !check.ok)
@@ -350,7 +353,8 @@ function slowPathFailures (records, fastPaths) {
     .map(entry => {
       const { profiled } = slowPathOf(records, entry.program)
       const { run, command, blockSize } = profiled
-      return { phase: PHASES.fastPath, program: entry.program, run, reason: `fast path not held: ${entry.reason}`, command, blockSize }
+      const reason = `fast path not held: ${entry.reason}`
+      return { phase: PHASES.fastPath, program: entry.program, run, reason, command, blockSize }
     })
 }
 
