@@ -26,8 +26,8 @@
 // read of the run.
 // Run by Node, not the host: one line that says what runs it, as lib/cli.js's notACommand.
 if (typeof just === 'undefined') {
-  process.stderr.write('paired-reads.js runs in the lab\'s V8 host, not Node: build/just-host studies/paired-reads.js ' +
-    '(build/just-host studies/paired-reads.js --help says how)\n')
+  process.stderr.write('paired-reads.js runs in the lab\'s V8 host, not Node: ' +
+    'build/just-host studies/paired-reads.js (build/just-host studies/paired-reads.js --help says how)\n')
   process.exit(2)
 }
 const { print, error, exit, sys, net, host } = just

@@ -28,8 +28,8 @@ const HTTP_FINDINGS = [
     for (const mode of http.modes) {
       const count = headlineConnections(countsOf(http, mode))
       // an unsteady cell has no one number to quote (its table gives its range)
-      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count && cell.requestsPerSecond &&
-        !cell.unsteady)
+      const cells = http.cells.filter(cell => cell.mode === mode && cell.connections === count &&
+        cell.requestsPerSecond && !cell.unsteady)
       const reference = cells.find(cell => cell.server === http.reference)
       if (!reference || cells.length < 2) continue
       const rate = cell => cell.requestsPerSecond.median

@@ -175,7 +175,9 @@ function httpSection (data) {
   const rate = cell => {
     if (!cell) return ''
     if (!cell.requestsPerSecond) return 'failed'
-    const share = cell.vsReference && !cell.unsteady ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>` : ''
+    const share = cell.vsReference && !cell.unsteady
+      ? html`<br><span class="interval">${formatShare(cell.vsReference)}</span>`
+      : ''
     const title = cell.userShare ? html` title="${userShareTitle(cell.userShare)}"` : ''
     const cpuText = cell.cpuPerRequestUs !== null
       ? withUserShare(`${formatNumber(cell.cpuPerRequestUs)} µs CPU`, cell.userShare)
