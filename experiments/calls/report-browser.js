@@ -2,7 +2,7 @@
 // The calls experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js), whose headline chart shows the cost pass here too.
 const { escapeHtml, formatNumber } = require('../../lib/report/format')
-const { stackCut } = require('../../lib/report/browser')
+const { stackCut, valueLabels, FIGURE_ROOM_PX } = require('../../lib/report/browser')
 const stdio = require('../stdio/report-browser')
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
@@ -14,8 +14,20 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
     const totals = entry.chart.categories.map((_, i) => entry.chart.parts.reduce((sum, part) => sum + (part.data[i] ?? 0), 0))
     const { max, series: past } = stackCut(totals,
       point => `parts ${formatNumber(point.total)} ns, read ${formatNumber(entry.chart.measured[point.index])} ns →`)
+    // the measured read's figure on each row; a row past the cut has it at the axis's edge
+    const labels = valueLabels({
+      values: entry.chart.measured.map((value, i) => (max !== null && totals[i] > max ? null : value)),
+      whiskers: entry.chart.whiskers,
+      text: i => `${formatNumber(entry.chart.measured[i])} ns`,
+      max,
+      markers: entry.chart.costPass
+    })
     Highcharts.chart(`chart-ladder-${index}`, {
-      chart: { type: 'bar', height: Math.max(300, 150 + entry.chart.categories.length * 44) },
+      chart: {
+        type: 'bar',
+        height: Math.max(300, 150 + entry.chart.categories.length * 44),
+        spacingRight: FIGURE_ROOM_PX
+      },
       title: { text: escapeHtml(`${entries.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
       subtitle: { text: `ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: ${entry.chart.level} interval), diamond: the stdin bench's cost pass` },
       xAxis: runtimeAxis(entry.chart.categories),
@@ -30,9 +42,31 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
       tooltip: countTooltip('ns'),
       series: [
         ...entry.chart.parts.map((part, i) => ({ name: escapeHtml(part.name), data: copy(part.data), color: color(i) })),
-        { id: `ladder-measured-${index}`, name: 'measured 256-byte read', type: 'scatter', data: copy(entry.chart.measured), color: '#1d2330', marker: { symbol: 'circle' } },
-        { name: `measured, ${entry.chart.level} interval`, type: 'errorbar', linkedTo: `ladder-measured-${index}`, data: copy(entry.chart.whiskers), enableMouseTracking: false },
-        { name: 'cost pass, 256 B', type: 'scatter', data: copy(entry.chart.costPass), color: '#bf399e', marker: { symbol: 'diamond' } },
+        {
+          id: `ladder-measured-${index}`,
+          name: 'measured 256-byte read',
+          type: 'scatter',
+          data: copy(entry.chart.measured),
+          color: '#1d2330',
+          marker: { symbol: 'circle' },
+          dataLabels: labels.bar
+        },
+        {
+          name: `measured, ${entry.chart.level} interval`,
+          type: 'errorbar',
+          linkedTo: `ladder-measured-${index}`,
+          data: copy(entry.chart.whiskers),
+          enableMouseTracking: false,
+          dataLabels: labels.errorbar
+        },
+        {
+          name: 'cost pass, 256 B',
+          type: 'scatter',
+          data: copy(entry.chart.costPass),
+          color: '#bf399e',
+          marker: { symbol: 'diamond' },
+          dataLabels: labels.marker
+        },
         ...past
       ]
     })

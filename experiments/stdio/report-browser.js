@@ -5,8 +5,10 @@
 // buttons redraw. The page inlines this module as it is, behind a require() that knows
 // lib/report/format.js and the experiments' page modules. Highcharts and document are
 // the page's globals.
-const { sizeLabel, sizeName, formatNumber, escapeHtml, formatRange } = require('../../lib/report/format')
-const { outlierCut, cutBarLabels, referenceLine, stackCut } = require('../../lib/report/browser')
+const { sizeLabel, sizeName, formatNumber, formatSigned, escapeHtml, formatRange } = require('../../lib/report/format')
+const {
+  outlierCut, cutBarLabels, valueLabels, FIGURE_ROOM_PX, referenceLine, stackCut
+} = require('../../lib/report/browser')
 
 // Line charts against block size: one row per series that has a point there.
 function lineTooltip (unit) {
@@ -85,6 +87,12 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
   // a few readers far past the rest (wasmer's WASI reads) would leave the others slivers:
   // the axis ends past the rest, and their bars run to its edge with their value on them
   const cutOf = size => outlierCut(part.chart[size].series.flatMap(series => series.data))
+  const labelsOf = (series, size) => valueLabels({
+    values: series.data,
+    whiskers: series.whiskers,
+    text: i => `${formatSigned(series.data[i])} ns`,
+    max: cutOf(size).max
+  })
   const headlineSeries = size => part.chart[size].series.flatMap(series => [
     {
       id: `headline:${series.setIndex}`,
@@ -98,23 +106,40 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
       })), series.setIndex),
       color: groupColor(series.setIndex),
       showInLegend: part.chart[size].series.length > 1,
-      dataLabels: cutBarLabels(cutOf(size).max, 'ns')
+      dataLabels: [cutBarLabels(cutOf(size).max, 'ns'), labelsOf(series, size).bar]
     },
-    { name: `${escapeHtml(series.name)} ${series.level} interval`, type: 'errorbar', linkedTo: `headline:${series.setIndex}`, data: copy(series.whiskers), enableMouseTracking: false }
+    {
+      name: `${escapeHtml(series.name)} ${series.level} interval`,
+      type: 'errorbar',
+      linkedTo: `headline:${series.setIndex}`,
+      data: copy(series.whiskers),
+      enableMouseTracking: false,
+      dataLabels: labelsOf(series, size).errorbar
+    }
   ]).concat(familyLegend(part.chart[size].categories))
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
+  // C's own figure, which the bars are read against, where a reader looks before the bars
+  const headlineSubtitle = size => {
+    const [{ baseNs, level }] = part.chart[size].series
+    const base = baseNs === null ? 'C' : `C's ${formatNumber(baseNs)} ns`
+    return `ns more than ${base} per read(2), lower is better; whiskers: ${level} interval`
+  }
   const axisTitle = size => 'ns of CPU per read over C\'s' + (cutOf(size).max !== null
     ? ' (the axis ends before the longest bars, whose value is written on them)'
     : '')
-  const headlineChart = Highcharts.chart('chart-headline', {
-    chart: { type: 'bar', height: Math.max(300, 170 + part.chart[part.defaultSize].categories.length * 34 * part.chart[part.defaultSize].series.length) },
-    title: { text: escapeHtml(headlineTitle(part.defaultSize)) },
-    subtitle: { text: `ns more than C per read(2), lower is better; whiskers: ${part.chart[part.defaultSize].series[0].level} interval` },
-    xAxis: { categories: part.chart[part.defaultSize].categories.map(escapeHtml) },
+  const optionsAt = size => ({
+    chart: {
+      type: 'bar',
+      height: Math.max(300, 170 + part.chart[size].categories.length * 34 * part.chart[size].series.length),
+      spacingRight: FIGURE_ROOM_PX
+    },
+    title: { text: escapeHtml(headlineTitle(size)) },
+    subtitle: { text: headlineSubtitle(size) },
+    xAxis: { categories: part.chart[size].categories.map(escapeHtml) },
     // taller than the first screen
     ...keyAndScaleAbove({
-      max: cutOf(part.defaultSize).max,
-      title: { text: axisTitle(part.defaultSize) },
+      max: cutOf(size).max,
+      title: { text: axisTitle(size) },
       // C's line, its name upright beside it ("C: 0")
       plotLines: referenceLine(0, 'C')
     }),
@@ -126,16 +151,16 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
         return `<b>${this.key}</b> (${this.series.name})<br>${formatNumber(this.y)} ns over C${share}${cpu}`
       }
     },
-    series: headlineSeries(part.defaultSize)
+    series: headlineSeries(size)
   })
+  let headlineChart = Highcharts.chart('chart-headline', optionsAt(part.defaultSize))
   return {
-    headline: size => headlineChart.update({
-      title: { text: escapeHtml(headlineTitle(size)) },
-      xAxis: { categories: part.chart[size].categories.map(escapeHtml) },
-      // both axes, the scale above kept: one to one, an axis not given would be removed
-      yAxis: [{ max: cutOf(size).max, title: { text: axisTitle(size) } }, {}],
-      series: headlineSeries(size)
-    }, true, true)
+    // drawn anew at another size: updated in place, Highcharts kept the figures of the
+    // points that changed sides of C placed where they had been, over their whiskers
+    headline: size => {
+      headlineChart.destroy()
+      headlineChart = Highcharts.chart('chart-headline', optionsAt(size))
+    }
   }
 }
 

@@ -188,6 +188,54 @@ function cutBarLabels (max, unit) {
   }
 }
 
+// Each bar's figure written past the far end of its whiskers, as its errorbar's data labels:
+// a reader reads every value without hovering, and no figure sits on a whisker or a bar.
+// text(i) gives category i's words; a bar at or past `threshold` has them beyond its upper
+// whisker, one below it beyond its lower. A bar without whiskers (too few runs for an
+// interval) carries its figure itself, and one past an axis cut its own (cutBarLabels).
+// `markers`: another series' values drawn on the same rows (the ladder's cost pass), whose
+// point carries the figure where it lies past the upper whisker, so as not to sit on it.
+// Returns the dataLabels of the errorbar series, of the bar series and of the markers'. A
+// chart that shows them takes FIGURE_ROOM_PX of spacing on its right: a figure at the axis's
+// end stays in its box.
+const FIGURE_ROOM_PX = 62
+function valueLabels ({ values, whiskers, text, threshold = 0, max = null, markers = [] }) {
+  const figure = i => (typeof values[i] === 'number' && (max === null || values[i] <= max) ? text(i) : null)
+  const markerPast = i => typeof markers[i] === 'number' && markers[i] > (whiskers[i]?.[1] ?? values[i])
+  const look = {
+    enabled: true,
+    crop: false,
+    overflow: 'allow',
+    padding: 0,
+    style: { fontSize: '11px', fontWeight: '500', color: '#1d2330', textOutline: '2px #ffffff' }
+  }
+  const end = (above, align) => ({
+    ...look,
+    align,
+    formatter () {
+      const i = this.point.index
+      const onThisSide = (values[i] >= threshold) === above && !(above && markerPast(i))
+      return whiskers[i] && onThisSide ? figure(i) : null
+    }
+  })
+  return {
+    errorbar: [end(true, 'left'), end(false, 'right')],
+    // outside the bar's end, whatever another of the bar's labels says (cutBarLabels's inside)
+    bar: {
+      ...look,
+      inside: false,
+      formatter () { return whiskers[this.point.index] ? null : figure(this.point.index) }
+    },
+    marker: {
+      ...look,
+      align: 'left',
+      verticalAlign: 'middle',
+      x: 8,
+      formatter () { return markerPast(this.point.index) ? figure(this.point.index) : null }
+    }
+  }
+}
+
 // The line every bar of a chart is read against: the reference's figure (C's), labelled.
 // labelled: false where the label would sit on a bar (a stack's first row beside the line):
 // the chart's subtitle names the line instead (referenceNote)
@@ -248,12 +296,23 @@ function growBox (chart) {
 const CATEGORY_PX = 22
 const LABEL_GAP_PX = 4
 const MAX_FITS = 3
+// A chart that writes its bars' figures (valueLabels) gives each bar of a group a figure's
+// height, or Highcharts hides the figures that would run into each other.
+const FIGURE_ROW_PX = 15
+function figuresPx (chart) {
+  const written = chart.series.some(series => series.visible && [series.options.dataLabels].flat()
+    .some(labels => labels?.enabled && labels.formatter))
+  const bars = chart.series.filter(series => series.type === 'bar' && series.visible && !series.options.linkedTo)
+  if (!written || bars.length === 0) return 0
+  const perGroup = bars[0].options.stacking ? 1 : bars.length
+  return perGroup * FIGURE_ROW_PX / (1 - 2 * bars[0].options.groupPadding)
+}
 function fitContent (chart) {
   chart.fits = chart.fits ?? 0
   if (chart.fits >= MAX_FITS) return
   const bars = chart.axes.filter(axis => axis.isXAxis && !axis.horiz && axis.categories?.length)
   const tallestLabel = axis => Math.max(0, ...Object.values(axis.ticks).map(tick => tick.label?.getBBox().height ?? 0))
-  const categoryPx = axis => Math.max(CATEGORY_PX, tallestLabel(axis) + LABEL_GAP_PX)
+  const categoryPx = axis => Math.max(CATEGORY_PX, tallestLabel(axis) + LABEL_GAP_PX, figuresPx(chart))
   const plotLacks = Math.max(0, ...bars.map(axis => axis.categories.length * categoryPx(axis) - axis.len))
   const legend = chart.legend
   // Highcharts pages a horizontal legend taller than half the chart's spacing box
@@ -297,7 +356,7 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
   // as tall as its bars need (its box grows with it: growBox)
   const height = Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length))
   Highcharts.chart(id, {
-    chart: { type: 'bar', height },
+    chart: { type: 'bar', height, spacingRight: FIGURE_ROOM_PX },
     title: { text: escapeHtml(chart.title) },
     subtitle: {
       text: `median of the ratios, whiskers: its ${chart.levels ? `${escapeHtml(chart.levels)} ` : ''}interval` +
@@ -311,17 +370,36 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
       title: { text: escapeHtml(chart.axis) + (logarithmic ? ' (logarithmic)' : '') },
       plotLines: [{ value: 1, width: 2, color: '#444', zIndex: 4 }]
     }),
+    // bars of a group wide apart enough that their figures (valueLabels) do not run into
+    // each other, which would hide one
+    plotOptions: { bar: { groupPadding: 0.1 } },
     tooltip: { formatter () { return `<b>${this.key}</b>, ${escapeHtml(this.series.name)}<br>${formatNumber(this.y)}×` } },
-    series: chart.series.flatMap((series, i) => [
-      {
-        id: `answer-${i}`,
-        name: escapeHtml(series.name),
-        data: runtimePoints(chart.categories, series.data, i),
-        color: groupColor(i),
-        ...(logarithmic ? { threshold: 1 } : {})
-      },
-      { name: `${escapeHtml(series.name)}, interval`, type: 'errorbar', linkedTo: `answer-${i}`, data: copy(series.whiskers), enableMouseTracking: false }
-    ]).concat(familyLegend(chart.categories))
+    series: chart.series.flatMap((series, i) => {
+      const labels = valueLabels({
+        values: series.data,
+        whiskers: series.whiskers,
+        text: at => `${formatNumber(series.data[at])}×`,
+        threshold: 1
+      })
+      return [
+        {
+          id: `answer-${i}`,
+          name: escapeHtml(series.name),
+          data: runtimePoints(chart.categories, series.data, i),
+          color: groupColor(i),
+          ...(logarithmic ? { threshold: 1 } : {}),
+          dataLabels: labels.bar
+        },
+        {
+          name: `${escapeHtml(series.name)}, interval`,
+          type: 'errorbar',
+          linkedTo: `answer-${i}`,
+          data: copy(series.whiskers),
+          enableMouseTracking: false,
+          dataLabels: labels.errorbar
+        }
+      ]
+    }).concat(familyLegend(chart.categories))
   })
 }
 
@@ -343,4 +421,15 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
   })
 }
 
-module.exports = { drawReport, referenceLine, referenceNote, stackCut, countTooltip, drawAnswer, outlierCut, cutBarLabels }
+module.exports = {
+  drawReport,
+  referenceLine,
+  referenceNote,
+  stackCut,
+  countTooltip,
+  drawAnswer,
+  outlierCut,
+  cutBarLabels,
+  valueLabels,
+  FIGURE_ROOM_PX
+}

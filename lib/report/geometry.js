@@ -2,9 +2,10 @@
 /* global Node, NodeFilter */
 // What a reader sees of a report at a glance, measured in the browser: how far down the
 // answer (the first chart) starts and how many words come before it, the charts that hide
-// part of themselves, the labels cut short or written over each other, the series a reader
-// cannot tell apart, a runtime's hue from chart to chart, and what scrolls sideways. The page
-// tests and studies/pages.js measure with it; page is a Playwright page with the report loaded.
+// part of themselves, the bars' figures hidden, the labels cut short or written over each
+// other, the series a reader cannot tell apart, a runtime's hue from chart to chart, and what
+// scrolls sideways. The page tests and studies/pages.js measure with it; page is a Playwright
+// page with the report loaded.
 
 // Runs in the page: every figure is read from the laid-out page, none from the report's data.
 function measureInPage () {
@@ -62,6 +63,22 @@ function measureInPage () {
       ? [`${chart.renderTo.id}: ${taller ? `${chart.chartHeight} px in a box of ${Math.round(box.height)}; ` : ''}` +
         `${cut.length} parts cut${cut.length ? ` (${cut.slice(0, 3).join(', ')})` : ''}`]
       : []
+  })
+  // a bar's figure written on the chart (a data label) that Highcharts hid where it would
+  // have run into another, or that the chart's box cuts off: a value a reader cannot read
+  // or that sits on the whisker it is written beside
+  const overlaps = (a, b) =>
+    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1
+  const onWhisker = (series, point, label) => series.type === 'errorbar' &&
+    [point.stem, point.whiskers].some(part => part?.element &&
+      overlaps(label.element.getBoundingClientRect(), part.element.getBoundingClientRect()))
+  const hiddenFigures = charts.flatMap(chart => {
+    const box = chart.renderTo.getBoundingClientRect()
+    return chart.series.flatMap(series => series.points.flatMap(point => (point.dataLabels ?? [])
+      .filter(label => label.element?.textContent && series.visible !== false)
+      .filter(label => label.opacity === 0 || label.visibility === 'hidden' || !inside(box, label.element) ||
+        onWhisker(series, point, label))
+      .map(label => `${chart.renderTo.id}: ${series.name}'s "${label.element.textContent}"`)))
   })
   // a tick's label Highcharts shortened to fit, to "…" ("8…" for 850, "node-fs-…" for
   // node-fs-binding) or by the lines past its clamp ("■" for "■ c-blocking"): a scale or a name
@@ -172,6 +189,7 @@ function measureInPage () {
     wordsBefore,
     charts: charts.length,
     clipped,
+    hiddenFigures,
     shortened,
     overlapping,
     alike,

@@ -11,7 +11,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { countTooltip, drawReport, drawAnswer, outlierCut, cutBarLabels } = require('../../lib/report/browser')
+const {
+  countTooltip, drawReport, drawAnswer, outlierCut, cutBarLabels, valueLabels
+} = require('../../lib/report/browser')
 const { lineTooltip } = require('../../experiments/stdio/report-browser')
 const { experiments } = require('../../experiments')
 const { formatNumber, sizeName, escapeHtml } = require('../../lib/report/format')
@@ -73,6 +75,24 @@ test('an axis cut before a few values far past the rest, their bars labelled wit
   // values of one scale, or too few to tell: the axis is the values' own
   assert.deepEqual(outlierCut([5, 10, 13, 40, 60]), { max: null, past: [] })
   assert.deepEqual(outlierCut([1, 500]), { max: null, past: [] })
+})
+
+// Each bar's figure beside it: past its upper whisker at or above the threshold, past its
+// lower below it, at the bar's end without whiskers, none past an axis cut, and on a marker
+// that lies further out than the whisker (the ladder's cost pass) instead of on the whisker.
+test('a bar\'s figure is written once, on the side of its bar, past what lies beside it', () => {
+  const values = [2.5, 0.7, 1.3, 60, 1.1]
+  const whiskers = [[2.4, 2.6], [0.6, 0.75], null, [55, 65], [1.05, 1.15]]
+  const markers = [null, null, null, null, 1.4]
+  const labels = valueLabels({ values, whiskers, text: i => `${values[i]}×`, threshold: 1, max: 50, markers })
+  const [above, below] = labels.errorbar.map(label => label.formatter)
+  const at = (formatter, index) => formatter.call({ point: { index } })
+  assert.deepEqual(values.map((_, i) => at(above, i)), ['2.5×', null, null, null, null])
+  assert.deepEqual(values.map((_, i) => at(below, i)), [null, '0.7×', null, null, null])
+  assert.deepEqual(values.map((_, i) => at(labels.bar.formatter, i)), [null, null, '1.3×', null, null])
+  assert.deepEqual(values.map((_, i) => at(labels.marker.formatter, i)), [null, null, null, null, '1.1×'])
+  assert.deepEqual(labels.errorbar.map(label => label.align), ['left', 'right'])
+  assert.equal(labels.bar.inside, false)
 })
 
 // The page's modules: the shell's two, then each experiment's.

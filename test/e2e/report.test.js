@@ -14,6 +14,7 @@ const { pathToFileURL } = require('node:url')
 const { newestRun, AnalyseError } = require('../../analyse')
 const { measurePage } = require('../../lib/report/geometry')
 const { summariseResults } = require('../../experiments/stdio/summary')
+const { formatNumber, formatSigned } = require('../../lib/report/format')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const ANALYSE = path.join(ROOT, 'analyse.js')
@@ -544,9 +545,10 @@ function answerGeometry (page) {
 // What a reader sees at a glance (lib/report/geometry.js), at 1280 px and at a phone's
 // 390: the first chart on the first screen of 800 px with at most 100 words before it,
 // every chart whole (its labels, axis titles and legend inside its box, no label cut short or
-// written over another), no two series of a chart alike, a runtime in one hue throughout and
-// no two families in one, the answer's key and value scale on that first screen too, no page
-// that scrolls sideways, and at 1280 px no table either. The screenshots go where LAB_TEST_OUTPUT points.
+// written over another, every bar's figure shown), no two series of a chart alike, a runtime
+// in one hue throughout and no two families in one, the answer's key and value scale on that
+// first screen too, no page that scrolls sideways, and at 1280 px no table either. The
+// screenshots go where LAB_TEST_OUTPUT points.
 async function assertAtAGlance (page, shot) {
   for (const width of [1280, 390]) {
     // opened at that width, as a reader would, rather than resized after drawing
@@ -563,6 +565,7 @@ async function assertAtAGlance (page, shot) {
     }
     assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
     assert.deepEqual(seen.clipped, [], `every chart whole ${at}`)
+    assert.deepEqual(seen.hiddenFigures, [], `every bar's figure shown ${at}`)
     assert.deepEqual(seen.shortened, [], `every axis label whole ${at}`)
     assert.deepEqual(seen.overlapping, [], `no two names written over each other ${at}`)
     assert.deepEqual(seen.untitled, [], 'every value axis titled with its unit')
@@ -622,7 +625,26 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
     assert.deepEqual(mainSeries(charts['chart-headline'])[0].ys, headline256.map(cell => cell.overheadNs.estimate))
     assert.deepEqual(charts['chart-headline'].series.filter(series => series.linked).map(series => [series.type, series.points]), [['errorbar', 3]])
     assert.match(await page.textContent('#headline'), /At 256 B, one read\(2\) of the pipe costs C 493 ns of CPU/)
+    // each bar's figure written on the chart, and C's own figure in its subtitle
+    const written = () => page.evaluate(() => {
+      const chart = Highcharts.charts.find(each => each?.renderTo.id === 'chart-headline')
+      return {
+        figures: chart.series.flatMap(series => series.points.flatMap(point => (point.dataLabels ?? [])
+          .map(label => label.textStr).filter(Boolean))),
+        subtitle: chart.subtitle.textStr
+      }
+    })
+    const signed = value => `${formatSigned(value)} ns`
+    const at256 = await written()
+    assert.deepEqual(at256.figures, headline256.map(cell => signed(cell.overheadNs.estimate)))
+    assert.match(at256.subtitle, /^ns more than C's 493 ns per read\(2\)/)
     await page.click('[data-size-group="headline"] button[data-size="4096"]')
+    // at another size its figures, none hidden or on a whisker (a chart updated in place kept
+    // the figures of bars that changed sides of C where the old ones had been)
+    const c4k = results.headline.cells.find(cell => cell.blockSize === 4096 && cell.program === 'c')
+    const c4kNs = formatNumber(c4k.cpuPerReadNs.estimate)
+    assert.match((await written()).subtitle, new RegExp(`^ns more than C's ${c4kNs} ns`))
+    assert.deepEqual((await measurePage(page)).hiddenFigures, [])
     const at4k = await chartsOf(page)
     assert.deepEqual(at4k['chart-headline'].categories, ['bun-ffi', 'just-sync', 'deno-sync'], 'the order at 4 KiB, best first')
     // the scale above the bars follows the one below to the new size, not left at 256 B's
@@ -1322,6 +1344,16 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
       assert.ok(ranged.length >= 10, `${ranged.length} readers with a range`)
       for (const point of ranged) assert.ok(point.high > point.low && point.length > 0, JSON.stringify(point))
     }
+    // the headline's figures at each size, where readers cross C's line between sizes (wasmtime
+    // below it at 256 B, above at 4 KiB): none hidden or written on a whisker
+    for (const size of [4096, 65536, 256]) {
+      await page.click(`[data-size-group="headline"] button[data-size="${size}"]`)
+      assert.deepEqual((await measurePage(page)).hiddenFigures, [], `at ${size} B`)
+    }
+    // and the measure finds a figure moved onto its whisker
+    await page.evaluate(() => Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-headline')
+      .series.find(series => series.type === 'errorbar').update({ dataLabels: [{ x: -24 }, { x: 24 }] }))
+    assert.ok((await measurePage(page)).hiddenFigures.length > 0, 'a figure on its whisker is found')
     assert.deepEqual(problems, [])
   } finally {
     await context.close()
