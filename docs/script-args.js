@@ -15,8 +15,23 @@
 //     flags   its flags as lib/option-schema.js rows take them: { calm: { type: 'boolean' } }
 //     check   (args, flags) => throws a UsageError for a bad value, before run
 //     run     (args, flags) => the script's work; a UsageError it throws ends it as above
+//
+// What a script is given may exist and be readable yet be of the wrong kind: a README for a
+// results.json, a run of another experiment, a .gz that is not gzip. That is the user's slip,
+// not the script's bug, so it too is one line naming the file and what to give, where a bare
+// JSON.parse or a missing field would end in a stack. The readers take `what` the file should
+// have been, as folderWith does ('a db run\'s results.json (or .json.gz)'):
+//
+//   readJson(file, what)        the JSON object the file holds
+//   readJsonLines(file, what)   a log's JSON objects, a line each (blank lines skipped)
+//   need(part, file, lacks, what)
+//                               part, the piece of it the script reads (results.db?.cells),
+//                               unless missing: then `FILE holds no LACKS; give WHAT`
+//
+// Both readers gunzip a file whose name ends .gz, as the runs kept beside the studies are.
 const fs = require('node:fs')
 const path = require('node:path')
+const zlib = require('node:zlib')
 const { UsageError, wholeNumber } = require('../lib/options')
 const { parseCommandLine } = require('../lib/option-schema')
 const { runCli, notACommand } = require('../lib/cli')
@@ -74,6 +89,62 @@ function folderWith (names, what = `a folder that holds ${names.join(' and ')}`)
   }
 }
 
+// A parser's or gunzip's message on one line: JSON.parse quotes the text it stopped in,
+// newlines and control characters too.
+const oneLine = message => message.replace(/[\s\p{Cc}]+/gu, ' ').trim()
+
+// The text of `file`, gunzipped where its name ends .gz.
+function textOf (file, what) {
+  const problem = problemOf(file)
+  if (problem) throw new UsageError(`${problem}; give ${what}`)
+  const bytes = fs.readFileSync(file)
+  if (!file.endsWith('.gz')) return bytes.toString('utf8')
+  try {
+    return zlib.gunzipSync(bytes).toString('utf8')
+  } catch (err) {
+    throw new UsageError(`${file} is not gzip (${oneLine(err.message)}); give ${what}`)
+  }
+}
+
+// One JSON object from `text`, `where` naming it in a refusal (a file, or a line of one). What
+// the scripts read is always an object: a bare list, number or string is a file of another kind.
+function objectOf (text, where, what) {
+  let value
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new UsageError(`${where} is not JSON (${oneLine(err.message)}); give ${what}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`
+    throw new UsageError(`${where} holds ${kind}, not a JSON object; give ${what}`)
+  }
+  return value
+}
+
+// The JSON object `file` holds.
+function readJson (file, what) {
+  return objectOf(textOf(file, what), file, what)
+}
+
+// A log such as all.jsonl: a JSON object a line; a line that is not one is named by its number.
+function readJsonLines (file, what) {
+  const records = []
+  textOf(file, what).split('\n').forEach((line, i) => {
+    if (line.trim() !== '') records.push(objectOf(line, `${file} line ${i + 1}`, what))
+  })
+  return records
+}
+
+// A part is missing where it is undefined or null, or an empty list: a run that holds no cells,
+// or a log with none of the records the script reads, is not the run it asks for.
+function need (part, file, lacks, what) {
+  if (part === undefined || part === null || (Array.isArray(part) && part.length === 0)) {
+    throw new UsageError(`${file} holds no ${lacks}; give ${what}`)
+  }
+  return part
+}
+
 // A whole number given as an argument, by lib/options.js's rule (its message names the
 // argument, not a flag).
 function wholeArgument (text, name, min = 1) {
@@ -120,7 +191,9 @@ function runScript (script, { args: range = [0, 0], each = null, flags = {}, che
   runCli({ name, usage: help, parse: withUsage(parse), run: withUsage(({ args, flags }) => run(args, flags)) })
 }
 
-module.exports = { runScript, readableFile, folderWith, wholeArgument, UsageError }
+module.exports = {
+  runScript, readableFile, folderWith, wholeArgument, readJson, readJsonLines, need, UsageError
+}
 
 if (require.main === module) {
   notACommand('script-args.js', 'it holds what the scripts of docs/ share in reading their command line; ' +

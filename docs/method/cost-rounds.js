@@ -10,17 +10,23 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { runScript, folderWith, wholeArgument, UsageError } = require('../script-args')
+const {
+  runScript, folderWith, wholeArgument, readJson, readJsonLines, need, UsageError
+} = require('../script-args')
+
+const RUN = 'a stdio run\'s folder'
 
 const lab = path.join(__dirname, '..', '..')
 const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'analyse.js'), ...args],
   { encoding: 'utf8', cwd: lab })
 
 function firstRounds (run, k, out) {
-  const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
+  const context = readJson(path.join(run, 'context.json'), RUN)
   fs.mkdirSync(out, { recursive: true })
+  // each line kept as it was written; check has read every one as JSON, and a blank one is none
   const lines = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n')
   const kept = lines.filter(line => {
+    if (line.trim() === '') return false
     const record = JSON.parse(line)
     return record.phase !== 'cost' || record.run < k
   })
@@ -38,14 +44,21 @@ function firstRounds (run, k, out) {
 }
 
 // Before any run is cut: every K a whole number, the runs in pairs, each run a stdio run's
-// folder that ran K cost rounds or more.
+// folder that ran K cost rounds or more, with a log of JSON lines that holds them.
 function check ([ks, ...runs]) {
   const counts = ks.split(',').map(k => wholeArgument(k, 'K'))
   if (runs.length % 2) throw new UsageError(`${runs.length} runs given; give them in pairs, each pair compared`)
   for (const run of runs) {
-    folderWith(['context.json', 'all.jsonl'], 'a stdio run\'s folder')(run)
-    const { costRounds } = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8')).options ?? {}
-    if (!costRounds) throw new UsageError(`${run} ran no cost pass; give a stdio run's folder`)
+    folderWith(['context.json', 'all.jsonl'], RUN)(run)
+    const contextFile = path.join(run, 'context.json')
+    const context = readJson(contextFile, RUN)
+    const { costRounds } = context.options ?? {}
+    if (!costRounds) throw new UsageError(`${run} ran no cost pass; give ${RUN}`)
+    // a cut run's plan is scaled to its rounds: a run from before bench.js recorded one has none
+    need(context.plannedRuns?.cost, contextFile, 'plan of cost runs (plannedRuns)', RUN)
+    const log = path.join(run, 'all.jsonl')
+    const cost = readJsonLines(log, RUN).filter(record => record.phase === 'cost')
+    need(cost, log, 'cost pass runs', RUN)
     const over = counts.find(k => k > costRounds)
     if (over) throw new UsageError(`${run} ran ${costRounds} cost rounds; ask for 1 to as many, not ${over}`)
   }

@@ -5,14 +5,14 @@
 // and its share of C (C's slope over the same moments) over the window the shortened run would
 // have had (30% to 98% of its bytes), against the whole run's.
 // node docs/method/cost-window.js RUN_DIR
-const fs = require('node:fs')
 const path = require('node:path')
 const { median, leastSquaresSlope } = require('../../lib/stats')
 const { costRunBytes, MIN_WINDOW_SAMPLES } = require('../../experiments/stdio/cost')
 const { findProgram } = require('../../experiments/stdio/programs')
-const { runScript, folderWith } = require('../script-args')
+const { runScript, folderWith, readJsonLines, need } = require('../script-args')
 
 const [from, to] = [0.3, 0.98]
+const RUN = 'a stdio run\'s folder'
 
 // the least-squares slope of CPU ns over bytes of the samples kept, per read; null with too few
 function perRead (run, keep) {
@@ -33,8 +33,10 @@ function figures (run, lo, hi) {
 }
 
 function main ([dir]) {
-  const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map(line => JSON.parse(line)).filter(run => run.phase === 'cost' && run.ok && run.samples && run.partner)
+  const log = path.join(dir, 'all.jsonl')
+  const pass = readJsonLines(log, RUN).filter(run => run.phase === 'cost')
+  const records = need(pass, log, 'cost pass runs', RUN)
+    .filter(run => run.ok && run.samples && run.partner)
   const cells = new Map()
   for (const run of records) {
     const whole = figures(run, from * run.bytes, to * run.bytes)
@@ -62,4 +64,4 @@ function main ([dir]) {
   }
 }
 
-runScript(module, { args: [1, 1], each: folderWith(['all.jsonl'], 'a stdio run\'s folder'), run: main })
+runScript(module, { args: [1, 1], each: folderWith(['all.jsonl'], RUN), run: main })

@@ -9,7 +9,7 @@ const {
 } = require('../helpers')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn, spawnSync, execFile } = require('node:child_process')
 
 const { programs, unavailableReason, fileFeedReason } = require('../../experiments/stdio/programs')
 const { summariseResults, summariseSyscalls, summariseGcResults } = require('../../experiments/stdio/summary')
@@ -491,13 +491,14 @@ describe('analyse.js: a run cut short, and --rederive', () => {
 // The analysis scripts kept beside the dated studies are commands too: every file of docs/
 // whose header runs it as `node docs/...` (found by its header, as the studies are) answers
 // --help, and refuses a flag it does not take in one line (docs/script-args.js).
+const docsScripts = () => fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
+  .filter(file => file.endsWith('.js')).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
+  .filter(own => {
+    const header = fs.readFileSync(path.join(ROOT, own), 'utf8').split('\n').slice(0, 40).join('\n')
+    return new RegExp(`(?:^|\\s)node ${escaped(own)}(?: |$)`, 'm').test(header)
+  })
 test('a script of docs/ run by node docs/...: --help prints its usage, exit 0; --bogus one line on stderr, exit 2', () => {
-  const scripts = fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
-    .filter(file => file.endsWith('.js')).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
-    .filter(own => {
-      const header = fs.readFileSync(path.join(ROOT, own), 'utf8').split('\n').slice(0, 40).join('\n')
-      return new RegExp(`(?:^|\\s)node ${escaped(own)}(?: |$)`, 'm').test(header)
-    })
+  const scripts = docsScripts()
   assert.notEqual(scripts.length, 0, 'no script of docs/ says it is run by node')
   const before = fs.readdirSync(scratch)
   const failures = []
@@ -512,6 +513,138 @@ test('a script of docs/ run by node docs/...: --help prints its usage, exit 0; -
       failures.push(`${own} --bogus: exit ${bogus.status}, stdout ${JSON.stringify(bogus.stdout.slice(0, 120))}, stderr ${JSON.stringify(bogus.stderr.slice(0, 300))}`)
     }
   }
+  assert.deepEqual(failures, [])
+  assert.deepEqual(fs.readdirSync(scratch), before, 'nothing written where they ran')
+})
+
+// A file of the wrong kind is refused as a missing one is (docs/script-args.js readJson,
+// readJsonLines, need): a script of docs/ that reads files, given a text file, a JSON object of
+// another shape, a JSON list or a .gz that is not gzip for each file it reads, or a folder whose
+// files are such, says in one line what is wrong, naming the file, and exits 2, with no stack.
+// How each is given its files: `args` makes its argument lists around one path; `folder`, where
+// it takes folders, names the files it reads in each.
+const one = input => [[input]]
+const two = input => [[input, input]]
+const DOCS_READERS = {
+  'docs/calls/2026-11-28-turns/ratio-moves.js': { folder: ['results.json'], args: two },
+  'docs/calls/2026-11-30-noisy/control-variate.js': { args: two },
+  'docs/calls/2026-11-30/estimators.js': { args: two },
+  'docs/db/2026-11-29/spread.js': { args: two },
+  'docs/db/2026-11-30/busy-rounds.js': { folder: ['all.jsonl', 'context.json'], args: one },
+  'docs/db/2026-11-30/combine.js': { args: file => [[`${file}+${file}`, file]] },
+  'docs/db/2026-11-30/common.js': { args: two },
+  'docs/db/2026-11-30/components.js': { folder: ['all.jsonl', 'context.json'], args: two },
+  'docs/db/2026-11-30/estimators.js': { args: file => [[`${file},${file}`]] },
+  'docs/db/2026-11-30/gaps.js': { args: one },
+  'docs/db/2026-11-30/gc-rounds.js': { args: two },
+  'docs/db/2026-11-30/reclass.js': { args: two },
+  'docs/db/2026-11-30/round-spread.js': { args: two },
+  'docs/db/2026-11-30/semi-space.js': { args: two },
+  'docs/db/2026-11-30/sides.js': { args: two },
+  'docs/db/2026-11-30/with-wrk.js': { args: two },
+  'docs/http/2026-11-28/latcmp.js': { folder: ['results.json'], args: two },
+  'docs/http/2026-11-30-noisy/user-system.js': { args: two },
+  'docs/http/2026-11-30/moves.js': { args: two },
+  'docs/method/cost-rounds.js': {
+    folder: ['context.json', 'all.jsonl'], args: run => [['1', run, run]]
+  },
+  'docs/method/cost-window.js': { folder: ['all.jsonl'], args: one },
+  'docs/profile/2026-11-29-amd/pairprof.js': { folder: ['profile.json'], args: two },
+  'docs/profile/2026-11-30-amd-noisy/sampling.js': { folder: ['profile.json'], args: two },
+  'docs/profile/2026-11-30-amd/hz-table.js': { folder: ['profile.json', 'context.json'], args: one },
+  'docs/profile/2026-11-30-amd/turns.js': { folder: ['all.jsonl'], args: one },
+  'docs/reproducibility/2026-11-27-issue-35/calibration.js': {
+    folder: ['h1', 'h2', 'h3', 'h4', 'h5', 'db1', 'db2', 'db3', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']
+      .map(run => `${run}/results.json`),
+    args: one
+  },
+  'docs/reproducibility/2026-11-29-amd/memory-table.js': {
+    folder: ['quiet1', 'mem1', 'quiet2', 'mem2', 'quiet3', 'mem3'].map(run => `${run}/all.jsonl`),
+    args: one
+  },
+  'docs/reproducibility/2026-11-29-amd/resample-rounds.js': { folder: ['results.json'], args: two },
+  'docs/reproducibility/2026-11-30-amd-noisy/days.js': { args: file => [[file, file, file, file]] },
+  'docs/reproducibility/2026-11-30-amd-noisy/pair-moves.js': { args: two },
+  'docs/reproducibility/2026-11-30-amd-noisy/profile-days.js': { args: two },
+  'docs/reproducibility/2026-11-30-amd-noisy/within-run.js': { folder: ['results.json'], args: one },
+  // a probe, then a window's START and WINDOWS after a good probe, the one kept beside it
+  'docs/reproducibility/2026-12-01-amd/probes.js': {
+    args: file => {
+      const [probe, start] = ['memory-probe.txt', 'memory-start.txt']
+        .map(name => path.join(ROOT, 'docs/reproducibility/2026-12-01-amd', name))
+      return [['spread', file], ['windows', probe, file, file], ['windows', probe, start, file]]
+    }
+  }
+}
+
+test('a script of docs/ given a file of the wrong kind: one line naming it, exit 2', async () => {
+  // those whose arguments are checked as files or folders
+  const readers = docsScripts()
+    .filter(own => /\b(readableFile|folderWith)\b/.test(fs.readFileSync(path.join(ROOT, own), 'utf8')))
+  assert.deepEqual(Object.keys(DOCS_READERS).sort(), readers,
+    'every script of docs/ that reads files is tried')
+
+  const inputs = folder('docs-inputs')
+  const WRONG = {
+    text: ['notes.txt', '# Notes\n\nNot a file of a run.\n'],
+    'another shape': ['other.json', '{"runId":"other","other":{"cells":[]}}\n'],
+    list: ['list.json', '[1, 2]\n'],
+    'not gzip': ['run.json.gz', 'not gzip\n']
+  }
+  const files = Object.entries(WRONG).map(([kind, [name, text]]) => {
+    fs.writeFileSync(path.join(inputs, name), text)
+    return [`a file of ${kind}`, path.join(inputs, name)]
+  })
+  // a folder holding `names`, each with the text `textOf(name)`
+  const folderOf = (label, names, textOf) => {
+    const dir = path.join(inputs, label)
+    for (const name of names) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+      fs.writeFileSync(path.join(dir, name), textOf(name))
+    }
+    return dir
+  }
+  // { own, what, input, argv }: what was given, its path, and the arguments given around it
+  const cases = Object.entries(DOCS_READERS).flatMap(([own, { folder: names, args }]) => {
+    const name = path.basename(own)
+    const given = names
+      ? [
+          ...['text', 'another shape', 'list'].map(kind =>
+            [`a folder of ${kind}`, folderOf(`${name}-${kind}`, names, () => WRONG[kind][1])]),
+          // one file of text and the others of another shape, so that each file is read in
+          // turn (one of the runs a folder of runs holds)
+          ...[...new Set(names.map(each => path.basename(each)))].map(base => {
+            const bad = names.find(each => path.basename(each) === base)
+            return [`a folder whose ${bad} is text`, folderOf(`${name}-${base}`, names,
+              each => WRONG[each === bad ? 'text' : 'another shape'][1])]
+          })
+        ]
+      : files
+    return given.flatMap(([what, input]) => args(input).map(argv => ({ own, what, input, argv })))
+  })
+
+  const before = fs.readdirSync(scratch)
+  // four at a time: each is a node started, most of its time spent starting
+  const options = { cwd: scratch, encoding: 'utf8', timeout: 60000 }
+  const run = argv => new Promise(resolve => execFile(process.execPath, argv, options,
+    (error, stdout, stderr) => resolve({ status: error ? error.code : 0, stdout, stderr })))
+  let next = 0
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (next < cases.length) {
+      const each = cases[next++]
+      each.result = await run([path.join(ROOT, each.own), ...each.argv])
+    }
+  }))
+  // one line, the script's name first, that names the file or folder given
+  const line = (own, input) =>
+    new RegExp(`^${escaped(path.basename(own))}: [^\\n]*${escaped(input)}[^\\n]*\\n$`)
+  const refused = ({ own, input, result }) => result.status === 2 && result.stdout === '' &&
+    line(own, input).test(result.stderr) && !result.stderr.includes('    at ')
+  const failures = cases.filter(each => !refused(each)).map(({ own, what, argv, result }) =>
+    `${own} ${argv.join(' ')} (${what}): exit ${result.status}, ` +
+    `stdout ${JSON.stringify(result.stdout.slice(0, 120))}, ` +
+    `stderr ${JSON.stringify(result.stderr.slice(0, 300))}`)
+  assert.ok(cases.length > 100, `only ${cases.length} tried`)
   assert.deepEqual(failures, [])
   assert.deepEqual(fs.readdirSync(scratch), before, 'nothing written where they ran')
 })

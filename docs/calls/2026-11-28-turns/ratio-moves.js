@@ -2,18 +2,30 @@
 // How far each variant's rungs against C's moved between two calls runs, given their folders.
 //   node docs/calls/2026-11-28-turns/ratio-moves.js RUN-A RUN-B
 const path = require('node:path')
-const { runScript, folderWith } = require('../../script-args')
+const { runScript, folderWith, readJson, need, UsageError } = require('../../script-args')
+
+const RUN = 'a calls run\'s folder'
+const ladderOf = dir => {
+  const file = path.join(dir, 'results.json')
+  return need(readJson(file, RUN).ladder, file, 'calls ladder', RUN)
+}
 
 function main (dirs) {
-  const [a, b] = dirs.map(dir => require(path.resolve(dir, 'results.json')).ladder)
+  const [a, b] = dirs.map(ladderOf)
   const moves = []
   for (const row of a.rows) {
     if (!row.vsC) continue
+    // a variant only one run measured has no move
     const other = b.rows.find(r => r.variant === row.variant)
-    for (const rung of Object.keys(row.vsC)) {
+    if (!other?.vsC) continue
+    for (const rung of Object.keys(row.vsC).filter(rung => other.vsC[rung])) {
       const move = Math.abs(other.vsC[rung].estimate / row.vsC[rung].estimate - 1) * 100
       moves.push({ v: row.variant, rung, m: move })
     }
+  }
+  if (moves.length === 0) {
+    throw new UsageError(`${dirs[0]} and ${dirs[1]} share no variant's rungs against C's; ` +
+      'give two calls runs of the same variants')
   }
   const m = moves.map(x => x.m).sort((x, y) => x - y)
   const q = p => m[Math.ceil(p * m.length) - 1]
@@ -23,4 +35,4 @@ function main (dirs) {
   console.log(moves.filter(x => x.m > 5).map(x => `${x.v} ${x.rung} ${x.m.toFixed(1)}`).join('; '))
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['results.json'], 'a calls run\'s folder'), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['results.json'], RUN), run: main })

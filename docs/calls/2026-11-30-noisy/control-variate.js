@@ -6,17 +6,16 @@
 // each pair's ratios within 1% and 2% both ways, then each rung's figures and slopes.
 //   node docs/calls/2026-11-30-noisy/control-variate.js A.jsonl[.gz] B.jsonl[.gz]
 // (a run's all.jsonl, or its ladder records as kept here: ladder-n1.jsonl.gz, ladder-n2.jsonl.gz)
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
 
 const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']
+const LOG = 'a calls run\'s all.jsonl (or .jsonl.gz), or its ladder records'
 
 function load (file) {
-  const text = file.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(file)).toString() : fs.readFileSync(file, 'utf8')
-  return text.trim().split('\n').map(line => JSON.parse(line))
+  const records = readJsonLines(file, LOG)
     .filter(record => record.phase === 'ladder' && record.ok && record.partner)
+  return need(records, file, 'ladder runs in turns with C', LOG)
 }
 
 function theilSen (x, y) {

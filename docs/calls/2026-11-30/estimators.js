@@ -6,15 +6,11 @@
 // within 2% (the goal). Bun's no-op is bimodal across processes (docs/calls.md), which a mean
 // would seem to suit.
 // Usage: node docs/calls/2026-11-30/estimators.js RUN-A/results.json[.gz] RUN-B/results.json[.gz]
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
-const load = file => {
-  const bytes = fs.readFileSync(file)
-  return JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).ladder
-}
+const RESULTS = 'a calls run\'s results.json (or .json.gz)'
+const load = file => need(readJson(file, RESULTS).ladder, file, 'calls ladder', RESULTS)
 const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
 // the median of every pair's mean, each value with itself too (Hodges and Lehmann 1963)
 function hodgesLehmann (values) {

@@ -6,26 +6,24 @@
 // ratio within each process (pooled over the two), and how far the two processes' means
 // differ beyond what those runs explain.
 //   node docs/db/2026-11-29/spread.js A B
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median, mean, standardDeviation, normalCdf } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
 
 const REF = 'c-libpq-prepared-pipelined'
 const WITHIN = Math.log(1.05)
+const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
 
 // { 'program endpoint': Map(run → the server's CPU ns per request) }
 function load (file) {
   const runs = new Map()
-  const bytes = fs.readFileSync(file)
-  const text = (file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8')
-  for (const line of text.trim().split('\n')) {
-    const record = JSON.parse(line)
-    if (record.phase !== 'db' || !record.ok) continue
+  const records = readJsonLines(file, LOG).filter(record => record.phase === 'db' && record.ok)
+  for (const record of need(records, file, 'db runs', LOG)) {
     const key = `${record.program} ${record.endpoint}`
     if (!runs.has(key)) runs.set(key, new Map())
     runs.get(key).set(record.run, record.server.cpuNs / record.wrk.requests)
   }
+  // every cell's ratio is to C's run of the same round
+  need(runs.get(`${REF} db`), file, `/db runs of ${REF}`, LOG)
   return runs
 }
 

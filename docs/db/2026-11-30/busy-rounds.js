@@ -3,21 +3,22 @@
 // (the db page's finding: within ±5% of the servers' own medians) against the rounds that found
 // the servers dearer together (above +5%); the rounds below −5% are left out.
 // Usage: node docs/db/2026-11-30/busy-rounds.js RUN-DIR [ENDPOINT, default db]
-const fs = require('node:fs')
 const path = require('node:path')
 const { summariseDb } = require('../../../experiments/db/summary')
 const { median } = require('../../../lib/stats')
-const { runScript, folderWith, UsageError } = require('../../script-args')
+const { runScript, folderWith, readJson, readJsonLines, UsageError } = require('../../script-args')
+
+const RUN = 'a db run\'s folder'
 
 function main ([dir, endpoint = 'db']) {
-  const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map(line => JSON.parse(line)).filter(record => !record.superseded)
-  const db = summariseDb(records, JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8')))
-  if (!db) throw new UsageError(`${dir}'s log holds no db runs; give a db run's folder`)
+  const records = readJsonLines(path.join(dir, 'all.jsonl'), RUN)
+    .filter(record => !record.superseded)
+  const db = summariseDb(records, readJson(path.join(dir, 'context.json'), RUN))
+  if (!db) throw new UsageError(`${dir}'s log holds no db runs; give ${RUN}`)
   const group = db.machineSpeed.find(each => each.endpoint === endpoint)
   if (!group) {
     const endpoints = db.machineSpeed.map(each => each.endpoint)
-    const fix = endpoints.length ? `give one of ${endpoints.join(', ')}` : 'give a db run\'s folder'
+    const fix = endpoints.length ? `give one of ${endpoints.join(', ')}` : `give ${RUN}`
     throw new UsageError(`ENDPOINT ${endpoint}: ${dir} has no rounds of it; ${fix}`)
   }
   const roundsWhere = test => new Set(group.rounds.filter(round => test(round.offset)).map(round => round.round))
@@ -37,4 +38,4 @@ function main ([dir, endpoint = 'db']) {
   }
 }
 
-runScript(module, { args: [1, 2], each: [folderWith(['all.jsonl', 'context.json'], 'a db run\'s folder')], run: main })
+runScript(module, { args: [1, 2], each: [folderWith(['all.jsonl', 'context.json'], RUN)], run: main })

@@ -2,10 +2,10 @@
 // As if a run had two processes a cell: two runs' figures for each cell (the geometric mean of
 // their ratios to C) against two other runs', and how many cells agree within 5%.
 // Usage: node docs/db/2026-11-30/combine.js A/results.json+B/results.json C/results.json+D/results.json
-const fs = require('node:fs')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
-const figuresOf = file => new Map(JSON.parse(fs.readFileSync(file, 'utf8')).db.cells
+const RESULTS = 'a db run\'s results.json (or .json.gz)'
+const figuresOf = file => new Map(need(readJson(file, RESULTS).db?.cells, file, 'db cells', RESULTS)
   .filter(cell => cell.serverVsReference?.estimate)
   .map(cell => [`/${cell.endpoint} ${cell.server}`, Math.log(cell.serverVsReference.estimate)]))
 function combined (files) {

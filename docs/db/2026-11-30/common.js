@@ -3,11 +3,11 @@
 // move of the servers' ratios to C between two runs, and how many stay within 5% before
 // and after it is taken away.
 // Usage: node docs/db/2026-11-30/common.js A/results.json B/results.json
-const fs = require('node:fs')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
-const ratios = file => new Map(JSON.parse(fs.readFileSync(file, 'utf8')).db.cells
+const RESULTS = 'a db run\'s results.json (or .json.gz)'
+const ratios = file => new Map(need(readJson(file, RESULTS).db?.cells, file, 'db cells', RESULTS)
   .filter(cell => cell.serverVsReference?.estimate)
   .map(cell => [`${cell.endpoint}\t${cell.server}`, cell.serverVsReference.estimate]))
 

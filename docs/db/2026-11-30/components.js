@@ -5,17 +5,18 @@
 // for the process and the run; then how many processes of those rounds a cell would need for two
 // runs to agree within 5% nine times in ten.
 // Usage: node docs/db/2026-11-30/components.js RUN-DIR RUN-DIR ...
-const fs = require('node:fs')
 const path = require('node:path')
 const { summariseDb } = require('../../../experiments/db/summary')
 const { median } = require('../../../lib/stats')
-const { runScript, folderWith } = require('../../script-args')
+const { runScript, folderWith, readJson, readJsonLines, need } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
+const RUN = 'a db run\'s folder'
 function cellsOf (dir) {
-  const records = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map(line => JSON.parse(line)).filter(record => !record.superseded)
-  return summariseDb(records, JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8'))).cells
+  const log = path.join(dir, 'all.jsonl')
+  const records = readJsonLines(log, RUN).filter(record => !record.superseded)
+  const db = summariseDb(records, readJson(path.join(dir, 'context.json'), RUN))
+  return need(db?.cells, log, 'db cells', RUN)
 }
 const deviation = values => {
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length
@@ -60,4 +61,6 @@ function main (dirs) {
   }
 }
 
-runScript(module, { args: [2, Infinity], each: folderWith(['all.jsonl', 'context.json'], 'a db run\'s folder'), run: main })
+runScript(module, {
+  args: [2, Infinity], each: folderWith(['all.jsonl', 'context.json'], RUN), run: main
+})

@@ -8,11 +8,11 @@
 // - calm rounds: the lab's figure from the rounds whose effect is in the lower half, or within
 //   3% or 5% of the calmest round, where two or more are left.
 // Usage: node docs/db/2026-11-30/estimators.js A/results.json,B/results.json ...
-const fs = require('node:fs')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile, UsageError } = require('../../script-args')
+const { runScript, readableFile, readJson, need, UsageError } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
+const RESULTS = 'a db run\'s results.json (or .json.gz)'
 const groupOf = cell => `${cell.endpoint}\t${cell.connections}`
 const cpuAt = (cell, round) => cell.serverCpu[cell.rounds.indexOf(round)]
 const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
@@ -54,7 +54,7 @@ const FIGURES = {
 }
 function figuresOf (file, figure) {
   const groups = new Map()
-  for (const cell of JSON.parse(fs.readFileSync(file, 'utf8')).db.cells) {
+  for (const cell of need(readJson(file, RESULTS).db?.cells, file, 'db cells', RESULTS)) {
     groups.set(groupOf(cell), [...(groups.get(groupOf(cell)) ?? []), cell])
   }
   const out = new Map()

@@ -5,16 +5,15 @@
 // the next run (docs/db.md, "The memory reducer").
 //
 //   node docs/db/2026-11-30/gaps.js RUN/all.jsonl[.gz] [--only NAME]...
-const fs = require('node:fs')
-const zlib = require('node:zlib')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
+
+const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
 
 function main ([file], values) {
-  const raw = fs.readFileSync(file)
-  const text = file.endsWith('.gz') ? zlib.gunzipSync(raw).toString() : raw.toString()
-  const records = text.trim().split('\n').map(line => JSON.parse(line))
+  const timed = readJsonLines(file, LOG)
     // a try that shared its CPUs with other work was measured again: its second try counts
     .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
+  const records = need(timed, file, 'db runs', LOG)
     .filter(record => !values.only || values.only.includes(record.program))
 
   const byProcess = new Map()

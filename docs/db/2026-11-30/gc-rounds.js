@@ -3,16 +3,12 @@
 // per server and endpoint, its ok timed runs' collections per 1,000 requests (V8's
 // --trace-gc) and CPU per request, and their Pearson r; per run, the median r.
 // Usage: node docs/db/2026-11-30/gc-rounds.js RUN.jsonl[.gz]... [--each]
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
 
-const records = file => {
-  const bytes = fs.readFileSync(file)
-  const text = file.endsWith('.gz') ? zlib.gunzipSync(bytes).toString() : bytes.toString()
-  return text.trim().split('\n').map(line => JSON.parse(line))
-}
+const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
+const dbRuns = file =>
+  need(readJsonLines(file, LOG).filter(record => record.phase === 'db'), file, 'db runs', LOG)
 function pearson (xs, ys) {
   const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
   const [mx, my] = [mean(xs), mean(ys)]
@@ -26,9 +22,11 @@ function pearson (xs, ys) {
 }
 
 function main (files, { each }) {
-  for (const file of files) {
+  // every log read before the first is reported
+  const logs = files.map(dbRuns)
+  for (const [i, file] of files.entries()) {
     // a run measured again (its CPUs shared) is not kept; its replacement is
-    const kept = records(file).filter(record => record.phase === 'db' && record.ok &&
+    const kept = logs[i].filter(record => record.phase === 'db' && record.ok &&
       !record.superseded && record.gc?.how)
     const processes = new Map()
     for (const record of kept) {

@@ -3,18 +3,22 @@
 // sequence as a run's results.json recorded it, classified again with the current
 // lib/steady.js.
 // Usage: node docs/db/2026-11-30/reclass.js RUN/results.json ...
-const fs = require('node:fs')
 const path = require('node:path')
 const { classify } = require('../../../lib/steady')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
+
+const RESULTS = 'a db or http run\'s results.json (or .json.gz)'
+const cellsOf = file => {
+  const results = readJson(file, RESULTS)
+  return need((results.db ?? results.http)?.cells, file, 'db or http cells', RESULTS)
+}
 
 function main (files) {
   let changed = 0
   let total = 0
-  for (const file of files) {
-    const results = JSON.parse(fs.readFileSync(file, 'utf8'))
-    const experiment = results.db ?? results.http
-    for (const cell of experiment?.cells ?? []) {
+  const runs = files.map(cellsOf)
+  for (const [i, file] of files.entries()) {
+    for (const cell of runs[i]) {
       for (const entry of cell.processClasses ?? []) {
         total++
         const now = classify(entry.sequence)

@@ -6,13 +6,13 @@
 // cell does would need to stay within 5% nine times in ten; and how the servers' own CPU per
 // request spreads over their rounds, C's and the others'.
 // Usage: node docs/db/2026-11-30/round-spread.js A/results.json B/results.json
-const fs = require('node:fs')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
+const RESULTS = 'a db run\'s results.json (or .json.gz)'
 const keyOf = (cell, server = cell.server) => `${cell.endpoint}\t${cell.connections}\t${server}`
-const cellsOf = file => new Map(JSON.parse(fs.readFileSync(file, 'utf8')).db.cells
+const cellsOf = file => new Map(need(readJson(file, RESULTS).db?.cells, file, 'db cells', RESULTS)
   .map(cell => [keyOf(cell), cell]))
 const deviation = values => {
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length

@@ -4,23 +4,28 @@
 // ratio to C's in the same round, and its figure against C. Runs with and without
 // DENO_V8_FLAGS=--min-semi-space-size=16 (docs/db.md says which is which).
 // Usage: node docs/db/2026-11-30/semi-space.js RUN/results.json[.gz]...
-const fs = require('node:fs')
 const path = require('node:path')
-const zlib = require('node:zlib')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
+const RESULTS = 'a db run\'s results.json (or .json.gz)'
 const deviation = values => {
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length
   return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1))
 }
 const percent = value => `${(100 * value).toFixed(1)}%`
 
+// a run's cells, and C's among them (each run read before the first is reported)
+function cellsOf (file) {
+  const cells = need(readJson(file, RESULTS).db?.cells, file, 'db cells', RESULTS)
+  const reference = cells.find(cell => cell.server === REFERENCE)
+  return { cells, reference: need(reference, file, `cell of ${REFERENCE}`, RESULTS) }
+}
+
 function main (files) {
-  for (const file of files) {
-    const bytes = fs.readFileSync(file)
-    const cells = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).db.cells
-    const reference = cells.find(cell => cell.server === REFERENCE)
+  const runs = files.map(cellsOf)
+  for (const [i, file] of files.entries()) {
+    const { cells, reference } = runs[i]
     const cpuOf = (cell, round) => cell.serverCpu[cell.rounds.indexOf(round)]
     console.log(`${path.basename(file).startsWith('results') ? path.basename(path.dirname(file)) : path.basename(file)}:`)
     for (const cell of cells.filter(each => each !== reference)) {

@@ -6,20 +6,24 @@
 // (docs/db.md, "The memory reducer").
 //
 //   node docs/db/2026-11-30/sides.js RUN/all.jsonl[.gz]...
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
+
+const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
+const timedRuns = file => {
+  const records = readJsonLines(file, LOG)
+    // a try that shared its CPUs with other work was measured again: its second try counts
+    .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
+  return need(records, file, 'db runs', LOG)
+}
 
 function main (files) {
   const perRequestUs = (ns, record) => ns / record.wrk.requests / 1000
+  // every log read before the first is reported
+  const logs = files.map(timedRuns)
   console.log('median µs per request over the timed runs: server, backends, wrk')
-  for (const file of files) {
-    const raw = fs.readFileSync(file)
-    const text = file.endsWith('.gz') ? zlib.gunzipSync(raw).toString() : raw.toString()
-    const records = text.trim().split('\n').map(line => JSON.parse(line))
-      // a try that shared its CPUs with other work was measured again: its second try counts
-      .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
+  for (const [i, file] of files.entries()) {
+    const records = logs[i]
     console.log(file)
     for (const endpoint of [...new Set(records.map(record => record.endpoint))]) {
       const line = [['C', true], ['the others', false]].map(([label, isC]) => {

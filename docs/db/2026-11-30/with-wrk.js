@@ -3,18 +3,17 @@
 // r between the logs of the two over every timed /db run at 64 connections of the runs
 // given.
 // Usage: node docs/db/2026-11-30/with-wrk.js RUN.jsonl.gz ...
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median, mean } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
+
+const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
+const dbRuns = file =>
+  need(readJsonLines(file, LOG).filter(record => record.phase === 'db'), file, 'db runs', LOG)
 
 function main (files) {
   const byServer = new Map()
   for (const file of files) {
-    const bytes = fs.readFileSync(file)
-    const text = file.endsWith('.gz') ? zlib.gunzipSync(bytes).toString('utf8') : bytes.toString('utf8')
-    for (const line of text.split('\n').filter(Boolean)) {
-      const run = JSON.parse(line)
+    for (const run of dbRuns(file)) {
       const timedDb = run.phase === 'db' && run.endpoint === 'db' && run.connections === 64
       if (!timedDb || !run.ok || !run.wrkCpuNs) continue
       const requests = run.wrk.requests

@@ -2,9 +2,13 @@
 // moved; whether "cannot sustain" agreed. --calm: only cells where neither run saw steal over 2%
 // of its CPUs.
 //   node docs/http/2026-11-28/latcmp.js RUN-A RUN-B [--calm]
-const fs = require('fs')
-const { runScript, folderWith } = require('../../script-args')
-const load = dir => JSON.parse(fs.readFileSync(`${dir}/results.json`, 'utf8')).http.latency
+const path = require('path')
+const { runScript, folderWith, readJson, need } = require('../../script-args')
+const RUN = 'an http run\'s folder'
+const load = dir => {
+  const file = path.join(dir, 'results.json')
+  return need(readJson(file, RUN).http?.latency, file, 'http latency pass', RUN)
+}
 
 function main (dirs, { calm }) {
   const [a, b] = dirs.map(load)
@@ -35,7 +39,7 @@ function main (dirs, { calm }) {
 
 runScript(module, {
   args: [2, 2],
-  each: folderWith(['results.json'], 'an http run\'s folder'),
+  each: folderWith(['results.json'], RUN),
   flags: { calm: { type: 'boolean' } },
   run: main
 })

@@ -6,19 +6,18 @@
 // experiment (per server, endpoint and connections: the server's own CPU, not its backends').
 //
 //   node docs/http/2026-11-30-noisy/user-system.js QUIET/results.json NOISY/results.json...
-const fs = require('node:fs')
-const zlib = require('node:zlib')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
+
+const RESULTS = 'an http or db run\'s results.json (or .json.gz)'
 
 // each cell as { key, cpu, share }: the http experiment's or the db experiment's
 const cellsOf = file => {
-  const raw = fs.readFileSync(file)
-  const results = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw)
+  const results = readJson(file, RESULTS)
   if (results.http) {
-    return results.http.cells.map(cell =>
+    return need(results.http.cells, file, 'http cells', RESULTS).map(cell =>
       ({ key: `${cell.server}, ${cell.mode}, ${cell.connections}`, cpu: cell.cpuPerRequestUs, share: cell.userShare }))
   }
-  return results.db.cells.map(cell => ({
+  return need(results.db?.cells, file, 'http or db cells', RESULTS).map(cell => ({
     key: `${cell.server}, /${cell.endpoint}, ${cell.connections}`,
     cpu: cell.cpuPerRequestUs?.server,
     share: cell.serverUserShare

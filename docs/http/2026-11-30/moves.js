@@ -4,16 +4,17 @@
 // c-epoll's CPU per request, and CPU per request itself (docs/http.md, 2026-11-30).
 //
 //   node docs/http/2026-11-30/moves.js A/results.json[.gz] B/results.json[.gz]
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { httpRepeatability } = require('../../../experiments/http/repeatability')
 const { nearestRank } = require('../../../lib/repeatability')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
+const RESULTS = 'an http run\'s results.json (or .json.gz)'
+// a run's http part (a results.json, or that part alone)
 const load = file => {
-  const raw = fs.readFileSync(file)
-  const results = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(raw) : raw)
-  return results.http ?? results
+  const results = readJson(file, RESULTS)
+  const http = results.http ?? results
+  need(http.cells, file, 'http cells', RESULTS)
+  return http
 }
 
 function main (files) {

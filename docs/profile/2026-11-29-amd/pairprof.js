@@ -1,10 +1,21 @@
 // Each reader's buckets at 256 B in two runs (their profile.json), and the goals.
 //   node docs/profile/2026-11-29-amd/pairprof.js RUN_A RUN_B
-const fs = require('fs')
-const { runScript, folderWith } = require('../../script-args')
+const path = require('path')
+const { runScript, folderWith, readJson, need } = require('../../script-args')
+
+const RUN = 'a profile run\'s folder'
+// a run's profile, with its buckets, its cells and C's among them
+function profileOf (dir) {
+  const file = path.join(dir, 'profile.json')
+  const profile = readJson(file, RUN)
+  need(profile.buckets, file, 'profile buckets', RUN)
+  const cells = need(profile.cells, file, 'profile cells', RUN)
+  need(cells.find(cell => cell.program === 'c'), file, 'profile cell of c', RUN)
+  return profile
+}
 
 function main (dirs) {
-  const [a, b] = dirs.map(dir => JSON.parse(fs.readFileSync(`${dir}/profile.json`)))
+  const [a, b] = dirs.map(profileOf)
   const keys = a.buckets.map(bucket => bucket.key)
   const short = {
     kernelRead: 'kernel',
@@ -50,4 +61,4 @@ function main (dirs) {
   console.log(`buckets over 20 ns: ${compared}, moved more than 10%: ${moved}`)
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['profile.json'], 'a profile run\'s folder'), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['profile.json'], RUN), run: main })

@@ -7,12 +7,19 @@
 // samples could have held; one far beyond 2 moved with the host, not with the sampling.
 //
 //   node docs/profile/2026-11-30-amd-noisy/sampling.js RUN-A RUN-B
-const fs = require('node:fs')
 const path = require('node:path')
-const { runScript, folderWith } = require('../../script-args')
+const { runScript, folderWith, readJson, need } = require('../../script-args')
+
+const RUN = 'a stdio run\'s folder'
+const profileOf = dir => {
+  const file = path.join(dir, 'profile.json')
+  const profile = readJson(file, RUN)
+  need(profile.cells, file, 'profile cells', RUN)
+  return profile
+}
 
 function main (dirs) {
-  const [first, second] = dirs.map(dir => JSON.parse(fs.readFileSync(path.join(dir, 'profile.json'), 'utf8')))
+  const [first, second] = dirs.map(profileOf)
   const at256 = profile => profile.cells.filter(cell => cell.ok && cell.blockSize === 256)
   const FLOOR_NS = 20
   const GOAL = 0.10
@@ -44,4 +51,4 @@ function main (dirs) {
   for (const { line } of misses.sort((p, q) => q.z - p.z)) console.log(`  ${line}`)
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['profile.json'], 'a stdio run\'s folder'), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['profile.json'], RUN), run: main })

@@ -3,16 +3,24 @@
 // (the pace the pass sets every reader at is their median), in the order they ran, and how many
 // took over 530 ns.
 //   node docs/profile/2026-11-30-amd/turns.js RUN...
-const fs = require('node:fs')
 const path = require('node:path')
 const { pairFigures } = require('../../../experiments/stdio/cost')
 const { median } = require('../../../lib/stats')
-const { runScript, folderWith } = require('../../script-args')
+const { runScript, folderWith, readJsonLines, need } = require('../../script-args')
+
+const RUN = 'a stdio run\'s folder'
+// a run's unprofiled runs of the profile pass
+const profilePass = run => {
+  const log = path.join(run, 'all.jsonl')
+  const pass = readJsonLines(log, RUN).filter(record => record.phase === 'profile-cpu')
+  return need(pass, log, 'profile pass runs', RUN)
+}
 
 function main (runs) {
-  for (const run of runs) {
-    const turns = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
-      .filter(record => record.phase === 'profile-cpu' && record.ok && record.partner)
+  // every run read before the first is reported
+  const passes = runs.map(profilePass)
+  for (const [i, run] of runs.entries()) {
+    const turns = passes[i].filter(record => record.ok && record.partner)
       .map(pairFigures).filter(Boolean).map(pair => pair.cNs)
     const slow = turns.filter(ns => ns > 530).length
     console.log(`${path.basename(run)}: ${turns.length} turns, ${slow} over 530 ns, ` +
@@ -21,4 +29,4 @@ function main (runs) {
   }
 }
 
-runScript(module, { args: [1, Infinity], each: folderWith(['all.jsonl'], 'a stdio run\'s folder'), run: main })
+runScript(module, { args: [1, Infinity], each: folderWith(['all.jsonl'], RUN), run: main })

@@ -2,19 +2,31 @@
 // RUNS is the folder of the runs h1 ... h5, db1 ... db3 and c1 ... c6, as bench.js wrote them
 // (default /tmp/runs); calibration.txt is its output.
 //   node docs/reproducibility/2026-11-27-issue-35/calibration.js [RUNS]
-const fs = require('fs')
 const path = require('path')
 const LAB = path.join(__dirname, '..', '..', '..')
 const { nearestRank } = require(LAB + '/lib/repeatability')
 const { httpRepeatability } = require(LAB + '/experiments/http/repeatability')
 const { dbRepeatability } = require(LAB + '/experiments/db/repeatability')
 const { callsRepeatability } = require(LAB + '/experiments/calls/repeatability')
-const { runScript, folderWith } = require('../../script-args')
+const { runScript, folderWith, readJson, need } = require('../../script-args')
 const IDS = ['h1', 'h2', 'h3', 'h4', 'h5', 'db1', 'db2', 'db3', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']
-const runsFolder = folderWith(IDS.map(id => `${id}/results.json`), 'the folder of the runs h1 ... h5, db1 ... db3 and c1 ... c6')
+const RUNS = 'the folder of the runs h1 ... h5, db1 ... db3 and c1 ... c6'
+const runsFolder = folderWith(IDS.map(id => `${id}/results.json`), RUNS)
+// each run's part of its results.json, by the first letter of its id
+const PARTS = {
+  h: ['http', 'http experiment'], d: ['db', 'db experiment'], c: ['ladder', 'calls ladder']
+}
 
 function main ([runs = '/tmp/runs']) {
-  const load = id => JSON.parse(fs.readFileSync(path.join(runs, id, 'results.json')))
+  // every run read before the first pair is reported
+  const read = new Map(IDS.map(id => {
+    const file = path.join(runs, id, 'results.json')
+    const results = readJson(file, RUNS)
+    const [part, lacks] = PARTS[id[0]]
+    need(results[part], file, lacks, RUNS)
+    return [id, results]
+  }))
+  const load = id => read.get(id)
   const p90 = cells => nearestRank(cells.map(c => c.movePercent), 0.9)
   for (const [a, b] of [['h1', 'h2'], ['h1', 'h3'], ['h2', 'h3'], ['h4', 'h5']]) {
     const [x, y] = [load(a).http, load(b).http]

@@ -8,10 +8,16 @@
 const path = require('node:path')
 const { median, seededShuffle } = require('../../../lib/stats')
 const { GOAL } = require('../../../experiments/stdio/cost')
-const { runScript, folderWith } = require('../../script-args')
+const { runScript, folderWith, readJson, need } = require('../../script-args')
+
+const RUN = 'a stdio run\'s folder'
+const cellsOf = dir => {
+  const file = path.join(dir, 'results.json')
+  return need(readJson(file, RUN).headline?.cells, file, 'stdio cells', RUN)
+}
 
 function main (dirs) {
-  const [a, b] = dirs.map(dir => require(path.resolve(dir, 'results.json')).headline.cells)
+  const [a, b] = dirs.map(cellsOf)
   const key = cell => `${cell.program}@${cell.blockSize}`
   const inB = new Map(b.map(cell => [key(cell), cell]))
   const sharesOf = cell => cell.byRound.map(round => round.shareOfC).filter(share => share !== null)
@@ -43,4 +49,4 @@ function main (dirs) {
   }
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['results.json'], 'a stdio run\'s folder'), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['results.json'], RUN), run: main })

@@ -4,18 +4,23 @@
 // the mean of each pair moved from the one day to the other, in points.
 //   node docs/reproducibility/2026-11-30-amd-noisy/days.js QUIET-A.txt QUIET-B.txt NOISY-A.txt NOISY-B.txt
 const { tableLines } = require('./terminal')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, need } = require('../../script-args')
+
+const TITLE = 'Per read, CPU time against C'
+const OUTPUT = 'a stdio run\'s terminal output'
 
 // the cost pass's table: "program runtime  256: ns/read, over C, % of C  4K: ...  64K: ..."
 function shares (file) {
   const byProgram = new Map()
-  for (const line of tableLines(file, 'Per read, CPU time against C')) {
+  for (const line of tableLines(file, TITLE)) {
     const program = line.split(/\s+/)[0]
     const cells = [...line.matchAll(/(\d+), [+-][\d.]+, (\d+)% \(([\d.]+)–([\d.]+)%\)/g)]
     byProgram.set(program, program === 'c'
       ? { ns: line.trim().split(/\s+/).slice(-3).map(Number), shares: [100, 100, 100] }
       : { ns: cells.map(cell => Number(cell[1])), shares: cells.map(cell => Number(cell[2])) })
   }
+  // C's row, what every share is of: a file without the table has none
+  need(byProgram.get('c'), file, `table '${TITLE}' with a row of c`, OUTPUT)
   return byProgram
 }
 

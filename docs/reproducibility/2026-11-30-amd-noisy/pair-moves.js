@@ -3,16 +3,14 @@
 // the 90th percentile (nearest rank, as the runs take theirs) and the largest.
 //   node docs/reproducibility/2026-11-30-amd-noisy/pair-moves.js A/results.json B/results.json
 // (each a run's results.json, or .json.gz)
-const fs = require('node:fs')
-const zlib = require('node:zlib')
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, readJson, need } = require('../../script-args')
 
-const read = file =>
-  JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file, 'utf8'))
+const RESULTS = 'a stdio run\'s results.json (or .json.gz)'
+const cellsOf = file => need(readJson(file, RESULTS).headline?.cells, file, 'stdio cells', RESULTS)
 
 function main ([fileA, fileB]) {
-  const [a, b] = [fileA, fileB].map(file => read(file).headline.cells)
+  const [a, b] = [fileA, fileB].map(cellsOf)
   const moves = []
   for (const cell of a.filter(each => each.program !== 'c' && each.shareOfC)) {
     const other = b.find(each => each.program === cell.program && each.blockSize === cell.blockSize)

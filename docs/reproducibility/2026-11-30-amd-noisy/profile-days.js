@@ -4,16 +4,21 @@
 // day's, also as shares of C's read at the same pace (the buckets' ns over C's CPU per read).
 //   node docs/reproducibility/2026-11-30-amd-noisy/profile-days.js QUIET.txt NOISY.txt
 const { tableLines } = require('./terminal')
-const { runScript, readableFile } = require('../../script-args')
+const { runScript, readableFile, need } = require('../../script-args')
+
+const TITLE = 'Where a read\'s ns go'
+const OUTPUT = 'a stdio run\'s terminal output'
 
 function buckets (file) {
   const byProgram = new Map()
-  for (const line of tableLines(file, 'Where a read\'s ns go')) {
+  for (const line of tableLines(file, TITLE)) {
     const [program, cpu] = line.trim().split(/\s+/)
     const named = Object.fromEntries([...line.matchAll(/\+(\d+) ([a-z][a-z ,]*?[a-z])(?= \(|;|\s*$)/g)]
       .map(match => [match[2], Number(match[1])]))
     byProgram.set(program, { cpu: Number(cpu), named })
   }
+  // C's row, what every bucket is set against: a file without the table has none
+  need(byProgram.get('c'), file, `table '${TITLE}' with a row of c`, OUTPUT)
   return byProgram
 }
 

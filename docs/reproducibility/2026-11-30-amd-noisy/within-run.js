@@ -8,7 +8,9 @@
 //   node docs/reproducibility/2026-11-30-amd-noisy/within-run.js RUN-DIR [BLOCK-SIZE]
 const path = require('node:path')
 const { mean, leastSquaresSlope } = require('../../../lib/stats')
-const { runScript, folderWith, wholeArgument } = require('../../script-args')
+const { runScript, folderWith, wholeArgument, readJson, need } = require('../../script-args')
+
+const RUN = 'a stdio run\'s folder'
 
 // Pearson's correlation; over ranks, Spearman's
 function correlation (x, y) {
@@ -24,7 +26,9 @@ const ranks = values => {
 }
 
 function main ([dir, size = '256']) {
-  const results = require(path.resolve(dir, 'results.json'))
+  const file = path.join(dir, 'results.json')
+  const results = readJson(file, RUN)
+  need(results.headline?.cells, file, 'stdio cells', RUN)
   console.log(`${results.runId}, ${size} B: each reader's share of C against C's pace in its turns, round by round`)
   let negative = 0
   let cells = 0
@@ -46,6 +50,6 @@ function main ([dir, size = '256']) {
 
 runScript(module, {
   args: [1, 2],
-  each: [folderWith(['results.json'], 'a stdio run\'s folder'), size => wholeArgument(size, 'BLOCK-SIZE')],
+  each: [folderWith(['results.json'], RUN), size => wholeArgument(size, 'BLOCK-SIZE')],
   run: main
 })

@@ -11,18 +11,25 @@
 //   node probes.js both CPU0.txt CPU1.txt            two probes at once, one per CPU: rho between
 //                                                    the CPUs' cycles nearest in time
 const fs = require('node:fs')
-const { runScript, readableFile, UsageError } = require('../../script-args')
+const { runScript, readableFile, need, UsageError } = require('../../script-args')
 
 const FAST_SYSCALL_NS = 235
 const SLOW_SYSCALL_NS = 255
 // A cycle ends at its time and lasts about 0.7 s (noise.c's pieces at their counts).
 const CYCLE_S = 0.8
+const PROBE = 'noise.c\'s output (PROBE.txt)'
 
+// noise.c's output: a header of the columns, the time (t) first and getppid among the pieces,
+// then a line of numbers per cycle
 function readProbe (file) {
   const [head, ...lines] = fs.readFileSync(file, 'utf8').trim().split('\n')
   const names = head.split(' ')
+  if (names[0] !== 't' || !names.includes('getppid')) {
+    throw new UsageError(`${file} does not start with noise.c's header (t ... getppid ...); ` +
+      `give ${PROBE}`)
+  }
   const rows = lines.map(line => line.split(' ').map(Number)).filter(row => row.length === names.length)
-  return { names, rows }
+  return { names, rows: need(rows, file, 'cycles', PROBE) }
 }
 const median = xs => {
   const sorted = [...xs].sort((a, b) => a - b)
@@ -87,11 +94,26 @@ function states ({ names, rows }) {
     `${slow.length} slow, ${rows.length - fast.length - slow.length} between; slow over fast`)
 }
 
+// START holds the probe's start, s since the epoch; WINDOWS a line a switch, "on T" or "off T"
+const NUMBER = /^\s*\d+(\.\d+)?\s*$/
+const SWITCH = /^(on|off) \d+(\.\d+)?$/
+
 function windows ({ names, rows }, startFile, windowsFile) {
-  const start = Number(fs.readFileSync(startFile, 'utf8'))
+  const startText = fs.readFileSync(startFile, 'utf8')
+  if (!NUMBER.test(startText)) {
+    throw new UsageError(`${startFile} is not a time in seconds; ` +
+      'give the probe\'s start (s since the epoch)')
+  }
+  const start = Number(startText)
+  const switches = fs.readFileSync(windowsFile, 'utf8').trim().split('\n')
+  const bad = switches.findIndex(line => !SWITCH.test(line))
+  if (bad !== -1) {
+    throw new UsageError(`${windowsFile} line ${bad + 1} is not "on T" or "off T"; ` +
+      'give the neighbour\'s switches')
+  }
   const spans = []
   let on = null
-  for (const line of fs.readFileSync(windowsFile, 'utf8').trim().split('\n')) {
+  for (const line of switches) {
     const [what, at] = line.split(' ')
     if (what === 'on') on = Number(at) - start
     else spans.push([on, Number(at) - start])
@@ -100,6 +122,11 @@ function windows ({ names, rows }, startFile, windowsFile) {
   const outside = t => spans.every(([a, b]) => t < a || t - CYCLE_S > b)
   const off = rows.filter(row => outside(row[0]))
   const with_ = rows.filter(row => inside(row[0]))
+  // a START or WINDOWS of another probe leaves one side empty
+  if (off.length === 0 || with_.length === 0) {
+    throw new UsageError(`${windowsFile} leaves no cycle of the probe with the neighbour ` +
+      `${off.length ? 'on' : 'off'}; give the START and WINDOWS of this probe`)
+  }
   compare(names, off, with_, `medians, ns: ${off.length} cycles with the neighbour off, ` +
     `${with_.length} with it on; on over off (cycles that straddle a switch left out)`)
 }
