@@ -240,6 +240,23 @@ function ladderRun (step, run, options, jitter) {
   }
 }
 
+// A ladder's fast-path check (experiments/calls/fastpath.js): every loop held.
+function ladderCheckRun (step, run) {
+  return {
+    phase: ladder.FAST_PHASE,
+    program: step.variant.name,
+    blockSize: ladder.BLOCK,
+    run,
+    loops: step.loops,
+    ok: true,
+    failure: null,
+    command: `fake check of ${step.variant.name}`,
+    rawFile: path.join(ladder.FAST_PHASE, `${step.variant.name}.txt.gz`),
+    fastPath: step.loops.map(loop => ({ loop, engaged: true, reason: null, summary: `the fake engine compiled ${loop}() fast` })),
+    wallNs: 1e8
+  }
+}
+
 // A timed wrk run against a server process that was checked and warmed up (or a capacity
 // run); beside the reference's pair, taking turns with it, where the step says so: each
 // pair let run half the time.
@@ -370,6 +387,7 @@ const SHAPES = {
   [PHASES.kernel]: kernelRun,
   [PHASES.kernelUntraced]: readerRun,
   [ladder.PHASE]: ladderRun,
+  [ladder.FAST_PHASE]: ladderCheckRun,
   [HTTP_PHASE]: wrkRun,
   [HTTP_CAPACITY_PHASE]: wrkRun,
   [HTTP_STRACE_PHASE]: serverTrace,

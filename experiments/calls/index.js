@@ -9,6 +9,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs, choiceRow, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
 const ladder = require('./ladder')
+const { fastPathSteps, measureFastPath } = require('./fastpath')
 
 const BASELINE = stdio.BASELINE
 const LADDER_PAIRINGS = ['slices', 'processes']
@@ -110,14 +111,24 @@ function recorded (context) {
   return recordedRows(ladder.variants, names, { context, what: missing => `the ladder of ${missing.join(', ')}`, source: 'experiments/calls/ladder.js' })
 }
 
+// The ladders' fast-path checks first: a variant whose fast path does not hold fails
+// before its timed processes are read as the fast form's.
 function plan (options, { runnable, variants }, { placement, shuffle }) {
-  return [...ladder.planLadder(variants, options, placement.shared), ...stdio.costSteps(options, runnable, placement.shared, shuffle)]
+  return [
+    ...fastPathSteps(variants, placement.shared),
+    ...ladder.planLadder(variants, options, placement.shared),
+    ...stdio.costSteps(options, runnable, placement.shared, shuffle)
+  ]
 }
 
 function session (options, runDir, interrupted) {
   const readers = stdio.session(options, runDir, interrupted)
+  const own = {
+    [ladder.PHASE]: step => ladder.measureLadder(step, options),
+    [ladder.FAST_PHASE]: step => measureFastPath(step, options, runDir)
+  }
   return {
-    measure: (step, run) => step.phase === ladder.PHASE ? ladder.measureLadder(step, options) : readers.measure(step, run),
+    measure: (step, run) => own[step.phase]?.(step) ?? readers.measure(step, run),
     close: readers.close
   }
 }

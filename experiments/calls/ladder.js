@@ -36,6 +36,8 @@ const { pipelineForeign } = require('../../lib/foreign')
 const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('../stdio/measure')
 
 const PHASE = 'ladder'
+// the fast-path check of each variant's fast loops (experiments/calls/fastpath.js)
+const FAST_PHASE = 'ladder-fastpath'
 const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']
 const BLOCK = 256
 // What calls/ladder.mjs (and calls/c.c, calls/just.js) read before the rounds, to warm up.
@@ -143,10 +145,13 @@ const wasiVariants = [
 // runtime's binary, {file} its ladder, {build} the build folder), what its boundary and
 // its reads are, and the stdin reader (experiments/stdio/programs.js) that reads as its
 // read-256 does (Bun and Deno have no ring reader of stdin: their ring variants have none).
+// `fast`: the loops (by the name of the function that holds each) whose calls its boundary
+// makes fast, asked of its engine before the timed processes (experiments/calls/fastpath.js);
+// `fastWrapper`, where the runtime's FFI function is JavaScript that holds the fast call.
 const variants = [
   { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
-  { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
-  { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
+  { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, fast: ['noop', 'syscall', 'readRaw'], boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
+  { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], needs: JUST_NEEDS, fast: ['noop', 'syscall', 'read'], boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
   { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
   {
     name: 'node',
@@ -165,16 +170,20 @@ const variants = [
     needs: ['ffi'],
     libraries: ['ladder.node', 'libladder.so'],
     boundary: 'node:ffi (V8 fast API call)',
+    fast: ['noop', 'syscall', 'readFfi'],
+    // node:ffi's functions call C through a JavaScript function of Node's own
+    // (experiments/calls/fastpath.js throughWrapper)
+    fastWrapper: 'invoke',
     read: 'libc read(2) through node:ffi',
     stdin: 'node-ffi'
   },
-  { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'ffi'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
-  { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
-  { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' },
+  { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'ffi'], fast: ['noop', 'syscall', 'read'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
+  { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], fast: ['noop', 'syscall'], boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
+  { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], fast: ['noop', 'syscall', 'readFfi'], boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' },
   { name: 'c-uring', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c-uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'a direct call into libladder.so', read: 'IORING_OP_READ through libladder-uring.so\'s ring (liburing)', stdin: 'c-uring' },
-  { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' },
-  { name: 'bun-uring', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'bun:ffi', read: 'IORING_OP_READ through bun:ffi into libladder-uring.so', stdin: null },
-  { name: 'deno-uring', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'Deno.dlopen', read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so', stdin: null },
+  { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], fast: ['noop', 'ringNop', 'ringRead'], ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' },
+  { name: 'bun-uring', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'uring'], fast: ['noop', 'syscall', 'read'], ring: true, libraries: RING_LIBRARIES, boundary: 'bun:ffi', read: 'IORING_OP_READ through bun:ffi into libladder-uring.so', stdin: null },
+  { name: 'deno-uring', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'], fast: ['noop', 'syscall', 'readFfi'], ring: true, libraries: RING_LIBRARIES, boundary: 'Deno.dlopen', read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so', stdin: null },
   {
     name: 'c-yield',
     runtime: 'native',
@@ -388,7 +397,14 @@ function summariseLadder (records, context, headline) {
   const runs = records.filter(record => record.phase === PHASE)
   if (runs.length === 0) return null
   const names = [...new Set(runs.map(run => run.program))]
-  const rows = names.map(name => ladderRow(name, runs.filter(run => run.program === name)))
+  const checks = records.filter(record => record.phase === FAST_PHASE)
+  const rows = names.map(name => {
+    const fastPath = fastPathOf(checks.filter(check => check.program === name))
+    // a variant whose fast path did not hold measured another form: no process of it counts
+    const own = runs.filter(run => run.program === name)
+    const row = ladderRow(name, fastPath?.failure ? own.map(run => ({ ...run, ok: false })) : own)
+    return { ...row, fastPath }
+  })
   const c = rows.find(row => row.variant === BASELINE)
   for (const row of rows) {
     const variant = findVariant(row.variant)
@@ -406,6 +422,15 @@ function summariseLadder (records, context, headline) {
   const rungs = rows.flatMap(row => RUNGS.map(rung => `${row.variant} ${rung}`))
   const halvesLost = lostCells(rungs, rung => halved.has(rung), rung => rung)
   return { meaning: MEANING, vsCMeaning, counts, pin: context.costPin ?? null, rows, halves, halvesLost }
+}
+
+// What a variant's fast-path checks found: { loops: [{ loop, engaged, summary, reason }],
+// failure (the first check's that failed, or null) }, or null where none ran.
+function fastPathOf (checks) {
+  if (checks.length === 0) return null
+  const loops = checks.flatMap(check => (check.fastPath ?? [])
+    .map(({ loop, engaged, summary, reason }) => ({ loop, engaged, summary, reason })))
+  return { loops, failure: checks.find(check => !check.ok)?.failure ?? null }
 }
 
 const VS_C_MEANING = 'each rung against C\'s, process by process of the same round (process p of every variant runs before process p + 1 of any, seconds apart): the median of the ratios and its interval, so that the machine\'s drift over the run moves neither side of a ratio'
@@ -553,4 +578,27 @@ function stdinPrograms (selected) {
   return [...new Set(names)].map(name => findProgram(name))
 }
 
-module.exports = { variants, findVariant, floorOf, listing, RUNGS, RING_FLOOR, PHASE, PRESETS, BLOCK, WARMUP_READS, ladderArgv, ladderBytes, checkCounts, unavailableReason, measureLadder, parseLadder, planLadder, summariseLadder, decompose, stdinPrograms }
+module.exports = {
+  variants,
+  findVariant,
+  floorOf,
+  listing,
+  RUNGS,
+  RING_FLOOR,
+  PHASE,
+  FAST_PHASE,
+  PRESETS,
+  BLOCK,
+  WARMUP_READS,
+  ladderArgv,
+  ladderBytes,
+  checkCounts,
+  unavailableReason,
+  measureLadder,
+  parseLadder,
+  ladderFailure,
+  planLadder,
+  summariseLadder,
+  decompose,
+  stdinPrograms
+}

@@ -69,7 +69,24 @@ function ladderSection (data) {
       A WASI variant runs C's ladder built for wasm32-wasi under a WASI host: args_sizes_get (a WASI call with no syscall) for the no-op, sched_yield in getppid's place (c-yield is C's ladder with it), fd_read for the reads; its syscall part is C's, and its read path its empty read less its no-op, beyond C's (docs/wasm.md).
       Their sum predicts the 256-byte read (marked when more than 10% off); the cost pass column is the stdin reader that reads the same way, measured at 256 B in this run (marked when the ladder's read is outside its interval).</p>
     ${data.ladder.map(table)}
+    ${data.ladder.map(entry => fastPathText(entry)).filter(Boolean).map(text => html`<p class="note">${text}</p>`)}
   </section>`
+}
+
+// The ladders' fast-path checks (experiments/calls/fastpath.js) in one sentence: the variants
+// whose fast loops held, and why each that did not; null where none was checked.
+function fastPathText (ladder) {
+  const checked = ladder.rows.filter(row => row.fastPath)
+  if (checked.length === 0) return null
+  const loopText = ({ loop, summary }) => `${loop}()${/without inlining/.test(summary ?? '') ? ' through its runtime\'s wrapper' : ''}`
+  const verdicts = [
+    ...checked.filter(row => !row.fastPath.failure)
+      .map(row => `${row.variant} held (${row.fastPath.loops.map(loopText).join(', ')})`),
+    ...checked.filter(row => row.fastPath.failure).map(row => `${row.variant} did not: ${row.fastPath.failure}`)
+  ]
+  return 'Fast paths, each variant\'s fast loops traced by its engine in a process of its own before ' +
+    'the timed ones (V8: TurboFan compiled the loop with its calls fast API calls and it never ' +
+    `deoptimised inside it; JavaScriptCore: DFG or FTL called through CallFFI): ${verdicts.join('; ')}.`
 }
 
 // The call ladder as a table (terminal and markdown): a variant per row, its rungs' ns per
@@ -122,11 +139,16 @@ const ladderTitle = ladder => `The call ladder: ns of CPU per call (median of pr
 
 function ladderTerminal (ladder) {
   if (!ladder) return []
-  return ['', `${ladderTitle(ladder)}:`, ...textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd())]
+  const fast = fastPathText(ladder)
+  return ['', `${ladderTitle(ladder)}:`, ...textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd()),
+    ...(fast ? ['', fast] : [])]
 }
 
 function ladderMarkdown (ladder, compare = false) {
-  return [`## ${compare ? `${md(ladder.set)}: ` : ''}${ladderTitle(ladder)}`, '', `${md(ladder.meaning)}.`, '', markdownTable(LADDER_HEADER, ladderRows(ladder).map(row => row.map(md)), LADDER_ALIGN), '']
+  const fast = fastPathText(ladder)
+  return [`## ${compare ? `${md(ladder.set)}: ` : ''}${ladderTitle(ladder)}`, '', `${md(ladder.meaning)}.`, '',
+    markdownTable(LADDER_HEADER, ladderRows(ladder).map(row => row.map(md)), LADDER_ALIGN), '',
+    ...(fast ? [md(fast), ''] : [])]
 }
 
 // A calls run's CSV: a variant per row (and per set, when runs are compared), each
@@ -190,6 +212,7 @@ const terminal = (results, sizes) => [...ladderTerminal(results.ladder), ...stdi
 module.exports = {
   shape,
   ladderLevels,
+  fastPathText,
   contextRows: stdio.contextRows,
   pinText: stdio.pinText,
   sections,

@@ -5,7 +5,10 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const { bench, assertRefused, TINY_LADDER: TINY } = require('../helpers')
+const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
+const zlib = require('node:zlib')
 const { spawnSync } = require('node:child_process')
 
 const calls = require('../../experiments/calls/ladder')
@@ -48,6 +51,46 @@ for (const variant of calls.variants) {
     assert.ok(record.feeder && record.feeder.userUs + record.feeder.sysUs >= 0, JSON.stringify(record.feeder))
   })
 }
+
+// The ladders' fast-path check (experiments/calls/fastpath.js) on each variant that claims
+// fast loops: every loop held, named by the engine; and on the host's ladder run with V8's
+// fast API calls turned off (just-slow's command), the same loops as just-fast's, the check
+// fails, naming the loop and why.
+const { fastPathSteps, measureFastPath } = require('../../experiments/calls/fastpath')
+for (const variant of calls.variants.filter(variant => variant.fast)) {
+  test(`the ${variant.name} ladder's fast loops hold: ${variant.fast.join(', ')}`, async (t) => {
+    const reason = skipReason(variant)
+    if (reason) return t.skip(reason)
+    const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ladder-fastpath-'))
+    try {
+      const [check] = fastPathSteps([variant], sharedCpuPin())
+      const { record } = await measureFastPath(check, OPTIONS, runDir)
+      assert.equal(record.failure, null)
+      assert.deepEqual(record.fastPath.map(verdict => [verdict.loop, verdict.engaged]), variant.fast.map(loop => [loop, true]))
+      const engine = variant.runtime === 'bun' ? /CallFFI/ : /fast API call/
+      for (const verdict of record.fastPath) assert.match(verdict.summary, engine)
+      // the trace kept as the evidence, V8's graphs not
+      assert.ok(zlib.gunzipSync(fs.readFileSync(path.join(runDir, record.rawFile))).length > 0)
+      assert.deepEqual(fs.readdirSync(path.join(runDir, calls.FAST_PHASE)), [path.basename(record.rawFile)])
+    } finally {
+      fs.rmSync(runDir, { recursive: true, force: true })
+    }
+  })
+}
+
+test('a ladder whose calls are not fast fails its fast-path check, naming the loop', async () => {
+  const slow = { ...calls.findVariant('just-slow'), fast: calls.findVariant('just-fast').fast.slice(0, 2) }
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ladder-fastpath-'))
+  try {
+    const [check] = fastPathSteps([slow], sharedCpuPin())
+    const { record } = await measureFastPath(check, OPTIONS, runDir)
+    assert.equal(record.ok, false)
+    assert.equal(record.failure, 'fast path not taken: TurboFan compiled noop() with no fast API call')
+    assert.deepEqual(record.fastPath.map(verdict => verdict.engaged), [false, false])
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true })
+  }
+})
 
 // The WASI variants' syscall rung is sched_yield, which some hosts answer without the
 // kernel (noSyscall): strace counts the sched_yield(2) calls of a tiny ladder, every thread
@@ -137,8 +180,6 @@ test('bench.js --experiment calls --list: every variant, whether it runs here, a
 })
 
 test('bench.js --experiment calls measures a tiny ladder and its cost pass, and analyse.js reports it', () => {
-  const os = require('node:os')
-  const fs = require('node:fs')
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'calls-test-'))
   try {
     const result = bench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '1', '--rounds', '1', '--out', out, '--id', 'tiny', '--report'])

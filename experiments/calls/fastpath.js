@@ -1,0 +1,128 @@
+'use strict'
+// The ladder's fast-path check: whether each loop whose calls a variant's boundary makes fast
+// (its `fast` loops, experiments/calls/ladder.js) ran that way, asked of the engine as the
+// stdin readers' check asks it (experiments/stdio/fastpath.js): V8's TurboFan compiled the
+// loop with a FastApiCall node and it never deoptimised inside it; JavaScriptCore's DFG or
+// FTL called through CallFFI there. Each variant's check is a process of its own, before the
+// timed ones: the tracing slows compiling. V8 traces every function it compiles there (a
+// filter of *): traced one loop a process, TurboFan compiled node-ffi's noop() before or
+// after node:ffi's own invoke(), and so inlined it or not, in 2 processes of 5; traced all,
+// after it in 5 of 5. A variant whose check fails has its processes failed (summariseLadder):
+// its rungs would be another form's than the one named.
+const fs = require('node:fs')
+const path = require('node:path')
+const zlib = require('node:zlib')
+const { runtimes } = require('../../lib/runtimes')
+const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { writeFileAtomic } = require('../../lib/atomic')
+const { checkTracing, loopVerdict, v8Graphs } = require('../stdio/fastpath')
+const { FIXED_FEEDER_BLOCK } = require('../stdio/measure')
+const { FAST_PHASE, BLOCK, ladderArgv, ladderBytes, parseLadder, ladderFailure } = require('./ladder')
+
+// One round: the warm-up, which compiles every loop, is what the check reads; dd's whole
+// 64 KiB blocks carry 256 reads.
+const CHECK_COUNTS = { rounds: 1, calls: 1000, reads: 256 }
+
+// The checks of the selected variants, one each, on the ladder's CPU.
+function fastPathSteps (selected, pin) {
+  const group = 'the ladders\' fast paths'
+  return selected.filter(variant => variant.fast?.length).map(variant => ({
+    phase: FAST_PHASE,
+    program: variant,
+    variant,
+    loops: variant.fast,
+    blockSize: BLOCK,
+    run: 0,
+    warmup: 0,
+    pin,
+    group,
+    label: `${group}: ${variant.name}, ${variant.fast.map(loop => `${loop}()`).join(', ')}`
+  }))
+}
+
+const engineOf = variant => runtimes[variant.runtime].engine
+
+// A variant's ladder command with V8's flags (every function traced) before its file, where V8
+// takes them, or JavaScriptCore's environment.
+function tracedArgv (variant, dir) {
+  const { v8Flags, env } = checkTracing(engineOf(variant), '*', dir)
+  const flags = v8Flags.length ? runtimes[variant.runtime].v8Flags(v8Flags) : []
+  const at = variant.command.indexOf('{file}')
+  const command = [...variant.command.slice(0, at), ...flags, ...variant.command.slice(at)]
+  const argv = ladderArgv({ ...variant, command }, CHECK_COUNTS)
+  return env.length ? ['env', ...env, ...argv] : argv
+}
+
+// The ladder's own lines in a stdout V8's traces share. V8 writes its lines out in pieces, so
+// a ladder's line (one write) can land after part of one of V8's, ending that line: node-ffi's
+// could not be read in 1 check of about 10, and with stdbuf -oL in 4 of 12. Each is found
+// where it ends a line.
+const LADDER_LINE = /(?:compiled noop |round \d+ noop |size \d+ reads )[^\n]*$/
+const ladderLines = stdout => stdout.split('\n').map(line => LADDER_LINE.exec(line)?.[0]).filter(Boolean).join('\n')
+
+// gzipped: V8's bytecode of every function it compiled is 8 MB for node-ffi
+const rawFileName = step => path.join(FAST_PHASE, `${step.variant.name}.txt.gz`)
+
+// A loop whose graph holds no fast call, where its runtime's FFI function is a JavaScript
+// function of its own (`wrapper`: node:ffi's invoke()) that TurboFan compiled apart rather than
+// inlined into the loop: the fast call is in that function's code, held where every compile
+// of it holds one. The loop then pays a JavaScript call besides, which the summary says.
+function throughWrapper (verdict, wrapper, loop, dir) {
+  if (verdict.engaged || !wrapper || !/with no fast API call$/.test(verdict.reason ?? '')) return verdict
+  const graphs = v8Graphs(dir, wrapper)
+  if (graphs.length === 0 || graphs.some(graph => !graph.fastCalls)) return verdict
+  return {
+    ...verdict,
+    engaged: true,
+    reason: null,
+    summary: `TurboFan compiled ${loop}() without inlining ${wrapper}(), whose ` +
+      `${graphs.length} compiles hold fast API calls; no deopt inside its loop`
+  }
+}
+
+// One check process: dd feeding the traced ladder, then the engine's verdict on each loop.
+// The trace stays in the run folder as the evidence; V8's graphs are removed once read.
+async function measureFastPath (step, options, runDir) {
+  const dir = path.join(runDir, FAST_PHASE, `${step.variant.name}.graphs`)
+  fs.rmSync(dir, { recursive: true, force: true })
+  fs.mkdirSync(dir, { recursive: true })
+  const bytes = ladderBytes(CHECK_COUNTS)
+  const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
+  const reader = tracedArgv(step.variant, dir)
+  try {
+    const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: step.pin })
+    const output = parseLadder(ladderLines(result.stdout))
+    let failure = ladderFailure({ result, output, counts: CHECK_COUNTS, bytes, timeoutSeconds: options.timeoutSeconds })
+    const text = `${result.stdout}\n${result.stderr}`
+    writeFileAtomic(path.join(runDir, rawFileName(step)), zlib.gzipSync(text))
+    const fastPath = failure === null
+      ? step.loops.map(loop => {
+        const found = throughWrapper(loopVerdict(engineOf(step.variant), loop, text, dir),
+          step.variant.fastWrapper, loop, dir)
+        const { engaged, reason, summary = null, evidence } = found
+        return { loop, engaged, reason, summary, evidence }
+      })
+      : []
+    const unheld = fastPath.find(verdict => !verdict.engaged)
+    if (unheld) failure = `fast path not taken: ${unheld.reason}`
+    const record = {
+      phase: FAST_PHASE,
+      program: step.variant.name,
+      blockSize: BLOCK,
+      run: step.run,
+      loops: step.loops,
+      ok: failure === null,
+      failure,
+      command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
+      rawFile: rawFileName(step),
+      fastPath,
+      wallNs: result.wallNs,
+      at: new Date().toISOString()
+    }
+    return { record, stopped: Boolean(result.stoppedBy) }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+module.exports = { fastPathSteps, measureFastPath, tracedArgv, throughWrapper, ladderLines, CHECK_COUNTS }
