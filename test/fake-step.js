@@ -252,7 +252,8 @@ function ladderCheckRun (step, run) {
     failure: null,
     command: `fake check of ${step.variant.name}`,
     rawFile: path.join(ladder.FAST_PHASE, `${step.variant.name}.txt.gz`),
-    fastPath: step.loops.map(loop => ({ loop, engaged: true, reason: null, summary: `the fake engine compiled ${loop}() fast` })),
+    fastPath: step.loops.map(loop =>
+      ({ loop, engaged: true, reason: null, summary: `the fake engine compiled ${loop}() fast` })),
     wallNs: 1e8
   }
 }

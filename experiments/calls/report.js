@@ -78,7 +78,8 @@ function ladderSection (data) {
 function fastPathText (ladder) {
   const checked = ladder.rows.filter(row => row.fastPath)
   if (checked.length === 0) return null
-  const loopText = ({ loop, summary }) => `${loop}()${/without inlining/.test(summary ?? '') ? ' through its runtime\'s wrapper' : ''}`
+  const apart = summary => /without inlining/.test(summary ?? '')
+  const loopText = ({ loop, summary }) => `${loop}()${apart(summary) ? ' through its runtime\'s wrapper' : ''}`
   const verdicts = [
     ...checked.filter(row => !row.fastPath.failure)
       .map(row => `${row.variant} held (${row.fastPath.loops.map(loopText).join(', ')})`),
@@ -140,8 +141,8 @@ const ladderTitle = ladder => `The call ladder: ns of CPU per call (median of pr
 function ladderTerminal (ladder) {
   if (!ladder) return []
   const fast = fastPathText(ladder)
-  return ['', `${ladderTitle(ladder)}:`, ...textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd()),
-    ...(fast ? ['', fast] : [])]
+  const table = textTable([LADDER_HEADER, ...ladderRows(ladder)], LADDER_ALIGN).map(line => line.trimEnd())
+  return ['', `${ladderTitle(ladder)}:`, ...table, ...(fast ? ['', fast] : [])]
 }
 
 function ladderMarkdown (ladder, compare = false) {
