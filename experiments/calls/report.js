@@ -50,7 +50,7 @@ function ladderSection (data) {
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
       <th scope="row">${row.variant}</th><td class="describes">${row.boundary ?? ''}; ${row.read ?? ''}</td>
       <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}</td>
-      <td class="num wraps">${row.parts ? ['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => formatNumber(row.parts[part])).join(' + ') : ''}</td>
+      <td class="num wraps">${row.parts ? partsSum(row.parts) : ''}</td>
       <td class="num wraps">${row.predicted === null
         ? ''
         : html`${formatNumber(row.predicted)}, ${formatSigned(row.gap)} ${addsUpNote(row)}`}</td>
@@ -103,14 +103,19 @@ function addsUpNote (row) {
 const LADDER_HEADER = ['variant', 'no-op', 'getppid (ring: NOP; WASI: sched_yield)', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
 const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
 const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')
-// the parts as a sum: a negative one with its minus sign, a positive one bare
-const part = value => `${value < 0 ? '−' : ''}${formatNumber(Math.abs(value))}`
+// the parts as a sum, "6.4 + 273 − 7.06 + 331": a negative part subtracted, not added as one
+// with its sign ("+ −7.06", "+ -7.06")
+function partsSum (parts) {
+  return ['boundary', 'syscall', 'readPath', 'kernelRead'].map(name => parts[name])
+    .map((value, i) => `${i === 0 ? (value < 0 ? '−' : '') : value < 0 ? ' − ' : ' + '}${formatNumber(Math.abs(value))}`)
+    .join('')
+}
 
 function ladderRows (ladder) {
   return ladder.rows.map(row => [
     row.variant,
     ...['noop', 'syscall', 'empty-read', 'read-256'].map(rung => rungText(row.rungs[rung])),
-    row.parts ? `${['boundary', 'syscall', 'readPath', 'kernelRead'].map(name => part(row.parts[name])).join(' + ')} = ${formatNumber(row.predicted)}` : '',
+    row.parts ? `${partsSum(row.parts)} = ${formatNumber(row.predicted)}` : '',
     row.baseline ? 'floor' : row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${formatSigned(row.gap)})`,
     row.stdin?.cpuPerReadNs ? `${row.stdin.program} ${nsWithInterval(row.stdin.cpuPerReadNs)}` : row.stdin ? `${row.stdin.program}: none` : '',
     row.stdin?.agrees === null || row.stdin?.agrees === undefined ? '' : row.stdin.agrees ? 'yes' : `no (${formatSigned(row.stdin.differenceNs)})`
@@ -214,6 +219,7 @@ module.exports = {
   shape,
   ladderLevels,
   fastPathText,
+  partsSum,
   contextRows: stdio.contextRows,
   pinText: stdio.pinText,
   sections,

@@ -440,3 +440,9 @@ test('a traced ladder\'s own lines are found where each ends a line of V8\'s', (
   // read plainly, the first two were lost
   assert.equal(calls.parseLadder(stdout).compiled, null)
 })
+
+test('the parts are written as a sum, a negative one subtracted', () => {
+  const { partsSum } = require('../../experiments/calls/report')
+  assert.equal(partsSum({ boundary: 6.4, syscall: 273, readPath: -7.06, kernelRead: 331 }), '6.4 + 273 − 7.06 + 331')
+  assert.equal(partsSum({ boundary: -1.5, syscall: 200, readPath: 0, kernelRead: 240 }), '−1.5 + 200 + 0 + 240')
+})
