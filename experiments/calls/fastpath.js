@@ -15,7 +15,8 @@ const zlib = require('node:zlib')
 const { runtimes } = require('../../lib/runtimes')
 const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { writeFileAtomic } = require('../../lib/atomic')
-const { checkTracing, loopVerdict, v8Graphs } = require('../stdio/fastpath')
+const { checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER } = require('../stdio/fastpath')
+const { counted } = require('../../lib/report/format')
 const { FIXED_FEEDER_BLOCK } = require('../stdio/measure')
 const { FAST_PHASE, BLOCK, ladderArgv, ladderBytes, parseLadder, ladderFailure } = require('./ladder')
 
@@ -45,9 +46,13 @@ const engineOf = variant => runtimes[variant.runtime].engine
 // A variant's ladder command with V8's flags (every function traced) before its file, where V8
 // takes them, or JavaScriptCore's environment.
 function tracedArgv (variant, dir) {
+  const at = variant.command.indexOf('{file}')
+  if (at === -1 || !['v8', 'jsc'].includes(engineOf(variant))) {
+    throw new Error(`${variant.name}: a variant with fast loops needs a {file} in its command and ` +
+      'an engine that traces its calls (V8 or JavaScriptCore)')
+  }
   const { v8Flags, env } = checkTracing(engineOf(variant), '*', dir)
   const flags = v8Flags.length ? runtimes[variant.runtime].v8Flags(v8Flags) : []
-  const at = variant.command.indexOf('{file}')
   const command = [...variant.command.slice(0, at), ...flags, ...variant.command.slice(at)]
   const argv = ladderArgv({ ...variant, command }, CHECK_COUNTS)
   return env.length ? ['env', ...env, ...argv] : argv
@@ -56,27 +61,39 @@ function tracedArgv (variant, dir) {
 // The ladder's own lines in a stdout V8's traces share. V8 writes its lines out in pieces, so
 // a ladder's line (one write) can land after part of one of V8's, ending that line: node-ffi's
 // could not be read in 1 check of about 10, and with stdbuf -oL in 4 of 12. Each is found
-// where it ends a line.
-const LADDER_LINE = /(?:compiled noop |round \d+ noop |size \d+ reads )[^\n]*$/
-const ladderLines = stdout => stdout.split('\n').map(line => LADDER_LINE.exec(line)?.[0]).filter(Boolean).join('\n')
+// where it ends a line; and taken out with its newline, V8's line it cut is whole again for
+// the verdict, which reads V8's lines from their start (a deopt's among them).
+const LADDER_LINE = '(?:compiled noop |round \\d+ noop |size \\d+ reads )[^\\n]*'
+const ladderLines = stdout => stdout.split('\n').map(line => new RegExp(`${LADDER_LINE}$`).exec(line)?.[0])
+  .filter(Boolean).join('\n')
+const withoutLadderLines = text => text.replace(new RegExp(`${LADDER_LINE}\\n`, 'g'), '')
 
 // gzipped: V8's bytecode of every function it compiled is 8 MB for node-ffi
 const rawFileName = step => path.join(FAST_PHASE, `${step.variant.name}.txt.gz`)
 
 // A loop whose graph holds no fast call, where its runtime's FFI function is a JavaScript
-// function of its own (`wrapper`: node:ffi's invoke()) that TurboFan compiled apart rather than
-// inlined into the loop: the fast call is in that function's code, held where every compile
-// of it holds one. The loop then pays a JavaScript call besides, which the summary says.
-function throughWrapper (verdict, wrapper, loop, dir) {
+// function of its own (`wrapper`: node:ffi's invoke(), one for every symbol) that TurboFan
+// compiled apart rather than inlined into the loop: the fast call is in that function's code.
+// Held only where each of the loop's graphs without a fast call holds the wrapper as its
+// call's target, every compile of the wrapper holds a fast call, and the wrapper never
+// deoptimised (but for Maglev's hand-over to TurboFan). The loop then pays a JavaScript call
+// besides, which the summary says (`viaWrapper`).
+function throughWrapper (verdict, { wrapper, loop, text, dir }) {
   if (verdict.engaged || !wrapper || !/with no fast API call$/.test(verdict.reason ?? '')) return verdict
+  const calls = verdict.evidence.graphs.filter(graph => graph.fastCalls === 0)
+    .every(graph => graph.functions.includes(wrapper))
   const graphs = v8Graphs(dir, wrapper)
-  if (graphs.length === 0 || graphs.some(graph => !graph.fastCalls)) return verdict
+  const fast = graphs.length > 0 && graphs.every(graph => graph.fastCalls > 0)
+  const deopts = v8Deopts(text, wrapper).filter(deopt => !OSR_HANDOVER.test(deopt.reason))
+  if (!calls || !fast || deopts.length) return verdict
   return {
     ...verdict,
     engaged: true,
     reason: null,
-    summary: `TurboFan compiled ${loop}() without inlining ${wrapper}(), whose ` +
-      `${graphs.length} compiles hold fast API calls; no deopt inside its loop`
+    viaWrapper: wrapper,
+    summary: `TurboFan compiled ${loop}() calling ${wrapper}() without inlining it; ` +
+      `${counted(graphs.length, 'compile')} of ${wrapper}() ${graphs.length === 1 ? 'holds' : 'hold'} ` +
+      'fast API calls, and neither deoptimised'
   }
 }
 
@@ -95,12 +112,13 @@ async function measureFastPath (step, options, runDir) {
     let failure = ladderFailure({ result, output, counts: CHECK_COUNTS, bytes, timeoutSeconds: options.timeoutSeconds })
     const text = `${result.stdout}\n${result.stderr}`
     writeFileAtomic(path.join(runDir, rawFileName(step)), zlib.gzipSync(text))
+    const trace = withoutLadderLines(text)
     const fastPath = failure === null
       ? step.loops.map(loop => {
-        const found = throughWrapper(loopVerdict(engineOf(step.variant), loop, text, dir),
-          step.variant.fastWrapper, loop, dir)
-        const { engaged, reason, summary = null, evidence } = found
-        return { loop, engaged, reason, summary, evidence }
+        const found = throughWrapper(loopVerdict(engineOf(step.variant), loop, trace, dir),
+          { wrapper: step.variant.fastWrapper, loop, text: trace, dir })
+        const { engaged, reason, summary = null, viaWrapper = null, evidence } = found
+        return { loop, engaged, reason, summary, viaWrapper, evidence }
       })
       : []
     const unheld = fastPath.find(verdict => !verdict.engaged)
@@ -125,4 +143,6 @@ async function measureFastPath (step, options, runDir) {
   }
 }
 
-module.exports = { fastPathSteps, measureFastPath, tracedArgv, throughWrapper, ladderLines, CHECK_COUNTS }
+module.exports = {
+  fastPathSteps, measureFastPath, tracedArgv, throughWrapper, ladderLines, withoutLadderLines, CHECK_COUNTS
+}

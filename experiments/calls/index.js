@@ -111,13 +111,26 @@ function recorded (context) {
   return recordedRows(ladder.variants, names, { context, what: missing => `the ladder of ${missing.join(', ')}`, source: 'experiments/calls/ladder.js' })
 }
 
-// The ladders' fast-path checks first: a variant whose fast path does not hold fails
-// before its timed processes are read as the fast form's.
+// The ladders' fast-path checks first: the timed processes of a variant whose fast path did
+// not hold are not run (recurring), and none of its processes counts (summariseLadder).
 function plan (options, { runnable, variants }, { placement, shuffle }) {
   return [
     ...fastPathSteps(variants, placement.shared),
     ...ladder.planLadder(variants, options, placement.shared),
     ...stdio.costSteps(options, runnable, placement.shared, shuffle)
+  ]
+}
+
+// Where a failure will come again: stdio's places, and a variant's ladder after its
+// fast-path check failed, whose processes would time another form than the one named.
+const checkKey = name => `${ladder.FAST_PHASE}\t${name}`
+const recurring = {
+  keys: step => [...stdio.recurring.keys(step), ...(step.phase === ladder.PHASE ? [checkKey(step.variant.name)] : [])],
+  at: record => [
+    ...stdio.recurring.at(record),
+    ...(record.phase === ladder.FAST_PHASE
+      ? [{ key: checkKey(record.program), reason: `not run: its fast-path check failed (${record.failure})` }]
+      : [])
   ]
 }
 
@@ -177,7 +190,7 @@ module.exports = {
   recorded,
   plan,
   cellKey: stdio.cellKey,
-  recurring: stdio.recurring,
+  recurring,
   session,
   context,
   passes: (options, placement) => ({ ladder: placement.shared, cost: placement.shared, fastPath: placement.shared }),

@@ -424,12 +424,13 @@ function summariseLadder (records, context, headline) {
   return { meaning: MEANING, vsCMeaning, counts, pin: context.costPin ?? null, rows, halves, halvesLost }
 }
 
-// What a variant's fast-path checks found: { loops: [{ loop, engaged, summary, reason }],
+// What a variant's fast-path checks found: { loops: [{ loop, engaged, summary, reason,
+// viaWrapper }],
 // failure (the first check's that failed, or null) }, or null where none ran.
 function fastPathOf (checks) {
   if (checks.length === 0) return null
   const loops = checks.flatMap(check => (check.fastPath ?? [])
-    .map(({ loop, engaged, summary, reason }) => ({ loop, engaged, summary, reason })))
+    .map(({ loop, engaged, summary, reason, viaWrapper = null }) => ({ loop, engaged, summary, reason, viaWrapper })))
   return { loops, failure: checks.find(check => !check.ok)?.failure ?? null }
 }
 

@@ -78,8 +78,7 @@ function ladderSection (data) {
 function fastPathText (ladder) {
   const checked = ladder.rows.filter(row => row.fastPath)
   if (checked.length === 0) return null
-  const apart = summary => /without inlining/.test(summary ?? '')
-  const loopText = ({ loop, summary }) => `${loop}()${apart(summary) ? ' through its runtime\'s wrapper' : ''}`
+  const loopText = ({ loop, viaWrapper }) => `${loop}()${viaWrapper ? ` through ${viaWrapper}()` : ''}`
   const verdicts = [
     ...checked.filter(row => !row.fastPath.failure)
       .map(row => `${row.variant} held (${row.fastPath.loops.map(loopText).join(', ')})`),

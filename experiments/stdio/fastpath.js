@@ -105,7 +105,9 @@ function loopEnd (text) {
 
 // Each TurboFan graph V8 wrote for `loop`: the most FastApiCall nodes any of its phases
 // holds (inlining makes them, a later lowering turns them into machine calls), or null
-// where the file is cut short (the process ended mid-compile).
+// where the file is cut short (the process ended mid-compile); and the JavaScript functions
+// it holds as constants, a call's target among them.
+const JS_FUNCTION = /^HeapConstant\[.*<JSFunction (\S+) /
 function v8Graphs (dir, loop) {
   const prefix = `turbo-${loop}-`
   const files = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
@@ -116,11 +118,12 @@ function v8Graphs (dir, loop) {
     try {
       graph = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
     } catch {
-      return { file, fastCalls: null }
+      return { file, fastCalls: null, functions: [] }
     }
-    const perPhase = (graph.phases ?? []).map(phase => (phase.data?.nodes ?? [])
-      .filter(node => /^FastApiCall\b/.test(node.title ?? '')).length)
-    return { file, fastCalls: Math.max(0, ...perPhase) }
+    const nodes = (graph.phases ?? []).map(phase => phase.data?.nodes ?? [])
+    const perPhase = nodes.map(phaseNodes => phaseNodes.filter(node => /^FastApiCall\b/.test(node.title ?? '')).length)
+    const functions = new Set(nodes.flat().map(node => JS_FUNCTION.exec(node.title ?? '')?.[1]).filter(Boolean))
+    return { file, fastCalls: Math.max(0, ...perPhase), functions: [...functions].sort() }
   })
 }
 
@@ -280,6 +283,7 @@ module.exports = {
   v8Deopts,
   loopEnd,
   bytecodeOf,
+  OSR_HANDOVER,
   v8Graphs,
   engineOf,
   uncheckableReason

@@ -78,6 +78,25 @@ for (const variant of calls.variants.filter(variant => variant.fast)) {
   })
 }
 
+// node:ffi's wrapper: with V8's fast API calls off, neither the loop nor invoke() makes one
+test('node-ffi\'s ladder with fast API calls off fails its check, its wrapper no way round', async (t) => {
+  const variant = calls.findVariant('node-ffi')
+  const reason = skipReason(variant)
+  if (reason) return t.skip(reason)
+  const at = variant.command.indexOf('{file}')
+  const command = [...variant.command.slice(0, at), '--no-turbo-fast-api-calls', ...variant.command.slice(at)]
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ladder-fastpath-'))
+  try {
+    const [check] = fastPathSteps([{ ...variant, command }], sharedCpuPin())
+    const { record } = await measureFastPath(check, OPTIONS, runDir)
+    assert.equal(record.ok, false)
+    assert.equal(record.failure, 'fast path not taken: TurboFan compiled noop() with no fast API call')
+    assert.ok(record.fastPath.every(verdict => !verdict.engaged && verdict.viaWrapper === null), JSON.stringify(record.fastPath))
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true })
+  }
+})
+
 test('a ladder whose calls are not fast fails its fast-path check, naming the loop', async () => {
   const slow = { ...calls.findVariant('just-slow'), fast: calls.findVariant('just-fast').fast.slice(0, 2) }
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ladder-fastpath-'))

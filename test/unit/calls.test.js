@@ -402,23 +402,48 @@ test('a variant whose fast path did not hold has no process counted, and the rep
 })
 
 // node:ffi calls C through a JavaScript function of Node's own (invoke()), which TurboFan
-// inlines into the loop or compiles apart: apart, the fast call is in its code.
-test('a loop that calls its runtime\'s wrapper holds where every compile of the wrapper makes the fast call', () => {
+// inlines into the loop or compiles apart: apart, the fast call is in its code, held only
+// where the loop's graph calls it, every compile of it holds a fast call, and it never
+// deoptimised.
+test('a loop that calls its runtime\'s wrapper holds where the wrapper makes the fast call', () => {
   const { throughWrapper } = require('../../experiments/calls/fastpath')
   const dir = tempDir()
   const graph = fastCalls => ({ phases: [{ data: { nodes: Array.from({ length: fastCalls }, () => ({ title: 'FastApiCall' })) } }] })
   fs.writeFileSync(path.join(dir, 'turbo-invoke-3.json'), JSON.stringify(graph(2)))
-  const none = { engaged: false, reason: 'TurboFan compiled noop() with no fast API call', evidence: {} }
-  const held = throughWrapper(none, 'invoke', 'noop', dir)
+  const none = (functions = ['invoke']) => ({
+    engaged: false,
+    reason: 'TurboFan compiled noop() with no fast API call',
+    evidence: { graphs: [{ file: 'turbo-noop-5.json', fastCalls: 0, functions }] }
+  })
+  const given = { wrapper: 'invoke', loop: 'noop', text: '', dir }
+  const held = throughWrapper(none(), given)
   assert.equal(held.engaged, true)
-  assert.equal(held.summary, 'TurboFan compiled noop() without inlining invoke(), whose 1 compiles hold fast API calls; ' +
-    'no deopt inside its loop')
-  // no wrapper named, another failure, or a compile of the wrapper without the fast call
-  assert.equal(throughWrapper(none, undefined, 'noop', dir), none)
-  const deopt = { engaged: false, reason: 'noop() deoptimised inside its loop 1 time', evidence: {} }
-  assert.equal(throughWrapper(deopt, 'invoke', 'noop', dir), deopt)
+  assert.equal(held.viaWrapper, 'invoke')
+  assert.equal(held.summary, 'TurboFan compiled noop() calling invoke() without inlining it; 1 compile of invoke() ' +
+    'holds fast API calls, and neither deoptimised')
+  // no wrapper named, another failure, a loop that does not call the wrapper, a wrapper that
+  // deoptimised, or a compile of it without the fast call
+  assert.deepEqual(throughWrapper(none(), { ...given, wrapper: undefined }), none())
+  const deopt = { engaged: false, reason: 'noop() deoptimised inside its loop 1 time', evidence: { graphs: [] } }
+  assert.deepEqual(throughWrapper(deopt, given), deopt)
+  assert.equal(throughWrapper(none(['time']), given).engaged, false)
+  const bailout = '[bailout (kind: deopt-eager, reason: wrong map): begin. deoptimizing 0x1 <JSFunction invoke (sfi = 0x2)>, ' +
+    '0x3 <Code TURBOFAN_JS>, opt id 4, bytecode offset 9, deopt exit 0]'
+  assert.equal(throughWrapper(none(), { ...given, text: bailout }).engaged, false)
   fs.writeFileSync(path.join(dir, 'turbo-invoke-9.json'), JSON.stringify(graph(0)))
-  assert.equal(throughWrapper(none, 'invoke', 'noop', dir), none)
+  assert.equal(throughWrapper(none(), given).engaged, false)
+})
+
+// Every variant that claims fast loops can be traced: a file V8's flags go before, an engine
+// that traces its calls.
+test('every variant with fast loops has a file and an engine the check traces', () => {
+  const { tracedArgv } = require('../../experiments/calls/fastpath')
+  const { runtimes } = require('../../lib/runtimes')
+  for (const variant of calls.variants.filter(variant => variant.fast)) {
+    assert.ok(variant.command.includes('{file}'), variant.name)
+    assert.ok(['v8', 'jsc'].includes(runtimes[variant.runtime].engine), variant.name)
+  }
+  assert.throws(() => tracedArgv({ ...calls.findVariant('c'), fast: ['noop'] }, '/tmp'), /c: a variant with fast loops needs/)
 })
 
 // A traced ladder's stdout: V8 writes its traces in pieces, and a ladder's line (one write)
@@ -439,6 +464,12 @@ test('a traced ladder\'s own lines are found where each ends a line of V8\'s', (
   })
   // read plainly, the first two were lost
   assert.equal(calls.parseLadder(stdout).compiled, null)
+  // and taken out, V8's lines they cut are whole again: a deopt's, read from its start
+  const { withoutLadderLines } = require('../../experiments/calls/fastpath')
+  const cut = '[bailout (kind: deopt-eager, reason: x): begin. deoptcompiled noop yes syscall yes empty-read yes ' +
+    'read-256 yes\nimizing 0x1 <JSFunction noop (sfi = 0x2)>, bytecode offset 3]\n'
+  assert.equal(withoutLadderLines(cut), '[bailout (kind: deopt-eager, reason: x): begin. deoptimizing 0x1 ' +
+    '<JSFunction noop (sfi = 0x2)>, bytecode offset 3]\n')
 })
 
 test('the parts are written as a sum, a negative one subtracted', () => {

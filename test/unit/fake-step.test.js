@@ -59,6 +59,24 @@ test('calls: the ladder and its cost pass summarised, each variant\'s parts addi
   assert.deepEqual(headline.cells.map(cell => cell.program), ['c', 'just-fast'])
 })
 
+// A variant whose fast-path check failed: its timed processes are not run but logged failed
+// with the reason, none counts, and bench.js exits 1 naming the check.
+test('calls: a ladder whose fast path did not hold is not timed, and the run fails', async () => {
+  const out = tempDir()
+  const fail = step => (step.phase === 'ladder-fastpath' ? 'fast path not taken: TurboFan compiled noop() with no fast API call' : null)
+  const result = await runBench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '2', '--rounds', '2',
+    '--out', out, '--id', 'calls'], { step: fakeStep({ fail }) })
+  assert.equal(result.status, 1, result.stderr + result.stdout)
+  assert.match(result.stdout, /ladder-fastpath just-fast @ 256: fast path not taken: TurboFan compiled noop\(\) with no fast API call/)
+  const { ladder, failures } = readJson(path.join(out, 'calls', 'results.json'))
+  const row = ladder.rows.find(entry => entry.variant === 'just-fast')
+  assert.deepEqual([row.processes, row.failedRuns, row.fastPath.failure],
+    [0, 2, 'fast path not taken: TurboFan compiled noop() with no fast API call'])
+  assert.deepEqual(failures.filter(failure => failure.phase === 'ladder').map(failure => failure.reason),
+    ['not run: its fast-path check failed (fast path not taken: TurboFan compiled noop() with no fast API call)'])
+  assert.equal(ladder.rows.find(entry => entry.variant === 'c').processes, 2)
+})
+
 test('http: every cell and the strace pass summarised, four calls of work a request', async () => {
   const out = tempDir()
   const result = await runBench(['--experiment', 'http', '--quick', '--only', 'c-blocking', '--runs', '4', '--connections', '2,16', '--out', out, '--id', 'http'])

@@ -93,19 +93,21 @@ describe('V8: TurboFan compiled the loop with a fast call, and it never deoptimi
     assert.equal(reason(ONE_FAST_GRAPH, ''), 'V8 printed no bytecode for count(), so its loop cannot be told apart')
   })
 
-  test('graphs: the most FastApiCall nodes of any phase, in the order V8 numbered them; a cut file is null', () => {
+  test('graphs: the most FastApiCall nodes of any phase, in the order V8 numbered them; a cut file is null; ' +
+    'the functions each holds', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-graphs-'))
     tempDirs.push(dir)
     const phase = titles => ({ type: 'graph', data: { nodes: titles.map(title => ({ title })) } })
     const graph = { phases: [phase(['Start', 'Call']), phase(['FastApiCall', 'FastApiCall[0x1]']), phase(['Call'])] }
     fs.writeFileSync(path.join(dir, 'turbo-count-11.json'), JSON.stringify(graph))
-    fs.writeFileSync(path.join(dir, 'turbo-count-3.json'), JSON.stringify({ phases: [phase(['Call'])] }))
+    const invoke = 'HeapConstant[0x2cc313f40379 <JSFunction invoke (sfi = 0x33c2e25e9f69)>]'
+    fs.writeFileSync(path.join(dir, 'turbo-count-3.json'), JSON.stringify({ phases: [phase(['Call', invoke])] }))
     fs.writeFileSync(path.join(dir, 'turbo-count-12.json'), '{"phases":[{"type":"gra')
     fs.writeFileSync(path.join(dir, 'turbo-other-1.json'), JSON.stringify(graph))
     assert.deepEqual(fastpath.v8Graphs(dir, 'count'), [
-      { file: 'turbo-count-3.json', fastCalls: 0 },
-      { file: 'turbo-count-11.json', fastCalls: 2 },
-      { file: 'turbo-count-12.json', fastCalls: null }
+      { file: 'turbo-count-3.json', fastCalls: 0, functions: ['invoke'] },
+      { file: 'turbo-count-11.json', fastCalls: 2, functions: [] },
+      { file: 'turbo-count-12.json', fastCalls: null, functions: [] }
     ])
     assert.deepEqual(fastpath.v8Graphs(path.join(dir, 'none'), 'count'), [])
   })
