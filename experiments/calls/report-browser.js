@@ -20,7 +20,8 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
       whiskers: entry.chart.whiskers,
       text: i => `${formatNumber(entry.chart.measured[i])} ns`,
       max,
-      markers: entry.chart.costPass
+      markers: entry.chart.costPass,
+      markerText: i => `read ${formatNumber(entry.chart.measured[i])} ns`
     })
     Highcharts.chart(`chart-ladder-${index}`, {
       chart: {

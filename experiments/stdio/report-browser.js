@@ -119,10 +119,17 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
   ]).concat(familyLegend(part.chart[size].categories))
   const headlineTitle = size => `Per read at ${sizeName(size)}: CPU time over C's`
   // C's own figure, which the bars are read against, where a reader looks before the bars
+  // (each set's, where runs compared have their own)
   const headlineSubtitle = size => {
-    const [{ baseNs, level }] = part.chart[size].series
-    const base = baseNs === null ? 'C' : `C's ${formatNumber(baseNs)} ns`
-    return `ns more than ${base} per read(2), lower is better; whiskers: ${level} interval`
+    const { series } = part.chart[size]
+    const known = series.filter(entry => entry.baseNs !== null)
+    const one = new Set(known.map(entry => formatNumber(entry.baseNs))).size === 1
+    const base = known.length === 0
+      ? 'C'
+      : one
+        ? `C's ${formatNumber(known[0].baseNs)} ns`
+        : `C's (${known.map(entry => `${escapeHtml(entry.name)}: ${formatNumber(entry.baseNs)} ns`).join(', ')})`
+    return `ns more than ${base} per read(2), lower is better; whiskers: ${series[0].level} interval`
   }
   const axisTitle = size => 'ns of CPU per read over C\'s' + (cutOf(size).max !== null
     ? ' (the axis ends before the longest bars, whose value is written on them)'

@@ -194,12 +194,13 @@ function cutBarLabels (max, unit) {
 // whisker, one below it beyond its lower. A bar without whiskers (too few runs for an
 // interval) carries its figure itself, and one past an axis cut its own (cutBarLabels).
 // `markers`: another series' values drawn on the same rows (the ladder's cost pass), whose
-// point carries the figure where it lies past the upper whisker, so as not to sit on it.
+// point carries the figure where it lies past the upper whisker, so as not to sit on it, in
+// words that say whose it is (markerText(i)), not the marker's own.
 // Returns the dataLabels of the errorbar series, of the bar series and of the markers'. A
 // chart that shows them takes FIGURE_ROOM_PX of spacing on its right: a figure at the axis's
 // end stays in its box.
 const FIGURE_ROOM_PX = 62
-function valueLabels ({ values, whiskers, text, threshold = 0, max = null, markers = [] }) {
+function valueLabels ({ values, whiskers, text, threshold = 0, max = null, markers = [], markerText = text }) {
   const figure = i => (typeof values[i] === 'number' && (max === null || values[i] <= max) ? text(i) : null)
   const markerPast = i => typeof markers[i] === 'number' && markers[i] > (whiskers[i]?.[1] ?? values[i])
   const look = {
@@ -231,7 +232,10 @@ function valueLabels ({ values, whiskers, text, threshold = 0, max = null, marke
       align: 'left',
       verticalAlign: 'middle',
       x: 8,
-      formatter () { return markerPast(this.point.index) ? figure(this.point.index) : null }
+      formatter () {
+        const i = this.point.index
+        return markerPast(i) && figure(i) ? markerText(i) : null
+      }
     }
   }
 }
@@ -379,7 +383,8 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
         values: series.data,
         whiskers: series.whiskers,
         text: at => `${formatNumber(series.data[at])}×`,
-        threshold: 1
+        // the side of the line the bars grow from: 1× on a logarithmic axis, 0 on a linear one
+        threshold: logarithmic ? 1 : 0
       })
       return [
         {

@@ -51,7 +51,8 @@ test('the answer chart: a logarithmic axis from 1× where ratios span over 10×'
     const chart = (data, whiskers) => ({ title: 't', axis: 'CPU', categories: ['a', 'b'], series: [{ name: 's', data, whiskers }] })
     drawAnswer('chart-answer', chart([0.66, 104], [[0.59, 0.7], [101, 113]]), kit)
     drawAnswer('chart-answer', chart([1.1, 4.1], [null, [3.8, 7.5]]), kit)
-    const [wide, narrow] = drawn
+    drawAnswer('chart-answer', chart([0.69, 2.1], [[0.6, 0.7], [1.9, 2.3]]), kit)
+    const [wide, narrow, linear] = drawn
     // the scale below, then the one above the bars, linked to it and of its type
     const [wideBelow, wideAbove] = wide.yAxis
     const [narrowBelow, narrowAbove] = narrow.yAxis
@@ -60,6 +61,12 @@ test('the answer chart: a logarithmic axis from 1× where ratios span over 10×'
     assert.deepEqual([narrowBelow.type, narrowBelow.min, narrow.series[0].threshold], [undefined, 0, undefined])
     assert.deepEqual([wideAbove.linkedTo, wideAbove.opposite, wideAbove.type], [0, true, 'logarithmic'])
     assert.deepEqual([narrowAbove.linkedTo, narrowAbove.type], [0, undefined])
+    // each figure beyond its bar's far end: on a logarithmic axis a bar under 1× grows left
+    // of 1×, its figure past its lower whisker; on a linear one every bar grows right of 0
+    const figures = options => options.series[1].dataLabels
+      .map(label => [0, 1].map(index => label.formatter.call({ point: { index } })))
+    assert.deepEqual(figures(wide), [[null, '104×'], ['0.66×', null]])
+    assert.deepEqual(figures(linear), [['0.69×', '2.1×'], [null, null]])
   } finally {
     delete global.Highcharts
   }
@@ -92,6 +99,9 @@ test('a bar\'s figure is written once, on the side of its bar, past what lies be
   assert.deepEqual(values.map((_, i) => at(labels.bar.formatter, i)), [null, null, '1.3×', null, null])
   assert.deepEqual(values.map((_, i) => at(labels.marker.formatter, i)), [null, null, null, null, '1.1×'])
   assert.deepEqual(labels.errorbar.map(label => label.align), ['left', 'right'])
+  // beside a marker, words that say the figure is not the marker's own
+  const read = valueLabels({ values, whiskers, text: i => `${values[i]}×`, threshold: 1, markers, markerText: i => `read ${values[i]}×` })
+  assert.equal(read.marker.formatter.call({ point: { index: 4 } }), 'read 1.1×')
   assert.equal(labels.bar.inside, false)
 })
 
