@@ -300,8 +300,9 @@ function growBox (chart) {
 const CATEGORY_PX = 22
 const LABEL_GAP_PX = 4
 const MAX_FITS = 3
-// A chart that writes its bars' figures (valueLabels) gives each bar of a group a figure's
-// height, or Highcharts hides the figures that would run into each other.
+// A chart that writes figures on its bars (valueLabels, and any other data labels of its
+// own: cutBarLabels, stackCut's) gives each bar of a group a figure's height, or Highcharts
+// hides the figures that would run into each other.
 const FIGURE_ROW_PX = 15
 function figuresPx (chart) {
   const written = chart.series.some(series => series.visible && [series.options.dataLabels].flat()
