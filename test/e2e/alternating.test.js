@@ -39,9 +39,16 @@ test('two pipelines take turns: each paused in the other\'s, every byte counted,
   const times = [...a.samples.map(([, , at]) => [at, 'a']), ...b.samples.map(([, , at]) => [at, 'b'])].sort((x, y) => x[0] - y[0])
   const switches = times.filter((entry, i) => i > 0 && entry[1] !== times[i - 1][1]).length
   assert.ok(switches >= 4, `${switches} switches between the two pipelines' samples`)
-  // one step to the foreign-time check: the other's time is the step's own
-  const foreign = pipelineForeign(a, pin, b)
-  if (foreign !== null) assert.equal(foreign.disturbed, false, JSON.stringify(foreign))
+  // one step to the foreign-time check: the other's time is the step's own, not foreign, so
+  // the share of the CPU found foreign falls by the other's part of it (about half), whatever
+  // else ran there: a fresh root's tests once shared the CPU with other work, 17% of it
+  // foreign even so (asserting none then failed a test of the pairing for the machine's load)
+  const paired = pipelineForeign(a, pin, b)
+  const alone = pipelineForeign(a, pin)
+  if (paired !== null) {
+    const shares = JSON.stringify({ paired: paired.share, alone: alone.share })
+    assert.ok(paired.share <= alone.share - 0.25, `the other's time counted foreign: ${shares}`)
+  }
 })
 
 test('turns of 0 ms run both at once, unpaused', async () => {
