@@ -63,3 +63,21 @@ describe('--only: names and patterns', () => {
     assertRefused(await bench(['--only', 'bun-ffi', '--only', 'c', '--out', out, '--id', 'named'], env), /^bench\.js: cannot run bun-ffi: Bun not found/)
   })
 })
+
+// The docs scripts' log reader (docs/script-args.js): a last line cut short by a bench killed
+// mid-append is left out, as lib/run-log.js readLog leaves it out; a bad line elsewhere, or a
+// last line that is whole but not JSON, is the file's fault, named.
+test('docs scripts read a log whose last line was cut short, and refuse one bad inside', () => {
+  const os = require('node:os')
+  const { readJsonLines } = require('../../docs/script-args')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-jsonl-'))
+  try {
+    const write = (name, text) => { fs.writeFileSync(path.join(dir, name), text); return path.join(dir, name) }
+    assert.deepEqual(readJsonLines(write('cut.jsonl', '{"a":1}\n{"b":2}\n{"c":'), 'a log'), [{ a: 1 }, { b: 2 }])
+    assert.throws(() => readJsonLines(write('inside.jsonl', '{"a":1}\n{"c":\n{"b":2}\n'), 'a log'),
+      /inside\.jsonl line 2 is not JSON \(.*\); give a log$/)
+    assert.throws(() => readJsonLines(write('whole.jsonl', '{"a":1}\nnot json\n'), 'a log'), /whole\.jsonl line 2 is not JSON/)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
