@@ -60,7 +60,7 @@ function tracedArgv (variant, dir) {
 
 // The ladder's own lines in a stdout V8's traces share. V8 writes its lines out in pieces, so
 // a ladder's line (one write) can land after part of one of V8's, ending that line: node-ffi's
-// could not be read in 1 check of about 10, and with stdbuf -oL in 4 of 12. Each is found
+// could not be read once in an e2e run, and with stdbuf -oL in 4 checks of 12. Each is found
 // where it ends a line; and taken out with its newline, V8's line it cut is whole again for
 // the verdict, which reads V8's lines from their start (a deopt's among them).
 const LADDER_LINE = '(?:compiled noop |round \\d+ noop |size \\d+ reads )[^\\n]*'

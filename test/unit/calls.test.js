@@ -447,7 +447,7 @@ test('every variant with fast loops has a file and an engine the check traces', 
 })
 
 // A traced ladder's stdout: V8 writes its traces in pieces, and a ladder's line (one write)
-// landed after part of one of V8's, ending that line (node-ffi's, 1 check in about 10).
+// landed after part of one of V8's, ending that line (node-ffi's, once in an e2e run).
 test('a traced ladder\'s own lines are found where each ends a line of V8\'s', () => {
   const { ladderLines } = require('../../experiments/calls/fastpath')
   const stdout = [
