@@ -64,9 +64,10 @@ function tracedArgv (variant, dir) {
 // where it ends a line; and taken out with its newline, V8's line it cut is whole again for
 // the verdict, which reads V8's lines from their start (a deopt's among them).
 const LADDER_LINE = '(?:compiled noop |round \\d+ noop |size \\d+ reads )[^\\n]*'
-const ladderLines = stdout => stdout.split('\n').map(line => new RegExp(`${LADDER_LINE}$`).exec(line)?.[0])
-  .filter(Boolean).join('\n')
-const withoutLadderLines = text => text.replace(new RegExp(`${LADDER_LINE}\\n`, 'g'), '')
+const LINE_END = new RegExp(`${LADDER_LINE}$`)
+const WITH_NEWLINE = new RegExp(`${LADDER_LINE}\\n`, 'g')
+const ladderLines = stdout => stdout.split('\n').map(line => LINE_END.exec(line)?.[0]).filter(Boolean).join('\n')
+const withoutLadderLines = text => text.replace(WITH_NEWLINE, '')
 
 // gzipped: V8's bytecode of every function it compiled is 8 MB for node-ffi
 const rawFileName = step => path.join(FAST_PHASE, `${step.variant.name}.txt.gz`)

@@ -105,9 +105,11 @@ const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]'
 // the parts as a sum, "6.4 + 273 − 7.06 + 331": a negative part subtracted, not added as one
 // with its sign ("+ −7.06", "+ -7.06")
 function partsSum (parts) {
-  return ['boundary', 'syscall', 'readPath', 'kernelRead'].map(name => parts[name])
-    .map((value, i) => `${i === 0 ? (value < 0 ? '−' : '') : value < 0 ? ' − ' : ' + '}${formatNumber(Math.abs(value))}`)
-    .join('')
+  return ['boundary', 'syscall', 'readPath', 'kernelRead'].map((name, i) => {
+    const value = parts[name]
+    const sign = value < 0 ? (i === 0 ? '−' : ' − ') : (i === 0 ? '' : ' + ')
+    return `${sign}${formatNumber(Math.abs(value))}`
+  }).join('')
 }
 
 function ladderRows (ladder) {
