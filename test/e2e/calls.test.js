@@ -66,7 +66,8 @@ for (const variant of calls.variants.filter(variant => variant.fast)) {
       const [check] = fastPathSteps([variant], sharedCpuPin())
       const { record } = await measureFastPath(check, OPTIONS, runDir)
       assert.equal(record.failure, null)
-      assert.deepEqual(record.fastPath.map(verdict => [verdict.loop, verdict.engaged]), variant.fast.map(loop => [loop, true]))
+      assert.deepEqual(record.fastPath.map(verdict => [verdict.loop, verdict.engaged]),
+        variant.fast.map(loop => [loop, true]))
       const engine = variant.runtime === 'bun' ? /CallFFI/ : /fast API call/
       for (const verdict of record.fastPath) assert.match(verdict.summary, engine)
       // the trace kept as the evidence, V8's graphs not
@@ -91,7 +92,8 @@ test('node-ffi\'s ladder with fast API calls off fails its check, its wrapper no
     const { record } = await measureFastPath(check, OPTIONS, runDir)
     assert.equal(record.ok, false)
     assert.equal(record.failure, 'fast path not taken: TurboFan compiled noop() with no fast API call')
-    assert.ok(record.fastPath.every(verdict => !verdict.engaged && verdict.viaWrapper === null), JSON.stringify(record.fastPath))
+    assert.ok(record.fastPath.every(verdict => !verdict.engaged && verdict.viaWrapper === null),
+      JSON.stringify(record.fastPath))
   } finally {
     fs.rmSync(runDir, { recursive: true, force: true })
   }

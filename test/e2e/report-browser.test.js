@@ -100,7 +100,8 @@ test('a bar\'s figure is written once, on the side of its bar, past what lies be
   assert.deepEqual(values.map((_, i) => at(labels.marker.formatter, i)), [null, null, null, null, '1.1×'])
   assert.deepEqual(labels.errorbar.map(label => label.align), ['left', 'right'])
   // beside a marker, words that say the figure is not the marker's own
-  const read = valueLabels({ values, whiskers, text: i => `${values[i]}×`, threshold: 1, markers, markerText: i => `read ${values[i]}×` })
+  const markerText = i => `read ${values[i]}×`
+  const read = valueLabels({ values, whiskers, text: i => `${values[i]}×`, threshold: 1, markers, markerText })
   assert.equal(read.marker.formatter.call({ point: { index: 4 } }), 'read 1.1×')
   assert.equal(labels.bar.inside, false)
 })

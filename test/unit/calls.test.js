@@ -408,7 +408,8 @@ test('a variant whose fast path did not hold has no process counted, and the rep
 test('a loop that calls its runtime\'s wrapper holds where the wrapper makes the fast call', () => {
   const { throughWrapper } = require('../../experiments/calls/fastpath')
   const dir = tempDir()
-  const graph = fastCalls => ({ phases: [{ data: { nodes: Array.from({ length: fastCalls }, () => ({ title: 'FastApiCall' })) } }] })
+  const fastNodes = count => Array.from({ length: count }, () => ({ title: 'FastApiCall' }))
+  const graph = fastCalls => ({ phases: [{ data: { nodes: fastNodes(fastCalls) } }] })
   fs.writeFileSync(path.join(dir, 'turbo-invoke-3.json'), JSON.stringify(graph(2)))
   const none = (functions = ['invoke']) => ({
     engaged: false,
@@ -443,7 +444,8 @@ test('every variant with fast loops has a file and an engine the check traces', 
     assert.ok(variant.command.includes('{file}'), variant.name)
     assert.ok(['v8', 'jsc'].includes(runtimes[variant.runtime].engine), variant.name)
   }
-  assert.throws(() => tracedArgv({ ...calls.findVariant('c'), fast: ['noop'] }, '/tmp'), /c: a variant with fast loops needs/)
+  assert.throws(() => tracedArgv({ ...calls.findVariant('c'), fast: ['noop'] }, '/tmp'),
+    /c: a variant with fast loops needs/)
 })
 
 // A traced ladder's stdout: V8 writes its traces in pieces, and a ladder's line (one write)

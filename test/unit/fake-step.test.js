@@ -63,9 +63,10 @@ test('calls: the ladder and its cost pass summarised, each variant\'s parts addi
 // with the reason, none counts, and bench.js exits 1 naming the check.
 test('calls: a ladder whose fast path did not hold is not timed, and the run fails', async () => {
   const out = tempDir()
-  const fail = step => (step.phase === 'ladder-fastpath' ? 'fast path not taken: TurboFan compiled noop() with no fast API call' : null)
-  const result = await runBench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '2', '--rounds', '2',
-    '--out', out, '--id', 'calls'], { step: fakeStep({ fail }) })
+  const reason = 'fast path not taken: TurboFan compiled noop() with no fast API call'
+  const fail = step => (step.phase === 'ladder-fastpath' ? reason : null)
+  const result = await runBench(['--experiment', 'calls', '--quick', '--only', 'just-fast', '--processes', '2',
+    '--rounds', '2', '--out', out, '--id', 'calls'], { step: fakeStep({ fail }) })
   assert.equal(result.status, 1, result.stderr + result.stdout)
   assert.match(result.stdout, /ladder-fastpath just-fast @ 256: fast path not taken: TurboFan compiled noop\(\) with no fast API call/)
   const { ladder, failures } = readJson(path.join(out, 'calls', 'results.json'))
