@@ -55,8 +55,9 @@ const MODE = 'keep-alive'
 const STRACE_CONNECTIONS = 16
 // /queries?q=20 traces a tenth of the requests /db does: twice the queries
 const STRACE_QUERIES_SCALE = 10
-// At most 3 warm-up runs a server: 4 took the default run past its 6 minutes; a server
-// whose last two did not agree within 5% is marked unsteady.
+// At most 3 warm-up runs a server: 4 took the default run past its 6 minutes. A server
+// whose last two never agreed within 5% in its CPU per request (warmUp's warmupSettled)
+// is found so by its runs' classification (lib/steady.js).
 // The latency pass's load (--no-latency skips it): the http experiment's connections and
 // seconds (experiments/http/measure.js), on /db, at one share of the reference's capacity
 const PRESETS = {
@@ -510,6 +511,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     warmupRates: server.warmupRates,
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
+    warmupBasis: server.warmupBasis ?? null,
     server: serverCpu,
     pool: options.db.pool,
     backends,

@@ -56,7 +56,8 @@ const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the ' +
     'server alone on the other (placement interleaved: over the time its load was let run, taking ' +
     'turns with the reference\'s); best, median and range of the runs, against one server process ' +
-    'per server and endpoint, checked and warmed up (wrk runs until two agree within 5%)',
+    'per server and endpoint, checked and warmed up (wrk runs until two in a row agree within 5% ' +
+    'in the server\'s CPU per request)',
   cpuPerRequestUs: 'CPU time over a run over the requests wrk completed, median of the runs, by ' +
     'process: the server (every thread), the backends serving its connections, the database\'s ' +
     'upkeep processes, wrk, and the rest of the two CPUs\' busy time (the kernel\'s network work, ' +

@@ -10,7 +10,8 @@
 //
 // Mode by mode, process by process: every server of the mode is started, checked in both
 // modes and warmed up (wrk runs at the most connections until two in a row agree within
-// WARMUP_AGREE, at most the preset's warmup.max; --quick makes one and checks nothing),
+// WARMUP_AGREE in the cell's figure, warmupSettled, at most the preset's warmup.max;
+// --quick makes one and checks nothing),
 // then the rounds run, each one wrk run of every server at every count, in one order and
 // the next round in the other. Every server's run of a round is paired with c-epoll's of
 // the same round, measured seconds apart, so that the machine's drift between cells
@@ -305,8 +306,29 @@ function httpSession (interrupted = () => false) {
   return { serverFor, failRun, close }
 }
 
-// wrk runs until two in a row agree within WARMUP_AGREE: true when they did, false when
-// `max` runs never did (the cell's runs say so), null when one run was all it asked.
+// Whether a warm-up has settled after its latest run: its last two runs agree within
+// WARMUP_AGREE in the figure the cell quotes, the server's CPU per request over the
+// reference's beside it where the runs take turns (`ratios`), else the server's CPU per
+// request (`cpuUs`); wrk's rate only where neither is known. wrk's rate is the pair's
+// (client and server), and the host's speed moves it: on a noisy VM node-http's rate
+// agreed within 4% (18.3k, 19.1k req/s) while its CPU per request fell 13% and its ratio to
+// c-epoll's 22% (4.94, 3.86), still warming up (docs/http.md, 2026-12-01). Returns
+// { settled, basis } (basis 'ratio', 'cpu' or 'rate': what the last two were compared by).
+function warmupSettled ({ rates, cpuUs = [], ratios = [] }, min = 2) {
+  const lastTwo = values => {
+    const pair = values.slice(-2)
+    return pair.length === 2 && pair.every(value => Number.isFinite(value) && value > 0) ? pair : null
+  }
+  const [basis, pair] = [['ratio', ratios], ['cpu', cpuUs], ['rate', rates]]
+    .map(([name, values]) => [name, lastTwo(values)])
+    .find(([, values]) => values) ?? [null, null]
+  if (rates.length < Math.max(min, 2) || !pair) return { settled: false, basis }
+  const [previous, last] = pair
+  return { settled: Math.abs(last - previous) <= WARMUP_AGREE * previous, basis }
+}
+
+// wrk runs until the warm-up settles (warmupSettled): true when it did, false when `max`
+// runs never did (the cell's runs say so), null when one run was all it asked.
 // Each run's requests/s goes to server.warmupRates and the server's CPU per request (µs)
 // to server.warmupCpuUs, the start of the process's sequence (lib/steady.js). A run that
 // answers nothing, or answers too late for wrk, was too short for its load (wrk.js
@@ -360,9 +382,10 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
       server.warmupRatios.push(cpuUs !== null && theirCpuUs ? cpuUs / theirCpuUs : null)
     }
     runLoad = loadFor(preset, step.connections, rate)
-    const [previous, last] = rates.slice(-2)
     if (rates.length >= min && rates.length < 2) return null
-    if (rates.length >= min && Math.abs(last - previous) <= WARMUP_AGREE * previous) return true
+    const { settled, basis } = warmupSettled({ rates, cpuUs: server.warmupCpuUs, ratios: inTurns ? server.warmupRatios : [] }, min)
+    server.warmupBasis = basis
+    if (settled) return true
   }
   return rates.length < 2 ? null : false
 }
@@ -452,13 +475,14 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     // what the hypervisor took from the run's CPUs meanwhile (lib/steal.js)
     steal: stealBetween(cpus, stealBefore, stealAfter),
     unannouncedClose: server.unannouncedClose,
-    // the warm-up's wrk runs before the first run of this server process, req/s, and
-    // whether its last two agreed
+    // the warm-up's wrk runs before the first run of this server process, req/s, whether
+    // its last two agreed, and in what (warmupSettled's basis)
     warmupRates: server.warmupRates,
     warmupCpuUs: server.warmupCpuUs,
     // placement interleaved: its warm-up runs' CPU per request over the reference's beside it
     ...(partner ? { warmupRatios: server.warmupRatios } : {}),
     warmupAgreed: server.warmupAgreed,
+    warmupBasis: server.warmupBasis ?? null,
     server: before && after ? cpuBetween(before, after) : null,
     // placement interleaved: the time this pair was let run, and the reference's pair beside
     // it, measured alike (its wrk's command is this one's with the reference's port)
@@ -760,6 +784,7 @@ module.exports = {
   httpSession,
   measureStep,
   warmUp,
+  warmupSettled,
   roundRate,
   gcInWindow,
   gcTraceOf,

@@ -711,3 +711,28 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median); the most of the others, bun, 90% of it.')
   assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
 })
+
+test('a warm-up settles on the figure the cell quotes, not on wrk\'s rate', () => {
+  // node-http, keep-alive, in turns, on a noisy VM (2026-12-01): the rates agreed within
+  // 4% while the server's CPU per request fell 13% and its ratio to c-epoll's 22%
+  const stillWarming = {
+    rates: [15323, 18294, 19096],
+    cpuUs: [56.74, 46.07, 40.2],
+    ratios: [6.049, 4.941, 3.856]
+  }
+  assert.deepEqual(http.warmupSettled(stillWarming), { settled: false, basis: 'ratio' })
+  // bun, keep-alive: its ratio held (1.386, 1.412) while the host moved the rate by 12%
+  assert.deepEqual(http.warmupSettled({ rates: [40100, 35200], cpuUs: [25.1, 27.9], ratios: [1.386, 1.412] }),
+    { settled: true, basis: 'ratio' })
+  // not in turns: the server's CPU per request
+  assert.deepEqual(http.warmupSettled({ rates: [47300, 42700], cpuUs: [9.7, 9.5] }), { settled: true, basis: 'cpu' })
+  assert.deepEqual(http.warmupSettled({ rates: [47300, 47400], cpuUs: [9.7, 10.78] }), { settled: false, basis: 'cpu' })
+  // a turn whose partner answered nothing has no ratio: its CPU per request decides
+  assert.deepEqual(http.warmupSettled({ rates: [100, 300], cpuUs: [20, 20.5], ratios: [1.5, null] }),
+    { settled: true, basis: 'cpu' })
+  // neither known: the rate, as before
+  assert.deepEqual(http.warmupSettled({ rates: [1000, 1020], cpuUs: [null, null] }), { settled: true, basis: 'rate' })
+  // fewer runs than the preset's least, or than two, never settle
+  assert.equal(http.warmupSettled({ rates: [1000], cpuUs: [9] }).settled, false)
+  assert.equal(http.warmupSettled({ rates: [1000, 1000], cpuUs: [9, 9] }, 3).settled, false)
+})
