@@ -1,0 +1,75 @@
+'use strict'
+// Each server process's warm-up in a run's log, replayed under the stop rules: wrk's rate
+// (the lab's until 2026-12-01), the server's CPU per request, and, where its runs took
+// turns with the reference's, its ratio to the reference's. A rule stops after the first
+// run that agrees within 5% with the one before it (two runs at least). For each log: the
+// processes, the warm-up runs they took, how many stopped while the cell's figure (the
+// ratio in turns, else the CPU per request) still moved by more than 5% between their
+// last two runs, and how many the figure's rule would have stopped sooner or run longer.
+// http and db logs alike (a db process is a server at an endpoint).
+//
+//   node docs/http/2026-12-01/warmup-replay.js RUN/all.jsonl[.gz]... [--each]
+const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
+
+const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz)'
+const AGREE = 0.05
+
+// the run after which two in a row first agree, or null
+const stopOf = values => {
+  for (let i = 1; i < values.length; i++) {
+    const [previous, last] = [values[i - 1], values[i]]
+    if (previous > 0 && last > 0 && Math.abs(last - previous) <= AGREE * previous) return i + 1
+  }
+  return null
+}
+const moved = (values, upTo) => {
+  const [previous, last] = values.slice(0, upTo).slice(-2)
+  return previous > 0 && last > 0 ? last / previous - 1 : null
+}
+const percent = share => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`
+
+function replay (file, each) {
+  const processes = new Map()
+  for (const record of readJsonLines(file, LOG)) {
+    if (!Array.isArray(record.warmupRates) || record.warmupRates.length === 0) continue
+    const key = [record.program, record.mode, record.endpoint, record.connections, `process ${(record.process ?? 0) + 1}`]
+      .filter(part => part !== undefined && part !== null).join(', ')
+    if (!processes.has(key)) processes.set(key, record)
+  }
+  if (processes.size === 0) throw new UsageError(`${file} holds no server process with a warm-up; give ${LOG}`)
+  const tally = { processes: 0, runs: 0, stillMoving: 0, sooner: 0, longer: 0, inTurns: 0 }
+  const lines = []
+  for (const [key, record] of processes) {
+    const rates = record.warmupRates
+    const ratios = record.warmupRatios ?? []
+    const turns = ratios.some(value => value > 0)
+    const figure = turns ? ratios : record.warmupCpuUs ?? []
+    const taken = rates.length
+    const byFigure = stopOf(figure)
+    const move = moved(figure, taken)
+    const still = record.warmupAgreed === true && move !== null && Math.abs(move) > AGREE
+    tally.processes++
+    tally.runs += taken
+    if (turns) tally.inTurns++
+    if (still) tally.stillMoving++
+    if (byFigure !== null && byFigure < taken) tally.sooner++
+    if (byFigure === null && record.warmupAgreed === true) tally.longer++
+    if (each) {
+      const shown = values => values.map(value => value > 0 ? value.toPrecision(3) : '-').join(' ')
+      lines.push(`  ${key}: ${taken} runs${record.warmupAgreed ? '' : ' (never agreed)'}; ` +
+        `${turns ? 'ratio' : 'CPU µs'} ${shown(figure)}${still ? `, still moving ${percent(move)}` : ''}; ` +
+        `rate ${shown(rates)}; the figure's rule: ${byFigure ?? `more than ${taken}`}`)
+    }
+  }
+  console.log(`${file}: ${tally.processes} processes (${tally.inTurns} in turns), ${tally.runs} warm-up runs; ` +
+    `stopped while the figure moved by more than 5%: ${tally.stillMoving}; ` +
+    `the figure's rule would stop sooner: ${tally.sooner}, run longer: ${tally.longer}`)
+  for (const line of lines) console.log(line)
+}
+
+runScript(module, {
+  args: [1, Infinity],
+  each: readableFile,
+  flags: { each: { type: 'boolean' } },
+  run: (files, flags) => files.forEach(file => replay(file, flags.each))
+})
