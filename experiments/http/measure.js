@@ -383,7 +383,8 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
     }
     runLoad = loadFor(preset, step.connections, rate)
     if (rates.length >= min && rates.length < 2) return null
-    const { settled, basis } = warmupSettled({ rates, cpuUs: server.warmupCpuUs, ratios: inTurns ? server.warmupRatios : [] }, min)
+    const figures = { rates, cpuUs: server.warmupCpuUs, ratios: inTurns ? server.warmupRatios : [] }
+    const { settled, basis } = warmupSettled(figures, min)
     server.warmupBasis = basis
     if (settled) return true
   }
