@@ -10,21 +10,20 @@
 //
 //   node docs/http/2026-12-01/warmup-replay.js RUN/all.jsonl[.gz]... [--each]
 const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
+const { warmupSettled } = require('../../../experiments/http/measure')
 
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz)'
-const AGREE = 0.05
 
-// the run after which two in a row first agree, or null
-const stopOf = values => {
-  for (let i = 1; i < values.length; i++) {
-    const [previous, last] = [values[i - 1], values[i]]
-    if (previous > 0 && last > 0 && Math.abs(last - previous) <= AGREE * previous) return i + 1
-  }
+// the lab's rule (warmupSettled) after each of a warm-up's first `upTo` runs
+const settledAt = (figures, upTo) => warmupSettled({
+  rates: figures.rates.slice(0, upTo),
+  cpuUs: figures.cpuUs.slice(0, upTo),
+  ratios: figures.ratios.slice(0, upTo)
+})
+// the run after which the rule first settles, or null
+const stopOf = figures => {
+  for (let upTo = 2; upTo <= figures.rates.length; upTo++) if (settledAt(figures, upTo).settled) return upTo
   return null
-}
-const moved = (values, upTo) => {
-  const [previous, last] = values.slice(0, upTo).slice(-2)
-  return previous > 0 && last > 0 ? last / previous - 1 : null
 }
 const percent = share => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`
 
@@ -43,11 +42,12 @@ function replay (file, each) {
     const rates = record.warmupRates
     const ratios = record.warmupRatios ?? []
     const turns = ratios.some(value => value > 0)
-    const figure = turns ? ratios : record.warmupCpuUs ?? []
+    const figures = { rates, cpuUs: record.warmupCpuUs ?? [], ratios }
     const taken = rates.length
-    const byFigure = stopOf(figure)
-    const move = moved(figure, taken)
-    const still = record.warmupAgreed === true && move !== null && Math.abs(move) > AGREE
+    const byFigure = stopOf(figures)
+    // where the rate's rule stopped: what the figure's rule saw there, compared by its basis
+    const there = settledAt(figures, taken)
+    const still = record.warmupAgreed === true && taken >= 2 && !there.settled
     tally.processes++
     tally.runs += taken
     if (turns) tally.inTurns++
@@ -56,8 +56,11 @@ function replay (file, each) {
     if (byFigure === null && record.warmupAgreed === true) tally.longer++
     if (each) {
       const shown = values => values.map(value => value > 0 ? value.toPrecision(3) : '-').join(' ')
+      const basisValues = { ratio: ratios, cpu: figures.cpuUs, rate: rates }[there.basis] ?? []
+      const [previous, last] = basisValues.slice(0, taken).slice(-2)
+      const move = still && previous > 0 ? `, still moving ${percent(last / previous - 1)} (${there.basis})` : ''
       lines.push(`  ${key}: ${taken} runs${record.warmupAgreed ? '' : ' (never agreed)'}; ` +
-        `${turns ? 'ratio' : 'CPU µs'} ${shown(figure)}${still ? `, still moving ${percent(move)}` : ''}; ` +
+        `${turns ? 'ratio' : 'CPU µs'} ${shown(turns ? ratios : figures.cpuUs)}${move}; ` +
         `rate ${shown(rates)}; the figure's rule: ${byFigure ?? `more than ${taken}`}`)
     }
   }
