@@ -86,7 +86,10 @@ const HTTP_FINDINGS = [
     const cells = http.cells.filter(cell => cell.unsteady && !(cell.steadiness?.classified > 0))
     if (cells.length === 0) return null
     const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
-    return `The warm-up of ${listJoin(servers)} never had two warm-up runs in a row agree within 5%, so ${cells.length === 1 ? 'its cell' : `their ${cells.length} cells`} may still hold warm-up, or a server whose figure drifts: measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
+    const which = cells.length === 1 ? 'its cell' : `their ${cells.length} cells`
+    return `The warm-up of ${listJoin(servers)} never had two warm-up runs in a row agree within 5%, ` +
+      `so ${which} may still hold warm-up, or a server whose figure drifts: ` +
+      `measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`

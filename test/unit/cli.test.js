@@ -76,7 +76,8 @@ test('docs scripts read a log whose last line was cut short, and refuse one bad 
     assert.deepEqual(readJsonLines(write('cut.jsonl', '{"a":1}\n{"b":2}\n{"c":'), 'a log'), [{ a: 1 }, { b: 2 }])
     assert.throws(() => readJsonLines(write('inside.jsonl', '{"a":1}\n{"c":\n{"b":2}\n'), 'a log'),
       /inside\.jsonl line 2 is not JSON \(.*\); give a log$/)
-    assert.throws(() => readJsonLines(write('whole.jsonl', '{"a":1}\nnot json\n'), 'a log'), /whole\.jsonl line 2 is not JSON/)
+    assert.throws(() => readJsonLines(write('whole.jsonl', '{"a":1}\nnot json\n'), 'a log'),
+      /whole\.jsonl line 2 is not JSON/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -31,7 +31,8 @@ function replay (file, each) {
   const processes = new Map()
   for (const record of readJsonLines(file, LOG)) {
     if (!Array.isArray(record.warmupRates) || record.warmupRates.length === 0) continue
-    const key = [record.program, record.mode, record.endpoint, record.connections, `process ${(record.process ?? 0) + 1}`]
+    const processName = `process ${(record.process ?? 0) + 1}`
+    const key = [record.program, record.mode, record.endpoint, record.connections, processName]
       .filter(part => part !== undefined && part !== null).join(', ')
     if (!processes.has(key)) processes.set(key, record)
   }
