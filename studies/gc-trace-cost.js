@@ -1,8 +1,8 @@
 'use strict'
 // What tracing a server's collector costs its CPU per request. The http and db experiments
-// start every server process with its collector traced (V8's --trace-gc line-buffered,
-// JavaScriptCore's BUN_JSC_logGC), so that the latency pass can run in the timed runs'
-// processes (docs/http.md). Per server with a collector and mode, --pairs times: two
+// start every server process with its collector traced (V8's --trace-gc line-buffered, with
+// --trace-opt for the warm-up's compiles; JavaScriptCore's BUN_JSC_logGC), so that the
+// latency pass can run in the timed runs' processes (docs/http.md). Per server with a collector and mode, --pairs times: two
 // processes of it on the server's CPU, one traced as the bench traces it and one not, each
 // checked and warmed up, then rounds in which each runs under its own wrk on that CPU, the
 // two taking turns in slices of 50 ms (experiments/http/interleave.js), so that both see the

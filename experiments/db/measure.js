@@ -349,6 +349,7 @@ function dbSession (options, interrupted = () => false) {
       note(`${what}: starting`)
       // its collector traced (V8's --trace-gc; Bun's log in the latency pass's process)
       const traced = processTrace(step, LATENCY_PHASE).trace
+      current.trace = traced
       current.started = await startServer(step.server, {
         port,
         prefix: ['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? [])],
@@ -461,6 +462,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const gc = collections.end(output.requests ?? 0, windowNs)
+  const compiles = collections.compiles()
   const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
   const exited = server.started.exited()
   const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
@@ -512,6 +514,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
     warmupBasis: server.warmupBasis ?? null,
+    // V8's optimizing compiles each warm-up run finished, and this run (warmupSettled)
+    ...(server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}),
+    ...(compiles !== null ? { compiles } : {}),
     server: serverCpu,
     pool: options.db.pool,
     backends,

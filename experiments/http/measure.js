@@ -10,7 +10,8 @@
 //
 // Mode by mode, process by process: every server of the mode is started, checked in both
 // modes and warmed up (wrk runs at the most connections until two in a row agree within
-// WARMUP_AGREE in the cell's figure, warmupSettled, at most the preset's warmup.max;
+// WARMUP_AGREE in the cell's figure and V8's optimizing compiles, where it has them, have
+// all but stopped, warmupSettled, at most the preset's warmup.max;
 // --quick makes one and checks nothing),
 // then the rounds run, each one wrk run of every server at every count, in one order and
 // the next round in the other. Every server's run of a round is paired with c-epoll's of
@@ -44,6 +45,7 @@ const {
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
 const { ohaArgv, parseOha, ohaFailure, holdsRate } = require('./oha')
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
+const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 const { formatPercent } = require('../../lib/report/format')
@@ -70,6 +72,7 @@ const CAPACITY_PHASE = 'http-capacity'
 // starts and warm-ups.
 const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
+const JIT_SETTLED_SHARE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
   default: {
@@ -249,6 +252,7 @@ function httpSession (interrupted = () => false) {
       fresh.port = await freePort()
       note(`${what}: starting`)
       const traced = processTrace(step, LATENCY_PHASE).trace
+      fresh.trace = traced
       fresh.started = await startServer(step.server, {
         port: fresh.port,
         prefix: ['taskset', '-c', String(step.pin.server), ...(traced?.prefix ?? [])],
@@ -312,9 +316,11 @@ function httpSession (interrupted = () => false) {
 // request (`cpuUs`); wrk's rate only where neither is known. wrk's rate is the pair's
 // (client and server), and the host's speed moves it: on a noisy VM node-http's rate
 // agreed within 4% (18.3k, 19.1k req/s) while its CPU per request fell 13% and its ratio to
-// c-epoll's 22% (4.94, 3.86), still warming up (docs/http.md, 2026-12-01). Returns
-// { settled, basis } (basis 'ratio', 'cpu' or 'rate': what the last two were compared by).
-function warmupSettled ({ rates, cpuUs = [], ratios = [] }, min = 2) {
+// c-epoll's 22% (4.94, 3.86), still warming up (docs/http.md, 2026-12-01). Where the
+// server's optimizing compiles are counted (`compiles`, one count a run), its JIT must be
+// done too (compilerSettled). Returns { settled, basis } (basis 'ratio', 'cpu' or 'rate':
+// what the last two were compared by).
+function warmupSettled ({ rates, cpuUs = [], ratios = [], compiles = [] }, min = 2) {
   const lastTwo = values => {
     const pair = values.slice(-2)
     return pair.length === 2 && pair.every(value => Number.isFinite(value) && value > 0) ? pair : null
@@ -324,7 +330,22 @@ function warmupSettled ({ rates, cpuUs = [], ratios = [] }, min = 2) {
     .find(([, values]) => values) ?? [null, null]
   if (rates.length < Math.max(min, 2) || !pair) return { settled: false, basis }
   const [previous, last] = pair
-  return { settled: Math.abs(last - previous) <= WARMUP_AGREE * previous, basis }
+  const agreed = Math.abs(last - previous) <= WARMUP_AGREE * previous
+  return { settled: agreed && compilerSettled(compiles), basis }
+}
+
+// Whether a server's JIT is done after a warm-up run: the run finished at most
+// JIT_SETTLED_SHARE of the optimizing compiles of all its warm-up runs (V8's --trace-opt,
+// lib/jittrace.js); true where they were not counted. Two runs can agree while V8 still
+// compiles the code every request runs: node-http with Connection: close agreed within 3%
+// (96.6, 99.2 µs a request) in a run in which V8 finished more optimizing compiles than in
+// the two before it, and its first timed run then cost 2.15× c-epoll's CPU per request, its
+// next nine 1.59-1.77× (docs/http.md, 2026-12-01).
+function compilerSettled (compiles) {
+  const last = compiles.at(-1)
+  if (!Number.isFinite(last)) return true
+  const total = compiles.reduce((sum, count) => sum + (Number.isFinite(count) ? count : 0), 0)
+  return last <= JIT_SETTLED_SHARE * total
 }
 
 // wrk runs until the warm-up settles (warmupSettled): true when it did, false when `max`
@@ -341,6 +362,11 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
   const rates = server.warmupRates
   server.warmupCpuUs ??= []
   server.warmupRatios ??= []
+  server.warmupCompiles ??= []
+  // the optimizing compiles each counted run finished, where the process traces them: a run
+  // run again for being too short adds its own to the next one's
+  const countCompiles = server.trace?.compiles ?? null
+  let printed = countCompiles ? printedSince(server.started).to : null
   // the next run's duration and wrk's timeout: the preset's, longer where a run was too short
   let runLoad = { seconds: preset.seconds, timeoutSeconds: undefined }
   const { min, max } = preset.warmup ?? PRESETS.default.warmup
@@ -373,6 +399,11 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
     rates.push(rate)
     const cpuUs = before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null
     server.warmupCpuUs.push(cpuUs)
+    if (countCompiles) {
+      const since = printedSince(server.started, printed)
+      server.warmupCompiles.push(countCompiles(since.text))
+      printed = since.to
+    }
     if (inTurns) {
       // the reference's side of the turn: a ratio only where its run answered
       const theirs = parseWrk(partnerWrk.stdout)
@@ -383,7 +414,12 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
     }
     runLoad = loadFor(preset, step.connections, rate)
     if (rates.length >= min && rates.length < 2) return null
-    const figures = { rates, cpuUs: server.warmupCpuUs, ratios: inTurns ? server.warmupRatios : [] }
+    const figures = {
+      rates,
+      cpuUs: server.warmupCpuUs,
+      ratios: inTurns ? server.warmupRatios : [],
+      compiles: server.warmupCompiles
+    }
     const { settled, basis } = warmupSettled(figures, min)
     server.warmupBasis = basis
     if (settled) return true
@@ -451,6 +487,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const gc = collections.end(output.requests ?? 0, windowNs)
+  const compiles = collections.compiles()
   const kernel = traced ? kernelCounts(traced, output.requests) : null
   const ran = { wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose }
   const partnerOutput = partnerWrk ? parseWrk(partnerWrk.stdout) : null
@@ -484,6 +521,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     ...(partner ? { warmupRatios: server.warmupRatios } : {}),
     warmupAgreed: server.warmupAgreed,
     warmupBasis: server.warmupBasis ?? null,
+    // V8's optimizing compiles each warm-up run finished, and this run (warmupSettled)
+    ...(server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}),
+    ...(compiles !== null ? { compiles } : {}),
     server: before && after ? cpuBetween(before, after) : null,
     // placement interleaved: the time this pair was let run, and the reference's pair beside
     // it, measured alike (its wrk's command is this one's with the reference's port)
@@ -514,14 +554,16 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
 
 // How a server process traces its collector (processTrace says which processes do): V8's
 // --trace-gc (Node, Deno, the host), JavaScriptCore's log (Bun), or null where there is no
-// collector or no trace of it.
+// collector or no trace of it. A V8 process also traces its optimizing compiles
+// (--trace-opt, `compiles` counts them in a stretch of its output), so that its warm-up
+// waits for them (warmupSettled); it prints a line a compile, none once its code is done.
 function gcTraceOf (server) {
   const runtime = runtimes[server.runtime]
   // V8 prints its trace with C's stdio, which holds 4 KiB at a time in a pipe: a run would
   // take the lines of runs before it. Line-buffered, each line leaves as it is printed.
   if (runtime.v8Flags && server.command.includes('{v8flags}')) {
     const prefix = ['stdbuf', '-oL', '-eL']
-    return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc'], env: {}, parse: parseGcTrace }
+    return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc', '--trace-opt'], env: {}, parse: parseGcTrace, compiles: countOptimizingCompiles }
   }
   // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 2-8% of its CPU per request
   // with keep-alive at 128 connections in each of the six pairs of processes of two runs of
@@ -552,7 +594,8 @@ function printedSince (started, from = { stdout: 0, stderr: 0 }) {
 }
 
 // The collections a traced server process prints from now on (`traced`: gcTraceOf's, or
-// null): what it printed before, between other servers' runs, is passed over.
+// null), and its optimizing compiles where it traces them: what it printed before, between
+// other servers' runs, is passed over.
 // `end(answered, windowNs)` gives the window's figures (gcInWindow) and how they were traced,
 // or null for a process whose collector is not traced.
 function collectionsFrom (started, traced) {
@@ -562,7 +605,9 @@ function collectionsFrom (started, traced) {
     const events = traced.parse(printedSince(started, printed).text)
     return { how: traced.how, ...gcInWindow(events, answered, windowNs) }
   }
-  return { end }
+  // the optimizing compiles it has finished since, where it traces them (V8), else null
+  const compiles = () => traced?.compiles ? traced.compiles(printedSince(started, printed).text) : null
+  return { end, compiles }
 }
 
 // Why a server's row has no GC figures.

@@ -166,6 +166,19 @@ test('collectionsFrom: a run\'s own collections, none printed before it, a line 
   assert.equal(collectionsFrom(started, null).end(2000, 1e9), null)
 })
 
+test('collectionsFrom: a V8 process\'s optimizing compiles in the window, none before it', () => {
+  const compile = f => `[completed compiling 0x1 <JSFunction ${f} (sfi = 0x2)> (target TURBOFAN_JS) - took 0.1, 0.5, 0.0 ms]`
+  const printed = { stdout: `listening 127.0.0.1:1\n${compile('a')}\n`, stderr: '' }
+  const started = { output: () => ({ ...printed }) }
+  const window = collectionsFrom(started, gcTraceOf(row('node-net')))
+  assert.equal(window.compiles(), 0)
+  printed.stdout += `${compile('b')}\n${compile('c')}\n${compile('d').slice(0, 30)}`
+  assert.equal(window.compiles(), 2)
+  // Bun traces no compiles, an untraced process nothing
+  assert.equal(collectionsFrom(started, gcTraceOf(row('bun'))).compiles(), null)
+  assert.equal(collectionsFrom(started, null).compiles(), null)
+})
+
 test('parseJscGcLog: a cycle from START to END, its pause the sum of its increments', () => {
   const events = parseJscGcLog(fixture('gc/bun-logGC.txt'))
   assert.deepEqual(events.map(event => event.kind), ['Eden collection', 'Full collection', 'Eden collection', 'Eden collection'])
@@ -289,7 +302,7 @@ test('without oha the run says so in one line, and plans no latency run', () => 
 test('processTrace: V8 servers traced in every process; Bun\'s log, which costs it CPU, only in a latency ' +
   'process of its own', () => {
   const step = (name, phase) => ({ server: row(name), phase, gcTrace: true })
-  assert.deepEqual(processTrace(step('node-net', PHASE), LATENCY_PHASE).trace.v8Flags, ['--trace-gc'])
+  assert.deepEqual(processTrace(step('node-net', PHASE), LATENCY_PHASE).trace.v8Flags, ['--trace-gc', '--trace-opt'])
   assert.equal(processTrace(step('node-net', LATENCY_PHASE), LATENCY_PHASE).apart, false)
   assert.deepEqual(processTrace(step('bun', PHASE), LATENCY_PHASE), { trace: null, apart: false })
   const bun = processTrace(step('bun', LATENCY_PHASE), LATENCY_PHASE)
