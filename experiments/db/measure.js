@@ -27,7 +27,7 @@ const { parseStraceSummary, attachArgv, straceDuring, callCounts } = require('..
 const { userNs, busyNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK, childrenOf, commandLine } = require('../../lib/procfs')
 const { freePort, startServer } = require('../http/servers')
-const { sendRequests } = require('../http/client')
+const { sendRequests, resetConnections, AFTER_RESETS } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
@@ -358,8 +358,13 @@ function dbSession (options, interrupted = () => false) {
         env: { ...serverEnv(step.server, database, options), ...(traced?.env ?? {}) }
       })
       note(`${what}: checking every endpoint`)
-      const problem = await checkDbServer(port, database.world, { timeoutMs: options.timeoutSeconds * 1000 })
+      const timeoutMs = options.timeoutSeconds * 1000
+      const problem = await checkDbServer(port, database.world, { timeoutMs })
       if (problem) throw new Error(problem)
+      // its clients' resets survived, and its error path taken before its warm-up (client.js)
+      const reset = await resetConnections(port, { path: ENDPOINTS.db.path, timeoutMs })
+      const afterResets = reset ?? await checkDbServer(port, database.world, { timeoutMs })
+      if (afterResets) throw new Error(reset ?? `${AFTER_RESETS}: ${afterResets}`)
       note(`${what}: warming up at ${step.warmupConnections ?? step.connections} connections`)
       current.warmupAgreed = await warmUp(current, { ...step, mode: MODE, connections: step.warmupConnections ?? step.connections }, options.db, interrupted)
       // its backends, before the next server opens its own

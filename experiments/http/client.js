@@ -162,4 +162,44 @@ function connect (port, timeoutMs) {
   })
 }
 
-module.exports = { parseResponse, checkServer, checkLoad, sendRequests }
+// Connections reset by their client (TCP RST), as wrk's end leaves some of its own: RESETS
+// with half a request to `path` sent, and RESETS after a whole request's answer, each reset
+// once the server has read what was sent. Resolves to null, or why not where a connection or
+// an answer before a reset failed; whether the server survived is the check after it
+// (checkResets). A server must survive its clients' resets, and it takes its error path
+// here, before its warm-up, not first at the end of some timed run: node-net's first
+// ECONNRESET invalidated 24-35 functions V8 had optimized (their prototype chain changed),
+// which it then compiled again (docs/http.md, 2026-12-01).
+const RESETS = 3
+const SERVER_READS_MS = 20
+async function resetConnections (port, { path = '/', timeoutMs = 3000 } = {}) {
+  const whole = request(false, path)
+  for (const text of [whole.slice(0, whole.indexOf('\r\n') + 2), whole]) {
+    for (let reset = 0; reset < RESETS; reset++) {
+      let connection
+      try {
+        connection = await connect(port, timeoutMs)
+        connection.socket.write(text)
+        if (text === whole) await connection.next()
+        else await new Promise(resolve => setTimeout(resolve, SERVER_READS_MS))
+      } catch (err) {
+        connection?.socket.destroy()
+        return `after a client reset its connection: ${err.message}`
+      }
+      connection.socket.resetAndDestroy()
+    }
+  }
+  return null
+}
+
+// resetConnections, then checkLoad's requests in `mode` on a new connection: null where the
+// server still answers right, else why not.
+async function checkResets (port, mode, { timeoutMs = 3000 } = {}) {
+  const problem = await resetConnections(port, { timeoutMs })
+  if (problem) return problem
+  const after = (await checkLoad(port, mode, { timeoutMs })).problem
+  return after && `${AFTER_RESETS}: ${after}`
+}
+const AFTER_RESETS = `after ${2 * RESETS} connections reset by the client`
+
+module.exports = { parseResponse, checkServer, checkLoad, checkResets, resetConnections, AFTER_RESETS, sendRequests }

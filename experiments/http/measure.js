@@ -38,7 +38,7 @@ const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreig
 const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { runInterleaved, turnsRecord } = require('./interleave')
-const { checkLoad, sendRequests } = require('./client')
+const { checkLoad, checkResets, sendRequests } = require('./client')
 const {
   wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS
 } = require('./wrk')
@@ -266,6 +266,9 @@ function httpSession (interrupted = () => false) {
         if (problem) throw new Error(`${mode}: ${problem}`)
         if (mode === step.mode) fresh.unannouncedClose = unannouncedCloses > 0
       }
+      // its clients' resets survived, and its error path taken before its warm-up
+      const afterResets = await checkResets(fresh.port, step.mode)
+      if (afterResets) throw new Error(afterResets)
       note(`${what}: warming up at ${step.warmupConnections ?? step.connections} connections`)
       // in turns with the reference's pair where its timed runs will be (placement
       // interleaved), so that its warm-up and its runs are one sequence of ratios to C

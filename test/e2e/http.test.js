@@ -39,6 +39,7 @@ for (const server of http.servers) {
     const started = await http.startServer(server, { port })
     try {
       for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode), null, mode)
+      for (const mode of http.MODES) assert.equal(await http.checkResets(port, mode), null, `${mode}, after resets`)
       const load = await http.sendRequests(port, { mode: 'keep-alive', connections: 4, requests: 50 })
       assert.deepEqual(load, { problem: null, unannouncedCloses: 0 })
     } finally {
@@ -97,6 +98,12 @@ test('a wrong answer, a closed or silent connection, a kept one: each a failed c
     const got = await withServer(broken(behaviour), port => http.checkServer(port, mode, { timeoutMs: 1000 }))
     assert.match(got ?? 'null', reason, behaviour)
   }
+  // a server that a client's reset ends: the check after the resets finds no one listening
+  const afterResets = await withServer(broken('dies-on-reset'), async port => {
+    assert.equal(await http.checkServer(port, 'keep-alive', { timeoutMs: 1000 }), null)
+    return http.checkResets(port, 'keep-alive', { timeoutMs: 1000 })
+  })
+  assert.match(afterResets ?? 'null', /^after a client reset its connection: cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED|^after 6 connections reset by the client: /)
   // the same servers pass what they do right
   assert.equal(await withServer(broken('ignores-close'), port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000 })), null)
 })
