@@ -72,7 +72,6 @@ const CAPACITY_PHASE = 'http-capacity'
 // starts and warm-ups.
 const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
-const JIT_SETTLED_SHARE = 0.05
 const STRACE_CONNECTIONS = 16
 const PRESETS = {
   default: {
@@ -337,18 +336,28 @@ function warmupSettled ({ rates, cpuUs = [], ratios = [], compiles = [] }, min =
   return { settled: agreed && compilerSettled(compiles), basis }
 }
 
-// Whether a server's JIT is done after a warm-up run: the run finished at most
-// JIT_SETTLED_SHARE of the optimizing compiles of all its warm-up runs (V8's --trace-opt,
-// lib/jittrace.js); true where they were not counted. Two runs can agree while V8 still
-// compiles the code every request runs: node-http with Connection: close agreed within 3%
-// (96.6, 99.2 µs a request) in a run in which V8 finished more optimizing compiles than in
-// the two before it, and its first timed run then cost 2.15× c-epoll's CPU per request, its
-// next nine 1.59-1.77× (docs/http.md, 2026-12-01).
+// Whether a server's JIT is done after a warm-up run: each of its last JIT_QUIET_RUNS runs
+// finished at most JIT_QUIET_SHARE of the optimizing compiles of all its warm-up runs up to it,
+// or JIT_QUIET_FLOOR (V8's --trace-opt, lib/jittrace.js); true where they were not counted.
+// Two runs can agree while V8 still compiles the code every request runs: node-http with
+// Connection: close agreed within 3% (96.6, 99.2 µs a request) in a run in which V8 finished
+// more optimizing compiles than in the two before it, and its first timed run then cost
+// 2.15× c-epoll's CPU per request, its next nine 1.59-1.77×. One quiet run is not enough:
+// Node's servers compile most in their first two runs, hardly in the third, and then compile a
+// second wave in the fourth or fifth (TurboFan taking larger functions); a rule of one run at
+// 5% let 23 of 32 Node processes on into such a wave, two runs at 2% none (docs/http.md,
+// 2026-12-01).
+const JIT_QUIET_RUNS = 2
+const JIT_QUIET_SHARE = 0.02
+const JIT_QUIET_FLOOR = 2
 function compilerSettled (compiles) {
-  const last = compiles.at(-1)
-  if (!Number.isFinite(last)) return true
-  const total = compiles.reduce((sum, count) => sum + (Number.isFinite(count) ? count : 0), 0)
-  return last <= JIT_SETTLED_SHARE * total
+  if (compiles.length === 0 || !compiles.every(Number.isFinite)) return true
+  if (compiles.length < JIT_QUIET_RUNS) return false
+  const quiet = run => {
+    const upTo = compiles.slice(0, run + 1).reduce((sum, count) => sum + count, 0)
+    return compiles[run] <= Math.max(JIT_QUIET_FLOOR, JIT_QUIET_SHARE * upTo)
+  }
+  return Array.from({ length: JIT_QUIET_RUNS }, (_, back) => compiles.length - 1 - back).every(quiet)
 }
 
 // wrk runs until the warm-up settles (warmupSettled): true when it did, false when `max`
@@ -834,6 +843,7 @@ module.exports = {
   measureStep,
   warmUp,
   warmupSettled,
+  compilerSettled,
   roundRate,
   gcInWindow,
   gcTraceOf,
