@@ -545,6 +545,8 @@ const DOCS_READERS = {
   'docs/http/2026-11-28/latcmp.js': { folder: ['results.json'], args: two },
   'docs/http/2026-11-30-noisy/user-system.js': { args: two },
   'docs/http/2026-11-30/moves.js': { args: two },
+  'docs/http/2026-12-01/jit-replay.js': { args: two },
+  'docs/http/2026-12-01/jit-rules.js': { args: two },
   'docs/http/2026-12-01/reclassify.js': { args: two },
   'docs/http/2026-12-01/warmup-replay.js': { args: two },
   'docs/method/cost-rounds.js': {

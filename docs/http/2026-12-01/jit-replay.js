@@ -1,0 +1,91 @@
+'use strict'
+// What waiting for V8's optimizing compiles did to each warm-up of a run made since
+// 2026-12-01 (its records hold `warmupCompiles`, one count a warm-up run): where the rule on
+// the cell's figure alone (two runs agreeing within 5%) would have stopped, where the lab's
+// rule, which also waits until a run finishes at most 5% of the compiles, stopped, the
+// compiles the figure's stop run still finished, and how the figure moved over the runs the
+// wait added (the ratio in turns, else the CPU per request). Then per process the compiles
+// its timed runs finished. http and db logs alike.
+//
+//   node docs/http/2026-12-01/jit-replay.js RUN/all.jsonl[.gz]... [--each]
+const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
+const { warmupSettled } = require('../../../experiments/http/measure')
+
+const TIMED = new Set(['http', 'db'])
+const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
+
+// the first run after which `rule` settles the warm-up, or null
+const stopOf = (figures, withCompiles) => {
+  for (let upTo = 2; upTo <= figures.rates.length; upTo++) {
+    const seen = {
+      rates: figures.rates.slice(0, upTo),
+      cpuUs: figures.cpuUs.slice(0, upTo),
+      ratios: figures.ratios.slice(0, upTo),
+      compiles: withCompiles ? figures.compiles.slice(0, upTo) : []
+    }
+    if (warmupSettled(seen).settled) return upTo
+  }
+  return null
+}
+const median = values => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+const percent = share => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`
+
+function replay (file, each) {
+  const processes = new Map()
+  for (const record of readJsonLines(file, LOG)) {
+    // the timed runs (not the capacity, kernel or latency passes' runs in those processes)
+    if (!Array.isArray(record.warmupCompiles) || !TIMED.has(record.phase)) continue
+    const key = [record.program, record.mode, record.endpoint, `process ${(record.process ?? 0) + 1}`]
+      .filter(part => part !== undefined && part !== null).join(', ')
+    if (!processes.has(key)) processes.set(key, { first: record, timedCompiles: [] })
+    processes.get(key).timedCompiles.push(record.compiles ?? null)
+  }
+  if (processes.size === 0) {
+    throw new UsageError(`${file} holds no server process whose compiles were counted; give ${LOG}`)
+  }
+  const tally = { processes: 0, runs: 0, longer: 0, added: 0, moves: [] }
+  const lines = []
+  for (const [key, { first, timedCompiles }] of processes) {
+    const ratios = first.warmupRatios ?? []
+    const turns = ratios.some(value => value > 0)
+    const figures = { rates: first.warmupRates, cpuUs: first.warmupCpuUs ?? [], ratios, compiles: first.warmupCompiles }
+    const byFigure = stopOf(figures, false)
+    const byLab = stopOf(figures, true)
+    const taken = figures.rates.length
+    const shown = turns ? ratios : figures.cpuUs
+    tally.processes++
+    tally.runs += taken
+    let note = ''
+    if (byFigure !== null && (byLab === null || byLab > byFigure)) {
+      const until = byLab ?? taken
+      tally.longer++
+      tally.added += until - byFigure
+      const move = shown[until - 1] / shown[byFigure - 1] - 1
+      if (Number.isFinite(move)) tally.moves.push(move)
+      const total = figures.compiles.slice(0, byFigure).reduce((sum, count) => sum + count, 0)
+      note = `; the figure alone stops after run ${byFigure}, which finished ` +
+        `${figures.compiles[byFigure - 1]} of ${total} compiles; the lab's after ` +
+        `${byLab ?? `${taken} (never)`}, the figure ${percent(move)} since`
+    }
+    if (each) {
+      const values = list => list.map(value => Number.isFinite(value) ? value.toPrecision(3) : '-').join(' ')
+      lines.push(`  ${key}: ${turns ? 'ratio' : 'CPU µs'} ${values(shown)}; compiles ` +
+        `${figures.compiles.join(' ')}${note}; timed runs' compiles ${timedCompiles.map(count => count ?? '-').join(' ')}`)
+    }
+  }
+  const moved = tally.moves.length ? `, the figure moved by a median ${percent(median(tally.moves))} over them` : ''
+  console.log(`${file}: ${tally.processes} processes with their compiles counted, ${tally.runs} warm-up runs; ` +
+    `the wait for the compiles went on in ${tally.longer}, by ${tally.added} runs${moved}`)
+  for (const line of lines) console.log(line)
+}
+
+runScript(module, {
+  args: [1, Infinity],
+  each: readableFile,
+  flags: { each: { type: 'boolean' } },
+  run: (files, flags) => files.forEach(file => replay(file, flags.each))
+})
