@@ -162,14 +162,13 @@ function connect (port, timeoutMs) {
   })
 }
 
-// Connections reset by their client (TCP RST), as wrk's end leaves some of its own: RESETS
-// with half a request to `path` sent, and RESETS after a whole request's answer, each reset
-// once the server has read what was sent. Resolves to null, or why not where a connection or
-// an answer before a reset failed; whether the server survived is the check after it
-// (checkResets). A server must survive its clients' resets, and it takes its error path
-// here, before its warm-up, not first at the end of some timed run: node-net's first
-// ECONNRESET invalidated 24-35 functions V8 had optimized (their prototype chain changed),
-// which it then compiled again (docs/http.md, 2026-12-01).
+// Connections reset by their client (TCP RST), as the end of a wrk run resets some of its own
+// (a copy of node-net that printed its errors saw 22 to 59 ECONNRESET in a burst): RESETS with
+// half a request to `path` sent, and RESETS after a whole request's answer, each reset once the
+// server has read what was sent. Resolves to null, or why not where a connection or an answer
+// before a reset failed; whether the server survived is the check after it (checkResets). A
+// server that a client's reset ends then fails its check with that reason, not a timed run at
+// random, and the path a reset takes has run before its warm-up, as it will after every run.
 const RESETS = 3
 const SERVER_READS_MS = 20
 async function resetConnections (port, { path = '/', timeoutMs = 3000 } = {}) {

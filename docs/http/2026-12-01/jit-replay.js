@@ -1,8 +1,8 @@
 'use strict'
 // What waiting for V8's optimizing compiles did to each warm-up of a run made since
 // 2026-12-01 (its records hold `warmupCompiles`, one count a warm-up run): where the rule on
-// the cell's figure alone (two runs agreeing within 5%) would have stopped, where the lab's
-// rule, which also waits until a run finishes at most 5% of the compiles, stopped, the
+// the cell's figure alone (two runs agreeing within 5%) would have stopped, where the warm-up
+// did stop (under the rule of the commit that ran it: its context.json says which), the
 // compiles the figure's stop run still finished, and how the figure moved over the runs the
 // wait added (the ratio in turns, else the CPU per request). Then per process the compiles
 // its timed runs finished. http and db logs alike.
@@ -14,14 +14,13 @@ const { warmupSettled } = require('../../../experiments/http/measure')
 const TIMED = new Set(['http', 'db'])
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
 
-// the first run after which `rule` settles the warm-up, or null
-const stopOf = (figures, withCompiles) => {
+// the first run after which the figure alone settles the warm-up, or null
+const figureStop = figures => {
   for (let upTo = 2; upTo <= figures.rates.length; upTo++) {
     const seen = {
       rates: figures.rates.slice(0, upTo),
       cpuUs: figures.cpuUs.slice(0, upTo),
-      ratios: figures.ratios.slice(0, upTo),
-      compiles: withCompiles ? figures.compiles.slice(0, upTo) : []
+      ratios: figures.ratios.slice(0, upTo)
     }
     if (warmupSettled(seen).settled) return upTo
   }
@@ -53,23 +52,21 @@ function replay (file, each) {
     const ratios = first.warmupRatios ?? []
     const turns = ratios.some(value => value > 0)
     const figures = { rates: first.warmupRates, cpuUs: first.warmupCpuUs ?? [], ratios, compiles: first.warmupCompiles }
-    const byFigure = stopOf(figures, false)
-    const byLab = stopOf(figures, true)
+    const byFigure = figureStop(figures)
     const taken = figures.rates.length
     const shown = turns ? ratios : figures.cpuUs
     tally.processes++
     tally.runs += taken
     let note = ''
-    if (byFigure !== null && (byLab === null || byLab > byFigure)) {
-      const until = byLab ?? taken
+    if (byFigure !== null && taken > byFigure) {
       tally.longer++
-      tally.added += until - byFigure
-      const move = shown[until - 1] / shown[byFigure - 1] - 1
+      tally.added += taken - byFigure
+      const move = shown[taken - 1] / shown[byFigure - 1] - 1
       if (Number.isFinite(move)) tally.moves.push(move)
       const total = figures.compiles.slice(0, byFigure).reduce((sum, count) => sum + count, 0)
       note = `; the figure alone stops after run ${byFigure}, which finished ` +
-        `${figures.compiles[byFigure - 1]} of ${total} compiles; the lab's after ` +
-        `${byLab ?? `${taken} (never)`}, the figure ${percent(move)} since`
+        `${figures.compiles[byFigure - 1]} of ${total} compiles; it went on to run ${taken}` +
+        `${first.warmupAgreed ? '' : ' (its most)'}, the figure ${percent(move)} since`
     }
     if (each) {
       const values = list => list.map(value => Number.isFinite(value) ? value.toPrecision(3) : '-').join(' ')
@@ -79,7 +76,7 @@ function replay (file, each) {
   }
   const moved = tally.moves.length ? `, the figure moved by a median ${percent(median(tally.moves))} over them` : ''
   console.log(`${file}: ${tally.processes} processes with their compiles counted, ${tally.runs} warm-up runs; ` +
-    `the wait for the compiles went on in ${tally.longer}, by ${tally.added} runs${moved}`)
+    `${tally.longer} went on past the figure's stop, by ${tally.added} runs${moved}`)
   for (const line of lines) console.log(line)
 }
 
