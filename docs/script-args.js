@@ -200,8 +200,19 @@ function runScript (script, { args: range = [0, 0], each = null, flags = {}, che
   runCli({ name, usage: help, parse: withUsage(parse), run: withUsage(({ args, flags }) => run(args, flags)) })
 }
 
+// A script that reads one or more logs and says something of each, `--each` for every line:
+// `replay(file, each)` for each file given, in turn.
+function runOnEachLog (script, replay) {
+  runScript(script, {
+    args: [1, Infinity],
+    each: readableFile,
+    flags: { each: { type: 'boolean' } },
+    run: (files, flags) => files.forEach(file => replay(file, flags.each))
+  })
+}
+
 module.exports = {
-  runScript, readableFile, folderWith, wholeArgument, readJson, readJsonLines, need, UsageError
+  runScript, runOnEachLog, readableFile, folderWith, wholeArgument, readJson, readJsonLines, need, UsageError
 }
 
 if (require.main === module) {

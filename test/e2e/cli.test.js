@@ -584,7 +584,7 @@ const DOCS_READERS = {
 test('a script of docs/ given a file of the wrong kind: one line naming it, exit 2', async () => {
   // those whose arguments are checked as files or folders
   const readers = docsScripts()
-    .filter(own => /\b(readableFile|folderWith)\b/.test(fs.readFileSync(path.join(ROOT, own), 'utf8')))
+    .filter(own => /\b(readableFile|folderWith|runOnEachLog)\b/.test(fs.readFileSync(path.join(ROOT, own), 'utf8')))
   assert.deepEqual(Object.keys(DOCS_READERS).sort(), readers,
     'every script of docs/ that reads files is tried')
 

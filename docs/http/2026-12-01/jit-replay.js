@@ -8,7 +8,7 @@
 // its timed runs finished. http and db logs alike.
 //
 //   node docs/http/2026-12-01/jit-replay.js RUN/all.jsonl[.gz]... [--each]
-const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
+const { runOnEachLog, readJsonLines, UsageError } = require('../../script-args')
 const { warmupSettled } = require('../../../experiments/http/measure')
 
 const TIMED = new Set(['http', 'db'])
@@ -80,9 +80,4 @@ function replay (file, each) {
   for (const line of lines) console.log(line)
 }
 
-runScript(module, {
-  args: [1, Infinity],
-  each: readableFile,
-  flags: { each: { type: 'boolean' } },
-  run: (files, flags) => files.forEach(file => replay(file, flags.each))
-})
+runOnEachLog(module, replay)

@@ -9,7 +9,7 @@
 // http and db logs alike (a db process is a server at an endpoint).
 //
 //   node docs/http/2026-12-01/warmup-replay.js RUN/all.jsonl[.gz]... [--each]
-const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
+const { runOnEachLog, readJsonLines, UsageError } = require('../../script-args')
 const { warmupSettled } = require('../../../experiments/http/measure')
 
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz)'
@@ -71,9 +71,4 @@ function replay (file, each) {
   for (const line of lines) console.log(line)
 }
 
-runScript(module, {
-  args: [1, Infinity],
-  each: readableFile,
-  flags: { each: { type: 'boolean' } },
-  run: (files, flags) => files.forEach(file => replay(file, flags.each))
-})
+runOnEachLog(module, replay)
