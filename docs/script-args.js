@@ -212,7 +212,15 @@ function runOnEachLog (script, replay) {
 }
 
 module.exports = {
-  runScript, runOnEachLog, readableFile, folderWith, wholeArgument, readJson, readJsonLines, need, UsageError
+  runScript,
+  runOnEachLog,
+  readableFile,
+  folderWith,
+  wholeArgument,
+  readJson,
+  readJsonLines,
+  need,
+  UsageError
 }
 
 if (require.main === module) {

@@ -9,7 +9,7 @@
 //     [completed compiling 0x… <JSFunction f (sfi = 0x…)> (target TURBOFAN_JS) OSR - took …]
 // V8 11 and later then print "[completed optimizing …]" as TurboFan's code is installed: the
 // same compile, not counted again. "[compiling method …]" and "[marking …]" start one.
-const FINISHED = /^\[(?:optimizing|completed compiling) 0x[0-9a-f]+ .*\(target (?:MAGLEV|TURBOFAN)\w*\).* - took /
+const FINISHED = /^\[(?:optimizing|completed compiling) 0x\w+ .*\(target (?:MAGLEV|TURBOFAN)\w*\).* - took /
 
 function countOptimizingCompiles (text) {
   let count = 0

@@ -1,15 +1,18 @@
 'use strict'
 // What tracing a server's collector costs its CPU per request. The http and db experiments
 // start every server process with its collector traced (V8's --trace-gc line-buffered, with
-// --trace-opt for the warm-up's compiles; JavaScriptCore's BUN_JSC_logGC), so that the
-// latency pass can run in the timed runs' processes (docs/http.md). Per server with a collector and mode, --pairs times: two
-// processes of it on the server's CPU, one traced as the bench traces it and one not, each
-// checked and warmed up, then rounds in which each runs under its own wrk on that CPU, the
-// two taking turns in slices of 50 ms (experiments/http/interleave.js), so that both see the
-// same moment of the machine; every other round the other goes first. Per round, the traced
-// process's CPU per request over the plain one's. Two processes of one server differ by a
-// few per cent whatever their flags (the http experiment's process variance), so one pair
-// cannot tell tracing from that: pairs of fresh processes can, and the pair is the unit.
+// --trace-opt for the warm-up's compiles; JavaScriptCore's BUN_JSC_logGC), so that the latency
+// pass can run in the timed runs' processes (docs/http.md). Per server with a collector and
+// mode, --pairs times: two processes of it on the server's CPU, one traced as the bench traces
+// it and one not, each checked and warmed up (until its CPU per request agrees: the plain one
+// has no compiles to count, so neither waits for V8's compiler as the bench's warm-up does, and
+// the trace's lines count --trace-opt's too), then rounds in which each runs under its own wrk
+// on that CPU, the two taking turns in slices of 50 ms (experiments/http/interleave.js), so
+// that both see the same moment of the machine; every other round the other goes first. Per
+// round, the traced process's CPU per request over the plain one's. Two processes of one server
+// differ by a few per cent whatever their flags (the http experiment's process variance), so
+// one pair cannot tell tracing from that: pairs of fresh processes can, and the pair is the
+// unit.
 // Printed per server and mode: the median of the pairs' medians and its interval
 // (lib/stats.js fewValuesInterval: the range at 1 - 2/2^n below 6 pairs, none below 4),
 // each pair's median, and the trace's lines per 1,000 requests. The runs in

@@ -164,11 +164,12 @@ function connect (port, timeoutMs) {
 
 // Connections reset by their client (TCP RST), as the end of a wrk run resets some of its own
 // (a copy of node-net that printed its errors saw 22 to 59 ECONNRESET in a burst): RESETS with
-// half a request to `path` sent, and RESETS after a whole request's answer, each reset once the
-// server has read what was sent. Resolves to null, or why not where a connection or an answer
-// before a reset failed; whether the server survived is the check after it (checkResets). A
-// server that a client's reset ends then fails its check with that reason, not a timed run at
-// random, and the path a reset takes has run before its warm-up, as it will after every run.
+// half a request to `path` sent, each reset SERVER_READS_MS later (time for the server to read
+// it), and RESETS after a whole request's answer. Resolves to null, or why not where a
+// connection or an answer before a reset failed; whether the server survived is the check after
+// it (checkResets). A server that a client's reset ends then fails its check with that reason,
+// not a timed run at random, and the path a reset takes has run before its warm-up, as it will
+// after every run.
 const RESETS = 3
 const SERVER_READS_MS = 20
 async function resetConnections (port, { path = '/', timeoutMs = 3000 } = {}) {
@@ -201,4 +202,6 @@ async function checkResets (port, mode, { timeoutMs = 3000 } = {}) {
 }
 const AFTER_RESETS = `after ${2 * RESETS} connections reset by the client`
 
-module.exports = { parseResponse, checkServer, checkLoad, checkResets, resetConnections, AFTER_RESETS, sendRequests }
+module.exports = {
+  parseResponse, checkServer, checkLoad, checkResets, resetConnections, AFTER_RESETS, sendRequests
+}

@@ -343,8 +343,8 @@ function warmupSettled ({ rates, cpuUs = [], ratios = [], compiles = [] }, min =
 // Connection: close agreed within 3% (96.6, 99.2 µs a request) in a run in which V8 finished
 // more optimizing compiles than in the two before it, and its first timed run then cost
 // 2.15× c-epoll's CPU per request, its next nine 1.59-1.77×. One quiet run is not enough:
-// Node's servers compile most in their first two runs, hardly in the third, and then compile a
-// second wave in the fourth or fifth (TurboFan taking larger functions); a rule of one run at
+// Node's servers compile most in their first two runs, and a second wave in their fourth to
+// sixth, often after a quieter run (TurboFan taking larger functions); a rule of one run at
 // 5% let 23 of 32 Node processes on into such a wave, two runs at 2% none (docs/http.md,
 // 2026-12-01).
 const JIT_QUIET_RUNS = 2
@@ -568,14 +568,16 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
 // --trace-gc (Node, Deno, the host), JavaScriptCore's log (Bun), or null where there is no
 // collector or no trace of it. A V8 process also traces its optimizing compiles
 // (--trace-opt, `compiles` counts them in a stretch of its output), so that its warm-up
-// waits for them (warmupSettled); it prints a line a compile, none once its code is done.
+// waits for them (warmupSettled); it prints 3-4 lines a compile, none once its code is done.
 function gcTraceOf (server) {
   const runtime = runtimes[server.runtime]
   // V8 prints its trace with C's stdio, which holds 4 KiB at a time in a pipe: a run would
   // take the lines of runs before it. Line-buffered, each line leaves as it is printed.
   if (runtime.v8Flags && server.command.includes('{v8flags}')) {
     const prefix = ['stdbuf', '-oL', '-eL']
-    return { how: 'V8 --trace-gc', prefix, v8Flags: ['--trace-gc', '--trace-opt'], env: {}, parse: parseGcTrace, compiles: countOptimizingCompiles }
+    const v8Flags = ['--trace-gc', '--trace-opt']
+    const compiles = countOptimizingCompiles
+    return { how: 'V8 --trace-gc', prefix, v8Flags, env: {}, parse: parseGcTrace, compiles }
   }
   // JavaScriptCore's log goes to stderr, unbuffered. It cost Bun 2-8% of its CPU per request
   // with keep-alive at 128 connections in each of the six pairs of processes of two runs of

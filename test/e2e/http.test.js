@@ -39,7 +39,9 @@ for (const server of http.servers) {
     const started = await http.startServer(server, { port })
     try {
       for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode), null, mode)
-      for (const mode of http.MODES) assert.equal(await http.checkResets(port, mode), null, `${mode}, after resets`)
+      for (const mode of http.MODES) {
+        assert.equal(await http.checkResets(port, mode), null, `${mode}, after resets`)
+      }
       const load = await http.sendRequests(port, { mode: 'keep-alive', connections: 4, requests: 50 })
       assert.deepEqual(load, { problem: null, unannouncedCloses: 0 })
     } finally {
@@ -103,7 +105,9 @@ test('a wrong answer, a closed or silent connection, a kept one: each a failed c
     assert.equal(await http.checkServer(port, 'keep-alive', { timeoutMs: 1000 }), null)
     return http.checkResets(port, 'keep-alive', { timeoutMs: 1000 })
   })
-  assert.match(afterResets ?? 'null', /^after a client reset its connection: cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED|^after 6 connections reset by the client: /)
+  // its end found at the next connection, or at the check after the resets
+  const reset = /^after (a client reset its connection|6 connections reset by the client): /
+  assert.match(afterResets ?? 'null', reset)
   // the same servers pass what they do right
   assert.equal(await withServer(broken('ignores-close'), port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000 })), null)
 })

@@ -741,7 +741,8 @@ test('a warm-up settles only once V8 has done its optimizing compiles, where it 
   // node-http, Connection: close (2026-12-01): its CPU per request agreed within 3% while the
   // run finished more optimizing compiles than the two before it; its next runs cost less
   const figures = { rates: [7100, 8700, 8400], cpuUs: [123.1, 96.6, 99.2] }
-  assert.deepEqual(http.warmupSettled({ ...figures, compiles: [16, 20, 50] }), { settled: false, basis: 'cpu' })
+  assert.deepEqual(http.warmupSettled({ ...figures, compiles: [16, 20, 50] }),
+    { settled: false, basis: 'cpu' })
   // the compiles alone never settle it: the figure must agree too
   assert.equal(http.warmupSettled({ rates: [1, 1], cpuUs: [120, 99], compiles: [40, 0] }).settled, false)
   // a JIT that never compiled in its runs, and a server whose compiles are not counted
@@ -751,7 +752,7 @@ test('a warm-up settles only once V8 has done its optimizing compiles, where it 
 })
 
 test('V8 is done compiling after two quiet runs: each at most 2% of the compiles so far, or 2', () => {
-  // node-net, Connection: close, in h5 (2026-12-01): two quiet runs at 3-4% each, then a
+  // node-net, Connection: close, in h5 (2026-12-01): two quiet runs at 3.2% and 2.5%, then a
   // second wave of 27 in its fifth run
   assert.equal(http.compilerSettled([118, 31, 5, 4]), false)
   assert.equal(http.compilerSettled([118, 31, 5, 4, 27, 5]), false)

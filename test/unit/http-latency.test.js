@@ -167,7 +167,8 @@ test('collectionsFrom: a run\'s own collections, none printed before it, a line 
 })
 
 test('collectionsFrom: a V8 process\'s optimizing compiles in the window, none before it', () => {
-  const compile = f => `[completed compiling 0x1 <JSFunction ${f} (sfi = 0x2)> (target TURBOFAN_JS) - took 0.1, 0.5, 0.0 ms]`
+  const compile = f =>
+    `[completed compiling 0x1 <JSFunction ${f} (sfi = 0x2)> (target TURBOFAN_JS) - took 0.1, 0.5, 0.0 ms]`
   const printed = { stdout: `listening 127.0.0.1:1\n${compile('a')}\n`, stderr: '' }
   const started = { output: () => ({ ...printed }) }
   const window = collectionsFrom(started, gcTraceOf(row('node-net')))

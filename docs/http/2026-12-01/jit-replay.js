@@ -51,7 +51,9 @@ function replay (file, each) {
   for (const [key, { first, timedCompiles }] of processes) {
     const ratios = first.warmupRatios ?? []
     const turns = ratios.some(value => value > 0)
-    const figures = { rates: first.warmupRates, cpuUs: first.warmupCpuUs ?? [], ratios, compiles: first.warmupCompiles }
+    const figures = {
+      rates: first.warmupRates, cpuUs: first.warmupCpuUs ?? [], ratios, compiles: first.warmupCompiles
+    }
     const byFigure = figureStop(figures)
     const taken = figures.rates.length
     const shown = turns ? ratios : figures.cpuUs
@@ -69,13 +71,18 @@ function replay (file, each) {
         `${first.warmupAgreed ? '' : ' (its most)'}, the figure ${percent(move)} since`
     }
     if (each) {
-      const values = list => list.map(value => Number.isFinite(value) ? value.toPrecision(3) : '-').join(' ')
+      const values = list => list.map(value => Number.isFinite(value) ? value.toPrecision(3) : '-')
+        .join(' ')
       lines.push(`  ${key}: ${turns ? 'ratio' : 'CPU µs'} ${values(shown)}; compiles ` +
-        `${figures.compiles.join(' ')}${note}; timed runs' compiles ${timedCompiles.map(count => count ?? '-').join(' ')}`)
+        `${figures.compiles.join(' ')}${note}; ` +
+        `timed runs' compiles ${timedCompiles.map(count => count ?? '-').join(' ')}`)
     }
   }
-  const moved = tally.moves.length ? `, the figure moved by a median ${percent(median(tally.moves))} over them` : ''
-  console.log(`${file}: ${tally.processes} processes with their compiles counted, ${tally.runs} warm-up runs; ` +
+  const moved = tally.moves.length
+    ? `, the figure moved by a median ${percent(median(tally.moves))} over them`
+    : ''
+  console.log(`${file}: ${tally.processes} processes with their compiles counted, ` +
+    `${tally.runs} warm-up runs; ` +
     `${tally.longer} went on past the figure's stop, by ${tally.added} runs${moved}`)
   for (const line of lines) console.log(line)
 }

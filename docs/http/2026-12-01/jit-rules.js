@@ -37,7 +37,9 @@ function sequences (files) {
       if (!Array.isArray(record.warmupCompiles) || !TIMED.has(record.phase)) continue
       const key = [record.program, record.mode, record.endpoint, `process ${(record.process ?? 0) + 1}`]
         .filter(part => part !== undefined && part !== null).join(', ')
-      if (!byProcess.has(key)) byProcess.set(key, { file, key, program: record.program, compiles: [...record.warmupCompiles] })
+      if (!byProcess.has(key)) {
+        byProcess.set(key, { file, key, program: record.program, compiles: [...record.warmupCompiles] })
+      }
       byProcess.get(key).compiles.push(record.compiles ?? 0)
     }
     if (byProcess.size === 0) {
@@ -59,12 +61,16 @@ function judge (files, each) {
       const entry = tally.get(group)
       entry.processes++
       let done = null
-      for (let run = 1; run < compiles.length && done === null; run++) if (rule(compiles.slice(0, run + 1))) done = run
+      for (let run = 1; run < compiles.length && done === null; run++) {
+        if (rule(compiles.slice(0, run + 1))) done = run
+      }
       if (done === null) entry.never++
       else entry.doneAt.push(done + 1)
       const wave = done !== null && waveAfter(compiles, done)
       if (wave) entry.waves++
-      if (each) lines.push(`  ${file}: ${key}: ${compiles.join(' ')}; done after run ${done === null ? '-' : done + 1}${wave ? ', a wave after it' : ''}`)
+      const doneAfter = done === null ? '-' : done + 1
+      const after = wave ? ', a wave after it' : ''
+      if (each) lines.push(`  ${file}: ${key}: ${compiles.join(' ')}; done after run ${doneAfter}${after}`)
     }
     console.log(`${name}:`)
     for (const [group, { processes, doneAt, never, waves }] of tally) {

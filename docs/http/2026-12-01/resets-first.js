@@ -69,7 +69,9 @@ async function main (trials, runs) {
     console.log(resetsFirst ? 'with the resets first:' : 'as until 2026-12-01:')
     for (let number = 1; number <= trials; number++) {
       const perRun = await trial(resetsFirst, runs)
-      const storms = perRun.map((run, index) => run.thrownAway ? `run ${index + 1}: ${run.thrownAway}` : null).filter(Boolean)
+      const storms = perRun
+        .map((run, index) => run.thrownAway ? `run ${index + 1}: ${run.thrownAway}` : null)
+        .filter(Boolean)
       console.log(`  trial ${number}: thrown away ${storms.length ? storms.join(', ') : 'none'}; ` +
         `compiles ${perRun.map(run => run.compiles).join(' ')}; ` +
         `µs a request ${perRun.map(run => run.cpuUs.toFixed(1)).join(' ')}`)
