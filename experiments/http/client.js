@@ -192,16 +192,20 @@ async function resetConnections (port, { path = '/', timeoutMs = 3000 } = {}) {
   return null
 }
 
-// resetConnections, then checkLoad's requests in `mode` on a new connection: null where the
-// server still answers right, else why not.
-async function checkResets (port, mode, { timeoutMs = 3000 } = {}) {
-  const problem = await resetConnections(port, { timeoutMs })
+// resetConnections at `path`, then `check()` (a server's own check: null, or why not): null
+// where the server still answers right, else why not.
+async function survivesResets (port, check, { path = '/', timeoutMs = 3000 } = {}) {
+  const problem = await resetConnections(port, { path, timeoutMs })
   if (problem) return problem
-  const after = (await checkLoad(port, mode, { timeoutMs })).problem
-  return after && `${AFTER_RESETS}: ${after}`
+  const after = await check()
+  return after && `after ${2 * RESETS} connections reset by the client: ${after}`
 }
-const AFTER_RESETS = `after ${2 * RESETS} connections reset by the client`
+
+// survivesResets with checkLoad's requests in `mode` on a new connection as the check.
+function checkResets (port, mode, { timeoutMs = 3000 } = {}) {
+  return survivesResets(port, async () => (await checkLoad(port, mode, { timeoutMs })).problem, { timeoutMs })
+}
 
 module.exports = {
-  parseResponse, checkServer, checkLoad, checkResets, resetConnections, AFTER_RESETS, sendRequests
+  parseResponse, checkServer, checkLoad, resetConnections, checkResets, survivesResets, sendRequests
 }

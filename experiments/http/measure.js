@@ -377,8 +377,7 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
   server.warmupCompiles ??= []
   // the optimizing compiles each counted run finished, where the process traces them: a run
   // run again for being too short adds its own to the next one's
-  const countCompiles = server.trace?.compiles ?? null
-  let printed = countCompiles ? printedSince(server.started).to : null
+  let window = collectionsFrom(server.started, server.trace)
   // the next run's duration and wrk's timeout: the preset's, longer where a run was too short
   let runLoad = { seconds: preset.seconds, timeoutSeconds: undefined }
   const { min, max } = preset.warmup ?? PRESETS.default.warmup
@@ -411,11 +410,9 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
     rates.push(rate)
     const cpuUs = before && after ? cpuBetween(before, after).cpuNs / output.requests / 1000 : null
     server.warmupCpuUs.push(cpuUs)
-    if (countCompiles) {
-      const since = printedSince(server.started, printed)
-      server.warmupCompiles.push(countCompiles(since.text))
-      printed = since.to
-    }
+    const compiles = window.compiles()
+    if (compiles !== null) server.warmupCompiles.push(compiles)
+    window = collectionsFrom(server.started, server.trace)
     if (inTurns) {
       // the reference's side of the turn: a ratio only where its run answered
       const theirs = parseWrk(partnerWrk.stdout)
