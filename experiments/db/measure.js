@@ -31,7 +31,7 @@ const { sendRequests, survivesResets } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
-const { warmUp, processTrace, runAtShare, collectionsFrom } = require('../http/measure')
+const { warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord } = require('../http/measure')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -519,9 +519,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     warmupCpuUs: server.warmupCpuUs,
     warmupAgreed: server.warmupAgreed,
     warmupBasis: server.warmupBasis ?? null,
-    // V8's optimizing compiles each warm-up run finished, and this run (warmupSettled)
-    ...(server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}),
-    ...(compiles !== null ? { compiles } : {}),
+    ...compilesRecord(server, compiles),
     server: serverCpu,
     pool: options.db.pool,
     backends,

@@ -350,14 +350,35 @@ function warmupSettled ({ rates, cpuUs = [], ratios = [], compiles = [] }, min =
 const JIT_QUIET_RUNS = 2
 const JIT_QUIET_SHARE = 0.02
 const JIT_QUIET_FLOOR = 2
+// A run's compiles (`count`) are a settled JIT's: at most JIT_QUIET_SHARE of its process's
+// compiles up to and with that run (`upTo`), or JIT_QUIET_FLOOR.
+const quietCompiles = (count, upTo) => count <= Math.max(JIT_QUIET_FLOOR, JIT_QUIET_SHARE * upTo)
 function compilerSettled (compiles) {
   if (compiles.length === 0 || !compiles.every(Number.isFinite)) return true
   if (compiles.length < JIT_QUIET_RUNS) return false
-  const quiet = run => {
-    const upTo = compiles.slice(0, run + 1).reduce((sum, count) => sum + count, 0)
-    return compiles[run] <= Math.max(JIT_QUIET_FLOOR, JIT_QUIET_SHARE * upTo)
-  }
+  const quiet = run => quietCompiles(compiles[run], compiles.slice(0, run + 1).reduce((sum, count) => sum + count, 0))
   return Array.from({ length: JIT_QUIET_RUNS }, (_, back) => compiles.length - 1 - back).every(quiet)
+}
+
+// Whether a timed run was timed while the server's JIT still compiled: more optimizing
+// compiles in it than a warm-up may end on (quietCompiles), against its process's so far
+// (its warm-up's and its timed runs', kept in server.compiled). db's V8 servers, their
+// warm-ups settled, went on so in 16-19 of 28 processes and 18-38% of their timed runs, with
+// 3 warm-up runs at most or 8 (docs/db.md, 2026-12-01): such a cell's figure holds the
+// compiler's work, and the report marks it.
+function stillCompiling (server, compiles) {
+  server.compiled = (server.compiled ?? (server.warmupCompiles ?? []).reduce((sum, count) => sum + count, 0)) + compiles
+  return !quietCompiles(compiles, server.compiled)
+}
+
+// A timed run's record of V8's optimizing compiles (http and db alike): each warm-up run's
+// (warmupSettled) and this run's, more than a settled JIT's or not (stillCompiling); nothing
+// for a process that does not trace them.
+function compilesRecord (server, compiles) {
+  return {
+    ...(server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}),
+    ...(compiles !== null ? { compiles, compiling: stillCompiling(server, compiles) } : {})
+  }
 }
 
 // wrk runs until the warm-up settles (warmupSettled): true when it did, false when `max`
@@ -530,9 +551,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     ...(partner ? { warmupRatios: server.warmupRatios } : {}),
     warmupAgreed: server.warmupAgreed,
     warmupBasis: server.warmupBasis ?? null,
-    // V8's optimizing compiles each warm-up run finished, and this run (warmupSettled)
-    ...(server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}),
-    ...(compiles !== null ? { compiles } : {}),
+    ...compilesRecord(server, compiles),
     server: before && after ? cpuBetween(before, after) : null,
     // placement interleaved: the time this pair was let run, and the reference's pair beside
     // it, measured alike (its wrk's command is this one's with the reference's port)
@@ -842,6 +861,7 @@ module.exports = {
   measureStep,
   warmUp,
   warmupSettled,
+  compilesRecord,
   compilerSettled,
   roundRate,
   gcInWindow,

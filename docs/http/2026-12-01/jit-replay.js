@@ -5,11 +5,12 @@
 // did stop (under the rule of the commit that ran it: its context.json says which), the
 // compiles the figure's stop run still finished, and how the figure moved over the runs the
 // wait added (the ratio in turns, else the CPU per request). Then per process the compiles
-// its timed runs finished. http and db logs alike.
+// its timed runs finished, and which of them the report marks as timed while V8 still
+// compiled (measure.js's compilesRecord, replayed: `*`). http and db logs alike.
 //
 //   node docs/http/2026-12-01/jit-replay.js RUN/all.jsonl[.gz]... [--each]
 const { runOnEachLog, readJsonLines, UsageError } = require('../../script-args')
-const { warmupSettled } = require('../../../experiments/http/measure')
+const { warmupSettled, compilesRecord } = require('../../../experiments/http/measure')
 
 const TIMED = new Set(['http', 'db'])
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
@@ -46,7 +47,7 @@ function replay (file, each) {
   if (processes.size === 0) {
     throw new UsageError(`${file} holds no server process whose compiles were counted; give ${LOG}`)
   }
-  const tally = { processes: 0, runs: 0, longer: 0, added: 0, moves: [] }
+  const tally = { processes: 0, runs: 0, longer: 0, added: 0, moves: [], timed: 0, compiling: 0, marked: 0 }
   const lines = []
   for (const [key, { first, timedCompiles }] of processes) {
     const ratios = first.warmupRatios ?? []
@@ -59,6 +60,12 @@ function replay (file, each) {
     const shown = turns ? ratios : figures.cpuUs
     tally.processes++
     tally.runs += taken
+    // the timed runs as the report marks them: more compiles than a settled JIT's
+    const replayed = { trace: { compiles: true }, warmupCompiles: first.warmupCompiles }
+    const compiling = timedCompiles.map(count => count !== null && compilesRecord(replayed, count).compiling)
+    tally.timed += timedCompiles.filter(count => count !== null).length
+    tally.compiling += compiling.filter(Boolean).length
+    if (compiling.some(Boolean)) tally.marked++
     let note = ''
     if (byFigure !== null && taken > byFigure) {
       tally.longer++
@@ -75,7 +82,7 @@ function replay (file, each) {
         .join(' ')
       lines.push(`  ${key}: ${turns ? 'ratio' : 'CPU µs'} ${values(shown)}; compiles ` +
         `${figures.compiles.join(' ')}${note}; ` +
-        `timed runs' compiles ${timedCompiles.map(count => count ?? '-').join(' ')}`)
+        `timed runs' compiles ${timedCompiles.map((count, run) => `${count ?? '-'}${compiling[run] ? '*' : ''}`).join(' ')}`)
     }
   }
   const moved = tally.moves.length
@@ -83,7 +90,9 @@ function replay (file, each) {
     : ''
   console.log(`${file}: ${tally.processes} processes with their compiles counted, ` +
     `${tally.runs} warm-up runs; ` +
-    `${tally.longer} went on past the figure's stop, by ${tally.added} runs${moved}`)
+    `${tally.longer} went on past the figure's stop, by ${tally.added} runs${moved}; ` +
+    `${tally.compiling} of ${tally.timed} timed runs, in ${tally.marked} processes, timed while V8 ` +
+    'still compiled (*)')
   for (const line of lines) console.log(line)
 }
 
