@@ -16,6 +16,7 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('../http/report-latency')
 const { levelsText } = require('../../lib/stats')
+const { marksHtml, marksLetters, MARKS_LEGEND } = require('../http/cell-marks')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
@@ -173,8 +174,6 @@ function dbData (sets) {
 
 const endpointTitle = endpoint => endpoint.endpoint === 'queries' ? '/queries?q=20 (20 queries a request)' : `/${endpoint.endpoint}`
 
-const cellMarks = cell => [cell.clientBound ? 'client-bound' : null, cell.unsteady ? 'unsteady' : null, cell.flags?.includes('disturbed') ? 'disturbed' : null, cell.failedRuns ? `${cell.failedRuns} failed` : null].filter(Boolean)
-
 function dbSection (data) {
   let index = 0
   const table = (entry, endpoint) => {
@@ -195,8 +194,7 @@ function dbSection (data) {
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num wraps">${!cell
         ? ''
-        : !cell.requestsPerSecond ? 'failed' : requestsText(cell)}${
-        cell ? cellMarks(cell).map(mark => html` <span class="badge">${mark}</span>`) : ''}</td>`)}
+        : !cell.requestsPerSecond ? 'failed' : requestsText(cell)}${cell ? marksHtml(cell) : ''}</td>`)}
       ${PARTS.map(([part]) => partCell(row.cell, part))}
       <td class="num wraps">${row.cell?.serverVsReference
         ? shareHtml(row.cell.serverVsReference)
@@ -246,14 +244,14 @@ function dbTables (entry) {
       'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
-      ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`),
+      ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
       row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
-    const title = `${endpointTitle(endpoint)}: median requests/s (c: client-bound, the server used under 90% of ` +
-      `its CPU; u: unsteady; d: disturbed), CPU per request by process at ${endpoint.busiest} connections (the ` +
+    const title = `${endpointTitle(endpoint)}: median requests/s (${MARKS_LEGEND}), CPU per request by ` +
+      `process at ${endpoint.busiest} connections (the ` +
       `server's with the share of it in user space), the server's against ${entry.reference}'s, syscalls per ` +
       'request (work + upkeep)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }

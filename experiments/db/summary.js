@@ -7,7 +7,7 @@
 const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
-const { pairCalls, kernelPerRequest, latencyRuns, wrkLatency, LATENCY_WORDS } = require('../http/summary')
+const { pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, LATENCY_WORDS } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
@@ -256,7 +256,7 @@ function dbCell (server, endpoint, connections, runs) {
     // one process: only the rounds' level shows within the run (its server CPU per
     // request's standard deviation, percent of the mean); the processes' shows between runs
     roundPercent: ok.length >= 2 ? 100 * summarise(ok.map(serverCpuPerRequest)).cv : null,
-    flags: ok.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
+    ...cellFlags(ok),
     halves: {
       cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
       total: interleavedHalves(ok, run => PARTS.reduce((sum, [, pick]) => sum + pick(run), 0) / run.wrk.requests / 1000, median),

@@ -20,6 +20,19 @@ const countsOf = (http, mode) => [...new Set(http.cells.filter(cell => cell.mode
 
 const rateText = value => `${formatNumber(Math.round(value))} req/s`
 
+// The cells timed while V8 still compiled (summary.js's cellFlags: 'compiling'), among those
+// whose compiles were counted, http's and db's alike; `whereOf` names a cell.
+function stillCompiling (cells, whereOf) {
+  const counted = cells.filter(cell => cell.compilingRuns !== null && cell.compilingRuns !== undefined)
+  const compiling = counted.filter(cell => cell.flags?.includes('compiling'))
+  if (compiling.length === 0) return null
+  const named = compiling.map(cell => `${whereOf(cell)} (${cell.compilingRuns} of ${cell.runs} runs)`)
+  return `V8 was still compiling in ${compiling.length} of the ${counted.length} cells whose compiles were ` +
+    'counted (j in the tables): a run they kept finished more optimizing compiles than a settled JIT ' +
+    `does, over 2% of its process's so far: ${listJoin(named)}. Their figures hold the compiler's work ` +
+    'and may still fall as it ends.'
+}
+
 const HTTP_FINDINGS = [
   // requests/s, where the ratios are in the tables: the reference's, and the most and the
   // fewest of the others
@@ -91,6 +104,7 @@ const HTTP_FINDINGS = [
       `so ${which} may still hold warm-up, or a server whose figure drifts: ` +
       `measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
+  http => stillCompiling(http.cells, cell => `${cell.server} (${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections})`),
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`
     const lines = steadinessFindings(http.cells, whereOf, { reference: `${REFERENCE}'s` })
@@ -242,4 +256,4 @@ function findings (sets) {
   return out
 }
 
-module.exports = { findings, headlineConnections }
+module.exports = { findings, headlineConnections, stillCompiling }

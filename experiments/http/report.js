@@ -16,6 +16,7 @@ const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-late
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
+const { marksHtml, marksLetters, MARKS_LEGEND } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
@@ -184,7 +185,7 @@ function httpSection (data) {
       : null
     const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
-    return html`${requestsText(cell)}${share}${cpu}${turns}${cell.clientBound ? html` <span class="badge" title="the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit">client-bound</span>` : ''}${cell.unsteady ? html` <span class="badge" title="a server process reached no steady state over its warm-up and runs: not quoted as one number">unsteady</span>` : ''}${cell.flags?.includes('disturbed') ? html` <span class="badge" title="a run it kept saw other processes' CPU time on its CPUs">disturbed</span>` : ''}${cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''}`
+    return html`${requestsText(cell)}${share}${cpu}${turns}${marksHtml(cell)}`
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
@@ -248,7 +249,7 @@ function httpTables (entry) {
         if (!cell) return ''
         if (!cell.requestsPerSecond) return 'FAILED'
         const share = cell.vsReference && !cell.unsteady ? ` (${formatPercent(cell.vsReference.estimate)})` : ''
-        return `${requestsText(cell)}${share}${cell.clientBound ? ' c' : ''}${cell.unsteady ? ' u' : ''}${cell.flags?.includes('disturbed') ? ' d' : ''}`
+        return `${requestsText(cell)}${share}${marksLetters(cell)}`
       }),
       row.cells[busiest]?.cpuPerRequestUs != null
         ? withUserShare(formatNumber(row.cells[busiest].cpuPerRequestUs), row.cells[busiest].userShare)
@@ -258,9 +259,8 @@ function httpTables (entry) {
       String(row.threads ?? '')
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: ` +
-      `median requests/s (share of ${reference}'s; c: client-bound, the server used under 90% of its CPU; u: ` +
-      'unsteady, a server process reached no steady state; d: disturbed, a kept run saw other processes\' CPU ' +
-      'time on its CPUs), CPU per request with the share of it in user space, and syscalls per request'
+      `median requests/s (share of ${reference}'s; ${MARKS_LEGEND}), CPU per request with the share of it ` +
+      'in user space, and syscalls per request'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }).concat(entry.capacity ? [capacityTable(entry)] : [])
 }
@@ -401,8 +401,8 @@ function v8FlagsRow (servers = []) {
 // Where its pass ran (lib/placement.js): wrk's CPU and the server's.
 const pinText = pin => pin.wrk === pin.server ? `wrk and the server on CPU ${pin.server}` : `wrk on CPU ${pin.wrk}, the server on CPU ${pin.server}`
 
-// The context, then the runs that failed; the cells' marks (client-bound, unsteady,
-// disturbed) are in their tables.
+// The context, then the runs that failed; the cells' marks (cell-marks.js) are in their
+// tables.
 function runContextSection (data) {
   return contextSection(data, failedRuns(data.failures, data.compare))
 }

@@ -202,6 +202,20 @@ function wrkLatency (kept) {
   return { p50: median(of('p50')), p99: median(of('p99')), max: Math.max(...of('max')) }
 }
 
+// A cell's flags from the runs it quotes (http and db alike): 'disturbed' where one saw
+// other processes' CPU time on its CPUs, 'compiling' where one was timed while V8 still
+// finished optimizing compiles (measure.js's compilesRecord); and how many of the runs whose
+// compiles were counted were so (null where none was counted: no V8, or runs from before).
+function cellFlags (kept) {
+  const counted = kept.filter(run => typeof run.compiling === 'boolean')
+  const compilingRuns = counted.length ? counted.filter(run => run.compiling).length : null
+  const flags = [
+    kept.some(run => run.foreign?.disturbed === true) ? 'disturbed' : null,
+    compilingRuns > 0 ? 'compiling' : null
+  ].filter(Boolean)
+  return { flags, compilingRuns }
+}
+
 function httpCell (server, mode, connections, runs, classes, placement) {
   const ok = runs.filter(run => run.ok)
   const kept = steadyRuns(ok, classes, { processOf, roundOf })
@@ -235,8 +249,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     steadiness,
     processClasses: classes,
     variance: components(byProcess.map(own => own.map(cpuOf))),
-    // a kept run during which something else used the run's CPUs
-    flags: kept.some(run => run.foreign?.disturbed === true) ? ['disturbed'] : [],
+    ...cellFlags(kept),
     halves: {
       cpu: processHalves(kept, cpuOf),
       rate: processHalves(kept, rateOf),
@@ -446,5 +459,5 @@ function syscallFloors (syscalls) {
 }
 
 module.exports = {
-  summariseHttp, wrkLatency, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS, REFERENCE
+  summariseHttp, wrkLatency, cellFlags, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS, REFERENCE
 }

@@ -769,3 +769,41 @@ test('V8 is done compiling after two quiet runs: each at most 2% of the compiles
   // nothing counted: nothing to wait for
   assert.equal(http.compilerSettled([]), true)
 })
+
+test('a timed run is marked compiling where V8 finished more than a settled JIT does, against its process so far', () => {
+  // node-pg, prepared and pipelined, /db, in d8 (2026-12-01): its warm-up settled after 8
+  // runs on 356 compiles; its timed runs then finished 8, 8, 1 and 1
+  const server = { trace: { compiles: () => 0 }, warmupCompiles: [204, 69, 3, 40, 7, 5, 3, 25] }
+  const records = [8, 8, 1, 1].map(count => http.compilesRecord(server, count))
+  assert.deepEqual(records.map(record => record.compiling), [true, true, false, false])
+  assert.deepEqual(records[0], { warmupCompiles: server.warmupCompiles, compiles: 8, compiling: true })
+  // 2% of 364 is 7.3, of 372 7.4: 7 in the first run would have been quiet
+  assert.equal(http.compilesRecord({ ...server, compiled: undefined }, 7).compiling, false)
+  // a JIT that compiles little: 2 a run are quiet however few came before
+  assert.equal(http.compilesRecord({ trace: { compiles: () => 0 }, warmupCompiles: [22, 1, 0] }, 2).compiling, false)
+  // a process whose compiles are not traced (C, Bun) records nothing of them
+  assert.deepEqual(http.compilesRecord({ trace: null }, null), {})
+})
+
+test('a cell is flagged compiling where a run it kept was, and says so in every table and its finding', () => {
+  const { marksHtml, marksLetters, MARKS_LEGEND } = require('../../experiments/http/cell-marks')
+  const { stillCompiling } = require('../../experiments/http/findings')
+  const runs = [{ compiling: true }, { compiling: false }, { compiling: false, foreign: { disturbed: true } }]
+  assert.deepEqual(http.cellFlags(runs), { flags: ['disturbed', 'compiling'], compilingRuns: 1 })
+  assert.deepEqual(http.cellFlags([{ compiling: false }]), { flags: [], compilingRuns: 0 })
+  // no V8, or runs from before the compiles were counted
+  assert.deepEqual(http.cellFlags([{}, {}]), { flags: [], compilingRuns: null })
+  const cell = { server: 'node-pg', endpoint: 'db', runs: 3, clientBound: false, ...http.cellFlags(runs) }
+  assert.equal(marksLetters(cell), ' d j')
+  assert.match(MARKS_LEGEND, /j: V8 compiling, a kept run was timed while V8 still finished optimizing compiles/)
+  const badges = marksHtml(cell).join('')
+  assert.match(badges, /title="1 of the 3 runs it kept was timed while V8 finished more optimizing compiles/)
+  assert.match(badges, />V8 compiling<\/span>/)
+  const quiet = { server: 'deno', endpoint: 'db', runs: 4, flags: [], compilingRuns: 0 }
+  const untraced = { server: 'c-libpq', endpoint: 'db', runs: 4, flags: [], compilingRuns: null }
+  assert.equal(stillCompiling([cell, quiet, untraced], each => `${each.server} /${each.endpoint}`),
+    'V8 was still compiling in 1 of the 2 cells whose compiles were counted (j in the tables): a run ' +
+    'they kept finished more optimizing compiles than a settled JIT does, over 2% of its process\'s so ' +
+    'far: node-pg /db (1 of 3 runs). Their figures hold the compiler\'s work and may still fall as it ends.')
+  assert.equal(stillCompiling([quiet, untraced], each => each.server), null)
+})

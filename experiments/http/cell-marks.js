@@ -1,0 +1,56 @@
+'use strict'
+// A server cell's marks, the same in the http and db tables: what each says of the cell's
+// figure, as a badge on the page (its reason in its title) and as a letter in the terminal's
+// and markdown's tables, whose titles give the letters' legend.
+const { formatPercent } = require('../../lib/report/format')
+const { html } = require('../../lib/report/markup')
+
+const MARKS = [
+  {
+    letter: 'c',
+    word: 'client-bound',
+    means: 'client-bound, the server used under 90% of its CPU',
+    applies: cell => cell.clientBound === true,
+    title: cell => `the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit`
+  },
+  {
+    letter: 'u',
+    word: 'unsteady',
+    means: 'unsteady, a server process reached no steady state',
+    applies: cell => cell.unsteady === true,
+    title: () => 'a server process reached no steady state over its warm-up and runs: not quoted as one number'
+  },
+  {
+    letter: 'd',
+    word: 'disturbed',
+    means: 'disturbed, a kept run saw other processes\' CPU time on its CPUs',
+    applies: cell => cell.flags?.includes('disturbed') === true,
+    title: () => 'a run it kept saw other processes\' CPU time on its CPUs'
+  },
+  {
+    letter: 'j',
+    word: 'V8 compiling',
+    means: 'V8 compiling, a kept run was timed while V8 still finished optimizing compiles',
+    applies: cell => cell.flags?.includes('compiling') === true,
+    title: cell => `${cell.compilingRuns} of the ${cell.runs} runs it kept ` +
+      `${cell.compilingRuns === 1 ? 'was' : 'were'} timed while V8 finished ` +
+      'more optimizing compiles than a settled JIT does (over 2% of its process\'s so far, or over 2): ' +
+      'its figure holds the compiler\'s work'
+  }
+]
+
+const marksOf = cell => MARKS.filter(mark => mark.applies(cell))
+
+// The cell's marks as the page's badges, and its failed runs.
+const marksHtml = cell => [
+  ...marksOf(cell).map(mark => html` <span class="badge" title="${mark.title(cell)}">${mark.word}</span>`),
+  cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''
+]
+
+// The cell's marks as the plain tables' letters: " c j".
+const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('')
+
+// What the letters mean, for a plain table's title: "c: client-bound, …; u: …".
+const MARKS_LEGEND = MARKS.map(mark => `${mark.letter}: ${mark.means}`).join('; ')
+
+module.exports = { marksHtml, marksLetters, MARKS_LEGEND }
