@@ -63,7 +63,7 @@ const DB_FINDINGS = [
     return lines.length ? lines.join(' ') : null
   },
   machineSpeed,
-  db => stillCompiling(db.cells, cell => `${cell.server} /${cell.endpoint}`),
+  db => stillCompiling(db.cells, cell => `/${cell.endpoint}`),
   // the variants' questions in a sentence each, their range over the clients; each
   // client's ratios with intervals are in the page's table of variants
   function preparedStatements (db) {

@@ -21,15 +21,18 @@ const countsOf = (http, mode) => [...new Set(http.cells.filter(cell => cell.mode
 const rateText = value => `${formatNumber(Math.round(value))} req/s`
 
 // The cells timed while V8 still compiled (summary.js's cellFlags: 'compiling'), among those
-// whose compiles were counted, http's and db's alike; `whereOf` names a cell.
+// whose compiles were counted, http's and db's alike, by server; `whereOf` names a cell of one
+// server ('/db', 'close @128').
 function stillCompiling (cells, whereOf) {
   const counted = cells.filter(cell => cell.compilingRuns !== null && cell.compilingRuns !== undefined)
   const compiling = counted.filter(cell => cell.flags?.includes('compiling'))
   if (compiling.length === 0) return null
-  const named = compiling.map(cell => `${whereOf(cell)} (${cell.compilingRuns} of ${cell.runs} runs)`)
+  const named = [...new Set(compiling.map(cell => cell.server))].map(server => `${server} ` +
+    compiling.filter(cell => cell.server === server)
+      .map(cell => `${whereOf(cell)} ${cell.compilingRuns} of ${cell.runs} runs`).join(', '))
   return `V8 was still compiling in ${compiling.length} of the ${counted.length} cells whose compiles were ` +
     'counted (j in the tables): a run they kept finished more optimizing compiles than a settled JIT ' +
-    `does, over 2% of its process's so far: ${listJoin(named)}. Their figures hold the compiler's work ` +
+    `does, over 2% of its process's so far: ${named.join('; ')}. Their figures hold the compiler's work ` +
     'and may still fall as it ends.'
 }
 
@@ -104,7 +107,7 @@ const HTTP_FINDINGS = [
       `so ${which} may still hold warm-up, or a server whose figure drifts: ` +
       `measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
-  http => stillCompiling(http.cells, cell => `${cell.server} (${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections})`),
+  http => stillCompiling(http.cells, cell => `${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections}`),
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`
     const lines = steadinessFindings(http.cells, whereOf, { reference: `${REFERENCE}'s` })

@@ -801,9 +801,11 @@ test('a cell is flagged compiling where a run it kept was, and says so in every 
   assert.match(badges, />V8 compiling<\/span>/)
   const quiet = { server: 'deno', endpoint: 'db', runs: 4, flags: [], compilingRuns: 0 }
   const untraced = { server: 'c-libpq', endpoint: 'db', runs: 4, flags: [], compilingRuns: null }
-  assert.equal(stillCompiling([cell, quiet, untraced], each => `${each.server} /${each.endpoint}`),
-    'V8 was still compiling in 1 of the 2 cells whose compiles were counted (j in the tables): a run ' +
+  const queries = { ...cell, endpoint: 'queries', compilingRuns: 3 }
+  assert.equal(stillCompiling([cell, quiet, untraced, queries], each => `/${each.endpoint}`),
+    'V8 was still compiling in 2 of the 3 cells whose compiles were counted (j in the tables): a run ' +
     'they kept finished more optimizing compiles than a settled JIT does, over 2% of its process\'s so ' +
-    'far: node-pg /db (1 of 3 runs). Their figures hold the compiler\'s work and may still fall as it ends.')
+    'far: node-pg /db 1 of 3 runs, /queries 3 of 3 runs. Their figures hold the compiler\'s work and ' +
+    'may still fall as it ends.')
   assert.equal(stillCompiling([quiet, untraced], each => each.server), null)
 })
