@@ -9,7 +9,7 @@ const {
 const { median } = require('../../lib/stats')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
-const { stillCompiling } = require('../http/findings')
+const { compilingFinding } = require('../http/findings')
 
 // "costs the servers 1.04× to 1.6× (client a to client b) and their backends ... of `what`".
 function variantRange (db, question, endpoint, lead, what) {
@@ -63,7 +63,7 @@ const DB_FINDINGS = [
     return lines.length ? lines.join(' ') : null
   },
   machineSpeed,
-  db => stillCompiling(db.cells, cell => `/${cell.endpoint}`),
+  db => compilingFinding(db.cells, cell => `/${cell.endpoint}`),
   // the variants' questions in a sentence each, their range over the clients; each
   // client's ratios with intervals are in the page's table of variants
   function preparedStatements (db) {

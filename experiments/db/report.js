@@ -244,7 +244,9 @@ function dbTables (entry) {
       'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
-      ...row.cells.map(cell => !cell ? '' : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
+      ...row.cells.map(cell => !cell
+        ? ''
+        : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
       row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
       callsText(row.syscalls?.self),

@@ -7,7 +7,9 @@
 const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/stats')
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
-const { pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, LATENCY_WORDS } = require('../http/summary')
+const {
+  pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, LATENCY_WORDS
+} = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')

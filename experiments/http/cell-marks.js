@@ -4,6 +4,7 @@
 // and markdown's tables, whose titles give the letters' legend.
 const { formatPercent } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
+const { COMPILING_RULE } = require('./measure')
 
 const MARKS = [
   {
@@ -11,7 +12,8 @@ const MARKS = [
     word: 'client-bound',
     means: 'client-bound, the server used under 90% of its CPU',
     applies: cell => cell.clientBound === true,
-    title: cell => `the server used ${formatPercent(cell.serverCpuShare)} of its CPU: wrk was the limit`
+    // db's load is wrk and the database together: what feeds the server, in either
+    title: cell => `the server used ${formatPercent(cell.serverCpuShare)} of its CPU: its load set the pace`
   },
   {
     letter: 'u',
@@ -33,9 +35,8 @@ const MARKS = [
     means: 'V8 compiling, a kept run was timed while V8 still finished optimizing compiles',
     applies: cell => cell.flags?.includes('compiling') === true,
     title: cell => `${cell.compilingRuns} of the ${cell.runs} runs it kept ` +
-      `${cell.compilingRuns === 1 ? 'was' : 'were'} timed while V8 finished ` +
-      'more optimizing compiles than a settled JIT does (over 2% of its process\'s so far, or over 2): ' +
-      'its figure holds the compiler\'s work'
+      `${cell.compilingRuns === 1 ? 'was' : 'were'} timed while V8 finished more optimizing compiles ` +
+      `than a settled JIT does (${COMPILING_RULE}): its figure holds the compiler's work`
   }
 ]
 

@@ -8,6 +8,7 @@ const { steadinessFindings } = require('../../lib/report/steady')
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
 const { REFERENCE } = require('./servers')
+const { COMPILING_RULE } = require('./measure')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -23,7 +24,7 @@ const rateText = value => `${formatNumber(Math.round(value))} req/s`
 // The cells timed while V8 still compiled (summary.js's cellFlags: 'compiling'), among those
 // whose compiles were counted, http's and db's alike, by server; `whereOf` names a cell of one
 // server ('/db', 'close @128').
-function stillCompiling (cells, whereOf) {
+function compilingFinding (cells, whereOf) {
   const counted = cells.filter(cell => cell.compilingRuns !== null && cell.compilingRuns !== undefined)
   const compiling = counted.filter(cell => cell.flags?.includes('compiling'))
   if (compiling.length === 0) return null
@@ -32,8 +33,8 @@ function stillCompiling (cells, whereOf) {
       .map(cell => `${whereOf(cell)} ${cell.compilingRuns} of ${cell.runs} runs`).join(', '))
   return `V8 was still compiling in ${compiling.length} of the ${counted.length} cells whose compiles were ` +
     'counted (j in the tables): a run they kept finished more optimizing compiles than a settled JIT ' +
-    `does, over 2% of its process's so far: ${named.join('; ')}. Their figures hold the compiler's work ` +
-    'and may still fall as it ends.'
+    `does (${COMPILING_RULE}): ${named.join('; ')}. Their figures hold the compiler's work and may ` +
+    'still fall as it ends.'
 }
 
 const HTTP_FINDINGS = [
@@ -107,7 +108,8 @@ const HTTP_FINDINGS = [
       `so ${which} may still hold warm-up, or a server whose figure drifts: ` +
       `measure ${servers.length === 1 ? 'it' : 'them'} again before quoting.`
   },
-  http => stillCompiling(http.cells, cell => `${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections}`),
+  http => compilingFinding(http.cells,
+    cell => `${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections}`),
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`
     const lines = steadinessFindings(http.cells, whereOf, { reference: `${REFERENCE}'s` })
@@ -259,4 +261,4 @@ function findings (sets) {
   return out
 }
 
-module.exports = { findings, headlineConnections, stillCompiling }
+module.exports = { findings, headlineConnections, compilingFinding }

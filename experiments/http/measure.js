@@ -351,34 +351,35 @@ const JIT_QUIET_RUNS = 2
 const JIT_QUIET_SHARE = 0.02
 const JIT_QUIET_FLOOR = 2
 // A run's compiles (`count`) are a settled JIT's: at most JIT_QUIET_SHARE of its process's
-// compiles up to and with that run (`upTo`), or JIT_QUIET_FLOOR.
+// compiles up to and with that run (`upTo`), or at most JIT_QUIET_FLOOR.
 const quietCompiles = (count, upTo) => count <= Math.max(JIT_QUIET_FLOOR, JIT_QUIET_SHARE * upTo)
 function compilerSettled (compiles) {
   if (compiles.length === 0 || !compiles.every(Number.isFinite)) return true
   if (compiles.length < JIT_QUIET_RUNS) return false
-  const quiet = run => quietCompiles(compiles[run], compiles.slice(0, run + 1).reduce((sum, count) => sum + count, 0))
+  const upTo = run => compiles.slice(0, run + 1).reduce((sum, count) => sum + count, 0)
+  const quiet = run => quietCompiles(compiles[run], upTo(run))
   return Array.from({ length: JIT_QUIET_RUNS }, (_, back) => compiles.length - 1 - back).every(quiet)
 }
-
-// Whether a timed run was timed while the server's JIT still compiled: more optimizing
-// compiles in it than a warm-up may end on (quietCompiles), against its process's so far
-// (its warm-up's and its timed runs', kept in server.compiled). db's V8 servers, their
-// warm-ups settled, went on so in 16-19 of 28 processes and 18-38% of their timed runs, with
-// 3 warm-up runs at most or 8 (docs/db.md, 2026-12-01): such a cell's figure holds the
-// compiler's work, and the report marks it.
-function stillCompiling (server, compiles) {
-  server.compiled = (server.compiled ?? (server.warmupCompiles ?? []).reduce((sum, count) => sum + count, 0)) + compiles
-  return !quietCompiles(compiles, server.compiled)
-}
+// What marks a timed run as timed while V8 still compiled (compilesRecord), in words.
+const COMPILING_RULE = `over ${JIT_QUIET_SHARE * 100}% of its process's optimizing compiles so far ` +
+  `and over ${JIT_QUIET_FLOOR}`
 
 // A timed run's record of V8's optimizing compiles (http and db alike): each warm-up run's
-// (warmupSettled) and this run's, more than a settled JIT's or not (stillCompiling); nothing
-// for a process that does not trace them.
+// (warmupSettled), this run's, and whether it was timed while V8 still compiled: more
+// compiles in it than a warm-up may end on (quietCompiles, COMPILING_RULE), against its
+// process's so far, warm-up and timed runs (server.compilesSoFar, which this adds the run's
+// to: call it once a run). Nothing for a process that does not trace them. The warm-up does
+// not stop V8 for good: db's V8 servers, whether their warm-ups settled or ran out (at most 3
+// runs, or 8), went on so in 16-19 of 28 processes (docs/db.md, 2026-12-01), and such a
+// cell's figure holds the compiler's work: the report marks it.
 function compilesRecord (server, compiles) {
-  return {
-    ...(server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}),
-    ...(compiles !== null ? { compiles, compiling: stillCompiling(server, compiles) } : {})
+  if (compiles === null) {
+    return server.trace?.compiles ? { warmupCompiles: server.warmupCompiles } : {}
   }
+  const warmup = server.warmupCompiles ?? []
+  const before = server.compilesSoFar ?? warmup.reduce((sum, count) => sum + count, 0)
+  server.compilesSoFar = before + compiles
+  return { warmupCompiles: warmup, compiles, compiling: !quietCompiles(compiles, server.compilesSoFar) }
 }
 
 // wrk runs until the warm-up settles (warmupSettled): true when it did, false when `max`
@@ -862,6 +863,7 @@ module.exports = {
   warmUp,
   warmupSettled,
   compilesRecord,
+  COMPILING_RULE,
   compilerSettled,
   roundRate,
   gcInWindow,

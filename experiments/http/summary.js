@@ -459,5 +459,13 @@ function syscallFloors (syscalls) {
 }
 
 module.exports = {
-  summariseHttp, wrkLatency, cellFlags, syscallsPerRequest, pairCalls, kernelPerRequest, latencyRuns, LATENCY_WORDS, REFERENCE
+  summariseHttp,
+  wrkLatency,
+  cellFlags,
+  syscallsPerRequest,
+  pairCalls,
+  kernelPerRequest,
+  latencyRuns,
+  LATENCY_WORDS,
+  REFERENCE
 }

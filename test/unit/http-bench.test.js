@@ -771,23 +771,28 @@ test('V8 is done compiling after two quiet runs: each at most 2% of the compiles
 })
 
 test('a timed run is marked compiling where V8 finished more than a settled JIT does, against its process so far', () => {
-  // node-pg, prepared and pipelined, /db, in d8 (2026-12-01): its warm-up settled after 8
-  // runs on 356 compiles; its timed runs then finished 8, 8, 1 and 1
-  const server = { trace: { compiles: () => 0 }, warmupCompiles: [204, 69, 3, 40, 7, 5, 3, 25] }
+  // node-pg, prepared and pipelined, /db, in d8 (2026-12-01): its warm-up ran out its 8 runs
+  // (25 compiles in the last) on 356 compiles; its timed runs then finished 8, 8, 1 and 1
+  const traced = warmupCompiles => ({ trace: { compiles: () => 0 }, warmupCompiles })
+  const server = traced([204, 69, 3, 40, 7, 5, 3, 25])
   const records = [8, 8, 1, 1].map(count => http.compilesRecord(server, count))
   assert.deepEqual(records.map(record => record.compiling), [true, true, false, false])
   assert.deepEqual(records[0], { warmupCompiles: server.warmupCompiles, compiles: 8, compiling: true })
-  // 2% of 364 is 7.3, of 372 7.4: 7 in the first run would have been quiet
-  assert.equal(http.compilesRecord({ ...server, compiled: undefined }, 7).compiling, false)
+  // 2% of 364 is 7.3: 7 in the first run would have been quiet
+  assert.equal(http.compilesRecord(traced(server.warmupCompiles), 7).compiling, false)
+  // the timed runs' compiles count in what comes after: 50 after 300 is a wave, and 7 after
+  // 350 quiet (2% of 357 is 7.1), where against the warm-up's 300 alone it would not be
+  const waved = traced([300])
+  assert.deepEqual([50, 7].map(count => http.compilesRecord(waved, count).compiling), [true, false])
   // a JIT that compiles little: 2 a run are quiet however few came before
-  assert.equal(http.compilesRecord({ trace: { compiles: () => 0 }, warmupCompiles: [22, 1, 0] }, 2).compiling, false)
+  assert.equal(http.compilesRecord(traced([22, 1, 0]), 2).compiling, false)
   // a process whose compiles are not traced (C, Bun) records nothing of them
   assert.deepEqual(http.compilesRecord({ trace: null }, null), {})
 })
 
 test('a cell is flagged compiling where a run it kept was, and says so in every table and its finding', () => {
   const { marksHtml, marksLetters, MARKS_LEGEND } = require('../../experiments/http/cell-marks')
-  const { stillCompiling } = require('../../experiments/http/findings')
+  const { compilingFinding } = require('../../experiments/http/findings')
   const runs = [{ compiling: true }, { compiling: false }, { compiling: false, foreign: { disturbed: true } }]
   assert.deepEqual(http.cellFlags(runs), { flags: ['disturbed', 'compiling'], compilingRuns: 1 })
   assert.deepEqual(http.cellFlags([{ compiling: false }]), { flags: [], compilingRuns: 0 })
@@ -802,10 +807,10 @@ test('a cell is flagged compiling where a run it kept was, and says so in every 
   const quiet = { server: 'deno', endpoint: 'db', runs: 4, flags: [], compilingRuns: 0 }
   const untraced = { server: 'c-libpq', endpoint: 'db', runs: 4, flags: [], compilingRuns: null }
   const queries = { ...cell, endpoint: 'queries', compilingRuns: 3 }
-  assert.equal(stillCompiling([cell, quiet, untraced, queries], each => `/${each.endpoint}`),
+  assert.equal(compilingFinding([cell, quiet, untraced, queries], each => `/${each.endpoint}`),
     'V8 was still compiling in 2 of the 3 cells whose compiles were counted (j in the tables): a run ' +
-    'they kept finished more optimizing compiles than a settled JIT does, over 2% of its process\'s so ' +
-    'far: node-pg /db 1 of 3 runs, /queries 3 of 3 runs. Their figures hold the compiler\'s work and ' +
-    'may still fall as it ends.')
-  assert.equal(stillCompiling([quiet, untraced], each => each.server), null)
+    'they kept finished more optimizing compiles than a settled JIT does (over 2% of its process\'s ' +
+    'optimizing compiles so far and over 2): node-pg /db 1 of 3 runs, /queries 3 of 3 runs. Their ' +
+    'figures hold the compiler\'s work and may still fall as it ends.')
+  assert.equal(compilingFinding([quiet, untraced], each => each.server), null)
 })
