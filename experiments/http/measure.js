@@ -370,7 +370,7 @@ const COMPILING_RULE = `over ${JIT_QUIET_SHARE * 100}% of its process's optimizi
 // process's so far, warm-up and timed runs (server.compilesSoFar, which this adds the run's
 // to: call it once a run). Nothing for a process that does not trace them. The warm-up does
 // not stop V8 for good: db's V8 servers, whether their warm-ups settled or ran out (at most 3
-// runs, or 8), went on so in 16-19 of 28 processes (docs/db.md, 2026-12-01), and such a
+// runs, or 8), went on so in 15-19 of 28 processes (docs/db.md, 2026-12-01), and such a
 // cell's figure holds the compiler's work: the report marks it.
 function compilesRecord (server, compiles) {
   if (compiles === null) {

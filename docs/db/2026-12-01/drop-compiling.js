@@ -1,7 +1,7 @@
 'use strict'
 // Whether db's pairs would agree better without the runs timed while V8 still compiled. Each
 // log's timed runs are marked as the lab marks them since 2026-12-01 (experiments/http/measure.js
-// compilesRecord, replayed in order per server process), then every cell summarised twice
+// compilesRecord, replayed by compiling-marks.js), then every cell summarised twice
 // (experiments/db/summary.js): with every run, as the report quotes it, and without the
 // marked runs. For each pair of logs (first and second, third and fourth, ...), how many cells'
 // server CPU per request against C's moved by at most 5% between the two runs, over all
@@ -10,7 +10,7 @@
 //   node docs/db/2026-12-01/drop-compiling.js A/all.jsonl[.gz] B/all.jsonl[.gz] [C D ...]
 const path = require('node:path')
 const { runScript, readableFile, readJson, readJsonLines, UsageError } = require('../../script-args')
-const { compilesRecord } = require('../../../experiments/http/measure')
+const { markCompiling } = require('../../http/2026-12-01/compiling-marks')
 const { summariseDb } = require('../../../experiments/db/summary')
 const { dataPoints } = require('../../../lib/run-log')
 const { PHASE } = require('../../../experiments/db/measure')
@@ -18,17 +18,13 @@ const { PHASE } = require('../../../experiments/db/measure')
 const LOG = 'a db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later, its context.json beside it'
 const V8 = new Set(['node', 'deno', 'just'])
 
-// The log's records, each timed run with `compiling` as the lab would have recorded it.
+// The log's data points, each timed run with `compiling` as the lab would have recorded it
+// (compiling-marks.js, over every record in the log's order, superseded tries too).
 function marked (file) {
-  const records = dataPoints(readJsonLines(file, LOG))
-  const servers = new Map()
-  for (const record of records) {
-    if (record.phase !== PHASE || !Array.isArray(record.warmupCompiles) || !Number.isFinite(record.compiles)) continue
-    const key = [record.program, record.endpoint, record.connections, record.process ?? 0].join('\t')
-    if (!servers.has(key)) servers.set(key, { trace: { compiles: true }, warmupCompiles: record.warmupCompiles })
-    record.compiling = compilesRecord(servers.get(key), record.compiles).compiling
+  const records = dataPoints(markCompiling(readJsonLines(file, LOG)))
+  if (!records.some(record => record.phase === PHASE && typeof record.compiling === 'boolean')) {
+    throw new UsageError(`${file} holds no db server whose compiles were counted; give ${LOG}`)
   }
-  if (servers.size === 0) throw new UsageError(`${file} holds no db server whose compiles were counted; give ${LOG}`)
   return records
 }
 

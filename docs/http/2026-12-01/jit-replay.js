@@ -6,11 +6,14 @@
 // compiles the figure's stop run still finished, and how the figure moved over the runs the
 // wait added (the ratio in turns, else the CPU per request). Then per process the compiles
 // its timed runs finished, and which of them the report marks as timed while V8 still
-// compiled (measure.js's compilesRecord, replayed: `*`). http and db logs alike.
+// compiled (measure.js's compilesRecord, replayed by compiling-marks.js: `*`; superseded
+// tries counted in their process's compiles, not shown). http and db logs alike.
 //
 //   node docs/http/2026-12-01/jit-replay.js RUN/all.jsonl[.gz]... [--each]
 const { runOnEachLog, readJsonLines, UsageError } = require('../../script-args')
-const { warmupSettled, compilesRecord } = require('../../../experiments/http/measure')
+const { warmupSettled } = require('../../../experiments/http/measure')
+const { dataPoints } = require('../../../lib/run-log')
+const { markCompiling } = require('./compiling-marks')
 
 const TIMED = new Set(['http', 'db'])
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
@@ -36,20 +39,23 @@ const percent = share => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`
 
 function replay (file, each) {
   const processes = new Map()
-  for (const record of readJsonLines(file, LOG)) {
+  for (const record of dataPoints(markCompiling(readJsonLines(file, LOG)))) {
     // the timed runs (not the capacity, kernel or latency passes' runs in those processes)
     if (!Array.isArray(record.warmupCompiles) || !TIMED.has(record.phase)) continue
     const key = [record.program, record.mode, record.endpoint, `process ${(record.process ?? 0) + 1}`]
       .filter(part => part !== undefined && part !== null).join(', ')
-    if (!processes.has(key)) processes.set(key, { first: record, timedCompiles: [] })
+    if (!processes.has(key)) processes.set(key, { first: record, timedCompiles: [], compiling: [] })
     processes.get(key).timedCompiles.push(record.compiles ?? null)
+    processes.get(key).compiling.push(record.compiling === true)
   }
   if (processes.size === 0) {
     throw new UsageError(`${file} holds no server process whose compiles were counted; give ${LOG}`)
   }
-  const tally = { processes: 0, runs: 0, longer: 0, added: 0, moves: [], timed: 0, compiling: 0, marked: 0 }
+  const tally = {
+    processes: 0, runs: 0, longer: 0, added: 0, moves: [], timed: 0, compiling: 0, marked: 0
+  }
   const lines = []
-  for (const [key, { first, timedCompiles }] of processes) {
+  for (const [key, { first, timedCompiles, compiling }] of processes) {
     const ratios = first.warmupRatios ?? []
     const turns = ratios.some(value => value > 0)
     const figures = {
@@ -60,9 +66,6 @@ function replay (file, each) {
     const shown = turns ? ratios : figures.cpuUs
     tally.processes++
     tally.runs += taken
-    // the timed runs as the report marks them: more compiles than a settled JIT's
-    const replayed = { trace: { compiles: true }, warmupCompiles: first.warmupCompiles }
-    const compiling = timedCompiles.map(count => count !== null && compilesRecord(replayed, count).compiling)
     tally.timed += timedCompiles.filter(count => count !== null).length
     tally.compiling += compiling.filter(Boolean).length
     if (compiling.some(Boolean)) tally.marked++
@@ -82,7 +85,8 @@ function replay (file, each) {
         .join(' ')
       lines.push(`  ${key}: ${turns ? 'ratio' : 'CPU µs'} ${values(shown)}; compiles ` +
         `${figures.compiles.join(' ')}${note}; ` +
-        `timed runs' compiles ${timedCompiles.map((count, run) => `${count ?? '-'}${compiling[run] ? '*' : ''}`).join(' ')}`)
+        'timed runs\' compiles ' +
+        timedCompiles.map((count, run) => `${count ?? '-'}${compiling[run] ? '*' : ''}`).join(' '))
     }
   }
   const moved = tally.moves.length
