@@ -548,6 +548,7 @@ const DOCS_READERS = {
   'docs/http/2026-11-30/moves.js': { args: two },
   'docs/http/2026-12-01/jit-replay.js': { args: two },
   'docs/http/2026-12-01/jit-rules.js': { args: two },
+  'docs/http/2026-12-01/marked-cost.js': { args: two },
   'docs/http/2026-12-01/trace-opt-cost.js': { args: two },
   'docs/http/2026-12-01/reclassify.js': { args: two },
   'docs/http/2026-12-01/warmup-replay.js': { args: two },

@@ -1,0 +1,68 @@
+'use strict'
+// Whether the runs the report marks as timed while V8 still compiled (compiling-marks.js,
+// the lab's rule replayed) cost more than the same process's other timed runs. For each V8
+// server process with both kinds of timed run: the median figure of its marked runs over
+// the median of its unmarked ones, the figure being what the cell quotes, the server's CPU per
+// request over the reference's beside it where the runs took turns (http's and db's default
+// placement), else its CPU per request. Then, over the processes, the median of those ratios
+// and how many were above 1 (a sign test's two-sided p, the processes independent).
+//
+//   node docs/http/2026-12-01/marked-cost.js RUN/all.jsonl[.gz]...
+const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
+const { dataPoints } = require('../../../lib/run-log')
+const { median } = require('../../../lib/stats')
+const { markCompiling } = require('./compiling-marks')
+
+const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
+const TIMED = new Set(['http', 'db'])
+
+const cpuOf = (server, wrk) => server.cpuNs / wrk.requests
+const figureOf = run => run.partner?.server && run.partner.wrk?.requests > 0
+  ? cpuOf(run.server, run.wrk) / cpuOf(run.partner.server, run.partner.wrk)
+  : cpuOf(run.server, run.wrk)
+
+// P(at least `k` of `n` on one side) × 2, capped at 1: the sign test, two-sided.
+function signTestP (k, n) {
+  const tail = m => {
+    let sum = 0
+    for (let i = m; i <= n; i++) sum += binomial(n, i)
+    return sum / 2 ** n
+  }
+  return Math.min(1, 2 * tail(Math.max(k, n - k)))
+}
+const binomial = (n, k) => {
+  let value = 1
+  for (let i = 1; i <= k; i++) value = value * (n - k + i) / i
+  return value
+}
+
+function main (files) {
+  const ratios = []
+  for (const file of files) {
+    const processes = new Map()
+    for (const run of dataPoints(markCompiling(readJsonLines(file, LOG)))) {
+      if (!run.ok || !TIMED.has(run.phase) || typeof run.compiling !== 'boolean') continue
+      const key = [run.program, run.mode, run.endpoint, run.process ?? 0].join('\t')
+      if (!processes.has(key)) processes.set(key, { marked: [], unmarked: [] })
+      processes.get(key)[run.compiling ? 'marked' : 'unmarked'].push(figureOf(run))
+    }
+    if (processes.size === 0) throw new UsageError(`${file} holds no timed run whose compiles were counted; give ${LOG}`)
+    const both = [...processes].filter(([, runs]) => runs.marked.length && runs.unmarked.length)
+    for (const [key, runs] of both) {
+      const ratio = median(runs.marked) / median(runs.unmarked)
+      ratios.push(ratio)
+      console.log(`${file} ${key.split('\t').filter(Boolean).join(' ')}: ${runs.marked.length} marked, ` +
+        `${runs.unmarked.length} not; marked over not ${ratio.toFixed(3)}`)
+    }
+  }
+  if (ratios.length === 0) {
+    console.log('no process had both marked and unmarked timed runs')
+    return
+  }
+  const above = ratios.filter(ratio => ratio > 1).length
+  console.log(`${ratios.length} processes with both: marked runs' figure over the others' median ` +
+    `${median(ratios).toFixed(3)} (from ${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)}); ` +
+    `${above} above 1, ${ratios.length - above} not (sign test, two-sided p ${signTestP(above, ratios.length).toFixed(3)})`)
+}
+
+runScript(module, { args: [1, Infinity], each: readableFile, run: main })
