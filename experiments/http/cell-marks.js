@@ -13,7 +13,8 @@ const MARKS = [
     means: 'client-bound, the server used under 90% of its CPU',
     applies: cell => cell.clientBound === true,
     // db's load is wrk and the database together: what feeds the server, in either
-    title: cell => `the server used ${formatPercent(cell.serverCpuShare)} of its CPU: its load set the pace`
+    title: cell => `the server used ${formatPercent(cell.serverCpuShare)} of its CPU: ` +
+      'its load set the pace'
   },
   {
     letter: 'u',

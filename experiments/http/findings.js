@@ -33,9 +33,8 @@ function compilingFinding (cells, whereOf) {
       .map(cell => `${whereOf(cell)} ${cell.compilingRuns} of ${cell.runs} runs`).join(', '))
   return `V8 was still compiling in ${compiling.length} of the ${counted.length} cells whose compiles were ` +
     'counted (j in the tables): a run they kept finished more optimizing compiles than a settled JIT ' +
-    `does (${COMPILING_RULE}): ${named.join('; ')}. Their figures hold the compiler's work, though on ` +
-    '2026-12-01 such runs did not cost measurably more than their processes\' other runs ' +
-    '(docs/http.md).'
+    `does (${COMPILING_RULE}): ${named.join('; ')}. Their figures hold the compiler's work, whose ` +
+    'cost was within the runs\' noise where it was measured (docs/http.md, 2026-12-01).'
 }
 
 const HTTP_FINDINGS = [

@@ -360,9 +360,10 @@ function compilerSettled (compiles) {
   const quiet = run => quietCompiles(compiles[run], upTo(run))
   return Array.from({ length: JIT_QUIET_RUNS }, (_, back) => compiles.length - 1 - back).every(quiet)
 }
-// What marks a timed run as timed while V8 still compiled (compilesRecord), in words.
-const COMPILING_RULE = `over ${JIT_QUIET_SHARE * 100}% of its process's optimizing compiles so far ` +
-  `and over ${JIT_QUIET_FLOOR}`
+// quietCompiles's rule turned round, in the words of the mark's title and its finding, which
+// are built from it so that they cannot drift from what marks a run (compilesRecord).
+const COMPILING_RULE = `over ${formatPercent(JIT_QUIET_SHARE)} of its process's optimizing compiles ` +
+  `so far and over ${JIT_QUIET_FLOOR}`
 
 // A timed run's record of V8's optimizing compiles (http and db alike): each warm-up run's
 // (warmupSettled), this run's, and whether it was timed while V8 still compiled: more
