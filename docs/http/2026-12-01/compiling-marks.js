@@ -16,9 +16,11 @@ function markCompiling (records) {
   return records.map(record => {
     if (!Array.isArray(record.warmupCompiles) || !Number.isFinite(record.compiles)) return record
     const key = processKey(record)
-    if (!servers.has(key)) servers.set(key, { trace: { compiles: true }, warmupCompiles: record.warmupCompiles })
+    if (!servers.has(key)) {
+      servers.set(key, { trace: { compiles: true }, warmupCompiles: record.warmupCompiles })
+    }
     return { ...record, compiling: compilesRecord(servers.get(key), record.compiles).compiling }
   })
 }
 
-module.exports = { markCompiling }
+module.exports = { markCompiling, processKey }

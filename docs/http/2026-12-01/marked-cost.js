@@ -11,15 +11,20 @@
 const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
 const { dataPoints } = require('../../../lib/run-log')
 const { median } = require('../../../lib/stats')
-const { markCompiling } = require('./compiling-marks')
+const { markCompiling, processKey } = require('./compiling-marks')
 
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
 const TIMED = new Set(['http', 'db'])
 
 const cpuOf = (server, wrk) => server.cpuNs / wrk.requests
-const figureOf = run => run.partner?.server && run.partner.wrk?.requests > 0
-  ? cpuOf(run.server, run.wrk) / cpuOf(run.partner.server, run.partner.wrk)
-  : cpuOf(run.server, run.wrk)
+// A run in turns is set against the reference's beside it; one whose partner was not read has
+// no figure (null), rather than a CPU per request among the ratios of its process.
+function figureOf (run) {
+  if (!run.partner) return cpuOf(run.server, run.wrk)
+  return run.partner.server && run.partner.wrk?.requests > 0
+    ? cpuOf(run.server, run.wrk) / cpuOf(run.partner.server, run.partner.wrk)
+    : null
+}
 
 // P(at least `k` of `n` on one side) × 2, capped at 1: the sign test, two-sided.
 function signTestP (k, n) {
@@ -42,27 +47,35 @@ function main (files) {
     const processes = new Map()
     for (const run of dataPoints(markCompiling(readJsonLines(file, LOG)))) {
       if (!run.ok || !TIMED.has(run.phase) || typeof run.compiling !== 'boolean') continue
-      const key = [run.program, run.mode, run.endpoint, run.process ?? 0].join('\t')
-      if (!processes.has(key)) processes.set(key, { marked: [], unmarked: [] })
-      processes.get(key)[run.compiling ? 'marked' : 'unmarked'].push(figureOf(run))
+      const figure = figureOf(run)
+      if (figure === null) continue
+      const key = processKey(run)
+      if (!processes.has(key)) processes.set(key, { first: run, marked: [], unmarked: [] })
+      processes.get(key)[run.compiling ? 'marked' : 'unmarked'].push(figure)
     }
-    if (processes.size === 0) throw new UsageError(`${file} holds no timed run whose compiles were counted; give ${LOG}`)
-    const both = [...processes].filter(([, runs]) => runs.marked.length && runs.unmarked.length)
-    for (const [key, runs] of both) {
-      const ratio = median(runs.marked) / median(runs.unmarked)
+    if (processes.size === 0) {
+      throw new UsageError(`${file} holds no timed run whose compiles were counted; give ${LOG}`)
+    }
+    for (const { first, marked, unmarked } of processes.values()) {
+      if (!marked.length || !unmarked.length) continue
+      const ratio = median(marked) / median(unmarked)
       ratios.push(ratio)
-      console.log(`${file} ${key.split('\t').filter(Boolean).join(' ')}: ${runs.marked.length} marked, ` +
-        `${runs.unmarked.length} not; marked over not ${ratio.toFixed(3)}`)
+      const where = [first.program, first.mode, first.endpoint].filter(Boolean).join(' ')
+      console.log(`${file} ${where}, process ${(first.process ?? 0) + 1}: ${marked.length} marked, ` +
+        `${unmarked.length} not; marked over not ${ratio.toFixed(3)}`)
     }
   }
   if (ratios.length === 0) {
     console.log('no process had both marked and unmarked timed runs')
     return
   }
+  // a tie says neither, and the sign test leaves it out
   const above = ratios.filter(ratio => ratio > 1).length
+  const below = ratios.filter(ratio => ratio < 1).length
+  const range = `${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)}`
   console.log(`${ratios.length} processes with both: marked runs' figure over the others' median ` +
-    `${median(ratios).toFixed(3)} (from ${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)}); ` +
-    `${above} above 1, ${ratios.length - above} not (sign test, two-sided p ${signTestP(above, ratios.length).toFixed(3)})`)
+    `${median(ratios).toFixed(3)} (from ${range}); ${above} above 1, ${below} below ` +
+    `(sign test, two-sided p ${signTestP(above, above + below).toFixed(3)})`)
 }
 
 runScript(module, { args: [1, Infinity], each: readableFile, run: main })

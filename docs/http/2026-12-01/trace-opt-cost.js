@@ -14,7 +14,7 @@
 // difference and at the largest seen (not a bound: the differences spread with the machine).
 //
 //   node docs/http/2026-12-01/trace-opt-cost.js [--trials N] [--compiles N] [RUN/all.jsonl[.gz]...]
-const { spawn } = require('node:child_process')
+const { spawn, execFileSync } = require('node:child_process')
 const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
 const { wholeNumber } = require('../../../lib/options')
 const { countOptimizingCompiles } = require('../../../lib/jittrace')
@@ -87,8 +87,9 @@ async function main (logs, { trials, compiles }) {
   const extra = pairs.map(pair => perCompile(pair.traced) - perCompile(pair.untraced))
   const { lines, compiles: counted } = pairs[0].traced
   const list = values => values.map(value => value.toFixed(1)).join(' ')
-  console.log(`Node, ${compiles} TurboFan compiles a trial on CPU ${CPU}, stdout line-buffered into ` +
-    `a pipe; ${trials} trials each way, in turns`)
+  const version = execFileSync(runtimes.node.locate(), ['--version'], { encoding: 'utf8' }).trim()
+  console.log(`Node ${version}, ${compiles} TurboFan compiles a trial on CPU ${CPU}, stdout ` +
+    `line-buffered into a pipe; ${trials} trials each way, in turns`)
   console.log(`  with --trace-opt: ${lines} lines, ${counted} compiles counted ` +
     `(${(lines / compiles).toFixed(1)} lines a compile)`)
   console.log(`  CPU µs a compile, untraced: ${list(pairs.map(pair => perCompile(pair.untraced)))}`)
