@@ -770,7 +770,7 @@ test('V8 is done compiling after two quiet runs: each at most 2% of the compiles
   assert.equal(http.compilerSettled([]), true)
 })
 
-test('a timed run is marked compiling where V8 finished more than a settled JIT does, against its process so far', () => {
+test('a timed run is marked compiling where V8 finished more than a settled JIT, its process so far', () => {
   // node-pg, prepared and pipelined, /db, in d8 (2026-12-01): its warm-up ran out its 8 runs
   // (25 compiles in the last) on 356 compiles; its timed runs then finished 8, 8, 1 and 1
   const traced = warmupCompiles => ({ trace: { compiles: () => 0 }, warmupCompiles })

@@ -30,7 +30,8 @@ function marked (file) {
 
 // The context.json beside a log (db-dN.jsonl.gz beside db-dN-context.json, or in its folder).
 function contextOf (file) {
-  const beside = file.replace(/(?:\/all)?\.jsonl(?:\.gz)?$/, m => (m.startsWith('/all') ? '/context.json' : '-context.json'))
+  const beside = file.replace(/(?:\/all)?\.jsonl(?:\.gz)?$/,
+    ending => (ending.startsWith('/all') ? '/context.json' : '-context.json'))
   return readJson(beside, `the context.json of ${path.basename(file)}`)
 }
 

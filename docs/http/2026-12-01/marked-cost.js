@@ -10,7 +10,7 @@
 //   node docs/http/2026-12-01/marked-cost.js RUN/all.jsonl[.gz]...
 const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
 const { dataPoints } = require('../../../lib/run-log')
-const { median } = require('../../../lib/stats')
+const { median, signTest } = require('../../../lib/stats')
 const { markCompiling, processKey } = require('./compiling-marks')
 
 const LOG = 'an http or db run\'s all.jsonl (or .jsonl.gz) of 2026-12-01 or later'
@@ -26,23 +26,9 @@ function figureOf (run) {
     : null
 }
 
-// P(at least `k` of `n` on one side) × 2, capped at 1: the sign test, two-sided.
-function signTestP (k, n) {
-  const tail = m => {
-    let sum = 0
-    for (let i = m; i <= n; i++) sum += binomial(n, i)
-    return sum / 2 ** n
-  }
-  return Math.min(1, 2 * tail(Math.max(k, n - k)))
-}
-const binomial = (n, k) => {
-  let value = 1
-  for (let i = 1; i <= k; i++) value = value * (n - k + i) / i
-  return value
-}
-
 function main (files) {
-  const ratios = []
+  // per process with both kinds of run: the median figure of its marked runs, and of the others
+  const pairs = { marked: [], unmarked: [] }
   for (const file of files) {
     const processes = new Map()
     for (const run of dataPoints(markCompiling(readJsonLines(file, LOG)))) {
@@ -58,24 +44,26 @@ function main (files) {
     }
     for (const { first, marked, unmarked } of processes.values()) {
       if (!marked.length || !unmarked.length) continue
-      const ratio = median(marked) / median(unmarked)
-      ratios.push(ratio)
+      const [markedMedian, unmarkedMedian] = [median(marked), median(unmarked)]
+      pairs.marked.push(markedMedian)
+      pairs.unmarked.push(unmarkedMedian)
+      const ratio = markedMedian / unmarkedMedian
       const where = [first.program, first.mode, first.endpoint].filter(Boolean).join(' ')
       console.log(`${file} ${where}, process ${(first.process ?? 0) + 1}: ${marked.length} marked, ` +
         `${unmarked.length} not; marked over not ${ratio.toFixed(3)}`)
     }
   }
+  const ratios = pairs.marked.map((value, i) => value / pairs.unmarked[i])
   if (ratios.length === 0) {
     console.log('no process had both marked and unmarked timed runs')
     return
   }
   // a tie says neither, and the sign test leaves it out
-  const above = ratios.filter(ratio => ratio > 1).length
-  const below = ratios.filter(ratio => ratio < 1).length
+  const { above, below, p } = signTest(pairs.marked, pairs.unmarked)
   const range = `${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)}`
   console.log(`${ratios.length} processes with both: marked runs' figure over the others' median ` +
     `${median(ratios).toFixed(3)} (from ${range}); ${above} above 1, ${below} below ` +
-    `(sign test, two-sided p ${signTestP(above, above + below).toFixed(3)})`)
+    `(sign test, two-sided p ${p.toFixed(3)})`)
 }
 
 runScript(module, { args: [1, Infinity], each: readableFile, run: main })
