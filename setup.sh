@@ -5,8 +5,9 @@
 #   ./setup.sh           what the bench and the report need
 #   ./setup.sh --test    also what the tests need (Chromium for the report's browser test)
 #   ./setup.sh --wasm    also wasmer, built from Rust crates with cargo on Rust 1.81.0
-#                        through rustup (not Debian's): about 25 minutes on 2 cores, so not
-#                        by default; its rows say how to get it until then (docs/wasm.md)
+#                        through rustup (not Debian's, and not installed here): about 11
+#                        minutes on 2 cores with its crates downloaded, so not by default;
+#                        its rows say how to get it until then (docs/wasm.md)
 #   ./setup.sh --runtime-only [--db] [--node V,...]
 #                        only what running an already built lab needs: no compiler, no npm,
 #                        nothing built (the Docker image's last stage, which gets build/ and
@@ -239,7 +240,7 @@ fi
 # or newer: bookworm's cargo is 1.63, but Debian's cargo-web (1.85 in bookworm, 1.96 in its
 # security updates; kept for Firefox's builds) serves where there is no cargo (oha 1.12 and
 # later need 1.86 and more, which bookworm itself lacks). About 7 minutes on 2 cores; the build
-# folder goes once oha is installed, and so does its symbol table (17 MB left of 21).
+# folder goes once oha is installed, and so does its symbol table (15 MiB of it left).
 oha_version=$(node -p "require('./experiments/http/oha').OHA_VERSION")
 if [[ $runtime_only == 0 && ! -x build/oha/bin/oha ]]; then
   # cargo-web conflicts with Debian's cargo and rustup: installed only where there is no cargo,
@@ -272,7 +273,7 @@ if [[ $want_wasmer == 1 && ! -x build/wasmer/bin/wasmer ]]; then
   fi
   apt_install llvm-15-dev libzstd-dev zlib1g-dev libxml2-dev libffi-dev
   rustup toolchain install "$wasmer_rust" --profile minimal >/dev/null
-  say "building wasmer 4.4.0 with cargo into build/wasmer (about 25 minutes on 2 cores)"
+  say "building wasmer 4.4.0 with cargo into build/wasmer (about 11 minutes on 2 cores)"
   mkdir -p build/wasmer-build/no-polly
   ar rc build/wasmer-build/no-polly/libPolly.a
   ar rc build/wasmer-build/no-polly/libPollyISL.a
