@@ -29,17 +29,23 @@ want_wasmer=0
 runtime_only=0
 want_db=0
 extra_nodes=''
+node_given=0
 usage='usage: ./setup.sh [--test] [--wasm] | --runtime-only [--db] [--node V,...]'
+# --node once, with versions: an empty or second one would drop versions without a word
+take_nodes() {
+  [[ $node_given == 0 ]] || { echo "setup.sh: --node is given twice; give its versions once, such as 22,24 ($usage)" >&2; exit 2; }
+  [[ -n $1 && $1 != -* ]] || { echo "setup.sh: --node needs Node versions such as 22,24 ($usage)" >&2; exit 2; }
+  node_given=1
+  extra_nodes=$1
+}
 while [[ $# -gt 0 ]]; do
   case $1 in
     --test) want_test_tools=1 ;;
     --wasm) want_wasmer=1 ;;
     --runtime-only) runtime_only=1 ;;
     --db) want_db=1 ;;
-    --node=*) extra_nodes=${1#--node=} ;;
-    --node)
-      [[ $# -gt 1 && $2 != -* ]] || { echo "setup.sh: --node needs Node versions such as 22,24 ($usage)" >&2; exit 2; }
-      extra_nodes=$2; shift ;;
+    --node=*) take_nodes "${1#--node=}" ;;
+    --node) take_nodes "${2-}"; shift ;;
     --help) echo "$usage"; sed -n '/^#   \.\/setup\.sh /,/installs them all)$/s/^#//p' setup.sh; exit 0 ;;
     *) echo "setup.sh: unknown option '$1' ($usage)" >&2; exit 2 ;;
   esac

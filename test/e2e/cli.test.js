@@ -126,6 +126,17 @@ test('test/fresh-machine.sh: an option without its value, one line and exit 2', 
   }
 })
 
+test('test/fresh-machine.sh --logs where no folder can be made: one line naming it, exit 2', () => {
+  const file = path.join(scratch, 'a-file')
+  fs.writeFileSync(file, '')
+  for (const logs of [file, path.join(file, 'below')]) {
+    const result = spawnSync(path.join(ROOT, 'test', 'fresh-machine.sh'), ['--logs', logs], { cwd: scratch, encoding: 'utf8', timeout: 10000 })
+    assert.equal(result.status, 2, `${logs}: ${result.stderr}`)
+    assert.match(result.stderr, new RegExp(`^fresh-machine\\.sh: cannot make or write the folder '${escaped(logs)}' for --logs; .*\n$`))
+  }
+  fs.rmSync(file)
+})
+
 describe('a file of studies/ that is not a command', () => {
   for (const file of Object.keys(NOT_COMMANDS)) {
     test(`node studies/${file} --help: one line saying what it is, exit 2, nothing else`, () => {
