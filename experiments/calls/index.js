@@ -3,7 +3,7 @@
 // stdio's cost pass at 256 B for the stdin readers that read as the ladders do, so that
 // the two measures of a read meet in one run. Its interface is the one
 // experiments/stdio/index.js describes; the cost pass it asks of stdio through that.
-const { UsageError, wholeNumber } = require('../../lib/options')
+const { UsageError, repeatCount } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs, choiceRow, isWhole } = require('../../lib/option-schema')
@@ -21,7 +21,7 @@ const rows = [
     metavar: 'N',
     takes: 'a whole number',
     help: ['ladder processes per variant (default {default}, --quick {quick})'],
-    parse: text => wholeNumber(text, 'processes', 1),
+    parse: text => repeatCount(text, 'processes'),
     preset: { default: ladder.PRESETS.default.processes, quick: ladder.PRESETS.quick.processes },
     rerun: true,
     get: options => options.ladder.processes

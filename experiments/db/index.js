@@ -5,7 +5,7 @@
 // syscalls per request for the server and its backends. Its interface is the one
 // experiments/index.js describes.
 const path = require('node:path')
-const { UsageError, wholeNumber, makeDirs } = require('../../lib/options')
+const { UsageError, wholeNumber, repeatCount, makeDirs } = require('../../lib/options')
 const { pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, choiceRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
@@ -37,7 +37,7 @@ const rows = [
     metavar: 'N',
     takes: 'a whole number',
     help: ['wrk runs of 1 s per cell (default {default}, --quick {quick})'],
-    parse: text => wholeNumber(text, 'runs', 1),
+    parse: text => repeatCount(text, 'runs'),
     preset: { default: PRESETS.default.runs, quick: PRESETS.quick.runs },
     stored: [isWhole(1), 'a whole number of at least 1'],
     rerun: true

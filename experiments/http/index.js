@@ -3,7 +3,7 @@
 // 127.0.0.1, keep-alive and Connection: close: requests/s, latency, CPU and syscalls per
 // request. Its interface is the one experiments/stdio/index.js describes.
 const path = require('node:path')
-const { wholeNumber, makeDirs, UsageError } = require('../../lib/options')
+const { wholeNumber, repeatCount, makeDirs, UsageError } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
@@ -32,7 +32,7 @@ const rows = [
     metavar: 'N',
     takes: 'a whole number',
     help: ['server processes per server and mode, each started, checked and warmed up', '(default {default}, --quick {quick})'],
-    parse: text => wholeNumber(text, 'processes', 1),
+    parse: text => repeatCount(text, 'processes'),
     preset: { default: PRESETS.default.processes, quick: PRESETS.quick.processes },
     rerun: true,
     get: options => options.http.processes
@@ -43,7 +43,7 @@ const rows = [
     metavar: 'N',
     takes: 'a whole number',
     help: ['wrk runs of 1 s per cell and server process (default {default}, --quick {quick})'],
-    parse: text => wholeNumber(text, 'runs', 1),
+    parse: text => repeatCount(text, 'runs'),
     preset: { default: PRESETS.default.runs, quick: PRESETS.quick.runs },
     stored: [isWhole(1), 'a whole number of at least 1'],
     rerun: true

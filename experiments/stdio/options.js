@@ -3,7 +3,7 @@
 // they default from.
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./blocksize')
 const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
-const { UsageError, wholeNumber } = require('../../lib/options')
+const { UsageError, wholeNumber, repeatCount } = require('../../lib/options')
 const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib/option-schema')
 const { PROFILE_WINDOW_S } = require('./profile')
 
@@ -102,7 +102,7 @@ const rows = [
     metavar: 'N',
     takes: 'a whole number',
     help: ['timed runs per cell (default {default}, the study\'s best of ten; best,', 'median and spread are kept)'],
-    parse: text => wholeNumber(text, 'runs', 1),
+    parse: text => repeatCount(text, 'runs'),
     preset: byPreset('runs'),
     stored: WHOLE,
     rerun: true
@@ -119,7 +119,7 @@ const rows = [
       '65536 of --sizes (or the smallest given) (default {default}; --quick {quick};',
       '6 or more for an interval)'
     ],
-    parse: text => wholeNumber(text, 'rounds', 1),
+    parse: text => repeatCount(text, 'rounds'),
     preset: byPreset('costRounds'),
     stored: WHOLE,
     rerun: true
@@ -135,7 +135,7 @@ const rows = [
       'eBPF probes, at the cost pass\'s sizes and on its CPU (default {default};',
       '--quick {quick}; 6 or more for an interval)'
     ],
-    parse: text => wholeNumber(text, 'kernel-rounds', 1),
+    parse: text => repeatCount(text, 'kernel-rounds'),
     preset: byPreset('kernelRounds'),
     stored: WHOLE,
     rerun: true,
@@ -153,7 +153,7 @@ const rows = [
       'the cost pass\'s smallest size, dd on the other CPU (default {default};',
       '--quick {quick}; 4 or more for an interval)'
     ],
-    parse: text => wholeNumber(text, 'profile-rounds', 1),
+    parse: text => repeatCount(text, 'profile-rounds'),
     preset: byPreset('profileRounds'),
     stored: WHOLE,
     rerun: true,
@@ -181,7 +181,7 @@ const rows = [
     metavar: 'N',
     takes: 'a whole number',
     help: ['untimed runs before each cell (default {default})'],
-    parse: text => wholeNumber(text, 'warmup', 0),
+    parse: text => repeatCount(text, 'warmup', 0),
     preset: byPreset('warmup'),
     stored: [isWhole(0), 'a whole number'],
     rerun: true

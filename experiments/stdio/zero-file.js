@@ -17,6 +17,9 @@ const PREFIX = 'syscall-lab-zeros-'
 const scratchFolder = prefix => fs.mkdtempSync(path.join(PARENT, prefix))
 const scratchFolders = prefix => fs.readdirSync(PARENT).filter(name => name.startsWith(prefix))
 
+const roomProblem = (bytes, why) => `cannot write ${bytes / 2 ** 20} MiB of input to ${PARENT} (${why}): ` +
+  'give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)'
+
 class ZeroFile {
   constructor () {
     this.dir = null
@@ -27,6 +30,10 @@ class ZeroFile {
   // The path of a file of `bytes` zeros, (re)written when the size changes.
   async of (bytes) {
     if (this.bytes === bytes) return this.file
+    // tmpfs is memory: a file that cannot fit is refused before it fills what room there is
+    const { bavail, bsize } = fs.statfsSync(PARENT)
+    const room = bavail * bsize + (this.bytes ?? 0)
+    if (bytes > room) throw new Error(roomProblem(bytes, `${Math.floor(room / 2 ** 20)} MiB free`))
     this.dir ??= scratchFolder(PREFIX)
     this.file = path.join(this.dir, 'zeros')
     this.bytes = null
@@ -42,7 +49,7 @@ class ZeroFile {
       }
     } catch (err) {
       this.remove()
-      throw new Error(`cannot write ${bytes / 2 ** 20} MiB of input to ${PARENT} (${err.code}): give a smaller --mib, or more room (in Docker: docker run --shm-size=2g)`)
+      throw new Error(roomProblem(bytes, err.code))
     }
     this.bytes = bytes
     return this.file

@@ -618,3 +618,38 @@ test('the command that measures a failed cell again gives no pair bench refuses'
   assert.match(kept, /--kernel-rounds 9/)
   assert.match(kept, /--pin/)
 })
+
+// A slip of a few digits in a count would start a run of weeks: each experiment's counts of
+// runs, rounds and processes stop at MAX_REPEATS, with one line that names the range.
+test('each count of runs, rounds or processes takes up to MAX_REPEATS and refuses more', () => {
+  const { MAX_REPEATS } = require('../../lib/options')
+  const counts = [
+    [[], '--runs'], [[], '--rounds'], [[], '--kernel-rounds'], [[], '--profile-rounds'], [[], '--warmup'],
+    [['--experiment', 'calls'], '--processes'],
+    [['--experiment', 'http'], '--runs'], [['--experiment', 'http'], '--processes'],
+    [['--experiment', 'db'], '--runs']
+  ]
+  for (const [experiment, flag] of counts) {
+    assert.doesNotThrow(() => parseOptions([...experiment, flag, String(MAX_REPEATS)]), `${flag} ${MAX_REPEATS}`)
+    const min = flag === '--warmup' ? 0 : 1
+    // the message, not the class: other tests load lib/ afresh, with classes of their own
+    assert.throws(() => parseOptions([...experiment, flag, String(MAX_REPEATS + 1)]), {
+      name: 'Error',
+      message: `${flag} must be a whole number from ${min} to ${MAX_REPEATS}, not '${MAX_REPEATS + 1}'`
+    })
+  }
+})
+
+// --feeder file's input lives in tmpfs, which is memory: one larger than its free room is
+// refused before a byte is written, with the fix, rather than after filling it.
+test('a zero file larger than tmpfs has room for is refused before it is written', async () => {
+  const { ZeroFile, zeroFileFolders } = require('../../experiments/stdio/zero-file')
+  const before = zeroFileFolders()
+  const zeros = new ZeroFile()
+  await assert.rejects(zeros.of(2 ** 60), /^Error: cannot write \d+ MiB of input to \S+ \(\d+ MiB free\): give a smaller --mib/)
+  assert.deepEqual(zeroFileFolders(), before, 'no folder made')
+  const file = await zeros.of(2 ** 16)
+  assert.equal(fs.statSync(file).size, 2 ** 16)
+  zeros.remove()
+  assert.deepEqual(zeroFileFolders(), before)
+})
