@@ -15,10 +15,13 @@ if (args[0] === '--help') {
   process.exit(0)
 }
 const blocksize = Number(args[0] ?? 65536)
-if (!/^\d+$/.test(args[0] ?? '1') || !(blocksize >= 1 && blocksize <= 2 ** 30) ||
-    !['positioned', undefined].includes(args[1]) || args.length > 2) {
-  console.error('node-fs-read.js: give BLOCKSIZE as bytes from 1 to 2**30, then positioned or ' +
-    `nothing (${USAGE.split('\n')[0]})`)
+// the first argument it cannot take, named in the one line
+const wrong = !/^\d+$/.test(args[0] ?? '1') || !(blocksize >= 1 && blocksize <= 2 ** 30)
+  ? `BLOCKSIZE '${args[0]}'`
+  : !['positioned', undefined].includes(args[1]) ? `'${args[1]}'` : args.length > 2 ? `'${args[2]}'` : null
+if (wrong) {
+  console.error(`node-fs-read.js: ${wrong} is not what it takes: give BLOCKSIZE as bytes from 1 to ` +
+    `2**30, then positioned or nothing (${USAGE.split('\n')[0]})`)
   process.exit(2)
 }
 const positioned = args[1] === 'positioned'

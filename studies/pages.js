@@ -27,7 +27,8 @@ const HEIGHT = 800
 const USAGE = `usage: node studies/pages.js [options] [RESULTS_FOLDER ...]
   each run's report measured in Chromium as a reader sees it (default: the four references)
   --out DIR        where the reports and screenshots go (default: a folder in /tmp)
-  --widths LIST    the window's widths in px, 800 px tall (default 1280,390)`
+  --widths LIST    the window's widths in px, 800 px tall (default 1280,390)
+  --help           this text`
 
 function parse (argv) {
   const rows = [{ name: 'out', type: 'string', takes: 'a folder' },
@@ -43,6 +44,7 @@ function parse (argv) {
     throw new UsageError(`--widths takes whole numbers of px from 200 to 7680, not '${values.widths}'`)
   }
   for (const folder of positionals) {
+    if (!fs.existsSync(folder)) throw new UsageError(`${folder} does not exist; name a run's folder`)
     if (!fs.existsSync(path.join(folder, 'results.json'))) {
       throw new UsageError(`${folder} has no results.json; name a run's folder`)
     }

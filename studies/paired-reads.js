@@ -53,7 +53,7 @@ const [form, ...numbers] = just.args.slice(2)
 const [blocksize, segmentBytes, warmupMax, pairs] = numbers.map(Number)
 if (!Object.hasOwn(FORMS, form) || numbers.length !== 4 || !numbers.every(text => /^\d{1,15}$/.test(text)) ||
     !(blocksize > 0 && blocksize <= 2 ** 30 && segmentBytes > 0 && pairs > 0)) {
-  error(`paired-reads.js: ${USAGE.split('\n')[0]} (BLOCKSIZE at most 2**30)`)
+  error(`paired-reads.js: cannot take '${just.args.slice(2).join(' ')}': ${USAGE.split('\n')[0]} (BLOCKSIZE at most 2**30)`)
   exit(2)
 }
 

@@ -35,7 +35,8 @@ const USAGE = `usage: node studies/profile.js [options]
   --rounds N       rounds; every reader once, profiled and not, in each (default 2)
   --ladder RUN     a calls run's folder: each reader's call into its runtime against the
                    ladder's no-op call of the same variant
-  --out DIR        where the gzipped perf script texts go (default: a folder in /tmp)`
+  --out DIR        where the gzipped perf script texts go (default: a folder in /tmp)
+  --help           this text`
 const SPEC = {
   only: { type: 'string', multiple: true },
   sizes: { type: 'string' },

@@ -23,7 +23,13 @@ const { parseStudyOptions } = require('./per-read')
 const { runCli } = require('../lib/cli')
 const { wholeNumber } = require('../lib/options')
 
-const USAGE = 'usage: node studies/read-kernel.js [--rounds N] [--mib N] [--sizes A,B]'
+const USAGE = `usage: node studies/read-kernel.js [--rounds N] [--mib N] [--sizes A,B]
+  what makes read(2) dearer for some readers than for C's: C's reader with one thing
+  changed at a time, beside C's and node-sync, under the kernel pass's probes
+  --rounds N       rounds; every variant once at each size in each, shuffled (default 6)
+  --mib N          MiB a run reads (default 64)
+  --sizes A,B      block sizes, powers of two (default 256,4096)
+  --help           this text`
 const READER = path.join(BUILD, 'read-kernel')
 // what each variant changes from C's reader
 const VARIANTS = {

@@ -30,11 +30,22 @@ function parse (args) {
 
 function main ({ run, reader, against }) {
   const file = path.join(run, 'results.json')
-  let results
+  let text
   try {
-    results = JSON.parse(fs.readFileSync(file, 'utf8'))
+    text = fs.readFileSync(file, 'utf8')
   } catch (err) {
     throw new UsageError(`cannot read ${file} (${err.code ?? err.message}); give the folder of a stdio run`)
+  }
+  let results
+  try {
+    results = JSON.parse(text)
+  } catch (err) {
+    throw new UsageError(`${file} is corrupt: not valid JSON (${err.message.split('\n')[0]}); ` +
+      `node analyse.js --rederive ${run} rewrites it from all.jsonl`)
+  }
+  if (results?.experiment !== 'stdio') {
+    throw new UsageError(`${file} is a run of ${results?.experiment ?? 'no experiment'}, not stdio; ` +
+      'give the folder of a stdio run')
   }
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new UsageError(`${file} has no cost pass (a stdio run without --no-cost)`)

@@ -34,7 +34,8 @@ const USAGE = `usage: node studies/same-moment.js [options]
   --sizes LIST     block sizes (default 256)
   --trials N       trials; every design once in each (default 10)
   --designs LIST   rounds, together, slices-N (N ms turns) (default
-                   rounds,together,slices-2,slices-5,slices-10)`
+                   rounds,together,slices-2,slices-5,slices-10)
+  --help           this text`
 const DEFAULTS = {
   only: ['node-sync'],
   sizes: '256',

@@ -23,8 +23,14 @@ const { BUILD } = require('../lib/paths')
 const { parseStudyOptions } = require('./per-read')
 const { runCli } = require('../lib/cli')
 const { wholeNumber, UsageError } = require('../lib/options')
+const { parseBlockSize } = require('../experiments/stdio/blocksize')
 
-const USAGE = 'usage: node studies/tracer-cost.js [--rounds N] [--mib N] [--size B]'
+const USAGE = `usage: node studies/tracer-cost.js [--rounds N] [--mib N] [--size B]
+  each tracer's cost to C's reader per read: the lab's probes, syscount -L, bpftrace
+  --rounds N       rounds; every tracer and none once in each, shuffled (default 10)
+  --mib N          MiB a run reads (default 64)
+  --size B         the reader's block size, a power of two (default 256)
+  --help           this text`
 const BPFTRACE_SCRIPT = `tracepoint:raw_syscalls:sys_enter /comm == "wc-c"/ { @start[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@start[tid]/ { @ns[args->id] = hist(nsecs - @start[tid]); delete(@start[tid]); }`
 
@@ -59,7 +65,7 @@ function parse (argv) {
   return parseStudyOptions(argv, spec, USAGE, values => ({
     rounds: wholeNumber(values.rounds ?? '10', 'rounds', 1),
     mib: wholeNumber(values.mib ?? '64', 'mib', 1),
-    size: wholeNumber(values.size ?? '256', 'size', 1)
+    size: parseBlockSize(values.size ?? '256')
   }))
 }
 

@@ -308,7 +308,7 @@ describe('a study that writes into a folder (--out DIR)', () => {
   // pages.js --out '' once wrote its reports into the checkout, profile.js --out /proc/x spun
   // for ever in a recursive mkdir, and profile.js made its folder before checking the rest
   const refusals = {
-    'pages.js': [[path.join(scratch, 'no-run')], /no-run has no results\.json; name a run's folder/],
+    'pages.js': [[path.join(scratch, 'no-run')], /no-run does not exist; name a run's folder/],
     'profile.js': [['--rounds', '0'], /--rounds must be a whole number of at least 1, not '0'/]
   }
   for (const [study, [later, laterMessage]] of Object.entries(refusals)) {
