@@ -2,7 +2,8 @@
 // The fake step, as hyperfine's MockExecutor is to its runs: bench.js's main, in this
 // process, with a measurer that starts no reader, ladder, server, wrk or strace. Each
 // step gets a record shaped as the real ones of its phase (experiments/stdio/measure.js,
-// experiments/calls/ladder.js measureLadder, experiments/http/measure.js measureStep),
+// experiments/calls/ladder.js measureLadder, experiments/http/measure.js and
+// experiments/db/measure.js measureStep),
 // with figures from a seeded generator that the experiments' summaries can summarise.
 // The tests of options, of resuming and of the plan run bench through it; whatever only
 // the real programs can show stays in test/e2e/.
@@ -19,6 +20,9 @@ const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experime
 const ladder = require('../experiments/calls/ladder')
 const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE, LATENCY_PHASE: HTTP_LATENCY_PHASE } = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
+const { ENDPOINTS } = require('../experiments/db/check')
+const db = require('../experiments/db/measure')
+const { REFERENCE: DB_REFERENCE } = require('../experiments/db/servers')
 
 const ROOT = path.resolve(__dirname, '..')
 const BENCH = path.join(ROOT, 'bench.js')
@@ -357,6 +361,111 @@ function ohaRun (step, run, options, jitter) {
   }
 }
 
+// A timed wrk run of a db server (experiments/db/measure.js measureStep): the http run's,
+// with its endpoint; its backends' CPU, a query's worth of BACKEND_CPU_NS a request (the
+// endpoint's rows where it asks for many), and the cluster's upkeep; wrk's CPU, and the rest
+// of the CPUs' busy time; beside the reference's, in turns with it, where the step says so.
+const BACKEND_CPU_NS = 6000
+function dbRun (step, run, options, jitter) {
+  const load = { http: options.db }
+  const timed = wrkRun({ ...step, mode: db.MODE, partner: null }, run, load, jitter)
+  const { requests } = timed.wrk
+  const queries = ENDPOINTS[step.endpoint].rows ?? 1
+  const backends = cpuNs =>
+    ({ cpuNs, userTicks: Math.round(cpuNs * CLK_TCK / 1e9 / 2), processes: options.db.pool })
+  const turns = step.partner
+    ? {
+        runningNs: timed.wallNs / 2,
+        interleaved: { sliceMs: 50, turns: 10 },
+        partner: {
+          program: step.partner.name,
+          wrk: { ...timed.wrk, requests: Math.round(requests / 2) },
+          server: { ...timed.server, cpuNs: timed.server.cpuNs / 2.4 },
+          backends: backends(requests / 2 * BACKEND_CPU_NS),
+          runningNs: timed.wallNs / 2
+        }
+      }
+    : {}
+  const { mode, unannouncedClose, warmupAgreed, ...shared } = timed
+  return {
+    ...shared,
+    endpoint: step.endpoint,
+    load: { seconds: options.db.seconds, timeoutSeconds: null },
+    steal: quietCpus(step.pin, timed.wallNs, timed.server.cpuNs).steal,
+    warmupCpuUs: [REQUEST_CPU_NS / 1000, REQUEST_CPU_NS / 1000],
+    warmupAgreed,
+    warmupBasis: 'cpu',
+    pool: options.db.pool,
+    backends: backends(requests * queries * BACKEND_CPU_NS * jitter()),
+    databaseUpkeep: { cpuNs: 1e6, userTicks: 0, processes: 5 },
+    wrkCpuNs: requests * 3000,
+    restCpuNs: requests * 500,
+    ...turns
+  }
+}
+
+// A db run of the kernel pass: the timed run's, the server's calls and its backends' as the
+// probes counted them: a read and a write a request each, and a query's send and receive.
+function dbKernelRun (step, run, options, jitter) {
+  const record = dbRun(step, run, options, jitter)
+  const requests = record.wrk.requests
+  const queries = requests * (ENDPOINTS[step.endpoint].rows ?? 1)
+  const calls = rows => rows.map(([name, count, p50Ns]) =>
+    ({ name, calls: count, errors: 0, onCpuNs: count * p50Ns, p50Ns }))
+  return {
+    ...record,
+    rawFile: path.join('kernel', `db-${step.server.name}-${step.endpoint}-${step.connections}.json.gz`),
+    kernel: {
+      requests,
+      floorNs: FLOOR_NS,
+      server: {
+        requests,
+        syscalls: calls([['read', requests + queries, 900], ['write', requests + queries, 2000]])
+      },
+      backends: { requests, syscalls: calls([['recvfrom', queries, 700], ['sendto', queries, 1500]]) }
+    }
+  }
+}
+
+// A db server and its backends under strace -f -c (experiments/db/measure.js measureStrace),
+// answering step.requests requests: the server an HTTP read and write a request and a query's
+// send and receive, each backend a query's receive and send; forty calls of attaching.
+function dbServerTrace (step, run) {
+  const queries = step.requests * (ENDPOINTS[step.endpoint].rows ?? 1)
+  const counts = rows => {
+    const syscalls = [...rows, ['mmap', 40]].map(([name, calls]) => ({ name, calls, errors: 0 }))
+    return { syscalls, totalCalls: syscalls.reduce((sum, entry) => sum + entry.calls, 0) }
+  }
+  return {
+    phase: db.STRACE_PHASE,
+    program: step.server.name,
+    endpoint: step.endpoint,
+    connections: step.connections,
+    requests: step.requests,
+    blockSize: null,
+    run,
+    command: `strace -f -c -p {pid}: ${step.server.name}`,
+    ok: true,
+    failure: null,
+    server: counts([['read', step.requests + queries], ['write', step.requests + queries]]),
+    backends: counts([['recvfrom', queries], ['sendto', queries]]),
+    at: new Date().toISOString()
+  }
+}
+
+// A db latency pass run: oha on /db, as the http pass's, against the reference's capacity.
+function dbOhaRun (step, run, options, jitter) {
+  const { process: _, round, ...record } = ohaRun(step, run, { http: { latency: options.db.latency } }, jitter)
+  return {
+    ...record,
+    endpoint: step.endpoint,
+    mode: db.MODE,
+    capacity: {
+      program: DB_REFERENCE, requestsPerSecond: LATENCY_CAPACITY, connections: step.warmupConnections
+    }
+  }
+}
+
 // A server under strace -f -c answering step.requests requests: accept, read, write and
 // close each, and forty calls of start-up and exit.
 function serverTrace (step, run) {
@@ -393,7 +502,11 @@ const SHAPES = {
   [HTTP_CAPACITY_PHASE]: wrkRun,
   [HTTP_STRACE_PHASE]: serverTrace,
   [HTTP_KERNEL_PHASE]: kernelWrkRun,
-  [HTTP_LATENCY_PHASE]: ohaRun
+  [HTTP_LATENCY_PHASE]: ohaRun,
+  [db.PHASE]: dbRun,
+  [db.KERNEL_PHASE]: dbKernelRun,
+  [db.STRACE_PHASE]: dbServerTrace,
+  [db.LATENCY_PHASE]: dbOhaRun
 }
 
 // Runs `node bench.js ARGS` in this process, with env added to the environment, measured

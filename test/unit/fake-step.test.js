@@ -92,6 +92,53 @@ test('http: every cell and the strace pass summarised, four calls of work a requ
   assert.deepEqual(http.syscalls.map(entry => [entry.server, entry.mode, entry.work]), [['c-blocking', 'keep-alive', 4], ['c-epoll', 'keep-alive', 4], ['c-blocking', 'close', 4], ['c-epoll', 'close', 4]])
 })
 
+test('db: every cell and its passes summarised, each server against C, four calls of work a /db request', async () => {
+  const out = tempDir()
+  const result = await runBench(['--experiment', 'db', '--quick', '--only', 'c-libpq-prepared-serial', '--runs', '4',
+    '--out', out, '--id', 'db'])
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const { db, failures } = readJson(path.join(out, 'db', 'results.json'))
+  assert.deepEqual(failures, [])
+  // the reference runs beside every server; /fortunes takes each client's first variant
+  assert.deepEqual(db.cells.map(cell => `${cell.endpoint} ${cell.connections} ${cell.server} ${cell.runs}`), [
+    'db 16 c-libpq-prepared-pipelined 4', 'db 16 c-libpq-prepared-serial 4',
+    'queries 16 c-libpq-prepared-pipelined 4', 'queries 16 c-libpq-prepared-serial 4',
+    'fortunes 16 c-libpq-prepared-pipelined 4'
+  ])
+  const serial = db.cells.find(cell => cell.endpoint === 'db' && cell.server === 'c-libpq-prepared-serial')
+  assert.ok(serial.serverVsReference.low > 0, JSON.stringify(serial.serverVsReference))
+  // a read and a write a request, and a query's send and receive: 2 + 2 per query
+  const work = db.syscalls.map(entry => [entry.server, entry.endpoint, entry.self.work, entry.backends.work])
+  assert.deepEqual(work, [
+    ['c-libpq-prepared-pipelined', 'db', 4, 2], ['c-libpq-prepared-serial', 'db', 4, 2],
+    ['c-libpq-prepared-pipelined', 'queries', 42, 40], ['c-libpq-prepared-serial', 'queries', 42, 40],
+    ['c-libpq-prepared-pipelined', 'fortunes', 4, 2]
+  ])
+  assert.ok(db.kernel.server.length > 0 && db.kernel.backends.length > 0)
+  assert.deepEqual(db.latency.runs.map(run => [run.server, run.connections, run.ok]),
+    [['c-libpq-prepared-pipelined', 20, true]])
+})
+
+test('db: a stop keeps what was measured; --resume measures the rest, each step once', async () => {
+  const out = tempDir()
+  const args = ['--experiment', 'db', '--quick', '--only', 'c-libpq-prepared-serial', '--no-kernel', '--no-latency',
+    '--no-strace', '--runs', '2']
+  const first = fakeStep({ stopAfter: 5 })
+  const stopped = await runBench([...args, '--out', out, '--id', 'db'], { step: first })
+  assert.equal(stopped.status, 130, stopped.stderr + stopped.stdout)
+  const dir = path.join(out, 'db')
+  assert.equal(readLog(path.join(dir, 'all.jsonl')).length, 5)
+  const resume = fakeStep()
+  const resumed = await runBench(['--resume', dir], { step: resume })
+  assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+  const runs = readLog(path.join(dir, 'all.jsonl')).filter(record => record.ok)
+  const key = record => `${record.endpoint} ${record.program} ${record.run}`
+  // 2 runs of 2 servers at /db and /queries, of the reference at /fortunes: each once
+  assert.equal(runs.length, 10)
+  assert.equal(new Set(runs.map(key)).size, 10)
+  assert.deepEqual(readJson(path.join(dir, 'results.json')).failures, [])
+})
+
 test('one seed, one set of figures; another seed, others', async () => {
   const figures = async (id, seed) => {
     const out = tempDir()
