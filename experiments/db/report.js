@@ -103,9 +103,12 @@ const TOP_CALLS = 8
 
 // A cell's CPU per request of one part (server, backends, ...) in µs, the server's with the
 // share of it in user space: "29.4, 62% user".
+// A part under a hundredth of a µs (the cluster's upkeep over a run: 0.00035 µs) is said to be
+// so: beside the server's tens of µs its digits tell a reader nothing.
 const partText = (cell, part) => {
   if (!cell?.cpuPerRequestUs) return ''
-  const us = formatNumber(cell.cpuPerRequestUs[part])
+  const value = cell.cpuPerRequestUs[part]
+  const us = value > 0 && value < 0.01 ? '<0.01' : formatNumber(value)
   return part === 'server' ? withUserShare(us, cell.serverUserShare) : us
 }
 

@@ -141,7 +141,7 @@ const HTTP_FINDINGS = [
       : 'as more processes (--processes)'
     return `Where CPU per request varies (Kalibera and Jones's components, pooled over ${levels.cells} cells): ${where}. ` +
       `A process costs about ${formatNumber(processCost)} s (start, checks, warm-up) and a run ${seconds} s; ${advice} (${design}).` +
-      reachText(http.repeatability, preset, 'CPU per request', spend)
+      reachText(http.repeatability, preset, 'CPU per request in µs (not the answer, its ratio to C)', spend)
   },
   // what the placement changes: the timed runs against the capacity runs, keep-alive
   function placement (http) {

@@ -14,7 +14,11 @@ const NOTE = 'Syscalls per request at full speed: every call of the server\'s th
   'time one spent on the CPU in the kernel (ns, the probes\' floor included).'
 const TOP_CALLS = 4
 
-const perRequest = ({ work, upkeep }) => `${formatNumber(work)} + ${formatNumber(upkeep)}`
+// Calls per request as work + upkeep; upkeep is a difference of two counts (strace's two runs,
+// or all calls less the work), so one below nought is the counts' noise, said as such.
+function formatCallsPerRequest ({ work, upkeep }) {
+  return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
+}
 
 function rowOf (entry) {
   if (!entry.ok) return [entry.server, entry.where, String(entry.connections), 'FAILED', '', '', entry.failure]
@@ -25,8 +29,8 @@ function rowOf (entry) {
     entry.server,
     entry.where,
     String(entry.connections),
-    perRequest(entry),
-    strace ? `${perRequest(strace)} @${strace.connections}` : 'not traced',
+    formatCallsPerRequest(entry),
+    strace ? `${formatCallsPerRequest(strace)} @${strace.connections}` : 'not traced',
     strace ? `${formatSigned(entry.work - strace.work)} / ${formatSigned(entry.upkeep - strace.upkeep)}` : '',
     top.join(', ')
   ]
@@ -67,4 +71,4 @@ const KERNEL_CSV_COLUMNS = [
 const kernelOf = (entries, cell) => entries?.find(entry => entry.ok && entry.server === cell.server &&
   entry.where === (cell.mode ?? cell.endpoint) && entry.connections === cell.connections) ?? null
 
-module.exports = { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS }
+module.exports = { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, formatCallsPerRequest, KERNEL_CSV_COLUMNS }

@@ -11,7 +11,9 @@ const {
   html, why, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
 } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
-const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('./report-kernel')
+const {
+  kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, formatCallsPerRequest, KERNEL_CSV_COLUMNS
+} = require('./report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-latency')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { SERVER_V8_FLAGS } = require('./servers')
@@ -67,10 +69,6 @@ function httpAnswer (sets) {
 const requestsText = cell => (cell.unsteady
   ? `${formatNumber(Math.round(cell.requestsPerSecond.min))}–${formatNumber(Math.round(cell.requestsPerSecond.max))}`
   : formatNumber(Math.round(cell.requestsPerSecond.median)))
-
-function formatCallsPerRequest ({ work, upkeep }) {
-  return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
-}
 
 // The http experiment of each set that has one (bench.js --experiment http), by mode: a
 // row per server with its cells by connection count and its syscalls per request, and the
@@ -190,12 +188,13 @@ function httpSection (data) {
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
     const processes = entry.preset?.processes ?? 1
+    const latency = wrkLatencyShown(mode, entry.reference)
     const caption = `${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: ` +
       `per count of connections, requests/s (median of ${processes} process${processes === 1 ? '' : 'es'} × ` +
       `${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ` +
       `${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} ` +
-      'interval), the server\'s CPU per request and the share of it in user space; latency p50 / p99 / max in µs ' +
-      `at ${mode.connections[quoted]} connections`
+      'interval), the server\'s CPU per request and the share of it in user space; ' +
+      (latency ? `latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections` : NO_WRK_LATENCY)
     return html`<div class="grid two">
     <div class="chart small" id="chart-http-rate-${index}"></div>
     ${mode.chart.syscalls.missing
@@ -204,11 +203,11 @@ function httpSection (data) {
   </div>
   <div class="table-wrap"><table class="http">
     <caption>${data.compare ? html`${entry.set}: ` : ''}${caption}</caption>
-    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}<th scope="col" class="num">latency @${mode.connections[quoted]}</th><th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
+    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}${latency ? html`<th scope="col" class="num">latency @${mode.connections[quoted]}</th>` : ''}<th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td>`)}
-      <td class="num">${row.cells[quoted]?.latencyUs ? `${formatNumber(row.cells[quoted].latencyUs.p50)} / ${formatNumber(row.cells[quoted].latencyUs.p99)} / ${formatNumber(row.cells[quoted].latencyUs.max)}` : ''}</td>
+      ${latency ? html`<td class="num">${row.cells[quoted]?.latencyUs ? `${formatNumber(row.cells[quoted].latencyUs.p50)} / ${formatNumber(row.cells[quoted].latencyUs.p99)} / ${formatNumber(row.cells[quoted].latencyUs.max)}` : ''}</td>` : ''}
       <td class="num">${row.syscalls?.perRequest != null ? html`${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.noise ?? 'not traced'}</td>
       <td class="num">${row.threads ? `${row.threads}, ${formatNumber(row.maxRssKiB / 1024)} MiB` : ''}</td>
     </tr>`)}</tbody>
@@ -233,6 +232,13 @@ function httpSection (data) {
 // its median requests/s at each count of connections with the share of the reference
 // server's, then at the count the findings quote its CPU and p99 latency per request, its
 // syscalls per request and its threads.
+// wrk's latency from runs that took turns holds their stops (summary.js wrkLatency): such cells
+// quote none, and a table whose servers all took turns with the reference drops the column.
+const NO_WRK_LATENCY = 'no wrk latency: its runs took turns with the reference\'s, whose stops are ' +
+  'in it (latency at fixed rates, below, is the one to read)'
+const wrkLatencyShown = (mode, reference) => mode.rows.some(row => row.server !== reference &&
+  row.cells.some(cell => cell?.latencyUs))
+
 function httpTables (entry) {
   const reference = entry.reference
   return entry.modes.map(mode => {
@@ -240,8 +246,10 @@ function httpTables (entry) {
     // wake-ups per request), latency at the count the findings quote
     const busiest = mode.connections.length - 1
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
+    const latency = wrkLatencyShown(mode, reference)
     const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`),
-      `CPU µs/req @${mode.connections[busiest]} and user share`, `p99 µs @${mode.connections[quoted]}`,
+      `CPU µs/req @${mode.connections[busiest]} and user share`,
+      ...(latency ? [`p99 µs @${mode.connections[quoted]}`] : []),
       'syscalls/req, work + upkeep', 'threads']
     const rows = mode.rows.map(row => [
       row.server,
@@ -254,13 +262,13 @@ function httpTables (entry) {
       row.cells[busiest]?.cpuPerRequestUs != null
         ? withUserShare(formatNumber(row.cells[busiest].cpuPerRequestUs), row.cells[busiest].userShare)
         : '',
-      row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : '',
+      ...(latency ? [row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : ''] : []),
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: ` +
       `median requests/s (share of ${reference}'s; ${MARKS_LEGEND}), CPU per request with the share of it ` +
-      'in user space, and syscalls per request'
+      `in user space, and syscalls per request${latency ? '' : `; ${NO_WRK_LATENCY}`}`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }).concat(entry.capacity ? [capacityTable(entry)] : [])
 }

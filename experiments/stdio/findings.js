@@ -4,7 +4,7 @@
 // computed from the results, with one or two numbers. A finding whose data is absent
 // (no cost pass, no strace pass, no GC trace) is left out rather than guessed.
 const {
-  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, formatRange, listJoin, roundsText
+  sizeName, formatNumber, formatSigned, formatPercent, formatRatio, formatRange, formatShare, listJoin, roundsText
 } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { runtimes } = require('../../lib/runtimes')
@@ -153,14 +153,14 @@ function ringReads (set) {
   }
   const endSizes = [...new Set([sizes[0], sizes[sizes.length - 1]])]
   const ends = program => endSizes.map(blockSize => costAt(program, blockSize)).filter(Boolean)
-  const interval = value => (value.low === null ? '' : ` (${formatRange(value.low, value.high, formatPercent)})`)
+  // to a tenth, with its interval: whole percents printed 61% (61%–61%)
   const word = cost => (cost.low > 1 ? 'more' : cost.high !== null && cost.high < 1 ? 'less' : 'not clearly more or less')
   // one word when every end agrees, else the word at each end
   const verdict = costs => {
     const words = costs.map(end => word(end.cost))
     return words.every(each => each === words[0]) ? words[0] : listJoin(costs.map((end, i) => `${words[i]} at ${sizeName(end.blockSize)}`))
   }
-  const costsText = (costs, ofC) => listJoin(costs.map((end, i) => `${formatPercent(end.cost.estimate)}${interval(end.cost)}${i === 0 && ofC ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
+  const costsText = (costs, ofC) => listJoin(costs.map((end, i) => `${formatShare(end.cost)}${i === 0 && ofC ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
   const first = ends(native.name)
   if (first.length === 0) return null
   const level = first[0].cost.level ? `, ${levelText(first[0].cost.level)} intervals` : ''
@@ -170,7 +170,7 @@ function ringReads (set) {
   }).join('')
   const theirs = rings.filter(info => info.javascript).flatMap(info => {
     const ratio = cellRatio(headlineCell(set.results.headline, info.name, sizes[0]), headlineCell(set.results.headline, native.name, sizes[0]))
-    return ratio ? [`${info.name} ${formatPercent(ratio.estimate)}${interval(ratio)} of ${native.name}'s`] : []
+    return ratio ? [`${info.name} ${formatShare(ratio)} of ${native.name}'s`] : []
   })
   const javascript = theirs.length ? `; through the same ring at ${sizeName(sizes[0])}, ${listJoin(theirs)}` : ''
   return `Through io_uring, a read of the pipe costs ${verdict(first)} CPU than read(2): ${native.name} takes ${costsText(first, true)}${level}${windowed}${javascript}.`

@@ -82,6 +82,9 @@ function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 
 }
 
 // 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
+// the mark of a reader whose WASI host reads stdin in chunks of its own (the table's flag)
+const CHUNKED_MARK = '‡'
+
 function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAndScaleAbove }) {
   if (!part.available) return
   // a few readers far past the rest (wasmer's WASI reads) would leave the others slivers:
@@ -129,7 +132,10 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
       : one
         ? `C's ${formatNumber(known[0].baseNs)} ns`
         : `C's (${known.map(entry => `${escapeHtml(entry.name)}: ${formatNumber(entry.baseNs)} ns`).join(', ')})`
-    return `ns more than ${base} per read(2), lower is better; whiskers: ${series[0].level} interval`
+    const chunked = part.chart[size].chunked?.some(Boolean)
+      ? `; ${CHUNKED_MARK} its WASI host reads stdin in chunks of its own, so fewer read(2)s than C's lie behind its reads`
+      : ''
+    return `ns more than ${base} per read(2), lower is better; whiskers: ${series[0].level} interval${chunked}`
   }
   const axisTitle = size => 'ns of CPU per read over C\'s' + (cutOf(size).max !== null
     ? ' (the axis ends before the longest bars, whose value is written on them)'
@@ -142,7 +148,10 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
     },
     title: { text: escapeHtml(headlineTitle(size)) },
     subtitle: { text: headlineSubtitle(size) },
-    xAxis: { categories: part.chart[size].categories.map(escapeHtml) },
+    xAxis: {
+      categories: part.chart[size].categories.map((name, i) =>
+        escapeHtml(name) + (part.chart[size].chunked?.[i] ? ` ${CHUNKED_MARK}` : ''))
+    },
     // taller than the first screen
     ...keyAndScaleAbove({
       max: cutOf(size).max,
@@ -469,8 +478,11 @@ const BUCKET_COLOURS = {
   other: '#b8bfcc'
 }
 
+// dd runs on the other CPU here, where a read wakes it (docs/profile.md): the reads cost more
+// than the headline's, dd beside the reader, and the kernel's part most
 const STACK_SUBTITLE = 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × ' +
-  'the CPU per read; the line: C\'s'
+  'the CPU per read; the line: C\'s. dd on the other CPU, so each read that frees the pipe wakes it: ' +
+  'dearer than the headline\'s reads, the kernel\'s part most; read the buckets above the kernel\'s'
 const AXIS_CUT = ' (the axis ends before the longest bars, whose figures are written at its edge)'
 
 // Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every

@@ -111,8 +111,13 @@ function headlineData (sets) {
   for (const blockSize of sizes) {
     // the first set's order, best first; a reader only a later set measured goes last
     const categories = [...new Set(available.flatMap(entry => entry.bySize[blockSize]?.rows.map(row => row.program) ?? []))]
+    // readers whose host reads stdin in chunks of its own make fewer read(2)s than C does:
+    // the chart marks them where it sets them beside C
+    const chunked = categories.map(program => available.some(entry =>
+      entry.bySize[blockSize]?.rows.find(row => row.program === program)?.flags?.includes('host-chunks')))
     chart[blockSize] = {
       categories,
+      chunked,
       series: available.map((entry, setIndex) => {
         const rows = entry.bySize[blockSize]?.rows ?? []
         const point = program => rows.find(row => row.program === program) ?? null

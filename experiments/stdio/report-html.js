@@ -433,7 +433,7 @@ function flaggedCells (flags, compare) {
     ${compare ? html`<span class="set">${group.set}</span> ` : ''}${group.meaning}:
     ${group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
   return html`<h3>Flagged cells</h3>
-    ${items.length ? html`<ul class="plain">${items}</ul>` : html`<p class="note">No cell is flagged noisy, feeder-bound, reader-waited, start-up dominated, VM steal or failed.</p>`}`
+    ${items.length ? html`<ul class="plain">${items}</ul>` : html`<p class="note">No reader at any block size is flagged: none's runs were noisy, feeder-bound, reader-waited, start-up dominated, taken by VM steal or failed. (How far the run's answer repeats is its own figure, at the top.)</p>`}`
 }
 
 // The context, then how far to trust the cells: those flagged, the runs that failed.
