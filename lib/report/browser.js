@@ -360,8 +360,16 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
   const logarithmic = values.length > 0 && Math.max(...values) / Math.min(...values, 1) > LOG_SPAN
   // as tall as its bars need (its box grows with it: growBox)
   const height = Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length))
+  const tagOf = series => (chart.series.length > 1 && series.tag ? `${series.tag} ` : '')
+  // the longest bar's figure, past it, carries its group's word too (about 7 px a letter)
+  const tagRoom = Math.max(0, ...chart.series.map(series => tagOf(series).length * 7))
   Highcharts.chart(id, {
-    chart: { type: 'bar', height, spacingRight: FIGURE_ROOM_PX },
+    chart: {
+      type: 'bar',
+      height,
+      spacingRight: FIGURE_ROOM_PX + tagRoom,
+      events: { load () { if (logarithmic) roomLeftOfBars(this) } }
+    },
     title: { text: escapeHtml(chart.title) },
     subtitle: {
       text: `median of the ratios, whiskers: its ${chart.levels ? `${escapeHtml(chart.levels)} ` : ''}interval` +
@@ -383,7 +391,7 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
       const labels = valueLabels({
         values: series.data,
         whiskers: series.whiskers,
-        text: at => `${formatNumber(series.data[at])}×`,
+        text: at => `${tagOf(series)}${formatNumber(series.data[at])}×`,
         // the side of the line the bars grow from: 1× on a logarithmic axis, 0 on a linear one
         threshold: logarithmic ? 1 : 0
       })
@@ -407,6 +415,25 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
       ]
     }).concat(familyLegend(chart.categories))
   })
+}
+
+// On a logarithmic axis the bars under 1× grow leftwards, their figures past their whiskers'
+// low ends, where the servers' names end: the axis begins further left until every figure
+// clears them (a few tries, as the bars move with it).
+function roomLeftOfBars (chart) {
+  const axis = chart.yAxis[0]
+  for (let tries = 0; tries < 4; tries++) {
+    const plotLeft = chart.container.getBoundingClientRect().left + chart.plotLeft
+    const lefts = chart.series.flatMap(series => series.points.flatMap(point =>
+      (point.dataLabels ?? (point.dataLabel ? [point.dataLabel] : []))
+        .filter(label => label?.element && label.visibility !== 'hidden' && label.element.textContent)
+        .map(label => label.element.getBoundingClientRect().left)))
+    const short = plotLeft + 4 - Math.min(...lefts, Infinity)
+    if (!(short > 0)) return
+    const { min, max } = axis.getExtremes()
+    const perPx = Math.log(max / min) / axis.len
+    axis.setExtremes(min / Math.exp((short + 2) * perPx), max, true, false)
+  }
 }
 
 // Across machines (lib/report/machines-text.js machinesChart): a bar per row and machine,
