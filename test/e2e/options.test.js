@@ -43,8 +43,13 @@ describe('options: an empty or negative value is refused, not taken for the defa
     // a timeout of 1e20 s once reached pipe-run as 1 ms, and every run was logged as hung
     [['--timeout', '99999999999999999999'],
       /^bench\.js: --timeout must be a whole number from 1 to 86400, not '99999999999999999999'$/],
+    // a count a slip of digits made (--runs 1000000000) would run for weeks: counts stop at 10,000
     [['--runs', '99999999999999999999'],
-      /^bench\.js: --runs must be a whole number of at least 1 and under 2\^53, not/],
+      /^bench\.js: --runs must be a whole number from 1 to 10000, not '99999999999999999999'$/],
+    [['--rounds', '10001'], /^bench\.js: --rounds must be a whole number from 1 to 10000, not '10001'$/],
+    // beyond what a double holds exactly
+    [['--mib', '99999999999999999999'],
+      /^bench\.js: --mib must be a whole number of at least 1 and under 2\^53, not/],
     [['--runs'], /^bench\.js: --runs needs a whole number; see node bench\.js --help$/],
     [['--out', '--id', 'x'], /^bench\.js: --out needs a folder, not '--id'; a value that begins with '-' is written --out=--id$/],
     [['--id', '..'], /^bench\.js: --id '\.\.' names a folder: use letters, digits, '-', '_', '\.' and '@', not starting with '\.'$/],
