@@ -14,15 +14,47 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
     const totals = entry.chart.categories.map((_, i) => entry.chart.parts.reduce((sum, part) => sum + (part.data[i] ?? 0), 0))
     const { max, series: past } = stackCut(totals,
       point => `parts ${formatNumber(point.total)} ns, read ${formatNumber(entry.chart.measured[point.index])} ns →`)
+    // a row whose parts run past its read (a WASI host whose stdin is buffered, unlike the
+    // empty read the ladder parts it by) has the read's figure past the parts, where it is
+    // not written over them
+    const beyond = totals.map((total, i) => {
+      const read = entry.chart.whiskers[i]?.[1] ?? entry.chart.measured[i]
+      return typeof read === 'number' && total > read && (max === null || total <= max) ? total : null
+    })
     // the measured read's figure on each row; a row past the cut has it at the axis's edge
     const labels = valueLabels({
-      values: entry.chart.measured.map((value, i) => (max !== null && totals[i] > max ? null : value)),
+      values: entry.chart.measured.map((value, i) => (max !== null && totals[i] > max) || beyond[i] !== null ? null : value),
       whiskers: entry.chart.whiskers,
       text: i => `${formatNumber(entry.chart.measured[i])} ns`,
       max,
       markers: entry.chart.costPass,
       markerText: i => `read ${formatNumber(entry.chart.measured[i])} ns`
     })
+    // the read's figure where the parts run past it: a series only where a row needs one
+    const pastParts = beyond.some(total => total !== null)
+      ? [{
+          name: 'the read, past its parts',
+          type: 'scatter',
+          data: beyond,
+          marker: { enabled: false },
+          showInLegend: false,
+          enableMouseTracking: false,
+          dataLabels: {
+            enabled: true,
+            crop: false,
+            overflow: 'allow',
+            align: 'left',
+            verticalAlign: 'middle',
+            x: 4,
+            y: 0,
+            style: { fontSize: '11px', fontWeight: '500', color: '#1d2330', textOutline: '2px #ffffff' },
+            formatter () {
+              const i = this.point.index
+              return `read ${formatNumber(entry.chart.measured[i])} ns`
+            }
+          }
+        }]
+      : []
     Highcharts.chart(`chart-ladder-${index}`, {
       chart: {
         type: 'bar',
@@ -68,6 +100,7 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
           marker: { symbol: 'diamond' },
           dataLabels: labels.marker
         },
+        ...pastParts,
         ...past
       ]
     })

@@ -271,10 +271,13 @@ function stackCut (totals, text) {
       marker: { enabled: false },
       showInLegend: false,
       enableMouseTracking: false,
+      // on the bar's end, across its middle: above it, the figure ran over the bar's top edge
       dataLabels: {
         enabled: true,
         align: 'right',
+        verticalAlign: 'middle',
         x: -6,
+        y: 0,
         crop: false,
         overflow: 'allow',
         style: { color: '#1d2330', textOutline: '2px #ffffff' },
