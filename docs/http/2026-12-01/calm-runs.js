@@ -1,10 +1,10 @@
 'use strict'
 // Would a cell's ratio to the reference hold better between two runs if it came only from the
 // runs where the reference beside it ran at its calm pace? A run's pace is the reference's CPU
-// per request in it over the 10th percentile of the reference's over every run of its mode in
-// that log; a run is calm where its pace is at most BAND (1.1: within 10% of the calm pace).
-// For each pair of logs: how many cells' median ratio moved by at most 5% with every run, and
-// with the calm runs only (a cell with no calm run in either log counted as missed). The median
+// per request in it over the 10th percentile of the reference's over every run of its mode and
+// connections in that log; a run is calm where its pace is at most BAND (1.1: within 10% of the
+// calm pace). For each pair of logs: how many cells' median ratio moved by at most 5% with every
+// run, and with the calm runs only (a cell with no calm run in either log counted as missed). The median
 // of a cell's every run is this script's, not the page's figure (which pairs runs of a round).
 //
 //   node docs/http/2026-12-01/calm-runs.js BAND A/all.jsonl[.gz] B/all.jsonl[.gz] [C D ...]
@@ -26,18 +26,20 @@ function cellsOf (file, band) {
     throw new UsageError(`${file} holds no run in turns with c-epoll; give ${LOG}`)
   }
   const calmPace = new Map()
-  for (const mode of new Set(runs.map(run => run.mode))) {
-    const paces = runs.filter(run => run.mode === mode).map(run => cpuOf(run.partner))
+  // a cell is a server in a mode at a count of connections; its reference's pace is theirs
+  const groupOf = run => `${run.mode} ${run.connections}`
+  for (const group of new Set(runs.map(groupOf))) {
+    const paces = runs.filter(run => groupOf(run) === group).map(run => cpuOf(run.partner))
       .sort((a, b) => a - b)
-    calmPace.set(mode, paces[Math.floor(0.1 * (paces.length - 1))])
+    calmPace.set(group, paces[Math.floor(0.1 * (paces.length - 1))])
   }
   const cells = new Map()
   for (const run of runs) {
-    const key = `${run.program} ${run.mode}`
+    const key = `${run.program} ${groupOf(run)}`
     if (!cells.has(key)) cells.set(key, { every: [], calm: [] })
     const ratio = cpuOf(run) / cpuOf(run.partner)
     cells.get(key).every.push(ratio)
-    if (cpuOf(run.partner) / calmPace.get(run.mode) <= band) cells.get(key).calm.push(ratio)
+    if (cpuOf(run.partner) / calmPace.get(groupOf(run)) <= band) cells.get(key).calm.push(ratio)
   }
   return new Map([...cells].map(([key, { every, calm }]) =>
     [key, {
@@ -53,10 +55,12 @@ function main ([bandText, ...files]) {
     const shared = [...a.keys()].filter(key => b.has(key))
     const count = pick => shared.filter(key => held(pick(a.get(key)), pick(b.get(key)))).length
     const kept = [...a.values(), ...b.values()]
+    const uncalm = shared.filter(key => a.get(key).calm === null || b.get(key).calm === null).length
     console.log(`${files[i]} and ${files[i + 1]}: within 5%, every run ${count(cell => cell.every)} ` +
       `of ${shared.length}; calm runs (pace at most ${band}) ${count(cell => cell.calm)} of ` +
       `${shared.length}, from ${kept.reduce((sum, cell) => sum + cell.kept, 0)} of ` +
-      `${kept.reduce((sum, cell) => sum + cell.of, 0)} runs`)
+      `${kept.reduce((sum, cell) => sum + cell.of, 0)} runs; ${uncalm} cells with no calm run in ` +
+      'one log')
   }
 }
 

@@ -49,11 +49,12 @@ function main (files) {
     }
   }
   const percent = value => `${(value * 100).toFixed(1)}%`
+  const width = Math.max(...[...cells.keys()].map(cell => cell.length)) + 2
   for (const [cell, points] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
     const sum = pick => points.reduce((total, point) => total + pick(point), 0)
     const [xx, yy, xy] = [sum(([x]) => x * x), sum(([, y]) => y * y), sum(([x, y]) => x * y)]
     if (xx === 0 || yy === 0) continue
-    console.log(`${cell.padEnd(44)} runs ${String(points.length).padStart(3)}  follows ` +
+    console.log(`${cell.padEnd(width)} runs ${String(points.length).padStart(3)}  follows ` +
       `${(xy / xx).toFixed(2).padStart(5)}  r ${(xy / Math.sqrt(xx * yy)).toFixed(2).padStart(5)}  ` +
       `spread: reference ${percent(Math.sqrt(xx / points.length))}, ` +
       `server ${percent(Math.sqrt(yy / points.length))}`)
