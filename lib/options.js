@@ -20,8 +20,8 @@ function wholeNumber (text, name, min = 1, max = Number.MAX_SAFE_INTEGER) {
 }
 
 // A count of runs, rounds or processes. Each is repeated over cells, sizes and servers, so a
-// slip of a few digits (--runs 1000000) would start a run of weeks; no study has asked for more
-// than a thousand (the call ladder's run that asked for the most processes named 951).
+// slip of a few digits (--runs 1000000) would start a run of weeks; the most a page has advised
+// is a few thousand (the call ladder's --processes 4364, to hold a noisy rung within 1%).
 const MAX_REPEATS = 10000
 const repeatCount = (text, name, min = 1) => wholeNumber(text, name, min, MAX_REPEATS)
 

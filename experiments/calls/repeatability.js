@@ -6,6 +6,7 @@ const { formatNumber } = require('../../lib/report/format')
 const { EPSILON, nearestRank, criterion, pairByKey, missingClause, lostText } = require('../../lib/repeatability')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
+const { MAX_REPEATS } = require('../../lib/options')
 
 // Every rung within 1% (issue 35's goal for the ladder).
 const GOAL = { percent: 1, share: 1 }
@@ -61,6 +62,18 @@ function callsCriterionText (result, labels) {
   return `${what} ${moved}${missing}: ${result.met ? 'met' : 'not met'}${spread}.`
 }
 
+// What a second run would move: 9 rungs in 10 by up to one figure and the worst rung by up to
+// another, or every rung by up to the worst's where the two are the same (or the 90th is not
+// known). The trust line, the finding and the text tables say it alike.
+function movesText (reach) {
+  const { variant, rung, movePercent } = reach.worst
+  const worst = `±${formatNumber(movePercent)}%`
+  const most = reach.quotedPercent === undefined ? null : `±${formatNumber(reach.quotedPercent)}%`
+  return variant && rung && most && most !== worst
+    ? `9 rungs in 10 by up to ${most}, and ${variant}'s ${rung} by up to ${worst}`
+    : `every rung by up to ${worst}`
+}
+
 function reachableText (reach) {
   if (!reach) return null
   const { worst } = reach
@@ -68,18 +81,20 @@ function reachableText (reach) {
   const foretold = 'foretold from this run\'s halves of processes'
   const most = `±${formatNumber(worst.movePercent)}%`
   if (reach.lost?.length) {
-    return `${lostText(reach.lost)} A second run would move 9 of its rungs in 10 by up to ` +
-      `±${formatNumber(reach.quotedPercent)}% and ${where} by up to ${most} (${foretold}).`
+    return `${lostText(reach.lost)} A second run would move ${movesText(reach)} (${foretold}).`
   }
   if (reach.reachable) {
     return `On this machine, today, a second run of ${reach.processes} processes would keep every rung within ` +
       `±${GOAL.percent}% (at most ${most}, ${where}; ${foretold}).`
   }
   const times = formatNumber(worst.processesNeeded / reach.processes)
-  return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach at ${reach.processes} processes: ` +
-    `a second run would move 9 rungs in 10 by up to ±${formatNumber(reach.quotedPercent)}% and ${where} by up to ${most} ` +
-    `(${foretold}); --processes ${worst.processesNeeded} would bring every rung within ${GOAL.percent}%, ` +
-    `at about ${times} times the ladder's time.`
+  // advice bench would refuse is none: past what --processes takes, it says so
+  const advice = worst.processesNeeded <= MAX_REPEATS
+    ? `--processes ${worst.processesNeeded} would bring every rung within ${GOAL.percent}%, ` +
+      `at about ${times} times the ladder's time`
+    : `it would take ${worst.processesNeeded} processes, more than --processes takes (${MAX_REPEATS})`
+  return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach at ` +
+    `${reach.processes} processes: a second run would move ${movesText(reach)} (${foretold}); ${advice}.`
 }
 
 // The ladder's trust line: every rung within the goal, its worst rung's foretold move. The
@@ -87,16 +102,10 @@ function reachableText (reach) {
 // nanosecond can decide the verdict while the page's other figures hold far closer.
 function callsTrust (reach) {
   if (!reach) return null
-  const { variant, rung, movePercent } = reach.worst
-  const worst = `±${formatNumber(movePercent)}%`
-  const most = reach.quotedPercent === undefined ? null : `±${formatNumber(reach.quotedPercent)}%`
-  const moves = variant && rung && most && most !== worst
-    ? `9 rungs in 10 by up to ${most}, and ${variant}'s ${rung} by up to ${worst}`
-    : `every rung by up to ${worst}`
   return {
     quotable: reach.reachable,
     lost: reach.lost?.length ?? 0,
-    moves,
+    moves: movesText(reach),
     goal: `±${GOAL.percent}%`
   }
 }
