@@ -23,7 +23,8 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
     })
     // the measured read's figure on each row; a row past the cut has it at the axis's edge
     const labels = valueLabels({
-      values: entry.chart.measured.map((value, i) => (max !== null && totals[i] > max) || beyond[i] !== null ? null : value),
+      values: entry.chart.measured
+        .map((value, i) => (max !== null && totals[i] > max) || beyond[i] !== null ? null : value),
       whiskers: entry.chart.whiskers,
       text: i => `${formatNumber(entry.chart.measured[i])} ns`,
       max,

@@ -6,6 +6,7 @@
 const { formatNumber, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable, round } = require('../../lib/report/plain')
+const { MIN_SHOWN } = require('./summary')
 
 const NOTE = 'Syscalls per request at full speed: every call of the server\'s threads and ' +
   'children over one wrk run at the cell\'s connections, counted by eBPF probes ' +
@@ -15,9 +16,10 @@ const NOTE = 'Syscalls per request at full speed: every call of the server\'s th
 const TOP_CALLS = 4
 
 // Calls per request as work + upkeep; upkeep is a difference of two counts (strace's two runs,
-// or all calls less the work), so one below nought is the counts' noise, said as such.
+// or all calls less the work), so one below nought by what a page shows is the counts' noise,
+// said as such.
 function formatCallsPerRequest ({ work, upkeep }) {
-  return `${formatNumber(work)} + ${upkeep <= -0.005 ? 'noise' : formatNumber(Math.max(0, upkeep))}`
+  return `${formatNumber(work)} + ${upkeep <= -MIN_SHOWN ? 'noise' : formatNumber(Math.max(0, upkeep))}`
 }
 
 function rowOf (entry) {

@@ -188,13 +188,13 @@ function httpSection (data) {
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
     const processes = entry.preset?.processes ?? 1
-    const latency = wrkLatencyShown(mode, entry.reference)
+    const latency = wrkLatencyShown(entry)
     const caption = `${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: ` +
       `per count of connections, requests/s (median of ${processes} process${processes === 1 ? '' : 'es'} × ` +
       `${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ` +
       `${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} ` +
       'interval), the server\'s CPU per request and the share of it in user space; ' +
-      (latency ? `latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections` : NO_WRK_LATENCY)
+      (latency ? `latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections` : noWrkLatency(entry))
     return html`<div class="grid two">
     <div class="chart small" id="chart-http-rate-${index}"></div>
     ${mode.chart.syscalls.missing
@@ -228,17 +228,16 @@ function httpSection (data) {
   </section>`
 }
 
+// wrk's latency from runs that took turns holds their stops (summary.js wrkLatency): such cells
+// quote none, so a run in turns (placement interleaved) has no latency column, and says why.
+const wrkLatencyShown = entry => entry.placement !== 'interleaved'
+const noWrkLatency = entry => 'no wrk latency: its runs took turns with the reference\'s, whose stops ' +
+  `are in it${entry.latency ? ' (latency at fixed rates, below, is the one to read)' : ''}`
+
 // The http experiment as tables (terminal and markdown), one per mode: a server per row,
 // its median requests/s at each count of connections with the share of the reference
 // server's, then at the count the findings quote its CPU and p99 latency per request, its
 // syscalls per request and its threads.
-// wrk's latency from runs that took turns holds their stops (summary.js wrkLatency): such cells
-// quote none, and a table whose servers all took turns with the reference drops the column.
-const NO_WRK_LATENCY = 'no wrk latency: its runs took turns with the reference\'s, whose stops are ' +
-  'in it (latency at fixed rates, below, is the one to read)'
-const wrkLatencyShown = (mode, reference) => mode.rows.some(row => row.server !== reference &&
-  row.cells.some(cell => cell?.latencyUs))
-
 function httpTables (entry) {
   const reference = entry.reference
   return entry.modes.map(mode => {
@@ -246,7 +245,7 @@ function httpTables (entry) {
     // wake-ups per request), latency at the count the findings quote
     const busiest = mode.connections.length - 1
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
-    const latency = wrkLatencyShown(mode, reference)
+    const latency = wrkLatencyShown(entry)
     const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`),
       `CPU µs/req @${mode.connections[busiest]} and user share`,
       ...(latency ? [`p99 µs @${mode.connections[quoted]}`] : []),
@@ -268,7 +267,7 @@ function httpTables (entry) {
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: ` +
       `median requests/s (share of ${reference}'s; ${MARKS_LEGEND}), CPU per request with the share of it ` +
-      `in user space, and syscalls per request${latency ? '' : `; ${NO_WRK_LATENCY}`}`
+      `in user space, and syscalls per request${latency ? '' : `; ${noWrkLatency(entry)}`}`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }).concat(entry.capacity ? [capacityTable(entry)] : [])
 }

@@ -459,6 +459,7 @@ function syscallFloors (syscalls) {
 }
 
 module.exports = {
+  MIN_SHOWN,
   summariseHttp,
   wrkLatency,
   cellFlags,

@@ -160,7 +160,8 @@ function ringReads (set) {
     const words = costs.map(end => word(end.cost))
     return words.every(each => each === words[0]) ? words[0] : listJoin(costs.map((end, i) => `${words[i]} at ${sizeName(end.blockSize)}`))
   }
-  const costsText = (costs, ofC) => listJoin(costs.map((end, i) => `${formatShare(end.cost)}${i === 0 && ofC ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
+  const costsText = (costs, ofC) => listJoin(costs.map((end, i) =>
+    `${formatShare(end.cost)}${i === 0 && ofC ? ' of C\'s CPU per read' : ''} at ${sizeName(end.blockSize)}`))
   const first = ends(native.name)
   if (first.length === 0) return null
   const level = first[0].cost.level ? `, ${levelText(first[0].cost.level)} intervals` : ''

@@ -81,10 +81,10 @@ function lineChart (id, { sizes, title, subtitle, series, yTitle, unit, yType = 
   })
 }
 
-// 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
 // the mark of a reader whose WASI host reads stdin in chunks of its own (the table's flag)
 const CHUNKED_MARK = '‡'
 
+// 1. The headline: each reader's CPU per read over C's, whiskers its interval, best first.
 function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAndScaleAbove }) {
   if (!part.available) return
   // a few readers far past the rest (wasmer's WASI reads) would leave the others slivers:

@@ -427,13 +427,17 @@ function summarySection (data) {
   </section>`
 }
 
-// The cells each flag marks; runs with none say so.
+// The cells each flag marks; runs with none say so, and that the answer's own figure is apart
+const NO_FLAGS = 'No reader at any block size is flagged: none\'s runs were noisy, feeder-bound, ' +
+  'reader-waited, start-up dominated, taken by VM steal or failed. (How far the run\'s answer repeats ' +
+  'is its own figure, at the top.)'
+
 function flaggedCells (flags, compare) {
   const items = flags.map(group => html`<li><span class="flag flag-${group.flag}">${FLAG_LABELS[group.flag] ?? group.flag}</span>
     ${compare ? html`<span class="set">${group.set}</span> ` : ''}${group.meaning}:
     ${group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
   return html`<h3>Flagged cells</h3>
-    ${items.length ? html`<ul class="plain">${items}</ul>` : html`<p class="note">No reader at any block size is flagged: none's runs were noisy, feeder-bound, reader-waited, start-up dominated, taken by VM steal or failed. (How far the run's answer repeats is its own figure, at the top.)</p>`}`
+    ${items.length ? html`<ul class="plain">${items}</ul>` : html`<p class="note">${NO_FLAGS}</p>`}`
 }
 
 // The context, then how far to trust the cells: those flagged, the runs that failed.

@@ -126,7 +126,7 @@ function answerChart (shaped, { title, axis }) {
         name: group.label,
         // the group in a word, which each bar's figure carries where groups share a row: their
         // fills alone (a hue and its tints) were hard to tell apart
-        tag: group.label.split(',')[0].replace(/^Connection: /, ''),
+        tag: group.label.split(',')[0].replace('Connection: ', ''),
         data: intervals.map(interval => interval?.estimate ?? null),
         whiskers: intervals.map(interval => (interval && hasEnds(interval) ? [interval.low, interval.high] : null))
       }
