@@ -33,7 +33,9 @@ node_given=0
 usage='usage: ./setup.sh [--test] [--wasm] | --runtime-only [--db] [--node V,...]'
 # --node once, with versions: an empty or second one would drop versions without a word
 take_nodes() {
-  [[ $node_given == 0 ]] || { echo "setup.sh: --node is given twice; give its versions once, such as 22,24 ($usage)" >&2; exit 2; }
+  if [[ $node_given == 1 ]]; then
+    echo "setup.sh: --node is given twice; give its versions once, such as 22,24 ($usage)" >&2; exit 2
+  fi
   [[ -n $1 && $1 != -* ]] || { echo "setup.sh: --node needs Node versions such as 22,24 ($usage)" >&2; exit 2; }
   node_given=1
   extra_nodes=$1

@@ -51,7 +51,8 @@ const SEGMENT_MIN_READS = 64
 // A run that reads slower than this (the pipe manages 200-2000 here) has hung.
 const SLOWEST_BYTES_PER_SECOND = 20e6
 const MAX_PAIRS = 1 << 20
-const USAGE = `usage: node studies/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] [--pairs N] [--segment-kib N] [--pin] [--raw FILE] | --from FILE
+const USAGE = `usage: node studies/paired-cost.js [--only c|just-fast|just-sync ...] [--sizes A,B,...] [--runs N] \
+[--pairs N] [--segment-kib N] [--pin] [--raw FILE] | --from FILE
   The host's read loops against C's loop in one process (studies/paired-reads.js in
   build/just-host): each loop's speed as a share of C's, with its ${INTERVAL_LEVEL} interval over runs.
   --only NAME       a loop to time against C's: ${Object.keys(READER_FORMS).join(', ')} (repeatable; default: all

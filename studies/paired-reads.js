@@ -53,7 +53,14 @@ const [form, ...numbers] = just.args.slice(2)
 const [blocksize, segmentBytes, warmupMax, pairs] = numbers.map(Number)
 if (!Object.hasOwn(FORMS, form) || numbers.length !== 4 || !numbers.every(text => /^\d{1,15}$/.test(text)) ||
     !(blocksize > 0 && blocksize <= 2 ** 30 && segmentBytes > 0 && pairs > 0)) {
-  error(`paired-reads.js: cannot take '${just.args.slice(2).join(' ')}': ${USAGE.split('\n')[0]} (BLOCKSIZE at most 2**30)`)
+  // the first argument at fault, named
+  const names = ['BLOCKSIZE', 'SEGMENT_BYTES', 'WARMUP_MAX', 'PAIRS']
+  const fits = [blocksize > 0 && blocksize <= 2 ** 30, segmentBytes > 0, true, pairs > 0]
+  const at = numbers.findIndex((text, i) => !/^\d{1,15}$/.test(text) || !fits[i])
+  const wrong = !Object.hasOwn(FORMS, form)
+    ? `'${form ?? ''}' as the form`
+    : numbers.length !== 4 ? `${numbers.length} numbers` : `'${numbers[at]}' as ${names[at]}`
+  error(`paired-reads.js: cannot take ${wrong}: ${USAGE.split('\n')[0]} (BLOCKSIZE at most 2**30)`)
   exit(2)
 }
 

@@ -43,9 +43,10 @@ function main ({ run, reader, against }) {
     throw new UsageError(`${file} is corrupt: not valid JSON (${err.message.split('\n')[0]}); ` +
       `node analyse.js --rederive ${run} rewrites it from all.jsonl`)
   }
-  if (results?.experiment !== 'stdio') {
-    throw new UsageError(`${file} is a run of ${results?.experiment ?? 'no experiment'}, not stdio; ` +
-      'give the folder of a stdio run')
+  // a run from before runs named their experiment is stdio's; a calls run has stdio's cost pass
+  const experiment = results?.experiment ?? 'stdio'
+  if (!['stdio', 'calls'].includes(experiment)) {
+    throw new UsageError(`${file} is a run of ${experiment}, not stdio; give the folder of a stdio run`)
   }
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new UsageError(`${file} has no cost pass (a stdio run without --no-cost)`)

@@ -381,7 +381,7 @@ function dbRun (step, run, options, jitter) {
           program: step.partner.name,
           wrk: { ...timed.wrk, requests: Math.round(requests / 2) },
           server: { ...timed.server, cpuNs: timed.server.cpuNs / 2.4 },
-          backends: backends(requests / 2 * BACKEND_CPU_NS),
+          backends: backends(requests / 2 * queries * BACKEND_CPU_NS),
           runningNs: timed.wallNs / 2
         }
       }

@@ -31,11 +31,15 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 case $only in ''|main|test) ;; *) echo "fresh-machine.sh: --only takes main or test, not '$only'" >&2; exit 2 ;; esac
-logs=${logs:-$(mktemp -d /tmp/fresh-machine-XXXXXX)}
-mkdir -p "$logs" 2>/dev/null && [[ -w $logs ]] || {
-  echo "fresh-machine.sh: cannot make or write the folder '$logs' for --logs; give a folder that may be written (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "fresh-machine.sh: debootstrap and chroot need root; run it as root" >&2; exit 2; }
 git rev-parse --verify -q HEAD >/dev/null || { echo "fresh-machine.sh: $repo is not a git checkout with a commit; it clones HEAD" >&2; exit 2; }
+# the logs' folder once nothing else is refused: a refused command leaves no folder behind
+logs=${logs:-$(mktemp -d /tmp/fresh-machine-XXXXXX)}
+mkdir -p "$logs" 2>/dev/null && [[ -w $logs ]] || {
+  echo "fresh-machine.sh: cannot make or write the folder '$logs' for --logs; give a folder that" \
+    "may be written (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2
+  exit 2
+}
 
 # README's block: the lines between "## Two commands" and the end of its first ```sh block,
 # each without its trailing comment.
