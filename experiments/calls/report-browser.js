@@ -2,7 +2,7 @@
 // The calls experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js), whose headline chart shows the cost pass here too.
 const { escapeHtml, formatNumber } = require('../../lib/report/format')
-const { stackCut, valueLabels, FIGURE_ROOM_PX } = require('../../lib/report/browser')
+const { stackCut, valueLabels, FIGURE_LOOK, FIGURE_ROOM_PX } = require('../../lib/report/browser')
 const stdio = require('../stdio/report-browser')
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
@@ -41,14 +41,11 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
           showInLegend: false,
           enableMouseTracking: false,
           dataLabels: {
-            enabled: true,
-            crop: false,
-            overflow: 'allow',
+            ...FIGURE_LOOK,
             align: 'left',
             verticalAlign: 'middle',
             x: 4,
             y: 0,
-            style: { fontSize: '11px', fontWeight: '500', color: '#1d2330', textOutline: '2px #ffffff' },
             formatter () {
               const i = this.point.index
               return `read ${formatNumber(entry.chart.measured[i])} ns`

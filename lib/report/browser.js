@@ -200,18 +200,19 @@ function cutBarLabels (max, unit) {
 // chart that shows them takes FIGURE_ROOM_PX of spacing on its right: a figure at the axis's
 // end stays in its box.
 const FIGURE_ROOM_PX = 62
+// How a figure is written beside its bar, here and wherever else a chart writes one.
+const FIGURE_LOOK = {
+  enabled: true,
+  crop: false,
+  overflow: 'allow',
+  padding: 0,
+  style: { fontSize: '11px', fontWeight: '500', color: '#1d2330', textOutline: '2px #ffffff' }
+}
 function valueLabels ({ values, whiskers, text, threshold = 0, max = null, markers = [], markerText = text }) {
   const figure = i => (typeof values[i] === 'number' && (max === null || values[i] <= max) ? text(i) : null)
   const markerPast = i => typeof markers[i] === 'number' && markers[i] > (whiskers[i]?.[1] ?? values[i])
-  const look = {
-    enabled: true,
-    crop: false,
-    overflow: 'allow',
-    padding: 0,
-    style: { fontSize: '11px', fontWeight: '500', color: '#1d2330', textOutline: '2px #ffffff' }
-  }
   const end = (above, align) => ({
-    ...look,
+    ...FIGURE_LOOK,
     align,
     formatter () {
       const i = this.point.index
@@ -223,12 +224,12 @@ function valueLabels ({ values, whiskers, text, threshold = 0, max = null, marke
     errorbar: [end(true, 'left'), end(false, 'right')],
     // outside the bar's end, whatever another of the bar's labels says (cutBarLabels's inside)
     bar: {
-      ...look,
+      ...FIGURE_LOOK,
       inside: false,
       formatter () { return whiskers[this.point.index] ? null : figure(this.point.index) }
     },
     marker: {
-      ...look,
+      ...FIGURE_LOOK,
       align: 'left',
       verticalAlign: 'middle',
       x: 8,
@@ -467,5 +468,6 @@ module.exports = {
   outlierCut,
   cutBarLabels,
   valueLabels,
+  FIGURE_LOOK,
   FIGURE_ROOM_PX
 }
