@@ -46,6 +46,19 @@ function leastSquaresSlope (points) {
   return variance === 0 ? null : covariance / variance
 }
 
+// Of points already centred on their means ([[x, y], ...], deviations): the least-squares
+// slope of y on x, their correlation, and each one's root mean square; null where either does
+// not vary.
+function centredFit (points) {
+  const sum = pick => points.reduce((total, point) => total + pick(point), 0)
+  const [xx, yy, xy] = [sum(([x]) => x * x), sum(([, y]) => y * y), sum(([x, y]) => x * y)]
+  if (xx === 0 || yy === 0) return null
+  const n = points.length
+  return {
+    slope: xy / xx, r: xy / Math.sqrt(xx * yy), spreadX: Math.sqrt(xx / n), spreadY: Math.sqrt(yy / n)
+  }
+}
+
 // What one more unit (a read, a byte) costs, from runs of two sizes of the same work:
 // (median of the large runs - median of the small runs) / the units between them, so
 // whatever every run pays once (start-up, compiling, first touches) cancels out.
@@ -362,6 +375,7 @@ module.exports = {
   summarise,
   twoSizeFit,
   leastSquaresSlope,
+  centredFit,
   rankTest,
   signTest,
   trendTest,

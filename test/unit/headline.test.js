@@ -499,3 +499,16 @@ test('the least-squares slope under every cost run\'s: y over x, none where x do
   assert.ok(Math.abs(leastSquaresSlope([[0, 1], [1, 2], [2, 7]]) - 3) < 1e-9)
   assert.equal(leastSquaresSlope([[4, 1], [4, 9]]), null)
 })
+
+// the docs' studies of what a host's pace moves (docs/http.md, docs/db.md) read their runs by it
+test('centredFit: the slope and correlation of centred points, each one\'s spread; null where one is flat', () => {
+  const { centredFit } = require('../../lib/stats')
+  // y = 2x exactly, then with one point off the line
+  const line = centredFit([[-1, -2], [0, 0], [1, 2]])
+  assert.deepEqual([line.slope, line.r], [2, 1])
+  assert.ok(Math.abs(line.spreadX - Math.sqrt(2 / 3)) < 1e-12 && Math.abs(line.spreadY - Math.sqrt(8 / 3)) < 1e-12)
+  const off = centredFit([[-1, -1], [0, 1], [1, 0]])
+  assert.ok(Math.abs(off.slope - 0.5) < 1e-12 && Math.abs(off.r - 0.5) < 1e-12, JSON.stringify(off))
+  assert.equal(centredFit([[0, 1], [0, -1]]), null)
+  assert.equal(centredFit([[1, 0], [-1, 0]]), null)
+})

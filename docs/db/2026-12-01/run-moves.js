@@ -16,7 +16,7 @@
 //   node docs/db/2026-12-01/run-moves.js RUN/all.jsonl[.gz]...
 const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
 const { dataPoints } = require('../../../lib/run-log')
-const { mean } = require('../../../lib/stats')
+const { mean, centredFit } = require('../../../lib/stats')
 
 const LOG = 'a db run\'s all.jsonl (or .jsonl.gz) of the default placement, from 2026-11-29 or later'
 const REFERENCE = 'c-libpq-prepared-pipelined'
@@ -27,11 +27,10 @@ const timed = run => run.ok && run.phase === 'db' && !run.partner && run.wrk?.re
 const markCompacts = run => Object.entries(run.gc?.byKind ?? {})
   .filter(([kind]) => /Mark-Compact/.test(kind)).reduce((sum, [, { count }]) => sum + count, 0)
 
-// the least-squares slope of y on x and their correlation, both centred already
+// the slope of the run's moves on another's, and their correlation
 function fit (points) {
-  const sum = pick => points.reduce((total, point) => total + pick(point), 0)
-  const [xx, yy, xy] = [sum(([x]) => x * x), sum(([, y]) => y * y), sum(([x, y]) => x * y)]
-  return xx > 0 && yy > 0 ? `${(xy / xx).toFixed(2)}, r ${(xy / Math.sqrt(xx * yy)).toFixed(2)}` : 'none'
+  const line = centredFit(points)
+  return line ? `${line.slope.toFixed(2)}, r ${line.r.toFixed(2)}` : 'none'
 }
 
 function main (files) {

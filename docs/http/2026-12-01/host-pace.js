@@ -13,7 +13,7 @@
 //   node docs/http/2026-12-01/host-pace.js RUN/all.jsonl[.gz]...
 const { runScript, readableFile, readJsonLines, UsageError } = require('../../script-args')
 const { dataPoints } = require('../../../lib/run-log')
-const { mean } = require('../../../lib/stats')
+const { mean, centredFit } = require('../../../lib/stats')
 
 const LOG = 'an http run\'s all.jsonl (or .jsonl.gz), or a db run\'s with --placement interleaved'
 const TIMED = new Set(['http', 'db'])
@@ -51,13 +51,11 @@ function main (files) {
   const percent = value => `${(value * 100).toFixed(1)}%`
   const width = Math.max(...[...cells.keys()].map(cell => cell.length)) + 2
   for (const [cell, points] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
-    const sum = pick => points.reduce((total, point) => total + pick(point), 0)
-    const [xx, yy, xy] = [sum(([x]) => x * x), sum(([, y]) => y * y), sum(([x, y]) => x * y)]
-    if (xx === 0 || yy === 0) continue
+    const line = centredFit(points)
+    if (!line) continue
     console.log(`${cell.padEnd(width)} runs ${String(points.length).padStart(3)}  follows ` +
-      `${(xy / xx).toFixed(2).padStart(5)}  r ${(xy / Math.sqrt(xx * yy)).toFixed(2).padStart(5)}  ` +
-      `spread: reference ${percent(Math.sqrt(xx / points.length))}, ` +
-      `server ${percent(Math.sqrt(yy / points.length))}`)
+      `${line.slope.toFixed(2).padStart(5)}  r ${line.r.toFixed(2).padStart(5)}  ` +
+      `spread: reference ${percent(line.spreadX)}, server ${percent(line.spreadY)}`)
   }
 }
 
