@@ -195,6 +195,15 @@ function httpSection (data) {
       `${entry.reference}'s (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} ` +
       'interval), the server\'s CPU per request and the share of it in user space; ' +
       (latency ? `latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections` : noWrkLatency(entry))
+    const connectionHeads = mode.connections.map(count =>
+      html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)
+    const latencyHead = latency ? html`<th scope="col" class="num">latency @${mode.connections[quoted]}</th>` : ''
+    const latencyCell = row => {
+      if (!latency) return ''
+      const us = row.cells[quoted]?.latencyUs
+      const text = us ? `${formatNumber(us.p50)} / ${formatNumber(us.p99)} / ${formatNumber(us.max)}` : ''
+      return html`<td class="num">${text}</td>`
+    }
     return html`<div class="grid two">
     <div class="chart small" id="chart-http-rate-${index}"></div>
     ${mode.chart.syscalls.missing
@@ -203,11 +212,13 @@ function httpSection (data) {
   </div>
   <div class="table-wrap"><table class="http">
     <caption>${data.compare ? html`${entry.set}: ` : ''}${caption}</caption>
-    <thead><tr><th scope="col">server</th>${mode.connections.map(count => html`<th scope="col" class="num">${count} connection${count === 1 ? '' : 's'}</th>`)}${latency ? html`<th scope="col" class="num">latency @${mode.connections[quoted]}</th>` : ''}<th scope="col" class="num">syscalls/req: work + upkeep</th><th scope="col" class="num">threads, RSS (most)</th></tr></thead>
+    <thead><tr><th scope="col">server</th>${connectionHeads}${latencyHead}
+      <th scope="col" class="num">syscalls/req: work + upkeep</th>
+      <th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
       ${row.cells.map(cell => html`<td class="num">${rate(cell)}</td>`)}
-      ${latency ? html`<td class="num">${row.cells[quoted]?.latencyUs ? `${formatNumber(row.cells[quoted].latencyUs.p50)} / ${formatNumber(row.cells[quoted].latencyUs.p99)} / ${formatNumber(row.cells[quoted].latencyUs.max)}` : ''}</td>` : ''}
+      ${latencyCell(row)}
       <td class="num">${row.syscalls?.perRequest != null ? html`${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.noise ?? 'not traced'}</td>
       <td class="num">${row.threads ? `${row.threads}, ${formatNumber(row.maxRssKiB / 1024)} MiB` : ''}</td>
     </tr>`)}</tbody>

@@ -133,7 +133,8 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
         ? `C's ${formatNumber(known[0].baseNs)} ns`
         : `C's (${known.map(entry => `${escapeHtml(entry.name)}: ${formatNumber(entry.baseNs)} ns`).join(', ')})`
     const chunked = part.chart[size].chunked?.some(Boolean)
-      ? `; ${CHUNKED_MARK} its WASI host reads stdin in chunks of its own, so fewer read(2)s than C's lie behind its reads`
+      ? `; ${CHUNKED_MARK} its WASI host reads stdin in chunks of its own, ` +
+        'so fewer read(2)s than C\'s lie behind its reads'
       : ''
     return `ns more than ${base} per read(2), lower is better; whiskers: ${series[0].level} interval${chunked}`
   }

@@ -130,9 +130,11 @@ test('test/fresh-machine.sh --logs where no folder can be made: one line naming 
   const file = path.join(scratch, 'a-file')
   fs.writeFileSync(file, '')
   for (const logs of [file, path.join(file, 'below')]) {
-    const result = spawnSync(path.join(ROOT, 'test', 'fresh-machine.sh'), ['--logs', logs], { cwd: scratch, encoding: 'utf8', timeout: 10000 })
+    const result = spawnSync(path.join(ROOT, 'test', 'fresh-machine.sh'), ['--logs', logs],
+      { cwd: scratch, encoding: 'utf8', timeout: 10000 })
     assert.equal(result.status, 2, `${logs}: ${result.stderr}`)
-    assert.match(result.stderr, new RegExp(`^fresh-machine\\.sh: cannot make or write the folder '${escaped(logs)}' for --logs; .*\n$`))
+    assert.match(result.stderr,
+      new RegExp(`^fresh-machine\\.sh: cannot make or write the folder '${escaped(logs)}' for --logs; .*\n$`))
   }
   fs.rmSync(file)
 })

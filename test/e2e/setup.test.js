@@ -42,11 +42,16 @@ describe('setup.sh', () => {
   })
 
   test('--db and --node add to --runtime-only alone, and --node needs versions, once: exit 2 and one line', () => {
-    for (const [args, said] of [[['--db'], /--db and --node add to --runtime-only/], [['--node', '22'], /--db and --node add to --runtime-only/],
-      [['--runtime-only', '--node'], /--node needs Node versions/], [['--runtime-only', '--node', '--db'], /--node needs Node versions/],
+    for (const [args, said] of [
+      [['--db'], /--db and --node add to --runtime-only/],
+      [['--node', '22'], /--db and --node add to --runtime-only/],
+      [['--runtime-only', '--node'], /--node needs Node versions/],
+      [['--runtime-only', '--node', '--db'], /--node needs Node versions/],
       // an empty list, or a second --node, would otherwise drop versions without a word
-      [['--runtime-only', '--node', ''], /--node needs Node versions/], [['--runtime-only', '--node='], /--node needs Node versions/],
-      [['--runtime-only', '--node', '22', '--node', '24'], /--node is given twice/]]) {
+      [['--runtime-only', '--node', ''], /--node needs Node versions/],
+      [['--runtime-only', '--node='], /--node needs Node versions/],
+      [['--runtime-only', '--node', '22', '--node', '24'], /--node is given twice/]
+    ]) {
       const refused = run('./setup.sh', args)
       assert.equal(refused.status, 2, args.join(' '))
       assert.equal(refused.stdout, '')

@@ -646,7 +646,8 @@ test('a zero file larger than tmpfs has room for is refused before it is written
   const { ZeroFile, zeroFileFolders } = require('../../experiments/stdio/zero-file')
   const before = zeroFileFolders()
   const zeros = new ZeroFile()
-  await assert.rejects(zeros.of(2 ** 60), /^Error: cannot write \d+ MiB of input to \S+ \(\d+ MiB free\): give a smaller --mib/)
+  await assert.rejects(zeros.of(2 ** 60),
+    /^Error: cannot write \d+ MiB of input to \S+ \(\d+ MiB free\): give a smaller --mib/)
   assert.deepEqual(zeroFileFolders(), before, 'no folder made')
   const file = await zeros.of(2 ** 16)
   assert.equal(fs.statSync(file).size, 2 ** 16)

@@ -421,13 +421,21 @@ test('findings: reads through io_uring against read(2), and a JavaScript ring re
   set.results.cells.push({ program: 'c-ring', blockSize: 256 }, { program: 'js-ring', blockSize: 256 })
   set.results.headline.cells.push(cell('c-ring', 256, 0.4, 1000), cell('c-ring', 65536, 0.9, 5000), cell('js-ring', 256, 0.39, 1020))
   const text = findings.ringReads(set)
-  assert.match(text, /^Through io_uring, a read of the pipe costs more CPU than read\(2\): c-ring takes 250\.0% \(243\.9–256\.5%\) of C's CPU per read at 256 B and 111\.1% \(109\.8–112\.4%\) at 64 KiB, 95\.0% intervals; through the same ring at 256 B, js-ring 102\.0% \(101\.6–102\.3%\) of c-ring's\.$/)
+  assert.match(text, new RegExp([
+    /^Through io_uring, a read of the pipe costs more CPU than read\(2\): c-ring takes 250\.0% \(243\.9–256\.5%\) /,
+    /of C's CPU per read at 256 B and 111\.1% \(109\.8–112\.4%\) at 64 KiB, 95\.0% intervals; /,
+    /through the same ring at 256 B, js-ring 102\.0% \(101\.6–102\.3%\) of c-ring's\.$/
+  ].map(part => part.source).join('')))
 
   // a windowed ring reader at 125% of C's speed at 256 B (1/1.24–1/1.26: 79.4%–80.6%) and 93% at 64 KiB
   set.context.programs.push({ name: 'c-ring-window', runtime: 'native', honoursBlockSize: true, ring: true, ringWindow: 16384 })
   set.results.cells.push({ program: 'c-ring-window', blockSize: 256 })
   set.results.headline.cells.push(cell('c-ring-window', 256, 1.25, 400), cell('c-ring-window', 65536, 0.93, 5200))
-  assert.match(findings.ringReads(set), /95\.0% intervals; with 16 KiB of reads in flight it costs less at 256 B and more at 64 KiB: c-ring-window takes 80\.0% \(79\.3–80\.7%\) at 256 B and 107\.5% \(106\.3–108\.7%\) at 64 KiB; through the same ring at 256 B, js-ring 102\.0% \(101\.6–102\.3%\) of c-ring's\.$/)
+  assert.match(findings.ringReads(set), new RegExp([
+    /95\.0% intervals; with 16 KiB of reads in flight it costs less at 256 B and more at 64 KiB: /,
+    /c-ring-window takes 80\.0% \(79\.3–80\.7%\) at 256 B and 107\.5% \(106\.3–108\.7%\) at 64 KiB; /,
+    /through the same ring at 256 B, js-ring 102\.0% \(101\.6–102\.3%\) of c-ring's\.$/
+  ].map(part => part.source).join('')))
 })
 
 test('findings: syscalls, start-up, garbage and data quality, one sentence each', () => {
