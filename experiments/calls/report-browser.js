@@ -2,7 +2,9 @@
 // The calls experiment's charts, drawn in the page as stdio's are
 // (experiments/stdio/report-browser.js), whose headline chart shows the cost pass here too.
 const { escapeHtml, formatNumber } = require('../../lib/report/format')
-const { stackCut, valueLabels, FIGURE_LOOK, FIGURE_ROOM_PX } = require('../../lib/report/browser')
+const {
+  stackCut, valueLabels, roomRightOfFigures, FIGURE_LOOK, FIGURE_ROOM_PX
+} = require('../../lib/report/browser')
 const stdio = require('../stdio/report-browser')
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
@@ -57,7 +59,8 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
       chart: {
         type: 'bar',
         height: Math.max(300, 150 + entry.chart.categories.length * 44),
-        spacingRight: FIGURE_ROOM_PX
+        spacingRight: FIGURE_ROOM_PX,
+        events: { load () { roomRightOfFigures(this) } }
       },
       title: { text: escapeHtml(`${entries.length > 1 ? `${entry.set}: ` : ''}Where a 256-byte read's CPU time goes`) },
       subtitle: { text: `ns per read; bars: the parts the ladder measures, dot: the measured read (whiskers: ${entry.chart.level} interval), diamond: the stdin bench's cost pass` },

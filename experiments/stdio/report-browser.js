@@ -7,7 +7,7 @@
 // the page's globals.
 const { sizeLabel, sizeName, formatNumber, formatSigned, escapeHtml, formatRange } = require('../../lib/report/format')
 const {
-  outlierCut, cutBarLabels, valueLabels, FIGURE_ROOM_PX, referenceLine, stackCut
+  outlierCut, cutBarLabels, valueLabels, roomRightOfFigures, FIGURE_ROOM_PX, referenceLine, stackCut
 } = require('../../lib/report/browser')
 
 // Line charts against block size: one row per series that has a point there.
@@ -145,7 +145,8 @@ function headline (part, { copy, runtimePoints, groupColor, familyLegend, keyAnd
     chart: {
       type: 'bar',
       height: Math.max(300, 170 + part.chart[size].categories.length * 34 * part.chart[size].series.length),
-      spacingRight: FIGURE_ROOM_PX
+      spacingRight: FIGURE_ROOM_PX,
+      events: { load () { roomRightOfFigures(this) } }
     },
     title: { text: escapeHtml(headlineTitle(size)) },
     subtitle: { text: headlineSubtitle(size) },

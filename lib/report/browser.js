@@ -365,14 +365,18 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
   // as tall as its bars need (its box grows with it: growBox)
   const height = Math.max(360, 120 + chart.categories.length * 22 * Math.max(1, chart.series.length))
   const tagOf = series => (chart.series.length > 1 && series.tag ? `${series.tag} ` : '')
-  // the longest bar's figure, past it, carries its group's word too (about 7 px a letter)
-  const tagRoom = Math.max(0, ...chart.series.map(series => tagOf(series).length * 7))
   Highcharts.chart(id, {
     chart: {
       type: 'bar',
       height,
-      spacingRight: FIGURE_ROOM_PX + tagRoom,
-      events: { load () { if (logarithmic) roomLeftOfBars(this) } }
+      spacingRight: FIGURE_ROOM_PX,
+      // the longest bar's figure, past it, carries its group's word too: roomRightOfFigures
+      events: {
+        load () {
+          if (logarithmic) roomLeftOfBars(this)
+          roomRightOfFigures(this)
+        }
+      }
     },
     title: { text: escapeHtml(chart.title) },
     subtitle: {
@@ -428,16 +432,34 @@ function roomLeftOfBars (chart) {
   const axis = chart.yAxis[0]
   for (let tries = 0; tries < 4; tries++) {
     const plotLeft = chart.container.getBoundingClientRect().left + chart.plotLeft
-    const lefts = chart.series.flatMap(series => series.points.flatMap(point =>
-      (point.dataLabels ?? (point.dataLabel ? [point.dataLabel] : []))
-        .filter(label => label?.element && label.visibility !== 'hidden' && label.element.textContent)
-        .map(label => label.element.getBoundingClientRect().left)))
+    const lefts = shownFigures(chart).map(box => box.left)
     const short = plotLeft + 4 - Math.min(...lefts, Infinity)
     if (!(short > 0)) return
     const { min, max } = axis.getExtremes()
     const perPx = Math.log(max / min) / axis.len
     axis.setExtremes(min / Math.exp((short + 2) * perPx), max, true, false)
   }
+}
+
+// A chart's figures past its bars' ends (valueLabels) kept in its box: its spacing on the
+// right grows by what the widest lacks, measured once drawn, as a figure's width is the
+// browser's to know (a group's word before it, a font's letters), not a guess per letter.
+function roomRightOfFigures (chart) {
+  for (let tries = 0; tries < 3; tries++) {
+    const right = chart.container.getBoundingClientRect().right - 2
+    const short = Math.max(...shownFigures(chart).map(box => box.right), -Infinity) - right
+    if (!(short > 0)) return
+    const spacingRight = (chart.options.chart.spacingRight ?? 10) + Math.ceil(short) + 2
+    chart.update({ chart: { spacingRight } }, true, false, false)
+  }
+}
+
+// The boxes on the page of every figure a chart's points show (their data labels).
+function shownFigures (chart) {
+  return chart.series.flatMap(series => series.points.flatMap(point =>
+    (point.dataLabels ?? (point.dataLabel ? [point.dataLabel] : []))
+      .filter(label => label?.element && label.visibility !== 'hidden' && label.element.textContent)
+      .map(label => label.element.getBoundingClientRect())))
 }
 
 // Across machines (lib/report/machines-text.js machinesChart): a bar per row and machine,
@@ -468,6 +490,7 @@ module.exports = {
   outlierCut,
   cutBarLabels,
   valueLabels,
+  roomRightOfFigures,
   FIGURE_LOOK,
   FIGURE_ROOM_PX
 }
