@@ -107,11 +107,12 @@ function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
 // { kind, segments: [{ from, to, level }] (to exclusive), steadyFrom (the first run of
 // the steady state, null without one), spikes (the runs left out of the levels), trend
 // (the drift of a last segment that never held still, or null), settled (the way the runs
-// drifted before a steady state, or null) } of a process's values in the order it ran
-// them. `lowerIsBetter`: a time or CPU per request (true) against a rate (false).
+// drifted before a steady state, or null), moving (the way an unclassified process's runs
+// moved where they moved as a drift would: movingUntested) } of a process's values in the
+// order it ran them. `lowerIsBetter`: a time or CPU per request (true) against a rate (false).
 function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = {}) {
   if (values.length < MIN_RUNS) {
-    return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null, settled: null }
+    return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null, settled: null, moving: null }
   }
   const spikes = spikesOf(values)
   // a spike takes its neighbours' level, so that indices stay the runs'
@@ -122,8 +123,12 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
     return { from, to, level: mean(levelled.slice(from, to)) }
   })
   segments = mergeAlike(segments, levelled, alikeShare)
-  const { trend, settled, segments: split } = holdingStill(segments, levelled)
+  const still = holdingStill(segments, levelled)
+  const { settled, segments: split } = still
   segments = split
+  const trend = still.trend ?? shortTailMoving(segments, levelled)
+  // too short to tell a drift from noise, and moving one way as a drift would
+  const moving = !trend && !settled && segments.length === 1 ? movingUntested(levelled) : null
   const steady = segments.at(-1)
   const length = steady.to - steady.from
   let kind
@@ -131,14 +136,14 @@ function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = 
   // a drift that settled is named by its way: the mean levels either side of where it
   // settled can be a drift's noise apart, and say nothing
   else if (settled) kind = (settled === 'falling') === lowerIsBetter ? 'warm-up' : 'slowdown'
-  else if (segments.length === 1) kind = movingUntested(levelled) ? null : 'flat'
+  else if (segments.length === 1) kind = moving ? null : 'flat'
   else if (length < Math.max(MIN_STEADY_RUNS, MIN_STEADY_SHARE * values.length)) kind = 'no steady state'
   else {
     const before = segments.at(-2).level
     kind = (steady.level < before) === lowerIsBetter ? 'warm-up' : 'slowdown'
   }
   const steadyFrom = kind === 'no steady state' || kind === null ? null : steady.from
-  return { kind, segments, steadyFrom, spikes, values, trend, settled }
+  return { kind, segments, steadyFrom, spikes, values, trend, settled, moving }
 }
 
 // Segments whose last one holds still: where its runs (the first run of all aside) drift,
@@ -162,18 +167,41 @@ function holdingStill (segments, values) {
   return { segments, trend, settled: null }
 }
 
-// Whether the 4 runs after the start, one too few for the drift test (MIN_TREND_RUNS), move
+// Whether the 3 or 4 runs after the start, too few for the drift test (MIN_TREND_RUNS), move
 // one way at every step and by more than TREND_SHARE: one segment to the changepoints, whose
 // noise is those same steps, but flat and a drift cannot be told apart, so the process is too
 // short to classify, not flat (node-http still warming up: 6.05, 4.94, 3.86, 2.82, 2.77 ×
-// c-epoll's, docs/http.md). Noise alone moves so in 0.6-7.4% of 5-run sequences of spread
-// 3-12% (docs/http/2026-12-01/short-drift-noise.js). Three runs after the start, two steps,
-// go one way for noise one time in three, and are left as they were.
+// c-epoll's, docs/http.md; 100, 130, 160, 190 was flat until 2026-12-02). Noise alone moves
+// so in 0.6-7.4% of 5-run sequences of spread 3-12% (docs/http/2026-12-01/short-drift-noise.js)
+// and in the share of 4-run ones docs/http/2026-12-02/short-tail-noise.js gives.
 function movingUntested (values) {
-  const after = values.slice(1)
-  if (after.length !== MIN_TREND_RUNS - 1) return false
-  const steps = after.slice(1).map((value, i) => Math.sign(value - after[i]))
-  return steps.every(step => step !== 0 && step === steps[0]) && Math.abs(driftShare(after)) > TREND_SHARE
+  return oneWayBeyondShare(values.slice(1))
+}
+
+// The way ('rising' or 'falling') runs too few for Kendall's test (3 or 4) move where each
+// step goes that way and they move by more than TREND_SHARE from first to last; else null.
+function oneWayBeyondShare (values) {
+  if (values.length < 3 || values.length >= MIN_TREND_RUNS) return null
+  const steps = values.slice(1).map((value, i) => Math.sign(value - values[i]))
+  const share = driftShare(values)
+  if (!steps.every(step => step !== 0 && step === steps[0]) || Math.abs(share) <= TREND_SHARE) return null
+  return share > 0 ? 'rising' : 'falling'
+}
+
+// A drift the changepoints cut into steps: a last segment of 3 or 4 runs, too short for the
+// drift test, that moves one way at every step by more than TREND_SHARE, the way it came from
+// the segment before, while the runs of both (the process's first aside) drift by the drift
+// test. A process that rose 33.7, 43.5 | 51.0, 58.4, 63.0, 68.6 (postgres.js pipelined, /db,
+// results/reference-db) was a slowdown steady from 51.0 until 2026-12-02. A step to a level
+// whose runs hold still, or wander, is left as it was. Returns the drift over both
+// segments (trendOf), or null.
+function shortTailMoving (segments, values) {
+  if (segments.length < 2) return null
+  const [before, last] = segments.slice(-2)
+  const way = oneWayBeyondShare(values.slice(last.from, last.to))
+  if (way === null || (last.level > before.level) !== (way === 'rising')) return null
+  const trend = trendOf(values.slice(Math.max(before.from, 1), last.to))
+  return trend?.direction === way ? trend : null
 }
 
 // The drift of a segment's runs, or null where they hold still (TREND_SHARE): { direction
@@ -235,14 +263,22 @@ function pooledSpread (segments, values) {
   return freedom > 0 ? Math.sqrt(squares / freedom) : 0
 }
 
-// A cell's processes together: steady when every classified one reached a steady state,
-// null when none was classified (too few runs); `counts` by kind, so that a report can
-// say how many did what.
+// A cell's processes together: steady when every classified one reached a steady state and
+// no unclassified one moved as a drift would (movingUntested: a cell is not quoted on runs
+// too few to tell), null when none was classified nor moved (too few runs); `counts` by
+// kind, and `moving`, the unclassified ones that moved, so that a report can say how many
+// did what.
 function cellSteadiness (classes) {
   const classified = classes.filter(entry => entry.kind !== null)
   const counts = Object.fromEntries(KINDS.map(kind => [kind, classified.filter(entry => entry.kind === kind).length]))
-  const steady = classified.length === 0 ? null : counts['no steady state'] === 0
-  return { classified: classified.length, counts, steady }
+  const moving = classes.filter(entry => entry.kind === null && entry.moving).length
+  const steady = classified.length === 0 && moving === 0 ? null : counts['no steady state'] === 0 && moving === 0
+  return { classified: classified.length, counts, moving, steady }
+}
+
+// Why a cell whose steadiness is false is not quoted, in the answer's words.
+function unsteadyReason (steadiness) {
+  return steadiness.counts['no steady state'] > 0 ? 'no steady state' : 'too short to classify'
 }
 
 // Whether a cell cannot be quoted as one number: a process of it never reached a steady
@@ -260,7 +296,7 @@ function unsteadyCell (steadiness, runs) {
 // are ('own': the server's CPU per request; 'ratio': over a reference's beside it).
 // [{ process, kind, steadyFrom, steadyRound (its first round in the steady state, 0 when
 // the warm-up reached it, null with none), spikes, warmupRuns, sequence, basis, trend,
-// settled }].
+// settled, moving }].
 function processClasses (runs, { value, processOf, roundOf, warmupOf = run => run.warmupCpuUs, basis = 'own' }) {
   const byProcess = new Map()
   for (const run of runs) byProcess.set(processOf(run), [...(byProcess.get(processOf(run)) ?? []), run])
@@ -270,11 +306,11 @@ function processClasses (runs, { value, processOf, roundOf, warmupOf = run => ru
     const most = Math.max(...own.map(run => run.connections))
     const timed = own.filter(run => run.ok && run.connections === most).sort((a, b) => roundOf(a) - roundOf(b))
     const sequence = [...warmup, ...timed.map(value)]
-    const { kind, steadyFrom, spikes, trend, settled } = classify(sequence)
+    const { kind, steadyFrom, spikes, trend, settled, moving } = classify(sequence)
     let steadyRound = null
     if (steadyFrom !== null) steadyRound = steadyFrom < warmup.length ? 0 : roundOf(timed[steadyFrom - warmup.length])
     const warmupRuns = warmup.length
-    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns, sequence, basis, trend, settled }
+    return { process, kind, steadyFrom, steadyRound, spikes, warmupRuns, sequence, basis, trend, settled, moving }
   })
 }
 
@@ -302,6 +338,7 @@ module.exports = {
   changepoints,
   classify,
   cellSteadiness,
+  unsteadyReason,
   unsteadyCell,
   processClasses,
   steadyRuns,

@@ -100,7 +100,9 @@ const HTTP_FINDINGS = [
       (servers.length ? ` With more connections: ${listJoin(servers)}.` : '')
   },
   function unsteady (http) {
-    const cells = http.cells.filter(cell => cell.unsteady && !(cell.steadiness?.classified > 0))
+    // cells of runs from before processes were classified (lib/steady.js unsteadyCell)
+    const cells = http.cells.filter(cell =>
+      cell.unsteady && !(cell.steadiness?.classified > 0) && !(cell.steadiness?.moving > 0))
     if (cells.length === 0) return null
     const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
     const which = cells.length === 1 ? 'its cell' : `their ${cells.length} cells`

@@ -73,7 +73,8 @@ const MEANING = {
     '(lib/steady.js, Barrett et al.): flat, warm-up, slowdown or no steady state, by its CPU per ' +
     `request over ${REFERENCE}'s beside it where all of them were taken in turns with ${REFERENCE} at ` +
     'one count of connections, else by its own CPU per request; a cell is quoted only when every ' +
-    'classified process reached a steady state, from the runs in it',
+    'classified process reached a steady state and no process too short to classify moved one way ' +
+    'by more than 10%, from the runs in it',
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   userShare: USER_SHARE_MEANING,
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,

@@ -11,9 +11,13 @@ const { runProcesses, MIN_RUNS } = require('../steady')
 function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the reference\'s' } = {}) {
   const all = runProcesses(cells, whereOf)
   const processes = all.filter(entry => entry.kind !== null)
-  // a sequence too short to classify is said so, never counted as flat nor dropped
+  // a sequence too short to classify is said so, never counted as flat nor dropped: under
+  // MIN_RUNS values, or a drift's few runs (lib/steady.js movingUntested)
   const short = all.length - processes.length
-  const tooShort = short ? `, and ${short} had too few values to classify (under ${MIN_RUNS})` : ''
+  const tooShort = short
+    ? `, and ${short} were too short to classify (under ${MIN_RUNS} values, or 3 or 4 runs after the first ` +
+      'moving one way by more than 10%, too few to test)'
+    : ''
   if (all.length === 0) return []
   const count = kind => processes.filter(entry => entry.kind === kind).length
   const before = cells.reduce((sum, cell) => sum + (cell.beforeSteady ?? 0), 0)
@@ -28,13 +32,14 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   const leftOut = `${runs} from before a process's steady state ${before === 1 ? 'is' : 'are'} left out`
   const left = before ? `; ${leftOut} of the figures.` : '.'
   const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes} (${source})${left}`]
-  const moving = processes.filter(entry => entry.kind === 'no steady state')
+  const moving = all.filter(entry => entry.kind === 'no steady state' || (entry.kind === null && entry.moving))
   if (moving.length) {
     const unquoted = cells.filter(cell => cell.steadiness?.steady === false).length
     const unitOf = entry => entry.basis === 'ratio' ? `× ${reference}` : unit
     // a process unsteady for a drift, not a late step, says so: the two call for different
     // readings (a cost that grows with use, a warm-up not yet done)
-    const driftOf = ({ trend }) => {
+    const driftOf = ({ trend, moving: way }) => {
+      if (way) return `, ${way}, too short to classify`
       if (!trend) return ''
       const share = formatNumber(Math.abs(trend.share) * 100)
       return `, still ${trend.direction} (${share}% over its last ${trend.runs} runs)`
@@ -42,7 +47,9 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
     const sequenceOf = entry =>
       `${entry.sequence.map(value => formatNumber(value)).join(', ')} ${unitOf(entry)}${driftOf(entry)}`
     const sequences = moving.map(entry => `${entry.where} process ${entry.process + 1}: ${sequenceOf(entry)}`)
-    const whose = `whose server process${moving.length === 1 ? '' : 'es'} reached no steady state`
+    const untold = moving.some(entry => entry.kind === null)
+    const whose = `whose server process${moving.length === 1 ? '' : 'es'} reached no steady state` +
+      (untold ? ' or moved one way in runs too few to tell' : '')
     const order = `CPU per request, in order: ${listJoin(sequences)}`
     lines.push(`Not quoted as one number: ${unquoted} cell${unquoted === 1 ? '' : 's'}, ${whose} (${order}).`)
   }

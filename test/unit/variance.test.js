@@ -4,7 +4,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const { components, pooled, optimalRounds } = require('../../lib/variance')
-const { classify, changepoints, cellSteadiness } = require('../../lib/steady')
+const { classify, changepoints, cellSteadiness, unsteadyReason, unsteadyCell } = require('../../lib/steady')
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 
@@ -139,8 +139,29 @@ test('classify: runs that keep rising or falling are no steady state, though no 
   assert.notEqual(classify([2.16, 1.47, 1.4, 1.46, 1.4]).kind, null)
   assert.equal(classify([2.16, 1.5, 1.45, 1.42, 1.4]).kind, 'flat')
   assert.equal(classify([1.32, 1.18, 1.19, 1.24, 1.17]).kind, 'flat')
-  // four runs cannot show a drift (p = 2/4! at best): a last segment that short is judged as before
-  assert.equal(classify([100, 101, 99, 100, 100, 120, 125, 130, 135]).kind, 'slowdown')
+  // a drift the changepoints cut into steps: a last segment of 4 runs still rising by more
+  // than 10%, the way it came, over runs that rise by the drift test, is no steady state
+  const cut = classify([100, 101, 99, 100, 100, 120, 125, 130, 135])
+  assert.deepEqual([cut.kind, cut.steadyFrom, cut.trend?.direction], ['no steady state', null, 'rising'])
+  // results/reference-db, postgres.js pipelined /db: a slowdown steady from 51.0 before
+  const climbing = classify([48.9, 33.7, 43.5, 51.0, 58.4, 63.0, 68.6])
+  assert.deepEqual([climbing.kind, climbing.trend?.direction, climbing.trend?.runs], ['no steady state', 'rising', 6])
+  // a straight line of 10 runs, which PELT cuts in three
+  assert.equal(classify([100, 105, 110, 115, 120, 125, 130, 135, 140, 145]).kind, 'no steady state')
+  // ... but a step to a level whose runs wander, or move by less than 10%, is a slowdown
+  assert.equal(classify([100, 101, 99, 100, 100, 120, 121, 119, 120]).kind, 'slowdown')
+  assert.equal(classify([100, 101, 99, 100, 100, 120, 122, 124, 126]).kind, 'slowdown')
+})
+
+test('classify: four values that move one way at each step by more than 10% are too short to classify', () => {
+  // c-epoll in a noisy http run (h-h1, close): flat until 2026-12-02
+  const jumped = classify([34.1, 32.7, 34.9, 46.0])
+  assert.deepEqual([jumped.kind, jumped.moving], [null, 'rising'])
+  assert.deepEqual([classify([100, 130, 160, 190]).kind, classify([100, 130, 160, 190]).moving], [null, 'rising'])
+  assert.equal(classify([3.16, 3.08, 2.80, 2.50]).moving, 'falling')
+  // one way by less than 10%, or not one way: flat as before
+  assert.deepEqual([classify([100, 101, 103, 105]).kind, classify([100, 101, 103, 105]).moving], ['flat', null])
+  assert.equal(classify([100, 112, 98, 111]).kind, 'flat')
 })
 
 test('trendTest: Kendall\'s S with its exact two-sided p; theilSenSlope: the runs\' slope', () => {
@@ -164,6 +185,12 @@ test('cellSteadiness: steady only when every classified process reached a steady
   assert.equal(of('flat', 'warm-up', null).steady, true)
   assert.equal(of('flat', 'no steady state').steady, false)
   assert.equal(of(null).steady, null)
+  // an unclassified process that moved as a drift would keeps its cell from being quoted
+  const withMoving = cellSteadiness([{ kind: 'flat' }, { kind: null, moving: 'rising' }])
+  assert.deepEqual([withMoving.steady, withMoving.moving, unsteadyReason(withMoving)], [false, 1, 'too short to classify'])
+  assert.equal(cellSteadiness([{ kind: null, moving: 'falling' }]).steady, false)
+  assert.equal(unsteadyReason(of('flat', 'no steady state')), 'no steady state')
+  assert.equal(unsteadyCell(withMoving, []), true)
 })
 
 test('the findings count a process too short to classify apart, never as flat', () => {
@@ -177,11 +204,20 @@ test('the findings count a process too short to classify apart, never as flat', 
   }]
   const [line] = steadinessFindings(cells, cell => cell.server)
   assert.ok(line.startsWith('Of 2 server processes, 1 ran flat, 0 warmed up, 0 slowed down and 0 reached no ' +
-    'steady state, and 1 had too few values to classify (under 4) '), line)
+    'steady state, and 1 were too short to classify (under 4 values, or 3 or 4 runs after the first'), line)
   // only unclassified processes: still said
   const unclassified = [{ server: 'bun', processClasses: [cells[0].processClasses[1]] }]
   const [only] = steadinessFindings(unclassified, cell => cell.server)
-  assert.match(only, /^Of 1 server process, 0 ran flat, .* and 1 had too few values to classify/)
+  assert.match(only, /^Of 1 server process, 0 ran flat, .* and 1 were too short to classify/)
+  // one that moved as a drift would: its cell not quoted, its sequence printed, and why
+  const moved = [{
+    server: 'c-epoll',
+    steadiness: { steady: false },
+    processClasses: [{ process: 1, kind: null, moving: 'rising', sequence: [34.1, 32.7, 34.9, 46] }]
+  }]
+  const lines = steadinessFindings(moved, cell => cell.server)
+  assert.match(lines[1], /^Not quoted as one number: 1 cell, whose server process reached no steady state or moved one way in runs too few to tell/)
+  assert.match(lines[1], /c-epoll process 2: 34\.1, 32\.7, 34\.9, 46 µs, rising, too short to classify/)
 })
 
 test('the findings count the runs left out before a steady state in words that agree', () => {
