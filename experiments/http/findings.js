@@ -34,7 +34,7 @@ function compilingFinding (cells, whereOf) {
   return `V8 was still compiling in ${compiling.length} of the ${counted.length} cells whose compiles were ` +
     'counted (j in the tables): a run they kept finished more optimizing compiles than a settled JIT ' +
     `does (${COMPILING_RULE}): ${named.join('; ')}. Their figures hold the compiler's work, whose ` +
-    'cost was within the runs\' noise where it was measured (docs/http.md, 2026-12-01).'
+    'cost docs/http.md found within the runs\' noise in the runs it measured (2026-12-01), not in this one.'
 }
 
 const HTTP_FINDINGS = [
@@ -161,7 +161,7 @@ const HTTP_FINDINGS = [
     return `Where wrk runs changes what is measured (${mode}, ${shown[0].connections} connections): with wrk and the server ${turns}, a server answers few requests per wake-up, ` +
       `and with wrk on another CPU a busy one batches (timed runs against the capacity run: ${referenceTimed?.requestsPerWakeUp != null ? `${http.reference} ${formatNumber(referenceTimed.requestsPerWakeUp)} against ${formatNumber(reference.requestsPerWakeUp)}, ` : ''}${shown.map(run => `${run.server} ${wakeUps(run)}`).join(', ')}). ` +
       `CPU per request against C's, timed runs against the capacity run (one run each, no interval): ${listJoin(ratios)}. ` +
-      'Both are the server\'s own CPU time in two regimes: a different figure, not a better one. The timed runs are the answer because they hold still (docs/placement.md).'
+      'Both are the server\'s own CPU time in two regimes: a different figure, not a better one. The timed runs are the answer: their placement held still in the runs docs/placement.md compares, and this run says how well it repeated in its own trust line.'
   },
   // the latency pass at its heavier rate and the middle count of connections, per mode:
   // the tail each server kept, the ones that could not keep the rate, and the collectors'
@@ -221,17 +221,22 @@ function reachText (own, preset, what, spend) {
 // More runs a process than this and a slow process would weigh on too many of a cell's runs.
 const MAX_ADVISED_RUNS = 8
 
-// Two http runs: how far the second's figures lie from the first's, cell by cell.
+// Two http runs: how far the second's figures lie from the first's, cell by cell, and the
+// cells either run failed or lacks, which no spread may hide (the goal's own count is
+// httpCriterionText's).
 function httpAgreement (first, other) {
   const a = first.results.http
   const b = other.results.http
   if (!a || !b) return null
-  const pairs = a.cells.map(cell => [cell, b.cells.find(x => x.server === cell.server && x.mode === cell.mode && x.connections === cell.connections)])
-    .filter(([x, y]) => y && x.requestsPerSecond && y.requestsPerSecond)
-  if (pairs.length === 0) return null
-  const inside = (value, interval) => value >= interval.low && value <= interval.high
-  const shared = pairs.filter(([x, y]) => x.vsReference && y.vsReference)
-  const agreeing = shared.filter(([x, y]) => inside(x.vsReference.estimate, y.vsReference) && inside(y.vsReference.estimate, x.vsReference))
+  const key = cell => `${cell.server} ${cell.mode} ${cell.connections} conn.`
+  const keys = [...new Set([...a.cells, ...b.cells].map(key))]
+  const found = (cells, name) => cells.find(cell => key(cell) === name && cell.requestsPerSecond)
+  const pairs = keys.map(name => [found(a.cells, name), found(b.cells, name)]).filter(([x, y]) => x && y)
+  const lost = keys.filter(name => !found(a.cells, name) || !found(b.cells, name))
+  const lostClause = lost.length
+    ? `; ${lost.length} of ${keys.length} cells failed or missing in one run or both (${listJoin(lost)})`
+    : ''
+  if (pairs.length === 0) return `${other.label} against ${first.label}: no cell measured in both${lostClause}.`
   const spread = values => `median ${formatPercent(median(values))}, at most ${formatPercent(Math.max(...values))}`
   const rates = pairs.map(([x, y]) => Math.abs(y.requestsPerSecond.median / x.requestsPerSecond.median - 1))
   const cpu = pairs.filter(([x, y]) => x.cpuPerRequestUs && y.cpuPerRequestUs).map(([x, y]) => Math.abs(y.cpuPerRequestUs / x.cpuPerRequestUs - 1))
@@ -241,10 +246,7 @@ function httpAgreement (first, other) {
   return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
     (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
     (traced.length ? `; calls of work per request by at most ${formatNumber(Math.max(...work))}, upkeep by at most ${formatNumber(Math.max(...upkeep))}` : '') +
-    (shared.length
-      ? `; ${agreeing.length} of ${shared.length} shares of ${a.reference} agree ` +
-        '(each inside the other run\'s interval, over all its processes\' runs).'
-      : '.')
+    `${lostClause}.`
 }
 
 // sets: labelled results sets; each set's findings, then each later set's against the first.

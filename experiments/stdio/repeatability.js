@@ -5,7 +5,7 @@
 const { median } = require('../../lib/stats')
 const { formatNumber, sizeName } = require('../../lib/report/format')
 const {
-  GOAL, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText
+  GOAL, withinGoal, usable, nearestRank, criterion, pairByKey, ownText, criterionText, lostCells, lostText
 } = require('../../lib/repeatability')
 const { findProgram } = require('./programs')
 
@@ -49,17 +49,24 @@ function throughputRepeatability (resultsA, resultsB) {
 // moved 93 of 99 cells by at most 5%, or, where the machine's speed moved between them,
 // 48 (docs/reproducibility.md). So a run too noisy by its halves is too noisy; one within
 // the goal by its halves still needs the two-run criterion (throughputRepeatability).
+// An honoured cell the run measured and could not halve (its runs failed) is lost, and keeps
+// the run from being quoted as repeating, as in the other experiments.
 function throughputHalves (cells) {
-  const rows = cells.filter(cell => cell.halves && honoursBlockSize(cell.program)).map(cell => ({
+  const honoured = cells.filter(cell => honoursBlockSize(cell.program))
+  const lost = lostCells(honoured, cell => Boolean(cell.halves), cell => `${cell.program} @ ${sizeName(cell.blockSize)}`)
+  const rows = honoured.filter(cell => cell.halves).map(cell => ({
     program: cell.program, blockSize: cell.blockSize, a: cell.halves.a, b: cell.halves.b, movePercent: cell.halves.movePercent, within: withinGoal(cell.halves.movePercent)
   }))
   const quotedPercent = nearestRank(rows.map(row => row.movePercent), GOAL.share)
-  return { quotedPercent, goalPercent: GOAL.percent, quotable: quotedPercent !== null && withinGoal(quotedPercent), cells: rows }
+  const quotable = quotedPercent !== null && withinGoal(quotedPercent) && lost.length === 0
+  return { quotedPercent, goalPercent: GOAL.percent, quotable, cells: rows, lost }
 }
 
 function throughputOwnText (own) {
   if (!own) return null
-  return ownText('the best run\'s steady-state MB/s', own.quotedPercent, own.quotable, own.goalPercent)
+  const text = ownText('the best run\'s steady-state MB/s', own.quotedPercent, own.quotable, own.goalPercent)
+  const lost = lostText(own.lost)
+  return lost && text ? `${lost} ${text}` : text
 }
 
 function throughputCriterionText (result, labels) {

@@ -95,6 +95,14 @@ test('a run\'s own throughput figure: the best of the even runs against the best
   const steady = summariseResults(steadyLog, { runId: 'halves', options: { feeder: 'fixed', runs: 4 } }).throughputRepeatability
   close(steady.quotedPercent, (1 - 0.100 / 0.102) * 100, 'quoted, steady')
   assert.equal(steady.quotable, true)
+  assert.deepEqual(steady.lost, [])
+  // a cell whose runs all failed is lost: it counts against the goal, named, as elsewhere
+  const failedLog = steadyLog.map(entry => (entry.program === 'just-sync' && entry.phase === 'timing'
+    ? { ...entry, ok: false, failure: 'exit 1' }
+    : entry))
+  const failed = summariseResults(failedLog, { runId: 'halves', options: { feeder: 'fixed', runs: 4 } }).throughputRepeatability
+  assert.deepEqual([failed.lost, failed.quotable], [['just-sync @ 4 KiB'], false])
+  assert.match(repeatability.throughputOwnText(failed), /^This run lost 1 cell \(every run failed.*just-sync @ 4 KiB\)/)
   // nearest rank: the least value that 90% of the values do not exceed
   assert.equal(repeatability.nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9), 9)
   assert.equal(repeatability.nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 0.9), 10)
@@ -130,7 +138,10 @@ test('a share of C is printed only where this cell\'s halves and C\'s agree with
   assert.match(row('node-sync')[1], /\snoisy$/, 'the share over all runs: its reason')
   assert.match(row('just-sync')[1], /\s\d+\.\d%.*\(.*\)$/, 'the share over all runs with its interval')
   assert.match(row('bun-ffi')[0], /\s\d+ \(too few runs\)$/)
-  assert.ok(lines.includes('This machine was too noisy to quote the best run\'s steady-state MB/s (±7.69%, goal ±5%).'), lines.join('\n'))
+  // bun-ffi's one run cannot be halved: a lost cell, which counts against the goal
+  assert.ok(lines.some(line => line.startsWith('This run lost 1 cell (every run failed, or too few were kept ' +
+    'to halve: bun-ffi @ 4 KiB)') && line.endsWith('This machine was too noisy to quote the best run\'s ' +
+    'steady-state MB/s (±7.69%, goal ±5%).')), lines.join('\n'))
   // results.md and the report's data: the same
   const data = shapeReport([{ label: 'shares', context: { runId: 'shares', options: { feeder: 'fixed', runs: 4 } }, results, experiment: stdio }])
   const md = renderMarkdown(data)
