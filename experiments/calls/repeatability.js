@@ -78,7 +78,9 @@ function reachableText (reach) {
   if (!reach) return null
   const { worst } = reach
   const where = `${worst.variant}'s ${worst.rung}`
-  const foretold = 'foretold from this run\'s halves of processes'
+  // the unit the goal is judged in, which the page's ns do not show for the other variants
+  const foretold = 'foretold from this run\'s halves of processes; C\'s rungs in ns, every other ' +
+    'variant\'s as its ratio to C\'s, which a change of the machine\'s speed does not move'
   const most = `±${formatNumber(worst.movePercent)}%`
   if (reach.lost?.length) {
     return `${lostText(reach.lost)} A second run would move ${movesText(reach)} (${foretold}).`
@@ -89,10 +91,13 @@ function reachableText (reach) {
   }
   const times = formatNumber(worst.processesNeeded / reach.processes)
   // advice bench would refuse is none: past what --processes takes, it says so
+  // an estimate, not a promise: a rung whose processes fall in two modes (Bun's no-op,
+  // docs/calls.md) does not narrow as the square root of their count
+  const ifSqrt = 'if a median\'s spread fell as the square root of its processes'
   const advice = worst.processesNeeded <= MAX_REPEATS
-    ? `--processes ${worst.processesNeeded} would bring every rung within ${GOAL.percent}%, ` +
+    ? `${ifSqrt}, --processes ${worst.processesNeeded} would bring every rung within ${GOAL.percent}%, ` +
       `at about ${times} times the ladder's time`
-    : `it would take ${worst.processesNeeded} processes, more than --processes takes (${MAX_REPEATS})`
+    : `${ifSqrt}, it would take ${worst.processesNeeded} processes, more than --processes takes (${MAX_REPEATS})`
   return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach at ` +
     `${reach.processes} processes: a second run would move ${movesText(reach)} (${foretold}); ${advice}.`
 }
@@ -105,7 +110,8 @@ function callsTrust (reach) {
   return {
     quotable: reach.reachable,
     lost: reach.lost?.length ?? 0,
-    moves: movesText(reach),
+    // in the unit the goal judges, which the page's ns show for C's rungs only
+    moves: `${movesText(reach)}, C's rungs in ns and the others as ratios to C's`,
     goal: `±${GOAL.percent}%`
   }
 }

@@ -76,13 +76,14 @@ test('the trust line: quotable or too noisy by the run\'s own figure, against it
   assert.match(line(httpTrust(httpHalves([httpCell]))),
     /too noisy to quote: a second run would move 9 figures in 10 by up to ±6% \(goal ±5%\)/)
   assert.match(line(callsTrust({ reachable: false, worst: { movePercent: 11.7 } })),
-    /too noisy to quote: a second run would move every rung by up to ±11.7% \(goal ±1%\)/)
+    /too noisy to quote: a second run would move every rung by up to ±11.7%, C(?:'|&#39;)s rungs in ns and the others as ratios to C(?:'|&#39;)s \(goal ±1%\)/)
   // the rung that decides the verdict is named, with what the others' 9 in 10 move beside it
   const reach = {
     reachable: false, quotedPercent: 1.43, worst: { variant: 'bun-ffi', rung: 'noop', movePercent: 11.7 }
   }
   assert.match(line(callsTrust(reach)), new RegExp('too noisy to quote: a second run would move 9 rungs ' +
-    'in 10 by up to ±1.43%, and bun-ffi(?:\'|&#39;)s noop by up to ±11.7% \\(goal ±1%\\)'))
+    'in 10 by up to ±1.43%, and bun-ffi(?:\'|&#39;)s noop by up to ±11.7%, C(?:\'|&#39;)s rungs in ns and the ' +
+    'others as ratios to C(?:\'|&#39;)s \\(goal ±1%\\)'))
   const own = { quotable: true, quotedPoints: 0.96, goalPoints: 2, cells: 69 }
   assert.match(line(headlineTrust(own)),
     /quotable: a second run would move all but 2 of 69 shares of C by up to ±1.0 points \(goal ±2 points\)/)

@@ -127,7 +127,8 @@ test('ring variants: their parts against c-uring\'s, the others\' against C\'s, 
   // node still against C
   close(row('node').parts.kernelRead, 240)
   const texts = findings([{ label: 'a', results: { ladder } }]).map(finding => finding.text)
-  assert.ok(texts.includes('A syscall\'s entry and exit (getppid less the no-op) cost 197 to 215 ns in every variant: the kernel\'s price, not the runtime\'s.'), texts.join('\n'))
+  // 215 is within 10% of 197: one price, the kernel's
+  assert.ok(texts.includes('A syscall\'s entry and exit (getppid less the no-op) cost 197 to 215 ns across the variants, within 10% of each other: the kernel\'s price, not the runtime\'s.'), texts.join('\n'))
   assert.ok(texts.includes('Through io_uring, C\'s round trip with no work (IORING_OP_NOP) costs 260 ns against getppid\'s 200, and a 256-byte read 640 ns against read(2)\'s 440; just-uring\'s ring read 660 ns, 103% of C\'s and bun-uring\'s ring read 650 ns, 102% of C\'s.'), texts.join('\n'))
   assert.ok(texts.some(text => text.startsWith('The runtimes\' read paths') && !text.includes('uring')), texts.join('\n'))
 })
@@ -249,11 +250,11 @@ test('the ladder against C, process by process; where its variance lives; its ha
   ].map(part => part.source).join('')))
   // the advice names a --processes bench takes, and says so where none would do
   assert.match(reachableText(reach),
-    /; --processes 12 would bring every rung within 1%, at about 2 times the ladder's time\.$/)
+    /; if a median's spread fell as the square root of its processes, --processes 12 would bring every rung within 1%, at about 2 times the ladder's time\.$/)
   const { MAX_REPEATS } = require('../../lib/options')
   const far = { ...reach, worst: { ...reach.worst, processesNeeded: MAX_REPEATS + 1 } }
   assert.match(reachableText(far),
-    new RegExp(`; it would take ${MAX_REPEATS + 1} processes, more than --processes takes \\(${MAX_REPEATS}\\)\\.$`))
+    new RegExp(`square root of its processes, it would take ${MAX_REPEATS + 1} processes, more than --processes takes \\(${MAX_REPEATS}\\)\\.$`))
 })
 
 test('a WASI variant\'s parts: C\'s syscall, its read path from its empty read less its no-op; sched_yield beside c-yield\'s', () => {
