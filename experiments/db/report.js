@@ -45,6 +45,12 @@ const VARIANT_QUESTIONS = [
 ]
 const ratioText = interval => interval ? formatShare(interval) : ''
 
+// A cell's server against the reference's as a table shows it: its share, or why the answer
+// does not quote it (a process of it reached no steady state), results.json keeping the figure.
+const againstReference = (cell, format) => (cell.steadiness?.steady === false
+  ? `not quoted: ${unsteadyReason(cell.steadiness)}`
+  : format(cell.serverVsReference))
+
 function variantTable (sets) {
   const header = ['set', 'client', ...VARIANT_QUESTIONS.flatMap(({ title }) => [`${title}: server`, 'backends'])]
   const rows = sets.filter(set => set.results.db).flatMap(set => {
@@ -62,14 +68,15 @@ function variantTable (sets) {
     })]).filter(row => row.slice(2).some(Boolean))
   })
   const shown = sets.length > 1 ? header : header.slice(1)
-  return { header: shown, rows: rows.map(row => (sets.length > 1 ? row : row.slice(1))) }
+  const intervals = sets.flatMap(set => (set.results.db?.variants ?? []).flatMap(item => [item.server, item.backends]))
+  return { header: shown, rows: rows.map(row => (sets.length > 1 ? row : row.slice(1))), levels: levelsText(intervals) }
 }
 
-function variantsHtml ({ header, rows }) {
+function variantsHtml ({ header, rows, levels }) {
   if (rows.length === 0) return ''
   const heading = (name, i) => html`<th scope="col"${i > 0 ? new Markup(' class="num"') : ''}>${name}</th>`
   return html`<div class="table-wrap"><table class="variants">
-    <caption>What the variants change, per client: the CPU per request of the server and of its backends, the one variant's over the other's, at the most connections (median of the ratios of the same rounds, and its interval)</caption>
+    <caption>What the variants change, per client: the CPU per request of the server and of its backends, the one variant's over the other's, at the most connections (median of the ratios of the same rounds, and its ${levels} interval)</caption>
     <thead><tr>${header.map(heading)}</tr></thead>
     <tbody>${rows.map(([first, ...rest]) => html`<tr><th scope="row">${first}</th>${rest.map(cell => html`<td class="num">${cell}</td>`)}</tr>`)}</tbody>
   </table></div>`
@@ -201,7 +208,7 @@ function dbSection (data) {
         : !cell.requestsPerSecond ? 'failed' : requestsText(cell)}${cell ? marksHtml(cell) : ''}</td>`)}
       ${PARTS.map(([part]) => partCell(row.cell, part))}
       <td class="num wraps">${row.cell?.serverVsReference
-        ? shareHtml(row.cell.serverVsReference)
+        ? againstReference(row.cell, shareHtml)
         : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
@@ -252,13 +259,14 @@ function dbTables (entry) {
         ? ''
         : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
-      row.cell?.serverVsReference ? formatShare(row.cell.serverVsReference) : '',
+      row.cell?.serverVsReference ? againstReference(row.cell, formatShare) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
     const title = `${endpointTitle(endpoint)}: median requests/s (${MARKS_LEGEND}), CPU per request by ` +
       `process at ${endpoint.busiest} connections (the ` +
-      `server's with the share of it in user space), the server's against ${entry.reference}'s, syscalls per ` +
+      `server's with the share of it in user space), the server's against ${entry.reference}'s ` +
+      `(${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval), syscalls per ` +
       'request (work + upkeep)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
@@ -270,7 +278,7 @@ function terminal (results) {
   const [entry] = dbData(sets)
   const own = dbOwnText(results.db.repeatability)
   const variants = variantTable(sets)
-  const variantLines = variants.rows.length ? ['', 'What the variants change, per client (CPU per request, the one variant\'s over the other\'s):', ...textTable([variants.header, ...variants.rows], variants.header.map((_, i) => (i ? 'r' : 'l'))).map(line => line.trimEnd())] : []
+  const variantLines = variants.rows.length ? ['', `What the variants change, per client (CPU per request, the one variant's over the other's; ${variants.levels} intervals):`, ...textTable([variants.header, ...variants.rows], variants.header.map((_, i) => (i ? 'r' : 'l'))).map(line => line.trimEnd())] : []
   return [...answerText(dbAnswer(sets), ANSWER), ...variantLines, ...dbTables(entry).flatMap(({ title, header, rows, align }) => ['', `${title}:`, ...textTable([header, ...rows], align).map(line => line.trimEnd())]),
     ...latencyTerminal(entry.latency, entry.reference), ...kernelTerminal(entry.kernelEntries),
     ...(own ? ['', own] : [])]
@@ -366,7 +374,7 @@ const sections = [
 ]
 
 function markdown (data) {
-  const variants = data.variants.rows.length ? ['## What the variants change, per client', '', markdownTable(data.variants.header, data.variants.rows.map(row => row.map(md)), data.variants.header.map((_, i) => (i ? 'r' : 'l'))), ''] : []
+  const variants = data.variants.rows.length ? ['## What the variants change, per client', '', `The one variant's CPU per request over the other's, medians of the ratios of the same rounds with their ${data.variants.levels} intervals.`, '', markdownTable(data.variants.header, data.variants.rows.map(row => row.map(md)), data.variants.header.map((_, i) => (i ? 'r' : 'l'))), ''] : []
   const out = [...answerMarkdown(data.answer, ANSWER), ...variants, ...data.db.flatMap(entry => dbTables(entry).flatMap(({ title, header, rows, align }) => [`## ${data.compare ? `${md(entry.set)}: ` : ''}${md(title)}`, '', markdownTable(header, rows.map(row => row.map(md)), align), '']))]
   for (const entry of data.db) {
     const prefix = data.compare ? `${md(entry.set)}: ` : ''

@@ -13,7 +13,7 @@ const {
   PACE_SIGNIFICANCE
 } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
-const { levelText, medianIntervalLevel, median } = require('../../lib/stats')
+const { levelText, levelsText, medianIntervalLevel, median } = require('../../lib/stats')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 
 function sizesOf (set) {
@@ -169,11 +169,16 @@ function ringReads (set) {
     const costs = ends(info.name)
     return costs.length ? [`; with ${sizeName(info.ringWindow)} of reads in flight it costs ${verdict(costs)}: ${info.name} takes ${costsText(costs, false)}`] : []
   }).join('')
-  const theirs = rings.filter(info => info.javascript).flatMap(info => {
+  const ratios = rings.filter(info => info.javascript).flatMap(info => {
     const ratio = cellRatio(headlineCell(set.results.headline, info.name, sizes[0]), headlineCell(set.results.headline, native.name, sizes[0]))
-    return ratio ? [`${info.name} ${formatShare(ratio)} of ${native.name}'s`] : []
+    return ratio ? [{ info, ratio }] : []
   })
-  const javascript = theirs.length ? `; through the same ring at ${sizeName(sizes[0])}, ${listJoin(theirs)}` : ''
+  const theirs = ratios.map(({ info, ratio }) => `${info.name} ${formatShare(ratio)} of ${native.name}'s`)
+  // a ratio of two cells' rounds (Hodges-Lehmann) is at a level of its own, said apart
+  const ratioLevels = levelsText(ratios.map(({ ratio }) => ratio), null)
+  const javascript = theirs.length
+    ? `; through the same ring at ${sizeName(sizes[0])}, ${listJoin(theirs)}${ratioLevels ? ` (${ratioLevels} interval${ratios.length === 1 ? '' : 's'})` : ''}`
+    : ''
   return `Through io_uring, a read of the pipe costs ${verdict(first)} CPU than read(2): ${native.name} takes ${costsText(first, true)}${level}${windowed}${javascript}.`
 }
 

@@ -6,7 +6,7 @@
 const { sizeName, formatNumber, formatPercent, formatSigned, formatRange } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { textTable, markdownTable } = require('../../lib/report/plain')
-const { levelText } = require('../../lib/stats')
+const { levelsText } = require('../../lib/stats')
 
 const SPLIT_NOTE = 'Time inside the calls that read stdin (read(2); a ring reader\'s ' +
   'io_uring_enter(2)), on the CPU from sys_enter to sys_exit, without the spells the reader ' +
@@ -75,7 +75,9 @@ function kernelData (sets) {
         medians: bySize(size).map(cell => cell.percentiles.p50),
         p99: bySize(size).map(cell => cell.percentiles.p99)
       })),
-      level: kernel.cells.map(cell => cell.kernelNs.interval?.level).find(Boolean) ?? null,
+      // every cell's, not the first's: rounds can differ from reader to reader
+      levels: levelsText(kernel.cells.map(cell => cell.kernelNs.interval), null),
+      againstLevels: levelsText(kernel.cells.map(cell => cell.againstC), null),
       rejected: kernel.rejected ?? []
     }
   })
@@ -87,8 +89,11 @@ const rejectedText = entry => (entry.rejected.length
     `${cell.program} at ${sizeName(cell.blockSize)} (${cell.reason})`).join('; ')}.`
   : '')
 
-const levelOf = entry => (entry.level ? levelText(entry.level) : 'no level (too few rounds)')
+const levelOf = entry => entry.levels ?? 'no level (too few rounds)'
+// the medians' intervals (a sign test's) and the differences from C's (Hodges-Lehmann's),
+// each at the levels its cells' rounds give
 const intervalNote = entry => `Intervals: the median's, at ${levelOf(entry)}` +
+  (entry.againstLevels ? `; against C's kernel, the difference's (Hodges-Lehmann), at ${entry.againstLevels}` : '') +
   `; "over": ${OVER_NOTE}; "≈0": ${NOTHING_NOTE}`
 
 function tracerCostText (costs) {
@@ -142,7 +147,7 @@ function kernelSection (data) {
   // last says it for all): no size column, and the reader's name whole on its line
   const withoutSize = cells => cells.filter((_, i) => i !== 1)
   const table = (rows, entry, size) => html`<div class="table-wrap"><table>
-    <caption>Inside read(2) at ${sizeName(size)}: intervals the median's, at ${levelOf(entry)}</caption>
+    <caption>Inside read(2) at ${sizeName(size)}: intervals the median's, at ${levelOf(entry)}${entry.againstLevels ? `; against C's, at ${entry.againstLevels}` : ''}</caption>
     <thead><tr>${withoutSize(HEADERS).map((header, i) =>
       html`<th scope="col"${i ? html` class="num"` : ''}>${header}</th>`)}</tr></thead>
     <tbody>${rows.map(row => html`<tr>${withoutSize(cellsOf(row)).map((text, i) => (i === 0

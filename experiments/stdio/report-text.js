@@ -180,7 +180,10 @@ function stdioMarkdown (data) {
   out.push(...summaryTables(data, data.summaries, summaryCell))
   out.push(...repeatabilityLines(data.repeatability.own, data.compare))
   if (data.summaries.some(summary => summary.shares)) {
-    out.push('## Share of C over all runs', '')
+    // the level in the title, as the note says and the page's caption does
+    const shares = data.summaries.filter(summary => summary.shares)
+      .flatMap(summary => summary.rows.flatMap(row => Object.values(row.cells).map(cell => cell?.share)))
+    out.push(`## Share of C over all runs, ${levelsText(shares)} interval`, '')
     out.push(SHARE_NOTE, '')
     out.push(...summaryTables(data, data.summaries.filter(summary => summary.shares), shareCell))
   }

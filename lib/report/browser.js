@@ -468,7 +468,7 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
   Highcharts.chart('chart-machines', {
     chart: { type: 'bar', height: Math.max(300, 150 + chart.categories.length * 18 * Math.max(1, chart.series.length)) },
     title: { text: escapeHtml(chart.title) },
-    subtitle: { text: 'each machine\'s runs pooled; whiskers: the interval; higher is better' },
+    subtitle: { text: `each machine's runs pooled; whiskers: the ${escapeHtml(chart.levels ?? '')} interval; higher is better` },
     xAxis: { categories: chart.categories.map(escapeHtml) },
     // the page's answer when machines are compared
     ...keyAndScaleAbove({ min: 0, title: { text: escapeHtml(chart.axis) } }),

@@ -8,6 +8,7 @@ const {
 const { markdownTable } = require('./plain')
 const { html, figureWithInterval } = require('./markup')
 const { carriedByIntervalsOnly } = require('./machines')
+const { levelsText } = require('../stats')
 
 const VERDICTS = {
   both: 'both',
@@ -36,8 +37,12 @@ function criterionText (comparison) {
     'point; the criterion was fixed before any machine\'s data was read. Only what carried by ' +
     'its values counts as carried. Several runs of one machine are pooled: their rounds ' +
     'together, one interval computed from them as for one run; where a run kept no rounds, ' +
-    'the median of their estimates, without an interval.'
+    `the median of their estimates, without an interval. Intervals: ${intervalLevels(comparison)}, ` +
+    'by the rounds each machine kept.'
 }
+
+// The levels of every interval the comparison shows: a verdict by intervals depends on them.
+const intervalLevels = comparison => levelsText(comparison.rows.flatMap(row => [...row.share, ...row.over]))
 
 function summaryText (comparison) {
   const { counts, baseline, unit } = comparison
@@ -242,6 +247,7 @@ function machinesChart (comparison) {
   const baseline = comparison.rows.find(row => row.baseline)?.item ?? 'the baseline'
   return {
     title: `Share of ${baseline}, per machine`,
+    levels: levelsText(rows.flatMap(row => row.share)),
     axis: `% of ${baseline}'s speed`,
     categories: rows.map(row => `${row.item} @ ${row.atLabel}`),
     runtimes: rows.map(row => row.item),
