@@ -13,21 +13,23 @@ const { TINY } = require('../helpers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 
-function playbook (dir, benches) {
+function playbook (dir, benches, { node = process.execPath, id = 'f1' } = {}) {
   const inventory = path.join(dir, 'inventory.ini')
   fs.writeFileSync(inventory, [
     '[lab]',
-    `here ansible_connection=local fleet_lab_dir=${ROOT} fleet_node=${process.execPath}`,
+    `here ansible_connection=local fleet_lab_dir=${ROOT} fleet_node=${node}`,
     // port 1 refuses the connection at once
     'gone ansible_host=127.0.0.1 ansible_port=1 ansible_user=root',
+    // the machine that merges the runs, with the node that runs analyse.js
+    '[control]',
+    `localhost ansible_connection=local fleet_node=${process.execPath}`,
     ''
   ].join('\n'))
   return spawnSync('ansible-playbook', [
     '-i', inventory, path.join(ROOT, 'fleet', 'playbook.yml'),
-    '-e', 'fleet_id=f1',
+    '-e', `fleet_id=${id}`,
     '-e', `fleet_results=${dir}/fleet`,
     '-e', `fleet_report=${dir}/report`,
-    '-e', `fleet_node=${process.execPath}`,
     '-e', 'fleet_poll=2',
     '-e', JSON.stringify({ fleet_benches: benches })
   ], {
@@ -93,6 +95,43 @@ test('a fleet of two targets: one measured and merged, one unreachable, a failin
     const again = playbook(dir, [TINY.join(' ')])
     assert.notEqual(again.status, 0)
     assert.match(again.stdout, /f1 exists: give another -e fleet_id, or move it/)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// A bench stopped part-way (exit 130, as a SIGINT leaves it) is a failure of the target, and
+// what it measured is fetched beside the failure before the target's folder is removed.
+// The bench: a stand-in for node that answers the quota check and writes two runs of a log.
+test('a bench stopped part-way: what it measured is kept beside its failure', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
+  const before = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('syscall-lab-fleet-'))
+  try {
+    const node = path.join(dir, 'stopped-node.sh')
+    fs.writeFileSync(node, [
+      '#!/bin/sh',
+      'if [ "$1" = "-p" ]; then echo max; exit 0; fi',
+      'while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --id) id=$2; shift;; esac; shift; done',
+      'mkdir -p "$out/$id"',
+      'echo "{\\"runId\\":\\"$id\\"}" > "$out/$id/context.json"',
+      'printf \'{"phase":"timing","run":0}\\n{"phase":"timing","run":1}\\n\' > "$out/$id/all.jsonl"',
+      'echo "interrupted: 2 of 30 runs measured"',
+      'exit 130',
+      ''
+    ].join('\n'), { mode: 0o755 })
+    const result = playbook(dir, [TINY.join(' ')], { node, id: 'f2' })
+    // no target gave a whole run: the merge says so, and the fleet fails
+    assert.notEqual(result.status, 0)
+    assert.match(result.stdout, /holds no run: every fleet target failed/)
+    const run = path.join(dir, 'fleet', 'f2', 'here', 'here-0-stdio')
+    const failed = JSON.parse(fs.readFileSync(path.join(run, 'target-failed.json'), 'utf8'))
+    assert.match(failed.reason, /interrupted: 2 of 30 runs measured/)
+    assert.equal(failed.kept.startsWith(`${run}: what it measured before it stopped`), true, failed.kept)
+    assert.equal(fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').length, 2)
+    // and still nothing left behind
+    const after = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('syscall-lab-fleet-'))
+    assert.deepEqual(after.filter(name => !before.includes(name)), [])
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'fleet', 'f2', 'here')).filter(name => name.endsWith('.tar.gz')), [])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
