@@ -23,10 +23,15 @@ function openRun (parsed, lab) {
   return { runDir, options: parsed, resumed: false, recorded: null }
 }
 
+// A folder holding any file of a run (its log, gzipped as the docs keep theirs, its context
+// or its results) is not written over: a new run would replace what it holds.
+const RUN_FILES = ['all.jsonl', 'all.jsonl.gz', 'context.json', 'results.json']
 function refuseHeldRun (runDir) {
-  if (fs.existsSync(path.join(runDir, 'all.jsonl'))) {
-    throw new UsageError(`${runDir} already holds a run; continue it with --resume ${displayPath(runDir)}, or pick another --id`)
-  }
+  const held = RUN_FILES.filter(name => fs.existsSync(path.join(runDir, name)))
+  if (held.length === 0) return
+  const resumable = held.includes('all.jsonl') && held.includes('context.json')
+  throw new UsageError(`${runDir} already holds a run (${held.join(', ')}); ` +
+    (resumable ? `continue it with --resume ${displayPath(runDir)}, or pick another --id` : 'pick another --id or --out'))
 }
 
 function openResumed (given, lab, experiment = null) {

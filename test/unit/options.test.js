@@ -61,9 +61,21 @@ describe('--resume: the context is checked, and the run keeps its programs', () 
     const out = folder('held')
     assert.equal((await bench([...TINY, '--out', out, '--id', 'once'])).status, 0)
     const again = await bench([...TINY, '--out', out, '--id', 'once'])
-    assertRefused(again, new RegExp(`^bench\\.js: ${path.join(out, 'once')} already holds a run; continue it with --resume \\S+, or pick another --id$`))
+    assertRefused(again, new RegExp(`^bench\\.js: ${path.join(out, 'once')} already holds a run \\([^)]*\\); continue it with --resume \\S+, or pick another --id$`))
     const suggested = /--resume (\S+),/.exec(again.stderr)[1]
     const resumed = await bench(['--resume', suggested])
     assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout)
+  })
+
+  test('a folder holding a gzipped log or a results file is not written over', async () => {
+    for (const name of ['all.jsonl.gz', 'results.json']) {
+      const out = folder(`kept-${name}`)
+      fs.mkdirSync(path.join(out, 'run'), { recursive: true })
+      fs.writeFileSync(path.join(out, 'run', name), '{"mine":1}\n')
+      const refused = await bench([...TINY, '--out', out, '--id', 'run'])
+      assertRefused(refused, new RegExp(`^bench\\.js: ${path.join(out, 'run')} already holds a run \\(${name.replace('.', '\\.')}\\); pick another --id or --out$`))
+      assert.deepEqual(fs.readdirSync(path.join(out, 'run')), [name])
+      assert.equal(fs.readFileSync(path.join(out, 'run', name), 'utf8'), '{"mine":1}\n')
+    }
   })
 })
