@@ -400,8 +400,12 @@ function listMachines (options) {
     throw new AnalyseError(`no run under ${folders.join(', ')}; run node bench.js first, or name a folder of runs`)
   }
   const sets = runs.map(dir => {
-    const context = readJson(path.join(dir, 'context.json'),
-      { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+    const file = path.join(dir, 'context.json')
+    const context = readJson(file, { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
+    // as loadResultSet's test: a context of another shape is named, not met as a TypeError
+    if (!context || typeof context !== 'object' || Array.isArray(context)) {
+      throw new AnalyseError(`${file} is not a bench.js context file; restore it, or measure again`)
+    }
     const results = readJson(path.join(dir, 'results.json'), { fix: rederive(dir) })
     return { dir, context, experiment: ofResults(results)?.name ?? '?' }
   })

@@ -24,20 +24,34 @@ function readLog (runDir, { makeError, repair = false, onCutTail = () => {} }) {
   const records = []
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] === '') continue
-    try {
-      records.push(JSON.parse(lines[i]))
+    const record = parsedRecord(lines[i])
+    if (record) {
+      records.push(record)
       // a whole record cut off just before its newline: the next append would join it
       if (i === lines.length - 1 && repair) fs.appendFileSync(file, '\n')
-    } catch {
-      if (i === lines.length - 1) {
-        if (repair) fs.truncateSync(file, Buffer.byteLength(text) - Buffer.byteLength(lines[i]))
-        onCutTail(Buffer.byteLength(lines[i]))
-        break
-      }
-      throw makeError(`${file} is corrupt at line ${i + 1}; move it aside and start a new run`)
+      continue
     }
+    if (i === lines.length - 1) {
+      if (repair) fs.truncateSync(file, Buffer.byteLength(text) - Buffer.byteLength(lines[i]))
+      onCutTail(Buffer.byteLength(lines[i]))
+      break
+    }
+    // every other line is a run measured: say which line, and keep them
+    throw makeError(`${file} is corrupt at line ${i + 1} (not a record of a run); delete or mend that ` +
+      'line and the rest of the run is read again (analyse.js, --rederive, --resume)')
   }
   return records
+}
+
+// A line's record: a JSON object, or null for anything else (a line cut short, text, a
+// JSON value of another kind), which no reader of the log could take for a run.
+function parsedRecord (line) {
+  try {
+    const value = JSON.parse(line)
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null
+  } catch {
+    return null
+  }
 }
 
 // The log's data points: a disturbed try measured again (lib/measure-steps.js) stays in

@@ -197,7 +197,9 @@ module.exports = {
   describe,
   derive,
   derivedFiles: stdio.derivedFiles,
-  resultsProblem: results => results.ladder === undefined ? 'no ladder' : null,
+  resultsProblem: results => (results.ladder === undefined
+    ? 'no ladder'
+    : results.ladder !== null && !Array.isArray(results.ladder.rows) ? 'a ladder without its rows list' : null),
   measured: results => Boolean(results.ladder),
   rerun,
   failureLabel: stdio.failureLabel,

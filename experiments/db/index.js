@@ -253,7 +253,9 @@ module.exports = {
   passes: (options, placement) => ({ db: { wrk: placement.http.client, database: placement.http.client, server: placement.http.server } }),
   describe,
   derive,
-  resultsProblem: results => results.db === undefined ? 'no db summary' : null,
+  resultsProblem: results => (results.db === undefined
+    ? 'no db summary'
+    : results.db !== null && !Array.isArray(results.db.cells) ? 'a db summary without its cells list' : null),
   measured: results => results.db?.cells.length > 0,
   rerun,
   failureLabel,

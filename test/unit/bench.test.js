@@ -589,11 +589,11 @@ describe('bad input: one line that names the fix, exit 2', () => {
     const before = fs.readFileSync(log, 'utf8')
     const result = await runBench(['--resume', path.join(out, 'bad')])
     assert.equal(result.status, 2)
-    assert.match(result.stderr, /all\.jsonl is corrupt at line 1; move it aside and start a new run/)
+    assert.match(result.stderr, /all\.jsonl is corrupt at line 1 \(not a record of a run\); delete or mend that line/)
     assert.equal(fs.readFileSync(log, 'utf8'), before)
     const again = await runBench(['--only', 'c', '--out', out, '--id', 'bad'])
     assert.equal(again.status, 2)
-    assert.match(again.stderr, new RegExp(`already holds a run; continue it with --resume ${path.join(out, 'bad')}, or pick another --id`))
+    assert.match(again.stderr, new RegExp(`already holds a run \\([^)]*\\); continue it with --resume ${path.join(out, 'bad')}, or pick another --id`))
   })
 })
 

@@ -111,9 +111,34 @@ describe('the run log (lib/run-log.js readLog)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-log-'))
     try {
       fs.writeFileSync(path.join(dir, 'all.jsonl'), '{"run":0}\nnot json\n{"run":2}\n')
-      assert.throws(() => readLog(dir, { makeError }), /all\.jsonl is corrupt at line 2; move it aside and start a new run$/)
+      const named = /all\.jsonl is corrupt at line 2 \(not a record of a run\); delete or mend that line and the rest of the run is read again/
+      assert.throws(() => readLog(dir, { makeError }), named)
+      // JSON that is no record (null, a number, a list) is no run either, wherever it is
+      for (const value of ['null', '3', '[1]']) {
+        fs.writeFileSync(path.join(dir, 'all.jsonl'), `{"run":0}\n${value}\n{"run":2}\n`)
+        assert.throws(() => readLog(dir, { makeError }), named)
+      }
+      fs.writeFileSync(path.join(dir, 'all.jsonl'), '{"run":0}\nnull')
+      assert.deepEqual(readLog(dir, { makeError }), [{ run: 0 }])
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
+})
+
+// A results file of an experiment's name but another shape (valid JSON, its summary without
+// the lists the report reads first) is named by each experiment's resultsProblem, which
+// analyse.js turns into one line; a summary of null (a run that measured nothing) is no fault.
+test('each experiment names a summary of the wrong shape, and takes one of null', () => {
+  const lab = require('../../experiments')
+  const problem = (name, results) => lab.byName(name).resultsProblem(results)
+  assert.match(problem('http', { http: {} }), /without its cells and syscalls lists/)
+  assert.match(problem('db', { db: { cells: 3 } }), /without its cells list/)
+  assert.match(problem('calls', { ladder: {} }), /without its rows list/)
+  assert.match(problem('stdio', {}), /no cells list/)
+  for (const [name, key] of [['http', 'http'], ['db', 'db'], ['calls', 'ladder']]) {
+    assert.equal(problem(name, { [key]: null }), null, name)
+  }
+  assert.equal(problem('http', { http: { cells: [], syscalls: [] } }), null)
+  assert.equal(problem('calls', { ladder: { rows: [] } }), null)
 })

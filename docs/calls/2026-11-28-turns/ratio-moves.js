@@ -7,7 +7,10 @@ const { runScript, folderWith, readJson, need, UsageError } = require('../../scr
 const RUN = 'a calls run\'s folder'
 const ladderOf = dir => {
   const file = path.join(dir, 'results.json')
-  return need(readJson(file, RUN).ladder, file, 'calls ladder', RUN)
+  const ladder = need(readJson(file, RUN).ladder, file, 'calls ladder', RUN)
+  // a ladder with its rows, which is what is read of it
+  need(Array.isArray(ladder.rows) ? ladder.rows : null, file, 'calls ladder rows', RUN)
+  return ladder
 }
 
 function main (dirs) {

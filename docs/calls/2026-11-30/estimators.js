@@ -10,7 +10,12 @@ const { median } = require('../../../lib/stats')
 const { runScript, readableFile, readJson, need } = require('../../script-args')
 
 const RESULTS = 'a calls run\'s results.json (or .json.gz)'
-const load = file => need(readJson(file, RESULTS).ladder, file, 'calls ladder', RESULTS)
+// a ladder with its rows, which is what is read of it
+const load = file => {
+  const ladder = need(readJson(file, RESULTS).ladder, file, 'calls ladder', RESULTS)
+  need(Array.isArray(ladder.rows) ? ladder.rows : null, file, 'calls ladder rows', RESULTS)
+  return ladder
+}
 const mean = values => values.reduce((sum, value) => sum + value, 0) / values.length
 // the median of every pair's mean, each value with itself too (Hodges and Lehmann 1963)
 function hodgesLehmann (values) {
