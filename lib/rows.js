@@ -68,6 +68,14 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
     if (reason !== null) skipped.push({ program: row.name, reason })
     else runnable.push(row)
   }
+  // patterns that picked only rows this machine cannot run leave the reference alone, which
+  // answers nothing that was asked: refused, as stdio's selection is (a pattern that picked
+  // the reference too asked for it)
+  const asked = runnable.filter(row => picked.includes(row.name))
+  if (!recorded && only.length && skipped.length && asked.length === 0) {
+    throw new UsageError(`nothing left to run but ${always ?? 'nothing'}: ` +
+      `${skipped.map(skip => `${skip.program}, ${skip.reason}`).join('; ')}`)
+  }
   return { runnable, skipped }
 }
 

@@ -62,6 +62,14 @@ describe('--only: names and patterns', () => {
     assert.deepEqual(readJson(path.join(out, 'skip', 'context.json')).programs.map(program => program.name), ['c'])
     assertRefused(await bench(['--only', 'bun-ffi', '--only', 'c', '--out', out, '--id', 'named'], env), /^bench\.js: cannot run bun-ffi: Bun not found/)
   })
+
+  test('bench.js calls: patterns that pick only what cannot run are refused, not run as C\'s alone', async () => {
+    const out = folder('only-none')
+    const env = { BUN: '/nonexistent/bun' }
+    assertRefused(await bench(['--experiment', 'calls', '--only', 'bun-*', '--out', out, '--id', 'none'], env),
+      /^bench\.js: nothing left to run but c: bun-ffi, Bun not found at \/nonexistent\/bun/)
+    assert.equal(fs.existsSync(path.join(out, 'none')), false, 'nothing written')
+  })
 })
 
 // The docs scripts' log reader (docs/script-args.js): a last line cut short by a bench killed
