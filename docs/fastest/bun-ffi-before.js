@@ -1,4 +1,6 @@
 // wc/bun-ffi.js before issue 34 (commit d8cf1cf), kept for docs/programs.md's before and after.
+// Run by Bun, not Node (its bun:ffi import fails in Node before any line runs):
+// bun docs/fastest/bun-ffi-before.js BLOCKSIZE < FILE
 // bun-ffi: libc read(2) called through bun:ffi into one preallocated buffer.
 // errno is read through __errno_location right after the call, before any other
 // libc call on this thread can overwrite it.

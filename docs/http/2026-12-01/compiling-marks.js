@@ -23,4 +23,10 @@ function markCompiling (records) {
   })
 }
 
+// a module the replays require, no command of its own: run, it says which to run
+if (require.main === module) {
+  require('../../../lib/cli').notACommand('compiling-marks.js', 'it marks the timed runs for the ' +
+    'replays beside it; run node docs/http/2026-12-01/jit-replay.js or docs/db/2026-12-01/drop-compiling.js')
+}
+
 module.exports = { markCompiling, processKey }
