@@ -103,19 +103,19 @@ function print (rows) {
   const head = ['page', 'width', 'words before', 'answer at', 'its key ends', 'its scale ends', 'charts',
     'clipped', 'figures hidden', 'labels cut short', 'labels overlapping', 'untitled axes', 'alike',
     'runtimes coloured',
-    'hue faults', 'page scrolls', 'tables scroll', 'console']
+    'hue faults', 'runtime hues elsewhere', 'page scrolls', 'tables scroll', 'console']
   const px = value => (value === null ? '–' : `${value} px`)
   const lines = rows.map(row => [row.page, row.width, row.wordsBefore, px(row.answerTop), px(row.answerKeyEnds),
     px(row.answerScaleEnds), row.charts, row.clipped.length, row.hiddenFigures.length, row.shortened.length,
     row.overlapping.length,
-    row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length,
+    row.untitled.length, row.alike.length, row.runtimesWithHues, row.hues.length, row.echoes.length,
     row.pageScrollsSideways ? 'yes' : 'no', row.scrollingTables.length, row.said.length])
   const table = [head, head.map(() => '--:'), ...lines].map(cells => `| ${cells.join(' | ')} |`)
   process.stdout.write(`${table.join('\n')}\n`)
   for (const row of rows) {
     const details = [['clipped', row.clipped], ['hidden', row.hiddenFigures], ['cut short', row.shortened],
       ['overlapping', row.overlapping],
-      ['untitled', row.untitled], ['alike', row.alike], ['hue', row.hues], ['scrolls', row.scrollingTables]]
+      ['untitled', row.untitled], ['alike', row.alike], ['hue', row.hues], ['echo', row.echoes], ['scrolls', row.scrollingTables]]
       .flatMap(([kind, lines]) => lines.map(line => `${kind} ${line}`)).concat(row.said)
     if (details.length === 0) continue
     process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)

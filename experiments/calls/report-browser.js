@@ -5,11 +5,17 @@ const { escapeHtml, formatNumber } = require('../../lib/report/format')
 const {
   stackCut, valueLabels, roomRightOfFigures, FIGURE_LOOK, FIGURE_ROOM_PX
 } = require('../../lib/report/browser')
+const { READ_PART_HUES } = require('../../lib/report/looks')
 const stdio = require('../stdio/report-browser')
+
+// The ladder's parts are the profile's buckets measured another way, in their hues: the
+// no-op call is the binding's, getppid less it the syscall's way in and out, the empty read
+// beyond C's the runtime's own read path (its loop), and C's read less getppid the kernel's.
+const PART_BUCKETS = { boundary: 'binding', syscall: 'entryExit', readPath: 'loop', kernelRead: 'kernelRead' }
 
 // The call ladder: each variant's 256-byte read stacked from its four parts, the
 // measured read beside it (a dot, whiskers its interval) and the cost pass's figure.
-function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleAbove }) {
+function ladder (entries, { copy, countTooltip, runtimeAxis, keyAndScaleAbove }) {
   for (const [index, entry] of entries.entries()) {
     // a few variants far past the rest (the WASI hosts' empty reads, 7 to 16 µs) would leave
     // the others slivers: the axis ends past the rest, and their figures are written at its edge
@@ -75,7 +81,7 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
       plotOptions: { bar: { stacking: 'normal' } },
       tooltip: countTooltip('ns'),
       series: [
-        ...entry.chart.parts.map((part, i) => ({ name: escapeHtml(part.name), data: copy(part.data), color: color(i) })),
+        ...entry.chart.parts.map(part => ({ name: escapeHtml(part.name), data: copy(part.data), color: READ_PART_HUES[PART_BUCKETS[part.key]] })),
         {
           id: `ladder-measured-${index}`,
           name: 'measured 256-byte read',
@@ -97,7 +103,8 @@ function ladder (entries, { color, copy, countTooltip, runtimeAxis, keyAndScaleA
           name: 'cost pass, 256 B',
           type: 'scatter',
           data: copy(entry.chart.costPass),
-          color: '#bf399e',
+          // a hue no part and no runtime wears
+          color: READ_PART_HUES.gc,
           marker: { symbol: 'diamond' },
           dataLabels: labels.marker
         },

@@ -5,7 +5,7 @@
 const path = require('node:path')
 const stdio = require('../stdio/report')
 const { findings } = require('./findings')
-const { formatNumber, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatSigned, listJoin, escapeMarkdown: md } = require('../../lib/report/format')
 const { Markup, html, intervalText, trustLine, leadFindings } = require('../../lib/report/markup')
 const { reachable, callsTrust } = require('./repeatability')
 const { markdownTable, textTable, round, nsWithInterval, findingLines } = require('../../lib/report/plain')
@@ -20,7 +20,14 @@ const LADDER_PARTS = [['boundary', 'boundary (no-op call)'], ['syscall', 'syscal
 function ladderData (sets) {
   return sets.filter(set => set.results.ladder).map(set => {
     const { rows } = set.results.ladder
-    const drawn = rows.filter(row => row.parts)
+    // a stack of parts that do not add up to the read (over 10% off: a WASI host whose stdin is
+    // buffered, or whose fd_read costs what its empty read does not) is no picture of that
+    // read, and the wasmer hosts' ran to 60 times the others': those rows are named beneath
+    const addsUp = row => row.parts && row.addsUp !== false
+    const drawn = rows.filter(addsUp)
+    const leftOut = rows.filter(row => row.parts && !addsUp(row)).map(row => ({
+      variant: row.variant, predicted: row.predicted, read: row.rungs['read-256']?.estimate ?? null
+    }))
     return {
       set: set.label,
       ...set.results.ladder,
@@ -30,7 +37,8 @@ function ladderData (sets) {
         measured: drawn.map(row => row.rungs['read-256'].estimate),
         whiskers: drawn.map(row => [row.rungs['read-256'].low, row.rungs['read-256'].high]),
         level: levelsText(drawn.map(row => row.rungs['read-256'])),
-        costPass: drawn.map(row => row.stdin?.cpuPerReadNs?.estimate ?? null)
+        costPass: drawn.map(row => row.stdin?.cpuPerReadNs?.estimate ?? null),
+        leftOut
       }
     }
   })
@@ -42,7 +50,13 @@ function ladderSection (data) {
   const rung = value => (value ? html`${formatNumber(value.estimate)}${intervalText(value)}${value.wide ? html` <span class="badge" title="interval wider than ±5% of the median">wide</span>` : ''}` : 'failed')
   // the rungs' cells take two lines (the figure, then its interval) so that every column,
   // the 256-byte read's among them, fits the page
-  const chart = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>`
+  const leftOutText = ({ variant, predicted, read }) =>
+    `${variant} (parts ${formatNumber(predicted)} ns, its read ${read === null ? 'failed' : `${formatNumber(read)} ns`})`
+  const chart = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
+    ${entry.chart.leftOut.length
+      ? html`<p class="note">Not drawn, their parts more than 10% off their measured read (the table below
+        gives each): ${listJoin(entry.chart.leftOut.map(leftOutText))}.</p>`
+      : ''}`
   const table = entry => html`<div class="table-wrap"><table class="ladder">
     <caption>${data.compare ? html`${entry.set}: ` : ''}ns of CPU per call, median of ${entry.counts?.processes ?? '?'} processes of ${entry.counts?.rounds ?? '?'} rounds, ${ladderLevels(entry)}</caption>
     <thead><tr><th scope="col">variant</th><th scope="col">boundary, read</th><th scope="col" class="num">no-op</th><th scope="col" class="num">getppid (ring: NOP; WASI: sched_yield)</th><th scope="col" class="num">empty read</th><th scope="col" class="num">256-byte read</th>

@@ -6,14 +6,17 @@ const { drawAnswer, referenceLine, referenceNote } = require('../../lib/report/b
 
 // Per set and endpoint: CPU per request stacked by process, and the server's syscalls
 // per request stacked by call.
-function db (entries, { color, copy, countTooltip, runtimeAxis }) {
+function db (entries, { color, callHues, copy, countTooltip, runtimeAxis }) {
   let index = 0
-  const callColours = new Map()
   const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
-  const callColour = series => {
-    if (series.kind) return KIND_COLOURS[series.kind]
-    if (!callColours.has(series.name)) callColours.set(series.name, color(callColours.size))
-    return callColours.get(series.name)
+  // a chart's calls, each in a hue none other of the chart has (lib/report/looks.js pageCallHues)
+  const callSeries = list => {
+    const hues = callHues(list.filter(series => !series.kind).map(series => series.name))
+    return list.map(series => ({
+      name: escapeHtml(series.name),
+      data: copy(series.data),
+      color: series.kind ? KIND_COLOURS[series.kind] : hues.get(series.name)
+    }))
   }
   for (const entry of entries) {
     for (const endpoint of entry.endpoints) {
@@ -40,7 +43,7 @@ function db (entries, { color, copy, countTooltip, runtimeAxis }) {
         yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(calls.reference?.total, calls.reference?.name, { labelled: false }) },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('calls per request'),
-        series: calls.series.map(series => ({ name: escapeHtml(series.name), data: copy(series.data), color: callColour(series) }))
+        series: callSeries(calls.series)
       })
     }
   }

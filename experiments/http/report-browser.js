@@ -7,15 +7,18 @@ const { drawAnswer, referenceLine, referenceNote } = require('../../lib/report/b
 // Per set and mode: requests/s by server, a column per count of connections (whiskers:
 // the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
 // by call.
-function http (entries, { color, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
+function http (entries, { callHues, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
   let httpIndex = 0
-  // one colour per syscall on the whole page, whichever mode's chart it is in
-  const callColours = new Map()
+  // one colour per syscall on the whole page (and every page), whichever mode's chart it is in
   const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
-  const callColour = series => {
-    if (series.kind) return KIND_COLOURS[series.kind]
-    if (!callColours.has(series.name)) callColours.set(series.name, color(callColours.size))
-    return callColours.get(series.name)
+  // a chart's calls, each in a hue none other of the chart has (lib/report/looks.js pageCallHues)
+  const callSeries = list => {
+    const hues = callHues(list.filter(series => !series.kind).map(series => series.name))
+    return list.map(series => ({
+      name: escapeHtml(series.name),
+      data: copy(series.data),
+      color: series.kind ? KIND_COLOURS[series.kind] : hues.get(series.name)
+    }))
   }
   for (const entry of entries) {
     for (const mode of entry.modes) {
@@ -52,7 +55,7 @@ function http (entries, { color, copy, countTooltip, runtimePoints, runtimeAxis,
         yAxis: { min: 0, title: { text: 'syscalls per request' }, reversedStacks: false, plotLines: referenceLine(mode.chart.syscalls.reference?.total, mode.chart.syscalls.reference?.name, { labelled: false }) },
         plotOptions: { bar: { stacking: 'normal' } },
         tooltip: countTooltip('calls per request'),
-        series: mode.chart.syscalls.series.map(series => ({ name: escapeHtml(series.name), data: copy(series.data), color: callColour(series) }))
+        series: callSeries(mode.chart.syscalls.series)
       })
     }
   }

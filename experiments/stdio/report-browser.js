@@ -9,6 +9,7 @@ const { sizeLabel, sizeName, formatNumber, formatSigned, escapeHtml, formatRange
 const {
   outlierCut, cutBarLabels, valueLabels, roomRightOfFigures, FIGURE_ROOM_PX, referenceLine, stackCut
 } = require('../../lib/report/browser')
+const { READ_PART_HUES } = require('../../lib/report/looks')
 
 // Line charts against block size: one row per series that has a point there.
 function lineTooltip (unit) {
@@ -250,18 +251,19 @@ function cost (part, kit) {
 // 5. Syscall profiles at the chosen block size: each reader's syscalls per read in the
 // steady state, stacked by call, against C's (a line); the calls a run makes whatever it
 // reads (start-up and exit) apart, in the runtime's hue.
-function syscalls (part, { color, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
+function syscalls (part, { callHues, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
   if (!part.available || !part.perRead) return {}
-  // One colour per syscall name across both charts and every block size.
-  const syscallColors = new Map()
-  for (const size of [...part.sizes].reverse()) {
-    for (const mode of ['main', 'all']) {
-      for (const series of part.bySize[size][mode]) {
-        if (series.name !== 'other' && !syscallColors.has(series.name)) syscallColors.set(series.name, color(syscallColors.size))
-      }
-    }
+  // Each call of a chart in a hue of its own, kept from chart to chart and size to size where
+  // it can be (lib/report/looks.js pageCallHues); what the charts do not name in grey.
+  const syscallSeries = list => {
+    const hues = callHues(list.map(series => series.name).filter(name => name !== 'other'))
+    return list.map(series => ({
+      id: `sys:${series.name}`,
+      name: escapeHtml(series.name),
+      data: copy(series.data),
+      color: series.name === 'other' ? READ_PART_HUES.other : hues.get(series.name)
+    }))
   }
-  const syscallSeries = list => list.map(series => ({ id: `sys:${series.name}`, name: escapeHtml(series.name), data: copy(series.data), color: syscallColors.get(series.name) ?? '#b8bfcc' }))
   const cLine = value => referenceLine(value, 'C')
   // a reader whose two runs gave no rate (the larger made fewer calls: noise) is marked, not blank
   const noRate = (size, mode) => {
@@ -468,17 +470,8 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
   }))
 }
 
-// a profile bucket's colour, the same on every page; everything else in grey
-const BUCKET_COLOURS = {
-  kernelRead: '#2f6fde',
-  entryExit: '#e8743b',
-  switching: '#6c8893',
-  binding: '#ed4a7b',
-  loop: '#19a979',
-  buffer: '#13a4b4',
-  gc: '#9b8b2f',
-  other: '#b8bfcc'
-}
+// a profile bucket's colour, the same on every page and as the ladder's parts; everything else in grey
+const BUCKET_COLOURS = READ_PART_HUES
 
 // dd runs on the other CPU here, where a read wakes it (docs/profile.md): the reads cost more
 // than the headline's, dd beside the reader, and the kernel's part most

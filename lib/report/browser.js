@@ -6,7 +6,7 @@
 // modules, behind a require() that knows those, so the page formats numbers and escapes
 // names with the same functions as the rest of the report.
 const { formatNumber, escapeHtml } = require('./format')
-const { pageLooks, familyOf, FAMILIES, OTHER } = require('./looks')
+const { pageLooks, pageCallHues, familyOf, FAMILIES, OTHER, PART_HUES } = require('./looks')
 
 // Highcharts reads names and labels as markup: the page escapes them once, where a
 // series or axis is made. A tooltip takes this.series.name and this.key (a bar's
@@ -28,11 +28,8 @@ function countTooltip (unit) {
 // with the kit below and returns, by block-size group, what that group's buttons redraw.
 function drawReport (drawings) {
   const data = JSON.parse(document.getElementById('report-data').textContent)
-  // for what is not a runtime (a syscall, a rung, a process): runtimes wear lib/report/looks.js's
-  // (the 7th and 10th once a second blue and a second orange: write and accept4, read and splice
-  // were hard to tell apart in the syscall charts)
-  const palette = ['#2f6fde', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#882d17', '#bf399e',
-    '#6c8893', '#8db600', '#9b8b2f', '#2c4a9e', '#d4a300']
+  // for what is not a runtime (a process, a part): hues apart from the runtimes' (lib/report/looks.js)
+  const palette = PART_HUES
   // Highcharts writes point updates back into the arrays it was given: hand it copies
   // so that the page's data stays as loaded and the toggles can switch back.
   const copy = rows => (rows ? rows.map(row => (Array.isArray(row) ? [...row] : row)) : rows)
@@ -78,6 +75,8 @@ function drawReport (drawings) {
       type: 'scatter',
       data: [],
       color: family.hue,
+      // a key to a family's hue, which the page tests tell from a series in it (geometry.js)
+      custom: { family: family.key },
       marker: { symbol: 'square', radius: 6 },
       enableMouseTracking: false,
       events: { legendItemClick: () => false }
@@ -129,6 +128,8 @@ function drawReport (drawings) {
   const kit = {
     copy,
     color,
+    // a chart's syscalls each in a hue of its own, the commonest the same on every page
+    callHues: pageCallHues(),
     shade,
     look,
     runtimePoints,

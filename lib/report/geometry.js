@@ -7,8 +7,12 @@
 // scrolls sideways. The page tests and studies/pages.js measure with it; page is a Playwright
 // page with the report loaded.
 
+const { FAMILIES } = require('./looks')
+
 // Runs in the page: every figure is read from the laid-out page, none from the report's data.
-function measureInPage () {
+// families: [{ key, hue }], the runtimes' hues (lib/report/looks.js), which the page's code
+// keeps inside its modules.
+function measureInPage (families) {
   // the fewest px of plot a category (a bar and its gap) is readable in
   const MIN_CATEGORY_PX = 12
   // the answer: the first chart, or the note that says why the page opens without one
@@ -157,6 +161,41 @@ function measureInPage () {
     ...[...familiesOf].filter(([, families]) => families.size > 1)
       .map(([color, families]) => `${[...families].join(' and ')} share ${color}`)
   ]
+  // a segment, a call, a process or a marker that is not a runtime drawn in a runtime family's
+  // hue (CIE76 ΔE under ECHO_DELTA_E): a reader who has learnt that Node is green reads a green
+  // segment as Node. Greys and black are neutral (C's grey among them) and not counted; nor are
+  // the flame graphs (xrange), whose red and blue are the differential flame graph's own.
+  const ECHO_DELTA_E = 20
+  const labOf = colour => {
+    const hex = /^#([0-9a-f]{6})$/i.exec(colour)
+    const rgb = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/i.exec(colour)
+    const channels = hex
+      ? [0, 2, 4].map(at => parseInt(hex[1].slice(at, at + 2), 16))
+      : rgb ? rgb.slice(1, 4).map(Number) : null
+    if (!channels) return null
+    const [r, g, b] = channels.map(value => value / 255)
+      .map(value => (value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4))
+    const f = t => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116)
+    const [x, y, z] = [(r * 0.4124 + g * 0.3576 + b * 0.1805) / 0.95047, r * 0.2126 + g * 0.7152 + b * 0.0722,
+      (r * 0.0193 + g * 0.1192 + b * 0.9505) / 1.08883].map(f)
+    return [116 * y - 16, 500 * (x - y), 200 * (y - z)]
+  }
+  const familyLabs = (families ?? []).map(family => ({ ...family, lab: labOf(family.hue) }))
+    .filter(family => Math.hypot(family.lab[1], family.lab[2]) >= 12)
+  const echoes = charts.flatMap(chart => chart.series
+    .filter(series => !series.options.linkedTo && series.type !== 'errorbar' && series.type !== 'xrange')
+    .filter(series => !series.options.custom?.runtime && !series.options.custom?.family)
+    .filter(series => !series.points.some(point => point.options.custom?.runtime))
+    .flatMap(series => {
+      const colours = [...new Set([series.color, ...series.points.map(point => point.options.color)]
+        .filter(colour => typeof colour === 'string'))]
+      return colours.flatMap(colour => {
+        const lab = labOf(colour)
+        if (!lab || Math.hypot(lab[1], lab[2]) < 12) return []
+        const near = familyLabs.find(family => Math.hypot(...lab.map((value, i) => value - family.lab[i])) < ECHO_DELTA_E)
+        return near ? [`${chart.renderTo.id}: ${series.name} in ${colour}, as ${near.key}'s ${near.hue}`] : []
+      })
+    }))
   // tables wider than their place, so that some columns are out of sight (and a caption as
   // wide as its table cut off mid-word), each named by its caption or its first heading
   const scrollingTables = [...document.querySelectorAll('table')]
@@ -196,13 +235,14 @@ function measureInPage () {
     untitled,
     runtimesWithHues: huesOf.size,
     hues,
+    echoes,
     pageScrollsSideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
     scrollingTables
   }
 }
 
 function measurePage (page) {
-  return page.evaluate(measureInPage)
+  return page.evaluate(measureInPage, FAMILIES.map(({ key, hue }) => ({ key, hue })))
 }
 
 module.exports = { measurePage }

@@ -571,6 +571,7 @@ async function assertAtAGlance (page, shot) {
     assert.deepEqual(seen.untitled, [], 'every value axis titled with its unit')
     assert.deepEqual(seen.alike, [], `no two series of a chart alike ${at}`)
     assert.deepEqual(seen.hues, [], 'a runtime in one hue, a hue for one family')
+    assert.deepEqual(seen.echoes, [], 'no segment, call or process in a runtime\'s hue')
     assert.equal(seen.pageScrollsSideways, false, `the page scrolls sideways ${at}`)
     // every link within the page leads somewhere on it
     const dangling = await page.evaluate(() => [...document.querySelectorAll('a[href^="#"]')]
@@ -1237,8 +1238,8 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
   const { page, context } = await open(render([HTTP], 'glance-faults'))
   try {
     const clean = await measurePage(page)
-    const faults = ['clipped', 'shortened', 'overlapping', 'alike', 'hues'].map(name => clean[name])
-    assert.deepEqual([...faults, clean.pageScrollsSideways], [[], [], [], [], [], false])
+    const faults = ['clipped', 'shortened', 'overlapping', 'alike', 'hues', 'echoes'].map(name => clean[name])
+    assert.deepEqual([...faults, clean.pageScrollsSideways], [[], [], [], [], [], [], false])
     assert.ok(clean.answerKeyEnds !== null && clean.answerScaleEnds !== null, JSON.stringify(clean))
     assert.ok(clean.answerKeyEnds <= 800 && clean.answerScaleEnds <= 800, JSON.stringify(clean))
     const faulty = await page.evaluate(() => {
@@ -1265,6 +1266,8 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
       rate.fits = Infinity
       rate.update({ legend: { maxHeight: 24 } })
       const syscalls = Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-http-syscalls-0')
+      // a syscall in Node's green
+      syscalls.series[0].update({ color: nodeGreen }, false)
       syscalls.fits = Infinity
       syscalls.setSize(null, 200, false)
       // the servers' names given 30 px on one line: Highcharts cuts each to "c-…"
@@ -1289,6 +1292,8 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
     assert.match(seen.alike[0], /^chart-http-rate-0: /)
     assert.ok(seen.hues.some(line => /^c-epoll drawn in /.test(line)), seen.hues.join('\n'))
     assert.ok(seen.hues.some(line => /share /.test(line) && /node/.test(line) && /bun/.test(line)), seen.hues.join('\n'))
+    assert.equal(seen.echoes.length, 1, seen.echoes.join('\n'))
+    assert.match(seen.echoes[0], /^chart-http-syscalls-0: .* in #009e73, as node's #009e73$/)
     assert.equal(seen.pageScrollsSideways, true)
   } finally {
     await context.close()
