@@ -25,6 +25,11 @@ function wholeNumber (text, name, min = 1, max = Number.MAX_SAFE_INTEGER) {
 const MAX_REPEATS = 10000
 const repeatCount = (text, name, min = 1) => wholeNumber(text, name, min, MAX_REPEATS)
 
+// MiB streamed through a pipe or written to a file per run: a slip of digits past a TiB would
+// start a run of days, or a file no machine's memory holds (/dev/shm).
+const MAX_MIB = 1 << 20
+const mibCount = (text, name, min = 1) => wholeNumber(text, name, min, MAX_MIB)
+
 // A name that becomes part of a path (a run folder; a program's strace and GC files):
 // with no '/' and no leading '.', it can neither leave its folder nor hide in it.
 const SAFE_NAME = /^[A-Za-z0-9_@-][A-Za-z0-9_.@-]*$/
@@ -131,6 +136,8 @@ module.exports = {
   wholeNumber,
   repeatCount,
   MAX_REPEATS,
+  MAX_MIB,
+  mibCount,
   SAFE_NAME,
   SAFE_NAME_RULE,
   matchOnly,

@@ -22,7 +22,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { summariseHeadline, headlineRepeatability, PHASE, QUARTER_PHASE } = require('../experiments/stdio/cost')
 const { median, mean, seededRandom, SIGNIFICANCE } = require('../lib/stats')
-const { wholeNumber, UsageError } = require('../lib/options')
+const { wholeNumber, UsageError, repeatCount } = require('../lib/options')
 const { runCli } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 
@@ -57,7 +57,7 @@ function parseOptions (argv) {
     return {
       resamples: wholeNumber(options.resamples, 'resamples'),
       // rankTest needs 4 rounds a side, the halves 8 rounds
-      rounds: wholeNumber(options.rounds, 'rounds', 4),
+      rounds: repeatCount(options.rounds, 'rounds', 4),
       seed: wholeNumber(options.seed, 'seed', 0),
       pool: options.pool
     }

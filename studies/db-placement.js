@@ -17,7 +17,7 @@
 //   node studies/db-placement.js [--runs 8] [--connections 64] [--placements a,b] [--raw FILE]
 const fs = require('node:fs')
 const { runCli, RunFailed } = require('../lib/cli')
-const { wholeNumber, UsageError } = require('../lib/options')
+const { UsageError, repeatCount } = require('../lib/options')
 const { parseStudyOptions, studyLog } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers, REFERENCE } = require('../experiments/db/servers')
@@ -51,7 +51,7 @@ function parseOptions (argv) {
     raw: { type: 'string' }
   }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    runs: wholeNumber(values.runs ?? '8', 'runs'),
+    runs: repeatCount(values.runs ?? '8', 'runs'),
     connections: connectionCount(values.connections ?? '64'),
     placements: placementsOf(values.placements),
     raw: values.raw ?? null

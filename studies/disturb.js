@@ -18,7 +18,7 @@ const { runCli } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 const { lastLevelCacheBytes } = require('../lib/context')
 const { statFields, CLK_TCK } = require('../lib/procfs')
-const { wholeNumber } = require('../lib/options')
+const { wholeNumber, mibCount } = require('../lib/options')
 const { allowedCpus } = require('../lib/placement')
 
 const MiB = 2 ** 20
@@ -85,7 +85,7 @@ function streamedBytes (mib, llcBytes) {
   }
   const least = llcBytes === null ? 0 : CACHES_STREAMED * llcBytes
   if (mib === undefined) return least
-  const bytes = wholeNumber(mib, 'mib') * MiB
+  const bytes = mibCount(mib, 'mib') * MiB
   // the streamer allocates them all at once: more than the machine has free fails, or swaps
   const available = Math.floor(os.freemem() / MiB)
   if (bytes > available * MiB) {

@@ -17,7 +17,7 @@
 const { commandLine, parseOutput, fileFeedReason } = require('../experiments/stdio/programs')
 const { runPipeline, PIN_APART } = require('../lib/pipeline')
 const { parseStudyOptions, readersAgainstC, blockSizes, printAgainstC, signed } = require('./per-read')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount, mibCount } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, twoSizeFit } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../experiments/stdio/zero-file')
@@ -42,8 +42,8 @@ function parseOptions (argv) {
   return parseStudyOptions(argv, spec, USAGE, values => ({
     ...readersAgainstC(values.only ?? DEFAULTS.only, program => fileFeedReason(program) && `cannot read a file: ${fileFeedReason(program)}`),
     sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
-    bytes: wholeNumber(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
-    rounds: wholeNumber(values.rounds ?? DEFAULTS.rounds, 'rounds'),
+    bytes: mibCount(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
+    rounds: repeatCount(values.rounds ?? DEFAULTS.rounds, 'rounds'),
     pin: values.pin ? PIN_APART : null
   }))
 }

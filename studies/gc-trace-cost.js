@@ -21,7 +21,7 @@
 //
 //   node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--connections N] [--only A,B]
 const { runCli, RunFailed } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { median, fewValuesInterval } = require('../lib/stats')
 const { parseStudyOptions } = require('./per-read')
@@ -46,8 +46,8 @@ function parseOptions (argv) {
   const text = { type: 'string' }
   const spec = { pairs: text, rounds: text, connections: text, only: text }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    pairs: wholeNumber(values.pairs ?? '4', 'pairs', 1),
-    rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
+    pairs: repeatCount(values.pairs ?? '4', 'pairs', 1),
+    rounds: repeatCount(values.rounds ?? '6', 'rounds', 2),
     connections: connectionCount(values.connections ?? '128'),
     only: tracedServers(values.only ? values.only.split(',') : DEFAULT_SERVERS)
   }))

@@ -26,7 +26,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { runCli, RunFailed } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { wholeNumber, repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { parseStudyOptions, studyLog } = require('./per-read')
 const { httpSession, measureStep, PRESETS } = require('../experiments/http/measure')
@@ -47,8 +47,8 @@ const USAGE = `usage: node studies/http-placement.js [--rounds N] [--sessions N]
 function parseOptions (argv) {
   const spec = { rounds: { type: 'string' }, sessions: { type: 'string' }, rate: { type: 'string' }, placements: { type: 'string' }, raw: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    rounds: wholeNumber(values.rounds ?? '6', 'rounds', 2),
-    sessions: wholeNumber(values.sessions ?? '2', 'sessions', 1),
+    rounds: repeatCount(values.rounds ?? '6', 'rounds', 2),
+    sessions: repeatCount(values.sessions ?? '2', 'sessions', 1),
     rate: wholeNumber(values.rate ?? '10000', 'rate', 1),
     placements: placementNames(values.placements),
     raw: values.raw ?? null

@@ -20,7 +20,7 @@ const fs = require('node:fs')
 const { commandLine, parseOutput, fileFeedReason } = require('../experiments/stdio/programs')
 const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount, mibCount } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, ratioInterval } = require('../lib/stats')
 const { ZeroFile, withStdinFrom } = require('../experiments/stdio/zero-file')
@@ -45,8 +45,8 @@ function parseOptions (argv) {
   return parseStudyOptions(argv, spec, USAGE, values => ({
     ...readersAgainstC(values.only ?? DEFAULTS.only, program => fileFeedReason(program) && `cannot read a file: ${fileFeedReason(program)}`),
     sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
-    bytes: wholeNumber(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
-    rounds: wholeNumber(values.rounds ?? DEFAULTS.rounds, 'rounds', 1),
+    bytes: mibCount(values.mib ?? DEFAULTS.mib, 'mib') * 2 ** 20,
+    rounds: repeatCount(values.rounds ?? DEFAULTS.rounds, 'rounds', 1),
     raw: values.raw ?? null
   }))
 }

@@ -16,7 +16,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { runCli, RunFailed } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount } = require('../lib/options')
 const { parseStudyOptions, studyLog } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
 const { servers, serverReason } = require('../experiments/db/servers')
@@ -46,7 +46,7 @@ const USAGE = `usage: node studies/postgres-js-queue.js [--runs N] [--raw FILE]
 
 function parseOptions (argv) {
   return parseStudyOptions(argv, { runs: { type: 'string' }, raw: { type: 'string' } }, USAGE, values => ({
-    runs: wholeNumber(values.runs ?? '12', 'runs'),
+    runs: repeatCount(values.runs ?? '12', 'runs'),
     raw: values.raw ?? null
   }))
 }

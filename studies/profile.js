@@ -24,7 +24,7 @@ const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, windowSpan, pairFigures } = require('../experiments/stdio/cost')
 const { BUCKETS, profileSteps, summariseProfile, ladderCheck } = require('../experiments/stdio/profile')
 const { parseStudyOptions, outFolderOption, readersAgainstC, blockSizes } = require('./per-read')
-const { wholeNumber, UsageError, makeDirs } = require('../lib/options')
+const { UsageError, makeDirs, repeatCount } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
 
@@ -51,7 +51,7 @@ function options (values) {
   const out = outFolderOption(values.out)
   const given = {
     sizes: blockSizes(values.sizes ?? '256'),
-    rounds: wholeNumber(values.rounds ?? '2', 'rounds', 1),
+    rounds: repeatCount(values.rounds ?? '2', 'rounds', 1),
     ladder: values.ladder === undefined ? null : ladderRows(values.ladder),
     out
   }

@@ -21,7 +21,7 @@ const { commandLine, findProgram } = require('../experiments/stdio/programs')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
 const { parseStudyOptions } = require('./per-read')
 const { runCli } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount, mibCount } = require('../lib/options')
 
 const USAGE = `usage: node studies/read-kernel.js [--rounds N] [--mib N] [--sizes A,B]
   what makes read(2) dearer for some readers than for C's: C's reader with one thing
@@ -49,8 +49,8 @@ const NODE = 'node-sync'
 function parse (argv) {
   const spec = { rounds: { type: 'string' }, mib: { type: 'string' }, sizes: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    rounds: wholeNumber(values.rounds ?? '6', 'rounds', 1),
-    mib: wholeNumber(values.mib ?? '64', 'mib', 1),
+    rounds: repeatCount(values.rounds ?? '6', 'rounds', 1),
+    mib: mibCount(values.mib ?? '64', 'mib', 1),
     sizes: (values.sizes ?? '256,4096').split(',').map(parseBlockSize)
   }))
 }

@@ -22,7 +22,7 @@ const { costBytes, COST_SAMPLE_MS } = require('../experiments/stdio/plan')
 const { PRESETS } = require('../experiments/stdio/options')
 const { slopePerRead, pairFigures } = require('../experiments/stdio/cost')
 const { parseStudyOptions, readersAgainstC, blockSizes } = require('./per-read')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount } = require('../lib/options')
 const { runCli } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
 const { stopOnSignals } = require('../lib/pipeline')
@@ -60,7 +60,7 @@ function options (values) {
   return {
     readers: readers.filter(program => program.name !== BASELINE),
     sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
-    trials: wholeNumber(values.trials ?? String(DEFAULTS.trials), 'trials', 3),
+    trials: repeatCount(values.trials ?? String(DEFAULTS.trials), 'trials', 3),
     designs
   }
 }

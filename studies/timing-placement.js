@@ -15,7 +15,7 @@
 // largest move and how many cells moved by at most 5%.
 const fs = require('node:fs')
 const { runCli, RunFailed } = require('../lib/cli')
-const { wholeNumber } = require('../lib/options')
+const { repeatCount } = require('../lib/options')
 const { parseStudyOptions } = require('./per-read')
 const { commandLine, parseOutput, findProgram } = require('../experiments/stdio/programs')
 const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
@@ -61,7 +61,7 @@ const USAGE = `usage: node studies/timing-placement.js [--rounds N] [--raw FILE]
 function parseOptions (argv) {
   const spec = { rounds: { type: 'string' }, raw: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    rounds: wholeNumber(values.rounds ?? '10', 'rounds'),
+    rounds: repeatCount(values.rounds ?? '10', 'rounds'),
     raw: values.raw
   }))
 }

@@ -22,7 +22,7 @@ const { parseProfile, SYSPROF } = require('../lib/sysprof')
 const { BUILD } = require('../lib/paths')
 const { parseStudyOptions } = require('./per-read')
 const { runCli } = require('../lib/cli')
-const { wholeNumber, UsageError } = require('../lib/options')
+const { UsageError, repeatCount, mibCount } = require('../lib/options')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
 
 const USAGE = `usage: node studies/tracer-cost.js [--rounds N] [--mib N] [--size B]
@@ -63,8 +63,8 @@ async function holdTracer (argv, readyLine, cpu) {
 function parse (argv) {
   const spec = { rounds: { type: 'string' }, mib: { type: 'string' }, size: { type: 'string' } }
   return parseStudyOptions(argv, spec, USAGE, values => ({
-    rounds: wholeNumber(values.rounds ?? '10', 'rounds', 1),
-    mib: wholeNumber(values.mib ?? '64', 'mib', 1),
+    rounds: repeatCount(values.rounds ?? '10', 'rounds', 1),
+    mib: mibCount(values.mib ?? '64', 'mib', 1),
     size: parseBlockSize(values.size ?? '256')
   }))
 }

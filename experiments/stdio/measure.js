@@ -153,7 +153,9 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
     try {
       if (step.bytes > 0) input = await zeroFiles[step.phase === PHASES.timingQuarter ? 'quarter' : 'whole'].of(step.bytes)
     } catch (err) {
-      throw new UsageError(`${err.message}; what was measured is kept: resume with --resume`)
+      // a resume keeps the run's --mib: only more room lets it go on
+      throw new UsageError(`${err.message}; what was measured is kept in ${runDir}: with more room, ` +
+        `node bench.js --resume ${runDir} goes on; a smaller --mib is a new run`)
     }
     feeder = ['true']
     reader = withStdinFrom(input, argv)

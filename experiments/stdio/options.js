@@ -3,7 +3,7 @@
 // they default from.
 const { parseBlockSize, DEFAULT_BLOCK_SIZES } = require('./blocksize')
 const { pinnedNodeVersion, MEASURED_NODE_VERSIONS } = require('../../lib/runtimes')
-const { UsageError, wholeNumber, repeatCount } = require('../../lib/options')
+const { UsageError, wholeNumber, repeatCount, mibCount } = require('../../lib/options')
 const { skipRow, choiceRow, isWhole, isBoolean, isStrings } = require('../../lib/option-schema')
 const { PROFILE_WINDOW_S } = require('./profile')
 
@@ -213,7 +213,7 @@ const rows = [
       'MiB per timed run at every block size (default: scaled by block size;',
       'the cost pass\'s runs take at least 64 MiB, for the slope)'
     ],
-    parse: text => wholeNumber(text, 'mib', 1),
+    parse: text => mibCount(text, 'mib', 1),
     preset: { default: null, quick: null },
     stored: [value => value === null || isWhole(1)(value), 'null or a whole number of at least 1'],
     rerun: true

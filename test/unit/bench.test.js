@@ -638,6 +638,13 @@ test('each count of runs, rounds or processes takes up to MAX_REPEATS and refuse
       message: `${flag} must be a whole number from ${min} to ${MAX_REPEATS}, not '${MAX_REPEATS + 1}'`
     })
   }
+  // and the MiB a run streams, at a TiB
+  const { MAX_MIB } = require('../../lib/options')
+  assert.doesNotThrow(() => parseOptions(['--mib', String(MAX_MIB)]))
+  assert.throws(() => parseOptions(['--mib', String(MAX_MIB + 1)]), {
+    name: 'Error',
+    message: `--mib must be a whole number from 1 to ${MAX_MIB}, not '${MAX_MIB + 1}'`
+  })
 })
 
 // --feeder file's input lives in tmpfs, which is memory: one larger than its free room is
