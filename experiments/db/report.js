@@ -30,7 +30,7 @@ const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require(
 const ANSWER = {
   id: 'answer',
   title: 'The answer: what a query costs the server against C',
-  axis: 'server CPU per request, × C\'s',
+  axis: reference => `server CPU per request, × ${reference}'s`,
   note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most ' +
     'connections: the median of the ratios of its runs to C\'s taken in turns with them (placement ' +
     'interleaved), else of the same round, and its interval'

@@ -177,7 +177,10 @@ const HTTP_FINDINGS = [
       const held = cell.filter(run => run.ok && run.holdsRate).sort((a, b) => a.latencyMs.p999 - b.latencyMs.p999)
       const lost = cell.filter(run => run.ok && !run.holdsRate)
       const failed = cell.filter(run => !run.ok)
-      const paused = cell.filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
+      // the collectors' pauses at the count of connections the table's GC column gives
+      const most = counts.at(-1)
+      const paused = runs.filter(run => run.rateShare === rateShare && run.connections === most)
+        .filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
         .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
       const asked = [rate, ...others].map(rateText).join(' and ')
       const share = `${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ` +
@@ -190,7 +193,7 @@ const HTTP_FINDINGS = [
       const cannot = lost.length ? `; cannot sustain it: ${listJoin(lost.map(answered))}` : ''
       const broke = failed.length ? `; failed: ${listJoin(failed.map(run => run.server))}` : ''
       const pause = run => `${run.server} ${formatNumber(run.gc.longestPauseMs)} ms`
-      const gc = paused.length ? `. Longest GC pause there: ${paused.map(pause).join(', ')}` : ''
+      const gc = paused.length ? `. Longest GC pause at ${most} connections: ${paused.map(pause).join(', ')}` : ''
       return `${where}: ${tails}${cannot}${broke}${gc}.`
     })
     return lines.length ? `Latency at fixed rates, from intended send times (oha): ${lines.join(' ')}` : null

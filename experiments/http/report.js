@@ -31,7 +31,7 @@ const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require(
 const ANSWER = {
   id: 'answer',
   title: 'The answer: what a request costs the server against C',
-  axis: 'CPU per request, × c-epoll\'s',
+  axis: reference => `CPU per request, × ${reference}'s`,
   note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of the ratios of its runs to c-epoll\'s taken in turns with them (placement interleaved), else of the same round, and its interval'
 }
 

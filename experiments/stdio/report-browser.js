@@ -226,7 +226,9 @@ function throughput (part, kit) {
 
 // 3. Time taken.
 function time (part, kit) {
-  lineChart('chart-time', { sizes: part.sizes, title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: part.series, yTitle: 'ms, lower is better', unit: 'ms' }, kit)
+  // on a log axis, as the cost per read: the WASI hosts' seconds beside the rest's milliseconds
+  // left the others a few px apart at the axis's foot
+  lineChart('chart-time', { sizes: part.sizes, title: 'Time taken', subtitle: 'best run, band: fastest to slowest', series: part.series, yTitle: 'ms (log scale), lower is better', unit: 'ms', yType: 'logarithmic' }, kit)
 }
 
 // 4. Cost per read and the overhead over C.
@@ -443,7 +445,8 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
         xAxis: { categories, plotBands: noSplit },
         yAxis: { min: 0, max: 100, title: { text: '% of the headline\'s CPU per read' } },
         plotOptions: { bar: { stacking: 'percent' } },
-        tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
+        // the reader's name as the lab writes it (Highcharts' header would capitalise it)
+        tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns', headerFormat: '<b>{point.key}</b><br/>' },
         series: [
           { name: 'rest', data: runtimePoints(chart.programs, chart.rest, 1), color: groupColor(1) },
           { name: 'kernel', data: runtimePoints(chart.programs, chart.kernel, 0), color: groupColor(0) },
@@ -458,7 +461,15 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
         title: { text: `One call's time in the kernel at ${escapeHtml(sizeName(chart.size))}` },
         xAxis: { categories },
         yAxis: { type: 'logarithmic', title: { text: 'ns on the CPU, probes\' floor included (log scale)' } },
-        tooltip: { shared: true, valueDecimals: 0, valueSuffix: ' ns' },
+        // whichever mark is hovered, the reader's whole spread: what the chart draws of it
+        tooltip: {
+          formatter () {
+            const i = this.point.index
+            const [p10, p90] = chart.spread[i] ?? []
+            return `<b>${escapeHtml(chart.programs[i])}</b><br>p10 to p90: ${formatNumber(p10)} to ${formatNumber(p90)} ns` +
+              `<br>median: ${formatNumber(chart.medians[i])} ns<br>p99: ${formatNumber(chart.p99[i])} ns`
+          }
+        },
         series: [
           { name: 'p10 to p90', data: runtimePoints(chart.programs, chart.spread, 1), color: groupColor(1) },
           { name: 'median', type: 'scatter', data: chart.medians, color: '#1d2330', marker: { symbol: 'diamond' } },

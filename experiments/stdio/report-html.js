@@ -9,7 +9,7 @@ const {
 } = require('./report-text')
 const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText } = require('./cost')
 const {
-  sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange
+  sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange, counted
 } = require('../../lib/report/format')
 const {
   Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
@@ -571,7 +571,7 @@ function profileSection (data) {
     ${flameControls(entry, index)}
     <div class="table-wrap"><table class="dense">
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
-        median of ${entry.rows[0]?.rounds ?? 1} round(s), over C's beneath each (its interval, ${levels(entry)},
+        median of ${counted(entry.rows[0]?.rounds ?? 1, 'round')}, over C's beneath each (its interval, ${levels(entry)},
         in its tooltip); the ns in frames with no name beneath the CPU per read; what perf cost per read;
         the frames behind the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}

@@ -111,11 +111,14 @@ function answerText (shaped, { title, note = 'the table' }) {
 
 // What the page's chart draws: a series per group, a bar per server (its estimate, the
 // interval as whiskers), the reference's 1× as a line.
+// axis: the value axis's title, or a function of the groups' reference (its name, which the
+// run gives: db's is one of several C servers)
 function answerChart (shaped, { title, axis }) {
   const intervals = shaped.groups.flatMap(group => group.quoted.map(entry => entry.interval))
+  const reference = shaped.groups.find(group => group.reference)?.reference ?? 'the reference'
   return {
     title,
-    axis,
+    axis: typeof axis === 'function' ? axis(reference) : axis,
     // the whiskers' level, for the chart to say; whether a bar goes without (too few runs)
     levels: levelsText(intervals, null),
     bareBars: intervals.some(interval => !hasEnds(interval)),

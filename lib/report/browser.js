@@ -381,7 +381,9 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
     },
     title: { text: escapeHtml(chart.title) },
     subtitle: {
-      text: `median of the ratios, whiskers: its ${chart.levels ? `${escapeHtml(chart.levels)} ` : ''}interval` +
+      // the whiskers say how sure this run is of its own figure; what a second run would move
+      // it by is the trust line's, above the chart
+      text: `median of the ratios, whiskers: this run's ${chart.levels ? `${escapeHtml(chart.levels)} ` : ''}interval` +
         (chart.bareBars ? ' (none on a ratio of too few runs)' : '') +
         '; 1× is the reference; lower is better' + (logarithmic ? '; a logarithmic axis' : '')
     },
