@@ -38,6 +38,17 @@ const FLAG_MEANINGS = {
   disturbed: 'a run it kept saw CPU time of other processes on the CPUs it ran on: its figures may hold another program\'s work'
 }
 
+// The headline's (the cost pass's) own flags, which its table shows beside each share of C.
+const HEADLINE_FLAGS = {
+  failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
+  'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
+  steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs',
+  unproven: 'fast path unproven: no check could show that this fastest reader ran its ' +
+    'runtime\'s fast path (see Fast paths)',
+  'host-chunks': 'a WASI host that reads stdin in larger chunks of its own and hands each fd_read ' +
+    'its share: the reads are the module\'s, fewer syscalls behind them (docs/wasm.md)'
+}
+
 const byBlockSize = (a, b) => a.blockSize - b.blockSize
 const MiB = 1024 * 1024
 
@@ -630,17 +641,38 @@ function flagDetail (flag, cell) {
   return null
 }
 
+// The cells each flag marks: the timing pass's, then the headline's (the cost pass's), whose
+// table shows its own; a list without the headline's said no reader was flagged while its
+// table showed five.
 function flagList (sets) {
   const out = []
   for (const set of sets) {
     for (const flag of Object.keys(FLAG_MEANINGS)) {
       const cells = set.results.cells.filter(cell => (cell.flags ?? []).includes(flag))
       if (cells.length === 0) continue
+      // a flag on most cells (reader-waited on 203 of 252) is said by its count and the cells
+      // it spares, which a list of two hundred would bury
+      const most = cells.length > set.results.cells.length / 2
+      const spared = set.results.cells.filter(cell => !(cell.flags ?? []).includes(flag))
       out.push({
         set: set.label,
         flag,
         meaning: FLAG_MEANINGS[flag],
-        cells: cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, detail: flagDetail(flag, cell) }))
+        cells: cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, detail: flagDetail(flag, cell) })),
+        ...(most
+          ? { most: { of: set.results.cells.length, spared: spared.length ? spared.map(cell => `${cell.program} at ${sizeName(cell.blockSize)}`).join(', ') : 'none' } }
+          : {})
+      })
+    }
+    for (const flag of Object.keys(HEADLINE_FLAGS)) {
+      const cells = (set.results.headline?.cells ?? []).filter(cell => (cell.flags ?? []).includes(flag))
+      if (cells.length === 0) continue
+      out.push({
+        set: set.label,
+        flag,
+        pass: 'cost',
+        meaning: `in the headline's cost pass, ${HEADLINE_FLAGS[flag]}`,
+        cells: cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, detail: null }))
       })
     }
   }
@@ -781,4 +813,4 @@ function fastPathRows (set) {
   }))
 }
 
-module.exports = { shape, contextRows, pinText, heapDrops, ladderProblem }
+module.exports = { shape, contextRows, pinText, heapDrops, ladderProblem, HEADLINE_FLAGS }

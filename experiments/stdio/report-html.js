@@ -18,6 +18,7 @@ const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
 const { BASELINE } = require('./programs')
 const { shownUnnamed } = require('./profile')
+const { HEADLINE_FLAGS } = require('./report-data')
 
 const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
 
@@ -98,15 +99,6 @@ function headlineSection (data) {
   </section>`
 }
 
-const HEADLINE_FLAGS = {
-  failed: 'no round of the cell counts: its runs failed, or strace saw its reader read otherwise than it says',
-  'few-rounds': 'too few rounds for an interval (6 for CPU per read, 4 a side against C)',
-  steal: 'the VM lost more than 2% of the CPU\'s time to steal during its runs',
-  unproven: 'fast path unproven: no check could show that this fastest reader ran its ' +
-    'runtime\'s fast path (see Fast paths)',
-  'host-chunks': 'a WASI host that reads stdin in larger chunks of its own and hands each fd_read ' +
-    'its share: the reads are the module\'s, fewer syscalls behind them (docs/wasm.md)'
-}
 
 // Two runs' headlines by the repeatability criterion: how many points each share of C
 // moved, whether that is within the goal, and whether the rank test calls it a shift.
@@ -429,13 +421,15 @@ function summarySection (data) {
 
 // The cells each flag marks; runs with none say so, and that the answer's own figure is apart
 const NO_FLAGS = 'No reader at any block size is flagged: none\'s runs were noisy, feeder-bound, ' +
-  'reader-waited, start-up dominated, taken by VM steal or failed. (How far the run\'s answer repeats ' +
-  'is its own figure, at the top.)'
+  'reader-waited, start-up dominated, taken by VM steal or failed, nor its cost pass\'s rounds. (How ' +
+  'far the run\'s answer repeats is its own figure, at the top.)'
 
 function flaggedCells (flags, compare) {
   const items = flags.map(group => html`<li><span class="flag flag-${group.flag}">${FLAG_LABELS[group.flag] ?? group.flag}</span>
     ${compare ? html`<span class="set">${group.set}</span> ` : ''}${group.meaning}:
-    ${group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
+    ${group.most
+      ? `${group.cells.length} of ${group.most.of} cells, all but ${group.most.spared}`
+      : group.cells.map((cell, i) => html`${i ? ', ' : ''}${cell.program} at ${sizeName(cell.blockSize)}${cell.detail ? html` (${cell.detail})` : ''}`)}</li>`)
   return html`<h3>Flagged cells</h3>
     ${items.length ? html`<ul class="plain">${items}</ul>` : html`<p class="note">${NO_FLAGS}</p>`}`
 }

@@ -486,7 +486,9 @@ function terminal (results, sizes, runDir = null) {
 function flaggedCellsMarkdown (data) {
   if (data.flags.length === 0) return []
   return ['## Flagged cells', '', ...data.flags.map(group => {
-    const where = group.cells.map(cell => `${md(cell.program)} at ${sizeName(cell.blockSize)}${cell.detail ? ` (${md(cell.detail)})` : ''}`).join(', ')
+    const where = group.most
+      ? `${group.cells.length} of ${group.most.of} cells, all but ${md(group.most.spared)}`
+      : group.cells.map(cell => `${md(cell.program)} at ${sizeName(cell.blockSize)}${cell.detail ? ` (${md(cell.detail)})` : ''}`).join(', ')
     return `- ${data.compare ? `${md(group.set)}: ` : ''}**${md(group.flag)}** (${md(group.meaning)}): ${where}`
   }), '']
 }

@@ -595,3 +595,25 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   // a run with no profile pass: no line
   assert.deepEqual(profileLine([sample(), sample()]), [])
 })
+
+// The flagged cells: a flag on most cells said by its count and the cells it spares, and
+// the headline's own flags (its table's badges) listed too, so the list never says "none"
+// while a table beside it shows one.
+test('flagged cells: most cells by their count and what is spared; the headline\'s flags too', () => {
+  const { renderMarkdown } = require('../../lib/report/text')
+  const { sizeName } = require('../../lib/report/format')
+  const set = sample()
+  const cells = set.results.cells
+  for (const cell of cells.slice(1)) cell.flags = [...(cell.flags ?? []), 'reader-waited']
+  const headlineCell = set.results.headline.cells[0]
+  headlineCell.flags = [...(headlineCell.flags ?? []), 'host-chunks']
+  const { flags } = shapeReport([set])
+  const waited = flags.find(group => group.flag === 'reader-waited')
+  assert.equal(waited.most.of, cells.length)
+  assert.equal(waited.most.spared, `${cells[0].program} at ${sizeName(cells[0].blockSize)}`)
+  assert.match(renderMarkdown(shapeReport([set])), new RegExp(`\\*\\*reader-waited\\*\\* .*: ${cells.length - 1} of ${cells.length} cells, all but ${cells[0].program} at `))
+  const chunks = flags.find(group => group.flag === 'host-chunks')
+  assert.equal(chunks.pass, 'cost')
+  assert.match(chunks.meaning, /^in the headline's cost pass, a WASI host/)
+  assert.deepEqual(chunks.cells.map(cell => cell.program), [headlineCell.program])
+})
