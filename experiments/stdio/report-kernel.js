@@ -4,7 +4,7 @@
 // distribution of its reads' time in the kernel; and what the probes cost. In the
 // terminal, results.md and the page; results.csv takes its columns from the cells.
 const { sizeName, formatNumber, formatPercent, formatSigned, formatRange } = require('../../lib/report/format')
-const { html } = require('../../lib/report/markup')
+const { html, figureWithInterval } = require('../../lib/report/markup')
 const { textTable, markdownTable } = require('../../lib/report/plain')
 const { levelsText } = require('../../lib/stats')
 
@@ -31,10 +31,11 @@ function splitRow (cell) {
   const low = cell.kernelNs.interval?.low ?? cell.kernelNs.estimate
   const over = cell.cpuPerReadNs !== null && low > cell.cpuPerReadNs
   const withinNoise = !over && cell.cpuPerReadNs !== null && cell.restNs < 0
-  const vsC = cell.againstC
-    ? `${formatSigned(cell.againstC.estimate)} ` +
-      `(${formatRange(cell.againstC.low, cell.againstC.high, formatSigned)})`
+  // the figure and its interval apart, for the page to set the interval whole on its line
+  const vsCParts = cell.againstC
+    ? [formatSigned(cell.againstC.estimate), `(${formatRange(cell.againstC.low, cell.againstC.high, formatSigned)})`]
     : null
+  const vsC = vsCParts ? vsCParts.join(' ') : null
   return {
     program: cell.program,
     blockSize: cell.blockSize,
@@ -45,6 +46,7 @@ function splitRow (cell) {
     share: over || cell.kernelShare === null ? null : formatPercent(Math.min(1, cell.kernelShare)),
     over,
     vsC,
+    vsCParts,
     call: cell.readingCall,
     callsPerRead: formatNumber(cell.callsPerRead),
     p50: formatNumber(cell.percentiles.p50),
@@ -107,6 +109,8 @@ function tracerCostText (costs) {
 
 const HEADERS = ['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read', 'rest', 'kernel share',
   'vs C\'s kernel', 'call', 'calls/read', 'p50 ns/call', 'p99 ns/call', 'switched out/call']
+// "vs C's kernel" once the size column is left out (the page's tables are one size each)
+const VS_C_COLUMN = HEADERS.indexOf('vs C\'s kernel') - 1
 const cellsOf = row => [row.program, sizeName(row.blockSize), row.kernel, row.interval ?? '–', row.cpu ?? '–',
   row.over ? 'over' : row.rest ?? '–', row.share ?? '–', row.vsC ?? '–', row.call, row.callsPerRead,
   row.p50, row.p99, row.switches]
@@ -152,7 +156,10 @@ function kernelSection (data) {
       html`<th scope="col"${i ? html` class="num"` : ''}>${header}</th>`)}</tr></thead>
     <tbody>${rows.map(row => html`<tr>${withoutSize(cellsOf(row)).map((text, i) => (i === 0
       ? html`<th scope="row">${text}</th>`
-      : html`<td class="num wraps">${text}</td>`))}</tr>`)}</tbody>
+      // a figure on one line; "vs C's" its interval on a line of its own beneath it
+      : i === VS_C_COLUMN && row.vsCParts
+        ? html`<td class="num wraps">${figureWithInterval(...row.vsCParts)}</td>`
+        : html`<td class="num">${text}</td>`))}</tr>`)}</tbody>
   </table></div>`
   return html`<section id="kernel">
     <h2>Inside read(2): the kernel's time per read</h2>
