@@ -6,13 +6,14 @@
 const { formatNumber, listJoin, escapeMarkdown: md, formatRange } = require('./format')
 const { html } = require('./markup')
 const { markdownTable, textTable } = require('./plain')
-const { levelText, levelsText } = require('../stats')
+const { levelsText } = require('../stats')
 
 const times = value => `${formatNumber(value)}×`
 // whether an interval has its ends (a ratio of too few pairs has its estimate alone)
 const hasEnds = interval => interval.low !== null && interval.low !== undefined
 const ends = interval => formatRange(interval.low, interval.high)
-const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelText(interval.level)})` : ''
+// the level as every page writes one, "nominal 95%" for an interval of a run that kept none
+const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelsText([interval])})` : ''
 
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),
 // entries: [{ name, interval: { estimate, low, high, level } | null, unquoted: reason | null,
@@ -44,9 +45,10 @@ function sentence (group, quoted, unquoted) {
   const highest = quoted.at(-1)
   const sure = entry => `${times(entry.interval.estimate)}${span(entry.interval)}`
   const last = quoted.length > 1 ? `; ${highest.name} the highest, ${sure(highest)}` : ''
-  // two servers whose intervals overlap cannot be told apart at their level
+  // overlapping intervals are no test that two servers differ, nor that they do not: the run
+  // does not show which is lower, and says no more
   const tied = quoted.length > 1 && overlaps(quoted[0].interval, quoted[1].interval)
-  const tie = tied ? ` (${quoted[1].name}'s interval overlaps: the run cannot tell them apart)` : ''
+  const tie = tied ? ` (${quoted[1].name}'s interval overlaps it: this run does not show which is lower)` : ''
   const lead = `${lowest.name} has the lowest ratio to ${group.reference}'s ${group.figure}`
   return `${group.label}: ${lead}, ${sure(lowest)}${tie}${last}.${skipped}`
 }

@@ -22,7 +22,7 @@ const group = {
 test('the sentence: the lowest and highest ratio with their intervals, a tie said, C left out, the unquoted named', () => {
   const shaped = answer([group])
   assert.equal(shaped.groups[0].sentence,
-    'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.3× (1.2–1.4×, 87.5%) (deno\'s interval overlaps: the run cannot tell them apart); node-http the highest, 2.4× (2.2–2.6×, 87.5%). Not quoted: node-net (no steady state).')
+    'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.3× (1.2–1.4×, 87.5%) (deno\'s interval overlaps it: this run does not show which is lower); node-http the highest, 2.4× (2.2–2.6×, 87.5%). Not quoted: node-net (no steady state).')
   // the table keeps C's other server and the unquoted, in the entries' order
   const md = answerMarkdown(shaped, { title: 'The answer', note: 'ratios' }).join('\n')
   assert.ok(md.includes('| c-blocking | 2.7× (2.6–2.9) |'))
@@ -43,6 +43,9 @@ test('one runtime, none, and an estimate without an interval', () => {
   assert.equal(one.groups[0].sentence, 'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.3×.')
   const none = answer([{ ...group, entries: [] }])
   assert.equal(none.groups[0].sentence, 'keep-alive, 128 connections: no server measured against c-epoll.')
+  // an interval of a run that kept no level (an older lab's) says its nominal level, never NaN
+  const older = answer([{ ...group, entries: [{ name: 'bun', interval: { estimate: 1.1, low: 1, high: 1.2 } }] }])
+  assert.equal(older.groups[0].sentence, 'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.1× (1–1.2×, nominal 95%).')
 })
 
 // How far the answer can be trusted, in the line above its chart (lib/report/markup.js
