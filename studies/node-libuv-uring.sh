@@ -12,6 +12,9 @@ usage='usage: studies/node-libuv-uring.sh
 if [[ ${1-} == --help ]]; then echo "$usage"; exit 0; fi
 if (($#)); then echo "node-libuv-uring.sh: it takes no arguments, not '$1' (see --help)" >&2; exit 2; fi
 cd "$(dirname "$0")/.."
+command -v strace > /dev/null || { echo "node-libuv-uring.sh: strace is not installed: apt-get install strace" >&2; exit 2; }
+compgen -G 'build/node/*/bin/node' > /dev/null || {
+  echo "node-libuv-uring.sh: no Node in build/node/: run ./setup.sh" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -c 1000000 /dev/urandom > "$work/input"

@@ -136,3 +136,17 @@ test('a bench stopped part-way: what it measured is kept beside its failure', ()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+// A fleet's name is one folder under its root: one that would climb out of it is refused
+// before anything is made or measured.
+test('a fleet name that is not one folder\'s name is refused', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
+  try {
+    const result = playbook(dir, [TINY.join(' ')], { id: '../escaped' })
+    assert.notEqual(result.status, 0)
+    assert.match(result.stdout, /fleet_id '\.\.\/escaped' must be letters, digits/)
+    assert.deepEqual(fs.readdirSync(dir).filter(name => name !== 'inventory.ini' && name !== 'ansible'), [])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
