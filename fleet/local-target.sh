@@ -20,12 +20,21 @@ if [[ -z $engine ]]; then
   echo "local-target.sh: neither podman nor docker is installed; apt-get install podman" >&2
   exit 2
 fi
+# an engine whose daemon is not running answers every command with an error: said so, rather
+# than as a missing image, or a stop that stopped nothing
+engine_answers () {
+  "$engine" info >/dev/null 2>&1 && return
+  echo "local-target.sh: $engine does not answer ($engine info fails): start its service" \
+    "(systemctl start ${engine##*/}), or set ENGINE to one that runs" >&2
+  exit 2
+}
 port=${PORT:-2222}
 name=syscall-lab-target
 key=build/fleet/id_ed25519
 
 case ${1:-} in
   start)
+    engine_answers
     cpus=${2:-$(($(nproc) - 1))}
     "$engine" image exists syscall-lab 2>/dev/null || "$engine" image inspect syscall-lab >/dev/null 2>&1 \
       || { echo "local-target.sh: no syscall-lab image; build it first (docker build -t syscall-lab .)" >&2; exit 2; }
@@ -48,6 +57,7 @@ CONTAINERFILE
       "ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'"
     ;;
   stop)
+    engine_answers
     "$engine" rm -f "$name" >/dev/null 2>&1 || true
     ;;
   *) echo "local-target.sh: ${1:+unknown command '$1'; }give start or stop ($usage)" >&2; exit 2 ;;
