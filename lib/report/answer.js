@@ -113,6 +113,9 @@ function answerText (shaped, { title, note = 'the table' }) {
 
 // What the page's chart draws: a series per group, a bar per server (its estimate, the
 // interval as whiskers), the reference's 1× as a line.
+// a group in a word: "keep-alive", "close", "/db"
+const tagOf = group => group.label.split(',')[0].replace('Connection: ', '')
+
 // axis: the value axis's title, or a function of the groups' reference (its name, which the
 // run gives: db's is one of several C servers)
 function answerChart (shaped, { title, axis }) {
@@ -125,13 +128,19 @@ function answerChart (shaped, { title, axis }) {
     levels: levelsText(intervals, null),
     bareBars: intervals.some(interval => !hasEnds(interval)),
     categories: shaped.names,
+    // what each row's empty slots mean: a group the answer does not quote for that server
+    // ("/db: no steady state"), written under its name, where a blank would say nothing
+    unquoted: shaped.names.map(name => shaped.groups.flatMap(group => {
+      const entry = group.unquoted.find(item => item.name === name)
+      return entry ? [`${shaped.groups.length > 1 ? `${tagOf(group)}: ` : ''}not quoted, ${entry.unquoted}`] : []
+    })),
     series: shaped.groups.map(group => {
       const intervals = shaped.names.map(name => group.quoted.find(item => item.name === name)?.interval ?? null)
       return {
         name: group.label,
         // the group in a word, which each bar's figure carries where groups share a row: their
         // fills alone (a hue and its tints) were hard to tell apart
-        tag: group.label.split(',')[0].replace('Connection: ', ''),
+        tag: tagOf(group),
         data: intervals.map(interval => interval?.estimate ?? null),
         whiskers: intervals.map(interval => (interval && hasEnds(interval) ? [interval.low, interval.high] : null))
       }

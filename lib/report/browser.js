@@ -387,7 +387,18 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
         (chart.bareBars ? ' (none on a ratio of too few runs)' : '') +
         '; 1× is the reference; lower is better' + (logarithmic ? '; a logarithmic axis' : '')
     },
-    xAxis: { categories: chart.categories.map(escapeHtml) },
+    xAxis: {
+      categories: chart.categories.map(escapeHtml),
+      // a server's groups the answer does not quote, under its name (answerChart's unquoted)
+      labels: {
+        formatter () {
+          const notes = chart.unquoted?.[this.pos] ?? []
+          return notes.length
+            ? `${this.value}<br><span style="font-size:10px;color:#5b6475">${notes.map(escapeHtml).join('<br>')}</span>`
+            : this.value
+        }
+      }
+    },
     // the chart runs below the first screen
     ...keyAndScaleAbove({
       ...(logarithmic ? { type: 'logarithmic' } : { min: 0 }),
