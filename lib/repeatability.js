@@ -122,10 +122,11 @@ function lostText (lost = []) {
 
 // What a run says of its own repeatability, in a sentence; null without a figure. quotable:
 // the verdict the experiment's own figures already carry (percent within the goal).
-function ownText (what, percent, quotable, goalPercent = GOAL.percent) {
+// halves: how each cell's runs were halved, in words (http halves by process)
+function ownText (what, percent, quotable, goalPercent = GOAL.percent, halves = 'interleaved halves of runs') {
   if (percent === null || percent === undefined) return null
   return quotable
-    ? `On this machine, today, ${what} repeats within ±${formatNumber(percent)}% (the 90th percentile of the moves between each cell's interleaved halves of runs; goal ±${goalPercent}%).`
+    ? `On this machine, today, ${what} repeats within ±${formatNumber(percent)}% (the 90th percentile of the moves between each cell's ${halves}; goal ±${goalPercent}%).`
     : `This machine was too noisy to quote ${what} (±${formatNumber(percent)}%, goal ±${goalPercent}%).`
 }
 

@@ -116,19 +116,22 @@ function httpTrust (own) {
     : ownTrust('figures', own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent, own.lost)
 }
 
+// http halves a cell by process where it had several (experiments/http/summary.js processHalves)
+const HTTP_HALVES = 'halves: its even processes against its odd, or with one process its even runs against its odd'
+
 function httpOwnText (own) {
   if (!own) return null
   return [
     lostText(own.lost),
     ownText('the ratio of each server\'s CPU per request to c-epoll\'s (taken in turns)',
-      own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent),
+      own.ratioQuotedPercent, own.ratioQuotable, own.goalPercent, HTTP_HALVES),
     // beside ratios, CPU per request is not the answer: it moves with the machine's own speed
     ownText(own.ratioQuotedPercent === null
       ? 'CPU per request'
       : 'CPU per request in µs, which moves with the machine\'s own speed (the answer is its ratio to c-epoll, above)',
-    own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent),
+    own.cpuQuotedPercent, own.cpuQuotable, own.goalPercent, HTTP_HALVES),
     ownText('requests/s where the server was the limit', own.rateQuotedPercent, own.rateQuotable,
-      own.goalPercent)
+      own.goalPercent, HTTP_HALVES)
   ].filter(Boolean).join(' ') || null
 }
 

@@ -304,7 +304,8 @@ test('an http run\'s own figure: the medians of runs 0, 2 against 1, 3; requests
   assert.equal(httpOwnText(own), `This machine was too noisy to quote CPU per request (±${cpuMove.toFixed(2)}%, goal ±5%). This machine was too noisy to quote requests/s where the server was the limit (±7.26%, goal ±5%).`)
   assert.equal(httpOwnText({ ...own, cpuQuotedPercent: 3.14159, cpuQuotable: true, rateQuotedPercent: null }),
     'On this machine, today, CPU per request repeats within ±3.14% (the 90th percentile of the moves ' +
-    'between each cell\'s interleaved halves of runs; goal ±5%).')
+    'between each cell\'s halves: its even processes against its odd, or with one process its even runs ' +
+    'against its odd; goal ±5%).')
   // one run a cell (--quick): no halves, no figure
   const quick = http.summariseHttp([wrkRun('bun', 0, 100000, 0.5e9)], { options: { modes: ['keep-alive'] } }).repeatability
   assert.deepEqual([quick.cpuQuotedPercent, quick.rateQuotedPercent, quick.quotable, quick.cells], [null, null, false, []])
