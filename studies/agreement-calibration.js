@@ -55,7 +55,7 @@ function parseOptions (argv) {
       throw new UsageError(`--pool must be pair or run, not '${options.pool}'`)
     }
     return {
-      resamples: wholeNumber(options.resamples, 'resamples'),
+      resamples: repeatCount(options.resamples, 'resamples'),
       // rankTest needs 4 rounds a side, the halves 8 rounds
       rounds: repeatCount(options.rounds, 'rounds', 4),
       seed: wholeNumber(options.seed, 'seed', 0),

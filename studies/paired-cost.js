@@ -30,6 +30,8 @@ const { findProgram, unavailableReason } = require('../experiments/stdio/program
 const { runPipeline, ddFeeder, PIN_APART, shellQuote } = require('../lib/pipeline')
 const { parseStudyOptions, blockSizes } = require('./per-read')
 const { wholeNumber, matchOnly, UsageError, repeatCount } = require('../lib/options')
+// a segment of a GiB at most: a slip of digits past it would ask for more than memory holds
+const SEGMENT_KIB_MAX = 1 << 20
 const { runCli, RunFailed } = require('../lib/cli')
 const { median, medianInterval, MEDIAN_INTERVAL_MIN, INTERVAL_LEVEL } = require('../lib/stats')
 const { formatInterval } = require('../lib/report/format')
@@ -88,7 +90,7 @@ function pairedOptions (values) {
   const runs = repeatCount(values.runs ?? DEFAULTS.runs, 'runs', MEDIAN_INTERVAL_MIN)
   const pairs = repeatCount(values.pairs ?? DEFAULTS.pairs, 'pairs', 2)
   if (pairs % 2 || pairs > MAX_PAIRS) throw new Error(`--pairs must be even (pairs are taken two by two, one each way round) and at most ${MAX_PAIRS}, not ${pairs}`)
-  const chosenSegment = values['segment-kib'] === undefined ? null : wholeNumber(values['segment-kib'], 'segment-kib') * 1024
+  const chosenSegment = values['segment-kib'] === undefined ? null : wholeNumber(values['segment-kib'], 'segment-kib', 1, SEGMENT_KIB_MAX) * 1024
   if (chosenSegment !== null && chosenSegment % FEEDER_BLOCK) throw new Error(`--segment-kib must be a multiple of ${FEEDER_BLOCK / 1024}, dd's block, not ${chosenSegment / 1024}`)
   const sizes = blockSizes(values.sizes ?? DEFAULTS.sizes).map(blockSize => {
     // A multiple of dd's block is a whole number of reads at every block size.
