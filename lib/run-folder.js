@@ -31,7 +31,9 @@ function refuseHeldRun (runDir) {
   if (held.length === 0) return
   const resumable = held.includes('all.jsonl') && held.includes('context.json')
   throw new UsageError(`${runDir} already holds a run (${held.join(', ')}); ` +
-    (resumable ? `continue it with --resume ${displayPath(runDir)}, or pick another --id` : 'pick another --id or --out'))
+    (resumable
+      ? `continue it with --resume ${displayPath(runDir)}, or pick another --id`
+      : 'pick another --id or --out'))
 }
 
 function openResumed (given, lab, experiment = null) {

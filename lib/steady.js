@@ -106,7 +106,8 @@ function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
 
 // { kind, segments: [{ from, to, level }] (to exclusive), steadyFrom (the first run of
 // the steady state, null without one), spikes (the runs left out of the levels), trend
-// (the drift of a last segment that never held still, or null), settled (the way the runs
+// (the drift of a last segment that never held still, or of the last two where the last is
+// too short to test alone: shortTailMoving; or null), settled (the way the runs
 // drifted before a steady state, or null), moving (the way an unclassified process's runs
 // moved where they moved as a drift would: movingUntested) } of a process's values in the
 // order it ran them. `lowerIsBetter`: a time or CPU per request (true) against a rate (false).
@@ -191,8 +192,8 @@ function oneWayBeyondShare (values) {
 // A drift the changepoints cut into steps: a last segment of 3 or 4 runs, too short for the
 // drift test, that moves one way at every step by more than TREND_SHARE, the way it came from
 // the segment before, while the runs of both (the process's first aside) drift by the drift
-// test. A process that rose 33.7, 43.5 | 51.0, 58.4, 63.0, 68.6 (postgres.js pipelined, /db,
-// results/reference-db) was a slowdown steady from 51.0 until 2026-12-02. A step to a level
+// test. A process that rose 33.7, 43.5, 51.0 | 58.4, 63.0, 68.6 (postgres.js pipelined, /db,
+// results/reference-db) was a slowdown steady from 58.4 until 2026-12-02. A step to a level
 // whose runs hold still, or wander, is left as it was. Returns the drift over both
 // segments (trendOf), or null.
 function shortTailMoving (segments, values) {
@@ -335,6 +336,8 @@ function runProcesses (cells, whereOf) {
 module.exports = {
   KINDS,
   MIN_RUNS,
+  MIN_TREND_RUNS,
+  TREND_SHARE,
   changepoints,
   classify,
   cellSteadiness,

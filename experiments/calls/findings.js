@@ -32,7 +32,8 @@ const LADDER_FINDINGS = [
     const alike = high <= low * (1 + ALIKE_SHARE)
       ? `, within ${formatPercent(ALIKE_SHARE)} of each other: the kernel's price, not the runtime's`
       : ''
-    return `A syscall's entry and exit (getppid less the no-op) cost ${formatNumber(low)} to ${formatNumber(high)} ns across the variants${alike}.`
+    return 'A syscall\'s entry and exit (getppid less the no-op) cost ' +
+      `${formatNumber(low)} to ${formatNumber(high)} ns across the variants${alike}.`
   },
   function readPath (ladder) {
     const rows = direct(ladder).filter(row => row.parts && row.variant !== BASELINE)

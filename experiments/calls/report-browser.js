@@ -81,7 +81,11 @@ function ladder (entries, { copy, countTooltip, runtimeAxis, keyAndScaleAbove })
       plotOptions: { bar: { stacking: 'normal' } },
       tooltip: countTooltip('ns'),
       series: [
-        ...entry.chart.parts.map(part => ({ name: escapeHtml(part.name), data: copy(part.data), color: READ_PART_HUES[PART_BUCKETS[part.key]] })),
+        ...entry.chart.parts.map(part => ({
+          name: escapeHtml(part.name),
+          data: copy(part.data),
+          color: READ_PART_HUES[PART_BUCKETS[part.key]]
+        })),
         {
           id: `ladder-measured-${index}`,
           name: 'measured 256-byte read',

@@ -51,7 +51,8 @@ function ladderSection (data) {
   // the rungs' cells take two lines (the figure, then its interval) so that every column,
   // the 256-byte read's among them, fits the page
   const leftOutText = ({ variant, predicted, read }) =>
-    `${variant} (parts ${formatNumber(predicted)} ns, its read ${read === null ? 'failed' : `${formatNumber(read)} ns`})`
+    `${variant} (parts ${formatNumber(predicted)} ns, ` +
+    `its read ${read === null ? 'failed' : `${formatNumber(read)} ns`})`
   const chart = (entry, index) => html`<div class="chart" id="chart-ladder-${index}"></div>
     ${entry.chart.leftOut.length
       ? html`<p class="note">Not drawn, their parts more than 10% off their measured read (the table below

@@ -6,18 +6,8 @@ const { drawAnswer, referenceLine, referenceNote } = require('../../lib/report/b
 
 // Per set and endpoint: CPU per request stacked by process, and the server's syscalls
 // per request stacked by call.
-function db (entries, { color, callHues, copy, countTooltip, runtimeAxis }) {
+function db (entries, { color, callSeries, copy, countTooltip, runtimeAxis }) {
   let index = 0
-  const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
-  // a chart's calls, each in a hue none other of the chart has (lib/report/looks.js pageCallHues)
-  const callSeries = list => {
-    const hues = callHues(list.filter(series => !series.kind).map(series => series.name))
-    return list.map(series => ({
-      name: escapeHtml(series.name),
-      data: copy(series.data),
-      color: series.kind ? KIND_COLOURS[series.kind] : hues.get(series.name)
-    }))
-  }
   for (const entry of entries) {
     for (const endpoint of entry.endpoints) {
       const at = index++

@@ -19,9 +19,11 @@ const MARKS = [
   {
     letter: 'u',
     word: 'unsteady',
-    means: 'unsteady, a server process reached no steady state',
+    means: 'unsteady, a server process reached no steady state or moved one way in runs too few to classify',
     applies: cell => cell.unsteady === true,
-    title: () => 'a server process reached no steady state over its warm-up and runs: not quoted as one number'
+    title: cell => `a server process ${cell.steadiness?.moving > 0 && !(cell.steadiness.counts?.['no steady state'] > 0)
+      ? 'moved one way in runs too few to classify'
+      : 'reached no steady state'} over its warm-up and runs: not quoted as one number`
   },
   {
     letter: 'd',

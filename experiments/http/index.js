@@ -236,8 +236,8 @@ module.exports = {
   resultsProblem: results => (results.http === undefined
     ? 'no http summary'
     : results.http !== null && (!Array.isArray(results.http.cells) || !Array.isArray(results.http.syscalls))
-        ? 'an http summary without its cells and syscalls lists'
-        : null),
+      ? 'an http summary without its cells and syscalls lists'
+      : null),
   measured: results => results.http?.cells.length > 0,
   // syscalls per request split into work and upkeep since the lab's commit 46d28de
   outdated: results => results.http?.syscalls.some(entry => entry.perRequest !== null && entry.work === undefined) ? 'before syscalls per request were split into work and upkeep' : null,

@@ -7,19 +7,8 @@ const { drawAnswer, referenceLine, referenceNote } = require('../../lib/report/b
 // Per set and mode: requests/s by server, a column per count of connections (whiskers:
 // the runs' range; the tooltip adds CPU per request), and syscalls per request stacked
 // by call.
-function http (entries, { callHues, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
+function http (entries, { callSeries, copy, countTooltip, runtimePoints, runtimeAxis, groupColor, familyLegend }) {
   let httpIndex = 0
-  // one colour per syscall on the whole page (and every page), whichever mode's chart it is in
-  const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d8cfa8' }
-  // a chart's calls, each in a hue none other of the chart has (lib/report/looks.js pageCallHues)
-  const callSeries = list => {
-    const hues = callHues(list.filter(series => !series.kind).map(series => series.name))
-    return list.map(series => ({
-      name: escapeHtml(series.name),
-      data: copy(series.data),
-      color: series.kind ? KIND_COLOURS[series.kind] : hues.get(series.name)
-    }))
-  }
   for (const entry of entries) {
     for (const mode of entry.modes) {
       const index = httpIndex++

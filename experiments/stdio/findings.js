@@ -177,7 +177,8 @@ function ringReads (set) {
   // a ratio of two cells' rounds (Hodges-Lehmann) is at a level of its own, said apart
   const ratioLevels = levelsText(ratios.map(({ ratio }) => ratio), null)
   const javascript = theirs.length
-    ? `; through the same ring at ${sizeName(sizes[0])}, ${listJoin(theirs)}${ratioLevels ? ` (${ratioLevels} interval${ratios.length === 1 ? '' : 's'})` : ''}`
+    ? `; through the same ring at ${sizeName(sizes[0])}, ${listJoin(theirs)}` +
+      (ratioLevels ? ` (${ratioLevels} interval${ratios.length === 1 ? '' : 's'})` : '')
     : ''
   return `Through io_uring, a read of the pipe costs ${verdict(first)} CPU than read(2): ${native.name} takes ${costsText(first, true)}${level}${windowed}${javascript}.`
 }

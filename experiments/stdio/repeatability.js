@@ -64,7 +64,9 @@ function throughputHalves (cells) {
 
 function throughputOwnText (own) {
   if (!own) return null
-  const text = ownText('the best run\'s steady-state MB/s', own.quotedPercent, own.quotable, own.goalPercent)
+  // within the goal or not by the halves alone: a lost cell is said apart, not as noise
+  const withinOwnGoal = own.quotedPercent !== null && withinGoal(own.quotedPercent)
+  const text = ownText('the best run\'s steady-state MB/s', own.quotedPercent, withinOwnGoal, own.goalPercent)
   const lost = lostText(own.lost)
   return lost && text ? `${lost} ${text}` : text
 }

@@ -220,23 +220,28 @@ function costSeries (sets, programs, compare) {
   // drew 9.6 µs under C's), as the throughput's steady line leaves them out
   const chunked = program => Boolean(programInfo(program, sets[0].context).hostChunks)
   const perBlock = cell => !cell.flags?.includes('startup-dominated')
-  const perRead = lineSeries(sets, programs, compare, 'cost', cell => (perBlock(cell) && cell.costPerReadNs !== null && cell.costPerReadNs !== undefined ? { y: cell.costPerReadNs } : null), { keepEmpty: false, withBand: false, skip: chunked })
+  const perRead = lineSeries(sets, programs, compare, 'cost',
+    cell => (perBlock(cell) && cell.costPerReadNs != null ? { y: cell.costPerReadNs } : null),
+    { keepEmpty: false, withBand: false, skip: chunked })
   const overhead = lineSeries(sets, programs, compare, 'overhead', cell => {
     const value = cell.vsC?.costPerReadOverheadNs
     return !perBlock(cell) || value === null || value === undefined ? null : { y: value }
   }, { keepEmpty: false, withBand: false, skip: program => program === BASELINE || chunked(program) })
   // Say why a program has no line rather than leave the reader to wonder.
   const shown = new Set(perRead.map(series => series.program))
+  const cellsOf = program => sets.flatMap(set => set.results.cells.filter(cell => cell.program === program))
+  const startupOnly = program => cellsOf(program).some(cell => cell.costPerReadNs != null) &&
+    cellsOf(program).filter(cell => cell.costPerReadNs != null).every(cell => !perBlock(cell))
   const left = programs.filter(program => !shown.has(program)).map(program => {
     const info = programInfo(program, sets[0].context)
-    return {
-      program,
-      reason: info.honoursBlockSize === false
-        ? 'picks its own chunk size, so a read is not one block'
-        : info.hostChunks
-          ? 'its WASI host reads stdin in chunks of its own, so an fd_read is not one read(2) of a block'
-          : 'no run was longer than its start-up time, so there is nothing left to divide by the reads'
+    let reason = 'no run was longer than its start-up time, so there is nothing left to divide by the reads'
+    if (info.honoursBlockSize === false) reason = 'picks its own chunk size, so a read is not one block'
+    else if (info.hostChunks) {
+      reason = 'its WASI host reads stdin in chunks of its own, so an fd_read is not one read(2) of a block'
+    } else if (startupOnly(program)) {
+      reason = 'every run took less than twice its start-up time, so its figure would lean on subtracting it'
     }
+    return { program, reason }
   })
   return { perRead, overhead, left, hasBaseline: sets.some(set => set.results.cells.some(cell => cell.program === BASELINE && cell.best)) }
 }
@@ -641,6 +646,10 @@ function flagDetail (flag, cell) {
   return null
 }
 
+// More flagged cells than a list reads well: a flag on more, and on most cells, is said by
+// its count and the cells it spares.
+const MANY_FLAGGED = 12
+
 // The cells each flag marks: the timing pass's, then the headline's (the cost pass's), whose
 // table shows its own; a list without the headline's said no reader was flagged while its
 // table showed five.
@@ -652,7 +661,7 @@ function flagList (sets) {
       if (cells.length === 0) continue
       // a flag on most cells (reader-waited on 203 of 252) is said by its count and the cells
       // it spares, which a list of two hundred would bury
-      const most = cells.length > set.results.cells.length / 2
+      const most = cells.length > MANY_FLAGGED && cells.length > set.results.cells.length / 2
       const spared = set.results.cells.filter(cell => !(cell.flags ?? []).includes(flag))
       out.push({
         set: set.label,
@@ -660,7 +669,12 @@ function flagList (sets) {
         meaning: FLAG_MEANINGS[flag],
         cells: cells.map(cell => ({ program: cell.program, blockSize: cell.blockSize, detail: flagDetail(flag, cell) })),
         ...(most
-          ? { most: { of: set.results.cells.length, spared: spared.length ? spared.map(cell => `${cell.program} at ${sizeName(cell.blockSize)}`).join(', ') : 'none' } }
+          ? {
+              most: {
+                of: set.results.cells.length,
+                spared: spared.map(cell => `${cell.program} at ${sizeName(cell.blockSize)}`).join(', ') || 'none'
+              }
+            }
           : {})
       })
     }

@@ -99,7 +99,6 @@ function headlineSection (data) {
   </section>`
 }
 
-
 // Two runs' headlines by the repeatability criterion: how many points each share of C
 // moved, whether that is within the goal, and whether the rank test calls it a shift.
 function repeatabilityTable (result, sets) {

@@ -151,7 +151,8 @@ function kernelSection (data) {
   // last says it for all): no size column, and the reader's name whole on its line
   const withoutSize = cells => cells.filter((_, i) => i !== 1)
   const table = (rows, entry, size) => html`<div class="table-wrap"><table>
-    <caption>Inside read(2) at ${sizeName(size)}: intervals the median's, at ${levelOf(entry)}${entry.againstLevels ? `; against C's, at ${entry.againstLevels}` : ''}</caption>
+    <caption>Inside read(2) at ${sizeName(size)}: intervals the median's, at ${levelOf(entry)}${
+      entry.againstLevels ? `; against C's, at ${entry.againstLevels}` : ''}</caption>
     <thead><tr>${withoutSize(HEADERS).map((header, i) =>
       html`<th scope="col"${i ? html` class="num"` : ''}>${header}</th>`)}</tr></thead>
     <tbody>${rows.map(row => html`<tr>${withoutSize(cellsOf(row)).map((text, i) => (i === 0

@@ -111,13 +111,13 @@ function answerText (shaped, { title, note = 'the table' }) {
     `${captionOf(shaped, note)}:`, ...table]
 }
 
-// What the page's chart draws: a series per group, a bar per server (its estimate, the
-// interval as whiskers), the reference's 1× as a line.
-// a group in a word: "keep-alive", "close", "/db"
+// A group in a word: "keep-alive", "close", "/db".
 const tagOf = group => group.label.split(',')[0].replace('Connection: ', '')
 
-// axis: the value axis's title, or a function of the groups' reference (its name, which the
-// run gives: db's is one of several C servers)
+// What the page's chart draws: a series per group, a bar per server (its estimate, the
+// interval as whiskers), the reference's 1× as a line. axis: the value axis's title, or a
+// function of the groups' reference (its name, which the run gives: db's is one of several
+// C servers).
 function answerChart (shaped, { title, axis }) {
   const intervals = shaped.groups.flatMap(group => group.quoted.map(entry => entry.interval))
   const reference = shaped.groups.find(group => group.reference)?.reference ?? 'the reference'

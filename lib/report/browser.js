@@ -125,11 +125,24 @@ function drawReport (drawings) {
     plotOptions: { series: { animation: false } }
   })
 
+  // A chart's syscalls, each in a hue none other of the chart has, the commonest the same on
+  // every page (lib/report/looks.js pageCallHues); a series of a kind (the calls no chart
+  // names, the upkeep) in a grey of its own. [{ name, data, kind }] → Highcharts series.
+  const callHues = pageCallHues()
+  const KIND_COLOURS = { other: '#9aa3b2', upkeep: '#d0d0d0' }
+  const callSeries = list => {
+    const hues = callHues(list.filter(series => !series.kind).map(series => series.name))
+    return list.map(series => ({
+      name: escapeHtml(series.name),
+      data: copy(series.data),
+      color: series.kind ? KIND_COLOURS[series.kind] : hues.get(series.name)
+    }))
+  }
   const kit = {
     copy,
     color,
-    // a chart's syscalls each in a hue of its own, the commonest the same on every page
-    callHues: pageCallHues(),
+    callHues,
+    callSeries,
     shade,
     look,
     runtimePoints,
@@ -482,7 +495,9 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
   Highcharts.chart('chart-machines', {
     chart: { type: 'bar', height: Math.max(300, 150 + chart.categories.length * 18 * Math.max(1, chart.series.length)) },
     title: { text: escapeHtml(chart.title) },
-    subtitle: { text: `each machine's runs pooled; whiskers: the ${escapeHtml(chart.levels ?? '')} interval; higher is better` },
+    subtitle: {
+      text: `each machine's runs pooled; whiskers: the ${escapeHtml(chart.levels ?? '')} interval; higher is better`
+    },
     xAxis: { categories: chart.categories.map(escapeHtml) },
     // the page's answer when machines are compared
     ...keyAndScaleAbove({ min: 0, title: { text: escapeHtml(chart.axis) } }),

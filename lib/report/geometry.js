@@ -192,7 +192,8 @@ function measureInPage (families) {
       return colours.flatMap(colour => {
         const lab = labOf(colour)
         if (!lab || Math.hypot(lab[1], lab[2]) < 12) return []
-        const near = familyLabs.find(family => Math.hypot(...lab.map((value, i) => value - family.lab[i])) < ECHO_DELTA_E)
+        const deltaE = family => Math.hypot(...lab.map((value, i) => value - family.lab[i]))
+        const near = familyLabs.find(family => deltaE(family) < ECHO_DELTA_E)
         return near ? [`${chart.renderTo.id}: ${series.name} in ${colour}, as ${near.key}'s ${near.hue}`] : []
       })
     }))

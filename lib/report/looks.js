@@ -30,7 +30,7 @@ const MARKERS = ['circle', 'square', 'diamond', 'triangle', 'triangle-down']
 
 // Hues for what is not a runtime (a syscall, a part of a read, a profile's bucket, a
 // process): none in a family's hue (grey, vermillion, green, orange, blue, pink, sky), each at
-// least ΔE 27 (CIE76) from every family's and 26 from each other, so that a segment of a bar
+// least ΔE 26 (CIE76) from every family's and 25 from each other, so that a segment of a bar
 // is not read as a runtime (lib/report/geometry.js echoes).
 const PART_HUES = ['#6a3d9a', '#8c510a', '#d9c27a', '#7a7a1e', '#7a1f3d', '#b9a3dd', '#e6d000',
   '#a6d854', '#9e2a2b', '#c7eae5', '#2e2a52']
@@ -66,7 +66,9 @@ function pageCallHues () {
       taken.add(hue)
     }
     for (const name of names) if (own.has(name) && !taken.has(own.get(name))) take(name, own.get(name))
-    for (const name of names) if (!hues.has(name) && given.has(name) && !taken.has(given.get(name))) take(name, given.get(name))
+    for (const name of names) {
+      if (!hues.has(name) && given.has(name) && !taken.has(given.get(name))) take(name, given.get(name))
+    }
     for (const name of names.filter(each => !hues.has(each))) {
       const hue = PART_HUES.find(each => !taken.has(each)) ?? PART_HUES[hues.size % PART_HUES.length]
       take(name, hue)
