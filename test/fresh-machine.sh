@@ -20,10 +20,16 @@ repo=$(pwd)
 
 only=""
 logs=""
+given=""
 while [[ $# -gt 0 ]]; do
+  # --only=main as bench.js takes its options, the same as --only main
+  if [[ $1 == --only=* || $1 == --logs=* ]]; then set -- "${1%%=*}" "${1#*=}" "${@:2}"; fi
   case $1 in
     --only|--logs)
       [[ $# -ge 2 && -n $2 ]] || { echo "fresh-machine.sh: $1 needs a value (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2; exit 2; }
+      # a second value would silently win over the first: which was meant?
+      [[ " $given " != *" $1 "* ]] || { echo "fresh-machine.sh: $1 given twice; give it once (usage: test/fresh-machine.sh [--only main|test] [--logs DIR])" >&2; exit 2; }
+      given="$given $1"
       if [[ $1 == --only ]]; then only=$2; else logs=$2; fi
       shift 2 ;;
     --help) echo 'usage: test/fresh-machine.sh [--only main|test] [--logs DIR]'; sed -n '/^#   --only main/,/^#   --logs/s/^#//p' test/fresh-machine.sh; exit 0 ;;

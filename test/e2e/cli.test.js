@@ -126,6 +126,19 @@ test('test/fresh-machine.sh: an option without its value, one line and exit 2', 
   }
 })
 
+// a value given twice would silently take the last; --only=test is read as --only test
+test('test/fresh-machine.sh: an option given twice is refused; --option=value is read', () => {
+  const run = args => spawnSync(path.join(ROOT, 'test', 'fresh-machine.sh'), args, { cwd: scratch, encoding: 'utf8', timeout: 10000 })
+  for (const args of [['--only', 'main', '--only', 'test'], ['--logs', scratch, '--logs=' + scratch]]) {
+    const result = run(args)
+    assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`)
+    assert.match(result.stderr, /^fresh-machine\.sh: --(only|logs) given twice; give it once \(usage: .*\)\n$/)
+  }
+  const bad = run(['--only=nothing'])
+  assert.equal(bad.status, 2, bad.stderr)
+  assert.equal(bad.stderr, 'fresh-machine.sh: --only takes main or test, not \'nothing\'\n')
+})
+
 test('test/fresh-machine.sh --logs where no folder can be made: one line naming it, exit 2', () => {
   const file = path.join(scratch, 'a-file')
   fs.writeFileSync(file, '')
