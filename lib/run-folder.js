@@ -5,7 +5,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT, displayPath } = require('./paths')
 const { UsageError, SAFE_NAME, outDirProblem, makeDirs } = require('./options')
-const { acquireRunLock } = require('./run-lock')
+const { acquireRunLock, busyHolder, busyMessage } = require('./run-lock')
 const { isStrings } = require('./option-schema')
 const { machineIdentity, sameMachine } = require('./machine')
 
@@ -42,6 +42,10 @@ function openResumed (given, lab, experiment = null) {
   else if (SAFE_NAME.test(given)) runDir = path.join(ROOT, 'results', given)
   else throw new UsageError(`--resume ${given}: no such folder; give a run folder's path, or its name in results/`)
   if (fs.existsSync(runDir) && !fs.statSync(runDir).isDirectory()) throw new UsageError(`--resume ${given}: ${runDir} is a file; give the run folder that holds it`)
+  // a bench still writing the run is the answer, before what it has not written yet (its
+  // context comes a moment after its lock)
+  const holder = busyHolder(runDir)
+  if (holder) throw new UsageError(busyMessage(runDir, holder))
   const contextFile = path.join(runDir, 'context.json')
   if (!fs.existsSync(contextFile)) throw new UsageError(`--resume ${given}: no ${contextFile}; give a run folder bench.js made`)
   let context

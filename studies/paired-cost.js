@@ -88,7 +88,8 @@ function pairedOptions (values) {
   const hostMissing = unavailableReason(findProgram('just-fast'))
   if (hostMissing) throw new Error(`the lab's host cannot run here: ${hostMissing}`)
   const runs = repeatCount(values.runs ?? DEFAULTS.runs, 'runs', MEDIAN_INTERVAL_MIN)
-  const pairs = repeatCount(values.pairs ?? DEFAULTS.pairs, 'pairs', 2)
+  // its own bound below (even, at most 2^20): a pair is two segments, far shorter than a run
+  const pairs = wholeNumber(values.pairs ?? DEFAULTS.pairs, 'pairs', 2)
   if (pairs % 2 || pairs > MAX_PAIRS) throw new Error(`--pairs must be even (pairs are taken two by two, one each way round) and at most ${MAX_PAIRS}, not ${pairs}`)
   const chosenSegment = values['segment-kib'] === undefined ? null : wholeNumber(values['segment-kib'], 'segment-kib', 1, SEGMENT_KIB_MAX) * 1024
   if (chosenSegment !== null && chosenSegment % FEEDER_BLOCK) throw new Error(`--segment-kib must be a multiple of ${FEEDER_BLOCK / 1024}, dd's block, not ${chosenSegment / 1024}`)

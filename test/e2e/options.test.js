@@ -49,7 +49,7 @@ describe('options: an empty or negative value is refused, not taken for the defa
     [['--rounds', '10001'], /^bench\.js: --rounds must be a whole number from 1 to 10000, not '10001'$/],
     // beyond what a double holds exactly
     [['--mib', '99999999999999999999'],
-      /^bench\.js: --mib must be a whole number of at least 1 and under 2\^53, not/],
+      /^bench\.js: --mib must be a whole number from 1 to 1048576, not '99999999999999999999'$/],
     [['--runs'], /^bench\.js: --runs needs a whole number; see node bench\.js --help$/],
     [['--out', '--id', 'x'], /^bench\.js: --out needs a folder, not '--id'; a value that begins with '-' is written --out=--id$/],
     [['--id', '..'], /^bench\.js: --id '\.\.' names a folder: use letters, digits, '-', '_', '\.' and '@', not starting with '\.'$/],
