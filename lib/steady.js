@@ -282,6 +282,12 @@ function unsteadyReason (steadiness) {
   return steadiness.counts['no steady state'] > 0 ? 'no steady state' : 'too short to classify'
 }
 
+// Why an http or db cell is not quoted in its answer ('failed', or unsteadyReason's), or null.
+function unquotedReason (cell) {
+  if (!cell.requestsPerSecond) return 'failed'
+  return cell.steadiness?.steady === false ? unsteadyReason(cell.steadiness) : null
+}
+
 // Whether a cell cannot be quoted as one number: a process of it never reached a steady
 // state, or, where none was classified (runs from before processes were), a warm-up whose
 // last two runs never agreed.
@@ -342,6 +348,7 @@ module.exports = {
   classify,
   cellSteadiness,
   unsteadyReason,
+  unquotedReason,
   unsteadyCell,
   processClasses,
   steadyRuns,

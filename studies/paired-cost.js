@@ -91,7 +91,9 @@ function pairedOptions (values) {
   // its own bound below (even, at most 2^20): a pair is two segments, far shorter than a run
   const pairs = wholeNumber(values.pairs ?? DEFAULTS.pairs, 'pairs', 2)
   if (pairs % 2 || pairs > MAX_PAIRS) throw new Error(`--pairs must be even (pairs are taken two by two, one each way round) and at most ${MAX_PAIRS}, not ${pairs}`)
-  const chosenSegment = values['segment-kib'] === undefined ? null : wholeNumber(values['segment-kib'], 'segment-kib', 1, SEGMENT_KIB_MAX) * 1024
+  const chosenSegment = values['segment-kib'] === undefined
+    ? null
+    : wholeNumber(values['segment-kib'], 'segment-kib', 1, SEGMENT_KIB_MAX) * 1024
   if (chosenSegment !== null && chosenSegment % FEEDER_BLOCK) throw new Error(`--segment-kib must be a multiple of ${FEEDER_BLOCK / 1024}, dd's block, not ${chosenSegment / 1024}`)
   const sizes = blockSizes(values.sizes ?? DEFAULTS.sizes).map(blockSize => {
     // A multiple of dd's block is a whole number of reads at every block size.

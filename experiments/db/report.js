@@ -16,7 +16,7 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('../http/report-latency')
 const { levelsText } = require('../../lib/stats')
-const { unsteadyReason } = require('../../lib/steady')
+const { unsteadyReason, unquotedReason } = require('../../lib/steady')
 const { marksHtml, marksLetters, MARKS_LEGEND } = require('../http/cell-marks')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
@@ -97,7 +97,7 @@ function dbAnswer (sets) {
         entries: cells.filter(cell => cell !== reference).map(cell => ({
           name: cell.server,
           interval: cell.serverVsReference ?? null,
-          unquoted: !cell.requestsPerSecond ? 'failed' : cell.steadiness?.steady === false ? unsteadyReason(cell.steadiness) : null,
+          unquoted: unquotedReason(cell),
           native: cell.runtime === 'native'
         }))
       }

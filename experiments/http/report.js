@@ -18,7 +18,7 @@ const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-late
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
-const { unsteadyReason } = require('../../lib/steady')
+const { unquotedReason } = require('../../lib/steady')
 const { marksHtml, marksLetters, MARKS_LEGEND } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
@@ -52,7 +52,7 @@ function httpAnswer (sets) {
         entries: cells.filter(cell => cell !== reference).map(cell => ({
           name: cell.server,
           interval: interval(cell),
-          unquoted: !cell.requestsPerSecond ? 'failed' : cell.steadiness?.steady === false ? unsteadyReason(cell.steadiness) : null,
+          unquoted: unquotedReason(cell),
           native: cell.runtime === 'native'
         }))
       }

@@ -25,7 +25,8 @@ function main (files) {
       .filter(entry => entry.basis === 'ratio')
       .map(entry => noiseOf(entry.sequence) / Math.abs(median(entry.sequence))))
     all.push(...spreads)
-    console.log(`${file}: ${spreads.length} processes; quartiles and 90th percentile ${spreads.length ? quantiles(spreads) : '-'}`)
+    const spread = spreads.length ? quantiles(spreads) : '-'
+    console.log(`${file}: ${spreads.length} processes; quartiles and 90th percentile ${spread}`)
   }
   console.log(`all: ${all.length} processes; quartiles and 90th percentile ${all.length ? quantiles(all) : '-'}`)
 }
