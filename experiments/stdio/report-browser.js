@@ -418,8 +418,12 @@ function gc (part, kit) {
 
 // The kernel pass, per size: each reader's CPU per read as shares, inside the reading call
 // and the rest (the table has the ns); and one call's time in the kernel, p10 to p90 with
-// its median and p99, on a log axis. A chart is as tall as its readers need.
+// its median and p99, on a log axis. A chart is as tall as its readers need. The sizes sit
+// behind buttons: a chart drawn while hidden takes a default width, so a size's charts are
+// fitted to their panel when it is shown.
 function kernel (part, { runtimePoints, groupColor, familyLegend }) {
+  const bySize = {}
+  const drawn = (size, chart) => (bySize[size] ??= []).push(chart)
   part.kernel.forEach((entry, index) => entry.charts.forEach(chart => {
     const height = 90 + 24 * chart.programs.length
     const categories = chart.programs.map(escapeHtml)
@@ -439,7 +443,7 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
         }
       })
       const noSplit = chart.kernel.flatMap((ns, i) => (ns === null ? [band(i)] : []))
-      Highcharts.chart(split, {
+      drawn(chart.size, Highcharts.chart(split, {
         chart: { type: 'bar', height },
         title: { text: `CPU per read at ${escapeHtml(sizeName(chart.size))}: inside the call, and the rest` },
         xAxis: { categories, plotBands: noSplit },
@@ -452,11 +456,11 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
           { name: 'kernel', data: runtimePoints(chart.programs, chart.kernel, 0), color: groupColor(0) },
           ...familyLegend(chart.programs)
         ]
-      })
+      }))
     }
     const calls = `chart-kernel-calls-${index}-${chart.size}`
     if (document.getElementById(calls)) {
-      Highcharts.chart(calls, {
+      drawn(chart.size, Highcharts.chart(calls, {
         chart: { type: 'columnrange', inverted: true, height },
         title: { text: `One call's time in the kernel at ${escapeHtml(sizeName(chart.size))}` },
         xAxis: { categories },
@@ -476,9 +480,10 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
           { name: 'p99', type: 'scatter', data: chart.p99, color: '#1d2330', marker: { symbol: 'triangle' } },
           ...familyLegend(chart.programs)
         ]
-      })
+      }))
     }
   }))
+  return { kernel: size => (bySize[size] ?? []).forEach(chart => chart.reflow()) }
 }
 
 // a profile bucket's colour, the same on every page and as the ladder's parts; everything else in grey

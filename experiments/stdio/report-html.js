@@ -12,7 +12,8 @@ const {
   sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange, counted
 } = require('../../lib/report/format')
 const {
-  Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns,
+  sizeButtons
 } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection } = require('./report-kernel')
@@ -28,13 +29,6 @@ function flagBadges (flags, meanings) {
 
 // In place of a share of C the runs do not support: the reason, its detail on hover.
 const withheldShare = (reason, detail) => html`<span class="pct withheld" title="${detail ?? reason}">${reason}</span>`
-
-function sizeButtons (name, sizes, selected) {
-  return html`<div class="toggle" role="group" aria-label="block size" data-size-group="${name}">
-    <span class="toggle-label">block size</span>
-    ${sizes.map(size => html`<button type="button" data-size="${size}" aria-pressed="${String(size === selected)}">${sizeName(size)}</button>`)}
-  </div>`
-}
 
 // ---- sections ----
 

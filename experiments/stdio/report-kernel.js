@@ -4,7 +4,7 @@
 // distribution of its reads' time in the kernel; and what the probes cost. In the
 // terminal, results.md and the page; results.csv takes its columns from the cells.
 const { sizeName, formatNumber, formatPercent, formatSigned, formatRange } = require('../../lib/report/format')
-const { html, figureWithInterval } = require('../../lib/report/markup')
+const { html, figureWithInterval, sizeButtons, sizePanel } = require('../../lib/report/markup')
 const { textTable, markdownTable } = require('../../lib/report/plain')
 const { levelsText } = require('../../lib/stats')
 
@@ -140,6 +140,10 @@ function kernelTerminal (kernel) {
     ...textTable(table, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), tracerCostText(kernel.tracerCost)]
 }
 
+// The kernel section's size buttons and panels (report-browser.js reflows a size's charts
+// when it is shown)
+const KERNEL_SIZES = 'kernel'
+
 // Per size: the split as shares of each reader's CPU per read, one call's time in the
 // kernel on a log axis, and the size's rows.
 function kernelSection (data) {
@@ -162,18 +166,21 @@ function kernelSection (data) {
         ? html`<td class="num wraps">${figureWithInterval(...row.vsCParts)}</td>`
         : html`<td class="num">${text}</td>`))}</tr>`)}</tbody>
   </table></div>`
+  // one size at a time, as the headline shows it: the buttons switch every set's charts and table
+  const sizes = [...new Set(data.kernel.flatMap(entry => entry.charts.map(chart => chart.size)))]
+    .sort((a, b) => a - b)
   return html`<section id="kernel">
     <h2>Inside read(2): the kernel's time per read</h2>
     <p class="note">${SPLIT_NOTE}</p>
+    ${sizes.length > 1 ? sizeButtons(KERNEL_SIZES, sizes, sizes[0]) : ''}
     ${data.kernel.map((entry, index) => html`
       ${data.kernel.length > 1 ? html`<h3>${entry.set}</h3>` : ''}
-      ${entry.charts.map(chart => html`
-        <h3>At ${sizeName(chart.size)}</h3>
+      ${entry.charts.map(chart => sizePanel(KERNEL_SIZES, chart.size, sizes[0], html`
         <div class="grid two">
           <div class="chart" id="chart-kernel-split-${index}-${chart.size}"></div>
           <div class="chart" id="chart-kernel-calls-${index}-${chart.size}"></div>
         </div>
-        ${table(entry.rows.filter(row => row.blockSize === chart.size), entry, chart.size)}`)}
+        ${table(entry.rows.filter(row => row.blockSize === chart.size), entry, chart.size)}`))}
       <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>
       ${entry.rejected.length ? html`<p class="why">${rejectedText(entry)}</p>` : ''}`)}
   </section>`

@@ -166,9 +166,10 @@ function drawReport (drawings) {
       if (!button) return
       const size = Number(button.dataset.size)
       setPressed(group, button)
-      // a group whose charts are not drawn (no data for them) swaps its tables alone
-      redraws[group.dataset.sizeGroup]?.(size)
+      // the panels first, so that a redraw fits charts to the panels now shown
       for (const panel of document.querySelectorAll(`[data-size-panel="${group.dataset.sizeGroup}"]`)) panel.hidden = Number(panel.dataset.size) !== size
+      // a group whose charts are not drawn (no data for them) swaps its panels alone
+      redraws[group.dataset.sizeGroup]?.(size)
     })
   }
   document.body.dataset.chartsReady = 'true'

@@ -2,7 +2,7 @@
 // The report page's markup, as every experiment's sections write it: safe-by-default
 // templating, and the pieces several sections share (a note of why something is
 // missing, the lead findings, the repeatability notes, the context section).
-const { escapeHtml, formatPercent, formatPercentTenth, formatInterval, formatRange } = require('./format')
+const { escapeHtml, formatPercent, formatPercentTenth, formatInterval, formatRange, sizeName } = require('./format')
 
 // ---- safe-by-default templating: every interpolated value is escaped unless it is
 // markup this module built itself ----
@@ -117,7 +117,22 @@ function failedRuns (failures, compare) {
     ${items.length ? html`<ul class="plain failures">${items}</ul>` : html`<p class="note">No run failed.</p>`}`
 }
 
+// A group of block-size buttons: lib/report/browser.js shows the panels of the group's name
+// (data-size-panel) at the pressed size and calls the group's redraw, if its charts have one.
+function sizeButtons (name, sizes, selected) {
+  return html`<div class="toggle" role="group" aria-label="block size" data-size-group="${name}">
+    <span class="toggle-label">block size</span>
+    ${sizes.map(size => html`<button type="button" data-size="${size}" aria-pressed="${String(size === selected)}">${sizeName(size)}</button>`)}
+  </div>`
+}
+
+// A panel of a size-button group: shown at its size only, the selected one at first.
+const sizePanel = (name, size, selected, content) =>
+  html`<div data-size-panel="${name}" data-size="${size}"${size === selected ? '' : new Markup(' hidden')}>${content}</div>`
+
 module.exports = {
+  sizeButtons,
+  sizePanel,
   Markup,
   html,
   why,

@@ -1344,16 +1344,35 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
       assert.deepEqual(series.ys, cell.timeline.map(entry => entry[3]), series.name)
     }
     assert.ok(charts['chart-gc-pauses'].series.length >= 4)
-    // the kernel pass: one call's p10 to p90 drawn as a bar for every reader that has them
-    const ranges = await page.evaluate(() => Highcharts.charts
-      .filter(chart => chart?.renderTo.id.startsWith('chart-kernel-calls-'))
-      .map(chart => chart.series.find(series => series.name === 'p10 to p90').points
-        .map(point => ({ low: point.low, high: point.high, length: point.shapeArgs?.height ?? 0 }))))
-    assert.equal(ranges.length, 3, 'a chart per size')
-    for (const points of ranges) {
-      const ranged = points.filter(point => Number.isFinite(point.low))
-      assert.ok(ranged.length >= 10, `${ranged.length} readers with a range`)
+    // the kernel pass, one size at a time behind its buttons: at each, only that size's charts
+    // and table show, the charts as wide as their half of the section, and one call's p10 to
+    // p90 drawn as a bar for every reader that has them
+    const kernelSizes = await page.locator('[data-size-group="kernel"] button').evaluateAll(buttons =>
+      buttons.map(button => Number(button.dataset.size)))
+    assert.deepEqual(kernelSizes, [256, 4096, 65536])
+    for (const size of [...kernelSizes.slice(1), kernelSizes[0]]) {
+      await page.click(`[data-size-group="kernel"] button[data-size="${size}"]`)
+      const shown = await page.locator('[data-size-panel="kernel"]:not([hidden])').evaluateAll(panels =>
+        panels.map(panel => Number(panel.dataset.size)))
+      assert.deepEqual(shown, [size])
+      const charts = await page.evaluate(at => Highcharts.charts
+        .filter(chart => chart?.renderTo.id.startsWith('chart-kernel-') && chart.renderTo.id.endsWith(`-${at}`))
+        .map(chart => ({
+          id: chart.renderTo.id,
+          width: chart.chartWidth,
+          room: chart.renderTo.getBoundingClientRect().width,
+          ranges: chart.series.find(series => series.name === 'p10 to p90')?.points
+            .map(point => ({ low: point.low, high: point.high, length: point.shapeArgs?.height ?? 0 }))
+        })), size)
+      assert.equal(charts.length, 2, `the split and one call's time at ${size}`)
+      for (const chart of charts) {
+        assert.ok(chart.room > 300 && Math.abs(chart.width - chart.room) <= 1, JSON.stringify(chart))
+      }
+      const ranged = charts.find(chart => chart.ranges).ranges.filter(point => Number.isFinite(point.low))
+      assert.ok(ranged.length >= 10, `${ranged.length} readers with a range at ${size}`)
       for (const point of ranged) assert.ok(point.high > point.low && point.length > 0, JSON.stringify(point))
+      assert.equal(await page.locator('#kernel table:visible').count(), 1)
+      assert.match(await page.locator('#kernel table:visible caption').textContent(), new RegExp(`at ${size === 256 ? '256 B' : `${size / 1024} KiB`}:`))
     }
     // the headline's figures at each size, where readers cross C's line between sizes (wasmtime
     // below it at 256 B, above at 4 KiB): none hidden or written on a whisker
