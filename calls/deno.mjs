@@ -55,8 +55,9 @@ const forms = {
     'read-256': [readFfi, libc.read, 0, bufAddress, BigInt(BLOCK), BigInt(BLOCK)]
   }),
   uring: () => {
-    const symbols = Object.entries(ringSymbols('buffer')).map(([name, [parameters, result]]) => [name, { parameters, result }])
-    return ringRungs(Deno.dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols, readFfi, devNullFd, buf)
+    // the address taken once, as deno-ffi's read takes it: a `buffer` is looked up every call
+    const symbols = Object.entries(ringSymbols('pointer')).map(([name, [parameters, result]]) => [name, { parameters, result }])
+    return ringRungs(Deno.dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols, readFfi, devNullFd, bufAddress)
   }
 }
 if (!forms[form]) {

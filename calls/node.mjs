@@ -1,10 +1,10 @@
-// The call ladder in Node, in both of the lab's Node readers' fastest forms. `addon`: the
-// no-op and getppid through a Node-API addon (build/ladder.node, calls/addon.c), the reads
-// through fs.readSync as wc/node-sync.js makes them. `ffi` (Node 26): the no-op and
-// getppid through node:ffi into build/libladder.so (calls/native.c), the reads through
-// node:ffi's libc read(2) as wc/node-ffi.js makes them: V8 fast API calls once TurboFan
-// compiles each loop. Run with --allow-natives-syntax, to ask V8 whether each loop was
-// optimised.
+// The call ladder in Node, in two forms. `addon`: the no-op and getppid through a Node-API
+// addon (build/ladder.node, calls/addon.c), the reads through fs.readSync into a pooled
+// Buffer, as wc/node-sync.js, Node's idiomatic reader, makes them. `ffi` (Node 26), Node's
+// fastest form: the no-op and getppid through node:ffi into build/libladder.so
+// (calls/native.c), the reads through node:ffi's libc read(2) as wc/node-ffi.js makes them:
+// V8 fast API calls once TurboFan compiles each loop. Run with --allow-natives-syntax, to ask
+// V8 whether each loop was optimised.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { runLadder, noop, syscall, v8Compiled, BLOCK } from './ladder.mjs'
@@ -14,6 +14,8 @@ const [form, ...argv] = process.argv.slice(2)
 const addon = require('../build/ladder.node')
 const { readDeclaration, readBuffer } = require('../wc/node-ffi-read.js')
 const devNull = fs.openSync('/dev/null', 'r')
+// fs.readSync's Buffer as node-sync allocates it; node:ffi's off V8's heap, its address taken once
+const syncBuffer = Buffer.allocUnsafe(BLOCK)
 const buf = readBuffer(BLOCK)
 
 // The read loops, as noop and syscall in calls/ladder.mjs: what they call as arguments,
@@ -31,8 +33,8 @@ const forms = {
   addon: () => ({
     noop: [noop, addon.noop],
     syscall: [syscall, addon.getppid, process.ppid],
-    'empty-read': [readSync, fs.readSync, devNull, buf, 1, 0],
-    'read-256': [readSync, fs.readSync, 0, buf, BLOCK, BLOCK]
+    'empty-read': [readSync, fs.readSync, devNull, syncBuffer, 1, 0],
+    'read-256': [readSync, fs.readSync, 0, syncBuffer, BLOCK, BLOCK]
   }),
   // read declared where wc/node-ffi.js declares it: size_t as a BigInt uint64, the
   // address taken once

@@ -13,7 +13,15 @@ const ROOT = path.join(__dirname, '..', '..')
 const FORMS = [
   { runtime: 'Bun', module: 'wc/bun-ffi-read.js', reader: 'wc/bun-ffi.js', ladder: 'calls/bun.mjs' },
   { runtime: 'Deno', module: 'wc/deno-ffi-read.js', reader: 'wc/deno-ffi.js', ladder: 'calls/deno.mjs' },
-  { runtime: 'Node', module: 'wc/node-ffi-read.js', reader: 'wc/node-ffi.js', ladder: 'calls/node.mjs' }
+  {
+    runtime: 'Node',
+    module: 'wc/node-ffi-read.js',
+    reader: 'wc/node-ffi.js',
+    ladder: 'calls/node.mjs',
+    // the ladder's other form reads through fs.readSync as node-sync does, into the Buffer
+    // node-sync allocates, and into no other
+    idiomatic: { reader: 'wc/node-sync.js', buffer: 'syncBuffer', allocation: 'Buffer.allocUnsafe(' }
+  }
 ]
 
 const source = file => fs.readFileSync(path.join(ROOT, file), 'utf8')
@@ -24,7 +32,7 @@ function relativeImports (file) {
   return [...found].map(([, spec]) => path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec)))
 }
 
-for (const { runtime, module, reader, ladder } of FORMS) {
+for (const { runtime, module, reader, ladder, idiomatic } of FORMS) {
   test(`${runtime}: the fastest reader and the ladder take read and its buffer from ${module}`, () => {
     const shared = source(module)
     assert.match(shared, /\bexport const readDeclaration\b|\breadDeclaration\s*=/, module)
@@ -39,10 +47,25 @@ for (const { runtime, module, reader, ladder } of FORMS) {
         assert.match(declared, /^readDeclaration\b/, `${file} declares its own read: ${declared}`)
       }
       assert.match(text, /\breadBuffer\(/, `${file} does not allocate its buffer with readBuffer`)
-      assert.doesNotMatch(text, /new Uint8Array\(|Buffer\.alloc/,
+      const others = file === ladder && idiomatic ? withoutIdiomaticBuffer(text, idiomatic) : text
+      assert.doesNotMatch(others, /new Uint8Array\(|Buffer\.alloc/,
         `${file} allocates a buffer of its own beside readBuffer's`)
     }
   })
+}
+
+// The ladder's text without its idiomatic form's buffer, once that buffer is checked: allocated
+// once, as the idiomatic reader allocates its own, and read into by fs.readSync alone.
+function withoutIdiomaticBuffer (text, { reader, buffer, allocation }) {
+  const lines = text.split('\n')
+  const declaration = `const ${buffer} = `
+  const allocations = lines.filter(line => line.startsWith(declaration))
+  assert.equal(allocations.length, 1, `one ${buffer}`)
+  assert.ok(allocations[0].startsWith(`${declaration}${allocation}`), allocations[0])
+  assert.ok(source(reader).includes(allocation), `${reader} allocates with ${allocation}`)
+  const uses = lines.filter(line => new RegExp(`\\b${buffer}\\b`).test(line) && !line.startsWith(declaration))
+  assert.ok(uses.length > 0 && uses.every(line => /\[readSync, fs\.readSync, /.test(line)), uses.join('\n'))
+  return lines.filter(line => !line.startsWith(declaration)).join('\n')
 }
 
 test('Bun\'s read returns an i32, boxed inline, not i64_fast, a call into C++ each read', () => {
