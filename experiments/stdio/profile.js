@@ -482,8 +482,9 @@ function ladderCheck (cell, base, ladder) {
 const ladderCheckable = programs => CROSSES_LADDER_BOUNDARY.filter(program => programs.includes(program))
 
 // Past this share of its read loop's samples in V8's slow API calls, a fastest reader's fast
-// path did not hold: the forms the lab calls fastest show none in the window (0 of 1,600 to
-// 2,500 samples each, results/reference), node-ffi passing its Buffer every call 31%.
+// path did not hold: the forms the lab calls fastest showed none (0 of 1,313 to 2,862 samples a
+// round, Zen 3 VM, 2026-12-01), node-ffi passing its Buffer every call 10.9% (docs/programs.md,
+// "The profile pass's cross-check").
 const SLOW_API_SHARE = 0.05
 
 // Why the profile pass says a fastest reader's fast path did not hold, or null: its profiled
