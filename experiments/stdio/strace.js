@@ -53,14 +53,38 @@ function askedBytes (name, text) {
 }
 
 // { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
-//   otherCalls, ring, mainThread }: otherCalls are the read family's calls on other descriptors
+//   otherCalls, ring, mainThread }: stdin's calls are those on fd 0 and its copies; otherCalls are
+// the read family's calls on other descriptors
 // (start-up's); ring is { enters, submitted }, the io_uring_enter calls that returned and
 // the submissions they took;
 // mainThread is the first pid's calls, shaped as parseStraceSummary's
 // result without its times. A call that never returned (exit_group, a thread killed
 // mid-call) is left out, as strace -c leaves it out.
+// Descriptors that are stdin, as the trace shows them made: 0, and its copies by dup, dup2,
+// dup3 or fcntl's F_DUPFD (Deno reads its stdin stream from such a copy), until closed or
+// replaced. `follow(name, callText, result)` takes each call that returned, in order.
+const DUPLICATES = {
+  dup: args => ({ from: args[0], to: null }),
+  dup2: args => ({ from: args[0], to: args[1] }),
+  dup3: args => ({ from: args[0], to: args[1] }),
+  fcntl: args => (/^F_DUPFD(_CLOEXEC)?$/.test(args[1]) ? { from: args[0], to: null } : null)
+}
+function stdinDescriptors () {
+  const fds = new Set(['0'])
+  const follow = (name, callText, result) => {
+    const args = callText.slice(callText.indexOf('(') + 1).split(/\)\s+=/)[0].split(',').map(arg => arg.trim())
+    if (name === 'close' && args[0] !== '0') fds.delete(args[0])
+    const copy = DUPLICATES[name]?.(args)
+    if (!copy || Number(result) < 0) return
+    if (fds.has(copy.from)) fds.add(result)
+    else if (copy.to !== null) fds.delete(copy.to)
+  }
+  return { has: fd => fds.has(fd), follow }
+}
+
 function parseTrace (text) {
   const stdin = {}
+  const stdinFds = stdinDescriptors()
   const ring = { enters: 0, submitted: 0 }
   let otherCalls = 0
   let mainPid = null
@@ -106,9 +130,10 @@ function parseTrace (text) {
       ring.enters++
       ring.submitted += Number(result)
     }
+    if (result !== '?') stdinFds.follow(call[1], callText, result)
     if (!READ_FAMILY.includes(call[1])) continue
     const fd = CALL.exec(callText)?.[2]
-    if (fd !== '0') otherCalls++
+    if (!stdinFds.has(fd)) otherCalls++
     else count(call[1], callText)
   }
   const syscalls = [...main.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name))

@@ -65,6 +65,32 @@ describe('the read trace', () => {
     assert.match(readTraceProblem({ trace, program: { ...C_ROW, readSyscalls: ['splice'] }, blockSize: 256, bytes: 640, reads: 3 }), /read stdin with read, but its row says splice/)
   })
 
+  test('a copy of stdin is stdin until it is closed or replaced', () => {
+    // Deno reads its stdin stream from a copy it makes by fcntl, and closes it at the end
+    const trace = parseTrace([
+      '9 fcntl(0, F_DUPFD_CLOEXEC, 3)  = 21',
+      '9 fcntl(5, F_DUPFD_CLOEXEC, 3)  = 22',
+      '9 dup(21)                       = 23',
+      '9 dup2(0, 24)                   = 24',
+      '9 read(21, ""..., 65536)        = 65536',
+      '9 read(23, ""..., 65536)        = 100',
+      '9 read(24, ""..., 65536)        = 1',
+      '9 read(22, ""..., 4096)         = 4096',
+      '9 read(21, "", 65536)           = 0',
+      '9 close(21)                     = 0',
+      '9 dup2(22, 24)                  = 24',
+      '9 fcntl(0, F_GETFD)             = 0',
+      '9 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 21',
+      '9 read(21, ""..., 4096)         = 200',
+      '9 read(24, ""..., 4096)         = 50',
+      '9 read(23, "", 65536)           = 0'
+    ].join('\n'))
+    assert.deepEqual(trace.stdin.read, {
+      calls: 5, dataCalls: 3, bytes: 65637, maxBytes: 65536, maxAsked: 65536, errors: 0, returned: { 65536: 1, 100: 1, 1: 1, 0: 2 }
+    })
+    assert.equal(trace.otherCalls, 3, 'fd 22 (not stdin), 21 once closed and opened again, 24 once replaced')
+  })
+
   test('a WASI host that reads in chunks of its own is held to the bytes alone', () => {
     const trace = parseTrace('7 read(0, "..."..., 8192) = 8192\n7 read(0, "", 8192) = 0\n')
     const row = { name: 'deno-wasi', honoursBlockSize: true, wasi: true, hostChunks: '8 KiB at a time' }
