@@ -226,6 +226,15 @@ const programs = [
     note: 'Bun.stdin.stream(): Bun picks the chunk size; "reads" counts chunks'
   },
   {
+    // what a Bun user who writes Node's API runs: node-sync's listing, under Bun's node:fs
+    name: 'bun-sync',
+    runtime: 'bun',
+    file: 'wc/node-sync.js',
+    command: ['{runtime}', '{file}', '{bs}'],
+    honoursBlockSize: true,
+    note: 'node-sync\'s reader under Bun: fs.readSync from Bun\'s node:fs into one Buffer'
+  },
+  {
     name: 'bun-ffi',
     runtime: 'bun',
     file: 'wc/bun-ffi.js',
@@ -245,6 +254,14 @@ const programs = [
     command: ['{runtime}', 'run', '{v8flags}', '{file}', '{bs}'],
     honoursBlockSize: true,
     note: 'Deno.stdin.readSync into one buffer'
+  },
+  {
+    name: 'deno-stream',
+    runtime: 'deno',
+    file: 'wc/deno-stream.js',
+    command: ['{runtime}', 'run', '{v8flags}', '{file}', '{bs}'],
+    honoursBlockSize: false,
+    note: 'idiomatic Deno.stdin.readable, a web ReadableStream: Deno picks the chunk size; "reads" counts chunks'
   },
   {
     name: 'deno-ffi',
