@@ -40,48 +40,74 @@ const RESUMED = /^<\.\.\. (\w+) resumed>(.*)$/
 const UNFINISHED = ' <unfinished ...>'
 const RESULT = /\)\s+=\s+(-?\d+|\?)/
 
+// A call's arguments as strace printed them, whole; and split at their commas (an iovec's
+// own commas split too: askedBytes reads those from the whole).
+const argumentsText = text => text.slice(text.indexOf('(') + 1).split(/\)\s+=/)[0]
+const argumentsOf = text => argumentsText(text).split(',').map(part => part.trim())
+
 // The bytes a call asked for; null where strace left the iovec out.
 function askedBytes (name, text) {
-  const args = text.slice(text.indexOf('(') + 1).split(/\)\s+=/)[0]
+  const args = argumentsText(text)
   if (['readv', 'preadv', 'preadv2'].includes(name)) {
     const lengths = [...args.matchAll(/iov_len=(\d+)/g)].map(match => Number(match[1]))
     return lengths.length ? lengths.reduce((a, b) => a + b, 0) : null
   }
-  const parts = args.split(',').map(part => part.trim())
-  const asked = Number(parts[name === 'splice' ? 4 : 2])
+  const asked = Number(argumentsOf(text)[name === 'splice' ? 4 : 2])
   return Number.isInteger(asked) ? asked : null
 }
 
-// { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
-//   otherCalls, ring, mainThread }: stdin's calls are those on fd 0 and its copies; otherCalls are
-// the read family's calls on other descriptors
-// (start-up's); ring is { enters, submitted }, the io_uring_enter calls that returned and
-// the submissions they took;
-// mainThread is the first pid's calls, shaped as parseStraceSummary's
-// result without its times. A call that never returned (exit_group, a thread killed
-// mid-call) is left out, as strace -c leaves it out.
-// Descriptors that are stdin, as the trace shows them made: 0, and its copies by dup, dup2,
-// dup3 or fcntl's F_DUPFD (Deno reads its stdin stream from such a copy), until closed or
-// replaced. `follow(name, callText, result)` takes each call that returned, in order.
-const DUPLICATES = {
+// The descriptors that are stdin, as the trace shows them made: 0, its copies (dup, dup2,
+// dup3, fcntl's F_DUPFD: Deno reads its stdin stream from such a copy) and /dev/stdin or
+// /proc/self/fd/0 opened, each until it is closed or its number is handed out again. One
+// table for the whole trace: a reader's threads share one; a child forked with a table of its
+// own would mix its closes in (no reader forks), and a copy an exec closes stays (none execs).
+// follow(name, callText, result) takes each call as it returns, in the order strace wrote
+// them: a number handed out again while a split close waits to print its end is caught by
+// the call that hands it out.
+const COPIES = {
   dup: args => ({ from: args[0], to: null }),
   dup2: args => ({ from: args[0], to: args[1] }),
   dup3: args => ({ from: args[0], to: args[1] }),
   fcntl: args => (/^F_DUPFD(_CLOEXEC)?$/.test(args[1]) ? { from: args[0], to: null } : null)
 }
+// calls that hand back a descriptor of their own, as their result or (PAIRS) in an array
+const OPENS = ['open', 'openat', 'openat2', 'creat', 'socket', 'accept', 'accept4', 'epoll_create',
+  'epoll_create1', 'eventfd', 'eventfd2', 'signalfd', 'signalfd4', 'timerfd_create', 'inotify_init',
+  'inotify_init1', 'memfd_create', 'io_uring_setup', 'pidfd_open', 'perf_event_open', 'userfaultfd',
+  'fanotify_init']
+const PAIRS = ['pipe', 'pipe2', 'socketpair']
+const STDIN_PATH = /"\/(dev\/stdin|proc\/self\/fd\/0)"/
 function stdinDescriptors () {
   const fds = new Set(['0'])
+  const closeRange = ([first, last, flags = '0']) => {
+    if (/CLOSE_RANGE_CLOEXEC/.test(flags)) return
+    for (const fd of [...fds]) if (Number(fd) >= Number(first) && Number(fd) <= Number(last)) fds.delete(fd)
+  }
   const follow = (name, callText, result) => {
-    const args = callText.slice(callText.indexOf('(') + 1).split(/\)\s+=/)[0].split(',').map(arg => arg.trim())
-    if (name === 'close' && args[0] !== '0') fds.delete(args[0])
-    const copy = DUPLICATES[name]?.(args)
-    if (!copy || Number(result) < 0) return
-    if (fds.has(copy.from)) fds.add(result)
-    else if (copy.to !== null) fds.delete(copy.to)
+    const args = argumentsOf(callText)
+    if (name === 'close') return fds.delete(args[0])
+    if (name === 'close_range') return closeRange(args)
+    if (!/^\d+$/.test(result)) return
+    if (PAIRS.includes(name)) {
+      for (const fd of /\[(\d+), (\d+)\]/.exec(argumentsText(callText))?.slice(1) ?? []) fds.delete(fd)
+      return
+    }
+    const copy = COPIES[name]?.(args)
+    const opensStdin = OPENS.includes(name) && STDIN_PATH.test(callText)
+    if ((copy && fds.has(copy.from)) || opensStdin) fds.add(result)
+    else if (copy || OPENS.includes(name)) fds.delete(copy?.to ?? result)
   }
   return { has: fd => fds.has(fd), follow }
 }
 
+// { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
+//   otherCalls, ring, mainThread }: stdin's calls are those on its descriptors
+//   (stdinDescriptors); otherCalls are the read family's calls on other descriptors
+// (start-up's); ring is { enters, submitted }, the io_uring_enter calls that returned and
+// the submissions they took;
+// mainThread is the first pid's calls, shaped as parseStraceSummary's
+// result without its times. A call that never returned (exit_group, a thread killed
+// mid-call) is left out, as strace -c leaves it out.
 function parseTrace (text) {
   const stdin = {}
   const stdinFds = stdinDescriptors()
@@ -130,7 +156,7 @@ function parseTrace (text) {
       ring.enters++
       ring.submitted += Number(result)
     }
-    if (result !== '?') stdinFds.follow(call[1], callText, result)
+    stdinFds.follow(call[1], callText, result)
     if (!READ_FAMILY.includes(call[1])) continue
     const fd = CALL.exec(callText)?.[2]
     if (!stdinFds.has(fd)) otherCalls++

@@ -65,30 +65,49 @@ describe('the read trace', () => {
     assert.match(readTraceProblem({ trace, program: { ...C_ROW, readSyscalls: ['splice'] }, blockSize: 256, bytes: 640, reads: 3 }), /read stdin with read, but its row says splice/)
   })
 
-  test('a copy of stdin is stdin until it is closed or replaced', () => {
+  test('a copy of stdin is stdin until it is closed or its number handed out again', () => {
     // Deno reads its stdin stream from a copy it makes by fcntl, and closes it at the end
     const trace = parseTrace([
       '9 fcntl(0, F_DUPFD_CLOEXEC, 3)  = 21',
       '9 fcntl(5, F_DUPFD_CLOEXEC, 3)  = 22',
       '9 dup(21)                       = 23',
       '9 dup2(0, 24)                   = 24',
+      '9 fcntl(0, F_GETFL)             = 25',
+      '9 dup(0)                        = -1 EMFILE (Too many open files)',
+      '9 openat(AT_FDCWD, "/dev/stdin", O_RDONLY) = 26',
       '9 read(21, ""..., 65536)        = 65536',
       '9 read(23, ""..., 65536)        = 100',
       '9 read(24, ""..., 65536)        = 1',
+      '9 read(26, ""..., 65536)        = 2',
       '9 read(22, ""..., 4096)         = 4096',
+      '9 read(25, ""..., 4096)         = 8',
       '9 read(21, "", 65536)           = 0',
-      '9 close(21)                     = 0',
+      // a close split by another thread, whose open is handed the number before the close ends
+      '9 close(21 <unfinished ...>',
+      '10 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 21',
+      '10 read(21, ""..., 4096)        = 200',
+      '9 <... close resumed>)          = 0',
       '9 dup2(22, 24)                  = 24',
-      '9 fcntl(0, F_GETFD)             = 0',
-      '9 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 21',
-      '9 read(21, ""..., 4096)         = 200',
       '9 read(24, ""..., 4096)         = 50',
+      '9 pipe2([26, 27], O_CLOEXEC)    = 0',
+      '9 read(26, ""..., 4096)         = 3',
       '9 read(23, "", 65536)           = 0'
     ].join('\n'))
     assert.deepEqual(trace.stdin.read, {
-      calls: 5, dataCalls: 3, bytes: 65637, maxBytes: 65536, maxAsked: 65536, errors: 0, returned: { 65536: 1, 100: 1, 1: 1, 0: 2 }
+      calls: 6, dataCalls: 4, bytes: 65639, maxBytes: 65536, maxAsked: 65536, errors: 0, returned: { 65536: 1, 100: 1, 1: 1, 2: 1, 0: 2 }
     })
-    assert.equal(trace.otherCalls, 3, 'fd 22 (not stdin), 21 once closed and opened again, 24 once replaced')
+    assert.equal(trace.otherCalls, 5, 'fds 22 and 25, 21 once closed and opened again, 24 replaced, 26 a pipe')
+  })
+
+  test('stdin closed, or replaced, is stdin no more; close_range closes its copies', () => {
+    const reads = lines => parseTrace(lines.join('\n')).stdin.read?.bytes ?? 0
+    const closed = parseTrace('7 close(0) = 0\n7 read(0, 0x7f00, 4096) = -1 EBADF (Bad file descriptor)\n')
+    assert.deepEqual([closed.stdin, closed.otherCalls], [{}, 1])
+    assert.equal(reads(['7 close(0) = 0', '7 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 0', '7 read(0, ""..., 4096) = 200']), 0)
+    assert.equal(reads(['7 dup2(5, 0) = 0', '7 read(0, ""..., 4096) = 200']), 0)
+    assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 4294967295, 0) = 0', '7 read(9, ""..., 4096) = 200']), 0)
+    assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 4294967295, CLOSE_RANGE_CLOEXEC) = 0', '7 read(9, ""..., 4096) = 200']), 200)
+    assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 8, 0) = 0', '7 read(9, ""..., 4096) = 200']), 200)
   })
 
   test('a WASI host that reads in chunks of its own is held to the bytes alone', () => {
