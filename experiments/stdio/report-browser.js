@@ -483,7 +483,7 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
       }))
     }
   }))
-  return { kernel: size => (bySize[size] ?? []).forEach(chart => chart.reflow()) }
+  return { [part.sizeGroup]: size => (bySize[size] ?? []).forEach(chart => chart.reflow()) }
 }
 
 // a profile bucket's colour, the same on every page and as the ladder's parts; everything else in grey

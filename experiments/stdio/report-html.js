@@ -13,10 +13,10 @@ const {
 } = require('../../lib/report/format')
 const {
   Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns,
-  sizeButtons
+  sizeButtons, sizePanel
 } = require('../../lib/report/markup')
 const { levelText, levelsText } = require('../../lib/stats')
-const { kernelSection } = require('./report-kernel')
+const { kernelSection, KERNEL_SIZE_GROUP } = require('./report-kernel')
 const { BASELINE } = require('./programs')
 const { shownUnnamed } = require('./profile')
 const { HEADLINE_FLAGS } = require('./report-data')
@@ -62,7 +62,7 @@ function headlineSection (data) {
   const table = (entry, blockSize) => {
     const size = entry.bySize[blockSize]
     if (!size) return ''
-    return html`<div class="table-wrap" data-size-panel="headline" data-size="${blockSize}"${blockSize === headline.defaultSize ? '' : new Markup(' hidden')}><table class="headline">
+    return sizePanel('headline', blockSize, headline.defaultSize, html`<table class="headline">
       <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds; ${headlineLevelsText(size.levels) || 'no intervals'}</caption>
       <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col" class="num">ns per read</th><th scope="col" class="num">over C, ns</th><th scope="col" class="num">share of C's speed</th><th scope="col">flags</th></tr></thead>
       <tbody>
@@ -75,7 +75,7 @@ function headlineSection (data) {
           <td>${flagBadges(row.flags, HEADLINE_FLAGS)}${row.rejected ? html` <span class="why">${row.rejected}</span>` : ''}</td>
         </tr>`)}
       </tbody>
-    </table></div>`
+    </table>`, 'table-wrap')
   }
   // the answer first, at the top of the page, and how far it can be trusted; then what it
   // means and its numbers
@@ -202,13 +202,12 @@ function syscallSection (data) {
     </div>
     <div class="chart" id="chart-syscalls-startup"></div>`
       : ''}
-    ${syscalls.sizes.map(size => html`<div class="table-wrap" data-size-panel="syscalls" data-size="${size}"${size === syscalls.defaultSize ? '' : new Markup(' hidden')}>
+    ${syscalls.sizes.map(size => sizePanel('syscalls', size, syscalls.defaultSize, html`
       <table>
         <caption>Top syscalls at ${sizeName(size)} (${syscalls.bySize[size].bytes.map(sizeName).join(', ')} through strace${syscalls.bySize[size].smallBytes.length ? `; per MiB against ${syscalls.bySize[size].smallBytes.map(sizeName).join(', ')}` : ''})</caption>
         <thead><tr><th scope="col">program</th><th scope="col">threads</th><th scope="col">calls, main thread</th><th scope="col">calls, all threads</th><th scope="col">per MiB, all threads</th><th scope="col">per read, all threads</th><th scope="col">top, main thread</th><th scope="col">top, all threads</th></tr></thead>
         <tbody>${syscalls.bySize[size].table.map(entry => syscallTable(entry, data.compare))}</tbody>
-      </table>
-    </div>`)}
+      </table>`, 'table-wrap'))}
     ${why(syscalls.notes)}
   </section>`
 }
@@ -591,7 +590,7 @@ const flameDefault = rows => (rows.find(row => row.program === 'node-sync') ??
 const sections = [
   ['headline', 'What a read costs', headlineSection, data => ({ available: data.headline.available, defaultSize: data.headline.defaultSize, chart: data.headline.chart })],
   ['findings', 'Findings', findingsSection],
-  ['kernel', 'Inside read(2)', kernelSection, data => ({ kernel: data.kernel })],
+  ['kernel', 'Inside read(2)', kernelSection, data => ({ kernel: data.kernel, sizeGroup: KERNEL_SIZE_GROUP })],
   ['profile', 'Where the ns go', profileSection, data => data.profile],
   ['fastpaths', 'Fast paths', fastPathSection],
   ['syscalls', 'Syscalls', syscallSection, data => data.syscalls],

@@ -140,9 +140,10 @@ function kernelTerminal (kernel) {
     ...textTable(table, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), tracerCostText(kernel.tracerCost)]
 }
 
-// The kernel section's size buttons and panels (report-browser.js reflows a size's charts
-// when it is shown)
-const KERNEL_SIZES = 'kernel'
+// The kernel section's group of size buttons and panels: the page's drawing of it
+// (report-browser.js) takes the name with the charts' data, and reflows a size's charts
+// when it is shown
+const KERNEL_SIZE_GROUP = 'kernel'
 
 // Per size: the split as shares of each reader's CPU per read, one call's time in the
 // kernel on a log axis, and the size's rows.
@@ -172,15 +173,18 @@ function kernelSection (data) {
   return html`<section id="kernel">
     <h2>Inside read(2): the kernel's time per read</h2>
     <p class="note">${SPLIT_NOTE}</p>
-    ${sizes.length > 1 ? sizeButtons(KERNEL_SIZES, sizes, sizes[0]) : ''}
+    ${sizes.length > 1 ? sizeButtons(KERNEL_SIZE_GROUP, sizes, sizes[0]) : ''}
     ${data.kernel.map((entry, index) => html`
       ${data.kernel.length > 1 ? html`<h3>${entry.set}</h3>` : ''}
-      ${entry.charts.map(chart => sizePanel(KERNEL_SIZES, chart.size, sizes[0], html`
+      ${sizes.map(size => sizePanel(KERNEL_SIZE_GROUP, size, sizes[0], entry.charts.some(chart => chart.size === size)
+        ? html`
         <div class="grid two">
-          <div class="chart" id="chart-kernel-split-${index}-${chart.size}"></div>
-          <div class="chart" id="chart-kernel-calls-${index}-${chart.size}"></div>
+          <div class="chart" id="chart-kernel-split-${index}-${size}"></div>
+          <div class="chart" id="chart-kernel-calls-${index}-${size}"></div>
         </div>
-        ${table(entry.rows.filter(row => row.blockSize === chart.size), entry, chart.size)}`))}
+        ${table(entry.rows.filter(row => row.blockSize === size), entry, size)}`
+        // a set compared with another that measured a size it did not
+        : html`<p class="why">No kernel pass at ${sizeName(size)} in this run.</p>`))}
       <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>
       ${entry.rejected.length ? html`<p class="why">${rejectedText(entry)}</p>` : ''}`)}
   </section>`
@@ -213,5 +217,6 @@ module.exports = {
   kernelSection,
   kernelAgreement,
   splitRow,
-  SPLIT_NOTE
+  SPLIT_NOTE,
+  KERNEL_SIZE_GROUP
 }

@@ -127,8 +127,9 @@ function sizeButtons (name, sizes, selected) {
 }
 
 // A panel of a size-button group: shown at its size only, the selected one at first.
-const sizePanel = (name, size, selected, content) =>
-  html`<div data-size-panel="${name}" data-size="${size}"${size === selected ? '' : new Markup(' hidden')}>${content}</div>`
+const sizePanel = (name, size, selected, content, className = null) =>
+  html`<div${className ? html` class="${className}"` : ''} data-size-panel="${name}" data-size="${size}"${
+    size === selected ? '' : new Markup(' hidden')}>${content}</div>`
 
 module.exports = {
   sizeButtons,

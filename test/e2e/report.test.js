@@ -1368,7 +1368,9 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
       for (const chart of charts) {
         assert.ok(chart.room > 300 && Math.abs(chart.width - chart.room) <= 1, JSON.stringify(chart))
       }
-      const ranged = charts.find(chart => chart.ranges).ranges.filter(point => Number.isFinite(point.low))
+      const spread = charts.find(chart => chart.ranges)
+      assert.ok(spread, `one call's time at ${size} has its p10 to p90 series`)
+      const ranged = spread.ranges.filter(point => Number.isFinite(point.low))
       assert.ok(ranged.length >= 10, `${ranged.length} readers with a range at ${size}`)
       for (const point of ranged) assert.ok(point.high > point.low && point.length > 0, JSON.stringify(point))
       assert.equal(await page.locator('#kernel table:visible').count(), 1)

@@ -1,0 +1,66 @@
+'use strict'
+// The kernel section of the stdio page, as markup: one block size at a time behind buttons,
+// every set's charts and table in the panel of their size, and a set compared with another
+// that measured a size it did not saying so in that panel.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+
+const { kernelData, kernelSection, KERNEL_SIZE_GROUP } = require('../../experiments/stdio/report-kernel')
+
+const cell = (program, blockSize, kernelNs) => ({
+  program,
+  blockSize,
+  kernelNs: { estimate: kernelNs, interval: { low: kernelNs - 5, high: kernelNs + 5, level: 0.969 } },
+  cpuPerReadNs: kernelNs * 2,
+  restNs: kernelNs,
+  kernelShare: 0.5,
+  againstC: null,
+  readingCall: 'read',
+  callsPerRead: 1,
+  percentiles: { p10: kernelNs - 10, p50: kernelNs, p90: kernelNs + 10, p99: kernelNs * 3 },
+  switchesPerCall: 0
+})
+const setOf = (label, sizes) => ({
+  label,
+  results: { kernel: { cells: sizes.flatMap(size => [cell('c', size, 200), cell('node-sync', size, 260)]), tracerCost: [] } }
+})
+
+// The panels of the section's group: [size, hidden, what it holds], in page order.
+function panels (markup) {
+  const found = [...markup.matchAll(/<div data-size-panel="([^"]+)" data-size="(\d+)"( hidden)?>([\s\S]*?)(?=<div data-size-panel=|<p class="note">Intervals)/g)]
+  return found.map(([, group, size, hidden, inside]) => ({
+    group,
+    size: Number(size),
+    hidden: Boolean(hidden),
+    charts: [...inside.matchAll(/id="(chart-kernel-[^"]+)"/g)].map(match => match[1]),
+    missing: /No kernel pass at/.test(inside)
+  }))
+}
+const buttons = markup => [...markup.matchAll(/data-size-group="([^"]+)"|<button type="button" data-size="(\d+)"/g)]
+  .map(([, group, size]) => group ?? Number(size))
+
+test('one run at three sizes: the buttons, and each size\'s charts and table in a panel of its own', () => {
+  const markup = String(kernelSection({ kernel: kernelData([setOf('a', [256, 4096, 65536])]) }))
+  assert.deepEqual(buttons(markup), [KERNEL_SIZE_GROUP, 256, 4096, 65536])
+  assert.deepEqual(panels(markup).map(({ size, hidden, charts }) => [size, hidden, charts]), [
+    [256, false, ['chart-kernel-split-0-256', 'chart-kernel-calls-0-256']],
+    [4096, true, ['chart-kernel-split-0-4096', 'chart-kernel-calls-0-4096']],
+    [65536, true, ['chart-kernel-split-0-65536', 'chart-kernel-calls-0-65536']]
+  ])
+  assert.equal((markup.match(/<table>/g) ?? []).length, 3, 'a table per size')
+})
+
+test('one size: no buttons, its panel shown', () => {
+  const markup = String(kernelSection({ kernel: kernelData([setOf('a', [256])]) }))
+  assert.deepEqual(buttons(markup), [])
+  assert.deepEqual(panels(markup).map(({ size, hidden }) => [size, hidden]), [[256, false]])
+})
+
+test('two runs compared, one without a size the other has: its panel at that size says so', () => {
+  const markup = String(kernelSection({ kernel: kernelData([setOf('a', [256, 4096]), setOf('b', [256])]) }))
+  assert.deepEqual(buttons(markup), [KERNEL_SIZE_GROUP, 256, 4096])
+  assert.deepEqual(panels(markup).map(({ size, hidden, charts, missing }) => [size, hidden, charts.length, missing]), [
+    [256, false, 2, false], [4096, true, 2, false],
+    [256, false, 2, false], [4096, true, 0, true]
+  ])
+})
