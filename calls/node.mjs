@@ -1,6 +1,7 @@
 // The call ladder in Node, in two forms. `addon`: the no-op and getppid through a Node-API
 // addon (build/ladder.node, calls/addon.c), the reads through fs.readSync into a pooled
-// Buffer, as wc/node-sync.js, Node's idiomatic reader, makes them. `ffi` (Node 26), Node's
+// Buffer, the call and buffer of wc/node-sync.js, Node's idiomatic reader (which also retries
+// on EAGAIN, never met by the ladder's blocking pipe). `ffi` (Node 26), Node's
 // fastest form: the no-op and getppid through node:ffi into build/libladder.so
 // (calls/native.c), the reads through node:ffi's libc read(2) as wc/node-ffi.js makes them:
 // V8 fast API calls once TurboFan compiles each loop. Run with --allow-natives-syntax, to ask

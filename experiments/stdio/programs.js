@@ -1,6 +1,7 @@
 'use strict'
 // The stdio experiment's table of stdin readers. Its passes, the report and the tests all
-// read it: adding a variant means one reader file in wc/ and one row below.
+// read it: adding a variant means one row below, and a reader file in wc/ unless the row runs
+// another runtime's listing under its own runtime (bun-sync runs node-sync's).
 // `node bench.js --list` shows every row, whether it can run here (and why not), and its
 // command line.
 const path = require('node:path')

@@ -47,16 +47,17 @@ for (const { runtime, module, reader, ladder, idiomatic } of FORMS) {
         assert.match(declared, /^readDeclaration\b/, `${file} declares its own read: ${declared}`)
       }
       assert.match(text, /\breadBuffer\(/, `${file} does not allocate its buffer with readBuffer`)
-      const others = file === ladder && idiomatic ? withoutIdiomaticBuffer(text, idiomatic) : text
+      const others = file === ladder && idiomatic ? checkedIdiomaticBufferLeftOut(text, idiomatic) : text
       assert.doesNotMatch(others, /new Uint8Array\(|Buffer\.alloc/,
         `${file} allocates a buffer of its own beside readBuffer's`)
     }
   })
 }
 
-// The ladder's text without its idiomatic form's buffer, once that buffer is checked: allocated
-// once, as the idiomatic reader allocates its own, and read into by fs.readSync alone.
-function withoutIdiomaticBuffer (text, { reader, buffer, allocation }) {
+// Asserts that the ladder's idiomatic form's buffer is allocated once, as the idiomatic reader
+// allocates its own, and read into by fs.readSync alone; then returns the ladder's text
+// without that allocation, for the check that no other buffer is allocated.
+function checkedIdiomaticBufferLeftOut (text, { reader, buffer, allocation }) {
   const lines = text.split('\n')
   const declaration = `const ${buffer} = `
   const allocations = lines.filter(line => line.startsWith(declaration))
