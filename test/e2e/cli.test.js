@@ -557,6 +557,8 @@ const DOCS_READERS = {
   'docs/calls/2026-11-30/estimators.js': { args: two },
   'docs/db/2026-11-29/spread.js': { args: two },
   'docs/http/2026-12-02/ratio-spread.js': { args: two },
+  'docs/method/2026-12-02/phases.js': { args: one },
+  'docs/programs/2026-12-02/syscalls.js': { args: one },
   'docs/db/2026-11-30/busy-rounds.js': { folder: ['all.jsonl', 'context.json'], args: one },
   'docs/db/2026-11-30/combine.js': { args: file => [[`${file}+${file}`, file]] },
   'docs/db/2026-11-30/common.js': { args: two },

@@ -8,15 +8,21 @@ fi
 dir=$1; shift
 COUNT=${COUNT:-2000000}
 cd $dir
-for i in $(seq 1 ${PAIRS:-16}); do
+pairs=$(for i in $(seq 1 ${PAIRS:-16}); do
   order="a b"; (( RANDOM % 2 )) && order="b a"
   line="$i"
   for f in $order; do
-    out=$( { taskset -c 1 dd if=/dev/zero bs=256 count=$COUNT status=none | taskset -c 1 /usr/bin/time -f '%U %S' "$@" $f.js 256 >/dev/null; } 2>&1 )
+    # the reader's count line to a file, its time on stderr: a pair counts only if both read it all
+    out=$( { taskset -c 1 dd if=/dev/zero bs=256 count=$COUNT status=none | taskset -c 1 /usr/bin/time -f '%U %S' "$@" $f.js 256 > counted.txt; } 2>&1 )
+    if ! grep -qx "size $((COUNT * 256)) reads $COUNT blocksize 256" counted.txt; then
+      echo "paired.sh: $f.js did not read the $COUNT blocks: $(cat counted.txt) $out" >&2
+      exit 1
+    fi
     line="$line $f $(echo $out | awk -v c=$COUNT '{printf "%.1f", ($1+$2)*1e9/c}')"
   done
   echo $line
-done | python3 -c "
+done) || exit 1
+echo "$pairs" | python3 -c "
 import sys,statistics as s
 d=[]
 for l in sys.stdin:
