@@ -38,7 +38,9 @@ function measureInPage (families) {
     return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1 &&
       rect.left >= box.left - 1 && rect.right <= box.right + 1
   }
-  const charts = Highcharts.charts.filter(Boolean)
+  // the charts on show: one in a hidden panel (a block size behind its button) is measured
+  // when its button shows it
+  const charts = Highcharts.charts.filter(chart => chart && visible(chart.renderTo))
   // a chart hides what its box cuts off: category and value labels, axis titles, its legend
   const clipped = charts.flatMap(chart => {
     const box = chart.renderTo.getBoundingClientRect()

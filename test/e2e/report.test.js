@@ -580,6 +580,22 @@ async function assertAtAGlance (page, shot) {
     // a phone's width may scroll a wide table under its sticky first column; a laptop's not
     if (width === 1280) assert.deepEqual(seen.scrollingTables, [], `every table whole ${at}`)
     if (shot) await page.screenshot({ path: path.join(OUTPUT, `${shot}-${width}.png`) })
+    // the charts behind a group of size buttons, each size as its button shows it
+    const sizes = await page.evaluate(() => [...document.querySelectorAll('[data-size-group]')]
+      .filter(group => document.querySelector(`[data-size-panel="${group.dataset.sizeGroup}"] .chart`))
+      .flatMap(group => [...group.querySelectorAll('button[data-size]')]
+        .map(button => ({ group: group.dataset.sizeGroup, size: button.dataset.size }))))
+    for (const { group, size } of sizes) {
+      await page.click(`[data-size-group="${group}"] button[data-size="${size}"]`)
+      const shown = await measurePage(page)
+      const where = `${at}, ${group} at ${size} B`
+      assert.deepEqual(shown.clipped, [], `every chart whole ${where}`)
+      assert.deepEqual(shown.hiddenFigures, [], `every bar's figure shown ${where}`)
+      assert.deepEqual(shown.shortened, [], `every axis label whole ${where}`)
+      assert.deepEqual(shown.overlapping, [], `no two names written over each other ${where}`)
+      assert.deepEqual(shown.alike, [], `no two series of a chart alike ${where}`)
+      assert.deepEqual(shown.echoes, [], `no segment in a runtime's hue ${where}`)
+    }
   }
   await page.setViewportSize({ width: 1280, height: 900 })
   await page.reload()
