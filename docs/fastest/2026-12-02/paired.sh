@@ -2,7 +2,8 @@
 # paired.sh DIR CMD...: DIR/a.js against DIR/b.js (prepare.sh makes them), pairs in random
 # order, CPU per read (user+sys, 10 ms ticks, start-up included), dd and the reader on CPU 1
 if [[ $# -lt 2 || $1 == --help || ! -f $1/a.js || ! -f $1/b.js ]]; then
-  echo "usage: paired.sh DIR RUNTIME [FLAGS...]: DIR must hold a.js and b.js (made by prepare.sh); PAIRS=16 COUNT=2000000" >&2
+  echo "usage: paired.sh DIR RUNTIME [FLAGS...]: DIR must hold a.js and b.js (made by" \
+    "prepare.sh); PAIRS=16 COUNT=2000000" >&2
   exit 2
 fi
 dir=$1; shift
@@ -13,7 +14,8 @@ pairs=$(for i in $(seq 1 ${PAIRS:-16}); do
   line="$i"
   for f in $order; do
     # the reader's count line to a file, its time on stderr: a pair counts only if both read it all
-    out=$( { taskset -c 1 dd if=/dev/zero bs=256 count=$COUNT status=none | taskset -c 1 /usr/bin/time -f '%U %S' "$@" $f.js 256 > counted.txt; } 2>&1 )
+    out=$( { taskset -c 1 dd if=/dev/zero bs=256 count=$COUNT status=none |
+      taskset -c 1 /usr/bin/time -f '%U %S' "$@" $f.js 256 > counted.txt; } 2>&1 )
     if ! grep -qx "size $((COUNT * 256)) reads $COUNT blocksize 256" counted.txt; then
       echo "paired.sh: $f.js did not read the $COUNT blocks: $(cat counted.txt) $out" >&2
       exit 1
@@ -29,5 +31,6 @@ for l in sys.stdin:
   t=l.split(); v={t[1]:float(t[2]),t[3]:float(t[4])}; d.append((v['a'],v['b']))
 diffs=sorted(b-a for a,b in d)
 print('a median',s.median(a for a,b in d),'b median',s.median(b for a,b in d))
-print('b-a per pair sorted',[round(x) for x in diffs],'median',s.median(diffs),'b<a in',sum(x<0 for x in diffs),'of',len(diffs))
+print('b-a per pair sorted',[round(x) for x in diffs],'median',s.median(diffs),
+      'b<a in',sum(x<0 for x in diffs),'of',len(diffs))
 "

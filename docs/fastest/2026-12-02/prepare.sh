@@ -8,18 +8,20 @@ if [[ $# -ne 1 || $1 == --help ]]; then
   exit 2
 fi
 dir=$1
-# each edit must change its copy, or a.js and b.js would be one form and the pair could not differ
-edited () { if cmp -s "$1" "$2"; then echo "prepare.sh: the edit of $1 into $2 changed nothing; the listing moved" >&2; exit 1; fi; }
-mkdir -p "$dir/node-ffi" "$dir/deno-ffi"
-cd "$dir/node-ffi"
-sed "s#./node-ffi-read.js#./a-read.js#" "$lab/wc/node-ffi.js" > a.js
-sed "s#./node-ffi-read.js#./b-read.js#" "$lab/wc/node-ffi.js" > b.js
-cp "$lab/wc/node-ffi-read.js" a-read.js
-sed "s/arguments: \['int32', 'pointer', 'uint64'\]/arguments: ['int32', 'uint64', 'uint64']/" a-read.js > b-read.js
-edited a-read.js b-read.js
-cd "$dir/deno-ffi"
-sed "s#./deno-ffi-read.js#./a-read.js#" "$lab/wc/deno-ffi.js" > a.js
-sed "s#./deno-ffi-read.js#./b-read.js#; s/while (n > 0n)/while (n > 0)/; s/if (n < 0n)/if (n < 0)/" "$lab/wc/deno-ffi.js" > b.js
-cp "$lab/wc/deno-ffi-read.js" a-read.js
-sed "s/result: 'isize'/result: 'i32'/" a-read.js > b-read.js
-edited a-read.js b-read.js
+# pair NAME READER_EDIT DECLARATION_EDIT: in DIR/NAME, a.js the lab's wc/NAME.js and b.js the
+# same listing reading its declaration edited; each edit must change its copy, or a.js and b.js
+# would be one form and the pair could not differ.
+pair () {
+  local name=$1 reader_edit=$2 declaration_edit=$3
+  mkdir -p "$dir/$name" && cd "$dir/$name"
+  sed "s#./$name-read.js#./a-read.js#" "$lab/wc/$name.js" > a.js
+  sed "s#./$name-read.js#./b-read.js#; $reader_edit" "$lab/wc/$name.js" > b.js
+  cp "$lab/wc/$name-read.js" a-read.js
+  sed "$declaration_edit" a-read.js > b-read.js
+  if cmp -s a-read.js b-read.js; then
+    echo "prepare.sh: the edit of $name's declaration changed nothing; the listing moved" >&2
+    exit 1
+  fi
+}
+pair node-ffi '' "s/arguments: \['int32', 'pointer', 'uint64'\]/arguments: ['int32', 'uint64', 'uint64']/"
+pair deno-ffi 's/while (n > 0n)/while (n > 0)/; s/if (n < 0n)/if (n < 0)/' "s/result: 'isize'/result: 'i32'/"
