@@ -56,8 +56,10 @@ const forms = {
   }),
   uring: () => {
     // the address taken once, as deno-ffi's read takes it: a `buffer` is looked up every call
-    const symbols = Object.entries(ringSymbols('pointer')).map(([name, [parameters, result]]) => [name, { parameters, result }])
-    return ringRungs(Deno.dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols, readFfi, devNullFd, bufAddress)
+    const symbols = Object.entries(ringSymbols('pointer'))
+      .map(([name, [parameters, result]]) => [name, { parameters, result }])
+    const ring = Deno.dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols
+    return ringRungs(ring, readFfi, devNullFd, bufAddress)
   }
 }
 if (!forms[form]) {

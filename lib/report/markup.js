@@ -122,7 +122,8 @@ function failedRuns (failures, compare) {
 function sizeButtons (name, sizes, selected) {
   return html`<div class="toggle" role="group" aria-label="block size" data-size-group="${name}">
     <span class="toggle-label">block size</span>
-    ${sizes.map(size => html`<button type="button" data-size="${size}" aria-pressed="${String(size === selected)}">${sizeName(size)}</button>`)}
+    ${sizes.map(size => html`<button type="button" data-size="${size}"
+      aria-pressed="${String(size === selected)}">${sizeName(size)}</button>`)}
   </div>`
 }
 

@@ -1390,7 +1390,8 @@ test('reference: syscalls per read against C\'s line, start-up apart; GC\'s paus
       assert.ok(ranged.length >= 10, `${ranged.length} readers with a range at ${size}`)
       for (const point of ranged) assert.ok(point.high > point.low && point.length > 0, JSON.stringify(point))
       assert.equal(await page.locator('#kernel table:visible').count(), 1)
-      assert.match(await page.locator('#kernel table:visible caption').textContent(), new RegExp(`at ${size === 256 ? '256 B' : `${size / 1024} KiB`}:`))
+      const sizeShown = size === 256 ? '256 B' : `${size / 1024} KiB`
+      assert.match(await page.locator('#kernel table:visible caption').textContent(), new RegExp(`at ${sizeShown}:`))
     }
     // the headline's figures at each size, where readers cross C's line between sizes (wasmtime
     // below it at 256 B, above at 4 KiB): none hidden or written on a whisker

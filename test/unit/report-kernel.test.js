@@ -22,12 +22,15 @@ const cell = (program, blockSize, kernelNs) => ({
 })
 const setOf = (label, sizes) => ({
   label,
-  results: { kernel: { cells: sizes.flatMap(size => [cell('c', size, 200), cell('node-sync', size, 260)]), tracerCost: [] } }
+  results: {
+    kernel: { cells: sizes.flatMap(size => [cell('c', size, 200), cell('node-sync', size, 260)]), tracerCost: [] }
+  }
 })
 
 // The panels of the section's group: [size, hidden, what it holds], in page order.
 function panels (markup) {
-  const found = [...markup.matchAll(/<div data-size-panel="([^"]+)" data-size="(\d+)"( hidden)?>([\s\S]*?)(?=<div data-size-panel=|<p class="note">Intervals)/g)]
+  const PANEL = /<div data-size-panel="([^"]+)" data-size="(\d+)"( hidden)?>([\s\S]*?)(?=<div data-size-panel=|<p class="note">Intervals)/g
+  const found = [...markup.matchAll(PANEL)]
   return found.map(([, group, size, hidden, inside]) => ({
     group,
     size: Number(size),

@@ -94,7 +94,13 @@ describe('the read trace', () => {
       '9 read(23, "", 65536)           = 0'
     ].join('\n'))
     assert.deepEqual(trace.stdin.read, {
-      calls: 6, dataCalls: 4, bytes: 65639, maxBytes: 65536, maxAsked: 65536, errors: 0, returned: { 65536: 1, 100: 1, 1: 1, 2: 1, 0: 2 }
+      calls: 6,
+      dataCalls: 4,
+      bytes: 65639,
+      maxBytes: 65536,
+      maxAsked: 65536,
+      errors: 0,
+      returned: { 65536: 1, 100: 1, 1: 1, 2: 1, 0: 2 }
     })
     assert.equal(trace.otherCalls, 5, 'fds 22 and 25, 21 once closed and opened again, 24 replaced, 26 a pipe')
   })
@@ -103,10 +109,12 @@ describe('the read trace', () => {
     const reads = lines => parseTrace(lines.join('\n')).stdin.read?.bytes ?? 0
     const closed = parseTrace('7 close(0) = 0\n7 read(0, 0x7f00, 4096) = -1 EBADF (Bad file descriptor)\n')
     assert.deepEqual([closed.stdin, closed.otherCalls], [{}, 1])
-    assert.equal(reads(['7 close(0) = 0', '7 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 0', '7 read(0, ""..., 4096) = 200']), 0)
+    const hosts = '7 openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = 0'
+    assert.equal(reads(['7 close(0) = 0', hosts, '7 read(0, ""..., 4096) = 200']), 0)
     assert.equal(reads(['7 dup2(5, 0) = 0', '7 read(0, ""..., 4096) = 200']), 0)
     assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 4294967295, 0) = 0', '7 read(9, ""..., 4096) = 200']), 0)
-    assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 4294967295, CLOSE_RANGE_CLOEXEC) = 0', '7 read(9, ""..., 4096) = 200']), 200)
+    const cloexec = '7 close_range(3, 4294967295, CLOSE_RANGE_CLOEXEC) = 0'
+    assert.equal(reads(['7 dup(0) = 9', cloexec, '7 read(9, ""..., 4096) = 200']), 200)
     assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 8, 0) = 0', '7 read(9, ""..., 4096) = 200']), 200)
   })
 
