@@ -101,8 +101,9 @@ fi
 # machine that builds and nothing brings to one that only runs.
 if [[ $runtime_only == 1 ]]; then apt_install liburing2 libatomic1; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
-# from LAB_COMMIT instead).
-if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev git libpq-dev liburing-dev; fi
+# from LAB_COMMIT instead). binutils (gcc's too) names the C function a V8 fast call reaches
+# (lib/native-code.js); without it, as in the image, the fast-path check says it could not.
+if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev binutils git libpq-dev liburing-dev; fi
 
 # WebAssembly (docs/wasm.md): clang-14 and wasi-libc build the modules, wabt's wat2wasm
 # assembles the WASIX server; python3 runs the wasmtime wheel, which pip installs from PyPI

@@ -7,6 +7,7 @@ const { spawn } = require('node:child_process')
 const { setTimeout: delay } = require('node:timers/promises')
 const { BUILD } = require('./paths')
 const { allowedCpus, placementPlan } = require('./placement')
+const { childrenOf, commandLine } = require('./procfs')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
@@ -17,6 +18,38 @@ const PIPE_RUN = path.join(BUILD, 'pipe-run')
 function ddFeeder (bytes, feederBlockSize, paused = false) {
   const argv = ['dd', 'if=/dev/zero', `bs=${feederBlockSize}`, `count=${bytes / feederBlockSize}`]
   return [...argv, ...(paused ? ['iflag=fullblock'] : []), 'status=none']
+}
+
+// The name a held feeder's shell goes by ($0), by which it is told from the reader.
+const HELD_FEEDER = 'syscall-lab-held-feeder'
+
+// A feeder that, once its command has written everything, keeps the pipe open until
+// `holdFile` is removed: the reader, waiting for more, stays alive to be looked at (runHeld).
+function heldFeeder (feeder, holdFile) {
+  const script = `${shellQuote(feeder)} && : > "$1" && while [ -e "$1" ]; do sleep 0.01; done`
+  return ['sh', '-c', script, HELD_FEEDER, holdFile]
+}
+
+// Runs a pipeline whose feeder is heldFeeder's (with the same holdFile); once the feeder has
+// written everything, calls look(the reader's pid) and then lets the reader end. Resolves to
+// { result (runPipeline's), seen (what look returned; null where the pipeline ended before its
+// feeder held, as a failed run does) }.
+async function runHeld (spec, holdFile, look) {
+  fs.rmSync(holdFile, { force: true })
+  const started = startPipeline(spec)
+  // set by the pipeline's end, which the wait below must see
+  const pipeline = { ended: false }
+  started.done.then(() => { pipeline.ended = true }, () => { pipeline.ended = true })
+  let seen = null
+  try {
+    while (!pipeline.ended && !fs.existsSync(holdFile)) await delay(5)
+    const reader = childrenOf(started.child.pid).find(pid => !commandLine(pid).includes(HELD_FEEDER))
+    if (!pipeline.ended && reader !== undefined) seen = look(reader)
+  } finally {
+    // the feeder's cue to end, whatever look did
+    fs.rmSync(holdFile, { force: true })
+  }
+  return { result: await started.done, seen }
 }
 
 // A command line as a shell would take it back: for the re-run lines of failed runs.
@@ -212,4 +245,17 @@ function stopOnSignals () {
   return () => requested
 }
 
-module.exports = { shellQuote, runPipeline, runAlternating, partnerRecord, ddFeeder, stopCurrentPipeline, stopOnSignals, PIPE_RUN, PIN_APART, sharedCpuPin }
+module.exports = {
+  shellQuote,
+  runPipeline,
+  runHeld,
+  heldFeeder,
+  runAlternating,
+  partnerRecord,
+  ddFeeder,
+  stopCurrentPipeline,
+  stopOnSignals,
+  PIPE_RUN,
+  PIN_APART,
+  sharedCpuPin
+}

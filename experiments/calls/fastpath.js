@@ -13,9 +13,11 @@ const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
 const { runtimes } = require('../../lib/runtimes')
-const { runPipeline, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { runHeld, heldFeeder, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { writeFileAtomic } = require('../../lib/atomic')
-const { checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER } = require('../stdio/fastpath')
+const {
+  checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER, nameFastCalls, targetFinding
+} = require('../stdio/fastpath')
 const { counted } = require('../../lib/report/format')
 const { FIXED_FEEDER_BLOCK } = require('../stdio/measure')
 const { FAST_PHASE, BLOCK, ladderArgv, ladderBytes, parseLadder, ladderFailure } = require('./ladder')
@@ -79,7 +81,7 @@ const rawFileName = step => path.join(FAST_PHASE, `${step.variant.name}.txt.gz`)
 // call's target, every compile of the wrapper holds a fast call, and the wrapper never
 // deoptimised (but for Maglev's hand-over to TurboFan). The loop then pays a JavaScript call
 // besides, which the summary says (`viaWrapper`).
-function throughWrapper (verdict, { wrapper, loop, text, dir }) {
+function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null }) {
   if (verdict.engaged || !wrapper || !/with no fast API call$/.test(verdict.reason ?? '')) return verdict
   const calls = verdict.evidence.graphs.filter(graph => graph.fastCalls === 0)
     .every(graph => graph.functions.includes(wrapper))
@@ -94,8 +96,15 @@ function throughWrapper (verdict, { wrapper, loop, text, dir }) {
     viaWrapper: wrapper,
     summary: `TurboFan compiled ${loop}() calling ${wrapper}() without inlining it; ` +
       `${counted(graphs.length, 'compile')} of ${wrapper}() ${graphs.length === 1 ? 'holds' : 'hold'} ` +
-      'fast API calls, and neither deoptimised'
+      'fast API calls, and neither deoptimised' + wrapperTargets(naming)
   }
+}
+
+// What the wrapper's fast calls reach, for its summary: the wrapper serves every loop, so its
+// calls are named together (nameFastCalls, per function).
+function wrapperTargets (naming) {
+  const { words } = targetFinding(naming, null, null)
+  return words ? `; ${words.replace(/^its fast call/, 'its fast calls')}` : ''
 }
 
 // One check process: dd feeding the traced ladder, then the engine's verdict on each loop.
@@ -107,8 +116,18 @@ async function measureFastPath (step, options, runDir) {
   const bytes = ladderBytes(CHECK_COUNTS)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
   const reader = tracedArgv(step.variant, dir)
+  // held open once fed, so that each loop's fast calls are named in the ladder's memory
+  // (experiments/stdio/fastpath.js nameFastCalls); V8's alone give their addresses
+  const wrapper = step.variant.fastWrapper
+  const named = [...step.loops, ...(wrapper ? [wrapper] : [])]
+  const look = pid => engineOf(step.variant) === 'v8'
+    ? Object.fromEntries(named.map(fn => [fn, nameFastCalls(pid, dir, fn)]))
+    : null
+  const holdFile = path.join(dir, '.held')
   try {
-    const result = await runPipeline({ feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: step.pin })
+    const timeoutMs = options.timeoutSeconds * 1000
+    const spec = { feeder: heldFeeder(feeder, holdFile), reader, timeoutMs, pin: step.pin }
+    const { result, seen: naming } = await runHeld(spec, holdFile, look)
     const output = parseLadder(ladderLines(result.stdout))
     let failure = ladderFailure({ result, output, counts: CHECK_COUNTS, bytes, timeoutSeconds: options.timeoutSeconds })
     const text = `${result.stdout}\n${result.stderr}`
@@ -116,10 +135,15 @@ async function measureFastPath (step, options, runDir) {
     const trace = withoutLadderLines(text)
     const fastPath = failure === null
       ? step.loops.map(loop => {
-        const found = throughWrapper(loopVerdict(engineOf(step.variant), loop, trace, dir),
-          { wrapper: step.variant.fastWrapper, loop, text: trace, dir })
+        const expected = step.variant.fastTargets?.[loop] ?? null
+        const verdict = loopVerdict(engineOf(step.variant), loop, trace, dir, naming?.[loop] ?? null, expected)
+        const found = throughWrapper(verdict, { wrapper, loop, text: trace, dir, naming: naming?.[wrapper] ?? null })
         const { engaged, reason, summary = null, viaWrapper = null, evidence } = found
-        return { loop, engaged, reason, summary, viaWrapper, evidence }
+        // the C function its fast call was found to reach: the one the variant names, where the
+        // loop's own graph held the call and it could be named
+        const named = naming?.[loop]
+        const reaches = engaged && !viaWrapper && expected && named && !named.reason ? expected : null
+        return { loop, engaged, reason, summary, viaWrapper, reaches, evidence }
       })
       : []
     const unheld = fastPath.find(verdict => !verdict.engaged)

@@ -93,15 +93,17 @@ function ladderSection (data) {
 function fastPathText (ladder) {
   const checked = ladder.rows.filter(row => row.fastPath)
   if (checked.length === 0) return null
-  const loopText = ({ loop, viaWrapper }) => `${loop}()${viaWrapper ? ` through ${viaWrapper}()` : ''}`
+  const loopText = ({ loop, viaWrapper, reaches }) =>
+    `${loop}()${viaWrapper ? ` through ${viaWrapper}()` : ''}${reaches ? ` → ${reaches}` : ''}`
   const verdicts = [
     ...checked.filter(row => !row.fastPath.failure)
       .map(row => `${row.variant} held (${row.fastPath.loops.map(loopText).join(', ')})`),
     ...checked.filter(row => row.fastPath.failure).map(row => `${row.variant} did not: ${row.fastPath.failure}`)
   ]
   return 'Fast paths, each variant\'s fast loops traced by its engine in a process of its own before ' +
-    'the timed ones (V8: TurboFan compiled the loop with its calls fast API calls and it never ' +
-    `deoptimised inside it; JavaScriptCore: DFG or FTL called through CallFFI): ${verdicts.join('; ')}.`
+    'the timed ones (V8: TurboFan compiled the loop with its calls fast API calls, each reaching ' +
+    'the C function named after the arrow, and it never deoptimised inside it; JavaScriptCore: ' +
+    `DFG or FTL called through CallFFI): ${verdicts.join('; ')}.`
 }
 
 // The call ladder as a table (terminal and markdown): a variant per row, its rungs' ns per

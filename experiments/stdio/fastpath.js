@@ -8,7 +8,9 @@
 // V8 (Node, Deno, the host): the reader's loop function must be compiled by TurboFan with a
 // FastApiCall node in its graph (--trace-turbo writes each graph as JSON; a call V8 does
 // not make fast is a generic API call there), and never deoptimised inside its loop
-// (--trace-deopt, against the loop's JumpLoop offset from --print-bytecode). Two deopts
+// (--trace-deopt, against the loop's JumpLoop offset from --print-bytecode); and, where the
+// row names one (fastest.target), its fast call must reach that C function, named in the
+// reader's memory while the run is held open (nameFastCalls). Two deopts
 // are the normal course and allowed: Maglev's hand-over to TurboFan's on-stack entry, and
 // one after the loop, where code that never ran before compiling has no type feedback
 // (every recorded run has exactly one); a second one after the loop fails it.
@@ -22,6 +24,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runtimes } = require('../../lib/runtimes')
 const { counted } = require('../../lib/report/format')
+const { nameAddress, liveProcess, missingTools, reachedSymbols, describeNamed } = require('../../lib/native-code')
 
 // Maglev's tier-up into TurboFan's OSR code: a hand-over, not a fall to slower code.
 const OSR_HANDOVER = /prepare for on stack replacement/
@@ -127,15 +130,77 @@ function v8Graphs (dir, loop) {
   })
 }
 
-// The verdict from V8's traces: { engaged, reason, evidence }.
-function v8Verdict ({ text, graphs, loop }) {
+// The addresses of the C functions the FastApiCall nodes of `loop`'s graphs call, as V8 prints
+// them in a node's title (FastApiCall[ADDRESS:SIGNATURE, …]). Read while the process lives, so
+// from the files' text as far as V8 has written it, not as JSON.
+const FAST_CALL_TARGET = /"title":"FastApiCall\[(\d+):/g
+function v8FastCallAddresses (dir, loop) {
+  const prefix = `turbo-${loop}-`
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : []
+  const addresses = new Set()
+  for (const name of names.filter(file => file.startsWith(prefix) && file.endsWith('.json'))) {
+    let text = ''
+    try {
+      text = fs.readFileSync(path.join(dir, name), 'utf8')
+    } catch {}
+    for (const match of text.matchAll(FAST_CALL_TARGET)) addresses.add(match[1])
+  }
+  return [...addresses].map(BigInt)
+}
+
+// Whose code each fast call of `loop` reaches, asked of the live reader `pid` (a held run:
+// lib/pipeline.js runHeld): { targets: [lib/native-code.js nameAddress's], reason } with reason
+// "not named: …" where they cannot be named here. A graph says which C function TurboFan calls
+// by its address alone; the reader's memory map and the files' symbols say whose it is.
+function nameFastCalls (pid, dir, loop) {
+  const notNamed = why => ({ targets: [], reason: `not named: ${why}` })
+  const missing = missingTools()
+  if (missing) return notNamed(missing)
+  const addresses = v8FastCallAddresses(dir, loop)
+  if (addresses.length === 0) return notNamed(`V8 had written no fast call of ${loop}() when the reader was looked at`)
+  let reader
+  try {
+    reader = liveProcess(pid)
+  } catch (err) {
+    return notNamed(`the reader's memory could not be read (${err.code ?? err.message})`)
+  }
+  try {
+    return { targets: addresses.map(address => nameAddress(reader, address)), reason: null }
+  } catch (err) {
+    return notNamed(`its code could not be read (${err.code ?? err.message})`)
+  } finally {
+    reader.close()
+  }
+}
+
+// Whether a named target is, or reaches, the C function `expected`: a symbol of that name, or a
+// C++ function of it (demangled: its parameters after it and, for a template's, its return type
+// before it).
+const reaches = (named, expected) => reachedSymbols(named)
+  .some(symbol => symbol === expected || symbol.startsWith(`${expected}(`) || symbol.includes(` ${expected}(`))
+
+// What the fast calls' targets add to a verdict: a failure where none reaches `expected`; else
+// the words for its summary.
+function targetFinding (naming, loop, expected) {
+  if (!naming) return { failure: null, words: null }
+  if (naming.reason) return { failure: null, words: `its fast call ${naming.reason}` }
+  const words = naming.targets.map(describeNamed).join('; ')
+  if (expected && !naming.targets.some(named => reaches(named, expected))) {
+    return { failure: `TurboFan's fast call in ${loop}() reaches ${words}, not ${expected}`, words }
+  }
+  return { failure: null, words: `its fast call reaches ${words}` }
+}
+
+// The verdict from V8's traces: { engaged, reason, evidence }. naming: nameFastCalls's, where
+// the run was held to name them; expected: the C function the fast call must reach.
+function v8Verdict ({ text, graphs, loop, naming = null, expected = null }) {
   const end = loopEnd(bytecodeOf(text, loop))
   const deopts = v8Deopts(text, loop)
   const fallen = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason))
   const inLoop = fallen.filter(deopt => end === null || deopt.offset <= end)
   const afterLoop = fallen.filter(deopt => end !== null && deopt.offset > end)
   const where = deopt => `${deopt.reason} (${deopt.kind}, bytecode offset ${deopt.offset})`
-  const evidence = { engine: 'V8', loop, loopEndOffset: end, graphs, deopts }
+  const evidence = { engine: 'V8', loop, loopEndOffset: end, graphs, deopts, fastCallTargets: naming }
   const fail = reason => ({ engaged: false, reason, evidence })
   if (graphs.length === 0) return fail(`TurboFan never compiled ${loop}()`)
   if (end === null) return fail(`V8 printed no bytecode for ${loop}(), so its loop cannot be told apart`)
@@ -148,6 +213,8 @@ function v8Verdict ({ text, graphs, loop }) {
   }
   if (graphs.some(graph => graph.fastCalls === 0)) return fail(`TurboFan compiled ${loop}() with no fast API call`)
   if (graphs.some(graph => graph.fastCalls === null)) return fail(`a TurboFan graph of ${loop}() was cut short`)
+  const target = targetFinding(naming, loop, expected)
+  if (target.failure) return fail(target.failure)
   const calls = graphs.map(graph => graph.fastCalls).join(', ')
   return {
     engaged: true,
@@ -155,7 +222,7 @@ function v8Verdict ({ text, graphs, loop }) {
     evidence,
     summary: `TurboFan compiled ${loop}() ${counted(graphs.length, 'time')} with ${calls} fast API ` +
       `${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; ` +
-      `no deopt inside its loop, ${afterLoop.length} after it`
+      `no deopt inside its loop, ${afterLoop.length} after it` + (target.words ? `; ${target.words}` : '')
   }
 }
 
@@ -263,14 +330,15 @@ function jscVerdict ({ text, loop }) {
 }
 
 // The verdict on `loop` of one check run: its trace (stdout and stderr) and, for V8, its
-// graphs.
-function loopVerdict (engine, loop, text, dir) {
-  if (engine === 'v8') return v8Verdict({ text, graphs: v8Graphs(dir, loop), loop })
+// graphs and what its fast calls were found to reach (naming, expected: v8Verdict's).
+function loopVerdict (engine, loop, text, dir, naming = null, expected = null) {
+  if (engine === 'v8') return v8Verdict({ text, graphs: v8Graphs(dir, loop), loop, naming, expected })
   return jscVerdict({ text, loop })
 }
 
-// The verdict of a fastest reader's check run.
-const verdict = (program, text, dir) => loopVerdict(engineOf(program), program.fastest.loop, text, dir)
+// The verdict of a fastest reader's check run; naming: nameFastCalls's, where it was held.
+const verdict = (program, text, dir, naming = null) =>
+  loopVerdict(engineOf(program), program.fastest.loop, text, dir, naming, program.fastest.target ?? null)
 
 module.exports = {
   checkArgv,
@@ -285,6 +353,9 @@ module.exports = {
   bytecodeOf,
   OSR_HANDOVER,
   v8Graphs,
+  v8FastCallAddresses,
+  nameFastCalls,
+  targetFinding,
   engineOf,
   uncheckableReason
 }

@@ -11,7 +11,7 @@ const { spawnSync } = require('node:child_process')
 const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
 const {
-  runPipeline, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
+  runPipeline, runHeld, heldFeeder, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
 } = require('../../lib/pipeline')
 const { withStdinFrom, scratchFolder, scratchFolders } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
@@ -23,7 +23,7 @@ const {
   slopePerRead, longerCostBytes, windowSamples, windowSpan, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures,
   partnerRatio, partnerBytes
 } = require('./cost')
-const { checkArgv, verdict } = require('./fastpath')
+const { checkArgv, verdict, engineOf, nameFastCalls } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
 const { sysprofArgv } = require('../../lib/sysprof')
 const {
@@ -176,9 +176,11 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
   // a profiled run's CPU time is its reader's, below perf: what perf's own costs per read
   const sampleBelow = step.phase === PHASES.profile
   const spec = { feeder, reader, timeoutMs, pin, sampleMs: step.sampleMs ?? 0, sampleBelow, cwd }
-  const { result, partner } = step.partner
+  const { result, partner, naming } = step.partner
     ? await runWithPartner(step, spec, options)
-    : { result: await runPipeline(spec), partner: null }
+    : heldForNaming(step, fromFile)
+      ? await runNamingFastCalls(step, spec, runDir)
+      : { result: await runPipeline(spec), partner: null }
   const output = parseOutput(step.program, result.stdout)
   const failure = verify({ ...step, timeoutSeconds: options.timeoutSeconds }, result, output)
   const record = {
@@ -276,7 +278,7 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
   }
   if (step.phase === PHASES.profile) profileRecord(step, record, runDir, workDir)
   if (step.phase === PHASES.fastPath) {
-    if (failure === null) checkFastPath(step, result, record, runDir)
+    if (failure === null) checkFastPath(step, result, record, runDir, naming)
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
   }
   return { record, stopped: Boolean(result.stoppedBy) }
@@ -361,13 +363,30 @@ async function runWithPartner (step, spec, options) {
   return { result, partner: { result: partnerResult, record } }
 }
 
+// A V8 reader's check run is held open (lib/pipeline.js runHeld) so that its fast calls can be
+// named in its memory before it ends: a V8 graph gives their targets' addresses alone. A
+// reader reading a file (--feeder file) cannot be held; its calls go unnamed, and say so.
+const heldForNaming = (step, fromFile) => step.phase === PHASES.fastPath && !fromFile &&
+  engineOf(step.program) === 'v8'
+
+// The held check run: { result, partner: null, naming (nameFastCalls's) }. The feeder ends the
+// pipe once the reader has been looked at; the run's command line stays dd's.
+async function runNamingFastCalls (step, spec, runDir) {
+  const dir = graphDir(step, runDir)
+  const holdFile = path.join(dir, '.held')
+  const look = pid => nameFastCalls(pid, dir, step.program.fastest.loop)
+  const { result, seen } = await runHeld({ ...spec, feeder: heldFeeder(spec.feeder, holdFile) }, holdFile, look)
+  return { result, partner: null, naming: seen }
+}
+
 // A fastest reader whose fast path did not engage fails the run, and every cell of its
-// (experiments/stdio/summary.js); the engine's trace stays as the evidence.
-function checkFastPath (step, result, record, runDir) {
+// (experiments/stdio/summary.js); the engine's trace stays as the evidence. naming: what the
+// held run found its fast calls to reach (null where it was not held).
+function checkFastPath (step, result, record, runDir, naming = null) {
   const text = `${result.stdout}\n${result.stderr}`
   record.rawFile = rawFileName(step)
   writeFileAtomic(path.join(runDir, record.rawFile), text)
-  const found = verdict(step.program, text, graphDir(step, runDir))
+  const found = verdict(step.program, text, graphDir(step, runDir), naming)
   const { engaged, reason, summary = null, evidence } = found
   record.fastPath = { engaged, reason, summary, evidence }
   if (!found.engaged) Object.assign(record, { ok: false, failure: `fast path not taken: ${found.reason}` })

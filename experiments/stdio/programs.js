@@ -26,7 +26,9 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // fastest: the row is its runtime's fastest form, as its maintainers call fastest
 // (docs/programs.md, "Each runtime's fastest form", cites them): `loop` names the function
 // that holds its read loop, which the fast-path check (experiments/stdio/fastpath.js) asks
-// the engine about; `source` the doc, source file or pull request that calls it fastest.
+// the engine about; `target`, on V8, the C function its fast call must reach (named in the
+// reader's memory: lib/native-code.js); `source` the doc, source file or pull request that
+// calls it fastest.
 //
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
@@ -154,7 +156,11 @@ const programs = [
     command: ['{runtime}', '{v8flags}', '{file}', '{bs}'],
     needs: ['net.readRaw', 'sys.address', 'sys.errno', 'sys.strerror', 'sys.STDIN_FILENO'],
     honoursBlockSize: true,
-    fastest: { loop: 'count', source: 'host/README.md, "Fast API calls": net.readRaw on an address taken once' },
+    fastest: {
+      loop: 'count',
+      target: 'host::net::FastReadRaw',
+      source: 'host/README.md, "Fast API calls": net.readRaw on an address taken once'
+    },
     note: 'the host\'s fastest shape: the buffer\'s address taken once (sys.address), then net.readRaw(fd, address, len) as a V8 fast API call; lab host only, real just(js) has neither binding'
   },
   {
@@ -194,6 +200,7 @@ const programs = [
     honoursBlockSize: true,
     fastest: {
       loop: 'count',
+      target: 'read',
       source: 'nodejs/node doc/api/ffi.md, "Call paths" (PR 63068): a V8 fast API call from optimised code'
     },
     note: 'node:ffi calling libc read, the length a BigInt uint64, the buffer\'s address taken once: ' +
@@ -272,6 +279,7 @@ const programs = [
     honoursBlockSize: true,
     fastest: {
       loop: 'count',
+      target: 'read',
       source: 'denoland/deno ext/ffi/turbocall.rs and PR 23983: 64-bit parameters as BigInts keep the V8 fast call'
     },
     note: 'Deno.dlopen calling libc read, the length a BigInt, the buffer\'s address taken once: ' +

@@ -11,6 +11,7 @@ const { spawnSync } = require('node:child_process')
 
 const { findProgram, unavailableReason } = require('../../experiments/stdio/programs')
 const findings = require('../../experiments/stdio/findings')
+const { missingTools } = require('../../lib/native-code')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const SLOW_PATHS = path.join(__dirname, '..', 'fixtures', 'slow-path-programs.js')
@@ -54,6 +55,14 @@ describe('the fastest readers through the real bench', () => {
         assert.match(entry.summary, /; the profile pass found 0\.0% of the \d+ samples of its read loop in V8's slow API calls$/)
       }
       assert.ok(fs.statSync(path.join(dir, 'fastpath', `${entry.program}-256.txt`)).size > 0)
+      // V8's fast calls named in the reader's memory, each the C function the row names
+      const target = {
+        'just-fast': /; its fast call reaches host::net::FastReadRaw\([^)]*\) \(just-host\)(;|$)/,
+        'node-ffi':
+          /; its fast call reaches (.* \(node\), )?read \(libc\.so\.6\) through code generated at run time(;|$)/,
+        'deno-ffi': /; its fast call reaches read \(libc\.so\.6\) through code generated at run time(;|$)/
+      }[entry.program]
+      if (target) assert.match(entry.summary, target)
       const graphs = path.join(dir, 'fastpath', `${entry.program}-256.graphs`)
       assert.equal(fs.existsSync(graphs), false, 'the graphs are read and removed')
     }
@@ -94,6 +103,26 @@ describe('readers written to deoptimise', () => {
     for (const text of quoted) assert.match(text, /^Start-up on empty input/, text)
     const trace = fs.readFileSync(path.join(dir, 'fastpath', 'fixture-deopt-bun-256.txt'), 'utf8')
     assert.ok(trace.includes('Jettisoning count#'))
+  })
+})
+
+// node-ffi itself, its row naming write as what its fast call must reach: the check names the
+// call's target in the reader's memory (read), and fails it.
+describe('a fastest reader whose fast call reaches another function than its row names', () => {
+  const row = require(SLOW_PATHS).find(entry => entry.name === 'fixture-target-node')
+  const skip = unavailableReason(row) ?? missingTools() ?? false
+  test('fails every cell with the function it reaches, and bench.js exits 1', { skip }, () => {
+    const args = ['--only', 'c', '--only', 'fixture-target-node', ...SHORT, '--no-kernel', '--no-profile']
+    const { result, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
+    assert.equal(result.status, 1, result.stderr + result.stdout)
+    const results = json('results.json')
+    const check = results.fastPaths.find(entry => entry.program === 'fixture-target-node')
+    assert.equal(check.verdict, 'not taken')
+    const reaches = /^TurboFan's fast call in count\(\) reaches (.* \(node\), )?read \(libc\.so\.6\) through code /
+    assert.match(check.reason, reaches)
+    assert.match(check.reason, /generated at run time, not write$/)
+    const cell = results.headline.cells.find(entry => entry.program === 'fixture-target-node')
+    assert.deepEqual(cell.flags.filter(flag => flag !== 'steal'), ['failed'])
   })
 })
 

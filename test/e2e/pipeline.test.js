@@ -12,7 +12,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { runPipeline, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
+const { runPipeline, runHeld, heldFeeder, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
 const { probePerf } = require('../../lib/perf')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -158,6 +158,70 @@ describe('pipe-run leaves nothing behind', () => {
     stopCurrentPipeline()
     const result = await running
     assert.equal(result.stoppedBy, 15)
+    assert.deepEqual(marked(run.marker), [])
+  })
+})
+
+// A held run (the fast-path check's, to name a reader's fast calls in its memory): the reader,
+// fed everything, waits alive for more until it has been looked at, then ends as any does.
+describe('a pipeline held open once fed', () => {
+  test('look sees the reader alive after all was written; then it ends with the count', DEADLINE, async () => {
+    const run = fresh()
+    const holdFile = path.join(run.dir, 'held')
+    const reader = [path.join(ROOT, 'build', 'wc-c'), '4096']
+    const seen = []
+    const look = pid => {
+      seen.push({ argv: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0], held: fs.existsSync(holdFile) })
+      return 'looked'
+    }
+    process.env.LAB_TEST_MARKER = run.marker
+    let held
+    try {
+      const feeder = heldFeeder(ddFeeder(1 << 20, 65536), holdFile)
+      held = await runHeld({ feeder, reader, timeoutMs: 60000, pin: null }, holdFile, look)
+    } finally {
+      delete process.env.LAB_TEST_MARKER
+    }
+    assert.deepEqual(seen, [{ argv: reader[0], held: true }], 'looked at once, at the reader, while held')
+    assert.equal(held.seen, 'looked')
+    assert.equal(held.result.stdout, 'size 1048576 reads 256 blocksize 4096\n')
+    assert.equal(held.result.feeder.exit, 0)
+    assert.equal(held.result.reader.exit, 0)
+    assert.equal(fs.existsSync(holdFile), false)
+    assert.deepEqual(marked(run.marker), [])
+  })
+
+  test('a look that throws still lets the reader end, and nothing is left', DEADLINE, async () => {
+    const run = fresh()
+    const holdFile = path.join(run.dir, 'held')
+    const feeder = heldFeeder(ddFeeder(1 << 16, 65536), holdFile)
+    const spec = { feeder, reader: [path.join(ROOT, 'build', 'wc-c'), '4096'], timeoutMs: 60000, pin: null }
+    process.env.LAB_TEST_MARKER = run.marker
+    try {
+      await assert.rejects(runHeld(spec, holdFile, () => { throw new Error('looked wrong') }), /looked wrong/)
+    } finally {
+      delete process.env.LAB_TEST_MARKER
+    }
+    await waitFor(() => marked(run.marker).length === 0, 10000, 'the pipeline to end')
+    assert.equal(fs.existsSync(holdFile), false)
+  })
+
+  test('a reader that fails before its feeder holds is not looked at', DEADLINE, async () => {
+    const run = fresh()
+    const holdFile = path.join(run.dir, 'held')
+    let looked = false
+    const feeder = heldFeeder(ddFeeder(1 << 20, 65536), holdFile)
+    const spec = { feeder, reader: ['false'], timeoutMs: 60000, pin: null }
+    process.env.LAB_TEST_MARKER = run.marker
+    let held
+    try {
+      held = await runHeld(spec, holdFile, () => { looked = true })
+    } finally {
+      delete process.env.LAB_TEST_MARKER
+    }
+    assert.equal(looked, false)
+    assert.equal(held.seen, null)
+    assert.equal(held.result.reader.exit, 1)
     assert.deepEqual(marked(run.marker), [])
   })
 })

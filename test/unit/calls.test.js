@@ -390,10 +390,12 @@ test('a variant whose fast path did not hold has no process counted, and the rep
     run: 0,
     ok: failure === null,
     failure,
-    fastPath: verdicts.map(([loop, engaged, summary]) => ({ loop, engaged, summary, reason: engaged ? null : summary }))
+    fastPath: verdicts.map(([loop, engaged, summary, reaches]) =>
+      ({ loop, engaged, summary, reason: engaged ? null : summary, ...(reaches ? { reaches } : {}) }))
   })
   const log = [
-    check('just-fast', [['noop', true, 'TurboFan compiled noop() 1 time with 2 fast API calls']]),
+    check('just-fast', [['noop', true, 'TurboFan compiled noop() 1 time with 2 fast API calls'],
+      ['syscall', true, 'TurboFan compiled syscall() 1 time with 2 fast API calls', 'host::ladder::FastGetppid']]),
     check('deno-ffi', [['noop', false, 'TurboFan compiled noop() with no fast API call']],
       'fast path not taken: TurboFan compiled noop() with no fast API call'),
     ...records('c', processes(3, 200, 225, 440)),
@@ -409,7 +411,9 @@ test('a variant whose fast path did not hold has no process counted, and the rep
   assert.equal(row('just-fast').processes, 6)
   assert.equal(row('just-fast').fastPath.failure, null)
   assert.equal(row('c').fastPath, null)
-  assert.match(fastPathText(ladder), /: just-fast held \(noop\(\)\); deno-ffi did not: fast path not taken: TurboFan compiled noop\(\) with no fast API call\.$/)
+  // a loop whose call was named says what it reached; one not named says nothing of it
+  assert.match(fastPathText(ladder), new RegExp(': just-fast held \\(noop\\(\\), syscall\\(\\) → host::ladder::FastGetppid\\); ' +
+    'deno-ffi did not: fast path not taken: TurboFan compiled noop\\(\\) with no fast API call\\.$'))
 })
 
 // node:ffi calls C through a JavaScript function of Node's own (invoke()), which TurboFan
@@ -489,4 +493,24 @@ test('the parts are written as a sum, a negative one subtracted', () => {
   const { partsSum } = require('../../experiments/calls/report')
   assert.equal(partsSum({ boundary: 6.4, syscall: 273, readPath: -7.06, kernelRead: 331 }), '6.4 + 273 − 7.06 + 331')
   assert.equal(partsSum({ boundary: -1.5, syscall: 200, readPath: 0, kernelRead: 240 }), '−1.5 + 200 + 0 + 240')
+})
+
+// Each V8 variant's fast loops name the C function their fast calls must reach, and a stdin
+// reader that reads as a ladder's read rung names the same one: the two checks ask one thing.
+test('every V8 variant names each fast loop\'s target, as its stdin reader does', () => {
+  const { runtimes } = require('../../lib/runtimes')
+  const { findProgram } = require('../../experiments/stdio/programs')
+  const v8 = calls.variants.filter(variant => variant.fast?.length && runtimes[variant.runtime].engine === 'v8')
+  assert.ok(v8.length >= 7, v8.map(variant => variant.name).join())
+  for (const variant of v8) {
+    assert.deepEqual(Object.keys(variant.fastTargets ?? {}).sort(), [...variant.fast].sort(), variant.name)
+    const reader = variant.stdin && findProgram(variant.stdin)
+    const readLoop = variant.fast.find(loop => /^read/.test(loop))
+    if (reader?.fastest?.target && readLoop) {
+      assert.equal(variant.fastTargets[readLoop], reader.fastest.target, `${variant.name} and ${reader.name}`)
+    }
+  }
+  for (const variant of calls.variants.filter(entry => runtimes[entry.runtime].engine !== 'v8')) {
+    assert.equal(variant.fastTargets, undefined, `${variant.name}: only V8's graphs give a fast call's address`)
+  }
 })
