@@ -7,7 +7,7 @@ const { spawn } = require('node:child_process')
 const { setTimeout: delay } = require('node:timers/promises')
 const { BUILD } = require('./paths')
 const { allowedCpus, placementPlan } = require('./placement')
-const { childrenOf, commandLine } = require('./procfs')
+const { childrenOf, commandLine, descriptorTarget } = require('./procfs')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
@@ -30,21 +30,36 @@ function heldFeeder (feeder, holdFile) {
   return ['sh', '-c', script, HELD_FEEDER, holdFile]
 }
 
+// How long a held run may take beyond its timeout: what look does while the reader waits,
+// which is not the reader's (nameFastCalls: nm reads Node's binary's symbols in 0.3 s on a
+// 2-core VM; a stuck binutils tool is stopped at 20 s).
+const HOLD_ALLOWANCE_MS = 30000
+
+// The reader of a pipe-run whose feeder is a held one: the child whose stdin is the pipe the
+// feeder writes (pipe-run may also have adopted the orphans of either).
+function heldReader (pipeRunPid) {
+  const children = childrenOf(pipeRunPid)
+  const feeder = children.find(pid => commandLine(pid).includes(HELD_FEEDER))
+  const pipe = feeder === undefined ? '' : descriptorTarget(feeder, 1)
+  return children.find(pid => pid !== feeder && pipe !== '' && descriptorTarget(pid, 0) === pipe)
+}
+
 // Runs a pipeline whose feeder is heldFeeder's (with the same holdFile); once the feeder has
 // written everything, calls look(the reader's pid) and then lets the reader end. Resolves to
 // { result (runPipeline's), seen (what look returned; null where the pipeline ended before its
-// feeder held, as a failed run does) }.
+// feeder held, as a failed run does) }. spec.timeoutMs gains HOLD_ALLOWANCE_MS, so that a
+// slow look is not taken for a reader that hung.
 async function runHeld (spec, holdFile, look) {
   fs.rmSync(holdFile, { force: true })
-  const started = startPipeline(spec)
+  const started = startPipeline({ ...spec, timeoutMs: spec.timeoutMs + HOLD_ALLOWANCE_MS })
   // set by the pipeline's end, which the wait below must see
   const pipeline = { ended: false }
   started.done.then(() => { pipeline.ended = true }, () => { pipeline.ended = true })
   let seen = null
   try {
     while (!pipeline.ended && !fs.existsSync(holdFile)) await delay(5)
-    const reader = childrenOf(started.child.pid).find(pid => !commandLine(pid).includes(HELD_FEEDER))
-    if (!pipeline.ended && reader !== undefined) seen = look(reader)
+    const reader = pipeline.ended ? undefined : heldReader(started.child.pid)
+    if (reader !== undefined) seen = look(reader)
   } finally {
     // the feeder's cue to end, whatever look did
     fs.rmSync(holdFile, { force: true })

@@ -52,4 +52,33 @@ function descendantsOf (pid) {
 // A process's command line, its arguments joined by spaces; '' once it has gone.
 const commandLine = pid => readText(`/proc/${pid}/cmdline`).replaceAll('\0', ' ')
 
-module.exports = { CLK_TCK, statFields, readText, childrenOf, descendantsOf, commandLine }
+// What a process's descriptor `fd` is open on ('pipe:[123]', a path), or '' where it is not
+// open or the process has gone: two ends of one pipe read alike.
+function descriptorTarget (pid, fd) {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/fd/${fd}`)
+  } catch {
+    return ''
+  }
+}
+
+// A live process's memory: { maps (the text of /proc/PID/maps), read (address, length) →
+// Buffer, close }. Throws where it cannot be read: gone (a zombie's map is empty), or its
+// memory closed to this one (reading it needs ptrace's permission, which an ancestor has
+// under Yama's default). read throws where fewer bytes than asked came back.
+function processMemory (pid) {
+  const maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8')
+  if (maps.trim() === '') throw new Error(`process ${pid} has no memory map (it has ended)`)
+  const fd = fs.openSync(`/proc/${pid}/mem`, 'r')
+  const read = (address, length) => {
+    const bytes = Buffer.alloc(length)
+    const got = fs.readSync(fd, bytes, 0, length, address)
+    if (got < length) throw new Error(`read ${got} of ${length} bytes at 0x${address.toString(16)}`)
+    return bytes
+  }
+  return { maps, read, close: () => fs.closeSync(fd) }
+}
+
+module.exports = {
+  CLK_TCK, statFields, readText, childrenOf, descendantsOf, commandLine, descriptorTarget, processMemory
+}

@@ -16,7 +16,7 @@ const { runtimes } = require('../../lib/runtimes')
 const { runHeld, heldFeeder, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { writeFileAtomic } = require('../../lib/atomic')
 const {
-  checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER, nameFastCalls, targetFinding
+  checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER, nameFastCalls, targetFinding, reachesFunction
 } = require('../stdio/fastpath')
 const { counted } = require('../../lib/report/format')
 const { FIXED_FEEDER_BLOCK } = require('../stdio/measure')
@@ -80,8 +80,9 @@ const rawFileName = step => path.join(FAST_PHASE, `${step.variant.name}.txt.gz`)
 // Held only where each of the loop's graphs without a fast call holds the wrapper as its
 // call's target, every compile of the wrapper holds a fast call, and the wrapper never
 // deoptimised (but for Maglev's hand-over to TurboFan). The loop then pays a JavaScript call
-// besides, which the summary says (`viaWrapper`).
-function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null }) {
+// besides, which the summary says (`viaWrapper`). naming: what the wrapper's fast calls were
+// found to reach (nameFastCalls); one of them must reach `expected`, as the loop's own must.
+function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null, expected = null }) {
   if (verdict.engaged || !wrapper || !/with no fast API call$/.test(verdict.reason ?? '')) return verdict
   const calls = verdict.evidence.graphs.filter(graph => graph.fastCalls === 0)
     .every(graph => graph.functions.includes(wrapper))
@@ -89,6 +90,9 @@ function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null }) {
   const fast = graphs.length > 0 && graphs.every(graph => graph.fastCalls > 0)
   const deopts = v8Deopts(text, wrapper).filter(deopt => !OSR_HANDOVER.test(deopt.reason))
   if (!calls || !fast || deopts.length) return verdict
+  // the wrapper serves every loop: its fast calls, named together, must include this loop's
+  const target = targetFinding(naming, wrapper, expected)
+  if (target.failure) return { ...verdict, reason: target.failure }
   return {
     ...verdict,
     engaged: true,
@@ -96,15 +100,8 @@ function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null }) {
     viaWrapper: wrapper,
     summary: `TurboFan compiled ${loop}() calling ${wrapper}() without inlining it; ` +
       `${counted(graphs.length, 'compile')} of ${wrapper}() ${graphs.length === 1 ? 'holds' : 'hold'} ` +
-      'fast API calls, and neither deoptimised' + wrapperTargets(naming)
+      'fast API calls, and neither deoptimised' + (target.words ? `; ${target.words}` : '')
   }
-}
-
-// What the wrapper's fast calls reach, for its summary: the wrapper serves every loop, so its
-// calls are named together (nameFastCalls, per function).
-function wrapperTargets (naming) {
-  const { words } = targetFinding(naming, null, null)
-  return words ? `; ${words.replace(/^its fast call/, 'its fast calls')}` : ''
 }
 
 // One check process: dd feeding the traced ladder, then the engine's verdict on each loop.
@@ -119,9 +116,9 @@ async function measureFastPath (step, options, runDir) {
   // held open once fed, so that each loop's fast calls are named in the ladder's memory
   // (experiments/stdio/fastpath.js nameFastCalls); V8's alone give their addresses
   const wrapper = step.variant.fastWrapper
-  const named = [...step.loops, ...(wrapper ? [wrapper] : [])]
+  const callers = [...step.loops, ...(wrapper ? [wrapper] : [])]
   const look = pid => engineOf(step.variant) === 'v8'
-    ? Object.fromEntries(named.map(fn => [fn, nameFastCalls(pid, dir, fn)]))
+    ? Object.fromEntries(callers.map(fn => [fn, nameFastCalls(pid, dir, fn)]))
     : null
   const holdFile = path.join(dir, '.held')
   try {
@@ -137,12 +134,12 @@ async function measureFastPath (step, options, runDir) {
       ? step.loops.map(loop => {
         const expected = step.variant.fastTargets?.[loop] ?? null
         const verdict = loopVerdict(engineOf(step.variant), loop, trace, dir, naming?.[loop] ?? null, expected)
-        const found = throughWrapper(verdict, { wrapper, loop, text: trace, dir, naming: naming?.[wrapper] ?? null })
+        const wrapperNaming = naming?.[wrapper] ?? null
+        const found = throughWrapper(verdict, { wrapper, loop, text: trace, dir, naming: wrapperNaming, expected })
         const { engaged, reason, summary = null, viaWrapper = null, evidence } = found
-        // the C function its fast call was found to reach: the one the variant names, where the
-        // loop's own graph held the call and it could be named
-        const named = naming?.[loop]
-        const reaches = engaged && !viaWrapper && expected && named && !named.reason ? expected : null
+        // the C function its fast call was found to reach, where it was: the one the variant names
+        const callerNaming = viaWrapper ? wrapperNaming : naming?.[loop]
+        const reaches = engaged && expected && reachesFunction(callerNaming, expected) ? expected : null
         return { loop, engaged, reason, summary, viaWrapper, reaches, evidence }
       })
       : []
@@ -157,6 +154,9 @@ async function measureFastPath (step, options, runDir) {
       ok: failure === null,
       failure,
       command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
+      // its pipe held open once fed (lib/pipeline.js runHeld): wallNs and the feeder's usage
+      // hold the wait, not dd's alone
+      held: true,
       rawFile: rawFileName(step),
       fastPath,
       wallNs: result.wallNs,

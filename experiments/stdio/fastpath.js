@@ -24,7 +24,10 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runtimes } = require('../../lib/runtimes')
 const { counted } = require('../../lib/report/format')
-const { nameAddress, liveProcess, missingTools, reachedSymbols, describeNamed } = require('../../lib/native-code')
+const {
+  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed
+} = require('../../lib/native-code')
+const { processMemory } = require('../../lib/procfs')
 
 // Maglev's tier-up into TurboFan's OSR code: a hand-over, not a fall to slower code.
 const OSR_HANDOVER = /prepare for on stack replacement/
@@ -106,17 +109,22 @@ function loopEnd (text) {
   return end
 }
 
+// The files of the TurboFan graphs V8 wrote for `loop` into `dir`, in the order written.
+function graphFiles (dir, loop) {
+  const prefix = `turbo-${loop}-`
+  const files = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+    .filter(name => name.startsWith(prefix) && name.endsWith('.json'))
+  const order = name => Number(/-(\d+)\.json$/.exec(name)?.[1] ?? 0)
+  return files.sort((a, b) => order(a) - order(b))
+}
+
 // Each TurboFan graph V8 wrote for `loop`: the most FastApiCall nodes any of its phases
 // holds (inlining makes them, a later lowering turns them into machine calls), or null
 // where the file is cut short (the process ended mid-compile); and the JavaScript functions
 // it holds as constants, a call's target among them.
 const JS_FUNCTION = /^HeapConstant\[.*<JSFunction (\S+) /
 function v8Graphs (dir, loop) {
-  const prefix = `turbo-${loop}-`
-  const files = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
-    .filter(name => name.startsWith(prefix) && name.endsWith('.json'))
-  const order = name => Number(/-(\d+)\.json$/.exec(name)?.[1] ?? 0)
-  return files.sort((a, b) => order(a) - order(b)).map(file => {
+  return graphFiles(dir, loop).map(file => {
     let graph
     try {
       graph = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
@@ -135,10 +143,8 @@ function v8Graphs (dir, loop) {
 // from the files' text as far as V8 has written it, not as JSON.
 const FAST_CALL_TARGET = /"title":"FastApiCall\[(\d+):/g
 function v8FastCallAddresses (dir, loop) {
-  const prefix = `turbo-${loop}-`
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : []
   const addresses = new Set()
-  for (const name of names.filter(file => file.startsWith(prefix) && file.endsWith('.json'))) {
+  for (const name of graphFiles(dir, loop)) {
     let text = ''
     try {
       text = fs.readFileSync(path.join(dir, name), 'utf8')
@@ -158,18 +164,19 @@ function nameFastCalls (pid, dir, loop) {
   if (missing) return notNamed(missing)
   const addresses = v8FastCallAddresses(dir, loop)
   if (addresses.length === 0) return notNamed(`V8 had written no fast call of ${loop}() when the reader was looked at`)
-  let reader
+  let memory
   try {
-    reader = liveProcess(pid)
+    memory = processMemory(pid)
   } catch (err) {
     return notNamed(`the reader's memory could not be read (${err.code ?? err.message})`)
   }
   try {
+    const reader = { maps: parseMaps(memory.maps), read: memory.read }
     return { targets: addresses.map(address => nameAddress(reader, address)), reason: null }
   } catch (err) {
-    return notNamed(`its code could not be read (${err.code ?? err.message})`)
+    return notNamed(`its code or a file's symbols could not be read (${err.code ?? err.message})`)
   } finally {
-    reader.close()
+    memory.close()
   }
 }
 
@@ -178,17 +185,23 @@ function nameFastCalls (pid, dir, loop) {
 // before it).
 const reaches = (named, expected) => reachedSymbols(named)
   .some(symbol => symbol === expected || symbol.startsWith(`${expected}(`) || symbol.includes(` ${expected}(`))
+// Whether any fast call that nameFastCalls named reaches `expected`.
+const reachesFunction = (naming, expected) => Boolean(naming?.targets?.some(named => reaches(named, expected)))
 
-// What the fast calls' targets add to a verdict: a failure where none reaches `expected`; else
-// the words for its summary.
+// What the fast calls' targets add to a verdict: a failure where none reaches `expected` and
+// each was named whole (a target partly unnamed, in a stripped file, cannot be told wrong);
+// else the words for its summary.
 function targetFinding (naming, loop, expected) {
   if (!naming) return { failure: null, words: null }
   if (naming.reason) return { failure: null, words: `its fast call ${naming.reason}` }
   const words = naming.targets.map(describeNamed).join('; ')
-  if (expected && !naming.targets.some(named => reaches(named, expected))) {
+  if (!expected || reachesFunction(naming, expected)) {
+    return { failure: null, words: `its fast call reaches ${words}` }
+  }
+  if (naming.targets.every(whollyNamed)) {
     return { failure: `TurboFan's fast call in ${loop}() reaches ${words}, not ${expected}`, words }
   }
-  return { failure: null, words: `its fast call reaches ${words}` }
+  return { failure: null, words: `its fast call reaches ${words}: whether that is ${expected} cannot be told` }
 }
 
 // The verdict from V8's traces: { engaged, reason, evidence }. naming: nameFastCalls's, where
@@ -356,6 +369,7 @@ module.exports = {
   v8FastCallAddresses,
   nameFastCalls,
   targetFinding,
+  reachesFunction,
   engineOf,
   uncheckableReason
 }

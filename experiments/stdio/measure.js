@@ -278,6 +278,8 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
   }
   if (step.phase === PHASES.profile) profileRecord(step, record, runDir, workDir)
   if (step.phase === PHASES.fastPath) {
+    // its pipe held open once fed: wallNs and the feeder's usage hold the wait, not dd's alone
+    if (naming !== undefined) record.held = true
     if (failure === null) checkFastPath(step, result, record, runDir, naming)
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
   }
@@ -364,8 +366,8 @@ async function runWithPartner (step, spec, options) {
 }
 
 // A V8 reader's check run is held open (lib/pipeline.js runHeld) so that its fast calls can be
-// named in its memory before it ends: a V8 graph gives their targets' addresses alone. A
-// reader reading a file (--feeder file) cannot be held; its calls go unnamed, and say so.
+// named in its memory before it ends: a V8 graph gives their targets' addresses alone. The
+// check feeds its own dd (plan.js: ownFeeder); a reader given a file could not be held.
 const heldForNaming = (step, fromFile) => step.phase === PHASES.fastPath && !fromFile &&
   engineOf(step.program) === 'v8'
 

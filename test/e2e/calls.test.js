@@ -56,6 +56,7 @@ for (const variant of calls.variants) {
 // fast loops: every loop held, named by the engine; and on the host's ladder run with V8's
 // fast API calls turned off (just-slow's command), the same loops as just-fast's, the check
 // fails, naming the loop and why.
+const { missingTools } = require('../../lib/native-code')
 const { fastPathSteps, measureFastPath } = require('../../experiments/calls/fastpath')
 for (const variant of calls.variants.filter(variant => variant.fast)) {
   test(`the ${variant.name} ladder's fast loops hold: ${variant.fast.join(', ')}`, async (t) => {
@@ -70,6 +71,12 @@ for (const variant of calls.variants.filter(variant => variant.fast)) {
         variant.fast.map(loop => [loop, true]))
       const engine = variant.runtime === 'bun' ? /CallFFI/ : /fast API call/
       for (const verdict of record.fastPath) assert.match(verdict.summary, engine)
+      // V8's fast calls named in the ladder's memory, each the C function the variant names
+      if (variant.fastTargets && !missingTools()) {
+        assert.deepEqual(record.fastPath.map(verdict => [verdict.loop, verdict.reaches]),
+          variant.fast.map(loop => [loop, variant.fastTargets[loop]]))
+        assert.equal(record.held, true)
+      }
       // the trace kept as the evidence, V8's graphs not
       assert.ok(zlib.gunzipSync(fs.readFileSync(path.join(runDir, record.rawFile))).length > 0)
       assert.deepEqual(fs.readdirSync(path.join(runDir, calls.FAST_PHASE)), [path.basename(record.rawFile)])

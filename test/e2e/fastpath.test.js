@@ -62,7 +62,7 @@ describe('the fastest readers through the real bench', () => {
           /; its fast call reaches (.* \(node\), )?read \(libc\.so\.6\) through code generated at run time(;|$)/,
         'deno-ffi': /; its fast call reaches read \(libc\.so\.6\) through code generated at run time(;|$)/
       }[entry.program]
-      if (target) assert.match(entry.summary, target)
+      if (target && !missingTools()) assert.match(entry.summary, target)
       const graphs = path.join(dir, 'fastpath', `${entry.program}-256.graphs`)
       assert.equal(fs.existsSync(graphs), false, 'the graphs are read and removed')
     }

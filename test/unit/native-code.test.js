@@ -11,9 +11,9 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 
 const {
-  parseMaps, nameAddress, missingTools, reachedSymbols, describeNamed, symbolsAt, loadSegments
+  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, symbolsAt, loadSegments
 } = require('../../lib/native-code')
-const { targetFinding, v8FastCallAddresses } = require('../../experiments/stdio/fastpath')
+const { targetFinding, v8FastCallAddresses, nameFastCalls } = require('../../experiments/stdio/fastpath')
 
 const skip = missingTools() ?? false
 const LIBC = '/lib/x86_64-linux-gnu/libc.so.6'
@@ -34,14 +34,16 @@ const SHIM = BASE + 0x800000n // within a jmp's reach of libc
 const maps = parseMaps([
   `${BASE.toString(16)}-${(BASE + 0x400000n).toString(16)} r-xp 00000000 fe:00 42  ${LIBC}`,
   `${SHIM.toString(16)}-${(SHIM + 0x2000n).toString(16)} r-xp 00000000 00:00 0 `,
+  `${(BASE + 0x900000n).toString(16)}-${(BASE + 0x901000n).toString(16)} r--p 00000000 fe:00 43  ${LIBC} (deleted)`,
   '7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]'
 ].join('\n'))
 
 test('parseMaps reads each line: its bounds, permissions, offset and file', () => {
-  assert.equal(maps.length, 3)
+  assert.equal(maps.length, 4)
   assert.deepEqual(maps[0], { start: BASE, end: BASE + 0x400000n, perms: 'r-xp', offset: 0n, file: LIBC })
   assert.equal(maps[1].file, '')
-  assert.equal(maps[2].file, '[stack]')
+  assert.equal(maps[2].file, LIBC, 'a file replaced since it was mapped, by its path')
+  assert.equal(maps[3].file, '[stack]')
 })
 
 test('symbolsAt: the symbol that holds an address, aliases after the plainest, none past its end', () => {
@@ -49,17 +51,19 @@ test('symbolsAt: the symbol that holds an address, aliases after the plainest, n
     { value: 0x100n, size: 0x10n, name: 'before' },
     { value: 0x200n, size: 0x40n, name: '__read' },
     { value: 0x200n, size: 0x40n, name: 'read' },
-    { value: 0x300n, size: 0n, name: 'unsized' }
+    { value: 0x300n, size: 0n, name: 'unsized' },
+    { value: 0x400n, size: 0x10n, name: 'after' }
   ]
   assert.deepEqual(symbolsAt(symbols, 0x210n), ['read', '__read'])
   assert.deepEqual(symbolsAt(symbols, 0x250n), [], 'past read\'s end, before the next')
-  assert.deepEqual(symbolsAt(symbols, 0x380n), ['unsized'], 'a symbol without a size holds what follows it')
+  assert.deepEqual(symbolsAt(symbols, 0x380n), ['unsized'], 'a symbol without a size holds up to the next')
+  assert.deepEqual(symbolsAt(symbols, 0x420n), [], 'and not past the next one\'s end')
   assert.deepEqual(symbolsAt(symbols, 0x50n), [])
 })
 
 test('an address in a file\'s mapping is named by the file\'s symbol', { skip: libcSkip }, () => {
   const { fileOffset } = libcRead()
-  const named = nameAddress({ maps, readCode: () => assert.fail('a file\'s code is not read') }, BASE + fileOffset)
+  const named = nameAddress({ maps, read: () => assert.fail('a file\'s code is not read') }, BASE + fileOffset)
   assert.equal(named.symbol, 'read')
   assert.equal(named.file, 'libc.so.6')
   assert.ok(named.aliases.includes('__read'), named.aliases.join())
@@ -67,31 +71,90 @@ test('an address in a file\'s mapping is named by the file\'s symbol', { skip: l
   assert.equal(describeNamed(named), 'read (libc.so.6)')
 })
 
-test('a shim made at run time is named by the code it jumps to, its constants to data left out',
-  { skip: libcSkip }, () => {
-    const { fileOffset } = libcRead()
-    const target = BASE + fileOffset
-    // movabs $0x7ffd00000010,%r11 (the stack: not code); mov %rsi,%rdi; jmp read
-    const code = Buffer.from('49bb10000000fd7f0000' + '4889f7' + 'e900000000', 'hex')
-    const jmpEnd = SHIM + BigInt(code.length)
-    code.writeInt32LE(Number(target - jmpEnd), code.length - 4)
-    const reads = []
-    const readCode = (address, length) => {
-      reads.push([address, length])
-      return Buffer.concat([code, Buffer.alloc(length - code.length)])
+// A shim as node:ffi makes one: a 64-bit constant that points at data, a branch over a call
+// into libc, a ret, then the jump to `target`, where the shim ends; `after` follows it (the
+// bytes of another shim, which must not be read as this one's).
+function shim (at, target, after = Buffer.alloc(0)) {
+  const code = Buffer.concat([
+    Buffer.from('49bb10000000fd7f0000', 'hex'), // movabs $0x7ffd00000010,%r11: the stack, not code
+    Buffer.from('7406', 'hex'), // je over the next 6 bytes
+    Buffer.from('e800000000', 'hex'), // call (patched below)
+    Buffer.from('c3', 'hex'), // ret, which the je jumps past
+    Buffer.from('4889f7', 'hex'), // mov %rsi,%rdi
+    Buffer.from('e900000000', 'hex') // jmp target (patched below): the end
+  ])
+  const rel = (end, to) => Number(to - (at + BigInt(end)))
+  code.writeInt32LE(rel(17, target), 13) // the call, to the same target
+  code.writeInt32LE(rel(26, target), 22)
+  return Buffer.concat([code, after])
+}
+
+// memory as nameAddress reads it: the bytes at SHIM, zeros after them
+const memoryOf = bytes => ({
+  maps,
+  read: (address, length) => {
+    const start = Number(address - SHIM)
+    return Buffer.concat([bytes, Buffer.alloc(0x2000)]).subarray(start, start + length)
+  }
+})
+
+test('a shim made at run time is named by the code it jumps to, up to its end', { skip: libcSkip }, () => {
+  const { fileOffset } = libcRead()
+  const read = BASE + fileOffset
+  const named = nameAddress(memoryOf(shim(SHIM, read)), SHIM)
+  assert.equal(named.generated, true)
+  assert.deepEqual(named.reaches.map(to => [to.symbol, to.file]), [['read', 'libc.so.6'], ['read', 'libc.so.6']])
+  assert.equal(whollyNamed(named), true)
+  // a second shim right after the first, jumping elsewhere in libc: not the first one's
+  const elsewhere = shim(SHIM + 26n, BASE + 0x2000n)
+  const two = nameAddress(memoryOf(shim(SHIM, read, elsewhere)), SHIM)
+  assert.deepEqual(two.reaches.map(to => to.symbol), ['read', 'read'])
+  // a jump through a rip-relative slot that holds read's address: jmp *0x2(%rip) at SHIM, whose
+  // 6 bytes end at SHIM + 6, the slot 2 bytes on
+  const slot = Buffer.alloc(8)
+  slot.writeBigUInt64LE(read)
+  const indirect = nameAddress(memoryOf(Buffer.concat([Buffer.from('ff2502000000', 'hex'), Buffer.alloc(2), slot])),
+    SHIM)
+  assert.deepEqual(indirect.reaches.map(to => [to.symbol, to.address]), [['read', `0x${read.toString(16)}`]])
+  assert.equal(describeNamed(indirect), 'read (libc.so.6) through code generated at run time')
+})
+
+test('what reaches no named code says so, and is not whole', { skip: libcSkip }, () => {
+  const nops = nameAddress(memoryOf(Buffer.alloc(96, 0x90)), SHIM)
+  assert.equal(describeNamed(nops), `code generated at run time (0x${SHIM.toString(16)}) that reaches no file's code`)
+  assert.equal(whollyNamed(nops), false)
+  const unmapped = nameAddress(memoryOf(Buffer.alloc(0)), 0x1000n)
+  assert.equal(describeNamed(unmapped), '0x1000, where nothing is mapped')
+  assert.equal(whollyNamed(unmapped), false)
+  // memory that cannot be read, and a map that is empty (the process has ended), throw
+  assert.throws(() => nameAddress({ maps, read: () => { throw new Error('read 0 of 96 bytes') } }, SHIM),
+    /read 0 of 96 bytes/)
+  assert.throws(() => nameAddress({ maps: [], read: () => Buffer.alloc(0) }, SHIM), /no memory map/)
+})
+
+test('nameFastCalls says why it could not name, and never fails a check for it', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-graphs-'))
+  try {
+    assert.match(nameFastCalls(process.pid, dir, 'count').reason,
+      skip ? /^not named: / : /^not named: V8 had written no fast call of count\(\) when the reader was looked at$/)
+    fs.writeFileSync(path.join(dir, 'turbo-count-1.json'), '[{"title":"FastApiCall[4096:0x1, x]"}]')
+    if (!skip) {
+      // a pid no process has
+      assert.match(nameFastCalls(2 ** 22 + 1, dir, 'count').reason,
+        /^not named: the reader's memory could not be read \(ENOENT\)$/)
+      // this process, where nothing is mapped at 4096: named as unmapped, and so not whole
+      const { targets, reason } = nameFastCalls(process.pid, dir, 'count')
+      assert.equal(reason, null)
+      assert.deepEqual(targets, [{ address: '0x1000', unmapped: true }])
+      assert.deepEqual(targetFinding({ targets, reason }, 'count', 'read'), {
+        failure: null,
+        words: 'its fast call reaches 0x1000, where nothing is mapped: whether that is read cannot be told'
+      })
     }
-    const named = nameAddress({ maps, readCode }, SHIM)
-    assert.equal(reads.length, 1)
-    assert.equal(reads[0][0], SHIM)
-    assert.equal(named.generated, true)
-    assert.deepEqual(named.reaches.map(to => [to.symbol, to.file]), [['read', 'libc.so.6']])
-    assert.equal(describeNamed(named), 'read (libc.so.6) through code generated at run time')
-    // a shim that reaches no file's code, and an address nothing maps
-    const nowhere = nameAddress({ maps, readCode: (address, length) => Buffer.alloc(length, 0x90) }, SHIM)
-    assert.equal(describeNamed(nowhere),
-    `code generated at run time (0x${SHIM.toString(16)}) that reaches no file's code`)
-    assert.equal(describeNamed(nameAddress({ maps, readCode }, 0x1000n)), '0x1000, where nothing is mapped')
-  })
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 test('targetFinding: the expected function reached, another reached, or none named', () => {
   const libcRead = { address: '0x20', file: 'libc.so.6', symbol: 'read', aliases: ['__read'] }
