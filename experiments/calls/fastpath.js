@@ -100,7 +100,8 @@ function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null, exp
     viaWrapper: wrapper,
     summary: `TurboFan compiled ${loop}() calling ${wrapper}() without inlining it; ` +
       `${counted(graphs.length, 'compile')} of ${wrapper}() ${graphs.length === 1 ? 'holds' : 'hold'} ` +
-      'fast API calls, and neither deoptimised' + (target.words ? `; ${target.words}` : '')
+      'fast API calls, and neither deoptimised',
+    reaches: target.reaches
   }
 }
 
@@ -136,11 +137,11 @@ async function measureFastPath (step, options, runDir) {
         const verdict = loopVerdict(engineOf(step.variant), loop, trace, dir, naming?.[loop] ?? null, expected)
         const wrapperNaming = naming?.[wrapper] ?? null
         const found = throughWrapper(verdict, { wrapper, loop, text: trace, dir, naming: wrapperNaming, expected })
-        const { engaged, reason, summary = null, viaWrapper = null, evidence } = found
+        const { engaged, reason, summary = null, viaWrapper = null, reaches = null, evidence } = found
         // the C function its fast call was found to reach, where it was: the one the variant names
         const callerNaming = viaWrapper ? wrapperNaming : naming?.[loop]
-        const reaches = engaged && expected && reachesFunction(callerNaming, expected) ? expected : null
-        return { loop, engaged, reason, summary, viaWrapper, reaches, evidence }
+        const target = engaged && expected && reachesFunction(callerNaming, expected) ? expected : null
+        return { loop, engaged, reason, summary, viaWrapper, reaches, target, evidence }
       })
       : []
     const unheld = fastPath.find(verdict => !verdict.engaged)

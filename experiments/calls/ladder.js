@@ -430,13 +430,13 @@ function summariseLadder (records, context, headline) {
 }
 
 // What a variant's fast-path checks found: { loops: [{ loop, engaged, summary, reason,
-// viaWrapper, reaches (the C function its fast call was found to reach, or null) }],
+// viaWrapper, target (the C function its fast call was found to reach, or null) }],
 // failure (the first check's that failed, or null) }, or null where none ran.
 function fastPathOf (checks) {
   if (checks.length === 0) return null
   const loops = checks.flatMap(check => (check.fastPath ?? [])
-    .map(({ loop, engaged, summary, reason, viaWrapper = null, reaches = null }) =>
-      ({ loop, engaged, summary, reason, viaWrapper, reaches })))
+    .map(({ loop, engaged, summary, reason, viaWrapper = null, target = null }) =>
+      ({ loop, engaged, summary, reason, viaWrapper, target })))
   return { loops, failure: checks.find(check => !check.ok)?.failure ?? null }
 }
 

@@ -93,8 +93,8 @@ function ladderSection (data) {
 function fastPathText (ladder) {
   const checked = ladder.rows.filter(row => row.fastPath)
   if (checked.length === 0) return null
-  const loopText = ({ loop, viaWrapper, reaches }) =>
-    `${loop}()${viaWrapper ? ` through ${viaWrapper}()` : ''}${reaches ? ` → ${reaches}` : ''}`
+  const loopText = ({ loop, viaWrapper, target }) =>
+    `${loop}()${viaWrapper ? ` through ${viaWrapper}()` : ''}${target ? ` → ${target}` : ''}`
   const verdicts = [
     ...checked.filter(row => !row.fastPath.failure)
       .map(row => `${row.variant} held (${row.fastPath.loops.map(loopText).join(', ')})`),

@@ -190,22 +190,22 @@ const reachesFunction = (naming, expected) => Boolean(naming?.targets?.some(name
 
 // What the fast calls' targets add to a verdict: a failure where none reaches `expected` and
 // each was named whole (a target partly unnamed, in a stripped file, cannot be told wrong);
-// else the words for its summary.
+// else what the calls reach, in words (`reaches`: "read (libc.so.6) through …", or why they
+// were not named), null where they were not asked.
 function targetFinding (naming, loop, expected) {
-  if (!naming) return { failure: null, words: null }
-  if (naming.reason) return { failure: null, words: `its fast call ${naming.reason}` }
+  if (!naming) return { failure: null, reaches: null }
+  if (naming.reason) return { failure: null, reaches: naming.reason }
   const words = naming.targets.map(describeNamed).join('; ')
-  if (!expected || reachesFunction(naming, expected)) {
-    return { failure: null, words: `its fast call reaches ${words}` }
-  }
+  if (!expected || reachesFunction(naming, expected)) return { failure: null, reaches: words }
   if (naming.targets.every(whollyNamed)) {
-    return { failure: `TurboFan's fast call in ${loop}() reaches ${words}, not ${expected}`, words }
+    return { failure: `TurboFan's fast call in ${loop}() reaches ${words}, not ${expected}`, reaches: words }
   }
-  return { failure: null, words: `its fast call reaches ${words}: whether that is ${expected} cannot be told` }
+  return { failure: null, reaches: `${words}: whether that is ${expected} cannot be told` }
 }
 
-// The verdict from V8's traces: { engaged, reason, evidence }. naming: nameFastCalls's, where
-// the run was held to name them; expected: the C function the fast call must reach.
+// The verdict from V8's traces: { engaged, reason, evidence, summary, reaches (what its fast
+// calls reach: targetFinding's) }. naming: nameFastCalls's, where the run was held to name
+// them; expected: the C function the fast call must reach.
 function v8Verdict ({ text, graphs, loop, naming = null, expected = null }) {
   const end = loopEnd(bytecodeOf(text, loop))
   const deopts = v8Deopts(text, loop)
@@ -235,7 +235,8 @@ function v8Verdict ({ text, graphs, loop, naming = null, expected = null }) {
     evidence,
     summary: `TurboFan compiled ${loop}() ${counted(graphs.length, 'time')} with ${calls} fast API ` +
       `${graphs.every(graph => graph.fastCalls === 1) ? 'call' : 'calls'}; ` +
-      `no deopt inside its loop, ${afterLoop.length} after it` + (target.words ? `; ${target.words}` : '')
+      `no deopt inside its loop, ${afterLoop.length} after it`,
+    reaches: target.reaches
   }
 }
 

@@ -389,8 +389,8 @@ function checkFastPath (step, result, record, runDir, naming = null) {
   record.rawFile = rawFileName(step)
   writeFileAtomic(path.join(runDir, record.rawFile), text)
   const found = verdict(step.program, text, graphDir(step, runDir), naming)
-  const { engaged, reason, summary = null, evidence } = found
-  record.fastPath = { engaged, reason, summary, evidence }
+  const { engaged, reason, summary = null, reaches = null, evidence } = found
+  record.fastPath = { engaged, reason, summary, reaches, evidence }
   if (!found.engaged) Object.assign(record, { ok: false, failure: `fast path not taken: ${found.reason}` })
 }
 

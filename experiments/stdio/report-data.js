@@ -12,7 +12,7 @@ const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
 const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../../lib/stats')
 const { throughputRepeatability, throughputOwnText, throughputCriterionText } = require('./repeatability')
-const { runtimeTitle } = require('../../lib/runtimes')
+const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
 const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable } = require('./profile')
@@ -823,8 +823,18 @@ function fastPathRows (set) {
   return (set.results.fastPaths ?? []).map(entry => ({
     ...entry,
     runtimeTitle: entry.runtimeTitle ?? runtimeTitle(entry.runtime, set.context.runtimes?.[entry.runtime]?.version),
-    shows: entry.verdict === 'engaged' ? entry.summary : entry.reason
+    shows: entry.verdict === 'engaged' ? entry.summary : entry.reason,
+    reachesText: reachesText(entry)
   }))
+}
+
+// What a fastest reader's fast call reaches, for its table: the C function V8's call was found
+// to reach in the reader's memory; for a reader the check did not name (JavaScriptCore's, one
+// whose fast path failed, a run from before 2026-12-02), why not.
+function reachesText (entry) {
+  if (entry.reaches) return entry.reaches
+  if (entry.verdict !== 'engaged') return '–'
+  return runtimes[entry.runtime]?.engine === 'v8' ? 'not asked in this run' : 'not asked of its engine'
 }
 
 module.exports = { shape, contextRows, pinText, heapDrops, ladderProblem, HEADLINE_FLAGS }

@@ -147,9 +147,10 @@ function fastPathMarkdown (data) {
   const out = ['## Fast paths', '', about, '']
   for (const entry of data.fastPaths) {
     if (data.compare) out.push(`### ${md(entry.set)}`, '')
-    const rows = entry.rows.map(row => [row.program, row.runtimeTitle, row.verdict, row.shows, row.source])
-    out.push(markdownTable(['reader', 'runtime', 'fast path', 'what shows it', 'fastest, per'],
-      rows.map(row => row.map(md)), ['l', 'l', 'l', 'l', 'l']), '')
+    const rows = entry.rows.map(row => [row.program, row.runtimeTitle, row.verdict, row.reachesText, row.shows,
+      row.source])
+    out.push(markdownTable(['reader', 'runtime', 'fast path', 'its fast call reaches', 'what shows it', 'fastest, per'],
+      rows.map(row => row.map(md)), ['l', 'l', 'l', 'l', 'l', 'l']), '')
   }
   return out
 }
@@ -307,10 +308,11 @@ function headlineTerminal (headline) {
 // Each fastest reader's fast-path check, a line each.
 function fastPathTerminal (fastPaths = []) {
   if (fastPaths.length === 0) return []
+  // what its fast call reaches before what showed it, as the page has them
   const table = fastPaths.map(entry => [entry.program, entry.runtimeTitle ?? entry.runtime, entry.verdict,
-    entry.verdict === 'engaged' ? entry.summary : entry.reason])
+    entry.reaches ? `→ ${entry.reaches}:` : '', entry.verdict === 'engaged' ? entry.summary : entry.reason])
   const title = 'Fast paths (each fastest reader traced by its engine in a run of its own):'
-  return ['', title, ...textTable(table, ['l', 'l', 'l', 'l'])]
+  return ['', title, ...textTable(table, ['l', 'l', 'l', 'l', 'l'])]
 }
 
 // Where a reader's ns over C's go, in words: its three largest buckets over C's (of 5 ns or

@@ -280,7 +280,9 @@ function summariseFastPaths (records, context) {
       const profiled = runtimes[program.runtime]?.engine === 'v8' ? slowApiShare(records, program.name) : null
       const seen = profiled ? `; the profile pass found ${slowApiText(profiled)}` : ''
       const summary = engaged[0].fastPath.summary + seen
-      return { ...entry, verdict: 'engaged', summary, sizes }
+      // what its fast call reaches (V8: named in the reader's memory), null where not asked
+      const reaches = engaged[0].fastPath.reaches ?? null
+      return { ...entry, verdict: 'engaged', summary, reaches, sizes }
     }
     const failed = checks.find(check => !check.ok)
     const reason = failed

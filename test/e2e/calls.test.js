@@ -73,8 +73,9 @@ for (const variant of calls.variants.filter(variant => variant.fast)) {
       for (const verdict of record.fastPath) assert.match(verdict.summary, engine)
       // V8's fast calls named in the ladder's memory, each the C function the variant names
       if (variant.fastTargets && !missingTools()) {
-        assert.deepEqual(record.fastPath.map(verdict => [verdict.loop, verdict.reaches]),
+        assert.deepEqual(record.fastPath.map(verdict => [verdict.loop, verdict.target]),
           variant.fast.map(loop => [loop, variant.fastTargets[loop]]))
+        for (const verdict of record.fastPath) assert.match(verdict.reaches, /\(\S+\)/, 'the file it is in')
         assert.equal(record.held, true)
       }
       // the trace kept as the evidence, V8's graphs not

@@ -390,8 +390,8 @@ test('a variant whose fast path did not hold has no process counted, and the rep
     run: 0,
     ok: failure === null,
     failure,
-    fastPath: verdicts.map(([loop, engaged, summary, reaches]) =>
-      ({ loop, engaged, summary, reason: engaged ? null : summary, ...(reaches ? { reaches } : {}) }))
+    fastPath: verdicts.map(([loop, engaged, summary, target]) =>
+      ({ loop, engaged, summary, reason: engaged ? null : summary, ...(target ? { target } : {}) }))
   })
   const log = [
     check('just-fast', [['noop', true, 'TurboFan compiled noop() 1 time with 2 fast API calls'],

@@ -312,6 +312,16 @@ describe('what the report says of the checks', () => {
         summary: 'DFG compiled count() with 1 CallFFI node(s)'
       },
       {
+        program: 'node-ffi',
+        runtime: 'node',
+        runtimeTitle: 'Node 26.12.1',
+        source: 'doc/api/ffi.md',
+        loop: 'count',
+        verdict: 'engaged',
+        summary: 'TurboFan compiled count() 1 time with 1 fast API call',
+        reaches: 'read (libc.so.6) through code generated at run time'
+      },
+      {
         program: 'deno-ffi',
         runtime: 'deno',
         source: 'PR 23983',
@@ -322,17 +332,24 @@ describe('what the report says of the checks', () => {
     ]
     const data = shapeReport([set])
     const markdown = renderMarkdown(data)
-    const bunRow = '| bun-ffi | Bun 1.4.5 | engaged | DFG compiled count() with 1 CallFFI node(s) | ' +
-      'oven-sh/bun PR 35246 |'
+    // what each fast call reaches: named (V8), not asked (JavaScriptCore), or nothing (not taken)
+    const bunRow = '| bun-ffi | Bun 1.4.5 | engaged | not asked of its engine | ' +
+      'DFG compiled count() with 1 CallFFI node(s) | oven-sh/bun PR 35246 |'
     assert.ok(markdown.includes(bunRow), markdown)
+    const nodeRow = '| node-ffi | Node 26.12.1 | engaged | read (libc.so.6) through code generated at run time | ' +
+      'TurboFan compiled count() 1 time with 1 fast API call | doc/api/ffi.md |'
+    assert.ok(markdown.includes(nodeRow), markdown)
     // a summary without the runtime's title: the report names it from the run's context
-    assert.match(markdown, new RegExp('\\| deno-ffi \\| Deno \\d+\\.\\d+\\.\\d+ \\| not taken \\| ' +
+    assert.match(markdown, new RegExp('\\| deno-ffi \\| Deno \\d+\\.\\d+\\.\\d+ \\| not taken \\| – \\| ' +
       'count\\(\\) deoptimised inside its loop 8 times, first: not a BigInt \\| PR 23983 \\|'))
     const [, title, render] = sections.find(([id]) => id === 'fastpaths')
     assert.equal(title, 'Fast paths')
     const page = String(render(data))
     assert.match(page, /<span class="flag flag-failed">not taken<\/span>/)
+    assert.match(page, /<td>read \(libc\.so\.6\) through code generated at run time<\/td><td>TurboFan compiled/)
     const lines = renderTerminal(set.results, [256], set.experiment).split('\n')
     assert.ok(lines.some(line => /^deno-ffi\s+deno\s+not taken\s+count\(\) deoptimised/.test(line)), lines.join('\n'))
+    assert.ok(lines.some(line => /^node-ffi .* engaged +→ read \(libc\.so\.6\) through code generated at run time: +TurboFan compiled/
+      .test(line)), lines.join('\n'))
   })
 })

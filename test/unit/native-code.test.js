@@ -148,7 +148,7 @@ test('nameFastCalls says why it could not name, and never fails a check for it',
       assert.deepEqual(targets, [{ address: '0x1000', unmapped: true }])
       assert.deepEqual(targetFinding({ targets, reason }, 'count', 'read'), {
         failure: null,
-        words: 'its fast call reaches 0x1000, where nothing is mapped: whether that is read cannot be told'
+        reaches: '0x1000, where nothing is mapped: whether that is read cannot be told'
       })
     }
   } finally {
@@ -162,7 +162,7 @@ test('targetFinding: the expected function reached, another reached, or none nam
   const symbol = 'host::net::FastReadRaw(v8::Local<v8::Value>, int, long, int)'
   const host = { address: '0x30', file: 'just-host', symbol, aliases: [] }
   assert.deepEqual(targetFinding({ targets: [read], reason: null }, 'count', 'read'),
-    { failure: null, words: 'its fast call reaches read (libc.so.6) through code generated at run time' })
+    { failure: null, reaches: 'read (libc.so.6) through code generated at run time' })
   assert.equal(targetFinding({ targets: [host], reason: null }, 'count', 'host::net::FastReadRaw').failure, null,
     'a C++ function by its name, its parameters after it')
   assert.equal(targetFinding({ targets: [read], reason: null }, 'count', 'write').failure,
@@ -171,8 +171,8 @@ test('targetFinding: the expected function reached, another reached, or none nam
     'TurboFan\'s fast call in count() reaches host::net::FastReadRaw(v8::Local<v8::Value>, int, long, int) ' +
     '(just-host), not host::net::FastRead', 'a name\'s prefix is not the name')
   assert.deepEqual(targetFinding({ targets: [], reason: 'not named: nm is not installed' }, 'count', 'read'),
-    { failure: null, words: 'its fast call not named: nm is not installed' })
-  assert.deepEqual(targetFinding(null, 'count', 'read'), { failure: null, words: null })
+    { failure: null, reaches: 'not named: nm is not installed' })
+  assert.deepEqual(targetFinding(null, 'count', 'read'), { failure: null, reaches: null })
 })
 
 test('v8FastCallAddresses reads each fast call\'s address from graphs still being written', () => {
