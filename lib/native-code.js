@@ -34,12 +34,34 @@ const hex = address => `0x${address.toString(16)}`
 // a mapping of a file (not anonymous memory, nor [stack], [vdso] and their kind)
 const isFile = map => map.file !== '' && !map.file.startsWith('[')
 
+// How long one naming may take, all its tools together (withDeadline): it runs while a reader
+// waits, within the time lib/pipeline.js's runHeld allows beyond the reader's timeout.
+const NAMING_BUDGET_MS = 20000
+let deadline = Infinity
+
+// Runs fn with the tools' time bounded by `until` (ms since the epoch): a stuck tool cannot
+// hold the bench, nor a slow naming outlast the run's allowance.
+function withDeadline (until, fn) {
+  const outer = deadline
+  deadline = until
+  try {
+    return fn()
+  } finally {
+    deadline = outer
+  }
+}
+
 // A binutils tool's output. Unlike lib/context.js's command, a failure throws (the caller
 // says why it could not name), and the output may be large: nm lists Node's binary's
-// 164,000 symbols. The timeout keeps a stuck tool from holding the bench.
-const tool = (bin, args) => execFileSync(bin, args, {
-  encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30, timeout: 20000
-})
+// 164,000 symbols.
+function tool (bin, args) {
+  const left = deadline - Date.now()
+  if (left <= 0) throw new Error('out of time')
+  const timeout = Number.isFinite(left) ? Math.ceil(left) : NAMING_BUDGET_MS
+  return execFileSync(bin, args, {
+    encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30, timeout
+  })
+}
 
 // Why code cannot be named here, or null: binutils' tools missing, or a machine whose code
 // objdump is not asked to read. Asked once a process.
@@ -74,10 +96,12 @@ function loadSegments (file) {
 const NM_LINE = /^([0-9a-f]+)(?: ([0-9a-f]+))? [TtWwi] (\S+)$/
 function codeSymbols (file) {
   const symbols = []
+  let read = 0
   for (const args of [['--defined-only', '-S', file], ['-D', '--defined-only', '-S', file]]) {
     let text = ''
     try {
       text = tool('nm', args)
+      read++
     } catch {
       continue
     }
@@ -86,6 +110,8 @@ function codeSymbols (file) {
       symbols.push({ value: BigInt(`0x${value}`), size: BigInt(`0x${size}`), name: name.replace(/@.*$/, '') })
     }
   }
+  // nm answers a stripped file's table with "no symbols" and success: both failing is a fault
+  if (read === 0) throw new Error(`nm could not read ${file}`)
   return symbols.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
 }
 
@@ -225,6 +251,8 @@ function describeNamed (named) {
 }
 
 module.exports = {
+  NAMING_BUDGET_MS,
+  withDeadline,
   parseMaps,
   nameAddress,
   missingTools,

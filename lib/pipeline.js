@@ -7,7 +7,7 @@ const { spawn } = require('node:child_process')
 const { setTimeout: delay } = require('node:timers/promises')
 const { BUILD } = require('./paths')
 const { allowedCpus, placementPlan } = require('./placement')
-const { childrenOf, commandLine, descriptorTarget } = require('./procfs')
+const { childrenOf, commandLine, descriptorTarget, statFields } = require('./procfs')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
@@ -31,17 +31,27 @@ function heldFeeder (feeder, holdFile) {
 }
 
 // How long a held run may take beyond its timeout: what look does while the reader waits,
-// which is not the reader's (nameFastCalls: nm reads Node's binary's symbols in 0.3 s on a
-// 2-core VM; a stuck binutils tool is stopped at 20 s).
+// which is not the reader's (nameFastCalls names within lib/native-code.js's budget of 20 s;
+// nm reads Node's binary's symbols in 0.3 s on a 2-core VM).
 const HOLD_ALLOWANCE_MS = 30000
 
-// The reader of a pipe-run whose feeder is a held one: the child whose stdin is the pipe the
-// feeder writes (pipe-run may also have adopted the orphans of either).
+// The reader of a pipe-run whose feeder is a held one: of the children whose stdin is the pipe
+// the feeder writes, the first started. pipe-run adopts the orphans of either (it is their
+// subreaper), and an orphan of the reader may have inherited its stdin, but it started after
+// the reader that forked it (by start time, in ticks, then by pid within a tick).
 function heldReader (pipeRunPid) {
   const children = childrenOf(pipeRunPid)
   const feeder = children.find(pid => commandLine(pid).includes(HELD_FEEDER))
   const pipe = feeder === undefined ? '' : descriptorTarget(feeder, 1)
-  return children.find(pid => pid !== feeder && pipe !== '' && descriptorTarget(pid, 0) === pipe)
+  const startOf = pid => {
+    try {
+      return Number(statFields(pid)[19])
+    } catch {
+      return Infinity // gone
+    }
+  }
+  const onPipe = children.filter(pid => pid !== feeder && pipe !== '' && descriptorTarget(pid, 0) === pipe)
+  return onPipe.sort((a, b) => startOf(a) - startOf(b) || a - b)[0]
 }
 
 // Runs a pipeline whose feeder is heldFeeder's (with the same holdFile); once the feeder has

@@ -15,8 +15,10 @@ const zlib = require('node:zlib')
 const { runtimes } = require('../../lib/runtimes')
 const { runHeld, heldFeeder, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { writeFileAtomic } = require('../../lib/atomic')
+const { NAMING_BUDGET_MS } = require('../../lib/native-code')
 const {
-  checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER, nameFastCalls, targetFinding, reachesFunction
+  checkTracing, loopVerdict, v8Graphs, v8Deopts, OSR_HANDOVER, nameFastCalls, targetFinding,
+  reachesExpected
 } = require('../stdio/fastpath')
 const { counted } = require('../../lib/report/format')
 const { FIXED_FEEDER_BLOCK } = require('../stdio/measure')
@@ -118,9 +120,11 @@ async function measureFastPath (step, options, runDir) {
   // (experiments/stdio/fastpath.js nameFastCalls); V8's alone give their addresses
   const wrapper = step.variant.fastWrapper
   const callers = [...step.loops, ...(wrapper ? [wrapper] : [])]
-  const look = pid => engineOf(step.variant) === 'v8'
-    ? Object.fromEntries(callers.map(fn => [fn, nameFastCalls(pid, dir, fn)]))
-    : null
+  const look = pid => {
+    if (engineOf(step.variant) !== 'v8') return null
+    const deadline = Date.now() + NAMING_BUDGET_MS // one for all the loops
+    return Object.fromEntries(callers.map(fn => [fn, nameFastCalls(pid, dir, fn, deadline)]))
+  }
   const holdFile = path.join(dir, '.held')
   try {
     const timeoutMs = options.timeoutSeconds * 1000
@@ -140,7 +144,7 @@ async function measureFastPath (step, options, runDir) {
         const { engaged, reason, summary = null, viaWrapper = null, reaches = null, evidence } = found
         // the C function its fast call was found to reach, where it was: the one the variant names
         const callerNaming = viaWrapper ? wrapperNaming : naming?.[loop]
-        const target = engaged && expected && reachesFunction(callerNaming, expected) ? expected : null
+        const target = engaged && expected && reachesExpected(callerNaming, expected) ? expected : null
         return { loop, engaged, reason, summary, viaWrapper, reaches, target, evidence }
       })
       : []

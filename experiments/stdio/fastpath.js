@@ -25,7 +25,8 @@ const path = require('node:path')
 const { runtimes } = require('../../lib/runtimes')
 const { counted } = require('../../lib/report/format')
 const {
-  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed
+  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, withDeadline,
+  NAMING_BUDGET_MS
 } = require('../../lib/native-code')
 const { processMemory } = require('../../lib/procfs')
 
@@ -158,7 +159,8 @@ function v8FastCallAddresses (dir, loop) {
 // lib/pipeline.js runHeld): { targets: [lib/native-code.js nameAddress's], reason } with reason
 // "not named: …" where they cannot be named here. A graph says which C function TurboFan calls
 // by its address alone; the reader's memory map and the files' symbols say whose it is.
-function nameFastCalls (pid, dir, loop) {
+// deadline (ms since the epoch): when naming must stop, shared by a look's several calls.
+function nameFastCalls (pid, dir, loop, deadline = Date.now() + NAMING_BUDGET_MS) {
   const notNamed = why => ({ targets: [], reason: `not named: ${why}` })
   const missing = missingTools()
   if (missing) return notNamed(missing)
@@ -172,7 +174,8 @@ function nameFastCalls (pid, dir, loop) {
   }
   try {
     const reader = { maps: parseMaps(memory.maps), read: memory.read }
-    return { targets: addresses.map(address => nameAddress(reader, address)), reason: null }
+    const targets = withDeadline(deadline, () => addresses.map(address => nameAddress(reader, address)))
+    return { targets, reason: null }
   } catch (err) {
     return notNamed(`its code or a file's symbols could not be read (${err.code ?? err.message})`)
   } finally {
@@ -183,10 +186,12 @@ function nameFastCalls (pid, dir, loop) {
 // Whether a named target is, or reaches, the C function `expected`: a symbol of that name, or a
 // C++ function of it (demangled: its parameters after it and, for a template's, its return type
 // before it).
-const reaches = (named, expected) => reachedSymbols(named)
-  .some(symbol => symbol === expected || symbol.startsWith(`${expected}(`) || symbol.includes(` ${expected}(`))
+const namesFunction = (named, expected) => reachedSymbols(named)
+  .some(symbol => symbol === expected || symbol.startsWith(`${expected}(`) ||
+    symbol.includes(` ${expected}(`))
 // Whether any fast call that nameFastCalls named reaches `expected`.
-const reachesFunction = (naming, expected) => Boolean(naming?.targets?.some(named => reaches(named, expected)))
+const reachesExpected = (naming, expected) =>
+  Boolean(naming?.targets?.some(named => namesFunction(named, expected)))
 
 // What the fast calls' targets add to a verdict: a failure where none reaches `expected` and
 // each was named whole (a target partly unnamed, in a stripped file, cannot be told wrong);
@@ -196,7 +201,7 @@ function targetFinding (naming, loop, expected) {
   if (!naming) return { failure: null, reaches: null }
   if (naming.reason) return { failure: null, reaches: naming.reason }
   const words = naming.targets.map(describeNamed).join('; ')
-  if (!expected || reachesFunction(naming, expected)) return { failure: null, reaches: words }
+  if (!expected || reachesExpected(naming, expected)) return { failure: null, reaches: words }
   if (naming.targets.every(whollyNamed)) {
     return { failure: `TurboFan's fast call in ${loop}() reaches ${words}, not ${expected}`, reaches: words }
   }
@@ -370,7 +375,7 @@ module.exports = {
   v8FastCallAddresses,
   nameFastCalls,
   targetFinding,
-  reachesFunction,
+  reachesExpected,
   engineOf,
   uncheckableReason
 }

@@ -380,9 +380,9 @@ function fastPathSection (data) {
     <h2>Fast paths</h2>
     <p class="note">Each runtime's fastest reader is the form its maintainers call fastest
       (source below); a run of its own, traced by its engine and never timed, checks that the
-      fast path engaged: V8's TurboFan graph of the read loop holds a fast API call, which
-      reaches the C function the reader names (found in its memory), and the loop never
-      deoptimised; JavaScriptCore's DFG or FTL code calls through CallFFI and was
+      fast path engaged: V8's TurboFan graph of the read loop holds a fast API call and the loop
+      never deoptimised, and where the call's C function could be named (in the reader's
+      memory) it is the one the reader names; JavaScriptCore's DFG or FTL code calls through CallFFI and was
       never thrown away. A reader whose fast path was not taken has every cell failed and is
       ranked nowhere (docs/programs.md).</p>
     ${data.fastPaths.map(entry => html`<div class="table-wrap"><table class="fastpaths">

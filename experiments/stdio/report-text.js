@@ -143,7 +143,8 @@ const shiftText = cell => (cell.p === null ? '' : `${cell.shifted ? 'shifted' : 
 function fastPathMarkdown (data) {
   if (data.fastPaths.length === 0) return []
   const about = 'Each runtime\'s fastest reader, checked in a traced run of its own: whether its ' +
-    'engine ran it the way its maintainers call fast, and what showed it.'
+    'engine ran it the way its maintainers call fast, the C function its fast call reaches (V8: ' +
+    'named in the reader\'s memory), and what showed it.'
   const out = ['## Fast paths', '', about, '']
   for (const entry of data.fastPaths) {
     if (data.compare) out.push(`### ${md(entry.set)}`, '')
@@ -305,12 +306,18 @@ function headlineTerminal (headline) {
     ...(own ? [`${own}.`] : [])]
 }
 
+// What a fast call reaches, for the terminal: an arrow to what was named, or why it was not.
+function reachesCell (reaches) {
+  if (!reaches) return ''
+  return reaches.startsWith('not named') ? `(${reaches})` : `→ ${reaches}`
+}
+
 // Each fastest reader's fast-path check, a line each.
 function fastPathTerminal (fastPaths = []) {
   if (fastPaths.length === 0) return []
   // what its fast call reaches before what showed it, as the page has them
   const table = fastPaths.map(entry => [entry.program, entry.runtimeTitle ?? entry.runtime, entry.verdict,
-    entry.reaches ? `→ ${entry.reaches}:` : '', entry.verdict === 'engaged' ? entry.summary : entry.reason])
+    reachesCell(entry.reaches), entry.verdict === 'engaged' ? entry.summary : entry.reason])
   const title = 'Fast paths (each fastest reader traced by its engine in a run of its own):'
   return ['', title, ...textTable(table, ['l', 'l', 'l', 'l', 'l'])]
 }

@@ -12,6 +12,7 @@ const { spawnSync } = require('node:child_process')
 const { findProgram, unavailableReason } = require('../../experiments/stdio/programs')
 const findings = require('../../experiments/stdio/findings')
 const { missingTools } = require('../../lib/native-code')
+const { readRuns } = require('../helpers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const SLOW_PATHS = path.join(__dirname, '..', 'fixtures', 'slow-path-programs.js')
@@ -62,6 +63,10 @@ describe('the fastest readers through the real bench', () => {
         'deno-ffi': /^read \(libc\.so\.6\) through code generated at run time$/
       }[entry.program]
       if (target && !missingTools()) assert.match(entry.reaches, target)
+      // V8's check runs were held open to be named, and say so
+      const checks = readRuns(path.join(dir, 'all.jsonl'))
+        .filter(record => record.phase === 'fastpath' && record.program === entry.program)
+      assert.deepEqual(checks.map(record => record.held ?? false), [entry.program !== 'bun-ffi'])
       if (entry.program === 'bun-ffi') assert.equal(entry.reaches, null, 'JavaScriptCore is not asked')
       const graphs = path.join(dir, 'fastpath', `${entry.program}-256.graphs`)
       assert.equal(fs.existsSync(graphs), false, 'the graphs are read and removed')

@@ -191,6 +191,25 @@ describe('a pipeline held open once fed', () => {
     assert.deepEqual(marked(run.marker), [])
   })
 
+  test('an orphan of the reader on the same pipe, adopted by pipe-run, is not taken for it', DEADLINE, async () => {
+    const run = fresh()
+    const holdFile = path.join(run.dir, 'held')
+    // the subshell forks sleep with the pipe as its stdin and exits: pipe-run adopts the sleep
+    const reader = ['sh', '-c', '(sleep 30 <&0 &); exec cat > /dev/null']
+    const feeder = heldFeeder(ddFeeder(1 << 20, 65536), holdFile)
+    let seen = null
+    process.env.LAB_TEST_MARKER = run.marker
+    try {
+      await runHeld({ feeder, reader, timeoutMs: 60000, pin: null }, holdFile, pid => {
+        seen = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]
+      })
+    } finally {
+      delete process.env.LAB_TEST_MARKER
+    }
+    assert.equal(seen, 'cat')
+    assert.deepEqual(marked(run.marker), [], 'the orphan killed with the run')
+  })
+
   test('a look that throws still lets the reader end, and nothing is left', DEADLINE, async () => {
     const run = fresh()
     const holdFile = path.join(run.dir, 'held')

@@ -437,6 +437,20 @@ test('a loop that calls its runtime\'s wrapper holds where the wrapper makes the
   assert.equal(held.viaWrapper, 'invoke')
   assert.equal(held.summary, 'TurboFan compiled noop() calling invoke() without inlining it; 1 compile of invoke() ' +
     'holds fast API calls, and neither deoptimised')
+  // the wrapper's fast calls, named, must include the loop's function: one that reaches only
+  // another fails, one that reaches it holds and says what it reaches
+  const shimTo = symbol => ({
+    address: '0x10', generated: true, reaches: [{ address: '0x20', file: 'libladder.so', symbol, aliases: [] }]
+  })
+  const named = (...symbols) => ({ targets: symbols.map(shimTo), reason: null })
+  const other = throughWrapper(none(), { ...given, naming: named('ladder_getppid'), expected: 'ladder_noop' })
+  assert.equal(other.engaged, false)
+  assert.equal(other.reason, 'TurboFan\'s fast call in invoke() reaches ladder_getppid (libladder.so) through code ' +
+    'generated at run time, not ladder_noop')
+  const both = throughWrapper(none(),
+    { ...given, naming: named('ladder_getppid', 'ladder_noop'), expected: 'ladder_noop' })
+  assert.equal(both.engaged, true)
+  assert.match(both.reaches, /ladder_noop \(libladder\.so\) through code generated at run time$/)
   // no wrapper named, another failure, a loop that does not call the wrapper, a wrapper that
   // deoptimised, or a compile of it without the fast call
   assert.deepEqual(throughWrapper(none(), { ...given, wrapper: undefined }), none())

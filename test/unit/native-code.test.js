@@ -11,7 +11,8 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 
 const {
-  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, symbolsAt, loadSegments
+  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, symbolsAt, loadSegments,
+  withDeadline
 } = require('../../lib/native-code')
 const { targetFinding, v8FastCallAddresses, nameFastCalls } = require('../../experiments/stdio/fastpath')
 
@@ -130,6 +131,19 @@ test('what reaches no named code says so, and is not whole', { skip: libcSkip },
   assert.throws(() => nameAddress({ maps, read: () => { throw new Error('read 0 of 96 bytes') } }, SHIM),
     /read 0 of 96 bytes/)
   assert.throws(() => nameAddress({ maps: [], read: () => Buffer.alloc(0) }, SHIM), /no memory map/)
+})
+
+test('a file whose symbols cannot be read, or a naming out of time, throws: never a wrong name', { skip }, () => {
+  const page = `${BASE.toString(16)}-${(BASE + 0x1000n).toString(16)} r-xp 00000000 fe:00 9`
+  const missingFile = parseMaps(`${page} /no/such/lib.so`)
+  assert.throws(() => nameAddress({ maps: missingFile, read: () => Buffer.alloc(0) }, BASE + 0x10n))
+  // and it is tried again, not remembered as a file without symbols
+  assert.throws(() => nameAddress({ maps: missingFile, read: () => Buffer.alloc(0) }, BASE + 0x10n))
+  const trueMap = parseMaps(`${page} /bin/true`)
+  assert.throws(() => withDeadline(Date.now() - 1, () => nameAddress({ maps: trueMap, read: () => Buffer.alloc(0) },
+    BASE + 0x10n)), /out of time/)
+  assert.equal(nameAddress({ maps: trueMap, read: () => Buffer.alloc(0) }, BASE + 0x10n).file, 'true',
+    'and named once there is time')
 })
 
 test('nameFastCalls says why it could not name, and never fails a check for it', () => {
