@@ -58,17 +58,21 @@ function askedBytes (name, text) {
 
 // The descriptors that are stdin, as the trace shows them made: 0, its copies (dup, dup2,
 // dup3, fcntl's F_DUPFD: Deno reads its stdin stream from such a copy) and /dev/stdin or
-// /proc/self/fd/0 opened, each until it is closed or its number is handed out again. One
-// table for the whole trace: a reader's threads share one; a child forked with a table of its
-// own would mix its closes in (no reader forks), and a copy an exec closes stays (none execs).
-// follow(name, callText, result) takes each call as it returns, in the order strace wrote
-// them: a number handed out again while a split close waits to print its end is caught by
-// the call that hands it out.
+// /proc/self/fd/0 opened, each until it is closed or its number is handed out again, or an
+// exec closes it (a copy made close-on-exec). Each process has its table: a child forked
+// (fork, vfork, clone without CLONE_FILES) starts with a copy of its parent's, and what it
+// closes is its own; a thread (CLONE_FILES) shares its parent's. A pid seen before the call
+// that made it returned is taken for a thread of the first process, as almost every one is.
+// follow(pid, name, callText, result) takes each call as it returns, in the order strace
+// wrote them: a number handed out again while a split close waits to print its end is caught
+// by the call that hands it out.
 const COPIES = {
-  dup: args => ({ from: args[0], to: null }),
-  dup2: args => ({ from: args[0], to: args[1] }),
-  dup3: args => ({ from: args[0], to: args[1] }),
-  fcntl: args => (/^F_DUPFD(_CLOEXEC)?$/.test(args[1]) ? { from: args[0], to: null } : null)
+  dup: args => ({ from: args[0], to: null, cloexec: false }),
+  dup2: args => ({ from: args[0], to: args[1], cloexec: false }),
+  dup3: args => ({ from: args[0], to: args[1], cloexec: /O_CLOEXEC/.test(args[2] ?? '') }),
+  fcntl: args => (/^F_DUPFD(_CLOEXEC)?$/.test(args[1])
+    ? { from: args[0], to: null, cloexec: args[1] === 'F_DUPFD_CLOEXEC' }
+    : null)
 }
 // calls that hand back a descriptor of their own, as their result or (PAIRS) in an array
 const OPENS = ['open', 'openat', 'openat2', 'creat', 'socket', 'accept', 'accept4', 'epoll_create',
@@ -76,28 +80,65 @@ const OPENS = ['open', 'openat', 'openat2', 'creat', 'socket', 'accept', 'accept
   'inotify_init1', 'memfd_create', 'io_uring_setup', 'pidfd_open', 'perf_event_open', 'userfaultfd',
   'fanotify_init']
 const PAIRS = ['pipe', 'pipe2', 'socketpair']
+const FORKS = ['clone', 'clone3', 'fork', 'vfork']
 const STDIN_PATH = /"\/(dev\/stdin|proc\/self\/fd\/0)"/
 function stdinDescriptors () {
-  const fds = new Set(['0'])
-  const closeRange = ([first, last, flags = '0']) => {
-    if (/CLOSE_RANGE_CLOEXEC/.test(flags)) return
-    for (const fd of [...fds]) if (Number(fd) >= Number(first) && Number(fd) <= Number(last)) fds.delete(fd)
+  // a table: stdin's descriptors, and which of them an exec closes
+  const table = (fds = ['0'], cloexec = []) => ({ fds: new Set(fds), cloexec: new Set(cloexec) })
+  const tables = new Map()
+  let first = null
+  const tableOf = pid => {
+    first ??= pid
+    if (!tables.has(pid)) tables.set(pid, pid === first ? table() : tableOf(first))
+    return tables.get(pid)
   }
-  const follow = (name, callText, result) => {
+  const drop = (own, fd) => {
+    own.fds.delete(fd)
+    own.cloexec.delete(fd)
+  }
+  const closeRange = (own, [low, high, flags = '0']) => {
+    const inRange = fd => Number(fd) >= Number(low) && Number(fd) <= Number(high)
+    for (const fd of [...own.fds].filter(inRange)) {
+      if (/CLOSE_RANGE_CLOEXEC/.test(flags)) own.cloexec.add(fd)
+      else drop(own, fd)
+    }
+  }
+  const follow = (pid, name, callText, result) => {
+    const own = tableOf(pid)
     const args = argumentsOf(callText)
-    if (name === 'close') return fds.delete(args[0])
-    if (name === 'close_range') return closeRange(args)
+    if (name === 'close') return drop(own, args[0])
+    if (name === 'close_range') return closeRange(own, args)
     if (!/^\d+$/.test(result)) return
+    if (FORKS.includes(name)) {
+      const shares = name !== 'fork' && name !== 'vfork' && /CLONE_FILES/.test(callText)
+      if (result !== '0') tables.set(result, shares ? own : table(own.fds, own.cloexec))
+      return
+    }
+    if (name === 'execve' || name === 'execveat') {
+      for (const fd of own.cloexec) own.fds.delete(fd)
+      own.cloexec.clear()
+      return
+    }
+    if (name === 'fcntl' && args[1] === 'F_SETFD' && own.fds.has(args[0])) {
+      if (/FD_CLOEXEC/.test(args[2] ?? '')) own.cloexec.add(args[0])
+      else own.cloexec.delete(args[0])
+      return
+    }
     if (PAIRS.includes(name)) {
-      for (const fd of /\[(\d+), (\d+)\]/.exec(argumentsText(callText))?.slice(1) ?? []) fds.delete(fd)
+      for (const fd of /\[(\d+), (\d+)\]/.exec(argumentsText(callText))?.slice(1) ?? []) drop(own, fd)
       return
     }
     const copy = COPIES[name]?.(args)
     const opensStdin = OPENS.includes(name) && STDIN_PATH.test(callText)
-    if ((copy && fds.has(copy.from)) || opensStdin) fds.add(result)
-    else if (copy || OPENS.includes(name)) fds.delete(copy?.to ?? result)
+    if ((copy && own.fds.has(copy.from)) || opensStdin) {
+      own.fds.add(result)
+      if (copy ? copy.cloexec : /O_CLOEXEC/.test(callText)) own.cloexec.add(result)
+      else own.cloexec.delete(result)
+    } else if (copy || OPENS.includes(name)) {
+      drop(own, copy?.to ?? result)
+    }
   }
-  return { has: fd => fds.has(fd), follow }
+  return { has: (pid, fd) => tableOf(pid).fds.has(fd), follow }
 }
 
 // { stdin: { read: { calls, dataCalls, bytes, maxBytes, maxAsked, errors, returned: { '256': 4096, '0': 1 } } },
@@ -156,10 +197,10 @@ function parseTrace (text) {
       ring.enters++
       ring.submitted += Number(result)
     }
-    stdinFds.follow(call[1], callText, result)
+    stdinFds.follow(pid, call[1], callText, result)
     if (!READ_FAMILY.includes(call[1])) continue
     const fd = CALL.exec(callText)?.[2]
-    if (!stdinFds.has(fd)) otherCalls++
+    if (!stdinFds.has(pid, fd)) otherCalls++
     else count(call[1], callText)
   }
   const syscalls = [...main.values()].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name))

@@ -118,6 +118,38 @@ describe('the read trace', () => {
     assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 8, 0) = 0', '7 read(9, ""..., 4096) = 200']), 200)
   })
 
+  test('each process has its table: a forked child\'s closes are its own, a thread\'s shared; exec closes close-on-exec copies', () => {
+    const reads = lines => parseTrace(lines.join('\n')).stdin.read?.bytes ?? 0
+    const read9 = (pid, bytes) => `${pid} read(0, ""..., 4096) = ${bytes}`
+    // a child forked without CLONE_FILES closes its copy of stdin; its parent still reads it
+    const forked = '7 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD) = 8'
+    assert.equal(reads([forked, '8 close(0) = 0', read9(7, 100)]), 100)
+    assert.equal(reads(['7 fork() = 8', '8 close(0) = 0', read9(7, 100), read9(8, 5)]), 100, 'and its own reads of 0 are not')
+    assert.equal(reads(['7 vfork() = 8', '8 close(0) = 0', read9(7, 100)]), 100)
+    // a thread shares the table: its close is the process's
+    const thread = '7 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, exit_signal=0}, 88) = 8'
+    assert.equal(reads([thread, '8 close(0) = 0', read9(7, 100)]), 0)
+    // a thread whose clone strace had not yet printed is taken for one of the first process
+    assert.equal(reads(['8 close(0) = 0', read9(7, 100)]), 0)
+    // a child's copy made after the fork is its own
+    assert.equal(reads([forked, '8 dup(0) = 9', '7 read(9, ""..., 4096) = 100']), 0)
+    assert.equal(reads([forked, '8 dup(0) = 9', '8 read(9, ""..., 4096) = 100']), 100)
+    // an exec closes the copies made close-on-exec, and keeps the others
+    const exec = '7 execve("/bin/cat", ["cat"], 0x7ffd /* 20 vars */) = 0'
+    const read = (fd, bytes) => `7 read(${fd}, ""..., 4096) = ${bytes}`
+    assert.equal(reads(['7 dup3(0, 9, O_CLOEXEC) = 9', exec, read(9, 100)]), 0)
+    assert.equal(reads(['7 fcntl(0, F_DUPFD_CLOEXEC, 3) = 9', exec, read(9, 100)]), 0)
+    assert.equal(reads(['7 dup(0) = 9', '7 fcntl(9, F_SETFD, FD_CLOEXEC) = 0', exec, read(9, 100)]), 0)
+    assert.equal(reads(['7 dup(0) = 9', '7 close_range(3, 9, CLOSE_RANGE_CLOEXEC) = 0', exec, read(9, 100)]), 0)
+    assert.equal(reads(['7 openat(AT_FDCWD, "/dev/stdin", O_RDONLY|O_CLOEXEC) = 9', exec, read(9, 100)]), 0)
+    assert.equal(reads(['7 dup(0) = 9', exec, read(9, 100)]), 100)
+    assert.equal(reads(['7 fcntl(0, F_DUPFD_CLOEXEC, 3) = 9', '7 fcntl(9, F_SETFD, 0) = 0', exec, read(9, 100)]), 100)
+    assert.equal(reads(['7 dup3(0, 9, O_CLOEXEC) = 9', '7 dup2(0, 9) = 9', exec, read(9, 100)]), 100,
+      'dup2 makes a copy that an exec keeps')
+    assert.equal(reads(['7 dup3(0, 9, O_CLOEXEC) = 9', '7 execve("/nonexistent", ["x"], 0x7ffd) = -1 ENOENT (No such file)',
+      read(9, 100)]), 100, 'a failed exec closes nothing')
+  })
+
   test('a WASI host that reads in chunks of its own is held to the bytes alone', () => {
     const trace = parseTrace('7 read(0, "..."..., 8192) = 8192\n7 read(0, "", 8192) = 0\n')
     const row = { name: 'deno-wasi', honoursBlockSize: true, wasi: true, hostChunks: '8 KiB at a time' }
