@@ -24,7 +24,8 @@ function ddFeeder (bytes, feederBlockSize, paused = false) {
 const HELD_FEEDER = 'syscall-lab-held-feeder'
 
 // A feeder that, once its command has written everything, keeps the pipe open until
-// `holdFile` is removed: the reader, waiting for more, stays alive to be looked at (runHeld).
+// `holdFile` is removed: the reader, waiting for more, stays alive to be looked at (runHeld
+// runs spec.feeder so).
 function heldFeeder (feeder, holdFile) {
   const script = `${shellQuote(feeder)} && : > "$1" && while [ -e "$1" ]; do sleep 0.01; done`
   return ['sh', '-c', script, HELD_FEEDER, holdFile]
@@ -54,14 +55,16 @@ function heldReader (pipeRunPid) {
   return onPipe.sort((a, b) => startOf(a) - startOf(b) || a - b)[0]
 }
 
-// Runs a pipeline whose feeder is heldFeeder's (with the same holdFile); once the feeder has
-// written everything, calls look(the reader's pid) and then lets the reader end. Resolves to
+// Runs a pipeline with its feeder held (heldFeeder, through holdFile, a path no other run
+// uses); once the feeder has written everything, calls look(the reader's pid) and then lets
+// the reader end. Resolves to
 // { result (runPipeline's), seen (what look returned; null where the pipeline ended before its
 // feeder held, as a failed run does) }. spec.timeoutMs gains HOLD_ALLOWANCE_MS, so that a
 // slow look is not taken for a reader that hung.
 async function runHeld (spec, holdFile, look) {
   fs.rmSync(holdFile, { force: true })
-  const started = startPipeline({ ...spec, timeoutMs: spec.timeoutMs + HOLD_ALLOWANCE_MS })
+  const feeder = heldFeeder(spec.feeder, holdFile)
+  const started = startPipeline({ ...spec, feeder, timeoutMs: spec.timeoutMs + HOLD_ALLOWANCE_MS })
   // set by the pipeline's end, which the wait below must see
   const pipeline = { ended: false }
   started.done.then(() => { pipeline.ended = true }, () => { pipeline.ended = true })
@@ -274,7 +277,6 @@ module.exports = {
   shellQuote,
   runPipeline,
   runHeld,
-  heldFeeder,
   runAlternating,
   partnerRecord,
   ddFeeder,

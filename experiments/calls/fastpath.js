@@ -13,7 +13,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
 const { runtimes } = require('../../lib/runtimes')
-const { runHeld, heldFeeder, ddFeeder, shellQuote } = require('../../lib/pipeline')
+const { runPipeline, runHeld, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { writeFileAtomic } = require('../../lib/atomic')
 const { NAMING_BUDGET_MS } = require('../../lib/native-code')
 const {
@@ -116,20 +116,20 @@ async function measureFastPath (step, options, runDir) {
   const bytes = ladderBytes(CHECK_COUNTS)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
   const reader = tracedArgv(step.variant, dir)
-  // held open once fed, so that each loop's fast calls are named in the ladder's memory
-  // (experiments/stdio/fastpath.js nameFastCalls); V8's alone give their addresses
+  // V8's held open once fed, so that each loop's fast calls are named in the ladder's memory
+  // (experiments/stdio/fastpath.js nameFastCalls): V8's graphs alone give their addresses
+  const held = engineOf(step.variant) === 'v8'
   const wrapper = step.variant.fastWrapper
   const callers = [...step.loops, ...(wrapper ? [wrapper] : [])]
   const look = pid => {
-    if (engineOf(step.variant) !== 'v8') return null
     const deadline = Date.now() + NAMING_BUDGET_MS // one for all the loops
     return Object.fromEntries(callers.map(fn => [fn, nameFastCalls(pid, dir, fn, deadline)]))
   }
-  const holdFile = path.join(dir, '.held')
   try {
-    const timeoutMs = options.timeoutSeconds * 1000
-    const spec = { feeder: heldFeeder(feeder, holdFile), reader, timeoutMs, pin: step.pin }
-    const { result, seen: naming } = await runHeld(spec, holdFile, look)
+    const spec = { feeder, reader, timeoutMs: options.timeoutSeconds * 1000, pin: step.pin }
+    const { result, seen: naming } = held
+      ? await runHeld(spec, path.join(dir, '.held'), look)
+      : { result: await runPipeline(spec), seen: null }
     const output = parseLadder(ladderLines(result.stdout))
     let failure = ladderFailure({ result, output, counts: CHECK_COUNTS, bytes, timeoutSeconds: options.timeoutSeconds })
     const text = `${result.stdout}\n${result.stderr}`
@@ -161,7 +161,7 @@ async function measureFastPath (step, options, runDir) {
       command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
       // its pipe held open once fed (lib/pipeline.js runHeld): wallNs and the feeder's usage
       // hold the wait, not dd's alone
-      held: true,
+      ...(held ? { held } : {}),
       rawFile: rawFileName(step),
       fastPath,
       wallNs: result.wallNs,

@@ -154,8 +154,30 @@ const JUST_TARGETS = { noop: 'host::ladder::FastNoop', syscall: 'host::ladder::F
 const FFI_TARGETS = { noop: 'ladder_noop', syscall: 'ladder_getppid', readFfi: 'read' }
 const variants = [
   { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
-  { name: 'just-fast', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'], needs: JUST_NEEDS, fast: ['noop', 'syscall', 'readRaw'], fastTargets: { ...JUST_TARGETS, readRaw: 'host::net::FastReadRaw' }, boundary: 'V8 fast API call (just.host.noop)', read: 'net.readRaw', stdin: 'just-fast' },
-  { name: 'just-sync', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'], needs: JUST_NEEDS, fast: ['noop', 'syscall', 'read'], fastTargets: { ...JUST_TARGETS, read: 'host::net::FastTransfer4<&host::net::ReadOp, &host::net::read_calls>' }, boundary: 'V8 fast API call (just.host.noop)', read: 'net.read', stdin: 'just-sync' },
+  {
+    name: 'just-fast',
+    runtime: 'just',
+    file: 'calls/just.js',
+    command: ['{runtime}', '--allow-natives-syntax', '{file}', 'fast'],
+    needs: JUST_NEEDS,
+    fast: ['noop', 'syscall', 'readRaw'],
+    fastTargets: { ...JUST_TARGETS, readRaw: 'host::net::FastReadRaw' },
+    boundary: 'V8 fast API call (just.host.noop)',
+    read: 'net.readRaw',
+    stdin: 'just-fast'
+  },
+  {
+    name: 'just-sync',
+    runtime: 'just',
+    file: 'calls/just.js',
+    command: ['{runtime}', '--allow-natives-syntax', '{file}', 'sync'],
+    needs: JUST_NEEDS,
+    fast: ['noop', 'syscall', 'read'],
+    fastTargets: { ...JUST_TARGETS, read: 'host::net::FastTransfer4<&host::net::ReadOp, &host::net::read_calls>' },
+    boundary: 'V8 fast API call (just.host.noop)',
+    read: 'net.read',
+    stdin: 'just-sync'
+  },
   { name: 'just-slow', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '--no-turbo-fast-api-calls', '{file}', 'sync'], needs: JUST_NEEDS, boundary: 'V8 API callback (FunctionCallbackInfo)', read: 'net.read, slow callback', stdin: null },
   {
     name: 'node',
@@ -183,12 +205,56 @@ const variants = [
     stdin: 'node-ffi'
   },
   { name: 'bun-ffi', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'ffi'], fast: ['noop', 'syscall', 'read'], boundary: 'bun:ffi', read: 'libc read(2) through bun:ffi', stdin: 'bun-ffi' },
-  { name: 'deno-sync', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'], fast: ['noop', 'syscall'], fastTargets: { noop: FFI_TARGETS.noop, syscall: FFI_TARGETS.syscall }, boundary: 'Deno.dlopen', read: 'Deno.stdin.readSync', stdin: 'deno-sync' },
-  { name: 'deno-ffi', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'], fast: ['noop', 'syscall', 'readFfi'], fastTargets: FFI_TARGETS, boundary: 'Deno.dlopen', read: 'libc read(2) through Deno.dlopen', stdin: 'deno-ffi' },
+  {
+    name: 'deno-sync',
+    runtime: 'deno',
+    file: 'calls/deno.mjs',
+    command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'],
+    fast: ['noop', 'syscall'],
+    fastTargets: { noop: FFI_TARGETS.noop, syscall: FFI_TARGETS.syscall },
+    boundary: 'Deno.dlopen',
+    read: 'Deno.stdin.readSync',
+    stdin: 'deno-sync'
+  },
+  {
+    name: 'deno-ffi',
+    runtime: 'deno',
+    file: 'calls/deno.mjs',
+    command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'],
+    fast: ['noop', 'syscall', 'readFfi'],
+    fastTargets: FFI_TARGETS,
+    boundary: 'Deno.dlopen',
+    read: 'libc read(2) through Deno.dlopen',
+    stdin: 'deno-ffi'
+  },
   { name: 'c-uring', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c-uring'], ring: true, libraries: RING_LIBRARIES, boundary: 'a direct call into libladder.so', read: 'IORING_OP_READ through libladder-uring.so\'s ring (liburing)', stdin: 'c-uring' },
-  { name: 'just-uring', runtime: 'just', file: 'calls/just.js', command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'], needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'], fast: ['noop', 'ringNop', 'ringRead'], fastTargets: { noop: JUST_TARGETS.noop, ringNop: 'host::uring::FastNop', ringRead: 'host::uring::FastRead' }, ring: true, boundary: 'V8 fast API call (just.host.noop)', read: 'just.uring.read through io_uring', stdin: 'just-uring' },
+  {
+    name: 'just-uring',
+    runtime: 'just',
+    file: 'calls/just.js',
+    command: ['{runtime}', '--allow-natives-syntax', '{file}', 'uring'],
+    needs: [...JUST_NEEDS, 'uring.setup', 'uring.nop', 'uring.read'],
+    fast: ['noop', 'ringNop', 'ringRead'],
+    fastTargets: { noop: JUST_TARGETS.noop, ringNop: 'host::uring::FastNop', ringRead: 'host::uring::FastRead' },
+    ring: true,
+    boundary: 'V8 fast API call (just.host.noop)',
+    read: 'just.uring.read through io_uring',
+    stdin: 'just-uring'
+  },
   { name: 'bun-uring', runtime: 'bun', file: 'calls/bun.mjs', command: ['{runtime}', '{file}', 'uring'], fast: ['noop', 'syscall', 'read'], ring: true, libraries: RING_LIBRARIES, boundary: 'bun:ffi', read: 'IORING_OP_READ through bun:ffi into libladder-uring.so', stdin: null },
-  { name: 'deno-uring', runtime: 'deno', file: 'calls/deno.mjs', command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'], fast: ['noop', 'syscall', 'readFfi'], fastTargets: { noop: 'ladder_noop', syscall: 'ladder_uring_nop', readFfi: 'ladder_uring_read' }, ring: true, libraries: RING_LIBRARIES, boundary: 'Deno.dlopen', read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so', stdin: null },
+  {
+    name: 'deno-uring',
+    runtime: 'deno',
+    file: 'calls/deno.mjs',
+    command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'uring'],
+    fast: ['noop', 'syscall', 'readFfi'],
+    fastTargets: { noop: 'ladder_noop', syscall: 'ladder_uring_nop', readFfi: 'ladder_uring_read' },
+    ring: true,
+    libraries: RING_LIBRARIES,
+    boundary: 'Deno.dlopen',
+    read: 'IORING_OP_READ through Deno.dlopen into libladder-uring.so',
+    stdin: null
+  },
   {
     name: 'c-yield',
     runtime: 'native',

@@ -11,7 +11,7 @@ const { spawnSync } = require('node:child_process')
 const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
 const {
-  runPipeline, runHeld, heldFeeder, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
+  runPipeline, runHeld, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
 } = require('../../lib/pipeline')
 const { withStdinFrom, scratchFolder, scratchFolders } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
@@ -178,7 +178,7 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
   const spec = { feeder, reader, timeoutMs, pin, sampleMs: step.sampleMs ?? 0, sampleBelow, cwd }
   const { result, partner, naming } = step.partner
     ? await runWithPartner(step, spec, options)
-    : heldForNaming(step, fromFile)
+    : heldForNaming(step)
       ? await runNamingFastCalls(step, spec, runDir)
       : { result: await runPipeline(spec), partner: null }
   const output = parseOutput(step.program, result.stdout)
@@ -367,17 +367,15 @@ async function runWithPartner (step, spec, options) {
 
 // A V8 reader's check run is held open (lib/pipeline.js runHeld) so that its fast calls can be
 // named in its memory before it ends: a V8 graph gives their targets' addresses alone. The
-// check feeds its own dd (plan.js: ownFeeder); a reader given a file could not be held.
-const heldForNaming = (step, fromFile) => step.phase === PHASES.fastPath && !fromFile &&
-  engineOf(step.program) === 'v8'
+// check feeds its own dd (plan.js: ownFeeder), whose pipe the hold keeps open.
+const heldForNaming = step => step.phase === PHASES.fastPath && engineOf(step.program) === 'v8'
 
 // The held check run: { result, partner: null, naming (nameFastCalls's) }. The feeder ends the
 // pipe once the reader has been looked at; the run's command line stays dd's.
 async function runNamingFastCalls (step, spec, runDir) {
   const dir = graphDir(step, runDir)
-  const holdFile = path.join(dir, '.held')
   const look = pid => nameFastCalls(pid, dir, step.program.fastest.loop)
-  const { result, seen } = await runHeld({ ...spec, feeder: heldFeeder(spec.feeder, holdFile) }, holdFile, look)
+  const { result, seen } = await runHeld(spec, path.join(dir, '.held'), look)
   return { result, partner: null, naming: seen }
 }
 

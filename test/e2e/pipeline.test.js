@@ -12,7 +12,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { runPipeline, runHeld, heldFeeder, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
+const { runPipeline, runHeld, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
 const { probePerf } = require('../../lib/perf')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -177,7 +177,7 @@ describe('a pipeline held open once fed', () => {
     process.env.LAB_TEST_MARKER = run.marker
     let held
     try {
-      const feeder = heldFeeder(ddFeeder(1 << 20, 65536), holdFile)
+      const feeder = ddFeeder(1 << 20, 65536)
       held = await runHeld({ feeder, reader, timeoutMs: 60000, pin: null }, holdFile, look)
     } finally {
       delete process.env.LAB_TEST_MARKER
@@ -196,7 +196,7 @@ describe('a pipeline held open once fed', () => {
     const holdFile = path.join(run.dir, 'held')
     // the subshell forks sleep with the pipe as its stdin and exits: pipe-run adopts the sleep
     const reader = ['sh', '-c', '(sleep 30 <&0 &); exec cat > /dev/null']
-    const feeder = heldFeeder(ddFeeder(1 << 20, 65536), holdFile)
+    const feeder = ddFeeder(1 << 20, 65536)
     let seen = null
     process.env.LAB_TEST_MARKER = run.marker
     try {
@@ -213,7 +213,7 @@ describe('a pipeline held open once fed', () => {
   test('a look that throws still lets the reader end, and nothing is left', DEADLINE, async () => {
     const run = fresh()
     const holdFile = path.join(run.dir, 'held')
-    const feeder = heldFeeder(ddFeeder(1 << 16, 65536), holdFile)
+    const feeder = ddFeeder(1 << 16, 65536)
     const spec = { feeder, reader: [path.join(ROOT, 'build', 'wc-c'), '4096'], timeoutMs: 60000, pin: null }
     process.env.LAB_TEST_MARKER = run.marker
     try {
@@ -229,7 +229,7 @@ describe('a pipeline held open once fed', () => {
     const run = fresh()
     const holdFile = path.join(run.dir, 'held')
     let looked = false
-    const feeder = heldFeeder(ddFeeder(1 << 20, 65536), holdFile)
+    const feeder = ddFeeder(1 << 20, 65536)
     const spec = { feeder, reader: ['false'], timeoutMs: 60000, pin: null }
     process.env.LAB_TEST_MARKER = run.marker
     let held

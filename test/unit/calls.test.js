@@ -412,7 +412,8 @@ test('a variant whose fast path did not hold has no process counted, and the rep
   assert.equal(row('just-fast').fastPath.failure, null)
   assert.equal(row('c').fastPath, null)
   // a loop whose call was named says what it reached; one not named says nothing of it
-  assert.match(fastPathText(ladder), new RegExp(': just-fast held \\(noop\\(\\), syscall\\(\\) → host::ladder::FastGetppid\\); ' +
+  assert.match(fastPathText(ladder), new RegExp(': just-fast held \\(noop\\(\\), ' +
+    'syscall\\(\\) → host::ladder::FastGetppid\\); ' +
     'deno-ffi did not: fast path not taken: TurboFan compiled noop\\(\\) with no fast API call\\.$'))
 })
 

@@ -360,8 +360,8 @@ describe('what the report says of the checks', () => {
     assert.match(page, /<td>read \(libc\.so\.6\) through code generated at run time<\/td><td>TurboFan compiled/)
     const lines = renderTerminal(set.results, [256], set.experiment).split('\n')
     assert.ok(lines.some(line => /^deno-ffi\s+deno\s+not taken\s+count\(\) deoptimised/.test(line)), lines.join('\n'))
-    const nodeLine = new RegExp('^node-ffi .* engaged +→ read \\(libc\\.so\\.6\\) through code generated at run time ' +
-      '+TurboFan compiled')
+    const nodeLine = new RegExp('^node-ffi .* engaged +→ read \\(libc\\.so\\.6\\) ' +
+      'through code generated at run time +TurboFan compiled')
     assert.ok(lines.some(line => nodeLine.test(line)), lines.join('\n'))
   })
 })

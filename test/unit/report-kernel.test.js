@@ -29,7 +29,9 @@ const setOf = (label, sizes) => ({
 
 // The panels of the section's group: [size, hidden, what it holds], in page order.
 function panels (markup) {
-  const PANEL = /<div data-size-panel="([^"]+)" data-size="(\d+)"( hidden)?>([\s\S]*?)(?=<div data-size-panel=|<p class="note">Intervals)/g
+  // a size panel's group, size, whether hidden, and its markup up to the next panel or the note
+  const PANEL = new RegExp('<div data-size-panel="([^"]+)" data-size="(\\d+)"( hidden)?>([\\s\\S]*?)' +
+    '(?=<div data-size-panel=|<p class="note">Intervals)', 'g')
   const found = [...markup.matchAll(PANEL)]
   return found.map(([, group, size, hidden, inside]) => ({
     group,
