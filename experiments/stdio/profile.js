@@ -11,7 +11,7 @@
 
 const { PHASES } = require('./phases')
 const { BASELINE } = require('./programs')
-const { median, fewValuesInterval } = require('../../lib/stats')
+const { median, fewValuesInterval, proportionInterval } = require('../../lib/stats')
 const { windowBytes, wholeBlocks } = require('./cost')
 
 // The profile pass's steps: at the cost pass's smallest size, every reader that honours the
@@ -450,6 +450,63 @@ function summariseProfile (records, tools, rejected = new Map()) {
   return { buckets: BUCKETS, cells }
 }
 
+// How sure a cell's buckets are, against issue 50's target: each bucket's interval within a
+// tenth of its figure or 5 ns, whichever is wider. Two intervals are set against it: the
+// rounds' (what the page gives: the pass's samples and the host's moves between rounds
+// together), and what perf's samples alone allow (Wilson's interval of the bucket's share of
+// the cell's samples, times its CPU per read), so that a miss says whether more samples would
+// narrow it or only a steadier host. Buckets under the target's floor are left out: their
+// ns are within it whatever their interval. A bucket whose samples fall short says how many
+// would do (the sampling interval narrowing as the square root of the samples).
+const PRECISION = { share: 0.1, floorNs: 5 }
+function bucketPrecision (cell) {
+  const buckets = Object.entries(cell.buckets ?? {})
+  const all = buckets.reduce((sum, [, bucket]) => sum + (bucket.samples ?? 0), 0)
+  return buckets.filter(([, bucket]) => bucket.ns >= PRECISION.floorNs).map(([key, bucket]) => {
+    const targetNs = Math.max(PRECISION.share * bucket.ns, PRECISION.floorNs)
+    const rounds = bucket.interval && Number.isFinite(bucket.interval.low) ? bucket.interval : null
+    const roundsNs = rounds ? Math.max(bucket.ns - rounds.low, rounds.high - bucket.ns) : null
+    const sampled = all && Number.isFinite(bucket.samples) ? proportionInterval(bucket.samples, all) : null
+    const samplingNs = sampled
+      ? Math.max(sampled.estimate - sampled.low, sampled.high - sampled.estimate) * cell.cpuPerReadNs
+      : null
+    const samplingWithin = samplingNs === null ? null : samplingNs <= targetNs
+    return {
+      program: cell.program,
+      key,
+      ns: bucket.ns,
+      targetNs,
+      roundsNs,
+      roundsLevel: rounds?.level ?? null,
+      within: roundsNs === null ? null : roundsNs <= targetNs,
+      cellSamples: all,
+      samplingNs,
+      samplingWithin,
+      samplesNeeded: samplingWithin === false ? Math.ceil(all * (samplingNs / targetNs) ** 2) : null
+    }
+  })
+}
+
+// The pass's buckets against the target, every measured cell's together: how many of the
+// buckets of the floor or more lie within it by their rounds, how many by their samples alone,
+// those short of samples (most short first), and the levels of the rounds' intervals.
+function profilePrecision (cells) {
+  const buckets = cells.filter(cell => cell.ok !== false && cell.buckets).flatMap(bucketPrecision)
+  if (buckets.length === 0) return null
+  return {
+    target: { ...PRECISION },
+    buckets: buckets.length,
+    withRounds: buckets.filter(bucket => bucket.within !== null).length,
+    within: buckets.filter(bucket => bucket.within).length,
+    samplingWithin: buckets.filter(bucket => bucket.samplingWithin).length,
+    // missed by the rounds though the samples alone hold it: the rounds moved
+    roundsMoved: buckets.filter(bucket => bucket.within === false && bucket.samplingWithin).length,
+    levels: [...new Set(buckets.map(bucket => bucket.roundsLevel).filter(level => level !== null))],
+    shortOfSamples: buckets.filter(bucket => bucket.samplingWithin === false)
+      .sort((a, b) => b.samplesNeeded / b.cellSamples - a.samplesNeeded / a.cellSamples)
+  }
+}
+
 // The runtime's side of a read's call (its binding and its loop: Bun's and Deno's FFI
 // trampolines are JIT code) over C's, against a calls run's no-op call over C's: the same
 // boundary crossed with nothing to do. Where they are more than a fifth apart, the read's call
@@ -518,6 +575,9 @@ module.exports = {
   ladderCheck,
   ladderCheckable,
   shownUnnamed,
+  bucketPrecision,
+  profilePrecision,
+  PRECISION,
   PROFILE_WINDOW_S,
   profileBytes,
   bucketOf,

@@ -15,7 +15,7 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
-const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable } = require('./profile')
+const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable, profilePrecision } = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -554,7 +554,8 @@ function profileData (sets, ladder = null) {
           : null,
         top: Object.fromEntries(PROFILE_BUCKETS.map(({ key }) => [key, cell.buckets[key].top]))
       })),
-      failed: cells.filter(cell => !cell.ok).map(cell => ({ program: cell.program, reason: cell.failure }))
+      failed: cells.filter(cell => !cell.ok).map(cell => ({ program: cell.program, reason: cell.failure })),
+      precision: profilePrecision(measured)
     })
   }
   const ladderRun = rungs ? ladder.context?.runId ?? ladder.name : null

@@ -4,7 +4,7 @@
 // summary tables and the context. Each section's chart is drawn in the page by
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
 const {
-  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText,
+  MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText, precisionText,
   headlineLevelsText, shiftText
 } = require('./report-text')
 const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText } = require('./cost')
@@ -567,6 +567,7 @@ function profileSection (data) {
         ${heading('perf\'s own cost')}<th scope="col">most over C, its top frame (samples)</th></tr></thead>
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
+    ${entry.precision ? html`<p class="note">${precisionText(entry.precision)}</p>` : ''}
     ${entry.failed.length ? failed(entry) : ''}`)
   const ladderNote = ladderNoteText(profile, 'Beneath the binding\'s bucket')
   const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '']

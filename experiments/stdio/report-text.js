@@ -15,9 +15,9 @@ const {
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
-const { BUCKETS, ladderCheckable, shownUnnamed } = require('./profile')
+const { BUCKETS, ladderCheckable, shownUnnamed, profilePrecision } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
-const { SIGNIFICANCE, levelText, levelsText } = require('../../lib/stats')
+const { SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
 const { throughputOwnText } = require('./repeatability')
 const { kernelMarkdown, kernelTerminal, kernelAgreement } = require('./report-kernel')
@@ -351,7 +351,8 @@ function profileTerminal (profile) {
     `median of ${counted(base.rounds ?? 1, 'round')}; the page has each reader's flame graph):`
   // a run has no calls run beside it: how to set the fast calls against one
   const checkable = ladderCheckable(cells.map(cell => cell.program))
-  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l']),
+  const precision = precisionText(profilePrecision(cells))
+  return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l']), ...(precision ? [precision] : []),
     ...(checkable.length ? [NO_LADDER_NOTE(checkable)] : [])]
 }
 
@@ -378,6 +379,7 @@ function profileMarkdown (data) {
       ...(ladderColumn ? [ladderText(row.ladderCall)] : [])
     ])
     out.push(markdownTable(header, rows, ['l', 'r', 'r', 'l', 'l', 'r', ...(ladderColumn ? ['l'] : [])]), '')
+    if (entry.precision) out.push(md(precisionText(entry.precision)), '')
   }
   const ladderNote = ladderNoteText(profile, 'In the last column')
   if (ladderNote) out.push(md(ladderNote), '')
@@ -406,6 +408,39 @@ const LADDER_NOTE = (run, where) => `${where}, the reader's call (its binding an
 const NO_LADDER_NOTE = programs => `The binding's bucket of ${listJoin(programs)} is not set against the ` +
   'call ladder\'s no-op call of the same boundary: give a calls run of this machine (node bench.js ' +
   '--experiment calls), then node analyse.js RUN --ladder CALLS-RUN.'
+
+// How sure the pass's buckets are (profile.js profilePrecision), in a sentence; '' without
+// buckets. Its target is issue 50's: each bucket's interval within a tenth of its figure or
+// the floor's ns.
+const PRECISION_NAMED = 3
+const thousands = count => count.toLocaleString('en-US')
+function precisionText (precision) {
+  if (!precision) return ''
+  const { target, buckets, withRounds, within, samplingWithin, roundsMoved, shortOfSamples, levels } = precision
+  const head = 'How sure the buckets are, against the target of an interval within a tenth of the bucket or ' +
+    `${target.floorNs} ns:`
+  const byRounds = withRounds
+    ? `by their rounds' range (${levels.map(levelText).join(' or ')}), ${within} of the ${buckets} buckets of ` +
+      `${target.floorNs} ns or more`
+    : `one round a reader gives no range, so none of the ${buckets} buckets of ${target.floorNs} ns or more is ` +
+      'known to hold it'
+  const bySamples = `by perf's samples alone (Wilson's interval, ${INTERVAL_LEVEL}), ${samplingWithin}.`
+  const movedRounds = roundsMoved
+    ? ` Of the ${withRounds - within} the rounds miss, ${roundsMoved} hold by their samples: there the rounds ` +
+      'moved (the host, the run), which more samples do not narrow.'
+    : ''
+  // about: the sampling interval narrows as the square root of the samples, roughly
+  const about = count => thousands(Number(count.toPrecision(2)))
+  const name = bucket => `${bucket.program}'s ${BUCKET_SHORT[bucket.key]} (${thousands(bucket.cellSamples)} ` +
+    `samples; about ${about(bucket.samplesNeeded)} would do)`
+  const listed = shortOfSamples.slice(0, PRECISION_NAMED).map(name)
+  const more = shortOfSamples.length - listed.length
+  const short = shortOfSamples.length
+    ? ` ${counted(shortOfSamples.length, 'bucket')} short of samples: ` +
+      `${listJoin(more ? [...listed, `${more} more`] : listed)}.`
+    : ''
+  return `${head} ${byRounds}; ${bySamples}${movedRounds}${short}`
+}
 
 // ns per read in frames with no name, and the file most of them are in: "12 (bun.exe)"
 function unnamedText (unnamed) {
@@ -550,5 +585,6 @@ module.exports = {
   WITHIN_NOISE,
   FEW_READS,
   ladderNoteText,
-  ladderCallText
+  ladderCallText,
+  precisionText
 }

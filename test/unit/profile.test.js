@@ -447,8 +447,10 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
   const rows = lines.slice(at + 2, at + 7).map(line => line.trim().split(/\s+/)[0])
   assert.deepEqual(rows, ['c', 'just-fast', 'bun-ffi', 'deno-sync', 'node-sync'], 'C, then by CPU per read')
   assert.match(lines[at + 6], /^node-sync .* \+\d+ binding \(node::fs::Read\)/)
+  // then how sure its buckets are: this run has one round a reader, so only its samples say
+  assert.match(lines[at + 7], /^How sure the buckets are, .*: one round a reader gives no range, .*; by perf's samples alone/)
   // then how to set the fast calls against a calls run's ladder
-  assert.match(lines[at + 7],
+  assert.match(lines[at + 8],
     /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/)
   // a run without a profile pass prints none
   assert.ok(!terminal(results, [256], null).some(line => line.startsWith('Where a read')))
@@ -520,4 +522,67 @@ test('a loop\'s samples in V8\'s slow API calls: node-sync\'s binding is one, C 
   assert.equal(slowPathReason(records(c), 'x'), null)
   // a profile from before the pass counted them says nothing
   assert.equal(slowPathReason(records({ ...node, slowApiCalls: undefined }), 'x'), null)
+})
+
+test('how sure the buckets are: the rounds\' range and the samples alone, against a tenth or 5 ns', () => {
+  const { bucketPrecision, profilePrecision } = require('../../experiments/stdio/profile')
+  const { precisionText } = require('../../experiments/stdio/report-text')
+  const bucket = (ns, low, high, samples) => ({ ns, interval: { low, high, level: 0.875 }, samples })
+  // 10,000 samples of a read of 1,000 ns: a bucket's share p has a Wilson half-width of about
+  // 1.96 √(p(1 − p) / 10,000), times 1,000 ns
+  const steady = {
+    program: 'node-sync',
+    cpuPerReadNs: 1000,
+    buckets: {
+      kernelRead: bucket(500, 480, 530, 5000), // the rounds ±30 of a 50 ns target, the samples ±9.8
+      binding: bucket(300, 250, 310, 3000), // the rounds −50 of 30: the rounds moved, the samples ±9
+      loop: bucket(20, 15, 26, 200), // ±6 of 5 ns, and the samples ±2.7: the rounds moved
+      gc: bucket(3, 0, 8, 120), // under the 5 ns floor: not counted
+      other: bucket(177, 170, 180, 1680)
+    }
+  }
+  const few = {
+    program: 'wasmer',
+    cpuPerReadNs: 10000,
+    // 1,000 samples: a 40 ns bucket (p 0.004), Wilson's interval 16 to 102 ns, its wider side 62 ns;
+    // 5 ns asks about (62 / 5)² times the samples
+    buckets: { buffer: bucket(40, 38, 42, 4), other: bucket(9960, 9900, 9990, 996) }
+  }
+  const byKey = Object.fromEntries(bucketPrecision(steady).map(entry => [entry.key, entry]))
+  assert.deepEqual(Object.keys(byKey), ['kernelRead', 'binding', 'loop', 'other'])
+  assert.equal(byKey.kernelRead.targetNs, 50)
+  assert.equal(byKey.kernelRead.roundsNs, 30)
+  assert.equal(byKey.kernelRead.within, true)
+  assert.ok(Math.abs(byKey.kernelRead.samplingNs - 9.8) < 0.2, byKey.kernelRead.samplingNs)
+  assert.equal(byKey.binding.within, false)
+  assert.equal(byKey.binding.samplingWithin, true)
+  assert.equal(byKey.loop.targetNs, 5)
+  assert.equal(byKey.loop.within, false)
+  assert.equal(byKey.loop.samplesNeeded, null)
+  const [buffer] = bucketPrecision(few)
+  assert.equal(buffer.samplingWithin, false)
+  // the half-width falls as the square root of the samples
+  assert.ok(Math.abs(buffer.samplingNs - 62) < 1, buffer.samplingNs)
+  assert.ok(Math.abs(buffer.samplesNeeded / 1000 - (buffer.samplingNs / 5) ** 2) < 1, buffer.samplesNeeded)
+
+  const pass = profilePrecision([steady, few, { program: 'bun', ok: false, failure: 'crashed' }])
+  assert.equal(pass.buckets, 6)
+  assert.equal(pass.withRounds, 6)
+  assert.equal(pass.within, 4)
+  assert.equal(pass.samplingWithin, 5)
+  assert.equal(pass.roundsMoved, 2)
+  assert.deepEqual(pass.levels, [0.875])
+  assert.deepEqual(pass.shortOfSamples.map(entry => `${entry.program} ${entry.key}`), ['wasmer buffer'])
+  const text = precisionText(pass)
+  assert.match(text, /by their rounds' range \(87\.5%\), 4 of the 6 buckets of 5 ns or more; by perf's samples alone/)
+  assert.match(text, /Of the 2 the rounds miss, 2 hold by their samples/)
+  assert.match(text, /1 bucket short of samples: wasmer's buffer \(1,000 samples; about 160,000 would do\)\.$/)
+
+  // one round a reader: no range, so nothing is known to hold by the rounds
+  const one = { ...steady, buckets: { kernelRead: { ns: 500, interval: null, samples: 5000 }, other: bucket(500, 490, 510, 5000) } }
+  const oneRound = profilePrecision([{ ...one, buckets: { kernelRead: one.buckets.kernelRead } }])
+  assert.equal(oneRound.withRounds, 0)
+  assert.match(precisionText(oneRound), /one round a reader gives no range/)
+  assert.equal(profilePrecision([]), null)
+  assert.equal(precisionText(null), '')
 })
