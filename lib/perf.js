@@ -28,6 +28,18 @@ function perfScriptArgv (dataFile) {
   return [PERF, 'script', '-i', dataFile, '-F', 'comm,pid,tid,time,period,ip,sym,dso']
 }
 
+// The line of perf's refusal that says why. perf prints "Error:" on a line of its own and
+// its reason on the next (paranoid: "Access to performance monitoring and observability
+// operations is limited."); under a seccomp filter that denies perf_event_open, as a
+// container's default does, it first prints each failed try ("perf_event_open(...,
+// PERF_FLAG_FD_CLOEXEC) failed with unexpected error 1"), which says less than "No permission
+// to enable cpu-clock event." after it.
+function refusalReason (stderr, status) {
+  const lines = `${stderr ?? ''}`.split('\n').map(line => line.trim()).filter(Boolean)
+  const afterError = lines.indexOf('Error:')
+  return (afterError >= 0 ? lines[afterError + 1] : undefined) ?? lines[0] ?? `exit ${status}`
+}
+
 // Whether perf can sample here, or one line that says why not and how to fix it.
 function probePerf () {
   const version = spawnSync(PERF, ['--version'], { encoding: 'utf8' })
@@ -37,11 +49,11 @@ function probePerf () {
   const record = ['record', '-q', '-e', 'cpu-clock', '-o', '/dev/null', '--', 'true']
   const tried = spawnSync(PERF, record, { encoding: 'utf8' })
   if (tried.status !== 0) {
-    const said = `${tried.stderr}`.split('\n').find(line => line.trim()) ?? `exit ${tried.status}`
     return {
       available: false,
-      reason: `perf may not sample here (${said.trim()}): run as root, or sysctl kernel.perf_event_paranoid=1; ` +
-        'in a container, allow perf_event_open (docker run --cap-add PERFMON, or --privileged)'
+      reason: `perf may not sample here (${refusalReason(tried.stderr, tried.status)}): run as root, or sysctl ` +
+        'kernel.perf_event_paranoid=1; in a container, allow perf_event_open (docker run --cap-add PERFMON, ' +
+        'Docker 23 or later; or --security-opt seccomp=unconfined, or --privileged)'
     }
   }
   return { available: true, version: version.stdout.trim() }
@@ -155,6 +167,7 @@ module.exports = {
   perfRecordArgv,
   perfScriptArgv,
   probePerf,
+  refusalReason,
   parsePerfScript,
   readJitdump,
   perfMapsFromJitdumps

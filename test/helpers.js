@@ -105,6 +105,18 @@ function tempFolders (prefix) {
   }
 }
 
+// test/fixtures/seccomp-deny.c built into dir: the command prefix that runs a command with
+// `calls` (uring or perf) refused by seccomp, as a container's default profile refuses them.
+function seccompDeny (dir, calls) {
+  const binary = path.join(dir, 'seccomp-deny')
+  if (!fs.existsSync(binary)) {
+    const source = path.join(FIXTURES, 'seccomp-deny.c')
+    const built = spawnSync('cc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', binary, source], { encoding: 'utf8' })
+    assert.equal(built.status, 0, built.stderr)
+  }
+  return [binary, calls]
+}
+
 module.exports = {
   bench,
   assertRefused,
@@ -116,6 +128,7 @@ module.exports = {
   readJson,
   close,
   tempFolders,
+  seccompDeny,
   FIXTURES,
   ONE_RUN,
   TINY,

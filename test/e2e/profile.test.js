@@ -9,7 +9,8 @@ const path = require('node:path')
 const zlib = require('node:zlib')
 const { spawnSync } = require('node:child_process')
 const { probePerf, parsePerfScript } = require('../../lib/perf')
-const { bench, readJson, tempFolders } = require('../helpers')
+const { bench, readJson, tempFolders, seccompDeny } = require('../helpers')
+const { shellQuote } = require('../../lib/pipeline')
 const { runtimes } = require('../../lib/runtimes')
 const { profileWorkDirs } = require('../../experiments/stdio/measure')
 
@@ -127,6 +128,28 @@ test('bun-ffi profiled: its JIT named by its jitdump; the dump and its map gone'
   assert.deepEqual(profileWorkDirs(), before)
   assert.deepEqual(fs.readdirSync(path.join(run, 'profile')).filter(name => !name.endsWith('.txt.gz')), [])
 })
+
+// perf_event_open refused by a seccomp filter, as in a container without CAP_PERFMON: perf is
+// there and answers --version, but cannot sample. PERF runs the real perf under the filter.
+test('perf refused by seccomp: one line says why and how to fix it, and the run goes on without the pass',
+  { skip }, () => {
+    const out = tempDir()
+    const [deny, calls] = seccompDeny(out, 'perf')
+    const wrapper = path.join(out, 'perf')
+    const real = spawnSync('sh', ['-c', 'command -v perf'], { encoding: 'utf8' }).stdout.trim()
+    fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${shellQuote([deny, calls, process.env.PERF || real])} "$@"\n`,
+      { mode: 0o755 })
+    const result = bench([...ARGS, '--out', out, '--id', 'refused'], { PERF: wrapper })
+    assert.equal(result.status, 0, result.stderr + result.stdout)
+    const said = result.stdout.split('\n').filter(line => line.startsWith('no profile pass: '))
+    assert.equal(said.length, 1, result.stdout)
+    assert.match(said[0], /^no profile pass: perf may not sample here \(No permission to enable cpu-clock event\.\): .*perf_event_paranoid.*--cap-add PERFMON/)
+    const run = path.join(out, 'refused')
+    assert.equal(readJson(path.join(run, 'context.json')).perf.available, false)
+    assert.deepEqual(readJson(path.join(run, 'profile.json')).cells, [])
+    assert.ok(readJson(path.join(run, 'results.json')).headline.cells.length > 0, 'the rest measured')
+    assert.match(reportOf(run, out), /perf could not sample: perf may not sample here \(No permission/)
+  })
 
 test('perf missing: one line says so and how to fix it, and the run goes on without the pass', () => {
   const out = tempDir()

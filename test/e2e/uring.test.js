@@ -1,10 +1,10 @@
 'use strict'
 // The readers through io_uring in the real bench: refused where a seccomp filter refuses
 // io_uring, as Docker's default profile does (the test installs such a filter,
-// test/fixtures/deny-uring.c), and checked by the strace pass where they run, which
+// test/fixtures/seccomp-deny.c), and checked by the strace pass where they run, which
 // catches a row that claims a ring it does not use; and the call ladder's ring variants,
 // which must stop at a refused ring and read through the ring they set up.
-const { readRuns, TINY_LADDER } = require('../helpers')
+const { readRuns, seccompDeny, TINY_LADDER } = require('../helpers')
 const ladder = require('../../experiments/calls/ladder')
 const { shellQuote } = require('../../lib/pipeline')
 const { optionalMissing } = require('../../lib/runtimes')
@@ -30,9 +30,7 @@ let denyUring
 
 before(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-uring-'))
-  denyUring = path.join(scratch, 'deny-uring')
-  const built = spawnSync('cc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', denyUring, path.join(__dirname, '..', 'fixtures', 'deny-uring.c')], { encoding: 'utf8' })
-  assert.equal(built.status, 0, built.stderr)
+  denyUring = seccompDeny(scratch, 'uring')
 })
 
 after(() => fs.rmSync(scratch, { recursive: true, force: true }))
@@ -40,25 +38,25 @@ after(() => fs.rmSync(scratch, { recursive: true, force: true }))
 const bench = (args, { prefix = [], env = {} } = {}) => spawnSync(prefix[0] ?? process.execPath, [...prefix.slice(1), ...(prefix.length ? [process.execPath] : []), BENCH, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000 })
 
 test('io_uring refused by seccomp: the rows say why in --list, --only naming a reader or a ladder is one line and exit 2, a pattern skips them and the run goes on', () => {
-  const list = bench(['--list'], { prefix: [denyUring] })
+  const list = bench(['--list'], { prefix: denyUring })
   assert.equal(list.status, 0, list.stderr)
   for (const name of RING_READERS) assert.ok(list.stdout.includes(`${name.padEnd(14)} honours bs  unavailable: ${REFUSED}`), list.stdout)
   // what docker/versions.sh tells a ring refused by the build's seccomp profile by
-  const json = JSON.parse(bench(['--list', '--json'], { prefix: [denyUring] }).stdout)
+  const json = JSON.parse(bench(['--list', '--json'], { prefix: denyUring }).stdout)
   // (wasmer's rows where ./setup.sh --wasm has not run are unavailable for that alone)
   const refused = json.filter(row => !row.available && !optionalMissing(row.runtime))
   assert.deepEqual(refused.map(row => [row.name, row.ring, /^io_uring_setup /.test(row.unavailable)]), RING_READERS.map(name => [name, true, true]))
 
-  const named = bench(['--only', 'c-uring', '--out', scratch, '--id', 'named', ...SMALL], { prefix: [denyUring] })
+  const named = bench(['--only', 'c-uring', '--out', scratch, '--id', 'named', ...SMALL], { prefix: denyUring })
   assert.equal(named.status, 2)
   assert.equal(named.stderr, `bench.js: cannot run c-uring: ${REFUSED}\n`)
   assert.equal(fs.existsSync(path.join(scratch, 'named')), false, 'nothing started')
 
-  const ladder = bench(['--experiment', 'calls', '--only', 'just-uring', '--out', scratch, '--id', 'ladder', '--quick'], { prefix: [denyUring] })
+  const ladder = bench(['--experiment', 'calls', '--only', 'just-uring', '--out', scratch, '--id', 'ladder', '--quick'], { prefix: denyUring })
   assert.equal(ladder.status, 2)
   assert.equal(ladder.stderr, `bench.js: cannot run the ladder of just-uring: ${REFUSED}\n`)
 
-  const pattern = bench(['--only', 'c*', '--no-strace', '--out', scratch, '--id', 'pattern', ...SMALL], { prefix: [denyUring] })
+  const pattern = bench(['--only', 'c*', '--no-strace', '--out', scratch, '--id', 'pattern', ...SMALL], { prefix: denyUring })
   assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
   const context = JSON.parse(fs.readFileSync(path.join(scratch, 'pattern', 'context.json'), 'utf8'))
   assert.deepEqual(context.programs.map(program => program.name).sort(), ['c', 'coreutils'])
@@ -73,7 +71,7 @@ const RING_LADDERS = ladder.variants.filter(variant => variant.ring)
 test('each ring ladder sets up a ring: under the filter it stops at io_uring_setup, exit 1', () => {
   assert.deepEqual(RING_LADDERS.map(variant => variant.name), ['c-uring', 'just-uring', 'bun-uring', 'deno-uring'])
   for (const variant of RING_LADDERS) {
-    const run = spawnSync('bash', ['-c', ladderPipe(variant, { prefix: `${shellQuote([denyUring])} ` })], { cwd: ROOT, encoding: 'utf8' })
+    const run = spawnSync('bash', ['-c', ladderPipe(variant, { prefix: `${shellQuote(denyUring)} ` })], { cwd: ROOT, encoding: 'utf8' })
     assert.equal(run.status, 1, `${variant.name}: ${run.stderr}`)
     assert.match(run.stderr, /^io_uring_setup: .*(EPERM|Operation not permitted)/, variant.name)
   }

@@ -244,6 +244,18 @@ test('perf missing: one line that names the fix', () => {
   assert.ok(!answer.reason.includes('\n'))
 })
 
+test('perf refused: the line after perf\'s "Error:" says why, under seccomp and at paranoid 4', () => {
+  const { refusalReason } = require('../../lib/perf')
+  const said = name => fs.readFileSync(path.join(FIXTURES, `refused-${name}.txt`), 'utf8')
+  // recorded on the lab's VM under test/fixtures/seccomp-deny.c perf: perf's failed tries come first
+  assert.equal(refusalReason(said('seccomp'), 255), 'No permission to enable cpu-clock event.')
+  // as perf prints it where kernel.perf_event_paranoid is above 2 (Debian's kernels)
+  assert.equal(refusalReason(said('paranoid'), 255),
+    'Access to performance monitoring and observability operations is limited.')
+  assert.equal(refusalReason('perf: some other trouble\n', 1), 'perf: some other trouble')
+  assert.equal(refusalReason('', 139), 'exit 139')
+})
+
 test('the profile pass\'s plan: C and every honouring reader at the least size, dd apart; none without perf', () => {
   const { parseOptions, plan } = require('../../bench')
   const { placementPlan } = require('../../lib/placement')
