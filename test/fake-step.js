@@ -18,7 +18,10 @@ const { summariseGc } = require('../lib/gctrace')
 const { PHASES } = require('../experiments/stdio/phases')
 const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const ladder = require('../experiments/calls/ladder')
-const { PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE, LATENCY_PHASE: HTTP_LATENCY_PHASE } = require('../experiments/http/measure')
+const {
+  PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE,
+  LATENCY_PHASE: HTTP_LATENCY_PHASE, kernelRawFile
+} = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
 const { ENDPOINTS } = require('../experiments/db/check')
 const db = require('../experiments/db/measure')
@@ -310,7 +313,8 @@ function kernelWrkRun (step, run, options, jitter) {
   return {
     ...record,
     phase: HTTP_KERNEL_PHASE,
-    rawFile: path.join('kernel', `http-${step.server.name}-${step.mode}-${step.connections}.json`),
+    ...(step.apart ? { apart: true } : {}),
+    rawFile: kernelRawFile(step),
     kernel: {
       requests,
       floorNs: FLOOR_NS,

@@ -161,6 +161,7 @@ const HTTP_FINDINGS = [
     return `Where wrk runs changes what is measured (${mode}, ${shown[0].connections} connections): with wrk and the server ${turns}, a server answers few requests per wake-up, ` +
       `and with wrk on another CPU a busy one batches (timed runs against the capacity run: ${referenceTimed?.requestsPerWakeUp != null ? `${http.reference} ${formatNumber(referenceTimed.requestsPerWakeUp)} against ${formatNumber(reference.requestsPerWakeUp)}, ` : ''}${shown.map(run => `${run.server} ${wakeUps(run)}`).join(', ')}). ` +
       `CPU per request against C's, timed runs against the capacity run (one run each, no interval): ${listJoin(ratios)}. ` +
+      placementCalls(http, mode) +
       'Both are the server\'s own CPU time in two regimes: a different figure, not a better one. The timed runs are the answer: their placement held still in the runs docs/placement.md compares, and this run says how well it repeated in its own trust line.'
   },
   // the latency pass at its heavier rate and the middle count of connections, per mode:
@@ -266,6 +267,26 @@ function findings (sets) {
     if (text) out.push({ set: null, text })
   }
   return out
+}
+
+// The kernel pass's syscalls per request in the timed placement against wrk apart (its run
+// beside the capacity runs), per server of a mode, and those that differ by more than
+// CALLS_DIFFER; '' where the pass did not run in both.
+const CALLS_DIFFER = 0.1
+function placementCalls (http, mode) {
+  const timedOf = run => http.kernel?.find(each => each.server === run.server && each.where === mode &&
+    each.connections === run.connections && each.ok && each.perRequest != null)
+  const both = (http.capacity ?? []).filter(run => run.mode === mode && run.syscalls?.perRequest != null && timedOf(run))
+  if (both.length === 0) return ''
+  const differ = both.filter(run => Math.abs(timedOf(run).perRequest / run.syscalls.perRequest - 1) > CALLS_DIFFER)
+  const pairs = both.map(run => `${run.server} ${formatNumber(timedOf(run).perRequest)} against ` +
+    formatNumber(run.syscalls.perRequest))
+  const verdict = differ.length
+    ? `more than a tenth apart for ${listJoin(differ.map(run => run.server))}: a request's calls follow the ` +
+      'placement too'
+    : 'within a tenth of each other for every server'
+  return 'Syscalls per request, the kernel pass\'s run in each placement (timed against wrk apart): ' +
+    `${listJoin(pairs)}; ${verdict}. `
 }
 
 module.exports = { findings, headlineConnections, compilingFinding }

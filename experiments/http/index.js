@@ -143,10 +143,12 @@ function plan (options, { runnable }, { ptrace, bpf, placement }) {
 }
 
 // A cell is a server, mode and count of connections; a strace run's, its count of requests
-// too; a latency run's, its rate (a share of the reference's capacity).
+// too; a latency run's, its rate (a share of the reference's capacity); a kernel-pass run's,
+// whether wrk ran apart (as the capacity runs place it).
 function cellKey (step) {
   const program = step.program.name ?? step.program
-  return [step.phase, program, step.mode, step.connections, step.requests ?? '', step.rateShare ?? ''].join('\t')
+  return [step.phase, program, step.mode, step.connections, step.requests ?? '', step.rateShare ?? '',
+    step.apart ? 'apart' : ''].join('\t')
 }
 
 // strace's summaries go to the run's strace/ folder.

@@ -162,6 +162,16 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
           steps.push(cellStep({ phase: KERNEL_PHASE, ...where, group: `kernel, ${mode}` }))
         }
       }
+      // and the capacity runs' load once more under the probes, wrk on its own CPU: the
+      // syscalls per request of the regime they measure, where a busy server batches, beside
+      // the timed placement's (the issue asks for both: a different figure, not a better one)
+      if (capacityRuns) {
+        for (const server of selected) {
+          const where = { server, mode, count: warmupConnections, process: processes - 1, round: 0, run: 0 }
+          const step = cellStep({ phase: KERNEL_PHASE, ...where, group: `kernel, ${mode}, wrk apart` })
+          steps.push({ ...step, pin: capacityPin, apart: true })
+        }
+      }
     }
     if (options.latency) {
       const { connections: counts, rateShares } = options.http.latency ?? PRESETS.default.latency
@@ -474,7 +484,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     blockSize: null,
     process: step.process ?? 0,
     round: step.round ?? step.run,
-    run: step.run
+    run: step.run,
+    // a kernel-pass run with wrk on another CPU, as the capacity runs place it
+    ...(step.apart ? { apart: true } : {})
   }
   // placement interleaved: the reference's server, its pair taking turns with this one's
   const partnerStep = step.partner ? { ...step, server: step.partner, program: step.partner } : null
@@ -796,10 +808,14 @@ function roundRate (rate) {
   return Math.max(1, Math.round(rate / unit) * unit)
 }
 
+// Where a kernel-pass run's profile goes in its run folder (gzipped after), by its cell.
+const kernelRawFile = step => path.join('kernel',
+  `http-${step.server.name}-${step.mode}-${step.connections}${step.apart ? '-apart' : ''}.json`)
+
 // The probes on a server process and its children, for one wrk run: sysprof pinned where
 // the server runs (its calibration measures that CPU), its profile kept in runDir/kernel/, gzipped.
 async function startTracing (step, pid, runDir) {
-  const rawFile = path.join('kernel', `http-${step.server.name}-${step.mode}-${step.connections}.json`)
+  const rawFile = kernelRawFile(step)
   fs.mkdirSync(path.join(runDir, 'kernel'), { recursive: true })
   const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
   const tracer = await traceProcesses([pid], path.join(runDir, rawFile), placed)
@@ -854,6 +870,7 @@ module.exports = {
   PHASE,
   STRACE_PHASE,
   KERNEL_PHASE,
+  kernelRawFile,
   CAPACITY_PHASE,
   LATENCY_PHASE,
   STRACE_CONNECTIONS,

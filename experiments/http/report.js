@@ -284,6 +284,9 @@ function httpTables (entry) {
   }).concat(entry.capacity ? [capacityTable(entry)] : [])
 }
 
+const CAPACITY_CALLS = '; syscalls per request there and in the timed placement, work + upkeep (the kernel ' +
+  'pass: one run under its probes in each)'
+
 // The capacity runs beside the timed ones: per server, each mode's requests/s with wrk on
 // another CPU, its CPU per request against the reference's, and requests per wake-up there
 // and in the timed runs (at the same connections).
@@ -292,24 +295,33 @@ function capacityTable (entry) {
   const servers = [...new Set(entry.capacity.map(run => run.server))]
   const timed = (server, mode, connections) => entry.modes.find(each => each.mode === mode)?.rows
     .find(row => row.server === server)?.cells.find(cell => cell?.connections === connections) ?? null
+  // the kernel pass's syscalls per request in each placement, where it ran in both
+  const kernelTimed = (server, mode, connections) => entry.kernel?.find(each => each.server === server &&
+    each.where === mode && each.connections === connections && each.ok) ?? null
+  const syscalled = modes.filter(mode => entry.capacity.some(run => run.mode === mode && run.syscalls))
   const header = ['server', ...modes.flatMap(mode => [`${mode} req/s`, `${mode} CPU × ${entry.reference}, user share`,
-    `${mode} req/wake-up: apart, timed`])]
+    `${mode} req/wake-up: apart, timed`, ...(syscalled.includes(mode) ? [`${mode} syscalls/request: apart, timed`] : [])])]
+  const callsText = calls => (calls?.perRequest != null ? formatCallsPerRequest(calls) : calls?.failure ? 'failed' : '?')
   const rows = servers.map(server => [server, ...modes.flatMap(mode => {
+    const width = syscalled.includes(mode) ? 4 : 3
     const run = entry.capacity.find(each => each.server === server && each.mode === mode)
-    if (!run) return ['', '', '']
-    if (!run.ok) return ['FAILED', '', '']
+    if (!run) return Array(width).fill('')
+    if (!run.ok) return ['FAILED', ...Array(width - 1).fill('')]
     const inTurns = timed(server, mode, run.connections)
     return [
       `${formatNumber(Math.round(run.requestsPerSecond))}${run.clientBound ? ' c' : ''}`,
       withUserShare(run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '', run.userShare),
-      `${run.requestsPerWakeUp != null ? formatNumber(run.requestsPerWakeUp) : '?'}, ${inTurns?.requestsPerWakeUp != null ? formatNumber(inTurns.requestsPerWakeUp) : '?'}`
+      `${run.requestsPerWakeUp != null ? formatNumber(run.requestsPerWakeUp) : '?'}, ${inTurns?.requestsPerWakeUp != null ? formatNumber(inTurns.requestsPerWakeUp) : '?'}`,
+      ...(syscalled.includes(mode)
+        ? [`${callsText(run.syscalls)}, ${callsText(kernelTimed(server, mode, run.connections))}`]
+        : [])
     ]
   })])
   const connections = entry.capacity[0].connections
   const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU ` +
     `(c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run ` +
     '(one run each, no interval) and the share of the server\'s in user space; requests per wake-up there and in ' +
-    'the timed runs'
+    `the timed runs${syscalled.length ? CAPACITY_CALLS : ''}`
   return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
 }
 

@@ -78,7 +78,7 @@ const MEANING = {
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   userShare: USER_SHARE_MEANING,
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
-  capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval)`,
+  capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval); with the kernel pass, the server's syscalls per request in the same placement, from one more run under its probes`,
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
@@ -128,8 +128,10 @@ function summariseHttp (records, context) {
   }
   const syscalls = syscallsPerRequest(traced)
   const straceOf = run => syscalls.find(entry => entry.server === run.program && entry.mode === run.mode)
-  const kernel = kernelPerRequest(records.filter(record => record.phase === KERNEL_PHASE), straceOf)
-  const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE))
+  const kernelRuns = records.filter(record => record.phase === KERNEL_PHASE)
+  const kernel = kernelPerRequest(kernelRuns.filter(record => !record.apart), straceOf)
+  const kernelApart = kernelPerRequest(kernelRuns.filter(record => record.apart), straceOf)
+  const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE), kernelApart)
   const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency)
   return {
     meaning: MEANING,
@@ -278,12 +280,23 @@ function processHalves (runs, value) {
 // per run { server, mode, connections, ok, failure, requestsPerSecond, cpuPerRequestUs,
 // serverCpuShare, clientBound, requestsPerWakeUp, userShare, cpuVsReference (the ratio to
 // the reference's run in the same mode: one run each, no interval) }; null without the runs.
-function capacityRuns (runs) {
+// A kernel-pass run's syscalls per request as the capacity table gives them, its failure, or
+// null without one.
+function tracedCalls (traced) {
+  if (!traced) return null
+  if (!traced.ok) return { failure: traced.failure }
+  return { perRequest: traced.perRequest, work: traced.work, upkeep: traced.upkeep }
+}
+
+function capacityRuns (runs, kernelApart = null) {
   if (runs.length === 0) return null
   const entries = runs.map(run => {
     const entry = { server: run.program, mode: run.mode, connections: run.connections, ok: run.ok }
     if (!run.ok) return { ...entry, failure: run.failure }
     const share = run.server.cpuNs / run.wallNs
+    // the kernel pass's run in the same placement, in the same process (null without one)
+    const traced = kernelApart?.find(each => each.server === run.program && each.where === run.mode &&
+      each.connections === run.connections)
     return {
       ...entry,
       requestsPerSecond: run.wrk.requestsPerSecond,
@@ -291,7 +304,8 @@ function capacityRuns (runs) {
       serverCpuShare: share,
       clientBound: share < CLIENT_BOUND_SHARE,
       requestsPerWakeUp: run.server.slices > 0 ? run.wrk.requests / run.server.slices : null,
-      userShare: userShareOfRuns([run.server])
+      userShare: userShareOfRuns([run.server]),
+      syscalls: tracedCalls(traced)
     }
   })
   for (const entry of entries) {

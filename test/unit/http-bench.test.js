@@ -215,8 +215,21 @@ test('where wrk runs: shared puts it on the server\'s CPU, apart keeps the plan\
   const lastTimed = mode => steps.filter(step => step.phase === http.PHASE && step.mode === mode).at(-1)
   assert.ok(capacity.every(step => step.process === lastTimed(step.mode).process))
   assert.equal(steps.indexOf(capacity[1]) + 1, steps.findIndex(step => step.mode === 'close'))
-  // wrk apart already, or on one CPU: no capacity runs
+  // with the kernel pass, each cell's load under the probes in the timed placement, then each
+  // capacity run's in its own (wrk apart), a cell of its own
+  const traced = http.planHttp(http.servers.slice(0, 2), { ...options, kernel: true }, http.loadPin(plan, 'shared'), plan)
+    .filter(step => step.phase === http.KERNEL_PHASE)
+  assert.deepEqual(traced.filter(step => step.mode === 'keep-alive')
+    .map(step => [step.server.name, step.connections, step.pin, step.apart ?? false]), [
+    [http.servers[0].name, 1, { client: 1, server: 1 }, false], [http.servers[1].name, 1, { client: 1, server: 1 }, false],
+    [http.servers[0].name, 16, { client: 1, server: 1 }, false], [http.servers[1].name, 16, { client: 1, server: 1 }, false],
+    [http.servers[0].name, 16, plan, true], [http.servers[1].name, 16, plan, true]
+  ])
+  assert.equal(new Set(traced.map(require('../../experiments/http').cellKey)).size, traced.length, 'a cell each')
+  assert.ok(traced.every(step => step.process === lastTimed(step.mode).process))
+  // wrk apart already, or on one CPU: no capacity runs, and no kernel-pass run apart
   assert.equal(http.planHttp(http.servers.slice(0, 2), options, plan, plan).some(step => step.phase === http.CAPACITY_PHASE), false)
+  assert.equal(http.planHttp(http.servers.slice(0, 2), { ...options, kernel: true }, plan, plan).some(step => step.apart), false)
   const one = { client: 0, server: 0 }
   assert.equal(http.planHttp(http.servers.slice(0, 2), options, one, one).some(step => step.phase === http.CAPACITY_PHASE), false)
 })
@@ -446,6 +459,41 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   // without capacity runs (wrk apart all along), no such finding
   const apart = http.summariseHttp(records.filter(record => record.phase !== http.CAPACITY_PHASE), context)
   assert.equal(apart.capacity, null)
+
+  // the kernel pass in both placements: each capacity run's syscalls per request beside the
+  // timed placement's, in the table and the finding, which names the servers a tenth apart
+  const kernelRun = (server, apartToo, calls) => ({
+    phase: http.KERNEL_PHASE,
+    program: server,
+    mode: 'keep-alive',
+    connections: 16,
+    ok: true,
+    ...(apartToo ? { apart: true } : {}),
+    kernel: {
+      requests: 1000,
+      syscalls: Object.entries(calls).map(([name, count]) => ({ name, calls: count, errors: 0, p50Ns: 100 }))
+    }
+  })
+  const traced = http.summariseHttp([
+    ...records,
+    kernelRun('c-epoll', false, { read: 1000, sendto: 1000, epoll_wait: 1000 }),
+    kernelRun('c-epoll', true, { read: 1000, sendto: 1000, epoll_wait: 50 }),
+    kernelRun('bun', false, { read: 1000, sendto: 1000, epoll_wait: 900 }),
+    kernelRun('bun', true, { read: 1000, sendto: 1000, epoll_wait: 850 })
+  ], context)
+  assert.deepEqual(traced.kernel.map(entry => [entry.server, entry.perRequest]), [['c-epoll', 3], ['bun', 2.9]],
+    'the timed placement\'s alone')
+  const byServer = Object.fromEntries(traced.capacity.filter(entry => entry.mode === 'keep-alive')
+    .map(entry => [entry.server, entry.syscalls]))
+  assert.deepEqual(byServer['c-epoll'], { perRequest: 2.05, work: 2, upkeep: 0.05 })
+  assert.equal(byServer.bun.perRequest, 2.85)
+  const tracedTable = require('../../experiments/http/report').terminal({ runId: 'a', http: traced })
+  const capacityLine = tracedTable.slice(tracedTable.findIndex(line => line.startsWith('Capacity')))
+  assert.match(capacityLine.join('\n'), /syscalls\/request: apart, timed/)
+  assert.match(capacityLine.find(line => line.startsWith('c-epoll ')), /\b2 \+ 0\.05, 2 \+ 1$/)
+  const tracedText = findings([{ label: 'a', results: { experiment: 'http', http: traced } }])
+    .map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
+  assert.match(tracedText, /Syscalls per request, the kernel pass's run in each placement \(timed against wrk apart\): c-epoll 3 against 2\.05 and bun 2\.9 against 2\.85; more than a tenth apart for c-epoll: a request's calls follow the placement too\./)
 })
 
 test('summariseHttp, interleaved: a process is classified by its ratio to the c-epoll beside it, ' +

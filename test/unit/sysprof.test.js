@@ -268,5 +268,10 @@ test('http with the kernel pass: each cell\'s calls per request at full speed be
     // the fake strace pass: accept, read, write and close a request
     assert.equal(entry.strace.work, 4)
   }
+  // and once more beside each capacity run, wrk on its own CPU: the capacity table's
+  assert.deepEqual(http.capacity.map(entry => `${entry.mode} ${entry.server} ${entry.syscalls.work}`).sort(), [
+    'close c-blocking 2', 'close c-epoll 2', 'keep-alive c-blocking 2', 'keep-alive c-epoll 2'
+  ])
   assert.match(result.stdout, /Syscalls per request at full speed/)
+  assert.match(result.stdout, /syscalls\/request: apart, timed/)
 })
