@@ -147,12 +147,11 @@ function httpData (sets) {
 // The capacity runs as a table of the page, with what they mean.
 function capacityHtml (entry) {
   if (!entry.capacity) return ''
-  const { title, header, rows } = capacityTable(entry)
-  return html`<div class="table-wrap"><table class="http">
+  return capacityTables(entry).map(({ title, header, rows }) => html`<div class="table-wrap"><table class="http">
     <caption>${title}</caption>
     <thead><tr>${header.map((name, i) => html`<th scope="col"${i ? html` class="num"` : ''}>${name}</th>`)}</tr></thead>
     <tbody>${rows.map(([server, ...cells]) => html`<tr><th scope="row">${server}</th>${cells.map(cell => html`<td class="num">${cell}</td>`)}</tr>`)}</tbody>
-  </table></div>`
+  </table></div>`)
 }
 
 // Where wrk and the server ran, in words: what the figures measure depends on it.
@@ -281,48 +280,52 @@ function httpTables (entry) {
       `median requests/s (share of ${reference}'s; ${MARKS_LEGEND}), CPU per request with the share of it ` +
       `in user space, and syscalls per request${latency ? '' : `; ${noWrkLatency(entry)}`}`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
-  }).concat(entry.capacity ? [capacityTable(entry)] : [])
+  }).concat(entry.capacity ? capacityTables(entry) : [])
 }
 
 const CAPACITY_CALLS = '; syscalls per request there and in the timed placement, work + upkeep (the kernel ' +
   'pass: one run under its probes in each)'
 
-// The capacity runs beside the timed ones: per server, each mode's requests/s with wrk on
-// another CPU, its CPU per request against the reference's, and requests per wake-up there
-// and in the timed runs (at the same connections).
-function capacityTable (entry) {
+// The capacity runs beside the timed ones, a table per mode (the page is 1280 px wide, and
+// both modes side by side overflowed it): per server, requests/s with wrk on another CPU,
+// CPU per request against the reference's, requests per wake-up there and in the timed runs
+// (at the same connections), and with the kernel pass, syscalls per request in both.
+function capacityTables (entry) {
   const modes = entry.modes.map(mode => mode.mode).filter(mode => entry.capacity.some(run => run.mode === mode))
   const servers = [...new Set(entry.capacity.map(run => run.server))]
   const timed = (server, mode, connections) => entry.modes.find(each => each.mode === mode)?.rows
     .find(row => row.server === server)?.cells.find(cell => cell?.connections === connections) ?? null
-  // the kernel pass's syscalls per request in each placement, where it ran in both
+  // the kernel pass's syscalls per request in the timed placement
   const kernelTimed = (server, mode, connections) => entry.kernel?.find(each => each.server === server &&
     each.where === mode && each.connections === connections && each.ok) ?? null
-  const syscalled = modes.filter(mode => entry.capacity.some(run => run.mode === mode && run.syscalls))
-  const header = ['server', ...modes.flatMap(mode => [`${mode} req/s`, `${mode} CPU × ${entry.reference}, user share`,
-    `${mode} req/wake-up: apart, timed`, ...(syscalled.includes(mode) ? [`${mode} syscalls/request: apart, timed`] : [])])]
   const callsText = calls => (calls?.perRequest != null ? formatCallsPerRequest(calls) : calls?.failure ? 'failed' : '?')
-  const rows = servers.map(server => [server, ...modes.flatMap(mode => {
-    const width = syscalled.includes(mode) ? 4 : 3
-    const run = entry.capacity.find(each => each.server === server && each.mode === mode)
-    if (!run) return Array(width).fill('')
-    if (!run.ok) return ['FAILED', ...Array(width - 1).fill('')]
-    const inTurns = timed(server, mode, run.connections)
-    return [
-      `${formatNumber(Math.round(run.requestsPerSecond))}${run.clientBound ? ' c' : ''}`,
-      withUserShare(run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '', run.userShare),
-      `${run.requestsPerWakeUp != null ? formatNumber(run.requestsPerWakeUp) : '?'}, ${inTurns?.requestsPerWakeUp != null ? formatNumber(inTurns.requestsPerWakeUp) : '?'}`,
-      ...(syscalled.includes(mode)
-        ? [`${callsText(run.syscalls)}, ${callsText(kernelTimed(server, mode, run.connections))}`]
-        : [])
-    ]
-  })])
-  const connections = entry.capacity[0].connections
-  const title = `Capacity: one run per server and mode at ${connections} connections with wrk on another CPU ` +
-    `(c: client-bound, the server used under 90% of its CPU); CPU per request against ${entry.reference}'s run ` +
-    '(one run each, no interval) and the share of the server\'s in user space; requests per wake-up there and in ' +
-    `the timed runs${syscalled.length ? CAPACITY_CALLS : ''}`
-  return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
+  const pair = (apart, inTurns) => `${apart}, ${inTurns}`
+  return modes.map(mode => {
+    const runs = entry.capacity.filter(run => run.mode === mode)
+    const syscalled = runs.some(run => run.syscalls)
+    const header = ['server', 'req/s', `CPU × ${entry.reference}, user share`, 'req/wake-up: apart, timed',
+      ...(syscalled ? ['syscalls/request: apart, timed'] : [])]
+    const rows = servers.map(server => {
+      const run = runs.find(each => each.server === server)
+      const blank = Array(header.length - 2).fill('')
+      if (!run) return [server, '', ...blank]
+      if (!run.ok) return [server, 'FAILED', ...blank]
+      const inTurns = timed(server, mode, run.connections)
+      const perWakeUp = value => (value != null ? formatNumber(value) : '?')
+      return [
+        server,
+        `${formatNumber(Math.round(run.requestsPerSecond))}${run.clientBound ? ' c' : ''}`,
+        withUserShare(run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '', run.userShare),
+        pair(perWakeUp(run.requestsPerWakeUp), perWakeUp(inTurns?.requestsPerWakeUp)),
+        ...(syscalled ? [pair(callsText(run.syscalls), callsText(kernelTimed(server, mode, run.connections)))] : [])
+      ]
+    })
+    const title = `Capacity, ${mode === 'close' ? 'Connection: close' : 'keep-alive'}: one run per server at ` +
+      `${runs[0].connections} connections with wrk on another CPU (c: client-bound, the server used under 90% of ` +
+      `its CPU); CPU per request against ${entry.reference}'s run (one run each, no interval) and the share of ` +
+      `the server's in user space; requests per wake-up there and in the timed runs${syscalled ? CAPACITY_CALLS : ''}`
+    return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
+  })
 }
 
 // bench.js's summary when a run is done: a table per mode, then how well it repeats.

@@ -1017,6 +1017,57 @@ test('report.html of an http run without strace: requests/s drawn, the syscall c
   assert.ok(rows.every(line => line.split(' | ').at(-2) === 'not traced'), rows.join('\n'))
 })
 
+test('report.html of an http run with capacity runs: a table per mode, syscalls apart and timed, whole at 1280 px', async () => {
+  const run = copyOf(HTTP, 'http-capacity')
+  const resultsFile = path.join(run, 'results.json')
+  const results = readJson(resultsFile)
+  const servers = [...new Set(results.http.cells.map(cell => cell.server))]
+  // what a run with wrk beside the server adds (experiments/http/summary.js): a capacity run per
+  // server and mode at the most connections, and the kernel pass's run beside it and in the
+  // timed placement
+  const calls = (work, upkeep) => ({ perRequest: work + upkeep, work, upkeep })
+  const capacity = ['keep-alive', 'close'].flatMap(mode => servers.map((server, i) => ({
+    server,
+    mode,
+    connections: 128,
+    ok: true,
+    requestsPerSecond: 100000 - 1000 * i,
+    cpuPerRequestUs: 10 + i,
+    serverCpuShare: 0.99,
+    clientBound: false,
+    requestsPerWakeUp: 100.5 + i,
+    userShare: { share: 0.25, cpuSeconds: 1 },
+    cpuVsReference: server === 'c-epoll' ? null : 1.1 + i / 10,
+    syscalls: calls(2.01, 0.0345 + i / 1000)
+  })))
+  const byCall = [{ name: 'read', perRequest: 1, failed: 0, upkeep: false, p50Ns: 500 },
+    { name: 'sendto', perRequest: 1, failed: 0, upkeep: false, p50Ns: 2000 }]
+  const kernel = capacity.map(({ server, mode }) =>
+    ({ server, where: mode, connections: 128, ok: true, requests: 1000, ...calls(2.02, 0.151), byCall, strace: null }))
+  fs.writeFileSync(resultsFile, JSON.stringify({ ...results, http: { ...results.http, capacity, kernel } }))
+  const { page, context, problems } = await open(render([run], 'http-capacity'))
+  try {
+    const tables = await page.$$eval('#http table.http', all => all
+      .filter(table => table.caption?.textContent.startsWith('Capacity'))
+      .map(table => ({
+        caption: table.caption.textContent,
+        header: [...table.querySelectorAll('thead th')].map(th => th.textContent),
+        first: [...table.querySelector('tbody tr').children].map(cell => cell.textContent)
+      })))
+    assert.deepEqual(tables.map(table => table.caption.split(': one run')[0]),
+      ['Capacity, keep-alive', 'Capacity, Connection: close'])
+    for (const table of tables) {
+      assert.deepEqual(table.header, ['server', 'req/s', 'CPU × c-epoll, user share', 'req/wake-up: apart, timed',
+        'syscalls/request: apart, timed'])
+      assert.equal(table.first.at(-1), '2.01 + 0.035, 2.02 + 0.15')
+    }
+    await assertAtAGlance(page, 'glance-http-capacity')
+    assert.deepEqual(problems, [])
+  } finally {
+    await context.close()
+  }
+})
+
 test('two calls runs compared: a ladder table and chart for each', () => {
   const out = path.join(OUTPUT, 'calls-compared')
   const result = analyse([CALLS, copyOf(CALLS, 'again'), '--out', out])
