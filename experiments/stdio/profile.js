@@ -95,7 +95,10 @@ const BUFFER = /(ArrayBuffer|TypedArray|ArrayBufferView|BackingStore|Uint8Array|
 // JIT code named by a perf map, and V8's builtins that run JavaScript (ICs, the interpreter)
 const JS_SYMBOL = new RegExp('^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegExp:|' +
   'Builtins_(?!CallApiCallback|CEntry|CallFunction_ReceiverIsAny))')
-const JIT_DSO = /(perf-\d+\.map|\[JIT\]|jitted-)/
+// or a WebAssembly module compiled ahead of time: wasmtime maps a precompiled module (.cwasm,
+// wasmtime-aot) from its file, whose symbol table names its functions and trampolines as the
+// JIT's perf map does (wasm[0]::function[8]), and writes no map for it
+const JIT_DSO = /(perf-\d+\.map|\[JIT\]|jitted-|\.cwasm$)/
 // the runtime's side of a call into native code: V8's API callbacks, Node's bindings,
 // libuv, FFI trampolines
 const BINDING = new RegExp('^(node::|uv_|uv__|v8::|napi_|ffi_|Builtins_CallApiCallback|Builtins_CEntry|' +

@@ -4,7 +4,9 @@
 // on the lab's VM (test/fixtures/perf: C's reader and node-sync at 256 B, dd on the other
 // CPU, perf record -e cpu-clock -F 997 -g; node-sync with V8's --perf-basic-prof; bun-ffi's
 // at -F 4999, a quarter of its read loop, its JIT code named by its jitdump, the jitdump of
-// another run beside it; deno-sync's, a sixth of its loop, at -F 4999 with V8's perf map).
+// another run beside it; deno-sync's, a sixth of its loop, at -F 4999 with V8's perf map;
+// wasmtime's and wasmtime-aot's, 500 samples of the middle of their loops at -F 4999, with
+// wasmtime's perf map, on the Zen 3 VM on 2026-12-02).
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -132,6 +134,27 @@ test('deno-sync\'s read: its op in Deno\'s stripped binary the binding, its Java
   assert.deepEqual(unnamed, { samples: 64, share: 64 / 486, top: [['deno', 64]] })
   assert.ok(buckets.loop.top[0][0].startsWith('JS:o* file:///'), 'the loop, named by the map')
   assert.equal(buckets.gc.samples + buckets.other.samples, 1)
+})
+
+// wasmtime from PyPI's wheel, run by python3 (wc/wasi.py): its JIT's code named by its perf
+// map, a precompiled module's (wasmtime-aot, a .cwasm) by the module file's own symbol table,
+// which perf reads as it would a library's. Either is the module's own code: the reader's loop.
+const WASMTIME = { binary: 'python3.11', native: false }
+test('wasmtime\'s read: the module\'s code the loop, from its perf map or its .cwasm; wasmtime\'s Rust the binding', () => {
+  for (const [name, dso] of [['wasmtime-256', /^\/tmp\/perf-\d+\.map$/], ['wasmtime-aot-256', /\/wc\.cwasm$/]]) {
+    const samples = fixture(name)
+    const { buckets } = attribute(samples, WASMTIME)
+    const loop = buckets.loop.top.map(([frame]) => frame)
+    assert.ok(loop.length > 0 && loop.every(frame => /^(wasm\[0\]::|signatures\[\d+\]::)/.test(frame)), `${name}: ${loop}`)
+    assert.ok(buckets.loop.share > 0.03, `${name}: loop ${buckets.loop.share}`)
+    // where the module's functions are mapped from: the JIT's map, or the precompiled file
+    const moduleFrames = samples.flatMap(sample => sample.frames).filter(frame => /^wasm\[0\]::function/.test(frame.symbol))
+    assert.ok(moduleFrames.length > 0 && moduleFrames.every(frame => dso.test(frame.dso)), name)
+    // WASI's calls are wasmtime's Rust (its stdin worker's tokio too), in the wheel's library
+    assert.ok(buckets.binding.share > 0.4, `${name}: binding ${buckets.binding.share}`)
+    assert.ok(buckets.binding.top.every(([frame]) => /wasmtime|tokio/.test(frame)), JSON.stringify(buckets.binding.top))
+    assert.equal(buckets.kernelRead.top[0][0], 'vfs_read')
+  }
 })
 
 // A jitdump of records built here: a code load (its name, then code bytes), a move.
