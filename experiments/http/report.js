@@ -285,6 +285,9 @@ function httpTables (entry) {
 
 const CAPACITY_CALLS = '; syscalls per request there and in the timed placement, work + upkeep (the kernel ' +
   'pass: one run under its probes in each)'
+// a run whose kernel pass ran in the timed placement only, as every run before 2026-12-02
+const CAPACITY_NO_CALLS = '; syscalls per request there not counted (this run\'s kernel pass ran in the timed ' +
+  'placement only, as before 2026-12-02)'
 
 // The capacity runs beside the timed ones, a table per mode (the page is 1280 px wide, and
 // both modes side by side overflowed it): per server, requests/s with wrk on another CPU,
@@ -323,7 +326,8 @@ function capacityTables (entry) {
     const title = `Capacity, ${mode === 'close' ? 'Connection: close' : 'keep-alive'}: one run per server at ` +
       `${runs[0].connections} connections with wrk on another CPU (c: client-bound, the server used under 90% of ` +
       `its CPU); CPU per request against ${entry.reference}'s run (one run each, no interval) and the share of ` +
-      `the server's in user space; requests per wake-up there and in the timed runs${syscalled ? CAPACITY_CALLS : ''}`
+      'the server\'s in user space; requests per wake-up there and in the timed runs' +
+      (syscalled ? CAPACITY_CALLS : entry.kernel?.length ? CAPACITY_NO_CALLS : '')
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   })
 }

@@ -491,6 +491,12 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   const capacityLine = tracedTable.slice(tracedTable.findIndex(line => line.startsWith('Capacity')))
   assert.match(capacityLine.join('\n'), /syscalls\/request: apart, timed/)
   assert.match(capacityLine.find(line => line.startsWith('c-epoll ')), /\b2 \+ 0\.05, 2 \+ 1$/)
+  // a run whose kernel pass ran in the timed placement only (before 2026-12-02) says so
+  const timedOnly = http.summariseHttp([...records, kernelRun('c-epoll', false, { read: 1000 })], context)
+  const timedOnlyTable = require('../../experiments/http/report').terminal({ runId: 'a', http: timedOnly })
+  assert.ok(timedOnlyTable.some(line => line.startsWith('Capacity, keep-alive') &&
+    line.includes('syscalls per request there not counted')), timedOnlyTable.join('\n'))
+  assert.ok(!capacityLine.join('\n').includes('not counted'))
   const tracedText = findings([{ label: 'a', results: { experiment: 'http', http: traced } }])
     .map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
   assert.match(tracedText, /Syscalls per request, the kernel pass's run in each placement \(timed against wrk apart\): c-epoll 3 against 2\.05 and bun 2\.9 against 2\.85; more than a tenth apart for c-epoll: a request's calls follow the placement too\./)
