@@ -9,6 +9,7 @@ const { formatNumber, formatPercent, listJoin } = require('../../lib/report/form
 const { median } = require('../../lib/stats')
 const { REFERENCE } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
+const { kernelEntryOf } = require('./summary')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -274,9 +275,9 @@ function findings (sets) {
 // CALLS_DIFFER; '' where the pass did not run in both.
 const CALLS_DIFFER = 0.1
 function placementCalls (http, mode) {
-  const timedOf = run => http.kernel?.find(each => each.server === run.server && each.where === mode &&
-    each.connections === run.connections && each.ok && each.perRequest != null)
-  const both = (http.capacity ?? []).filter(run => run.mode === mode && run.syscalls?.perRequest != null && timedOf(run))
+  const timedOf = run => kernelEntryOf(http.kernel, run)
+  const both = (http.capacity ?? []).filter(run => run.mode === mode && run.syscalls?.perRequest != null &&
+    timedOf(run)?.perRequest != null)
   if (both.length === 0) return ''
   const differ = both.filter(run => Math.abs(timedOf(run).perRequest / run.syscalls.perRequest - 1) > CALLS_DIFFER)
   const pairs = both.map(run => `${run.server} ${formatNumber(timedOf(run).perRequest)} against ` +

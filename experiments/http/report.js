@@ -19,6 +19,7 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
 const { unquotedReason } = require('../../lib/steady')
+const { kernelEntryOf } = require('./summary')
 const { marksHtml, marksLetters, MARKS_LEGEND } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
@@ -298,9 +299,6 @@ function capacityTables (entry) {
   const servers = [...new Set(entry.capacity.map(run => run.server))]
   const timed = (server, mode, connections) => entry.modes.find(each => each.mode === mode)?.rows
     .find(row => row.server === server)?.cells.find(cell => cell?.connections === connections) ?? null
-  // the kernel pass's syscalls per request in the timed placement
-  const kernelTimed = (server, mode, connections) => entry.kernel?.find(each => each.server === server &&
-    each.where === mode && each.connections === connections && each.ok) ?? null
   const callsText = calls => (calls?.perRequest != null ? formatCallsPerRequest(calls) : calls?.failure ? 'failed' : '?')
   const pair = (apart, inTurns) => `${apart}, ${inTurns}`
   return modes.map(mode => {
@@ -320,7 +318,8 @@ function capacityTables (entry) {
         `${formatNumber(Math.round(run.requestsPerSecond))}${run.clientBound ? ' c' : ''}`,
         withUserShare(run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '', run.userShare),
         pair(perWakeUp(run.requestsPerWakeUp), perWakeUp(inTurns?.requestsPerWakeUp)),
-        ...(syscalled ? [pair(callsText(run.syscalls), callsText(kernelTimed(server, mode, run.connections)))] : [])
+        // and the kernel pass's in the timed placement
+        ...(syscalled ? [pair(callsText(run.syscalls), callsText(kernelEntryOf(entry.kernel, run)))] : [])
       ]
     })
     const title = `Capacity, ${mode === 'close' ? 'Connection: close' : 'keep-alive'}: one run per server at ` +

@@ -280,6 +280,13 @@ function processHalves (runs, value) {
 // per run { server, mode, connections, ok, failure, requestsPerSecond, cpuPerRequestUs,
 // serverCpuShare, clientBound, requestsPerWakeUp, userShare, cpuVsReference (the ratio to
 // the reference's run in the same mode: one run each, no interval) }; null without the runs.
+// A cell's kernel-pass entry (kernelPerRequest's) among `entries`, or null: the server's, at
+// the mode (its `where`) and connections, succeeded unless `anyOutcome`.
+function kernelEntryOf (entries, { server, mode, connections }, anyOutcome = false) {
+  return entries?.find(each => each.server === server && each.where === mode && each.connections === connections &&
+    (anyOutcome || each.ok)) ?? null
+}
+
 // A kernel-pass run's syscalls per request as the capacity table gives them, its failure, or
 // null without one.
 function tracedCalls (traced) {
@@ -295,8 +302,8 @@ function capacityRuns (runs, kernelApart = null) {
     if (!run.ok) return { ...entry, failure: run.failure }
     const share = run.server.cpuNs / run.wallNs
     // the kernel pass's run in the same placement, in the same process (null without one)
-    const traced = kernelApart?.find(each => each.server === run.program && each.where === run.mode &&
-      each.connections === run.connections)
+    const traced = kernelEntryOf(kernelApart, { server: run.program, mode: run.mode, connections: run.connections },
+      true)
     return {
       ...entry,
       requestsPerSecond: run.wrk.requestsPerSecond,
@@ -481,6 +488,7 @@ module.exports = {
   syscallsPerRequest,
   pairCalls,
   kernelPerRequest,
+  kernelEntryOf,
   latencyRuns,
   LATENCY_WORDS,
   REFERENCE
