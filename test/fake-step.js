@@ -19,8 +19,8 @@ const { PHASES } = require('../experiments/stdio/phases')
 const { feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const ladder = require('../experiments/calls/ladder')
 const {
-  PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE, CAPACITY_PHASE: HTTP_CAPACITY_PHASE,
-  LATENCY_PHASE: HTTP_LATENCY_PHASE, kernelRawFile
+  PHASE: HTTP_PHASE, STRACE_PHASE: HTTP_STRACE_PHASE, KERNEL_PHASE: HTTP_KERNEL_PHASE,
+  CAPACITY_PHASE: HTTP_CAPACITY_PHASE, LATENCY_PHASE: HTTP_LATENCY_PHASE, kernelRawFile
 } = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
 const { ENDPOINTS } = require('../experiments/db/check')

@@ -299,7 +299,8 @@ function capacityTables (entry) {
   const servers = [...new Set(entry.capacity.map(run => run.server))]
   const timed = (server, mode, connections) => entry.modes.find(each => each.mode === mode)?.rows
     .find(row => row.server === server)?.cells.find(cell => cell?.connections === connections) ?? null
-  const callsText = calls => (calls?.perRequest != null ? formatCallsPerRequest(calls) : calls?.failure ? 'failed' : '?')
+  const callsText = calls =>
+    (calls?.perRequest != null ? formatCallsPerRequest(calls) : calls?.failure ? 'failed' : '?')
   const pair = (apart, inTurns) => `${apart}, ${inTurns}`
   return modes.map(mode => {
     const runs = entry.capacity.filter(run => run.mode === mode)

@@ -78,7 +78,12 @@ const MEANING = {
   cpuPerRequestUs: 'the server\'s CPU time over a run, every thread (/proc/PID/task/*/schedstat), over the requests wrk completed; median of the runs',
   userShare: USER_SHARE_MEANING,
   serverCpuShare: `that CPU time over wrk's wall time: apart, below ${CLIENT_BOUND_SHARE} the server waited for wrk (client-bound); shared, wrk takes the rest of the CPU by design, and no cell is marked`,
-  capacity: `one wrk run per server and mode at the most connections with wrk on another CPU, in the last server processes, where the timed runs had wrk on the server's CPU: requests/s at the server's capacity (client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one run each: no interval); with the kernel pass, the server's syscalls per request in the same placement, from one more run under its probes`,
+  capacity: 'one wrk run per server and mode at the most connections with wrk on another CPU, in the last ' +
+    'server processes, where the timed runs had wrk on the server\'s CPU: requests/s at the server\'s capacity ' +
+    `(client-bound below ${CLIENT_BOUND_SHARE} of a CPU), CPU per request and requests per wake-up when a busy ` +
+    `server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one ` +
+    'run each: no interval); with the kernel pass, the server\'s syscalls per request in the same placement, from ' +
+    'one more run under its probes',
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +

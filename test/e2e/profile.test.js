@@ -143,7 +143,8 @@ test('perf refused by seccomp: one line says why and how to fix it, and the run 
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const said = result.stdout.split('\n').filter(line => line.startsWith('no profile pass: '))
     assert.equal(said.length, 1, result.stdout)
-    assert.match(said[0], /^no profile pass: perf may not sample here \(No permission to enable cpu-clock event\.\): .*perf_event_paranoid.*--cap-add PERFMON/)
+    assert.match(said[0], new RegExp('^no profile pass: perf may not sample here ' +
+      '\\(No permission to enable cpu-clock event\\.\\): .*perf_event_paranoid.*--cap-add PERFMON'))
     const run = path.join(out, 'refused')
     assert.equal(readJson(path.join(run, 'context.json')).perf.available, false)
     assert.deepEqual(readJson(path.join(run, 'profile.json')).cells, [])

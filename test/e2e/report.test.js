@@ -1017,7 +1017,7 @@ test('report.html of an http run without strace: requests/s drawn, the syscall c
   assert.ok(rows.every(line => line.split(' | ').at(-2) === 'not traced'), rows.join('\n'))
 })
 
-test('report.html of an http run with capacity runs: a table per mode, syscalls apart and timed, whole at 1280 px', async () => {
+test('report.html of http capacity runs: a table per mode, syscalls apart and timed, whole at 1280 px', async () => {
   const run = copyOf(HTTP, 'http-capacity')
   const resultsFile = path.join(run, 'results.json')
   const results = readJson(resultsFile)

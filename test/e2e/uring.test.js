@@ -52,11 +52,13 @@ test('io_uring refused by seccomp: the rows say why in --list, --only naming a r
   assert.equal(named.stderr, `bench.js: cannot run c-uring: ${REFUSED}\n`)
   assert.equal(fs.existsSync(path.join(scratch, 'named')), false, 'nothing started')
 
-  const ladder = bench(['--experiment', 'calls', '--only', 'just-uring', '--out', scratch, '--id', 'ladder', '--quick'], { prefix: denyUring })
+  const ladder = bench(['--experiment', 'calls', '--only', 'just-uring', '--out', scratch, '--id', 'ladder', '--quick'],
+    { prefix: denyUring })
   assert.equal(ladder.status, 2)
   assert.equal(ladder.stderr, `bench.js: cannot run the ladder of just-uring: ${REFUSED}\n`)
 
-  const pattern = bench(['--only', 'c*', '--no-strace', '--out', scratch, '--id', 'pattern', ...SMALL], { prefix: denyUring })
+  const pattern = bench(['--only', 'c*', '--no-strace', '--out', scratch, '--id', 'pattern', ...SMALL],
+    { prefix: denyUring })
   assert.equal(pattern.status, 0, pattern.stderr + pattern.stdout)
   const context = JSON.parse(fs.readFileSync(path.join(scratch, 'pattern', 'context.json'), 'utf8'))
   assert.deepEqual(context.programs.map(program => program.name).sort(), ['c', 'coreutils'])
@@ -71,7 +73,8 @@ const RING_LADDERS = ladder.variants.filter(variant => variant.ring)
 test('each ring ladder sets up a ring: under the filter it stops at io_uring_setup, exit 1', () => {
   assert.deepEqual(RING_LADDERS.map(variant => variant.name), ['c-uring', 'just-uring', 'bun-uring', 'deno-uring'])
   for (const variant of RING_LADDERS) {
-    const run = spawnSync('bash', ['-c', ladderPipe(variant, { prefix: `${shellQuote(denyUring)} ` })], { cwd: ROOT, encoding: 'utf8' })
+    const piped = ladderPipe(variant, { prefix: `${shellQuote(denyUring)} ` })
+    const run = spawnSync('bash', ['-c', piped], { cwd: ROOT, encoding: 'utf8' })
     assert.equal(run.status, 1, `${variant.name}: ${run.stderr}`)
     assert.match(run.stderr, /^io_uring_setup: .*(EPERM|Operation not permitted)/, variant.name)
   }
