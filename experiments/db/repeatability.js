@@ -9,6 +9,7 @@ const {
   GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, lostCells, lostText, ownText, ownTrust,
   criterionText, workText
 } = require('../../lib/repeatability')
+const { referenceUnsteadyReason } = require('./quoting')
 
 // Calls of work are whole calls per query, or a share of one where queries share a
 // flush: a move of more than this per query is more than timing. Per query, so that a
@@ -28,6 +29,16 @@ function dbRepeatability (dbA, dbB) {
     criterion(among.map(([x, y]) => ({ ...where(x ?? y), a: x ? pick(x) : null, b: y ? pick(y) : null })))
   const referenced = pairs.filter(pair => pair.some(cell => cell?.serverVsReference))
   const vsReference = part(cell => cell.serverVsReference?.estimate, referenced)
+  // issue 46's goal for db counts steady cells: those neither run leaves unquoted because a
+  // process of the cell, or the reference's at its endpoint, reached no steady state. A cell
+  // failed or missing stays in, against the goal.
+  const unsteady = (cell, cells) => Boolean(cell) &&
+    (cell.steadiness?.steady === false || referenceUnsteadyReason(cells, cell) !== null)
+  const steadyPairs = referenced.filter(([x, y]) => !unsteady(x, dbA.cells) && !unsteady(y, dbB.cells))
+  const vsReferenceSteady = {
+    ...part(cell => cell.serverVsReference?.estimate, steadyPairs),
+    unsteady: referenced.length - steadyPairs.length
+  }
   const cpu = part(cell => cell.cpuPerRequestUs?.server)
   const total = part(cell => cell.cpuPerRequestUs ? Object.values(cell.cpuPerRequestUs).reduce((sum, value) => sum + value, 0) : null)
   const traced = pairByKey(dbA?.syscalls, dbB?.syscalls, entry => `${entry.server}\t${entry.endpoint}`)
@@ -53,7 +64,7 @@ function dbRepeatability (dbA, dbB) {
     met: workCells.length ? missingWork.length === 0 && movedWork.every(cell => cell.within) : null
   }
   const judged = [vsReference.met, cpu.met, total.met, work.met].filter(met => met !== null)
-  return { vsReference, cpu, total, work, met: judged.length ? judged.every(Boolean) : null }
+  return { vsReference, vsReferenceSteady, cpu, total, work, met: judged.length ? judged.every(Boolean) : null }
 }
 
 // The run's own: how far the halves of each cell's runs moved, the server's CPU against the
@@ -106,6 +117,10 @@ function dbCriterionText (result, labels) {
   const parts = [
     criterionText(`${labels[1]} against ${labels[0]}: the server's CPU per request against the reference's`,
       result.vsReference, labels),
+    result.vsReferenceSteady && result.vsReferenceSteady.unsteady > 0
+      ? criterionText(`Of the steady cells (leaving out ${result.vsReferenceSteady.unsteady} that a run did ` +
+        'not quote, their process or the reference\'s still moving), the same', result.vsReferenceSteady, labels)
+      : null,
     criterionText('The server\'s CPU per request', result.cpu, labels),
     criterionText('All CPU per request', result.total, labels),
     workText('The server\'s calls of work moved by at most',

@@ -21,6 +21,7 @@ const { marksHtml, marksLetters, MARKS_LEGEND } = require('../http/cell-marks')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
+const { referenceUnsteadyReason } = require('./quoting')
 const { callSeries, formatCallsPerRequest, v8FlagsRow, requestsText } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
@@ -46,10 +47,14 @@ const VARIANT_QUESTIONS = [
 const ratioText = interval => interval ? formatShare(interval) : ''
 
 // A cell's server against the reference's as a table shows it: its share, or why the answer
-// does not quote it (a process of it reached no steady state), results.json keeping the figure.
-const againstReference = (cell, format) => (cell.steadiness?.steady === false
-  ? `not quoted: ${unsteadyReason(cell.steadiness)}`
-  : format(cell.serverVsReference))
+// does not quote it (a process of it, or of the reference, reached no steady state; its
+// endpoint's cells), results.json keeping the figure.
+function againstReference (cell, format, cells) {
+  if (cell.steadiness?.steady === false) return `not quoted: ${unsteadyReason(cell.steadiness)}`
+  const reference = referenceUnsteadyReason(cells, cell)
+  return reference ? `not quoted: ${reference}` : format(cell.serverVsReference)
+}
+const cellsOf = endpoint => endpoint.rows.map(row => row.cell).filter(Boolean)
 
 function variantTable (sets) {
   const header = ['set', 'client', ...VARIANT_QUESTIONS.flatMap(({ title }) => [`${title}: server`, 'backends'])]
@@ -97,7 +102,7 @@ function dbAnswer (sets) {
         entries: cells.filter(cell => cell !== reference).map(cell => ({
           name: cell.server,
           interval: cell.serverVsReference ?? null,
-          unquoted: unquotedReason(cell),
+          unquoted: unquotedReason(cell) ?? referenceUnsteadyReason(cells, cell),
           native: cell.runtime === 'native'
         }))
       }
@@ -208,7 +213,7 @@ function dbSection (data) {
         : !cell.requestsPerSecond ? 'failed' : requestsText(cell)}${cell ? marksHtml(cell) : ''}</td>`)}
       ${PARTS.map(([part]) => partCell(row.cell, part))}
       <td class="num wraps">${row.cell?.serverVsReference
-        ? againstReference(row.cell, shareHtml)
+        ? againstReference(row.cell, shareHtml, cellsOf(endpoint))
         : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
@@ -259,7 +264,7 @@ function dbTables (entry) {
         ? ''
         : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
-      row.cell?.serverVsReference ? againstReference(row.cell, formatShare) : '',
+      row.cell?.serverVsReference ? againstReference(row.cell, formatShare, cellsOf(endpoint)) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])

@@ -37,10 +37,20 @@ function answer (groups) {
 // state)." Lowest, not closest: a server cheaper than the reference (0.7×) is no nearer to it
 // than one at 1.01×.
 function sentence (group, quoted, unquoted) {
-  // quoted: the contenders, lowest first
-  const reasons = unquoted.map(entry => `${entry.name} (${entry.unquoted})`)
-  const skipped = unquoted.length ? ` Not quoted: ${listJoin(reasons)}.` : ''
-  if (quoted.length === 0) return `${group.label}: no server measured against ${group.reference}.${skipped}`
+  // quoted: the contenders, lowest first; the unquoted named once per reason, which a whole
+  // group can share (db's reference unsteady at an endpoint leaves none of its ratios quoted)
+  const byReason = new Map()
+  for (const entry of unquoted) byReason.set(entry.unquoted, [...(byReason.get(entry.unquoted) ?? []), entry])
+  const reasons = [...byReason].map(([reason, entries]) => `${listJoin(entries.map(entry => entry.name))} (${reason})`)
+  const skipped = unquoted.length ? ` Not quoted: ${reasons.join('; ')}.` : ''
+  if (quoted.length === 0) {
+    if (unquoted.length === 0) return `${group.label}: no server measured against ${group.reference}.`
+    const none = `${group.label}: no ratio to ${group.reference}'s ${group.figure} quoted`
+    // one reason for them all (the reference's own): said once, the names left to the table
+    return byReason.size === 1 && group.entries.length === unquoted.length
+      ? `${none} (${unquoted[0].unquoted}).`
+      : `${none}.${skipped}`
+  }
   const [lowest] = quoted
   const highest = quoted.at(-1)
   const sure = entry => `${times(entry.interval.estimate)}${span(entry.interval)}`

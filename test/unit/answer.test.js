@@ -48,6 +48,20 @@ test('one runtime, none, and an estimate without an interval', () => {
   assert.equal(older.groups[0].sentence, 'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.1× (1–1.2×, nominal 95%).')
 })
 
+test('the unquoted named once per reason; a group with nothing quoted says no ratio is', () => {
+  const unquoted = reason => name => ({ name, interval: interval(1.2, 1.1, 1.3), unquoted: reason })
+  const reference = unquoted('the reference reached no steady state')
+  const entries = [...['bun', 'deno'].map(reference), unquoted('no steady state')('node-net')]
+  const shaped = answer([{ ...group, label: '/queries, 64 connections', entries }])
+  assert.equal(shaped.groups[0].sentence, '/queries, 64 connections: no ratio to c-epoll\'s CPU per request ' +
+    'quoted. Not quoted: bun and deno (the reference reached no steady state); node-net (no steady state).')
+  assert.deepEqual(answerChart(shaped, { title: 't', axis: 'a' }).series[0].data, [null, null, null])
+  // one reason for every server: said once
+  const all = answer([{ ...group, label: '/queries, 64 connections', entries: ['bun', 'deno'].map(reference) }])
+  assert.equal(all.groups[0].sentence, '/queries, 64 connections: no ratio to c-epoll\'s CPU per request ' +
+    'quoted (the reference reached no steady state).')
+})
+
 // How far the answer can be trusted, in the line above its chart (lib/report/markup.js
 // trustLine), from each experiment's own figure: quotable within the goal, too noisy past it,
 // unsaid without one, each set named when sets are compared.

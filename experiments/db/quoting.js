@@ -1,0 +1,22 @@
+'use strict'
+// Whether a db cell's ratio to the reference can be quoted, beside its own steadiness
+// (lib/steady.js): the page's tables and answer, and the two-run criterion, ask alike.
+const { unsteadyReason } = require('../../lib/steady')
+const { REFERENCE } = require('./servers')
+
+// Why a cell's ratio to the reference is not quoted though its own process steadied: the
+// reference's own process at that endpoint and connections reached no steady state, and every
+// ratio to a figure still moving moves with it (2026-12-02: C's /queries fell from 68.6 to 60.7 µs
+// through one run and shifted that endpoint's ratios by 4.7%, docs/db.md). A cell in turns with
+// the reference is set against its run of the same moment, and a reference has no ratio: null.
+function referenceUnsteadyReason (cells, cell) {
+  if (cell.inTurns || !cell.serverVsReference) return null
+  const reference = cells.find(other => other.server === REFERENCE && other.endpoint === cell.endpoint &&
+    other.connections === cell.connections)
+  if (!reference || reference.steadiness?.steady !== false) return null
+  return unsteadyReason(reference.steadiness) === 'no steady state'
+    ? 'the reference reached no steady state'
+    : 'the reference\'s runs were too few to classify'
+}
+
+module.exports = { referenceUnsteadyReason }
