@@ -183,11 +183,41 @@ function pairFigures (run) {
 }
 
 // How many times the reader's bytes C reads in as long: as many times as C's read is
-// cheaper than the reader's (each run's whole window); null when either gave no slope.
+// cheaper than the reader's (each run's whole window). Where either gave no slope (a run too
+// short for 8 samples: C's 64 MiB at 64 KiB took 5 ms on a fast CPU, 2026-12-02), their
+// CPU time per read from rusage, start-up and all, which is enough to match C's bytes for
+// the next try; null when that is nothing either.
 function partnerRatio (run) {
+  if (!run.partner?.ok) return null
   const ns = slopePerRead(run)
-  const cNs = run.partner?.ok ? slopePerRead(run.partner) : null
-  return ns > 0 && cNs > 0 ? ns / cNs : null
+  const cNs = slopePerRead(run.partner)
+  if (ns > 0 && cNs > 0) return ns / cNs
+  const perRead = each => (each.output?.reads > 0 ? cpuNs(each) / each.output.reads : null)
+  const [coarse, cCoarse] = [perRead(run), perRead(run.partner)]
+  return coarse > 0 && cCoarse > 0 ? coarse / cCoarse : null
+}
+
+// The next try of a pair whose turns gave no slope of both (experiments/stdio/measure.js),
+// or null where none would do better. tries: [{ bytes, partnerBytes }], the last the one
+// that failed; ratio: partnerRatio's, as the next try will match C's bytes by it.
+// - C's bytes far from matched (a guess, or the ratio learned since): the same bytes again.
+// - C's matched bytes at their cap: as many of the reader's as C lasts through, where fewer.
+// - Else twice the bytes, up to the longest a cost run reads (a fast CPU needed 1 GiB at
+//   64 KiB, 2026-12-02: three doublings from 64 MiB had not reached it).
+// Never a try made before, and at most MAX_PAIR_TRIES.
+const MAX_PAIR_TRIES = 8
+function nextPairBytes (tries, ratio, unit) {
+  const { bytes, partnerBytes: used } = tries[tries.length - 1]
+  if (tries.length >= MAX_PAIR_TRIES) return null
+  const matched = partnerBytes(bytes, ratio, unit)
+  let next = Math.min(COST_MAX_BYTES, 2 * bytes)
+  if (ratio !== null && Math.max(used / matched, matched / used) > 1.25) next = bytes
+  else if (ratio !== null && matched === PARTNER_MAX_BYTES) {
+    const covered = Math.floor(PARTNER_MAX_BYTES / ratio / unit) * unit
+    if (covered >= unit && covered < bytes) next = covered
+  }
+  const tried = tries.some(each => each.bytes === next && each.partnerBytes === partnerBytes(next, ratio, unit))
+  return tried ? null : next
 }
 
 // C's bytes beside a reader's run of `bytes`: `ratio` times as many (partnerRatio), in whole
@@ -617,6 +647,7 @@ module.exports = {
   SLICE_MS,
   partnerRatio,
   partnerBytes,
+  nextPairBytes,
   pairFigures,
   estimate,
   againstC,

@@ -20,8 +20,8 @@ const { writeFileAtomic } = require('../../lib/atomic')
 const { runSteal } = require('../../lib/steal')
 const { pipelineForeign } = require('../../lib/foreign')
 const {
-  slopePerRead, longerCostBytes, windowSamples, windowSpan, MIN_WINDOW_SAMPLES, COST_MAX_BYTES, SLICE_MS, pairFigures,
-  partnerRatio, partnerBytes
+  slopePerRead, longerCostBytes, windowSamples, windowSpan, MIN_WINDOW_SAMPLES, SLICE_MS, pairFigures,
+  partnerRatio, partnerBytes, nextPairBytes
 } = require('./cost')
 const { checkArgv, verdict, engineOf, nameFastCalls } = require('./fastpath')
 const { kernelRecord, rawFileName: kernelFileName } = require('./kernel')
@@ -215,18 +215,16 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
   }
   // Turns that did not give both a slope over the span they shared: C's bytes were a
   // guess (a cell's first pair), or both runs were too short for this CPU. The pair runs
-  // again at once: first with C's bytes matched to what it measured, then with twice the
-  // bytes, up to the longest a cost run reads. The record keeps the tries (pairTries).
+  // again at once: with C's bytes matched to what it measured, then longer, up to the longest
+  // a cost run reads (nextPairBytes). The record keeps the tries (pairTries).
   if (record.ok && partner) {
     const ratio = partnerRatio(record)
     if (ratio !== null) partnerRatios.set(partnerCell(step), ratio)
     if (pairFigures(record) === null) {
       const thisTry = { bytes: step.bytes, partnerBytes: partner.record.bytes, turns: record.turns }
       const tries = [...(step.pairTries ?? []), thisTry]
-      const bytes = tries.length === 1 && ratio !== null ? step.bytes : Math.min(COST_MAX_BYTES, 2 * step.bytes)
-      if (tries.length <= MAX_PAIR_RETRIES && !(tries.length > 1 && bytes === step.bytes)) {
-        return measure({ ...step, bytes, pairTries: tries }, runIndex, options, runDir, zeroFiles)
-      }
+      const bytes = nextPairBytes(tries, partnerRatios.get(partnerCell(step)) ?? null, FIXED_FEEDER_BLOCK)
+      if (bytes !== null) return measure({ ...step, bytes, pairTries: tries }, runIndex, options, runDir, zeroFiles)
       const failure = `its turns with C left too few samples for a slope of both, in ${tries.length} tries`
       Object.assign(record, { ok: false, failure })
     }
@@ -341,7 +339,6 @@ function profileRecord (step, record, runDir, workDir) {
 // ratio of the two that the cell's last pair measured (the reader's own bytes before that).
 const partnerRatios = new Map()
 const partnerCell = step => `${step.program.name}\t${step.blockSize}`
-const MAX_PAIR_RETRIES = 3
 
 // Resolves to { result (the reader's pipe-run result, with its turns), partner: { result,
 // record } }: C's run, verified as any run is.

@@ -8,7 +8,8 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
   summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
-  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes, PARTNER_MAX_BYTES
+  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes, PARTNER_MAX_BYTES,
+  nextPairBytes
 } = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
@@ -440,6 +441,36 @@ test('the partner\'s bytes are matched to end with the reader: as many times as 
   const failed = pairedRun(0, { mine: () => 4, c: () => 1 })
   failed.partner.ok = false
   assert.equal(partnerRatio(failed), null)
+})
+
+test('a pair too short for slopes: C matched by rusage, then longer, up to the longest; C\'s cap shortens the reader', () => {
+  // neither run gave a slope (too few samples): their CPU per read from rusage, 4 µs against 1
+  const short = pairedRun(0, { mine: () => 4, c: () => 1 })
+  short.samples = short.samples.slice(0, 2)
+  short.partner.samples = short.partner.samples.slice(0, 2)
+  Object.assign(short, { reader: { userUs: 3000, sysUs: 1000 }, output: { reads: 1000 } })
+  Object.assign(short.partner, { reader: { userUs: 500, sysUs: 500 }, output: { reads: 1000 } })
+  close(partnerRatio(short), 4, 'the reader\'s 4 µs a read against C\'s 1, start-up and all')
+  short.partner.reader = { userUs: 0, sysUs: 0 }
+  assert.equal(partnerRatio(short), null, 'nothing measured of C: no ratio')
+  const MiB = 1 << 20
+  const unit = 65536
+  // C's bytes a guess far from matched: the same bytes, C matched
+  assert.equal(nextPairBytes([{ bytes: 64 * MiB, partnerBytes: 64 * MiB }], 4, unit), 64 * MiB)
+  // matched, or no ratio: twice, up to the longest cost run, and no further
+  assert.equal(nextPairBytes([{ bytes: 64 * MiB, partnerBytes: 256 * MiB }], 4, unit), 128 * MiB)
+  assert.equal(nextPairBytes([{ bytes: 64 * MiB, partnerBytes: 64 * MiB }], null, unit), 128 * MiB)
+  assert.equal(nextPairBytes([{ bytes: 512 * MiB, partnerBytes: 512 * MiB }], 1, unit), COST_MAX_BYTES)
+  assert.equal(nextPairBytes([{ bytes: COST_MAX_BYTES, partnerBytes: COST_MAX_BYTES }], 1, unit), null)
+  // a reader 430 times as slow as C: C capped at 16 GiB lasts through 38 MiB of the reader's
+  const capped = nextPairBytes([{ bytes: 64 * MiB, partnerBytes: PARTNER_MAX_BYTES }], 430, unit)
+  assert.equal(capped, Math.floor(PARTNER_MAX_BYTES / 430 / unit) * unit)
+  assert.ok(capped < 64 * MiB)
+  // never a try made before, and at most 8
+  const made = [{ bytes: 128 * MiB, partnerBytes: 512 * MiB }, { bytes: 64 * MiB, partnerBytes: 256 * MiB }]
+  assert.equal(nextPairBytes(made, 4, unit), null, '128 MiB with C matched was tried')
+  const eight = Array.from({ length: 8 }, (_, i) => ({ bytes: (i + 1) * MiB, partnerBytes: (i + 1) * MiB }))
+  assert.equal(nextPairBytes(eight, 1, unit), null)
 })
 
 test('a cost pass in turns with C: the share of C is the median of the pairs\', with its sign-test interval', () => {
