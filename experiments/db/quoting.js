@@ -19,4 +19,11 @@ function referenceUnsteadyReason (cells, cell) {
     : 'the reference\'s runs were too few to classify'
 }
 
-module.exports = { referenceUnsteadyReason }
+// Why a cell's ratio is not quoted for steadiness, its own process's or the reference's; null
+// where neither keeps it out (a failed cell is another matter: lib/steady.js unquotedReason).
+function unsteadyRatioReason (cells, cell) {
+  if (cell.steadiness?.steady === false) return unsteadyReason(cell.steadiness)
+  return referenceUnsteadyReason(cells, cell)
+}
+
+module.exports = { referenceUnsteadyReason, unsteadyRatioReason }

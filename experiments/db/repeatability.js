@@ -9,7 +9,7 @@ const {
   GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, lostCells, lostText, ownText, ownTrust,
   criterionText, workText
 } = require('../../lib/repeatability')
-const { referenceUnsteadyReason } = require('./quoting')
+const { unsteadyRatioReason } = require('./quoting')
 
 // Calls of work are whole calls per query, or a share of one where queries share a
 // flush: a move of more than this per query is more than timing. Per query, so that a
@@ -32,8 +32,7 @@ function dbRepeatability (dbA, dbB) {
   // issue 46's goal for db counts steady cells: those neither run leaves unquoted because a
   // process of the cell, or the reference's at its endpoint, reached no steady state. A cell
   // failed or missing stays in, against the goal.
-  const unsteady = (cell, cells) => Boolean(cell) &&
-    (cell.steadiness?.steady === false || referenceUnsteadyReason(cells, cell) !== null)
+  const unsteady = (cell, cells) => Boolean(cell) && unsteadyRatioReason(cells, cell) !== null
   const steadyPairs = referenced.filter(([x, y]) => !unsteady(x, dbA.cells) && !unsteady(y, dbB.cells))
   const vsReferenceSteady = {
     ...part(cell => cell.serverVsReference?.estimate, steadyPairs),

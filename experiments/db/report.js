@@ -16,12 +16,12 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { kernelTerminal, kernelMarkdown, kernelHtml, kernelOf, KERNEL_CSV_COLUMNS } = require('../http/report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('../http/report-latency')
 const { levelsText } = require('../../lib/stats')
-const { unsteadyReason, unquotedReason } = require('../../lib/steady')
+const { unquotedReason } = require('../../lib/steady')
 const { marksHtml, marksLetters, MARKS_LEGEND } = require('../http/cell-marks')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { PARTS } = require('./summary')
-const { referenceUnsteadyReason } = require('./quoting')
+const { referenceUnsteadyReason, unsteadyRatioReason } = require('./quoting')
 const { callSeries, formatCallsPerRequest, v8FlagsRow, requestsText } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
@@ -50,9 +50,8 @@ const ratioText = interval => interval ? formatShare(interval) : ''
 // does not quote it (a process of it, or of the reference, reached no steady state; its
 // endpoint's cells), results.json keeping the figure.
 function againstReference (cell, format, cells) {
-  if (cell.steadiness?.steady === false) return `not quoted: ${unsteadyReason(cell.steadiness)}`
-  const reference = referenceUnsteadyReason(cells, cell)
-  return reference ? `not quoted: ${reference}` : format(cell.serverVsReference)
+  const reason = unsteadyRatioReason(cells, cell)
+  return reason ? `not quoted: ${reason}` : format(cell.serverVsReference)
 }
 const cellsOf = endpoint => endpoint.rows.map(row => row.cell).filter(Boolean)
 
@@ -194,6 +193,7 @@ function dbSection (data) {
   let index = 0
   const table = (entry, endpoint) => {
     const at = index++
+    const endpointCells = cellsOf(endpoint)
     const caption = `${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} ` +
       `wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the ` +
       'CPU per request by process in µs (the server\'s with the share of it in user space), and the server\'s ' +
@@ -213,7 +213,7 @@ function dbSection (data) {
         : !cell.requestsPerSecond ? 'failed' : requestsText(cell)}${cell ? marksHtml(cell) : ''}</td>`)}
       ${PARTS.map(([part]) => partCell(row.cell, part))}
       <td class="num wraps">${row.cell?.serverVsReference
-        ? againstReference(row.cell, shareHtml, cellsOf(endpoint))
+        ? againstReference(row.cell, shareHtml, endpointCells)
         : row.server === entry.reference ? 'reference' : ''}</td>
       <td class="num">${callsText(row.syscalls?.self)}</td>
       <td class="num">${callsText(row.syscalls?.backends)}</td>
@@ -255,6 +255,7 @@ function dbSection (data) {
 
 function dbTables (entry) {
   return entry.endpoints.map(endpoint => {
+    const endpointCells = cellsOf(endpoint)
     const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`),
       ...PARTS.map(([part]) => `${PART_NAMES[part]} µs${part === 'server' ? ', user share' : ''}`),
       'server vs ref.', 'server syscalls', 'backend syscalls']
@@ -264,7 +265,7 @@ function dbTables (entry) {
         ? ''
         : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
-      row.cell?.serverVsReference ? againstReference(row.cell, formatShare, cellsOf(endpoint)) : '',
+      row.cell?.serverVsReference ? againstReference(row.cell, formatShare, endpointCells) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
