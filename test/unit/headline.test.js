@@ -8,8 +8,8 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
   summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
-  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes, PARTNER_MAX_BYTES,
-  nextPairBytes
+  longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes,
+  PARTNER_MAX_BYTES, nextPairBytes
 } = require('../../experiments/stdio/cost')
 const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
