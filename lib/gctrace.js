@@ -4,6 +4,10 @@
 // Newer V8 (Deno) adds "pooled: N MB, " before the pause and may name the kind
 // "Scavenge (interleaved)" or "Incremental Mark-Compact".
 
+// A collection's generation by its kind's name: V8's scavenges and minor collections, and
+// JavaScriptCore's Eden collections, take the young generation; the rest the old.
+const generationOfKind = kind => (/scavenge|minor|^eden/i.test(kind) ? 'young' : 'old')
+
 const LINE = /^\[(\d+):(0x[0-9a-f]+)\]\s+(\d+) ms: (.+?) ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ ([\d.]+) ms(.*)$/
 const REASON = /current mu = [\d.]+\)\s*(.*?);?\s*$/
 
@@ -15,7 +19,7 @@ function parseGcTrace (text) {
     events.push({
       atMs: Number(match[3]),
       kind: match[4],
-      generation: /scavenge|minor/i.test(match[4]) ? 'young' : 'old',
+      generation: generationOfKind(match[4]),
       heapBeforeMB: Number(match[5]),
       committedBeforeMB: Number(match[6]),
       heapAfterMB: Number(match[7]),
@@ -72,7 +76,7 @@ function parseJscGcLog (text) {
     events.push({
       atMs: null,
       kind: cycle.kind,
-      generation: cycle.kind.startsWith('Eden') ? 'young' : 'old',
+      generation: generationOfKind(cycle.kind),
       heapBeforeMB: cycle.heapBeforeMB,
       heapAfterMB: Number(end[1]) / 1024,
       pauseMs: cycle.pauses.reduce((sum, pause) => sum + pause, 0),
@@ -85,4 +89,12 @@ function parseJscGcLog (text) {
   return events
 }
 
-module.exports = { parseGcTrace, parseJscGcLog, summariseGc }
+// How many collections of the old generation a run's summary (summariseGc's) counts, or null
+// where the run's collections were not traced.
+function oldCollections (gc) {
+  if (!gc?.byKind) return null
+  return Object.entries(gc.byKind).filter(([kind]) => generationOfKind(kind) === 'old')
+    .reduce((sum, [, kind]) => sum + kind.count, 0)
+}
+
+module.exports = { parseGcTrace, parseJscGcLog, summariseGc, oldCollections }

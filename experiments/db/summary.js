@@ -8,7 +8,7 @@ const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/sta
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const {
-  pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, LATENCY_WORDS
+  pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, gcStatesOf, LATENCY_WORDS
 } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -259,6 +259,7 @@ function dbCell (server, endpoint, connections, runs) {
     // request's standard deviation, percent of the mean); the processes' shows between runs
     roundPercent: ok.length >= 2 ? 100 * summarise(ok.map(serverCpuPerRequest)).cv : null,
     ...cellFlags(ok),
+    gcStates: gcStatesOf(ok),
     halves: {
       cpu: interleavedHalves(ok, run => run.server.cpuNs / run.wrk.requests / 1000, median),
       total: interleavedHalves(ok, run => PARTS.reduce((sum, [, pick]) => sum + pick(run), 0) / run.wrk.requests / 1000, median),

@@ -2,7 +2,7 @@
 // A server cell's marks, the same in the http and db tables: what each says of the cell's
 // figure, as a badge on the page (its reason in its title) and as a letter in the terminal's
 // and markdown's tables, whose titles give the letters' legend.
-const { formatPercent } = require('../../lib/report/format')
+const { formatPercent, formatNumber } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { COMPILING_RULE } = require('./measure')
 
@@ -40,6 +40,16 @@ const MARKS = [
     title: cell => `${cell.compilingRuns} of the ${cell.runs} runs it kept ` +
       `${cell.compilingRuns === 1 ? 'was' : 'were'} timed while V8 finished more optimizing compiles ` +
       `than a settled JIT does (${COMPILING_RULE}): its figure holds the compiler's work`
+  },
+  {
+    letter: 'g',
+    word: 'GC states differ',
+    means: 'GC states differ, some of its V8 processes collected the old generation in its runs and some did not',
+    applies: cell => cell.gcStates?.oldGeneration > 0 && cell.gcStates.oldGeneration < cell.gcStates.processes,
+    title: ({ gcStates: { oldGeneration, processes, cpuOldUs, cpuYoungUs } }) =>
+      `${oldGeneration} of its ${processes} processes collected V8's old generation in the runs it kept ` +
+      `(${formatNumber(cpuOldUs)} µs of CPU a request), the others only the young one ` +
+      `(${formatNumber(cpuYoungUs)} µs): V8 chose the state in each process, and the figure mixes the two`
   }
 ]
 

@@ -113,6 +113,20 @@ const HTTP_FINDINGS = [
   },
   http => compilingFinding(http.cells,
     cell => `${cell.mode === 'close' ? 'close' : 'keep-alive'} @${cell.connections}`),
+  // the cells whose V8 processes fell into two GC states (summary.js gcStatesOf): their figure
+  // mixes the states, and how many processes fell into each decides where it lands
+  function gcStates (http) {
+    const mixed = http.cells.filter(cell => cell.gcStates?.oldGeneration > 0 &&
+      cell.gcStates.oldGeneration < cell.gcStates.processes)
+    if (mixed.length === 0) return null
+    const named = mixed.map(({ server, mode, connections, gcStates: states }) =>
+      `${server} (${mode} @${connections}): ${states.oldGeneration} of ${states.processes} processes, ` +
+      `${formatNumber(states.cpuOldUs)} µs of CPU a request against ${formatNumber(states.cpuYoungUs)}`)
+    return 'V8 collected its old generation under load in some processes of a cell and not in others ' +
+      `(g in the tables): ${named.join('; ')}. Which state a process falls into is V8's choice (its ` +
+      'allocation-site pretenuring, docs/http.md, 2026-12-03), so the cell\'s figure moves with how many ' +
+      'of its processes fell into each: read the two figures, not their median.'
+  },
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`
     const lines = steadinessFindings(http.cells, whereOf, { reference: `${REFERENCE}'s` })

@@ -6,6 +6,7 @@ const {
   GOAL, EPSILON, withinGoal, usable, nearestRank, criterion, pairByKey, lostCells, lostText, ownText, ownTrust,
   criterionText, workText
 } = require('../../lib/repeatability')
+const { formatNumber } = require('../../lib/report/format')
 
 // Calls of work per request are a whole number of calls each request takes, which two runs
 // on the lab's VM agreed on within 0.02 (docs/http.md); more than 0.05 is a server doing
@@ -59,7 +60,25 @@ function httpRepeatability (httpA, httpB) {
   }
   // a part with no cells to judge (every cell client-bound, no strace pass) neither meets nor fails
   const judged = [cpu.met, ratio?.met ?? null, rate.met, work.met].filter(met => met !== null)
-  return { cpu, ratio, rate, work, met: judged.length ? judged.every(Boolean) : null }
+  const gcStates = gcStatesMoved(ratio ?? cpu, pairs, key)
+  return { cpu, ratio, rate, work, gcStates, met: judged.length ? judged.every(Boolean) : null }
+}
+
+// The cells that moved past the goal whose V8 processes were in other GC states in the two
+// runs (summary.js gcStatesOf: a different share of them collected the old generation), which
+// is then a change of V8's state, not of the measurement; null where no cell's GC was traced.
+function gcStatesMoved (judged, pairs, key) {
+  const byKey = new Map(pairs.map(pair => [key(pair[0] ?? pair[1]), pair]))
+  const pairOf = cell => byKey.get(key(cell)) ?? []
+  const shareOld = states => states.oldGeneration / states.processes
+  const traced = judged.cells.filter(cell => pairOf(cell).every(each => each?.gcStates))
+  if (traced.length === 0) return null
+  const moved = traced.filter(cell => !cell.within)
+  const differing = moved.filter(cell => {
+    const [x, y] = pairOf(cell)
+    return shareOld(x.gcStates) !== shareOld(y.gcStates)
+  }).map(cell => ({ ...cell, states: pairOf(cell).map(each => each.gcStates) }))
+  return { moved: moved.length, differing }
 }
 
 // The http run's own: the halves' medians of CPU per request in every cell, and of
@@ -142,9 +161,20 @@ function httpCriterionText (result, labels) {
     result.ratio ? criterionText('Its ratio to c-epoll\'s', result.ratio, labels) : null,
     criterionText('Requests/s, cells neither run was client-bound in,', result.rate, labels),
     workText('Calls of work per request moved by at most',
-      `(goal: ${WORK_GOAL_CALLS} for every server and mode`, result.work, labels)
+      `(goal: ${WORK_GOAL_CALLS} for every server and mode`, result.work, labels),
+    gcStatesText(result.gcStates, labels)
   ].filter(Boolean)
   return parts.length ? parts.join(' ') : null
+}
+
+// Which of the cells that moved past the goal had V8 in other GC states in the two runs.
+function gcStatesText (gcStates, labels) {
+  if (!gcStates?.differing.length) return null
+  const named = gcStates.differing.map(({ name, movePercent, states }) => `${name}, ${formatNumber(movePercent)}%: ` +
+    states.map((each, run) => `${each.oldGeneration} of ${each.processes} in ${labels[run]}`).join(', '))
+  return `Of the ${gcStates.moved} cells that moved past the goal, ${gcStates.differing.length} had their V8 ` +
+    'processes in other GC states in the two runs (those that collected the old generation in their runs: ' +
+    `${named.join('; ')}): V8 chose the state in each process, and the move is V8's, not the measurement's.`
 }
 
 module.exports = { httpRepeatability, httpHalves, httpOwnText, httpTrust, httpCriterionText }

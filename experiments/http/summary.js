@@ -10,6 +10,7 @@ const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { HOLDS_SHARE } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
+const { oldCollections } = require('../../lib/gctrace')
 const { userShareOfRuns, USER_SHARE_MEANING } = require('./cpu')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
@@ -224,6 +225,28 @@ function cellFlags (kept) {
   return { flags, compilingRuns }
 }
 
+// The GC states of a cell's V8 processes: how many collected the old generation in the runs
+// the cell kept (a mark-compact under load) and how many only the young one, with each
+// state's median CPU per request; null where no process's collections were traced (C, Bun,
+// runs from before). Where both states are there the cell's figure mixes them: Node's http
+// server with Connection: close fell into either at random, process by process, and cost a
+// fifth more where it collected the old generation (docs/http.md, 2026-12-03).
+function gcStatesOf (kept) {
+  const traced = [...new Set(kept.map(processOf))]
+    .map(process => kept.filter(run => processOf(run) === process))
+    .filter(own => own.every(run => oldCollections(run.gc) !== null))
+  if (traced.length === 0) return null
+  const collectsOld = own => own.some(run => oldCollections(run.gc) > 0)
+  const cpuOfState = own => (own.length ? median(own.flat().map(cpuOf)) : null)
+  const [old, young] = [traced.filter(collectsOld), traced.filter(own => !collectsOld(own))]
+  return {
+    processes: traced.length,
+    oldGeneration: old.length,
+    cpuOldUs: cpuOfState(old),
+    cpuYoungUs: cpuOfState(young)
+  }
+}
+
 function httpCell (server, mode, connections, runs, classes, placement) {
   const ok = runs.filter(run => run.ok)
   const kept = steadyRuns(ok, classes, { processOf, roundOf })
@@ -258,6 +281,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     processClasses: classes,
     variance: components(byProcess.map(own => own.map(cpuOf))),
     ...cellFlags(kept),
+    gcStates: gcStatesOf(kept),
     halves: {
       cpu: processHalves(kept, cpuOf),
       rate: processHalves(kept, rateOf),
@@ -490,6 +514,7 @@ module.exports = {
   summariseHttp,
   wrkLatency,
   cellFlags,
+  gcStatesOf,
   syscallsPerRequest,
   pairCalls,
   kernelPerRequest,

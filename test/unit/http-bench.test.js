@@ -856,6 +856,48 @@ test('a timed run is marked compiling where V8 finished more than a settled JIT,
   assert.deepEqual(http.compilesRecord({ trace: null }, null), {})
 })
 
+test('a cell whose V8 processes collected the old generation in some and not others is marked so', () => {
+  const { marksHtml, marksLetters, MARKS_LEGEND } = require('../../experiments/http/cell-marks')
+  const { oldCollections } = require('../../lib/gctrace')
+  const gc = byKind => ({ how: 'V8 --trace-gc', byKind })
+  const young = gc({ Scavenge: { count: 5 } })
+  const old = gc({ Scavenge: { count: 4 }, 'Incremental Mark-Compact': { count: 1 } })
+  // V8's minor collections and JavaScriptCore's Eden ones are young; a full one is old
+  const minor = gc({ 'Minor Mark-Sweep': { count: 3 } })
+  const jsc = gc({ 'Full collection': { count: 2 }, 'Eden collection': { count: 9 } })
+  assert.deepEqual([young, old, minor, jsc].map(oldCollections), [0, 1, 0, 2])
+  // no trace (C, Bun's timed processes): nothing to say
+  assert.deepEqual([null, { how: null, reason: 'no collector' }].map(oldCollections), [null, null])
+  const run = (process, cpuNs, gcOfRun) => ({ process, server: { cpuNs }, wrk: { requests: 1000 }, gc: gcOfRun })
+  // process 0 collected the old generation in one of its runs, at 23 µs a request; process 1 never, at 19
+  const mixed = [run(0, 23000000, young), run(0, 23000000, old), run(1, 19000000, young), run(1, 19000000, young)]
+  assert.deepEqual(http.gcStatesOf(mixed), { processes: 2, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: 19 })
+  assert.deepEqual(http.gcStatesOf(mixed.map(each => ({ ...each, gc: null }))), null)
+  // a process any of whose runs went untraced is left out of the count
+  assert.deepEqual(http.gcStatesOf([...mixed.slice(0, 2), run(1, 19000000, null), run(1, 19000000, young)]),
+    { processes: 1, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: null })
+  const cell = { server: 'node-http', mode: 'close', runs: 4, flags: [], gcStates: http.gcStatesOf(mixed) }
+  assert.equal(marksLetters(cell), ' g')
+  assert.match(MARKS_LEGEND, new RegExp('g: GC states differ, some of its V8 processes collected the old ' +
+    'generation in its runs and some did not'))
+  assert.match(marksHtml(cell).join(''), new RegExp('title="1 of its 2 processes collected V8&#39;s old generation ' +
+    'in the runs it kept \\(23 µs of CPU a request\\), the others only the young one \\(19 µs\\)'))
+  // every process in one state, either: no mark
+  for (const oldGeneration of [0, 2]) {
+    assert.equal(marksLetters({ ...cell, gcStates: { ...cell.gcStates, oldGeneration } }), '')
+  }
+  // and the finding names the cell with both figures
+  const { findings } = require('../../experiments/http/findings')
+  const texts = http => findings([{ label: 'a', results: { experiment: 'http', http } }]).map(finding => finding.text)
+  const summary = { reference: 'c-epoll', modes: ['close'], cells: [{ ...cell, connections: 128 }], syscalls: [], floors: {} }
+  assert.ok(texts(summary).includes('V8 collected its old generation under load in some processes of a cell and ' +
+    'not in others (g in the tables): node-http (close @128): 1 of 2 processes, 23 µs of CPU a request against 19. ' +
+    'Which state a process falls into is V8\'s choice (its allocation-site pretenuring, docs/http.md, 2026-12-03), ' +
+    'so the cell\'s figure moves with how many of its processes fell into each: read the two figures, not their median.'))
+  const settled = { ...summary, cells: [{ ...summary.cells[0], gcStates: { ...cell.gcStates, oldGeneration: 2 } }] }
+  assert.ok(!texts(settled).some(text => text.includes('old generation')))
+})
+
 test('a cell is flagged compiling where a run it kept was, and says so in every table and its finding', () => {
   const { marksHtml, marksLetters, MARKS_LEGEND } = require('../../experiments/http/cell-marks')
   const { compilingFinding } = require('../../experiments/http/findings')

@@ -241,6 +241,45 @@ test('http, two runs taken in turns with C: the ratio to c-epoll judged too, and
   assert.equal(none.ratio, null)
 })
 
+test('http, two runs: a cell that moved with its V8 processes in other GC states is named so', () => {
+  const withRatio = (cell, estimate, gcStates) =>
+    ({ ...cell, mode: 'close', cpuVsReference: { estimate, low: null, high: null }, gcStates })
+  const states = (oldGeneration, processes = 2) => ({ processes, oldGeneration, cpuOldUs: 23, cpuYoungUs: 19 })
+  const closeCell = (server, cpu, ratio, gcStates) => withRatio(httpCell(server, 128, 1, cpu, null), ratio, gcStates)
+  // node-http moved 14% as its two processes went from collecting the old generation to not;
+  // node-net moved 8% in the same states; deno held; bun moved 10%, untraced (no V8)
+  const a = {
+    reference: 'c-epoll',
+    cells: [closeCell('node-http', 23, 2.6, states(2)), closeCell('node-net', 17, 1.9, states(0)),
+      closeCell('deno', 15, 1.6, states(0)), closeCell('bun', 10, 1.0, null)],
+    syscalls: []
+  }
+  const b = {
+    reference: 'c-epoll',
+    cells: [closeCell('node-http', 20, 2.236, states(0)), closeCell('node-net', 18, 2.052, states(0)),
+      closeCell('deno', 15, 1.61, states(0)), closeCell('bun', 11, 1.1, null)],
+    syscalls: []
+  }
+  const result = repeatability.httpRepeatability(a, b)
+  // bun is no traced cell: of the three that moved, two were traced, one with its states changed
+  assert.equal(result.gcStates.moved, 2)
+  assert.deepEqual(result.gcStates.differing.map(cell => [cell.server, cell.states.map(each => each.oldGeneration)]),
+    [['node-http', [2, 0]]])
+  assert.match(repeatability.httpCriterionText(result, ['h1', 'h2']), new RegExp('Of the 2 cells that moved past the ' +
+    'goal, 1 had their V8 processes in other GC states in the two runs \\(those that collected the old generation ' +
+    'in their runs: node-http close 128 conn\\., 14%: 2 of 2 in h1, 0 of 2 in h2\\): ' +
+    'V8 chose the state in each process'))
+  // in one state both times, or moved within the goal, nothing is said
+  const held = closeCell('node-http', 23, 2.62, states(0))
+  const same = repeatability.httpRepeatability(a, { ...b, cells: [held, ...b.cells.slice(1)] })
+  assert.deepEqual(same.gcStates.differing, [])
+  assert.doesNotMatch(repeatability.httpCriterionText(same, ['h1', 'h2']), /GC states/)
+  // runs whose collections were not traced: no part
+  const untraced = cells => cells.map(cell => ({ ...cell, gcStates: null }))
+  const neither = repeatability.httpRepeatability({ ...a, cells: untraced(a.cells) }, { ...b, cells: untraced(b.cells) })
+  assert.equal(neither.gcStates, null)
+})
+
 test('an http run\'s own figure, taken in turns: the ratio\'s halves decide, CPU per request said beside', () => {
   const cell = (server, cpuMove, ratioMove) => ({
     server,
