@@ -5,6 +5,11 @@
 const { formatPercent, formatNumber } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { COMPILING_RULE } = require('./measure')
+const { GOAL, movePercent } = require('../../lib/repeatability')
+
+// Whether some of a cell's V8 processes collected the old generation in its runs and some did
+// not (summary.js gcStatesOf).
+const splitByGc = ({ gcStates }) => gcStates?.oldGeneration > 0 && gcStates.oldGeneration < gcStates.processes
 
 const MARKS = [
   {
@@ -45,7 +50,7 @@ const MARKS = [
     letter: 'g',
     word: 'GC states differ',
     means: 'GC states differ, some of its V8 processes collected the old generation in its runs and some did not',
-    applies: cell => cell.gcStates?.oldGeneration > 0 && cell.gcStates.oldGeneration < cell.gcStates.processes,
+    applies: cell => splitByGc(cell),
     title: ({ gcStates: { oldGeneration, processes, cpuOldUs, cpuYoungUs } }) =>
       `${oldGeneration} of its ${processes} processes collected V8's old generation in the runs it kept ` +
       `(${formatNumber(cpuOldUs)} µs of CPU a request), the others only the young one ` +
@@ -54,6 +59,22 @@ const MARKS = [
 ]
 
 const marksOf = cell => MARKS.filter(mark => mark.applies(cell))
+
+// Why a cell's one figure is not its answer where its V8 processes fell into both GC states
+// and the states' figures differ by more than the lab's goal for a figure that repeats: their
+// median lies between two levels none of them was at. Each state's ratio to the reference
+// where its runs took turns with it, else its CPU per request; null otherwise.
+function gcStatesReason (cell) {
+  if (!splitByGc(cell)) return null
+  const { oldGeneration, processes, ratioOld, ratioYoung, cpuOldUs, cpuYoungUs } = cell.gcStates
+  const inTurns = ratioOld !== null && ratioYoung !== null
+  if (movePercent(inTurns ? ratioYoung : cpuYoungUs, inTurns ? ratioOld : cpuOldUs) <= GOAL.percent) return null
+  const [old, young] = inTurns
+    ? [`${formatNumber(ratioOld)}×`, `${formatNumber(ratioYoung)}×`]
+    : [`${formatNumber(cpuOldUs)} µs`, `${formatNumber(cpuYoungUs)} µs`]
+  return `its processes fell into two GC states: ${old} in the ${oldGeneration} of ${processes} where V8 ` +
+    `collected its old generation, ${young} in the others`
+}
 
 // The cell's marks as the page's badges, and its failed runs.
 const marksHtml = cell => [
@@ -67,4 +88,4 @@ const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('
 // What the letters mean, for a plain table's title: "c: client-bound, …; u: …".
 const MARKS_LEGEND = MARKS.map(mark => `${mark.letter}: ${mark.means}`).join('; ')
 
-module.exports = { marksHtml, marksLetters, MARKS_LEGEND }
+module.exports = { marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason }

@@ -9,6 +9,7 @@ const { formatNumber, formatPercent, listJoin } = require('../../lib/report/form
 const { median } = require('../../lib/stats')
 const { REFERENCE } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
+const { splitByGc } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
@@ -116,8 +117,7 @@ const HTTP_FINDINGS = [
   // the cells whose V8 processes fell into two GC states (summary.js gcStatesOf): their figure
   // mixes the states, and how many processes fell into each decides where it lands
   function gcStates (http) {
-    const mixed = http.cells.filter(cell => cell.gcStates?.oldGeneration > 0 &&
-      cell.gcStates.oldGeneration < cell.gcStates.processes)
+    const mixed = http.cells.filter(splitByGc)
     if (mixed.length === 0) return null
     const named = mixed.map(({ server, mode, connections, gcStates: states }) =>
       `${server} (${mode} @${connections}): ${states.oldGeneration} of ${states.processes} processes, ` +

@@ -20,7 +20,7 @@ const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
 const { unquotedReason } = require('../../lib/steady')
 const { kernelEntryOf } = require('./summary')
-const { marksHtml, marksLetters, MARKS_LEGEND } = require('./cell-marks')
+const { marksHtml, marksLetters, MARKS_LEGEND, gcStatesReason } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
@@ -28,7 +28,8 @@ const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require(
 // The page's answer: per set and mode, at the most connections (each wake-up of a server
 // answers the most requests there), each server's CPU per request against the
 // reference's, paired round by round; a cell whose process reached no steady state, or
-// that failed, is not quoted.
+// that failed, or whose processes fell into two GC states (cell-marks.js gcStatesReason), is
+// not quoted.
 const ANSWER = {
   id: 'answer',
   title: 'The answer: what a request costs the server against C',
@@ -53,7 +54,7 @@ function httpAnswer (sets) {
         entries: cells.filter(cell => cell !== reference).map(cell => ({
           name: cell.server,
           interval: interval(cell),
-          unquoted: unquotedReason(cell),
+          unquoted: unquotedReason(cell) ?? gcStatesReason(cell),
           native: cell.runtime === 'native'
         }))
       }

@@ -227,8 +227,8 @@ function cellFlags (kept) {
 
 // The GC states of a cell's V8 processes: how many collected the old generation in the runs
 // the cell kept (a mark-compact under load) and how many only the young one, with each
-// state's median CPU per request; null where no process's collections were traced (C, Bun,
-// runs from before). Where both states are there the cell's figure mixes them: Node's http
+// state's median CPU per request and ratio to the reference's beside it (null for runs not
+// in turns with it); null where no process's collections were traced (C, Bun, runs from before). Where both states are there the cell's figure mixes them: Node's http
 // server with Connection: close fell into either at random, process by process, and cost a
 // fifth more where it collected the old generation (docs/http.md, 2026-12-03).
 function gcStatesOf (kept) {
@@ -237,13 +237,18 @@ function gcStatesOf (kept) {
     .filter(own => own.every(run => oldCollections(run.gc) !== null))
   if (traced.length === 0) return null
   const collectsOld = own => own.some(run => oldCollections(run.gc) > 0)
-  const cpuOfState = own => (own.length ? median(own.flat().map(cpuOf)) : null)
+  const ofState = (own, value) => {
+    const values = own.flat().map(value)
+    return values.length && !values.includes(null) ? median(values) : null
+  }
   const [old, young] = [traced.filter(collectsOld), traced.filter(own => !collectsOld(own))]
   return {
     processes: traced.length,
     oldGeneration: old.length,
-    cpuOldUs: cpuOfState(old),
-    cpuYoungUs: cpuOfState(young)
+    cpuOldUs: ofState(old, cpuOf),
+    cpuYoungUs: ofState(young, cpuOf),
+    ratioOld: ofState(old, ratioOf),
+    ratioYoung: ofState(young, ratioOf)
   }
 }
 

@@ -871,11 +871,18 @@ test('a cell whose V8 processes collected the old generation in some and not oth
   const run = (process, cpuNs, gcOfRun) => ({ process, server: { cpuNs }, wrk: { requests: 1000 }, gc: gcOfRun })
   // process 0 collected the old generation in one of its runs, at 23 µs a request; process 1 never, at 19
   const mixed = [run(0, 23000000, young), run(0, 23000000, old), run(1, 19000000, young), run(1, 19000000, young)]
-  assert.deepEqual(http.gcStatesOf(mixed), { processes: 2, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: 19 })
+  // runs alone: no ratio to the reference's for either state
+  assert.deepEqual(http.gcStatesOf(mixed),
+    { processes: 2, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: 19, ratioOld: null, ratioYoung: null })
+  // in turns with c-epoll's pair at 10 µs a request: each state's ratio too
+  const partner = { program: 'c-epoll', server: { cpuNs: 10000000 }, wrk: { requests: 1000 } }
+  const inTurns = mixed.map(each => ({ ...each, partner }))
+  assert.deepEqual(http.gcStatesOf(inTurns),
+    { processes: 2, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: 19, ratioOld: 2.3, ratioYoung: 1.9 })
   assert.deepEqual(http.gcStatesOf(mixed.map(each => ({ ...each, gc: null }))), null)
   // a process any of whose runs went untraced is left out of the count
   assert.deepEqual(http.gcStatesOf([...mixed.slice(0, 2), run(1, 19000000, null), run(1, 19000000, young)]),
-    { processes: 1, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: null })
+    { processes: 1, oldGeneration: 1, cpuOldUs: 23, cpuYoungUs: null, ratioOld: null, ratioYoung: null })
   const cell = { server: 'node-http', mode: 'close', runs: 4, flags: [], gcStates: http.gcStatesOf(mixed) }
   assert.equal(marksLetters(cell), ' g')
   assert.match(MARKS_LEGEND, new RegExp('g: GC states differ, some of its V8 processes collected the old ' +
@@ -896,6 +903,16 @@ test('a cell whose V8 processes collected the old generation in some and not oth
     'so the cell\'s figure moves with how many of its processes fell into each: read the two figures, not their median.'))
   const settled = { ...summary, cells: [{ ...summary.cells[0], gcStates: { ...cell.gcStates, oldGeneration: 2 } }] }
   assert.ok(!texts(settled).some(text => text.includes('old generation')))
+  // the answer quotes neither state's figure as the cell's: it names both
+  const { gcStatesReason } = require('../../experiments/http/cell-marks')
+  assert.equal(gcStatesReason(cell), 'its processes fell into two GC states: 23 µs in the 1 of 2 where V8 ' +
+    'collected its old generation, 19 µs in the others')
+  assert.equal(gcStatesReason({ ...cell, gcStates: http.gcStatesOf(inTurns) }), 'its processes fell into two GC ' +
+    'states: 2.3× in the 1 of 2 where V8 collected its old generation, 1.9× in the others')
+  assert.equal(gcStatesReason(settled.cells[0]), null)
+  // two states within the goal of each other (5%): their median is quoted, marked
+  const near = { ...cell, gcStates: { ...http.gcStatesOf(inTurns), ratioOld: 1.99, ratioYoung: 1.9 } }
+  assert.deepEqual([gcStatesReason(near), marksLetters(near)], [null, ' g'])
 })
 
 test('a cell is flagged compiling where a run it kept was, and says so in every table and its finding', () => {
