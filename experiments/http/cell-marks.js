@@ -50,7 +50,7 @@ const MARKS = [
     letter: 'g',
     word: 'GC states differ',
     means: 'GC states differ, some of its V8 processes collected the old generation in its runs and some did not',
-    applies: cell => splitByGc(cell),
+    applies: splitByGc,
     title: ({ gcStates: { oldGeneration, processes, cpuOldUs, cpuYoungUs } }) =>
       `${oldGeneration} of its ${processes} processes collected V8's old generation in the runs it kept ` +
       `(${formatNumber(cpuOldUs)} µs of CPU a request), the others only the young one ` +

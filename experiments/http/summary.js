@@ -182,6 +182,9 @@ function inTurnsThroughout (runs) {
 // a run's process and its round in it; runs from before processes came from one process
 const processOf = run => run.process ?? 0
 const roundOf = run => run.round ?? run.run ?? 0
+// a cell's runs, one list per process, in the order its processes first appear
+const runsByProcess = runs => [...new Set(runs.map(processOf))]
+  .map(process => runs.filter(run => processOf(run) === process))
 // runs kept for a cell's figures, by cell: those of its processes' steady states
 const quotedRuns = new WeakMap()
 
@@ -228,13 +231,12 @@ function cellFlags (kept) {
 // The GC states of a cell's V8 processes: how many collected the old generation in the runs
 // the cell kept (a mark-compact under load) and how many only the young one, with each
 // state's median CPU per request and ratio to the reference's beside it (null for runs not
-// in turns with it); null where no process's collections were traced (C, Bun, runs from before). Where both states are there the cell's figure mixes them: Node's http
-// server with Connection: close fell into either at random, process by process, and cost a
-// fifth more where it collected the old generation (docs/http.md, 2026-12-03).
+// in turns with it); null where no process's collections were traced (C, Bun, runs from
+// before). Where both states are there the cell's figure mixes them: Node's http server with
+// Connection: close fell into either at random, process by process, and cost a fifth more
+// where it collected the old generation (docs/http.md, 2026-12-03).
 function gcStatesOf (kept) {
-  const traced = [...new Set(kept.map(processOf))]
-    .map(process => kept.filter(run => processOf(run) === process))
-    .filter(own => own.every(run => oldCollections(run.gc) !== null))
+  const traced = runsByProcess(kept).filter(own => own.every(run => oldCollections(run.gc) !== null))
   if (traced.length === 0) return null
   const collectsOld = own => own.some(run => oldCollections(run.gc) > 0)
   const ofState = (own, value) => {
@@ -258,7 +260,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
   const rates = kept.map(rateOf)
   const at = values => (values.length ? median(values) : null)
   const shares = kept.map(run => run.server.cpuNs / (run.runningNs ?? run.wallNs))
-  const byProcess = [...new Set(kept.map(processOf))].map(process => kept.filter(run => processOf(run) === process))
+  const byProcess = runsByProcess(kept)
   const steadiness = cellSteadiness(classes)
   const cell = {
     server,

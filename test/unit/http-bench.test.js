@@ -896,11 +896,14 @@ test('a cell whose V8 processes collected the old generation in some and not oth
   // and the finding names the cell with both figures
   const { findings } = require('../../experiments/http/findings')
   const texts = http => findings([{ label: 'a', results: { experiment: 'http', http } }]).map(finding => finding.text)
-  const summary = { reference: 'c-epoll', modes: ['close'], cells: [{ ...cell, connections: 128 }], syscalls: [], floors: {} }
+  const summary = {
+    reference: 'c-epoll', modes: ['close'], cells: [{ ...cell, connections: 128 }], syscalls: [], floors: {}
+  }
   assert.ok(texts(summary).includes('V8 collected its old generation under load in some processes of a cell and ' +
     'not in others (g in the tables): node-http (close @128): 1 of 2 processes, 23 µs of CPU a request against 19. ' +
     'Which state a process falls into is V8\'s choice (its allocation-site pretenuring, docs/http.md, 2026-12-03), ' +
-    'so the cell\'s figure moves with how many of its processes fell into each: read the two figures, not their median.'))
+    'so the cell\'s figure moves with how many of its processes fell into each: read the two figures, ' +
+    'not their median.'))
   const settled = { ...summary, cells: [{ ...summary.cells[0], gcStates: { ...cell.gcStates, oldGeneration: 2 } }] }
   assert.ok(!texts(settled).some(text => text.includes('old generation')))
   // the answer quotes neither state's figure as the cell's: it names both

@@ -276,7 +276,8 @@ test('http, two runs: a cell that moved with its V8 processes in other GC states
   assert.doesNotMatch(repeatability.httpCriterionText(same, ['h1', 'h2']), /GC states/)
   // runs whose collections were not traced: no part
   const untraced = cells => cells.map(cell => ({ ...cell, gcStates: null }))
-  const neither = repeatability.httpRepeatability({ ...a, cells: untraced(a.cells) }, { ...b, cells: untraced(b.cells) })
+  const neither = repeatability.httpRepeatability({ ...a, cells: untraced(a.cells) },
+    { ...b, cells: untraced(b.cells) })
   assert.equal(neither.gcStates, null)
 })
 

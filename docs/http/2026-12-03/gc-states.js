@@ -19,7 +19,9 @@ function main ([server, mode, ...logs]) {
       const ratio = median(own.map(run => cpuPerRequest(run) / cpuPerRequest(run.partner)))
       const old = own.map(run => oldCollections(run.gc))
       const requests = own.reduce((sum, run) => sum + run.wrk.requests, 0)
-      const perThousand = old.includes(null) ? 'untraced' : (1000 * old.reduce((a, b) => a + b, 0) / requests).toFixed(3)
+      const perThousand = old.includes(null)
+        ? 'untraced'
+        : (1000 * old.reduce((a, b) => a + b, 0) / requests).toFixed(3)
       console.log(`${log}  process ${process}  ${ratio.toFixed(2)}× c-epoll  old-generation collections ` +
         `${old.join(', ')} (${perThousand} per 1,000 requests)`)
     }
