@@ -24,8 +24,10 @@ function processCpu (pid) {
 // timeslices (schedstat's third field: each time the thread was put on a CPU, after a
 // wake-up or a preemption), the process's user and system ticks (which keep the time of
 // threads that have ended), those of its children it has waited for (`reaped`: cutime and
-// cstime, which keep the whole time of processes that have ended), its threads and its peak
-// resident memory; null once it has gone.
+// cstime, which keep the whole time of processes that have ended), its threads, its peak
+// resident memory and its minor page faults (minflt: every thread's, each a page the kernel
+// had to map on first touch; cminflt those of the children it has waited for); null once it
+// has gone.
 function readProcess (pid) {
   try {
     const taskNs = {}
@@ -46,6 +48,8 @@ function readProcess (pid) {
       systemTicks: Number(fields[12]),
       reapedUserTicks: Number(fields[13]),
       reapedSystemTicks: Number(fields[14]),
+      minorFaults: Number(fields[7]),
+      reapedMinorFaults: Number(fields[8]),
       threads: Object.keys(taskNs).length,
       maxRssKiB: Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? NaN)
     }
@@ -73,7 +77,14 @@ function childrenCpuNs () {
 // time holds it again. Processes born and ended between the readings are only in the reaped
 // ticks, with their timeslices: where any process ended, `slices` is null, not known.
 const NO_PROCESS = {
-  taskNs: {}, taskSlices: {}, userTicks: 0, systemTicks: 0, reapedUserTicks: 0, reapedSystemTicks: 0
+  taskNs: {},
+  taskSlices: {},
+  userTicks: 0,
+  systemTicks: 0,
+  reapedUserTicks: 0,
+  reapedSystemTicks: 0,
+  minorFaults: 0,
+  reapedMinorFaults: 0
 }
 // Readings of one process alone (readProcess: a database's backends, each its own) count no
 // reaped time: the children a process waits for are not its own work there (a postmaster's
@@ -102,6 +113,11 @@ function cpuBetween (before, after) {
     userTicks: sum('userTicks') + reaped('reapedUserTicks') - endedSum('userTicks'),
     systemTicks: sum('systemTicks') + reaped('reapedSystemTicks') - endedSum('systemTicks'),
     clkTck: CLK_TCK,
+    // readings from before faults were counted have none
+    minorFaults: processes.every(([was, is]) => Number.isFinite(was.minorFaults) && Number.isFinite(is.minorFaults))
+      ? processes.reduce((total, [was, is]) => total + is.minorFaults - was.minorFaults, 0) +
+        reaped('reapedMinorFaults') - endedSum('minorFaults')
+      : null,
     threads: processes.reduce((total, [, is]) => total + is.threads, 0),
     processes: processes.length,
     processesEnded: ended.length,

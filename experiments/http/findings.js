@@ -11,6 +11,7 @@ const { REFERENCE } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
 const { splitByGc } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
+const { faultsDiffer } = require('./repeatability')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -126,6 +127,30 @@ const HTTP_FINDINGS = [
       `(g in the tables): ${named.join('; ')}. Which state a process falls into is V8's choice (its ` +
       'allocation-site pretenuring, docs/http.md, 2026-12-03), so the cell\'s figure moves with how many ' +
       'of its processes fell into each: read the two figures, not their median.'
+  },
+  // the cells whose processes settled at levels apart and took other counts of page faults
+  // a request, the costlier more (summary.js processLevelsOf)
+  function faultLevels (http) {
+    const byCost = cell => (cell.processLevels ?? [])
+      .filter(level => level.cpuUs !== null && level.faultsPerRequest !== null)
+      .sort((a, b) => (a.ratio ?? a.cpuUs) - (b.ratio ?? b.cpuUs))
+    const apart = http.cells.map(cell => ({ cell, levels: byCost(cell) })).filter(({ levels }) => {
+      if (levels.length < 2) return false
+      const [cheap, dear] = [levels[0], levels.at(-1)]
+      const cost = level => level.ratio ?? level.cpuUs
+      return cost(dear) > cost(cheap) * (1 + GOAL.percent / 100) && dear.faultsPerRequest > cheap.faultsPerRequest &&
+        faultsDiffer(cheap.faultsPerRequest, dear.faultsPerRequest)
+    })
+    if (apart.length === 0) return null
+    const level = ({ cpuUs, ratio, faultsPerRequest }) =>
+      `${ratio !== null ? `${formatNumber(ratio)}×` : `${formatNumber(cpuUs)} µs`} at ` +
+      `${formatNumber(faultsPerRequest)} faults a request`
+    const named = apart.map(({ cell, levels }) => `${cell.server} (${cell.mode} @${cell.connections}): ` +
+      `${level(levels[0])} against ${level(levels.at(-1))}`)
+    return 'Server processes of one cell settled at different costs, and the costlier took more minor page ' +
+      `faults a request (memory the kernel maps afresh): ${named.join('; ')}. Deno's with Connection: close ` +
+      'did so because glibc\'s malloc gave its heap\'s top back to the kernel and took it again, more often in some ' +
+      'processes than others (docs/http.md, 2026-12-03): the cell\'s figure is the median of such levels.'
   },
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`

@@ -61,7 +61,28 @@ function httpRepeatability (httpA, httpB) {
   // a part with no cells to judge (every cell client-bound, no strace pass) neither meets nor fails
   const judged = [cpu.met, ratio?.met ?? null, rate.met, work.met].filter(met => met !== null)
   const gcStates = gcStatesMoved(ratio ?? cpu, pairs, key)
-  return { cpu, ratio, rate, work, gcStates, met: judged.length ? judged.every(Boolean) : null }
+  const faults = faultsMoved(ratio ?? cpu, pairs, key)
+  return { cpu, ratio, rate, work, gcStates, faults, met: judged.length ? judged.every(Boolean) : null }
+}
+
+// A move of minor page faults per request that says the server's memory behaved otherwise:
+// by a quarter, and by at least half a fault a request (Deno's processes with Connection:
+// close took 4 to 14 as glibc's malloc gave its heap's top back and took it again; C's
+// servers none).
+const FAULTS_MOVE = { share: 0.25, perRequest: 0.5 }
+const faultsDiffer = (a, b) => Math.abs(b - a) >= FAULTS_MOVE.perRequest &&
+  Math.abs(b - a) >= FAULTS_MOVE.share * Math.min(a, b)
+// The cells that moved past the goal whose page faults per request moved with them (summary.js
+// faultsPerRequest); null where a run counted none.
+function faultsMoved (judged, pairs, key) {
+  const byKey = new Map(pairs.map(pair => [key(pair[0] ?? pair[1]), pair]))
+  const pairOf = cell => byKey.get(key(cell)) ?? []
+  const counted = judged.cells.filter(cell => pairOf(cell).every(each => usable(each?.faultsPerRequest)))
+  if (counted.length === 0) return null
+  const moved = counted.filter(cell => !cell.within)
+  const differing = moved.map(cell => ({ ...cell, faults: pairOf(cell).map(each => each.faultsPerRequest) }))
+    .filter(({ faults: [a, b] }) => faultsDiffer(a, b))
+  return { moved: moved.length, differing }
 }
 
 // The cells that moved past the goal whose V8 processes were in other GC states in the two
@@ -162,7 +183,8 @@ function httpCriterionText (result, labels) {
     criterionText('Requests/s, cells neither run was client-bound in,', result.rate, labels),
     workText('Calls of work per request moved by at most',
       `(goal: ${WORK_GOAL_CALLS} for every server and mode`, result.work, labels),
-    gcStatesText(result.gcStates, labels)
+    gcStatesText(result.gcStates, labels),
+    faultsText(result.faults, labels)
   ].filter(Boolean)
   return parts.length ? parts.join(' ') : null
 }
@@ -177,4 +199,14 @@ function gcStatesText (gcStates, labels) {
     `${named.join('; ')}): V8 chose the state in each process, and the move is V8's, not the measurement's.`
 }
 
-module.exports = { httpRepeatability, httpHalves, httpOwnText, httpTrust, httpCriterionText }
+// Which of the cells that moved past the goal took other counts of page faults per request.
+function faultsText (faults, labels) {
+  if (!faults?.differing.length) return null
+  const named = faults.differing.map(({ name, movePercent, faults: counts }) => `${name}, ${formatNumber(movePercent)}%: ` +
+    counts.map((count, run) => `${formatNumber(count)} in ${labels[run]}`).join(', '))
+  return `Of the ${faults.moved} cells that moved past the goal, ${faults.differing.length} took other counts ` +
+    `of minor page faults a request in the two runs (${named.join('; ')}): the server's memory, mapped ` +
+    'afresh by the kernel, moved with its cost.'
+}
+
+module.exports = { faultsDiffer, httpRepeatability, httpHalves, httpOwnText, httpTrust, httpCriterionText }

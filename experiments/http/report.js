@@ -185,7 +185,8 @@ function httpSection (data) {
       : null
     const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
-    return html`${requestsText(cell)}${share}${cpu}${turns}${marksHtml(cell)}`
+    const faults = cell.faultsPerRequest != null ? html`<br><span class="interval">${formatNumber(cell.faultsPerRequest)} faults/req</span>` : ''
+    return html`${requestsText(cell)}${share}${cpu}${turns}${faults}${marksHtml(cell)}`
   }
   const table = (entry, mode, index) => {
     const quoted = mode.connections.indexOf(headlineConnections(mode.connections))
@@ -235,6 +236,7 @@ function httpSection (data) {
     <p class="note">Every server answers every request with the same 13 bytes; each was checked in both modes over a real socket before it was timed. ${placementText(data.http[0])}.
       ${meaning.requestsPerSecond}. CPU per request: ${meaning.cpuPerRequestUs}${userShareNote}; marked client-bound
       where ${meaning.serverCpuShare}. Requests per wake-up: ${meaning.requestsPerWakeUp ?? 'not counted in this run'}.
+      Page faults: ${meaning.faultsPerRequest ?? 'not counted in this run'}.
       Syscalls per request: ${meaning.syscallsPerRequest}; the floor is the C server's fewest.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${data.http.map(entry => [...entry.modes.map(mode => table(entry, mode, index++)), capacityHtml(entry), latencyHtml(entry.latency, entry.meaning.latency, entry.reference), kernelHtml(entry.kernel)])}
@@ -374,6 +376,7 @@ const HTTP_CSV_COLUMNS = [
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['requestsPerWakeUp', row => round(row.requestsPerWakeUp, 2)],
+  ['minorFaultsPerRequest', row => round(row.faultsPerRequest, 3)],
   ['threads', row => row.threads],
   ['maxRssKiB', row => row.maxRssKiB],
   ['syscallsPerRequest', row => round(row.syscalls?.perRequest, 3)],

@@ -86,6 +86,10 @@ const MEANING = {
     'run each: no interval); with the kernel pass, the server\'s syscalls per request in the same placement, from ' +
     'one more run under its probes',
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
+  faultsPerRequest: 'the minor page faults of the server\'s processes over a run (/proc/PID/stat\'s minflt, ' +
+    'every thread; cminflt for children that ended), over the requests wrk completed; median of the runs. A ' +
+    'fault is a page the kernel maps on first touch: memory the server\'s allocator took afresh from the ' +
+    'kernel, where one that reuses its own takes none',
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
     'of its warm-up where there was no capacity run, and until commit 0aceafe), ' +
@@ -182,6 +186,11 @@ function inTurnsThroughout (runs) {
 // a run's process and its round in it; runs from before processes came from one process
 const processOf = run => run.process ?? 0
 const roundOf = run => run.round ?? run.run ?? 0
+// the median of `value` over `runs`, null without runs or where one has no value
+function medianOfRuns (runs, value) {
+  const values = runs.map(value)
+  return values.length && !values.includes(null) ? median(values) : null
+}
 // a cell's runs, one list per process, in the order its processes first appear
 const runsByProcess = runs => [...new Set(runs.map(processOf))]
   .map(process => runs.filter(run => processOf(run) === process))
@@ -239,10 +248,7 @@ function gcStatesOf (kept) {
   const traced = runsByProcess(kept).filter(own => own.every(run => oldCollections(run.gc) !== null))
   if (traced.length === 0) return null
   const collectsOld = own => own.some(run => oldCollections(run.gc) > 0)
-  const ofState = (own, value) => {
-    const values = own.flat().map(value)
-    return values.length && !values.includes(null) ? median(values) : null
-  }
+  const ofState = (own, value) => medianOfRuns(own.flat(), value)
   const [old, young] = [traced.filter(collectsOld), traced.filter(own => !collectsOld(own))]
   return {
     processes: traced.length,
@@ -252,6 +258,29 @@ function gcStatesOf (kept) {
     ratioOld: ofState(old, ratioOf),
     ratioYoung: ofState(young, ratioOf)
   }
+}
+
+// Minor page faults per request in a run (the server's processes, every thread), null for
+// runs from before faults were counted.
+const faultsOf = run => Number.isFinite(run.server?.minorFaults) && run.wrk.requests > 0
+  ? run.server.minorFaults / run.wrk.requests
+  : null
+
+// Each server process of a cell on its own, over the runs the cell kept: its median CPU per
+// request, ratio to the reference's beside it (null for runs not in turns with it) and minor
+// page faults per request (null where a run did not count them). A process's level can be
+// its own for the whole process: Deno's with Connection: close cost 14.6 to 17.2 us a
+// request from process to process, all in its main thread, with 4 to 14 faults a request,
+// as glibc's malloc gave its heap's top back to the kernel and took it again (docs/http.md,
+// 2026-12-03); the cell's figure is then the median of such levels.
+function processLevelsOf (kept) {
+  return runsByProcess(kept).map(own => ({
+    process: processOf(own[0]),
+    runs: own.length,
+    cpuUs: medianOfRuns(own, cpuOf),
+    ratio: medianOfRuns(own, ratioOf),
+    faultsPerRequest: medianOfRuns(own, faultsOf)
+  }))
 }
 
 function httpCell (server, mode, connections, runs, classes, placement) {
@@ -280,6 +309,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     clientBound: shares.length && placement === 'apart' ? median(shares) < CLIENT_BOUND_SHARE : null,
     // runs from before wake-ups were counted have no slices
     requestsPerWakeUp: at(kept.filter(run => run.server.slices > 0).map(run => run.wrk.requests / run.server.slices)),
+    faultsPerRequest: at(kept.map(faultsOf).filter(faults => faults !== null)),
     threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
     maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
     unannouncedClose: kept.some(run => run.unannouncedClose),
@@ -289,6 +319,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     variance: components(byProcess.map(own => own.map(cpuOf))),
     ...cellFlags(kept),
     gcStates: gcStatesOf(kept),
+    processLevels: processLevelsOf(kept),
     halves: {
       cpu: processHalves(kept, cpuOf),
       rate: processHalves(kept, rateOf),
@@ -522,6 +553,7 @@ module.exports = {
   wrkLatency,
   cellFlags,
   gcStatesOf,
+  processLevelsOf,
   syscallsPerRequest,
   pairCalls,
   kernelPerRequest,

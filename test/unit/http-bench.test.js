@@ -137,7 +137,7 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // both threads lived on, a third was born: (9e8 - 5e8) + (3e8 - 2e8) + 5e7
   const grown = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 80, 45))
   assert.deepEqual(grown, {
-    cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 3, processes: 1, processesEnded: 0, maxRssKiB: 4096
+    cpuNs: 5.5e8, cpuFrom: 'schedstat', threadsEnded: 0, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, minorFaults: null, threads: 3, processes: 1, processesEnded: 0, maxRssKiB: 4096
   })
   // a thread born and ended between the readings: the ticks (80 of 10 ms) beyond the
   // threads' sum (5.5e8) by more than 2 ticks count
@@ -148,7 +148,7 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // thread 101 ended and took its schedstat with it: the ticks keep its time, 55 of 10 ms
   const shrunk = http.cpuBetween(before, reading({ 100: 9e8 }, 80, 45))
   assert.deepEqual(shrunk, {
-    cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, threads: 1, processes: 1, processesEnded: 0, maxRssKiB: 4096
+    cpuNs: 5.5e8, cpuFrom: 'ticks', threadsEnded: 1, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, minorFaults: null, threads: 1, processes: 1, processesEnded: 0, maxRssKiB: 4096
   })
 })
 
@@ -183,6 +183,32 @@ test('a server of many processes: each one\'s CPU time, and the whole time of th
   const { descendants: _before, ...alone } = parent
   const { descendants: _after, ...aloneLater } = after
   assert.deepEqual([http.cpuBetween(alone, aloneLater).cpuNs, http.cpuBetween(alone, aloneLater).cpuFrom], [1e7, 'schedstat'])
+})
+
+test('the server\'s minor page faults between two readings: its processes\', and those of children that ended', () => {
+  const proc = (minorFaults, reapedMinorFaults = 0) => ({
+    taskNs: { 1: 0 },
+    userTicks: 0,
+    systemTicks: 0,
+    reapedUserTicks: 0,
+    reapedSystemTicks: 0,
+    minorFaults,
+    reapedMinorFaults,
+    threads: 1,
+    maxRssKiB: 1
+  })
+  // one process: what it faulted between the readings
+  assert.equal(http.cpuBetween(proc(1000), proc(4500)).minorFaults, 3500)
+  // a forking server: child 21 (40 faults at the first reading) ended and was waited for, its
+  // whole 90 in the parent's cminflt; child 22 was born and faulted 30; the parent 10 itself
+  const parent = { ...proc(500, 200), descendants: { 21: proc(40) } }
+  const after = { ...proc(510, 290), descendants: { 22: proc(30) } }
+  assert.equal(http.cpuBetween(parent, after).minorFaults, 10 + 30 + 90 - 40)
+  // a reading from before faults were counted says nothing
+  const { minorFaults: _, ...old } = proc(1000)
+  assert.equal(http.cpuBetween(old, proc(4500)).minorFaults, null)
+  // this process's own faults, read from /proc: a count
+  assert.ok(Number.isInteger(http.processCpu(process.pid).minorFaults))
 })
 
 test('the server\'s wake-ups between two readings: each living thread\'s timeslices, a new thread\'s all', () => {
@@ -916,6 +942,41 @@ test('a cell whose V8 processes collected the old generation in some and not oth
   // two states within the goal of each other (5%): their median is quoted, marked
   const near = { ...cell, gcStates: { ...http.gcStatesOf(inTurns), ratioOld: 1.99, ratioYoung: 1.9 } }
   assert.deepEqual([gcStatesReason(near), marksLetters(near)], [null, ' g'])
+})
+
+test('a cell\'s processes each at their own level, with their page faults; a finding where they part', () => {
+  const run = (process, cpuNs, minorFaults) => ({
+    process, server: { cpuNs, minorFaults }, wrk: { requests: 1000 }, partner: { program: 'c-epoll', server: { cpuNs: 1e7 }, wrk: { requests: 1000 } }
+  })
+  // Deno with Connection: close, as docs/http.md measured it: a process that never faulted
+  // at 14 µs a request, one at 1.8 faults a request at 16
+  const kept = [run(0, 1.4e7, 0), run(0, 1.4e7, 0), run(1, 1.7e7, 1800), run(1, 1.5e7, 1800)]
+  assert.deepEqual(http.processLevelsOf(kept), [
+    { process: 0, runs: 2, cpuUs: 14, ratio: 1.4, faultsPerRequest: 0 },
+    { process: 1, runs: 2, cpuUs: 16, ratio: 1.6, faultsPerRequest: 1.8 }
+  ])
+  // runs from before faults were counted: no count, the levels still
+  const uncounted = kept.map(each => ({ ...each, server: { cpuNs: each.server.cpuNs } }))
+  assert.deepEqual(http.processLevelsOf(uncounted).map(level => level.faultsPerRequest), [null, null])
+  const { findings } = require('../../experiments/http/findings')
+  const texts = cells => findings([{
+    label: 'a', results: { experiment: 'http', http: { reference: 'c-epoll', modes: ['close'], cells, syscalls: [], floors: {} } }
+  }]).map(finding => finding.text)
+  const cell = levels => ({ server: 'deno', mode: 'close', connections: 128, runs: 4, flags: [], processLevels: levels })
+  const faultFinding = text => text.startsWith('Server processes of one cell settled at different costs')
+  const [line] = texts([cell(http.processLevelsOf(kept))]).filter(faultFinding)
+  assert.equal(line, 'Server processes of one cell settled at different costs, and the costlier took more minor page ' +
+    'faults a request (memory the kernel maps afresh): deno (close @128): 1.4× at 0 faults a request against 1.6× ' +
+    'at 1.8 faults a request. Deno\'s with Connection: close did so because glibc\'s malloc gave its heap\'s top back ' +
+    'to the kernel and took it again, more often in some processes than others (docs/http.md, 2026-12-03): the ' +
+    'cell\'s figure is the median of such levels.')
+  // costs within the goal (5%), faults that moved by less than half a fault a request or a
+  // quarter, or the costlier faulting less: nothing said
+  const level = (ratio, faultsPerRequest) => ({ process: 0, runs: 2, cpuUs: ratio * 10, ratio, faultsPerRequest })
+  for (const levels of [[level(1.5, 0), level(1.55, 2)], [level(1.4, 1.6), level(1.6, 2)],
+    [level(1.4, 0.1), level(1.6, 0.5)], [level(1.4, 2), level(1.6, 0)], [level(1.4, null), level(1.6, 2)]]) {
+    assert.equal(texts([cell(levels)]).filter(faultFinding).length, 0, JSON.stringify(levels))
+  }
 })
 
 test('a cell is flagged compiling where a run it kept was, and says so in every table and its finding', () => {

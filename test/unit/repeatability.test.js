@@ -281,6 +281,33 @@ test('http, two runs: a cell that moved with its V8 processes in other GC states
   assert.equal(neither.gcStates, null)
 })
 
+test('http, two runs: a cell that moved with its page faults a request is named so', () => {
+  const cell = (server, ratio, faultsPerRequest) => ({
+    ...httpCell(server, 128, 1, ratio * 10, null), mode: 'close', cpuVsReference: { estimate: ratio, low: null, high: null }, faultsPerRequest
+  })
+  // deno moved 13% as its faults went from 0 to 1.8 a request; bun moved 10% at 0.1 against
+  // 0.12 (under half a fault); node-net held at 3 against 6
+  const a = { reference: 'c-epoll', cells: [cell('deno', 1.47, 0), cell('bun', 1.0, 0.1), cell('node-net', 1.9, 3)], syscalls: [] }
+  const b = { reference: 'c-epoll', cells: [cell('deno', 1.66, 1.8), cell('bun', 1.1, 0.12), cell('node-net', 1.91, 6)], syscalls: [] }
+  const result = repeatability.httpRepeatability(a, b)
+  assert.equal(result.faults.moved, 2)
+  assert.deepEqual(result.faults.differing.map(each => [each.server, each.faults]), [['deno', [0, 1.8]]])
+  assert.match(repeatability.httpCriterionText(result, ['h8', 'h9']), new RegExp('Of the 2 cells that moved past the ' +
+    'goal, 1 took other counts of minor page faults a request in the two runs \\(deno close 128 conn\\., 12\\.9%: ' +
+    '0 in h8, 1.8 in h9\\): the server\'s memory, mapped afresh by the kernel, moved with its cost\\.'))
+  // a quarter apart but under half a fault, or half a fault apart but under a quarter: nothing
+  const small = repeatability.httpRepeatability({ ...a, cells: [cell('deno', 1.47, 0.2)] },
+    { ...b, cells: [cell('deno', 1.66, 0.6)] })
+  assert.deepEqual(small.faults.differing, [])
+  const near = repeatability.httpRepeatability({ ...a, cells: [cell('deno', 1.47, 4)] },
+    { ...b, cells: [cell('deno', 1.66, 4.9)] })
+  assert.deepEqual(near.faults.differing, [])
+  assert.doesNotMatch(repeatability.httpCriterionText(near, ['h8', 'h9']), /page faults/)
+  // runs that counted no faults: no part
+  const uncounted = cells => cells.map(each => ({ ...each, faultsPerRequest: null }))
+  assert.equal(repeatability.httpRepeatability({ ...a, cells: uncounted(a.cells) }, b).faults, null)
+})
+
 test('an http run\'s own figure, taken in turns: the ratio\'s halves decide, CPU per request said beside', () => {
   const cell = (server, cpuMove, ratioMove) => ({
     server,
