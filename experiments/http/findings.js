@@ -11,7 +11,7 @@ const { REFERENCE } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
 const { splitByGc } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
-const { faultsDiffer } = require('./repeatability')
+const { faultsDiffer, formatFaults } = require('./repeatability')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -144,7 +144,7 @@ const HTTP_FINDINGS = [
     if (apart.length === 0) return null
     const level = ({ cpuUs, ratio, faultsPerRequest }) =>
       `${ratio !== null ? `${formatNumber(ratio)}×` : `${formatNumber(cpuUs)} µs`} at ` +
-      `${formatNumber(faultsPerRequest)} faults a request`
+      `${formatFaults(faultsPerRequest)} faults a request`
     const named = apart.map(({ cell, levels }) => `${cell.server} (${cell.mode} @${cell.connections}): ` +
       `${level(levels[0])} against ${level(levels.at(-1))}`)
     return 'Server processes of one cell settled at different costs, and the costlier took more minor page ' +

@@ -70,6 +70,8 @@ function httpRepeatability (httpA, httpB) {
 // close took 4 to 14 as glibc's malloc gave its heap's top back and took it again; C's
 // servers none).
 const FAULTS_MOVE = { share: 0.25, perRequest: 0.5 }
+// to a hundredth of a fault a request: a server that reuses its memory shows 0, not 0.00017
+const formatFaults = perRequest => formatNumber(Math.round(perRequest * 100) / 100)
 const faultsDiffer = (a, b) => Math.abs(b - a) >= FAULTS_MOVE.perRequest &&
   Math.abs(b - a) >= FAULTS_MOVE.share * Math.min(a, b)
 // The cells that moved past the goal whose page faults per request moved with them (summary.js
@@ -203,10 +205,10 @@ function gcStatesText (gcStates, labels) {
 function faultsText (faults, labels) {
   if (!faults?.differing.length) return null
   const named = faults.differing.map(({ name, movePercent, faults: counts }) => `${name}, ${formatNumber(movePercent)}%: ` +
-    counts.map((count, run) => `${formatNumber(count)} in ${labels[run]}`).join(', '))
+    counts.map((count, run) => `${formatFaults(count)} in ${labels[run]}`).join(', '))
   return `Of the ${faults.moved} cells that moved past the goal, ${faults.differing.length} took other counts ` +
     `of minor page faults a request in the two runs (${named.join('; ')}): the server's memory, mapped ` +
     'afresh by the kernel, moved with its cost.'
 }
 
-module.exports = { faultsDiffer, httpRepeatability, httpHalves, httpOwnText, httpTrust, httpCriterionText }
+module.exports = { faultsDiffer, formatFaults, httpRepeatability, httpHalves, httpOwnText, httpTrust, httpCriterionText }

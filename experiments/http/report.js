@@ -21,7 +21,7 @@ const { levelsText } = require('../../lib/stats')
 const { unquotedReason } = require('../../lib/steady')
 const { kernelEntryOf } = require('./summary')
 const { marksHtml, marksLetters, MARKS_LEGEND, gcStatesReason } = require('./cell-marks')
-const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText } = require('./repeatability')
+const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText, formatFaults } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
@@ -185,7 +185,7 @@ function httpSection (data) {
       : null
     const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
-    const faults = cell.faultsPerRequest != null ? html`<br><span class="interval">${formatNumber(cell.faultsPerRequest)} faults/req</span>` : ''
+    const faults = cell.faultsPerRequest != null ? html`<br><span class="interval">${formatFaults(cell.faultsPerRequest)} faults/req</span>` : ''
     return html`${requestsText(cell)}${share}${cpu}${turns}${faults}${marksHtml(cell)}`
   }
   const table = (entry, mode, index) => {
