@@ -313,6 +313,7 @@ const DB_CSV_COLUMNS = [
   ['serverVsReferenceHigh', row => round(row.serverVsReference?.high, 4)],
   ['serverUserShare', row => round(row.serverUserShare?.share, 3)],
   ['serverUserShareCpuSeconds', row => row.serverUserShare?.cpuSeconds],
+  ['serverMinorFaultsPerRequest', row => round(row.faultsPerRequest, 3)],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['serverSyscallsWork', row => round(row.syscalls?.self?.work, 3)],

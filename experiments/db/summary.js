@@ -8,7 +8,8 @@ const { median, summarise, ratioInterval, pairedRatio } = require('../../lib/sta
 const { interleavedHalves } = require('../../lib/repeatability')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const {
-  pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, gcStatesOf, LATENCY_WORDS
+  pairCalls, kernelPerRequest, latencyRuns, wrkLatency, cellFlags, gcStatesOf, faultsOf, LATENCY_WORDS,
+  FAULTS_MEANING
 } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
@@ -67,6 +68,7 @@ const MEANING = {
     'split by the time each load ran',
   serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
   serverUserShare: USER_SHARE_MEANING,
+  faultsPerRequest: FAULTS_MEANING,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
   machineSpeed: 'per endpoint and connections, each round\'s offset: the median over the servers ' +
     'of a server\'s CPU per request in that round against its own median over the rounds (every ok ' +
@@ -249,6 +251,7 @@ function dbCell (server, endpoint, connections, runs) {
     cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
     serverCpuShare: at(shares),
     serverUserShare: userShareOfRuns(ok.map(run => run.server)),
+    faultsPerRequest: at(ok.map(faultsOf).filter(faults => faults !== null)),
     clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,

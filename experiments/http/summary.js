@@ -60,6 +60,11 @@ const LATENCY_WORDS = {
   once: 'One run a cell, which says nothing of how it repeats'
 }
 
+const FAULTS_MEANING = 'the minor page faults of the server\'s processes over a run (/proc/PID/stat\'s ' +
+  'minflt, every thread; cminflt for children that ended), over the requests wrk completed; median of the ' +
+  'runs. A fault is a page the kernel maps on first touch: memory the server\'s allocator took afresh from ' +
+  'the kernel, where one that reuses its own takes none'
+
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread, on the server\'s CPU (placements interleaved and ' +
     'shared: the two together, each taking its part of the CPU; interleaved, over the time the pair ' +
@@ -86,10 +91,7 @@ const MEANING = {
     'run each: no interval); with the kernel pass, the server\'s syscalls per request in the same placement, from ' +
     'one more run under its probes',
   requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
-  faultsPerRequest: 'the minor page faults of the server\'s processes over a run (/proc/PID/stat\'s minflt, ' +
-    'every thread; cminflt for children that ended), over the requests wrk completed; median of the runs. A ' +
-    'fault is a page the kernel maps on first touch: memory the server\'s allocator took afresh from the ' +
-    'kernel, where one that reuses its own takes none',
+  faultsPerRequest: FAULTS_MEANING,
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
     'of its warm-up where there was no capacity run, and until commit 0aceafe), ' +
@@ -554,6 +556,8 @@ module.exports = {
   cellFlags,
   gcStatesOf,
   processLevelsOf,
+  faultsOf,
+  FAULTS_MEANING,
   syscallsPerRequest,
   pairCalls,
   kernelPerRequest,

@@ -48,7 +48,7 @@ test('the servers\' table: each client\'s variants, the reference among them, an
 
 // Four runs of a cell: the server's, the backends', the upkeep's, wrk's and the rest's CPU
 // in ns per run, and the requests each run completed.
-function runs (server, endpoint, { serverNs, backendNs, requests = 10000, rate = 10000, failed = 0 }) {
+function runs (server, endpoint, { serverNs, backendNs, requests = 10000, rate = 10000, failed = 0, minorFaults = null }) {
   return serverNs.map((ns, run) => ({
     phase: 'db',
     program: server,
@@ -60,7 +60,7 @@ function runs (server, endpoint, { serverNs, backendNs, requests = 10000, rate =
     wallNs: 1e9,
     pool: 4,
     wrk: { requests, requestsPerSecond: rate + run, latencyUs: { p50: 100, p99: 900 + run, max: 2000 } },
-    server: { cpuNs: ns, threads: 1, maxRssKiB: 4096 },
+    server: { cpuNs: ns, threads: 1, maxRssKiB: 4096, ...(minorFaults ? { minorFaults: minorFaults[run] } : {}) },
     backends: { cpuNs: backendNs[run], processes: 4 },
     databaseUpkeep: { cpuNs: 1000 },
     wrkCpuNs: 50e6,
@@ -85,8 +85,10 @@ test('the summary: CPU per request by process, the server\'s against the referen
   const records = [
     // the reference: 10 µs of server CPU a request (1e8 ns over 10,000), 20 µs of backends
     ...runs(REFERENCE, 'db', { serverNs: [1.0e8, 1.0e8, 1.0e8, 1.0e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
-    // the unnamed statement: 12 µs and 30 µs a request
-    ...runs('c-libpq-unnamed-pipelined', 'db', { serverNs: [1.2e8, 1.2e8, 1.2e8, 1.2e8], backendNs: [3e8, 3e8, 3e8, 3e8] }),
+    // the unnamed statement: 12 µs and 30 µs a request, 0.5 to 0.8 page faults a request
+    ...runs('c-libpq-unnamed-pipelined', 'db', {
+      serverNs: [1.2e8, 1.2e8, 1.2e8, 1.2e8], backendNs: [3e8, 3e8, 3e8, 3e8], minorFaults: [5000, 6000, 7000, 8000]
+    }),
     // one failed run of four: its three others count
     ...runs('just-pg-prepared-pipelined', 'db', { serverNs: [9e9, 1.05e8, 1.05e8, 1.05e8], backendNs: [2e8, 2e8, 2e8, 2e8], failed: 1 }),
     // the server's calls: 1000 more requests made 4000 more successful sends and
@@ -107,6 +109,9 @@ test('the summary: CPU per request by process, the server\'s against the referen
   assert.equal(reference.clientBound, true)
   const unnamed = cell('c-libpq-unnamed-pipelined')
   assert.ok(Math.abs(unnamed.serverVsReference.estimate - 1.2) < 1e-12)
+  // the server's page faults a request, the median of its runs'; none where runs counted none
+  assert.ok(Math.abs(unnamed.faultsPerRequest - 0.65) < 1e-12, unnamed.faultsPerRequest)
+  assert.equal(reference.faultsPerRequest, null)
   const host = cell('just-pg-prepared-pipelined')
   assert.equal(host.runs, 3)
   assert.equal(host.failedRuns, 1)
