@@ -204,7 +204,8 @@ function gcStatesText (gcStates, labels) {
 // Which of the cells that moved past the goal took other counts of page faults per request.
 function faultsText (faults, labels) {
   if (!faults?.differing.length) return null
-  const named = faults.differing.map(({ name, movePercent, faults: counts }) => `${name}, ${formatNumber(movePercent)}%: ` +
+  const named = faults.differing.map(({ name, movePercent, faults: counts }) =>
+    `${name}, ${formatNumber(movePercent)}%: ` +
     counts.map((count, run) => `${formatFaults(count)} in ${labels[run]}`).join(', '))
   return `Of the ${faults.moved} cells that moved past the goal, ${faults.differing.length} took other counts ` +
     `of minor page faults a request in the two runs (${named.join('; ')}): the server's memory, mapped ` +

@@ -185,7 +185,9 @@ function httpSection (data) {
       : null
     const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
-    const faults = cell.faultsPerRequest != null ? html`<br><span class="interval">${formatFaults(cell.faultsPerRequest)} faults/req</span>` : ''
+    const faults = cell.faultsPerRequest != null
+      ? html`<br><span class="interval">${formatFaults(cell.faultsPerRequest)} faults/req</span>`
+      : ''
     return html`${requestsText(cell)}${share}${cpu}${turns}${faults}${marksHtml(cell)}`
   }
   const table = (entry, mode, index) => {

@@ -48,7 +48,9 @@ test('the servers\' table: each client\'s variants, the reference among them, an
 
 // Four runs of a cell: the server's, the backends', the upkeep's, wrk's and the rest's CPU
 // in ns per run, and the requests each run completed.
-function runs (server, endpoint, { serverNs, backendNs, requests = 10000, rate = 10000, failed = 0, minorFaults = null }) {
+function runs (server, endpoint, {
+  serverNs, backendNs, requests = 10000, rate = 10000, failed = 0, minorFaults = null
+}) {
   return serverNs.map((ns, run) => ({
     phase: 'db',
     program: server,

@@ -946,7 +946,10 @@ test('a cell whose V8 processes collected the old generation in some and not oth
 
 test('a cell\'s processes each at their own level, with their page faults; a finding where they part', () => {
   const run = (process, cpuNs, minorFaults) => ({
-    process, server: { cpuNs, minorFaults }, wrk: { requests: 1000 }, partner: { program: 'c-epoll', server: { cpuNs: 1e7 }, wrk: { requests: 1000 } }
+    process,
+    server: { cpuNs, minorFaults },
+    wrk: { requests: 1000 },
+    partner: { program: 'c-epoll', server: { cpuNs: 1e7 }, wrk: { requests: 1000 } }
   })
   // Deno with Connection: close, as docs/http.md measured it: a process that never faulted
   // at 14 µs a request, one at 1.8 faults a request at 16
@@ -960,7 +963,8 @@ test('a cell\'s processes each at their own level, with their page faults; a fin
   assert.deepEqual(http.processLevelsOf(uncounted).map(level => level.faultsPerRequest), [null, null])
   const { findings } = require('../../experiments/http/findings')
   const texts = cells => findings([{
-    label: 'a', results: { experiment: 'http', http: { reference: 'c-epoll', modes: ['close'], cells, syscalls: [], floors: {} } }
+    label: 'a',
+    results: { experiment: 'http', http: { reference: 'c-epoll', modes: ['close'], cells, syscalls: [], floors: {} } }
   }]).map(finding => finding.text)
   const cell = levels => ({ server: 'deno', mode: 'close', connections: 128, runs: 4, flags: [], processLevels: levels })
   const faultFinding = text => text.startsWith('Server processes of one cell settled at different costs')

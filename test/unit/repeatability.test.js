@@ -283,12 +283,16 @@ test('http, two runs: a cell that moved with its V8 processes in other GC states
 
 test('http, two runs: a cell that moved with its page faults a request is named so', () => {
   const cell = (server, ratio, faultsPerRequest) => ({
-    ...httpCell(server, 128, 1, ratio * 10, null), mode: 'close', cpuVsReference: { estimate: ratio, low: null, high: null }, faultsPerRequest
+    ...httpCell(server, 128, 1, ratio * 10, null),
+    mode: 'close',
+    cpuVsReference: { estimate: ratio, low: null, high: null },
+    faultsPerRequest
   })
   // deno moved 13% as its faults went from 0 to 1.8 a request; bun moved 10% at 0.1 against
   // 0.12 (under half a fault); node-net held at 3 against 6
-  const a = { reference: 'c-epoll', cells: [cell('deno', 1.47, 0), cell('bun', 1.0, 0.1), cell('node-net', 1.9, 3)], syscalls: [] }
-  const b = { reference: 'c-epoll', cells: [cell('deno', 1.66, 1.8), cell('bun', 1.1, 0.12), cell('node-net', 1.91, 6)], syscalls: [] }
+  const run = cells => ({ reference: 'c-epoll', cells, syscalls: [] })
+  const a = run([cell('deno', 1.47, 0), cell('bun', 1.0, 0.1), cell('node-net', 1.9, 3)])
+  const b = run([cell('deno', 1.66, 1.8), cell('bun', 1.1, 0.12), cell('node-net', 1.91, 6)])
   const result = repeatability.httpRepeatability(a, b)
   assert.equal(result.faults.moved, 2)
   assert.deepEqual(result.faults.differing.map(each => [each.server, each.faults]), [['deno', [0, 1.8]]])
