@@ -16,7 +16,7 @@
 //
 //   node studies/db-placement.js [--runs 8] [--connections 64] [--placements a,b] [--raw FILE]
 const fs = require('node:fs')
-const { runCli, RunFailed } = require('../lib/cli')
+const { runCli } = require('../lib/cli')
 const { UsageError, repeatCount } = require('../lib/options')
 const { parseStudyOptions, studyLog } = require('./per-read')
 const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
@@ -103,7 +103,7 @@ async function measurePlacements ({ runs, connections, placements }, during) {
           if (stopped()) throw log.stopped()
           const { record } = await measureStep(step, options, session, runDir)
           // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
-          if (!record.ok) throw stopped() ? log.stopped() : new RunFailed(`${placement} ${name}: ${record.failure}`)
+          if (!record.ok) throw await log.failed(stopped, `${placement} ${name}: ${record.failure}`)
           records.push({ ...record, placement })
           log.keep(records[records.length - 1])
         }

@@ -25,7 +25,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { runCli, RunFailed } = require('../lib/cli')
+const { runCli } = require('../lib/cli')
 const { wholeNumber, repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { parseStudyOptions, studyLog } = require('./per-read')
@@ -147,7 +147,9 @@ async function measurePlacement ({ name, pin, paced, interleaved }, during) {
           }
           // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
           if (stopped()) throw log.stopped()
-          if (!record.ok) throw new RunFailed(`${name}, ${server.name}, ${connections} connections: ${record.failure}`)
+          if (!record.ok) {
+            throw await log.failed(stopped, `${name}, ${server.name}, ${connections} connections: ${record.failure}`)
+          }
         }
       }
     }

@@ -45,15 +45,26 @@ function outFolderOption (dir) {
 // A study's --raw FILE log (null: none): each run appended as it is measured, so that a stop
 // or a failure loses none, and a log that exists (a committed one, a study's earlier session)
 // keeps what it holds, as the other studies' logs do. stopped() is the error a stop ends the
-// study with, which lib/cli.js prints as "stopped (N runs measured, in FILE)".
+// study with, which lib/cli.js prints as "stopped (N runs measured, in FILE)". failed(...) is
+// the error a failed run ends it with: a stop's, when the failure came from the stop.
+const SIGNAL_IN_FLIGHT_MS = 200
+
 function studyLog (raw) {
   let kept = 0
+  const stopped = () => new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
   return {
     keep (record) {
       if (raw) fs.appendFileSync(raw, JSON.stringify(record) + '\n')
       kept++
     },
-    stopped: () => new RunFailed(`${kept} runs measured${raw ? `, in ${raw}` : ''}`)
+    stopped,
+    // Ctrl-C reaches the whole process group: a server or wrk it ends fails the run in flight,
+    // and that failure can reach us before our own SIGINT handler has run, so a run that
+    // fails waits for a signal already on its way before it calls itself a failure.
+    async failed (isStopped, message) {
+      if (!isStopped()) await new Promise(resolve => setTimeout(resolve, SIGNAL_IN_FLIGHT_MS))
+      return isStopped() ? stopped() : new RunFailed(message)
+    }
   }
 }
 

@@ -73,9 +73,7 @@ async function main ({ runs, raw }, stopped) {
         if (stopped()) throw log.stopped()
         const { record } = await measureStep(step, options, session, runDir)
         // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
-        if (!record.ok) {
-          throw stopped() ? log.stopped() : new RunFailed(`${server.name}, run ${run + 1}: ${record.failure}`)
-        }
+        if (!record.ok) throw await log.failed(stopped, `${server.name}, run ${run + 1}: ${record.failure}`)
         records.push(record)
         log.keep(record)
       }
