@@ -114,7 +114,8 @@ function cpuBetween (before, after) {
     systemTicks: sum('systemTicks') + reaped('reapedSystemTicks') - endedSum('systemTicks'),
     clkTck: CLK_TCK,
     // readings from before faults were counted have none
-    minorFaults: processes.every(([was, is]) => Number.isFinite(was.minorFaults) && Number.isFinite(is.minorFaults))
+    minorFaults: processes.every(([was, is]) => Number.isFinite(was.minorFaults) && Number.isFinite(is.minorFaults)) &&
+      ended.every(([, was]) => Number.isFinite(was.minorFaults))
       ? processes.reduce((total, [was, is]) => total + is.minorFaults - was.minorFaults, 0) +
         reaped('reapedMinorFaults') - endedSum('minorFaults')
       : null,

@@ -131,26 +131,35 @@ const HTTP_FINDINGS = [
   // the cells whose processes settled at levels apart and took other counts of page faults
   // a request, the costlier more (summary.js processLevelsOf)
   function faultLevels (http) {
-    const byCost = cell => (cell.processLevels ?? [])
-      .filter(level => level.cpuUs !== null && level.faultsPerRequest !== null)
-      .sort((a, b) => (a.ratio ?? a.cpuUs) - (b.ratio ?? b.cpuUs))
-    const apart = http.cells.map(cell => ({ cell, levels: byCost(cell) })).filter(({ levels }) => {
+    // one unit a cell: the ratio against C where every process has one, else its µs
+    const byCost = cell => {
+      const levels = (cell.processLevels ?? [])
+        .filter(level => level.cpuUs !== null && level.faultsPerRequest !== null)
+      const useRatio = levels.length > 0 && levels.every(level => level.ratio !== null)
+      const cost = level => useRatio ? level.ratio : level.cpuUs
+      return { cost, unit: useRatio ? '×' : ' µs', levels: levels.sort((a, b) => cost(a) - cost(b)) }
+    }
+    const apart = http.cells.map(cell => ({ cell, ...byCost(cell) })).filter(({ cost, levels }) => {
       if (levels.length < 2) return false
       const [cheap, dear] = [levels[0], levels.at(-1)]
-      const cost = level => level.ratio ?? level.cpuUs
       return cost(dear) > cost(cheap) * (1 + GOAL.percent / 100) && dear.faultsPerRequest > cheap.faultsPerRequest &&
         faultsDiffer(cheap.faultsPerRequest, dear.faultsPerRequest)
     })
     if (apart.length === 0) return null
-    const level = ({ cpuUs, ratio, faultsPerRequest }) =>
-      `${ratio !== null ? `${formatNumber(ratio)}×` : `${formatNumber(cpuUs)} µs`} at ` +
-      `${formatFaults(faultsPerRequest)} faults a request`
-    const named = apart.map(({ cell, levels }) => `${cell.server} (${cell.mode} @${cell.connections}): ` +
-      `${level(levels[0])} against ${level(levels.at(-1))}`)
+    const named = apart.map(({ cell, cost, unit, levels }) => {
+      const level = entry => `${formatNumber(cost(entry))}${unit} at ${formatFaults(entry.faultsPerRequest)} ` +
+        'faults a request'
+      return `${cell.server} (${cell.mode} @${cell.connections}): ${level(levels[0])} against ${level(levels.at(-1))}`
+    })
+    // why, where the lab knows it
+    const denoClose = apart.some(({ cell }) => cell.server.startsWith('deno') && cell.mode === 'close')
+    const why = denoClose
+      ? ' Deno\'s with Connection: close did so because glibc\'s malloc gave its heap\'s top back to the kernel ' +
+        'and took it again, more often in some processes than others (docs/http.md, 2026-12-03).'
+      : ''
     return 'Server processes of one cell settled at different costs, and the costlier took more minor page ' +
-      `faults a request (memory the kernel maps afresh): ${named.join('; ')}. Deno's with Connection: close ` +
-      'did so because glibc\'s malloc gave its heap\'s top back to the kernel and took it again, more often in some ' +
-      'processes than others (docs/http.md, 2026-12-03): the cell\'s figure is the median of such levels.'
+      `faults a request (memory the kernel maps afresh): ${named.join('; ')}.${why} The cell's figure is the ` +
+      'median of such levels.'
   },
   function steadiness (http) {
     const whereOf = cell => `${cell.server} (${cell.mode})`

@@ -207,8 +207,14 @@ test('the server\'s minor page faults between two readings: its processes\', and
   // a reading from before faults were counted says nothing
   const { minorFaults: _, ...old } = proc(1000)
   assert.equal(http.cpuBetween(old, proc(4500)).minorFaults, null)
-  // this process's own faults, read from /proc: a count
-  assert.ok(Number.isInteger(http.processCpu(process.pid).minorFaults))
+  // an ended child whose reading counted none: nothing said, not NaN
+  const uncountedChild = { ...proc(500, 200), descendants: { 21: old } }
+  assert.equal(http.cpuBetween(uncountedChild, { ...proc(510, 290), descendants: {} }).minorFaults, null)
+  // this process's own faults, read from /proc, are the kernel's count getrusage(2) gives
+  const faultsBefore = process.resourceUsage().minorPageFault
+  const read = http.processCpu(process.pid).minorFaults
+  const faultsAfter = process.resourceUsage().minorPageFault
+  assert.ok(read >= faultsBefore && read <= faultsAfter, `${faultsBefore} <= ${read} <= ${faultsAfter}`)
 })
 
 test('the server\'s wake-ups between two readings: each living thread\'s timeslices, a new thread\'s all', () => {
@@ -972,15 +978,21 @@ test('a cell\'s processes each at their own level, with their page faults; a fin
   assert.equal(line, 'Server processes of one cell settled at different costs, and the costlier took more minor page ' +
     'faults a request (memory the kernel maps afresh): deno (close @128): 1.4× at 0 faults a request against 1.6× ' +
     'at 1.8 faults a request. Deno\'s with Connection: close did so because glibc\'s malloc gave its heap\'s top back ' +
-    'to the kernel and took it again, more often in some processes than others (docs/http.md, 2026-12-03): the ' +
+    'to the kernel and took it again, more often in some processes than others (docs/http.md, 2026-12-03). The ' +
     'cell\'s figure is the median of such levels.')
-  // costs within the goal (5%), faults that moved by less than half a fault a request or a
-  // quarter, or the costlier faulting less: nothing said
+  // costs within the goal (5%); faults under half a fault a request apart (0.1 against 0.5),
+  // or under a quarter apart (4 against 4.9); the costlier faulting less; no count: nothing said
   const level = (ratio, faultsPerRequest) => ({ process: 0, runs: 2, cpuUs: ratio * 10, ratio, faultsPerRequest })
-  for (const levels of [[level(1.5, 0), level(1.55, 2)], [level(1.4, 1.6), level(1.6, 2)],
-    [level(1.4, 0.1), level(1.6, 0.5)], [level(1.4, 2), level(1.6, 0)], [level(1.4, null), level(1.6, 2)]]) {
+  for (const levels of [[level(1.5, 0), level(1.55, 2)], [level(1.4, 0.1), level(1.6, 0.5)],
+    [level(1.4, 4), level(1.6, 4.9)], [level(1.4, 2), level(1.6, 0)], [level(1.4, null), level(1.6, 2)]]) {
     assert.equal(texts([cell(levels)]).filter(faultFinding).length, 0, JSON.stringify(levels))
   }
+  // a process with no ratio against C (its partner's run failed): the cell in µs alone, and
+  // another server's cell says nothing of Deno
+  const [mixed] = texts([{ ...cell([{ ...level(1.4, 0), ratio: null }, level(1.6, 2)]), server: 'bun' }])
+    .filter(faultFinding)
+  assert.match(mixed, /: bun \(close @128\): 14 µs at 0 faults a request against 16 µs at 2 faults a request\. The cell/)
+  assert.doesNotMatch(mixed, /Deno|×/)
 })
 
 test('a cell is flagged compiling where a run it kept was, and says so in every table and its finding', () => {

@@ -298,7 +298,7 @@ test('http, two runs: a cell that moved with its page faults a request is named 
   assert.deepEqual(result.faults.differing.map(each => [each.server, each.faults]), [['deno', [0, 1.8]]])
   assert.match(repeatability.httpCriterionText(result, ['h8', 'h9']), new RegExp('Of the 2 cells that moved past the ' +
     'goal, 1 took other counts of minor page faults a request in the two runs \\(deno close 128 conn\\., 12\\.9%: ' +
-    '0 in h8, 1.8 in h9\\): the server\'s memory, mapped afresh by the kernel, moved with its cost\\.'))
+    '0 in h8, 1\\.8 in h9\\): the server\'s memory, mapped afresh by the kernel, moved with its cost\\.'))
   // a quarter apart but under half a fault, or half a fault apart but under a quarter: nothing
   const small = repeatability.httpRepeatability({ ...a, cells: [cell('deno', 1.47, 0.2)] },
     { ...b, cells: [cell('deno', 1.66, 0.6)] })
