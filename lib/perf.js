@@ -5,6 +5,7 @@
 // from /tmp/perf-PID.map: V8's --perf-basic-prof (Node, Deno, the host), and JavaScriptCore's
 // jitdump (Bun) turned into one.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
@@ -40,23 +41,56 @@ function refusalReason (stderr, status) {
   return (afterError >= 0 ? lines[afterError + 1] : undefined) ?? lines[0] ?? `exit ${status}`
 }
 
-// Whether perf can sample here, or one line that says why not and how to fix it.
+// Whether perf's recorded events leave the kernel out, from `perf evlist -v`: perf asks for
+// cpu-clock in user space only (it names it cpu-clock:u and sets exclude_kernel) where
+// kernel.perf_event_paranoid is 2 or more and the user lacks CAP_PERFMON, and says nothing
+// of it; a read's CPU time is mostly the kernel's, so such a profile would miss most of it.
+const excludesKernel = evlistText => /\bexclude_kernel: 1\b/.test(evlistText)
+
+// What to do where perf may not sample the kernel and user space both.
+const REFUSAL_FIX = 'run as root, or sysctl kernel.perf_event_paranoid=1; in a container, allow ' +
+  'perf_event_open (docker run --cap-add PERFMON, Docker 23 or later; or --security-opt ' +
+  'seccomp=unconfined, or --privileged)'
+function paranoidSetting () {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8').trim()
+  } catch {
+    return 'unreadable'
+  }
+}
+
+// Whether perf can sample here, kernel and user space both, or one line that says why not and
+// how to fix it. It records `true` to a file of its own and reads back what perf recorded.
 function probePerf () {
   const version = spawnSync(PERF, ['--version'], { encoding: 'utf8' })
   if (version.error) {
     return { available: false, reason: `${PERF} is not installed: apt-get install linux-perf, or point PERF= at one` }
   }
-  const record = ['record', '-q', '-e', 'cpu-clock', '-o', '/dev/null', '--', 'true']
-  const tried = spawnSync(PERF, record, { encoding: 'utf8' })
-  if (tried.status !== 0) {
-    return {
-      available: false,
-      reason: `perf may not sample here (${refusalReason(tried.stderr, tried.status)}): run as root, or sysctl ` +
-        'kernel.perf_event_paranoid=1; in a container, allow perf_event_open (docker run --cap-add PERFMON, ' +
-        'Docker 23 or later; or --security-opt seccomp=unconfined, or --privileged)'
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-perf-probe-'))
+  try {
+    const data = path.join(dir, 'probe.data')
+    // -N: nothing added to the user's ~/.debug for a probe
+    const record = ['record', '-q', '-N', '-e', 'cpu-clock', '-o', data, '--', 'true']
+    const tried = spawnSync(PERF, record, { encoding: 'utf8' })
+    if (tried.status !== 0) {
+      return {
+        available: false,
+        reason: `perf may not sample here (${refusalReason(tried.stderr, tried.status)}): ${REFUSAL_FIX}`
+      }
     }
+    // a perf whose evlist cannot read back its own recording is taken at its word
+    const events = spawnSync(PERF, ['evlist', '-v', '-i', data], { encoding: 'utf8' })
+    if (events.status === 0 && excludesKernel(events.stdout)) {
+      return {
+        available: false,
+        reason: 'perf may sample user space only here (kernel.perf_event_paranoid is ' +
+          `${paranoidSetting()}, and this user lacks CAP_PERFMON), and a read is mostly the kernel's: ${REFUSAL_FIX}`
+      }
+    }
+    return { available: true, version: version.stdout.trim() }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
   }
-  return { available: true, version: version.stdout.trim() }
 }
 
 // perf script's text, as -F comm,pid,tid,time,period,ip,sym,dso prints it (without period
@@ -167,6 +201,7 @@ module.exports = {
   perfRecordArgv,
   perfScriptArgv,
   probePerf,
+  excludesKernel,
   refusalReason,
   parsePerfScript,
   readJitdump,

@@ -152,6 +152,37 @@ test('perf refused by seccomp: one line says why and how to fix it, and the run 
     assert.match(reportOf(run, out), /perf could not sample: perf may not sample here \(No permission/)
   })
 
+// A user without CAP_PERFMON where kernel.perf_event_paranoid is 2 or more: perf records, but
+// quietly in user space only (cpu-clock:u), which would leave a read's kernel time out of its
+// profile; the probe must refuse it. Run for real as nobody (65534), with lib/perf.js copied
+// where nobody may read it; at a lower setting the same user may sample the kernel too.
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups']
+const asRoot = process.getuid?.() === 0
+const asNobody = asRoot && spawnSync('setpriv', [...NOBODY, process.execPath, '-e', '']).status === 0
+test('perf for a user it lets sample user space only: one line says why and how to fix it', {
+  skip: skip || (!asRoot && 'needs root, to run the probe as another user') ||
+    (!asNobody && `needs setpriv (util-linux) and ${process.execPath} runnable by an unprivileged user`)
+}, () => {
+  const dir = tempDir()
+  fs.chmodSync(dir, 0o755)
+  fs.copyFileSync(path.join(ROOT, 'lib', 'perf.js'), path.join(dir, 'perf.js'))
+  const code = `console.log(JSON.stringify(require(${JSON.stringify(path.join(dir, 'perf.js'))}).probePerf()))`
+  const probed = spawnSync('setpriv', [...NOBODY, process.execPath, '-e', code], { cwd: dir, encoding: 'utf8' })
+  assert.equal(probed.status, 0, probed.stderr)
+  const answer = JSON.parse(probed.stdout)
+  const paranoid = Number(fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8'))
+  if (paranoid >= 2) {
+    assert.equal(answer.available, false)
+    assert.match(answer.reason, new RegExp('^perf may sample user space only here ' +
+      `\\(kernel\\.perf_event_paranoid is ${paranoid}, and this user lacks CAP_PERFMON\\), .*: ` +
+      'run as root, or sysctl kernel\\.perf_event_paranoid=1; '))
+    assert.ok(!answer.reason.includes('\n'))
+  } else {
+    assert.equal(answer.available, true, `at kernel.perf_event_paranoid ${paranoid} a user samples the kernel too`)
+  }
+  assert.deepEqual(fs.readdirSync(dir), ['perf.js'], 'the probe left nothing where it ran')
+})
+
 test('perf missing: one line says so and how to fix it, and the run goes on without the pass', () => {
   const out = tempDir()
   const result = bench([...ARGS, '--out', out, '--id', 'refused'], { PERF: '/nowhere/perf' })

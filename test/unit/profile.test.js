@@ -281,6 +281,17 @@ test('perf refused: the line after perf\'s "Error:" says why, under seccomp and 
   assert.equal(refusalReason('', 139), 'exit 139')
 })
 
+// `perf evlist -v` of a probe's recording, recorded on the lab's VM: as root, and as an
+// unprivileged user at kernel.perf_event_paranoid 2, where perf quietly asked for cpu-clock:u
+test('perf that left the kernel out of its events is told apart from perf that kept it', () => {
+  const { excludesKernel } = require('../../lib/perf')
+  const said = name => fs.readFileSync(path.join(FIXTURES, `evlist-${name}.txt`), 'utf8')
+  assert.equal(excludesKernel(said('user-only')), true)
+  assert.equal(excludesKernel(said('kernel-too')), false)
+  const keptOnPurpose = said('kernel-too').replace('exclude_guest: 1', 'exclude_guest: 1, exclude_kernel: 0')
+  assert.equal(excludesKernel(keptOnPurpose), false)
+})
+
 test('the profile pass\'s plan: C and every honouring reader at the least size, dd apart; none without perf', () => {
   const { parseOptions, plan } = require('../../bench')
   const { placementPlan } = require('../../lib/placement')
