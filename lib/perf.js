@@ -45,7 +45,9 @@ function refusalReason (stderr, status) {
 // cpu-clock in user space only (it names it cpu-clock:u and sets exclude_kernel) where
 // kernel.perf_event_paranoid is 2 or more and the user lacks CAP_PERFMON, and says nothing
 // of it; a read's CPU time is mostly the kernel's, so such a profile would miss most of it.
-const excludesKernel = evlistText => /\bexclude_kernel: 1\b/.test(evlistText)
+// Only the cpu-clock event counts: newer perf adds side-band events of its own (dummy:u).
+const excludesKernel = evlistText => evlistText.split('\n')
+  .some(line => line.startsWith('cpu-clock') && /\bexclude_kernel: 1\b/.test(line))
 
 // What to do where perf may not sample the kernel and user space both.
 const REFUSAL_FIX = 'run as root, or sysctl kernel.perf_event_paranoid=1; in a container, allow ' +
@@ -66,7 +68,13 @@ function probePerf () {
   if (version.error) {
     return { available: false, reason: `${PERF} is not installed: apt-get install linux-perf, or point PERF= at one` }
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-perf-probe-'))
+  let dir
+  try {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-perf-probe-'))
+  } catch (err) {
+    const reason = `cannot make a folder for perf's probe in ${os.tmpdir()} (${err.code}): set TMPDIR to a writable folder`
+    return { available: false, reason }
+  }
   try {
     const data = path.join(dir, 'probe.data')
     // -N: nothing added to the user's ~/.debug for a probe

@@ -290,6 +290,9 @@ test('perf that left the kernel out of its events is told apart from perf that k
   assert.equal(excludesKernel(said('kernel-too')), false)
   const keptOnPurpose = said('kernel-too').replace('exclude_guest: 1', 'exclude_guest: 1, exclude_kernel: 0')
   assert.equal(excludesKernel(keptOnPurpose), false)
+  // a side-band event of newer perf's, in user space only, beside a cpu-clock that keeps the kernel
+  const sideBand = 'dummy:u: type: 1, size: 128, exclude_kernel: 1, exclude_hv: 1, mmap: 1\n'
+  assert.equal(excludesKernel(said('kernel-too') + sideBand), false)
 })
 
 test('the profile pass\'s plan: C and every honouring reader at the least size, dd apart; none without perf', () => {
