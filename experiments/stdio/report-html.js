@@ -454,7 +454,7 @@ const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its 
   'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +
   'moves neither.'
 
-const SEEN = 'perf\'s samples of the window stand for this share of the profiled run\'s measured CPU'
+const SEEN = 'perf\'s samples of the window stand for this share of the CPU the profiled run\'s clock counted there'
 const UNNAMED = 'ns per read in frames with no name (a stripped binary, JIT code no map names), ' +
   'and the file most are in'
 const FRAME_CHARS = 40

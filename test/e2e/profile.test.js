@@ -66,9 +66,9 @@ test('C and node-sync profiled: ns per read in buckets that add up, samples kept
     assert.ok(cell.buckets.kernelRead.ns > 0 && cell.samples > 100, cell.program)
     assert.equal(cell.rounds, 2)
     // perf's own cost measured, and its samples of the slope's window stand for the CPU the
-    // profiled run's own slope measured there
+    // profiled run's own clock counted there (within 1% on a noisy night, 2026-12-04)
     assert.ok(Number.isFinite(cell.profilerCostNs) && Number.isFinite(cell.profiledNs), cell.program)
-    assert.ok(cell.sampledShare > 0.8 && cell.sampledShare < 1.2, `${cell.program}: ${cell.sampledShare}`)
+    assert.ok(cell.sampledShare > 0.9 && cell.sampledShare < 1.1, `${cell.program}: ${cell.sampledShare}`)
     // the flame graph's tree: roots that add up to the CPU per read, or a little less
     const rootNs = cell.tree.reduce((sum, node) => sum + node[1], 0)
     assert.ok(rootNs <= cell.cpuPerReadNs + 0.1 && rootNs > 0.95 * cell.cpuPerReadNs, `${cell.program}: ${rootNs}`)

@@ -451,6 +451,25 @@ test('profile.json: a bucket\'s ns per read, its share times the unprofiled CPU 
   assert.equal(summariseProfile(before, tools).cells[0].unnamed, null)
 })
 
+test('what perf\'s samples saw: their periods against the CPU the run\'s clock counted in the same window', () => {
+  const { summariseProfile } = require('../../experiments/stdio/profile')
+  const profile = { ...attribute(fixture('c-256'), { binary: 'wc-c', native: true }), window: 'slope' }
+  // a noisy round: the slope left the window's mean CPU per read (1,000 ns over 1,000 reads)
+  // by a fifth, while perf's periods there add up to 990 µs, 99% of what the clock counted
+  const records = [
+    { phase: 'profile', program: 'c', blockSize: 256, run: 0, ok: true, profile: { ...profile, periodNs: 990e3 } },
+    { phase: 'profile-cpu', program: 'c', blockSize: 256, run: 0, ok: true }
+  ]
+  const tools = {
+    slopePerRead: record => (record.phase === 'profile' ? 1200 : 900),
+    windowSpan: () => ({ fromNs: 0, toNs: 2e6, cpuNs: 1e6, reads: 1000 }),
+    pairFigures: () => null
+  }
+  const [c] = summariseProfile(records, tools).cells
+  assert.ok(Math.abs(c.sampledShare - 0.99) < 1e-12, `${c.sampledShare}`)
+  assert.equal(c.profilerCostNs, 300, 'perf\'s cost stays slope against slope')
+})
+
 test('a helper thread whose stack names nothing is named by its thread: JSC\'s JITWorker; a GC helper\'s is GC', () => {
   const libc = '/usr/lib/x86_64-linux-gnu/libc.so.6'
   const unnamed = [U('[unknown]', '[unknown]'), U('start_thread', libc)]
