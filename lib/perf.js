@@ -49,10 +49,12 @@ function refusalReason (stderr, status) {
 const excludesKernel = evlistText => evlistText.split('\n')
   .some(line => line.startsWith('cpu-clock') && /\bexclude_kernel: 1\b/.test(line))
 
-// What to do where perf may not sample the kernel and user space both.
-const REFUSAL_FIX = 'run as root, or sysctl kernel.perf_event_paranoid=1; in a container, allow ' +
-  'perf_event_open (docker run --cap-add PERFMON, Docker 23 or later; or --security-opt ' +
-  'seccomp=unconfined, or --privileged)'
+// What to do where perf may not sample the kernel and user space both. CAP_PERFMON came with
+// Linux 5.8; before it, CAP_SYS_ADMIN is what lets a user past perf_event_paranoid.
+const CAPABILITY = 'CAP_PERFMON (CAP_SYS_ADMIN before Linux 5.8)'
+const REFUSAL_FIX = `run as root or with ${CAPABILITY}, or sysctl kernel.perf_event_paranoid=1; in a ` +
+  'container, allow perf_event_open (docker run --cap-add PERFMON, Docker 23 or later; or ' +
+  '--security-opt seccomp=unconfined, or --privileged)'
 function paranoidSetting () {
   try {
     return fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8').trim()
@@ -92,7 +94,7 @@ function probePerf () {
       return {
         available: false,
         reason: 'perf may sample user space only here (kernel.perf_event_paranoid is ' +
-          `${paranoidSetting()}, and this user lacks CAP_PERFMON), and a read is mostly the kernel's: ${REFUSAL_FIX}`
+          `${paranoidSetting()}, and this user lacks ${CAPABILITY}), and a read is mostly the kernel's: ${REFUSAL_FIX}`
       }
     }
     return { available: true, version: version.stdout.trim() }

@@ -177,10 +177,10 @@ test('perf for a user it lets sample user space only: one line says why and how 
   const answer = JSON.parse(probed.stdout)
   const paranoid = Number(fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8'))
   const userOnly = new RegExp('^perf may sample user space only here ' +
-    `\\(kernel\\.perf_event_paranoid is ${paranoid}, and this user lacks CAP_PERFMON\\), .*: ` +
-    'run as root, or sysctl kernel\\.perf_event_paranoid=1; ')
+    `\\(kernel\\.perf_event_paranoid is ${paranoid}, and this user lacks CAP_PERFMON \\(CAP_SYS_ADMIN ` +
+    'before Linux 5\\.8\\)\\), .*: run as root or with CAP_PERFMON .*, or sysctl kernel\\.perf_event_paranoid=1; ')
   // above 2 Debian's own kernels refuse the user outright; upstream's act as at 2
-  const refused = /^perf may not sample here \(.+\): run as root, or sysctl kernel\.perf_event_paranoid=1; /
+  const refused = /^perf may not sample here \(.+\): run as root or with CAP_PERFMON .*, or sysctl kernel\.perf_event_paranoid=1; /
   if (paranoid >= 2) {
     assert.equal(answer.available, false)
     if (paranoid === 2) assert.match(answer.reason, userOnly)

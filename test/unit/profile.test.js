@@ -10,6 +10,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const zlib = require('node:zlib')
 const { spawnSync } = require('node:child_process')
@@ -220,7 +221,7 @@ test('a jitdump read back: the code loaded at its end, each range\'s latest load
 })
 
 test('jitdumps as perf maps: one per process, an earlier process\'s map of the pid replaced', t => {
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'jitdump-'))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jitdump-'))
   const pids = [4000000 + process.pid % 100000, 4100000 + process.pid % 100000]
   t.after(() => {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -293,6 +294,41 @@ test('perf that left the kernel out of its events is told apart from perf that k
   // a side-band event of newer perf's, in user space only, beside a cpu-clock that keeps the kernel
   const sideBand = 'dummy:u: type: 1, size: 128, exclude_kernel: 1, exclude_hv: 1, mmap: 1\n'
   assert.equal(excludesKernel(said('kernel-too') + sideBand), false)
+})
+
+// The probe whole, root or not: a stand-in perf (PERF=) answers as the real one did on the
+// lab's VM, refusing, recording cpu-clock:u quietly, or keeping the kernel
+test('perf\'s probe: a refusal, a user-space-only recording and a good one, each told as such', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fake-perf-'))
+  try {
+    const probeWith = (recordExit, evlistFixture) => {
+      const fake = path.join(dir, `perf-${recordExit}-${evlistFixture}`)
+      const evlist = path.join(FIXTURES, `evlist-${evlistFixture}.txt`)
+      fs.writeFileSync(fake, [
+        '#!/bin/sh',
+        'case "$1" in',
+        '  --version) echo "perf version 6.1.192" ;;',
+        `  record) [ ${recordExit} = 0 ] || { echo "Error:" >&2; echo "No permission to enable cpu-clock event." >&2; exit ${recordExit}; }`,
+        '    while [ "$1" != -o ]; do shift; done; echo data > "$2" ;;',
+        `  evlist) cat '${evlist}' ;;`,
+        'esac', ''].join('\n'), { mode: 0o755 })
+      const probe = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'],
+        { cwd: path.join(__dirname, '..', '..'), env: { ...process.env, PERF: fake }, encoding: 'utf8' })
+      assert.equal(probe.status, 0, probe.stderr)
+      return JSON.parse(probe.stdout)
+    }
+    const refused = probeWith(255, 'kernel-too')
+    assert.equal(refused.available, false)
+    assert.match(refused.reason, /^perf may not sample here \(No permission to enable cpu-clock event\.\): run as root/)
+    const userOnly = probeWith(0, 'user-only')
+    assert.equal(userOnly.available, false)
+    assert.match(userOnly.reason, /^perf may sample user space only here \(kernel\.perf_event_paranoid is \S+, /)
+    assert.match(userOnly.reason, /CAP_PERFMON \(CAP_SYS_ADMIN before Linux 5\.8\)/)
+    for (const answer of [refused, userOnly]) assert.ok(!answer.reason.includes('\n'), answer.reason)
+    assert.deepEqual(probeWith(0, 'kernel-too'), { available: true, version: 'perf version 6.1.192' })
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('the profile pass\'s plan: C and every honouring reader at the least size, dd apart; none without perf', () => {
