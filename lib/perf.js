@@ -43,8 +43,9 @@ function refusalReason (stderr, status) {
 
 // Whether perf's recorded events leave the kernel out, from `perf evlist -v`: perf asks for
 // cpu-clock in user space only (it names it cpu-clock:u and sets exclude_kernel) where
-// kernel.perf_event_paranoid is 2 or more and the user lacks CAP_PERFMON, and says nothing
-// of it; a read's CPU time is mostly the kernel's, so such a profile would miss most of it.
+// kernel.perf_event_paranoid is 2 or more and the user lacks CAP_PERFMON (CAP_SYS_ADMIN before
+// Linux 5.8), and says nothing of it; a read's CPU time is mostly the kernel's, so such a
+// profile would miss most of it.
 // Only the cpu-clock event counts: newer perf adds side-band events of its own (dummy:u).
 const excludesKernel = evlistText => evlistText.split('\n')
   .some(line => line.startsWith('cpu-clock') && /\bexclude_kernel: 1\b/.test(line))

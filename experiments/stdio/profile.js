@@ -259,7 +259,7 @@ function attribute (samples, reader, span = null) {
 // round's, for a log from before the pass numbered its rounds) → { run, cpuPerReadNs
 // (unprofiled, at C's pace: see below), ownNs (unprofiled, as measured), profiledNs (the
 // profiled run's own, perf's cost in it), sampledNs (what perf's samples stand for, per read
-// of the window), windowNs (the CPU its clock counted there, per read), profile } or a
+// of the window), windowCpuPerReadNs (the CPU its clock counted there, per read), profile } or a
 // failure. An unprofiled run that took turns with C gives its CPU per read against C's of the
 // same moments; times cPace (C's median over the pass's turns) it is the reader's CPU per
 // read at the pass's pace, so that a host's load that slowed the round slows neither. C's own
@@ -291,8 +291,8 @@ function roundOf (record, records, { slopePerRead, windowSpan, pairFigures }, cP
     sampledNs: span && periodNs !== null && record.profile.window === 'slope' ? periodNs / span.reads : null,
     // the CPU the reader's own clock counted in the same window, per read: what perf's samples
     // are held against. Not the slope: on a noisy day a run's slope left its window's mean by
-    // 9% where perf's periods kept within 1% of that mean (docs/profile.md, 2026-12-04)
-    windowNs: span ? span.cpuNs / span.reads : null,
+    // up to 9% where perf's periods kept within about 2% of it (docs/profile.md, 2026-12-04)
+    windowCpuPerReadNs: span ? span.cpuNs / span.reads : null,
     profile: record.profile
   }
 }
@@ -407,7 +407,7 @@ function summariseProfile (records, tools, rejected = new Map()) {
     const figures = Object.fromEntries(PROFILE_FIGURES.map(name => [name, figure(rounds.map(round => round[name]))]))
     // C at the pass's pace: the interval of its figure is that of its turns beside every reader
     if (cell.program === BASELINE && cPace !== null) figures.cpuPerReadNs.interval = fewValuesInterval(cTurns)
-    const seen = rounds.filter(round => round.sampledNs !== null && round.windowNs > 0)
+    const seen = rounds.filter(round => round.sampledNs !== null && round.windowCpuPerReadNs > 0)
     // runs from before the pass counted samples without a name have none
     const withUnnamed = rounds.filter(round => round.profile.unnamed)
     const allSamples = rounds.reduce((sum, round) => sum + round.profile.samples, 0)
@@ -423,7 +423,7 @@ function summariseProfile (records, tools, rejected = new Map()) {
       profilerCostInterval: cost.interval,
       // what share of the CPU the profiled run's clock counted in its window perf's samples
       // there stand for
-      sampledShare: seen.length ? median(seen.map(round => round.sampledNs / round.windowNs)) : null,
+      sampledShare: seen.length ? median(seen.map(round => round.sampledNs / round.windowCpuPerReadNs)) : null,
       // each bucket's share of all the rounds' samples times the cell's CPU per read, so that
       // the buckets add up to it, as the flame graph's frames do (mergeTrees): medians of
       // each bucket taken apart do not add up to the median of their sums. Its interval is

@@ -446,9 +446,9 @@ const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs
   'FlameGraph. Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the ' +
   'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU, where ' +
   'a read never wakes a writer on another CPU. perf\'s own cost: the profiled run\'s CPU per read less ' +
-  'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the profiled run\'s ' +
-  'measured CPU that perf\'s samples stand for. Beneath the CPU per read ("unnamed"), its ns in frames ' +
-  'with no name (a stripped binary, JIT code no map names).'
+  'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the CPU the profiled ' +
+  'run\'s clock counted in the window that perf\'s samples there stand for. Beneath the CPU per ' +
+  'read ("unnamed"), its ns in frames with no name (a stripped binary, JIT code no map names).'
 // where the unprofiled runs took turns with C (--cost-pairing slices)
 const PACED_NOTE = 'Each unprofiled run took turns of 5 ms with a run of C: its CPU per read is its ratio ' +
   'to C\'s in the same moments times C\'s median over the pass, so that the host\'s load in one round ' +

@@ -66,7 +66,7 @@ test('C and node-sync profiled: ns per read in buckets that add up, samples kept
     assert.ok(cell.buckets.kernelRead.ns > 0 && cell.samples > 100, cell.program)
     assert.equal(cell.rounds, 2)
     // perf's own cost measured, and its samples of the slope's window stand for the CPU the
-    // profiled run's own clock counted there (within 1% on a noisy night, 2026-12-04)
+    // profiled run's own clock counted there (within about 2% on a noisy night, 2026-12-04)
     assert.ok(Number.isFinite(cell.profilerCostNs) && Number.isFinite(cell.profiledNs), cell.program)
     assert.ok(cell.sampledShare > 0.9 && cell.sampledShare < 1.1, `${cell.program}: ${cell.sampledShare}`)
     // the flame graph's tree: roots that add up to the CPU per read, or a little less

@@ -309,7 +309,7 @@ test('perf\'s probe: a refusal, a user-space-only recording and a good one, each
         'case "$1" in',
         '  --version) echo "perf version 6.1.192" ;;',
         `  record) [ ${recordExit} = 0 ] || { echo "Error:" >&2; echo "No permission to enable cpu-clock event." >&2; exit ${recordExit}; }`,
-        '    while [ "$1" != -o ]; do shift; done; echo data > "$2" ;;',
+        '    while [ $# -gt 0 ] && [ "$1" != -o ]; do shift; done; echo data > "$2" ;;',
         `  evlist) cat '${evlist}' ;;`,
         'esac', ''].join('\n'), { mode: 0o755 })
       const probe = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'],

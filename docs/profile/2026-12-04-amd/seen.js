@@ -2,15 +2,17 @@
 // Each profiled run's CPU per read three ways over the slope's window: the slope of its
 // clock (what perf's cost is taken from), that clock's mean (its CPU there over the reads) and
 // what perf's samples there stand for (their periods over the reads), with the last two's ratio.
+// A try the lab measured again (its step disturbed) is left out, as the lab leaves it out.
 //   node docs/profile/2026-12-04-amd/seen.js RUN...
 const path = require('node:path')
 const { slopePerRead, windowSpan } = require('../../../experiments/stdio/cost')
+const { dataPoints } = require('../../../lib/run-log')
 const { runScript, folderWith, readJsonLines, need } = require('../../script-args')
 
 const RUN = 'a stdio run\'s folder'
 const profiledRuns = run => {
   const log = path.join(run, 'all.jsonl')
-  const profiled = readJsonLines(log, RUN).filter(record => record.phase === 'profile' && record.ok)
+  const profiled = dataPoints(readJsonLines(log, RUN)).filter(record => record.phase === 'profile' && record.ok)
   return need(profiled.length ? profiled : null, log, 'profiled runs', RUN)
 }
 
