@@ -75,7 +75,8 @@ function probePerf () {
   try {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-perf-probe-'))
   } catch (err) {
-    const reason = `cannot make a folder for perf's probe in ${os.tmpdir()} (${err.code}): set TMPDIR to a writable folder`
+    const reason = `cannot make a folder for perf's probe in ${os.tmpdir()} (${err.code}): ` +
+      'set TMPDIR to a writable folder'
     return { available: false, reason }
   }
   try {

@@ -119,7 +119,8 @@ function print (blockSize, readers, { cells }) {
   }
   row('CPU per read (unprofiled)', cell => `${ns(cell.cpuPerReadNs)} ${range(cell.cpuPerReadInterval)}`.trim())
   row('perf\'s own cost per read', cell => `${ns(cell.profilerCostNs)} ${range(cell.profilerCostInterval)}`.trim())
-  row('samples: share of the window\'s CPU', cell => (cell.sampledShare === null ? '–' : cell.sampledShare.toFixed(3)))
+  row('samples: share of the window\'s CPU',
+    cell => (cell.sampledShare === null ? '–' : cell.sampledShare.toFixed(3)))
   row('samples in the window, median', cell => String(cell.samples))
   const base = cells.find(cell => cell.program === BASELINE)
   for (const cell of readers.map(cellOf).filter(cell => cell !== base)) {

@@ -180,7 +180,8 @@ test('perf for a user it lets sample user space only: one line says why and how 
     `\\(kernel\\.perf_event_paranoid is ${paranoid}, and this user lacks CAP_PERFMON \\(CAP_SYS_ADMIN ` +
     'before Linux 5\\.8\\)\\), .*: run as root or with CAP_PERFMON .*, or sysctl kernel\\.perf_event_paranoid=1; ')
   // above 2 Debian's own kernels refuse the user outright; upstream's act as at 2
-  const refused = /^perf may not sample here \(.+\): run as root or with CAP_PERFMON .*, or sysctl kernel\.perf_event_paranoid=1; /
+  const refused = new RegExp('^perf may not sample here \\(.+\\): ' +
+    'run as root or with CAP_PERFMON .*, or sysctl kernel\\.perf_event_paranoid=1; ')
   if (paranoid >= 2) {
     assert.equal(answer.available, false)
     if (paranoid === 2) assert.match(answer.reason, userOnly)

@@ -261,10 +261,17 @@ test('against the ladder: a reader\'s binding and loop over C\'s, against its no
   assert.equal(ladderCheck(c, c, ladder), null, 'C against itself')
 })
 
+// lib/perf.js's probe in a process of its own, which reads PERF= as it loads
+function probeWithPerf (perf) {
+  const code = 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'
+  const probe = spawnSync(process.execPath, ['-e', code],
+    { cwd: path.join(__dirname, '..', '..'), env: { ...process.env, PERF: perf }, encoding: 'utf8' })
+  assert.equal(probe.status, 0, probe.stderr)
+  return JSON.parse(probe.stdout)
+}
+
 test('perf missing: one line that names the fix', () => {
-  const probe = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'],
-    { cwd: path.join(__dirname, '..', '..'), env: { ...process.env, PERF: '/nowhere/perf' }, encoding: 'utf8' })
-  const answer = JSON.parse(probe.stdout)
+  const answer = probeWithPerf('/nowhere/perf')
   assert.equal(answer.available, false)
   assert.match(answer.reason, /^\/nowhere\/perf is not installed: apt-get install linux-perf/)
   assert.ok(!answer.reason.includes('\n'))
@@ -308,14 +315,12 @@ test('perf\'s probe: a refusal, a user-space-only recording and a good one, each
         '#!/bin/sh',
         'case "$1" in',
         '  --version) echo "perf version 6.1.192" ;;',
-        `  record) [ ${recordExit} = 0 ] || { echo "Error:" >&2; echo "No permission to enable cpu-clock event." >&2; exit ${recordExit}; }`,
+        `  record) [ ${recordExit} = 0 ] || { echo "Error:" >&2;`,
+        `      echo "No permission to enable cpu-clock event." >&2; exit ${recordExit}; }`,
         '    while [ $# -gt 0 ] && [ "$1" != -o ]; do shift; done; echo data > "$2" ;;',
         `  evlist) cat '${evlist}' ;;`,
         'esac', ''].join('\n'), { mode: 0o755 })
-      const probe = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./lib/perf").probePerf()))'],
-        { cwd: path.join(__dirname, '..', '..'), env: { ...process.env, PERF: fake }, encoding: 'utf8' })
-      assert.equal(probe.status, 0, probe.stderr)
-      return JSON.parse(probe.stdout)
+      return probeWithPerf(fake)
     }
     const refused = probeWith(255, 'kernel-too')
     assert.equal(refused.available, false)
