@@ -36,9 +36,13 @@ const ALIKE_SHARE = 0.02
 // machine, two runs of one level can land a step apart, and a segment of two runs is
 // weak evidence of a level of its own.
 const ALIKE_ERRORS = 2.5
-// At fewer runs there is nothing to classify, a level needing two runs on each side of a
-// change: the process is unclassified, "too short to classify", never "flat".
-const MIN_RUNS = 4
+// At fewer runs there is nothing to classify: every class must be reachable, and a warm-up
+// or a slowdown needs a segment before its steady state and a steady state after it. Four
+// values (http's default for a server whose warm-up settles in two runs) could only be
+// "flat" or, at any step between the warm-up and the timed runs, "no steady state", which a
+// host's moments make often where the process held still (docs/http.md, 2026-12-04): the
+// process is unclassified, "too short to classify", never "flat".
+const MIN_RUNS = MIN_SEGMENT + MIN_STEADY_RUNS
 // A steady state holds still: its runs may not keep moving one way (Kendall's test at
 // SIGNIFICANCE) by more than this share of their level from its first run to its last
 // (the Theil-Sen slope). A cost that grows with the requests a process has served (a
@@ -50,6 +54,8 @@ const TREND_SHARE = 0.1
 // ... tested where the segment has this many runs: below it no order is rare enough
 // (4 runs rising every time: p = 2/4! = 0.083)
 const MIN_TREND_RUNS = 5
+// ... and where fewer, this many at least are judged by oneWayBeyondShare alone
+const MIN_ONE_WAY_RUNS = 3
 // A run this many noise deviations from both its neighbours, which agree with each
 // other, is a spike (a slow spell of the VM, a collection) and left out of the levels, as
 // Barrett et al. leave out their outliers before looking for changepoints.
@@ -113,7 +119,8 @@ function changepoints (values, { penalty, minSegment = MIN_SEGMENT } = {}) {
 // order it ran them. `lowerIsBetter`: a time or CPU per request (true) against a rate (false).
 function classify (values, { lowerIsBetter = true, alikeShare = ALIKE_SHARE } = {}) {
   if (values.length < MIN_RUNS) {
-    return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null, settled: null, moving: null }
+    const moving = movingUntested(values)
+    return { kind: null, segments: [], steadyFrom: null, spikes: [], values, trend: null, settled: null, moving }
   }
   const spikes = spikesOf(values)
   // a spike takes its neighbours' level, so that indices stay the runs'
@@ -182,7 +189,7 @@ function movingUntested (values) {
 // The way ('rising' or 'falling') runs too few for Kendall's test (3 or 4) move where each
 // step goes that way and they move by more than TREND_SHARE from first to last; else null.
 function oneWayBeyondShare (values) {
-  if (values.length < 3 || values.length >= MIN_TREND_RUNS) return null
+  if (values.length < MIN_ONE_WAY_RUNS || values.length >= MIN_TREND_RUNS) return null
   const steps = values.slice(1).map((value, i) => Math.sign(value - values[i]))
   const share = driftShare(values)
   if (!steps.every(step => step !== 0 && step === steps[0]) || Math.abs(share) <= TREND_SHARE) return null
@@ -342,6 +349,7 @@ function runProcesses (cells, whereOf) {
 module.exports = {
   KINDS,
   MIN_RUNS,
+  MIN_ONE_WAY_RUNS,
   MIN_TREND_RUNS,
   TREND_SHARE,
   changepoints,

@@ -1,0 +1,48 @@
+'use strict'
+// How often lib/steady.js calls a server process "no steady state", or too short to classify
+// and moving one way, when its level holds still but each moment of the host lands on it
+// differently: http's default schedule gives a process 2 warm-up runs back to back, then its
+// timed runs a round apart. Each run is a level times (1 + the moment's shift + the run's own
+// noise), the warm-up's runs sharing one moment and each timed run its own, and a step of 0,
+// 5, 10 or 20% at the first timed run (a warm-up that had not settled, which the class should
+// see). Run with the classifier of a commit before and after a change to see what it costs.
+//
+//   node docs/http/2026-12-04-four/moments.js [trials, default 20000]
+const { classify } = require('../../../lib/steady')
+const { seededRandom } = require('../../../lib/stats')
+const { runScript, wholeArgument } = require('../../script-args')
+
+const WARMUP_RUNS = 2
+// [the moments' spread, each run's own], as coefficients of variation: noise alone, then
+// moments that a process's runs back to back share
+const NOISES = [[0, 0.03], [0, 0.05], [0.03, 0.01], [0.05, 0.01], [0.03, 0.03]]
+const STEPS = [0, 0.05, 0.1, 0.2]
+
+function main ([text = '20000']) {
+  const trials = Number(text)
+  const random = seededRandom(20261204)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const share = count => `${(100 * count / trials).toFixed(1)}%`
+  for (const timed of [2, 3, 4]) {
+    console.log(`${WARMUP_RUNS} warm-up runs and ${timed} timed runs; the step: no steady state, too short and moving`)
+    for (const [moment, own] of NOISES) {
+      const cells = STEPS.map(step => {
+        let unsteady = 0
+        let moving = 0
+        for (let trial = 0; trial < trials; trial++) {
+          const warmupMoment = moment * normal()
+          const values = Array.from({ length: WARMUP_RUNS + timed }, (_, run) => run < WARMUP_RUNS
+            ? 100 * (1 + warmupMoment + own * normal())
+            : 100 * (1 + step) * (1 + moment * normal() + own * normal()))
+          const { kind, moving: way } = classify(values)
+          if (kind === 'no steady state') unsteady++
+          if (kind === null && way) moving++
+        }
+        return `${step * 100}%: ${share(unsteady)}, ${share(moving)}`
+      })
+      console.log(`  moments ${moment * 100}%, runs ${own * 100}%: ${cells.join('; ')}`)
+    }
+  }
+}
+
+runScript(module, { args: [0, 1], each: [text => wholeArgument(text, 'trials')], run: main })
