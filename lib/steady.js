@@ -289,15 +289,20 @@ function unsteadyReason (steadiness) {
   return steadiness.counts['no steady state'] > 0 ? 'no steady state' : 'too short to classify'
 }
 
-// Why an http or db cell is not quoted in its answer ('failed', or unsteadyReason's), or null.
+// Why a cell none of whose processes could be classified is unsteady (unsteadyCell)
+const WARMUP_UNSETTLED = 'its warm-up never settled'
+
+// Why an http or db cell is not quoted in its answer ('failed', unsteadyReason's, or
+// WARMUP_UNSETTLED), or null.
 function unquotedReason (cell) {
   if (!cell.requestsPerSecond) return 'failed'
-  return cell.steadiness?.steady === false ? unsteadyReason(cell.steadiness) : null
+  if (cell.steadiness?.steady === false) return unsteadyReason(cell.steadiness)
+  return cell.unsteady ? WARMUP_UNSETTLED : null
 }
 
 // Whether a cell cannot be quoted as one number: a process of it never reached a steady
-// state, or, where none was classified (runs from before processes were), a warm-up whose
-// last two runs never agreed.
+// state, or, where none was classified (each too short, or runs from before processes were),
+// a warm-up whose last two runs never agreed.
 function unsteadyCell (steadiness, runs) {
   if (steadiness.steady === false) return true
   return steadiness.classified === 0 && runs.some(run => run.warmupAgreed === false)
@@ -349,8 +354,8 @@ function runProcesses (cells, whereOf) {
 module.exports = {
   KINDS,
   MIN_RUNS,
-  MIN_ONE_WAY_RUNS,
   MIN_TREND_RUNS,
+  WARMUP_UNSETTLED,
   TREND_SHARE,
   changepoints,
   classify,

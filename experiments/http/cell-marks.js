@@ -26,9 +26,19 @@ const MARKS = [
     word: 'unsteady',
     means: 'unsteady, a server process reached no steady state or moved one way in runs too few to classify',
     applies: cell => cell.unsteady === true,
-    title: cell => `a server process ${cell.steadiness?.moving > 0 && !(cell.steadiness.counts?.['no steady state'] > 0)
-      ? 'moved one way in runs too few to classify'
-      : 'reached no steady state'} over its warm-up and runs: not quoted as one number`
+    title: cell => {
+      const { steady, moving, counts } = cell.steadiness ?? {}
+      const unquoted = ': not quoted as one number'
+      // unsteady without a verdict: no process long enough to classify, a warm-up that never
+      // settled (lib/steady.js unsteadyCell)
+      if (steady !== false) {
+        return `no server process had the runs to be classified, and a warm-up never had two runs agree${unquoted}`
+      }
+      const what = moving > 0 && !(counts?.['no steady state'] > 0)
+        ? 'moved one way in runs too few to classify'
+        : 'reached no steady state'
+      return `a server process ${what} over its warm-up and runs${unquoted}`
+    }
   },
   {
     letter: 'd',

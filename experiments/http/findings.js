@@ -103,7 +103,8 @@ const HTTP_FINDINGS = [
       (servers.length ? ` With more connections: ${listJoin(servers)}.` : '')
   },
   function unsteady (http) {
-    // cells of runs from before processes were classified (lib/steady.js unsteadyCell)
+    // cells none of whose processes could be classified, each too short or from runs before
+    // processes were, one of whose warm-ups never settled (lib/steady.js unsteadyCell)
     const cells = http.cells.filter(cell =>
       cell.unsteady && !(cell.steadiness?.classified > 0) && !(cell.steadiness?.moving > 0))
     if (cells.length === 0) return null

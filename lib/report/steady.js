@@ -3,7 +3,7 @@
 // findings print: how many of each class, the runs left out, and the sequences of those
 // that reached no steady state, which a cell is then not quoted without.
 const { formatNumber, listJoin } = require('./format')
-const { runProcesses, MIN_RUNS, MIN_ONE_WAY_RUNS, MIN_TREND_RUNS, TREND_SHARE } = require('../steady')
+const { runProcesses, MIN_RUNS, MIN_TREND_RUNS, TREND_SHARE } = require('../steady')
 
 // cells: an experiment's summary cells; whereOf(cell) names a cell's process group
 // ("bun (close)", "bun /db"); unit: a sequence's unit; reference: what a sequence of
@@ -12,11 +12,12 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   const all = runProcesses(cells, whereOf)
   const processes = all.filter(entry => entry.kind !== null)
   // a sequence too short to classify is said so, never counted as flat nor dropped: under
-  // MIN_RUNS values, or a drift's few runs (lib/steady.js movingUntested)
+  // MIN_RUNS values, or one whose runs after the first move one way, too few for the drift
+  // test (lib/steady.js movingUntested: MIN_TREND_RUNS values at most)
   const short = all.length - processes.length
   const tooShort = short
     ? `, and ${short} ${short === 1 ? 'was' : 'were'} too short to classify (under ${MIN_RUNS} values, or ` +
-      `${MIN_ONE_WAY_RUNS} or ${MIN_TREND_RUNS - 1} runs after the first moving one way by more than ` +
+      `${MIN_TREND_RUNS} whose ${MIN_TREND_RUNS - 1} runs after the first moved one way by more than ` +
       `${Math.round(TREND_SHARE * 100)}%, too few to test)`
     : ''
   if (all.length === 0) return []

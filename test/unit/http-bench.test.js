@@ -888,6 +888,20 @@ test('a timed run is marked compiling where V8 finished more than a settled JIT,
   assert.deepEqual(http.compilesRecord({ trace: null }, null), {})
 })
 
+test('an unsteady cell\'s mark says why: no steady state, a one-way move, or a warm-up that never settled', () => {
+  const { marksHtml } = require('../../experiments/http/cell-marks')
+  const counts = kind => ({ flat: 0, 'warm-up': 0, slowdown: 0, 'no steady state': 0, ...kind })
+  const cell = steadiness => ({ server: 'bun', mode: 'close', runs: 4, flags: [], unsteady: true, steadiness })
+  const titleOf = steadiness => marksHtml(cell(steadiness)).join('').match(/title="([^"]*)"/)[1]
+  assert.match(titleOf({ steady: false, classified: 2, moving: 0, counts: counts({ 'no steady state': 1 }) }),
+    /^a server process reached no steady state over its warm-up and runs: not quoted as one number$/)
+  assert.match(titleOf({ steady: false, classified: 1, moving: 1, counts: counts({ flat: 1 }) }),
+    /^a server process moved one way in runs too few to classify over its warm-up and runs/)
+  // no process long enough to classify, and a warm-up that never settled (lib/steady.js unsteadyCell)
+  assert.match(titleOf({ steady: null, classified: 0, moving: 0, counts: counts({}) }),
+    /^no server process had the runs to be classified, and a warm-up never had two runs agree: not quoted/)
+})
+
 test('a cell whose V8 processes collected the old generation in some and not others is marked so', () => {
   const { marksHtml, marksLetters, MARKS_LEGEND } = require('../../experiments/http/cell-marks')
   const { oldCollections } = require('../../lib/gctrace')

@@ -4,7 +4,9 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const { components, pooled, optimalRounds } = require('../../lib/variance')
-const { classify, changepoints, cellSteadiness, unsteadyReason, unsteadyCell } = require('../../lib/steady')
+const {
+  classify, changepoints, cellSteadiness, unsteadyReason, unsteadyCell, unquotedReason
+} = require('../../lib/steady')
 
 const close = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual}, not ${expected}`)
 
@@ -203,6 +205,16 @@ test('cellSteadiness: steady only when every classified process reached a steady
   assert.equal(cellSteadiness([{ kind: null, moving: 'falling' }]).steady, false)
   assert.equal(unsteadyReason(of('flat', 'no steady state')), 'no steady state')
   assert.equal(unsteadyCell(withMoving, []), true)
+  // no process long enough to classify, and a warm-up that never settled: unsteady, and the
+  // answer leaves the cell out saying why, as the tables mark it
+  const unclassified = cellSteadiness([{ kind: null, moving: null }, { kind: null, moving: null }])
+  assert.equal(unclassified.steady, null)
+  assert.equal(unsteadyCell(unclassified, [{ warmupAgreed: true }, { warmupAgreed: false }]), true)
+  assert.equal(unsteadyCell(unclassified, [{ warmupAgreed: true }, { warmupAgreed: null }]), false)
+  const cell = { requestsPerSecond: 1000, steadiness: unclassified }
+  assert.equal(unquotedReason({ ...cell, unsteady: true }), 'its warm-up never settled')
+  assert.equal(unquotedReason({ ...cell, unsteady: false }), null)
+  assert.equal(unquotedReason({ ...cell, requestsPerSecond: null, unsteady: true }), 'failed')
 })
 
 test('the findings count a process too short to classify apart, never as flat', () => {
@@ -216,8 +228,8 @@ test('the findings count a process too short to classify apart, never as flat', 
   }]
   const [line] = steadinessFindings(cells, cell => cell.server)
   assert.ok(line.startsWith('Of 2 server processes, 1 ran flat, 0 warmed up, 0 slowed down and 0 reached no ' +
-    'steady state, and 1 was too short to classify (under 5 values, or 3 or 4 runs after the first ' +
-    'moving one way by more than 10%'), line)
+    'steady state, and 1 was too short to classify (under 5 values, or 5 whose 4 runs after the first ' +
+    'moved one way by more than 10%'), line)
   // only unclassified processes: still said
   const unclassified = [{ server: 'bun', processClasses: [cells[0].processClasses[1]] }]
   const [only] = steadinessFindings(unclassified, cell => cell.server)

@@ -1,11 +1,13 @@
 'use strict'
 // How often lib/steady.js calls a server process "no steady state", or too short to classify
-// and moving one way, when its level holds still but each moment of the host lands on it
-// differently: http's default schedule gives a process 2 warm-up runs back to back, then its
-// timed runs a round apart. Each run is a level times (1 + the moment's shift + the run's own
-// noise), the warm-up's runs sharing one moment and each timed run its own, and a step of 0,
-// 5, 10 or 20% at the first timed run (a warm-up that had not settled, which the class should
-// see). Run with the classifier of a commit before and after a change to see what it costs.
+// and moving one way (either keeps its cell unquoted), when each moment of the host lands on
+// it differently: http's default schedule gives a process 2 warm-up runs back to back, then
+// its timed runs a round apart. Each run is a level times (1 + the moment's shift + the run's
+// own noise), the warm-up's runs sharing one moment and each timed run its own. The level
+// holds still, or steps by 5, 10 or 20% at the first timed run and holds there (the timed runs
+// are then the process's level, which quoting them is right to give), or falls by 5% a run
+// from the first run to the last (a process still moving, which quoting must not hide). Run
+// with the classifier of a commit before and after a change to see what it costs and keeps.
 //
 //   node docs/http/2026-12-04-four/moments.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
@@ -17,6 +19,7 @@ const WARMUP_RUNS = 2
 // moments that a process's runs back to back share
 const NOISES = [[0, 0.03], [0, 0.05], [0.03, 0.01], [0.05, 0.01], [0.03, 0.03]]
 const STEPS = [0, 0.05, 0.1, 0.2]
+const DRIFT = -0.05
 
 function main ([text = '20000']) {
   const trials = Number(text)
@@ -24,22 +27,27 @@ function main ([text = '20000']) {
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
   const share = count => `${(100 * count / trials).toFixed(1)}%`
   for (const timed of [2, 3, 4]) {
-    console.log(`${WARMUP_RUNS} warm-up runs and ${timed} timed runs; the step: no steady state, too short and moving`)
+    console.log(`${WARMUP_RUNS} warm-up runs and ${timed} timed runs; a step that holds, or a drift of ` +
+      `${DRIFT * 100}% a run: no steady state, too short and moving`)
     for (const [moment, own] of NOISES) {
-      const cells = STEPS.map(step => {
+      // level(run): the level a run is at, before the moment's shift and its own noise
+      const tally = (label, level) => {
         let unsteady = 0
         let moving = 0
         for (let trial = 0; trial < trials; trial++) {
           const warmupMoment = moment * normal()
-          const values = Array.from({ length: WARMUP_RUNS + timed }, (_, run) => run < WARMUP_RUNS
-            ? 100 * (1 + warmupMoment + own * normal())
-            : 100 * (1 + step) * (1 + moment * normal() + own * normal()))
+          const values = Array.from({ length: WARMUP_RUNS + timed }, (_, run) =>
+            level(run) * (1 + (run < WARMUP_RUNS ? warmupMoment : moment * normal()) + own * normal()))
           const { kind, moving: way } = classify(values)
           if (kind === 'no steady state') unsteady++
           if (kind === null && way) moving++
         }
-        return `${step * 100}%: ${share(unsteady)}, ${share(moving)}`
-      })
+        return `${label}: ${share(unsteady)}, ${share(moving)}`
+      }
+      const cells = [
+        ...STEPS.map(step => tally(`step ${step * 100}%`, run => run < WARMUP_RUNS ? 100 : 100 * (1 + step))),
+        tally('drift', run => 100 * (1 + DRIFT * run))
+      ]
       console.log(`  moments ${moment * 100}%, runs ${own * 100}%: ${cells.join('; ')}`)
     }
   }
