@@ -290,7 +290,7 @@ function unsteadyReason (steadiness) {
 }
 
 // Why a cell none of whose processes could be classified is unsteady (unsteadyCell)
-const WARMUP_UNSETTLED = 'its warm-up never settled'
+const WARMUP_UNSETTLED = 'warm-up never settled'
 
 // Why an http or db cell is not quoted in its answer ('failed', unsteadyReason's, or
 // WARMUP_UNSETTLED), or null.

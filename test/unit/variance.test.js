@@ -212,7 +212,7 @@ test('cellSteadiness: steady only when every classified process reached a steady
   assert.equal(unsteadyCell(unclassified, [{ warmupAgreed: true }, { warmupAgreed: false }]), true)
   assert.equal(unsteadyCell(unclassified, [{ warmupAgreed: true }, { warmupAgreed: null }]), false)
   const cell = { requestsPerSecond: 1000, steadiness: unclassified }
-  assert.equal(unquotedReason({ ...cell, unsteady: true }), 'its warm-up never settled')
+  assert.equal(unquotedReason({ ...cell, unsteady: true }), 'warm-up never settled')
   assert.equal(unquotedReason({ ...cell, unsteady: false }), null)
   assert.equal(unquotedReason({ ...cell, requestsPerSecond: null, unsteady: true }), 'failed')
 })
