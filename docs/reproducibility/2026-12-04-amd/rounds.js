@@ -1,0 +1,30 @@
+'use strict'
+// Each round's share of C for one reader at one block size, run by run, in the order the
+// rounds ran, with its CPU per read: where a share that moved between two runs moved, round by
+// round (a spell of the host in some rounds, or every round alike).
+//   node docs/reproducibility/2026-12-04-amd/rounds.js READER SIZE A/results.json [B/results.json ...]
+// (each a stdio run's results.json, or .json.gz)
+const { runScript, readableFile, readJson, need, wholeArgument } = require('../../script-args')
+
+const RESULTS = 'a stdio run\'s results.json (or .json.gz)'
+
+function main ([reader, size, ...files]) {
+  for (const file of files) {
+    const cells = need(readJson(file, RESULTS).headline?.cells, file, 'stdio cells', RESULTS)
+    const cell = cells.find(each => each.program === reader && each.blockSize === Number(size))
+    if (!cell?.byRound?.length) {
+      console.log(`${file}: no rounds of ${reader} at ${size} B`)
+      continue
+    }
+    const rounds = cell.byRound.map(round =>
+      `${round.run}: ${(100 * round.shareOfC).toFixed(1)}% (${round.cpuPerReadNs.toFixed(0)} ns)`)
+    console.log(`${file}: ${reader} at ${size} B, ${(100 * cell.shareOfC.estimate).toFixed(1)}% of C; ` +
+      `by round, share (CPU per read): ${rounds.join(', ')}`)
+  }
+}
+
+runScript(module, {
+  args: [3, Infinity],
+  each: [() => {}, text => wholeArgument(text, 'SIZE'), ...Array(64).fill(readableFile)],
+  run: main
+})
