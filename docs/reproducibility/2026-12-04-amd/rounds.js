@@ -25,6 +25,9 @@ function main ([reader, size, ...files]) {
 
 runScript(module, {
   args: [3, Infinity],
-  each: [() => {}, text => wholeArgument(text, 'SIZE'), ...Array(64).fill(readableFile)],
+  check: ([, size, ...files]) => {
+    wholeArgument(size, 'SIZE')
+    files.forEach(readableFile)
+  },
   run: main
 })
