@@ -28,12 +28,14 @@ function steadinessFindings (cells, whereOf, { unit = 'µs', reference = 'the re
   const asRatio = processes.some(entry => entry.basis === 'ratio')
     ? `, as a ratio to ${reference} beside it where every one was taken in turns with it,`
     : ''
-  const source = `Barrett et al.'s classes, from each process's CPU per request${asRatio} ` +
+  const source = `They are Barrett et al.'s classes, from each process's CPU per request${asRatio} ` +
     'through its warm-up and its runs at the most connections'
   const runs = before === 1 ? '1 run' : `${before} runs`
   const leftOut = `${runs} from before a process's steady state ${before === 1 ? 'is' : 'are'} left out`
   const left = before ? `; ${leftOut} of the figures.` : '.'
-  const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes} (${source})${left}`]
+  // the counts first, the source a sentence of its own: the too-short ones' reason is in
+  // brackets already
+  const lines = [`Of ${all.length} server process${all.length === 1 ? '' : 'es'}, ${classes}. ${source}${left}`]
   const moving = all.filter(entry => entry.kind === 'no steady state' || (entry.kind === null && entry.moving))
   if (moving.length) {
     const unquoted = cells.filter(cell => cell.steadiness?.steady === false).length
