@@ -292,12 +292,17 @@ function unsteadyReason (steadiness) {
 // Why a cell none of whose processes could be classified is unsteady (unsteadyCell)
 const WARMUP_UNSETTLED = 'warm-up never settled'
 
-// Why an http or db cell is not quoted in its answer ('failed', unsteadyReason's, or
-// WARMUP_UNSETTLED), or null.
-function unquotedReason (cell) {
-  if (!cell.requestsPerSecond) return 'failed'
+// Why an http or db cell's own processes keep it from being quoted as one number
+// (unsteadyReason's, or WARMUP_UNSETTLED where unsteadyCell fell back on its warm-ups), or null:
+// its answer, its tables and its pair ask alike.
+function unsteadyCellReason (cell) {
   if (cell.steadiness?.steady === false) return unsteadyReason(cell.steadiness)
   return cell.unsteady ? WARMUP_UNSETTLED : null
+}
+
+// Why an http or db cell is not quoted in its answer ('failed', or unsteadyCellReason's), or null.
+function unquotedReason (cell) {
+  return cell.requestsPerSecond ? unsteadyCellReason(cell) : 'failed'
 }
 
 // Whether a cell cannot be quoted as one number: a process of it never reached a steady
@@ -361,6 +366,7 @@ module.exports = {
   classify,
   cellSteadiness,
   unsteadyReason,
+  unsteadyCellReason,
   unquotedReason,
   unsteadyCell,
   processClasses,

@@ -1,7 +1,7 @@
 'use strict'
 // Whether a db cell's ratio to the reference can be quoted, beside its own steadiness
 // (lib/steady.js): the page's tables and answer, and the two-run criterion, ask alike.
-const { unsteadyReason } = require('../../lib/steady')
+const { unsteadyCellReason, WARMUP_UNSETTLED } = require('../../lib/steady')
 const { REFERENCE } = require('./servers')
 
 // Why a cell's ratio to the reference is not quoted though its own process steadied: the
@@ -13,8 +13,10 @@ function referenceUnsteadyReason (cells, cell) {
   if (cell.inTurns || !cell.serverVsReference) return null
   const reference = cells.find(other => other.server === REFERENCE && other.endpoint === cell.endpoint &&
     other.connections === cell.connections)
-  if (!reference || reference.steadiness?.steady !== false) return null
-  return unsteadyReason(reference.steadiness) === 'no steady state'
+  const why = reference ? unsteadyCellReason(reference) : null
+  if (why === null) return null
+  if (why === WARMUP_UNSETTLED) return 'the reference\'s warm-up never settled'
+  return why === 'no steady state'
     ? 'the reference reached no steady state'
     : 'the reference\'s runs were too few to classify'
 }
@@ -22,8 +24,7 @@ function referenceUnsteadyReason (cells, cell) {
 // Why a cell's ratio is not quoted for steadiness, its own process's or the reference's; null
 // where neither keeps it out (a failed cell is another matter: lib/steady.js unquotedReason).
 function unsteadyRatioReason (cells, cell) {
-  if (cell.steadiness?.steady === false) return unsteadyReason(cell.steadiness)
-  return referenceUnsteadyReason(cells, cell)
+  return unsteadyCellReason(cell) ?? referenceUnsteadyReason(cells, cell)
 }
 
 module.exports = { referenceUnsteadyReason, unsteadyRatioReason }

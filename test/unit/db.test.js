@@ -308,6 +308,16 @@ test('a reference that reached no steady state: its endpoint\'s ratios not quote
   assert.equal(referenceUnsteadyReason(runB.cells, runB.cells[1]), null)
   assert.equal(referenceUnsteadyReason(runB.cells, { ...runB.cells[4], inTurns: true }), null,
     'a ratio taken in turns with the reference sets each run against its partner of the same moment')
+  // no process long enough to classify and a warm-up that never settled (lib/steady.js
+  // unsteadyCell): the tables and the pair leave the ratio out, as the answer does
+  const { unsteadyRatioReason } = require('../../experiments/db/quoting')
+  const { unquotedReason } = require('../../lib/steady')
+  const unclassified = { classified: 0, counts: {}, moving: 0, steady: null }
+  const unsettled = { ...runB.cells[1], steadiness: unclassified, unsteady: true }
+  assert.deepEqual([unsteadyRatioReason(runB.cells, unsettled), unquotedReason(unsettled)],
+    ['warm-up never settled', 'warm-up never settled'])
+  assert.equal(referenceUnsteadyReason([{ ...unsettled, server: REFERENCE }, runB.cells[1]], runB.cells[1]),
+    'the reference\'s warm-up never settled')
   const pair = dbRepeatability(runA, runB)
   assert.deepEqual([pair.vsReference.within, pair.vsReference.total], [1, 3])
   assert.deepEqual([pair.vsReferenceSteady.within, pair.vsReferenceSteady.total, pair.vsReferenceSteady.unsteady],
