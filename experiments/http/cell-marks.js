@@ -6,6 +6,7 @@ const { formatPercent, formatNumber } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { COMPILING_RULE } = require('./measure')
 const { GOAL, movePercent } = require('../../lib/repeatability')
+const { unsteadyCellReason, WARMUP_UNSETTLED } = require('../../lib/steady')
 
 // Whether some of a cell's V8 processes collected the old generation in its runs and some did
 // not (summary.js gcStatesOf).
@@ -27,11 +28,11 @@ const MARKS = [
     means: 'unsteady, a server process reached no steady state or moved one way in runs too few to classify',
     applies: cell => cell.unsteady === true,
     title: cell => {
-      const { steady, moving, counts } = cell.steadiness ?? {}
+      const { moving, counts } = cell.steadiness ?? {}
       const unquoted = ': not quoted as one number'
       // unsteady without a verdict: no process long enough to classify, a warm-up that never
       // settled (lib/steady.js unsteadyCell)
-      if (steady !== false) {
+      if (unsteadyCellReason(cell) === WARMUP_UNSETTLED) {
         return `no server process had the runs to be classified, and a warm-up never had two runs agree${unquoted}`
       }
       const what = moving > 0 && !(counts?.['no steady state'] > 0)

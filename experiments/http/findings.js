@@ -5,6 +5,7 @@
 const { optimalRounds, pooled } = require('../../lib/variance')
 const { GOAL } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
+const { unsteadyCellReason, WARMUP_UNSETTLED } = require('../../lib/steady')
 const { formatNumber, formatPercent, listJoin } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
 const { REFERENCE } = require('./servers')
@@ -105,8 +106,7 @@ const HTTP_FINDINGS = [
   function unsteady (http) {
     // cells none of whose processes could be classified, each too short or from runs before
     // processes were, one of whose warm-ups never settled (lib/steady.js unsteadyCell)
-    const cells = http.cells.filter(cell =>
-      cell.unsteady && !(cell.steadiness?.classified > 0) && !(cell.steadiness?.moving > 0))
+    const cells = http.cells.filter(cell => unsteadyCellReason(cell) === WARMUP_UNSETTLED)
     if (cells.length === 0) return null
     const servers = [...new Set(cells.map(cell => `${cell.server} (${cell.mode})`))]
     const which = cells.length === 1 ? 'its cell' : `their ${cells.length} cells`
