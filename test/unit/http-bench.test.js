@@ -900,6 +900,20 @@ test('an unsteady cell\'s mark says why: no steady state, a one-way move, or a w
   // no process long enough to classify, and a warm-up that never settled (lib/steady.js unsteadyCell)
   assert.match(titleOf({ steady: null, classified: 0, moving: 0, counts: counts({}) }),
     /^no server process had the runs to be classified, and a warm-up never had two runs agree: not quoted/)
+  // and the finding that says to measure it again names that cell alone
+  const { findings } = require('../../experiments/http/findings')
+  const http = cells => ({ reference: 'c-epoll', modes: ['close'], cells, syscalls: [], floors: {} })
+  const texts = summary => findings([{ label: 'a', results: { experiment: 'http', http: summary } }])
+    .map(finding => finding.text).filter(text => text.includes('never had two warm-up runs'))
+  const unsettled = { ...cell({ steady: null, classified: 0, moving: 0, counts: counts({}) }), connections: 128 }
+  const noSteadyState = {
+    ...unsettled,
+    server: 'deno',
+    steadiness: { steady: false, classified: 1, moving: 0, counts: counts({ 'no steady state': 1 }) }
+  }
+  assert.deepEqual(texts(http([unsettled, noSteadyState])), [
+    'The warm-up of bun (close) never had two warm-up runs in a row agree within 5%, so its cell may still ' +
+    'hold warm-up, or a server whose figure drifts: measure it again before quoting.'])
 })
 
 test('a cell whose V8 processes collected the old generation in some and not others is marked so', () => {
