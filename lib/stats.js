@@ -354,6 +354,12 @@ function seededRandom (seed) {
   }
 }
 
+// Standard normal draws from a generator of uniform ones in [0, 1) (seededRandom): Box and
+// Muller's, two uniform draws a value, so that a seeded study repeats its draws exactly.
+function normalFrom (random) {
+  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+}
+
 // A shuffle whose order a text (a run's id) decides: its FNV-1a hash seeds the generator.
 function seededShuffle (seed) {
   const random = seededRandom([...String(seed)].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0, 2166136261))
@@ -395,5 +401,6 @@ module.exports = {
   levelText,
   levelsText,
   seededRandom,
+  normalFrom,
   seededShuffle
 }

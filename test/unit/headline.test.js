@@ -11,7 +11,7 @@ const {
   longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes,
   PARTNER_MAX_BYTES, nextPairBytes
 } = require('../../experiments/stdio/cost')
-const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom } = require('../../lib/stats')
+const { medianIntervalLevel, pairwiseIntervalLevel, seededRandom, normalFrom } = require('../../lib/stats')
 const { parseOptions, plan } = require('../../bench')
 const { placementPlan } = require('../../lib/placement')
 
@@ -216,7 +216,7 @@ test('the shift test calls noise a shift at about its 5% when nothing changed (s
   // a statistical property, not a timing: 1000 pairs of runs of 10 rounds each, every share
   // of C drawn from one log-normal distribution (3% spread) with a fixed seed
   const random = seededRandom(20261125)
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const normal = normalFrom(random)
   const run = () => ({
     baseline: 'c',
     cells: [{ program: 'node-sync', runtime: 'node', blockSize: 256, shareOfC: { estimate: 0.8, low: 0.79, high: 0.81 }, byRound: Array.from({ length: 10 }, (_, round) => ({ run: round, cpuPerReadNs: 600, shareOfC: 0.8 * Math.exp(0.03 * normal()) })) }]

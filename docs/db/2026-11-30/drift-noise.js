@@ -5,13 +5,13 @@
 // slowdown), and the share that ends without a steady state for any reason.
 // Usage: node docs/db/2026-11-30/drift-noise.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
-const { seededRandom } = require('../../../lib/stats')
+const { seededRandom, normalFrom } = require('../../../lib/stats')
 const { runScript, wholeArgument } = require('../../script-args')
 
 function main ([text = '20000']) {
   const trials = Number(text)
   const random = seededRandom(20261130)
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const normal = normalFrom(random)
   for (const runs of [6, 7, 8, 9]) {
     const cells = [0.03, 0.05, 0.08, 0.12].map(spread => {
       let unsettled = 0

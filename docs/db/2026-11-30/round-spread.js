@@ -6,7 +6,7 @@
 // cell does would need to stay within 5% nine times in ten; and how the servers' own CPU per
 // request spreads over their rounds, C's and the others'.
 // Usage: node docs/db/2026-11-30/round-spread.js A/results.json B/results.json
-const { median } = require('../../../lib/stats')
+const { median, normalFrom } = require('../../../lib/stats')
 const { runScript, readableFile, readJson, need } = require('../../script-args')
 
 const REFERENCE = 'c-libpq-prepared-pipelined'
@@ -38,7 +38,7 @@ function medianDeviation (n, draws = 40000) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
-  const normal = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform())
+  const normal = normalFrom(uniform)
   const medians = Array.from({ length: draws }, () => median(Array.from({ length: n }, normal)))
   return deviation(medians)
 }

@@ -6,13 +6,13 @@
 //
 //   node docs/http/2026-12-01/short-drift-noise.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
-const { seededRandom } = require('../../../lib/stats')
+const { seededRandom, normalFrom } = require('../../../lib/stats')
 const { runScript, wholeArgument } = require('../../script-args')
 
 function main ([text = '20000']) {
   const trials = Number(text)
   const random = seededRandom(20261201)
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const normal = normalFrom(random)
   for (const start of [1, 1.5, 2]) {
     const cells = [0.03, 0.05, 0.08, 0.12].map(spread => {
       let unsteady = 0

@@ -7,13 +7,13 @@
 //
 //   node docs/http/2026-12-02/short-tail-noise.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
-const { seededRandom } = require('../../../lib/stats')
+const { seededRandom, normalFrom } = require('../../../lib/stats')
 const { runScript, wholeArgument } = require('../../script-args')
 
 function main ([text = '20000']) {
   const trials = Number(text)
   const random = seededRandom(20261202)
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const normal = normalFrom(random)
   const share = count => `${(100 * count / trials).toFixed(1)}%`
   for (const runs of [4, 6, 7, 8]) {
     for (const warm of [0, 1, 2]) {

@@ -11,7 +11,7 @@
 //
 //   node docs/http/2026-12-04-four/moments.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
-const { seededRandom } = require('../../../lib/stats')
+const { seededRandom, normalFrom } = require('../../../lib/stats')
 const { runScript, wholeArgument } = require('../../script-args')
 
 const WARMUP_RUNS = 2
@@ -24,7 +24,7 @@ const DRIFT = -0.05
 function main ([text = '20000']) {
   const trials = Number(text)
   const random = seededRandom(20261204)
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const normal = normalFrom(random)
   const share = count => `${(100 * count / trials).toFixed(1)}%`
   for (const timed of [2, 3, 4]) {
     console.log(`${WARMUP_RUNS} warm-up runs and ${timed} timed runs; a step that holds, or a drift of ` +
