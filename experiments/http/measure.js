@@ -9,9 +9,9 @@
 // a slow server (docs/http.md: a just-epoll process ran 30% slower in every run).
 //
 // Mode by mode, process by process: every server of the mode is started, checked in both
-// modes and warmed up (wrk runs at the most connections until two in a row agree within
-// WARMUP_AGREE in the cell's figure and V8's optimizing compiles, where it has them, have
-// all but stopped, warmupSettled, at most the preset's warmup.max;
+// modes and warmed up (wrk runs at the most connections, at least the preset's warmup.min,
+// until the last two agree within WARMUP_AGREE in the cell's figure and V8's optimizing
+// compiles, where it has them, have all but stopped, warmupSettled, at most warmup.max;
 // --quick makes one and checks nothing),
 // then the rounds run, each one wrk run of every server at every count, in one order and
 // the next round in the other. Every server's run of a round is paired with c-epoll's of
@@ -81,13 +81,18 @@ const PRESETS = {
     // the page's answer is at the most connections; 1 and 16 (--connections 1,16,128) took
     // two thirds of the timed runs and the kernel pass, 4.3 of a run's 21 minutes (docs/http.md)
     connections: [128],
-    warmup: { min: 2, max: 8 },
+    // at least 3 warm-up runs: with the 2 timed runs a process has the 5 values the classifier
+    // needs (lib/steady.js MIN_RUNS); at 2, 15 to 19 of a run's 40 processes were too short to
+    // classify, and --runs 3 cost 50 s where this costs about 20 (docs/http.md, 2026-12-04)
+    warmup: { min: 3, max: 8 },
     straceRequests: { small: 1000, large: 4000 },
     // the thttpd study's 20, 100 and 1000 connections at one rate, 10% of c-epoll's
     // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
     // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
-    // rates the lab ran until 2026-11-29.
-    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 2 }
+    // rates the lab ran until 2026-11-29. 1.5 s a cell (2 until 2026-12-04; the 30 s saved
+    // pay for the third warm-up run): on the Zen 4 VM 21,000 requests a cell with keep-alive,
+    // 2,850 with Connection: close, whose p99.9 is then its third-longest request
+    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 1.5 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
   quick: {

@@ -70,7 +70,8 @@ const MEANING = {
     'shared: the two together, each taking its part of the CPU; interleaved, over the time the pair ' +
     'was let run) or on its own (apart: the server\'s capacity); best, median and range of the runs ' +
     'of a process\'s steady state, from preset.processes server processes per server and mode, each ' +
-    'checked and warmed up (wrk runs until two in a row agree within 5% in the server\'s CPU per ' +
+    'checked and warmed up (wrk runs, at least preset.warmup.min of them, until the last two agree ' +
+    'within 5% in the server\'s CPU per ' +
     'request, placement interleaved in its ratio to the reference\'s beside it)',
   vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
