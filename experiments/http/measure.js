@@ -76,23 +76,26 @@ const STRACE_CONNECTIONS = 16
 const PRESETS = {
   default: {
     processes: 2,
-    runs: 2,
+    // 3 timed runs: with the warm-up's 2 or more a process has the 5 values lib/steady.js
+    // needs to classify it; at 2, 15 to 19 of a run's 40 processes were too short. A third
+    // warm-up run instead costs half as much, but a step between the warm-up's runs, back to
+    // back, and the timed runs, a round apart, then leaves 2 runs at the new level: no steady
+    // state for 21% of processes that held still under a host's moments of 3%, against 8%
+    // (docs/http.md, 2026-12-04)
+    runs: 3,
     seconds: 1,
     // the page's answer is at the most connections; 1 and 16 (--connections 1,16,128) took
     // two thirds of the timed runs and the kernel pass, 4.3 of a run's 21 minutes (docs/http.md)
     connections: [128],
-    // at least 3 warm-up runs: with the 2 timed runs a process has the 5 values the classifier
-    // needs (lib/steady.js MIN_RUNS); at 2, 15 to 19 of a run's 40 processes were too short to
-    // classify, and --runs 3 cost 50 s where this costs about 20 (docs/http.md, 2026-12-04)
-    warmup: { min: 3, max: 8 },
+    warmup: { min: 2, max: 8 },
     straceRequests: { small: 1000, large: 4000 },
     // the thttpd study's 20, 100 and 1000 connections at one rate, 10% of c-epoll's
     // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
     // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
-    // rates the lab ran until 2026-11-29. 1.5 s a cell (2 until 2026-12-04; the 30 s saved
-    // pay for the third warm-up run): on the Zen 4 VM 21,000 requests a cell with keep-alive,
-    // 2,850 with Connection: close, whose p99.9 is then its third-longest request
-    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 1.5 }
+    // rates the lab ran until 2026-11-29. 1.2 s a cell (2 until 2026-12-04: the 48 s saved
+    // pay for the third timed run): on the Zen 4 VM 17,000 requests a cell with keep-alive,
+    // 2,300 with Connection: close, whose p99.9 is its third-longest request (at 2 s its fourth)
+    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 1.2 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
   quick: {
