@@ -93,8 +93,9 @@ const PRESETS = {
     // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
     // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
     // rates the lab ran until 2026-11-29. 1.2 s a cell (2 until 2026-12-04: the 48 s saved
-    // pay for the third timed run): on the Zen 4 VM 17,000 requests a cell with keep-alive,
-    // 2,300 with Connection: close, whose p99.9 is its third-longest request (at 2 s its fourth)
+    // pay for the third timed run): on the Zen 4 VM 16,000-17,000 requests a cell with
+    // keep-alive, 1,700-2,400 with Connection: close, whose p99.9 is then its 2nd- or
+    // 3rd-longest request (at 2 s its 3rd or 4th)
     latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 1.2 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
