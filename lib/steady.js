@@ -38,10 +38,10 @@ const ALIKE_SHARE = 0.02
 const ALIKE_ERRORS = 2.5
 // At fewer runs there is nothing to classify: every class must be reachable, and a warm-up
 // or a slowdown needs a segment before its steady state and a steady state after it. Four
-// values (http's default for a server whose warm-up settles in two runs) could only be
-// "flat" or, at any step between the warm-up and the timed runs, "no steady state", which a
-// host's moments make often where the process held still (docs/http.md, 2026-12-04): the
-// process is unclassified, "too short to classify", never "flat".
+// values (http's default until 2026-12-04 for a server whose warm-up settled in two runs)
+// could only be "flat" or, at any step between the warm-up and the timed runs, "no steady
+// state", which a host's moments make often where the process held still (docs/http.md,
+// 2026-12-04): the process is unclassified, "too short to classify", never "flat".
 const MIN_RUNS = MIN_SEGMENT + MIN_STEADY_RUNS
 // A steady state holds still: its runs may not keep moving one way (Kendall's test at
 // SIGNIFICANCE) by more than this share of their level from its first run to its last

@@ -77,10 +77,11 @@ const PRESETS = {
   default: {
     processes: 2,
     // 3 timed runs: with the warm-up's 2 or more a process has the 5 values lib/steady.js
-    // needs to classify it; at 2, 15 to 19 of a run's 40 processes were too short. A third
+    // needs before it can classify it; at 2, 15 to 19 of a run's 40 processes were too short. A third
     // warm-up run instead costs half as much, but a step between the warm-up's runs, back to
     // back, and the timed runs, a round apart, then leaves 2 runs at the new level: no steady
-    // state for 21% of processes that held still under a host's moments of 3%, against 8%
+    // state for 21% of processes that held still under a host's moments of 3% and a run's own
+    // noise of 1%, against 8%
     // (docs/http.md, 2026-12-04)
     runs: 3,
     seconds: 1,
@@ -93,7 +94,7 @@ const PRESETS = {
     // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
     // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
     // rates the lab ran until 2026-11-29. 1.2 s a cell (2 until 2026-12-04: the 48 s saved
-    // pay for the third timed run): on the Zen 4 VM 16,000-17,000 requests a cell with
+    // pay for the third timed run): on the Zen 4 VM 10,800-16,800 requests a cell with
     // keep-alive, 1,700-2,400 with Connection: close, whose p99.9 is then its 2nd- or
     // 3rd-longest request (at 2 s its 3rd or 4th)
     latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 1.2 }

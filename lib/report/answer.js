@@ -33,7 +33,7 @@ function answer (groups) {
 }
 
 // "Keep-alive, 128 connections: just-epoll has the lowest ratio to c-epoll's CPU per request,
-// 1.05× (1.01–1.09×, 87.5%); node-http the highest, 2.4× (...). Not quoted: deno (no steady
+// 1.05× (1.01–1.09×, 96.9%); node-http the highest, 2.4× (...). Not quoted: deno (no steady
 // state)." Lowest, not closest: a server cheaper than the reference (0.7×) is no nearer to it
 // than one at 1.01×.
 function sentence (group, quoted, unquoted) {

@@ -1,10 +1,10 @@
 'use strict'
 // How often lib/steady.js calls a server process "no steady state", or too short to classify
 // and moving one way (either keeps its cell unquoted), when each moment of the host lands on
-// it differently: http's default schedule gives a process its warm-up runs back to back (2
-// until 2026-12-04 at midday, at least 3 since: the second argument), then its timed runs a
-// round apart. Each run is a level times (1 + the moment's shift + the run's
-// own noise), the warm-up's runs sharing one moment and each timed run its own. The level
+// it differently: http's default schedule gives a process its warm-up runs back to back (2,
+// the second argument's default; 3 in the design tried and set aside on 2026-12-04 at midday),
+// then its timed runs a round apart. Each run is a level times (1 + the moment's shift + the
+// run's own noise), the warm-up's runs sharing one moment and each timed run its own. The level
 // holds still, or steps by 5, 10 or 20% at the first timed run and holds there (the timed runs
 // are then the process's level, which quoting them is right to give), or falls by 5% a run
 // from the first run to the last (a process still moving, which quoting must not hide). Run
