@@ -77,12 +77,11 @@ const PRESETS = {
   default: {
     processes: 2,
     // 3 timed runs: with the warm-up's 2 or more a process has the 5 values lib/steady.js
-    // needs before it can classify it; at 2, 15 to 19 of a run's 40 processes were too short. A third
-    // warm-up run instead costs half as much, but a step between the warm-up's runs, back to
-    // back, and the timed runs, a round apart, then leaves 2 runs at the new level: no steady
-    // state for 21% of processes that held still under a host's moments of 3% and a run's own
-    // noise of 1%, against 8%
-    // (docs/http.md, 2026-12-04)
+    // needs before it can classify it; at 2, 15 to 19 of a run's 40 processes were too short.
+    // A third warm-up run instead costs half as much, but a step between the warm-up's runs,
+    // back to back, and the timed runs, a round apart, then leaves 2 runs at the new level: no
+    // steady state for 21% of processes that held still under a host's moments of 3% and a
+    // run's own noise of 1%, against 8% (docs/http.md, 2026-12-04)
     runs: 3,
     seconds: 1,
     // the page's answer is at the most connections; 1 and 16 (--connections 1,16,128) took

@@ -23,7 +23,10 @@ function main (files, { classes: countClasses = false }) {
     for (const cell of all.filter(entry => entry.processClasses?.length)) {
       cells++
       const classes = cell.processClasses.map(entry => ({ ...entry, ...classify(entry.sequence) }))
-      for (const { kind } of classes) kinds[kind ?? 'too short'] = (kinds[kind ?? 'too short'] ?? 0) + 1
+      for (const { kind } of classes) {
+        const name = kind ?? 'too short'
+        kinds[name] = (kinds[name] ?? 0) + 1
+      }
       for (const entry of classes.filter(({ sequence }) => sequence.length === 4)) {
         fours.processes++
         const kind = entry.kind ?? (entry.moving ? `too short, ${entry.moving}` : 'too short')
