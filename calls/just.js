@@ -86,8 +86,9 @@ for (const name of Object.keys(rungs)) {
 const status = new Function('f', 'return %GetOptimizationStatus(f)')
 const coldFunction = x => x
 coldFunction(0)
-const optimisedBit = (status(coldFunction) & ~1) >> 3
-const states = Object.keys(rungs).map(name => [name, status(rungs[name][0]) & optimisedBit ? 'yes' : 'no'])
+// TurboFan's bit, as calls/ladder.mjs's v8Compiled reads it
+const turbofanBit = (status(coldFunction) & ~1) >> 1
+const states = Object.keys(rungs).map(name => [name, status(rungs[name][0]) & turbofanBit ? 'yes' : 'no'])
 just.print(`compiled ${states.flat().join(' ')}`)
 const cold = states.find(([, state]) => state === 'no')
 if (cold) fail(`${cold[0]}: its loop was not compiled by the optimising tier after warm-up`, 1)

@@ -183,6 +183,26 @@ test('a ladder that fails, stays cold, miscounts or stops short is a failed run,
   }
 })
 
+// The ladder's "compiled": TurboFan's, which the fast-path check reads, not Maglev's, which
+// Node 24 on and Deno 2 run first and which V8 also calls optimised.
+test('a loop only Maglev compiled is not compiled to the ladder; one TurboFan compiled is', (t) => {
+  const { runtimes } = require('../../lib/runtimes')
+  const node = runtimes.node.locate()
+  if (!node) return t.skip('Node is not installed: ./setup.sh installs it')
+  const ladder = path.join(__dirname, '..', '..', 'calls', 'ladder.mjs')
+  const script = `import { v8Compiled } from ${JSON.stringify(ladder)};
+    const maglev = n => n + 1; const turbofan = n => n + 2;
+    const compiled = v8Compiled({ maglev: [maglev], turbofan: [turbofan] });
+    %PrepareFunctionForOptimization(maglev); maglev(3); %OptimizeMaglevOnNextCall(maglev); maglev(3);
+    %PrepareFunctionForOptimization(turbofan); turbofan(3); %OptimizeFunctionOnNextCall(turbofan); turbofan(3);
+    console.log(%IsMaglevEnabled(), compiled('maglev'), compiled('turbofan'))`
+  const result = spawnSync(node, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' })
+  assert.equal(result.status, 0, result.stderr)
+  const [maglevOn, maglev, turbofan] = result.stdout.trim().split(' ')
+  assert.equal(maglevOn, 'true', `the lab's Node runs Maglev: ${result.stdout}`)
+  assert.deepEqual([maglev, turbofan], ['no', 'yes'])
+})
+
 test('a ladder that hangs is stopped at the timeout and failed', async () => {
   const { record } = await calls.measureLadder(step(fakeVariant('sleep 30')), { ...OPTIONS, timeoutSeconds: 1 })
   assert.equal(record.ok, false)
