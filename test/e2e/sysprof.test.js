@@ -48,13 +48,14 @@ test('no probe outlives sysprof: an interrupt, and a kill', { skip }, async () =
     const dir = tempDir()
     const out = path.join(dir, 'profile.json')
     const pidFile = path.join(dir, 'sleep.pid')
+    // listed before sysprof starts: it can load its probes while bpftool lists them
+    const before = loadedProbes()
     const child = spawn(SYSPROF, ['--out', out, '--', 'sh', '-c', `echo $$ > ${pidFile}; exec sleep 60`], { stdio: 'ignore' })
     const ended = new Promise(resolve => child.on('exit', (code, signalled) => resolve({ code, signalled })))
-    const before = loadedProbes()
     // attached once sleep runs, which sysprof holds until its probes are
     await waitFor(() => childrenOf(child.pid).includes('sleep'), 20000, 'sleep under sysprof')
     const mine = newSince(before)
-    assert.equal(mine.length, PROBES)
+    assert.equal(mine.length, PROBES, `new since sysprof started: ${mine.join(', ')}`)
     const sleeper = Number(fs.readFileSync(pidFile, 'utf8'))
     child.kill(signal)
     const { signalled } = await ended
