@@ -86,8 +86,10 @@ for (const name of Object.keys(rungs)) {
 const status = new Function('f', 'return %GetOptimizationStatus(f)')
 const coldFunction = x => x
 coldFunction(0)
-// TurboFan's bit, as calls/ladder.mjs's v8Compiled reads it
+// TurboFan's bit, as calls/ladder.mjs's v8Compiled reads it, once its compiles are in
 const turbofanBit = (status(coldFunction) & ~1) >> 1
+// eslint-disable-next-line no-new-func
+new Function('%FinalizeOptimization()')()
 const states = Object.keys(rungs).map(name => [name, status(rungs[name][0]) & turbofanBit ? 'yes' : 'no'])
 just.print(`compiled ${states.flat().join(' ')}`)
 const cold = states.find(([, state]) => state === 'no')

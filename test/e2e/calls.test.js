@@ -184,23 +184,31 @@ test('a ladder that fails, stays cold, miscounts or stops short is a failed run,
 })
 
 // The ladder's "compiled": TurboFan's, which the fast-path check reads, not Maglev's, which
-// Node 24 on and Deno 2 run first and which V8 also calls optimised.
-test('a loop only Maglev compiled is not compiled to the ladder; one TurboFan compiled is', (t) => {
+// Node 24 on and Deno 2 run first and which V8 also calls optimised; and a TurboFan compile
+// still on its thread when the ladder asks is waited for, not taken for a cold loop.
+test('a loop only Maglev compiled is not compiled to the ladder; one TurboFan compiled, or compiling, is', (t) => {
   const { runtimes } = require('../../lib/runtimes')
   const node = runtimes.node.locate()
   if (!node) return t.skip('Node is not installed: ./setup.sh installs it')
   const ladder = path.join(__dirname, '..', '..', 'calls', 'ladder.mjs')
   const script = `import { v8Compiled } from ${JSON.stringify(ladder)};
-    const maglev = n => n + 1; const turbofan = n => n + 2;
-    const compiled = v8Compiled({ maglev: [maglev], turbofan: [turbofan] });
+    const maglev = n => n + 1; const turbofan = n => n + 2; const concurrent = n => n + 3;
+    const compiled = v8Compiled({ maglev: [maglev], turbofan: [turbofan], concurrent: [concurrent] });
     %PrepareFunctionForOptimization(maglev); maglev(3); %OptimizeMaglevOnNextCall(maglev); maglev(3);
     %PrepareFunctionForOptimization(turbofan); turbofan(3); %OptimizeFunctionOnNextCall(turbofan); turbofan(3);
-    console.log(%IsMaglevEnabled(), compiled('maglev'), compiled('turbofan'))`
-  const result = spawnSync(node, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' })
+    %PrepareFunctionForOptimization(concurrent); concurrent(3);
+    %OptimizeFunctionOnNextCall(concurrent, 'concurrent'); concurrent(3);
+    const queued = %GetOptimizationStatus(concurrent) !== %GetOptimizationStatus(turbofan);
+    console.log(%IsMaglevEnabled(), queued, compiled('maglev'), compiled('turbofan'), compiled('concurrent'))`
+  // TurboFan's compiles on its thread made to take 500 ms, so that one is still running when asked
+  const flags = ['--allow-natives-syntax', '--concurrent-recompilation-delay=500']
+  const result = spawnSync(node, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' })
   assert.equal(result.status, 0, result.stderr)
-  const [maglevOn, maglev, turbofan] = result.stdout.trim().split(' ')
+  const [maglevOn, queued, ...states] = result.stdout.trim().split(' ')
   assert.equal(maglevOn, 'true', `the lab's Node runs Maglev: ${result.stdout}`)
-  assert.deepEqual([maglev, turbofan], ['no', 'yes'])
+  // the concurrent compile still queued when the ladder asked, else the test proves nothing
+  assert.equal(queued, 'true', result.stdout)
+  assert.deepEqual(states, ['no', 'yes', 'yes'])
 })
 
 test('a ladder that hangs is stopped at the timeout and failed', async () => {
