@@ -112,9 +112,10 @@ test('a wrong answer, a closed or silent connection, a kept one: each a failed c
   assert.equal(await withServer(broken('ignores-close'), port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000 })), null)
 })
 
-// The port's listener gone: what a refused server leaves once it is killed.
+// The port's listener gone: what a refused server leaves once it is killed. A deadline, not a
+// count of tries: a killed server's exit, which closes its socket, can wait on a busy machine.
 async function nothingListens (port) {
-  for (let tries = 0; tries < 50; tries++) {
+  for (const deadline = Date.now() + 10000; Date.now() < deadline;) {
     const problem = await http.checkServer(port, 'close', { timeoutMs: 1000 })
     if (/ECONNREFUSED/.test(problem ?? '')) return true
     await new Promise(resolve => setTimeout(resolve, 20))
