@@ -13,7 +13,7 @@ const { spawnSync } = require('node:child_process')
 
 const calls = require('../../experiments/calls/ladder')
 const { sharedCpuPin, shellQuote } = require('../../lib/pipeline')
-const { optionalMissing } = require('../../lib/runtimes')
+const { optionalMissing, runtimes } = require('../../lib/runtimes')
 const { BUILD } = require('../../lib/paths')
 
 const OPTIONS = { ladder: TINY, timeoutSeconds: 60 }
@@ -187,7 +187,6 @@ test('a ladder that fails, stays cold, miscounts or stops short is a failed run,
 // Node 24 on and Deno 2 run first and which V8 also calls optimised; and a TurboFan compile
 // still on its thread when the ladder asks is waited for, not taken for a cold loop.
 test('a loop only Maglev compiled is not compiled to the ladder; one TurboFan compiled, or compiling, is', (t) => {
-  const { runtimes } = require('../../lib/runtimes')
   const node = runtimes.node.locate()
   if (!node) return t.skip('Node is not installed: ./setup.sh installs it')
   const ladder = path.join(__dirname, '..', '..', 'calls', 'ladder.mjs')

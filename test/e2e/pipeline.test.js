@@ -142,7 +142,8 @@ describe('pipe-run leaves nothing behind', () => {
 
   test('a reader that hangs: the timeout kills it, dd, and what it started in another session', DEADLINE, async () => {
     const run = fresh()
-    const result = await pipelineMarked(run.marker, { feeder: ddFeeder(1 << 20, 65536), reader: [HANGS], timeoutMs: 2000, pin: null })
+    const result = await pipelineMarked(run.marker,
+      { feeder: ddFeeder(1 << 20, 65536), reader: [HANGS], timeoutMs: 2000, pin: null })
     assert.equal(result.timedOut, true)
     assert.equal(result.reader.signal, 9)
     assert.equal(result.feeder.signal, 9)
