@@ -48,7 +48,7 @@ function target (bytes, start, end) {
   const from = bytes.indexOf(32, start) + 1
   let to = from
   while (to < end && bytes[to] !== 32) to++
-  return pg.readUtf8(bytes, from, to)
+  return sys.readUtf8(bytes, from, to)
 }
 
 // q missing, not a number or below 1 is 1; above 500 is 500.
@@ -57,7 +57,7 @@ function count (target) {
   return Math.min(500, Math.max(1, (q && parseInt(q[1], 10)) || 1))
 }
 
-const page = (type, body) => `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${pg.utf8Length(body)}\r\n\r\n${body}`
+const page = (type, body) => `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${sys.utf8Length(body)}\r\n\r\n${body}`
 const json = row => `{"id":${row[0]},"randomNumber":${row[1]}}`
 const escape = text => text.replace(/[&<>"']/g, c => ESCAPES[c])
 
@@ -124,7 +124,7 @@ function send (connection) {
       bigger.set(out.subarray(0, size))
       out = bigger
     }
-    size = pg.writeUtf8(text, out, size)
+    size = sys.writeUtf8(text, out, size)
   }
   if (size === 0) return
   if (connection.unsent) return waitToWrite(connection, out.slice(0, size))

@@ -25,7 +25,7 @@
 //   drains them after every epoll_wait), or sooner if the buffer fills.
 // - A connection lost (read 0, a read or write error, a FATAL error) fails every pending
 //   query with the reason, then calls db.onLost(err).
-// V8 alone has no TextEncoder or TextDecoder: UTF-8 is encoded and decoded here.
+// V8 alone has no TextEncoder or TextDecoder: UTF-8 is the host's (sys.writeUtf8 ...).
 const { net, sys } = just
 const { loop } = just.factory
 const { EPOLLIN, EPOLLOUT } = just.loop
@@ -60,84 +60,15 @@ const EXECUTE_SYNC = new Uint8Array([code('E'), 0, 0, 0, 9, 0, 0, 0, 0, 0, code(
 
 // ---- UTF-8 ----
 
-// Writes text's UTF-8 bytes at bytes[at] and returns where they end; a lone surrogate is
-// written as U+FFFD. bytes needs room for 3 bytes per UTF-16 unit.
-function writeUtf8 (text, bytes, at) {
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i)
-    if (c < 0x80) {
-      bytes[at++] = c
-      continue
-    }
-    if (c < 0x800) {
-      bytes[at++] = 0xc0 | (c >> 6)
-      bytes[at++] = 0x80 | (c & 0x3f)
-      continue
-    }
-    if (c >= 0xd800 && c < 0xe000) {
-      const low = text.charCodeAt(i + 1)
-      if (c < 0xdc00 && low >= 0xdc00 && low < 0xe000) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00)
-        i++
-        bytes[at++] = 0xf0 | (c >> 18)
-        bytes[at++] = 0x80 | ((c >> 12) & 0x3f)
-        bytes[at++] = 0x80 | ((c >> 6) & 0x3f)
-        bytes[at++] = 0x80 | (c & 0x3f)
-        continue
-      }
-      c = 0xfffd
-    }
-    bytes[at++] = 0xe0 | (c >> 12)
-    bytes[at++] = 0x80 | ((c >> 6) & 0x3f)
-    bytes[at++] = 0x80 | (c & 0x3f)
-  }
-  return at
-}
-
-// How many bytes writeUtf8 writes for text.
-function utf8Length (text) {
-  let length = text.length
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0x80) continue
-    if (c < 0x800) {
-      length += 1
-    } else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      length += 2 // a surrogate pair: 4 bytes for its 2 units
-      i++
-    } else {
-      length += 2
-    }
-  }
-  return length
-}
+// The host's codec, V8's own (host/bindings.cc): writeUtf8(text, bytes, at) -> where the
+// bytes end, a lone surrogate as U+FFFD; readUtf8(bytes, start, end) -> the text, what
+// starts no valid sequence as U+FFFD; utf8Length(text).
+const { writeUtf8, readUtf8, utf8Length } = sys
 
 function utf8Bytes (text) {
-  const bytes = new Uint8Array(3 * text.length)
-  return bytes.slice(0, writeUtf8(text, bytes, 0))
-}
-
-// The text bytes[start, end) encode. A byte that starts no valid sequence (a stray
-// continuation byte, an overlong form, a surrogate, a sequence cut short) reads as U+FFFD.
-function readUtf8 (bytes, start, end) {
-  let text = ''
-  let i = start
-  while (i < end) {
-    const lead = bytes[i]
-    if (lead < 0x80) {
-      text += String.fromCharCode(lead)
-      i++
-      continue
-    }
-    const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0
-    let c = lead & (0x7f >> size)
-    let n = 1
-    while (n < size && i + n < end && (bytes[i + n] & 0xc0) === 0x80) c = (c << 6) | (bytes[i + n++] & 0x3f)
-    const valid = n === size && c >= [0, 0, 0x80, 0x800, 0x10000][size] && c <= 0x10ffff && (c < 0xd800 || c >= 0xe000)
-    text += valid ? String.fromCodePoint(c) : '\ufffd'
-    i += valid ? size : 1
-  }
-  return text
+  const bytes = new Uint8Array(utf8Length(text))
+  writeUtf8(text, bytes, 0)
+  return bytes
 }
 
 function writeInteger (value, bytes, at) {
@@ -576,4 +507,4 @@ function connect ({ host, port = 5432, user, database = user, application = '', 
   return db
 }
 
-module.exports = { connect, statement, writeUtf8, readUtf8, utf8Length }
+module.exports = { connect, statement }

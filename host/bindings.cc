@@ -29,6 +29,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -81,6 +82,42 @@ bool ArgInt32(const FunctionCallbackInfo<Value>& args, int i, int32_t dflt,
     return true;
   }
   return v->Int32Value(args.GetIsolate()->GetCurrentContext()).To(out);
+}
+
+// The bytes of an ArrayBuffer, SharedArrayBuffer or view (a view's own window of its
+// buffer): true with base and size, or false for anything else.
+bool BufferBytes(Local<Value> b, char** base, size_t* size) {
+  if (b->IsArrayBuffer()) {
+    Local<ArrayBuffer> ab = b.As<ArrayBuffer>();
+    *base = static_cast<char*>(ab->Data());
+    *size = ab->ByteLength();
+  } else if (b->IsArrayBufferView()) {
+    // Buffer() moves a small on-heap typed array's bytes off-heap for good, so
+    // the pointer stays valid across a syscall and after.
+    Local<ArrayBufferView> view = b.As<ArrayBufferView>();
+    *base = static_cast<char*>(view->Buffer()->Data()) + view->ByteOffset();
+    *size = view->ByteLength();
+  } else if (b->IsSharedArrayBuffer()) {
+    Local<v8::SharedArrayBuffer> sab = b.As<v8::SharedArrayBuffer>();
+    *base = static_cast<char*>(sab->Data());
+    *size = sab->ByteLength();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// A whole number of bytes in [0, limit], from a number argument.
+bool ArgByteIndex(Local<Value> v, size_t limit, size_t* out) {
+  if (!v->IsNumber()) return false;
+  double d = v.As<Number>()->Value();
+  if (!(d >= 0 && d <= static_cast<double>(limit)) || d != std::floor(d)) return false;
+  *out = static_cast<size_t>(d);
+  return true;
+}
+
+void ThrowTypeError(Isolate* isolate, const char* message) {
+  isolate->ThrowException(v8::Exception::TypeError(Str(isolate, message)));
 }
 
 // Fast functions take every number as a double and accept only an exact
@@ -353,25 +390,80 @@ void RunMicroTasks(const FunctionCallbackInfo<Value>& args) {
 // bytes) and nothing checks what is done with it. Slow-only: it is called
 // once, and it may throw.
 void Address(const FunctionCallbackInfo<Value>& args) {
-  Local<Value> b = args[0];
   char* base;
-  if (b->IsArrayBuffer()) {
-    base = static_cast<char*>(b.As<ArrayBuffer>()->Data());
-  } else if (b->IsSharedArrayBuffer()) {
-    base = static_cast<char*>(b.As<v8::SharedArrayBuffer>()->Data());
-  } else if (b->IsArrayBufferView()) {
-    // Buffer() moves a small on-heap typed array's bytes off-heap for good,
-    // so the address stays valid.
-    Local<ArrayBufferView> view = b.As<ArrayBufferView>();
-    base = static_cast<char*>(view->Buffer()->Data()) + view->ByteOffset();
-  } else {
-    Isolate* isolate = args.GetIsolate();
-    isolate->ThrowException(v8::Exception::TypeError(Str(
-        isolate, "address: buf must be an ArrayBuffer or ArrayBufferView")));
+  size_t size;
+  if (!BufferBytes(args[0], &base, &size)) {
+    ThrowTypeError(args.GetIsolate(), "address: buf must be an ArrayBuffer or ArrayBufferView");
     return;
   }
   args.GetReturnValue().Set(
       static_cast<double>(reinterpret_cast<uintptr_t>(base)));
+}
+
+// The host's UTF-8 codec, V8's own, where just(js) had String.byteLength and
+// ArrayBuffer's readString and writeString: V8 alone has no TextEncoder or
+// TextDecoder, and a codec in JavaScript reads a concatenated string one
+// charCodeAt at a time through its rope (db/pg.js's once took a third of the
+// host's CPU at /fortunes). Slow-only: they allocate or throw.
+//
+// utf8Length(text) -> the bytes writeUtf8 writes for text (a lone surrogate
+// counts as U+FFFD's 3).
+void Utf8Length(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  if (!args[0]->IsString()) return ThrowTypeError(isolate, "utf8Length: text must be a string");
+  args.GetReturnValue().Set(args[0].As<String>()->Utf8Length(isolate));
+}
+
+// writeUtf8(text, buf, at) -> where text's UTF-8 bytes, written at buf[at],
+// end; a lone surrogate is written as U+FFFD. Throws a RangeError, writing
+// nothing, where they do not fit.
+void WriteUtf8(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  char* base;
+  size_t size, at;
+  if (!args[0]->IsString() || !BufferBytes(args[1], &base, &size) ||
+      !ArgByteIndex(args[2], size, &at))
+    return ThrowTypeError(isolate, "writeUtf8(text, buf, at): a string, a buffer, an index in it");
+  Local<String> text = args[0].As<String>();
+  size_t left = size - at;
+  // 3 bytes a UTF-16 unit at most: counting them first (a walk of its own, a tenth of
+  // the host's CPU at /fortunes) only where that bound does not fit
+  if (3 * static_cast<size_t>(text->Length()) > left) {
+    size_t needed = static_cast<size_t>(text->Utf8Length(isolate));
+    if (needed > left) {
+      std::string message = "writeUtf8: " + std::to_string(needed) + " bytes do not fit in the " +
+                            std::to_string(left) + " left at " + std::to_string(at);
+      isolate->ThrowException(v8::Exception::RangeError(Str(isolate, message.c_str())));
+      return;
+    }
+    left = needed;
+  }
+  int written = text->WriteUtf8(isolate, base + at, static_cast<int>(std::min<size_t>(left, INT32_MAX)),
+                                nullptr, String::NO_NULL_TERMINATION | String::REPLACE_INVALID_UTF8);
+  args.GetReturnValue().Set(static_cast<double>(at + static_cast<size_t>(written)));
+}
+
+// readUtf8(buf, start, end) -> the text buf[start, end) encodes; what starts
+// no valid sequence reads as U+FFFD, one for each maximal part of one (as the
+// WHATWG Encoding Standard decodes, and Node's Buffer and TextDecoder).
+void ReadUtf8(const FunctionCallbackInfo<Value>& args) {
+  Isolate* isolate = args.GetIsolate();
+  char* base;
+  size_t size, start, end;
+  if (!BufferBytes(args[0], &base, &size) || !ArgByteIndex(args[2], size, &end) ||
+      !ArgByteIndex(args[1], end, &start))
+    return ThrowTypeError(isolate, "readUtf8(buf, start, end): a buffer, 0 <= start <= end <= its length");
+  // NewFromUtf8 takes an int length, and a negative one as "up to a NUL"
+  if (end - start > static_cast<size_t>(String::kMaxLength)) {
+    isolate->ThrowException(v8::Exception::RangeError(
+        Str(isolate, "readUtf8: more bytes than V8's longest string")));
+    return;
+  }
+  Local<String> text;
+  if (!String::NewFromUtf8(isolate, base + start, v8::NewStringType::kNormal,
+                           static_cast<int>(end - start)).ToLocal(&text))
+    return;
+  args.GetReturnValue().Set(text);
 }
 
 }  // namespace sys
@@ -442,27 +534,9 @@ void TransferCallback(const FunctionCallbackInfo<Value>& args) {
   int32_t fd;
   if (!ArgInt32(args, 0, -1, &fd)) return;  // ToInt32; throws only for a
                                             // non-number, never reaches fast
-  Local<Value> b = args[1];
   char* base = nullptr;
   size_t size = 0;
-  bool ok = true;
-  if (b->IsArrayBuffer()) {
-    Local<ArrayBuffer> ab = b.As<ArrayBuffer>();
-    base = static_cast<char*>(ab->Data());
-    size = ab->ByteLength();
-  } else if (b->IsArrayBufferView()) {
-    // Buffer() moves a small on-heap typed array's bytes off-heap once, so
-    // the pointer stays valid across the read.
-    Local<ArrayBufferView> view = b.As<ArrayBufferView>();
-    base = static_cast<char*>(view->Buffer()->Data()) + view->ByteOffset();
-    size = view->ByteLength();
-  } else if (b->IsSharedArrayBuffer()) {
-    Local<v8::SharedArrayBuffer> sab = b.As<v8::SharedArrayBuffer>();
-    base = static_cast<char*>(sab->Data());
-    size = sab->ByteLength();
-  } else {
-    ok = false;
-  }
+  bool ok = BufferBytes(args[1], &base, &size);
   double off = 0, len = 0;
   bool has_off, has_len;
   if (!ok || !ArgOffLen(args, 2, &off, &has_off) ||
@@ -1081,6 +1155,9 @@ const Binding kBindings[] = {
   {"sys",          "exitOnSigterm", sys::ExitOnSigterm,  Kind::kMethod, {},                                                  nullptr},
   {"sys",          "ignoreSigpipe", sys::IgnoreSigpipe,  Kind::kMethod, {},                                                  nullptr},
   {"sys",          "address",       sys::Address,        Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "utf8Length",    sys::Utf8Length,     Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "writeUtf8",     sys::WriteUtf8,      Kind::kMethod, {},                                                  nullptr},
+  {"sys",          "readUtf8",      sys::ReadUtf8,       Kind::kMethod, {},                                                  nullptr},
 
   {"net",          "read",          net::Read,           Kind::kMethod, kFast<net::FastRead2, net::FastRead3, net::FastRead4>, &net::read_calls},
   {"net",          "readRaw",       net::ReadRaw,        Kind::kMethod, kFast<net::FastReadRaw>,                             &net::read_raw_calls},

@@ -816,6 +816,59 @@ test('sys.address + net.readRaw: bytes land at the address, view offsets count, 
   assert.equal(r.stdout, '8 3 2 -1/22 0 TypeError,TypeError,TypeError ..........abc.......de..........\n')
 })
 
+test('sys.utf8Length, writeUtf8 and readUtf8: the bytes and text Node makes of them, bad input', () => {
+  const texts = ['', 'plain ASCII', 'é', '—', 'フレームワークのベンチマーク', 'x😀y', '\u07ff\u0800\uffff',
+    '\ud800 lone', 'lone \udc00', 'a' + 'é'.repeat(700) + 'b']
+  // each a byte that starts no valid sequence: stray, overlong, cut short, a surrogate, past U+10FFFF
+  const invalid = [[0x61, 0xff, 0x62], [0xc0, 0x80], [0xe3, 0x81], [0xe3, 0x81, 0x61], [0xed, 0xa0, 0x80],
+    [0xf4, 0x90, 0x80, 0x80], [0x80, 0xe3, 0x83, 0x95]]
+  const file = script('utf8.js', `
+    const { sys } = just
+    const hex = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('')
+    // a rope, as a page built by concatenation is
+    const rope = text => text.length > 1 ? text.slice(0, 1) + text.slice(1) : text
+    const outcome = f => { try { return f() } catch (e) { return e.name + ': ' + e.message } }
+    const bytes = new Uint8Array(4096)
+    just.print(JSON.stringify({
+      encoded: ${JSON.stringify(texts)}.map(rope).map(text => {
+        const end = sys.writeUtf8(text, bytes, 3)
+        return [hex(bytes.subarray(3, end)), sys.utf8Length(text), sys.readUtf8(bytes, 3, end)]
+      }),
+      invalid: ${JSON.stringify(invalid)}.map(b => sys.readUtf8(new Uint8Array(b), 0, b.length)),
+      view: sys.readUtf8(new Uint8Array(new Uint8Array([0x78, 0x61, 0x62, 0x79]).buffer, 1, 2), 0, 2),
+      bad: [
+        () => sys.writeUtf8('aé', new Uint8Array(4), 2),
+        () => sys.writeUtf8('a', new Uint8Array(2), 3),
+        () => sys.writeUtf8('a', new Uint8Array(2), 0.5),
+        () => sys.writeUtf8(1, new Uint8Array(2), 0),
+        () => sys.readUtf8(new Uint8Array(2), 2, 1),
+        () => sys.readUtf8(new Uint8Array(2), 0, 3),
+        () => sys.readUtf8({}, 0, 0),
+        () => sys.utf8Length(3)
+      ].map(outcome),
+      untouched: hex(new Uint8Array(4).map((_, i, b) => (outcome(() => sys.writeUtf8('abcde', b, 0)), b[i])))
+    }))
+  `)
+  const r = run([file])
+  assert.equal(r.status, 0, r.stderr)
+  const result = JSON.parse(r.stdout)
+  for (const [i, text] of texts.entries()) {
+    const bytes = Buffer.from(text)
+    assert.deepEqual(result.encoded[i], [bytes.toString('hex'), bytes.length, bytes.toString()], text)
+  }
+  // Node's TextDecoder decodes as the WHATWG Encoding Standard says: one U+FFFD a maximal part
+  assert.deepEqual(result.invalid, invalid.map(b => new TextDecoder().decode(new Uint8Array(b))))
+  assert.deepEqual(result.invalid.slice(2, 4), ['\ufffd', '\ufffda'])
+  assert.equal(result.view, 'ab')
+  assert.deepEqual(result.bad, [
+    'RangeError: writeUtf8: 3 bytes do not fit in the 2 left at 2',
+    ...Array(3).fill('TypeError: writeUtf8(text, buf, at): a string, a buffer, an index in it'),
+    ...Array(3).fill('TypeError: readUtf8(buf, start, end): a buffer, 0 <= start <= end <= its length'),
+    'TypeError: utf8Length: text must be a string'
+  ])
+  assert.equal(result.untouched, '00000000', 'a text that does not fit writes nothing')
+})
+
 test('uring: a ring set up, reads at an address through it, a NOP, bad input; fast and slow paths alike', () => {
   const file = script('uring.js', `
     const { sys, uring } = just

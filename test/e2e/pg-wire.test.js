@@ -82,8 +82,8 @@ async function client (t, name, source, env = {}) {
   return JSON.parse(stdout)
 }
 
-// Every test but the codec's talks to the suite's database: started in before(), or the
-// suite has already failed there.
+// Every test talks to the suite's database: started in before(), or the suite has already
+// failed there.
 function needsDatabase () {
   assert.ok(database, 'the suite\'s PostgreSQL is running')
   return true
@@ -111,28 +111,6 @@ const int32 = n => {
 }
 const AUTH_OK = message('R', int32(0))
 const READY = message('Z', Buffer.from('I'))
-
-test('the UTF-8 codec: the bytes Node\'s Buffer makes, and back; a byte that starts no valid sequence reads as U+FFFD', async t => {
-  const texts = ['', 'plain ASCII', 'é', '—', 'フレームワークのベンチマーク', 'A list is only as strong as its weakest link. — Donald Knuth', 'x😀y', '\u07ff\u0800\uffff', '\ud800 lone', 'lone \udc00']
-  const invalid = [[0x61, 0xff, 0x62], [0xc0, 0x80], [0xe3, 0x81], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80, 0xe3, 0x83, 0x95]]
-  const result = await client(t, 'codec.js', `
-    const hex = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('')
-    const texts = ${JSON.stringify(texts)}
-    finish({
-      encoded: texts.map(text => {
-        const bytes = new Uint8Array(3 * text.length)
-        const end = pg.writeUtf8(text, bytes, 0)
-        return [hex(bytes.subarray(0, end)), pg.utf8Length(text), pg.readUtf8(bytes, 0, end)]
-      }),
-      invalid: ${JSON.stringify(invalid)}.map(bytes => pg.readUtf8(new Uint8Array(bytes), 0, bytes.length))
-    })
-  `)
-  for (const [i, text] of texts.entries()) {
-    const bytes = Buffer.from(text)
-    assert.deepEqual(result.encoded[i], [bytes.toString('hex'), bytes.length, bytes.toString()], text)
-  }
-  assert.deepEqual(result.invalid, ['a\ufffdb', '\ufffd\ufffd', '\ufffd\ufffd', '\ufffd\ufffd\ufffd', '\ufffd\ufffd\ufffd\ufffd', '\ufffdフ'])
-})
 
 test('startup with trust: AuthenticationOk, the session\'s parameters, its backend, ReadyForQuery; close() ends it', async t => {
   if (!needsDatabase(t)) return
