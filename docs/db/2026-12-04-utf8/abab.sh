@@ -1,0 +1,10 @@
+#!/bin/sh
+# before: 9a3131d9 (db/pg.js's JavaScript codec); after: 3fd132c7 (the host's); alternating
+for i in 1 2; do
+  for side in before after; do
+    if [ $side = before ]; then dir=/tmp/w/before; else dir=/tmp/w/runtree; fi
+    (cd $dir && node bench.js --experiment db --only just-pg-prepared-pipelined --runs 8 --no-strace \
+      --no-kernel --no-latency --out /tmp/w/u8c --id $side$i > /tmp/w/u8c/$side$i.txt 2>&1)
+  done
+done
+date > /tmp/w/u8c/abab.done
