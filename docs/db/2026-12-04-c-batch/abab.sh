@@ -1,0 +1,10 @@
+#!/bin/sh
+# before: 9a3131d9 (a Sync a query); after: 78658d84 (one Sync a batch); alternating
+for i in 1 2; do
+  for side in before after; do
+    if [ $side = before ]; then dir=/tmp/w/before; else dir=/tmp/w/runtree; fi
+    (cd $dir && node bench.js --experiment db --only just-pg-prepared-pipelined --runs 8 --no-latency \
+      --out /tmp/w/cq --id $side$i > /tmp/w/cq/$side$i.txt 2>&1)
+  done
+done
+date > /tmp/w/cq/abab.done
