@@ -26,8 +26,10 @@ enum kind { DB, QUERIES, FORTUNES, NOT_FOUND };
 static const char *const head[] = {"200 OK\r\nContent-Type: application/json", "200 OK\r\nContent-Type: application/json",
                                    "200 OK\r\nContent-Type: text/html; charset=utf-8", "404 Not Found\r\nContent-Type: text/plain"};
 // Text parameters and results, the format the JavaScript clients the lab compares use:
-// the backend then does the same work and sends the same bytes for every server, so the
-// servers differ only in their own work. Here the JSON takes the integers' text as it is.
+// the backend then runs the same statements and sends the same rows for every server, so
+// the servers differ in their own work. (Pipelined, a batch here shares one Sync, so one
+// implicit transaction, where the JavaScript clients end each query with its own: see
+// send_query.) Here the JSON takes the integers' text as it is.
 static const char *const statement[] = {"world", "fortune"};
 static const char *const sql[] = {"SELECT id, randomnumber FROM world WHERE id = $1", "SELECT id, message FROM fortune"};
 static const char fortunes_head[] = "<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>";
@@ -103,10 +105,12 @@ static void send_query(struct database *d, struct request *r) {
                       : PQsendQueryParams(d->pg, sql[s], n, NULL, values, NULL, NULL, 0);
   // Pipelined, each query asks the backend to send its rows at once (a Flush, as a Sync of
   // its own would), and flush() ends the epoll batch's queries with one Sync, whose flush
-  // sends them together: one send(2) a batch, as db/pg.js writes them, where a Sync a
-  // query (libpq 15's PQpipelineSync flushes) made one a query. libpq 17's
-  // PQsendPipelineSync would keep a Sync a query without it. An error aborts the queries up
-  // to the Sync; the server fails on any error all the same (receive).
+  // sends them together: one send(2) a batch (more only past libpq's 8 KiB buffer), as
+  // db/pg.js writes a loop turn's, where a Sync a query made one a query: libpq 15's
+  // PQpipelineSync flushes, and libpq 17's PQsendPipelineSync, which does not, is not in
+  // bookworm. The backend then commits a batch, not each query, and answers it one
+  // ReadyForQuery (docs/db.md). An error aborts the queries up to the Sync; the server
+  // fails on any error all the same (receive).
   if (!sent || (pipeline && !PQsendFlushRequest(d->pg))) fail("cannot send a query", PQerrorMessage(d->pg), 1);
   d->in_flight++, d->unsynced += pipeline;
 }

@@ -65,6 +65,13 @@ const EXECUTE_SYNC = new Uint8Array([code('E'), 0, 0, 0, 9, 0, 0, 0, 0, 0, code(
 // starts no valid sequence as U+FFFD; utf8Length(text).
 const { writeUtf8, readUtf8, utf8Length } = sys
 
+// Where the C string at bytes[at] ends (its NUL) in a message that ends at end; a string
+// the message cuts short ends with it, so a malformed message reads as text, not past it.
+function stringEnd (bytes, at, end) {
+  const zero = bytes.indexOf(0, at)
+  return zero < 0 || zero > end ? end : zero
+}
+
 function utf8Bytes (text) {
   const bytes = new Uint8Array(utf8Length(text))
   writeUtf8(text, bytes, 0)
@@ -341,8 +348,8 @@ class Connection {
       case ERROR_RESPONSE: return this.errorResponse(request, at, end)
       case AUTHENTICATION: return this.authentication(this.inView.getInt32(at))
       case PARAMETER_STATUS: {
-        const zero = this.inBytes.indexOf(0, at)
-        this.parameters[readUtf8(this.inBytes, at, zero)] = readUtf8(this.inBytes, zero + 1, end - 1)
+        const zero = stringEnd(this.inBytes, at, end)
+        this.parameters[readUtf8(this.inBytes, at, zero)] = readUtf8(this.inBytes, Math.min(zero + 1, end - 1), end - 1)
         return
       }
       case BACKEND_KEY_DATA: return (this.backendPid = this.inView.getInt32(at))
@@ -409,7 +416,7 @@ class Connection {
     const bytes = this.inBytes
     const fields = {}
     while (at < end && bytes[at] !== 0) {
-      const zero = bytes.indexOf(0, at + 1)
+      const zero = stringEnd(bytes, at + 1, end)
       fields[String.fromCharCode(bytes[at])] = readUtf8(bytes, at + 1, zero)
       at = zero + 1
     }

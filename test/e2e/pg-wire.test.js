@@ -335,6 +335,21 @@ test('a dead connection: the server closes it (read 0) with queries pending', as
   assert.deepEqual(result, { answers: [reason, reason], lost: reason })
 })
 
+test('strings a message cuts short: a ParameterStatus and an ErrorResponse without their NULs read to the message\'s end', async t => {
+  // After the startup, a ParameterStatus whose value lacks its NUL (and a second with no
+  // value at all), then to the query an ErrorResponse whose message lacks its NUL.
+  const fake = await fakeServer((socket, bytes) => socket.write(bytes.readInt32BE(4) === 196608
+    ? Buffer.concat([AUTH_OK, message('S', Buffer.from('a\0b')), message('S', Buffer.from('c')), READY])
+    : Buffer.concat([message('E', Buffer.from('SERROR\0Mcut short')), READY])))
+  const result = await client(t, 'cut.js', `
+    const db = pg.connect({ host: ${JSON.stringify(fake.host)}, user: 'u' }, err => {
+      db.query(world, [1], err => { finish({ parameters: db.parameters, error: err.message }) })
+    })
+  `)
+  fake.close()
+  assert.deepEqual(result, { parameters: { a: '', c: '' }, error: 'cut short' })
+})
+
 test('UTF-8 round trip: Japanese text, an em dash and more as parameters and from the fortune table, exactly', async t => {
   if (!needsDatabase(t)) return
   const texts = ['フレームワークのベンチマーク', 'A list is only as strong as its weakest link. — Donald Knuth', 'é, ß, Ω, 😀, and <&>', 'é'.repeat(50000)]
