@@ -147,7 +147,7 @@ test('classify: runs that keep rising or falling are no steady state, though no 
   // than 10%, the way it came, over runs that rise by the drift test, is no steady state
   const cut = classify([100, 101, 99, 100, 100, 120, 125, 130, 135])
   assert.deepEqual([cut.kind, cut.steadyFrom, cut.trend?.direction], ['no steady state', null, 'rising'])
-  // results/reference-db, postgres.js pipelined /db: a slowdown steady from 58.4 before
+  // db-r1 (results/reference-db until 2026-12-04), postgres.js pipelined /db: a slowdown steady from 58.4 before
   const climbing = classify([48.9, 33.7, 43.5, 51.0, 58.4, 63.0, 68.6])
   assert.deepEqual([climbing.kind, climbing.trend?.direction, climbing.trend?.runs], ['no steady state', 'rising', 6])
   // a straight line of 10 runs, which PELT cuts in three
