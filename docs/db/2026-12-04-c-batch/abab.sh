@@ -1,5 +1,7 @@
 #!/bin/sh
 # before: 9a3131d9 (a Sync a query); after: 78658d84 (one Sync a batch); alternating
+# each folder a `git worktree add` of its commit, its build/ a copy of this checkout's made
+# again there (make), node_modules a link to this checkout's
 for i in 1 2; do
   for side in before after; do
     if [ $side = before ]; then dir=/tmp/w/before; else dir=/tmp/w/runtree; fi
