@@ -10,6 +10,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const ROOT = path.resolve(__dirname, '..', '..', '..')
 const { startPostgres, USER, DATABASE } = require(path.join(ROOT, 'experiments/db/postgres'))
 const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
+const { runScript } = require('../../script-args')
 
 async function main (out) {
   const db = await startPostgres({ cpu: 0, connections: 64 })
@@ -45,8 +46,4 @@ async function main (out) {
   }
 }
 
-if (process.argv.length !== 3) {
-  console.error('usage: node docs/db/2026-12-04-utf8/profile.js OUT.data')
-  process.exit(2)
-}
-main(process.argv[2]).catch(err => { console.error(err.message); process.exit(1) })
+runScript(module, { args: [1, 1], run: ([out]) => main(out) })
