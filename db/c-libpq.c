@@ -28,7 +28,7 @@ static const char *const head[] = {"200 OK\r\nContent-Type: application/json", "
 // Text parameters and results, the format the JavaScript clients the lab compares use:
 // the backend then runs the same statements and sends the same rows for every server, so
 // the servers differ in their own work. (Pipelined, a batch here shares one Sync, so one
-// implicit transaction, where the JavaScript clients end each query with its own: see
+// implicit transaction, where pg, postgres.js and db/pg.js end each query with its own: see
 // send_query.) Here the JSON takes the integers' text as it is.
 static const char *const statement[] = {"world", "fortune"};
 static const char *const sql[] = {"SELECT id, randomnumber FROM world WHERE id = $1", "SELECT id, message FROM fortune"};
