@@ -1330,9 +1330,7 @@ void HostNowInto(const FunctionCallbackInfo<Value>& args) {
   if (!args[0]->IsFloat64Array() ||
       !args[1]->Uint32Value(isolate->GetCurrentContext()).To(&index) ||
       index >= args[0].As<v8::Float64Array>()->Length()) {
-    isolate->ThrowException(v8::Exception::TypeError(
-        Str(isolate, "nowInto: out must be a Float64Array and i an index in it")));
-    return;
+    return ThrowTypeError(isolate, "nowInto: out must be a Float64Array and i an index in it");
   }
   Float64Slots(args[0].As<v8::Float64Array>())[index] = now;
 }
@@ -1350,9 +1348,7 @@ void HostReadLoop(const FunctionCallbackInfo<Value>& args) {
   Local<Context> context = isolate->GetCurrentContext();
   if (!args[4]->IsFloat64Array() ||
       args[4].As<v8::Float64Array>()->Length() < 3) {
-    isolate->ThrowException(v8::Exception::TypeError(
-        Str(isolate, "readLoop: out must be a Float64Array of 3 or more")));
-    return;
+    return ThrowTypeError(isolate, "readLoop: out must be a Float64Array of 3 or more");
   }
   int32_t fd, len;
   int64_t address;

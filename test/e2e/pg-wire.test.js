@@ -335,7 +335,7 @@ test('a dead connection: the server closes it (read 0) with queries pending', as
   assert.deepEqual(result, { answers: [reason, reason], lost: reason })
 })
 
-test('strings a message cuts short: a ParameterStatus and an ErrorResponse without their NULs read to the message\'s end', async t => {
+test('a string its message cuts short: a ParameterStatus, an ErrorResponse without NULs', async t => {
   // After the startup, a ParameterStatus whose value lacks its NUL (and a second with no
   // value at all), then to the query an ErrorResponse whose message lacks its NUL.
   const fake = await fakeServer((socket, bytes) => socket.write(bytes.readInt32BE(4) === 196608
