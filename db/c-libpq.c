@@ -27,9 +27,7 @@ static const char *const head[] = {"200 OK\r\nContent-Type: application/json", "
                                    "200 OK\r\nContent-Type: text/html; charset=utf-8", "404 Not Found\r\nContent-Type: text/plain"};
 // Text parameters and results, the format the JavaScript clients the lab compares use:
 // the backend then runs the same statements and sends the same rows for every server, so
-// the servers differ in their own work. (Pipelined, a batch here shares one Sync, so one
-// implicit transaction, where pg, postgres.js and db/pg.js end each query with its own: see
-// send_query.) Here the JSON takes the integers' text as it is.
+// the servers differ in their own work. Here the JSON takes the integers' text as it is.
 static const char *const statement[] = {"world", "fortune"};
 static const char *const sql[] = {"SELECT id, randomnumber FROM world WHERE id = $1", "SELECT id, message FROM fortune"};
 static const char fortunes_head[] = "<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>";
@@ -56,7 +54,6 @@ struct client {
 struct database {
   PGconn *pg;
   int fd, in_flight, load, writing; // load: queries assigned and not yet answered
-  int unsynced, syncs;              // pipelined: queries sent since the last Sync; Syncs owed
   struct request *first, *last;     // requests with queries to run, in sending order
 };
 static struct client *clients[MAX_FDS];
@@ -103,26 +100,20 @@ static void send_query(struct database *d, struct request *r) {
   int s = r->kind == FORTUNES, n = !s;
   int sent = prepared ? PQsendQueryPrepared(d->pg, statement[s], n, values, NULL, NULL, 0)
                       : PQsendQueryParams(d->pg, sql[s], n, NULL, values, NULL, NULL, 0);
-  // Pipelined, each query asks the backend to send its rows at once (a Flush, as a Sync of
-  // its own would), and flush() ends the epoll batch's queries with one Sync, whose flush
-  // sends them together: one send(2) a batch (more only past libpq's 8 KiB buffer), as
-  // db/pg.js writes a loop turn's, where a Sync a query made one a query: libpq 15's
-  // PQpipelineSync flushes, and libpq 17's PQsendPipelineSync, which does not, is not in
-  // bookworm. The backend then commits a batch, not each query, and answers it one
-  // ReadyForQuery (docs/db.md). An error aborts the queries up to the Sync; the server
-  // fails on any error all the same (receive).
-  if (!sent || (pipeline && !PQsendFlushRequest(d->pg))) fail("cannot send a query", PQerrorMessage(d->pg), 1);
-  d->in_flight++, d->unsynced += pipeline;
+  // Pipelined, each query ends with its own Sync, so each is its own implicit transaction,
+  // as in pg, postgres.js and db/pg.js: TechEmpower's rule since its Round 21 (every Bind and
+  // Execute followed by a Sync; FrameworkBenchmarks issues 7019 and 7289), which a Sync a
+  // batch broke (docs/db.md). libpq 15's PQpipelineSync flushes, so each query costs a
+  // send(2) here; libpq 17's PQsendPipelineSync, which does not, is not in bookworm.
+  if (!sent || (pipeline && !PQpipelineSync(d->pg))) fail("cannot send a query", PQerrorMessage(d->pg), 1);
+  d->in_flight++;
 }
 
-// Called after each epoll batch: the batch's queries end with one Sync, and go. A socket is
-// taken to be writable until it refuses some of libpq's output, and only then watched for
-// EPOLLOUT, so the common case costs no epoll_ctl.
+// Called after each epoll batch: a socket is taken to be writable until it refuses some of
+// libpq's output, and only then watched for EPOLLOUT, so the common case costs no
+// epoll_ctl. (libpq 15's PQpipelineSync sends each query at once, so queries never share a
+// send here; libpq 17's PQsendPipelineSync would let this flush send a batch's together.)
 static void flush(struct database *d) {
-  if (d->unsynced) {
-    if (!PQpipelineSync(d->pg)) fail("cannot send a query", PQerrorMessage(d->pg), 1);
-    d->unsynced = 0, d->syncs++;
-  }
   int left = PQflush(d->pg);
   if (left < 0) fail("lost a database connection", PQerrorMessage(d->pg), 1);
   if (left != d->writing) watch(d->fd, MAX_FDS + (uint32_t)(d - databases), d->writing = left);
@@ -236,20 +227,18 @@ static void finish(struct database *d) {
   else if (r == c->first && answer(c) < 0) drop(c);
 }
 
-// A query's results end with a NULL from PQgetResult; in pipeline mode a batch's Sync
-// answers PGRES_PIPELINE_SYNC after its last query, with no NULL after it. An error is no
-// client's fault (the queries are fixed): like a lost connection, it fails the server.
-// With no events it takes what libpq read while its sends were refused, which epoll will
-// not report.
+// A query's results end with a NULL from PQgetResult; in pipeline mode its Sync's
+// PGRES_PIPELINE_SYNC follows, and that ends it. An error is no client's fault (the
+// queries are fixed): like a lost connection, it fails the server. With no events it
+// takes what libpq read while its sends were refused, which epoll will not report.
 static void receive(struct database *d, uint32_t events) {
   if (events & EPOLLOUT) flush(d);
   if ((events & ~EPOLLOUT) && !PQconsumeInput(d->pg)) fail("lost a database connection", PQerrorMessage(d->pg), 1);
-  while ((d->in_flight || d->syncs) && !PQisBusy(d->pg)) {
+  while (d->in_flight && !PQisBusy(d->pg)) {
     PGresult *res = PQgetResult(d->pg);
     if (res && PQresultStatus(res) == PGRES_TUPLES_OK) take(d->first, res);
-    else if (!res) finish(d);
-    else if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) d->syncs--;
-    else fail("query failed", PQresultErrorMessage(res), 1);
+    else if (pipeline ? res && PQresultStatus(res) == PGRES_PIPELINE_SYNC : !res) finish(d);
+    else if (res) fail("query failed", PQresultErrorMessage(res), 1);
     PQclear(res);
   }
 }

@@ -17,6 +17,7 @@ const { servers, serverReason } = require('../../experiments/db/servers')
 const { dbSession, measureStep, planDb, PRESETS, LATENCY_PHASE } = require('../../experiments/db/measure')
 const { ohaReason } = require('../../experiments/http/oha')
 const { freePort, startServer } = require('../../experiments/http/servers')
+const { sendRequests } = require('../../experiments/http/client')
 const { parseGcTrace } = require('../../lib/gctrace')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -149,6 +150,37 @@ test('every server of the table answers right in each of its variants, and exits
   const runnable = servers.filter(server => serverReason(server) === null)
   assert.ok(runnable.some(server => server.runtime === 'native'), 'the C server is built')
   for (const server of runnable) assert.equal(await checkOf(server, server.env), null, server.name)
+})
+
+// TechEmpower's rule since its Round 21 (FrameworkBenchmarks issues 7019 and 7289): each query
+// its own implicit transaction, a Sync after every Bind and Execute, pipelined or not. A Sync
+// shared by a batch of queries commits them as one and saves the backends their commits
+// (docs/db.md). PostgreSQL counts commits (pg_stat_database.xact_commit); a backend reports
+// its own by the time it leaves pg_stat_activity as it exits.
+const COMMIT_REQUESTS = 10
+const commitCount = () => Number(psql('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()').stdout)
+const otherBackends = () => Number(psql("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()").stdout)
+
+test('every pipelined server commits each query on its own, as TechEmpower asks', async () => {
+  const pipelined = servers.filter(server => server.pipelined && serverReason(server) === null)
+  assert.ok(pipelined.some(server => server.runtime === 'native'), 'the C server is built')
+  const queries = COMMIT_REQUESTS * ENDPOINTS.queries.rows
+  for (const server of pipelined) {
+    const before = commitCount()
+    const port = await freePort()
+    const started = await startServer(server, { port, env: { ...database.env, DB_POOL: '4', ...server.env } })
+    try {
+      const { problem } = await sendRequests(port, { mode: 'keep-alive', connections: COMMIT_REQUESTS, requests: COMMIT_REQUESTS, path: ENDPOINTS.queries.path, check: () => null })
+      assert.equal(problem, null, server.name)
+    } finally {
+      await started.stop()
+    }
+    const deadline = Date.now() + 10_000
+    while (otherBackends() > 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
+    assert.equal(otherBackends(), 0, `${server.name}'s backends exit with it`)
+    const committed = commitCount() - before
+    assert.ok(committed >= queries, `${server.name}: ${committed} commits for ${queries} queries`)
+  }
 })
 
 test('a database that dies mid-run: the cells fail with its reason, the next server gets a new one, nothing is left', async () => {
