@@ -1,0 +1,72 @@
+'use strict'
+// How much of PostgreSQL's backends' CPU goes to starting and committing transactions while
+// a server answers /queries?q=20 (issue 46): C's floor ends a batch of queries with one Sync,
+// so its backends commit once a batch; the host's client ends each query with a Sync, so
+// its backends commit each query. A cluster of the lab's own (experiments/db/postgres.js)
+// and wrk on CPU 0, the server on CPU 1, 64 connections, 3 s of warm-up, then perf's samples
+// of every backend for 3 s of a 6 s run, with DWARF call graphs (Debian builds PostgreSQL
+// without frame pointers; its exported functions are named by its dynamic symbols). Run as
+// root.
+//   node docs/db/2026-12-04-commits/profile.js c|host OUT.data
+//   perf report -i OUT.data --children --sort symbol --stdio
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+const ROOT = path.resolve(__dirname, '..', '..', '..')
+const { startPostgres, USER, DATABASE } = require(path.join(ROOT, 'experiments/db/postgres'))
+const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
+const { runScript } = require('../../script-args')
+const { UsageError } = require(path.join(ROOT, 'lib/options'))
+
+const SERVERS = {
+  c: port => [path.join(ROOT, 'build/db-c-libpq'), String(port)],
+  host: port => [path.join(ROOT, 'build/just-host'), path.join(ROOT, 'db/just-pg.js'), String(port)]
+}
+
+// The postmaster's children that serve the pool's connections (its other children, the
+// checkpointer and the like, have their role in their title).
+function backends (postmaster) {
+  const children = spawnSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).stdout
+  return children.split('\n').filter(Boolean).filter(pid => {
+    const title = spawnSync('ps', ['-o', 'args=', '-p', pid], { encoding: 'utf8' }).stdout
+    return title.includes(USER)
+  })
+}
+
+async function main (serverName, out) {
+  const db = await startPostgres({ cpu: 0, connections: 64 })
+  let server = null
+  try {
+    const port = await freePort()
+    const env = {
+      ...process.env,
+      PGHOST: db.folder,
+      PGPORT: String(db.port),
+      PGUSER: USER,
+      PGDATABASE: DATABASE,
+      DB_POOL: '4',
+      DB_PREPARED: '1',
+      DB_PIPELINE: '1'
+    }
+    server = spawn('taskset', ['-c', '1', ...SERVERS[serverName](port)],
+      { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    await new Promise(resolve => server.stdout.on('data', d => String(d).includes('listening') && resolve()))
+    const url = `http://127.0.0.1:${port}/queries?q=20`
+    spawnSync('taskset', ['-c', '0', 'wrk', '-t1', '-c64', '-d3s', url], { stdio: 'inherit' })
+    const pids = backends(db.pid)
+    if (pids.length === 0) throw new Error('no backend of the pool found under the postmaster')
+    const wrk = spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', '-d6s', url], { stdio: 'inherit' })
+    await new Promise(resolve => setTimeout(resolve, 1000))
+    spawnSync('perf', ['record', '-e', 'cpu-clock', '-F', '999', '--call-graph', 'dwarf', '-p', pids.join(','),
+      '-o', out, '--', 'sleep', '3'], { stdio: 'inherit' })
+    await new Promise(resolve => wrk.on('exit', resolve))
+  } finally {
+    server?.kill('SIGKILL')
+    await db.stop()
+  }
+}
+
+function serverNamed (name) {
+  if (!SERVERS[name]) throw new UsageError(`no server ${JSON.stringify(name)}: give c or host`)
+}
+
+runScript(module, { args: [2, 2], check: ([serverName]) => serverNamed(serverName), run: ([serverName, out]) => main(serverName, out) })
