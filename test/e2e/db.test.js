@@ -156,10 +156,23 @@ test('every server of the table answers right in each of its variants, and exits
 // its own implicit transaction, a Sync after every Bind and Execute, pipelined or not. A Sync
 // shared by a batch of queries commits them as one and saves the backends their commits
 // (docs/db.md). PostgreSQL counts commits (pg_stat_database.xact_commit); a backend reports
-// its own by the time it leaves pg_stat_activity as it exits.
+// its own as it exits. Reading the count commits a transaction too; a server that shares a
+// Sync among queries falls far short all the same (C's did: 23 and 28 commits for 200 queries).
 const COMMIT_REQUESTS = 10
 const commitCount = () => Number(psql('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()').stdout)
-const otherBackends = () => Number(psql("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()").stdout)
+
+// The postmaster's children serving a client over its socket ("postgres: USER DB [local] ..."),
+// read from /proc: asking PostgreSQL would commit transactions of its own.
+function clientBackends () {
+  const children = fs.readFileSync(`/proc/${database.pid}/task/${database.pid}/children`, 'utf8').split(' ').filter(Boolean)
+  return children.filter(pid => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('[local]')
+    } catch {
+      return false // gone meanwhile
+    }
+  })
+}
 
 test('every pipelined server commits each query on its own, as TechEmpower asks', async () => {
   const pipelined = servers.filter(server => server.pipelined && serverReason(server) === null)
@@ -176,8 +189,8 @@ test('every pipelined server commits each query on its own, as TechEmpower asks'
       await started.stop()
     }
     const deadline = Date.now() + 10_000
-    while (otherBackends() > 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
-    assert.equal(otherBackends(), 0, `${server.name}'s backends exit with it`)
+    while (clientBackends().length > 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
+    assert.deepEqual(clientBackends(), [], `${server.name}'s backends exit with it`)
     const committed = commitCount() - before
     assert.ok(committed >= queries, `${server.name}: ${committed} commits for ${queries} queries`)
   }
