@@ -111,8 +111,9 @@ static void send_query(struct database *d, struct request *r) {
 
 // Called after each epoll batch: a socket is taken to be writable until it refuses some of
 // libpq's output, and only then watched for EPOLLOUT, so the common case costs no
-// epoll_ctl. (libpq 15's PQpipelineSync sends each query at once, so queries never share a
-// send here; libpq 17's PQsendPipelineSync would let this flush send a batch's together.)
+// epoll_ctl. (libpq 15's PQpipelineSync sends each query at once, so queries share a send
+// here only after the socket refused some; libpq 17's PQsendPipelineSync would let this
+// flush send a batch's together.)
 static void flush(struct database *d) {
   int left = PQflush(d->pg);
   if (left < 0) fail("lost a database connection", PQerrorMessage(d->pg), 1);
