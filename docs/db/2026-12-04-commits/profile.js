@@ -1,12 +1,12 @@
 'use strict'
 // How much of PostgreSQL's backends' CPU goes to starting and committing transactions while
-// a server answers /queries?q=20 (issue 46): C's floor ends a batch of queries with one Sync,
-// so its backends commit once a batch; the host's client ends each query with a Sync, so
-// its backends commit each query. A cluster of the lab's own (experiments/db/postgres.js)
-// and wrk on CPU 0, the server on CPU 1, 64 connections, 3 s of warm-up, then perf's samples
-// of every backend for 3 s of a 6 s run, with DWARF call graphs (Debian builds PostgreSQL
-// without frame pointers; its exported functions are named by its dynamic symbols). Run as
-// root.
+// a server answers /queries?q=20 (issue 46): C's floor at cff3dc2e ended a batch of queries
+// with one Sync, so its backends committed once a batch, and since 46897b47 ends each query
+// with its own, as the host's client does, whose backends commit each query. A cluster of
+// the lab's own (experiments/db/postgres.js) and wrk on CPU 0, the server on CPU 1, 64
+// connections, 3 s of warm-up, then perf's samples of every backend for 3 s of a 6 s run,
+// with DWARF call graphs (Debian builds PostgreSQL without frame pointers; its exported
+// functions are named by its dynamic symbols). Run as root.
 //   node docs/db/2026-12-04-commits/profile.js c|host OUT.data
 //   perf report -i OUT.data --children --sort symbol --stdio
 const path = require('node:path')
