@@ -4,9 +4,9 @@
 // prepared statements and pipelining change, and the syscalls per request against the
 // floor the protocol allows.
 const {
-  formatNumber, formatPercent, listJoin, roundsText, formatSignedPercent
+  formatNumber, formatPercent, formatRange, listJoin, roundsText, formatSignedPercent
 } = require('../../lib/report/format')
-const { median } = require('../../lib/stats')
+const { median, levelsText } = require('../../lib/stats')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 const { compilingFinding } = require('../http/findings')
@@ -78,8 +78,37 @@ const DB_FINDINGS = [
     const entries = db.syscalls.filter(entry => entry.endpoint === 'db' && entry.self?.perRequest != null).sort((a, b) => a.self.work - b.self.work)
     if (!entries.length) return null
     return `Server syscalls of work per /db request (4 is one HTTP read and write and one database send and receive; pipelined, k queries sharing a flush make it 2 + 2/k): ${listJoin(entries.map(entry => `${entry.server} ${formatNumber(entry.self.work)}${entry.backends?.work != null ? ` (its backends ${formatNumber(entry.backends.work)})` : ''}`))}.`
-  }
+  },
+  belowTheFloor
 ]
+
+// The calls that send bytes, to a client or to the database.
+const SEND_CALLS = new Set(['write', 'writev', 'send', 'sendto', 'sendmsg'])
+const sendsPerRequest = entry => entry.self.byCall.filter(call => SEND_CALLS.has(call.name))
+  .reduce((sum, call) => sum + call.perRequest, 0)
+
+// A server below the floor: its interval of server CPU against C's under 1, with fewer calls of
+// work a request than C's. Pipelined, each query of C's ends with a Sync, as TechEmpower asks,
+// and libpq 15's PQpipelineSync sends it at once (db/c-libpq.c): a client that writes a
+// loop turn's queries together makes fewer sends, which is its design, not its runtime.
+function belowTheFloor (db) {
+  const callsOf = (server, endpoint) => db.syscalls.find(entry => entry.server === server &&
+    entry.endpoint === endpoint && entry.self?.byCall)
+  const parts = db.cells.filter(cell => cell.serverVsReference?.high < 1).flatMap(cell => {
+    const own = callsOf(cell.server, cell.endpoint)
+    const floor = callsOf(db.reference, cell.endpoint)
+    if (!own || !floor || own.self.work >= floor.self.work) return []
+    const ratio = cell.serverVsReference
+    return [`at /${cell.endpoint} ${cell.server} costs ${formatNumber(ratio.estimate)}× ` +
+      `(${formatRange(ratio.low, ratio.high)}×, ${levelsText([ratio])}) C's server CPU and makes ${formatNumber(own.self.work)} calls of work a request to C's ` +
+      `${formatNumber(floor.self.work)}, ${formatNumber(sendsPerRequest(own))} sends to its ` +
+      `${formatNumber(sendsPerRequest(floor))}`]
+  })
+  if (!parts.length) return null
+  return `Below the floor: ${listJoin(parts)}. Pipelined, each of C's queries ends with its own ` +
+    'Sync, as TechEmpower asks, and libpq 15 sends each at once; a client that writes its queries ' +
+    'together sends less (docs/db.md).'
+}
 
 // sets: labelled results sets; each set's findings in order.
 function findings (sets) {
