@@ -10,10 +10,8 @@
 //   node docs/db/2026-12-04-commits/profile.js c|host OUT.data
 //   perf report -i OUT.data --children --sort symbol --stdio
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
-const ROOT = path.resolve(__dirname, '..', '..', '..')
-const { startPostgres, USER, DATABASE } = require(path.join(ROOT, 'experiments/db/postgres'))
-const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
+const { spawnSync } = require('node:child_process')
+const { underWrk, ROOT, USER } = require('../under-wrk')
 const { runScript } = require('../../script-args')
 const { UsageError } = require(path.join(ROOT, 'lib/options'))
 
@@ -32,38 +30,16 @@ function backends (postmaster) {
   })
 }
 
-async function main (serverName, out) {
-  const db = await startPostgres({ cpu: 0, connections: 64 })
-  let server = null
-  try {
-    const port = await freePort()
-    const env = {
-      ...process.env,
-      PGHOST: db.folder,
-      PGPORT: String(db.port),
-      PGUSER: USER,
-      PGDATABASE: DATABASE,
-      DB_POOL: '4',
-      DB_PREPARED: '1',
-      DB_PIPELINE: '1'
-    }
-    server = spawn('taskset', ['-c', '1', ...SERVERS[serverName](port)],
-      { env, stdio: ['ignore', 'pipe', 'inherit'] })
-    await new Promise(resolve => server.stdout.on('data', d => String(d).includes('listening') && resolve()))
-    const url = `http://127.0.0.1:${port}/queries?q=20`
-    spawnSync('taskset', ['-c', '0', 'wrk', '-t1', '-c64', '-d3s', url], { stdio: 'inherit' })
+const main = (serverName, out) => underWrk({
+  argv: SERVERS[serverName],
+  page: '/queries?q=20',
+  record: (server, db) => {
     const pids = backends(db.pid)
     if (pids.length === 0) throw new Error('no backend of the pool found under the postmaster')
-    const wrk = spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', '-d6s', url], { stdio: 'inherit' })
-    await new Promise(resolve => setTimeout(resolve, 1000))
     spawnSync('perf', ['record', '-e', 'cpu-clock', '-F', '999', '--call-graph', 'dwarf', '-p', pids.join(','),
       '-o', out, '--', 'sleep', '3'], { stdio: 'inherit' })
-    await new Promise(resolve => wrk.on('exit', resolve))
-  } finally {
-    server?.kill('SIGKILL')
-    await db.stop()
   }
-}
+})
 
 function serverNamed (name) {
   if (!SERVERS[name]) throw new UsageError(`no server ${JSON.stringify(name)}: give c or host`)
