@@ -4,9 +4,10 @@
 // prepared statements and pipelining change, and the syscalls per request against the
 // floor the protocol allows.
 const {
-  formatNumber, formatPercent, formatRange, listJoin, roundsText, formatSignedPercent
+  formatNumber, formatPercent, listJoin, roundsText, formatSignedPercent
 } = require('../../lib/report/format')
-const { median, levelsText } = require('../../lib/stats')
+const { median } = require('../../lib/stats')
+const { ratioText } = require('../../lib/report/answer')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 const { compilingFinding } = require('../http/findings')
@@ -98,9 +99,8 @@ function belowTheFloor (db) {
     const own = callsOf(cell.server, cell.endpoint)
     const floor = callsOf(db.reference, cell.endpoint)
     if (!own || !floor || own.self.work >= floor.self.work) return []
-    const ratio = cell.serverVsReference
-    return [`at /${cell.endpoint} ${cell.server} costs ${formatNumber(ratio.estimate)}× ` +
-      `(${formatRange(ratio.low, ratio.high)}×, ${levelsText([ratio])}) C's server CPU and makes ${formatNumber(own.self.work)} calls of work a request to C's ` +
+    return [`at /${cell.endpoint} ${cell.server} costs ${ratioText(cell.serverVsReference)} C's server ` +
+      `CPU and makes ${formatNumber(own.self.work)} calls of work a request to C's ` +
       `${formatNumber(floor.self.work)}, ${formatNumber(sendsPerRequest(own))} sends to its ` +
       `${formatNumber(sendsPerRequest(floor))}`]
   })

@@ -14,6 +14,8 @@ const hasEnds = interval => interval.low !== null && interval.low !== undefined
 const ends = interval => formatRange(interval.low, interval.high)
 // the level as every page writes one, "nominal 95%" for an interval of a run that kept none
 const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelsText([interval])})` : ''
+// a ratio as the answer's sentences give it, "1.2× (1.18–1.3×, 87.5%)"
+const ratioText = interval => `${times(interval.estimate)}${span(interval)}`
 
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),
 // entries: [{ name, interval: { estimate, low, high, level } | null, unquoted: reason | null,
@@ -53,7 +55,7 @@ function sentence (group, quoted, unquoted) {
   }
   const [lowest] = quoted
   const highest = quoted.at(-1)
-  const sure = entry => `${times(entry.interval.estimate)}${span(entry.interval)}`
+  const sure = entry => ratioText(entry.interval)
   const last = quoted.length > 1 ? `; ${highest.name} the highest, ${sure(highest)}` : ''
   // overlapping intervals are no test that two servers differ, nor that they do not: the run
   // does not show which is lower, and says no more
@@ -158,4 +160,4 @@ function answerChart (shaped, { title, axis }) {
   }
 }
 
-module.exports = { answer, answerHtml, answerMarkdown, answerText, answerChart }
+module.exports = { answer, answerHtml, answerMarkdown, answerText, answerChart, ratioText }
