@@ -42,18 +42,24 @@ after(async () => {
 
 const psql = (sql, env = database.env) => spawnSync(path.join(BIN_DIR, 'psql'), ['-X', '-A', '-t', '-c', sql], { env: { ...process.env, ...env }, encoding: 'utf8' })
 
-// The processes whose command line holds `text`, as "PID COMMAND" (pgrep -af, which a
-// fresh machine may lack).
-function processesWith (text) {
+// The processes other than this one, with their parent and command line, from /proc (a fresh
+// machine may lack pgrep). An exited process not yet reaped has no command line.
+function processes () {
   return fs.readdirSync('/proc').filter(name => /^\d+$/.test(name) && Number(name) !== process.pid).flatMap(pid => {
     try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
       const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
-      return command.includes(text) ? [`${pid} ${command}`] : []
+      return [{ pid, parent, command }]
     } catch {
       return [] // gone meanwhile
     }
   })
 }
+
+// The processes whose command line holds `text`, as "PID COMMAND".
+const processesWith = text => processes().filter(({ command }) => command.includes(text))
+  .map(({ pid, command }) => `${pid} ${command}`)
 
 // What a cluster of the lab's leaves: folders, postgres processes running from them.
 function leftovers () {
@@ -160,22 +166,14 @@ test('every server of the table answers right in each of its variants, and exits
 // statements) and so does the read of the count: each server runs twice, with no requests and
 // with them, and the difference is its queries' commits.
 const COMMIT_REQUESTS = 10
-const commitCount = () => Number(psql('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()').stdout)
+const COMMITS = 'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()'
+const commitCount = () => Number(psql(COMMITS).stdout)
 
 // The postmaster's children serving a client over its socket ("postgres: USER DB [local] ..."),
 // from /proc: asking PostgreSQL would commit transactions of its own. An exited child not yet
 // reaped has no command line, and its counts are in.
-function clientBackends () {
-  return fs.readdirSync('/proc').filter(pid => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      return parent === database.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('[local]')
-    } catch {
-      return false // not a process, or gone meanwhile
-    }
-  })
-}
+const clientBackends = () => processes()
+  .filter(({ parent, command }) => parent === database.pid && command.includes('[local]'))
 
 // The commits a server's run makes, its backends gone: with `requests` /queries?q=20 at once.
 async function commitsOf (server, requests) {
@@ -184,7 +182,8 @@ async function commitsOf (server, requests) {
   const started = await startServer(server, { port, env: { ...database.env, DB_POOL: '4', ...server.env } })
   try {
     if (requests > 0) {
-      const { problem } = await sendRequests(port, { mode: 'keep-alive', connections: requests, requests, path: ENDPOINTS.queries.path, check: () => null })
+      const load = { mode: 'keep-alive', connections: requests, requests, path: ENDPOINTS.queries.path }
+      const { problem } = await sendRequests(port, { ...load, check: () => null })
       assert.equal(problem, null, server.name)
     }
   } finally {
