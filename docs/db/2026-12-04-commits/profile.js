@@ -45,4 +45,8 @@ function serverNamed (name) {
   if (!SERVERS[name]) throw new UsageError(`no server ${JSON.stringify(name)}: give c or host`)
 }
 
-runScript(module, { args: [2, 2], check: ([serverName]) => serverNamed(serverName), run: ([serverName, out]) => main(serverName, out) })
+runScript(module, {
+  args: [2, 2],
+  check: ([serverName]) => serverNamed(serverName),
+  run: ([serverName, out]) => main(serverName, out)
+})
