@@ -56,13 +56,25 @@ servers: $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll
 $(BUILD)/http-c-%: http/c-%.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
 
-# The database path's C server (db/, the floor): libpq from Debian's libpq-dev, whose
-# pg_config names its headers' folder.
-PG_INCLUDE := $(or $(shell pg_config --includedir 2>/dev/null),/usr/include/postgresql)
-db: $(BUILD)/db-c-libpq
+# The database path's C server (db/, the floor), linked with libpq 18 built from the pq-src
+# crate by cargo (db/libpq/Cargo.toml says why not Debian's libpq 15). Without cargo 1.63 or
+# newer it is not built, and its rows say why (experiments/db/servers.js).
+LIBPQ := $(BUILD)/libpq
+CARGO_MINOR := $(shell cargo --version 2>/dev/null | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
+db: $(if $(shell [ 0$(CARGO_MINOR) -ge 63 ] && echo yes),$(BUILD)/db-c-libpq)
 
-$(BUILD)/db-c-libpq: db/c-libpq.c | $(BUILD)
-	$(CC) $(CFLAGS) -I$(PG_INCLUDE) -o $@ $< -lpq
+# cargo leaves libpq.a and its headers in pq-src's OUT_DIR; only they are kept.
+$(LIBPQ)/libpq.a: db/libpq/Cargo.toml db/libpq/Cargo.lock db/libpq/lib.rs | $(BUILD)
+	rm -rf $(LIBPQ) $(LIBPQ)-build
+	CARGO_TARGET_DIR=$(LIBPQ)-build cargo build --quiet --release --locked \
+	  --manifest-path db/libpq/Cargo.toml
+	mkdir -p $(LIBPQ)
+	cp -r $(LIBPQ)-build/release/build/pq-src-*/out/include $(LIBPQ)/
+	cp $(LIBPQ)-build/release/build/pq-src-*/out/libpq.a $(LIBPQ)/
+	rm -rf $(LIBPQ)-build
+
+$(BUILD)/db-c-libpq: db/c-libpq.c $(LIBPQ)/libpq.a | $(BUILD)
+	$(CC) $(CFLAGS) -I$(LIBPQ)/include -o $@ $< $(LIBPQ)/libpq.a -lm
 
 host:
 	$(MAKE) -C host BUILD=$(abspath $(BUILD))
@@ -148,6 +160,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 
 clean:
 	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/libladder-uring.so $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
+	rm -rf $(LIBPQ)
 	rm -f $(BUILD)/ladder-c-yield $(BUILD)/*.wasm $(BUILD)/*.cwasm $(BUILD)/*.wasmu
 	rm -f $(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv $(BUILD)/read-kernel
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))

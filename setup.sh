@@ -13,7 +13,7 @@
 #                        nothing built (the Docker image's last stage, which gets build/ and
 #                        node_modules/ from a stage that ran ./setup.sh); of the Nodes the lab
 #                        measures only the default, and no PostgreSQL, unless asked for:
-#                          --db          PostgreSQL 15 and libpq from Debian (the db experiment)
+#                          --db          PostgreSQL 15 from Debian (the db experiment)
 #                          --node V,...  these of package.json's measuredNodeVersions too,
 #                                        fetched from npm's registry (the image has no npm)
 #                        (the image's entry point asks for them when a run needs them, as
@@ -88,13 +88,13 @@ apt_install() {
 apt_install ca-certificates coreutils strace wrk
 # PostgreSQL 15 answers the db experiment's servers: the bench makes a cluster of its own
 # per run (experiments/db/postgres.js) and leaves any cluster the package starts alone.
-# libpq serves the C server; the build needs its headers, a lab that only runs the library.
+# The C server links libpq 18 statically (make builds it with cargo, below).
 # With its LLVM (for JIT), Perl and locales it is some 270 MB for one experiment:
 # --runtime-only installs it only with --db.
 if [[ $runtime_only == 0 ]]; then
   apt_install postgresql-15
 elif [[ $want_db == 1 ]]; then
-  apt_install postgresql-15 libpq5
+  apt_install postgresql-15
 fi
 # liburing serves the readers through io_uring (wc/uring.c): headers to build, the
 # library to run. The measured Nodes from npm link libatomic, which gcc brings along on a
@@ -103,7 +103,7 @@ if [[ $runtime_only == 1 ]]; then apt_install liburing2 libatomic1; fi
 # git names the commit each run was measured with (the image, which has no .git, gets it
 # from LAB_COMMIT instead). binutils (gcc's too) names the C function a V8 fast call reaches
 # (lib/native-code.js); without it, as in the image, the fast-path check says it could not.
-if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev binutils git libpq-dev liburing-dev; fi
+if [[ $runtime_only == 0 ]]; then apt_install make gcc g++ libc6-dev binutils git liburing-dev; fi
 
 # WebAssembly (docs/wasm.md): clang-14 and wasi-libc build the modules, wabt's wat2wasm
 # assembles the WASIX server; python3 runs the wasmtime wheel, which pip installs from PyPI
@@ -250,11 +250,15 @@ fi
 # security updates; kept for Firefox's builds) serves where there is no cargo (oha 1.12 and
 # later need 1.86 and more, which bookworm itself lacks). About 7 minutes on 2 cores; the build
 # folder goes once oha is installed, and so does its symbol table (15 MiB of it left).
+# cargo also builds the db experiment's libpq 18 (make, db/libpq/Cargo.toml: 1.63 or newer
+# will do). cargo-web conflicts with Debian's cargo and rustup: installed only where there is
+# no cargo, and only by root; oha is the latency pass's alone and libpq the db floor's, so
+# their lack stops nothing else.
+if [[ $runtime_only == 0 ]] && ! command -v cargo >/dev/null && [[ $(id -u) == 0 ]]; then
+  apt_install cargo-web
+fi
 oha_version=$(node -p "require('./experiments/http/oha').OHA_VERSION")
 if [[ $runtime_only == 0 && ! -x build/oha/bin/oha ]]; then
-  # cargo-web conflicts with Debian's cargo and rustup: installed only where there is no cargo,
-  # and only by root; oha is the latency pass's alone, so its lack stops nothing else
-  if ! command -v cargo >/dev/null && [[ $(id -u) == 0 ]]; then apt_install cargo-web; fi
   cargo_minor=$( (cargo --version 2>/dev/null || true) | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
   if [[ -z $cargo_minor || $cargo_minor -lt 85 ]]; then
     say "no oha: its build needs cargo 1.85 or newer ($( (cargo --version 2>/dev/null || echo 'none here') | head -1)); the http runs will say there is no latency pass (as root, apt-get install cargo-web where Debian's cargo is not installed, or install rustup's, and run again)"
@@ -298,6 +302,9 @@ if [[ $runtime_only == 1 ]]; then
 else
   say "building the C readers, the pipeline timer and the V8 host"
   make -s all
+  if [[ ! -x build/db-c-libpq ]]; then
+    say "no C server for the db experiment: make builds its libpq 18 with cargo 1.63 or newer ($( (cargo --version 2>/dev/null || echo 'none here') | head -1)); its rows will say so (as root, apt-get install cargo-web where Debian's cargo is not installed, and run again)"
+  fi
 fi
 
 say "programs and their runtimes:"

@@ -103,17 +103,17 @@ static void send_query(struct database *d, struct request *r) {
   // Pipelined, each query ends with its own Sync, so each is its own implicit transaction,
   // as in pg, postgres.js and db/pg.js: TechEmpower's rule since its Round 21 (every Bind and
   // Execute followed by a Sync; FrameworkBenchmarks issues 7019 and 7289), which a Sync a
-  // batch broke (docs/db.md). libpq 15's PQpipelineSync flushes, so each query costs a
-  // send(2) here; libpq 17's PQsendPipelineSync, which does not, is not in bookworm.
-  if (!sent || (pipeline && !PQpipelineSync(d->pg))) fail("cannot send a query", PQerrorMessage(d->pg), 1);
+  // batch broke (docs/db.md). PQsendPipelineSync (libpq 17 and later) leaves the Sync in
+  // libpq's buffer, where PQpipelineSync would send it at once: a request's queries go out
+  // together at the batch's flush, as db/pg.js's do.
+  if (!sent || (pipeline && !PQsendPipelineSync(d->pg))) fail("cannot send a query", PQerrorMessage(d->pg), 1);
   d->in_flight++;
 }
 
 // Called after each epoll batch: a socket is taken to be writable until it refuses some of
 // libpq's output, and only then watched for EPOLLOUT, so the common case costs no
-// epoll_ctl. (libpq 15's PQpipelineSync sends each query at once, so queries share a send
-// here only after the socket refused some; libpq 17's PQsendPipelineSync would let this
-// flush send a batch's together.)
+// epoll_ctl. Pipelined, the batch's queries leave here, in one send(2) while they fit
+// libpq's buffer.
 static void flush(struct database *d) {
   int left = PQflush(d->pg);
   if (left < 0) fail("lost a database connection", PQerrorMessage(d->pg), 1);

@@ -23,7 +23,9 @@ function expandCommand (row, values = {}) {
 const BUILT_BY = {
   '.wasm': 'run ./setup.sh, which installs clang-14, wasi-libc and wabt, then make',
   '.cwasm': 'run ./setup.sh, which installs the wasmtime wheel, then make precompiles it',
-  '.wasmu': 'run ./setup.sh --wasm, which builds wasmer with LLVM, then make compiles it'
+  '.wasmu': 'run ./setup.sh --wasm, which builds wasmer with LLVM, then make compiles it',
+  '.a': 'make builds it with cargo 1.63 or newer (./setup.sh, as root, installs Debian\'s ' +
+    'cargo-web where there is no cargo, then runs make)'
 }
 
 // What stops a row from running here, as a sentence that names the fix; null if nothing:
@@ -39,12 +41,13 @@ function unavailableReason (row) {
   if (binary !== null && !isExecutable(binary)) {
     return `${runtime.label} not found at ${binary}: ${runtime.install}`
   }
-  const executable = expandCommand(row, { '{v8flags}': [] })[0]
-  if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
-  if (row.file && !fs.existsSync(path.resolve(ROOT, row.file))) return `${path.resolve(ROOT, row.file)} is missing`
+  // what the row's program is built from comes first: it says why the program is not built
   const unbuilt = (row.built ?? []).find(file => !fs.existsSync(path.join(BUILD, file)))
   const builder = BUILT_BY[path.extname(unbuilt ?? '')] ?? 'run ./setup.sh (or make)'
   if (unbuilt) return `${path.join(BUILD, unbuilt)} is not built: ${builder}`
+  const executable = expandCommand(row, { '{v8flags}': [] })[0]
+  if (!isExecutable(executable)) return `${executable} is not built: ${runtime.install}`
+  if (row.file && !fs.existsSync(path.resolve(ROOT, row.file))) return `${path.resolve(ROOT, row.file)} is missing`
   return row.needs?.length ? runtime.lacks(binary, row.needs) : null
 }
 

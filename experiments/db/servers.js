@@ -22,8 +22,10 @@ const clients = [
     runtime: 'native',
     file: 'db/c-libpq.c',
     command: ['{build}/db-c-libpq', '{port}'],
+    built: ['libpq/libpq.a'],
     variants: BOTH,
-    note: 'the floor: one thread, epoll, libpq non-blocking, its pipeline mode when pipelined'
+    note: 'the floor: one thread, epoll, libpq 18 (db/libpq) non-blocking, its pipeline mode ' +
+      'when pipelined'
   },
   {
     server: 'just-pg',
