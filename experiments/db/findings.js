@@ -95,7 +95,9 @@ const sendsPerRequest = entry => entry.self.byCall.filter(call => SEND_CALLS.has
 function belowTheFloor (db) {
   const callsOf = (server, endpoint) => db.syscalls.find(entry => entry.server === server &&
     entry.endpoint === endpoint && entry.self?.byCall)
-  const parts = db.cells.filter(cell => cell.serverVsReference?.high < 1).flatMap(cell => {
+  // a ratio with no interval (too few runs) has a high of null, which JavaScript counts below 1
+  const below = cell => cell.serverVsReference?.high != null && cell.serverVsReference.high < 1
+  const parts = db.cells.filter(below).flatMap(cell => {
     const own = callsOf(cell.server, cell.endpoint)
     const floor = callsOf(db.reference, cell.endpoint)
     if (!own || !floor || own.self.work >= floor.self.work) return []
