@@ -58,15 +58,21 @@ $(BUILD)/http-c-%: http/c-%.c | $(BUILD)
 
 # The database path's C server (db/, the floor), linked with libpq 18 built from the pq-src
 # crate by cargo (db/libpq/Cargo.toml says why not Debian's libpq 15). Without cargo 1.63 or
-# newer it is not built, and its rows say why (experiments/db/servers.js).
+# newer, or where its build fails (no crates.io), it is not built and the rest of `all` is,
+# and its rows say why (experiments/db/servers.js).
 LIBPQ := $(BUILD)/libpq
 CARGO_MINOR := $(shell cargo --version 2>/dev/null | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
-db: $(if $(shell [ 0$(CARGO_MINOR) -ge 63 ] && echo yes),$(BUILD)/db-c-libpq)
+db:
+	@if [ 0$(CARGO_MINOR) -ge 63 ]; then $(MAKE) --no-print-directory $(LIBPQ)/libpq.a \
+	  || echo "make: libpq 18 did not build (cargo's messages above): no db-c-libpq" >&2; fi
+	@if [ -f $(LIBPQ)/libpq.a ]; then $(MAKE) --no-print-directory $(BUILD)/db-c-libpq; fi
 
-# cargo leaves libpq.a and its headers in pq-src's OUT_DIR; only they are kept.
+# cargo leaves libpq.a and its headers in pq-src's OUT_DIR; only they are kept. The cc crate
+# would add CFLAGS from make's command line or environment to PostgreSQL's sources (-Werror
+# would fail them): not passed on.
 $(LIBPQ)/libpq.a: db/libpq/Cargo.toml db/libpq/Cargo.lock db/libpq/lib.rs | $(BUILD)
 	rm -rf $(LIBPQ) $(LIBPQ)-build
-	CARGO_TARGET_DIR=$(LIBPQ)-build cargo build --quiet --release --locked \
+	env -u CFLAGS CARGO_TARGET_DIR=$(LIBPQ)-build cargo build --quiet --release --locked \
 	  --manifest-path db/libpq/Cargo.toml
 	mkdir -p $(LIBPQ)
 	cp -r $(LIBPQ)-build/release/build/pq-src-*/out/include $(LIBPQ)/
@@ -160,7 +166,7 @@ $(BUILD)/compiler.txt: Makefile | $(BUILD)
 
 clean:
 	rm -f $(BUILD)/wc-c $(BUILD)/wc-splice $(BUILD)/wc-uring $(BUILD)/pipe-run $(BUILD)/compiler.txt $(BUILD)/libladder.so $(BUILD)/ladder-c $(BUILD)/ladder-c-uring $(BUILD)/libladder-uring.so $(BUILD)/ladder.node $(BUILD)/http-c-blocking $(BUILD)/http-c-epoll $(BUILD)/db-c-libpq
-	rm -rf $(LIBPQ)
+	rm -rf $(LIBPQ) $(LIBPQ)-build
 	rm -f $(BUILD)/ladder-c-yield $(BUILD)/*.wasm $(BUILD)/*.cwasm $(BUILD)/*.wasmu
 	rm -f $(BUILD)/sysprof $(BUILD)/sysprof.bpf.o $(BUILD)/syscall-names.tsv $(BUILD)/read-kernel
 	$(MAKE) -C host clean BUILD=$(abspath $(BUILD))

@@ -112,8 +112,8 @@ static void send_query(struct database *d, struct request *r) {
 
 // Called after each epoll batch: a socket is taken to be writable until it refuses some of
 // libpq's output, and only then watched for EPOLLOUT, so the common case costs no
-// epoll_ctl. Pipelined, the batch's queries leave here, in one send(2) while they fit
-// libpq's buffer.
+// epoll_ctl. Pipelined, the batch's queries leave here together (libpq sends sooner only
+// what fills its 8 KiB buffer, or what it holds when it reads).
 static void flush(struct database *d) {
   int left = PQflush(d->pg);
   if (left < 0) fail("lost a database connection", PQerrorMessage(d->pg), 1);

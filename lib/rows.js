@@ -30,8 +30,8 @@ const BUILT_BY = {
 
 // What stops a row from running here, as a sentence that names the fix; null if nothing:
 // for a row through io_uring (ring: true) first why the machine refuses a ring, then its
-// runtime, its executable, its file, the files it needs built (`built`: names in build/,
-// such as a WebAssembly module), the bindings or features it needs.
+// runtime, the files it needs built (`built`: names in build/, such as a WebAssembly module
+// or C's libpq), its executable, its file, the bindings or features it needs.
 function unavailableReason (row) {
   const ring = row.ring ? uringReason() : null
   if (ring !== null) return ring
