@@ -303,7 +303,10 @@ else
   say "building the C readers, the pipeline timer and the V8 host"
   make -s all
   if [[ ! -x build/db-c-libpq || ! -f build/libpq/libpq.a ]]; then
-    say "no C server for the db experiment: make builds its libpq 18 with cargo 1.63 or newer ($( (cargo --version 2>/dev/null || echo 'none here') | head -1)); its rows will say so (as root, apt-get install cargo-web where Debian's cargo is not installed, and run again)"
+    cargo_here=$( (cargo --version 2>/dev/null || echo 'none here') | head -1)
+    say "no C server for the db experiment: make builds its libpq 18 with cargo 1.63 or newer" \
+      "($cargo_here); its rows will say so (as root, apt-get install cargo-web where Debian's" \
+      "cargo is not installed, and run again)"
   fi
 fi
 
