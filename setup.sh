@@ -257,11 +257,13 @@ fi
 if [[ $runtime_only == 0 ]] && ! command -v cargo >/dev/null && [[ $(id -u) == 0 ]]; then
   apt_install cargo-web
 fi
+# the cargo both builds get, as their messages name it
+cargo_here=$( (cargo --version 2>/dev/null || echo 'none here') | head -1)
+cargo_minor=$(sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p' <<< "$cargo_here")
 oha_version=$(node -p "require('./experiments/http/oha').OHA_VERSION")
 if [[ $runtime_only == 0 && ! -x build/oha/bin/oha ]]; then
-  cargo_minor=$( (cargo --version 2>/dev/null || true) | sed -n 's/^cargo 1\.\([0-9]*\).*/\1/p')
   if [[ -z $cargo_minor || $cargo_minor -lt 85 ]]; then
-    say "no oha: its build needs cargo 1.85 or newer ($( (cargo --version 2>/dev/null || echo 'none here') | head -1)); the http runs will say there is no latency pass (as root, apt-get install cargo-web where Debian's cargo is not installed, or install rustup's, and run again)"
+    say "no oha: its build needs cargo 1.85 or newer ($cargo_here); the http runs will say there is no latency pass (as root, apt-get install cargo-web where Debian's cargo is not installed, or install rustup's, and run again)"
   else
     say "building oha $oha_version with cargo into build/oha (about 7 minutes on 2 cores)"
     if ! CARGO_TARGET_DIR=build/oha-build CARGO_PROFILE_RELEASE_STRIP=symbols \
@@ -303,7 +305,6 @@ else
   say "building the C readers, the pipeline timer and the V8 host"
   make -s all
   if [[ ! -x build/db-c-libpq || ! -f build/libpq/libpq.a ]]; then
-    cargo_here=$( (cargo --version 2>/dev/null || echo 'none here') | head -1)
     say "no C server for the db experiment: make builds its libpq 18 with cargo 1.63 or newer" \
       "($cargo_here); its rows will say so (as root, apt-get install cargo-web where Debian's" \
       "cargo is not installed, and run again)"
