@@ -58,24 +58,36 @@ function parse (argv) {
   }
 }
 
+// Each folder's report.html, made by analyse.js. Its refusal of a folder (a corrupt or
+// unreadable run, exit 2) is this command's too, said once in its words; any other failure is
+// analyse.js's own.
 function report (folder, out) {
   const target = path.join(out, path.basename(folder))
   const argv = [path.join(ROOT, 'analyse.js'), folder, '--out', target]
   const made = spawnSync(process.execPath, argv, { encoding: 'utf8' })
-  if (made.status !== 0) throw new RunFailed(`analyse.js ${folder} failed: ${made.stderr.trim()}`)
+  const said = made.stderr.trim().replace(/^analyse\.js: /, '')
+  if (made.status === 2) throw new UsageError(said)
+  if (made.status !== 0) throw new RunFailed(`analyse.js ${folder} failed: ${said}`)
   return path.join(target, 'report.html')
 }
 
 async function run ({ folders, out: given, widths }) {
-  // made when the work starts, so that a refused command leaves no folder behind
+  // made when the work starts, so that a refused command leaves no folder behind, and
+  // removed if no report could be made in it
   const out = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'))
+  let files
+  try {
+    files = folders.map(folder => [folder, report(folder, out)])
+  } catch (err) {
+    if (!given) fs.rmSync(out, { recursive: true, force: true })
+    throw err
+  }
   const { chromium } = require('playwright-core')
   const args = ['--headless', '--no-sandbox', '--disable-gpu']
   const browser = await chromium.launch({ executablePath: CHROMIUM, args })
   const rows = []
   try {
-    for (const folder of folders) {
-      const file = report(folder, out)
+    for (const [folder, file] of files) {
       for (const width of widths) {
         const context = await browser.newContext({ viewport: { width, height: HEIGHT } })
         const page = await context.newPage()

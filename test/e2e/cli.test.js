@@ -340,6 +340,19 @@ describe('a study that writes into a folder (--out DIR)', () => {
       assert.deepEqual(fs.readdirSync(tmp), [], 'no folder made for a refused command')
     })
   }
+
+  // a corrupt run once ended pages.js with exit 1, its name said twice, and an empty folder
+  // left in /tmp
+  test('studies/pages.js: a corrupt run is refused in analyse.js\'s words, and no folder is left', () => {
+    const run = path.join(scratch, 'corrupt-run')
+    fs.mkdirSync(run, { recursive: true })
+    fs.writeFileSync(path.join(run, 'results.json'), '{')
+    const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'))
+    const result = spawnSync(process.execPath, [path.join(STUDIES, 'pages.js'), run],
+      { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, TMPDIR: tmp } })
+    assertRefused(result, /^pages\.js: \S+corrupt-run\/results\.json is corrupt: not valid JSON .*--rederive/)
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no folder left for a refused run')
+  })
 })
 
 describe('--only: names and patterns', () => {
