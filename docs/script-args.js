@@ -14,7 +14,11 @@
 //             checks by position
 //     flags   its flags as lib/option-schema.js rows take them: { calm: { type: 'boolean' } }
 //     check   (args, flags) => throws a UsageError for a bad value, before run
-//     run     (args, flags) => the script's work; a UsageError it throws ends it as above
+//     run     (args, flags, stopped) => the script's work; a UsageError it throws ends it as
+//             above
+//     measures  true for a script that starts what must be stopped (a cluster, a server):
+//             Ctrl-C or SIGTERM no longer ends the process but makes stopped() true, for run
+//             to stop what it started and end; the exit code is then 130 (lib/cli.js)
 //
 // What a script is given may exist and be readable yet be of the wrong kind: a README for a
 // results.json, a run of another experiment, a .gz that is not gzip. That is the user's slip,
@@ -173,7 +177,7 @@ function countProblem (args, [min, max]) {
   return `takes ${takes}, not ${args.length}; ${fix}`
 }
 
-function runScript (script, { args: range = [0, 0], each = null, flags = {}, check = () => {}, run }) {
+function runScript (script, { args: range = [0, 0], each = null, flags = {}, check = () => {}, run, measures = false }) {
   const file = script.filename
   const name = path.basename(file)
   const { usage, help } = headerOf(file)
@@ -197,7 +201,13 @@ function runScript (script, { args: range = [0, 0], each = null, flags = {}, che
     check(positionals, values)
     return { args: positionals, flags: values }
   }
-  runCli({ name, usage: help, parse: withUsage(parse), run: withUsage(({ args, flags }) => run(args, flags)) })
+  runCli({
+    name,
+    usage: help,
+    parse: withUsage(parse),
+    run: withUsage(({ args, flags }, stopped) => run(args, flags, stopped)),
+    measures
+  })
 }
 
 // A script that reads one or more logs and says something of each, `--each` for every line:

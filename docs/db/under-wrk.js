@@ -4,16 +4,41 @@
 // wrk on CPU 0, a server on CPU 1 with a pool of 4 prepared, pipelined connections, wrk's 64
 // connections at one page: 3 s of warm-up, then a run of 6 s, one second into which
 // `record(server, db)` takes its samples (for 3 s). Run as root.
+//
+// A stop (Ctrl-C, SIGTERM: `stopped()` true, docs/script-args.js `measures`) ends the profile
+// at the next wait, and what it started goes with it: wrk, the server, the cluster's folder
+// and shared memory, and a V8 server's perf map, which only a finished profile needs.
+const fs = require('node:fs')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const ROOT = path.resolve(__dirname, '..', '..')
 const { startPostgres, USER, DATABASE } = require(path.join(ROOT, 'experiments/db/postgres'))
 const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
+const { RunFailed, notACommand } = require(path.join(ROOT, 'lib/cli'))
+
+const POLL_MS = 100
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
+const ended = child => child.exitCode !== null || child.signalCode !== null
+
+// Waits until `done()`, or fails: a stop asked for, or `child` gone first (`whyGone` says
+// what it should have done).
+async function waitUntil (done, { child, whyGone, stopped }) {
+  while (!done()) {
+    if (stopped()) throw new RunFailed('stopped before its run under wrk ended')
+    if (whyGone && ended(child)) throw new RunFailed(`${whyGone} (exit ${child.exitCode ?? child.signalCode})`)
+    await sleep(POLL_MS)
+  }
+}
+
+// wrk's 64 connections at `url` for `seconds`, on CPU 0.
+const wrkAt = (url, seconds) =>
+  spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', `-d${seconds}s`, url], { stdio: 'inherit' })
 
 // argv: port → the server's command line (taskset execs it, so the child's pid is the server's)
-async function underWrk ({ argv, page, record }) {
+async function underWrk ({ argv, page, record, stopped }) {
   const db = await startPostgres({ cpu: 0, connections: 64 })
   let server = null
+  let wrk = null
   try {
     const port = await freePort()
     const env = {
@@ -27,17 +52,29 @@ async function underWrk ({ argv, page, record }) {
       DB_PIPELINE: '1'
     }
     server = spawn('taskset', ['-c', '1', ...argv(port)], { env, stdio: ['ignore', 'pipe', 'inherit'] })
-    await new Promise(resolve => server.stdout.on('data', d => String(d).includes('listening') && resolve()))
+    server.on('error', () => {}) // an exec that failed shows as its exit below
+    let listening = false
+    server.stdout.on('data', data => { listening ||= String(data).includes('listening') })
+    await waitUntil(() => listening, { child: server, whyGone: 'the server exited before it listened', stopped })
     const url = `http://127.0.0.1:${port}${page}`
-    spawnSync('taskset', ['-c', '0', 'wrk', '-t1', '-c64', '-d3s', url], { stdio: 'inherit' })
-    const wrk = spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', '-d6s', url], { stdio: 'inherit' })
-    await new Promise(resolve => setTimeout(resolve, 1000))
+    wrk = wrkAt(url, 3)
+    await waitUntil(() => ended(wrk), { stopped })
+    wrk = wrkAt(url, 6)
+    await sleep(1000)
+    if (stopped()) throw new RunFailed('stopped before its run under wrk ended')
     record(server, db)
-    await new Promise(resolve => wrk.on('exit', resolve))
+    await waitUntil(() => ended(wrk), { stopped })
   } finally {
+    if (wrk && !ended(wrk)) wrk.kill('SIGKILL')
     server?.kill('SIGKILL')
+    if (server && stopped()) fs.rmSync(`/tmp/perf-${server.pid}.map`, { force: true })
     await db.stop()
   }
 }
 
 module.exports = { underWrk, ROOT, USER }
+
+if (require.main === module) {
+  notACommand('under-wrk.js', 'it holds what the db profiles of 2026-12-04 share; run one of them, as ' +
+    'node docs/db/2026-12-04-utf8/profile.js --help')
+}

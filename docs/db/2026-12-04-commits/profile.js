@@ -30,8 +30,9 @@ function backends (postmaster) {
   })
 }
 
-const main = (serverName, out) => underWrk({
+const main = (serverName, out, stopped) => underWrk({
   argv: SERVERS[serverName],
+  stopped,
   page: '/queries?q=20',
   record: (server, db) => {
     const pids = backends(db.pid)
@@ -48,5 +49,6 @@ function serverNamed (name) {
 runScript(module, {
   args: [2, 2],
   check: ([serverName]) => serverNamed(serverName),
-  run: ([serverName, out]) => main(serverName, out)
+  measures: true,
+  run: ([serverName, out], flags, stopped) => main(serverName, out, stopped)
 })

@@ -14,11 +14,12 @@ const { runScript } = require('../../script-args')
 const HOST = port => [path.join(ROOT, 'build/just-host'), '--perf-basic-prof', '--interpreted-frames-native-stack',
   '--logfile=/dev/null', '--no-logfile-per-isolate', path.join(ROOT, 'db/just-pg.js'), String(port)]
 
-const main = out => underWrk({
+const main = (out, stopped) => underWrk({
   argv: HOST,
+  stopped,
   page: '/fortunes',
   record: server => spawnSync('perf', ['record', '-e', 'cpu-clock', '-F', '4999', '-g', '-p', String(server.pid),
     '-o', out, '--', 'sleep', '3'], { stdio: 'inherit' })
 })
 
-runScript(module, { args: [1, 1], run: ([out]) => main(out) })
+runScript(module, { args: [1, 1], measures: true, run: ([out], flags, stopped) => main(out, stopped) })
