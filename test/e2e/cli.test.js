@@ -9,6 +9,7 @@ const {
 } = require('../helpers')
 const fs = require('node:fs')
 const path = require('node:path')
+const os = require('node:os')
 const { spawn, spawnSync, execFile } = require('node:child_process')
 
 const { programs, unavailableReason, fileFeedReason } = require('../../experiments/stdio/programs')
@@ -554,6 +555,77 @@ test('a script of docs/ run by node docs/...: --help prints its usage, exit 0; -
   }
   assert.deepEqual(failures, [])
   assert.deepEqual(fs.readdirSync(scratch), before, 'nothing written where they ran')
+})
+
+// The other files of docs/ (readers a runtime runs, tables of rows, shared modules) say so in
+// one line when node runs them, as studies/'s do. Two cannot: Bun's listings whose form is the
+// measurement (an ES module's top level, an import as it was), whose static import of bun:ffi
+// fails in Node before any line runs; a guard would make them CommonJS, another form.
+const BUN_MODULE_LISTINGS = ['docs/fastest/bun-ffi-before.js', 'docs/fastest/bun-ffi-top.js']
+test('a file of docs/ that is not run by node: --help says what it is in one line, exit 2', () => {
+  const commands = new Set(docsScripts())
+  const others = fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
+    .filter(file => /\.m?js$/.test(file)).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
+    .filter(own => !commands.has(own) && !BUN_MODULE_LISTINGS.includes(own))
+  assert.ok(others.length >= 10, others.join(', '))
+  const failures = others.map(own => [own, spawnSync(process.execPath, [path.join(ROOT, own), '--help'],
+    { cwd: scratch, encoding: 'utf8', timeout: 60000 })])
+    .filter(([own, result]) => result.status !== 2 || result.stdout !== '' ||
+      !new RegExp(`^${escaped(path.basename(own))} is not a command: .*\\brun\\b.*\n$`).test(result.stderr))
+    .map(([own, result]) => `${own}: exit ${result.status}, stderr ${JSON.stringify(result.stderr.slice(0, 200))}`)
+  assert.deepEqual(failures, [])
+})
+
+// Scripts that once ended 0 having done nothing: rounds.js given a reader its run never
+// measured, reset.js with nothing listening on its port.
+test('docs/ scripts refuse what they cannot do: a reader a run lacks, a port nothing listens on', () => {
+  const rounds = path.join(ROOT, 'docs/reproducibility/2026-12-04-amd/rounds.js')
+  const s1 = path.join(ROOT, 'docs/reproducibility/2026-12-04-amd/stdio-s1-results.json.gz')
+  assertRefused(spawnSync(process.execPath, [rounds, 'cobol-sync', '256', s1], { encoding: 'utf8' }),
+    /^rounds\.js: \S+ holds no reader cobol-sync; give one of c, .*node-sync, /)
+  assertRefused(spawnSync(process.execPath, [rounds, 'node-sync', '300', s1], { encoding: 'utf8' }),
+    /^rounds\.js: \S+ holds node-sync at 256, 4096, 65536 B, not 300; give one of those/)
+  // a port nothing listens on: one the test held and let go
+  const reset = path.join(ROOT, 'docs/http/2026-12-03/reset.js')
+  const held = spawnSync(process.execPath, ['-e',
+    'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })'],
+  { encoding: 'utf8' })
+  const port = held.stdout.trim()
+  const result = spawnSync(process.execPath, [reset, port], { encoding: 'utf8', timeout: 20000 })
+  assert.equal(result.status, 1, result.stderr)
+  assert.equal(result.stderr, `reset.js: cannot connect to 127.0.0.1:${port} (ECONNREFUSED); ` +
+    'start the server on that port first\n')
+})
+
+// docs/db's profiles once died of SIGTERM with their cluster's folder and shared memory left
+// behind; a stop now ends the profile and what it started (docs/db/under-wrk.js).
+test('docs/db/2026-12-04-commits/profile.js stopped by SIGTERM: exit 130, its cluster, shared memory ' +
+  'and processes gone', async () => {
+  // a TMPDIR of its own, which the cluster's owner can reach (the scratch folder is root's alone)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-tmpdir-'))
+  fs.chmodSync(tmp, 0o755)
+  const segments = () => fs.readFileSync('/proc/sysvipc/shm', 'utf8').trim().split('\n').length
+  const segmentsBefore = segments()
+  const script = path.join(ROOT, 'docs/db/2026-12-04-commits/profile.js')
+  const child = spawn(process.execPath, [script, 'c', path.join(scratch, 'commits.data')],
+    { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += chunk })
+  const exited = new Promise(resolve => child.on('close', code => resolve(code)))
+  const descendants = pid => childrenPids(pid).flatMap(each => [each, ...descendants(each)])
+  const nameOf = pid => { try { return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() } catch { return '' } }
+  // stopped once wrk's warm-up runs: the cluster, the server and wrk all started
+  await waitFor(() => descendants(child.pid).some(pid => nameOf(pid) === 'wrk') || child.exitCode !== null,
+    60000, 'wrk\'s warm-up')
+  const started = descendants(child.pid)
+  assert.equal(fs.readdirSync(tmp).length, 1, `its cluster's folder is made in TMPDIR: ${stderr}`)
+  child.kill('SIGTERM')
+  assert.equal(await exited, 130, stderr)
+  assert.equal(stderr.trim().split('\n').pop(), 'profile.js: stopped (stopped before its run under wrk ended)')
+  assert.deepEqual(fs.readdirSync(tmp), [], 'the cluster\'s folder is gone')
+  assert.equal(segments(), segmentsBefore, 'its shared memory is gone')
+  assert.deepEqual(started.filter(pid => fs.existsSync(`/proc/${pid}`)), [], 'every process it started has ended')
+  fs.rmdirSync(tmp)
 })
 
 // A file of the wrong kind is refused as a missing one is (docs/script-args.js readJson,

@@ -4,6 +4,7 @@
 //   node docs/http/2026-12-03/reset.js PORT
 const net = require('node:net')
 const { runScript, UsageError } = require('../../script-args')
+const { RunFailed } = require('../../../lib/cli')
 
 const port = text => {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 65535) {
@@ -12,18 +13,22 @@ const port = text => {
   return Number(text)
 }
 
+// Resolves once all six are reset; a connection that fails first (nothing listens on PORT)
+// ends the script with that failure, as no reset was made.
 function resetSix ([text]) {
-  let left = 6
-  for (let i = 0; i < 6; i++) {
+  const one = i => new Promise((resolve, reject) => {
     const socket = net.connect(port(text), '127.0.0.1', () => {
       socket.write(i < 3 ? 'GET / HTTP/1.1\r\nHost: x\r\n' : 'GET / HTTP/1.1\r\nHost: x\r\n\r\n')
       setTimeout(() => {
         socket.resetAndDestroy()
-        if (--left === 0) setTimeout(() => process.exit(0), 100)
+        resolve()
       }, 50)
     })
-    socket.on('error', () => {})
-  }
+    socket.on('error', err => reject(new RunFailed(`cannot connect to 127.0.0.1:${text} ` +
+      `(${err.code ?? err.message}); start the server on that port first`)))
+  })
+  // the last resets reach the server before the script ends
+  return Promise.all([0, 1, 2, 3, 4, 5].map(one)).then(() => new Promise(resolve => setTimeout(resolve, 100)))
 }
 
 runScript(module, { args: [1, 1], check: ([text]) => port(text), run: resetSix })
