@@ -15,6 +15,24 @@ usage='usage: fleet/local-target.sh start [CPUS] | stop'
 if [[ ${1:-} == --help ]]; then
   echo "$usage"; sed -n '/^#   fleet\/local-target.sh start/,/^#   fleet\/local-target.sh stop/s/^#//p' "$0"; exit 0
 fi
+refuse () { echo "local-target.sh: $1 ($usage)" >&2; exit 2; }
+# the command line first: a wrong one is said before anything is asked of the engine
+case ${1:-} in
+  start)
+    (($# <= 2)) || refuse "start takes at most CPUS, not '${*:3}'; drop it"
+    last=$(($(nproc) - 1))
+    cpus=${2:-$last}
+    # a cpuset list (1, 0-1, 0,1) of this machine's CPUs, which the engine would refuse later
+    # or in words of its own
+    [[ $cpus =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] \
+      || refuse "CPUS '$cpus' is not a list of CPUs; give numbers from 0 to $last, as $last or 0-$last"
+    for cpu in $(tr ',-' '  ' <<< "$cpus"); do
+      ((10#$cpu <= last)) || refuse "CPU $cpu is not one of this machine's (0-$last); give numbers from 0 to $last"
+    done
+    ;;
+  stop) (($# == 1)) || refuse "stop takes no arguments, not '${*:2}'; drop them" ;;
+  *) refuse "${1:+unknown command '$1'; }give start or stop" ;;
+esac
 engine=${ENGINE:-$(command -v podman || command -v docker || true)}
 if [[ -z $engine ]]; then
   echo "local-target.sh: neither podman nor docker is installed; apt-get install podman" >&2
@@ -35,7 +53,6 @@ key=build/fleet/id_ed25519
 case ${1:-} in
   start)
     engine_answers
-    cpus=${2:-$(($(nproc) - 1))}
     "$engine" image exists syscall-lab 2>/dev/null || "$engine" image inspect syscall-lab >/dev/null 2>&1 \
       || { echo "local-target.sh: no syscall-lab image; build it first (docker build -t syscall-lab .)" >&2; exit 2; }
     mkdir -p build/fleet
@@ -60,5 +77,4 @@ CONTAINERFILE
     engine_answers
     "$engine" rm -f "$name" >/dev/null 2>&1 || true
     ;;
-  *) echo "local-target.sh: ${1:+unknown command '$1'; }give start or stop ($usage)" >&2; exit 2 ;;
 esac

@@ -118,6 +118,30 @@ describe('--help', () => {
   }
 })
 
+// it once ignored what followed stop, and passed a CPU set the machine lacks to the engine
+test('fleet/local-target.sh: a wrong command line is one line and exit 2, before the engine is asked', () => {
+  // nproc's count, the CPUs this process may run on
+  const last = os.availableParallelism() - 1
+  const cases = [
+    [[], /give start or stop/],
+    [['stop', 'now'], /stop takes no arguments, not 'now'; drop them/],
+    [['start', '0', '1'], /start takes at most CPUS, not '1'; drop it/],
+    [['start', 'a'], new RegExp(`CPUS 'a' is not a list of CPUs; give numbers from 0 to ${last}, as ${last} or 0-${last}`)],
+    [['start', `0-${last + 1}`], new RegExp(`CPU ${last + 1} is not one of this machine's \\(0-${last}\\)`)]
+  ]
+  // an engine that records being asked: none of these may reach it
+  const asked = path.join(scratch, 'engine-asked')
+  const engine = path.join(scratch, 'engine')
+  fs.writeFileSync(engine, `#!/bin/sh\necho "$@" >> ${asked}\n`, { mode: 0o755 })
+  for (const [args, message] of cases) {
+    const result = spawnSync(path.join(ROOT, 'fleet', 'local-target.sh'), args,
+      { cwd: scratch, encoding: 'utf8', timeout: 10000, env: { ...process.env, ENGINE: engine } })
+    assertRefused(result, new RegExp(`^local-target\\.sh: ${message.source}.* \\(usage: `))
+  }
+  assert.equal(fs.existsSync(asked), false, 'the engine was asked')
+  fs.rmSync(engine)
+})
+
 // it once looped for ever on an option given last without its value
 test('test/fresh-machine.sh: an option without its value, one line and exit 2', () => {
   for (const option of ['--only', '--logs']) {

@@ -13,11 +13,11 @@ const { TINY } = require('../helpers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 
-function playbook (dir, benches, { node = process.execPath, id = 'f1' } = {}) {
+function playbook (dir, benches, { node = process.execPath, id = 'f1', mode = 'checkout' } = {}) {
   const inventory = path.join(dir, 'inventory.ini')
   fs.writeFileSync(inventory, [
     '[lab]',
-    `here ansible_connection=local fleet_lab_dir=${ROOT} fleet_node=${node}`,
+    `here ansible_connection=local fleet_lab_dir=${ROOT} fleet_node=${node} fleet_mode=${mode}`,
     // port 1 refuses the connection at once
     'gone ansible_host=127.0.0.1 ansible_port=1 ansible_user=root',
     // the machine that merges the runs, with the node that runs analyse.js
@@ -146,6 +146,29 @@ test('a fleet name that is not one folder\'s name is refused', () => {
     assert.notEqual(result.status, 0)
     assert.match(result.stdout, /fleet_id '\.\.\/escaped' must be letters, digits/)
     assert.deepEqual(fs.readdirSync(dir).filter(name => name !== 'inventory.ini' && name !== 'ansible'), [])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// A typo in a target's fleet_mode once skipped both ways of running its bench and failed on
+// a missing image; fleet_benches given as one string ended in Ansible's own error, naming
+// neither, with the fleet's folder made and the name then refused.
+test('a fleet_mode or fleet_benches of the wrong kind is refused before anything is made', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
+  try {
+    const made = () => fs.readdirSync(dir).filter(name => name !== 'inventory.ini' && name !== 'ansible')
+    const mode = playbook(dir, [TINY.join(' ')], { mode: 'imgae' })
+    assert.notEqual(mode.status, 0)
+    assert.match(mode.stdout, /fleet_mode 'imgae' of target here must be checkout or image: fix it in the inventory/)
+    assert.deepEqual(made(), [])
+    for (const benches of [TINY.join(' '), [], { quick: true }, [['--quick']]]) {
+      const result = playbook(dir, benches)
+      assert.notEqual(result.status, 0)
+      assert.match(result.stdout, /fleet_benches of target here must be a list of bench\.js command lines, as/,
+        JSON.stringify(benches))
+      assert.deepEqual(made(), [], JSON.stringify(benches))
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
