@@ -177,7 +177,9 @@ function countProblem (args, [min, max]) {
   return `takes ${takes}, not ${args.length}; ${fix}`
 }
 
-function runScript (script, { args: range = [0, 0], each = null, flags = {}, check = () => {}, run, measures = false }) {
+function runScript (script, {
+  args: range = [0, 0], each = null, flags = {}, check = () => {}, run, measures = false
+}) {
   const file = script.filename
   const name = path.basename(file)
   const { usage, help } = headerOf(file)

@@ -17,6 +17,7 @@ const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
 const { RunFailed, notACommand } = require(path.join(ROOT, 'lib/cli'))
 
 const POLL_MS = 100
+const STOPPED = 'stopped before its run under wrk ended'
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 const ended = child => child.exitCode !== null || child.signalCode !== null
 
@@ -24,7 +25,7 @@ const ended = child => child.exitCode !== null || child.signalCode !== null
 // what it should have done).
 async function waitUntil (done, { child, whyGone, stopped }) {
   while (!done()) {
-    if (stopped()) throw new RunFailed('stopped before its run under wrk ended')
+    if (stopped()) throw new RunFailed(STOPPED)
     if (whyGone && ended(child)) throw new RunFailed(`${whyGone} (exit ${child.exitCode ?? child.signalCode})`)
     await sleep(POLL_MS)
   }
@@ -60,8 +61,9 @@ async function underWrk ({ argv, page, record, stopped }) {
     wrk = wrkAt(url, 3)
     await waitUntil(() => ended(wrk), { stopped })
     wrk = wrkAt(url, 6)
-    await sleep(1000)
-    if (stopped()) throw new RunFailed('stopped before its run under wrk ended')
+    // a second into the run, or a stop
+    const recordAt = Date.now() + 1000
+    await waitUntil(() => Date.now() >= recordAt, { stopped })
     record(server, db)
     await waitUntil(() => ended(wrk), { stopped })
   } finally {

@@ -126,7 +126,8 @@ test('fleet/local-target.sh: a wrong command line is one line and exit 2, before
     [[], /give start or stop/],
     [['stop', 'now'], /stop takes no arguments, not 'now'; drop them/],
     [['start', '0', '1'], /start takes at most CPUS, not '1'; drop it/],
-    [['start', 'a'], new RegExp(`CPUS 'a' is not a list of CPUs; give numbers from 0 to ${last}, as ${last} or 0-${last}`)],
+    [['start', 'a'],
+      new RegExp(`CPUS 'a' is not a list of CPUs; give numbers from 0 to ${last}, as ${last} or 0-${last}`)],
     [['start', `0-${last + 1}`], new RegExp(`CPU ${last + 1} is not one of this machine's \\(0-${last}\\)`)]
   ]
   // an engine that records being asked: none of these may reach it
@@ -555,8 +556,10 @@ describe('analyse.js: a run cut short, and --rederive', () => {
 // The analysis scripts kept beside the dated studies are commands too: every file of docs/
 // whose header runs it as `node docs/...` (found by its header, as the studies are) answers
 // --help, and refuses a flag it does not take in one line (docs/script-args.js).
-const docsScripts = () => fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
-  .filter(file => file.endsWith('.js')).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
+// every script file of docs/, by its path from the lab's root
+const docsFiles = () => fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
+  .filter(file => /\.m?js$/.test(file)).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
+const docsScripts = () => docsFiles().filter(file => file.endsWith('.js'))
   .filter(own => {
     const header = fs.readFileSync(path.join(ROOT, own), 'utf8').split('\n').slice(0, 40).join('\n')
     return new RegExp(`(?:^|\\s)node ${escaped(own)}(?: |$)`, 'm').test(header)
@@ -588,9 +591,7 @@ test('a script of docs/ run by node docs/...: --help prints its usage, exit 0; -
 const BUN_MODULE_LISTINGS = ['docs/fastest/bun-ffi-before.js', 'docs/fastest/bun-ffi-top.js']
 test('a file of docs/ that is not run by node: --help says what it is in one line, exit 2', () => {
   const commands = new Set(docsScripts())
-  const others = fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true })
-    .filter(file => /\.m?js$/.test(file)).map(file => `docs/${file.split(path.sep).join('/')}`).sort()
-    .filter(own => !commands.has(own) && !BUN_MODULE_LISTINGS.includes(own))
+  const others = docsFiles().filter(own => !commands.has(own) && !BUN_MODULE_LISTINGS.includes(own))
   assert.ok(others.length >= 10, others.join(', '))
   const failures = others.map(own => [own, spawnSync(process.execPath, [path.join(ROOT, own), '--help'],
     { cwd: scratch, encoding: 'utf8', timeout: 60000 })])
@@ -611,9 +612,8 @@ test('docs/ scripts refuse what they cannot do: a reader a run lacks, a port not
     /^rounds\.js: \S+ holds node-sync at 256, 4096, 65536 B, not 300; give one of those/)
   // a port nothing listens on: one the test held and let go
   const reset = path.join(ROOT, 'docs/http/2026-12-03/reset.js')
-  const held = spawnSync(process.execPath, ['-e',
-    'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })'],
-  { encoding: 'utf8' })
+  const held = spawnSync(process.execPath, ['-e', 'const s = require("node:net").createServer()' +
+    '.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })'], { encoding: 'utf8' })
   const port = held.stdout.trim()
   const result = spawnSync(process.execPath, [reset, port], { encoding: 'utf8', timeout: 20000 })
   assert.equal(result.status, 1, result.stderr)

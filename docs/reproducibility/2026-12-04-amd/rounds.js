@@ -25,8 +25,8 @@ function main ([reader, size, ...files]) {
   for (const file of files) {
     const cells = need(readJson(file, RESULTS).headline?.cells, file, 'stdio cells', RESULTS)
     const cell = cellOf(cells, reader, size, file)
-    // runs from before 2026-11-30 kept no rounds of their own
-    const rounds = need(cell.byRound, file, `rounds of ${reader} at ${size} B`, 'a stdio run made since 2026-11-30')
+    // runs from before 2026-11-25 kept no rounds of their own
+    const rounds = need(cell.byRound, file, `rounds of ${reader} at ${size} B`, 'a stdio run made since 2026-11-25')
       .map(round => `${round.run}: ${(100 * round.shareOfC).toFixed(1)}% (${round.cpuPerReadNs.toFixed(0)} ns)`)
     console.log(`${file}: ${reader} at ${size} B, ${(100 * cell.shareOfC.estimate).toFixed(1)}% of C; ` +
       `by round, share (CPU per read): ${rounds.join(', ')}`)
