@@ -86,7 +86,8 @@ const rows = [
     help: [
       `how the servers take the server's CPU: interleaved, each run beside ${REFERENCE}'s,`,
       'the two servers\' loads taking turns in slices of 50 ms (each server against C in the',
-      'same moment); or alone, one server at a time (default {default})'
+      'same moment); alone, one server at a time (default {default}); or one-cpu, one server at',
+      'a time on the CPU of wrk and the database, no wake-up crossing CPUs'
     ],
     parse: text => {
       if (!PLACEMENTS.includes(text)) {
@@ -153,7 +154,7 @@ function plan (options, { runnable }, { ptrace, bpf, placement }) {
     kernel: options.kernel && bpf?.available,
     latency: options.latency && ohaReason() === null
   }
-  return planDb(runnable, { ...options, ...passes }, dbPin(placement.http))
+  return planDb(runnable, { ...options, ...passes }, dbPin(placement.http, options.placement))
 }
 
 function cellKey (step) {
@@ -174,9 +175,10 @@ function session (options, runDir, interrupted) {
 // settings, the pool, wrk, and where each process ran.
 function context (options, { runnable }, placement) {
   const { wrk, loopback } = httpContext(runnable, placement.http)
+  const pin = dbPin(placement.http, options.placement)
   return {
     dbServers: runnable.map(server => ({ name: server.name, runtime: server.runtime, prepared: server.prepared, pipelined: server.pipelined, command: `${Object.entries(server.env).map(([name, value]) => `${name}=${value}`).join(' ')} DB_POOL=${options.db.pool} ${shellQuote(serverArgv(server, '{port}'))}` })),
-    dbPin: dbPin(placement.http),
+    dbPin: pin,
     dbPlacement: options.placement,
     dbOrder: options.order,
     // runs measured in rounds of every server, which the summary pairs round by round
@@ -190,12 +192,13 @@ function context (options, { runnable }, placement) {
       transport: 'Unix socket',
       pool: options.db.pool
     },
-    dbLatency: latencyContext(options.latency, options.db.latency, placement.http)
+    dbLatency: latencyContext(options.latency, options.db.latency, { client: pin.client, server: pin.server })
   }
 }
 
 function describe (options, { runnable }) {
   const turns = (options.placement === 'interleaved' ? `, each in turns with ${REFERENCE}'s` : '') +
+    (options.placement === 'one-cpu' ? ', each on one CPU with wrk and the database' : '') +
     (options.order === 'spread' ? ', every round over every endpoint' : '')
   const { endpoints, connections, pool, seconds } = options.db
   return `${runnable.length} servers, endpoints ${endpoints.join(', ')}, connections ` +
@@ -250,7 +253,10 @@ module.exports = {
   cellKey,
   session,
   context,
-  passes: (options, placement) => ({ db: { wrk: placement.http.client, database: placement.http.client, server: placement.http.server } }),
+  passes: (options, placement) => {
+    const { client, database, server } = dbPin(placement.http, options.placement)
+    return { db: { wrk: client, database, server } }
+  },
   describe,
   derive,
   resultsProblem: results => (results.db === undefined

@@ -85,15 +85,19 @@ const PRESETS = {
   }
 }
 
-// wrk and the database on one CPU, the server alone on the other (docs/db.md says why).
-const dbPin = httpPin => ({ client: httpPin.client, server: httpPin.server, database: httpPin.client })
+// wrk and the database on one CPU, the server alone on the other (docs/db.md says why);
+// placement one-cpu: all three on the server's CPU, so that no request's wake-up crosses CPUs
+const dbPin = (httpPin, placement = 'alone') => placement === 'one-cpu'
+  ? { client: httpPin.server, server: httpPin.server, database: httpPin.server }
+  : { client: httpPin.client, server: httpPin.server, database: httpPin.client }
 
 // How the servers share the server's CPU (docs/db.md):
 // interleaved  each timed run beside REFERENCE's, both servers on the server's CPU and both
 //              wrks with the database on the other, the two loads taking turns in slices
 //              (experiments/http/interleave.js): a server and C in the same moment
 // alone        one server at a time
-const PLACEMENTS = ['interleaved', 'alone']
+// one-cpu      one server at a time, sharing its CPU with wrk and the database (dbPin)
+const PLACEMENTS = ['interleaved', 'alone', 'one-cpu']
 
 // When each endpoint's rounds run (docs/db.md), the default first:
 // endpoint  each endpoint's rounds together, its processes stopped before the next's start

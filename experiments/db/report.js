@@ -228,7 +228,9 @@ function dbSection (data) {
   const pinnedText = first.placement === 'interleaved'
     ? `each server is pinned to CPU ${serverPin}, where every timed run of it takes turns with a run of ` +
       `${first.reference} in slices of 50 ms (both wrks stopped and continued in turn, the servers never)`
-    : `the server is pinned alone to CPU ${serverPin}`
+    : first.placement === 'one-cpu'
+      ? 'each server is pinned to the same CPU, one at a time, so that no wake-up crosses CPUs'
+      : `the server is pinned alone to CPU ${serverPin}`
   const methodText = 'Every server\'s answers to /db, /queries and /fortunes were checked against the ' +
     'database\'s rows and TechEmpower\'s exact fortunes page before it was timed. ' +
     `${first.database?.version ?? 'PostgreSQL'} runs with wrk on CPU ${first.pin?.client ?? '?'}; ` +
@@ -366,7 +368,9 @@ function contextRows (set) {
   ]
 }
 
-const pinText = pin => `wrk and the database on CPU ${pin.wrk}, the server on CPU ${pin.server}`
+const pinText = pin => pin.wrk === pin.server
+  ? `wrk, the database and the server on CPU ${pin.server}`
+  : `wrk and the database on CPU ${pin.wrk}, the server on CPU ${pin.server}`
 
 function runContextSection (data) {
   return contextSection(data, failedRuns(data.failures, data.compare))

@@ -58,12 +58,12 @@ const ratioOf = run => run.partner?.server && run.partner.wrk?.requests > 0
 const MEANING = {
   requestsPerSecond: 'wrk\'s requests/s, one thread on the CPU it shares with the database, the ' +
     'server alone on the other (placement interleaved: over the time its load was let run, taking ' +
-    'turns with the reference\'s); best, median and range of the runs, against one server process ' +
-    'per server and endpoint, checked and warmed up (wrk runs until two in a row agree within 5% ' +
-    'in the server\'s CPU per request)',
+    'turns with the reference\'s; one-cpu: the server on that CPU too); best, median and range ' +
+    'of the runs, against one server process per server and endpoint, checked and warmed up (wrk ' +
+    'runs until two in a row agree within 5% in the server\'s CPU per request)',
   cpuPerRequestUs: 'CPU time over a run over the requests wrk completed, median of the runs, by ' +
     'process: the server (every thread), the backends serving its connections, the database\'s ' +
-    'upkeep processes, wrk, and the rest of the two CPUs\' busy time (the kernel\'s network work, ' +
+    'upkeep processes, wrk, and the rest of their CPUs\' busy time (the kernel\'s network work, ' +
     'the bench); in turns with the reference, the parts both loads shared (upkeep, wrk, the rest) ' +
     'split by the time each load ran',
   serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
