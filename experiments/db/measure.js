@@ -91,13 +91,13 @@ const dbPin = (httpPin, placement = 'alone') => placement === 'one-cpu'
   ? { client: httpPin.server, server: httpPin.server, database: httpPin.server }
   : { client: httpPin.client, server: httpPin.server, database: httpPin.client }
 
-// How the servers share the server's CPU (docs/db.md):
+// How the servers share the server's CPU (docs/db.md), the default first:
+// alone        one server at a time
 // interleaved  each timed run beside REFERENCE's, both servers on the server's CPU and both
 //              wrks with the database on the other, the two loads taking turns in slices
 //              (experiments/http/interleave.js): a server and C in the same moment
-// alone        one server at a time
 // one-cpu      one server at a time, sharing its CPU with wrk and the database (dbPin)
-const PLACEMENTS = ['interleaved', 'alone', 'one-cpu']
+const PLACEMENTS = ['alone', 'interleaved', 'one-cpu']
 
 // When each endpoint's rounds run (docs/db.md), the default first:
 // endpoint  each endpoint's rounds together, its processes stopped before the next's start

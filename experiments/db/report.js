@@ -46,6 +46,9 @@ const VARIANT_QUESTIONS = [
 ]
 const ratioText = interval => interval ? formatShare(interval) : ''
 
+// What a placement other than the default changes, said in every label of the answer's chart
+const PLACEMENT_LABELS = { interleaved: ', in turns with C', 'one-cpu': ', on one CPU with wrk and the database' }
+
 // A cell's server against the reference's as a table shows it: its share, or why the answer
 // does not quote it (a process of it, or of the reference, reached no steady state; its
 // endpoint's cells), results.json keeping the figure.
@@ -95,7 +98,7 @@ function dbAnswer (sets) {
       const reference = cells.find(cell => cell.server === results.reference)
       return {
         label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections` +
-          (results.placement === 'interleaved' ? ', in turns with C' : ''),
+          (PLACEMENT_LABELS[results.placement] ?? ''),
         reference: results.reference,
         figure: 'server CPU per request',
         entries: cells.filter(cell => cell !== reference).map(cell => ({

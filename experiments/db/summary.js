@@ -69,7 +69,9 @@ const MEANING = {
   serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
   serverUserShare: USER_SHARE_MEANING,
   faultsPerRequest: FAULTS_MEANING,
-  serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the server waited (client-bound: wrk and the database, on one CPU, set the pace)`,
+  serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the ` +
+    'server waited (client-bound: wrk and the database, on one CPU, set the pace); placement ' +
+    'one-cpu, wrk and the database take the rest of the server\'s CPU by design, and no cell is marked',
   machineSpeed: 'per endpoint and connections, each round\'s offset: the median over the servers ' +
     'of a server\'s CPU per request in that round against its own median over the rounds (every ok ' +
     'run, warm-up included): where the servers grew dearer together, the host was busier',
@@ -90,7 +92,8 @@ function summariseDb (records, context) {
   const keyOf = run => `${run.endpoint}\t${run.connections}\t${run.program}`
   const cells = [...new Set(runs.map(keyOf))].map(key => {
     const [endpoint, connections, server] = key.split('\t')
-    return dbCell(server, endpoint, Number(connections), runs.filter(run => keyOf(run) === key))
+    const own = runs.filter(run => keyOf(run) === key)
+    return dbCell(server, endpoint, Number(connections), own, context.dbPlacement ?? 'alone')
   })
   const inRounds = context.dbRounds === true
   const against = inRounds ? roundsAgainst : (a, b, pick) => ratioInterval(pick(a), pick(b))
@@ -207,7 +210,7 @@ function roundsAgainst (a, b, pick) {
 const where = { processOf: () => 0, roundOf: run => run.run }
 const serverCpuPerRequest = run => run.server.cpuNs / run.wrk.requests / 1000
 
-function dbCell (server, endpoint, connections, runs) {
+function dbCell (server, endpoint, connections, runs, placement) {
   const all = runs.filter(run => run.ok).sort((a, b) => a.run - b.run)
   const classes = processClasses(runs, { value: serverCpuPerRequest, ...where })
   const steadiness = cellSteadiness(classes)
@@ -252,7 +255,9 @@ function dbCell (server, endpoint, connections, runs) {
     serverCpuShare: at(shares),
     serverUserShare: userShareOfRuns(ok.map(run => run.server)),
     faultsPerRequest: at(ok.map(faultsOf).filter(faults => faults !== null)),
-    clientBound: shares.length ? median(shares) < CLIENT_BOUND_SHARE : null,
+    // one-cpu: wrk and the database take the rest of the server's CPU by design, and no
+    // cell is marked
+    clientBound: shares.length && placement !== 'one-cpu' ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
     unsteady: unsteadyCell(steadiness, ok),

@@ -402,6 +402,37 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
   assert.deepEqual(leftovers(), [])
 })
 
+test('--placement one-cpu: the server, wrk, oha and the database on one CPU, recorded and said so', () => {
+  const args = ['--experiment', 'db', '--quick', '--placement', 'one-cpu', '--only', 'c-libpq-prepared-serial',
+    '--endpoints', 'db', '--no-strace', '--no-kernel', '--out', scratch, '--id', 'one-cpu']
+  const result = spawnSync(process.execPath, [BENCH, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240000 })
+  assert.equal(result.status, 0, result.stderr + result.stdout)
+  const run = path.join(scratch, 'one-cpu')
+  const context = JSON.parse(fs.readFileSync(path.join(run, 'context.json'), 'utf8'))
+  const cpu = context.placement.passes.db.server
+  assert.deepEqual(context.placement.passes.db, { wrk: cpu, database: cpu, server: cpu })
+  assert.deepEqual(context.dbPin, { client: cpu, server: cpu, database: cpu })
+  assert.equal(context.dbPlacement, 'one-cpu')
+  const records = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const timed = records.filter(record => record.phase === 'db')
+  assert.ok(timed.length >= 2 && timed.every(record => record.ok), JSON.stringify(timed.map(r => r.failure)))
+  const pinned = new RegExp(`^taskset -c ${cpu} `)
+  for (const record of records.filter(record => record.command)) assert.match(record.command, pinned)
+  // oha too, where it is installed: the latency pass's runs are among those commands
+  if (ohaReason() === null) assert.ok(records.some(record => record.phase === LATENCY_PHASE))
+  const results = JSON.parse(fs.readFileSync(path.join(run, 'results.json'), 'utf8'))
+  assert.equal(results.db.placement, 'one-cpu')
+  assert.ok(results.db.cells.every(cell => cell.cpuPerRequestUs.server > 0 && cell.inTurns === false))
+  const report = spawnSync(process.execPath, [path.join(ROOT, 'analyse.js'), run], { cwd: ROOT, encoding: 'utf8' })
+  assert.equal(report.status, 0, report.stderr)
+  const page = fs.readFileSync(path.join(run, 'report.html'), 'utf8')
+  assert.match(page, /each server is pinned to the same CPU, one at a time, so that no wake-up crosses CPUs/)
+  // the answer's chart names the placement where its ratios are drawn
+  assert.match(page, /\/db, \d+ connections, on one CPU with wrk and the database/)
+  assert.match(page, new RegExp(`one thread on CPU ${cpu}, the database on CPU ${cpu}, the server pinned to CPU ${cpu}`))
+  assert.deepEqual(leftovers(), [])
+})
+
 test('Ctrl-C mid-run: the bench stops, keeps what it measured, and leaves no server, cluster or folder', async () => {
   const servers = () => processesWith('build/db-c-libpq')
   const running = servers()

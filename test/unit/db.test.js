@@ -434,6 +434,29 @@ test('a resumed db run from before --order goes on with each endpoint\'s rounds 
   assert.match(storedProblem({ ...older, order: 'random' }), /^has options\.order "random", not endpoint or spread$/)
 })
 
+test('placement one-cpu: the server, wrk and the database on the server\'s CPU, recorded and said so', () => {
+  const { dbPin } = require('../../experiments/db/measure')
+  const { pinText } = require('../../experiments/db/report')
+  const httpPin = { client: 0, server: 1 }
+  assert.deepEqual(dbPin(httpPin), { client: 0, server: 1, database: 0 })
+  assert.deepEqual(dbPin(httpPin, 'alone'), { client: 0, server: 1, database: 0 })
+  assert.deepEqual(dbPin(httpPin, 'one-cpu'), { client: 1, server: 1, database: 1 })
+  const options = parseOptions(['--experiment', 'db', '--placement', 'one-cpu'])
+  assert.equal(options.placement, 'one-cpu')
+  assert.deepEqual(db.passes(options, { http: httpPin }).db, { wrk: 1, database: 1, server: 1 })
+  assert.deepEqual(db.passes({ ...options, placement: 'alone' }, { http: httpPin }).db, { wrk: 0, database: 0, server: 1 })
+  assert.equal(pinText({ wrk: 1, database: 1, server: 1 }), 'wrk, the database and the server on CPU 1')
+  assert.equal(pinText({ wrk: 0, database: 0, server: 1 }), 'wrk and the database on CPU 0, the server on CPU 1')
+  // a server that shares its CPU with wrk and the database by design is not client-bound
+  const records = runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
+  const cellIn = dbPlacement => summariseDb(records, { options: { db: PRESETS.default }, dbPlacement }).cells[0]
+  assert.equal(cellIn('alone').clientBound, true)
+  assert.equal(cellIn('one-cpu').clientBound, null)
+  assert.equal(cellIn('one-cpu').serverCpuShare, 0.1)
+  assert.throws(() => parseOptions(['--experiment', 'db', '--placement', 'together']),
+    /--placement must be alone, interleaved or one-cpu, not 'together'/)
+})
+
 test('the default servers: every client\'s variants but its unnamed statements one at a time where it pipelines them', () => {
   const names = db.select({ only: [] }).runnable.map(server => server.name)
   assert.ok(!names.includes('c-libpq-unnamed-serial') && !names.includes('node-pg-unnamed-serial'))
