@@ -112,6 +112,23 @@ function repeatPairs (sets) {
     group.sets.slice(1).map(other => [group.sets[0], other]))
 }
 
+// A pair measured two ways (two placements, say) holds two figures, not one measured twice:
+// the sentence that says so in place of the two-run criterion, or null where `methodOf` gives
+// both runs the same way.
+function methodDifference ([first, other], methodOf, what) {
+  const ways = [first, other].map(methodOf)
+  if (ways[0] === ways[1]) return null
+  return `${first.label} and ${other.label} ran in different ${what} (${ways.join(' and ')}): ` +
+    'two figures, not one measured twice, so no two-run check'
+}
+
 module.exports = {
-  KEY_FACTS, machineIdentity, machineName, sameMachine, groupByMachine, repeatPairs, machineSlug
+  KEY_FACTS,
+  machineIdentity,
+  machineName,
+  sameMachine,
+  groupByMachine,
+  repeatPairs,
+  methodDifference,
+  machineSlug
 }

@@ -19,7 +19,7 @@ const { levelsText } = require('../../lib/stats')
 const { unquotedReason } = require('../../lib/steady')
 const { marksHtml, marksLetters, MARKS_LEGEND } = require('../http/cell-marks')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
-const { repeatPairs } = require('../../lib/machine')
+const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { PARTS } = require('./summary')
 const { referenceUnsteadyReason, unsteadyRatioReason } = require('./quoting')
 const { callSeries, formatCallsPerRequest, v8FlagsRow, requestsText } = require('../http/report')
@@ -335,6 +335,8 @@ function repeatabilityData (sets) {
     own: sets.map(set => ({ set: set.label, result: set.results.db?.repeatability ?? null, text: dbOwnText(set.results.db?.repeatability) })),
     twoRuns: repeatPairs(sets).map(([first, other]) => {
       const labels = [first.label, other.label]
+      const differ = methodDifference([first, other], set => set.results.db?.placement, 'placements')
+      if (differ) return { sets: labels, result: null, text: differ }
       const result = first.results.db && other.results.db ? dbRepeatability(first.results.db, other.results.db) : null
       return { sets: labels, result, text: result && dbCriterionText(result, labels) }
     })

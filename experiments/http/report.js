@@ -22,7 +22,7 @@ const { unquotedReason } = require('../../lib/steady')
 const { kernelEntryOf } = require('./summary')
 const { marksHtml, marksLetters, MARKS_LEGEND, gcStatesReason } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText, formatFaults } = require('./repeatability')
-const { repeatPairs } = require('../../lib/machine')
+const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
 // The page's answer: per set and mode, at the most connections (each wake-up of a server
@@ -395,6 +395,8 @@ function repeatabilityData (sets) {
     own: sets.map(set => ({ set: set.label, result: set.results.http?.repeatability ?? null, text: httpOwnText(set.results.http?.repeatability) })),
     twoRuns: repeatPairs(sets).map(([first, other]) => {
       const labels = [first.label, other.label]
+      const differ = methodDifference([first, other], set => set.results.http?.placement ?? 'apart', 'placements')
+      if (differ) return { sets: labels, result: null, text: differ }
       const measured = first.results.http && other.results.http
       const result = measured ? httpRepeatability(first.results.http, other.results.http) : null
       return { sets: labels, result, text: result && httpCriterionText(result, labels) }

@@ -457,6 +457,21 @@ test('placement one-cpu: the server, wrk and the database on the server\'s CPU, 
     /--placement must be alone, interleaved or one-cpu, not 'together'/)
 })
 
+test('two runs in different placements are two figures: no two-run check between them', () => {
+  const records = runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
+  const set = (label, dbPlacement) => ({
+    label,
+    results: { runId: label, db: summariseDb(records, { options: { db: PRESETS.default }, dbPlacement }) }
+  })
+  const { twoRuns } = db.report.shape([set('a1', 'alone'), set('o1', 'one-cpu'), set('a2', 'alone')]).repeatability
+  assert.deepEqual(twoRuns.map(pair => pair.sets), [['a1', 'o1'], ['a1', 'a2']])
+  assert.equal(twoRuns[0].result, null)
+  assert.equal(twoRuns[0].text, 'a1 and o1 ran in different placements (alone and one-cpu): two figures, ' +
+    'not one measured twice, so no two-run check')
+  assert.notEqual(twoRuns[1].result, null)
+  assert.match(twoRuns[1].text, /^The server's CPU per request moved by at most 5% in 1 of 1 cells/)
+})
+
 test('the default servers: every client\'s variants but its unnamed statements one at a time where it pipelines them', () => {
   const names = db.select({ only: [] }).runnable.map(server => server.name)
   assert.ok(!names.includes('c-libpq-unnamed-serial') && !names.includes('node-pg-unnamed-serial'))

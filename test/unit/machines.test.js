@@ -5,7 +5,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
-const { machineIdentity, sameMachine, groupByMachine, repeatPairs } = require('../../lib/machine')
+const { machineIdentity, sameMachine, groupByMachine, repeatPairs, methodDifference } = require('../../lib/machine')
 const {
   compareMachines, carries, pool, difference, reciprocal, incomparable, CARRY
 } = require('../../lib/report/machines')
@@ -108,6 +108,14 @@ test('the two-run criterion pairs each machine\'s first run with its later ones,
     [['a1', 'a2'], ['a1', 'a3'], ['i1', 'i2']]
   )
   assert.deepEqual(repeatPairs(sets.slice(0, 2)), [])
+})
+
+test('a pair measured two ways is named as such; one way, it is left to the two-run criterion', () => {
+  const placementOf = set => set.placement
+  const [a, b, c] = [['a', 'alone'], ['b', 'one-cpu'], ['c', 'alone']].map(([label, placement]) => ({ label, placement }))
+  assert.equal(methodDifference([a, b], placementOf, 'placements'),
+    'a and b ran in different placements (alone and one-cpu): two figures, not one measured twice, so no two-run check')
+  assert.equal(methodDifference([a, c], placementOf, 'placements'), null)
 })
 
 test('carries: within 10% of the larger, or intervals sharing a point', () => {
