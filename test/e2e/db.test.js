@@ -429,7 +429,8 @@ test('--placement one-cpu: the server, wrk, oha and the database on one CPU, rec
   assert.match(page, /each server is pinned to the same CPU, one at a time, so that no wake-up crosses CPUs/)
   // the answer's chart names the placement where its ratios are drawn
   assert.match(page, /\/db, \d+ connections, on one CPU with wrk and the database/)
-  assert.match(page, new RegExp(`one thread on CPU ${cpu}, the database on CPU ${cpu}, the server pinned to CPU ${cpu}`))
+  const where = `one thread on CPU ${cpu}, the database on CPU ${cpu}, the server pinned to CPU ${cpu}`
+  assert.match(page, new RegExp(where))
   assert.deepEqual(leftovers(), [])
 })
 

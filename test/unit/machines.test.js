@@ -112,7 +112,8 @@ test('the two-run criterion pairs each machine\'s first run with its later ones,
 
 test('a pair measured two ways is named as such; one way, it is left to the two-run criterion', () => {
   const placementOf = set => set.placement
-  const [a, b, c] = [['a', 'alone'], ['b', 'one-cpu'], ['c', 'alone']].map(([label, placement]) => ({ label, placement }))
+  const [a, b, c] = [['a', 'alone'], ['b', 'one-cpu'], ['c', 'alone']]
+    .map(([label, placement]) => ({ label, placement }))
   assert.equal(methodDifference([a, b], placementOf, 'placements'),
     'a and b ran in different placements (alone and one-cpu): two figures, not one measured twice, so no two-run check')
   assert.equal(methodDifference([a, c], placementOf, 'placements'), null)
