@@ -90,10 +90,12 @@ function summariseDb (records, context) {
   const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.dbLatency)
   if (runs.length === 0 && traced.length === 0 && latency === null) return null
   const keyOf = run => `${run.endpoint}\t${run.connections}\t${run.program}`
+  // wrk on the server's own CPU (placement one-cpu): it takes the rest of that CPU by design
+  const loadBeside = context.dbPin ? context.dbPin.client === context.dbPin.server : false
   const cells = [...new Set(runs.map(keyOf))].map(key => {
     const [endpoint, connections, server] = key.split('\t')
     const own = runs.filter(run => keyOf(run) === key)
-    return dbCell(server, endpoint, Number(connections), own, context.dbPlacement ?? 'alone')
+    return dbCell(server, endpoint, Number(connections), own, loadBeside)
   })
   const inRounds = context.dbRounds === true
   const against = inRounds ? roundsAgainst : (a, b, pick) => ratioInterval(pick(a), pick(b))
@@ -210,7 +212,7 @@ function roundsAgainst (a, b, pick) {
 const where = { processOf: () => 0, roundOf: run => run.run }
 const serverCpuPerRequest = run => run.server.cpuNs / run.wrk.requests / 1000
 
-function dbCell (server, endpoint, connections, runs, placement) {
+function dbCell (server, endpoint, connections, runs, loadBeside) {
   const all = runs.filter(run => run.ok).sort((a, b) => a.run - b.run)
   const classes = processClasses(runs, { value: serverCpuPerRequest, ...where })
   const steadiness = cellSteadiness(classes)
@@ -255,9 +257,8 @@ function dbCell (server, endpoint, connections, runs, placement) {
     serverCpuShare: at(shares),
     serverUserShare: userShareOfRuns(ok.map(run => run.server)),
     faultsPerRequest: at(ok.map(faultsOf).filter(faults => faults !== null)),
-    // one-cpu: wrk and the database take the rest of the server's CPU by design, and no
-    // cell is marked
-    clientBound: shares.length && placement !== 'one-cpu' ? median(shares) < CLIENT_BOUND_SHARE : null,
+    // no cell is marked where wrk shares the server's CPU: it waits for wrk by design
+    clientBound: shares.length && !loadBeside ? median(shares) < CLIENT_BOUND_SHARE : null,
     threads: ok.length ? Math.max(...ok.map(run => run.server.threads)) : null,
     maxRssKiB: ok.length ? Math.max(...ok.map(run => run.server.maxRssKiB)) : null,
     unsteady: unsteadyCell(steadiness, ok),

@@ -450,7 +450,9 @@ test('placement one-cpu: the server, wrk and the database on the server\'s CPU, 
   assert.equal(pinText({ wrk: 0, database: 0, server: 1 }), 'wrk and the database on CPU 0, the server on CPU 1')
   // a server that shares its CPU with wrk and the database by design is not client-bound
   const records = runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
-  const cellIn = dbPlacement => summariseDb(records, { options: { db: PRESETS.default }, dbPlacement }).cells[0]
+  const cellIn = dbPlacement => summariseDb(records, {
+    options: { db: PRESETS.default }, dbPlacement, dbPin: dbPin(httpPin, dbPlacement)
+  }).cells[0]
   assert.equal(cellIn('alone').clientBound, true)
   assert.equal(cellIn('one-cpu').clientBound, null)
   assert.equal(cellIn('one-cpu').serverCpuShare, 0.1)
