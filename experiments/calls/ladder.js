@@ -488,7 +488,7 @@ function summariseLadder (records, context, headline) {
   for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
   const vsCMeaning = rows.some(row => row.pairing === 'slices') ? VS_C_PAIRED_MEANING : VS_C_MEANING
   const counts = context.options.ladder
-  const halves = ladderHalves(rows)
+  const halves = ownHalves(rows)
   // a rung the run measured and could not halve (its processes failed) counts against it
   const halved = new Set(halves.map(cell => `${cell.variant} ${cell.rung}`))
   const rungs = rows.flatMap(row => RUNGS.map(rung => `${row.variant} ${rung}`))
@@ -563,10 +563,17 @@ function ladderRow (name, runs) {
   }
 }
 
-// The run's own repeatability: each rung's median over the even processes against the odd
-// ones (C's in ns, the others' ratios to C), what a second run of as many processes would
-// move by, at √2 the spread of a run's median of all of them.
-function ladderHalves (rows) {
+// Each rung's median over one half of its processes against the other half's (C's in ns, the
+// others' ratios to C): what a second run of as many processes would move by, at √2 the
+// spread of a run's median of all of them. `halfOf(run, runs)` (a process's index, every index
+// the rung has) is 0 or 1: BY_PARITY, even against odd, or EARLY_OR_LATE.
+const BY_PARITY = run => Number(run) % 2
+// the processes run in order of their index, every variant's process p before any's p + 1
+const EARLY_OR_LATE = (run, runs) => {
+  const order = runs.map(Number).sort((a, b) => a - b)
+  return order.indexOf(Number(run)) < order.length / 2 ? 0 : 1
+}
+function ladderHalves (rows, halfOf = BY_PARITY) {
   const c = rows.find(row => row.variant === BASELINE)
   const cells = []
   for (const row of rows) {
@@ -574,13 +581,36 @@ function ladderHalves (rows) {
       const cOf = row.pairing === 'slices' ? row.partnerByProcess[rung] : c?.byProcess[rung]
       const runs = Object.keys(row.byProcess[rung]).filter(run => row === c || (cOf && run in cOf))
       const value = run => row === c ? row.byProcess[rung][run] : row.byProcess[rung][run] / cOf[run]
-      const halves = [0, 1].map(half => runs.filter(run => Number(run) % 2 === half).map(value))
+      const halves = [0, 1].map(half => runs.filter(run => halfOf(run, runs) === half).map(value))
       if (halves.some(half => half.length === 0)) continue
       const [a, b] = halves.map(median)
       cells.push({ variant: row.variant, rung, a, b, movePercent: Math.abs(b / a - 1) * 100 })
     }
   }
   return cells
+}
+
+// The run's own repeatability, rung by rung: the larger of its two splits' moves. Even
+// against odd processes share the run's moments, so they hold the processes' own spread;
+// early against late hold the machine's drift through the run as well. A second run carries
+// both, and either split may be the larger at a rung: over ten pairs of runs (quiet and noisy,
+// three kinds of VM) the larger foretold its pair in 15 of 20 runs, even/odd alone in 9 and
+// early/late in 10, each of those saying less than moved in 9 and 10 (docs/calls.md,
+// 2026-12-05). `by` says which split set the rung's figure.
+function ownHalves (rows) {
+  const key = cell => `${cell.variant} ${cell.rung}`
+  const late = new Map(ladderHalves(rows, EARLY_OR_LATE).map(cell => [key(cell), cell.movePercent]))
+  return ladderHalves(rows).map(cell => {
+    const driftPercent = late.get(key(cell)) ?? null
+    const drift = driftPercent !== null && driftPercent > cell.movePercent
+    return {
+      ...cell,
+      processesPercent: cell.movePercent,
+      driftPercent,
+      movePercent: drift ? driftPercent : cell.movePercent,
+      by: drift ? 'drift' : 'processes'
+    }
+  })
 }
 
 // Where the read's ns go, from the rungs' medians, in four parts that add up to what
@@ -665,6 +695,9 @@ module.exports = {
   BLOCK,
   WARMUP_READS,
   ladderArgv,
+  ladderHalves,
+  ownHalves,
+  EARLY_OR_LATE,
   ladderBytes,
   checkCounts,
   unavailableReason,

@@ -27,20 +27,23 @@ function callsRepeatability (ladderA, ladderB) {
 }
 
 // What a second run of the same design would move each rung by, foretold from this run's
-// halves (its even processes against its odd ones, over √2: halves of P/2 processes move
-// apart √2 times as far as two runs of P do). On 2026-11-27 the halves foretold the 90th
-// percentile of three pairs' moves as 8.1, 5.3 and 10.0% where they moved 8.9, 4.9 and
-// 10.3% (docs/reproducibility.md); the variance components, taken as a mean's, foretold
-// 10 to 16%, too high: the medians shrug off the slow rounds a mean would carry. Where
-// the goal is out of reach: the processes that would bring every rung within it, the
-// spread of a median falling as the square root of its processes.
+// halves (the larger of even against odd processes and early against late, ladder.js
+// ownHalves; over √2: halves of P/2 processes move apart √2 times as far as two runs of P
+// do). The variance components, taken as a mean's, foretold 10 to 16% where three pairs moved
+// 4.9 to 10.3% (2026-11-27, docs/reproducibility.md): the medians shrug off the slow rounds a
+// mean would carry. Where the goal is out of reach: the processes that would bring every rung
+// within it, the spread of a median falling as the square root of its processes; none where
+// the worst rung's figure is the drift through the run (early against late), which more
+// processes, a longer run, would not narrow.
 function reachable (ladder) {
   const { processes, rounds } = ladder.counts ?? {}
   const rungs = (ladder.halves ?? []).map(cell => ({ ...cell, movePercent: cell.movePercent / Math.SQRT2 }))
   if (!processes || rungs.length === 0) return null
   const lost = ladder.halvesLost ?? []
   const worst = rungs.reduce((a, b) => (b.movePercent > a.movePercent ? b : a))
-  const processesNeeded = Math.ceil(processes * Math.max(1, (worst.movePercent / GOAL.percent) ** 2))
+  const processesNeeded = worst.by === 'drift'
+    ? null
+    : Math.ceil(processes * Math.max(1, (worst.movePercent / GOAL.percent) ** 2))
   return {
     processes,
     rounds,
@@ -79,8 +82,9 @@ function reachableText (reach) {
   const { worst } = reach
   const where = `${worst.variant}'s ${worst.rung}`
   // the unit the goal is judged in, which the page's ns do not show for the other variants
-  const foretold = 'foretold from this run\'s halves of processes; C\'s rungs in ns, every other ' +
-    'variant\'s as its ratio to C\'s, which a change of the machine\'s speed does not move'
+  const foretold = 'foretold from this run\'s halves of processes, even against odd or early ' +
+    'against late, whichever moved more; C\'s rungs in ns, every other variant\'s as its ratio to ' +
+    'C\'s, which a change of the machine\'s speed does not move'
   const most = `±${formatNumber(worst.movePercent)}%`
   if (reach.lost?.length) {
     return `${lostText(reach.lost)} A second run would move ${movesText(reach)} (${foretold}).`
@@ -88,6 +92,11 @@ function reachableText (reach) {
   if (reach.reachable) {
     return `On this machine, today, a second run of ${reach.processes} processes would keep every rung within ` +
       `±${GOAL.percent}% (at most ${most}, ${where}; ${foretold}).`
+  }
+  if (worst.processesNeeded === null) {
+    return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach: a second ` +
+      `run would move ${movesText(reach)} (${foretold}); at ${where} the machine drifted through ` +
+      'the run, early processes against late, which more processes would not narrow.'
   }
   const times = formatNumber(worst.processesNeeded / reach.processes)
   // advice bench would refuse is none: past what --processes takes, it says so
