@@ -103,6 +103,21 @@ function interleavedHalves (runs, value, pick) {
   return { a, b, movePercent: movePercent(a, b), runs: halves.map(half => half.length) }
 }
 
+// Two ways to halve a cell's rounds or processes, given the indices it has (their order is
+// the order they ran in): each returns index => 0 or 1. Even against odd share every slow
+// change of the run, so their difference is the units' own spread; early against late (the
+// first half of the indices against the rest) holds the machine's drift through the run as
+// well, which a second run, minutes later, meets and interleaved halves cannot see. A run's
+// own figure takes the larger of the two, cell by cell (docs/calls.md, 2026-12-05).
+const HALVINGS = {
+  evenOdd: () => index => Number(index) % 2,
+  earlyLate: indices => {
+    const sorted = indices.map(Number).sort((a, b) => a - b)
+    const firstLate = sorted[Math.ceil(sorted.length / 2)] ?? Infinity
+    return index => (Number(index) < firstLate ? 0 : 1)
+  }
+}
+
 // The cells a run measured but could not halve while others could (every run failed, or too
 // few were kept): they count against the run's own figure as against the two-run criterion,
 // so that a run that lost its worst cells does not read as steadier. Their names, [] where
@@ -185,6 +200,7 @@ module.exports = {
   pairByKey,
   missingClause,
   interleavedHalves,
+  HALVINGS,
   lostCells,
   lostText,
   ownText,

@@ -31,7 +31,7 @@ const { SLICE_MS } = require('../stdio/cost')
 const { median, medianInterval, pairedRatio } = require('../../lib/stats')
 const { components } = require('../../lib/variance')
 const { runSteal } = require('../../lib/steal')
-const { lostCells } = require('../../lib/repeatability')
+const { lostCells, HALVINGS } = require('../../lib/repeatability')
 const { pipelineForeign } = require('../../lib/foreign')
 const { FIXED_FEEDER_BLOCK, pipelineFailure } = require('../stdio/measure')
 
@@ -565,15 +565,10 @@ function ladderRow (name, runs) {
 
 // Each rung's median over one half of its processes against the other half's (C's in ns, the
 // others' ratios to C): what a second run of as many processes would move by, at √2 the
-// spread of a run's median of all of them. `halfOf(run, runs)` (a process's index, every index
-// the rung has) is 0 or 1: BY_PARITY, even against odd, or EARLY_OR_LATE.
-const BY_PARITY = run => Number(run) % 2
-// the processes run in order of their index, every variant's process p before any's p + 1
-const EARLY_OR_LATE = (run, runs) => {
-  const order = runs.map(Number).sort((a, b) => a - b)
-  return order.indexOf(Number(run)) < order.length / 2 ? 0 : 1
-}
-function ladderHalves (rows, halfOf = BY_PARITY) {
+// spread of a run's median of all of them. `halving`: lib/repeatability.js HALVINGS's evenOdd
+// (the default) or earlyLate; the processes run in order of their index, every variant's
+// process p before any's p + 1.
+function ladderHalves (rows, halving = HALVINGS.evenOdd) {
   const c = rows.find(row => row.variant === BASELINE)
   const cells = []
   for (const row of rows) {
@@ -581,7 +576,8 @@ function ladderHalves (rows, halfOf = BY_PARITY) {
       const cOf = row.pairing === 'slices' ? row.partnerByProcess[rung] : c?.byProcess[rung]
       const runs = Object.keys(row.byProcess[rung]).filter(run => row === c || (cOf && run in cOf))
       const value = run => row === c ? row.byProcess[rung][run] : row.byProcess[rung][run] / cOf[run]
-      const halves = [0, 1].map(half => runs.filter(run => halfOf(run, runs) === half).map(value))
+      const halfOf = halving(runs)
+      const halves = [0, 1].map(half => runs.filter(run => halfOf(run) === half).map(value))
       if (halves.some(half => half.length === 0)) continue
       const [a, b] = halves.map(median)
       cells.push({ variant: row.variant, rung, a, b, movePercent: Math.abs(b / a - 1) * 100 })
@@ -590,16 +586,15 @@ function ladderHalves (rows, halfOf = BY_PARITY) {
   return cells
 }
 
-// The run's own repeatability, rung by rung: the larger of its two splits' moves. Even
-// against odd processes share the run's moments, so they hold the processes' own spread;
-// early against late hold the machine's drift through the run as well. A second run carries
-// both, and either split may be the larger at a rung: over ten pairs of runs (quiet and noisy,
-// three kinds of VM) the larger foretold its pair in 15 of 20 runs, even/odd alone in 9 and
-// early/late in 10, each of those saying less than moved in 9 and 10 (docs/calls.md,
-// 2026-12-05). `by` says which split set the rung's figure.
+// The run's own repeatability, rung by rung: the larger of its two halvings' moves (even
+// against odd processes, early against late: lib/repeatability.js HALVINGS). A second run
+// carries both the processes' spread and the drift, and either halving may be the larger at a
+// rung: over ten pairs of runs (quiet and noisy, three kinds of VM) the larger foretold its
+// pair in 16 of 20 runs, even/odd alone in 10 and early/late in 10, each of those saying less
+// than moved in 8 and 9 (docs/calls.md, 2026-12-05). `by` says which set the rung's figure.
 function ownHalves (rows) {
   const key = cell => `${cell.variant} ${cell.rung}`
-  const late = new Map(ladderHalves(rows, EARLY_OR_LATE).map(cell => [key(cell), cell.movePercent]))
+  const late = new Map(ladderHalves(rows, HALVINGS.earlyLate).map(cell => [key(cell), cell.movePercent]))
   return ladderHalves(rows).map(cell => {
     const driftPercent = late.get(key(cell)) ?? null
     const drift = driftPercent !== null && driftPercent > cell.movePercent
@@ -697,7 +692,6 @@ module.exports = {
   ladderArgv,
   ladderHalves,
   ownHalves,
-  EARLY_OR_LATE,
   ladderBytes,
   checkCounts,
   unavailableReason,

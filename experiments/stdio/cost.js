@@ -40,7 +40,7 @@ const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { sizeName } = require('../../lib/report/format')
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
-const { missingClause, lostText } = require('../../lib/repeatability')
+const { missingClause, lostText, HALVINGS } = require('../../lib/repeatability')
 
 const PHASE = PHASES.cost
 // How long each of two pipelines runs before the other takes its turn, under
@@ -360,18 +360,23 @@ function summariseHeadline (records, context, rejected = new Map()) {
 }
 
 // What a run says of its own repeatability, with no second run beside it: each cell's
-// share of C from its even rounds (and C's even rounds) and from its odd rounds. Two runs
-// of n rounds drawn alike have medians (or Hodges-Lehmann estimates) of variance v each,
-// so their difference has variance 2v; a half has n/2 rounds and variance 2v, and the
-// difference of two halves 4v, twice the two runs'. So a half's difference over √2 is one
-// draw of what a second run would move the share by, and the cells' draws stand in for a
-// second run's moves: quotedPoints is the move all but the goal's allowance of cells stay
-// within. Interleaved halves share every slow spell of the run, so what drifts between
-// runs (minutes apart, or days) is not in it: on the kept pairs, the halves foretold
-// 1.30 points rms where c and d moved 1.35, and 1.80 where a and b, whose rounds of a size
-// sat within one minute, moved 2.33 (docs/reproducibility.md).
+// share of C from one half of its rounds (and C's rounds of that half) against the other
+// half's. Two runs of n rounds drawn alike have medians (or Hodges-Lehmann estimates) of
+// variance v each, so their difference has variance 2v; a half has n/2 rounds and variance
+// 2v, and the difference of two halves 4v, twice the two runs'. So a half's difference over
+// √2 is one draw of what a second run would move the share by, and the cells' draws stand in
+// for a second run's moves: quotedPoints is the move all but the goal's allowance of cells
+// stay within. The rounds are halved two ways (lib/repeatability.js HALVINGS), and a cell
+// takes the larger: even against odd rounds share every slow spell of the run, so what drifts
+// between runs is not in them (on the kept pairs of 2026-11-25 the interleaved halves
+// foretold 1.30 points rms where c and d moved 1.35, and 1.80 where a and b, whose rounds of
+// a size sat within one minute, moved 2.33, docs/reproducibility.md); early against late
+// rounds hold the drift through the run. On the three stdio pairs of 2026-12-02 to 12-05 the
+// larger foretold 5 of 6 runs, even/odd alone 4 (docs/reproducibility.md, 2026-12-05), as
+// over ten pairs of call ladders (docs/calls.md).
 const HALF_ROUNDS_MIN = 4
-const half = (rounds, parity) => [...rounds].filter(([run]) => run % 2 === parity).map(([, ns]) => ns)
+const half = (rounds, halfOf, which) =>
+  [...rounds].filter(([run]) => halfOf(run) === which).map(([, ns]) => ns)
 
 // rounds: by cell, its rounds and those that took turns with C (perRound)
 // A cell it could not halve where others could (failed, rejected, or too few rounds kept) is
@@ -384,19 +389,27 @@ function ownRepeatability (cells, rounds) {
     const key = `${cell.program}\t${cell.blockSize}`
     const { mine, partner: pairs } = rounds.get(key)
     const base = pairs.size ? pairs : rounds.get(`${BASELINE}\t${cell.blockSize}`)?.mine
-    const [even, odd] = [0, 1].map(parity => [half(base ?? new Map(), parity), half(mine, parity)])
-    if ([...even, ...odd].some(values => values.length < HALF_ROUNDS_MIN)) {
+    // a halving's move over √2, or null where a half has too few rounds
+    const halvedMove = halfOf => {
+      const [first, second] = [0, 1]
+        .map(which => [half(base ?? new Map(), halfOf, which), half(mine, halfOf, which)])
+      if ([...first, ...second].some(values => values.length < HALF_ROUNDS_MIN)) return null
+      // a paired half's share is the median of its pairs', as the cell's is
+      const pairShares = which => [...mine].filter(([run]) => halfOf(run) === which && pairs.has(run))
+        .map(([run, ns]) => pairs.get(run) / ns)
+      const shareOf = which => pairs.size
+        ? median(pairShares(which))
+        : ratioInterval(...(which ? second : first)).estimate
+      return Math.abs(shareOf(0) - shareOf(1)) * 100 / Math.SQRT2
+    }
+    const moves = [HALVINGS.evenOdd, HALVINGS.earlyLate]
+      .map(halving => halvedMove(halving([...mine.keys()])))
+    if (moves.includes(null)) {
       unhalved.push(`${cell.program} @ ${sizeName(cell.blockSize)}`)
       continue
     }
-    // a paired half's share is the median of its pairs', as the cell's is
-    const pairShares = parity => [...mine].filter(([run]) => run % 2 === parity && pairs.has(run))
-      .map(([run, ns]) => pairs.get(run) / ns)
-    const shareOf = parity => pairs.size
-      ? median(pairShares(parity))
-      : ratioInterval(...(parity ? odd : even)).estimate
-    const halvesPoints = Math.abs(shareOf(0) - shareOf(1)) * 100
-    predictedMovePoints.push({ program: cell.program, blockSize: cell.blockSize, points: halvesPoints / Math.SQRT2 })
+    const { program, blockSize } = cell
+    predictedMovePoints.push({ program, blockSize, points: Math.max(...moves) })
   }
   if (predictedMovePoints.length === 0) return null
   const quotedPoints = allButAllowance(predictedMovePoints.map(cell => cell.points))
@@ -542,8 +555,8 @@ const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
 // A run's own repeatability in a sentence (no full stop), or null.
 function ownRepeatabilityText (own) {
   if (!own) return null
-  const basis = 'the move a second run would make, foretold from this run\'s interleaved halves, ' +
-    `in ${allBut(own.cells)} cells`
+  const basis = 'the move a second run would make, foretold from this run\'s halves of rounds, even ' +
+    `against odd or early against late, whichever moved more, in ${allBut(own.cells)} cells`
   if (own.lost?.length) {
     const rest = `a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs`
     return `${lostText(own.lost).slice(0, -1)}; there ${rest} (goal ±${own.goalPoints}; ${basis})`

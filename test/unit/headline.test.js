@@ -263,7 +263,7 @@ test('runtimes rank by their fastest reader; a swap counts as a tie only where t
   assert.equal(headlineRepeatability(a, b).runtimeOrder.same, false)
 })
 
-test('a run\'s own repeatability: each cell\'s share from its even and its odd rounds, their difference over √2', () => {
+test('a run\'s own repeatability: each cell\'s share from halves of its rounds, their difference over √2', () => {
   const own = node => summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', node), ...rounds('bun-ffi', Array(8).fill(550))],
     { ...context, programs: [...context.programs, { name: 'bun-ffi', runtime: 'bun' }], options: { costRounds: 8 } }).repeatability
   // node-sync's even rounds 600 610 590 600 against C's 500s: of the 16 ratios the 8th and
@@ -282,6 +282,12 @@ test('a run\'s own repeatability: each cell\'s share from its even and its odd r
   close(quiet.quotedPoints, (5 / 6 - 100 / 121) * 100 / Math.SQRT2, 'quoted')
   assert.equal(quiet.quotable, true)
   assert.match(ownRepeatabilityText(quiet), /^On this machine, today, a share of C repeats within ±0\.5 points/)
+  // a drift: node-sync's first four rounds at 600, its last four at 640. Even and odd rounds
+  // agree (600 600 640 640 each), early against late do not: 5/6 - 500/640 = 5.21 points, over
+  // √2 3.68, the larger of the two halvings and so the cell's figure
+  const drift = own([600, 600, 600, 600, 640, 640, 640, 640])
+  close(drift.predictedMovePoints.find(cell => cell.program === 'node-sync').points, (5 / 6 - 500 / 640) * 100 / Math.SQRT2, 'drift')
+  assert.equal(drift.quotable, false)
   // bun-ffi's every run failed: it is lost, and the run cannot be quoted, however still the rest
   const lostRun = summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', [600, 605, 610, 605, 590, 605, 600, 605]),
     ...rounds('bun-ffi', Array(8).fill(550), 256, { ok: false, quarterOk: false })],

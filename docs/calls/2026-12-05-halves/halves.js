@@ -10,9 +10,9 @@
 //   node docs/calls/2026-12-05-halves/halves.js A1 B1 [A2 B2 ...]
 // (each a calls run's results.json, or .json.gz as kept beside the studies)
 const { runScript, readableFile, readJson, need, UsageError } = require('../../script-args')
-const { ladderHalves, ownHalves, EARLY_OR_LATE } = require('../../../experiments/calls/ladder')
+const { ladderHalves, ownHalves } = require('../../../experiments/calls/ladder')
 const { callsRepeatability } = require('../../../experiments/calls/repeatability')
-const { nearestRank } = require('../../../lib/repeatability')
+const { nearestRank, HALVINGS } = require('../../../lib/repeatability')
 
 const RUN = 'a calls run\'s results.json (or .json.gz)'
 
@@ -22,7 +22,7 @@ function said (rows) {
   const moves = cells => cells.map(cell => cell.movePercent / Math.SQRT2)
   return {
     'even/odd': moves(ladderHalves(rows)),
-    'early/late': moves(ladderHalves(rows, EARLY_OR_LATE)),
+    'early/late': moves(ladderHalves(rows, HALVINGS.earlyLate)),
     larger: moves(ownHalves(rows))
   }
 }
