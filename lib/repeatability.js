@@ -118,6 +118,29 @@ const HALVINGS = {
   }
 }
 
+// Issue 47's goal for a run's own figure, counted over pairs by way of halving (`split`): what
+// the pair moved (its 90th percentile) lies within what the run said, and what it said is at
+// most twice that. add() gives the pair's line part; lines() the totals, a line a split.
+function foretellTally () {
+  const tally = {}
+  const format = value => value.toFixed(2).padStart(5)
+  return {
+    add (split, figures, movedP90) {
+      const foretold = figures.map(figure => movedP90 <= figure && figure <= 2 * movedP90)
+      tally[split] ??= { runs: 0, foretold: 0, under: 0, over: 0 }
+      tally[split].runs += figures.length
+      tally[split].foretold += foretold.filter(Boolean).length
+      tally[split].under += figures.filter(figure => figure < movedP90).length
+      tally[split].over += figures.filter(figure => figure > 2 * movedP90).length
+      const verdicts = foretold.map(yes => (yes ? 'yes' : 'no')).join('/')
+      return `${split} ${figures.map(format).join(' ')} ${verdicts}`
+    },
+    lines: () => Object.entries(tally).map(([split, counts]) =>
+      `${split}: ${counts.foretold} of ${counts.runs} runs foretold their pair; ` +
+      `${counts.under} said less than moved, ${counts.over} more than twice it`)
+  }
+}
+
 // The cells a run measured but could not halve while others could (every run failed, or too
 // few were kept): they count against the run's own figure as against the two-run criterion,
 // so that a run that lost its worst cells does not read as steadier. Their names, [] where
@@ -201,6 +224,7 @@ module.exports = {
   missingClause,
   interleavedHalves,
   HALVINGS,
+  foretellTally,
   lostCells,
   lostText,
   ownText,

@@ -12,7 +12,7 @@
 const { runScript, readableFile, readJson, need, UsageError } = require('../../script-args')
 const { ladderHalves, ownHalves } = require('../../../experiments/calls/ladder')
 const { callsRepeatability } = require('../../../experiments/calls/repeatability')
-const { nearestRank, HALVINGS } = require('../../../lib/repeatability')
+const { nearestRank, HALVINGS, foretellTally } = require('../../../lib/repeatability')
 
 const RUN = 'a calls run\'s results.json (or .json.gz)'
 
@@ -35,32 +35,20 @@ function main (files) {
   for (const [file, ladder] of files.map((file, i) => [file, ladders[i]])) {
     need(Array.isArray(ladder.rows) ? ladder.rows : null, file, 'calls ladder rows', RUN)
   }
-  const tally = {}
+  const tally = foretellTally()
   console.log('pair'.padEnd(48) + 'moved p90' + '  split: each run said (p90), foretold?')
   for (let i = 0; i < files.length; i += 2) {
     const [a, b] = [ladders[i], ladders[i + 1]]
     const moved = callsRepeatability(a, b).cells.map(cell => cell.movePercent)
     const movedP90 = nearestRank(moved, 0.9)
-    const parts = []
     const [saidA, saidB] = [said(a.rows), said(b.rows)]
-    for (const split of Object.keys(saidA)) {
-      const figures = [saidA, saidB].map(run => nearestRank(run[split], 0.9))
-      const foretold = figures.map(figure => movedP90 <= figure && figure <= 2 * movedP90)
-      tally[split] ??= { runs: 0, foretold: 0, under: 0, over: 0 }
-      tally[split].runs += 2
-      tally[split].foretold += foretold.filter(Boolean).length
-      tally[split].under += figures.filter(figure => figure < movedP90).length
-      tally[split].over += figures.filter(figure => figure > 2 * movedP90).length
-      parts.push(`${split} ${figures.map(format).join(' ')} ${foretold.map(f => (f ? 'yes' : 'no')).join('/')}`)
-    }
+    const parts = Object.keys(saidA)
+      .map(split => tally.add(split, [saidA, saidB].map(run => nearestRank(run[split], 0.9)), movedP90))
     const name = `${files[i].split('/').slice(-2).join('/')} ${files[i + 1].split('/').at(-1)}`
     console.log(`${name.padEnd(48)}${format(movedP90)}   ${parts.join('; ')}`)
   }
   console.log('')
-  for (const [split, counts] of Object.entries(tally)) {
-    console.log(`${split}: ${counts.foretold} of ${counts.runs} runs foretold their pair; ` +
-      `${counts.under} said less than moved, ${counts.over} more than twice it`)
-  }
+  for (const line of tally.lines()) console.log(line)
 }
 
 runScript(module, { args: [2, Infinity], each: readableFile, run: main })

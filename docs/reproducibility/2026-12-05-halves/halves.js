@@ -12,7 +12,7 @@
 const { runScript, readableFile, readJson, need, UsageError } = require('../../script-args')
 const { headlineRepeatability } = require('../../../experiments/stdio/cost')
 const { BASELINE } = require('../../../experiments/stdio/programs')
-const { nearestRank, HALVINGS } = require('../../../lib/repeatability')
+const { nearestRank, HALVINGS, foretellTally } = require('../../../lib/repeatability')
 const { median } = require('../../../lib/stats')
 
 const RUN = 'a stdio run\'s results.json (or .json.gz) with its cost pass'
@@ -22,7 +22,8 @@ const allButOneIn30 = moves => [...moves].sort((a, b) => a - b)[moves.length - 1
 function halvedMove (cell, halving) {
   const rounds = cell.byRound.filter(round => round.shareOfC > 0)
   const halfOf = halving(rounds.map(round => round.run))
-  const [a, b] = [0, 1].map(which => median(rounds.filter(round => halfOf(round.run) === which).map(round => round.shareOfC)))
+  const shares = which => rounds.filter(round => halfOf(round.run) === which).map(round => round.shareOfC)
+  const [a, b] = [0, 1].map(which => median(shares(which)))
   return Math.abs(a - b) * 100 / Math.SQRT2
 }
 
@@ -44,32 +45,22 @@ function main (files) {
   const headlines = files.map(file => need(readJson(file, RUN).headline, file, 'cost pass (headline)', RUN))
   headlines.forEach((headline, i) => {
     if (!headline.cells?.some(cell => cell.byRound?.some(round => round.shareOfC > 0))) {
-      throw new UsageError(`${files[i]} keeps no round's share of C (a run from before the cost pass took turns with C); give a newer run`)
+      throw new UsageError(`${files[i]} keeps no round's share of C (a run from before the cost pass ` +
+        'took turns with C); give a newer run')
     }
   })
-  const tally = {}
+  const tally = foretellTally()
   for (let i = 0; i < files.length; i += 2) {
     const [a, b] = [headlines[i], headlines[i + 1]]
     const movedP90 = nearestRank(headlineRepeatability(a, b).cells.map(cell => cell.movePoints), 0.9)
     const runs = [said(a), said(b)]
     const recorded = [a, b].map(headline => format(headline.repeatability?.quotedPoints ?? NaN)).join(' ')
-    const parts = Object.keys(runs[0]).map(split => {
-      const figures = runs.map(run => run[split])
-      const foretold = figures.map(figure => movedP90 <= figure && figure <= 2 * movedP90)
-      tally[split] ??= { runs: 0, foretold: 0, under: 0, over: 0 }
-      tally[split].runs += 2
-      tally[split].foretold += foretold.filter(Boolean).length
-      tally[split].under += figures.filter(figure => figure < movedP90).length
-      tally[split].over += figures.filter(figure => figure > 2 * movedP90).length
-      return `${split} ${figures.map(format).join(' ')} ${foretold.map(yes => (yes ? 'yes' : 'no')).join('/')}`
-    })
-    console.log(`${files[i]} ${files[i + 1]}: moved p90 ${format(movedP90)} points; recorded ${recorded}; ${parts.join('; ')}`)
+    const parts = Object.keys(runs[0]).map(split => tally.add(split, runs.map(run => run[split]), movedP90))
+    const moved = `moved p90 ${format(movedP90)} points`
+    console.log(`${files[i]} ${files[i + 1]}: ${moved}; recorded ${recorded}; ${parts.join('; ')}`)
   }
   console.log('')
-  for (const [split, counts] of Object.entries(tally)) {
-    console.log(`${split}: ${counts.foretold} of ${counts.runs} runs foretold their pair; ` +
-      `${counts.under} said less than moved, ${counts.over} more than twice it`)
-  }
+  for (const line of tally.lines()) console.log(line)
 }
 
 runScript(module, { args: [2, Infinity], each: readableFile, run: main })
