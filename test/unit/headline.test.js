@@ -286,7 +286,8 @@ test('a run\'s own repeatability: each cell\'s share from halves of its rounds, 
   // agree (600 600 640 640 each), early against late do not: 5/6 - 500/640 = 5.21 points, over
   // √2 3.68, the larger of the two halvings and so the cell's figure
   const drift = own([600, 600, 600, 600, 640, 640, 640, 640])
-  close(drift.predictedMovePoints.find(cell => cell.program === 'node-sync').points, (5 / 6 - 500 / 640) * 100 / Math.SQRT2, 'drift')
+  const drifted = drift.predictedMovePoints.find(cell => cell.program === 'node-sync')
+  close(drifted.points, (5 / 6 - 500 / 640) * 100 / Math.SQRT2, 'drift')
   assert.equal(drift.quotable, false)
   // bun-ffi's every run failed: it is lost, and the run cannot be quoted, however still the rest
   const lostRun = summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', [600, 605, 610, 605, 590, 605, 600, 605]),
