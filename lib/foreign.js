@@ -49,8 +49,7 @@ function foreignTime ({ source, windowNs, perCpu }) {
 // took, and the VM's steal of that CPU. Two pipelines that took turns on the same CPUs
 // (`alongside`: the other's result) are one step: the longer's window holds nearly all
 // of the shorter's, and both pipelines' time is the step's own.
-// judged: the CPUs whose foreign time counts (default every pinned one).
-function pipelineForeign (result, pin, alongside = null, judged = null) {
+function pipelineForeign (result, pin, alongside = null) {
   if (alongside && !(alongside.reader && alongside.feeder)) return null
   const [longer, shorter] = alongside?.wallNs > result.wallNs ? [alongside, result] : [result, alongside]
   const idle = longer.cpuIdle
@@ -64,7 +63,7 @@ function pipelineForeign (result, pin, alongside = null, judged = null) {
     busyNs: longer.wallNs - idle.idle_ns[i],
     ownNs: pipelinesNs(cpu, longer) + (shorter ? pipelinesNs(cpu, shorter) : 0) +
       (longer.stealTicks?.[cpu] ?? 0) * tickNs
-  })).filter(entry => judged === null || judged.includes(entry.cpu))
+  }))
   return foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
 }
 

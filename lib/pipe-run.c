@@ -3,7 +3,7 @@
  *
  *   pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] [--result-fd FD]
  *            [--parent-pid PID] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N]
- *            [--sample-below 1]
+ *            [--sample-below 1] [--policy batch]
  *            -- FEEDER ARGS... -- READER ARGS...
  *
  * SIGUSR1 pauses the pipeline (SIGSTOP to its process group) and SIGUSR2 resumes it:
@@ -68,7 +68,7 @@ static void die(const char *what) {
 static void usage(void) {
   fprintf(stderr, "usage: pipe-run [--timeout-ms N] [--pin-feeder CPU] [--pin-reader CPU] "
                   "[--result-fd FD] [--proc-stat FILE] [--cpuidle DIR] [--sample-ms N] [--sample-below 1] "
-                  "-- FEEDER... -- READER...\n");
+                  "[--policy batch] -- FEEDER... -- READER...\n");
   exit(125);
 }
 
@@ -80,9 +80,13 @@ static long long now_ns(void) {
 
 /* Runs in the forked child: die with pipe-run, wire the pipe end, join the
  * pipeline's process group (so a timeout or Ctrl-C can kill every descendant at
- * once), pin, exec. */
+ * once), pin, set the scheduling policy, exec. With `batch` (--policy batch) both
+ * children run at SCHED_BATCH, which the kernel never lets preempt a task on waking:
+ * on one CPU the reader then drains the pipe before dd runs, and dd fills it before
+ * the reader does, one switch a pipe's worth where the default policy's wake-ups
+ * switch every few pages (docs/profile.md). */
 static pid_t spawn(char **argv, int in_fd, int out_fd, int close_fd, pid_t group, int cpu,
-                   const sigset_t *saved_mask, pid_t runner) {
+                   int batch, const sigset_t *saved_mask, pid_t runner) {
   pid_t pid = fork();
   if (pid < 0) die("fork");
   if (pid > 0) {
@@ -104,6 +108,8 @@ static pid_t spawn(char **argv, int in_fd, int out_fd, int close_fd, pid_t group
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) < 0) die("sched_setaffinity");
   }
+  struct sched_param param = {0};
+  if (batch && sched_setscheduler(0, SCHED_BATCH, &param) < 0) die("sched_setscheduler");
   execvp(argv[0], argv);
   fprintf(stderr, "pipe-run: cannot run %s: %s\n", argv[0], strerror(errno));
   _exit(127);
@@ -411,7 +417,7 @@ static void kill_children(pid_t self) {
 
 int main(int argc, char *argv[]) {
   long timeout_ms = 0, sample_ms = 0;
-  int pin_feeder = -1, pin_reader = -1, result_fd = 3;
+  int pin_feeder = -1, pin_reader = -1, result_fd = 3, batch = 0;
   const char *proc_stat = "/proc/stat";
   const char *cpuidle_root = "/sys/devices/system/cpu";
   pid_t parent = getppid();
@@ -427,6 +433,7 @@ int main(int argc, char *argv[]) {
     else if (strcmp(argv[i], "--cpuidle") == 0) cpuidle_root = argv[i + 1];
     else if (strcmp(argv[i], "--sample-ms") == 0) sample_ms = atol(argv[i + 1]);
     else if (strcmp(argv[i], "--sample-below") == 0) sample_below = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--policy") == 0 && strcmp(argv[i + 1], "batch") == 0) batch = 1;
     else usage();
   }
   if (i >= argc) usage();
@@ -473,8 +480,8 @@ int main(int argc, char *argv[]) {
   int cpus_before = read_steal(proc_stat, steal_before);
   long long start = now_ns();
   struct child reader = {0}, feeder = {0};
-  reader.pid = spawn(reader_argv, fds[0], -1, fds[1], 0, pin_reader, &saved, self);
-  feeder.pid = spawn(feeder_argv, -1, fds[1], fds[0], reader.pid, pin_feeder, &saved, self);
+  reader.pid = spawn(reader_argv, fds[0], -1, fds[1], 0, pin_reader, batch, &saved, self);
+  feeder.pid = spawn(feeder_argv, -1, fds[1], fds[0], reader.pid, pin_feeder, batch, &saved, self);
   close(fds[0]);
   close(fds[1]);
 

@@ -118,6 +118,8 @@ function runPipeline (spec) {
 function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBelow = false, cwd }) {
   const args = ['--timeout-ms', String(timeoutMs), '--parent-pid', String(process.pid)]
   if (pin) args.push('--pin-feeder', String(pin.feeder), '--pin-reader', String(pin.reader))
+  // a placement may name the scheduling policy of both (lib/placement.js)
+  if (pin?.policy) args.push('--policy', pin.policy)
   if (sampleMs) args.push('--sample-ms', String(sampleMs))
   if (sampleMs && sampleBelow) args.push('--sample-below', '1')
   args.push('--', ...feeder, '--', ...reader)

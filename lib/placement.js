@@ -9,6 +9,10 @@
 // - timing pass and start-up: dd and the reader on that CPU too: of free, apart and
 //   shared, shared is the placement whose best-of-ten MB/s reproduced (docs/placement.md,
 //   studies/timing-placement.js).
+// - profile pass: dd and the reader on that CPU, both at SCHED_BATCH (sharedBatch), so that
+//   the reader is switched out once a pipe's worth, not every few pages, where a timer's
+//   samples pile up (docs/profile.md); dd on another CPU made each read's wake-ups cross
+//   CPUs, whose cost jumps with the host.
 // - http: the server, all its threads, on the last CPU and wrk on another, so neither
 //   takes the other's time.
 // - the system CPU: on 3 CPUs or more the first is left to the system (the bench's own
@@ -38,8 +42,8 @@ function readStatus () {
   }
 }
 
-// The plan for these CPUs: { cpus, system, driver (the bench's own process), shared and
-// apart: { feeder, reader }, http: { client, server }, unreliable: [what one CPU leaves
+// The plan for these CPUs: { cpus, system, driver (the bench's own process), shared,
+// sharedBatch and apart: { feeder, reader, policy (pipe-run's --policy, where set) }, http: { client, server }, unreliable: [what one CPU leaves
 // unreliable] }.
 function placementPlan (cpus) {
   const last = cpus[cpus.length - 1]
@@ -51,6 +55,7 @@ function placementPlan (cpus) {
     system,
     driver: cpus.length >= 2 ? cpus[0] : null,
     shared: { feeder: last, reader: last },
+    sharedBatch: { feeder: last, reader: last, policy: 'batch' },
     // --pin: the study's two-CPU pipeline, dd beside wrk's CPU and the reader on the last
     apart: { feeder: client, reader: last },
     http: { client, server: last },

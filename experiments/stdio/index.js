@@ -119,8 +119,9 @@ function placementPasses (options, placement) {
     timing,
     ...(options.cost ? { cost: placement.shared, fastPath: placement.shared } : {}),
     ...(options.kernel ? { kernel: placement.shared } : {}),
-    // under a timer's samples one CPU lies: the reader's are taken as it is switched back in
-    ...(options.profile ? { profile: placement.apart } : {}),
+    // one CPU at the default policy lies under a timer's samples, which pile up where the
+    // reader is switched back in, every few pages; at SCHED_BATCH it is once a pipe's worth
+    ...(options.profile ? { profile: placement.sharedBatch } : {}),
     ...(options.strace || options.gc ? { profiles: placement.shared } : {})
   }
 }

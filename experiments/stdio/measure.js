@@ -3,7 +3,7 @@
 // it, what makes the run a data point (verify), and what its profile passes keep.
 // bench.js plans the runs and logs them; the studies' tools time runs of their own and
 // verify them here too.
-const { PHASES, PROFILE_PHASES } = require('./phases')
+const { PHASES } = require('./phases')
 const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
@@ -200,7 +200,7 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
     // disturbed step again. The profile passes count calls and collections, not time.
     foreign: [PHASES.strace, PHASES.gc, PHASES.fastPath].includes(step.phase)
       ? null
-      : pipelineForeign(result, pin, partner?.result, judgedCpus(step, pin)),
+      : pipelineForeign(result, pin, partner?.result),
     reader: result.reader,
     feeder: result.feeder,
     output,
@@ -282,15 +282,6 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
     fs.rmSync(graphDir(step, runDir), { recursive: true, force: true })
   }
   return { record, stopped: Boolean(result.stoppedBy) }
-}
-
-// The CPUs whose foreign time makes a step disturbed: all it pinned, but for the profile
-// pass's, whose dd has a CPU apart: on two CPUs the bench and pipe-run's 1 ms sampler share
-// it (15-30% of it, more than the 3% a step may lose), and what dd's CPU does reaches the
-// reader's CPU time per read only through an empty pipe, where the reader does not run.
-function judgedCpus (step, pin) {
-  const apart = pin && pin.feeder !== pin.reader
-  return apart && PROFILE_PHASES.includes(step.phase) ? [pin.reader] : null
 }
 
 // A profiled run's samples: perf script's text kept gzipped beside the log (for speedscope,

@@ -150,8 +150,8 @@ const rows = [
     takes: 'a whole number',
     help: [
       'rounds of the profile pass: each reader under perf, and unprofiled, at',
-      'the cost pass\'s smallest size, dd on the other CPU (default {default};',
-      '--quick {quick}; 4 or more for an interval)'
+      'the cost pass\'s smallest size, dd on the reader\'s CPU, both at SCHED_BATCH',
+      '(default {default}; --quick {quick}; 4 or more for an interval)'
     ],
     parse: text => repeatCount(text, 'profile-rounds'),
     preset: byPreset('profileRounds'),

@@ -83,7 +83,7 @@ function plan (options, selected, { ptrace, bpf, perf, placement, shuffle }) {
     const yardstick = selected.some(program => program.name === BASELINE) ? [] : [findProgram(BASELINE)]
     const bytes = costBytes(options, Math.min(...options.costSizes))
     const partner = options.costPairing === 'slices' ? findProgram(BASELINE) : null
-    const where = { pin: placement.apart, bytes, sampleMs: COST_SAMPLE_MS, shuffle, partner }
+    const where = { pin: placement.sharedBatch, bytes, sampleMs: COST_SAMPLE_MS, shuffle, partner }
     steps.push(...profileSteps(options, [...yardstick, ...selected], where))
   }
   const profile = step => {

@@ -14,9 +14,40 @@ const { BASELINE } = require('./programs')
 const { median, fewValuesInterval, proportionInterval } = require('../../lib/stats')
 const { windowBytes, wholeBlocks } = require('./cost')
 
+// Where a run's profile pass put dd, in words, and why (its context's placement,
+// lib/placement.js): beside the reader, both at SCHED_BATCH, since 2026-12-05; runs before,
+// which may not record it, on the other CPU. { batch, words, why }
+const PROFILE_PLACEMENTS = {
+  batch: {
+    batch: true,
+    words: 'dd on the reader\'s CPU, both at SCHED_BATCH',
+    why: 'dd on the reader\'s CPU, both at SCHED_BATCH, so that the reader is switched out once a ' +
+      'pipe\'s worth (at the default policy every few pages, where perf\'s samples pile up; with dd on ' +
+      'another CPU every read\'s wake-ups cross CPUs, whose cost jumps with the host: docs/profile.md): ' +
+      'its reads cost less than the headline\'s, whose switches they leave out'
+  },
+  apart: {
+    batch: false,
+    words: 'dd on the other CPU',
+    why: 'dd on the other CPU: on one CPU the samples pile up where the reader is switched back in ' +
+      '(docs/profile.md), and each read that frees the pipe wakes dd there, so its reads cost more ' +
+      'than the headline\'s'
+  }
+}
+const profilePlacement = context =>
+  PROFILE_PLACEMENTS[context?.placement?.passes?.profile?.policy === 'batch' ? 'batch' : 'apart']
+
+// The profile entries' placements said once: one sentence where they share it, each run's
+// named where they do not (analyse.js A B across the change).
+function profilePlacementText (entries) {
+  const whys = [...new Set(entries.map(entry => entry.placement.why))]
+  if (whys.length <= 1) return whys[0] ?? ''
+  return entries.map(entry => `in ${entry.set}, ${entry.placement.why}`).join('; ')
+}
+
 // The profile pass's steps: at the cost pass's smallest size, every reader that honours the
-// block size, C among them, on its own (dd on the other CPU: a timer's samples on one CPU pile up
-// where the reader is switched back in, docs/profile.md), in rounds: in each, every reader's
+// block size, C among them, on its own (dd on its CPU, both at SCHED_BATCH: `pin`,
+// lib/placement.js sharedBatch; PROFILE_PLACEMENTS says why), in rounds: in each, every reader's
 // run under perf and its run unprofiled in the same placement, whose CPU per read the
 // samples' shares divide. Which of the two goes first alternates by round.
 // partner: C's program where the unprofiled runs take turns with a run of C (--cost-pairing
@@ -577,6 +608,8 @@ const slowApiText = ({ share, samples }) =>
   `${(100 * share).toFixed(1)}% of the ${samples} samples of its read loop in V8's slow API calls`
 
 module.exports = {
+  profilePlacement,
+  profilePlacementText,
   slowPathReason,
   slowApiShare,
   slowApiText,

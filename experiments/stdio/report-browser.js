@@ -489,11 +489,13 @@ function kernel (part, { runtimePoints, groupColor, familyLegend }) {
 // a profile bucket's colour, the same on every page and as the ladder's parts; everything else in grey
 const BUCKET_COLOURS = READ_PART_HUES
 
-// dd runs on the other CPU here, where a read wakes it (docs/profile.md): the reads cost more
-// than the headline's, dd beside the reader, and the kernel's part most
-const STACK_SUBTITLE = 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × ' +
-  'the CPU per read; the line: C\'s. dd on the other CPU, so each read that frees the pipe wakes it: ' +
-  'dearer than the headline\'s reads, the kernel\'s part most; read the buckets above the kernel\'s'
+// what the bars are, then where dd ran and what that does to a read (experiments/stdio/profile.js
+// PROFILE_PLACEMENTS), the run's own
+const stackSubtitle = placement => 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × ' +
+  `the CPU per read; the line: C's. ${placement.batch
+    ? 'dd on the reader\'s CPU, both at SCHED_BATCH: one switch a pipe\'s worth, so cheaper than the headline\'s reads'
+    : 'dd on the other CPU, so each read that frees the pipe wakes it: dearer than the headline\'s reads, the ' +
+      'kernel\'s part most; read the buckets above the kernel\'s'}`
 const AXIS_CUT = ' (the axis ends before the longest bars, whose figures are written at its edge)'
 
 // Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every
@@ -505,7 +507,7 @@ function profile (part, { runtimeAxis }) {
     Highcharts.chart(`chart-profile-${index}`, {
       chart: { type: 'bar', height: Math.max(300, 150 + entry.rows.length * 30) },
       title: { text: escapeHtml(`Where a read's ns go at ${sizeName(entry.blockSize)}`) },
-      subtitle: { text: STACK_SUBTITLE },
+      subtitle: { text: stackSubtitle(entry.placement) },
       xAxis: runtimeAxis(entry.rows.map(row => row.program)),
       yAxis: {
         min: 0,

@@ -15,7 +15,7 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
-const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable, profilePrecision } = require('./profile')
+const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable, profilePrecision, profilePlacement } = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -486,7 +486,7 @@ function gcData (sets, programs, compare) {
 // The kernel's read(2) bucket against what the kernel pass measured inside read(2) for the
 // reader at the size (eBPF, on the CPU from sys_enter to sys_exit): { ns, ratio, disagrees
 // (by more than KERNEL_AGREEMENT) }, or null without a kernel pass. They are taken in two
-// placements (the profile's dd apart, the kernel pass's on the reader's CPU), so a
+// placements (the profile's, the kernel pass's dd on the reader's CPU at the default policy), so a
 // disagreement says how much the placement moves the kernel's part, as well as any fault.
 const KERNEL_AGREEMENT = 0.2
 function kernelCheck (cell, kernel) {
@@ -527,6 +527,7 @@ function profileData (sets, ladder = null) {
     entries.push({
       set: set.label,
       blockSize: cells[0].blockSize,
+      placement: profilePlacement(set.context),
       buckets: PROFILE_BUCKETS,
       baseNs: base?.cpuPerReadNs ?? null,
       rows: rows.map(cell => ({
@@ -769,7 +770,8 @@ function contextRows (set) {
 }
 
 // Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
-const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`)
+const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`) +
+  (pin.policy ? `, both at SCHED_${pin.policy.toUpperCase()}` : '')
 
 // Why no calls run can be set beside these stdio runs' profiles (analyse.js --ladder), or
 // null: none of them had a profile pass.

@@ -18,7 +18,7 @@ const {
 const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection, KERNEL_SIZE_GROUP } = require('./report-kernel')
 const { BASELINE } = require('./programs')
-const { shownUnnamed } = require('./profile')
+const { shownUnnamed, profilePlacementText } = require('./profile')
 const { HEADLINE_FLAGS } = require('./report-data')
 
 const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
@@ -437,15 +437,14 @@ function runContextSection (data) {
 // The profile pass: each reader's CPU per read in the same buckets as C's (a stacked bar
 // each), a flame graph of any reader, plain or against C's, then a table of what each
 // bucket adds over C's, the frames behind the most, and what the profiler cost.
-const PROFILE_NOTE = 'Each reader under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
-  'names its JavaScript), dd on the other CPU: on one CPU the samples pile up where the reader is ' +
-  'switched back in (docs/profile.md). The samples of the window the CPU per read is measured over ' +
+const PROFILE_NOTE = placement => 'Each reader under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
+  `names its JavaScript), ${placement}. The samples of the window the CPU per read is measured over ` +
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
   'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or ' +
   'FlameGraph. Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the ' +
-  'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU, where ' +
-  'a read never wakes a writer on another CPU. perf\'s own cost: the profiled run\'s CPU per read less ' +
+  'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU at the ' +
+  'default policy. perf\'s own cost: the profiled run\'s CPU per read less ' +
   'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the CPU the profiled ' +
   'run\'s clock counted in the window that perf\'s samples there stand for. Beneath the CPU per ' +
   'read ("unnamed"), its ns in frames with no name (a stripped binary, JIT code no map names).'
@@ -570,7 +569,7 @@ function profileSection (data) {
     ${entry.precision ? html`<p class="note">${precisionText(entry.precision)}</p>` : ''}
     ${entry.failed.length ? failed(entry) : ''}`)
   const ladderNote = ladderNoteText(profile, 'Beneath the binding\'s bucket')
-  const notes = [PROFILE_NOTE, paced ? PACED_NOTE : '']
+  const notes = [PROFILE_NOTE(profilePlacementText(profile.entries)), paced ? PACED_NOTE : '']
   // the ladder's check, or how to get it, in a paragraph of its own: what a reader acts on
   const ladderParagraph = ladderNote ? html`<p class="note">${ladderNote}</p>` : ''
   return html`<section id="profile">

@@ -15,7 +15,7 @@ const {
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
-const { BUCKETS, ladderCheckable, shownUnnamed, profilePrecision } = require('./profile')
+const { BUCKETS, ladderCheckable, shownUnnamed, profilePrecision, profilePlacement, profilePlacementText } = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
@@ -334,7 +334,7 @@ function whereOverC (overC, top) {
 
 // The profile pass's answer (profile.json): each reader's CPU per read and where its ns over
 // C's go, the largest buckets first, with the frame behind the largest.
-function profileTerminal (profile) {
+function profileTerminal (profile, placement) {
   const cells = (profile?.cells ?? []).filter(cell => cell.ok)
   const base = cells.find(cell => cell.program === BASELINE)
   if (!base) return []
@@ -347,7 +347,7 @@ function profileTerminal (profile) {
     const over = cell === base ? '' : formatSigned(cell.cpuPerReadNs - base.cpuPerReadNs)
     table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])
   }
-  const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, dd on the other CPU; ` +
+  const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, ${placement.words}; ` +
     `median of ${counted(base.rounds ?? 1, 'round')}; the page has each reader's flame graph):`
   // a run has no calls run beside it: how to set the fast calls against one
   const checkable = ladderCheckable(cells.map(cell => cell.program))
@@ -362,7 +362,7 @@ function profileTerminal (profile) {
 function profileMarkdown (data) {
   const { profile } = data
   if (!profile?.available) return []
-  const out = ['## Where the ns go', '', PROFILE_MARKDOWN_NOTE, '']
+  const out = ['## Where the ns go', '', md(PROFILE_MARKDOWN_NOTE(profilePlacementText(profile.entries))), '']
   const ladderColumn = profile.ladderRun !== null
   for (const entry of profile.entries) {
     out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(entry.blockSize)}, the median of ` +
@@ -395,7 +395,7 @@ const ladderNoteText = (profile, where) => (profile.ladderRun
 // ladderCheck's finding in words, without its mark ("call +20, ladder +2.1"); and with it
 const ladderCallText = check => `call ${formatSigned(check.profiledNs)}, ladder ${formatSigned(check.ladderNs)}`
 const ladderText = check => (check ? `${ladderCallText(check)}${check.disagrees ? ' ≠' : ''}` : '')
-const PROFILE_MARKDOWN_NOTE = 'Each reader under perf (cpu-clock samples with call graphs), dd on the other CPU; ' +
+const PROFILE_MARKDOWN_NOTE = placement => `Each reader under perf (cpu-clock samples with call graphs), ${placement}; ` +
   'a bucket\'s ns per read is its share of the samples in the read loop\'s window times the CPU per read of an ' +
   'unprofiled run in the same round. The buckets, each one\'s frames and the flame graphs are on the page ' +
   '(report.html); the perf script texts in the run\'s profile/ folder.'
@@ -498,8 +498,9 @@ function atCsPace (cells, firstC, secondC, sets) {
     `moved by at most ${PROFILE_GOAL.percent}%`
 }
 
-function readProfile (runDir) {
-  const file = runDir && path.join(runDir, 'profile.json')
+// a run's profile.json or context.json, or null
+function readRunFile (runDir, name) {
+  const file = runDir && path.join(runDir, name)
   return file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
 }
 
@@ -507,7 +508,7 @@ function readProfile (runDir) {
 function terminal (results, sizes, runDir = null) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
   const lines = [...headlineTerminal(results.headline), ...kernelTerminal(results.kernel),
-    ...profileTerminal(readProfile(runDir)), ...fastPathTerminal(results.fastPaths)]
+    ...profileTerminal(readRunFile(runDir, 'profile.json'), profilePlacement(readRunFile(runDir, 'context.json'))), ...fastPathTerminal(results.fastPaths)]
   for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]

@@ -12,7 +12,8 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn, spawnSync } = require('node:child_process')
 
-const { runPipeline, runHeld, ddFeeder, stopCurrentPipeline } = require('../../lib/pipeline')
+const { runPipeline, runHeld, ddFeeder, stopCurrentPipeline, PIPE_RUN } = require('../../lib/pipeline')
+const { allowedCpus } = require('../../lib/placement')
 const { probePerf } = require('../../lib/perf')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -165,6 +166,27 @@ describe('pipe-run leaves nothing behind', () => {
 
 // A held run (the fast-path check's, to name a reader's fast calls in its memory): the reader,
 // fed everything, waits alive for more until it has been looked at, then ends as any does.
+describe('a placement\'s scheduling policy', () => {
+  // the 41st field of /proc/PID/stat is the policy: 0 SCHED_OTHER, 3 SCHED_BATCH
+  const policyOf = who => `echo ${who} $(cut -d' ' -f41 /proc/$$/stat)`
+  const spec = pin => ({ feeder: ['sh', '-c', policyOf('feeder')], reader: ['sh', '-c', `cat; ${policyOf('reader')}`], timeoutMs: 60000, pin })
+  const cpu = allowedCpus().at(-1)
+
+  test('--policy batch: dd and the reader both at SCHED_BATCH; without it, the default', DEADLINE, async () => {
+    const run = fresh()
+    const batch = await pipelineMarked(run.marker, spec({ feeder: cpu, reader: cpu, policy: 'batch' }))
+    assert.equal(batch.stdout, 'feeder 3\nreader 3\n')
+    const plain = await pipelineMarked(run.marker, spec({ feeder: cpu, reader: cpu }))
+    assert.equal(plain.stdout, 'feeder 0\nreader 0\n')
+  })
+
+  test('a policy pipe-run does not know: its usage, exit 125', () => {
+    const run = spawnSync(PIPE_RUN, ['--policy', 'fifo', '--', 'true', '--', 'true'], { encoding: 'utf8' })
+    assert.equal(run.status, 125)
+    assert.match(run.stderr, /^usage: pipe-run .*\[--policy batch\]/)
+  })
+})
+
 describe('a pipeline held open once fed', () => {
   test('look sees the reader alive after all was written; then it ends with the count', DEADLINE, async () => {
     const run = fresh()

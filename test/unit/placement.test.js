@@ -15,6 +15,7 @@ test('2 CPUs: the readers and the server on the last, wrk and the bench on the f
   const twoCpus = placementPlan([0, 1])
   assert.deepEqual(twoCpus.shared, { feeder: 1, reader: 1 })
   assert.deepEqual(twoCpus.apart, { feeder: 0, reader: 1 })
+  assert.deepEqual(twoCpus.sharedBatch, { feeder: 1, reader: 1, policy: 'batch' })
   assert.deepEqual(twoCpus.http, { client: 0, server: 1 })
   assert.equal(twoCpus.system, null)
   assert.equal(twoCpus.driver, 0)
@@ -65,4 +66,16 @@ test('every step of a stdio run is pinned, and each round has its own order of r
   assert.deepEqual(again.map(step => step.program.name), steps.map(step => step.program.name), 'one run id, one plan (a resume plans the same)')
   const apart = plan({ ...options, pin: true }, { runnable: programs }, { ptrace: { available: true } }, placement)
   assert.ok(apart.filter(step => step.phase === 'timing').every(step => step.pin === placement.apart), '--pin: dd and the reader apart')
+})
+
+test('the profile pass: dd and the reader on the cost pass\'s CPU, both at SCHED_BATCH, as recorded', () => {
+  const options = { ...parseOptions(['--sizes', '256', '--runs', '1', '--id', 'seeded']), strace: false, gc: false }
+  const programs = ['c', 'node-sync'].map(name => ({ name, runtime: 'node', honoursBlockSize: true }))
+  const placement = placementPlan([0, 1])
+  const steps = plan(options, { runnable: programs }, { ptrace: { available: false }, perf: { available: true } }, placement)
+  const profiled = steps.filter(step => step.phase.startsWith('profile'))
+  assert.ok(profiled.length >= 4, `profile steps: ${profiled.length}`)
+  assert.ok(profiled.every(step => step.pin === placement.sharedBatch))
+  const { passes } = require('../../experiments/stdio')
+  assert.deepEqual(passes(options, placement).profile, { feeder: 1, reader: 1, policy: 'batch' }, 'what the run records')
 })

@@ -336,7 +336,7 @@ test('perf\'s probe: a refusal, a user-space-only recording and a good one, each
   }
 })
 
-test('the profile pass\'s plan: C and every honouring reader at the least size, dd apart; none without perf', () => {
+test('the profile pass\'s plan: C and every honouring reader at the least size, at SCHED_BATCH; none without perf', () => {
   const { parseOptions, plan } = require('../../bench')
   const { placementPlan } = require('../../lib/placement')
   const options = parseOptions(['--only', 'node-sync', '--only', 'coreutils', '--quick'])
@@ -352,7 +352,7 @@ test('the profile pass\'s plan: C and every honouring reader at the least size, 
     ['profile', 'c', 256, 0], ['profile', 'node-sync', 256, 0],
     ['profile-cpu', 'c', 256, 0], ['profile-cpu', 'node-sync', 256, 0]])
   assert.equal(steps[0].program, steps[1].program)
-  assert.ok(steps.every(step => step.pin.feeder !== step.pin.reader), 'dd on the other CPU')
+  assert.ok(steps.every(step => step.pin === placement.sharedBatch), 'dd on the reader\'s CPU, both at SCHED_BATCH')
   const unprofiled = steps.filter(step => step.phase === 'profile-cpu')
   assert.ok(unprofiled.every(step => step.sampleMs > 0), 'the unprofiled run sampled for its slope')
   // every reader's unprofiled run takes turns with C (--cost-pairing slices, the default); C's not
@@ -698,4 +698,17 @@ test('how sure the buckets are: the rounds\' range and the samples alone, agains
   assert.match(precisionText(oneRound), /one round a reader gives no range/)
   assert.equal(profilePrecision([]), null)
   assert.equal(precisionText(null), '')
+})
+
+test('the page says where each run\'s profile put dd: at SCHED_BATCH as recorded, else on the other CPU', () => {
+  const { profilePlacement, profilePlacementText } = require('../../experiments/stdio/profile')
+  const batch = profilePlacement({ placement: { passes: { profile: { feeder: 1, reader: 1, policy: 'batch' } } } })
+  const apart = profilePlacement({ placement: { passes: { profile: { feeder: 0, reader: 1 } } } })
+  assert.equal(batch.batch, true)
+  assert.match(batch.why, /^dd on the reader's CPU, both at SCHED_BATCH, so that the reader is switched out once a pipe's worth/)
+  assert.equal(apart.batch, false)
+  assert.deepEqual(profilePlacement({}), apart, 'a run that recorded no placement ran before the change: apart')
+  assert.equal(profilePlacementText([{ set: 'a', placement: batch }, { set: 'b', placement: batch }]), batch.why, 'said once')
+  const across = profilePlacementText([{ set: 'old', placement: apart }, { set: 'new', placement: batch }])
+  assert.match(across, /^in old, dd on the other CPU: .*; in new, dd on the reader's CPU, both at SCHED_BATCH/)
 })
