@@ -55,7 +55,7 @@ const SLICE_MS = 5
 const QUARTER_PHASE = 'cost-quarter'
 
 // What the figures mean, with the levels their intervals truly have at this many rounds.
-function headlineMeaning (rounds, slope = true, paired = false) {
+function headlineMeaning (rounds, slope = true, paired = false, policy = null) {
   const interval = level => (level === null ? 'no interval at so few rounds' : `its ${levelText(level)} interval`)
   const againstC = paired
     ? 'overhead over C and share of C (C\'s CPU per read / the reader\'s) round by round, each ' +
@@ -67,8 +67,8 @@ function headlineMeaning (rounds, slope = true, paired = false) {
   return (slope
     ? `CPU time per read(2): the slope of the reader's CPU time over the bytes dd fed it, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
     : 'CPU time per read(2) of the bytes between a quarter run and a full run, ') +
-    'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU; ' +
-    `median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
+    'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU' +
+    `${policy ? `, both at SCHED_${policy.toUpperCase()}` : ''}; median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
 }
 
 // The lab's repeatability goal, in the unit users quote, points of share of C: between two
@@ -349,7 +349,7 @@ function summariseHeadline (records, context, rejected = new Map()) {
   return {
     meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)),
       records.some(record => record.phase === PHASE && record.samples),
-      records.some(record => record.phase === PHASE && record.partner)),
+      records.some(record => record.phase === PHASE && record.partner), context.costPin?.policy ?? null),
     pin: context.costPin ?? null,
     sizes,
     rounds: planned,

@@ -12,7 +12,7 @@ const {
   headlineRepeatability, headlineRepeatabilityText, headlineCell, cellRatio, shareAgainstPace, PACE_SPREAD,
   PACE_SIGNIFICANCE
 } = require('./cost')
-const { repeatPairs } = require('../../lib/machine')
+const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { levelText, levelsText, medianIntervalLevel, median } = require('../../lib/stats')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 
@@ -289,7 +289,13 @@ const HEADLINE = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize
 
 // Two runs: whether their headlines repeat by the lab's criterion, in points of share of C
 // and in the runtimes' order.
+// The cost pass's scheduling policy (--cost-policy; runs before it had one ran at the default)
+const costPolicyOf = set => `${set.context?.options?.costPolicy ?? 'default'} policy`
+
 function repeatability (first, other) {
+  // two policies' reads cost differently: two figures, not one measured twice
+  const differ = methodDifference([first, other], costPolicyOf, 'cost-pass scheduling policies')
+  if (differ) return `${differ}.`
   const text = headlineRepeatabilityText(headlineRepeatability(first.results.headline, other.results.headline), [first.label, other.label])
   return text && `${text}.`
 }
@@ -344,6 +350,7 @@ function idiomaticRows (set) {
 
 module.exports = {
   findings,
+  costPolicyOf,
   idiomaticRows,
   nearestSize,
   ownChunk,

@@ -9,7 +9,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs } = require('../../lib/option-schema')
 const { ZeroFile } = require('./zero-file')
 const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
-const { plan, costSteps, cellKey, quarterBytes, COST_SIZES } = require('./plan')
+const { plan, costSteps, costRunPin, cellKey, quarterBytes, COST_SIZES } = require('./plan')
 const { select, recorded } = require('./select')
 const { PHASES, PROFILE_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
@@ -117,7 +117,7 @@ function placementPasses (options, placement) {
   return {
     startup: timing,
     timing,
-    ...(options.cost ? { cost: placement.shared, fastPath: placement.shared } : {}),
+    ...(options.cost ? { cost: costRunPin(options, placement.shared), fastPath: placement.shared } : {}),
     ...(options.kernel ? { kernel: placement.shared } : {}),
     // one CPU at the default policy lies under a timer's samples, which pile up where the
     // reader is switched back in, every few pages; at SCHED_BATCH it is once a pipe's worth
@@ -130,7 +130,9 @@ function context (options, selection, placement) {
   return {
     // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
     extraPrograms: extraModules,
-    costPin: options.cost ? { cpu: placement.shared.reader } : null
+    costPin: options.cost
+      ? { cpu: placement.shared.reader, ...(options.costPolicy === 'batch' ? { policy: 'batch' } : {}) }
+      : null
   }
 }
 

@@ -40,6 +40,7 @@ const PRESETS = {
 const byPreset = field => ({ default: PRESETS.default[field], quick: PRESETS.quick[field] })
 const FEEDERS = ['fixed', 'matched', 'file']
 const COST_PAIRINGS = ['slices', 'rounds']
+const COST_POLICIES = ['default', 'batch']
 
 function parseBlockSizeOption (text) {
   try {
@@ -204,6 +205,15 @@ const rows = [
       'rounds: readers and C in separate runs, compared across rounds'
     ]
   }),
+  choiceRow({
+    name: 'cost-policy',
+    choices: COST_POLICIES,
+    help: [
+      'default: the cost pass\'s dd and reader at the default scheduling policy',
+      '(default), where each wakes the other every few pages',
+      'batch: both at SCHED_BATCH, one switch a pipe\'s worth (docs/method.md)'
+    ]
+  }),
   {
     name: 'mib',
     type: 'string',
@@ -270,6 +280,7 @@ const LATER_OPTIONS = {
   costRounds: 1,
   costSizes: [],
   costPairing: 'rounds',
+  costPolicy: 'default',
   kernel: false,
   kernelRounds: 0,
   profile: false,

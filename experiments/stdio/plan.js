@@ -117,6 +117,7 @@ function plan (options, selected, { ptrace, bpf, perf, placement, shuffle }) {
 // cost pass (the calls experiment too) checks what it ranks.
 function costSteps (options, selected, costPin, shuffle) {
   const steps = fastPathSteps(options, selected, costPin)
+  const runPin = costRunPin(options, costPin)
   const honouring = selected.filter(program => program.honoursBlockSize)
   const costSizes = honouring.length ? options.costSizes ?? [] : []
   for (let run = 0; run < options.costRounds && costSizes.length; run++) {
@@ -128,13 +129,18 @@ function costSteps (options, selected, costPin, shuffle) {
         const paired = options.costPairing === 'slices' && program.name !== BASELINE
         const partner = paired ? findProgram(BASELINE) : null
         const label = `${group}: ${program.name} @ ${blockSize}${partner ? ', in turns with C' : ''}`
-        const where = { blockSize, bytes, run, warmup: 0, pin: costPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
+        const where = { blockSize, bytes, run, warmup: 0, pin: runPin, ownFeeder: true, sampleMs: COST_SAMPLE_MS }
         steps.push({ phase: PHASES.cost, program, ...where, partner, group, label })
       }
     }
   }
   return steps
 }
+
+// A cost run's pin: dd and the reader on one CPU (`pin`), with --cost-policy batch both at
+// SCHED_BATCH, where the reader is switched out once a pipe's worth, not every few pages
+// (docs/method.md)
+const costRunPin = (options, pin) => (options.costPolicy === 'batch' ? { ...pin, policy: 'batch' } : pin)
 
 // The fast-path check (experiments/stdio/fastpath.js) of each fastest reader at each of the
 // cost pass's sizes, whose cells it guards: one run each, as long as a cost run, so that
@@ -173,4 +179,4 @@ function straceBytes (options, blockSize) {
   return { small, large: 3 * small }
 }
 
-module.exports = { plan, costSteps, costBytes, COST_SAMPLE_MS, cellKey, bytesPerRun, quarterBytes, COST_SIZES }
+module.exports = { plan, costSteps, costRunPin, costBytes, COST_SAMPLE_MS, cellKey, bytesPerRun, quarterBytes, COST_SIZES }

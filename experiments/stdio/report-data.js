@@ -6,7 +6,7 @@
 const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { headlineRepeatability } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
-const { findings, idiomaticRows, ownChunk, gcByProgram } = require('./findings')
+const { findings, idiomaticRows, ownChunk, gcByProgram, costPolicyOf } = require('./findings')
 const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
@@ -151,7 +151,9 @@ function headlineData (sets) {
   // each machine's runs by the two-run criterion, its first against each later one (a
   // fleet run twice gives a pair per machine); runs of two machines are compared across
   // machines instead (lib/report/machines.js)
+  // (runs of two cost-pass policies hold two figures: findings.js says so in their place)
   const pairs = repeatPairs(sets.filter(set => set.results.headline?.cells?.length))
+    .filter(([first, other]) => costPolicyOf(first) === costPolicyOf(other))
   const repeatabilities = pairs.map(([first, other]) => ({
     ...headlineRepeatability(first.results.headline, other.results.headline),
     sets: [first.label, other.label]

@@ -19,6 +19,7 @@ const { BUCKETS, ladderCheckable, shownUnnamed, profilePrecision, profilePlaceme
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
+const { methodDifference } = require('../../lib/machine')
 const { throughputOwnText } = require('./repeatability')
 const { kernelMarkdown, kernelTerminal, kernelAgreement } = require('./report-kernel')
 
@@ -301,7 +302,7 @@ function headlineTerminal (headline) {
   }
   const own = ownRepeatabilityText(headline.repeatability)
   const level = levelsText(headline.cells.map(cell => cell.shareOfC), null)
-  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
+  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU${headline.pin?.policy ? `, both at SCHED_${headline.pin.policy.toUpperCase()}` : ''}; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
     ...textTable(table, ['l', 'l', ...headline.sizes.map(() => 'r')]),
     ...(own ? [`${own}.`] : [])]
 }
@@ -459,6 +460,10 @@ const PROFILE_LISTED = 6
 function profileAgreement (data, labels) {
   const [first, second] = labels.map(label => (data.profile?.entries ?? []).find(entry => entry.set === label))
   if (!first || !second) return []
+  // dd beside the reader at SCHED_BATCH, or on the other CPU: reads of two costs
+  const differ = methodDifference([first, second].map(entry => ({ label: entry.set, words: entry.placement.words })),
+    way => way.words, 'profile placements')
+  if (differ) return [`profile: ${differ}`]
   const short = Object.fromEntries(first.buckets.map(bucket => [bucket.key, bucket.short]))
   const programs = entry => [...entry.rows.map(row => row.program), ...entry.failed.map(cell => cell.program)]
   const missing = [...new Set([...programs(first), ...programs(second)])].flatMap(program =>

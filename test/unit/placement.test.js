@@ -79,3 +79,18 @@ test('the profile pass: dd and the reader on the cost pass\'s CPU, both at SCHED
   const { passes } = require('../../experiments/stdio')
   assert.deepEqual(passes(options, placement).profile, { feeder: 1, reader: 1, policy: 'batch' }, 'what the run records')
 })
+
+test('--cost-policy batch: the cost runs at SCHED_BATCH on the cost pass\'s CPU, the fast-path checks as before', () => {
+  const placement = placementPlan([0, 1])
+  const { passes, select } = require('../../experiments/stdio')
+  for (const [args, policy] of [[[], undefined], [['--cost-policy', 'batch'], 'batch']]) {
+    const options = { ...parseOptions(['--sizes', '256', '--runs', '1', '--only', 'c', '--only', 'just-fast', ...args]), strace: false, gc: false }
+    const steps = plan(options, select(options, null), { ptrace: { available: false } }, placement)
+    const cost = steps.filter(step => step.phase === 'cost')
+    assert.ok(cost.length > 0)
+    assert.ok(cost.every(step => step.pin.feeder === 1 && step.pin.reader === 1 && step.pin.policy === policy), args.join(' '))
+    const checks = steps.filter(step => step.phase === 'fastpath')
+    assert.ok(checks.length > 0 && checks.every(step => step.pin === placement.shared), 'fast-path checks')
+    assert.equal(passes(options, placement).cost.policy, policy, 'what the run records')
+  }
+})

@@ -479,6 +479,14 @@ test('findings: at most eight a run, each one sentence with a number; two runs c
   assert.equal(twice.findings.find(finding => finding.set === null).text,
     '9 of 9 headline shares of C moved by at most 2 points between sample and sample #2 (median 0.0, largest 0.0) and the runtimes rank the same at 256 B: ' +
     'the repeatability goal (every share within 2 points, none beyond 3, the same order) is met.')
+  // a run whose cost pass ran at SCHED_BATCH against one at the default: two figures
+  const batch = sample()
+  batch.context = { ...batch.context, options: { ...batch.context.options, costPolicy: 'batch' } }
+  const across = shapeReport([sample(), batch])
+  assert.equal(across.findings.find(finding => finding.set === null).text,
+    'sample and sample #2 ran in different cost-pass scheduling policies (default policy and batch policy): ' +
+    'two figures, not one measured twice, so no two-run check.')
+  assert.deepEqual(across.headline.repeatabilities, [], 'no pair for the headline\'s chart either')
 })
 
 // A cell whose every run failed, as experiments/stdio/summary.js derives it from all.jsonl.
@@ -534,6 +542,17 @@ test('the terminal summary bench.js prints: a program per row, a size per column
   const justSync = cell('just-sync', 65536)
   assert.equal(row('just-sync')[3], `${Math.round(justSync.best.steadyThroughputMBps)} ${Math.round(justSync.vsC.steadyThroughput * 100)}%°~`)
   assert.deepEqual(justSync.flags, ['startup-dominated', 'noisy'])
+})
+
+// The profile pass's fixture, its context's placement made that of 2026-12-05 in one run
+test('two runs\' profiles of two placements: two figures, no two-run check', () => {
+  const profiled = () => loadResultSet(path.join(FIXTURES, '..', 'profiled', 'profile-sample'))
+  const batch = profiled()
+  batch.context = { ...batch.context, placement: { passes: { profile: { feeder: 1, reader: 1, policy: 'batch' } } } }
+  const lines = agreement(shapeReport([profiled(), batch])).filter(line => line.startsWith('profile:'))
+  assert.deepEqual(lines, ['profile: profile-sample and profile-sample #2 ran in different profile placements ' +
+    '(dd on the other CPU and dd on the reader\'s CPU, both at SCHED_BATCH): two figures, not one measured ' +
+    'twice, so no two-run check'])
 })
 
 // The profile pass's fixture (test/fixtures/profiled): C, the host, Node, Deno and Bun at 256 B.
