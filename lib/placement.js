@@ -103,4 +103,7 @@ function pinSelf (plan) {
   return spawnSync('taskset', ['-a', '-p', '-c', String(plan.driver), String(process.pid)], { stdio: 'ignore' }).status === 0
 }
 
-module.exports = { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf }
+// A pin's scheduling policy in words, after its CPUs: ', both at SCHED_BATCH', or '' at the default.
+const policyText = policy => (policy ? `, both at SCHED_${policy.toUpperCase()}` : '')
+
+module.exports = { allowedCpus, placementPlan, checkedPlacement, placementNote, pinSelf, policyText }

@@ -38,6 +38,7 @@ const {
 } = require('../../lib/stats')
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
+const { policyText } = require('../../lib/placement')
 const { sizeName } = require('../../lib/report/format')
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { missingClause, lostText, HALVINGS } = require('../../lib/repeatability')
@@ -68,7 +69,7 @@ function headlineMeaning (rounds, slope = true, paired = false, policy = null) {
     ? `CPU time per read(2): the slope of the reader's CPU time over the bytes dd fed it, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
     : 'CPU time per read(2) of the bytes between a quarter run and a full run, ') +
     'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU' +
-    `${policy ? `, both at SCHED_${policy.toUpperCase()}` : ''}; median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
+    `${policyText(policy)}; median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
 }
 
 // The lab's repeatability goal, in the unit users quote, points of share of C: between two

@@ -291,10 +291,13 @@ const HEADLINE = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize
 // and in the runtimes' order.
 // The cost pass's scheduling policy (--cost-policy; runs before it had one ran at the default)
 const costPolicyOf = set => `${set.context?.options?.costPolicy ?? 'default'} policy`
+// Two runs' cost passes at two policies, whose reads cost differently, in words: two figures,
+// not one measured twice; null where both ran alike.
+const policyDifference = (first, other) =>
+  methodDifference([first, other], costPolicyOf, 'cost-pass scheduling policies')
 
 function repeatability (first, other) {
-  // two policies' reads cost differently: two figures, not one measured twice
-  const differ = methodDifference([first, other], costPolicyOf, 'cost-pass scheduling policies')
+  const differ = policyDifference(first, other)
   if (differ) return `${differ}.`
   const text = headlineRepeatabilityText(headlineRepeatability(first.results.headline, other.results.headline), [first.label, other.label])
   return text && `${text}.`
@@ -350,7 +353,7 @@ function idiomaticRows (set) {
 
 module.exports = {
   findings,
-  costPolicyOf,
+  policyDifference,
   idiomaticRows,
   nearestSize,
   ownChunk,

@@ -6,7 +6,8 @@
 const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { headlineRepeatability } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
-const { findings, idiomaticRows, ownChunk, gcByProgram, costPolicyOf } = require('./findings')
+const { policyText } = require('../../lib/placement')
+const { findings, idiomaticRows, ownChunk, gcByProgram, policyDifference } = require('./findings')
 const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
@@ -151,13 +152,13 @@ function headlineData (sets) {
   // each machine's runs by the two-run criterion, its first against each later one (a
   // fleet run twice gives a pair per machine); runs of two machines are compared across
   // machines instead (lib/report/machines.js)
-  // (runs of two cost-pass policies hold two figures: findings.js says so in their place)
+  // runs of two cost-pass policies hold two figures: no check, and the sentence that says so
   const pairs = repeatPairs(sets.filter(set => set.results.headline?.cells?.length))
-    .filter(([first, other]) => costPolicyOf(first) === costPolicyOf(other))
-  const repeatabilities = pairs.map(([first, other]) => ({
-    ...headlineRepeatability(first.results.headline, other.results.headline),
-    sets: [first.label, other.label]
-  }))
+  const repeatabilities = pairs.map(([first, other]) => {
+    const sets = [first.label, other.label]
+    const differ = policyDifference(first, other)
+    return differ ? { sets, differ } : { ...headlineRepeatability(first.results.headline, other.results.headline), sets }
+  })
   return {
     available: available.length > 0,
     sets: perSet,
@@ -773,7 +774,7 @@ function contextRows (set) {
 
 // Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
 const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`) +
-  (pin.policy ? `, both at SCHED_${pin.policy.toUpperCase()}` : '')
+  policyText(pin.policy)
 
 // Why no calls run can be set beside these stdio runs' profiles (analyse.js --ladder), or
 // null: none of them had a profile pass.

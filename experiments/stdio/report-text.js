@@ -20,6 +20,7 @@ const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabi
 const { SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
 const { methodDifference } = require('../../lib/machine')
+const { policyText } = require('../../lib/placement')
 const { throughputOwnText } = require('./repeatability')
 const { kernelMarkdown, kernelTerminal, kernelAgreement } = require('./report-kernel')
 
@@ -122,7 +123,8 @@ function headlineMarkdown (data) {
   for (const entry of headline.sets.filter(set => set.repeatability)) {
     out.push(`${data.compare ? `**${md(entry.set)}**: ` : ''}${md(ownRepeatabilityText(entry.repeatability))}.`, '')
   }
-  for (const twoRuns of headline.repeatabilities) {
+  // (a pair of two policies' runs: its findings say why there is no check)
+  for (const twoRuns of headline.repeatabilities.filter(pair => !pair.differ)) {
     const criterion = headlineRepeatabilityText(twoRuns, twoRuns.sets)
     if (!criterion) continue
     out.push(`${md(criterion)}.`, '')
@@ -302,7 +304,7 @@ function headlineTerminal (headline) {
   }
   const own = ownRepeatabilityText(headline.repeatability)
   const level = levelsText(headline.cells.map(cell => cell.shareOfC), null)
-  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU${headline.pin?.policy ? `, both at SCHED_${headline.pin.policy.toUpperCase()}` : ''}; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
+  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU${policyText(headline.pin?.policy)}; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
     ...textTable(table, ['l', 'l', ...headline.sizes.map(() => 'r')]),
     ...(own ? [`${own}.`] : [])]
 }
@@ -555,6 +557,7 @@ function agreement (data) {
 
 function pairAgreement (data, repeatability) {
   const passes = [...kernelAgreement(data, repeatability.sets), ...profileAgreement(data, repeatability.sets)]
+  if (repeatability.differ) return [...passes, `headline: ${repeatability.differ}`]
   if (!repeatability.total) return passes
   const order = repeatability.runtimeOrder
   const above = repeatability.cells.filter(cell => !cell.within)

@@ -78,6 +78,14 @@ test('CPU per read is the median of the rounds; overhead and share of C compare 
   close(node.byRound[1].cpuPerReadNs, 630, 'round 1\'s ns')
   assert.ok(c.byRound.every(entry => entry.shareOfC === null))
   assert.match(headline.meaning, /median of the 6 rounds with its 96\.9% interval \(sign test\).*with its 95\.9% interval \(rank test\)/)
+  assert.match(headline.meaning, /dd and the reader pinned to one CPU; median/)
+  // --cost-policy batch, as the context records it: the meaning says so, as the terminal does
+  const batch = summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS)],
+    { ...context, costPin: { cpu: 1, policy: 'batch' } })
+  assert.match(batch.meaning, /dd and the reader pinned to one CPU, both at SCHED_BATCH; median/)
+  const { terminal } = require('../../experiments/stdio/report-text')
+  assert.match(terminal({ cells: [], headline: batch }, [256]).join('\n'),
+    /within one run, dd and the reader on one CPU, both at SCHED_BATCH; median/)
   assert.equal(node.runtime, 'node')
   assert.equal(node.rounds, 6)
   assert.deepEqual(node.flags, [])
