@@ -2,13 +2,14 @@
 // Where each reader's ns per read go, against C's (issue 50): the stdio profile pass alone
 // (experiments/stdio/profile.js), its steps and its summary, for the readers named. In each
 // round every reader runs with the cost pass's bytes and dd's fixed 64 KiB blocks, dd on the
-// other CPU, once unprofiled, for its CPU per read, and once under perf (lib/perf.js), whose
-// samples of the read loop fall into the same buckets for every runtime. A bucket's ns per
-// read is its share of the samples times the unprofiled run's CPU per read; the rounds give
-// each figure its interval.
-// Apart, not on the cost pass's one CPU: there the reader sleeps each time the pipe empties,
-// and perf's timer (cpu-clock, these VMs have no counters) fires when it is switched back in,
-// so that samples pile up in finish_task_switch (61% of C's, 2.5% apart; docs/profile.md). Each
+// reader's CPU, both at SCHED_BATCH (the pass's placement, lib/placement.js sharedBatch), once
+// unprofiled, for its CPU per read, and once under perf (lib/perf.js), whose samples of the read
+// loop fall into the same buckets for every runtime. A bucket's ns per read is its share of the
+// samples times the unprofiled run's CPU per read; the rounds give each figure its interval.
+// At the default policy dd and the reader switch every few pages, and perf's timer (cpu-clock,
+// these VMs have no counters) fires as the reader is switched back in, so that samples pile up
+// in finish_task_switch (18% of C's, 3% at SCHED_BATCH; docs/profile.md); with dd on the other
+// CPU every read's wake-ups cross CPUs, whose cost jumps with the host. Each
 // profile's perf script text is kept gzipped in --out, for speedscope, Firefox Profiler or
 // FlameGraph.
 //
@@ -85,8 +86,8 @@ async function main ({ readers, sizes, rounds, ladder, out: given }) {
   makeDirs(out)
   const plan = placementPlan(allowedCpus())
   pinSelf(plan)
-  const pin = plan.apart
-  console.log(`dd on CPU ${pin.feeder}, each reader on CPU ${pin.reader}; this tool on CPU ${plan.driver}; ` +
+  const pin = plan.sharedBatch
+  console.log(`dd and each reader on CPU ${pin.reader}, both at SCHED_BATCH; this tool on CPU ${plan.driver}; ` +
     `${rounds} rounds; profiles in ${out}`)
   for (const blockSize of sizes) {
     const bytes = costBytes(PRESETS.default, blockSize)
