@@ -11,7 +11,7 @@ const { runtimes } = require('./lib/runtimes')
 const { UsageError } = require('./lib/options')
 const { runCli } = require('./lib/cli')
 const { benchOptions } = require('./lib/bench-options')
-const { openRun, lockRun, resumedContext, refuseOtherMachine } = require('./lib/run-folder')
+const { openRun, lockRun, resumedContext, refuseOtherMachine, refuseOtherPlacement } = require('./lib/run-folder')
 const { readLog, dataPoints, runsByPhase } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
 const { measurePending } = require('./lib/measure-steps')
@@ -78,6 +78,7 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   // read once: the refusal and the context must describe the same machine
   const here = machineFacts(placement.plan.cpus)
   const machineNote = resumed ? refuseOtherMachine(began, here, runDir) : null
+  if (resumed) refuseOtherPlacement(began, experiment.passes(options, placement.plan), runDir)
   if (machineNote) console.log(`note: ${machineNote}`)
   lockRun(runDir, resumed)
   for (const skip of selection.skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)

@@ -43,8 +43,8 @@ function readStatus () {
 }
 
 // The plan for these CPUs: { cpus, system, driver (the bench's own process), shared,
-// sharedBatch and apart: { feeder, reader, policy (pipe-run's --policy, where set) }, http: { client, server }, unreliable: [what one CPU leaves
-// unreliable] }.
+// sharedBatch and apart: { feeder, reader, policy (pipe-run's --policy, where set) },
+// http: { client, server }, unreliable: [what one CPU leaves unreliable] }.
 function placementPlan (cpus) {
   const last = cpus[cpus.length - 1]
   const system = cpus.length >= 3 ? cpus[0] : null

@@ -123,4 +123,19 @@ function refuseOtherMachine (began, here, runDir) {
     'would mix two machines; start a new run')
 }
 
-module.exports = { openRun, lockRun, resumedContext, refuseOtherMachine }
+// A run whose passes this lab now places otherwise (the profile pass's dd, moved beside the
+// reader at SCHED_BATCH on 2026-12-05) would pool runs of two placements in one figure, which
+// its page would describe as one. Called beside refuseOtherMachine. passes: where each pass
+// runs now (the experiment's passes); a pass the run did not record is not compared.
+function refuseOtherPlacement (began, passes, runDir) {
+  const recorded = began.placement?.passes ?? {}
+  const words = pin => Object.entries(pin ?? {}).map(([key, value]) => `${key} ${value}`).join(', ')
+  const moved = Object.keys(passes).filter(pass => pass in recorded &&
+    JSON.stringify(recorded[pass]) !== JSON.stringify(passes[pass]))
+  if (moved.length === 0) return
+  const what = moved.map(pass => `${pass}: ${words(recorded[pass])}, now ${words(passes[pass])}`).join('; ')
+  throw new UsageError(`--resume ${displayPath(runDir)}: the run placed its passes as this lab no longer does ` +
+    `(${what}), so its runs would mix two placements; start a new run`)
+}
+
+module.exports = { openRun, lockRun, resumedContext, refuseOtherMachine, refuseOtherPlacement }

@@ -69,7 +69,16 @@ function headlineMeaning (rounds, slope = true, paired = false, policy = null) {
     ? `CPU time per read(2): the slope of the reader's CPU time over the bytes dd fed it, sampled every ms from ${WINDOW.from * 100}% to ${WINDOW.to * 100}% of stdin, times the bytes of a read, `
     : 'CPU time per read(2) of the bytes between a quarter run and a full run, ') +
     'the reader\'s own (user + sys, every thread), dd and the reader pinned to one CPU' +
-    `${policyText(policy)}; median of the ${rounds} rounds with ${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
+    `${policyText(policy)}; median of the ${rounds} rounds with ` +
+    `${interval(medianIntervalLevel(rounds))} (sign test); ${againstC}`
+}
+
+// The headline's method, once where every run shown measured alike, else each run's by name
+// (runs of two cost policies, say). entries: report-data.js headlineData's sets.
+function meaningText (entries) {
+  const measured = entries.filter(entry => entry.available)
+  const meanings = [...new Set(measured.map(entry => entry.meaning))]
+  return meanings.length <= 1 ? meanings[0] ?? '' : measured.map(entry => `${entry.set}: ${entry.meaning}`).join('. ')
 }
 
 // The lab's repeatability goal, in the unit users quote, points of share of C: between two
@@ -656,6 +665,7 @@ function shareAgainstPace (cell) {
 }
 
 module.exports = {
+  meaningText,
   summariseHeadline,
   headlineTrust,
   SLICE_MS,

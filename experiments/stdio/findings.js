@@ -287,17 +287,20 @@ const PER_SET = [readCost, machineSpeed, overheadByRuntime, ringReads, wasiReads
 // the ones that answer the lab's question, which the report puts beside its chart
 const HEADLINE = [readCost, overheadByRuntime, ringReads, wasiReads, largestSize]
 
-// Two runs: whether their headlines repeat by the lab's criterion, in points of share of C
-// and in the runtimes' order.
-// The cost pass's scheduling policy (--cost-policy; runs before it had one ran at the default)
-const costPolicyOf = set => `${set.context?.options?.costPolicy ?? 'default'} policy`
+// The cost pass's scheduling policy, in words (--cost-policy; runs before it had one ran at the
+// default)
+const costPolicyOf = set => (set.context?.options?.costPolicy === 'batch' ? 'SCHED_BATCH' : 'the default policy')
 // Two runs' cost passes at two policies, whose reads cost differently, in words: two figures,
 // not one measured twice; null where both ran alike.
 const policyDifference = (first, other) =>
   methodDifference([first, other], costPolicyOf, 'cost-pass scheduling policies')
 
+// Two runs: whether their headlines repeat by the lab's criterion, in points of share of C
+// and in the runtimes' order.
 function repeatability (first, other) {
-  const differ = policyDifference(first, other)
+  // (a run without a headline has no policy to differ by: --no-cost)
+  const measured = [first, other].every(set => set.results.headline?.cells?.length)
+  const differ = measured && policyDifference(first, other)
   if (differ) return `${differ}.`
   const text = headlineRepeatabilityText(headlineRepeatability(first.results.headline, other.results.headline), [first.label, other.label])
   return text && `${text}.`

@@ -118,7 +118,7 @@ function placementPasses (options, placement) {
     startup: timing,
     timing,
     ...(options.cost ? { cost: costRunPin(options, placement.shared), fastPath: placement.shared } : {}),
-    ...(options.kernel ? { kernel: placement.shared } : {}),
+    ...(options.kernel ? { kernel: costRunPin(options, placement.shared) } : {}),
     // one CPU at the default policy lies under a timer's samples, which pile up where the
     // reader is switched back in, every few pages; at SCHED_BATCH it is once a pipe's worth
     ...(options.profile ? { profile: placement.sharedBatch } : {}),
@@ -131,7 +131,7 @@ function context (options, selection, placement) {
     // the modules of LAB_EXTRA_PROGRAMS, so that a resume can say what to set again
     extraPrograms: extraModules,
     costPin: options.cost
-      ? { cpu: placement.shared.reader, ...(options.costPolicy === 'batch' ? { policy: 'batch' } : {}) }
+      ? { cpu: placement.shared.reader, policy: costRunPin(options, placement.shared).policy }
       : null
   }
 }

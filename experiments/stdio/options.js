@@ -209,8 +209,8 @@ const rows = [
     name: 'cost-policy',
     choices: COST_POLICIES,
     help: [
-      'default: the cost pass\'s dd and reader at the default scheduling policy',
-      '(default), where each wakes the other every few pages',
+      'default: dd and the reader at the default scheduling policy, each waking',
+      'the other every few pages (default)',
       'batch: both at SCHED_BATCH, one switch a pipe\'s worth (docs/method.md)'
     ]
   }),

@@ -76,7 +76,8 @@ function plan (options, selected, { ptrace, bpf, perf, placement, shuffle }) {
   steps.push(...costSteps(options, selected, costPin, shuffle))
   if (options.kernel && bpf?.available) {
     const bytesOf = blockSize => costBytes(options, blockSize)
-    steps.push(...kernelSteps(options, selected, { pin: costPin, shuffle, bytesOf }))
+    // as a cost run, at its policy
+    steps.push(...kernelSteps(options, selected, { pin: costRunPin(options, costPin), shuffle, bytesOf }))
   }
   if (options.profile && perf?.available) {
     // C is every profile's yardstick, measured whether or not --only names it
@@ -179,4 +180,14 @@ function straceBytes (options, blockSize) {
   return { small, large: 3 * small }
 }
 
-module.exports = { plan, costSteps, costRunPin, costBytes, COST_SAMPLE_MS, cellKey, bytesPerRun, quarterBytes, COST_SIZES }
+module.exports = {
+  plan,
+  costSteps,
+  costRunPin,
+  costBytes,
+  COST_SAMPLE_MS,
+  cellKey,
+  bytesPerRun,
+  quarterBytes,
+  COST_SIZES
+}

@@ -13,29 +13,44 @@ const { PHASES } = require('./phases')
 const { BASELINE } = require('./programs')
 const { median, fewValuesInterval, proportionInterval } = require('../../lib/stats')
 const { windowBytes, wholeBlocks } = require('./cost')
+const { policyText } = require('../../lib/placement')
 
 // Where a run's profile pass put dd, in words, and why (its context's placement,
 // lib/placement.js): beside the reader, both at SCHED_BATCH, since 2026-12-05; runs before,
 // which may not record it, on the other CPU. { batch, words, why }
+const BATCH_WORDS = `dd on the reader's CPU${policyText('batch')}`
 const PROFILE_PLACEMENTS = {
   batch: {
     batch: true,
-    words: 'dd on the reader\'s CPU, both at SCHED_BATCH',
-    why: 'dd on the reader\'s CPU, both at SCHED_BATCH, so that the reader is switched out once a ' +
-      'pipe\'s worth (at the default policy every few pages, where perf\'s samples pile up; with dd on ' +
-      'another CPU every read\'s wake-ups cross CPUs, whose cost jumps with the host: docs/profile.md): ' +
-      'its reads cost less than the headline\'s, whose switches they leave out'
+    words: BATCH_WORDS,
+    why: `${BATCH_WORDS}, so that the reader is switched out once a pipe's worth (at the default ` +
+      'policy every few pages, where perf\'s samples pile up; with dd on another CPU every read\'s ' +
+      'wake-ups cross CPUs, whose cost jumps with the host: docs/profile.md)',
+    // and against a headline at the default policy (--cost-policy default)
+    againstHeadline: 'its reads cost less than the headline\'s, whose switches they leave out',
+    subtitle: 'one switch a pipe\'s worth'
   },
   apart: {
     batch: false,
     words: 'dd on the other CPU',
     why: 'dd on the other CPU: on one CPU the samples pile up where the reader is switched back in ' +
-      '(docs/profile.md), and each read that frees the pipe wakes dd there, so its reads cost more ' +
-      'than the headline\'s'
+      '(docs/profile.md), and each read that frees the pipe wakes dd there',
+    againstHeadline: 'its reads cost more than the headline\'s',
+    subtitle: 'each read that frees the pipe wakes it'
   }
 }
-const profilePlacement = context =>
-  PROFILE_PLACEMENTS[context?.placement?.passes?.profile?.policy === 'batch' ? 'batch' : 'apart']
+// A run's profile placement (its context's), with how its reads stand to the headline's: a
+// headline at SCHED_BATCH (--cost-policy batch) has the profile's switches, one a pipe's worth.
+function profilePlacement (context) {
+  const placement = PROFILE_PLACEMENTS[context?.placement?.passes?.profile?.policy === 'batch' ? 'batch' : 'apart']
+  const alike = placement.batch && context?.costPin?.policy === 'batch'
+  const againstHeadline = alike ? 'its reads are the headline\'s' : placement.againstHeadline
+  return {
+    ...placement,
+    why: `${placement.why}: ${againstHeadline}`,
+    subtitle: `${placement.subtitle}: ${againstHeadline}`
+  }
+}
 
 // The profile entries' placements said once: one sentence where they share it, each run's
 // named where they do not (analyse.js A B across the change).

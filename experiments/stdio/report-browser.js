@@ -491,11 +491,9 @@ const BUCKET_COLOURS = READ_PART_HUES
 
 // what the bars are, then where dd ran and what that does to a read (experiments/stdio/profile.js
 // PROFILE_PLACEMENTS), the run's own
-const stackSubtitle = placement => 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read loop × ' +
-  `the CPU per read; the line: C's. ${placement.batch
-    ? 'dd on the reader\'s CPU, both at SCHED_BATCH: one switch a pipe\'s worth, so cheaper than the headline\'s reads'
-    : 'dd on the other CPU, so each read that frees the pipe wakes it: dearer than the headline\'s reads, the ' +
-      'kernel\'s part most; read the buckets above the kernel\'s'}`
+const stackSubtitle = placement => 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read ' +
+  `loop × the CPU per read; the line: C's. ${placement.words}: ${placement.subtitle}` +
+  (placement.batch ? '' : '; read the buckets above the kernel\'s')
 const AXIS_CUT = ' (the axis ends before the longest bars, whose figures are written at its edge)'
 
 // Where the ns go: each reader's CPU per read stacked by bucket, C's total the line every

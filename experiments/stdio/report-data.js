@@ -16,7 +16,9 @@ const { throughputRepeatability, throughputOwnText, throughputCriterionText } = 
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { kernelData } = require('./report-kernel')
 const { FAMILIES, familyOf } = require('../../lib/report/looks')
-const { BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable, profilePrecision, profilePlacement } = require('./profile')
+const {
+  BUCKETS: PROFILE_BUCKETS, ladderCheck, ladderCheckable, profilePrecision, profilePlacement
+} = require('./profile')
 
 // Eight syscalls and "other" keep a stacked bar readable; the table lists five per profile.
 const TOP_SYSCALLS = 8
@@ -157,7 +159,8 @@ function headlineData (sets) {
   const repeatabilities = pairs.map(([first, other]) => {
     const sets = [first.label, other.label]
     const differ = policyDifference(first, other)
-    return differ ? { sets, differ } : { ...headlineRepeatability(first.results.headline, other.results.headline), sets }
+    if (differ) return { sets, differ }
+    return { ...headlineRepeatability(first.results.headline, other.results.headline), sets }
   })
   return {
     available: available.length > 0,

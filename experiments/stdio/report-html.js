@@ -7,7 +7,7 @@ const {
   MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText, precisionText,
   headlineLevelsText, shiftText
 } = require('./report-text')
-const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText } = require('./cost')
+const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText, meaningText } = require('./cost')
 const {
   sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange, counted
 } = require('../../lib/report/format')
@@ -86,7 +86,7 @@ function headlineSection (data) {
     <div class="chart" id="chart-headline"></div>
     ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
     ${leadFindings(lead, data.compare)}
-    <p class="note">${headline.sets.find(entry => entry.available).meaning}. Whiskers: the overhead's interval, at the level each table's caption gives.${idiomaticLink(data, ' Readers that choose their own chunk size are under ')}</p>
+    <p class="note">${meaningText(headline.sets)}. Whiskers: the overhead's interval, at the level each table's caption gives.${idiomaticLink(data, ' Readers that choose their own chunk size are under ')}</p>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
     ${headline.repeatabilities.filter(twoRuns => twoRuns.total)
       .map(twoRuns => repeatabilityTable(twoRuns, twoRuns.sets))}
@@ -443,8 +443,8 @@ const PROFILE_NOTE = placement => 'Each reader under perf (cpu-clock samples wit
   'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or ' +
   'FlameGraph. Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the ' +
-  'reader, ≠ where the two are more than a fifth apart: that pass puts dd on the reader\'s CPU at the ' +
-  'default policy. perf\'s own cost: the profiled run\'s CPU per read less ' +
+  'reader, ≠ where the two are more than a fifth apart: that pass runs dd and the reader as the cost ' +
+  'pass does. perf\'s own cost: the profiled run\'s CPU per read less ' +
   'the unprofiled run\'s, round by round; beneath it ("seen"), the share of the CPU the profiled ' +
   'run\'s clock counted in the window that perf\'s samples there stand for. Beneath the CPU per ' +
   'read ("unnamed"), its ns in frames with no name (a stripped binary, JIT code no map names).'

@@ -5,7 +5,7 @@
 // experiments/stdio/report-data.js shaped; and the tables bench.js prints when a run is
 // done, from results.json and profile.json.
 const { WARM_QUARTER_READS } = require('./summary')
-const { ownRepeatabilityText, headlineRepeatabilityText } = require('./cost')
+const { ownRepeatabilityText, headlineRepeatabilityText, meaningText } = require('./cost')
 const { missingClause, criterion, moveFromSmaller } = require('../../lib/repeatability')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -15,7 +15,9 @@ const {
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
-const { BUCKETS, ladderCheckable, shownUnnamed, profilePrecision, profilePlacement, profilePlacementText } = require('./profile')
+const {
+  BUCKETS, ladderCheckable, shownUnnamed, profilePrecision, profilePlacement, profilePlacementText
+} = require('./profile')
 const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
@@ -111,7 +113,7 @@ function headlineMarkdown (data) {
   const { headline } = data
   const out = ['## What a read costs, against C', '']
   if (!headline.available) return [...out, `No headline: ${md(headline.sets.map(entry => entry.reason).join('; '))}.`, '']
-  out.push(`${md(headline.sets.find(entry => entry.available).meaning)}.`, '')
+  out.push(`${md(meaningText(headline.sets))}.`, '')
   for (const entry of headline.sets.filter(set => set.available)) {
     for (const blockSize of entry.sizes) {
       const levels = headlineLevelsText(entry.bySize[blockSize].levels)
@@ -398,7 +400,8 @@ const ladderNoteText = (profile, where) => (profile.ladderRun
 // ladderCheck's finding in words, without its mark ("call +20, ladder +2.1"); and with it
 const ladderCallText = check => `call ${formatSigned(check.profiledNs)}, ladder ${formatSigned(check.ladderNs)}`
 const ladderText = check => (check ? `${ladderCallText(check)}${check.disagrees ? ' ≠' : ''}` : '')
-const PROFILE_MARKDOWN_NOTE = placement => `Each reader under perf (cpu-clock samples with call graphs), ${placement}; ` +
+const PROFILE_MARKDOWN_NOTE = placement =>
+  `Each reader under perf (cpu-clock samples with call graphs), ${placement}; ` +
   'a bucket\'s ns per read is its share of the samples in the read loop\'s window times the CPU per read of an ' +
   'unprofiled run in the same round. The buckets, each one\'s frames and the flame graphs are on the page ' +
   '(report.html); the perf script texts in the run\'s profile/ folder.'
@@ -515,7 +518,8 @@ function readRunFile (runDir, name) {
 function terminal (results, sizes, runDir = null) {
   const names = [...new Set(results.cells.map(cell => cell.program))]
   const lines = [...headlineTerminal(results.headline), ...kernelTerminal(results.kernel),
-    ...profileTerminal(readRunFile(runDir, 'profile.json'), profilePlacement(readRunFile(runDir, 'context.json'))), ...fastPathTerminal(results.fastPaths)]
+    ...profileTerminal(readRunFile(runDir, 'profile.json'),
+      profilePlacement(readRunFile(runDir, 'context.json'))), ...fastPathTerminal(results.fastPaths)]
   for (const { title, shown, marksFailed = true, text } of names.length ? SUMMARY_TABLES : []) {
     if (shown && !shown(results)) continue
     const table = [['program', ...sizes.map(sizeLabel)]]

@@ -512,6 +512,24 @@ describe('a run cut short, and --resume', () => {
     assert.equal(fs.existsSync(path.join(dir, 'bench.lock')), false)
   })
 
+  test('--resume of a run whose passes this lab now places otherwise is refused, the run left as it was', async () => {
+    // as a run begun before the profile pass moved beside the reader at SCHED_BATCH
+    const { dir, contextFile, context } = await stoppedRun('replaced', context => {
+      context.placement.passes.profile = { feeder: 0, reader: 1 }
+    })
+    const logBefore = fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8')
+    const resume = fakeStep()
+    const resumed = await runBench(['--resume', dir], { step: resume })
+    assert.equal(resumed.status, 2, resumed.stderr + resumed.stdout)
+    assert.match(resumed.stderr, new RegExp('--resume \\S+replaced: the run placed its passes as this lab no ' +
+      'longer does \\(profile: feeder 0, reader 1, now feeder \\d+, reader \\d+, policy batch\\), so its runs ' +
+      'would mix two placements; start a new run'))
+    assert.deepEqual(resume.measured, [], 'nothing measured')
+    assert.equal(fs.readFileSync(path.join(dir, 'all.jsonl'), 'utf8'), logBefore)
+    assert.deepEqual(readJson(contextFile), context)
+    assert.equal(fs.existsSync(path.join(dir, 'bench.lock')), false)
+  })
+
   test('--resume of a run that records no machine goes on, and says it cannot tell', async () => {
     const { dir } = await stoppedRun('unknown', context => { delete context.machine })
     const resumed = await runBench(['--resume', dir], { step: fakeStep() })

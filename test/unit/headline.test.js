@@ -558,3 +558,12 @@ test('centredFit: the slope and correlation of centred points, each one\'s sprea
   assert.equal(centredFit([[0, 1], [0, -1]]), null)
   assert.equal(centredFit([[1, 0], [-1, 0]]), null)
 })
+
+test('the headline\'s method said once where the runs shown measured alike, else each run\'s by name', () => {
+  const { meaningText } = require('../../experiments/stdio/cost')
+  const entry = (set, meaning, available = true) => ({ set, meaning, available })
+  assert.equal(meaningText([entry('a', 'one CPU'), entry('b', 'one CPU'), entry('c', null, false)]), 'one CPU')
+  assert.equal(meaningText([entry('d1', 'one CPU'), entry('b1', 'one CPU, both at SCHED_BATCH')]),
+    'd1: one CPU. b1: one CPU, both at SCHED_BATCH')
+  assert.equal(meaningText([]), '')
+})

@@ -92,5 +92,9 @@ test('--cost-policy batch: the cost runs at SCHED_BATCH on the cost pass\'s CPU,
     const checks = steps.filter(step => step.phase === 'fastpath')
     assert.ok(checks.length > 0 && checks.every(step => step.pin === placement.shared), 'fast-path checks')
     assert.equal(passes(options, placement).cost.policy, policy, 'what the run records')
+    assert.equal(passes(options, placement).kernel.policy, policy, 'the kernel pass runs as a cost run')
+    const kernelSteps = plan(options, select(options, null), { ptrace: { available: false }, bpf: { available: true } }, placement)
+      .filter(step => step.phase === 'kernel')
+    assert.ok(kernelSteps.length > 0 && kernelSteps.every(step => step.pin.policy === policy), 'kernel steps')
   }
 })

@@ -706,7 +706,13 @@ test('the page says where each run\'s profile put dd: at SCHED_BATCH as recorded
   const apart = profilePlacement({ placement: { passes: { profile: { feeder: 0, reader: 1 } } } })
   assert.equal(batch.batch, true)
   assert.match(batch.why, /^dd on the reader's CPU, both at SCHED_BATCH, so that the reader is switched out once a pipe's worth/)
+  assert.match(batch.why, /: its reads cost less than the headline's, whose switches they leave out$/)
+  const profilePin = { feeder: 1, reader: 1, policy: 'batch' }
+  const bothBatch = profilePlacement({ placement: { passes: { profile: profilePin } }, costPin: { cpu: 1, policy: 'batch' } })
+  assert.match(bothBatch.why, /: its reads are the headline's$/, '--cost-policy batch: the headline switches alike')
+  assert.match(bothBatch.subtitle, /^one switch a pipe's worth: its reads are the headline's$/)
   assert.equal(apart.batch, false)
+  assert.match(apart.why, /: its reads cost more than the headline's$/)
   assert.deepEqual(profilePlacement({}), apart, 'a run that recorded no placement ran before the change: apart')
   assert.equal(profilePlacementText([{ set: 'a', placement: batch }, { set: 'b', placement: batch }]), batch.why, 'said once')
   const across = profilePlacementText([{ set: 'old', placement: apart }, { set: 'new', placement: batch }])

@@ -484,10 +484,10 @@ test('findings: at most eight a run, each one sentence with a number; two runs c
   batch.context = { ...batch.context, options: { ...batch.context.options, costPolicy: 'batch' } }
   const across = shapeReport([sample(), batch])
   assert.equal(across.findings.find(finding => finding.set === null).text,
-    'sample and sample #2 ran in different cost-pass scheduling policies (default policy and batch policy): ' +
+    'sample and sample #2 ran in different cost-pass scheduling policies (the default policy and SCHED_BATCH): ' +
     'two figures, not one measured twice, so no two-run check.')
-  const differ = 'sample and sample #2 ran in different cost-pass scheduling policies (default policy and ' +
-    'batch policy): two figures, not one measured twice, so no two-run check'
+  const differ = 'sample and sample #2 ran in different cost-pass scheduling policies (the default policy ' +
+    'and SCHED_BATCH): two figures, not one measured twice, so no two-run check'
   assert.deepEqual(across.headline.repeatabilities, [{ sets: ['sample', 'sample #2'], differ }],
     'no check for the headline\'s table either')
   assert.deepEqual(agreement(across).filter(line => line.startsWith('headline:')),
