@@ -36,7 +36,7 @@ const PROFILE_PLACEMENTS = {
     why: 'dd on the other CPU: on one CPU the samples pile up where the reader is switched back in ' +
       '(docs/profile.md), and each read that frees the pipe wakes dd there',
     againstHeadline: 'its reads cost more than the headline\'s',
-    subtitle: 'each read that frees the pipe wakes it'
+    subtitle: 'so each read that frees the pipe wakes it'
   }
 }
 // A run's profile placement (its context's), with how its reads stand to the headline's: a

@@ -492,7 +492,7 @@ const BUCKET_COLOURS = READ_PART_HUES
 // what the bars are, then where dd ran and what that does to a read (experiments/stdio/profile.js
 // PROFILE_PLACEMENTS), the run's own
 const stackSubtitle = placement => 'ns per read by bucket: each bucket\'s share of perf\'s samples of the read ' +
-  `loop × the CPU per read; the line: C's. ${placement.words}: ${placement.subtitle}` +
+  `loop × the CPU per read; the line: C's. ${placement.words}, ${placement.subtitle}` +
   (placement.batch ? '' : '; read the buckets above the kernel\'s')
 const AXIS_CUT = ' (the axis ends before the longest bars, whose figures are written at its edge)'
 
