@@ -14,6 +14,8 @@ function machineFigures (set) {
     what: 'CPU per read(2), the headline',
     unit: 'ns',
     baseline: BASELINE,
+    // runs of two cost policies hold two figures (lib/report/machines.js incomparable)
+    method: set.context?.options?.costPolicy === 'batch' ? 'at SCHED_BATCH' : 'at the default policy',
     rows: cells.map(cell => ({
       item: cell.program,
       runtime: cell.runtime,

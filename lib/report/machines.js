@@ -259,6 +259,8 @@ function compareMachines (sets, figuresOf) {
       name: machine.name,
       key: machine.identity.key,
       runs: machine.runs,
+      // how each run measured (figures.method, where the experiment gives one)
+      methods: machine.figures.map(figures => figures.method ?? null),
       olderLab: machine.identity.olderLab,
       missing: machine.identity.missing,
       label: machineLabel(machine)
@@ -346,9 +348,20 @@ function unknownFacts (machines) {
   return [...unknown]
 }
 
-// Why machines' runs cannot be compared, or null: no row was measured on two of them
-// (other sizes, rungs or cells chosen by their options).
+// Why machines' runs cannot be compared, or null: they measured two ways (figures.method,
+// where an experiment gives one: stdio's cost policy), whose figures neither pool within a
+// machine nor compare across; or no row was measured on two of them (other sizes, rungs or
+// cells chosen by their options).
 function incomparable (comparison) {
+  const ways = comparison.machines.flatMap(machine => (machine.methods ?? []).map((method, index) =>
+    ({ run: machine.runs[index], method })).filter(entry => entry.method))
+  const methods = [...new Set(ways.map(entry => entry.method))]
+  if (methods.length > 1) {
+    const which = methods.map(method =>
+      `${ways.filter(entry => entry.method === method).map(entry => entry.run).join(', ')} ${method}`)
+    return `the runs measured two ways (${which.join('; ')}), whose figures do not pool or compare; ` +
+      'compare runs measured one way'
+  }
   const shared = comparison.rows.some(row => row.absolute.filter(Boolean).length > 1)
   if (shared) return null
   const where = comparison.machines.map((machine, index) => {

@@ -449,6 +449,19 @@ test('runs that share no measured figure are not compared, with what each measur
     /^the runs share no measured figure \(a1 at 256 B; i1 at 4 KiB\); compare runs made with the same sizes/)
 })
 
+test('runs of two cost policies are not compared or pooled, with which ran which way', () => {
+  const cells = [['c', 'native', 256, 240, null, null], ['node-sync', 'node', 256, 670, 430, 0.355]]
+  const batch = { options: { costPolicy: 'batch' } }
+  const across = compareMachines([stdioSet('a1', AMD, cells), stdioSet('i1', INTEL, cells, batch)], stdioFigures)
+  assert.equal(incomparable(across), 'the runs measured two ways (a1 at the default policy; i1 at SCHED_BATCH), ' +
+    'whose figures do not pool or compare; compare runs measured one way')
+  const pooled = [stdioSet('a1', AMD, cells), stdioSet('a2', AMD, cells, batch), stdioSet('i1', INTEL, cells)]
+  assert.match(incomparable(compareMachines(pooled, stdioFigures)),
+    /^the runs measured two ways \(a1, i1 at the default policy; a2 at SCHED_BATCH\)/)
+  assert.equal(incomparable(compareMachines([stdioSet('a1', AMD, cells, batch), stdioSet('i1', INTEL, cells, batch)],
+    stdioFigures)), null, 'one way on both')
+})
+
 test('the ladder across machines: C\'s rung in ns, others over it and as the reciprocal of their ratio to C', () => {
   const rung = estimate => ({ estimate, low: estimate - 1, high: estimate + 1, level: 0.978 })
   const ladder = (c, node, ratio) => ({
