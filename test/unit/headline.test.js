@@ -325,6 +325,8 @@ test('the plan runs the cost pass in rounds of the readers that honour the block
   assert.deepEqual(parseOptions(['--no-cost']).costSizes, [])
   assert.equal(plan({ ...parseOptions(['--no-cost', '--sizes', '256']), strace: false, gc: false }, { runnable: programs }, { ptrace: { available: false } }).filter(step => step.phase.startsWith('cost')).length, 0)
   assert.throws(() => parseOptions(['--no-cost', '--rounds', '3']), /--rounds sets the cost pass, which --no-cost skips/)
+  assert.throws(() => parseOptions(['--no-cost', '--cost-policy', 'batch']),
+    /--cost-policy sets the cost pass, which --no-cost skips: drop one of them$/)
   assert.throws(() => parseOptions(['--rounds', '0']), /--rounds/)
 })
 
