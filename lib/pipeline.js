@@ -147,7 +147,10 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
         return
       }
       if (!text) {
-        reject(new Error(`pipe-run gave no result (exit ${code}): ${Buffer.concat(out.stderr).toString().trim()}`))
+        const said = Buffer.concat(out.stderr).toString().trim()
+        // its usage: a pipe-run built before an option it is given (make builds it again)
+        const fix = /^usage: pipe-run/m.test(said) ? `; ${PIPE_RUN} may be older than lib/pipe-run.c: run make` : ''
+        reject(new Error(`pipe-run gave no result (exit ${code}): ${said}${fix}`))
         return
       }
       const result = JSON.parse(text)

@@ -164,12 +164,16 @@ describe('pipe-run leaves nothing behind', () => {
   })
 })
 
-// A held run (the fast-path check's, to name a reader's fast calls in its memory): the reader,
-// fed everything, waits alive for more until it has been looked at, then ends as any does.
+// A placement's policy (lib/placement.js sharedBatch) reaches both processes of the pipeline.
 describe('a placement\'s scheduling policy', () => {
   // the 41st field of /proc/PID/stat is the policy: 0 SCHED_OTHER, 3 SCHED_BATCH
   const policyOf = who => `echo ${who} $(cut -d' ' -f41 /proc/$$/stat)`
-  const spec = pin => ({ feeder: ['sh', '-c', policyOf('feeder')], reader: ['sh', '-c', `cat; ${policyOf('reader')}`], timeoutMs: 60000, pin })
+  const spec = pin => ({
+    feeder: ['sh', '-c', policyOf('feeder')],
+    reader: ['sh', '-c', `cat; ${policyOf('reader')}`],
+    timeoutMs: 60000,
+    pin
+  })
   const cpu = allowedCpus().at(-1)
 
   test('--policy batch: dd and the reader both at SCHED_BATCH; without it, the default', DEADLINE, async () => {
@@ -180,6 +184,12 @@ describe('a placement\'s scheduling policy', () => {
     assert.equal(plain.stdout, 'feeder 0\nreader 0\n')
   })
 
+  test('a pipe-run that does not know what it is given (one built before): the error says run make', DEADLINE, async () => {
+    const run = fresh()
+    await assert.rejects(pipelineMarked(run.marker, spec({ feeder: cpu, reader: cpu, policy: 'fifo' })),
+      /^Error: pipe-run gave no result \(exit 125\): usage: pipe-run .*; \S+pipe-run may be older than lib\/pipe-run\.c: run make$/s)
+  })
+
   test('a policy pipe-run does not know: its usage, exit 125', () => {
     const run = spawnSync(PIPE_RUN, ['--policy', 'fifo', '--', 'true', '--', 'true'], { encoding: 'utf8' })
     assert.equal(run.status, 125)
@@ -187,6 +197,8 @@ describe('a placement\'s scheduling policy', () => {
   })
 })
 
+// A held run (the fast-path check's, to name a reader's fast calls in its memory): the reader,
+// fed everything, waits alive for more until it has been looked at, then ends as any does.
 describe('a pipeline held open once fed', () => {
   test('look sees the reader alive after all was written; then it ends with the count', DEADLINE, async () => {
     const run = fresh()
