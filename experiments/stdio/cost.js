@@ -39,7 +39,7 @@ const {
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { policyText } = require('../../lib/placement')
-const { sizeName } = require('../../lib/report/format')
+const { sizeName, sharedOrEach } = require('../../lib/report/format')
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { missingClause, lostText, HALVINGS } = require('../../lib/repeatability')
 
@@ -75,11 +75,8 @@ function headlineMeaning (rounds, slope = true, paired = false, policy = null) {
 
 // The headline's method, once where every run shown measured alike, else each run's by name
 // (runs of two cost policies, say). entries: report-data.js headlineData's sets.
-function meaningText (entries) {
-  const measured = entries.filter(entry => entry.available)
-  const meanings = [...new Set(measured.map(entry => entry.meaning))]
-  return meanings.length <= 1 ? meanings[0] ?? '' : measured.map(entry => `${entry.set}: ${entry.meaning}`).join('. ')
-}
+const meaningText = entries => sharedOrEach(entries.filter(entry => entry.available), entry => entry.meaning,
+  entry => `${entry.set}: ${entry.meaning}`, '. ')
 
 // The lab's repeatability goal, in the unit users quote, points of share of C: between two
 // runs each share moves by at most 2 points in all but one cell of every 30 and by no more

@@ -14,6 +14,7 @@ const { BASELINE } = require('./programs')
 const { median, fewValuesInterval, proportionInterval } = require('../../lib/stats')
 const { windowBytes, wholeBlocks } = require('./cost')
 const { policyText } = require('../../lib/placement')
+const { sharedOrEach } = require('../../lib/report/format')
 
 // Where a run's profile pass put dd, in words, and why (its context's placement,
 // lib/placement.js): beside the reader, both at SCHED_BATCH, since 2026-12-05; runs before,
@@ -54,11 +55,8 @@ function profilePlacement (context) {
 
 // The profile entries' placements said once: one sentence where they share it, each run's
 // named where they do not (analyse.js A B across the change).
-function profilePlacementText (entries) {
-  const whys = [...new Set(entries.map(entry => entry.placement.why))]
-  if (whys.length <= 1) return whys[0] ?? ''
-  return entries.map(entry => `in ${entry.set}, ${entry.placement.why}`).join('; ')
-}
+const profilePlacementText = entries => sharedOrEach(entries, entry => entry.placement.why,
+  entry => `in ${entry.set}, ${entry.placement.why}`, '; ')
 
 // The profile pass's steps: at the cost pass's smallest size, every reader that honours the
 // block size, C among them, on its own (dd on its CPU, both at SCHED_BATCH: `pin`,

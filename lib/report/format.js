@@ -89,6 +89,13 @@ function formatRatio (ratio) {
   return `${ratio >= 10 ? Math.round(ratio) : trimZeros(ratio.toFixed(ratio >= 2 ? 1 : 2))}×`
 }
 
+// One text where every entry's is the same, else each entry's own (named: the entry's text
+// with its run's name), joined by `between`: a method said once for runs measured alike.
+function sharedOrEach (entries, textOf, named, between) {
+  const texts = [...new Set(entries.map(textOf))]
+  return texts.length <= 1 ? texts[0] ?? '' : entries.map(named).join(between)
+}
+
 // "a, b and c": findings list programs the way a sentence would.
 function listJoin (items) {
   if (items.length <= 1) return items.join('')
@@ -162,6 +169,7 @@ const counted = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`
 
 module.exports = {
   counted,
+  sharedOrEach,
   userShareText,
   withUserShare,
   userShareTitle,
