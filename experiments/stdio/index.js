@@ -21,7 +21,9 @@ const { slopePerRead, windowSpan, pairFigures, costRunBytes } = require('./cost'
 
 function configure (options, values) {
   for (const name of ['rounds', 'cost-policy']) {
-    if (values[name] && !options.cost) throw new UsageError(`--${name} sets the cost pass, which --no-cost skips: drop one of them`)
+    if (values[name] && !options.cost) {
+      throw new UsageError(`--${name} sets the cost pass, which --no-cost skips: drop one of them`)
+    }
   }
   if (values['kernel-rounds'] && !options.cost) {
     throw new UsageError('--kernel-rounds sets the kernel pass, which runs at the cost pass\'s sizes and --no-cost skips: drop one of them')

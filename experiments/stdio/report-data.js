@@ -491,9 +491,10 @@ function gcData (sets, programs, compare) {
 
 // The kernel's read(2) bucket against what the kernel pass measured inside read(2) for the
 // reader at the size (eBPF, on the CPU from sys_enter to sys_exit): { ns, ratio, disagrees
-// (by more than KERNEL_AGREEMENT) }, or null without a kernel pass. They are taken in two
-// placements (the profile's, the kernel pass's dd on the reader's CPU at the default policy), so a
-// disagreement says how much the placement moves the kernel's part, as well as any fault.
+// (by more than KERNEL_AGREEMENT) }, or null without a kernel pass. The kernel pass runs as
+// the cost runs do, the profile as its run recorded (experiments/stdio/profile.js
+// profilePlacement), so a disagreement says how much the placement moves the kernel's part,
+// as well as any fault.
 const KERNEL_AGREEMENT = 0.2
 function kernelCheck (cell, kernel) {
   const passCell = kernel?.cells?.find(entry => entry.program === cell.program && entry.blockSize === cell.blockSize)
@@ -776,8 +777,9 @@ function contextRows (set) {
 }
 
 // Where one of its passes ran (lib/placement.js): dd's CPU and the reader's.
-const pinText = pin => (pin.feeder === pin.reader ? `dd and the reader on CPU ${pin.reader}` : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`) +
-  policyText(pin.policy)
+const pinText = pin => (pin.feeder === pin.reader
+  ? `dd and the reader on CPU ${pin.reader}`
+  : `dd on CPU ${pin.feeder}, the reader on CPU ${pin.reader}`) + policyText(pin.policy)
 
 // Why no calls run can be set beside these stdio runs' profiles (analyse.js --ladder), or
 // null: none of them had a profile pass.

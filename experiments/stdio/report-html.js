@@ -86,7 +86,8 @@ function headlineSection (data) {
     <div class="chart" id="chart-headline"></div>
     ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}
     ${leadFindings(lead, data.compare)}
-    <p class="note">${meaningText(headline.sets)}. Whiskers: the overhead's interval, at the level each table's caption gives.${idiomaticLink(data, ' Readers that choose their own chunk size are under ')}</p>
+    <p class="note">${meaningText(headline.sets)}. Whiskers: the overhead's interval, at the level each
+      table's caption gives.${idiomaticLink(data, ' Readers that choose their own chunk size are under ')}</p>
     ${headline.sizes.map(blockSize => headline.sets.filter(entry => entry.available).map(entry => table(entry, blockSize)))}
     ${headline.repeatabilities.filter(twoRuns => twoRuns.total)
       .map(twoRuns => repeatabilityTable(twoRuns, twoRuns.sets))}

@@ -306,7 +306,10 @@ function headlineTerminal (headline) {
   }
   const own = ownRepeatabilityText(headline.repeatability)
   const level = levelsText(headline.cells.map(cell => cell.shareOfC), null)
-  return ['', `Per read, CPU time against C (the cost pass: the slope of the reader's CPU time over its reads within one run, dd and the reader on one CPU${policyText(headline.pin?.policy)}; median, and share of C${level ? ` with its ${level} interval` : ', no interval'}):`,
+  const title = 'Per read, CPU time against C (the cost pass: the slope of the reader\'s CPU time over its ' +
+    `reads within one run, dd and the reader on one CPU${policyText(headline.pin?.policy)}; median, and ` +
+    `share of C${level ? ` with its ${level} interval` : ', no interval'}):`
+  return ['', title,
     ...textTable(table, ['l', 'l', ...headline.sizes.map(() => 'r')]),
     ...(own ? [`${own}.`] : [])]
 }

@@ -68,32 +68,37 @@ test('every step of a stdio run is pinned, and each round has its own order of r
   assert.ok(apart.filter(step => step.phase === 'timing').every(step => step.pin === placement.apart), '--pin: dd and the reader apart')
 })
 
-test('the profile pass: dd and the reader on the cost pass\'s CPU, both at SCHED_BATCH, as recorded', () => {
+test('the profile pass: dd and the reader on the cost pass\'s CPU at SCHED_BATCH, as recorded', () => {
   const options = { ...parseOptions(['--sizes', '256', '--runs', '1', '--id', 'seeded']), strace: false, gc: false }
   const programs = ['c', 'node-sync'].map(name => ({ name, runtime: 'node', honoursBlockSize: true }))
   const placement = placementPlan([0, 1])
-  const steps = plan(options, { runnable: programs }, { ptrace: { available: false }, perf: { available: true } }, placement)
+  const probes = { ptrace: { available: false }, perf: { available: true } }
+  const steps = plan(options, { runnable: programs }, probes, placement)
   const profiled = steps.filter(step => step.phase.startsWith('profile'))
   assert.ok(profiled.length >= 4, `profile steps: ${profiled.length}`)
   assert.ok(profiled.every(step => step.pin === placement.sharedBatch))
   const { passes } = require('../../experiments/stdio')
-  assert.deepEqual(passes(options, placement).profile, { feeder: 1, reader: 1, policy: 'batch' }, 'what the run records')
+  assert.deepEqual(passes(options, placement).profile, { feeder: 1, reader: 1, policy: 'batch' },
+    'what the run records')
 })
 
-test('--cost-policy batch: the cost runs at SCHED_BATCH on the cost pass\'s CPU, the fast-path checks as before', () => {
+test('--cost-policy batch: the cost runs at SCHED_BATCH on their CPU, the fast-path checks as before', () => {
   const placement = placementPlan([0, 1])
   const { passes, select } = require('../../experiments/stdio')
   for (const [args, policy] of [[[], undefined], [['--cost-policy', 'batch'], 'batch']]) {
-    const options = { ...parseOptions(['--sizes', '256', '--runs', '1', '--only', 'c', '--only', 'just-fast', ...args]), strace: false, gc: false }
+    const given = ['--sizes', '256', '--runs', '1', '--only', 'c', '--only', 'just-fast', ...args]
+    const options = { ...parseOptions(given), strace: false, gc: false }
     const steps = plan(options, select(options, null), { ptrace: { available: false } }, placement)
     const cost = steps.filter(step => step.phase === 'cost')
     assert.ok(cost.length > 0)
-    assert.ok(cost.every(step => step.pin.feeder === 1 && step.pin.reader === 1 && step.pin.policy === policy), args.join(' '))
+    assert.ok(cost.every(step => step.pin.feeder === 1 && step.pin.reader === 1 && step.pin.policy === policy),
+      args.join(' '))
     const checks = steps.filter(step => step.phase === 'fastpath')
     assert.ok(checks.length > 0 && checks.every(step => step.pin === placement.shared), 'fast-path checks')
     assert.equal(passes(options, placement).cost.policy, policy, 'what the run records')
     assert.equal(passes(options, placement).kernel.policy, policy, 'the kernel pass runs as a cost run')
-    const kernelSteps = plan(options, select(options, null), { ptrace: { available: false }, bpf: { available: true } }, placement)
+    const withBpf = { ptrace: { available: false }, bpf: { available: true } }
+    const kernelSteps = plan(options, select(options, null), withBpf, placement)
       .filter(step => step.phase === 'kernel')
     assert.ok(kernelSteps.length > 0 && kernelSteps.every(step => step.pin.policy === policy), 'kernel steps')
   }

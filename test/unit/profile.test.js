@@ -336,7 +336,7 @@ test('perf\'s probe: a refusal, a user-space-only recording and a good one, each
   }
 })
 
-test('the profile pass\'s plan: C and every honouring reader at the least size, at SCHED_BATCH; none without perf', () => {
+test('the profile pass\'s plan: C and every honouring reader at the least size, SCHED_BATCH; none without perf', () => {
   const { parseOptions, plan } = require('../../bench')
   const { placementPlan } = require('../../lib/placement')
   const options = parseOptions(['--only', 'node-sync', '--only', 'coreutils', '--quick'])
@@ -702,19 +702,24 @@ test('how sure the buckets are: the rounds\' range and the samples alone, agains
 
 test('the page says where each run\'s profile put dd: at SCHED_BATCH as recorded, else on the other CPU', () => {
   const { profilePlacement, profilePlacementText } = require('../../experiments/stdio/profile')
-  const batch = profilePlacement({ placement: { passes: { profile: { feeder: 1, reader: 1, policy: 'batch' } } } })
+  const profilePin = { feeder: 1, reader: 1, policy: 'batch' }
+  const batch = profilePlacement({ placement: { passes: { profile: profilePin } } })
   const apart = profilePlacement({ placement: { passes: { profile: { feeder: 0, reader: 1 } } } })
   assert.equal(batch.batch, true)
-  assert.match(batch.why, /^dd on the reader's CPU, both at SCHED_BATCH, so that the reader is switched out once a pipe's worth/)
+  assert.match(batch.why,
+    /^dd on the reader's CPU, both at SCHED_BATCH, so that the reader is switched out once a pipe's worth/)
   assert.match(batch.why, /: its reads cost less than the headline's, whose switches they leave out$/)
-  const profilePin = { feeder: 1, reader: 1, policy: 'batch' }
-  const bothBatch = profilePlacement({ placement: { passes: { profile: profilePin } }, costPin: { cpu: 1, policy: 'batch' } })
+  const bothBatch = profilePlacement({
+    placement: { passes: { profile: profilePin } },
+    costPin: { cpu: 1, policy: 'batch' }
+  })
   assert.match(bothBatch.why, /: its reads are the headline's$/, '--cost-policy batch: the headline switches alike')
   assert.match(bothBatch.subtitle, /^one switch a pipe's worth: its reads are the headline's$/)
   assert.equal(apart.batch, false)
   assert.match(apart.why, /: its reads cost more than the headline's$/)
   assert.deepEqual(profilePlacement({}), apart, 'a run that recorded no placement ran before the change: apart')
-  assert.equal(profilePlacementText([{ set: 'a', placement: batch }, { set: 'b', placement: batch }]), batch.why, 'said once')
+  assert.equal(profilePlacementText([{ set: 'a', placement: batch }, { set: 'b', placement: batch }]), batch.why,
+    'said once')
   const across = profilePlacementText([{ set: 'old', placement: apart }, { set: 'new', placement: batch }])
   assert.match(across, /^in old, dd on the other CPU: .*; in new, dd on the reader's CPU, both at SCHED_BATCH/)
 })
