@@ -397,6 +397,7 @@ module.exports = {
   pairwiseIntervalLevel,
   MEDIAN_INTERVAL_MIN,
   SIGNIFICANCE,
+  Z_TWO_SIDED,
   INTERVAL_LEVEL,
   levelText,
   levelsText,

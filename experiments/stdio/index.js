@@ -15,7 +15,7 @@ const { PHASES, PROFILE_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults, rejectedCells } = require('./summary')
-const { summariseProfile, profileBytes, PROFILE_WINDOW_S } = require('./profile')
+const { summariseProfile, profileBytes, profileLeastReads, PROFILE_WINDOW_S } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
 const { slopePerRead, windowSpan, pairFigures, costRunBytes } = require('./cost')
 
@@ -93,11 +93,13 @@ function session (options, runDir) {
       }
       // only the run under perf needs --profile-ms's samples; the unprofiled run beside it
       // measures the CPU per read they are scaled by, which its default length measures well
-      const windowS = step.phase === PHASES.profile ? options.profileMs / 1000 : PROFILE_WINDOW_S
+      const profiled = step.phase === PHASES.profile
+      const windowS = profiled ? options.profileMs / 1000 : PROFILE_WINDOW_S
+      const leastReads = profiled ? profileLeastReads(options.profileRounds) : 0
       const cpuPerReadNs = costs.get(cell(step)) ?? null
       // the cost and kernel passes' runs of the slowest readers, shortened (costRunBytes)
       const bytes = bytesGiven.get(tryKey) ?? (PROFILE_PHASES.includes(step.phase)
-        ? profileBytes(step, cpuPerReadNs, windowS)
+        ? profileBytes(step, cpuPerReadNs, windowS, leastReads)
         : [PHASES.cost, PHASES.kernel].includes(step.phase) ? costRunBytes(step, cpuPerReadNs) : undefined)
       bytesGiven.set(tryKey, bytes)
       const sized = bytes === undefined ? step : { ...step, bytes }

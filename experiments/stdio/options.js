@@ -168,7 +168,8 @@ const rows = [
     takes: 'a whole number of milliseconds',
     help: [
       'the reader\'s CPU time each run under perf samples in its read loop, in ms',
-      '(default {default}; --quick {quick}): more for more samples, in proportion'
+      '(default {default}; --quick {quick}): more for more samples, in proportion, up to',
+      'MS/200 cost runs\' reads; a slow reader reads what a bucket\'s precision needs at least'
     ],
     parse: text => wholeNumber(text, 'profile-ms', 10),
     preset: byPreset('profileMs'),

@@ -11,7 +11,8 @@
 
 const { PHASES } = require('./phases')
 const { BASELINE } = require('./programs')
-const { median, fewValuesInterval, proportionInterval } = require('../../lib/stats')
+const { median, fewValuesInterval, proportionInterval, Z_TWO_SIDED } = require('../../lib/stats')
+const { FREQUENCY } = require('../../lib/perf')
 const { windowBytes, wholeBlocks } = require('./cost')
 const { policyText } = require('../../lib/placement')
 const { sharedOrEach } = require('../../lib/report/format')
@@ -90,16 +91,38 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
 // A profile run's bytes: enough for `windowS` of the reader's CPU in the slope's window at
 // the CPU per read the cost pass measured for it (cpuPerReadNs; null before it has), in whole
 // 64 KiB blocks, between PROFILE_MIN_BYTES and the cost run's `bytes`, both scaled by
-// windowS / PROFILE_WINDOW_S so that --profile-ms scales every reader's samples alike.
-// The slow readers need far fewer: wasmer's 10 µs reads of 64 MiB took 1.7 s a run, 110 s of
-// a 6-round pass's 347, for 11,000 samples a round where 1,000 do.
+// windowS / PROFILE_WINDOW_S so that --profile-ms scales every reader's samples alike; and
+// no fewer than `leastReads` reads where the cost run's bytes allow them (profileLeastReads).
+// The slow readers need far fewer than the cost run's bytes: wasmer's 10 µs reads of 64 MiB
+// took 1.7 s a run, 110 s of a 6-round pass's 347.
+// issue 50's target for a bucket's interval: a tenth of it, or 5 ns where that is wider
+const PRECISION = { share: 0.1, floorNs: 5 }
 const PROFILE_WINDOW_S = 0.2
 const PROFILE_MIN_BYTES = 8 << 20
-function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S) {
+function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S, leastReads = 0) {
   const scale = windowS / PROFILE_WINDOW_S
-  const [least, most] = [wholeBlocks(PROFILE_MIN_BYTES * scale), wholeBlocks(step.bytes * scale)]
+  const most = wholeBlocks(step.bytes * scale)
+  const least = Math.min(most, wholeBlocks(Math.max(PROFILE_MIN_BYTES * scale, leastReads * step.blockSize)))
   if (!(cpuPerReadNs > 0)) return most
   return Math.min(most, Math.max(least, windowBytes(windowS, cpuPerReadNs, step.blockSize)))
+}
+
+// The reads a profiled run needs however slow its reader. A bucket of b ns per read is a
+// share b / t of the samples of a reader whose read costs t ns; over `rounds` runs of n reads
+// at f samples a ns of CPU it has s = n·rounds·t·f samples, and the upper half of its Wilson
+// interval (bucketPrecision's), in ns, is about z·√(b / (n·rounds·f)) + z² / (2·n·rounds·f)
+// for a small share: the reader's CPU per read drops out. A budget of CPU time gives a slow
+// reader fewer reads and so wider buckets in ns: wasmer's reads of 5.4 µs, 600 ms of them a
+// run, left its kernel read, loop and buffer (40-70 ns) at 8,190 samples over 4 rounds where
+// about 43,000 would hold them within 5 ns (docs/profile.md, 2026-12-05). The floor holds a
+// bucket at the precision target's knee (PRECISION: 50 ns, its tenth 5 ns) within the target
+// by its samples: 422,000 reads a round over 4 rounds.
+function profileLeastReads (rounds) {
+  const [z, kneeNs, targetNs] = [Z_TWO_SIDED, PRECISION.floorNs / PRECISION.share, PRECISION.floorNs]
+  // u = 1 / √(n·rounds·f), the root of (z² / 2)·u² + z·√b·u = target
+  const u = (Math.sqrt(z ** 2 * kneeNs + 2 * z ** 2 * targetNs) - z * Math.sqrt(kneeNs)) / z ** 2
+  const samplesPerNs = FREQUENCY / 1e9
+  return Math.ceil(1 / (u ** 2 * samplesPerNs) / Math.max(1, rounds))
 }
 
 const BUCKETS = [
@@ -511,7 +534,6 @@ function summariseProfile (records, tools, rejected = new Map()) {
 // narrow it or only a steadier host. Buckets under the target's floor are left out: their
 // ns are within it whatever their interval. A bucket whose samples fall short says how many
 // would do (the sampling interval narrowing as the square root of the samples).
-const PRECISION = { share: 0.1, floorNs: 5 }
 function bucketPrecision (cell) {
   const buckets = Object.entries(cell.buckets ?? {})
   const all = buckets.reduce((sum, [, bucket]) => sum + (bucket.samples ?? 0), 0)
@@ -635,6 +657,7 @@ module.exports = {
   PRECISION,
   PROFILE_WINDOW_S,
   profileBytes,
+  profileLeastReads,
   bucketOf,
   readWindow,
   attribute,

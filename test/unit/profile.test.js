@@ -548,6 +548,32 @@ test('a profile run\'s bytes: 0.2 s of the reader\'s CPU in the window, between 
   assert.equal(profileBytes(step, null, 1), 5 * (64 << 20))
 })
 
+test('a profiled run\'s least reads: a 50-ns bucket within 5 ns by its samples, however slow the read', () => {
+  const { profileBytes, profileLeastReads, PRECISION } = require('../../experiments/stdio/profile')
+  const { proportionInterval } = require('../../lib/stats')
+  const { FREQUENCY } = require('../../lib/perf')
+  const least = profileLeastReads(4)
+  assert.ok(least > 415000 && least < 430000, `${least} reads a round over 4 rounds`)
+  assert.ok(Math.abs(profileLeastReads(1) - 4 * least) <= 4, 'one round reads what four do between them')
+  // the interval it was set by: wasmer's read of 5.4 µs, a bucket of 50 ns, over 4 rounds
+  for (const readNs of [200, 5400, 20000]) {
+    const samples = Math.round(4 * least * readNs * FREQUENCY / 1e9)
+    const sampled = proportionInterval(Math.round(samples * 50 / readNs), samples)
+    const halfNs = Math.max(sampled.high - sampled.estimate, sampled.estimate - sampled.low) * readNs
+    assert.ok(halfNs <= PRECISION.floorNs * 1.02, `${readNs} ns: ±${halfNs} ns`)
+    // no more reads than that asks: a bucket that is a small share of the read is at the target
+    if (readNs >= 5400) assert.ok(halfNs > PRECISION.floorNs * 0.95, `${readNs} ns: ±${halfNs} ns`)
+  }
+  const step = { blockSize: 256, bytes: 64 << 20 }
+  const wholeBlocksOf = reads => Math.ceil(reads * 256 / 65536) * 65536
+  assert.equal(profileBytes(step, 5400, 0.6, least), wholeBlocksOf(least), 'wasmer: the floor, not 600 ms of its CPU')
+  assert.equal(profileBytes(step, 195, 0.6, least), 3 * (64 << 20), 'C: the cap, as before')
+  assert.equal(profileBytes(step, 5400, 0.6, 0), profileBytes(step, 5400, 0.6), 'no floor asked: as before')
+  // the floor never passes the cap: one round of wasmer at 200 ms (--quick)
+  assert.equal(profileBytes(step, 5400, 0.2, profileLeastReads(1)), 64 << 20)
+  assert.equal(profileBytes(step, null, 0.6, least), 3 * (64 << 20), 'before the cost pass: the cap')
+})
+
 test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the largest buckets first', () => {
   const { terminal } = require('../../experiments/stdio/report-text')
   const run = path.join(__dirname, '..', 'fixtures', 'profiled', 'profile-sample')
