@@ -14,12 +14,13 @@
 //                           [--cpus 0,1] [--mib N]
 const { spawn } = require('node:child_process')
 const os = require('node:os')
-const { runCli } = require('../lib/cli')
+const { runCli, RunFailed } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 const { lastLevelCacheBytes } = require('../lib/context')
 const { statFields, CLK_TCK } = require('../lib/procfs')
-const { wholeNumber, mibCount } = require('../lib/options')
+const { wholeNumber, mibCount, UsageError } = require('../lib/options')
 const { allowedCpus } = require('../lib/placement')
+const { findOnPath } = require('../lib/runtimes')
 
 const MiB = 2 ** 20
 // The least the memory mode streams, in last-level caches: past it, every pass misses.
@@ -106,15 +107,17 @@ const secondsNow = () => performance.now() / 1000
 async function busyLoops ({ every, busy, total, cpus }, stopping) {
   let loop = null
   stopping(() => loop?.kill('SIGKILL'))
-  const started = secondsNow()
-  for (let burst = 0; secondsNow() - started + every <= total; burst++) {
+  // the bursts that end within --for, each at the end of its --every (--for of one --every: one)
+  for (let burst = 0; burst < Math.floor(total / every); burst++) {
     await sleep(every - busy)
     const cpu = cpus[burst % cpus.length]
     console.log(`${new Date().toISOString()} busy loop on CPU ${cpu} for ${busy} s`)
     loop = spawn('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
-    await sleep(busy)
+    const failed = new Promise(resolve => loop.once('error', resolve))
+    const err = await Promise.race([sleep(busy).then(() => null), failed])
     loop.kill('SIGKILL')
     loop = null
+    if (err) throw new RunFailed(`the busy loop on CPU ${cpu} did not start: ${err.message}`)
   }
 }
 
@@ -165,10 +168,17 @@ async function memoryStreams ({ total, cpus, bytes }, stopping) {
     sleep(total).then(() => null)
   ])
   stop()
-  if (failed) throw new Error(`${failed}: chrt and taskset (util-linux) must run it`)
+  if (failed) throw new RunFailed(`${failed}: chrt and taskset (util-linux) must run it`)
 }
 
+// What each mode starts its processes with: without them it would disturb nothing.
+const TOOLS = { busy: ['taskset'], memory: ['chrt', 'taskset'] }
+
 async function disturb (options) {
+  const missing = TOOLS[options.mode].filter(tool => findOnPath(tool) === null)
+  if (missing.length) {
+    throw new UsageError(`${missing.join(' and ')} not found on PATH: apt-get install util-linux`)
+  }
   const stops = []
   const stopAll = () => { for (const stop of stops.splice(0)) stop() }
   const onSignal = () => { stopAll(); process.exit(0) }

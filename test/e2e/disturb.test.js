@@ -56,3 +56,27 @@ test('memory: a streamer runs under SCHED_IDLE on its CPU, and SIGTERM stops it'
   assert.match(out, /streamer on CPU 1: /)
   assert.deepEqual(streamers(), [])
 })
+
+test('busy: --for of one --every makes one burst, and its loop is gone after', () => {
+  const result = spawnSync(process.execPath, [DISTURB, '--every', '2', '--busy', '1', '--for', '2', '--cpus', '0'],
+    { encoding: 'utf8', timeout: 30_000 })
+  assert.equal(result.status, 0, result.stderr)
+  const lines = result.stdout.trim().split('\n')
+  assert.equal(lines.length, 1, result.stdout)
+  assert.match(lines[0], /busy loop on CPU 0 for 1 s$/)
+  const loops = spawnSync('pgrep', ['-f', 'while :; do :; done'], { encoding: 'utf8' }).stdout.trim()
+  assert.equal(loops, '')
+})
+
+test('without chrt or taskset on PATH: one line naming the package, exit 2, nothing started', t => {
+  const empty = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'no-tools-'))
+  t.after(() => fs.rmSync(empty, { recursive: true, force: true }))
+  for (const [mode, missing] of [['busy', 'taskset'], ['memory', 'chrt and taskset']]) {
+    const args = mode === 'busy' ? ['--every', '2', '--busy', '1', '--for', '2'] : ['--mode', 'memory', '--for', '2']
+    const result = spawnSync(process.execPath, [DISTURB, ...args],
+      { encoding: 'utf8', timeout: 30_000, env: { ...process.env, PATH: empty } })
+    assert.equal(result.status, 2, `${mode}: ${result.stderr}`)
+    assert.equal(result.stderr, `disturb.js: ${missing} not found on PATH: apt-get install util-linux\n`)
+    assert.equal(result.stdout, '')
+  }
+})
