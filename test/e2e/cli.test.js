@@ -610,6 +610,11 @@ test('docs/ scripts refuse what they cannot do: a reader a run lacks, a port not
     /^rounds\.js: \S+ holds no reader cobol-sync; give one of c, .*node-sync, /)
   assertRefused(spawnSync(process.execPath, [rounds, 'node-sync', '300', s1], { encoding: 'utf8' }),
     /^rounds\.js: \S+ holds node-sync at 256, 4096, 65536 B, not 300; give one of those/)
+  // a stdio run's results.json, whose cells are its own: once a TypeError's stack
+  const moves = path.join(ROOT, 'docs/http/2026-11-30/moves.js')
+  const stdio = path.join(ROOT, 'results/reference/results.json')
+  assertRefused(spawnSync(process.execPath, [moves, stdio, stdio], { encoding: 'utf8' }),
+    /^moves\.js: \S+results\.json holds no http cells; give an http run's results\.json/)
   // a port nothing listens on: one the test held and let go
   const reset = path.join(ROOT, 'docs/http/2026-12-03/reset.js')
   const held = spawnSync(process.execPath, ['-e', 'const s = require("node:net").createServer()' +

@@ -12,8 +12,9 @@ const RESULTS = 'an http run\'s results.json (or .json.gz)'
 // a run's http part (a results.json, or that part alone)
 const load = file => {
   const results = readJson(file, RESULTS)
-  const http = results.http ?? results
-  need(http.cells, file, 'http cells', RESULTS)
+  // a results.json names its experiment (a stdio run's has cells of its own); the part alone not
+  const http = results.experiment === undefined ? results : results.http
+  need(http?.cells, file, 'http cells', RESULTS)
   return http
 }
 
