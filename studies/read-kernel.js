@@ -20,8 +20,8 @@ const { BUILD } = require('../lib/paths')
 const { commandLine, findProgram } = require('../experiments/stdio/programs')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
 const { parseStudyOptions } = require('./per-read')
-const { runCli } = require('../lib/cli')
-const { repeatCount, mibCount } = require('../lib/options')
+const { runCli, RunFailed } = require('../lib/cli')
+const { UsageError, repeatCount, mibCount } = require('../lib/options')
 
 const USAGE = `usage: node studies/read-kernel.js [--rounds N] [--mib N] [--sizes A,B]
   what makes read(2) dearer for some readers than for C's: C's reader with one thing
@@ -56,7 +56,7 @@ function parse (argv) {
 }
 
 async function run (options, stopped) {
-  if (!fs.existsSync(READER)) throw new Error(`${READER} is not built: run make`)
+  if (!fs.existsSync(READER)) throw new UsageError(`${READER} is not built: run make`)
   const cpu = allowedCpus().at(-1)
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'read-kernel-'))
   const profileFile = path.join(scratch, 'profile.json')
@@ -74,9 +74,9 @@ async function run (options, stopped) {
           const reader = [...sysprofArgv(profileFile, { fd: 0 }), ...argvOf(name, size)]
           const bytes = options.mib * (1 << 20)
           const result = await runPipeline({ feeder: ddFeeder(bytes, 65536), reader, timeoutMs: 120000, pin: { feeder: cpu, reader: cpu } })
-          if (result.reader.exit !== 0) throw new Error(`${name} at ${size}: ${result.stderr.trim()}`)
+          if (result.reader.exit !== 0) throw new RunFailed(`${name} at ${size}: ${result.stderr.trim()}`)
           const profile = parseProfile(fs.readFileSync(profileFile, 'utf8'))
-          if (!profile.complete) throw new Error(`${name} at ${size}: the probes lost ${profile.lost} event(s)`)
+          if (!profile.complete) throw new RunFailed(`${name} at ${size}: the probes lost ${profile.lost} event(s)`)
           const reads = callSummary(profile, call => call.watchedFd)
           if (!kernelNs.has(at(name, size))) kernelNs.set(at(name, size), [])
           kernelNs.get(at(name, size)).push(reads.kernelNs)

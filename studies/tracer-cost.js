@@ -21,7 +21,7 @@ const { median, medianInterval, seededShuffle } = require('../lib/stats')
 const { parseProfile, SYSPROF } = require('../lib/sysprof')
 const { BUILD } = require('../lib/paths')
 const { parseStudyOptions } = require('./per-read')
-const { runCli } = require('../lib/cli')
+const { runCli, RunFailed } = require('../lib/cli')
 const { UsageError, repeatCount, mibCount } = require('../lib/options')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
 
@@ -76,9 +76,13 @@ async function run (options, stopped) {
   const pin = { feeder: readerCpu, reader: readerCpu }
   const bytes = options.mib * (1 << 20)
   const reader = [path.join(BUILD, 'wc-c'), String(options.size)]
+  // checked before the scratch folder is made, so that a refusal leaves nothing behind
+  const missing = ['syscount', 'bpftrace'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+  if (missing.length) {
+    throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
+  }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tracer-cost-'))
   const script = path.join(scratch, 'latency.bt')
-  fs.writeFileSync(script, BPFTRACE_SCRIPT)
   const profileFile = path.join(scratch, 'profile.json')
   const tracers = {
     none: { reader },
@@ -86,13 +90,10 @@ async function run (options, stopped) {
     'syscount -L': { reader, hold: () => holdTracer(['stdbuf', '-oL', 'syscount', '-L'], 'Tracing syscalls', tracerCpu) },
     bpftrace: { reader, hold: () => holdTracer(['stdbuf', '-oL', 'bpftrace', script], 'Attaching', tracerCpu) }
   }
-  const missing = ['syscount', 'bpftrace'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-  if (missing.length) {
-    throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
-  }
   const shuffle = seededShuffle('tracer-cost')
   const perRead = Object.fromEntries(Object.keys(tracers).map(name => [name, []]))
   try {
+    fs.writeFileSync(script, BPFTRACE_SCRIPT)
     for (let round = 0; round < options.rounds && !stopped(); round++) {
       for (const name of shuffle(Object.keys(tracers))) {
         const tracer = tracers[name]
@@ -100,7 +101,7 @@ async function run (options, stopped) {
         const result = await runPipeline({ feeder: ddFeeder(bytes, 65536), reader: tracer.reader, timeoutMs: 120000, pin })
         if (held) await held.stop()
         const reads = Number(/reads (\d+)/.exec(result.stdout)?.[1])
-        if (result.reader.exit !== 0 || !reads) throw new Error(`${name}: the reader failed: ${result.stderr.trim()}`)
+        if (result.reader.exit !== 0 || !reads) throw new RunFailed(`${name}: the reader failed: ${result.stderr.trim()}`)
         const cpuNs = name === 'sysprof'
           ? parseProfile(fs.readFileSync(profileFile, 'utf8')).commandCpuNs
           : (result.reader.userUs + result.reader.sysUs) * 1000

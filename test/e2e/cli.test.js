@@ -345,6 +345,19 @@ test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () 
     /--widths takes whole numbers of px from 200 to 7680, not '99999999'/)
 })
 
+// tracer-cost.js once made its scratch folder before it found its tracers missing, and left it
+test('tracer-cost.js without syscount and bpftrace: one line naming the packages, nothing left in TMPDIR', t => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-tmpdir-'))
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-bin-'))
+  t.after(() => { fs.rmSync(tmp, { recursive: true, force: true }); fs.rmSync(bin, { recursive: true, force: true }) })
+  // a PATH with a shell and nothing else: the study asks the shell for its tracers
+  fs.symlinkSync('/bin/sh', path.join(bin, 'sh'))
+  const result = spawnSync(process.execPath, [path.join(STUDIES, 'tracer-cost.js'), '--rounds', '1'],
+    { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, PATH: bin, TMPDIR: tmp } })
+  assertRefused(result, /^tracer-cost\.js: syscount and bpftrace not installed: apt-get install libbpf-tools bpftrace$/)
+  assert.deepEqual(fs.readdirSync(tmp), [])
+})
+
 describe('a study that writes into a folder (--out DIR)', () => {
   // pages.js --out '' once wrote its reports into the checkout, profile.js --out /proc/x spun
   // for ever in a recursive mkdir, and profile.js made its folder before checking the rest
