@@ -10,11 +10,12 @@
 // and shared memory, and a V8 server's perf map, which only a finished profile needs.
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
 const ROOT = path.resolve(__dirname, '..', '..')
 const { startPostgres, USER, DATABASE } = require(path.join(ROOT, 'experiments/db/postgres'))
 const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
 const { RunFailed, notACommand } = require(path.join(ROOT, 'lib/cli'))
+const { UsageError, outFileProblem } = require(path.join(ROOT, 'lib/options'))
 
 const POLL_MS = 100
 const STOPPED = 'stopped before its run under wrk ended'
@@ -36,10 +37,27 @@ const wrkAt = (url, seconds) =>
   spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', `-d${seconds}s`, url], { stdio: 'inherit' })
 
 // argv: port → the server's command line (taskset execs it, so the child's pid is the server's)
+// The profile's OUT.data checked before anything starts: a folder there, or one that cannot
+// be written in, once cost a whole run for a perf that failed at its end.
+function outData (file) {
+  const problem = outFileProblem(file)
+  const named = file === '' ? 'OUT.data' : file
+  if (problem) throw new UsageError(`${file && problem.startsWith(file) ? '' : `${named}: `}${problem}`)
+  return file
+}
+
+// perf record with `args`, its output on this terminal; a perf that failed fails the profile.
+function perfRecord (args) {
+  const result = spawnSync('perf', ['record', ...args], { stdio: 'inherit' })
+  if (result.error) throw new RunFailed(`perf did not start (${result.error.code}): apt-get install linux-perf`)
+  if (result.status !== 0) throw new RunFailed(`perf record exited ${result.status ?? result.signal}: its lines above say why`)
+}
+
 async function underWrk ({ argv, page, record, stopped }) {
   const db = await startPostgres({ cpu: 0, connections: 64 })
   let server = null
   let wrk = null
+  let recorded = false
   try {
     const port = await freePort()
     const env = {
@@ -65,16 +83,18 @@ async function underWrk ({ argv, page, record, stopped }) {
     const recordAt = Date.now() + 1000
     await waitUntil(() => Date.now() >= recordAt, { stopped })
     record(server, db)
+    recorded = true
     await waitUntil(() => ended(wrk), { stopped })
   } finally {
     if (wrk && !ended(wrk)) wrk.kill('SIGKILL')
     server?.kill('SIGKILL')
-    if (server && stopped()) fs.rmSync(`/tmp/perf-${server.pid}.map`, { force: true })
+    // a V8 server's map is for perf report to read: of no use to a profile that did not end
+    if (server && (stopped() || !recorded)) fs.rmSync(`/tmp/perf-${server.pid}.map`, { force: true })
     await db.stop()
   }
 }
 
-module.exports = { underWrk, ROOT, USER }
+module.exports = { underWrk, outData, perfRecord, ROOT, USER }
 
 if (require.main === module) {
   notACommand('under-wrk.js', 'it holds what the db profiles of 2026-12-04 share; run one of them, as ' +

@@ -670,6 +670,42 @@ test('docs/db/2026-12-04-commits/profile.js stopped by SIGTERM: exit 130, its cl
   fs.rmdirSync(tmp)
 })
 
+// docs/db's profiles once ran their whole 10 s for a perf that could not write OUT.data, said
+// nothing of it and ended 0; a folder given as OUT.data perf moved away to OUT.data.old.
+test('docs/db profiles: an OUT.data that cannot be written is refused before anything starts', () => {
+  const scripts = [['2026-12-04-utf8/profile.js'], ['2026-12-04-commits/profile.js', 'c']]
+  for (const [script, ...server] of scripts) {
+    const own = path.join(ROOT, 'docs/db', script)
+    const tried = out => spawnSync(process.execPath, [own, ...server, out], { cwd: scratch, encoding: 'utf8', timeout: 20000 })
+    assertRefused(tried(scratch), new RegExp(`^profile\\.js: ${escaped(scratch)} is a folder; give a file in it`))
+    assertRefused(tried('/proc/x.data'), /^profile\.js: \/proc\/x\.data: \/proc is on proc, /)
+    assertRefused(tried(path.join(scratch, 'none', 'x.data')), /does not exist; make it, or give a file in a folder that does/)
+    assertRefused(tried(''), /^profile\.js: OUT\.data: is empty; give a file/)
+  }
+})
+
+test('docs/db profile: a perf that fails fails the profile, one line, exit 1, nothing left', t => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-tmpdir-'))
+  fs.chmodSync(tmp, 0o755)
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-bin-'))
+  t.after(() => { fs.rmSync(tmp, { recursive: true, force: true }); fs.rmSync(bin, { recursive: true, force: true }) })
+  // a perf that refuses, as one that cannot write its file does, ahead of the real one
+  fs.writeFileSync(path.join(bin, 'perf'), '#!/bin/sh\necho "failed to open $6" >&2\nexit 255\n', { mode: 0o755 })
+  const perfMaps = () => fs.readdirSync('/tmp').filter(name => /^perf-\d+\.map$/.test(name))
+  const mapsBefore = perfMaps()
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'docs/db/2026-12-04-utf8/profile.js'),
+    path.join(scratch, 'utf8.data')], {
+    cwd: scratch,
+    encoding: 'utf8',
+    timeout: 60000,
+    env: { ...process.env, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH}` }
+  })
+  assert.equal(result.status, 1, result.stderr)
+  assert.equal(result.stderr.trim().split('\n').pop(), 'profile.js: perf record exited 255: its lines above say why')
+  assert.deepEqual(fs.readdirSync(tmp), [], 'the cluster\'s folder is gone')
+  assert.deepEqual(perfMaps().filter(name => !mapsBefore.includes(name)), [], 'the server\'s perf map is gone')
+})
+
 // A file of the wrong kind is refused as a missing one is (docs/script-args.js readJson,
 // readJsonLines, need): a script of docs/ that reads files, given a text file, a JSON object of
 // another shape, a JSON list or a .gz that is not gzip for each file it reads, or a folder whose

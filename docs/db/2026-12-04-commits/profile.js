@@ -11,9 +11,10 @@
 //   perf report -i OUT.data --children --sort symbol --stdio
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { underWrk, ROOT, USER } = require('../under-wrk')
+const { underWrk, outData, perfRecord, ROOT, USER } = require('../under-wrk')
 const { runScript } = require('../../script-args')
 const { UsageError } = require(path.join(ROOT, 'lib/options'))
+const { RunFailed } = require(path.join(ROOT, 'lib/cli'))
 
 const SERVERS = {
   c: port => [path.join(ROOT, 'build/db-c-libpq'), String(port)],
@@ -36,9 +37,8 @@ const main = (serverName, out, stopped) => underWrk({
   page: '/queries?q=20',
   record: (server, db) => {
     const pids = backends(db.pid)
-    if (pids.length === 0) throw new Error('no backend of the pool found under the postmaster')
-    spawnSync('perf', ['record', '-e', 'cpu-clock', '-F', '999', '--call-graph', 'dwarf', '-p', pids.join(','),
-      '-o', out, '--', 'sleep', '3'], { stdio: 'inherit' })
+    if (pids.length === 0) throw new RunFailed('no backend of the pool found under the postmaster')
+    perfRecord(['-e', 'cpu-clock', '-F', '999', '--call-graph', 'dwarf', '-p', pids.join(','), '-o', out, '--', 'sleep', '3'])
   }
 })
 
@@ -48,6 +48,7 @@ function serverNamed (name) {
 
 runScript(module, {
   args: [2, 2],
+  each: [name => name, outData],
   check: ([serverName]) => serverNamed(serverName),
   measures: true,
   run: ([serverName, out], flags, stopped) => main(serverName, out, stopped)

@@ -6,8 +6,7 @@
 //   node docs/db/2026-12-04-utf8/profile.js OUT.data
 //   perf report -i OUT.data --no-children --sort symbol --stdio
 const path = require('node:path')
-const { spawnSync } = require('node:child_process')
-const { underWrk, ROOT } = require('../under-wrk')
+const { underWrk, outData, perfRecord, ROOT } = require('../under-wrk')
 const { runScript } = require('../../script-args')
 
 // V8 10.2's --perf-basic-prof logs too, to /dev/null here; its /tmp/perf-PID.map is perf's
@@ -18,8 +17,7 @@ const main = (out, stopped) => underWrk({
   argv: HOST,
   stopped,
   page: '/fortunes',
-  record: server => spawnSync('perf', ['record', '-e', 'cpu-clock', '-F', '4999', '-g', '-p', String(server.pid),
-    '-o', out, '--', 'sleep', '3'], { stdio: 'inherit' })
+  record: server => perfRecord(['-e', 'cpu-clock', '-F', '4999', '-g', '-p', String(server.pid), '-o', out, '--', 'sleep', '3'])
 })
 
-runScript(module, { args: [1, 1], measures: true, run: ([out], flags, stopped) => main(out, stopped) })
+runScript(module, { args: [1, 1], each: outData, measures: true, run: ([out], flags, stopped) => main(out, stopped) })
