@@ -49,6 +49,10 @@ async function main (parsed, interrupted,
     return 0
   }
   const run = prepareRun(parsed, interrupted, { measurer, placement, bpf, perf })
+  if (run === null) {
+    console.log('\ninterrupted before the first run, while it asked what the machine allows: nothing measured or written')
+    return 130
+  }
   const done = await measurePending(run, interrupted, quiet)
   writeDerived(run.runDir, run.records, run.context, run.experiment)
   if (interrupted()) {
@@ -67,6 +71,12 @@ async function main (parsed, interrupted,
   return results.failures.length ? 1 : 0
 }
 
+// A new run's folder, made for it, once nothing was written there: a folder the user made
+// with files of their own stays as it was.
+function removeIfEmpty (dir) {
+  if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir)
+}
+
 // Everything before the first run: the folder, what it measures and its lock, the
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
@@ -80,16 +90,23 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const machineNote = resumed ? refuseOtherMachine(began, here, runDir) : null
   if (resumed) refuseOtherPlacement(began, experiment.passes(options, placement.plan), runDir)
   if (machineNote) console.log(`note: ${machineNote}`)
-  lockRun(runDir, resumed)
+  const lock = lockRun(runDir, resumed)
   for (const skip of selection.skipped) console.log(`skipping ${skip.program}: ${skip.reason}`)
   const ptrace = options.strace ? probePtrace() : { available: false, reason: 'skipped with --no-strace' }
-  if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
   // only an experiment with a kernel pass has the option; the rest never probe
   const kernel = experiment.wantsKernel?.(options) ?? options.kernel
   const bpf = kernel ? givenBpf ?? probeBpf() : { available: false, reason: 'skipped: no kernel pass asked for' }
-  if (kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
   const profiled = experiment.wantsProfile?.(options) ?? false
   const perf = profiled ? givenPerf ?? probePerf() : { available: false, reason: 'skipped: no profile pass asked for' }
+  // a stop while the probes ran (Ctrl-C reaches their process group) killed them too: their
+  // verdicts are not the machine's, and a context that kept them would say so for good
+  if (interrupted()) {
+    lock.release()
+    if (!resumed) removeIfEmpty(runDir)
+    return null
+  }
+  if (options.strace && !ptrace.available) console.log(`no syscall profiles: ${ptrace.reason}`)
+  if (kernel && !bpf.available) console.log(`no kernel pass: ${bpf.reason}`)
   if (profiled && !perf.available) console.log(`no profile pass: ${perf.reason}`)
   for (const line of experiment.planNotes?.(options) ?? []) console.log(line)
 

@@ -474,6 +474,29 @@ describe('a run cut short, and --resume', () => {
     assert.deepEqual(context.resumedAt[0].runtimesChanged, [])
   })
 
+  // Ctrl-C while bench asked perf and the eBPF tracer what they may do once left a context that
+  // said perf could not sample here ("exit null"), kept by every resume after
+  test('a stop while the machine is probed: exit 130, nothing written, a resumed run left as it was', async () => {
+    const out = tempDir()
+    const args = ['--only', 'c', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1',
+      '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'probed']
+    const early = await runBench(args, { step: { ...fakeStep(), interrupted: () => true } })
+    assert.equal(early.status, 130, early.stderr + early.stdout)
+    assert.match(early.stdout, /^interrupted before the first run, while it asked what the machine allows: nothing measured or written$/m)
+    assert.doesNotMatch(early.stdout, /no (kernel|profile) pass/)
+    assert.deepEqual(fs.readdirSync(out), [], 'no run folder left')
+
+    const stopped = await runBench(args, { step: fakeStep({ stopAfter: 2 }) })
+    assert.equal(stopped.status, 130, stopped.stderr + stopped.stdout)
+    const dir = path.join(out, 'probed')
+    const before = fs.readFileSync(path.join(dir, 'context.json'), 'utf8')
+    const resumed = await runBench(['--resume', dir], { step: { ...fakeStep(), interrupted: () => true } })
+    assert.equal(resumed.status, 130, resumed.stderr + resumed.stdout)
+    assert.equal(fs.readFileSync(path.join(dir, 'context.json'), 'utf8'), before, 'the context as it was')
+    assert.equal(readLog(path.join(dir, 'all.jsonl')).length, 2)
+    assert.ok(!fs.existsSync(path.join(dir, 'bench.lock')), 'the lock let go')
+  })
+
   // a run stopped after two of its steps, its context as `edit` leaves it, and a last line
   // cut short as a kill leaves it
   async function stoppedRun (id, edit) {
