@@ -19,6 +19,10 @@ function openRun (parsed, lab) {
   if (problem) throw new UsageError(`--out ${parsed.out}: ${problem}`)
   const runDir = path.join(parsed.out, parsed.id)
   if (fs.existsSync(runDir) && !fs.statSync(runDir).isDirectory()) throw new UsageError(`${runDir} is a file, not a run folder; pick another --id or --out`)
+  // a bench measuring there now is the answer, as for a resume: its context.json, written a
+  // moment after its lock, would otherwise make this a finished run to pick another --id for
+  const holder = busyHolder(runDir)
+  if (holder) throw new UsageError(busyMessage(runDir, holder))
   refuseHeldRun(runDir)
   return { runDir, options: parsed, resumed: false, recorded: null }
 }

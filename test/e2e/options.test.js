@@ -242,8 +242,14 @@ describe('one run folder, one writer', () => {
     const held = lockOf('held')
     const lock = acquireRunLock(held, { makeError: message => new Error(message), note: message => assert.fail(message) })
     try {
-      assertRefused(bench([...TINY, '--out', path.dirname(held), '--id', 'held']), new RegExp(`is being measured by bench\\.js \\(pid ${process.pid}\\) since \\S+; wait for it or stop it$`))
+      const busy = new RegExp(`is being measured by bench\\.js \\(pid ${process.pid}\\) since \\S+; wait for it or stop it$`)
+      assertRefused(bench([...TINY, '--out', path.dirname(held), '--id', 'held']), busy)
       assert.deepEqual(fs.readdirSync(held), [LOCK_FILE], 'nothing written')
+      // its holder has written its context already, as a bench does a moment after its lock: a
+      // second bench started a moment late once heard "already holds a run; pick another --id"
+      fs.writeFileSync(path.join(held, 'context.json'), '{}\n')
+      assertRefused(bench([...TINY, '--out', path.dirname(held), '--id', 'held']), busy)
+      fs.rmSync(path.join(held, 'context.json'))
     } finally {
       lock.release()
     }
