@@ -36,7 +36,6 @@ async function waitUntil (done, { child, whyGone, stopped }) {
 const wrkAt = (url, seconds) =>
   spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', `-d${seconds}s`, url], { stdio: 'inherit' })
 
-// argv: port → the server's command line (taskset execs it, so the child's pid is the server's)
 // The profile's OUT.data checked before anything starts: a folder there, or one that cannot
 // be written in, once cost a whole run for a perf that failed at its end.
 function outData (file) {
@@ -53,6 +52,7 @@ function perfRecord (args) {
   if (result.status !== 0) throw new RunFailed(`perf record exited ${result.status ?? result.signal}: its lines above say why`)
 }
 
+// argv: port → the server's command line (taskset execs it, so the child's pid is the server's)
 async function underWrk ({ argv, page, record, stopped }) {
   const db = await startPostgres({ cpu: 0, connections: 64 })
   let server = null
