@@ -50,7 +50,8 @@ async function main (parsed, interrupted,
   }
   const run = prepareRun(parsed, interrupted, { measurer, placement, bpf, perf })
   if (run === null) {
-    console.log('\ninterrupted before the first run, while it asked what the machine allows: nothing measured or written')
+    console.log('\ninterrupted before the first run, while it asked what the machine allows: ' +
+      'nothing measured or written')
     return 130
   }
   const done = await measurePending(run, interrupted, quiet)

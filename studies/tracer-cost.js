@@ -101,7 +101,9 @@ async function run (options, stopped) {
         const result = await runPipeline({ feeder: ddFeeder(bytes, 65536), reader: tracer.reader, timeoutMs: 120000, pin })
         if (held) await held.stop()
         const reads = Number(/reads (\d+)/.exec(result.stdout)?.[1])
-        if (result.reader.exit !== 0 || !reads) throw new RunFailed(`${name}: the reader failed: ${result.stderr.trim()}`)
+        if (result.reader.exit !== 0 || !reads) {
+          throw new RunFailed(`${name}: the reader failed: ${result.stderr.trim()}`)
+        }
         const cpuNs = name === 'sysprof'
           ? parseProfile(fs.readFileSync(profileFile, 'utf8')).commandCpuNs
           : (result.reader.userUs + result.reader.sysUs) * 1000

@@ -49,7 +49,9 @@ function outData (file) {
 function perfRecord (args) {
   const result = spawnSync('perf', ['record', ...args], { stdio: 'inherit' })
   if (result.error) throw new RunFailed(`perf did not start (${result.error.code}): apt-get install linux-perf`)
-  if (result.status !== 0) throw new RunFailed(`perf record exited ${result.status ?? result.signal}: its lines above say why`)
+  if (result.status !== 0) {
+    throw new RunFailed(`perf record exited ${result.status ?? result.signal}: its lines above say why`)
+  }
 }
 
 // argv: port → the server's command line (taskset execs it, so the child's pid is the server's)

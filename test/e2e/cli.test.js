@@ -676,10 +676,12 @@ test('docs/db profiles: an OUT.data that cannot be written is refused before any
   const scripts = [['2026-12-04-utf8/profile.js'], ['2026-12-04-commits/profile.js', 'c']]
   for (const [script, ...server] of scripts) {
     const own = path.join(ROOT, 'docs/db', script)
-    const tried = out => spawnSync(process.execPath, [own, ...server, out], { cwd: scratch, encoding: 'utf8', timeout: 20000 })
+    const tried = out => spawnSync(process.execPath, [own, ...server, out],
+      { cwd: scratch, encoding: 'utf8', timeout: 20000 })
     assertRefused(tried(scratch), new RegExp(`^profile\\.js: ${escaped(scratch)} is a folder; give a file in it`))
     assertRefused(tried('/proc/x.data'), /^profile\.js: \/proc\/x\.data: \/proc is on proc, /)
-    assertRefused(tried(path.join(scratch, 'none', 'x.data')), /does not exist; make it, or give a file in a folder that does/)
+    assertRefused(tried(path.join(scratch, 'none', 'x.data')),
+      /does not exist; make it, or give a file in a folder that does/)
     assertRefused(tried(''), /^profile\.js: OUT\.data: is empty; give a file/)
   }
 })

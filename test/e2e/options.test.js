@@ -242,7 +242,8 @@ describe('one run folder, one writer', () => {
     const held = lockOf('held')
     const lock = acquireRunLock(held, { makeError: message => new Error(message), note: message => assert.fail(message) })
     try {
-      const busy = new RegExp(`is being measured by bench\\.js \\(pid ${process.pid}\\) since \\S+; wait for it or stop it$`)
+      const busy = new RegExp(`is being measured by bench\\.js \\(pid ${process.pid}\\) since \\S+; ` +
+        'wait for it or stop it$')
       assertRefused(bench([...TINY, '--out', path.dirname(held), '--id', 'held']), busy)
       assert.deepEqual(fs.readdirSync(held), [LOCK_FILE], 'nothing written')
       // its holder has written its context already, as a bench does a moment after its lock: a

@@ -482,7 +482,8 @@ describe('a run cut short, and --resume', () => {
       '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'probed']
     const early = await runBench(args, { step: { ...fakeStep(), interrupted: () => true } })
     assert.equal(early.status, 130, early.stderr + early.stdout)
-    assert.match(early.stdout, /^interrupted before the first run, while it asked what the machine allows: nothing measured or written$/m)
+    assert.match(early.stdout,
+      /^interrupted before the first run, while it asked what the machine allows: nothing measured or written$/m)
     assert.doesNotMatch(early.stdout, /no (kernel|profile) pass/)
     assert.deepEqual(fs.readdirSync(out), [], 'no run folder left')
 

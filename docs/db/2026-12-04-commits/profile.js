@@ -38,7 +38,8 @@ const main = (serverName, out, stopped) => underWrk({
   record: (server, db) => {
     const pids = backends(db.pid)
     if (pids.length === 0) throw new RunFailed('no backend of the pool found under the postmaster')
-    perfRecord(['-e', 'cpu-clock', '-F', '999', '--call-graph', 'dwarf', '-p', pids.join(','), '-o', out, '--', 'sleep', '3'])
+    perfRecord(['-e', 'cpu-clock', '-F', '999', '--call-graph', 'dwarf', '-p', pids.join(','),
+      '-o', out, '--', 'sleep', '3'])
   }
 })
 

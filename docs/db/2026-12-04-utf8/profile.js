@@ -17,7 +17,8 @@ const main = (out, stopped) => underWrk({
   argv: HOST,
   stopped,
   page: '/fortunes',
-  record: server => perfRecord(['-e', 'cpu-clock', '-F', '4999', '-g', '-p', String(server.pid), '-o', out, '--', 'sleep', '3'])
+  record: server => perfRecord(['-e', 'cpu-clock', '-F', '4999', '-g', '-p', String(server.pid),
+    '-o', out, '--', 'sleep', '3'])
 })
 
 runScript(module, { args: [1, 1], each: outData, measures: true, run: ([out], flags, stopped) => main(out, stopped) })
