@@ -14,7 +14,7 @@
 const path = require('node:path')
 const fs = require('node:fs')
 const os = require('node:os')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const { runPipeline, ddFeeder } = require('../lib/pipeline')
 const { allowedCpus } = require('../lib/placement')
 const { median, medianInterval, seededShuffle } = require('../lib/stats')
@@ -22,6 +22,7 @@ const { parseProfile, SYSPROF } = require('../lib/sysprof')
 const { BUILD } = require('../lib/paths')
 const { parseStudyOptions } = require('./per-read')
 const { runCli, RunFailed } = require('../lib/cli')
+const { findOnPath } = require('../lib/runtimes')
 const { UsageError, repeatCount, mibCount } = require('../lib/options')
 const { parseBlockSize } = require('../experiments/stdio/blocksize')
 
@@ -77,7 +78,7 @@ async function run (options, stopped) {
   const bytes = options.mib * (1 << 20)
   const reader = [path.join(BUILD, 'wc-c'), String(options.size)]
   // checked before the scratch folder is made, so that a refusal leaves nothing behind
-  const missing = ['syscount', 'bpftrace'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+  const missing = ['syscount', 'bpftrace'].filter(tool => findOnPath(tool) === null)
   if (missing.length) {
     throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
   }

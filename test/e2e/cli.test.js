@@ -350,7 +350,7 @@ test('tracer-cost.js without syscount and bpftrace: one line naming the packages
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-tmpdir-'))
   const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-bin-'))
   t.after(() => { fs.rmSync(tmp, { recursive: true, force: true }); fs.rmSync(bin, { recursive: true, force: true }) })
-  // a PATH with a shell and nothing else: the study asks the shell for its tracers
+  // a PATH with a shell and nothing else: no tracer on it
   fs.symlinkSync('/bin/sh', path.join(bin, 'sh'))
   const result = spawnSync(process.execPath, [path.join(STUDIES, 'tracer-cost.js'), '--rounds', '1'],
     { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, PATH: bin, TMPDIR: tmp } })
