@@ -31,7 +31,9 @@ const { sendRequests, survivesResets } = require('../http/client')
 const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = require('../http/wrk')
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
-const { warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord } = require('../http/measure')
+const {
+  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, STOPPED_BEFORE_START
+} = require('../http/measure')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -332,6 +334,11 @@ function dbSession (options, interrupted = () => false) {
     const key = processOf(step)
     const server = running.get(key)
     if (server && usable(server)) return server
+    // a stop asked for starts nothing more, as in http's session
+    if (interrupted()) {
+      const generation = generationOf(step)
+      return { key, generation, failure: STOPPED_BEFORE_START, started: null, warmupRates: [] }
+    }
     await stopServer(key)
     const current = {
       key,

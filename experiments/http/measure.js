@@ -222,6 +222,7 @@ const processOf = step => `${step.server.name}\t${step.mode}\t${step.process ?? 
 const serverOf = step => `${step.server.name}\t${step.mode}`
 const generationOf = step => `${step.mode}\t${step.process ?? 0}`
 const SERVER_STARTS = 2
+const STOPPED_BEFORE_START = 'the bench was stopped before this server started'
 
 // The running servers of the steps being measured: every server of a mode's processes
 // (a generation) kept up across its rounds, and stopped before the next generation
@@ -248,6 +249,11 @@ function httpSession (interrupted = () => false) {
     const key = processOf(step)
     const current = running.get(key)
     if (current && (!current.failure || current.failedRun || gaveUp(step))) return current
+    // a stop asked for starts nothing more: the step in hand fails, and the bench, stopping,
+    // logs it not (lib/measure-steps.js)
+    if (interrupted()) {
+      return { key, step, failure: STOPPED_BEFORE_START, started: null, warmupRates: [] }
+    }
     await stopProcess(key)
     const fresh = {
       key,
@@ -882,6 +888,7 @@ module.exports = {
   kernelRawFile,
   CAPACITY_PHASE,
   LATENCY_PHASE,
+  STOPPED_BEFORE_START,
   STRACE_CONNECTIONS,
   PRESETS,
   planHttp,

@@ -15,6 +15,7 @@ const { startPostgres, postgresVersion, sweepStale, worldNumbers, FOLDER_PREFIX,
 const { checkDbServer, ENDPOINTS } = require('../../experiments/db/check')
 const { servers, serverReason } = require('../../experiments/db/servers')
 const { dbSession, measureStep, planDb, PRESETS, LATENCY_PHASE } = require('../../experiments/db/measure')
+const { STOPPED_BEFORE_START } = require('../../experiments/http/measure')
 const { ohaReason } = require('../../experiments/http/oha')
 const { freePort, startServer } = require('../../experiments/http/servers')
 const { sendRequests } = require('../../experiments/http/client')
@@ -229,6 +230,26 @@ test('a database that dies mid-run: the cells fail with its reason, the next ser
     const fourth = await measureStep(step(server, 2), options, session, runDir)
     assert.equal(fourth.record.ok, false)
     assert.match(fourth.record.failure, /^it failed a run before this one: (PostgreSQL exited|.*server exited|.*database)/i)
+  } finally {
+    await session.close()
+  }
+  assert.deepEqual(leftovers(), [])
+})
+
+// as in http's session (test/e2e/http.test.js): Ctrl-C in a peer's warm-up once went on to
+// start the step's own server
+test('a stop asked for while peers start: the step\'s own server is not started, its step fails', async () => {
+  const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } } }
+  // the stop comes once the first peer is up, with the database it started
+  let session = null
+  session = dbSession(options, () => Boolean(session.database))
+  const [first, own] = servers.filter(row => row.server === 'c-libpq')
+  const cell = row => ({ program: row, server: row, endpoint: 'db', path: ENDPOINTS.db.path, connections: 8, pin: { client: 0, server: 1, database: 0 } })
+  const running = processesWith('build/db-c-libpq')
+  try {
+    const server = await session.serverFor({ ...cell(own), phase: 'db', run: 0, peers: [cell(first), cell(own)] })
+    assert.equal(server.failure, STOPPED_BEFORE_START)
+    assert.equal(processesWith('build/db-c-libpq').filter(pid => !running.includes(pid)).length, 1, 'the first peer alone')
   } finally {
     await session.close()
   }

@@ -159,6 +159,28 @@ test('a server that fails to start is started once more, then its steps fail wit
   }
 })
 
+// A stop asked for while a generation's servers start (Ctrl-C in a warm-up) once went on to
+// start the step's own server, seconds late
+test('a stop asked for while peers start: the step\'s own server is not started, its step fails', async () => {
+  const starts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'http-starts-')), 'starts')
+  process.env.HTTP_BROKEN_STARTS = starts
+  try {
+    // the stop comes once the first peer has tried its start
+    const session = http.httpSession(() => fs.existsSync(starts))
+    const first = broken('dies')
+    const own = { ...broken('dies'), name: 'broken-dies-too' }
+    const pin = http.apartPin()
+    const step = { server: own, peers: [first, own], mode: 'keep-alive', connections: 1, pin }
+    const options = { timeoutSeconds: 5, http: http.PRESETS.quick }
+    assert.equal((await session.serverFor(step, options)).failure, http.STOPPED_BEFORE_START)
+    await session.close()
+    assert.equal(fs.readFileSync(starts, 'utf8'), 'dies\n')
+  } finally {
+    delete process.env.HTTP_BROKEN_STARTS
+    fs.rmSync(path.dirname(starts), { recursive: true, force: true })
+  }
+})
+
 test('a server that ignores SIGTERM is killed, and its stop says it was not clean', { timeout: 20000 }, async () => {
   const port = await http.freePort()
   const started = await http.startServer(broken('ignores-sigterm'), { port })
