@@ -115,9 +115,35 @@ function readProcStat () {
 }
 
 // The foreign user time of a step whose processes' user time is known per CPU: ownUserNs
-// [cpu] for each of `cpus`, and userNs readings at both ends of its window.
-function userForeign ({ cpus, before, after, windowNs, ownUserNs }) {
-  return foreignTime({ source: 'stat', windowNs, perCpu: cpus.map((cpu, i) => ({ cpu, busyNs: after[i] - before[i], ownNs: ownUserNs[i] })) })
+// [cpu] for each of `cpus`, and userNs readings at both ends of its window; the bench's own
+// user time over it (`benchUser`) is its own too on the CPU the bench is pinned to (`benchOn`).
+function userForeign ({ cpus, before, after, windowNs, ownUserNs, benchUser = 0, benchOn = benchCpu() }) {
+  const perCpu = cpus.map((cpu, i) => ({
+    cpu,
+    busyNs: after[i] - before[i],
+    ownNs: ownUserNs[i] + (cpu === benchOn ? benchUser : 0)
+  }))
+  return foreignTime({ source: 'stat', windowNs, perCpu })
+}
+
+// The bench's own user time so far (ns, every thread of it): a step's, over its window, is
+// the step's own on the CPU the bench is pinned to (lib/placement.js pinSelf), where it
+// drives the load and reads /proc (2-33 ms of a db step's second on the quiet Zen 2 VM).
+const benchUserNs = () => process.cpuUsage().user * 1000
+
+// The one CPU the bench's process may run on, or null where it may run on more than one
+// (not pinned: its time cannot be placed, and is counted foreign as before).
+function benchCpu (status = readSelfStatus()) {
+  const allowed = /^Cpus_allowed_list:\s*(\S+)$/m.exec(status ?? '')?.[1]
+  return allowed !== undefined && /^\d+$/.test(allowed) ? Number(allowed) : null
+}
+
+function readSelfStatus () {
+  try {
+    return fs.readFileSync('/proc/self/status', 'utf8')
+  } catch {
+    return null
+  }
 }
 
 // How long to wait for quiet CPUs before measuring a disturbed step again: a neighbour's
@@ -154,4 +180,18 @@ function disturbanceOf (records) {
   }
 }
 
-module.exports = { stealNs, stealBetween, foreignTime, pipelineForeign, userNs, busyNs, userForeign, waitForQuiet, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES }
+module.exports = {
+  stealNs,
+  stealBetween,
+  foreignTime,
+  pipelineForeign,
+  userNs,
+  busyNs,
+  userForeign,
+  benchUserNs,
+  benchCpu,
+  waitForQuiet,
+  disturbanceOf,
+  DISTURBED_SHARE,
+  MAX_REMEASURES
+}

@@ -24,7 +24,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary, attachArgv, straceDuring, callCounts } = require('../../lib/strace')
-const { userNs, busyNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
+const { userNs, busyNs, userForeign, benchUserNs, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK, childrenOf, commandLine } = require('../../lib/procfs')
 const { freePort, startServer } = require('../http/servers')
 const { sendRequests, survivesResets } = require('../http/client')
@@ -452,6 +452,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     partner: theirs ? { server: processCpu(theirs.pid), backends: readGroup(theirs.backends) } : null,
     children: childrenCpuNs(),
     childrenUser: childrenUserNs(),
+    benchUser: benchUserNs(),
     user: userNs(cpus),
     busy: busyNs(cpus),
     steal: stealNs(cpus)
@@ -473,6 +474,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
       { argv: wrkArgv({ ...partnerStep, mode: MODE }, partner.port, { http: load }) }
     ], { timeoutMs })
     : [await runWrk(argv, timeoutMs)]
+  // wrk's user time, before the tracer is reaped: the tracer's own, on the server's CPU, is
+  // the step's own there, where it is pinned
+  const wrkDone = childrenUserNs()
   const traced = tracing ? await tracing.stop() : null
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
@@ -564,9 +568,13 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const databaseTicks = backends.userTicks + upkeep.userTicks + (partnerCpu?.backends.userTicks ?? 0)
     const own = cpu => (cpu === step.pin.server ? serversTicks * tick : 0) +
       (cpu === step.pin.database ? databaseTicks * tick : 0)
-    // wrk has been waited for by now: its user time is in this process's cutime
-    const wrkUser = after.childrenUser - before.childrenUser
-    record.foreign = userForeign({ cpus, before: before.user, after: after.user, windowNs, ownUserNs: cpus.map(cpu => own(cpu) + (cpu === step.pin.client ? wrkUser : 0)) })
+    // wrk and the tracer have been waited for by now: their user time is in this process's cutime
+    const wrkUser = wrkDone - before.childrenUser
+    const tracerUser = after.childrenUser - wrkDone
+    const ownUserNs = cpus.map(cpu => own(cpu) + (cpu === step.pin.client ? wrkUser : 0) +
+      (cpu === step.pin.server ? tracerUser : 0))
+    const benchUser = after.benchUser - before.benchUser
+    record.foreign = userForeign({ cpus, before: before.user, after: after.user, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && (serverCpu === null || backends.processes === 0)) Object.assign(record, { ok: false, failure: serverCpu === null ? 'the server\'s CPU time could not be read from /proc' : 'the server has no database backend: it opened no connection' })
   if (record.ok && partner && partnerCpu === null) {

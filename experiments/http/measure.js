@@ -34,7 +34,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary, callCounts } = require('../../lib/strace')
-const { userNs, userForeign, stealNs, stealBetween } = require('../../lib/foreign')
+const { userNs, userForeign, benchUserNs, stealNs, stealBetween } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { MODES, REFERENCE, serverArgv, freePort, startServer, apartPin } = require('./servers')
 const { runInterleaved, turnsRecord } = require('./interleave')
@@ -516,11 +516,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   if (partner?.failure) return failed(`${REFERENCE}, which runs beside it, failed: ${partner.failure}`)
   const pid = server.started.pid
   const cpus = [...new Set([step.pin.client, step.pin.server])]
-  const userBefore = userNs(cpus)
-  const stealBefore = stealNs(cpus)
   const before = processCpu(pid)
   const partnerBefore = partner ? processCpu(partner.started.pid) : null
-  const wrkUserBefore = childrenUserNs()
   const tracing = step.phase === KERNEL_PHASE ? await startTracing(step, pid, runDir) : null
   if (tracing && !tracing.ok) {
     const failure = `kernel pass: ${tracing.failure}`
@@ -529,6 +526,12 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   }
   // the run's collections where its process traces them (processTrace)
   const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
+  // the CPUs' time around the run alone: the tracer's start and stop, and the bench's reading
+  // of every process of the server, are outside it
+  const userBefore = userNs(cpus)
+  const stealBefore = stealNs(cpus)
+  const wrkUserBefore = childrenUserNs()
+  const benchUserBefore = benchUserNs()
   const windowStart = process.hrtime.bigint()
   const timeoutMs = runOptions.http.seconds * 1000 + WRK_GRACE_MS
   const [wrk, partnerWrk = null] = partner
@@ -537,13 +540,14 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
       { argv: wrkArgv(partnerStep, partner.port, runOptions) }
     ], { timeoutMs })
     : [await runWrk(wrkArgv(step, server.port, runOptions), timeoutMs)]
+  const windowNs = Number(process.hrtime.bigint() - windowStart)
+  const userAfter = userNs(cpus)
+  const stealAfter = stealNs(cpus)
+  const wrkUserNs = childrenUserNs() - wrkUserBefore
+  const benchUser = benchUserNs() - benchUserBefore
   const traced = tracing ? await tracing.stop() : null
   const after = processCpu(pid)
   const partnerAfter = partner ? processCpu(partner.started.pid) : null
-  const wrkUserNs = childrenUserNs() - wrkUserBefore
-  const userAfter = userNs(cpus)
-  const stealAfter = stealNs(cpus)
-  const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
   const gc = collections.end(output.requests ?? 0, windowNs)
   const compiles = collections.compiles()
@@ -600,7 +604,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   if (record.server) {
     const serverUserNs = (record.server.userTicks + (record.partner?.server?.userTicks ?? 0)) * (1e9 / CLK_TCK)
     const ownUserNs = cpus.map(cpu => (cpu === step.pin.client ? wrkUserNs : 0) + (cpu === step.pin.server ? serverUserNs : 0))
-    record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs })
+    record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
   // the latency pass's rates are shares of the reference's

@@ -3,7 +3,9 @@
 // count of disturbed steps a run reports.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
-const { foreignTime, pipelineForeign, userNs, userForeign, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES } = require('../../lib/foreign')
+const {
+  foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES
+} = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { summariseResults } = require('../../experiments/stdio/summary')
 const { planProgress } = require('../../lib/run-log')
@@ -71,6 +73,21 @@ test('http\'s foreign time is the user time of its CPUs beyond wrk\'s and the se
   assert.equal(step.share, 0.1)
   assert.equal(step.disturbed, true)
   assert.equal(userForeign({ cpus: [0, 1], before: [0, 0], after: [510e6, 900e6], windowNs: 1e9, ownUserNs: [500e6, 890e6] }).disturbed, false, 'a tick either way')
+})
+
+test('the bench\'s own user time is the step\'s own on the one CPU it is pinned to, and foreign elsewhere', () => {
+  assert.equal(benchCpu('Name:\tnode\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n'), 0)
+  assert.equal(benchCpu('Cpus_allowed_list:\t3\n'), 3)
+  assert.equal(benchCpu('Cpus_allowed_list:\t0-1\n'), null, 'not pinned: its time cannot be placed')
+  assert.equal(benchCpu('Cpus_allowed_list:\t0,2\n'), null)
+  assert.equal(benchCpu(null), null, 'no /proc')
+  assert.ok(benchUserNs() > 0 && Number.isFinite(benchUserNs()))
+  // CPU 0 ran 600 ms of user time, wrk 500 of it and the bench 100: nothing foreign where the
+  // bench is pinned, 100 ms where it is not
+  const step = { cpus: [0, 1], before: [0, 0], after: [600e6, 890e6], windowNs: 1e9, ownUserNs: [500e6, 890e6], benchUser: 100e6 }
+  assert.equal(userForeign({ ...step, benchOn: 0 }).foreignNs, 0)
+  assert.equal(userForeign({ ...step, benchOn: 1 }).foreignNs, 100e6)
+  assert.equal(userForeign({ ...step, benchOn: null }).foreignNs, 100e6)
 })
 
 // Records as bench.js logs them: a disturbed step measured again leaves a superseded try.
