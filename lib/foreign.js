@@ -10,6 +10,7 @@
 // takes longer, and it says how many steps it measured again.
 const fs = require('node:fs')
 const { CLK_TCK } = require('./procfs')
+const { median } = require('./stats')
 
 // Foreign time above this share of one measured CPU's time, and above the floor of its
 // source, makes a step disturbed. On the lab's quiet VM a stdio step's foreign time was
@@ -39,8 +40,49 @@ function foreignTime ({ source, windowNs, perCpu }) {
     busyNs: perCpu.reduce((sum, entry) => sum + entry.busyNs, 0),
     ownNs: perCpu.reduce((sum, entry) => sum + entry.ownNs, 0),
     foreignNs: foreign.reduce((sum, ns) => sum + ns, 0),
+    // each CPU's busy time less its own, signed: below zero it is the check's own error
+    residualsNs: perCpu.map(entry => entry.busyNs - entry.ownNs),
     share,
     disturbed: share > DISTURBED_SHARE && worst > (FLOOR_NS[source] ?? FLOOR_NS.stat)
+  }
+}
+
+// What the check by user time (source 'stat') hears of its own error, CPU by CPU, over a
+// run: a step's residual on a CPU, its user time less its processes', is foreign time plus
+// the ticks' sampling error, which moves it as far below zero as above. With wrk and some 15
+// processes of PostgreSQL on one CPU in bursts, that error reached 40-120 ms of a second, and a
+// quiet db run measured 28 to 38 of its 210 steps again where a run beside a busy loop
+// measured 34 to 42 (docs/db.md). Residuals below zero can only be that error, so once a CPU
+// has had NOISE_LEAST of them, a step is disturbed there only beyond NOISE_FACTOR times their
+// median, as well as beyond DISTURBED_SHARE and the floor: about 2.7 standard deviations of a
+// symmetric error (the median of its negative half is 0.674 of one), robust to the few large
+// negatives of a server whose children's time the kernel counts as user time (mini_httpd's).
+const NOISE_LEAST = 20
+const NOISE_FACTOR = 4
+function noiseGauge () {
+  const negatives = new Map()
+  const floorOf = cpu => {
+    const heard = negatives.get(cpu) ?? []
+    return heard.length < NOISE_LEAST ? 0 : NOISE_FACTOR * median(heard)
+  }
+  return {
+    // the step's foreign time judged against the error heard before it
+    judge (foreign) {
+      if (foreign?.source !== 'stat' || !foreign.residualsNs) return foreign
+      const noiseFloorsNs = foreign.cpus.map(floorOf)
+      const least = (FLOOR_NS[foreign.source] ?? FLOOR_NS.stat)
+      const disturbed = foreign.residualsNs.some((ns, i) =>
+        ns / foreign.windowNs > DISTURBED_SHARE && ns > Math.max(least, noiseFloorsNs[i]))
+      return { ...foreign, noiseFloorsNs, disturbed }
+    },
+    hear (foreign) {
+      if (foreign?.source !== 'stat' || !foreign.residualsNs) return
+      foreign.cpus.forEach((cpu, i) => {
+        if (foreign.residualsNs[i] >= 0) return
+        if (!negatives.has(cpu)) negatives.set(cpu, [])
+        negatives.get(cpu).push(-foreign.residualsNs[i])
+      })
+    }
   }
 }
 
@@ -191,6 +233,9 @@ module.exports = {
   benchUserNs,
   benchCpu,
   waitForQuiet,
+  noiseGauge,
+  NOISE_LEAST,
+  NOISE_FACTOR,
   disturbanceOf,
   DISTURBED_SHARE,
   MAX_REMEASURES

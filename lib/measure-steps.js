@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { LOG_FILE } = require('./run-log')
 const { writeDerived } = require('./derive')
-const { waitForQuiet, MAX_REMEASURES } = require('./foreign')
+const { waitForQuiet, noiseGauge, MAX_REMEASURES } = require('./foreign')
 
 // After this many steps in a row kept disturbed, the machine is taken to be busy for good
 // and steps are no longer measured again: a run on it would otherwise never end.
@@ -54,12 +54,21 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       if (!failedAt.has(key)) failedAt.set(key, { failed: record, reason })
     }
   }
-  records.forEach(remember)
+  // the check for foreign time, judged against its own error heard so far in the run
+  const noise = noiseGauge()
+  records.forEach(record => {
+    remember(record)
+    noise.hear(record.foreign)
+  })
   const log = record => {
     fs.appendFileSync(logFile, JSON.stringify(record) + '\n')
     records.push(record)
     remember(record)
+    noise.hear(record.foreign)
   }
+  const judged = result => result.record?.foreign
+    ? { ...result, record: { ...result.record, foreign: noise.judge(result.record.foreign) } }
+    : result
   try {
     for (const [index, step] of pending.entries()) {
       if (interrupted()) break
@@ -70,8 +79,8 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       const note = text => progress({ ...line, label: `${step.group}: ${text}`, groupStarts: true })
       // what each try of the step waits for, once it has waited long, shows as it goes
       const waiting = (label, logged) => progress({ ...line, label: `${step.group}: ${label}`, groupStarts: logged })
-      const measure = runIndex => whileWaiting(step, options?.timeoutSeconds, waiting,
-        () => session.measure(step, runIndex, note))
+      const measure = async runIndex => judged(await whileWaiting(step, options?.timeoutSeconds, waiting,
+        () => session.measure(step, runIndex, note)))
       const known = recurring?.keys(step).map(key => failedAt.get(key)).find(Boolean)
       if (known) {
         log(skippedRecord(step, known))

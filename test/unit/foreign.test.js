@@ -4,7 +4,8 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
-  foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, disturbanceOf, DISTURBED_SHARE, MAX_REMEASURES
+  foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf,
+  DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR
 } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { summariseResults } = require('../../experiments/stdio/summary')
@@ -88,6 +89,45 @@ test('the bench\'s own user time is the step\'s own on the one CPU it is pinned 
   assert.equal(userForeign({ ...step, benchOn: 0 }).foreignNs, 0)
   assert.equal(userForeign({ ...step, benchOn: 1 }).foreignNs, 100e6)
   assert.equal(userForeign({ ...step, benchOn: null }).foreignNs, 100e6)
+})
+
+// A step of a second on CPUs 0 and 1 whose user time beyond its processes' was `residualsMs`.
+const userStep = residualsMs => userForeign({
+  cpus: [0, 1],
+  before: [0, 0],
+  after: residualsMs.map(ms => 500e6 + ms * 1e6),
+  windowNs: 1e9,
+  ownUserNs: [500e6, 500e6],
+  benchOn: null
+})
+
+test('the check by user time is judged against its own error, heard below zero CPU by CPU', () => {
+  const noise = noiseGauge()
+  // 50 ms on CPU 0: past 3% and the floor of 20 ms, disturbed while nothing has been heard
+  assert.equal(noise.judge(userStep([50, 0])).disturbed, true)
+  // its error on CPU 0, heard from steps whose time there fell short of their processes'
+  for (let i = 0; i < NOISE_LEAST - 1; i++) noise.hear(userStep([-20 - (i % 3) * 10, 0]))
+  assert.equal(noise.judge(userStep([50, 0])).disturbed, true, `fewer than ${NOISE_LEAST} heard`)
+  noise.hear(userStep([-20, 0]))
+  // 20 of 20-40 ms below zero: a median of 30, a floor of NOISE_FACTOR times it on CPU 0 only
+  const judged = noise.judge(userStep([50, 0]))
+  assert.deepEqual(judged.noiseFloorsNs, [NOISE_FACTOR * 30e6, 0])
+  assert.equal(judged.disturbed, false, 'within the error heard on CPU 0')
+  assert.equal(noise.judge(userStep([NOISE_FACTOR * 30 + 10, 0])).disturbed, true, 'beyond it')
+  assert.equal(noise.judge(userStep([0, 50])).disturbed, true, 'CPU 1 has been heard of nothing')
+  // a few large shortfalls (a server whose children's time the kernel counts as user time)
+  // move the median little
+  for (let i = 0; i < 3; i++) noise.hear(userStep([-300, 0]))
+  assert.ok(noise.judge(userStep([0, 0])).noiseFloorsNs[0] <= NOISE_FACTOR * 30e6)
+  assert.equal(noise.judge(userStep([300, 0])).disturbed, true, 'a busy loop\'s 30% still shows')
+  // positive residuals tell nothing of the error: they may be a neighbour's
+  const quietGauge = noiseGauge()
+  for (let i = 0; i < 40; i++) quietGauge.hear(userStep([200, 0]))
+  assert.deepEqual(quietGauge.judge(userStep([50, 0])).noiseFloorsNs, [0, 0])
+  // the pipelines' exact idle time is judged as before
+  const exact = { ...foreignTime({ source: 'cpuidle', windowNs: 1e9, perCpu: [{ cpu: 1, busyNs: 50e6, ownNs: 0 }] }) }
+  assert.deepEqual(noise.judge(exact), exact)
+  assert.equal(noise.judge(null), null)
 })
 
 // Records as bench.js logs them: a disturbed step measured again leaves a superseded try.
