@@ -43,9 +43,14 @@ function foreignTime ({ source, windowNs, perCpu }) {
     // each CPU's busy time less its own, signed: below zero it is the check's own error
     residualsNs: perCpu.map(entry => entry.busyNs - entry.ownNs),
     share,
-    disturbed: share > DISTURBED_SHARE && worst > (FLOOR_NS[source] ?? FLOOR_NS.stat)
+    disturbed: beyond(worst, windowNs, source)
   }
 }
+
+// Whether a CPU's foreign time makes its step disturbed: above DISTURBED_SHARE of the
+// window, its source's floor and, where a run has heard the check's own error, that error.
+const beyond = (ns, windowNs, source, noiseNs = 0) =>
+  ns / windowNs > DISTURBED_SHARE && ns > Math.max(FLOOR_NS[source] ?? FLOOR_NS.stat, noiseNs)
 
 // What the check by user time (source 'stat') hears of its own error, CPU by CPU, over a
 // run: a step's residual on a CPU, its user time less its processes', is foreign time plus
@@ -70,9 +75,8 @@ function noiseGauge () {
     judge (foreign) {
       if (foreign?.source !== 'stat' || !foreign.residualsNs) return foreign
       const noiseFloorsNs = foreign.cpus.map(floorOf)
-      const least = (FLOOR_NS[foreign.source] ?? FLOOR_NS.stat)
       const disturbed = foreign.residualsNs.some((ns, i) =>
-        ns / foreign.windowNs > DISTURBED_SHARE && ns > Math.max(least, noiseFloorsNs[i]))
+        beyond(ns, foreign.windowNs, foreign.source, noiseFloorsNs[i]))
       return { ...foreign, noiseFloorsNs, disturbed }
     },
     hear (foreign) {
@@ -159,7 +163,9 @@ function readProcStat () {
 // The foreign user time of a step whose processes' user time is known per CPU: ownUserNs
 // [cpu] for each of `cpus`, and userNs readings at both ends of its window; the bench's own
 // user time over it (`benchUser`) is its own too on the CPU the bench is pinned to (`benchOn`).
-function userForeign ({ cpus, before, after, windowNs, ownUserNs, benchUser = 0, benchOn = benchCpu() }) {
+function userForeign ({ cpus, before, after, windowNs, ownUserNs, benchUser = 0, benchOn }) {
+  // where the bench is pinned is read only when it has time to place
+  if (benchOn === undefined) benchOn = benchUser ? benchCpu() : null
   const perCpu = cpus.map((cpu, i) => ({
     cpu,
     busyNs: after[i] - before[i],

@@ -244,12 +244,14 @@ test('a stop asked for while peers start: the step\'s own server is not started,
   let session = null
   session = dbSession(options, () => Boolean(session.database))
   const [first, own] = servers.filter(row => row.server === 'c-libpq')
-  const cell = row => ({ program: row, server: row, endpoint: 'db', path: ENDPOINTS.db.path, connections: 8, pin: { client: 0, server: 1, database: 0 } })
+  const pin = { client: 0, server: 1, database: 0 }
+  const cell = row => ({ program: row, server: row, endpoint: 'db', path: ENDPOINTS.db.path, connections: 8, pin })
   const running = processesWith('build/db-c-libpq')
   try {
     const server = await session.serverFor({ ...cell(own), phase: 'db', run: 0, peers: [cell(first), cell(own)] })
     assert.equal(server.failure, STOPPED_BEFORE_START)
-    assert.equal(processesWith('build/db-c-libpq').filter(pid => !running.includes(pid)).length, 1, 'the first peer alone')
+    const started = processesWith('build/db-c-libpq').filter(pid => !running.includes(pid))
+    assert.equal(started.length, 1, 'the first peer alone')
   } finally {
     await session.close()
   }

@@ -85,7 +85,9 @@ test('the bench\'s own user time is the step\'s own on the one CPU it is pinned 
   assert.ok(benchUserNs() > 0 && Number.isFinite(benchUserNs()))
   // CPU 0 ran 600 ms of user time, wrk 500 of it and the bench 100: nothing foreign where the
   // bench is pinned, 100 ms where it is not
-  const step = { cpus: [0, 1], before: [0, 0], after: [600e6, 890e6], windowNs: 1e9, ownUserNs: [500e6, 890e6], benchUser: 100e6 }
+  const step = {
+    cpus: [0, 1], before: [0, 0], after: [600e6, 890e6], windowNs: 1e9, ownUserNs: [500e6, 890e6], benchUser: 100e6
+  }
   assert.equal(userForeign({ ...step, benchOn: 0 }).foreignNs, 0)
   assert.equal(userForeign({ ...step, benchOn: 1 }).foreignNs, 100e6)
   assert.equal(userForeign({ ...step, benchOn: null }).foreignNs, 100e6)

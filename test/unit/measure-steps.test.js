@@ -60,25 +60,29 @@ test('a try within the check\'s own error heard so far is kept; one beyond it is
   // CPU 1's user time less the step's processes', ms: NOISE_LEAST steps 10-30 ms short, then
   // 50 ms over (within 4 times their median of 20), then 300 over (a busy loop), then quiet
   const residuals = [...Array.from({ length: NOISE_LEAST }, (_, i) => -10 - (i % 3) * 10), 50, 300, 0]
-  const pending = residuals.map((_, run) => ({ phase: 'http', program: { name: 'c' }, run, warmup: 0, group: 'g', label: 'g' }))
+  const pending = residuals.map((_, run) =>
+    ({ phase: 'http', program: { name: 'c' }, run, warmup: 0, group: 'g', label: 'g' }))
   let tries = 0
   const session = {
     measure: async step => {
       // the busy step's second try (the loop's NOISE_LEAST + 3rd) is quiet
       const ms = tries++ === NOISE_LEAST + 2 ? 0 : residuals[step.run]
-      const foreign = userForeign({ cpus: [1], before: [0], after: [500e6 + ms * 1e6], windowNs: 1e9, ownUserNs: [500e6], benchOn: null })
+      const after = [500e6 + ms * 1e6]
+      const foreign = userForeign({ cpus: [1], before: [0], after, windowNs: 1e9, ownUserNs: [500e6], benchOn: null })
       return { record: { phase: 'http', program: 'c', run: step.run, ok: true, foreign, at: 'now' }, stopped: false }
     },
     close: async () => {}
   }
   const run = { runDir, records: [], pending, session, cellKey: step => String(step.run), options: {} }
   const done = await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
+    .map(line => JSON.parse(line))
   fs.rmSync(runDir, { recursive: true })
   assert.equal(done, residuals.length)
   // the 50 ms step kept at once; the 300 ms step superseded once, then kept quiet
   const runsLogged = logged.map(record => `${record.run}${record.superseded ? ' superseded' : ''}`)
-  assert.deepEqual(runsLogged.slice(NOISE_LEAST), [`${NOISE_LEAST}`, `${NOISE_LEAST + 1} superseded`, `${NOISE_LEAST + 1}`, `${NOISE_LEAST + 2}`])
+  assert.deepEqual(runsLogged.slice(NOISE_LEAST),
+    [`${NOISE_LEAST}`, `${NOISE_LEAST + 1} superseded`, `${NOISE_LEAST + 1}`, `${NOISE_LEAST + 2}`])
   assert.equal(logged[NOISE_LEAST].foreign.disturbed, false)
   assert.deepEqual(logged[NOISE_LEAST].foreign.noiseFloorsNs, [80e6])
 })
