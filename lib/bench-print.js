@@ -4,6 +4,7 @@
 const path = require('node:path')
 const { LOG_FILE } = require('./run-log')
 const { counted } = require('./report/format')
+const { thresholdText, uncheckedText } = require('./foreign')
 
 function printListing (rows, json) {
   if (json) {
@@ -20,9 +21,11 @@ function printListing (rows, json) {
 
 // How often something else ran on the measured CPUs, and what the bench did about it.
 function printDisturbance (disturbance) {
+  const unchecked = uncheckedText(disturbance)
+  if (unchecked) console.log(`\nforeign CPU time: ${unchecked}`)
   if (!disturbance?.disturbed) return
   const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
-  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared their CPUs with other work (over ${threshold.share * 100}% of their CPU time); ${remeasured} measured again once the CPUs were quiet` +
+  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared their CPUs with other work (${thresholdText(threshold)}); ${remeasured} measured again once the CPUs were quiet` +
     (keptDisturbed ? `, ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries and flagged 'disturbed': this machine was busy` : ''))
 }
 

@@ -108,6 +108,8 @@ function cpuBetween (before, after) {
   return {
     cpuNs: sum('cpuNs') + reapedTicks * (1e9 / CLK_TCK) - endedNs,
     cpuFrom: reapedTicks !== 0 || own.some(part => part.fromTicks) ? 'ticks' : 'schedstat',
+    // the ticks of processes that ended and were waited for between the readings
+    reapedTicks,
     threadsEnded: sum('threadsEnded'),
     slices: sliceKnown ? sum('slices') : null,
     userTicks: sum('userTicks') + reaped('reapedUserTicks') - endedSum('userTicks'),

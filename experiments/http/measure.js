@@ -602,8 +602,15 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   // what else ran on wrk's and the server's CPUs meanwhile: bench.js measures such a run again
   // (the reference's pair beside it is no one else)
   if (record.server) {
-    const serverUserNs = (record.server.userTicks + (record.partner?.server?.userTicks ?? 0)) * (1e9 / CLK_TCK)
-    const ownUserNs = cpus.map(cpu => (cpu === step.pin.client ? wrkUserNs : 0) + (cpu === step.pin.server ? serverUserNs : 0))
+    // a server whose processes ended in the run (mini_httpd's child per connection) has user
+    // time its CPU never counted as such: that CPU cannot be checked (lib/foreign.js)
+    const readings = [record.server, record.partner?.server].filter(Boolean)
+    const serverUserNs = readings.some(reading => reading.reapedTicks > 0)
+      ? null
+      : readings.reduce((sum, reading) => sum + reading.userTicks, 0) * (1e9 / CLK_TCK)
+    const ownUserNs = cpus.map(cpu => cpu === step.pin.server
+      ? serverUserNs === null ? null : serverUserNs + (cpu === step.pin.client ? wrkUserNs : 0)
+      : cpu === step.pin.client ? wrkUserNs : 0)
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })

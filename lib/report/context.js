@@ -6,6 +6,7 @@ const { formatNumber } = require('./format')
 const { STEAL_SHARE } = require('../steal')
 const { machineIdentity } = require('../machine')
 const { displayPath } = require('../paths')
+const { thresholdText, uncheckedText } = require('../foreign')
 
 // One resume of a run: older runs logged only its date.
 function describeResume (resume) {
@@ -83,9 +84,11 @@ function placementText (placement, pinText) {
 function disturbanceText (disturbance) {
   if (!disturbance || disturbance.steps === 0) return null
   const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
-  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (above ${threshold.share * 100}% of their time)`
-  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (above ${threshold.share * 100}% of their time); ${remeasured} measured again` +
-    (keptDisturbed ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed` : '')
+  const unchecked = uncheckedText(disturbance)
+  const also = unchecked ? `; ${unchecked}` : ''
+  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (${thresholdText(threshold)})${also}`
+  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (${thresholdText(threshold)}); ${remeasured} measured again` +
+    (keptDisturbed ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed` : '') + also
 }
 
 // Steal is mostly under a percent: whole percents would show it all as 0%.

@@ -4,7 +4,8 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
-  foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf,
+  foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf, FLOOR_NS,
+  thresholdText, uncheckedText,
   DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR
 } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
@@ -126,6 +127,10 @@ test('the check by user time is judged against its own error, heard below zero C
   const quietGauge = noiseGauge()
   for (let i = 0; i < 40; i++) quietGauge.hear(userStep([200, 0]))
   assert.deepEqual(quietGauge.judge(userStep([50, 0])).noiseFloorsNs, [0, 0])
+  // a try judged disturbed is not heard: a burst on CPU 1 moved CPU 0's residual as well
+  const burstGauge = noiseGauge()
+  for (let i = 0; i < NOISE_LEAST; i++) burstGauge.hear(burstGauge.judge(userStep([-160, 830])))
+  assert.deepEqual(burstGauge.judge(userStep([50, 0])).noiseFloorsNs, [0, 0])
   // the pipelines' exact idle time is judged as before
   const exact = { ...foreignTime({ source: 'cpuidle', windowNs: 1e9, perCpu: [{ cpu: 1, busyNs: 50e6, ownNs: 0 }] }) }
   assert.deepEqual(noise.judge(exact), exact)
@@ -151,7 +156,8 @@ const record = (run, disturbed, superseded = false) => ({
 
 test('a run counts its disturbed steps, and a superseded try is never a data point', () => {
   const log = [record(0, false), record(1, true, true), record(1, true, true), record(1, false), record(2, true)]
-  assert.deepEqual(disturbanceOf(log), { threshold: disturbanceOf([]).threshold, steps: 3, disturbed: 3, remeasured: 2, keptDisturbed: 1 })
+  assert.deepEqual(disturbanceOf(log),
+    { threshold: disturbanceOf([]).threshold, steps: 3, disturbed: 3, remeasured: 2, keptDisturbed: 1, unchecked: 0 })
   assert.equal(disturbanceOf([]).threshold.share, DISTURBED_SHARE)
   assert.equal(disturbanceOf([]).threshold.maxRemeasures, MAX_REMEASURES)
   const results = summariseResults(log, { runId: 'r', options: { feeder: 'fixed', runs: 3 } })
@@ -179,9 +185,53 @@ test('the wait for quiet CPUs samples them until a stop comes, and not after', a
   let slept = 0
   // a few ms a sample, as a real one takes: a window of µs can look busy for its whole wait
   const sleep = ms => { slept++; return new Promise(resolve => setTimeout(resolve, Math.min(ms, 5))) }
-  await waitForQuiet([0], () => false, sleep)
+  const asked = []
+  await waitForQuiet([0], () => false, ms => { asked.push(ms); return sleep(ms) })
   assert.ok(slept >= 1, 'it samples the CPUs')
+  // /proc/stat counts ticks of 10 ms: in a sample too short, the floor of 20 ms, not the share
+  // of 3%, decides, and only 12% shows in 250 ms
+  assert.ok(asked.every(ms => ms * 1e6 * DISTURBED_SHARE >= FLOOR_NS.stat), `samples of ${asked[0]} ms`)
   slept = 0
   await waitForQuiet([0], () => true, sleep)
   assert.equal(slept, 0, 'a stop ends it before its first sample')
+})
+
+// mini_httpd's children, which live between the timer's samples, read as all user time: its
+// CPU read 110-170 ms of user time a second while its processes claimed 720-870 ms.
+test('a CPU whose own user time cannot be told is not checked, nor heard as the check\'s error', () => {
+  const step = { cpus: [0, 1], before: [0, 0], after: [300e6, 150e6], windowNs: 1e9, benchOn: null }
+  const apart = userForeign({ ...step, ownUserNs: [290e6, null] })
+  assert.deepEqual([apart.cpus, apart.uncheckedCpus, apart.residualsNs, apart.disturbed], [[0], [1], [10e6], false])
+  assert.equal(userForeign({ ...step, ownUserNs: [100e6, null] }).disturbed, true, 'wrk\'s CPU is still checked')
+  const shared = userForeign({ ...step, ownUserNs: [null, null] })
+  assert.deepEqual([shared.cpus, shared.uncheckedCpus, shared.disturbed], [[], [0, 1], false])
+  const noise = noiseGauge()
+  for (let i = 0; i < NOISE_LEAST; i++) noise.hear(noise.judge(userForeign({ ...step, ownUserNs: [300e6, null] })))
+  assert.deepEqual(noise.judge(userStep([0, 50])).noiseFloorsNs, [0, 0], 'nothing heard of CPU 1')
+  const logged = [{ foreign: shared }, { foreign: apart }, { foreign: userStep([0, 0]) }]
+  assert.equal(disturbanceOf(logged).unchecked, 2)
+  assert.match(uncheckedText(disturbanceOf(logged)), /^2 steps had a CPU the check could not see/)
+  assert.equal(uncheckedText(disturbanceOf([{ foreign: userStep([0, 0]) }])), null)
+})
+
+test('a run says the floors its check\'s own error set, the largest on each CPU', () => {
+  const judged = floors => ({ foreign: { ...userStep([0, 0]), noiseFloorsNs: floors } })
+  const disturbance = disturbanceOf([judged([0, 0]), judged([52e6, 40e6]), judged([48e6, 0])])
+  assert.deepEqual(disturbance.threshold.noiseFloorsNs, { 0: 52e6, 1: 40e6 })
+  assert.equal(thresholdText(disturbance.threshold),
+    'above 3% of their time, and above 4 times the check\'s own error heard in the run (up to 52 ms on CPU 0, ' +
+    '40 ms on CPU 1)')
+  assert.equal(thresholdText(disturbanceOf([judged([0, 0])]).threshold), 'above 3% of their time')
+})
+
+// Where the bench is pinned is read from /proc/self/status when a caller does not say: in a
+// process pinned to CPU 0, its own user time there is its own.
+test('the bench\'s own time is placed on the CPU it is pinned to, read from /proc', () => {
+  const { execFileSync } = require('node:child_process')
+  const script = `const { userForeign } = require(${JSON.stringify(require.resolve('../../lib/foreign'))})
+    const f = userForeign({ cpus: [0, 1], before: [0, 0], after: [600e6, 500e6], windowNs: 1e9,
+      ownUserNs: [500e6, 500e6], benchUser: 100e6 })
+    process.stdout.write(String(f.foreignNs))`
+  const out = execFileSync('taskset', ['-c', '0', process.execPath, '-e', script], { encoding: 'utf8' })
+  assert.equal(out, '0')
 })

@@ -86,3 +86,29 @@ test('a try within the check\'s own error heard so far is kept; one beyond it is
   assert.equal(logged[NOISE_LEAST].foreign.disturbed, false)
   assert.deepEqual(logged[NOISE_LEAST].foreign.noiseFloorsNs, [80e6])
 })
+
+// A resumed run hears the error its log holds before it measures on, as the run that wrote it
+// would have: a step within it is kept at once.
+test('a resumed run judges its next try against the error its log heard', async () => {
+  const { measurePending } = require('../../lib/measure-steps')
+  const { userForeign, NOISE_LEAST } = require('../../lib/foreign')
+  const fs = require('node:fs')
+  const os = require('node:os')
+  const path = require('node:path')
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'noise-'))
+  const foreignOf = ms => userForeign({
+    cpus: [1], before: [0], after: [500e6 + ms * 1e6], windowNs: 1e9, ownUserNs: [500e6], benchOn: null
+  })
+  const records = Array.from({ length: NOISE_LEAST }, (_, run) =>
+    ({ phase: 'http', program: 'c', run, ok: true, foreign: foreignOf(-10 - (run % 3) * 10), at: 'then' }))
+  const step = { phase: 'http', program: { name: 'c' }, run: NOISE_LEAST, warmup: 0, group: 'g', label: 'g' }
+  const session = {
+    measure: async () => ({ record: { phase: 'http', program: 'c', run: NOISE_LEAST, ok: true, foreign: foreignOf(50), at: 'now' }, stopped: false }),
+    close: async () => {}
+  }
+  const run = { runDir, records, pending: [step], session, cellKey: s => String(s.run), options: {} }
+  await measurePending(run, () => false, async () => 0)
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  fs.rmSync(runDir, { recursive: true })
+  assert.deepEqual(logged.map(record => [record.superseded ?? false, record.foreign.noiseFloorsNs]), [[false, [80e6]]])
+})
