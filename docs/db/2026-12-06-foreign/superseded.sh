@@ -2,7 +2,7 @@
 # run that kept each CPU's signed residual (since 28d778d7), the floor its noise gauge ended on
 # and how many of its kept steps the rule before it (3% and 20 ms) would have called disturbed.
 # sh superseded.sh (from docs/db/2026-12-06-foreign). The runs: d1 and d2 of 2026-12-05 (quiet);
-# q0 at 158e4deb and q1 at f7e1d6ab (`node bench.js --experiment db --quick --out /tmp/w/r103
+# q0 at 158e4deb and q1 at 158e4deb with f7e1d6ab's change uncommitted (`node bench.js --experiment db --quick --out /tmp/w/r103
 # --id q0`); db1 (quiet) and db2 (beside `node studies/disturb.js --for 660`) at 28d778d7,
 # `node bench.js --experiment db --out /tmp/w/r103 --id db1`.
 for run in d1 d2 q0 q1 db1 db2; do
