@@ -253,13 +253,14 @@ function disturbanceOf (records) {
 }
 
 // What made a step disturbed in a run (disturbanceOf's threshold), as the terminal and the
-// report say it: "above 3% of their time, and on CPU 0 above 52 ms, ...".
+// report say it: "above 3% of their time, and above 4 times ..., up to 52 ms on CPU 0 and ...".
 function thresholdText (threshold) {
   const floors = Object.entries(threshold.noiseFloorsNs ?? {}).filter(([, ns]) => ns > 0)
   const text = `above ${threshold.share * 100}% of their time`
   if (floors.length === 0) return text
-  const list = floors.map(([cpu, ns]) => `${Math.round(ns / 1e6)} ms on CPU ${cpu}`).join(', ')
-  return `${text}, and above ${NOISE_FACTOR} times the check's own error heard in the run (up to ${list})`
+  const list = floors.map(([cpu, ns]) => `${Math.round(ns / 1e6)} ms on CPU ${cpu}`)
+  const listed = list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list.at(-1)}` : list[0]
+  return `${text}, and above ${NOISE_FACTOR} times the check's own error heard in the run, up to ${listed}`
 }
 
 // The steps some CPU of which the check could not see, and why, or null.

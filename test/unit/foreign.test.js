@@ -219,8 +219,8 @@ test('a run says the floors its check\'s own error set, the largest on each CPU'
   const disturbance = disturbanceOf([judged([0, 0]), judged([52e6, 40e6]), judged([48e6, 0])])
   assert.deepEqual(disturbance.threshold.noiseFloorsNs, { 0: 52e6, 1: 40e6 })
   assert.equal(thresholdText(disturbance.threshold),
-    'above 3% of their time, and above 4 times the check\'s own error heard in the run (up to 52 ms on CPU 0, ' +
-    '40 ms on CPU 1)')
+    'above 3% of their time, and above 4 times the check\'s own error heard in the run, up to 52 ms on CPU 0 ' +
+    'and 40 ms on CPU 1')
   assert.equal(thresholdText(disturbanceOf([judged([0, 0])]).threshold), 'above 3% of their time')
 })
 
