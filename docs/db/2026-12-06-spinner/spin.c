@@ -1,0 +1,1 @@
+int main(void) { for (;;) __asm__ volatile(""); }
