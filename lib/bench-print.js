@@ -25,7 +25,8 @@ function printDisturbance (disturbance) {
   if (unchecked) console.log(`\nforeign CPU time: ${unchecked}`)
   if (!disturbance?.disturbed) return
   const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
-  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared their CPUs with other work (${thresholdText(threshold)}); ${remeasured} measured again once the CPUs were quiet` +
+  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared ` +
+    `their CPUs with other work (${thresholdText(threshold)}); ${remeasured} measured again once the CPUs were quiet` +
     (keptDisturbed ? `, ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries and flagged 'disturbed': this machine was busy` : ''))
 }
 

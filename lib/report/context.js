@@ -86,9 +86,12 @@ function disturbanceText (disturbance) {
   const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
   const unchecked = uncheckedText(disturbance)
   const also = unchecked ? `; ${unchecked}` : ''
-  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (${thresholdText(threshold)})${also}`
-  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (${thresholdText(threshold)}); ${remeasured} measured again` +
-    (keptDisturbed ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed` : '') + also
+  const rule = thresholdText(threshold)
+  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (${rule})${also}`
+  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (${rule}); ` +
+    `${remeasured} measured again` +
+    (keptDisturbed ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed` : '') +
+    also
 }
 
 // Steal is mostly under a percent: whole percents would show it all as 0%.

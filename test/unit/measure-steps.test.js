@@ -103,12 +103,16 @@ test('a resumed run judges its next try against the error its log heard', async 
     ({ phase: 'http', program: 'c', run, ok: true, foreign: foreignOf(-10 - (run % 3) * 10), at: 'then' }))
   const step = { phase: 'http', program: { name: 'c' }, run: NOISE_LEAST, warmup: 0, group: 'g', label: 'g' }
   const session = {
-    measure: async () => ({ record: { phase: 'http', program: 'c', run: NOISE_LEAST, ok: true, foreign: foreignOf(50), at: 'now' }, stopped: false }),
+    measure: async () => ({
+      record: { phase: 'http', program: 'c', run: NOISE_LEAST, ok: true, foreign: foreignOf(50), at: 'now' },
+      stopped: false
+    }),
     close: async () => {}
   }
   const run = { runDir, records, pending: [step], session, cellKey: s => String(s.run), options: {} }
   await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
+    .map(line => JSON.parse(line))
   fs.rmSync(runDir, { recursive: true })
   assert.deepEqual(logged.map(record => [record.superseded ?? false, record.foreign.noiseFloorsNs]), [[false, [80e6]]])
 })
