@@ -144,5 +144,5 @@ function measuredOn (set) {
 }
 
 module.exports = {
-  contextOf, straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn, labCommitText
+  contextOf, straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn, labCommitText, disturbanceText
 }
