@@ -11,11 +11,12 @@ const { spawnSync } = require('node:child_process')
 
 const PERF = process.env.PERF || 'perf'
 // Samples a second: enough for a bucket of a few percent in a run of a second or two, at a
-// period whose phase against the kernel's tick sweeps the tick within a run (at 3989 Hz, in 1.5 s
-// of a 250 Hz tick, Debian's, 0.4 s of a 1000 Hz one, 0.15 s of 300 Hz). At 4999 Hz twenty periods
-// are 4.0008 ms, a 250 Hz tick to within 0.8 µs, and the share of a reader's samples in the
-// scheduler took whatever phase the process started at: C's 3.7-13.4% over four runs, where at
-// 3989 Hz it held to 5.6-7.0%, within its samples' error (docs/profile.md, 2026-12-06).
+// period whose phase against the kernel's tick moves fast: at 3989 Hz it sweeps a 250 Hz tick
+// (Debian's) in 1.5 s, a 1000 Hz one in 0.4 s. At 4999 Hz twenty periods are 4.0008 ms, a 250
+// Hz tick to within 0.8 µs (a sweep of 20 s, longer than any run), and the share of a reader's
+// samples in the scheduler took whatever phase the process started at: C's 3.7-13.4% over four
+// runs, where at 3989 Hz it held to 5.6-7.0%, within its samples' error (docs/profile.md,
+// 2026-12-06).
 const FREQUENCY = 3989
 // V8's flags for perf: its JIT code named in /tmp/perf-PID.map, its interpreted frames given
 // native ones. With them V8 leaves an isolate log where it runs.
