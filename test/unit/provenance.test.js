@@ -74,9 +74,12 @@ test('results.md opens with the heading of the page: the date and the dirty comm
 test('the context\'s foreign CPU time: the run\'s floors, CPU by CPU, and the steps it could not check', () => {
   const { disturbanceText } = require('../../lib/report/context')
   const { disturbanceOf } = require('../../lib/foreign')
-  const foreign = (disturbed, noiseFloorsNs, uncheckedCpus) =>
-    ({ foreign: { cpus: [0, 1], residualsNs: [0, 0], disturbed, noiseFloorsNs, ...(uncheckedCpus ? { uncheckedCpus } : {}) } })
-  const records = [foreign(false, [0, 0], [1]), { ...foreign(true, [30e6, 62e6]), superseded: true }, foreign(false, [30e6, 62e6])]
+  const foreign = (disturbed, noiseFloorsNs, uncheckedCpus) => ({
+    foreign: { cpus: [0, 1], residualsNs: [0, 0], disturbed, noiseFloorsNs, ...(uncheckedCpus ? { uncheckedCpus } : {}) }
+  })
+  const records = [
+    foreign(false, [0, 0], [1]), { ...foreign(true, [30e6, 62e6]), superseded: true }, foreign(false, [30e6, 62e6])
+  ]
   assert.equal(disturbanceText(disturbanceOf(records)),
     '1 try of 2 steps saw other work on their CPUs (above 3% of their time, and above 4 times the check\'s own ' +
     'error heard in the run, up to 30 ms on CPU 0 and 62 ms on CPU 1); 1 measured again; 1 step had a CPU the ' +
