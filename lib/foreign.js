@@ -27,23 +27,27 @@ const MAX_REMEASURES = 3
 // One step's foreign time from each measured CPU's busy time and the part of it that
 // was the step's own: { cpus, source, windowNs, busyNs, ownNs, foreignNs, share (the
 // largest of any one CPU's), disturbed }. A disturbance shows on the CPU it shared: a
-// neighbour that took 10% of wrk's CPU halves to 5% over two.
+// neighbour that took 10% of wrk's CPU halves to 5% over two. A CPU whose own time is
+// null cannot be checked: it is left out of all of these and named in `uncheckedCpus`.
 function foreignTime ({ source, windowNs, perCpu }) {
   if (!(windowNs > 0) || perCpu.length === 0 || perCpu.some(entry => !Number.isFinite(entry.busyNs))) return null
-  const foreign = perCpu.map(entry => Math.max(0, entry.busyNs - entry.ownNs))
-  const worst = Math.max(...foreign)
+  const checked = perCpu.filter(entry => entry.ownNs !== null)
+  const uncheckedCpus = perCpu.filter(entry => entry.ownNs === null).map(entry => entry.cpu)
+  const foreign = checked.map(entry => Math.max(0, entry.busyNs - entry.ownNs))
+  const worst = Math.max(0, ...foreign)
   const share = worst / windowNs
   return {
-    cpus: perCpu.map(entry => entry.cpu),
+    cpus: checked.map(entry => entry.cpu),
     source,
     windowNs,
-    busyNs: perCpu.reduce((sum, entry) => sum + entry.busyNs, 0),
-    ownNs: perCpu.reduce((sum, entry) => sum + entry.ownNs, 0),
+    busyNs: checked.reduce((sum, entry) => sum + entry.busyNs, 0),
+    ownNs: checked.reduce((sum, entry) => sum + entry.ownNs, 0),
     foreignNs: foreign.reduce((sum, ns) => sum + ns, 0),
     // each CPU's busy time less its own, signed: below zero it is the check's own error
-    residualsNs: perCpu.map(entry => entry.busyNs - entry.ownNs),
+    residualsNs: checked.map(entry => entry.busyNs - entry.ownNs),
     share,
-    disturbed: beyond(worst, windowNs, source)
+    disturbed: beyond(worst, windowNs, source),
+    ...(uncheckedCpus.length ? { uncheckedCpus } : {})
   }
 }
 
@@ -168,7 +172,7 @@ function readProcStat () {
 // A CPU whose own user time is null cannot be checked (a server whose processes ended in the
 // window: the kernel gives a process that lived between its timer's samples all its time as
 // user time, so mini_httpd's children read 720-870 ms a second of "user" time on a CPU that
-// ran 110-170): it is left out, named in `uncheckedCpus`, and never heard as the check's error.
+// ran 110-170): foreignTime leaves it out, so it is never heard as the check's error.
 function userForeign ({ cpus, before, after, windowNs, ownUserNs, benchUser = 0, benchOn }) {
   // where the bench is pinned is read only when it has time to place
   if (benchOn === undefined) benchOn = benchUser ? benchCpu() : null
@@ -177,11 +181,7 @@ function userForeign ({ cpus, before, after, windowNs, ownUserNs, benchUser = 0,
     busyNs: after[i] - before[i],
     ownNs: ownUserNs[i] === null ? null : ownUserNs[i] + (cpu === benchOn ? benchUser : 0)
   }))
-  const uncheckedCpus = perCpu.filter(entry => entry.ownNs === null).map(entry => entry.cpu)
-  if (uncheckedCpus.length === 0) return foreignTime({ source: 'stat', windowNs, perCpu })
-  const checked = perCpu.filter(entry => entry.ownNs !== null)
-  const nothing = { source: 'stat', windowNs, cpus: [], residualsNs: [], foreignNs: 0, share: 0, disturbed: false }
-  return { ...(checked.length ? foreignTime({ source: 'stat', windowNs, perCpu: checked }) : nothing), uncheckedCpus }
+  return foreignTime({ source: 'stat', windowNs, perCpu })
 }
 
 // The bench's own user time so far (ns, every thread of it): a step's, over its window, is

@@ -608,9 +608,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const serverUserNs = readings.some(reading => reading.reapedTicks > 0)
       ? null
       : readings.reduce((sum, reading) => sum + reading.userTicks, 0) * (1e9 / CLK_TCK)
-    const ownUserNs = cpus.map(cpu => cpu === step.pin.server
-      ? serverUserNs === null ? null : serverUserNs + (cpu === step.pin.client ? wrkUserNs : 0)
-      : cpu === step.pin.client ? wrkUserNs : 0)
+    const ownUserNs = cpus.map(cpu => cpu === step.pin.server && serverUserNs === null
+      ? null
+      : (cpu === step.pin.client ? wrkUserNs : 0) + (cpu === step.pin.server ? serverUserNs : 0))
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
