@@ -88,10 +88,11 @@ function disturbanceText (disturbance) {
   const also = unchecked ? `; ${unchecked}` : ''
   const rule = thresholdText(threshold)
   if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (${rule})${also}`
+  const flagged = keptDisturbed
+    ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed`
+    : ''
   return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (${rule}); ` +
-    `${remeasured} measured again` +
-    (keptDisturbed ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed` : '') +
-    also
+    `${remeasured} measured again${flagged}${also}`
 }
 
 // Steal is mostly under a percent: whole percents would show it all as 0%.

@@ -585,7 +585,8 @@ describe('other work on the measured CPUs', () => {
     const results = readJson(path.join(out, 'once', 'results.json'))
     assert.deepEqual([results.disturbance.disturbed, results.disturbance.remeasured, results.disturbance.keptDisturbed], [1, 1, 0])
     assert.equal(results.cells[0].flags.includes('disturbed'), false)
-    assert.match(result.stdout, /^foreign CPU time: 1 try of 4 steps shared their CPUs with other work \(above 3% of their time\); 1 measured again once the CPUs were quiet$/m)
+    assert.match(result.stdout, new RegExp('^foreign CPU time: 1 try of 4 steps shared their CPUs with other work ' +
+      '\\(above 3% of their time\\); 1 measured again once the CPUs were quiet$', 'm'))
   })
 
   // a stop once waited out the quiet wait and then measured the step again

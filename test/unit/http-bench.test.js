@@ -137,7 +137,8 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // both threads lived on, a third was born: (9e8 - 5e8) + (3e8 - 2e8) + 5e7
   const grown = http.cpuBetween(before, reading({ 100: 9e8, 101: 3e8, 102: 5e7 }, 80, 45))
   assert.deepEqual(grown, {
-    cpuNs: 5.5e8, cpuFrom: 'schedstat', reapedTicks: 0, threadsEnded: 0, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, minorFaults: null, threads: 3, processes: 1, processesEnded: 0, maxRssKiB: 4096
+    ...{ cpuNs: 5.5e8, cpuFrom: 'schedstat', reapedTicks: 0, threadsEnded: 0, slices: null, userTicks: 40 },
+    ...{ systemTicks: 15, clkTck: 100, minorFaults: null, threads: 3, processes: 1, processesEnded: 0, maxRssKiB: 4096 }
   })
   // a thread born and ended between the readings: the ticks (80 of 10 ms) beyond the
   // threads' sum (5.5e8) by more than 2 ticks count
@@ -148,7 +149,8 @@ test('the server\'s CPU time between two readings: every thread\'s schedstat, or
   // thread 101 ended and took its schedstat with it: the ticks keep its time, 55 of 10 ms
   const shrunk = http.cpuBetween(before, reading({ 100: 9e8 }, 80, 45))
   assert.deepEqual(shrunk, {
-    cpuNs: 5.5e8, cpuFrom: 'ticks', reapedTicks: 0, threadsEnded: 1, slices: null, userTicks: 40, systemTicks: 15, clkTck: 100, minorFaults: null, threads: 1, processes: 1, processesEnded: 0, maxRssKiB: 4096
+    ...{ cpuNs: 5.5e8, cpuFrom: 'ticks', reapedTicks: 0, threadsEnded: 1, slices: null, userTicks: 40 },
+    ...{ systemTicks: 15, clkTck: 100, minorFaults: null, threads: 1, processes: 1, processesEnded: 0, maxRssKiB: 4096 }
   })
 })
 

@@ -75,7 +75,9 @@ test('the context\'s foreign CPU time: the run\'s floors, CPU by CPU, and the st
   const { disturbanceText } = require('../../lib/report/context')
   const { disturbanceOf } = require('../../lib/foreign')
   const foreign = (disturbed, noiseFloorsNs, uncheckedCpus) => ({
-    foreign: { cpus: [0, 1], residualsNs: [0, 0], disturbed, noiseFloorsNs, ...(uncheckedCpus ? { uncheckedCpus } : {}) }
+    foreign: {
+      cpus: [0, 1], residualsNs: [0, 0], disturbed, noiseFloorsNs, ...(uncheckedCpus ? { uncheckedCpus } : {})
+    }
   })
   const records = [
     foreign(false, [0, 0], [1]), { ...foreign(true, [30e6, 62e6]), superseded: true }, foreign(false, [30e6, 62e6])
