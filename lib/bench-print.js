@@ -4,7 +4,7 @@
 const path = require('node:path')
 const { LOG_FILE } = require('./run-log')
 const { counted } = require('./report/format')
-const { thresholdText, uncheckedText } = require('./foreign')
+const { disturbanceText } = require('./foreign')
 
 function printListing (rows, json) {
   if (json) {
@@ -19,18 +19,12 @@ function printListing (rows, json) {
   }
 }
 
-// How often something else ran on the measured CPUs, and what the bench did about it.
+// The foreign-time summary, printed only when a step was disturbed or unchecked: a quiet
+// run's "none" belongs in the report, not in the terminal's closing lines.
 function printDisturbance (disturbance) {
-  const unchecked = uncheckedText(disturbance)
-  if (unchecked) console.log(`\nforeign CPU time: ${unchecked}`)
-  if (!disturbance?.disturbed) return
-  const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
-  console.log(`\nforeign CPU time: ${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps shared ` +
-    `their CPUs with other work (${thresholdText(threshold)}); ${remeasured} measured again once the CPUs were quiet` +
-    (keptDisturbed ? `, ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries and flagged 'disturbed': this machine was busy` : ''))
+  if (!disturbance?.disturbed && !disturbance?.unchecked) return
+  console.log(`\nforeign CPU time: ${disturbanceText(disturbance)}`)
 }
-
-// Each failure with the pipeline that reproduces it, then, once per failed cell, the
 
 // Each failure with the pipeline that reproduces it, then, once per failed cell, the
 // bench that measures that cell again as this run did. lab: the experiments' registry with

@@ -271,7 +271,26 @@ function uncheckedText (disturbance) {
     'process\'s whole time as user time)'
 }
 
+// How often other work ran on a run's measured CPUs and what the bench did about it, one
+// sentence for the terminal and the report alike (disturbanceOf's summary), or null for a
+// run with no steps.
+function disturbanceText (disturbance) {
+  if (!disturbance || disturbance.steps === 0) return null
+  const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
+  const unchecked = uncheckedText(disturbance)
+  const also = unchecked ? `; ${unchecked}` : ''
+  const rule = thresholdText(threshold)
+  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (${rule})${also}`
+  const flagged = keptDisturbed
+    ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged ` +
+      '\'disturbed\': this machine was busy'
+    : ''
+  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on ` +
+    `their CPUs (${rule}); ${remeasured} measured again once the CPUs were quiet${flagged}${also}`
+}
+
 module.exports = {
+  disturbanceText,
   stealNs,
   stealBetween,
   foreignTime,

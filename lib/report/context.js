@@ -6,7 +6,7 @@ const { formatNumber } = require('./format')
 const { STEAL_SHARE } = require('../steal')
 const { machineIdentity } = require('../machine')
 const { displayPath } = require('../paths')
-const { thresholdText, uncheckedText } = require('../foreign')
+const { disturbanceText } = require('../foreign')
 
 // One resume of a run: older runs logged only its date.
 function describeResume (resume) {
@@ -81,20 +81,6 @@ function placementText (placement, pinText) {
 }
 
 // How many steps shared their CPUs with other work, and how many were measured again.
-function disturbanceText (disturbance) {
-  if (!disturbance || disturbance.steps === 0) return null
-  const { steps, disturbed, remeasured, keptDisturbed, threshold } = disturbance
-  const unchecked = uncheckedText(disturbance)
-  const also = unchecked ? `; ${unchecked}` : ''
-  const rule = thresholdText(threshold)
-  if (disturbed === 0) return `none: no step of ${steps} saw other work on its CPUs (${rule})${also}`
-  const flagged = keptDisturbed
-    ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged disturbed`
-    : ''
-  return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on their CPUs (${rule}); ` +
-    `${remeasured} measured again${flagged}${also}`
-}
-
 // Steal is mostly under a percent: whole percents would show it all as 0%.
 const stealPercent = share => `${formatNumber(share * 100)}%`
 
@@ -145,5 +131,5 @@ function measuredOn (set) {
 }
 
 module.exports = {
-  contextOf, straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn, labCommitText, disturbanceText
+  contextOf, straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn, labCommitText
 }

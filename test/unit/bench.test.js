@@ -585,7 +585,7 @@ describe('other work on the measured CPUs', () => {
     const results = readJson(path.join(out, 'once', 'results.json'))
     assert.deepEqual([results.disturbance.disturbed, results.disturbance.remeasured, results.disturbance.keptDisturbed], [1, 1, 0])
     assert.equal(results.cells[0].flags.includes('disturbed'), false)
-    assert.match(result.stdout, new RegExp('^foreign CPU time: 1 try of 4 steps shared their CPUs with other work ' +
+    assert.match(result.stdout, new RegExp('^foreign CPU time: 1 try of 4 steps saw other work on their CPUs ' +
       '\\(above 3% of their time\\); 1 measured again once the CPUs were quiet$', 'm'))
   })
 
@@ -618,7 +618,7 @@ describe('other work on the measured CPUs', () => {
     const results = readJson(path.join(out, 'busy', 'results.json'))
     assert.deepEqual([results.disturbance.steps, results.disturbance.remeasured, results.disturbance.keptDisturbed], [steps, retried, steps])
     assert.ok(results.cells[0].flags.includes('disturbed'))
-    assert.match(result.stdout, new RegExp(`${steps} still disturbed after ${MAX_REMEASURES} tries and flagged 'disturbed': this machine was busy$`, 'm'))
+    assert.match(result.stdout, new RegExp(`${steps} still disturbed after ${MAX_REMEASURES} tries, flagged 'disturbed': this machine was busy$`, 'm'))
   })
 })
 

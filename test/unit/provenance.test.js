@@ -72,8 +72,7 @@ test('results.md opens with the heading of the page: the date and the dirty comm
 })
 
 test('the context\'s foreign CPU time: the run\'s floors, CPU by CPU, and the steps it could not check', () => {
-  const { disturbanceText } = require('../../lib/report/context')
-  const { disturbanceOf } = require('../../lib/foreign')
+  const { disturbanceText, disturbanceOf } = require('../../lib/foreign')
   const foreign = (disturbed, noiseFloorsNs, uncheckedCpus) => ({
     foreign: {
       cpus: [0, 1], residualsNs: [0, 0], disturbed, noiseFloorsNs, ...(uncheckedCpus ? { uncheckedCpus } : {})
@@ -84,7 +83,7 @@ test('the context\'s foreign CPU time: the run\'s floors, CPU by CPU, and the st
   ]
   assert.equal(disturbanceText(disturbanceOf(records)),
     '1 try of 2 steps saw other work on their CPUs (above 3% of their time, and above 4 times the check\'s own ' +
-    'error heard in the run, up to 30 ms on CPU 0 and 62 ms on CPU 1); 1 measured again; 1 step had a CPU the ' +
+    'error heard in the run, up to 30 ms on CPU 0 and 62 ms on CPU 1); 1 measured again once the CPUs were quiet; 1 step had a CPU the ' +
     'check could not see (a server\'s processes ended in the run: the kernel counts a short-lived process\'s whole ' +
     'time as user time)')
   assert.equal(disturbanceText(disturbanceOf([foreign(false, [0, 0])])),
