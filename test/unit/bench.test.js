@@ -618,7 +618,8 @@ describe('other work on the measured CPUs', () => {
     const results = readJson(path.join(out, 'busy', 'results.json'))
     assert.deepEqual([results.disturbance.steps, results.disturbance.remeasured, results.disturbance.keptDisturbed], [steps, retried, steps])
     assert.ok(results.cells[0].flags.includes('disturbed'))
-    assert.match(result.stdout, new RegExp(`${steps} still disturbed after ${MAX_REMEASURES} tries, flagged 'disturbed': this machine was busy$`, 'm'))
+    assert.match(result.stdout, new RegExp(`${steps} still disturbed after ${MAX_REMEASURES} tries, ` +
+      'flagged \'disturbed\': this machine was busy$', 'm'))
   })
 })
 

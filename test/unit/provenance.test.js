@@ -83,9 +83,9 @@ test('the context\'s foreign CPU time: the run\'s floors, CPU by CPU, and the st
   ]
   assert.equal(disturbanceText(disturbanceOf(records)),
     '1 try of 2 steps saw other work on their CPUs (above 3% of their time, and above 4 times the check\'s own ' +
-    'error heard in the run, up to 30 ms on CPU 0 and 62 ms on CPU 1); 1 measured again once the CPUs were quiet; 1 step had a CPU the ' +
-    'check could not see (a server\'s processes ended in the run: the kernel counts a short-lived process\'s whole ' +
-    'time as user time)')
+    'error heard in the run, up to 30 ms on CPU 0 and 62 ms on CPU 1); 1 measured again once the CPUs were quiet; ' +
+    '1 step had a CPU the check could not see (a server\'s processes ended in the run: the kernel counts a ' +
+    'short-lived process\'s whole time as user time)')
   assert.equal(disturbanceText(disturbanceOf([foreign(false, [0, 0])])),
     'none: no step of 1 saw other work on its CPUs (above 3% of their time)')
 })
