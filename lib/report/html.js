@@ -93,6 +93,9 @@ td.describes code { word-break: break-all; }
    it fits a laptop's page without scrolling */
 table.dense th, table.dense td { padding: 6px 6px; }
 table.dense .interval { font-size: 12px; }
+/* a flag of two words there ("start-up dominated") may take two lines rather than widen every
+   column it heads: a run with many such cells pushed nine sizes past 1280 px */
+table.dense .flag { white-space: normal; }
 .interval.disagrees { color: #a4262c; }
 /* a long column heading takes two lines rather than widen its column past its figures */
 thead th.num { white-space: normal; min-width: 5em; }
