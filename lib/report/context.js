@@ -80,7 +80,6 @@ function placementText (placement, pinText) {
   return [passes.join('; '), ...kept, ...caveats].filter(Boolean).join('; ')
 }
 
-// How many steps shared their CPUs with other work, and how many were measured again.
 // Steal is mostly under a percent: whole percents would show it all as 0%.
 const stealPercent = share => `${formatNumber(share * 100)}%`
 
