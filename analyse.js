@@ -15,7 +15,7 @@ const { renderMarkdown, renderCsv, renderMachinesCsv, renderAgreement } = requir
 const { writeFileAtomic } = require('./lib/atomic')
 const { UsageError, outDirProblem, makeDirs } = require('./lib/options')
 const { busyHolder, busyMessage } = require('./lib/run-lock')
-const { readLog, planProgress, LOG_FILE } = require('./lib/run-log')
+const { readLog, planProgress, rederiveFix, LOG_FILE } = require('./lib/run-log')
 const { writeDerived } = require('./lib/derive')
 const { parseCommandLine, refuseEmpty, usageLines } = require('./lib/option-schema')
 const { ofResults, byName, DEFAULT_EXPERIMENT } = require('./experiments')
@@ -133,8 +133,6 @@ function parseOptions (argv) {
 
 // ---- loading ----
 
-const rederive = dir => `node analyse.js --rederive ${dir} rewrites it from all.jsonl`
-
 function readJson (file, { optional = false, fix }) {
   let text
   try {
@@ -204,14 +202,14 @@ function loadResultSet (dir) {
     throw new AnalyseError(`${dir} is not a results directory (no results.json); give a results/<run-id> folder that bench.js wrote`)
   }
   const file = name => path.join(dir, name)
-  const results = readJson(file('results.json'), { fix: rederive(dir) })
+  const results = readJson(file('results.json'), { fix: rederiveFix(dir) })
   const experiment = results && typeof results === 'object' ? ofResults(results) : null
-  if (!experiment) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no experiment of this lab's); ${rederive(dir)}`)
+  if (!experiment) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no experiment of this lab's); ${rederiveFix(dir)}`)
   const shapeProblem = experiment.resultsProblem(results)
-  if (shapeProblem) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (${shapeProblem}); ${rederive(dir)}`)
+  if (shapeProblem) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (${shapeProblem}); ${rederiveFix(dir)}`)
   if (!experiment.measured(results)) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
   const outdated = experiment.outdated?.(results)
-  if (outdated) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${entries.includes(LOG_FILE) ? rederive(dir) : `without its ${LOG_FILE} it cannot be rewritten: measure it again`}`)
+  if (outdated) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${rederiveFix(dir)}`)
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   // the same test --rederive makes: a context without its options says nothing of the run
   if (!context || typeof context !== 'object' || typeof context.options !== 'object' || context.options === null) {
@@ -221,7 +219,7 @@ function loadResultSet (dir) {
   // a results.json copied in from another run would be reported under this run's name
   const ran = context.options?.experiment ?? DEFAULT_EXPERIMENT
   const restore = 'put back the run\'s own files' +
-    (entries.includes(LOG_FILE) ? ` (${rederive(dir)}, if context.json is the run's)` : ', or measure it again')
+    (entries.includes(LOG_FILE) ? ` (${rederiveFix(dir)}, if context.json is the run's)` : ', or measure it again')
   if (ran !== experiment.name) {
     throw new AnalyseError(`${file('results.json')} is of the ${experiment.name} experiment but ` +
       `${file('context.json')} of ${ran}: they are not of one run; ${restore}`)
@@ -234,13 +232,13 @@ function loadResultSet (dir) {
   const missing = {}
   const derived = {}
   for (const [what, name] of Object.entries(experiment.derivedFiles ?? {})) {
-    const value = readJson(file(name), { optional: true, fix: rederive(dir) })
+    const value = readJson(file(name), { optional: true, fix: rederiveFix(dir) })
     if (value === undefined) {
       missing[what] = `there is no ${name} in ${dir}`
       derived[what] = null
       continue
     }
-    if (!value || typeof value !== 'object' || !Array.isArray(value.cells)) throw new AnalyseError(`${file(name)} is not a bench.js ${what} file (no cells list); ${rederive(dir)}`)
+    if (!value || typeof value !== 'object' || !Array.isArray(value.cells)) throw new AnalyseError(`${file(name)} is not a bench.js ${what} file (no cells list); ${rederiveFix(dir)}`)
     derived[what] = value
   }
   // without its log (a folder of derived files alone) a run cannot tell how much it holds
@@ -406,7 +404,7 @@ function listMachines (options) {
     if (!context || typeof context !== 'object' || Array.isArray(context)) {
       throw new AnalyseError(`${file} is not a bench.js context file; restore it, or measure again`)
     }
-    const results = readJson(path.join(dir, 'results.json'), { fix: rederive(dir) })
+    const results = readJson(path.join(dir, 'results.json'), { fix: rederiveFix(dir) })
     return { dir, context, experiment: ofResults(results)?.name ?? '?' }
   })
   for (const group of groupByMachine(sets)) {

@@ -83,4 +83,9 @@ function planProgress (context, records) {
   return { planned: total, logged: done }
 }
 
-module.exports = { readLog, dataPoints, runsByPhase, planProgress, LOG_FILE }
+// The fix for a run's derived file gone wrong: rewritten from the run's log, where it kept one.
+const rederiveFix = runDir => (fs.existsSync(path.join(runDir, LOG_FILE))
+  ? `node analyse.js --rederive ${runDir} rewrites it from ${LOG_FILE}`
+  : `without its ${LOG_FILE} it cannot be rewritten: measure it again`)
+
+module.exports = { readLog, dataPoints, runsByPhase, planProgress, rederiveFix, LOG_FILE }

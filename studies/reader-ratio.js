@@ -12,6 +12,7 @@ const { levelText } = require('../lib/stats')
 const { headlineCell, cellRatio } = require('../experiments/stdio/cost')
 const { UsageError } = require('../lib/options')
 const { runCli } = require('../lib/cli')
+const { rederiveFix } = require('../lib/run-log')
 
 const USAGE = `usage: node studies/reader-ratio.js RUN READER AGAINST
   READER's CPU per read as a share of AGAINST's at each block size, from the cost pass of
@@ -40,13 +41,15 @@ function main ({ run, reader, against }) {
   try {
     results = JSON.parse(text)
   } catch (err) {
-    throw new UsageError(`${file} is corrupt: not valid JSON (${err.message.split('\n')[0]}); ` +
-      `node analyse.js --rederive ${run} rewrites it from all.jsonl`)
+    throw new UsageError(`${file} is corrupt: not valid JSON (${err.message.split('\n')[0]}); ${rederiveFix(run)}`)
   }
   // a run from before runs named their experiment is stdio's; a calls run has stdio's cost pass
   const experiment = results?.experiment ?? 'stdio'
   if (!['stdio', 'calls'].includes(experiment)) {
     throw new UsageError(`${file} is a run of ${experiment}, not stdio; give the folder of a stdio run`)
+  }
+  if (!results || typeof results !== 'object') {
+    throw new UsageError(`${file} is not a bench.js results file; give the folder of a stdio run`)
   }
   const cells = results.headline?.cells
   if (!Array.isArray(cells)) throw new UsageError(`${file} has no cost pass (a stdio run without --no-cost)`)
