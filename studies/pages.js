@@ -38,9 +38,11 @@ function parse (argv) {
   if (values.help) return { help: true }
   // an empty --out was once the current folder: the reports went into the checkout
   refuseEmpty(values, rows)
-  const widths = (values.widths ?? '1280,390').split(',').map(Number)
+  const given = (values.widths ?? '1280,390').split(',')
+  const widths = given.map(Number)
+  // digits only, as the lab's other counts (1e3 and 0x500 are numbers to Number());
   // Chromium refuses a window much wider than a screen with a protocol error
-  if (widths.some(width => !Number.isInteger(width) || width < 200 || width > 7680)) {
+  if (given.some(width => !/^\d+$/.test(width)) || widths.some(width => width < 200 || width > 7680)) {
     throw new UsageError(`--widths takes whole numbers of px from 200 to 7680, not '${values.widths}'`)
   }
   for (const folder of positionals) {

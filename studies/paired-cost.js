@@ -214,7 +214,7 @@ function tableFrom (file) {
     } catch {
       throw new UsageError(`--from: ${file} line ${index + 1} is not JSON; give a file written by --raw`)
     }
-    if (!Object.hasOwn(READER_FORMS, run.reader) || ![run.blockSize, run.segmentBytes, run.pairs, run.typical, run.throughput].every(Number.isFinite)) {
+    if (!run || typeof run !== 'object' || !Object.hasOwn(READER_FORMS, run.reader) || ![run.blockSize, run.segmentBytes, run.pairs, run.typical, run.throughput].every(Number.isFinite)) {
       throw new UsageError(`--from: ${file} line ${index + 1} is not a run of paired-cost.js; give a file written by --raw`)
     }
     const key = `${run.blockSize}\t${run.reader}\t${run.segmentBytes}\t${run.pairs}`

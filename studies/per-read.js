@@ -4,7 +4,7 @@
 // sizes, compared with C, and their table. An option error is one line with the tool's
 // usage line, exit 2 (lib/cli.js).
 const { programs, findProgram, unavailableReason, BASELINE } = require('../experiments/stdio/programs')
-const { parseBlockSize } = require('../experiments/stdio/blocksize')
+const { parseBlockSizeOption } = require('../experiments/stdio/options')
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError, matchOnly, outDirProblem, outFileProblem } = require('../lib/options')
@@ -93,7 +93,7 @@ function readersAgainstC (patterns, cannot = () => null) {
 }
 
 function blockSizes (text) {
-  return text.split(',').map(parseBlockSize)
+  return text.split(',').map(size => parseBlockSizeOption(size))
 }
 
 // A row per reader and block size, C's row first at each size. cost(row) is the figure;

@@ -70,7 +70,7 @@ function ladderRows (dir) {
   } catch (err) {
     throw new UsageError(`--ladder: cannot read ${file} (${err.code ?? err.message}): name a calls run's folder`)
   }
-  if (!Array.isArray(results.ladder?.rows)) {
+  if (!Array.isArray(results?.ladder?.rows)) {
     throw new UsageError(`--ladder: ${file} holds no call ladder: name a run of node bench.js --experiment calls`)
   }
   return results.ladder.rows

@@ -18,13 +18,13 @@ const { spawn } = require('node:child_process')
 const { runPipeline, ddFeeder } = require('../lib/pipeline')
 const { allowedCpus } = require('../lib/placement')
 const { median, medianInterval, seededShuffle } = require('../lib/stats')
-const { parseProfile, SYSPROF } = require('../lib/sysprof')
+const { parseProfile, probeBpf, SYSPROF } = require('../lib/sysprof')
 const { BUILD } = require('../lib/paths')
 const { parseStudyOptions } = require('./per-read')
 const { runCli, RunFailed } = require('../lib/cli')
 const { findOnPath } = require('../lib/runtimes')
 const { UsageError, repeatCount, mibCount } = require('../lib/options')
-const { parseBlockSize } = require('../experiments/stdio/blocksize')
+const { parseBlockSizeOption } = require('../experiments/stdio/options')
 
 const USAGE = `usage: node studies/tracer-cost.js [--rounds N] [--mib N] [--size B]
   each tracer's cost to C's reader per read: the lab's probes, syscount -L, bpftrace
@@ -66,7 +66,7 @@ function parse (argv) {
   return parseStudyOptions(argv, spec, USAGE, values => ({
     rounds: repeatCount(values.rounds ?? '10', 'rounds', 1),
     mib: mibCount(values.mib ?? '64', 'mib', 1),
-    size: parseBlockSize(values.size ?? '256')
+    size: parseBlockSizeOption(values.size ?? '256', '--size')
   }))
 }
 
@@ -82,6 +82,8 @@ async function run (options, stopped) {
   if (missing.length) {
     throw new UsageError(`${missing.join(' and ')} not installed: apt-get install libbpf-tools bpftrace`)
   }
+  const bpf = probeBpf()
+  if (!bpf.available) throw new UsageError(`the probes cannot run here: ${bpf.reason}`)
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tracer-cost-'))
   const script = path.join(scratch, 'latency.bt')
   const profileFile = path.join(scratch, 'profile.json')

@@ -23,14 +23,10 @@ const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'ana
 function firstRounds (run, k, out) {
   const context = readJson(path.join(run, 'context.json'), RUN)
   fs.mkdirSync(out, { recursive: true })
-  // each line kept as it was written; check has read every one as JSON, and a blank one is none
-  const lines = fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n')
-  const kept = lines.filter(line => {
-    if (line.trim() === '') return false
-    const record = JSON.parse(line)
-    return record.phase !== 'cost' || record.run < k
-  })
-  fs.writeFileSync(path.join(out, 'all.jsonl'), kept.join('\n') + '\n')
+  // read as check read it: a last line cut short by a bench that was stopped is left out
+  const kept = readJsonLines(path.join(run, 'all.jsonl'), RUN)
+    .filter(record => record.phase !== 'cost' || record.run < k)
+  fs.writeFileSync(path.join(out, 'all.jsonl'), kept.map(record => JSON.stringify(record)).join('\n') + '\n')
   context.plannedRuns.cost = Math.round(context.plannedRuns.cost * k / context.options.costRounds)
   context.options.costRounds = k
   context.runId = `${context.runId}-k${k}`

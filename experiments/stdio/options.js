@@ -42,11 +42,12 @@ const FEEDERS = ['fixed', 'matched', 'file']
 const COST_PAIRINGS = ['slices', 'rounds']
 const COST_POLICIES = ['default', 'batch']
 
-function parseBlockSizeOption (text) {
+// a block size given on the command line, a refusal naming its option
+function parseBlockSizeOption (text, option = '--sizes') {
   try {
     return parseBlockSize(text)
   } catch (err) {
-    throw new UsageError(`--sizes: ${err.message}`)
+    throw new UsageError(`${option}: ${err.message}`)
   }
 }
 

@@ -345,6 +345,31 @@ test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () 
     /--widths takes whole numbers of px from 200 to 7680, not '99999999'/)
 })
 
+// a review (2026-12-06) found stack traces where a file held JSON's null, a fix that could not
+// be followed, and block sizes refused without naming their option
+test('a study given a file that holds no run, or a block size out of range: one line naming the fix', () => {
+  const study = name => (...args) => spawnSync(process.execPath, [path.join(STUDIES, name), ...args],
+    { cwd: scratch, encoding: 'utf8', timeout: 20000 })
+  const nothing = path.join(scratch, 'null-run')
+  fs.mkdirSync(nothing, { recursive: true })
+  fs.writeFileSync(path.join(nothing, 'results.json'), 'null')
+  const nullLine = path.join(scratch, 'null.jsonl')
+  fs.writeFileSync(nullLine, 'null\n')
+  assertRefused(study('reader-ratio.js')(nothing, 'c', 'node-sync'),
+    /^reader-ratio\.js: .*null-run\/results\.json is not a bench\.js results file; give the folder of a stdio run$/)
+  assertRefused(study('profile.js')('--ladder', nothing),
+    /^profile\.js: --ladder: .*null-run\/results\.json holds no call ladder: name a run of node bench\.js --experiment calls/)
+  assertRefused(study('paired-cost.js')('--from', nullLine),
+    /^paired-cost\.js: --from: .*null\.jsonl line 1 is not a run of paired-cost\.js; give a file written by --raw$/)
+  // corrupt, and no log to rewrite it from: --rederive would fail too, so it is not offered
+  fs.writeFileSync(path.join(nothing, 'results.json'), '{')
+  assertRefused(study('reader-ratio.js')(nothing, 'c', 'node-sync'),
+    /is corrupt: not valid JSON .*; without its all\.jsonl it cannot be rewritten: measure it again$/)
+  assertRefused(study('read-kernel.js')('--sizes', '3'), /^read-kernel\.js: --sizes: block size 3 is out of range/)
+  assertRefused(study('tracer-cost.js')('--size', '3'), /^tracer-cost\.js: --size: block size 3 is out of range/)
+  assertRefused(study('pages.js')('--widths', '1e3'), /--widths takes whole numbers of px from 200 to 7680, not '1e3'/)
+})
+
 // tracer-cost.js once made its scratch folder before it found its tracers missing, and left it
 test('tracer-cost.js without syscount and bpftrace: one line naming the packages, nothing left in TMPDIR', t => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-tmpdir-'))

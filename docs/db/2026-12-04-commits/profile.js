@@ -44,7 +44,7 @@ const main = (serverName, out, stopped) => underWrk({
 })
 
 function serverNamed (name) {
-  if (!SERVERS[name]) throw new UsageError(`no server ${JSON.stringify(name)}: give c or host`)
+  if (!Object.hasOwn(SERVERS, name)) throw new UsageError(`no server ${JSON.stringify(name)}: give c or host`)
 }
 
 runScript(module, {
