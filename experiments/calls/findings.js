@@ -5,7 +5,7 @@
 // syscall's and the read paths' findings leave them to their own.
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE } = require('../stdio/programs')
-const { RING_FLOOR } = require('./ladder')
+const { RING_FLOOR, WARMING_RATIO } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 
@@ -77,6 +77,16 @@ const LADDER_FINDINGS = [
   },
   function repeats (ladder) {
     return reachableText(reachable(ladder))
+  },
+  // the first rounds left out (ladder.js steadyRounds), named, so that no round goes uncounted unsaid
+  function warming (ladder) {
+    const rungs = ladder.rows.flatMap(row => Object.entries(row.warming ?? {})
+      .filter(([, processes]) => processes.length > 0)
+      .map(([rung, processes]) => `${row.variant}'s ${rung} in ${processes.length} of ${row.processes}`))
+    if (rungs.length === 0) return null
+    return `First timed rounds still warming up, left out of their processes' figures: ${listJoin(rungs)} ` +
+      `(each cost more than ${WARMING_RATIO} times the median of its process's later rounds: a runtime ` +
+      'still compiling the loop, or a slow spell of the machine).'
   },
   function checks (ladder) {
     // The floors (C, c-uring) add up by construction and are left out; a variant whose

@@ -44,6 +44,11 @@ const BLOCK = 256
 const WARMUP_READS = 1024 * 128
 // An interval wider than this either side of the median misses the lab's goal for a rung.
 const WIDE_SHARE = 0.05
+// A process still warming up in its first timed round: that round cost more than this many
+// times the median of its later ones, and only they are its figure. Bun's no-op tiers up to
+// FTL during that round in 2 to 4 of 10 processes (3-4 ns, then 1.4-1.8: docs/calls.md,
+// 2026-11-29), and counted, such processes moved its halves by 44% (2026-12-06).
+const WARMING_RATIO = 1.25
 // A decomposition further than this from the measured read does not add up.
 const ADDS_UP_SHARE = 0.10
 
@@ -458,6 +463,7 @@ function planLadder (selected, options, pin) {
 
 const MEANING = 'ns of CPU time per call (the process\'s, every thread; clock_gettime(CLOCK_PROCESS_CPUTIME_ID)), ' +
   'each rung a loop of calls after a warm-up that compiled it; a process\'s figure is the median of its rounds, ' +
+  `less a first round still warming up (above ${WARMING_RATIO} times the median of the later ones), ` +
   'a variant\'s the median of its processes with the interval of the sign test over processes, at the level it carries (level)'
 
 // Each variant's rungs, its decomposition, and the check against the cost pass:
@@ -533,11 +539,15 @@ function ladderRow (name, runs) {
   const variance = {}
   // each process's partner, C's ladder in turns with it: its median by the process's index
   const partnerByProcess = {}
+  // each rung's processes still warming up in their first timed round, by index
+  const warming = {}
   for (const rung of RUNGS) {
-    const perProcess = ok.map(run => median(run.rounds.map(round => round[rung])))
+    const perProcess = ok.map(run => median(steadyRounds(run.rounds.map(round => round[rung]))))
+    warming[rung] = ok.filter(run => firstRoundWarming(run.rounds.map(round => round[rung]))).map(run => run.run)
     byProcess[rung] = Object.fromEntries(ok.map((run, i) => [run.run, perProcess[i]]))
     partnerByProcess[rung] = Object.fromEntries(ok.filter(run => run.partner?.rounds?.length)
-      .map(run => [run.run, median(run.partner.rounds.map(round => round[rung]))]))
+      .map(run => [run.run, median(steadyRounds(run.partner.rounds.map(round => round[rung])))]))
+    // every round, a warming one too: where the variance lives, warm-up included
     variance[rung] = components(ok.map(run => run.rounds.map(round => round[rung])))
     const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
     rungs[rung] = interval && { ...interval, best: Math.min(...ok.flatMap(run => run.rounds.map(round => round[rung]))), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
@@ -559,9 +569,19 @@ function ladderRow (name, runs) {
     byProcess,
     pairing: ok.some(run => run.partner) ? 'slices' : 'processes',
     partnerByProcess,
+    warming,
     variance
   }
 }
+
+// Whether a process's first timed round still paid for its warm-up (WARMING_RATIO): a rung's
+// ns round by round, in the order they ran.
+function firstRoundWarming ([first, ...later]) {
+  return later.length > 0 && first > WARMING_RATIO * median(later)
+}
+
+// A process's rounds of a rung that count: all, but a first round still warming up.
+const steadyRounds = rounds => (firstRoundWarming(rounds) ? rounds.slice(1) : rounds)
 
 // Each rung's median over one half of its processes against the other half's (C's in ns, the
 // others' ratios to C): what a second run of as many processes would move by, at √2 the
@@ -692,6 +712,8 @@ module.exports = {
   ladderArgv,
   ladderHalves,
   ownHalves,
+  steadyRounds,
+  WARMING_RATIO,
   ladderBytes,
   checkCounts,
   unavailableReason,

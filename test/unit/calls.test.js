@@ -280,6 +280,32 @@ test('the ladder against C, process by process; where its variance lives; its ha
     new RegExp(`square root of its processes, it would take ${MAX_REPEATS + 1} processes, more than --processes takes \\(${MAX_REPEATS}\\)\\.$`))
 })
 
+test('a first round still warming up is left out of its process\'s figure, and named', () => {
+  // bun's process 0 pays a tier-up in its first no-op round (4 ns, then 1.4 and 1.5); its
+  // process 1's first round is 1.2 times the rest, within the machine's spread, and stays
+  const rungs = (noop, read) => ({ noop, syscall: 200, 'empty-read': 225, 'read-256': read })
+  const ladderRecord = (program, run, rounds) =>
+    ({ phase: calls.PHASE, program, run, ok: true, compiled: { noop: 'yes', syscall: 'yes', 'empty-read': 'yes', 'read-256': 'yes' }, rounds })
+  const ladder = calls.summariseLadder([
+    ladderRecord('c', 0, [rungs(2.5, 440), rungs(2.5, 440), rungs(2.5, 440)]),
+    ladderRecord('c', 1, [rungs(2.5, 440), rungs(2.5, 440), rungs(2.5, 440)]),
+    ladderRecord('bun', 0, [rungs(4, 500), rungs(1.4, 500), rungs(1.5, 500)]),
+    ladderRecord('bun', 1, [rungs(1.8, 500), rungs(1.5, 500), rungs(1.5, 500)])
+  ], { options: { ladder: { processes: 2, rounds: 3 } } }, null)
+  const bun = ladder.rows.find(row => row.variant === 'bun')
+  assert.deepEqual(bun.byProcess.noop, { 0: 1.45, 1: 1.5 })
+  assert.deepEqual(bun.warming, { noop: [0], syscall: [], 'empty-read': [], 'read-256': [] })
+  assert.deepEqual(calls.steadyRounds([4, 1.4, 1.5]), [1.4, 1.5])
+  assert.deepEqual(calls.steadyRounds([1.8, 1.5, 1.5]), [1.8, 1.5, 1.5])
+  // a process of one round has nothing to set it against
+  assert.deepEqual(calls.steadyRounds([4]), [4])
+  const said = findings([{ label: 'r', results: { ladder } }]).map(finding => finding.text)
+  assert.ok(said.includes('First timed rounds still warming up, left out of their processes\' figures: ' +
+    'bun\'s noop in 1 of 2 (each cost more than 1.25 times the median of its process\'s later rounds: ' +
+    'a runtime still compiling the loop, or a slow spell of the machine).'), said.join('\n'))
+  assert.match(ladder.meaning, /less a first round still warming up \(above 1\.25 times the median of the later ones\)/)
+})
+
 test('a WASI variant\'s parts: C\'s syscall, its read path from its empty read less its no-op; sched_yield beside c-yield\'s', () => {
   const log = [
     ...records('c', processes(3, 200, 225, 440)),
