@@ -94,9 +94,15 @@ function reachableText (reach) {
       `±${GOAL.percent}% (at most ${most}, ${where}; ${foretold}).`
   }
   if (worst.processesNeeded === null) {
+    // C's rungs are in ns, and moved with the machine; a ratio to C's of the same moments
+    // cancels the machine's drift, so what moved there is the variant's own processes
+    const moved = worst.variant === BASELINE
+      ? 'the machine drifted through the run, early processes against late, which more processes would not narrow'
+      : 'its early processes and its late ones differed against C\'s of the same moments: not the ' +
+        'machine\'s drift, which the ratio cancels, but the variant\'s own (as a runtime whose processes ' +
+        'take one of two speeds: docs/calls.md), and no count of processes is advised'
     return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach: a second ` +
-      `run would move ${movesText(reach)} (${foretold}); at ${where} the machine drifted through ` +
-      'the run, early processes against late, which more processes would not narrow.'
+      `run would move ${movesText(reach)} (${foretold}); at ${where} ${moved}.`
   }
   const times = formatNumber(worst.processesNeeded / reach.processes)
   // advice bench would refuse is none: past what --processes takes, it says so
