@@ -414,7 +414,9 @@ describe('a study that writes into a folder (--out DIR)', () => {
     const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'))
     const result = spawnSync(process.execPath, [path.join(STUDIES, 'pages.js'), run],
       { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, TMPDIR: tmp } })
-    assertRefused(result, /^pages\.js: \S+corrupt-run\/results\.json is corrupt: not valid JSON .*--rederive/)
+    // no all.jsonl beside it, so no --rederive is offered: it could not rewrite it
+    assertRefused(result,
+      /^pages\.js: \S+corrupt-run\/results\.json is corrupt: not valid JSON .*; without its all\.jsonl it cannot be rewritten: measure it again$/)
     assert.deepEqual(fs.readdirSync(tmp), [], 'no folder left for a refused run')
   })
 })
