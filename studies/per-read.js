@@ -13,7 +13,7 @@ const { RunFailed, notACommand } = require('../lib/cli')
 
 // The command line read as bench.js reads its own (lib/option-schema.js), with --help,
 // then `options(values)`: { help: true }, or the tool's options. An error in the tool's
-// own checks is a UsageError ending with the usage's first line.
+// own checks is a UsageError ending with the usage's first line; a bug in them is not.
 // An empty value is refused, as bench.js refuses one; a --raw log is checked before
 // anything is measured, since the records are written as they come.
 function parseStudyOptions (argv, spec, usage, options) {
@@ -29,6 +29,9 @@ function parseStudyOptions (argv, spec, usage, options) {
     if (rawProblem) throw new UsageError(`--raw ${values.raw}: ${rawProblem}`)
     return options(values)
   } catch (err) {
+    // a check's refusal (a UsageError, or an Error it threw with its message) is the usage's;
+    // a TypeError or the like is a bug, and stays one, with its stack
+    if (!(err instanceof UsageError) && err.constructor !== Error) throw err
     throw new UsageError(`${err.message} (${usage.split('\n')[0]})`)
   }
 }

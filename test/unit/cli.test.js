@@ -90,3 +90,16 @@ test('docs scripts read a log whose last line was cut short, and refuse one bad 
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+// A study's own checks refuse in the usage's words; a bug in them is still a bug (a review
+// found a TypeError's text passed off as a usage line, 2026-12-06)
+test('parseStudyOptions: a check\'s Error is a usage line, a TypeError is not', () => {
+  const { parseStudyOptions } = require('../../studies/per-read')
+  const { UsageError } = require('../../lib/options')
+  const usage = 'usage: node studies/x.js [--n N]'
+  const parse = check => () => parseStudyOptions(['--n', '3'], { n: { type: 'string' } }, usage, check)
+  assert.throws(parse(() => { throw new Error('--n takes 1 or 2, not 3') }),
+    error => error instanceof UsageError && error.message === '--n takes 1 or 2, not 3 (usage: node studies/x.js [--n N])')
+  assert.throws(parse(values => values.missing.field), error => error instanceof TypeError)
+  assert.deepEqual(parse(values => ({ n: Number(values.n) }))(), { n: 3 })
+})
