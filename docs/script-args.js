@@ -139,7 +139,9 @@ function readJsonLines (file, what) {
   const records = []
   lines.forEach((line, i) => {
     if (line.trim() === '') return
-    const cutShort = i === lines.length - 1
+    // a bench stopped mid-append cuts its log's last line, after the lines it wrote whole; a
+    // file whose one line is not JSON is no such log
+    const cutShort = i === lines.length - 1 && records.length > 0
     try {
       records.push(objectOf(line, `${file} line ${i + 1}`, what))
     } catch (err) {

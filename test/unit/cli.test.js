@@ -86,6 +86,8 @@ test('docs scripts read a log whose last line was cut short, and refuse one bad 
       /inside\.jsonl line 2 is not JSON \(.*\); give a log$/)
     assert.throws(() => readJsonLines(write('whole.jsonl', '{"a":1}\nnot json\n'), 'a log'),
       /whole\.jsonl line 2 is not JSON/)
+    // a file of one line that is not JSON, no newline after it, is not a log cut short
+    assert.throws(() => readJsonLines(write('hostname', 'my-host'), 'a log'), /hostname line 1 is not JSON/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
