@@ -542,15 +542,17 @@ function ladderRow (name, runs) {
   // each rung's processes still warming up in their first timed round, by index
   const warming = {}
   for (const rung of RUNGS) {
-    const perProcess = ok.map(run => median(steadyRounds(run.rounds.map(round => round[rung]))))
-    warming[rung] = ok.filter(run => firstRoundWarming(run.rounds.map(round => round[rung]))).map(run => run.run)
+    // each process's ns of this rung, round by round in the order they ran
+    const rounds = ok.map(run => run.rounds.map(round => round[rung]))
+    const perProcess = rounds.map(ns => median(steadyRounds(ns)))
+    warming[rung] = ok.filter((run, i) => firstRoundWarming(rounds[i])).map(run => run.run)
     byProcess[rung] = Object.fromEntries(ok.map((run, i) => [run.run, perProcess[i]]))
     partnerByProcess[rung] = Object.fromEntries(ok.filter(run => run.partner?.rounds?.length)
       .map(run => [run.run, median(steadyRounds(run.partner.rounds.map(round => round[rung])))]))
     // every round, a warming one too: where the variance lives, warm-up included
-    variance[rung] = components(ok.map(run => run.rounds.map(round => round[rung])))
+    variance[rung] = components(rounds)
     const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
-    rungs[rung] = interval && { ...interval, best: Math.min(...ok.flatMap(run => run.rounds.map(round => round[rung]))), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
+    rungs[rung] = interval && { ...interval, best: Math.min(...rounds.flat()), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
   }
   return {
     variant: name,

@@ -97,7 +97,8 @@ function reachableText (reach) {
     // C's rungs are in ns, and moved with the machine; a ratio to C's of the same moments
     // cancels the machine's drift, so what moved there is the variant's own processes
     const moved = worst.variant === BASELINE
-      ? 'the machine drifted through the run, early processes against late, which more processes would not narrow'
+      ? 'the machine drifted through the run, early processes against late, which more processes ' +
+        'would not narrow'
       : 'its early processes and its late ones differed against C\'s of the same moments: not the ' +
         'machine\'s drift, which the ratio cancels, but the variant\'s own (as a runtime whose processes ' +
         'take one of two speeds: docs/calls.md), and no count of processes is advised'
