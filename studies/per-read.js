@@ -10,6 +10,7 @@ const path = require('node:path')
 const { UsageError, matchOnly, outDirProblem, outFileProblem } = require('../lib/options')
 const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
 const { RunFailed, notACommand } = require('../lib/cli')
+const { probeBpf } = require('../lib/sysprof')
 
 // The command line read as bench.js reads its own (lib/option-schema.js), with --help,
 // then `options(values)`: { help: true }, or the tool's options. An error in the tool's
@@ -95,6 +96,13 @@ function readersAgainstC (patterns, cannot = () => null) {
   return { readers, skipped }
 }
 
+// A study that traces with the lab's eBPF probes refuses before its first run where they cannot
+// attach, in the probe's one line, as bench.js skips its kernel pass saying why.
+function needProbes () {
+  const bpf = probeBpf()
+  if (!bpf.available) throw new UsageError(`the probes cannot run here: ${bpf.reason}`)
+}
+
 function blockSizes (text) {
   return text.split(',').map(size => parseBlockSizeOption(size))
 }
@@ -111,7 +119,9 @@ function printAgainstC (rows, { heading, cost, versus }) {
 
 const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(digits)}`
 
-module.exports = { parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, printAgainstC, signed }
+module.exports = {
+  parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, needProbes, printAgainstC, signed
+}
 
 if (require.main === module) {
   notACommand('per-read.js', 'it holds what the studies share (their options, their readers against ' +

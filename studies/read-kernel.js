@@ -15,10 +15,10 @@ const os = require('node:os')
 const { runPipeline, ddFeeder } = require('../lib/pipeline')
 const { allowedCpus } = require('../lib/placement')
 const { median, medianInterval, seededShuffle } = require('../lib/stats')
-const { sysprofArgv, parseProfile, callSummary, probeBpf } = require('../lib/sysprof')
+const { sysprofArgv, parseProfile, callSummary } = require('../lib/sysprof')
 const { BUILD } = require('../lib/paths')
 const { commandLine, findProgram } = require('../experiments/stdio/programs')
-const { parseStudyOptions, blockSizes } = require('./per-read')
+const { parseStudyOptions, blockSizes, needProbes } = require('./per-read')
 const { runCli, RunFailed } = require('../lib/cli')
 const { UsageError, repeatCount, mibCount } = require('../lib/options')
 
@@ -56,9 +56,7 @@ function parse (argv) {
 
 async function run (options, stopped) {
   if (!fs.existsSync(READER)) throw new UsageError(`${READER} is not built: run make`)
-  // refused before the first run, as bench.js refuses its kernel pass, in the probe's one line
-  const bpf = probeBpf()
-  if (!bpf.available) throw new UsageError(`the probes cannot run here: ${bpf.reason}`)
+  needProbes()
   const cpu = allowedCpus().at(-1)
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'read-kernel-'))
   const profileFile = path.join(scratch, 'profile.json')
