@@ -204,12 +204,20 @@ function loadResultSet (dir) {
   const file = name => path.join(dir, name)
   const results = readJson(file('results.json'), { fix: rederiveFix(dir) })
   const experiment = results && typeof results === 'object' ? ofResults(results) : null
-  if (!experiment) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no experiment of this lab's); ${rederiveFix(dir)}`)
+  if (!experiment) {
+    throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no experiment of this lab's); ` +
+      rederiveFix(dir))
+  }
   const shapeProblem = experiment.resultsProblem(results)
-  if (shapeProblem) throw new AnalyseError(`${file('results.json')} is not a bench.js results file (${shapeProblem}); ${rederiveFix(dir)}`)
+  if (shapeProblem) {
+    throw new AnalyseError(`${file('results.json')} is not a bench.js results file (${shapeProblem}); ` +
+      rederiveFix(dir))
+  }
   if (!experiment.measured(results)) throw new AnalyseError(`${dir} holds no measured cells; finish the run with node bench.js --resume ${dir}`)
   const outdated = experiment.outdated?.(results)
-  if (outdated) throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${rederiveFix(dir)}`)
+  if (outdated) {
+    throw new AnalyseError(`${file('results.json')} was summarised by an older lab, ${outdated}; ${rederiveFix(dir)}`)
+  }
   const context = readJson(file('context.json'), { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
   // the same test --rederive makes: a context without its options says nothing of the run
   if (!context || typeof context !== 'object' || typeof context.options !== 'object' || context.options === null) {
@@ -238,7 +246,9 @@ function loadResultSet (dir) {
       derived[what] = null
       continue
     }
-    if (!value || typeof value !== 'object' || !Array.isArray(value.cells)) throw new AnalyseError(`${file(name)} is not a bench.js ${what} file (no cells list); ${rederiveFix(dir)}`)
+    if (!value || typeof value !== 'object' || !Array.isArray(value.cells)) {
+      throw new AnalyseError(`${file(name)} is not a bench.js ${what} file (no cells list); ${rederiveFix(dir)}`)
+    }
     derived[what] = value
   }
   // without its log (a folder of derived files alone) a run cannot tell how much it holds

@@ -214,7 +214,10 @@ function tableFrom (file) {
     } catch {
       throw new UsageError(`--from: ${file} line ${index + 1} is not JSON; give a file written by --raw`)
     }
-    if (!run || typeof run !== 'object' || !Object.hasOwn(READER_FORMS, run.reader) || ![run.blockSize, run.segmentBytes, run.pairs, run.typical, run.throughput].every(Number.isFinite)) {
+    const figures = run && typeof run === 'object'
+      ? [run.blockSize, run.segmentBytes, run.pairs, run.typical, run.throughput]
+      : []
+    if (figures.length === 0 || !Object.hasOwn(READER_FORMS, run.reader) || !figures.every(Number.isFinite)) {
       throw new UsageError(`--from: ${file} line ${index + 1} is not a run of paired-cost.js; give a file written by --raw`)
     }
     const key = `${run.blockSize}\t${run.reader}\t${run.segmentBytes}\t${run.pairs}`

@@ -552,7 +552,12 @@ function ladderRow (name, runs) {
     // every round, a warming one too: where the variance lives, warm-up included
     variance[rung] = components(rounds)
     const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
-    rungs[rung] = interval && { ...interval, best: Math.min(...rounds.flat()), wide: interval.low === null || Math.max(interval.estimate - interval.low, interval.high - interval.estimate) > WIDE_SHARE * interval.estimate }
+    const spread = interval && Math.max(interval.estimate - interval.low, interval.high - interval.estimate)
+    rungs[rung] = interval && {
+      ...interval,
+      best: Math.min(...rounds.flat()),
+      wide: interval.low === null || spread > WIDE_SHARE * interval.estimate
+    }
   }
   return {
     variant: name,

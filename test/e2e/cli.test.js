@@ -358,7 +358,8 @@ test('a study given a file that holds no run, or a block size out of range: one 
   assertRefused(study('reader-ratio.js')(nothing, 'c', 'node-sync'),
     /^reader-ratio\.js: .*null-run\/results\.json is not a bench\.js results file; give the folder of a stdio run$/)
   assertRefused(study('profile.js')('--ladder', nothing),
-    /^profile\.js: --ladder: .*null-run\/results\.json holds no call ladder: name a run of node bench\.js --experiment calls/)
+    new RegExp('^profile\\.js: --ladder: .*null-run/results\\.json holds no call ladder: ' +
+      'name a run of node bench\\.js --experiment calls'))
   assertRefused(study('paired-cost.js')('--from', nullLine),
     /^paired-cost\.js: --from: .*null\.jsonl line 1 is not a run of paired-cost\.js; give a file written by --raw$/)
   // corrupt, and no log to rewrite it from: --rederive would fail too, so it is not offered
@@ -415,8 +416,8 @@ describe('a study that writes into a folder (--out DIR)', () => {
     const result = spawnSync(process.execPath, [path.join(STUDIES, 'pages.js'), run],
       { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, TMPDIR: tmp } })
     // no all.jsonl beside it, so no --rederive is offered: it could not rewrite it
-    assertRefused(result,
-      /^pages\.js: \S+corrupt-run\/results\.json is corrupt: not valid JSON .*; without its all\.jsonl it cannot be rewritten: measure it again$/)
+    assertRefused(result, new RegExp('^pages\\.js: \\S+corrupt-run/results\\.json is corrupt: not valid JSON .*; ' +
+      'without its all\\.jsonl it cannot be rewritten: measure it again$'))
     assert.deepEqual(fs.readdirSync(tmp), [], 'no folder left for a refused run')
   })
 })

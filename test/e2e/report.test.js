@@ -122,7 +122,8 @@ test('corrupt JSON names the file', () => {
   assertUsageError(analyse([syscalls]), /syscalls\.json is corrupt: not valid JSON/)
   // without its log, --rederive has nothing to rewrite it from: the fix is to measure again
   fs.rmSync(path.join(run, 'all.jsonl'))
-  assertUsageError(analyse([run]), /results\.json is corrupt: not valid JSON .*; without its all\.jsonl it cannot be rewritten: measure it again$/)
+  assertUsageError(analyse([run]),
+    /results\.json is corrupt: not valid JSON .*; without its all\.jsonl it cannot be rewritten: measure it again$/)
 })
 
 test('an empty results file, and results with no cells', () => {

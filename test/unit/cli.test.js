@@ -101,7 +101,8 @@ test('parseStudyOptions: a check\'s Error is a usage line, a TypeError is not', 
   const usage = 'usage: node studies/x.js [--n N]'
   const parse = check => () => parseStudyOptions(['--n', '3'], { n: { type: 'string' } }, usage, check)
   assert.throws(parse(() => { throw new Error('--n takes 1 or 2, not 3') }),
-    error => error instanceof UsageError && error.message === '--n takes 1 or 2, not 3 (usage: node studies/x.js [--n N])')
+    error => error instanceof UsageError &&
+      error.message === '--n takes 1 or 2, not 3 (usage: node studies/x.js [--n N])')
   assert.throws(parse(values => values.missing.field), error => error instanceof TypeError)
   assert.deepEqual(parse(values => ({ n: Number(values.n) }))(), { n: 3 })
 })
