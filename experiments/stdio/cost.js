@@ -99,11 +99,13 @@ const inWindow = (written, bytes) => written >= WINDOW.from * bytes && written <
 // longest a run too short for its slope is made.
 const COST_MAX_BYTES = 1 << 30
 
-// The bytes, in whole 64 KiB blocks, whose reads take a reader `windowS` seconds of CPU in
-// a run's window at `cpuPerReadNs` a read.
+// The bytes, in whole 64 KiB blocks, of a run whose window holds `reads` reads of
+// `blockSize` (windowReadsBytes), or reads that take a reader `windowS` seconds of CPU at
+// `cpuPerReadNs` a read (windowBytes).
 const wholeBlocks = bytes => Math.ceil(bytes / 65536) * 65536
+const windowReadsBytes = (reads, blockSize) => wholeBlocks(reads / (WINDOW.to - WINDOW.from) * blockSize)
 function windowBytes (windowS, cpuPerReadNs, blockSize) {
-  return wholeBlocks(windowS * 1e9 / cpuPerReadNs / (WINDOW.to - WINDOW.from) * blockSize)
+  return windowReadsBytes(windowS * 1e9 / cpuPerReadNs, blockSize)
 }
 
 // A cost run's bytes once its cell's last run measured its CPU per read: the planned bytes,
@@ -681,6 +683,7 @@ module.exports = {
   longerCostBytes,
   costRunBytes,
   windowBytes,
+  windowReadsBytes,
   wholeBlocks,
   windowSamples,
   COST_MAX_BYTES,

@@ -13,7 +13,7 @@ const { PHASES } = require('./phases')
 const { BASELINE } = require('./programs')
 const { median, fewValuesInterval, proportionInterval, Z_TWO_SIDED } = require('../../lib/stats')
 const { FREQUENCY } = require('../../lib/perf')
-const { windowBytes, wholeBlocks } = require('./cost')
+const { windowBytes, windowReadsBytes, wholeBlocks } = require('./cost')
 const { policyText } = require('../../lib/placement')
 const { sharedOrEach } = require('../../lib/report/format')
 
@@ -92,7 +92,8 @@ function profileSteps (options, selected, { pin, bytes, sampleMs, shuffle = list
 // the CPU per read the cost pass measured for it (cpuPerReadNs; null before it has), in whole
 // 64 KiB blocks, between PROFILE_MIN_BYTES and the cost run's `bytes`, both scaled by
 // windowS / PROFILE_WINDOW_S so that --profile-ms scales every reader's samples alike; and
-// no fewer than `leastReads` reads where the cost run's bytes allow them (profileLeastReads).
+// no fewer than `leastReads` reads in the window, whose samples are the ones counted, where
+// the cost run's bytes allow them (profileLeastReads).
 // The slow readers need far fewer than the cost run's bytes: wasmer's 10 µs reads of 64 MiB
 // took 1.7 s a run, 110 s of a 6-round pass's 347.
 // issue 50's target for a bucket's interval: a tenth of it, or 5 ns where that is wider
@@ -102,7 +103,8 @@ const PROFILE_MIN_BYTES = 8 << 20
 function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S, leastReads = 0) {
   const scale = windowS / PROFILE_WINDOW_S
   const most = wholeBlocks(step.bytes * scale)
-  const least = Math.min(most, wholeBlocks(Math.max(PROFILE_MIN_BYTES * scale, leastReads * step.blockSize)))
+  // leastReads are reads in the window, where the samples are counted
+  const least = Math.min(most, Math.max(wholeBlocks(PROFILE_MIN_BYTES * scale), windowReadsBytes(leastReads, step.blockSize)))
   if (!(cpuPerReadNs > 0)) return most
   return Math.min(most, Math.max(least, windowBytes(windowS, cpuPerReadNs, step.blockSize)))
 }
@@ -116,7 +118,7 @@ function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S, leastRead
 // run, left its kernel read, loop and buffer (40-70 ns) at 8,190 samples over 4 rounds where
 // about 43,000 would hold them within 5 ns (docs/profile.md, 2026-12-05). The floor holds a
 // bucket at the precision target's knee (PRECISION: 50 ns, its tenth 5 ns) within the target
-// by its samples: 422,000 reads a round over 4 rounds.
+// by its samples: 529,000 reads a round in the window over 4 rounds, at 3,989 Hz.
 function profileLeastReads (rounds) {
   const [z, kneeNs, targetNs] = [Z_TWO_SIDED, PRECISION.floorNs / PRECISION.share, PRECISION.floorNs]
   // u = 1 / √(n·rounds·f), the root of (z² / 2)·u² + z·√b·u = target
