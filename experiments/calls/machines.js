@@ -12,6 +12,9 @@ const { estimate } = require('../stdio/cost')
 function machineFigures (set) {
   const rows = set.results.ladder?.rows ?? []
   const base = rows.find(row => row.variant === BASELINE)
+  // the C each process of a row was set against, as its ratios to C are (ladder.js againstC):
+  // the ladder of C's it took turns with, else C's process of its index
+  const pairedC = (row, rung) => (row.pairing === 'slices' ? row.partnerByProcess?.[rung] : base?.byProcess?.[rung])
   return {
     what: 'CPU per call, the ladder\'s rungs',
     unit: 'ns',
@@ -29,8 +32,12 @@ function machineFigures (set) {
         : reciprocal(row.vsC?.[rung]) ??
           (row.vsC ? null : shareOfPoints(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate)),
       // each process's median, for pooling several runs of one machine
-      rounds: row.byProcess?.[rung] && (row === base || base?.byProcess?.[rung])
-        ? { mine: row.byProcess[rung], base: row === base ? null : base.byProcess[rung] }
+      rounds: row.byProcess?.[rung] && (row === base || (base?.byProcess?.[rung] && pairedC(row, rung)))
+        ? {
+            mine: row.byProcess[rung],
+            base: row === base ? null : base.byProcess[rung],
+            paired: row === base ? null : pairedC(row, rung)
+          }
         : null
     }))),
     fromRounds
@@ -38,17 +45,19 @@ function machineFigures (set) {
 }
 
 // The rung's figures from its processes, as the ladder makes them from one run's: the
-// median with the sign test's interval, the difference of the medians, and the share
-// from the ratios of each process to C's of the same process (pooled keys name the run
+// median with the sign test's interval, the difference of the medians (C's own processes,
+// `base`), and the share from the ratios of each process to the C it was set against
+// (`paired`: its partner in turns, else C's process of its index; pooled keys name the run
 // too, so a process is paired only within its run).
-function fromRounds (mine, base) {
+function fromRounds (mine, base, paired = base) {
   const values = Object.values(mine)
   if (!base) return { absolute: estimate(values), over: null, share: null }
-  const pairs = Object.keys(mine).filter(process => process in base)
+  const against = paired ?? base
+  const pairs = Object.keys(mine).filter(process => process in against)
   return {
     absolute: estimate(values),
     over: values.length ? difference(median(values), median(Object.values(base))) : null,
-    share: reciprocal(pairedRatio(pairs.map(process => mine[process]), pairs.map(process => base[process])))
+    share: reciprocal(pairedRatio(pairs.map(process => mine[process]), pairs.map(process => against[process])))
   }
 }
 

@@ -67,10 +67,11 @@ const KINDS = ['absolute', 'over', 'share']
 const sameRow = key => row => row.item === key.item && row.at === key.at
 
 // One machine's figures for a row, from each of its runs' figures: the one run's own; or,
-// where every run kept the row's rounds (row.rounds: { mine, base }, each value by round),
-// one figure from all their rounds pooled, computed as the experiment computes one run's
-// (figures.fromRounds), round keys prefixed with the run so that a round pairs only with
-// its own run's baseline; else pool's median of the estimates.
+// where every run kept the row's rounds (row.rounds: { mine, base }, each value by round,
+// and `paired`, the baseline each round was set against where that is not the baseline's
+// own round of its index), one figure from all their rounds pooled, computed as the
+// experiment computes one run's (figures.fromRounds), round keys prefixed with the run so
+// that a round pairs only with its own run's baseline; else pool's median of the estimates.
 function pooledRow (runs, key) {
   const found = runs.map(figures => ({ figures, row: figures.rows.find(sameRow(key)) }))
     .filter(entry => entry.row)
@@ -82,7 +83,7 @@ function pooledRow (runs, key) {
       ? Object.fromEntries(found.flatMap((entry, run) =>
         Object.entries(entry.row.rounds[side]).map(([round, value]) => [`${run}:${round}`, value])))
       : null
-    const figures = fromRounds(merged('mine'), merged('base'))
+    const figures = fromRounds(merged('mine'), merged('base'), merged('paired'))
     return byKind(kind => (figures[kind] ? { ...figures[kind], runs: found.length, pooled: 'rounds' } : null))
   }
   return byKind(kind => pool(found.map(entry => entry.row[kind])))
@@ -378,6 +379,7 @@ module.exports = {
   incomparable,
   carries,
   pool,
+  pooledRow,
   difference,
   reciprocal,
   shareOfPoints,

@@ -505,6 +505,36 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
   assert.deepEqual(olderSyscall.share, { estimate: 175 / 300, low: null, high: null, level: null })
 })
 
+test('two ladders taken in turns with C, pooled: each process set against its own partner, as one run is', () => {
+  // node's processes 0 and 1 took turns with ladders of C's of 100 and 200 ns, where C's own
+  // processes 0 and 1 read 200 and 100: a ratio of 2 in every process, against its partner
+  const run = () => ({
+    results: {
+      experiment: 'calls',
+      ladder: {
+        rows: [
+          { variant: 'c', runtime: 'native', byProcess: { syscall: { 0: 200, 1: 100 } } },
+          {
+            variant: 'node',
+            runtime: 'node',
+            pairing: 'slices',
+            byProcess: { syscall: { 0: 200, 1: 400 } },
+            partnerByProcess: { syscall: { 0: 100, 1: 200 } }
+          }
+        ]
+      }
+    }
+  })
+  const [a, b] = [run(), run()].map(callsFigures)
+  const row = figures => figures.rows.find(entry => entry.item === 'node' && entry.at === 'syscall')
+  assert.deepEqual(row(a).rounds.paired, { 0: 100, 1: 200 })
+  const { pooledRow } = require('../../lib/report/machines')
+  const pooled = pooledRow([a, b], { item: 'node', at: 'syscall' })
+  close(pooled.share.estimate, 0.5, 'every process at twice its partner')
+  // over C: the medians of node's processes and of C's own, 300 − 150
+  close(pooled.over.estimate, 150, 'over C\'s own processes')
+})
+
 test('http and db across machines: the reference server\'s µs, others over it and as a share', () => {
   const httpFigures = require('../../experiments/http/machines').machineFigures
   const dbFigures = require('../../experiments/db/machines').machineFigures
