@@ -33,15 +33,18 @@ function callsRepeatability (ladderA, ladderB) {
 // 4.9 to 10.3% (2026-11-27, docs/reproducibility.md): the medians shrug off the slow rounds a
 // mean would carry. Where the goal is out of reach: the processes that would bring every rung
 // within it, the spread of a median falling as the square root of its processes; none where
-// the worst rung's figure is the drift through the run (early against late), which more
-// processes, a longer run, would not narrow.
+// any rung past the goal moved by the drift through the run (early against late), which more
+// processes, a longer run, would not narrow: `drift` is the largest such rung.
 function reachable (ladder) {
   const { processes, rounds } = ladder.counts ?? {}
   const rungs = (ladder.halves ?? []).map(cell => ({ ...cell, movePercent: cell.movePercent / Math.SQRT2 }))
   if (!processes || rungs.length === 0) return null
   const lost = ladder.halvesLost ?? []
-  const worst = rungs.reduce((a, b) => (b.movePercent > a.movePercent ? b : a))
-  const processesNeeded = worst.by === 'drift'
+  const largest = list => list.reduce((a, b) => (b.movePercent > a.movePercent ? b : a))
+  const worst = largest(rungs)
+  const drifting = rungs.filter(entry => entry.by === 'drift' && entry.movePercent > GOAL.percent + EPSILON)
+  const drift = drifting.length ? largest(drifting) : null
+  const processesNeeded = drift
     ? null
     : Math.ceil(processes * Math.max(1, (worst.movePercent / GOAL.percent) ** 2))
   return {
@@ -49,6 +52,7 @@ function reachable (ladder) {
     rounds,
     quotedPercent: nearestRank(rungs.map(entry => entry.movePercent), 0.9),
     worst: { ...worst, processesNeeded },
+    drift,
     reachable: worst.movePercent <= GOAL.percent + EPSILON && lost.length === 0,
     lost
   }
@@ -96,14 +100,15 @@ function reachableText (reach) {
   if (worst.processesNeeded === null) {
     // C's rungs are in ns, and moved with the machine; a ratio to C's of the same moments
     // cancels the machine's drift, so what moved there is the variant's own processes
-    const moved = worst.variant === BASELINE
+    const drift = reach.drift ?? worst
+    const moved = drift.variant === BASELINE
       ? 'the machine drifted through the run, early processes against late, which more processes ' +
         'would not narrow'
       : 'its early processes and its late ones differed against C\'s of the same moments: not the ' +
         'machine\'s drift, which the ratio cancels, but the variant\'s own (as a runtime whose processes ' +
         'take one of two speeds: docs/calls.md), and no count of processes is advised'
     return `On this machine the goal of every rung within ${GOAL.percent}% is out of reach: a second ` +
-      `run would move ${movesText(reach)} (${foretold}); at ${where} ${moved}.`
+      `run would move ${movesText(reach)} (${foretold}); at ${drift.variant}'s ${drift.rung} ${moved}.`
   }
   const times = formatNumber(worst.processesNeeded / reach.processes)
   // advice bench would refuse is none: past what --processes takes, it says so
