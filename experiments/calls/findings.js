@@ -9,8 +9,13 @@ const { RING_FLOOR, WARMING_RATIO } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 
-// The rows whose parts are taken against C's own ladder: neither a ring's nor WASI's.
-const direct = ladder => ladder.rows.filter(row => (row.floor ?? (row.ring ? RING_FLOOR : BASELINE)) === BASELINE)
+// The rows whose parts are taken against C's own ladder: neither a ring's nor WASI's, nor
+// C's ladder that is WASI's floor (c-yield), whose parts are C's own.
+const floorOf = row => row.floor ?? (row.ring ? RING_FLOOR : BASELINE)
+const direct = ladder => {
+  const floors = new Set(ladder.rows.map(floorOf))
+  return ladder.rows.filter(row => floorOf(row) === BASELINE && (row.variant === BASELINE || !floors.has(row.variant)))
+}
 
 // Parts that differ by less than this share are one price.
 const ALIKE_SHARE = 0.1
@@ -48,7 +53,7 @@ const LADDER_FINDINGS = [
     const at = (row, rung) => row?.rungs[rung]?.estimate ?? null
     if ([at(c, 'syscall'), at(c, 'read-256'), at(floor, 'syscall'), at(floor, 'read-256')].includes(null)) return null
     const others = ladder.rows.filter(row => row.ring && row !== floor && at(row, 'read-256') !== null)
-    const theirs = others.length ? `; ${listJoin(others.map(row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of C's`))}` : ''
+    const theirs = others.length ? `; ${listJoin(others.map(row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of ${RING_FLOOR}'s`))}` : ''
     return `Through io_uring, C's round trip with no work (IORING_OP_NOP) costs ${formatNumber(at(floor, 'syscall'))} ns against getppid's ${formatNumber(at(c, 'syscall'))}, and a 256-byte read ${formatNumber(at(floor, 'read-256'))} ns against read(2)'s ${formatNumber(at(c, 'read-256'))}${theirs}.`
   },
   // Through WASI, against C's ladder with sched_yield (c-yield): the call out of the sandbox
@@ -72,17 +77,22 @@ const LADDER_FINDINGS = [
       return `${formatNumber(at(row, 'read-256'))} on ${row.variant}${beside}`
     }))
     return `Through WASI, a call out of the sandbox that makes no syscall (args_sizes_get) costs ${calls}; ` +
-      `sched_yield ${yields}, against C's ${formatNumber(at(floor, 'syscall'))}; ` +
-      `and a 256-byte fd_read ${reads}, against C's read(2) ${formatNumber(at(floor, 'read-256'))} ns.`
+      `sched_yield ${yields}, against C's ${formatNumber(at(floor, 'syscall'))} (${floor.variant}); ` +
+      `and a 256-byte fd_read ${reads}, against C's read(2) ${formatNumber(at(floor, 'read-256'))} ns (${floor.variant}).`
   },
   function repeats (ladder) {
     return reachableText(reachable(ladder))
   },
   // the first rounds left out (ladder.js steadyRounds), named, so that no round goes uncounted unsaid
   function warming (ladder) {
-    const rungs = ladder.rows.flatMap(row => Object.entries(row.warming ?? {})
+    const named = (row, byRung, whose) => Object.entries(byRung ?? {})
       .filter(([, processes]) => processes.length > 0)
-      .map(([rung, processes]) => `${row.variant}'s ${rung} in ${processes.length} of ${row.processes}`))
+      .map(([rung, processes]) => `${whose(rung)} in ${processes.length} of ${row.processes}`)
+    // C's ladders in turns with a variant's processes lose theirs too, where each process's ratio is taken
+    const rungs = ladder.rows.flatMap(row => [
+      ...named(row, row.warming, rung => `${row.variant}'s ${rung}`),
+      ...named(row, row.partnerWarming, rung => `C's ${rung} in turns with ${row.variant}'s`)
+    ])
     if (rungs.length === 0) return null
     return `First timed rounds still warming up, left out of their processes' figures: ${listJoin(rungs)} ` +
       `(each cost more than ${WARMING_RATIO} times the median of its process's later rounds: a runtime ` +
@@ -96,6 +106,11 @@ const LADDER_FINDINGS = [
     const missing = tested.filter(row => row.addsUp === null).map(row => row.variant)
     const baselines = ladder.rows.filter(row => row.baseline).map(row => row.variant)
     const compared = ladder.rows.filter(row => row.stdin?.agrees !== null && row.stdin?.agrees !== undefined)
+    // where the cost pass ran, a reader whose cell it could not set against (failed, no
+    // interval) counts against the comparison, named
+    const uncompared = compared.length
+      ? ladder.rows.filter(row => row.stdin && !compared.includes(row)).map(row => `${row.variant} (${row.stdin.program})`)
+      : []
     if (decomposed.length === 0) return null
     const off = decomposed.filter(row => !row.addsUp).map(row => `${row.variant} ${formatSigned(row.gap)} ns`)
     const disagree = compared.filter(row => !row.stdin.agrees).map(row => `${row.variant} ${formatNumber(row.rungs['read-256'].estimate)} against ${row.stdin.program}'s ${formatNumber(row.stdin.cpuPerReadNs.estimate)} ns`)
@@ -106,9 +121,17 @@ const LADDER_FINDINGS = [
     return 'The parts add up to the measured 256-byte read within 10% for ' +
       `${decomposed.length - off.length} of ${tested.length} variants` +
       `${exceptions.length ? ` (${exceptions.join('; ')})` : ''}, ${floors}` +
-      (compared.length ? `; the ladder's read lies inside the cost pass's interval for ${compared.length - disagree.length} of ${compared.length}${disagree.length ? ` (not: ${disagree.join('; ')})` : ''}.` : '.')
+      (compared.length ? `; the ladder's read lies inside the cost pass's interval for ${compared.length - disagree.length} of ${compared.length + uncompared.length}${costExceptions(disagree, uncompared)}.` : '.')
   }
 ]
+
+// The readers the cost-pass comparison excepts, in parentheses: those outside its interval
+// and those it had no interval for; '' with none.
+function costExceptions (disagree, uncompared) {
+  const parts = [disagree.length && `not: ${disagree.join('; ')}`, uncompared.length && `missing: ${uncompared.join(', ')}`]
+    .filter(Boolean)
+  return parts.length ? ` (${parts.join('; ')})` : ''
+}
 
 // sets: labelled results sets; the findings of each set that has a ladder, in order.
 function findings (sets) {

@@ -539,16 +539,20 @@ function ladderRow (name, runs) {
   const variance = {}
   // each process's partner, C's ladder in turns with it: its median by the process's index
   const partnerByProcess = {}
-  // each rung's processes still warming up in their first timed round, by index
+  // each rung's processes still warming up in their first timed round, by index; and the
+  // processes whose partner, C's ladder in turns with it, was
   const warming = {}
+  const partnerWarming = {}
   for (const rung of RUNGS) {
     // each process's ns of this rung, round by round in the order they ran
     const rounds = ok.map(run => run.rounds.map(round => round[rung]))
     const perProcess = rounds.map(ns => median(steadyRounds(ns)))
     warming[rung] = ok.filter((run, i) => firstRoundWarming(rounds[i])).map(run => run.run)
     byProcess[rung] = Object.fromEntries(ok.map((run, i) => [run.run, perProcess[i]]))
-    partnerByProcess[rung] = Object.fromEntries(ok.filter(run => run.partner?.rounds?.length)
-      .map(run => [run.run, median(steadyRounds(run.partner.rounds.map(round => round[rung])))]))
+    const partnered = ok.filter(run => run.partner?.rounds?.length)
+    const partnerRounds = partnered.map(run => run.partner.rounds.map(round => round[rung]))
+    partnerByProcess[rung] = Object.fromEntries(partnered.map((run, i) => [run.run, median(steadyRounds(partnerRounds[i]))]))
+    partnerWarming[rung] = partnered.filter((run, i) => firstRoundWarming(partnerRounds[i])).map(run => run.run)
     // every round, a warming one too: where the variance lives, warm-up included
     variance[rung] = components(rounds)
     const interval = perProcess.length ? medianInterval(perProcess) ?? { estimate: median(perProcess), low: null, high: null } : null
@@ -577,6 +581,7 @@ function ladderRow (name, runs) {
     pairing: ok.some(run => run.partner) ? 'slices' : 'processes',
     partnerByProcess,
     warming,
+    partnerWarming,
     variance
   }
 }
