@@ -302,11 +302,14 @@ describe('bench.js end to end', () => {
       assert.deepEqual([cell.marginal.quarterReads, cell.marginal.fewReads], cell.program === 'coreutils' ? [null, false] : [32, true])
       // the figure from the log: 6 MiB between the sizes over the time between the median runs
       assert.equal(cell.marginal.wallNsBetween, medianWall(cell.program, 'timing') - medianWall(cell.program, 'timing-quarter'))
+      // where the full runs took no longer than the quarter ones, there is no figure, not a negative one
       if (cell.marginal.wallNsBetween > 0) close(cell.marginal.throughputMBps, (6 << 20) / 1e6 / (cell.marginal.wallNsBetween / 1e9), 6)
+      else assert.equal(cell.marginal.throughputMBps, null)
     }
     const justFast = results.cells.find(cell => cell.program === 'just-fast')
     const c = results.cells.find(cell => cell.program === 'c')
     if (justFast.marginal.throughputMBps !== null && c.marginal.throughputMBps !== null) close(justFast.vsC.marginalThroughput, justFast.marginal.throughputMBps / c.marginal.throughputMBps)
+    else assert.equal(justFast.vsC.marginalThroughput ?? null, null)
     const marginalTable = result.stdout.split('Marginal throughput (median runs of the whole and a quarter of the bytes)')[1]
     assert.ok(marginalTable, result.stdout)
     // 8 MiB runs are noise enough that either figure may be missing ('-'); a share of C

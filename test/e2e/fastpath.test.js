@@ -12,6 +12,7 @@ const { spawnSync } = require('node:child_process')
 const { findProgram, unavailableReason } = require('../../experiments/stdio/programs')
 const findings = require('../../experiments/stdio/findings')
 const { missingTools } = require('../../lib/native-code')
+const { optionalMissing } = require('../../lib/runtimes')
 const { readRuns } = require('../helpers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -39,11 +40,19 @@ function bench (args, env = {}) {
 // One run at 256 B, the cost pass's six rounds and the check; nothing else.
 const SHORT = ['--sizes', '256', '--runs', '1', '--warmup', '0', '--rounds', '6', '--no-strace', '--no-gc']
 
+// Rows that cannot run here: a test fails on any ./setup.sh installs, and is skipped, saying
+// why, only where a runtime only an optional set-up installs is missing.
+function unavailable (rows) {
+  const missing = rows.map(row => [row, unavailableReason(row)]).filter(([, reason]) => reason !== null)
+  const needed = missing.filter(([row]) => !optionalMissing(row.runtime))
+  assert.deepEqual(needed.map(([row, reason]) => `${row.name}: ${reason}`), [], 'installed by ./setup.sh')
+  return missing.length > 0 && missing.map(([row, reason]) => `${row.name}: ${reason}`).join('; ')
+}
+
 describe('the fastest readers through the real bench', () => {
-  const missing = FASTEST.map(name => [name, unavailableReason(findProgram(name))])
-    .filter(([, reason]) => reason !== null)
-  const skip = missing.length > 0 && missing.map(entry => entry.join(': ')).join('; ')
-  test('each takes its fast path, and the trace that shows it is kept', { skip }, () => {
+  test('each takes its fast path, and the trace that shows it is kept', t => {
+    const skip = unavailable(FASTEST.map(findProgram))
+    if (skip) return t.skip(skip)
     const { result, dir, json } = bench(['--only', 'c', ...FASTEST.flatMap(name => ['--only', name]), ...SHORT])
     assert.equal(result.status, 0, result.stderr + result.stdout)
     const { fastPaths } = json('results.json')
@@ -78,9 +87,9 @@ describe('the fastest readers through the real bench', () => {
 })
 
 describe('readers written to deoptimise', () => {
-  const missing = require(SLOW_PATHS).map(row => unavailableReason(row)).filter(Boolean)
-  const skip = missing.length > 0 && missing.join('; ')
-  test('fail every cell with the reason, and are ranked nowhere', { skip }, () => {
+  test('fail every cell with the reason, and are ranked nowhere', t => {
+    const skip = unavailable(require(SLOW_PATHS))
+    if (skip) return t.skip(skip)
     const args = ['--only', 'c', '--only', 'fixture-deopt-*', ...SHORT, '--mib', '256']
     const { result, dir, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
     assert.equal(result.status, 1, result.stderr + result.stdout)
@@ -115,8 +124,9 @@ describe('readers written to deoptimise', () => {
 // call's target in the reader's memory (read), and fails it.
 describe('a fastest reader whose fast call reaches another function than its row names', () => {
   const row = require(SLOW_PATHS).find(entry => entry.name === 'fixture-target-node')
-  const skip = unavailableReason(row) ?? missingTools() ?? false
-  test('fails every cell with the function it reaches, and bench.js exits 1', { skip }, () => {
+  test('fails every cell with the function it reaches, and bench.js exits 1', t => {
+    const skip = unavailable([row]) || missingTools()
+    if (skip) return t.skip(skip)
     const args = ['--only', 'c', '--only', 'fixture-target-node', ...SHORT, '--no-kernel', '--no-profile']
     const { result, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
     assert.equal(result.status, 1, result.stderr + result.stdout)
@@ -135,8 +145,9 @@ describe('a fastest reader whose fast call reaches another function than its row
 // its Buffer into an address by a slow one, which the profile pass finds in its loop.
 describe('a fastest reader whose fast call runs beside a slow one', () => {
   const row = require(SLOW_PATHS).find(entry => entry.name === 'fixture-buffer-node')
-  const skip = unavailableReason(row) ?? (!perfSamples && 'perf samples nothing here: no profile pass')
-  test('the profile pass fails its cells with the reason, and bench.js exits 1', { skip }, () => {
+  test('the profile pass fails its cells with the reason, and bench.js exits 1', t => {
+    const skip = unavailable([row]) || (!perfSamples && 'perf samples nothing here: no profile pass')
+    if (skip) return t.skip(skip)
     const args = ['--only', 'c', '--only', 'fixture-buffer-node', ...SHORT, '--no-kernel', '--profile-rounds', '1']
     const { result, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS })
     assert.equal(result.status, 1, result.stderr + result.stdout)

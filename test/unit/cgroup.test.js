@@ -115,7 +115,11 @@ test('no cgroup to read (no /proc, or no cpu controller mounted): null', () => {
   assert.equal(cpuQuota(unmounted), null)
 })
 
-test('this machine\'s own quota is read without throwing', () => {
+test('this machine\'s own quota: found where a cpu controller is mounted, in cpu.max\'s form', () => {
   const own = cpuQuota()
+  // cgroup v2, or a v1 hierarchy with the cpu controller among its options
+  const mounted = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+    .some(line => / - cgroup2 /.test(line) || / - cgroup \S+ \S*\bcpu(,|$)/.test(line))
+  assert.equal(own !== null, mounted, JSON.stringify(own))
   if (own !== null) assert.match(own.cpuMax, /^max$|^(max|\d+) \d+$/)
 })

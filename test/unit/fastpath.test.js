@@ -213,7 +213,12 @@ describe('the check run and what a run makes of it', () => {
     for (const name of fastest) {
       const { loop, source } = findProgram(name).fastest
       assert.equal(loop, 'count')
-      assert.ok(source.length > 20, name)
+      // a citation: a file of the runtime's repository or a pull request
+      assert.match(source, /\.(md|rs)\b|\bPR \d+/, name)
+      // the lab's own host cites its README, whose section must be there
+      const own = /^(host\/\S+\.md), "([^"]+)"/.exec(source)
+      if (name === 'just-fast') assert.ok(own, source)
+      if (own) assert.match(fs.readFileSync(path.join(__dirname, '..', '..', own[1]), 'utf8'), new RegExp(`^#+ ${own[2]}`, 'm'))
       const listing = fs.readFileSync(path.join(__dirname, '..', '..', findProgram(name).file), 'utf8')
       assert.match(listing, /\nfunction count \(/, `${name}'s loop is in count()`)
     }
