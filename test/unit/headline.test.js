@@ -7,7 +7,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const {
-  summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, slopePerRead,
+  summariseHeadline, headlineRepeatability, headlineRepeatabilityText, ownRepeatabilityText, headlineTrust, slopePerRead,
   longerCostBytes, windowSamples, COST_MAX_BYTES, PHASE, QUARTER_PHASE, pairFigures, partnerRatio, partnerBytes,
   PARTNER_MAX_BYTES, nextPairBytes
 } = require('../../experiments/stdio/cost')
@@ -284,7 +284,7 @@ test('a run\'s own repeatability: each cell\'s share from halves of its rounds, 
   close(noisy.quotedPoints, 100 / 30 / Math.SQRT2, 'quoted')
   assert.equal(noisy.goalPoints, 2)
   assert.equal(noisy.quotable, false)
-  assert.match(ownRepeatabilityText(noisy), /^This machine was too noisy to quote: a share of C would move by up to ±2\.4 points between runs \(goal ±2;/)
+  assert.match(ownRepeatabilityText(noisy), /^This machine was too noisy to quote: a share of C would move by up to ±2\.4 points between runs \(goal ±2, none beyond ±3;/)
   // odd rounds at 605: 5/6 - 100/121 = 0.69 points, over √2 0.49, printed rounded up
   const quiet = own([600, 605, 610, 605, 590, 605, 600, 605])
   close(quiet.quotedPoints, (5 / 6 - 100 / 121) * 100 / Math.SQRT2, 'quoted')
@@ -297,6 +297,28 @@ test('a run\'s own repeatability: each cell\'s share from halves of its rounds, 
   const drifted = drift.predictedMovePoints.find(cell => cell.program === 'node-sync')
   close(drifted.points, (5 / 6 - 500 / 640) * 100 / Math.SQRT2, 'drift')
   assert.equal(drift.quotable, false)
+  // past the goal's 3 points: named as such, but not twice where it is the quoted move itself
+  assert.deepEqual(drift.beyondNever.map(cell => cell.program), ['node-sync'])
+  assert.doesNotMatch(ownRepeatabilityText(drift), /, and node-sync/)
+  // 72 cells, all but 2 within ±1.8, one of the two at ±5.4: not quotable, and named
+  const excused = {
+    cells: 72,
+    quotedPoints: 1.8,
+    goalPoints: 2,
+    neverPoints: 3,
+    beyondNever: [{ program: 'deno-wasi', blockSize: 256, points: 5.4 }],
+    quotable: false,
+    lost: []
+  }
+  assert.match(ownRepeatabilityText(excused), new RegExp('^This machine was too noisy to quote: a share of C would ' +
+    'move by up to ±1\\.8 points between runs, and deno-wasi @ 256 B by up to ±5\\.4 \\(goal ±2, none beyond ±3; ' +
+    '.* in all but 2 of 72 cells\\)$'))
+  assert.deepEqual(headlineTrust(excused), {
+    quotable: false,
+    lost: 0,
+    moves: 'all but 2 of 72 shares of C by up to ±1.8 points, and deno-wasi @ 256 B by up to ±5.4',
+    goal: '±2 points, none beyond ±3'
+  })
   // bun-ffi's every run failed: it is lost, and the run cannot be quoted, however still the rest
   const lostRun = summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', [600, 605, 610, 605, 590, 605, 600, 605]),
     ...rounds('bun-ffi', Array(8).fill(550), 256, { ok: false, quarterOk: false })],
