@@ -4,7 +4,7 @@
 // which a reader of one results folder can quote without a second run beside it). What
 // each experiment's figures are: its repeatability.js.
 const { median } = require('./stats')
-const { formatNumber, counted } = require('./report/format')
+const { formatNumber, formatMove, counted } = require('./report/format')
 
 // A figure repeats when it moves by at most GOAL.percent in at least GOAL.share of the
 // cells: one cell caught by a slow spell of the VM does not fail a run, a machine whose
@@ -164,8 +164,8 @@ function lostText (lost = []) {
 function ownText (what, percent, quotable, goalPercent = GOAL.percent, halves = 'interleaved halves of runs') {
   if (percent === null || percent === undefined) return null
   return quotable
-    ? `On this machine, today, ${what} repeats within ±${formatNumber(percent)}% (the 90th percentile of the moves between each cell's ${halves}; goal ±${goalPercent}%).`
-    : `This machine was too noisy to quote ${what} (±${formatNumber(percent)}%, goal ±${goalPercent}%).`
+    ? `On this machine, today, ${what} repeats within ±${formatMove(percent, goalPercent)}% (the 90th percentile of the moves between each cell's ${halves}; goal ±${goalPercent}%).`
+    : `This machine was too noisy to quote ${what} (±${formatMove(percent, goalPercent)}%, goal ±${goalPercent}%).`
 }
 
 // A run's own figure for the page's trust line (lib/report/markup.js trustLine): what a
@@ -176,7 +176,7 @@ function ownTrust (what, percent, quotable, goalPercent = GOAL.percent, lost = [
   return {
     quotable: quotable && lost.length === 0,
     lost: lost.length,
-    moves: `9 ${what} in 10 by up to ±${formatNumber(percent)}%`,
+    moves: `9 ${what} in 10 by up to ±${formatMove(percent, goalPercent)}%`,
     goal: `±${goalPercent}%`
   }
 }
@@ -186,7 +186,7 @@ function criterionText (what, result, labels) {
   if (!result || result.total === 0) return null
   const missing = missingClause(result.missing, labels)
   const moves = result.cells.length
-    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
+    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatMove(result.maxMovePercent, result.goal.percent)}%`
     : ''
   return `${what} moved by at most ${result.goal.percent}% in ${result.within} of ${result.total} cells ` +
     `(goal: ${Math.round(result.goal.share * 100)}%)${missing}: ${result.met ? 'met' : 'not met'}${moves}.`

@@ -618,9 +618,13 @@ function headlineRepeatabilityText (result, labels) {
     ? `the runtimes rank the same at ${sizeName(result.blockSize)}`
     : `the runtimes rank differently at ${sizeName(result.blockSize)} (${order.a.join(' > ')} against ${order.b.join(' > ')})`
   const shifts = shift.tested ? `; ${shift.shifted} of ${shift.tested} shares shifted beyond their rounds' noise (rank test at ${shift.significance}, about ${shift.expectedByChance.toFixed(1)} by chance)` : ''
+  // in tenths, but never printed within a threshold it passed (2.04 as 2.0): then rounded up
+  const max = result.maxMovePoints
+  const crossed = [goal.points, goal.never].some(points => max > points + EPSILON && Number(max.toFixed(1)) <= points)
+  const largest = crossed ? boundText(max) : max.toFixed(1)
   return `${result.within2} of ${result.total} headline shares of C moved by at most ${goal.points} points ` +
     `between ${labels[0]} and ${labels[1]}${missing} ` +
-    `(median ${result.medianMovePoints.toFixed(1)}, largest ${result.maxMovePoints.toFixed(1)}) and ${ranking}: the repeatability goal (${goal.cellsAllowedAbove ? `all but ${goal.cellsAllowedAbove}` : 'every share'} within ${goal.points} points, ` +
+    `(median ${result.medianMovePoints.toFixed(1)}, largest ${largest}) and ${ranking}: the repeatability goal (${goal.cellsAllowedAbove ? `all but ${goal.cellsAllowedAbove}` : 'every share'} within ${goal.points} points, ` +
     `none beyond ${goal.never}, the same order) is ${result.met ? 'met' : 'not met'}${shifts}`
 }
 

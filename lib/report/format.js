@@ -31,6 +31,17 @@ function formatNumber (value) {
   return trimZeros(value.toPrecision(2))
 }
 
+// A move set against a goal, as formatNumber writes it, but one past the goal never printed
+// as the goal or under it: rounded up at the digits it shows (5.004% against 5% reads 5.01%,
+// not 5%). Other moves print as formatNumber prints them.
+function formatMove (value, goal) {
+  const text = formatNumber(value)
+  if (!Number.isFinite(value) || !(value > goal + 1e-9) || Number(text) > goal) return text
+  const digits = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : 1 - Math.floor(Math.log10(value))
+  const scale = 10 ** digits
+  return formatNumber(Math.ceil(value * scale - 1e-9) / scale)
+}
+
 // An interval's ends, "569–620"; "-151 to -147" where an end carries a sign, which a dash
 // between two would read as a third. text: how each end is written (formatNumber's minus is a
 // hyphen, formatSigned's "+6.03 to +8.07" a minus sign).
@@ -176,6 +187,7 @@ module.exports = {
   sizeLabel,
   sizeName,
   formatNumber,
+  formatMove,
   formatSigned,
   formatRange,
   formatPercent,

@@ -205,6 +205,22 @@ test('two runs by the criterion: each share moves by at most 2 points in all but
   assert.deepEqual(fine.shift, { significance: 0.05, tested: 0, shifted: 0, expectedByChance: 0 })
   assert.match(headlineRepeatabilityText(fine, ['a', 'b']), /^29 of 30 headline shares of C moved by at most 2 points between a and b \(median 1\.9, largest 2\.1\) and the runtimes rank the same at 256 B: the repeatability goal .* is met$/)
   assert.equal(headlineRepeatability(fine, null), null)
+  // a largest move just past a threshold is never printed within it: 2.04 as 2.1, 3.02 as 3.1
+  const past = moves => headlineRepeatabilityText(twoRuns(moves), ['a', 'b'])
+  assert.match(past([1, 2.04]), /largest 2\.1\)/)
+  assert.match(past([1, 3.02]), /largest 3\.1\)/)
+  assert.match(past([1, 2.96]), /largest 3\.0\)/)
+})
+
+test('a move past its goal is never printed as the goal: rounded up at the digits shown', () => {
+  const { formatMove } = require('../../lib/report/format')
+  assert.equal(formatMove(5.004, 5), '5.01')
+  assert.equal(formatMove(4.999, 5), '5', 'within the goal, as formatNumber prints it')
+  assert.equal(formatMove(4.8412, 5), '4.84')
+  assert.equal(formatMove(6.45, 5), '6.45')
+  assert.equal(formatMove(100.2, 100), '101')
+  const { ownText } = require('../../lib/repeatability')
+  assert.equal(ownText('ratios', 5.004, false, 5), 'This machine was too noisy to quote ratios (±5.01%, goal ±5%).')
 })
 
 test('the shift test: the rank test on the two runs\' rounds\' shares of C', () => {
