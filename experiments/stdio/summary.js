@@ -10,7 +10,7 @@ const { summarise, median, twoSizeFit, rankTest, ratioInterval, SIGNIFICANCE } =
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { summariseHeadline } = require('./cost')
-const { GOAL, interleavedHalves } = require('../../lib/repeatability')
+const { GOAL, withinGoal, interleavedHalves } = require('../../lib/repeatability')
 const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
@@ -213,7 +213,7 @@ function shareWithheld (cell, base) {
   if (move(cell) === null || move(base) === null) {
     return { withheld: 'too few runs', withheldWhy: 'this cell or C\'s has fewer than 2 runs, too few to check that its figure repeats' }
   }
-  if (move(cell) <= GOAL.percent && move(base) <= GOAL.percent) return null
+  if (withinGoal(move(cell)) && withinGoal(move(base))) return null
   const percent = value => `${Math.round(value * 10) / 10}%`
   return { withheld: 'noisy', withheldWhy: `the best runs of the halves of its runs moved by ${percent(move(cell))}, of C's by ${percent(move(base))}: more than ${GOAL.percent}%` }
 }

@@ -33,6 +33,14 @@ test('rounds that spread say the machine moved, by how much, and which rounds we
     'median (300 ns), calm (within ±5% of it): rounds 1–3, 5, 8.')
 })
 
+test('a round that failed renames none after it: calm rounds keep their own numbers', () => {
+  // the fourth round (run 3) failed and was dropped: rounds 1, 2, 3, 5 to 8 are left
+  const set = setWith([300, 310, 290, 999, 300, 240, 360, 300])
+  const c = set.results.headline.cells[0]
+  c.byRound = c.byRound.filter(round => round.run !== 3)
+  assert.match(speed(set), /across 7 rounds, .* calm \(within ±5% of it\): rounds 1–3, 5, 8\.$/)
+})
+
 test('rounds within ±5% say it held; no rounds kept, no finding', () => {
   assert.match(speed(setWith([300, 302, 298, 301])), /own speed held through the run.*rounds 1–4\.$/)
   const none = setWith([300])
