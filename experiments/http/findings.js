@@ -54,13 +54,19 @@ const HTTP_FINDINGS = [
       const reference = cells.find(cell => cell.server === http.reference)
       if (!reference || cells.length < 2) continue
       const rate = cell => cell.requestsPerSecond.median
-      const others = cells.filter(cell => cell !== reference).sort((a, b) => rate(b) - rate(a))
-      const share = cell => formatPercent(cell.vsReference?.estimate ?? rate(cell) / rate(reference))
+      // each server's rate against the reference's: run by run against the reference beside it
+      // where the cell has that ratio (vsReference), which then orders them too, else the
+      // ratio of the two cells' medians
+      const against = cell => cell.vsReference?.estimate ?? rate(cell) / rate(reference)
+      const others = cells.filter(cell => cell !== reference).sort((a, b) => against(b) - against(a))
+      const share = cell => formatPercent(against(cell))
       const [most, fewest] = [others[0], others.at(-1)]
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`
       const least = others.length > 1 ? `, the fewest, ${fewest.server}, ${share(fewest)}` : ''
-      const answers = `${http.reference} answers ${rateText(rate(reference))} (median)`
-      lines.push(`${where}: ${answers}; the most of the others, ${most.server}, ${share(most)} of it${least}.`)
+      const answers = `${http.reference} answers ${rateText(rate(reference))} (median of its own runs)`
+      const paired = others.every(cell => cell.vsReference?.estimate !== undefined && cell.vsReference !== null)
+      const of = paired ? `of the ${http.reference} beside it, run by run` : 'of it'
+      lines.push(`${where}: ${answers}; the most of the others, ${most.server}, ${share(most)} ${of}${least}.`)
     }
     return lines.length ? lines.join(' ') : null
   },

@@ -73,7 +73,7 @@ const MEANING = {
     'checked and warmed up (wrk runs, at least preset.warmup.min of them, until the last two agree ' +
     'within 5% in the server\'s CPU per ' +
     'request, placement interleaved in its ratio to the reference\'s beside it)',
-  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); null below 4 rounds. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
+  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); below 4 rounds the median alone, with no interval. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
   processes: 'what each server process did over its warm-up and its runs at the most connections ' +
@@ -334,13 +334,15 @@ function httpCell (server, mode, connections, runs, classes, placement) {
   return cell
 }
 
-// The cell's runs in two halves, by process where it had several (even processes against
-// odd: what a second run's processes would show), else interleaved by run; the medians
-// of the halves (lib/repeatability.js's interleavedHalves).
+// The cell's runs in two halves, by process where it had several (its processes in turn,
+// first against second, third against fourth: what a second run's processes would show; by
+// their order, not their numbers, so that a process that failed leaves two halves), else
+// interleaved by run; the medians of the halves (lib/repeatability.js's interleavedHalves).
 function processHalves (runs, value) {
-  const processes = new Set(runs.map(processOf))
-  if (processes.size < 2) return interleavedHalves(runs, value, median)
-  const halves = [0, 1].map(half => runs.filter(run => processOf(run) % 2 === half).map(value))
+  const processes = [...new Set(runs.map(processOf))].sort((a, b) => a - b)
+  if (processes.length < 2) return interleavedHalves(runs, value, median)
+  const halfOf = run => processes.indexOf(processOf(run)) % 2
+  const halves = [0, 1].map(half => runs.filter(run => halfOf(run) === half).map(value))
   if (halves.some(half => half.length === 0)) return null
   const [a, b] = halves.map(median)
   return a > 0 ? { a, b, movePercent: movePercent(a, b), runs: halves.map(half => half.length) } : null

@@ -764,6 +764,14 @@ test('summariseHttp in rounds: ratios paired round by round, each process classi
   assert.deepEqual([bun.variance.roundVariance, bun.variance.processVariance], [0, 0])
   // halves by process: 12 against 12
   assert.equal(bun.halves.cpu.movePercent, 0)
+  // a process that failed leaves two halves: processes 0 and 2, by their order
+  const gapped = http.summariseHttp([
+    ...[0, 1, 2].map(round => timed('c-epoll', 0, round, 100000, 10, [10, 10])),
+    ...[0, 1, 2].map(round => timed('c-epoll', 2, round, 100000, 11, [11, 11]))
+  ], { options: { http: http.PRESETS.default, modes: http.MODES }, httpRounds: true })
+  const halves = gapped.cells[0].halves.cpu
+  assert.deepEqual(halves.runs, [3, 3])
+  close(halves.movePercent, 10, 'process 0 against process 2')
   const deno = cell('deno')
   assert.equal(deno.processClasses[0].kind, 'no steady state')
   assert.equal(deno.unsteady, true)
@@ -810,8 +818,15 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   const cells = [cell('c-epoll', 100000, false), cell('bun', 90000, false), cell('deno', 20000, true)]
   const texts = findings([{ label: 'a', results: { http: { modes: ['keep-alive'], reference: 'c-epoll', cells, floors: {}, syscalls: [] } } }])
     .map(finding => finding.text)
-  assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median); the most of the others, bun, 90% of it.')
+  assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); the most of the others, bun, 90% of it.')
   assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
+  // taken in turns: ordered and quoted by the ratio to the c-epoll beside each, run by run,
+  // where the medians of the two cells would order them the other way
+  const paired = [cell('c-epoll', 100000, false), { ...cell('nginx', 69935, false), vsReference: { estimate: 0.927 } },
+    { ...cell('deno', 69878, false), vsReference: { estimate: 0.934 } }]
+  const turns = findings([{ label: 'a', results: { http: { modes: ['keep-alive'], reference: 'c-epoll', cells: paired, floors: {}, syscalls: [] } } }])
+  assert.equal(turns[0].text, 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); the most ' +
+    'of the others, deno, 93% of the c-epoll beside it, run by run, the fewest, nginx, 93%.')
 })
 
 test('a warm-up settles on the figure the cell quotes, not on wrk\'s rate', () => {
