@@ -328,7 +328,10 @@ function summariseHeadline (records, context, rejected = new Map()) {
       // the runtime and the version that ran it: 'Node 26.12.1'
       runtimeTitle: runtimeTitle(runtime, context.runtimes?.[runtime]?.version),
       rounds: mine.size,
-      failedRuns: runs.filter(run => !run.ok).length,
+      // a round whose runs all answered right but that gave no figure (no slope, or the run
+      // of C it took turns with failed) counts as a failed run as much as one that failed
+      failedRuns: runs.filter(run => !run.ok).length + cell.full.filter(run => !mine.has(run.run) &&
+        runs.every(other => other.run !== run.run || other.ok)).length,
       cpuPerReadNs: estimate([...mine.values()]),
       // taken in turns with C: pair by pair (the sign test over rounds); else every round
       // of the reader's against every one of C's
@@ -346,6 +349,7 @@ function summariseHeadline (records, context, rejected = new Map()) {
     if (rejected.has(key)) entry.rejected = rejected.get(key)
     if (entry.cpuPerReadNs === null) entry.flags.push('failed')
     else if (entry.cpuPerReadNs.low === null) entry.flags.push('few-rounds')
+    if (entry.cpuPerReadNs !== null && entry.failedRuns > 0) entry.flags.push('some-runs-failed')
     if (entry.stealShare !== null && entry.stealShare > STEAL_SHARE) entry.flags.push('steal')
     // a run kept after its re-measures were spent still shared its CPU (lib/foreign.js)
     if (runs.some(run => run.ok && run.foreign?.disturbed)) entry.flags.push('disturbed')

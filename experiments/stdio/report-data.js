@@ -650,7 +650,8 @@ function flagDetail (flag, cell) {
   if (flag === 'steal') return `steal ${stealPercent(cell.stealShare)}`
   if (flag === 'some-runs-failed') {
     const quarter = cell.failedQuarterRuns ? `, ${cell.failedQuarterRuns} of its quarter runs` : ''
-    return `${cell.failedRuns} of ${cell.failedRuns + cell.runs} failed${quarter}`
+    // a throughput cell counts runs, a headline cell rounds
+    return `${cell.failedRuns} of ${cell.failedRuns + (cell.runs ?? cell.rounds)} failed${quarter}`
   }
   return null
 }

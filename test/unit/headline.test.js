@@ -98,7 +98,7 @@ test('a round with a failed run drops out; too few rounds give no interval', () 
   const cell = headline.cells.find(entry => entry.program === 'node-sync')
   assert.equal(cell.rounds, 5)
   assert.equal(cell.failedRuns, 1)
-  assert.deepEqual(cell.flags, ['few-rounds'])
+  assert.deepEqual(cell.flags, ['few-rounds', 'some-runs-failed'])
   assert.deepEqual(cell.cpuPerReadNs, { estimate: 600, low: null, high: null, level: null }, 'the five left: 600 630 610 590 600')
   assert.ok(cell.overheadNs.low !== null, 'five rounds against six are enough for the rank test\'s interval')
   const three = summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS.slice(0, 3))], context)
@@ -550,6 +550,13 @@ test('a cost pass in turns with C: the share of C is the median of the pairs\', 
   // 0.49, 0.5) against 0.49 (odd 0.48, 0.5, 0.51, 0.47): a point, over √2
   const predicted = headline.repeatability.predictedMovePoints.find(cell => cell.program === 'node-sync')
   close(predicted.points, 1 / Math.SQRT2, 'a point between the halves')
+  assert.equal(node.failedRuns, 0)
+  // the run of C beside round 3 failed: the reader's run answered, but the round has no pair
+  // and counts as failed, flagged, not left out unsaid
+  records.find(record => record.program === 'node-sync' && record.run === 3).partner.ok = false
+  const lost = summariseHeadline(records, context).cells.find(cell => cell.program === 'node-sync')
+  assert.deepEqual([lost.rounds, lost.failedRuns], [7, 1])
+  assert.ok(lost.flags.includes('some-runs-failed'), lost.flags.join())
 })
 
 test('the plan: by default every reader\'s cost run but C\'s takes turns with C; --cost-pairing rounds, none', () => {
