@@ -532,6 +532,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     steal: stealBetween(cpus, before.steal, after.steal),
     warmupRates: server.warmupRates,
     warmupCpuUs: server.warmupCpuUs,
+    // the count the warm-up ran at: a cell at another belongs to another sequence
+    warmupConnections: step.warmupConnections ?? step.connections,
     warmupAgreed: server.warmupAgreed,
     warmupBasis: server.warmupBasis ?? null,
     ...compilesRecord(server, compiles),

@@ -208,8 +208,14 @@ function roundsAgainst (a, b, pick) {
   return pairedRatio(pairs.map(pair => pair.a), pairs.map(pair => pair.b))
 }
 
-// One server process per server and endpoint, its rounds its runs (lib/steady.js).
-const where = { processOf: () => 0, roundOf: run => run.run }
+// One server process per server and endpoint, its rounds its runs (lib/steady.js); its
+// warm-up begins the sequence of the cell at the count it ran at, not of one at another
+// (--connections 16,64 warms up at 64), where the log says which (since 2026-12-06).
+const where = {
+  processOf: () => 0,
+  roundOf: run => run.run,
+  warmupOf: run => (run.warmupConnections === undefined || run.warmupConnections === run.connections ? run.warmupCpuUs : [])
+}
 const serverCpuPerRequest = run => run.server.cpuNs / run.wrk.requests / 1000
 
 function dbCell (server, endpoint, connections, runs, loadBeside) {

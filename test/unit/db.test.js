@@ -296,6 +296,36 @@ test('two runs: the server\'s CPU per request and all of it, and calls of work, 
 // A ratio to a reference still moving moves with it (2026-12-02: C's /queries fell 12% through
 // one run and shifted the endpoint's ratios by 4.7%): not quoted, and left out of the steady cells
 // the two-run goal counts, where a failed cell stays in.
+test('the warm-up begins the sequence of the cell at its own count of connections only', () => {
+  // one process per server and endpoint, warmed up at 64 connections at 10 µs a request; its
+  // timed runs at 16 connections cost 14 µs, flat: that step is between counts, not a slowdown
+  const record = (connections, run, cpuUs) => ({
+    phase: 'db',
+    program: 'node-pg-prepared-pipelined',
+    endpoint: 'db',
+    connections,
+    run,
+    ok: true,
+    failure: null,
+    wallNs: 1e9,
+    wrk: { requests: 10000, requestsPerSecond: 10000, latencyUs: { p50: 1, p99: 2, max: 3 } },
+    server: { cpuNs: cpuUs * 1e7, cpuFrom: 'schedstat', slices: 1, userTicks: 1, systemTicks: 1, threads: 1, maxRssKiB: 1 },
+    backends: { cpuNs: 1e7 },
+    databaseUpkeep: { cpuNs: 0 },
+    wrkCpuNs: 0,
+    restCpuNs: 0,
+    warmupCpuUs: [10.1, 9.9, 10],
+    warmupConnections: 64,
+    warmupAgreed: true
+  })
+  const records = [0, 1].flatMap(run => [record(64, run, 10 + run * 0.1), record(16, run, 14 + run * 0.1)])
+  const { cells } = summariseDb(records, { options: { db: { endpoints: ['db'] } } })
+  const at = connections => cells.find(cell => cell.connections === connections)
+  assert.deepEqual(at(16).processClasses[0].sequence, [14, 14.1])
+  assert.deepEqual(at(64).processClasses[0].sequence, [10.1, 9.9, 10, 10, 10.1])
+  assert.equal(at(16).unsteady, at(64).unsteady, 'the two cells of one flat process alike')
+})
+
 test('a reference that reached no steady state: its endpoint\'s ratios not quoted, nor counted as steady', () => {
   const steadiness = steady => ({ classified: 1, counts: { 'no steady state': steady ? 0 : 1 }, moving: 0, steady })
   const cell = (server, endpoint, ratio, steady = true) => ({
