@@ -14,7 +14,11 @@ const { compilingFinding } = require('../http/findings')
 
 // "costs the servers 1.04× to 1.6× (client a to client b) and their backends ... of `what`".
 function variantRange (db, question, endpoint, lead, what) {
-  const entries = db.variants.filter(entry => entry.question === question && entry.endpoint === endpoint && entry.server)
+  const asked = db.variants.filter(entry => entry.question === question && entry.endpoint === endpoint && entry.server)
+  // a pair with a cell the answer does not quote is left out, and named
+  const entries = asked.filter(entry => !entry.unsteady?.length)
+  const unquoted = asked.filter(entry => entry.unsteady?.length).map(entry => entry.client)
+  const leftOut = unquoted.length ? ` (leaving out ${listJoin(unquoted)}, not steady)` : ''
   if (entries.length === 0) return null
   const range = pick => {
     const sorted = [...entries].filter(entry => pick(entry)).sort((a, b) => pick(a).estimate - pick(b).estimate)
@@ -23,7 +27,7 @@ function variantRange (db, question, endpoint, lead, what) {
     return sorted.length === 1 ? `${formatPercent(pick(low).estimate)} (${low.client})` : `${formatPercent(pick(low).estimate)} (${low.client}) to ${formatPercent(pick(high).estimate)} (${high.client})`
   }
   const backends = range(entry => entry.backends)
-  return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} of ${what}; each client's, with its interval, is in the table of variants.`
+  return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} of ${what}${leftOut}; each client's, with its interval, is in the table of variants.`
 }
 
 // The machine's own speed through the run (summary.js machineSpeedByRound), per endpoint:

@@ -71,6 +71,7 @@ function variantTable (sets) {
     return clients.map(client => [set.label, client, ...VARIANT_QUESTIONS.flatMap(question => {
       const found = entry(client, question)
       const serial = found?.question === 'prepared' && found.with.endsWith('serial') ? ', one in flight' : ''
+      if (found?.unsteady?.length) return [`not quoted: ${found.unsteady.join(' and ')} not steady`, '']
       return [found ? `${ratioText(found.server)}${serial}` : '', found ? ratioText(found.backends) : '']
     })]).filter(row => row.slice(2).some(Boolean))
   })
@@ -428,5 +429,6 @@ module.exports = {
   csv,
   terminal,
   agreement,
+  variantTable,
   machineFigures: require('./machines').machineFigures
 }

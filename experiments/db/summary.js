@@ -316,6 +316,9 @@ function difference (question, better, other, against) {
     without: other.server,
     server: against(other, better, serverCpuOf),
     backends: against(other, better, backendCpuOf),
+    // the servers of the two that the answer does not quote as one number (lib/steady.js
+    // unsteadyCell): their ratio is kept, and not quoted either
+    unsteady: [better, other].filter(cell => cell.unsteady).map(cell => cell.server),
     serverUs: [better.cpuPerRequestUs.server, other.cpuPerRequestUs.server],
     backendsUs: [better.cpuPerRequestUs.backends, other.cpuPerRequestUs.backends],
     requestsPerSecond: [better.requestsPerSecond.median, other.requestsPerSecond.median]

@@ -138,6 +138,18 @@ test('the summary: CPU per request by process, the server\'s against the referen
   assert.ok(Math.abs(prepared.server.estimate - 1.2) < 1e-12)
   assert.ok(Math.abs(prepared.backends.estimate - 1.5) < 1e-12)
   assert.deepEqual(prepared.serverUs, [10, 12])
+  assert.deepEqual(prepared.unsteady, [])
+  // a pair with a cell the answer does not quote: kept, said so in the finding and the table
+  const { findings } = require('../../experiments/db/findings')
+  const { variantTable } = require('../../experiments/db/report')
+  const unquoted = { ...summary, variants: summary.variants.map(entry => ({ ...entry, unsteady: ['c-libpq-unnamed-pipelined'] })) }
+  const said = findings([{ label: 'a', results: { db: unquoted } }]).map(finding => finding.text).join('\n')
+  assert.doesNotMatch(said, /Parsing every query, \/db: an unnamed statement costs/, 'no range left to give')
+  const quoted = findings([{ label: 'a', results: { db: summary } }]).map(finding => finding.text).join('\n')
+  assert.match(quoted, /Parsing every query, \/db: an unnamed statement costs the servers 120% \(c-libpq\)/)
+  const { rows } = variantTable([{ label: 'a', results: { db: unquoted } }])
+  assert.deepEqual(rows.find(row => row[0] === 'c-libpq').slice(1, 3),
+    ['not quoted: c-libpq-unnamed-pipelined not steady', ''])
   const [calls] = summary.syscalls
   assert.equal(calls.server, REFERENCE)
   assert.equal(calls.endpoint, 'db')
