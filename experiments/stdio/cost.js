@@ -39,7 +39,7 @@ const {
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { policyText } = require('../../lib/placement')
-const { sizeName, sharedOrEach, listJoin } = require('../../lib/report/format')
+const { sizeName, sharedOrEach, listJoin, counted } = require('../../lib/report/format')
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { missingClause, lostText, HALVINGS } = require('../../lib/repeatability')
 
@@ -359,10 +359,13 @@ function summariseHeadline (records, context, rejected = new Map()) {
   }
   const sizes = [...new Set(out.map(cell => cell.blockSize))].sort((a, b) => a - b)
   const planned = context.options?.costRounds ?? null
+  // the method's levels are the planned rounds'; a cell that kept fewer carries its own
+  const short = planned ? out.filter(cell => cell.rounds > 0 && cell.rounds < planned).length : 0
+  const shortText = short ? `; ${counted(short, 'cell')} kept fewer rounds, each interval at the level of its own count` : ''
   return {
     meaning: headlineMeaning(planned ?? Math.max(...out.map(cell => cell.rounds)),
       records.some(record => record.phase === PHASE && record.samples),
-      records.some(record => record.phase === PHASE && record.partner), context.costPin?.policy ?? null),
+      records.some(record => record.phase === PHASE && record.partner), context.costPin?.policy ?? null) + shortText,
     pin: context.costPin ?? null,
     sizes,
     rounds: planned,

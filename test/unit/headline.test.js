@@ -99,6 +99,10 @@ test('a round with a failed run drops out; too few rounds give no interval', () 
   assert.equal(cell.rounds, 5)
   assert.equal(cell.failedRuns, 1)
   assert.deepEqual(cell.flags, ['few-rounds', 'some-runs-failed'])
+  // the method states the planned rounds' levels, and says a cell kept fewer
+  assert.match(headline.meaning, /median of the 6 rounds .*; 1 cell kept fewer rounds, each interval at the level of its own count$/)
+  assert.doesNotMatch(summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS)], context).meaning,
+    /kept fewer rounds/)
   assert.deepEqual(cell.cpuPerReadNs, { estimate: 600, low: null, high: null, level: null }, 'the five left: 600 630 610 590 600')
   assert.ok(cell.overheadNs.low !== null, 'five rounds against six are enough for the rank test\'s interval')
   const three = summariseHeadline([...rounds('c', C_ROUNDS), ...rounds('node-sync', NODE_ROUNDS.slice(0, 3))], context)
