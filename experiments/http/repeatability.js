@@ -33,9 +33,13 @@ function httpRepeatability (httpA, httpB) {
   const ratio = hasRatios(httpA) && hasRatios(httpB)
     ? criterion(compared.map(([x, y]) => ({ ...where(x ?? y), a: ratioOf(x), b: ratioOf(y) })))
     : null
-  // requests/s where no run that measured the cell was client-bound; a cell a run failed
-  // (clientBound null there) stays, and counts as missing
-  const serverPaced = pairs.filter(pair => pair.every(cell => cell?.clientBound !== true))
+  // requests/s where the server, not wrk, set the pace in each run that measured the cell
+  // (clientBound false: wrk apart, the server's CPU full), as a run's own halves judge them;
+  // a cell a run failed (no rate) stays, and counts as missing. Where the two run together
+  // (placements shared, interleaved: clientBound null) the rate is the pair's, not judged.
+  const failed = cell => !cell || !(cell.requestsPerSecond?.median > 0)
+  const serverPaced = pairs.filter(pair => pair.every(cell => failed(cell) || cell.clientBound === false) &&
+    pair.some(cell => cell?.clientBound === false))
   const rateOf = cell => (cell?.requestsPerSecond?.median > 0 ? cell.requestsPerSecond.median : null)
   const rate = criterion(serverPaced.map(([x, y]) => ({ ...where(x ?? y), a: rateOf(x), b: rateOf(y) })))
   const traced = pairByKey(httpA?.syscalls, httpB?.syscalls, entry => `${entry.server}\t${entry.mode}`)

@@ -215,6 +215,15 @@ test('http, two runs: CPU per request in every cell, requests/s where neither ru
   // every cell client-bound: no rate cell to judge, which neither meets nor fails
   const bound = repeatability.httpRepeatability({ cells: [httpCell('bun', 16, 1, 10, true)], syscalls: [] }, { cells: [httpCell('bun', 16, 2, 10.1, true)], syscalls: [] })
   assert.deepEqual([bound.rate.total, bound.rate.met, bound.work.met, bound.met], [0, null, null, true])
+  // wrk beside the server (placements shared, interleaved: clientBound null): the rate is the
+  // pair's, which neither a run's own halves nor the two-run check judge
+  const together = repeatability.httpRepeatability({ cells: [httpCell('bun', 16, 100, 10, null)], syscalls: [] },
+    { cells: [httpCell('bun', 16, 200, 10.1, null)], syscalls: [] })
+  assert.equal(together.rate.total, 0)
+  // a cell one run failed (no rate) stays, and counts as missing
+  const lost = repeatability.httpRepeatability({ cells: [httpCell('bun', 16, 100, 10, false)], syscalls: [] },
+    { cells: [{ ...httpCell('bun', 16, 100, 10, null), requestsPerSecond: null }], syscalls: [] })
+  assert.deepEqual([lost.rate.total, lost.rate.missing.length], [1, 1])
 })
 
 test('http, two runs taken in turns with C: the ratio to c-epoll judged too, and a cell without one missing', () => {
