@@ -155,6 +155,20 @@ test('classify: runs that keep rising or falling are no steady state, though no 
   // ... but a step to a level whose runs wander, or move by less than 10%, is a slowdown
   assert.equal(classify([100, 101, 99, 100, 100, 120, 121, 119, 120]).kind, 'slowdown')
   assert.equal(classify([100, 101, 99, 100, 100, 120, 122, 124, 126]).kind, 'slowdown')
+  // a steady drift of 4 or 6% a run, with no noise, wherever the changepoints cut it: its
+  // last 3 or 4 runs move by less than 10% on their own, and are no steady state (until
+  // 2026-12-06 10, 10.6 ... 15.4 was a slowdown steady from 14.2)
+  for (const n of [6, 7, 10]) {
+    for (const step of [0.04, 0.06]) {
+      const drift = Array.from({ length: n }, (_, i) => 10 * (1 + step * i))
+      assert.equal(classify(drift).kind, 'no steady state', `${n} runs, ${step * 100}% a run`)
+    }
+  }
+})
+
+test('changepoints: the best split, not one a pruned search settled for', () => {
+  // the split of least cost is 0 | 5; the search pruned too early gave 0 | 5 | 7
+  assert.deepEqual(changepoints([9.826, 9.919, 9.854, 9.53, 9.583, 11.954, 11.795, 10.788, 9.985, 13.078]), [0, 5])
 })
 
 test('classify: four values are too short to classify; those that move one way by over 10% say so', () => {
