@@ -112,6 +112,9 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       }
       if (record.foreign) busySteps = record.foreign.disturbed ? busySteps + 1 : 0
       if (busySteps === BUSY_STEPS) console.log(`\nthe measured CPUs stayed busy with other work over ${BUSY_STEPS} steps in a row: steps are no longer measured again but kept, flagged 'disturbed'`)
+      // a measured process stopped by a signal bench.js did not send (a kill, an OOM kill):
+      // the run stops as an interrupted one does, its step unkept, and says so (bench.js)
+      if (stopped && !interrupted()) run.stoppedOutside = true
       if (stopped || interrupted()) break
       log(record)
       done++

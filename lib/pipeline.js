@@ -141,8 +141,10 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
       current.delete(child)
       const text = Buffer.concat(out.result).toString()
       // A stop that lands before pipe-run has masked signals (it is still starting)
-      // kills it outright: nothing ran, so there is nothing to report but the stop.
-      if (!text && child.stopRequested) {
+      // kills it outright: nothing ran, so there is nothing to report but the stop; and a
+      // signal it cannot mask (SIGKILL, an OOM kill) ends it with nothing to report: a stop
+      // too, the run's kept steps intact and its resume offered, not a crash of bench.js.
+      if (!text && (child.stopRequested || signal)) {
         resolve({ wallNs: null, timedOut: false, stoppedBy: signal ?? 'SIGTERM', leftBehind: 0, stealTicks: null, clkTck: null, cpuIdle: null, samples: null, reader: null, feeder: null, stdout: '', stderr: '' })
         return
       }

@@ -240,6 +240,34 @@ describe('bench.js end to end', () => {
     }
   })
 
+  // A process it measured ended from outside (a kill, an OOM kill's SIGKILL, which pipe-run
+  // cannot mask): bench stops as an interrupted run does, its resume offered, never as a
+  // whole run nor with a stack trace.
+  for (const signal of ['SIGTERM', 'SIGKILL']) {
+    test(`pipe-run ended by ${signal} from outside: the run stops, says so, offers its resume`, async () => {
+      const out = tempDir()
+      const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1',
+        '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'killed']
+      const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args],
+        { cwd: ROOT, env: { ...process.env, LAB_EXTRA_PROGRAMS: EXTRA } })
+      let [stdout, stderr] = ['', '']
+      child.stdout.on('data', chunk => { stdout += chunk })
+      child.stderr.on('data', chunk => { stderr += chunk })
+      const pipeRun = () => spawnSync('pgrep', ['-P', String(child.pid), '-x', 'pipe-run'], { encoding: 'utf8' })
+        .stdout.trim().split('\n').filter(Boolean).map(Number)
+      // a timing run of fixture-slow under way (its reader sleeps between reads)
+      await waitFor(() => (/timing @ 65536/.test(stdout) && pipeRun().length > 0) || child.exitCode !== null, 120000,
+        'a timing run under way')
+      for (const pid of pipeRun()) process.kill(pid, signal)
+      const code = await new Promise(resolve => child.on('close', resolve))
+      assert.equal(code, 130, stdout + stderr)
+      assert.match(stdout, /stopped: a process it measured was ended by a signal from outside bench\.js: \d+ of \d+ runs/)
+      assert.match(stdout, /resume with: node bench\.js --resume /)
+      assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace')
+      assert.ok(readLog(path.join(out, 'killed', 'all.jsonl')).every(record => record.ok), 'the run cut short is not logged')
+    })
+  }
+
   test('Ctrl-C keeps every finished run, and --resume completes the run', async () => {
     const out = tempDir()
     const args = ['--only', 'fixture-slow', '--sizes', '65536', '--runs', '3', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc', '--no-cost', '--out', out, '--id', 'stopped']

@@ -116,3 +116,31 @@ test('a resumed run judges its next try against the error its log heard', async 
   fs.rmSync(runDir, { recursive: true })
   assert.deepEqual(logged.map(record => [record.superseded ?? false, record.foreign.noiseFloorsNs]), [[false, [80e6]]])
 })
+
+// A measured process ended by a signal bench.js did not send (a kill from outside, an OOM
+// kill): the loop stops there, the step unkept, and says so to bench.js, which then stops as
+// an interrupted run does (its resume offered), not as a whole one.
+test('a step stopped from outside ends the loop, unkept, and marks the run stopped from outside', async () => {
+  const { measurePending } = require('../../lib/measure-steps')
+  const fs = require('node:fs')
+  const os = require('node:os')
+  const path = require('node:path')
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stopped-'))
+  const pending = [0, 1, 2].map(run => ({ phase: 'calls', program: { name: 'c' }, run, warmup: 0, group: 'g', label: 'g' }))
+  const session = {
+    measure: async step => ({ record: { phase: 'calls', program: 'c', run: step.run, ok: true, at: 'now' }, stopped: step.run === 1 }),
+    close: async () => {}
+  }
+  const run = { runDir, records: [], pending, session, cellKey: step => String(step.run), options: {} }
+  const done = await measurePending(run, () => false, async () => 0)
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  fs.rmSync(runDir, { recursive: true })
+  assert.equal(done, 1)
+  assert.deepEqual(logged.map(record => record.run), [0])
+  assert.equal(run.stoppedOutside, true)
+  // the same stop asked for by bench.js itself (Ctrl-C) is an interruption, not from outside
+  const asked = { ...run, runDir: fs.mkdtempSync(path.join(os.tmpdir(), 'stopped-')), records: [], stoppedOutside: undefined }
+  await measurePending(asked, () => asked.records.length > 0, async () => 0)
+  fs.rmSync(asked.runDir, { recursive: true })
+  assert.equal(asked.stoppedOutside, undefined)
+})
