@@ -48,7 +48,7 @@ async function main (parsed, interrupted,
     printListing(byName(parsed.experiment).list(parsed.values), parsed.json)
     return 0
   }
-  const run = prepareRun(parsed, interrupted, { measurer, placement, bpf, perf })
+  const run = await prepareRun(parsed, interrupted, { measurer, placement, bpf, perf })
   if (run === null) {
     console.log('\ninterrupted before the first run, while it asked what the machine allows: ' +
       'nothing measured or written')
@@ -82,7 +82,7 @@ function removeIfEmpty (dir) {
 // Everything before the first run: the folder, what it measures and its lock, the
 // context with the runs its plan holds (analyse.js tells a finished run from one cut
 // short by them), and which of the plan's runs the log does not hold yet.
-function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf, perf: givenPerf }) {
+async function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: givenBpf, perf: givenPerf }) {
   const { runDir, options, resumed, recorded, began } = openRun(parsed, lab)
   const experiment = byName(options.experiment)
   const selection = experiment.select(options, recorded)
@@ -101,7 +101,10 @@ function prepareRun (parsed, interrupted, { measurer, placement: given, bpf: giv
   const profiled = experiment.wantsProfile?.(options) ?? false
   const perf = profiled ? givenPerf ?? probePerf() : { available: false, reason: 'skipped: no profile pass asked for' }
   // a stop while the probes ran (Ctrl-C reaches their process group) killed them too: their
-  // verdicts are not the machine's, and a context that kept them would say so for good
+  // verdicts are not the machine's, and a context that kept them would say so for good. The
+  // probes ran synchronously, so the stop's handler runs only once the event loop turns:
+  // let it, before asking.
+  await new Promise(resolve => setImmediate(resolve))
   if (interrupted()) {
     lock.release()
     if (!resumed) removeIfEmpty(runDir)

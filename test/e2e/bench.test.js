@@ -240,6 +240,28 @@ describe('bench.js end to end', () => {
     }
   })
 
+  // Ctrl-C while bench asks the machine what it allows (here the kernel pass's probe, made to
+  // take 3 s): the probe dies with it, and its answer must not become the run's context.
+  test('Ctrl-C during the machine\'s probes: nothing written, nothing measured, exit 130', async () => {
+    const out = tempDir()
+    const slowProbe = path.join(out, 'sysprof')
+    fs.writeFileSync(slowProbe, `#!/bin/sh\nsleep 3\nexec ${JSON.stringify(path.join(ROOT, 'build', 'sysprof'))} "$@"\n`, { mode: 0o755 })
+    const args = ['--only', 'c', '--sizes', '256', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc',
+      '--no-profile', '--out', out, '--id', 'probing']
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args],
+      { cwd: ROOT, env: { ...process.env, SYSPROF: slowProbe }, detached: true })
+    let stdout = ''
+    child.stdout.on('data', chunk => { stdout += chunk })
+    const sleeping = () => spawnSync('pgrep', ['-g', String(child.pid), '-x', 'sleep']).status === 0
+    await waitFor(() => sleeping() || child.exitCode !== null, 60000, 'the probe under way')
+    // Ctrl-C reaches the whole process group, the probe with bench
+    process.kill(-child.pid, 'SIGINT')
+    const code = await new Promise(resolve => child.on('close', resolve))
+    assert.equal(code, 130, stdout)
+    assert.match(stdout, /interrupted before the first run, while it asked what the machine allows: nothing measured or written/)
+    assert.equal(fs.existsSync(path.join(out, 'probing')), false, 'no run folder left')
+  })
+
   // A process it measured ended from outside (a kill, an OOM kill's SIGKILL, which pipe-run
   // cannot mask): bench stops as an interrupted run does, its resume offered, never as a
   // whole run nor with a stack trace.
