@@ -57,9 +57,26 @@ function readLock (runDir) {
   return { unreadable: 'not a lock bench.js wrote' }
 }
 
-// Whether the lock's holder is still at work: 'running', or why the lock is stale.
+// Where this process runs, beyond its host's name: its PID namespace (a container's PIDs are
+// not the host's, and a container may share the host's name and a mounted results folder)
+// and the boot it runs in. Null where /proc cannot say.
+const readOr = read => {
+  try {
+    return read()
+  } catch {
+    return null
+  }
+}
+const pidNamespace = () => readOr(() => fs.readlinkSync('/proc/self/ns/pid'))
+const bootId = () => readOr(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim())
+
+// Whether the lock's holder is still at work: 'running', or why the lock is stale; a holder in
+// another PID namespace is 'elsewhere', its PID meaningless here, and one of another boot of
+// this machine 'gone'. Locks from before these were kept are judged by host and PID alone.
 function holderState (holder) {
   if (holder.host !== os.hostname()) return 'elsewhere'
+  if (holder.boot && bootId() && holder.boot !== bootId()) return 'gone'
+  if (holder.pidns && pidNamespace() && holder.pidns !== pidNamespace()) return 'elsewhere'
   const start = processStart(holder.pid)
   if (start === null) return 'gone'
   return start === holder.start ? 'running' : 'reused'
@@ -68,7 +85,10 @@ function holderState (holder) {
 function busyMessage (runDir, holder) {
   const lock = lockPath(runDir)
   if (holder.unreadable) return `${runDir} has a lock, ${lock}, that cannot be read (${holder.unreadable}); if no bench.js is writing this run, remove it`
-  if (holderState(holder) === 'elsewhere') return `${runDir} is being measured by bench.js (pid ${holder.pid} on ${holder.host}) since ${holder.since}; wait for it or stop it (if it is gone, remove ${lock})`
+  if (holderState(holder) === 'elsewhere') {
+    const where = holder.host === os.hostname() ? `on ${holder.host}, in another PID namespace (a container)` : `on ${holder.host}`
+    return `${runDir} is being measured by bench.js (pid ${holder.pid} ${where}) since ${holder.since}; wait for it or stop it (if it is gone, remove ${lock})`
+  }
   return `${runDir} is being measured by bench.js (pid ${holder.pid}) since ${holder.since}; wait for it or stop it`
 }
 
@@ -91,7 +111,16 @@ const STALE_CLAIM_MS = 10000
 
 function acquireRunLock (runDir, { makeError, note }) {
   const lock = lockPath(runDir)
-  const me = { tool: 'bench.js', pid: process.pid, start: processStart(process.pid), host: os.hostname(), since: new Date().toISOString(), argv: process.argv.slice(2) }
+  const me = {
+    tool: 'bench.js',
+    pid: process.pid,
+    start: processStart(process.pid),
+    host: os.hostname(),
+    pidns: pidNamespace(),
+    boot: bootId(),
+    since: new Date().toISOString(),
+    argv: process.argv.slice(2)
+  }
   const temporary = path.join(runDir, `.${LOCK_FILE}.${process.pid}.tmp`)
   fs.writeFileSync(temporary, JSON.stringify(me) + '\n')
   try {

@@ -269,6 +269,19 @@ describe('one run folder, one writer', () => {
       assert.deepEqual(fs.readdirSync(dir).filter(file => file.includes('lock')), [], 'lock and takeover claim released')
     }
 
+    // a holder in another PID namespace on this host (a container sharing its name and the
+    // results folder): its PID says nothing here, so the lock is refused, not taken over
+    const me = { pid: process.pid, start: 'any', pidns: 'pid:[1]' }
+    const contained = lockOf('contained', me)
+    assertRefused(bench([...TINY, '--out', path.dirname(contained), '--id', 'contained']),
+      new RegExp(`is being measured by bench\\.js \\(pid ${process.pid} on .*, in another PID namespace \\(a container\\)\\) ` +
+        `since \\S+; wait for it or stop it \\(if it is gone, remove ${contained}/${LOCK_FILE}\\)$`))
+    // ... and one of an earlier boot of this machine is gone, whatever its PID now is
+    const booted = lockOf('booted', { pid: process.pid, start: 'any', boot: 'an earlier boot' })
+    const taken = bench([...TINY, '--out', path.dirname(booted), '--id', 'booted'])
+    assert.equal(taken.status, 0, taken.stderr + taken.stdout)
+    assert.match(taken.stdout, /, which is no longer running; taking the lock over$/m)
+
     // a bench killed mid-takeover left its claim on a stale lock: an old claim is cleared
     const holder = { pid: gonePid, start: '1' }
     const dir = lockOf('claimed', holder)
