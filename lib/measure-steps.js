@@ -105,7 +105,7 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
       // stays busy, steps are kept flagged instead, and the run says so.
       const retries = busySteps < BUSY_STEPS ? MAX_REMEASURES : 0
       for (let retry = 0; !stopped && !interrupted() && record.ok && record.foreign?.disturbed && retry < retries; retry++) {
-        log({ ...record, superseded: true })
+        log({ ...keepRawFile(runDir, record, retry), superseded: true })
         await quiet(record.foreign.cpus ?? [], interrupted)
         if (interrupted()) break
         ;({ record, stopped } = await measure(step.run))
@@ -126,6 +126,22 @@ async function measurePending (run, interrupted, quiet = waitForQuiet) {
   }
   if (process.stdout.isTTY) process.stdout.write('\n')
   return done
+}
+
+// A superseded try's raw file (record.rawFile, in the run's folder) moved aside, named for its
+// try (kernel/c-256-1.json → kernel/c-256-1.try1.json), so that the next try, which writes the
+// same name, leaves the evidence of the one it replaces; the record names where it went.
+function keepRawFile (runDir, record, retry) {
+  if (typeof record.rawFile !== 'string') return record
+  const dir = path.dirname(record.rawFile)
+  const [name, ...extensions] = path.basename(record.rawFile).split('.')
+  const moved = path.join(dir, [`${name}`, `try${retry + 1}`, ...extensions].join('.'))
+  try {
+    fs.renameSync(path.join(runDir, record.rawFile), path.join(runDir, moved))
+  } catch {
+    return record
+  }
+  return { ...record, rawFile: moved }
 }
 
 function formatDuration (ms) {

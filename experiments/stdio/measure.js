@@ -321,7 +321,9 @@ function profileRecord (step, record, runDir, workDir) {
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
   } finally {
     for (const map of jitMaps) fs.rmSync(map, { force: true })
-    fs.rmSync(dataFile, { force: true })
+    // and the one perf record moved aside (.old) when a longer try of a run too short for
+    // its slope wrote the same name before this try's was read
+    for (const file of [dataFile, `${dataFile}.old`]) fs.rmSync(file, { force: true })
   }
 }
 

@@ -144,3 +144,34 @@ test('a step stopped from outside ends the loop, unkept, and marks the run stopp
   fs.rmSync(asked.runDir, { recursive: true })
   assert.equal(asked.stoppedOutside, undefined)
 })
+
+// A try measured again for foreign time keeps its evidence: its raw file moved aside, named
+// for the try, before the next try writes the same name.
+test('a superseded try\'s raw file is kept under its try\'s name, the kept try\'s under its own', async () => {
+  const { measurePending } = require('../../lib/measure-steps')
+  const { userForeign } = require('../../lib/foreign')
+  const fs = require('node:fs')
+  const os = require('node:os')
+  const path = require('node:path')
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raw-'))
+  fs.mkdirSync(path.join(runDir, 'kernel'))
+  let tries = 0
+  const session = {
+    measure: async step => {
+      const busy = tries++ === 0
+      fs.writeFileSync(path.join(runDir, 'kernel', 'c-256-1.json'), JSON.stringify({ try: tries }))
+      // the first try with half a second of another program's user time on its CPU
+      const foreign = userForeign({ cpus: [1], before: [0], after: [busy ? 1e9 : 500e6], windowNs: 1e9, ownUserNs: [500e6], benchOn: null })
+      return { record: { phase: 'kernel', program: 'c', run: step.run, ok: true, foreign, rawFile: 'kernel/c-256-1.json', at: 'now' }, stopped: false }
+    },
+    close: async () => {}
+  }
+  const pending = [{ phase: 'kernel', program: { name: 'c' }, run: 0, warmup: 0, group: 'g', label: 'g' }]
+  await measurePending({ runDir, records: [], pending, session, cellKey: () => 'c', options: {} }, () => false, async () => 0)
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const read = file => JSON.parse(fs.readFileSync(path.join(runDir, file), 'utf8'))
+  assert.deepEqual(logged.map(record => [record.superseded ?? false, record.rawFile]),
+    [[true, 'kernel/c-256-1.try1.json'], [false, 'kernel/c-256-1.json']])
+  assert.deepEqual([read('kernel/c-256-1.try1.json'), read('kernel/c-256-1.json')], [{ try: 1 }, { try: 2 }])
+  fs.rmSync(runDir, { recursive: true })
+})
