@@ -333,12 +333,17 @@ test('a run\'s own repeatability: each cell\'s share from halves of its rounds, 
   assert.match(ownRepeatabilityText(excused), new RegExp('^This machine was too noisy to quote: a share of C would ' +
     'move by up to ±1\\.8 points between runs, and deno-wasi @ 256 B by up to ±5\\.4 \\(goal ±2, none beyond ±3; ' +
     '.* in all but 2 of 72 cells\\)$'))
+  // the page's trust line names what keeps the run from being quoted, in few words
   assert.deepEqual(headlineTrust(excused), {
     quotable: false,
     lost: 0,
-    moves: 'all but 2 of 72 shares of C by up to ±1.8 points, and deno-wasi @ 256 B by up to ±5.4',
-    goal: '±2 points, none beyond ±3'
+    moves: 'deno-wasi @ 256 B by up to ±5.4 points',
+    goal: '±2, none past ±3'
   })
+  const two = { ...excused, beyondNever: [...excused.beyondNever, { program: 'wasmtime', blockSize: 256, points: 3.2 }] }
+  assert.equal(headlineTrust(two).moves, '2 shares of C (deno-wasi @ 256 B, wasmtime @ 256 B) by up to ±5.4 points')
+  assert.deepEqual(headlineTrust({ ...excused, beyondNever: [], quotable: true }),
+    { quotable: true, lost: 0, moves: 'all but 2 of 72 shares of C by up to ±1.8 points', goal: '±2 points' })
   // bun-ffi's every run failed: it is lost, and the run cannot be quoted, however still the rest
   const lostRun = summariseHeadline([...rounds('c', Array(8).fill(500)), ...rounds('node-sync', [600, 605, 610, 605, 590, 605, 600, 605]),
     ...rounds('bun-ffi', Array(8).fill(550), 256, { ok: false, quarterOk: false })],
