@@ -57,7 +57,9 @@ async function main (parsed, interrupted,
   const done = await measurePending(run, interrupted, quiet)
   writeDerived(run.runDir, run.records, run.context, run.experiment)
   if (interrupted() || run.stoppedOutside) {
-    const how = interrupted() ? 'interrupted' : 'stopped: a process it measured was ended by a signal from outside bench.js'
+    const how = interrupted()
+      ? 'interrupted'
+      : 'stopped: a process it measured was ended by a signal from outside bench.js'
     console.log(`\n${how}: ${run.alreadyDone + done} of ${run.steps.length} runs measured and kept in ${run.runDir}`)
     console.log(`resume with: node bench.js --resume ${displayPath(run.runDir)}`)
     return 130

@@ -86,8 +86,11 @@ function busyMessage (runDir, holder) {
   const lock = lockPath(runDir)
   if (holder.unreadable) return `${runDir} has a lock, ${lock}, that cannot be read (${holder.unreadable}); if no bench.js is writing this run, remove it`
   if (holderState(holder) === 'elsewhere') {
-    const where = holder.host === os.hostname() ? `on ${holder.host}, in another PID namespace (a container)` : `on ${holder.host}`
-    return `${runDir} is being measured by bench.js (pid ${holder.pid} ${where}) since ${holder.since}; wait for it or stop it (if it is gone, remove ${lock})`
+    const where = holder.host === os.hostname()
+      ? `on ${holder.host}, in another PID namespace (a container)`
+      : `on ${holder.host}`
+    return `${runDir} is being measured by bench.js (pid ${holder.pid} ${where}) since ${holder.since}; ` +
+      `wait for it or stop it (if it is gone, remove ${lock})`
   }
   return `${runDir} is being measured by bench.js (pid ${holder.pid}) since ${holder.since}; wait for it or stop it`
 }

@@ -78,7 +78,8 @@ const LADDER_FINDINGS = [
     }))
     return `Through WASI, a call out of the sandbox that makes no syscall (args_sizes_get) costs ${calls}; ` +
       `sched_yield ${yields}, against C's ${formatNumber(at(floor, 'syscall'))} (${floor.variant}); ` +
-      `and a 256-byte fd_read ${reads}, against C's read(2) ${formatNumber(at(floor, 'read-256'))} ns (${floor.variant}).`
+      `and a 256-byte fd_read ${reads}, against C's read(2) ${formatNumber(at(floor, 'read-256'))} ns ` +
+      `(${floor.variant}).`
   },
   function repeats (ladder) {
     return reachableText(reachable(ladder))
@@ -109,7 +110,8 @@ const LADDER_FINDINGS = [
     // where the cost pass ran, a reader whose cell it could not set against (failed, no
     // interval) counts against the comparison, named
     const uncompared = compared.length
-      ? ladder.rows.filter(row => row.stdin && !compared.includes(row)).map(row => `${row.variant} (${row.stdin.program})`)
+      ? ladder.rows.filter(row => row.stdin && !compared.includes(row))
+        .map(row => `${row.variant} (${row.stdin.program})`)
       : []
     if (decomposed.length === 0) return null
     const off = decomposed.filter(row => !row.addsUp).map(row => `${row.variant} ${formatSigned(row.gap)} ns`)
@@ -128,8 +130,10 @@ const LADDER_FINDINGS = [
 // The readers the cost-pass comparison excepts, in parentheses: those outside its interval
 // and those it had no interval for; '' with none.
 function costExceptions (disagree, uncompared) {
-  const parts = [disagree.length && `not: ${disagree.join('; ')}`, uncompared.length && `missing: ${uncompared.join(', ')}`]
-    .filter(Boolean)
+  const parts = [
+    disagree.length && `not: ${disagree.join('; ')}`,
+    uncompared.length && `missing: ${uncompared.join(', ')}`
+  ].filter(Boolean)
   return parts.length ? ` (${parts.join('; ')})` : ''
 }
 

@@ -551,7 +551,8 @@ function ladderRow (name, runs) {
     byProcess[rung] = Object.fromEntries(ok.map((run, i) => [run.run, perProcess[i]]))
     const partnered = ok.filter(run => run.partner?.rounds?.length)
     const partnerRounds = partnered.map(run => run.partner.rounds.map(round => round[rung]))
-    partnerByProcess[rung] = Object.fromEntries(partnered.map((run, i) => [run.run, median(steadyRounds(partnerRounds[i]))]))
+    partnerByProcess[rung] = Object.fromEntries(partnered
+      .map((run, i) => [run.run, median(steadyRounds(partnerRounds[i]))]))
     partnerWarming[rung] = partnered.filter((run, i) => firstRoundWarming(partnerRounds[i])).map(run => run.run)
     // every round, a warming one too: where the variance lives, warm-up included
     variance[rung] = components(rounds)

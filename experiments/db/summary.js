@@ -214,7 +214,9 @@ function roundsAgainst (a, b, pick) {
 const where = {
   processOf: () => 0,
   roundOf: run => run.run,
-  warmupOf: run => (run.warmupConnections === undefined || run.warmupConnections === run.connections ? run.warmupCpuUs : [])
+  warmupOf: run => (run.warmupConnections === undefined || run.warmupConnections === run.connections
+    ? run.warmupCpuUs
+    : [])
 }
 const serverCpuPerRequest = run => run.server.cpuNs / run.wrk.requests / 1000
 

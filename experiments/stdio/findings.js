@@ -114,7 +114,8 @@ function machineSpeed (set) {
     const values = rounds.map(round => round.cpuPerReadNs)
     const middle = median(values)
     // each round by its own number, so that a round missing (failed) renames none after it
-    const calm = calmRoundNumbers(rounds.map(round => ({ number: round.run + 1, offset: round.cpuPerReadNs / middle - 1 })))
+    const calm = calmRoundNumbers(rounds
+      .map(round => ({ number: round.run + 1, offset: round.cpuPerReadNs / middle - 1 })))
     const spread = (Math.max(...values) - Math.min(...values)) / middle
     parts.push(`at ${sizeName(blockSize)} ${formatNumber(Math.min(...values))} to ${ns(Math.max(...values))} ` +
       `across ${rounds.length} rounds, a spread of ${formatPercent(spread)} of its median (${ns(middle)}), ` +

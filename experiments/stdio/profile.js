@@ -104,7 +104,8 @@ function profileBytes (step, cpuPerReadNs, windowS = PROFILE_WINDOW_S, leastRead
   const scale = windowS / PROFILE_WINDOW_S
   const most = wholeBlocks(step.bytes * scale)
   // leastReads are reads in the window, where the samples are counted
-  const least = Math.min(most, Math.max(wholeBlocks(PROFILE_MIN_BYTES * scale), windowReadsBytes(leastReads, step.blockSize)))
+  const least = Math.min(most,
+    Math.max(wholeBlocks(PROFILE_MIN_BYTES * scale), windowReadsBytes(leastReads, step.blockSize)))
   if (!(cpuPerReadNs > 0)) return most
   return Math.min(most, Math.max(least, windowBytes(windowS, cpuPerReadNs, step.blockSize)))
 }

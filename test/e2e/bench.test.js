@@ -245,7 +245,8 @@ describe('bench.js end to end', () => {
   test('Ctrl-C during the machine\'s probes: nothing written, nothing measured, exit 130', async () => {
     const out = tempDir()
     const slowProbe = path.join(out, 'sysprof')
-    fs.writeFileSync(slowProbe, `#!/bin/sh\nsleep 3\nexec ${JSON.stringify(path.join(ROOT, 'build', 'sysprof'))} "$@"\n`, { mode: 0o755 })
+    const sysprof = JSON.stringify(path.join(ROOT, 'build', 'sysprof'))
+    fs.writeFileSync(slowProbe, `#!/bin/sh\nsleep 3\nexec ${sysprof} "$@"\n`, { mode: 0o755 })
     const args = ['--only', 'c', '--sizes', '256', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc',
       '--no-profile', '--out', out, '--id', 'probing']
     const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args],

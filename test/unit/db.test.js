@@ -142,7 +142,8 @@ test('the summary: CPU per request by process, the server\'s against the referen
   // a pair with a cell the answer does not quote: kept, said so in the finding and the table
   const { findings } = require('../../experiments/db/findings')
   const { variantTable } = require('../../experiments/db/report')
-  const unquoted = { ...summary, variants: summary.variants.map(entry => ({ ...entry, unsteady: ['c-libpq-unnamed-pipelined'] })) }
+  const unsteady = ['c-libpq-unnamed-pipelined']
+  const unquoted = { ...summary, variants: summary.variants.map(entry => ({ ...entry, unsteady })) }
   const said = findings([{ label: 'a', results: { db: unquoted } }]).map(finding => finding.text).join('\n')
   assert.doesNotMatch(said, /Parsing every query, \/db: an unnamed statement costs/, 'no range left to give')
   const quoted = findings([{ label: 'a', results: { db: summary } }]).map(finding => finding.text).join('\n')

@@ -818,13 +818,15 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   const cells = [cell('c-epoll', 100000, false), cell('bun', 90000, false), cell('deno', 20000, true)]
   const texts = findings([{ label: 'a', results: { http: { modes: ['keep-alive'], reference: 'c-epoll', cells, floors: {}, syscalls: [] } } }])
     .map(finding => finding.text)
-  assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); the most of the others, bun, 90% of it.')
+  assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); ' +
+    'the most of the others, bun, 90% of it.')
   assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
   // taken in turns: ordered and quoted by the ratio to the c-epoll beside each, run by run,
   // where the medians of the two cells would order them the other way
   const paired = [cell('c-epoll', 100000, false), { ...cell('nginx', 69935, false), vsReference: { estimate: 0.927 } },
     { ...cell('deno', 69878, false), vsReference: { estimate: 0.934 } }]
-  const turns = findings([{ label: 'a', results: { http: { modes: ['keep-alive'], reference: 'c-epoll', cells: paired, floors: {}, syscalls: [] } } }])
+  const inTurns = { modes: ['keep-alive'], reference: 'c-epoll', cells: paired, floors: {}, syscalls: [] }
+  const turns = findings([{ label: 'a', results: { http: inTurns } }])
   assert.equal(turns[0].text, 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); the most ' +
     'of the others, deno, 93% of the c-epoll beside it, run by run, the fewest, nginx, 93%.')
 })
