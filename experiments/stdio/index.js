@@ -149,7 +149,7 @@ function describe (options, { runnable }) {
 // runDir: the run's folder, whose raw files (the GC traces) fill what older records lack.
 function derive (records, context, runDir) {
   return {
-    'results.json': summariseResults(records, context),
+    'results.json': summariseResults(records, context, runDir),
     'syscalls.json': summariseSyscalls(records, context),
     'gc.json': summariseGcResults(records, context, runDir),
     'profile.json': summariseProfile(dataPoints(records), { slopePerRead, windowSpan, pairFigures },

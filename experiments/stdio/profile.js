@@ -278,6 +278,7 @@ const unnamedIn = dso => (JIT_DSO.test(dso) ? 'JIT code (perf map)' : dso.split(
 // V8's way into a C++ API function that is no fast API call: a fast call goes from the
 // JIT code into the function itself, with none of these frames between.
 const V8_SLOW_API_CALL = /^Builtins_CallApiCallback/
+const V8_BUILTIN_PREFIX = 'Builtins_'
 
 // A run's samples in buckets: { samples, periodNs (the CPU time they stand for, null from
 // perf texts without it), window ('slope' or 'reads': which), windowS,
@@ -304,6 +305,10 @@ function attribute (samples, reader, span = null) {
   const unnamedSamples = [...unnamed.values()].reduce((sum, samples) => sum + samples, 0)
   const total = window.length
   const slow = window.filter(sample => sample.frames.some(frame => V8_SLOW_API_CALL.test(frame.symbol))).length
+  // whether the slow calls could be seen at all: a V8 whose binary names its builtins shows
+  // some in any run (the interpreter's own are builtins); a stripped one (npm's Deno, the
+  // host's libnode) names none, and its slow calls would pass unseen
+  const countable = samples.some(sample => sample.frames.some(frame => frame.symbol.startsWith(V8_BUILTIN_PREFIX)))
   const periods = window.map(sample => sample.periodNs)
   return {
     window: span ? 'slope' : 'reads',
@@ -320,7 +325,7 @@ function attribute (samples, reader, span = null) {
       share: total ? unnamedSamples / total : null,
       top: [...unnamed].sort((a, b) => b[1] - a[1]).slice(0, TOP_FRAMES)
     },
-    slowApiCalls: { samples: slow, share: total ? slow / total : null },
+    slowApiCalls: { samples: slow, share: total ? slow / total : null, countable },
     tree: stackTree(window, reader, Math.max(1, Math.ceil(TREE_MIN_SHARE * total)))
   }
 }
@@ -627,23 +632,36 @@ const SLOW_API_SHARE = 0.05
 // graph, which can hold a fast call while a slow one runs beside it every turn.
 function slowPathReason (records, program) {
   const found = slowApiShare(records, program)
-  if (found === null || found.share <= SLOW_API_SHARE) return null
+  if (found === null || found.countable === false || found.share <= SLOW_API_SHARE) return null
   return `the profile pass found ${slowApiText(found)} (${V8_SLOW_API_CALL.source.slice(1)}…), over ` +
     `${SLOW_API_SHARE * 100}%: a slow call runs beside its fast one`
 }
 
-// A reader's profiled rounds' samples pooled: { share, samples } in V8's slow API calls, or
-// null where no round counted them (no profile pass, or one from before it did)
-function slowApiShare (records, program) {
+// A reader's profiled rounds' samples pooled: { share, samples, countable } in V8's slow API
+// calls, or null where no round counted them (no profile pass, or one from before it did).
+// countable: false where its V8 names none of its builtins, so that no slow call could be
+// seen; a round logged before this was kept is asked of its perf script text, where the
+// run's folder still holds it (`rawText(record)`, else null: unknown).
+function slowApiShare (records, program, rawText = () => null) {
   const rounds = records.filter(record => record.phase === PHASES.profile && record.program === program &&
     record.ok && record.profile?.slowApiCalls)
   const samples = rounds.reduce((sum, record) => sum + record.profile.samples, 0)
   const slow = rounds.reduce((sum, record) => sum + record.profile.slowApiCalls.samples, 0)
-  return samples ? { share: slow / samples, samples } : null
+  if (!samples) return null
+  const countableIn = record => record.profile.slowApiCalls.countable ??
+    (text => (text === null ? null : text.includes(` ${V8_BUILTIN_PREFIX}`)))(rawText(record))
+  const each = rounds.map(countableIn)
+  const countable = each.includes(false) ? false : each.every(value => value === true) ? true : null
+  return { share: slow / samples, samples, countable }
 }
 
-const slowApiText = ({ share, samples }) =>
-  `${(100 * share).toFixed(1)}% of the ${samples} samples of its read loop in V8's slow API calls`
+function slowApiText ({ share, samples, countable }) {
+  if (countable === false) {
+    return 'no V8 builtin named in its run (a stripped binary): slow API calls in its read loop ' +
+      'could not be counted'
+  }
+  return `${(100 * share).toFixed(1)}% of the ${samples} samples of its read loop in V8's slow API calls`
+}
 
 module.exports = {
   profilePlacement,

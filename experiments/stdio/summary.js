@@ -3,6 +3,7 @@
 // terminal summary and the report quote. Every figure here is derived from the log,
 // so it can be recomputed after an interruption or by hand.
 const fs = require('node:fs')
+const zlib = require('node:zlib')
 const path = require('node:path')
 const { PHASES } = require('./phases')
 const { parseGcTrace, summariseGc } = require('../../lib/gctrace')
@@ -253,7 +254,18 @@ function rejectedCells (records) {
 // 'engaged' where every check at every size said so, 'not taken' where one said not,
 // 'unproven' where none could say (no check ran: --no-cost, a run from before the check,
 // or the traced run failed), with the reason.
-function summariseFastPaths (records, context) {
+// A profiled round's perf script text, where the run's folder holds it (for rounds logged
+// before they said whether V8's slow calls could be seen); null elsewhere.
+const profileText = runDir => record => {
+  if (!runDir || typeof record.rawFile !== 'string') return null
+  try {
+    return zlib.gunzipSync(fs.readFileSync(path.join(runDir, record.rawFile))).toString()
+  } catch {
+    return null
+  }
+}
+
+function summariseFastPaths (records, context, runDir = null) {
   const rows = (context.programs ?? []).filter(program => program.fastest)
   return rows.map(program => {
     const checks = records.filter(record => record.phase === PHASES.fastPath && record.program === program.name)
@@ -277,8 +289,13 @@ function summariseFastPaths (records, context) {
     if (checks.length && engaged.length === checks.length) {
       const sizes = engaged.map(check => check.blockSize)
       // and where V8 ran it, what the profile pass saw of slow calls in its loop
-      const profiled = runtimes[program.runtime]?.engine === 'v8' ? slowApiShare(records, program.name) : null
-      const seen = profiled ? `; the profile pass found ${slowApiText(profiled)}` : ''
+      const v8 = runtimes[program.runtime]?.engine === 'v8'
+      const profiled = v8 ? slowApiShare(records, program.name, profileText(runDir)) : null
+      // the graph holds a fast call where a slow one may still run beside it every turn, which
+      // only the profile pass counts: without it the verdict is the graph's alone, and says so
+      const seen = profiled
+        ? `; the profile pass found ${slowApiText(profiled)}`
+        : v8 ? '; slow API calls beside it not counted (no profile pass)' : ''
       const summary = engaged[0].fastPath.summary + seen
       // what its fast call reaches (V8: named in the reader's memory), null where not asked
       const reaches = engaged[0].fastPath.reaches ?? null
@@ -302,7 +319,7 @@ function markUnproven (headline, fastPaths) {
   return headline
 }
 
-function summariseResults (logged, context) {
+function summariseResults (logged, context, runDir = null) {
   const records = dataPoints(logged)
   const startup = startupByProgram(records)
   const quarters = byCell(records, PHASES.timingQuarter)
@@ -315,7 +332,7 @@ function summariseResults (logged, context) {
   cells.sort(byTableOrder(context))
   compareWithC(cells)
   // the lab's answer, from the cost pass (experiments/stdio/cost.js); null for runs without one
-  const fastPaths = summariseFastPaths(records, context)
+  const fastPaths = summariseFastPaths(records, context, runDir)
   const headline = markUnproven(summariseHeadline(records, context, rejected), fastPaths)
   const shared = sharedResults(logged, context, ['blockSize'], 'stdio')
   return {

@@ -658,13 +658,27 @@ test('a loop\'s samples in V8\'s slow API calls: node-sync\'s binding is one, C 
   const c = attribute(fixture('c-256'), { binary: 'wc-c', native: true })
   // fs.readSync's binding is a C++ callback with no fast function: nearly every sample of its loop
   assert.ok(node.slowApiCalls.share > 0.5, JSON.stringify(node.slowApiCalls))
-  assert.deepEqual(c.slowApiCalls, { samples: 0, share: 0 })
+  assert.equal(node.slowApiCalls.countable, true, 'Node names its builtins')
+  assert.deepEqual(c.slowApiCalls, { samples: 0, share: 0, countable: false })
   const records = profile => [{ phase: 'profile', program: 'x', blockSize: 256, run: 0, ok: true, profile }]
   assert.match(slowPathReason(records(node), 'x'),
     /^the profile pass found \d+\.\d% of the \d+ samples of its read loop in V8's slow API calls \(Builtins_CallApiCallback…\), over 5%: a slow call runs beside its fast one$/)
   assert.equal(slowPathReason(records(c), 'x'), null)
   // a profile from before the pass counted them says nothing
   assert.equal(slowPathReason(records({ ...node, slowApiCalls: undefined }), 'x'), null)
+  // npm's Deno is stripped: no builtin named anywhere in its run, so a slow call could not be
+  // seen, and the count says so rather than 0%
+  const { slowApiShare, slowApiText } = require('../../experiments/stdio/profile')
+  const deno = attribute(fixture('deno-sync-256'), { binary: 'deno', native: false })
+  assert.deepEqual([deno.slowApiCalls.samples, deno.slowApiCalls.countable], [0, false])
+  const denoShare = slowApiShare(records(deno), 'x')
+  assert.equal(denoShare.countable, false)
+  assert.match(slowApiText(denoShare), /^no V8 builtin named in its run \(a stripped binary\): slow API calls in its read loop could not be counted$/)
+  // a round logged before it was kept is asked of its perf script text
+  const older = records({ ...node, slowApiCalls: { samples: 0, share: 0 } })
+  assert.equal(slowApiShare(older, 'x', () => 'node 1/1 1.0: 1\n  7f00 Builtins_JSEntry (node)\n').countable, true)
+  assert.equal(slowApiShare(older, 'x', () => 'deno 1/1 1.0: 1\n  7f00 [unknown] (deno)\n').countable, false)
+  assert.equal(slowApiShare(older, 'x').countable, null, 'no text: unknown')
 })
 
 test('how sure the buckets are: the rounds\' range and the samples alone, against a tenth or 5 ns', () => {
