@@ -806,6 +806,7 @@ const DOCS_READERS = {
   'docs/reproducibility/2026-11-30-amd-noisy/within-run.js': { folder: ['results.json'], args: one },
   'docs/reproducibility/2026-12-04-amd/rounds.js': { args: file => [['deno-wasi', '256', file]] },
   'docs/reproducibility/2026-12-05-halves/halves.js': { args: two },
+  'docs/reproducibility/2026-12-06-never/never-pairs.js': { args: two },
   // a probe, then a window's START and WINDOWS after a good probe, the one kept beside it
   'docs/reproducibility/2026-12-01-amd/probes.js': {
     args: file => {
