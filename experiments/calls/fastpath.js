@@ -24,9 +24,13 @@ const { counted } = require('../../lib/report/format')
 const { FIXED_FEEDER_BLOCK } = require('../stdio/measure')
 const { FAST_PHASE, BLOCK, ladderArgv, ladderBytes, parseLadder, ladderFailure } = require('./ladder')
 
-// One round: the warm-up, which compiles every loop, is what the check reads; dd's whole
-// 64 KiB blocks carry 256 reads.
+// The timed ladder's own counts (options.ladder), so that what the check reads is the code
+// its rounds run: at 1000 calls a round, as until 2026-12-06, Bun's getppid loop was DFG's
+// alone, and its FTL compile came in the timed rounds' calls, unchecked (a review, with
+// BUN_JSC_reportCompileTimes). The traces grow with compiles, not calls; these are the
+// counts where none is given.
 const CHECK_COUNTS = { rounds: 1, calls: 1000, reads: 256 }
+const tracedCounts = ladder => (ladder ? { rounds: ladder.rounds, calls: ladder.calls, reads: ladder.reads } : CHECK_COUNTS)
 
 // The checks of the selected variants, one each, on the ladder's CPU.
 function fastPathSteps (selected, pin) {
@@ -49,7 +53,7 @@ const engineOf = variant => runtimes[variant.runtime].engine
 
 // A variant's ladder command with V8's flags (every function traced) before its file, where V8
 // takes them, or JavaScriptCore's environment.
-function tracedArgv (variant, dir) {
+function tracedArgv (variant, dir, counts = CHECK_COUNTS) {
   const at = variant.command.indexOf('{file}')
   if (at === -1 || !['v8', 'jsc'].includes(engineOf(variant))) {
     throw new Error(`${variant.name}: a variant with fast loops needs a {file} in its command and ` +
@@ -58,7 +62,7 @@ function tracedArgv (variant, dir) {
   const { v8Flags, env } = checkTracing(engineOf(variant), '*', dir)
   const flags = v8Flags.length ? runtimes[variant.runtime].v8Flags(v8Flags) : []
   const command = [...variant.command.slice(0, at), ...flags, ...variant.command.slice(at)]
-  const argv = ladderArgv({ ...variant, command }, CHECK_COUNTS)
+  const argv = ladderArgv({ ...variant, command }, counts)
   return env.length ? ['env', ...env, ...argv] : argv
 }
 
@@ -113,9 +117,10 @@ async function measureFastPath (step, options, runDir) {
   const dir = path.join(runDir, FAST_PHASE, `${step.variant.name}.graphs`)
   fs.rmSync(dir, { recursive: true, force: true })
   fs.mkdirSync(dir, { recursive: true })
-  const bytes = ladderBytes(CHECK_COUNTS)
+  const counts = tracedCounts(options.ladder)
+  const bytes = ladderBytes(counts)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK)
-  const reader = tracedArgv(step.variant, dir)
+  const reader = tracedArgv(step.variant, dir, counts)
   // V8's held open once fed, so that each loop's fast calls are named in the ladder's memory
   // (experiments/stdio/fastpath.js nameFastCalls): V8's graphs alone give their addresses
   const held = engineOf(step.variant) === 'v8'
@@ -131,7 +136,7 @@ async function measureFastPath (step, options, runDir) {
       ? await runHeld(spec, path.join(dir, '.held'), look)
       : { result: await runPipeline(spec), seen: null }
     const output = parseLadder(ladderLines(result.stdout))
-    let failure = ladderFailure({ result, output, counts: CHECK_COUNTS, bytes, timeoutSeconds: options.timeoutSeconds })
+    let failure = ladderFailure({ result, output, counts, bytes, timeoutSeconds: options.timeoutSeconds })
     const text = `${result.stdout}\n${result.stderr}`
     writeFileAtomic(path.join(runDir, rawFileName(step)), zlib.gzipSync(text))
     const trace = withoutLadderLines(text)
