@@ -334,7 +334,9 @@ function httpSession (interrupted = () => false) {
     await stopProcess(current.key)
     Object.assign(current, { failure: `process ${(step.process ?? 0) + 1} failed a run before this one: ${failure}`, failedRun: true })
   }
-  return { serverFor, failRun, close }
+  // whether a stop was asked for: a step whose servers were warming up when it came ends
+  // there, not with a timed run that would be thrown away (measureStep)
+  return { serverFor, failRun, close, stopping: interrupted }
 }
 
 // Whether a warm-up has settled after its latest run: its last two runs agree within
@@ -491,6 +493,9 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
   const server = await session.serverFor(step, options, note)
+  if (session.stopping?.()) {
+    return { record: { phase: step.phase, program: step.server.name, ok: false, failure: 'stopped before its run' }, stopped: true }
+  }
   const base = {
     phase: step.phase,
     program: step.server.name,

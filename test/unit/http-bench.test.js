@@ -1069,3 +1069,16 @@ test('a cell is flagged compiling where a run it kept was, and says so in every 
     'it measured (2026-12-01), not in this one.')
   assert.equal(compilingFinding([quiet, untraced], each => each.server), null)
 })
+
+// A stop asked for while a step's servers warm up ends the step there: no timed wrk run is
+// started only to be thrown away (the bench, stopping, logs the step not).
+test('a stop during the warm-up ends the step before its timed run', async () => {
+  let started = 0
+  const session = {
+    serverFor: async () => { started++; return { started: null } },
+    stopping: () => true
+  }
+  const step = { phase: http.PHASE, server: { name: 'c-epoll' }, mode: 'keep-alive', connections: 128, run: 0 }
+  const { record, stopped } = await http.measureStep(step, { http: http.PRESETS.default }, session, '/nonexistent')
+  assert.deepEqual([stopped, record.ok, started], [true, false, 1])
+})
