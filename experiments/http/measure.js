@@ -494,7 +494,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
   const server = await session.serverFor(step, options, note)
   if (session.stopping?.()) {
-    return { record: { phase: step.phase, program: step.server.name, ok: false, failure: 'stopped before its run' }, stopped: true }
+    const record = { phase: step.phase, program: step.server.name, ok: false, failure: 'stopped before its run' }
+    return { record, stopped: true }
   }
   const base = {
     phase: step.phase,
