@@ -423,7 +423,7 @@ function ownRepeatability (cells, rounds) {
     const moves = [HALVINGS.evenOdd, HALVINGS.earlyLate]
       .map(halving => halvedMove(halving([...mine.keys()])))
     if (moves.includes(null)) {
-      unhalved.push(`${cell.program} @ ${sizeName(cell.blockSize)}`)
+      unhalved.push(cellName(cell))
       continue
     }
     const { program, blockSize } = cell
@@ -469,7 +469,7 @@ function headlineRepeatability (a, b) {
     const absentIn = [['a', left], ['b', right]].filter(([, cell]) => !cell?.shareOfC).map(([side]) => side)
     if (absentIn.length) {
       const { program, blockSize } = left ?? right
-      missing.push({ program, blockSize, name: `${program} @ ${sizeName(blockSize)}`, in: absentIn })
+      missing.push({ program, blockSize, name: cellName({ program, blockSize }), in: absentIn })
       continue
     }
     const movePoints = Math.abs(left.shareOfC.estimate - right.shareOfC.estimate) * 100
@@ -572,6 +572,9 @@ function tiedInRun (x, y) {
 // "all but 2 of 69", or "all 16" where the goal allows none above
 const allBut = cells => (allowedAbove(cells) ? `all but ${allowedAbove(cells)} of ${cells}` : `all ${cells}`)
 
+// A cell as the page names it: 'deno-wasi @ 256 B'.
+const cellName = ({ program, blockSize }) => `${program} @ ${sizeName(blockSize)}`
+
 // A quoted move is a bound, so it is rounded up to a tenth: 2.04 points print as 2.1, not 2.0.
 const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
 
@@ -581,8 +584,7 @@ const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
 function beyondNeverClause (own) {
   const beyond = (own.beyondNever ?? []).filter(cell => cell.points > own.quotedPoints + EPSILON)
   return beyond.length
-    ? `, and ${listJoin(beyond.map(cell =>
-      `${cell.program} @ ${sizeName(cell.blockSize)} by up to ±${boundText(cell.points)}`))}`
+    ? `, and ${listJoin(beyond.map(cell => `${cellName(cell)} by up to ±${boundText(cell.points)}`))}`
     : ''
 }
 // the goal in words: within ±2 in all but the allowance, none beyond ±3
@@ -599,8 +601,10 @@ function ownRepeatabilityText (own) {
     return `${lostText(own.lost).slice(0, -1)}; there ${rest} (goal ${goalText(own)}; ${basis})`
   }
   return own.quotable
-    ? `On this machine, today, a share of C repeats within ±${boundText(own.quotedPoints)} points (${basis}; goal ${goalText(own)})`
-    : `This machine was too noisy to quote: a share of C would move by up to ±${boundText(own.quotedPoints)} points between runs${beyondNeverClause(own)} (goal ${goalText(own)}; ${basis})`
+    ? `On this machine, today, a share of C repeats within ±${boundText(own.quotedPoints)} points ` +
+      `(${basis}; goal ${goalText(own)})`
+    : 'This machine was too noisy to quote: a share of C would move by up to ' +
+      `±${boundText(own.quotedPoints)} points between runs${beyondNeverClause(own)} (goal ${goalText(own)}; ${basis})`
 }
 
 // The headline's trust line (lib/report/markup.js trustLine) from the run's own figure.
@@ -614,10 +618,9 @@ function headlineTrust (own) {
   if (own.quotedPoints <= own.goalPoints + EPSILON && past.length) {
     const most = `by up to ±${boundText(past[0].points)} points`
     const which = past.length === 1
-      ? `${past[0].program} @ ${sizeName(past[0].blockSize)}`
-      : `${past.length} shares of C (${past.map(cell => `${cell.program} @ ${sizeName(cell.blockSize)}`).join(', ')})`
-    const goal = `±${own.goalPoints}, none past ±${own.neverPoints}`
-    return { quotable: own.quotable, lost: own.lost?.length ?? 0, moves: `${which} ${most}`, goal }
+      ? cellName(past[0])
+      : `${past.length} shares of C (${past.map(cellName).join(', ')})`
+    return { quotable: own.quotable, lost: own.lost?.length ?? 0, moves: `${which} ${most}`, goal: goalText(own) }
   }
   return {
     quotable: own.quotable,
@@ -647,7 +650,8 @@ function headlineRepeatabilityText (result, labels) {
   const largest = crossed ? boundText(max) : max.toFixed(1)
   return `${result.within2} of ${result.total} headline shares of C moved by at most ${goal.points} points ` +
     `between ${labels[0]} and ${labels[1]}${missing} ` +
-    `(median ${result.medianMovePoints.toFixed(1)}, largest ${largest}) and ${ranking}: the repeatability goal (${goal.cellsAllowedAbove ? `all but ${goal.cellsAllowedAbove}` : 'every share'} within ${goal.points} points, ` +
+    `(median ${result.medianMovePoints.toFixed(1)}, largest ${largest}) and ${ranking}: the repeatability goal ` +
+    `(${goal.cellsAllowedAbove ? `all but ${goal.cellsAllowedAbove}` : 'every share'} within ${goal.points} points, ` +
     `none beyond ${goal.never}, the same order) is ${result.met ? 'met' : 'not met'}${shifts}`
 }
 
