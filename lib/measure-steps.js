@@ -135,7 +135,7 @@ function keepRawFile (runDir, record, retry) {
   if (typeof record.rawFile !== 'string') return record
   const dir = path.dirname(record.rawFile)
   const [name, ...extensions] = path.basename(record.rawFile).split('.')
-  const moved = path.join(dir, [`${name}`, `try${retry + 1}`, ...extensions].join('.'))
+  const moved = path.join(dir, [name, `try${retry + 1}`, ...extensions].join('.'))
   try {
     fs.renameSync(path.join(runDir, record.rawFile), path.join(runDir, moved))
   } catch {

@@ -5,7 +5,7 @@
 // its holder by PID and the PID's start time, so a lock left by a bench that was
 // killed (its PID gone, or reused by another program) is known stale and taken over.
 const fs = require('node:fs')
-const { statFields } = require('./procfs')
+const { statFields, readText } = require('./procfs')
 const os = require('node:os')
 const path = require('node:path')
 
@@ -60,15 +60,14 @@ function readLock (runDir) {
 // Where this process runs, beyond its host's name: its PID namespace (a container's PIDs are
 // not the host's, and a container may share the host's name and a mounted results folder)
 // and the boot it runs in. Null where /proc cannot say.
-const readOr = read => {
+function pidNamespace () {
   try {
-    return read()
+    return fs.readlinkSync('/proc/self/ns/pid')
   } catch {
     return null
   }
 }
-const pidNamespace = () => readOr(() => fs.readlinkSync('/proc/self/ns/pid'))
-const bootId = () => readOr(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim())
+const bootId = () => readText('/proc/sys/kernel/random/boot_id').trim() || null
 
 // Whether the lock's holder is still at work: 'running', or why the lock is stale; a holder in
 // another PID namespace is 'elsewhere', its PID meaningless here, and one of another boot of

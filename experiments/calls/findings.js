@@ -5,13 +5,12 @@
 // syscall's and the read paths' findings leave them to their own.
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE } = require('../stdio/programs')
-const { RING_FLOOR, WARMING_RATIO } = require('./ladder')
+const { RING_FLOOR, WARMING_RATIO, floorOf } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 
 // The rows whose parts are taken against C's own ladder: neither a ring's nor WASI's, nor
 // C's ladder that is WASI's floor (c-yield), whose parts are C's own.
-const floorOf = row => row.floor ?? (row.ring ? RING_FLOOR : BASELINE)
 const direct = ladder => {
   const floors = new Set(ladder.rows.map(floorOf))
   return ladder.rows.filter(row => floorOf(row) === BASELINE && (row.variant === BASELINE || !floors.has(row.variant)))
@@ -53,7 +52,9 @@ const LADDER_FINDINGS = [
     const at = (row, rung) => row?.rungs[rung]?.estimate ?? null
     if ([at(c, 'syscall'), at(c, 'read-256'), at(floor, 'syscall'), at(floor, 'read-256')].includes(null)) return null
     const others = ladder.rows.filter(row => row.ring && row !== floor && at(row, 'read-256') !== null)
-    const theirs = others.length ? `; ${listJoin(others.map(row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of ${RING_FLOOR}'s`))}` : ''
+    const ringRead = row => `${row.variant}'s ring read ${formatNumber(at(row, 'read-256'))} ns, ` +
+      `${formatPercent(at(row, 'read-256') / at(floor, 'read-256'))} of ${RING_FLOOR}'s`
+    const theirs = others.length ? `; ${listJoin(others.map(ringRead))}` : ''
     return `Through io_uring, C's round trip with no work (IORING_OP_NOP) costs ${formatNumber(at(floor, 'syscall'))} ns against getppid's ${formatNumber(at(c, 'syscall'))}, and a 256-byte read ${formatNumber(at(floor, 'read-256'))} ns against read(2)'s ${formatNumber(at(c, 'read-256'))}${theirs}.`
   },
   // Through WASI, against C's ladder with sched_yield (c-yield): the call out of the sandbox
@@ -123,7 +124,11 @@ const LADDER_FINDINGS = [
     return 'The parts add up to the measured 256-byte read within 10% for ' +
       `${decomposed.length - off.length} of ${tested.length} variants` +
       `${exceptions.length ? ` (${exceptions.join('; ')})` : ''}, ${floors}` +
-      (compared.length ? `; the ladder's read lies inside the cost pass's interval for ${compared.length - disagree.length} of ${compared.length + uncompared.length}${costExceptions(disagree, uncompared)}.` : '.')
+      (compared.length
+        ? '; the ladder\'s read lies inside the cost pass\'s interval for ' +
+          `${compared.length - disagree.length} of ${compared.length + uncompared.length}` +
+          `${costExceptions(disagree, uncompared)}.`
+        : '.')
   }
 ]
 

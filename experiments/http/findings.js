@@ -64,7 +64,7 @@ const HTTP_FINDINGS = [
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`
       const least = others.length > 1 ? `, the fewest, ${fewest.server}, ${share(fewest)}` : ''
       const answers = `${http.reference} answers ${rateText(rate(reference))} (median of its own runs)`
-      const paired = others.every(cell => cell.vsReference?.estimate !== undefined && cell.vsReference !== null)
+      const paired = others.every(cell => cell.vsReference?.estimate !== undefined)
       const of = paired ? `of the ${http.reference} beside it, run by run` : 'of it'
       lines.push(`${where}: ${answers}; the most of the others, ${most.server}, ${share(most)} ${of}${least}.`)
     }

@@ -648,8 +648,11 @@ function slowApiShare (records, program, rawText = () => null) {
   const samples = rounds.reduce((sum, record) => sum + record.profile.samples, 0)
   const slow = rounds.reduce((sum, record) => sum + record.profile.slowApiCalls.samples, 0)
   if (!samples) return null
-  const countableIn = record => record.profile.slowApiCalls.countable ??
-    (text => (text === null ? null : text.includes(` ${V8_BUILTIN_PREFIX}`)))(rawText(record))
+  const countableIn = record => {
+    if (record.profile.slowApiCalls.countable !== undefined) return record.profile.slowApiCalls.countable
+    const text = rawText(record)
+    return text === null ? null : text.includes(` ${V8_BUILTIN_PREFIX}`)
+  }
   const each = rounds.map(countableIn)
   const countable = each.includes(false) ? false : each.every(value => value === true) ? true : null
   return { share: slow / samples, samples, countable }
