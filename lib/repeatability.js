@@ -164,7 +164,8 @@ function lostText (lost = []) {
 function ownText (what, percent, quotable, goalPercent = GOAL.percent, halves = 'interleaved halves of runs') {
   if (percent === null || percent === undefined) return null
   return quotable
-    ? `On this machine, today, ${what} repeats within ±${formatMove(percent, goalPercent)}% (the 90th percentile of the moves between each cell's ${halves}; goal ±${goalPercent}%).`
+    ? `On this machine, today, ${what} repeats within ±${formatMove(percent, goalPercent)}% ` +
+      `(the 90th percentile of the moves between each cell's ${halves}; goal ±${goalPercent}%).`
     : `This machine was too noisy to quote ${what} (±${formatMove(percent, goalPercent)}%, goal ±${goalPercent}%).`
 }
 
@@ -186,7 +187,8 @@ function criterionText (what, result, labels) {
   if (!result || result.total === 0) return null
   const missing = missingClause(result.missing, labels)
   const moves = result.cells.length
-    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatMove(result.maxMovePercent, result.goal.percent)}%`
+    ? `; median ${formatNumber(result.medianMovePercent)}%, ` +
+      `at most ${formatMove(result.maxMovePercent, result.goal.percent)}%`
     : ''
   return `${what} moved by at most ${result.goal.percent}% in ${result.within} of ${result.total} cells ` +
     `(goal: ${Math.round(result.goal.share * 100)}%)${missing}: ${result.met ? 'met' : 'not met'}${moves}.`

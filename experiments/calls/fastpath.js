@@ -30,7 +30,9 @@ const { FAST_PHASE, BLOCK, ladderArgv, ladderBytes, parseLadder, ladderFailure }
 // BUN_JSC_reportCompileTimes). The traces grow with compiles, not calls; these are the
 // counts where none is given.
 const CHECK_COUNTS = { rounds: 1, calls: 1000, reads: 256 }
-const tracedCounts = ladder => (ladder ? { rounds: ladder.rounds, calls: ladder.calls, reads: ladder.reads } : CHECK_COUNTS)
+const tracedCounts = ladder => (ladder
+  ? { rounds: ladder.rounds, calls: ladder.calls, reads: ladder.reads }
+  : CHECK_COUNTS)
 
 // The checks of the selected variants, one each, on the ladder's CPU.
 function fastPathSteps (selected, pin) {

@@ -27,7 +27,8 @@ function variantRange (db, question, endpoint, lead, what) {
     return sorted.length === 1 ? `${formatPercent(pick(low).estimate)} (${low.client})` : `${formatPercent(pick(low).estimate)} (${low.client}) to ${formatPercent(pick(high).estimate)} (${high.client})`
   }
   const backends = range(entry => entry.backends)
-  return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} of ${what}${leftOut}; each client's, with its interval, is in the table of variants.`
+  return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} ` +
+    `of ${what}${leftOut}; each client's, with its interval, is in the table of variants.`
 }
 
 // The machine's own speed through the run (summary.js machineSpeedByRound), per endpoint:

@@ -66,7 +66,13 @@ const MEANING = {
     'upkeep processes, wrk, and the rest of their CPUs\' busy time (the kernel\'s network work, ' +
     'the bench); in turns with the reference, the parts both loads shared (upkeep, wrk, the rest) ' +
     'split by the time each load ran',
-  serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s load taking turns with it in the same run; else of the same round (measured a few seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); below 4 rounds the median alone, with no interval. Runs measured cell after cell, before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann) and its interval`,
+  serverVsReference: `the median of the ratios of this cell's server CPU per request to ${REFERENCE}'s at the ` +
+    `same endpoint and connections, run by run: placement interleaved, against ${REFERENCE}'s ` +
+    'load taking turns with it in the same run; else of the same round (measured a few seconds ' +
+    'apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign ' +
+    'test\'s from 6); below 4 rounds the median alone, with no interval. Runs measured cell ' +
+    'after cell, before rounds: the median of every ratio of the two cells\' runs ' +
+    '(Hodges-Lehmann) and its interval',
   serverUserShare: USER_SHARE_MEANING,
   faultsPerRequest: FAULTS_MEANING,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the ` +

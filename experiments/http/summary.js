@@ -73,7 +73,12 @@ const MEANING = {
     'checked and warmed up (wrk runs, at least preset.warmup.min of them, until the last two agree ' +
     'within 5% in the server\'s CPU per ' +
     'request, placement interleaved in its ratio to the reference\'s beside it)',
-  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns with it in the same run; else of the same round (measured seconds apart); and its interval, at the level it carries (the range of 4 or 5 ratios, the sign test's from 6); below 4 rounds the median alone, with no interval. Runs from before rounds: the median of every ratio of the two cells' runs (Hodges-Lehmann)`,
+  vsReference: `the median of the ratios of this cell's requests/s to ${REFERENCE}'s in the same mode and ` +
+    `connections, run by run: placement interleaved, against ${REFERENCE}'s pair taking turns ` +
+    'with it in the same run; else of the same round (measured seconds apart); and its ' +
+    'interval, at the level it carries (the range of 4 or 5 ratios, the sign test\'s from 6); ' +
+    'below 4 rounds the median alone, with no interval. Runs from before rounds: the median of ' +
+    'every ratio of the two cells\' runs (Hodges-Lehmann)',
   cpuVsReference: `the same for the server's CPU per request against ${REFERENCE}'s`,
   variance: 'where CPU per request varies (lib/variance.js, Kalibera and Jones): between the runs of one server process (round) and between server processes beyond that (process), as standard deviations in percent of the mean; null below 2 processes of 2 runs',
   processes: 'what each server process did over its warm-up and its runs at the most connections ' +

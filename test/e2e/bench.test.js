@@ -247,7 +247,8 @@ describe('bench.js end to end', () => {
     const slowProbe = path.join(out, 'sysprof')
     const sysprof = JSON.stringify(path.join(ROOT, 'build', 'sysprof'))
     fs.writeFileSync(slowProbe, `#!/bin/sh\nsleep 3\nexec ${sysprof} "$@"\n`, { mode: 0o755 })
-    const args = ['--only', 'c', '--sizes', '256', '--runs', '1', '--warmup', '0', '--mib', '1', '--no-strace', '--no-gc',
+    const args = ['--only', 'c', '--sizes', '256', '--runs', '1', '--warmup', '0', '--mib', '1',
+      '--no-strace', '--no-gc',
       '--no-profile', '--out', out, '--id', 'probing']
     const child = spawn(process.execPath, [path.join(ROOT, 'bench.js'), ...args],
       { cwd: ROOT, env: { ...process.env, SYSPROF: slowProbe }, detached: true })
@@ -287,7 +288,8 @@ describe('bench.js end to end', () => {
       assert.match(stdout, /stopped: a process it measured was ended by a signal from outside bench\.js: \d+ of \d+ runs/)
       assert.match(stdout, /resume with: node bench\.js --resume /)
       assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace')
-      assert.ok(readLog(path.join(out, 'killed', 'all.jsonl')).every(record => record.ok), 'the run cut short is not logged')
+      const logged = readLog(path.join(out, 'killed', 'all.jsonl'))
+      assert.ok(logged.every(record => record.ok), 'the run cut short is not logged')
     })
   }
 

@@ -201,7 +201,8 @@ async function commitsOf (server, requests) {
 
 test('every pipelined server commits each query on its own, as TechEmpower asks', async () => {
   const pipelined = servers.filter(server => server.pipelined && serverReason(server) === null)
-  const cannot = servers.filter(server => server.pipelined && serverReason(server) !== null && !optionalMissing(server.runtime))
+  const cannot = servers.filter(server =>
+    server.pipelined && serverReason(server) !== null && !optionalMissing(server.runtime))
   assert.deepEqual(cannot.map(server => server.name), [])
   const queries = COMMIT_REQUESTS * ENDPOINTS.queries.rows
   for (const server of pipelined) {

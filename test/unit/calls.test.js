@@ -129,7 +129,10 @@ test('ring variants: their parts against c-uring\'s, the others\' against C\'s, 
   const texts = findings([{ label: 'a', results: { ladder } }]).map(finding => finding.text)
   // 215 is within 10% of 197: one price, the kernel's
   assert.ok(texts.includes('A syscall\'s entry and exit (getppid less the no-op) cost 197 to 215 ns across the variants, within 10% of each other: the kernel\'s price, not the runtime\'s.'), texts.join('\n'))
-  assert.ok(texts.includes('Through io_uring, C\'s round trip with no work (IORING_OP_NOP) costs 260 ns against getppid\'s 200, and a 256-byte read 640 ns against read(2)\'s 440; just-uring\'s ring read 660 ns, 103% of c-uring\'s and bun-uring\'s ring read 650 ns, 102% of c-uring\'s.'), texts.join('\n'))
+  const ringText = 'Through io_uring, C\'s round trip with no work (IORING_OP_NOP) costs 260 ns against ' +
+    'getppid\'s 200, and a 256-byte read 640 ns against read(2)\'s 440; just-uring\'s ring read 660 ns, ' +
+    '103% of c-uring\'s and bun-uring\'s ring read 650 ns, 102% of c-uring\'s.'
+  assert.ok(texts.includes(ringText), texts.join('\n'))
   assert.ok(texts.some(text => text.startsWith('The runtimes\' read paths') && !text.includes('uring')), texts.join('\n'))
 })
 
@@ -311,12 +314,14 @@ test('no count of processes is advised where any rung past the goal moved by dri
   assert.doesNotMatch(said, /--processes \d+ would/)
   assert.match(said, /and x's noop by up to ±3%.*; at y's syscall its early processes and its late ones differed/)
   // without y's drift, the count: 10 × 3², the spread of a median as the root of its processes
-  const counted = reachable({ counts: { processes: 10, rounds: 2 }, halves: halves.filter(entry => entry.variant !== 'y') })
+  const withoutDrift = halves.filter(entry => entry.variant !== 'y')
+  const counted = reachable({ counts: { processes: 10, rounds: 2 }, halves: withoutDrift })
   assert.equal(counted.worst.processesNeeded, 90)
 })
 
 test('the ladder\'s read against the cost pass: a reader the pass has no interval for is named missing', () => {
-  const perProcess = ns => Array.from({ length: 4 }, () => ({ noop: 2.5, syscall: 200, 'empty-read': 225, 'read-256': ns }))
+  const perProcess = ns => Array.from({ length: 4 },
+    () => ({ noop: 2.5, syscall: 200, 'empty-read': 225, 'read-256': ns }))
   const interval = (estimate, spread) => ({ estimate, low: estimate - spread, high: estimate + spread })
   const headline = {
     cells: [
@@ -336,8 +341,10 @@ test('a first round still warming up is left out of its process\'s figure, and n
   // process 1's first round is 1.2 times the rest, within the machine's spread, and stays
   const rungs = (noop, read) => ({ noop, syscall: 200, 'empty-read': 225, 'read-256': read })
   const compiled = Object.fromEntries(calls.RUNGS.map(rung => [rung, 'yes']))
-  const ladderRecord = (program, run, rounds, partner) =>
-    ({ phase: calls.PHASE, program, run, ok: true, compiled, rounds, ...(partner ? { partner: { rounds: partner } } : {}) })
+  const ladderRecord = (program, run, rounds, partner) => {
+    const record = { phase: calls.PHASE, program, run, ok: true, compiled, rounds }
+    return partner ? { ...record, partner: { rounds: partner } } : record
+  }
   // the ladders of C's that took turns with bun's: process 1's read of 256 bytes warming up
   const steadyC = [rungs(2.5, 440), rungs(2.5, 440), rungs(2.5, 440)]
   const ladder = calls.summariseLadder([

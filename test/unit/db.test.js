@@ -322,7 +322,9 @@ test('the warm-up begins the sequence of the cell at its own count of connection
     failure: null,
     wallNs: 1e9,
     wrk: { requests: 10000, requestsPerSecond: 10000, latencyUs: { p50: 1, p99: 2, max: 3 } },
-    server: { cpuNs: cpuUs * 1e7, cpuFrom: 'schedstat', slices: 1, userTicks: 1, systemTicks: 1, threads: 1, maxRssKiB: 1 },
+    server: {
+      cpuNs: cpuUs * 1e7, cpuFrom: 'schedstat', slices: 1, userTicks: 1, systemTicks: 1, threads: 1, maxRssKiB: 1
+    },
     backends: { cpuNs: 1e7 },
     databaseUpkeep: { cpuNs: 0 },
     wrkCpuNs: 0,

@@ -827,8 +827,9 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
     { ...cell('deno', 69878, false), vsReference: { estimate: 0.934 } }]
   const inTurns = { modes: ['keep-alive'], reference: 'c-epoll', cells: paired, floors: {}, syscalls: [] }
   const turns = findings([{ label: 'a', results: { http: inTurns } }])
-  assert.equal(turns[0].text, 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); the most ' +
-    'of the others, deno, 93% of the c-epoll beside it, run by run, the fewest, nginx, 93%.')
+  assert.equal(turns[0].text, 'Keep-alive, 128 connections: c-epoll answers 100000 req/s ' +
+    '(median of its own runs); the most of the others, deno, 93% of the c-epoll beside it, run by run, ' +
+    'the fewest, nginx, 93%.')
 })
 
 test('a warm-up settles on the figure the cell quotes, not on wrk\'s rate', () => {

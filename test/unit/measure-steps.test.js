@@ -126,20 +126,26 @@ test('a step stopped from outside ends the loop, unkept, and marks the run stopp
   const os = require('node:os')
   const path = require('node:path')
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stopped-'))
-  const pending = [0, 1, 2].map(run => ({ phase: 'calls', program: { name: 'c' }, run, warmup: 0, group: 'g', label: 'g' }))
+  const pending = [0, 1, 2]
+    .map(run => ({ phase: 'calls', program: { name: 'c' }, run, warmup: 0, group: 'g', label: 'g' }))
   const session = {
-    measure: async step => ({ record: { phase: 'calls', program: 'c', run: step.run, ok: true, at: 'now' }, stopped: step.run === 1 }),
+    measure: async step => ({
+      record: { phase: 'calls', program: 'c', run: step.run, ok: true, at: 'now' },
+      stopped: step.run === 1
+    }),
     close: async () => {}
   }
   const run = { runDir, records: [], pending, session, cellKey: step => String(step.run), options: {} }
   const done = await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
+    .map(line => JSON.parse(line))
   fs.rmSync(runDir, { recursive: true })
   assert.equal(done, 1)
   assert.deepEqual(logged.map(record => record.run), [0])
   assert.equal(run.stoppedOutside, true)
   // the same stop asked for by bench.js itself (Ctrl-C) is an interruption, not from outside
-  const asked = { ...run, runDir: fs.mkdtempSync(path.join(os.tmpdir(), 'stopped-')), records: [], stoppedOutside: undefined }
+  const askedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stopped-'))
+  const asked = { ...run, runDir: askedDir, records: [], stoppedOutside: undefined }
   await measurePending(asked, () => asked.records.length > 0, async () => 0)
   fs.rmSync(asked.runDir, { recursive: true })
   assert.equal(asked.stoppedOutside, undefined)
@@ -161,14 +167,19 @@ test('a superseded try\'s raw file is kept under its try\'s name, the kept try\'
       const busy = tries++ === 0
       fs.writeFileSync(path.join(runDir, 'kernel', 'c-256-1.json'), JSON.stringify({ try: tries }))
       // the first try with half a second of another program's user time on its CPU
-      const foreign = userForeign({ cpus: [1], before: [0], after: [busy ? 1e9 : 500e6], windowNs: 1e9, ownUserNs: [500e6], benchOn: null })
-      return { record: { phase: 'kernel', program: 'c', run: step.run, ok: true, foreign, rawFile: 'kernel/c-256-1.json', at: 'now' }, stopped: false }
+      const after = [busy ? 1e9 : 500e6]
+      const foreign = userForeign({ cpus: [1], before: [0], after, windowNs: 1e9, ownUserNs: [500e6], benchOn: null })
+      const rawFile = 'kernel/c-256-1.json'
+      const record = { phase: 'kernel', program: 'c', run: step.run, ok: true, foreign, rawFile, at: 'now' }
+      return { record, stopped: false }
     },
     close: async () => {}
   }
   const pending = [{ phase: 'kernel', program: { name: 'c' }, run: 0, warmup: 0, group: 'g', label: 'g' }]
-  await measurePending({ runDir, records: [], pending, session, cellKey: () => 'c', options: {} }, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const run = { runDir, records: [], pending, session, cellKey: () => 'c', options: {} }
+  await measurePending(run, () => false, async () => 0)
+  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
+    .map(line => JSON.parse(line))
   const read = file => JSON.parse(fs.readFileSync(path.join(runDir, file), 'utf8'))
   assert.deepEqual(logged.map(record => [record.superseded ?? false, record.rawFile]),
     [[true, 'kernel/c-256-1.try1.json'], [false, 'kernel/c-256-1.json']])
