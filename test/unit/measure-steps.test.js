@@ -5,6 +5,10 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
 const { progressLine, waitingLabel, whileWaiting } = require('../../lib/measure-steps')
+const { readLog } = require('../../lib/run-log')
+
+// Every record a run's log holds, the superseded ones too, in order.
+const logOf = runDir => readLog(runDir, { makeError: message => new Error(message) })
 
 const nodeAt256 = { phase: 'timing', program: { name: 'node-sync' }, blockSize: 256 }
 
@@ -75,8 +79,7 @@ test('a try within the check\'s own error heard so far is kept; one beyond it is
   }
   const run = { runDir, records: [], pending, session, cellKey: step => String(step.run), options: {} }
   const done = await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
-    .map(line => JSON.parse(line))
+  const logged = logOf(runDir)
   fs.rmSync(runDir, { recursive: true })
   assert.equal(done, residuals.length)
   // the 50 ms step kept at once; the 300 ms step superseded once, then kept quiet
@@ -111,8 +114,7 @@ test('a resumed run judges its next try against the error its log heard', async 
   }
   const run = { runDir, records, pending: [step], session, cellKey: s => String(s.run), options: {} }
   await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
-    .map(line => JSON.parse(line))
+  const logged = logOf(runDir)
   fs.rmSync(runDir, { recursive: true })
   assert.deepEqual(logged.map(record => [record.superseded ?? false, record.foreign.noiseFloorsNs]), [[false, [80e6]]])
 })
@@ -137,8 +139,7 @@ test('a step stopped from outside ends the loop, unkept, and marks the run stopp
   }
   const run = { runDir, records: [], pending, session, cellKey: step => String(step.run), options: {} }
   const done = await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
-    .map(line => JSON.parse(line))
+  const logged = logOf(runDir)
   fs.rmSync(runDir, { recursive: true })
   assert.equal(done, 1)
   assert.deepEqual(logged.map(record => record.run), [0])
@@ -178,8 +179,7 @@ test('a superseded try\'s raw file is kept under its try\'s name, the kept try\'
   const pending = [{ phase: 'kernel', program: { name: 'c' }, run: 0, warmup: 0, group: 'g', label: 'g' }]
   const run = { runDir, records: [], pending, session, cellKey: () => 'c', options: {} }
   await measurePending(run, () => false, async () => 0)
-  const logged = fs.readFileSync(path.join(runDir, 'all.jsonl'), 'utf8').trim().split('\n')
-    .map(line => JSON.parse(line))
+  const logged = logOf(runDir)
   const read = file => JSON.parse(fs.readFileSync(path.join(runDir, file), 'utf8'))
   assert.deepEqual(logged.map(record => [record.superseded ?? false, record.rawFile]),
     [[true, 'kernel/c-256-1.try1.json'], [false, 'kernel/c-256-1.json']])
