@@ -8,6 +8,7 @@ const { setTimeout: delay } = require('node:timers/promises')
 const { BUILD } = require('./paths')
 const { allowedCpus, placementPlan } = require('./placement')
 const { childrenOf, commandLine, descriptorTarget, statFields } = require('./procfs')
+const { hurry } = require('./wait')
 
 const PIPE_RUN = path.join(BUILD, 'pipe-run')
 
@@ -261,12 +262,24 @@ function stopCurrentPipeline () {
 // Ctrl-C, SIGTERM or a hangup (its terminal or ssh gone) from now on stops the pipeline
 // under way instead of the process, so a tool can keep what it measured, stop what it
 // started, and say so; the function returned tells whether a stop came. A closed output
-// (`bench.js | head`) stops it too: what it would print goes nowhere.
+// (`bench.js | head`) stops it too: what it would print goes nowhere. A second signal
+// does not wait for what was started to end by itself (a database's shutdown, a server's
+// SIGTERM, up to half a minute in db): every such wait is cut (lib/wait.js hurry) and what
+// is left is killed, what was measured kept as on the first.
 function stopOnSignals () {
   let requested = false
-  const onSignal = () => {
+  let signals = 0
+  const stop = () => {
     requested = true
     stopCurrentPipeline()
+  }
+  const onSignal = signal => {
+    signals += 1
+    if (signals === 2) {
+      process.stderr.write(`${signal} again: killing what is left now, without waiting for it to end\n`)
+      hurry()
+    }
+    stop()
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
@@ -274,7 +287,7 @@ function stopOnSignals () {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', err => {
       if (err.code !== 'EPIPE' && err.code !== 'EIO') throw err
-      onSignal()
+      stop()
     })
   }
   return () => requested

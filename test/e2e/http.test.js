@@ -7,6 +7,9 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { spawn } = require('node:child_process')
+
+const ROOT = path.join(__dirname, '..', '..')
 
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/client'), ...require('../../experiments/http/wrk'), ...require('../../experiments/http/cpu'), ...require('../../experiments/http/measure'), ...require('../../experiments/http/summary') }
 const { unavailableReason } = require('../../lib/rows')
@@ -186,6 +189,48 @@ test('a server that ignores SIGTERM is killed, and its stop says it was not clea
   const started = await http.startServer(broken('ignores-sigterm'), { port })
   const stopped = await started.stop()
   assert.deepEqual(stopped, { code: null, signal: 'SIGKILL', clean: false })
+})
+
+// lib/pipeline.js stopOnSignals and lib/wait.js: a first Ctrl-C waits out a server's grace to end
+// (5 s), a second cuts it short and kills it, in a process of its own as bench.js is.
+test('a second Ctrl-C kills at once the server the first one was waiting for', { timeout: 20000 }, async () => {
+  const script = `
+    const { stopOnSignals } = require('./lib/pipeline')
+    const http = require('./experiments/http/servers')
+    const stopped = stopOnSignals()
+    const server = ${JSON.stringify(broken('ignores-sigterm'))}
+    http.freePort().then(port => http.startServer(server, { port })).then(started => {
+      console.log('pid ' + started.pid)
+      const poll = setInterval(() => {
+        if (!stopped()) return
+        clearInterval(poll)
+        console.log('stopping')
+        const begun = Date.now()
+        started.stop().then(result => console.log('stopped ' + result.signal + ' after ' + (Date.now() - begun) + ' ms'))
+      }, 10)
+    })`
+  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += chunk })
+  const seen = pattern => new Promise(resolve => child.stdout.on('data', chunk => {
+    stdout += chunk
+    if (pattern.test(stdout)) resolve()
+  }))
+  await seen(/^pid \d+$/m)
+  const pid = Number(/^pid (\d+)$/m.exec(stdout)[1])
+  child.kill('SIGINT')
+  await seen(/^stopping$/m)
+  await new Promise(resolve => setTimeout(resolve, 300))
+  child.kill('SIGINT')
+  const code = await new Promise(resolve => child.on('exit', resolve))
+  assert.equal(code, 0, stderr)
+  assert.equal(stderr, 'SIGINT again: killing what is left now, without waiting for it to end\n')
+  const [, signal, ms] = /^stopped (\w+) after (\d+) ms$/m.exec(stdout) ?? []
+  assert.equal(signal, 'SIGKILL', stdout)
+  // the 5 s grace (servers.js STOP_MS) cut at the second signal, some 300 ms in
+  assert.ok(Number(ms) < 2500, `the stop took ${ms} ms`)
+  assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the server is gone')
 })
 
 test('a server killed takes every process under it along: no worker is left running', { timeout: 20000 }, async () => {
