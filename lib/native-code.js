@@ -228,6 +228,17 @@ function nameAddress (memory, address) {
   return { address: hex(address), generated: true, reaches }
 }
 
+// Where `address` lies in a process's memory map (parseMaps's), with no tool: { address, file }
+// in a file's code, { address, generated: true } in memory made at run time, { address,
+// unmapped: true } where nothing is mapped. What a caller has where binutils cannot name it:
+// a helper in the runtime's own executable is still told from a call into a library.
+function placeAddress (maps, address) {
+  const map = mappingOf(maps, address)
+  if (!map) return { address: hex(address), unmapped: true }
+  if (isFile(map)) return { address: hex(address), file: path.basename(map.file) }
+  return { address: hex(address), generated: true }
+}
+
 // Every symbol a named address comes to: its own, or those its generated code reaches.
 const reachedSymbols = named => named.generated
   ? named.reaches.flatMap(to => [to.symbol, ...to.aliases].filter(Boolean))
@@ -255,6 +266,7 @@ module.exports = {
   withDeadline,
   parseMaps,
   nameAddress,
+  placeAddress,
   missingTools,
   reachedSymbols,
   whollyNamed,

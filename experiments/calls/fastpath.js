@@ -89,8 +89,10 @@ const rawFileName = step => path.join(FAST_PHASE, `${step.variant.name}.txt.gz`)
 // call's target, every compile of the wrapper holds a fast call, and the wrapper never
 // deoptimised (but for Maglev's hand-over to TurboFan). The loop then pays a JavaScript call
 // besides, which the summary says (`viaWrapper`). naming: what the wrapper's fast calls were
-// found to reach (nameFastCalls); one of them must reach `expected`, as the loop's own must.
-function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null, expected = null }) {
+// found to reach (nameFastCalls); one of them must reach `expected` (in `expectedFile`), as the
+// loop's own must.
+function throughWrapper (verdict,
+  { wrapper, loop, text, dir, naming = null, expected = null, expectedFile = null }) {
   if (verdict.engaged || !wrapper || !/with no fast API call$/.test(verdict.reason ?? '')) return verdict
   const calls = verdict.evidence.graphs.filter(graph => graph.fastCalls === 0)
     .every(graph => graph.functions.includes(wrapper))
@@ -99,7 +101,7 @@ function throughWrapper (verdict, { wrapper, loop, text, dir, naming = null, exp
   const deopts = v8Deopts(text, wrapper).filter(deopt => !OSR_HANDOVER.test(deopt.reason))
   if (!calls || !fast || deopts.length) return verdict
   // the wrapper serves every loop: its fast calls, named together, must include this loop's
-  const target = targetFinding(naming, wrapper, expected)
+  const target = targetFinding(naming, wrapper, expected, expectedFile)
   if (target.failure) return { ...verdict, reason: target.failure }
   return {
     ...verdict,
@@ -145,9 +147,12 @@ async function measureFastPath (step, options, runDir) {
     const fastPath = failure === null
       ? step.loops.map(loop => {
         const expected = step.variant.fastTargets?.[loop] ?? null
-        const verdict = loopVerdict(engineOf(step.variant), loop, trace, dir, naming?.[loop] ?? null, expected)
+        const expectedFile = step.variant.fastTargetFiles?.[loop] ?? null
+        const verdict = loopVerdict(engineOf(step.variant), loop, trace, dir, naming?.[loop] ?? null, expected,
+          expectedFile)
         const wrapperNaming = naming?.[wrapper] ?? null
-        const found = throughWrapper(verdict, { wrapper, loop, text: trace, dir, naming: wrapperNaming, expected })
+        const found = throughWrapper(verdict,
+          { wrapper, loop, text: trace, dir, naming: wrapperNaming, expected, expectedFile })
         const { engaged, reason, summary = null, viaWrapper = null, reaches = null, evidence } = found
         // the C function its fast call was found to reach, where it was: the one the variant names
         const callerNaming = viaWrapper ? wrapperNaming : naming?.[loop]

@@ -154,9 +154,12 @@ const wasiVariants = [
 // makes fast, asked of its engine before the timed processes (experiments/calls/fastpath.js);
 // `fastWrapper`, where the runtime's FFI function is JavaScript that holds the fast call;
 // `fastTargets`, on V8, the C function each loop's fast call must reach (named in the ladder's
-// memory: experiments/stdio/fastpath.js nameFastCalls).
+// memory: experiments/stdio/fastpath.js nameFastCalls), and `fastTargetFiles`, for a function
+// of a library, the file it is in: where binutils cannot name the calls, a loop whose fast
+// calls all lie in other files (a helper of the runtime's own) still fails.
 const JUST_TARGETS = { noop: 'host::ladder::FastNoop', syscall: 'host::ladder::FastGetppid' }
 const FFI_TARGETS = { noop: 'ladder_noop', syscall: 'ladder_getppid', readFfi: 'read' }
+const FFI_TARGET_FILES = { noop: 'libladder.so', syscall: 'libladder.so', readFfi: 'libc.so.6' }
 const variants = [
   { name: 'c', runtime: 'native', file: 'calls/c.c', command: ['{build}/ladder-c'], boundary: 'a direct call into libladder.so', read: 'read(2)', stdin: 'c' },
   {
@@ -203,6 +206,7 @@ const variants = [
     boundary: 'node:ffi (V8 fast API call)',
     fast: ['noop', 'syscall', 'readFfi'],
     fastTargets: FFI_TARGETS,
+    fastTargetFiles: FFI_TARGET_FILES,
     // node:ffi's functions call C through a JavaScript function of Node's own
     // (experiments/calls/fastpath.js throughWrapper)
     fastWrapper: 'invoke',
@@ -217,6 +221,7 @@ const variants = [
     command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'sync'],
     fast: ['noop', 'syscall'],
     fastTargets: { noop: FFI_TARGETS.noop, syscall: FFI_TARGETS.syscall },
+    fastTargetFiles: { noop: FFI_TARGET_FILES.noop, syscall: FFI_TARGET_FILES.syscall },
     boundary: 'Deno.dlopen',
     read: 'Deno.stdin.readSync',
     stdin: 'deno-sync'
@@ -228,6 +233,7 @@ const variants = [
     command: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--v8-flags=--allow-natives-syntax', '{file}', 'ffi'],
     fast: ['noop', 'syscall', 'readFfi'],
     fastTargets: FFI_TARGETS,
+    fastTargetFiles: FFI_TARGET_FILES,
     boundary: 'Deno.dlopen',
     read: 'libc read(2) through Deno.dlopen',
     stdin: 'deno-ffi'
@@ -255,6 +261,7 @@ const variants = [
       'uring'],
     fast: ['noop', 'syscall', 'readFfi'],
     fastTargets: { noop: 'ladder_noop', syscall: 'ladder_uring_nop', readFfi: 'ladder_uring_read' },
+    fastTargetFiles: { noop: 'libladder.so', syscall: 'libladder-uring.so', readFfi: 'libladder-uring.so' },
     ring: true,
     libraries: RING_LIBRARIES,
     boundary: 'Deno.dlopen',

@@ -25,10 +25,10 @@ const path = require('node:path')
 const { runtimes } = require('../../lib/runtimes')
 const { counted } = require('../../lib/report/format')
 const {
-  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, withDeadline,
+  parseMaps, nameAddress, placeAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, withDeadline,
   NAMING_BUDGET_MS
 } = require('../../lib/native-code')
-const { processMemory } = require('../../lib/procfs')
+const { processMemory, readText } = require('../../lib/procfs')
 
 // Maglev's tier-up into TurboFan's OSR code: a hand-over, not a fall to slower code.
 const OSR_HANDOVER = /prepare for on stack replacement/
@@ -157,14 +157,21 @@ function v8FastCallAddresses (dir, loop) {
 
 // Whose code each fast call of `loop` reaches, asked of the live reader `pid` (a held run:
 // lib/pipeline.js runHeld): { targets: [lib/native-code.js nameAddress's], reason } with reason
-// "not named: …" where they cannot be named here. A graph says which C function TurboFan calls
-// by its address alone; the reader's memory map and the files' symbols say whose it is.
+// "not named: …" where they cannot be named here, and then `places` (placeAddress's: the file
+// each lies in, or code made at run time), where the memory map could be read. A graph says
+// which C function TurboFan calls by its address alone; the reader's memory map and the
+// files' symbols say whose it is.
 // deadline (ms since the epoch): when naming must stop, shared by a look's several calls.
 function nameFastCalls (pid, dir, loop, deadline = Date.now() + NAMING_BUDGET_MS) {
-  const notNamed = why => ({ targets: [], reason: `not named: ${why}` })
+  const addresses = v8FastCallAddresses(dir, loop)
+  const maps = parseMaps(readText(`/proc/${pid}/maps`))
+  const notNamed = why => ({
+    targets: [],
+    reason: `not named: ${why}`,
+    ...(maps.length ? { places: addresses.map(address => placeAddress(maps, address)) } : {})
+  })
   const missing = missingTools()
   if (missing) return notNamed(missing)
-  const addresses = v8FastCallAddresses(dir, loop)
   if (addresses.length === 0) return notNamed(`V8 had written no fast call of ${loop}() when the reader was looked at`)
   let memory
   try {
@@ -193,16 +200,38 @@ const namesFunction = (named, expected) => reachedSymbols(named)
 const reachesExpected = (naming, expected) =>
   Boolean(naming?.targets?.some(named => namesFunction(named, expected)))
 
+// Whether a fast call placed or named (placeAddress's or nameAddress's) may reach a function of
+// `file`: it lies in that file, or in code made at run time that reaches it, or whose jumps
+// were not followed (objdump missing) or lead to no file.
+const mayReachFile = (target, file) => target.generated
+  ? !target.reaches?.length || target.reaches.some(to => to.file === file)
+  : target.file === file
+
 // What the fast calls' targets add to a verdict: a failure where none reaches `expected` and
-// each was named whole (a target partly unnamed, in a stripped file, cannot be told wrong);
-// else what the calls reach, in words (`reaches`: "read (libc.so.6) through …", or why they
-// were not named), null where they were not asked.
-function targetFinding (naming, loop, expected) {
+// each was named whole (a target partly unnamed, in a stripped file, cannot be told wrong), or
+// where the row says which file `expected` is in (`expectedFile`) and no fast call can reach
+// it: each lies in another file's code, such as a helper of the runtime's own (node:ffi's
+// IsArrayBufferFastApi in node) beside a call to the library that went slow; this is told from
+// the memory map alone where the calls cannot be named. Else what the calls reach, in words
+// (`reaches`: "read (libc.so.6) through …", or why they were not named), null where they were
+// not asked.
+function targetFinding (naming, loop, expected, expectedFile = null) {
   if (!naming) return { failure: null, reaches: null }
-  if (naming.reason) return { failure: null, reaches: naming.reason }
+  const placed = naming.reason ? (naming.places ?? []) : naming.targets
+  const elsewhere = Boolean(expected && expectedFile && placed.length) &&
+    placed.every(target => !target.unmapped && !mayReachFile(target, expectedFile))
+  const where = () => [...new Set(placed.map(target => target.file))].join(', ')
+  if (naming.reason) {
+    if (!elsewhere) return { failure: null, reaches: naming.reason }
+    return {
+      failure: `TurboFan's fast calls in ${loop}() all lie in ${where()}, none in ${expectedFile}, ` +
+        `where ${expected} is (${naming.reason})`,
+      reaches: naming.reason
+    }
+  }
   const words = naming.targets.map(describeNamed).join('; ')
   if (!expected || reachesExpected(naming, expected)) return { failure: null, reaches: words }
-  if (naming.targets.every(whollyNamed)) {
+  if (naming.targets.every(whollyNamed) || elsewhere) {
     return { failure: `TurboFan's fast call in ${loop}() reaches ${words}, not ${expected}`, reaches: words }
   }
   return { failure: null, reaches: `${words}: whether that is ${expected} cannot be told` }
@@ -210,8 +239,8 @@ function targetFinding (naming, loop, expected) {
 
 // The verdict from V8's traces: { engaged, reason, evidence, summary, reaches (what its fast
 // calls reach: targetFinding's) }. naming: nameFastCalls's, where the run was held to name
-// them; expected: the C function the fast call must reach.
-function v8Verdict ({ text, graphs, loop, naming = null, expected = null }) {
+// them; expected: the C function the fast call must reach, expectedFile: the file it is in.
+function v8Verdict ({ text, graphs, loop, naming = null, expected = null, expectedFile = null }) {
   const end = loopEnd(bytecodeOf(text, loop))
   const deopts = v8Deopts(text, loop)
   const fallen = deopts.filter(deopt => !OSR_HANDOVER.test(deopt.reason))
@@ -231,7 +260,7 @@ function v8Verdict ({ text, graphs, loop, naming = null, expected = null }) {
   }
   if (graphs.some(graph => graph.fastCalls === 0)) return fail(`TurboFan compiled ${loop}() with no fast API call`)
   if (graphs.some(graph => graph.fastCalls === null)) return fail(`a TurboFan graph of ${loop}() was cut short`)
-  const target = targetFinding(naming, loop, expected)
+  const target = targetFinding(naming, loop, expected, expectedFile)
   if (target.failure) return fail(target.failure)
   const calls = graphs.map(graph => graph.fastCalls).join(', ')
   return {
@@ -350,14 +379,14 @@ function jscVerdict ({ text, loop }) {
 
 // The verdict on `loop` of one check run: its trace (stdout and stderr) and, for V8, its
 // graphs and what its fast calls were found to reach (naming, expected: v8Verdict's).
-function loopVerdict (engine, loop, text, dir, naming = null, expected = null) {
-  if (engine === 'v8') return v8Verdict({ text, graphs: v8Graphs(dir, loop), loop, naming, expected })
+function loopVerdict (engine, loop, text, dir, naming = null, expected = null, expectedFile = null) {
+  if (engine === 'v8') return v8Verdict({ text, graphs: v8Graphs(dir, loop), loop, naming, expected, expectedFile })
   return jscVerdict({ text, loop })
 }
 
 // The verdict of a fastest reader's check run; naming: nameFastCalls's, where it was held.
-const verdict = (program, text, dir, naming = null) =>
-  loopVerdict(engineOf(program), program.fastest.loop, text, dir, naming, program.fastest.target ?? null)
+const verdict = (program, text, dir, naming = null) => loopVerdict(engineOf(program),
+  program.fastest.loop, text, dir, naming, program.fastest.target ?? null, program.fastest.targetFile ?? null)
 
 module.exports = {
   checkArgv,

@@ -27,8 +27,9 @@ const ASYNC_NEEDS = ['net.read', 'net.O_NONBLOCK', 'sys.errno', 'sys.strerror', 
 // (docs/programs.md, "Each runtime's fastest form", cites them): `loop` names the function
 // that holds its read loop, which the fast-path check (experiments/stdio/fastpath.js) asks
 // the engine about; `target`, on V8, the C function its fast call must reach (named in the
-// reader's memory: lib/native-code.js); `source` the doc, source file or pull request that
-// calls it fastest.
+// reader's memory: lib/native-code.js), and `targetFile` the library it is in (where binutils
+// cannot name the call, one that lies only in other files still fails); `source` the doc,
+// source file or pull request that calls it fastest.
 //
 // stdin: 'pipe' marks a reader that can only poll a pipe (epoll refuses files and
 // /dev/null): given anything else it fails with its read: line, by design.
@@ -201,6 +202,7 @@ const programs = [
     fastest: {
       loop: 'count',
       target: 'read',
+      targetFile: 'libc.so.6',
       source: 'nodejs/node doc/api/ffi.md, "Call paths" (PR 63068): a V8 fast API call from optimised code'
     },
     note: 'node:ffi calling libc read, the length a BigInt uint64, the buffer\'s address taken once: ' +
@@ -280,6 +282,7 @@ const programs = [
     fastest: {
       loop: 'count',
       target: 'read',
+      targetFile: 'libc.so.6',
       source: 'denoland/deno ext/ffi/turbocall.rs and PR 23983: 64-bit parameters as BigInts keep the V8 fast call'
     },
     note: 'Deno.dlopen calling libc read, the length a BigInt, the buffer\'s address taken once: ' +

@@ -12,7 +12,7 @@ const { spawnSync } = require('node:child_process')
 const { findProgram, unavailableReason } = require('../../experiments/stdio/programs')
 const findings = require('../../experiments/stdio/findings')
 const { missingTools } = require('../../lib/native-code')
-const { optionalMissing } = require('../../lib/runtimes')
+const { optionalMissing, runtimes } = require('../../lib/runtimes')
 const { readRuns } = require('../helpers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -144,6 +144,35 @@ describe('a fastest reader whose fast call reaches another function than its row
     assert.match(check.reason, reaches)
     assert.match(check.reason, /generated at run time, not write$/)
     const cell = results.headline.cells.find(entry => entry.program === 'fixture-target-node')
+    assert.deepEqual(cell.flags.filter(flag => flag !== 'steal'), ['failed'])
+  })
+})
+
+// just-fast itself, its row naming libc's read as what its fast call must reach, checked where
+// binutils cannot name the call (as in the image): the memory map alone places the call in the
+// host's own code, not in libc, and the check fails it. A helper of the runtime's own beside
+// a call gone slow (node:ffi's no-op) is caught the same way.
+describe('a fastest reader whose fast calls lie in another file than its row names, unnamed', () => {
+  const row = require(SLOW_PATHS).find(entry => entry.name === 'fixture-file-just')
+  test('fails every cell with the file they lie in, and bench.js exits 1', t => {
+    const skip = unavailable([row])
+    if (skip) return t.skip(skip)
+    // binutils' four tools, each failing, first on PATH
+    const tools = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-no-binutils-'))
+    tempDirs.push(tools)
+    for (const bin of ['readelf', 'nm', 'objdump', 'c++filt']) {
+      fs.writeFileSync(path.join(tools, bin), '#!/bin/sh\nexit 127\n', { mode: 0o755 })
+    }
+    const args = ['--only', 'c', '--only', 'fixture-file-just', ...SHORT, '--no-kernel', '--no-profile']
+    const { result, json } = bench(args, { LAB_EXTRA_PROGRAMS: SLOW_PATHS, PATH: `${tools}:${process.env.PATH}` })
+    assert.equal(result.status, 1, result.stderr + result.stdout)
+    const results = json('results.json')
+    const check = results.fastPaths.find(entry => entry.program === 'fixture-file-just')
+    assert.equal(check.verdict, 'not taken')
+    const host = path.basename(runtimes.just.locate()) // just-host, or what JUST= names
+    assert.equal(check.reason, `TurboFan's fast calls in count() all lie in ${host}, none in libc.so.6, where ` +
+      'read is (not named: readelf is not installed (apt-get install binutils))')
+    const cell = results.headline.cells.find(entry => entry.program === 'fixture-file-just')
     assert.deepEqual(cell.flags.filter(flag => flag !== 'steal'), ['failed'])
   })
 })

@@ -11,8 +11,8 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 
 const {
-  parseMaps, nameAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, symbolsAt, loadSegments,
-  withDeadline
+  parseMaps, nameAddress, placeAddress, missingTools, reachedSymbols, whollyNamed, describeNamed, symbolsAt,
+  loadSegments, withDeadline
 } = require('../../lib/native-code')
 const { targetFinding, v8FastCallAddresses, nameFastCalls } = require('../../experiments/stdio/fastpath')
 
@@ -187,6 +187,48 @@ test('targetFinding: the expected function reached, another reached, or none nam
   assert.deepEqual(targetFinding({ targets: [], reason: 'not named: nm is not installed' }, 'count', 'read'),
     { failure: null, reaches: 'not named: nm is not installed' })
   assert.deepEqual(targetFinding(null, 'count', 'read'), { failure: null, reaches: null })
+})
+
+test('placeAddress: the file an address lies in, or code made at run time, with no tool', () => {
+  assert.deepEqual(placeAddress(maps, BASE + 0x10n), { address: '0x7f0000000010', file: 'libc.so.6' })
+  assert.deepEqual(placeAddress(maps, SHIM + 0x10n), { address: '0x7f0000800010', generated: true })
+  assert.deepEqual(placeAddress(maps, 0x1000n), { address: '0x1000', unmapped: true })
+})
+
+// The hole a review found (2026-12-06): node:ffi's no-op graph holds a second fast call, to
+// Node's IsArrayBufferFastApi, so a no-op whose own call went slow kept one fast call and
+// passed where the calls could not be named (no binutils, as in the image) or where node's
+// symbols are stripped. The file each call lies in tells the helper from the library's call.
+test('targetFinding: fast calls that all lie in other files than the expected function\'s fail', () => {
+  const helper = { address: '0xb1c820', file: 'node' }
+  const shim = { address: '0x7f0000800010', generated: true }
+  const notNamed = places => ({ targets: [], reason: 'not named: nm is not installed', places })
+  assert.deepEqual(targetFinding(notNamed([helper]), 'noop', 'ladder_noop', 'libladder.so'), {
+    failure: 'TurboFan\'s fast calls in noop() all lie in node, none in libladder.so, where ladder_noop is ' +
+      '(not named: nm is not installed)',
+    reaches: 'not named: nm is not installed'
+  })
+  // beside code made at run time, a shim that may jump into the library: not told wrong
+  assert.equal(targetFinding(notNamed([helper, shim]), 'noop', 'ladder_noop', 'libladder.so').failure, null)
+  assert.equal(targetFinding(notNamed([{ address: '0x1000', unmapped: true }]), 'noop', 'ladder_noop',
+    'libladder.so').failure, null, 'nothing mapped there: whose it is cannot be told')
+  assert.equal(targetFinding(notNamed([helper]), 'noop', 'ladder_noop').failure, null, 'no file expected')
+  assert.equal(targetFinding(notNamed(undefined), 'noop', 'ladder_noop', 'libladder.so').failure, null,
+    'no memory map read')
+  // named, in a stripped node: a name missing was "cannot be told"; in the wrong file it is told
+  const stripped = { address: '0xb1c820', file: 'node', symbol: null, aliases: [] }
+  assert.equal(targetFinding({ targets: [stripped], reason: null }, 'noop', 'ladder_noop').failure, null)
+  assert.equal(targetFinding({ targets: [stripped], reason: null }, 'noop', 'ladder_noop', 'libladder.so').failure,
+    'TurboFan\'s fast call in noop() reaches an unnamed 0xb1c820 (node), not ladder_noop')
+  const lost = { address: '0x7f0000800010', generated: true, reaches: [] }
+  assert.equal(targetFinding({ targets: [stripped, lost], reason: null }, 'noop', 'ladder_noop', 'libladder.so')
+    .failure, null, 'a shim that reaches no file\'s code cannot be told wrong')
+  const libc = { address: '0x20', file: 'libc.so.6', symbol: null, aliases: [] }
+  const intoLibc = { address: '0x10', generated: true, reaches: [libc] }
+  assert.match(targetFinding({ targets: [intoLibc], reason: null }, 'noop', 'ladder_noop', 'libladder.so').failure,
+    /, not ladder_noop$/, 'a shim that reaches another library')
+  assert.equal(targetFinding({ targets: [intoLibc], reason: null }, 'count', 'read', 'libc.so.6').failure, null,
+    'a shim into the expected library, the symbol stripped: not told wrong')
 })
 
 test('v8FastCallAddresses reads each fast call\'s address from graphs still being written', () => {
