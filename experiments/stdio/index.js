@@ -62,7 +62,7 @@ function configure (options, values) {
 
 // --list at the first of --sizes (default 65536), with --node's versioned rows.
 function list (values) {
-  const blockSize = values.sizes === undefined ? 65536 : values.sizes.split(',').map(parseBlockSizeOption)[0]
+  const blockSize = values.sizes === undefined ? 65536 : parseBlockSizeOption(values.sizes.split(',')[0])
   const nodeVersions = values.node === undefined ? [] : values.node.split(',').map(parseNodeVersion)
   return listing(withNodeVersions(programs, nodeVersions), blockSize)
 }

@@ -76,7 +76,7 @@ const rows = [
     metavar: 'A,B,...',
     takes: 'block sizes such as 4096,65536',
     help: ['block sizes, powers of two (default: 256 ... 65536); with --list, the', 'first is the block size its command lines show (default 65536)'],
-    parse: text => [...new Set(text.split(',').map(parseBlockSizeOption))].sort((a, b) => a - b),
+    parse: text => [...new Set(text.split(',').map(size => parseBlockSizeOption(size)))].sort((a, b) => a - b),
     preset: byPreset('sizes'),
     stored: [value => Array.isArray(value) && value.length > 0 && value.every(isBlockSize), 'a list of block sizes'],
     list: true

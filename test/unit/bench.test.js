@@ -682,6 +682,12 @@ test('each count of runs, rounds or processes takes up to MAX_REPEATS and refuse
       message: `${flag} must be a whole number from ${min} to ${MAX_REPEATS}, not '${MAX_REPEATS + 1}'`
     })
   }
+  // a size after the first named by its option, not by its place in the list (a review: "1: block
+  // size 3 is out of range")
+  assert.throws(() => parseOptions(['--sizes', '256,3']), {
+    name: 'Error',
+    message: '--sizes: block size 3 is out of range: give a power of two from 16 to 1048576'
+  })
   // and the MiB a run streams, at a TiB
   const { MAX_MIB } = require('../../lib/options')
   assert.doesNotThrow(() => parseOptions(['--mib', String(MAX_MIB)]))
