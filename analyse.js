@@ -252,7 +252,9 @@ function loadResultSet (dir) {
     derived[what] = value
   }
   // without its log (a folder of derived files alone) a run cannot tell how much it holds
-  const progress = entries.includes(LOG_FILE) ? planProgress(context, readLog(dir, { makeError: message => new AnalyseError(message) })) : null
+  const progress = entries.includes(LOG_FILE)
+    ? planProgress(context, readLog(dir, { makeError: message => new AnalyseError(message), experiment }))
+    : null
   // the set's experiment goes with it to the shared code that shapes and renders it
   return { dir, name: path.basename(dir), context, results, ...derived, missing, progress, experiment }
 }
@@ -543,16 +545,24 @@ function rederiveRuns (options) {
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
     // a cut last line is a run the log lost: the derived files are rewritten without it
     let cutBytes = 0
-    const records = readLog(dir, {
-      makeError: message => new AnalyseError(message),
-      onCutTail: bytes => { cutBytes = bytes }
-    })
     const experiment = byName(context.options.experiment ?? DEFAULT_EXPERIMENT)
     if (!experiment) throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
+    const records = readLog(dir, {
+      makeError: message => new AnalyseError(message),
+      onCutTail: bytes => { cutBytes = bytes },
+      experiment
+    })
     // its files are rewritten in place: a folder this user cannot write in is said before
     const unwritable = outDirProblem(dir)
     if (unwritable) throw new AnalyseError(`--rederive ${dir}: ${unwritable}`)
-    const files = writeDerived(dir, records, context, experiment)
+    let files
+    try {
+      files = writeDerived(dir, records, context, experiment)
+    } catch (err) {
+      if (!err.code || !err.derivedFile) throw err
+      throw new AnalyseError(`--rederive ${dir}: cannot write ${err.derivedFile} (${err.code}); make it a file ` +
+        'this user may replace, then rederive it')
+    }
     console.log(`rewrote ${files.join(', ').replace(/, ([^,]+)$/, ' and $1')} in ${displayPath(dir)} from the ${records.length} runs of its ${LOG_FILE}`)
     if (cutBytes) {
       console.log(`note: the last line of its ${LOG_FILE} was cut off mid-write (${cutBytes} bytes) and is left out; ` +

@@ -117,7 +117,7 @@ async function prepareRun (parsed, interrupted, { measurer, placement: given, bp
   if (profiled && !perf.available) console.log(`no profile pass: ${perf.reason}`)
   for (const line of experiment.planNotes?.(options) ?? []) console.log(line)
 
-  const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true })
+  const records = readLog(runDir, { makeError: message => new UsageError(message), repair: true, experiment })
   const { runnable, skipped } = selection
   const gcUnavailable = Object.fromEntries(runnable.filter(program => !runtimes[program.runtime].v8Flags)
     .map(program => [program.name, runtimes[program.runtime].noGcTrace]))

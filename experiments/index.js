@@ -5,6 +5,7 @@
 // experiment is a folder with an index.js that exports the interface below, and one line
 // in the list under it:
 //   name, about             its --experiment name and its lines in --help
+//   phases                  every phase its log's records may name
 //   options                 its option rows (lib/option-schema.js)
 //   stored, later           how a resumed run's context.json must hold what the rows do
 //                           not, and the fields older runs lack

@@ -4,16 +4,22 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
+// A write that fails (a full disk, `file` a folder) leaves no temporary file behind.
 function writeFileAtomic (file, data) {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`)
   const fd = fs.openSync(temporary, 'w')
   try {
-    fs.writeSync(fd, data)
-    fs.fsyncSync(fd)
-  } finally {
-    fs.closeSync(fd)
+    try {
+      fs.writeSync(fd, data)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(temporary, file)
+  } catch (err) {
+    fs.rmSync(temporary, { force: true })
+    throw err
   }
-  fs.renameSync(temporary, file)
 }
 
 function writeJsonAtomic (file, value) {

@@ -10,7 +10,10 @@ const LOG_FILE = 'all.jsonl'
 // killed mid-append): it is left out, and with `repair` (for the writer about to append)
 // cut off the file; onCutTail(bytes) hears of it, for a reader that should say so. A bad
 // line elsewhere is corruption: throws makeError(message).
-function readLog (runDir, { makeError, repair = false, onCutTail = () => {} }) {
+// experiment (optional): { name, phases }, the experiment its context.json names: a record of
+// a phase it never makes (another experiment's run, a line that is no run) is refused, before
+// anything is derived from or appended to a log of another kind.
+function readLog (runDir, { makeError, repair = false, onCutTail = () => {}, experiment = null }) {
   const file = path.join(runDir, LOG_FILE)
   if (!fs.existsSync(file)) return []
   let text
@@ -25,6 +28,11 @@ function readLog (runDir, { makeError, repair = false, onCutTail = () => {} }) {
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] === '') continue
     const record = parsedRecord(lines[i])
+    if (record && experiment && !experiment.phases.includes(record.phase)) {
+      const what = typeof record.phase === 'string' ? `a run of phase '${record.phase}'` : 'a record with no phase'
+      throw makeError(`${file} holds ${what} at line ${i + 1}, which no run of the ${experiment.name} ` +
+        'experiment its context.json names makes: restore the run\'s own context.json and log, or measure again')
+    }
     if (record) {
       records.push(record)
       // a whole record cut off just before its newline: the next append would join it

@@ -8,6 +8,7 @@ const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs, choiceRow, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
+const { PHASES, QUARTER_PHASE } = require('../stdio/phases')
 const ladder = require('./ladder')
 const { fastPathSteps, measureFastPath } = require('./fastpath')
 
@@ -175,6 +176,9 @@ function rerun (options, { program }) {
 
 module.exports = {
   name: 'calls',
+  // its own, and the cost pass's (stdio's costSteps: the cost rounds, the fastest readers'
+  // checks; an older run's quarter runs)
+  phases: [ladder.PHASE, ladder.FAST_PHASE, PHASES.cost, PHASES.fastPath, QUARTER_PHASE],
   about: [
     'the call ladder, each runtime\'s ns for a no-op call into C,',
     'a getppid(2), an empty read and a 256-byte read of the pipe, and the',

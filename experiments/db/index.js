@@ -14,7 +14,7 @@ const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
-  PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, ORDERS, dbPin, connectionsAtOnce, planDb, dbSession,
+  PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, ORDERS, dbPin, connectionsAtOnce, planDb, dbSession,
   measureStep
 } = require('./measure')
 const { ohaReason, latencyContext, latencyPlanNotes } = require('../http/oha')
@@ -222,6 +222,7 @@ const failureLabel = failure => `${failure.endpoint}, ${failure.connections} con
 
 module.exports = {
   name: 'db',
+  phases: [PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE],
   about: [
     'servers answering TechEmpower\'s /db, /queries and /fortunes from a PostgreSQL',
     'the bench starts: requests/s, CPU per request split between server, database',

@@ -9,7 +9,9 @@ const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } = require('./servers')
-const { PHASE, STRACE_PHASE, LATENCY_PHASE, PRESETS, planHttp, httpSession, measureStep } = require('./measure')
+const {
+  PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, PRESETS, planHttp, httpSession, measureStep
+} = require('./measure')
 const { summariseHttp, REFERENCE } = require('./summary')
 const { connectionCounts } = require('./wrk')
 const { ohaReason, latencyContext, latencyPlanNotes } = require('./oha')
@@ -200,6 +202,7 @@ const failureLabel = failure => `${failure.mode}, ${failure.connections} connect
 
 module.exports = {
   name: 'http',
+  phases: [PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE],
   about: [
     'hello-world servers under wrk on 127.0.0.1, keep-alive and Connection:',
     'close: requests/s, latency, CPU and syscalls per request (servers:',

@@ -31,7 +31,7 @@
 // CPU per read is the median of the rounds with its interval (sign test) (lib/stats.js).
 // Each interval carries its true level, which its whole k makes other than 95%: 95.9% for
 // the median of 20 rounds, 97.9% of 10; 95.7% for Hodges-Lehmann at 10 against 10.
-const { PHASES } = require('./phases')
+const { PHASES, QUARTER_PHASE } = require('./phases')
 const {
   median, leastSquaresSlope, medianInterval, medianIntervalLevel, pairwiseIntervalLevel, ratioInterval,
   differenceInterval, rankTest, signTest, levelText, SIGNIFICANCE, trendTest, theilSenSlope
@@ -53,7 +53,6 @@ const PHASE = PHASES.cost
 // 85.1% at 5, 82.0% at 2), so 5 ms, 100 turns a second each, leaves a share of C about 1 to
 // 2 points below an unpaused one: a bias each run shares, where spread is each run's own.
 const SLICE_MS = 5
-const QUARTER_PHASE = 'cost-quarter'
 
 // What the figures mean, with the levels their intervals truly have at this many rounds.
 function headlineMeaning (rounds, slope = true, paired = false, policy = null) {

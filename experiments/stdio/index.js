@@ -11,7 +11,7 @@ const { ZeroFile } = require('./zero-file')
 const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
 const { plan, costSteps, costRunPin, cellKey, quarterBytes, COST_SIZES } = require('./plan')
 const { select, recorded } = require('./select')
-const { PHASES, PROFILE_PHASES } = require('./phases')
+const { PHASES, PROFILE_PHASES, LOGGED_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults, rejectedCells } = require('./summary')
@@ -173,6 +173,7 @@ const failureLabel = failure => `@ ${failure.blockSize}`
 
 module.exports = {
   name: 'stdio',
+  phases: LOGGED_PHASES,
   about: ['the stdin readers across block sizes (the default)'],
   options: rows,
   stored: derivedStored,

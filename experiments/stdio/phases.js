@@ -24,4 +24,11 @@ const PHASES = {
 // the profile pass's two runs, which share its placement and its bytes
 const PROFILE_PHASES = [PHASES.profile, PHASES.profileCpu]
 
-module.exports = { PHASES, PROFILE_PHASES }
+// The cost pass's quarter runs, which only runs logged before 2026-11-25 hold: derived as
+// they were measured (experiments/stdio/cost.js).
+const QUARTER_PHASE = 'cost-quarter'
+
+// Every phase a stdio log may hold, today's steps' and older runs'.
+const LOGGED_PHASES = [...Object.values(PHASES), QUARTER_PHASE]
+
+module.exports = { PHASES, PROFILE_PHASES, QUARTER_PHASE, LOGGED_PHASES }

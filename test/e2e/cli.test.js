@@ -592,6 +592,37 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     assertRefused(node([ANALYSE, '--rederive']), /^analyse\.js: --rederive needs the results\/<run-id> folders to rewrite$/)
     assertRefused(node([ANALYSE, '--rederive', run, '--out', scratch]), /^analyse\.js: --rederive rewrites a run's own files and writes no report; drop --out$/)
   })
+
+  // A review (2026-12-06) gave an http run the calls reference's context.json: --rederive
+  // wrote a calls results.json with no cells over the http one and exited 0, and --resume would
+  // have appended calls runs to its http log. A record its experiment never makes is refused,
+  // before anything is written; a line that is an object but no run ({}) the same.
+  test('--rederive, a report and --resume refuse a log of another experiment than context.json names', () => {
+    const run = copyOf(path.join(ROOT, 'results', 'reference-http'))
+    fs.copyFileSync(path.join(ROOT, 'results', 'reference-calls', 'context.json'), path.join(run, 'context.json'))
+    const before = fs.readdirSync(run).map(name => [name, fs.statSync(path.join(run, name)).mtimeMs])
+    const refusal = new RegExp(`^(analyse|bench)\\.js: ${run}/all\\.jsonl holds a run of phase 'http' at line 1, ` +
+      'which no run of the calls experiment its context\\.json names makes: restore the run\'s own context\\.json ' +
+      'and log, or measure again$')
+    assertRefused(node([ANALYSE, '--rederive', run]), refusal)
+    assertRefused(bench(['--resume', run]), refusal)
+    assert.deepEqual(fs.readdirSync(run).map(name => [name, fs.statSync(path.join(run, name)).mtimeMs]), before,
+      'nothing written, nothing added')
+    const noRun = copyOf(SAMPLE)
+    const log = path.join(noRun, 'all.jsonl')
+    const lines = fs.readFileSync(log, 'utf8').split('\n')
+    fs.writeFileSync(log, [lines[0], '{}', ...lines.slice(1)].join('\n'))
+    assertRefused(node([ANALYSE, '--rederive', noRun]),
+      /^analyse\.js: \S+ holds a record with no phase at line 2, which no run of the stdio experiment/)
+    // a derived file it cannot replace: one line, and no temporary file left beside it
+    const folderInPlace = copyOf(SAMPLE)
+    fs.rmSync(path.join(folderInPlace, 'results.json'))
+    fs.mkdirSync(path.join(folderInPlace, 'results.json'))
+    const files = fs.readdirSync(folderInPlace).sort()
+    assertRefused(node([ANALYSE, '--rederive', folderInPlace]), new RegExp(`^analyse\\.js: --rederive ${folderInPlace}: ` +
+      `cannot write ${folderInPlace}/results\\.json \\(EISDIR\\); make it a file this user may replace, then rederive it$`))
+    assert.deepEqual(fs.readdirSync(folderInPlace).sort(), files)
+  })
 })
 
 // The analysis scripts kept beside the dated studies are commands too: every file of docs/
