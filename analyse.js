@@ -9,6 +9,7 @@ const path = require('node:path')
 const { shapeReport } = require('./lib/report/data')
 const { incomparable } = require('./lib/report/machines')
 const { groupByMachine, machineIdentity, sameMachine } = require('./lib/machine')
+const { isRecordList } = require('./lib/results')
 const { failedTargetLines } = require('./lib/report/machines-text')
 const { renderHtml } = require('./lib/report/html')
 const { renderMarkdown, renderCsv, renderMachinesCsv, renderAgreement } = require('./lib/report/text')
@@ -208,7 +209,10 @@ function loadResultSet (dir) {
     throw new AnalyseError(`${file('results.json')} is not a bench.js results file (no experiment of this lab's); ` +
       rederiveFix(dir))
   }
-  const shapeProblem = experiment.resultsProblem(results)
+  // every experiment's failed runs, as lib/results.js lists them
+  const shapeProblem = results.failures !== undefined && !isRecordList(results.failures)
+    ? 'its failures are not a list of runs'
+    : experiment.resultsProblem(results)
   if (shapeProblem) {
     throw new AnalyseError(`${file('results.json')} is not a bench.js results file (${shapeProblem}); ` +
       rederiveFix(dir))

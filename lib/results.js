@@ -51,4 +51,9 @@ function sharedResults (logged, context, cellFields, experiment) {
   }
 }
 
-module.exports = { sharedResults }
+// Whether `value` is a list of records (objects): a results.json's cells, rows and failures,
+// checked before a report reads a field of each.
+const isRecordList = value => Array.isArray(value) &&
+  value.every(entry => entry !== null && typeof entry === 'object' && !Array.isArray(entry))
+
+module.exports = { sharedResults, isRecordList }

@@ -6,6 +6,7 @@
 const { UsageError, repeatCount } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { shellQuote } = require('../../lib/pipeline')
+const { isRecordList } = require('../../lib/results')
 const { rerunArgs, choiceRow, isWhole } = require('../../lib/option-schema')
 const stdio = require('../stdio')
 const { PHASES, QUARTER_PHASE } = require('../stdio/phases')
@@ -201,9 +202,11 @@ module.exports = {
   describe,
   derive,
   derivedFiles: stdio.derivedFiles,
-  resultsProblem: results => (results.ladder === undefined
-    ? 'no ladder'
-    : results.ladder !== null && !Array.isArray(results.ladder.rows) ? 'a ladder without its rows list' : null),
+  resultsProblem: results => {
+    if (results.ladder === undefined) return 'no ladder'
+    if (results.ladder !== null && !isRecordList(results.ladder.rows)) return 'a ladder without its list of rows'
+    return isRecordList(results.cells) ? null : 'no list of its cost pass\'s cells'
+  },
   measured: results => Boolean(results.ladder),
   rerun,
   failureLabel: stdio.failureLabel,

@@ -8,7 +8,7 @@ const path = require('node:path')
 const { UsageError, wholeNumber, repeatCount, makeDirs } = require('../../lib/options')
 const { pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, choiceRow, isWhole } = require('../../lib/option-schema')
-const { sharedResults } = require('../../lib/results')
+const { sharedResults, isRecordList } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
@@ -251,7 +251,7 @@ module.exports = {
   derive,
   resultsProblem: results => (results.db === undefined
     ? 'no db summary'
-    : results.db !== null && !Array.isArray(results.db.cells) ? 'a db summary without its cells list' : null),
+    : results.db !== null && !isRecordList(results.db.cells) ? 'a db summary without its list of cells' : null),
   measured: results => results.db?.cells.length > 0,
   rerun,
   failureLabel,

@@ -6,7 +6,7 @@ const path = require('node:path')
 const { wholeNumber, repeatCount, makeDirs, UsageError } = require('../../lib/options')
 const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
-const { sharedResults } = require('../../lib/results')
+const { sharedResults, isRecordList } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } = require('./servers')
 const {
@@ -240,8 +240,8 @@ module.exports = {
   // met as a TypeError
   resultsProblem: results => (results.http === undefined
     ? 'no http summary'
-    : results.http !== null && (!Array.isArray(results.http.cells) || !Array.isArray(results.http.syscalls))
-      ? 'an http summary without its cells and syscalls lists'
+    : results.http !== null && (!isRecordList(results.http.cells) || !isRecordList(results.http.syscalls))
+      ? 'an http summary without its lists of cells and syscalls'
       : null),
   measured: results => results.http?.cells.length > 0,
   // syscalls per request split into work and upkeep since the lab's commit 46d28de

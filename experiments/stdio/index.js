@@ -7,6 +7,7 @@ const { programs, listing, withNodeVersions, extraModules, checkTable, BASELINE 
 const { UsageError, makeDirs } = require('../../lib/options')
 const { shellQuote } = require('../../lib/pipeline')
 const { rerunArgs } = require('../../lib/option-schema')
+const { isRecordList } = require('../../lib/results')
 const { ZeroFile } = require('./zero-file')
 const { rows, derivedStored, PRESETS, LATER_OPTIONS, parseBlockSizeOption, parseNodeVersion } = require('./options')
 const { plan, costSteps, costRunPin, cellKey, quarterBytes, COST_SIZES } = require('./plan')
@@ -200,7 +201,7 @@ module.exports = {
   // the profile pass runs at the cost pass's smallest size: perf is asked for only then
   wantsProfile: options => options.profile && options.costSizes.length > 0,
   derivedFiles: { syscalls: 'syscalls.json', gc: 'gc.json', profile: 'profile.json' },
-  resultsProblem: results => Array.isArray(results.cells) ? null : 'no cells list',
+  resultsProblem: results => isRecordList(results.cells) ? null : 'no list of cells',
   measured: results => results.cells.length > 0,
   rerun,
   failureLabel,

@@ -623,6 +623,19 @@ describe('analyse.js: a run cut short, and --rederive', () => {
       `cannot write ${folderInPlace}/results\\.json \\(EISDIR\\); make it a file this user may replace, then rederive it$`))
     assert.deepEqual(fs.readdirSync(folderInPlace).sort(), files)
   })
+
+  // valid JSON of another shape met a report that read a field of each entry: a stack trace
+  test('a results.json whose lists do not hold runs is refused in one line, naming --rederive', () => {
+    const run = copyOf(SAMPLE)
+    const file = path.join(run, 'results.json')
+    const results = readJson(file)
+    fs.writeFileSync(file, JSON.stringify({ ...results, failures: 'x' }))
+    assertRefused(analyse([run, '--out', folder('bad-failures')]), new RegExp(`^analyse\\.js: ${file} is not a ` +
+      `bench\\.js results file \\(its failures are not a list of runs\\); node analyse\\.js --rederive ${run} ` +
+      'rewrites it from all\\.jsonl$'))
+    fs.writeFileSync(file, JSON.stringify({ ...results, cells: [null] }))
+    assertRefused(analyse([run, '--out', folder('bad-cells')]), /\(no list of cells\); node analyse\.js --rederive /)
+  })
 })
 
 // The analysis scripts kept beside the dated studies are commands too: every file of docs/
