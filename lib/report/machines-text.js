@@ -3,7 +3,7 @@
 // built once, as header and rows of cells (text, or a figure with its interval apart), and
 // each format (results.md, the page, machines.csv, the terminal) lays them out.
 const {
-  formatNumber, formatSigned, formatPercent, formatInterval, formatRange, escapeMarkdown: md, listJoin
+  formatNumber, formatSigned, formatPercent, formatPercentTenth, formatInterval, formatRange, escapeMarkdown: md, listJoin
 } = require('./format')
 const { markdownTable } = require('./plain')
 const { html, figureWithInterval } = require('./markup')
@@ -24,8 +24,11 @@ const withInterval = (value, text = formatNumber, span = ({ low, high }) => form
   const figure = text(value.estimate)
   return [value.low, value.high].every(Number.isFinite) ? { figure, interval: `(${span(value)})` } : figure
 }
-// a share's interval as the lab writes one everywhere: "84.5–86.2%"
-const share = value => withInterval(value, formatPercent, formatInterval)
+// a share with its interval as the lab writes one everywhere: "85.1% (84.5–86.2%)", the share to
+// a tenth as its interval is, so that it never falls outside it ("44% (44.1–45.1%)", a review);
+// a whole percent where it has no interval
+const share = value => withInterval(value,
+  [value?.low, value?.high].every(Number.isFinite) ? formatPercentTenth : formatPercent, formatInterval)
 // A table's cell as text ("548 (442–777)") and on the page, its interval in a span.
 const hasInterval = cell => cell !== null && typeof cell === 'object' && 'interval' in cell
 const cellText = cell => (hasInterval(cell) ? `${cell.figure} ${cell.interval}` : String(cell ?? ''))
