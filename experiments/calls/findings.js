@@ -5,7 +5,7 @@
 // syscall's and the read paths' findings leave them to their own.
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE } = require('../stdio/programs')
-const { RING_FLOOR, WARMING_RATIO, floorOf } = require('./ladder')
+const { RING_FLOOR, WARMING_RATIO, floorOf, findVariant } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
 
@@ -103,10 +103,14 @@ const LADDER_FINDINGS = [
   function checks (ladder) {
     // The floors (C, c-uring) add up by construction and are left out; a variant whose
     // rungs are missing counts against the check, named.
-    const tested = ladder.rows.filter(row => !row.baseline)
+    // a results.json before 2026-12-0x marks no floor: the floors the table gives the variants it
+    // holds (it read "for 8 of 8 variants, , the floor…", the floors counted among them)
+    const floors = new Set(ladder.rows.map(row => floorOf(findVariant(row.variant))))
+    const isFloor = row => row.baseline ?? floors.has(row.variant)
+    const tested = ladder.rows.filter(row => !isFloor(row))
     const decomposed = tested.filter(row => row.addsUp !== null)
     const missing = tested.filter(row => row.addsUp === null).map(row => row.variant)
-    const baselines = ladder.rows.filter(row => row.baseline).map(row => row.variant)
+    const baselines = ladder.rows.filter(isFloor).map(row => row.variant)
     const compared = ladder.rows.filter(row => row.stdin?.agrees !== null && row.stdin?.agrees !== undefined)
     // where the cost pass ran, a reader whose cell it could not set against (failed, no
     // interval) counts against the comparison, named
@@ -119,11 +123,11 @@ const LADDER_FINDINGS = [
     const disagree = compared.filter(row => !row.stdin.agrees).map(row => `${row.variant} ${formatNumber(row.rungs['read-256'].estimate)} against ${row.stdin.program}'s ${formatNumber(row.stdin.cpuPerReadNs.estimate)} ns`)
     const exceptions = [off.length && `not: ${off.join(', ')}`, missing.length && `missing: ${missing.join(', ')}`]
       .filter(Boolean)
-    const floors = `${baselines.join(' and ')}, the floor${baselines.length > 1 ? 's' : ''} the others are ` +
+    const floorText = `${baselines.join(' and ')}, the floor${baselines.length > 1 ? 's' : ''} the others are ` +
       'measured from, adding up by construction'
     return 'The parts add up to the measured 256-byte read within 10% for ' +
       `${decomposed.length - off.length} of ${tested.length} variants` +
-      `${exceptions.length ? ` (${exceptions.join('; ')})` : ''}, ${floors}` +
+      `${exceptions.length ? ` (${exceptions.join('; ')})` : ''}${baselines.length ? `, ${floorText}` : ''}` +
       (compared.length
         ? '; the ladder\'s read lies inside the cost pass\'s interval for ' +
           `${compared.length - disagree.length} of ${compared.length + uncompared.length}` +
