@@ -375,6 +375,24 @@ function runDirs (options) {
     const where = found.length ? ` (found under ${found.join(' and ')})` : ''
     throw new AnalyseError(`${dirs[twice]} is given twice${where}; compare two different runs`)
   }
+  // and so would a copy of a run: one run id begun at one moment is one run, wherever it lies
+  if (!options.rederive) {
+    // a context that cannot be read is left to the loading, which names its fault
+    const begun = dirs.map(dir => {
+      try {
+        const context = JSON.parse(fs.readFileSync(path.join(dir, 'context.json'), 'utf8'))
+        return context?.runId && context?.date ? `${context.runId} ${context.date}` : null
+      } catch {
+        return null
+      }
+    })
+    const copy = begun.findIndex((key, i) => key !== null && begun.indexOf(key) !== i)
+    if (copy !== -1) {
+      const original = dirs[begun.indexOf(begun[copy])]
+      throw new AnalyseError(`${dirs[copy]} is a copy of ${original} (the run ${begun[copy].replace(' ', ', begun ')}); ` +
+        'compare two different runs')
+    }
+  }
   for (const dir of dirs) {
     const holder = busyHolder(dir)
     if (holder) throw new AnalyseError(`${busyMessage(dir, holder)}, then ${options.rederive ? 'rederive' : 'analyse'} it`)

@@ -255,23 +255,37 @@ function startupTimes (set) {
 function garbage (set) {
   const collected = gcByProgram(set)
   if (collected.length === 0) return null
-  const never = collected.filter(entry => entry.collections === 0)
+  const never = collected.filter(neverCollected)
   const busiest = collected.reduce((a, b) => (b.collections > a.collections ? b : a))
-  const neverText = `${never.length} of ${collected.length} V8 readers never collected garbage`
+  const partly = collected.filter(entry => entry.failed > 0 && entry.collections === 0).length
+  const neverText = `${never.length} of ${collected.length} V8 readers never collected garbage` +
+    (partly ? ` (${partly} more collected none in the runs that were traced; some of theirs failed)` : '')
   if (busiest.collections === 0) return `${neverText}.`
   return `${neverText}; ${busiest.program} collected most, ${busiest.collections} times at ${sizeName(busiest.blockSize)} (${formatNumber(busiest.totalPauseMs)} ms of pauses).`
 }
 
-// Each traced program's busiest trace: the one with the most collections.
+// Each traced program's busiest trace: the one with the most collections, and how many of its
+// traced runs failed (failed).
 function gcByProgram (set) {
   if (!set.gc?.cells?.length) return []
   return programsOf(set).flatMap(program => {
-    const cells = set.gc.cells.filter(cell => cell.program === program && cell.ok)
+    const all = set.gc.cells.filter(cell => cell.program === program)
+    const cells = all.filter(cell => cell.ok)
     if (cells.length === 0) return []
     const busiest = [...cells].sort((a, b) => b.collections - a.collections || b.blockSize - a.blockSize)[0]
-    return [{ program, collections: busiest.collections, blockSize: busiest.blockSize, totalPauseMs: busiest.totalPauseMs }]
+    return [{
+      program,
+      collections: busiest.collections,
+      blockSize: busiest.blockSize,
+      totalPauseMs: busiest.totalPauseMs,
+      failed: all.length - cells.length
+    }]
   })
 }
+
+// A program that never collected in any of its traced runs, each of which was traced: one whose
+// run failed might have collected there, and is not said never to.
+const neverCollected = entry => entry.collections === 0 && entry.failed === 0
 
 // 8. How far to trust the rest: flagged headline cells, noisy timing cells.
 function dataQuality (set) {
@@ -363,6 +377,7 @@ module.exports = {
   nearestSize,
   ownChunk,
   gcByProgram,
+  neverCollected,
   readCost,
   machineSpeed,
   overheadByRuntime,

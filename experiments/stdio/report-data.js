@@ -7,7 +7,7 @@ const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = requi
 const { headlineRepeatability } = require('./cost')
 const { repeatPairs } = require('../../lib/machine')
 const { policyText } = require('../../lib/placement')
-const { findings, idiomaticRows, ownChunk, gcByProgram, policyDifference } = require('./findings')
+const { findings, idiomaticRows, ownChunk, gcByProgram, neverCollected, policyDifference } = require('./findings')
 const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
@@ -459,8 +459,10 @@ function gcData (sets, programs, compare) {
       }
     }
   })
-  // the programs whose every traced run never collected: one line, not a table of zeros
-  const never = sets.flatMap(set => gcByProgram(set).filter(entry => entry.collections === 0).map(entry => ({ set: set.label, program: entry.program })))
+  // the programs whose every traced run never collected: one line, not a table of zeros; one
+  // whose run failed keeps its rows, the failure among them
+  const never = sets.flatMap(set => gcByProgram(set).filter(neverCollected)
+    .map(entry => ({ set: set.label, program: entry.program })))
   const neverSet = new Set(never.map(entry => `${entry.set}\t${entry.program}`))
   const collectedRows = rows.filter(row => !neverSet.has(`${row.set}\t${row.program}`))
   const traced = rows.filter(row => row.ok)

@@ -493,6 +493,14 @@ describe('analyse.js: a results.json of another run', () => {
     assertRefused(analyse([runs, path.join(runs, 'http-sample'), '--out', path.join(scratch, 'twice-2')]),
       new RegExp(`^analyse\\.js: ${escaped(runs)}/http-sample is given twice ` +
         `\\(found under ${escaped(runs)}\\); compare two different runs$`))
+    // a copy of it elsewhere agreed with it too: "met; median 0%, at most 0%" (a review)
+    const copy = path.join(scratch, 'copied', 'http-sample')
+    fs.cpSync(run, copy, { recursive: true })
+    const { runId, date } = readJson(path.join(run, 'context.json'))
+    assertRefused(analyse([run, copy, '--out', path.join(scratch, 'copied-report')]),
+      new RegExp(`^analyse\\.js: ${escaped(copy)} is a copy of ${escaped(run)} \\(the run ${runId}, begun ` +
+        `${escaped(date)}\\); compare two different runs$`))
+    assert.equal(fs.existsSync(path.join(scratch, 'copied-report')), false)
   })
 })
 
