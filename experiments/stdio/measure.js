@@ -193,6 +193,9 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
     ok: failure === null,
     failure,
     command,
+    // the CPUs its processes were pinned to ({ feeder, reader }), as context.json's placement
+    // plans them: the kernel pass's summary names them from here
+    pin,
     wallNs: result.wallNs,
     // the VM's steal on the CPUs the run used ({ cpus, ticks, clkTck }; lib/steal.js)
     steal: runSteal(result.stealTicks, result.clkTck, pin),

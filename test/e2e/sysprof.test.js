@@ -220,6 +220,9 @@ test('the stdio kernel pass on C and Node: each read\'s kernel time and the rest
     assert.ok(cell.callsPerRead >= 1 && cell.callsPerRead < 1.001, `${cell.callsPerRead}`)
   }
   assert.equal(kernel.tracerCost.length, 1)
+  // the CPUs it ran on, as the plan placed the pass (null before its records kept their pins)
+  const context = readJson(path.join(out, 'k', 'context.json'))
+  assert.deepEqual(kernel.pin, context.placement.passes.kernel)
   assert.equal(fs.readdirSync(path.join(out, 'k', 'kernel')).length, 2)
   await waitFor(() => newSince(before).length === 0, RELEASE_MS, 'the probes gone after the bench')
 })
