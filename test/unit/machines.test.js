@@ -504,6 +504,19 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
   const olderSyscall = callsFigures(older).rows
     .find(row => row.item === 'node' && row.at === 'syscall')
   assert.deepEqual(olderSyscall.share, { estimate: 175 / 300, low: null, high: null, level: null })
+  // a syscall rung of another call than C's getppid (bun-wasi's sched_yield, answered without
+  // the kernel: 8 ns; a ring's NOP): its ns, and no share of C's nor ns over it (a review found
+  // bun-wasi at "2203%" of C, its bar stretching the chart's axis past every other)
+  for (const variant of ['bun-wasi', 'c-yield', 'c-uring']) {
+    const unlike = ladder(175, 8, 0.045)
+    Object.assign(unlike.results.ladder.rows[1], { variant })
+    const rows = callsFigures(unlike).rows.filter(row => row.item === variant)
+    const own = rows.find(row => row.at === 'syscall')
+    assert.equal(own.absolute.estimate, 8, variant)
+    assert.equal(own.over, null, variant)
+    assert.equal(own.share, null, variant)
+    assert.notEqual(rows.find(row => row.at === 'read-256').over, null, `${variant}: its reads are C's calls`)
+  }
 })
 
 test('two ladders taken in turns with C, pooled: each process set against its own partner, as one run is', () => {
