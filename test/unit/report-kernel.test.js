@@ -69,3 +69,18 @@ test('two runs compared, one without a size the other has: its panel at that siz
     [256, false, 2, false], [4096, true, 0, true]
   ])
 })
+
+// The rest of a read's CPU beyond the kernel's: "≈0" wherever the CPU per read lies inside the
+// kernel time's interval, above its estimate as below it (a review: only below said so); the
+// percentiles' columns say the probes' floor is in them, as the table's note says it is not
+// in the kernel's ns.
+test('a rest inside the kernel time\'s interval is ≈0 on either side; the percentiles hold the floor', () => {
+  const { splitRow } = require('../../experiments/stdio/report-kernel')
+  const at = cpuPerReadNs => splitRow({ ...cell('c', 256, 200), cpuPerReadNs, restNs: cpuPerReadNs - 200 })
+  assert.equal(at(203).rest, '≈0', 'above the estimate, inside the interval (195-205)')
+  assert.equal(at(197).rest, '≈0', 'below it')
+  assert.equal(at(206).rest, '6', 'past its high end')
+  assert.equal(at(190).over, true, 'below its low end: the kernel time is over the CPU')
+  const markup = String(kernelSection({ kernel: kernelData([setOf('a', [256])]) }))
+  assert.match(markup, /p50 ns\/call, floor incl\./)
+})
