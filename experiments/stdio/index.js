@@ -21,13 +21,17 @@ const { dataPoints } = require('../../lib/run-log')
 const { slopePerRead, windowSpan, pairFigures, costRunBytes } = require('./cost')
 
 function configure (options, values) {
-  for (const name of ['rounds', 'cost-policy']) {
-    if (values[name] && !options.cost) {
+  for (const name of ['rounds', 'cost-policy', 'cost-pairing']) {
+    if (values[name] !== undefined && !options.cost) {
       throw new UsageError(`--${name} sets the cost pass, which --no-cost skips: drop one of them`)
     }
   }
-  if (values['kernel-rounds'] && !options.cost) {
-    throw new UsageError('--kernel-rounds sets the kernel pass, which runs at the cost pass\'s sizes and --no-cost skips: drop one of them')
+  // the kernel and profile passes run at the cost pass's sizes, beside its rounds
+  for (const [pass, name] of [['kernel', 'kernel-rounds'], ['profile', 'profile-rounds'], ['profile', 'profile-ms']]) {
+    if (values[name] !== undefined && !options.cost) {
+      throw new UsageError(`--${name} sets the ${pass} pass, which runs at the cost pass's sizes and --no-cost ` +
+        'skips: drop one of them')
+    }
   }
   for (const [pass, rows] of [['kernel', ['kernel-rounds']], ['profile', ['profile-rounds', 'profile-ms']]]) {
     const given = rows.find(name => values[name] !== undefined)

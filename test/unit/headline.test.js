@@ -377,6 +377,14 @@ test('the plan runs the cost pass in rounds of the readers that honour the block
   assert.throws(() => parseOptions(['--no-cost', '--rounds', '3']), /--rounds sets the cost pass, which --no-cost skips/)
   assert.throws(() => parseOptions(['--no-cost', '--cost-policy', 'batch']),
     /--cost-policy sets the cost pass, which --no-cost skips: drop one of them$/)
+  // the pairing, and the passes at the cost pass's sizes, were taken and then skipped unsaid
+  assert.throws(() => parseOptions(['--no-cost', '--cost-pairing', 'rounds']),
+    /--cost-pairing sets the cost pass, which --no-cost skips: drop one of them$/)
+  for (const [flag, value, pass] of [['--profile-rounds', '3', 'profile'], ['--profile-ms', '300', 'profile'],
+    ['--kernel-rounds', '2', 'kernel']]) {
+    assert.throws(() => parseOptions(['--no-cost', flag, value]), new RegExp(`^Error: ${flag} sets the ${pass} pass, ` +
+      'which runs at the cost pass\'s sizes and --no-cost skips: drop one of them$'))
+  }
   assert.throws(() => parseOptions(['--rounds', '0']), /--rounds/)
 })
 
