@@ -11,7 +11,15 @@ function select (options, recorded = null) {
   const table = withNodeVersions(programs, options.nodeVersions ?? [])
   const names = table.map(program => program.name)
   const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, options.only)
-  if (unmatched.length) throw new UsageError(`--only ${unmatched[0]} matches no program; the programs are: ${names.join(', ')}`)
+  if (unmatched.length) {
+    // a versioned row exists only for the Nodes --node names
+    const [, row, major] = /^(.+)@(\d+)$/.exec(unmatched[0]) ?? []
+    if (row && names.includes(row)) {
+      throw new UsageError(`--only ${unmatched[0]} is ${row} on Node ${major}, a row only --node ${major} adds: ` +
+        `add --node ${major}`)
+    }
+    throw new UsageError(`--only ${unmatched[0]} matches no program; the programs are: ${names.join(', ')}`)
+  }
   const chosen = recorded ?? (options.only.length ? table.filter(program => picked.includes(program.name)) : table)
   const skipped = []
   const runnable = []

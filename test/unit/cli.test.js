@@ -50,6 +50,9 @@ describe('--only: names and patterns', () => {
 
     assertRefused(await bench(['--only', 'c', '--only', 'cobol*', '--out', out, '--id', 'none']), /^bench\.js: --only cobol\* matches no program; the programs are: c, limit-splice, coreutils, /)
     assertRefused(await bench(['--only', 'a/*', '--out', out, '--id', 'none']), /^bench\.js: --only 'a\/\*' can match no program/)
+    // a row of another Node's, without the --node that adds it: the fix, not the whole table
+    assertRefused(await bench(['--only', 'node-sync@22', '--out', out, '--id', 'none']),
+      /^bench\.js: --only node-sync@22 is node-sync on Node 22, a row only --node 22 adds: add --node 22$/)
     assert.equal(fs.existsSync(path.join(out, 'none')), false, 'nothing written')
   })
 
