@@ -11,6 +11,7 @@ const { reachable, callsTrust } = require('./repeatability')
 const { markdownTable, textTable, round, nsWithInterval, findingLines } = require('../../lib/report/plain')
 const { measuredOn } = require('../../lib/report/context')
 const { levelsText } = require('../../lib/stats')
+const { BLOCK } = require('./ladder')
 
 // The call ladder of each set that has one: its rows, and its chart's series: a bar per
 // variant stacked from the four parts (experiments/calls/ladder.js decompose), the measured 256-byte
@@ -198,7 +199,15 @@ const LADDER_CSV_COLUMNS = [
   ['costCpuPerReadNs', row => round(row.stdin?.cpuPerReadNs?.estimate, 3)],
   ['costCpuPerReadLowNs', row => round(row.stdin?.cpuPerReadNs?.low, 3)],
   ['costCpuPerReadHighNs', row => round(row.stdin?.cpuPerReadNs?.high, 3)],
-  ['agreesWithCost', row => row.stdin?.agrees]
+  ['agreesWithCost', row => row.stdin?.agrees],
+  // the page's "What a read costs": the cost pass's ns over C and share of C for that reader
+  ['costOverCNs', row => round(row.cost?.overheadNs?.estimate, 3)],
+  ['costOverCLowNs', row => round(row.cost?.overheadNs?.low, 3)],
+  ['costOverCHighNs', row => round(row.cost?.overheadNs?.high, 3)],
+  ['costShareOfC', row => round(row.cost?.shareOfC?.estimate, 4)],
+  ['costShareOfCLow', row => round(row.cost?.shareOfC?.low, 4)],
+  ['costShareOfCHigh', row => round(row.cost?.shareOfC?.high, 4)],
+  ['costLevel', row => round(row.cost?.shareOfC?.level ?? row.cost?.overheadNs?.level, 4)]
 ]
 
 // sets: labelled results sets; stdio's part (its headline holds the cost pass) and the ladder's.
@@ -229,7 +238,17 @@ function markdown (data) {
   ]
 }
 
-const csv = data => ({ columns: LADDER_CSV_COLUMNS, rows: data.ladder.flatMap(entry => entry.rows.map(row => ({ ...row, set: entry.set }))) })
+// A ladder row per variant, with its reader's cost-pass cell (the headline's, at the ladder's
+// block size) beside it.
+function csv (data) {
+  const costOf = (set, program) => data.headline?.sets?.find(entry => entry.set === set)?.bySize?.[BLOCK]?.rows
+    ?.find(row => row.program === program) ?? null
+  return {
+    columns: LADDER_CSV_COLUMNS,
+    rows: data.ladder.flatMap(entry => entry.rows
+      .map(row => ({ ...row, set: entry.set, cost: costOf(entry.set, row.stdin?.program) })))
+  }
+}
 
 const terminal = (results, sizes) => [...ladderTerminal(results.ladder), ...stdio.terminal(results, sizes)]
 

@@ -373,6 +373,13 @@ const HTTP_CSV_COLUMNS = [
   ['latencyP99Us', row => round(row.latencyUs?.p99, 1)],
   ['latencyMaxUs', row => round(row.latencyUs?.max, 1)],
   ['cpuPerRequestUs', row => round(row.cpuPerRequestUs, 3)],
+  // the page's answer: the server's CPU per request against the reference's, with its interval
+  // at its level, and why the page does not quote it, where it does not
+  ['cpuVsReference', row => round(row.cpuVsReference?.estimate, 4)],
+  ['cpuVsReferenceLow', row => round(row.cpuVsReference?.low, 4)],
+  ['cpuVsReferenceHigh', row => round(row.cpuVsReference?.high, 4)],
+  ['cpuVsReferenceLevel', row => round(row.cpuVsReference?.level, 4)],
+  ['unquoted', row => unquotedReason(row) ?? gcStatesReason(row) ?? ''],
   ['userShare', row => round(row.userShare?.share, 3)],
   ['userShareCpuSeconds', row => row.userShare?.cpuSeconds],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],

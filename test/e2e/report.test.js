@@ -835,6 +835,31 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
   assert.equal(Number(node.readPathPartNs), Number(nodeRow.parts.readPath.toFixed(3)))
   assert.equal(node.stdinProgram, 'node-sync')
   assert.equal(node.agreesWithCost, String(nodeRow.stdin.agrees))
+  // and its reader's cell of the cost pass, the page's "What a read costs" (a review: missing)
+  const cost = readJson(path.join(CALLS, 'results.json')).headline.cells
+    .find(cell => cell.program === 'node-sync' && cell.blockSize === 256)
+  assert.equal(Number(node.costShareOfC), Number(cost.shareOfC.estimate.toFixed(4)))
+  assert.equal(Number(node.costOverCNs), Number(cost.overheadNs.estimate.toFixed(3)))
+  assert.equal(Number(node.costShareOfCLow), Number(cost.shareOfC.low.toFixed(4)))
+})
+
+// The http page's answer in results.csv: each server's CPU per request against c-epoll's, its
+// interval and level, and why a cell is not quoted (a review found the CSV without it)
+test('results.csv of an http run holds the answer: the ratio to C\'s CPU per request and its interval', () => {
+  const run = path.join(ROOT, 'results', 'reference-http')
+  const out = path.join(scratch, 'http-answer-csv')
+  assert.equal(analyse([run, '--out', out]).status, 0)
+  const [header, ...lines] = fs.readFileSync(path.join(out, 'results.csv'), 'utf8').trim().split('\r\n')
+  const columns = header.split(',')
+  const deno = Object.fromEntries(lines.map(line => line.split(','))
+    .find(fields => fields[1] === 'deno' && fields[3] === 'keep-alive' && fields[4] === '128').map((field, i) => [columns[i], field]))
+  const cell = readJson(path.join(run, 'results.json')).http.cells
+    .find(entry => entry.server === 'deno' && entry.mode === 'keep-alive' && entry.connections === 128)
+  for (const [column, value] of [['cpuVsReference', 'estimate'], ['cpuVsReferenceLow', 'low'],
+    ['cpuVsReferenceHigh', 'high'], ['cpuVsReferenceLevel', 'level']]) {
+    assert.equal(Number(deno[column]), Number(cell.cpuVsReference[value].toFixed(4)), column)
+  }
+  assert.equal(deno.unquoted, '')
 })
 
 test('report.html of an http run in Chromium: the answer first, requests/s by connections, syscalls stacked per request, a table per mode, without errors', async () => {
