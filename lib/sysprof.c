@@ -79,7 +79,10 @@ static void refuse_bpf(const char *what, int err) {
   if (err == EPERM || err == EACCES) {
     refuse("BPF refused while %s (%s): %s", what, strerror(err), ALLOW);
   }
-  refuse("cannot %s: %s%s%s", what, strerror(err), libbpf_said[0] ? "; libbpf: " : "",
+  /* not a permission: a kernel or machine without what the probes use (task storage from
+     Linux 5.11, tp_btf, the namespace's pids; x86-64's registers for a call's arguments) */
+  refuse("%s failed (%s%s%s): the kernel pass needs x86-64 and Linux 5.11 or later with BTF; "
+         "elsewhere give --no-kernel", what, strerror(err), libbpf_said[0] ? "; libbpf: " : "",
          libbpf_said);
 }
 
@@ -145,7 +148,7 @@ static void attach(void) {
     links[i] = bpf_program__attach(program);
     if (!links[i]) {
       char what[64];
-      snprintf(what, sizeof what, "attach %s", PROGRAMS[i]);
+      snprintf(what, sizeof what, "attaching %s", PROGRAMS[i]);
       refuse_bpf(what, errno);
     }
   }
