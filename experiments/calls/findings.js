@@ -160,7 +160,8 @@ function findings (sets) {
   for (const [first, other] of repeatPairs(ladders)) {
     const result = callsRepeatability(first.results.ladder, other.results.ladder)
     const text = callsCriterionText(result, [first.label, other.label])
-    if (text) out.push({ set: other.label, text })
+    // pair: the page sets it under the runs' trust, at the top (report.js)
+    if (text) out.push({ set: other.label, text, pair: true })
   }
   return out
 }

@@ -76,9 +76,10 @@ function ladderSection (data) {
   // the answer first, at the top of the page; what it means and its numbers after it
   return html`<section id="ladder">
     <h2>Where a read's time goes: the call ladder</h2>
-    ${trustLine(data.ladder, entry => callsTrust(reachable(entry)), data.compare)}
+    ${trustLine(data.ladder, entry => callsTrust(reachable(entry)), data.compare,
+      data.ladderFindings.filter(finding => finding.pair).map(finding => finding.text))}
     ${data.ladder.map(chart)}
-    ${leadFindings(data.ladderFindings, data.compare)}
+    ${leadFindings(data.ladderFindings.filter(finding => !finding.pair), data.compare)}
     <p class="note">${data.ladder[0].meaning}. Rungs: a no-op call into C (the boundary), getppid(2) through it (and a syscall's entry and exit), read(2) of /dev/null as the runtime reads (its read path), read(2) of 256 bytes of a full pipe fed by dd on the same CPU.
       The parts: the no-op; getppid less the no-op; the runtime's empty read less its getppid, beyond C's; C's 256-byte read less C's getppid (the kernel's work, the same everywhere).
       A ring variant (c-uring, just-uring, bun-uring, deno-uring) climbs the rungs through io_uring: an IORING_OP_NOP in getppid's place, IORING_OP_READs for the reads, each handed over and waited for by one io_uring_enter, and its parts are taken against c-uring's; c-uring, bun-uring and deno-uring call one ring, build/libladder-uring.so.

@@ -9,7 +9,7 @@ const {
   formatNumber, formatShare, escapeMarkdown: md, userShareText, withUserShare, userShareTitle
 } = require('../../lib/report/format')
 const {
-  Markup, html, why, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  Markup, html, why, shareHtml, trustLine, firstSentence, leadFindings, repeatabilityNotes, contextSection, failedRuns
 } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
@@ -384,7 +384,9 @@ function runContextSection (data) {
 
 const sections = [
   ['answer', 'The answer', data => answerHtml(data.answer, {
-    ...ANSWER, trust: trustLine(data.repeatability.own, own => dbTrust(own.result), data.compare)
+    ...ANSWER,
+    trust: trustLine(data.repeatability.own, own => dbTrust(own.result), data.compare,
+      data.repeatability.twoRuns.map(pair => firstSentence(pair.text)))
   }), data => answerChart(data.answer, ANSWER)],
   ['db', 'What a query costs', dbSection, data => data.db.map(entry => ({ set: entry.set, endpoints: entry.endpoints.map(endpoint => ({ endpoint: endpoint.endpoint, chart: endpoint.chart })) }))],
   ['context', 'Context', runContextSection]

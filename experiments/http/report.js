@@ -8,7 +8,7 @@ const {
   formatNumber, formatPercent, formatShare, escapeMarkdown: md, withUserShare, userShareTitle
 } = require('../../lib/report/format')
 const {
-  html, why, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns
+  html, why, trustLine, firstSentence, leadFindings, repeatabilityNotes, contextSection, failedRuns
 } = require('../../lib/report/markup')
 const { markdownTable, textTable, round, findingLines, repeatabilityLines, failedRunsMarkdown, contextMarkdown } = require('../../lib/report/plain')
 const {
@@ -462,7 +462,9 @@ function runContextSection (data) {
 
 const sections = [
   ['answer', 'The answer', data => answerHtml(data.answer, {
-    ...ANSWER, trust: trustLine(data.repeatability.own, own => httpTrust(own.result), data.compare)
+    ...ANSWER,
+    trust: trustLine(data.repeatability.own, own => httpTrust(own.result), data.compare,
+      data.repeatability.twoRuns.map(pair => firstSentence(pair.text)))
   }), data => answerChart(data.answer, ANSWER)],
   ['http', 'What a request costs', httpSection, data => data.http.map(entry => ({ set: entry.set, reference: entry.reference, modes: entry.modes.map(mode => ({ mode: mode.mode, chart: mode.chart })) }))],
   ['context', 'Context', runContextSection]

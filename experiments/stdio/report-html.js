@@ -81,7 +81,9 @@ function headlineSection (data) {
   // means and its numbers
   return html`<section id="headline">
     <h2>What a read costs, against C</h2>
-    ${trustLine(headline.sets, entry => headlineTrust(entry.repeatability), data.compare)}
+    ${trustLine(headline.sets, entry => headlineTrust(entry.repeatability), data.compare,
+      headline.repeatabilities.filter(twoRuns => twoRuns.total)
+        .map(twoRuns => headlineRepeatabilityText(twoRuns, twoRuns.sets)))}
     ${sizeButtons('headline', headline.sizes, headline.defaultSize)}
     <div class="chart" id="chart-headline"></div>
     ${headline.sets.filter(entry => entry.repeatability).map(entry => html`<p class="note repeatability">${data.compare ? html`<span class="set">${entry.set}</span> ` : ''}${ownRepeatabilityText(entry.repeatability)}.</p>`)}

@@ -54,10 +54,21 @@ const shareHtml = interval => {
 // goal. sets: the page's sets, each with its label in `set`; trustOf(set): its figure as
 // { quotable, moves, goal, lost } ("9 ratios in 10 by up to ±4.6%", "±5%", the cells it lost),
 // without moves for a run too short to say, or null for a set with none.
-function trustLine (sets, trustOf, compare) {
+// A text's first sentence: the answer's figure of a criterion that goes on to others, which
+// stay in the page's notes.
+const firstSentence = text => text?.split(/(?<=\.) (?=[A-Z])/)[0] ?? null
+
+// pairs: where runs of one machine are compared, the sentences of the experiment's two-run
+// criterion on its answer, set under the runs' own: whether they agreed is what a comparison is
+// for, and it was a table's caption further down (a review found one 4,970 px down).
+function trustLine (sets, trustOf, compare, pairs = []) {
   const shown = sets.map(entry => ({ set: entry.set, trust: trustOf(entry) })).filter(entry => entry.trust)
     .map(({ set, trust }) => ({ set, ...trust }))
-  if (shown.length === 0) return ''
+  const agreed = pairs.filter(Boolean)
+  const pairLine = agreed.length
+    ? html`<p class="trust pair">Set against each other: ${agreed.map((text, i) => html`${i ? ' ' : ''}${text.replace(/\.$/, '')}.`)}</p>`
+    : ''
+  if (shown.length === 0) return pairLine
   const says = entry => {
     if (!entry.moves) return 'from too few runs to say how far it repeats'
     if (entry.lost) {
@@ -70,7 +81,7 @@ function trustLine (sets, trustOf, compare) {
   }
   return html`<p class="trust">${compare
     ? shown.map((entry, i) => html`${i ? '; ' : ''}<span class="set">${entry.set}</span> ${says(entry)}`)
-    : html`On the machine that measured it, the answer is ${says(shown[0])}`}.</p>`
+    : html`On the machine that measured it, the answer is ${says(shown[0])}`}.</p>${pairLine}`
 }
 
 // The findings a section gives beside its chart, each headed by its set when sets are compared.
@@ -142,6 +153,7 @@ module.exports = {
   figureWithInterval,
   shareHtml,
   trustLine,
+  firstSentence,
   leadFindings,
   repeatabilityNotes,
   contextSection,

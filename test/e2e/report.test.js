@@ -1024,6 +1024,13 @@ test('two db runs compared: each run\'s own repeatability and the two-run criter
   assert.match(markdown, / against \S+: the server's CPU per request against the reference's moved by at most 5% in (\d+) of \1 cells \(goal: 90%\): met/)
   assert.match(markdown, /The server's CPU per request moved by at most 5% in (\d+) of \1 cells \(goal: 90%\): met/)
   assert.match(markdown, /The server's calls of work moved by at most 0 a query/)
+  // the page gives the pair's verdict on its answer under the runs' own, above the chart: what a
+  // comparison is for, once 4,970 px down (a review); the criterion's other figures stay below
+  const page = fs.readFileSync(report, 'utf8')
+  const pairLine = /<p class="trust pair">Set against each other: [^:<]+ against [^:<]+: the server&#39;s CPU per request against the reference&#39;s moved by at most 5% in (\d+) of \1 cells \(goal: 90%\): met; [^<]*\.<\/p>/.exec(page)
+  assert.ok(pairLine, 'the pair line')
+  assert.ok(pairLine.index < page.indexOf('id="chart-answer"'), 'above the answer\'s chart')
+  assert.doesNotMatch(pairLine[0], /calls of work/)
 })
 
 test('report.html of an http run without strace: requests/s drawn, the syscall charts replaced by why', async () => {
