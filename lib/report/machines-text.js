@@ -105,16 +105,17 @@ function runtimeLines (comparison) {
 
 function machineTable (comparison) {
   return {
-    header: ['machine', 'key', 'runs', 'recorded as'],
-    align: ['l', 'l', 'l', 'l'],
-    rows: comparison.machines.map(machine => [
+    header: ['machine', 'key', 'runs', 'recorded as', `unlike ${comparison.machines[0]?.name ?? 'the first'} in`],
+    align: ['l', 'l', 'l', 'l', 'l'],
+    rows: comparison.machines.map((machine, i) => [
       machine.name,
       machine.key,
       machine.runs.join(', '),
       machine.olderLab
         ? `${machine.label}; an older lab's run, keyed from what its context has ` +
           `(no ${machine.missing.join(', ')})`
-        : machine.label
+        : machine.label,
+      i === 0 ? '' : listJoin(machine.differsBy ?? [])
     ])
   }
 }

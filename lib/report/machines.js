@@ -264,7 +264,10 @@ function compareMachines (sets, figuresOf) {
       methods: machine.figures.map(figures => figures.method ?? null),
       olderLab: machine.identity.olderLab,
       missing: machine.identity.missing,
-      label: machineLabel(machine)
+      label: machineLabel(machine),
+      // what sets it apart from the first machine, by the key's facts: two keys whose rows read
+      // alike ("AMD EPYC, 2 cores, 6.18.44") differed in one the table did not show (container)
+      differsBy: machine === machines[0] ? [] : sameMachine(machines[0].identity, machine.identity).differing
     })),
     rows,
     counts: countVerdicts(shared),

@@ -206,6 +206,9 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
   ], { runtimes: { node: { version: 'v22' } } })
   const comparison = compareMachines([amd, intel], stdioFigures)
   assert.deepEqual(comparison.machines.map(machine => machine.runs), [['ref'], ['q1']])
+  // what sets the second machine apart from the first, by the key's facts, in the table too
+  assert.deepEqual(comparison.machines[0].differsBy, [])
+  assert.ok(comparison.machines[1].differsBy.includes('CPU model'), comparison.machines[1].differsBy.join(', '))
   const row = item => comparison.rows.find(entry => entry.item === item)
   assert.deepEqual(row('c').absolute.map(value => value.estimate), [292, 163])
   assert.equal(row('c').verdict, null)
