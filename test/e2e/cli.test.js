@@ -128,7 +128,9 @@ test('fleet/local-target.sh: a wrong command line is one line and exit 2, before
     [['start', '0', '1'], /start takes at most CPUS, not '1'; drop it/],
     [['start', 'a'],
       new RegExp(`CPUS 'a' is not a list of CPUs; give numbers from 0 to ${last}, as ${last} or 0-${last}`)],
-    [['start', `0-${last + 1}`], new RegExp(`CPU ${last + 1} is not one of this machine's \\(0-${last}\\)`)]
+    [['start', `0-${last + 1}`], new RegExp(`CPU ${last + 1} is not one of this machine's \\(0-${last}\\)`)],
+    // 2^64 + 1, which bash's arithmetic wraps round to 1 (a review)
+    [['start', '18446744073709551617'], /CPU 18446744073709551617 is not one of this machine's/]
   ]
   // an engine that records being asked: none of these may reach it
   const asked = path.join(scratch, 'engine-asked')
