@@ -66,7 +66,7 @@ function headlineSection (data) {
       <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds; ${headlineLevelsText(size.levels) || 'no intervals'}</caption>
       <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col" class="num">ns per read</th><th scope="col" class="num">over C, ns</th><th scope="col" class="num">share of C's speed</th><th scope="col">flags</th></tr></thead>
       <tbody>
-        ${size.base ? html`<tr class="baseline"><th scope="row">${size.base.program}</th><td>the yardstick</td><td class="num">${formatNumber(size.base.cpuPerReadNs?.estimate)}${intervalText(size.base.cpuPerReadNs)}</td><td class="num">0</td><td class="num">100%</td><td>${flagBadges(size.base.flags, HEADLINE_FLAGS)}</td></tr>` : ''}
+        ${size.base ? html`<tr class="baseline"><th scope="row">${size.base.program}</th><td>${size.base.runtimeTitle ? `${size.base.runtimeTitle}, ` : ''}the yardstick</td><td class="num">${formatNumber(size.base.cpuPerReadNs?.estimate)}${intervalText(size.base.cpuPerReadNs)}</td><td class="num">0</td><td class="num">100%</td><td>${flagBadges(size.base.flags, HEADLINE_FLAGS)}</td></tr>` : ''}
         ${size.rows.map(row => html`<tr>
           <th scope="row">${row.program}</th><td>${row.runtimeLabel ?? ''}</td>
           <td class="num">${row.cpuPerReadNs ? html`${formatNumber(row.cpuPerReadNs.estimate)}${intervalText(row.cpuPerReadNs)}` : ''}</td>
