@@ -534,21 +534,22 @@ function summariseSyscalls (records, context) {
   }
 }
 
-// A record from before each collection's pause and kind were kept has them in its trace,
-// which the run's folder keeps: read again, its timeline is whole.
-function fullerTimeline (record, runDir) {
-  const timeline = record.gc?.timeline
-  if (!runDir || !record.rawFile || !timeline?.some(entry => entry.length < 5)) return {}
+// A run's collections read again from the trace its folder keeps, where it does: what the lab
+// reads of a trace today (each collection's pause and kind, since 2026-11-2x; an incremental
+// mark-compact's steps in the total, since 2026-12-06), whatever lab measured it; else the
+// record's own summary.
+function traceSummary (record, runDir) {
+  if (!runDir || !record.ok || !record.rawFile) return {}
   const file = path.join(runDir, record.rawFile)
   if (!fs.existsSync(file)) return {}
-  return { timeline: summariseGc(parseGcTrace(fs.readFileSync(file, 'utf8'))).timeline }
+  return summariseGc(parseGcTrace(fs.readFileSync(file, 'utf8')))
 }
 
 function summariseGcResults (records, context, runDir) {
   const cells = []
   for (const record of records) {
     if (record.phase !== PHASES.gc) continue
-    cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc, ...fullerTimeline(record, runDir) })
+    cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc, ...traceSummary(record, runDir) })
   }
   return { unavailable: context.gcUnavailable, cells }
 }
