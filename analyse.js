@@ -141,6 +141,7 @@ function readJson (file, { optional = false, fix }) {
   } catch (err) {
     if (err.code === 'ENOENT' && optional) return undefined
     if (err.code === 'ENOENT') throw new AnalyseError(`${file} is missing; ${fix}`)
+    if (err.code === 'EISDIR') throw new AnalyseError(`${file} is a folder, not a file; ${fix}`)
     throw new AnalyseError(`cannot read ${file} (${err.code ?? err.message}); check that it is a file you may read`)
   }
   if (text.trim() === '') throw new AnalyseError(`${file} is empty; ${fix}`)

@@ -20,6 +20,7 @@ function readLog (runDir, { makeError, repair = false, onCutTail = () => {}, exp
   try {
     text = fs.readFileSync(file, 'utf8')
   } catch (err) {
+    if (err.code === 'EISDIR') throw makeError(`${file} is a folder, not a run's log; put back the run's own all.jsonl`)
     throw makeError(`cannot read ${file} (${err.code ?? err.message}); ` +
       'give this user read access to it, or run as its owner')
   }

@@ -632,6 +632,17 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     assertRefused(node([ANALYSE, '--rederive', folderInPlace]), new RegExp(`^analyse\\.js: --rederive ${folderInPlace}: ` +
       `cannot write ${folderInPlace}/results\\.json \\(EISDIR\\); make it a file this user may replace, then rederive it$`))
     assert.deepEqual(fs.readdirSync(folderInPlace).sort(), files)
+    // a log or a context that is a folder: what it is and the fix, not a permission's
+    const logFolder = copyOf(SAMPLE)
+    fs.rmSync(path.join(logFolder, 'all.jsonl'))
+    fs.mkdirSync(path.join(logFolder, 'all.jsonl'))
+    assertRefused(node([ANALYSE, '--rederive', logFolder]), new RegExp(`^analyse\\.js: ${logFolder}/all\\.jsonl is a ` +
+      'folder, not a run\'s log; put back the run\'s own all\\.jsonl$'))
+    const contextFolder = copyOf(SAMPLE)
+    fs.rmSync(path.join(contextFolder, 'context.json'))
+    fs.mkdirSync(path.join(contextFolder, 'context.json'))
+    assertRefused(analyse([contextFolder, '--out', folder('context-folder')]),
+      /context\.json is a folder, not a file; bench\.js writes it when a run starts: restore it, or measure again$/)
   })
 
   // valid JSON of another shape met a report that read a field of each entry: a stack trace
