@@ -66,6 +66,9 @@ function placementsOf (text) {
     const known = Object.keys(PLACEMENTS).join(', ')
     throw new UsageError(`--placements ${JSON.stringify(unknown)} is no placement; give some of ${known}`)
   }
+  // one given twice would be measured twice in each round, its two sessions set side by side
+  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  if (twice !== undefined) throw new UsageError(`--placements names ${twice} twice; name each once`)
   return names
 }
 

@@ -43,14 +43,17 @@ const USAGE = `usage: node studies/disturb.js [--mode busy|memory] [options]
 function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedCpus()) {
   const text = { type: 'string' }
   const spec = { mode: text, every: text, busy: text, for: text, cpus: text, mib: text }
+  // a week: a timer longer than 2^31 ms (24.8 days) fires at once, and --for 9999999999999
+  // ended the disturbance as it began (a review)
+  const MAX_SECONDS = 7 * 24 * 3600
   return parseStudyOptions(argv, spec, USAGE, values => {
     const mode = values.mode ?? 'busy'
     if (!['busy', 'memory'].includes(mode)) throw new Error(`--mode takes busy or memory, not '${mode}'`)
     const options = {
       mode,
-      every: wholeNumber(values.every ?? '30', 'every'),
-      busy: wholeNumber(values.busy ?? '3', 'busy'),
-      total: wholeNumber(values.for ?? '600', 'for'),
+      every: wholeNumber(values.every ?? '30', 'every', 1, MAX_SECONDS),
+      busy: wholeNumber(values.busy ?? '3', 'busy', 1, MAX_SECONDS),
+      total: wholeNumber(values.for ?? '600', 'for', 1, MAX_SECONDS),
       // by default the first two CPUs it may use in turn (busy), or the first (memory)
       cpus: values.cpus === undefined
         ? usable.slice(0, mode === 'busy' ? 2 : 1)
@@ -60,6 +63,8 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedC
       throw new Error(`--busy ${options.busy} must be less than --every ${options.every}: ` +
         'give a shorter --busy or a longer --every')
     }
+    const twice = options.cpus.find((cpu, i) => options.cpus.indexOf(cpu) !== i)
+    if (twice !== undefined) throw new Error(`--cpus names CPU ${twice} twice; name each CPU once`)
     // taskset's refusal of a CPU the process may not use went unseen: nothing was disturbed
     const unusable = options.cpus.find(cpu => !usable.includes(cpu))
     if (unusable !== undefined) {

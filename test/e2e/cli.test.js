@@ -345,6 +345,12 @@ test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () 
   // a width Chromium cannot open once ended in a protocol error's stack
   assertRefused(study('pages.js')('--widths', '99999999', path.join(ROOT, 'results', 'reference')),
     /--widths takes whole numbers of px from 200 to 7680, not '99999999'/)
+  // a name given twice, and a time past what a timer holds (it fired at once), refused (a review)
+  assertRefused(study('db-placement.js')('--placements', 'alone,alone'),
+    /^db-placement\.js: --placements names alone twice; name each once \(usage: /)
+  assertRefused(study('disturb.js')('--cpus', '0,0'), /^disturb\.js: --cpus names CPU 0 twice; name each CPU once/)
+  assertRefused(study('disturb.js')('--for', '9999999999999'),
+    /^disturb\.js: --for must be a whole number from 1 to 604800, not '9999999999999'/)
 })
 
 // a review (2026-12-06) found stack traces where a file held JSON's null, a fix that could not
