@@ -47,13 +47,31 @@ const forms = {
     }).functions
     const { read } = dlopen('libc.so.6', { read: readDeclaration }).functions
     const address = getRawPointer(buf)
-    return {
+    const rungs = {
       noop: [noop, ladder.ladder_noop],
       syscall: [syscall, ladder.ladder_getppid, process.ppid],
       'empty-read': [readFfi, read, devNull, address, 1n, 0],
       'read-256': [readFfi, read, 0, address, BigInt(BLOCK), BLOCK]
     }
+    // Each loop compiled by TurboFan first thing, before node:ffi's own invoke() is: left to
+    // the warm-up, TurboFan inlined invoke() into noop() in some processes and called it apart
+    // in others, by the order the two compiled in (--trace-turbo-inlining: 5 of 6 processes
+    // inlined it, none of 8 once invoke() had been warmed first; 16 ns a call against 18.7),
+    // where the fast-path check saw it inlined. Compiled first, 6 of 6 inlined it, and so every
+    // process runs the form the check names (docs/calls.md).
+    for (const name of ['noop', 'syscall', 'empty-read']) compileFirst(rungs[name])
+    return rungs
   }
+}
+
+// A rung's loop, run a few times on a few calls for its type feedback and then compiled by
+// TurboFan at once (V8's natives, under --allow-natives-syntax; %-syntax in a Function, as
+// calls/ladder.mjs's v8Compiled, so that the file parses without it).
+function compileFirst ([loop, ...args]) {
+  // eslint-disable-next-line no-new-func
+  const compile = new Function('loop', 'args', '%PrepareFunctionForOptimization(loop); ' +
+    'for (let i = 0; i < 3; i++) loop(...args, 16); %OptimizeFunctionOnNextCall(loop); loop(...args, 16)')
+  compile(loop, args)
 }
 if (!forms[form]) {
   console.error(`usage: node --allow-natives-syntax calls/node.mjs addon|ffi ROUNDS CALLS READS, not '${form}'`)
