@@ -390,8 +390,8 @@ function runDirs (options) {
     const copy = begun.findIndex((key, i) => key !== null && begun.indexOf(key) !== i)
     if (copy !== -1) {
       const original = dirs[begun.indexOf(begun[copy])]
-      throw new AnalyseError(`${dirs[copy]} is a copy of ${original} (the run ${begun[copy].replace(' ', ', begun ')}); ` +
-        'compare two different runs')
+      const run = begun[copy].replace(' ', ', begun ')
+      throw new AnalyseError(`${dirs[copy]} is a copy of ${original} (the run ${run}); compare two different runs`)
     }
   }
   for (const dir of dirs) {

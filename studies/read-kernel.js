@@ -85,7 +85,8 @@ async function run (options, stopped) {
           if (!profile.complete) throw new RunFailed(`${name} at ${size}: the probes lost ${profile.lost} event(s)`)
           const reads = callSummary(profile, call => call.watchedFd)
           if (!reads || !Number.isFinite(reads.kernelNs)) {
-            throw new RunFailed(`${name} at ${size}: the probes saw no read of stdin, so its time in read(2) is unknown`)
+            throw new RunFailed(`${name} at ${size}: the probes saw no read of stdin, so its time in ` +
+              'read(2) is unknown')
           }
           if (!kernelNs.has(at(name, size))) kernelNs.set(at(name, size), [])
           kernelNs.get(at(name, size)).push(reads.kernelNs)

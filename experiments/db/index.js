@@ -14,8 +14,8 @@ const { shellQuote } = require('../../lib/pipeline')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
-  PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, ORDERS, dbPin, connectionsAtOnce, planDb, dbSession,
-  measureStep
+  PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, ORDERS, dbPin, connectionsAtOnce, planDb,
+  dbSession, measureStep
 } = require('./measure')
 const { ohaReason, latencyContext, latencyPlanNotes } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')

@@ -3,7 +3,8 @@
 // built once, as header and rows of cells (text, or a figure with its interval apart), and
 // each format (results.md, the page, machines.csv, the terminal) lays them out.
 const {
-  formatNumber, formatSigned, formatPercent, formatPercentTenth, formatInterval, formatRange, escapeMarkdown: md, listJoin
+  formatNumber, formatSigned, formatPercent, formatPercentTenth, formatInterval, formatRange, escapeMarkdown: md,
+  listJoin
 } = require('./format')
 const { markdownTable } = require('./plain')
 const { html, figureWithInterval } = require('./markup')

@@ -65,9 +65,8 @@ function trustLine (sets, trustOf, compare, pairs = []) {
   const shown = sets.map(entry => ({ set: entry.set, trust: trustOf(entry) })).filter(entry => entry.trust)
     .map(({ set, trust }) => ({ set, ...trust }))
   const agreed = pairs.filter(Boolean)
-  const pairLine = agreed.length
-    ? html`<p class="trust pair">Set against each other: ${agreed.map((text, i) => html`${i ? ' ' : ''}${text.replace(/\.$/, '')}.`)}</p>`
-    : ''
+  const sentences = agreed.map((text, i) => html`${i ? ' ' : ''}${text.replace(/\.$/, '')}.`)
+  const pairLine = agreed.length ? html`<p class="trust pair">Set against each other: ${sentences}</p>` : ''
   if (shown.length === 0) return pairLine
   const says = entry => {
     if (!entry.moves) return 'from too few runs to say how far it repeats'
