@@ -164,7 +164,8 @@ test('an unreadable results file', () => {
   const run = copyOf(SAMPLE)
   fs.rmSync(path.join(run, 'results.json'))
   fs.mkdirSync(path.join(run, 'results.json'))
-  assertUsageError(analyse([run]), /cannot read .*results\.json \(EISDIR\); check that it is a file you may read/)
+  // a folder where the file should be: what it is and the fix, not a permission's (a review)
+  assertUsageError(analyse([run]), /results\.json is a folder, not a file; node analyse\.js --rederive .* rewrites it from all\.jsonl$/)
 })
 
 test('a results file without read permission', () => {
@@ -182,7 +183,7 @@ test('an unreadable log, and --rederive into a folder it may not write in: one l
   const run = copyOf(SAMPLE)
   fs.renameSync(path.join(run, 'all.jsonl'), path.join(run, 'all.jsonl.moved'))
   fs.mkdirSync(path.join(run, 'all.jsonl'))
-  assertUsageError(analyse([run, '--out', path.join(scratch, 'unreadable-log')]), /cannot read .*all\.jsonl \(EISDIR\); give this user read access to it/)
+  assertUsageError(analyse([run, '--out', path.join(scratch, 'unreadable-log')]), /all\.jsonl is a folder, not a run's log; put back the run's own all\.jsonl$/)
   fs.rmdirSync(path.join(run, 'all.jsonl'))
   fs.renameSync(path.join(run, 'all.jsonl.moved'), path.join(run, 'all.jsonl'))
   fs.chmodSync(run, 0o555)
