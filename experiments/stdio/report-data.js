@@ -312,6 +312,7 @@ function syscallData (sets, programs, compare) {
         perMiBNoise: entry.cell.syscallsPerMiB?.noise ?? null,
         perReadAll: entry.cell.syscallsPerRead?.allThreads?.perRead ?? null,
         rejected: entry.cell.rejected ?? null,
+        failed: entry.cell.failedRuns?.join('; ') || null,
         topMain: topOf(entry.cell.mainThread, TOP_SYSCALLS_IN_TABLE),
         topAll: topOf(entry.cell.allThreads, TOP_SYSCALLS_IN_TABLE)
       }))

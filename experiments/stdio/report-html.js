@@ -158,6 +158,7 @@ function costSection (data) {
 function perMiBText (entry) {
   if (entry.rejected) return html`<span class="flag flag-failed" title="${entry.rejected}">not counted</span>`
   if (entry.perMiBNoise) return html`<span class="flag flag-noisy" title="${entry.perMiBNoise}">noise</span>`
+  if (entry.perMiBAll === null && entry.failed) return html`<span class="flag flag-failed" title="${entry.failed}">lost: a run failed</span>`
   return formatNumber(entry.perMiBAll)
 }
 
@@ -609,4 +610,4 @@ const sections = [
   ['context', 'Context', runContextSection]
 ]
 
-module.exports = { sections }
+module.exports = { sections, perMiBText }

@@ -449,6 +449,9 @@ function syscallCell (program, blockSize, runs, rejected) {
     syscallsPerMiB: perMiB,
     syscallsPerRead: perRead,
     ...(rejected ? { rejected } : {}),
+    // its runs that failed, each with its reason: a rate the cell lacks is said to be lost, not
+    // left blank (a review: one run of two failed, the other's totals shown, no word why)
+    failedRuns: runs.filter(run => !run.ok).map(run => `its run of ${sizeLabel(run.bytes)} failed: ${run.failure}`),
     rawFiles: ok.map(run => run.rawFile),
     // what each run's reads of stdin returned, by syscall: { bytes: { '4096': 256, '0': 1 } }
     stdinReads: ok.filter(run => run.readTrace).map(run => ({ bytes: run.bytes, returned: Object.fromEntries(Object.entries(run.readTrace.stdin).map(([name, entry]) => [name, entry.returned])) }))

@@ -206,6 +206,21 @@ describe('syscalls per MiB', () => {
     assert.equal(sentence, 'At 4 KiB, just-sync makes 2× C\'s syscalls per MiB read (every thread, start-up\'s calls cancelled).')
   })
 
+  // one of its two runs failed: the other's totals stand, and the rate it lacks is said to be
+  // lost, with the reason, not left blank (a review)
+  test('a cell with one run failed says which and why, and its page says the rate is lost', () => {
+    const [small, large] = straceRecords('c', 4096, { 'main@1': 291, 'all@1': 291, 'main@3': 803, 'all@3': 803 })
+    const failed = { ...small, ok: false, failure: 'reader killed by signal SIGSEGV' }
+    const { cells } = summariseSyscalls([failed, large], context)
+    assert.deepEqual(cells[0].failedRuns, ['its run of 1 MiB failed: reader killed by signal SIGSEGV'])
+    assert.deepEqual(cells[0].syscallsPerMiB, { mainThread: null, allThreads: null, noise: null })
+    assert.equal(cells[0].allThreads.totalCalls, 803)
+    const { perMiBText } = require('../../experiments/stdio/report-html')
+    const shown = String(perMiBText({ perMiBAll: null, failed: cells[0].failedRuns.join('; ') }))
+    assert.match(shown, /title="its run of 1 MiB failed: reader killed by signal SIGSEGV">lost: a run failed</)
+    assert.deepEqual(summariseSyscalls([small, large], context).cells[0].failedRuns, [])
+  })
+
   test('a run from before the two-size pass keeps its profile and gets no rate', () => {
     const { cells } = summariseSyscalls(straceRecords('c', 4096, { 'main@4': 1067, 'all@4': 1067 }, { old: true }), context)
     assert.deepEqual(cells[0].syscallsPerMiB, { mainThread: null, allThreads: null, noise: null })
