@@ -123,6 +123,8 @@ function summariseKernel (records, headline, rejected = new Map()) {
       program: cell.program,
       blockSize: cell.blockSize,
       rounds: cell.runs.length,
+      // its rounds that failed, which its figures leave out (each is in the run's failures)
+      failedRounds: passRuns.filter(record => key(record) === key(cell) && !record.ok).length,
       kernelNs: { estimate, interval: medianInterval(kernelNs) },
       readingCall: cell.runs[0].kernel.readingCall,
       // per call, not per read of the reader's: on the CPU (probes' floor included), on

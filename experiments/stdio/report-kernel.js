@@ -39,8 +39,11 @@ function splitRow (cell) {
     ? [formatSigned(cell.againstC.estimate), `(${formatRange(cell.againstC.low, cell.againstC.high, formatSigned)})`]
     : null
   const vsC = vsCParts ? vsCParts.join(' ') : null
+  // a cell that lost rounds says how many, beside its name (a review: it never did)
+  const lost = cell.failedRounds ? ` (${cell.failedRounds} of ${cell.rounds + cell.failedRounds} rounds failed)` : ''
   return {
     program: cell.program,
+    label: `${cell.program}${lost}`,
     blockSize: cell.blockSize,
     kernel: formatNumber(cell.kernelNs.estimate),
     interval: intervalOf(cell.kernelNs),
@@ -115,7 +118,7 @@ const HEADERS = ['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read',
   'switched out/call']
 // "vs C's kernel" once the size column is left out (the page's tables are one size each)
 const VS_C_COLUMN = HEADERS.indexOf('vs C\'s kernel') - 1
-const cellsOf = row => [row.program, sizeName(row.blockSize), row.kernel, row.interval ?? '–', row.cpu ?? '–',
+const cellsOf = row => [row.label ?? row.program, sizeName(row.blockSize), row.kernel, row.interval ?? '–', row.cpu ?? '–',
   row.over ? 'over' : row.rest ?? '–', row.share ?? '–', row.vsC ?? '–', row.call, row.callsPerRead,
   row.p50, row.p99, row.switches]
 

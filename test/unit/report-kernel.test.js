@@ -84,3 +84,13 @@ test('a rest inside the kernel time\'s interval is ≈0 on either side; the perc
   const markup = String(kernelSection({ kernel: kernelData([setOf('a', [256])]) }))
   assert.match(markup, /p50 ns\/call, floor incl\./)
 })
+
+// A cell that lost some of its rounds says how many beside its name; its figures are the rest's.
+test('a kernel cell that lost rounds says how many, in every format', () => {
+  const { splitRow } = require('../../experiments/stdio/report-kernel')
+  const row = splitRow({ ...cell('node-sync', 256, 260), rounds: 4, failedRounds: 2 })
+  assert.equal(row.label, 'node-sync (2 of 6 rounds failed)')
+  assert.equal(splitRow({ ...cell('c', 256, 200), rounds: 6, failedRounds: 0 }).label, 'c')
+  const lost = { label: 'a', results: { kernel: { cells: [{ ...cell('node-sync', 256, 260), rounds: 4, failedRounds: 2 }], tracerCost: [] } } }
+  assert.match(String(kernelSection({ kernel: kernelData([lost]) })), /node-sync \(2 of 6 rounds failed\)/)
+})

@@ -158,6 +158,13 @@ test('the split: the median of rounds, the rest of the headline\'s CPU per read,
   // the probes' cost on C: traced (600 + run) against untraced 400, round by round
   assert.deepEqual(kernel.tracerCost.map(cost => [cost.blockSize, cost.pairs, cost.addedNs.estimate]), [[256, 6, 202.5]])
   assert.equal(summariseKernel([], headline), null)
+  // a round that failed is left out of its cell's figures and counted there, as well as in
+  // the pass's failures
+  const lostOne = [...records, { ...record({ program: 'node-sync', run: 6 }), ok: false, failure: 'timed out' }]
+  const partly = summariseKernel(lostOne, headline)
+  assert.deepEqual(partly.cells.map(cell => [cell.program, cell.rounds, cell.failedRounds]),
+    [['c', 6, 0], ['node-sync', 6, 1]])
+  assert.equal(partly.failures, 1)
   // a reader the lab rejected (its fast path not taken) is left out with its reason
   const refused = summariseKernel(records, headline, new Map([['node-sync\t256', 'its fast path was not taken']]))
   assert.deepEqual(refused.cells.map(cell => cell.program), ['c'])
