@@ -569,7 +569,10 @@ function rederiveRuns (options) {
     // a cut last line is a run the log lost: the derived files are rewritten without it
     let cutBytes = 0
     const experiment = byName(context.options.experiment ?? DEFAULT_EXPERIMENT)
-    if (!experiment) throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
+    if (!experiment) {
+      throw new AnalyseError(`${path.join(dir, 'context.json')} names experiment ` +
+        `${JSON.stringify(context.options.experiment)}, which this lab has not; give a run of this lab's`)
+    }
     const records = readLog(dir, {
       makeError: message => new AnalyseError(message),
       onCutTail: bytes => { cutBytes = bytes },

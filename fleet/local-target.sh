@@ -28,7 +28,8 @@ case ${1:-} in
       || refuse "CPUS '$cpus' is not a list of CPUs; give numbers from 0 to $last, as $last or 0-$last"
     for cpu in $(tr ',-' '  ' <<< "$cpus"); do
       # more than 9 digits would wrap round in bash's 64 bits (18446744073709551617 is 1)
-      ((${#cpu} <= 9 && 10#$cpu <= last)) || refuse "CPU $cpu is not one of this machine's (0-$last); give numbers from 0 to $last"
+      ((${#cpu} <= 9 && 10#$cpu <= last)) \
+        || refuse "CPU $cpu is not one of this machine's (0-$last); give numbers from 0 to $last"
     done
     ;;
   stop) (($# == 1)) || refuse "stop takes no arguments, not '${*:2}'; drop them" ;;

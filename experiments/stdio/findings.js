@@ -213,7 +213,9 @@ function largestSize (set) {
   const fastest = fastestByRuntime(set, blockSize)
   if (fastest.length === 0) return null
   const farthest = fastest[fastest.length - 1]
-  return `At ${sizeName(blockSize)}, where copying the block weighs most, the JavaScript runtime farthest from C reads at ${formatPercent(farthest.shareOfC.estimate)} of its speed by its fastest reader (${farthest.program}; the WebAssembly hosts apart).`
+  return `At ${sizeName(blockSize)}, where copying the block weighs most, the JavaScript runtime farthest ` +
+    `from C reads at ${formatPercent(farthest.shareOfC.estimate)} of its speed by its fastest reader ` +
+    `(${farthest.program}; the WebAssembly hosts apart).`
 }
 
 // 4. Who makes extra syscalls: the honouring reader with the most per MiB against C at

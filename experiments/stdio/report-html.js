@@ -59,6 +59,11 @@ function headlineSection (data) {
       <p class="why">No headline: ${headline.sets.map(entry => entry.reason).join('; ')}. Measure it with <code>node bench.js</code> (its cost pass).</p>
     </section>`
   }
+  // C's row: its compiler, its ns, and 0 and 100% by definition
+  const baseRow = base => html`<tr class="baseline"><th scope="row">${base.program}</th>
+    <td>${base.runtimeTitle ? `${base.runtimeTitle}, ` : ''}the yardstick</td>
+    <td class="num">${formatNumber(base.cpuPerReadNs?.estimate)}${intervalText(base.cpuPerReadNs)}</td>
+    <td class="num">0</td><td class="num">100%</td><td>${flagBadges(base.flags, HEADLINE_FLAGS)}</td></tr>`
   const table = (entry, blockSize) => {
     const size = entry.bySize[blockSize]
     if (!size) return ''
@@ -66,7 +71,7 @@ function headlineSection (data) {
       <caption>${data.compare ? html`${entry.set}: ` : ''}CPU time per read at ${sizeName(blockSize)}, median of ${entry.rounds ?? '?'} rounds; ${headlineLevelsText(size.levels) || 'no intervals'}</caption>
       <thead><tr><th scope="col">reader</th><th scope="col">runtime</th><th scope="col" class="num">ns per read</th><th scope="col" class="num">over C, ns</th><th scope="col" class="num">share of C's speed</th><th scope="col">flags</th></tr></thead>
       <tbody>
-        ${size.base ? html`<tr class="baseline"><th scope="row">${size.base.program}</th><td>${size.base.runtimeTitle ? `${size.base.runtimeTitle}, ` : ''}the yardstick</td><td class="num">${formatNumber(size.base.cpuPerReadNs?.estimate)}${intervalText(size.base.cpuPerReadNs)}</td><td class="num">0</td><td class="num">100%</td><td>${flagBadges(size.base.flags, HEADLINE_FLAGS)}</td></tr>` : ''}
+        ${size.base ? baseRow(size.base) : ''}
         ${size.rows.map(row => html`<tr>
           <th scope="row">${row.program}</th><td>${row.runtimeLabel ?? ''}</td>
           <td class="num">${row.cpuPerReadNs ? html`${formatNumber(row.cpuPerReadNs.estimate)}${intervalText(row.cpuPerReadNs)}` : ''}</td>
@@ -158,7 +163,9 @@ function costSection (data) {
 function perMiBText (entry) {
   if (entry.rejected) return html`<span class="flag flag-failed" title="${entry.rejected}">not counted</span>`
   if (entry.perMiBNoise) return html`<span class="flag flag-noisy" title="${entry.perMiBNoise}">noise</span>`
-  if (entry.perMiBAll === null && entry.failed) return html`<span class="flag flag-failed" title="${entry.failed}">lost: a run failed</span>`
+  if (entry.perMiBAll === null && entry.failed) {
+    return html`<span class="flag flag-failed" title="${entry.failed}">lost: a run failed</span>`
+  }
   return formatNumber(entry.perMiBAll)
 }
 
@@ -265,7 +272,14 @@ function gcSection (data) {
     : html`<p class="why">No GC pictures: ${gc.timelineNote}</p>`
   return html`<section id="gc">
     <h2>Garbage collection</h2>
-    <p class="note">One run per V8 program and block size with --trace-gc. The pictures: each collection of the trace with the most collections per program, GC's pause per MiB read at every block size, and the heap at each collection; the table: collections by kind, their pauses (the total holds an incremental mark-compact's marking steps on the main thread, as JavaScriptCore's increments are summed; the longest is one final pause), and the largest heap before a collection, for the programs that collected. The pause per MiB divides a run's pauses, start-up's among them, by its bytes, and by default runs are shorter at the smallest sizes (64 MiB at 256 B, 256 from 1 KiB), where start-up's collections weigh more.</p>
+    <p class="note">One run per V8 program and block size with --trace-gc. The pictures: each collection
+      of the trace with the most collections per program, GC's pause per MiB read at every block size, and
+      the heap at each collection; the table: collections by kind, their pauses (the total holds an
+      incremental mark-compact's marking steps on the main thread, as JavaScriptCore's increments are
+      summed; the longest is one final pause), and the largest heap before a collection, for the programs
+      that collected. The pause per MiB divides a run's pauses, start-up's among them, by its bytes, and
+      by default runs are shorter at the smallest sizes (64 MiB at 256 B, 256 from 1 KiB), where
+      start-up's collections weigh more.</p>
     ${pictures}
     ${gc.rows.length
       ? html`<div class="table-wrap"><table class="grouped">

@@ -118,7 +118,8 @@ const HEADERS = ['program', 'size', 'kernel ns/read', 'interval', 'CPU ns/read',
   'switched out/call']
 // "vs C's kernel" once the size column is left out (the page's tables are one size each)
 const VS_C_COLUMN = HEADERS.indexOf('vs C\'s kernel') - 1
-const cellsOf = row => [row.label ?? row.program, sizeName(row.blockSize), row.kernel, row.interval ?? '–', row.cpu ?? '–',
+const cellsOf = row => [row.label ?? row.program, sizeName(row.blockSize), row.kernel, row.interval ?? '–',
+  row.cpu ?? '–',
   row.over ? 'over' : row.rest ?? '–', row.share ?? '–', row.vsC ?? '–', row.call, row.callsPerRead,
   row.p50, row.p99, row.switches]
 

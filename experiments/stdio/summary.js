@@ -552,7 +552,8 @@ function summariseGcResults (records, context, runDir) {
   const cells = []
   for (const record of records) {
     if (record.phase !== PHASES.gc) continue
-    cells.push({ program: record.program, blockSize: record.blockSize, bytes: record.bytes, ok: record.ok, failure: record.failure, traceFile: record.rawFile, ...record.gc, ...traceSummary(record, runDir) })
+    const { program, blockSize, bytes, ok, failure, rawFile: traceFile } = record
+    cells.push({ program, blockSize, bytes, ok, failure, traceFile, ...record.gc, ...traceSummary(record, runDir) })
   }
   return { unavailable: context.gcUnavailable, cells }
 }

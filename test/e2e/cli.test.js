@@ -642,8 +642,9 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     fs.rmSync(path.join(folderInPlace, 'results.json'))
     fs.mkdirSync(path.join(folderInPlace, 'results.json'))
     const files = fs.readdirSync(folderInPlace).sort()
-    assertRefused(node([ANALYSE, '--rederive', folderInPlace]), new RegExp(`^analyse\\.js: --rederive ${folderInPlace}: ` +
-      `cannot write ${folderInPlace}/results\\.json \\(EISDIR\\); make it a file this user may replace, then rederive it$`))
+    assertRefused(node([ANALYSE, '--rederive', folderInPlace]), new RegExp('^analyse\\.js: --rederive ' +
+      `${folderInPlace}: cannot write ${folderInPlace}/results\\.json \\(EISDIR\\); make it a file this ` +
+      'user may replace, then rederive it$'))
     assert.deepEqual(fs.readdirSync(folderInPlace).sort(), files)
     // a log or a context that is a folder: what it is and the fix, not a permission's
     const logFolder = copyOf(SAMPLE)

@@ -206,7 +206,8 @@ test('a second Ctrl-C kills at once the server the first one was waiting for', {
         clearInterval(poll)
         console.log('stopping')
         const begun = Date.now()
-        started.stop().then(result => console.log('stopped ' + result.signal + ' after ' + (Date.now() - begun) + ' ms'))
+        started.stop()
+          .then(result => console.log('stopped ' + result.signal + ' after ' + (Date.now() - begun) + ' ms'))
       }, 10)
     })`
   const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })

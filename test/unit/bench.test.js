@@ -170,7 +170,16 @@ describe('V8 --trace-gc parser, on captured traces', () => {
     const events = parseGcTrace(fixture('gc/node-stream.log'))
     assert.equal(events.length, 8)
     assert.deepEqual(events[0], {
-      atMs: 58, kind: 'Scavenge', generation: 'young', heapBeforeMB: 4.1, committedBeforeMB: 4.2, heapAfterMB: 3.3, committedAfterMB: 5.2, pauseMs: 0.56, stepsMs: 0, reason: 'task'
+      atMs: 58,
+      kind: 'Scavenge',
+      generation: 'young',
+      heapBeforeMB: 4.1,
+      committedBeforeMB: 4.2,
+      heapAfterMB: 3.3,
+      committedAfterMB: 5.2,
+      pauseMs: 0.56,
+      stepsMs: 0,
+      reason: 'task'
     })
     assert.equal(events[1].reason, 'allocation failure')
   })

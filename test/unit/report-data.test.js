@@ -303,13 +303,14 @@ test('GC: a row per traced cell of the programs that collected, one line for the
   const failedOne = sample()
   const cells = failedOne.gc.cells
   const last = cells.filter(cell => cell.program === 'just-sync').at(-1)
-  failedOne.gc = { ...failedOne.gc, cells: cells.map(cell => cell === last ? { ...cell, ok: false, failure: 'timed out' } : cell) }
+  const timedOut = cell => (cell === last ? { ...cell, ok: false, failure: 'timed out' } : cell)
+  failedOne.gc = { ...failedOne.gc, cells: cells.map(timedOut) }
   const partly = shapeReport([failedOne]).gc
   assert.deepEqual(partly.never, [{ set: 'sample', program: 'deno-sync' }])
   assert.deepEqual(partly.rows.filter(row => row.program === 'just-sync').map(row => row.ok), [true, true, false])
   assert.equal(findings.garbage(labelSets([failedOne])[0]), '1 of 3 V8 readers never collected garbage (1 more ' +
-    'collected none in the runs that were traced; some of theirs failed); node-stream collected most, 2 times at 64 KiB ' +
-    '(1.07 ms of pauses).')
+    'collected none in the runs that were traced; some of theirs failed); node-stream collected most, 2 times ' +
+    'at 64 KiB (1.07 ms of pauses).')
   assert.deepEqual(gc.unavailable.map(entry => entry.program), ['c', 'coreutils', 'bun-ffi'])
   assert.match(gc.unavailable.find(entry => entry.program === 'bun-ffi').reason, /JavaScriptCore/)
   const nodeStream = gc.rows.find(row => row.program === 'node-stream' && row.blockSize === 65536)
@@ -411,7 +412,8 @@ test('findings: the headline first, what a read costs C and each runtime\'s fast
   assert.equal(findings.readCost(set), 'At 256 B, one read(2) of the pipe costs C 493 ns of CPU (96.9% interval 482–580 ns).')
   assert.equal(findings.overheadByRuntime(set),
     'Per read at 256 B, over C, each runtime\'s fastest reader: just-sync +26.1 ns (95% of C\'s speed), bun-ffi +87.1 ns (85% of C\'s speed) and deno-sync +223 ns (69% of C\'s speed).')
-  assert.equal(findings.largestSize(set), 'At 64 KiB, where copying the block weighs most, the JavaScript runtime farthest from C reads at 46% of its speed by its fastest reader (just-sync; the WebAssembly hosts apart).')
+  assert.equal(findings.largestSize(set), 'At 64 KiB, where copying the block weighs most, the JavaScript runtime ' +
+    'farthest from C reads at 46% of its speed by its fastest reader (just-sync; the WebAssembly hosts apart).')
   // own-chunk readers (coreutils, node-stream) have no headline cell, so none of them is ranked
   assert.ok(set.results.headline.cells.every(cell => !['coreutils', 'node-stream'].includes(cell.program)))
   // the host's single binary is the host: its reader ranks among the host's, not as a runtime

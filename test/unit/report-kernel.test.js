@@ -91,6 +91,7 @@ test('a kernel cell that lost rounds says how many, in every format', () => {
   const row = splitRow({ ...cell('node-sync', 256, 260), rounds: 4, failedRounds: 2 })
   assert.equal(row.label, 'node-sync (2 of 6 rounds failed)')
   assert.equal(splitRow({ ...cell('c', 256, 200), rounds: 6, failedRounds: 0 }).label, 'c')
-  const lost = { label: 'a', results: { kernel: { cells: [{ ...cell('node-sync', 256, 260), rounds: 4, failedRounds: 2 }], tracerCost: [] } } }
+  const lostCell = { ...cell('node-sync', 256, 260), rounds: 4, failedRounds: 2 }
+  const lost = { label: 'a', results: { kernel: { cells: [lostCell], tracerCost: [] } } }
   assert.match(String(kernelSection({ kernel: kernelData([lost]) })), /node-sync \(2 of 6 rounds failed\)/)
 })
