@@ -5,14 +5,17 @@
 // syscall's and the read paths' findings leave them to their own.
 const { formatNumber, formatSigned, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE } = require('../stdio/programs')
-const { RING_FLOOR, WARMING_RATIO, floorOf, findVariant } = require('./ladder')
+const { RING_FLOOR, WARMING_RATIO, floorOf } = require('./ladder')
 const { callsRepeatability, reachable, callsCriterionText, reachableText } = require('./repeatability')
 const { repeatPairs } = require('../../lib/machine')
+
+// The variants the ladder's rows are measured from (C, c-uring, c-yield), by each row's floor.
+const floorsOf = ladder => new Set(ladder.rows.map(floorOf))
 
 // The rows whose parts are taken against C's own ladder: neither a ring's nor WASI's, nor
 // C's ladder that is WASI's floor (c-yield), whose parts are C's own.
 const direct = ladder => {
-  const floors = new Set(ladder.rows.map(floorOf))
+  const floors = floorsOf(ladder)
   return ladder.rows.filter(row => floorOf(row) === BASELINE && (row.variant === BASELINE || !floors.has(row.variant)))
 }
 
@@ -103,9 +106,9 @@ const LADDER_FINDINGS = [
   function checks (ladder) {
     // The floors (C, c-uring) add up by construction and are left out; a variant whose
     // rungs are missing counts against the check, named.
-    // a results.json before 2026-12-0x marks no floor: the floors the table gives the variants it
-    // holds (it read "for 8 of 8 variants, , the floor…", the floors counted among them)
-    const floors = new Set(ladder.rows.map(row => floorOf(findVariant(row.variant))))
+    // a results.json before 2026-12-0x marks no floor: the floors its rows name (it read "for 8
+    // of 8 variants, , the floor…", the floors counted among them)
+    const floors = floorsOf(ladder)
     const isFloor = row => row.baseline ?? floors.has(row.variant)
     const tested = ladder.rows.filter(row => !isFloor(row))
     const decomposed = tested.filter(row => row.addsUp !== null)

@@ -180,7 +180,8 @@ function nameFastCalls (pid, dir, loop, deadline = Date.now() + NAMING_BUDGET_MS
     return notNamed(`the reader's memory could not be read (${err.code ?? err.message})`)
   }
   try {
-    const reader = { maps: parseMaps(memory.maps), read: memory.read }
+    // the map read above: the process is held, so it is the map its memory has
+    const reader = { maps, read: memory.read }
     const targets = withDeadline(deadline, () => addresses.map(address => nameAddress(reader, address)))
     return { targets, reason: null }
   } catch (err) {

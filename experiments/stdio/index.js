@@ -26,15 +26,14 @@ function configure (options, values) {
       throw new UsageError(`--${name} sets the cost pass, which --no-cost skips: drop one of them`)
     }
   }
-  // the kernel and profile passes run at the cost pass's sizes, beside its rounds
-  for (const [pass, name] of [['kernel', 'kernel-rounds'], ['profile', 'profile-rounds'], ['profile', 'profile-ms']]) {
-    if (values[name] !== undefined && !options.cost) {
-      throw new UsageError(`--${name} sets the ${pass} pass, which runs at the cost pass's sizes and --no-cost ` +
-        'skips: drop one of them')
-    }
-  }
+  // the kernel and profile passes run at the cost pass's sizes, beside its rounds: skipped
+  // by --no-cost as by their own --no-kernel and --no-profile
   for (const [pass, rows] of [['kernel', ['kernel-rounds']], ['profile', ['profile-rounds', 'profile-ms']]]) {
     const given = rows.find(name => values[name] !== undefined)
+    if (given && !options.cost) {
+      throw new UsageError(`--${given} sets the ${pass} pass, which runs at the cost pass's sizes and --no-cost ` +
+        'skips: drop one of them')
+    }
     if (given && !options[pass]) {
       throw new UsageError(`--${given} sets the ${pass} pass, which --no-${pass} skips: drop one of them`)
     }
