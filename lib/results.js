@@ -3,7 +3,7 @@
 // experiment, the steal and foreign CPU time its steps saw, and its failed runs.
 const { stealShare } = require('./steal')
 const { disturbanceOf } = require('./foreign')
-const { dataPoints } = require('./run-log')
+const { dataPoints, isRecord } = require('./run-log')
 
 // A failed run as the terminal and the report list it; `cellFields` are the record's
 // fields that name its cell beyond its program (stdio's block size, http's mode ...).
@@ -53,7 +53,6 @@ function sharedResults (logged, context, cellFields, experiment) {
 
 // Whether `value` is a list of records (objects): a results.json's cells, rows and failures,
 // checked before a report reads a field of each.
-const isRecordList = value => Array.isArray(value) &&
-  value.every(entry => entry !== null && typeof entry === 'object' && !Array.isArray(entry))
+const isRecordList = value => Array.isArray(value) && value.every(isRecord)
 
 module.exports = { sharedResults, isRecordList }

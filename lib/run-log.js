@@ -52,12 +52,15 @@ function readLog (runDir, { makeError, repair = false, onCutTail = () => {}, exp
   return records
 }
 
+// Whether a JSON value is a record: an object, not null nor a list.
+const isRecord = value => value !== null && typeof value === 'object' && !Array.isArray(value)
+
 // A line's record: a JSON object, or null for anything else (a line cut short, text, a
 // JSON value of another kind), which no reader of the log could take for a run.
 function parsedRecord (line) {
   try {
     const value = JSON.parse(line)
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null
+    return isRecord(value) ? value : null
   } catch {
     return null
   }
@@ -97,4 +100,4 @@ const rederiveFix = runDir => (fs.existsSync(path.join(runDir, LOG_FILE))
   ? `node analyse.js --rederive ${runDir} rewrites it from ${LOG_FILE}`
   : `without its ${LOG_FILE} it cannot be rewritten: measure it again`)
 
-module.exports = { readLog, dataPoints, runsByPhase, planProgress, rederiveFix, LOG_FILE }
+module.exports = { readLog, dataPoints, runsByPhase, planProgress, rederiveFix, isRecord, LOG_FILE }
