@@ -4,7 +4,7 @@
 // which a reader of one results folder can quote without a second run beside it). What
 // each experiment's figures are: its repeatability.js.
 const { median } = require('./stats')
-const { formatNumber, formatMove, counted } = require('./report/format')
+const { formatNumber, formatBound, counted } = require('./report/format')
 
 // A figure repeats when it moves by at most GOAL.percent in at least GOAL.share of the
 // cells: one cell caught by a slow spell of the VM does not fail a run, a machine whose
@@ -169,9 +169,9 @@ function lostText (lost = []) {
 function ownText (what, percent, quotable, goalPercent = GOAL.percent, halves = 'interleaved halves of runs') {
   if (percent === null || percent === undefined) return null
   return quotable
-    ? `On this machine, today, ${what} repeats within ±${formatMove(percent, goalPercent)}% ` +
+    ? `On this machine, today, ${what} repeats within ±${formatBound(percent)}% ` +
       `(the 90th percentile of the moves between each cell's ${halves}; goal ±${goalPercent}%).`
-    : `This machine was too noisy to quote ${what} (±${formatMove(percent, goalPercent)}%, goal ±${goalPercent}%).`
+    : `This machine was too noisy to quote ${what} (±${formatBound(percent)}%, goal ±${goalPercent}%).`
 }
 
 // A run's own figure for the page's trust line (lib/report/markup.js trustLine): what a
@@ -182,7 +182,7 @@ function ownTrust (what, percent, quotable, goalPercent = GOAL.percent, lost = [
   return {
     quotable: quotable && lost.length === 0,
     lost: lost.length,
-    moves: `9 ${what} in 10 by up to ±${formatMove(percent, goalPercent)}%`,
+    moves: `9 ${what} in 10 by up to ±${formatBound(percent)}%`,
     goal: `±${goalPercent}%`
   }
 }
@@ -193,7 +193,7 @@ function criterionText (what, result, labels) {
   const missing = missingClause(result.missing, labels)
   const moves = result.cells.length
     ? `; median ${formatNumber(result.medianMovePercent)}%, ` +
-      `at most ${formatMove(result.maxMovePercent, result.goal.percent)}%`
+      `at most ${formatBound(result.maxMovePercent)}%`
     : ''
   return `${what} moved by at most ${result.goal.percent}% in ${result.within} of ${result.total} cells ` +
     `(goal: ${Math.round(result.goal.share * 100)}%)${missing}: ${result.met ? 'met' : 'not met'}${moves}.`
@@ -203,7 +203,7 @@ function criterionText (what, result, labels) {
 function workText (moved, goal, work, labels, unit = '') {
   if (!work.total) return null
   const missing = missingClause(work.missing, labels)
-  const most = work.maxMove === null ? 'nothing' : `${formatNumber(work.maxMove)}${unit}`
+  const most = work.maxMove === null ? 'nothing' : `${formatBound(work.maxMove)}${unit}`
   return `${moved} ${most} ${goal}, ${work.within} of ${work.total} within${missing}): ${work.met ? 'met' : 'not met'}.`
 }
 

@@ -2,7 +2,7 @@
 // Whether the call ladder repeats, to the percent its rungs are quoted at: C's rungs in ns,
 // every other variant's as its ratio to C's, process by process of the same round (the
 // machine's drift between two runs moves C's rungs, and cancels in the ratios).
-const { formatNumber } = require('../../lib/report/format')
+const { formatNumber, formatBound } = require('../../lib/report/format')
 const { EPSILON, nearestRank, criterion, pairByKey, missingClause, lostText } = require('../../lib/repeatability')
 const { BASELINE } = require('../stdio/programs')
 const { RUNGS } = require('./ladder')
@@ -64,7 +64,7 @@ function callsCriterionText (result, labels) {
   const moved = `moved by at most ${GOAL.percent}% in ${result.within} of ${result.total} rungs (goal: every rung)`
   const missing = missingClause(result.missing, labels)
   const spread = result.cells.length
-    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatNumber(result.maxMovePercent)}%`
+    ? `; median ${formatNumber(result.medianMovePercent)}%, at most ${formatBound(result.maxMovePercent)}%`
     : ''
   return `${what} ${moved}${missing}: ${result.met ? 'met' : 'not met'}${spread}.`
 }
@@ -74,8 +74,8 @@ function callsCriterionText (result, labels) {
 // known). The trust line, the finding and the text tables say it alike.
 function movesText (reach) {
   const { variant, rung, movePercent } = reach.worst
-  const worst = `±${formatNumber(movePercent)}%`
-  const most = reach.quotedPercent === undefined ? null : `±${formatNumber(reach.quotedPercent)}%`
+  const worst = `±${formatBound(movePercent)}%`
+  const most = reach.quotedPercent === undefined ? null : `±${formatBound(reach.quotedPercent)}%`
   return variant && rung && most && most !== worst
     ? `9 rungs in 10 by up to ${most}, and ${variant}'s ${rung} by up to ${worst}`
     : `every rung by up to ${worst}`
@@ -89,7 +89,7 @@ function reachableText (reach) {
   const foretold = 'foretold from this run\'s halves of processes, even against odd or early ' +
     'against late, whichever moved more; C\'s rungs in ns, every other variant\'s as its ratio to ' +
     'C\'s, which a change of the machine\'s speed does not move'
-  const most = `±${formatNumber(worst.movePercent)}%`
+  const most = `±${formatBound(worst.movePercent)}%`
   if (reach.lost?.length) {
     return `${lostText(reach.lost)} A second run would move ${movesText(reach)} (${foretold}).`
   }

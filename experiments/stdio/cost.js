@@ -39,7 +39,7 @@ const {
 const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { policyText } = require('../../lib/placement')
-const { sizeName, sharedOrEach, listJoin, counted } = require('../../lib/report/format')
+const { sizeName, sharedOrEach, listJoin, counted, roundUp } = require('../../lib/report/format')
 const { runtimeTitle, runtimes } = require('../../lib/runtimes')
 const { missingClause, lostText, HALVINGS } = require('../../lib/repeatability')
 
@@ -575,7 +575,7 @@ const allBut = cells => (allowedAbove(cells) ? `all but ${allowedAbove(cells)} o
 const cellName = ({ program, blockSize }) => `${program} @ ${sizeName(blockSize)}`
 
 // A quoted move is a bound, so it is rounded up to a tenth: 2.04 points print as 2.1, not 2.0.
-const boundText = points => (Math.ceil(points * 10 - EPSILON) / 10).toFixed(1)
+const boundText = points => roundUp(points, 1).toFixed(1)
 
 // The cells foretold past the goal's "never" and past the quoted move (the allowance's), as
 // a clause (", and deno-wasi @ 256 B by up to ±5.4"); '' with none, or from a run derived

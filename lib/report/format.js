@@ -31,15 +31,16 @@ function formatNumber (value) {
   return trimZeros(value.toPrecision(2))
 }
 
-// A move set against a goal, as formatNumber writes it, but one past the goal never printed
-// as the goal or under it: rounded up at the digits it shows (5.004% against 5% reads 5.01%,
-// not 5%). Other moves print as formatNumber prints them.
-function formatMove (value, goal) {
-  const text = formatNumber(value)
-  if (!Number.isFinite(value) || !(value > goal + 1e-9) || Number(text) > goal) return text
+// A number rounded up at its digits'th decimal (2.04 at 1 is 2.1), the float's own error aside.
+const roundUp = (value, digits) => Math.ceil(value * 10 ** digits - 1e-9) / 10 ** digits
+
+// A bound ("by up to", "at most") at the digits formatNumber shows, rounded up so that it never
+// reads smaller than it is: 11.85 reads 11.9 and 5.004 reads 5.01, where formatNumber rounds
+// to nearest. Not a bound's value (none, or not above 0) prints as formatNumber prints it.
+function formatBound (value) {
+  if (!Number.isFinite(value) || !(value > 0)) return formatNumber(value)
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : 1 - Math.floor(Math.log10(value))
-  const scale = 10 ** digits
-  return formatNumber(Math.ceil(value * scale - 1e-9) / scale)
+  return formatNumber(roundUp(value, digits))
 }
 
 // An interval's ends, "569–620"; "-151 to -147" where an end carries a sign, which a dash
@@ -187,7 +188,8 @@ module.exports = {
   sizeLabel,
   sizeName,
   formatNumber,
-  formatMove,
+  formatBound,
+  roundUp,
   formatSigned,
   formatRange,
   formatPercent,

@@ -218,15 +218,20 @@ test('two runs by the criterion: each share moves by at most 2 points in all but
   assert.match(past([1, 2.96]), /largest 3\.0\)/)
 })
 
-test('a move past its goal is never printed as the goal: rounded up at the digits shown', () => {
-  const { formatMove } = require('../../lib/report/format')
-  assert.equal(formatMove(5.004, 5), '5.01')
-  assert.equal(formatMove(4.999, 5), '5', 'within the goal, as formatNumber prints it')
-  assert.equal(formatMove(4.8412, 5), '4.84')
-  assert.equal(formatMove(6.45, 5), '6.45')
-  assert.equal(formatMove(100.2, 100), '101')
-  const { ownText } = require('../../lib/repeatability')
+test('a bound is never printed smaller than it is: rounded up at the digits shown', () => {
+  const { formatBound } = require('../../lib/report/format')
+  assert.equal(formatBound(5.004), '5.01', 'past a goal of 5, never printed as the goal')
+  assert.equal(formatBound(11.85), '11.9', 'formatNumber would print 11.8')
+  assert.equal(formatBound(4.8412), '4.85')
+  assert.equal(formatBound(4.999), '5')
+  assert.equal(formatBound(6.45), '6.45')
+  assert.equal(formatBound(100.2), '101')
+  assert.equal(formatBound(0.01234), '0.013')
+  assert.equal(formatBound(0), '0')
+  assert.equal(formatBound(null), '–')
+  const { ownText, ownTrust } = require('../../lib/repeatability')
   assert.equal(ownText('ratios', 5.004, false, 5), 'This machine was too noisy to quote ratios (±5.01%, goal ±5%).')
+  assert.equal(ownTrust('ratios', 11.85, false).moves, '9 ratios in 10 by up to ±11.9%')
 })
 
 test('the shift test: the rank test on the two runs\' rounds\' shares of C', () => {
