@@ -12,10 +12,12 @@ const { estimate } = require('../stdio/cost')
 // A rung whose call is not C's of that name: sched_yield in getppid's place (c-yield and the
 // WASI hosts, whose bun-wasi answers it without the kernel: 8 ns, "2203%" of C's getppid) and
 // a ring's NOP. Its ns stand; set over C's getppid they would read as a share of one call
-// against another's.
+// against another's. → what the rung calls instead, or null where it is C's call.
 const unlikeC = (row, rung) => {
   const variant = findVariant(row.variant)
-  return rung === 'syscall' && Boolean(variant?.yields || variant?.ring)
+  if (rung !== 'syscall') return null
+  if (variant?.yields) return 'sched_yield, not getppid'
+  return variant?.ring ? 'a ring\'s NOP, not getppid' : null
 }
 
 function machineFigures (set) {
@@ -30,12 +32,15 @@ function machineFigures (set) {
     baseline: BASELINE,
     rows: rows.flatMap(row => RUNGS.map(rung => {
       // C itself, or a rung of another call than C's: its ns alone
-      const alone = row === base || unlikeC(row, rung)
+      const unlike = row === base ? null : unlikeC(row, rung)
+      const alone = row === base || Boolean(unlike)
       return {
         item: row.variant,
         runtime: row.runtime,
         at: rung,
         atLabel: rung,
+        // the comparison sets its ns side by side and judges nothing of it
+        ...(unlike ? { notCompared: unlike } : {}),
         absolute: row.rungs?.[rung] ?? null,
         over: alone ? null : difference(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate),
         // a ladder from before the ratios to C: the ratio of the two medians

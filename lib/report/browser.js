@@ -401,18 +401,8 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
         (chart.bareBars ? ' (none on a ratio of too few runs)' : '') +
         '; 1× is the reference; lower is better' + (logarithmic ? '; a logarithmic axis' : '')
     },
-    xAxis: {
-      categories: chart.categories.map(escapeHtml),
-      // a server's groups the answer does not quote, under its name (answerChart's unquoted)
-      labels: {
-        formatter () {
-          const notes = chart.unquoted?.[this.pos] ?? []
-          return notes.length
-            ? `${this.value}<br><span style="font-size:10px;color:#5b6475">${notes.map(escapeHtml).join('<br>')}</span>`
-            : this.value
-        }
-      }
-    },
+    // a server's groups the answer does not quote, under its name (answerChart's unquoted)
+    xAxis: notedCategories(chart),
     // the chart runs below the first screen
     ...keyAndScaleAbove({
       ...(logarithmic ? { type: 'logarithmic' } : { min: 0 }),
@@ -490,6 +480,22 @@ function shownFigures (chart) {
       .map(label => label.element.getBoundingClientRect())))
 }
 
+// A bar chart's categories with the notes of each (chart.unquoted: what its empty slots mean)
+// under its name, in small grey type.
+function notedCategories (chart) {
+  return {
+    categories: chart.categories.map(escapeHtml),
+    labels: {
+      formatter () {
+        const notes = chart.unquoted?.[this.pos] ?? []
+        return notes.length
+          ? `${this.value}<br><span style="font-size:10px;color:#5b6475">${notes.map(escapeHtml).join('<br>')}</span>`
+          : this.value
+      }
+    }
+  }
+}
+
 // Across machines (lib/report/machines-text.js machinesChart): a bar per row and machine,
 // whiskers its interval, in the row's runtime's hue, a machine's bars in its own fill.
 function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend }) {
@@ -499,7 +505,8 @@ function drawMachines (chart, { copy, runtimePoints, groupColor, familyLegend })
     subtitle: {
       text: `each machine's runs pooled; whiskers: the ${escapeHtml(chart.levels ?? '')} interval; higher is better`
     },
-    xAxis: { categories: chart.categories.map(escapeHtml) },
+    // a machine without a row's share, under the row's name (machinesChart's unquoted)
+    xAxis: notedCategories(chart),
     // the page's answer when machines are compared
     ...keyAndScaleAbove({ min: 0, title: { text: escapeHtml(chart.axis) } }),
     tooltip: { formatter () { return `<b>${this.key}</b>, ${this.series.name}<br>${formatNumber(this.y)}%` } },

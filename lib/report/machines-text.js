@@ -155,6 +155,7 @@ function figureTable (comparison) {
 const UNTESTED = { share: 'no share', over: 'no difference' }
 function carriedText (row) {
   if (row.codeDiffers) return 'not tested: its code differs'
+  if (row.notCompared) return `not compared: ${row.notCompared}`
   if (row.missingOn?.length) return `missing on ${listJoin(row.missingOn)}`
   if (!row.verdict) return 'one machine'
   const untested = row.untested.map(kind => UNTESTED[kind])
@@ -244,7 +245,7 @@ function machinesHtml (comparison) {
 // in percent (a figure of one scale at every block size or load; whiskers its interval), in
 // the row's runtime's hue.
 function machinesChart (comparison) {
-  const rows = comparison.rows.filter(row => !row.baseline)
+  const rows = comparison.rows.filter(row => !row.baseline && !row.notCompared)
   const percent = value => (Number.isFinite(value) ? value * 100 : null)
   const ends = value => (value && Number.isFinite(value.low) && Number.isFinite(value.high)
     ? [percent(value.low), percent(value.high)]
@@ -256,6 +257,11 @@ function machinesChart (comparison) {
     axis: `% of ${baseline}'s speed`,
     categories: rows.map(row => `${row.item} @ ${row.atLabel}`),
     runtimes: rows.map(row => row.item),
+    // a machine without the row's share (failed there, or not run), written under the row's
+    // name, where its missing bar alone would say nothing
+    unquoted: rows.map(row => comparison.machines
+      .filter((machine, index) => !Number.isFinite(row.share[index]?.estimate))
+      .map(machine => `${row.missingOn?.includes(machine.name) ? 'missing' : 'no share'} on ${machine.name}`)),
     series: comparison.machines.map((machine, index) => ({
       name: machine.name,
       data: rows.map(row => percent(row.share[index]?.estimate)),

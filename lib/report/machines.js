@@ -224,8 +224,9 @@ function compareMachines (sets, figuresOf) {
     const pooled = machines.map(machine => pooledRow(machine.figures, key))
     const [absolute, over, share] = KINDS.map(kind => pooled.map(figures => figures[kind]))
     const baseline = key.item === first.baseline
-    // a machine that has neither relative figure (the row failed there, or was not run)
-    const missingOn = baseline
+    // a machine that has neither relative figure (the row failed there, or was not run); a
+    // row whose experiment gives it none by design (notCompared: why) lacks nothing
+    const missingOn = baseline || key.notCompared
       ? []
       : machines.filter((machine, index) => !over[index] && !share[index]).map(machine => machine.name)
     const carried = missingOn.length ? { over: null, share: null } : { over: carries(over), share: carries(share) }
@@ -242,7 +243,8 @@ function compareMachines (sets, figuresOf) {
       carried,
       // a reader whose code changed between the runs' labs is not tested: the change,
       // not the machine, could have moved it
-      verdict: baseline || differs ? null : verdictOf(carried.share, carried.over),
+      verdict: baseline || differs || key.notCompared ? null : verdictOf(carried.share, carried.over),
+      notCompared: key.notCompared ?? null,
       codeDiffers: differs,
       missingOn,
       untested: untestedOf({ carried }),

@@ -444,6 +444,11 @@ test('a row measured on one machine only is named, counted in every total, and g
   assert.deepEqual(comparison.counts.missing.map(entry => [entry.item, entry.atLabel]), [['node-ffi', '256 B']])
   assert.match(summaryText(comparison), /carried by value: 1 of 2; by intervals only: 0\./)
   assert.match(summaryText(comparison), new RegExp(`1 missing: node-ffi @ 256 B \\(not on ${comparison.machines[1].name}\\)`))
+  // the chart says so under the row's name, where its one bar alone would not
+  const { machinesChart } = require('../../lib/report/machines-text')
+  const chart = machinesChart(comparison)
+  assert.deepEqual(chart.unquoted[chart.categories.indexOf('node-ffi @ 256 B')], [`missing on ${comparison.machines[1].name}`])
+  assert.deepEqual(chart.unquoted[chart.categories.indexOf('bun-ffi @ 256 B')], [])
 })
 
 test('runs that share no measured figure are not compared, with what each measured', () => {
@@ -520,6 +525,20 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
     assert.equal(own.share, null, variant)
     assert.notEqual(rows.find(row => row.at === 'read-256').over, null, `${variant}: its reads are C's calls`)
   }
+  // across machines such a rung lacks nothing: its ns side by side, not compared, not missing
+  const unlikeOn = machine => {
+    const set = ladder(175, 8, 0.045)
+    Object.assign(set.results.ladder.rows[1], { variant: 'bun-wasi', runtime: 'bun' })
+    return { label: machine.cpuModel, context: context(machine), results: set.results }
+  }
+  const comparison = compareMachines([unlikeOn(AMD), unlikeOn(INTEL)], callsFigures)
+  const yields = comparison.rows.find(row => row.item === 'bun-wasi' && row.at === 'syscall')
+  assert.deepEqual([yields.notCompared, yields.missingOn, yields.verdict], ['sched_yield, not getppid', [], null])
+  assert.equal(comparison.counts.missing.length, 0)
+  assert.equal(comparison.counts.total, 3, 'bun-wasi\'s other three rungs, by their ns over C\'s')
+  assert.match(machinesMarkdown(comparison).join('\n'), /not compared: sched\\_yield, not getppid/, 'escaped for Markdown')
+  const { machinesChart } = require('../../lib/report/machines-text')
+  assert.ok(!machinesChart(comparison).categories.includes('bun-wasi @ syscall'))
 })
 
 test('two ladders taken in turns with C, pooled: each process set against its own partner, as one run is', () => {
