@@ -109,6 +109,18 @@ function summariseKernel (records, headline, rejected = new Map()) {
     if (!cells.has(cell)) cells.set(cell, { program: record.program, blockSize: record.blockSize, runs: [] })
     cells.get(cell).runs.push(record)
   }
+  // a cell whose every round failed has no figure: named with its first failure, not only
+  // counted among the run's failures
+  const lost = new Map()
+  for (const record of passRuns) {
+    const cell = key(record)
+    if (cells.has(cell) || left.has(cell)) continue
+    if (!lost.has(cell)) {
+      const { program, blockSize, failure = null } = record
+      lost.set(cell, { program, blockSize, rounds: 0, failure })
+    }
+    lost.get(cell).rounds += 1
+  }
   const kernelOf = runs => runs.map(run => run.kernel.kernelPerReadNs)
   const out = []
   for (const cell of cells.values()) {
@@ -149,7 +161,8 @@ function summariseKernel (records, headline, rejected = new Map()) {
     cells: out.sort(inHeadlineOrder(headline)),
     tracerCost: tracerCost(records),
     failures: records.filter(record => KERNEL_PHASES.includes(record.phase) && !record.ok).length,
-    rejected: [...left.values()]
+    rejected: [...left.values()],
+    lost: [...lost.values()]
   }
 }
 

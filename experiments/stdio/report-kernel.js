@@ -3,7 +3,7 @@
 // CPU per read split into its time inside read(2) and the rest, beside the headline; the
 // distribution of its reads' time in the kernel; and what the probes cost. In the
 // terminal, results.md and the page; results.csv takes its columns from the cells.
-const { sizeName, formatNumber, formatPercent, formatSigned, formatRange } = require('../../lib/report/format')
+const { sizeName, formatNumber, formatPercent, formatSigned, formatRange, counted } = require('../../lib/report/format')
 const { html, figureWithInterval, sizeButtons, sizePanel } = require('../../lib/report/markup')
 const { textTable, markdownTable } = require('../../lib/report/plain')
 const { levelsText } = require('../../lib/stats')
@@ -86,7 +86,8 @@ function kernelData (sets) {
       // every cell's, not the first's: rounds can differ from reader to reader
       levels: levelsText(kernel.cells.map(cell => cell.kernelNs.interval), null),
       againstLevels: levelsText(kernel.cells.map(cell => cell.againstC), null),
-      rejected: kernel.rejected ?? []
+      rejected: kernel.rejected ?? [],
+      lost: kernel.lost ?? []
     }
   })
 }
@@ -95,6 +96,13 @@ function kernelData (sets) {
 const rejectedText = entry => (entry.rejected.length
   ? `Left out, as the headline fails them: ${entry.rejected.map(cell =>
     `${cell.program} at ${sizeName(cell.blockSize)} (${cell.reason})`).join('; ')}.`
+  : '')
+
+// The cells whose every round failed, in a sentence, or ''.
+const lostText = entry => (entry.lost.length
+  ? `No figure, every round failed: ${entry.lost.map(cell =>
+    `${cell.program} at ${sizeName(cell.blockSize)} (${counted(cell.rounds, 'round')}` +
+    `${cell.failure ? `; the first: ${cell.failure}` : ''})`).join('; ')}.`
   : '')
 
 const levelOf = entry => entry.levels ?? 'no level (too few rounds)'
@@ -131,6 +139,7 @@ function kernelMarkdown (data) {
     out.push(markdownTable(HEADERS, entry.rows.map(cellsOf), ['l', ...HEADERS.slice(1).map(() => 'r')]))
     out.push('', `${intervalNote(entry)}.`, '', tracerCostText(entry.tracerCost), '')
     if (entry.rejected.length) out.push(rejectedText(entry), '')
+    if (entry.lost.length) out.push(lostText(entry), '')
   }
   return out
 }
@@ -194,7 +203,8 @@ function kernelSection (data) {
         // a set compared with another that measured a size it did not
         : html`<p class="why">No kernel pass at ${sizeName(size)} in this run.</p>`))}
       <p class="note">${intervalNote(entry)}. ${tracerCostText(entry.tracerCost)}</p>
-      ${entry.rejected.length ? html`<p class="why">${rejectedText(entry)}</p>` : ''}`)}
+      ${entry.rejected.length ? html`<p class="why">${rejectedText(entry)}</p>` : ''}
+      ${entry.lost.length ? html`<p class="why">${lostText(entry)}</p>` : ''}`)}
   </section>`
 }
 

@@ -5,7 +5,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
-const { kernelData, kernelSection, KERNEL_SIZE_GROUP } = require('../../experiments/stdio/report-kernel')
+const { kernelData, kernelSection, kernelMarkdown, KERNEL_SIZE_GROUP } = require('../../experiments/stdio/report-kernel')
 
 const cell = (program, blockSize, kernelNs) => ({
   program,
@@ -94,4 +94,10 @@ test('a kernel cell that lost rounds says how many, in every format', () => {
   const lostCell = { ...cell('node-sync', 256, 260), rounds: 4, failedRounds: 2 }
   const lost = { label: 'a', results: { kernel: { cells: [lostCell], tracerCost: [] } } }
   assert.match(String(kernelSection({ kernel: kernelData([lost]) })), /node-sync \(2 of 6 rounds failed\)/)
+  // one that lost them all has no row: a sentence under the tables names it, in both formats
+  const none = { program: 'node-sync', blockSize: 256, rounds: 4, failure: 'exit 1' }
+  const gone = { ...lost, results: { kernel: { cells: [cell('c', 256, 200)], tracerCost: [], lost: [none] } } }
+  const said = /No figure, every round failed: node-sync at 256 B \(4 rounds; the first: exit 1\)\./
+  assert.match(String(kernelSection({ kernel: kernelData([gone]) })), said)
+  assert.match(kernelMarkdown({ kernel: kernelData([gone]) }).join('\n'), said)
 })

@@ -165,6 +165,13 @@ test('the split: the median of rounds, the rest of the headline\'s CPU per read,
   assert.deepEqual(partly.cells.map(cell => [cell.program, cell.rounds, cell.failedRounds]),
     [['c', 6, 0], ['node-sync', 6, 1]])
   assert.equal(partly.failures, 1)
+  assert.deepEqual(partly.lost, [])
+  // a cell whose every round failed has no figure, and is named with its first failure
+  const noneLeft = records.filter(entry => entry.program !== 'node-sync' || entry.phase !== PHASES.kernel)
+    .concat([1, 2].map(run => ({ ...record({ program: 'node-sync', run }), ok: false, failure: `exit ${run}` })))
+  const gone = summariseKernel(noneLeft, headline)
+  assert.deepEqual(gone.cells.map(cell => cell.program), ['c'])
+  assert.deepEqual(gone.lost, [{ program: 'node-sync', blockSize: 256, rounds: 2, failure: 'exit 1' }])
   // a reader the lab rejected (its fast path not taken) is left out with its reason
   const refused = summariseKernel(records, headline, new Map([['node-sync\t256', 'its fast path was not taken']]))
   assert.deepEqual(refused.cells.map(cell => cell.program), ['c'])
