@@ -14,6 +14,7 @@
 //                           [--cpus 0,1] [--mib N]
 const { spawn } = require('node:child_process')
 const os = require('node:os')
+const buffer = require('node:buffer')
 const { runCli, RunFailed } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 const { lastLevelCacheBytes } = require('../lib/context')
@@ -21,6 +22,7 @@ const { statFields, CLK_TCK } = require('../lib/procfs')
 const { wholeNumber, mibCount, UsageError } = require('../lib/options')
 const { allowedCpus } = require('../lib/placement')
 const { findOnPath } = require('../lib/runtimes')
+const { listJoin } = require('../lib/report/format')
 
 const MiB = 2 ** 20
 // The least the memory mode streams, in last-level caches: past it, every pass misses.
@@ -59,6 +61,13 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedC
         ? usable.slice(0, mode === 'busy' ? 2 : 1)
         : values.cpus.split(',').map(cpu => wholeNumber(cpu, 'cpus', 0))
     }
+    // the other mode's options first: "--busy 3 must be less than --every 3" answered
+    // --mode memory --every 3 (a review)
+    const busyOnly = ['every', 'busy'].find(name => values[name] !== undefined)
+    if (mode === 'memory' && busyOnly) {
+      throw new Error(`--${busyOnly} is the busy mode's: the memory mode streams all along; drop it`)
+    }
+    if (mode === 'busy' && values.mib !== undefined) throw new Error('--mib is the memory mode\'s: add --mode memory')
     if (options.busy >= options.every) {
       throw new Error(`--busy ${options.busy} must be less than --every ${options.every}: ` +
         'give a shorter --busy or a longer --every')
@@ -74,28 +83,30 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedC
       throw new Error(`--for ${options.total} ends before the first burst, at --every ${options.every}: ` +
         'give a longer --for')
     }
-    if (mode === 'busy') {
-      if (values.mib !== undefined) throw new Error('--mib is the memory mode\'s: add --mode memory')
-      return options
-    }
-    const busyOnly = ['every', 'busy'].find(name => values[name] !== undefined)
-    if (busyOnly) throw new Error(`--${busyOnly} is the busy mode's: the memory mode streams all along; drop it`)
-    return { ...options, bytes: streamedBytes(values.mib, llcBytes) }
+    if (mode === 'busy') return options
+    return { ...options, bytes: streamedBytes(values.mib, llcBytes, options.cpus.length) }
   })
 }
 
-// The bytes the memory mode streams: --mib, or 4 last-level caches, never fewer.
-function streamedBytes (mib, llcBytes) {
+// The bytes the memory mode streams on each of its CPUs: --mib, or 4 last-level caches, never
+// fewer. freeBytes: the machine's free memory unless given.
+function streamedBytes (mib, llcBytes, streamers = 1, freeBytes = os.freemem()) {
   if (llcBytes === null) {
     if (mib === undefined) throw new Error('this machine names no last-level cache in sysfs: give --mib')
   }
   const least = llcBytes === null ? 0 : CACHES_STREAMED * llcBytes
   if (mib === undefined) return least
   const bytes = mibCount(mib, 'mib') * MiB
-  // the streamer allocates them all at once: more than the machine has free fails, or swaps
-  const available = Math.floor(os.freemem() / MiB)
-  if (bytes > available * MiB) {
-    throw new Error(`--mib ${mib} is more than this machine's available memory (${available} MiB): give less`)
+  // each streamer allocates them all at once: more than the machine has free fails, or swaps
+  const available = Math.floor(freeBytes / MiB)
+  if (bytes * streamers > available * MiB) {
+    const each = streamers > 1 ? ` on each of ${streamers} CPUs` : ''
+    throw new Error(`--mib ${mib}${each} is more than this machine's available memory (${available} MiB): give less`)
+  }
+  // a buffer is one of its two halves; past Node's largest the streamer died at once
+  if (bytes / 2 > buffer.constants.MAX_LENGTH) {
+    throw new Error(`--mib ${mib} is more than twice the largest buffer Node allocates ` +
+      `(${Math.floor(buffer.constants.MAX_LENGTH / MiB)} MiB): give less`)
   }
   if (bytes < least) {
     throw new Error(`--mib ${mib} is less than ${CACHES_STREAMED} times the last-level cache ` +
@@ -109,6 +120,16 @@ const sleep = seconds => new Promise(resolve => setTimeout(resolve, seconds * 10
 // 3 s run, which then said "27% in 11 s" (test/e2e/disturb.test.js, 2026-12-01).
 const secondsNow = () => performance.now() / 1000
 
+// What it starts dies with it however it ends (kill -9, a crash, a closed terminal): a loop
+// left behind would disturb every later measurement unseen. As the lab's servers are started.
+const withParent = (command, args, options) => spawn('setpriv', ['--pdeathsig', 'KILL', command, ...args], options)
+
+// A process's end as a sentence, once it starts or ends before it is asked to.
+const endOf = child => new Promise(resolve => {
+  child.once('error', err => resolve(`did not start: ${err.message}`))
+  child.once('exit', (code, signal) => resolve(`ended by itself (${signal ?? code})`))
+})
+
 async function busyLoops ({ every, busy, total, cpus }, stopping) {
   let loop = null
   stopping(() => loop?.kill('SIGKILL'))
@@ -117,12 +138,15 @@ async function busyLoops ({ every, busy, total, cpus }, stopping) {
     await sleep(every - busy)
     const cpu = cpus[burst % cpus.length]
     console.log(`${new Date().toISOString()} busy loop on CPU ${cpu} for ${busy} s`)
-    loop = spawn('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
-    const failed = new Promise(resolve => loop.once('error', resolve))
-    const err = await Promise.race([sleep(busy).then(() => null), failed])
+    loop = withParent('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
+    const failed = await Promise.race([sleep(busy).then(() => null), endOf(loop)])
+    // what the loop took, and where, said before it is killed: a loop the kernel kept off its
+    // CPU disturbed less than the line above says
+    const took = failed ? null : cpuSeconds(loop.pid)
     loop.kill('SIGKILL')
     loop = null
-    if (err) throw new RunFailed(`the busy loop on CPU ${cpu} did not start: ${err.message}`)
+    if (failed) throw new RunFailed(`the busy loop on CPU ${cpu} ${failed}`)
+    console.log(`${new Date().toISOString()} busy loop on CPU ${cpu}: ${took?.toFixed(1) ?? '?'} s of CPU in ${busy} s`)
   }
 }
 
@@ -145,11 +169,11 @@ function cpuSeconds (pid) {
 async function memoryStreams ({ total, cpus, bytes }, stopping) {
   const streams = cpus.map(cpu => ({
     cpu,
-    child: spawn('chrt', ['--idle', '0', 'taskset', '-c', String(cpu), process.execPath, '-e', STREAM,
+    child: withParent('chrt', ['--idle', '0', 'taskset', '-c', String(cpu), process.execPath, '-e', STREAM,
       String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
   }))
   const started = secondsNow()
-  // chrt and taskset exec what they run: the pid is the streamer's
+  // setpriv, chrt and taskset exec what they run: the pid is the streamer's
   const report = () => {
     const wall = secondsNow() - started
     for (const { cpu, child } of streams) {
@@ -166,29 +190,31 @@ async function memoryStreams ({ total, cpus, bytes }, stopping) {
   console.log(`${new Date().toISOString()} streaming ${Math.round(bytes / MiB)} MiB at idle priority ` +
     `(SCHED_IDLE) on CPU ${cpus.join(', ')} for ${total} s`)
   const failed = await Promise.race([
-    ...streams.map(({ cpu, child }) => new Promise(resolve => {
-      child.on('error', err => resolve(`the streamer on CPU ${cpu} did not start: ${err.message}`))
-      child.on('exit', (code, signal) => resolve(`the streamer on CPU ${cpu} ended (${signal ?? code})`))
-    })),
+    ...streams.map(({ cpu, child }) => endOf(child).then(end => `the streamer on CPU ${cpu} ${end}`)),
     sleep(total).then(() => null)
   ])
   stop()
-  if (failed) throw new RunFailed(`${failed}: chrt and taskset (util-linux) must run it`)
+  if (failed) throw new RunFailed(`${failed}: setpriv, chrt and taskset (util-linux) must run it`)
 }
 
 // What each mode starts its processes with: without them it would disturb nothing.
-const TOOLS = { busy: ['taskset'], memory: ['chrt', 'taskset'] }
+const TOOLS = { busy: ['setpriv', 'taskset'], memory: ['setpriv', 'chrt', 'taskset'] }
 
 async function disturb (options) {
   const missing = TOOLS[options.mode].filter(tool => findOnPath(tool) === null)
   if (missing.length) {
-    throw new UsageError(`${missing.join(' and ')} not found on PATH: apt-get install util-linux`)
+    throw new UsageError(`${listJoin(missing)} not found on PATH: apt-get install util-linux`)
   }
   const stops = []
   const stopAll = () => { for (const stop of stops.splice(0)) stop() }
+  // a stop asked for is how a disturbance beside a run is meant to end: not a failure
   const onSignal = () => { stopAll(); process.exit(0) }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal)
+  // its log piped into a reader that went away (| head): stop, not a stack
+  process.stdout.on('error', err => {
+    stopAll()
+    process.exit(err.code === 'EPIPE' ? 0 : 1)
+  })
   const run = options.mode === 'busy' ? busyLoops : memoryStreams
   await run(options, stop => stops.push(stop))
   return 0

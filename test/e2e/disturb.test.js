@@ -62,16 +62,42 @@ test('busy: --for of one --every makes one burst, and its loop is gone after', (
     { encoding: 'utf8', timeout: 30_000 })
   assert.equal(result.status, 0, result.stderr)
   const lines = result.stdout.trim().split('\n')
-  assert.equal(lines.length, 1, result.stdout)
+  assert.equal(lines.length, 2, result.stdout)
   assert.match(lines[0], /busy loop on CPU 0 for 1 s$/)
-  const loops = spawnSync('pgrep', ['-f', 'while :; do :; done'], { encoding: 'utf8' }).stdout.trim()
-  assert.equal(loops, '')
+  // what the loop took: near a second on a CPU nothing else wanted
+  assert.match(lines[1], /busy loop on CPU 0: \d+\.\d s of CPU in 1 s$/)
+  assert.deepEqual(busyLoops(), [])
+})
+
+const busyLoops = () => spawnSync('pgrep', ['-f', 'while :; do :; done'], { encoding: 'utf8' })
+  .stdout.split('\n').filter(Boolean)
+
+// Killed outright, it can stop nothing itself: what it started must die with it (a review found
+// a loop left running for ever by a kill -9, an OOM kill or a crash).
+test('killed by SIGKILL, neither a streamer nor a busy loop outlives it', async () => {
+  const cases = [
+    { args: ['--mode', 'memory', '--for', '60', '--cpus', '1'], running: streamers },
+    { args: ['--every', '2', '--busy', '1', '--for', '60', '--cpus', '1'], running: busyLoops }
+  ]
+  for (const { args, running } of cases) {
+    const study = spawn(process.execPath, [DISTURB, ...args], { stdio: 'ignore' })
+    let pids = []
+    for (let tries = 0; tries < 100 && pids.length === 0; tries++) {
+      await new Promise(resolve => setTimeout(resolve, 100))
+      pids = running()
+    }
+    assert.equal(pids.length, 1, `${args.join(' ')}: one running`)
+    study.kill('SIGKILL')
+    await new Promise(resolve => study.on('close', resolve))
+    for (let tries = 0; tries < 50 && running().length; tries++) await new Promise(resolve => setTimeout(resolve, 100))
+    assert.deepEqual(running(), [], `${args.join(' ')}: nothing left`)
+  }
 })
 
 test('without chrt or taskset on PATH: one line naming the package, exit 2, nothing started', t => {
   const empty = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'no-tools-'))
   t.after(() => fs.rmSync(empty, { recursive: true, force: true }))
-  for (const [mode, missing] of [['busy', 'taskset'], ['memory', 'chrt and taskset']]) {
+  for (const [mode, missing] of [['busy', 'setpriv and taskset'], ['memory', 'setpriv, chrt and taskset']]) {
     const args = mode === 'busy' ? ['--every', '2', '--busy', '1', '--for', '2'] : ['--mode', 'memory', '--for', '2']
     const result = spawnSync(process.execPath, [DISTURB, ...args],
       { encoding: 'utf8', timeout: 30_000, env: { ...process.env, PATH: empty } })

@@ -41,8 +41,23 @@ test('a wrong mode, or --mib without the memory mode, is refused in one line', (
   assert.throws(() => parseOptions(['--mib', '200'], LLC, CPUS), /--mib is the memory mode's: add --mode memory/)
   assert.throws(() => parseOptions(['--mode', 'memory', '--busy', '1'], LLC, CPUS), /--busy is the busy mode's: the memory mode streams all along; drop it/)
   assert.throws(() => parseOptions(['--mode', 'memory', '--every', '10'], LLC, CPUS), /--every is the busy mode's/)
+  // the other mode's option named first, not its default compared with it
+  assert.throws(() => parseOptions(['--mode', 'memory', '--every', '3'], LLC, CPUS), /--every is the busy mode's/)
 })
 
+// Each CPU's streamer allocates the whole --mib, in two buffers of half each (a review: the
+// check counted one streamer, and a half past Node's largest buffer died at once)
+test('memory: what every streamer takes must be free, and each half fit one buffer', () => {
+  const { streamedBytes } = require('../../studies/disturb')
+  const { constants } = require('node:buffer')
+  const GiB = 1024 * MiB
+  assert.equal(streamedBytes('3000', LLC, 1, 5 * GiB), 3000 * MiB)
+  assert.throws(() => streamedBytes('3000', LLC, 2, 5 * GiB),
+    /--mib 3000 on each of 2 CPUs is more than this machine's available memory \(5120 MiB\): give less/)
+  const past = String(2 * constants.MAX_LENGTH / MiB + 2)
+  assert.throws(() => streamedBytes(past, LLC, 1, 64 * GiB),
+    new RegExp(`--mib ${past} is more than twice the largest buffer Node allocates \\(\\d+ MiB\\): give less`))
+})
 // A busy loop on a CPU taskset refused once ran nowhere, and the tool said it had run
 test('a CPU this process may not use, a burst that never comes, or seconds that are not whole: refused', () => {
   const refused = (args, message, usable = CPUS) => assert.throws(() => parseOptions(args, LLC, usable), message)
