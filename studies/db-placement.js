@@ -16,23 +16,28 @@
 //
 //   node studies/db-placement.js [--runs 8] [--connections 64] [--placements a,b] [--raw FILE]
 const fs = require('node:fs')
-const { runCli } = require('../lib/cli')
+const os = require('node:os')
+const path = require('node:path')
+const { runCli, RunFailed } = require('../lib/cli')
 const { UsageError, repeatCount } = require('../lib/options')
-const { parseStudyOptions, studyLog } = require('./per-read')
-const { dbSession, measureStep, PRESETS } = require('../experiments/db/measure')
+const { parseStudyOptions, studyLog, fixed } = require('./per-read')
+const { dbSession, measureStep, dbPin, PRESETS } = require('../experiments/db/measure')
+const { allowedCpus, placementPlan, pinSelf } = require('../lib/placement')
 const { servers, REFERENCE } = require('../experiments/db/servers')
 const { rateOf, ratioOf, serverShare } = require('../experiments/db/summary')
 const { median, summarise } = require('../lib/stats')
 const { interleavedHalves } = require('../lib/repeatability')
 const { connectionCount } = require('../experiments/http/wrk')
 
+// Each placement's CPUs, from the bench's own pair (placementPlan's http: wrk's CPU and the
+// server's), so that the study measures where bench.js does.
 const PLACEMENTS = {
-  alone: { pin: { client: 0, server: 1, database: 0 } },
-  'with-db': { pin: { client: 0, server: 1, database: 1 } },
-  'with-wrk': { pin: { client: 1, server: 1, database: 0 } },
-  interleaved: { pin: { client: 0, server: 1, database: 0 }, turns: true },
-  'one-cpu': { pin: { client: 1, server: 1, database: 1 } },
-  'one-cpu-interleaved': { pin: { client: 1, server: 1, database: 1 }, turns: true }
+  alone: { pin: http => dbPin(http, 'alone') },
+  'with-db': { pin: ({ client, server }) => ({ client, server, database: server }) },
+  'with-wrk': { pin: ({ client, server }) => ({ client: server, server, database: client }) },
+  interleaved: { pin: http => dbPin(http, 'alone'), turns: true },
+  'one-cpu': { pin: http => dbPin(http, 'one-cpu') },
+  'one-cpu-interleaved': { pin: http => dbPin(http, 'one-cpu'), turns: true }
 }
 const SERVERS = ['c-libpq-prepared-pipelined', 'c-libpq-prepared-serial', 'node-pg-prepared-serial', 'node-postgres-prepared-pipelined']
 
@@ -73,14 +78,24 @@ function placementsOf (text) {
 }
 
 async function main ({ runs, connections, placements, raw }, stopped) {
+  // the placements set the server apart from wrk and the database: two CPUs at least, and
+  // this tool, which sends wrk its turns every 50 ms, on neither's (a review found it wandering)
+  const plan = placementPlan(allowedCpus())
+  if (plan.cpus.length < 2) {
+    throw new UsageError(`this process may use CPU ${plan.cpus.join(',')} only; the placements need two: ` +
+      'run it where two CPUs are allowed (taskset -c 0,1, or a container with two)')
+  }
+  if (!pinSelf(plan)) throw new RunFailed(`taskset could not pin this tool to CPU ${plan.driver}: install util-linux`)
+  console.log(`this tool on CPU ${plan.driver}; wrk's CPU ${plan.http.client}, the server's ${plan.http.server}`)
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
   const records = []
   const log = studyLog(raw)
-  const runDir = fs.mkdtempSync('/tmp/db-placement-')
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-placement-'))
   fs.mkdirSync(`${runDir}/strace`)
   const reference = servers.find(row => row.name === REFERENCE)
   try {
-    await measurePlacements({ runs, connections, placements }, { options, records, log, runDir, reference, stopped })
+    await measurePlacements({ runs, connections, placements },
+      { options, records, log, runDir, reference, stopped, plan })
   } finally {
     fs.rmSync(runDir, { recursive: true, force: true })
   }
@@ -89,9 +104,10 @@ async function main ({ runs, connections, placements, raw }, stopped) {
 }
 
 async function measurePlacements ({ runs, connections, placements }, during) {
-  const { options, records, log, runDir, reference, stopped } = during
+  const { options, records, log, runDir, reference, stopped, plan } = during
   for (const placement of placements) {
-    const { pin, turns = false } = PLACEMENTS[placement]
+    const { turns = false } = PLACEMENTS[placement]
+    const pin = PLACEMENTS[placement].pin(plan.http)
     // one database per placement, pinned as the placement says; a server process per
     // server, kept across the interleaved rounds
     const session = dbSession(options, stopped)
@@ -107,7 +123,8 @@ async function measurePlacements ({ runs, connections, placements }, during) {
           const { record } = await measureStep(step, options, session, runDir)
           // a stop fails the run in flight (Ctrl-C reaches wrk too): it is a stop, not a failure
           if (!record.ok) throw await log.failed(stopped, `${placement} ${name}: ${record.failure}`)
-          records.push({ ...record, placement })
+          // where every process of it ran: the placement's CPUs, and this tool's
+          records.push({ ...record, placement, pin, driverCpu: plan.driver })
           log.keep(records[records.length - 1])
         }
       }
@@ -131,12 +148,13 @@ function printTable (placements, records) {
       console.log([placement.padEnd(19), name.padEnd(34), String(Math.round(median(cell.map(rateOf)))).padStart(6),
         median(per(record => record.server.cpuNs)).toFixed(2).padStart(9),
         median(per(record => record.backends.cpuNs)).toFixed(2).padStart(11),
-        `${halves(record => record.server.cpuNs).toFixed(1)}%`.padStart(14),
-        `${halves(record => record.backends.cpuNs).toFixed(1)}%`.padStart(9),
+        `${fixed(halves(record => record.server.cpuNs), 1)}%`.padStart(14),
+        `${fixed(halves(record => record.backends.cpuNs), 1)}%`.padStart(9),
         median(cell.map(serverShare)).toFixed(2).padStart(17),
         name === REFERENCE ? '' : median(ratios).toFixed(3).padStart(5),
-        name === REFERENCE ? '' : `${(100 * summarise(ratios).cv).toFixed(1)}%`.padStart(10),
-        name === REFERENCE ? '' : `${ratioHalves.toFixed(1)}%`.padStart(12)].join(' '))
+        name === REFERENCE ? '' : `${fixed(100 * summarise(ratios).cv, 1)}%`.padStart(10),
+        // one round cannot be halved
+        name === REFERENCE ? '' : `${fixed(ratioHalves, 1)}%`.padStart(12)].join(' '))
     }
   }
 }

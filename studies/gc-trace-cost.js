@@ -24,7 +24,7 @@ const { runCli, RunFailed } = require('../lib/cli')
 const { repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { median, fewValuesInterval } = require('../lib/stats')
-const { parseStudyOptions } = require('./per-read')
+const { parseStudyOptions, fixed } = require('./per-read')
 const { servers, MODES, freePort, startServer } = require('../experiments/http/servers')
 const { checkLoad } = require('../experiments/http/client')
 const { runInterleaved } = require('../experiments/http/interleave')
@@ -122,8 +122,6 @@ async function round ({ plain, traced }, step, firstTraced) {
   const linesPerThousand = (printedLines(traced) - linesBefore) / tracedRun.requests * 1000
   return { ratio: tracedRun.cpuUs / plainRun.cpuUs, linesPerThousand }
 }
-
-const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
 
 async function main ({ pairs, rounds, connections, only }, stopped) {
   const { server: cpu } = placementPlan(allowedCpus()).http

@@ -28,7 +28,7 @@ const path = require('node:path')
 const { runCli } = require('../lib/cli')
 const { wholeNumber, repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
-const { parseStudyOptions, studyLog } = require('./per-read')
+const { parseStudyOptions, studyLog, fixed } = require('./per-read')
 const { httpSession, measureStep, PRESETS } = require('../experiments/http/measure')
 const { servers } = require('../experiments/http/servers')
 const { median, summarise } = require('../lib/stats')
@@ -158,8 +158,6 @@ async function measurePlacement ({ name, pin, paced, interleaved }, during) {
   }
   return records
 }
-
-const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
 
 async function main ({ rounds, sessions, rate, placements: names, raw }, stopped) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'http-placement-'))

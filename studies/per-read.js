@@ -118,9 +118,11 @@ function printAgainstC (rows, { heading, cost, versus }) {
 }
 
 const signed = (value, digits = 1) => `${value < 0 ? '' : '+'}${value.toFixed(digits)}`
+// A table's figure, or '-' where there is none (one run cannot be halved)
+const fixed = (value, digits) => value === null || value === undefined ? '-' : value.toFixed(digits)
 
 module.exports = {
-  parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, needProbes, printAgainstC, signed
+  parseStudyOptions, outFolderOption, studyLog, readersAgainstC, blockSizes, needProbes, printAgainstC, signed, fixed
 }
 
 if (require.main === module) {

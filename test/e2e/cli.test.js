@@ -330,6 +330,30 @@ describe('a study that logs its runs (--raw FILE)', () => {
     const alive = started.filter(pid => fs.existsSync(`/proc/${pid}`))
     assert.deepEqual(alive, [], 'every process it started has ended')
   })
+
+  // One round cannot be halved: it ended in a TypeError's stack after the whole session, its
+  // table lost (a review). And every record says where each process ran, this tool's too.
+  test('studies/db-placement.js, one round: its table says "-" for the halves; each run names its CPUs', () => {
+    const raw = path.join(scratch, 'db-placement-one.jsonl')
+    fs.rmSync(raw, { force: true })
+    const args = [path.join(STUDIES, 'db-placement.js'), '--runs', '1', '--placements', 'alone', '--raw', raw]
+    const result = spawnSync(process.execPath, args, { cwd: scratch, encoding: 'utf8', timeout: 180000 })
+    assert.equal(result.status, 0, result.stderr)
+    const rows = result.stdout.split('\n').filter(line => line.startsWith('alone '))
+    assert.equal(rows.length, 4, result.stdout)
+    assert.ok(rows.every(row => /\s-%\s/.test(row)), result.stdout)
+    const records = fs.readFileSync(raw, 'utf8').trim().split('\n').map(line => JSON.parse(line))
+    for (const record of records) {
+      assert.deepEqual([record.pin, record.driverCpu], [{ client: 0, server: 1, database: 0 }, 0])
+    }
+  })
+})
+
+// Its placements set the server apart from wrk: one CPU cannot hold them
+test('studies/db-placement.js on one CPU: refused in one line, before a database starts', () => {
+  const result = spawnSync('taskset', ['-c', '0', process.execPath, path.join(STUDIES, 'db-placement.js')],
+    { cwd: scratch, encoding: 'utf8', timeout: 20000 })
+  assertRefused(result, /^db-placement\.js: this process may use CPU 0 only; the placements need two: /)
 })
 
 // db-placement.js once took --connections 99999999999999999999, and wrk ran out of memory
