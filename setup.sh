@@ -96,6 +96,12 @@ if [[ $runtime_only == 0 ]]; then
 elif [[ $want_db == 1 ]]; then
   apt_install postgresql-15
 fi
+# Where systemd runs, the package starts a cluster of its own as a service, and at every boot:
+# idle, it still wakes (checkpointer, autovacuum) on the CPUs the lab measures. Said, not
+# stopped: it may be the machine's own database.
+if command -v systemctl >/dev/null && systemctl is-active --quiet postgresql 2>/dev/null; then
+  say "PostgreSQL's own service runs beside the lab's clusters; for quiet runs: systemctl disable --now postgresql"
+fi
 # liburing serves the readers through io_uring (wc/uring.c): headers to build, the
 # library to run. The measured Nodes from npm link libatomic, which gcc brings along on a
 # machine that builds and nothing brings to one that only runs.
@@ -144,7 +150,12 @@ elif [[ ! -f $libnode_dir/usr/lib/$multiarch/libnode.so.108 ]]; then
   say "unpacking Debian's libnode108 and libnode-dev into $libnode_dir (Node $(node --version) from elsewhere stays)"
   if [[ $apt_updated == 0 ]]; then apt-get update -qq; apt_updated=1; fi
   download=$(mktemp -d)
-  (cd "$download" && apt-get download -qq libnode108 libnode-dev 2>/dev/null)
+  if ! (cd "$download" && apt-get download -qq libnode108 libnode-dev 2>apt.err); then
+    why=$(grep -m1 -v '^\s*$' "$download/apt.err" || true)
+    rm -rf "$download"
+    echo "setup.sh: apt-get download gave no libnode108 or libnode-dev (${why:-no reason given}), which the lab's V8 host builds against: check the apt sources (bookworm main), then run ./setup.sh again" >&2
+    exit 1
+  fi
   mkdir -p "$libnode_dir"
   for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$libnode_dir"; done
   rm -rf "$download"
@@ -160,11 +171,12 @@ if [[ $runtime_only == 0 && ! ( -x build/debian/usr/sbin/nginx && -x build/debia
   say "unpacking Debian's nginx and mini-httpd into build/debian"
   if [[ $apt_updated == 0 && $(id -u) == 0 ]]; then apt-get update -qq; apt_updated=1; fi
   download=$(mktemp -d)
-  if (cd "$download" && apt-get download -qq nginx mini-httpd 2>/dev/null); then
+  if (cd "$download" && apt-get download -qq nginx mini-httpd 2>apt.err); then
     mkdir -p build/debian
     for deb in "$download"/*.deb; do dpkg-deb -x "$deb" build/debian; done
   else
-    say "apt-get download gave no nginx or mini-httpd: their http rows will be listed as unavailable"
+    why=$(grep -m1 -v '^\s*$' "$download/apt.err" || true)
+    say "apt-get download gave no nginx or mini-httpd (${why:-no reason given}): their http rows will be listed as unavailable"
   fi
   rm -rf "$download"
 fi
@@ -219,11 +231,19 @@ else
     [[ -x build/node/$version/bin/node ]] && continue
     say "installing Node $version to measure (node-linux-$node_arch from npm) into build/node/$version"
     download=$(mktemp -d)
-    if (cd "$download" && npm pack --silent --loglevel=error "node-linux-$node_arch@$version" >/dev/null 2>&1); then
+    if (cd "$download" && npm pack --silent --loglevel=error "node-linux-$node_arch@$version" >/dev/null 2>npm.err); then
       mkdir -p "build/node/$version"
       tar -xzf "$download"/*.tgz -C "build/node/$version" --strip-components=1
     else
-      say "npm has no node-linux-$node_arch@$version: the Node rows for $version will be listed as unavailable"
+      # npm's own first line: a missing version reads otherwise than a network or TLS fault
+      why=$(grep -m1 -v '^\s*$' "$download/npm.err" || true)
+      rm -rf "$download"
+      # the default Node is the headline's: a lab without it measures no Node row by default
+      if [[ $version == "$(node -p "require('./package.json').measuredNodeVersions[0]")" ]]; then
+        echo "setup.sh: npm gave no node-linux-$node_arch@$version, the Node the lab measures by default (${why:-no reason given}): check npm's registry and proxy (npm ping), then run ./setup.sh again" >&2
+        exit 1
+      fi
+      say "npm gave no node-linux-$node_arch@$version (${why:-no reason given}): the Node rows for $version will be listed as unavailable"
     fi
     rm -rf "$download"
   done
@@ -237,11 +257,14 @@ if [[ ! -d build/wasmtime-py/wasmtime-$wasmtime_pin.dist-info ]]; then
   fi
   say "installing wasmtime $wasmtime_pin from PyPI into build/wasmtime-py"
   rm -rf build/wasmtime-py
+  pip_err=$(mktemp)
   if ! python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
-    --target build/wasmtime-py -r requirements.txt 2>/dev/null; then
+    --target build/wasmtime-py -r requirements.txt 2>"$pip_err"; then
     rm -rf build/wasmtime-py
-    say "PyPI gave no wasmtime $wasmtime_pin: the wasmtime rows will be listed as unavailable"
+    why=$(grep -m1 -i 'error' "$pip_err" || true)
+    say "PyPI gave no wasmtime $wasmtime_pin (${why:-no reason given}): the wasmtime rows will be listed as unavailable"
   fi
+  rm -f "$pip_err"
 fi
 
 # oha, the http experiment's load at fixed rates (experiments/http/oha.js): from the Rust
