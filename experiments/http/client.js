@@ -35,14 +35,16 @@ const request = (close, path = '/') => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\
 // the other on one connection (a server that answers Connection: close and closes is
 // followed onto a new one); close: one request saying Connection: close, which must be
 // answered and the connection closed by the server.
-async function checkServer (port, mode, { timeoutMs = 3000 } = {}) {
-  return (await checkLoad(port, mode, { timeoutMs })).problem
+// keepsAlive: the server must keep its connections open in keep-alive (servers.js).
+async function checkServer (port, mode, { timeoutMs = 3000, keepsAlive = false } = {}) {
+  return (await checkLoad(port, mode, { timeoutMs, keepsAlive })).problem
 }
 
 // checkServer's requests, answered as sendRequests answers.
-function checkLoad (port, mode, { timeoutMs = 3000 } = {}) {
+function checkLoad (port, mode, { timeoutMs = 3000, keepsAlive = false } = {}) {
   if (!MODES.includes(mode)) throw new Error(`no mode ${mode}`)
-  return sendRequests(port, { mode, connections: 1, requests: mode === 'close' ? 1 : KEEP_ALIVE_REQUESTS, timeoutMs })
+  const requests = mode === 'close' ? 1 : KEEP_ALIVE_REQUESTS
+  return sendRequests(port, { mode, connections: 1, requests, timeoutMs, keepsAlive })
 }
 
 // Sends `requests` requests over `connections` connections at once, each request sent
@@ -54,7 +56,9 @@ function checkLoad (port, mode, { timeoutMs = 3000 } = {}) {
 // strace pass's load: a count of requests, where wrk's is a duration. `path` and `check`
 // (response, index) → problem or null ask for another page and judge its answers (the db
 // experiment's endpoints).
-async function sendRequests (port, { mode, connections, requests, timeoutMs = 3000, path = '/', check = answerProblem }) {
+async function sendRequests (port, {
+  mode, connections, requests, timeoutMs = 3000, path = '/', check = answerProblem, keepsAlive = false
+}) {
   if (!MODES.includes(mode)) throw new Error(`no mode ${mode}`)
   let sent = 0
   let problem = null
@@ -72,6 +76,10 @@ async function sendRequests (port, { mode, connections, requests, timeoutMs = 30
         const wrong = check(response, index)
         if (wrong) throw new Error(wrong)
         const closing = /(^|,)\s*close\s*($|,)/i.test(response.headers.connection ?? '')
+        if (closing && keepsAlive && mode === 'keep-alive') {
+          throw new Error(`request ${index} was answered Connection: close in keep-alive, by a server that keeps ` +
+            'its connections open (its keep-alive cells would time a connect a request)')
+        }
         if (mode === 'close' || closing) {
           if (!(await connection.closed())) throw new Error(`request ${index}${mode === 'close' ? ' asked for Connection: close, but' : ' was answered Connection: close, but'} the server left the connection open`)
           if (!closing) unannouncedCloses++

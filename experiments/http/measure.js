@@ -286,7 +286,8 @@ function httpSession (interrupted = () => false) {
       })
       note(`${what}: checking its answers`)
       for (const mode of MODES) {
-        const { problem, unannouncedCloses } = await checkLoad(fresh.port, mode)
+        const keepsAlive = !step.server.closesConnections
+        const { problem, unannouncedCloses } = await checkLoad(fresh.port, mode, { keepsAlive })
         if (problem) throw new Error(`${mode}: ${problem}`)
         if (mode === step.mode) fresh.unannouncedClose = unannouncedCloses > 0
       }
@@ -679,7 +680,8 @@ function collectionsFrom (started, traced) {
   const end = (answered, windowNs) => {
     if (!traced) return null
     const events = traced.parse(printedSince(started, printed).text)
-    return { how: traced.how, ...gcInWindow(events, answered, windowNs) }
+    // costsCpu: the run's process paid for its trace (Bun's log), which its latency holds
+    return { how: traced.how, costsCpu: Boolean(traced.costsCpu), ...gcInWindow(events, answered, windowNs) }
   }
   // the optimizing compiles it has finished since, where it traces them (V8), else null
   const compiles = () => traced?.compiles ? traced.compiles(printedSince(started, printed).text) : null

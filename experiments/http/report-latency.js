@@ -23,6 +23,14 @@ function cellText (run) {
   return `${[p50, p99, p999, max].map(milliseconds).join(' / ')}${steal}`
 }
 
+// A run whose process paid for its collector's trace (Bun's log: runs before the record said
+// so are known by it), marked where its server is named, and said under the tables.
+const TRACE_MARK = ' †'
+const tracePaid = run => Boolean(run?.gc?.costsCpu ?? run?.gc?.how === 'BUN_JSC_logGC=1')
+const TRACE_NOTE = '†: its collector\'s log was on in these runs, as its GC figures need, and costs it CPU ' +
+  '(Bun\'s BUN_JSC_logGC=1: 2-8% of its CPU per request with keep-alive at 128 connections, docs/http.md): ' +
+  'its latency is a traced process\'s.'
+
 // A run's collections: per 1,000 requests, the share of the run paused, the longest pause.
 function gcText (run) {
   if (!run?.ok) return ''
@@ -47,7 +55,9 @@ function latencyTables (latency) {
     const at = (server, connections) => runs.find(run => run.server === server && run.connections === connections)
     const header = ['server', ...counts.map(count => `${count} conn.`), `CPU µs/req @${most}`,
       `GC @${most}: /1k req, paused, longest`]
-    const rows = servers.map(server => [server, ...counts.map(count => cellText(at(server, count))),
+    const paid = server => runs.some(run => run.server === server && tracePaid(run))
+    const rows = servers.map(server => [`${server}${paid(server) ? TRACE_MARK : ''}`,
+      ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
     // runs before commit 0aceafe took it from the reference's warm-up
@@ -70,9 +80,10 @@ function toolText (latency, reference) {
   const cost = own.map(run => run.ohaCpuPerRequestUs).sort((a, b) => a - b)
   const held = own.map(run => run.answered / run.asked).sort((a, b) => a - b)
   const where = `on CPU ${latency.pin?.client ?? '?'}, the servers on CPU ${latency.pin?.server ?? '?'}`
+  const traced = latency.runs.some(tracePaid) ? ` ${TRACE_NOTE}` : ''
   return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs; ${reference} answered ` +
-    `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked.`
+    `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked.${traced}`
 }
 
 function latencyTerminal (latency, reference) {

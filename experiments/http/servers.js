@@ -24,10 +24,13 @@ const MODES = ['keep-alive', 'close']
 // {port} is the port the server must listen on; {v8flags}, where a V8 server takes them,
 // SERVER_V8_FLAGS and the V8 flags of a run that asks for them (the latency pass's
 // --trace-gc), in the form its runtime takes (lib/runtimes.js), and nothing otherwise.
+// closesConnections: a server that closes every connection after one answer, saying so; any
+// other that says so in keep-alive fails its check, where its keep-alive cells would have
+// timed a connect a request unseen (wrk follows an announced close without an error).
 const servers = [
-  { name: 'c-blocking', runtime: 'native', file: 'http/c-blocking.c', command: ['{build}/http-c-blocking', '{port}'], note: 'the classic listing: accept, read, write, close, one connection at a time; says Connection: close' },
+  { name: 'c-blocking', runtime: 'native', file: 'http/c-blocking.c', command: ['{build}/http-c-blocking', '{port}'], closesConnections: true, note: 'the classic listing: accept, read, write, close, one connection at a time; says Connection: close' },
   { name: 'c-epoll', runtime: 'native', file: 'http/c-epoll.c', command: ['{build}/http-c-epoll', '{port}'], note: 'the ceiling: one thread, epoll, keep-alive, each readable connection answered in one write' },
-  { name: 'just-blocking', runtime: 'just', file: 'http/just-blocking.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm'], note: 'c-blocking on the lab\'s V8 host, call for call: net.accept4, net.read, net.write, net.close as fast API calls' },
+  { name: 'just-blocking', runtime: 'just', file: 'http/just-blocking.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm'], closesConnections: true, note: 'c-blocking on the lab\'s V8 host, call for call: net.accept4, net.read, net.write, net.close as fast API calls' },
   { name: 'just-epoll', runtime: 'just', file: 'http/just-epoll.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], needs: ['net.socket', 'net.setsockopt', 'net.bind', 'net.listen', 'net.accept4', 'net.read', 'net.write', 'net.close', 'sys.exitOnSigterm', 'factory.loop'], note: 'c-epoll on the lab\'s V8 host, call for call: the host\'s epoll loop calling a JS callback per readable connection' },
   { name: 'node-http', runtime: 'node', file: 'http/node-http.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], note: 'http.createServer' },
   { name: 'node-net', runtime: 'node', file: 'http/node-net.js', command: ['{runtime}', '{v8flags}', '{file}', '{port}'], note: 'net sockets, no HTTP layer' },
@@ -45,6 +48,7 @@ const servers = [
     built: ['http-wasix.wasm'],
     needs: ['wasix-net'],
     endsBySigterm: true,
+    closesConnections: true,
     note: 'c-blocking through WASIX, call for call: sock_accept_v2, sock_recv, sock_send, fd_close; Cranelift as it loads'
   },
   {
@@ -55,6 +59,7 @@ const servers = [
     built: ['http-wasix.wasmu'],
     needs: ['wasix-net', 'llvm'],
     endsBySigterm: true,
+    closesConnections: true,
     note: 'wasmer-wasix compiled ahead of time by LLVM (wasmer compile --llvm)'
   },
   // Servers users know, from Debian's packages (./setup.sh unpacks them into build/debian),
@@ -80,6 +85,7 @@ const servers = [
     readyByConnect: true,
     // mini_httpd's handler of SIGTERM logs "exiting due to signal 15" and exits 1
     sigtermExitCode: 1,
+    closesConnections: true,
     note: 'mini_httpd from Debian, by thttpd\'s author: a process forked per connection, the body ' +
       'read from index.html; says Connection: close'
   },

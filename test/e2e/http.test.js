@@ -41,7 +41,8 @@ for (const server of http.servers) {
     const port = await http.freePort()
     const started = await http.startServer(server, { port })
     try {
-      for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode), null, mode)
+      const keepsAlive = !server.closesConnections
+      for (const mode of http.MODES) assert.equal(await http.checkServer(port, mode, { keepsAlive }), null, mode)
       for (const mode of http.MODES) {
         assert.equal(await http.checkResets(port, mode), null, `${mode}, after resets`)
       }
@@ -113,6 +114,13 @@ test('a wrong answer, a closed or silent connection, a kept one: each a failed c
   assert.match(afterResets ?? 'null', reset)
   // the same servers pass what they do right
   assert.equal(await withServer(broken('ignores-close'), port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000 })), null)
+  // a close in keep-alive, announced: a server that closes every connection (c-blocking) passes,
+  // one said to keep them open fails, where wrk would have followed it without an error
+  const announced = keepsAlive => withServer(broken('closes-announced'),
+    port => http.checkServer(port, 'keep-alive', { timeoutMs: 1000, keepsAlive }))
+  assert.equal(await announced(false), null)
+  assert.match(await announced(true) ?? 'null',
+    /^request 1 was answered Connection: close in keep-alive, by a server that keeps /)
 })
 
 // The port's listener gone: what a refused server leaves once it is killed. A deadline, not a

@@ -277,6 +277,16 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const again = summariseHttp([...records, record('node-http', 20, 14000, { rate: 7000, capacity: { ...capacity, requestsPerSecond: 70000 } })], context).latency
   assert.deepEqual(again.rates['keep-alive'].rates, [{ rateShare: 0.1, rate: 7200, others: [7000] }])
   assert.match(latencyTables(again)[0].title, /^Latency at 7200 and 7000 req\/s, keep-alive/)
+  // a run whose process paid for its collector's log (Bun's) is marked by its server's name,
+  // and the note under the tables says what that costs (a review: Bun's latency held it unsaid)
+  const figures = { collections: 2, perThousandRequests: 0.3, pausedShare: 0.001, longestPauseMs: 1 }
+  const bunGc = { how: 'BUN_JSC_logGC=1', costsCpu: true, ...figures }
+  const traced = summariseHttp([records[0], record('bun', 20, 14400, { gc: bunGc })], context).latency
+  assert.deepEqual(latencyTables(traced)[0].rows.map(row => row[0]), ['c-epoll', 'bun †'])
+  const { latencyMarkdown } = require('../../experiments/http/report-latency')
+  const note = /†: its collector's log was on in these runs/
+  assert.match(latencyMarkdown(traced, 'meaning', 'c-epoll').join('\n'), note)
+  assert.doesNotMatch(latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n'), /†/)
   // no pass, no summary
   const straceOnly = [record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 }))
   assert.equal(summariseHttp(straceOnly, context).latency, null)
