@@ -28,6 +28,7 @@ const { parseStudyOptions, outFolderOption, readersAgainstC, blockSizes } = requ
 const { UsageError, makeDirs, repeatCount } = require('../lib/options')
 const { runCli, RunFailed } = require('../lib/cli')
 const { placementPlan, allowedCpus, pinSelf } = require('../lib/placement')
+const { readJson } = require('../docs/script-args')
 
 const USAGE = `usage: node studies/profile.js [options]
   each reader's CPU per read split into the same buckets as C's, from perf's samples
@@ -61,15 +62,13 @@ function options (values) {
   return { readers: readersAgainstC(values.only ?? ['node-sync']).readers, ...given }
 }
 
-// A calls run's ladder: its rows, or a one-line refusal.
+// A calls run's ladder: its rows, or a one-line refusal (a results.json that is not JSON
+// once printed two; docs/script-args.js reads it, gzipped too, and names the fix)
 function ladderRows (dir) {
-  const file = path.join(path.resolve(dir), 'results.json')
-  let results
-  try {
-    results = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`--ladder: cannot read ${file} (${err.code ?? err.message}): name a calls run's folder`)
-  }
+  const folder = path.resolve(dir)
+  const file = ['results.json', 'results.json.gz'].map(name => path.join(folder, name)).find(fs.existsSync) ??
+    path.join(folder, 'results.json')
+  const results = readJson(file, 'a calls run\'s results.json (--ladder names its folder)')
   if (!Array.isArray(results?.ladder?.rows)) {
     throw new UsageError(`--ladder: ${file} holds no call ladder: name a run of node bench.js --experiment calls`)
   }
@@ -81,13 +80,15 @@ const range = interval =>
   (interval && Number.isFinite(interval.low) ? `${ns(interval.low)}–${ns(interval.high)}` : '')
 
 // The pass's own steps and summary (experiments/stdio/profile.js), every run in `out`
-async function main ({ readers, sizes, rounds, ladder, out: given }) {
+async function main ({ readers, sizes, rounds, ladder, out: given }, stopped) {
   const out = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'profile-'))
   makeDirs(out)
   const plan = placementPlan(allowedCpus())
-  pinSelf(plan)
+  // where this tool ran is part of the method: unpinned, it is said so, not "CPU null"
+  const pinned = pinSelf(plan)
   const pin = plan.sharedBatch
-  console.log(`dd and each reader on CPU ${pin.reader}, both at SCHED_BATCH; this tool on CPU ${plan.driver}; ` +
+  const own = pinned ? `this tool on CPU ${plan.driver}` : 'this tool unpinned (one CPU, or taskset refused)'
+  console.log(`dd and each reader on CPU ${pin.reader}, both at SCHED_BATCH; ${own}; ` +
     `${rounds} rounds; profiles in ${out}`)
   for (const blockSize of sizes) {
     const bytes = costBytes(PRESETS.default, blockSize)
@@ -95,6 +96,8 @@ async function main ({ readers, sizes, rounds, ladder, out: given }) {
       { pin, bytes, sampleMs: COST_SAMPLE_MS })
     const records = []
     for (const step of steps) {
+      // a stop asked for between steps ends the tool there, not after every step left
+      if (stopped()) throw new RunFailed(`stopped before ${step.label}; the runs so far are in ${out}`)
       const { record } = await measure(step, step.run, { timeoutSeconds: 300, feeder: 'fixed' }, out)
       if (!record.ok) throw new RunFailed(`${step.label} failed: ${record.failure}`)
       records.push(record)

@@ -28,7 +28,7 @@ const SIZES = [256, 4096, 65536]
 const BYTES = { 256: 64 << 20, 4096: 256 << 20, 65536: 256 << 20 }
 const GOAL = 0.05
 
-async function session (placement, rounds, raw) {
+async function session (placement, rounds, raw, stopped) {
   const best = new Map()
   const pin = { free: null, apart: PIN_APART, shared: sharedCpuPin() }[placement]
   for (let round = 0; round < rounds; round++) {
@@ -36,6 +36,9 @@ async function session (placement, rounds, raw) {
       for (const name of READERS) {
         const program = findProgram(name)
         for (let attempt = 0; attempt < 4; attempt++) {
+          // a stop asked for between runs ends the study there
+          const kept = raw ? `; the runs so far are in ${raw}` : ''
+          if (stopped()) throw new RunFailed(`stopped before ${name} @ ${blockSize}${kept}`)
           const result = await runPipeline({ feeder: ddFeeder(BYTES[blockSize], FIXED_FEEDER_BLOCK), reader: commandLine(program, blockSize), timeoutMs: 120000, pin })
           const failure = verify({ program, blockSize, bytes: BYTES[blockSize], timeoutSeconds: 120 }, result, parseOutput(program, result.stdout))
           if (failure) throw new RunFailed(`${name} @ ${blockSize}: ${failure}`)
@@ -66,10 +69,10 @@ function parseOptions (argv) {
   }))
 }
 
-async function main ({ rounds, raw }) {
+async function main ({ rounds, raw }, stopped) {
   for (const placement of ['free', 'apart', 'shared']) {
-    const a = await session(placement, rounds, raw)
-    const b = await session(placement, rounds, raw)
+    const a = await session(placement, rounds, raw, stopped)
+    const b = await session(placement, rounds, raw, stopped)
     const moves = [...a].map(([key, value]) => [key, Math.abs(b.get(key) - value) / value])
     const within = moves.filter(([, move]) => move <= GOAL).length
     const worst = moves.reduce((x, y) => (y[1] > x[1] ? y : x))

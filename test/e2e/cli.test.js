@@ -390,12 +390,18 @@ test('a study given a file that holds no run, or a block size out of range: one 
   assertRefused(study('reader-ratio.js')(nothing, 'c', 'node-sync'),
     /^reader-ratio\.js: .*null-run\/results\.json is not a bench\.js results file; give the folder of a stdio run$/)
   assertRefused(study('profile.js')('--ladder', nothing),
-    new RegExp('^profile\\.js: --ladder: .*null-run/results\\.json holds no call ladder: ' +
-      'name a run of node bench\\.js --experiment calls'))
+    /^profile\.js: .*null-run\/results\.json holds null, not a JSON object; give a calls run's results\.json/)
+  const stdioRun = path.join(scratch, 'stdio-run')
+  fs.mkdirSync(stdioRun, { recursive: true })
+  fs.writeFileSync(path.join(stdioRun, 'results.json'), '{"experiment":"stdio"}')
+  assertRefused(study('profile.js')('--ladder', stdioRun),
+    /^profile\.js: --ladder: .*stdio-run\/results\.json holds no call ladder: name a run of node bench\.js /)
   assertRefused(study('paired-cost.js')('--from', nullLine),
     /^paired-cost\.js: --from: .*null\.jsonl line 1 is not a run of paired-cost\.js; give a file written by --raw$/)
   // corrupt, and no log to rewrite it from: --rederive would fail too, so it is not offered
   fs.writeFileSync(path.join(nothing, 'results.json'), '{')
+  // profile.js once printed a parser's message over two lines
+  assertRefused(study('profile.js')('--ladder', nothing), /^profile\.js: .*null-run\/results\.json is not JSON \(/)
   assertRefused(study('reader-ratio.js')(nothing, 'c', 'node-sync'),
     /is corrupt: not valid JSON .*; without its all\.jsonl it cannot be rewritten: measure it again$/)
   assertRefused(study('read-kernel.js')('--sizes', '3'), /^read-kernel\.js: --sizes: block size 3 is out of range/)
