@@ -455,7 +455,11 @@ function roomLeftOfBars (chart) {
     if (!(short > 0)) return
     const { min, max } = axis.getExtremes()
     const perPx = Math.log(max / min) / axis.len
-    axis.setExtremes(min / Math.exp((short + 2) * perPx), max, true, false)
+    // a window too narrow for the plot (some 250 px) asks for a start below any number a
+    // logarithmic axis takes, which stopped the page's drawing: the figures overlap there instead
+    const lower = min / Math.exp((short + 2) * perPx)
+    if (!(axis.len > 0) || !(lower > 0)) return
+    axis.setExtremes(lower, max, true, false)
   }
 }
 

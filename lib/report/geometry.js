@@ -240,7 +240,10 @@ function measureInPage (families) {
     hues,
     echoes,
     pageScrollsSideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
-    scrollingTables
+    scrollingTables,
+    // links within the page that lead nowhere on it
+    dangling: [...document.querySelectorAll('a[href^="#"]')]
+      .map(link => link.getAttribute('href').slice(1)).filter(id => id && !document.getElementById(id))
   }
 }
 
@@ -248,4 +251,59 @@ function measurePage (page) {
   return page.evaluate(measureInPage, FAMILIES.map(({ key, hue }) => ({ key, hue })))
 }
 
-module.exports = { measurePage }
+// What a page is held to, at a glance (issue 49): its answer, with its key, scale and trust
+// line, on a first screen of SCREEN_PX; at most WORDS_BEFORE words before it; every table
+// whole from TABLES_WHOLE_FROM px wide (a phone's may scroll under a sticky first column).
+const GLANCE = { SCREEN_PX: 800, WORDS_BEFORE: 100, TABLES_WHOLE_FROM: 1280 }
+
+// The faults of a page measured by measurePage at `width`, a line each; [] where it reads at
+// a glance. panel: a chart panel shown by a size button, whose own charts alone are judged.
+function glanceFaults (seen, width, { panel = false } = {}) {
+  const faults = []
+  const listed = (name, lines) => faults.push(...lines.map(line => `${name}: ${line}`))
+  listed('clipped', seen.clipped)
+  listed('figure hidden', seen.hiddenFigures)
+  listed('label cut short', seen.shortened)
+  listed('labels overlapping', seen.overlapping)
+  listed('series alike', seen.alike)
+  listed('a runtime\'s hue elsewhere', seen.echoes)
+  if (panel) return faults
+  if (seen.answerTop === null || seen.answerTop >= GLANCE.SCREEN_PX) {
+    faults.push(`the answer starts ${seen.answerTop ?? 'nowhere'} px down, past the first ${GLANCE.SCREEN_PX}`)
+  }
+  const parts = [['key', seen.answerKeyEnds], ['scale', seen.answerScaleEnds], ['trust line', seen.trustEnds]]
+  for (const [part, ends] of parts) {
+    if (ends !== null && ends > GLANCE.SCREEN_PX) faults.push(`the answer's ${part} ends ${ends} px down`)
+  }
+  if (seen.wordsBefore > GLANCE.WORDS_BEFORE) {
+    faults.push(`${seen.wordsBefore} words before the answer, over ${GLANCE.WORDS_BEFORE}`)
+  }
+  listed('axis untitled', seen.untitled)
+  listed('hue', seen.hues)
+  if (seen.pageScrollsSideways) faults.push('the page scrolls sideways')
+  listed('link to nothing on the page', seen.dangling.map(id => `#${id}`))
+  if (width >= GLANCE.TABLES_WHOLE_FROM) listed('table scrolls', seen.scrollingTables)
+  return faults
+}
+
+// The size buttons of the page's chart panels, each as { group, size }.
+function sizeButtons (page) {
+  return page.evaluate(() => [...document.querySelectorAll('[data-size-group]')]
+    .filter(group => document.querySelector(`[data-size-panel="${group.dataset.sizeGroup}"] .chart`))
+    .flatMap(group => [...group.querySelectorAll('button[data-size]')]
+      .map(button => ({ group: group.dataset.sizeGroup, size: button.dataset.size }))))
+}
+
+// Every size of every panel shown in turn, as its button shows it, and measured: the faults
+// of each, as "GROUP at SIZE B: fault".
+async function panelFaults (page, width) {
+  const faults = []
+  for (const { group, size } of await sizeButtons(page)) {
+    await page.click(`[data-size-group="${group}"] button[data-size="${size}"]`)
+    const shown = glanceFaults(await measurePage(page), width, { panel: true })
+    faults.push(...shown.map(line => `${group} at ${size} B: ${line}`))
+  }
+  return faults
+}
+
+module.exports = { measurePage, glanceFaults, panelFaults, GLANCE }

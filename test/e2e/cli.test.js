@@ -458,6 +458,28 @@ describe('a study that writes into a folder (--out DIR)', () => {
       'without its all\\.jsonl it cannot be rewritten: measure it again$'))
     assert.deepEqual(fs.readdirSync(tmp), [], 'no folder left for a refused run')
   })
+
+  // pages.js measured every page and said nothing of what it found: the lab's own limits now
+  // judge each page, a failing one is named and the command exits 1 (a review). Two runs of
+  // one name once wrote one report over the other.
+  test('studies/pages.js: a page that reads at a glance exits 0, one that does not exits 1, named', () => {
+    const http = path.join(ROOT, 'results', 'reference-http')
+    const twin = path.join(scratch, 'twin', 'reference-http')
+    fs.mkdirSync(path.dirname(twin), { recursive: true })
+    fs.cpSync(http, twin, { recursive: true })
+    const out = path.join(scratch, 'pages-out')
+    const pages = (...args) => spawnSync(process.execPath, [path.join(STUDIES, 'pages.js'), '--out', out, ...args],
+      { cwd: scratch, encoding: 'utf8', timeout: 120000 })
+    const whole = pages('--widths', '1280', http, twin)
+    assert.equal(whole.status, 0, whole.stdout + whole.stderr)
+    assert.match(whole.stdout, /^all 2 pages read at a glance$/m)
+    const reports = fs.readdirSync(out).filter(name => !name.endsWith('.png')).sort()
+    assert.deepEqual(reports, ['reference-http-1', 'reference-http-2'])
+    // 200 px: the answer past the first screen, among others
+    const narrow = pages('--widths', '200', http)
+    assert.equal(narrow.status, 1, narrow.stdout + narrow.stderr)
+    assert.match(narrow.stdout, /^1 of 1 pages do not read at a glance: reference-http at 200 px$/m)
+  })
 })
 
 describe('--only: names and patterns', () => {

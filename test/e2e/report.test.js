@@ -12,7 +12,7 @@ const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 const { newestRun, AnalyseError } = require('../../analyse')
-const { measurePage } = require('../../lib/report/geometry')
+const { measurePage, glanceFaults, panelFaults } = require('../../lib/report/geometry')
 const { summariseResults } = require('../../experiments/stdio/summary')
 const { formatNumber, formatSigned } = require('../../lib/report/format')
 
@@ -574,46 +574,12 @@ async function assertAtAGlance (page, shot) {
     await page.reload()
     await page.waitForFunction(() => document.body.dataset.chartsReady === 'true', null, { timeout: 20000 })
     const seen = await measurePage(page)
-    const at = `at ${width} px`
-    assert.ok(seen.answerTop < 800, `the answer (the first chart, or why there is none) starts ${seen.answerTop} px down ${at}`)
-    // a chart as tall as its rows runs past the first screen: its key and scale must not
-    const parts = [['key', seen.answerKeyEnds], ['scale', seen.answerScaleEnds], ['trust line', seen.trustEnds]]
-    for (const [part, ends] of parts) {
-      if (ends !== null) assert.ok(ends <= 800, `the answer's ${part} ends ${ends} px down ${at}`)
-    }
-    assert.ok(seen.wordsBefore <= 100, `${seen.wordsBefore} words before the answer ${at}`)
-    assert.deepEqual(seen.clipped, [], `every chart whole ${at}`)
-    assert.deepEqual(seen.hiddenFigures, [], `every bar's figure shown ${at}`)
-    assert.deepEqual(seen.shortened, [], `every axis label whole ${at}`)
-    assert.deepEqual(seen.overlapping, [], `no two names written over each other ${at}`)
-    assert.deepEqual(seen.untitled, [], 'every value axis titled with its unit')
-    assert.deepEqual(seen.alike, [], `no two series of a chart alike ${at}`)
-    assert.deepEqual(seen.hues, [], 'a runtime in one hue, a hue for one family')
-    assert.deepEqual(seen.echoes, [], 'no segment, call or process in a runtime\'s hue')
-    assert.equal(seen.pageScrollsSideways, false, `the page scrolls sideways ${at}`)
-    // every link within the page leads somewhere on it
-    const dangling = await page.evaluate(() => [...document.querySelectorAll('a[href^="#"]')]
-      .map(link => link.getAttribute('href').slice(1)).filter(id => id && !document.getElementById(id)))
-    assert.deepEqual(dangling, [], `links to nothing on the page ${at}`)
-    // a phone's width may scroll a wide table under its sticky first column; a laptop's not
-    if (width === 1280) assert.deepEqual(seen.scrollingTables, [], `every table whole ${at}`)
+    // the limits are the lab's own (lib/report/geometry.js glanceFaults), which studies/pages.js
+    // holds every page to as well
+    assert.deepEqual(glanceFaults(seen, width), [], `at ${width} px`)
     if (shot) await page.screenshot({ path: path.join(OUTPUT, `${shot}-${width}.png`) })
     // the charts behind a group of size buttons, each size as its button shows it
-    const sizes = await page.evaluate(() => [...document.querySelectorAll('[data-size-group]')]
-      .filter(group => document.querySelector(`[data-size-panel="${group.dataset.sizeGroup}"] .chart`))
-      .flatMap(group => [...group.querySelectorAll('button[data-size]')]
-        .map(button => ({ group: group.dataset.sizeGroup, size: button.dataset.size }))))
-    for (const { group, size } of sizes) {
-      await page.click(`[data-size-group="${group}"] button[data-size="${size}"]`)
-      const shown = await measurePage(page)
-      const where = `${at}, ${group} at ${size} B`
-      assert.deepEqual(shown.clipped, [], `every chart whole ${where}`)
-      assert.deepEqual(shown.hiddenFigures, [], `every bar's figure shown ${where}`)
-      assert.deepEqual(shown.shortened, [], `every axis label whole ${where}`)
-      assert.deepEqual(shown.overlapping, [], `no two names written over each other ${where}`)
-      assert.deepEqual(shown.alike, [], `no two series of a chart alike ${where}`)
-      assert.deepEqual(shown.echoes, [], `no segment in a runtime's hue ${where}`)
-    }
+    assert.deepEqual(await panelFaults(page, width), [], `at ${width} px, the panels' sizes`)
   }
   await page.setViewportSize({ width: 1280, height: 900 })
   await page.reload()
@@ -1408,6 +1374,11 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
     })
     assert.ok(faulty)
     const seen = await measurePage(page)
+    // and the verdict the tests and studies/pages.js give: each fault a line
+    const verdict = glanceFaults(seen, 1280).join('\n')
+    for (const said of [/^clipped: chart-answer: /m, /^the answer's key ends \d+ px down$/m, /^axis untitled: /m,
+      /^series alike: /m, /^hue: c-epoll drawn in /m, /^the page scrolls sideways$/m]) assert.match(verdict, said)
+    assert.deepEqual(glanceFaults(clean, 1280), [])
     assert.match(seen.clipped.join('\n'), /^chart-answer: \d+ px in a box of 200; \d+ parts cut/m)
     assert.ok(seen.answerKeyEnds > 800 && seen.answerScaleEnds > 800, JSON.stringify(seen))
     assert.match(seen.clipped.join('\n'), /^chart-http-rate-0: .*the legend, in \d+ pages/m)
