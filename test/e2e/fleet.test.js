@@ -13,7 +13,7 @@ const { TINY } = require('../helpers')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 
-function playbook (dir, benches, { node = process.execPath, id = 'f1', mode = 'checkout' } = {}) {
+function playbook (dir, benches, { node = process.execPath, id = 'f1', mode = 'checkout', extra = [] } = {}) {
   const inventory = path.join(dir, 'inventory.ini')
   fs.writeFileSync(inventory, [
     '[lab]',
@@ -31,7 +31,8 @@ function playbook (dir, benches, { node = process.execPath, id = 'f1', mode = 'c
     '-e', `fleet_results=${dir}/fleet`,
     '-e', `fleet_report=${dir}/report`,
     '-e', 'fleet_poll=2',
-    '-e', JSON.stringify({ fleet_benches: benches })
+    '-e', JSON.stringify({ fleet_benches: benches }),
+    ...extra.flatMap(setting => ['-e', setting])
   ], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -132,6 +133,38 @@ test('a bench stopped part-way: what it measured is kept beside its failure', ()
     const after = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('syscall-lab-fleet-'))
     assert.deepEqual(after.filter(name => !before.includes(name)), [])
     assert.deepEqual(fs.readdirSync(path.join(dir, 'fleet', 'f2', 'here')).filter(name => name.endsWith('.tar.gz')), [])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// Ansible's timeout kills the job outright; a minute before it the bench is asked to stop
+// (SIGTERM, by timeout(1)), so that it ends what it started and what it measured is kept.
+// The bench: a stand-in for node that measures one run, then waits until it is stopped.
+test('a bench past the fleet\'s timeout is asked to stop in time, and what it measured is kept', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
+  try {
+    const node = path.join(dir, 'slow-node.sh')
+    fs.writeFileSync(node, [
+      '#!/bin/sh',
+      'if [ "$1" = "-p" ]; then echo max; exit 0; fi',
+      'while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --id) id=$2; shift;; esac; shift; done',
+      'mkdir -p "$out/$id"',
+      'echo "{\\"runId\\":\\"$id\\"}" > "$out/$id/context.json"',
+      'printf \'{"phase":"timing","run":0}\\n\' > "$out/$id/all.jsonl"',
+      'trap \'echo "stopped by SIGTERM: 1 of 30 runs measured"; exit 130\' TERM',
+      'sleep 120 & wait',
+      ''
+    ].join('\n'), { mode: 0o755 })
+    const started = Date.now()
+    // a timeout of 66 s: the bench is asked to stop after 6
+    const result = playbook(dir, [TINY.join(' ')], { node, id: 'f3', extra: ['fleet_timeout=66'] })
+    assert.ok(Date.now() - started < 60000, `the bench was stopped in time: ${(Date.now() - started) / 1000} s`)
+    assert.notEqual(result.status, 0)
+    const run = path.join(dir, 'fleet', 'f3', 'here', 'here-0-stdio')
+    const failed = JSON.parse(fs.readFileSync(path.join(run, 'target-failed.json'), 'utf8'))
+    assert.match(failed.reason, /stopped by SIGTERM: 1 of 30 runs measured/)
+    assert.equal(fs.readFileSync(path.join(run, 'all.jsonl'), 'utf8').trim().split('\n').length, 1)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
