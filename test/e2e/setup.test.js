@@ -60,6 +60,19 @@ describe('setup.sh', () => {
     }
   })
 
+  // its packages are Debian 12's by name: elsewhere it once failed part-way, in apt's words
+  test('on a Debian other than bookworm: one line naming it and the fix, exit 1, nothing installed', t => {
+    const fake = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'os-release-')), 'os-release')
+    t.after(() => fs.rmSync(path.dirname(fake), { recursive: true, force: true }))
+    fs.writeFileSync(fake, 'ID=debian\nVERSION_CODENAME=trixie\n')
+    // /etc/os-release as trixie's, in a mount namespace of its own
+    const refused = run('unshare', ['-m', 'sh', '-c', `mount --bind ${fake} /etc/os-release && ./setup.sh`])
+    assert.equal(refused.status, 1, refused.stderr)
+    assert.equal(refused.stdout, '')
+    assert.equal(lines(refused.stderr).length, 1, refused.stderr)
+    assert.match(refused.stderr, /^setup\.sh: this is trixie, not Debian 12 \(bookworm\), .*: run it on bookworm, or use the lab's image/)
+  })
+
   test('--runtime-only --node refuses a Node the lab does not pin, naming those it does, and fetches nothing', () => {
     const refused = run('./setup.sh', ['--runtime-only', '--node', '19'])
     assert.equal(refused.status, 2, refused.stdout + refused.stderr)
