@@ -3,7 +3,7 @@
 # the Node the default run measures (package.json's first measuredNodeVersions), Bun and
 # Deno from npm, each at the version pinned below or in package.json.
 #
-#   docker build -t syscall-lab .
+#   docker build --build-arg LAB_COMMIT=$(git rev-parse --short HEAD) -t syscall-lab .
 #   docker run --rm --cap-add SYS_PTRACE --cap-add BPF --cap-add PERFMON \
 #     -v "$PWD/results:/lab/results" syscall-lab [BENCH OPTIONS] [-- ANALYSE OPTIONS]
 #

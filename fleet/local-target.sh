@@ -56,7 +56,7 @@ case ${1:-} in
   start)
     engine_answers
     "$engine" image exists syscall-lab 2>/dev/null || "$engine" image inspect syscall-lab >/dev/null 2>&1 \
-      || { echo "local-target.sh: no syscall-lab image; build it first (docker build -t syscall-lab .)" >&2; exit 2; }
+      || { echo "local-target.sh: no syscall-lab image; build it first (docker build --build-arg LAB_COMMIT=\$(git rev-parse --short HEAD) -t syscall-lab .)" >&2; exit 2; }
     mkdir -p build/fleet
     [[ -f $key ]] || ssh-keygen -q -t ed25519 -N '' -C syscall-lab-fleet -f "$key"
     # the key is the only way in; the image's entrypoint is replaced by sshd
