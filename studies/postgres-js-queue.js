@@ -14,6 +14,7 @@
 //
 //   node studies/postgres-js-queue.js [--runs 12] [--raw FILE]
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { runCli, RunFailed } = require('../lib/cli')
 const { repeatCount } = require('../lib/options')
@@ -59,7 +60,7 @@ async function main ({ runs, raw }, stopped) {
   }
   const options = { timeoutSeconds: 60, db: { ...PRESETS.default } }
   const log = studyLog(raw)
-  const runDir = fs.mkdtempSync('/tmp/postgres-js-queue-')
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'postgres-js-queue-'))
   const records = []
   const session = dbSession(options, stopped)
   try {

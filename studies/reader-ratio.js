@@ -11,6 +11,7 @@ const path = require('node:path')
 const { levelText } = require('../lib/stats')
 const { headlineCell, cellRatio } = require('../experiments/stdio/cost')
 const { UsageError } = require('../lib/options')
+const { parseCommandLine } = require('../lib/option-schema')
 const { runCli } = require('../lib/cli')
 const { rederiveFix } = require('../lib/run-log')
 
@@ -18,14 +19,14 @@ const USAGE = `usage: node studies/reader-ratio.js RUN READER AGAINST
   READER's CPU per read as a share of AGAINST's at each block size, from the cost pass of
   the stdio run in the folder RUN`
 
-function parse (args) {
-  if (args.includes('--help')) return { help: true }
-  const flag = args.find(arg => arg.startsWith('-'))
-  if (flag) throw new UsageError(`unknown option ${flag}; see node studies/reader-ratio.js --help`)
-  if (args.length !== 3) {
+function parse (argv) {
+  const rows = [{ name: 'help', type: 'boolean' }]
+  const { values, positionals } = parseCommandLine(argv, rows, { tool: 'studies/reader-ratio.js', positionals: true })
+  if (values.help) return { help: true }
+  if (positionals.length !== 3) {
     throw new UsageError(`give a stdio run's folder and two of its readers (${USAGE.split('\n')[0]})`)
   }
-  const [run, reader, against] = args
+  const [run, reader, against] = positionals
   return { run, reader, against }
 }
 
