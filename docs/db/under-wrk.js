@@ -22,12 +22,14 @@ const STOPPED = 'stopped before its run under wrk ended'
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 const ended = child => child.exitCode !== null || child.signalCode !== null
 
-// Waits until `done()`, or fails: a stop asked for, or `child` gone first (`whyGone` says
-// what it should have done).
-async function waitUntil (done, { child, whyGone, stopped }) {
+// Waits until `done()`, or fails: a stop asked for, `child` gone first (`whyGone` says what
+// it should have done), or `withinMs` past (`late` says what did not happen).
+async function waitUntil (done, { child, whyGone, stopped, withinMs = Infinity, late }) {
+  const deadline = Date.now() + withinMs
   while (!done()) {
     if (stopped()) throw new RunFailed(STOPPED)
     if (whyGone && ended(child)) throw new RunFailed(`${whyGone} (exit ${child.exitCode ?? child.signalCode})`)
+    if (Date.now() > deadline) throw new RunFailed(late)
     await sleep(POLL_MS)
   }
 }
@@ -35,6 +37,13 @@ async function waitUntil (done, { child, whyGone, stopped }) {
 // wrk's 64 connections at `url` for `seconds`, on CPU 0.
 const wrkAt = (url, seconds) =>
   spawn('taskset', ['-c', '0', 'wrk', '-t1', '-c64', `-d${seconds}s`, url], { stdio: 'inherit' })
+
+// wrk ended, and well: a wrk that failed (a refused connection, a missing wrk) profiled an
+// idle server, which the profile did not say
+async function wrkEnded (wrk, stopped) {
+  await waitUntil(() => ended(wrk), { stopped })
+  if (wrk.exitCode !== 0) throw new RunFailed(`wrk exited ${wrk.exitCode ?? wrk.signalCode}: its lines above say why`)
+}
 
 // The profile's OUT.data checked before anything starts: a folder there, or one that cannot
 // be written in, once cost a whole run for a perf that failed at its end.
@@ -54,7 +63,8 @@ function perfRecord (args) {
   }
 }
 
-// argv: port → the server's command line (taskset execs it, so the child's pid is the server's)
+// argv: port → the server's command line (setpriv and taskset exec it, so the child's pid is
+// the server's)
 async function underWrk ({ argv, page, record, stopped }) {
   const db = await startPostgres({ cpu: 0, connections: 64 })
   let server = null
@@ -72,21 +82,25 @@ async function underWrk ({ argv, page, record, stopped }) {
       DB_PREPARED: '1',
       DB_PIPELINE: '1'
     }
-    server = spawn('taskset', ['-c', '1', ...argv(port)], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    // setpriv: the server dies with this script however it ends, as the lab's servers do
+    server = spawn('setpriv', ['--pdeathsig', 'KILL', 'taskset', '-c', '1', ...argv(port)],
+      { env, stdio: ['ignore', 'pipe', 'inherit'] })
     server.on('error', () => {}) // an exec that failed shows as its exit below
     let listening = false
     server.stdout.on('data', data => { listening ||= String(data).includes('listening') })
-    await waitUntil(() => listening, { child: server, whyGone: 'the server exited before it listened', stopped })
+    const whyGone = 'the server exited before it listened'
+    const late = 'the server did not listen within 60 s'
+    await waitUntil(() => listening, { child: server, whyGone, stopped, withinMs: 60000, late })
     const url = `http://127.0.0.1:${port}${page}`
     wrk = wrkAt(url, 3)
-    await waitUntil(() => ended(wrk), { stopped })
+    await wrkEnded(wrk, stopped)
     wrk = wrkAt(url, 6)
     // a second into the run, or a stop
     const recordAt = Date.now() + 1000
     await waitUntil(() => Date.now() >= recordAt, { stopped })
     record(server, db)
     recorded = true
-    await waitUntil(() => ended(wrk), { stopped })
+    await wrkEnded(wrk, stopped)
   } finally {
     if (wrk && !ended(wrk)) wrk.kill('SIGKILL')
     server?.kill('SIGKILL')
