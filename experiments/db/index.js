@@ -5,12 +5,14 @@
 // syscalls per request for the server and its backends. Its interface is the one
 // experiments/index.js describes.
 const path = require('node:path')
+const fs = require('node:fs')
 const { UsageError, wholeNumber, repeatCount, makeDirs } = require('../../lib/options')
 const { pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, choiceRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults, isRecordList } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
 const { shellQuote } = require('../../lib/pipeline')
+const { ROOT } = require('../../lib/paths')
 const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
@@ -160,8 +162,23 @@ function session (options, runDir, interrupted) {
   }
 }
 
+// The PostgreSQL clients of npm the servers run (Bun's is its own, in Bun's version), as
+// installed from package-lock.json: a run names the code it measured.
+const NPM_CLIENTS = ['pg', 'postgres']
+function clientVersions () {
+  return Object.fromEntries(NPM_CLIENTS.map(name => {
+    // its package.json read from its folder: postgres's exports do not name it
+    const file = path.join(ROOT, 'node_modules', name, 'package.json')
+    try {
+      return [name, JSON.parse(fs.readFileSync(file, 'utf8')).version]
+    } catch {
+      return [name, null]
+    }
+  }))
+}
+
 // What a db run's numbers depend on beyond the servers: PostgreSQL's version and
-// settings, the pool, wrk, and where each process ran.
+// settings, the pool, the clients, wrk, and where each process ran.
 function context (options, { runnable }, placement) {
   const { wrk, loopback } = httpContext(runnable, placement.http)
   const pin = dbPin(placement.http, options.placement)
@@ -181,6 +198,7 @@ function context (options, { runnable }, placement) {
       transport: 'Unix socket',
       pool: options.db.pool
     },
+    dbClients: clientVersions(),
     dbLatency: latencyContext(options.latency, options.db.latency, { client: pin.client, server: pin.server })
   }
 }

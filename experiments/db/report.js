@@ -360,10 +360,14 @@ function shape (sets) {
 function contextRows (set) {
   const context = set.context ?? {}
   const preset = context.options?.db ?? null
-  const { wrk = null, dbPin: pin = null, database = null } = context
+  const { wrk = null, dbPin: pin = null, database = null, dbClients = null } = context
   return [
     ['load', `${wrk ?? 'wrk (version not recorded)'}: one thread${pin ? ` on CPU ${pin.client}, the database on CPU ${pin.database}, the server pinned to CPU ${pin.server}` : ''}`],
     ['database', database ? `${database.version ?? 'PostgreSQL (version not recorded)'}, a cluster of the run's own over a ${database.transport}: ${Object.entries(database.settings ?? {}).map(([name, value]) => `${name}=${value}`).join(', ')}` : null],
+    ['clients', dbClients
+      ? Object.entries(dbClients).map(([name, version]) => `${name} ${version ?? '(not installed)'}`).join(', ') +
+        ' from npm; Bun\'s Bun.SQL and the host\'s and C\'s libpq in their own versions'
+      : null],
     ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process with a pool of ${preset.pool}, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
     ['strace pass', preset
       ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and endpoint, ` +

@@ -420,6 +420,10 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
   assert.deepEqual(context.placement.passes.db, { wrk: 0, database: 0, server: 1 })
   assert.equal(context.dbPlacement, 'alone')
   assert.match(context.database.version, /PostgreSQL\) 15/)
+  // the clients from npm, as package-lock.json pins them (a review: no run named them)
+  const locked = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')).packages
+  assert.deepEqual(context.dbClients,
+    { pg: locked['node_modules/pg'].version, postgres: locked['node_modules/postgres'].version })
   // the latency pass: the reference on /db, the run's one rate, or the one line saying why not
   if (ohaReason() === null) {
     assert.deepEqual(results.db.latency.runs.map(run => [run.server, run.ok]), [['c-libpq-prepared-pipelined', true]])
