@@ -156,7 +156,8 @@ elif [[ $node_is_debians == 1 ]]; then
 elif [[ ! -f $libnode_dir/usr/lib/$multiarch/libnode.so.108 ]]; then
   apt_install "${libnode_deps[@]}"
   say "unpacking Debian's libnode108 and libnode-dev into $libnode_dir (Node $(node --version) from elsewhere stays)"
-  if [[ $apt_updated == 0 ]]; then apt-get update -qq; apt_updated=1; fi
+  # apt-get download needs no root; its update does (and a user's lists may do)
+  if [[ $apt_updated == 0 && $(id -u) == 0 ]]; then apt-get update -qq; apt_updated=1; fi
   download=$(mktemp -d)
   if ! (cd "$download" && apt-get download -qq libnode108 libnode-dev 2>apt.err); then
     why=$(grep -m1 -v '^\s*$' "$download/apt.err" || true)
