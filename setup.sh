@@ -68,8 +68,9 @@ if [[ -n $extra_nodes ]]; then
 fi
 
 # Debian 12's packages by name (postgresql-15, clang-14, libnode108): elsewhere the set-up
-# would fail part-way, in apt's words. Checked first, in one line.
-codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+# would fail part-way, in apt's words. Checked first, in one line. (SETUP_OS_RELEASE: another
+# file in its place, for the test of this refusal.)
+codename=$(. "${SETUP_OS_RELEASE:-/etc/os-release}" 2>/dev/null && echo "${VERSION_CODENAME:-}")
 if [[ $codename != bookworm ]]; then
   echo "setup.sh: this is ${codename:-not a Debian with /etc/os-release}, not Debian 12 (bookworm), whose packages the set-up installs by name: run it on bookworm, or use the lab's image (README)" >&2
   exit 1
