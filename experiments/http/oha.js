@@ -107,12 +107,18 @@ function ohaFailure ({ run, output, exited }) {
 }
 
 // A server holds a rate when it answered at least this share of the requests the rate
-// asked of the run: the ones it could not take were never sent (oha keeps no more in
-// flight than its connections), and their latency would have kept growing with the run.
-// c-epoll, the fastest, answered 99.6% of 160,000 at 80,000 req/s and 1,000 connections.
+// asked of the run, and at this share of the rate over oha's whole run: the ones it could
+// not take were never sent (oha keeps no more in flight than its connections), and their
+// latency would have kept growing with the run. c-epoll, the fastest, answered 99.6% of
+// 160,000 at 80,000 req/s and 1,000 connections. The second test is the one a server that
+// answers everything, late, fails: oha waits for every request in flight at the deadline
+// (-w), so a server some 800 req/s could bear, asked 1,100 on 300 connections, answered 99.1%
+// of them, but over 1.36 s: 799 req/s (a review, 2026-12-06). output.requestsPerSecond:
+// oha's answers over its run's whole time (summary.total, the wait included).
 const HOLDS_SHARE = 0.98
 function holdsRate (output, rate, seconds) {
-  return output.answered >= HOLDS_SHARE * rate * seconds
+  const kept = typeof output.requestsPerSecond !== 'number' || output.requestsPerSecond >= HOLDS_SHARE * rate
+  return output.answered >= HOLDS_SHARE * rate * seconds && kept
 }
 
 // What a run records of its latency pass (the http and db experiments'): `load` (its

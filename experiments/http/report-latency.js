@@ -18,7 +18,11 @@ function cellText (run) {
   if (!run) return ''
   if (!run.ok) return `FAILED: ${run.failure}`
   const steal = run.steal ? STEAL_MARK : ''
-  if (!run.holdsRate) return `cannot sustain (answered ${formatPercent(run.answered / run.asked)})${steal}`
+  if (!run.holdsRate) {
+    // a server that answered all, late, is told by its rate over oha's whole run
+    const pace = run.answeredPerSecond ? `, ${formatNumber(Math.round(run.answeredPerSecond))} req/s` : ''
+    return `cannot sustain (answered ${formatPercent(run.answered / run.asked)}${pace})${steal}`
+  }
   const { p50, p99, p999, max } = run.latencyMs
   return `${[p50, p99, p999, max].map(milliseconds).join(' / ')}${steal}`
 }
@@ -30,6 +34,16 @@ const tracePaid = run => Boolean(run?.gc?.costsCpu ?? run?.gc?.how === 'BUN_JSC_
 const TRACE_NOTE = '†: its collector\'s log was on in these runs, as its GC figures need, and costs it CPU ' +
   '(Bun\'s BUN_JSC_logGC=1: 2-8% of its CPU per request with keep-alive at 128 connections, docs/http.md): ' +
   'its latency is a traced process\'s.'
+
+// What the figures can hold, said under every latency table (a review, 2026-12-06): a cell
+// holds its rate × seconds requests, and oha opens a connection with the first request sent
+// on it, timing the connect in that request's latency (docs/http.md).
+const HOW_FAR = 'A cell holds its rate × its seconds of requests: a p99.9 of fewer than 10,000 lies among ' +
+  'its 10 longest.'
+const connectsNote = (connections, asked) => 'oha opens each connection with the first request it sends ' +
+  `on it, and that request's latency holds the connect: with keep-alive at ${connections} connections, ` +
+  `${connections} requests of a cell of ${asked} or more (${formatPercent(connections / asked)} or less), enough ` +
+  'to reach into its p99 and beyond.'
 
 // A run's collections: per 1,000 requests, the share of the run paused, the longest pause.
 function gcText (run) {
@@ -81,9 +95,14 @@ function toolText (latency, reference) {
   const held = own.map(run => run.answered / run.asked).sort((a, b) => a - b)
   const where = `on CPU ${latency.pin?.client ?? '?'}, the servers on CPU ${latency.pin?.server ?? '?'}`
   const traced = latency.runs.some(tracePaid) ? ` ${TRACE_NOTE}` : ''
+  // the keep-alive runs at the most connections, where the connects weigh most
+  const kept = latency.runs.filter(run => run.ok && run.mode === 'keep-alive')
+  const most = Math.max(0, ...kept.map(run => run.connections))
+  const asked = Math.min(...kept.filter(run => run.connections === most).map(run => run.asked))
   return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs; ${reference} answered ` +
-    `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked.${traced}`
+    `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked. ${HOW_FAR}` +
+    `${most > 1 && Number.isFinite(asked) ? ` ${connectsNote(most, asked)}` : ''}${traced}`
 }
 
 function latencyTerminal (latency, reference) {

@@ -8,7 +8,7 @@ const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('..
 const { httpHalves } = require('./repeatability')
 const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
-const { HOLDS_SHARE } = require('./oha')
+const { HOLDS_SHARE, holdsRate } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
 const { oldCollections } = require('../../lib/gctrace')
 const { userShareOfRuns, USER_SHARE_MEANING } = require('./cpu')
@@ -425,8 +425,10 @@ function latencyRuns (runs, setup = null) {
     const share = stealShare([run])
     return {
       ...entry,
-      holdsRate: run.holdsRate,
+      // judged again from oha's report, so that a run derived again is held to today's rule
+      holdsRate: holdsRate(run.oha, run.rate, run.seconds),
       answered: run.oha.answered,
+      answeredPerSecond: run.oha.requestsPerSecond ?? null,
       asked: Math.round(run.rate * run.seconds),
       latencyMs: run.oha.latencyMs,
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,

@@ -58,6 +58,8 @@ test('ohaFailure: a wrong status, failed requests, no report or an exit fail the
   assert.equal(holdsRate(good, 10000, 2), true)
   assert.equal(holdsRate({ ...good, answered: 10000 }, 10000, 2), false)
   assert.equal(holdsRate({ ...good, answered: Math.ceil(HOLDS_SHARE * 20000) }, 10000, 2), true)
+  // every request answered, but late: 1,090 of 1,100 over 1.36 s, 799 req/s (a review's server)
+  assert.equal(holdsRate({ ...good, answered: 1090, requestsPerSecond: 799 }, 1100, 1), false)
 })
 
 test('roundRate: two significant digits', () => {
@@ -287,6 +289,19 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const note = /†: its collector's log was on in these runs/
   assert.match(latencyMarkdown(traced, 'meaning', 'c-epoll').join('\n'), note)
   assert.doesNotMatch(latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n'), /†/)
+  // what the figures can hold, under the tables: the samples a p99.9 stands on, and the
+  // requests that opened a connection, whose connect their latency holds (a review)
+  const said = latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n')
+  assert.match(said, /a p99\.9 of fewer than 10,000 lies among its 10 longest/)
+  assert.match(said, /with keep-alive at 20 connections, 20 requests of a cell of 14400 or more/)
+  // a run kept as holding its rate, whose oha answered every request but late, is judged again
+  const lateOha = { answered: 14300, requestsPerSecond: 5300, latencyMs: latency }
+  const late = record('node-http', 20, 14300, { holdsRate: true, oha: lateOha })
+  const [, lateRun] = summariseHttp([records[0], late], context).latency.runs
+  assert.equal(lateRun.holdsRate, false)
+  const { latencyTables: tables } = require('../../experiments/http/report-latency')
+  const lateTable = tables(summariseHttp([records[0], late], context).latency)[0]
+  assert.equal(lateTable.rows.find(row => row[0] === 'node-http')[1], 'cannot sustain (answered 99%, 5300 req/s)')
   // no pass, no summary
   const straceOnly = [record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 }))
   assert.equal(summariseHttp(straceOnly, context).latency, null)
