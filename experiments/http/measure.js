@@ -31,6 +31,7 @@
 // the two runs' counts over the difference of their requests, so start-up, idle and
 // exit, which both runs make, cancel.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { shellQuote } = require('../../lib/pipeline')
 const { parseStraceSummary, callCounts } = require('../../lib/strace')
@@ -43,7 +44,7 @@ const {
   wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS
 } = require('./wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
-const { ohaArgv, parseOha, ohaFailure, holdsRate } = require('./oha')
+const { ohaArgv, parseOha, ohaFailure, holdsRate, requestLatencies, steadyLatency } = require('./oha')
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
 const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
@@ -753,7 +754,10 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
   const fromCapacityRun = step.rateFrom === CAPACITY_PHASE
   const capacity = (fromCapacityRun ? reference?.capacityRate : reference?.warmupRates?.at(-1)) ?? null
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
+  // each answered request, for the latency after each connection's first (oha.js steadyLatency)
+  const requestsFile = path.join(os.tmpdir(), `syscall-lab-oha-${process.pid}-${++ohaRuns}.db`)
   const argv = ohaArgv({
+    requestsFile,
     cpu: step.pin.client,
     rate: rate ?? '{rate}',
     connections: step.connections,
@@ -789,14 +793,34 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
     const source = fromCapacityRun ? 'capacity run' : 'warm-up'
     return failed(`no rate: ${referenceName}'s ${source}, whose requests/s set the rates, ${why}`)
   }
-  return ohaAtRate(step, server.started, argv, base, { seconds, rate, failRun })
+  try {
+    return await ohaAtRate(step, server.started, argv, base, { seconds, rate, failRun, requestsFile })
+  } finally {
+    fs.rmSync(requestsFile, { force: true })
+  }
+}
+let ohaRuns = 0
+
+// oha's report with `steady`, the latency of the requests after each connection's first
+// (oha.js steadyLatency), where connections stay open (keep-alive: with Connection: close
+// every request opens one, and its connect is its cost); or with `steadyProblem`, why not,
+// its figures then oha's own, connects and all.
+function withSteadyLatency (output, step, requestsFile) {
+  if (!output || step.mode === 'close') return output
+  const latencies = requestLatencies(requestsFile)
+  if (latencies === null) return { ...output, steady: null, steadyProblem: `oha's ${requestsFile} could not be read` }
+  if (latencies.length !== output.answered) {
+    const problem = `oha's file holds ${latencies.length} requests of ${output.answered}`
+    return { ...output, steady: null, steadyProblem: problem }
+  }
+  return { ...output, steady: steadyLatency(latencies, step.connections) }
 }
 
 // One oha run against a warmed-up server process (the http and db latency passes): its
 // latency from intended send times, the server's CPU and its collections over the run, oha's
 // own CPU and the hypervisor's steal. `base`: the record's fields so far; `failRun`: what
 // to do with a process that answered wrongly, hung or died (it serves no more runs).
-async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun }) {
+async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun, requestsFile }) {
   const traced = gcTraceOf(step.server)
   // how the server was started: its collector's trace among its flags or its environment
   const environment = Object.entries(traced?.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')
@@ -813,7 +837,7 @@ async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun })
   const after = processCpu(started.pid)
   const ohaCpuNs = childrenCpuNs() - ohaBefore
   const stealAfter = stealNs(cpus)
-  const output = parseOha(run.stdout)
+  const output = withSteadyLatency(parseOha(run.stdout), step, requestsFile)
   const failure = ohaFailure({ run, output, exited: started.exited() }) ??
     (before && after ? null : 'the server\'s CPU time could not be read from /proc')
   const gc = collections.end(output?.answered ?? 0, windowNs)

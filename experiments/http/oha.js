@@ -44,15 +44,46 @@ function ohaVersion () {
 // One run: `rate` requests/s spread over `connections` connections for `seconds`, from
 // one worker thread (oha counts physical cores, not the CPUs taskset leaves it) pinned to
 // `cpu`; the requests still out when the time is up are waited for (-w), the ones not yet
-// sent are not.
-function ohaArgv ({ cpu, rate, connections, seconds, mode, port, path: urlPath = '/' }) {
+// sent are not. requestsFile: where oha writes each answered request (an SQLite file,
+// --db-url), for steadyLatency.
+function ohaArgv ({ cpu, rate, connections, seconds, mode, port, path: urlPath = '/', requestsFile = null }) {
   return [
     'taskset', '-c', String(cpu), 'env', 'TOKIO_WORKER_THREADS=1', ohaBinary() ?? 'oha',
     '--no-tui', '--output-format', 'json', '-q', String(rate), '--latency-correction', '-w',
     '-c', String(connections), '-z', `${seconds}s`,
     ...(mode === 'close' ? ['--disable-keepalive'] : []),
+    ...(requestsFile ? ['--db-url', requestsFile] : []),
     `http://127.0.0.1:${port}${urlPath}`
   ]
+}
+
+// Each answered request's latency in ms, in the order oha sent them, from the SQLite file
+// --db-url wrote (its table oha: start, duration in s, from its intended send time), read
+// with Python's sqlite3, which every set-up of the lab has; null where it cannot be read.
+const READ_REQUESTS = 'import sqlite3, sys\n' +
+  'for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT duration FROM oha ORDER BY start"): print(d)'
+function requestLatencies (file) {
+  const run = spawnSync('python3', ['-c', READ_REQUESTS, file], { encoding: 'utf8', maxBuffer: 256 << 20 })
+  if (run.status !== 0) return null
+  return run.stdout.split('\n').filter(Boolean).map(line => Number(line) * 1000)
+}
+
+// oha opens a connection with the first request it sends on it, its clock already running,
+// and its connections take the queued requests in turn (oha 1.11.0's client.rs): the first
+// `opened` requests sent are those that opened them, each with its connect in its latency.
+// Their percentiles are the cell's start, not its steady state (a review: at 1000
+// connections 6-14% of a cell, a Node server's p99 23.8 ms over them, 5.7 over the rest).
+// The percentiles of the others, as oha takes its own (the value at p × n of the sorted
+// list), and how many were left out; null where too few are left.
+function steadyLatency (latencies, opened) {
+  const kept = latencies.slice(opened).sort((a, b) => a - b)
+  if (kept.length === 0) return null
+  const at = share => kept[Math.min(kept.length - 1, Math.floor(share * kept.length))]
+  return {
+    latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), p999: at(0.999), max: kept.at(-1) },
+    requests: kept.length,
+    leftOut: Math.min(opened, latencies.length)
+  }
 }
 
 // oha's JSON report: { answered, statusCodes, errors ({ message: count }), seconds,
@@ -141,6 +172,8 @@ module.exports = {
   ohaReason,
   ohaVersion,
   ohaArgv,
+  requestLatencies,
+  steadyLatency,
   parseOha,
   ohaFailure,
   holdsRate

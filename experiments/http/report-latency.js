@@ -40,8 +40,11 @@ const TRACE_NOTE = '†: its collector\'s log was on in these runs, as its GC fi
 // on it, timing the connect in that request's latency (docs/http.md).
 const HOW_FAR = 'A cell holds its rate × its seconds of requests: a p99.9 of fewer than 10,000 lies among ' +
   'its 10 longest.'
-const connectsNote = (connections, asked) => 'oha opens each connection with the first request it sends ' +
-  `on it, and that request's latency holds the connect: with keep-alive at ${connections} connections, ` +
+const LEFT_OUT = 'With keep-alive each connection\'s first request is left out of the percentiles: oha opens ' +
+  'the connection with it, and its latency holds the connect (the cell\'s start, not its steady state).'
+const connectsNote = (connections, asked) => 'In these runs, oha opens each connection with the first ' +
+  'request it sends on it, and that request\'s latency holds the connect: with keep-alive at ' +
+  `${connections} connections, ` +
   `${connections} requests of a cell of ${asked} or more (${formatPercent(connections / asked)} or less), enough ` +
   'to reach into its p99 and beyond.'
 
@@ -95,14 +98,16 @@ function toolText (latency, reference) {
   const held = own.map(run => run.answered / run.asked).sort((a, b) => a - b)
   const where = `on CPU ${latency.pin?.client ?? '?'}, the servers on CPU ${latency.pin?.server ?? '?'}`
   const traced = latency.runs.some(tracePaid) ? ` ${TRACE_NOTE}` : ''
-  // the keep-alive runs at the most connections, where the connects weigh most
-  const kept = latency.runs.filter(run => run.ok && run.mode === 'keep-alive')
+  // the keep-alive runs whose percentiles hold their connects (runs before they were left
+  // out, or whose oha file could not be read), at their most connections
+  const kept = latency.runs.filter(run => run.ok && run.mode !== 'close' && run.connectsIncluded !== false)
   const most = Math.max(0, ...kept.map(run => run.connections))
   const asked = Math.min(...kept.filter(run => run.connections === most).map(run => run.asked))
+  const leftOut = latency.runs.some(run => run.ok && run.connectsIncluded === false) ? ` ${LEFT_OUT}` : ''
   return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs; ${reference} answered ` +
     `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked. ${HOW_FAR}` +
-    `${most > 1 && Number.isFinite(asked) ? ` ${connectsNote(most, asked)}` : ''}${traced}`
+    `${leftOut}${most > 1 && Number.isFinite(asked) ? ` ${connectsNote(most, asked)}` : ''}${traced}`
 }
 
 function latencyTerminal (latency, reference) {

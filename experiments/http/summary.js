@@ -430,7 +430,11 @@ function latencyRuns (runs, setup = null) {
       answered: run.oha.answered,
       answeredPerSecond: run.oha.requestsPerSecond ?? null,
       asked: Math.round(run.rate * run.seconds),
-      latencyMs: run.oha.latencyMs,
+      // keep-alive's after each connection's first request, where oha's file was read
+      // (experiments/http/oha.js steadyLatency); else oha's own, the connects in them
+      latencyMs: run.oha.steady?.latencyMs ?? run.oha.latencyMs,
+      connectsLeftOut: run.oha.steady?.leftOut ?? null,
+      connectsIncluded: run.mode !== 'close' && !run.oha.steady,
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,
       ohaCpuPerRequestUs: run.ohaCpuNs / run.oha.answered / 1000,
       stealShare: share,

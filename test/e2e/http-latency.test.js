@@ -6,6 +6,7 @@
 // meant to send meanwhile, so the stall shows far below p99.9.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
 const { ohaArgv, ohaReason, parseOha, ohaFailure, holdsRate } = require('../../experiments/http/oha')
 const { startServer, freePort } = require('../../experiments/http/servers')
 const { runWrk } = require('../../experiments/http/wrk')
@@ -103,6 +104,14 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
     for (const record of records) {
       assert.ok(record.oha.answered > 0 && record.server.cpuNs > 0 && record.ohaCpuNs >= 0, JSON.stringify(record))
       assert.ok(record.steal.cpus.length > 0, JSON.stringify(record.steal))
+      // each answered request read back from oha's file, each connection's first left out
+      // of the percentiles (its connect is in its latency), the file removed
+      const { steady } = record.oha
+      const expected = [record.connections, record.oha.answered - record.connections]
+      assert.deepEqual([steady?.leftOut, steady?.requests], expected, JSON.stringify(record.oha))
+      assert.ok(steady.latencyMs.p99 <= record.oha.latencyMs.max, JSON.stringify(record.oha))
+      assert.match(record.command, / --db-url \S+syscall-lab-oha-\d+-\d+\.db /)
+      assert.equal(fs.existsSync(record.command.match(/--db-url (\S+)/)[1]), false, 'oha\'s file removed')
     }
   } finally {
     await session.close()

@@ -6,6 +6,8 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
+const os = require('node:os')
+const { spawnSync } = require('node:child_process')
 const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
 const {
   planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf,
@@ -205,6 +207,31 @@ test('gcInWindow: per 1,000 requests, the share paused, the longest pause', () =
   assert.equal(gcInWindow([{ kind: 'Eden collection', pauseMs: 6, longestPauseMs: 3.4 }], 1000, 1e9).longestPauseMs, 3.4)
 })
 
+// oha opens each connection with the first request it sends on it, its connect in that
+// request's latency: the first `connections` requests sent are left out of keep-alive's
+// percentiles (a review found them the whole of a 1000-connection cell's p99)
+test('steadyLatency: the requests after each connection\'s first, their percentiles as oha takes them', () => {
+  const { steadyLatency, requestLatencies } = require('../../experiments/http/oha')
+  const latencies = [50, 40, ...Array.from({ length: 100 }, (_, i) => i + 1)]
+  const steady = steadyLatency(latencies, 2)
+  const percentiles = { p50: 51, p90: 91, p99: 100, p999: 100, max: 100 }
+  assert.deepEqual(steady, { latencyMs: percentiles, requests: 100, leftOut: 2 })
+  assert.equal(steadyLatency([3, 2], 2), null, 'nothing left after the connects')
+  // oha's SQLite file, read in the order the requests were sent
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oha-db-'))
+  try {
+    const file = path.join(dir, 'r.db')
+    const made = spawnSync('python3', ['-c', 'import sqlite3, sys\n' +
+      'c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE oha (start REAL, duration REAL)")\n' +
+      'c.executemany("INSERT INTO oha VALUES (?, ?)", [(0.3, 0.003), (0.1, 0.05), (0.2, 0.002)]); c.commit()', file])
+    assert.equal(made.status, 0, String(made.stderr))
+    assert.deepEqual(requestLatencies(file).map(ms => Math.round(ms)), [50, 2, 3])
+    assert.equal(requestLatencies(path.join(dir, 'none.db')), null)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('the summary and its tables: the same rates for every server, "cannot sustain" never quoted as latency', () => {
   const capacity = { program: 'c-epoll', requestsPerSecond: 72000, connections: 128, from: 'capacity' }
   const latency = { p50: 0.1, p90: 0.2, p99: 0.5, p999: 3, max: 4 }
@@ -289,6 +316,19 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const note = /†: its collector's log was on in these runs/
   assert.match(latencyMarkdown(traced, 'meaning', 'c-epoll').join('\n'), note)
   assert.doesNotMatch(latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n'), /†/)
+  // a run whose oha file was read: its steady percentiles, and the note says they leave the connects out
+  const steadyOha = {
+    answered: 14400,
+    requestsPerSecond: 7190,
+    latencyMs: latency,
+    steady: { latencyMs: { ...latency, p99: 0.4 }, requests: 14380, leftOut: 20 }
+  }
+  const read = summariseHttp([record('c-epoll', 20, 14400, { oha: steadyOha })], context).latency
+  const [readRun] = read.runs
+  assert.deepEqual([readRun.latencyMs.p99, readRun.connectsIncluded, readRun.connectsLeftOut], [0.4, false, 20])
+  const readNote = latencyMarkdown(read, 'meaning', 'c-epoll').join('\n')
+  assert.match(readNote, /each connection's first request is left out of the percentiles/)
+  assert.doesNotMatch(readNote, /In these runs, oha opens/)
   // what the figures can hold, under the tables: the samples a p99.9 stands on, and the
   // requests that opened a connection, whose connect their latency holds (a review)
   const said = latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n')
