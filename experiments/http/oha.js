@@ -137,18 +137,21 @@ function ohaFailure ({ run, output, exited }) {
   return null
 }
 
-// A server holds a rate when it answered at least this share of the requests the rate
-// asked of the run, and at this share of the rate over oha's whole run: the ones it could
-// not take were never sent (oha keeps no more in flight than its connections), and their
-// latency would have kept growing with the run. c-epoll, the fastest, answered 99.6% of
-// 160,000 at 80,000 req/s and 1,000 connections. The second test is the one a server that
+// A server holds a rate when it answered at least HOLDS_SHARE of the requests the rate asked
+// of the run (the ones it could not take were never sent: oha keeps no more in flight than
+// its connections, and their latency would have kept growing with the run; c-epoll, the
+// fastest, answered 99.6% of 160,000 at 80,000 req/s and 1,000 connections), and at
+// HOLDS_PACE of the rate over oha's whole run (output.requestsPerSecond: its answers over
+// summary.total, the wait for the last ones included). The second is what a server that
 // answers everything, late, fails: oha waits for every request in flight at the deadline
 // (-w), so a server some 800 req/s could bear, asked 1,100 on 300 connections, answered 99.1%
-// of them, but over 1.36 s: 799 req/s (a review, 2026-12-06). output.requestsPerSecond:
-// oha's answers over its run's whole time (summary.total, the wait included).
+// of them over 1.36 s, 799 req/s (a review, 2026-12-06). Not 98% there too: at 1000
+// connections a cell's connects and its last answers take some 30 ms of a run of 1.2 s, and
+// Bun, every request answered, read 7,020 req/s of 7,200 asked (docs/http.md).
 const HOLDS_SHARE = 0.98
+const HOLDS_PACE = 0.95
 function holdsRate (output, rate, seconds) {
-  const kept = typeof output.requestsPerSecond !== 'number' || output.requestsPerSecond >= HOLDS_SHARE * rate
+  const kept = typeof output.requestsPerSecond !== 'number' || output.requestsPerSecond >= HOLDS_PACE * rate
   return output.answered >= HOLDS_SHARE * rate * seconds && kept
 }
 
@@ -168,6 +171,7 @@ module.exports = {
   latencyPlanNotes,
   OHA_VERSION,
   HOLDS_SHARE,
+  HOLDS_PACE,
   ohaBinary,
   ohaReason,
   ohaVersion,

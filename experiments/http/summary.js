@@ -8,7 +8,7 @@ const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('..
 const { httpHalves } = require('./repeatability')
 const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
-const { HOLDS_SHARE, holdsRate } = require('./oha')
+const { HOLDS_SHARE, HOLDS_PACE, holdsRate } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
 const { oldCollections } = require('../../lib/gctrace')
 const { userShareOfRuns, USER_SHARE_MEANING } = require('./cpu')
@@ -51,8 +51,9 @@ const LATENCY_WORDS = {
   processes: 'in timed server processes after their timed runs, V8\'s collectors traced from their ' +
     'start, Bun\'s in a traced process of its own, whose log costs it CPU (until commit 0aceafe, every ' +
     'server in processes of their own, warmed up)',
-  cannotSustain: `a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests its rate asked ` +
-    '"cannot sustain" it, and its latency is not quoted',
+  cannotSustain: `a server that answered fewer than ${HOLDS_SHARE * 100}% of the requests its rate asked, ` +
+    `or answered them at under ${HOLDS_PACE * 100}% of the rate over oha's whole run (its wait for the last ` +
+    'ones included: a server that answered every request, late), "cannot sustain" it, and its latency is not quoted',
   gc: 'GC: collections per 1,000 requests, the share of the run the world was stopped and the longest ' +
     'pause (V8\'s --trace-gc, JavaScriptCore\'s BUN_JSC_logGC)',
   steal: `steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of the two CPUs' time ` +
