@@ -101,6 +101,24 @@ test('a fleet of two targets: one measured and merged, one unreachable, a failin
   }
 })
 
+// A stand-in for node as the fleet runs it: it answers the quota check, writes a context and
+// a log of `runs` runs into the run's folder, then ends as `ending` (shell lines) says.
+function standInNode (dir, runs, ending) {
+  const node = path.join(dir, 'stand-in-node.sh')
+  const log = Array.from({ length: runs }, (_, run) => `{"phase":"timing","run":${run}}\\n`).join('')
+  fs.writeFileSync(node, [
+    '#!/bin/sh',
+    'if [ "$1" = "-p" ]; then echo max; exit 0; fi',
+    'while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --id) id=$2; shift;; esac; shift; done',
+    'mkdir -p "$out/$id"',
+    'echo "{\\"runId\\":\\"$id\\"}" > "$out/$id/context.json"',
+    `printf '${log}' > "$out/$id/all.jsonl"`,
+    ...ending,
+    ''
+  ].join('\n'), { mode: 0o755 })
+  return node
+}
+
 // A bench stopped part-way (exit 130, as a SIGINT leaves it) is a failure of the target, and
 // what it measured is fetched beside the failure before the target's folder is removed.
 // The bench: a stand-in for node that answers the quota check and writes two runs of a log.
@@ -108,18 +126,7 @@ test('a bench stopped part-way: what it measured is kept beside its failure', ()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
   const before = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('syscall-lab-fleet-'))
   try {
-    const node = path.join(dir, 'stopped-node.sh')
-    fs.writeFileSync(node, [
-      '#!/bin/sh',
-      'if [ "$1" = "-p" ]; then echo max; exit 0; fi',
-      'while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --id) id=$2; shift;; esac; shift; done',
-      'mkdir -p "$out/$id"',
-      'echo "{\\"runId\\":\\"$id\\"}" > "$out/$id/context.json"',
-      'printf \'{"phase":"timing","run":0}\\n{"phase":"timing","run":1}\\n\' > "$out/$id/all.jsonl"',
-      'echo "interrupted: 2 of 30 runs measured"',
-      'exit 130',
-      ''
-    ].join('\n'), { mode: 0o755 })
+    const node = standInNode(dir, 2, ['echo "interrupted: 2 of 30 runs measured"', 'exit 130'])
     const result = playbook(dir, [TINY.join(' ')], { node, id: 'f2' })
     // no target gave a whole run: the merge says so, and the fleet fails
     assert.notEqual(result.status, 0)
@@ -144,18 +151,8 @@ test('a bench stopped part-way: what it measured is kept beside its failure', ()
 test('a bench past the fleet\'s timeout is asked to stop in time, and what it measured is kept', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
   try {
-    const node = path.join(dir, 'slow-node.sh')
-    fs.writeFileSync(node, [
-      '#!/bin/sh',
-      'if [ "$1" = "-p" ]; then echo max; exit 0; fi',
-      'while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift;; --id) id=$2; shift;; esac; shift; done',
-      'mkdir -p "$out/$id"',
-      'echo "{\\"runId\\":\\"$id\\"}" > "$out/$id/context.json"',
-      'printf \'{"phase":"timing","run":0}\\n\' > "$out/$id/all.jsonl"',
-      'trap \'echo "stopped by SIGTERM: 1 of 30 runs measured"; exit 130\' TERM',
-      'sleep 120 & wait',
-      ''
-    ].join('\n'), { mode: 0o755 })
+    const node = standInNode(dir, 1, ['trap \'echo "stopped by SIGTERM: 1 of 30 runs measured"; exit 130\' TERM',
+      'sleep 120 & wait'])
     const started = Date.now()
     // a timeout of 66 s: the bench is asked to stop after 6
     const result = playbook(dir, [TINY.join(' ')], { node, id: 'f3', extra: ['fleet_timeout=66'] })
