@@ -10,6 +10,7 @@ const {
 const fs = require('node:fs')
 const path = require('node:path')
 const os = require('node:os')
+const { machineFacts } = require('../../lib/context')
 const { spawn, spawnSync, execFile } = require('node:child_process')
 
 const { programs, unavailableReason, fileFeedReason } = require('../../experiments/stdio/programs')
@@ -668,11 +669,12 @@ describe('analyse.js: a run cut short, and --rederive', () => {
   test('--rederive, a report and --resume refuse a log of another experiment than context.json names', () => {
     const run = copyOf(path.join(ROOT, 'results', 'reference-http'))
     // the calls reference's context, its ladder C's alone, so that a machine without wasmer (a
-    // fresh one) can resume it up to its log
+    // fresh one) can resume it up to its log, and this machine's own facts, so that --resume
+    // does not refuse it as begun on another (the fresh-machine test's root is one)
     const calls = readJson(path.join(ROOT, 'results', 'reference-calls', 'context.json'))
     const onlyC = list => list.filter(entry => entry.name === 'c')
     fs.writeFileSync(path.join(run, 'context.json'), JSON.stringify({
-      ...calls, ladderVariants: onlyC(calls.ladderVariants), programs: onlyC(calls.programs)
+      ...calls, ladderVariants: onlyC(calls.ladderVariants), programs: onlyC(calls.programs), machine: machineFacts()
     }))
     const before = fs.readdirSync(run).map(name => [name, fs.statSync(path.join(run, name)).mtimeMs])
     const refusal = new RegExp(`^(analyse|bench)\\.js: ${run}/all\\.jsonl holds a run of phase 'http' at line 1, ` +
