@@ -70,7 +70,8 @@ describe('setup.sh', () => {
     assert.equal(refused.status, 1, refused.stderr)
     assert.equal(refused.stdout, '')
     assert.equal(lines(refused.stderr).length, 1, refused.stderr)
-    assert.match(refused.stderr, /^setup\.sh: this is trixie, not Debian 12 \(bookworm\), .*: run it on bookworm, or use the lab's image/)
+    assert.match(refused.stderr,
+      /^setup\.sh: this is trixie, not Debian 12 \(bookworm\), .*: run it on bookworm, or use the lab's image/)
   })
 
   test('--runtime-only --node refuses a Node the lab does not pin, naming those it does, and fetches nothing', () => {

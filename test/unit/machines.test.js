@@ -447,8 +447,9 @@ test('a row measured on one machine only is named, counted in every total, and g
   // the chart says so under the row's name, where its one bar alone would not
   const { machinesChart } = require('../../lib/report/machines-text')
   const chart = machinesChart(comparison)
-  assert.deepEqual(chart.unquoted[chart.categories.indexOf('node-ffi @ 256 B')], [`missing on ${comparison.machines[1].name}`])
-  assert.deepEqual(chart.unquoted[chart.categories.indexOf('bun-ffi @ 256 B')], [])
+  const notesOf = category => chart.unquoted[chart.categories.indexOf(category)]
+  assert.deepEqual(notesOf('node-ffi @ 256 B'), [`missing on ${comparison.machines[1].name}`])
+  assert.deepEqual(notesOf('bun-ffi @ 256 B'), [])
 })
 
 test('runs that share no measured figure are not compared, with what each measured', () => {
@@ -536,7 +537,8 @@ test('the ladder across machines: C\'s rung in ns, others over it and as the rec
   assert.deepEqual([yields.notCompared, yields.missingOn, yields.verdict], ['sched_yield, not getppid', [], null])
   assert.equal(comparison.counts.missing.length, 0)
   assert.equal(comparison.counts.total, 3, 'bun-wasi\'s other three rungs, by their ns over C\'s')
-  assert.match(machinesMarkdown(comparison).join('\n'), /not compared: sched\\_yield, not getppid/, 'escaped for Markdown')
+  assert.match(machinesMarkdown(comparison).join('\n'), /not compared: sched\\_yield, not getppid/,
+    'escaped for Markdown')
   const { machinesChart } = require('../../lib/report/machines-text')
   assert.ok(!machinesChart(comparison).categories.includes('bun-wasi @ syscall'))
 })

@@ -104,7 +104,9 @@ test('a run\'s own throughput figure: the best of the even runs against the best
   assert.deepEqual([failed.lost, failed.quotable], [['just-sync @ 4 KiB'], false])
   assert.match(repeatability.throughputOwnText(failed), /^This run lost 1 cell \(every run failed.*just-sync @ 4 KiB\)/)
   // the cells it kept repeat within the goal: said so, beside the loss, not called noise
-  assert.match(repeatability.throughputOwnText(failed), /\. On this machine, today, the best run's steady-state MB\/s repeats within ±1\.97%/, 'a bound, 1.9608% rounded up')
+  assert.match(repeatability.throughputOwnText(failed),
+    /\. On this machine, today, the best run's steady-state MB\/s repeats within ±1\.97%/,
+    'a bound, 1.9608% rounded up')
   // nearest rank: the least value that 90% of the values do not exceed
   assert.equal(repeatability.nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9), 9)
   assert.equal(repeatability.nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 0.9), 10)
@@ -384,8 +386,8 @@ test('an http run\'s own figure: the medians of runs 0, 2 against 1, 3; requests
   assert.deepEqual([own.goalPercent, own.cpuQuotable, own.rateQuotable, own.quotable], [5, false, false, false])
   const { httpOwnText } = repeatability
   // bounds rounded up: 7.895% prints 7.9, 7.262% 7.27
-  assert.equal(httpOwnText(own), 'This machine was too noisy to quote CPU per request (±7.9%, goal ±5%). This machine was too noisy to ' +
-    'quote requests/s where the server was the limit (±7.27%, goal ±5%).')
+  assert.equal(httpOwnText(own), 'This machine was too noisy to quote CPU per request (±7.9%, goal ±5%). ' +
+    'This machine was too noisy to quote requests/s where the server was the limit (±7.27%, goal ±5%).')
   assert.equal(httpOwnText({ ...own, cpuQuotedPercent: 3.14159, cpuQuotable: true, rateQuotedPercent: null }),
     'On this machine, today, CPU per request repeats within ±3.15% (the 90th percentile of the moves ' +
     'between each cell\'s halves: its even processes against its odd, or with one process its even runs ' +

@@ -5,7 +5,9 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 
-const { kernelData, kernelSection, kernelMarkdown, KERNEL_SIZE_GROUP } = require('../../experiments/stdio/report-kernel')
+const {
+  kernelData, kernelSection, kernelMarkdown, KERNEL_SIZE_GROUP
+} = require('../../experiments/stdio/report-kernel')
 
 const cell = (program, blockSize, kernelNs) => ({
   program,
