@@ -140,7 +140,7 @@ async function busyLoops ({ every, busy, total, cpus }, stopping) {
     console.log(`${new Date().toISOString()} busy loop on CPU ${cpu} for ${busy} s`)
     loop = withParent('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
     const failed = await Promise.race([sleep(busy).then(() => null), endOf(loop)])
-    // what the loop took, and where, said before it is killed: a loop the kernel kept off its
+    // the CPU time the loop took, read before it is killed: a loop the kernel kept off its
     // CPU disturbed less than the line above says
     const took = failed ? null : cpuSeconds(loop.pid)
     loop.kill('SIGKILL')

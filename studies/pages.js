@@ -18,7 +18,7 @@ const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
 const { UsageError } = require('../lib/options')
 const { outFolderOption } = require('./per-read')
 const { runCli, RunFailed } = require('../lib/cli')
-const { measurePage, glanceFaults, panelFaults } = require('../lib/report/geometry')
+const { measurePage, glanceFaults, panelFaults, GLANCE } = require('../lib/report/geometry')
 
 const ROOT = path.resolve(__dirname, '..')
 const CHROMIUM = '/usr/bin/chromium'
@@ -152,7 +152,7 @@ function print (rows) {
   process.stdout.write(`${table.join('\n')}\n`)
   for (const row of rows) {
     // at a phone's width a table may scroll; said, not a fault
-    const scrolls = row.width < 1280 ? row.scrollingTables.map(line => `scrolls (allowed at this width) ${line}`) : []
+    const scrolls = row.width < GLANCE.TABLES_WHOLE_FROM ? row.scrollingTables.map(line => `scrolls (allowed at this width) ${line}`) : []
     const details = [...row.faults, ...scrolls]
     if (details.length === 0) continue
     process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)

@@ -109,18 +109,19 @@ function summariseKernel (records, headline, rejected = new Map()) {
     if (!cells.has(cell)) cells.set(cell, { program: record.program, blockSize: record.blockSize, runs: [] })
     cells.get(cell).runs.push(record)
   }
-  // a cell whose every round failed has no figure: named with its first failure, not only
-  // counted among the run's failures
-  const lost = new Map()
-  for (const record of passRuns) {
+  // each cell's failed rounds, counted once: a cell that kept some says how many; one whose
+  // every round failed has no figure, and is named with its first failure, not only counted
+  // among the run's failures
+  const failed = new Map()
+  for (const record of passRuns.filter(each => !each.ok)) {
     const cell = key(record)
-    if (cells.has(cell) || left.has(cell)) continue
-    if (!lost.has(cell)) {
+    if (!failed.has(cell)) {
       const { program, blockSize, failure = null } = record
-      lost.set(cell, { program, blockSize, rounds: 0, failure })
+      failed.set(cell, { program, blockSize, rounds: 0, failure })
     }
-    lost.get(cell).rounds += 1
+    failed.get(cell).rounds += 1
   }
+  const lost = [...failed].filter(([cell]) => !cells.has(cell) && !left.has(cell)).map(([, cell]) => cell)
   const kernelOf = runs => runs.map(run => run.kernel.kernelPerReadNs)
   const out = []
   for (const cell of cells.values()) {
@@ -136,7 +137,7 @@ function summariseKernel (records, headline, rejected = new Map()) {
       blockSize: cell.blockSize,
       rounds: cell.runs.length,
       // its rounds that failed, which its figures leave out (each is in the run's failures)
-      failedRounds: passRuns.filter(record => key(record) === key(cell) && !record.ok).length,
+      failedRounds: failed.get(key(cell))?.rounds ?? 0,
       kernelNs: { estimate, interval: medianInterval(kernelNs) },
       readingCall: cell.runs[0].kernel.readingCall,
       // per call, not per read of the reader's: on the CPU (probes' floor included), on
@@ -162,7 +163,7 @@ function summariseKernel (records, headline, rejected = new Map()) {
     tracerCost: tracerCost(records),
     failures: records.filter(record => KERNEL_PHASES.includes(record.phase) && !record.ok).length,
     rejected: [...left.values()],
-    lost: [...lost.values()]
+    lost
   }
 }
 
