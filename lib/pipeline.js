@@ -293,7 +293,14 @@ function stopOnSignals () {
   return () => requested
 }
 
+// `argv` started so that it dies with this process however this one ends (SIGKILL, an OOM
+// kill, a crash), where no handler can stop it: setpriv (util-linux) sets its parent-death
+// signal and execs it, so its pid is argv's (or the last of argv's own exec chain). A server, a
+// database or a busy loop left behind would go on using the CPUs the lab measures, unseen.
+const spawnWithParent = (argv, options) => spawn('setpriv', ['--pdeathsig', 'KILL', ...argv], options)
+
 module.exports = {
+  spawnWithParent,
   shellQuote,
   runPipeline,
   runHeld,

@@ -12,7 +12,7 @@
 //
 //   node studies/disturb.js [--mode busy|memory] [--every 30] [--busy 3] [--for 600]
 //                           [--cpus 0,1] [--mib N]
-const { spawn } = require('node:child_process')
+const { spawnWithParent } = require('../lib/pipeline')
 const os = require('node:os')
 const buffer = require('node:buffer')
 const { runCli, RunFailed } = require('../lib/cli')
@@ -122,7 +122,7 @@ const secondsNow = () => performance.now() / 1000
 
 // What it starts dies with it however it ends (kill -9, a crash, a closed terminal): a loop
 // left behind would disturb every later measurement unseen. As the lab's servers are started.
-const withParent = (command, args, options) => spawn('setpriv', ['--pdeathsig', 'KILL', command, ...args], options)
+const withParent = (command, args, options) => spawnWithParent([command, ...args], options)
 
 // A process's end as a sentence, once it starts or ends before it is asked to.
 const endOf = child => new Promise(resolve => {

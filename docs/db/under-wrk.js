@@ -15,6 +15,7 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const { startPostgres, USER, DATABASE } = require(path.join(ROOT, 'experiments/db/postgres'))
 const { freePort } = require(path.join(ROOT, 'experiments/http/servers'))
 const { RunFailed, notACommand } = require(path.join(ROOT, 'lib/cli'))
+const { spawnWithParent } = require(path.join(ROOT, 'lib/pipeline'))
 const { UsageError, outFileProblem } = require(path.join(ROOT, 'lib/options'))
 
 const POLL_MS = 100
@@ -83,8 +84,7 @@ async function underWrk ({ argv, page, record, stopped }) {
       DB_PIPELINE: '1'
     }
     // setpriv: the server dies with this script however it ends, as the lab's servers do
-    server = spawn('setpriv', ['--pdeathsig', 'KILL', 'taskset', '-c', '1', ...argv(port)],
-      { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    server = spawnWithParent(['taskset', '-c', '1', ...argv(port)], { env, stdio: ['ignore', 'pipe', 'inherit'] })
     server.on('error', () => {}) // an exec that failed shows as its exit below
     let listening = false
     server.stdout.on('data', data => { listening ||= String(data).includes('listening') })

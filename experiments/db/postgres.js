@@ -16,7 +16,8 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
+const { spawnWithParent } = require('../../lib/pipeline')
 const { freePort } = require('../http/servers')
 const { seededRandom } = require('../../lib/stats')
 const { within } = require('../../lib/wait')
@@ -137,7 +138,7 @@ async function startPostgres ({ cpu = null, timeoutMs = READY_MS, connections = 
     const pin = cpu === null ? [] : ['taskset', '-c', String(cpu)]
     const log = fs.openSync(logFile, 'a')
     fs.fchownSync(log, owner.uid, owner.gid)
-    child = spawn('setpriv', ['--pdeathsig', 'KILL', ...pin, path.join(BIN_DIR, 'postgres'), '-D', data, '-k', folder, '-p', String(database.port), ...settings], { uid: owner.uid, gid: owner.gid, env: asOwner.env, stdio: ['ignore', log, log], detached: true })
+    child = spawnWithParent([...pin, path.join(BIN_DIR, 'postgres'), '-D', data, '-k', folder, '-p', String(database.port), ...settings], { uid: owner.uid, gid: owner.gid, env: asOwner.env, stdio: ['ignore', log, log], detached: true })
     fs.closeSync(log)
     exited = new Promise(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
     child.on('error', () => {})

@@ -8,9 +8,9 @@ const fs = require('node:fs')
 const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const { expandCommand, unavailableReason } = require('../../lib/rows')
-const { shellQuote } = require('../../lib/pipeline')
+const { shellQuote, spawnWithParent } = require('../../lib/pipeline')
 const { allowedCpus, placementPlan } = require('../../lib/placement')
 const { within } = require('../../lib/wait')
 const { findOnPath, runtimes } = require('../../lib/runtimes')
@@ -155,10 +155,8 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
   const dir = server.prepare ? serverFolder(server, port) : undefined
   const argv = [...prefix, ...serverArgv(server, port, v8Flags, dir)]
   return new Promise((resolve, reject) => {
-    // killed with the bench (SIGKILL, an OOM kill), where no handler of its can stop the
-    // server: setpriv asks the kernel to kill it when its parent dies (as postgres.js does)
-    const child = spawn('setpriv', ['--pdeathsig', 'KILL', ...argv],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+    // killed with the bench, where no handler of its can stop the server
+    const child = spawnWithParent(argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
     let stderr = ''
     let settled = false
