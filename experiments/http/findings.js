@@ -273,7 +273,8 @@ function reachText (own, preset, what, spend) {
   const times = Math.ceil((percent / GOAL.percent) ** 2)
   const goal = `${what} within ±${GOAL.percent}% in ${Math.round(GOAL.share * 10)} cells of 10`
   const design = `${preset.processes ?? 1} processes of ${preset.runs ?? '?'} runs`
-  const foretold = `a second run would move it by up to ±${formatBound(percent)}%, foretold from this run's halves by process`
+  const foretold = `a second run would move it by up to ±${formatBound(percent)}%, ` +
+    'foretold from this run\'s halves by process'
   return ` On this machine the goal of ${goal} is out of reach of ${design} (${foretold}): ` +
     `about ${times} times the runs would reach it, ${spend}.`
 }
@@ -305,7 +306,10 @@ function httpAgreement (first, other) {
   const upkeep = traced.map(([x, y]) => Math.abs(y.upkeep - x.upkeep))
   return `${other.label} against ${first.label}, cell by cell: requests/s differ by ${spread(rates)}` +
     (cpu.length ? `; CPU per request by ${spread(cpu)}` : '') +
-    (traced.length ? `; calls of work per request by at most ${formatBound(Math.max(...work))}, upkeep by at most ${formatBound(Math.max(...upkeep))}` : '') +
+    (traced.length
+      ? `; calls of work per request by at most ${formatBound(Math.max(...work))}, ` +
+        `upkeep by at most ${formatBound(Math.max(...upkeep))}`
+      : '') +
     `${lostClause}.`
 }
 
