@@ -262,7 +262,7 @@ else
 fi
 
 # The wasmtime wheel requirements.txt pins, unless build/wasmtime-py has it.
-wasmtime_pin=$(sed -n 's/^wasmtime==//p' requirements.txt)
+wasmtime_pin=$(sed -n 's/^wasmtime==\([^ \\]*\).*/\1/p' requirements.txt)
 if [[ ! -d build/wasmtime-py/wasmtime-$wasmtime_pin.dist-info ]]; then
   if [[ $runtime_only == 1 ]]; then
     echo "setup.sh: --runtime-only needs build/wasmtime-py as ./setup.sh left it; run ./setup.sh first" >&2; exit 1

@@ -50,3 +50,19 @@ describe('Dockerfile', () => {
     }
   })
 })
+
+describe('requirements.txt', () => {
+  test('setup.sh reads its wasmtime pin, docs/wasm.md names it, and every Linux wheel is hashed', () => {
+    const assignment = read('setup.sh').split('\n').find(line => line.startsWith('wasmtime_pin='))
+    assert.ok(assignment, 'setup.sh has no wasmtime_pin= line')
+    const { spawnSync } = require('node:child_process')
+    const pin = spawnSync('bash', ['-c', `${assignment}; printf %s "$wasmtime_pin"`], {
+      cwd: ROOT, encoding: 'utf8'
+    }).stdout
+    assert.match(pin, /^\d+\.\d+\.\d+$/)
+    assert.match(read('docs/wasm.md'), new RegExp(`wasmtime ${pin.replaceAll('.', '\\.')},`))
+    // pip checks hashes only where a line has one, and then every wheel it takes must match
+    const hashes = read('requirements.txt').match(/--hash=sha256:[0-9a-f]{64}/g) ?? []
+    assert.equal(hashes.length, 4, 'manylinux and musllinux wheels, x86_64 and aarch64')
+  })
+})
