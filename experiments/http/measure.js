@@ -44,7 +44,7 @@ const {
   wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS
 } = require('./wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
-const { ohaArgv, parseOha, ohaFailure, holdsRate, requestLatencies, steadyLatency } = require('./oha')
+const { ohaArgv, parseOha, ohaFailure, holdsRate, requestTimes, steadyLatency } = require('./oha')
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
 const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
@@ -754,7 +754,7 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
   const fromCapacityRun = step.rateFrom === CAPACITY_PHASE
   const capacity = (fromCapacityRun ? reference?.capacityRate : reference?.warmupRates?.at(-1)) ?? null
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
-  // each answered request, for the latency after each connection's first (oha.js steadyLatency)
+  // each answered request, for the latency once every connection is open (oha.js steadyLatency)
   const requestsFile = path.join(os.tmpdir(), `syscall-lab-oha-${process.pid}-${++ohaRuns}.db`)
   const argv = ohaArgv({
     requestsFile,
@@ -801,19 +801,19 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
 }
 let ohaRuns = 0
 
-// oha's report with `steady`, the latency of the requests after each connection's first
-// (oha.js steadyLatency), where connections stay open (keep-alive: with Connection: close
-// every request opens one, and its connect is its cost); or with `steadyProblem`, why not,
-// its figures then oha's own, connects and all.
+// oha's report with `steady`, the latency of the requests due once every connection has
+// opened and answered once (oha.js steadyLatency), where connections stay open (keep-alive:
+// with Connection: close every request opens one, and its connect is its cost); or with
+// `steadyProblem`, why not, its figures then oha's own, connects and all.
 function withSteadyLatency (output, step, requestsFile) {
   if (!output || step.mode === 'close') return output
-  const latencies = requestLatencies(requestsFile)
-  if (latencies === null) return { ...output, steady: null, steadyProblem: `oha's ${requestsFile} could not be read` }
-  if (latencies.length !== output.answered) {
-    const problem = `oha's file holds ${latencies.length} requests of ${output.answered}`
+  const requests = requestTimes(requestsFile)
+  if (requests === null) return { ...output, steady: null, steadyProblem: `oha's ${requestsFile} could not be read` }
+  if (requests.length !== output.answered) {
+    const problem = `oha's file holds ${requests.length} requests of ${output.answered}`
     return { ...output, steady: null, steadyProblem: problem }
   }
-  return { ...output, steady: steadyLatency(latencies, step.connections) }
+  return { ...output, steady: steadyLatency(requests, step.connections) }
 }
 
 // One oha run against a warmed-up server process (the http and db latency passes): its

@@ -57,32 +57,45 @@ function ohaArgv ({ cpu, rate, connections, seconds, mode, port, path: urlPath =
   ]
 }
 
-// Each answered request's latency in ms, in the order oha sent them, from the SQLite file
-// --db-url wrote (its table oha: start, duration in s, from its intended send time), read
-// with Python's sqlite3, which every set-up of the lab has; null where it cannot be read.
+// Each answered request in the order oha sent them, from the SQLite file --db-url wrote (its
+// table oha, in s from the run's start: start_latency_correction, the intended send time;
+// end; duration, from the intended send time), in ms: { dueMs, endMs, latencyMs }. Read with
+// Python's sqlite3, which every set-up of the lab has; null where it cannot be read.
 const READ_REQUESTS = 'import sqlite3, sys\n' +
-  'for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT duration FROM oha ORDER BY start"): print(d)'
-function requestLatencies (file) {
+  'for row in sqlite3.connect(sys.argv[1]).execute(' +
+  '"SELECT COALESCE(start_latency_correction, start), end, duration FROM oha ORDER BY start"):' +
+  ' print(*row)'
+function requestTimes (file) {
   const run = spawnSync('python3', ['-c', READ_REQUESTS, file], { encoding: 'utf8', maxBuffer: 256 << 20 })
   if (run.status !== 0) return null
-  return run.stdout.split('\n').filter(Boolean).map(line => Number(line) * 1000)
+  return run.stdout.split('\n').filter(Boolean).map(line => {
+    const [dueMs, endMs, latencyMs] = line.split(' ').map(seconds => Number(seconds) * 1000)
+    return { dueMs, endMs, latencyMs }
+  })
 }
 
 // oha opens a connection with the first request it sends on it, its clock already running,
 // and its connections take the queued requests in turn (oha 1.11.0's client.rs): the first
-// `opened` requests sent are those that opened them, each with its connect in its latency.
-// Their percentiles are the cell's start, not its steady state (a review: at 1000
-// connections 6-14% of a cell, a Node server's p99 23.8 ms over them, 5.7 over the rest).
-// The percentiles of the others, as oha takes its own (the value at p × n of the sorted
-// list), and how many were left out; null where too few are left.
-function steadyLatency (latencies, opened) {
-  const kept = latencies.slice(opened).sort((a, b) => a - b)
+// `opened` requests sent are those that opened them, each with its connect in its latency,
+// and the requests due while those connects go on queue behind them. Both are the cell's
+// start, not its steady state: at 1000 connections the first 1000 were 6-14% of a cell, a
+// Node server's p99 23.8 ms over them, 5.7 over the rest (a review), and the rest's p99 still
+// moved 2-42 ms between runs with the requests queued behind the connects (docs/http.md,
+// "Latency once every connection is open"). So the steady state starts
+// when the last of the first `opened` requests is answered (`fromMs`), and the percentiles,
+// taken as oha takes its own (the value at p × n of the sorted list), are of the requests due
+// from then on; `leftOut` counts the others. null where none is left.
+function steadyLatency (requests, opened) {
+  const fromMs = Math.max(...requests.slice(0, opened).map(request => request.endMs))
+  const kept = requests.filter(request => request.dueMs >= fromMs).map(request => request.latencyMs)
+    .sort((a, b) => a - b)
   if (kept.length === 0) return null
   const at = share => kept[Math.min(kept.length - 1, Math.floor(share * kept.length))]
   return {
     latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), p999: at(0.999), max: kept.at(-1) },
     requests: kept.length,
-    leftOut: Math.min(opened, latencies.length)
+    leftOut: requests.length - kept.length,
+    fromMs
   }
 }
 
@@ -176,7 +189,7 @@ module.exports = {
   ohaReason,
   ohaVersion,
   ohaArgv,
-  requestLatencies,
+  requestTimes,
   steadyLatency,
   parseOha,
   ohaFailure,

@@ -42,6 +42,10 @@ const HOW_FAR = 'A cell holds its rate × its seconds of requests: a p99.9 of fe
   'its 10 longest.'
 const LEFT_OUT = 'With keep-alive each connection\'s first request is left out of the percentiles: oha opens ' +
   'the connection with it, and its latency holds the connect (the cell\'s start, not its steady state).'
+const LEFT_OUT_UNTIL_OPEN = 'With keep-alive the percentiles are of the requests due once every connection had ' +
+  'opened and answered once: oha opens a connection with the first request it sends on it, its connect in that ' +
+  'request\'s latency, and the requests due meanwhile wait behind the connects (the cell\'s start, not its ' +
+  'steady state).'
 const connectsNote = (connections, asked) => 'In these runs, oha opens each connection with the first ' +
   'request it sends on it, and that request\'s latency holds the connect: with keep-alive at ' +
   `${connections} connections, ` +
@@ -103,7 +107,11 @@ function toolText (latency, reference) {
   const kept = latency.runs.filter(run => run.ok && run.mode !== 'close' && run.connectsIncluded !== false)
   const most = Math.max(0, ...kept.map(run => run.connections))
   const asked = Math.min(...kept.filter(run => run.connections === most).map(run => run.asked))
-  const leftOut = latency.runs.some(run => run.ok && run.connectsIncluded === false) ? ` ${LEFT_OUT}` : ''
+  const steady = latency.runs.filter(run => run.ok && run.connectsIncluded === false)
+  // runs of 2026-12-06 left out each connection's first request only, and have no steadyFromMs
+  const leftOut = steady.length === 0
+    ? ''
+    : ` ${steady.every(run => run.steadyFromMs != null) ? LEFT_OUT_UNTIL_OPEN : LEFT_OUT}`
   return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs; ${reference} answered ` +
     `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked. ${HOW_FAR}` +

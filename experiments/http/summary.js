@@ -431,10 +431,13 @@ function latencyRuns (runs, setup = null) {
       answered: run.oha.answered,
       answeredPerSecond: run.oha.requestsPerSecond ?? null,
       asked: Math.round(run.rate * run.seconds),
-      // keep-alive's after each connection's first request, where oha's file was read
+      // keep-alive's once every connection is open, where oha's file was read
       // (experiments/http/oha.js steadyLatency); else oha's own, the connects in them
       latencyMs: run.oha.steady?.latencyMs ?? run.oha.latencyMs,
       connectsLeftOut: run.oha.steady?.leftOut ?? null,
+      // when the steady part began; runs of 2026-12-06 left out only the first request of
+      // each connection, and have none
+      steadyFromMs: run.oha.steady?.fromMs ?? null,
       connectsIncluded: run.mode !== 'close' && !run.oha.steady,
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,
       ohaCpuPerRequestUs: run.ohaCpuNs / run.oha.answered / 1000,

@@ -104,11 +104,12 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
     for (const record of records) {
       assert.ok(record.oha.answered > 0 && record.server.cpuNs > 0 && record.ohaCpuNs >= 0, JSON.stringify(record))
       assert.ok(record.steal.cpus.length > 0, JSON.stringify(record.steal))
-      // each answered request read back from oha's file, each connection's first left out
-      // of the percentiles (its connect is in its latency), the file removed
+      // each answered request read back from oha's file, each connection's first and those
+      // due before every connection had answered once left out of the percentiles (their
+      // latency holds the connects), the file removed
       const { steady } = record.oha
-      const expected = [record.connections, record.oha.answered - record.connections]
-      assert.deepEqual([steady?.leftOut, steady?.requests], expected, JSON.stringify(record.oha))
+      assert.ok(steady?.leftOut >= record.connections && steady.fromMs > 0, JSON.stringify(record.oha))
+      assert.equal(steady.leftOut + steady.requests, record.oha.answered, JSON.stringify(record.oha))
       assert.ok(steady.latencyMs.p99 <= record.oha.latencyMs.max, JSON.stringify(record.oha))
       assert.match(record.command, / --db-url \S+syscall-lab-oha-\d+-\d+\.db /)
       assert.equal(fs.existsSync(record.command.match(/--db-url (\S+)/)[1]), false, 'oha\'s file removed')
