@@ -190,17 +190,21 @@ function takesTurns (pid) {
 // Two pipelines on one CPU, taking turns: each runs for sliceMs while the other is
 // paused (experiments/stdio/cost.js says why), the first to start given by `first`,
 // until one ends; the other then runs to its end alone. Resolves to both results, in
-// the order given, each with turns: how many slices it was given. sliceMs 0 pauses
-// neither: the two share the CPU as its scheduler sees fit (turns: null).
+// the order given, each with turns: how many slices it was given, and aloneMs: how long it
+// ran on after the other had ended (wall time, its CPU's alone), 0 for the first to end.
+// sliceMs 0 pauses neither: the two share the CPU as its scheduler sees fit (turns and
+// aloneMs null).
 async function runAlternating (specs, sliceMs, first = 0) {
   const started = specs.map(spec => startPipeline(spec))
   if (sliceMs === 0) {
     const results = await Promise.all(started.map(({ done }) => done))
-    return results.map(result => ({ ...result, turns: null }))
+    return results.map(result => ({ ...result, turns: null, aloneMs: null }))
   }
   const ended = started.map(() => false)
+  const endedAt = started.map(() => null)
   const turns = [0, 0]
-  started.forEach(({ done }, i) => done.then(() => { ended[i] = true }, () => { ended[i] = true }))
+  const end = i => () => { ended[i] = true; endedAt[i] = process.hrtime.bigint() }
+  started.forEach(({ done }, i) => done.then(end(i), end(i)))
   const signal = (i, name) => {
     if (!ended[i]) started[i].child.kill(name)
   }
@@ -219,7 +223,8 @@ async function runAlternating (specs, sliceMs, first = 0) {
   }
   started.forEach((_, i) => signal(i, 'SIGUSR2'))
   const results = await Promise.all(started.map(({ done }) => done))
-  return results.map((result, i) => ({ ...result, turns: turns[i] }))
+  const firstEnd = endedAt.reduce((a, b) => (a < b ? a : b))
+  return results.map((result, i) => ({ ...result, turns: turns[i], aloneMs: Number(endedAt[i] - firstEnd) / 1e6 }))
 }
 
 function camelUsage (usage) {
@@ -245,6 +250,7 @@ function partnerRecord (program, { feeder, reader }, result, failure) {
     command: `${shellQuote(feeder)} | ${shellQuote(reader)}`,
     wallNs: result.wallNs,
     turns: result.turns,
+    aloneMs: result.aloneMs,
     reader: result.reader,
     // dd's own usage: whether it set the pace, and what the disturbance check can be audited by
     feeder: result.feeder

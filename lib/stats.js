@@ -241,9 +241,21 @@ function fewValuesInterval (values) {
 // pairedRatioInterval, or with 1 to 3 pairs (runs left out before a steady state, or
 // failed) the median of their ratios alone, with no interval; null with none.
 function pairedRatio (a, b) {
-  const interval = pairedRatioInterval(a, b)
-  if (interval || a.length === 0) return interval
-  return { estimate: median(a.map((x, i) => x / b[i])), low: null, high: null, level: null }
+  return pairedFigure(a.map((x, i) => x / b[i]))
+}
+
+// By how much a's values exceed b's, pair by pair, as pairedRatio takes how many times: the
+// median of a[i] - b[i], so that a spell that slows both of a pair alike moves no difference.
+function pairedDifference (a, b) {
+  return pairedFigure(a.map((x, i) => x - b[i]))
+}
+
+// The median of a figure of each pair with fewValuesInterval's interval; below 4 pairs the
+// median alone, with no interval; null with none.
+function pairedFigure (values) {
+  const interval = fewValuesInterval(values)
+  if (interval || values.length === 0) return interval
+  return { estimate: median(values), low: null, high: null, level: null }
 }
 
 // Whether a[i] and b[i], measured together (the same round), differ: the sign test,
@@ -390,6 +402,7 @@ module.exports = {
   pairedRatioInterval,
   fewValuesInterval,
   pairedRatio,
+  pairedDifference,
   differenceInterval,
   medianInterval,
   medianIntervalLevel,

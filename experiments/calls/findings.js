@@ -49,6 +49,17 @@ const LADDER_FINDINGS = [
     const [top] = rows
     return `The runtimes' read paths (an empty read less a bare syscall, beyond C's) are where reads differ: ${listJoin(rows.map(row => `${row.variant} ${formatNumber(row.parts.readPath)} ns`))}; ${top.variant}'s (${top.read}) is ${formatPercent(top.parts.readPath / top.rungs['read-256'].estimate)} of its 256-byte read.`
   },
+  // the figure users quote of a read through each runtime: its ns over C's, taken against the
+  // C that ran beside it (ladder.js againstC), not C's processes that ran alone
+  function readOverC (ladder) {
+    const rows = direct(ladder).filter(row => row.overC?.['read-256'] && row.variant !== BASELINE)
+      .sort((a, b) => a.overC['read-256'].estimate - b.overC['read-256'].estimate)
+    const c = ladder.rows.find(row => row.variant === BASELINE)?.rungs['read-256']
+    if (rows.length === 0 || !c) return null
+    const over = row => `${row.variant} ${formatSigned(row.overC['read-256'].estimate)}`
+    return `A 256-byte read costs C ${formatNumber(c.estimate)} ns, and over C's, process by process against ` +
+      `the C that ran beside it: ${listJoin(rows.map(over))} ns.`
+  },
   function ring (ladder) {
     const c = ladder.rows.find(row => row.variant === BASELINE)
     const floor = ladder.rows.find(row => row.variant === RING_FLOOR)

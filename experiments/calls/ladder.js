@@ -28,7 +28,7 @@ const { findProgram, BASELINE } = require('../stdio/programs')
 const { expandCommand, unavailableReason: rowUnavailableReason } = require('../../lib/rows')
 const { runPipeline, runAlternating, partnerRecord, ddFeeder, shellQuote } = require('../../lib/pipeline')
 const { SLICE_MS } = require('../stdio/cost')
-const { median, medianInterval, pairedRatio } = require('../../lib/stats')
+const { median, medianInterval, pairedRatio, pairedDifference } = require('../../lib/stats')
 const { components } = require('../../lib/variance')
 const { runSteal } = require('../../lib/steal')
 const { lostCells, HALVINGS } = require('../../lib/repeatability')
@@ -374,11 +374,11 @@ async function measureLadder (step, options) {
     compiled: output.compiled,
     rounds: output.rounds,
     output: output.total,
-    ...(partner ? { sliceMs: SLICE_MS, turns: result.turns, partner: partner.record } : {}),
+    ...(partner ? { sliceMs: SLICE_MS, turns: result.turns, aloneMs: result.aloneMs, partner: partner.record } : {}),
     at: new Date().toISOString()
   }
   if (record.ok && partner) {
-    partnerRatios.set(step.variant.name, cpuNs(result) / cpuNs(partner.result) * partner.record.roundsAsked)
+    partnerRounds.set(step.variant.name, roundsToMatch(cpuNs(result), cpuNs(partner.result), partner.record, counts))
   }
   return { record, stopped: Boolean(result.stoppedBy) || Boolean(partner?.result.stoppedBy) }
 }
@@ -386,17 +386,31 @@ async function measureLadder (step, options) {
 // --ladder-pairing slices: a variant's ladder takes turns of SLICE_MS with a ladder of C's
 // on its CPU (experiments/stdio/cost.js says why, and how long a turn), C's given as many
 // rounds as should last as long as the variant's whole process (its start-up and warm-up
-// too: the span both run in): the ratio of the two processes' CPU time the variant's last
-// pair measured, times the rounds C ran then; the variant's own rounds before that.
-// A process's rungs are then set against its partner's medians, whose rounds spread over
-// the same second or so.
-const partnerRatios = new Map()
+// too: the span both run in), from the variant's last pair (roundsToMatch); the variant's
+// own rounds for its first process. A process's rungs are then set against its partner's
+// medians, whose rounds spread over the same second or so; each record keeps how long the
+// one that ended last ran on alone (aloneMs).
+const partnerRounds = new Map()
 const MAX_PARTNER_ROUNDS = 40
 const cpuNs = result => (result.reader.userUs + result.reader.sysUs) * 1000
 
+// C's rounds that last as long as the variant's process did: the rounds C ran beside it, and
+// the CPU time the variant's process took beyond C's whole process in C's rounds (the ns of
+// each rung times its calls, as calls/ladder.mjs, just.js and c.c count them). C's start-up
+// and warm-up take the same time however many rounds follow, so the rounds scale, not the
+// process: scaling
+// the whole (rounds × the ratio of the processes) fell short, the more so the shorter C's
+// rounds were against its warm-up (a review: C's ladder ended a third of the way through a
+// variant 3 times its cost, and reached it only processes later).
+function roundsToMatch (variantNs, partnerNs, { roundsAsked, rounds }, { calls, reads }) {
+  const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': reads }
+  const roundNs = median(rounds.map(round => RUNGS.reduce((sum, rung) => sum + round[rung] * counts[rung], 0)))
+  return roundsAsked + (variantNs - partnerNs) / roundNs
+}
+
 async function runWithPartner (step, spec, options) {
   const counts = options.ladder
-  const guess = partnerRatios.get(step.variant.name) ?? counts.rounds
+  const guess = partnerRounds.get(step.variant.name) ?? counts.rounds
   const rounds = Math.max(1, Math.min(MAX_PARTNER_ROUNDS, Math.round(guess)))
   const partnerCounts = { ...counts, rounds }
   const bytes = ladderBytes(partnerCounts)
@@ -495,10 +509,14 @@ function summariseLadder (records, context, headline) {
     const variant = findVariant(row.variant)
     const floor = variant?.yields ? c : rows.find(other => other.variant === floorOf(variant))
     row.baseline = row === floor
-    decompose(row, floor, { yields: variant?.yields })
+    // C's parts from the C that ran beside the row; a ring's floor (c-uring) ran beside none
+    decompose(row, floor === c ? cOfRow(row, c) : floor, { yields: variant?.yields })
   }
   for (const row of rows) compareWithCost(row, headline)
-  for (const row of rows) row.vsC = row === c ? null : againstC(row, c)
+  for (const row of rows) {
+    row.vsC = row === c ? null : againstC(row, c)
+    row.overC = row === c ? null : againstC(row, c, pairedDifference)
+  }
   const vsCMeaning = rows.some(row => row.pairing === 'slices') ? VS_C_PAIRED_MEANING : VS_C_MEANING
   const counts = context.options.ladder
   const halves = ownHalves(rows)
@@ -527,15 +545,29 @@ const VS_C_PAIRED_MEANING = 'each rung against C\'s, process by process, each pr
   'medians: the median of the ratios and its interval, so that what moves the machine within ' +
   'the second or so both ran moves neither side of a ratio'
 
-// A variant's rungs against C's, process by process: { rung: interval of the ratios }. Each
-// process's C is its partner's where it took turns with one, else C's process of its index.
-function againstC (row, c) {
+// A variant's rungs against C's, process by process: { rung: interval of `paired` (lib/stats
+// pairedRatio, how many times; pairedDifference, ns over) }. Each process's C is its
+// partner's where it took turns with one, else C's process of its index.
+function againstC (row, c, paired = pairedRatio) {
   const cOf = rung => row.pairing === 'slices' ? row.partnerByProcess[rung] : c?.byProcess[rung]
   if (!c && row.pairing !== 'slices') return null
   return Object.fromEntries(RUNGS.map(rung => {
     const pairs = Object.keys(row.byProcess[rung]).filter(run => run in cOf(rung))
-    return [rung, pairedRatio(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => cOf(rung)[run]))]
+    return [rung, paired(pairs.map(run => row.byProcess[rung][run]), pairs.map(run => cOf(rung)[run]))]
   }))
+}
+
+// The C a row is taken against in ns: where its processes took turns with C's ladder, that
+// ladder's (the median of its processes' medians), measured in the same moments as the
+// row's, not C's own processes, which ran alone (a review: C's getppid 172 ns alone, 176 to
+// 188 in turns with the variants of results/reference-calls); else C's own row.
+function cOfRow (row, c) {
+  if (row === c || row.pairing !== 'slices') return c
+  const rungs = Object.fromEntries(RUNGS.map(rung => {
+    const medians = Object.values(row.partnerByProcess[rung] ?? {})
+    return [rung, medians.length ? { estimate: median(medians) } : null]
+  }))
+  return { variant: BASELINE, rungs }
 }
 
 function ladderRow (name, runs) {
@@ -735,6 +767,7 @@ module.exports = {
   steadyRounds,
   WARMING_RATIO,
   ladderBytes,
+  roundsToMatch,
   checkCounts,
   unavailableReason,
   measureLadder,

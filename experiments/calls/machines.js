@@ -1,12 +1,13 @@
 'use strict'
 // The calls experiment's figures for a comparison of machines (lib/report/machines.js):
-// each variant's rungs, C's in ns, every other variant's over C's (a difference of two
-// medians, without an interval of its own) and as a share of C's (the reciprocal of the
-// ladder's ratio to C, with its interval; the ratio of the medians for an older ladder).
+// each variant's rungs, C's in ns, every other variant's over C's (the ladder's difference
+// to C, process by process, with its interval; the difference of two medians, without one,
+// for an older ladder) and as a share of C's (the reciprocal of the ladder's ratio to C,
+// with its interval; the ratio of the medians for an older ladder).
 const { BASELINE } = require('../stdio/programs')
 const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
 const { RUNGS, findVariant } = require('./ladder')
-const { median, pairedRatio } = require('../../lib/stats')
+const { pairedRatio, pairedDifference } = require('../../lib/stats')
 const { estimate } = require('../stdio/cost')
 
 // A rung whose call is not C's of that name: sched_yield in getppid's place (c-yield and the
@@ -42,7 +43,10 @@ function machineFigures (set) {
         // the comparison sets its ns side by side and judges nothing of it
         ...(unlike ? { notCompared: unlike } : {}),
         absolute: row.rungs?.[rung] ?? null,
-        over: alone ? null : difference(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate),
+        over: alone
+          ? null
+          : row.overC?.[rung] ??
+            (row.overC ? null : difference(row.rungs?.[rung]?.estimate, base?.rungs?.[rung]?.estimate)),
         // a ladder from before the ratios to C: the ratio of the two medians
         share: alone
           ? null
@@ -63,19 +67,19 @@ function machineFigures (set) {
 }
 
 // The rung's figures from its processes, as the ladder makes them from one run's: the
-// median with the sign test's interval, the difference of the medians (C's own processes,
-// `base`), and the share from the ratios of each process to the C it was set against
-// (`paired`: its partner in turns, else C's process of its index; pooled keys name the run
-// too, so a process is paired only within its run).
+// median with the sign test's interval, and the difference and the share from each process
+// against the C it was set against (`paired`: its partner in turns, else C's process of its
+// index, `base`; pooled keys name the run too, so a process is paired only within its run).
 function fromRounds (mine, base, paired = base) {
   const values = Object.values(mine)
   if (!base) return { absolute: estimate(values), over: null, share: null }
   const against = paired ?? base
   const pairs = Object.keys(mine).filter(process => process in against)
+  const [mineOf, againstOf] = [pairs.map(process => mine[process]), pairs.map(process => against[process])]
   return {
     absolute: estimate(values),
-    over: values.length ? difference(median(values), median(Object.values(base))) : null,
-    share: reciprocal(pairedRatio(pairs.map(process => mine[process]), pairs.map(process => against[process])))
+    over: pairs.length ? pairedDifference(mineOf, againstOf) : null,
+    share: reciprocal(pairedRatio(mineOf, againstOf))
   }
 }
 

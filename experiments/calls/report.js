@@ -5,7 +5,7 @@
 const path = require('node:path')
 const stdio = require('../stdio/report')
 const { findings } = require('./findings')
-const { formatNumber, formatSigned, listJoin, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatSigned, formatRange, listJoin, escapeMarkdown: md } = require('../../lib/report/format')
 const { Markup, html, intervalText, trustLine, leadFindings } = require('../../lib/report/markup')
 const { reachable, callsTrust } = require('./repeatability')
 const { markdownTable, textTable, round, nsWithInterval, findingLines } = require('../../lib/report/plain')
@@ -65,7 +65,7 @@ function ladderSection (data) {
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
       <th scope="row">${row.variant}</th><td class="describes">${row.boundary ?? ''}; ${row.read ?? ''}</td>
-      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}</td>
+      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}${readOverC(row) ? html`<br><span class="interval" title="${OVER_C_MEANING}">${readOverC(row)} over C</span>` : ''}</td>
       <td class="num wraps">${row.parts ? partsSum(row.parts) : ''}</td>
       <td class="num wraps">${row.predicted === null
         ? ''
@@ -118,8 +118,20 @@ function addsUpNote (row) {
   return row.baseline ? 'the floor, by construction' : ''
 }
 
-const LADDER_HEADER = ['variant', 'no-op', 'getppid (ring: NOP; WASI: sched_yield)', 'empty read', '256-B read', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
-const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
+const LADDER_HEADER = ['variant', 'no-op', 'getppid (ring: NOP; WASI: sched_yield)', 'empty read', '256-B read',
+  '256-B read over C', 'boundary + syscall + read path + kernel = predicted', 'adds up', 'cost pass, 256 B', 'agrees']
+const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
+
+// A variant's 256-byte read over C's, process by process against the C it was set against
+// (ladder.js againstC): "+80.7 (+78.1 to +83.0)", or null for C and where none was paired.
+const OVER_C_MEANING = 'ns over C, process by process against the C that ran beside it (in turns, or the ' +
+  'same round): the median of the differences and its interval'
+function readOverC (row) {
+  const over = row.overC?.['read-256']
+  if (!over) return null
+  const interval = [over.low, over.high].every(Number.isFinite) ? ` (${formatRange(over.low, over.high, formatSigned)})` : ''
+  return `${formatSigned(over.estimate)}${interval}`
+}
 const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')
 // the parts as a sum, "6.4 + 273 − 7.06 + 331": a negative part subtracted, not added as one
 // with its sign ("+ −7.06", "+ -7.06")
@@ -135,6 +147,7 @@ function ladderRows (ladder) {
   return ladder.rows.map(row => [
     row.variant,
     ...['noop', 'syscall', 'empty-read', 'read-256'].map(rung => rungText(row.rungs[rung])),
+    readOverC(row) ?? '',
     row.parts ? `${partsSum(row.parts)} = ${formatNumber(row.predicted)}` : '',
     row.baseline ? 'floor' : row.addsUp === null ? '' : `${row.addsUp ? 'yes' : 'no'} (${formatSigned(row.gap)})`,
     row.stdin?.cpuPerReadNs ? `${row.stdin.program} ${nsWithInterval(row.stdin.cpuPerReadNs)}` : row.stdin ? `${row.stdin.program}: none` : '',
@@ -193,6 +206,9 @@ const LADDER_CSV_COLUMNS = [
       [`${name}HighNs`, row => round(row.rungs[rung]?.high, 3)]
     ]
   }),
+  ['read256OverCNs', row => round(row.overC?.['read-256']?.estimate, 3)],
+  ['read256OverCLowNs', row => round(row.overC?.['read-256']?.low, 3)],
+  ['read256OverCHighNs', row => round(row.overC?.['read-256']?.high, 3)],
   ...['boundary', 'syscall', 'readPath', 'kernelRead'].map(part => [`${part}PartNs`, row => round(row.parts?.[part], 3)]),
   ['predictedNs', row => round(row.predicted, 3)],
   ['addsUp', row => row.addsUp],

@@ -34,6 +34,9 @@ test('two pipelines take turns: each paused in the other\'s, every byte counted,
     assert.ok(result.turns >= 3, `${result.turns} turns`)
     assert.equal(result.samples[0].length, 3, 'each sample with its time')
   }
+  // the one that ended first ran alone for none of its time, the other some ms at most
+  assert.equal(Math.min(a.aloneMs, b.aloneMs), 0)
+  assert.ok(Math.max(a.aloneMs, b.aloneMs) < 2000, `${a.aloneMs} and ${b.aloneMs} ms alone`)
   // the turns interleave: a sample of one falls between two of the other's, more than a
   // turn apart, many times over (pipe-run takes none while its pipeline is paused)
   const times = [...a.samples.map(([, , at]) => [at, 'a']), ...b.samples.map(([, , at]) => [at, 'b'])].sort((x, y) => x[0] - y[0])
@@ -54,7 +57,7 @@ test('two pipelines take turns: each paused in the other\'s, every byte counted,
 test('turns of 0 ms run both at once, unpaused', async () => {
   const pin = sharedCpuPin()
   const results = await runAlternating([pipeline(32 << 20, pin), pipeline(32 << 20, pin)], 0)
-  assert.deepEqual(results.map(result => [result.reader.exit, result.turns]), [[0, null], [0, null]])
+  assert.deepEqual(results.map(result => [result.reader.exit, result.turns, result.aloneMs]), [[0, null, null], [0, null, null]])
 })
 
 test('a cost run in turns with C: both verified, C\'s bytes its own, a share from the span both ran', async () => {

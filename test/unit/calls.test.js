@@ -435,6 +435,27 @@ test('a ladder in turns with C\'s: each process against its own partner, whateve
   assert.match(ladder.vsCMeaning, /taking turns of 5 ms with a ladder of C's/)
   assert.ok(ladder.halves.filter(cell => cell.variant === 'node').every(cell => cell.movePercent < 1e-9))
   assert.equal(ladder.rows.find(entry => entry.variant === 'c').pairing, 'processes')
+  // its ns over C the same way, process by process (node's 2 × speed less its partner's 1.05,
+  // at the median speed 1.25), and its parts from the C beside it (1.05 × 1.25 × C's ns), not
+  // from C's processes apart (1 / speed): a review found C's getppid 172 ns alone and 176 to
+  // 188 beside the variants
+  const near = (a, b) => Math.abs(a - b) < 1e-9
+  for (const rung of calls.RUNGS) {
+    assert.ok(near(row.overC[rung].estimate, 0.95 * 1.25 * base[rung]), `${rung}: ${row.overC[rung].estimate}`)
+  }
+  assert.ok(near(row.parts.kernelRead, 1.05 * 1.25 * (base['read-256'] - base.syscall)), JSON.stringify(row.parts))
+  const cRow = ladder.rows.find(entry => entry.variant === 'c')
+  assert.equal(cRow.overC, null)
+  assert.ok(near(cRow.parts.kernelRead, cRow.rungs['read-256'].estimate - cRow.rungs.syscall.estimate))
+})
+
+// C's rounds beside a variant: as many as fill the variant's process, C's start-up and warm-up
+// (6,000 ns) not scaled with them (a review: the ratio of the processes fell short)
+test('roundsToMatch: C\'s rounds to last the variant\'s process, its fixed part not scaled', () => {
+  const round = { noop: 1, syscall: 10, 'empty-read': 20, 'read-256': 40 } // 4,400 ns a round
+  const partner = { roundsAsked: 2, rounds: [round, round] } // 6,000 + 2 × 4,400 ns
+  const needed = calls.roundsToMatch(40000, 14800, partner, { calls: 100, reads: 10 })
+  assert.ok(Math.abs(needed - 34000 / 4400) < 1e-9, String(needed))
 })
 
 test('the ladder\'s plan: by default every variant but C takes turns with C; --ladder-pairing processes, none', () => {
