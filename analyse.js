@@ -583,7 +583,8 @@ function rederiveRuns (options) {
     if (unwritable) throw new AnalyseError(`--rederive ${dir}: ${unwritable}`)
     let files
     try {
-      files = writeDerived(dir, records, context, experiment)
+      // what the experiment reads again from the raw files its runs kept (stdio's profiles)
+      files = writeDerived(dir, experiment.refresh?.(records, dir) ?? records, context, experiment)
     } catch (err) {
       if (!err.code || !err.derivedFile) throw err
       throw new AnalyseError(`--rederive ${dir}: cannot write ${err.derivedFile} (${err.code}); make it a file ` +

@@ -16,7 +16,7 @@ const { PHASES, PROFILE_PHASES, LOGGED_PHASES } = require('./phases')
 const { measure, feederBlockSize } = require('./measure')
 const { recurring } = require('./recurring')
 const { summariseResults, summariseSyscalls, summariseGcResults, rejectedCells } = require('./summary')
-const { summariseProfile, profileBytes, profileLeastReads, PROFILE_WINDOW_S } = require('./profile')
+const { summariseProfile, profileBytes, profileLeastReads, PROFILE_WINDOW_S, reattributed } = require('./profile')
 const { dataPoints } = require('../../lib/run-log')
 const { slopePerRead, windowSpan, pairFigures, costRunBytes } = require('./cost')
 
@@ -161,6 +161,13 @@ function derive (records, context, runDir) {
   }
 }
 
+// For analyse.js --rederive: the profiled runs' samples attributed again by today's rules
+// from the perf script texts the run kept (profile.js reattributed), so that a rule mended
+// later reaches a run measured before it; every other record as it was.
+function refresh (records, runDir) {
+  return records.map(record => (record.phase === PHASES.profile ? reattributed(record, runDir, windowSpan) : record))
+}
+
 // The bench that measures one cell (a program at a block size) as `options` did: the
 // options that shape a run, the Node version of a versioned row, and the module of a row
 // from LAB_EXTRA_PROGRAMS.
@@ -199,6 +206,7 @@ module.exports = {
   passes: placementPasses,
   describe,
   derive,
+  refresh,
   // the kernel pass runs at the cost pass's sizes: without them there is none to ask BPF for
   wantsKernel: options => options.kernel && options.costSizes.length > 0,
   // the profile pass runs at the cost pass's smallest size: perf is asked for only then

@@ -29,7 +29,7 @@ const { sysprofArgv } = require('../../lib/sysprof')
 const {
   perfRecordArgv, perfScriptArgv, parsePerfScript, perfMapsFromJitdumps, V8_PERF_FLAGS
 } = require('../../lib/perf')
-const { attribute } = require('./profile')
+const { attribute, profiledReader } = require('./profile')
 const { runtimes } = require('../../lib/runtimes')
 
 const MiB = 1 << 20
@@ -312,15 +312,8 @@ function profileRecord (step, record, runDir, workDir) {
     fs.writeFileSync(path.join(runDir, record.rawFile), zlib.gzipSync(script.stdout))
     const samples = parsePerfScript(script.stdout)
     for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
-    // the file perf names: npm's bun and deno are links to their binaries (and Debian's
-    // python3, which runs wasmtime, to python3.11)
-    const command = commandLine(step.program, step.blockSize)[0]
-    let binary = path.basename(command)
-    try {
-      binary = path.basename(fs.realpathSync(command))
-    } catch {} // a command found on the PATH by name: its name is all there is
     // the window the profiled run's own slope is taken over, the steady read loop
-    record.profile = attribute(samples, { binary, native: step.program.runtime === 'native' }, windowSpan(record))
+    record.profile = attribute(samples, profiledReader(step.program, step.blockSize), windowSpan(record))
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
   } finally {
     for (const map of jitMaps) fs.rmSync(map, { force: true })

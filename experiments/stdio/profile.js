@@ -9,10 +9,13 @@
 // nothing (strcmp, malloc, an unnamed one) leaves the sample to its caller, but for an unnamed
 // one in the runtime's own stripped binary (Bun's, Deno's), which is the runtime's binding.
 
+const fs = require('node:fs')
+const path = require('node:path')
+const zlib = require('node:zlib')
 const { PHASES } = require('./phases')
-const { BASELINE } = require('./programs')
+const { BASELINE, findProgram, commandLine } = require('./programs')
 const { median, fewValuesInterval, proportionInterval, Z_TWO_SIDED } = require('../../lib/stats')
-const { FREQUENCY } = require('../../lib/perf')
+const { FREQUENCY, parsePerfScript } = require('../../lib/perf')
 const { windowBytes, windowReadsBytes, wholeBlocks } = require('./cost')
 const { policyText } = require('../../lib/placement')
 const { sharedOrEach } = require('../../lib/report/format')
@@ -158,9 +161,14 @@ const ENTRY_EXIT = anyOf(['do_syscall_64', 'entry_SYSCALL_64\\w*', 'syscall_exit
 const LIBC_SYSCALL = anyOf(['read', '__libc_read', '__read', '__GI___libc_read', '__read_nocancel', 'readv', 'splice',
   'syscall', '__GI___pthread_(en|dis)able_asynccancel', '__pthread_(en|dis)able_asynccancel', 'io_uring_enter',
   '__sys_io_uring_enter2?', '__io_uring_submit_and_wait', 'io_uring_submit_and_wait'])
-const GC = new RegExp('(v8::internal::(Heap|Scavenger|ScavengerCollector|MarkCompact|MinorMarkSweep|GCTracer|' +
-  'ConcurrentMarking|IncrementalMarking|MarkingVisitor|MemoryAllocator|PagedSpace|NewSpace|SemiSpace)|' +
-  'Builtins_RecordWrite|JSC::(Heap|SlotVisitor|MarkedSpace|MarkedBlock|GCActivityCallback))')
+// the collectors' classes, each by its name and `::` (a review: `Heap` alone took
+// `HeapObject::SizeFromMap`, an object's size, and the sweepers and marking visitors of V8's
+// later versions went to the binding through `v8::`)
+const GC = new RegExp('(v8::internal::(Heap|HeapAllocator|Scavenger|ScavengerCollector|MarkCompact(Collector)?|' +
+  'MinorMarkSweep(Collector)?|GCTracer|ConcurrentMarking|IncrementalMarking|(Main|YoungGeneration|Concurrent)?' +
+  'MarkingVisitor|MarkingBarrier|MarkingWorklists?|Sweeper|ArrayBufferSweeper|MemoryAllocator|PagedSpace|' +
+  'NewSpace|SemiSpace|LocalHeap|Safepoint|GlobalSafepoint)(<.*>)?::|Builtins_RecordWrite|' +
+  'JSC::(Heap|SlotVisitor|MarkedSpace|MarkedBlock|GCActivityCallback)::)')
 const BUFFER = /(ArrayBuffer|TypedArray|ArrayBufferView|BackingStore|Uint8Array|memcpy|memmove|memset)/
 // JIT code named by a perf map, and V8's builtins that run JavaScript (ICs, the interpreter)
 const JS_SYMBOL = new RegExp('^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegExp:|' +
@@ -192,7 +200,11 @@ function bucketOf (frames, { binary, native }) {
     if (read) return { key: 'kernelRead', frame: read.symbol }
     const handler = kernelFrames.find(frame => SYSCALL_HANDLER.test(frame.symbol))
     if (handler) return { key: 'other', frame: `syscall ${SYSCALL_HANDLER.exec(handler.symbol)[2]}` }
-    if (kernelFrames.every(frame => ENTRY_EXIT.test(frame.symbol))) return { key: 'entryExit', frame: leaf.symbol }
+    // the way in or out of a syscall with no handler under it: the entry and exit code, and
+    // the work the exit does for the task (rseq, task_work) and the entry's checks (seccomp's
+    // filter), which every syscall pays (a review found 200 ns a read of wasmer's in rseq's
+    // notification, bucketed as "everything else")
+    if (ENTRY_EXIT.test(kernelFrames.at(-1).symbol)) return { key: 'entryExit', frame: leaf.symbol }
     // a page fault, an interrupt: named by the kernel's outermost frame
     return { key: 'other', frame: `kernel: ${kernelFrames.at(-1).symbol}` }
   }
@@ -200,6 +212,10 @@ function bucketOf (frames, { binary, native }) {
     const { symbol, dso } = frame
     if (dso === KERNEL) continue
     if (LIBC_SYSCALL.test(symbol) && /libc|liburing|ld-linux/.test(dso)) return { key: 'entryExit', frame: symbol }
+    // Debian's liburing is stripped: its code, which hands the ring its entries and enters
+    // the kernel, is a frame with no name (a review: 33-35 ns of the ring readers' reads
+    // went to "everything else" so)
+    if (symbol === '[unknown]' && /liburing/.test(dso)) return { key: 'entryExit', frame: '[unknown] (liburing)' }
     if (GC.test(symbol)) return { key: 'gc', frame: symbol }
     if (BUFFER.test(symbol)) return { key: 'buffer', frame: symbol }
     if (JS_SYMBOL.test(symbol) || JIT_DSO.test(dso)) return { key: 'loop', frame: symbol }
@@ -226,6 +242,30 @@ function sampleBucket (sample, reader) {
     found.frame.startsWith('[unknown]')
   if (!sample.comm || sample.tid === sample.pid || !nameless) return found
   return { key: GC_THREAD.test(sample.comm) ? 'gc' : 'other', frame: `thread ${sample.comm}` }
+}
+
+// The reader as bucketOf takes it: { binary: the file perf names its own code by, native:
+// whether that is the reader's own code (C's readers) }. npm's bun and deno are links to
+// their binaries, and Debian's python3, which runs wasmtime, to python3.11.
+function profiledReader (program, blockSize) {
+  const command = commandLine(program, blockSize)[0]
+  let binary = path.basename(command)
+  try {
+    binary = path.basename(fs.realpathSync(command))
+  } catch {} // a command found on the PATH by name: its name is all there is
+  return { binary, native: program.runtime === 'native' }
+}
+
+// A profiled run's record with its samples attributed again by today's rules, from the perf
+// script text its run kept (record.rawFile, gzipped in runDir); the record as it was where
+// the text is gone or its reader is no longer this lab's. For analyse.js --rederive, after a
+// rule changed: the attribution otherwise stays the one made when the run was measured.
+function reattributed (record, runDir, windowSpan) {
+  const program = findProgram(record.program)
+  const file = record.rawFile && path.join(runDir, record.rawFile)
+  if (!record.ok || !record.profile || !program || !file || !fs.existsSync(file)) return record
+  const samples = parsePerfScript(zlib.gunzipSync(fs.readFileSync(file)).toString())
+  return { ...record, profile: attribute(samples, profiledReader(program, record.blockSize), windowSpan(record)) }
 }
 
 // The steady read loop: the samples from the first that reads stdin (a read handler in the
@@ -683,6 +723,8 @@ module.exports = {
   profileBytes,
   profileLeastReads,
   bucketOf,
+  profiledReader,
+  reattributed,
   readWindow,
   attribute,
   stackTree,

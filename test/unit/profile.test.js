@@ -60,6 +60,21 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
     // strcmp says nothing: its caller, Node's tracing check, is the binding's
     [[U('__strcmp_evex', 'libc.so.6'), U(tracing), U('node::fs::Read')], { key: 'binding', frame: tracing }],
     [[U('v8::internal::Scavenger::Process'), U('v8::internal::Heap::Scavenge')], 'gc'],
+    // the collectors by their classes, not whatever starts with Heap (a review)
+    [[U('v8::internal::HeapObject::SizeFromMap'), U('node::fs::Read')],
+      { key: 'binding', frame: 'v8::internal::HeapObject::SizeFromMap' }],
+    [[U('v8::internal::Sweeper::RawSweep'), U('v8::platform::DefaultJobWorker::Run')], 'gc'],
+    [[U('v8::internal::MainMarkingVisitor<v8::internal::MarkingState>::VisitPointers')], 'gc'],
+    [[U('v8::internal::ArrayBufferSweeper::Finish')], 'gc'],
+    // work on a syscall's way out with no handler under it: entry and exit (a review: rseq's
+    // notification, 200 ns of a wasmer read, went to "everything else")
+    [[K('__rseq_handle_notify_resume'), K('exit_to_user_mode_loop'), K('syscall_exit_to_user_mode'),
+      K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe')], { key: 'entryExit', frame: '__rseq_handle_notify_resume' }],
+    [[K('__seccomp_filter'), K('syscall_trace_enter'), K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe')],
+      'entryExit'],
+    // Debian's liburing, stripped: the ring's wrapper (a review: 33 ns of c-uring's read in "other")
+    [[U('[unknown]', '/usr/lib/x86_64-linux-gnu/liburing.so.2.3'), U('main', '/work/main/build/wc-c-uring')],
+      { key: 'entryExit', frame: '[unknown] (liburing)' }, { binary: 'wc-c-uring', native: true }],
     [[U('v8::internal::JSTypedArray::GetBuffer'), U('node::fs::Read')], 'buffer'],
     [[U(js, '/tmp/perf-1.map')], { key: 'loop', frame: js }],
     [[U('Builtins_LoadIC')], 'loop'],
@@ -767,4 +782,26 @@ test('the page says where each run\'s profile put dd: at SCHED_BATCH as recorded
     'said once')
   const across = profilePlacementText([{ set: 'old', placement: apart }, { set: 'new', placement: batch }])
   assert.match(across, /^in old, dd on the other CPU: .*; in new, dd on the reader's CPU, both at SCHED_BATCH/)
+})
+
+// analyse.js --rederive attributes a run's profiles again from the perf script texts it
+// kept, so that a rule mended later reaches a run measured before it
+test('a profiled record attributed again from its kept perf script text; as it was without one', () => {
+  const { reattributed } = require('../../experiments/stdio/profile')
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reattributed-'))
+  try {
+    fs.mkdirSync(path.join(runDir, 'profile'))
+    fs.copyFileSync(path.join(FIXTURES, 'c-256.txt.gz'), path.join(runDir, 'profile', 'c-256-1.txt.gz'))
+    const stale = { samples: 1, buckets: {} }
+    const record = { phase: 'profile', program: 'c', blockSize: 256, ok: true, rawFile: 'profile/c-256-1.txt.gz', profile: stale }
+    const again = reattributed(record, runDir, () => null)
+    assert.deepEqual(again.profile, attribute(fixture('c-256'), { binary: 'wc-c', native: true }))
+    assert.equal(record.profile, stale, 'the record read is left as it was')
+    const gone = { ...record, rawFile: 'profile/none.txt.gz' }
+    assert.equal(reattributed(gone, runDir, () => null), gone)
+    const failed = { ...record, ok: false }
+    assert.equal(reattributed(failed, runDir, () => null), failed)
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true })
+  }
 })
