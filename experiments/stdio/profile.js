@@ -653,7 +653,10 @@ function ladderCheck (cell, base, ladder) {
   const [ownNs, cNs] = [own?.rungs?.noop?.estimate, c?.rungs?.noop?.estimate]
   if (!base || cell === base || !Number.isFinite(ownNs) || !Number.isFinite(cNs)) return null
   const side = each => each.buckets.binding.ns + each.buckets.loop.ns
-  const [profiledNs, ladderNs] = [side(cell) - side(base), ownNs - cNs]
+  // the ladder's no-op over the C that ran beside it (experiments/calls/ladder.js againstC);
+  // a ladder from before those differences, over C's processes apart
+  const ladderNs = own.overC?.noop?.estimate ?? ownNs - cNs
+  const profiledNs = side(cell) - side(base)
   const disagrees = Math.abs(profiledNs - ladderNs) > Math.max(LADDER_AGREEMENT * Math.abs(ladderNs), LADDER_NOISE_NS)
   return { profiledNs, ladderNs, boundary: own.boundary ?? null, disagrees }
 }

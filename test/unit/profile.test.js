@@ -274,6 +274,10 @@ test('against the ladder: a reader\'s binding and loop over C\'s, against its no
   assert.equal(ladderCheck(cellOf('node-wasi', 120, 40), c, ladder), null, 'fd_read, not args_sizes_get')
   assert.equal(ladderCheck(cellOf('just-fast', 5, 8), c, ladder), null, 'no such variant in this ladder')
   assert.equal(ladderCheck(c, c, ladder), null, 'C against itself')
+  // a ladder with each variant's ns over the C beside it takes that difference, not the
+  // difference of the medians of processes that ran apart
+  const paired = ladder.map(row => row.variant === 'node-ffi' ? { ...row, overC: { noop: { estimate: 29 } } } : row)
+  assert.equal(ladderCheck(cellOf('node-ffi', 0, 130), c, paired).ladderNs, 29)
 })
 
 // lib/perf.js's probe in a process of its own, which reads PERF= as it loads
