@@ -65,7 +65,7 @@ function ladderSection (data) {
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
       <th scope="row">${row.variant}</th><td class="describes">${row.boundary ?? ''}; ${row.read ?? ''}</td>
-      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}${readOverC(row) ? html`<br><span class="interval" title="${OVER_C_MEANING}">${readOverC(row)} over C</span>` : ''}</td>
+      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}${row.overC?.['read-256'] ? html`<span class="interval" title="${readOverC(row)} ns: ${OVER_C_MEANING}">${formatSigned(row.overC['read-256'].estimate)} over C</span>` : ''}</td>
       <td class="num wraps">${row.parts ? partsSum(row.parts) : ''}</td>
       <td class="num wraps">${row.predicted === null
         ? ''
