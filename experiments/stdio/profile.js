@@ -160,7 +160,7 @@ const ENTRY_EXIT = anyOf(['do_syscall_64', 'entry_SYSCALL_64\\w*', 'syscall_exit
 // libc's (and liburing's) side of a syscall: the wrapper that enters the kernel
 const LIBC_SYSCALL = anyOf(['read', '__libc_read', '__read', '__GI___libc_read', '__read_nocancel', 'readv', 'splice',
   'syscall', '__GI___pthread_(en|dis)able_asynccancel', '__pthread_(en|dis)able_asynccancel', 'io_uring_enter',
-  '__sys_io_uring_enter2?', '__io_uring_submit_and_wait', 'io_uring_submit_and_wait'])
+  '__sys_io_uring_enter2?', '__io_uring_submit_and_wait', 'io_uring_submit_and_wait', 'epoll_wait', 'epoll_pwait2?'])
 // the collectors' classes, each by its name and `::` (a review: `Heap` alone took
 // `HeapObject::SizeFromMap`, an object's size, and the sweepers and marking visitors of V8's
 // later versions went to the binding through `v8::`)
@@ -185,13 +185,16 @@ const BINDING = new RegExp('^(node::|uv_|uv__|v8::|napi_|ffi_|Builtins_CallApiCa
 // between the module and the kernel (wasmtime's Rust, its tokio stdin worker, uvwasi), by
 // its name or by the library it is in (wasmtime's _libwasmtime.so holds its crates' code too)
 const WASI_HOST = /(wasmtime|wasmer|tokio|uvwasi|wasi_common|cranelift)/
+// the libraries a runtime's own native code is in, beside its binary
+const RUNTIME_LIBRARY = /^(libnode\.so|_libwasmtime\.so)/
 const MEANINGLESS = anyOf(['\\[unknown\\]', '__strcmp\\w*', 'strcmp@plt', '__errno_location(@plt)?', 'malloc',
   'free', 'cfree', '_int_malloc', '_int_free', '__libc_malloc', '__libc_free', 'operator new', 'operator delete'])
 
 // A sample's bucket and the frame that decided it (the name "everything else" shows).
 // binary: the reader's executable's file name; native: whether that binary is the reader's
 // own code (C's readers), whose frames are then its loop, not a runtime's binding.
-function bucketOf (frames, { binary, native }) {
+function bucketOf (frames, reader) {
+  const { binary, native } = reader
   const leaf = frames[0]
   if (leaf?.dso === KERNEL) {
     const kernelFrames = frames.filter(frame => frame.dso === KERNEL)
@@ -199,7 +202,23 @@ function bucketOf (frames, { binary, native }) {
     const read = kernelFrames.find(frame => READ_HANDLER.test(frame.symbol))
     if (read) return { key: 'kernelRead', frame: read.symbol }
     const handler = kernelFrames.find(frame => SYSCALL_HANDLER.test(frame.symbol))
-    if (handler) return { key: 'other', frame: `syscall ${SYSCALL_HANDLER.exec(handler.symbol)[2]}` }
+    if (handler) {
+      // another syscall is charged to the runtime's code that made it, past libc's wrapper: a
+      // WebAssembly host's futex waking its stdin worker, an event loop's epoll_wait, the
+      // collector's madvise are how that code does its part of a read (a review: a WASI
+      // host's hand-off went three ways, its futex to "everything else")
+      const frame = `syscall ${SYSCALL_HANDLER.exec(handler.symbol)[2]}`
+      const user = frames.filter(each => each.dso !== KERNEL)
+      // past libc's function that entered the kernel (read, syscall, epoll_wait, ...)
+      const wrapper = user.findIndex(each => !/libc|ld-linux/.test(each.dso))
+      const caller = wrapper < 0 ? [] : user.slice(wrapper)
+      const maker = caller.length ? bucketOf(caller, reader).key : null
+      if (maker === 'binding' || maker === 'gc') return { key: maker, frame }
+      // unwound no further than libc's wrapper (libc keeps no frame pointers): in a runtime's
+      // process only its native code makes syscalls, JavaScript and WebAssembly none
+      const wrapperOnly = user.length > 0 && caller.every(each => MEANINGLESS.test(each.symbol))
+      return { key: !native && wrapperOnly ? 'binding' : 'other', frame }
+    }
     // the way in or out of a syscall with no handler under it: the entry and exit code, and
     // the work the exit does for the task (rseq, task_work) and the entry's checks (seccomp's
     // filter), which every syscall pays (a review found 200 ns a read of wasmer's in rseq's
@@ -219,10 +238,15 @@ function bucketOf (frames, { binary, native }) {
     if (GC.test(symbol)) return { key: 'gc', frame: symbol }
     if (BUFFER.test(symbol)) return { key: 'buffer', frame: symbol }
     if (JS_SYMBOL.test(symbol) || JIT_DSO.test(dso)) return { key: 'loop', frame: symbol }
-    const own = binary && dso.split('/').pop() === binary
-    // a frame with no name in a runtime's own stripped binary (Bun's, Deno's) is still the
-    // runtime's native code, not the JavaScript that called it
-    if (symbol === '[unknown]' && own && !native) return { key: 'binding', frame: `[unknown] (${binary})` }
+    const file = dso.split('/').pop()
+    const own = binary && file === binary
+    // a frame with no name in a runtime's own stripped binary (Bun's, Deno's) or library (the
+    // host's libnode, wasmtime's) is still the runtime's native code, not the JavaScript that
+    // called it (a review: the host's and wasmtime's went to their callers or to "everything
+    // else" where Bun's and Deno's went to the binding)
+    if (symbol === '[unknown]' && !native && (own || RUNTIME_LIBRARY.test(file))) {
+      return { key: 'binding', frame: `[unknown] (${file})` }
+    }
     if (MEANINGLESS.test(symbol)) continue
     if (own && native) return { key: 'loop', frame: symbol }
     const runtimes = BINDING.test(symbol) || WASI_HOST.test(symbol) || WASI_HOST.test(dso)
