@@ -547,6 +547,7 @@ function profileData (sets, ladder = null) {
         pacedByC: cell.pacedByC ?? false,
         samples: cell.samples,
         rounds: cell.rounds ?? 1,
+        failedRounds: cell.failedRounds ?? [],
         // the profiler's own cost per read, and what share of the profiled CPU perf's samples saw
         profilerCostNs: cell.profilerCostNs ?? null,
         profilerCostInterval: cell.profilerCostInterval ?? null,

@@ -5,11 +5,11 @@
 // experiments/stdio/report-browser.js from the data its entry in `sections` gives.
 const {
   MARGINAL_NOTE, SHARE_NOTE, WITHHELD_NOTE, WITHIN_NOISE, FEW_READS, ladderNoteText, ladderCallText, precisionText,
-  headlineLevelsText, shiftText
+  headlineLevelsText, shiftText, profileRoundsText, profileLossText
 } = require('./report-text')
 const { ownRepeatabilityText, headlineTrust, headlineRepeatabilityText, meaningText } = require('./cost')
 const {
-  sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange, counted
+  sizeName, formatNumber, formatPercent, formatRatio, formatSigned, formatRange
 } = require('../../lib/report/format')
 const {
   Markup, html, why, intervalText, shareHtml, trustLine, leadFindings, repeatabilityNotes, contextSection, failedRuns,
@@ -554,6 +554,8 @@ function profileSection (data) {
     ${perfCell(row)}
     <td class="describes">${most(row)}</td></tr>`
   const failed = entry => why(entry.failed.map(cell => ({ set: cell.program, reason: cell.reason })))
+  // the rounds left out of a reader's figures (its failed cells are listed by `failed`)
+  const lostRounds = entry => profileLossText([], entry.rows)
   // a bucket no reader spent a ns in (GC, often) has no column: the chart keeps its key
   const shown = entry => entry.buckets.filter(bucket => entry.rows.some(row => row.ns[bucket.key] >= 1))
   const levels = entry => levelsText(entry.rows.flatMap(row => Object.values(row.intervals)), 'no')
@@ -576,7 +578,7 @@ function profileSection (data) {
     ${flameControls(entry, index)}
     <div class="table-wrap"><table class="dense">
       <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
-        median of ${counted(entry.rows[0]?.rounds ?? 1, 'round')}, over C's beneath each (its interval, ${levels(entry)},
+        median of ${profileRoundsText(entry.rows)}, over C's beneath each (its interval, ${levels(entry)},
         in its tooltip); the ns in frames with no name beneath the CPU per read; what perf cost per read;
         the frames behind the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}
@@ -585,7 +587,8 @@ function profileSection (data) {
       <tbody>${entry.rows.map(row => readerRow(entry, row))}</tbody>
     </table></div>
     ${entry.precision ? html`<p class="note">${precisionText(entry.precision)}</p>` : ''}
-    ${entry.failed.length ? failed(entry) : ''}`)
+    ${entry.failed.length ? failed(entry) : ''}
+    ${lostRounds(entry) ? html`<p class="note">${lostRounds(entry)}</p>` : ''}`)
   const ladderNote = ladderNoteText(profile, 'Beneath the binding\'s bucket')
   const notes = [PROFILE_NOTE(profilePlacementText(profile.entries)), paced ? PACED_NOTE : '']
   // the ladder's check, or how to get it, in a paragraph of its own: what a reader acts on

@@ -356,12 +356,14 @@ function profileTerminal (profile, placement) {
     table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])
   }
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, ${placement.words}; ` +
-    `median of ${counted(base.rounds ?? 1, 'round')}; the page has each reader's flame graph):`
+    `median of ${profileRoundsText(cells)}; the page has each reader's flame graph):`
+  const failed = (profile?.cells ?? []).filter(cell => !cell.ok).map(cell => ({ program: cell.program, reason: cell.failure }))
+  const loss = profileLossText(failed, cells)
   // a run has no calls run beside it: how to set the fast calls against one
   const checkable = ladderCheckable(cells.map(cell => cell.program))
   const precision = precisionText(profilePrecision(cells))
   return ['', title, ...textTable(table, ['l', 'r', 'r', 'r', 'l', 'l']), ...(precision ? [precision] : []),
-    ...(checkable.length ? [NO_LADDER_NOTE(checkable)] : [])]
+    ...(loss ? [loss] : []), ...(checkable.length ? [NO_LADDER_NOTE(checkable)] : [])]
 }
 
 // results.md's part of the profile pass (report-data.js profileData): per run, each reader's CPU
@@ -374,7 +376,7 @@ function profileMarkdown (data) {
   const ladderColumn = profile.ladderRun !== null
   for (const entry of profile.entries) {
     out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(entry.blockSize)}, the median of ` +
-      counted(entry.rows[0]?.rounds ?? 1, 'round'), '')
+      md(profileRoundsText(entry.rows)), '')
     const header = ['reader', 'CPU ns per read', 'over C', 'where its ns over C\'s go', 'unnamed', 'perf\'s own cost',
       ...(ladderColumn ? ['call against the ladder\'s no-op, over C\'s'] : [])]
     const rows = entry.rows.map(row => [
@@ -388,6 +390,8 @@ function profileMarkdown (data) {
     ])
     out.push(markdownTable(header, rows, ['l', 'r', 'r', 'l', 'l', 'r', ...(ladderColumn ? ['l'] : [])]), '')
     if (entry.precision) out.push(md(precisionText(entry.precision)), '')
+    const loss = profileLossText(entry.failed, entry.rows)
+    if (loss) out.push(md(loss), '')
   }
   const ladderNote = ladderNoteText(profile, 'In the last column')
   if (ladderNote) out.push(md(ladderNote), '')
@@ -449,6 +453,31 @@ function precisionText (precision) {
       `${listJoin(more ? [...listed, `${more} more`] : listed)}.`
     : ''
   return `${head} ${byRounds}; ${bySamples}${movedRounds}${short}`
+}
+
+// The rounds the profile's figures are the median of, each reader's where they differ (a
+// failed round, a reader measured again): "4 rounds", "4 rounds (node-sync 3)". rows: { program,
+// rounds }.
+function profileRoundsText (rows) {
+  const tally = new Map()
+  for (const row of rows) tally.set(row.rounds ?? 1, (tally.get(row.rounds ?? 1) ?? 0) + 1)
+  const [common = 1] = [...tally].sort((a, b) => b[1] - a[1])[0] ?? []
+  const apart = rows.filter(row => (row.rounds ?? 1) !== common).map(row => `${row.program} ${row.rounds ?? 1}`)
+  return `${counted(common, 'round')}${apart.length ? ` (${apart.join(', ')})` : ''}`
+}
+
+// What the profile pass lost, in a sentence; '' where nothing: the readers whose every round
+// failed, and the rounds left out of a reader's figures (a review: both went unsaid outside the
+// page). failed: [{ program, reason }]; rows: { program, failedRounds: [{ run, failure }] }.
+function profileLossText (failed, rows) {
+  const lostRounds = rows.filter(row => row.failedRounds?.length)
+    .map(row => `${row.program}'s ${listJoin(row.failedRounds.map(round => `round ${round.run + 1}`))} ` +
+      `(${row.failedRounds[0].failure})`)
+  const parts = [
+    failed.length ? `Failed, no buckets: ${listJoin(failed.map(cell => `${cell.program} (${cell.reason})`))}.` : '',
+    lostRounds.length ? `Rounds that failed, left out of their reader's figures: ${listJoin(lostRounds)}.` : ''
+  ]
+  return parts.filter(Boolean).join(' ')
 }
 
 // ns per read in frames with no name, and the file most of them are in: "12 (bun.exe)"
@@ -590,6 +619,8 @@ const csv = data => ({ columns: CSV_COLUMNS, rows: data.cells })
 
 module.exports = {
   markdown,
+  profileRoundsText,
+  profileLossText,
   csv,
   terminal,
   agreement,

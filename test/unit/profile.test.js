@@ -635,6 +635,25 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
     /^The binding's bucket of just-fast and bun-ffi is not set against .*--ladder CALLS-RUN\.$/)
   // a run without a profile pass prints none
   assert.ok(!terminal(results, [256], null).some(line => line.startsWith('Where a read')))
+  // what the pass lost is said beneath it, and a reader of fewer rounds is named in the
+  // title (a review: both were said on the page alone, the title giving C's count for all)
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'profile-lost-'))
+  try {
+    for (const file of fs.readdirSync(run)) fs.cpSync(path.join(run, file), path.join(copy, file), { recursive: true })
+    const profile = JSON.parse(fs.readFileSync(path.join(copy, 'profile.json'), 'utf8'))
+    const node = profile.cells.find(cell => cell.program === 'node-sync')
+    Object.assign(node, { failedRounds: [{ run: 1, failure: 'perf sampled no read of stdin' }] })
+    const bun = profile.cells.find(cell => cell.program === 'bun-ffi')
+    Object.assign(bun, { rounds: 1 })
+    profile.cells.push({ program: 'deno-ffi', blockSize: 256, ok: false, failure: 'it hung', failedRounds: [], rounds: 0 })
+    fs.writeFileSync(path.join(copy, 'profile.json'), JSON.stringify(profile))
+    const said = terminal(results, [256], copy)
+    assert.ok(said.some(line => /median of 2 rounds \(bun-ffi 1\)/.test(line)), said.join('\n'))
+    assert.ok(said.includes('Failed, no buckets: deno-ffi (it hung). Rounds that failed, left out of their ' +
+      'reader\'s figures: node-sync\'s round 2 (perf sampled no read of stdin).'), said.join('\n'))
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true })
+  }
 })
 
 test('paced by C: each round\'s CPU per read against C\'s in its turns, at C\'s pace over the pass', () => {
