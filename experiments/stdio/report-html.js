@@ -458,7 +458,8 @@ function runContextSection (data) {
 const PROFILE_NOTE = placement => 'Each reader under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
   `names its JavaScript), ${placement}. The samples of the window the CPU per read is measured over ` +
   '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
-  'share of them times the CPU per read of an unprofiled run in the same round. The perf script ' +
+  'share of every round\'s samples times the CPU per read of the unprofiled runs (the median of the ' +
+  'rounds\'), its interval from each round\'s own figure. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or ' +
   'FlameGraph. Beneath the kernel\'s bucket ("eBPF"), the kernel pass\'s time inside read(2) for the ' +
   'reader, ≠ where the two are more than a fifth apart: that pass runs dd and the reader as the cost ' +

@@ -409,8 +409,8 @@ const ladderCallText = check => `call ${formatSigned(check.profiledNs)}, ladder 
 const ladderText = check => (check ? `${ladderCallText(check)}${check.disagrees ? ' ≠' : ''}` : '')
 const PROFILE_MARKDOWN_NOTE = placement =>
   `Each reader under perf (cpu-clock samples with call graphs), ${placement}; ` +
-  'a bucket\'s ns per read is its share of the samples in the read loop\'s window times the CPU per read of an ' +
-  'unprofiled run in the same round. The buckets, each one\'s frames and the flame graphs are on the page ' +
+  'a bucket\'s ns per read is its share of every round\'s samples in the read loop\'s window times the CPU per ' +
+  'read of the unprofiled runs (the median of the rounds\'). The buckets, each one\'s frames and the flame graphs are on the page ' +
   '(report.html); the perf script texts in the run\'s profile/ folder.'
 // with a calls run beside (analyse.js --ladder)
 const LADDER_NOTE = (run, where) => `${where}, the reader's call (its binding and loop over ` +
