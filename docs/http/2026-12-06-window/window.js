@@ -1,0 +1,65 @@
+'use strict'
+// How much of an http run's CPU window is its connects and closes (a review: the server's CPU
+// is read before wrk starts and after it ends, so each run's 128 accepts and closes are in
+// its CPU per request, estimated at 1-2% for node-http, not measured). Per server, started
+// and placed as the bench places it (wrk and the server on the CPU this script is pinned to):
+// warmed by 3 wrk runs of 1 s, then runs of 1 and 3 s at 128 connections in turns. A run's CPU
+// is a fixed part (its connects, closes and wrk's start and end) and a part per request: the
+// fixed part is the intercept of the line of CPU against requests over the runs (Theil-Sen's
+// slope, lib/stats.js, which a wild run cannot move as it moves a least-squares line; the
+// median of what each run leaves above it), and its share of a 1-s run's CPU is what the
+// bench's runs of 1 s carry.
+//
+//   taskset -c 1 node docs/http/2026-12-06-window/window.js [ROUNDS] SERVER...
+const path = require('node:path')
+const lab = path.join(__dirname, '..', '..', '..')
+const { servers, startServer, freePort } = require(path.join(lab, 'experiments/http/servers'))
+const { wrkArgv, runWrk, parseWrk } = require(path.join(lab, 'experiments/http/wrk'))
+const { processCpu, cpuBetween } = require(path.join(lab, 'experiments/http/cpu'))
+const { median, theilSenSlope } = require(path.join(lab, 'lib/stats'))
+
+const cpu = Number(require('node:fs').readFileSync('/proc/self/status', 'utf8')
+  .match(/^Cpus_allowed_list:\s*(\d+)$/m)?.[1] ?? NaN)
+
+async function main () {
+  const args = process.argv.slice(2)
+  const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10
+  if (!Number.isInteger(cpu) || args.length === 0) {
+    throw new Error('usage: taskset -c CPU node window.js [ROUNDS] SERVER... (one CPU, as the bench pins both)')
+  }
+  for (const name of args) {
+    const server = servers.find(each => each.name === name)
+    if (!server) throw new Error(`no server ${name}`)
+    const port = await freePort()
+    const started = await startServer(server, { port, prefix: ['taskset', '-c', String(cpu)] })
+    const step = { connections: 128, mode: 'keep-alive', pin: { client: cpu } }
+    const argv = seconds => wrkArgv(step, port, { http: { seconds } })
+    const cpuOf = async work => {
+      const before = processCpu(started.pid)
+      const result = await work()
+      return { cpuNs: cpuBetween(before, processCpu(started.pid)).cpuNs, result }
+    }
+    try {
+      for (let i = 0; i < 3; i++) await runWrk(argv(1), 5000)
+      const runs = []
+      for (let round = 0; round < rounds; round++) {
+        for (const seconds of [1, 3]) {
+          const run = await cpuOf(() => runWrk(argv(seconds), seconds * 1000 + 5000))
+          runs.push({ seconds, cpuNs: run.cpuNs, requests: parseWrk(run.result.stdout).requests })
+        }
+      }
+      const slope = theilSenSlope(runs.map(run => [run.requests, run.cpuNs]))
+      const intercept = median(runs.map(run => run.cpuNs - slope * run.requests))
+      const short = runs.filter(run => run.seconds === 1)
+      const shortCpu = median(short.map(run => run.cpuNs))
+      const us = ns => (ns / 1000).toFixed(1)
+      console.log(`${name}: CPU ${cpu}, ${rounds} rounds of 1 and 3 s; a 1-s run ${us(shortCpu)} µs of CPU, ` +
+        `${median(short.map(run => run.requests))} requests; the line: ${(slope / 1000).toFixed(3)} µs a ` +
+        `request, ${us(intercept)} µs a run, ${(100 * intercept / shortCpu).toFixed(2)}% of a 1-s run's CPU`)
+    } finally {
+      await started.stop()
+    }
+  }
+}
+
+main().catch(err => { console.error(`window.js: ${err.message}`); process.exit(1) })
