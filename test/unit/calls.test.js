@@ -410,6 +410,9 @@ test('a WASI variant\'s parts: C\'s syscall, its read path from its empty read l
   // and the runtimes' parts: with no other variant, there are none
   const direct = ['A no-op call into C', 'A syscall\'s entry and exit', 'The runtimes\' read paths']
   assert.deepEqual(texts.filter(text => direct.some(start => text.startsWith(start))), [])
+  // c-yield, C's own ladder, adds up by construction as the floors do: not counted (a review)
+  const addsUp = texts.find(text => text.startsWith('The parts add up'))
+  assert.match(addsUp, /for \d+ of 2 variants .*c and c-yield, the floors the others are measured from/)
 })
 
 test('a ladder in turns with C\'s: each process against its own partner, whatever C\'s processes apart did', () => {
