@@ -287,10 +287,12 @@ const RING_FLOOR = 'c-uring'
 // rounds of one, or more (on an Intel VM, 1 to 2% between rounds and 2 to 5% between
 // processes; on an AMD EPYC VM 5 to 10% at both levels), so the default spends its time
 // on processes: ten, of two rounds each, which is what Kalibera and Jones's cost model
-// asks when a process costs about what a round does. 120 000 calls time the slowest rung
-// (Node's empty read, ~560 ns) for 67 ms and the no-op for at least 0.2 ms, on a clock
-// of ns; the ladder of every variant then fits the calls run in 2½ minutes (at 200 000
-// calls it took 99 s of a 157 s run on the AMD EPYC VM of 2026-11-27).
+// asks when a process costs about what a round does. 120 000 calls time Node's empty read
+// (~460 ns) for 55 ms and the no-op (10 times as many calls) for at least 1.7 ms, on a clock
+// of ns; the WASI hosts' empty reads, 12 to 23 µs through wasmtime and wasmer, take 1.4 to
+// 2.8 s a round, most of a default run with wasmer's rows (14½ to 15¼ minutes on the Zen 4
+// VM against 8 to 9 without; at 200 000 calls the ladder took 99 s of a 157 s run on the AMD
+// EPYC VM of 2026-11-27, before the WASI rows).
 const PRESETS = {
   default: { processes: 10, rounds: 2, calls: 120_000, reads: 1 << 16 },
   quick: { processes: 6, rounds: 2, calls: 100_000, reads: 1 << 16 }
