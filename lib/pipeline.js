@@ -187,6 +187,12 @@ function takesTurns (pid) {
   }
 }
 
+// Which of two pipelines taking turns goes first in run `run`: 0, 0, 1, 1, 0, 0, ... so that
+// each order comes as often, and the even and the odd runs, the halves a run's own figure is
+// taken from (lib/repeatability.js HALVINGS), each hold both (a review: by the run's parity,
+// the order and the halves were one, and an effect of going first read as the run's noise).
+const firstTurn = run => Math.floor(run / 2) % 2
+
 // Two pipelines on one CPU, taking turns: each runs for sliceMs while the other is
 // paused (experiments/stdio/cost.js says why), the first to start given by `first`,
 // until one ends; the other then runs to its end alone. Resolves to both results, in
@@ -311,6 +317,7 @@ module.exports = {
   runPipeline,
   runHeld,
   runAlternating,
+  firstTurn,
   partnerRecord,
   ddFeeder,
   stopCurrentPipeline,

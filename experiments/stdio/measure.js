@@ -11,7 +11,7 @@ const { spawnSync } = require('node:child_process')
 const { commandLine, parseOutput } = require('./programs')
 const { UsageError } = require('../../lib/options')
 const {
-  runPipeline, runHeld, runAlternating, partnerRecord, ddFeeder, PIN_APART, shellQuote
+  runPipeline, runHeld, runAlternating, firstTurn, partnerRecord, ddFeeder, PIN_APART, shellQuote
 } = require('../../lib/pipeline')
 const { withStdinFrom, scratchFolder, scratchFolders } = require('./zero-file')
 const { profileArgv, summaryPart, parseProfileRun, readTraceProblem } = require('./strace')
@@ -335,10 +335,8 @@ async function runWithPartner (step, spec, options) {
   const bytes = partnerBytes(step.bytes, partnerRatios.get(partnerCell(step)) ?? null, FIXED_FEEDER_BLOCK)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
   const reader = commandLine(step.partner, step.blockSize)
-  // which of the two goes first alternates by round
-  const first = step.run % 2
   const sliceMs = step.sliceMs ?? SLICE_MS
-  const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], sliceMs, first)
+  const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], sliceMs, firstTurn(step.run))
   const output = parseOutput(step.partner, partnerResult.stdout)
   const partnerStep = { ...step, program: step.partner, bytes, timeoutSeconds: options.timeoutSeconds }
   const failure = verify(partnerStep, partnerResult, output)

@@ -472,3 +472,16 @@ test('a move from a zero: missing against run a\'s figure, without bound against
   assert.deepEqual([fromSmaller.within, fromSmaller.total, fromSmaller.met], [2, 5, false])
   assert.equal(moveFromSmaller(20, 20), 0)
 })
+
+// Which of two pipelines taking turns goes first: both orders as often, and in each of the
+// halves a run's own figure is taken from (a review: by parity, order and half were one)
+test('turns: the first to go alternates in pairs of runs, so that each half holds both orders', () => {
+  const { firstTurn } = require('../../lib/pipeline')
+  const runs = Array.from({ length: 10 }, (_, run) => run)
+  const evenOdd = repeatability.HALVINGS.evenOdd(runs)
+  for (const half of [0, 1]) {
+    const orders = runs.filter(run => evenOdd(run) === half).map(firstTurn)
+    assert.ok(orders.includes(0) && orders.includes(1), `half ${half}: ${orders}`)
+  }
+  assert.equal(runs.map(firstTurn).filter(first => first === 0).length, 6)
+})
