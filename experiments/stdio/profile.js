@@ -143,6 +143,8 @@ const BUCKETS = [
 ]
 
 const KERNEL = '[kernel.kallsyms]'
+// the switching bucket's frame for a wait inside read(2), the pipe empty
+const SCHEDULER_IN_READ = 'scheduler, in read(2)'
 // a pattern that matches any of `names` (each may hold \w* and the like), whole or as a word
 const anyOf = (names, { whole = true } = {}) => new RegExp(`^(${names.join('|')})${whole ? '$' : '\\b'}`)
 const SCHEDULER = anyOf(['finish_task_switch', '__schedule', 'schedule', 'schedule_timeout', '__switch_to',
@@ -198,8 +200,12 @@ function bucketOf (frames, reader) {
   const leaf = frames[0]
   if (leaf?.dso === KERNEL) {
     const kernelFrames = frames.filter(frame => frame.dso === KERNEL)
-    if (kernelFrames.some(frame => SCHEDULER.test(frame.symbol))) return { key: 'switching', frame: 'scheduler' }
     const read = kernelFrames.find(frame => READ_HANDLER.test(frame.symbol))
+    // a wait inside read(2) is named apart: its time on the CPU is inside the syscall, as the
+    // kernel pass counts it (report-data.js kernelCheck)
+    if (kernelFrames.some(frame => SCHEDULER.test(frame.symbol))) {
+      return { key: 'switching', frame: read ? SCHEDULER_IN_READ : 'scheduler' }
+    }
     if (read) return { key: 'kernelRead', frame: read.symbol }
     const handler = kernelFrames.find(frame => SYSCALL_HANDLER.test(frame.symbol))
     if (handler) {
@@ -750,6 +756,7 @@ module.exports = {
   profileBytes,
   profileLeastReads,
   bucketOf,
+  SCHEDULER_IN_READ,
   profiledReader,
   reattributed,
   readWindow,
