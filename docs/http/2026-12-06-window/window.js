@@ -37,7 +37,8 @@ async function main () {
     const cpuOf = async work => {
       const before = processCpu(started.pid)
       const result = await work()
-      return { cpuNs: cpuBetween(before, processCpu(started.pid)).cpuNs, result }
+      const { cpuNs, slices } = cpuBetween(before, processCpu(started.pid))
+      return { cpuNs, slices, result }
     }
     try {
       for (let i = 0; i < 3; i++) await runWrk(argv(1), 5000)
@@ -45,7 +46,7 @@ async function main () {
       for (let round = 0; round < rounds; round++) {
         for (const seconds of [1, 3]) {
           const run = await cpuOf(() => runWrk(argv(seconds), seconds * 1000 + 5000))
-          runs.push({ seconds, cpuNs: run.cpuNs, requests: parseWrk(run.result.stdout).requests })
+          runs.push({ seconds, cpuNs: run.cpuNs, slices: run.slices, requests: parseWrk(run.result.stdout).requests })
         }
       }
       const slope = theilSenSlope(runs.map(run => [run.requests, run.cpuNs]))
@@ -53,6 +54,11 @@ async function main () {
       const short = runs.filter(run => run.seconds === 1)
       const shortCpu = median(short.map(run => run.cpuNs))
       const us = ns => (ns / 1000).toFixed(1)
+      // each run: its length, CPU per request and requests per timeslice (the server's batching)
+      for (const run of runs) {
+        console.log(`  ${run.seconds} s: ${run.requests} requests, ${(run.cpuNs / run.requests / 1000).toFixed(3)} µs ` +
+          `a request, ${run.slices ? (run.requests / run.slices).toFixed(2) : '?'} requests a timeslice`)
+      }
       console.log(`${name}: CPU ${cpu}, ${rounds} rounds of 1 and 3 s; a 1-s run ${us(shortCpu)} µs of CPU, ` +
         `${median(short.map(run => run.requests))} requests; the line: ${(slope / 1000).toFixed(3)} µs a ` +
         `request, ${us(intercept)} µs a run, ${(100 * intercept / shortCpu).toFixed(2)}% of a 1-s run's CPU`)
