@@ -10,26 +10,32 @@
 // median of what each run leaves above it), and its share of a 1-s run's CPU is what the
 // bench's runs of 1 s carry.
 //
-//   taskset -c 1 node docs/http/2026-12-06-window/window.js [ROUNDS] SERVER...
+//   taskset -c 1 node docs/http/2026-12-06-window/window.js ROUNDS SERVER...
 const path = require('node:path')
 const lab = path.join(__dirname, '..', '..', '..')
 const { servers, startServer, freePort } = require(path.join(lab, 'experiments/http/servers'))
 const { wrkArgv, runWrk, parseWrk } = require(path.join(lab, 'experiments/http/wrk'))
 const { processCpu, cpuBetween } = require(path.join(lab, 'experiments/http/cpu'))
 const { median, theilSenSlope } = require(path.join(lab, 'lib/stats'))
+const { UsageError } = require(path.join(lab, 'lib/options'))
+const { runScript } = require('../../script-args')
 
 const cpu = Number(require('node:fs').readFileSync('/proc/self/status', 'utf8')
   .match(/^Cpus_allowed_list:\s*(\d+)$/m)?.[1] ?? NaN)
 
-async function main () {
-  const args = process.argv.slice(2)
-  const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10
-  if (!Number.isInteger(cpu) || args.length === 0) {
-    throw new Error('usage: taskset -c CPU node window.js [ROUNDS] SERVER... (one CPU, as the bench pins both)')
-  }
+// ROUNDS and the servers' names checked before any starts; one CPU, as the bench pins both
+function check ([rounds, ...names]) {
+  if (!/^\d+$/.test(rounds) || Number(rounds) < 2) throw new UsageError(`ROUNDS must be a whole number of at least 2, not '${rounds}'`)
+  if (!Number.isInteger(cpu)) throw new UsageError('pin it to one CPU: taskset -c CPU node ... (the bench pins both there)')
+  const unknown = names.filter(name => !servers.some(each => each.name === name))
+  if (unknown.length) throw new UsageError(`no server ${unknown.join(', ')}; give some of ${servers.map(each => each.name).join(', ')}`)
+}
+
+async function main ([roundsText, ...args], stopped) {
+  const rounds = Number(roundsText)
   for (const name of args) {
+    if (stopped()) return
     const server = servers.find(each => each.name === name)
-    if (!server) throw new Error(`no server ${name}`)
     const port = await freePort()
     const started = await startServer(server, { port, prefix: ['taskset', '-c', String(cpu)] })
     const step = { connections: 128, mode: 'keep-alive', pin: { client: cpu } }
@@ -68,4 +74,4 @@ async function main () {
   }
 }
 
-main().catch(err => { console.error(`window.js: ${err.message}`); process.exit(1) })
+runScript(module, { args: [2, Infinity], check, measures: true, run: (args, flags, stopped) => main(args, stopped) })
