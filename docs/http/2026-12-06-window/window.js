@@ -4,11 +4,12 @@
 // its CPU per request, estimated at 1-2% for node-http, not measured). Per server, started
 // and placed as the bench places it (wrk and the server on the CPU this script is pinned to):
 // warmed by 3 wrk runs of 1 s, then runs of 1 and 3 s at 128 connections in turns. A run's CPU
-// is a fixed part (its connects, closes and wrk's start and end) and a part per request: the
-// fixed part is the intercept of the line of CPU against requests over the runs (Theil-Sen's
-// slope, lib/stats.js, which a wild run cannot move as it moves a least-squares line; the
-// median of what each run leaves above it), and its share of a 1-s run's CPU is what the
-// bench's runs of 1 s carry.
+// is a fixed part (its connects, closes, wrk's start and end, and whatever the first moments of
+// a run cost more) and a part per request: each round's two runs give both (the line through
+// them: CPU against requests), and the medians over the rounds are the figures; the fixed
+// part's share of a 1-s run's CPU is what the bench's runs of 1 s carry. (A Theil-Sen line
+// over all the runs, tried first, took most of its pairwise slopes within one length's runs,
+// whose requests hardly differ, and said 31% for c-epoll where its rounds said 3.)
 //
 //   taskset -c 1 node docs/http/2026-12-06-window/window.js ROUNDS SERVER...
 const path = require('node:path')
@@ -16,7 +17,7 @@ const lab = path.join(__dirname, '..', '..', '..')
 const { servers, startServer, freePort } = require(path.join(lab, 'experiments/http/servers'))
 const { wrkArgv, runWrk, parseWrk } = require(path.join(lab, 'experiments/http/wrk'))
 const { processCpu, cpuBetween } = require(path.join(lab, 'experiments/http/cpu'))
-const { median, theilSenSlope } = require(path.join(lab, 'lib/stats'))
+const { median } = require(path.join(lab, 'lib/stats'))
 const { UsageError } = require(path.join(lab, 'lib/options'))
 const { runScript } = require('../../script-args')
 
@@ -55,8 +56,16 @@ async function main ([roundsText, ...args], stopped) {
           runs.push({ seconds, cpuNs: run.cpuNs, slices: run.slices, requests: parseWrk(run.result.stdout).requests })
         }
       }
-      const slope = theilSenSlope(runs.map(run => [run.requests, run.cpuNs]))
-      const intercept = median(runs.map(run => run.cpuNs - slope * run.requests))
+      // each round's 1-s and 3-s runs, one after the other
+      const lines = []
+      for (let i = 0; i + 1 < runs.length; i += 2) {
+        const [short, long] = [runs[i], runs[i + 1]]
+        const perRequest = (long.cpuNs - short.cpuNs) / (long.requests - short.requests)
+        lines.push({ slope: perRequest, intercept: short.cpuNs - perRequest * short.requests })
+      }
+      const slope = median(lines.map(line => line.slope))
+      const intercept = median(lines.map(line => line.intercept))
+      const shares = lines.map((line, i) => line.intercept / runs[2 * i].cpuNs)
       const short = runs.filter(run => run.seconds === 1)
       const shortCpu = median(short.map(run => run.cpuNs))
       const us = ns => (ns / 1000).toFixed(1)
@@ -67,7 +76,8 @@ async function main ([roundsText, ...args], stopped) {
       }
       console.log(`${name}: CPU ${cpu}, ${rounds} rounds of 1 and 3 s; a 1-s run ${us(shortCpu)} µs of CPU, ` +
         `${median(short.map(run => run.requests))} requests; the line: ${(slope / 1000).toFixed(3)} µs a ` +
-        `request, ${us(intercept)} µs a run, ${(100 * intercept / shortCpu).toFixed(2)}% of a 1-s run's CPU`)
+        `request, ${us(intercept)} µs a run, ${(100 * intercept / shortCpu).toFixed(2)}% of a 1-s run's CPU ` +
+        `(its rounds ${(100 * Math.min(...shares)).toFixed(1)} to ${(100 * Math.max(...shares)).toFixed(1)}%)`)
     } finally {
       await started.stop()
     }
