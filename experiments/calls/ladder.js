@@ -418,7 +418,8 @@ async function runWithPartner (step, spec, options) {
   const bytes = ladderBytes(partnerCounts)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
   const reader = ladderArgv(step.partner, partnerCounts)
-  const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], SLICE_MS, firstTurn(step.run))
+  const pair = [spec, { ...spec, feeder, reader }]
+  const [result, partnerResult] = await runAlternating(pair, SLICE_MS, firstTurn(step.run))
   const output = parseLadder(partnerResult.stdout)
   const { timeoutSeconds } = options
   const failure = ladderFailure({ result: partnerResult, output, counts: partnerCounts, bytes, timeoutSeconds })

@@ -129,7 +129,8 @@ const OVER_C_MEANING = 'ns over C, process by process against the C that ran bes
 function readOverC (row) {
   const over = row.overC?.['read-256']
   if (!over) return null
-  const interval = [over.low, over.high].every(Number.isFinite) ? ` (${formatRange(over.low, over.high, formatSigned)})` : ''
+  const bounded = [over.low, over.high].every(Number.isFinite)
+  const interval = bounded ? ` (${formatRange(over.low, over.high, formatSigned)})` : ''
   return `${formatSigned(over.estimate)}${interval}`
 }
 const rungText = rung => (rung ? `${nsWithInterval(rung)}${rung.wide ? ' [wide]' : ''}` : 'FAILED')

@@ -336,7 +336,8 @@ async function runWithPartner (step, spec, options) {
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
   const reader = commandLine(step.partner, step.blockSize)
   const sliceMs = step.sliceMs ?? SLICE_MS
-  const [result, partnerResult] = await runAlternating([spec, { ...spec, feeder, reader }], sliceMs, firstTurn(step.run))
+  const pair = [spec, { ...spec, feeder, reader }]
+  const [result, partnerResult] = await runAlternating(pair, sliceMs, firstTurn(step.run))
   const output = parseOutput(step.partner, partnerResult.stdout)
   const partnerStep = { ...step, program: step.partner, bytes, timeoutSeconds: options.timeoutSeconds }
   const failure = verify(partnerStep, partnerResult, output)

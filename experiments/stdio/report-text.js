@@ -357,7 +357,8 @@ function profileTerminal (profile, placement) {
   }
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, ${placement.words}; ` +
     `median of ${profileRoundsText(cells)}; the page has each reader's flame graph):`
-  const failed = (profile?.cells ?? []).filter(cell => !cell.ok).map(cell => ({ program: cell.program, reason: cell.failure }))
+  const failed = (profile?.cells ?? []).filter(cell => !cell.ok)
+    .map(cell => ({ program: cell.program, reason: cell.failure }))
   const loss = profileLossText(failed, cells)
   // a run has no calls run beside it: how to set the fast calls against one
   const checkable = ladderCheckable(cells.map(cell => cell.program))
@@ -410,7 +411,8 @@ const ladderText = check => (check ? `${ladderCallText(check)}${check.disagrees 
 const PROFILE_MARKDOWN_NOTE = placement =>
   `Each reader under perf (cpu-clock samples with call graphs), ${placement}; ` +
   'a bucket\'s ns per read is its share of every round\'s samples in the read loop\'s window times the CPU per ' +
-  'read of the unprofiled runs (the median of the rounds\'). The buckets, each one\'s frames and the flame graphs are on the page ' +
+  'read of the unprofiled runs (the median of the rounds\'). The buckets, each one\'s frames and the flame graphs ' +
+  'are on the page ' +
   '(report.html); the perf script texts in the run\'s profile/ folder.'
 // with a calls run beside (analyse.js --ladder)
 const LADDER_NOTE = (run, where) => `${where}, the reader's call (its binding and loop over ` +

@@ -57,7 +57,8 @@ test('two pipelines take turns: each paused in the other\'s, every byte counted,
 test('turns of 0 ms run both at once, unpaused', async () => {
   const pin = sharedCpuPin()
   const results = await runAlternating([pipeline(32 << 20, pin), pipeline(32 << 20, pin)], 0)
-  assert.deepEqual(results.map(result => [result.reader.exit, result.turns, result.aloneMs]), [[0, null, null], [0, null, null]])
+  const [a, b] = results.map(result => [result.reader.exit, result.turns, result.aloneMs])
+  assert.deepEqual([a, b], [[0, null, null], [0, null, null]])
 })
 
 test('a cost run in turns with C: both verified, C\'s bytes its own, a share from the span both ran', async () => {

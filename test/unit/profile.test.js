@@ -86,7 +86,8 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
     // work on a syscall's way out with no handler under it: entry and exit (a review: rseq's
     // notification, 200 ns of a wasmer read, went to "everything else")
     [[K('__rseq_handle_notify_resume'), K('exit_to_user_mode_loop'), K('syscall_exit_to_user_mode'),
-      K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe')], { key: 'entryExit', frame: '__rseq_handle_notify_resume' }],
+      K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe')],
+    { key: 'entryExit', frame: '__rseq_handle_notify_resume' }],
     [[K('__seccomp_filter'), K('syscall_trace_enter'), K('do_syscall_64'), K('entry_SYSCALL_64_after_hwframe')],
       'entryExit'],
     // Debian's liburing, stripped: the ring's wrapper (a review: 33 ns of c-uring's read in "other")
@@ -648,7 +649,8 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
     Object.assign(node, { failedRounds: [{ run: 1, failure: 'perf sampled no read of stdin' }] })
     const bun = profile.cells.find(cell => cell.program === 'bun-ffi')
     Object.assign(bun, { rounds: 1 })
-    profile.cells.push({ program: 'deno-ffi', blockSize: 256, ok: false, failure: 'it hung', failedRounds: [], rounds: 0 })
+    const hung = { program: 'deno-ffi', blockSize: 256, ok: false, failure: 'it hung', failedRounds: [], rounds: 0 }
+    profile.cells.push(hung)
     fs.writeFileSync(path.join(copy, 'profile.json'), JSON.stringify(profile))
     const said = terminal(results, [256], copy)
     assert.ok(said.some(line => /median of 2 rounds \(bun-ffi 1\)/.test(line)), said.join('\n'))
@@ -838,7 +840,8 @@ test('a profiled record attributed again from its kept perf script text; as it w
     fs.mkdirSync(path.join(runDir, 'profile'))
     fs.copyFileSync(path.join(FIXTURES, 'c-256.txt.gz'), path.join(runDir, 'profile', 'c-256-1.txt.gz'))
     const stale = { samples: 1, buckets: {} }
-    const record = { phase: 'profile', program: 'c', blockSize: 256, ok: true, rawFile: 'profile/c-256-1.txt.gz', profile: stale }
+    const rawFile = 'profile/c-256-1.txt.gz'
+    const record = { phase: 'profile', program: 'c', blockSize: 256, ok: true, rawFile, profile: stale }
     const again = reattributed(record, runDir, () => null)
     assert.deepEqual(again.profile, attribute(fixture('c-256'), { binary: 'wc-c', native: true }))
     assert.equal(record.profile, stale, 'the record read is left as it was')

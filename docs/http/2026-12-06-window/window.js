@@ -26,10 +26,15 @@ const cpu = Number(require('node:fs').readFileSync('/proc/self/status', 'utf8')
 
 // ROUNDS and the servers' names checked before any starts; one CPU, as the bench pins both
 function check ([rounds, ...names]) {
-  if (!/^\d+$/.test(rounds) || Number(rounds) < 2) throw new UsageError(`ROUNDS must be a whole number of at least 2, not '${rounds}'`)
-  if (!Number.isInteger(cpu)) throw new UsageError('pin it to one CPU: taskset -c CPU node ... (the bench pins both there)')
+  if (!/^\d+$/.test(rounds) || Number(rounds) < 2) {
+    throw new UsageError(`ROUNDS must be a whole number of at least 2, not '${rounds}'`)
+  }
+  if (!Number.isInteger(cpu)) {
+    throw new UsageError('pin it to one CPU: taskset -c CPU node ... (the bench pins both there)')
+  }
   const unknown = names.filter(name => !servers.some(each => each.name === name))
-  if (unknown.length) throw new UsageError(`no server ${unknown.join(', ')}; give some of ${servers.map(each => each.name).join(', ')}`)
+  const known = servers.map(each => each.name).join(', ')
+  if (unknown.length) throw new UsageError(`no server ${unknown.join(', ')}; give some of ${known}`)
 }
 
 async function main ([roundsText, ...args], stopped) {
@@ -71,7 +76,8 @@ async function main ([roundsText, ...args], stopped) {
       const us = ns => (ns / 1000).toFixed(1)
       // each run: its length, CPU per request and requests per timeslice (the server's batching)
       for (const run of runs) {
-        console.log(`  ${run.seconds} s: ${run.requests} requests, ${(run.cpuNs / run.requests / 1000).toFixed(3)} µs ` +
+        const perRequestUs = (run.cpuNs / run.requests / 1000).toFixed(3)
+        console.log(`  ${run.seconds} s: ${run.requests} requests, ${perRequestUs} µs ` +
           `a request, ${run.slices ? (run.requests / run.slices).toFixed(2) : '?'} requests a timeslice`)
       }
       console.log(`${name}: CPU ${cpu}, ${rounds} rounds of 1 and 3 s; a 1-s run ${us(shortCpu)} µs of CPU, ` +
