@@ -5,7 +5,9 @@
 const path = require('node:path')
 const stdio = require('../stdio/report')
 const { findings } = require('./findings')
-const { formatNumber, formatSigned, formatRange, listJoin, escapeMarkdown: md } = require('../../lib/report/format')
+const {
+  formatNumber, formatSigned, formatRange, listJoin, byCommonest, escapeMarkdown: md
+} = require('../../lib/report/format')
 const { Markup, html, intervalText, trustLine, leadFindings } = require('../../lib/report/markup')
 const { reachable, callsTrust } = require('./repeatability')
 const { markdownTable, textTable, round, nsWithInterval, findingLines } = require('../../lib/report/plain')
@@ -163,12 +165,7 @@ function ladderRows (ladder) {
 function ladderLevels (ladder) {
   const cost = levelsText(ladder.rows.map(row => row.stdin?.cpuPerReadNs), null)
   const levelOf = row => levelsText(Object.values(row.rungs ?? {}), null)
-  const byLevel = new Map()
-  for (const row of ladder.rows) {
-    const level = levelOf(row)
-    if (level) byLevel.set(level, [...(byLevel.get(level) ?? []), row])
-  }
-  const [common, ...others] = [...byLevel].sort((a, b) => b[1].length - a[1].length)
+  const [common, ...others] = byCommonest(ladder.rows.filter(levelOf), levelOf)
   const apart = others.map(([level, rows]) =>
     `${level} for ${rows.map(row => `${row.variant} (${row.processes} processes)`).join(', ')}`)
   const rungs = common ? `${common[0]} interval${apart.length ? `, ${apart.join('; ')}` : ''}` : 'no interval'

@@ -11,7 +11,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const {
   sizeLabel, sizeName, formatNumber, formatPercent, formatShare, formatRatio, formatSigned,
-  formatSignedPercent, listJoin, counted,
+  formatSignedPercent, listJoin, counted, byCommonest,
   escapeMarkdown: md
 } = require('../../lib/report/format')
 const { BASELINE } = require('./programs')
@@ -461,10 +461,9 @@ function precisionText (precision) {
 // failed round, a reader measured again): "4 rounds", "4 rounds (node-sync 3)". rows: { program,
 // rounds }.
 function profileRoundsText (rows) {
-  const tally = new Map()
-  for (const row of rows) tally.set(row.rounds ?? 1, (tally.get(row.rounds ?? 1) ?? 0) + 1)
-  const [common = 1] = [...tally].sort((a, b) => b[1] - a[1])[0] ?? []
-  const apart = rows.filter(row => (row.rounds ?? 1) !== common).map(row => `${row.program} ${row.rounds ?? 1}`)
+  const roundsOf = row => row.rounds ?? 1
+  const [[common] = [1]] = byCommonest(rows, roundsOf)
+  const apart = rows.filter(row => roundsOf(row) !== common).map(row => `${row.program} ${roundsOf(row)}`)
   return `${counted(common, 'round')}${apart.length ? ` (${apart.join(', ')})` : ''}`
 }
 

@@ -108,6 +108,15 @@ function sharedOrEach (entries, textOf, named, between) {
   return texts.length <= 1 ? texts[0] ?? '' : entries.map(named).join(between)
 }
 
+// Items grouped by keyOf's value, the group most share first (groups as many in the order
+// their key first came): [[key, items], ...]. What is said once for most, and named for the
+// rest ("4 rounds (node-sync 3)").
+function byCommonest (items, keyOf) {
+  const groups = new Map()
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item])
+  return [...groups].sort((a, b) => b[1].length - a[1].length)
+}
+
 // "a, b and c": findings list programs the way a sentence would.
 function listJoin (items) {
   if (items.length <= 1) return items.join('')
@@ -182,6 +191,7 @@ const counted = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`
 module.exports = {
   counted,
   sharedOrEach,
+  byCommonest,
   userShareText,
   withUserShare,
   userShareTitle,
