@@ -206,22 +206,23 @@ async function runAlternating (specs, sliceMs, first = 0) {
     const results = await Promise.all(started.map(({ done }) => done))
     return results.map(result => ({ ...result, turns: null, aloneMs: null }))
   }
-  const ended = started.map(() => false)
+  // when each ended (hrtime), null while it runs
   const endedAt = started.map(() => null)
+  const ended = i => endedAt[i] !== null
   const turns = [0, 0]
-  const end = i => () => { ended[i] = true; endedAt[i] = process.hrtime.bigint() }
+  const end = i => () => { endedAt[i] = process.hrtime.bigint() }
   started.forEach(({ done }, i) => done.then(end(i), end(i)))
   const signal = (i, name) => {
-    if (!ended[i]) started[i].child.kill(name)
+    if (!ended(i)) started[i].child.kill(name)
   }
   // Both run at once only until both can take turns: a few ms of start-up, before any window.
-  while (!started.every(({ child }, i) => ended[i] || takesTurns(child.pid))) await delay(1)
+  while (!started.every(({ child }, i) => ended(i) || takesTurns(child.pid))) await delay(1)
   let turn = first
   signal(1 - turn, 'SIGUSR1')
   turns[turn]++
-  while (!ended[0] && !ended[1]) {
+  while (!ended(0) && !ended(1)) {
     await delay(sliceMs)
-    if (ended[0] || ended[1]) break
+    if (ended(0) || ended(1)) break
     signal(turn, 'SIGUSR1')
     turn = 1 - turn
     signal(turn, 'SIGUSR2')
@@ -230,7 +231,8 @@ async function runAlternating (specs, sliceMs, first = 0) {
   started.forEach((_, i) => signal(i, 'SIGUSR2'))
   const results = await Promise.all(started.map(({ done }) => done))
   const firstEnd = endedAt.reduce((a, b) => (a < b ? a : b))
-  return results.map((result, i) => ({ ...result, turns: turns[i], aloneMs: Number(endedAt[i] - firstEnd) / 1e6 }))
+  const aloneMs = i => Number(endedAt[i] - firstEnd) / 1e6
+  return results.map((result, i) => ({ ...result, turns: turns[i], aloneMs: aloneMs(i) }))
 }
 
 function camelUsage (usage) {
