@@ -152,7 +152,9 @@ function print (rows) {
   process.stdout.write(`${table.join('\n')}\n`)
   for (const row of rows) {
     // at a phone's width a table may scroll; said, not a fault
-    const scrolls = row.width < GLANCE.TABLES_WHOLE_FROM ? row.scrollingTables.map(line => `scrolls (allowed at this width) ${line}`) : []
+    const scrolls = row.width < GLANCE.TABLES_WHOLE_FROM
+      ? row.scrollingTables.map(line => `scrolls (allowed at this width) ${line}`)
+      : []
     const details = [...row.faults, ...scrolls]
     if (details.length === 0) continue
     process.stdout.write(`\n${row.page} at ${row.width} px:\n${details.map(line => `  ${line}`).join('\n')}\n`)

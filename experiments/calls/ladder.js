@@ -376,7 +376,9 @@ async function measureLadder (step, options) {
     compiled: output.compiled,
     rounds: output.rounds,
     output: output.total,
-    ...(partner ? { sliceMs: SLICE_MS, turns: result.turns, aloneMs: result.aloneMs, partner: partner.record } : {}),
+    ...(partner
+      ? { sliceMs: SLICE_MS, turns: result.turns, aloneMs: result.aloneMs, partner: partner.record }
+      : {}),
     at: new Date().toISOString()
   }
   if (record.ok && partner) {
@@ -400,10 +402,9 @@ const cpuNs = result => (result.reader.userUs + result.reader.sysUs) * 1000
 // the CPU time the variant's process took beyond C's whole process in C's rounds (the ns of
 // each rung times its calls, as calls/ladder.mjs, just.js and c.c count them). C's start-up
 // and warm-up take the same time however many rounds follow, so the rounds scale, not the
-// process: scaling
-// the whole (rounds × the ratio of the processes) fell short, the more so the shorter C's
-// rounds were against its warm-up (a review: C's ladder ended a third of the way through a
-// variant 3 times its cost, and reached it only processes later).
+// process: scaling the whole (rounds × the ratio of the processes) fell short, the more so
+// the shorter C's rounds were against its warm-up (a review: C's ladder ended a third of the
+// way through a variant 3 times its cost, and reached it only processes later).
 function roundsToMatch (variantNs, partnerNs, { roundsAsked, rounds }, { calls, reads }) {
   const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': reads }
   const roundNs = median(rounds.map(round => RUNGS.reduce((sum, rung) => sum + round[rung] * counts[rung], 0)))

@@ -67,7 +67,9 @@ function ladderSection (data) {
       <th scope="col" class="num">parts: boundary + syscall + read path + kernel</th><th scope="col" class="num">predicted, off by</th><th scope="col" class="num">cost pass at 256 B</th></tr></thead>
     <tbody>${entry.rows.map(row => html`<tr${row.addsUp === false || row.stdin?.agrees === false ? new Markup(' class="disagree"') : ''}>
       <th scope="row">${row.variant}</th><td class="describes">${row.boundary ?? ''}; ${row.read ?? ''}</td>
-      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td><td class="num wraps">${rung(row.rungs['empty-read'])}</td><td class="num wraps">${rung(row.rungs['read-256'])}${row.overC?.['read-256'] ? html`<span class="interval" title="${readOverC(row)} ns: ${OVER_C_MEANING}">${formatSigned(row.overC['read-256'].estimate)} over C</span>` : ''}</td>
+      <td class="num wraps">${rung(row.rungs.noop)}</td><td class="num wraps">${rung(row.rungs.syscall)}</td>
+      <td class="num wraps">${rung(row.rungs['empty-read'])}</td>
+      <td class="num wraps">${rung(row.rungs['read-256'])}${overCLine(row)}</td>
       <td class="num wraps">${row.parts ? partsSum(row.parts) : ''}</td>
       <td class="num wraps">${row.predicted === null
         ? ''
@@ -128,6 +130,13 @@ const LADDER_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'l']
 // (ladder.js againstC): "+80.7 (+78.1 to +83.0)", or null for C and where none was paired.
 const OVER_C_MEANING = 'ns over C, process by process against the C that ran beside it (in turns, or the ' +
   'same round): the median of the differences and its interval'
+// the same under the read's ns on the page, its interval and meaning in its title
+function overCLine (row) {
+  const over = row.overC?.['read-256']
+  if (!over) return ''
+  const title = `${readOverC(row)} ns: ${OVER_C_MEANING}`
+  return html`<span class="interval" title="${title}">${formatSigned(over.estimate)} over C</span>`
+}
 function readOverC (row) {
   const over = row.overC?.['read-256']
   if (!over) return null

@@ -138,8 +138,11 @@ async function startPostgres ({ cpu = null, timeoutMs = READY_MS, connections = 
     const pin = cpu === null ? [] : ['taskset', '-c', String(cpu)]
     const log = fs.openSync(logFile, 'a')
     fs.fchownSync(log, owner.uid, owner.gid)
-    const postgres = [...pin, path.join(BIN_DIR, 'postgres'), '-D', data, '-k', folder, '-p', String(database.port), ...settings]
-    child = spawnWithParent(postgres, { uid: owner.uid, gid: owner.gid, env: asOwner.env, stdio: ['ignore', log, log], detached: true })
+    const postgres = [...pin, path.join(BIN_DIR, 'postgres'), '-D', data, '-k', folder,
+      '-p', String(database.port), ...settings]
+    child = spawnWithParent(postgres, {
+      uid: owner.uid, gid: owner.gid, env: asOwner.env, stdio: ['ignore', log, log], detached: true
+    })
     fs.closeSync(log)
     exited = new Promise(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
     child.on('error', () => {})

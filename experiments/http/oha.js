@@ -81,10 +81,10 @@ function requestTimes (file) {
 // start, not its steady state: at 1000 connections the first 1000 were 6-14% of a cell, a
 // Node server's p99 23.8 ms over them, 5.7 over the rest (a review), and the rest's p99 still
 // moved 2-42 ms between runs with the requests queued behind the connects (docs/http.md,
-// "Latency once every connection is open"). So the steady state starts
-// when the last of the first `opened` requests is answered (`fromMs`), and the percentiles,
-// taken as oha takes its own (the value at p × n of the sorted list), are of the requests due
-// from then on; `leftOut` counts the others. null where none is left.
+// "Latency once every connection is open"). So the steady state starts when the last of the
+// first `opened` requests is answered (`fromMs`), and the percentiles, taken as oha takes its
+// own (the value at p × n of the sorted list), are of the requests due from then on;
+// `leftOut` counts the others. null where none is left.
 function steadyLatency (requests, opened) {
   const fromMs = Math.max(...requests.slice(0, opened).map(request => request.endMs))
   const kept = requests.filter(request => request.dueMs >= fromMs).map(request => request.latencyMs)

@@ -4,7 +4,9 @@ DENO=/work/main/node_modules/.bin/deno
 cd /tmp/w/dab
 for i in $(seq 1 10); do
   for v in $([ $((i % 2)) = 0 ] && echo "a b" || echo "b a"); do
-    out=$(taskset -c 1 dd if=/dev/zero bs=65536 count=1024 status=none | taskset -c 1 $DENO run --allow-ffi --allow-read --v8-flags=--allow-natives-syntax $v/calls/deno.mjs ffi 2 120000 65536)
+    out=$(taskset -c 1 dd if=/dev/zero bs=65536 count=1024 status=none |
+      taskset -c 1 $DENO run --allow-ffi --allow-read --v8-flags=--allow-natives-syntax \
+        $v/calls/deno.mjs ffi 2 120000 65536)
     echo "$v $i $(echo "$out" | grep '^round 2')"
   done
 done

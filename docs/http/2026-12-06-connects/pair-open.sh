@@ -2,5 +2,6 @@
 # 301229eb, nothing else of ours running (stop 110's chain of measurements began with it)
 cd /tmp/w/wt110
 for id in q3 q4; do
-  node bench.js --experiment http --only c-epoll --only node-http --only bun --no-strace --no-kernel --out /tmp/w/latq2 --id $id > /tmp/w/latq2-$id.txt 2>&1
+  node bench.js --experiment http --only c-epoll --only node-http --only bun --no-strace --no-kernel \
+    --out /tmp/w/latq2 --id $id > /tmp/w/latq2-$id.txt 2>&1
 done

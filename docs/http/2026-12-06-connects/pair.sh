@@ -1,5 +1,6 @@
 cd /work/main
 for id in q1 q2; do
-  node bench.js --experiment http --only c-epoll --only node-http --only bun --no-strace --no-kernel --out /tmp/w/latq --id $id > /tmp/w/latq-$id.txt 2>&1
+  node bench.js --experiment http --only c-epoll --only node-http --only bun --no-strace --no-kernel \
+    --out /tmp/w/latq --id $id > /tmp/w/latq-$id.txt 2>&1
 done
 date -u > /tmp/w/latq.done
