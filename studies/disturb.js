@@ -120,10 +120,6 @@ const sleep = seconds => new Promise(resolve => setTimeout(resolve, seconds * 10
 // 3 s run, which then said "27% in 11 s" (test/e2e/disturb.test.js, 2026-12-01).
 const secondsNow = () => performance.now() / 1000
 
-// What it starts dies with it however it ends (kill -9, a crash, a closed terminal): a loop
-// left behind would disturb every later measurement unseen. As the lab's servers are started.
-const withParent = (command, args, options) => spawnWithParent([command, ...args], options)
-
 // A process's end as a sentence, once it starts or ends before it is asked to.
 const endOf = child => new Promise(resolve => {
   child.once('error', err => resolve(`did not start: ${err.message}`))
@@ -138,7 +134,9 @@ async function busyLoops ({ every, busy, total, cpus }, stopping) {
     await sleep(every - busy)
     const cpu = cpus[burst % cpus.length]
     console.log(`${new Date().toISOString()} busy loop on CPU ${cpu} for ${busy} s`)
-    loop = withParent('taskset', ['-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
+    // dies with this process however it ends (kill -9, a crash, a closed terminal): a loop left
+    // behind would disturb every later measurement unseen
+    loop = spawnWithParent(['taskset', '-c', String(cpu), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })
     const failed = await Promise.race([sleep(busy).then(() => null), endOf(loop)])
     // the CPU time the loop took, read before it is killed: a loop the kernel kept off its
     // CPU disturbed less than the line above says
@@ -169,7 +167,7 @@ function cpuSeconds (pid) {
 async function memoryStreams ({ total, cpus, bytes }, stopping) {
   const streams = cpus.map(cpu => ({
     cpu,
-    child: withParent('chrt', ['--idle', '0', 'taskset', '-c', String(cpu), process.execPath, '-e', STREAM,
+    child: spawnWithParent(['chrt', '--idle', '0', 'taskset', '-c', String(cpu), process.execPath, '-e', STREAM,
       String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
   }))
   const started = secondsNow()
