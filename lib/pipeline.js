@@ -126,8 +126,8 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
   args.push('--', ...feeder, '--', ...reader)
   const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) })
   current.add(child)
+  const out = { stdout: [], stderr: [], result: [] }
   const done = new Promise((resolve, reject) => {
-    const out = { stdout: [], stderr: [], result: [] }
     child.stdout.on('data', chunk => out.stdout.push(chunk))
     child.stderr.on('data', chunk => out.stderr.push(chunk))
     child.stdio[3].on('data', chunk => out.result.push(chunk))
@@ -173,7 +173,8 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
       })
     })
   })
-  return { child, done }
+  // what the reader has printed so far, for runAlternating's readyWhen
+  return { child, done, printed: () => Buffer.concat(out.stdout).toString() }
 }
 
 // pipe-run takes SIGUSR1 (pause) and SIGUSR2 (resume) once it has blocked them; before
@@ -196,15 +197,22 @@ const firstTurn = run => Math.floor(run / 2) % 2
 // Two pipelines on one CPU, taking turns: each runs for sliceMs while the other is
 // paused (experiments/stdio/cost.js says why), the first to start given by `first`,
 // until one ends; the other then runs to its end alone. Resolves to both results, in
-// the order given, each with turns: how many slices it was given, and aloneMs: how long it
-// ran on after the other had ended (wall time, its CPU's alone), 0 for the first to end.
-// sliceMs 0 pauses neither: the two share the CPU as its scheduler sees fit (turns and
-// aloneMs null).
-async function runAlternating (specs, sliceMs, first = 0) {
+// the order given, each with turns: how many slices it was given, aloneMs: how long it
+// ran on after the other had ended (wall time, its CPU's alone), 0 for the first to end,
+// and heldMs: how long it waited for the other to be ready (below; null without readyWhen).
+// sliceMs 0 pauses neither: the two share the CPU as its scheduler sees fit (turns, aloneMs
+// and heldMs null).
+// readyWhen, a pattern of what a reader prints when its timed part begins (the ladder's
+// "compiled" line, after its warm-up): until both have printed it, the one that has waits
+// paused while the other runs on (while neither has, they take turns), so that their timed
+// parts take turns from the same moment. Without it, the first to finish its warm-up began
+// its timed part beside the other's warm-up: a review found C's every round of the ladder
+// done while wasmtime compiled, whose own rounds then ran 1.6 to 11 s alone.
+async function runAlternating (specs, sliceMs, first = 0, { readyWhen = null } = {}) {
   const started = specs.map(spec => startPipeline(spec))
   if (sliceMs === 0) {
     const results = await Promise.all(started.map(({ done }) => done))
-    return results.map(result => ({ ...result, turns: null, aloneMs: null }))
+    return results.map(result => ({ ...result, turns: null, aloneMs: null, heldMs: null }))
   }
   // when each ended (hrtime), null while it runs
   const endedAt = started.map(() => null)
@@ -220,19 +228,47 @@ async function runAlternating (specs, sliceMs, first = 0) {
   let turn = first
   signal(1 - turn, 'SIGUSR1')
   turns[turn]++
+  const giveTurn = next => {
+    signal(turn, 'SIGUSR1')
+    turn = next
+    signal(turn, 'SIGUSR2')
+    turns[turn]++
+  }
+  const heldMs = [0, 0]
+  if (readyWhen) {
+    const ready = started.map(({ printed }) => () => readyWhen.test(printed()))
+    let sliceFrom = process.hrtime.bigint()
+    let polledAt = sliceFrom
+    // polled every ms: a reader that is ready runs on into its timed part until it is paused
+    while (!ended(0) && !ended(1) && !(ready[0]() && ready[1]())) {
+      const now = process.hrtime.bigint()
+      const waiting = ready.findIndex(isReady => isReady())
+      if (waiting !== -1) heldMs[waiting] += Number(now - polledAt) / 1e6
+      polledAt = now
+      const sliceOver = Number(now - sliceFrom) / 1e6 >= sliceMs
+      if (waiting === turn || (waiting === -1 && sliceOver)) {
+        giveTurn(1 - turn)
+        sliceFrom = now
+      }
+      await delay(1)
+    }
+    if (!ended(0) && !ended(1) && turn !== first) giveTurn(first)
+  }
   while (!ended(0) && !ended(1)) {
     await delay(sliceMs)
     if (ended(0) || ended(1)) break
-    signal(turn, 'SIGUSR1')
-    turn = 1 - turn
-    signal(turn, 'SIGUSR2')
-    turns[turn]++
+    giveTurn(1 - turn)
   }
   started.forEach((_, i) => signal(i, 'SIGUSR2'))
   const results = await Promise.all(started.map(({ done }) => done))
   const firstEnd = endedAt.reduce((a, b) => (a < b ? a : b))
   const aloneMs = i => Number(endedAt[i] - firstEnd) / 1e6
-  return results.map((result, i) => ({ ...result, turns: turns[i], aloneMs: aloneMs(i) }))
+  return results.map((result, i) => ({
+    ...result,
+    turns: turns[i],
+    aloneMs: aloneMs(i),
+    heldMs: readyWhen ? heldMs[i] : null
+  }))
 }
 
 function camelUsage (usage) {
@@ -259,6 +295,7 @@ function partnerRecord (program, { feeder, reader }, result, failure) {
     wallNs: result.wallNs,
     turns: result.turns,
     aloneMs: result.aloneMs,
+    heldMs: result.heldMs,
     reader: result.reader,
     // dd's own usage: whether it set the pace, and what the disturbance check can be audited by
     feeder: result.feeder

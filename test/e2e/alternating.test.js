@@ -54,11 +54,41 @@ test('two pipelines take turns: each paused in the other\'s, every byte counted,
   assert.ok(paired.share <= alone.share - 0.25, `the other's time counted foreign: ${shares}`)
 })
 
+// The ladder's pairing: a reader that has warmed up (printed its line) waits, paused, for
+// the other, so that the two take turns only in their timed parts. Here one reader's warm-up
+// is a shell's busy loop before it reads, the other's nothing.
+test('readyWhen: the first ready waits for the other, paused, and they take turns from then', async () => {
+  const pin = sharedCpuPin()
+  const bytes = 64 << 20
+  const reader = warmUp => ['sh', '-c', `${warmUp}echo compiled; exec ${WC_C} 256`]
+  const slow = { ...pipeline(bytes, pin), reader: reader('i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done; ') }
+  const quick = { ...pipeline(bytes, pin), reader: reader('') }
+  const [a, b] = await runAlternating([slow, quick], 5, 1, { readyWhen: /^compiled$/m })
+  for (const result of [a, b]) {
+    assert.equal(result.reader.exit, 0, result.stderr)
+    assert.match(result.stdout, new RegExp(`^compiled\nsize ${bytes} `), 'every byte read')
+  }
+  // the slow one's warm-up ended when its dd got past the pipe's 64 KiB (a paused reader's dd
+  // sends nothing either, and the one that was not held was never paused before that)
+  const warmedAt = a.samples.find(([, written]) => written > 2 * 65536)?.[2]
+  assert.ok(warmedAt !== undefined, 'the slow reader read')
+  const warmUpMs = (warmedAt - a.samples[0][2]) / 1e6
+  assert.ok(warmUpMs > 100, `the slow warm-up took ${warmUpMs} ms, too short to tell`)
+  // the quick one read almost nothing meanwhile: only in the ms before both could take turns
+  // and before its line was seen (taking turns, it would have read for half of the warm-up)
+  const readMeanwhile = Math.max(0, ...b.samples.filter(([, , at]) => at < warmedAt).map(([, written]) => written))
+  assert.ok(readMeanwhile < bytes / 4, `the quick one had read ${readMeanwhile} bytes`)
+  assert.ok(b.heldMs > warmUpMs / 2, `held ${b.heldMs} ms of the other's ${warmUpMs} ms of warm-up`)
+  assert.equal(a.heldMs, 0, 'the slow one never waited')
+  // from then on, turns: both were given several
+  assert.ok(a.turns >= 3 && b.turns >= 3, `${a.turns} and ${b.turns} turns`)
+})
+
 test('turns of 0 ms run both at once, unpaused', async () => {
   const pin = sharedCpuPin()
   const results = await runAlternating([pipeline(32 << 20, pin), pipeline(32 << 20, pin)], 0)
-  const [a, b] = results.map(result => [result.reader.exit, result.turns, result.aloneMs])
-  assert.deepEqual([a, b], [[0, null, null], [0, null, null]])
+  const [a, b] = results.map(result => [result.reader.exit, result.turns, result.aloneMs, result.heldMs])
+  assert.deepEqual([a, b], [[0, null, null, null], [0, null, null, null]])
 })
 
 test('a cost run in turns with C: both verified, C\'s bytes its own, a share from the span both ran', async () => {
