@@ -131,6 +131,9 @@ int main(int argc, char **argv) {
     for (int call = 0; call < WARMUP_CALLS; call++) timed((enum rung)r, WARMUP_COUNT);
   // a wasm module's machine code is its host's to make, and no host here says which tier ran
   printf("compiled noop %s syscall %s empty-read %s read-256 %s\n", COMPILED, COMPILED, COMPILED, COMPILED);
+  // now, not at exit (stdout into a pipe is fully buffered): the bench pairs the ladders'
+  // timed parts from the moment each says its warm-up is over (lib/pipeline.js readyWhen)
+  fflush(stdout);
   for (long round = 1; round <= rounds; round++) {
     printf("round %ld", round);
     for (int r = 0; r < RUNGS; r++) printf(" %s %.3f", names[r], timed((enum rung)r, counts[r]));

@@ -53,7 +53,10 @@ const WARMING_RATIO = 1.25
 const ADDS_UP_SHARE = 0.10
 
 // The host's bindings the just ladders use, beyond those every just reader has.
-const JUST_NEEDS = ['host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.read', 'net.readRaw', 'sys.address']
+const JUST_NEEDS = [
+  'host.noop', 'host.getppid', 'host.cpuNs', 'fs.open', 'net.read', 'net.readRaw', 'net.close',
+  'sys.address', 'sys.readUtf8'
+]
 
 // What every ladder needs built besides its runtime (make builds them; ./setup.sh runs
 // make), unless its variant names its own `libraries`: the ring variants of C, Bun and
@@ -377,38 +380,42 @@ async function measureLadder (step, options) {
     rounds: output.rounds,
     output: output.total,
     ...(partner
-      ? { sliceMs: SLICE_MS, turns: result.turns, aloneMs: result.aloneMs, partner: partner.record }
+      ? {
+          sliceMs: SLICE_MS,
+          turns: result.turns,
+          aloneMs: result.aloneMs,
+          heldMs: result.heldMs,
+          partner: partner.record
+        }
       : {}),
     at: new Date().toISOString()
   }
   if (record.ok && partner) {
-    partnerRounds.set(step.variant.name, roundsToMatch(cpuNs(result), cpuNs(partner.result), partner.record, counts))
+    partnerRounds.set(step.variant.name, roundsToMatch(output.rounds, partner.record.rounds, counts))
   }
   return { record, stopped: Boolean(result.stoppedBy) || Boolean(partner?.result.stoppedBy) }
 }
 
 // --ladder-pairing slices: a variant's ladder takes turns of SLICE_MS with a ladder of C's
-// on its CPU (experiments/stdio/cost.js says why, and how long a turn), C's given as many
-// rounds as should last as long as the variant's whole process (its start-up and warm-up
-// too: the span both run in), from the variant's last pair (roundsToMatch); the variant's
-// own rounds for its first process. A process's rungs are then set against its partner's
-// medians, whose rounds spread over the same second or so; each record keeps how long the
-// one that ended last ran on alone (aloneMs).
+// on its CPU (experiments/stdio/cost.js says why, and how long a turn), from the moment both
+// have warmed up (runAlternating's readyWhen: the first ready waits for the other), C's given
+// as many rounds as should last as long as the variant's rounds, from the variant's last pair
+// (roundsToMatch); the variant's own count of rounds for its first process. A process's rungs
+// are then set against its partner's medians, whose rounds took turns with its own; each
+// record keeps how long the one that ended last ran on alone (aloneMs) and how long each
+// waited for the other's warm-up (heldMs).
 const partnerRounds = new Map()
 const MAX_PARTNER_ROUNDS = 40
-const cpuNs = result => (result.reader.userUs + result.reader.sysUs) * 1000
 
-// C's rounds that last as long as the variant's process did: the rounds C ran beside it, and
-// the CPU time the variant's process took beyond C's whole process in C's rounds (the ns of
-// each rung times its calls, as calls/ladder.mjs, just.js and c.c count them). C's start-up
-// and warm-up take the same time however many rounds follow, so the rounds scale, not the
-// process: scaling the whole (rounds × the ratio of the processes) fell short, the more so
-// the shorter C's rounds were against its warm-up (a review: C's ladder ended a third of the
-// way through a variant 3 times its cost, and reached it only processes later).
-function roundsToMatch (variantNs, partnerNs, { roundsAsked, rounds }, { calls, reads }) {
+// C's rounds that last as long as the variant's rounds did: the CPU time of its rounds (the
+// ns of each rung times its calls, as calls/ladder.mjs, just.js and c.c count them) over a
+// round of C's. Warm-ups take no part: each is done before the two take turns. (Before they
+// waited for each other, C's rounds had to fill the variant's whole process, start-up and
+// warm-up too, and for the WASI hosts, whose warm-up took 3 to 12 s, reached the cap first.)
+function roundsToMatch (variantRounds, cRounds, { calls, reads }) {
   const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': reads }
-  const roundNs = median(rounds.map(round => RUNGS.reduce((sum, rung) => sum + round[rung] * counts[rung], 0)))
-  return roundsAsked + (variantNs - partnerNs) / roundNs
+  const roundNs = round => RUNGS.reduce((sum, rung) => sum + round[rung] * counts[rung], 0)
+  return variantRounds.reduce((sum, round) => sum + roundNs(round), 0) / median(cRounds.map(roundNs))
 }
 
 async function runWithPartner (step, spec, options) {
@@ -420,7 +427,7 @@ async function runWithPartner (step, spec, options) {
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
   const reader = ladderArgv(step.partner, partnerCounts)
   const pair = [spec, { ...spec, feeder, reader }]
-  const [result, partnerResult] = await runAlternating(pair, SLICE_MS, firstTurn(step.run))
+  const [result, partnerResult] = await runAlternating(pair, SLICE_MS, firstTurn(step.run), { readyWhen: LADDER_READY })
   const output = parseLadder(partnerResult.stdout)
   const { timeoutSeconds } = options
   const failure = ladderFailure({ result: partnerResult, output, counts: partnerCounts, bytes, timeoutSeconds })
@@ -435,6 +442,8 @@ async function runWithPartner (step, spec, options) {
 const ROUND_LINE = new RegExp(`^round (\\d+) ${RUNGS.map(rung => `${rung} (\\d+(?:\\.\\d+)?)`).join(' ')}$`)
 const COMPILED_LINE = new RegExp(`^compiled ${RUNGS.map(rung => `${rung} (yes|no|native|unknown)`).join(' ')}$`)
 const TOTAL_LINE = /^size (\d+) reads (\d+) blocksize (\d+)$/
+// the compiled line in what a ladder has printed so far: its warm-up is over
+const LADDER_READY = new RegExp(COMPILED_LINE.source, 'm')
 
 // A ladder's stdout: { compiled: { noop: 'yes', ... } | null, rounds: [{ noop, syscall,
 // 'empty-read', 'read-256' } ns per call], total: { size, reads, blockSize } | null }.

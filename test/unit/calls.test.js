@@ -452,13 +452,16 @@ test('a ladder in turns with C\'s: each process against its own partner, whateve
   assert.ok(near(cRow.parts.kernelRead, cRow.rungs['read-256'].estimate - cRow.rungs.syscall.estimate))
 })
 
-// C's rounds beside a variant: as many as fill the variant's process, C's start-up and warm-up
-// (6,000 ns) not scaled with them (a review: the ratio of the processes fell short)
-test('roundsToMatch: C\'s rounds to last the variant\'s process, its fixed part not scaled', () => {
-  const round = { noop: 1, syscall: 10, 'empty-read': 20, 'read-256': 40 } // 4,400 ns a round
-  const partner = { roundsAsked: 2, rounds: [round, round] } // 6,000 + 2 × 4,400 ns
-  const needed = calls.roundsToMatch(40000, 14800, partner, { calls: 100, reads: 10 })
-  assert.ok(Math.abs(needed - 34000 / 4400) < 1e-9, String(needed))
+// C's rounds beside a variant: as many as last as long as the variant's rounds, each round the
+// ns of its rungs times their calls; warm-ups take no part (both are done before turns begin)
+test('roundsToMatch: C\'s rounds to last as long as the variant\'s rounds', () => {
+  const counts = { calls: 100, reads: 10 }
+  const c = { noop: 1, syscall: 10, 'empty-read': 20, 'read-256': 40 } // 4,400 ns a round
+  const slower = { noop: 2, syscall: 30, 'empty-read': 50, 'read-256': 110 } // 11,100 ns
+  assert.equal(calls.roundsToMatch([slower, slower], [c, c], counts), 22200 / 4400)
+  // C's median round: one slow round of C's does not cut the rounds asked of it
+  const stalled = { ...c, 'read-256': 4000 }
+  assert.equal(calls.roundsToMatch([slower], [c, stalled, c], counts), 11100 / 4400)
 })
 
 test('the ladder\'s plan: by default every variant but C takes turns with C; --ladder-pairing processes, none', () => {
@@ -518,6 +521,18 @@ test('the harness fails a rung still cold after its extra warm-ups, and a wrong 
   assert.equal(cold.counted['read-256'], cold.warmup)
   const wrong = await harnessRun({ wrongAt: { rung: 'empty-read', call: 5 } })
   assert.throws(wrong.run, /^Error: empty-read: call 6 of 128 returned the wrong answer$/)
+})
+
+// Bun's and Deno's FFI open /dev/null through libc's open(2), which says -1 and no errno
+test('the harness ends a ladder whose FFI could not open /dev/null, naming the file', () => {
+  const { spawnSync } = require('node:child_process')
+  const ladder = path.join(__dirname, '..', '..', 'calls', 'ladder.mjs')
+  const code = `import { openedOrExit } from ${JSON.stringify(ladder)}
+    console.log(openedOrExit(3, '/dev/null')); openedOrExit(-1, '/dev/null'); console.log('went on')`
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' })
+  assert.equal(run.status, 1)
+  assert.equal(run.stdout, '3\n')
+  assert.equal(run.stderr, 'open /dev/null through libc\'s open(2) returned -1: the empty read\'s rung reads it\n')
 })
 
 // The ladders' fast-path checks (experiments/calls/fastpath.js): one step a variant that
