@@ -6,7 +6,7 @@
 // says whether JavaScriptCore's optimising tiers (DFG, FTL) compiled each loop.
 import { dlopen, ptr } from 'bun:ffi'
 import { numberOfDFGCompiles } from 'bun:jsc'
-import { runLadder, noop, syscall, ringSymbols, ringRungs, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, ringSymbols, ringRungs, openedOrExit, BLOCK } from './ladder.mjs'
 import { readDeclaration, readBuffer } from '../wc/bun-ffi-read.js'
 
 const [form, ...argv] = Bun.argv.slice(2)
@@ -20,7 +20,7 @@ const libc = dlopen('libc.so.6', {
   read: readDeclaration,
   open: { args: ['cstring', 'i32'], returns: 'i32' }
 }).symbols
-const devNull = libc.open(Buffer.from('/dev/null\0'), 0)
+const devNull = openedOrExit(libc.open(Buffer.from('/dev/null\0'), 0), '/dev/null')
 const buf = readBuffer(BLOCK)
 const bufPtr = ptr(buf)
 

@@ -6,7 +6,7 @@
 // calls/c.c's c-uring makes them. Run with --v8-flags=--allow-natives-syntax, to ask V8
 // whether each loop was optimised.
 import process from 'node:process'
-import { runLadder, noop, syscall, ringSymbols, ringRungs, v8Compiled, BLOCK } from './ladder.mjs'
+import { runLadder, noop, syscall, ringSymbols, ringRungs, v8Compiled, openedOrExit, BLOCK } from './ladder.mjs'
 import { readDeclaration, readBuffer } from '../wc/deno-ffi-read.js'
 
 const [form, ...argv] = Deno.args
@@ -24,7 +24,7 @@ const libc = Deno.dlopen('libc.so.6', {
 }).symbols
 // Deno 2's files have no fd to give FFI, so the ffi form opens its own.
 const devNull = Deno.openSync('/dev/null')
-const devNullFd = libc.open(new TextEncoder().encode('/dev/null\0'), 0)
+const devNullFd = openedOrExit(libc.open(new TextEncoder().encode('/dev/null\0'), 0), '/dev/null')
 const buf = readBuffer(BLOCK)
 const bufAddress = Deno.UnsafePointer.of(buf)
 const one = buf.subarray(0, 1)

@@ -92,6 +92,13 @@ export function ringRungs (ring, read, devNull, buffer) {
   }
 }
 
+// An fd that libc's open(2) gave through a runtime's FFI, which has no errno to tell why it
+// failed: a refusal ends the ladder naming the file, not the empty read's rung with a wrong answer.
+export function openedOrExit (fd, path) {
+  if (fd < 0) exitWith(`open ${path} through libc's open(2) returned ${fd}: the empty read's rung reads it`, 1)
+  return fd
+}
+
 // The global process of Node, Bun and Deno 2, not an import of node:process: Node makes
 // an ES module of it by reading every property, process.stdin among them, and that
 // getter opens stdin as a stream, which makes the pipe non-blocking (reads fail EAGAIN).
