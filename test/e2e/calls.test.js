@@ -55,6 +55,25 @@ for (const variant of calls.variants) {
   })
 }
 
+// A variant's ladder in turns with C's, as --ladder-pairing slices runs it: C, warmed up first,
+// waits for the host's warm-up (V8's start-up and compiles), so that the two take turns only in
+// their timed rounds; C's rounds in the next process sized to last as long as the variant's.
+test('a ladder in turns with C\'s: C waits for its warm-up, then rounds sized to its own', async () => {
+  const variant = calls.findVariant('just-fast')
+  const partnered = run => ({ ...step(variant), run, partner: calls.findVariant('c') })
+  const first = await calls.measureLadder(partnered(0), OPTIONS)
+  assert.equal(first.record.failure, null)
+  assert.equal(first.record.partner.ok, true, first.record.partner.failure)
+  assert.equal(first.record.partner.rounds.length, TINY.rounds, 'the variant\'s own rounds the first time')
+  assert.ok(first.record.partner.heldMs > 0, `C held ${first.record.partner.heldMs} ms`)
+  assert.equal(first.record.heldMs, 0, 'the host never waited for C')
+  const second = await calls.measureLadder(partnered(1), OPTIONS)
+  assert.equal(second.record.failure, null)
+  const fit = calls.roundsToMatch(first.record.rounds, first.record.partner.rounds, TINY)
+  assert.equal(second.record.partner.roundsAsked, Math.max(1, Math.round(fit)))
+  assert.equal(second.record.partner.rounds.length, second.record.partner.roundsAsked)
+})
+
 // The ladders' fast-path check (experiments/calls/fastpath.js) on each variant that claims
 // fast loops: every loop held, named by the engine; and on the host's ladder run with V8's
 // fast API calls turned off (just-slow's command), the same loops as just-fast's, the check
