@@ -22,16 +22,16 @@ const libc = Deno.dlopen('libc.so.6', {
   read: readDeclaration,
   open: { parameters: ['buffer', 'i32'], result: 'i32' }
 }).symbols
-// Deno 2's files have no fd to give FFI, so the ffi form opens its own.
+// Deno 2's files have no fd to give FFI, so the ffi and ring forms open their own.
 const devNull = Deno.openSync('/dev/null')
-const devNullFd = openedOrExit(libc.open(new TextEncoder().encode('/dev/null\0'), 0), '/dev/null')
+const devNullFd = () => openedOrExit(libc.open(new TextEncoder().encode('/dev/null\0'), 0), '/dev/null')
 const buf = readBuffer(BLOCK)
 const bufAddress = Deno.UnsafePointer.of(buf)
 const one = buf.subarray(0, 1)
 
 // The read loops, as noop and syscall in calls/ladder.mjs: what they call as arguments,
 // and a count of the calls that answered right. readSync answers null where read(2)
-// returned 0, at the end of a file. Two loops of readSync, one a class: /dev/null is an
+// returned 0, at the end of a file. Two loops of readSync, one for each class: /dev/null is an
 // FsFile, stdin a Stdin, and one loop for both would see two receivers at its call, where
 // wc/deno-sync.js's loop sees Deno.stdin alone (a review: the pipe's rung then measured a
 // polymorphic call the reader does not make).
@@ -58,7 +58,7 @@ const forms = {
   }),
   ffi: () => ({
     syscall: getppid,
-    'empty-read': [readFfi, libc.read, devNullFd, bufAddress, 1n, 0n],
+    'empty-read': [readFfi, libc.read, devNullFd(), bufAddress, 1n, 0n],
     'read-256': [readFfi, libc.read, 0, bufAddress, BigInt(BLOCK), BigInt(BLOCK)]
   }),
   uring: () => {
@@ -66,7 +66,7 @@ const forms = {
     const symbols = Object.entries(ringSymbols('pointer'))
       .map(([name, [parameters, result]]) => [name, { parameters, result }])
     const ring = Deno.dlopen(build('libladder-uring.so'), Object.fromEntries(symbols)).symbols
-    return ringRungs(ring, readFfi, devNullFd, bufAddress)
+    return ringRungs(ring, readFfi, devNullFd(), bufAddress)
   }
 }
 if (!forms[form]) {

@@ -126,8 +126,8 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
   args.push('--', ...feeder, '--', ...reader)
   const child = spawn(PIPE_RUN, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) })
   current.add(child)
-  const out = { stdout: [], stderr: [], result: [] }
   const done = new Promise((resolve, reject) => {
+    const out = { stdout: [], stderr: [], result: [] }
     child.stdout.on('data', chunk => out.stdout.push(chunk))
     child.stderr.on('data', chunk => out.stderr.push(chunk))
     child.stdio[3].on('data', chunk => out.result.push(chunk))
@@ -173,8 +173,7 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
       })
     })
   })
-  // what the reader has printed so far, for runAlternating's readyWhen
-  return { child, done, printed: () => Buffer.concat(out.stdout).toString() }
+  return { child, done }
 }
 
 // pipe-run takes SIGUSR1 (pause) and SIGUSR2 (resume) once it has blocked them; before
@@ -199,27 +198,48 @@ const firstTurn = run => Math.floor(run / 2) % 2
 // until one ends; the other then runs to its end alone. Resolves to both results, in
 // the order given, each with turns: how many slices it was given, aloneMs: how long it
 // ran on after the other had ended (wall time, its CPU's alone), 0 for the first to end,
-// and heldMs: how long it waited for the other to be ready (below; null without readyWhen).
+// and with readyWhen, readyMs and heldMs (below; null without it).
 // sliceMs 0 pauses neither: the two share the CPU as its scheduler sees fit (turns, aloneMs
-// and heldMs null).
+// and the rest null).
 // readyWhen, a pattern of what a reader prints when its timed part begins (the ladder's
 // "compiled" line, after its warm-up): until both have printed it, the one that has waits
 // paused while the other runs on (while neither has, they take turns), so that their timed
-// parts take turns from the same moment. Without it, the first to finish its warm-up began
-// its timed part beside the other's warm-up: a review found C's every round of the ladder
-// done while wasmtime compiled, whose own rounds then ran 1.6 to 11 s alone.
+// parts take turns from the same moment; turns are then counted from that moment. Each result
+// says when its line came (readyMs from the start, null if it never came) and how long it
+// waited for the other's (heldMs). Without it, the first to finish its warm-up began its timed
+// part beside the other's warm-up: a review found C's every round of the ladder done while
+// wasmtime compiled, whose own rounds then ran 1.6 to 11 s alone.
 async function runAlternating (specs, sliceMs, first = 0, { readyWhen = null } = {}) {
   const started = specs.map(spec => startPipeline(spec))
   if (sliceMs === 0) {
     const results = await Promise.all(started.map(({ done }) => done))
-    return results.map(result => ({ ...result, turns: null, aloneMs: null, heldMs: null }))
+    return results.map(result => ({ ...result, turns: null, aloneMs: null, readyMs: null, heldMs: null }))
   }
+  const startedAt = process.hrtime.bigint()
+  const msBetween = (from, to) => Number(to - from) / 1e6
   // when each ended (hrtime), null while it runs
   const endedAt = started.map(() => null)
   const ended = i => endedAt[i] !== null
   const turns = [0, 0]
   const end = i => () => { endedAt[i] = process.hrtime.bigint() }
   started.forEach(({ done }, i) => done.then(end(i), end(i)))
+  // when each printed readyWhen's line (hrtime), seen as its output comes
+  const readyAt = started.map(() => null)
+  if (readyWhen) {
+    // without g or y, whose lastIndex would carry from one test to the next
+    const pattern = new RegExp(readyWhen.source, readyWhen.flags.replace(/[gy]/g, ''))
+    started.forEach(({ child }, i) => {
+      let printed = ''
+      const watch = chunk => {
+        printed += chunk
+        if (!pattern.test(printed)) return
+        readyAt[i] = process.hrtime.bigint()
+        child.stdout.off('data', watch)
+      }
+      child.stdout.on('data', watch)
+    })
+  }
+  const ready = i => readyWhen === null || readyAt[i] !== null
   const signal = (i, name) => {
     if (!ended(i)) started[i].child.kill(name)
   }
@@ -234,25 +254,25 @@ async function runAlternating (specs, sliceMs, first = 0, { readyWhen = null } =
     signal(turn, 'SIGUSR2')
     turns[turn]++
   }
-  const heldMs = [0, 0]
-  if (readyWhen) {
-    const ready = started.map(({ printed }) => () => readyWhen.test(printed()))
-    let sliceFrom = process.hrtime.bigint()
-    let polledAt = sliceFrom
-    // polled every ms: a reader that is ready runs on into its timed part until it is paused
-    while (!ended(0) && !ended(1) && !(ready[0]() && ready[1]())) {
-      const now = process.hrtime.bigint()
-      const waiting = ready.findIndex(isReady => isReady())
-      if (waiting !== -1) heldMs[waiting] += Number(now - polledAt) / 1e6
-      polledAt = now
-      const sliceOver = Number(now - sliceFrom) / 1e6 >= sliceMs
-      if (waiting === turn || (waiting === -1 && sliceOver)) {
-        giveTurn(1 - turn)
-        sliceFrom = now
-      }
-      await delay(1)
+  // Warm-ups, polled every ms: one that is ready runs on into its timed part until paused.
+  let sliceFrom = process.hrtime.bigint()
+  while (!ended(0) && !ended(1) && !(ready(0) && ready(1))) {
+    const now = process.hrtime.bigint()
+    const waiting = [0, 1].find(ready)
+    if (waiting === turn || (waiting === undefined && msBetween(sliceFrom, now) >= sliceMs)) {
+      giveTurn(1 - turn)
+      sliceFrom = now
     }
-    if (!ended(0) && !ended(1) && turn !== first) giveTurn(first)
+    await delay(1)
+  }
+  // the moment both were ready, from which the turns count
+  const pairedAt = readyWhen && ready(0) && ready(1) && !ended(0) && !ended(1)
+    ? (readyAt[0] > readyAt[1] ? readyAt[0] : readyAt[1])
+    : null
+  if (pairedAt !== null) {
+    if (turn !== first) giveTurn(first)
+    turns.fill(0)
+    turns[turn] = 1
   }
   while (!ended(0) && !ended(1)) {
     await delay(sliceMs)
@@ -262,12 +282,16 @@ async function runAlternating (specs, sliceMs, first = 0, { readyWhen = null } =
   started.forEach((_, i) => signal(i, 'SIGUSR2'))
   const results = await Promise.all(started.map(({ done }) => done))
   const firstEnd = endedAt.reduce((a, b) => (a < b ? a : b))
-  const aloneMs = i => Number(endedAt[i] - firstEnd) / 1e6
+  const aloneMs = i => msBetween(firstEnd, endedAt[i])
+  // held from its line until both were ready, or until the other ended without being so
+  const heldUntil = pairedAt ?? firstEnd
+  const heldMs = i => (readyAt[i] !== null && readyAt[i] < heldUntil ? msBetween(readyAt[i], heldUntil) : 0)
   return results.map((result, i) => ({
     ...result,
     turns: turns[i],
     aloneMs: aloneMs(i),
-    heldMs: readyWhen ? heldMs[i] : null
+    readyMs: readyWhen && readyAt[i] !== null ? msBetween(startedAt, readyAt[i]) : null,
+    heldMs: readyWhen ? heldMs(i) : null
   }))
 }
 
@@ -295,6 +319,7 @@ function partnerRecord (program, { feeder, reader }, result, failure) {
     wallNs: result.wallNs,
     turns: result.turns,
     aloneMs: result.aloneMs,
+    readyMs: result.readyMs,
     heldMs: result.heldMs,
     reader: result.reader,
     // dd's own usage: whether it set the pace, and what the disturbance check can be audited by

@@ -384,6 +384,7 @@ async function measureLadder (step, options) {
           sliceMs: SLICE_MS,
           turns: result.turns,
           aloneMs: result.aloneMs,
+          readyMs: result.readyMs,
           heldMs: result.heldMs,
           partner: partner.record
         }
@@ -402,26 +403,32 @@ async function measureLadder (step, options) {
 // as many rounds as should last as long as the variant's rounds, from the variant's last pair
 // (roundsToMatch); the variant's own count of rounds for its first process. A process's rungs
 // are then set against its partner's medians, whose rounds took turns with its own; each
-// record keeps how long the one that ended last ran on alone (aloneMs) and how long each
-// waited for the other's warm-up (heldMs).
+// record keeps when each said its warm-up was over (readyMs), how long it waited for the
+// other's (heldMs) and how long the one that ended last ran on alone (aloneMs).
 const partnerRounds = new Map()
-const MAX_PARTNER_ROUNDS = 40
+// C's rounds at most: beside wasmer's 2 rounds of some 3.7 s each, C's of 73 ms need about
+// 100 (with 40, as before C waited for warm-ups, wasmer's second round ran alone); dd then
+// sends C 2.2 GB at most.
+const MAX_PARTNER_ROUNDS = 128
 
 // C's rounds that last as long as the variant's rounds did: the CPU time of its rounds (the
 // ns of each rung times its calls, as calls/ladder.mjs, just.js and c.c count them) over a
 // round of C's. Warm-ups take no part: each is done before the two take turns. (Before they
 // waited for each other, C's rounds had to fill the variant's whole process, start-up and
-// warm-up too, and for the WASI hosts, whose warm-up took 3 to 12 s, reached the cap first.)
+// warm-up too.)
 function roundsToMatch (variantRounds, cRounds, { calls, reads }) {
   const counts = { noop: 10 * calls, syscall: calls, 'empty-read': calls, 'read-256': reads }
   const roundNs = round => RUNGS.reduce((sum, rung) => sum + round[rung] * counts[rung], 0)
   return variantRounds.reduce((sum, round) => sum + roundNs(round), 0) / median(cRounds.map(roundNs))
 }
 
+// The rounds C is asked for from a guess: whole, at least one, at most MAX_PARTNER_ROUNDS.
+const partnerRoundsOf = guess => Math.max(1, Math.min(MAX_PARTNER_ROUNDS, Math.round(guess)))
+
 async function runWithPartner (step, spec, options) {
   const counts = options.ladder
   const guess = partnerRounds.get(step.variant.name) ?? counts.rounds
-  const rounds = Math.max(1, Math.min(MAX_PARTNER_ROUNDS, Math.round(guess)))
+  const rounds = partnerRoundsOf(guess)
   const partnerCounts = { ...counts, rounds }
   const bytes = ladderBytes(partnerCounts)
   const feeder = ddFeeder(bytes, FIXED_FEEDER_BLOCK, true)
@@ -434,6 +441,8 @@ async function runWithPartner (step, spec, options) {
   const record = {
     ...partnerRecord(step.partner.name, { feeder, reader }, partnerResult, failure),
     roundsAsked: rounds,
+    // fewer than would have lasted the variant's rounds
+    capped: rounds < Math.round(guess),
     rounds: output.rounds
   }
   return { result, partner: { result: partnerResult, record } }
@@ -781,6 +790,7 @@ module.exports = {
   WARMING_RATIO,
   ladderBytes,
   roundsToMatch,
+  partnerRoundsOf,
   checkCounts,
   unavailableReason,
   measureLadder,

@@ -56,39 +56,46 @@ test('two pipelines take turns: each paused in the other\'s, every byte counted,
 
 // The ladder's pairing: a reader that has warmed up (printed its line) waits, paused, for
 // the other, so that the two take turns only in their timed parts. Here one reader's warm-up
-// is a shell's busy loop before it reads, the other's nothing.
-test('readyWhen: the first ready waits for the other, paused, and they take turns from then', async () => {
-  const pin = sharedCpuPin()
-  const bytes = 64 << 20
-  const reader = warmUp => ['sh', '-c', `${warmUp}echo compiled; exec ${WC_C} 256`]
-  const slow = { ...pipeline(bytes, pin), reader: reader('i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done; ') }
-  const quick = { ...pipeline(bytes, pin), reader: reader('') }
-  const [a, b] = await runAlternating([slow, quick], 5, 1, { readyWhen: /^compiled$/m })
-  for (const result of [a, b]) {
-    assert.equal(result.reader.exit, 0, result.stderr)
-    assert.match(result.stdout, new RegExp(`^compiled\nsize ${bytes} `), 'every byte read')
-  }
-  // the slow one's warm-up ended when its dd got past the pipe's 64 KiB (a paused reader's dd
-  // sends nothing either, and the one that was not held was never paused before that)
-  const warmedAt = a.samples.find(([, written]) => written > 2 * 65536)?.[2]
-  assert.ok(warmedAt !== undefined, 'the slow reader read')
-  const warmUpMs = (warmedAt - a.samples[0][2]) / 1e6
-  assert.ok(warmUpMs > 100, `the slow warm-up took ${warmUpMs} ms, too short to tell`)
-  // the quick one read almost nothing meanwhile: only in the ms before both could take turns
-  // and before its line was seen (taking turns, it would have read for half of the warm-up)
-  const readMeanwhile = Math.max(0, ...b.samples.filter(([, , at]) => at < warmedAt).map(([, written]) => written))
-  assert.ok(readMeanwhile < bytes / 4, `the quick one had read ${readMeanwhile} bytes`)
-  assert.ok(b.heldMs > warmUpMs / 2, `held ${b.heldMs} ms of the other's ${warmUpMs} ms of warm-up`)
-  assert.equal(a.heldMs, 0, 'the slow one never waited')
-  // from then on, turns: both were given several
-  assert.ok(a.turns >= 3 && b.turns >= 3, `${a.turns} and ${b.turns} turns`)
-})
+// is a shell's busy loop before it reads, the other's nothing; either may be given the first
+// turn, and the first turn of the timed part is that one's.
+for (const first of [0, 1]) {
+  test(`readyWhen: the first ready waits for the other, paused, then turns (first turn ${first})`, async () => {
+    const pin = sharedCpuPin()
+    const bytes = 64 << 20
+    const reader = warmUp => ['sh', '-c', `${warmUp}echo compiled; exec ${WC_C} 256`]
+    const slow = { ...pipeline(bytes, pin), reader: reader('i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done; ') }
+    const quick = { ...pipeline(bytes, pin), reader: reader('') }
+    // g: a pattern that keeps state between tests is taken without it
+    const [a, b] = await runAlternating([slow, quick], 5, first, { readyWhen: /^compiled$/mg })
+    for (const result of [a, b]) {
+      assert.equal(result.reader.exit, 0, result.stderr)
+      assert.match(result.stdout, new RegExp(`^compiled\\nsize ${bytes} `), 'every byte read')
+    }
+    // the slow one's warm-up ended when its dd got past the pipe's 64 KiB (a paused reader's dd
+    // sends nothing either, and the one that was not held was never paused before that)
+    const warmedAt = a.samples.find(([, written]) => written > 2 * 65536)?.[2]
+    assert.ok(warmedAt !== undefined, 'the slow reader read')
+    const warmUpMs = (warmedAt - a.samples[0][2]) / 1e6
+    assert.ok(warmUpMs > 100, `the slow warm-up took ${warmUpMs} ms, too short to tell`)
+    // the quick one read almost nothing meanwhile: only in the ms before both could take turns
+    // and before its line was seen (taking turns, it would have read for half of the warm-up)
+    const readMeanwhile = Math.max(0, ...b.samples.filter(([, , at]) => at < warmedAt).map(([, written]) => written))
+    assert.ok(readMeanwhile < bytes / 4, `the quick one had read ${readMeanwhile} bytes`)
+    assert.ok(a.readyMs > b.readyMs && b.readyMs >= 0, `ready at ${a.readyMs} and ${b.readyMs} ms`)
+    assert.ok(Math.abs(b.heldMs - (a.readyMs - b.readyMs)) < 1e-6, `held ${b.heldMs} ms from its line to the other's`)
+    assert.equal(a.heldMs, 0, 'the slow one never waited')
+    // the timed parts' turns alone are counted: several each, the first given to `first`
+    const turns = [a.turns, b.turns]
+    assert.ok(turns.every(count => count >= 3), `${turns} turns`)
+    assert.ok(turns[first] - turns[1 - first] >= 0 && turns[first] - turns[1 - first] <= 1, `${turns} turns`)
+  })
+}
 
 test('turns of 0 ms run both at once, unpaused', async () => {
   const pin = sharedCpuPin()
   const results = await runAlternating([pipeline(32 << 20, pin), pipeline(32 << 20, pin)], 0)
-  const [a, b] = results.map(result => [result.reader.exit, result.turns, result.aloneMs, result.heldMs])
-  assert.deepEqual([a, b], [[0, null, null, null], [0, null, null, null]])
+  const [a, b] = results.map(result => [result.reader.exit, result.turns, result.aloneMs, result.readyMs, result.heldMs])
+  assert.deepEqual([a, b], [[0, null, null, null, null], [0, null, null, null, null]])
 })
 
 test('a cost run in turns with C: both verified, C\'s bytes its own, a share from the span both ran', async () => {
