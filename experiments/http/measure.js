@@ -805,9 +805,9 @@ let ohaRuns = 0
 // opened and answered once (oha.js steadyLatency), where connections stay open (keep-alive:
 // with Connection: close every request opens one, and its connect is its cost); or with
 // `steadyProblem`, why not, its figures then oha's own, connects and all.
-function withSteadyLatency (output, step, requestsFile) {
+function withSteadyLatency (output, step, requestsFile, rate) {
   if (!output || step.mode === 'close') return output
-  const requests = requestTimes(requestsFile)
+  const requests = requestTimes(requestsFile, rate)
   if (requests === null) return { ...output, steady: null, steadyProblem: `oha's ${requestsFile} could not be read` }
   if (requests.length !== output.answered) {
     const problem = `oha's file holds ${requests.length} requests of ${output.answered}`
@@ -837,7 +837,7 @@ async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun, r
   const after = processCpu(started.pid)
   const ohaCpuNs = childrenCpuNs() - ohaBefore
   const stealAfter = stealNs(cpus)
-  const output = withSteadyLatency(parseOha(run.stdout), step, requestsFile)
+  const output = withSteadyLatency(parseOha(run.stdout), step, requestsFile, rate)
   const failure = ohaFailure({ run, output, exited: started.exited() }) ??
     (before && after ? null : 'the server\'s CPU time could not be read from /proc')
   const gc = collections.end(output?.answered ?? 0, windowNs)

@@ -112,8 +112,15 @@ function toolText (latency, reference) {
   const leftOut = steady.length === 0
     ? ''
     : ` ${steady.every(run => run.steadyFromMs != null) ? LEFT_OUT_UNTIL_OPEN : LEFT_OUT}`
+  // how late oha's timer woke (keep-alive's steady requests), which each latency holds
+  const late = latency.runs.filter(run => run.ok && run.sendLateMs).map(run => run.sendLateMs.p99)
+  const lateText = late.length
+    ? ` Its timer woke at most ${formatNumber(Math.max(...late))} ms late at the p99 of a keep-alive ` +
+      'cell\'s requests; their latency counts from when each was due.'
+    : ''
   return `${latency.tool ?? 'oha'} ${where}: ` +
-    `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs; ${reference} answered ` +
+    `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs` +
+    `${lateText ? `.${lateText} ` : '; '}${reference} answered ` +
     `${formatPercent(held[0])}–${formatPercent(held.at(-1))} of the requests asked. ${HOW_FAR}` +
     `${leftOut}${most > 1 && Number.isFinite(asked) ? ` ${connectsNote(most, asked)}` : ''}${traced}`
 }

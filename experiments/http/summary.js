@@ -439,6 +439,9 @@ function latencyRuns (runs, setup = null) {
       // each connection, and have none
       steadyFromMs: run.oha.steady?.fromMs ?? null,
       connectsIncluded: run.mode !== 'close' && !run.oha.steady,
+      // how late oha's timer woke for the steady requests, which their latency holds
+      // (experiments/http/oha.js requestTimes); runs before 2026-12-07 have none
+      sendLateMs: run.oha.steady?.lateMs ?? null,
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,
       ohaCpuPerRequestUs: run.ohaCpuNs / run.oha.answered / 1000,
       stealShare: share,

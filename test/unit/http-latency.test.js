@@ -222,22 +222,37 @@ test('steadyLatency: the requests due once every connection is open, percentiles
   ]
   const steady = steadyLatency(requests, 2)
   const percentiles = { p50: 51, p90: 91, p99: 100, p999: 100, max: 100 }
-  assert.deepEqual(steady, { latencyMs: percentiles, requests: 100, leftOut: 3, fromMs: 45 })
+  assert.deepEqual(steady, { latencyMs: percentiles, lateMs: null, requests: 100, leftOut: 3, fromMs: 45 })
   const connects = [{ dueMs: 0, endMs: 3, latencyMs: 3 }, { dueMs: 0, endMs: 2, latencyMs: 2 }]
   assert.equal(steadyLatency(connects, 2), null, 'nothing left after the connects')
-  // oha's SQLite file, read in the order the requests were sent, from intended send times
+  // oha's SQLite file (start, start_latency_correction: when its timer woke, end), read in the
+  // order oha scheduled the requests, at 10 req/s: due every 100 ms from the schedule's start
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oha-db-'))
-  try {
-    const file = path.join(dir, 'r.db')
-    const made = spawnSync('python3', ['-c', 'import sqlite3, sys\n' +
+  const ohaFile = (name, rows) => {
+    const file = path.join(dir, name)
+    const made = spawnSync('python3', ['-c', 'import sqlite3, sys, json\n' +
       'c = sqlite3.connect(sys.argv[1])\n' +
       'c.execute("CREATE TABLE oha (start REAL, start_latency_correction REAL, end REAL, duration REAL)")\n' +
-      'c.executemany("INSERT INTO oha VALUES (?, ?, ?, ?)", [(0.3, 0.299, 0.302, 0.003), ' +
-      '(0.1, 0.0, 0.05, 0.05), (0.2, 0.2, 0.202, 0.002)]); c.commit()', file])
+      'c.executemany("INSERT INTO oha VALUES (?, ?, ?, ?)", json.loads(sys.argv[2])); c.commit()',
+    file, JSON.stringify(rows)])
     assert.equal(made.status, 0, String(made.stderr))
-    const read = requestTimes(file).map(times => Object.values(times).map(ms => Math.round(ms)))
-    assert.deepEqual(read, [[0, 50, 50], [200, 202, 2], [299, 302, 3]])
-    assert.equal(requestTimes(path.join(dir, 'none.db')), null)
+    return file
+  }
+  const ms = times => times.map(each => Object.values(each).map(value => (value === null ? null : Math.round(value))))
+  try {
+    // the second request's timer woke 30 ms late (a busy worker): its 2 ms from the stamp are
+    // 32 from its due time; the third was sent late (its connection busy), which oha charges
+    const file = ohaFile('r.db', [[0.3, 0.2, 0.303, 0.103], [0.0, 0.0, 0.05, 0.05], [0.131, 0.13, 0.132, 0.002]])
+    assert.deepEqual(ms(requestTimes(file, 10)), [[0, 50, 50, 0], [100, 132, 32, 30], [200, 303, 103, 0]])
+    // the schedule's start: no stamp comes before its due time, though the first be late too
+    const allLate = ohaFile('late.db', [[0.011, 0.01, 0.02, 0.01], [0.111, 0.11, 0.12, 0.01], [0.24, 0.24, 0.25, 0.01]])
+    assert.deepEqual(ms(requestTimes(allLate, 10)), [[10, 20, 10, 0], [110, 120, 10, 0], [210, 250, 40, 30]])
+    // without oha's stamps (no --latency-correction) each is timed from its send, lateness unknown
+    const unstamped = ohaFile('none.db', [[0.2, null, 0.25, 0.05], [0.1, null, 0.12, 0.02]])
+    assert.deepEqual(ms(requestTimes(unstamped, 10)), [[100, 120, 20, null], [200, 250, 50, null]])
+    const late = steadyLatency(requestTimes(file, 10), 1)
+    assert.deepEqual(late.lateMs, { p50: 30, p99: 30, max: 30 })
+    assert.equal(requestTimes(path.join(dir, 'missing.db'), 10), null)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -347,6 +362,13 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const openNote = latencyMarkdown(open, 'meaning', 'c-epoll').join('\n')
   assert.match(openNote, /the percentiles are of the requests due once every connection had opened and answered once/)
   assert.doesNotMatch(openNote, /each connection's first request is left out/)
+  assert.doesNotMatch(openNote, /Its timer woke/, 'no lateness where oha\'s file gave none')
+  // how late oha's timer woke, which the latency holds (oha.js requestTimes), said under the tables
+  const stamped = { ...untilOpen, steady: { ...untilOpen.steady, lateMs: { p50: 0.1, p99: 1.5, max: 4 } } }
+  const lateRuns = summariseHttp([record('c-epoll', 20, 14400, { oha: stamped })], context).latency
+  assert.deepEqual(lateRuns.runs[0].sendLateMs, { p50: 0.1, p99: 1.5, max: 4 })
+  assert.match(latencyMarkdown(lateRuns, 'meaning', 'c-epoll').join('\n'),
+    /µs\. Its timer woke at most 1\.5 ms late at the p99 of a keep-alive cell's requests; their latency counts from when each was due\. c-epoll answered/)
   // what the figures can hold, under the tables: the samples a p99.9 stands on, and the
   // requests that opened a connection, whose connect their latency holds (a review)
   const said = latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n')
