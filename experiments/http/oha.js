@@ -93,7 +93,8 @@ function requestTimes (file, rate) {
   const startMs = Math.min(...rows.map(({ stampMs }, i) => stampMs - i * everyMs))
   return rows.map(({ stampMs, endMs }, i) => {
     const dueMs = startMs + i * everyMs
-    return { dueMs, endMs, latencyMs: endMs - dueMs, lateMs: stampMs - dueMs }
+    // at least 0: the one stamp that set the start is on time, less the sums' rounding
+    return { dueMs, endMs, latencyMs: endMs - dueMs, lateMs: Math.max(0, stampMs - dueMs) }
   })
 }
 
