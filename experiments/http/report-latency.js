@@ -107,7 +107,8 @@ function toolText (latency, reference) {
   const kept = latency.runs.filter(run => run.ok && run.mode !== 'close' && run.connectsIncluded !== false)
   const most = Math.max(0, ...kept.map(run => run.connections))
   const asked = Math.min(...kept.filter(run => run.connections === most).map(run => run.asked))
-  const steady = latency.runs.filter(run => run.ok && run.connectsIncluded === false)
+  // keep-alive's: with Connection: close nothing is left out (each request's connect is its cost)
+  const steady = latency.runs.filter(run => run.ok && run.mode !== 'close' && run.connectsIncluded === false)
   // runs of 2026-12-06 left out each connection's first request only, and have no steadyFromMs
   const leftOut = steady.length === 0
     ? ''

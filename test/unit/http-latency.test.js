@@ -362,6 +362,11 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const openNote = latencyMarkdown(open, 'meaning', 'c-epoll').join('\n')
   assert.match(openNote, /the percentiles are of the requests due once every connection had opened and answered once/)
   assert.doesNotMatch(openNote, /each connection's first request is left out/)
+  // beside Connection: close runs, which leave nothing out and have no steady part (a run of
+  // 2026-12-06 said the older note for them)
+  const closeRun = record('c-epoll', 20, 14400, { mode: 'close', oha: { ...steadyOha, steady: undefined } })
+  const withClose = summariseHttp([record('c-epoll', 20, 14400, { oha: untilOpen }), closeRun], context).latency
+  assert.match(latencyMarkdown(withClose, 'meaning', 'c-epoll').join('\n'), /once every connection had opened and answered once/)
   assert.doesNotMatch(openNote, /Its timer woke/, 'no lateness where oha\'s file gave none')
   // how late oha's timer woke, which the latency holds (oha.js requestTimes), said under the tables
   const stamped = { ...untilOpen, steady: { ...untilOpen.steady, lateMs: { p50: 0.1, p99: 1.5, max: 4 } } }
