@@ -801,19 +801,20 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
 }
 let ohaRuns = 0
 
-// oha's report with `steady`, the latency of the requests due once every connection has
-// opened and answered once (oha.js steadyLatency), where connections stay open (keep-alive:
-// with Connection: close every request opens one, and its connect is its cost); or with
-// `steadyProblem`, why not, its figures then oha's own, connects and all.
+// oha's report with `steady`: each request timed from its due time on oha's schedule
+// (oha.js requestTimes), with keep-alive those due once every connection has opened and
+// answered once (oha.js steadyLatency), with Connection: close every request (each opens one,
+// and its connect is its cost); or with `steadyProblem`, why not, its figures then oha's own,
+// from its timer's stamps, connects and all.
 function withSteadyLatency (output, step, requestsFile, rate) {
-  if (!output || step.mode === 'close') return output
+  if (!output) return output
   const requests = requestTimes(requestsFile, rate)
   if (requests === null) return { ...output, steady: null, steadyProblem: `oha's ${requestsFile} could not be read` }
   if (requests.length !== output.answered) {
     const problem = `oha's file holds ${requests.length} requests of ${output.answered}`
     return { ...output, steady: null, steadyProblem: problem }
   }
-  return { ...output, steady: steadyLatency(requests, step.connections) }
+  return { ...output, steady: steadyLatency(requests, step.mode === 'close' ? 0 : step.connections) }
 }
 
 // One oha run against a warmed-up server process (the http and db latency passes): its

@@ -1,7 +1,7 @@
 'use strict'
 // oha, the latency pass's load: requests sent on schedule at a fixed rate, whether or not
 // answers have come back, and latency measured from each request's intended send time
-// (--latency-correction, and with keep-alive the schedule's own times: requestTimes), so that
+// (--latency-correction, and the schedule's own times: requestTimes), so that
 // a server that stalls is charged for every request that waited behind the stall (Gil Tene's
 // coordinated omission). wrk, the timed runs' load,
 // sends a connection's next request only after its answer: a stall of 1 s held back 20
@@ -110,10 +110,12 @@ function requestTimes (file, rate) {
 // own (the value at p × n of the sorted list), are of the requests due from then on;
 // `leftOut` counts the others. null where none is left.
 // lateMs: how late oha's timer woke for the kept requests (p50, p99, max), which their
-// latency holds (requestTimes), or null where oha stamped none.
+// latency holds (requestTimes), or null where oha stamped none. opened 0 (Connection: close,
+// where every request opens its connection and its connect is its cost) keeps every request,
+// fromMs null.
 function steadyLatency (requests, opened) {
-  const fromMs = Math.max(...requests.slice(0, opened).map(request => request.endMs))
-  const kept = requests.filter(request => request.dueMs >= fromMs)
+  const fromMs = opened > 0 ? Math.max(...requests.slice(0, opened).map(request => request.endMs)) : null
+  const kept = fromMs === null ? requests : requests.filter(request => request.dueMs >= fromMs)
   if (kept.length === 0) return null
   const sorted = values => values.sort((a, b) => a - b)
   const at = (values, share) => values[Math.min(values.length - 1, Math.floor(share * values.length))]

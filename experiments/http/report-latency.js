@@ -113,11 +113,11 @@ function toolText (latency, reference) {
   const leftOut = steady.length === 0
     ? ''
     : ` ${steady.every(run => run.steadyFromMs != null) ? LEFT_OUT_UNTIL_OPEN : LEFT_OUT}`
-  // how late oha's timer woke (keep-alive's steady requests), which each latency holds
+  // how late oha's timer woke for the requests kept, which each latency holds
   const late = latency.runs.filter(run => run.ok && run.sendLateMs).map(run => run.sendLateMs.p99)
   const lateText = late.length
-    ? ` Its timer woke at most ${formatNumber(Math.max(...late))} ms late at the p99 of a keep-alive ` +
-      'cell\'s requests; their latency counts from when each was due.'
+    ? ` Its timer woke at most ${formatNumber(Math.max(...late))} ms late at the p99 of a cell's ` +
+      'requests; their latency counts from when each was due.'
     : ''
   return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs` +

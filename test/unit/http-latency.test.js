@@ -225,6 +225,9 @@ test('steadyLatency: the requests due once every connection is open, percentiles
   assert.deepEqual(steady, { latencyMs: percentiles, lateMs: null, requests: 100, leftOut: 3, fromMs: 45 })
   const connects = [{ dueMs: 0, endMs: 3, latencyMs: 3 }, { dueMs: 0, endMs: 2, latencyMs: 2 }]
   assert.equal(steadyLatency(connects, 2), null, 'nothing left after the connects')
+  // Connection: close, where each request opens its connection: every request kept
+  const close = steadyLatency(requests, 0)
+  assert.deepEqual([close.requests, close.leftOut, close.fromMs, close.latencyMs.max], [103, 0, null, 100])
   // oha's SQLite file (start, start_latency_correction: when its timer woke, end), read in the
   // order oha scheduled the requests, at 10 req/s: due every 100 ms from the schedule's start
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oha-db-'))
@@ -373,7 +376,7 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const lateRuns = summariseHttp([record('c-epoll', 20, 14400, { oha: stamped })], context).latency
   assert.deepEqual(lateRuns.runs[0].sendLateMs, { p50: 0.1, p99: 1.5, max: 4 })
   assert.match(latencyMarkdown(lateRuns, 'meaning', 'c-epoll').join('\n'),
-    /µs\. Its timer woke at most 1\.5 ms late at the p99 of a keep-alive cell's requests; their latency counts from when each was due\. c-epoll answered/)
+    /µs\. Its timer woke at most 1\.5 ms late at the p99 of a cell's requests; their latency counts from when each was due\. c-epoll answered/)
   // what the figures can hold, under the tables: the samples a p99.9 stands on, and the
   // requests that opened a connection, whose connect their latency holds (a review)
   const said = latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n')
