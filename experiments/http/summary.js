@@ -433,7 +433,7 @@ function latencyRuns (runs, setup = null) {
       asked: Math.round(run.rate * run.seconds),
       // from each request's due time, keep-alive's once every connection is open, where oha's
       // file was read (experiments/http/oha.js steadyLatency); else oha's own, the connects in
-      // them (Connection: close's, before 2026-12-07)
+      // them (Connection: close's, before the night of 2026-12-06)
       latencyMs: run.oha.steady?.latencyMs ?? run.oha.latencyMs,
       connectsLeftOut: run.oha.steady?.leftOut ?? null,
       // when the steady part began; runs of 2026-12-06 left out only the first request of
@@ -441,7 +441,7 @@ function latencyRuns (runs, setup = null) {
       steadyFromMs: run.oha.steady?.fromMs ?? null,
       connectsIncluded: run.mode !== 'close' && !run.oha.steady,
       // how late oha's timer woke for the requests kept, which their latency holds
-      // (experiments/http/oha.js requestTimes); runs before 2026-12-07 have none
+      // (experiments/http/oha.js requestTimes); runs before the night of 2026-12-06 have none
       sendLateMs: run.oha.steady?.lateMs ?? null,
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,
       ohaCpuPerRequestUs: run.ohaCpuNs / run.oha.answered / 1000,

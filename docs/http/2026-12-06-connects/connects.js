@@ -3,7 +3,7 @@
 // request, which opened it, among them) beside those of its steady part (the run's `steady`,
 // experiments/http/oha.js steadyLatency): the requests after each connection's first in runs
 // before 256da9ca, since then those due once every connection had answered once (from fromMs);
-// since 2026-12-07 each timed from its due time on oha's schedule, with how late oha's timer woke.
+// since the night of 2026-12-06 each timed from its due time on oha's schedule, with how late oha's timer woke.
 //   node docs/http/2026-12-06-connects/connects.js RUN/all.jsonl[.gz]
 const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
 
@@ -21,7 +21,7 @@ function main ([file]) {
       ? `${ms([steady.latencyMs.p50, steady.latencyMs.p99, steady.latencyMs.p999, steady.latencyMs.max])} ` +
         `(${steady.leftOut} of ${run.oha.answered} left out` +
         `${Number.isFinite(steady.fromMs) ? `, from ${steady.fromMs.toFixed(1)} ms` : ''}` +
-        // since 2026-12-07, timed from each request's due time: how late oha's timer woke
+        // since the night of 2026-12-06, timed from each request's due time: how late oha's timer woke
         `${steady.lateMs ? `; timer late p50 ${ms([steady.lateMs.p50])}, p99 ${ms([steady.lateMs.p99])}` : ''})`
       : '- (every request opens its connection)'
     console.log(`${run.program.padEnd(10)} ${run.mode.padEnd(10)} ${String(run.connections).padStart(5)}  ` +
