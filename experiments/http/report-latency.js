@@ -4,7 +4,7 @@
 // from intended send times, "cannot sustain" where it did not answer what the rate asked;
 // then its collections at the heaviest cell. A table each in the terminal, results.md and
 // the page.
-const { formatNumber, formatPercent, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatPercent, formatRange, escapeMarkdown: md } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
 
@@ -113,11 +113,15 @@ function toolText (latency, reference) {
   const leftOut = steady.length === 0
     ? ''
     : ` ${steady.every(run => run.steadyFromMs != null) ? LEFT_OUT_UNTIL_OPEN : LEFT_OUT}`
-  // how late oha's timer woke for the requests kept, which each latency holds
-  const late = latency.runs.filter(run => run.ok && run.sendLateMs).map(run => run.sendLateMs.p99)
+  // how late oha's timer woke for the requests kept (experiments/http/oha.js requestTimes)
+  const late = latency.runs.filter(run => run.ok && run.sendLateMs).map(run => run.sendLateMs)
+  const medians = late.map(each => each.p50).sort((a, b) => a - b)
+  const [fastest, slowest] = [medians[0], medians.at(-1)]
+  const medianText = fastest === slowest ? formatNumber(fastest) : formatRange(fastest, slowest)
   const lateText = late.length
-    ? ` Its timer woke at most ${formatNumber(Math.max(...late))} ms late at the p99 of a cell's ` +
-      'requests; their latency counts from when each was due.'
+    ? ` Its timer woke ${medianText} ms after a request was ` +
+      `due at the median of a cell, at most ${formatNumber(Math.max(...late.map(each => each.max)))} ms; ` +
+      'the percentiles count from its stamps, as its own do (results.json keeps them from the due times too).'
     : ''
   return `${latency.tool ?? 'oha'} ${where}: ` +
     `oha's own CPU per request ${formatNumber(cost[0])}–${formatNumber(cost.at(-1))} µs` +

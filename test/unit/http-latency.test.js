@@ -215,15 +215,16 @@ test('steadyLatency: the requests due once every connection is open, percentiles
   const { steadyLatency, requestTimes } = require('../../experiments/http/oha')
   // two connects answered at 30 and 45 ms; a request due at 10 ms waited behind them
   const requests = [
-    { dueMs: 0, endMs: 30, latencyMs: 30 },
-    { dueMs: 0, endMs: 45, latencyMs: 45 },
-    { dueMs: 10, endMs: 46, latencyMs: 36 },
-    ...Array.from({ length: 100 }, (_, i) => ({ dueMs: 45 + i, endMs: 46 + i + i / 100, latencyMs: i + 1 }))
+    { stampMs: 0, endMs: 30, latencyMs: 30 },
+    { stampMs: 0, endMs: 45, latencyMs: 45 },
+    { stampMs: 10, endMs: 46, latencyMs: 36 },
+    ...Array.from({ length: 100 }, (_, i) => ({ stampMs: 45 + i, endMs: 46 + i + i / 100, latencyMs: i + 1 }))
   ]
   const steady = steadyLatency(requests, 2)
   const percentiles = { p50: 51, p90: 91, p99: 100, p999: 100, max: 100 }
-  assert.deepEqual(steady, { latencyMs: percentiles, lateMs: null, requests: 100, leftOut: 3, fromMs: 45 })
-  const connects = [{ dueMs: 0, endMs: 3, latencyMs: 3 }, { dueMs: 0, endMs: 2, latencyMs: 2 }]
+  const unstampedFigures = { lateMs: null, fromDueMs: null }
+  assert.deepEqual(steady, { latencyMs: percentiles, ...unstampedFigures, requests: 100, leftOut: 3, fromMs: 45 })
+  const connects = [{ stampMs: 0, endMs: 3, latencyMs: 3 }, { stampMs: 0, endMs: 2, latencyMs: 2 }]
   assert.equal(steadyLatency(connects, 2), null, 'nothing left after the connects')
   // Connection: close, where each request opens its connection: every request kept
   const close = steadyLatency(requests, 0)
@@ -243,18 +244,23 @@ test('steadyLatency: the requests due once every connection is open, percentiles
   }
   const ms = times => times.map(each => Object.values(each).map(value => (value === null ? null : Math.round(value))))
   try {
-    // the second request's timer woke 30 ms late (a busy worker): its 2 ms from the stamp are
-    // 32 from its due time; the third was sent late (its connection busy), which oha charges
+    // [stamp, due, end, latency from the stamp, lateness]: the second request's timer woke 30 ms
+    // late, which its 2 ms leave out; the third was sent late (its connection busy), which oha
+    // charges
     const file = ohaFile('r.db', [[0.3, 0.2, 0.303, 0.103], [0.0, 0.0, 0.05, 0.05], [0.131, 0.13, 0.132, 0.002]])
-    assert.deepEqual(ms(requestTimes(file, 10)), [[0, 50, 50, 0], [100, 132, 32, 30], [200, 303, 103, 0]])
+    assert.deepEqual(ms(requestTimes(file, 10)), [[0, 0, 50, 50, 0], [130, 100, 132, 2, 30], [200, 200, 303, 103, 0]])
     // the schedule's start: no stamp comes before its due time, though the first be late too
     const allLate = ohaFile('late.db', [[0.011, 0.01, 0.02, 0.01], [0.111, 0.11, 0.12, 0.01], [0.24, 0.24, 0.25, 0.01]])
-    assert.deepEqual(ms(requestTimes(allLate, 10)), [[10, 20, 10, 0], [110, 120, 10, 0], [210, 250, 40, 30]])
+    assert.deepEqual(ms(requestTimes(allLate, 10)),
+      [[10, 10, 20, 10, 0], [110, 110, 120, 10, 0], [240, 210, 250, 10, 30]])
     // without oha's stamps (no --latency-correction) each is timed from its send, lateness unknown
     const unstamped = ohaFile('none.db', [[0.2, null, 0.25, 0.05], [0.1, null, 0.12, 0.02]])
-    assert.deepEqual(ms(requestTimes(unstamped, 10)), [[100, 120, 20, null], [200, 250, 50, null]])
+    assert.deepEqual(ms(requestTimes(unstamped, 10)), [[100, 100, 120, 20, null], [200, 200, 250, 50, null]])
+    // beside the percentiles from the stamps, the lateness and the percentiles from due times
     const late = steadyLatency(requestTimes(file, 10), 1)
     assert.deepEqual(late.lateMs, { p50: 30, p99: 30, max: 30 })
+    assert.deepEqual([late.latencyMs.p50, late.fromDueMs.p50, late.fromDueMs.max].map(Math.round), [103, 103, 103])
+    assert.deepEqual([late.latencyMs.max, late.fromDueMs.p90].map(Math.round), [103, 103])
     assert.equal(requestTimes(path.join(dir, 'missing.db'), 10), null)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -375,8 +381,10 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const stamped = { ...untilOpen, steady: { ...untilOpen.steady, lateMs: { p50: 0.1, p99: 1.5, max: 4 } } }
   const lateRuns = summariseHttp([record('c-epoll', 20, 14400, { oha: stamped })], context).latency
   assert.deepEqual(lateRuns.runs[0].sendLateMs, { p50: 0.1, p99: 1.5, max: 4 })
-  assert.match(latencyMarkdown(lateRuns, 'meaning', 'c-epoll').join('\n'),
-    /µs\. Its timer woke at most 1\.5 ms late at the p99 of a cell's requests; their latency counts from when each was due\. c-epoll answered/)
+  assert.match(latencyMarkdown(lateRuns, 'meaning', 'c-epoll').join('\n'), new RegExp(
+    'µs\\. Its timer woke 0\\.1 ms after a request was due at the median of a cell, at most 4 ms; ' +
+    'the percentiles count from its stamps, as its own do \\(results\\.json keeps them from the due times too\\)\\. ' +
+    'c-epoll answered'))
   // what the figures can hold, under the tables: the samples a p99.9 stands on, and the
   // requests that opened a connection, whose connect their latency holds (a review)
   const said = latencyMarkdown(summary, 'meaning', 'c-epoll').join('\n')
