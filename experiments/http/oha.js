@@ -82,7 +82,8 @@ function requestTimes (file, rate) {
   const run = spawnSync('python3', ['-c', READ_REQUESTS, file], { encoding: 'utf8', maxBuffer: 256 << 20 })
   if (run.status !== 0) return null
   const rows = run.stdout.split('\n').filter(Boolean).map(line => {
-    const [stampMs, sentMs, endMs] = line.split(' ').map(seconds => (seconds === 'None' ? null : Number(seconds) * 1000))
+    const ms = seconds => (seconds === 'None' ? null : Number(seconds) * 1000)
+    const [stampMs, sentMs, endMs] = line.split(' ').map(ms)
     return { stampMs: stampMs ?? sentMs, endMs, stamped: stampMs !== null }
   })
   const everyMs = 1000 / rate

@@ -94,7 +94,8 @@ for (const first of [0, 1]) {
 test('turns of 0 ms run both at once, unpaused', async () => {
   const pin = sharedCpuPin()
   const results = await runAlternating([pipeline(32 << 20, pin), pipeline(32 << 20, pin)], 0)
-  const [a, b] = results.map(result => [result.reader.exit, result.turns, result.aloneMs, result.readyMs, result.heldMs])
+  const [a, b] = results.map(result =>
+    [result.reader.exit, result.turns, result.aloneMs, result.readyMs, result.heldMs])
   assert.deepEqual([a, b], [[0, null, null, null, null], [0, null, null, null, null]])
 })
 

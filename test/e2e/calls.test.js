@@ -71,7 +71,8 @@ test('a ladder in turns with C\'s: C waits for its warm-up, then rounds sized to
   assert.equal(first.record.partner.rounds.length, counts.rounds, 'the variant\'s own rounds the first time')
   const { readyMs, heldMs, partner } = first.record
   assert.ok(partner.readyMs > 0 && readyMs > partner.readyMs, `ready at ${partner.readyMs} and ${readyMs} ms`)
-  assert.ok(Math.abs(partner.heldMs - (readyMs - partner.readyMs)) < 1e-6, `C held ${partner.heldMs} ms, from its line to Node's`)
+  assert.ok(Math.abs(partner.heldMs - (readyMs - partner.readyMs)) < 1e-6,
+    `C held ${partner.heldMs} ms, from its line to Node's`)
   assert.equal(heldMs, 0, 'Node never waited for C')
   const second = await calls.measureLadder(partnered(1), options)
   assert.equal(second.record.failure, null)

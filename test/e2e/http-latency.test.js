@@ -114,7 +114,8 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
       // due time on oha's schedule, and the percentiles from the due times, each that much later
       assert.ok(steady.latencyMs.p99 <= record.oha.latencyMs.max, JSON.stringify(record.oha))
       const { lateMs, fromDueMs } = steady
-      assert.ok(lateMs && lateMs.p50 >= 0 && lateMs.p50 <= lateMs.p99 && lateMs.p99 <= lateMs.max, JSON.stringify(steady))
+      assert.ok(lateMs && lateMs.p50 >= 0 && lateMs.p50 <= lateMs.p99 && lateMs.p99 <= lateMs.max,
+        JSON.stringify(steady))
       for (const at of ['p50', 'p99', 'max']) {
         assert.ok(fromDueMs[at] >= steady.latencyMs[at] && fromDueMs[at] <= steady.latencyMs[at] + lateMs.max,
           JSON.stringify(steady))

@@ -375,7 +375,8 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   // 2026-12-06 said the older note for them)
   const closeRun = record('c-epoll', 20, 14400, { mode: 'close', oha: { ...steadyOha, steady: undefined } })
   const withClose = summariseHttp([record('c-epoll', 20, 14400, { oha: untilOpen }), closeRun], context).latency
-  assert.match(latencyMarkdown(withClose, 'meaning', 'c-epoll').join('\n'), /once every connection had opened and answered once/)
+  assert.match(latencyMarkdown(withClose, 'meaning', 'c-epoll').join('\n'),
+    /once every connection had opened and answered once/)
   assert.doesNotMatch(openNote, /Its timer woke/, 'no lateness where oha\'s file gave none')
   // how late oha's timer woke, which the latency holds (oha.js requestTimes), said under the tables
   const stamped = { ...untilOpen, steady: { ...untilOpen.steady, lateMs: { p50: 0.1, p99: 1.5, max: 4 } } }

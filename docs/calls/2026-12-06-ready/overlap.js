@@ -22,7 +22,8 @@ function main ([dir]) {
     .filter(record => record.phase === 'ladder' && record.partner && !record.superseded)
   if (records.length === 0) throw new UsageError(`${file} holds no ladder runs in turns with C; give ${RUN}`)
   const columns = ['C\'s rounds', 'C ready', 'it ready', 'C held', 'alone']
-  console.log(`${'variant'.padEnd(14)}${columns.map(name => name.padStart(12)).join('')}  (ms; processes after the first)`)
+  const header = columns.map(name => name.padStart(12)).join('')
+  console.log(`${'variant'.padEnd(14)}${header}  (ms; processes after the first)`)
   for (const variant of new Set(records.map(record => record.program))) {
     const mine = records.filter(record => record.program === variant)
     const firstRun = Math.min(...mine.map(record => record.run))
