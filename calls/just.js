@@ -75,9 +75,10 @@ function parentPid () {
   if (!(parent > 0)) fail(`/proc/self/stat gave no parent's pid: ${JSON.stringify(stat)}`, 1)
   return parent
 }
+// the ring's form gives its own syscall rung (a NOP through the ring), which needs no parent
 const rungs = {
   noop: [noop, host.noop],
-  syscall: [syscall, host.getppid, parentPid()],
+  ...(form === 'uring' ? {} : { syscall: [syscall, host.getppid, parentPid()] }),
   ...forms[form]()
 }
 
