@@ -801,11 +801,11 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
 }
 let ohaRuns = 0
 
-// oha's report with `steady`: each request timed from its due time on oha's schedule
-// (oha.js requestTimes), with keep-alive those due once every connection has opened and
-// answered once (oha.js steadyLatency), with Connection: close every request (each opens one,
-// and its connect is its cost); or with `steadyProblem`, why not, its figures then oha's own,
-// from its timer's stamps, connects and all.
+// oha's report with `steady`: each request read back from oha's file (oha.js requestTimes), with
+// keep-alive those stamped once every connection has opened and answered once (oha.js
+// steadyLatency), with Connection: close every request (each opens one, and its connect is its
+// cost), timed from oha's stamps with their lateness beside; or with `steadyProblem`, why not,
+// its figures then oha's own, connects and all.
 function withSteadyLatency (output, step, requestsFile, rate) {
   if (!output) return output
   const requests = requestTimes(requestsFile, rate)

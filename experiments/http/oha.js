@@ -116,10 +116,9 @@ function steadyLatency (requests, opened) {
   const fromMs = opened > 0 ? Math.max(...requests.slice(0, opened).map(request => request.endMs)) : null
   const kept = fromMs === null ? requests : requests.filter(request => request.stampMs >= fromMs)
   if (kept.length === 0) return null
-  const sorted = values => values.sort((a, b) => a - b)
   const at = (values, share) => values[Math.min(values.length - 1, Math.floor(share * values.length))]
   const percentiles = values => {
-    const ascending = sorted(values)
+    const ascending = values.sort((a, b) => a - b)
     return {
       p50: at(ascending, 0.5),
       p90: at(ascending, 0.9),
@@ -129,10 +128,10 @@ function steadyLatency (requests, opened) {
     }
   }
   const timed = kept.every(request => request.lateMs != null)
-  const late = timed ? sorted(kept.map(request => request.lateMs)) : null
+  const late = timed ? percentiles(kept.map(request => request.lateMs)) : null
   return {
     latencyMs: percentiles(kept.map(request => request.latencyMs)),
-    lateMs: late && { p50: at(late, 0.5), p99: at(late, 0.99), max: late.at(-1) },
+    lateMs: late && { p50: late.p50, p99: late.p99, max: late.max },
     fromDueMs: timed ? percentiles(kept.map(request => request.endMs - request.dueMs)) : null,
     requests: kept.length,
     leftOut: requests.length - kept.length,

@@ -431,16 +431,16 @@ function latencyRuns (runs, setup = null) {
       answered: run.oha.answered,
       answeredPerSecond: run.oha.requestsPerSecond ?? null,
       asked: Math.round(run.rate * run.seconds),
-      // from each request's due time, keep-alive's once every connection is open, where oha's
-      // file was read (experiments/http/oha.js steadyLatency); else oha's own, the connects in
-      // them (Connection: close's, before the night of 2026-12-06)
+      // from oha's stamps, keep-alive's once every connection is open, where oha's file was
+      // read (experiments/http/oha.js steadyLatency; at 63511ca1 from the due times); else oha's
+      // own, the connects in them (Connection: close's, before the night of 2026-12-06)
       latencyMs: run.oha.steady?.latencyMs ?? run.oha.latencyMs,
       connectsLeftOut: run.oha.steady?.leftOut ?? null,
       // when the steady part began; runs of 2026-12-06 left out only the first request of
       // each connection, and have none
       steadyFromMs: run.oha.steady?.fromMs ?? null,
       connectsIncluded: run.mode !== 'close' && !run.oha.steady,
-      // how late oha's timer woke for the requests kept, which their latency holds
+      // how late oha's timer woke for the requests kept, which their latency leaves out
       // (experiments/http/oha.js requestTimes); runs before the night of 2026-12-06 have none
       sendLateMs: run.oha.steady?.lateMs ?? null,
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,

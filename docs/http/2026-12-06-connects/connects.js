@@ -3,7 +3,8 @@
 // request, which opened it, among them) beside those of its steady part (the run's `steady`,
 // experiments/http/oha.js steadyLatency): the requests after each connection's first in runs
 // before 256da9ca, since then those due once every connection had answered once (from fromMs);
-// since the night of 2026-12-06 each timed from its due time on oha's schedule, with how late oha's timer woke.
+// since the night of 2026-12-06 with how late oha's timer woke (at 63511ca1 the steady part was
+// timed from the due times, since 836e3a59 from oha's stamps again).
 //   node docs/http/2026-12-06-connects/connects.js RUN/all.jsonl[.gz]
 const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
 
@@ -21,7 +22,7 @@ function main ([file]) {
       ? `${ms([steady.latencyMs.p50, steady.latencyMs.p99, steady.latencyMs.p999, steady.latencyMs.max])} ` +
         `(${steady.leftOut} of ${run.oha.answered} left out` +
         `${Number.isFinite(steady.fromMs) ? `, from ${steady.fromMs.toFixed(1)} ms` : ''}` +
-        // since the night of 2026-12-06, timed from each request's due time: how late oha's timer woke
+        // since the night of 2026-12-06: how late oha's timer woke
         `${steady.lateMs ? `; timer late p50 ${ms([steady.lateMs.p50])}, p99 ${ms([steady.lateMs.p99])}` : ''})`
       : '- (every request opens its connection)'
     console.log(`${run.program.padEnd(10)} ${run.mode.padEnd(10)} ${String(run.connections).padStart(5)}  ` +
