@@ -132,6 +132,10 @@ fi
 # The kernel pass (lib/sysprof.c, docs/kernel.md): clang-14 (above) compiles its eBPF
 # probes, libbpf loads them; bpftool lists what is attached, for the tests and by hand.
 if [[ $runtime_only == 0 ]]; then apt_install libbpf-dev bpftool; else apt_install libbpf1; fi
+# The profile pass (experiments/stdio/profile.js, docs/profile.md): perf samples each reader
+# where the kernel lets it, so that the default run says where each read's ns go. The image
+# leaves it out (docs/image.md); the pass then says, in one line, how to get it.
+if [[ $runtime_only == 0 ]]; then apt_install linux-perf; fi
 
 if [[ $runtime_only == 1 ]]; then
   command -v node >/dev/null || apt_install nodejs
@@ -192,11 +196,10 @@ if [[ $runtime_only == 0 && ! ( -x build/debian/usr/sbin/nginx && -x build/debia
 fi
 
 if [[ $want_test_tools == 1 ]]; then
-  # Chromium for the report's browser test; valgrind for studies/instr-cost.js's; perf for
-  # the profile pass's (bench runs the pass wherever perf is installed and may sample);
+  # Chromium for the report's browser test; valgrind for studies/instr-cost.js's;
   # hadolint (from PyPI) for the Dockerfile's; Ansible and an ssh client for the fleet's
   # (fleet/playbook.yml, which a fleet's controller runs).
-  apt_install chromium python3-pip valgrind linux-perf ansible-core openssh-client
+  apt_install chromium python3-pip valgrind ansible-core openssh-client
   # pinned: a release with new rules would turn the tests red without a change of ours
   hadolint_pin=2.15.1
   if [[ $(hadolint --version 2>/dev/null) != *" $hadolint_pin"* ]]; then
