@@ -23,6 +23,16 @@ const DISTURBED_SHARE = 0.03
 const FLOOR_NS = { cpuidle: 2e6, stat: 20e6 }
 // How often a disturbed step is measured again before its last try is kept, flagged.
 const MAX_REMEASURES = 3
+// A pipeline at SCHED_BATCH on one CPU (lib/placement.js sharedBatch) switches its reader out
+// when the pipe runs dry, which counts as a voluntary switch, and its feeder does not preempt
+// it. Involuntary switches beyond this share of the voluntary ones say that another task took
+// the CPU from the reader again and again, each time too briefly for the foreign time above to
+// show it, and the reader's reads then pay switches the placement is there to keep out: in a
+// profile pass of 2026-12-07 such runs had 6,968 to 94,948 involuntary switches to calm runs'
+// 16 to 205, 125 to 2,002 of perf's samples in the scheduler outside read(2) to 0 to 5, and
+// 0.0 to 1.4% foreign time (docs/profile.md). Of four passes' 805 runs at SCHED_BATCH, 760 had
+// involuntary switches under 3% of the voluntary ones, 41 over 10%.
+const PREEMPTED_SHARE = 0.1
 
 // One step's foreign time from each measured CPU's busy time and the part of it that
 // was the step's own: { cpus, source, windowNs, busyNs, ownNs, foreignNs, share (the
@@ -81,7 +91,7 @@ function noiseGauge () {
     judge (foreign) {
       if (foreign?.source !== 'stat' || !foreign.residualsNs) return foreign
       const noiseFloorsNs = foreign.cpus.map(floorOf)
-      const disturbed = foreign.residualsNs.some((ns, i) =>
+      const disturbed = Boolean(foreign.preempted) || foreign.residualsNs.some((ns, i) =>
         beyond(ns, foreign.windowNs, foreign.source, noiseFloorsNs[i]))
       return { ...foreign, noiseFloorsNs, disturbed }
     },
@@ -116,7 +126,18 @@ function pipelineForeign (result, pin, alongside = null) {
     ownNs: pipelinesNs(cpu, longer) + (shorter ? pipelinesNs(cpu, shorter) : 0) +
       (longer.stealTicks?.[cpu] ?? 0) * tickNs
   }))
-  return foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
+  const foreign = foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
+  const preempted = pin.policy === 'batch' ? preemptedReader([result, alongside]) : null
+  return foreign && preempted ? { ...foreign, preempted, disturbed: true } : foreign
+}
+
+// The first of a batch placement's pipelines whose reader was switched out by another task
+// (PREEMPTED_SHARE): { involuntaryCs, voluntaryCs } of its reader's process and the children
+// it waited for (pipe-run's rusage: perf record's and its reader's alike), or null.
+function preemptedReader (results) {
+  const readers = results.filter(Boolean).map(result => result.reader)
+  const preempted = readers.find(reader => reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
+  return preempted ? { involuntaryCs: preempted.involuntaryCs, voluntaryCs: preempted.voluntaryCs } : null
 }
 
 // Each CPU's user-space time so far, from /proc/stat (user and nice, ns): where the
@@ -246,6 +267,8 @@ function disturbanceOf (records) {
     threshold: { share: DISTURBED_SHARE, floorNs: FLOOR_NS, maxRemeasures: MAX_REMEASURES, noiseFloorsNs },
     steps: kept.length,
     disturbed: checked.filter(record => record.foreign.disturbed).length,
+    // of those, the tries whose reader was switched out by another task (PREEMPTED_SHARE)
+    preempted: checked.filter(record => record.foreign.preempted).length,
     remeasured: checked.filter(record => record.superseded).length,
     keptDisturbed: kept.filter(record => record.foreign.disturbed).length,
     unchecked: kept.filter(record => record.foreign.uncheckedCpus?.length).length
@@ -285,8 +308,13 @@ function disturbanceText (disturbance) {
     ? `; ${keptDisturbed} still disturbed after ${threshold.maxRemeasures} tries, flagged ` +
       '\'disturbed\': this machine was busy'
     : ''
+  const switched = disturbance.preempted
+    ? ` or had their reader switched out by it (involuntary switches above ${PREEMPTED_SHARE * 100}% ` +
+      `of the voluntary ones, at SCHED_BATCH: ${disturbance.preempted})`
+    : ''
   return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on ` +
-    `their CPUs (${rule}); ${remeasured} measured again once the CPUs were quiet${flagged}${also}`
+    `their CPUs (${rule})${switched}; ${remeasured} measured again once the CPUs were ` +
+    `quiet${flagged}${also}`
 }
 
 module.exports = {
@@ -309,5 +337,6 @@ module.exports = {
   uncheckedText,
   DISTURBED_SHARE,
   FLOOR_NS,
-  MAX_REMEASURES
+  MAX_REMEASURES,
+  PREEMPTED_SHARE
 }

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict')
 const {
   foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf, FLOOR_NS,
   thresholdText, uncheckedText,
-  DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR
+  disturbanceText, DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR, PREEMPTED_SHARE
 } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { summariseResults } = require('../../experiments/stdio/summary')
@@ -63,6 +63,38 @@ test('two pipelines that took turns are one step: the longer\'s window, both pip
   assert.equal(pair.foreignNs, 5e6, '95 ms busy, 90 of it the two pipelines\'')
   assert.deepEqual(pipelineForeign(partner, pin, mine), pair, 'whichever is given first')
   assert.equal(pipelineForeign(mine, pin, { ...partner, reader: null }), null, 'a partner that never ran')
+})
+
+// The profile pass of 2026-12-07: calm runs of C's reader at SCHED_BATCH switched 12,286
+// times voluntarily (once a pipe's worth) and 16 to 53 times not; node-sync's run in a spell
+// 8,415 and 62,240, with 0.24% foreign time.
+test('a batch pipeline whose reader was switched out by another task is disturbed, whatever its foreign time', () => {
+  const usage = (voluntaryCs, involuntaryCs) => ({ userUs: 40000, sysUs: 50000, voluntaryCs, involuntaryCs })
+  const idle = { source: 'cpuidle', cpus: [1], idle_ns: [10e6] }
+  const run = reader => ({ wallNs: 100e6, cpuIdle: idle, stealTicks: [0, 0], clkTck: 100, reader, feeder: { userUs: 0, sysUs: 0 } })
+  const batch = { feeder: 1, reader: 1, policy: 'batch' }
+  const calm = pipelineForeign(run(usage(12286, 53)), batch)
+  assert.equal(calm.disturbed, false)
+  assert.equal(calm.preempted, undefined)
+  const spell = pipelineForeign(run(usage(8415, 62240)), batch)
+  assert.equal(spell.foreignNs, 0, 'no foreign time to see')
+  assert.equal(spell.disturbed, true)
+  assert.deepEqual(spell.preempted, { involuntaryCs: 62240, voluntaryCs: 8415 })
+  // just over and at the share
+  assert.equal(pipelineForeign(run(usage(1000, 1000 * PREEMPTED_SHARE + 1)), batch).disturbed, true)
+  assert.equal(pipelineForeign(run(usage(1000, 1000 * PREEMPTED_SHARE)), batch).disturbed, false)
+  // at the default policy the reader is switched out at every wake-up of its feeder: no judge
+  assert.equal(pipelineForeign(run(usage(8415, 62240)), { feeder: 1, reader: 1 }).disturbed, false)
+  // in turns with C: either reader switched out makes the step disturbed
+  const pair = pipelineForeign(run(usage(12286, 53)), batch, run(usage(8415, 62240)))
+  assert.deepEqual(pair.preempted, { involuntaryCs: 62240, voluntaryCs: 8415 })
+  // the noise gauge's judgement by residuals never clears it
+  const stat = pipelineForeign({ ...run(usage(8415, 62240)), cpuIdle: { source: 'stat', cpus: [1], idle_ns: [10e6] } }, batch)
+  assert.equal(noiseGauge().judge(stat).disturbed, true)
+  // and a run says how many of its disturbed tries were these
+  const log = [{ foreign: spell }, { foreign: calm }]
+  assert.equal(disturbanceOf(log).preempted, 1)
+  assert.match(disturbanceText(disturbanceOf(log)), /^1 try of 2 steps saw other work on their CPUs \(above 3% of their time\) or had their reader switched out by it \(involuntary switches above 10% of the voluntary ones, at SCHED_BATCH: 1\); 0 measured again/)
 })
 
 test('http\'s foreign time is the user time of its CPUs beyond wrk\'s and the server\'s', () => {
@@ -157,7 +189,7 @@ const record = (run, disturbed, superseded = false) => ({
 test('a run counts its disturbed steps, and a superseded try is never a data point', () => {
   const log = [record(0, false), record(1, true, true), record(1, true, true), record(1, false), record(2, true)]
   assert.deepEqual(disturbanceOf(log),
-    { threshold: disturbanceOf([]).threshold, steps: 3, disturbed: 3, remeasured: 2, keptDisturbed: 1, unchecked: 0 })
+    { threshold: disturbanceOf([]).threshold, steps: 3, disturbed: 3, preempted: 0, remeasured: 2, keptDisturbed: 1, unchecked: 0 })
   assert.equal(disturbanceOf([]).threshold.share, DISTURBED_SHARE)
   assert.equal(disturbanceOf([]).threshold.maxRemeasures, MAX_REMEASURES)
   const results = summariseResults(log, { runId: 'r', options: { feeder: 'fixed', runs: 3 } })
