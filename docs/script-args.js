@@ -28,6 +28,8 @@
 //
 //   readJson(file, what)        the JSON object the file holds
 //   readJsonLines(file, what)   a log's JSON objects, a line each (blank lines skipped)
+//   okRecordsOf(run, phase, what)
+//                               a run folder's records of a phase that ran right, as kept
 //   need(part, file, lacks, what)
 //                               part, the piece of it the script reads (results.db?.cells),
 //                               unless missing: then `FILE holds no LACKS; give WHAT`
@@ -39,6 +41,7 @@ const zlib = require('node:zlib')
 const { UsageError, wholeNumber } = require('../lib/options')
 const { parseCommandLine } = require('../lib/option-schema')
 const { runCli, notACommand } = require('../lib/cli')
+const { dataPoints } = require('../lib/run-log')
 
 const LAB = path.join(__dirname, '..')
 
@@ -225,7 +228,16 @@ function runOnEachLog (script, replay) {
   })
 }
 
+// A run folder's records of one phase that ran right, as the lab keeps them (lib/run-log.js
+// dataPoints: a try measured again is left out), or refused as a folder lacking them.
+function okRecordsOf (run, phase, what) {
+  const log = path.join(run, 'all.jsonl')
+  const records = dataPoints(readJsonLines(log, what)).filter(record => record.phase === phase && record.ok)
+  return need(records.length ? records : null, log, `${phase} runs`, what)
+}
+
 module.exports = {
+  okRecordsOf,
   runScript,
   runOnEachLog,
   readableFile,

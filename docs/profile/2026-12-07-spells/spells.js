@@ -7,15 +7,10 @@
 //   node docs/profile/2026-12-07-spells/spells.js RUN...
 const path = require('node:path')
 const { SCHEDULER_IN_READ } = require('../../../experiments/stdio/profile')
-const { dataPoints } = require('../../../lib/run-log')
-const { runScript, folderWith, readJsonLines, need } = require('../../script-args')
+const { runScript, folderWith, okRecordsOf } = require('../../script-args')
 
 const RUN = 'a stdio run\'s folder'
-const profiledRuns = run => {
-  const log = path.join(run, 'all.jsonl')
-  const profiled = dataPoints(readJsonLines(log, RUN)).filter(record => record.phase === 'profile' && record.ok)
-  return need(profiled.length ? profiled : null, log, 'profiled runs', RUN)
-}
+const profiledRuns = run => okRecordsOf(run, 'profile', RUN)
 
 function main (runs) {
   for (const [run, records] of runs.map(run => [run, profiledRuns(run)])) {
