@@ -38,7 +38,8 @@ const FLAG_MEANINGS = {
   'reader-waited': `the reader (all its threads) was on the CPU for less than ${Math.round(READER_WAITED_SHARE * 100)}% of the wall time: it waited for dd to refill the pipe, so the figure is the pipe's pace more than the reader's cost per read`,
   'startup-dominated': 'the best run took less than twice the start-up time, so the steady-state figure leans on subtracting start-up',
   steal: `the VM lost more than ${Math.round(STEAL_SHARE * 100)}% of the time of the CPUs its runs used to steal (the hypervisor ran something else): the wall times hold waiting that is not the reader's`,
-  disturbed: 'a run it kept saw CPU time of other processes on the CPUs it ran on, or had its reader switched out by one again and again: its figures may hold another program\'s work'
+  disturbed: 'a run it kept saw CPU time of other processes on the CPUs it ran on, or had its ' +
+    'reader switched out by one again and again: its figures may hold another program\'s work'
 }
 
 // The headline's (the cost pass's) own flags, which its table shows beside each share of C.

@@ -44,7 +44,8 @@ function main (dirs) {
       'of --ladder-pairing slices (the default)')
   }
   const random = seededRandom(47)
-  const draw = (values, n) => median(Array.from({ length: n }, () => values[Math.floor(random() * values.length)]))
+  const pick = values => values[Math.floor(random() * values.length)]
+  const draw = (values, n) => median(Array.from({ length: n }, () => pick(values)))
   console.log(`# node docs/calls/2026-12-07-processes/resample.js ${dirs.join(' ')}`)
   const sizes = [...pools.values()].map(values => values.length)
   console.log(`${pools.size} rungs, ${Math.min(...sizes)} to ${Math.max(...sizes)} processes pooled each; ` +
@@ -72,7 +73,8 @@ function main (dirs) {
   for (const [key, count] of [...misses].sort((a, b) => b[1] - a[1]).slice(0, 8)) {
     const values = [...pools.get(key)].sort((a, b) => a - b)
     const digits = values[0] < 10 ? 3 : 1
-    console.log(`${key} (${(100 * count / DRAWS).toFixed(0)}%): ${values.map(v => v.toFixed(digits)).join(' ')}`)
+    const listed = values.map(v => v.toFixed(digits)).join(' ')
+    console.log(`${key} (${(100 * count / DRAWS).toFixed(0)}%): ${listed}`)
   }
 }
 
