@@ -30,9 +30,12 @@ const MAX_REMEASURES = 3
 // show it, and the reader's reads then pay switches the placement is there to keep out: in a
 // profile pass of 2026-12-07 such runs had 6,968 to 94,948 involuntary switches to calm runs'
 // 16 to 205, 125 to 2,002 of perf's samples in the scheduler outside read(2) to 0 to 5, and
-// 0.0 to 1.4% foreign time (docs/profile.md). Of four passes' 805 runs at SCHED_BATCH, 760 had
+// 0.0 to 0.6% foreign time (docs/profile.md). Of four passes' 805 runs at SCHED_BATCH, 760 had
 // involuntary switches under 3% of the voluntary ones, 41 over 10%.
 const PREEMPTED_SHARE = 0.1
+// and beyond this many: a short run's few switches at a tick cost it too little to judge (a
+// calm run of 24,800 voluntary switches had up to 205 involuntary ones)
+const PREEMPTED_LEAST = 100
 
 // One step's foreign time from each measured CPU's busy time and the part of it that
 // was the step's own: { cpus, source, windowNs, busyNs, ownNs, foreignNs, share (the
@@ -132,11 +135,13 @@ function pipelineForeign (result, pin, alongside = null) {
 }
 
 // The first of a batch placement's pipelines whose reader was switched out by another task
-// (PREEMPTED_SHARE): { involuntaryCs, voluntaryCs } of its reader's process and the children
-// it waited for (pipe-run's rusage: perf record's and its reader's alike), or null.
+// (PREEMPTED_SHARE, PREEMPTED_LEAST): { involuntaryCs, voluntaryCs } of its reader's process and
+// the children it waited for (pipe-run's rusage: perf record's and its reader's alike), or null.
+// A step whose CPUs could not be read (foreignTime null) is left unchecked, switches and all.
 function preemptedReader (results) {
   const readers = results.filter(Boolean).map(result => result.reader)
-  const preempted = readers.find(reader => reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
+  const preempted = readers.find(reader => reader.involuntaryCs > PREEMPTED_LEAST &&
+    reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
   return preempted ? { involuntaryCs: preempted.involuntaryCs, voluntaryCs: preempted.voluntaryCs } : null
 }
 
@@ -310,7 +315,8 @@ function disturbanceText (disturbance) {
     : ''
   const switched = disturbance.preempted
     ? ` or had their reader switched out by it (involuntary switches above ${PREEMPTED_SHARE * 100}% ` +
-      `of the voluntary ones, at SCHED_BATCH: ${disturbance.preempted})`
+      `of the voluntary ones, at SCHED_BATCH: ${disturbance.preempted}; the wait for quiet CPUs ` +
+      'cannot see such work)'
     : ''
   return `${disturbed} tr${disturbed === 1 ? 'y' : 'ies'} of ${steps} steps saw other work on ` +
     `their CPUs (${rule})${switched}; ${remeasured} measured again once the CPUs were ` +
@@ -338,5 +344,6 @@ module.exports = {
   DISTURBED_SHARE,
   FLOOR_NS,
   MAX_REMEASURES,
-  PREEMPTED_SHARE
+  PREEMPTED_SHARE,
+  PREEMPTED_LEAST
 }

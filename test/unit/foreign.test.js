@@ -6,7 +6,7 @@ const assert = require('node:assert/strict')
 const {
   foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf, FLOOR_NS,
   thresholdText, uncheckedText,
-  disturbanceText, DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR, PREEMPTED_SHARE
+  disturbanceText, DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR, PREEMPTED_SHARE, PREEMPTED_LEAST
 } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { summariseResults } = require('../../experiments/stdio/summary')
@@ -82,13 +82,19 @@ test('a batch pipeline whose reader another task switched out is disturbed, fore
   assert.equal(spell.disturbed, true)
   assert.deepEqual(spell.preempted, { involuntaryCs: 62240, voluntaryCs: 8415 })
   // just over and at the share
-  assert.equal(pipelineForeign(run(usage(1000, 1000 * PREEMPTED_SHARE + 1)), batch).disturbed, true)
-  assert.equal(pipelineForeign(run(usage(1000, 1000 * PREEMPTED_SHARE)), batch).disturbed, false)
+  assert.equal(pipelineForeign(run(usage(2000, 2000 * PREEMPTED_SHARE + 1)), batch).disturbed, true)
+  assert.equal(pipelineForeign(run(usage(2000, 2000 * PREEMPTED_SHARE)), batch).disturbed, false)
+  // a short run's few switches are too few to judge, however many of its voluntary ones
+  assert.equal(pipelineForeign(run(usage(0, PREEMPTED_LEAST)), batch).disturbed, false)
+  assert.equal(pipelineForeign(run(usage(0, PREEMPTED_LEAST + 1)), batch).disturbed, true)
   // at the default policy the reader is switched out at every wake-up of its feeder: no judge
   assert.equal(pipelineForeign(run(usage(8415, 62240)), { feeder: 1, reader: 1 }).disturbed, false)
   // in turns with C: either reader switched out makes the step disturbed
   const pair = pipelineForeign(run(usage(12286, 53)), batch, run(usage(8415, 62240)))
+  assert.equal(pair.disturbed, true)
   assert.deepEqual(pair.preempted, { involuntaryCs: 62240, voluntaryCs: 8415 })
+  assert.deepEqual(pipelineForeign(run(usage(8415, 62240)), batch, run(usage(12286, 53))).preempted,
+    { involuntaryCs: 62240, voluntaryCs: 8415 }, 'the variant\'s reader as well as C\'s')
   // the noise gauge's judgement by residuals never clears it
   const byStat = { source: 'stat', cpus: [1], idle_ns: [10e6] }
   const stat = pipelineForeign({ ...run(usage(8415, 62240)), cpuIdle: byStat }, batch)
@@ -98,7 +104,8 @@ test('a batch pipeline whose reader another task switched out is disturbed, fore
   assert.equal(disturbanceOf(log).preempted, 1)
   assert.match(disturbanceText(disturbanceOf(log)), new RegExp('^1 try of 2 steps saw other work on their ' +
     'CPUs \\(above 3% of their time\\) or had their reader switched out by it \\(involuntary switches ' +
-    'above 10% of the voluntary ones, at SCHED_BATCH: 1\\); 0 measured again'))
+    'above 10% of the voluntary ones, at SCHED_BATCH: 1; the wait for quiet CPUs cannot see such ' +
+    'work\\); 0 measured again'))
 })
 
 test('http\'s foreign time is the user time of its CPUs beyond wrk\'s and the server\'s', () => {
