@@ -134,7 +134,7 @@ fi
 if [[ $runtime_only == 0 ]]; then apt_install libbpf-dev bpftool; else apt_install libbpf1; fi
 # The profile pass (experiments/stdio/profile.js, docs/profile.md): perf samples each reader
 # where the kernel lets it, so that the default run says where each read's ns go. The image
-# leaves it out (docs/image.md); the pass then says, in one line, how to get it.
+# leaves it out, as README says; the pass then says, in one line, how to get it.
 if [[ $runtime_only == 0 ]]; then apt_install linux-perf; fi
 
 if [[ $runtime_only == 1 ]]; then
