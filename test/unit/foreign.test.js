@@ -6,7 +6,8 @@ const assert = require('node:assert/strict')
 const {
   foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf, FLOOR_NS,
   thresholdText, uncheckedText,
-  disturbanceText, DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR, PREEMPTED_SHARE, PREEMPTED_LEAST
+  disturbanceText, DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR,
+  PREEMPTED_SHARE, PREEMPTED_LEAST
 } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { summariseResults } = require('../../experiments/stdio/summary')
