@@ -85,8 +85,37 @@ const DB_FINDINGS = [
     if (!entries.length) return null
     return `Server syscalls of work per /db request (4 is one HTTP read and write and one database send and receive; pipelined, k queries sharing a flush make it 2 + 2/k): ${listJoin(entries.map(entry => `${entry.server} ${formatNumber(entry.self.work)}${entry.backends?.work != null ? ` (its backends ${formatNumber(entry.backends.work)})` : ''}`))}.`
   },
-  belowTheFloor
+  belowTheFloor,
+  wakeUps
 ]
+
+// The server's requests per wake-up at each endpoint's most connections: the reference's, and
+// the others' range. A client-bound C server wakes every few requests where a busy JIT server
+// finds dozens waiting (4.5 against 16-234 at /fortunes on 2026-12-06, docs/db.md), and each
+// server's CPU per request holds its own wake-ups.
+function wakeUps (db) {
+  const parts = db.endpoints.flatMap(endpoint => {
+    const cells = db.cells.filter(cell => cell.endpoint === endpoint)
+    if (cells.length === 0) return []
+    const most = Math.max(...cells.map(cell => cell.connections))
+    const counted = cells.filter(cell => cell.connections === most && cell.requestsPerWakeUp != null)
+    const reference = counted.find(cell => cell.server === db.reference)
+    const others = counted.filter(cell => cell !== reference)
+      .sort((a, b) => a.requestsPerWakeUp - b.requestsPerWakeUp)
+    if (!reference || others.length === 0) return []
+    const [low, high] = [others[0], others.at(-1)]
+    const range = low === high
+      ? `${low.server} ${formatNumber(low.requestsPerWakeUp)}`
+      : `the others ${formatNumber(low.requestsPerWakeUp)} (${low.server}) to ` +
+        `${formatNumber(high.requestsPerWakeUp)} (${high.server})`
+    return [`/${endpoint} ${db.reference} ${formatNumber(reference.requestsPerWakeUp)}, ${range}`]
+  })
+  if (parts.length === 0) return null
+  return 'The server\'s requests per wake-up at the most connections (wrk\'s requests over the ' +
+    `timeslices its threads were given): ${parts.join('; ')}. A server that answers more ` +
+    'requests a wake-up spends fewer wake-ups on each, so its ratio to C\'s CPU per request ' +
+    'compares that as well as the two servers\' work.'
+}
 
 // The calls that send bytes, to a client or to the database.
 const SEND_CALLS = new Set(['write', 'writev', 'send', 'sendto', 'sendmsg'])

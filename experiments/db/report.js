@@ -128,13 +128,17 @@ const partText = (cell, part) => {
   return part === 'server' ? withUserShare(us, cell.serverUserShare) : us
 }
 
-// The same as a cell of the page: the server's share on a line of its own, what it rests on
-// in its tooltip.
+// The same as a cell of the page: the server's share and its requests per wake-up on lines of
+// their own, what the share rests on in its tooltip.
 function partCell (cell, part) {
-  const userShare = part === 'server' ? cell?.serverUserShare : null
-  if (!userShare) return html`<td class="num">${partText(cell, part)}</td>`
-  return html`<td class="num" title="${userShareTitle(userShare)}">${formatNumber(cell.cpuPerRequestUs.server)}<br>
-    <span class="interval">${userShareText(userShare)}</span></td>`
+  if (part !== 'server' || !cell?.cpuPerRequestUs) return html`<td class="num">${partText(cell, part)}</td>`
+  const userShare = cell.serverUserShare
+  const title = userShare ? html` title="${userShareTitle(userShare)}"` : ''
+  const share = userShare ? html`<br><span class="interval">${userShareText(userShare)}</span>` : ''
+  const wakeUps = cell.requestsPerWakeUp != null
+    ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>`
+    : ''
+  return html`<td class="num"${title}>${formatNumber(cell.cpuPerRequestUs.server)}${share}${wakeUps}</td>`
 }
 
 // "4 + 0.3": calls of work, then upkeep (waits, failed tries, memory), which follows timing.
@@ -200,7 +204,8 @@ function dbSection (data) {
     const endpointCells = cellsOf(endpoint)
     const caption = `${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} ` +
       `wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the ` +
-      'CPU per request by process in µs (the server\'s with the share of it in user space), and the server\'s ' +
+      'CPU per request by process in µs (the server\'s with the share of it in user space and its ' +
+      'requests per wake-up), and the server\'s ' +
       `against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} ` +
       'interval); syscalls per request, work + upkeep'
     return html`<div class="grid two">
@@ -248,7 +253,8 @@ function dbSection (data) {
     ${leadFindings(data.findings, data.compare)}
     <p class="note">${methodText}
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}${userShareNote}; marked
-      client-bound where ${first.meaning.serverCpuShare}. Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
+      client-bound where ${first.meaning.serverCpuShare}. Requests per wake-up: ${first.meaning.requestsPerWakeUp ?? 'not counted in this run'}.
+      Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
     ${data.db.map(entry => [
@@ -264,20 +270,22 @@ function dbTables (entry) {
     const endpointCells = cellsOf(endpoint)
     const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`),
       ...PARTS.map(([part]) => `${PART_NAMES[part]} µs${part === 'server' ? ', user share' : ''}`),
-      'server vs ref.', 'server syscalls', 'backend syscalls']
+      'server req/wake-up', 'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
       ...row.cells.map(cell => !cell
         ? ''
         : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
+      row.cell?.requestsPerWakeUp != null ? formatNumber(row.cell.requestsPerWakeUp) : '',
       row.cell?.serverVsReference ? againstReference(row.cell, formatShare, endpointCells) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
     const title = `${endpointTitle(endpoint)}: median requests/s (${MARKS_LEGEND}), CPU per request by ` +
       `process at ${endpoint.busiest} connections (the ` +
-      `server's with the share of it in user space), the server's against ${entry.reference}'s ` +
+      'server\'s with the share of it in user space), the server\'s requests per wake-up, the ' +
+      `server's against ${entry.reference}'s ` +
       `(${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval), syscalls per ` +
       'request (work + upkeep)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
@@ -320,6 +328,7 @@ const DB_CSV_COLUMNS = [
   ['serverUserShare', row => round(row.serverUserShare?.share, 3)],
   ['serverUserShareCpuSeconds', row => row.serverUserShare?.cpuSeconds],
   ['serverMinorFaultsPerRequest', row => round(row.faultsPerRequest, 3)],
+  ['serverRequestsPerWakeUp', row => round(row.requestsPerWakeUp, 2)],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
   ['clientBound', row => row.clientBound],
   ['serverSyscallsWork', row => round(row.syscalls?.self?.work, 3)],

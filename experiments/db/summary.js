@@ -14,7 +14,7 @@ const {
 const { servers, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { ENDPOINTS } = require('./check')
-const { userShareOfRuns, USER_SHARE_MEANING } = require('../http/cpu')
+const { userShareOfRuns, requestsPerSlice, USER_SHARE_MEANING, SLICES_WORDS } = require('../http/cpu')
 const { dbHalves } = require('./repeatability')
 
 // Below this share of its CPU over a wrk run, the server waited: for wrk or for the
@@ -74,6 +74,12 @@ const MEANING = {
     'after cell, before rounds: the median of every ratio of the two cells\' runs ' +
     '(Hodges-Lehmann) and its interval',
   serverUserShare: USER_SHARE_MEANING,
+  requestsPerWakeUp: `the requests wrk completed over ${SLICES_WORDS}; median of the runs. A ` +
+    'server wakes for wrk\'s requests and for its database\'s answers: below 1 where a request ' +
+    'waits on answers in turn (/queries), many where a busy server finds much waiting. The server ' +
+    'alone on its CPU (the default), each wake-up comes from the other CPU; placement one-cpu, wrk ' +
+    'and the database fill the server\'s CPU between its turns, and it answers more a wake-up: ' +
+    'another regime, a different figure (docs/db.md, "One CPU for the server")',
   faultsPerRequest: FAULTS_MEANING,
   serverCpuShare: `the server's CPU time over wrk's wall time: below ${CLIENT_BOUND_SHARE} the ` +
     'server waited (client-bound: wrk and the database, on one CPU, set the pace); placement ' +
@@ -270,6 +276,7 @@ function dbCell (server, endpoint, connections, runs, loadBeside) {
     cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
     serverCpuShare: at(shares),
     serverUserShare: userShareOfRuns(ok.map(run => run.server)),
+    requestsPerWakeUp: at(ok.map(run => requestsPerSlice(run.wrk.requests, run.server)).filter(value => value !== null)),
     faultsPerRequest: at(ok.map(faultsOf).filter(faults => faults !== null)),
     // no cell is marked where wrk shares the server's CPU: it waits for wrk by design
     clientBound: shares.length && !loadBeside ? median(shares) < CLIENT_BOUND_SHARE : null,

@@ -182,6 +182,22 @@ const USER_SHARE_MEANING = 'where the server\'s CPU time went (every process and
   'where processes or threads began or ended within a run, as mini_httpd\'s do, since the kernel ' +
   'books one its timer never sampled as user time'
 
+// A run's requests per wake-up: the requests answered over the timeslices the server's
+// threads were given (cpuBetween's `slices`); null where they are not known (a thread or a
+// process ended within the run, or a run from before they were counted).
+const requestsPerSlice = (requests, server) => (server?.slices > 0 ? requests / server.slices : null)
+
+const SLICES_WORDS = 'the timeslices the server\'s threads were given (schedstat\'s third field: each ' +
+  'time a thread was put on a CPU, after a wake-up or a preemption)'
+
 module.exports = {
-  processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween, userShareOfRuns, USER_SHARE_MEANING
+  processCpu,
+  readProcess,
+  childrenUserNs,
+  childrenCpuNs,
+  cpuBetween,
+  userShareOfRuns,
+  requestsPerSlice,
+  USER_SHARE_MEANING,
+  SLICES_WORDS
 }

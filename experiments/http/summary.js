@@ -11,7 +11,7 @@ const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE
 const { HOLDS_SHARE, HOLDS_PACE, holdsRate } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
 const { oldCollections } = require('../../lib/gctrace')
-const { userShareOfRuns, USER_SHARE_MEANING } = require('./cpu')
+const { userShareOfRuns, requestsPerSlice, USER_SHARE_MEANING, SLICES_WORDS } = require('./cpu')
 
 // Below this share of one CPU over a wrk run, the server waited for wrk: the run
 // measured the client as much as the server.
@@ -97,7 +97,7 @@ const MEANING = {
     `server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one ` +
     'run each: no interval); with the kernel pass, the server\'s syscalls per request in the same placement, from ' +
     'one more run under its probes',
-  requestsPerWakeUp: 'the requests wrk completed over the timeslices the server\'s threads were given (schedstat\'s third field: each time a thread was put on a CPU, after a wake-up or a preemption); median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up',
+  requestsPerWakeUp: `the requests wrk completed over ${SLICES_WORDS}; median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up`,
   faultsPerRequest: FAULTS_MEANING,
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
@@ -316,8 +316,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     userShare: userShareOfRuns(kept.map(run => run.server)),
     serverCpuShare: at(shares),
     clientBound: shares.length && placement === 'apart' ? median(shares) < CLIENT_BOUND_SHARE : null,
-    // runs from before wake-ups were counted have no slices
-    requestsPerWakeUp: at(kept.filter(run => run.server.slices > 0).map(run => run.wrk.requests / run.server.slices)),
+    requestsPerWakeUp: at(kept.map(run => requestsPerSlice(run.wrk.requests, run.server)).filter(value => value !== null)),
     faultsPerRequest: at(kept.map(faultsOf).filter(faults => faults !== null)),
     threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
     maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
@@ -388,7 +387,7 @@ function capacityRuns (runs, kernelApart = null) {
       cpuPerRequestUs: cpuOf(run),
       serverCpuShare: share,
       clientBound: share < CLIENT_BOUND_SHARE,
-      requestsPerWakeUp: run.server.slices > 0 ? run.wrk.requests / run.server.slices : null,
+      requestsPerWakeUp: requestsPerSlice(run.wrk.requests, run.server),
       userShare: userShareOfRuns([run.server]),
       syscalls: tracedCalls(traced)
     }

@@ -293,6 +293,41 @@ test('where the server\'s CPU went: its utime and stime pooled over its runs, in
   assert.deepEqual([column('serverUserShare')(mine), column('serverUserShareCpuSeconds')(mine)], [0.48, 0.5])
 })
 
+test('requests per wake-up: wrk\'s requests over the server\'s timeslices, median of the runs, in tables, page and CSV', () => {
+  const sliced = (records, slices) => records.map((record, i) => ({ ...record, server: { ...record.server, slices: slices[i] } }))
+  const records = [
+    // the reference: a thread ended in one run, so its slices are not known (null)
+    ...sliced(runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
+      [5000, 2500, null, 4000]),
+    // 10,000 requests over 100, 200, 400 and 250 slices: 100, 50, 25 and 40 a wake-up
+    ...sliced(runs('node-pg-prepared-pipelined', 'db', { serverNs: [3e8, 3e8, 3e8, 3e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
+      [100, 200, 400, 250]),
+    // runs from before slices were counted
+    ...runs('bun-prepared-pipelined', 'db', { serverNs: [2e8, 2e8, 2e8, 2e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
+  ]
+  const summary = summariseDb(records, { options: { db: PRESETS.default } })
+  const cell = name => summary.cells.find(item => item.server === name)
+  assert.deepEqual([REFERENCE, 'node-pg-prepared-pipelined', 'bun-prepared-pipelined'].map(name => cell(name).requestsPerWakeUp),
+    [2.5, 45, null])
+  assert.match(summary.meaning.requestsPerWakeUp, /^the requests wrk completed over the timeslices .*a different figure/)
+  const lines = db.report.terminal({ runId: 'r', db: summary })
+  assert.ok(lines.some(line => /^server .* server req\/wake-up +server vs ref\./.test(line)))
+  // between the rest's µs (0) and the ratio to C: the figure, or nothing where it is not known
+  const row = server => lines.filter(line => line.startsWith(`${server} `)).at(-1)
+  assert.match(row('node-pg-prepared-pipelined'), / 0 +45 +300\.0% /)
+  assert.match(row('bun-prepared-pipelined'), / 0 +200\.0% /)
+  const sets = [{ label: 'r', results: { runId: 'r', db: summary } }]
+  const page = String(db.report.sections.find(([id]) => id === 'db')[2](db.report.shape(sets)))
+  assert.match(page, /<td class="num">30<br><span class="interval">45 req\/wake-up<\/span><\/td>/)
+  assert.match(page, /Requests per wake-up: the requests wrk completed/)
+  const said = db.report.shape(sets).findings.map(finding => finding.text).find(text => text.includes('per wake-up'))
+  assert.match(said, new RegExp(`/db ${REFERENCE} 2\\.5, node-pg-prepared-pipelined 45\\. A server that answers more`))
+  const { columns, rows } = db.report.csv(db.report.shape(sets))
+  const csvColumn = columns.find(([each]) => each === 'serverRequestsPerWakeUp')[1]
+  assert.deepEqual(['node-pg-prepared-pipelined', 'bun-prepared-pipelined'].map(name => csvColumn(rows.find(each => each.server === name))),
+    [45, null])
+})
+
 test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {
   const summaryOf = scale => summariseDb([
     ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8].map(ns => ns * scale), backendNs: [2e8, 2e8, 2e8, 2e8] })
