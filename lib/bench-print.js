@@ -4,7 +4,7 @@
 const path = require('node:path')
 const { LOG_FILE } = require('./run-log')
 const { counted } = require('./report/format')
-const { disturbanceText } = require('./foreign')
+const { disturbanceText, DISTURBANCE_LABEL } = require('./foreign')
 
 function printListing (rows, json) {
   if (json) {
@@ -23,7 +23,7 @@ function printListing (rows, json) {
 // run's "none" belongs in the report, not in the terminal's closing lines.
 function printDisturbance (disturbance) {
   if (!disturbance?.disturbed && !disturbance?.unchecked) return
-  console.log(`\nforeign CPU time: ${disturbanceText(disturbance)}`)
+  console.log(`\n${DISTURBANCE_LABEL}: ${disturbanceText(disturbance)}`)
 }
 
 // Each failure with the pipeline that reproduces it, then, once per failed cell, the

@@ -323,8 +323,13 @@ function disturbanceText (disturbance) {
     `quiet${flagged}${also}`
 }
 
+// disturbanceText's label, in the terminal and in the report's context: other work took CPU
+// time on a step's CPUs, or switched its reader out while taking little
+const DISTURBANCE_LABEL = 'other work on the measured CPUs'
+
 module.exports = {
   disturbanceText,
+  DISTURBANCE_LABEL,
   stealNs,
   stealBetween,
   foreignTime,

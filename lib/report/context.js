@@ -6,7 +6,7 @@ const { formatNumber } = require('./format')
 const { STEAL_SHARE } = require('../steal')
 const { machineIdentity } = require('../machine')
 const { displayPath } = require('../paths')
-const { disturbanceText } = require('../foreign')
+const { disturbanceText, DISTURBANCE_LABEL } = require('../foreign')
 
 // One resume of a run: older runs logged only its date.
 function describeResume (resume) {
@@ -52,7 +52,7 @@ function contextRows (context, measured, pinText) {
     ...machineFactorRows(machine),
     ['VM steal', context.stealShare === null ? 'not recorded' : `${stealPercent(context.stealShare)} of the CPUs' time during the runs (cells above ${Math.round(STEAL_SHARE * 100)}% are flagged steal)`],
     ['placement', placementText(context.placement, pinText)],
-    ['foreign CPU time', disturbanceText(context.disturbance)],
+    [DISTURBANCE_LABEL, disturbanceText(context.disturbance)],
     ['compiler', context.compiler ? `${context.compiler.version ?? ''} (${context.compiler.flags ?? ''})` : null],
     ...context.runtimes.map(runtime => [runtime.label ?? runtime.name, runtime.version]),
     ...measured,
