@@ -94,7 +94,7 @@ const DB_FINDINGS = [
 // finds dozens waiting (4.5 against 16-234 at /fortunes on 2026-12-06, docs/db.md), and each
 // server's CPU per request holds its own wake-ups.
 function wakeUps (db) {
-  const parts = db.endpoints.flatMap(endpoint => {
+  const parts = [...new Set(db.cells.map(cell => cell.endpoint))].flatMap(endpoint => {
     const cells = db.cells.filter(cell => cell.endpoint === endpoint)
     if (cells.length === 0) return []
     const most = Math.max(...cells.map(cell => cell.connections))
