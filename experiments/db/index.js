@@ -17,7 +17,7 @@ const { serverArgv, httpContext } = require('../http/servers')
 const { servers, REFERENCE, serverReason, listing } = require('./servers')
 const {
   PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, PRESETS, PLACEMENTS, ORDERS, dbPin, connectionsAtOnce, planDb,
-  dbSession, measureStep
+  dbSession, measureStep, latencyEndpointsOf
 } = require('./measure')
 const { ohaReason, latencyContext, latencyPlanNotes } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
@@ -102,7 +102,7 @@ const rows = [
   }),
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
-  skipRow('latency', 'skip the latency pass (oha on /db at a fixed rate: latency, CPU and GC per request)')
+  skipRow('latency', 'skip the latency pass (oha on /db and /fortunes at a fixed rate: latency, CPU and GC per request)')
 ]
 
 const stored = {
@@ -210,12 +210,17 @@ function describe (options, { runnable }) {
   const { endpoints, connections, pool, seconds } = options.db
   return `${runnable.length} servers, endpoints ${endpoints.join(', ')}, connections ` +
     `${connections.join(',')}, a pool of ${pool}, ${options.runs} wrk runs of ${seconds} s per cell` +
-    `${turns}${options.latency && ohaReason() === null ? latencyText(options.db.latency) : ''}` +
+    `${turns}${options.latency && ohaReason() === null ? latencyText(options.db.latency, endpoints) : ''}` +
     `${options.strace ? ', and the strace pass' : ''}`
 }
 
-const latencyText = ({ rateShares, connections }) => ', the latency pass (oha on /db at ' +
-  `${rateShares.map(formatPercent).join(' and ')} of ${REFERENCE}'s capacity, connections ${connections.join(',')})`
+const latencyText = (latency, measured) => {
+  const endpoints = latencyEndpointsOf(latency).filter(endpoint => measured.includes(endpoint))
+  if (endpoints.length === 0) return ''
+  return `, the latency pass (oha on ${endpoints.map(endpoint => `/${endpoint}`).join(' and ')} at ` +
+    `${latency.rateShares.map(formatPercent).join(' and ')} of ${REFERENCE}'s capacity, connections ` +
+    `${latency.connections.join(',')})`
+}
 
 function derive (logged, context) {
   const shared = sharedResults(logged, context, ['endpoint', 'connections', 'requests', 'rateShare'], 'db')

@@ -45,14 +45,16 @@ const STRACE_PHASE = 'db-strace'
 // The kernel pass (lib/sysprof.js, docs/kernel.md): one more wrk run of each cell in the
 // same server processes, the server's and its backends' syscalls counted by eBPF probes
 const KERNEL_PHASE = 'db-kernel'
-// The latency pass (as the http experiment's, docs/http.md): after /db's timed and kernel
-// runs, in the same server processes (started with their collectors traced; Bun's, whose
-// trace costs CPU, in a traced process of its own: processTrace), each client's first
-// variant under oha on /db at fixed rates, the same for every server (a share of what the
-// reference answered at the end of its warm-up there), on the client's CPU beside the
-// database. Processes of their own cost a default run 20 s of starts and warm-ups.
+// The latency pass (as the http experiment's, docs/http.md): after an endpoint's timed and
+// kernel runs, in the same server processes (started with their collectors traced; Bun's,
+// whose trace costs CPU, in a traced process of its own: processTrace), each client's first
+// variant under oha on the endpoint at fixed rates, the same for every server (a share of what
+// the reference answered at the end of its warm-up there), on the client's CPU beside the
+// database; at the preset's endpoints (its latency.endpoints), those a run measures.
+// Processes of their own cost a default run 20 s of starts and warm-ups.
 const LATENCY_PHASE = 'db-latency'
-const LATENCY_ENDPOINT = 'db'
+// runs from before the pass took its endpoints from the preset ran it on /db alone
+const latencyEndpointsOf = latency => latency?.endpoints ?? ['db']
 const MODE = 'keep-alive'
 const STRACE_CONNECTIONS = 16
 // /queries?q=20 traces a tenth of the requests /db does: twice the queries
@@ -61,7 +63,9 @@ const STRACE_QUERIES_SCALE = 10
 // whose last two never agreed within 5% in its CPU per request (warmUp's warmupSettled)
 // is found so by its runs' classification (lib/steady.js).
 // The latency pass's load (--no-latency skips it): the http experiment's connections and
-// seconds (experiments/http/measure.js), on /db, at one share of the reference's capacity
+// seconds (experiments/http/measure.js), at one share of the reference's capacity, on /db and
+// on /fortunes, TechEmpower's page of rows (/queries' twenty queries a request left out: some
+// 40 s more, past the 8 minutes a default run may take)
 const PRESETS = {
   default: {
     runs: 4,
@@ -73,7 +77,7 @@ const PRESETS = {
     // strace runs a request's calls at a fraction of their speed: 300 requests between the
     // two runs resolve a call per request to 0.0033 (/queries: 30 of 20 queries each)
     straceRequests: { small: 100, large: 400 },
-    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 2 }
+    latency: { endpoints: ['db', 'fortunes'], connections: [20, 100, 1000], rateShares: [0.1], seconds: 2 }
   },
   quick: {
     runs: 1,
@@ -83,7 +87,7 @@ const PRESETS = {
     pool: 4,
     warmup: { min: 1, max: 1 },
     straceRequests: { small: 40, large: 160 },
-    latency: { connections: [20], rateShares: [0.1], seconds: 1 }
+    latency: { endpoints: ['db'], connections: [20], rateShares: [0.1], seconds: 1 }
   }
 }
 
@@ -112,10 +116,12 @@ function planDb (selected, options, pin) {
   const steps = []
   const { runs, connections, endpoints, straceRequests } = options.db
   const spread = options.order === 'spread'
-  // /fortunes with one variant per client, its first: the page costs the same to render
-  // whichever statement fetched its rows
-  const firsts = selected.filter(server => selected.find(other => other.server === server.server) === server)
+  // /fortunes with one variant per client, its first (the reference for its own client, whose
+  // capacity sets the latency pass's rates): the page costs the same to render whichever
+  // statement fetched its rows
   const reference = selected.find(server => server.name === REFERENCE) ?? null
+  const firstOf = client => (reference?.server === client ? reference : selected.find(other => other.server === client))
+  const firsts = selected.filter(server => firstOf(server.server) === server)
   // the servers kept up together: the whole run's (spread) or the endpoint's
   const cellOf = (endpoint, server) => {
     const group = `${endpoint}: ${server.name}`
@@ -160,7 +166,7 @@ function planDb (selected, options, pin) {
         }
       }
     }
-    if (options.latency && endpoint === LATENCY_ENDPOINT) {
+    if (options.latency && latencyEndpointsOf(options.db.latency).includes(endpoint)) {
       steps.push(...latencySteps(cells, peers, reference, options.db.latency))
     }
     // traced in the same server processes once the timed rounds are done; a request of
@@ -186,7 +192,7 @@ function latencySteps (cells, peers, reference, { connections: counts, rateShare
   for (const cell of rows) {
     for (const count of counts) {
       for (const rateShare of rateShares) {
-        const label = `latency: ${cell.server.name}, /${LATENCY_ENDPOINT}, ${count} connections, ` +
+        const label = `latency: ${cell.server.name}, /${cell.endpoint}, ${count} connections, ` +
           `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
         const where = { connections: count, rateShare, run: 0, rateFrom: 'warm-up' }
         steps.push({ ...cell, ...where, phase: LATENCY_PHASE, peers, label })
@@ -586,9 +592,10 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
-// A latency pass run: oha on /db at the step's rate and connections (experiments/http/oha.js),
-// the server's CPU and collections over the run. The rate is step.rateShare of what the
-// reference answered at the end of its warm-up in the /db processes.
+// A latency pass run: oha on the step's endpoint at its rate and connections
+// (experiments/http/oha.js), the server's CPU and collections over the run. The rate is
+// step.rateShare of what the reference answered at the end of its warm-up in the endpoint's
+// processes.
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, note)
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)
@@ -711,6 +718,7 @@ module.exports = {
   STRACE_PHASE,
   KERNEL_PHASE,
   LATENCY_PHASE,
+  latencyEndpointsOf,
   STRACE_CONNECTIONS,
   PRESETS,
   PLACEMENTS,

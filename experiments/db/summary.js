@@ -12,7 +12,9 @@ const {
   FAULTS_MEANING
 } = require('../http/summary')
 const { servers, REFERENCE } = require('./servers')
-const { PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
+const {
+  PHASE, STRACE_PHASE, KERNEL_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS, latencyEndpointsOf
+} = require('./measure')
 const { ENDPOINTS } = require('./check')
 const { userShareOfRuns, requestsPerSlice, USER_SHARE_MEANING, SLICES_WORDS } = require('../http/cpu')
 const { dbHalves } = require('./repeatability')
@@ -87,14 +89,17 @@ const MEANING = {
   machineSpeed: 'per endpoint and connections, each round\'s offset: the median over the servers ' +
     'of a server\'s CPU per request in that round against its own median over the rounds (every ok ' +
     'run, warm-up included): where the servers grew dearer together, the host was busier',
-  latency: `oha on /db at fixed rates, the same for every server (shares of what ${REFERENCE} ` +
-    `answered at the end of its warm-up there, wrk at the most connections), ${LATENCY_WORDS.onSchedule}, ` +
+  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, for the server and, by a second strace attached to them, its backends; as work (the calls that succeed, but for waits, futexes and memory calls) plus upkeep (those, and failed calls)`
+}
+
+// What the latency pass's tables hold, at the endpoints it ran on
+const latencyMeaning = endpoints => `oha on ${endpoints.map(endpoint => `/${endpoint}`).join(' and ')} at ` +
+    `fixed rates, the same for every server (shares of what ${REFERENCE} answered at the end of its ` +
+    `warm-up there, wrk at the most connections), ${LATENCY_WORDS.onSchedule}, ` +
     `oha on the database's CPU: ${LATENCY_WORDS.fromIntended}; one run per client (its first variant), ` +
     `count of connections and rate, ${LATENCY_WORDS.processes}; ${LATENCY_WORDS.cannotSustain}; CPU per ` +
     `request is the server's alone, not its backends'; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ` +
-    LATENCY_WORDS.once,
-  syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, for the server and, by a second strace attached to them, its backends; as work (the calls that succeed, but for waits, futexes and memory calls) plus upkeep (those, and failed calls)`
-}
+    LATENCY_WORDS.once
 
 function summariseDb (records, context) {
   const runs = records.filter(record => record.phase === PHASE)
@@ -147,7 +152,11 @@ function summariseDb (records, context) {
   const preset = context.options?.db ?? null
   for (const cell of cells) delete cell.keptRuns
   return {
-    meaning: MEANING,
+    // the endpoints the latency pass ran on, named in its meaning
+    meaning: {
+      ...MEANING,
+      latency: latencyMeaning(latencyEndpointsOf(context.dbLatency))
+    },
     reference: REFERENCE,
     preset,
     endpoints: preset?.endpoints ?? Object.keys(ENDPOINTS),

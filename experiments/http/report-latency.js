@@ -7,6 +7,7 @@
 const { formatNumber, formatPercent, formatRange, escapeMarkdown: md } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
+const { latencyGroupOf } = require('./summary')
 
 const modeName = mode => (mode === 'close' ? 'Connection: close' : 'keep-alive')
 const milliseconds = value => (value == null ? '?' : formatNumber(value))
@@ -63,13 +64,15 @@ function gcText (run) {
   return `${formatNumber(perThousandRequests)} / ${paused} / ${formatNumber(longestPauseMs)} ms`
 }
 
-// One table per mode and rate: a server per row, a column per count of connections, then
-// the server's CPU per request and its collections at the most connections.
+// One table per group (http's modes, db's endpoints: latencyGroupOf) and rate: a server per
+// row, a column per count of connections, then the server's CPU per request and its
+// collections at the most connections.
 function latencyTables (latency) {
   if (!latency) return []
-  const modes = Object.entries(latency.rates)
-  return modes.flatMap(([mode, { capacity, rates, endpoint }]) => rates.map(({ rateShare, rate, others = [] }) => {
-    const runs = latency.runs.filter(run => run.mode === mode && run.rateShare === rateShare)
+  const groups = Object.entries(latency.rates)
+  // results.json from before the groups named their mode had it as their key
+  return groups.flatMap(([group, { mode = group, capacity, rates, endpoint }]) => rates.map(({ rateShare, rate, others = [] }) => {
+    const runs = latency.runs.filter(run => latencyGroupOf(run) === group && run.rateShare === rateShare)
     const servers = [...new Set(runs.map(run => run.server))]
     const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)
     const most = counts.at(-1)

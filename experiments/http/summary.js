@@ -399,10 +399,15 @@ function capacityRuns (runs, kernelApart = null) {
   return entries
 }
 
-// The latency pass: { tool, pin, seconds, rates ({ mode: { rates, capacity } }), runs },
-// each run { server, mode, connections, rateShare, rate, ok, failure, holdsRate, answered,
-// asked, latencyMs, cpuPerRequestUs, ohaCpuPerRequestUs, stealShare, steal (above
-// STEAL_SHARE), gc }; null without the pass's runs.
+// The latency pass: { tool, pin, seconds, rates ({ group: { mode, endpoint, rates, capacity } }:
+// a table each, latencyGroupOf), runs }, each run { server, mode, endpoint (db's), connections,
+// rateShare, rate, ok, failure, holdsRate, answered, asked, latencyMs, cpuPerRequestUs,
+// ohaCpuPerRequestUs, stealShare, steal (above STEAL_SHARE), gc }; null without the pass's runs.
+// A latency run's table: the http experiment's by mode, the db experiment's by endpoint (its
+// mode is always keep-alive). Runs of db from before the pass took other endpoints than /db
+// name none in results.json, and are by mode.
+const latencyGroupOf = run => run.endpoint ?? run.mode
+
 function latencyRuns (runs, setup = null) {
   if (runs.length === 0) return null
   const rates = {}
@@ -412,15 +417,16 @@ function latencyRuns (runs, setup = null) {
   for (const run of runs.filter(each => each.capacity)) {
     // the db experiment's runs name their endpoint
     const named = run.endpoint ? { endpoint: run.endpoint } : {}
-    const mode = rates[run.mode] ??= { capacity: run.capacity, rates: [], ...named }
-    const share = mode.rates.find(each => each.rateShare === run.rateShare)
-    if (!share) mode.rates.push({ rateShare: run.rateShare, rate: run.rate, others: [] })
+    const group = rates[latencyGroupOf(run)] ??= { mode: run.mode, capacity: run.capacity, rates: [], ...named }
+    const share = group.rates.find(each => each.rateShare === run.rateShare)
+    if (!share) group.rates.push({ rateShare: run.rateShare, rate: run.rate, others: [] })
     else if (run.rate !== share.rate && !share.others.includes(run.rate)) share.others.push(run.rate)
   }
-  for (const mode of Object.values(rates)) mode.rates.sort((a, b) => a.rateShare - b.rateShare)
+  for (const group of Object.values(rates)) group.rates.sort((a, b) => a.rateShare - b.rateShare)
   const entries = runs.map(run => {
     const { mode, connections, rateShare, rate, ok } = run
-    const entry = { server: run.program, mode, connections, rateShare, rate, ok }
+    const named = run.endpoint ? { endpoint: run.endpoint } : {}
+    const entry = { server: run.program, mode, ...named, connections, rateShare, rate, ok }
     if (!run.ok) return { ...entry, failure: run.failure }
     const share = stealShare([run])
     return {
@@ -584,6 +590,7 @@ module.exports = {
   kernelPerRequest,
   kernelEntryOf,
   latencyRuns,
+  latencyGroupOf,
   LATENCY_WORDS,
   REFERENCE
 }

@@ -344,13 +344,16 @@ test(SPREAD_TITLE, async () => {
   assert.deepEqual(leftovers(), [])
 })
 
-const LATENCY_TITLE = 'the latency pass: oha on /db at a share of the reference\'s capacity, in the /db ' +
-  'processes after their timed runs, a V8 server\'s collector traced from its start'
+const LATENCY_TITLE = 'the latency pass: oha on /fortunes at a share of the reference\'s capacity, in the ' +
+  '/fortunes processes after their timed runs, a V8 server\'s collector traced from its start'
 test(LATENCY_TITLE, async () => {
   assert.equal(ohaReason(), null, 'oha is built by ./setup.sh')
   const runDir = fs.mkdtempSync(path.join(scratch, 'run-'))
   fs.mkdirSync(path.join(runDir, 'strace'))
-  const options = { timeoutSeconds: 20, db: { ...PRESETS.quick, warmup: { min: 1, max: 1 } }, latency: true }
+  // /fortunes here, /db in the quick run below (its preset's)
+  const latencyLoad = { ...PRESETS.quick.latency, endpoints: ['fortunes'] }
+  const db = { ...PRESETS.quick, endpoints: ['fortunes'], warmup: { min: 1, max: 1 }, latency: latencyLoad }
+  const options = { timeoutSeconds: 20, db, latency: true }
   const rows = ['c-libpq-prepared-pipelined', 'node-pg-prepared-pipelined']
     .map(name => servers.find(row => row.name === name))
   const reason = serverReason(rows[1])
@@ -358,10 +361,10 @@ test(LATENCY_TITLE, async () => {
   const pin = { client: 0, server: 1, database: 0 }
   const steps = planDb(rows, options, pin)
   const latency = steps.filter(step => step.phase === LATENCY_PHASE)
-  // one run per client, count of connections and rate, on /db, after /db's timed runs
+  // one run per client, count of connections and rate, after the endpoint's timed runs
   assert.deepEqual(latency.map(step => [step.server.name, step.endpoint, step.connections, step.rateShare]),
-    rows.map(row => [row.name, 'db', PRESETS.quick.latency.connections[0], PRESETS.quick.latency.rateShares[0]]))
-  assert.ok(steps.indexOf(latency[0]) > steps.findLastIndex(step => step.phase === 'db' && step.endpoint === 'db'))
+    rows.map(row => [row.name, 'fortunes', latencyLoad.connections[0], latencyLoad.rateShares[0]]))
+  assert.ok(steps.indexOf(latency[0]) > steps.findLastIndex(step => step.phase === 'db'))
   const session = dbSession(options)
   try {
     const timedStep = steps.find(step => step.phase === 'db' && step.server === rows[1])
@@ -380,7 +383,8 @@ test(LATENCY_TITLE, async () => {
       assert.equal(record.ok, true, `${record.program}: ${record.failure}`)
       assert.ok(record.capacity.requestsPerSecond > 0 && record.rate > 0)
       assert.equal(record.rate, records[0].rate, 'the same rate for every server')
-      assert.match(record.command, /-q \d+ --latency-correction .*\/db$/)
+      assert.match(record.command, /-q \d+ --latency-correction .*\/fortunes$/)
+      assert.equal(record.endpoint, 'fortunes')
       assert.ok(record.oha.answered > 0 && record.server.cpuNs > 0 && typeof record.holdsRate === 'boolean')
     }
     assert.deepEqual(records[0].gc, { how: null, reason: records[0].gc.reason })

@@ -328,6 +328,53 @@ test('requests per wake-up: wrk\'s requests over the server\'s timeslices, media
     [45, null])
 })
 
+test('the latency pass at two endpoints: a table each, at its own rate from its own reference process', () => {
+  const latencyMs = { p50: 0.4, p90: 1, p99: 2, p999: 5, max: 9 }
+  const record = (program, endpoint, rate) => ({
+    phase: 'db-latency',
+    program,
+    endpoint,
+    mode: 'keep-alive',
+    connections: 20,
+    rateShare: 0.1,
+    rate,
+    capacity: { program: REFERENCE, requestsPerSecond: rate * 10, connections: 64, from: 'warm-up' },
+    seconds: 2,
+    pin: { client: 0, server: 1 },
+    ok: true,
+    failure: null,
+    wallNs: 2e9,
+    oha: { answered: rate * 2, latencyMs },
+    server: { cpuNs: rate * 2 * 20000 },
+    ohaCpuNs: rate * 2 * 12000,
+    steal: { cpus: [0, 1], ticks: 0, clkTck: 100 },
+    gc: { how: null, reason: 'C: no garbage collector' }
+  })
+  const records = [
+    record(REFERENCE, 'db', 4500), record('node-pg-prepared-pipelined', 'db', 4500),
+    record(REFERENCE, 'fortunes', 4600), record('node-pg-prepared-pipelined', 'fortunes', 4600)
+  ]
+  const dbLatency = { oha: 'oha 1.11.0', endpoints: ['db', 'fortunes'], connections: [20], rateShares: [0.1], seconds: 2 }
+  const summary = summariseDb(records, { options: { db: PRESETS.default }, dbLatency })
+  assert.deepEqual(Object.keys(summary.latency.rates), ['db', 'fortunes'])
+  assert.deepEqual(summary.latency.runs.map(run => `${run.endpoint} ${run.server} ${run.rate}`), [
+    `db ${REFERENCE} 4500`, 'db node-pg-prepared-pipelined 4500',
+    `fortunes ${REFERENCE} 4600`, 'fortunes node-pg-prepared-pipelined 4600'
+  ])
+  assert.match(summary.meaning.latency, /^oha on \/db and \/fortunes at fixed rates/)
+  const lines = db.report.terminal({ runId: 'r', db: summary })
+  const titles = lines.filter(line => line.startsWith('Latency at '))
+  assert.equal(titles.length, 2)
+  assert.match(titles[0], /^Latency at 4500 req\/s, \/db, keep-alive \(10% of the 45000 req\/s /)
+  assert.match(titles[1], /^Latency at 4600 req\/s, \/fortunes, keep-alive \(10% of the 46000 req\/s /)
+  // each table holds its endpoint's runs alone: two servers each
+  const rows = lines.filter(line => / 0\.4 \/ 2 \/ 5 \/ 9 /.test(`${line} `))
+  assert.equal(rows.length, 4)
+  // a run from before the pass named its endpoints: /db alone, in the meaning too
+  const older = summariseDb(records.slice(0, 2), { options: { db: PRESETS.default }, dbLatency: { ...dbLatency, endpoints: undefined } })
+  assert.match(older.meaning.latency, /^oha on \/db at fixed rates/)
+})
+
 test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {
   const summaryOf = scale => summariseDb([
     ...runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8].map(ns => ns * scale), backendNs: [2e8, 2e8, 2e8, 2e8] })
@@ -463,7 +510,17 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
     'c-libpq-prepared-pipelined 20', 'c-libpq-prepared-pipelined 100',
     'node-pg-prepared-pipelined 20', 'node-pg-prepared-pipelined 100'
   ])
+  // a preset from before the pass named its endpoints ran it on /db alone
   assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === 'warm-up' && step.peers.length === 3))
+  // at each endpoint the preset names that the run measures, in that endpoint's processes
+  const both = planDb(withNode, { strace: true, kernel: true, latency: true, placement: 'interleaved', db: { ...db, latency: { ...latency, endpoints: ['fortunes', 'queries'] } } }, pin)
+  const bothPasses = both.filter(step => step.phase === 'db-latency')
+  assert.deepEqual(bothPasses.map(step => `${step.endpoint} ${step.server.name} ${step.connections}`), [
+    'fortunes c-libpq-prepared-pipelined 20', 'fortunes c-libpq-prepared-pipelined 100',
+    'fortunes node-pg-prepared-pipelined 20', 'fortunes node-pg-prepared-pipelined 100'
+  ])
+  assert.ok(bothPasses.every(step => step.label.includes(', /fortunes, ') && step.peers.every(peer => peer.endpoint === 'fortunes')))
+  assert.deepEqual(PRESETS.default.latency.endpoints, ['db', 'fortunes'])
   // every server process starts with its collector traced, the pass's and the others alike
   assert.ok(withPass.every(step => step.gcTrace === true))
 })
