@@ -325,7 +325,7 @@ function disturbanceText (disturbance) {
 
 // disturbanceText's label, in the terminal and in the report's context: other work took CPU
 // time on a step's CPUs, or switched its reader out while taking little
-const DISTURBANCE_LABEL = 'other work on the measured CPUs'
+const DISTURBANCE_LABEL = 'disturbed steps'
 
 module.exports = {
   disturbanceText,

@@ -599,7 +599,7 @@ describe('other work on the measured CPUs', () => {
     const results = readJson(path.join(out, 'once', 'results.json'))
     assert.deepEqual([results.disturbance.disturbed, results.disturbance.remeasured, results.disturbance.keptDisturbed], [1, 1, 0])
     assert.equal(results.cells[0].flags.includes('disturbed'), false)
-    assert.match(result.stdout, new RegExp('^other work on the measured CPUs: 1 try of 4 steps saw other work on their CPUs ' +
+    assert.match(result.stdout, new RegExp('^disturbed steps: 1 try of 4 steps saw other work on their CPUs ' +
       '\\(above 3% of their time\\); 1 measured again once the CPUs were quiet$', 'm'))
   })
 
