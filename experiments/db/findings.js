@@ -12,6 +12,15 @@ const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 const { compilingFinding } = require('../http/findings')
 
+// "104% (a) to 160% (b)": the lowest and the highest of `items` by `value` (those that have
+// one), each formatted, with its name; the one alone, or null for none.
+function lowToHigh (items, value, format, nameOf) {
+  const sorted = items.filter(item => value(item) != null).sort((a, b) => value(a) - value(b))
+  if (sorted.length === 0) return null
+  const text = item => `${format(value(item))} (${nameOf(item)})`
+  return sorted.length === 1 ? text(sorted[0]) : `${text(sorted[0])} to ${text(sorted.at(-1))}`
+}
+
 // "costs the servers 1.04× to 1.6× (client a to client b) and their backends ... of `what`".
 function variantRange (db, question, endpoint, lead, what) {
   const asked = db.variants.filter(entry => entry.question === question && entry.endpoint === endpoint && entry.server)
@@ -20,12 +29,8 @@ function variantRange (db, question, endpoint, lead, what) {
   const unquoted = asked.filter(entry => entry.unsteady?.length).map(entry => entry.client)
   const leftOut = unquoted.length ? ` (leaving out ${listJoin(unquoted)}, not steady)` : ''
   if (entries.length === 0) return null
-  const range = pick => {
-    const sorted = [...entries].filter(entry => pick(entry)).sort((a, b) => pick(a).estimate - pick(b).estimate)
-    if (sorted.length === 0) return null
-    const [low, high] = [sorted[0], sorted.at(-1)]
-    return sorted.length === 1 ? `${formatPercent(pick(low).estimate)} (${low.client})` : `${formatPercent(pick(low).estimate)} (${low.client}) to ${formatPercent(pick(high).estimate)} (${high.client})`
-  }
+  const range = pick =>
+    lowToHigh(entries, entry => pick(entry)?.estimate, formatPercent, entry => entry.client)
   const backends = range(entry => entry.backends)
   return `${lead} the servers ${range(entry => entry.server)}${backends ? ` and their backends ${backends}` : ''} ` +
     `of ${what}${leftOut}; each client's, with its interval, is in the table of variants.`
@@ -90,25 +95,19 @@ const DB_FINDINGS = [
 ]
 
 // The server's requests per wake-up at each endpoint's most connections: the reference's, and
-// the others' range. A client-bound C server wakes every few requests where a busy JIT server
-// finds dozens waiting (4.5 against 16-234 at /fortunes on 2026-12-06, docs/db.md), and each
-// server's CPU per request holds its own wake-ups.
+// the others' range. A client-bound server (C's) wakes every few requests where a busy one
+// finds dozens waiting (at /fortunes on 2026-12-06, C's 4.5 against the host's, Node's, Bun's
+// and Deno's 16 to 234: docs/db.md), and each server's CPU per request holds its own wake-ups.
 function wakeUps (db) {
   const parts = [...new Set(db.cells.map(cell => cell.endpoint))].flatMap(endpoint => {
     const cells = db.cells.filter(cell => cell.endpoint === endpoint)
-    if (cells.length === 0) return []
     const most = Math.max(...cells.map(cell => cell.connections))
     const counted = cells.filter(cell => cell.connections === most && cell.requestsPerWakeUp != null)
     const reference = counted.find(cell => cell.server === db.reference)
-    const others = counted.filter(cell => cell !== reference)
-      .sort((a, b) => a.requestsPerWakeUp - b.requestsPerWakeUp)
-    if (!reference || others.length === 0) return []
-    const [low, high] = [others[0], others.at(-1)]
-    const range = low === high
-      ? `${low.server} ${formatNumber(low.requestsPerWakeUp)}`
-      : `the others ${formatNumber(low.requestsPerWakeUp)} (${low.server}) to ` +
-        `${formatNumber(high.requestsPerWakeUp)} (${high.server})`
-    return [`/${endpoint} ${db.reference} ${formatNumber(reference.requestsPerWakeUp)}, ${range}`]
+    const others = lowToHigh(counted.filter(cell => cell !== reference), cell => cell.requestsPerWakeUp,
+      formatNumber, cell => cell.server)
+    if (!reference || !others) return []
+    return [`/${endpoint} ${db.reference} ${formatNumber(reference.requestsPerWakeUp)}, against ${others}`]
   })
   if (parts.length === 0) return null
   return 'The server\'s requests per wake-up at the most connections (wrk\'s requests over the ' +
