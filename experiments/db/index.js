@@ -102,7 +102,7 @@ const rows = [
   }),
   skipRow('strace', 'skip the syscall profile pass'),
   skipRow('kernel', 'skip the kernel pass (eBPF: syscalls per request at full speed)'),
-  skipRow('latency', 'skip the latency pass (oha on /db and /fortunes at a fixed rate: latency, CPU and GC per request)')
+  skipRow('latency', 'skip the latency pass (oha at fixed rates on /db and /fortunes, --quick /db)')
 ]
 
 const stored = {

@@ -120,8 +120,7 @@ function planDb (selected, options, pin) {
   // capacity sets the latency pass's rates): the page costs the same to render whichever
   // statement fetched its rows
   const reference = selected.find(server => server.name === REFERENCE) ?? null
-  const firstOf = client => (reference?.server === client ? reference : selected.find(other => other.server === client))
-  const firsts = selected.filter(server => firstOf(server.server) === server)
+  const firsts = firstVariants(selected, server => server, reference)
   // the servers kept up together: the whole run's (spread) or the endpoint's
   const cellOf = (endpoint, server) => {
     const group = `${endpoint}: ${server.name}`
@@ -180,14 +179,21 @@ function planDb (selected, options, pin) {
   return steps
 }
 
+// Of `items` (servers, or cells by their `serverOf`), each client's first variant, in their
+// order; the reference for its own client, so that its capacity is measured where the
+// latency pass's rates come from.
+function firstVariants (items, serverOf, reference) {
+  const clientOf = item => serverOf(item).server
+  const firstOf = client => items.find(item => serverOf(item) === reference && clientOf(item) === client) ??
+    items.find(item => clientOf(item) === client)
+  return items.filter(item => firstOf(clientOf(item)) === item)
+}
+
 // The latency pass's runs in the endpoint's server processes, once its timed and kernel runs
 // are done: each client's first variant, the reference's client by the reference, whose
 // capacity sets the rates.
 function latencySteps (cells, peers, reference, { connections: counts, rateShares }) {
-  const clientOf = cell => cell.server.server
-  const firsts = cells.filter(cell => cells.find(other => clientOf(other) === clientOf(cell)) === cell)
-  const referenceCell = cells.find(cell => cell.server === reference)
-  const rows = firsts.map(cell => referenceCell && clientOf(cell) === clientOf(referenceCell) ? referenceCell : cell)
+  const rows = firstVariants(cells, cell => cell.server, reference)
   const steps = []
   for (const cell of rows) {
     for (const count of counts) {
@@ -246,9 +252,13 @@ const SERVER_STARTS = 2
 const BACKENDS_EXIT_MS = 5000
 
 // Every server process of a generation keeps its pool open while its rounds run, and the
-// latency pass's traced process (processTrace) its own beside them: at most one per run.
-const connectionsAtOnce = options => options.db.pool *
-  (servers.length * (options.order === 'spread' ? options.db.endpoints.length : 1) + 1)
+// latency pass's traced process (processTrace) its own beside them: one at a time, or one for
+// each of the pass's endpoints where every process of the run stays up (--order spread).
+const connectionsAtOnce = options => {
+  const spread = options.order === 'spread'
+  const traced = spread ? latencyEndpointsOf(options.db.latency).length : 1
+  return options.db.pool * (servers.length * (spread ? options.db.endpoints.length : 1) + traced)
+}
 
 // The run's database: started by the first step that needs it, pinned where that step
 // says, and started afresh when it has died (failure() then says how it ended). It knows

@@ -202,10 +202,11 @@ function dbSection (data) {
   const table = (entry, endpoint) => {
     const at = index++
     const endpointCells = cellsOf(endpoint)
+    const wakeUps = wakeUpsCounted(endpoint) ? ' and its requests per wake-up' : ''
     const caption = `${endpointTitle(endpoint)}: per server, requests/s (median of ${entry.preset?.runs ?? '?'} ` +
       `wrk runs of ${entry.preset?.seconds ?? '?'} s) by connections; at ${endpoint.busiest} connections the ` +
-      'CPU per request by process in µs (the server\'s with the share of it in user space and its ' +
-      'requests per wake-up), and the server\'s ' +
+      `CPU per request by process in µs (the server's with the share of it in user space${wakeUps}), ` +
+      'and the server\'s ' +
       `against ${entry.reference}'s (${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} ` +
       'interval); syscalls per request, work + upkeep'
     return html`<div class="grid two">
@@ -253,7 +254,8 @@ function dbSection (data) {
     ${leadFindings(data.findings, data.compare)}
     <p class="note">${methodText}
       ${first.meaning.requestsPerSecond}. CPU per request: ${first.meaning.cpuPerRequestUs}${userShareNote}; marked
-      client-bound where ${first.meaning.serverCpuShare}. Requests per wake-up: ${first.meaning.requestsPerWakeUp ?? 'not counted in this run'}.
+      client-bound where ${first.meaning.serverCpuShare}.
+      Requests per wake-up: ${first.meaning.requestsPerWakeUp ?? 'not counted in this run'}.
       Syscalls per request: ${first.meaning.syscallsPerRequest}.</p>
     ${repeatabilityNotes(data.repeatability, data.compare)}
     ${variantsHtml(data.variants)}
@@ -265,27 +267,33 @@ function dbSection (data) {
   </section>`
 }
 
+// Whether an endpoint's table has requests per wake-up to show (runs from before they were
+// counted have none)
+const wakeUpsCounted = endpoint => endpoint.rows.some(row => row.cell?.requestsPerWakeUp != null)
+const wakeUpsText = cell => (cell?.requestsPerWakeUp != null ? formatNumber(cell.requestsPerWakeUp) : '')
+
 function dbTables (entry) {
   return entry.endpoints.map(endpoint => {
     const endpointCells = cellsOf(endpoint)
+    const wakeUps = wakeUpsCounted(endpoint)
     const header = ['server', ...endpoint.connections.map(count => `${count} conn. req/s`),
       ...PARTS.map(([part]) => `${PART_NAMES[part]} µs${part === 'server' ? ', user share' : ''}`),
-      'server req/wake-up', 'server vs ref.', 'server syscalls', 'backend syscalls']
+      ...(wakeUps ? ['server req/wake-up'] : []), 'server vs ref.', 'server syscalls', 'backend syscalls']
     const rows = endpoint.rows.map(row => [
       row.server,
       ...row.cells.map(cell => !cell
         ? ''
         : !cell.requestsPerSecond ? 'FAILED' : `${requestsText(cell)}${marksLetters(cell)}`),
       ...PARTS.map(([part]) => partText(row.cell, part)),
-      row.cell?.requestsPerWakeUp != null ? formatNumber(row.cell.requestsPerWakeUp) : '',
+      ...(wakeUps ? [wakeUpsText(row.cell)] : []),
       row.cell?.serverVsReference ? againstReference(row.cell, formatShare, endpointCells) : '',
       callsText(row.syscalls?.self),
       callsText(row.syscalls?.backends)
     ])
     const title = `${endpointTitle(endpoint)}: median requests/s (${MARKS_LEGEND}), CPU per request by ` +
       `process at ${endpoint.busiest} connections (the ` +
-      'server\'s with the share of it in user space), the server\'s requests per wake-up, the ' +
-      `server's against ${entry.reference}'s ` +
+      `server's with the share of it in user space)${wakeUps ? ', its requests per wake-up' : ''}, ` +
+      `the server's against ${entry.reference}'s ` +
       `(${levelsText(endpoint.rows.map(row => row.cell?.serverVsReference))} interval), syscalls per ` +
       'request (work + upkeep)'
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }

@@ -94,17 +94,18 @@ const MEANING = {
 
 // What the latency pass's tables hold, at the endpoints it ran on
 const latencyMeaning = endpoints => `oha on ${endpoints.map(endpoint => `/${endpoint}`).join(' and ')} at ` +
-    `fixed rates, the same for every server (shares of what ${REFERENCE} answered at the end of its ` +
-    `warm-up there, wrk at the most connections), ${LATENCY_WORDS.onSchedule}, ` +
-    `oha on the database's CPU: ${LATENCY_WORDS.fromIntended}; one run per client (its first variant), ` +
-    `count of connections and rate, ${LATENCY_WORDS.processes}; ${LATENCY_WORDS.cannotSustain}; CPU per ` +
-    `request is the server's alone, not its backends'; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ` +
-    LATENCY_WORDS.once
+  `fixed rates, the same for every server (shares of what ${REFERENCE} answered at the end of its ` +
+  `warm-up there, wrk at the most connections), ${LATENCY_WORDS.onSchedule}, ` +
+  `oha on the database's CPU: ${LATENCY_WORDS.fromIntended}; one run per client (its first variant), ` +
+  `count of connections and rate, ${LATENCY_WORDS.processes}; ${LATENCY_WORDS.cannotSustain}; CPU per ` +
+  `request is the server's alone, not its backends'; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ` +
+  LATENCY_WORDS.once
 
 function summariseDb (records, context) {
   const runs = records.filter(record => record.phase === PHASE)
   const traced = records.filter(record => record.phase === STRACE_PHASE)
-  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.dbLatency)
+  const latencyRecords = records.filter(record => record.phase === LATENCY_PHASE)
+  const latency = latencyRuns(latencyRecords, context.dbLatency)
   if (runs.length === 0 && traced.length === 0 && latency === null) return null
   const keyOf = run => `${run.endpoint}\t${run.connections}\t${run.program}`
   // wrk on the server's own CPU (placement one-cpu): it takes the rest of that CPU by design
@@ -152,10 +153,13 @@ function summariseDb (records, context) {
   const preset = context.options?.db ?? null
   for (const cell of cells) delete cell.keptRuns
   return {
-    // the endpoints the latency pass ran on, named in its meaning
+    // the endpoints the latency pass ran on, named in its meaning (a run that measured fewer
+    // endpoints than its preset gives the pass ran it on those alone)
     meaning: {
       ...MEANING,
-      latency: latencyMeaning(latencyEndpointsOf(context.dbLatency))
+      latency: latencyMeaning(latencyRecords.length
+        ? [...new Set(latencyRecords.map(record => record.endpoint))]
+        : latencyEndpointsOf(context.dbLatency))
     },
     reference: REFERENCE,
     preset,
@@ -285,7 +289,8 @@ function dbCell (server, endpoint, connections, runs, loadBeside) {
     cpuPerRequestUs: ok.length ? Object.fromEntries(PARTS.map(([part, pick]) => [part, at(perRequest(pick))])) : null,
     serverCpuShare: at(shares),
     serverUserShare: userShareOfRuns(ok.map(run => run.server)),
-    requestsPerWakeUp: at(ok.map(run => requestsPerSlice(run.wrk.requests, run.server)).filter(value => value !== null)),
+    requestsPerWakeUp: at(ok.map(run => requestsPerSlice(run.wrk.requests, run.server))
+      .filter(value => value !== null)),
     faultsPerRequest: at(ok.map(faultsOf).filter(faults => faults !== null)),
     // no cell is marked where wrk shares the server's CPU: it waits for wrk by design
     clientBound: shares.length && !loadBeside ? median(shares) < CLIENT_BOUND_SHARE : null,

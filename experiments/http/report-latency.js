@@ -71,7 +71,8 @@ function latencyTables (latency) {
   if (!latency) return []
   const groups = Object.entries(latency.rates)
   // results.json from before the groups named their mode had it as their key
-  return groups.flatMap(([group, { mode = group, capacity, rates, endpoint }]) => rates.map(({ rateShare, rate, others = [] }) => {
+  return groups.flatMap(([group, entry]) => entry.rates.map(({ rateShare, rate, others = [] }) => {
+    const { mode = group, capacity, endpoint } = entry
     const runs = latency.runs.filter(run => latencyGroupOf(run) === group && run.rateShare === rateShare)
     const servers = [...new Set(runs.map(run => run.server))]
     const counts = [...new Set(runs.map(run => run.connections))].sort((a, b) => a - b)

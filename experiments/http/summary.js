@@ -97,7 +97,9 @@ const MEANING = {
     `server answers many requests per wake-up, and that CPU per request against ${REFERENCE}'s capacity run (one ` +
     'run each: no interval); with the kernel pass, the server\'s syscalls per request in the same placement, from ' +
     'one more run under its probes',
-  requestsPerWakeUp: `the requests wrk completed over ${SLICES_WORDS}; median of the runs. Shared, wrk and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many per wake-up`,
+  requestsPerWakeUp: `the requests wrk completed over ${SLICES_WORDS}; median of the runs. Shared, wrk ` +
+    'and the server take turns on the CPU, a few requests a turn; apart, a busy server answers many ' +
+    'per wake-up',
   faultsPerRequest: FAULTS_MEANING,
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
     `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
@@ -316,7 +318,8 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     userShare: userShareOfRuns(kept.map(run => run.server)),
     serverCpuShare: at(shares),
     clientBound: shares.length && placement === 'apart' ? median(shares) < CLIENT_BOUND_SHARE : null,
-    requestsPerWakeUp: at(kept.map(run => requestsPerSlice(run.wrk.requests, run.server)).filter(value => value !== null)),
+    requestsPerWakeUp: at(kept.map(run => requestsPerSlice(run.wrk.requests, run.server))
+      .filter(value => value !== null)),
     faultsPerRequest: at(kept.map(faultsOf).filter(faults => faults !== null)),
     threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
     maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
@@ -417,7 +420,8 @@ function latencyRuns (runs, setup = null) {
   for (const run of runs.filter(each => each.capacity)) {
     // the db experiment's runs name their endpoint
     const named = run.endpoint ? { endpoint: run.endpoint } : {}
-    const group = rates[latencyGroupOf(run)] ??= { mode: run.mode, capacity: run.capacity, rates: [], ...named }
+    const group = rates[latencyGroupOf(run)] ??=
+      { mode: run.mode, capacity: run.capacity, rates: [], ...named }
     const share = group.rates.find(each => each.rateShare === run.rateShare)
     if (!share) group.rates.push({ rateShare: run.rateShare, rate: run.rate, others: [] })
     else if (run.rate !== share.rate && !share.others.includes(run.rate)) share.others.push(run.rate)

@@ -293,23 +293,30 @@ test('where the server\'s CPU went: its utime and stime pooled over its runs, in
   assert.deepEqual([column('serverUserShare')(mine), column('serverUserShareCpuSeconds')(mine)], [0.48, 0.5])
 })
 
-test('requests per wake-up: wrk\'s requests over the server\'s timeslices, median of the runs, in tables, page and CSV', () => {
-  const sliced = (records, slices) => records.map((record, i) => ({ ...record, server: { ...record.server, slices: slices[i] } }))
+test('requests per wake-up: wrk\'s requests over the server\'s timeslices, median of the runs, in tables, ' +
+  'page and CSV', () => {
+  const sliced = (records, slices) =>
+    records.map((record, i) => ({ ...record, server: { ...record.server, slices: slices[i] } }))
+  const flat = ns => [ns, ns, ns, ns]
   const records = [
     // the reference: a thread ended in one run, so its slices are not known (null)
     ...sliced(runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
       [5000, 2500, null, 4000]),
     // 10,000 requests over 100, 200, 400 and 250 slices: 100, 50, 25 and 40 a wake-up
-    ...sliced(runs('node-pg-prepared-pipelined', 'db', { serverNs: [3e8, 3e8, 3e8, 3e8], backendNs: [2e8, 2e8, 2e8, 2e8] }),
+    ...sliced(runs('node-pg-prepared-pipelined', 'db', { serverNs: flat(3e8), backendNs: flat(2e8) }),
       [100, 200, 400, 250]),
     // runs from before slices were counted
-    ...runs('bun-prepared-pipelined', 'db', { serverNs: [2e8, 2e8, 2e8, 2e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
+    ...runs('bun-prepared-pipelined', 'db', { serverNs: flat(2e8), backendNs: flat(2e8) }),
+    ...sliced(runs('deno-prepared-pipelined', 'db', { serverNs: flat(2e8), backendNs: flat(2e8) }),
+      [1000, 1000, 1000, 1000])
   ]
   const summary = summariseDb(records, { options: { db: PRESETS.default } })
   const cell = name => summary.cells.find(item => item.server === name)
-  assert.deepEqual([REFERENCE, 'node-pg-prepared-pipelined', 'bun-prepared-pipelined'].map(name => cell(name).requestsPerWakeUp),
+  const perWakeUp = name => cell(name).requestsPerWakeUp
+  assert.deepEqual([REFERENCE, 'node-pg-prepared-pipelined', 'bun-prepared-pipelined'].map(perWakeUp),
     [2.5, 45, null])
-  assert.match(summary.meaning.requestsPerWakeUp, /^the requests wrk completed over the timeslices .*a different figure/)
+  assert.match(summary.meaning.requestsPerWakeUp,
+    /^the requests wrk completed over the timeslices .*a different figure/)
   const lines = db.report.terminal({ runId: 'r', db: summary })
   assert.ok(lines.some(line => /^server .* server req\/wake-up +server vs ref\./.test(line)))
   // between the rest's µs (0) and the ratio to C: the figure, or nothing where it is not known
@@ -320,15 +327,24 @@ test('requests per wake-up: wrk\'s requests over the server\'s timeslices, media
   const page = String(db.report.sections.find(([id]) => id === 'db')[2](db.report.shape(sets)))
   assert.match(page, /<td class="num">30<br><span class="interval">45 req\/wake-up<\/span><\/td>/)
   assert.match(page, /Requests per wake-up: the requests wrk completed/)
-  const said = db.report.shape(sets).findings.map(finding => finding.text).find(text => text.includes('per wake-up'))
-  assert.match(said, new RegExp(`/db ${REFERENCE} 2\\.5, node-pg-prepared-pipelined 45\\. A server that answers more`))
+  const said = db.report.shape(sets).findings.map(finding => finding.text)
+    .find(text => text.includes('per wake-up'))
+  assert.match(said, new RegExp(`/db ${REFERENCE} 2\\.5, against 10 \\(deno-prepared-pipelined\\) to 45 ` +
+    '\\(node-pg-prepared-pipelined\\)\\. A server that answers more'))
+  // one server beside the reference: its figure alone
+  const two = summariseDb(records.slice(0, 8), { options: { db: PRESETS.default } })
+  const alone = db.report.shape([{ label: 'r', results: { runId: 'r', db: two } }]).findings
+  assert.match(alone.find(finding => finding.text.includes('per wake-up')).text,
+    new RegExp(`/db ${REFERENCE} 2\\.5, against 45 \\(node-pg-prepared-pipelined\\)\\. `))
   const { columns, rows } = db.report.csv(db.report.shape(sets))
   const csvColumn = columns.find(([each]) => each === 'serverRequestsPerWakeUp')[1]
-  assert.deepEqual(['node-pg-prepared-pipelined', 'bun-prepared-pipelined'].map(name => csvColumn(rows.find(each => each.server === name))),
+  const csvOf = name => csvColumn(rows.find(each => each.server === name))
+  assert.deepEqual(['node-pg-prepared-pipelined', 'bun-prepared-pipelined'].map(csvOf),
     [45, null])
 })
 
-test('the latency pass at two endpoints: a table each, at its own rate from its own reference process', () => {
+test('the latency pass at two endpoints: a table each, its runs and rate apart, named where it ran; ' +
+  'older runs by mode', () => {
   const latencyMs = { p50: 0.4, p90: 1, p99: 2, p999: 5, max: 9 }
   const record = (program, endpoint, rate) => ({
     phase: 'db-latency',
@@ -354,7 +370,9 @@ test('the latency pass at two endpoints: a table each, at its own rate from its 
     record(REFERENCE, 'db', 4500), record('node-pg-prepared-pipelined', 'db', 4500),
     record(REFERENCE, 'fortunes', 4600), record('node-pg-prepared-pipelined', 'fortunes', 4600)
   ]
-  const dbLatency = { oha: 'oha 1.11.0', endpoints: ['db', 'fortunes'], connections: [20], rateShares: [0.1], seconds: 2 }
+  const dbLatency = {
+    oha: 'oha 1.11.0', endpoints: ['db', 'fortunes'], connections: [20], rateShares: [0.1], seconds: 2
+  }
   const summary = summariseDb(records, { options: { db: PRESETS.default }, dbLatency })
   assert.deepEqual(Object.keys(summary.latency.rates), ['db', 'fortunes'])
   assert.deepEqual(summary.latency.runs.map(run => `${run.endpoint} ${run.server} ${run.rate}`), [
@@ -370,9 +388,30 @@ test('the latency pass at two endpoints: a table each, at its own rate from its 
   // each table holds its endpoint's runs alone: two servers each
   const rows = lines.filter(line => / 0\.4 \/ 2 \/ 5 \/ 9 /.test(`${line} `))
   assert.equal(rows.length, 4)
-  // a run from before the pass named its endpoints: /db alone, in the meaning too
-  const older = summariseDb(records.slice(0, 2), { options: { db: PRESETS.default }, dbLatency: { ...dbLatency, endpoints: undefined } })
-  assert.match(older.meaning.latency, /^oha on \/db at fixed rates/)
+  // the endpoints it ran on, not the preset's: a run that measured /fortunes alone
+  const fortunesAlone = summariseDb(records.slice(2), { options: { db: PRESETS.default }, dbLatency })
+  assert.match(fortunesAlone.meaning.latency, /^oha on \/fortunes at fixed rates/)
+  // results.json from before the tables went by endpoint: by mode, its runs naming none
+  const { latencyTables } = require('../../experiments/http/report-latency')
+  const { endpoint, ...byMode } = summary.latency.rates.db
+  const older = {
+    ...summary.latency,
+    rates: { 'keep-alive': { capacity: byMode.capacity, rates: byMode.rates, endpoint } },
+    runs: summary.latency.runs.filter(run => run.endpoint === 'db').map(({ endpoint, ...run }) => run)
+  }
+  const [table, ...none] = latencyTables(older)
+  assert.equal(none.length, 0)
+  assert.match(table.title, /^Latency at 4500 req\/s, \/db, keep-alive /)
+  assert.equal(table.rows.length, 2)
+  // the run's plan names the endpoints it will measure it on
+  const described = options =>
+    db.describe({ ...options, runs: 4, latency: true, placement: 'alone' }, { runnable: [] })
+  const preset = { ...PRESETS.default, latency: { ...PRESETS.default.latency, endpoints: ['db', 'fortunes'] } }
+  assert.equal(require('../../experiments/http/oha').ohaReason(), null, 'oha is built by ./setup.sh')
+  assert.match(described({ db: preset }), /the latency pass \(oha on \/db and \/fortunes at 10%/)
+  assert.match(described({ db: { ...preset, endpoints: ['queries', 'fortunes'] } }),
+    /the latency pass \(oha on \/fortunes at 10%/)
+  assert.doesNotMatch(described({ db: { ...preset, endpoints: ['queries'] } }), /latency pass/)
 })
 
 test('two runs: the server\'s CPU per request and all of it, and calls of work, each against its goal', () => {
@@ -513,14 +552,16 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
   // a preset from before the pass named its endpoints ran it on /db alone
   assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === 'warm-up' && step.peers.length === 3))
   // at each endpoint the preset names that the run measures, in that endpoint's processes
-  const both = planDb(withNode, { strace: true, kernel: true, latency: true, placement: 'interleaved', db: { ...db, latency: { ...latency, endpoints: ['fortunes', 'queries'] } } }, pin)
+  const twoEndpoints = { ...db, latency: { ...latency, endpoints: ['fortunes', 'queries'] } }
+  const both = planDb(withNode,
+    { strace: true, kernel: true, latency: true, placement: 'interleaved', db: twoEndpoints }, pin)
   const bothPasses = both.filter(step => step.phase === 'db-latency')
   assert.deepEqual(bothPasses.map(step => `${step.endpoint} ${step.server.name} ${step.connections}`), [
     'fortunes c-libpq-prepared-pipelined 20', 'fortunes c-libpq-prepared-pipelined 100',
     'fortunes node-pg-prepared-pipelined 20', 'fortunes node-pg-prepared-pipelined 100'
   ])
-  assert.ok(bothPasses.every(step => step.label.includes(', /fortunes, ') && step.peers.every(peer => peer.endpoint === 'fortunes')))
-  assert.deepEqual(PRESETS.default.latency.endpoints, ['db', 'fortunes'])
+  assert.ok(bothPasses.every(step => step.label.includes(', /fortunes, ') &&
+    step.peers.every(peer => peer.endpoint === 'fortunes')))
   // every server process starts with its collector traced, the pass's and the others alike
   assert.ok(withPass.every(step => step.gcTrace === true))
 })
@@ -556,9 +597,9 @@ test(SPREAD_PLAN, () => {
   const together = planDb(chosen, { order: 'endpoint', db }, pin)
   const generations = new Set(together.map(step => `${step.endpoint} ${step.generation}`))
   assert.deepEqual([...generations], ['db db', 'fortunes fortunes'])
-  // every endpoint's pools open at once: the database's connections say so
-  // (and the latency pass's traced process beside them)
-  assert.equal(connectionsAtOnce({ order: 'spread', db }), (servers.length * 2 + 1) * db.pool)
+  // every endpoint's pools open at once: the database's connections say so (and the latency
+  // pass's traced processes beside them, one for each of its endpoints, /db and /fortunes)
+  assert.equal(connectionsAtOnce({ order: 'spread', db }), (servers.length * 2 + 2) * db.pool)
   assert.equal(connectionsAtOnce({ order: 'endpoint', db }), (servers.length + 1) * db.pool)
 })
 
@@ -628,9 +669,9 @@ test('options: bad endpoints, pools and counts are one line each; a failed cell\
   assert.throws(() => parse(['--order', 'random']), /--order must be endpoint or spread, not 'random'/)
   // every endpoint's pools at once: the run's ceiling on database connections holds
   assert.throws(() => parse(['--order', 'spread', '--pool', '64']),
-    new RegExp('--pool 64 with --order spread may hold up to 4096 database connections open at once, ' +
-      'more than 1408; give --pool 22 or less, or --order endpoint'))
-  assert.equal(parse(['--order', 'spread', '--pool', '22']).order, 'spread')
+    new RegExp('--pool 64 with --order spread may hold up to 4160 database connections open at once, ' +
+      'more than 1408; give --pool 21 or less, or --order endpoint'))
+  assert.equal(parse(['--order', 'spread', '--pool', '21']).order, 'spread')
   assert.equal(parse(['--pool', '64']).order, 'endpoint')
   const options = parse(['--endpoints', 'fortunes,db', '--pool', '8'])
   assert.deepEqual(options.db.endpoints, ['db', 'fortunes'])

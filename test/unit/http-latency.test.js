@@ -311,7 +311,8 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.16.0' } }
   const { latency: summary } = summariseHttp(records, context)
   assert.equal(summary.tool, 'oha 1.16.0')
-  assert.deepEqual(summary.rates['keep-alive'], { mode: 'keep-alive', capacity, rates: [{ rateShare: 0.1, rate: 7200, others: [] }] })
+  assert.deepEqual(summary.rates['keep-alive'],
+    { mode: 'keep-alive', capacity, rates: [{ rateShare: 0.1, rate: 7200, others: [] }] })
   const [epoll, node, bun] = summary.runs
   assert.equal(epoll.holdsRate, true)
   assert.equal(epoll.cpuPerRequestUs, 5)

@@ -14,7 +14,8 @@ const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
 
 function cellsOf (file) {
   const runs = dataPoints(readJsonLines(file, LOG))
-    .filter(record => record.phase === 'db' && record.ok && requestsPerSlice(record.wrk.requests, record.server) !== null)
+    .filter(record => record.phase === 'db' && record.ok &&
+      requestsPerSlice(record.wrk.requests, record.server) !== null)
   need(runs.length ? runs : null, file, 'timed db runs with the server\'s timeslices', LOG)
   const cells = new Map()
   for (const run of runs) {
@@ -41,16 +42,17 @@ function main ([fileA, fileB]) {
     const [wakeA, wakeB] = [runsA, runsB].map(runs => median(runs.map(run => run.perWakeUp)))
     moves.push({ us: movePercent(usA, usB), perWakeUp: movePercent(wakeA, wakeB) })
     const each = runsA.map(run => `${run.us.toFixed(1)}/${run.perWakeUp.toFixed(1)}`).join(' ')
-    console.log(`${key.padEnd(46)} µs ${usA.toFixed(1)} ${usB.toFixed(1)} ${signed(movePercent(usA, usB)).padStart(7)}` +
-      `  req/wake-up ${wakeA.toFixed(2)} ${wakeB.toFixed(2)} ${signed(movePercent(wakeA, wakeB)).padStart(7)}` +
+    const us = `µs ${usA.toFixed(1)} ${usB.toFixed(1)} ${signed(movePercent(usA, usB)).padStart(7)}`
+    const wake = `req/wake-up ${wakeA.toFixed(2)} ${wakeB.toFixed(2)} ${signed(movePercent(wakeA, wakeB)).padStart(7)}`
+    console.log(`${key.padEnd(46)} ${us}  ${wake}` +
       `  A's runs (µs/req a wake-up) ${each}`)
   }
   // a server that batched more in run B should cost less a request there: opposite signs
   const opposite = moves.filter(move => move.us * move.perWakeUp < 0).length
   const big = moves.filter(move => Math.abs(move.us) > 5)
   const bigOpposite = big.filter(move => move.us * move.perWakeUp < 0 && Math.abs(move.perWakeUp) > 5).length
-  console.log(`\n${moves.length} cells in both; CPU per request and requests per wake-up moved opposite ways in ` +
-    `${opposite}; of the ${big.length} cells whose CPU per request moved over 5%, ${bigOpposite} had ` +
+  console.log(`\n${moves.length} cells in both; CPU per request and requests per wake-up moved opposite ` +
+    `ways in ${opposite}; of the ${big.length} cells whose CPU per request moved over 5%, ${bigOpposite} had ` +
     'requests per wake-up move over 5% the other way')
 }
 
