@@ -32,7 +32,7 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = requ
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const {
-  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, STOPPED_BEFORE_START
+  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, STOPPED_BEFORE_START, TIMED_RATES
 } = require('../http/measure')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
@@ -200,7 +200,7 @@ function latencySteps (cells, peers, reference, { connections: counts, rateShare
       for (const rateShare of rateShares) {
         const label = `latency: ${cell.server.name}, /${cell.endpoint}, ${count} connections, ` +
           `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
-        const where = { connections: count, rateShare, run: 0, rateFrom: 'warm-up' }
+        const where = { connections: count, rateShare, run: 0, rateFrom: TIMED_RATES }
         steps.push({ ...cell, ...where, phase: LATENCY_PHASE, peers, label })
       }
     }
@@ -353,7 +353,7 @@ function dbSession (options, interrupted = () => false) {
     // a stop asked for starts nothing more, as in http's session
     if (interrupted()) {
       const generation = generationOf(step)
-      return { key, generation, failure: STOPPED_BEFORE_START, started: null, warmupRates: [] }
+      return { key, generation, failure: STOPPED_BEFORE_START, started: null, warmupRates: [], timedRates: [] }
     }
     await stopServer(key)
     const current = {
@@ -362,6 +362,7 @@ function dbSession (options, interrupted = () => false) {
       failure: null,
       started: null,
       warmupRates: [],
+      timedRates: [],
       warmupCpuUs: [],
       warmupAgreed: null
     }
@@ -599,13 +600,18 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const failure = `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc`
     Object.assign(record, { ok: false, failure })
   }
+  // the process's timed runs at its warm-up's count, alone: the reference's set the latency
+  // pass's rates (runAtShare), a median of several where its warm-up's last run was one
+  if (record.ok && step.phase === PHASE && !partner && step.connections === record.warmupConnections) {
+    server.timedRates.push(output.requestsPerSecond)
+  }
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
 // A latency pass run: oha on the step's endpoint at its rate and connections
 // (experiments/http/oha.js), the server's CPU and collections over the run. The rate is
-// step.rateShare of what the reference answered at the end of its warm-up in the endpoint's
-// processes.
+// step.rateShare of the median requests/s of the reference's timed runs in the endpoint's
+// processes (of its warm-up's last run where it has none: a resumed run's new process).
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, note)
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)

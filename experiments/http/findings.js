@@ -244,7 +244,9 @@ const HTTP_FINDINGS = [
         `${capacity.program} answered`
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ` +
         `${connections} connections`
-      const tail = run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${run.steal ? ' (steal)' : ''}`
+      const marks = run => [run.steal && 'steal', run.ohaBehind && 'oha behind'].filter(Boolean)
+      const marked = run => (marks(run).length ? ` (${marks(run).join(', ')})` : '')
+      const tail = run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${marked(run)}`
       const tails = held.length ? `p99.9 ${held.map(tail).join(', ')}` : 'no server held the rate'
       const answered = run => `${run.server} (answered ${formatPercent(run.answered / run.asked)})`
       const cannot = lost.length ? `; cannot sustain it: ${listJoin(lost.map(answered))}` : ''

@@ -50,6 +50,7 @@ const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 const { formatPercent } = require('../../lib/report/format')
+const { median } = require('../../lib/stats')
 
 const PHASE = 'http'
 const STRACE_PHASE = 'http-strace'
@@ -745,14 +746,26 @@ async function measureLatency (step, options, session, note) {
   })
 }
 
+// Where a latency pass takes its rates from (step.rateFrom): the reference's capacity run
+// (CAPACITY_PHASE, http's), the median of its process's timed runs (TIMED_RATES, db's: its
+// warm-up's last run moved C's /db rate from 31,641 to 45,917 req/s between two runs back to
+// back, the medians of its timed runs 42,800 and 43,900, docs/db.md), else its warm-up's last.
+const TIMED_RATES = 'timed'
+function capacityOf (reference, rateFrom) {
+  if (rateFrom === CAPACITY_PHASE) return { rate: reference?.capacityRate ?? null, from: 'capacity' }
+  if (rateFrom === TIMED_RATES && reference?.timedRates?.length) {
+    return { rate: median(reference.timedRates), from: TIMED_RATES }
+  }
+  return { rate: reference?.warmupRates?.at(-1) ?? null, from: 'warm-up' }
+}
+
 // A latency pass run (the http and db experiments'): its rate, step.rateShare of what the
-// reference's process (`reference`, warmed up) answered in its capacity run (step.rateFrom
-// CAPACITY_PHASE) or at the end of its warm-up, the same for every server; oha's command;
-// then the run, or why there was none. `referenceName`: whose capacity it is; `fields`: the
-// record's own; `path`: the page asked for.
+// reference's process (`reference`, warmed up) answered (capacityOf), the same for every
+// server; oha's command; then the run, or why there was none. `referenceName`: whose capacity
+// it is; `fields`: the record's own; `path`: the page asked for.
 async function runAtShare (step, { server, reference, referenceName, seconds, path: urlPath = '/', fields, failRun }) {
   const fromCapacityRun = step.rateFrom === CAPACITY_PHASE
-  const capacity = (fromCapacityRun ? reference?.capacityRate : reference?.warmupRates?.at(-1)) ?? null
+  const { rate: capacity, from } = capacityOf(reference, step.rateFrom)
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
   // each answered request, for the latency once every connection is open (oha.js steadyLatency)
   const requestsFile = path.join(os.tmpdir(), `syscall-lab-oha-${process.pid}-${++ohaRuns}.db`)
@@ -779,7 +792,7 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
           program: referenceName,
           requestsPerSecond: capacity,
           connections: step.warmupConnections,
-          from: fromCapacityRun ? 'capacity' : 'warm-up'
+          from
         }
       : null,
     pin: step.pin,
@@ -948,5 +961,7 @@ module.exports = {
   gcTraceOf,
   collectionsFrom,
   processTrace,
-  runAtShare
+  runAtShare,
+  capacityOf,
+  TIMED_RATES
 }

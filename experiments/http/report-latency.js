@@ -8,17 +8,21 @@ const { formatNumber, formatPercent, formatRange, escapeMarkdown: md } = require
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
 const { latencyGroupOf } = require('./summary')
+const { BEHIND_P99_MS } = require('./oha')
 
 const modeName = mode => (mode === 'close' ? 'Connection: close' : 'keep-alive')
 const milliseconds = value => (value == null ? '?' : formatNumber(value))
 
 // A run's cell: p50 / p99 / p99.9 / max in ms; "cannot sustain" with the share it answered;
-// a * where the hypervisor stole from the run.
+// a * where the hypervisor stole from the run, a ‡ where oha fell behind its schedule.
 const STEAL_MARK = ' *'
+const BEHIND_MARK = ' ‡'
+const BEHIND_WORDS = `oha fell behind its schedule, its stamps over ${BEHIND_P99_MS} ms late at the p99, a wait ` +
+  'its percentiles leave out'
 function cellText (run) {
   if (!run) return ''
   if (!run.ok) return `FAILED: ${run.failure}`
-  const steal = run.steal ? STEAL_MARK : ''
+  const steal = (run.steal ? STEAL_MARK : '') + (run.ohaBehind ? BEHIND_MARK : '')
   if (!run.holdsRate) {
     // a server that answered all, late, is told by its rate over oha's whole run
     const pace = run.answeredPerSecond ? `, ${formatNumber(Math.round(run.answeredPerSecond))} req/s` : ''
@@ -85,14 +89,17 @@ function latencyTables (latency) {
       ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
-    // runs before commit 0aceafe took it from the reference's warm-up
-    const source = capacity.from === 'capacity' ? 'in its capacity run' : 'at the end of its warm-up'
+    // runs before commit 0aceafe took it from the reference's warm-up; db's since 2026-12-07
+    // from the median of its timed runs
+    const source = { capacity: 'in its capacity run', timed: 'at the median of its timed runs' }[capacity.from] ??
+      'at the end of its warm-up'
     const capacityText = `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered ` +
       `${source} at ${capacity.connections} connections`
     const where = endpoint ? `/${endpoint}, ${modeName(mode)}` : modeName(mode)
+    const behind = runs.some(run => run.ohaBehind) ? `; ‡: ${BEHIND_WORDS}` : ''
     const title = `Latency at ${rated}, ${where} (${formatPercent(rateShare)} of the ${capacityText}): ` +
       `p50 / p99 / p99.9 / max in ms from intended send times (oha, one run of ${latency.seconds} s a cell; ` +
-      '*: the hypervisor took over 2% of the CPUs meanwhile)'
+      `*: the hypervisor took over 2% of the CPUs meanwhile${behind})`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }))
 }

@@ -8,7 +8,7 @@ const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('..
 const { httpHalves } = require('./repeatability')
 const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
-const { HOLDS_SHARE, HOLDS_PACE, holdsRate } = require('./oha')
+const { HOLDS_SHARE, HOLDS_PACE, BEHIND_P99_MS, holdsRate, fellBehind } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
 const { oldCollections } = require('../../lib/gctrace')
 const { userShareOfRuns, requestsPerSlice, USER_SHARE_MEANING, SLICES_WORDS } = require('./cpu')
@@ -57,7 +57,10 @@ const LATENCY_WORDS = {
   gc: 'GC: collections per 1,000 requests, the share of the run the world was stopped and the longest ' +
     'pause (V8\'s --trace-gc, JavaScriptCore\'s BUN_JSC_logGC)',
   steal: `steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of the two CPUs' time ` +
-    'over the run, which every request then in flight waited out',
+    'over the run, which every request then in flight waited out; oha behind: marked where its stamps ' +
+    `came more than ${BEHIND_P99_MS} ms after their due times at the p99 (its timer steps by 1 ms, so up ` +
+    'to 2 ms is its design): oha itself waited for its CPU, and its percentiles, timed from its stamps, ' +
+    'leave that wait out',
   once: 'One run a cell, which says nothing of how it repeats'
 }
 
@@ -452,6 +455,8 @@ function latencyRuns (runs, setup = null) {
       // how late oha's timer woke for the requests kept, which their latency leaves out
       // (experiments/http/oha.js requestTimes); runs before the night of 2026-12-06 have none
       sendLateMs: run.oha.steady?.lateMs ?? null,
+      // whether oha fell behind its schedule there (null where it is not known)
+      ohaBehind: fellBehind(run.oha.steady?.lateMs),
       cpuPerRequestUs: run.server.cpuNs / run.oha.answered / 1000,
       ohaCpuPerRequestUs: run.ohaCpuNs / run.oha.answered / 1000,
       stealShare: share,

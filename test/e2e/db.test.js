@@ -367,6 +367,10 @@ test(LATENCY_TITLE, async () => {
   assert.ok(steps.indexOf(latency[0]) > steps.findLastIndex(step => step.phase === 'db'))
   const session = dbSession(options)
   try {
+    // the reference's timed run, whose requests/s set the rates, then node-pg's
+    const referenceStep = steps.find(step => step.phase === 'db' && step.server === rows[0])
+    const referenceTimed = (await measureStep(referenceStep, options, session, runDir)).record
+    assert.equal(referenceTimed.ok, true, referenceTimed.failure)
     const timedStep = steps.find(step => step.phase === 'db' && step.server === rows[1])
     const timed = (await measureStep(timedStep, options, session, runDir)).record
     assert.equal(timed.ok, true, timed.failure)
@@ -381,7 +385,9 @@ test(LATENCY_TITLE, async () => {
     for (const step of latency) records.push((await measureStep(step, options, session, runDir)).record)
     for (const record of records) {
       assert.equal(record.ok, true, `${record.program}: ${record.failure}`)
-      assert.ok(record.capacity.requestsPerSecond > 0 && record.rate > 0)
+      assert.deepEqual(record.capacity.requestsPerSecond, referenceTimed.wrk.requestsPerSecond)
+      assert.equal(record.capacity.from, 'timed')
+      assert.ok(record.rate > 0)
       assert.equal(record.rate, records[0].rate, 'the same rate for every server')
       assert.match(record.command, /-q \d+ --latency-correction .*\/fortunes$/)
       assert.equal(record.endpoint, 'fortunes')

@@ -536,7 +536,7 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
     'db-strace c-libpq-prepared-pipelined -', 'db-strace c-libpq-prepared-pipelined -', 'db-strace c-libpq-prepared-serial -', 'db-strace c-libpq-prepared-serial -'
   ])
   // the latency pass in /db's processes, after its kernel runs and before strace: each
-  // client's first variant, the reference for its own client, rates from its warm-up
+  // client's first variant, the reference for its own client, rates from its timed runs
   const withNode = [...chosen.slice().reverse(), servers.find(server => server.name === 'node-pg-prepared-pipelined')]
   const latency = { connections: [20, 100], rateShares: [0.1], seconds: 2 }
   const db = { ...PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'], latency }
@@ -550,7 +550,7 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
     'node-pg-prepared-pipelined 20', 'node-pg-prepared-pipelined 100'
   ])
   // a preset from before the pass named its endpoints ran it on /db alone
-  assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === 'warm-up' && step.peers.length === 3))
+  assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === 'timed' && step.peers.length === 3))
   // at each endpoint the preset names that the run measures, in that endpoint's processes
   const twoEndpoints = { ...db, latency: { ...latency, endpoints: ['fortunes', 'queries'] } }
   const both = planDb(withNode,

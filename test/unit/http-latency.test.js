@@ -10,8 +10,8 @@ const os = require('node:os')
 const { spawnSync } = require('node:child_process')
 const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
 const {
-  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf,
-  PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
+  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf, capacityOf,
+  PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE, TIMED_RATES
 } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
 const { servers: dbServers } = require('../../experiments/db/servers')
@@ -403,6 +403,63 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   // no pass, no summary
   const straceOnly = [record('c-epoll', 20, 14400)].map(each => ({ ...each, phase: 'http-strace', ok: false, requests: 1 }))
   assert.equal(summariseHttp(straceOnly, context).latency, null)
+})
+
+test('oha behind its schedule: a cell whose stamps came over 3 ms late at the p99 is marked and said so', () => {
+  const capacity = { program: 'c-epoll', requestsPerSecond: 72000, connections: 128, from: 'capacity' }
+  const latencyMs = { p50: 0.1, p90: 0.2, p99: 0.5, p999: 3, max: 4 }
+  const record = (program, lateMs) => ({
+    phase: LATENCY_PHASE,
+    program,
+    mode: 'keep-alive',
+    connections: 20,
+    rateShare: 0.1,
+    rate: 7200,
+    capacity,
+    seconds: 2,
+    pin: { client: 0, server: 1 },
+    ok: true,
+    failure: null,
+    wallNs: 2e9,
+    oha: { answered: 14400, latencyMs, steady: lateMs && { latencyMs, leftOut: 20, fromMs: 5, lateMs } },
+    server: { cpuNs: 14400 * 5000 },
+    ohaCpuNs: 14400 * 12000,
+    steal: { cpus: [0, 1], ticks: 0, clkTck: 100 },
+    gc: { how: null, reason: 'C: no garbage collector' }
+  })
+  // its timer's step (up to 2 ms by design), the edge, beyond it, and a run with no stamps read
+  const records = [
+    record('c-epoll', { p50: 0.9, p99: 1.9, max: 2 }),
+    record('node-http', { p50: 1, p99: 3, max: 3.2 }),
+    record('bun', { p50: 1.4, p99: 3.6, max: 7.5 }),
+    record('deno', null)
+  ]
+  const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.11.0' } }
+  const http = summariseHttp(records, context)
+  assert.deepEqual(http.latency.runs.map(run => run.ohaBehind), [false, false, true, null])
+  assert.match(http.meaning.latency, /oha behind: marked where its stamps came more than 3 ms after their due times/)
+  const [table] = latencyTables(http.latency)
+  const cell = server => table.rows.find(each => each[0] === server)[1]
+  assert.deepEqual(['c-epoll', 'node-http', 'bun', 'deno'].map(cell),
+    ['0.1 / 0.5 / 3 / 4', '0.1 / 0.5 / 3 / 4', '0.1 / 0.5 / 3 / 4 ‡', '0.1 / 0.5 / 3 / 4'])
+  assert.match(table.title, /; ‡: oha fell behind its schedule, its stamps over 3 ms late at the p99, a wait its /)
+  // a table with no such cell says nothing of it
+  assert.doesNotMatch(latencyTables(summariseHttp(records.slice(0, 2), context).latency)[0].title, /‡/)
+  const { findings } = require('../../experiments/http/findings')
+  const text = findings([{ label: 'run', results: { http } }]).map(finding => finding.text)
+    .find(line => line.startsWith('Latency'))
+  assert.match(text, /p99\.9 c-epoll 3 ms, node-http 3 ms, bun 3 ms \(oha behind\), deno 3 ms/)
+})
+
+test('capacityOf: the reference\'s capacity run, the median of its timed runs, else its warm-up\'s last', () => {
+  const reference = { capacityRate: 70000, timedRates: [42000, 29000, 44000, 43000], warmupRates: [44000, 31000] }
+  assert.deepEqual(capacityOf(reference, CAPACITY_PHASE), { rate: 70000, from: 'capacity' })
+  assert.deepEqual(capacityOf(reference, TIMED_RATES), { rate: 42500, from: 'timed' })
+  // a resumed run's new process has no timed runs: its warm-up's last
+  assert.deepEqual(capacityOf({ ...reference, timedRates: [] }, TIMED_RATES), { rate: 31000, from: 'warm-up' })
+  assert.deepEqual(capacityOf(reference, 'warm-up'), { rate: 31000, from: 'warm-up' })
+  assert.deepEqual(capacityOf(null, TIMED_RATES), { rate: null, from: 'warm-up' })
+  assert.deepEqual(capacityOf({ warmupRates: [] }, CAPACITY_PHASE), { rate: null, from: 'capacity' })
 })
 
 test('without oha the run says so in one line, and plans no latency run', () => {
