@@ -905,6 +905,7 @@ const DOCS_READERS = {
   'docs/db/2026-12-01/run-moves.js': { args: two },
   'docs/db/2026-12-05-one-cpu/wakeups.js': { args: two },
   'docs/db/2026-12-07-wakeups/by-run.js': { args: two },
+  'docs/db/2026-12-07-latency/rates.js': { folder: ['all.jsonl'], args: one },
   'docs/http/2026-11-28/latcmp.js': { folder: ['results.json'], args: two },
   'docs/http/2026-11-30-noisy/user-system.js': { args: two },
   'docs/http/2026-11-30/moves.js': { args: two },
