@@ -353,7 +353,8 @@ function dbSession (options, interrupted = () => false) {
     // a stop asked for starts nothing more, as in http's session
     if (interrupted()) {
       const generation = generationOf(step)
-      return { key, generation, failure: STOPPED_BEFORE_START, started: null, warmupRates: [], timedRates: [] }
+      const never = { failure: STOPPED_BEFORE_START, started: null, warmupRates: [], timedRates: new Map() }
+      return { key, generation, ...never }
     }
     await stopServer(key)
     const current = {
@@ -362,7 +363,8 @@ function dbSession (options, interrupted = () => false) {
       failure: null,
       started: null,
       warmupRates: [],
-      timedRates: [],
+      // the requests/s of its timed runs by run (a try measured again replaces the one before)
+      timedRates: new Map(),
       warmupCpuUs: [],
       warmupAgreed: null
     }
@@ -603,7 +605,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
   // the process's timed runs at its warm-up's count, alone: the reference's set the latency
   // pass's rates (runAtShare), a median of several where its warm-up's last run was one
   if (record.ok && step.phase === PHASE && !partner && step.connections === record.warmupConnections) {
-    server.timedRates.push(output.requestsPerSecond)
+    server.timedRates.set(step.run, output.requestsPerSecond)
   }
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
@@ -611,7 +613,8 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
 // A latency pass run: oha on the step's endpoint at its rate and connections
 // (experiments/http/oha.js), the server's CPU and collections over the run. The rate is
 // step.rateShare of the median requests/s of the reference's timed runs in the endpoint's
-// processes (of its warm-up's last run where it has none: a resumed run's new process).
+// process (in a resumed run's new process, of those it ran, and of its warm-up's last run
+// where it ran none).
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, note)
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)

@@ -748,13 +748,15 @@ async function measureLatency (step, options, session, note) {
 
 // Where a latency pass takes its rates from (step.rateFrom): the reference's capacity run
 // (CAPACITY_PHASE, http's), the median of its process's timed runs (TIMED_RATES, db's: its
-// warm-up's last run moved C's /db rate from 31,641 to 45,917 req/s between two runs back to
+// warm-up's last run moved C's /db rate from 45,917 to 31,641 req/s between two runs back to
 // back, the medians of its timed runs 42,800 and 43,900, docs/db.md), else its warm-up's last.
+// { rate, from, runs (the timed runs' count) }.
 const TIMED_RATES = 'timed'
 function capacityOf (reference, rateFrom) {
   if (rateFrom === CAPACITY_PHASE) return { rate: reference?.capacityRate ?? null, from: 'capacity' }
-  if (rateFrom === TIMED_RATES && reference?.timedRates?.length) {
-    return { rate: median(reference.timedRates), from: TIMED_RATES }
+  const timed = [...(reference?.timedRates?.values() ?? [])]
+  if (rateFrom === TIMED_RATES && timed.length) {
+    return { rate: median(timed), from: TIMED_RATES, runs: timed.length }
   }
   return { rate: reference?.warmupRates?.at(-1) ?? null, from: 'warm-up' }
 }
@@ -764,8 +766,7 @@ function capacityOf (reference, rateFrom) {
 // server; oha's command; then the run, or why there was none. `referenceName`: whose capacity
 // it is; `fields`: the record's own; `path`: the page asked for.
 async function runAtShare (step, { server, reference, referenceName, seconds, path: urlPath = '/', fields, failRun }) {
-  const fromCapacityRun = step.rateFrom === CAPACITY_PHASE
-  const { rate: capacity, from } = capacityOf(reference, step.rateFrom)
+  const { rate: capacity, from, runs } = capacityOf(reference, step.rateFrom)
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
   // each answered request, for the latency once every connection is open (oha.js steadyLatency)
   const requestsFile = path.join(os.tmpdir(), `syscall-lab-oha-${process.pid}-${++ohaRuns}.db`)
@@ -786,13 +787,14 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
     run: 0,
     rateShare: step.rateShare,
     rate,
-    // the rates' source: the reference's capacity run or last warm-up run, in its process
+    // the rates' source (capacityOf), in the reference's process
     capacity: capacity
       ? {
           program: referenceName,
           requestsPerSecond: capacity,
           connections: step.warmupConnections,
-          from
+          from,
+          ...(runs ? { runs } : {})
         }
       : null,
     pin: step.pin,
@@ -803,7 +805,8 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
   if (server.failure) return failed(server.failure)
   if (!capacity) {
     const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
-    const source = fromCapacityRun ? 'capacity run' : 'warm-up'
+    const sources = { [CAPACITY_PHASE]: 'capacity run', [TIMED_RATES]: 'timed runs and warm-up' }
+    const source = sources[step.rateFrom] ?? 'warm-up'
     return failed(`no rate: ${referenceName}'s ${source}, whose requests/s set the rates, ${why}`)
   }
   try {

@@ -9,6 +9,7 @@ const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
 const { latencyGroupOf } = require('./summary')
 const { BEHIND_P99_MS } = require('./oha')
+const { TIMED_RATES } = require('./measure')
 
 const modeName = mode => (mode === 'close' ? 'Connection: close' : 'keep-alive')
 const milliseconds = value => (value == null ? '?' : formatNumber(value))
@@ -17,8 +18,8 @@ const milliseconds = value => (value == null ? '?' : formatNumber(value))
 // a * where the hypervisor stole from the run, a ‡ where oha fell behind its schedule.
 const STEAL_MARK = ' *'
 const BEHIND_MARK = ' ‡'
-const BEHIND_WORDS = `oha fell behind its schedule, its stamps over ${BEHIND_P99_MS} ms late at the p99, a wait ` +
-  'its percentiles leave out'
+const BEHIND_WORDS = `oha fell behind its schedule, its stamps over ${BEHIND_P99_MS} ms late at the p99, ` +
+  'a wait its percentiles leave out'
 function cellText (run) {
   if (!run) return ''
   if (!run.ok) return `FAILED: ${run.failure}`
@@ -68,6 +69,14 @@ function gcText (run) {
   return `${formatNumber(perThousandRequests)} / ${paused} / ${formatNumber(longestPauseMs)} ms`
 }
 
+// Where the reference's requests/s that set a table's rates came from (capacityOf): runs
+// before commit 0aceafe took them from its warm-up, db's since 5820d5a6 from its timed runs.
+function capacitySource ({ from, runs }) {
+  if (from === 'capacity') return 'in its capacity run'
+  if (from === TIMED_RATES) return `at the median of its ${runs ? `${runs} ` : ''}timed runs`
+  return 'at the end of its warm-up'
+}
+
 // One table per group (http's modes, db's endpoints: latencyGroupOf) and rate: a server per
 // row, a column per count of connections, then the server's CPU per request and its
 // collections at the most connections.
@@ -89,10 +98,7 @@ function latencyTables (latency) {
       ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
-    // runs before commit 0aceafe took it from the reference's warm-up; db's since 2026-12-07
-    // from the median of its timed runs
-    const source = { capacity: 'in its capacity run', timed: 'at the median of its timed runs' }[capacity.from] ??
-      'at the end of its warm-up'
+    const source = capacitySource(capacity)
     const capacityText = `${formatNumber(Math.round(capacity.requestsPerSecond))} req/s ${capacity.program} answered ` +
       `${source} at ${capacity.connections} connections`
     const where = endpoint ? `/${endpoint}, ${modeName(mode)}` : modeName(mode)

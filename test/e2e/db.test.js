@@ -15,6 +15,7 @@ const { startPostgres, postgresVersion, sweepStale, worldNumbers, FOLDER_PREFIX,
 const { checkDbServer, ENDPOINTS } = require('../../experiments/db/check')
 const { servers, serverReason } = require('../../experiments/db/servers')
 const { dbSession, measureStep, planDb, PRESETS, LATENCY_PHASE } = require('../../experiments/db/measure')
+const { TIMED_RATES } = require('../../experiments/http/measure')
 const { STOPPED_BEFORE_START } = require('../../experiments/http/measure')
 const { ohaReason } = require('../../experiments/http/oha')
 const { freePort, startServer } = require('../../experiments/http/servers')
@@ -367,10 +368,12 @@ test(LATENCY_TITLE, async () => {
   assert.ok(steps.indexOf(latency[0]) > steps.findLastIndex(step => step.phase === 'db'))
   const session = dbSession(options)
   try {
-    // the reference's timed run, whose requests/s set the rates, then node-pg's
+    // the reference's timed run, whose requests/s set the rates, measured again as a disturbed
+    // try is (the second replaces the first), then node-pg's
     const referenceStep = steps.find(step => step.phase === 'db' && step.server === rows[0])
+    const firstTry = (await measureStep(referenceStep, options, session, runDir)).record
     const referenceTimed = (await measureStep(referenceStep, options, session, runDir)).record
-    assert.equal(referenceTimed.ok, true, referenceTimed.failure)
+    assert.ok(firstTry.ok && referenceTimed.ok, firstTry.failure ?? referenceTimed.failure)
     const timedStep = steps.find(step => step.phase === 'db' && step.server === rows[1])
     const timed = (await measureStep(timedStep, options, session, runDir)).record
     assert.equal(timed.ok, true, timed.failure)
@@ -385,8 +388,8 @@ test(LATENCY_TITLE, async () => {
     for (const step of latency) records.push((await measureStep(step, options, session, runDir)).record)
     for (const record of records) {
       assert.equal(record.ok, true, `${record.program}: ${record.failure}`)
-      assert.deepEqual(record.capacity.requestsPerSecond, referenceTimed.wrk.requestsPerSecond)
-      assert.equal(record.capacity.from, 'timed')
+      assert.equal(record.capacity.requestsPerSecond, referenceTimed.wrk.requestsPerSecond)
+      assert.deepEqual([record.capacity.from, record.capacity.runs], [TIMED_RATES, 1])
       assert.ok(record.rate > 0)
       assert.equal(record.rate, records[0].rate, 'the same rate for every server')
       assert.match(record.command, /-q \d+ --latency-correction .*\/fortunes$/)

@@ -16,6 +16,7 @@ const { servers, REFERENCE } = require('../../experiments/db/servers')
 const { unavailableReason } = require('../../lib/rows')
 const { BUILD } = require('../../lib/paths')
 const { planDb, PRESETS, connectionsAtOnce } = require('../../experiments/db/measure')
+const { TIMED_RATES } = require('../../experiments/http/measure')
 const db = require('../../experiments/db')
 const { parseOptions } = require('../../bench')
 const { benchOptions } = require('../../lib/bench-options')
@@ -550,7 +551,8 @@ test('the plan: endpoint by endpoint, in rounds of every server that go one way 
     'node-pg-prepared-pipelined 20', 'node-pg-prepared-pipelined 100'
   ])
   // a preset from before the pass named its endpoints ran it on /db alone
-  assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === 'timed' && step.peers.length === 3))
+  assert.ok(passSteps.every(step => step.endpoint === 'db' && step.rateFrom === TIMED_RATES &&
+    step.peers.length === 3))
   // at each endpoint the preset names that the run measures, in that endpoint's processes
   const twoEndpoints = { ...db, latency: { ...latency, endpoints: ['fortunes', 'queries'] } }
   const both = planDb(withNode,

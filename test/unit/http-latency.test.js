@@ -413,38 +413,55 @@ test('the summary and its tables: the same rates for every server, "cannot susta
 
 test('oha behind its schedule: a cell whose stamps came over 3 ms late at the p99 is marked and said so', () => {
   const record = (program, lateMs) => latencyRecord(program, 20, 14400, {
-    oha: { answered: 14400, latencyMs: LATENCY_MS, steady: lateMs && { latencyMs: LATENCY_MS, leftOut: 20, fromMs: 5, lateMs } }
+    oha: {
+      answered: 14400,
+      latencyMs: LATENCY_MS,
+      steady: lateMs && { latencyMs: LATENCY_MS, leftOut: 20, fromMs: 5, lateMs }
+    }
   })
-  // its timer's step (up to 2 ms by design), the edge, beyond it, and a run with no stamps read
+  // its timer's step (up to 2 ms by design), the edge, beyond it, and a run with no stamps read;
+  // one behind while the hypervisor took 5% of the two CPUs
+  const stolen = {
+    ...record('node-net', { p50: 1.2, p99: 5, max: 9 }),
+    steal: { cpus: [0, 1], ticks: 20, clkTck: 100 }
+  }
   const records = [
     record('c-epoll', { p50: 0.9, p99: 1.9, max: 2 }),
     record('node-http', { p50: 1, p99: 3, max: 3.2 }),
     record('bun', { p50: 1.4, p99: 3.6, max: 7.5 }),
-    record('deno', null)
+    record('deno', null),
+    stolen
   ]
   const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.11.0' } }
   const http = summariseHttp(records, context)
-  assert.deepEqual(http.latency.runs.map(run => run.ohaBehind), [false, false, true, null])
+  assert.deepEqual(http.latency.runs.map(run => run.ohaBehind), [false, false, true, null, true])
   assert.match(http.meaning.latency, /oha behind: marked where its stamps came more than 3 ms after their due times/)
   const [table] = latencyTables(http.latency)
   const cell = server => table.rows.find(each => each[0] === server)[1]
-  assert.deepEqual(['c-epoll', 'node-http', 'bun', 'deno'].map(cell),
-    ['0.1 / 0.5 / 3 / 4', '0.1 / 0.5 / 3 / 4', '0.1 / 0.5 / 3 / 4 ‡', '0.1 / 0.5 / 3 / 4'])
+  assert.deepEqual(['c-epoll', 'node-http', 'bun', 'deno', 'node-net'].map(cell),
+    [...['', '', ' ‡', '', ' * ‡'].map(marks => `0.1 / 0.5 / 3 / 4${marks}`)])
   assert.match(table.title, /; ‡: oha fell behind its schedule, its stamps over 3 ms late at the p99, a wait its /)
   // a table with no such cell says nothing of it
   assert.doesNotMatch(latencyTables(summariseHttp(records.slice(0, 2), context).latency)[0].title, /‡/)
   const { findings } = require('../../experiments/http/findings')
   const text = findings([{ label: 'run', results: { http } }]).map(finding => finding.text)
     .find(line => line.startsWith('Latency'))
-  assert.match(text, /p99\.9 c-epoll 3 ms, node-http 3 ms, bun 3 ms \(oha behind\), deno 3 ms/)
+  assert.match(text, /p99\.9 c-epoll 3 ms, node-http 3 ms, bun 3 ms \(oha behind\), deno 3 ms, node-net 3 ms \(steal, oha behind\)/)
+  // a table whose rates came from the reference's timed runs says how many
+  const timed = latencyRecord('c-epoll', 20, 14400, { capacity: { ...CAPACITY, from: TIMED_RATES, runs: 4 } })
+  assert.match(latencyTables(summariseHttp([timed], context).latency)[0].title,
+    /\(10% of the 72000 req\/s c-epoll answered at the median of its 4 timed runs at 128 connections\)/)
 })
 
 test('capacityOf: the reference\'s capacity run, the median of its timed runs, else its warm-up\'s last', () => {
-  const reference = { capacityRate: 70000, timedRates: [42000, 29000, 44000, 43000], warmupRates: [44000, 31000] }
+  // its timed runs by run, as db's session keeps them
+  const timedRates = new Map([[0, 42000], [1, 29000], [2, 44000], [3, 43000]])
+  const reference = { capacityRate: 70000, timedRates, warmupRates: [44000, 31000] }
   assert.deepEqual(capacityOf(reference, CAPACITY_PHASE), { rate: 70000, from: 'capacity' })
-  assert.deepEqual(capacityOf(reference, TIMED_RATES), { rate: 42500, from: 'timed' })
-  // a resumed run's new process has no timed runs: its warm-up's last
-  assert.deepEqual(capacityOf({ ...reference, timedRates: [] }, TIMED_RATES), { rate: 31000, from: 'warm-up' })
+  assert.deepEqual(capacityOf(reference, TIMED_RATES), { rate: 42500, from: TIMED_RATES, runs: 4 })
+  // a resumed run's new process that ran none of them: its warm-up's last
+  assert.deepEqual(capacityOf({ ...reference, timedRates: new Map() }, TIMED_RATES),
+    { rate: 31000, from: 'warm-up' })
   assert.deepEqual(capacityOf(reference, 'warm-up'), { rate: 31000, from: 'warm-up' })
   assert.deepEqual(capacityOf(null, TIMED_RATES), { rate: null, from: 'warm-up' })
   assert.deepEqual(capacityOf({ warmupRates: [] }, CAPACITY_PHASE), { rate: null, from: 'capacity' })
