@@ -32,8 +32,9 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = requ
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const {
-  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, STOPPED_BEFORE_START, TIMED_RATES
+  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, STOPPED_BEFORE_START
 } = require('../http/measure')
+const { TIMED_RATES } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
 const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -49,7 +50,7 @@ const KERNEL_PHASE = 'db-kernel'
 // kernel runs, in the same server processes (started with their collectors traced; Bun's,
 // whose trace costs CPU, in a traced process of its own: processTrace), each client's first
 // variant under oha on the endpoint at fixed rates, the same for every server (a share of what
-// the reference answered at the end of its warm-up there), on the client's CPU beside the
+// the reference answered in its timed runs there: measureLatency), on the client's CPU beside the
 // database; at the preset's endpoints (its latency.endpoints), those a run measures.
 // Processes of their own cost a default run 20 s of starts and warm-ups.
 const LATENCY_PHASE = 'db-latency'

@@ -44,7 +44,9 @@ const {
   wrkArgv, runWrk, parseWrk, wrkFailure, loadFor, sharedLoad, LONGEST_RUN_SECONDS, WRK_TIMEOUT_SECONDS, WRK_GRACE_MS
 } = require('./wrk')
 const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu')
-const { ohaArgv, parseOha, ohaFailure, holdsRate, requestTimes, steadyLatency } = require('./oha')
+const {
+  ohaArgv, parseOha, ohaFailure, holdsRate, requestTimes, steadyLatency, TIMED_RATES
+} = require('./oha')
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
 const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
@@ -751,7 +753,6 @@ async function measureLatency (step, options, session, note) {
 // warm-up's last run moved C's /db rate from 45,917 to 31,641 req/s between two runs back to
 // back, the medians of its timed runs 42,800 and 43,900, docs/db.md), else its warm-up's last.
 // { rate, from, runs (the timed runs' count) }.
-const TIMED_RATES = 'timed'
 function capacityOf (reference, rateFrom) {
   if (rateFrom === CAPACITY_PHASE) return { rate: reference?.capacityRate ?? null, from: 'capacity' }
   const timed = [...(reference?.timedRates?.values() ?? [])]
@@ -965,6 +966,5 @@ module.exports = {
   collectionsFrom,
   processTrace,
   runAtShare,
-  capacityOf,
-  TIMED_RATES
+  capacityOf
 }

@@ -203,6 +203,10 @@ function ohaFailure ({ run, output, exited }) {
 // Bun, every request answered, read 7,020 req/s of 7,200 asked (docs/http.md).
 const HOLDS_SHARE = 0.98
 const HOLDS_PACE = 0.95
+function holdsRate (output, rate, seconds) {
+  const kept = typeof output.requestsPerSecond !== 'number' || output.requestsPerSecond >= HOLDS_PACE * rate
+  return output.answered >= HOLDS_SHARE * rate * seconds && kept
+}
 
 // oha fell behind its schedule in a run whose stamps came more than BEHIND_P99_MS late at their
 // p99 (steadyLatency's lateMs): its timer steps by 1 ms, so a stamp comes up to 2 ms after its
@@ -211,10 +215,10 @@ const HOLDS_PACE = 0.95
 // itself waited for its CPU, a wait its percentiles, timed from the stamps, leave out.
 const BEHIND_P99_MS = 3
 const fellBehind = lateMs => (lateMs ? lateMs.p99 > BEHIND_P99_MS : null)
-function holdsRate (output, rate, seconds) {
-  const kept = typeof output.requestsPerSecond !== 'number' || output.requestsPerSecond >= HOLDS_PACE * rate
-  return output.answered >= HOLDS_SHARE * rate * seconds && kept
-}
+
+// A latency pass whose rates come from the median of the reference process's timed runs
+// (db's; experiments/http/measure.js capacityOf), as its records and tables name it
+const TIMED_RATES = 'timed'
 
 // What a run records of its latency pass (the http and db experiments'): `load` (its
 // connections, rates and seconds) and where oha ran, or why there was no pass.
@@ -234,6 +238,7 @@ module.exports = {
   HOLDS_SHARE,
   BEHIND_P99_MS,
   fellBehind,
+  TIMED_RATES,
   HOLDS_PACE,
   ohaBinary,
   ohaReason,

@@ -8,8 +8,7 @@ const { formatNumber, formatPercent, formatRange, escapeMarkdown: md } = require
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
 const { latencyGroupOf } = require('./summary')
-const { BEHIND_P99_MS } = require('./oha')
-const { TIMED_RATES } = require('./measure')
+const { BEHIND_P99_MS, TIMED_RATES } = require('./oha')
 
 const modeName = mode => (mode === 'close' ? 'Connection: close' : 'keep-alive')
 const milliseconds = value => (value == null ? '?' : formatNumber(value))
@@ -23,14 +22,14 @@ const BEHIND_WORDS = `oha fell behind its schedule, its stamps over ${BEHIND_P99
 function cellText (run) {
   if (!run) return ''
   if (!run.ok) return `FAILED: ${run.failure}`
-  const steal = (run.steal ? STEAL_MARK : '') + (run.ohaBehind ? BEHIND_MARK : '')
+  const marks = (run.steal ? STEAL_MARK : '') + (run.ohaBehind ? BEHIND_MARK : '')
   if (!run.holdsRate) {
     // a server that answered all, late, is told by its rate over oha's whole run
     const pace = run.answeredPerSecond ? `, ${formatNumber(Math.round(run.answeredPerSecond))} req/s` : ''
-    return `cannot sustain (answered ${formatPercent(run.answered / run.asked)}${pace})${steal}`
+    return `cannot sustain (answered ${formatPercent(run.answered / run.asked)}${pace})${marks}`
   }
   const { p50, p99, p999, max } = run.latencyMs
-  return `${[p50, p99, p999, max].map(milliseconds).join(' / ')}${steal}`
+  return `${[p50, p99, p999, max].map(milliseconds).join(' / ')}${marks}`
 }
 
 // A run whose process paid for its collector's trace (Bun's log: runs before the record said

@@ -15,7 +15,7 @@ const { startPostgres, postgresVersion, sweepStale, worldNumbers, FOLDER_PREFIX,
 const { checkDbServer, ENDPOINTS } = require('../../experiments/db/check')
 const { servers, serverReason } = require('../../experiments/db/servers')
 const { dbSession, measureStep, planDb, PRESETS, LATENCY_PHASE } = require('../../experiments/db/measure')
-const { TIMED_RATES } = require('../../experiments/http/measure')
+const { TIMED_RATES } = require('../../experiments/http/oha')
 const { STOPPED_BEFORE_START } = require('../../experiments/http/measure')
 const { ohaReason } = require('../../experiments/http/oha')
 const { freePort, startServer } = require('../../experiments/http/servers')

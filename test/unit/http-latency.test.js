@@ -8,10 +8,12 @@ const fs = require('node:fs')
 const path = require('node:path')
 const os = require('node:os')
 const { spawnSync } = require('node:child_process')
-const { ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE } = require('../../experiments/http/oha')
+const {
+  ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE, TIMED_RATES
+} = require('../../experiments/http/oha')
 const {
   planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf, capacityOf,
-  PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE, TIMED_RATES
+  PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
 } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
 const { servers: dbServers } = require('../../experiments/db/servers')
