@@ -32,7 +32,7 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = requ
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const {
-  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, STOPPED_BEFORE_START
+  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, timedRatesStore, STOPPED_BEFORE_START
 } = require('../http/measure')
 const { TIMED_RATES } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
@@ -354,7 +354,7 @@ function dbSession (options, interrupted = () => false) {
     // a stop asked for starts nothing more, as in http's session
     if (interrupted()) {
       const generation = generationOf(step)
-      const never = { failure: STOPPED_BEFORE_START, started: null, warmupRates: [], timedRates: new Map() }
+      const never = { failure: STOPPED_BEFORE_START, started: null, warmupRates: [] }
       return { key, generation, ...never }
     }
     await stopServer(key)
@@ -364,8 +364,6 @@ function dbSession (options, interrupted = () => false) {
       failure: null,
       started: null,
       warmupRates: [],
-      // the requests/s of its timed runs by run (a try measured again replaces the one before)
-      timedRates: new Map(),
       warmupCpuUs: [],
       warmupAgreed: null
     }
@@ -410,6 +408,8 @@ function dbSession (options, interrupted = () => false) {
   }
   return {
     serverFor,
+    // the reference's timed runs' requests/s, for the latency pass's rates
+    timedRates: timedRatesStore(),
     // the backends of a step's server: its own, with any it opened since it was last asked
     backendsOf: step => databases.claim(processOf(step)),
     ensureDatabase: pin => databases.ensure(pin),
@@ -603,19 +603,15 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const failure = `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc`
     Object.assign(record, { ok: false, failure })
   }
-  // the process's timed runs at its warm-up's count, alone: the reference's set the latency
-  // pass's rates (runAtShare), a median of several where its warm-up's last run was one
-  if (record.ok && step.phase === PHASE && !partner && step.connections === record.warmupConnections) {
-    server.timedRates.set(step.run, output.requestsPerSecond)
-  }
+  // the reference's set the latency pass's rates (runAtShare)
+  if (record.ok && step.phase === PHASE) session.timedRates.keep(step, partner, output.requestsPerSecond)
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
 // A latency pass run: oha on the step's endpoint at its rate and connections
 // (experiments/http/oha.js), the server's CPU and collections over the run. The rate is
-// step.rateShare of the median requests/s of the reference's timed runs in the endpoint's
-// process (in a resumed run's new process, of those it ran, and of its warm-up's last run
-// where it ran none).
+// step.rateShare of the median requests/s of the reference's timed runs at the endpoint (in a
+// resumed run, of those it ran, and of its warm-up's last run where it ran none).
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, note)
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)
@@ -624,6 +620,7 @@ async function measureLatency (step, options, session, note) {
   const { record, stopped } = await runAtShare({ ...step, mode: MODE }, {
     server,
     reference,
+    timedRates: referenceStep && session.timedRates.of(referenceStep),
     referenceName: REFERENCE,
     seconds: options.db.latency.seconds,
     path: step.path,

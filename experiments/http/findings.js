@@ -13,6 +13,7 @@ const { COMPILING_RULE } = require('./measure')
 const { splitByGc } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
 const { faultsDiffer, formatFaults } = require('./repeatability')
+const { capacitySource } = require('./report-latency')
 
 // The cell the first finding quotes: keep-alive at the count nearest HTTP_HEADLINE_CONNECTIONS.
 const HTTP_HEADLINE_CONNECTIONS = 16
@@ -241,7 +242,7 @@ const HTTP_FINDINGS = [
         .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
       const asked = [rate, ...others].map(rateText).join(' and ')
       const share = `${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ` +
-        `${capacity.program} answered`
+        `${capacity.program} answered ${capacitySource(capacity)}`
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ` +
         `${connections} connections`
       const marks = run => [run.steal && 'steal', run.ohaBehind && 'oha behind'].filter(Boolean)

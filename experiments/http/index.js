@@ -17,12 +17,14 @@ const { connectionCounts } = require('./wrk')
 const { ohaReason, latencyContext, latencyPlanNotes } = require('./oha')
 const { formatPercent } = require('../../lib/report/format')
 
-// --rates 5,20: whole per cents of c-epoll's capacity, each once, in order; at most all of
-// it, the most c-epoll itself was seen to answer
+// --rates 5,20: whole per cents of c-epoll's requests/s in its timed runs, each once, in order;
+// at most all of it, what c-epoll itself answered with wrk on its CPU
 function ratePercents (text) {
   const percents = [...new Set(text.split(',').map(part => wholeNumber(part, 'rates', 1)))].sort((a, b) => a - b)
   const most = percents.at(-1)
-  if (most > 100) throw new UsageError(`--rates ${most} is more than c-epoll's capacity; give per cents from 1 to 100`)
+  if (most > 100) {
+    throw new UsageError(`--rates ${most} is more than c-epoll's rate in its timed runs; give per cents from 1 to 100`)
+  }
   return percents
 }
 const percentsOf = shares => shares.map(share => Math.round(share * 100))
@@ -82,10 +84,10 @@ const rows = [
     name: 'rates',
     type: 'string',
     metavar: 'P,Q,...',
-    takes: 'rates in whole per cent of c-epoll\'s capacity, such as 5,20',
+    takes: 'rates in whole per cent of c-epoll\'s rate in its timed runs, such as 5,20',
     help: [
-      'the latency pass\'s rates, in per cent of what c-epoll answers at the most',
-      'connections, the same for every server (default {default}, --quick {quick})'
+      'the latency pass\'s rates, in per cent of what c-epoll answers in its timed runs at',
+      'the most connections, the same for every server (default {default}, --quick {quick})'
     ],
     parse: text => ratePercents(text),
     preset: {
@@ -145,7 +147,7 @@ function plan (options, { runnable }, { ptrace, bpf, placement }) {
 }
 
 // A cell is a server, mode and count of connections; a strace run's, its count of requests
-// too; a latency run's, its rate (a share of the reference's capacity); a kernel-pass run's,
+// too; a latency run's, its rate (a share of the reference's timed rate); a kernel-pass run's,
 // whether wrk ran apart (as the capacity runs place it).
 function cellKey (step) {
   const program = step.program.name ?? step.program
@@ -170,7 +172,7 @@ function describe (options, { runnable }) {
   return `${runnable.length} servers, ${options.modes.join(' and ')}, connections ${connections.join(',')}, ` +
     `${processes} server processes of ${runs} wrk runs of ${seconds} s per cell` +
     (latency
-      ? `, the latency pass (oha at ${shares} of c-epoll's capacity, connections ` +
+      ? `, the latency pass (oha at ${shares} of c-epoll's timed rate, connections ` +
         `${latency.connections.join(',')})`
       : '') +
     (options.strace ? ', and the strace pass' : '')
@@ -198,7 +200,7 @@ function rerun (options, { phase, program, connections, rateShare }) {
 
 const failureLabel = failure => `${failure.mode}, ${failure.connections} connections` +
   (failure.requests ? `, ${failure.requests} requests` : '') +
-  (failure.rateShare ? `, at ${formatPercent(failure.rateShare)} of ${REFERENCE}'s capacity` : '')
+  (failure.rateShare ? `, at ${formatPercent(failure.rateShare)} of ${REFERENCE}'s timed rate` : '')
 
 module.exports = {
   name: 'http',

@@ -71,9 +71,11 @@ const CAPACITY_PHASE = 'http-capacity'
 // processTrace); then, server by server, oha at each count of connections and each rate,
 // oha on the capacity runs' other CPU, so that the load's own CPU time does not queue the
 // server's answers. The rates are the same for every server of a mode: shares of what
-// c-epoll answered in its capacity run there (at the end of its warm-up where there was
-// none), two significant digits. Processes of their own cost a default run 1.6 minutes of
-// starts and warm-ups.
+// c-epoll answered in the timed runs of its last process (their median; at the end of its
+// warm-up where a resumed run's log has them), two significant digits. Its capacity run,
+// wrk apart, moved 90,000-144,000 req/s keep-alive over 30 runs of the Zen 4 VM where the
+// medians of its timed runs moved 66,000-77,000 (docs/http.md, 2026-12-07). Processes of
+// their own cost a default run 1.6 minutes of starts and warm-ups.
 const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
@@ -93,14 +95,14 @@ const PRESETS = {
     connections: [128],
     warmup: { min: 2, max: 8 },
     straceRequests: { small: 1000, large: 4000 },
-    // the thttpd study's 20, 100 and 1000 connections at one rate, 10% of c-epoll's
-    // capacity: oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its
-    // CPU, the blocking servers hold it and mini_httpd does not. --rates 5,20 gives the two
-    // rates the lab ran until 2026-11-29. 1.2 s a cell (2 until 2026-12-04: the 48 s saved
-    // pay for the third timed run): on the Zen 4 VM 10,800-16,800 requests a cell with
-    // keep-alive, 1,700-2,400 with Connection: close, whose p99.9 is then its 2nd- or
-    // 3rd-longest request (at 2 s its 3rd or 4th)
-    latency: { connections: [20, 100, 1000], rateShares: [0.1], seconds: 1.2 }
+    // the thttpd study's 20, 100 and 1000 connections at one rate, 15% of c-epoll's timed
+    // runs' rate (until 2026-12-07 10% of its capacity run, about the same load on average):
+    // oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its CPU, the
+    // blocking servers hold it and mini_httpd does not. --rates 5,20 gives two rates. 1.2 s
+    // a cell (2 until 2026-12-04: the 48 s saved pay for the third timed run): on the Zen 4
+    // VM some 13,000 requests a cell with keep-alive, 2,300 with Connection: close, whose
+    // p99.9 is then its 2nd- or 3rd-longest request (at 2 s its 3rd or 4th)
+    latency: { connections: [20, 100, 1000], rateShares: [0.15], seconds: 1.2 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
   quick: {
@@ -196,11 +198,9 @@ function planHttp (selected, options, pin = apartPin(), capacityPin = apartPin()
               ...cellStep({ phase: LATENCY_PHASE, ...where }),
               pin: capacityPin,
               rateShare,
-              // where the timed runs' wrk shared the server's CPU, its warm-up's rate is not
-              // the server's capacity
-              rateFrom: capacityRuns ? CAPACITY_PHASE : 'warm-up',
+              rateFrom: TIMED_RATES,
               label: `latency, ${mode}: ${server.name}, ${count} connections, ` +
-                `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
+                `${formatPercent(rateShare)} of ${REFERENCE}'s timed rate`
             })
           }
         }
@@ -341,7 +341,7 @@ function httpSession (interrupted = () => false) {
   }
   // whether a stop was asked for: a step whose servers were warming up when it came ends
   // there, not with a timed run that would be thrown away (measureStep)
-  return { serverFor, failRun, close, stopping: interrupted }
+  return { serverFor, failRun, close, stopping: interrupted, timedRates: timedRatesStore() }
 }
 
 // Whether a warm-up has settled after its latest run: its last two runs agree within
@@ -625,8 +625,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
-  // the latency pass's rates are shares of the reference's
-  if (record.ok && step.phase === CAPACITY_PHASE) server.capacityRate = output.requestsPerSecond
+  if (record.ok && step.phase === PHASE) session.timedRates.keep(step, partner, output.requestsPerSecond)
   if (record.ok && partner && record.partner.server === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
@@ -716,23 +715,17 @@ function gcInWindow (events, answered, windowNs) {
 
 // A latency pass run: oha at the step's rate and connections, the server's CPU and its
 // collections over the run. The rate is step.rateShare of what the reference answered in
-// its capacity run in this generation (step.rateFrom), else at the end of its warm-up.
+// its timed runs in this generation (step.rateFrom, capacityOf).
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, options, note)
   const referenceRow = step.peers.find(peer => peer.name === REFERENCE)
   const referenceStep = referenceRow ? { ...step, server: referenceRow, program: referenceRow } : null
   const reference = referenceStep ? await session.serverFor(referenceStep, options, note) : null
-  // a resumed run's processes did not run the reference's capacity run, which the log has:
-  // it runs once more, unlogged, for the rates (the record's capacity says what it read)
-  if (step.rateFrom === CAPACITY_PHASE && reference && !reference.failure && reference.capacityRate == null) {
-    note(`${REFERENCE}: its capacity once more, for the rates`)
-    const capacityStep = { ...referenceStep, phase: CAPACITY_PHASE, connections: step.warmupConnections, partner: null }
-    await measureStep(capacityStep, options, session, null, note)
-  }
   const { seconds } = options.http.latency ?? PRESETS.default.latency
   return runAtShare(step, {
     server,
     reference,
+    timedRates: referenceStep && session.timedRates.of(referenceStep),
     referenceName: REFERENCE,
     seconds,
     // process: the timed one the pass ran in, or, apart, the traced one beside it
@@ -748,14 +741,35 @@ async function measureLatency (step, options, session, note) {
   })
 }
 
-// Where a latency pass takes its rates from (step.rateFrom): the reference's capacity run
-// (CAPACITY_PHASE, http's), the median of its process's timed runs (TIMED_RATES, db's: its
-// warm-up's last run moved C's /db rate from 45,917 to 31,641 req/s between two runs back to
-// back, the medians of its timed runs 42,800 and 43,900, docs/db.md), else its warm-up's last.
-// { rate, from, runs (the timed runs' count) }.
-function capacityOf (reference, rateFrom) {
-  if (rateFrom === CAPACITY_PHASE) return { rate: reference?.capacityRate ?? null, from: 'capacity' }
-  const timed = [...(reference?.timedRates?.values() ?? [])]
+// A session's timed runs' requests/s, for the latency pass's rates (capacityOf): per server and
+// group (http's mode, db's endpoint: one db process serves every endpoint under --order spread),
+// over all of its processes (c-epoll's two processes' median moved less between runs than its
+// last one's, docs/http.md), by run. `keep` takes a run alone (not in turns with a partner) at
+// the most connections (the warm-up's count); a try measured again replaces its first. `of` is
+// a server's Map of run to requests/s.
+function timedRatesStore () {
+  const byGroup = new Map()
+  const of = step => {
+    const key = `${step.server.name} ${step.endpoint ?? step.mode}`
+    if (!byGroup.has(key)) byGroup.set(key, new Map())
+    return byGroup.get(key)
+  }
+  const keep = (step, partner, requestsPerSecond) => {
+    const most = step.warmupConnections ?? step.connections
+    if (!partner && step.connections === most) of(step).set(step.run, requestsPerSecond)
+  }
+  return { keep, of }
+}
+
+// Where a latency pass takes its rates from (step.rateFrom): the median of the reference's
+// timed runs (TIMED_RATES; `timedRates`, a Map of timedRatesStore's): its warm-up's last run
+// moved C's /db rate from 45,917 to 31,641 req/s between two runs back to back, the medians of
+// its timed runs 42,800 and 43,900 (docs/db.md); c-epoll's capacity run, wrk apart, 90,000 to
+// 144,000 req/s where its timed runs' median held 66,000-77,000 (docs/http.md). Else its
+// warm-up's last (a resumed run whose log has the timed runs). Runs before 2026-12-07 took
+// http's from the capacity run ('capacity'). { rate, from, runs (the timed runs' count) }.
+function capacityOf (reference, rateFrom, timedRates) {
+  const timed = [...(timedRates?.values() ?? [])]
   if (rateFrom === TIMED_RATES && timed.length) {
     return { rate: median(timed), from: TIMED_RATES, runs: timed.length }
   }
@@ -766,8 +780,10 @@ function capacityOf (reference, rateFrom) {
 // reference's process (`reference`, warmed up) answered (capacityOf), the same for every
 // server; oha's command; then the run, or why there was none. `referenceName`: whose capacity
 // it is; `fields`: the record's own; `path`: the page asked for.
-async function runAtShare (step, { server, reference, referenceName, seconds, path: urlPath = '/', fields, failRun }) {
-  const { rate: capacity, from, runs } = capacityOf(reference, step.rateFrom)
+async function runAtShare (step, options) {
+  const { server, reference, timedRates, referenceName, seconds, fields, failRun } = options
+  const urlPath = options.path ?? '/'
+  const { rate: capacity, from, runs } = capacityOf(reference, step.rateFrom, timedRates)
   const rate = capacity ? roundRate(step.rateShare * capacity) : null
   // each answered request, for the latency once every connection is open (oha.js steadyLatency)
   const requestsFile = path.join(os.tmpdir(), `syscall-lab-oha-${process.pid}-${++ohaRuns}.db`)
@@ -806,8 +822,7 @@ async function runAtShare (step, { server, reference, referenceName, seconds, pa
   if (server.failure) return failed(server.failure)
   if (!capacity) {
     const why = reference?.failure ? `failed: ${reference.failure}` : 'did not run'
-    const sources = { [CAPACITY_PHASE]: 'capacity run', [TIMED_RATES]: 'timed runs and warm-up' }
-    const source = sources[step.rateFrom] ?? 'warm-up'
+    const source = step.rateFrom === TIMED_RATES ? 'timed runs and warm-up' : 'warm-up'
     return failed(`no rate: ${referenceName}'s ${source}, whose requests/s set the rates, ${why}`)
   }
   try {
@@ -966,5 +981,6 @@ module.exports = {
   collectionsFrom,
   processTrace,
   runAtShare,
-  capacityOf
+  capacityOf,
+  timedRatesStore
 }

@@ -217,7 +217,8 @@ const BEHIND_P99_MS = 3
 const fellBehind = lateMs => (lateMs ? lateMs.p99 > BEHIND_P99_MS : null)
 
 // A latency pass whose rates come from the median of the reference process's timed runs
-// (db's; experiments/http/measure.js capacityOf), as its records and tables name it
+// (http's and db's since 2026-12-07; experiments/http/measure.js capacityOf), as its records
+// and tables name it
 const TIMED_RATES = 'timed'
 
 // What a run records of its latency pass (the http and db experiments'): `load` (its

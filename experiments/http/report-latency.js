@@ -69,9 +69,11 @@ function gcText (run) {
 }
 
 // Where the reference's requests/s that set a table's rates came from (capacityOf): runs
-// before commit 0aceafe took them from its warm-up, db's since 5820d5a6 from its timed runs.
+// before commit 0aceafe took them from its warm-up, http's then from its capacity run, db's
+// since 5820d5a6 and http's since 2026-12-07 from its timed runs.
 function capacitySource ({ from, runs }) {
   if (from === 'capacity') return 'in its capacity run'
+  if (from === TIMED_RATES && runs === 1) return 'in its timed run'
   if (from === TIMED_RATES) return `at the median of its ${runs ? `${runs} ` : ''}timed runs`
   return 'at the end of its warm-up'
 }
@@ -174,4 +176,4 @@ function latencyHtml (latency, meaning, reference) {
     </table></div>`)}`
 }
 
-module.exports = { latencyTables, latencyTerminal, latencyMarkdown, latencyHtml }
+module.exports = { latencyTables, latencyTerminal, latencyMarkdown, latencyHtml, capacitySource }

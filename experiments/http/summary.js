@@ -105,8 +105,8 @@ const MEANING = {
     'per wake-up',
   faultsPerRequest: FAULTS_MEANING,
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
-    `${REFERENCE} answered in its capacity run, wrk on another CPU at the most connections; at the end ` +
-    'of its warm-up where there was no capacity run, and until commit 0aceafe), ' +
+    `${REFERENCE} answered at the most connections in its timed runs, the median of its last process's, ` +
+    'which held still where its capacity run did not; each table\'s title says where its rate came from), ' +
     `${LATENCY_WORDS.onSchedule}, oha on the other CPU: ` +
     `${LATENCY_WORDS.fromIntended}; ` +
     `one run per server, count of connections and rate, ${LATENCY_WORDS.processes}; ` +

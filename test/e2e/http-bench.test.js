@@ -44,9 +44,10 @@ test('bench.js --experiment http: options it does not take, bad connection count
   assertRefused(bench(['--experiment', 'http', '--placement', 'together']), /^bench\.js: --placement must be interleaved, shared or apart, not 'together'$/)
   const rates = value => bench(['--experiment', 'http', '--rates', value])
   assertRefused(rates('0'), /^bench\.js: --rates must be a whole number of at least 1, not '0'$/)
-  assertRefused(rates('150'), /^bench\.js: --rates 150 is more than c-epoll's capacity; give per cents from 1 to 100$/)
+  assertRefused(rates('150'),
+    /^bench\.js: --rates 150 is more than c-epoll's rate in its timed runs; give per cents from 1 to 100$/)
   assertRefused(rates(''), new RegExp('^bench\\.js: --rates is empty; give rates in whole per cent of ' +
-    'c-epoll\'s capacity, such as 5,20, or leave --rates out for its default$'))
+    'c-epoll\'s rate in its timed runs, such as 5,20, or leave --rates out for its default$'))
   assertRefused(bench(['--connections', '16']), /^bench\.js: --connections is an option of the http and db experiments, not of stdio: add --experiment http or db, or drop --connections; see node bench\.js --help$/)
 })
 
@@ -92,7 +93,7 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
       assert.equal(results.http.capacity, null)
     }
     // the latency pass: oha at one rate per mode, the same for both servers, from c-epoll's
-    // capacity run in the last timed processes (its warm-up where there is one CPU)
+    // timed run in the last timed processes (--quick: one)
     assert.match(context.httpLatency.oha, /^oha \d+\.\d+\.\d+$/)
     const latency = results.http.latency
     assert.deepEqual(latency.runs.map(run => `${run.mode} ${run.server} ${run.connections} ${run.ok}`).sort(),
@@ -106,9 +107,8 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
       assert.ok(run.rate > 0 && run.answered > 0 && run.latencyMs.p50 <= run.latencyMs.p999 && run.latencyMs.p999 <= run.latencyMs.max, JSON.stringify(run))
       assert.equal(run.gc.how, null)
     }
-    // the rates from c-epoll's capacity run in the same processes
-    const source = context.placement.cpus.length >= 2 ? 'in its capacity run' : 'at the end of its warm-up'
-    const title = `^Latency at \\d+ req/s, keep-alive \\(5% of the \\d+ req/s c-epoll answered ${source} at 2`
+    // the rates from c-epoll's timed run in the same processes
+    const title = '^Latency at \\d+ req/s, keep-alive \\(5% of the \\d+ req/s c-epoll answered in its timed run at 2'
     assert.ok(new RegExp(title, 'm').test(result.stdout), result.stdout)
     assert.match(result.stdout, /^Latency at .* connections\): p50 \/ p99 \/ p99\.9 \/ max in ms/m)
     assert.match(context.wrk, /^wrk \S+ \[\w+\]$/)

@@ -7,7 +7,7 @@
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const { ohaArgv, ohaReason, parseOha, ohaFailure, holdsRate } = require('../../experiments/http/oha')
+const { ohaArgv, ohaReason, parseOha, ohaFailure, holdsRate, TIMED_RATES } = require('../../experiments/http/oha')
 const { startServer, freePort } = require('../../experiments/http/servers')
 const { runWrk } = require('../../experiments/http/wrk')
 
@@ -49,8 +49,8 @@ const oneCpu = () => {
   return client === server ? 'one CPU: no capacity runs' : false
 }
 
-test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s, the same for every server, ' +
-  'collectors traced', { skip: oneCpu() }, async () => {
+test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s timed run, the same for every ' +
+  'server, collectors traced', { skip: oneCpu() }, async () => {
   const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
   const pick = name => http.servers.find(server => server.name === name)
   const selected = [pick('c-epoll'), pick('node-net'), pick('bun')]
@@ -62,8 +62,11 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
   const steps = http.planHttp(selected, options, shared, apart)
   const capacitySteps = steps.filter(step => step.phase === http.CAPACITY_PHASE)
   const latencySteps = steps.filter(step => step.phase === http.LATENCY_PHASE)
+  const epollTimed = steps.find(step => step.phase === http.PHASE && step.server.name === 'c-epoll')
   const session = http.httpSession()
   try {
+    const timed = (await http.measureStep(epollTimed, options, session, null)).record
+    assert.ok(timed.ok, timed.failure)
     const capacity = []
     for (const step of capacitySteps) capacity.push((await http.measureStep(step, options, session, null)).record)
     assert.ok(capacity.every(record => record.ok), JSON.stringify(capacity.map(record => record.failure)))
@@ -91,8 +94,9 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
     assert.deepEqual(await pids(), before)
     const [epoll, node, bun] = records
     assert.equal(new Set(records.map(record => record.rate)).size, 1)
-    assert.equal(epoll.capacity.from, 'capacity')
-    assert.equal(epoll.capacity.requestsPerSecond, capacity[0].wrk.requestsPerSecond)
+    // c-epoll's timed run, wrk on its CPU, not its capacity run apart
+    assert.deepEqual([epoll.capacity.from, epoll.capacity.runs], [TIMED_RATES, 1])
+    assert.equal(epoll.capacity.requestsPerSecond, timed.wrk.requestsPerSecond)
     assert.equal(epoll.rate, http.roundRate(epoll.capacity.requestsPerSecond * http.PRESETS.quick.latency.rateShares[0]))
     assert.equal(epoll.gc.how, null)
     assert.match(epoll.gc.reason, /no garbage collector/)
@@ -128,7 +132,7 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s,
   }
 })
 
-test('a resumed run\'s latency pass, whose capacity runs are in the log, measures c-epoll\'s capacity once more',
+test('a resumed run\'s latency pass, whose timed runs are in the log, takes its rate from c-epoll\'s warm-up',
   { skip: oneCpu() }, async () => {
     const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
     const selected = ['c-epoll', 'node-net'].map(name => http.servers.find(server => server.name === name))
@@ -144,7 +148,8 @@ test('a resumed run\'s latency pass, whose capacity runs are in the log, measure
       for (const step of steps) records.push((await http.measureStep(step, options, session, null)).record)
       const failures = JSON.stringify(records.map(record => record.failure))
       assert.deepEqual(records.map(record => record.ok), [true, true], failures)
-      assert.ok(records.every(record => record.capacity.from === 'capacity' && record.capacity.requestsPerSecond > 0))
+      assert.ok(records.every(record => record.capacity.from === 'warm-up' &&
+        record.capacity.requestsPerSecond > 0))
       assert.equal(records[0].rate, records[1].rate)
     } finally {
       await session.close()

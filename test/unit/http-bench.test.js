@@ -611,7 +611,7 @@ test('a resumed http run from before the latency pass goes on without it, as it 
   assert.equal(resumedOptions(older).latency, false)
 })
 
-test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacity, re-run as given', () => {
+test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s timed rate, re-run as given', () => {
   const { parseOptions, cellCommand } = require('../../bench')
   const byDefault = parseOptions(['--experiment', 'http']).http.latency.rateShares
   assert.deepEqual(byDefault, http.PRESETS.default.latency.rateShares)
@@ -623,7 +623,7 @@ test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacit
   const latencySteps = http.planHttp(http.servers.slice(0, 1), { ...options, ...passes }, { client: 0, server: 1 })
     .filter(step => step.phase === http.LATENCY_PHASE)
   assert.deepEqual([...new Set(latencySteps.map(step => step.rateShare))], [0.05, 0.2])
-  assert.match(latencySteps[0].label, /, 5% of c-epoll's capacity$/)
+  assert.match(latencySteps[0].label, /, 5% of c-epoll's timed rate$/)
   // a failed latency cell is measured again at its own rate alone
   const failed = { phase: http.LATENCY_PHASE, program: 'bun', connections: 20, rateShare: 0.2 }
   assert.match(cellCommand(options, failed, []), / --rates 20( |$)/)
@@ -641,7 +641,7 @@ test('--rates: the latency pass\'s rates in whole per cent of c-epoll\'s capacit
     const message = `--rates must be a whole number of at least 1, not '${text.split(',').pop()}'`
     assert.throws(() => parseOptions(['--experiment', 'http', '--rates', text]), { message })
   }
-  const tooMuch = '--rates 101 is more than c-epoll\'s capacity; give per cents from 1 to 100'
+  const tooMuch = '--rates 101 is more than c-epoll\'s rate in its timed runs; give per cents from 1 to 100'
   assert.throws(() => parseOptions(['--experiment', 'http', '--rates', '5,101']), { message: tooMuch })
 })
 

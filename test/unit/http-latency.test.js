@@ -12,7 +12,7 @@ const {
   ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE, TIMED_RATES
 } = require('../../experiments/http/oha')
 const {
-  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf, capacityOf,
+  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf, capacityOf, timedRatesStore,
   PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
 } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
@@ -91,12 +91,12 @@ test('planHttp: the latency pass, per mode, in the last timed processes after th
     assert.equal(step.partner, null)
     assert.equal(step.process, PRESETS.default.processes - 1)
     assert.equal(step.peers, selected)
-    assert.equal(step.rateFrom, CAPACITY_PHASE)
+    assert.equal(step.rateFrom, TIMED_RATES)
   }
   // every server process starts traced: the pass runs in processes the timed runs started
   assert.ok(plan.filter(step => step.server && step.phase !== 'http-strace').every(step => step.gcTrace === true))
-  // a mode's pass after that mode's capacity runs (its rates come from c-epoll's) and
-  // before the next mode's timed runs, whose processes replace these
+  // a mode's pass after that mode's timed runs (its rates come from c-epoll's) and capacity
+  // runs, and before the next mode's timed runs, whose processes replace these
   for (const mode of options.modes) {
     const at = (phase, which) => plan[which](step => step.phase === phase && step.mode === mode)
     const firstLatency = at(LATENCY_PHASE, 'findIndex')
@@ -112,10 +112,10 @@ test('planHttp: the latency pass, per mode, in the last timed processes after th
   assert.deepEqual(steps.slice(0, 2 * perServer).map(step => step.server.name),
     [...Array(perServer).fill('c-epoll'), ...Array(perServer).fill('node-net')])
   assert.equal(planHttp(selected, { ...options, latency: false }, pin, apart).filter(step => step.phase === LATENCY_PHASE).length, 0)
-  // wrk apart from the server already (no capacity runs): the rates from the warm-up
+  // wrk apart from the server already (no capacity runs): the rates from the timed runs too
   const apartPlan = planHttp(selected, { ...options, placement: 'apart' }, apart, apart)
   assert.equal(apartPlan.some(step => step.phase === CAPACITY_PHASE), false)
-  assert.ok(apartPlan.filter(step => step.phase === LATENCY_PHASE).every(step => step.rateFrom === 'warm-up'))
+  assert.ok(apartPlan.filter(step => step.phase === LATENCY_PHASE).every(step => step.rateFrom === TIMED_RATES))
 })
 
 test('serverArgv: V8 flags where a server\'s runtime takes them, in its form; nothing elsewhere', () => {
@@ -345,7 +345,7 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   // the finding: the tail of those that held the rate, who could not, who failed
   const { findings } = require('../../experiments/http/findings')
   const text = findings([{ label: 'run', results: { http: summariseHttp(records, context) } }]).map(finding => finding.text).find(line => line.startsWith('Latency'))
-  assert.match(text, /Keep-alive at 7200 req\/s \(10% of the 72000 req\/s c-epoll answered\), 20 connections: p99\.9 c-epoll 3 ms; cannot sustain it: node-net \(answered 49%\); failed: bun\. Longest GC pause at 20 connections: node-net 0\.6 ms\.$/)
+  assert.match(text, /Keep-alive at 7200 req\/s \(10% of the 72000 req\/s c-epoll answered in its capacity run\), 20 connections: p99\.9 c-epoll 3 ms; cannot sustain it: node-net \(answered 49%\); failed: bun\. Longest GC pause at 20 connections: node-net 0\.6 ms\.$/)
   // c-epoll started again (a resume): its capacity measured anew, the other rate beside the first
   const again = summariseHttp([...records, record('node-http', 20, 14000, { rate: 7000, capacity: { ...capacity, requestsPerSecond: 70000 } })], context).latency
   assert.deepEqual(again.rates['keep-alive'].rates, [{ rateShare: 0.1, rate: 7200, others: [7000] }])
@@ -454,20 +454,49 @@ test('oha behind its schedule: a cell whose stamps came over 3 ms late at the p9
   const timed = latencyRecord('c-epoll', 20, 14400, { capacity: { ...CAPACITY, from: TIMED_RATES, runs: 4 } })
   assert.match(latencyTables(summariseHttp([timed], context).latency)[0].title,
     /\(10% of the 72000 req\/s c-epoll answered at the median of its 4 timed runs at 128 connections\)/)
+  const once = latencyRecord('c-epoll', 20, 14400, { capacity: { ...CAPACITY, from: TIMED_RATES, runs: 1 } })
+  assert.match(latencyTables(summariseHttp([once], context).latency)[0].title,
+    /\(10% of the 72000 req\/s c-epoll answered in its timed run at 128 connections\)/)
 })
 
-test('capacityOf: the reference\'s capacity run, the median of its timed runs, else its warm-up\'s last', () => {
-  // its timed runs by run, as db's session keeps them
+test('capacityOf: the median of the reference\'s timed runs, else its warm-up\'s last', () => {
+  // its timed runs by run, as the sessions keep them (timedRatesStore)
   const timedRates = new Map([[0, 42000], [1, 29000], [2, 44000], [3, 43000]])
-  const reference = { capacityRate: 70000, timedRates, warmupRates: [44000, 31000] }
-  assert.deepEqual(capacityOf(reference, CAPACITY_PHASE), { rate: 70000, from: 'capacity' })
-  assert.deepEqual(capacityOf(reference, TIMED_RATES), { rate: 42500, from: TIMED_RATES, runs: 4 })
+  const reference = { warmupRates: [44000, 31000] }
+  assert.deepEqual(capacityOf(reference, TIMED_RATES, timedRates), { rate: 42500, from: TIMED_RATES, runs: 4 })
   // a resumed run's new process that ran none of them: its warm-up's last
-  assert.deepEqual(capacityOf({ ...reference, timedRates: new Map() }, TIMED_RATES),
-    { rate: 31000, from: 'warm-up' })
-  assert.deepEqual(capacityOf(reference, 'warm-up'), { rate: 31000, from: 'warm-up' })
+  assert.deepEqual(capacityOf(reference, TIMED_RATES, new Map()), { rate: 31000, from: 'warm-up' })
+  assert.deepEqual(capacityOf(reference, 'warm-up', timedRates), { rate: 31000, from: 'warm-up' })
   assert.deepEqual(capacityOf(null, TIMED_RATES), { rate: null, from: 'warm-up' })
-  assert.deepEqual(capacityOf({ warmupRates: [] }, CAPACITY_PHASE), { rate: null, from: 'capacity' })
+  assert.deepEqual(capacityOf({ warmupRates: [] }, TIMED_RATES), { rate: null, from: 'warm-up' })
+})
+
+test('timedRatesStore: a server\'s timed runs alone at the most connections, by run, per mode or endpoint', () => {
+  const store = timedRatesStore()
+  const epoll = { name: 'c-epoll' }
+  const step = { server: epoll, mode: 'keep-alive', connections: 128, warmupConnections: 128, run: 0 }
+  store.keep(step, null, 70000)
+  // another process's runs (http numbers runs across processes) count beside the first's
+  store.keep({ ...step, process: 1, run: 3 }, null, 76000)
+  // a try measured again replaces its first
+  store.keep({ ...step, process: 1, run: 3 }, null, 75000)
+  // a run in turns with the reference, or at another count of connections, is not one of them
+  store.keep({ ...step, run: 1 }, { name: 'c-epoll' }, 40000)
+  store.keep({ ...step, connections: 16, run: 2 }, null, 60000)
+  assert.deepEqual([...store.of(step)], [[0, 70000], [3, 75000]])
+  // another mode, or db's endpoints in one process (--order spread): kept apart
+  store.keep({ ...step, mode: 'close' }, null, 13000)
+  const db = { server: epoll, endpoint: 'fortunes', connections: 64, warmupConnections: 64, run: 0 }
+  store.keep(db, null, 45000)
+  store.keep({ ...db, endpoint: 'db' }, null, 43000)
+  assert.deepEqual([...store.of(step)], [[0, 70000], [3, 75000]])
+  assert.deepEqual([...store.of({ ...step, mode: 'close' })], [[0, 13000]])
+  assert.deepEqual([...store.of(db)], [[0, 45000]])
+  // a step planned without the warm-up's count: its own count
+  store.keep({ server: epoll, endpoint: 'db', connections: 64, run: 4 }, null, 50000)
+  assert.equal(store.of({ ...db, endpoint: 'db' }).get(4), 50000)
+  // another server's are its own
+  assert.equal(store.of({ ...step, server: { name: 'node-net' } }).size, 0)
 })
 
 test('without oha the run says so in one line, and plans no latency run', () => {
