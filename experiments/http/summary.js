@@ -105,7 +105,7 @@ const MEANING = {
     'per wake-up',
   faultsPerRequest: FAULTS_MEANING,
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
-    `${REFERENCE} answered at the most connections in its timed runs, the median of its last process's, ` +
+    `${REFERENCE} answered at the most connections in its timed runs, the median of all its processes' runs, ` +
     'which held still where its capacity run did not; each table\'s title says where its rate came from), ' +
     `${LATENCY_WORDS.onSchedule}, oha on the other CPU: ` +
     `${LATENCY_WORDS.fromIntended}; ` +
