@@ -116,6 +116,17 @@ function noiseGauge () {
 // of the shorter's, and both pipelines' time is the step's own.
 function pipelineForeign (result, pin, alongside = null) {
   if (alongside && !(alongside.reader && alongside.feeder)) return null
+  const preempted = pin?.policy === 'batch' ? preemptedReader([result, alongside]) : null
+  const foreign = cpuForeign(result, pin, alongside)
+  if (foreign) return preempted ? { ...foreign, preempted, disturbed: true } : foreign
+  // CPUs that could not be read: a reader switched out is still heard, by its own switches
+  if (!preempted) return null
+  const cpus = [...new Set([pin.reader, pin.feeder])].filter(cpu => cpu !== undefined)
+  return { cpus, source: 'switches', windowNs: result.wallNs, preempted, disturbed: true }
+}
+
+// pipelineForeign's time on the CPUs, or null where they could not be read.
+function cpuForeign (result, pin, alongside) {
   const [longer, shorter] = alongside?.wallNs > result.wallNs ? [alongside, result] : [result, alongside]
   const idle = longer.cpuIdle
   if (!idle || !pin || !longer.reader || !longer.feeder || idle.idle_ns.some(ns => ns < 0)) return null
@@ -129,17 +140,14 @@ function pipelineForeign (result, pin, alongside = null) {
     ownNs: pipelinesNs(cpu, longer) + (shorter ? pipelinesNs(cpu, shorter) : 0) +
       (longer.stealTicks?.[cpu] ?? 0) * tickNs
   }))
-  const foreign = foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
-  const preempted = pin.policy === 'batch' ? preemptedReader([result, alongside]) : null
-  return foreign && preempted ? { ...foreign, preempted, disturbed: true } : foreign
+  return foreignTime({ source: idle.source, windowNs: longer.wallNs, perCpu })
 }
 
 // The first of a batch placement's pipelines whose reader was switched out by another task
 // (PREEMPTED_SHARE, PREEMPTED_LEAST): { involuntaryCs, voluntaryCs } of its reader's process and
 // the children it waited for (pipe-run's rusage: perf record's and its reader's alike), or null.
-// A step whose CPUs could not be read (foreignTime null) is left unchecked, switches and all.
 function preemptedReader (results) {
-  const readers = results.filter(Boolean).map(result => result.reader)
+  const readers = results.filter(Boolean).map(result => result.reader).filter(Boolean)
   const preempted = readers.find(reader => reader.involuntaryCs > PREEMPTED_LEAST &&
     reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
   return preempted ? { involuntaryCs: preempted.involuntaryCs, voluntaryCs: preempted.voluntaryCs } : null

@@ -96,6 +96,17 @@ test('a batch pipeline whose reader another task switched out is disturbed, fore
   assert.deepEqual(pair.preempted, { involuntaryCs: 62240, voluntaryCs: 8415 })
   assert.deepEqual(pipelineForeign(run(usage(8415, 62240)), batch, run(usage(12286, 53))).preempted,
     { involuntaryCs: 62240, voluntaryCs: 8415 }, 'the variant\'s reader as well as C\'s')
+  // CPUs that could not be read: the switches still judge the step, and nothing else does
+  const unread = pipelineForeign({ ...run(usage(8415, 62240)), cpuIdle: null }, batch)
+  assert.deepEqual(unread, {
+    cpus: [1], source: 'switches', windowNs: 100e6, preempted: { involuntaryCs: 62240, voluntaryCs: 8415 }, disturbed: true
+  })
+  assert.equal(noiseGauge().judge(unread), unread)
+  assert.equal(pipelineForeign({ ...run(usage(12286, 53)), cpuIdle: null }, batch), null)
+  assert.equal(pipelineForeign({ ...run(usage(8415, 62240)), cpuIdle: null }, { feeder: 1, reader: 1 }), null)
+  // a pipeline whose reader never ran has no switches to judge
+  assert.equal(pipelineForeign({ ...run(null), cpuIdle: null }, batch), null)
+  assert.equal(disturbanceOf([{ foreign: unread }]).preempted, 1)
   // the noise gauge's judgement by residuals never clears it
   const byStat = { source: 'stat', cpus: [1], idle_ns: [10e6] }
   const stat = pipelineForeign({ ...run(usage(8415, 62240)), cpuIdle: byStat }, batch)
