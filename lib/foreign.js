@@ -122,7 +122,8 @@ function pipelineForeign (result, pin, alongside = null) {
   // CPUs that could not be read: a reader switched out is still heard, by its own switches
   if (!preempted) return null
   const cpus = [...new Set([pin.reader, pin.feeder])].filter(cpu => cpu !== undefined)
-  return { cpus, source: 'switches', windowNs: result.wallNs, preempted, disturbed: true }
+  const windowNs = Math.max(result.wallNs, alongside?.wallNs ?? 0)
+  return { cpus, source: 'switches', windowNs, preempted, disturbed: true }
 }
 
 // pipelineForeign's time on the CPUs, or null where they could not be read.
