@@ -157,7 +157,12 @@ async function prepareRun (parsed, interrupted, { measurer, placement: given, bp
   const doneText = alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''
   console.log(`${resumed ? 'resuming' : 'writing'} ${runDir} on ${machineName(now)}: ` +
     `${experiment.describe(options, selection)}${doneText}`)
-  const session = measurer ? measurer(experiment, options, runDir, interrupted) : experiment.session(options, runDir, interrupted)
+  // a resumed run's log goes to the session too: what it measured may set what is measured next
+  // (the http and db latency passes' rates)
+  const log = { steps, records: dataPoints(records) }
+  const session = measurer
+    ? measurer(experiment, options, runDir, interrupted)
+    : experiment.session(options, runDir, interrupted, log)
   const recurring = experiment.recurring ?? null
   return { runDir, experiment, options, selection, context, records, steps, pending, alreadyDone, session, cellKey, recurring }
 }

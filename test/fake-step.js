@@ -23,6 +23,7 @@ const {
   CAPACITY_PHASE: HTTP_CAPACITY_PHASE, LATENCY_PHASE: HTTP_LATENCY_PHASE, kernelRawFile
 } = require('../experiments/http/measure')
 const { wrkArgv } = require('../experiments/http/wrk')
+const { TIMED_RATES } = require('../experiments/http/oha')
 const { ENDPOINTS } = require('../experiments/db/check')
 const db = require('../experiments/db/measure')
 const { REFERENCE: DB_REFERENCE } = require('../experiments/db/servers')
@@ -325,9 +326,10 @@ function kernelWrkRun (step, run, options, jitter) {
   }
 }
 
-// A latency pass run: oha at the step's share of a 50,000 req/s capacity, every request
-// answered, a collection per 1,000 requests for a server on V8.
+// A latency pass run: oha at the step's share of the reference's 50,000 req/s, the median of
+// its 6 timed runs, every request answered, a collection per 1,000 requests for a server on V8.
 const LATENCY_CAPACITY = 50000
+const TIMED_SOURCE = { from: TIMED_RATES, runs: 6 }
 function ohaRun (step, run, options, jitter) {
   const { seconds } = options.http.latency
   const rate = Math.round(step.rateShare * LATENCY_CAPACITY)
@@ -347,7 +349,9 @@ function ohaRun (step, run, options, jitter) {
     run,
     rateShare: step.rateShare,
     rate,
-    capacity: { program: 'c-epoll', requestsPerSecond: LATENCY_CAPACITY, connections: step.warmupConnections },
+    capacity: {
+      program: 'c-epoll', requestsPerSecond: LATENCY_CAPACITY, connections: step.warmupConnections, ...TIMED_SOURCE
+    },
     pin: step.pin,
     seconds,
     command: `oha -q ${rate} -c ${step.connections}`,
@@ -457,7 +461,7 @@ function dbServerTrace (step, run) {
   }
 }
 
-// A db latency pass run: oha on /db, as the http pass's, against the reference's capacity.
+// A db latency pass run: oha on /db, as the http pass's, at a share of the reference's rate.
 function dbOhaRun (step, run, options, jitter) {
   const { process: _, round, ...record } = ohaRun(step, run, { http: { latency: options.db.latency } }, jitter)
   return {
@@ -465,7 +469,7 @@ function dbOhaRun (step, run, options, jitter) {
     endpoint: step.endpoint,
     mode: db.MODE,
     capacity: {
-      program: DB_REFERENCE, requestsPerSecond: LATENCY_CAPACITY, connections: step.warmupConnections
+      program: DB_REFERENCE, requestsPerSecond: LATENCY_CAPACITY, connections: step.warmupConnections, ...TIMED_SOURCE
     }
   }
 }

@@ -153,9 +153,11 @@ function cellKey (step) {
   return [step.phase, program, step.endpoint, step.connections, step.requests ?? '', step.rateShare ?? ''].join('\t')
 }
 
-function session (options, runDir, interrupted) {
+// A resumed run's log (`log`, bench.js) gives the latency pass the reference's timed runs it holds.
+function session (options, runDir, interrupted, log = null) {
   makeDirs(path.join(runDir, 'strace'))
   const running = dbSession(options, interrupted)
+  if (log) running.timedRates.seed(log.steps.filter(step => step.phase === PHASE), log.records, cellKey)
   return {
     measure: (step, run, note) => measureStep(step, options, running, runDir, note),
     close: () => running.close()
@@ -218,7 +220,7 @@ const latencyText = (latency, measured) => {
   const endpoints = latencyEndpointsOf(latency).filter(endpoint => measured.includes(endpoint))
   if (endpoints.length === 0) return ''
   return `, the latency pass (oha on ${endpoints.map(endpoint => `/${endpoint}`).join(' and ')} at ` +
-    `${latency.rateShares.map(formatPercent).join(' and ')} of ${REFERENCE}'s capacity, connections ` +
+    `${latency.rateShares.map(formatPercent).join(' and ')} of ${REFERENCE}'s timed rate, connections ` +
     `${latency.connections.join(',')})`
 }
 
@@ -241,7 +243,7 @@ function rerun (options, { phase, program, endpoint, connections }) {
 
 const failureLabel = failure => `${failure.endpoint}, ${failure.connections} connections` +
   (failure.requests ? `, ${failure.requests} requests` : '') +
-  (failure.rateShare ? `, at ${formatPercent(failure.rateShare)} of ${REFERENCE}'s capacity` : '')
+  (failure.rateShare ? `, at ${formatPercent(failure.rateShare)} of ${REFERENCE}'s timed rate` : '')
 
 module.exports = {
   name: 'db',

@@ -64,7 +64,7 @@ const STRACE_QUERIES_SCALE = 10
 // whose last two never agreed within 5% in its CPU per request (warmUp's warmupSettled)
 // is found so by its runs' classification (lib/steady.js).
 // The latency pass's load (--no-latency skips it): the http experiment's connections and
-// seconds (experiments/http/measure.js), at one share of the reference's capacity, on /db and
+// seconds (experiments/http/measure.js), at one share of the reference's timed rate, on /db and
 // on /fortunes, TechEmpower's page of rows (/queries' twenty queries a request left out: some
 // 40 s more, past the 8 minutes a default run may take)
 const PRESETS = {
@@ -118,7 +118,7 @@ function planDb (selected, options, pin) {
   const { runs, connections, endpoints, straceRequests } = options.db
   const spread = options.order === 'spread'
   // /fortunes with one variant per client, its first (the reference for its own client, whose
-  // capacity sets the latency pass's rates): the page costs the same to render whichever
+  // timed runs set the latency pass's rates): the page costs the same to render whichever
   // statement fetched its rows
   const reference = selected.find(server => server.name === REFERENCE) ?? null
   const firsts = firstVariants(selected, server => server, reference)
@@ -181,8 +181,8 @@ function planDb (selected, options, pin) {
 }
 
 // Of `items` (servers, or cells by their `serverOf`), each client's first variant, in their
-// order; the reference for its own client, so that its capacity is measured where the
-// latency pass's rates come from.
+// order; the reference for its own client, so that its timed runs, which set the latency
+// pass's rates, are measured at each of the pass's endpoints.
 function firstVariants (items, serverOf, reference) {
   const clientOf = item => serverOf(item).server
   const firstOf = client => items.find(item => serverOf(item) === reference && clientOf(item) === client) ??
@@ -192,7 +192,7 @@ function firstVariants (items, serverOf, reference) {
 
 // The latency pass's runs in the endpoint's server processes, once its timed and kernel runs
 // are done: each client's first variant, the reference's client by the reference, whose
-// capacity sets the rates.
+// timed runs set the rates.
 function latencySteps (cells, peers, reference, { connections: counts, rateShares }) {
   const rows = firstVariants(cells, cell => cell.server, reference)
   const steps = []
@@ -200,7 +200,7 @@ function latencySteps (cells, peers, reference, { connections: counts, rateShare
     for (const count of counts) {
       for (const rateShare of rateShares) {
         const label = `latency: ${cell.server.name}, /${cell.endpoint}, ${count} connections, ` +
-          `${formatPercent(rateShare)} of ${REFERENCE}'s capacity`
+          `${formatPercent(rateShare)} of ${REFERENCE}'s timed rate`
         const where = { connections: count, rateShare, run: 0, rateFrom: TIMED_RATES }
         steps.push({ ...cell, ...where, phase: LATENCY_PHASE, peers, label })
       }

@@ -23,7 +23,8 @@ function ratePercents (text) {
   const percents = [...new Set(text.split(',').map(part => wholeNumber(part, 'rates', 1)))].sort((a, b) => a - b)
   const most = percents.at(-1)
   if (most > 100) {
-    throw new UsageError(`--rates ${most} is more than c-epoll's rate in its timed runs; give per cents from 1 to 100`)
+    const fix = 'give per cents from 1 to 100'
+    throw new UsageError(`--rates ${most} is more than c-epoll's rate in its timed runs; ${fix}`)
   }
   return percents
 }
@@ -155,10 +156,12 @@ function cellKey (step) {
     step.apart ? 'apart' : ''].join('\t')
 }
 
-// strace's summaries go to the run's strace/ folder.
-function session (options, runDir, interrupted) {
+// strace's summaries go to the run's strace/ folder. A resumed run's log (`log`, bench.js)
+// gives the latency pass the reference's timed runs it holds.
+function session (options, runDir, interrupted, log = null) {
   makeDirs(path.join(runDir, 'strace'))
   const servers = httpSession(interrupted)
+  if (log) servers.timedRates.seed(log.steps.filter(step => step.phase === PHASE), log.records, cellKey)
   return {
     measure: (step, run, note) => measureStep(step, options, servers, runDir, note),
     close: () => servers.close()

@@ -70,12 +70,12 @@ const CAPACITY_PHASE = 'http-capacity'
 // turns; Bun, whose log costs it CPU, runs the pass in a traced process of its own:
 // processTrace); then, server by server, oha at each count of connections and each rate,
 // oha on the capacity runs' other CPU, so that the load's own CPU time does not queue the
-// server's answers. The rates are the same for every server of a mode: shares of what
-// c-epoll answered in the timed runs of its last process (their median; at the end of its
-// warm-up where a resumed run's log has them), two significant digits. Its capacity run,
-// wrk apart, moved 90,000-144,000 req/s keep-alive over 30 runs of the Zen 4 VM where the
-// medians of its timed runs moved 66,000-77,000 (docs/http.md, 2026-12-07). Processes of
-// their own cost a default run 1.6 minutes of starts and warm-ups.
+// server's answers. The rates are the same for every server of a mode: shares of the median
+// of what c-epoll answered in its timed runs, all its processes' (a resumed run's from its
+// log), two significant digits. Its capacity run, wrk apart, moved 90,000-144,000 req/s
+// keep-alive over 17 runs of a Zen 4 VM where the medians of its timed runs moved
+// 66,000-77,000 (docs/http.md, 2026-12-07). Processes of their own cost a default run 1.6
+// minutes of starts and warm-ups.
 const LATENCY_PHASE = 'http-latency'
 const WARMUP_AGREE = 0.05
 const STRACE_CONNECTIONS = 16
@@ -96,12 +96,13 @@ const PRESETS = {
     warmup: { min: 2, max: 8 },
     straceRequests: { small: 1000, large: 4000 },
     // the thttpd study's 20, 100 and 1000 connections at one rate, 15% of c-epoll's timed
-    // runs' rate (until 2026-12-07 10% of its capacity run, about the same load on average):
-    // oha's own CPU (12-40 µs a request, docs/http.md) stays under half of its CPU, the
-    // blocking servers hold it and mini_httpd does not. --rates 5,20 gives two rates. 1.2 s
+    // runs' rate (until 2026-12-07 10% of its capacity run: on two Zen 4 VMs the new rate is
+    // some 14% lighter keep-alive, 7-11% heavier with Connection: close): oha's own CPU
+    // (12-40 µs a request, docs/http.md) stays under half of its CPU, the blocking servers
+    // hold it and mini_httpd holds it with close only. --rates 5,20 gives two rates. 1.2 s
     // a cell (2 until 2026-12-04: the 48 s saved pay for the third timed run): on the Zen 4
-    // VM some 13,000 requests a cell with keep-alive, 2,300 with Connection: close, whose
-    // p99.9 is then its 2nd- or 3rd-longest request (at 2 s its 3rd or 4th)
+    // VM some 13,000 requests a cell with keep-alive, 2,500 with Connection: close, whose
+    // p99.9 is then its 2nd- to 13th-longest request
     latency: { connections: [20, 100, 1000], rateShares: [0.15], seconds: 1.2 }
   },
   // a smoke test within a minute: one warm-up run and one timed run per cell, no intervals
@@ -715,7 +716,7 @@ function gcInWindow (events, answered, windowNs) {
 
 // A latency pass run: oha at the step's rate and connections, the server's CPU and its
 // collections over the run. The rate is step.rateShare of what the reference answered in
-// its timed runs in this generation (step.rateFrom, capacityOf).
+// its timed runs of the mode, all its processes' (step.rateFrom, capacityOf).
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, options, note)
   const referenceRow = step.peers.find(peer => peer.name === REFERENCE)
@@ -742,11 +743,12 @@ async function measureLatency (step, options, session, note) {
 }
 
 // A session's timed runs' requests/s, for the latency pass's rates (capacityOf): per server and
-// group (http's mode, db's endpoint: one db process serves every endpoint under --order spread),
-// over all of its processes (c-epoll's two processes' median moved less between runs than its
-// last one's, docs/http.md), by run. `keep` takes a run alone (not in turns with a partner) at
-// the most connections (the warm-up's count); a try measured again replaces its first. `of` is
-// a server's Map of run to requests/s.
+// group (http's mode, db's endpoint), over all of its processes (http's two: twice the runs a
+// median, which moved less than the last process's on one Zen 4 VM and a little more on another,
+// docs/http.md), by run. `keep` takes a run alone (not in turns with a partner) at the most
+// connections (the warm-up's count); a try measured again replaces its first. `seed` takes a
+// resumed run's from its log, so that its pass asks what the whole run would have. `of` is a
+// server's Map of run to requests/s.
 function timedRatesStore () {
   const byGroup = new Map()
   const of = step => {
@@ -758,7 +760,16 @@ function timedRatesStore () {
     const most = step.warmupConnections ?? step.connections
     if (!partner && step.connections === most) of(step).set(step.run, requestsPerSecond)
   }
-  return { keep, of }
+  // timedSteps: the plan's timed steps; records: the log's runs kept; cellKey: the experiment's
+  const seed = (timedSteps, records, cellKey) => {
+    const runKey = each => `${cellKey(each)}\t${each.run}`
+    const ran = new Map(records.filter(record => record.ok).map(record => [runKey(record), record]))
+    for (const step of timedSteps) {
+      const record = ran.get(runKey(step))
+      if (record) keep(step, step.partner, record.wrk.requestsPerSecond)
+    }
+  }
+  return { keep, seed, of }
 }
 
 // Where a latency pass takes its rates from (step.rateFrom): the median of the reference's
@@ -777,9 +788,10 @@ function capacityOf (reference, rateFrom, timedRates) {
 }
 
 // A latency pass run (the http and db experiments'): its rate, step.rateShare of what the
-// reference's process (`reference`, warmed up) answered (capacityOf), the same for every
-// server; oha's command; then the run, or why there was none. `referenceName`: whose capacity
-// it is; `fields`: the record's own; `path`: the page asked for.
+// reference answered in its timed runs (`timedRates`), else at the end of its process's
+// (`reference`) warm-up (capacityOf), the same for every server; oha's command; then the run,
+// or why there was none. `referenceName`: whose rate it is; `fields`: the record's own;
+// `path`: the page asked for.
 async function runAtShare (step, options) {
   const { server, reference, timedRates, referenceName, seconds, fields, failRun } = options
   const urlPath = options.path ?? '/'

@@ -216,8 +216,8 @@ function holdsRate (output, rate, seconds) {
 const BEHIND_P99_MS = 3
 const fellBehind = lateMs => (lateMs ? lateMs.p99 > BEHIND_P99_MS : null)
 
-// A latency pass whose rates come from the median of the reference process's timed runs
-// (http's and db's since 2026-12-07; experiments/http/measure.js capacityOf), as its records
+// A latency pass whose rates come from the median of the reference's timed runs (db's since
+// 5820d5a6, http's since 2026-12-07; experiments/http/measure.js capacityOf), as its records
 // and tables name it
 const TIMED_RATES = 'timed'
 

@@ -105,8 +105,9 @@ const MEANING = {
     'per wake-up',
   faultsPerRequest: FAULTS_MEANING,
   latency: 'oha at fixed rates, the same for every server of a mode (shares of what ' +
-    `${REFERENCE} answered at the most connections in its timed runs, the median of all its processes' runs, ` +
-    'which held still where its capacity run did not; each table\'s title says where its rate came from), ' +
+    `${REFERENCE} answered at the most connections in its timed runs, the median of all its ` +
+    'processes\' runs, which held still where its capacity run did not; each table\'s title says ' +
+    'where its rate came from), ' +
     `${LATENCY_WORDS.onSchedule}, oha on the other CPU: ` +
     `${LATENCY_WORDS.fromIntended}; ` +
     `one run per server, count of connections and rate, ${LATENCY_WORDS.processes}; ` +
@@ -417,9 +418,9 @@ const latencyGroupOf = run => run.endpoint ?? run.mode
 function latencyRuns (runs, setup = null) {
   if (runs.length === 0) return null
   const rates = {}
-  // a share's rate is one per mode, but a process of the reference started again (a resume, a
-  // failed start) measures its capacity again (http: a capacity run once more, unlogged):
-  // then `others` lists the rates beside it
+  // a share's rate is one per mode, but one from the reference's warm-up (no timed runs kept)
+  // follows its process, and a process started again (a failed start) can ask another; so did
+  // a resumed run's capacity run once more, until 2026-12-07: then `others` lists the rates
   for (const run of runs.filter(each => each.capacity)) {
     // the db experiment's runs name their endpoint
     const named = run.endpoint ? { endpoint: run.endpoint } : {}

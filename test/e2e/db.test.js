@@ -345,7 +345,7 @@ test(SPREAD_TITLE, async () => {
   assert.deepEqual(leftovers(), [])
 })
 
-const LATENCY_TITLE = 'the latency pass: oha on /fortunes at a share of the reference\'s capacity, in the ' +
+const LATENCY_TITLE = 'the latency pass: oha on /fortunes at a share of the reference\'s timed rate, in the ' +
   '/fortunes processes after their timed runs, a V8 server\'s collector traced from its start'
 test(LATENCY_TITLE, async () => {
   assert.equal(ohaReason(), null, 'oha is built by ./setup.sh')

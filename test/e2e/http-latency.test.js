@@ -132,27 +132,54 @@ test('the latency pass: in the capacity runs\' processes, rates from c-epoll\'s 
   }
 })
 
-test('a resumed run\'s latency pass, whose timed runs are in the log, takes its rate from c-epoll\'s warm-up',
+test('a resumed run\'s latency pass takes its rate from c-epoll\'s timed run in the log, else its warm-up',
   { skip: oneCpu() }, async () => {
     const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
+    const { cellKey } = require('../../experiments/http/index')
     const selected = ['c-epoll', 'node-net'].map(name => http.servers.find(server => server.name === name))
     const options = {
       http: http.PRESETS.quick, modes: ['keep-alive'], latency: true, timeoutSeconds: 20, placement: 'shared'
     }
     const apart = http.apartPin()
     const steps = http.planHttp(selected, options, { client: apart.server, server: apart.server }, apart)
-      .filter(step => step.phase === http.LATENCY_PHASE)
-    const session = http.httpSession()
-    try {
+    const timedSteps = steps.filter(step => step.phase === http.PHASE)
+    const latencySteps = steps.filter(step => step.phase === http.LATENCY_PHASE)
+    const measureAll = async (session, which) => {
       const records = []
-      for (const step of steps) records.push((await http.measureStep(step, options, session, null)).record)
-      const failures = JSON.stringify(records.map(record => record.failure))
-      assert.deepEqual(records.map(record => record.ok), [true, true], failures)
+      for (const step of which) records.push((await http.measureStep(step, options, session, null)).record)
+      return records
+    }
+    // the run before the stop: c-epoll's timed run logged
+    const before = http.httpSession()
+    let logged
+    try {
+      logged = await measureAll(before, timedSteps.filter(step => step.server.name === 'c-epoll'))
+      assert.ok(logged[0].ok, logged[0].failure)
+    } finally {
+      await before.close()
+    }
+    // resumed: new processes, whose warm-up had wrk apart (the pass's placement)
+    const resumed = http.httpSession()
+    try {
+      resumed.timedRates.seed(timedSteps, logged, cellKey)
+      const records = await measureAll(resumed, latencySteps)
+      assert.deepEqual(records.map(record => record.ok), [true, true], JSON.stringify(records.map(r => r.failure)))
+      for (const record of records) {
+        assert.deepEqual([record.capacity.from, record.capacity.runs], [TIMED_RATES, 1])
+        assert.equal(record.capacity.requestsPerSecond, logged[0].wrk.requestsPerSecond)
+      }
+    } finally {
+      await resumed.close()
+    }
+    // a log without them: the warm-up's last run, and the record says so
+    const bare = http.httpSession()
+    try {
+      const records = await measureAll(bare, latencySteps)
       assert.ok(records.every(record => record.capacity.from === 'warm-up' &&
-        record.capacity.requestsPerSecond > 0))
+        record.capacity.requestsPerSecond > 0), JSON.stringify(records.map(record => record.capacity)))
       assert.equal(records[0].rate, records[1].rate)
     } finally {
-      await session.close()
+      await bare.close()
     }
   })
 

@@ -346,7 +346,13 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   const { findings } = require('../../experiments/http/findings')
   const text = findings([{ label: 'run', results: { http: summariseHttp(records, context) } }]).map(finding => finding.text).find(line => line.startsWith('Latency'))
   assert.match(text, /Keep-alive at 7200 req\/s \(10% of the 72000 req\/s c-epoll answered in its capacity run\), 20 connections: p99\.9 c-epoll 3 ms; cannot sustain it: node-net \(answered 49%\); failed: bun\. Longest GC pause at 20 connections: node-net 0\.6 ms\.$/)
-  // c-epoll started again (a resume): its capacity measured anew, the other rate beside the first
+  // since 2026-12-07, from c-epoll's timed runs: the finding says so
+  const timedSource = { capacity: { ...capacity, from: TIMED_RATES, runs: 6 } }
+  const fromTimed = summariseHttp(records.map(each => ({ ...each, ...timedSource })), context)
+  const timedText = findings([{ label: 'run', results: { http: fromTimed } }]).map(finding => finding.text)
+    .find(line => line.startsWith('Latency'))
+  assert.match(timedText, /\(10% of the 72000 req\/s c-epoll answered at the median of its 6 timed runs\), 20 conn/)
+  // c-epoll started again (a failed start, or a resume before 2026-12-07): another rate, beside the first
   const again = summariseHttp([...records, record('node-http', 20, 14000, { rate: 7000, capacity: { ...capacity, requestsPerSecond: 70000 } })], context).latency
   assert.deepEqual(again.rates['keep-alive'].rates, [{ rateShare: 0.1, rate: 7200, others: [7000] }])
   assert.match(latencyTables(again)[0].title, /^Latency at 7200 and 7000 req\/s, keep-alive/)
@@ -480,11 +486,13 @@ test('timedRatesStore: a server\'s timed runs alone at the most connections, by 
   store.keep({ ...step, process: 1, run: 3 }, null, 76000)
   // a try measured again replaces its first
   store.keep({ ...step, process: 1, run: 3 }, null, 75000)
-  // a run in turns with the reference, or at another count of connections, is not one of them
-  store.keep({ ...step, run: 1 }, { name: 'c-epoll' }, 40000)
+  // another server's run in turns with the reference is not one, nor a run at another count
+  const nodeNet = { ...step, server: { name: 'node-net' }, run: 1 }
+  store.keep(nodeNet, epoll, 40000)
   store.keep({ ...step, connections: 16, run: 2 }, null, 60000)
   assert.deepEqual([...store.of(step)], [[0, 70000], [3, 75000]])
-  // another mode, or db's endpoints in one process (--order spread): kept apart
+  assert.equal(store.of(nodeNet).size, 0)
+  // another mode, or db's endpoints: kept apart
   store.keep({ ...step, mode: 'close' }, null, 13000)
   const db = { server: epoll, endpoint: 'fortunes', connections: 64, warmupConnections: 64, run: 0 }
   store.keep(db, null, 45000)
@@ -495,8 +503,28 @@ test('timedRatesStore: a server\'s timed runs alone at the most connections, by 
   // a step planned without the warm-up's count: its own count
   store.keep({ server: epoll, endpoint: 'db', connections: 64, run: 4 }, null, 50000)
   assert.equal(store.of({ ...db, endpoint: 'db' }).get(4), 50000)
-  // another server's are its own
-  assert.equal(store.of({ ...step, server: { name: 'node-net' } }).size, 0)
+})
+
+test('timedRatesStore: a resumed run\'s timed runs, from its log as its steps would have kept them', () => {
+  const epoll = { name: 'c-epoll' }
+  const nodeNet = { name: 'node-net' }
+  const cellKey = each => [each.phase, each.program.name ?? each.program, each.mode, each.connections].join('\t')
+  const step = (server, run, partner = null) => ({
+    phase: PHASE, server, program: server, mode: 'keep-alive', connections: 128, warmupConnections: 128, run, partner
+  })
+  const steps = [step(epoll, 0), step(nodeNet, 0, epoll), step(epoll, 1), step(nodeNet, 1, epoll), step(epoll, 2)]
+  const record = (program, run, requestsPerSecond, ok = true) =>
+    ({ phase: PHASE, program, mode: 'keep-alive', connections: 128, run, ok, wrk: { requestsPerSecond } })
+  // run 2 not logged yet, run 1's failed; node-net's in turns are not c-epoll's
+  const records = [record('c-epoll', 0, 74000), record('node-net', 0, 40000), record('c-epoll', 1, 1000, false)]
+  const store = timedRatesStore()
+  store.seed(steps, records, cellKey)
+  assert.deepEqual([...store.of(steps[0])], [[0, 74000]])
+  assert.equal(store.of(steps[1]).size, 0)
+  // the runs this session measures join them
+  store.keep(steps[4], null, 76000)
+  assert.deepEqual(capacityOf({ warmupRates: [140000] }, TIMED_RATES, store.of(steps[0])),
+    { rate: 75000, from: TIMED_RATES, runs: 2 })
 })
 
 test('without oha the run says so in one line, and plans no latency run', () => {
