@@ -151,7 +151,8 @@ async function prepareRun (parsed, interrupted, { measurer, placement: given, bp
 
   const runsLogged = new Map()
   const cellKey = experiment.cellKey
-  for (const record of dataPoints(records)) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
+  const kept = dataPoints(records)
+  for (const record of kept) runsLogged.set(cellKey(record), (runsLogged.get(cellKey(record)) ?? 0) + 1)
   const pending = steps.filter(step => (runsLogged.get(cellKey(step)) ?? 0) <= step.run)
   const alreadyDone = steps.length - pending.length
   const doneText = alreadyDone ? `, ${alreadyDone} of ${steps.length} runs already done` : ''
@@ -159,7 +160,7 @@ async function prepareRun (parsed, interrupted, { measurer, placement: given, bp
     `${experiment.describe(options, selection)}${doneText}`)
   // a resumed run's log goes to the session too: what it measured may set what is measured next
   // (the http and db latency passes' rates)
-  const log = { steps, records: dataPoints(records) }
+  const log = { steps, records: kept }
   const session = measurer
     ? measurer(experiment, options, runDir, interrupted)
     : experiment.session(options, runDir, interrupted, log)

@@ -25,8 +25,9 @@
 //                           a step is at; at(record), [{ key, reason }], those where a
 //                           failed record's failure comes again (stdio's: its cell, and a
 //                           hang's reader and size)
-//   session(options, runDir, interrupted)
-//                           { measure(step, run), close() }: runs one step to a record
+//   session(options, runDir, interrupted, log)
+//                           { measure(step, run), close() }: runs one step to a record; log,
+//                           a resumed run's { steps (the plan), records (its log's kept) }
 //   context(options, selection, placement), passes(options, placement),
 //   describe(options, selection)
 //                           what context.json adds for it, where each pass runs, and

@@ -436,6 +436,8 @@ const serverEnv = (server, database, options) => ({ ...database.env, ...server.e
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
+  // a try measured again drops its first's rate until it has its own (a failed one none)
+  if (step.phase === PHASE) session.timedRates.keep(step, step.partner, null)
   const server = await session.serverFor(step, note)
   const base = {
     phase: step.phase,
@@ -604,14 +606,14 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     Object.assign(record, { ok: false, failure })
   }
   // the reference's set the latency pass's rates (runAtShare)
-  if (record.ok && step.phase === PHASE) session.timedRates.keep(step, partner, output.requestsPerSecond)
+  if (step.phase === PHASE) session.timedRates.keep(step, partner, record.ok ? output.requestsPerSecond : null)
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 
 // A latency pass run: oha on the step's endpoint at its rate and connections
 // (experiments/http/oha.js), the server's CPU and collections over the run. The rate is
-// step.rateShare of the median requests/s of the reference's timed runs at the endpoint (in a
-// resumed run, of those it ran, and of its warm-up's last run where it ran none).
+// step.rateShare of the median requests/s of the reference's timed runs at the endpoint (a
+// resumed run's from its log too; its warm-up's last run where no timed run was kept).
 async function measureLatency (step, options, session, note) {
   const server = await session.serverFor(step, note)
   const referenceRow = step.peers.map(peer => peer.server).find(row => row.name === REFERENCE)

@@ -95,8 +95,8 @@ const MEANING = {
 // What the latency pass's tables hold, at the endpoints it ran on
 const latencyMeaning = endpoints => `oha on ${endpoints.map(endpoint => `/${endpoint}`).join(' and ')} at ` +
   `fixed rates, the same for every server (shares of what ${REFERENCE} answered there at the median ` +
-  'of its timed runs in the same process, wrk at the most connections; at the end of its warm-up ' +
-  'in runs before commit 5820d5a6 and where a resumed run\'s new process ran none), ' +
+  'of its timed runs, a resumed run\'s from its log too, wrk at the most connections; at the end of ' +
+  'its warm-up in runs before commit 5820d5a6 and where no timed run of it was kept), ' +
   `${LATENCY_WORDS.onSchedule}, ` +
   `oha on the database's CPU: ${LATENCY_WORDS.fromIntended}; one run per client (its first variant), ` +
   `count of connections and rate, ${LATENCY_WORDS.processes}; ${LATENCY_WORDS.cannotSustain}; CPU per ` +

@@ -97,7 +97,7 @@ const PRESETS = {
     straceRequests: { small: 1000, large: 4000 },
     // the thttpd study's 20, 100 and 1000 connections at one rate, 15% of c-epoll's timed
     // runs' rate (until 2026-12-07 10% of its capacity run: on two Zen 4 VMs the new rate is
-    // some 14% lighter keep-alive, 7-11% heavier with Connection: close): oha's own CPU
+    // some 15% lighter keep-alive on average, 5-10% heavier with Connection: close): oha's own CPU
     // (12-40 µs a request, docs/http.md) stays under half of its CPU, the blocking servers
     // hold it and mini_httpd holds it with close only. --rates 5,20 gives two rates. 1.2 s
     // a cell (2 until 2026-12-04: the 48 s saved pay for the third timed run): on the Zen 4
@@ -498,6 +498,8 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
+  // a try measured again drops its first's rate until it has its own (a failed one none)
+  if (step.phase === PHASE) session.timedRates.keep(step, step.partner, null)
   const server = await session.serverFor(step, options, note)
   if (session.stopping?.()) {
     const record = { phase: step.phase, program: step.server.name, ok: false, failure: 'stopped before its run' }
@@ -626,7 +628,7 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
-  if (record.ok && step.phase === PHASE) session.timedRates.keep(step, partner, output.requestsPerSecond)
+  if (step.phase === PHASE) session.timedRates.keep(step, partner, record.ok ? output.requestsPerSecond : null)
   if (record.ok && partner && record.partner.server === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
@@ -746,9 +748,9 @@ async function measureLatency (step, options, session, note) {
 // group (http's mode, db's endpoint), over all of its processes (http's two: twice the runs a
 // median, which moved less than the last process's on one Zen 4 VM and a little more on another,
 // docs/http.md), by run. `keep` takes a run alone (not in turns with a partner) at the most
-// connections (the warm-up's count); a try measured again replaces its first. `seed` takes a
-// resumed run's from its log, so that its pass asks what the whole run would have. `of` is a
-// server's Map of run to requests/s.
+// connections (the warm-up's count); a try measured again replaces its first, and one that
+// failed (null) drops it, as the log keeps it. `seed` takes a resumed run's from its log, so
+// that its pass asks what the whole run would have. `of` is a server's Map of run to req/s.
 function timedRatesStore () {
   const byGroup = new Map()
   const of = step => {
@@ -758,15 +760,18 @@ function timedRatesStore () {
   }
   const keep = (step, partner, requestsPerSecond) => {
     const most = step.warmupConnections ?? step.connections
-    if (!partner && step.connections === most) of(step).set(step.run, requestsPerSecond)
+    if (partner || step.connections !== most) return
+    if (Number.isFinite(requestsPerSecond)) of(step).set(step.run, requestsPerSecond)
+    else of(step).delete(step.run)
   }
   // timedSteps: the plan's timed steps; records: the log's runs kept; cellKey: the experiment's
   const seed = (timedSteps, records, cellKey) => {
     const runKey = each => `${cellKey(each)}\t${each.run}`
-    const ran = new Map(records.filter(record => record.ok).map(record => [runKey(record), record]))
+    const kept = records.filter(record => record.ok && !record.superseded)
+    const ran = new Map(kept.map(record => [runKey(record), record]))
     for (const step of timedSteps) {
       const record = ran.get(runKey(step))
-      if (record) keep(step, step.partner, record.wrk.requestsPerSecond)
+      if (record) keep(step, step.partner, record.wrk?.requestsPerSecond)
     }
   }
   return { keep, seed, of }
@@ -776,9 +781,10 @@ function timedRatesStore () {
 // timed runs (TIMED_RATES; `timedRates`, a Map of timedRatesStore's): its warm-up's last run
 // moved C's /db rate from 45,917 to 31,641 req/s between two runs back to back, the medians of
 // its timed runs 42,800 and 43,900 (docs/db.md); c-epoll's capacity run, wrk apart, 90,000 to
-// 144,000 req/s where its timed runs' median held 66,000-77,000 (docs/http.md). Else its
-// warm-up's last (a resumed run whose log has the timed runs). Runs before 2026-12-07 took
-// http's from the capacity run ('capacity'). { rate, from, runs (the timed runs' count) }.
+// 144,000 req/s where its timed runs' median held 66,000-77,000 (docs/http.md). Else, where no
+// timed run of it was kept (in a resumed run's log or this session), its warm-up's last. Runs
+// before 2026-12-07 took http's from the capacity run ('capacity'). { rate, from, runs (the
+// timed runs' count) }.
 function capacityOf (reference, rateFrom, timedRates) {
   const timed = [...(timedRates?.values() ?? [])]
   if (rateFrom === TIMED_RATES && timed.length) {

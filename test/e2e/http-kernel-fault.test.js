@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const http = { ...require('../../experiments/http/servers'), ...require('../../experiments/http/measure') }
 
-// The capacity runs that set the latency pass's rate need wrk on a CPU of its own
+// The capacity runs, and the kernel pass beside them, need wrk on a CPU of its own
 const { client, server } = http.apartPin()
 const skip = client === server ? 'one CPU: no capacity runs' : false
 

@@ -1077,7 +1077,8 @@ test('a stop during the warm-up ends the step before its timed run', async () =>
   let started = 0
   const session = {
     serverFor: async () => { started++; return { started: null } },
-    stopping: () => true
+    stopping: () => true,
+    timedRates: http.timedRatesStore()
   }
   const step = { phase: http.PHASE, server: { name: 'c-epoll' }, mode: 'keep-alive', connections: 128, run: 0 }
   const { record, stopped } = await http.measureStep(step, { http: http.PRESETS.default }, session, '/nonexistent')

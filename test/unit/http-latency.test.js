@@ -470,7 +470,7 @@ test('capacityOf: the median of the reference\'s timed runs, else its warm-up\'s
   const timedRates = new Map([[0, 42000], [1, 29000], [2, 44000], [3, 43000]])
   const reference = { warmupRates: [44000, 31000] }
   assert.deepEqual(capacityOf(reference, TIMED_RATES, timedRates), { rate: 42500, from: TIMED_RATES, runs: 4 })
-  // a resumed run's new process that ran none of them: its warm-up's last
+  // no timed run kept, in a resumed run's log or the session: its warm-up's last
   assert.deepEqual(capacityOf(reference, TIMED_RATES, new Map()), { rate: 31000, from: 'warm-up' })
   assert.deepEqual(capacityOf(reference, 'warm-up', timedRates), { rate: 31000, from: 'warm-up' })
   assert.deepEqual(capacityOf(null, TIMED_RATES), { rate: null, from: 'warm-up' })
@@ -505,26 +505,66 @@ test('timedRatesStore: a server\'s timed runs alone at the most connections, by 
   assert.equal(store.of({ ...db, endpoint: 'db' }).get(4), 50000)
 })
 
-test('timedRatesStore: a resumed run\'s timed runs, from its log as its steps would have kept them', () => {
-  const epoll = { name: 'c-epoll' }
-  const nodeNet = { name: 'node-net' }
-  const cellKey = each => [each.phase, each.program.name ?? each.program, each.mode, each.connections].join('\t')
-  const step = (server, run, partner = null) => ({
-    phase: PHASE, server, program: server, mode: 'keep-alive', connections: 128, warmupConnections: 128, run, partner
-  })
-  const steps = [step(epoll, 0), step(nodeNet, 0, epoll), step(epoll, 1), step(nodeNet, 1, epoll), step(epoll, 2)]
-  const record = (program, run, requestsPerSecond, ok = true) =>
-    ({ phase: PHASE, program, mode: 'keep-alive', connections: 128, run, ok, wrk: { requestsPerSecond } })
-  // run 2 not logged yet, run 1's failed; node-net's in turns are not c-epoll's
-  const records = [record('c-epoll', 0, 74000), record('node-net', 0, 40000), record('c-epoll', 1, 1000, false)]
+// A log's record of a planned step, as measureStep writes one
+const loggedRun = (step, requestsPerSecond, extra = {}) => ({
+  phase: step.phase,
+  program: step.server.name,
+  mode: step.mode,
+  endpoint: step.endpoint,
+  connections: step.connections,
+  run: step.run,
+  ok: true,
+  wrk: { requestsPerSecond },
+  ...extra
+})
+
+test('timedRatesStore: a resumed run\'s timed runs from its log, matched to the plan\'s steps by cell and run', () => {
+  const { cellKey } = experiment
+  const selected = [servers.find(each => each.name === 'c-epoll'), servers.find(each => each.name === 'node-net')]
+  const options = { http: PRESETS.default, modes: ['keep-alive', 'close'], latency: true, placement: 'interleaved' }
+  const timed = planHttp(selected, options, { client: 1, server: 1 }, { client: 0, server: 1 })
+    .filter(step => step.phase === PHASE)
+  const epollOf = mode => timed.filter(step => step.server.name === 'c-epoll' && step.mode === mode)
+  const [first, second, third] = epollOf('keep-alive')
+  const netRun = timed.find(step => step.server.name === 'node-net')
+  // logged: c-epoll's first keep-alive run; its second failed; its third measured twice, a try
+  // superseded (whichever comes first in the records); node-net's run in turns; c-epoll's first
+  // close run
+  const records = [
+    loggedRun(first, 74000),
+    loggedRun(second, 1000, { ok: false }),
+    loggedRun(third, 76000),
+    loggedRun(third, 20000, { superseded: true }),
+    loggedRun(netRun, 40000),
+    loggedRun(epollOf('close')[0], 13000),
+    // a record of no use: ok without wrk's output (an edited log)
+    { ...loggedRun(epollOf('close')[1], 0), wrk: null }
+  ]
   const store = timedRatesStore()
-  store.seed(steps, records, cellKey)
-  assert.deepEqual([...store.of(steps[0])], [[0, 74000]])
-  assert.equal(store.of(steps[1]).size, 0)
-  // the runs this session measures join them
-  store.keep(steps[4], null, 76000)
-  assert.deepEqual(capacityOf({ warmupRates: [140000] }, TIMED_RATES, store.of(steps[0])),
+  store.seed(timed, records, cellKey)
+  assert.deepEqual([...store.of(first)], [[first.run, 74000], [third.run, 76000]])
+  assert.deepEqual([...store.of(epollOf('close')[0])], [[epollOf('close')[0].run, 13000]])
+  assert.equal(store.of(netRun).size, 0)
+  assert.deepEqual(capacityOf({ warmupRates: [140000] }, TIMED_RATES, store.of(first)),
     { rate: 75000, from: TIMED_RATES, runs: 2 })
+  // a try measured again in this session drops the logged one until it has its own
+  store.keep(third, null, null)
+  assert.deepEqual([...store.of(first)], [[first.run, 74000]])
+
+  // db: the same run numbers at /db and /fortunes stay apart
+  const dbExperiment = require('../../experiments/db')
+  const { planDb, PRESETS: DB_PRESETS, PHASE: DB_PHASE } = require('../../experiments/db/measure')
+  const chosen = dbServers.filter(server => server.server === 'c-libpq').slice(0, 2)
+  const db = { ...DB_PRESETS.default, runs: 2, endpoints: ['db', 'fortunes'] }
+  const dbTimed = planDb(chosen, { db }, { client: 0, server: 1, database: 0 })
+    .filter(step => step.phase === DB_PHASE && step.server === chosen[0])
+  const byEndpoint = endpoint => dbTimed.filter(step => step.endpoint === endpoint)
+  assert.deepEqual(byEndpoint('db').map(step => step.run), byEndpoint('fortunes').map(step => step.run))
+  const dbStore = timedRatesStore()
+  dbStore.seed(dbTimed, [...byEndpoint('db').map(step => loggedRun(step, 43000)),
+    loggedRun(byEndpoint('fortunes')[0], 45000)], dbExperiment.cellKey)
+  assert.deepEqual([...dbStore.of(byEndpoint('db')[0]).values()], [43000, 43000])
+  assert.deepEqual([...dbStore.of(byEndpoint('fortunes')[0]).values()], [45000])
 })
 
 test('without oha the run says so in one line, and plans no latency run', () => {
