@@ -113,8 +113,8 @@ const MEANING = {
     `one run per server, count of connections and rate, ${LATENCY_WORDS.processes}; ` +
     `${LATENCY_WORDS.cannotSustain}; ${LATENCY_WORDS.gc}; ${LATENCY_WORDS.steal}. ${LATENCY_WORDS.once}: ` +
     'on a noisy VM two runs back to back moved p99.9 by a median factor of 1.5 in cells calm in both, ' +
-    'and on a quiet hour, at the same rates, by 1.43 (docs/http.md, runs of 2026-11-29 and 2026-12-07, ' +
-    'not this one)',
+    'and on a quiet hour, at one rate per mode in each run, by 1.43 (docs/http.md, runs of ' +
+    '2026-11-29 and 2026-12-07, not this one)',
   kernelSyscalls: 'every syscall of the server\'s threads and children in one wrk run at the cell\'s connections, counted by eBPF probes at full speed (lib/sysprof.js), over the requests wrk completed; work and upkeep as for strace; beside them, the strace pass\'s figures for the server and mode',
   syscallsPerRequest: `(calls in the larger strace run - calls in the smaller) / (requests between them), every thread (strace -f -c), ${STRACE_CONNECTIONS} connections, so start-up and exit cancel; as work (the calls that succeed, but for ${[...UPKEEP_CALLS].join(', ')}) plus upkeep (those, and failed calls), whose count follows timing, not requests`
 }
