@@ -136,14 +136,16 @@ test('bench.js --experiment http measures two servers under wrk and strace, anal
     // keep-alive's latency runs lost: the resumed pass, in new processes, asks a share of
     // c-epoll's timed run in the log, not of a warm-up there
     const lost = record => record.phase === 'http-latency' && record.mode === 'keep-alive'
-    fs.writeFileSync(log, after.filter(record => !lost(record)).map(record => JSON.stringify(record)).join('\n') + '\n')
+    const cut = after.filter(record => !lost(record)).map(record => JSON.stringify(record))
+    fs.writeFileSync(log, cut.join('\n') + '\n')
     const epollTimed = after.find(record => record.phase === 'http' && record.program === 'c-epoll' &&
       record.mode === 'keep-alive')
     const again = bench(['--resume', run])
     assert.equal(again.status, 0, again.stdout + again.stderr)
     const pass = kept(fs.readFileSync(log, 'utf8')).map(line => JSON.parse(line)).filter(lost)
-    assert.ok(pass.length === 2 && pass.every(record => record.capacity.from === 'timed' && record.capacity.runs === 1 &&
-      record.capacity.requestsPerSecond === epollTimed.wrk.requestsPerSecond), JSON.stringify(pass.map(r => r.capacity)))
+    const fromLog = ({ capacity }) => capacity.from === 'timed' && capacity.runs === 1 &&
+      capacity.requestsPerSecond === epollTimed.wrk.requestsPerSecond
+    assert.ok(pass.length === 2 && pass.every(fromLog), JSON.stringify(pass.map(record => record.capacity)))
   } finally {
     fs.rmSync(out, { recursive: true, force: true })
   }
