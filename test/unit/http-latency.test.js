@@ -345,7 +345,9 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   // the finding: the tail of those that held the rate, who could not, who failed
   const { findings } = require('../../experiments/http/findings')
   const text = findings([{ label: 'run', results: { http: summariseHttp(records, context) } }]).map(finding => finding.text).find(line => line.startsWith('Latency'))
-  assert.match(text, /Keep-alive at 7200 req\/s \(10% of the 72000 req\/s c-epoll answered in its capacity run\), 20 connections: p99\.9 c-epoll 3 ms; cannot sustain it: node-net \(answered 49%\); failed: bun\. Longest GC pause at 20 connections: node-net 0\.6 ms\.$/)
+  assert.match(text, new RegExp('Keep-alive at 7200 req/s \\(10% of the 72000 req/s c-epoll answered in its ' +
+    'capacity run\\), 20 connections: p99\\.9 c-epoll 3 ms; cannot sustain it: node-net \\(answered 49%\\); ' +
+    'failed: bun\\. Longest GC pause at 20 connections: node-net 0\\.6 ms\\.$'))
   // since 2026-12-07, from c-epoll's timed runs: the finding says so
   const timedSource = { capacity: { ...capacity, from: TIMED_RATES, runs: 6 } }
   const fromTimed = summariseHttp(records.map(each => ({ ...each, ...timedSource })), context)
