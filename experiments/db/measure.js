@@ -432,12 +432,20 @@ function dbSession (options, interrupted = () => false) {
 
 const serverEnv = (server, database, options) => ({ ...database.env, ...server.env, DB_POOL: String(options.db.pool) })
 
-// One step: a timed wrk run of a cell, or a run of the strace pass.
+// One step: a wrk run of a cell (timed or kernel pass), a latency pass run or a run of the
+// strace pass. A timed run's record goes to the session's store of rates, as a resumed run's
+// logged one does (timedRatesStore).
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, session, runDir), stopped: false }
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
-  // a try measured again drops its first's rate until it has its own (a failed one none)
-  if (step.phase === PHASE) session.timedRates.keep(step, step.partner, null)
+  const result = await measureWrk(step, options, session, runDir, note)
+  if (step.phase === PHASE) session.timedRates.keep(step, result.record)
+  return result
+}
+
+// A wrk run of a cell, under the probes for the kernel pass, in turns with the reference's
+// pair where the placement takes them.
+async function measureWrk (step, options, session, runDir, note) {
   const server = await session.serverFor(step, note)
   const base = {
     phase: step.phase,
@@ -605,8 +613,6 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     const failure = `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc`
     Object.assign(record, { ok: false, failure })
   }
-  // the reference's set the latency pass's rates (runAtShare)
-  if (step.phase === PHASE) session.timedRates.keep(step, partner, record.ok ? output.requestsPerSecond : null)
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
 

@@ -492,14 +492,21 @@ async function warmUp (server, step, preset, interrupted, inTurns = null) {
   return rates.length < 2 ? null : false
 }
 
-// One step: a timed wrk run of a cell, or a run of the strace pass. Resolves to
-// { record, stopped } as experiments/stdio/measure.js's measure does; `note` shows the
-// servers' start-up and warm-up as they go.
+// One step: a wrk run of a cell (timed, capacity or kernel pass), a latency pass run or a run
+// of the strace pass. Resolves to { record, stopped } as experiments/stdio/measure.js's measure
+// does; `note` shows the servers' start-up and warm-up as they go. A timed run's record goes to
+// the session's store of rates, as a resumed run's logged one does (timedRatesStore).
 async function measureStep (step, options, session, runDir, note = () => {}) {
   if (step.phase === STRACE_PHASE) return { record: await measureStrace(step, options, runDir), stopped: false }
   if (step.phase === LATENCY_PHASE) return measureLatency(step, options, session, note)
-  // a try measured again drops its first's rate until it has its own (a failed one none)
-  if (step.phase === PHASE) session.timedRates.keep(step, step.partner, null)
+  const result = await measureWrk(step, options, session, runDir, note)
+  if (step.phase === PHASE) session.timedRates.keep(step, result.record)
+  return result
+}
+
+// A wrk run of a cell, under the probes for the kernel pass, with the reference's pair beside
+// it where the placement takes turns.
+async function measureWrk (step, options, session, runDir, note) {
   const server = await session.serverFor(step, options, note)
   if (session.stopping?.()) {
     const record = { phase: step.phase, program: step.server.name, ok: false, failure: 'stopped before its run' }
@@ -628,7 +635,6 @@ async function measureStep (step, options, session, runDir, note = () => {}) {
     record.foreign = userForeign({ cpus, before: userBefore, after: userAfter, windowNs, ownUserNs, benchUser })
   }
   if (record.ok && record.server === null) Object.assign(record, { ok: false, failure: 'the server\'s CPU time could not be read from /proc' })
-  if (step.phase === PHASE) session.timedRates.keep(step, partner, record.ok ? output.requestsPerSecond : null)
   if (record.ok && partner && record.partner.server === null) Object.assign(record, { ok: false, failure: `the CPU time of ${REFERENCE}, which ran beside it, could not be read from /proc` })
   return { record, stopped: wrk.signal === 'SIGINT' }
 }
@@ -747,10 +753,11 @@ async function measureLatency (step, options, session, note) {
 // A session's timed runs' requests/s, for the latency pass's rates (capacityOf): per server and
 // group (http's mode, db's endpoint), over all of its processes (http's two: twice the runs a
 // median, which moved less than the last process's on one Zen 4 VM and a little more on another,
-// docs/http.md), by run. `keep` takes a run alone (not in turns with a partner) at the most
-// connections (the warm-up's count); a try measured again replaces its first, and one that
-// failed (null) drops it, as the log keeps it. `seed` takes a resumed run's from its log, so
-// that its pass asks what the whole run would have. `of` is a server's Map of run to req/s.
+// docs/http.md), by run. `keep` takes a timed step's record, this session's or a resumed run's
+// logged one (`seed`, so that its pass asks what the whole run would have), where the step ran
+// alone (not in turns with a partner) at the most connections (the warm-up's count): a try
+// measured again replaces its first, and one that failed drops it, as the log keeps them. `of`
+// is a server's Map of run to requests/s.
 function timedRatesStore () {
   const byGroup = new Map()
   const of = step => {
@@ -758,9 +765,10 @@ function timedRatesStore () {
     if (!byGroup.has(key)) byGroup.set(key, new Map())
     return byGroup.get(key)
   }
-  const keep = (step, partner, requestsPerSecond) => {
+  const keep = (step, record) => {
     const most = step.warmupConnections ?? step.connections
-    if (partner || step.connections !== most) return
+    if (step.partner || step.connections !== most) return
+    const requestsPerSecond = record.ok ? record.wrk?.requestsPerSecond : null
     if (Number.isFinite(requestsPerSecond)) of(step).set(step.run, requestsPerSecond)
     else of(step).delete(step.run)
   }
@@ -771,7 +779,7 @@ function timedRatesStore () {
     const ran = new Map(kept.map(record => [runKey(record), record]))
     for (const step of timedSteps) {
       const record = ran.get(runKey(step))
-      if (record) keep(step, step.partner, record.wrk?.requestsPerSecond)
+      if (record) keep(step, record)
     }
   }
   return { keep, seed, of }

@@ -483,28 +483,33 @@ test('timedRatesStore: a server\'s timed runs alone at the most connections, by 
   const store = timedRatesStore()
   const epoll = { name: 'c-epoll' }
   const step = { server: epoll, mode: 'keep-alive', connections: 128, warmupConnections: 128, run: 0 }
-  store.keep(step, null, 70000)
+  // a timed run's record as measureStep returns it
+  const ran = requestsPerSecond => ({ ok: true, wrk: { requestsPerSecond } })
+  store.keep(step, ran(70000))
   // another process's runs (http numbers runs across processes) count beside the first's
-  store.keep({ ...step, process: 1, run: 3 }, null, 76000)
+  store.keep({ ...step, process: 1, run: 3 }, ran(76000))
   // a try measured again replaces its first
-  store.keep({ ...step, process: 1, run: 3 }, null, 75000)
+  store.keep({ ...step, process: 1, run: 3 }, ran(75000))
   // another server's run in turns with the reference is not one, nor a run at another count
   const nodeNet = { ...step, server: { name: 'node-net' }, run: 1 }
-  store.keep(nodeNet, epoll, 40000)
-  store.keep({ ...step, connections: 16, run: 2 }, null, 60000)
+  store.keep({ ...nodeNet, partner: epoll }, ran(40000))
+  store.keep({ ...step, connections: 16, run: 2 }, ran(60000))
   assert.deepEqual([...store.of(step)], [[0, 70000], [3, 75000]])
   assert.equal(store.of(nodeNet).size, 0)
   // another mode, or db's endpoints: kept apart
-  store.keep({ ...step, mode: 'close' }, null, 13000)
+  store.keep({ ...step, mode: 'close' }, ran(13000))
   const db = { server: epoll, endpoint: 'fortunes', connections: 64, warmupConnections: 64, run: 0 }
-  store.keep(db, null, 45000)
-  store.keep({ ...db, endpoint: 'db' }, null, 43000)
+  store.keep(db, ran(45000))
+  store.keep({ ...db, endpoint: 'db' }, ran(43000))
   assert.deepEqual([...store.of(step)], [[0, 70000], [3, 75000]])
   assert.deepEqual([...store.of({ ...step, mode: 'close' })], [[0, 13000]])
   assert.deepEqual([...store.of(db)], [[0, 45000]])
   // a step planned without the warm-up's count: its own count
-  store.keep({ server: epoll, endpoint: 'db', connections: 64, run: 4 }, null, 50000)
+  store.keep({ server: epoll, endpoint: 'db', connections: 64, run: 4 }, ran(50000))
   assert.equal(store.of({ ...db, endpoint: 'db' }).get(4), 50000)
+  // a try that failed drops the one before it, as the log keeps only the last
+  store.keep({ ...step, process: 1, run: 3 }, { ok: false, failure: 'wrk exited with 1' })
+  assert.deepEqual([...store.of(step)], [[0, 70000]])
 })
 
 // A log's record of a planned step, as measureStep writes one
@@ -549,8 +554,8 @@ test('timedRatesStore: a resumed run\'s timed runs from its log, matched to the 
   assert.equal(store.of(netRun).size, 0)
   assert.deepEqual(capacityOf({ warmupRates: [140000] }, TIMED_RATES, store.of(first)),
     { rate: 75000, from: TIMED_RATES, runs: 2 })
-  // a try measured again in this session drops the logged one until it has its own
-  store.keep(third, null, null)
+  // a try measured again in this session that failed drops the logged one
+  store.keep(third, { ok: false, failure: 'stopped before its run' })
   assert.deepEqual([...store.of(first)], [[first.run, 74000]])
 
   // db: the same run numbers at /db and /fortunes stay apart
