@@ -11,6 +11,7 @@ const { ratioText } = require('../../lib/report/answer')
 const { CALM_SHARE, calmRoundNumbers } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
 const { compilingFinding } = require('../http/findings')
+const { atMostConnections, unsteadyRatioReason } = require('./quoting')
 
 // "104% (a) to 160% (b)": the lowest and the highest of `items` by `value` (those that have
 // one), each formatted, with its name; the one alone, or null for none.
@@ -23,7 +24,8 @@ function lowToHigh (items, value, format, nameOf) {
 
 // "costs the servers 1.04× to 1.6× (client a to client b) and their backends ... of `what`".
 function variantRange (db, question, endpoint, lead, what) {
-  const asked = db.variants.filter(entry => entry.question === question && entry.endpoint === endpoint && entry.server)
+  const asked = atMostConnections(db.variants, db.cells)
+    .filter(entry => entry.question === question && entry.endpoint === endpoint && entry.server)
   // a pair with a cell the answer does not quote is left out, and named
   const entries = asked.filter(entry => !entry.unsteady?.length)
   const unquoted = asked.filter(entry => entry.unsteady?.length).map(entry => entry.client)
@@ -100,9 +102,8 @@ const DB_FINDINGS = [
 // and Deno's 16 to 234: docs/db.md), and each server's CPU per request holds its own wake-ups.
 function wakeUps (db) {
   const parts = [...new Set(db.cells.map(cell => cell.endpoint))].flatMap(endpoint => {
-    const cells = db.cells.filter(cell => cell.endpoint === endpoint)
-    const most = Math.max(...cells.map(cell => cell.connections))
-    const counted = cells.filter(cell => cell.connections === most && cell.requestsPerWakeUp != null)
+    const counted = atMostConnections(db.cells)
+      .filter(cell => cell.endpoint === endpoint && cell.requestsPerWakeUp != null)
     const reference = counted.find(cell => cell.server === db.reference)
     const others = lowToHigh(counted.filter(cell => cell !== reference), cell => cell.requestsPerWakeUp,
       formatNumber, cell => cell.server)
@@ -128,9 +129,11 @@ const sendsPerRequest = entry => entry.self.byCall.filter(call => SEND_CALLS.has
 function belowTheFloor (db) {
   const callsOf = (server, endpoint) => db.syscalls.find(entry => entry.server === server &&
     entry.endpoint === endpoint && entry.self?.byCall)
-  // a ratio with no interval (too few runs) has a high of null, which JavaScript counts below 1
-  const below = cell => cell.serverVsReference?.high != null && cell.serverVsReference.high < 1
-  const parts = db.cells.filter(below).flatMap(cell => {
+  // a ratio with no interval (too few runs) has a high of null, which JavaScript counts below 1;
+  // one the answer does not quote (steadiness) is not quoted here either
+  const below = cell => cell.serverVsReference?.high != null && cell.serverVsReference.high < 1 &&
+    unsteadyRatioReason(db.cells, cell) === null
+  const parts = atMostConnections(db.cells).filter(below).flatMap(cell => {
     const own = callsOf(cell.server, cell.endpoint)
     const floor = callsOf(db.reference, cell.endpoint)
     if (!own || !floor || own.self.work >= floor.self.work) return []

@@ -27,4 +27,13 @@ function unsteadyRatioReason (cells, cell) {
   return unsteadyCellReason(cell) ?? referenceUnsteadyReason(cells, cell)
 }
 
-module.exports = { referenceUnsteadyReason, unsteadyRatioReason }
+// The items (cells, the variants' pairs) at their endpoint's most connections in `cells`, the
+// count the page's answer, its tables and its findings quote: the others' ratios are another
+// load's, and a count where a pair is missing is not the most for it.
+function atMostConnections (items, cells = items) {
+  const most = new Map()
+  for (const { endpoint, connections } of cells) most.set(endpoint, Math.max(most.get(endpoint) ?? 0, connections))
+  return items.filter(item => item.connections === most.get(item.endpoint))
+}
+
+module.exports = { referenceUnsteadyReason, unsteadyRatioReason, atMostConnections }

@@ -21,7 +21,7 @@ const { marksHtml, marksLetters, MARKS_LEGEND } = require('../http/cell-marks')
 const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repeatability')
 const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { PARTS } = require('./summary')
-const { referenceUnsteadyReason, unsteadyRatioReason } = require('./quoting')
+const { referenceUnsteadyReason, unsteadyRatioReason, atMostConnections } = require('./quoting')
 const { callSeries, formatCallsPerRequest, v8FlagsRow, requestsText } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
@@ -61,7 +61,7 @@ const cellsOf = endpoint => endpoint.rows.map(row => row.cell).filter(Boolean)
 function variantTable (sets) {
   const header = ['set', 'client', ...VARIANT_QUESTIONS.flatMap(({ title }) => [`${title}: server`, 'backends'])]
   const rows = sets.filter(set => set.results.db).flatMap(set => {
-    const { variants } = set.results.db
+    const variants = atMostConnections(set.results.db.variants, set.results.db.cells)
     // a client's pipelined pair where it has one, else its pair with one query in flight
     const entry = (client, { question, endpoint }) => {
       const pairs = variants.filter(item => item.client === client && item.question === question && item.endpoint === endpoint)
@@ -76,7 +76,8 @@ function variantTable (sets) {
     })]).filter(row => row.slice(2).some(Boolean))
   })
   const shown = sets.length > 1 ? header : header.slice(1)
-  const intervals = sets.flatMap(set => (set.results.db?.variants ?? []).flatMap(item => [item.server, item.backends]))
+  const intervals = sets.filter(set => set.results.db)
+    .flatMap(set => atMostConnections(set.results.db.variants, set.results.db.cells).flatMap(item => [item.server, item.backends]))
   return { header: shown, rows: rows.map(row => (sets.length > 1 ? row : row.slice(1))), levels: levelsText(intervals) }
 }
 
@@ -94,8 +95,8 @@ function dbAnswer (sets) {
   const groups = sets.filter(set => set.results.db).flatMap(set => {
     const results = set.results.db
     return results.endpoints.filter(endpoint => results.cells.some(cell => cell.endpoint === endpoint)).map(endpoint => {
-      const count = Math.max(...results.cells.filter(cell => cell.endpoint === endpoint).map(cell => cell.connections))
-      const cells = results.cells.filter(cell => cell.endpoint === endpoint && cell.connections === count)
+      const cells = atMostConnections(results.cells).filter(cell => cell.endpoint === endpoint)
+      const count = cells[0].connections
       const reference = cells.find(cell => cell.server === results.reference)
       return {
         label: `${sets.length > 1 ? `${set.label}: ` : ''}/${endpoint}, ${count} connections` +

@@ -691,9 +691,9 @@ test('a server below C\'s floor is named with its calls and sends beside C\'s; n
   }
   const host = 'just-pg-prepared-pipelined'
   const ratio = high => ({ estimate: 0.77, low: 0.73, high, level: 0.875 })
-  const dbResults = ({ high = 0.84, hostWork = 22 } = {}) => ({
+  const dbResults = ({ high = 0.84, hostWork = 22, extra = {}, cells = [] } = {}) => ({
     reference: REFERENCE,
-    cells: [{ server: host, endpoint: 'queries', serverVsReference: ratio(high) }],
+    cells: [{ server: host, endpoint: 'queries', connections: 64, serverVsReference: ratio(high), ...extra }, ...cells],
     syscalls: [calls(REFERENCE, 26.6, 21), calls(host, hostWork, 4.2)],
     variants: [],
     machineSpeed: []
@@ -708,4 +708,35 @@ test('a server below C\'s floor is named with its calls and sends beside C\'s; n
   // d35 (2026-12-04): node-postgres at /fortunes, 4.53× with no interval, was named below the floor
   assert.deepEqual(below(dbResults({ high: null })), [])
   assert.deepEqual(below(dbResults({ hostWork: 27 })), [])
+  // a review (2026-12-07): a cell the answer does not quote, or at fewer connections than the
+  // most, which the answer does not quote either, was named
+  assert.deepEqual(below(dbResults({ extra: { steadiness: { steady: false, counts: { 'no steady state': 1 } } } })), [])
+  const fewer = { server: host, endpoint: 'queries', connections: 16, serverVsReference: ratio(0.84) }
+  assert.deepEqual(below(dbResults({ high: 1.02, cells: [fewer] })), [])
+})
+
+test('the variants\' table and finding give each pair at its endpoint\'s most connections (a review)', () => {
+  const { findings } = require('../../experiments/db/findings')
+  const { variantTable } = require('../../experiments/db/report')
+  const at = (connections, estimate) => ({
+    question: 'prepared',
+    client: 'c-libpq',
+    endpoint: 'db',
+    connections,
+    with: REFERENCE,
+    without: 'c-libpq-unnamed-pipelined',
+    server: { estimate, low: estimate - 0.01, high: estimate + 0.01, level: 0.875 },
+    backends: { estimate, low: estimate - 0.01, high: estimate + 0.01, level: 0.875 },
+    unsteady: []
+  })
+  const cells = [16, 64].flatMap(connections => [REFERENCE, 'c-libpq-unnamed-pipelined']
+    .map(server => ({ server, endpoint: 'db', connections })))
+  const results = { reference: REFERENCE, cells, syscalls: [], variants: [at(16, 1.05), at(64, 1.5)], machineSpeed: [] }
+  const { rows } = variantTable([{ label: 'a', results: { db: results } }])
+  assert.deepEqual(rows.map(row => row.slice(0, 2)), [['c-libpq', '150.0% (149.0–151.0%)']])
+  const said = findings([{ label: 'a', results: { db: results } }]).map(finding => finding.text).join('\n')
+  assert.match(said, /an unnamed statement costs the servers 150% \(c-libpq\)/)
+  // a pair measured only at fewer connections than its endpoint's most is not shown as the most's
+  const lower = { ...results, variants: [at(16, 1.05)] }
+  assert.deepEqual(variantTable([{ label: 'a', results: { db: lower } }]).rows, [])
 })
