@@ -62,7 +62,7 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
   const names = table.map(row => row.name)
   const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, only)
   if (unmatched.length) throw new UsageError(matchesNone(unmatched[0], names))
-  const chosen = recorded ?? table.filter(row => (!only.length && !row.optional) || row.name === always || picked.includes(row.name))
+  const chosen = recorded ?? namedRows(table, only, always)
   const skipped = []
   const runnable = []
   for (const row of chosen) {
@@ -82,6 +82,13 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
   return { runnable, skipped }
 }
 
+// The rows --only picks (with none, every row but the optional ones) and `always`, before
+// asking whether this machine can run them (pickRows): what an option's bound can count.
+function namedRows (table, only, always = null) {
+  const { picked } = matchOnly(table.map(row => row.name), only)
+  return table.filter(row => (!only.length && !row.optional) || row.name === always || picked.includes(row.name))
+}
+
 // The rows a resumed run measured, by name, from today's table: a name it no longer has
 // stops the resume, naming `what` was measured and `source`, the table's file.
 function recordedRows (table, names, { context, what, source }) {
@@ -90,4 +97,4 @@ function recordedRows (table, names, { context, what, source }) {
   return names.map(name => table.find(row => row.name === name))
 }
 
-module.exports = { expandCommand, unavailableReason, pickRows, recordedRows }
+module.exports = { expandCommand, unavailableReason, pickRows, namedRows, recordedRows }

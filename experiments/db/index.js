@@ -7,7 +7,7 @@
 const path = require('node:path')
 const fs = require('node:fs')
 const { UsageError, wholeNumber, repeatCount, makeDirs } = require('../../lib/options')
-const { pickRows, recordedRows } = require('../../lib/rows')
+const { pickRows, namedRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, choiceRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults, isRecordList } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
@@ -113,12 +113,13 @@ function configure (options) {
   const { connections, endpoints, pool, ...rest } = options
   const db = { ...PRESETS[options.preset], connections, endpoints, pool, runs: options.runs }
   const configured = { ...rest, db }
-  const backends = connectionsAtOnce(configured)
+  // the servers --only names, before asking which can run here: a bound for the pools
+  const backends = connectionsAtOnce(configured, namedRows(servers, options.only ?? [], REFERENCE))
   if (backends > MAX_BACKENDS) {
     const most = Math.floor(MAX_BACKENDS / (backends / pool))
-    throw new UsageError(`--pool ${pool} with --order spread may hold up to ${backends} ` +
-      `database connections open at once, more than ${MAX_BACKENDS}; give --pool ${most} ` +
-      'or less, or --order endpoint')
+    throw new UsageError(`--pool ${pool}${options.order === 'spread' ? ' with --order spread' : ''} ` +
+      `may hold up to ${backends} database connections open at once, more than ${MAX_BACKENDS}; ` +
+      `give --pool ${most} or less${options.order === 'spread' ? ', or --order endpoint' : ''}`)
   }
   return configured
 }

@@ -252,13 +252,20 @@ const SERVER_STARTS = 2
 // How long a stopped server's backends may take to notice and exit.
 const BACKENDS_EXIT_MS = 5000
 
-// Every server process of a generation keeps its pool open while its rounds run, and the
-// latency pass's traced process (processTrace) its own beside them: one at a time, or one for
-// each of the pass's endpoints where every process of the run stays up (--order spread).
-const connectionsAtOnce = options => {
-  const spread = options.order === 'spread'
-  const traced = spread ? latencyEndpointsOf(options.db.latency).length : 1
-  return options.db.pool * (servers.length * (spread ? options.db.endpoints.length : 1) + traced)
+// Every server process of a generation keeps its pool open while its rounds run, the latency
+// pass's traced processes (processTrace) theirs beside them: the pool times the most processes
+// the plan of `selected` keeps up at once (its steps' processes per generation). Until a review
+// of 2026-12-07 this counted every server of the table at every endpoint and a traced process
+// per latency endpoint, whatever --only, /fortunes's one variant a client and --no-latency left
+// out, and refused pools the run could hold (--order spread --endpoints db --pool 64).
+const connectionsAtOnce = (options, selected = servers) => {
+  const generations = new Map()
+  for (const step of planDb(selected, options, {})) {
+    const generation = generationOf(step)
+    if (!generations.has(generation)) generations.set(generation, new Set())
+    generations.get(generation).add(processOf(step))
+  }
+  return options.db.pool * Math.max(0, ...[...generations.values()].map(processes => processes.size))
 }
 
 // The run's database: started by the first step that needs it, pinned where that step
