@@ -172,12 +172,18 @@ function planDb (selected, options, pin) {
     // traced in the same server processes once the timed rounds are done; a request of
     // many queries takes as many calls as that many requests of one, so fewer are sent
     if (!options.strace) continue
-    const scale = Math.min(ENDPOINTS[endpoint].rows ?? 1, STRACE_QUERIES_SCALE)
     for (const cell of cells) {
-      for (const requests of [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label: `${cell.group}, strace, ${requests} requests` })
+      for (const requests of straceCounts(endpoint, straceRequests)) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label: `${cell.group}, strace, ${requests} requests` })
     }
   }
   return steps
+}
+
+// The strace pass's two request counts at an endpoint: a request of many queries takes as many
+// calls as that many requests of one, so fewer are sent (/queries?q=20: a tenth).
+function straceCounts (endpoint, straceRequests) {
+  const scale = Math.min(ENDPOINTS[endpoint].rows ?? 1, STRACE_QUERIES_SCALE)
+  return [straceRequests.small, straceRequests.large].map(count => Math.ceil(count / scale))
 }
 
 // Of `items` (servers, or cells by their `serverOf`), each client's first variant, in their
@@ -758,6 +764,7 @@ module.exports = {
   MODE,
   dbPin,
   connectionsAtOnce,
+  straceCounts,
   planDb,
   dbSession,
   measureStep

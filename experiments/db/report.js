@@ -22,6 +22,8 @@ const { dbRepeatability, dbOwnText, dbTrust, dbCriterionText } = require('./repe
 const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { PARTS } = require('./summary')
 const { referenceUnsteadyReason, unsteadyRatioReason, atMostConnections } = require('./quoting')
+const { straceCounts } = require('./measure')
+const { ENDPOINTS } = require('./check')
 const { callSeries, formatCallsPerRequest, v8FlagsRow, requestsText } = require('../http/report')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
 
@@ -388,12 +390,20 @@ function contextRows (set) {
       : null],
     ['runs per cell', preset ? `${preset.runs} wrk runs of ${preset.seconds} s against one server process with a pool of ${preset.pool}, after a check and a warm-up; connections ${preset.connections.join(', ')}` : null],
     ['strace pass', preset
-      ? `${preset.straceRequests.small} and ${preset.straceRequests.large} requests per server and endpoint, ` +
-        'strace attached to the timed server process and its backends'
+      ? `${straceCountsText(preset)} requests per server, strace attached to the timed server ` +
+        'process and its backends'
       : null],
     v8FlagsRow(context.dbServers),
     straceRow(context)
   ]
+}
+
+// "100 and 400 (/queries: 10 and 40)": the strace pass's counts at each endpoint it ran
+function straceCountsText (preset) {
+  const byEndpoint = preset.endpoints.map(endpoint => [endpoint, straceCounts(endpoint, preset.straceRequests).join(' and ')])
+  const [, most] = byEndpoint.find(([endpoint]) => !ENDPOINTS[endpoint].rows) ?? byEndpoint[0]
+  const others = byEndpoint.filter(([, counts]) => counts !== most).map(([endpoint, counts]) => `/${endpoint}: ${counts}`)
+  return `${most}${others.length ? ` (${others.join('; ')})` : ''}`
 }
 
 const pinText = pin => pin.wrk === pin.server

@@ -756,3 +756,16 @@ test('the variants\' table and finding give each pair at its endpoint\'s most co
   const lower = { ...results, variants: [at(16, 1.05)] }
   assert.deepEqual(variantTable([{ label: 'a', results: { db: lower } }]).rows, [])
 })
+
+test('the page\'s strace row gives each endpoint\'s counts, /queries a tenth (a review)', () => {
+  const { contextRows } = require('../../experiments/db/report')
+  const row = endpoints => contextRows({
+    context: { options: { db: { ...PRESETS.default, endpoints, runs: 4, pool: 4, connections: [64] } } }
+  }).find(([name]) => name === 'strace pass')[1]
+  assert.match(row(['db', 'queries', 'fortunes']), /^100 and 400 \(\/queries: 10 and 40\) requests per server, /)
+  assert.match(row(['queries']), /^10 and 40 requests per server, /)
+  // the plan sends what the row says
+  const steps = planDb([servers.find(server => server.name === REFERENCE)],
+    { strace: true, order: 'endpoint', db: { ...PRESETS.default, endpoints: ['queries'], runs: 1 } }, {})
+  assert.deepEqual(steps.filter(step => step.phase === 'db-strace').map(step => step.requests), [10, 40])
+})
