@@ -60,13 +60,13 @@ const MODE = 'keep-alive'
 const STRACE_CONNECTIONS = 16
 // /queries?q=20 traces a tenth of the requests /db does: twice the queries
 const STRACE_QUERIES_SCALE = 10
-// At most 3 warm-up runs a server: 4 took the default run past its 6 minutes. A server
-// whose last two never agreed within 5% in its CPU per request (warmUp's warmupSettled)
-// is found so by its runs' classification (lib/steady.js).
-// The latency pass's load (--no-latency skips it): the http experiment's connections and
-// seconds (experiments/http/measure.js), at one share of the reference's timed rate, on /db and
-// on /fortunes, TechEmpower's page of rows (/queries' twenty queries a request left out: some
-// 40 s more, past the 8 minutes a default run may take)
+// At most 3 warm-up runs a server: 4 took the default run past the 6 minutes it then took. A
+// server whose last two never agreed within 5% in its CPU per request (warmUp's
+// warmupSettled) is found so by its runs' classification (lib/steady.js).
+// The latency pass's load (--no-latency skips it): the http experiment's counts of connections
+// (the thttpd study's 20, 100 and 1000), runs of 2 s (http's are 1.2 s), at one share of the
+// reference's timed rate, on /db and on /fortunes, TechEmpower's page of rows (/queries'
+// twenty queries a request left out: some 40 s more, past the 8 minutes a default run may take)
 const PRESETS = {
   default: {
     runs: 4,
@@ -520,6 +520,7 @@ async function measureWrk (step, options, session, runDir, note) {
   // wrk's user time, before the tracer is reaped: the tracer's own, on the server's CPU, is
   // the step's own there, where it is pinned
   const wrkDone = childrenUserNs()
+  const wrkDoneCpu = childrenCpuNs()
   const traced = tracing ? await tracing.stop() : null
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
@@ -561,7 +562,10 @@ async function measureWrk (step, options, session, runDir, note) {
         backends: groupBetween(before.partner.backends, after.partner.backends)
       }
     : null
-  const wrkNs = after.children - before.children
+  // wrk's alone: the tracer, reaped after it, is its own (until a review of 2026-12-07 a kernel
+  // pass run's wrkCpuNs held it)
+  const wrkNs = wrkDoneCpu - before.children
+  const tracerNs = after.children - wrkDoneCpu
   const busy = after.busy.reduce((sum, ns, i) => sum + ns - before.busy[i], 0)
   const record = {
     ...base,
@@ -586,9 +590,14 @@ async function measureWrk (step, options, session, runDir, note) {
     databaseUpkeep: upkeep,
     // wrk's CPU time: both wrks' where the reference's ran beside it
     wrkCpuNs: wrkNs,
+    // the kernel pass's tracer (build/sysprof), where it ran: its whole life, its start before
+    // the window included (40-60 ms a run in a --quick run, 2026-12-07)
+    ...(tracing ? { tracerCpuNs: tracerNs } : {}),
     // the measured CPUs' busy time that no measured process had: the kernel's network
-    // work in softirq, the bench itself, anything else
-    restCpuNs: serverCpu
+    // work in softirq, the bench itself, anything else; none under the probes, where the
+    // tracer's time reaped after the window holds its start before it (it came out at -42 to
+    // -141 ms a run, 2026-12-07)
+    restCpuNs: serverCpu && !tracing
       ? busy - serverCpu.cpuNs - backends.cpuNs - upkeep.cpuNs - wrkNs -
         (partnerCpu ? partnerCpu.server.cpuNs + partnerCpu.backends.cpuNs : 0)
       : null,
