@@ -372,7 +372,7 @@ function shape (sets) {
     variants: variantTable(sets),
     db,
     repeatability: repeatabilityData(sets),
-    failures: failureList(sets, failure => `${failure.endpoint}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`),
+    failures: failureList(sets, failure => require('./index').failureLabel(failure)),
     findings: findings(sets)
   }
 }

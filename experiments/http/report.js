@@ -419,7 +419,7 @@ function shape (sets) {
     answer: httpAnswer(sets),
     http,
     repeatability: repeatabilityData(sets),
-    failures: failureList(sets, failure => `${failure.mode}, ${failure.connections} connections${failure.requests ? `, ${failure.requests} requests` : ''}`),
+    failures: failureList(sets, failure => require('./index').failureLabel(failure)),
     findings: findings(sets)
   }
 }

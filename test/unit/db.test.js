@@ -769,3 +769,11 @@ test('the page\'s strace row gives each endpoint\'s counts, /queries a tenth (a 
     { strace: true, order: 'endpoint', db: { ...PRESETS.default, endpoints: ['queries'], runs: 1 } }, {})
   assert.deepEqual(steps.filter(step => step.phase === 'db-strace').map(step => step.requests), [10, 40])
 })
+
+test('the page names a failed latency run by its rate too, as the bench does (a review)', () => {
+  const failure = { phase: 'db-latency', program: REFERENCE, endpoint: 'db', connections: 20, rateShare: 0.1, reason: 'x' }
+  const sets = [{ label: 'r', results: { runId: 'r', db: summariseDb([], { options: { db: PRESETS.default } }), failures: [failure] } }]
+  assert.deepEqual(db.report.shape(sets).failures.map(each => each.where),
+    [`db, 20 connections, at 10% of ${REFERENCE}'s timed rate`])
+  assert.equal(db.failureLabel(failure), db.report.shape(sets).failures[0].where)
+})
