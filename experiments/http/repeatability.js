@@ -7,6 +7,7 @@ const {
   criterionText, workText
 } = require('../../lib/repeatability')
 const { formatNumber } = require('../../lib/report/format')
+const { REFERENCE } = require('./servers')
 
 // Calls of work per request are a whole number of calls each request takes, which two runs
 // on the lab's VM agreed on within 0.02 (docs/http.md); more than 0.05 is a server doing
@@ -109,20 +110,26 @@ function gcStatesMoved (judged, pairs, key) {
 }
 
 // The http run's own: the halves' medians of CPU per request in every cell, and of
-// requests/s where the server, not wrk, set the pace. Both halves come from one server
-// process, so they cannot see what another process does: on the http reference run of
-// commit 46d28de (`git show a9bcf7c:results/reference-http/all.jsonl`) the halves of CPU
-// per request moved by 3.9% at the median (13.3% at the 90th percentile), where a second
-// run moved by 13% at the median; pinned, on 2026-11-25, the halves said ±2.3% and ±4.6%
-// where a second run kept 27 of 48 cells within 5% (docs/http.md).
+// requests/s where the server, not wrk, set the pace. A cell with several processes is
+// halved by process (its even processes against its odd, summary.js processHalves), else by
+// run within its one process, where the halves cannot see what another process does: on the
+// http reference run of commit 46d28de (`git show a9bcf7c:results/reference-http/all.jsonl`),
+// one process a cell, the halves of CPU per request moved by 3.9% at the median (13.3% at the
+// 90th percentile), where a second run moved by 13% at the median; pinned, on 2026-11-25, the
+// halves said ±2.3% and ±4.6% where a second run kept 27 of 48 cells within 5% (docs/http.md).
 // Where the runs took turns with the reference's (placement interleaved), the halves of
 // each cell's ratios to it too: the page's answer. Then the ratio decides whether the run
 // can be quoted, and CPU per request, which moves with the machine's own speed, is said beside it.
-// A cell the run measured and could not halve (its runs failed) is lost, and keeps the run
-// from being quoted as repeating (lib/repeatability.js lostCells).
-function httpHalves (cells) {
+// A cell the run measured and could not halve in the answer's figure (its runs failed; in
+// turns, a server's cell with a kept run that had no reference beside it, whose ratio the
+// answer still quotes: until a review of 2026-12-07 it left the ratio's figure unseen) is
+// lost, and keeps the run from being quoted as repeating (lib/repeatability.js lostCells).
+function httpHalves (cells, reference = REFERENCE) {
   const halved = cell => Boolean(cell.halves?.cpu || cell.halves?.rate || cell.halves?.ratio)
-  const lost = lostCells(cells, halved, cell => `${cell.server} ${cell.mode} ${cell.connections} conn.`)
+  const inRatios = cells.some(cell => cell.halves?.ratio)
+  const ratioLost = cell => inRatios && cell.server !== reference && halved(cell) && !cell.halves.ratio
+  const lost = lostCells(cells, cell => halved(cell) && !ratioLost(cell), cell =>
+    `${cell.server} ${cell.mode} ${cell.connections} conn.${ratioLost(cell) ? ` (no ratio: a kept run without ${reference} beside it)` : ''}`)
   const rows = cells.filter(halved).map(cell => ({
     server: cell.server,
     mode: cell.mode,

@@ -343,6 +343,12 @@ test('an http run\'s own figure, taken in turns: the ratio\'s halves decide, CPU
   assert.match(repeatability.httpOwnText(lost), /^This run lost 1 cell \(every run failed, or too few were kept to halve: node-net keep-alive 16 conn\.\), and a lost cell counts against the goal: the run is not quotable, .* On this machine, today, the ratio/)
   // a run too short to halve any cell loses none
   assert.deepEqual(repeatability.httpHalves([{ ...failed, server: 'bun' }, failed]).lost, [])
+  // in turns, a cell whose CPU halved but whose ratio did not (a kept run without c-epoll beside
+  // it) is lost to the answer's figure, not left out of it unseen (a review, 2026-12-07)
+  const unpaired = repeatability.httpHalves([cell('c-epoll', 1, null), cell('bun', 1, 1), cell('deno', 40, null)])
+  assert.deepEqual([unpaired.ratioQuotable, unpaired.quotable, unpaired.lost],
+    [true, false, ['deno keep-alive 16 conn. (no ratio: a kept run without c-epoll beside it)']])
+  assert.equal(unpaired.cells.length, 3, 'its CPU per request still in the CPU figure')
 })
 
 test('a db run\'s own figure: a cell whose runs all failed is lost, and the run not quotable', () => {
