@@ -496,6 +496,19 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.match(text, /timed runs against the capacity run: c-epoll 4 against 20, bun 4 against 300\)/)
   assert.match(text, /CPU per request against C's, timed runs against the capacity run \(one run each, no interval\): bun 1\.7× against 1\.39×\./)
   assert.match(text, /a different figure, not a better one/)
+  // a cell the answer does not quote is left out, and named (a review, 2026-12-07)
+  const unsteadyBun = { ...summary, cells: summary.cells.map(cell => cell.server === 'bun' ? { ...cell, steadiness: { steady: false, counts: { 'no steady state': 1 } } } : cell) }
+  const unquotedText = findings([{ label: 'a', results: { experiment: 'http', http: unsteadyBun } }])
+    .map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
+  assert.equal(unquotedText, undefined, 'no server left to set against its capacity run')
+  const withDeno = {
+    ...unsteadyBun,
+    cells: [...unsteadyBun.cells, { ...summary.cells.find(cell => cell.server === 'bun'), server: 'deno' }],
+    capacity: [...summary.capacity, { ...bun, server: 'deno' }]
+  }
+  assert.match(findings([{ label: 'a', results: { experiment: 'http', http: withDeno } }])
+    .map(finding => finding.text).find(line => line.startsWith('Where wrk runs')),
+  /no interval\): deno 1\.7× against 1\.39× \(bun left out: the answer does not quote its timed runs\)\./)
   // without capacity runs (wrk apart all along), no such finding
   const apart = http.summariseHttp(records.filter(record => record.phase !== http.CAPACITY_PHASE), context)
   assert.equal(apart.capacity, null)
