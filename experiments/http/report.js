@@ -72,6 +72,11 @@ function httpAnswer (sets) {
 const requestsText = cell => (cell.unsteady
   ? `${formatNumber(Math.round(cell.requestsPerSecond.min))}–${formatNumber(Math.round(cell.requestsPerSecond.max))}`
   : formatNumber(Math.round(cell.requestsPerSecond.median)))
+// Its CPU per request so too (runs from before the range was kept: the median; until a review
+// of 2026-12-07 the median always, one number for a cell unsteady in that very figure)
+const cpuPerRequestText = cell => (cell.unsteady && cell.cpuPerRequestRangeUs
+  ? `${formatNumber(cell.cpuPerRequestRangeUs.min)}–${formatNumber(cell.cpuPerRequestRangeUs.max)}`
+  : formatNumber(cell.cpuPerRequestUs))
 
 // The http experiment of each set that has one (bench.js --experiment http), by mode: a
 // row per server with its cells by connection count and its syscalls per request, and the
@@ -181,7 +186,7 @@ function httpSection (data) {
       : ''
     const title = cell.userShare ? html` title="${userShareTitle(cell.userShare)}"` : ''
     const cpuText = cell.cpuPerRequestUs !== null
-      ? withUserShare(`${formatNumber(cell.cpuPerRequestUs)} µs CPU`, cell.userShare)
+      ? withUserShare(`${cpuPerRequestText(cell)} µs CPU`, cell.userShare)
       : null
     const cpu = cpuText ? html`<br><span class="interval"${title}>${cpuText}</span>` : ''
     const turns = cell.requestsPerWakeUp != null ? html`<br><span class="interval">${formatNumber(cell.requestsPerWakeUp)} req/wake-up</span>` : ''
@@ -276,7 +281,7 @@ function httpTables (entry) {
         return `${requestsText(cell)}${share}${marksLetters(cell)}`
       }),
       row.cells[busiest]?.cpuPerRequestUs != null
-        ? withUserShare(formatNumber(row.cells[busiest].cpuPerRequestUs), row.cells[busiest].userShare)
+        ? withUserShare(cpuPerRequestText(row.cells[busiest]), row.cells[busiest].userShare)
         : '',
       ...(latency ? [row.cells[quoted]?.latencyUs ? formatNumber(row.cells[quoted].latencyUs.p99) : ''] : []),
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',

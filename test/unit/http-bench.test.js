@@ -834,6 +834,17 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   assert.equal(texts[0], 'Keep-alive, 128 connections: c-epoll answers 100000 req/s (median of its own runs); ' +
     'the most of the others, bun, 90% of it.')
   assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
+  // its CPU per request too, in both tables (a review, 2026-12-07: one number, the median)
+  const { terminal, sections, shape } = require('../../experiments/http/report')
+  const withCpu = cells.map(each => ({ ...each, runs: 3, cpuPerRequestUs: 10, cpuPerRequestRangeUs: { min: 9, max: 12.5 } }))
+  const http = {
+    modes: ['keep-alive'], reference: 'c-epoll', cells: withCpu, floors: {}, syscalls: [], preset: { connections: [128] }, meaning: {}
+  }
+  const row = terminal({ runId: 'a', http }).filter(line => line.startsWith('deno ')).at(-1)
+  assert.match(row, /^deno +16000–22000 u +9–12\.5 /)
+  assert.match(terminal({ runId: 'a', http }).filter(line => line.startsWith('bun ')).at(-1), /^bun +90000 +10 /)
+  const page = String(sections.find(([id]) => id === 'http')[2](shape([{ label: 'a', results: { runId: 'a', http } }])))
+  assert.match(page, /16000–22000<br><span class="interval">9–12\.5 µs CPU<\/span>/)
   // taken in turns: ordered and quoted by the ratio to the c-epoll beside each, run by run,
   // where the medians of the two cells would order them the other way
   const paired = [cell('c-epoll', 100000, false), { ...cell('nginx', 69935, false), vsReference: { estimate: 0.927 } },
