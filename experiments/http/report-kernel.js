@@ -11,8 +11,10 @@ const { MIN_SHOWN } = require('./summary')
 const NOTE = 'Syscalls per request at full speed: every call of the server\'s threads and ' +
   'children over one wrk run at the cell\'s connections, counted by eBPF probes ' +
   '(build/sysprof; docs/kernel.md), as work + upkeep; beside them strace\'s, from its ' +
-  'own slower pass, and how far strace moved each. Top calls: per request, with the median ' +
-  'time one spent on the CPU in the kernel (ns, the probes\' floor included).'
+  'own slower pass at its own connections (after @), and the difference, which holds both ' +
+  'strace\'s slowness and, where the counts of connections differ, the load\'s: upkeep (waits ' +
+  'and failed tries) follows how many requests a wake-up finds. Top calls: per request, with ' +
+  'the median time one spent on the CPU in the kernel (ns, the probes\' floor included).'
 const TOP_CALLS = 4
 
 // Calls per request as work + upkeep; upkeep is a difference of two counts (strace's two runs,

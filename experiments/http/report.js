@@ -72,6 +72,11 @@ function httpAnswer (sets) {
 const requestsText = cell => (cell.unsteady
   ? `${formatNumber(Math.round(cell.requestsPerSecond.min))}–${formatNumber(Math.round(cell.requestsPerSecond.max))}`
   : formatNumber(Math.round(cell.requestsPerSecond.median)))
+// " @16": the connections of the strace pass the rows' syscalls come from, where they say
+const straceAt = rows => {
+  const counts = [...new Set(rows.map(row => row.syscalls?.connections).filter(Boolean))]
+  return counts.length === 1 ? ` @${counts[0]}` : ''
+}
 // Its CPU per request so too (runs from before the range was kept: the median; until a review
 // of 2026-12-07 the median always, one number for a cell unsteady in that very figure)
 const cpuPerRequestText = cell => (cell.unsteady && cell.cpuPerRequestRangeUs
@@ -223,7 +228,7 @@ function httpSection (data) {
   <div class="table-wrap"><table class="http">
     <caption>${data.compare ? html`${entry.set}: ` : ''}${caption}</caption>
     <thead><tr><th scope="col">server</th>${connectionHeads}${latencyHead}
-      <th scope="col" class="num">syscalls/req: work + upkeep</th>
+      <th scope="col" class="num">syscalls/req (strace${straceAt(mode.rows)}): work + upkeep</th>
       <th scope="col" class="num">threads, RSS (most)</th></tr></thead>
     <tbody>${mode.rows.map(row => html`<tr>
       <th scope="row">${row.server}</th>
@@ -271,7 +276,9 @@ function httpTables (entry) {
     const header = ['server', ...mode.connections.map(count => `${count} conn. req/s`),
       `CPU µs/req @${mode.connections[busiest]} and user share`,
       ...(latency ? [`p99 µs @${mode.connections[quoted]}`] : []),
-      'syscalls/req, work + upkeep', 'threads']
+      // strace's, from its own pass at its own connections (a review: the column beside the
+      // @128 ones did not say so)
+      `syscalls/req (strace${straceAt(mode.rows)}), work + upkeep`, 'threads']
     const rows = mode.rows.map(row => [
       row.server,
       ...row.cells.map(cell => {

@@ -842,13 +842,22 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   const { terminal, sections, shape } = require('../../experiments/http/report')
   const withCpu = cells.map(each => ({ ...each, runs: 3, cpuPerRequestUs: 10, cpuPerRequestRangeUs: { min: 9, max: 12.5 } }))
   const http = {
-    modes: ['keep-alive'], reference: 'c-epoll', cells: withCpu, floors: {}, syscalls: [], preset: { connections: [128] }, meaning: {}
+    modes: ['keep-alive'],
+    reference: 'c-epoll',
+    cells: withCpu,
+    floors: {},
+    syscalls: [{ server: 'bun', mode: 'keep-alive', connections: 16, perRequest: 2.1, work: 2, upkeep: 0.1, byCall: [], workByRole: [] }],
+    preset: { connections: [128] },
+    meaning: {}
   }
   const row = terminal({ runId: 'a', http }).filter(line => line.startsWith('deno ')).at(-1)
   assert.match(row, /^deno +16000–22000 u +9–12\.5 /)
   assert.match(terminal({ runId: 'a', http }).filter(line => line.startsWith('bun ')).at(-1), /^bun +90000 +10 /)
   const page = String(sections.find(([id]) => id === 'http')[2](shape([{ label: 'a', results: { runId: 'a', http } }])))
   assert.match(page, /16000–22000<br><span class="interval">9–12\.5 µs CPU<\/span>/)
+  // the syscalls column says whose counts it holds: strace's, at its own connections (a review)
+  assert.match(page, /syscalls\/req \(strace @16\): work \+ upkeep/)
+  assert.ok(terminal({ runId: 'a', http }).some(line => /^server .*syscalls\/req \(strace @16\), work \+ upkeep/.test(line)))
   // taken in turns: ordered and quoted by the ratio to the c-epoll beside each, run by run,
   // where the medians of the two cells would order them the other way
   const paired = [cell('c-epoll', 100000, false), { ...cell('nginx', 69935, false), vsReference: { estimate: 0.927 } },
