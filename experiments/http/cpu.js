@@ -163,9 +163,10 @@ const sumOf = values => Object.values(values).reduce((sum, value) => sum + value
 // each counted whole where it fell), in units of 10 ms. So a thread that lives through the
 // runs has at least as many samples as units, and Wilson's interval over the units is about
 // 95% or wider (the units' truncation aside). A process its timer never sampled is booked
-// whole as user time: where processes or threads began or ended within a run (mini_httpd's
-// fork per connection, a thread that ended: `cpuFrom` 'ticks'), null, as where the runs hold
-// no units.
+// whole as user time: where processes or threads ended within a run (mini_httpd's fork per
+// connection, a thread that ended, one born and ended between the readings: `cpuFrom` 'ticks'),
+// null, as where the runs hold no units. A thread born within a run that lives to its end is
+// read at the end like the others (its schedstat and its ticks from nought).
 function userShareOfRuns (readings) {
   if (readings.length === 0 || !readings.every(reading => reading?.cpuFrom === 'schedstat')) return null
   const user = readings.reduce((sum, reading) => sum + reading.userTicks, 0)
@@ -179,7 +180,7 @@ const USER_SHARE_MEANING = 'where the server\'s CPU time went (every process and
   'user space, its own code and its runtime\'s, against the kernel\'s work on its behalf (its system ' +
   'calls, the network stack\'s work done as it ran); the kernel splits the exact run time in the ' +
   'ratio of its timer\'s samples, so the interval is Wilson\'s at about 95% over the units; none ' +
-  'where processes or threads began or ended within a run, as mini_httpd\'s do, since the kernel ' +
+  'where processes or threads ended within a run, as mini_httpd\'s do, since the kernel ' +
   'books one its timer never sampled as user time'
 
 // A run's requests per wake-up: the requests answered over the timeslices the server's

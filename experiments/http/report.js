@@ -263,8 +263,9 @@ const noWrkLatency = entry => 'no wrk latency: its runs took turns with the refe
 
 // The http experiment as tables (terminal and markdown), one per mode: a server per row,
 // its median requests/s at each count of connections with the share of the reference
-// server's, then at the count the findings quote its CPU and p99 latency per request, its
-// syscalls per request and its threads.
+// server's, then its CPU per request at the most connections, its p99 latency at the count
+// the findings quote (where wrk's latency is shown), its syscalls per request (strace's) and
+// its threads.
 function httpTables (entry) {
   const reference = entry.reference
   return entry.modes.map(mode => {
