@@ -858,6 +858,10 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   // the syscalls column says whose counts it holds: strace's, at its own connections (a review)
   assert.match(page, /syscalls\/req \(strace @16\): work \+ upkeep/)
   assert.ok(terminal({ runId: 'a', http }).some(line => /^server .*syscalls\/req \(strace @16\), work \+ upkeep/.test(line)))
+  // in turns, a share is of the c-epoll beside each run, not of c-epoll's own row (a review)
+  const titled = placement => terminal({ runId: 'a', http: { ...http, placement } }).join('\n')
+  assert.match(titled('interleaved'), /median requests\/s \(share of the c-epoll beside it, run by run;/)
+  assert.match(titled('apart'), /median requests\/s \(share of c-epoll's;/)
   // taken in turns: ordered and quoted by the ratio to the c-epoll beside each, run by run,
   // where the medians of the two cells would order them the other way
   const paired = [cell('c-epoll', 100000, false), { ...cell('nginx', 69935, false), vsReference: { estimate: 0.927 } },
