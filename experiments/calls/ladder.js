@@ -42,7 +42,9 @@ const RUNGS = ['noop', 'syscall', 'empty-read', 'read-256']
 const BLOCK = 256
 // What calls/ladder.mjs (and calls/c.c, calls/just.js) read before the rounds, to warm up.
 const WARMUP_READS = 1024 * 128
-// An interval wider than this either side of the median misses the lab's goal for a rung.
+// An interval wider than this either side of the median is marked [wide]: a rung's figure
+// that one run cannot pin down (a width mark, not the goal, which asks every rung within 1% of
+// itself between two runs: experiments/calls/repeatability.js).
 const WIDE_SHARE = 0.05
 // A process still warming up in its first timed round: that round cost more than this many
 // times the median of its later ones, and only they are its figure. Bun's no-op tiers up to
