@@ -12,6 +12,7 @@ const { findProgram, byTableOrder, BASELINE } = require('./programs')
 const { STEAL_SHARE, stealShare } = require('../../lib/steal')
 const { summariseHeadline } = require('./cost')
 const { GOAL, withinGoal, interleavedHalves } = require('../../lib/repeatability')
+const { formatBound } = require('../../lib/report/format')
 const { throughputHalves } = require('./repeatability')
 const { sharedResults } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
@@ -215,7 +216,8 @@ function shareWithheld (cell, base) {
     return { withheld: 'too few runs', withheldWhy: 'this cell or C\'s has fewer than 2 runs, too few to check that its figure repeats' }
   }
   if (withinGoal(move(cell)) && withinGoal(move(base))) return null
-  const percent = value => `${Math.round(value * 10) / 10}%`
+  // rounded up: a move past the goal never reads as the goal (a review: 5.0122% read "5%")
+  const percent = value => `${formatBound(value)}%`
   return { withheld: 'noisy', withheldWhy: `the best runs of the halves of its runs moved by ${percent(move(cell))}, of C's by ${percent(move(base))}: more than ${GOAL.percent}%` }
 }
 

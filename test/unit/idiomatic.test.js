@@ -110,6 +110,12 @@ test('the idiomatic readers at their chunk size: exact, or the nearest size meas
     'coreutils 128 KiB chunks, 117% of C at 64 KiB and node-stream 64 KiB chunks, 59% of C.')
   const rows = findings.idiomaticRows(set)
   assert.deepEqual(rows.map(row => [row.program, row.chunkBytes, row.blockSize, row.exact]), [['coreutils', 131072, 65536, false], ['node-stream', 65536, 65536, true]])
+  // a reader whose share the runs do not support is named with its reason, not left out (a review)
+  const streamCell = set.results.cells.find(cell => cell.program === 'node-stream' && cell.blockSize === 65536)
+  const noisy = { ...set, results: { ...set.results, cells: set.results.cells.map(cell => cell === streamCell ? { ...cell, vsC: { ...cell.vsC, withheld: 'noisy' } } : cell) } }
+  assert.equal(findings.idiomaticReaders(noisy),
+    'The readers that choose their own chunk size, against C reading blocks of that size: ' +
+    'coreutils 128 KiB chunks, 117% of C at 64 KiB; no share quoted for node-stream (noisy).')
   // the report's table carries the same rows
   const data = shapeReport([set])
   assert.deepEqual(data.idiomatic[0].rows.map(row => row.program), ['coreutils', 'node-stream'])

@@ -128,7 +128,8 @@ test('a share of C is printed only where this cell\'s halves and C\'s agree with
   assert.equal(cell('c').vsC.withheld, undefined, 'C against itself')
   assert.equal(cell('just-sync').vsC.withheld, undefined)
   assert.equal(cell('node-sync').vsC.withheld, 'noisy')
-  assert.match(cell('node-sync').vsC.withheldWhy, /moved by 7\.7%, of C's by 2%: more than 5%/)
+  // each move rounded up, so that one past the goal never reads as it (a review: 5.0122% read 5%)
+  assert.match(cell('node-sync').vsC.withheldWhy, /moved by 7\.7%, of C's by 1\.97%: more than 5%/)
   assert.equal(cell('bun-ffi').vsC.withheld, 'too few runs')
   // results.json keeps the figures
   close(cell('node-sync').vsC.steadyThroughput, steadyOf(121e6) / steadyOf(101e6), 'node-sync share kept')

@@ -413,7 +413,8 @@ test('findings: the headline first, what a read costs C and each runtime\'s fast
   assert.equal(findings.overheadByRuntime(set),
     'Per read at 256 B, over C, each runtime\'s fastest reader: just-sync +26.1 ns (95% of C\'s speed), bun-ffi +87.1 ns (85% of C\'s speed) and deno-sync +223 ns (69% of C\'s speed).')
   assert.equal(findings.largestSize(set), 'At 64 KiB, where copying the block weighs most, the JavaScript runtime ' +
-    'farthest from C reads at 46% of its speed by its fastest reader (just-sync; the WebAssembly hosts apart).')
+    'farthest from C reads at 45.7% (-124.0–56.9%) of its speed by its fastest reader (just-sync; the WebAssembly ' +
+    'hosts apart).')
   // own-chunk readers (coreutils, node-stream) have no headline cell, so none of them is ranked
   assert.ok(set.results.headline.cells.every(cell => !['coreutils', 'node-stream'].includes(cell.program)))
   // the host's single binary is the host: its reader ranks among the host's, not as a runtime
