@@ -920,6 +920,7 @@ const DOCS_READERS = {
   'docs/http/2026-12-04-four/unquoted.js': { args: two },
   'docs/http/2026-12-06-connects/connects.js': { args: one },
   'docs/http/2026-12-07-rates/rates.js': { args: two },
+  'docs/http/2026-12-07-time/spent.js': { args: one },
   'docs/method/cost-rounds.js': {
     folder: ['context.json', 'all.jsonl'], args: run => [['1', run, run]]
   },
