@@ -86,7 +86,8 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
 // asking whether this machine can run them (pickRows): what an option's bound can count.
 function namedRows (table, only, always = null) {
   const { picked } = matchOnly(table.map(row => row.name), only)
-  return table.filter(row => (!only.length && !row.optional) || row.name === always || picked.includes(row.name))
+  return table.filter(row =>
+    (!only.length && !row.optional) || row.name === always || picked.includes(row.name))
 }
 
 // The rows a resumed run measured, by name, from today's table: a name it no longer has

@@ -27,8 +27,10 @@ const { summariseDb } = require('./summary')
 const { connectionCounts } = require('../http/wrk')
 
 // Every server of an endpoint holds its pool at once, and the latency pass's traced process
-// one beside them: 22 pools of 64 are 1,408 backends, as many as a run may hold open (with
-// --order spread, every endpoint's servers at once).
+// one beside them: 22 pools of 64, 1,408 backends, is as many as --pool may ask a run's plan
+// to hold open at once (with --order spread, every endpoint's servers), counted from the
+// servers --only names (configure); the database's max_connections is sized by a plan of
+// every server (measure.js connectionsAtOnce), so it holds any such run.
 const MAX_POOL = 64
 const MAX_BACKENDS = (servers.length + 1) * MAX_POOL
 

@@ -173,7 +173,10 @@ function planDb (selected, options, pin) {
     // many queries takes as many calls as that many requests of one, so fewer are sent
     if (!options.strace) continue
     for (const cell of cells) {
-      for (const requests of straceCounts(endpoint, straceRequests)) steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label: `${cell.group}, strace, ${requests} requests` })
+      for (const requests of straceCounts(endpoint, straceRequests)) {
+        const label = `${cell.group}, strace, ${requests} requests`
+        steps.push({ ...cell, phase: STRACE_PHASE, connections: STRACE_CONNECTIONS, requests, run: 0, label })
+      }
     }
   }
   return steps

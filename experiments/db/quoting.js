@@ -32,7 +32,9 @@ function unsteadyRatioReason (cells, cell) {
 // load's, and a count where a pair is missing is not the most for it.
 function atMostConnections (items, cells = items) {
   const most = new Map()
-  for (const { endpoint, connections } of cells) most.set(endpoint, Math.max(most.get(endpoint) ?? 0, connections))
+  for (const { endpoint, connections } of cells) {
+    most.set(endpoint, Math.max(most.get(endpoint) ?? 0, connections))
+  }
   return items.filter(item => item.connections === most.get(item.endpoint))
 }
 

@@ -79,7 +79,8 @@ function variantTable (sets) {
   })
   const shown = sets.length > 1 ? header : header.slice(1)
   const intervals = sets.filter(set => set.results.db)
-    .flatMap(set => atMostConnections(set.results.db.variants, set.results.db.cells).flatMap(item => [item.server, item.backends]))
+    .flatMap(set => atMostConnections(set.results.db.variants, set.results.db.cells))
+    .flatMap(item => [item.server, item.backends])
   return { header: shown, rows: rows.map(row => (sets.length > 1 ? row : row.slice(1))), levels: levelsText(intervals) }
 }
 
@@ -400,9 +401,11 @@ function contextRows (set) {
 
 // "100 and 400 (/queries: 10 and 40)": the strace pass's counts at each endpoint it ran
 function straceCountsText (preset) {
-  const byEndpoint = preset.endpoints.map(endpoint => [endpoint, straceCounts(endpoint, preset.straceRequests).join(' and ')])
+  const byEndpoint = preset.endpoints
+    .map(endpoint => [endpoint, straceCounts(endpoint, preset.straceRequests).join(' and ')])
   const [, most] = byEndpoint.find(([endpoint]) => !ENDPOINTS[endpoint].rows) ?? byEndpoint[0]
-  const others = byEndpoint.filter(([, counts]) => counts !== most).map(([endpoint, counts]) => `/${endpoint}: ${counts}`)
+  const others = byEndpoint.filter(([, counts]) => counts !== most)
+    .map(([endpoint, counts]) => `/${endpoint}: ${counts}`)
   return `${most}${others.length ? ` (${others.join('; ')})` : ''}`
 }
 

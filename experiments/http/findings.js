@@ -210,11 +210,13 @@ const HTTP_FINDINGS = [
     const timed = run => http.cells.find(cell => cell.server === run.server && cell.mode === mode && cell.connections === run.connections)
     // a cell the answer does not quote is not quoted here either (a review, 2026-12-07)
     const unquoted = run => timed(run) && (unquotedReason(timed(run)) ?? gcStatesReason(timed(run))) !== null
-    const shown = apart.filter(run => !unquoted(run) && timed(run)?.cpuVsReference?.estimate != null && timed(run).requestsPerWakeUp != null && run.requestsPerWakeUp != null)
+    const shown = apart.filter(run => !unquoted(run) && timed(run)?.cpuVsReference?.estimate != null &&
+      timed(run).requestsPerWakeUp != null && run.requestsPerWakeUp != null)
     if (shown.length === 0) return null
     const leftOut = apart.filter(unquoted).map(run => run.server)
     const leftOutText = leftOut.length
-      ? ` (${listJoin(leftOut)} left out: the answer does not quote ${leftOut.length === 1 ? 'its' : 'their'} timed runs)`
+      ? ` (${listJoin(leftOut)} left out: the answer does not quote ` +
+        `${leftOut.length === 1 ? 'its' : 'their'} timed runs)`
       : ''
     const reference = http.capacity.find(run => run.ok && run.server === http.reference && run.mode === mode)
     const referenceTimed = reference ? timed(reference) : null
@@ -223,7 +225,8 @@ const HTTP_FINDINGS = [
     const turns = http.placement === 'interleaved' ? 'taking turns with c-epoll\'s on one CPU' : 'on one CPU'
     return `Where wrk runs changes what is measured (${mode}, ${shown[0].connections} connections): with wrk and the server ${turns}, a server answers few requests per wake-up, ` +
       `and with wrk on another CPU a busy one batches (timed runs against the capacity run: ${referenceTimed?.requestsPerWakeUp != null ? `${http.reference} ${formatNumber(referenceTimed.requestsPerWakeUp)} against ${formatNumber(reference.requestsPerWakeUp)}, ` : ''}${shown.map(run => `${run.server} ${wakeUps(run)}`).join(', ')}). ` +
-      `CPU per request against C's, timed runs against the capacity run (one run each, no interval): ${listJoin(ratios)}${leftOutText}. ` +
+      'CPU per request against C\'s, timed runs against the capacity run (one run each, no interval): ' +
+      `${listJoin(ratios)}${leftOutText}. ` +
       placementCalls(http, mode) +
       'Both are the server\'s own CPU time in two regimes: a different figure, not a better one. The timed runs are the answer: their placement held still in the runs docs/placement.md compares, and this run says how well it repeated in its own trust line.'
   },

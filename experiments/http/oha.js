@@ -73,9 +73,9 @@ function ohaArgv ({ cpu, rate, connections, seconds, mode, port, path: urlPath =
 // requests together. Where oha stamped none (no correction), the stamp is the send and lateMs
 // null. Read with Python's sqlite3, which every set-up of the lab has, as doubles in the
 // machine's order, three a request (whether oha stamped it, its stamp or send, its end): a cell
-// of 13,000 requests in 0.1 s, where one line of text a request took 0.33 s, 0.23 s of them
-// printing and parsing (2026-12-07), some 10 s of a default http run's 72 cells. null where
-// it cannot be read.
+// of 13,189 requests in 0.12 s, where one line of text a request took 0.33 s (2026-12-07); a
+// default http run's latency pass took 104-105 s where it had taken 116-120 (docs/http.md).
+// null where it cannot be read.
 const READ_REQUESTS = 'import sqlite3, sys\n' +
   'from array import array\n' +
   'rows = array("d")\n' +

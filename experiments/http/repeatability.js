@@ -128,8 +128,9 @@ function httpHalves (cells, reference = REFERENCE) {
   const halved = cell => Boolean(cell.halves?.cpu || cell.halves?.rate || cell.halves?.ratio)
   const inRatios = cells.some(cell => cell.halves?.ratio)
   const ratioLost = cell => inRatios && cell.server !== reference && halved(cell) && !cell.halves.ratio
-  const lost = lostCells(cells, cell => halved(cell) && !ratioLost(cell), cell =>
-    `${cell.server} ${cell.mode} ${cell.connections} conn.${ratioLost(cell) ? ` (no ratio: a kept run without ${reference} beside it)` : ''}`)
+  const why = cell => (ratioLost(cell) ? ` (no ratio: a kept run without ${reference} beside it)` : '')
+  const lost = lostCells(cells, cell => halved(cell) && !ratioLost(cell),
+    cell => `${cell.server} ${cell.mode} ${cell.connections} conn.${why(cell)}`)
   const rows = cells.filter(halved).map(cell => ({
     server: cell.server,
     mode: cell.mode,

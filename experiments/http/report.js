@@ -213,7 +213,8 @@ function httpSection (data) {
     const caption = `${mode.mode === 'close' ? 'Connection: close, a new connection per request' : 'keep-alive'}: ` +
       `per count of connections, requests/s (median of ${processes} process${processes === 1 ? '' : 'es'} × ` +
       `${entry.preset?.runs ?? '?'} wrk runs of ${entry.preset?.seconds ?? '?'} s), its share of ` +
-      `${shareOf(entry, entry.reference)} (${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} ` +
+      `${shareOf(entry, entry.reference)} ` +
+      `(${levelsText(mode.rows.flatMap(row => row.cells.map(cell => cell?.vsReference)))} ` +
       'interval), the server\'s CPU per request and the share of it in user space; ' +
       (latency ? `latency p50 / p99 / max in µs at ${mode.connections[quoted]} connections` : noWrkLatency(entry))
     const connectionHeads = mode.connections.map(count =>
@@ -302,7 +303,8 @@ function httpTables (entry) {
       String(row.threads ?? '')
     ])
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: ` +
-      `median requests/s (share of ${shareOf(entry, reference)}; ${MARKS_LEGEND}), CPU per request with the share of it ` +
+      `median requests/s (share of ${shareOf(entry, reference)}; ${MARKS_LEGEND}), ` +
+      'CPU per request with the share of it ' +
       `in user space, and syscalls per request${latency ? '' : `; ${noWrkLatency(entry)}`}`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }).concat(entry.capacity ? capacityTables(entry) : [])

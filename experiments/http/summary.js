@@ -321,7 +321,9 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     latencyUs: wrkLatency(kept),
     cpuPerRequestUs: at(kept.map(cpuOf)),
     // its runs' range, which the tables give for a cell no one number stands for (unsteady)
-    cpuPerRequestRangeUs: kept.length ? { min: Math.min(...kept.map(cpuOf)), max: Math.max(...kept.map(cpuOf)) } : null,
+    cpuPerRequestRangeUs: kept.length
+      ? { min: Math.min(...kept.map(cpuOf)), max: Math.max(...kept.map(cpuOf)) }
+      : null,
     userShare: userShareOfRuns(kept.map(run => run.server)),
     serverCpuShare: at(shares),
     clientBound: shares.length && placement === 'apart' ? median(shares) < CLIENT_BOUND_SHARE : null,

@@ -241,13 +241,18 @@ function extraSyscalls (set) {
 // (a review, 2026-12-07: bun-stream and deno-stream, noisy, vanished from the sentence).
 function idiomaticReaders (set) {
   const chose = idiomaticRows(set).filter(row => row.chunkBytes !== null)
+  if (chose.length === 0) return null
   const rows = chose.filter(row => row.shareOfC !== null)
-  if (rows.length === 0) return null
-  const clause = row => `${row.program} ${sizeName(row.chunkBytes)} chunks, ${formatPercent(row.shareOfC)} of C${row.exact ? '' : ` at ${sizeName(row.blockSize)}`}`
+  const clause = row => `${row.program} ${sizeName(row.chunkBytes)} chunks, ` +
+    `${formatPercent(row.shareOfC)} of C${row.exact ? '' : ` at ${sizeName(row.blockSize)}`}`
   const withheld = chose.filter(row => row.shareOfC === null)
     .map(row => `${row.program}${row.shareWithheld ? ` (${row.shareWithheld})` : ''}`)
-  const withheldText = withheld.length ? `; no share quoted for ${listJoin(withheld)}` : ''
-  return `The readers that choose their own chunk size, against C reading blocks of that size: ${listJoin(rows.map(clause))}${withheldText}.`
+  const quoted = rows.length ? `: ${listJoin(rows.map(clause))}` : ''
+  const withheldText = withheld.length
+    ? `${rows.length ? ';' : ':'} no share quoted for ${listJoin(withheld)}`
+    : ''
+  return 'The readers that choose their own chunk size, against C reading blocks of that size' +
+    `${quoted}${withheldText}.`
 }
 
 // 6. Start-up: C against the slowest.

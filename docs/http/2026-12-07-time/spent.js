@@ -12,8 +12,8 @@ const LOG = 'an http run\'s all.jsonl (or .jsonl.gz)'
 const LONG_GAP_MS = 10000
 
 function main ([file]) {
-  const records = need(readJsonLines(file, LOG).filter(record => record.at && record.phase?.startsWith('http')),
-    file, 'http records', LOG)
+  const logged = readJsonLines(file, LOG).filter(record => record.at && record.phase?.startsWith('http'))
+  const records = need(logged, file, 'http records', LOG)
   const byPhase = new Map()
   const byServer = new Map()
   const long = []
@@ -25,15 +25,19 @@ function main ([file]) {
     byPhase.set(record.phase, (byPhase.get(record.phase) ?? 0) + gap)
     const key = `${record.phase} ${record.program}`
     byServer.set(key, (byServer.get(key) ?? 0) + gap)
-    if (gap >= LONG_GAP_MS) long.push(`${(gap / 1000).toFixed(1)} s before ${record.program}, ${record.mode}, process ${record.process + 1}`)
+    const where = `${record.program}, ${record.mode}, process ${record.process + 1}`
+    if (gap >= LONG_GAP_MS) long.push(`${(gap / 1000).toFixed(1)} s before ${where}`)
   }
   const seconds = ms => (ms / 1000).toFixed(1)
   const total = [...byPhase.values()].reduce((sum, ms) => sum + ms, 0)
   console.log(`from the first record to the last: ${seconds(total)} s`)
   for (const [phase, ms] of byPhase) console.log(`${phase}: ${seconds(ms)} s`)
   console.log('\nper phase and server, the most first:')
-  for (const [key, ms] of [...byServer].sort((a, b) => b[1] - a[1])) console.log(`  ${seconds(ms).padStart(6)} ${key}`)
-  console.log(`\ngaps of ${LONG_GAP_MS / 1000} s or more (a generation's starts and warm-ups): ${long.length}`)
+  for (const [key, ms] of [...byServer].sort((a, b) => b[1] - a[1])) {
+    console.log(`  ${seconds(ms).padStart(6)} ${key}`)
+  }
+  const longText = `${LONG_GAP_MS / 1000} s or more (a generation's starts and warm-ups)`
+  console.log(`\ngaps of ${longText}: ${long.length}`)
   for (const line of long) console.log(`  ${line}`)
   // each server process's warm-up, from its first timed record
   const processes = new Map()
@@ -44,7 +48,8 @@ function main ([file]) {
   const counts = [...processes.values()]
   const histogram = new Map()
   for (const count of counts) histogram.set(count, (histogram.get(count) ?? 0) + 1)
-  console.log(`\nwarm-up runs: ${counts.reduce((sum, count) => sum + count, 0)} over ${counts.length} processes; ` +
+  const runs = counts.reduce((sum, count) => sum + count, 0)
+  console.log(`\nwarm-up runs: ${runs} over ${counts.length} processes; ` +
     [...histogram].sort((a, b) => a[0] - b[0]).map(([runs, n]) => `${n} took ${runs}`).join(', '))
   const servers = [...new Set([...processes.keys()].map(key => key.split(' ')[0]))]
   for (const server of servers) {
