@@ -428,7 +428,8 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
   }
   // a kernel pass run keeps its tracer's CPU time apart from wrk's (a review, 2026-12-07: wrk's
   // held it); a timed run has no tracer
-  const logged = fs.readFileSync(path.join(scratch, 'quick', 'all.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line))
+  const logged = fs.readFileSync(path.join(scratch, 'quick', 'all.jsonl'), 'utf8').trim().split('\n')
+    .map(line => JSON.parse(line))
   const kernelRuns = logged.filter(each => each.phase === 'db-kernel' && each.ok)
   // where the machine's probes run, the pass ran (else its context says why not)
   const { bpf } = JSON.parse(fs.readFileSync(path.join(scratch, 'quick', 'context.json'), 'utf8'))

@@ -615,7 +615,8 @@ test(SPREAD_PLAN, () => {
   assert.equal(parseOptions(['--experiment', 'db', '--order', 'spread', '--pool', '64',
     '--only', 'c-libpq-prepared-pipelined']).db.pool, 64)
   assert.throws(() => parseOptions(['--experiment', 'db', '--order', 'spread', '--pool', '64']),
-    /^Error: --pool 64 with --order spread may hold up to \d+ database connections open at once, more than 1408; give --pool \d+ or less, or --order endpoint$/)
+    new RegExp('^Error: --pool 64 with --order spread may hold up to \\d+ database connections open at once, ' +
+      'more than 1408; give --pool \\d+ or less, or --order endpoint$'))
 })
 
 test('a resumed db run from before --order goes on with each endpoint\'s rounds together, as it began', () => {
@@ -772,7 +773,8 @@ test('the page\'s strace row gives each endpoint\'s counts, /queries a tenth (a 
 
 test('the page names a failed latency run by its rate too, as the bench does (a review)', () => {
   const failure = { phase: 'db-latency', program: REFERENCE, endpoint: 'db', connections: 20, rateShare: 0.1, reason: 'x' }
-  const sets = [{ label: 'r', results: { runId: 'r', db: summariseDb([], { options: { db: PRESETS.default } }), failures: [failure] } }]
+  const results = { runId: 'r', db: summariseDb([], { options: { db: PRESETS.default } }), failures: [failure] }
+  const sets = [{ label: 'r', results }]
   assert.deepEqual(db.report.shape(sets).failures.map(each => each.where),
     [`db, 20 connections, at 10% of ${REFERENCE}'s timed rate`])
   assert.equal(db.failureLabel(failure), db.report.shape(sets).failures[0].where)

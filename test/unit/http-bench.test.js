@@ -497,7 +497,11 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   assert.match(text, /CPU per request against C's, timed runs against the capacity run \(one run each, no interval\): bun 1\.7× against 1\.39×\./)
   assert.match(text, /a different figure, not a better one/)
   // a cell the answer does not quote is left out, and named (a review, 2026-12-07)
-  const unsteadyBun = { ...summary, cells: summary.cells.map(cell => cell.server === 'bun' ? { ...cell, steadiness: { steady: false, counts: { 'no steady state': 1 } } } : cell) }
+  const unsteady = { steady: false, counts: { 'no steady state': 1 } }
+  const unsteadyBun = {
+    ...summary,
+    cells: summary.cells.map(cell => cell.server === 'bun' ? { ...cell, steadiness: unsteady } : cell)
+  }
   const unquotedText = findings([{ label: 'a', results: { experiment: 'http', http: unsteadyBun } }])
     .map(finding => finding.text).find(line => line.startsWith('Where wrk runs'))
   assert.equal(unquotedText, undefined, 'no server left to set against its capacity run')
@@ -840,13 +844,16 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
   // its CPU per request too, in both tables (a review, 2026-12-07: one number, the median)
   const { terminal, sections, shape } = require('../../experiments/http/report')
-  const withCpu = cells.map(each => ({ ...each, runs: 3, cpuPerRequestUs: 10, cpuPerRequestRangeUs: { min: 9, max: 12.5 } }))
+  const withCpu = cells.map(each =>
+    ({ ...each, runs: 3, cpuPerRequestUs: 10, cpuPerRequestRangeUs: { min: 9, max: 12.5 } }))
   const http = {
     modes: ['keep-alive'],
     reference: 'c-epoll',
     cells: withCpu,
     floors: {},
-    syscalls: [{ server: 'bun', mode: 'keep-alive', connections: 16, perRequest: 2.1, work: 2, upkeep: 0.1, byCall: [], workByRole: [] }],
+    syscalls: [
+      { server: 'bun', mode: 'keep-alive', connections: 16, perRequest: 2.1, work: 2, upkeep: 0.1, byCall: [], workByRole: [] }
+    ],
     preset: { connections: [128] },
     meaning: {}
   }
@@ -857,7 +864,8 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   assert.match(page, /16000–22000<br><span class="interval">9–12\.5 µs CPU<\/span>/)
   // the syscalls column says whose counts it holds: strace's, at its own connections (a review)
   assert.match(page, /syscalls\/req \(strace @16\): work \+ upkeep/)
-  assert.ok(terminal({ runId: 'a', http }).some(line => /^server .*syscalls\/req \(strace @16\), work \+ upkeep/.test(line)))
+  assert.ok(terminal({ runId: 'a', http })
+    .some(line => /^server .*syscalls\/req \(strace @16\), work \+ upkeep/.test(line)))
   // in turns, a share is of the c-epoll beside each run, not of c-epoll's own row (a review)
   const titled = placement => terminal({ runId: 'a', http: { ...http, placement } }).join('\n')
   assert.match(titled('interleaved'), /median requests\/s \(share of the c-epoll beside it, run by run;/)

@@ -112,12 +112,13 @@ test('the idiomatic readers at their chunk size: exact, or the nearest size meas
   assert.deepEqual(rows.map(row => [row.program, row.chunkBytes, row.blockSize, row.exact]), [['coreutils', 131072, 65536, false], ['node-stream', 65536, 65536, true]])
   // a reader whose share the runs do not support is named with its reason, not left out (a review)
   const streamCell = set.results.cells.find(cell => cell.program === 'node-stream' && cell.blockSize === 65536)
-  const noisy = { ...set, results: { ...set.results, cells: set.results.cells.map(cell => cell === streamCell ? { ...cell, vsC: { ...cell.vsC, withheld: 'noisy' } } : cell) } }
+  const withheld = cell => ({ ...cell, vsC: cell.vsC && { ...cell.vsC, withheld: 'noisy' } })
+  const noisy = { ...set, results: { ...set.results, cells: set.results.cells.map(cell => cell === streamCell ? withheld(cell) : cell) } }
   assert.equal(findings.idiomaticReaders(noisy),
     'The readers that choose their own chunk size, against C reading blocks of that size: ' +
     'coreutils 128 KiB chunks, 117% of C at 64 KiB; no share quoted for node-stream (noisy).')
   // every one withheld: still named (a review of the mend)
-  const allNoisy = { ...set, results: { ...set.results, cells: set.results.cells.map(cell => ({ ...cell, vsC: cell.vsC && { ...cell.vsC, withheld: 'noisy' } })) } }
+  const allNoisy = { ...set, results: { ...set.results, cells: set.results.cells.map(withheld) } }
   assert.equal(findings.idiomaticReaders(allNoisy), 'The readers that choose their own chunk size, against C ' +
     'reading blocks of that size: no share quoted for coreutils (noisy) and node-stream (noisy).')
   // the report's table carries the same rows
