@@ -346,7 +346,7 @@ function capacityTables (entry) {
         withUserShare(run.cpuVsReference != null ? `${formatNumber(run.cpuVsReference)}×` : '', run.userShare),
         pair(perWakeUp(run.requestsPerWakeUp), perWakeUp(inTurns?.requestsPerWakeUp)),
         // and the kernel pass's in the timed placement
-        ...(syscalled ? [pair(callsText(run.syscalls), callsText(kernelEntryOf(entry.kernel, run)))] : [])
+        ...(syscalled ? [pair(callsText(run.syscalls), callsText(kernelEntryOf(entry.kernel, run, true)))] : [])
       ]
     })
     const title = `Capacity, ${mode === 'close' ? 'Connection: close' : 'keep-alive'}: one run per server at ` +

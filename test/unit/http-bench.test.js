@@ -548,6 +548,15 @@ test('capacity runs: requests/s and CPU per request with wrk apart, and the find
   const capacityLine = tracedTable.slice(tracedTable.findIndex(line => line.startsWith('Capacity')))
   assert.match(capacityLine.join('\n'), /syscalls\/request: apart, timed/)
   assert.match(capacityLine.find(line => line.startsWith('c-epoll ')), /\b2 \+ 0\.05, 2 \+ 1$/)
+  // a timed kernel run that failed reads "failed", not "?" (a review, 2026-12-07)
+  const timedFailed = http.summariseHttp([
+    ...records,
+    { ...kernelRun('c-epoll', false, {}), ok: false, failure: 'kernel pass: the probes lost events', kernel: null },
+    kernelRun('c-epoll', true, { read: 1000, sendto: 1000, epoll_wait: 50 })
+  ], context)
+  const failedTable = require('../../experiments/http/report').terminal({ runId: 'a', http: timedFailed })
+  const failedLines = failedTable.slice(failedTable.findIndex(line => line.startsWith('Capacity')))
+  assert.match(failedLines.find(line => line.startsWith('c-epoll ')), /\b2 \+ 0\.05, failed$/)
   // a run whose kernel pass ran in the timed placement only (before 2026-12-02) says so
   const timedOnly = http.summariseHttp([...records, kernelRun('c-epoll', false, { read: 1000 })], context)
   const timedOnlyTable = require('../../experiments/http/report').terminal({ runId: 'a', http: timedOnly })
