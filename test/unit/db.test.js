@@ -611,7 +611,8 @@ test(SPREAD_PLAN, () => {
   assert.equal(connectionsAtOnce({ order: 'endpoint', latency: false, db: dbOnly }, withBun), 2 * db.pool)
   // and what --pool may be, by the servers --only names (a run of one server at /db, spread,
   // was refused a pool of 64)
-  assert.equal(parseOptions(['--experiment', 'db', '--order', 'spread', '--endpoints', 'db', '--pool', '64']).db.pool, 64)
+  const spreadAtDb = ['--experiment', 'db', '--order', 'spread', '--endpoints', 'db', '--pool', '64']
+  assert.equal(parseOptions(spreadAtDb).db.pool, 64)
   assert.equal(parseOptions(['--experiment', 'db', '--order', 'spread', '--pool', '64',
     '--only', 'c-libpq-prepared-pipelined']).db.pool, 64)
   assert.throws(() => parseOptions(['--experiment', 'db', '--order', 'spread', '--pool', '64']),
@@ -710,7 +711,10 @@ test('a server below C\'s floor is named with its calls and sends beside C\'s; n
   const ratio = high => ({ estimate: 0.77, low: 0.73, high, level: 0.875 })
   const dbResults = ({ high = 0.84, hostWork = 22, extra = {}, cells = [] } = {}) => ({
     reference: REFERENCE,
-    cells: [{ server: host, endpoint: 'queries', connections: 64, serverVsReference: ratio(high), ...extra }, ...cells],
+    cells: [
+      { server: host, endpoint: 'queries', connections: 64, serverVsReference: ratio(high), ...extra },
+      ...cells
+    ],
     syscalls: [calls(REFERENCE, 26.6, 21), calls(host, hostWork, 4.2)],
     variants: [],
     machineSpeed: []
@@ -727,7 +731,8 @@ test('a server below C\'s floor is named with its calls and sends beside C\'s; n
   assert.deepEqual(below(dbResults({ hostWork: 27 })), [])
   // a review (2026-12-07): a cell the answer does not quote, or at fewer connections than the
   // most, which the answer does not quote either, was named
-  assert.deepEqual(below(dbResults({ extra: { steadiness: { steady: false, counts: { 'no steady state': 1 } } } })), [])
+  const unsteady = { steadiness: { steady: false, counts: { 'no steady state': 1 } } }
+  assert.deepEqual(below(dbResults({ extra: unsteady })), [])
   const fewer = { server: host, endpoint: 'queries', connections: 16, serverVsReference: ratio(0.84) }
   assert.deepEqual(below(dbResults({ high: 1.02, cells: [fewer] })), [])
 })
@@ -748,7 +753,8 @@ test('the variants\' table and finding give each pair at its endpoint\'s most co
   })
   const cells = [16, 64].flatMap(connections => [REFERENCE, 'c-libpq-unnamed-pipelined']
     .map(server => ({ server, endpoint: 'db', connections })))
-  const results = { reference: REFERENCE, cells, syscalls: [], variants: [at(16, 1.05), at(64, 1.5)], machineSpeed: [] }
+  const variants = [at(16, 1.05), at(64, 1.5)]
+  const results = { reference: REFERENCE, cells, syscalls: [], variants, machineSpeed: [] }
   const { rows } = variantTable([{ label: 'a', results: { db: results } }])
   assert.deepEqual(rows.map(row => row.slice(0, 2)), [['c-libpq', '150.0% (149.0–151.0%)']])
   const said = findings([{ label: 'a', results: { db: results } }]).map(finding => finding.text).join('\n')
@@ -772,7 +778,9 @@ test('the page\'s strace row gives each endpoint\'s counts, /queries a tenth (a 
 })
 
 test('the page names a failed latency run by its rate too, as the bench does (a review)', () => {
-  const failure = { phase: 'db-latency', program: REFERENCE, endpoint: 'db', connections: 20, rateShare: 0.1, reason: 'x' }
+  const failure = {
+    phase: 'db-latency', program: REFERENCE, endpoint: 'db', connections: 20, rateShare: 0.1, reason: 'x'
+  }
   const results = { runId: 'r', db: summariseDb([], { options: { db: PRESETS.default } }), failures: [failure] }
   const sets = [{ label: 'r', results }]
   assert.deepEqual(db.report.shape(sets).failures.map(each => each.where),

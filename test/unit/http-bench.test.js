@@ -742,7 +742,8 @@ test('two http runs compared: requests/s, CPU and syscalls per request apart, an
   const other = set('b', cell('bun', 96, 15, { estimate: 0.85, low: 0.78, high: 1 }), 2, 0.35)
   other.results.http.cells[0] = cell('c-epoll', 110, 9, null)
   const text = findings([first, other]).find(finding => finding.set === null).text
-  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; CPU per request by median 17.5%, at most 25%; calls of work per request by at most 0, upkeep by at most 0.25.')
+  assert.equal(text, 'b against a, cell by cell: requests/s differ by median 15%, at most 20%; ' +
+    'CPU per request by median 17.5%, at most 25%; calls of work per request by at most 0, upkeep by at most 0.25.')
   // the largest move rounded up, not down past the goal (a review: 5.04% read "at most 5%")
   const near = set('b', cell('bun', 80, 12.605, { estimate: 0.8, low: 0.7, high: 0.9 }), 2, 0.1)
   assert.match(findings([first, near]).find(finding => finding.set === null).text,
@@ -853,6 +854,7 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   assert.deepEqual([requestsText(cells[2]), requestsText(cells[1])], ['16000–22000', '90000'])
   // its CPU per request too, in both tables (a review, 2026-12-07: one number, the median)
   const { terminal, sections, shape } = require('../../experiments/http/report')
+  const straceCounts = { perRequest: 2.1, work: 2, upkeep: 0.1 }
   const withCpu = cells.map(each =>
     ({ ...each, runs: 3, cpuPerRequestUs: 10, cpuPerRequestRangeUs: { min: 9, max: 12.5 } }))
   const http = {
@@ -861,7 +863,7 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
     cells: withCpu,
     floors: {},
     syscalls: [
-      { server: 'bun', mode: 'keep-alive', connections: 16, perRequest: 2.1, work: 2, upkeep: 0.1, byCall: [], workByRole: [] }
+      { server: 'bun', mode: 'keep-alive', connections: 16, ...straceCounts, byCall: [], workByRole: [] }
     ],
     preset: { connections: [128] },
     meaning: {}
@@ -869,7 +871,8 @@ test('an unsteady cell is never quoted as one number: its range in the tables, l
   const row = terminal({ runId: 'a', http }).filter(line => line.startsWith('deno ')).at(-1)
   assert.match(row, /^deno +16000–22000 u +9–12\.5 /)
   assert.match(terminal({ runId: 'a', http }).filter(line => line.startsWith('bun ')).at(-1), /^bun +90000 +10 /)
-  const page = String(sections.find(([id]) => id === 'http')[2](shape([{ label: 'a', results: { runId: 'a', http } }])))
+  const httpSection = sections.find(([id]) => id === 'http')[2]
+  const page = String(httpSection(shape([{ label: 'a', results: { runId: 'a', http } }])))
   assert.match(page, /16000–22000<br><span class="interval">9–12\.5 µs CPU<\/span>/)
   // the syscalls column says whose counts it holds: strace's, at its own connections (a review)
   assert.match(page, /syscalls\/req \(strace @16\): work \+ upkeep/)

@@ -113,7 +113,8 @@ test('the idiomatic readers at their chunk size: exact, or the nearest size meas
   // a reader whose share the runs do not support is named with its reason, not left out (a review)
   const streamCell = set.results.cells.find(cell => cell.program === 'node-stream' && cell.blockSize === 65536)
   const withheld = cell => ({ ...cell, vsC: cell.vsC && { ...cell.vsC, withheld: 'noisy' } })
-  const noisy = { ...set, results: { ...set.results, cells: set.results.cells.map(cell => cell === streamCell ? withheld(cell) : cell) } }
+  const cells = set.results.cells.map(cell => cell === streamCell ? withheld(cell) : cell)
+  const noisy = { ...set, results: { ...set.results, cells } }
   assert.equal(findings.idiomaticReaders(noisy),
     'The readers that choose their own chunk size, against C reading blocks of that size: ' +
     'coreutils 128 KiB chunks, 117% of C at 64 KiB; no share quoted for node-stream (noisy).')
