@@ -6,7 +6,7 @@ const { formatPercent, formatNumber } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { COMPILING_RULE } = require('./measure')
 const { GOAL, movePercent } = require('../../lib/repeatability')
-const { unsteadyCellReason, WARMUP_UNSETTLED } = require('../../lib/steady')
+const { unsteadyCellReason, unquotedReason, WARMUP_UNSETTLED } = require('../../lib/steady')
 
 // Whether some of a cell's V8 processes collected the old generation in its runs and some did
 // not (summary.js gcStatesOf).
@@ -87,6 +87,10 @@ function gcStatesReason (cell) {
     `collected its old generation, ${young} in the others`
 }
 
+// Why the answer does not quote a cell as one figure (failed, unsteady or split by its GC
+// states), or null: the answer, the CSV and the findings ask alike.
+const answerUnquotedReason = cell => unquotedReason(cell) ?? gcStatesReason(cell)
+
 // The cell's marks as the page's badges, and its failed runs.
 const marksHtml = cell => [
   ...marksOf(cell).map(mark => html` <span class="badge" title="${mark.title(cell)}">${mark.word}</span>`),
@@ -99,4 +103,4 @@ const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('
 // What the letters mean, for a plain table's title: "c: client-bound, …; u: …".
 const MARKS_LEGEND = MARKS.map(mark => `${mark.letter}: ${mark.means}`).join('; ')
 
-module.exports = { marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason }
+module.exports = { marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason, answerUnquotedReason }

@@ -5,12 +5,12 @@
 const { optimalRounds, pooled } = require('../../lib/variance')
 const { GOAL } = require('../../lib/repeatability')
 const { steadinessFindings } = require('../../lib/report/steady')
-const { unsteadyCellReason, unquotedReason, WARMUP_UNSETTLED } = require('../../lib/steady')
+const { unsteadyCellReason, WARMUP_UNSETTLED } = require('../../lib/steady')
 const { formatNumber, formatBound, formatPercent, listJoin } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
 const { REFERENCE } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
-const { splitByGc, gcStatesReason } = require('./cell-marks')
+const { splitByGc, answerUnquotedReason } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
 const { faultsDiffer, formatFaults } = require('./repeatability')
 const { capacitySource } = require('./report-latency')
@@ -209,7 +209,7 @@ const HTTP_FINDINGS = [
     const apart = http.capacity.filter(run => run.ok && run.mode === mode && run.cpuVsReference != null)
     const timed = run => http.cells.find(cell => cell.server === run.server && cell.mode === mode && cell.connections === run.connections)
     // a cell the answer does not quote is not quoted here either (a review, 2026-12-07)
-    const unquoted = run => timed(run) && (unquotedReason(timed(run)) ?? gcStatesReason(timed(run))) !== null
+    const unquoted = run => timed(run) && answerUnquotedReason(timed(run)) !== null
     const shown = apart.filter(run => !unquoted(run) && timed(run)?.cpuVsReference?.estimate != null &&
       timed(run).requestsPerWakeUp != null && run.requestsPerWakeUp != null)
     if (shown.length === 0) return null

@@ -18,9 +18,8 @@ const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-late
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
 const { SERVER_V8_FLAGS } = require('./servers')
 const { levelsText } = require('../../lib/stats')
-const { unquotedReason } = require('../../lib/steady')
 const { kernelEntryOf } = require('./summary')
-const { marksHtml, marksLetters, MARKS_LEGEND, gcStatesReason } = require('./cell-marks')
+const { marksHtml, marksLetters, MARKS_LEGEND, answerUnquotedReason } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText, formatFaults } = require('./repeatability')
 const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
@@ -54,7 +53,7 @@ function httpAnswer (sets) {
         entries: cells.filter(cell => cell !== reference).map(cell => ({
           name: cell.server,
           interval: interval(cell),
-          unquoted: unquotedReason(cell) ?? gcStatesReason(cell),
+          unquoted: answerUnquotedReason(cell),
           native: cell.runtime === 'native'
         }))
       }
@@ -400,7 +399,7 @@ const HTTP_CSV_COLUMNS = [
   ['cpuVsReferenceLow', row => round(row.cpuVsReference?.low, 4)],
   ['cpuVsReferenceHigh', row => round(row.cpuVsReference?.high, 4)],
   ['cpuVsReferenceLevel', row => round(row.cpuVsReference?.level, 4)],
-  ['unquoted', row => unquotedReason(row) ?? gcStatesReason(row) ?? ''],
+  ['unquoted', row => answerUnquotedReason(row) ?? ''],
   ['userShare', row => round(row.userShare?.share, 3)],
   ['userShareCpuSeconds', row => row.userShare?.cpuSeconds],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],
