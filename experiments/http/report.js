@@ -62,15 +62,18 @@ function httpAnswer (sets) {
   return answer(groups)
 }
 
-// An http server's syscalls per request as its calls of work plus its upkeep (waits,
-// failed tries, memory calls: experiments/http/summary.js), "2 + 0.09"; upkeep below zero is two runs'
-// timing, not a count.
-// A cell's requests/s as a table shows it: the median of its runs, or, where a server
-// process reached no steady state (unsteady), the range of its runs, which no one number
-// stands for.
-const requestsText = cell => (cell.unsteady
-  ? `${formatNumber(Math.round(cell.requestsPerSecond.min))}–${formatNumber(Math.round(cell.requestsPerSecond.max))}`
-  : formatNumber(Math.round(cell.requestsPerSecond.median)))
+// A cell's figure as a table shows it: the median of its runs, or, where a server process
+// reached no steady state (unsteady), the range of its runs, which no one number stands for
+// (a run from before the range was kept: the median).
+const figureText = (cell, median, range, format = formatNumber) => (cell.unsteady && range
+  ? `${format(range.min)}–${format(range.max)}`
+  : format(median))
+// its requests/s, whole
+const requestsText = cell =>
+  figureText(cell, cell.requestsPerSecond.median, cell.requestsPerSecond, rate => formatNumber(Math.round(rate)))
+// its CPU per request (until a review of 2026-12-07 the median always, one number for a cell
+// unsteady in that very figure)
+const cpuPerRequestText = cell => figureText(cell, cell.cpuPerRequestUs, cell.cpuPerRequestRangeUs)
 // Whose requests/s a share is of: in turns, the reference's run beside each run, not the
 // reference's own row, whose runs ran alone (a review: just-epoll's 97% under c-epoll's 75751
 // req/s, of which its 69997 are 92%)
@@ -82,11 +85,6 @@ const straceAt = rows => {
   const counts = [...new Set(rows.map(row => row.syscalls?.connections).filter(Boolean))]
   return counts.length === 1 ? ` @${counts[0]}` : ''
 }
-// Its CPU per request so too (runs from before the range was kept: the median; until a review
-// of 2026-12-07 the median always, one number for a cell unsteady in that very figure)
-const cpuPerRequestText = cell => (cell.unsteady && cell.cpuPerRequestRangeUs
-  ? `${formatNumber(cell.cpuPerRequestRangeUs.min)}–${formatNumber(cell.cpuPerRequestRangeUs.max)}`
-  : formatNumber(cell.cpuPerRequestUs))
 
 // The http experiment of each set that has one (bench.js --experiment http), by mode: a
 // row per server with its cells by connection count and its syscalls per request, and the
