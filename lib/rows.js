@@ -62,7 +62,7 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
   const names = table.map(row => row.name)
   const { picked, named, unmatched } = recorded ? { picked: [], named: new Set(), unmatched: [] } : matchOnly(names, only)
   if (unmatched.length) throw new UsageError(matchesNone(unmatched[0], names))
-  const chosen = recorded ?? namedRows(table, only, always)
+  const chosen = recorded ?? namedRows(table, only, always, picked)
   const skipped = []
   const runnable = []
   for (const row of chosen) {
@@ -84,8 +84,8 @@ function pickRows (table, only, { recorded = null, always = null, reasonOf = una
 
 // The rows --only picks (with none, every row but the optional ones) and `always`, before
 // asking whether this machine can run them (pickRows): what an option's bound can count.
-function namedRows (table, only, always = null) {
-  const { picked } = matchOnly(table.map(row => row.name), only)
+// `picked`: the names the patterns matched, where the caller has matched them already.
+function namedRows (table, only, always = null, picked = matchOnly(table.map(row => row.name), only).picked) {
   return table.filter(row =>
     (!only.length && !row.optional) || row.name === always || picked.includes(row.name))
 }
