@@ -91,11 +91,16 @@ function gcStatesReason (cell) {
 // states), or null: the answer, the CSV and the findings ask alike.
 const answerUnquotedReason = cell => unquotedReason(cell) ?? gcStatesReason(cell)
 
-// The cell's marks as the page's badges, and its failed runs.
-const marksHtml = cell => [
-  ...marksOf(cell).map(mark => html` <span class="badge" title="${mark.title(cell)}">${mark.word}</span>`),
-  cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''
-]
+// The cell's marks as the page's badges, and its failed runs: a line of them may break between
+// badges (class marks), where the figures beside them keep to one line, so that a cell with
+// two or three does not widen its column past the page.
+const marksHtml = cell => {
+  const badges = [
+    ...marksOf(cell).map(mark => html` <span class="badge" title="${mark.title(cell)}">${mark.word}</span>`),
+    cell.failedRuns ? html` <span class="badge">${cell.failedRuns} failed</span>` : ''
+  ]
+  return badges.some(Boolean) ? [html`<span class="marks">${badges}</span>`] : []
+}
 
 // The cell's marks as the plain tables' letters: " c j".
 const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('')

@@ -91,8 +91,11 @@ function captionOf (shaped, note) {
 }
 
 const heading = group => html`<th scope="col" class="num">${group.label}</th>`
-const cell = text => html`<td class="num">${text}</td>`
-const row = ([name, ...cells]) => html`<tr><th scope="row">${name}</th>${cells.map(cell)}</tr>`
+// a figure stays on one line; a reason it is not quoted (a sentence, at times with figures of
+// its own) wraps within its column rather than push the table's other columns out of sight
+const cell = entry => html`<td class="num${entry?.unquoted ? ' wraps reason' : ''}">${cellText(entry)}</td>`
+const row = (shaped, name) => html`<tr><th scope="row">${name}</th>${
+  shaped.groups.map(group => cell(group.entries.find(entry => entry.name === name)))}</tr>`
 
 // trust: the line that says how far the answer can be trusted (markup.js trustLine)
 function answerHtml (shaped, { id, title, note, trust = '' }) {
@@ -104,7 +107,7 @@ function answerHtml (shaped, { id, title, note, trust = '' }) {
     <div class="table-wrap"><table class="answer">
       <caption>${captionOf(shaped, note)}</caption>
       <thead><tr><th scope="col">server</th>${shaped.groups.map(heading)}</tr></thead>
-      <tbody>${answerTable(shaped).rows.map(row)}</tbody>
+      <tbody>${shaped.names.map(name => row(shaped, name))}</tbody>
     </table></div>
   </section>`
 }

@@ -66,6 +66,9 @@ tbody tr:nth-child(even) { background: #fafbfd; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 /* cells of a wide table that may take two lines rather than push it past the page */
 .num.wraps { white-space: normal; }
+/* a reason a figure is not quoted, in a column of figures: a few lines of reading width */
+td.reason { min-width: 14em; max-width: 24em; text-align: left; }
+.marks { white-space: normal; }
 tbody th[scope=row], tbody th[scope=rowgroup] { white-space: nowrap; }
 /* a table wider than the page scrolls sideways under its first column, which stays, so that
    every row keeps its name */
@@ -91,7 +94,7 @@ td.describes code { word-break: break-all; }
 .num.wraps .flag { margin-left: 0; }
 /* a table of many figures a row (nine block sizes, a dozen buckets): closer columns, so that
    it fits a laptop's page without scrolling */
-table.dense th, table.dense td { padding: 6px 6px; }
+table.dense th, table.dense td { padding: 6px 5px; }
 table.dense .interval { font-size: 12px; }
 /* a flag of two words there ("start-up dominated") may take two lines rather than widen every
    column it heads: a run with many such cells pushed nine sizes past 1280 px */

@@ -1007,6 +1007,36 @@ test('two db runs compared: each run\'s own repeatability and the two-run criter
   assert.doesNotMatch(pairLine[0], /calls of work/)
 })
 
+// A reason a cell is not quoted is a sentence with figures of its own: set in a column of
+// ratios that keep to one line, it pushed the answer's second column out of sight at 1280 px
+// (a real run's node-net, split by its GC states)
+test('report.html of an http run: a long reason a cell is not quoted wraps in the answer', async () => {
+  const run = copyOf(HTTP, 'http-unquoted')
+  const resultsFile = path.join(run, 'results.json')
+  const results = readJson(resultsFile)
+  const most = Math.max(...results.http.cells.map(cell => cell.connections))
+  const split = results.http.cells
+    .find(cell => cell.server === 'deno' && cell.mode === 'close' && cell.connections === most)
+  split.gcStates = {
+    oldGeneration: 1, processes: 2, ratioOld: 1.6, ratioYoung: 1.5, cpuOldUs: 40.1, cpuYoungUs: 37.6
+  }
+  fs.writeFileSync(resultsFile, JSON.stringify(results))
+  const { page, context, problems } = await open(render([run], 'http-unquoted'))
+  try {
+    const reason = page.locator('#answer td.reason')
+    assert.equal(await reason.count(), 1)
+    assert.match(await reason.textContent(),
+      /^not quoted: its processes fell into two GC states: 1\.6× in the 1 of 2 where/)
+    // on more than one line, within the page
+    const box = await reason.boundingBox()
+    assert.ok(box.height > 30 && box.x + box.width <= 1280, JSON.stringify(box))
+    await assertAtAGlance(page, 'glance-http-unquoted')
+    assert.deepEqual(problems, [])
+  } finally {
+    await context.close()
+  }
+})
+
 test('report.html of an http run without strace: requests/s drawn, the syscall charts replaced by why', async () => {
   const run = copyOf(HTTP, 'http-nostrace')
   // what bench.js --no-strace writes: its context and syscalls.json say so, no counts
