@@ -36,7 +36,9 @@ const ANSWER = {
   axis: reference => `server CPU per request, × ${reference}'s`,
   note: 'each server\'s own CPU per request against the C server\'s (libpq) at the most ' +
     'connections: the median of the ratios of its runs to C\'s taken in turns with them (placement ' +
-    'interleaved), else of the same round, and its interval'
+    'interleaved), else of the same round, and its interval over the runs of this server ' +
+    'process (another process may differ beyond it: what varies between processes shows only ' +
+    'between runs)'
 }
 
 // The variants' questions per client (experiments/db/summary.js variantDifferences): an

@@ -33,7 +33,13 @@ const ANSWER = {
   id: 'answer',
   title: 'The answer: what a request costs the server against C',
   axis: reference => `CPU per request, × ${reference}'s`,
-  note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of the ratios of its runs to c-epoll\'s taken in turns with them (placement interleaved), else of the same round, and its interval'
+  // the interval's level holds for the runs of these server processes; a further process adds
+  // what processes differ by, which the runs of so few processes cannot bound
+  note: 'each server\'s CPU per request against c-epoll\'s at the most connections: the median of ' +
+    'the ratios of its runs to c-epoll\'s taken in turns with them (placement interleaved), else ' +
+    'of the same round, and its interval over the runs of these server processes, which another ' +
+    'process may fall outside (by how much: the finding "Where CPU per request varies", given two ' +
+    'processes or more)'
 }
 
 const PLACEMENT_WORDS = { interleaved: 'in turns with C', shared: 'wrk beside it', apart: 'wrk apart' }
