@@ -19,6 +19,7 @@ const { FREQUENCY, parsePerfScript } = require('../../lib/perf')
 const { windowBytes, windowReadsBytes, wholeBlocks } = require('./cost')
 const { policyText } = require('../../lib/placement')
 const { sharedOrEach } = require('../../lib/report/format')
+const { UsageError } = require('../../lib/options')
 
 // Where a run's profile pass put dd, in words, and why (its context's placement,
 // lib/placement.js): beside the reader, both at SCHED_BATCH, since 2026-12-05; runs before,
@@ -134,8 +135,12 @@ function profileLeastReads (rounds) {
 const BUCKETS = [
   { key: 'kernelRead', label: 'the kernel\'s read(2)', short: 'kernel read' },
   { key: 'entryExit', label: 'syscall entry and exit, libc\'s wrapper', short: 'entry, exit' },
-  { key: 'switching', label: 'switching: the pipe empty, the feeder\'s turn', short: 'switching' },
-  { key: 'binding', label: 'the runtime\'s binding or FFI', short: 'binding' },
+  {
+    key: 'switching',
+    label: 'switching: waiting for input (the feeder\'s turn), or switched out',
+    short: 'switching'
+  },
+  { key: 'binding', label: 'the runtime\'s binding or FFI, its own JavaScript too', short: 'binding' },
   { key: 'loop', label: 'the reader\'s own loop (JavaScript, or C\'s)', short: 'loop' },
   { key: 'buffer', label: 'buffer handling', short: 'buffer' },
   { key: 'gc', label: 'GC', short: 'GC' },
@@ -150,6 +155,9 @@ const anyOf = (names, { whole = true } = {}) => new RegExp(`^(${names.join('|')}
 const SCHEDULER = anyOf(['finish_task_switch', '__schedule', 'schedule', 'schedule_timeout', '__switch_to',
   'context_switch', 'pipe_wait', 'prepare_to_wait_event', 'asm_sysvec_reschedule_ipi', 'sysvec_reschedule_ipi'],
 { whole: false })
+// and a wait for input in an event loop's poll (the async readers'): the pipe empty too
+const WAIT_FOR_INPUT = anyOf(['do_epoll_wait', '__x64_sys_epoll_wait', '__x64_sys_epoll_pwait2?',
+  'do_sys_poll', '__x64_sys_poll', '__x64_sys_ppoll', 'do_select', '__x64_sys_select', '__x64_sys_pselect6'])
 const READ_HANDLER = anyOf(['ksys_read', 'vfs_read', '__x64_sys_read', '__x64_sys_readv', 'do_readv', 'vfs_readv',
   '__x64_sys_splice', '__do_sys_splice', 'do_splice', '__do_splice', '__do_sys_io_uring_enter',
   '__x64_sys_io_uring_enter', 'io_issue_sqe', 'io_read'])
@@ -175,6 +183,15 @@ const BUFFER = /(ArrayBuffer|TypedArray|ArrayBufferView|BackingStore|Uint8Array|
 // JIT code named by a perf map, and V8's builtins that run JavaScript (ICs, the interpreter)
 const JS_SYMBOL = new RegExp('^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegExp:|' +
   'Builtins_(?!CallApiCallback|CEntry|CallFunction_ReceiverIsAny))')
+// V8's perf map names a function with its script (JS:*readSync node:fs:958:18); a runtime's
+// own modules, Node's node: and Deno's ext:, are its side of the call, as its native binding
+// is (a review: node-ffi's "+83 ns loop" was mostly node:internal/ffi/fast-api's checks of
+// its arguments). JavaScriptCore's jitdump names no script: Bun's own JavaScript stays loop.
+const SCRIPTED = /\s(\S+?):\d+(:\d+)?$/
+const RUNTIME_SCRIPT = /^(node|ext):/
+// a WebAssembly module's function, V8's (JS:wasm-function[9]-9-liftoff) or wasmtime's
+// (wasm[0]::function[8]): the reader's loop compiled, whoever's JavaScript started it
+const WASM_FUNCTION = /(^|:)wasm-function\[|^wasm\[\d+\]::/
 // or a WebAssembly module compiled ahead of time: wasmtime maps a precompiled module (.cwasm,
 // wasmtime-aot) from its file, whose symbol table names its functions and trampolines as the
 // JIT's perf map does (wasm[0]::function[8]), and writes no map for it
@@ -202,18 +219,25 @@ function bucketOf (frames, reader) {
     const kernelFrames = frames.filter(frame => frame.dso === KERNEL)
     const read = kernelFrames.find(frame => READ_HANDLER.test(frame.symbol))
     // a wait inside read(2) is named apart: its time on the CPU is inside the syscall, as the
-    // kernel pass counts it (report-data.js kernelCheck)
-    if (kernelFrames.some(frame => SCHEDULER.test(frame.symbol))) {
-      return { key: 'switching', frame: read ? SCHEDULER_IN_READ : 'scheduler' }
-    }
-    if (read) return { key: 'kernelRead', frame: read.symbol }
+    // kernel pass counts it (report-data.js kernelCheck); a wait in an event loop's poll is the
+    // pipe empty too, and a switch on the way back to user space the reader switched out. A
+    // wait in another syscall is that syscall's maker's, below (a review: wasmer's threads
+    // handing each read over by futex, 3,200 ns a read, were called "the feeder's turn")
     const handler = kernelFrames.find(frame => SYSCALL_HANDLER.test(frame.symbol))
+    const scheduled = kernelFrames.some(frame => SCHEDULER.test(frame.symbol))
+    if (scheduled && read) return { key: 'switching', frame: SCHEDULER_IN_READ }
+    const polled = kernelFrames.find(frame => WAIT_FOR_INPUT.test(frame.symbol))
+    if (scheduled && polled) {
+      return { key: 'switching', frame: `scheduler, in ${syscallName(handler) ?? 'a poll'}` }
+    }
+    if (scheduled && !handler) return { key: 'switching', frame: 'scheduler' }
+    if (read) return { key: 'kernelRead', frame: read.symbol }
     if (handler) {
       // another syscall is charged to the runtime's code that made it, past libc's wrapper: a
       // WebAssembly host's futex waking its stdin worker, an event loop's epoll_wait, the
       // collector's madvise are how that code does its part of a read (a review: a WASI
       // host's hand-off went three ways, its futex to "everything else")
-      const frame = `syscall ${SYSCALL_HANDLER.exec(handler.symbol)[2]}`
+      const frame = `syscall ${syscallName(handler)}${scheduled ? ', scheduler' : ''}`
       const user = frames.filter(each => each.dso !== KERNEL)
       // past libc's function that entered the kernel (read, syscall, epoll_wait, ...)
       const wrapper = user.findIndex(each => !/libc|ld-linux/.test(each.dso))
@@ -243,7 +267,9 @@ function bucketOf (frames, reader) {
     if (symbol === '[unknown]' && /liburing/.test(dso)) return { key: 'entryExit', frame: '[unknown] (liburing)' }
     if (GC.test(symbol)) return { key: 'gc', frame: symbol }
     if (BUFFER.test(symbol)) return { key: 'buffer', frame: symbol }
-    if (JS_SYMBOL.test(symbol) || JIT_DSO.test(dso)) return { key: 'loop', frame: symbol }
+    if (JS_SYMBOL.test(symbol) || JIT_DSO.test(dso)) {
+      return { key: runtimesScript(frames.slice(frames.indexOf(frame))) ? 'binding' : 'loop', frame: symbol }
+    }
     const file = dso.split('/').pop()
     const own = binary && file === binary
     // a frame with no name in a runtime's own stripped binary (Bun's, Deno's) or library (the
@@ -260,6 +286,22 @@ function bucketOf (frames, reader) {
   }
   const named = frames.find(frame => !MEANINGLESS.test(frame.symbol))
   return { key: 'other', frame: named ? `${named.symbol} (${named.dso.split('/').pop()})` : 'unknown frames' }
+}
+
+// A syscall handler frame's syscall (futex of __x64_sys_futex), or null without one.
+const syscallName = handler => handler ? SYSCALL_HANDLER.exec(handler.symbol)[2] : null
+
+// Whether the JavaScript a sample is in is the runtime's own: the nearest of its JavaScript
+// frames, leaf first, that names its script (a builtin or an IC names none: it runs for the
+// function that called it) is in one of the runtime's modules.
+function runtimesScript (frames) {
+  for (const { symbol, dso } of frames) {
+    if (dso === KERNEL || !(JS_SYMBOL.test(symbol) || JIT_DSO.test(dso))) continue
+    if (WASM_FUNCTION.test(symbol)) return false
+    const script = SCRIPTED.exec(symbol)?.[1]
+    if (script) return RUNTIME_SCRIPT.test(script)
+  }
+  return false
 }
 
 // A runtime's helper thread whose stack names nothing (JavaScriptCore's JITWorker, whose code
@@ -294,7 +336,18 @@ function reattributed (record, runDir, windowSpan) {
   const program = findProgram(record.program)
   const file = record.rawFile && path.join(runDir, record.rawFile)
   if (!record.ok || !record.profile || !program || !file || !fs.existsSync(file)) return record
-  const samples = parsePerfScript(zlib.gunzipSync(fs.readFileSync(file)).toString())
+  let text
+  try {
+    text = zlib.gunzipSync(fs.readFileSync(file)).toString()
+  } catch (err) {
+    // a kept text cut short or damaged: rewriting the run's figures from the rest would mix
+    // two attributions, so nothing is rewritten, and the line says which file and what to do
+    const name = path.join(path.basename(runDir), record.rawFile)
+    throw new UsageError(`${name} cannot be read (${err.message}): ` +
+      `restore it from a copy of the run, or move it out of ${path.basename(runDir)} to keep ` +
+      `${record.program}'s profiled run as it was attributed when measured`)
+  }
+  const samples = parsePerfScript(text)
   return { ...record, profile: attribute(samples, profiledReader(program, record.blockSize), windowSpan(record)) }
 }
 

@@ -510,7 +510,7 @@ function kernelCheck (cell, kernel) {
   const all = (switching?.top ?? []).reduce((sum, [, samples]) => sum + samples, 0)
   const waitNs = all > 0 ? switching.ns * samplesOf(SCHEDULER_IN_READ) / all : 0
   const ratio = (cell.buckets.kernelRead.ns + waitNs) / ns
-  return { ns, ratio, disagrees: Math.abs(ratio - 1) > KERNEL_AGREEMENT }
+  return { ns, waitNs, ratio, disagrees: Math.abs(ratio - 1) > KERNEL_AGREEMENT }
 }
 
 // Per set with a profile pass: its readers, C first, each bucket's ns per read, and what each

@@ -496,9 +496,13 @@ function profileSection (data) {
   // two disagree by more than a fifth
   const kernelPass = (row, key) => {
     if (key !== 'kernelRead' || !row.kernelPass) return ''
-    const { ns, ratio, disagrees } = row.kernelPass
+    const { ns, waitNs, ratio, disagrees } = row.kernelPass
+    // the waits are in the switching bucket: what is set against eBPF's is more than this one
+    const waits = waitNs > 0
+      ? `, with the switching bucket's ${formatNumber(waitNs)} ns of waits inside read(2),`
+      : ''
     const title = `the kernel pass (eBPF, dd on the reader's CPU): ${formatNumber(ns)} ns inside read(2); ` +
-      `this bucket is ${formatPercent(ratio)} of it`
+      `this bucket${waits} is ${formatPercent(ratio)} of it`
     return checkMark(`eBPF: ${formatNumber(ns)}`, title, disagrees)
   }
   // the binding's bucket with a calls run's no-op call over C's beneath (analyse.js --ladder),

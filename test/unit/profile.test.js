@@ -16,6 +16,7 @@ const zlib = require('node:zlib')
 const { spawnSync } = require('node:child_process')
 const { parsePerfScript, readJitdump, perfMapsFromJitdumps } = require('../../lib/perf')
 const { BUCKETS, bucketOf, readWindow, attribute } = require('../../experiments/stdio/profile')
+const { UsageError } = require('../../lib/options')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'perf')
 const fixture = name =>
@@ -44,6 +45,10 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
   const libc = '/usr/lib/x86_64-linux-gnu/libc.so.6'
   const tracing = 'v8::platform::tracing::TracingController::GetCategoryGroupEnabled'
   const js = 'JS:o* /work/main/wc/node-sync.js:1:1'
+  const fastApi = 'JS:*\'validateAndConvertFastIntegerArg node:internal/ffi/fast-api:88:42'
+  const denoRead = 'JS:+\'readSync ext:deno_io/12_io.js:1:1515'
+  const nodeWasi = 'JS:~start node:wasi:120:8'
+  const denoWasi = 'JS:*\'fd_read ext:deno_node/wasi.ts:1:3829'
   const C_READER = { binary: 'wc-c', native: true }
   // [stack, leaf first; its bucket (a key alone, or { key, frame }); the reader, Node's by default]
   const cases = [
@@ -96,6 +101,35 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
     [[U('v8::internal::JSTypedArray::GetBuffer'), U('node::fs::Read')], 'buffer'],
     [[U(js, '/tmp/perf-1.map')], { key: 'loop', frame: js }],
     [[U('Builtins_LoadIC')], 'loop'],
+    // the runtime's own JavaScript, by its script, is its side of the call: Node's FFI checks
+    // (a review: node-ffi's loop was mostly them), Deno's readSync; a builtin is whose
+    // JavaScript called it
+    [[U(fastApi, '/tmp/perf-1.map'), U(js, '/tmp/perf-1.map')], { key: 'binding', frame: fastApi }],
+    [[U(denoRead, '/tmp/perf-1.map'), U('Script:~ file:///w/wc/deno-sync.js:1:1', '/tmp/perf-1.map')],
+      { key: 'binding', frame: denoRead }, { binary: 'deno', native: false }],
+    [[U('Builtins_LoadIC'), U(fastApi, '/tmp/perf-1.map'), U(js, '/tmp/perf-1.map')],
+      { key: 'binding', frame: 'Builtins_LoadIC' }],
+    [[U('Builtins_LoadIC'), U(js, '/tmp/perf-1.map'), U(fastApi, '/tmp/perf-1.map')],
+      { key: 'loop', frame: 'Builtins_LoadIC' }],
+    // a WebAssembly module's code is the reader's loop compiled, though node:wasi started it;
+    // V8's wrapper out of it to an import goes with it, the import (Deno's WASI) the runtime's
+    [[U('JS:wasm-function[9]-9-liftoff', '/tmp/perf-1.map'), U(nodeWasi, '/tmp/perf-1.map')],
+      { key: 'loop', frame: 'JS:wasm-function[9]-9-liftoff' }],
+    [[U('JS:wasm-to-js-<anonymous>-none', '/tmp/perf-1.map'),
+      U('JS:wasm-function[15]-15-turbofan', '/tmp/perf-1.map'), U(nodeWasi, '/tmp/perf-1.map')],
+    { key: 'loop', frame: 'JS:wasm-to-js-<anonymous>-none' }],
+    [[U(denoWasi, '/tmp/perf-1.map'), U('JS:wasm-to-js-<anonymous>-none', '/tmp/perf-1.map'),
+      U('JS:wasm-function[15]-15-turbofan', '/tmp/perf-1.map')], { key: 'binding', frame: denoWasi },
+    { binary: 'deno', native: false }],
+    // a wait in an event loop's poll is the pipe empty; a wait in a futex, a runtime's threads
+    // handing a read over, is the runtime's (a review: wasmer's were "the feeder's turn")
+    [[K('finish_task_switch.isra.0'), K('__schedule'), K('schedule_hrtimeout_range'), K('do_epoll_wait'),
+      K('__x64_sys_epoll_wait'), K('do_syscall_64'), U('epoll_wait', libc), U('uv__io_poll')],
+    { key: 'switching', frame: 'scheduler, in epoll_wait' }],
+    [[K('finish_task_switch.isra.0'), K('__schedule'), K('schedule'), K('futex_wait_queue'),
+      K('__x64_sys_futex'), K('do_syscall_64'), U('syscall', libc),
+      U('tokio::runtime::park::Inner::park', '/w/build/wasmer/bin/wasmer')],
+    { key: 'binding', frame: 'syscall futex, scheduler' }, { binary: 'wasmer', native: false }],
     [[U('Builtins_CallApiCallbackOptimizedNoProfiling')], 'binding'],
     // C's own binary is its loop, not a runtime's binding
     [[U('main', '/work/main/build/wc-c')], { key: 'loop', frame: 'main' }, C_READER],
@@ -191,8 +225,9 @@ test('wasmtime\'s read: the module\'s code the loop, from its perf map or its .c
     assert.ok(moduleFrames.length > 0 && moduleFrames.every(frame => dso.test(frame.dso)), name)
     // WASI's calls are wasmtime's Rust (its stdin worker's tokio too), in the wheel's library
     assert.ok(buckets.binding.share > 0.4, `${name}: binding ${buckets.binding.share}`)
-    // (its own unnamed code there, and the syscalls it makes, its stdin worker's futex)
-    const wasmtimes = /wasmtime|tokio|^syscall \w+$/
+    // (its own unnamed code there, and the syscalls it makes, its stdin worker's futex, and
+    // the scheduler's time in them: its threads handing a read over, not the pipe empty)
+    const wasmtimes = /wasmtime|tokio|^syscall \w+(, scheduler)?$/
     assert.ok(buckets.binding.top.every(([frame]) => wasmtimes.test(frame)), JSON.stringify(buckets.binding.top))
     assert.equal(buckets.kernelRead.top[0][0], 'vfs_read')
   }
@@ -656,9 +691,32 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
     assert.ok(said.some(line => /median of 2 rounds \(bun-ffi 1\)/.test(line)), said.join('\n'))
     assert.ok(said.includes('Failed, no buckets: deno-ffi (it hung). Rounds that failed, left out of their ' +
       'reader\'s figures: node-sync\'s round 2 (perf sampled no read of stdin).'), said.join('\n'))
+    // C's profile failed: nothing is over C, and what failed is said still (a review: it was
+    // all left unsaid)
+    Object.assign(profile.cells.find(cell => cell.program === 'c'), { ok: false, failure: 'perf was killed' })
+    fs.writeFileSync(path.join(copy, 'profile.json'), JSON.stringify(profile))
+    const withoutC = terminal(results, [256], copy)
+    assert.ok(withoutC.includes('Where a read\'s ns go: no reader\'s buckets over C\'s, ' +
+      'as C\'s profile has none. ' +
+      'Failed, no buckets: c (perf was killed) and deno-ffi (it hung). Rounds that failed, left out of ' +
+      'their reader\'s figures: node-sync\'s round 2 (perf sampled no read of stdin).'), withoutC.join('\n'))
   } finally {
     fs.rmSync(copy, { recursive: true, force: true })
   }
+})
+
+// A review: wasmtime-aot's +21 ns over C read "+233 binding; +32 buffer; +27 other", as if its
+// read cost 292 ns more; what shrank (its kernel read, its way in and out) was left unsaid.
+test('where a reader\'s ns over C\'s go: what grew most, the largest\'s frame, then what shrank most', () => {
+  const { whereOverC } = require('../../experiments/stdio/report-text')
+  const overC = {
+    binding: 262, buffer: 32, other: 27, loop: 4, gc: 6, kernelRead: -176, entryExit: -97, switching: -30
+  }
+  const top = { binding: [['syscall futex, scheduler', 900]], kernelRead: [['vfs_read', 10]] }
+  assert.equal(whereOverC(overC, top), '+262 binding (syscall futex, scheduler); +32 buffer; +27 other; ' +
+    '−176 kernel read; −97 entry, exit')
+  // a reader cheaper than C in every bucket that moved: its frame on the first that shrank
+  assert.equal(whereOverC({ kernelRead: -40, loop: 2 }, top), '−40 kernel read (vfs_read)')
 })
 
 test('paced by C: each round\'s CPU per read against C\'s in its turns, at C\'s pace over the pass', () => {
@@ -849,6 +907,14 @@ test('a profiled record attributed again from its kept perf script text; as it w
     assert.equal(reattributed(gone, runDir, () => null), gone)
     const failed = { ...record, ok: false }
     assert.equal(reattributed(failed, runDir, () => null), failed)
+    // a kept text cut short: one line naming it and the fix, nothing rewritten (a review: a
+    // stack trace of zlib's, no file named)
+    const whole = fs.readFileSync(path.join(runDir, rawFile))
+    fs.writeFileSync(path.join(runDir, rawFile), whole.subarray(0, whole.length / 2))
+    const named = `${path.basename(runDir)}/profile/c-256-1.txt.gz`
+    assert.throws(() => reattributed(record, runDir, () => null), err => err instanceof UsageError &&
+      err.message.startsWith(`${named} cannot be read (unexpected end of file): `) &&
+      err.message.endsWith('to keep c\'s profiled run as it was attributed when measured'))
   } finally {
     fs.rmSync(runDir, { recursive: true, force: true })
   }
@@ -870,6 +936,9 @@ test('against the kernel pass: the kernel\'s bucket and the waits inside read(2)
   const kernel = { cells: [{ program: 'node-sync', blockSize: 256, kernelNs: { estimate: 125 } }] }
   const check = kernelCheck(cell, kernel)
   assert.ok(Math.abs(check.ratio - 120 / 125) < 1e-9, String(check.ratio))
+  // the waits it added, which the page's title names beside the bucket (a review: it said
+  // "this bucket is 99% of it" where the bucket was 87%)
+  assert.ok(Math.abs(check.waitNs - 20) < 1e-9, String(check.waitNs))
   assert.equal(check.disagrees, false)
   assert.equal(kernelCheck({ ...cell, program: 'c' }, kernel), null, 'no kernel pass for it')
 })

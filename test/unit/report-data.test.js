@@ -599,13 +599,14 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   assert.ok(Number(total) > 10, slowLine)
   assert.match(slowLine, new RegExp(`\\(\\+18%\\); as shares of it, ${total} of ${total} moved by at most 10%$`))
 
-  // the second run's Node binding 10.5% slower, its GC bucket new, and Bun's reader failed
+  // the second run's Node binding 10.4% slower (a miss, never rounded down to the goal's "10%":
+  // a review), its GC bucket new, and Bun's reader failed
   const moved = profiled()
   const node = moved.profile.cells.find(cell => cell.program === 'node-sync')
   const binding = node.buckets.binding.ns
   node.buckets = {
     ...node.buckets,
-    binding: { ...node.buckets.binding, ns: binding * 1.105 },
+    binding: { ...node.buckets.binding, ns: binding * 1.104 },
     gc: { ...node.buckets.gc, ns: 30 }
   }
   const bun = moved.profile.cells.find(cell => cell.program === 'bun-ffi')
@@ -615,7 +616,7 @@ test('two runs\' profiles compared: each bucket over 20 ns within 10%, a missing
   assert.equal(counted[1] - counted[0], 2, line)
   assert.match(line, /; 1 reader missing: bun-ffi in profile-sample #2: the goal \(every one\) is not met; /)
   assert.match(line, new RegExp('most moved: node-sync GC 0 → 30 ns \\(from none\\), ' +
-    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.105)} ns \\(11%\\)\\. ` +
+    `node-sync binding ${Math.round(binding)} → ${Math.round(binding * 1.104)} ns \\(10\\.4%\\)\\. ` +
     'C\'s read at the pass\'s pace'))
   // no bucket over 20 ns to compare (C's all small, every other reader failed in the second
   // run), though both runs have C's pace: no count as shares of C
