@@ -295,7 +295,12 @@ function profileRecord (step, record, runDir, workDir) {
   const dataFile = profileData(step, runDir)
   let jitMaps = []
   try {
-    if (!record.ok) return
+    if (!record.ok) {
+      // a failed try's V8 maps go too, found by the pids perf recorded (a review: they stayed
+      // in /tmp); its samples are no figure, and a later try's text takes its file's name
+      removePerfMaps(dataFile)
+      return
+    }
     try {
       jitMaps = perfMapsFromJitdumps(workDir)
     } catch (err) {
@@ -321,6 +326,19 @@ function profileRecord (step, record, runDir, workDir) {
     // its slope wrote the same name before this try's was read
     for (const file of [dataFile, `${dataFile}.old`]) fs.rmSync(file, { force: true })
   }
+}
+
+// The perf maps (/tmp/perf-PID.map, V8's) of the processes a perf record sampled, where it
+// wrote one.
+function removePerfMaps (dataFile) {
+  if (!fs.existsSync(dataFile)) return
+  const [perf, ...args] = perfScriptArgv(dataFile)
+  // perf script's argv with its fields asked again: the pid alone
+  const script = spawnSync(perf, [...args.slice(0, -2), '-F', 'pid'],
+    { encoding: 'utf8', maxBuffer: 1 << 30 })
+  const pids = new Set(`${script.stdout ?? ''}`.split('\n').map(line => line.trim())
+    .filter(line => /^\d+$/.test(line)))
+  for (const pid of pids) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
 }
 
 // --cost-pairing slices (experiments/stdio/cost.js): the cost run and a run of C take turns
@@ -378,5 +396,13 @@ function checkFastPath (step, result, record, runDir, naming = null) {
 }
 
 module.exports = {
-  measure, verify, pipelineFailure, isTimeout, feederBlockSize, inputLabel, FIXED_FEEDER_BLOCK, profileWorkDirs
+  measure,
+  verify,
+  pipelineFailure,
+  isTimeout,
+  feederBlockSize,
+  inputLabel,
+  FIXED_FEEDER_BLOCK,
+  profileWorkDirs,
+  removePerfMaps
 }
