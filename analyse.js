@@ -562,7 +562,13 @@ function rederiveRuns (options) {
   const { dirs } = runDirs(options)
   for (const dir of dirs) {
     const entries = listDir(dir)
-    if (!entries.includes(LOG_FILE)) throw new AnalyseError(`${dir} has no ${LOG_FILE}, the log the other files are derived from; give a run folder bench.js wrote`)
+    if (!entries.includes(LOG_FILE)) {
+      // the docs keep their runs' logs gzipped beside their results
+      const gzipped = entries.includes(`${LOG_FILE}.gz`)
+        ? `; gunzip its ${LOG_FILE}.gz first`
+        : '; give a run folder bench.js wrote'
+      throw new AnalyseError(`${dir} has no ${LOG_FILE}, the log the other files are derived from${gzipped}`)
+    }
     const context = readJson(path.join(dir, 'context.json'),
       { fix: 'bench.js writes it when a run starts: restore it, or measure again' })
     if (!context || typeof context.options !== 'object' || context.options === null) throw new AnalyseError(`${path.join(dir, 'context.json')} is not a bench.js context file (no options); restore it, or measure again`)
@@ -578,6 +584,14 @@ function rederiveRuns (options) {
       onCutTail: bytes => { cutBytes = bytes },
       experiment
     })
+    // a log with no run in it (emptied, or one line of something else) would rewrite every
+    // derived file as a run that measured nothing (a review: results.json of 316 KB became
+    // 426 bytes, exit 0): what was derived from it is worth more than the log's state
+    if (records.length === 0) {
+      const cut = cutBytes ? ' (its one line is cut off or not a record)' : ''
+      throw new AnalyseError(`${path.join(dir, LOG_FILE)} holds no run${cut}, ` +
+        'so its derived files are left as they were; restore it from a copy of the run')
+    }
     // its files are rewritten in place: a folder this user cannot write in is said before
     const unwritable = outDirProblem(dir)
     if (unwritable) throw new AnalyseError(`--rederive ${dir}: ${unwritable}`)

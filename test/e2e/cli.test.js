@@ -10,6 +10,7 @@ const {
 const fs = require('node:fs')
 const path = require('node:path')
 const os = require('node:os')
+const zlib = require('node:zlib')
 const { machineFacts } = require('../../lib/context')
 const { spawn, spawnSync, execFile } = require('node:child_process')
 
@@ -657,7 +658,21 @@ describe('analyse.js: a run cut short, and --rederive', () => {
     }
     const noLog = copyOf(SAMPLE)
     fs.rmSync(path.join(noLog, 'all.jsonl'))
-    assertRefused(node([ANALYSE, '--rederive', noLog]), /has no all\.jsonl, the log the other files are derived from/)
+    assertRefused(node([ANALYSE, '--rederive', noLog]),
+      /has no all\.jsonl, the log the other files are derived from; give a run folder bench\.js wrote$/)
+    // kept gzipped, as docs/ keeps its runs' logs: it says to gunzip it
+    fs.writeFileSync(path.join(noLog, 'all.jsonl.gz'), zlib.gzipSync('{}\n'))
+    assertRefused(node([ANALYSE, '--rederive', noLog]), /has no all\.jsonl, .*; gunzip its all\.jsonl\.gz first$/)
+    // a log emptied, or holding one line of something else: nothing is rewritten (a review: its
+    // results.json became a run of nothing, exit 0)
+    for (const [label, text] of [['empty', ''], ['garbage', 'garbage']]) {
+      const emptied = copyOf(SAMPLE)
+      fs.writeFileSync(path.join(emptied, 'all.jsonl'), text)
+      const before = fs.readFileSync(path.join(emptied, 'results.json'), 'utf8')
+      assertRefused(node([ANALYSE, '--rederive', emptied]), new RegExp(`^analyse\\.js: ${emptied}/all\\.jsonl ` +
+        'holds no run.*, so its derived files are left as they were; restore it from a copy of the run$'))
+      assert.equal(fs.readFileSync(path.join(emptied, 'results.json'), 'utf8'), before, label)
+    }
     assertRefused(node([ANALYSE, '--rederive']), /^analyse\.js: --rederive needs the results\/<run-id> folders to rewrite$/)
     assertRefused(node([ANALYSE, '--rederive', run, '--out', scratch]), /^analyse\.js: --rederive rewrites a run's own files and writes no report; drop --out$/)
   })
