@@ -438,6 +438,14 @@ describe('bench.js end to end', () => {
       [['--resume', '/'], /--resume \/: no \/context\.json; give a run folder bench\.js made/],
       [['--resume', 'x', '--runs', '3'], /--resume continues a run with its own options; drop --runs/]
     ]
+    // a run whose context.json was emptied, its runs logged beside it: restore it, not start
+    // again, which would leave what was measured (a review)
+    const emptied = path.join(tempDir(), 'emptied')
+    fs.mkdirSync(emptied)
+    fs.writeFileSync(path.join(emptied, 'context.json'), '')
+    fs.writeFileSync(path.join(emptied, 'all.jsonl'), '{"phase":"timing"}\n')
+    cases.push([['--resume', emptied], new RegExp(`--resume: ${emptied}/context\\.json is not valid JSON ` +
+      '\\(Unexpected end of JSON input\\); restore it from a copy of the run, or start a new run$')])
     for (const [args, message, env] of cases) {
       test(args.join(' '), () => {
         const result = bench(args, env)
