@@ -947,6 +947,7 @@ const DOCS_READERS = {
   'docs/profile/2026-12-04-amd/seen.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-07-spells/spells.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-07-spells/switches.js': { folder: ['all.jsonl'], args: one },
+  'docs/profile/2026-12-07-review/rules.js': { folder: ['profile.json'], args: two },
   'docs/reproducibility/2026-11-27-issue-35/calibration.js': {
     folder: ['h1', 'h2', 'h3', 'h4', 'h5', 'db1', 'db2', 'db3', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']
       .map(run => `${run}/results.json`),
@@ -1044,4 +1045,31 @@ test('a script of docs/ given a file of the wrong kind: one line naming it, exit
   assert.ok(cases.length > 100, `only ${cases.length} tried`)
   assert.deepEqual(failures, [])
   assert.deepEqual(fs.readdirSync(scratch), before, 'nothing written where they ran')
+})
+
+// The shell scripts of docs/ record how a dated run was made; given --help or an option they
+// do not take, each must say its usage and start nothing (a review: --help became a label, a
+// file name, or fifty runs written into a file named "--help"). docs/script-guard.sh does it
+// before any command; each is tried with taskset, perf, dd and the rest out of reach, so that
+// a script that went past its guard would fail here, not measure.
+test('every shell script of docs/ answers --help, and refuses an option it does not take', () => {
+  const scripts = spawnSync('git', ['ls-files', 'docs/**/*.sh'], { cwd: ROOT, encoding: 'utf8' }).stdout
+    .split('\n').filter(Boolean)
+  assert.ok(scripts.length >= 27, scripts.join(' '))
+  const nowhere = folder('no-tools')
+  const env = { ...process.env, PATH: `${nowhere}:/usr/bin:/bin` }
+  for (const tool of ['taskset', 'perf', 'dd', 'wrk', 'oha', 'chrt', 'node', 'curl']) {
+    fs.writeFileSync(path.join(nowhere, tool), '#!/bin/sh\necho "ran $0" >&2\nexit 99\n', { mode: 0o755 })
+  }
+  for (const script of scripts) {
+    const run = args => spawnSync('bash', [script, ...args], { cwd: ROOT, encoding: 'utf8', env, timeout: 10000 })
+    const help = run(['--help'])
+    assert.equal(help.status, 0, `${script}: ${help.stderr}`)
+    assert.match(help.stdout, /^usage: \S/, script)
+    assert.equal(help.stderr, '', script)
+    const bogus = run(['--bogus'])
+    assert.equal(bogus.status, 2, `${script}: ${bogus.stderr}`)
+    assert.match(bogus.stderr, new RegExp(`^${path.basename(script).replace('.', '\\.')}: unknown option ` +
+      '\'--bogus\' \\(usage: [^\\n]+\\)\\n$'), script)
+  }
 })

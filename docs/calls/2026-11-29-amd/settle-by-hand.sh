@@ -2,6 +2,8 @@
 # Bun's ladder (bun-ffi), 20 processes of 3 rounds each, from the checkout given (default: this
 # one), dd and Bun on one CPU as the calls experiment puts them: each line a process, its rounds'
 # no-op ns. Run at the commit before the 20 ms settle and at it: sh settle-by-hand.sh CHECKOUT
+# usage: sh docs/calls/2026-11-29-amd/settle-by-hand.sh [CHECKOUT]
+GUARD_ARGS='0 1'; . "$(dirname "$0")/../../script-guard.sh"
 checkout=${1:-$(git rev-parse --show-toplevel)}
 cd "$checkout" || exit 1
 echo "# $(git log -1 --format='%h %s') ($(date -u +%FT%TZ))"

@@ -5,6 +5,8 @@
 # q0 at 158e4deb and q1 at 158e4deb with f7e1d6ab's change uncommitted (`node bench.js --experiment db --quick --out /tmp/w/r103
 # --id q0`); db1 (quiet) and db2 (beside `node studies/disturb.js --for 660`) at 28d778d7,
 # `node bench.js --experiment db --out /tmp/w/r103 --id db1`.
+# usage: sh superseded.sh   (from docs/db/2026-12-06-foreign)
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
 for run in d1 d2 q0 q1 db1 db2; do
   zcat "$run-all.jsonl.gz" | node -e '
     const records = require("fs").readFileSync(0, "utf8").trim().split("\n").map(JSON.parse)

@@ -1,11 +1,12 @@
 #!/bin/bash
 # paired.sh DIR CMD...: DIR/a.js against DIR/b.js (prepare.sh makes them), pairs in random
 # order, CPU per read (user+sys, 10 ms ticks, start-up included), dd and the reader on CPU 1
-if [[ $# -lt 2 || $1 == --help || ! -f $1/a.js || ! -f $1/b.js ]]; then
-  echo "usage: paired.sh DIR RUNTIME [FLAGS...]: DIR must hold a.js and b.js (made by" \
-    "prepare.sh); PAIRS=16 COUNT=2000000" >&2
-  exit 2
+# usage: paired.sh DIR RUNTIME [FLAGS...]   (PAIRS=16 COUNT=2000000 in its environment)
+GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh"
+if [[ ! -f $1/a.js || ! -f $1/b.js ]]; then
+  guard_refuse "$1 must hold a.js and b.js: make them with prepare.sh"
 fi
+guard_count PAIRS "${PAIRS:-16}"
 dir=$1; shift
 COUNT=${COUNT:-2000000}
 cd $dir

@@ -1,12 +1,10 @@
 #!/bin/bash
 # The two pairs of readers paired.sh compares (docs/programs.md, "Two declarations a review
 # proposed"): in DIR/node-ffi and DIR/deno-ffi, a.js the lab's reader and b.js the other form.
+# usage: prepare.sh DIR   (writes DIR/node-ffi and DIR/deno-ffi, each with a.js and b.js)
+GUARD_ARGS='1 1'; . "$(dirname "$0")/../../script-guard.sh"
 set -euo pipefail
 lab=$(cd "$(dirname "$0")/../../.." && pwd)
-if [[ $# -ne 1 || $1 == --help ]]; then
-  echo "usage: prepare.sh DIR: writes DIR/node-ffi and DIR/deno-ffi, each with a.js and b.js" >&2
-  exit 2
-fi
 dir=$1
 # pair NAME READER_EDIT DECLARATION_EDIT: in DIR/NAME, a.js the lab's wc/NAME.js and b.js the
 # same listing reading its declaration edited; each edit must change its copy, or a.js and b.js

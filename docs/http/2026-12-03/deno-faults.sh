@@ -7,6 +7,9 @@
 # (every thread's /proc/PID/task/*/status), and its utime and stime in ticks of 10 ms.
 #   sh docs/http/2026-12-03/deno-faults.sh OUT N [ENV=VALUE...]   from the lab's folder
 # ENV=VALUE pairs go to Deno's environment (GLIBC_TUNABLES=glibc.malloc.trim_threshold=...).
+# usage: sh docs/http/2026-12-03/deno-faults.sh OUT N [ENV=VALUE...]
+GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh"
+guard_count N "$2"
 set -eu
 out=$1 n=$2; shift 2
 mkdir -p "$out"

@@ -5,6 +5,9 @@
 # output read through a pipe, as the lab reads it, into OUT/pI.trace; each run its CPU per
 # request (all its threads, schedstat) and the process's mark-compacts so far.
 #   sh docs/http/2026-12-03/gc-states.sh OUT N [V8 flag...]   from the lab's folder
+# usage: sh docs/http/2026-12-03/gc-states.sh OUT N [V8 flag...]
+GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh"
+guard_count N "$2"
 set -eu
 out=$1 n=$2; shift 2
 mkdir -p "$out"

@@ -8,6 +8,9 @@
 # request (every thread's schedstat).
 #   sh docs/http/2026-12-04-amd/layout.sh OUT N [MODE]   from the lab's folder
 # MODE: keep-alive (the default) or close (each request with Connection: close).
+# usage: sh docs/http/2026-12-04-amd/layout.sh OUT N [MODE]
+GUARD_ARGS='2 3'; . "$(dirname "$0")/../../script-guard.sh"
+guard_count N "$2"
 set -eu
 out=$1 n=$2 mode=${3:-keep-alive}
 case $mode in

@@ -6,6 +6,9 @@
 # Run from the lab's root, 2026-12-05 17:26:50-17:27:12 UTC on the Zen 2 VM, nothing else running:
 #   docs/profile/2026-12-05-batch/feeders.sh feeders.txt 15
 # Output lines: trial, variant, task-clock ms, context switches.
+# usage: docs/profile/2026-12-05-batch/feeders.sh OUT [TRIALS]
+GUARD_ARGS='1 2'; . "$(dirname "$0")/../../script-guard.sh"
+guard_count TRIALS "${2:-10}"
 out=$1; : > $out
 B=$((200*1048576))
 for trial in $(seq 1 ${2:-10}); do

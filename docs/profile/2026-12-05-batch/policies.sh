@@ -7,6 +7,15 @@
 #   docs/profile/2026-12-05-batch/policies.sh policies-1.txt 12 dd-apart dd-one batch-one batch-one-1m one-1m
 #   docs/profile/2026-12-05-batch/policies.sh policies-2.txt 12 dd-apart dd-one bothbatch bothbatch-1m
 # (setpipe and spinfeed built into /tmp/w/sf by gcc -O2 from the .c files beside this one.)
+# usage: docs/profile/2026-12-05-batch/policies.sh OUT TRIALS VARIANT...
+GUARD_ARGS='3 -'; . "$(dirname "$0")/../../script-guard.sh"
+guard_count TRIALS "$2"
+for v in "${@:3}"; do
+  case $v in
+    dd-apart|dd-one|batch-one|batch-one-1m|one-1m|bothbatch|bothbatch-1m) ;;
+    *) guard_refuse "no variant '$v': give dd-apart, dd-one, batch-one, batch-one-1m, one-1m, bothbatch or bothbatch-1m" ;;
+  esac
+done
 out=$1; trials=$2; shift 2; : > $out
 DD="dd if=/dev/zero bs=65536 count=3200 status=none"
 SETPIPE=/tmp/w/sf/setpipe

@@ -1,0 +1,38 @@
+# Sourced by each shell script of docs/ before it does anything, so that --help, an unknown
+# option or a wrong count of arguments never starts a measurement (a review found --help taken
+# for a label or a file name, and fifty runs made into a file named "--help"):
+#   --help         the script's "# usage:" line and the comment above it, exit 0
+#   -X as $1       one line naming the usage, exit 2
+#   too few, too many arguments: the same
+# The script sets GUARD_ARGS to "MIN MAX" (MAX "-" for any number) and then sources this, the
+# caller's arguments left as they are:
+#   GUARD_ARGS='1 2'; . "$(dirname "$0")/../../script-guard.sh"
+guard_name=$(basename "$0")
+guard_usage=$(sed -n 's/^# usage: //p' "$0" | head -n 1)
+guard_refuse () {
+  echo "$guard_name: $1 (usage: $guard_usage)" >&2
+  exit 2
+}
+case "${1-}" in
+  --help|-h)
+    echo "usage: $guard_usage"
+    sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0" | grep -v '^usage: '
+    exit 0 ;;
+  -*) guard_refuse "unknown option '$1'" ;;
+esac
+guard_min=${GUARD_ARGS%% *}
+guard_max=${GUARD_ARGS##* }
+if [ "$#" -lt "$guard_min" ]; then
+  guard_refuse "takes at least $guard_min argument(s), not $#"
+fi
+if [ "$guard_max" != - ] && [ "$#" -gt "$guard_max" ]; then
+  guard_refuse "takes at most $guard_max argument(s), not $#"
+fi
+# guard_count NAME VALUE: a count of trials or pairs, a whole number from 1 to 10,000 (a larger
+# one is a typo that would run for weeks), else one line naming it and the usage, exit 2
+guard_count () {
+  case "$2" in
+    ''|*[!0-9]*) guard_refuse "$1 must be a whole number, not '$2'" ;;
+  esac
+  if [ "$2" -lt 1 ] || [ "$2" -gt 10000 ]; then guard_refuse "$1 must be from 1 to 10000, not $2"; fi
+}
