@@ -164,14 +164,18 @@ function need (part, file, lacks, what) {
 }
 
 // A whole number given as an argument, by lib/options.js's rule (its message names the
-// argument, not a flag).
-function wholeArgument (text, name, min = 1) {
+// argument, not a flag); `max` bounds a count that a slip of a few digits would make a run of
+// days (a review: 99999999999 trials taken).
+function wholeArgument (text, name, min = 1, max = undefined) {
   try {
-    return wholeNumber(text, name, min)
+    return wholeNumber(text, name, min, max)
   } catch (err) {
     throw new UsageError(err.message.replace(`--${name}`, name))
   }
 }
+
+// The most trials a simulation of docs/ is given: fifty times the 20,000 they default to.
+const MAX_TRIALS = 1000000
 
 // Why `args` are too few or too many for [min, max], or null.
 function countProblem (args, [min, max]) {
@@ -237,6 +241,7 @@ function okRecordsOf (run, phase, what) {
 }
 
 module.exports = {
+  MAX_TRIALS,
   okRecordsOf,
   runScript,
   runOnEachLog,

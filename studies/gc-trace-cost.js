@@ -55,6 +55,8 @@ function parseOptions (argv) {
 
 // The servers asked for: each must exist, run here and have a trace of its collector.
 function tracedServers (names) {
+  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  if (twice) throw new Error(`--only names ${twice} twice; name each server once`)
   return names.map(name => {
     const server = servers.find(row => row.name === name)
     if (!server) {

@@ -46,14 +46,22 @@ const USAGE = `usage: node studies/http-placement.js [--rounds N] [--sessions N]
 
 function parseOptions (argv) {
   const spec = { rounds: { type: 'string' }, sessions: { type: 'string' }, rate: { type: 'string' }, placements: { type: 'string' }, raw: { type: 'string' } }
-  return parseStudyOptions(argv, spec, USAGE, values => ({
-    rounds: repeatCount(values.rounds ?? '6', 'rounds', 2),
-    sessions: repeatCount(values.sessions ?? '2', 'sessions', 1),
-    // wrk's pacing past a few hundred thousand a second is no rate this lab's servers answer
-    rate: wholeNumber(values.rate ?? '10000', 'rate', 1, 10000000),
-    placements: placementNames(values.placements),
-    raw: values.raw ?? null
-  }))
+  return parseStudyOptions(argv, spec, USAGE, values => {
+    const placements = placementNames(values.placements)
+    // the rate paces the paced placement alone: given without it, it would be said and not used
+    if (values.rate !== undefined && !placements.includes('paced')) {
+      throw new Error('--rate sets the paced placement\'s load, which ' +
+        `--placements ${values.placements} leaves out: drop --rate, or add paced`)
+    }
+    return {
+      rounds: repeatCount(values.rounds ?? '6', 'rounds', 2),
+      sessions: repeatCount(values.sessions ?? '2', 'sessions', 1),
+      // wrk's pacing past a few hundred thousand a second is no rate this lab's servers answer
+      rate: wholeNumber(values.rate ?? '10000', 'rate', 1, 10000000),
+      placements,
+      raw: values.raw ?? null
+    }
+  })
 }
 
 // wrk's delay() pauses a connection this many ms before each request: `connections`
@@ -178,7 +186,8 @@ async function main ({ rounds, sessions, rate, placements: names, raw }, stopped
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
-  console.log(`${rounds} rounds per session, ${sessions} sessions; paced at about ${rate} req/s`)
+  const paced = names.includes('paced') ? `; paced at about ${rate} req/s` : ''
+  console.log(`${rounds} rounds per session, ${sessions} sessions${paced}`)
   console.log('placement server       conns  CPU µs/req (CV%)       ratio to c-epoll (CV%)   req/wake-up  CPU share  req/s     move: CPU  ratio')
   for (const [name, figures] of Object.entries(results)) {
     const moves = { cpu: [], ratio: [] }

@@ -47,6 +47,8 @@ function parse (argv) {
   if (given.some(width => !/^\d+$/.test(width)) || widths.some(width => width < 200 || width > 7680)) {
     throw new UsageError(`--widths takes whole numbers of px from 200 to 7680, not '${values.widths}'`)
   }
+  const twice = widths.find((width, i) => widths.indexOf(width) !== i)
+  if (twice) throw new UsageError(`--widths names ${twice} twice; name each width once`)
   for (const folder of positionals) {
     if (!fs.existsSync(folder)) throw new UsageError(`${folder} does not exist; name a run's folder`)
     if (!fs.existsSync(path.join(folder, 'results.json'))) {

@@ -26,7 +26,9 @@ function parseStudyOptions (argv, spec, usage, options) {
   if (values.help) return { help: true }
   try {
     refuseEmpty(values, rows)
-    const rawProblem = values.raw === undefined ? null : outFileProblem(values.raw)
+    const rawProblem = values.raw === undefined
+      ? null
+      : outFileProblem(values.raw) ?? rawLogProblem(values.raw)
     if (rawProblem) throw new UsageError(`--raw ${values.raw}: ${rawProblem}`)
     return options(values)
   } catch (err) {
@@ -44,6 +46,21 @@ function outFolderOption (dir) {
   const problem = outDirProblem(dir)
   if (problem) throw new UsageError(`--out ${dir}: ${problem}`)
   return path.resolve(dir)
+}
+
+// Why an existing --raw file is no log a study appends to, or null: a log of JSON lines, a
+// record a line, may be added to; a run's results.json or README.md may not (a review: both
+// were taken, and the run's results.json then failed analyse.js as corrupt).
+function rawLogProblem (file) {
+  if (!fs.existsSync(file) || fs.statSync(file).size === 0) return null
+  const firstLine = fs.readFileSync(file, 'utf8').split('\n', 1)[0]
+  let record = null
+  try {
+    record = JSON.parse(firstLine)
+  } catch {}
+  const aRecord = record !== null && typeof record === 'object' && !Array.isArray(record)
+  if (aRecord && !('cells' in record)) return null
+  return 'is there and is no log of a study (a JSON record a line); give a new file, or one a study wrote'
 }
 
 // A study's --raw FILE log (null: none): each run appended as it is measured, so that a stop
@@ -103,8 +120,12 @@ function needProbes () {
   if (!bpf.available) throw new UsageError(`the probes cannot run here: ${bpf.reason}`)
 }
 
+// --sizes A,B,...: each a block size; one named twice would be measured twice (a review)
 function blockSizes (text) {
-  return text.split(',').map(size => parseBlockSizeOption(size))
+  const sizes = text.split(',').map(size => parseBlockSizeOption(size))
+  const twice = sizes.find((size, i) => sizes.indexOf(size) !== i)
+  if (twice !== undefined) throw new UsageError(`--sizes names ${twice} twice; name each size once`)
+  return sizes
 }
 
 // A row per reader and block size, C's row first at each size. cost(row) is the figure;

@@ -56,9 +56,17 @@ function options (values) {
     if (match && Number(match[1]) > 0) return design
     throw new Error(`--designs takes rounds, together or slices-N (N ms, at least 1), not '${design}'`)
   })
+  // a design named twice would be measured twice a trial, its count doubled (a review)
+  const twice = designs.find((design, i) => designs.indexOf(design) !== i)
+  if (twice) throw new Error(`--designs names ${twice} twice; name each design once`)
   const { readers } = readersAgainstC(values.only ?? DEFAULTS.only)
+  const others = readers.filter(program => program.name !== BASELINE)
+  // C is the partner of every reader here: --only c alone leaves nothing to set beside it
+  if (others.length === 0) {
+    throw new Error('--only names C alone, which every design measures beside a reader; name a reader')
+  }
   return {
-    readers: readers.filter(program => program.name !== BASELINE),
+    readers: others,
     sizes: blockSizes(values.sizes ?? DEFAULTS.sizes),
     trials: repeatCount(values.trials ?? String(DEFAULTS.trials), 'trials', 3),
     designs

@@ -17,8 +17,18 @@ const {
 const RUN = 'a stdio run\'s folder'
 
 const lab = path.join(__dirname, '..', '..')
-const analyse = (...args) => execFileSync(process.execPath, [path.join(lab, 'analyse.js'), ...args],
-  { encoding: 'utf8', cwd: lab })
+// analyse.js's refusal (exit 2: the same run twice, a run of another machine) is this script's,
+// in its one line (a review: a stack trace of execFileSync's)
+function analyse (...args) {
+  try {
+    return execFileSync(process.execPath, [path.join(lab, 'analyse.js'), ...args],
+      { encoding: 'utf8', cwd: lab, stdio: ['ignore', 'pipe', 'pipe'] })
+  } catch (err) {
+    const said = `${err.stderr ?? ''}`.trim().split('\n')[0] || err.message.split('\n')[0]
+    if (err.status === 2) throw new UsageError(said.replace(/^analyse\.js: /, ''))
+    throw new Error(`analyse.js ${args.join(' ')} failed: ${said}`)
+  }
+}
 
 function firstRounds (run, k, out) {
   const context = readJson(path.join(run, 'context.json'), RUN)
@@ -57,6 +67,12 @@ function check ([ks, ...runs]) {
     need(cost, log, 'cost pass runs', RUN)
     const over = counts.find(k => k > costRounds)
     if (over) throw new UsageError(`${run} ran ${costRounds} cost rounds; ask for 1 to as many, not ${over}`)
+  }
+  // a run against itself agrees by construction (a review: analyse.js's refusal as a stack trace)
+  for (let i = 0; i < runs.length; i += 2) {
+    if (path.resolve(runs[i]) === path.resolve(runs[i + 1])) {
+      throw new UsageError(`${runs[i]} is given twice in a pair; compare two different runs`)
+    }
   }
 }
 

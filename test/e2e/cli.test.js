@@ -379,6 +379,48 @@ test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () 
     /^disturb\.js: --for must be a whole number from 1 to 604800, not '9999999999999'/)
 })
 
+// A review of every command line (2026-12-07): names and sizes given twice measured twice, an
+// option the chosen placements do not use said and ignored, a log a study would append to that
+// is a run's results, a stack trace for a missing runtime, and empty answers for a name or a
+// size a run does not hold: each refused in one line, before anything is measured
+test('studies and docs/ scripts refuse repeats, unused options and names a run lacks', () => {
+  const study = name => (...args) => spawnSync(process.execPath, [path.join(STUDIES, name), ...args],
+    { cwd: scratch, encoding: 'utf8', timeout: 20000 })
+  const docs = (script, ...args) => spawnSync(process.execPath, [path.join(ROOT, 'docs', script), ...args],
+    { cwd: ROOT, encoding: 'utf8', timeout: 20000 })
+  assertRefused(study('file-cost.js')('--sizes', '256,256'),
+    /^file-cost\.js: --sizes names 256 twice; name each size once/)
+  assertRefused(study('same-moment.js')('--designs', 'rounds,rounds'),
+    /^same-moment\.js: --designs names rounds twice; name each design once/)
+  assertRefused(study('same-moment.js')('--only', 'c'), /^same-moment\.js: --only names C alone, .*; name a reader/)
+  assertRefused(study('gc-trace-cost.js')('--only', 'node-http,node-http'),
+    /^gc-trace-cost\.js: --only names node-http twice; name each server once/)
+  assertRefused(study('pages.js')('--widths', '1280,1280'),
+    /^pages\.js: --widths names 1280 twice; name each width once$/)
+  assertRefused(study('http-placement.js')('--rate', '5000', '--placements', 'shared'),
+    new RegExp('^http-placement\\.js: --rate sets the paced placement\'s load, which --placements shared ' +
+      'leaves out: drop --rate, or add paced'))
+  assertRefused(study('db-placement.js')('--raw', path.join(ROOT, 'README.md')),
+    /^db-placement\.js: --raw \S+README\.md: is there and is no log of a study/)
+  assertRefused(docs('http/2026-12-06-window/window.js', '3', 'nope'), /^window\.js: no server nope; give some of /)
+  // Winter.js: no registry serves it, so it never runs here (docs/wasm.md)
+  assertRefused(docs('http/2026-12-06-window/window.js', '3', 'winterjs'), /^window\.js: winterjs cannot run here: /)
+  assertRefused(docs('http/2026-12-06-window/window.js', '3', 'c-epoll', 'c-epoll'),
+    /^window\.js: c-epoll is named twice; name each server once/)
+  const reference = path.join(ROOT, 'results', 'reference')
+  assertRefused(docs('reproducibility/2026-11-30-amd-noisy/within-run.js', reference, '255'),
+    /^within-run\.js: \S+ holds 256, 4096, 65536 B, not 255; give one of them/)
+  const dbLog = path.join(ROOT, 'docs/db/2026-12-07-review/dd-all.jsonl.gz')
+  assertRefused(docs('db/2026-11-30/gaps.js', dbLog, '--only', 'nope'),
+    /^gaps\.js: --only nope: no such server in \S+; it has c-libpq-prepared-pipelined, /)
+  assertRefused(docs('method/cost-rounds.js', '6', reference, reference),
+    /^cost-rounds\.js: \S+ is given twice in a pair; compare two different runs/)
+  assertRefused(docs('db/2026-11-30/drift-noise.js', '99999999999'),
+    /^drift-noise\.js: trials must be a whole number from 1 to 1000000, not '99999999999'/)
+  assertRefused(docs('http/2026-12-01/resets-first.js', '--runs', '99999'),
+    /^resets-first\.js: --runs must be a whole number from 1 to 1000, not '99999'/)
+})
+
 // a review (2026-12-06) found stack traces where a file held JSON's null, a fix that could not
 // be followed, and block sizes refused without naming their option
 test('a study given a file that holds no run, or a block size out of range: one line naming the fix', () => {

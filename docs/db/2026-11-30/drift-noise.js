@@ -6,7 +6,7 @@
 // Usage: node docs/db/2026-11-30/drift-noise.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
 const { seededRandom, normalFrom } = require('../../../lib/stats')
-const { runScript, wholeArgument } = require('../../script-args')
+const { runScript, wholeArgument, MAX_TRIALS } = require('../../script-args')
 
 function main ([text = '20000']) {
   const trials = Number(text)
@@ -32,4 +32,4 @@ function main ([text = '20000']) {
   }
 }
 
-runScript(module, { args: [0, 1], each: [text => wholeArgument(text, 'trials')], run: main })
+runScript(module, { args: [0, 1], each: [text => wholeArgument(text, 'trials', 1, MAX_TRIALS)], run: main })

@@ -5,7 +5,7 @@
 // the next run (docs/db.md, "The memory reducer").
 //
 //   node docs/db/2026-11-30/gaps.js RUN/all.jsonl[.gz] [--only NAME]...
-const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
+const { runScript, readableFile, readJsonLines, need, UsageError } = require('../../script-args')
 
 const LOG = 'a db run\'s all.jsonl (or .jsonl.gz)'
 
@@ -13,8 +13,15 @@ function main ([file], values) {
   const timed = readJsonLines(file, LOG)
     // a try that shared its CPUs with other work was measured again: its second try counts
     .filter(record => record.phase === 'db' && record.ok && !record.foreign?.disturbed)
-  const records = need(timed, file, 'db runs', LOG)
-    .filter(record => !values.only || values.only.includes(record.program))
+  const all = need(timed, file, 'db runs', LOG)
+  // a name that matches no server of the log: said, not an empty table (a review)
+  const names = [...new Set(all.map(record => record.program))]
+  const unknown = (values.only ?? []).filter(name => !names.includes(name))
+  if (unknown.length) {
+    throw new UsageError(`--only ${unknown.join(', ')}: no such server in ${file}; ` +
+      `it has ${names.join(', ')}`)
+  }
+  const records = all.filter(record => !values.only || values.only.includes(record.program))
 
   const byProcess = new Map()
   for (const record of records) {

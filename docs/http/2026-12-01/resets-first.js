@@ -83,8 +83,8 @@ runScript(module, {
   args: [0, 0],
   flags: { trials: { type: 'string' }, runs: { type: 'string' } },
   check: (args, flags) => {
-    wholeNumber(flags.trials ?? '3', 'trials', 1)
-    wholeNumber(flags.runs ?? '10', 'runs', 1)
+    wholeNumber(flags.trials ?? '3', 'trials', 1, 1000)
+    wholeNumber(flags.runs ?? '10', 'runs', 1, 1000)
   },
   run: (args, flags) => main(Number(flags.trials ?? 3), Number(flags.runs ?? 10))
 })

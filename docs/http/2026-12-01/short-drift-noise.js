@@ -7,7 +7,7 @@
 //   node docs/http/2026-12-01/short-drift-noise.js [trials, default 20000]
 const { classify } = require('../../../lib/steady')
 const { seededRandom, normalFrom } = require('../../../lib/stats')
-const { runScript, wholeArgument } = require('../../script-args')
+const { runScript, wholeArgument, MAX_TRIALS } = require('../../script-args')
 
 function main ([text = '20000']) {
   const trials = Number(text)
@@ -31,4 +31,4 @@ function main ([text = '20000']) {
   }
 }
 
-runScript(module, { args: [0, 1], each: [text => wholeArgument(text, 'trials')], run: main })
+runScript(module, { args: [0, 1], each: [text => wholeArgument(text, 'trials', 1, MAX_TRIALS)], run: main })

@@ -13,7 +13,7 @@
 //   node docs/http/2026-12-04-four/moments.js [trials, default 20000] [warm-up runs, default 2]
 const { classify } = require('../../../lib/steady')
 const { seededRandom, normalFrom } = require('../../../lib/stats')
-const { runScript, wholeArgument } = require('../../script-args')
+const { runScript, wholeArgument, MAX_TRIALS } = require('../../script-args')
 
 // [the moments' spread, each run's own], as coefficients of variation: noise alone, then
 // moments that a process's runs back to back share
@@ -56,6 +56,9 @@ function main ([text = '20000', warmupText = '2']) {
 
 runScript(module, {
   args: [0, 2],
-  each: [text => wholeArgument(text, 'trials'), text => wholeArgument(text, 'warm-up runs')],
+  each: [
+    text => wholeArgument(text, 'trials', 1, MAX_TRIALS),
+    text => wholeArgument(text, 'warm-up runs', 1, 1000)
+  ],
   run: main
 })

@@ -19,6 +19,7 @@ const { wrkArgv, runWrk, parseWrk } = require(path.join(lab, 'experiments/http/w
 const { processCpu, cpuBetween } = require(path.join(lab, 'experiments/http/cpu'))
 const { median } = require(path.join(lab, 'lib/stats'))
 const { UsageError } = require(path.join(lab, 'lib/options'))
+const { unavailableReason } = require(path.join(lab, 'lib/rows'))
 const { runScript } = require('../../script-args')
 
 const cpu = Number(require('node:fs').readFileSync('/proc/self/status', 'utf8')
@@ -26,15 +27,22 @@ const cpu = Number(require('node:fs').readFileSync('/proc/self/status', 'utf8')
 
 // ROUNDS and the servers' names checked before any starts; one CPU, as the bench pins both
 function check ([rounds, ...names]) {
-  if (!/^\d+$/.test(rounds) || Number(rounds) < 2) {
-    throw new UsageError(`ROUNDS must be a whole number of at least 2, not '${rounds}'`)
-  }
-  if (!Number.isInteger(cpu)) {
-    throw new UsageError('pin it to one CPU: taskset -c CPU node ... (the bench pins both there)')
+  if (!/^\d+$/.test(rounds) || Number(rounds) < 2 || Number(rounds) > 1000) {
+    throw new UsageError(`ROUNDS must be a whole number from 2 to 1000, not '${rounds}'`)
   }
   const unknown = names.filter(name => !servers.some(each => each.name === name))
   const known = servers.map(each => each.name).join(', ')
   if (unknown.length) throw new UsageError(`no server ${unknown.join(', ')}; give some of ${known}`)
+  // a server whose runtime is missing, said before any starts (a review: a stack trace)
+  for (const name of names) {
+    const reason = unavailableReason(servers.find(each => each.name === name))
+    if (reason) throw new UsageError(`${name} cannot run here: ${reason}`)
+  }
+  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  if (twice) throw new UsageError(`${twice} is named twice; name each server once`)
+  if (!Number.isInteger(cpu)) {
+    throw new UsageError('pin it to one CPU: taskset -c CPU node ... (the bench pins both there)')
+  }
 }
 
 async function main ([roundsText, ...args], stopped) {

@@ -8,7 +8,7 @@
 //   node docs/reproducibility/2026-11-30-amd-noisy/within-run.js RUN-DIR [BLOCK-SIZE]
 const path = require('node:path')
 const { mean, leastSquaresSlope } = require('../../../lib/stats')
-const { runScript, folderWith, wholeArgument, readJson, need } = require('../../script-args')
+const { runScript, folderWith, wholeArgument, readJson, need, UsageError } = require('../../script-args')
 
 const RUN = 'a stdio run\'s folder'
 
@@ -29,6 +29,11 @@ function main ([dir, size = '256']) {
   const file = path.join(dir, 'results.json')
   const results = readJson(file, RUN)
   need(results.headline?.cells, file, 'stdio cells', RUN)
+  // a size the run does not hold is said, not counted as "0 of 0 cells" (a review)
+  const sizes = [...new Set(results.headline.cells.map(cell => cell.blockSize))]
+  if (!sizes.includes(Number(size))) {
+    throw new UsageError(`${dir} holds ${sizes.join(', ')} B, not ${size}; give one of them`)
+  }
   console.log(`${results.runId}, ${size} B: each reader's share of C against C's pace in its turns, round by round`)
   let negative = 0
   let cells = 0
