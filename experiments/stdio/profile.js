@@ -135,12 +135,9 @@ function profileLeastReads (rounds) {
 const BUCKETS = [
   { key: 'kernelRead', label: 'the kernel\'s read(2)', short: 'kernel read' },
   { key: 'entryExit', label: 'syscall entry and exit, libc\'s wrapper', short: 'entry, exit' },
-  {
-    key: 'switching',
-    label: 'switching: waiting for input (the feeder\'s turn), or switched out',
-    short: 'switching'
-  },
-  { key: 'binding', label: 'the runtime\'s binding or FFI, its own JavaScript too', short: 'binding' },
+  // (the runtime's binding holds its own JavaScript too, and the syscalls it makes: bucketOf)
+  { key: 'switching', label: 'switching: waiting for input, or switched out', short: 'switching' },
+  { key: 'binding', label: 'the runtime\'s binding or FFI', short: 'binding' },
   { key: 'loop', label: 'the reader\'s own loop (JavaScript, or C\'s)', short: 'loop' },
   { key: 'buffer', label: 'buffer handling', short: 'buffer' },
   { key: 'gc', label: 'GC', short: 'GC' },

@@ -457,7 +457,9 @@ function runContextSection (data) {
 // bucket adds over C's, the frames behind the most, and what the profiler cost.
 const PROFILE_NOTE = placement => 'Each reader under perf (cpu-clock samples with call graphs; V8\'s perf map ' +
   `names its JavaScript), ${placement}. The samples of the window the CPU per read is measured over ` +
-  '(30% to 98% of stdin) go in buckets the same for every runtime; a bucket\'s ns per read is its ' +
+  '(30% to 98% of stdin) go in buckets the same for every runtime (the runtime\'s binding holds its own ' +
+  'JavaScript, Node\'s node: and Deno\'s ext: modules, and the syscalls it makes, a futex that hands a read ' +
+  'to another of its threads among them); a bucket\'s ns per read is its ' +
   'share of every round\'s samples times the CPU per read of the unprofiled runs (the median of the ' +
   'rounds\'), its interval from each round\'s own figure. The perf script ' +
   'texts are in the run\'s profile/ folder, one per round, for speedscope, Firefox Profiler or ' +
@@ -520,7 +522,8 @@ function profileSection (data) {
   const bucketCell = (row, key) => {
     const interval = row.intervals[key]
     const title = row.ns[key] >= INTERVAL_FROM_NS && interval && Number.isFinite(interval.low)
-      ? `interval: ${formatRange(interval.low, interval.high)} ns (${levelText(interval.level)})`
+      ? `its rounds' own figures: ${formatRange(interval.low, interval.high)} ns (${levelText(interval.level)} ` +
+        'for their median; the figure is its share of their pooled samples)'
       : ''
     const overC = row.overC ? html`<span class="interval">${formatSigned(row.overC[key])}</span>` : ''
     return html`<td class="num wraps" title="${title}">${formatNumber(row.ns[key])}${overC}${kernelPass(row, key)}${
@@ -582,10 +585,11 @@ function profileSection (data) {
   const tables = profile.entries.map((entry, index) => html`<div class="chart small" id="chart-profile-${index}"></div>
     ${flameControls(entry, index)}
     <div class="table-wrap"><table class="dense">
-      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, the
-        median of ${profileRoundsText(entry.rows)}, over C's beneath each (its interval, ${levels(entry)},
-        in its tooltip); the ns in frames with no name beneath the CPU per read; what perf cost per read;
-        the frames behind the bucket that adds most</caption>
+      <caption>${data.compare ? `${entry.set}: ` : ''}ns per read at ${sizeName(entry.blockSize)} by bucket, from
+        ${profileRoundsText(entry.rows)}: a reader's CPU per read the median of its rounds', a bucket its share of
+        their samples times it, over C's beneath each (in its tooltip the range of its rounds' own figures,
+        ${levels(entry)} for their median); the ns in frames with no name beneath the CPU per read; what perf
+        cost per read; the frames behind the bucket that adds most</caption>
       <thead><tr><th scope="col">reader</th>${heading('CPU per read')}
         ${shown(entry).map(bucket => heading(bucket.label))}
         ${heading('perf\'s own cost')}<th scope="col">most over C, its top frame (samples)</th></tr></thead>

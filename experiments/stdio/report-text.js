@@ -370,7 +370,8 @@ function profileTerminal (profile, placement) {
     table.push([cell.program, String(round(cell.cpuPerReadNs)), over, cost, unnamedText(cell.unnamed), where])
   }
   const title = `Where a read's ns go at ${sizeName(base.blockSize)} (perf's samples, ${placement.words}; ` +
-    `median of ${profileRoundsText(cells)}; the page has each reader's flame graph):`
+    `${profileRoundsText(cells)}: a reader's CPU per read the median of its rounds', a bucket its share of ` +
+    'their samples times it; the page has each reader\'s flame graph):'
   const loss = profileLossText(failed, cells)
   // a run has no calls run beside it: how to set the fast calls against one
   const checkable = ladderCheckable(cells.map(cell => cell.program))
@@ -388,7 +389,7 @@ function profileMarkdown (data) {
   const out = ['## Where the ns go', '', md(PROFILE_MARKDOWN_NOTE(profilePlacementText(profile.entries))), '']
   const ladderColumn = profile.ladderRun !== null
   for (const entry of profile.entries) {
-    out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(entry.blockSize)}, the median of ` +
+    out.push(`### ${data.compare ? `${md(entry.set)}: ` : ''}${sizeName(entry.blockSize)}, ` +
       md(profileRoundsText(entry.rows)), '')
     const header = ['reader', 'CPU ns per read', 'over C', 'where its ns over C\'s go', 'unnamed', 'perf\'s own cost',
       ...(ladderColumn ? ['call against the ladder\'s no-op, over C\'s'] : [])]
@@ -469,7 +470,7 @@ function precisionText (precision) {
   return `${head} ${byRounds}; ${bySamples}${movedRounds}${short}`
 }
 
-// The rounds the profile's figures are the median of, each reader's where they differ (a
+// The rounds the profile's figures come from, each reader's where they differ (a
 // failed round, a reader measured again): "4 rounds", "4 rounds (node-sync 3)". rows: { program,
 // rounds }.
 function profileRoundsText (rows) {

@@ -688,7 +688,10 @@ test('bench.js\'s lines for the profile pass: each reader\'s ns over C, the larg
     profile.cells.push(hung)
     fs.writeFileSync(path.join(copy, 'profile.json'), JSON.stringify(profile))
     const said = terminal(results, [256], copy)
-    assert.ok(said.some(line => /median of 2 rounds \(bun-ffi 1\)/.test(line)), said.join('\n'))
+    // (a review: "median of 2 rounds" said of buckets that are shares of the rounds' pooled samples)
+    const title = new RegExp('; 2 rounds \\(bun-ffi 1\\): a reader\'s CPU per read the median of its rounds\', ' +
+      'a bucket its share of their samples times it;')
+    assert.ok(said.some(line => title.test(line)), said.join('\n'))
     assert.ok(said.includes('Failed, no buckets: deno-ffi (it hung). Rounds that failed, left out of their ' +
       'reader\'s figures: node-sync\'s round 2 (perf sampled no read of stdin).'), said.join('\n'))
     // C's profile failed: nothing is over C, and what failed is said still (a review: it was
