@@ -240,7 +240,8 @@ function bucketOf (frames, reader) {
       const wrapper = user.findIndex(each => !/libc|ld-linux/.test(each.dso))
       const caller = wrapper < 0 ? [] : user.slice(wrapper)
       const maker = caller.length ? bucketOf(caller, reader).key : null
-      if (maker === 'binding' || maker === 'gc') return { key: maker, frame }
+      // (buffer code's too: an allocation's mmap; a review found it went to "everything else")
+      if (['binding', 'gc', 'buffer'].includes(maker)) return { key: maker, frame }
       // unwound no further than libc's wrapper (libc keeps no frame pointers): in a runtime's
       // process only its native code makes syscalls, JavaScript and WebAssembly none
       const wrapperOnly = user.length > 0 && caller.every(each => MEANINGLESS.test(each.symbol))

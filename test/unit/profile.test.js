@@ -74,6 +74,8 @@ test('a stack\'s bucket: the kernel by what it was doing, user space by the near
       { key: 'other', frame: 'syscall futex' }, C_READER],
     [[K('do_madvise'), K('__x64_sys_madvise'), K('do_syscall_64'), U('madvise', libc),
       U('v8::internal::MemoryAllocator::Free')], { key: 'gc', frame: 'syscall madvise' }],
+    [[K('do_mmap'), K('__x64_sys_mmap'), K('do_syscall_64'), U('mmap64', libc),
+      U('v8::internal::JSArrayBuffer::Allocate')], { key: 'buffer', frame: 'syscall mmap' }],
     [[K('do_epoll_wait'), K('__x64_sys_epoll_wait'), K('do_syscall_64'), U('epoll_wait', libc), U('uv__io_poll')],
       { key: 'binding', frame: 'syscall epoll_wait' }],
     [[K('clear_page_erms'), K('exc_page_fault'), K('asm_exc_page_fault')],
