@@ -415,6 +415,12 @@ test('studies and docs/ scripts refuse repeats, unused options and names a run l
     /^gaps\.js: --only nope: no such server in \S+; it has c-libpq-prepared-pipelined, /)
   assertRefused(docs('method/cost-rounds.js', '6', reference, reference),
     /^cost-rounds\.js: \S+ is given twice in a pair; compare two different runs/)
+  // a run set against itself agrees to the last digit: refused, as analyse.js refuses it
+  const hc = path.join(ROOT, 'docs/http/2026-12-07-time/hc-results.json.gz')
+  assertRefused(docs('http/2026-11-30/moves.js', hc, hc),
+    /^moves\.js: \S+hc-results\.json\.gz is given twice; compare two different runs/)
+  assertRefused(docs('calls/2026-11-28-turns/ratio-moves.js', reference, `${reference}/`),
+    /^ratio-moves\.js: \S+ is given twice; compare two different runs/)
   assertRefused(docs('db/2026-11-30/drift-noise.js', '99999999999'),
     /^drift-noise\.js: trials must be a whole number from 1 to 1000000, not '99999999999'/)
   assertRefused(docs('http/2026-12-01/resets-first.js', '--runs', '99999'),

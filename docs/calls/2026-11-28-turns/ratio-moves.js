@@ -38,4 +38,4 @@ function main (dirs) {
   console.log(moves.filter(x => x.m > 5).map(x => `${x.v} ${x.rung} ${x.m.toFixed(1)}`).join('; '))
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['results.json'], RUN), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['results.json'], RUN), distinct: true, run: main })

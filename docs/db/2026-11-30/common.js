@@ -31,4 +31,4 @@ function main (files) {
   console.log(`all: ${before} of ${cells} within 5%, ${after} after each endpoint's shift is taken away`)
 }
 
-runScript(module, { args: [2, 2], each: readableFile, run: main })
+runScript(module, { args: [2, 2], each: readableFile, distinct: true, run: main })

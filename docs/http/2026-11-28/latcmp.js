@@ -41,5 +41,6 @@ runScript(module, {
   args: [2, 2],
   each: folderWith(['results.json'], RUN),
   flags: { calm: { type: 'boolean' } },
+  distinct: true,
   run: main
 })

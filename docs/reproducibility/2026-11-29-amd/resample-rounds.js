@@ -49,4 +49,4 @@ function main (dirs) {
   }
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['results.json'], RUN), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['results.json'], RUN), distinct: true, run: main })

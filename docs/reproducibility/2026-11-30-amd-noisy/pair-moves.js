@@ -22,4 +22,4 @@ function main ([fileA, fileB]) {
     `${median(moves).toFixed(2)}, 90th percentile ${p90.toFixed(2)}, largest ${moves[moves.length - 1].toFixed(2)}`)
 }
 
-runScript(module, { args: [2, 2], each: readableFile, run: main })
+runScript(module, { args: [2, 2], each: readableFile, distinct: true, run: main })
