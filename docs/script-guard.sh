@@ -6,7 +6,8 @@
 #   too few, too many arguments: the same
 # The script sets GUARD_ARGS to "MIN MAX" (MAX "-" for any number) and then sources this, the
 # caller's arguments left as they are:
-#   GUARD_ARGS='1 2'; . "$(dirname "$0")/../../script-guard.sh"
+#   GUARD_ARGS='1 2'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
+# (bash, unlike dash, goes on past a file it cannot source: hence the exit)
 guard_name=$(basename "$0")
 guard_usage=$(sed -n 's/^# usage: //p' "$0" | head -n 1)
 guard_refuse () {
@@ -16,7 +17,10 @@ guard_refuse () {
 case "${1-}" in
   --help|-h)
     echo "usage: $guard_usage"
-    sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0" | grep -v '^usage: '
+    # the header comment, from line 1 where the script has no #! line
+    guard_from=2
+    head -n 1 "$0" | grep -q '^#!' || guard_from=1
+    sed -n "$guard_from,/^[^#]/s/^# \{0,1\}//p" "$0" | grep -vi '^usage: '
     exit 0 ;;
   -*) guard_refuse "unknown option '$1'" ;;
 esac
@@ -33,6 +37,19 @@ fi
 guard_count () {
   case "$2" in
     ''|*[!0-9]*) guard_refuse "$1 must be a whole number, not '$2'" ;;
+    # six digits or more: past 10,000, and past what test(1) compares without an error
+    ?????[0-9]*) guard_refuse "$1 must be from 1 to 10000, not $2" ;;
   esac
   if [ "$2" -lt 1 ] || [ "$2" -gt 10000 ]; then guard_refuse "$1 must be from 1 to 10000, not $2"; fi
+}
+
+# guard_env ARG...: each must be NAME=VALUE (a review: run.sh LABEL --help handed --help to env,
+# and then ran wrk nine times against no server)
+guard_env () {
+  for guard_arg in "$@"; do
+    case "$guard_arg" in
+      [A-Za-z_]*=*) ;;
+      *) guard_refuse "'$guard_arg' is no NAME=VALUE for the environment" ;;
+    esac
+  done
 }

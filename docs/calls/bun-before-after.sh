@@ -5,7 +5,7 @@
 # ladder on CPU 1 as the lab's ladder runs them, 2 rounds of 120,000 calls and 65,536 reads.
 #   docs/calls/bun-before-after.sh [PAIRS]     prints a line per process
 # usage: docs/calls/bun-before-after.sh [PAIRS]
-GUARD_ARGS='0 1'; . "$(dirname "$0")/../script-guard.sh"
+GUARD_ARGS='0 1'; . "$(dirname "$0")/../script-guard.sh" || exit 2
 guard_count PAIRS "${1:-40}"
 set -euo pipefail
 cd "$(dirname "$0")/../.."

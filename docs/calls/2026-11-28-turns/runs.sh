@@ -1,6 +1,6 @@
 #!/bin/sh
 # usage: docs/calls/2026-11-28-turns/runs.sh   (from the lab's root; two calls runs back to back)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 cd /work/main
 ONLY="--only c --only just-fast --only node --only node-ffi --only bun-ffi --only deno-ffi --only deno-sync"
 for i in 1 2; do

@@ -3,7 +3,7 @@
 # one), dd and Bun on one CPU as the calls experiment puts them: each line a process, its rounds'
 # no-op ns. Run at the commit before the 20 ms settle and at it: sh settle-by-hand.sh CHECKOUT
 # usage: sh docs/calls/2026-11-29-amd/settle-by-hand.sh [CHECKOUT]
-GUARD_ARGS='0 1'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 1'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 checkout=${1:-$(git rev-parse --show-toplevel)}
 cd "$checkout" || exit 1
 echo "# $(git log -1 --format='%h %s') ($(date -u +%FT%TZ))"

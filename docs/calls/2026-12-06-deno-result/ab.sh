@@ -1,7 +1,7 @@
 #!/bin/bash
 # deno-ffi's ladder with its read's result isize (a, the lab's) or i32 (b), in turns, on CPU 1
 # usage: docs/calls/2026-12-06-deno-result/ab.sh   (its two readers in /tmp/w/dab, as its section says)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 DENO=/work/main/node_modules/.bin/deno
 cd /tmp/w/dab
 for i in $(seq 1 10); do

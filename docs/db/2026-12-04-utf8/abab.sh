@@ -3,7 +3,7 @@
 # each folder a `git worktree add` of its commit, its build/ a copy of this checkout's made
 # again there (make), node_modules a link to this checkout's
 # usage: docs/db/2026-12-04-utf8/abab.sh   (the two worktrees its comment names made first)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 for i in 1 2; do
   for side in before after; do
     if [ $side = before ]; then dir=/tmp/w/before; else dir=/tmp/w/runtree; fi

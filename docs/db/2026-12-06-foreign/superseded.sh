@@ -6,7 +6,7 @@
 # --id q0`); db1 (quiet) and db2 (beside `node studies/disturb.js --for 660`) at 28d778d7,
 # `node bench.js --experiment db --out /tmp/w/r103 --id db1`.
 # usage: sh superseded.sh   (from docs/db/2026-12-06-foreign)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 for run in d1 d2 q0 q1 db1 db2; do
   zcat "$run-all.jsonl.gz" | node -e '
     const records = require("fs").readFileSync(0, "utf8").trim().split("\n").map(JSON.parse)

@@ -2,7 +2,7 @@
 # db-placement --placements alone, quiet against SCHED_IDLE spinners on both CPUs, in turns
 # run from a clean worktree of 9ad5808a at /tmp/w/run1; /tmp/w/spin/spin is spin.c, gcc -O2
 # usage: docs/db/2026-12-06-spinner/study.sh   (a worktree at /tmp/w/run1 and /tmp/w/spin/spin made first)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 cd /tmp/w/run1 || exit 1
 out=/tmp/w/spin/out; mkdir -p $out
 for trial in 1 2 3; do

@@ -2,7 +2,7 @@
 # paired.sh DIR CMD...: DIR/a.js against DIR/b.js (prepare.sh makes them), pairs in random
 # order, CPU per read (user+sys, 10 ms ticks, start-up included), dd and the reader on CPU 1
 # usage: paired.sh DIR RUNTIME [FLAGS...]   (PAIRS=16 COUNT=2000000 in its environment)
-GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 if [[ ! -f $1/a.js || ! -f $1/b.js ]]; then
   guard_refuse "$1 must hold a.js and b.js: make them with prepare.sh"
 fi

@@ -2,7 +2,7 @@
 # The two pairs of readers paired.sh compares (docs/programs.md, "Two declarations a review
 # proposed"): in DIR/node-ffi and DIR/deno-ffi, a.js the lab's reader and b.js the other form.
 # usage: prepare.sh DIR   (writes DIR/node-ffi and DIR/deno-ffi, each with a.js and b.js)
-GUARD_ARGS='1 1'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='1 1'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 set -euo pipefail
 lab=$(cd "$(dirname "$0")/../../.." && pwd)
 dir=$1

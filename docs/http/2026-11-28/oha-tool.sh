@@ -2,7 +2,7 @@
 # oha against c-epoll, server on CPU 1, oha on CPU 0: per rate and connections, what share of
 # the asked requests came back, oha's own CPU per request, c-epoll's latency and its steal
 # usage: docs/http/2026-11-28/oha-tool.sh   (from the lab's root, oha installed)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 cd /work/main
 OHA=${OHA:-build/oha/bin/oha}
 port=18123

@@ -4,7 +4,7 @@
 # five 1 s runs at 128 connections, the server on CPU 0 and wrk on CPU 1, the count of
 # "Optimized" lines after each run and, at the end, the compiles themselves.
 # usage: sh docs/http/2026-12-01/bun-compiles.sh   (from the lab's root)
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 cd "$(dirname "$0")/../../.."
 out=$(mktemp)
 BUN_JSC_reportCompileTimes=1 taskset -c 0 node_modules/.bin/bun http/bun.js 18081 > "$out" 2>&1 &

@@ -8,8 +8,9 @@
 #   sh docs/http/2026-12-03/deno-faults.sh OUT N [ENV=VALUE...]   from the lab's folder
 # ENV=VALUE pairs go to Deno's environment (GLIBC_TUNABLES=glibc.malloc.trim_threshold=...).
 # usage: sh docs/http/2026-12-03/deno-faults.sh OUT N [ENV=VALUE...]
-GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 guard_count N "$2"
+(shift 2; guard_env "$@") || exit 2
 set -eu
 out=$1 n=$2; shift 2
 mkdir -p "$out"

@@ -6,7 +6,7 @@
 # request (all its threads, schedstat) and the process's mark-compacts so far.
 #   sh docs/http/2026-12-03/gc-states.sh OUT N [V8 flag...]   from the lab's folder
 # usage: sh docs/http/2026-12-03/gc-states.sh OUT N [V8 flag...]
-GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='2 -'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 guard_count N "$2"
 set -eu
 out=$1 n=$2; shift 2

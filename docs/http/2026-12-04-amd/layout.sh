@@ -9,7 +9,7 @@
 #   sh docs/http/2026-12-04-amd/layout.sh OUT N [MODE]   from the lab's folder
 # MODE: keep-alive (the default) or close (each request with Connection: close).
 # usage: sh docs/http/2026-12-04-amd/layout.sh OUT N [MODE]
-GUARD_ARGS='2 3'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='2 3'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 guard_count N "$2"
 set -eu
 out=$1 n=$2 mode=${3:-keep-alive}

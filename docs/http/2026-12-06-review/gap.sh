@@ -1,6 +1,7 @@
 #!/bin/bash
 # usage: docs/http/2026-12-06-review/gap.sh LABEL [ENV=VALUE...]
-GUARD_ARGS='1 -'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='1 -'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
+(shift 1; guard_env "$@") || exit 2
 label=$1; shift
 port=18$((RANDOM % 900 + 100))
 env "$@" BUN_JSC_logGC=1 taskset -c 1 /work/main/node_modules/.bin/bun /work/main/http/bun.js $port 2>/tmp/w/bunidle/$label.gc > /dev/null &

@@ -7,7 +7,7 @@
 #   docs/profile/2026-12-05-batch/feeders.sh feeders.txt 15
 # Output lines: trial, variant, task-clock ms, context switches.
 # usage: docs/profile/2026-12-05-batch/feeders.sh OUT [TRIALS]
-GUARD_ARGS='1 2'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='1 2'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 guard_count TRIALS "${2:-10}"
 out=$1; : > $out
 B=$((200*1048576))

@@ -8,7 +8,7 @@
 #   docs/profile/2026-12-05-batch/policies.sh policies-2.txt 12 dd-apart dd-one bothbatch bothbatch-1m
 # (setpipe and spinfeed built into /tmp/w/sf by gcc -O2 from the .c files beside this one.)
 # usage: docs/profile/2026-12-05-batch/policies.sh OUT TRIALS VARIANT...
-GUARD_ARGS='3 -'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='3 -'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 guard_count TRIALS "$2"
 for v in "${@:3}"; do
   case $v in

@@ -6,7 +6,7 @@
 #   python3 docs/profile/2026-12-05-batch/slopes.py readers.txt     # its output: slopes.txt
 # Output lines: trial, reader, variant, 64 KiB blocks, task-clock ms, context switches.
 # usage: docs/profile/2026-12-05-batch/readers.sh OUT TRIALS
-GUARD_ARGS='2 2'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='2 2'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 guard_count TRIALS "$2"
 out=$1; : > $out
 NODE=build/node/24.21.0/bin/node

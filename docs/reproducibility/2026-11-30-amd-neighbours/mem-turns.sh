@@ -2,7 +2,7 @@
 # Turns quiet and beside the memory streamer on CPU 0, at 256 B: C, just-fast, node-sync,
 # bun-ffi and deno-sync
 # usage: docs/reproducibility/2026-11-30-amd-neighbours/mem-turns.sh
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 cd "$(dirname "$0")/../../.."
 ARGS="--only c --only node-sync --only deno-sync --only bun-ffi --only just-fast --sizes 256"
 ARGS="$ARGS --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"

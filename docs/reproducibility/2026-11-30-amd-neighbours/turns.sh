@@ -2,7 +2,7 @@
 # Turns of C, node-sync and deno-sync at 256 B (cost pass, 6 rounds): CPU 0 idle, CPU 0 busy with a
 # spinner at SCHED_IDLE, CPU 0 busy with the memory streamer at SCHED_IDLE.
 # usage: docs/reproducibility/2026-11-30-amd-neighbours/turns.sh
-GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 cd "$(dirname "$0")/../../.."
 ARGS="--only c --only node-sync --only deno-sync --sizes 256"
 ARGS="$ARGS --no-strace --no-gc --no-kernel --no-profile --runs 1 --warmup 0 --rounds 6"

@@ -6,7 +6,7 @@
 #   sh neighbour.sh memory     the lab's memory mode on CPU 0, in windows of 30 s
 # Then: node probes.js windows NAME-probe.txt NAME-start.txt NAME-windows.txt
 # usage: sh neighbour.sh sibling|memory
-GUARD_ARGS='1 1'; . "$(dirname "$0")/../../script-guard.sh"
+GUARD_ARGS='1 1'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 set -e
 lab=$(cd "$(dirname "$0")/../../.." && pwd)
 name=$1
