@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
+const { RunFailed } = require('../../lib/cli')
 const {
   runScript, folderWith, wholeArgument, readJson, readJsonLines, need, UsageError
 } = require('../script-args')
@@ -26,7 +27,7 @@ function analyse (...args) {
   } catch (err) {
     const said = `${err.stderr ?? ''}`.trim().split('\n')[0] || err.message.split('\n')[0]
     if (err.status === 2) throw new UsageError(said.replace(/^analyse\.js: /, ''))
-    throw new Error(`analyse.js ${args.join(' ')} failed: ${said}`)
+    throw new RunFailed(`analyse.js ${args.join(' ')} failed: ${said}`)
   }
 }
 

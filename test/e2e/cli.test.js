@@ -940,38 +940,45 @@ test('docs/db profile: a perf that fails fails the profile, one line, exit 1, no
 // it takes folders, names the files it reads in each.
 const one = input => [[input]]
 const two = input => [[input, input]]
+// two names of one input, for a script that refuses a run set against itself (runScript's
+// distinct): a link beside it, so that it is refused for the input's kind, not for the twice
+const twoNames = input => {
+  const other = path.join(path.dirname(input), `again-${path.basename(input)}`)
+  if (!fs.existsSync(other)) fs.symlinkSync(input, other)
+  return [[input, other]]
+}
 const DOCS_READERS = {
-  'docs/calls/2026-11-28-turns/ratio-moves.js': { folder: ['results.json'], args: two },
+  'docs/calls/2026-11-28-turns/ratio-moves.js': { folder: ['results.json'], args: twoNames },
   'docs/calls/2026-11-30-noisy/control-variate.js': { args: two },
   'docs/calls/2026-12-04-amd/estimators.js': { args: two },
   'docs/calls/2026-12-05-halves/halves.js': { args: two },
   'docs/calls/2026-12-06-ready/overlap.js': { folder: ['all.jsonl'], args: one },
   'docs/calls/2026-12-07-processes/resample.js': { folder: ['results.json'], args: two },
-  'docs/calls/2026-11-30/estimators.js': { args: two },
-  'docs/db/2026-11-29/spread.js': { args: two },
+  'docs/calls/2026-11-30/estimators.js': { args: twoNames },
+  'docs/db/2026-11-29/spread.js': { args: twoNames },
   'docs/http/2026-12-02/ratio-spread.js': { args: two },
   'docs/method/2026-12-02/phases.js': { args: one },
   'docs/programs/2026-12-02/syscalls.js': { args: one },
   'docs/db/2026-11-30/busy-rounds.js': { folder: ['all.jsonl', 'context.json'], args: one },
   'docs/db/2026-11-30/combine.js': { args: file => [[`${file}+${file}`, file]] },
-  'docs/db/2026-11-30/common.js': { args: two },
+  'docs/db/2026-11-30/common.js': { args: twoNames },
   'docs/db/2026-11-30/components.js': { folder: ['all.jsonl', 'context.json'], args: two },
   'docs/db/2026-11-30/estimators.js': { args: file => [[`${file},${file}`]] },
   'docs/db/2026-11-30/gaps.js': { args: one },
   'docs/db/2026-11-30/gc-rounds.js': { args: two },
   'docs/db/2026-11-30/reclass.js': { args: two },
-  'docs/db/2026-11-30/round-spread.js': { args: two },
+  'docs/db/2026-11-30/round-spread.js': { args: twoNames },
   'docs/db/2026-11-30/semi-space.js': { args: two },
   'docs/db/2026-11-30/sides.js': { args: two },
   'docs/db/2026-11-30/with-wrk.js': { args: two },
   'docs/db/2026-12-01/drop-compiling.js': { args: two },
   'docs/db/2026-12-01/run-moves.js': { args: two },
   'docs/db/2026-12-05-one-cpu/wakeups.js': { args: two },
-  'docs/db/2026-12-07-wakeups/by-run.js': { args: two },
+  'docs/db/2026-12-07-wakeups/by-run.js': { args: twoNames },
   'docs/db/2026-12-07-latency/rates.js': { folder: ['all.jsonl'], args: one },
-  'docs/http/2026-11-28/latcmp.js': { folder: ['results.json'], args: two },
+  'docs/http/2026-11-28/latcmp.js': { folder: ['results.json'], args: twoNames },
   'docs/http/2026-11-30-noisy/user-system.js': { args: two },
-  'docs/http/2026-11-30/moves.js': { args: two },
+  'docs/http/2026-11-30/moves.js': { args: twoNames },
   'docs/http/2026-12-01/calm-runs.js': { args: input => [['1.1', input, input]] },
   'docs/http/2026-12-01/host-pace.js': { args: two },
   'docs/http/2026-12-01/jit-replay.js': { args: two },
@@ -988,14 +995,14 @@ const DOCS_READERS = {
     folder: ['context.json', 'all.jsonl'], args: run => [['1', run, run]]
   },
   'docs/method/cost-window.js': { folder: ['all.jsonl'], args: one },
-  'docs/profile/2026-11-29-amd/pairprof.js': { folder: ['profile.json'], args: two },
-  'docs/profile/2026-11-30-amd-noisy/sampling.js': { folder: ['profile.json'], args: two },
+  'docs/profile/2026-11-29-amd/pairprof.js': { folder: ['profile.json'], args: twoNames },
+  'docs/profile/2026-11-30-amd-noisy/sampling.js': { folder: ['profile.json'], args: twoNames },
   'docs/profile/2026-11-30-amd/hz-table.js': { folder: ['profile.json', 'context.json'], args: one },
   'docs/profile/2026-11-30-amd/turns.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-04-amd/seen.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-07-spells/spells.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-07-spells/switches.js': { folder: ['all.jsonl'], args: one },
-  'docs/profile/2026-12-07-review/rules.js': { folder: ['profile.json'], args: two },
+  'docs/profile/2026-12-07-review/rules.js': { args: two },
   'docs/reproducibility/2026-11-27-issue-35/calibration.js': {
     folder: ['h1', 'h2', 'h3', 'h4', 'h5', 'db1', 'db2', 'db3', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']
       .map(run => `${run}/results.json`),
@@ -1005,10 +1012,10 @@ const DOCS_READERS = {
     folder: ['quiet1', 'mem1', 'quiet2', 'mem2', 'quiet3', 'mem3'].map(run => `${run}/all.jsonl`),
     args: one
   },
-  'docs/reproducibility/2026-11-29-amd/resample-rounds.js': { folder: ['results.json'], args: two },
+  'docs/reproducibility/2026-11-29-amd/resample-rounds.js': { folder: ['results.json'], args: twoNames },
   'docs/reproducibility/2026-11-30-amd-noisy/days.js': { args: file => [[file, file, file, file]] },
-  'docs/reproducibility/2026-11-30-amd-noisy/pair-moves.js': { args: two },
-  'docs/reproducibility/2026-11-30-amd-noisy/profile-days.js': { args: two },
+  'docs/reproducibility/2026-11-30-amd-noisy/pair-moves.js': { args: twoNames },
+  'docs/reproducibility/2026-11-30-amd-noisy/profile-days.js': { args: twoNames },
   'docs/reproducibility/2026-11-30-amd-noisy/within-run.js': { folder: ['results.json'], args: one },
   'docs/reproducibility/2026-12-04-amd/rounds.js': { args: file => [['deno-wasi', '256', file]] },
   'docs/reproducibility/2026-12-05-halves/halves.js': { args: two },
@@ -1110,7 +1117,11 @@ test('every shell script of docs/ answers --help, and refuses an option it does 
     fs.writeFileSync(path.join(nowhere, tool), '#!/bin/sh\necho "ran $0" >&2\nexit 99\n', { mode: 0o755 })
   }
   for (const script of scripts) {
-    const run = args => spawnSync('bash', [script, ...args], { cwd: ROOT, encoding: 'utf8', env, timeout: 10000 })
+    // by the shell its first line names (dash for #!/bin/sh), from its own folder, as its
+    // usage says to run some of them: the guard is found beside it wherever it is run from
+    const shell = /^#!\/bin\/sh/.test(fs.readFileSync(path.join(ROOT, script), 'utf8')) ? 'sh' : 'bash'
+    const run = args => spawnSync(shell, [path.basename(script), ...args],
+      { cwd: path.join(ROOT, path.dirname(script)), encoding: 'utf8', env, timeout: 10000 })
     const help = run(['--help'])
     assert.equal(help.status, 0, `${script}: ${help.stderr}`)
     assert.match(help.stdout, /^usage: \S/, script)
@@ -1120,4 +1131,14 @@ test('every shell script of docs/ answers --help, and refuses an option it does 
     assert.match(bogus.stderr, new RegExp(`^${path.basename(script).replace('.', '\\.')}: unknown option ` +
       '\'--bogus\' \\(usage: [^\\n]+\\)\\n$'), script)
   }
+  // a count past what test(1) compares, and an option where NAME=VALUE goes (a review: both let
+  // through, the second into env, which then ran wrk against no server)
+  const refused = (script, args, message) => {
+    const result = spawnSync('bash', [script, ...args], { cwd: ROOT, encoding: 'utf8', env, timeout: 10000 })
+    assertRefused(result, message)
+  }
+  refused('docs/calls/bun-before-after.sh', ['99999999999999999999'],
+    /^bun-before-after\.sh: PAIRS must be from 1 to 10000, not 99999999999999999999 /)
+  refused('docs/http/2026-12-06-review/run.sh', ['x', '--help'],
+    /^run\.sh: '--help' is no NAME=VALUE for the environment /)
 })

@@ -70,4 +70,4 @@ function main (files) {
     `${Math.ceil(runs * (spread / needed) ** 2)} runs a cell, if the spread falls as the square root of the runs`)
 }
 
-runScript(module, { args: [2, 2], each: readableFile, run: main })
+runScript(module, { args: [2, 2], each: readableFile, distinct: true, run: main })

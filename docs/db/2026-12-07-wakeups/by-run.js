@@ -56,4 +56,4 @@ function main ([fileA, fileB]) {
     'requests per wake-up move over 5% the other way')
 }
 
-runScript(module, { args: [2, 2], each: readableFile, run: main })
+runScript(module, { args: [2, 2], each: readableFile, distinct: true, run: main })

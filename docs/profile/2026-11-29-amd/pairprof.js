@@ -61,4 +61,4 @@ function main (dirs) {
   console.log(`buckets over 20 ns: ${compared}, moved more than 10%: ${moved}`)
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['profile.json'], RUN), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['profile.json'], RUN), distinct: true, run: main })

@@ -51,4 +51,4 @@ function main (dirs) {
   for (const { line } of misses.sort((p, q) => q.z - p.z)) console.log(`  ${line}`)
 }
 
-runScript(module, { args: [2, 2], each: folderWith(['profile.json'], RUN), run: main })
+runScript(module, { args: [2, 2], each: folderWith(['profile.json'], RUN), distinct: true, run: main })

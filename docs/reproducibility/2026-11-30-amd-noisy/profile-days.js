@@ -39,4 +39,4 @@ function main (files) {
   }
 }
 
-runScript(module, { args: [2, 2], each: readableFile, run: main })
+runScript(module, { args: [2, 2], each: readableFile, distinct: true, run: main })
