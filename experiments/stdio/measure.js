@@ -294,13 +294,9 @@ async function measureIn (step, runIndex, options, runDir, zeroFiles, workDir) {
 function profileRecord (step, record, runDir, workDir) {
   const dataFile = profileData(step, runDir)
   let jitMaps = []
+  let mapsRemoved = false
   try {
-    if (!record.ok) {
-      // a failed try's V8 maps go too, found by the pids perf recorded (a review: they stayed
-      // in /tmp); its samples are no figure, and a later try's text takes its file's name
-      removePerfMaps(dataFile)
-      return
-    }
+    if (!record.ok) return
     try {
       jitMaps = perfMapsFromJitdumps(workDir)
     } catch (err) {
@@ -317,10 +313,15 @@ function profileRecord (step, record, runDir, workDir) {
     fs.writeFileSync(path.join(runDir, record.rawFile), zlib.gzipSync(script.stdout))
     const samples = parsePerfScript(script.stdout)
     for (const pid of new Set(samples.map(sample => sample.pid))) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
+    mapsRemoved = true
     // the window the profiled run's own slope is taken over, the steady read loop
     record.profile = attribute(samples, profiledReader(step.program, step.blockSize), windowSpan(record))
     if (record.profile.samples === 0) Object.assign(record, { ok: false, failure: 'perf sampled no read of stdin' })
   } finally {
+    // a try that failed, here or before, leaves V8's maps too: found by the pids perf recorded
+    // (a review: they stayed in /tmp); its samples are no figure, and a later try's text takes
+    // its file's name
+    if (!mapsRemoved) removePerfMaps(dataFile)
     for (const map of jitMaps) fs.rmSync(map, { force: true })
     // and the one perf record moved aside (.old) when a longer try of a run too short for
     // its slope wrote the same name before this try's was read

@@ -164,6 +164,10 @@ const ENTRY_EXIT = anyOf(['do_syscall_64', 'entry_SYSCALL_64\\w*', 'syscall_exit
   'exit_to_user_mode\\w*', 'syscall_return_via_sysret', 'srso_\\w+', '__pfx_\\w+', '__x86_indirect_thunk_\\w+',
   '__x86_return_thunk', 'entry_untrain_ret', 'clear_bhb_loop', 'fpregs_restore_userregs', 'switch_fpu_return',
   'restore_fpregs_from_fpstate'])
+// the wrappers of the calls that wait for input: a switch on the way back from one is the
+// feeder's turn
+const INPUT_WRAPPER = anyOf(['read', '__libc_read', '__read', '__GI___libc_read', '__read_nocancel', 'readv',
+  'splice', 'epoll_wait', 'epoll_pwait2?'])
 // libc's (and liburing's) side of a syscall: the wrapper that enters the kernel
 const LIBC_SYSCALL = anyOf(['read', '__libc_read', '__read', '__GI___libc_read', '__read_nocancel', 'readv', 'splice',
   'syscall', '__GI___pthread_(en|dis)able_asynccancel', '__pthread_(en|dis)able_asynccancel', 'io_uring_enter',
@@ -182,8 +186,8 @@ const JS_SYMBOL = new RegExp('^(JS:|LazyCompile:|Function:|Script:|Builtin:|RegE
   'Builtins_(?!CallApiCallback|CEntry|CallFunction_ReceiverIsAny))')
 // V8's perf map names a function with its script (JS:*readSync node:fs:958:18); a runtime's
 // own modules, Node's node: and Deno's ext:, are its side of the call, as its native binding
-// is (a review: node-ffi's "+83 ns loop" was mostly node:internal/ffi/fast-api's checks of
-// its arguments). JavaScriptCore's jitdump names no script: Bun's own JavaScript stays loop.
+// is (a review: 39 ns of node-ffi's "+83 ns loop" were node:internal/ffi/fast-api's checks
+// of its arguments). JavaScriptCore's jitdump names no script: Bun's own JavaScript stays loop.
 const SCRIPTED = /\s(\S+?):\d+(:\d+)?$/
 const RUNTIME_SCRIPT = /^(node|ext):/
 // a WebAssembly module's function, V8's (JS:wasm-function[9]-9-liftoff) or wasmtime's
@@ -227,7 +231,17 @@ function bucketOf (frames, reader) {
     if (scheduled && polled) {
       return { key: 'switching', frame: `scheduler, in ${syscallName(handler) ?? 'a poll'}` }
     }
-    if (scheduled && !handler) return { key: 'switching', frame: 'scheduler' }
+    const user = frames.filter(each => each.dso !== KERNEL)
+    if (scheduled && !handler) {
+      // switched on the way back from a syscall the runtime's code made, past a read: the same
+      // hand-off as a wait inside it, which the switch on a futex's wake often is (a review:
+      // wasmer-llvm's hand-offs went to switching in 2 of 4 rounds, 0 and 1 in the others)
+      const after = user[0] && /libc/.test(user[0].dso) && LIBC_SYSCALL.test(user[0].symbol) &&
+        !INPUT_WRAPPER.test(user[0].symbol)
+      const made = after ? syscallMaker(user, reader) : null
+      if (made !== null) return { key: made, frame: 'scheduler, after a syscall' }
+      return { key: 'switching', frame: 'scheduler' }
+    }
     if (read) return { key: 'kernelRead', frame: read.symbol }
     if (handler) {
       // another syscall is charged to the runtime's code that made it, past libc's wrapper: a
@@ -235,17 +249,7 @@ function bucketOf (frames, reader) {
       // collector's madvise are how that code does its part of a read (a review: a WASI
       // host's hand-off went three ways, its futex to "everything else")
       const frame = `syscall ${syscallName(handler)}${scheduled ? ', scheduler' : ''}`
-      const user = frames.filter(each => each.dso !== KERNEL)
-      // past libc's function that entered the kernel (read, syscall, epoll_wait, ...)
-      const wrapper = user.findIndex(each => !/libc|ld-linux/.test(each.dso))
-      const caller = wrapper < 0 ? [] : user.slice(wrapper)
-      const maker = caller.length ? bucketOf(caller, reader).key : null
-      // (buffer code's too: an allocation's mmap; a review found it went to "everything else")
-      if (['binding', 'gc', 'buffer'].includes(maker)) return { key: maker, frame }
-      // unwound no further than libc's wrapper (libc keeps no frame pointers): in a runtime's
-      // process only its native code makes syscalls, JavaScript and WebAssembly none
-      const wrapperOnly = user.length > 0 && caller.every(each => MEANINGLESS.test(each.symbol))
-      return { key: !native && wrapperOnly ? 'binding' : 'other', frame }
+      return { key: syscallMaker(user, reader) ?? 'other', frame }
     }
     // the way in or out of a syscall with no handler under it: the entry and exit code, and
     // the work the exit does for the task (rseq, task_work) and the entry's checks (seccomp's
@@ -284,6 +288,21 @@ function bucketOf (frames, reader) {
   }
   const named = frames.find(frame => !MEANINGLESS.test(frame.symbol))
   return { key: 'other', frame: named ? `${named.symbol} (${named.dso.split('/').pop()})` : 'unknown frames' }
+}
+
+// The bucket of the code that made a syscall, past libc's function that entered the kernel
+// (read, syscall, epoll_wait, ...): the runtime's binding, its collector or buffer code (an
+// allocation's mmap; a review found it went to "everything else"); null for any other. user:
+// the sample's frames in user space, leaf first.
+function syscallMaker (user, reader) {
+  const wrapper = user.findIndex(each => !/libc|ld-linux/.test(each.dso))
+  const caller = wrapper < 0 ? [] : user.slice(wrapper)
+  const maker = caller.length ? bucketOf(caller, reader).key : null
+  if (['binding', 'gc', 'buffer'].includes(maker)) return maker
+  // unwound no further than libc's wrapper (libc keeps no frame pointers): in a runtime's
+  // process only its native code makes syscalls, JavaScript and WebAssembly none
+  const wrapperOnly = user.length > 0 && caller.every(each => MEANINGLESS.test(each.symbol))
+  return !reader.native && wrapperOnly ? 'binding' : null
 }
 
 // A syscall handler frame's syscall (futex of __x64_sys_futex), or null without one.

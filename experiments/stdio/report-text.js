@@ -342,8 +342,9 @@ function whereOverC (overC, top) {
   const grew = moved.filter(([, ns]) => ns > 0).sort((a, b) => b[1] - a[1]).slice(0, 3)
   const shrank = moved.filter(([, ns]) => ns < 0).sort((a, b) => a[1] - b[1]).slice(0, 2)
   const frame = key => top[key]?.[0] ? ` (${top[key][0][0].slice(0, 32)})` : ''
+  // the frame behind what grew most: a shrink's own top frame is no cause of it
   return [...grew, ...shrank].map(([key, ns], i) =>
-    `${formatSigned(round(ns))} ${BUCKET_SHORT[key]}${i === 0 ? frame(key) : ''}`).join('; ')
+    `${formatSigned(round(ns))} ${BUCKET_SHORT[key]}${i === 0 && ns > 0 ? frame(key) : ''}`).join('; ')
 }
 
 // The profile pass's answer (profile.json): each reader's CPU per read and where its ns over
