@@ -224,7 +224,9 @@ const HTTP_FINDINGS = [
     const ratios = shown.map(run => `${run.server} ${formatNumber(timed(run).cpuVsReference.estimate)}× against ${formatNumber(run.cpuVsReference)}×`)
     const turns = http.placement === 'interleaved' ? 'taking turns with c-epoll\'s on one CPU' : 'on one CPU'
     // counted, not said of every server: wasmer's answered fewer a wake-up apart (a review)
-    const withReference = referenceTimed?.requestsPerWakeUp != null ? [reference, ...shown] : shown
+    const withReference = referenceTimed?.requestsPerWakeUp != null && reference.requestsPerWakeUp != null
+      ? [reference, ...shown]
+      : shown
     const batched = withReference.filter(run => run.requestsPerWakeUp > timed(run).requestsPerWakeUp).length
     const howMany = batched === withReference.length ? 'every one' : `${batched} of ${withReference.length}`
     const wakeUpList = withReference.map(run => `${run.server} ${wakeUps(run)}`).join(', ')
