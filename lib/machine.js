@@ -82,23 +82,36 @@ function machineName (context) {
   return cpu?.family == null ? slug : `${slug} (CPU family ${cpu.family} model ${cpu.model})`
 }
 
+// The facts the lab's first contexts recorded already: a run without them names no machine.
+const FIRST_FACTS = ['cpuModel', 'cores', 'kernel']
+
 // Whether two identities are one machine: every fact both recorded agrees. A fact only
-// one of them has (an older lab's run) cannot tell them apart, and is named.
+// one of them has (an older lab's run) cannot tell them apart, and is named; one the first
+// labs recorded, missing from either, leaves the machine unknown, never the same (a review:
+// a run with no machine facts was one machine with every other).
 function sameMachine (a, b) {
   const compared = KEY_FACTS.filter(fact => fact.name in a.facts && fact.name in b.facts)
   const differing = compared.filter(fact =>
     JSON.stringify(canonical(a.facts[fact.name])) !== JSON.stringify(canonical(b.facts[fact.name])))
+  const unrecorded = KEY_FACTS.filter(fact => FIRST_FACTS.includes(fact.name) && !compared.includes(fact))
   const unknown = KEY_FACTS.filter(fact => !compared.includes(fact)).map(fact => fact.label)
-  return { same: differing.length === 0, differing: differing.map(fact => fact.label), unknown }
+  return {
+    same: differing.length === 0 && unrecorded.length === 0,
+    differing: [...differing.map(fact => fact.label), ...unrecorded.map(fact => `${fact.label} (not recorded)`)],
+    unknown
+  }
 }
 
 // Runs grouped by machine, in the order their first run was given; each set gains its
-// `machine` identity. Two runs join a group when sameMachine says so.
+// `machine` identity. A run joins a group when sameMachine says so of every run in it: a
+// fact one run lacks must not join two that differ in it (a review: grouping hung on the
+// order the runs were given).
 function groupByMachine (sets) {
   const groups = []
   for (const set of sets) {
     const identity = set.machine ?? machineIdentity(set.context)
-    const group = groups.find(candidate => sameMachine(candidate.identity, identity).same)
+    const group = groups.find(candidate =>
+      candidate.sets.every(member => sameMachine(member.machine, identity).same))
     if (group) group.sets.push({ ...set, machine: identity })
     else groups.push({ identity, sets: [{ ...set, machine: identity }] })
   }

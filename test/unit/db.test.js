@@ -657,8 +657,11 @@ test('placement one-cpu: the server, wrk and the database on the server\'s CPU, 
 
 test('two runs in different placements are two figures: no two-run check between them', () => {
   const records = runs(REFERENCE, 'db', { serverNs: [1e8, 1e8, 1e8, 1e8], backendNs: [2e8, 2e8, 2e8, 2e8] })
+  // one machine's runs: what names a machine (lib/machine.js), the same in each
+  const machine = { cpuModel: 'AMD EPYC', cores: 2, kernel: '6.18.0' }
   const set = (label, dbPlacement) => ({
     label,
+    context: { machine },
     results: { runId: label, db: summariseDb(records, { options: { db: PRESETS.default }, dbPlacement }) }
   })
   const { twoRuns } = db.report.shape([set('a1', 'alone'), set('o1', 'one-cpu'), set('a2', 'alone')]).repeatability

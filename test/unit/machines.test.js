@@ -85,6 +85,26 @@ test('a run from an older lab is keyed from what its context has, and says so', 
   })
   // a context without any machine: keyed all the same, nothing refused
   assert.deepEqual(machineIdentity({}).missing.length, 10)
+  // but one machine with none: what every lab records is missing (a review: it was the same
+  // machine as any other, so two machines' runs were judged as one measured twice)
+  const none = sameMachine(machineIdentity({}), machineIdentity(context(AMD)))
+  assert.equal(none.same, false)
+  assert.ok(none.differing.includes('CPU model (not recorded)'), none.differing.join(', '))
+})
+
+// A review: an older run without a cpuId, then a Zen 3 and a Zen 4 alike in all else, became
+// one machine given in that order and two given in another
+test('runs group by machine whatever order they are given in', () => {
+  const { cpu, ...older } = AMD
+  const zen4 = { ...AMD, cpu: { ...AMD.cpu, family: 25, model: 17 } }
+  const zen3 = { ...AMD, cpu: { ...AMD.cpu, family: 25, model: 1 } }
+  const sets = { old: older, zen3, zen4 }
+  for (const order of [['old', 'zen3', 'zen4'], ['zen3', 'old', 'zen4'], ['zen4', 'zen3', 'old']]) {
+    const groups = groupByMachine(order.map(label => ({ label, context: context(sets[label]) })))
+    // the two CPUs never share a group
+    assert.ok(groups.every(group => !(group.sets.some(set => set.label === 'zen3') &&
+      group.sets.some(set => set.label === 'zen4'))), order.join(' '))
+  }
 })
 
 test('same or different machine: the facts that differ are named', () => {
