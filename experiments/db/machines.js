@@ -12,7 +12,9 @@ function machineFigures (set) {
     what: 'the server\'s own CPU per request',
     where: cell => `/${cell.endpoint}${cell.queries > 1 ? ` ×${cell.queries}` : ''}, ${cell.connections} conn.`,
     cpu: cell => cell.cpuPerRequestUs?.server,
-    ratio: cell => cell.serverVsReference
+    ratio: cell => cell.serverVsReference,
+    // runs from before the option ran alone (experiments/db/index.js)
+    method: `placement ${db.placement ?? 'alone'}`
   })
 }
 

@@ -359,7 +359,8 @@ function repeatabilityData (sets) {
     own: sets.map(set => ({ set: set.label, result: set.results.db?.repeatability ?? null, text: dbOwnText(set.results.db?.repeatability) })),
     twoRuns: repeatPairs(sets).map(([first, other]) => {
       const labels = [first.label, other.label]
-      const differ = methodDifference([first, other], set => set.results.db?.placement, 'placements')
+      // a run from before the option ran alone (index.js): not a placement of its own (a review)
+      const differ = methodDifference([first, other], set => set.results.db?.placement ?? 'alone', 'placements')
       if (differ) return { sets: labels, result: null, text: differ }
       const result = first.results.db && other.results.db ? dbRepeatability(first.results.db, other.results.db) : null
       return { sets: labels, result, text: result && dbCriterionText(result, labels) }

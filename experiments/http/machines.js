@@ -12,12 +12,15 @@ const point = value => (Number.isFinite(value) ? { estimate: value, low: null, h
 // Servers' cells against their reference server's in the same place, as http's and db's
 // results hold them: where(cell) names the place, cpu(cell) its CPU per request and
 // ratio(cell) its ratio over the reference's.
-function serverFigures ({ cells, reference, what, where, cpu, ratio }) {
+function serverFigures ({ cells, reference, what, where, cpu, ratio, method }) {
   const baseOf = cell => cells.find(other => other.server === reference && where(other) === where(cell))
   return {
     what,
     unit: 'µs',
     baseline: reference,
+    // runs of two placements hold two figures, across machines as within one (a review: the
+    // same runs were refused a two-run check and then pooled across machines)
+    method,
     rows: cells.map(cell => {
       const own = cell.server === reference
       return {
@@ -42,7 +45,8 @@ function machineFigures (set) {
     what: 'the server\'s CPU per request',
     where: cell => `${cell.mode}, ${cell.connections} conn.`,
     cpu: cell => cell.cpuPerRequestUs,
-    ratio: cell => cell.cpuVsReference
+    ratio: cell => cell.cpuVsReference,
+    method: `placement ${http.placement ?? 'apart'}`
   })
 }
 

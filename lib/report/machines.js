@@ -120,21 +120,25 @@ function verdictOf (share, over) {
   return 'neither'
 }
 
-// The runtime's version on each machine, where it differs (named beside its rows).
+// The runtime's version on each machine, where it differs (named beside its rows): every run
+// of a machine's, its versions joined where its runs differ (a review: a machine's later runs
+// went unread, a second run under another Node unsaid).
 function versionsOf (row, machines) {
   const versions = machines.map(machine => {
-    const context = machine.sets[0].context ?? {}
-    return context.runtimes?.[row.runtime]?.version ?? null
+    const own = [...new Set(machine.sets.map(set => set.context?.runtimes?.[row.runtime]?.version ?? null))]
+      .filter(Boolean)
+    return own.length ? own.join(', ') : null
   })
-  const distinct = new Set(versions.filter(Boolean))
+  const distinct = new Set(machines.flatMap(machine =>
+    machine.sets.map(set => set.context?.runtimes?.[row.runtime]?.version).filter(Boolean)))
   return distinct.size > 1 ? versions : null
 }
 
-// Whether the row's code differed between machines: true where two of them recorded
-// different digests of its file (lib/context.js), null where a run recorded none.
+// Whether the row's code differed between the runs, any two of any machines: true where two
+// recorded different digests of its file (lib/context.js), null where a run recorded none.
 function codeDiffers (row, machines) {
-  const digests = machines.map(machine =>
-    (machine.sets[0].context?.programs ?? []).find(program => program.name === row.item)?.sourceSha256)
+  const digests = machines.flatMap(machine => machine.sets.map(set =>
+    (set.context?.programs ?? []).find(program => program.name === row.item)?.sourceSha256))
   if (digests.some(digest => !digest)) return null
   return new Set(digests).size > 1
 }

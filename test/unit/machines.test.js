@@ -4,6 +4,8 @@
 // comparison's arithmetic, every expected number worked out by hand beside it.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
 
 const { machineIdentity, sameMachine, groupByMachine, repeatPairs, methodDifference } = require('../../lib/machine')
 const {
@@ -300,6 +302,27 @@ function stdioRoundsSet (label, machine, cells) {
   }
 }
 
+// A review: two copies of one run pooled gave just-fast 16.3 ns over C where the run says 13.1,
+// for the pooled rounds were set against C's own cell where the run pairs each with the C
+// that took turns with it
+test('a run taken in turns with C, pooled with a copy of itself, gives the run\'s own figures', () => {
+  const reference = name =>
+    JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'results', 'reference', name), 'utf8'))
+  const [results, context] = [reference('results.json'), reference('context.json')]
+  const set = label => ({ label, context, results })
+  const intel = stdioSet('i1', INTEL, [['c', 'native', 256, 163, null, null]])
+  const comparison = compareMachines([set('r1'), set('r2'), intel], stdioFigures)
+  const paired = results.headline.cells.filter(cell => cell.pairing === 'slices' && cell.blockSize === 256)
+  assert.ok(paired.length > 5, 'the reference took turns with C')
+  for (const cell of paired) {
+    const row = comparison.rows.find(entry => entry.item === cell.program && entry.at === 256)
+    // (C beside each round is its share times its ns: equal to the last few bits)
+    assert.ok(Math.abs(row.over[0].estimate - cell.overheadNs.estimate) < 1e-9, cell.program)
+    assert.ok(Math.abs(row.share[0].estimate - cell.shareOfC.estimate) < 1e-12, cell.program)
+    assert.equal(row.over[0].pooled, 'rounds', cell.program)
+  }
+})
+
 test('several runs of one machine: their rounds pooled, one interval computed from them', () => {
   const { medianInterval, differenceInterval, ratioInterval } = require('../../lib/stats')
   const c = [100, 101, 102, 103, 104, 105]
@@ -445,6 +468,14 @@ test('a machine\'s second run is pooled into its column; a reader whose code cha
     [changedRow.codeDiffers, changedRow.verdict, changed.counts.total],
     [true, null, 0]
   )
+  // a machine's second run, its code changed: read too (a review: only a machine's first run
+  // was, so the change went unsaid)
+  const laterChanged = compareMachines([
+    { ...amd, context: { ...amd.context, ...digests('aaaa') } },
+    { ...amd, label: 'a2', context: { ...amd.context, ...digests('cccc') } },
+    { ...intel, context: { ...intel.context, ...digests('aaaa') } }
+  ], stdioFigures)
+  assert.equal(laterChanged.rows.find(entry => entry.item === 'just-sync').codeDiffers, true)
 })
 
 test('a row measured on one machine only is named, counted in every total, and given no verdict', () => {
@@ -483,13 +514,45 @@ test('runs of two cost policies are not compared or pooled, with which ran which
   const cells = [['c', 'native', 256, 240, null, null], ['node-sync', 'node', 256, 670, 430, 0.355]]
   const batch = { options: { costPolicy: 'batch' } }
   const across = compareMachines([stdioSet('a1', AMD, cells), stdioSet('i1', INTEL, cells, batch)], stdioFigures)
-  assert.equal(incomparable(across), 'the runs measured two ways (a1 at the default policy; i1 at SCHED_BATCH), ' +
-    'whose figures do not pool or compare; compare runs measured one way')
+  assert.equal(incomparable(across), 'the runs measured two ways (a1 at the default policy, in rounds apart ' +
+    'from C; i1 at SCHED_BATCH, in rounds apart from C), whose figures do not pool or compare; compare runs ' +
+    'measured one way')
   const pooled = [stdioSet('a1', AMD, cells), stdioSet('a2', AMD, cells, batch), stdioSet('i1', INTEL, cells)]
   assert.match(incomparable(compareMachines(pooled, stdioFigures)),
-    /^the runs measured two ways \(a1, i1 at the default policy; a2 at SCHED_BATCH\)/)
+    /^the runs measured two ways \(a1, i1 at the default policy, in rounds apart from C; a2 at SCHED_BATCH, /)
   assert.equal(incomparable(compareMachines([stdioSet('a1', AMD, cells, batch), stdioSet('i1', INTEL, cells, batch)],
     stdioFigures)), null, 'one way on both')
+  // in turns with C against rounds apart: two ways too (a review: the pairing went unasked)
+  const slices = { options: { costPairing: 'slices' } }
+  assert.match(incomparable(compareMachines([stdioSet('a1', AMD, cells, slices), stdioSet('i1', INTEL, cells)],
+    stdioFigures)), /^the runs measured two ways \(a1 at the default policy, in turns with C; i1 at the default/)
+})
+
+// A review: http's and db's runs of two placements, refused a two-run check on one machine,
+// were pooled and judged across machines
+test('http and db runs of two placements are not compared across machines either', () => {
+  const httpFigures = require('../../experiments/http/machines').machineFigures
+  const dbFigures = require('../../experiments/db/machines').machineFigures
+  const cell = server => ({ server, runtime: 'native', mode: 'keep-alive', connections: 128, cpuPerRequestUs: 10 })
+  const httpSet = (label, machine, placement) => ({
+    label,
+    context: context(machine),
+    results: { http: { reference: 'c-epoll', placement, cells: [cell('c-epoll'), cell('bun')] } }
+  })
+  assert.match(incomparable(compareMachines([httpSet('h1', AMD, 'interleaved'), httpSet('h2', INTEL)], httpFigures)),
+    /^the runs measured two ways \(h1 placement interleaved; h2 placement apart\)/)
+  assert.equal(incomparable(compareMachines([httpSet('h1', AMD, 'interleaved'), httpSet('h2', INTEL, 'interleaved')],
+    httpFigures)), null)
+  const dbCell = server =>
+    ({ server, runtime: 'native', endpoint: 'db', queries: 1, connections: 64, cpuPerRequestUs: { server: 10 } })
+  const reference = 'c-libpq-prepared-pipelined'
+  const dbSet = (label, machine, placement) => ({
+    label,
+    context: context(machine),
+    results: { db: { reference, placement, cells: [dbCell(reference), dbCell('bun')] } }
+  })
+  assert.match(incomparable(compareMachines([dbSet('d1', AMD, 'one-cpu'), dbSet('d2', INTEL)], dbFigures)),
+    /^the runs measured two ways \(d1 placement one-cpu; d2 placement alone\)/)
 })
 
 test('the ladder across machines: C\'s rung in ns, others over it and as the reciprocal of their ratio to C', () => {
