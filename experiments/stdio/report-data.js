@@ -5,10 +5,10 @@
 // results folder.
 const { NOISY_CV, FEEDER_BOUND_SHARE, READER_WAITED_SHARE, STEAL_SHARE } = require('./summary')
 const { headlineRepeatability } = require('./cost')
-const { repeatPairs } = require('../../lib/machine')
+const { repeatPairs, machineIdentity, sameMachine } = require('../../lib/machine')
 const { policyText } = require('../../lib/placement')
 const { findings, idiomaticRows, ownChunk, gcByProgram, neverCollected, policyDifference } = require('./findings')
-const { sizeLabel, sizeName, formatPercent } = require('../../lib/report/format')
+const { sizeLabel, sizeName, formatPercent, listJoin } = require('../../lib/report/format')
 const { BASELINE, programInfo, programsOf } = require('./report-programs')
 const { straceRow, failureList, syscallsMissingReason, stealPercent, measuredOn } = require('../../lib/report/context')
 const { medianIntervalLevel, pairwiseIntervalLevel, levelsText } = require('../../lib/stats')
@@ -735,7 +735,21 @@ function comparison (sets) {
       })
     }
   }
-  return { sets: sets.map(set => set.label), rows }
+  // the runs of another machine than the first's: their ratios to it are the two machines', not
+  // a run repeated (a review: the caption said neither)
+  const first = machineIdentity(sets[0].context)
+  const elsewhere = sets.slice(1).filter(set => !sameMachine(first, machineIdentity(set.context)).same)
+    .map(set => set.label)
+  return { sets: sets.map(set => set.label), rows, elsewhere }
+}
+
+// The side-by-side table's title: what each column is, and which runs measured another machine.
+function comparisonTitle ({ sets, elsewhere = [] }) {
+  const others = elsewhere.length
+    ? `; ${listJoin(elsewhere)} ran on another machine than ${sets[0]}, so ${elsewhere.length === 1 ? 'its' : 'their'} ` +
+      'ratios to it are the machines\' as much as the runs\''
+    : ''
+  return `Side by side: steady-state MB/s, and each run relative to ${sets[0]}${others}`
 }
 
 // Whether the figures repeat: each set's own figure (its cells' interleaved halves), and
@@ -859,4 +873,6 @@ function reachesText (entry) {
   return runtimes[entry.runtime]?.engine === 'v8' ? 'not asked in this run' : 'not asked of its engine'
 }
 
-module.exports = { shape, contextRows, pinText, heapDrops, ladderProblem, kernelCheck, HEADLINE_FLAGS }
+module.exports = {
+  shape, contextRows, pinText, heapDrops, ladderProblem, kernelCheck, comparisonTitle, HEADLINE_FLAGS
+}

@@ -19,7 +19,7 @@ const { levelText, levelsText } = require('../../lib/stats')
 const { kernelSection, KERNEL_SIZE_GROUP } = require('./report-kernel')
 const { BASELINE } = require('./programs')
 const { shownUnnamed, profilePlacementText } = require('./profile')
-const { HEADLINE_FLAGS } = require('./report-data')
+const { HEADLINE_FLAGS, comparisonTitle } = require('./report-data')
 
 const FLAG_LABELS = { failed: 'failed', 'some-runs-failed': 'runs failed', noisy: 'noisy', 'feeder-bound': 'feeder-bound', 'reader-waited': 'reader waited', 'startup-dominated': 'start-up dominated', steal: 'VM steal', disturbed: 'disturbed', 'host-chunks': 'host chunks' }
 
@@ -351,7 +351,7 @@ function summaryTableHtml (summary, data, figure = 'steady') {
 
 function comparisonTable (comparison) {
   return html`<div class="table-wrap"><table>
-    <caption>Side by side: steady-state MB/s, and each run relative to ${comparison.sets[0]}</caption>
+    <caption>${comparisonTitle(comparison)}</caption>
     <thead><tr><th scope="col">program</th><th scope="col">block size</th>
       ${comparison.sets.map(set => html`<th scope="col" class="num">${set}</th>`)}
       ${comparison.sets.slice(1).map(set => html`<th scope="col" class="num">${set} ÷ ${comparison.sets[0]}</th>`)}</tr></thead>

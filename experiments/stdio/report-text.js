@@ -22,6 +22,7 @@ const { markdownTable, textTable, round, nsWithInterval, findingLines, repeatabi
 const { SIGNIFICANCE, INTERVAL_LEVEL, levelText, levelsText } = require('../../lib/stats')
 const { GOAL } = require('../../lib/repeatability')
 const { methodDifference } = require('../../lib/machine')
+const { comparisonTitle } = require('./report-data')
 const { policyText } = require('../../lib/placement')
 const { throughputOwnText } = require('./repeatability')
 const { kernelMarkdown, kernelTerminal, kernelAgreement } = require('./report-kernel')
@@ -200,7 +201,7 @@ function stdioMarkdown (data) {
     out.push(...summaryTables(data, data.summaries.filter(summary => summary.marginal), marginalCell))
   }
   if (data.comparison) {
-    out.push('## Side by side', '')
+    out.push('## Side by side', '', md(comparisonTitle(data.comparison)), '')
     for (const pair of data.repeatability.twoRuns) if (pair.text) out.push(md(pair.text), '')
     out.push(markdownTable(
       ['program', 'block size', ...data.comparison.sets.map(set => `${md(set)} MB/s`), ...data.comparison.sets.slice(1).map(set => `${md(set)} / ${md(data.comparison.sets[0])}`)],

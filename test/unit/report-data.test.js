@@ -397,6 +397,11 @@ test('runs of two machines, twice each: the two-run criterion for each machine\'
   const lines = agreement(data).filter(line => line.startsWith('headline:'))
   assert.deepEqual(lines.map(line => line.match(/between (.*?), largest/)[1]),
     ['sample and sample #3', 'sample #2 and sample #4'])
+  // the side-by-side table's ratios to the first run: another machine's runs are named (a review)
+  const { comparisonTitle } = require('../../experiments/stdio/report-data')
+  assert.equal(comparisonTitle(data.comparison), 'Side by side: steady-state MB/s, and each run relative to ' +
+    'sample; sample #2 and sample #4 ran on another machine than sample, so their ratios to it are the ' +
+    'machines\' as much as the runs\'')
 })
 
 test('two sets with the same run-id get distinct labels', () => {
