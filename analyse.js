@@ -318,7 +318,12 @@ function runsUnder (dir, depth = FOLDER_DEPTH) {
     } catch {}
     if (!isDirectory) continue
     if (isResultsDir(child)) {
-      found.runs.push(child)
+      // a target stopped part-way: its bench wrote results.json as it stopped, and the fleet its
+      // failure beside it; named as the failure, kept, not compared as a run (a review: the
+      // failure went unread and the part-run refused the whole merged report)
+      const failure = path.join(child, FAILED_TARGET)
+      if (fs.existsSync(failure)) found.failed.push(failedTarget(failure))
+      else found.runs.push(child)
       continue
     }
     const below = runsUnder(child, depth - 1)
@@ -450,7 +455,7 @@ function listMachines (options) {
       `${machine.kernel ?? 'unknown kernel'}`
     console.log(`${identity.slug}: ${facts}; key ${identity.key}${older}`)
     for (const set of group.sets) {
-      const day = (set.context.date ?? '').slice(0, 10)
+      const day = typeof set.context.date === 'string' ? set.context.date.slice(0, 10) : ''
       console.log(`  ${set.experiment.padEnd(6)} ${day.padEnd(10)} ${displayPath(set.dir)}`)
     }
   }
