@@ -850,7 +850,9 @@ test('docs/ scripts refuse what they cannot do: a reader a run lacks, a port not
   // a stdio run's results.json, whose cells are its own: once a TypeError's stack
   const moves = path.join(ROOT, 'docs/http/2026-11-30/moves.js')
   const stdio = path.join(ROOT, 'results/reference/results.json')
-  assertRefused(spawnSync(process.execPath, [moves, stdio, stdio], { encoding: 'utf8' }),
+  // (two runs: one given twice is refused for that first)
+  const another = path.join(ROOT, 'test/fixtures/results/sample/results.json')
+  assertRefused(spawnSync(process.execPath, [moves, stdio, another], { encoding: 'utf8' }),
     /^moves\.js: \S+results\.json holds no http cells; give an http run's results\.json/)
   // a port nothing listens on: one the test held and let go
   const reset = path.join(ROOT, 'docs/http/2026-12-03/reset.js')
