@@ -374,6 +374,11 @@ function incomparable (comparison) {
   }
   const shared = comparison.rows.some(row => row.absolute.filter(Boolean).length > 1)
   if (shared) return null
+  // no run measured the figure at all (stdio's with --no-cost): other sizes would not help (a
+  // review: it said to compare runs of the same sizes)
+  if (!comparison.rows.some(row => row.absolute.some(Boolean))) {
+    return `no run measured ${comparison.what}, which machines are compared by; compare runs that did`
+  }
   const where = comparison.machines.map((machine, index) => {
     const places = [...new Set(comparison.rows.filter(row => row.absolute[index]).map(row => row.atLabel))]
     return `${machine.runs.join(', ')} at ${places.length ? places.join(', ') : 'nothing'}`

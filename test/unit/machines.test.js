@@ -508,6 +508,9 @@ test('runs that share no measured figure are not compared, with what each measur
   const intel = stdioSet('i1', INTEL, [['c', 'native', 4096, 500, null, null]])
   assert.match(incomparable(compareMachines([amd, intel], stdioFigures)),
     /^the runs share no measured figure \(a1 at 256 B; i1 at 4 KiB\); compare runs made with the same sizes/)
+  // runs with no headline at all (--no-cost): what machines are compared by is named (a review)
+  assert.equal(incomparable(compareMachines([stdioSet('a1', AMD, []), stdioSet('i1', INTEL, [])], stdioFigures)),
+    'no run measured CPU per read(2), the headline, which machines are compared by; compare runs that did')
 })
 
 test('runs of two cost policies are not compared or pooled, with which ran which way', () => {
