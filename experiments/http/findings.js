@@ -273,7 +273,9 @@ const HTTP_FINDINGS = [
       const gc = paused.length ? `. Longest GC pause at ${most} connections: ${paused.map(pause).join(', ')}` : ''
       return `${where}: ${tails}${cannot}${broke}${gc}.`
     })
-    return lines.length ? `Latency at fixed rates, from intended send times (oha): ${lines.join(' ')}` : null
+    return lines.length
+      ? `Latency at fixed rates, from oha's stamps of each send, on schedule (one run a cell): ${lines.join(' ')}`
+      : null
   },
   function unannounced (http) {
     const servers = [...new Set(http.cells.filter(cell => cell.unannouncedClose).map(cell => cell.server))]

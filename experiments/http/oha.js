@@ -140,7 +140,8 @@ function steadyLatency (requests, opened) {
   const late = timed ? percentiles(kept.map(request => request.lateMs)) : null
   return {
     latencyMs: percentiles(kept.map(request => request.latencyMs)),
-    lateMs: late && { p50: late.p50, p99: late.p99, max: late.max },
+    // the p99.9 too, the percentile the tables quote (fellBehind)
+    lateMs: late && { p50: late.p50, p99: late.p99, p999: late.p999, max: late.max },
     fromDueMs: timed ? percentiles(kept.map(request => request.endMs - request.dueMs)) : null,
     requests: kept.length,
     leftOut: requests.length - kept.length,
@@ -217,13 +218,15 @@ function holdsRate (output, rate, seconds) {
   return output.answered >= HOLDS_SHARE * rate * seconds && kept
 }
 
-// oha fell behind its schedule in a run whose stamps came more than BEHIND_P99_MS late at their
-// p99 (steadyLatency's lateMs): its timer steps by 1 ms, so a stamp comes up to 2 ms after its
-// due time by design (1.85-1.92 ms at the p99 in a quiet pair's cells, docs/http.md, "How late
-// oha's timer wakes"; 1.96-3.56 in the cells that ran beside the unit tests). Beyond it oha
-// itself waited for its CPU, a wait its percentiles, timed from the stamps, leave out.
-const BEHIND_P99_MS = 3
-const fellBehind = lateMs => (lateMs ? lateMs.p99 > BEHIND_P99_MS : null)
+// oha fell behind its schedule in a run whose stamps came more than BEHIND_MS late at their
+// p99.9 (steadyLatency's lateMs; the p99 in records from before it was kept), the percentile
+// the tables quote: its timer steps by 1 ms, so a stamp comes up to 2 ms after its due time by
+// design (1.85-1.92 ms at the p99 in a quiet pair's cells, docs/http.md, "How late oha's timer
+// wakes"; 1.96-3.56 in the cells that ran beside the unit tests). Beyond it oha itself waited
+// for its CPU, a wait its percentiles, timed from the stamps, leave out. (At the p99 alone, a
+// stall of 9 ms in a cell of 2,280 requests went unmarked while it set the p99.9: a review.)
+const BEHIND_MS = 3
+const fellBehind = lateMs => (lateMs ? (lateMs.p999 ?? lateMs.p99) > BEHIND_MS : null)
 
 // A latency pass whose rates come from the median of the reference's timed runs (db's since
 // 5820d5a6, http's since 2026-12-07; experiments/http/measure.js capacityOf), as its records
@@ -246,7 +249,7 @@ module.exports = {
   latencyPlanNotes,
   OHA_VERSION,
   HOLDS_SHARE,
-  BEHIND_P99_MS,
+  BEHIND_MS,
   fellBehind,
   TIMED_RATES,
   HOLDS_PACE,

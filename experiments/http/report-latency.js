@@ -1,14 +1,14 @@
 'use strict'
 // The latency pass's part of the http report (experiments/http/summary.js latencyRuns):
 // per mode, each server's latency at each fixed rate and count of connections, measured
-// from intended send times, "cannot sustain" where it did not answer what the rate asked;
+// from oha's send stamps, on its schedule, "cannot sustain" where it did not answer what the rate asked;
 // then its collections at the heaviest cell. A table each in the terminal, results.md and
 // the page.
 const { formatNumber, formatPercent, formatRange, escapeMarkdown: md } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
 const { latencyGroupOf } = require('./summary')
-const { BEHIND_P99_MS, TIMED_RATES } = require('./oha')
+const { BEHIND_MS, TIMED_RATES } = require('./oha')
 
 const modeName = mode => (mode === 'close' ? 'Connection: close' : 'keep-alive')
 const milliseconds = value => (value == null ? '?' : formatNumber(value))
@@ -17,7 +17,7 @@ const milliseconds = value => (value == null ? '?' : formatNumber(value))
 // a * where the hypervisor stole from the run, a ‡ where oha fell behind its schedule.
 const STEAL_MARK = ' *'
 const BEHIND_MARK = ' ‡'
-const BEHIND_WORDS = `oha fell behind its schedule, its stamps over ${BEHIND_P99_MS} ms late at the p99, ` +
+const BEHIND_WORDS = `oha fell behind its schedule, its stamps over ${BEHIND_MS} ms late at the p99.9, ` +
   'a wait its percentiles leave out'
 function cellText (run) {
   if (!run) return ''
@@ -105,7 +105,8 @@ function latencyTables (latency) {
     const where = endpoint ? `/${endpoint}, ${modeName(mode)}` : modeName(mode)
     const behind = runs.some(run => run.ohaBehind) ? `; ‡: ${BEHIND_WORDS}` : ''
     const title = `Latency at ${rated}, ${where} (${formatPercent(rateShare)} of the ${capacityText}): ` +
-      `p50 / p99 / p99.9 / max in ms from intended send times (oha, one run of ${latency.seconds} s a cell; ` +
+      'p50 / p99 / p99.9 / max in ms from oha\'s stamps of each request\'s send, on its schedule whatever the ' +
+      `answers (oha, one run of ${latency.seconds} s a cell; ` +
       `*: the hypervisor took over 2% of the CPUs meanwhile${behind})`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }))

@@ -8,7 +8,7 @@ const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('..
 const { httpHalves } = require('./repeatability')
 const { servers, MODES, REFERENCE } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
-const { HOLDS_SHARE, HOLDS_PACE, BEHIND_P99_MS, holdsRate, fellBehind } = require('./oha')
+const { HOLDS_SHARE, HOLDS_PACE, BEHIND_MS, holdsRate, fellBehind } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
 const { oldCollections } = require('../../lib/gctrace')
 const { userShareOfRuns, requestsPerSlice, USER_SHARE_MEANING, SLICES_WORDS } = require('./cpu')
@@ -46,8 +46,10 @@ const CALL_ROLES = {
 // The latency pass's method, in the words both the http and the db meaning use.
 const LATENCY_WORDS = {
   onSchedule: 'requests sent on schedule whether or not answers have come back, spread over the connections',
-  fromIntended: 'latency from each request\'s intended send time (--latency-correction), so a stall is ' +
-    'charged to every request that waited behind it',
+  fromIntended: 'latency from the time oha stamped each request sent, on its schedule whatever the answers ' +
+    '(--latency-correction), so a stall is charged to every request that waited behind it; oha\'s timer ' +
+    'wakes up to 2 ms after a request is due by design, a wait not counted (results.json keeps the ' +
+    'percentiles from the due times too, fromDueMs)',
   processes: 'in timed server processes after their timed runs, V8\'s collectors traced from their ' +
     'start, Bun\'s in a traced process of its own, whose log costs it CPU (until commit 0aceafe, every ' +
     'server in processes of their own, warmed up)',
@@ -58,7 +60,7 @@ const LATENCY_WORDS = {
     'pause (V8\'s --trace-gc, JavaScriptCore\'s BUN_JSC_logGC)',
   steal: `steal: marked where the hypervisor took more than ${STEAL_SHARE * 100}% of the two CPUs' time ` +
     'over the run, which every request then in flight waited out; oha behind: marked where its stamps ' +
-    `came more than ${BEHIND_P99_MS} ms after their due times at the p99 (its timer steps by 1 ms, so up ` +
+    `came more than ${BEHIND_MS} ms after their due times at the p99.9 (its timer steps by 1 ms, so up ` +
     'to 2 ms is its design): oha itself waited for its CPU, and its percentiles, timed from its stamps, ' +
     'leave that wait out',
   once: 'One run a cell, which says nothing of how it repeats'
