@@ -51,6 +51,7 @@ function splitRow (cell) {
     rest: over || cell.restNs === null ? null : withinNoise ? '≈0' : formatNumber(cell.restNs),
     share: over || cell.kernelShare === null ? null : formatPercent(Math.min(1, cell.kernelShare)),
     over,
+    withinNoise,
     vsC,
     vsCParts,
     call: cell.readingCall,
@@ -78,7 +79,12 @@ function kernelData (sets) {
         programs: bySize(size).map(cell => cell.program),
         // no bar for a split that is not quoted ("over"), none but the kernel's for "≈0"
         kernel: bySize(size).map(cell => (splitRow(cell).over ? null : cell.kernelNs.estimate)),
-        rest: bySize(size).map(cell => (cell.restNs !== null && cell.restNs >= 0 ? cell.restNs : null)),
+        // (the table's rule, splitRow's: a rest within the kernel time's interval is ≈0, no bar;
+        // a review found the bars drawing what the table said was not told from 0)
+        rest: bySize(size).map(cell => {
+          const row = splitRow(cell)
+          return row.over || row.withinNoise || cell.restNs === null || cell.restNs < 0 ? null : cell.restNs
+        }),
         spread: bySize(size).map(cell => [cell.percentiles.p10, cell.percentiles.p90]),
         medians: bySize(size).map(cell => cell.percentiles.p50),
         p99: bySize(size).map(cell => cell.percentiles.p99)

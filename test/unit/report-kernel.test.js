@@ -83,6 +83,11 @@ test('a rest inside the kernel time\'s interval is ≈0 on either side; the perc
   assert.equal(at(197).rest, '≈0', 'below it')
   assert.equal(at(206).rest, '6', 'past its high end')
   assert.equal(at(190).over, true, 'below its low end: the kernel time is over the CPU')
+  // the chart draws the table's rule: no rest bar where the table says ≈0 (a review: it drew one)
+  const set = setOf('a', [256])
+  set.results.kernel.cells[0] = { ...set.results.kernel.cells[0], cpuPerReadNs: 203, restNs: 3 }
+  const [{ charts: [chart] }] = kernelData([set])
+  assert.deepEqual(chart.rest, [null, 260])
   const markup = String(kernelSection({ kernel: kernelData([setOf('a', [256])]) }))
   assert.match(markup, /p50 ns\/call, floor incl\./)
 })
