@@ -126,8 +126,11 @@ function toolText (latency, reference) {
   const where = `on CPU ${latency.pin?.client ?? '?'}, the servers on CPU ${latency.pin?.server ?? '?'}`
   const traced = latency.runs.some(tracePaid) ? ` ${TRACE_NOTE}` : ''
   // the keep-alive runs whose percentiles hold their connects (runs before they were left
-  // out, or whose oha file could not be read), at their most connections
-  const kept = latency.runs.filter(run => run.ok && run.mode !== 'close' && run.connectsIncluded !== false)
+  // out, or whose oha file could not be read), at their most connections; a run that could not
+  // sustain its rate shows no percentiles to hold them (a review: mini_httpd's, so marked,
+  // brought a note that contradicted the one before it)
+  const kept = latency.runs.filter(run => run.ok && run.holdsRate !== false && run.mode !== 'close' &&
+    run.connectsIncluded !== false)
   const most = Math.max(0, ...kept.map(run => run.connections))
   const asked = Math.min(...kept.filter(run => run.connections === most).map(run => run.asked))
   // keep-alive's: with Connection: close nothing is left out (each request's connect is its cost)
