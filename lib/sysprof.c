@@ -154,6 +154,16 @@ static void attach(void) {
   }
 }
 
+/* The window's end: no probe counts once it is over, so that the counts and the
+ * distribution written after it come from one window and hold no call made after the stop
+ * (a review: histogram totals exceeded the counts by calls made while they were read). */
+static void detach(void) {
+  for (size_t i = 0; i < PROGRAM_COUNT; i++) {
+    bpf_link__destroy(links[i]);
+    links[i] = NULL;
+  }
+}
+
 static int map_fd(const char *name) {
   return bpf_map__fd(bpf_object__find_map_by_name(object, name));
 }
@@ -337,7 +347,9 @@ int main(int argc, char **argv) {
     puts("ready");
     fflush(stdout);
     while (!stop_signal) pause();
-    write_json(out, watch_fd, calibrator, started, now_ns());
+    __u64 ended = now_ns();
+    detach();
+    write_json(out, watch_fd, calibrator, started, ended);
     return fclose(out) ? 1 : 0;
   }
   /* The command waits on a pipe until every probe is attached, so its first call is
@@ -369,11 +381,12 @@ int main(int argc, char **argv) {
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
   command_cpu_ns = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000000ll +
                    (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1000ll;
-  write_json(out, watch_fd, calibrator, started, now_ns());
+  __u64 ended = now_ns();
+  detach();
+  write_json(out, watch_fd, calibrator, started, ended);
   if (fclose(out)) return 1;
   if (WIFSIGNALED(status)) {
     signal(WTERMSIG(status), SIG_DFL);
-    for (size_t i = 0; i < PROGRAM_COUNT; i++) bpf_link__destroy(links[i]);
     raise(WTERMSIG(status));
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
