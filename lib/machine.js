@@ -97,7 +97,10 @@ function sameMachine (a, b) {
   const unknown = KEY_FACTS.filter(fact => !compared.includes(fact)).map(fact => fact.label)
   return {
     same: differing.length === 0 && unrecorded.length === 0,
-    differing: [...differing.map(fact => fact.label), ...unrecorded.map(fact => `${fact.label} (not recorded)`)],
+    differing: [
+      ...differing.map(fact => fact.label),
+      ...unrecorded.map(fact => `${fact.label} (not recorded)`)
+    ],
     unknown
   }
 }

@@ -56,7 +56,8 @@ function openResumed (given, lab, experiment = null) {
   try {
     context = JSON.parse(fs.readFileSync(contextFile, 'utf8'))
   } catch (err) {
-    throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message.split('\n')[0]}); restore it from a copy of the run, or start a new run`)
+    throw new UsageError(`--resume: ${contextFile} is not valid JSON (${err.message.split('\n')[0]}); ` +
+      'restore it from a copy of the run, or start a new run')
   }
   const problem = resumedContextProblem(context, lab)
   if (problem) throw new UsageError(`--resume: ${contextFile} ${problem}: it is not a whole context of bench.js's; restore it, or start a new run`)

@@ -360,7 +360,8 @@ function repeatabilityData (sets) {
     twoRuns: repeatPairs(sets).map(([first, other]) => {
       const labels = [first.label, other.label]
       // a run from before the option ran alone (index.js): not a placement of its own (a review)
-      const differ = methodDifference([first, other], set => set.results.db?.placement ?? 'alone', 'placements')
+      const placementOf = set => set.results.db?.placement ?? 'alone'
+      const differ = methodDifference([first, other], placementOf, 'placements')
       if (differ) return { sets: labels, result: null, text: differ }
       const result = first.results.db && other.results.db ? dbRepeatability(first.results.db, other.results.db) : null
       return { sets: labels, result, text: result && dbCriterionText(result, labels) }

@@ -16,8 +16,10 @@ function machineFigures (set) {
     baseline: BASELINE,
     // runs of two cost policies, or of rounds against runs in turns with C, hold two figures
     // (lib/report/machines.js incomparable; a review: the pairing went unasked)
-    method: `${set.context?.options?.costPolicy === 'batch' ? 'at SCHED_BATCH' : 'at the default policy'}, ` +
-      `${(set.context?.options?.costPairing ?? 'rounds') === 'slices' ? 'in turns with C' : 'in rounds apart from C'}`,
+    method: [
+      set.context?.options?.costPolicy === 'batch' ? 'at SCHED_BATCH' : 'at the default policy',
+      (set.context?.options?.costPairing ?? 'rounds') === 'slices' ? 'in turns with C' : 'in rounds apart from C'
+    ].join(', '),
     rows: cells.map(cell => ({
       item: cell.program,
       runtime: cell.runtime,

@@ -97,7 +97,8 @@ test('a window on running processes: their calls, and the tracer gone with its c
     const binned = new Map()
     for (const each of profile.histograms) binned.set(key(each), (binned.get(key(each)) ?? 0) + each.count)
     const unequal = profile.calls.filter(call => (binned.get(key(call)) ?? 0) !== call.count)
-    assert.deepEqual(unequal.map(call => `${call.comm} ${call.name}: ${call.count} against ${binned.get(key(call))}`), [])
+    assert.deepEqual(unequal.map(call =>
+      `${call.comm} ${call.name}: ${call.count} against ${binned.get(key(call))}`), [])
     assert.equal(profile.commandCpuNs, null)
     // a caller killed mid-window takes the tracer, and its probes, with it
     const script = `require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'sysprof.js'))})` +

@@ -20,7 +20,8 @@ function whereText (cells, cell) {
   const c = cells.get('c')
   if (!c || cell === c) return ''
   const byBucket = value => Object.fromEntries(Object.keys(cell.buckets).map(key => [key, value(key)]))
-  return whereOverC(byBucket(key => cell.buckets[key].ns - c.buckets[key].ns), byBucket(key => cell.buckets[key].top))
+  return whereOverC(byBucket(key => cell.buckets[key].ns - c.buckets[key].ns),
+    byBucket(key => cell.buckets[key].top))
 }
 
 function main ([beforeFile, afterFile]) {
