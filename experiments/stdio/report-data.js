@@ -746,7 +746,8 @@ function comparison (sets) {
 // The side-by-side table's title: what each column is, and which runs measured another machine.
 function comparisonTitle ({ sets, elsewhere = [] }) {
   const others = elsewhere.length
-    ? `; ${listJoin(elsewhere)} ran on another machine than ${sets[0]}, so ${elsewhere.length === 1 ? 'its' : 'their'} ` +
+    ? `; ${listJoin(elsewhere)} ran on another machine than ${sets[0]}, ` +
+      `so ${elsewhere.length === 1 ? 'its' : 'their'} ` +
       'ratios to it are the machines\' as much as the runs\''
     : ''
   return `Side by side: steady-state MB/s, and each run relative to ${sets[0]}${others}`

@@ -13,7 +13,8 @@ guard_count TRIALS "$2"
 for v in "${@:3}"; do
   case $v in
     dd-apart|dd-one|batch-one|batch-one-1m|one-1m|bothbatch|bothbatch-1m) ;;
-    *) guard_refuse "no variant '$v': give dd-apart, dd-one, batch-one, batch-one-1m, one-1m, bothbatch or bothbatch-1m" ;;
+    *) known="dd-apart, dd-one, batch-one, batch-one-1m, one-1m, bothbatch or bothbatch-1m"
+       guard_refuse "no variant '$v': give $known" ;;
   esac
 done
 out=$1; trials=$2; shift 2; : > $out
