@@ -38,7 +38,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
-const { UsageError, wholeNumber } = require('../lib/options')
+const { UsageError, wholeNumber, firstRepeat } = require('../lib/options')
 const { parseCommandLine } = require('../lib/option-schema')
 const { runCli, notACommand } = require('../lib/cli')
 const { dataPoints } = require('../lib/run-log')
@@ -211,8 +211,7 @@ function runScript (script, {
     const problem = countProblem(positionals, range)
     if (problem) throw new UsageError(problem)
     positionals.forEach((arg, i) => (Array.isArray(each) ? each[i] : each)?.(arg))
-    const twice = distinct && positionals.find((arg, i) =>
-      positionals.findIndex(other => path.resolve(other) === path.resolve(arg)) !== i)
+    const twice = distinct && firstRepeat(positionals, arg => path.resolve(arg))
     if (twice) throw new UsageError(`${twice} is given twice; compare two different runs`)
     check(positionals, values)
     return { args: positionals, flags: values }

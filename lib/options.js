@@ -131,8 +131,16 @@ function makeDirs (dir) {
   }
 }
 
+// The first of `values` given again (a name, a size, a path: by `key`), or undefined: a list
+// option or arguments that would measure or compare one thing twice.
+function firstRepeat (values, key = value => value) {
+  const keys = values.map(key)
+  return values.find((value, i) => keys.indexOf(keys[i]) !== i)
+}
+
 module.exports = {
   UsageError,
+  firstRepeat,
   wholeNumber,
   repeatCount,
   MAX_REPEATS,

@@ -19,7 +19,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { runCli, RunFailed } = require('../lib/cli')
-const { UsageError, repeatCount } = require('../lib/options')
+const { UsageError, repeatCount, firstRepeat } = require('../lib/options')
 const { parseStudyOptions, studyLog, fixed } = require('./per-read')
 const { dbSession, measureStep, dbPin, PRESETS } = require('../experiments/db/measure')
 const { allowedCpus, placementPlan, pinSelf } = require('../lib/placement')
@@ -72,7 +72,7 @@ function placementsOf (text) {
     throw new UsageError(`--placements ${JSON.stringify(unknown)} is no placement; give some of ${known}`)
   }
   // one given twice would be measured twice in each round, its two sessions set side by side
-  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  const twice = firstRepeat(names)
   if (twice !== undefined) throw new UsageError(`--placements names ${twice} twice; name each once`)
   return names
 }

@@ -19,7 +19,7 @@ const { runCli, RunFailed } = require('../lib/cli')
 const { parseStudyOptions } = require('./per-read')
 const { lastLevelCacheBytes } = require('../lib/context')
 const { statFields, CLK_TCK } = require('../lib/procfs')
-const { wholeNumber, mibCount, UsageError } = require('../lib/options')
+const { wholeNumber, mibCount, UsageError, firstRepeat } = require('../lib/options')
 const { allowedCpus } = require('../lib/placement')
 const { findOnPath } = require('../lib/runtimes')
 const { listJoin } = require('../lib/report/format')
@@ -72,7 +72,7 @@ function parseOptions (argv, llcBytes = lastLevelCacheBytes(), usable = allowedC
       throw new Error(`--busy ${options.busy} must be less than --every ${options.every}: ` +
         'give a shorter --busy or a longer --every')
     }
-    const twice = options.cpus.find((cpu, i) => options.cpus.indexOf(cpu) !== i)
+    const twice = firstRepeat(options.cpus)
     if (twice !== undefined) throw new Error(`--cpus names CPU ${twice} twice; name each CPU once`)
     // taskset's refusal of a CPU the process may not use went unseen: nothing was disturbed
     const unusable = options.cpus.find(cpu => !usable.includes(cpu))

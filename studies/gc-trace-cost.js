@@ -21,7 +21,7 @@
 //
 //   node studies/gc-trace-cost.js [--pairs N] [--rounds N] [--connections N] [--only A,B]
 const { runCli, RunFailed } = require('../lib/cli')
-const { repeatCount } = require('../lib/options')
+const { repeatCount, firstRepeat } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { median, fewValuesInterval } = require('../lib/stats')
 const { parseStudyOptions, fixed } = require('./per-read')
@@ -55,7 +55,7 @@ function parseOptions (argv) {
 
 // The servers asked for: each must exist, run here and have a trace of its collector.
 function tracedServers (names) {
-  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  const twice = firstRepeat(names)
   if (twice) throw new Error(`--only names ${twice} twice; name each server once`)
   return names.map(name => {
     const server = servers.find(row => row.name === name)

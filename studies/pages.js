@@ -15,7 +15,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { pathToFileURL } = require('node:url')
 const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
-const { UsageError } = require('../lib/options')
+const { UsageError, firstRepeat } = require('../lib/options')
 const { outFolderOption } = require('./per-read')
 const { runCli, RunFailed } = require('../lib/cli')
 const { measurePage, glanceFaults, panelFaults, GLANCE } = require('../lib/report/geometry')
@@ -47,7 +47,7 @@ function parse (argv) {
   if (given.some(width => !/^\d+$/.test(width)) || widths.some(width => width < 200 || width > 7680)) {
     throw new UsageError(`--widths takes whole numbers of px from 200 to 7680, not '${values.widths}'`)
   }
-  const twice = widths.find((width, i) => widths.indexOf(width) !== i)
+  const twice = firstRepeat(widths)
   if (twice) throw new UsageError(`--widths names ${twice} twice; name each width once`)
   for (const folder of positionals) {
     if (!fs.existsSync(folder)) throw new UsageError(`${folder} does not exist; name a run's folder`)

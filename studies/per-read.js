@@ -7,7 +7,7 @@ const { programs, findProgram, unavailableReason, BASELINE } = require('../exper
 const { parseBlockSizeOption } = require('../experiments/stdio/options')
 const fs = require('node:fs')
 const path = require('node:path')
-const { UsageError, matchOnly, outDirProblem, outFileProblem } = require('../lib/options')
+const { UsageError, matchOnly, outDirProblem, outFileProblem, firstRepeat } = require('../lib/options')
 const { parseCommandLine, refuseEmpty } = require('../lib/option-schema')
 const { RunFailed, notACommand } = require('../lib/cli')
 const { probeBpf } = require('../lib/sysprof')
@@ -123,7 +123,7 @@ function needProbes () {
 // --sizes A,B,...: each a block size; one named twice would be measured twice (a review)
 function blockSizes (text) {
   const sizes = text.split(',').map(size => parseBlockSizeOption(size))
-  const twice = sizes.find((size, i) => sizes.indexOf(size) !== i)
+  const twice = firstRepeat(sizes)
   if (twice !== undefined) throw new UsageError(`--sizes names ${twice} twice; name each size once`)
   return sizes
 }

@@ -79,3 +79,11 @@ describe('--resume: the context is checked, and the run keeps its programs', () 
     }
   })
 })
+
+test('the first value given again, by itself or by a key: what a list option would do twice', () => {
+  const { firstRepeat } = require('../../lib/options')
+  assert.equal(firstRepeat([256, 4096, 256]), 256)
+  assert.equal(firstRepeat(['rounds', 'together']), undefined)
+  assert.equal(firstRepeat([0, 1, 0]), 0, 'a 0 repeated is found, not taken for none')
+  assert.equal(firstRepeat(['a/run', 'b', './a/run'], arg => require('node:path').resolve(arg)), './a/run')
+})

@@ -18,7 +18,7 @@ const { servers, startServer, freePort } = require(path.join(lab, 'experiments/h
 const { wrkArgv, runWrk, parseWrk } = require(path.join(lab, 'experiments/http/wrk'))
 const { processCpu, cpuBetween } = require(path.join(lab, 'experiments/http/cpu'))
 const { median } = require(path.join(lab, 'lib/stats'))
-const { UsageError } = require(path.join(lab, 'lib/options'))
+const { UsageError, firstRepeat } = require(path.join(lab, 'lib/options'))
 const { unavailableReason } = require(path.join(lab, 'lib/rows'))
 const { runScript } = require('../../script-args')
 
@@ -38,7 +38,7 @@ function check ([rounds, ...names]) {
     const reason = unavailableReason(servers.find(each => each.name === name))
     if (reason) throw new UsageError(`${name} cannot run here: ${reason}`)
   }
-  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  const twice = firstRepeat(names)
   if (twice) throw new UsageError(`${twice} is named twice; name each server once`)
   if (!Number.isInteger(cpu)) {
     throw new UsageError('pin it to one CPU: taskset -c CPU node ... (the bench pins both there)')
