@@ -262,7 +262,8 @@ const HTTP_FINDINGS = [
         `${capacity.program} answered ${capacitySource(capacity)}`
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ` +
         `${connections} connections`
-      const marks = run => [run.steal && 'steal', run.ohaBehind && 'oha behind'].filter(Boolean)
+      const marks = run => [run.steal && 'steal', run.ohaBehind && 'oha behind',
+        run.connectEach && 'a connect each'].filter(Boolean)
       const marked = run => (marks(run).length ? ` (${marks(run).join(', ')})` : '')
       const tail = run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${marked(run)}`
       const tails = held.length ? `p99.9 ${held.map(tail).join(', ')}` : 'no server held the rate'

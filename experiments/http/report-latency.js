@@ -32,6 +32,13 @@ function cellText (run) {
   return `${[p50, p99, p999, max].map(milliseconds).join(' / ')}${marks}`
 }
 
+// A server that closes every connection after one answer (saying Connection: close), in a
+// keep-alive table: oha opens a connection for each of its requests, each connect in its
+// latency, so its cells are not the others' steady keep-alive (a review, 2026-12-07).
+const CONNECT_EACH_MARK = ' §'
+const CONNECT_EACH_WORDS = '§: the server closes each connection after one answer, saying Connection: close, ' +
+  'so each of its requests opens one, its connect in its latency'
+
 // A run whose process paid for its collector's trace (Bun's log: runs before the record said
 // so are known by it), marked where its server is named, and said under the tables.
 const TRACE_MARK = ' †'
@@ -95,7 +102,9 @@ function latencyTables (latency) {
     const header = ['server', ...counts.map(count => `${count} conn.`), `CPU µs/req @${most}`,
       `GC @${most}: /1k req, paused, longest`]
     const paid = server => runs.some(run => run.server === server && tracePaid(run))
-    const rows = servers.map(server => [`${server}${paid(server) ? TRACE_MARK : ''}`,
+    const connectEach = server => runs.some(run => run.server === server && run.connectEach)
+    const marks = server => (paid(server) ? TRACE_MARK : '') + (connectEach(server) ? CONNECT_EACH_MARK : '')
+    const rows = servers.map(server => [`${server}${marks(server)}`,
       ...counts.map(count => cellText(at(server, count))),
       at(server, most)?.ok ? formatNumber(at(server, most).cpuPerRequestUs) : '', gcText(at(server, most))])
     const rated = `${[rate, ...others].map(formatNumber).join(' and ')} req/s`
@@ -104,10 +113,11 @@ function latencyTables (latency) {
       `${source} at ${capacity.connections} connections`
     const where = endpoint ? `/${endpoint}, ${modeName(mode)}` : modeName(mode)
     const behind = runs.some(run => run.ohaBehind) ? `; ‡: ${BEHIND_WORDS}` : ''
+    const connects = runs.some(run => run.connectEach) ? `; ${CONNECT_EACH_WORDS}` : ''
     const title = `Latency at ${rated}, ${where} (${formatPercent(rateShare)} of the ${capacityText}): ` +
       'p50 / p99 / p99.9 / max in ms from oha\'s stamps of each request\'s send, on its schedule whatever the ' +
       `answers (oha, one run of ${latency.seconds} s a cell; ` +
-      `*: the hypervisor took over 2% of the CPUs meanwhile${behind})`
+      `*: the hypervisor took over 2% of the CPUs meanwhile${behind}${connects})`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
   }))
 }

@@ -160,7 +160,8 @@ function summariseHttp (records, context) {
   const kernel = kernelPerRequest(kernelRuns.filter(record => !record.apart), straceOf)
   const kernelApart = kernelPerRequest(kernelRuns.filter(record => record.apart), straceOf)
   const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE), kernelApart)
-  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency)
+  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency,
+    name => servers.some(server => server.name === name && server.closesConnections))
   return {
     meaning: MEANING,
     reference: REFERENCE,
@@ -422,7 +423,9 @@ function capacityRuns (runs, kernelApart = null) {
 // name none in results.json, and are by mode.
 const latencyGroupOf = run => run.endpoint ?? run.mode
 
-function latencyRuns (runs, setup = null) {
+// closesEach(name): whether the server so named closes every connection after one answer (http's
+// closesConnections), so that with keep-alive too each of its requests opens a connection
+function latencyRuns (runs, setup = null, closesEach = () => false) {
   if (runs.length === 0) return null
   const rates = {}
   // a share's rate is one per mode, but one from the reference's warm-up (no timed runs kept)
@@ -460,6 +463,8 @@ function latencyRuns (runs, setup = null) {
       // each connection, and have none
       steadyFromMs: run.oha.steady?.fromMs ?? null,
       connectsIncluded: run.mode !== 'close' && !run.oha.steady,
+      // a keep-alive run whose server closed each connection: every request held its connect
+      connectEach: run.mode !== 'close' && closesEach(run.program),
       // how late oha's timer woke for the requests kept, which their latency leaves out
       // (experiments/http/oha.js requestTimes); runs before the night of 2026-12-06 have none
       sendLateMs: run.oha.steady?.lateMs ?? null,

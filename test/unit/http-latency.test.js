@@ -475,6 +475,28 @@ test('oha behind its schedule: a cell whose stamps came over 3 ms late at the p9
     /\(10% of the 72000 req\/s c-epoll answered in its timed run at 128 connections\)/)
 })
 
+test('a server that closes every connection is marked in the keep-alive table: each request held a connect', () => {
+  const closer = servers.find(server => server.closesConnections).name
+  const context = { options: { http: PRESETS.default, modes: ['keep-alive', 'close'] }, httpLatency: {} }
+  const records = [latencyRecord('c-epoll', 20, 14400), latencyRecord(closer, 20, 14400),
+    latencyRecord(closer, 20, 14400, { mode: 'close' }), latencyRecord('c-epoll', 20, 14400, { mode: 'close' })]
+  const http = summariseHttp(records, context)
+  assert.deepEqual(http.latency.runs.map(run => run.connectEach), [false, true, false, false])
+  const [keepAlive, close] = latencyTables(http.latency)
+  assert.deepEqual(keepAlive.rows.map(each => each[0]), ['c-epoll', `${closer} §`])
+  assert.match(keepAlive.title, /; §: the server closes each connection after one answer, saying Connection: close, so each /)
+  // with Connection: close every server's request opens its connection: nothing to mark
+  assert.deepEqual(close.rows.map(each => each[0]), [closer, 'c-epoll'])
+  assert.doesNotMatch(close.title, /§/)
+  const { findings } = require('../../experiments/http/findings')
+  const text = findings([{ label: 'run', results: { http } }]).map(finding => finding.text)
+    .find(line => line.startsWith('Latency'))
+  assert.match(text, new RegExp(`${closer} 3 ms \\(a connect each\\)`))
+  // db's servers keep their connections: latencyRuns marks none without being told
+  const { latencyRuns } = require('../../experiments/http/summary')
+  assert.equal(latencyRuns(records.slice(1, 2)).runs[0].connectEach, false)
+})
+
 test('capacityOf: the median of the reference\'s timed runs, else its warm-up\'s last', () => {
   // its timed runs by run, as the sessions keep them (timedRatesStore)
   const timedRates = new Map([[0, 42000], [1, 29000], [2, 44000], [3, 43000]])
