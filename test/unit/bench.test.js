@@ -179,6 +179,7 @@ describe('V8 --trace-gc parser, on captured traces', () => {
       committedAfterMB: 5.2,
       pauseMs: 0.56,
       stepsMs: 0,
+      biggestStepMs: 0,
       reason: 'task'
     })
     assert.equal(events[1].reason, 'allocation failure')
@@ -194,6 +195,7 @@ describe('V8 --trace-gc parser, on captured traces', () => {
     assert.equal(major.pauseMs, 3.91)
     // its marking's steps on the main thread before that final pause: "(+ 3.0 ms in 87 steps …"
     assert.equal(major.stepsMs, 3.0)
+    assert.equal(major.biggestStepMs, 0.2)
     assert.equal(major.reason, 'finalize incremental marking via stack guard; GC in old space requested')
   })
 
@@ -211,6 +213,10 @@ describe('V8 --trace-gc parser, on captured traces', () => {
     close(summary.stepsMs, 1.9)
     close(summary.byKind['Mark-sweep'].totalPauseMs, 3.9 + 1.9)
     assert.equal(summary.maxPauseMs, Math.max(...pauses))
+    // a marking step longer than every final pause is the longest pause (a review, 2026-12-07)
+    const longStep = events.map(event => event.stepsMs ? { ...event, biggestStepMs: 9.5 } : event)
+    assert.equal(summariseGc(longStep).maxPauseMs, 9.5)
+    assert.equal(summariseGc(longStep).byKind['Mark-sweep'].maxPauseMs, 9.5)
     assert.equal(summary.timeline.length, 20)
     assert.deepEqual(summary.timeline[0], [events[0].atMs, events[0].heapBeforeMB, events[0].heapAfterMB, events[0].pauseMs, events[0].generation])
     assert.deepEqual(new Set(summary.timeline.map(entry => entry[4])), new Set(events.map(event => event.generation)))

@@ -207,6 +207,9 @@ test('gcInWindow: per 1,000 requests, the share paused, the longest pause', () =
   assert.deepEqual(gc.byKind.Scavenge, { count: 2, totalPauseMs: 4, maxPauseMs: 3 })
   // JavaScriptCore's: the longest increment, not the longest cycle
   assert.equal(gcInWindow([{ kind: 'Eden collection', pauseMs: 6, longestPauseMs: 3.4 }], 1000, 1e9).longestPauseMs, 3.4)
+  // V8's: an incremental marking's biggest step, where it is longer than its final pause
+  const marked = [{ kind: 'Mark-Compact', pauseMs: 1.5, stepsMs: 4, biggestStepMs: 2.5 }]
+  assert.equal(gcInWindow(marked, 1000, 1e9).longestPauseMs, 2.5)
 })
 
 // oha opens each connection with the first request it sends on it, its connect in that
