@@ -194,6 +194,33 @@ static void trace_tree(pid_t pid) {
   fclose(file);
 }
 
+/* The signals that stop sysprof: on_signal takes them. */
+static const int STOP_SIGNALS[] = { SIGINT, SIGTERM, SIGHUP };
+#define STOP_SIGNAL_COUNT (sizeof STOP_SIGNALS / sizeof *STOP_SIGNALS)
+
+static sigset_t stop_set(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++) sigaddset(&set, STOP_SIGNALS[i]);
+  return set;
+}
+
+/* fork(2) for a child that waits on a pipe before it works. It would inherit on_signal and
+ * take a stop signal as its own: its read cut short, it exits, and a SIGINT meant for the
+ * command was lost while the command ran on (a review, 2026-12-07). The stop signals are held
+ * back over the fork, and the child sets them to `disposition` before it takes any: the
+ * command's default, so that a signal sysprof passes on ends it as it ends the command; the
+ * calibration child ignores them, sysprof's to handle. */
+static pid_t fork_held(void (*disposition)(int)) {
+  sigset_t stops = stop_set(), before;
+  sigprocmask(SIG_BLOCK, &stops, &before);
+  pid_t pid = fork();
+  if (pid == 0)
+    for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++) signal(STOP_SIGNALS[i], disposition);
+  sigprocmask(SIG_SETMASK, &before, NULL);
+  return pid;
+}
+
 /* The probes' own share of a call's time: a child of sysprof's makes CALIBRATION_CALLS
  * getppid(2)s under them, on sysprof's CPU, before the command starts or the window
  * opens. getppid does next to nothing between sys_enter and sys_exit, so its time there
@@ -203,7 +230,7 @@ static void trace_tree(pid_t pid) {
 static pid_t calibrate(void) {
   int go[2];
   if (pipe2(go, O_CLOEXEC)) { perror("sysprof: pipe"); exit(1); }
-  pid_t pid = fork();
+  pid_t pid = fork_held(SIG_IGN);
   if (pid < 0) { perror("sysprof: fork"); exit(1); }
   if (pid == 0) {
     char byte;
@@ -331,9 +358,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   struct sigaction action = { .sa_handler = on_signal };
-  sigaction(SIGINT, &action, NULL);
-  sigaction(SIGTERM, &action, NULL);
-  sigaction(SIGHUP, &action, NULL);
+  for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++) sigaction(STOP_SIGNALS[i], &action, NULL);
   if (npids) {
     /* a window whose caller dies is over: nothing is left attached for want of a SIGINT */
     pid_t caller = getppid();
@@ -344,9 +369,13 @@ int main(int argc, char **argv) {
     attach();
     pid_t calibrator = calibrate();
     __u64 started = now_ns();
+    /* held back between the test and the wait, so that a signal between them is not lost
+     * to a pause(2) that would wait for another */
+    sigset_t stops = stop_set(), open;
+    sigprocmask(SIG_BLOCK, &stops, &open);
     puts("ready");
     fflush(stdout);
-    while (!stop_signal) pause();
+    while (!stop_signal) sigsuspend(&open);
     __u64 ended = now_ns();
     detach();
     write_json(out, watch_fd, calibrator, started, ended);
@@ -356,7 +385,7 @@ int main(int argc, char **argv) {
    * counted; if sysprof stops first, the command reads the end of the pipe and exits. */
   int go[2];
   if (pipe2(go, O_CLOEXEC)) { perror("sysprof: pipe"); return 1; }
-  pid_t pid = fork();
+  pid_t pid = fork_held(SIG_DFL);
   if (pid < 0) { perror("sysprof: fork"); return 1; }
   if (pid == 0) {
     char byte;
@@ -374,7 +403,11 @@ int main(int argc, char **argv) {
   child_pid = pid;
   if (stop_signal) kill(pid, stop_signal);
   __u64 started = now_ns();
-  if (write(go[1], "", 1) != 1) { perror("sysprof: start"); return 1; }
+  /* A command stopped before it starts is not started: the signal passed on ends it. One
+   * that a signal ends meanwhile has closed the pipe, which is no reason for sysprof to die
+   * of SIGPIPE: its status says how it ended. */
+  signal(SIGPIPE, SIG_IGN);
+  if (!stop_signal && write(go[1], "", 1) != 1 && errno != EPIPE) perror("sysprof: start");
   close(go[1]);
   int status;
   struct rusage usage;

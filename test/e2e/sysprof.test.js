@@ -41,6 +41,15 @@ test('sysprof counts a command\'s calls, tells stdin\'s reads apart and ends as 
   const writes = profile.calls.filter(call => call.comm === 'dd' && call.name === 'write')
   assert.equal(writes.reduce((sum, call) => sum + call.count, 0), 10)
   assert.ok(callSummary(profile, call => call.name === 'read').count > 10)
+  // stdin's reads told apart: dd's of the pipe on its fd 0 (ten blocks and the end, or more
+  // where a block came in parts), never head's of /dev/zero on an fd of its own (a review
+  // found this test claimed it and checked nothing of it)
+  const reads = (comm, watched) => profile.calls.filter(call => call.comm === comm && call.name === 'read' &&
+    call.watchedFd === watched).reduce((sum, call) => sum + call.count, 0)
+  assert.ok(reads('dd', true) >= 11, `dd's reads of fd 0: ${reads('dd', true)}`)
+  assert.equal(reads('head', true), 0)
+  assert.ok(reads('head', false) >= 1)
+  assert.equal(callSummary(profile, call => call.watchedFd).count, reads('dd', true))
 })
 
 test('no probe outlives sysprof: an interrupt, and a kill', { skip }, async () => {
@@ -69,6 +78,28 @@ test('no probe outlives sysprof: an interrupt, and a kill', { skip }, async () =
     await waitFor(() => loadedProbes().every(id => !mine.includes(id)), RELEASE_MS, `the probes gone after ${signal}`)
   }
 })
+
+// A review (2026-12-07): the command, held on a pipe while the probes load, kept sysprof's
+// handler until it ran: a SIGINT there was lost and the command ran to its end, sysprof exiting
+// 0; a SIGTERM killed sysprof by SIGPIPE. Either now ends the command, and sysprof, by itself.
+test('a stop signal while the command is held ends it, and sysprof, by that signal', { skip, timeout: 45000 },
+  async () => {
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+      const dir = tempDir()
+      const started = path.join(dir, 'command.pid')
+      const child = spawn(SYSPROF, ['--out', path.join(dir, 'p.json'), '--', 'sh', '-c',
+        `echo $$ > ${started}; exec sleep 30`], { stdio: 'ignore' })
+      const ended = new Promise(resolve => child.on('exit', (code, signalled) => resolve({ code, signalled })))
+      // the held child forked: sysprof loads its probes after it
+      await waitFor(() => childrenOf(child.pid).length > 0, 20000, 'the held command')
+      child.kill(signal)
+      const { code, signalled } = await ended
+      assert.deepEqual({ code, signalled }, { code: null, signalled: signal })
+      // whether it came before the command started or after, nothing is left running
+      const command = fs.existsSync(started) ? Number(fs.readFileSync(started, 'utf8')) : null
+      if (command) assert.equal(fs.existsSync(`/proc/${command}`), false, 'the command still runs')
+    }
+  })
 
 test('a window on running processes: their calls, and the tracer gone with its caller', { skip }, async () => {
   const dir = tempDir()
