@@ -73,6 +73,18 @@ async function traceProcesses (pids, outFile, { binary = SYSPROF, prefix = [] } 
   }
 }
 
+// `work` inside a tracer's window (traceProcesses's, or null for none): where work throws, the
+// tracer is killed before the error goes on, so that no probe outlives its window to tax the
+// syscalls of every later run (a review, 2026-12-07); where it returns, the caller stops it.
+async function insideWindow (tracer, work) {
+  try {
+    return await work()
+  } catch (err) {
+    tracer?.kill()
+    throw err
+  }
+}
+
 let namesByNumber = null
 // This architecture's syscall names by number (make writes them from its libc headers).
 function syscallName (nr) {
@@ -232,6 +244,7 @@ module.exports = {
   probeBpf,
   sysprofArgv,
   traceProcesses,
+  insideWindow,
   parseProfile,
   bySyscall,
   windowCalls,

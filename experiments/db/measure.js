@@ -37,7 +37,7 @@ const {
 const { TIMED_RATES } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
 const { startPostgres, USER, DATABASE } = require('./postgres')
-const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
+const { traceProcesses, insideWindow, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 const { servers, REFERENCE } = require('./servers')
 const { ENDPOINTS, checkDbServer, endpointCheck } = require('./check')
 
@@ -509,21 +509,24 @@ async function measureWrk (step, options, session, runDir, note) {
     const record = { ...base, ok: false, failure, command: shellQuote(argv), at: new Date().toISOString() }
     return { record, stopped: false }
   }
-  // the run's collections where its process traces them (processTrace)
-  const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
-  const before = readings()
-  const windowStart = process.hrtime.bigint()
-  const timeoutMs = load.seconds * 1000 + WRK_GRACE_MS
-  const [wrk, partnerWrk = null] = partner
-    ? await runInterleaved([
-      { argv },
-      { argv: wrkArgv({ ...partnerStep, mode: MODE }, partner.port, { http: load }) }
-    ], { timeoutMs })
-    : [await runWrk(argv, timeoutMs)]
-  // wrk's user time, before the tracer is reaped: the tracer's own, on the server's CPU, is
-  // the step's own there, where it is pinned
-  const wrkDone = childrenUserNs()
-  const wrkDoneCpu = childrenCpuNs()
+  // the tracer's window (a throw in it kills the tracer), from the collections on
+  const { collections, before, windowStart, wrk, partnerWrk, wrkDone, wrkDoneCpu } = await insideWindow(tracing,
+    async () => {
+      // the run's collections where its process traces them (processTrace)
+      const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
+      const before = readings()
+      const windowStart = process.hrtime.bigint()
+      const timeoutMs = load.seconds * 1000 + WRK_GRACE_MS
+      const [wrk, partnerWrk = null] = partner
+        ? await runInterleaved([
+          { argv },
+          { argv: wrkArgv({ ...partnerStep, mode: MODE }, partner.port, { http: load }) }
+        ], { timeoutMs })
+        : [await runWrk(argv, timeoutMs)]
+      // wrk's user time, before the tracer is reaped: the tracer's own, on the server's CPU, is
+      // the step's own there, where it is pinned
+      return { collections, before, windowStart, wrk, partnerWrk, wrkDone: childrenUserNs(), wrkDoneCpu: childrenCpuNs() }
+    })
   const traced = tracing ? await tracing.stop() : null
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
@@ -680,7 +683,7 @@ async function startTracing (step, pids, runDir) {
   const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
   const tracer = await traceProcesses(pids, path.join(runDir, rawFile), placed)
   if (!tracer.ok) return tracer
-  return { ok: true, rawFile: `${rawFile}.gz`, stop: tracer.stop }
+  return { ok: true, rawFile: `${rawFile}.gz`, stop: tracer.stop, kill: tracer.kill }
 }
 
 // A window's syscalls per request, the server's (its threads and children) apart from its

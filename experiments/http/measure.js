@@ -50,7 +50,7 @@ const {
 const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
 const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
-const { traceProcesses, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
+const { traceProcesses, insideWindow, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
 const { formatPercent } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
 
@@ -545,27 +545,40 @@ async function measureWrk (step, options, session, runDir, note) {
     const record = { ...base, ok: false, failure, command, at: new Date().toISOString() }
     return { record, stopped: false }
   }
-  // the run's collections where its process traces them (processTrace)
-  const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
-  // the CPUs' time around the run alone: the tracer's start and stop, and the bench's reading
-  // of every process of the server, are outside it
-  const userBefore = userNs(cpus)
-  const stealBefore = stealNs(cpus)
-  const wrkUserBefore = childrenUserNs()
-  const benchUserBefore = benchUserNs()
-  const windowStart = process.hrtime.bigint()
-  const timeoutMs = runOptions.http.seconds * 1000 + WRK_GRACE_MS
-  const [wrk, partnerWrk = null] = partner
-    ? await runInterleaved([
-      { argv: wrkArgv(step, server.port, runOptions) },
-      { argv: wrkArgv(partnerStep, partner.port, runOptions) }
-    ], { timeoutMs })
-    : [await runWrk(wrkArgv(step, server.port, runOptions), timeoutMs)]
-  const windowNs = Number(process.hrtime.bigint() - windowStart)
-  const userAfter = userNs(cpus)
-  const stealAfter = stealNs(cpus)
-  const wrkUserNs = childrenUserNs() - wrkUserBefore
-  const benchUser = benchUserNs() - benchUserBefore
+  // the tracer's window (a throw in it kills the tracer), from the collections on
+  const {
+    collections, wrk, partnerWrk, windowNs, userBefore, userAfter, stealBefore, stealAfter, wrkUserNs, benchUser
+  } = await insideWindow(tracing, async () => {
+    // the run's collections where its process traces them (processTrace)
+    const collections = collectionsFrom(server.started, processTrace(step, LATENCY_PHASE).trace)
+    // the CPUs' time around the run alone: the tracer's start and stop, and the bench's reading
+    // of every process of the server, are outside it
+    const userBefore = userNs(cpus)
+    const stealBefore = stealNs(cpus)
+    const wrkUserBefore = childrenUserNs()
+    const benchUserBefore = benchUserNs()
+    const windowStart = process.hrtime.bigint()
+    const timeoutMs = runOptions.http.seconds * 1000 + WRK_GRACE_MS
+    const [wrk, partnerWrk = null] = partner
+      ? await runInterleaved([
+        { argv: wrkArgv(step, server.port, runOptions) },
+        { argv: wrkArgv(partnerStep, partner.port, runOptions) }
+      ], { timeoutMs })
+      : [await runWrk(wrkArgv(step, server.port, runOptions), timeoutMs)]
+    const windowNs = Number(process.hrtime.bigint() - windowStart)
+    return {
+      collections,
+      wrk,
+      partnerWrk,
+      windowNs,
+      userBefore,
+      userAfter: userNs(cpus),
+      stealBefore,
+      stealAfter: stealNs(cpus),
+      wrkUserNs: childrenUserNs() - wrkUserBefore,
+      benchUser: benchUserNs() - benchUserBefore
+    }
+  })
   const traced = tracing ? await tracing.stop() : null
   const after = processCpu(pid)
   const partnerAfter = partner ? processCpu(partner.started.pid) : null
@@ -937,7 +950,7 @@ async function startTracing (step, pid, runDir) {
   const placed = { prefix: ['taskset', '-c', String(step.pin.server)] }
   const tracer = await traceProcesses([pid], path.join(runDir, rawFile), placed)
   if (!tracer.ok) return tracer
-  return { ok: true, rawFile: `${rawFile}.gz`, stop: tracer.stop }
+  return { ok: true, rawFile: `${rawFile}.gz`, stop: tracer.stop, kill: tracer.kill }
 }
 
 // A window's syscalls, every thread and child of the server, per request: each call's count,

@@ -6,7 +6,9 @@ const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseProfile, callSummary, bySyscall, profileProblem, bucketBounds, quantile, probeBpf } = require('../../lib/sysprof')
+const {
+  parseProfile, callSummary, bySyscall, profileProblem, bucketBounds, quantile, probeBpf, insideWindow
+} = require('../../lib/sysprof')
 const { kernelRecord, summariseKernel, kernelSteps } = require('../../experiments/stdio/kernel')
 const { kernelPerRequest } = require('../../experiments/http/summary')
 const { PHASES } = require('../../experiments/stdio/phases')
@@ -288,4 +290,15 @@ test('http with the kernel pass: each cell\'s calls per request at full speed be
   ])
   assert.match(result.stdout, /Syscalls per request at full speed/)
   assert.match(result.stdout, /syscalls\/request: apart, timed/)
+})
+
+test('insideWindow: a throw inside a tracer\'s window kills the tracer and goes on; a result leaves it be', async () => {
+  const killed = []
+  const tracer = { kill: () => killed.push('tracer') }
+  await assert.rejects(insideWindow(tracer, async () => { throw new Error('wrk vanished') }), /wrk vanished/)
+  assert.deepEqual(killed, ['tracer'])
+  assert.equal(await insideWindow(tracer, async () => 42), 42)
+  assert.deepEqual(killed, ['tracer'])
+  // no tracer (a step outside the kernel pass): the error alone
+  await assert.rejects(insideWindow(null, async () => { throw new Error('no tracer') }), /no tracer/)
 })
