@@ -3,7 +3,7 @@
 // kernelPerRequest): each server's syscalls per request at full speed, counted by eBPF
 // probes under the cell's own load, beside the strace pass's, and what strace's slowness
 // changed. A table in the terminal, results.md and the page; columns in results.csv.
-const { formatNumber, formatSigned, escapeMarkdown: md } = require('../../lib/report/format')
+const { formatNumber, formatSigned, formatBound, escapeMarkdown: md } = require('../../lib/report/format')
 const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable, round } = require('../../lib/report/plain')
 const { MIN_SHOWN } = require('./summary')
@@ -14,8 +14,18 @@ const NOTE = 'Syscalls per request at full speed: every call of the server\'s th
   'own slower pass at its own connections (after @), and the difference, which holds both ' +
   'strace\'s slowness and, where the counts of connections differ, the load\'s: upkeep (waits ' +
   'and failed tries) follows how many requests a wake-up finds. Top calls: per request, with ' +
-  'the median time one spent on the CPU in the kernel (ns, the probes\' floor included).'
+  'the median time one spent on the CPU in the kernel (ns, the probes\' floor included). The ' +
+  'window holds each connection\'s open and close, and up to a request a connection in flight at ' +
+  'wrk\'s stop, whose calls count and which wrk does not: where connections ÷ requests is 1% or ' +
+  'more it is given after the counts ("conn./req."), a measure of how much of them is the run\'s ' +
+  'start and end.'
 const TOP_CALLS = 4
+// connections ÷ requests (kernelPerRequest's connectionsPerRequest) past which a cell says it:
+// under it, its edges are within the figures' last digit
+const EDGES_SHOWN = 0.01
+const edgesText = entry => (entry.connectionsPerRequest >= EDGES_SHOWN
+  ? ` (conn./req. ${formatBound(entry.connectionsPerRequest * 100)}%)`
+  : '')
 
 // Calls per request as work + upkeep; upkeep is a difference of two counts (strace's two runs,
 // or all calls less the work), so one below nought by what a page shows is the counts' noise,
@@ -33,7 +43,7 @@ function rowOf (entry) {
     entry.server,
     entry.where,
     String(entry.connections),
-    formatCallsPerRequest(entry),
+    `${formatCallsPerRequest(entry)}${edgesText(entry)}`,
     strace ? `${formatCallsPerRequest(strace)} @${strace.connections}` : 'not traced',
     strace ? `${formatSigned(entry.work - strace.work)} / ${formatSigned(entry.upkeep - strace.upkeep)}` : '',
     top.join(', ')

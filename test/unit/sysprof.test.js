@@ -215,6 +215,13 @@ test('syscalls per request at full speed: work, upkeep, and strace beside them',
   assert.deepEqual(entry.strace, strace)
   assert.deepEqual(entry.byCall.map(call => [call.name, call.perRequest, call.upkeep]),
     [['read', 1.1, false], ['write', 1, false], ['epoll_wait', 0.05, true]])
+  // 16 connections over 1,000 requests: 1.6% of them may be the run's start and end, and the
+  // table says so; over 100,000 requests it says nothing (a review, 2026-12-07)
+  assert.equal(entry.connectionsPerRequest, 0.016)
+  const { kernelTerminal } = require('../../experiments/http/report-kernel')
+  assert.match(kernelTerminal([entry]).join('\n'), /2 \+ 0\.15 \(conn\.\/req\. 1\.6%\)/)
+  const many = { ...run, kernel: { ...run.kernel, requests: 100000 } }
+  assert.doesNotMatch(kernelTerminal(kernelPerRequest([many], () => strace)).join('\n'), /conn\.\/req/)
   const [failed] = kernelPerRequest([{ ...run, ok: false, failure: 'kernel pass: lost 2 event(s)' }], () => null)
   assert.equal(failed.failure, 'kernel pass: lost 2 event(s)')
   assert.equal(kernelPerRequest([], () => null), null)
