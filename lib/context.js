@@ -28,8 +28,9 @@ function readText (file) {
   return quietly(() => fs.readFileSync(file, 'utf8').trim())
 }
 
-function cpuInfoField (name) {
-  const match = new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(readText('/proc/cpuinfo') || '')
+// A field of /proc/cpuinfo's first CPU (or of `text`, cpuinfo's form), null where it has none.
+function cpuInfoField (name, text = readText('/proc/cpuinfo')) {
+  const match = new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(text || '')
   return match ? match[1].trim() : null
 }
 
@@ -38,21 +39,49 @@ function cpuModel () {
 }
 
 // A VM's CPU often reports a generic model name ("Intel(R) Xeon(R) Processor"); its
-// family, model and stepping tell the generations apart.
-function cpuId () {
-  const vendor = cpuInfoField('vendor_id')
-  if (!vendor) return null
-  const number = name => (cpuInfoField(name) === null ? null : Number(cpuInfoField(name)))
+// family, model and stepping tell the generations apart. An arm64 kernel names none of
+// them, but the core's implementer, architecture, part and its variant and revision ("r3p1"),
+// which tell cores apart alike (until 2026-12-07 such runs were keyed with no CPU id).
+function cpuId (text = readText('/proc/cpuinfo')) {
+  const field = name => cpuInfoField(name, text)
+  const number = name => (field(name) === null ? null : Number(field(name)))
+  const vendor = field('vendor_id')
+  if (vendor) {
+    const microcode = field('microcode')
+    return { vendor, family: number('cpu family'), model: number('model'), stepping: number('stepping'), microcode }
+  }
+  const implementer = field('CPU implementer')
+  if (!implementer) return null
   return {
-    vendor,
-    family: number('cpu family'),
-    model: number('model'),
-    stepping: number('stepping'),
-    microcode: cpuInfoField('microcode')
+    vendor: `implementer ${implementer}`,
+    family: number('CPU architecture'),
+    model: field('CPU part'),
+    stepping: `r${number('CPU variant')}p${field('CPU revision')}`,
+    microcode: null
   }
 }
 
+// Whether a container wraps the process, and by what sign (null where none shows): the
+// files Docker and podman leave; the one systemd writes for a container it runs in (nspawn,
+// LXC's systemd); PID 1's `container=` (LXC, podman, nspawn; readable where PID 1 is ours);
+// a cgroup (v1) path that names a container's manager (containerd, CRI-O, Kubernetes, LXC);
+// Kubernetes' variables in a pod. Before 2026-12-07 only the first two files counted, and a
+// review found containerd's, CRI-O's and LXC's containers keyed as bare machines.
+const CONTAINER_CGROUP = /\/(docker|kubepods|containerd|cri-containerd|crio|libpod|lxc)[-/.:]/
+function containerSign ({ exists = fs.existsSync, read = readText, env = process.env } = {}) {
+  for (const file of ['/.dockerenv', '/run/.containerenv', '/run/systemd/container']) {
+    if (exists(file)) return file
+  }
+  const init = /(?:^|\0)container=([^\0]+)/.exec(read('/proc/1/environ') ?? '')
+  if (init) return `PID 1's container=${init[1]}`
+  const cgroup = (read('/proc/self/cgroup') ?? '').split('\n').find(line => CONTAINER_CGROUP.test(line))
+  if (cgroup) return `cgroup ${cgroup.split(':').slice(2).join(':')}`
+  if (env.KUBERNETES_SERVICE_HOST) return 'KUBERNETES_SERVICE_HOST'
+  return null
+}
+
 function machine (cpus = allowedCpus()) {
+  const container = containerSign()
   return {
     kernel: os.release(),
     uname: command('uname', ['-srvm']),
@@ -63,7 +92,8 @@ function machine (cpus = allowedCpus()) {
     memoryBytes: os.totalmem(),
     cpuGovernor: readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
     pipeMaxSize: Number(readText('/proc/sys/fs/pipe-max-size')) || null,
-    container: fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv'),
+    container: container !== null,
+    containerSign: container,
     cpu: cpuId(),
     ...syscallCostFactors(),
     ...speedFacts()
@@ -243,4 +273,4 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
   }
 }
 
-module.exports = { collectContext, machineFacts, cpuCaches, lastLevelCacheBytes }
+module.exports = { collectContext, machineFacts, cpuCaches, lastLevelCacheBytes, containerSign, cpuId }

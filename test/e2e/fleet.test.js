@@ -224,6 +224,15 @@ test('a fleet_mode or fleet_benches of the wrong kind is refused before anything
         JSON.stringify(benches))
       assert.deepEqual(made(), [], JSON.stringify(benches))
     }
+    // a line's own --out or --id: its run would land where the fleet fetches nothing
+    for (const own of ['--out /tmp/elsewhere', '--id=mine']) {
+      const result = playbook(dir, [TINY.join(' '), `${TINY.join(' ')} ${own}`])
+      assert.notEqual(result.status, 0)
+      assert.match(result.stdout, /fleet_benches of target here must not give --out or --id \(the fleet sets both/, own)
+      assert.deepEqual(made(), [], own)
+    }
+    // an option whose name merely begins so is no --out
+    assert.doesNotMatch(playbook(dir, ['--outlier-test']).stdout, /must not give --out/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

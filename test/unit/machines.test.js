@@ -72,6 +72,45 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
   assert.deepEqual([a.missing, a.olderLab], [[], false])
 })
 
+test('a container is known by any of its managers\' signs, and a bare machine by none', () => {
+  const { containerSign } = require('../../lib/context')
+  const none = { exists: () => false, read: () => null, env: {} }
+  assert.equal(containerSign(none), null)
+  const sign = given => containerSign({ ...none, ...given })
+  assert.equal(sign({ exists: file => file === '/run/.containerenv' }), '/run/.containerenv')
+  assert.equal(sign({ exists: file => file === '/run/systemd/container' }), '/run/systemd/container')
+  // LXC: PID 1's environment
+  const environ = 'PATH=/usr/bin\0container=lxc\0TERM=linux'
+  assert.equal(sign({ read: file => (file === '/proc/1/environ' ? environ : null) }), 'PID 1\'s container=lxc')
+  // containerd (Kubernetes) and CRI-O by their cgroup (v1) paths
+  const cgroups = {
+    kubepods: '12:memory:/kubepods/burstable/pod1234/0123abcd\n0::/',
+    'cri-containerd': '4:cpu:/system.slice/containerd.service/cri-containerd-0123abcd.scope',
+    crio: '3:cpuset:/kubepods.slice/crio-0123abcd.scope'
+  }
+  for (const [name, text] of Object.entries(cgroups)) {
+    assert.match(sign({ read: file => (file === '/proc/self/cgroup' ? text : null) }) ?? '', new RegExp(name))
+  }
+  // a VM's own cgroups, a manager's name nowhere in them, are no container's
+  const vm = '4:memory:/process_api/f58c6199\n1:cpu:/\n0::/'
+  assert.equal(sign({ read: file => (file === '/proc/self/cgroup' ? vm : null) }), null)
+  assert.equal(sign({ env: { KUBERNETES_SERVICE_HOST: '10.0.0.1' } }), 'KUBERNETES_SERVICE_HOST')
+})
+
+test('an arm64 core is known by its implementer, architecture, part, variant and revision', () => {
+  const { cpuId } = require('../../lib/context')
+  const graviton = 'processor\t: 0\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n' +
+    'CPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd40\nCPU revision\t: 1\n'
+  const arm = cpuId(graviton)
+  assert.deepEqual(arm, { vendor: 'implementer 0x41', family: 8, model: '0xd40', stepping: 'r1p1', microcode: null })
+  // its key tells it from another core of the same implementer
+  const other = cpuId(graviton.replace('0xd40', '0xd0c'))
+  assert.notEqual(machineIdentity({ machine: { ...AMD, cpu: arm } }).key,
+    machineIdentity({ machine: { ...AMD, cpu: other } }).key)
+  assert.equal(cpuId('processor\t: 0\n'), null)
+  assert.equal(cpuId('vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\nstepping\t: 8\n').model, 143)
+})
+
 test('a run from an older lab is keyed from what its context has, and says so', () => {
   const { cpu, hypervisor, cpusAllowed, ...older } = AMD
   const identity = machineIdentity(context(older))
