@@ -873,7 +873,7 @@ async function runAtShare (step, options) {
 let ohaRuns = 0
 
 // oha's report with `steady`: each request read back from oha's file (oha.js requestTimes), with
-// keep-alive those stamped once every connection has opened and answered once (oha.js
+// keep-alive those due once every connection has opened and answered once (oha.js
 // steadyLatency), with Connection: close every request (each opens one, and its connect is its
 // cost), timed from oha's stamps with their lateness beside; or with `steadyProblem`, why not,
 // its figures then oha's own, connects and all.

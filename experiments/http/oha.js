@@ -115,7 +115,8 @@ function requestTimes (file, rate) {
 // moved 2-42 ms between runs with the requests queued behind the connects (docs/http.md,
 // "Latency once every connection is open"). So the steady state starts when the last of the
 // first `opened` requests is answered (`fromMs`), and the percentiles, taken as oha takes its
-// own (the value at p × n of the sorted list), are of the requests stamped from then on;
+// own (the value at p × n of the sorted list), are of the requests due from then on (stamped,
+// where oha stamped none);
 // `leftOut` counts the others. null where none is left. opened 0 (Connection: close, where
 // every request opens its connection and its connect is its cost) keeps every request, fromMs
 // null. Beside them: lateMs, how late oha's timer woke for the requests kept (p50, p99, max),
@@ -123,7 +124,9 @@ function requestTimes (file, rate) {
 // both null where oha stamped none (requestTimes).
 function steadyLatency (requests, opened) {
   const fromMs = opened > 0 ? Math.max(...requests.slice(0, opened).map(request => request.endMs)) : null
-  const kept = fromMs === null ? requests : requests.filter(request => request.stampMs >= fromMs)
+  // by due time where oha stamped (requestTimes): a request due before the last connect was
+  // answered belongs to the start though its timer woke after (a review, 2026-12-07)
+  const kept = fromMs === null ? requests : requests.filter(request => (request.dueMs ?? request.stampMs) >= fromMs)
   if (kept.length === 0) return null
   const at = (values, share) => values[Math.min(values.length - 1, Math.floor(share * values.length))]
   const percentiles = values => {

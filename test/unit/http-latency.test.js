@@ -229,6 +229,9 @@ test('steadyLatency: the requests due once every connection is open, percentiles
   const percentiles = { p50: 51, p90: 91, p99: 100, p999: 100, max: 100 }
   const unstampedFigures = { lateMs: null, fromDueMs: null }
   assert.deepEqual(steady, { latencyMs: percentiles, ...unstampedFigures, requests: 100, leftOut: 3, fromMs: 45 })
+  // a request due before the steady part, its timer waking after it began, is the start's
+  const wokeLate = [...requests.slice(0, 3), { stampMs: 46, dueMs: 44, endMs: 47, latencyMs: 1 }, ...requests.slice(3)]
+  assert.deepEqual([steadyLatency(wokeLate, 2).requests, steadyLatency(wokeLate, 2).leftOut], [100, 4])
   const connects = [{ stampMs: 0, endMs: 3, latencyMs: 3 }, { stampMs: 0, endMs: 2, latencyMs: 2 }]
   assert.equal(steadyLatency(connects, 2), null, 'nothing left after the connects')
   // Connection: close, where each request opens its connection: every request kept
