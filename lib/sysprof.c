@@ -11,7 +11,7 @@
  * and its children, passes SIGINT, SIGTERM and SIGHUP on to it, and ends as it ended:
  * its exit status, or killed by its signal.
  * With --pid, it traces those processes, the children they have and those they will
- * have, prints "ready" once attached, and stops at SIGINT or SIGTERM: the window is the
+ * have, prints "ready" once attached, and stops at SIGINT, SIGTERM or SIGHUP: the window is the
  * caller's (a server's, under load).
  * Either way, one JSON document goes to --out at the end (lib/sysprof.js reads it).
  * --fd N tells the read family's calls on fd N apart from the rest (stdin's: 0).
@@ -311,7 +311,8 @@ static void write_json(FILE *out, int watch_fd, pid_t calibrator, __u64 started,
 }
 
 static volatile sig_atomic_t stop_signal;
-static pid_t child_pid;
+/* read by on_signal: stored whole and in order before the test of stop_signal after it */
+static volatile sig_atomic_t child_pid;
 
 static void on_signal(int sig) {
   if (child_pid > 0) kill(child_pid, sig);

@@ -68,14 +68,19 @@ async function traceProcesses (pids, outFile, { binary = SYSPROF, prefix = [] } 
       fs.rmSync(outFile)
       return { ok: true, text }
     },
-    // an interrupted window: the tracer goes, and its probes with it
-    kill: () => child.kill('SIGKILL')
+    // an interrupted window: the tracer goes, and its probes with it, and the profile it
+    // opened and never wrote
+    kill: () => {
+      child.kill('SIGKILL')
+      fs.rmSync(outFile, { force: true })
+    }
   }
 }
 
 // `work` inside a tracer's window (traceProcesses's, or null for none): where work throws, the
-// tracer is killed before the error goes on, so that no probe outlives its window to tax the
-// syscalls of every later run (a review, 2026-12-07); where it returns, the caller stops it.
+// tracer is killed before the error goes on, its probes gone with it, rather than left attached
+// until the bench exits (a throw ends the run, and the session stops its servers meanwhile: a
+// review, 2026-12-07); where it returns, the caller stops it.
 async function insideWindow (tracer, work) {
   try {
     return await work()
