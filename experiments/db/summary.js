@@ -149,7 +149,9 @@ function summariseDb (records, context) {
   const kernel = kernelRuns.length
     ? {
         server: kernelPerRequest(kernelRuns, run => straced(run, 'self'), run => run.kernel.server),
+        // a backend's connection is the pool's, opened before the window: none of wrk's edges
         backends: kernelPerRequest(kernelRuns, run => straced(run, 'backends'), run => run.kernel.backends)
+          .map(entry => ({ ...entry, connectionsPerRequest: null }))
       }
     : null
   const preset = context.options?.db ?? null

@@ -21,7 +21,7 @@ const NOTE = 'Syscalls per request at full speed: every call of the server\'s th
   'start and end.'
 const TOP_CALLS = 4
 // connections ÷ requests (kernelPerRequest's connectionsPerRequest) past which a cell says it:
-// under it, its edges are within the figures' last digit
+// a bias of its edges under 1% is left unsaid
 const EDGES_SHOWN = 0.01
 const edgesText = entry => (entry.connectionsPerRequest >= EDGES_SHOWN
   ? ` (conn./req. ${formatBound(entry.connectionsPerRequest * 100)}%)`
@@ -79,7 +79,8 @@ function kernelHtml (entries) {
 const KERNEL_CSV_COLUMNS = [
   ['kernelSyscallsPerRequest', row => round(row.kernel?.perRequest, 3)],
   ['kernelWorkPerRequest', row => round(row.kernel?.work, 3)],
-  ['kernelUpkeepPerRequest', row => round(row.kernel?.upkeep, 3)]
+  ['kernelUpkeepPerRequest', row => round(row.kernel?.upkeep, 3)],
+  ['kernelConnectionsPerRequest', row => round(row.kernel?.connectionsPerRequest, 4)]
 ]
 
 const kernelOf = (entries, cell) => entries?.find(entry => entry.ok && entry.server === cell.server &&

@@ -190,6 +190,8 @@ test('the kernel pass: the server\'s calls and its backends\' per request at ful
   const [backends] = kernel.backends
   assert.deepEqual([backends.work, backends.upkeep], [1.8, 0.4])
   assert.deepEqual([backends.strace.work, backends.strace.upkeep], [3, 1])
+  // wrk's 64 connections over 1000 requests are the server's edges, not the pool's backends'
+  assert.deepEqual([server.connectionsPerRequest, backends.connectionsPerRequest], [0.064, null])
   assert.equal(summariseDb(records.slice(0, -1), { options: { db: PRESETS.default } }).kernel, null)
 })
 

@@ -220,6 +220,9 @@ test('syscalls per request at full speed: work, upkeep, and strace beside them',
   assert.equal(entry.connectionsPerRequest, 0.016)
   const { kernelTerminal } = require('../../experiments/http/report-kernel')
   assert.match(kernelTerminal([entry]).join('\n'), /2 \+ 0\.15 \(conn\.\/req\. 1\.6%\)/)
+  const { KERNEL_CSV_COLUMNS } = require('../../experiments/http/report-kernel')
+  const csv = Object.fromEntries(KERNEL_CSV_COLUMNS.map(([name, value]) => [name, value({ kernel: entry })]))
+  assert.equal(csv.kernelConnectionsPerRequest, 0.016)
   const many = { ...run, kernel: { ...run.kernel, requests: 100000 } }
   assert.doesNotMatch(kernelTerminal(kernelPerRequest([many], () => strace)).join('\n'), /conn\.\/req/)
   const [failed] = kernelPerRequest([{ ...run, ok: false, failure: 'kernel pass: lost 2 event(s)' }], () => null)
