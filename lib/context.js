@@ -65,10 +65,15 @@ function cpuId (text = readText('/proc/cpuinfo')) {
 // files Docker and podman leave; the one systemd writes for a container it runs in (nspawn,
 // LXC's systemd); PID 1's `container=` (LXC, podman, nspawn; readable where PID 1 is ours);
 // a cgroup (v1) path that names a container's manager (containerd, CRI-O, Kubernetes, LXC);
-// Kubernetes' variables in a pod. Before 2026-12-07 only the first two files counted, and a
-// review found containerd's, CRI-O's and LXC's containers keyed as bare machines.
+// Kubernetes' variables in a pod; last, a PID namespace other than the host's (the kernel's
+// first is PROC_PID_INIT_INO, 4026531836), which containerd's containers under cgroup v2 show
+// where they show nothing else (so do sandboxes such as bwrap's). Before 2026-12-07 only the
+// first two files counted, and a review found containerd's, CRI-O's and LXC's containers keyed
+// as bare machines.
 const CONTAINER_CGROUP = /\/(docker|kubepods|containerd|cri-containerd|crio|libpod|lxc)[-/.:]/
-function containerSign ({ exists = fs.existsSync, read = readText, env = process.env } = {}) {
+const HOST_PID_NAMESPACE = 'pid:[4026531836]'
+const pidNamespace = () => quietly(() => fs.readlinkSync('/proc/self/ns/pid'))
+function containerSign ({ exists = fs.existsSync, read = readText, env = process.env, namespace = pidNamespace } = {}) {
   for (const file of ['/.dockerenv', '/run/.containerenv', '/run/systemd/container']) {
     if (exists(file)) return file
   }
@@ -77,6 +82,8 @@ function containerSign ({ exists = fs.existsSync, read = readText, env = process
   const cgroup = (read('/proc/self/cgroup') ?? '').split('\n').find(line => CONTAINER_CGROUP.test(line))
   if (cgroup) return `cgroup ${cgroup.split(':').slice(2).join(':')}`
   if (env.KUBERNETES_SERVICE_HOST) return 'KUBERNETES_SERVICE_HOST'
+  const own = namespace()
+  if (own && own !== HOST_PID_NAMESPACE) return `PID namespace ${own}`
   return null
 }
 

@@ -141,8 +141,11 @@ describe('what makes one machine\'s syscall dearer than another\'s', () => {
       const context = readContext(out, 'key')
       const { machine } = context
       const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8')
-      assert.equal(machine.cpu.vendor, /^vendor_id\s*:\s*(.+)$/m.exec(cpuinfo)[1].trim())
-      assert.equal(machine.cpu.family, Number(/^cpu family\s*:\s*(.+)$/m.exec(cpuinfo)[1]))
+      // x86's vendor and family; arm64's implementer and architecture (lib/context.js cpuId)
+      const field = name => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(cpuinfo)?.[1].trim()
+      const x86 = field('vendor_id') !== undefined
+      assert.equal(machine.cpu.vendor, x86 ? field('vendor_id') : `implementer ${field('CPU implementer')}`)
+      assert.equal(machine.cpu.family, Number(field(x86 ? 'cpu family' : 'CPU architecture')))
       const caches = fs.readdirSync('/sys/devices/system/cpu/cpu0/cache')
         .filter(name => name.startsWith('index'))
       assert.equal(machine.caches.length, caches.length)

@@ -74,7 +74,7 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
 
 test('a container is known by any of its managers\' signs, and a bare machine by none', () => {
   const { containerSign } = require('../../lib/context')
-  const none = { exists: () => false, read: () => null, env: {} }
+  const none = { exists: () => false, read: () => null, env: {}, namespace: () => 'pid:[4026531836]' }
   assert.equal(containerSign(none), null)
   const sign = given => containerSign({ ...none, ...given })
   assert.equal(sign({ exists: file => file === '/run/.containerenv' }), '/run/.containerenv')
@@ -95,6 +95,11 @@ test('a container is known by any of its managers\' signs, and a bare machine by
   const vm = '4:memory:/process_api/f58c6199\n1:cpu:/\n0::/'
   assert.equal(sign({ read: file => (file === '/proc/self/cgroup' ? vm : null) }), null)
   assert.equal(sign({ env: { KUBERNETES_SERVICE_HOST: '10.0.0.1' } }), 'KUBERNETES_SERVICE_HOST')
+  // containerd's under cgroup v2, its cgroup namespace showing 0::/ alone: its PID namespace
+  const v2 = { read: file => (file === '/proc/self/cgroup' ? '0::/' : null), namespace: () => 'pid:[4026532201]' }
+  assert.equal(sign(v2), 'PID namespace pid:[4026532201]')
+  // one that cannot be read says nothing
+  assert.equal(sign({ namespace: () => null }), null)
 })
 
 test('an arm64 core is known by its implementer, architecture, part, variant and revision', () => {
