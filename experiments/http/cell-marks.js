@@ -7,12 +7,24 @@ const { html } = require('../../lib/report/markup')
 const { COMPILING_RULE } = require('./measure')
 const { GOAL, movePercent } = require('../../lib/repeatability')
 const { unsteadyCellReason, unquotedReason, WARMUP_UNSETTLED } = require('../../lib/steady')
+const { CONNECT_EACH, connectEach } = require('./servers')
+
+// Whether a cell's every request opened a connection though its mode keeps them: http's cells
+// say so since 2026-12-07, older ones are told by the server's definition; db's have no mode.
+const connectsEach = cell => cell.connectEach ?? (cell.mode ? connectEach(cell.server, cell.mode) : false)
 
 // Whether some of a cell's V8 processes collected the old generation in its runs and some did
 // not (summary.js gcStatesOf).
 const splitByGc = ({ gcStates }) => gcStates?.oldGeneration > 0 && gcStates.oldGeneration < gcStates.processes
 
 const MARKS = [
+  {
+    letter: CONNECT_EACH.sign,
+    word: 'a connect each',
+    means: `a connect each, ${CONNECT_EACH.means}`,
+    applies: connectsEach,
+    title: () => CONNECT_EACH.means
+  },
   {
     letter: 'c',
     word: 'client-bound',
@@ -108,4 +120,4 @@ const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('
 // What the letters mean, for a plain table's title: "c: client-bound, …; u: …".
 const MARKS_LEGEND = MARKS.map(mark => `${mark.letter}: ${mark.means}`).join('; ')
 
-module.exports = { marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason, answerUnquotedReason }
+module.exports = { marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason, answerUnquotedReason, connectsEach }

@@ -9,6 +9,7 @@ const { html } = require('../../lib/report/markup')
 const { markdownTable, textTable } = require('../../lib/report/plain')
 const { latencyGroupOf } = require('./summary')
 const { BEHIND_MS, TIMED_RATES } = require('./oha')
+const { CONNECT_EACH } = require('./servers')
 
 const modeName = mode => (mode === 'close' ? 'Connection: close' : 'keep-alive')
 const milliseconds = value => (value == null ? '?' : formatNumber(value))
@@ -35,9 +36,8 @@ function cellText (run) {
 // A server that closes every connection after one answer (saying Connection: close), in a
 // keep-alive table: oha opens a connection for each of its requests, each connect in its
 // latency, so its cells are not the others' steady keep-alive (a review, 2026-12-07).
-const CONNECT_EACH_MARK = ' §'
-const CONNECT_EACH_WORDS = '§: the server closes each connection after one answer, saying Connection: close, ' +
-  'so each of its requests opens one, its connect in its latency'
+const CONNECT_EACH_MARK = ` ${CONNECT_EACH.sign}`
+const CONNECT_EACH_WORDS = `${CONNECT_EACH.sign}: ${CONNECT_EACH.means}`
 
 // A run whose process paid for its collector's trace (Bun's log: runs before the record said
 // so are known by it), marked where its server is named, and said under the tables.

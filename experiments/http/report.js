@@ -16,10 +16,10 @@ const {
 } = require('./report-kernel')
 const { latencyTerminal, latencyMarkdown, latencyHtml } = require('./report-latency')
 const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('../../lib/report/context')
-const { SERVER_V8_FLAGS } = require('./servers')
+const { SERVER_V8_FLAGS, CONNECT_EACH } = require('./servers')
 const { levelsText } = require('../../lib/stats')
 const { kernelEntryOf } = require('./summary')
-const { marksHtml, marksLetters, MARKS_LEGEND, answerUnquotedReason } = require('./cell-marks')
+const { marksHtml, marksLetters, MARKS_LEGEND, answerUnquotedReason, connectsEach } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText, formatFaults } = require('./repeatability')
 const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
@@ -60,7 +60,9 @@ function httpAnswer (sets) {
           name: cell.server,
           interval: interval(cell),
           unquoted: answerUnquotedReason(cell),
-          native: cell.runtime === 'native'
+          native: cell.runtime === 'native',
+          // runs from before the cells knew it are told by the server's definition
+          mark: connectsEach(cell) ? CONNECT_EACH : null
         }))
       }
     })

@@ -21,6 +21,17 @@ const BODY = 'Hello, World!'
 const READY_LINE = /^listening 127\.0\.0\.1:(\d+)$/m
 const MODES = ['keep-alive', 'close']
 
+// Whether the server so named closes every connection after one answer (closesConnections), so
+// that with keep-alive too each request opens a connection and its figures hold a connect each;
+// the mark and words every table that shows keep-alive's figures gives it (a review, 2026-12-07).
+const connectEach = (name, mode) => mode !== 'close' &&
+  servers.some(server => server.name === name && server.closesConnections === true)
+const CONNECT_EACH = {
+  sign: '§',
+  means: 'the server closes each connection after one answer, saying Connection: close, so each of its ' +
+    'keep-alive requests opens one, its connect in its figures'
+}
+
 // {port} is the port the server must listen on; {v8flags}, where a V8 server takes them,
 // SERVER_V8_FLAGS and the V8 flags of a run that asks for them (the latency pass's
 // --trace-gc), in the form its runtime takes (lib/runtimes.js), and nothing otherwise.
@@ -315,6 +326,8 @@ function httpContext (runnable, pin = apartPin()) {
 module.exports = {
   servers,
   MODES,
+  connectEach,
+  CONNECT_EACH,
   BODY,
   REFERENCE,
   PLACEMENTS,

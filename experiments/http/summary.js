@@ -6,7 +6,7 @@ const { interleavedHalves, movePercent } = require('../../lib/repeatability')
 const { components } = require('../../lib/variance')
 const { processClasses, steadyRuns, cellSteadiness, unsteadyCell } = require('../../lib/steady')
 const { httpHalves } = require('./repeatability')
-const { servers, MODES, REFERENCE } = require('./servers')
+const { servers, MODES, REFERENCE, connectEach } = require('./servers')
 const { PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, STRACE_CONNECTIONS } = require('./measure')
 const { HOLDS_SHARE, HOLDS_PACE, BEHIND_MS, holdsRate, fellBehind } = require('./oha')
 const { stealShare, STEAL_SHARE } = require('../../lib/steal')
@@ -160,8 +160,7 @@ function summariseHttp (records, context) {
   const kernel = kernelPerRequest(kernelRuns.filter(record => !record.apart), straceOf)
   const kernelApart = kernelPerRequest(kernelRuns.filter(record => record.apart), straceOf)
   const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE), kernelApart)
-  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency,
-    name => servers.some(server => server.name === name && server.closesConnections))
+  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency, connectEach)
   return {
     meaning: MEANING,
     reference: REFERENCE,
@@ -336,6 +335,7 @@ function httpCell (server, mode, connections, runs, classes, placement) {
     threads: kept.length ? Math.max(...kept.map(run => run.server.threads)) : null,
     maxRssKiB: kept.length ? Math.max(...kept.map(run => run.server.maxRssKiB)) : null,
     unannouncedClose: kept.some(run => run.unannouncedClose),
+    connectEach: connectEach(server, mode),
     unsteady: unsteadyCell(steadiness, ok),
     steadiness,
     processClasses: classes,
@@ -423,9 +423,9 @@ function capacityRuns (runs, kernelApart = null) {
 // name none in results.json, and are by mode.
 const latencyGroupOf = run => run.endpoint ?? run.mode
 
-// closesEach(name): whether the server so named closes every connection after one answer (http's
-// closesConnections), so that with keep-alive too each of its requests opens a connection
-function latencyRuns (runs, setup = null, closesEach = () => false) {
+// connectsEach(name, mode): whether each request of the server so named opened a connection in
+// that mode (servers.js connectEach; db's servers keep theirs)
+function latencyRuns (runs, setup = null, connectsEach = () => false) {
   if (runs.length === 0) return null
   const rates = {}
   // a share's rate is one per mode, but one from the reference's warm-up (no timed runs kept)
@@ -464,7 +464,7 @@ function latencyRuns (runs, setup = null, closesEach = () => false) {
       steadyFromMs: run.oha.steady?.fromMs ?? null,
       connectsIncluded: run.mode !== 'close' && !run.oha.steady,
       // a keep-alive run whose server closed each connection: every request held its connect
-      connectEach: run.mode !== 'close' && closesEach(run.program),
+      connectEach: connectsEach(run.program, run.mode),
       // how late oha's timer woke for the requests kept, which their latency leaves out
       // (experiments/http/oha.js requestTimes); runs before the night of 2026-12-06 have none
       sendLateMs: run.oha.steady?.lateMs ?? null,

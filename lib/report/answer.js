@@ -20,7 +20,8 @@ const ratioText = interval => `${times(interval.estimate)}${span(interval)}`
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),
 // entries: [{ name, interval: { estimate, low, high, level } | null, unquoted: reason | null,
 // native (C itself, another of the reference's kind: in the table and chart, but no
-// contender for lowest or highest) }] }].
+// contender for lowest or highest), mark: { sign, means } | null (what the figure holds that
+// its group's label does not say: a sign beside it, its meaning under the table and chart) }] }].
 // → { groups: [{ ...group, quoted (sorted by estimate), unquoted, sentence }], names }
 function answer (groups) {
   const shaped = groups.map(group => {
@@ -55,7 +56,7 @@ function sentence (group, quoted, unquoted) {
   }
   const [lowest] = quoted
   const highest = quoted.at(-1)
-  const sure = entry => ratioText(entry.interval)
+  const sure = entry => `${ratioText(entry.interval)}${entry.mark ? ` ${entry.mark.sign}` : ''}`
   const last = quoted.length > 1 ? `; ${highest.name} the highest, ${sure(highest)}` : ''
   // overlapping intervals are no test that two servers differ, nor that they do not: the run
   // does not show which is lower, and says no more
@@ -71,8 +72,16 @@ function cellText (entry) {
   if (!entry) return ''
   if (entry.unquoted) return `not quoted: ${entry.unquoted}`
   if (!entry.interval) return ''
-  return `${times(entry.interval.estimate)}${hasEnds(entry.interval) ? ` (${ends(entry.interval)})` : ''}`
+  const sign = entry.mark ? ` ${entry.mark.sign}` : ''
+  return `${times(entry.interval.estimate)}${hasEnds(entry.interval) ? ` (${ends(entry.interval)})` : ''}${sign}`
 }
+
+// The marks the answer's figures carry, each once: [{ sign, means }].
+function marksOf (shaped) {
+  const marks = shaped.groups.flatMap(group => group.quoted.map(entry => entry.mark).filter(Boolean))
+  return [...new Map(marks.map(mark => [mark.sign, mark])).values()]
+}
+const marksText = shaped => marksOf(shaped).map(mark => `; ${mark.sign}: ${mark.means}`).join('')
 
 // The table: a row per server, a column per group, as plain.js's tables take it.
 function answerTable (shaped) {
@@ -87,7 +96,7 @@ function captionOf (shaped, note) {
   const intervals = shaped.groups.flatMap(group => group.entries.map(entry => entry.interval)).filter(Boolean)
   const levels = levelsText(intervals, null)
   const bare = intervals.some(interval => !hasEnds(interval)) ? ' (none where a ratio rests on too few runs)' : ''
-  return levels ? `${note}; intervals at ${levels}${bare}` : note
+  return `${levels ? `${note}; intervals at ${levels}${bare}` : note}${marksText(shaped)}`
 }
 
 const heading = group => html`<th scope="col" class="num">${group.label}</th>`
@@ -142,6 +151,8 @@ function answerChart (shaped, { title, axis }) {
     // the whiskers' level, for the chart to say; whether a bar goes without (too few runs)
     levels: levelsText(intervals, null),
     bareBars: intervals.some(interval => !hasEnds(interval)),
+    // a figure's sign beside it, and its meaning under the subtitle
+    marks: marksOf(shaped),
     categories: shaped.names,
     // what each row's empty slots mean: a group the answer does not quote for that server
     // ("/db: no steady state"), written under its name, where a blank would say nothing
@@ -157,6 +168,7 @@ function answerChart (shaped, { title, axis }) {
         // fills alone (a hue and its tints) were hard to tell apart
         tag: tagOf(group),
         data: intervals.map(interval => interval?.estimate ?? null),
+        signs: shaped.names.map(name => group.quoted.find(item => item.name === name)?.mark?.sign ?? null),
         whiskers: intervals.map(interval => (interval && hasEnds(interval) ? [interval.low, interval.high] : null))
       }
     })

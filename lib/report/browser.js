@@ -399,7 +399,8 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
       // it by is the trust line's, above the chart
       text: `median of the ratios, whiskers: this run's ${chart.levels ? `${escapeHtml(chart.levels)} ` : ''}interval` +
         (chart.bareBars ? ' (none on a ratio of too few runs)' : '') +
-        '; 1× is the reference; lower is better' + (logarithmic ? '; a logarithmic axis' : '')
+        '; 1× is the reference; lower is better' + (logarithmic ? '; a logarithmic axis' : '') +
+        (chart.marks ?? []).map(mark => `; ${escapeHtml(mark.sign)}: ${escapeHtml(mark.means)}`).join('')
     },
     // a server's groups the answer does not quote, under its name (answerChart's unquoted)
     xAxis: notedCategories(chart),
@@ -417,7 +418,7 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
       const labels = valueLabels({
         values: series.data,
         whiskers: series.whiskers,
-        text: at => `${tagOf(series)}${formatNumber(series.data[at])}×`,
+        text: at => `${tagOf(series)}${formatNumber(series.data[at])}×${series.signs?.[at] ? ` ${series.signs[at]}` : ''}`,
         // the side of the line the bars grow from: 1× on a logarithmic axis, 0 on a linear one
         threshold: logarithmic ? 1 : 0
       })

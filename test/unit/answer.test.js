@@ -38,6 +38,44 @@ test('the sentence: the lowest and highest ratio with their intervals, a tie sai
   assert.deepEqual(chart.series[0].whiskers[4], null)
 })
 
+test('a figure that holds what its group\'s label does not say carries its sign, its meaning said once', () => {
+  const { CONNECT_EACH } = require('../../experiments/http/servers')
+  const marked = {
+    ...group,
+    entries: group.entries.map(entry => (entry.name === 'node-http' || entry.name === 'c-blocking'
+      ? { ...entry, mark: CONNECT_EACH }
+      : entry))
+  }
+  const shaped = answer([marked])
+  assert.match(shaped.groups[0].sentence, /node-http the highest, 2\.4× \(2\.2–2\.6×, 87\.5%\) §\./)
+  const md = answerMarkdown(shaped, { title: 'The answer', note: 'ratios' }).join('\n')
+  assert.ok(md.includes('| c-blocking | 2.7× (2.6–2.9) § |'), md)
+  assert.ok(md.includes('| bun | 1.3× (1.2–1.4) |'), md)
+  // once under the table, however many carry it
+  assert.equal(md.split('§: the server closes each connection after one answer').length, 2)
+  const chart = answerChart(shaped, { title: 't', axis: 'a' })
+  assert.deepEqual(chart.series[0].signs, ['§', '§', null, null, null])
+  assert.deepEqual(chart.marks, [CONNECT_EACH])
+  // none marked, nothing said
+  assert.doesNotMatch(answerMarkdown(answer([group]), { title: 'The answer', note: 'ratios' }).join('\n'), /§/)
+  assert.deepEqual(answerChart(answer([group]), { title: 't', axis: 'a' }).marks, [])
+})
+
+// http's cells: keep-alive's of a server that closes every connection, and no other
+test('http marks the keep-alive cells of a server that closes every connection, in the answer and its tables', () => {
+  const { marksLetters, MARKS_LEGEND, connectsEach } = require('../../experiments/http/cell-marks')
+  const { servers } = require('../../experiments/http/servers')
+  const closer = servers.find(server => server.closesConnections).name
+  const keeper = servers.find(server => !server.closesConnections).name
+  assert.equal(marksLetters({ server: closer, mode: 'keep-alive', flags: [] }), ' §')
+  assert.equal(marksLetters({ server: closer, mode: 'close', flags: [] }), '')
+  assert.equal(marksLetters({ server: keeper, mode: 'keep-alive', flags: [] }), '')
+  // the cell's own record first; db's cells, which have no mode, never
+  assert.equal(connectsEach({ server: closer, mode: 'keep-alive', connectEach: false }), false)
+  assert.equal(connectsEach({ server: closer, endpoint: 'db' }), false)
+  assert.match(MARKS_LEGEND, /§: a connect each, the server closes each connection after one answer/)
+})
+
 test('one runtime, none, and an estimate without an interval', () => {
   const one = answer([{ ...group, entries: [{ name: 'bun', interval: { estimate: 1.3, low: null, high: null } }] }])
   assert.equal(one.groups[0].sentence, 'keep-alive, 128 connections: bun has the lowest ratio to c-epoll\'s CPU per request, 1.3×.')
