@@ -8,20 +8,37 @@ const { within, hurry } = require('../../lib/wait')
 
 const never = new Promise(() => {})
 
-test('within gives the value when the promise comes first, or done: false at the limit', async () => {
+// The clock is node:test's: a wait's limit is its timer's, told by ticking it, never by how long
+// the test took (a review: "at least 45 ms" and "under 5 s" timed the machine, not the code).
+const settledYet = async promise => {
+  let settled = false
+  promise.then(() => { settled = true })
+  // the race's own promises settle in later microtasks
+  for (let i = 0; i < 5; i++) await null
+  return settled
+}
+
+test('within gives the value when the promise comes first, or done: false at the limit', { timeout: 10000 }, async t => {
+  t.mock.timers.enable(['setTimeout'])
   assert.deepEqual(await within(Promise.resolve(7), 10000), { done: true, value: 7 })
-  const begun = Date.now()
-  assert.deepEqual(await within(never, 50), { done: false })
-  assert.ok(Date.now() - begun >= 45)
+  const waiting = within(never, 50)
+  t.mock.timers.tick(49)
+  assert.equal(await settledYet(waiting), false, 'ended before its limit')
+  t.mock.timers.tick(1)
+  assert.deepEqual(await waiting, { done: false })
 })
 
-test('hurry ends the waits under way at once, and every wait after it', async () => {
-  const begun = Date.now()
+test('hurry ends the waits under way at once, and every wait after it', { timeout: 10000 }, async t => {
+  t.mock.timers.enable(['setTimeout'])
   const pending = within(never, 60000)
-  setTimeout(hurry, 20)
+  assert.equal(await settledYet(pending), false)
+  // no tick: only hurry can end it
+  hurry()
   assert.deepEqual(await pending, { done: false })
-  assert.deepEqual(await within(never, 60000), { done: false })
-  assert.ok(Date.now() - begun < 5000, `${Date.now() - begun} ms`)
+  // a wait begun after it ends on the next turn of the clock, not at its own limit
+  const later = within(never, 60000)
+  t.mock.timers.tick(0)
+  assert.deepEqual(await later, { done: false })
   // what has already ended still says so
   assert.deepEqual(await within(Promise.resolve('ended'), 60000), { done: true, value: 'ended' })
 })
