@@ -332,6 +332,7 @@ module.exports = {
   REFERENCE,
   PLACEMENTS,
   SERVER_V8_FLAGS,
+  STOP_MS,
   serverArgv,
   freePort,
   startServer,

@@ -178,10 +178,9 @@ test('a bench past the fleet\'s timeout is asked to stop in time, and what it me
   try {
     const node = standInNode(dir, 1, ['trap \'echo "stopped by SIGTERM: 1 of 30 runs measured"; exit 130\' TERM',
       'sleep 120 & wait'])
-    const started = Date.now()
-    // a timeout of 66 s: the bench is asked to stop after 6
+    // a timeout of 66 s: the bench is asked to stop after 6; stopped in time, its trap's line is
+    // its failure (killed at Ansible's timeout, it would have said nothing)
     const result = playbook(dir, [TINY.join(' ')], { node, id: 'f3', extra: ['fleet_timeout=66'] })
-    assert.ok(Date.now() - started < 60000, `the bench was stopped in time: ${(Date.now() - started) / 1000} s`)
     assert.notEqual(result.status, 0)
     const run = path.join(dir, 'fleet', 'f3', 'here', 'here-0-stdio')
     const failed = JSON.parse(fs.readFileSync(path.join(run, 'target-failed.json'), 'utf8'))
