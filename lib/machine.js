@@ -105,20 +105,25 @@ function sameMachine (a, b) {
   }
 }
 
-// Runs grouped by machine, in the order their first run was given; each set gains its
-// `machine` identity. A run joins a group when sameMachine says so of every run in it: a
-// fact one run lacks must not join two that differ in it (a review: grouping hung on the
-// order the runs were given).
+// Runs grouped by machine, in the order their first run was given, each group's runs in the
+// order given; each set gains its `machine` identity. A run joins a group when sameMachine says
+// so of every run in it: a fact one run lacks must not join two that differ in it. The runs
+// that record more facts are placed first, so that a run of an older lab finds every group its
+// facts cannot tell apart: it joins the one it fits, and where it fits several it is a machine
+// of its own, whatever order the runs came in (reviews: an older run without a CPU id joined
+// whichever of a Zen 3 and a Zen 4 came first). A group's identity is its best-recorded run's.
 function groupByMachine (sets) {
+  const placed = sets.map((set, index) => ({ ...set, machine: set.machine ?? machineIdentity(set.context), index }))
+  const byFacts = [...placed].sort((a, b) => a.machine.missing.length - b.machine.missing.length || a.index - b.index)
   const groups = []
-  for (const set of sets) {
-    const identity = set.machine ?? machineIdentity(set.context)
-    const group = groups.find(candidate =>
-      candidate.sets.every(member => sameMachine(member.machine, identity).same))
-    if (group) group.sets.push({ ...set, machine: identity })
-    else groups.push({ identity, sets: [{ ...set, machine: identity }] })
+  for (const set of byFacts) {
+    const fits = groups.filter(candidate => candidate.sets.every(member => sameMachine(member.machine, set.machine).same))
+    if (fits.length === 1) fits[0].sets.push(set)
+    else groups.push({ identity: set.machine, sets: [set] })
   }
-  return groups
+  for (const group of groups) group.sets.sort((a, b) => a.index - b.index)
+  groups.sort((a, b) => a.sets[0].index - b.sets[0].index)
+  return groups.map(({ identity, sets: members }) => ({ identity, sets: members.map(({ index, ...set }) => set) }))
 }
 
 // The pairs the two-run criterion is for: each machine's first run against each of its

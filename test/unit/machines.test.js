@@ -145,12 +145,21 @@ test('runs group by machine whatever order they are given in', () => {
   const zen4 = { ...AMD, cpu: { ...AMD.cpu, family: 25, model: 17 } }
   const zen3 = { ...AMD, cpu: { ...AMD.cpu, family: 25, model: 1 } }
   const sets = { old: older, zen3, zen4 }
-  for (const order of [['old', 'zen3', 'zen4'], ['zen3', 'old', 'zen4'], ['zen4', 'zen3', 'old']]) {
-    const groups = groupByMachine(order.map(label => ({ label, context: context(sets[label]) })))
-    // the two CPUs never share a group
-    assert.ok(groups.every(group => !(group.sets.some(set => set.label === 'zen3') &&
-      group.sets.some(set => set.label === 'zen4'))), order.join(' '))
-  }
+  // each order's groups as sorted lists of labels, the lists sorted: the same whatever the order
+  const grouping = order => groupByMachine(order.map(label => ({ label, context: context(sets[label]) })))
+    .map(group => group.sets.map(set => set.label).sort().join(' ')).sort()
+  const orders = [['old', 'zen3', 'zen4'], ['zen3', 'old', 'zen4'], ['zen4', 'zen3', 'old']]
+  const first = grouping(orders[0])
+  for (const order of orders) assert.deepEqual(grouping(order), first, order.join(' '))
+  // every run in one group exactly, and the two CPUs never in the same one
+  assert.deepEqual(first.join(' ').split(' ').sort(), ['old', 'zen3', 'zen4'])
+  assert.ok(first.every(group => !(group.includes('zen3') && group.includes('zen4'))), first.join(' | '))
+  // the older run fits both CPUs, which its facts cannot tell apart: a machine of its own
+  assert.deepEqual(first, ['old', 'zen3', 'zen4'])
+  // beside one of them alone it joins it, its group in the order the runs were given
+  const pair = groupByMachine(['old', 'zen4'].map(label => ({ label, context: context(sets[label]) })))
+  assert.deepEqual(pair.map(group => group.sets.map(set => set.label)), [['old', 'zen4']])
+  assert.equal(pair[0].identity.missing.length, 0, 'the group keyed by its best-recorded run')
 })
 
 test('same or different machine: the facts that differ are named', () => {
