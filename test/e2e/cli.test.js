@@ -88,11 +88,14 @@ describe('a study given an unknown flag', () => {
   for (const [invocation, [command, ...args]] of studyCommands()) {
     const skip = unbuilt([command])
     test(`${invocation} --bogus: one line on stderr naming it, exit 2, nothing run`, { skip }, () => {
+      const before = fs.readdirSync(scratch)
       const result = spawnSync(command, [...args, '--bogus'], { cwd: scratch, encoding: 'utf8', timeout: 60000 })
       assert.equal(result.status, 2, result.stdout + result.stderr)
       assert.equal(result.stdout, '')
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
       assert.match(result.stderr, /--bogus/)
+      // nothing run: nothing written where it ran
+      assert.deepEqual(fs.readdirSync(scratch), before)
     })
   }
 })

@@ -128,6 +128,8 @@ describe('pipe-run leaves nothing behind', () => {
     const result = await pipelineMarked(run.marker, { feeder: ddFeeder(1 << 20, 65536), reader: [path.join(ROOT, 'build', 'wc-c'), '4096'], timeoutMs: 60000, pin: null })
     assert.equal(result.stdout, 'size 1048576 reads 256 blocksize 4096\n')
     assert.equal(result.leftBehind, 0)
+    // and seen so from outside: no process of its marker left
+    assert.deepEqual(marked(run.marker), [])
   })
 
   test('a reader that exits 0 but leaves two processes holding its stdout: counted, killed, and the run returns', DEADLINE, async () => {

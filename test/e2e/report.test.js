@@ -1403,9 +1403,11 @@ test('the at-a-glance measures catch each fault on a page made faulty', async ()
       closing.fits = Infinity
       closing.xAxis[0].update({ labels: { style: { width: '30px' } } })
       document.querySelector('main').style.minWidth = '2000px'
-      return true
+      // what the page now holds, so that the faults below are of a page so changed
+      return [Highcharts.charts.filter(Boolean).some(chart => chart.fits === Infinity),
+        document.querySelector('main').style.minWidth]
     })
-    assert.ok(faulty)
+    assert.deepEqual(faulty, [true, '2000px'])
     const seen = await measurePage(page)
     // and the verdict the tests and studies/pages.js give: each fault a line
     const verdict = glanceFaults(seen, 1280).join('\n')
