@@ -165,6 +165,10 @@ test('a target stopped part-way beside a whole run: the merge names its failure 
     assert.equal(result.status, 0, result.stderr)
     const md = fs.readFileSync(path.join(dir, 'report', 'results.md'), 'utf8')
     assert.match(md, /- b \(calls\) failed: Run the bench: stopped/)
+    // the rest reported: a's run alone (the part-run is no second run beside it), its ladder in full
+    assert.match(md, /^# syscall-lab: calls-b\n/)
+    assert.match(md, /^## The call ladder: ns of CPU per call/m)
+    assert.doesNotMatch(md, /side by side|two-run/i)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
