@@ -422,6 +422,11 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
     assert.equal(cell.runs, 1, `${cell.server} ${cell.endpoint}`)
     assert.ok(cell.cpuPerRequestUs.server > 0 && cell.cpuPerRequestUs.backends > 0)
   }
+  // strace's pass on each server and endpoint where ptrace is allowed (a review: the loop below
+  // held for none), else none and the context says why
+  const { ptrace } = JSON.parse(fs.readFileSync(path.join(scratch, 'quick', 'context.json'), 'utf8'))
+  if (ptrace?.available) assert.ok(results.db.syscalls.length > 0, 'no strace pass')
+  else assert.ok(results.db.syscalls.length === 0 && ptrace?.reason, `no pass, and why: ${JSON.stringify(ptrace)}`)
   for (const entry of results.db.syscalls) {
     assert.ok(entry.self.work >= 2, `${entry.server} ${entry.endpoint}: its server's work ${entry.self.work}`)
     assert.ok(entry.backends.work >= 1, `${entry.server} ${entry.endpoint}: its backends' work ${entry.backends.work}`)
@@ -434,6 +439,7 @@ test('bench --experiment db --quick: every endpoint measured, syscalls of server
   // where the machine's probes run, the pass ran (else its context says why not)
   const { bpf } = JSON.parse(fs.readFileSync(path.join(scratch, 'quick', 'context.json'), 'utf8'))
   if (bpf?.available) assert.ok(kernelRuns.length > 0, 'the kernel pass ran')
+  else assert.ok(kernelRuns.length === 0 && bpf?.reason, `no pass, and why: ${JSON.stringify(bpf)}`)
   for (const record of kernelRuns) {
     assert.ok(Number.isFinite(record.tracerCpuNs) && record.tracerCpuNs >= 0, JSON.stringify(record.tracerCpuNs))
     assert.ok(Number.isFinite(record.wrkCpuNs) && record.wrkCpuNs >= 0)
