@@ -179,12 +179,16 @@ function kernelHz () {
 const VULNERABILITIES = '/sys/devices/system/cpu/vulnerabilities'
 const MITIGATION_SWITCH = /^(mitigations|nospectre_v1|nospectre_v2|spectre_v2|spectre_v2_user|spectre_bhi|spec_store_bypass_disable|ssbd|nopti|pti|kpti|mds|tsx|tsx_async_abort|l1tf|retbleed|srbds|mmio_stale_data|gather_data_sampling|reg_file_data_sampling|spec_rstack_overflow|nospec_store_bypass_disable|nospectre_bhb|ibrs|noibrs|noibpb|indirect_target_selection|tsa|vmscape)(=|$)/
 
+// The kernel command line's switches that choose mitigations, in its order; what follows " -- "
+// is init's, not the kernel's.
+const mitigationSwitches = (cmdline = readText('/proc/cmdline') || '') =>
+  cmdline.split(' -- ')[0].split(/\s+/).filter(word => MITIGATION_SWITCH.test(word))
+
 function syscallCostFactors () {
   const names = quietly(() => fs.readdirSync(VULNERABILITIES).sort(), [])
-  const commandLine = (readText('/proc/cmdline') || '').split(' -- ')[0].split(/\s+/)
   return {
     vulnerabilities: Object.fromEntries(names.map(name => [name, readText(path.join(VULNERABILITIES, name))])),
-    mitigationSwitches: commandLine.filter(word => MITIGATION_SWITCH.test(word)),
+    mitigationSwitches: mitigationSwitches(),
     clockSource: readText('/sys/devices/system/clocksource/clocksource0/current_clocksource'),
     transparentHugePages: (/\[(\w+)\]/.exec(readText('/sys/kernel/mm/transparent_hugepage/enabled') || '') || [])[1] ?? null
   }
@@ -280,4 +284,4 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
   }
 }
 
-module.exports = { collectContext, machineFacts, cpuCaches, lastLevelCacheBytes, containerSign, cpuId }
+module.exports = { collectContext, machineFacts, cpuCaches, lastLevelCacheBytes, containerSign, cpuId, mitigationSwitches }

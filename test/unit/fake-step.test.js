@@ -41,12 +41,9 @@ test('stdio\'s strace pass: one read a block, so syscalls per MiB are the reads 
   // block; start-up's calls, made in both runs, apart
   const perRead = cells.map(cell => [cell.program, cell.syscallsPerRead.allThreads.perRead, cell.syscallsPerRead.allThreads.calls.map(row => row.name)])
   assert.deepEqual(perRead, [['c', 1, ['read']], ['coreutils', 1 / 16, ['read']]])
-  // the larger run lies on the line: start-up's calls and a rate per read of 4 KiB
-  for (const cell of cells) {
-    const { startup, perRead } = cell.syscallsPerRead.allThreads
-    assert.equal(startup + perRead * cell.bytes / 4096, cell.allThreads.totalCalls, cell.program)
-    assert.ok(startup > 0, `${cell.program} makes calls before it reads`)
-  }
+  // start-up's calls told apart from the reads' (the line through both runs holds the larger
+  // by construction, a review found): the fake's 8 mmaps, 2 opens, 2 closes and the read at EOF
+  for (const cell of cells) assert.equal(cell.syscallsPerRead.allThreads.startup, 13, cell.program)
 })
 
 test('calls: the ladder and its cost pass summarised, each variant\'s parts adding up', async () => {

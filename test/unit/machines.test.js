@@ -102,6 +102,14 @@ test('a container is known by any of its managers\' signs, and a bare machine by
   assert.equal(sign({ namespace: () => null }), null)
 })
 
+test('the kernel command line\'s mitigation switches: each of them, nothing else, init\'s part left out', () => {
+  const { mitigationSwitches } = require('../../lib/context')
+  const cmdline = 'BOOT_IMAGE=/vmlinuz root=/dev/vda1 nopti spectre_v2=off quiet mitigations=off ' +
+    'pti_extra=1 retbleed=auto,nosmt -- nopti single'
+  assert.deepEqual(mitigationSwitches(cmdline), ['nopti', 'spectre_v2=off', 'mitigations=off', 'retbleed=auto,nosmt'])
+  assert.deepEqual(mitigationSwitches('console=ttyS0 reboot=k panic=1'), [])
+})
+
 test('an arm64 core is known by its implementer, architecture, part, variant and revision', () => {
   const { cpuId } = require('../../lib/context')
   const graviton = 'processor\t: 0\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n' +
