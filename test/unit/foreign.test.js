@@ -254,6 +254,18 @@ test('the wait for quiet CPUs samples them until a stop comes, and not after', a
   slept = 0
   await waitForQuiet([0], () => true, sleep)
   assert.equal(slept, 0, 'a stop ends it before its first sample')
+  // a stop that comes mid-wait, the CPUs busy (this process spinning through each sample, on
+  // whichever CPU it is given: both are watched): no sample after it (a review: only a stop
+  // before the first was tested)
+  let samples = 0
+  const spin = ms => {
+    samples++
+    const until = performance.now() + ms
+    while (performance.now() < until);
+    return Promise.resolve()
+  }
+  await waitForQuiet([0, 1], () => samples >= 2, spin)
+  assert.equal(samples, 2, 'sampled on after the stop, or took the spinning CPUs for quiet')
 })
 
 // mini_httpd's children, which live between the timer's samples, read as all user time: its
