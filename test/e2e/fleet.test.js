@@ -195,6 +195,44 @@ test('a bench past the fleet\'s timeout is asked to stop in time, and what it me
   }
 })
 
+// Image mode on a target without the image: once the engine's "pull access denied" after a
+// quota check that never ran; now a failure saying what to do, and with fleet_image_archive the
+// fleet loads the image it is given (a review, 2026-12-07). The engine: a stand-in that knows
+// only the image it has loaded.
+test('image mode: a target without the image fails saying what to do; one given an archive loads it', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'))
+  try {
+    const loaded = path.join(dir, 'loaded')
+    const engine = path.join(dir, 'engine.sh')
+    fs.writeFileSync(engine, [
+      '#!/bin/sh',
+      'case "$1" in',
+      `  load) cp "$3" ${loaded}; exit 0;;`,
+      `  image) [ -f ${loaded} ] && exit 0; echo "Error: No such image: $3" >&2; exit 1;;`,
+      '  run) case "$*" in *--entrypoint*) echo max; exit 0;; esac; echo "no bench in this engine" >&2; exit 2;;',
+      'esac',
+      'exit 3',
+      ''
+    ].join('\n'), { mode: 0o755 })
+    const reason = id => JSON.parse(fs.readFileSync(
+      path.join(dir, 'fleet', id, 'here', 'here-0-stdio', 'target-failed.json'), 'utf8')).reason
+    playbook(dir, [TINY.join(' ')], { mode: 'image', id: 'i1', extra: [`fleet_engine=${engine}`] })
+    assert.match(reason('i1'), new RegExp('the image syscall-lab is not on here \\(.*No such image: syscall-lab\\): ' +
+      'build it there, or give -e fleet_image_archive=FILE'))
+    assert.equal(fs.existsSync(loaded), false)
+    // given a saved image, the fleet copies it over, loads it, and goes on to the bench
+    const archive = path.join(dir, 'saved.tar')
+    fs.writeFileSync(archive, 'an image, saved')
+    const given = [`fleet_engine=${engine}`, `fleet_image_archive=${archive}`]
+    playbook(dir, [TINY.join(' ')], { mode: 'image', id: 'i2', extra: given })
+    assert.equal(fs.readFileSync(loaded, 'utf8'), 'an image, saved')
+    assert.doesNotMatch(reason('i2'), /is not on here/)
+    assert.equal(fs.existsSync('/tmp/syscall-lab-image.tar'), false, 'the archive left on the target')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 // A fleet's name is one folder under its root: one that would climb out of it is refused
 // before anything is made or measured.
 test('a fleet name that is not one folder\'s name is refused', () => {
