@@ -37,7 +37,11 @@ function benchOptions ({ experiments, byName, DEFAULT_EXPERIMENT }) {
       preset: { default: [], quick: [] },
       stored: [isStrings, 'a list of names']
     },
-    { name: 'quick', type: 'boolean', help: ['fewer runs, sizes and rounds: about 12 minutes on a slow 2-core VM (docs/method.md)'] },
+    {
+      name: 'quick',
+      type: 'boolean',
+      help: ['fewer runs, sizes and rounds: about 12 minutes on a slow 2-core VM (docs/method.md)']
+    },
     {
       name: 'timeout',
       type: 'string',

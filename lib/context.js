@@ -284,4 +284,6 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
   }
 }
 
-module.exports = { collectContext, machineFacts, cpuCaches, lastLevelCacheBytes, containerSign, cpuId, mitigationSwitches }
+module.exports = {
+  collectContext, machineFacts, cpuCaches, lastLevelCacheBytes, containerSign, cpuId, mitigationSwitches
+}

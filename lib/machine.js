@@ -117,7 +117,8 @@ function groupByMachine (sets) {
   const byFacts = [...placed].sort((a, b) => a.machine.missing.length - b.machine.missing.length || a.index - b.index)
   const groups = []
   for (const set of byFacts) {
-    const fits = groups.filter(candidate => candidate.sets.every(member => sameMachine(member.machine, set.machine).same))
+    const fits = groups.filter(candidate =>
+      candidate.sets.every(member => sameMachine(member.machine, set.machine).same))
     if (fits.length === 1) fits[0].sets.push(set)
     else groups.push({ identity: set.machine, sets: [set] })
   }

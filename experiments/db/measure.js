@@ -525,7 +525,8 @@ async function measureWrk (step, options, session, runDir, note) {
         : [await runWrk(argv, timeoutMs)]
       // wrk's user time, before the tracer is reaped: the tracer's own, on the server's CPU, is
       // the step's own there, where it is pinned
-      return { collections, before, windowStart, wrk, partnerWrk, wrkDone: childrenUserNs(), wrkDoneCpu: childrenCpuNs() }
+      const wrkDone = childrenUserNs()
+      return { collections, before, windowStart, wrk, partnerWrk, wrkDone, wrkDoneCpu: childrenCpuNs() }
     })
   const traced = tracing ? await tracing.stop() : null
   const after = readings()

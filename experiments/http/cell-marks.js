@@ -120,4 +120,6 @@ const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('
 // What the letters mean, for a plain table's title: "c: client-bound, …; u: …".
 const MARKS_LEGEND = MARKS.map(mark => `${mark.letter}: ${mark.means}`).join('; ')
 
-module.exports = { marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason, answerUnquotedReason, connectsEach }
+module.exports = {
+  marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason, answerUnquotedReason, connectsEach
+}

@@ -160,7 +160,8 @@ function summariseHttp (records, context) {
   const kernel = kernelPerRequest(kernelRuns.filter(record => !record.apart), straceOf)
   const kernelApart = kernelPerRequest(kernelRuns.filter(record => record.apart), straceOf)
   const capacity = capacityRuns(records.filter(record => record.phase === CAPACITY_PHASE), kernelApart)
-  const latency = latencyRuns(records.filter(record => record.phase === LATENCY_PHASE), context.httpLatency, connectEach)
+  const latencyRecords = records.filter(record => record.phase === LATENCY_PHASE)
+  const latency = latencyRuns(latencyRecords, context.httpLatency, connectEach)
   return {
     meaning: MEANING,
     reference: REFERENCE,

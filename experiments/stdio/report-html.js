@@ -277,9 +277,9 @@ function gcSection (data) {
       the heap at each collection; the table: collections by kind, their pauses (the total holds an
       incremental mark-compact's marking steps on the main thread, as JavaScriptCore's increments are
       summed; the longest is one pause, a final one or a marking step), and the largest heap before a
-      collection, for the programs that collected. The pause per MiB divides a run's pauses, start-up's among them, by its bytes, and
-      by default runs are shorter at the smallest sizes (64 MiB at 256 B, 256 from 1 KiB), where
-      start-up's collections weigh more.</p>
+      collection, for the programs that collected. The pause per MiB divides a run's pauses, start-up's
+      among them, by its bytes, and by default runs are shorter at the smallest sizes (64 MiB at 256 B,
+      256 from 1 KiB), where start-up's collections weigh more.</p>
     ${pictures}
     ${gc.rows.length
       ? html`<div class="table-wrap"><table class="grouped">

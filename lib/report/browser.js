@@ -418,7 +418,8 @@ function drawAnswer (id, chart, { copy, runtimePoints, groupColor, familyLegend 
       const labels = valueLabels({
         values: series.data,
         whiskers: series.whiskers,
-        text: at => `${tagOf(series)}${formatNumber(series.data[at])}×${series.signs?.[at] ? ` ${series.signs[at]}` : ''}`,
+        text: at => `${tagOf(series)}${formatNumber(series.data[at])}×` +
+          (series.signs?.[at] ? ` ${series.signs[at]}` : ''),
         // the side of the line the bars grow from: 1× on a logarithmic axis, 0 on a linear one
         threshold: logarithmic ? 1 : 0
       })

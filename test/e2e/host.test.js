@@ -739,7 +739,8 @@ test('studies/instr-cost.js: bad options, no valgrind or a failing reader: one l
 // Stopped, not run to its end: its line says it was interrupted, and the run asked (minutes
 // under valgrind) would outlast the test's limit (no elapsed time is asserted: a review)
 test('studies/instr-cost.js: Ctrl-C stops valgrind and dd at once, exit 130', { timeout: 120000 }, async () => {
-  const { code, stderr } = await interruptTool(INSTR_COST, ['--only', 'just-sync', '--sizes', '256', '--reads', '10000000'])
+  const args = ['--only', 'just-sync', '--sizes', '256', '--reads', '10000000']
+  const { code, stderr } = await interruptTool(INSTR_COST, args)
   assert.equal(code, 130, stderr)
   assert.equal(stderr, 'instr-cost.js: interrupted; nothing was counted in full\n')
   const cmdline = pid => { try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') } catch { return '' } }

@@ -302,7 +302,7 @@ test('http with the kernel pass: each cell\'s calls per request at full speed be
   assert.match(result.stdout, /syscalls\/request: apart, timed/)
 })
 
-test('insideWindow: a throw inside a tracer\'s window kills the tracer and goes on; a result leaves it be', async () => {
+test('insideWindow: a throw inside a tracer\'s window kills the tracer and goes on; a result leaves it', async () => {
   const killed = []
   const tracer = { kill: () => killed.push('tracer') }
   await assert.rejects(insideWindow(tracer, async () => { throw new Error('wrk vanished') }), /wrk vanished/)

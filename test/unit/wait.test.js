@@ -18,7 +18,9 @@ const settledYet = async promise => {
   return settled
 }
 
-test('within gives the value when the promise comes first, or done: false at the limit', { timeout: 10000 }, async t => {
+// a guard, not a measure: with the clock mocked, a wait that never ended would hold the test forever
+const LIMIT = { timeout: 10000 }
+test('within gives the value when the promise comes first, or done: false at the limit', LIMIT, async t => {
   t.mock.timers.enable(['setTimeout'])
   assert.deepEqual(await within(Promise.resolve(7), 10000), { done: true, value: 7 })
   const waiting = within(never, 50)
@@ -28,7 +30,7 @@ test('within gives the value when the promise comes first, or done: false at the
   assert.deepEqual(await waiting, { done: false })
 })
 
-test('hurry ends the waits under way at once, and every wait after it', { timeout: 10000 }, async t => {
+test('hurry ends the waits under way at once, and every wait after it', LIMIT, async t => {
   t.mock.timers.enable(['setTimeout'])
   const pending = within(never, 60000)
   assert.equal(await settledYet(pending), false)
