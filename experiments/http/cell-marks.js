@@ -22,6 +22,8 @@ const MARKS = [
     letter: CONNECT_EACH.sign,
     word: 'a connect each',
     means: `a connect each, ${CONNECT_EACH.means}`,
+    // in a table's legend only where one of its cells carries it: never db's, nor close's
+    legendWhenSeen: true,
     applies: connectsEach,
     title: () => CONNECT_EACH.means
   },
@@ -117,9 +119,20 @@ const marksHtml = cell => {
 // The cell's marks as the plain tables' letters: " c j".
 const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('')
 
-// What the letters mean, for a plain table's title: "c: client-bound, …; u: …".
-const MARKS_LEGEND = MARKS.map(mark => `${mark.letter}: ${mark.means}`).join('; ')
+// What the letters mean, for a plain table's title: "c: client-bound, …; u: …", those a mark
+// says only where seen among `cells` (the table's) left out where none carries it.
+const marksLegend = (cells = []) => MARKS
+  .filter(mark => !mark.legendWhenSeen || cells.some(cell => cell && mark.applies(cell)))
+  .map(mark => `${mark.letter}: ${mark.means}`).join('; ')
+const MARKS_LEGEND = marksLegend()
 
 module.exports = {
-  marksHtml, marksLetters, MARKS_LEGEND, splitByGc, gcStatesReason, answerUnquotedReason, connectsEach
+  marksHtml,
+  marksLetters,
+  marksLegend,
+  MARKS_LEGEND,
+  splitByGc,
+  gcStatesReason,
+  answerUnquotedReason,
+  connectsEach
 }

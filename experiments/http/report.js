@@ -19,7 +19,7 @@ const { straceRow, failureList, syscallsMissingReason, measuredOn } = require('.
 const { SERVER_V8_FLAGS, CONNECT_EACH } = require('./servers')
 const { levelsText } = require('../../lib/stats')
 const { kernelEntryOf } = require('./summary')
-const { marksHtml, marksLetters, MARKS_LEGEND, answerUnquotedReason, connectsEach } = require('./cell-marks')
+const { marksHtml, marksLetters, marksLegend, answerUnquotedReason, connectsEach } = require('./cell-marks')
 const { httpRepeatability, httpOwnText, httpTrust, httpCriterionText, formatFaults } = require('./repeatability')
 const { repeatPairs, methodDifference } = require('../../lib/machine')
 const { answer, answerHtml, answerMarkdown, answerText, answerChart } = require('../../lib/report/answer')
@@ -307,8 +307,9 @@ function httpTables (entry) {
       row.syscalls?.perRequest != null ? `${formatCallsPerRequest(row.syscalls)}${mode.floor?.server === row.server ? ' (floor)' : ''}` : row.syscalls?.traceFailed ? 'failed' : row.syscalls ? 'noise' : 'not traced',
       String(row.threads ?? '')
     ])
+    const legend = marksLegend(mode.rows.flatMap(row => row.cells))
     const title = `${mode.mode === 'close' ? 'Connection: close (a new connection per request)' : 'Keep-alive'}: ` +
-      `median requests/s (share of ${shareOf(entry, reference)}; ${MARKS_LEGEND}), ` +
+      `median requests/s (share of ${shareOf(entry, reference)}; ${legend}), ` +
       'CPU per request with the share of it ' +
       `in user space, and syscalls per request${latency ? '' : `; ${noWrkLatency(entry)}`}`
     return { title, header, rows, align: header.map((_, i) => (i === 0 ? 'l' : 'r')) }
@@ -406,6 +407,8 @@ const HTTP_CSV_COLUMNS = [
   ['cpuVsReferenceHigh', row => round(row.cpuVsReference?.high, 4)],
   ['cpuVsReferenceLevel', row => round(row.cpuVsReference?.level, 4)],
   ['unquoted', row => answerUnquotedReason(row) ?? ''],
+  // § on the page: each keep-alive request of this server opened a connection
+  ['connectEach', row => connectsEach(row)],
   ['userShare', row => round(row.userShare?.share, 3)],
   ['userShareCpuSeconds', row => row.userShare?.cpuSeconds],
   ['serverCpuShare', row => round(row.serverCpuShare, 3)],

@@ -63,7 +63,7 @@ test('a figure that holds what its group\'s label does not say carries its sign,
 
 // http's cells: keep-alive's of a server that closes every connection, and no other
 test('http marks the keep-alive cells of a server that closes every connection, in the answer and its tables', () => {
-  const { marksLetters, MARKS_LEGEND, connectsEach } = require('../../experiments/http/cell-marks')
+  const { marksLetters, marksLegend, MARKS_LEGEND, connectsEach } = require('../../experiments/http/cell-marks')
   const { servers } = require('../../experiments/http/servers')
   const closer = servers.find(server => server.closesConnections).name
   const keeper = servers.find(server => !server.closesConnections).name
@@ -73,7 +73,12 @@ test('http marks the keep-alive cells of a server that closes every connection, 
   // the cell's own record first; db's cells, which have no mode, never
   assert.equal(connectsEach({ server: closer, mode: 'keep-alive', connectEach: false }), false)
   assert.equal(connectsEach({ server: closer, endpoint: 'db' }), false)
-  assert.match(MARKS_LEGEND, /§: a connect each, the server closes each connection after one answer/)
+  // in a table's legend where a cell carries it, and nowhere else (db's tables, close's)
+  assert.match(marksLegend([{ server: closer, mode: 'keep-alive', flags: [] }]),
+    /§: a connect each, the server closes each connection after one answer/)
+  assert.doesNotMatch(marksLegend([{ server: closer, mode: 'close', flags: [] }]), /§/)
+  assert.doesNotMatch(MARKS_LEGEND, /§/)
+  assert.match(MARKS_LEGEND, /^c: client-bound/)
 })
 
 test('one runtime, none, and an estimate without an interval', () => {
