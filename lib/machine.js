@@ -108,23 +108,35 @@ function sameMachine (a, b) {
 // Runs grouped by machine, in the order their first run was given, each group's runs in the
 // order given; each set gains its `machine` identity. A run joins a group when sameMachine says
 // so of every run in it: a fact one run lacks must not join two that differ in it. The runs
-// that record more facts are placed first, so that a run of an older lab finds every group its
-// facts cannot tell apart: it joins the one it fits, and where it fits several it is a machine
-// of its own, whatever order the runs came in (reviews: an older run without a CPU id joined
-// whichever of a Zen 3 and a Zen 4 came first). A group's identity is its best-recorded run's.
+// that record more facts are placed first (then by key, so that the order given does not
+// matter), so that a run of an older lab finds every group its facts cannot tell apart: it joins
+// the one it fits, and where it fits several it joins the runs alike in that (a group of its
+// own, `ambiguous`), whatever order the runs came in (reviews: an older run without a CPU id
+// joined whichever of a Zen 3 and a Zen 4 came first). A group's identity is its best-recorded
+// run's, with every fact any of its runs lacks (missing, olderLab), which the report names.
 function groupByMachine (sets) {
-  const placed = sets.map((set, index) => ({ ...set, machine: set.machine ?? machineIdentity(set.context), index }))
-  const byFacts = [...placed].sort((a, b) => a.machine.missing.length - b.machine.missing.length || a.index - b.index)
+  const placed = sets.map((set, order) => ({ set: { ...set, machine: set.machine ?? machineIdentity(set.context) }, order }))
+  const byFacts = [...placed].sort((a, b) => a.set.machine.missing.length - b.set.machine.missing.length ||
+    String(a.set.machine.key).localeCompare(String(b.set.machine.key)) || a.order - b.order)
   const groups = []
-  for (const set of byFacts) {
-    const fits = groups.filter(candidate =>
-      candidate.sets.every(member => sameMachine(member.machine, set.machine).same))
-    if (fits.length === 1) fits[0].sets.push(set)
-    else groups.push({ identity: set.machine, sets: [set] })
+  const fitting = (group, entry) => group.members.every(member => sameMachine(member.set.machine, entry.set.machine).same)
+  for (const entry of byFacts) {
+    const fits = groups.filter(group => fitting(group, entry))
+    const alike = fits.length > 1 ? fits.filter(group => group.ambiguous) : fits
+    if (alike.length === 1) alike[0].members.push(entry)
+    else groups.push({ ambiguous: fits.length > 1, members: [entry] })
   }
-  for (const group of groups) group.sets.sort((a, b) => a.index - b.index)
-  groups.sort((a, b) => a.sets[0].index - b.sets[0].index)
-  return groups.map(({ identity, sets: members }) => ({ identity, sets: members.map(({ index, ...set }) => set) }))
+  for (const group of groups) group.members.sort((a, b) => a.order - b.order)
+  groups.sort((a, b) => a.members[0].order - b.members[0].order)
+  return groups.map(({ members }) => {
+    const machines = members.map(member => member.set.machine)
+    const best = [...machines].sort((a, b) => a.missing.length - b.missing.length)[0]
+    const missing = [...new Set(machines.flatMap(machine => machine.missing))]
+    return {
+      identity: { ...best, missing, olderLab: machines.some(machine => machine.olderLab) },
+      sets: members.map(member => member.set)
+    }
+  })
 }
 
 // The pairs the two-run criterion is for: each machine's first run against each of its

@@ -167,7 +167,17 @@ test('runs group by machine whatever order they are given in', () => {
   // beside one of them alone it joins it, its group in the order the runs were given
   const pair = groupByMachine(['old', 'zen4'].map(label => ({ label, context: context(sets[label]) })))
   assert.deepEqual(pair.map(group => group.sets.map(set => set.label)), [['old', 'zen4']])
-  assert.equal(pair[0].identity.missing.length, 0, 'the group keyed by its best-recorded run')
+  // keyed by its best-recorded run, saying what one of its runs lacks
+  assert.equal(pair[0].identity.key, machineIdentity(context(zen4)).key)
+  assert.deepEqual(pair[0].identity.missing, ['cpuId'])
+  assert.equal(pair[0].identity.olderLab, true)
+  // two older runs beside both CPUs: one machine of their own, a pair for the two-run check
+  const two = { ...sets, old2: older }
+  for (const order of [['old', 'zen3', 'old2', 'zen4'], ['zen4', 'old2', 'zen3', 'old']]) {
+    const groups = groupByMachine(order.map(label => ({ label, context: context(two[label]) })))
+    assert.deepEqual(groups.map(group => group.sets.map(set => set.label).sort().join(' ')).sort(),
+      ['old old2', 'zen3', 'zen4'], order.join(' '))
+  }
 })
 
 test('same or different machine: the facts that differ are named', () => {
