@@ -209,6 +209,7 @@ test('image mode: a target without the image fails saying what to do; one given 
       'case "$1" in',
       `  load) cp "$3" ${loaded}; exit 0;;`,
       `  image) [ -f ${loaded} ] && exit 0; echo "Error: No such image: $3" >&2; exit 1;;`,
+      '  pull) echo "Trying to pull docker.io/library/$2..." >&2; echo "Error: pull access denied for $2" >&2; exit 125;;',
       '  run) case "$*" in *--entrypoint*) echo max; exit 0;; esac; echo "no bench in this engine" >&2; exit 2;;',
       'esac',
       'exit 3',
@@ -217,13 +218,13 @@ test('image mode: a target without the image fails saying what to do; one given 
     const reason = id => JSON.parse(fs.readFileSync(
       path.join(dir, 'fleet', id, 'here', 'here-0-stdio', 'target-failed.json'), 'utf8')).reason
     playbook(dir, [TINY.join(' ')], { mode: 'image', id: 'i1', extra: [`fleet_engine=${engine}`] })
-    assert.match(reason('i1'), new RegExp('the image syscall-lab is not on here \\(.*No such image: syscall-lab\\): ' +
-      'build it there, or give -e fleet_image_archive=FILE'))
+    assert.match(reason('i1'), new RegExp('the image syscall-lab is not on here nor pulled \\(.*pull access denied ' +
+      'for syscall-lab\\): build it there, push it where the target can pull it, or give -e fleet_image_archive=FILE'))
     assert.equal(fs.existsSync(loaded), false)
     // given a saved image, the fleet copies it over, loads it, and goes on to the bench
-    const archive = path.join(dir, 'saved.tar')
-    fs.writeFileSync(archive, 'an image, saved')
-    const given = [`fleet_engine=${engine}`, `fleet_image_archive=${archive}`]
+    // (named relative to where the fleet was started, as a user would)
+    fs.writeFileSync(path.join(dir, 'saved.tar'), 'an image, saved')
+    const given = [`fleet_engine=${engine}`, `fleet_image_archive=${path.relative(ROOT, path.join(dir, 'saved.tar'))}`]
     playbook(dir, [TINY.join(' ')], { mode: 'image', id: 'i2', extra: given })
     assert.equal(fs.readFileSync(loaded, 'utf8'), 'an image, saved')
     assert.doesNotMatch(reason('i2'), /is not on here/)
