@@ -65,9 +65,10 @@ for (const first of [0, 1]) {
     const pin = sharedCpuPin()
     const bytes = 64 << 20
     const reader = warmUp => ['sh', '-c', `${warmUp}echo compiled; exec ${WC_C} 256`]
-    // a warm-up of 0.3 s at least, whatever the machine's speed: long enough for the quick one,
-    // were it not held, to read far more than a quarter of its bytes meanwhile
-    const slow = { ...pipeline(bytes, pin), reader: reader('sleep 0.3; ') }
+    // a warm-up of 1 s at least, whatever the machine's speed: long enough for the quick one,
+    // were it not held, to read far more than a quarter of its bytes meanwhile (16 MiB in 256-B
+    // reads: 65,536 reads a second, where C's read costs under 1 µs)
+    const slow = { ...pipeline(bytes, pin), reader: reader('sleep 1; ') }
     const quick = { ...pipeline(bytes, pin), reader: reader('') }
     // g: a pattern that keeps state between tests is taken without it
     const [a, b] = await runAlternating([slow, quick], 5, first, { readyWhen: /^compiled$/mg })
