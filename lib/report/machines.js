@@ -206,6 +206,14 @@ function recordDifferences (machines) {
 }
 
 // sets: labelled results sets, one experiment's; figuresOf: its report.machineFigures.
+// What sets a machine apart from another by the key's facts; where none it recorded does (an
+// older run that fits several machines, a group of its own: lib/machine.js groupByMachine), the
+// facts it lacks, which would (a review: the column was empty for such a group).
+function differsBy (first, other) {
+  const { differing, unknown } = sameMachine(first, other)
+  return differing.length ? differing : unknown.map(label => `${label} (not recorded)`)
+}
+
 function compareMachines (sets, figuresOf) {
   const machines = groupByMachine(sets).map(group => ({
     identity: group.identity,
@@ -273,7 +281,7 @@ function compareMachines (sets, figuresOf) {
       label: machineLabel(machine),
       // what sets it apart from the first machine, by the key's facts: two keys whose rows read
       // alike ("AMD EPYC, 2 cores, 6.18.44") differed in one the table did not show (container)
-      differsBy: machine === machines[0] ? [] : sameMachine(machines[0].identity, machine.identity).differing
+      differsBy: machine === machines[0] ? [] : differsBy(machines[0].identity, machine.identity)
     })),
     rows,
     counts: countVerdicts(shared),

@@ -302,6 +302,14 @@ test('a comparison of machines: C\'s ns per machine, then each reader over C and
   // what sets the second machine apart from the first, by the key's facts, in the table too
   assert.deepEqual(comparison.machines[0].differsBy, [])
   assert.ok(comparison.machines[1].differsBy.includes('CPU model'), comparison.machines[1].differsBy.join(', '))
+  // an older run that fits two machines, a machine of its own: the facts it lacks set it apart
+  const { cpu, ...older } = AMD
+  const zen3 = { ...AMD, cpu: { ...AMD.cpu, model: 1 } }
+  const cells = [['c', 'native', 256, 292, null, null]]
+  const three = compareMachines([stdioSet('zen4', AMD, cells), stdioSet('zen3', zen3, cells),
+    stdioSet('old', older, cells)], stdioFigures)
+  assert.deepEqual(three.machines.map(machine => machine.runs), [['zen4'], ['zen3'], ['old']])
+  assert.deepEqual(three.machines[2].differsBy, ['CPU family, model, stepping (not recorded)'])
   const row = item => comparison.rows.find(entry => entry.item === item)
   assert.deepEqual(row('c').absolute.map(value => value.estimate), [292, 163])
   assert.equal(row('c').verdict, null)
