@@ -115,11 +115,13 @@ function sameMachine (a, b) {
 // joined whichever of a Zen 3 and a Zen 4 came first). A group's identity is its best-recorded
 // run's, with every fact any of its runs lacks (missing, olderLab), which the report names.
 function groupByMachine (sets) {
-  const placed = sets.map((set, order) => ({ set: { ...set, machine: set.machine ?? machineIdentity(set.context) }, order }))
+  const placed = sets.map((set, order) =>
+    ({ set: { ...set, machine: set.machine ?? machineIdentity(set.context) }, order }))
   const byFacts = [...placed].sort((a, b) => a.set.machine.missing.length - b.set.machine.missing.length ||
     String(a.set.machine.key).localeCompare(String(b.set.machine.key)) || a.order - b.order)
   const groups = []
-  const fitting = (group, entry) => group.members.every(member => sameMachine(member.set.machine, entry.set.machine).same)
+  const fitting = (group, entry) =>
+    group.members.every(member => sameMachine(member.set.machine, entry.set.machine).same)
   for (const entry of byFacts) {
     const fits = groups.filter(group => fitting(group, entry))
     const alike = fits.length > 1 ? fits.filter(group => group.ambiguous) : fits
