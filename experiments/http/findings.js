@@ -10,7 +10,7 @@ const { formatNumber, formatBound, formatPercent, listJoin } = require('../../li
 const { median } = require('../../lib/stats')
 const { REFERENCE } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
-const { splitByGc, answerUnquotedReason } = require('./cell-marks')
+const { splitByGc, answerUnquotedReason, connectsEach } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
 const { faultsDiffer, formatFaults } = require('./repeatability')
 const { capacitySource } = require('./report-latency')
@@ -61,13 +61,15 @@ const HTTP_FINDINGS = [
       const against = cell => cell.vsReference?.estimate ?? rate(cell) / rate(reference)
       const others = cells.filter(cell => cell !== reference).sort((a, b) => against(b) - against(a))
       const share = cell => formatPercent(against(cell))
+      // a keep-alive figure of a server that opened a connection a request says so (§ in the tables)
+      const named = cell => `${cell.server}${connectsEach(cell) ? ' (a connect each)' : ''}`
       const [most, fewest] = [others[0], others.at(-1)]
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`
-      const least = others.length > 1 ? `, the fewest, ${fewest.server}, ${share(fewest)}` : ''
+      const least = others.length > 1 ? `, the fewest, ${named(fewest)}, ${share(fewest)}` : ''
       const answers = `${http.reference} answers ${rateText(rate(reference))} (median of its own runs)`
       const paired = others.every(cell => cell.vsReference?.estimate !== undefined)
       const of = paired ? `of the ${http.reference} beside it, run by run` : 'of it'
-      lines.push(`${where}: ${answers}; the most of the others, ${most.server}, ${share(most)} ${of}${least}.`)
+      lines.push(`${where}: ${answers}; the most of the others, ${named(most)}, ${share(most)} ${of}${least}.`)
     }
     return lines.length ? lines.join(' ') : null
   },

@@ -79,6 +79,13 @@ test('http marks the keep-alive cells of a server that closes every connection, 
   assert.doesNotMatch(marksLegend([{ server: closer, mode: 'close', flags: [] }]), /§/)
   assert.doesNotMatch(MARKS_LEGEND, /§/)
   assert.match(MARKS_LEGEND, /^c: client-bound/)
+  // the findings' words too: the reference run's keep-alive fewest is mini_httpd's, a connect each
+  const { findings } = require('../../experiments/http/findings')
+  const { http } = require('../../results/reference-http/results.json')
+  const texts = findings([{ label: 'ref', results: { http } }]).map(finding => finding.text)
+  const rates = texts.find(text => text.startsWith('Keep-alive, 128 connections: c-epoll answers'))
+  assert.match(rates, /the fewest, mini-httpd \(a connect each\), 3%\. Connection: close/)
+  assert.match(rates, /Connection: close, 128 connections: .*the fewest, mini-httpd, 17%\./)
 })
 
 test('one runtime, none, and an estimate without an interval', () => {
