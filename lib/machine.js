@@ -126,13 +126,13 @@ function groupByMachine (sets) {
     const fits = groups.filter(group => fitting(group, entry))
     const alike = fits.length > 1 ? fits.filter(group => group.ambiguous) : fits
     if (alike.length === 1) alike[0].members.push(entry)
-    else groups.push({ ambiguous: fits.length > 1, members: [entry] })
+    // its first run, placed first, the best-recorded: its identity
+    else groups.push({ ambiguous: fits.length > 1, members: [entry], best: entry.set.machine })
   }
   for (const group of groups) group.members.sort((a, b) => a.order - b.order)
   groups.sort((a, b) => a.members[0].order - b.members[0].order)
-  return groups.map(({ members }) => {
+  return groups.map(({ members, best }) => {
     const machines = members.map(member => member.set.machine)
-    const best = [...machines].sort((a, b) => a.missing.length - b.missing.length)[0]
     const missing = [...new Set(machines.flatMap(machine => machine.missing))]
     return {
       identity: { ...best, missing, olderLab: machines.some(machine => machine.olderLab) },

@@ -20,8 +20,8 @@ const splitByGc = ({ gcStates }) => gcStates?.oldGeneration > 0 && gcStates.oldG
 const MARKS = [
   {
     letter: CONNECT_EACH.sign,
-    word: 'a connect each',
-    means: `a connect each, ${CONNECT_EACH.means}`,
+    word: CONNECT_EACH.word,
+    means: `${CONNECT_EACH.word}, ${CONNECT_EACH.means}`,
     // in a table's legend only where one of its cells carries it: never db's, nor close's
     legendWhenSeen: true,
     applies: connectsEach,

@@ -8,7 +8,7 @@ const { steadinessFindings } = require('../../lib/report/steady')
 const { unsteadyCellReason, WARMUP_UNSETTLED } = require('../../lib/steady')
 const { formatNumber, formatBound, formatPercent, listJoin } = require('../../lib/report/format')
 const { median } = require('../../lib/stats')
-const { REFERENCE } = require('./servers')
+const { REFERENCE, CONNECT_EACH } = require('./servers')
 const { COMPILING_RULE } = require('./measure')
 const { splitByGc, answerUnquotedReason, connectsEach } = require('./cell-marks')
 const { kernelEntryOf } = require('./summary')
@@ -62,7 +62,7 @@ const HTTP_FINDINGS = [
       const others = cells.filter(cell => cell !== reference).sort((a, b) => against(b) - against(a))
       const share = cell => formatPercent(against(cell))
       // a keep-alive figure of a server that opened a connection a request says so (§ in the tables)
-      const named = cell => `${cell.server}${connectsEach(cell) ? ' (a connect each)' : ''}`
+      const named = cell => `${cell.server}${connectsEach(cell) ? ` (${CONNECT_EACH.word})` : ''}`
       const [most, fewest] = [others[0], others.at(-1)]
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'}, ${count} connection${count === 1 ? '' : 's'}`
       const least = others.length > 1 ? `, the fewest, ${named(fewest)}, ${share(fewest)}` : ''
@@ -265,7 +265,7 @@ const HTTP_FINDINGS = [
       const where = `${mode === 'close' ? 'Connection: close' : 'Keep-alive'} at ${asked} (${share}), ` +
         `${connections} connections`
       const marks = run => [run.steal && 'steal', run.ohaBehind && 'oha behind',
-        run.connectEach && 'a connect each'].filter(Boolean)
+        run.connectEach && CONNECT_EACH.word].filter(Boolean)
       const marked = run => (marks(run).length ? ` (${marks(run).join(', ')})` : '')
       const tail = run => `${run.server} ${formatNumber(run.latencyMs.p999)} ms${marked(run)}`
       const tails = held.length ? `p99.9 ${held.map(tail).join(', ')}` : 'no server held the rate'

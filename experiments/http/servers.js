@@ -28,6 +28,7 @@ const connectEach = (name, mode) => mode !== 'close' &&
   servers.some(server => server.name === name && server.closesConnections === true)
 const CONNECT_EACH = {
   sign: '§',
+  word: 'a connect each',
   means: 'the server closes each connection after one answer, saying Connection: close, so each of its ' +
     'keep-alive requests opens one, its connect in its figures'
 }

@@ -16,6 +16,8 @@ const ends = interval => formatRange(interval.low, interval.high)
 const span = interval => hasEnds(interval) ? ` (${ends(interval)}×, ${levelsText([interval])})` : ''
 // a ratio as the answer's sentences give it, "1.2× (1.18–1.3×, 87.5%)"
 const ratioText = interval => `${times(interval.estimate)}${span(interval)}`
+// the sign of what an entry's figure holds that its group's label does not say, " §", or ''
+const signOf = entry => (entry.mark ? ` ${entry.mark.sign}` : '')
 
 // groups: [{ label ("keep-alive, 128 connections"), reference, figure ("CPU per request"),
 // entries: [{ name, interval: { estimate, low, high, level } | null, unquoted: reason | null,
@@ -56,7 +58,7 @@ function sentence (group, quoted, unquoted) {
   }
   const [lowest] = quoted
   const highest = quoted.at(-1)
-  const sure = entry => `${ratioText(entry.interval)}${entry.mark ? ` ${entry.mark.sign}` : ''}`
+  const sure = entry => `${ratioText(entry.interval)}${signOf(entry)}`
   const last = quoted.length > 1 ? `; ${highest.name} the highest, ${sure(highest)}` : ''
   // overlapping intervals are no test that two servers differ, nor that they do not: the run
   // does not show which is lower, and says no more
@@ -72,8 +74,8 @@ function cellText (entry) {
   if (!entry) return ''
   if (entry.unquoted) return `not quoted: ${entry.unquoted}`
   if (!entry.interval) return ''
-  const sign = entry.mark ? ` ${entry.mark.sign}` : ''
-  return `${times(entry.interval.estimate)}${hasEnds(entry.interval) ? ` (${ends(entry.interval)})` : ''}${sign}`
+  const range = hasEnds(entry.interval) ? ` (${ends(entry.interval)})` : ''
+  return `${times(entry.interval.estimate)}${range}${signOf(entry)}`
 }
 
 // The marks the answer's figures carry, each once: [{ sign, means }].

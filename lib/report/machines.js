@@ -205,7 +205,6 @@ function recordDifferences (machines) {
   return rows
 }
 
-// sets: labelled results sets, one experiment's; figuresOf: its report.machineFigures.
 // What sets a machine apart from another by the key's facts; where none it recorded does (an
 // older run that fits several machines, a group of its own: lib/machine.js groupByMachine), the
 // facts it lacks, which would (a review: the column was empty for such a group).
@@ -214,6 +213,7 @@ function differsBy (first, other) {
   return differing.length ? differing : unknown.map(label => `${label} (not recorded)`)
 }
 
+// sets: labelled results sets, one experiment's; figuresOf: its report.machineFigures.
 function compareMachines (sets, figuresOf) {
   const machines = groupByMachine(sets).map(group => ({
     identity: group.identity,
