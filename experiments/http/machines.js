@@ -5,18 +5,27 @@
 // (the reciprocal of cpuVsReference, with its interval; the ratio of the medians for a
 // run without it), per mode and connections.
 const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
+const { CONNECT_EACH } = require('./servers')
+const { connectsEach } = require('./cell-marks')
 
 // A median of runs quoted without an interval.
 const point = value => (Number.isFinite(value) ? { estimate: value, low: null, high: null, level: null } : null)
 
 // Servers' cells against their reference server's in the same place, as http's and db's
 // results hold them: where(cell) names the place, cpu(cell) its CPU per request and
-// ratio(cell) its ratio over the reference's.
+// ratio(cell) its ratio over the reference's. A cell whose every request opened a connection
+// though its mode keeps them carries § after its place, as in the run's own tables, and the
+// figures say once what § means (`legend`) where a row carries it.
 function serverFigures ({ cells, reference, what, where, cpu, ratio, method }) {
   const baseOf = cell => cells.find(other => other.server === reference && where(other) === where(cell))
+  const signOf = cell => (connectsEach(cell) ? ` ${CONNECT_EACH.sign}` : '')
+  const legend = cells.some(connectsEach)
+    ? [`${CONNECT_EACH.sign}: ${CONNECT_EACH.word}, ${CONNECT_EACH.means}`]
+    : []
   return {
     what,
     unit: 'µs',
+    legend,
     baseline: reference,
     // runs of two placements hold two figures, across machines as within one (a review: the
     // same runs were refused a two-run check and then pooled across machines)
@@ -27,7 +36,7 @@ function serverFigures ({ cells, reference, what, where, cpu, ratio, method }) {
         item: cell.server,
         runtime: cell.runtime,
         at: where(cell),
-        atLabel: where(cell),
+        atLabel: where(cell) + signOf(cell),
         absolute: point(cpu(cell)),
         over: own ? null : difference(cpu(cell), cpu(baseOf(cell) ?? {})),
         // a run from before rounds paired the runs: the ratio of the two medians

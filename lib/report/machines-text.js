@@ -183,6 +183,9 @@ const TABLES = [
 ]
 const titleOf = (title, comparison) => (typeof title === 'function' ? title(comparison) : title)
 
+// What the signs after some rows' places mean ("§: a connect each, …"), or nothing.
+const legendText = comparison => (comparison.legend?.length ? `${comparison.legend.join('; ')}. ` : '')
+
 function unknownText (comparison) {
   const notes = []
   if (comparison.unknown.length) {
@@ -197,7 +200,7 @@ function unknownText (comparison) {
 
 function machinesMarkdown (comparison) {
   const out = ['## Across machines', '',
-    `${md(comparison.what)}, one column per machine. ${md(criterionText(comparison))}`, '',
+    `${md(comparison.what)}, one column per machine. ${md(legendText(comparison))}${md(criterionText(comparison))}`, '',
     `**${md(summaryText(comparison))}** ${md(applyText(comparison))}`, '',
     ...runtimeLines(comparison).map(line => `- ${md(line)}`), '']
   const unknown = unknownText(comparison)
@@ -222,7 +225,8 @@ function machinesHtml (comparison) {
     <div class="chart" id="chart-machines"></div>
     <p>${applyText(comparison)}</p>
     <ul>${runtimeLines(comparison).map(line => html`<li>${line}</li>`)}</ul>
-    <p class="note">${comparison.what}, one column per machine. ${criterionText(comparison)}</p>
+    <p class="note">${comparison.what}, one column per machine.
+      ${legendText(comparison)}${criterionText(comparison)}</p>
     ${unknown ? html`<p class="note">${unknown}</p>` : ''}
     ${TABLES.map(([title, build]) => {
       const table = build(comparison)

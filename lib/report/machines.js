@@ -284,6 +284,8 @@ function compareMachines (sets, figuresOf) {
       differsBy: machine === machines[0] ? [] : differsBy(machines[0].identity, machine.identity)
     })),
     rows,
+    // what a sign after a row's place means, where an experiment's rows carry one
+    legend: [...new Set(machines.flatMap(machine => machine.figures.flatMap(figures => figures.legend ?? [])))],
     counts: countVerdicts(shared),
     byRuntime: byRuntime(shared),
     differences: recordDifferences(machines),

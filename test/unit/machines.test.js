@@ -738,6 +738,35 @@ test('two ladders taken in turns with C, pooled: each process set against its ow
   close(pooled.over.estimate, 150, 'over C\'s own processes')
 })
 
+// A review: a server that opens a connection a request under keep-alive was marked § in its
+// run's tables but not across machines, where its figure read as a kept connection's
+test('a connect each carries § across machines, and the comparison says once what it means', () => {
+  const httpFigures = require('../../experiments/http/machines').machineFigures
+  const cell = (server, extra = {}) =>
+    ({ server, runtime: 'native', mode: 'keep-alive', connections: 128, cpuPerRequestUs: 10, ...extra })
+  const httpSet = (label, machine, cells) => ({
+    label,
+    context: context(machine),
+    results: { http: { reference: 'c-epoll', placement: 'interleaved', cells } }
+  })
+  // c-blocking told by its definition (a run before cells said so), bun by its cell
+  const cells = [cell('c-epoll'), cell('c-blocking'), cell('bun', { connectEach: false })]
+  const comparison = compareMachines([httpSet('h1', AMD, cells), httpSet('h2', INTEL, cells)], httpFigures)
+  const label = server => comparison.rows.find(row => row.item === server).atLabel
+  assert.deepEqual([label('c-blocking'), label('bun')], ['keep-alive, 128 conn. §', 'keep-alive, 128 conn.'])
+  assert.equal(comparison.legend.length, 1)
+  assert.match(comparison.legend[0], /^§: a connect each, the server closes each connection/)
+  const markdown = machinesMarkdown(comparison).join('\n')
+  assert.match(markdown, /one column per machine\. §: a connect each, /)
+  assert.match(markdown, /\| c-blocking \| keep-alive, 128 conn\. § \|/)
+  assert.match(String(machinesHtml(comparison)), /one column per machine\.\s+§: a connect each/)
+  // close's cells, or servers that keep their connections, carry no sign and no legend
+  const kept = compareMachines([httpSet('h1', AMD, [cell('c-epoll'), cell('bun')]),
+    httpSet('h2', INTEL, [cell('c-epoll'), cell('bun')])], httpFigures)
+  assert.deepEqual(kept.legend, [])
+  assert.doesNotMatch(machinesMarkdown(kept).join('\n'), /§/)
+})
+
 test('http and db across machines: the reference server\'s µs, others over it and as a share', () => {
   const httpFigures = require('../../experiments/http/machines').machineFigures
   const dbFigures = require('../../experiments/db/machines').machineFigures
