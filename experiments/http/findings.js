@@ -242,7 +242,9 @@ const HTTP_FINDINGS = [
   },
   // the latency pass at its heavier rate and the middle count of connections, per mode:
   // the tail each server kept, the ones that could not keep the rate, and the collectors'
-  // longest pauses beside them
+  // longest pauses beside them, servers in the tables' order: a cell is one run, and one run's
+  // tail ranks nothing (a quiet pair of runs on a Zen 4 VM moved p99.9 by a median 1.43×,
+  // docs/http.md, 2026-12-07)
   function latencyAtRates (http) {
     if (!http.latency) return null
     const lines = Object.entries(http.latency.rates).map(([mode, { capacity, rates }]) => {
@@ -251,14 +253,13 @@ const HTTP_FINDINGS = [
       const { rate, rateShare, others = [] } = rates.at(-1)
       const connections = counts[Math.floor((counts.length - 1) / 2)]
       const cell = runs.filter(run => run.rateShare === rateShare && run.connections === connections)
-      const held = cell.filter(run => run.ok && run.holdsRate).sort((a, b) => a.latencyMs.p999 - b.latencyMs.p999)
+      const held = cell.filter(run => run.ok && run.holdsRate)
       const lost = cell.filter(run => run.ok && !run.holdsRate)
       const failed = cell.filter(run => !run.ok)
       // the collectors' pauses at the count of connections the table's GC column gives
       const most = counts.at(-1)
       const paused = runs.filter(run => run.rateShare === rateShare && run.connections === most)
         .filter(run => run.ok && run.gc?.how && run.gc.collections > 0)
-        .sort((a, b) => b.gc.longestPauseMs - a.gc.longestPauseMs)
       const asked = [rate, ...others].map(rateText).join(' and ')
       const share = `${formatPercent(rateShare)} of the ${rateText(capacity.requestsPerSecond)} ` +
         `${capacity.program} answered ${capacitySource(capacity)}`
@@ -277,7 +278,8 @@ const HTTP_FINDINGS = [
       return `${where}: ${tails}${cannot}${broke}${gc}.`
     })
     return lines.length
-      ? `Latency at fixed rates, from oha's stamps of each send, on schedule (one run a cell): ${lines.join(' ')}`
+      ? 'Latency at fixed rates, from oha\'s stamps of each send, on schedule (one run a cell, servers in the ' +
+        `tables' order: one run's tail does not rank them): ${lines.join(' ')}`
       : null
   },
   function unannounced (http) {

@@ -431,6 +431,33 @@ test('the summary and its tables: the same rates for every server, "cannot susta
   assert.equal(summariseHttp(straceOnly, context).latency, null)
 })
 
+// A review: the finding listed servers by one run's p99.9, a ranking a pair of runs did not
+// keep; it lists them in the tables' order, and the GC pauses so too
+test('the latency finding lists servers in the tables\' order, not by one run\'s tail', () => {
+  const { findings } = require('../../experiments/http/findings')
+  const tail = (p999, longestPauseMs) => ({
+    oha: { answered: 14400, latencyMs: { ...LATENCY_MS, p999 } },
+    gc: { how: 'V8 --trace-gc', collections: 2, perThousandRequests: 0.14, pausedShare: 0.001, longestPauseMs }
+  })
+  const records = [
+    latencyRecord('c-epoll', 20, 14400, { oha: { answered: 14400, latencyMs: { ...LATENCY_MS, p999: 9 } } }),
+    latencyRecord('node-http', 20, 14400, tail(1, 0.2)),
+    latencyRecord('deno', 20, 14400, tail(5, 3))
+  ]
+  const context = { options: { http: PRESETS.default, modes: ['keep-alive'] }, httpLatency: { oha: 'oha 1.16.0' } }
+  const http = summariseHttp(records, context)
+  const order = http.latency.runs.map(run => run.server)
+  assert.deepEqual(latencyTables(http.latency)[0].rows.map(row => row[0]), order)
+  const text = findings([{ label: 'run', results: { http } }]).map(finding => finding.text)
+    .find(line => line.startsWith('Latency'))
+  assert.match(text, /one run's tail does not rank them/)
+  const listed = order.map(server => `${server} ${{ 'c-epoll': 9, 'node-http': 1, deno: 5 }[server]} ms`).join(', ')
+  assert.ok(text.includes(`p99.9 ${listed};`) || text.includes(`p99.9 ${listed}.`), text)
+  const paused = order.filter(server => server !== 'c-epoll')
+    .map(server => `${server} ${{ 'node-http': 0.2, deno: 3 }[server]} ms`).join(', ')
+  assert.ok(text.includes(`Longest GC pause at 20 connections: ${paused}.`), text)
+})
+
 test('oha behind its schedule: a cell whose stamps came over 3 ms late at the p99.9 is marked and said so', () => {
   const record = (program, lateMs) => latencyRecord(program, 20, 14400, {
     oha: {
