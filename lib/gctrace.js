@@ -18,6 +18,8 @@ const REASON = /current mu = [\d.]+\)\s*(.*?);?\s*$/
 // step is usually far shorter, but nothing bounds it (a review, 2026-12-07).
 const STEPS = /\(\+ ([\d.]+) ms in \d+ steps? since start of marking/
 const BIGGEST_STEP = /biggest step ([\d.]+) ms/
+// How long before its final pause the marking began: "walltime since start of marking 13 ms".
+const MARKING_WALL = /walltime since start of marking ([\d.]+) ms/
 
 function parseGcTrace (text) {
   const events = []
@@ -35,6 +37,7 @@ function parseGcTrace (text) {
       pauseMs: Number(match[9]),
       stepsMs: Number(STEPS.exec(match[11])?.[1] ?? 0),
       biggestStepMs: Number(BIGGEST_STEP.exec(match[11])?.[1] ?? 0),
+      markingWallMs: Number(MARKING_WALL.exec(match[11])?.[1] ?? 0),
       reason: (REASON.exec(match[11])?.[1] ?? '').trim()
     })
   }
@@ -65,6 +68,27 @@ function summariseGc (events) {
     // [ms since the isolate started, heap before, heap after (MB), pause (ms), 'young' | 'old']
     timeline: events.map(event => [event.atMs, event.heapBeforeMB, event.heapAfterMB, event.pauseMs, event.generation])
   }
+}
+
+// A window's collections, its markings' steps cut at its start: the events printed in it (V8's,
+// `events`, each stamped in ms of its isolate) and where the window began on that clock
+// (`fromMs`). A marking that began before it printed its steps whole in it, those before it
+// too: its steps are counted in the share of its wall time inside the window (they go on
+// between the runs as well, in V8's idle-time tasks), its biggest step not at all (where it
+// fell is not said), its final pause whole. Returns the events so cut, and how many markings
+// were (markingsBegunBefore) and the step time left out (stepsLeftOutMs).
+function collectionsAfter (events, fromMs) {
+  let markingsBegunBefore = 0
+  let stepsLeftOutMs = 0
+  const cut = events.map(event => {
+    const began = event.atMs - (event.markingWallMs ?? 0)
+    if (!(event.stepsMs > 0 && event.markingWallMs > 0) || event.atMs == null || !(began < fromMs)) return event
+    const inside = Math.min(1, Math.max(0, (event.atMs - fromMs) / event.markingWallMs))
+    markingsBegunBefore++
+    stepsLeftOutMs += event.stepsMs * (1 - inside)
+    return { ...event, stepsMs: event.stepsMs * inside, biggestStepMs: 0 }
+  })
+  return { events: cut, markingsBegunBefore, stepsLeftOutMs }
 }
 
 // JavaScriptCore's collections as Bun prints them with BUN_JSC_logGC=1 (on stderr), one
@@ -113,4 +137,4 @@ function oldCollections (gc) {
     .reduce((sum, [, kind]) => sum + kind.count, 0)
 }
 
-module.exports = { parseGcTrace, parseJscGcLog, summariseGc, oldCollections }
+module.exports = { parseGcTrace, parseJscGcLog, summariseGc, oldCollections, collectionsAfter }

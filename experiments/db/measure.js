@@ -32,7 +32,8 @@ const { wrkArgv, runWrk, parseWrk, wrkFailure, sharedLoad, WRK_GRACE_MS } = requ
 const { runInterleaved, turnsRecord } = require('../http/interleave')
 const { processCpu, readProcess, childrenUserNs, childrenCpuNs, cpuBetween } = require('../http/cpu')
 const {
-  warmUp, processTrace, runAtShare, collectionsFrom, compilesRecord, timedRatesStore, STOPPED_BEFORE_START
+  warmUp, processTrace, runAtShare, collectionsFrom, loadSpanNs, compilesRecord, timedRatesStore,
+  STOPPED_BEFORE_START
 } = require('../http/measure')
 const { TIMED_RATES } = require('../http/oha')
 const { formatPercent } = require('../../lib/report/format')
@@ -532,7 +533,8 @@ async function measureWrk (step, options, session, runDir, note) {
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  const gc = collections.end(output.requests ?? 0, windowNs)
+  const gc = collections.end(output.requests ?? 0,
+    loadSpanNs({ runningNs: wrk.runningNs, seconds: output.seconds, windowNs }))
   const compiles = collections.compiles()
   const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
   const exited = server.started.exited()

@@ -47,7 +47,7 @@ const { processCpu, childrenUserNs, childrenCpuNs, cpuBetween } = require('./cpu
 const {
   ohaArgv, parseOha, ohaFailure, holdsRate, requestTimes, steadyLatency, TIMED_RATES
 } = require('./oha')
-const { parseGcTrace, parseJscGcLog, summariseGc } = require('../../lib/gctrace')
+const { parseGcTrace, parseJscGcLog, summariseGc, collectionsAfter } = require('../../lib/gctrace')
 const { countOptimizingCompiles } = require('../../lib/jittrace')
 const { runtimes } = require('../../lib/runtimes')
 const { traceProcesses, insideWindow, parseProfile, windowCalls, profileProblem } = require('../../lib/sysprof')
@@ -583,7 +583,8 @@ async function measureWrk (step, options, session, runDir, note) {
   const after = processCpu(pid)
   const partnerAfter = partner ? processCpu(partner.started.pid) : null
   const output = parseWrk(wrk.stdout)
-  const gc = collections.end(output.requests ?? 0, windowNs)
+  const gc = collections.end(output.requests ?? 0,
+    loadSpanNs({ runningNs: wrk.runningNs, seconds: output.seconds, windowNs }))
   const compiles = collections.compiles()
   const kernel = traced ? kernelCounts(traced, output.requests) : null
   const ran = { wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose }
@@ -697,16 +698,30 @@ function printedSince (started, from = { stdout: 0, stderr: 0 }) {
 
 // The collections a traced server process prints from now on (`traced`: gcTraceOf's, or
 // null), and its optimizing compiles where it traces them: what it printed before, between
-// other servers' runs, is passed over.
-// `end(answered, windowNs)` gives the window's figures (gcInWindow) and how they were traced,
-// or null for a process whose collector is not traced.
+// other servers' runs, is passed over, and so are the steps of a marking begun before now
+// (lib/gctrace.js collectionsAfter: V8 stamps its lines in ms since its isolate began, taken
+// here as since the process was spawned, which comes a few ms sooner, so that a marking begun
+// in those first ms of the window counts as begun before it).
+// `end(answered, loadNs)` gives the window's figures (gcInWindow, its share of `loadNs`, the
+// time the server was under load: loadSpanNs) and how they were traced, or null for a process
+// whose collector is not traced.
 function collectionsFrom (started, traced) {
   const { to: printed } = traced ? printedSince(started) : { to: null }
-  const end = (answered, windowNs) => {
+  const fromMs = started.spawnedAtMs == null ? null : performance.now() - started.spawnedAtMs
+  const end = (answered, loadNs) => {
     if (!traced) return null
-    const events = traced.parse(printedSince(started, printed).text)
+    const printedEvents = traced.parse(printedSince(started, printed).text)
+    const { events, markingsBegunBefore, stepsLeftOutMs } = fromMs === null
+      ? { events: printedEvents, markingsBegunBefore: 0, stepsLeftOutMs: 0 }
+      : collectionsAfter(printedEvents, fromMs)
     // costsCpu: the run's process paid for its trace (Bun's log), which its latency holds
-    return { how: traced.how, costsCpu: Boolean(traced.costsCpu), ...gcInWindow(events, answered, windowNs) }
+    return {
+      how: traced.how,
+      costsCpu: Boolean(traced.costsCpu),
+      ...gcInWindow(events, answered, loadNs),
+      markingsBegunBefore,
+      stepsLeftOutMs
+    }
   }
   // the optimizing compiles it has finished since, where it traces them (V8), else null
   const compiles = () => traced?.compiles ? traced.compiles(printedSince(started, printed).text) : null
@@ -718,14 +733,20 @@ function noGcReason (server) {
   return runtimes[server.runtime].noGcTrace ?? 'no trace of its collector'
 }
 
+// The time a server was under load in a run, which a share of it paused is of: where runs
+// take turns, the time its wrk was let run (interleave.js); else the load's own length, as wrk
+// or oha report it; else the window around the load's process, its start and exit included.
+const loadSpanNs = ({ runningNs, seconds, windowNs }) =>
+  runningNs > 0 ? runningNs : seconds > 0 ? seconds * 1e9 : windowNs
+
 // Collections in a window of a run: their count per 1,000 answered requests, the share of
-// the window the world was stopped, the longest pause, and counts by kind.
-function gcInWindow (events, answered, windowNs) {
+// the load's span (loadSpanNs) the world was stopped, the longest pause, and counts by kind.
+function gcInWindow (events, answered, loadNs) {
   const { collections, totalPauseMs, maxPauseMs, byKind } = summariseGc(events)
   return {
     collections,
     perThousandRequests: answered > 0 ? collections / answered * 1000 : null,
-    pausedShare: totalPauseMs * 1e6 / windowNs,
+    pausedShare: totalPauseMs * 1e6 / loadNs,
     totalPauseMs,
     // JavaScriptCore's cycles stop the world in increments: the longest increment
     longestPauseMs: events.some(event => event.longestPauseMs != null)
@@ -912,7 +933,7 @@ async function ohaAtRate (step, started, argv, base, { seconds, rate, failRun, r
   const output = withSteadyLatency(parseOha(run.stdout), step, requestsFile, rate)
   const failure = ohaFailure({ run, output, exited: started.exited() }) ??
     (before && after ? null : 'the server\'s CPU time could not be read from /proc')
-  const gc = collections.end(output?.answered ?? 0, windowNs)
+  const gc = collections.end(output?.answered ?? 0, loadSpanNs({ seconds: output?.seconds, windowNs }))
   if (failure) await failRun(failure)
   Object.assign(record, {
     ok: failure === null,
@@ -1018,6 +1039,7 @@ module.exports = {
   gcInWindow,
   gcTraceOf,
   collectionsFrom,
+  loadSpanNs,
   processTrace,
   runAtShare,
   capacityOf,

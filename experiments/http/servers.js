@@ -162,11 +162,15 @@ const CONNECT_POLL_MS = 20
 // server is the child of that prefix's process (strace's tracee), and stop() signals it;
 // env: variables added to this process's (the db experiment's database and variant);
 // v8Flags: V8 flags for a server that takes them ({v8flags}). output() gives what the
-// server has printed so far, { stdout, stderr } (a GC trace among them); argv, what ran.
+// server has printed so far, { stdout, stderr } (a GC trace among them); argv, what ran;
+// spawnedAtMs, when (performance.now()).
 function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = false, env = {}, v8Flags = [] }) {
   const dir = server.prepare ? serverFolder(server, port) : undefined
   const argv = [...prefix, ...serverArgv(server, port, v8Flags, dir)]
   return new Promise((resolve, reject) => {
+    // when it was started, on the clock of performance.now(): a V8 server's trace stamps its
+    // lines in ms since its isolate began, a few ms after (collectionsFrom)
+    const spawnedAtMs = performance.now()
     // killed with the bench, where no handler of its can stop the server
     const child = spawnWithParent(argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
@@ -189,6 +193,7 @@ function startServer (server, { port, timeoutMs = 10000, prefix = [], traced = f
         pid: traced ? childPid(child.pid) : child.pid,
         exited: () => child.exitCode !== null || child.signalCode !== null,
         output: () => ({ stdout, stderr }),
+        spawnedAtMs,
         argv,
         stop: () => stopServer(child, exited, traced, server)
       })

@@ -180,6 +180,7 @@ describe('V8 --trace-gc parser, on captured traces', () => {
       pauseMs: 0.56,
       stepsMs: 0,
       biggestStepMs: 0,
+      markingWallMs: 0,
       reason: 'task'
     })
     assert.equal(events[1].reason, 'allocation failure')
@@ -196,7 +197,32 @@ describe('V8 --trace-gc parser, on captured traces', () => {
     // its marking's steps on the main thread before that final pause: "(+ 3.0 ms in 87 steps …"
     assert.equal(major.stepsMs, 3.0)
     assert.equal(major.biggestStepMs, 0.2)
+    // "walltime since start of marking 13 ms": it began 13 ms before its final pause, at 67 ms
+    assert.deepEqual([major.atMs, major.markingWallMs], [80, 13])
     assert.equal(major.reason, 'finalize incremental marking via stack guard; GC in old space requested')
+  })
+
+  // A review: a window's collections counted the steps of a marking begun before it, in the
+  // runs or the pause before
+  test('a marking begun before a window: its steps in the share of its wall time inside it', () => {
+    const { collectionsAfter } = require('../../lib/gctrace')
+    const events = parseGcTrace(fixture('gc/deno-alloc.log'))
+    const major = events.find(event => event.stepsMs > 0)
+    // the window began at 70 ms: 10 of the marking's 13 ms inside, its biggest step not placed
+    const cut = collectionsAfter(events, 70)
+    const after = cut.events[events.indexOf(major)]
+    close(after.stepsMs, 3.0 * 10 / 13)
+    assert.deepEqual([after.biggestStepMs, after.pauseMs], [0, major.pauseMs])
+    assert.equal(cut.markingsBegunBefore, 1)
+    close(cut.stepsLeftOutMs, 3.0 * 3 / 13)
+    // the others, scavenges without steps, as they were
+    assert.deepEqual(cut.events.filter(event => event !== after), events.filter(event => event !== major))
+    // a window that began before the marking keeps it whole; one after its final pause, none of it
+    assert.deepEqual(collectionsAfter(events, 60), { events, markingsBegunBefore: 0, stepsLeftOutMs: 0 })
+    close(collectionsAfter(events, 90).events[events.indexOf(major)].stepsMs, 0)
+    // JavaScriptCore's cycles carry no stamps: as they were
+    const jsc = [{ atMs: null, kind: 'Eden collection', pauseMs: 2, longestPauseMs: 1 }]
+    assert.deepEqual(collectionsAfter(jsc, 1e9).events, jsc)
   })
 
   test('the lab host (V8 10.2): mark-sweep, and a summary by kind', () => {

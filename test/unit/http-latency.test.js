@@ -12,7 +12,7 @@ const {
   ohaArgv, parseOha, ohaFailure, holdsRate, HOLDS_SHARE, TIMED_RATES
 } = require('../../experiments/http/oha')
 const {
-  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, gcTraceOf, capacityOf, timedRatesStore,
+  planHttp, roundRate, gcInWindow, processTrace, collectionsFrom, loadSpanNs, gcTraceOf, capacityOf, timedRatesStore,
   PRESETS, LATENCY_PHASE, CAPACITY_PHASE, PHASE
 } = require('../../experiments/http/measure')
 const { servers, serverArgv } = require('../../experiments/http/servers')
@@ -170,6 +170,36 @@ test('collectionsFrom: a run\'s own collections, none printed before it, a line 
   assert.equal(gc.perThousandRequests, 1)
   // a process whose collector is not traced: nothing to say
   assert.equal(collectionsFrom(started, null).end(2000, 1e9), null)
+})
+
+test('collectionsFrom: a marking begun before the window, by the process\'s start, is cut at it', () => {
+  const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-6, `${actual} is not ${expected}`)
+  // the host's mark-sweep at 117 ms, its marking begun 8 ms before (1.9 ms of steps)
+  const line = fixture('gc/just-host-alloc.log').split('\n').find(each => each.includes('Mark-sweep'))
+  const printed = { stdout: '', stderr: '' }
+  const traced = gcTraceOf(row('node-net'))
+  const gcOf = spawnedAgoMs => {
+    const started = { output: () => ({ ...printed }), spawnedAtMs: performance.now() - spawnedAgoMs }
+    printed.stdout = ''
+    const window = collectionsFrom(started, traced)
+    printed.stdout = `${line}\n`
+    return window.end(1000, 1e9)
+  }
+  // opened at about 113 ms of the process: some 4 of the marking's 8 ms in the window
+  const straddled = gcOf(113)
+  assert.equal(straddled.markingsBegunBefore, 1)
+  assert.ok(straddled.stepsLeftOutMs > 0.5 && straddled.stepsLeftOutMs < 1.5, String(straddled.stepsLeftOutMs))
+  close(straddled.totalPauseMs + straddled.stepsLeftOutMs, 3.9 + 1.9)
+  // opened at 0 ms: all of it in the window
+  const whole = gcOf(0)
+  assert.deepEqual([whole.markingsBegunBefore, whole.stepsLeftOutMs], [0, 0])
+  close(whole.totalPauseMs, 3.9 + 1.9)
+})
+
+test('loadSpanNs: the time a server was under load, which its share paused is of', () => {
+  assert.equal(loadSpanNs({ runningNs: 5e8, seconds: 1.01, windowNs: 1.2e9 }), 5e8)
+  assert.equal(loadSpanNs({ runningNs: 0, seconds: 1.01, windowNs: 1.2e9 }), 1.01e9)
+  assert.equal(loadSpanNs({ seconds: null, windowNs: 1.2e9 }), 1.2e9)
 })
 
 test('collectionsFrom: a V8 process\'s optimizing compiles in the window, none before it', () => {
