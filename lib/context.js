@@ -184,11 +184,26 @@ const MITIGATION_SWITCH = /^(mitigations|nospectre_v1|nospectre_v2|spectre_v2|sp
 const mitigationSwitches = (cmdline = readText('/proc/cmdline') || '') =>
   cmdline.split(' -- ')[0].split(/\s+/).filter(word => MITIGATION_SWITCH.test(word))
 
+// The seccomp filters the bench runs under, and so every process it starts (they are
+// inherited and cannot be dropped): each system call runs them before its own work, their
+// cost in every figure (a container engine's default profile, a systemd unit's
+// SystemCallFilter). "none", "strict", "N filters" (Seccomp_filters, Linux 5.9 on), or
+// "filters" where the count is not given; null where /proc does not say.
+function seccompFilters (status = readText('/proc/self/status')) {
+  const mode = /^Seccomp:\s*(\d)/m.exec(status ?? '')?.[1]
+  if (mode === '0') return 'none'
+  if (mode === '1') return 'strict'
+  if (mode !== '2') return null
+  const count = /^Seccomp_filters:\s*(\d+)/m.exec(status)?.[1]
+  return count === undefined ? 'filters' : `${count} filter${count === '1' ? '' : 's'}`
+}
+
 function syscallCostFactors () {
   const names = quietly(() => fs.readdirSync(VULNERABILITIES).sort(), [])
   return {
     vulnerabilities: Object.fromEntries(names.map(name => [name, readText(path.join(VULNERABILITIES, name))])),
     mitigationSwitches: mitigationSwitches(),
+    seccomp: seccompFilters(),
     clockSource: readText('/sys/devices/system/clocksource/clocksource0/current_clocksource'),
     transparentHugePages: (/\[(\w+)\]/.exec(readText('/sys/kernel/mm/transparent_hugepage/enabled') || '') || [])[1] ?? null
   }
@@ -285,5 +300,12 @@ function collectContext ({ runId, options, programs, ptrace, bpf, perf, gcUnavai
 }
 
 module.exports = {
-  collectContext, machineFacts, cpuCaches, lastLevelCacheBytes, containerSign, cpuId, mitigationSwitches
+  collectContext,
+  machineFacts,
+  cpuCaches,
+  lastLevelCacheBytes,
+  containerSign,
+  cpuId,
+  mitigationSwitches,
+  seccompFilters
 }

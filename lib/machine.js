@@ -8,7 +8,9 @@
 const crypto = require('node:crypto')
 
 // The facts that set a syscall's price, in the order the key digests them. Each names
-// where context.json keeps it; `since` marks facts an older lab did not record.
+// where context.json keeps it; `since` marks facts an older lab did not record; `digestUnless`,
+// the value a fact added later leaves out of the digest, so that a machine's key stays what it
+// was where the fact shows nothing new (the runs still compare it: sameMachine).
 const KEY_FACTS = [
   { name: 'cpuModel', label: 'CPU model', pick: machine => machine.cpuModel },
   { name: 'cpuId', label: 'CPU family, model, stepping', pick: machine => cpuIdText(machine.cpu), since: true },
@@ -20,7 +22,9 @@ const KEY_FACTS = [
   { name: 'mitigationSwitches', label: 'mitigation switches', pick: machine => machine.mitigationSwitches },
   { name: 'hypervisor', label: 'hypervisor', pick: machine => machine.hypervisor, since: true },
   { name: 'clockSource', label: 'clock source', pick: machine => machine.clockSource },
-  { name: 'container', label: 'container', pick: machine => machine.container }
+  { name: 'container', label: 'container', pick: machine => machine.container },
+  // filters run at every syscall's entry (since 2026-12-07, evening; a review)
+  { name: 'seccomp', label: 'seccomp', pick: machine => machine.seccomp, since: true, digestUnless: 'none' }
 ]
 
 const cpuIdText = cpu => (cpu && cpu.vendor
@@ -63,7 +67,9 @@ function machineIdentity (context) {
     if (value === undefined) missing.push(fact.name)
     else facts[fact.name] = value
   }
-  const digest = crypto.createHash('sha256').update(JSON.stringify(canonical(facts)))
+  const digested = Object.fromEntries(Object.entries(facts)
+    .filter(([name, value]) => KEY_FACTS.find(fact => fact.name === name).digestUnless !== value))
+  const digest = crypto.createHash('sha256').update(JSON.stringify(canonical(digested)))
     .digest('hex').slice(0, 12)
   return {
     key: digest,

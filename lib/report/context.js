@@ -94,6 +94,8 @@ function machineFactorRows (machine) {
     ['clock source', recorded(machine.clockSource)],
     ['transparent huge pages', recorded(machine.transparentHugePages)],
     ['mitigation switches', switches ? (switches.length ? switches.join(' ') : 'none on the kernel command line') : 'not recorded'],
+    // every syscall's entry runs them (docs/machines.md)
+    ['seccomp', machine.seccomp === undefined ? 'not recorded' : (machine.seccomp ?? 'not readable')],
     ...(vulnerabilities
       ? (affected.length ? affected.map(([name, state]) => [`vulnerability ${name}`, state]) : [['vulnerabilities', 'none the CPU is affected by']])
       : [['vulnerabilities', 'not recorded']])

@@ -132,6 +132,9 @@ describe('what makes one machine\'s syscall dearer than another\'s', () => {
       const clockSourceFile = '/sys/devices/system/clocksource/clocksource0/current_clocksource'
       assert.equal(machine.clockSource, fs.readFileSync(clockSourceFile, 'utf8').trim())
       assert.match(machine.transparentHugePages, /^(always|madvise|never)$/)
+      // the bench's seccomp filters, which its readers inherit: this test's own, read alike
+      const mode = /^Seccomp:\s*(\d)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]
+      assert.match(machine.seccomp, { 0: /^none$/, 1: /^strict$/, 2: /^\d+ filters?$|^filters$/ }[mode])
     }))
 
   test('the machine\'s key, its CPU\'s id, the facts that explain its speed, and each reader\'s code',

@@ -29,7 +29,8 @@ const AMD = {
   vulnerabilities: { retbleed: 'Not affected', spectre_v2: 'Mitigation: Retpolines' },
   mitigationSwitches: [],
   hypervisor: 'KVM',
-  clockSource: 'tsc'
+  clockSource: 'tsc',
+  seccomp: 'none'
 }
 const INTEL = {
   ...AMD,
@@ -60,7 +61,7 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
   for (const change of [
     { kernel: '6.1.0' }, { cores: 4 }, { cpusAllowed: '1' }, { clockSource: 'kvm-clock' },
     { container: true }, { hypervisor: 'Xen' }, { mitigationSwitches: ['mitigations=off'] },
-    { vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }
+    { vulnerabilities: { ...AMD.vulnerabilities, retbleed: 'Vulnerable' } }, { seccomp: '1 filter' }
   ]) {
     assert.notEqual(
       machineIdentity(context({ ...AMD, ...change })).key, a.key, JSON.stringify(change)
@@ -70,6 +71,23 @@ test('the machine key digests the facts that set a syscall\'s price, in any orde
   assert.equal(a.slug, `amd-epyc-2c-${a.key.slice(0, 8)}`)
   assert.equal(machineIdentity(context(INTEL)).slug.startsWith('intel-xeon-2c-'), true)
   assert.deepEqual([a.missing, a.olderLab], [[], false])
+})
+
+// A review: a container's seccomp filter, which every syscall runs, was no fact of the key
+test('seccomp: read from /proc, a filter in the key, none leaving the key as it was', () => {
+  const { seccompFilters } = require('../../lib/context')
+  const status = (mode, filters) => `Name:\tnode\nSeccomp:\t${mode}\n` +
+    (filters === undefined ? '' : `Seccomp_filters:\t${filters}\n`) + 'Speculation_Store_Bypass:\tvulnerable\n'
+  assert.deepEqual([status(0, 0), status(1, 0), status(2, 1), status(2, 3), status(2)].map(seccompFilters),
+    ['none', 'strict', '1 filter', '3 filters', 'filters'])
+  assert.equal(seccompFilters('Name:\tnode\n'), null)
+  assert.equal(seccompFilters(null), null)
+  // a machine without filters keeps the key it had before the fact was recorded
+  const { seccomp, ...before } = AMD
+  assert.equal(machineIdentity(context(AMD)).key, machineIdentity(context(before)).key)
+  // a filtered run of it is another machine, and the fact is named
+  const filtered = sameMachine(machineIdentity(context(AMD)), machineIdentity(context({ ...AMD, seccomp: '1 filter' })))
+  assert.deepEqual([filtered.same, filtered.differing], [false, ['seccomp']])
 })
 
 test('a container is known by any of its managers\' signs, and a bare machine by none', () => {
@@ -138,7 +156,7 @@ test('a run from an older lab is keyed from what its context has, and says so', 
     unknown: ['CPU family, model, stepping', 'CPUs allowed', 'hypervisor']
   })
   // a context without any machine: keyed all the same, nothing refused
-  assert.deepEqual(machineIdentity({}).missing.length, 10)
+  assert.deepEqual(machineIdentity({}).missing.length, 11)
   // but one machine with none: what every lab records is missing (a review: it was the same
   // machine as any other, so two machines' runs were judged as one measured twice)
   const none = sameMachine(machineIdentity({}), machineIdentity(context(AMD)))

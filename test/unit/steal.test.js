@@ -98,6 +98,7 @@ function flaggedSample () {
     clockSource: 'kvm-clock',
     transparentHugePages: 'madvise',
     mitigationSwitches: ['mitigations=auto', 'nopti'],
+    seccomp: '1 filter',
     vulnerabilities: { meltdown: 'Not affected', spectre_v2: 'Mitigation: Retpolines; STIBP: disabled', mds: 'Vulnerable: Clear CPU buffers attempted, no microcode; SMT Host state unknown' }
   }
   return { set, cell }
@@ -113,6 +114,7 @@ test('the report: the steal flag where flags show, and the context\'s machine fa
   assert.equal(rows['clock source'], 'kvm-clock')
   assert.equal(rows['transparent huge pages'], 'madvise')
   assert.equal(rows['mitigation switches'], 'mitigations=auto nopti')
+  assert.equal(rows.seccomp, '1 filter')
   assert.equal(rows['vulnerability spectre_v2'], 'Mitigation: Retpolines; STIBP: disabled')
   assert.ok(rows['vulnerability mds'].startsWith('Vulnerable'))
   assert.ok(!('vulnerability meltdown' in rows), 'Not affected is left out')
