@@ -41,7 +41,9 @@ function cpuModel () {
 // A VM's CPU often reports a generic model name ("Intel(R) Xeon(R) Processor"); its
 // family, model and stepping tell the generations apart. An arm64 kernel names none of
 // them, but the core's implementer, architecture, part and its variant and revision ("r3p1"),
-// which tell cores apart alike (until 2026-12-07 such runs were keyed with no CPU id).
+// which tell cores apart alike (until 2026-12-07 such runs were keyed with no CPU id). A
+// big.LITTLE chip's cores differ: each kind's part and revision, in the order of the CPUs,
+// joined by "+" ("0xd05+0xd0b"), where the first core's alone named the chip (a review).
 function cpuId (text = readText('/proc/cpuinfo')) {
   const field = name => cpuInfoField(name, text)
   const number = name => (field(name) === null ? null : Number(field(name)))
@@ -52,11 +54,14 @@ function cpuId (text = readText('/proc/cpuinfo')) {
   }
   const implementer = field('CPU implementer')
   if (!implementer) return null
+  const cores = (text ?? '').split(/\n\s*\n/).filter(block => cpuInfoField('CPU part', block) !== null)
+  const kinds = list => [...new Set(list)].join('+')
   return {
     vendor: `implementer ${implementer}`,
     family: number('CPU architecture'),
-    model: field('CPU part'),
-    stepping: `r${number('CPU variant')}p${field('CPU revision')}`,
+    model: kinds(cores.map(core => cpuInfoField('CPU part', core))),
+    stepping: kinds(cores.map(core =>
+      `r${Number(cpuInfoField('CPU variant', core))}p${cpuInfoField('CPU revision', core)}`)),
     microcode: null
   }
 }

@@ -138,6 +138,13 @@ test('an arm64 core is known by its implementer, architecture, part, variant and
   const other = cpuId(graviton.replace('0xd40', '0xd0c'))
   assert.notEqual(machineIdentity({ machine: { ...AMD, cpu: arm } }).key,
     machineIdentity({ machine: { ...AMD, cpu: other } }).key)
+  // every core alike (a Graviton's): one part, as the first core says
+  assert.deepEqual(cpuId(`${graviton}\n${graviton.replace('processor\t: 0', 'processor\t: 1')}`), arm)
+  // big.LITTLE: each kind of core, in the CPUs' order (the first core's alone named the chip)
+  const little = graviton.replace('0xd40', '0xd05').replace('CPU variant\t: 0x1', 'CPU variant\t: 0x2')
+  const big = graviton.replace('0xd40', '0xd0b').replace('processor\t: 0', 'processor\t: 4')
+  const mixed = cpuId(`${little}\n${little.replace('processor\t: 0', 'processor\t: 1')}\n${big}`)
+  assert.deepEqual([mixed.model, mixed.stepping], ['0xd05+0xd0b', 'r2p1+r1p1'])
   assert.equal(cpuId('processor\t: 0\n'), null)
   assert.equal(cpuId('vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\nstepping\t: 8\n').model, 143)
 })
