@@ -192,11 +192,13 @@ const mitigationSwitches = (cmdline = readText('/proc/cmdline') || '') =>
 // The seccomp filters the bench runs under, and so every process it starts (they are
 // inherited and cannot be dropped): each system call runs them before its own work, their
 // cost in every figure (a container engine's default profile, a systemd unit's
-// SystemCallFilter). "none", "strict", "N filters" (Seccomp_filters, Linux 5.9 on), or
-// "filters" where the count is not given; null where /proc does not say.
+// SystemCallFilter). "none" (also where the kernel has no seccomp: no "Seccomp:" line),
+// "strict", "N filters" (Seccomp_filters, Linux 5.9 on), or "filters" where the count is not
+// given; null where /proc/self/status cannot be read.
 function seccompFilters (status = readText('/proc/self/status')) {
-  const mode = /^Seccomp:\s*(\d)/m.exec(status ?? '')?.[1]
-  if (mode === '0') return 'none'
+  if (!status) return null
+  const mode = /^Seccomp:\s*(\d)/m.exec(status)?.[1]
+  if (mode === undefined || mode === '0') return 'none'
   if (mode === '1') return 'strict'
   if (mode !== '2') return null
   const count = /^Seccomp_filters:\s*(\d+)/m.exec(status)?.[1]

@@ -24,7 +24,14 @@ const KEY_FACTS = [
   { name: 'clockSource', label: 'clock source', pick: machine => machine.clockSource },
   { name: 'container', label: 'container', pick: machine => machine.container },
   // filters run at every syscall's entry (since 2026-12-07, evening; a review)
-  { name: 'seccomp', label: 'seccomp', pick: machine => machine.seccomp, since: true, digestUnless: 'none' }
+  // (null: /proc unreadable, so not recorded)
+  {
+    name: 'seccomp',
+    label: 'seccomp',
+    pick: machine => machine.seccomp ?? undefined,
+    since: true,
+    digestUnless: 'none'
+  }
 ]
 
 const cpuIdText = cpu => (cpu && cpu.vendor
@@ -137,11 +144,16 @@ function groupByMachine (sets) {
   }
   for (const group of groups) group.members.sort((a, b) => a.order - b.order)
   groups.sort((a, b) => a.members[0].order - b.members[0].order)
-  return groups.map(({ members, best }) => {
+  // an older lab's runs that fit two machines told apart only by a fact the digest leaves out
+  // where it shows nothing new (seccomp "none" against a filter) have the key of one of them:
+  // their slug says they are not that machine's runs (a review: two columns of one name)
+  const sureKeys = new Set(groups.filter(group => !group.ambiguous).map(group => group.best.key))
+  return groups.map(({ members, best, ambiguous }) => {
     const machines = members.map(member => member.set.machine)
     const missing = [...new Set(machines.flatMap(machine => machine.missing))]
+    const slug = ambiguous && sureKeys.has(best.key) ? `${best.slug}-older` : best.slug
     return {
-      identity: { ...best, missing, olderLab: machines.some(machine => machine.olderLab) },
+      identity: { ...best, slug, missing, olderLab: machines.some(machine => machine.olderLab) },
       sets: members.map(member => member.set)
     }
   })

@@ -533,8 +533,7 @@ async function measureWrk (step, options, session, runDir, note) {
   const after = readings()
   const windowNs = Number(process.hrtime.bigint() - windowStart)
   const output = parseWrk(wrk.stdout)
-  const gc = collections.end(output.requests ?? 0,
-    loadSpanNs({ runningNs: wrk.runningNs, seconds: output.seconds, windowNs }))
+  const gc = collections.end(output.requests ?? 0, loadSpanNs({ seconds: output.seconds, windowNs }))
   const compiles = collections.compiles()
   const kernel = traced ? kernelCounts(traced, output.requests, cluster.backends) : null
   const exited = server.started.exited()

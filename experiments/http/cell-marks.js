@@ -119,18 +119,23 @@ const marksHtml = cell => {
 // The cell's marks as the plain tables' letters: " c j".
 const marksLetters = cell => marksOf(cell).map(mark => ` ${mark.letter}`).join('')
 
+const legendOf = mark => `${mark.letter}: ${mark.means}`
+
 // What the letters mean, for a plain table's title: "c: client-bound, …; u: …", those a mark
 // says only where seen among `cells` (the table's) left out where none carries it.
 const marksLegend = (cells = []) => MARKS
   .filter(mark => !mark.legendWhenSeen || cells.some(cell => cell && mark.applies(cell)))
-  .map(mark => `${mark.letter}: ${mark.means}`).join('; ')
+  .map(legendOf).join('; ')
 const MARKS_LEGEND = marksLegend()
+// what § means, as the tables' legends say it, for the comparison of machines
+const CONNECT_EACH_LEGEND = legendOf(MARKS.find(mark => mark.letter === CONNECT_EACH.sign))
 
 module.exports = {
   marksHtml,
   marksLetters,
   marksLegend,
   MARKS_LEGEND,
+  CONNECT_EACH_LEGEND,
   splitByGc,
   gcStatesReason,
   answerUnquotedReason,

@@ -6,7 +6,7 @@
 // run without it), per mode and connections.
 const { difference, reciprocal, shareOfPoints } = require('../../lib/report/machines')
 const { CONNECT_EACH } = require('./servers')
-const { connectsEach } = require('./cell-marks')
+const { connectsEach, CONNECT_EACH_LEGEND } = require('./cell-marks')
 
 // A median of runs quoted without an interval.
 const point = value => (Number.isFinite(value) ? { estimate: value, low: null, high: null, level: null } : null)
@@ -14,14 +14,11 @@ const point = value => (Number.isFinite(value) ? { estimate: value, low: null, h
 // Servers' cells against their reference server's in the same place, as http's and db's
 // results hold them: where(cell) names the place, cpu(cell) its CPU per request and
 // ratio(cell) its ratio over the reference's. A cell whose every request opened a connection
-// though its mode keeps them carries § after its place, as in the run's own tables, and the
-// figures say once what § means (`legend`) where a row carries it.
+// though its mode keeps them carries § (`sign`, shown after its place), as in the run's own
+// tables, and the figures say once what § means (`legend`) where a row carries it.
 function serverFigures ({ cells, reference, what, where, cpu, ratio, method }) {
   const baseOf = cell => cells.find(other => other.server === reference && where(other) === where(cell))
-  const signOf = cell => (connectsEach(cell) ? ` ${CONNECT_EACH.sign}` : '')
-  const legend = cells.some(connectsEach)
-    ? [`${CONNECT_EACH.sign}: ${CONNECT_EACH.word}, ${CONNECT_EACH.means}`]
-    : []
+  const legend = cells.some(connectsEach) ? [CONNECT_EACH_LEGEND] : []
   return {
     what,
     unit: 'µs',
@@ -36,7 +33,8 @@ function serverFigures ({ cells, reference, what, where, cpu, ratio, method }) {
         item: cell.server,
         runtime: cell.runtime,
         at: where(cell),
-        atLabel: where(cell) + signOf(cell),
+        atLabel: where(cell),
+        sign: connectsEach(cell) ? CONNECT_EACH.sign : null,
         absolute: point(cpu(cell)),
         over: own ? null : difference(cpu(cell), cpu(baseOf(cell) ?? {})),
         // a run from before rounds paired the runs: the ratio of the two medians

@@ -583,8 +583,7 @@ async function measureWrk (step, options, session, runDir, note) {
   const after = processCpu(pid)
   const partnerAfter = partner ? processCpu(partner.started.pid) : null
   const output = parseWrk(wrk.stdout)
-  const gc = collections.end(output.requests ?? 0,
-    loadSpanNs({ runningNs: wrk.runningNs, seconds: output.seconds, windowNs }))
+  const gc = collections.end(output.requests ?? 0, loadSpanNs({ seconds: output.seconds, windowNs }))
   const compiles = collections.compiles()
   const kernel = traced ? kernelCounts(traced, output.requests) : null
   const ran = { wrk, output, exited: server.started.exited(), unannouncedClose: server.unannouncedClose }
@@ -733,11 +732,11 @@ function noGcReason (server) {
   return runtimes[server.runtime].noGcTrace ?? 'no trace of its collector'
 }
 
-// The time a server was under load in a run, which a share of it paused is of: where runs
-// take turns, the time its wrk was let run (interleave.js); else the load's own length, as wrk
-// or oha report it; else the window around the load's process, its start and exit included.
-const loadSpanNs = ({ runningNs, seconds, windowNs }) =>
-  runningNs > 0 ? runningNs : seconds > 0 ? seconds * 1e9 : windowNs
+// The time a server was under load in a run, which a share of it paused is of: the load's own
+// length, as wrk or oha report it, else the window around the load's process, its start and
+// exit included. Where runs take turns (interleave.js) wrk's length holds its partner's turns
+// too, as the collections counted do (a review: its own turns alone held half the window's).
+const loadSpanNs = ({ seconds, windowNs }) => (seconds > 0 ? seconds * 1e9 : windowNs)
 
 // Collections in a window of a run: their count per 1,000 answered requests, the share of
 // the load's span (loadSpanNs) the world was stopped, the longest pause, and counts by kind.
@@ -747,6 +746,8 @@ function gcInWindow (events, answered, loadNs) {
     collections,
     perThousandRequests: answered > 0 ? collections / answered * 1000 : null,
     pausedShare: totalPauseMs * 1e6 / loadNs,
+    // what that share is of (runs before 2026-12-07, evening, had the load process's window)
+    spanNs: loadNs,
     totalPauseMs,
     // JavaScriptCore's cycles stop the world in increments: the longest increment
     longestPauseMs: events.some(event => event.longestPauseMs != null)

@@ -71,7 +71,7 @@ function missingRows (rows) {
   const groups = new Map()
   for (const row of rows) {
     const on = listJoin(row.missingOn)
-    groups.set(on, [...(groups.get(on) ?? []), `${row.item} @ ${row.atLabel}`])
+    groups.set(on, [...(groups.get(on) ?? []), `${row.item} @ ${placeOf(row)}`])
   }
   return [...groups].map(([on, names]) => `${listJoin(names)} (not on ${on})`).join('; ')
 }
@@ -95,7 +95,7 @@ function runtimeLines (comparison) {
   return comparison.byRuntime.map(({ runtime, rows }) => {
     const groups = Object.keys(VERDICTS).map(verdict => {
       const where = rows.filter(row => row.verdict === verdict)
-        .map(row => `${row.item} @ ${row.atLabel}`)
+        .map(row => `${row.item} @ ${placeOf(row)}`)
       return where.length ? `${VERDICTS[verdict]}: ${listJoin(where)}` : null
     }).filter(Boolean)
     const missing = rows.filter(row => row.missingOn?.length)
@@ -126,7 +126,7 @@ function baselineTable (comparison) {
   return {
     header: ['', ...comparison.machines.map(machine => machine.name)],
     align: ['l', ...comparison.machines.map(() => 'r')],
-    rows: rows.map(row => [`${row.item} @ ${row.atLabel}`, ...row.absolute.map(value => withInterval(value))])
+    rows: rows.map(row => [`${row.item} @ ${placeOf(row)}`, ...row.absolute.map(value => withInterval(value))])
   }
 }
 
@@ -142,7 +142,7 @@ function figureTable (comparison) {
     whole: [1],
     rows: rows.map(row => [
       row.item,
-      row.atLabel,
+      placeOf(row),
       ...row.absolute.map(value => withInterval(value)),
       ...row.over.map(value => withInterval(value, formatSigned)),
       ...row.share.map(share),
@@ -185,6 +185,8 @@ const titleOf = (title, comparison) => (typeof title === 'function' ? title(comp
 
 // What the signs after some rows' places mean ("§: a connect each, …"), or nothing.
 const legendText = comparison => (comparison.legend?.length ? `${comparison.legend.join('; ')}. ` : '')
+// Where a row was measured, with its sign after it where it has one ("keep-alive, 128 conn. §").
+const placeOf = row => (row.sign ? `${row.atLabel} ${row.sign}` : row.atLabel)
 
 function unknownText (comparison) {
   const notes = []
@@ -259,7 +261,7 @@ function machinesChart (comparison) {
     title: `Share of ${baseline}, per machine`,
     levels: levelsText(rows.flatMap(row => row.share)),
     axis: `% of ${baseline}'s speed`,
-    categories: rows.map(row => `${row.item} @ ${row.atLabel}`),
+    categories: rows.map(row => `${row.item} @ ${placeOf(row)}`),
     runtimes: rows.map(row => row.item),
     // a machine without the row's share (failed there, or not run), written under the row's
     // name, where its missing bar alone would say nothing
@@ -280,14 +282,16 @@ function machinesTerminal (comparison) {
     `machines: ${comparison.machines.map(machineWithRuns).join(' against ')}; ` +
       'a comparison of machines, not a repeatability check',
     summaryText(comparison),
-    ...runtimeLines(comparison).map(line => `  ${line}`)
+    ...runtimeLines(comparison).map(line => `  ${line}`),
+    ...(comparison.legend?.length ? [`  ${legendText(comparison).trim()}`] : [])
   ]
 }
 
 // machines.csv: a row per figure per machine, for a spreadsheet.
 function machinesCsv (comparison) {
+  // sign last (since 2026-12-07): the columns before it where they were
   const columns = ['row', 'runtime', 'at', 'figure', 'machine', 'key',
-    'estimate', 'low', 'high', 'level', 'runs', 'pooled', 'carried', 'carriedBy', 'verdict']
+    'estimate', 'low', 'high', 'level', 'runs', 'pooled', 'carried', 'carriedBy', 'verdict', 'sign']
   const rows = []
   for (const row of comparison.rows) {
     for (const figure of ['absolute', 'over', 'share']) {
@@ -295,9 +299,9 @@ function machinesCsv (comparison) {
         const value = row[figure][index]
         if (!value) return
         const carried = row.carried[figure]
-        rows.push([row.item, row.runtime, row.atLabel, figure, machine.name, machine.key, value.estimate,
-          value.low, value.high, value.level, value.runs, value.pooled ?? '', carried ? carried.carries : '',
-          carriedBy(carried), row.verdict ?? ''])
+        rows.push([row.item, row.runtime, row.atLabel, figure, machine.name, machine.key,
+          value.estimate, value.low, value.high, value.level, value.runs, value.pooled ?? '',
+          carried ? carried.carries : '', carriedBy(carried), row.verdict ?? '', row.sign ?? ''])
       })
     }
   }

@@ -248,6 +248,8 @@ function compareMachines (sets, figuresOf) {
       runtime: key.runtime,
       at: key.at,
       atLabel: key.atLabel,
+      // a mark of the row's figure its experiment shows after its place (http's §), or null
+      sign: key.sign ?? null,
       baseline,
       absolute,
       over,
@@ -326,7 +328,7 @@ function countVerdicts (rows) {
   for (const row of rows) {
     if (row.missingOn?.length) {
       counts.total += 1
-      counts.missing.push({ item: row.item, atLabel: row.atLabel, missingOn: row.missingOn })
+      counts.missing.push({ item: row.item, atLabel: row.atLabel, sign: row.sign, missingOn: row.missingOn })
       continue
     }
     if (!row.verdict) continue
@@ -351,7 +353,12 @@ function byRuntime (rows) {
       runtime,
       counts: countVerdicts(own),
       rows: own.map(row => ({
-        item: row.item, atLabel: row.atLabel, verdict: row.verdict, untested: row.untested, missingOn: row.missingOn
+        item: row.item,
+        atLabel: row.atLabel,
+        sign: row.sign,
+        verdict: row.verdict,
+        untested: row.untested,
+        missingOn: row.missingOn
       }))
     }
   })

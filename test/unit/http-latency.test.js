@@ -197,9 +197,11 @@ test('collectionsFrom: a marking begun before the window, by the process\'s star
 })
 
 test('loadSpanNs: the time a server was under load, which its share paused is of', () => {
-  assert.equal(loadSpanNs({ runningNs: 5e8, seconds: 1.01, windowNs: 1.2e9 }), 5e8)
-  assert.equal(loadSpanNs({ runningNs: 0, seconds: 1.01, windowNs: 1.2e9 }), 1.01e9)
+  assert.equal(loadSpanNs({ seconds: 1.01, windowNs: 1.2e9 }), 1.01e9)
   assert.equal(loadSpanNs({ seconds: null, windowNs: 1.2e9 }), 1.2e9)
+  assert.equal(loadSpanNs({ seconds: 0, windowNs: 1.2e9 }), 1.2e9)
+  // the record says what its share is of
+  assert.equal(gcInWindow([{ kind: 'Scavenge', pauseMs: 1 }], 1000, 1.01e9).spanNs, 1.01e9)
 })
 
 test('collectionsFrom: a V8 process\'s optimizing compiles in the window, none before it', () => {

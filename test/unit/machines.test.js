@@ -80,11 +80,25 @@ test('seccomp: read from /proc, a filter in the key, none leaving the key as it 
     (filters === undefined ? '' : `Seccomp_filters:\t${filters}\n`) + 'Speculation_Store_Bypass:\tvulnerable\n'
   assert.deepEqual([status(0, 0), status(1, 0), status(2, 1), status(2, 3), status(2)].map(seccompFilters),
     ['none', 'strict', '1 filter', '3 filters', 'filters'])
-  assert.equal(seccompFilters('Name:\tnode\n'), null)
+  // a kernel without seccomp has no such line, and no filters
+  assert.equal(seccompFilters('Name:\tnode\n'), 'none')
   assert.equal(seccompFilters(null), null)
+  // unreadable: not recorded, as an older lab's run
+  assert.ok(machineIdentity(context({ ...AMD, seccomp: null })).missing.includes('seccomp'))
   // a machine without filters keeps the key it had before the fact was recorded
   const { seccomp, ...before } = AMD
   assert.equal(machineIdentity(context(AMD)).key, machineIdentity(context(before)).key)
+  // an older run of it, which fits both it and a filtered run, is a group of its own, whose
+  // key is the first's: its slug tells the two groups apart
+  const groups = groupByMachine([
+    { label: 'none', context: context(AMD) },
+    { label: 'older', context: context(before) },
+    { label: 'filter', context: context({ ...AMD, seccomp: '1 filter' }) }
+  ])
+  const slugs = groups.map(group => group.identity.slug)
+  assert.equal(new Set(slugs).size, 3, slugs.join(', '))
+  const older = groups.find(group => group.sets[0].label === 'older').identity
+  assert.equal(older.slug, `${machineIdentity(context(AMD)).slug}-older`)
   // a filtered run of it is another machine, and the fact is named
   const filtered = sameMachine(machineIdentity(context(AMD)), machineIdentity(context({ ...AMD, seccomp: '1 filter' })))
   assert.deepEqual([filtered.same, filtered.differing], [false, ['seccomp']])
@@ -777,19 +791,33 @@ test('a connect each carries § across machines, and the comparison says once wh
   // c-blocking told by its definition (a run before cells said so), bun by its cell
   const cells = [cell('c-epoll'), cell('c-blocking'), cell('bun', { connectEach: false })]
   const comparison = compareMachines([httpSet('h1', AMD, cells), httpSet('h2', INTEL, cells)], httpFigures)
-  const label = server => comparison.rows.find(row => row.item === server).atLabel
-  assert.deepEqual([label('c-blocking'), label('bun')], ['keep-alive, 128 conn. §', 'keep-alive, 128 conn.'])
+  const row = server => comparison.rows.find(each => each.item === server)
+  assert.deepEqual([row('c-blocking').sign, row('bun').sign], ['§', null])
+  // the place stays the place, for a spreadsheet joining runs of labs before the sign
+  assert.deepEqual([row('c-blocking').atLabel, row('bun').atLabel], ['keep-alive, 128 conn.', 'keep-alive, 128 conn.'])
   assert.equal(comparison.legend.length, 1)
   assert.match(comparison.legend[0], /^§: a connect each, the server closes each connection/)
   const markdown = machinesMarkdown(comparison).join('\n')
   assert.match(markdown, /one column per machine\. §: a connect each, /)
   assert.match(markdown, /\| c-blocking \| keep-alive, 128 conn\. § \|/)
   assert.match(String(machinesHtml(comparison)), /one column per machine\.\s+§: a connect each/)
+  assert.match(String(machinesHtml(comparison)),
+    /<th scope="row">c-blocking<\/th><td class="whole">keep-alive, 128 conn\. §</)
+  const { machinesTerminal } = require('../../lib/report/machines-text')
+  const terminal = machinesTerminal(comparison)
+  assert.ok(terminal.some(line => /c-blocking @ keep-alive, 128 conn\. §/.test(line)), terminal.join('\n'))
+  assert.match(terminal.at(-1), /^ {2}§: a connect each, the server closes each connection/)
+  const csv = machinesCsv(comparison)
+  const [at, sign] = ['at', 'sign'].map(name => csv.columns.indexOf(name))
+  const csvRow = server => csv.rows.find(each => each[0] === server)
+  assert.deepEqual([csvRow('c-blocking')[at], csvRow('c-blocking')[sign], csvRow('bun')[sign]],
+    ['keep-alive, 128 conn.', '§', ''])
   // close's cells, or servers that keep their connections, carry no sign and no legend
   const kept = compareMachines([httpSet('h1', AMD, [cell('c-epoll'), cell('bun')]),
     httpSet('h2', INTEL, [cell('c-epoll'), cell('bun')])], httpFigures)
   assert.deepEqual(kept.legend, [])
   assert.doesNotMatch(machinesMarkdown(kept).join('\n'), /§/)
+  assert.doesNotMatch(machinesTerminal(kept).join('\n'), /§/)
 })
 
 test('http and db across machines: the reference server\'s µs, others over it and as a share', () => {
