@@ -17,8 +17,12 @@ const SECTION_HEADER_FIELDS = [[0x28, 8], [0x3c, 2], [0x3e, 2]]
 
 function loadedSegments (file) {
   const bytes = fs.readFileSync(file)
-  const elf64LittleEndian = bytes.readUInt32BE(0) === 0x7f454c46 && bytes[4] === 2 && bytes[5] === 1
-  if (!elf64LittleEndian) throw new Error(`${file} is not a 64-bit little-endian ELF file`)
+  // shorter than an ELF header: no ELF file (a read past its end would say only "bounds")
+  const elf64LittleEndian = bytes.length >= 64 && bytes.readUInt32BE(0) === 0x7f454c46 &&
+    bytes[4] === 2 && bytes[5] === 1
+  if (!elf64LittleEndian) {
+    throw new Error(`${file} is not a 64-bit little-endian ELF file: give a binary such as build/node/*/bin/node`)
+  }
   const header = Buffer.from(bytes.subarray(0, 64))
   for (const [offset, length] of SECTION_HEADER_FIELDS) header.fill(0, offset, offset + length)
   const tableOffset = Number(bytes.readBigUInt64LE(0x20))
@@ -46,9 +50,18 @@ function loadedSegments (file) {
 
 if (require.main === module) {
   const file = process.argv[2]
-  if (!file || file === '--help' || process.argv.length > 3) {
-    console.error('usage: node docker/loaded-bytes.js FILE   (a digest of each segment an ELF file loads)')
-    process.exit(file === '--help' ? 0 : 2)
+  const usage = 'usage: node docker/loaded-bytes.js FILE   (a digest of each segment an ELF file loads)'
+  if (file === '--help') {
+    console.log(usage)
+    process.exit(0)
+  }
+  if (file?.startsWith('-')) {
+    console.error(`docker/loaded-bytes.js: unknown option '${file}' (${usage})`)
+    process.exit(2)
+  }
+  if (!file || process.argv.length > 3) {
+    console.error(usage)
+    process.exit(2)
   }
   try {
     for (const segment of loadedSegments(file)) {

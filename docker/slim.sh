@@ -18,6 +18,13 @@
 # Nothing that runs is changed: the code the lab measures is the code npm and PyPI served.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# it takes no arguments: anything given is refused before a file goes (a review: --help ran it)
+usage="usage: docker/slim.sh   (the image's build stage, after ./setup.sh: what no run needs goes)"
+case ${1-} in
+  '') [[ $# -eq 0 ]] || { echo "docker/slim.sh: takes no arguments ($usage)" >&2; exit 2; } ;;
+  --help) echo "$usage"; exit 0 ;;
+  *) echo "docker/slim.sh: takes no arguments, not '$1' ($usage)" >&2; exit 2 ;;
+esac
 
 default_node=$(node -p "require('./package.json').measuredNodeVersions[0]")
 [[ -x build/node/$default_node/bin/node ]] \

@@ -9,7 +9,16 @@
 #                              Deno are the pinned ones, and every program of the lab runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${NODE_VERSION:?} ${GCC_VERSION:?} ${BUN_VERSION:?} ${DENO_VERSION:?}"
+usage='usage: docker/versions.sh build|final   (the Dockerfile sets its *_VERSION pins)'
+case ${1:-} in
+  --help) echo "$usage"; exit 0 ;;
+  build|final) ;;
+  *) echo "docker/versions.sh: '${1:-}' is not build or final ($usage)" >&2; exit 2 ;;
+esac
+for pin in NODE_VERSION GCC_VERSION BUN_VERSION DENO_VERSION; do
+  [[ -n ${!pin:-} ]] \
+    || { echo "docker/versions.sh: $pin is not set; the Dockerfile's ARG sets it (--build-arg $pin=...)" >&2; exit 2; }
+done
 
 fail() { echo "docker/versions.sh: $*" >&2; exit 1; }
 

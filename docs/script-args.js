@@ -216,11 +216,26 @@ function runScript (script, {
     check(positionals, values)
     return { args: positionals, flags: values }
   }
+  // a run that lacks a field this script reads (a run of another experiment, an older lab's)
+  // fails on it as a TypeError: one line that says so, not a stack (a review)
+  const lacking = err => {
+    if (!(err instanceof TypeError)) throw err
+    throw new UsageError(`what was given lacks what ${name} reads (${err.message}); ` +
+      `give what its usage names (usage: ${usage})`)
+  }
+  const readable = work => (...inputs) => {
+    try {
+      const result = work(...inputs)
+      return typeof result?.then === 'function' ? result.catch(lacking) : result
+    } catch (err) {
+      return lacking(err)
+    }
+  }
   runCli({
     name,
     usage: help,
     parse: withUsage(parse),
-    run: withUsage(({ args, flags }, stopped) => run(args, flags, stopped)),
+    run: readable(withUsage(({ args, flags }, stopped) => run(args, flags, stopped))),
     measures
   })
 }

@@ -83,9 +83,21 @@ async function fetchNode (version, dir) {
 }
 
 if (require.main === module) {
-  const [version, dir] = process.argv.slice(2)
-  if (!version || !dir) {
-    console.error('usage: node lib/fetch-node.js VERSION DIR')
+  const args = process.argv.slice(2)
+  const usage = 'usage: node lib/fetch-node.js VERSION DIR   (a Node from npm\'s registry into DIR)'
+  if (args.includes('--help')) {
+    console.log(usage)
+    process.exit(0)
+  }
+  const option = args.find(arg => arg.startsWith('-'))
+  const [version, dir] = args
+  if (option || args.length !== 2) {
+    console.error(option ? `lib/fetch-node.js: unknown option '${option}' (${usage})` : usage)
+    process.exit(2)
+  }
+  // the registry's versions are x.y.z: anything else would be asked of it and refused late
+  if (!/^\d+\.\d+\.\d+$/.test(version)) {
+    console.error(`lib/fetch-node.js: '${version}' is not a Node version; give one such as 18.20.4 (${usage})`)
     process.exit(2)
   }
   fetchNode(version, dir).catch(err => {

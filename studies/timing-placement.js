@@ -17,8 +17,8 @@ const fs = require('node:fs')
 const { runCli, RunFailed } = require('../lib/cli')
 const { repeatCount } = require('../lib/options')
 const { parseStudyOptions } = require('./per-read')
-const { commandLine, parseOutput, findProgram } = require('../experiments/stdio/programs')
-const { runPipeline, ddFeeder, PIN_APART, sharedCpuPin } = require('../lib/pipeline')
+const { commandLine, parseOutput, findProgram, unavailableReason } = require('../experiments/stdio/programs')
+const { runPipeline, ddFeeder, PIN_APART, PIPE_RUN, sharedCpuPin } = require('../lib/pipeline')
 const { pipelineForeign } = require('../lib/foreign')
 const { verify, FIXED_FEEDER_BLOCK } = require('../experiments/stdio/measure')
 const { median } = require('../lib/stats')
@@ -63,10 +63,17 @@ const USAGE = `usage: node studies/timing-placement.js [--rounds N] [--raw FILE]
 
 function parseOptions (argv) {
   const spec = { rounds: { type: 'string' }, raw: { type: 'string' } }
-  return parseStudyOptions(argv, spec, USAGE, values => ({
-    rounds: repeatCount(values.rounds ?? '10', 'rounds'),
-    raw: values.raw
-  }))
+  return parseStudyOptions(argv, spec, USAGE, values => {
+    const options = { rounds: repeatCount(values.rounds ?? '10', 'rounds'), raw: values.raw }
+    // refused before its first run, in one line, where a reader or the timer cannot run
+    // (a review: a missing build/pipe-run ended it in a stack trace)
+    if (!fs.existsSync(PIPE_RUN)) throw new Error(`${PIPE_RUN} is not built: run ./setup.sh`)
+    for (const name of READERS) {
+      const reason = unavailableReason(findProgram(name))
+      if (reason) throw new Error(`${name} cannot run here: ${reason}`)
+    }
+    return options
+  })
 }
 
 async function main ({ rounds, raw }, stopped) {

@@ -428,6 +428,14 @@ test('studies and docs/ scripts refuse repeats, unused options and names a run l
     /^drift-noise\.js: trials must be a whole number from 1 to 1000000, not '99999999999'/)
   assertRefused(docs('http/2026-12-01/resets-first.js', '--runs', '99999'),
     /^resets-first\.js: --runs must be a whole number from 1 to 1000, not '99999'/)
+  // a run of another experiment, which lacks what the script reads: one line, not a stack (a review)
+  const calls = path.join(ROOT, 'test/fixtures/results/calls-sample/results.json')
+  const referenceCalls = path.join(ROOT, 'results/reference-calls/results.json')
+  assertRefused(docs('calls/2026-12-05-halves/halves.js', calls, referenceCalls),
+    /^halves\.js: what was given lacks what halves\.js reads \(.*\); give what its usage names \(usage: node /)
+  const db = path.join(ROOT, 'test/fixtures/results/db-sample/results.json')
+  assertRefused(docs('db/2026-11-30/semi-space.js', db),
+    /^semi-space\.js: what was given lacks what semi-space\.js reads \(.*\); give what its usage names/)
 })
 
 // a review (2026-12-06) found stack traces where a file held JSON's null, a fix that could not

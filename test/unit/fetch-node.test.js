@@ -97,3 +97,20 @@ test('run by setup.sh, a version the registry lacks fails with exit 1 and one li
   assert.match(stderr, /^lib\/fetch-node\.js: Node 9\.9\.9 could not be fetched \(.*HTTP 404\): this machine must reach http:\/\/127\.0\.0\.1:\d+\/, or npm_config_registry name a registry it reaches\n$/)
   assert.equal(fs.existsSync(dir), false)
 })
+
+test('--help answers with exit 0; an unknown option or a version that is none, one line and exit 2', () => {
+  const run = (...args) => spawnSync(process.execPath, [FETCH_NODE, ...args], { encoding: 'utf8' })
+  const help = run('--help')
+  assert.deepEqual([help.status, help.stderr], [0, ''])
+  assert.match(help.stdout, /^usage: node lib\/fetch-node\.js VERSION DIR/)
+  for (const [args, said] of [
+    [['--bogus'], /^lib\/fetch-node\.js: unknown option '--bogus' \(usage: /],
+    [['v18', path.join(work, 'never')], /^lib\/fetch-node\.js: 'v18' is not a Node version; give one such as 18\.20\.4/]
+  ]) {
+    const refused = run(...args)
+    assert.equal(refused.status, 2, args.join(' '))
+    assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
+    assert.match(refused.stderr, said)
+  }
+  assert.equal(fs.existsSync(path.join(work, 'never')), false)
+})

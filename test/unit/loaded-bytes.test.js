@@ -46,6 +46,20 @@ test('a file that is not ELF is refused by name', () => {
   const text = path.join(scratch, 'notes.txt')
   fs.writeFileSync(text, 'not a program, and longer than an ELF header would be '.repeat(4))
   assert.throws(() => loadedSegments(text), /notes\.txt is not a 64-bit little-endian ELF file/)
+  // one shorter than an ELF header too, by name, not by a read past its end
+  const short = path.join(scratch, 'short')
+  fs.writeFileSync(short, 'ab')
+  assert.throws(() => loadedSegments(short), /short is not a 64-bit little-endian ELF file/)
+})
+
+test('its command line: --help with exit 0, an unknown option in one line with exit 2', () => {
+  const script = path.join(__dirname, '..', '..', 'docker', 'loaded-bytes.js')
+  const help = spawnSync(process.execPath, [script, '--help'], { encoding: 'utf8' })
+  assert.equal(help.status, 0)
+  assert.match(help.stdout, /^usage: node docker\/loaded-bytes\.js FILE/)
+  const bogus = spawnSync(process.execPath, [script, '--bogus'], { encoding: 'utf8' })
+  assert.equal(bogus.status, 2)
+  assert.match(bogus.stderr, /^docker\/loaded-bytes\.js: unknown option '--bogus' \(usage: [^\n]*\)\n$/)
 })
 
 // The executable segment's place in the file, read here independently of the module.

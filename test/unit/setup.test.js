@@ -29,6 +29,41 @@ describe('Dockerfile', () => {
     assert.match(dockerfile.slice(dockerfile.lastIndexOf('FROM ')), /^COPY --from=build \/lab \/lab$/m)
   })
 
+  // A review: `docker/slim.sh --help` went on to remove files, `.ci/run --help` to set up, and
+  // `docker/versions.sh --help` asked for its pins. Each is run from a copy in a folder of its
+  // own, so that a guard that fails removes or installs nothing of this checkout's.
+  test('the image\'s and CI\'s scripts answer --help and refuse what they do not take, first', () => {
+    const { spawnSync } = require('node:child_process')
+    const os = require('node:os')
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'syscall-lab-scripts-'))
+    try {
+      const copy = file => {
+        fs.mkdirSync(path.join(scratch, path.dirname(file)), { recursive: true })
+        fs.copyFileSync(path.join(ROOT, file), path.join(scratch, file))
+        return path.join(scratch, file)
+      }
+      const pins = ['NODE_VERSION', 'GCC_VERSION', 'BUN_VERSION', 'DENO_VERSION']
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !pins.includes(name)))
+      const run = (file, ...args) => spawnSync('bash', [copy(file), ...args], { encoding: 'utf8', env })
+      for (const file of ['docker/slim.sh', '.ci/run', 'docker/versions.sh']) {
+        const help = run(file, '--help')
+        assert.equal(help.status, 0, `${file} --help: ${help.stderr}`)
+        assert.match(help.stdout, /^usage: /, file)
+        const bogus = run(file, '--bogus')
+        assert.equal(bogus.status, 2, `${file} --bogus: ${bogus.stderr}`)
+        const refusal = new RegExp(`^${file.replace('.', '\\.')}: .*'--bogus'.*\\(usage: [^\\n]*\\)\\n$`)
+        assert.match(bogus.stderr, refusal, file)
+      }
+      const unpinned = run('docker/versions.sh', 'build')
+      assert.equal(unpinned.status, 2)
+      assert.match(unpinned.stderr, /^docker\/versions\.sh: NODE_VERSION is not set; the Dockerfile's ARG sets it/)
+      // nothing was made beside the copies: no build/, no node_modules/
+      assert.deepEqual(fs.readdirSync(scratch).sort(), ['.ci', 'docker'])
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true })
+    }
+  })
+
   test('the Bun and Deno pins are package-lock.json\'s, and all pins reach LAB_PINNED_VERSIONS', () => {
     const dockerfile = read('Dockerfile')
     const arg = name => (new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile) || [])[1]
