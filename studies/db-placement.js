@@ -23,7 +23,7 @@ const { UsageError, repeatCount, firstRepeat } = require('../lib/options')
 const { parseStudyOptions, studyLog, fixed } = require('./per-read')
 const { dbSession, measureStep, dbPin, PRESETS } = require('../experiments/db/measure')
 const { allowedCpus, placementPlan, pinSelf } = require('../lib/placement')
-const { servers, REFERENCE } = require('../experiments/db/servers')
+const { servers, REFERENCE, serverReason } = require('../experiments/db/servers')
 const { rateOf, ratioOf, serverShare } = require('../experiments/db/summary')
 const { median, summarise } = require('../lib/stats')
 const { interleavedHalves } = require('../lib/repeatability')
@@ -55,12 +55,20 @@ function parseOptions (argv) {
     placements: { type: 'string' },
     raw: { type: 'string' }
   }
-  return parseStudyOptions(argv, spec, USAGE, values => ({
-    runs: repeatCount(values.runs ?? '8', 'runs'),
-    connections: connectionCount(values.connections ?? '64'),
-    placements: placementsOf(values.placements),
-    raw: values.raw ?? null
-  }))
+  return parseStudyOptions(argv, spec, USAGE, values => {
+    const options = {
+      runs: repeatCount(values.runs ?? '8', 'runs'),
+      connections: connectionCount(values.connections ?? '64'),
+      placements: placementsOf(values.placements),
+      raw: values.raw ?? null
+    }
+    // refused before PostgreSQL starts where a server, its client or the database cannot run
+    for (const name of SERVERS) {
+      const reason = serverReason(servers.find(server => server.name === name))
+      if (reason) throw new Error(`cannot run the server ${name}: ${reason}`)
+    }
+    return options
+  })
 }
 
 function placementsOf (text) {

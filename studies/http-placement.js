@@ -30,7 +30,8 @@ const { wholeNumber, repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { parseStudyOptions, studyLog, fixed } = require('./per-read')
 const { httpSession, measureStep, PRESETS } = require('../experiments/http/measure')
-const { servers } = require('../experiments/http/servers')
+const { servers, loadReason } = require('../experiments/http/servers')
+const { unavailableReason } = require('../lib/rows')
 const { median, summarise } = require('../lib/stats')
 
 const SERVERS = ['c-epoll', 'just-epoll', 'node-net', 'bun', 'deno']
@@ -52,6 +53,11 @@ function parseOptions (argv) {
     if (values.rate !== undefined && !placements.includes('paced')) {
       throw new Error('--rate sets the paced placement\'s load, which ' +
         `--placements ${values.placements} leaves out: drop --rate, or add paced`)
+    }
+    // refused before a server starts where one of them, or wrk, cannot run (a review)
+    for (const name of SERVERS) {
+      const reason = unavailableReason(servers.find(server => server.name === name)) ?? loadReason()
+      if (reason) throw new Error(`cannot run the server ${name}: ${reason}`)
     }
     return {
       rounds: repeatCount(values.rounds ?? '6', 'rounds', 2),

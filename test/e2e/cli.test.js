@@ -361,6 +361,16 @@ test('studies/db-placement.js on one CPU: refused in one line, before a database
   assertRefused(result, /^db-placement\.js: this process may use CPU 0 only; the placements need two: /)
 })
 
+// A review: the placement studies started their servers before asking whether each could run
+test('the placement studies refuse a server that cannot run in one line, before any starts', () => {
+  const run = (study, env) => spawnSync(process.execPath, [path.join(STUDIES, study)],
+    { cwd: scratch, encoding: 'utf8', timeout: 20000, env: { ...process.env, ...env } })
+  assertRefused(run('http-placement.js', { BUN: '/nonexistent' }),
+    /^http-placement\.js: cannot run the server bun: Bun not found at \/nonexistent: /)
+  assertRefused(run('db-placement.js', { NODE: '/nonexistent' }),
+    /^db-placement\.js: cannot run the server node-pg-prepared-serial: Node\.js not found at \/nonexistent: /)
+})
+
 // db-placement.js once took --connections 99999999999999999999, and wrk ran out of memory
 test('a study\'s --connections is bench.js\'s: at most 1024, and one count', () => {
   const study = name => (...args) => spawnSync(process.execPath, [path.join(STUDIES, name), ...args],
