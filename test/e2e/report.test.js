@@ -356,7 +356,8 @@ test('runs of two machines: a comparison of machines, never a repeatability verd
   assert.doesNotMatch(md, /not met/)
   // the ns over C were left as they were: every reader's carries
   const csv = fs.readFileSync(path.join(out, 'machines.csv'), 'utf8').trim().split('\r\n')
-  assert.equal(csv[0], 'row,runtime,at,figure,machine,key,estimate,low,high,level,runs,pooled,carried,carriedBy,verdict,sign')
+  assert.equal(csv[0],
+    'row,runtime,at,figure,machine,key,estimate,low,high,level,runs,pooled,carried,carriedBy,verdict,sign')
   const overRows = csv.filter(line => line.split(',')[3] === 'over')
   assert.ok(overRows.length > 0)
   for (const line of overRows) assert.equal(line.split(',')[12], 'true', line)
