@@ -446,6 +446,11 @@ test('studies and docs/ scripts refuse repeats, unused options and names a run l
   const db = path.join(ROOT, 'test/fixtures/results/db-sample/results.json')
   assertRefused(docs('db/2026-11-30/semi-space.js', db),
     /^semi-space\.js: what was given lacks what semi-space\.js reads \(.*\); give what its usage names/)
+  // two runs with no rung in common: nothing to say, not "0 of 0 within 2%, median move NaN%"
+  assertRefused(docs('calls/2026-11-30/estimators.js', calls, referenceCalls),
+    /^estimators\.js: the two runs share no rung taken in turns with C in 4 processes or more; /)
+  assertRefused(docs('calls/2026-12-04-amd/estimators.js', calls, referenceCalls),
+    /^estimators\.js: \S+ and \S+ share no rung of the ladder to compare; /)
 })
 
 // a review (2026-12-06) found stack traces where a file held JSON's null, a fix that could not

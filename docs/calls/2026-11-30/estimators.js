@@ -7,7 +7,7 @@
 // would seem to suit.
 // Usage: node docs/calls/2026-11-30/estimators.js RUN-A/results.json[.gz] RUN-B/results.json[.gz]
 const { median } = require('../../../lib/stats')
-const { runScript, readableFile, readJson, need } = require('../../script-args')
+const { runScript, readableFile, readJson, need, UsageError } = require('../../script-args')
 
 const RESULTS = 'a calls run\'s results.json (or .json.gz)'
 // a ladder with its rows, which is what is read of it
@@ -46,6 +46,13 @@ function processRatios (ladder) {
 
 function main (files) {
   const [a, b] = files.map(file => processRatios(load(file)))
+  // rungs taken in turns with C, with 4 processes or more in both runs: none, and there is
+  // nothing to say (a review: "0 of 0 within 2%, median move NaN%")
+  const shared = [...a].filter(([key, values]) => values.length >= 4 && b.get(key)?.length >= 4)
+  if (shared.length === 0) {
+    throw new UsageError('the two runs share no rung taken in turns with C in 4 processes or more; ' +
+      'give two calls runs of the default preset (--ladder-pairing slices)')
+  }
   for (const [name, estimate] of Object.entries(ESTIMATORS)) {
     const moves = [...a].filter(([key, values]) => values.length >= 4 && b.get(key)?.length >= 4)
       .map(([key, values]) => ({ key, move: Math.abs(estimate(b.get(key)) / estimate(values) - 1) }))
