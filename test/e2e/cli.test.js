@@ -1165,6 +1165,12 @@ test('every shell script of docs/ answers --help, and refuses an option it does 
     const result = spawnSync('bash', [script, ...args], { cwd: ROOT, encoding: 'utf8', env, timeout: 10000 })
     assertRefused(result, message)
   }
+  // a value it does not take, a folder that is not there: named, exit 2 (a review: exit 1, or the
+  // shell's own words)
+  refused('docs/reproducibility/2026-12-01-amd/neighbour.sh', ['zz'],
+    /^neighbour\.sh: 'zz' is neither sibling nor memory \(usage: /)
+  refused('docs/calls/2026-11-29-amd/settle-by-hand.sh', ['/nonexistent'],
+    /^settle-by-hand\.sh: \/nonexistent is no folder; give a checkout of the lab \(usage: /)
   refused('docs/calls/bun-before-after.sh', ['99999999999999999999'],
     /^bun-before-after\.sh: PAIRS must be from 1 to 10000, not 99999999999999999999 /)
   refused('docs/http/2026-12-06-review/run.sh', ['x', '--help'],

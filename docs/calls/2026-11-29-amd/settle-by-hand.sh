@@ -5,6 +5,7 @@
 # usage: sh docs/calls/2026-11-29-amd/settle-by-hand.sh [CHECKOUT]
 GUARD_ARGS='0 1'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
 checkout=${1:-$(git rev-parse --show-toplevel)}
+[ -d "$checkout" ] || guard_refuse "$checkout is no folder; give a checkout of the lab"
 cd "$checkout" || exit 1
 echo "# $(git log -1 --format='%h %s') ($(date -u +%FT%TZ))"
 for process in $(seq 20); do

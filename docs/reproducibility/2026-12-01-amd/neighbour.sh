@@ -13,7 +13,7 @@ name=$1
 case $name in
   sibling) window=15 ;;
   memory) window=30 ;;
-  *) echo "usage: sh neighbour.sh sibling|memory" >&2; exit 1 ;;
+  *) guard_refuse "'$name' is neither sibling nor memory" ;;
 esac
 rm -f "$name-windows.txt"
 date +%s.%N > "$name-start.txt"
