@@ -81,8 +81,9 @@ function collectionsAfter (events, fromMs) {
   let markingsBegunBefore = 0
   let stepsLeftOutMs = 0
   const cut = events.map(event => {
-    const began = event.atMs - (event.markingWallMs ?? 0)
-    if (!(event.stepsMs > 0 && event.markingWallMs > 0) || event.atMs == null || !(began < fromMs)) return event
+    // no steps, no wall time given, no stamp (JavaScriptCore's), or begun inside the window
+    if (!(event.stepsMs > 0 && event.markingWallMs > 0) || event.atMs == null) return event
+    if (event.atMs - event.markingWallMs >= fromMs) return event
     const inside = Math.min(1, Math.max(0, (event.atMs - fromMs) / event.markingWallMs))
     markingsBegunBefore++
     stepsLeftOutMs += event.stepsMs * (1 - inside)

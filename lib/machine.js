@@ -68,14 +68,14 @@ function machineSlug (machine, digest) {
 function machineIdentity (context) {
   const machine = context?.machine ?? {}
   const facts = {}
+  const digested = {}
   const missing = []
   for (const fact of KEY_FACTS) {
     const value = fact.pick(machine)
     if (value === undefined) missing.push(fact.name)
     else facts[fact.name] = value
+    if (value !== undefined && value !== fact.digestUnless) digested[fact.name] = value
   }
-  const digested = Object.fromEntries(Object.entries(facts)
-    .filter(([name, value]) => KEY_FACTS.find(fact => fact.name === name).digestUnless !== value))
   const digest = crypto.createHash('sha256').update(JSON.stringify(canonical(digested)))
     .digest('hex').slice(0, 12)
   return {

@@ -30,8 +30,7 @@ const { wholeNumber, repeatCount } = require('../lib/options')
 const { allowedCpus, placementPlan } = require('../lib/placement')
 const { parseStudyOptions, studyLog, fixed } = require('./per-read')
 const { httpSession, measureStep, PRESETS } = require('../experiments/http/measure')
-const { servers, loadReason } = require('../experiments/http/servers')
-const { unavailableReason } = require('../lib/rows')
+const { servers, serverReason } = require('../experiments/http/servers')
 const { median, summarise } = require('../lib/stats')
 
 const SERVERS = ['c-epoll', 'just-epoll', 'node-net', 'bun', 'deno']
@@ -56,7 +55,7 @@ function parseOptions (argv) {
     }
     // refused before a server starts where one of them, or wrk, cannot run (a review)
     for (const name of SERVERS) {
-      const reason = unavailableReason(servers.find(server => server.name === name)) ?? loadReason()
+      const reason = serverReason(servers.find(server => server.name === name))
       if (reason) throw new Error(`cannot run the server ${name}: ${reason}`)
     }
     return {

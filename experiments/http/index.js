@@ -4,11 +4,11 @@
 // request. Its interface is the one experiments/stdio/index.js describes.
 const path = require('node:path')
 const { wholeNumber, repeatCount, makeDirs, UsageError } = require('../../lib/options')
-const { unavailableReason, pickRows, recordedRows } = require('../../lib/rows')
+const { pickRows, recordedRows } = require('../../lib/rows')
 const { rerunArgs, skipRow, isWhole } = require('../../lib/option-schema')
 const { sharedResults, isRecordList } = require('../../lib/results')
 const { dataPoints } = require('../../lib/run-log')
-const { servers, MODES, PLACEMENTS, loadPin, loadReason, listing, httpContext } = require('./servers')
+const { servers, MODES, PLACEMENTS, loadPin, serverReason, listing, httpContext } = require('./servers')
 const {
   PHASE, STRACE_PHASE, KERNEL_PHASE, CAPACITY_PHASE, LATENCY_PHASE, PRESETS, planHttp, httpSession, measureStep
 } = require('./measure')
@@ -126,7 +126,7 @@ function select (options, recorded = null) {
   return pickRows(servers, options.only, {
     recorded,
     always: REFERENCE,
-    reasonOf: server => unavailableReason(server) ?? loadReason(),
+    reasonOf: serverReason,
     matchesNone: (pattern, names) => `--only ${pattern} matches no server of the http experiment; they are: ${names.join(', ')}`,
     cannotRun: (server, reason) => `cannot run the server ${server.name}: ${reason}`
   })

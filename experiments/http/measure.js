@@ -706,13 +706,12 @@ function printedSince (started, from = { stdout: 0, stderr: 0 }) {
 // whose collector is not traced.
 function collectionsFrom (started, traced) {
   const { to: printed } = traced ? printedSince(started) : { to: null }
-  const fromMs = started.spawnedAtMs == null ? null : performance.now() - started.spawnedAtMs
+  // a process with no spawn time (a test's) cuts nothing
+  const fromMs = started.spawnedAtMs == null ? -Infinity : performance.now() - started.spawnedAtMs
   const end = (answered, loadNs) => {
     if (!traced) return null
-    const printedEvents = traced.parse(printedSince(started, printed).text)
-    const { events, markingsBegunBefore, stepsLeftOutMs } = fromMs === null
-      ? { events: printedEvents, markingsBegunBefore: 0, stepsLeftOutMs: 0 }
-      : collectionsAfter(printedEvents, fromMs)
+    const inWindow = traced.parse(printedSince(started, printed).text)
+    const { events, markingsBegunBefore, stepsLeftOutMs } = collectionsAfter(inWindow, fromMs)
     // costsCpu: the run's process paid for its trace (Bun's log), which its latency holds
     return {
       how: traced.how,

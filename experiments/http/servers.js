@@ -289,9 +289,12 @@ function loadReason () {
   return null
 }
 
+// Why a server cannot be measured here (its runtime, or the load), or null.
+const serverReason = server => unavailableReason(server) ?? loadReason()
+
 function listing () {
   return servers.map(server => {
-    const reason = unavailableReason(server) ?? loadReason()
+    const reason = serverReason(server)
     return { name: server.name, runtime: server.runtime, available: reason === null, unavailable: reason, kind: server.note, command: shellQuote(serverArgv(server, '{port}')) }
   })
 }
@@ -345,6 +348,7 @@ module.exports = {
   apartPin,
   loadPin,
   loadReason,
+  serverReason,
   listing,
   httpContext
 }
