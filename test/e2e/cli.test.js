@@ -1135,6 +1135,17 @@ test('a script of docs/ given a file of the wrong kind: one line naming it, exit
 // file name, or fifty runs written into a file named "--help"). docs/script-guard.sh does it
 // before any command; each is tried with taskset, perf, dd and the rest out of reach, so that
 // a script that went past its guard would fail here, not measure.
+test('user-system.js given runs whose cells hold no user share: one line, exit 2, not headers alone', () => {
+  // a db run from before 2026-11-30: CPU per request, no serverUserShare
+  const old = path.join(folder('user-system'), 'old-db.json')
+  const cell = { server: 'c-libpq', endpoint: 'db', connections: 64, cpuPerRequestUs: { server: 30 } }
+  fs.writeFileSync(old, JSON.stringify({ db: { cells: [cell] } }))
+  const result = node(['docs/http/2026-11-30-noisy/user-system.js', old, old])
+  assert.equal(result.status, 2)
+  assert.equal(result.stdout, '')
+  assert.match(result.stderr, /^user-system\.js: \S+old-db\.json holds no cell with a user share .*\n$/)
+})
+
 test('every shell script of docs/ answers --help, and refuses an option it does not take', () => {
   const scripts = spawnSync('git', ['ls-files', 'docs/**/*.sh'], { cwd: ROOT, encoding: 'utf8' }).stdout
     .split('\n').filter(Boolean)
