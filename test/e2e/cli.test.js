@@ -981,6 +981,7 @@ const DOCS_READERS = {
   'docs/calls/2026-12-04-amd/estimators.js': { args: two },
   'docs/calls/2026-12-05-halves/halves.js': { args: two },
   'docs/calls/2026-12-06-ready/overlap.js': { folder: ['all.jsonl'], args: one },
+  'docs/calls/2026-12-06-ready/read-ratios.js': { args: two },
   'docs/calls/2026-12-07-processes/resample.js': { folder: ['results.json'], args: two },
   'docs/calls/2026-11-30/estimators.js': { args: twoNames },
   'docs/db/2026-11-29/spread.js': { args: twoNames },
