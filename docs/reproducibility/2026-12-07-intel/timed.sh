@@ -17,11 +17,11 @@ alone () {
 }
 for i in 1 2 3; do
   mark quiet$i; alone quiet$i
-  mark memory$i
+  mark mem$i
   node studies/disturb.js --mode memory --for 90 > $O/memory-disturb$i.txt 2>&1 &
   dist=$!
   sleep 2
-  alone memory$i
+  alone mem$i
   kill -INT $dist 2>/dev/null; wait $dist 2>/dev/null
   # a busy loop at idle priority on CPU 0 all the turn: a core's neighbour, were the two
   # vCPUs threads of one core
