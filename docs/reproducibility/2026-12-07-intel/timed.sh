@@ -36,6 +36,8 @@ for id in pI pJ; do
   node bench.js --sizes 256 --runs 1 --warmup 0 --rounds 1 --no-strace --no-gc --no-kernel \
     --out $O --id $id > $O/$id.txt 2>&1
 done
+# The http pair was refused here: /tmp/w/runs already held folders h1 and h2 (copies of older
+# runs, for a page). It ran after turns.sh, with these commands, once its `end` was marked.
 for id in h1 h2; do mark $id; node bench.js --experiment http --out $O --id $id > $O/$id.txt 2>&1; done
 for id in d1 d2; do mark $id; node bench.js --experiment db --out $O --id $id > $O/$id.txt 2>&1; done
 mark end
