@@ -250,8 +250,10 @@ test('http, two runs taken in turns with C: the ratio to c-epoll judged too, and
   assert.deepEqual([result.ratio.missing.map(cell => [cell.server, cell.in]), result.ratio.total, result.ratio.met], [[['deno', ['b']]], 2, false])
   // the ratio is the answer: it leads, so that a page quoting the first sentence quotes it
   const text = repeatability.httpCriterionText(result, ['a', 'b'])
-  assert.match(firstSentence(text), /^b against a: each server's ratio of CPU per request to c-epoll's moved by at most 5% in 1 of 2 cells/)
-  assert.match(text, /CPU per request in µs, which moves with the machine's own speed, moved by at most 5% in 0 of 3 cells/)
+  assert.match(firstSentence(text),
+    /^b against a: each server's ratio of CPU per request to c-epoll's moved by at most 5% in 1 of 2 cells/)
+  assert.match(text,
+    /CPU per request in µs, which moves with the machine's own speed, moved by at most 5% in 0 of 3 cells/)
   // runs with no ratios at all (too few rounds for one) are not judged on them
   const none = repeatability.httpRepeatability({ ...a, cells: a.cells.map(cell => withRatio(cell, null)) }, b)
   assert.equal(none.ratio, null)
