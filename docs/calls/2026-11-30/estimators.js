@@ -54,8 +54,7 @@ function main (files) {
       'give two calls runs of the default preset (--ladder-pairing slices)')
   }
   for (const [name, estimate] of Object.entries(ESTIMATORS)) {
-    const moves = [...a].filter(([key, values]) => values.length >= 4 && b.get(key)?.length >= 4)
-      .map(([key, values]) => ({ key, move: Math.abs(estimate(b.get(key)) / estimate(values) - 1) }))
+    const moves = shared.map(([key, values]) => ({ key, move: Math.abs(estimate(b.get(key)) / estimate(values) - 1) }))
     const above = moves.filter(({ move }) => move > 0.02)
     const percent = value => `${(100 * value).toFixed(1)}%`
     console.log(`${name}: ${moves.length - above.length} of ${moves.length} within 2%, median move ` +

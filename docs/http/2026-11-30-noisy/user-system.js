@@ -24,17 +24,18 @@ const cellsOf = file => {
   }))
 }
 
+// µs of user and of system time per request, or null where the cell has no share
+const split = cell => cell?.share && cell.cpu
+  ? { user: cell.cpu * cell.share.share, system: cell.cpu * (1 - cell.share.share) }
+  : null
+
 // A run from before the user share was kept (2026-11-30) would print headers alone.
 const withShares = (cells, file) =>
-  need(cells.filter(cell => cell.share && cell.cpu).length ? cells : null, file,
+  need(cells.some(cell => split(cell)) ? cells : null, file,
     'cell with a user share (runs before 2026-11-30 kept none)', RESULTS)
 
 function main (files) {
   const [quiet, ...noisy] = files.map(file => withShares(cellsOf(file), file))
-  // µs of user and of system time per request, or null where the cell has no share
-  const split = cell => cell?.share && cell.cpu
-    ? { user: cell.cpu * cell.share.share, system: cell.cpu * (1 - cell.share.share) }
-    : null
   const times = (value, base) => `${(value / base).toFixed(2)}×`
   console.log(`quiet: ${files[0]}; noisy: ${files.slice(1).join(', ')}`)
   console.log('server, cell: quiet user + system µs/req; each noisy run\'s user + system, and each against the quiet')

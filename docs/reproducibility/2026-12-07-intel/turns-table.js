@@ -6,14 +6,10 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { slopePerRead } = require('../../../experiments/stdio/cost')
+const { median } = require('../../../lib/stats')
 const { runScript, readJsonLines, need, UsageError } = require('../../script-args')
 
 const FOLDER = 'a folder of runs named KIND1, KIND2, ... (turns.sh\'s)'
-const median = xs => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
 const ns = value => value.toFixed(1)
 
 // the median and range of C's cost rounds in the run KIND+TURN, or null where it is absent
