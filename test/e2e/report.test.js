@@ -32,9 +32,15 @@ const EVIL_PROGRAM = '<script>alert(1)</script>'
 const EVIL_RUNTIME = '<img src=x onerror=alert(2)>'
 
 let scratch
-// The reports and screenshots the browser tests make: in the scratch folder, removed
-// afterwards, unless LAB_TEST_OUTPUT names a folder to keep them in for a look.
+// The reports the browser tests make: in the scratch folder, removed afterwards, unless
+// LAB_TEST_OUTPUT names a folder to keep them in for a look, with screenshots of the pages.
 let OUTPUT
+
+// A screenshot for a look, taken only where LAB_TEST_OUTPUT keeps it: it asserts nothing, and
+// one of a long page in the whole suite once hung Chromium past Playwright's 30 s.
+async function screenshotToKeep (page, name, options = {}) {
+  if (process.env.LAB_TEST_OUTPUT) await page.screenshot({ path: path.join(OUTPUT, name), ...options })
+}
 
 before(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'analyse-test-'))
@@ -578,7 +584,7 @@ async function assertAtAGlance (page, shot) {
     // the limits are the lab's own (lib/report/geometry.js glanceFaults), which studies/pages.js
     // holds every page to as well
     assert.deepEqual(glanceFaults(seen, width), [], `at ${width} px`)
-    if (shot) await page.screenshot({ path: path.join(OUTPUT, `${shot}-${width}.png`) })
+    if (shot) await screenshotToKeep(page, `${shot}-${width}.png`)
     // the charts behind a group of size buttons, each size as its button shows it
     assert.deepEqual(await panelFaults(page, width), [], `at ${width} px, the panels' sizes`)
   }
@@ -744,7 +750,7 @@ test('report.html in Chromium: the headline chart first, every chart draws the f
       assert.ok(check(fs.readFileSync(saved)), `${item} wrote ${saved}`)
     }
 
-    await page.screenshot({ path: path.join(OUTPUT, 'report.png'), fullPage: true })
+    await screenshotToKeep(page, 'report.png', { fullPage: true })
     await assertAtAGlance(page, 'glance-stdio')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [], 'the page fetched nothing from the network')
@@ -787,7 +793,7 @@ test('report.html of a calls run in Chromium: the ladder first, its parts stacke
     assert.match(await page.textContent('#ladder'),
       new RegExp('The parts add up to the measured 256-byte read within 10% for 7 of 7 variants, c, the floor ' +
         'the others are measured from'))
-    await page.screenshot({ path: path.join(OUTPUT, 'calls.png'), fullPage: true })
+    await screenshotToKeep(page, 'calls.png', { fullPage: true })
     await assertAtAGlance(page, 'glance-calls')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
@@ -907,7 +913,7 @@ test('report.html of an http run in Chromium: the answer first, requests/s by co
       'req/s \\(median of its own runs\\); the most of the others, deno, 103% of the c-epoll beside it, run by run, ' +
       'the fewest, \\S+( \\(a connect each\\))?, \\d+%\\.'))
     assert.match(await page.textContent('#context'), /wrk debian\/4\.1\.0-3\+b2 \[epoll\]: one thread on CPU 0, the server pinned to CPU 1/)
-    await page.screenshot({ path: path.join(OUTPUT, 'http.png'), fullPage: true })
+    await screenshotToKeep(page, 'http.png', { fullPage: true })
     await assertAtAGlance(page, 'glance-http')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
@@ -978,7 +984,7 @@ test('report.html of a db run in Chromium: CPU per request stacked by process, s
     assert.match(await page.textContent('#context'), /PostgreSQL\) 15\.\d+ .*a cluster of the run's own over a Unix socket: .*fsync=off/)
     // a run from before --order: each endpoint's rounds together, as it ran
     assert.match(await page.textContent('#db'), /Each endpoint's rounds run together, its server processes stopped/)
-    await page.screenshot({ path: path.join(OUTPUT, 'db.png'), fullPage: true })
+    await screenshotToKeep(page, 'db.png', { fullPage: true })
     await assertAtAGlance(page, 'glance-db')
     assert.deepEqual(problems, [])
     assert.deepEqual(network, [])
@@ -1211,7 +1217,7 @@ test('report.html comparing two machines: the comparison first, then each run\'s
     const subtitle = await page.evaluate(() => Highcharts.charts.find(chart => chart?.renderTo.id === 'chart-headline')
       .subtitle.textStr)
     assert.match(subtitle, /^ns more than C's \(sample: 493 ns, sample #2: 276 ns\) per read\(2\)/)
-    await page.screenshot({ path: path.join(OUTPUT, 'report-machines.png'), fullPage: true })
+    await screenshotToKeep(page, 'report-machines.png', { fullPage: true })
     await assertAtAGlance(page, 'glance-machines')
     assert.deepEqual(problems, [])
   } finally {
@@ -1230,7 +1236,7 @@ test('report.html comparing two sets: a series per program and run', async () =>
     assert.equal(await page.locator('#syscalls [data-size-panel]:not([hidden]) tbody tr').count(), programs.length)
     assert.equal(charts['chart-gc-heap'].series.length, 2)
     assert.match(await page.textContent('#summary'), /Side by side/)
-    await page.screenshot({ path: path.join(OUTPUT, 'report-compare.png'), fullPage: true })
+    await screenshotToKeep(page, 'report-compare.png', { fullPage: true })
     await assertAtAGlance(page, 'glance-compare')
     assert.deepEqual(problems, [])
   } finally {
