@@ -36,6 +36,14 @@ const PREEMPTED_SHARE = 0.1
 // and beyond this many: a short run's few switches at a tick cost it too little to judge (a
 // calm run of 24,800 voluntary switches had up to 205 involuntary ones)
 const PREEMPTED_LEAST = 100
+// A reader whose busiest thread did less than this share of its CPU time shares its work
+// between threads, and switches between them of itself: wasmer's main thread hands each read
+// to its tokio workers and back, and in some runs yields the CPU to them, 70,770 and 166,680
+// involuntary switches where its calm runs have 19 to 70; on its CPU the scheduler's
+// sched_switch events gave 63,487 and 140,411 of them to its own workers, under 800 to dd and
+// under 30 to any other task (docs/profile.md, 2026-12-08). Its switches cannot tell another
+// task's work from its own, so only its foreign time judges such a reader.
+const ONE_THREAD_LEAST = 0.9
 
 // One step's foreign time from each measured CPU's busy time and the part of it that
 // was the step's own: { cpus, source, windowNs, busyNs, ownNs, foreignNs, share (the
@@ -147,11 +155,21 @@ function cpuForeign (result, pin, alongside) {
 // The first of a batch placement's pipelines whose reader was switched out by another task
 // (PREEMPTED_SHARE, PREEMPTED_LEAST): { involuntaryCs, voluntaryCs } of its reader's process and
 // the children it waited for (pipe-run's rusage: perf record's and its reader's alike), or null.
+// A reader that shares its work between threads is not judged so (ONE_THREAD_LEAST).
 function preemptedReader (results) {
-  const readers = results.filter(Boolean).map(result => result.reader).filter(Boolean)
-  const preempted = readers.find(reader => reader.involuntaryCs > PREEMPTED_LEAST &&
-    reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
+  const preempted = results.filter(result => result?.reader && !sharesWorkBetweenThreads(result))
+    .map(result => result.reader)
+    .find(reader => reader.involuntaryCs > PREEMPTED_LEAST &&
+      reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
   return preempted ? { involuntaryCs: preempted.involuntaryCs, voluntaryCs: preempted.voluntaryCs } : null
+}
+
+// Whether a sampled run's reader did under ONE_THREAD_LEAST of its CPU time in its busiest
+// thread, by pipe-run's last sample; false where the run was not sampled.
+function sharesWorkBetweenThreads (result) {
+  const sampledNs = result.samples?.at(-1)?.[0]
+  const busiestNs = result.reader.busiestThreadNs
+  return sampledNs > 0 && busiestNs > 0 && busiestNs < ONE_THREAD_LEAST * sampledNs
 }
 
 // Each CPU's user-space time so far, from /proc/stat (user and nice, ns): where the
@@ -359,5 +377,6 @@ module.exports = {
   FLOOR_NS,
   MAX_REMEASURES,
   PREEMPTED_SHARE,
+  ONE_THREAD_LEAST,
   PREEMPTED_LEAST
 }

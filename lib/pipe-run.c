@@ -257,6 +257,12 @@ struct sample {
 static struct sample *samples;
 static size_t sample_count, sample_cap;
 
+/* The CPU time of the reader's busiest thread at the last sample (ns): a reader whose work
+ * is shared between its threads switches between them of itself, so its involuntary
+ * switches need not be another task's (wasmer's main thread yields to its tokio workers,
+ * lib/foreign.js). Kept by cpu_of as it sums the threads. */
+static long long busiest_thread_ns, last_busiest_thread_ns;
+
 /* A process's CPU time (every thread's schedstat, ns), or with `below` its descendants'
  * instead: the children each of its threads lists, theirs, and so on. */
 static long long cpu_of(pid_t pid, int below, int depth) {
@@ -271,7 +277,10 @@ static long long cpu_of(pid_t pid, int below, int depth) {
     char file[320], text[1024];
     if (!below) {
       snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", (int)pid, entry->d_name);
-      if (read_proc(file, text, sizeof text)) cpu += strtoll(text, NULL, 10);
+      if (!read_proc(file, text, sizeof text)) continue;
+      long long thread_ns = strtoll(text, NULL, 10);
+      cpu += thread_ns;
+      if (thread_ns > busiest_thread_ns) busiest_thread_ns = thread_ns;
       continue;
     }
     snprintf(file, sizeof file, "/proc/%d/task/%s/children", (int)pid, entry->d_name);
@@ -290,6 +299,7 @@ static int sample_below = 0;
 
 static void take_sample(pid_t pid, pid_t feeder) {
   char path[96];
+  busiest_thread_ns = 0;
   long long cpu = cpu_of(pid, sample_below, 0);
   /* a descendant reaped takes its CPU time out of the sum: that sample says nothing */
   if (sample_below && sample_count && cpu < samples[sample_count - 1].cpu_ns) return;
@@ -307,6 +317,7 @@ static void take_sample(pid_t pid, pid_t feeder) {
   samples[sample_count].written = strtoll(wchar + 6, NULL, 10);
   samples[sample_count].at_ns = now_ns();
   sample_count++;
+  last_busiest_thread_ns = busiest_thread_ns;
 }
 
 /* The fields of /proc/PID/stat that place a process in the pipeline's tree. */
@@ -556,7 +567,7 @@ int main(int argc, char *argv[]) {
     for (size_t k = 0; k < sample_count; k++)
       fprintf(result, "%s[%lld,%lld,%lld]", k ? "," : "", samples[k].cpu_ns, samples[k].written,
               samples[k].at_ns);
-    fputs("],", result);
+    fprintf(result, "],\"busiest_thread_ns\":%lld,", last_busiest_thread_ns);
   }
   print_child(result, "reader", &reader);
   fputc(',', result);

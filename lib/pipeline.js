@@ -108,7 +108,8 @@ const current = new Set()
 // had exited (pipe-run killed them); stealTicks each CPU's steal during the run, in
 // ticks of 1/clkTck s (null if /proc/stat could not be read; lib/steal.js); cpuIdle the
 // pinned CPUs' idle time during the run (null unpinned; lib/foreign.js); samples, with
-// sampleMs, [the reader's CPU ns, the bytes dd has written] every sampleMs ms (experiments/stdio/cost.js).
+// sampleMs, [the reader's CPU ns, the bytes dd has written] every sampleMs ms (experiments/stdio/cost.js),
+// and then the reader's busiest thread's CPU ns at the last sample (reader.busiestThreadNs).
 function runPipeline (spec) {
   return startPipeline(spec).done
 }
@@ -166,7 +167,7 @@ function startPipeline ({ feeder, reader, timeoutMs, pin, sampleMs = 0, sampleBe
         clkTck: result.clk_tck ?? null,
         cpuIdle: result.cpu_idle ?? null,
         samples: result.samples ?? null,
-        reader: camelUsage(result.reader),
+        reader: readerUsage(result),
         feeder: camelUsage(result.feeder),
         stdout: Buffer.concat(out.stdout).toString(),
         stderr: Buffer.concat(out.stderr).toString()
@@ -293,6 +294,13 @@ async function runAlternating (specs, sliceMs, first = 0, { readyWhen = null } =
     readyMs: readyWhen && readyAt[i] !== null ? msBetween(startedAt, readyAt[i]) : null,
     heldMs: readyWhen ? heldMs(i) : null
   }))
+}
+
+// The reader's usage, with the CPU time of its busiest thread at the last sample where the
+// run was sampled (lib/foreign.js preemptedReader)
+function readerUsage (result) {
+  const usage = camelUsage(result.reader)
+  return result.busiest_thread_ns > 0 ? { ...usage, busiestThreadNs: result.busiest_thread_ns } : usage
 }
 
 function camelUsage (usage) {

@@ -92,3 +92,21 @@ test('pipe-run --sample-below: the CPU ns of what the reader runs, not the wrapp
   assert.ok(lastBelow > 0.5 * readerNs, `the child's CPU seen: ${lastBelow} of ${readerNs} ns`)
   assert.ok(own.samples.at(-1)[0] < 0.1 * lastBelow, `the shell's own: ${own.samples.at(-1)[0]} ns`)
 })
+
+// The busiest thread's share, which tells a reader that shares its work between threads
+// (lib/foreign.js ONE_THREAD_LEAST): all of one thread's, and part of two readers' at once.
+test('pipe-run --sample-ms: the CPU ns of the reader\'s busiest thread at the last sample', async () => {
+  const wcC = path.join(ROOT, 'build', 'wc-c')
+  const spec = { feeder: ddFeeder(32 << 20, 65536), timeoutMs: 60000, pin: sharedCpuPin(), sampleMs: 1 }
+  const one = await runPipeline({ ...spec, reader: [wcC, '256'] })
+  assert.equal(one.reader.exit, 0, one.stderr)
+  assert.equal(one.reader.busiestThreadNs, one.samples.at(-1)[0], 'one thread: all of it')
+  // two readers at once on the one CPU, each its own input
+  const both = `head -c ${32 << 20} /dev/zero | ${wcC} 256 > /dev/null & ${wcC} 256 > /dev/null; wait`
+  const two = await runPipeline({ ...spec, reader: ['sh', '-c', both], sampleBelow: true })
+  assert.equal(two.reader.exit, 0, two.stderr)
+  const share = two.reader.busiestThreadNs / two.samples.at(-1)[0]
+  assert.ok(share > 0.2 && share < 0.8, `the busiest of two readers' threads: ${share}`)
+  const unsampled = await runPipeline({ ...spec, reader: [wcC, '256'], sampleMs: 0 })
+  assert.equal(unsampled.reader.busiestThreadNs, undefined)
+})

@@ -7,7 +7,7 @@ const {
   foreignTime, pipelineForeign, userNs, userForeign, benchCpu, benchUserNs, noiseGauge, disturbanceOf, FLOOR_NS,
   thresholdText, uncheckedText,
   disturbanceText, DISTURBED_SHARE, MAX_REMEASURES, NOISE_LEAST, NOISE_FACTOR,
-  PREEMPTED_SHARE, PREEMPTED_LEAST
+  PREEMPTED_SHARE, PREEMPTED_LEAST, ONE_THREAD_LEAST
 } = require('../../lib/foreign')
 const { CLK_TCK } = require('../../lib/procfs')
 const { summariseResults } = require('../../experiments/stdio/summary')
@@ -120,6 +120,35 @@ test('a batch pipeline whose reader another task switched out is disturbed, fore
     'CPUs \\(above 3% of their time\\) or had their reader switched out by it \\(involuntary switches ' +
     'above 10% of the voluntary ones, at SCHED_BATCH: 1; the wait for quiet CPUs cannot see such ' +
     'work\\); 0 measured again'))
+})
+
+// wasmer's reader at SCHED_BATCH: its main thread did 1.51 s of its 3.0 s, its tokio workers
+// the rest (2026-12-08), and a profiled run in which it yielded the CPU to them switched 537,267
+// times involuntarily to 1,978,179 voluntarily (2026-12-07, pI).
+test('a reader that shares its work between threads is judged by its foreign time, not its switches', () => {
+  const idle = { source: 'cpuidle', cpus: [1], idle_ns: [10e6] }
+  const reader = busiestThreadNs => ({
+    userUs: 1.5e6, sysUs: 1.5e6, voluntaryCs: 1978179, involuntaryCs: 537267, busiestThreadNs
+  })
+  const feeder = { userUs: 0, sysUs: 0 }
+  const samples = [[1e9, 0, 0], [3e9, 199e6, 3e9]]
+  const run = (busiestThreadNs, cpuIdle = idle) =>
+    ({ wallNs: 3.1e9, cpuIdle, stealTicks: [0, 0], clkTck: 100, feeder, reader: reader(busiestThreadNs), samples })
+  const batch = { feeder: 1, reader: 1, policy: 'batch' }
+  const threaded = pipelineForeign(run(1.51e9), batch)
+  assert.equal(threaded.disturbed, false)
+  assert.equal(threaded.preempted, undefined)
+  // just under and at the share of one thread
+  assert.equal(pipelineForeign(run(ONE_THREAD_LEAST * 3e9 - 1), batch).disturbed, false)
+  assert.equal(pipelineForeign(run(ONE_THREAD_LEAST * 3e9), batch).disturbed, true)
+  // its busiest thread unknown (not sampled): its switches judge it, as any reader's
+  assert.equal(pipelineForeign({ ...run(1.51e9), samples: null }, batch).disturbed, true)
+  assert.equal(pipelineForeign(run(undefined), batch).disturbed, true)
+  // foreign time still judges it
+  const busy = { ...idle, idle_ns: [0] }
+  assert.equal(pipelineForeign({ ...run(1.51e9, busy), wallNs: 4e9 }, batch).disturbed, true)
+  // CPUs that could not be read, and no switches to judge: nothing to say
+  assert.equal(pipelineForeign(run(1.51e9, null), batch), null)
 })
 
 test('http\'s foreign time is the user time of its CPUs beyond wrk\'s and the server\'s', () => {
