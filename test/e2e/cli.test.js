@@ -1032,6 +1032,7 @@ const DOCS_READERS = {
   'docs/profile/2026-12-07-spells/spells.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-07-spells/switches.js': { folder: ['all.jsonl'], args: one },
   'docs/profile/2026-12-07-review/rules.js': { args: two },
+  'docs/profile/2026-12-08-intel/busiest-shares.js': { args: one },
   'docs/reproducibility/2026-11-27-issue-35/calibration.js': {
     folder: ['h1', 'h2', 'h3', 'h4', 'h5', 'db1', 'db2', 'db3', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']
       .map(run => `${run}/results.json`),
