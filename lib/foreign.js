@@ -40,8 +40,8 @@ const PREEMPTED_LEAST = 100
 // between threads, and switches between them of itself: wasmer's main thread hands each read
 // to its tokio workers and back, and in some runs yields the CPU to them, 70,770 and 166,680
 // involuntary switches where its calm runs have 19 to 62; on its CPU the scheduler's
-// sched_switch events gave 63,487 and 140,411 of them to its own workers, under 800 to dd and
-// under 30 to any other task (docs/profile.md, 2026-12-08). Its switches cannot tell another
+// sched_switch events gave 63,487 and 140,411 of them to its own workers, 1,470 and 1,690 to
+// dd and 19 at most to any other task (docs/profile.md, 2026-12-08). Its switches cannot tell another
 // task's work from its own, so only its foreign time judges such a reader. Wasmer's busiest
 // thread did 48-61% of its CPU in a profile pair; the next, wasmtime's, 78-86%, and the
 // readers whose loop is one thread at least 84% (the short unprofiled runs less than the

@@ -2,7 +2,7 @@
 # Who switches wasmer's reader out at SCHED_BATCH: six pairs of runs of `dd | wasmer run
 # wc.wasm 256` on CPU 1 as the profile pass places them (unprofiled, then under perf record),
 # each under the scheduler's sched_switch events on that CPU, from a clean worktree /tmp/w/wt.
-# Prints each run's time and switches, and the four commonest switches whose task was still
+# Prints each run's time and switches, and the eight commonest switches whose task was still
 # runnable (preempted, or yielding) with the task that took the CPU (wasmer-switches.txt).
 # usage: docs/profile/2026-12-08-intel/wasmer-switches.sh
 GUARD_ARGS='0 0'; . "$(dirname "$0")/../../script-guard.sh" || exit 2
@@ -24,7 +24,7 @@ for i in 1 2 3 4 5 6; do
     top=$(perf script -i $out/s$i-$prof.data -F trace 2>/dev/null | awk '/prev_state=R/ {
         match($0, /prev_comm=[^ ]+/); p = substr($0, RSTART + 10, RLENGTH - 10)
         match($0, /next_comm=[^ ]+/); n = substr($0, RSTART + 10, RLENGTH - 10)
-        c[p " -> " n]++ } END { for (k in c) print c[k] "\t" k }' | sort -rn | head -4 | tr '\n' ';')
+        c[p " -> " n]++ } END { for (k in c) print c[k] "\t" k }' | sort -rn | head -8 | tr '\n' ';')
     echo "run $i profiled=$prof: $(tail -1 $out/t$i-$prof.txt) | preempted or yielded: $top"
   done
 done
