@@ -41,8 +41,8 @@ const PREEMPTED_LEAST = 100
 // to its tokio workers and back, and in some runs yields the CPU to them, 70,770 and 166,680
 // involuntary switches where its calm runs have 19 to 62; on its CPU the scheduler's
 // sched_switch events gave 63,487 and 140,411 of them to its own workers, 1,470 and 1,690 to
-// dd and 19 at most to any other task (docs/profile.md, 2026-12-08). Its switches cannot tell another
-// task's work from its own, so only its foreign time judges such a reader. Wasmer's busiest
+// dd and 19 at most to any other task (docs/profile.md, 2026-12-08). Its switches cannot tell
+// another task's work from its own, so only its foreign time judges such a reader. Wasmer's busiest
 // thread did 48-61% of its CPU in a profile pair; the next, wasmtime's, 78-86%, and the
 // readers whose loop is one thread at least 84% (the short unprofiled runs less than the
 // profiled, their start-up's compiler threads a larger part of them).
@@ -162,17 +162,28 @@ function cpuForeign (result, pin, alongside) {
 function preemptedReader (results) {
   const preempted = results.filter(result => result?.reader && !sharesWorkBetweenThreads(result))
     .map(result => result.reader)
-    .find(reader => reader.involuntaryCs > PREEMPTED_LEAST &&
-      reader.involuntaryCs > PREEMPTED_SHARE * reader.voluntaryCs)
+    .find(switchedOut)
   return preempted ? { involuntaryCs: preempted.involuntaryCs, voluntaryCs: preempted.voluntaryCs } : null
 }
 
-// Whether a sampled run's reader did under ONE_THREAD_LEAST of its CPU time in its busiest
-// thread, by pipe-run's last sample; false where the run was not sampled.
-function sharesWorkBetweenThreads (result) {
+// Whether a reader's usage (pipe-run's rusage) says it was switched out involuntarily beyond
+// PREEMPTED_SHARE of its voluntary switches, and beyond PREEMPTED_LEAST of them
+const switchedOut = ({ involuntaryCs, voluntaryCs }) =>
+  involuntaryCs > PREEMPTED_LEAST && involuntaryCs > PREEMPTED_SHARE * voluntaryCs
+
+// The share of a sampled run's reader CPU time its busiest thread did, by pipe-run's last
+// sample; null where the run was not sampled or its busiest thread not read.
+function busiestThreadShare (result) {
   const sampledNs = result.samples?.at(-1)?.[0]
-  const busiestNs = result.reader.busiestThreadNs
-  return sampledNs > 0 && busiestNs > 0 && busiestNs < ONE_THREAD_LEAST * sampledNs
+  const busiestNs = result.reader?.busiestThreadNs
+  return sampledNs > 0 && busiestNs > 0 ? busiestNs / sampledNs : null
+}
+
+// Whether a run's reader did under ONE_THREAD_LEAST of its CPU time in its busiest thread;
+// false where that is not known.
+function sharesWorkBetweenThreads (result) {
+  const share = busiestThreadShare(result)
+  return share !== null && share < ONE_THREAD_LEAST
 }
 
 // Each CPU's user-space time so far, from /proc/stat (user and nice, ns): where the
@@ -381,5 +392,7 @@ module.exports = {
   MAX_REMEASURES,
   PREEMPTED_SHARE,
   ONE_THREAD_LEAST,
+  switchedOut,
+  busiestThreadShare,
   PREEMPTED_LEAST
 }

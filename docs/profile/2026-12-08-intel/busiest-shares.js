@@ -5,23 +5,22 @@
 // voluntarily (and over 100 times), with that share and whether the run was kept: the data
 // behind lib/foreign.js ONE_THREAD_LEAST.
 //   node docs/profile/2026-12-08-intel/busiest-shares.js LOG...   (all.jsonl, or .jsonl.gz)
+const { switchedOut, busiestThreadShare } = require('../../../lib/foreign')
 const { runScript, readableFile, readJsonLines, need } = require('../../script-args')
 
 const LOG = 'a stdio run\'s all.jsonl (or .jsonl.gz) from a pipe-run that records busiest_thread_ns'
-
-const shareOf = record => record.reader.busiestThreadNs / record.samples.at(-1)[0]
-const switchedOut = ({ involuntaryCs, voluntaryCs }) => involuntaryCs > 100 && involuntaryCs > 0.1 * voluntaryCs
 
 function main (files) {
   const byCell = new Map()
   const switched = []
   for (const file of files) {
-    const records = need(readJsonLines(file, LOG).filter(record => record.phase?.startsWith('profile') &&
-      record.reader?.busiestThreadNs > 0 && record.samples?.at(-1)?.[0] > 0), file, 'profile runs with a busiest thread', LOG)
+    const profiled = readJsonLines(file, LOG)
+      .filter(record => record.phase?.startsWith('profile') && busiestThreadShare(record) !== null)
+    const records = need(profiled, file, 'profile runs with a busiest thread', LOG)
     for (const record of records) {
       const cell = `${record.program} ${record.phase}`
       if (!byCell.has(cell)) byCell.set(cell, [])
-      byCell.get(cell).push(shareOf(record))
+      byCell.get(cell).push(busiestThreadShare(record))
       if (switchedOut(record.reader)) switched.push({ file, record })
     }
   }
@@ -33,8 +32,9 @@ function main (files) {
   console.log('\nruns whose reader switched involuntarily over a tenth as often as voluntarily:')
   for (const { file, record } of switched) {
     const { involuntaryCs, voluntaryCs } = record.reader
+    const fate = record.superseded ? 'measured again' : 'kept'
     console.log(`${file}: ${record.program} ${record.phase} round ${record.run + 1}: ${involuntaryCs} of ` +
-      `${voluntaryCs}, busiest thread ${shareOf(record).toFixed(3)}, ${record.superseded ? 'measured again' : 'kept'}`)
+      `${voluntaryCs}, busiest thread ${busiestThreadShare(record).toFixed(3)}, ${fate}`)
   }
 }
 
